@@ -35,6 +35,14 @@ attr names, written in TF's REGISTER_OP notation:
     formula where torch's differs (ties of Maximum, 0 ** 0 of Pow, ...);
   - ``grad_indexed_slices``: under eager execution the gradient w.r.t. the gathered
     params is an IndexedSlices, as TF's gather gradients.
+* ``static_value(tensor) -> ndarray or None``: the output's value when it is known at
+  graph build without running the kernel (the Shape of a static shape, a Pack of
+  constants, ...), for `framework/constant_value.constant_value` as TF's
+  `tensor_util.constant_value` does; other small pure subgraphs are folded by running
+  their kernels.
+* ``shape_value(tensor) -> TensorShape or None``: the partially known shape a 1-D
+  shape tensor describes (TF's `constant_value_as_shape`: `tf.stack([tf.shape(x)[0], 3])`
+  is `[?, 3]`).
 * ``foldable=False``: never evaluated at graph build or plan build although pure
   (ops with side effects on the outside world: Print, Assert; PlaceholderWithDefault,
   which can be fed). Stateful, constant, CPU-only, ref-input, variable and gradient ops
@@ -163,6 +171,8 @@ class OpDef:
     # outputs' devices are unknown to the plan (they are wherever the region left them).
     keeps_devices: bool = False
     can_fold: bool = True
+    static_value: Optional[Callable[[Any], Any]] = None
+    shape_value: Optional[Callable[[Any], Any]] = None
 
     @property
     def foldable(self) -> bool:
@@ -219,7 +229,9 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             cpu_only: bool = False, constant: bool = False, view: bool = False,
             doc: str = "", state_alias: Optional[Callable[[Any], Optional[str]]] = None,
             grad_sources: Optional[Callable[[Any], Sequence[Any]]] = None,
-            keeps_devices: bool = False, foldable: bool = True) -> OpDef:
+            keeps_devices: bool = False, foldable: bool = True,
+            static_value: Optional[Callable[[Any], Any]] = None,
+            shape_value: Optional[Callable[[Any], Any]] = None) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -252,7 +264,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
     op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, grad_names,
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
-                   keeps_devices, foldable)
+                   keeps_devices, foldable, static_value, shape_value)
     _REGISTRY[op_type] = op_def
     return op_def
 
