@@ -26,7 +26,7 @@ from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["Source", "Step", "Plan", "KernelContext", "PlanBuilder", "state_key",
+__all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "state_key",
            "is_pure_alias"]
 
 SLOT, FEED, STATE, CONST = "slot", "feed", "state", "const"
@@ -97,7 +97,7 @@ def is_pure_alias(t: Tensor) -> bool:
                                          od.forwards_alias)
 
 
-class KernelContext:
+class PlanKernelContext:
     """What a kernel factory may use: the session runtime, the op's device, sub-plans."""
 
     __slots__ = ("runtime", "device", "node", "builder", "_may_alias")
@@ -248,7 +248,7 @@ class PlanBuilder:
                     args.append(src)   # control flow: values keep their devices
                 else:
                     args.append(_moved(src, devices.get(t), device, t))
-            kctx = KernelContext(runtime, device, op, self,
+            kctx = PlanKernelContext(runtime, device, op, self,
                                  lambda t: _may_alias(t, sources[t], sources, feeds))
             outs: List[Optional[int]] = []
             kernel = None
