@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import torch
 
 from tf1compat.framework import errors
+from tf1compat.framework.hooks import GRAD_MODE
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -35,7 +36,6 @@ SLOT, FEED, STATE, CONST = "slot", "feed", "state", "const"
 # that computes gradients, it returns an object whose `wrap(op, kernel, kctx)` gives the
 # kernel each op runs with in that plan (TF's gradient semantics: custom gradients,
 # non-differentiable ops, stop_gradients). Plans without gradient ops never call it.
-GRAD_MODE_HOOK: Optional[Callable[[List[Operation]], Any]] = None
 
 
 @dataclass
@@ -216,9 +216,9 @@ class PlanBuilder:
                 grad_ops.append(op)
                 grad_sources.update(od.grad_sources(op))
         rewriter = None
-        if needs_grad and GRAD_MODE_HOOK is not None:
+        if needs_grad and GRAD_MODE["rewriter"] is not None:
             try:
-                rewriter = GRAD_MODE_HOOK(grad_ops)
+                rewriter = GRAD_MODE["rewriter"](grad_ops)
             except NotImplementedError as e:
                 return _error_plan(errors.op_error(errors.UnimplementedError, grad_ops[0],
                                                    str(e)))
