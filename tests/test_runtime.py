@@ -112,9 +112,17 @@ def test_generated_code_is_readable_and_frees_values():
         sess.run(out, {x: [1.0]})
         plan = _plan(sess, out, [x])
         src = plan.source
-        assert "# h (Tanh)" in src and "# out (Sum)" in src
-        assert "del v" in src
-        assert src.startswith("def plan(F, S):")
+        # Values are named after their tensors, kernels after their op types.
+        assert src == ("def plan(F, S):\n"
+                       "    x, = F\n"
+                       "    mul = Mul(x, c0)  # mul\n"
+                       "    del x\n"
+                       "    h = Tanh(mul)  # h\n"
+                       "    del mul\n"
+                       "    out = Sum(h, c1)  # out\n"
+                       "    del h\n"
+                       "    return (out,)\n")
+        assert sess.plan_source(out, [x]) == src
 
 
 GRAPHS = [

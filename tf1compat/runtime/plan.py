@@ -66,6 +66,7 @@ class Plan:
     fetch_copies: List[bool]         # fetch may alias persistent storage: copy it
     needs_grad: bool
     state_marks: List[str]            # variable slots made gradient sources for the run
+    slot_tensors: Dict[int, str] = field(default_factory=dict)  # slot -> tensor name
     error: Optional[BaseException] = None
     fn: Optional[Callable[..., Any]] = None      # generated function (codegen)
     source: str = ""
@@ -351,7 +352,9 @@ class PlanBuilder:
                 fetch_sources.append(Source(CONST, None))
                 copies.append(False)
         _compute_frees(steps, fetch_sources)
-        return Plan(steps, feed_slots, fetch_sources, copies, needs_grad, state_marks)
+        slot_tensors = {slot: t.name for t, slot in slots.items()}
+        return Plan(steps, feed_slots, fetch_sources, copies, needs_grad, state_marks,
+                    slot_tensors)
 
 
 # -- constant folding ------------------------------------------------------------------------
