@@ -9,7 +9,7 @@ TF's session does; `tf.sparse_placeholder` builds a feedable one.
 from __future__ import annotations
 
 import collections
-from typing import Any, Optional
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
@@ -20,10 +20,15 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "sparse_placeholder"]
+__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "sparse_placeholder",
+           "SPARSE_OPERATORS"]
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
+
+# `sparse * dense`, `sparse / dense`: filled by ops/sparse_dense_ops.py (framework does not
+# import ops). TF overrides only these operators on SparseTensor.
+SPARSE_OPERATORS: Dict[str, Callable[..., Any]] = {}
 
 
 class SparseTensor:
@@ -105,6 +110,15 @@ class SparseTensor:
                              "registered. Use `with sess.as_default()` or pass an explicit "
                              "session to `eval(session=sess)`")
         return session.run(self, feed_dict=feed_dict)
+
+    def __mul__(self, other: Any) -> "SparseTensor":
+        return SPARSE_OPERATORS["mul"](self, other)
+
+    def __div__(self, other: Any) -> "SparseTensor":
+        return SPARSE_OPERATORS["div"](self, other)
+
+    def __truediv__(self, other: Any) -> "SparseTensor":
+        return SPARSE_OPERATORS["truediv"](self, other)
 
     def __repr__(self) -> str:
         return (f"SparseTensor(indices={self._indices}, values={self._values}, "

@@ -709,7 +709,13 @@ declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,
           name: str = "split") -> List[Tensor]:
-    """`tf.split`: an int splits evenly (Split), a list gives sizes (SplitV)."""
+    """`tf.split`: an int (or static Dimension) splits evenly (Split), a list gives sizes
+    (SplitV). Always a list, also of one tensor."""
+    if isinstance(num_or_size_splits, Dimension):
+        if num_or_size_splits.value is None:
+            raise TypeError(f"Expected int for argument 'num_split' not "
+                            f"{num_or_size_splits!r}.")
+        num_or_size_splits = num_or_size_splits.value
     if isinstance(num_or_size_splits, (int, np.integer)) and \
             not isinstance(num_or_size_splits, bool):
         return apply_op("Split", [axis, value], {"num_split": int(num_or_size_splits)},
