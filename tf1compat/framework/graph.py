@@ -26,8 +26,12 @@ __all__ = [
     "Graph", "GraphKeys", "apply_op", "get_default_graph", "reset_default_graph",
     "name_scope", "control_dependencies", "device", "colocate_with",
     "get_collection", "get_collection_ref", "add_to_collection", "add_to_collections",
-    "get_name_scope", "name_from_scope_name",
+    "get_name_scope", "name_from_scope_name", "OP_CREATION_HOOKS",
 ]
+
+# Called with every op a graph creates, after it is complete (TF's graph-mode op
+# callbacks; tf.debugging.enable_check_numerics registers one).
+OP_CREATION_HOOKS: List[Callable[[Operation], None]] = []
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -349,6 +353,8 @@ class Graph:
         if ctx_flow is not None:
             op._control_flow_context = ctx_flow
             ctx_flow.add_op(op)
+        for hook in OP_CREATION_HOOKS:
+            hook(op)
         return op
 
     def _capture_eager_tensor(self, value: Tensor, name: Optional[str] = None) -> Tensor:

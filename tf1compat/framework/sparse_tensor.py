@@ -19,7 +19,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "SPARSE_OPERATORS"]
+__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "SPARSE_OPERATORS",
+           "convert_to_tensor_or_sparse_tensor"]
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
@@ -124,6 +125,22 @@ class SparseTensor:
 
     def __str__(self) -> str:
         return self.__repr__()
+
+
+def convert_to_tensor_or_sparse_tensor(value: Any, dtype: Any = None,
+                                       name: Optional[str] = None) -> Any:
+    """`tf.convert_to_tensor_or_sparse_tensor`: a SparseTensor (from a SparseTensorValue),
+    or a Tensor."""
+    if dtype is not None:
+        dtype = D.as_dtype(dtype)
+    if isinstance(value, SparseTensorValue):
+        value = SparseTensor.from_value(value)
+    if isinstance(value, SparseTensor):
+        if dtype and not dtype.is_compatible_with(value.dtype):
+            raise RuntimeError(f"Sparse dtype mismatch. Requested: {dtype.name}, "
+                               f" Actual: {value.dtype.name}")
+        return value
+    return convert_to_tensor(value, dtype=dtype, name=name)
 
 
 def is_sparse(x: Any) -> bool:

@@ -27,6 +27,8 @@ from tf1compat.runtime.fetch import FetchMapper, feed_expansion
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
+from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
+                                               context_config, visible_gpus)
 
 __all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore"]
 
@@ -71,8 +73,10 @@ class SessionRuntime:
         self.graph = graph
         self.state = VariableStore()
         self.resources: Dict[Any, Any] = {}
-        gpus_allowed, soft = _config.device_settings(config)
-        self.placer = Placer(gpus_allowed, soft)
+        _, soft = _config.device_settings(config)
+        gpus = visible_gpus(config)
+        apply_gpu_memory_options(config, gpus)
+        self.placer = Placer(gpus, soft)
         self.builder = PlanBuilder(self)
         self._functions: Dict[Any, CompiledFunction] = {}
         self.session: Any = None
@@ -221,7 +225,9 @@ class BaseSession:
             graph = get_default_graph()
         elif not isinstance(graph, Graph):
             raise TypeError(f"Argument `graph` must be a tf.Graph, but got \"{type(graph).__name__}\"")
-        if config is not None and not isinstance(config, _config.ConfigProto):
+        if config is None:
+            config = context_config()     # TF: the eager context's config (tf.config)
+        if not isinstance(config, _config.ConfigProto):
             raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
         self._graph = graph
         self._target = target
@@ -229,6 +235,7 @@ class BaseSession:
         self._closed = False
         self._runtime = SessionRuntime(graph, config)
         self._runtime.session = self
+        self._placement_log = PlacementLog(config, self._runtime.placer)
         self._plans: Dict[Any, Plan] = {}
         self._lock = threading.Lock()
         self._default_graph_context_manager: Any = None
@@ -388,6 +395,8 @@ class BaseSession:
 
     def _execute(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],
                  feeds: Sequence[Tuple[Any, Any]]) -> List[Any]:
+        if self._placement_log.enabled:
+            self._placement_log.maybe_log(self._graph)
         plan = self._plan_for(elements, feed_tensors)
         feed_values = [value for _, value in feeds]
         if plan.error is not None:
