@@ -20,7 +20,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional
 
-from tf1compat.autodiff.grad_rules import Pass, is_trainable
+from tf1compat.framework.grad_names import Pass, is_trainable
 from tf1compat.autodiff.walk import GradValue
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import apply_op1, get_default_graph, name_scope
@@ -140,7 +140,7 @@ def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
         if node in seen:
             continue
         seen.add(node)
-        for t in node._inputs:
+        for t in node.inputs:
             if t in boundary:
                 continue
             if t._op._id > start:

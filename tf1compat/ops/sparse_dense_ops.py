@@ -1,5 +1,5 @@
-"""Sparse-by-dense elementwise ops: SparseDenseCwiseMul / SparseDenseCwiseDiv /
-SparseDenseCwiseAdd, and the `*`, `/` operators of SparseTensor they serve.
+"""Sparse-by-dense elementwise ops: SparseDenseCwiseMul / SparseDenseCwiseDiv, and the
+`*`, `/` operators of SparseTensor they serve.
 
 The dense operand is broadcast to the sparse operand's dense shape (never the other way,
 as TF's kernels) and read at the sparse indices; the result is new values for the same
@@ -24,7 +24,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._kernels import as_int_list
 
-__all__ = ["sparse_dense_cwise_mul", "sparse_dense_cwise_div", "sparse_dense_cwise_add"]
+__all__ = ["sparse_dense_cwise_mul", "sparse_dense_cwise_div", "dense_times_sparse"]
 
 
 def _dense_at_indices(indices: torch.Tensor, shape: Any, dense: torch.Tensor
@@ -66,8 +66,7 @@ def _values_shape(ctx: Any) -> List[TensorShape]:
 
 
 for _op_type, _combine in (("SparseDenseCwiseMul", torch.mul),
-                           ("SparseDenseCwiseDiv", _divide),
-                           ("SparseDenseCwiseAdd", torch.add)):
+                           ("SparseDenseCwiseDiv", _divide)):
     declare(_op_type, inputs=["sp_indices: int64", "sp_values: T", "sp_shape: int64",
                               "dense: T"],
             outputs=["output: T"], attrs={"T": Type(D.NUMBER_TYPES)},
@@ -81,15 +80,13 @@ def _wrapper(op_type: str) -> Callable[..., Tensor]:
            name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [sp_indices, sp_values, sp_shape, dense], {}, name=name)
     op.__name__ = op.__qualname__ = {"SparseDenseCwiseMul": "sparse_dense_cwise_mul",
-                                     "SparseDenseCwiseDiv": "sparse_dense_cwise_div",
-                                     "SparseDenseCwiseAdd": "sparse_dense_cwise_add"}[op_type]
+                                     "SparseDenseCwiseDiv": "sparse_dense_cwise_div"}[op_type]
     op.__doc__ = f"The {op_type} op: new values of the sparse operand (raw op wrapper)."
     return op
 
 
 sparse_dense_cwise_mul = _wrapper("SparseDenseCwiseMul")
 sparse_dense_cwise_div = _wrapper("SparseDenseCwiseDiv")
-sparse_dense_cwise_add = _wrapper("SparseDenseCwiseAdd")
 
 # TF's conversion table for `sparse / dense`: integer values are divided as floats.
 _TRUEDIV_TYPES = {D.uint8: D.float32, D.int8: D.float32, D.uint16: D.float32,
