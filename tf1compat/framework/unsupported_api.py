@@ -51,6 +51,12 @@ _RAGGED = Unsupported("RaggedTensor is not supported",
                       "tf.SparseTensor, or padded dense tensors with tf.sequence_mask")
 _MIXED_PRECISION = Unsupported("TF's automatic mixed-precision graph rewrite is not "
                                "supported", "cast explicitly with tf.cast to tf.float16")
+_OBJECT_SAVED_MODEL = Unsupported(
+    "TF2's object-based SavedModel (tf.saved_model.save / load) needs eager execution and "
+    "resource variables, which TF 1.x graphs do not use",
+    "tf.saved_model.simple_save or tf.saved_model.Builder, and tf.saved_model.loader.load")
+_SDCA = Unsupported("the SDCA solver ops of TF's linear estimators are not provided",
+                    "a tf.train optimizer")
 _MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
                         "tf.config.optimizer.set_jit (plans run through torch.compile)")
 
@@ -124,6 +130,15 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                      "the nets' source from the TensorFlow models "
                                      "repository, which builds on slim layers tf1compat "
                                      "provides"),
+    "saved_model.save": _OBJECT_SAVED_MODEL,
+    "saved_model.load_v2": _OBJECT_SAVED_MODEL,
+    "saved_model.Asset": _OBJECT_SAVED_MODEL,
+    "saved_model.SaveOptions": _OBJECT_SAVED_MODEL,
+    "saved_model.experimental": _OBJECT_SAVED_MODEL,
+    "train.sdca_optimizer": _SDCA,
+    "train.sdca_fprint": _SDCA,
+    "train.sdca_shrink_l1": _SDCA,
+    "flags.tf_decorator": _tf_only("a TensorFlow-internal module exported by accident"),
     "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x and is not "
                                  "provided", "tf.estimator / tf.keras"),
     # -- contrib modules whose successors live in core TF --------------------------------------

@@ -369,9 +369,7 @@ def _segment_kernel(reduce: str, sorted_ids: bool) -> Callable[..., Any]:
             if not bool(valid.all()):
                 flat_ids, flat = flat_ids[valid], flat[valid]
             if bool((flat_ids >= n).any()):
-                from tf1compat.framework import errors
-                raise errors.InvalidArgumentError(None, None, f"segment_ids are out of range "
-                                                              f"[0, {n})")
+                raise _segment_id_error(ids, n)
             out_shape = (n,) + tuple(tail)
             index = flat_ids.reshape((-1,) + (1,) * len(tail)).expand_as(flat)
             if reduce == "sum":
@@ -543,3 +541,15 @@ def _indexed_slices_to_tensor(value: IndexedSlices, dtype: Any = None,
 
 
 register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
+
+
+def _segment_id_error(ids: torch.Tensor, n: int) -> Exception:
+    """TF's message for the first segment id outside [0, n): `segment_ids[1] = 5 ...`."""
+    from tf1compat.framework import errors
+    first = int((ids.reshape(-1) >= n).nonzero()[0])
+    index = np.unravel_index(first, tuple(ids.shape)) if ids.dim() else ()
+    where = ",".join(str(int(i)) for i in index)
+    value = int(ids.reshape(-1)[first])
+    return errors.InvalidArgumentError(None, None, f"segment_ids[{where}] = {value} is out of "
+                                                   f"range [0, {n})")
+

@@ -14,8 +14,9 @@ For a plan computing `y = tanh(x @ w + b)` the generated function reads:
 
 `F` is the list of fed values, `S` the session's variable store; `k*` are kernels bound
 once at plan build, `c*` constants already on their device. Values are deleted after their
-last use so large intermediates are freed early. The source is registered with linecache,
-so tracebacks show it, and `line_to_op` maps each line back to its op for error messages.
+last use so large intermediates are freed early. The source is registered with linecache
+while the function lives (the entry goes with the plan), so tracebacks show it, and
+`line_to_op` maps each line back to its op for error messages.
 The function has the shape of a pure function (feeds and state in, fetches out; state
 updates are the only side effects besides ops marked stateful), which keeps it a
 candidate for torch.compile.
@@ -127,6 +128,8 @@ def compile_plan(plan: Plan, name: str = "plan", raw: bool = False) -> Callable[
     exec(code, ns)  # noqa: S102 - our own generated code
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     fn = ns[name]
+    # The source stays readable for tracebacks while the function lives, no longer.
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
     fn._line_map = line_to_op  # keeps the map alive as long as the function
     _LINE_MAPS[filename] = line_to_op
     plan.fn = fn

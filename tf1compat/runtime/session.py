@@ -443,7 +443,10 @@ class BaseSession:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
             if len(args) != len(feed_tensors):
-                raise TypeError(f"Expected {len(feed_tensors)} feed values, got {len(args)}")
+                # As TF's callable: the values pair with the feeds in order (zip), so
+                # extra values are ignored and feeds left without one stay unfed (an
+                # unfed placeholder is InvalidArgumentError).
+                return self.run(fetches, feed_dict=dict(zip(feed_tensors, args)))
             values = [_feed_to_value(sorted_tensors[k], args[i],
                                      placer.device_for(sorted_tensors[k]._op))
                       for k, i in enumerate(order)]

@@ -87,3 +87,7 @@ DEFINE_multi_string = _accept_old_names(_absl_flags.DEFINE_multi_string)
 DEFINE_multi_integer = _accept_old_names(_absl_flags.DEFINE_multi_integer)
 
 FLAGS = _FlagValuesWrapper(_absl_flags.FLAGS)
+
+# Flags defined through the wrappers above belong to the caller's module (its --help
+# section), not to this one.
+_absl_flags.disclaim_key_flags()
