@@ -86,8 +86,8 @@ class TestCase(absltest.TestCase):
     @contextlib.contextmanager
     def test_session(self, graph: Any = None, config: Any = None, use_gpu: bool = True,
                      force_gpu: bool = False) -> Iterator[Any]:
-        """TF1's name for `session`. Not a test: pytest does not collect it, and a unittest
-        runner that calls it as one skips it, as TF's fixture does."""
+        """TF1's name for `session`. Not a test: pytest does not collect it (a unittest
+        runner does, by name; as with TF's fixture, calling it does nothing)."""
         if self.id().endswith(".test_session"):
             self.skipTest("Tests that have the name \"test_session\" are automatically "
                           "skipped by TensorFlow test fixture, as the name is reserved for "

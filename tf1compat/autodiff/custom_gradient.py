@@ -279,12 +279,25 @@ def grad_pass_through(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
-    """`tf.recompute_grad`: `f` whose gradients equal `f`'s own.
+    """`tf.recompute_grad`: `f`, whose gradients are `f`'s own.
 
-    TF re-runs `f` during backprop instead of keeping its activations (a memory saving,
-    not a change of values); tf1compat's autograd keeps them, so the wrapper calls `f`.
+    TF wraps `f` in a custom gradient that re-runs it during backprop instead of keeping
+    its activations (a memory saving, not a change of values). tf1compat's autograd keeps
+    the activations; the results pass through the same IdentityN as TF's custom gradient
+    (results, inputs and the variables `f` reads), so they carry TF's names, and
+    gradients flow through it unchanged.
     """
     @functools.wraps(f)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        return f(*args, **kwargs)
+    def wrapped(*args: Any) -> Any:
+        if _context.executing_eagerly():
+            return f(*args)
+        from tf1compat.ops.array_ops import identity_n
+        from tf1compat.util import nest
+        args = nest.map_structure(convert_to_tensor, args)
+        result = f(*args)
+        flat_result = nest.flatten(result)
+        flat_args = nest.flatten(args)
+        variables = _dependent_variables(flat_args, flat_result)
+        passed = identity_n(flat_result + flat_args + list(variables))
+        return nest.pack_sequence_as(result, list(passed[:len(flat_result)]))
     return wrapped

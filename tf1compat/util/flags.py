@@ -3,7 +3,7 @@
 Two TF 1.x differences from plain absl: `FLAGS` parses `sys.argv` on the first read of a
 flag value when nothing has parsed it yet (scripts that never call `tf.app.run` read
 `FLAGS.x` directly; absl would raise UnparsedFlagAccessError), and the DEFINE_*
-functions also take TF's old keyword names `flag_name=` and `docstring=`.
+functions also take TF's old keyword names `flag_name=`, `default_value=`, `docstring=`.
 """
 
 # ruff: noqa: F401, F403
@@ -64,14 +64,22 @@ class _FlagValuesWrapper:
         return self.__dict__["__wrapped"].__call__(*args, **kwargs)
 
 
+_RENAMED_ARGUMENTS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
+
+
 def _accept_old_names(define: Callable[..., Any]) -> Callable[..., Any]:
-    """A DEFINE_* function that also takes TF's `flag_name=` and `docstring=`."""
+    """A DEFINE_* function that also takes TF's old `flag_name=`, `default_value=` and
+    `docstring=` (with TF's deprecation warning)."""
     @functools.wraps(define)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if "flag_name" in kwargs:
-            kwargs["name"] = kwargs.pop("flag_name")
-        if "docstring" in kwargs:
-            kwargs["help"] = kwargs.pop("docstring")
+        renamed = [old for old in _RENAMED_ARGUMENTS if old in kwargs]
+        for old in renamed:
+            kwargs[_RENAMED_ARGUMENTS[old]] = kwargs.pop(old)
+        if renamed:
+            from tf1compat.util import tf_logging
+            tf_logging.warning("Use of the keyword argument names (flag_name, default_value, "
+                               "docstring) is deprecated, please use (name, default, help) "
+                               "instead.")
         return define(*args, **kwargs)
     return wrapper
 
