@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-import unittest
 from typing import Any, Iterator, Optional
 
 import numpy as np

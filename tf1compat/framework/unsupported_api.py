@@ -82,6 +82,13 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "load_file_system_library": _tf_only("it loads a TensorFlow C++ file-system plugin",
                                          "tf.gfile and tf.io.gfile read local paths"),
     "user_ops": _tf_only("TensorFlow's example C++ user op"),
+    "resource_loader": _tf_only("it locates data files in TensorFlow's Bazel build tree",
+                                "os.path or importlib.resources"),
+    "check_pinned": _tf_only("a TensorFlow-internal helper (not for public use)"),
+    "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
+                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API"),
+    "types": Unsupported("tf.types holds TF 2 type annotations outside the TF 1.x API",
+                         "tf.Tensor / typing annotations"),
     "autograph.to_graph": _AUTOGRAPH,
     "autograph.to_code": _AUTOGRAPH,
     "autograph.convert": _AUTOGRAPH,

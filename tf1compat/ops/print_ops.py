@@ -17,7 +17,7 @@ import os
 import pprint
 import random
 import sys
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
