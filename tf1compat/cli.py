@@ -54,7 +54,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not argv:
         parser.print_help(sys.stderr)
         return 2
-    options = parser.parse_args(argv)
+    try:
+        options = parser.parse_args(argv)
+    except SystemExit as e:          # --help, --version, usage errors: argparse's status
+        return e.code if isinstance(e.code, int) else 2
     if options.command != "run":
         parser.print_help(sys.stderr)
         return 2

@@ -37,17 +37,18 @@ _settings: Dict[str, Any] = {"enabled": False, "stack_height_limit": 30,
 _checked_defs: Dict[Any, OpDef] = {}
 
 
-def _report(op: Operation, slot: int, value: torch.Tensor) -> str:
-    t = op._outputs[slot]
+def _report(op: Any, slot: int, value: torch.Tensor) -> str:
+    t = op.outputs[slot]
+    inputs = list(op.inputs)
     lines = ["", f"!!! Detected Infinity or NaN in output {slot} of graph op "
-                 f"\"{op.type}\" (# of outputs: {len(op._outputs)}) !!!",
+                 f"\"{op.type}\" (# of outputs: {len(op.outputs)}) !!!",
              f"  dtype: {t.dtype!r}", f"  shape: {t.shape}", ""]
-    if len(op._inputs) > 1:
-        lines.append(f"  Input tensors ({len(op._inputs)}):")
-        lines += [f"         {i}: {x!r}" for i, x in enumerate(op._inputs)]
-    elif op._inputs:
-        lines.append(f"  Input tensor: {op._inputs[0]!r}")
-    frames = list(op.traceback or [])[-_settings["stack_height_limit"]:]
+    if len(inputs) > 1:
+        lines.append(f"  Input tensors ({len(inputs)}):")
+        lines += [f"         {i}: {x!r}" for i, x in enumerate(inputs)]
+    elif inputs:
+        lines.append(f"  Input tensor: {inputs[0]!r}")
+    frames = list(getattr(op, "traceback", None) or [])[-_settings["stack_height_limit"]:]
     if frames:
         lines += ["", "  Stack trace of op's creation:"]
         limit = _settings["path_length_limit"]

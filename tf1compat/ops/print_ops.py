@@ -68,8 +68,8 @@ def _stream_writer(output_stream: str) -> Callable[[str], None]:
 
 
 def _print_v2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    end = node._attrs["end"]
-    write = _stream_writer(node._attrs["output_stream"])
+    end = node.attrs["end"]
+    write = _stream_writer(node.attrs["output_stream"])
 
     def print_(text: Any) -> None:
         if isinstance(text, bytes):
