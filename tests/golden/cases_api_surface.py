@@ -41,6 +41,16 @@ def case_tf_print(tf):
         "scalar_string": _printed(tf, tf.constant("just text")),
         "nothing": _printed(tf),
     }
+    # In a dataset function tf.print runs although no output depends on it (TF's automatic
+    # control dependencies).
+    path = os.path.join(tempfile.mkdtemp(), "from_map.txt")
+    ds = tf.data.Dataset.range(3).map(
+        lambda v: (tf.print("elem", v, output_stream="file://" + path), v + 1)[1])
+    element = tf.data.make_one_shot_iterator(ds).get_next()
+    with tf.Session() as sess:
+        out["from_map_values"] = [sess.run(element) for _ in range(2)]
+    with open(path, "rb") as f:
+        out["from_map"] = f.read()
     op = tf.print("x", x, name="p")
     out["op"] = [op.type, op.name, op.inputs[0].op.type, op.inputs[0].op.name,
                  op.get_attr("output_stream"), op.get_attr("end"),
