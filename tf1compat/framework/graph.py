@@ -15,8 +15,9 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
-from tf1compat.framework.device_spec import DeviceSpec, canonical_name
+from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
+from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED
 from tf1compat.framework.op_binding import bind_inputs as _bind_inputs, complete_attrs
 from tf1compat.framework.operation import Operation, creation_site
 from tf1compat.framework.tensor import Tensor
@@ -26,12 +27,8 @@ __all__ = [
     "Graph", "GraphKeys", "apply_op", "get_default_graph", "reset_default_graph",
     "name_scope", "control_dependencies", "device", "colocate_with",
     "get_collection", "get_collection_ref", "add_to_collection", "add_to_collections",
-    "get_name_scope", "name_from_scope_name", "OP_CREATION_HOOKS",
+    "get_name_scope", "name_from_scope_name",
 ]
-
-# Called with every op a graph creates, after it is complete (TF's graph-mode op
-# callbacks; tf.debugging.enable_check_numerics registers one).
-OP_CREATION_HOOKS: List[Callable[[Operation], None]] = []
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -186,7 +183,8 @@ class Graph:
 
     @property
     def graph_def_versions(self) -> Any:
-        return _Versions()
+        """TF's VersionDef of this graph (producer, min_consumer)."""
+        return self.as_graph_def().versions
 
     def _structure_changed(self) -> None:
         """Called when an existing op's edges change: cached session plans are stale."""
@@ -353,8 +351,8 @@ class Graph:
         if ctx_flow is not None:
             op._control_flow_context = ctx_flow
             ctx_flow.add_op(op)
-        for hook in OP_CREATION_HOOKS:
-            hook(op)
+        for callback in OP_CREATED:
+            callback(op)
         return op
 
     def _capture_eager_tensor(self, value: Tensor, name: Optional[str] = None) -> Tensor:
@@ -641,7 +639,7 @@ def apply_op(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
     """
     op_def = _op_def.get_op_def(op_type)
     if _context._state["eager"]:
-        return _context._executor["fn"](op_def, inputs, attrs, name)
+        return EAGER_EXECUTOR["execute"](op_def, inputs, attrs, name)
     graph = None
     for value in inputs:
         if isinstance(value, Tensor) and not value._is_eager_tensor:
@@ -662,7 +660,7 @@ def apply_op1(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
               name: Optional[str] = None) -> Tensor:
     """`apply_op` for single-output ops: returns the output tensor."""
     if _context._state["eager"]:
-        return _context._executor["fn1"](op_type, inputs, attrs, name)
+        return EAGER_EXECUTOR["execute1"](op_type, inputs, attrs, name)
     return apply_op(op_type, inputs, attrs, name)._outputs[0]
 
 

@@ -10,24 +10,20 @@ feedable one.
 from __future__ import annotations
 
 import collections
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Optional
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value_as_shape
 from tf1compat.framework.graph import name_scope
+from tf1compat.framework.hooks import SPARSE_OPERATORS
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "SPARSE_OPERATORS",
-           "convert_to_tensor_or_sparse_tensor"]
+__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "convert_to_tensor_or_sparse_tensor"]
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
-
-# `sparse * dense`, `sparse / dense`: filled by ops/sparse_dense_ops.py (framework does not
-# import ops). TF overrides only these operators on SparseTensor.
-SPARSE_OPERATORS: Dict[str, Callable[..., Any]] = {}
 
 
 class SparseTensor:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List
 import torch
 
 from tf1compat.framework import errors
-from tf1compat.framework.graph import OP_CREATION_HOOKS
+from tf1compat.framework.hooks import OP_CREATED
 from tf1compat.framework.op_def import OpDef
 from tf1compat.framework.operation import Operation
 
@@ -112,12 +112,12 @@ def enable_check_numerics(stack_height_limit: int = 30,
     InvalidArgumentError when a floating-point output holds NaN or Inf."""
     _settings.update(enabled=True, stack_height_limit=stack_height_limit,
                      path_length_limit=path_length_limit)
-    if _instrument not in OP_CREATION_HOOKS:
-        OP_CREATION_HOOKS.append(_instrument)
+    if _instrument not in OP_CREATED:
+        OP_CREATED.append(_instrument)
 
 
 def disable_check_numerics() -> None:
     """`tf.debugging.disable_check_numerics`: ops created from now on are not checked."""
     _settings["enabled"] = False
-    if _instrument in OP_CREATION_HOOKS:
-        OP_CREATION_HOOKS.remove(_instrument)
+    if _instrument in OP_CREATED:
+        OP_CREATED.remove(_instrument)

@@ -18,7 +18,8 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
-from tf1compat.framework.sparse_tensor import SPARSE_OPERATORS, SparseTensor
+from tf1compat.framework.hooks import SPARSE_OPERATORS
+from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
