@@ -9,7 +9,7 @@ import struct
 import numpy as np
 
 import tf1compat as tf
-from tf1compat.training import crc32c
+from tf1compat.serialization import crc32c
 
 
 def read_events(path: str) -> list:
@@ -80,6 +80,6 @@ def test_graph_event_is_a_graph_def(tmp_path):
     events = read_events(glob.glob(str(tmp_path / "events.*"))[0])
     graph_events = [e for e in events if e.graph_def]
     assert len(graph_events) == 1
-    from tf1compat.training.proto_messages import GraphDef
+    from tf1compat.serialization.messages import GraphDef
     names = [n.name for n in GraphDef.FromString(graph_events[0].graph_def).node]
     assert "x" in names and "out" in names

@@ -215,12 +215,12 @@ from tf1compat.api import lookup, signal, sparse, spectral
 # (section: checkpoints)
 from tf1compat.training.graph_io import import_graph_def
 from tf1compat.api import graph_util
-from tf1compat.training.proto_messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
+from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
 
 # -- training loop: coordinator, session hooks, monitored sessions, SavedModel -------------------
 # (section: training loop)
 from tf1compat.training.coordinator import start_queue_runners
-from tf1compat.training.proto_messages import TensorInfo
+from tf1compat.serialization.messages import TensorInfo
 
 # -- input pipelines: tf.data, TFRecords, parsing --------------------------------------------------
 from tf1compat import data
@@ -255,8 +255,8 @@ from tf1compat.api import math, random, linalg, bitwise, debugging, version, sys
 from tf1compat.api import gfile, logging, app, flags, test, io, nest, nn, train
 from tf1compat.api import saved_model
 from tf1compat import keras, summary
-from tf1compat.summary.protos import (Event, HistogramProto, LogMessage, SessionLog, Summary,
-                                      SummaryMetadata)
+from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage, SessionLog,
+                                              Summary, SummaryMetadata)
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall

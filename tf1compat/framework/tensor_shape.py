@@ -334,8 +334,15 @@ class TensorShape:
     def __reduce__(self):
         return TensorShape, (self._dims,)
 
-    def as_proto(self):
-        raise NotImplementedError("TensorShape.as_proto: protocol buffers are not provided by tf1compat")
+    def as_proto(self) -> Any:
+        """This shape as TF's TensorShapeProto (unknown dimensions as size -1)."""
+        # The generated message module is a leaf of the serialization layer (it imports
+        # only protobuf), so this lower layer may use it.
+        from tf1compat.serialization.protos.tensor_pb2 import TensorShapeProto
+        if self._dims is None:
+            return TensorShapeProto(unknown_rank=True)
+        return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d)
+                                     for d in self._dims])
 
 
 def _is_shape_proto(value: Any) -> bool:

@@ -1,6 +1,6 @@
 """`tf.summary.FileWriter`: TensorBoard event files (TFRecord-framed `Event` protos).
 
-Each record is `uint64 length | masked crc32c(length) | data | masked crc32c(data)`, as
+Each record is a serialized `Event` in TFRecord framing (serialization/tfrecord.py), as
 TF's RecordWriter writes; the first event carries `file_version: "brain.Event:2"`. Files are
 named `events.out.tfevents.<seconds>.<hostname><suffix>` in the log directory.
 """
@@ -9,24 +9,16 @@ from __future__ import annotations
 
 import os
 import socket
-import struct
 import threading
 import time
 from typing import Any, Dict, Optional
 
 import numpy as np
 
-from tf1compat.summary.protos import Event, SessionLog, Summary, TaggedRunMetadata
-from tf1compat.training import crc32c
+from tf1compat.serialization.messages import Event, SessionLog, Summary, TaggedRunMetadata
+from tf1compat.serialization.tfrecord import encode_record
 
-__all__ = ["FileWriter", "FileWriterCache", "EventFileWriter", "record_bytes"]
-
-
-def record_bytes(data: bytes) -> bytes:
-    """One TFRecord frame around `data`."""
-    length = struct.pack("<Q", len(data))
-    return (length + struct.pack("<I", crc32c.mask(crc32c.value(length))) + data +
-            struct.pack("<I", crc32c.mask(crc32c.value(data))))
+__all__ = ["FileWriter", "FileWriterCache", "EventFileWriter"]
 
 
 class EventFileWriter:
@@ -55,7 +47,7 @@ class EventFileWriter:
         if self._closed:
             return
         with self._lock:
-            self._file.write(record_bytes(event.SerializeToString()))
+            self._file.write(encode_record(event.SerializeToString()))
             self._pending += 1
             if self._pending >= self._max_queue or \
                     time.time() - self._last_flush >= self._flush_secs:
@@ -119,11 +111,12 @@ class FileWriter:
         if not isinstance(summary, Summary):
             raise TypeError(f"add_summary expects a Summary or its serialized bytes, got "
                             f"{type(summary).__name__}")
-        # TF writes each tag's SummaryMetadata only the first time it sees the tag.
+        # TF writes each tag's SummaryMetadata only the first time it sees the tag (every
+        # value counts as seen: a message is always true, so TF's emptiness test passes).
         for value in summary.value:
             if value.tag in self._seen_summary_tags:
-                object.__setattr__(value, "metadata", None)
-            elif value.HasField("metadata"):
+                value.ClearField("metadata")
+            else:
                 self._seen_summary_tags.add(value.tag)
         self._add_event(Event(summary=summary), global_step)
 

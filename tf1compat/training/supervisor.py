@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, List, Optional
 from tf1compat.api import logging as tf_logging
 from tf1compat.framework import context, dtypes
 from tf1compat.framework.graph import GraphKeys, get_default_graph
-from tf1compat.summary.protos import SessionLog, Summary
+from tf1compat.serialization.messages import SessionLog, Summary
 from tf1compat.training import training_util
 from tf1compat.training.coordinator import Coordinator, LooperThread
 from tf1compat.training.session_manager import SessionManager

@@ -1,6 +1,11 @@
-"""tf1compat's checkpoint files: `<prefix>.safetensors`, written atomically.
+"""tf1compat's earlier checkpoint files: `<prefix>.safetensors` (read, and written by the
+converter).
 
-Layout (a standard safetensors file, readable by any safetensors reader):
+tf1compat now saves checkpoints in TF's layout (bundle_writer.py); checkpoints written
+as one `<prefix>.safetensors` file by earlier versions keep loading through
+`SafetensorsReader`, and `scripts/convert_checkpoint.py --to safetensors` still writes
+them (`save_tensors`). Layout (a standard safetensors file, readable by any safetensors
+reader):
 
 * one safetensors tensor per checkpoint key, named exactly as TF names it
   ("dense/kernel" for name-based checkpoints, "dense/kernel/.ATTRIBUTES/VARIABLE_VALUE"
@@ -19,10 +24,8 @@ Layout (a standard safetensors file, readable by any safetensors reader):
     "complex": complex64/complex128 as F32/F64 with a trailing dimension of 2 (real, imag);
     "string":  a U8 blob: n little-endian uint64 byte lengths, then the n strings' bytes.
 
-Writes go to a hidden temp file in the same directory, are flushed and fsynced, renamed
-over the target with os.replace, and the directory is fsynced: a crash at any point leaves
-either the old file or the new one, never a partial file under the checkpoint's name.
-Reading never unpickles; a truncated or corrupted file raises tf.errors.DataLossError.
+Writes are atomic (atomic_files.py). Reading never unpickles; a truncated or corrupted
+file raises tf.errors.DataLossError.
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ from __future__ import annotations
 import json
 import os
 import struct
-import uuid
 import zlib
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
@@ -38,12 +40,11 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes, errors
-from tf1compat.training import object_graph as og
-from tf1compat.training import tensor_codec
+from tf1compat.serialization import atomic_files, tensor_codec
+from tf1compat.serialization import object_graph as og
 
 __all__ = ["SUFFIX", "METADATA_KEY", "FORMAT_NAME", "FORMAT_VERSION", "checkpoint_file",
-           "save_tensors", "SafetensorsReader", "load_tensors", "atomic_write",
-           "atomic_write_text"]
+           "save_tensors", "SafetensorsReader", "load_tensors", "parallel_map"]
 
 SUFFIX = ".safetensors"
 METADATA_KEY = "tf1compat"
@@ -81,55 +82,6 @@ def parallel_map(fn: Callable[[Any], Any], items: List[Any], total_bytes: int) -
 def checkpoint_file(prefix: str) -> str:
     """The file holding the checkpoint `prefix` in tf1compat's format."""
     return os.fspath(prefix) + SUFFIX
-
-
-# -- atomic writes --------------------------------------------------------------------------
-
-def _fsync_dir(directory: str) -> None:
-    try:
-        fd = os.open(directory or ".", os.O_RDONLY)
-    except OSError:
-        return  # platforms without directory handles (Windows): rename is still atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: str, write: Callable[[Any], None]) -> None:
-    """Writes `path` all-or-nothing: `write(f)` fills a temp file that replaces `path`.
-
-    The temp file lives in the same directory (so the rename is atomic), is named
-    `.<name>.tmp-<random>` (hidden, and never matching a checkpoint's file names), is
-    removed if `write` raises, and is flushed and fsynced before the rename; the directory
-    is fsynced after it so the rename itself survives a power loss.
-    """
-    path = os.fspath(path)
-    directory, name = os.path.split(path)
-    tmp = os.path.join(directory, f".{name}.tmp-{uuid.uuid4().hex}")
-    # O_EXCL with mode 0o666: the umask applies, as for files TF writes.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(directory)
-
-
-def atomic_write_text(path: str, text: str) -> None:
-    """`atomic_write` of a UTF-8 text file."""
-    data = text.encode("utf-8")
-    atomic_write(path, lambda f: f.write(data))
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -263,16 +215,8 @@ def save_tensors(prefix: str, tensors: Mapping[str, Any], *,
         f.write(final + b" " * (len(head) - len(final)))   # JSON allows trailing spaces
 
     path = checkpoint_file(prefix)
-    directory = os.path.dirname(path)
-    if directory and not os.path.isdir(directory):
-        try:  # like TF's bundle writer: create the last directory level only
-            os.mkdir(directory)
-        except FileExistsError:
-            pass
-        except OSError as e:
-            raise errors.NotFoundError(None, None, f"Failed to create a directory: "
-                                                   f"{directory}; {e.strerror}") from None
-    atomic_write(path, write)
+    atomic_files.make_parent_directory(path)
+    atomic_files.atomic_write(path, write)
     return path
 
 

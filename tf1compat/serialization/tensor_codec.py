@@ -18,17 +18,13 @@ import torch
 
 from tf1compat.framework import dtypes
 from tf1compat.framework.tensor_conversion import to_numpy_value
+from tf1compat.serialization.messages import DATA_TYPE_NAMES
 
 __all__ = ["storage_dtype", "to_numpy", "to_torch", "from_value", "as_reader_result",
            "contiguous", "DT_NAMES"]
 
 # TF's DataType enum names (types.proto), used in debug strings.
-DT_NAMES = {1: "DT_FLOAT", 2: "DT_DOUBLE", 3: "DT_INT32", 4: "DT_UINT8", 5: "DT_INT16",
-            6: "DT_INT8", 7: "DT_STRING", 8: "DT_COMPLEX64", 9: "DT_INT64", 10: "DT_BOOL",
-            11: "DT_QINT8", 12: "DT_QUINT8", 13: "DT_QINT32", 14: "DT_BFLOAT16",
-            15: "DT_QINT16", 16: "DT_QUINT16", 17: "DT_UINT16", 18: "DT_COMPLEX128",
-            19: "DT_HALF", 20: "DT_RESOURCE", 21: "DT_VARIANT", 22: "DT_UINT32",
-            23: "DT_UINT64"}
+DT_NAMES = DATA_TYPE_NAMES
 
 _STORAGE = {1: "<f4", 2: "<f8", 3: "<i4", 4: "u1", 5: "<i2", 6: "i1", 8: "<c8", 9: "<i8",
             10: "?", 11: "i1", 12: "u1", 13: "<i4", 14: "<u2", 15: "<i2", 16: "<u2",

@@ -1,9 +1,9 @@
 """TF's object graph (TrackableObjectGraph) as plain Python structures.
 
 Object-based checkpoints (`tf.train.Checkpoint`) save, next to the tensors, a graph of
-the objects that own them: TF serializes a TrackableObjectGraph proto into the scalar
-string tensor `_CHECKPOINTABLE_OBJECT_GRAPH`; tf1compat's safetensors files keep the same
-graph as JSON in their metadata. Both become this structure:
+the objects that own them: a TrackableObjectGraph proto serialized into the scalar
+string tensor `_CHECKPOINTABLE_OBJECT_GRAPH` (tf1compat's earlier `.safetensors` files
+kept the same graph as JSON in their metadata). Both become this structure:
 
     {"nodes": [                                   # node 0 is the root object
         {"children": {"dense": 1, ...},           # edge name -> node id (in TF's order)
@@ -23,7 +23,9 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List
 
-from tf1compat.training import protobuf_wire as wire
+from google.protobuf.message import DecodeError
+
+from tf1compat.serialization.messages import TrackableObjectGraph
 
 __all__ = ["OBJECT_GRAPH_KEY", "ObjectGraphError", "parse_object_graph",
            "serialize_object_graph", "validate_object_graph", "checkpoint_key_to_full_name"]
@@ -31,25 +33,8 @@ __all__ = ["OBJECT_GRAPH_KEY", "ObjectGraphError", "parse_object_graph",
 # The checkpoint key under which TF stores the serialized object graph.
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
-_OBJECT_REFERENCE = {1: ("node_id", "int32", False), 2: ("local_name", "string", False)}
-_SERIALIZED_TENSOR = {1: ("name", "string", False), 2: ("full_name", "string", False),
-                      3: ("checkpoint_key", "string", False),
-                      4: ("optional_restore", "bool", False)}
-_SLOT_REFERENCE = {1: ("original_variable_node_id", "int32", False),
-                   2: ("slot_name", "string", False),
-                   3: ("slot_variable_node_id", "int32", False)}
-_REGISTERED_SAVER = {1: ("name", "string", False), 2: ("object_name", "string", False)}
-_BOOL_VALUE = {1: ("value", "bool", False)}
-_TRACKABLE_OBJECT = {1: ("children", _OBJECT_REFERENCE, True),
-                     2: ("attributes", _SERIALIZED_TENSOR, True),
-                     3: ("slot_variables", _SLOT_REFERENCE, True),
-                     4: ("registered_saver", _REGISTERED_SAVER, False),
-                     5: ("has_checkpoint_values", _BOOL_VALUE, False)}
-_OBJECT_GRAPH = {1: ("nodes", _TRACKABLE_OBJECT, True)}
-
 _ATTRIBUTE_FIELDS = {"name": str, "full_name": str, "checkpoint_key": str,
                      "optional_restore": bool}
-_SLOT_FIELDS = ("original_variable_node_id", "slot_name", "slot_variable_node_id")
 
 
 class ObjectGraphError(ValueError):
@@ -59,21 +44,26 @@ class ObjectGraphError(ValueError):
 def parse_object_graph(data: bytes) -> Dict[str, Any]:
     """Decodes a serialized TrackableObjectGraph proto into the plain structure."""
     try:
-        proto = wire.decode(data, _OBJECT_GRAPH)
-    except wire.DecodeError as e:
+        proto = TrackableObjectGraph.FromString(bytes(data))
+    except DecodeError as e:
         raise ObjectGraphError(f"cannot parse the object graph proto: {e}") from None
     nodes = []
-    for node in proto["nodes"]:
-        children: Dict[str, int] = {}
-        for ref in node["children"]:
-            children[ref["local_name"]] = ref["node_id"]
-        has_values = node["has_checkpoint_values"]
+    for node in proto.nodes:
         nodes.append({
-            "children": children,
-            "attributes": node["attributes"],
-            "slot_variables": node["slot_variables"],
-            "registered_saver": node["registered_saver"],
-            "has_checkpoint_values": None if has_values is None else has_values["value"],
+            "children": {ref.local_name: ref.node_id for ref in node.children},
+            "attributes": [{"name": a.name, "full_name": a.full_name,
+                            "checkpoint_key": a.checkpoint_key,
+                            "optional_restore": a.optional_restore}
+                           for a in node.attributes],
+            "slot_variables": [{"original_variable_node_id": r.original_variable_node_id,
+                                "slot_name": r.slot_name,
+                                "slot_variable_node_id": r.slot_variable_node_id}
+                               for r in node.slot_variables],
+            "registered_saver": {"name": node.registered_saver.name,
+                                 "object_name": node.registered_saver.object_name}
+            if node.HasField("registered_saver") else None,
+            "has_checkpoint_values": node.has_checkpoint_values.value
+            if node.HasField("has_checkpoint_values") else None,
         })
     return validate_object_graph({"nodes": nodes})
 
@@ -81,17 +71,21 @@ def parse_object_graph(data: bytes) -> Dict[str, Any]:
 def serialize_object_graph(graph: Dict[str, Any]) -> bytes:
     """Encodes the plain structure as a TrackableObjectGraph proto (TF's wire format)."""
     graph = validate_object_graph(graph)
-    nodes = []
+    proto = TrackableObjectGraph()
     for node in graph["nodes"]:
-        has_values = node.get("has_checkpoint_values")
-        nodes.append({
-            "children": [{"node_id": i, "local_name": n} for n, i in node["children"].items()],
-            "attributes": node["attributes"],
-            "slot_variables": node["slot_variables"],
-            "registered_saver": node.get("registered_saver"),
-            "has_checkpoint_values": None if has_values is None else {"value": has_values},
-        })
-    return wire.encode({"nodes": nodes}, _OBJECT_GRAPH)
+        out = proto.nodes.add()
+        for name, node_id in node["children"].items():
+            out.children.add(node_id=node_id, local_name=name)
+        for attr in node["attributes"]:
+            out.attributes.add(**attr)
+        for slot in node["slot_variables"]:
+            out.slot_variables.add(**slot)
+        if node["registered_saver"] is not None:
+            out.registered_saver.name = node["registered_saver"]["name"]
+            out.registered_saver.object_name = node["registered_saver"]["object_name"]
+        if node["has_checkpoint_values"] is not None:
+            out.has_checkpoint_values.value = node["has_checkpoint_values"]
+    return proto.SerializeToString()
 
 
 def _fail(msg: str) -> None:
