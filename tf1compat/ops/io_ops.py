@@ -179,7 +179,7 @@ def write_checkpoint(prefix: str, values: Dict[str, Any], kinds: Dict[str, D.DTy
 
 
 def _save_v2_kernel(node: Any, kctx: Any) -> Callable[..., None]:
-    dtypes = list(node._attrs["dtypes"])
+    dtypes = list(node.attrs["dtypes"])
 
     def save(prefix: Any, tensor_names: Any, shape_and_slices: Any, *tensors: Any) -> None:
         names = _texts(tensor_names)
@@ -274,7 +274,7 @@ def read_checkpoint_tensors(prefix: str, names: Sequence[str], slices: Sequence[
 
 
 def _restore_v2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtypes = list(node._attrs["dtypes"])
+    dtypes = list(node.attrs["dtypes"])
     single = len(dtypes) == 1
 
     def restore(prefix: Any, tensor_names: Any, shape_and_slices: Any) -> Any:
@@ -304,8 +304,8 @@ def restore_v2(prefix: Any, tensor_names: Sequence[str], shape_and_slices: Seque
 # -- MergeV2Checkpoints --------------------------------------------------------------------------
 
 def _merge_kernel(node: Any, kctx: Any) -> Callable[..., None]:
-    delete_old_dirs = bool(node._attrs["delete_old_dirs"])
-    allow_missing = bool(node._attrs["allow_missing_files"])
+    delete_old_dirs = bool(node.attrs["delete_old_dirs"])
+    allow_missing = bool(node.attrs["allow_missing_files"])
 
     def merge(checkpoint_prefixes: Any, destination_prefix: Any) -> None:
         bundle_writer.merge_bundles(_texts(checkpoint_prefixes), _text(destination_prefix),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.serialization import bundle_writer
 from tf1compat.serialization import object_graph as og
 from tf1compat.serialization import safetensors_checkpoint as legacy

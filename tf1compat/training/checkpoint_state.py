@@ -25,7 +25,7 @@ from typing import Any, Iterable, List, Optional
 
 from google.protobuf import text_format
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.serialization.atomic_files import atomic_write_text
 from tf1compat.serialization.messages import CheckpointState

@@ -22,7 +22,7 @@ import time
 from collections import abc
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework.graph import device
 from tf1compat.serialization.checkpoint_reader import CheckpointReader, NewCheckpointReader
 from tf1compat.training import checkpoint_state
