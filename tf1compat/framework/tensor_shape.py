@@ -336,13 +336,14 @@ class TensorShape:
 
     def as_proto(self) -> Any:
         """This shape as TF's TensorShapeProto (unknown dimensions as size -1)."""
-        # The generated message module is a leaf of the serialization layer (it imports
-        # only protobuf), so this lower layer may use it.
-        from tf1compat.serialization.protos.tensor_pb2 import TensorShapeProto
-        if self._dims is None:
-            return TensorShapeProto(unknown_rank=True)
-        return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d)
-                                     for d in self._dims])
+        if SHAPE_TO_PROTO is None:
+            raise NotImplementedError("TensorShape.as_proto needs tf1compat.serialization")
+        return SHAPE_TO_PROTO(self)
+
+
+# TensorShape -> TensorShapeProto, installed by serialization/tensor_proto.py (the message
+# classes live in that higher layer, which every `import tf1compat` loads).
+SHAPE_TO_PROTO: Optional[Any] = None
 
 
 def _is_shape_proto(value: Any) -> bool:
