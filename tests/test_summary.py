@@ -83,3 +83,15 @@ def test_graph_event_is_a_graph_def(tmp_path):
     from tf1compat.serialization.messages import GraphDef
     names = [n.name for n in GraphDef.FromString(graph_events[0].graph_def).node]
     assert "x" in names and "out" in names
+
+
+def test_bench_summaries_smoke():
+    """The summaries benchmark runs (TF is not needed; timings are not checked here)."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location(
+        "bench_summaries", os.path.join(root, "scripts", "bench_summaries.py"))
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    result = bench.bench_summaries(steps=2, tf_python="/nonexistent/python")
+    assert result["tf1compat_ms_per_step"] > 0 and "ratio" not in result

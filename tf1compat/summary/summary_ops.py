@@ -71,7 +71,9 @@ declare("ScalarSummary", inputs=["tags: string", "values: T"], outputs=["summary
 
 def _histogram_kernel(node: Any, kctx: Any) -> Any:
     def run(tag: Any, values: Any) -> np.ndarray:
-        vals = _to_numpy(values).astype(np.float64)
+        vals = _to_numpy(values)
+        if vals.dtype.kind == "c" or vals.dtype == object:
+            vals = vals.astype(np.float64)     # (TF casts to double)
         if not np.isfinite(vals).all():
             bad = "Nan" if np.isnan(vals).any() else "Infinity"
             raise errors.InvalidArgumentError(None, None,
