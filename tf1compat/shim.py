@@ -115,6 +115,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.core.framework.types_pb2": "tf1compat.serialization.protos.types_pb2",
     "tensorflow.core.framework.summary_pb2": "tf1compat.serialization.protos.summary_pb2",
     "tensorflow.core.util.event_pb2": "tf1compat.serialization.protos.summary_pb2",
+    "tensorflow.core.protobuf.config_pb2": "tf1compat.serialization.protos.config_pb2",
+    "tensorflow.core.protobuf.rewriter_config_pb2": "tf1compat.serialization.protos.config_pb2",
     "tensorflow.core.protobuf.tensor_bundle_pb2": "tf1compat.serialization.protos.checkpoint_pb2",
     "tensorflow.core.protobuf.trackable_object_graph_pb2":
         "tf1compat.serialization.protos.checkpoint_pb2",
