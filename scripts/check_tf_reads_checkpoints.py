@@ -14,13 +14,16 @@ and saves them with tf1compat into tests/fixtures/tf1compat_written/:
   MergeV2Checkpoints joins data files that hold TF's stored slices;
 * `object_based/ckpt-1`: graph-mode `tf.train.Checkpoint(model=..., optimizer=Adam,
   step=...)` after one step (slot variables in the object graph);
-* `saved_model/`: `tf.saved_model.simple_save` of y = x W + b.
+* `saved_model/`: `tf.saved_model.simple_save` of y = x W + b;
+* `keras/weights`: `tf.keras` `Model.save_weights` of a two-layer Sequential.
 
 Step 2 (the TF venv, `--tf-read DIR` in a subprocess): real TF 2.21 reads each of them
 the way TF1 users do — `tf.train.load_checkpoint` / `NewCheckpointReader` (every tensor),
 `tf.train.Saver.restore` into the same graph, `tf.train.Checkpoint.restore(...)
 .assert_consumed().run_restore_ops()`, `tf.saved_model.loader.load` and a run of the
-signature — and records what it got in `tf_read.json`. It also re-saves the restored
+signature, tf-keras `Model.load_weights` and a prediction, and in a second (eager, TF2)
+process `tf.train.Checkpoint.restore` into TF2 variables — and records what it got in
+`tf_read.json`. It also re-saves the restored
 name-based variables with TF's own Saver (`tf_resaved/`), so the tests can compare TF's
 index entries (dtype, shape, byte size, CRC-32C) with tf1compat's.
 
@@ -111,6 +114,18 @@ def build_object_based(tf: Any) -> Dict[str, Any]:
     return {"w": w, "b": b, "step": step, "train": train, "ckpt": ckpt, "opt": opt}
 
 
+KERAS_WEIGHTS = [np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32),
+                 np.array([0.1, 0.2, 0.3], np.float32),
+                 np.array([[1.0], [-2.0], [0.5]], np.float32), np.array([0.25], np.float32)]
+KERAS_INPUT = np.array([[1.0, 2.0], [-3.0, 0.5]], np.float32)
+
+
+def build_keras(tf: Any) -> Any:
+    """A Sequential of two Dense layers (named, so the object graphs match)."""
+    return tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(2,), name="d1"),
+                                tf.keras.layers.Dense(1, name="d2")])
+
+
 def _assign_partitions(sess: Any, var: Any, value: np.ndarray) -> None:
     """Each partition of a partitioned variable gets its rows of `value`."""
     start = 0
@@ -160,6 +175,11 @@ def write_checkpoints(out_dir: str) -> None:
         sess.run(tf.global_variables_initializer())
         tf.saved_model.simple_save(sess, os.path.join(out_dir, "saved_model"),
                                    inputs={"x": x}, outputs={"y": y})
+    tf.reset_default_graph()
+    model = build_keras(tf)
+    model.set_weights(KERAS_WEIGHTS)
+    model.save_weights(os.path.join(out_dir, "keras", "weights"))
+    tf.keras.backend.clear_session()
     tf.reset_default_graph()
 
 
@@ -243,7 +263,25 @@ def tf_read(directory: str) -> Dict[str, Any]:
             out = sess.run(signature.outputs["y"].name,
                            {signature.inputs["x"].name: [[1.0, 1.0], [2.0, -1.0]]})
             result["saved_model.y"] = _json_value(out)
+    with tf.Graph().as_default():
+        model = build_keras(tf)
+        model.load_weights(os.path.join(directory, "keras", "weights"))
+        result["keras.predict"] = _json_value(model.predict(KERAS_INPUT))
     return result
+
+
+def tf_read_eager(directory: str) -> Dict[str, Any]:
+    """TF2 (eager) `tf.train.Checkpoint.restore` of the object-based checkpoint."""
+    import tensorflow as tf
+    w = tf.Variable(tf.zeros([1, 3]))
+    b = tf.Variable(tf.zeros([1]))
+    step = tf.Variable(0, dtype=tf.int64)
+    ckpt = tf.train.Checkpoint(model=tf.train.Checkpoint(w=w, b=b), step=step)
+    status = ckpt.restore(tf.train.latest_checkpoint(os.path.join(directory, "object_based")))
+    status.assert_existing_objects_matched()
+    return {"object_based.eager_restore": {"w": _json_value(w.numpy()),
+                                           "b": _json_value(b.numpy()),
+                                           "step": _json_value(step.numpy())}}
 
 
 def main(argv: list) -> int:
@@ -251,19 +289,25 @@ def main(argv: list) -> int:
     parser.add_argument("--tf", default=TF_PYTHON, help="python of a TensorFlow venv")
     parser.add_argument("--out", default=FIXTURES, help="where to write (the fixtures)")
     parser.add_argument("--tf-read", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--tf-read-eager", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.tf_read:               # step 2, inside the TF venv
         json.dump(tf_read(args.tf_read), sys.stdout, sort_keys=True)
         return 0
+    if args.tf_read_eager:
+        json.dump(tf_read_eager(args.tf_read_eager), sys.stdout, sort_keys=True)
+        return 0
     sys.path.insert(0, ROOT)
     write_checkpoints(args.out)
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run([args.tf, os.path.abspath(__file__), "--tf-read", args.out],
-                          capture_output=True, text=True, env=env)
-    if proc.returncode:
-        sys.stderr.write(proc.stderr[-5000:])
-        return proc.returncode
-    record = json.loads(proc.stdout)
+    record: Dict[str, Any] = {}
+    for mode in ("--tf-read", "--tf-read-eager"):
+        proc = subprocess.run([args.tf, os.path.abspath(__file__), mode, args.out],
+                              capture_output=True, text=True, env=env)
+        if proc.returncode:
+            sys.stderr.write(proc.stderr[-5000:])
+            return proc.returncode
+        record.update(json.loads(proc.stdout))
     with open(os.path.join(args.out, "tf_read.json"), "w") as f:
         json.dump(record, f, indent=1, sort_keys=True)
         f.write("\n")

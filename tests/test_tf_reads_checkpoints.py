@@ -34,7 +34,8 @@ NAME_BASED = os.path.join(WRITTEN, "name_based", "model.ckpt-1")
 SHARDED = os.path.join(WRITTEN, "sharded", "model.ckpt")
 OBJECT_BASED = os.path.join(WRITTEN, "object_based", "ckpt-1")
 SAVED_MODEL_VARIABLES = os.path.join(WRITTEN, "saved_model", "variables", "variables")
-PREFIXES = [NAME_BASED, SHARDED, OBJECT_BASED, SAVED_MODEL_VARIABLES]
+KERAS_WEIGHTS = os.path.join(WRITTEN, "keras", "weights")
+PREFIXES = [NAME_BASED, SHARDED, OBJECT_BASED, SAVED_MODEL_VARIABLES, KERAS_WEIGHTS]
 
 
 def _script():
@@ -110,6 +111,23 @@ def test_tf_restored_the_variables(tf_read):
     assert objects["save_counter"]["values"] == [1] and objects["step"]["values"] == [1]
     np.testing.assert_allclose(np.asarray(tf_read["saved_model.y"]["values"]).reshape(2, 3),
                                [[0.5, 2.5, 2.5], [3.5, 3.5, 5.5]])
+    # TF2 eager Checkpoint.restore matched the same objects.
+    eager = tf_read["object_based.eager_restore"]
+    assert _read(obj_reader, "model/w/.ATTRIBUTES/VARIABLE_VALUE") == eager["w"]
+    assert eager["step"]["values"] == [1]
+
+
+def test_tf_keras_loads_the_weights(tf_read):
+    """tf-keras `load_weights` of tf1compat's `save_weights` predicts what tf1compat does."""
+    script = _script()
+    w1, b1, w2, b2 = script.KERAS_WEIGHTS
+    expected = (script.KERAS_INPUT @ w1 + b1) @ w2 + b2
+    seen = np.asarray(tf_read["keras.predict"]["values"], np.float32).reshape(2, 1)
+    np.testing.assert_allclose(seen, expected, rtol=1e-6)
+    with tf.Graph().as_default():
+        model = script.build_keras(tf)
+        model.load_weights(KERAS_WEIGHTS)
+        np.testing.assert_allclose(model.predict(script.KERAS_INPUT), seen, rtol=1e-6)
 
 
 def test_tensor_bytes_are_tf_bytes():
