@@ -339,7 +339,8 @@ def test_ordered_code_slice_keys_match_tf():
     assert tensor_slice._ordered_signed(-100) == b"\x3f\x9c"
     assert tensor_slice._ordered_signed(2 ** 40) == b"\xfd\x00\x00\x00\x00\x00"
     assert tensor_slice._ordered_string(b"a\x00b\xff") == b"a\x00\xffb\xff\x00\x00\x01"
-    assert tensor_slice._ordered_num(0) == b"\x00" and tensor_slice._ordered_num(300) == b"\x02\x01\x2c"
+    assert tensor_slice._ordered_num(0) == b"\x00"
+    assert tensor_slice._ordered_num(300) == b"\x02\x01\x2c"
 
 
 def test_string_length_checksum(tmp_path):

@@ -39,8 +39,8 @@ PREFIXES = [NAME_BASED, SHARDED, OBJECT_BASED, SAVED_MODEL_VARIABLES, KERAS_WEIG
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location(
-        "check_tf_reads_checkpoints", os.path.join(ROOT, "scripts", "check_tf_reads_checkpoints.py"))
+    path = os.path.join(ROOT, "scripts", "check_tf_reads_checkpoints.py")
+    spec = importlib.util.spec_from_file_location("check_tf_reads_checkpoints", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -79,7 +79,6 @@ class CheckpointReader:
         else:
             self._open_v1(pattern)
         self._prefix = pattern
-        self._shapes: Optional[Dict[str, List[int]]] = None
 
     @staticmethod
     def _open_v1(pattern: str) -> None:
