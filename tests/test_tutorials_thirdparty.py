@@ -57,6 +57,10 @@ def test_projector_unknown_name_is_explicit():
         tf.contrib.tensorboard.plugins.nonexistent  # noqa: B018
 
 
+@pytest.mark.skipif(__import__("google.protobuf.internal.api_implementation",
+                               fromlist=["Type"]).Type() != "upb",
+                    reason="str() prints maps in upb's order with protobuf's upb runtime "
+                           "(the default since protobuf 4.21), as TF 2.x does")
 def test_str_uses_upb_map_order_files_use_ascending_order():
     """TF 2.x `str(node_def)` lists map keys by upb's sorter (common prefix compared in
     reverse, shorter key first); text_format.MessageToString sorts ascending and leaves
