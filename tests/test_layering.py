@@ -37,14 +37,7 @@ LAYERS: List[Tuple[str, ...]] = [
 ]
 
 # Known exceptions, each with the reason; the list only shrinks.
-_SERIALIZATION = ("graph export (GraphDef of a Graph, meta graphs) lives in training/graph_io "
-                  "and meta_graph, above the framework views and FileWriter that use it")
-ALLOWED: Dict[Tuple[str, str], str] = {
-    ("tf1compat.framework.graph", "tf1compat.training.graph_io"): _SERIALIZATION,
-    ("tf1compat.framework.operation", "tf1compat.training.graph_io"): _SERIALIZATION,
-    ("tf1compat.summary.writer", "tf1compat.training.graph_io"): _SERIALIZATION,
-    ("tf1compat.summary.writer", "tf1compat.training.meta_graph"): _SERIALIZATION,
-}
+ALLOWED: Dict[Tuple[str, str], str] = {}
 
 
 def _layer_of(module: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
 
-__all__ = ["TENSOR_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE"]
+__all__ = ["TENSOR_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE", "SERIALIZED_FORMS"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -34,3 +34,17 @@ GRAD_MODE: Dict[str, Optional[Callable[..., Any]]] = {"rewriter": None}
 # outputs, running an eager op under the tape (filled by autodiff/tape.py). Called by
 # runtime/eager_executor.py for every eager op while recording.
 TAPE: Dict[str, Any] = {"recording": False, "record": None}
+
+# TF's serialized forms of graph objects, built by the layers that own the formats:
+# "shape_proto": TensorShape -> TensorShapeProto (filled by serialization/tensor_proto.py;
+# called by TensorShape.as_proto). "graph_def": a GraphDef or Graph.as_graph_def()'s view
+# -> GraphDef proto, raising ValueError (UnserializableGraphError) for ops with no
+# GraphDef form; "node_def_text": Operation -> its NodeDef's text, None if it has none;
+# "graph_def_for_events": (graph, graph_def or None) -> the GraphDef TensorBoard draws
+# (ops with no GraphDef form without attrs); "meta_graph_for_events": (graph, graph_def or
+# None) -> MetaGraphDef or None (filled by training/graph_io.py and
+# training/meta_graph.py; called by framework/graph.py's views, framework/operation.py
+# and summary/writer.py).
+SERIALIZED_FORMS: Dict[str, Optional[Callable[..., Any]]] = {
+    "shape_proto": None, "graph_def": None, "node_def_text": None,
+    "graph_def_for_events": None, "meta_graph_for_events": None}

@@ -336,14 +336,8 @@ class TensorShape:
 
     def as_proto(self) -> Any:
         """This shape as TF's TensorShapeProto (unknown dimensions as size -1)."""
-        if SHAPE_TO_PROTO is None:
-            raise NotImplementedError("TensorShape.as_proto needs tf1compat.serialization")
-        return SHAPE_TO_PROTO(self)
-
-
-# TensorShape -> TensorShapeProto, installed by serialization/tensor_proto.py (the message
-# classes live in that higher layer, which every `import tf1compat` loads).
-SHAPE_TO_PROTO: Optional[Any] = None
+        from tf1compat.framework.hooks import SERIALIZED_FORMS
+        return SERIALIZED_FORMS["shape_proto"](self)
 
 
 def _is_shape_proto(value: Any) -> bool:

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework import tensor_shape as _tensor_shape
+from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.serialization import tensor_codec
 from tf1compat.serialization.messages import AttrValue, TensorProto, TensorShapeProto
@@ -48,7 +48,7 @@ def proto_to_shape(proto: TensorShapeProto) -> TensorShape:
     return TensorShape([None if d.size < 0 else int(d.size) for d in proto.dim])
 
 
-_tensor_shape.SHAPE_TO_PROTO = shape_to_proto     # TensorShape.as_proto
+SERIALIZED_FORMS["shape_proto"] = shape_to_proto     # TensorShape.as_proto
 
 
 # -- tensors ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.serialization.messages import Event, SessionLog, Summary, TaggedRunMetadata
 from tf1compat.serialization.tfrecord import encode_record
 
@@ -130,31 +131,13 @@ class FileWriter:
     def add_graph(self, graph: Any, global_step: Optional[int] = None,
                   graph_def: Any = None) -> None:
         """Writes the graph (a GraphDef) for TensorBoard's graph view."""
-        from tf1compat.training import graph_io
-        proto = None
-        if graph_def is not None and hasattr(graph_def, "SerializeToString"):
-            proto = graph_def
-        elif graph_def is not None:  # Graph.as_graph_def()'s node views
-            try:
-                proto = graph_io.as_graph_def_proto(graph_def)
-            except graph_io.UnserializableGraphError:
-                from tf1compat.framework.graph import get_default_graph
-                graph = graph if graph is not None else get_default_graph()
-        data = (proto if proto is not None else _graph_for_tensorboard(graph)
-                ).SerializeToString()
-        self._add_event(Event(graph_def=data), global_step)
+        proto = SERIALIZED_FORMS["graph_def_for_events"](graph, graph_def)
+        self._add_event(Event(graph_def=proto.SerializeToString()), global_step)
 
     def _add_construction_meta_graph(self, graph: Any, graph_def: Any) -> None:
-        from tf1compat.training import graph_io
-        from tf1compat.training.meta_graph import export_meta_graph
-        if graph_def is None:
-            graph_def = graph if not hasattr(graph, "get_operations") else \
-                _graph_for_tensorboard(graph)
-        try:
-            meta = export_meta_graph(graph_def=graph_def)
-        except graph_io.UnserializableGraphError:
-            return  # a collection item that cannot be written: the graph event suffices
-        self.add_meta_graph(meta)
+        meta = SERIALIZED_FORMS["meta_graph_for_events"](graph, graph_def)
+        if meta is not None:
+            self.add_meta_graph(meta)
 
     def add_meta_graph(self, meta_graph_def: Any, global_step: Optional[int] = None) -> None:
         serialize = getattr(meta_graph_def, "SerializeToString", None)
@@ -185,24 +168,6 @@ class FileWriter:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-
-def _graph_for_tensorboard(graph: Any) -> Any:
-    """The graph's GraphDef; ops that cannot be serialized (py_func, control-flow
-    constructs) keep their name, type and inputs without attrs, enough to be drawn."""
-    from tf1compat.training import graph_io
-    out = graph_io.GraphDef()
-    for op in graph.get_operations():
-        try:
-            node = graph_io.op_to_node_def(op)
-        except graph_io.UnserializableGraphError:
-            node = graph_io.NodeDef(name=op.name, op=op.type)
-            for t in op._inputs:
-                node.input.append(t._as_node_def_input())
-            for c in op._control_inputs:
-                node.input.append("^" + c.name)
-        out.node.append(node)
-    return out
 
 
 class FileWriterCache:

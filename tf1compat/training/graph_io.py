@@ -18,6 +18,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.graph import Graph, get_default_graph
+from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import GraphDef, NodeDef, VersionDef
@@ -133,6 +134,40 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
                 raise UnserializableGraphError(
                     f"Cannot serialize op {view.name!r} of type {view.op}: attr {key!r} "
                     f"holds a {e}, which has no GraphDef form") from None
+        out.node.append(node)
+    return out
+
+
+def node_def_text(op: Operation) -> Optional[str]:
+    """The text of `op`'s NodeDef (what `str(op.node_def)` prints), None if it has none."""
+    try:
+        return str(op_to_node_def(op))
+    except UnserializableGraphError:
+        return None
+
+
+def graph_def_for_events(graph: Any, graph_def: Any = None) -> GraphDef:
+    """The GraphDef a FileWriter writes for TensorBoard: `graph_def` as given (a proto or
+    `Graph.as_graph_def()`'s view), else `graph`'s; ops with no GraphDef form (py_func,
+    control-flow constructs) keep their name, type and inputs without attrs, enough to be
+    drawn."""
+    if graph_def is not None and hasattr(graph_def, "SerializeToString"):
+        return graph_def
+    if graph_def is not None:
+        try:
+            return as_graph_def_proto(graph_def)
+        except UnserializableGraphError:
+            graph = graph if graph is not None else get_default_graph()
+    out = GraphDef()
+    for op in graph.get_operations():
+        try:
+            node = op_to_node_def(op)
+        except UnserializableGraphError:
+            node = NodeDef(name=op.name, op=op.type)
+            for t in op._inputs:
+                node.input.append(t._as_node_def_input())
+            for c in op._control_inputs:
+                node.input.append("^" + c.name)
         out.node.append(node)
     return out
 
@@ -313,6 +348,10 @@ def import_nodes(graph_def: GraphDef, input_map: Optional[Dict[str, Any]] = None
     if return_elements is None:
         return prefix_name, None
     return prefix_name, [graph.as_graph_element(prefix + e) for e in return_elements]
+
+
+SERIALIZED_FORMS.update(graph_def=as_graph_def_proto, node_def_text=node_def_text,
+                        graph_def_for_events=graph_def_for_events)
 
 
 def _load_op_modules() -> None:

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from tf1compat.util import tf_logging
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
+from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.atomic_files import atomic_write_bytes
@@ -275,6 +276,22 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
             os.makedirs(directory, exist_ok=True)
         atomic_write_bytes(filename, data)
     return meta
+
+
+def meta_graph_for_events(graph: Any, graph_def: Any = None) -> Optional[MetaGraphDef]:
+    """The MetaGraphDef a FileWriter given a graph at construction writes (the graph plus
+    the default graph's collections), as TF; None when a collection item cannot be
+    written (the graph event suffices then)."""
+    if graph_def is None:
+        graph_def = graph if not hasattr(graph, "get_operations") else \
+            graph_io.graph_def_for_events(graph)
+    try:
+        return export_meta_graph(graph_def=graph_def)
+    except UnserializableGraphError:
+        return None
+
+
+SERIALIZED_FORMS["meta_graph_for_events"] = meta_graph_for_events
 
 
 def read_meta_graph_file(filename: str) -> MetaGraphDef:
