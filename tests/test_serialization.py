@@ -234,6 +234,13 @@ def test_one_framing_for_records_and_events(tmp_path):
     with open(path, "ab") as f:
         f.write(b"\x01\x02")      # a partial header at the end reads as the end, as in TF
     assert list(tf.python_io.tf_record_iterator(path)) == [b"payload"]
+    # file:// URLs are local files for the writer, the iterator and the datasets
+    assert list(tf.python_io.tf_record_iterator("file://" + path)) == [b"payload"]
+    with tf.Graph().as_default():
+        nxt = tf.data.make_one_shot_iterator(tf.data.TFRecordDataset(["file://" + path])
+                                             ).get_next()
+        with tf.Session() as sess:
+            assert sess.run(nxt) == b"payload"
 
 
 def test_events_read_back_with_protobuf_defaults(tmp_path):
