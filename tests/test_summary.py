@@ -93,5 +93,31 @@ def test_bench_summaries_smoke():
         "bench_summaries", os.path.join(root, "scripts", "bench_summaries.py"))
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    result = bench.bench_summaries(steps=2, tf_python="/nonexistent/python")
+    result = bench.bench_summaries(steps=2, rounds=1, tf_python="/nonexistent/python")
     assert result["tf1compat_ms_per_step"] > 0 and "ratio" not in result
+
+
+def test_histogram_matches_tf_bucketing_and_summation_order():
+    """Bucket i counts limit[i-1] <= v < limit[i] (a value on a limit goes up), empty runs
+    collapse into one entry, and the sums are TF's: added one by one in double."""
+    from tf1compat.summary import encoding
+    limits = encoding._LIMITS
+    rng = np.random.RandomState(7)
+    values = np.concatenate([(rng.randn(5000) * 10.0 ** rng.uniform(-8, 8, 5000)),
+                             limits[[700, 774, 800]], [0.0, 0.0]]).astype(np.float32)
+    proto = encoding.histogram(values)
+    total = squares = 0.0
+    for v in values.astype(np.float64).tolist():
+        total += v
+        squares += v * v
+    assert proto["sum"] == total and proto["sum_squares"] == squares
+    index = np.searchsorted(limits, values.astype(np.float64), side="right")
+    counts = np.bincount(index, minlength=len(limits))
+    assert sum(proto["bucket"]) == values.size
+    kept = iter(zip(proto["bucket_limit"], proto["bucket"]))
+    for i, count in enumerate(counts):
+        if count:
+            assert next(kept) == (limits[i], count)
+        elif i + 1 == len(counts) or counts[i + 1]:     # the end of a run of empty buckets
+            assert next(kept) == (limits[i], 0.0)
+    assert next(kept, None) is None
