@@ -140,9 +140,10 @@ def _assign_partitions(sess: Any, var: Any, value: np.ndarray) -> None:
 def write_checkpoints(out_dir: str) -> None:
     """Saves the four programs' state with tf1compat under `out_dir`."""
     import tf1compat as tf
-    if os.path.exists(out_dir):
-        shutil.rmtree(out_dir)
-    os.makedirs(out_dir)
+    for part in ("name_based", "sharded", "object_based", "saved_model", "keras",
+                 "tf_resaved"):
+        shutil.rmtree(os.path.join(out_dir, part), ignore_errors=True)
+    os.makedirs(out_dir, exist_ok=True)
     tf.reset_default_graph()
     model = build_name_based(tf)
     with tf.Session() as sess:

@@ -45,7 +45,7 @@ def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool =
         os.makedirs(logdir, exist_ok=True)
     path = os.path.join(logdir, name)
     data = to_text(graph_def).encode("utf-8") if as_text \
-        else graph_def.SerializeToString()
+        else graph_def.SerializeToString(deterministic=True)
     atomic_write(path, lambda f: f.write(data))
     return path
 

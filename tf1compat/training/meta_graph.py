@@ -270,7 +270,8 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
     for key in keys:
         add_collection_def(meta, key, graph, export_scope)
     if filename:
-        data = to_text(meta).encode("utf-8") if as_text else meta.SerializeToString()
+        data = to_text(meta).encode("utf-8") if as_text else \
+            meta.SerializeToString(deterministic=True)
         directory = os.path.dirname(filename)
         if directory and not os.path.isdir(directory):
             os.makedirs(directory, exist_ok=True)

@@ -511,7 +511,7 @@ class Saver:
         else:
             with graph.as_default():
                 try:
-                    data = self.export_meta_graph().SerializeToString()
+                    data = self.export_meta_graph().SerializeToString(deterministic=True)
                 except meta_graph.UnserializableGraphError as e:
                     # The checkpoint itself is complete; only the graph cannot be written.
                     tf_logging.warning("Not writing %s: %s", path, e)

@@ -159,7 +159,7 @@ class SavedModelBuilder:
             data = to_text(self._saved_model).encode("utf-8")
         else:
             path = os.path.join(self._export_dir, constants.SAVED_MODEL_FILENAME_PB)
-            data = self._saved_model.SerializeToString()
+            data = self._saved_model.SerializeToString(deterministic=True)
         atomic_write_bytes(path, data)
         tf_logging.info("SavedModel written to: %s", path)
         return path.encode("utf-8")
