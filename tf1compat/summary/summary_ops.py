@@ -315,7 +315,7 @@ def get_summary_description(node_def: Any) -> Any:
     """The SummaryDescription (JSON in the `description` attr) of a legacy TensorSummary
     op's NodeDef; ValueError for any other op, as TF."""
     import json
-    from tf1compat.summary.protos import SummaryDescription
+    from tf1compat.serialization.messages import SummaryDescription
     if node_def.op != "TensorSummary":
         raise ValueError(f"Can't get_summary_description on {node_def.op}")
     text = node_def.attr["description"]
