@@ -95,7 +95,12 @@ class RewriterConfig(_Message):
     OFF = 2
     DEFAULT = 0
     AGGRESSIVE = 3
-    _FIELDS = {"layout_optimizer": 0, "constant_folding": 0, "arithmetic_optimization": 0,
+    # NumIterationsType (meta_optimizer_iterations), as RewriterConfig's enum.
+    DEFAULT_NUM_ITERS = 0
+    ONE = 1
+    TWO = 2
+    _FIELDS = {"meta_optimizer_iterations": 0, "layout_optimizer": 0, "constant_folding": 0,
+               "arithmetic_optimization": 0,
                "memory_optimization": 0, "disable_model_pruning": False,
                "auto_mixed_precision": 0, "remapping": 0, "dependency_optimization": 0}
 
