@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 import numpy as np
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.estimator import model_fn as model_fn_lib
 from tf1compat.estimator import run_config as run_config_lib
 from tf1compat.estimator.estimator_export import SavedModelExportMixin
@@ -241,7 +241,7 @@ class Estimator(SavedModelExportMixin):
     def _evaluate_build_graph(self, input_fn: Any, hooks: List[Any],
                               checkpoint_path: Optional[str]) -> Any:
         from tf1compat.ops.control_flow_ops import group
-        from tf1compat.ops.metrics_impl import mean
+        from tf1compat.metrics.metrics_impl import mean
         set_random_seed(self._config.tf_random_seed)
         self._create_and_assert_global_step(get_default_graph())
         features, labels, input_hooks = self._get_features_and_labels_from_input_fn(
@@ -506,7 +506,7 @@ def _global_step_in_checkpoint(checkpoint_dir: str) -> int:
 
 
 def _has_dataset_or_queue_runner(features: Any) -> bool:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     tensors = [t for t in nest.flatten(features) if isinstance(t, Tensor)]
     if any(t.op.type == "IteratorGetNext" for t in tensors):
         return True

@@ -8,7 +8,7 @@ from typing import Any, Dict
 
 import numpy as np
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 
 __all__ = ["write_dict_to_summary", "write_checkpoint_path_summary"]
 

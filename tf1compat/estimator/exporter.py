@@ -9,7 +9,7 @@ import os
 import shutil
 from typing import Any, Callable, Dict, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.estimator.util import fn_args
 
 __all__ = ["Exporter", "LatestExporter", "BestExporter", "FinalExporter"]

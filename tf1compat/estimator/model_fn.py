@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 from typing import Any, Dict, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.estimator.export import export_lib
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.util import fn_args
@@ -101,7 +101,7 @@ def _validate_hooks(hooks: Any) -> tuple:
 
 
 def _validate_eval_metric_ops(eval_metric_ops: Any) -> Dict[str, Any]:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     if eval_metric_ops is None:
         return {}
     if not isinstance(eval_metric_ops, dict):

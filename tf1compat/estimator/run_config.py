@@ -12,7 +12,7 @@ import json
 import os
 from typing import Any, Dict, Iterable, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.estimator.util import fn_args
 
 __all__ = ["RunConfig", "TaskType", "get_default_session_config"]

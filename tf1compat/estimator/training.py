@@ -13,7 +13,7 @@ import collections
 import os
 from typing import Any, Dict, Optional, Tuple
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.estimator import exporter as exporter_lib
 from tf1compat.framework.graph import GraphKeys
 from tf1compat.training.basic_session_run_hooks import CheckpointSaverListener, \

@@ -7,7 +7,7 @@ import collections
 import os
 from typing import Any, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.training.warm_starting_util import VocabInfo
 
 __all__ = ["WarmStartSettings", "VocabInfo", "get_default_warm_start_settings"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 from typing import Any, Dict, List, Optional, Sequence
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.sparse_tensor import SparseTensor

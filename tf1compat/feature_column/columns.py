@@ -11,7 +11,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.feature_column.base import (CategoricalColumn, DenseColumn, FeatureColumn,
                                            IdWeightPair, LazyBuilder, SequenceDenseColumn,
                                            TensorSequenceLengthPair, assert_key_is_string,

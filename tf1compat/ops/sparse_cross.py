@@ -75,11 +75,11 @@ def _feature_string(value: Any) -> bytes:
 
 
 def _cross_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = int(node._attrs["N"])
-    n_dense = len(node._attrs["dense_types"])
-    hashed = bool(node._attrs["hashed_output"])
-    buckets = int(node._attrs["num_buckets"])
-    key = int(node._attrs["hash_key"]) & _MASK
+    n = int(node.attrs["N"])
+    n_dense = len(node.attrs["dense_types"])
+    hashed = bool(node.attrs["hashed_output"])
+    buckets = int(node.attrs["num_buckets"])
+    key = int(node.attrs["hash_key"]) & _MASK
 
     def cross(*args: Any) -> Any:
         indices, values, shapes = args[:n], args[n:2 * n], args[2 * n:3 * n]

@@ -8,7 +8,7 @@ import math
 import time
 from typing import Any, List, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import GraphKeys, control_dependencies, get_default_graph
 from tf1compat.training.basic_session_run_hooks import FinalOpsHook

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 from tf1compat.training import checkpoint_utils
 from tf1compat.training.checkpoint_reader import load_checkpoint

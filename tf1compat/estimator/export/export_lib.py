@@ -8,7 +8,7 @@ import os
 import time
 from typing import Any, Dict, Iterable, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.estimator.export import export_output as export_output_lib
 from tf1compat.estimator.export.export import SINGLE_RECEIVER_DEFAULT_NAME
 from tf1compat.estimator.mode_keys import ModeKeys
