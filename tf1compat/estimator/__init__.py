@@ -2,7 +2,17 @@
 train_and_evaluate, exporters, input_fns and the canned estimators."""
 
 # ruff: noqa: F401
-from tf1compat.estimator import export, inputs
+from tf1compat.estimator import experimental, export, inputs, tpu
+from tf1compat.estimator.canned import (BaselineClassifier, BaselineEstimator,
+                                        BaselineRegressor, BoostedTreesClassifier,
+                                        BoostedTreesEstimator, BoostedTreesRegressor,
+                                        DNNClassifier, DNNEstimator,
+                                        DNNLinearCombinedClassifier,
+                                        DNNLinearCombinedEstimator, DNNLinearCombinedRegressor,
+                                        DNNRegressor, LinearClassifier, LinearEstimator,
+                                        LinearRegressor)
+from tf1compat.estimator.canned.parsing_utils import (classifier_parse_example_spec,
+                                                      regressor_parse_example_spec)
 from tf1compat.estimator.estimator import Estimator
 from tf1compat.estimator.exporter import BestExporter, Exporter, FinalExporter, LatestExporter
 from tf1compat.estimator.mode_keys import ModeKeys
