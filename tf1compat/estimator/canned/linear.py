@@ -60,7 +60,10 @@ def linear_logit_fn_builder(units: int, feature_columns: Any,
         from tf1compat.feature_column.layers import linear_logits
         from tf1compat.summary.summary_ops import histogram, scalar
         cols_to_vars: Dict[Any, Any] = {}
-        with variable_scope("linear_model"):
+        # TF builds this with a Keras LinearModel around a layer, both named linear_model:
+        # its ops are under linear_model/linear_model/linear_model/ (signature names).
+        with variable_scope("linear_model"), name_scope("linear_model"), \
+                name_scope("linear_model"):
             logits = linear_logits(features, feature_columns, units, sparse_combiner,
                                    None, True, cols_to_vars)
         bias = cols_to_vars.pop("bias")
