@@ -177,10 +177,19 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
             return importlib.import_module(target)
         except ImportError:
             return None
-    if any(path.startswith(fullname + ".") for path in INTERNAL_PATHS):
+    public = None
+    if not (fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.core")):
+        public = _resolve_public(fullname)
+    if public is None and any(path.startswith(fullname + ".") for path in INTERNAL_PATHS):
+        # an intermediate internal path (tensorflow.contrib.learn.python, ...); public
+        # namespaces above internal paths (tensorflow.contrib.training) stay themselves
         return _package(fullname)
-    if fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.core"):
-        return None
+    return public
+
+
+def _resolve_public(fullname: str) -> Optional[types.ModuleType]:
+    """The tf1compat module of a public namespace `tensorflow.<ns>[.<ns>...]`, or None."""
+    import tf1compat
     rest = fullname.split(".")[1:]
     if rest[:2] == ["compat", "v1"]:
         rest = rest[2:]

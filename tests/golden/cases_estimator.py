@@ -39,6 +39,15 @@ def _train_input(tf, epochs=None, batch=4):
                                               num_epochs=epochs, shuffle=False)
 
 
+def _dataset_input(tf, epochs=None, batch=4):
+    """A tf.data input_fn without functions: its graph serializes, so `graph.pbtxt` and
+    `.meta` files are written (numpy_input_fn's generator pipeline cannot be, yet)."""
+    def input_fn():
+        dataset = tf.data.Dataset.from_tensor_slices(({"x": _X}, _Y))
+        return dataset.repeat(epochs).batch(batch)
+    return input_fn
+
+
 def case_train_evaluate_predict_resume(tf):
     out = {}
     with model_dir() as d:
@@ -47,17 +56,17 @@ def case_train_evaluate_predict_resume(tf):
         est = tf.estimator.Estimator(_linear_model_fn(tf), model_dir=d, params={"lr": 0.1},
                                      config=config)
         with capture_logs(tf) as logs:
-            est.train(_train_input(tf), steps=7)
+            est.train(_dataset_input(tf), steps=7)
         out["train_logs"] = logs
         out["variables"] = sorted(est.get_variable_names())
         out["w"] = est.get_variable_value("w")
         out["latest"] = os.path.basename(est.latest_checkpoint())
         out["files"] = listing(d)
         with capture_logs(tf) as logs:
-            out["eval"] = as_py(est.evaluate(_train_input(tf, epochs=1)))
+            out["eval"] = as_py(est.evaluate(_dataset_input(tf, epochs=1)))
         out["eval_logs"] = logs
         with capture_logs(tf) as logs:
-            out["eval_steps"] = as_py(est.evaluate(_train_input(tf), steps=2, name="two"))
+            out["eval_steps"] = as_py(est.evaluate(_dataset_input(tf), steps=2, name="two"))
         out["eval_steps_logs"] = logs
         out["files_after_eval"] = listing(d)
         preds = est.predict(tf.estimator.inputs.numpy_input_fn({"x": _X[:5]}, batch_size=2,
@@ -68,8 +77,8 @@ def case_train_evaluate_predict_resume(tf):
                               predict_keys=["y"], yield_single_examples=False)
         out["predict_batches"] = as_py(list(batches))
         with capture_logs(tf) as logs:
-            est.train(_train_input(tf), max_steps=7)
-            est.train(_train_input(tf), max_steps=9)
+            est.train(_dataset_input(tf), max_steps=7)
+            est.train(_dataset_input(tf), max_steps=9)
         out["resume_logs"] = logs
         out["step_after_resume"] = est.get_variable_value("global_step")
         out["files_after_resume"] = listing(d)
@@ -227,6 +236,25 @@ def case_numpy_input_fn_batches(tf):
                     break
                 batches.append(sess.run([features["a"], labels]))
         out[f"batches_{epochs}_{batch}"] = batches
+    # Shuffled: TF's order is random; what is fixed is each epoch's rows, once each, with
+    # labels and string features kept aligned, and the batch sizes.
+    x["s"] = np.array([f"r{i}" for i in range(10)])
+    for epochs, batch in ((2, 4), (None, 3)):
+        features, labels = tf.estimator.inputs.numpy_input_fn(
+            x, y, batch_size=batch, num_epochs=epochs, shuffle=True)()
+        rows = []
+        with tf.train.MonitoredSession() as sess:
+            for _ in range(7):
+                if sess.should_stop():
+                    break
+                rows.append(sess.run([features["a"], features["b"], features["s"], labels]))
+        out[f"shuffled_{epochs}_{batch}"] = {
+            "shapes": [features["s"].shape.as_list(), features["s"].dtype.name],
+            "sizes": [len(r[0]) for r in rows],
+            "aligned": all((r[3] == r[0] * 10).all() and (r[1][:, 0] == 2 * r[0]).all()
+                           and [s.decode() for s in r[2]] == [f"r{a}" for a in r[0]]
+                           for r in rows),
+            "rows": sorted(int(a) for r in rows for a in r[0]) if epochs else None}
     out["array_x"] = tf.estimator.inputs.numpy_input_fn(
         np.ones([4, 2]), batch_size=2, shuffle=False)().shape.as_list()
     out["shuffle_required"] = catch(lambda: tf.estimator.inputs.numpy_input_fn(x), message=True)
@@ -271,7 +299,8 @@ def case_export_outputs_and_receivers(tf):
         scores = tf.placeholder(tf.float32, [None, 3])
         classes = tf.placeholder(tf.string, [None, 3])
         out["classification"] = catch(
-            lambda: tf.estimator.export.ClassificationOutput(scores=f), message=False)
+            lambda: (lambda o: [o.scores is f, o.classes is None])(
+                tf.estimator.export.ClassificationOutput(scores=f)), message=False)
         out["bad_classes"] = catch(
             lambda: tf.estimator.export.ClassificationOutput(classes=f), message=True)
         out["empty"] = catch(lambda: tf.estimator.export.ClassificationOutput(), message=True)
@@ -290,4 +319,27 @@ def case_export_outputs_and_receivers(tf):
             {"a": 1}, s), message=True)
         tensor_receiver = tf.estimator.export.TensorServingInputReceiver(f, {"in": f})
         out["tensor_receiver"] = tensor_receiver.features.name
+    return out
+
+
+def case_add_metrics_and_stop_hook(tf):
+    out = {}
+    with model_dir() as d:
+        est = tf.estimator.Estimator(_linear_model_fn(tf), model_dir=d, params={"lr": 0.1})
+        est.train(_train_input(tf), steps=3)
+
+        def metric_fn(labels, predictions, features):
+            # the spec's predictions: {} here (EVAL spec without predictions)
+            return {"mean_x": tf.metrics.mean(features["x"]),
+                    "mae": tf.metrics.mean(tf.abs(labels)),
+                    "n_predictions": tf.metrics.mean(float(len(predictions)))}
+        wrapped = tf.estimator.add_metrics(est, metric_fn)
+        out["same_dir"] = wrapped.model_dir == est.model_dir
+        out["eval"] = as_py(wrapped.evaluate(_train_input(tf, epochs=1)))
+        out["bad_fn"] = catch(lambda: tf.estimator.add_metrics(est, lambda mode: {}),
+                              message=False)
+        hook = tf.estimator.experimental.make_stop_at_checkpoint_step_hook(est, 5)
+        out["hook"] = type(hook).__name__
+        est.train(_train_input(tf), hooks=[hook])
+        out["step"] = int(est.get_variable_value("global_step"))
     return out

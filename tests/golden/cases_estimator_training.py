@@ -38,6 +38,14 @@ def _input(tf, epochs=None, batch=4):
                                               num_epochs=epochs, shuffle=False)
 
 
+def _dataset_input(tf, epochs=None, batch=4):
+    """A tf.data input_fn without functions, so graph files are written (see
+    cases_estimator._dataset_input)."""
+    def input_fn():
+        return tf.data.Dataset.from_tensor_slices(({"x": _X}, _Y)).repeat(epochs).batch(batch)
+    return input_fn
+
+
 def _serving(tf):
     return tf.estimator.export.build_raw_serving_input_receiver_fn(
         {"x": tf.placeholder(tf.float32, [None, 3])})
@@ -49,11 +57,11 @@ def case_train_and_evaluate_with_exporters(tf):
                                         save_summary_steps=100)
         est = tf.estimator.Estimator(_model_fn(tf), model_dir=d, config=config,
                                      params={"lr": 0.05})
-        train_spec = tf.estimator.TrainSpec(_input(tf), max_steps=9)
+        train_spec = tf.estimator.TrainSpec(_dataset_input(tf), max_steps=9)
         exporters = [tf.estimator.LatestExporter("latest", _serving(tf), exports_to_keep=1),
                      tf.estimator.FinalExporter("final", _serving(tf)),
                      tf.estimator.BestExporter("best", _serving(tf))]
-        eval_spec = tf.estimator.EvalSpec(_input(tf, epochs=1, batch=8), steps=None,
+        eval_spec = tf.estimator.EvalSpec(_dataset_input(tf, epochs=1, batch=8), steps=None,
                                           exporters=exporters, throttle_secs=0)
         with capture_logs(tf) as logs:
             metrics, exports = tf.estimator.train_and_evaluate(est, train_spec, eval_spec)

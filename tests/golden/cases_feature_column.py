@@ -1,7 +1,7 @@
 """Golden cases: tf.feature_column (recorded under TF 2.15): every TF1 column through
 input_layer / linear_model with seeded initializers, names, hashing, parse specs, errors;
-the sequence column constructors (values: tests/test_estimator.py, as TF 2.15 has no
-sequence_input_layer)."""
+the sequence columns through TF 1.15's tf.contrib.feature_column.sequence_input_layer
+(which TF 2.15 computes as tf.keras.experimental.SequenceFeatures)."""
 
 import os
 import tempfile
@@ -211,3 +211,61 @@ def case_sequence_column_constructors(tf):
             "buckets": [cat._num_buckets, vocab._num_buckets],
             "numeric": [num.shape, num.default_value, num.dtype.name],
             "spec": sorted(fc.make_parse_example_spec([cat, vocab]))}
+
+
+def _sequence_input_layer(tf, features, columns):
+    """TF 1.15's `tf.contrib.feature_column.sequence_input_layer` (tf1compat has it); the
+    oracle, TF 2.15, has no contrib and computes the same as Keras' SequenceFeatures."""
+    contrib = getattr(tf, "contrib", None)
+    if contrib is not None:
+        return contrib.feature_column.sequence_input_layer(features, columns)
+    return tf.keras.experimental.SequenceFeatures(columns)(features)
+
+
+def _concatenate_context_input(tf, context, sequence):
+    contrib = getattr(tf, "contrib", None)
+    if contrib is not None:
+        return contrib.feature_column.concatenate_context_input(context, sequence)
+    from tensorflow.python.feature_column.sequence_feature_column import \
+        concatenate_context_input
+    return concatenate_context_input(context, sequence)
+
+
+def case_sequence_input_layer_values(tf):
+    fc = tf.feature_column
+    ids = fc.sequence_categorical_column_with_identity("ids", 4)
+    words = fc.sequence_categorical_column_with_vocabulary_list("w", ["a", "b"],
+                                                                num_oov_buckets=1)
+    table = np.arange(8).reshape(4, 2) / 10.
+    emb = fc.embedding_column(ids, 2, initializer=tf.constant_initializer(table),
+                              combiner="sum")
+    num = fc.sequence_numeric_column("nums", shape=[2], default_value=-1.)
+    def make_features():
+        return {
+            "ids": tf.SparseTensor([[0, 0], [0, 1], [1, 0]], np.array([1, 3, 2], np.int64),
+                                   [2, 3]),
+            "w": tf.SparseTensor([[0, 0], [1, 0], [1, 1], [1, 2]],
+                                 np.array([b"b", b"a", b"zz", b"b"], object), [2, 3]),
+            "nums": tf.SparseTensor([[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 1]],
+                                    np.arange(6, dtype=np.float32), [2, 6])}
+    out = {}
+    tensors = {}
+    with tf.Graph().as_default():
+        features = make_features()
+        tensors["emb_num"] = _sequence_input_layer(tf, features, [emb, num])
+        tensors["indicator"] = _sequence_input_layer(tf, features, [fc.indicator_column(words)])
+        tensors["num_only"] = _sequence_input_layer(tf, features, [num])
+        seq, _ = tensors["num_only"]
+        context = tf.constant([[10., 20.], [30., 40.]])
+        tensors["context"] = _concatenate_context_input(tf, context, seq)
+        out["shapes"] = {k: [t.shape.as_list() for t in v] if isinstance(v, tuple)
+                         else v.shape.as_list() for k, v in tensors.items()}
+        out["values"] = _run(tf, tensors)
+    with tf.Graph().as_default():
+        features = make_features()
+        out["mismatch"] = catch(lambda: _run(tf, _sequence_input_layer(
+            tf, {"ids": features["ids"],
+                 "nums": tf.SparseTensor([[0, 0]], [1.], [2, 8])}, [emb, num])))
+        out["non_sequence"] = catch(lambda: _sequence_input_layer(
+            tf, features, [fc.numeric_column("nums")]))
+    return out

@@ -27,7 +27,7 @@ from tf1compat.estimator.estimator_export import SavedModelExportMixin
 from tf1compat.estimator.eval_summaries import write_checkpoint_path_summary, \
     write_dict_to_summary
 from tf1compat.estimator.mode_keys import ModeKeys
-from tf1compat.estimator.util import fn_args, parse_input_fn_result
+from tf1compat.estimator.util import fn_args, model_fn_kwargs, parse_input_fn_result
 from tf1compat.estimator.warm_start_settings import get_default_warm_start_settings
 from tf1compat.framework.graph import Graph, GraphKeys, device, get_default_graph
 from tf1compat.framework.random_seed import set_random_seed
@@ -388,13 +388,7 @@ class Estimator(SavedModelExportMixin):
 
     def _call_model_fn(self, features: Any, labels: Any, mode: str, config: Any) -> Any:
         args = fn_args(self._model_fn)
-        kwargs: Dict[str, Any] = {}
-        if "labels" in args:
-            kwargs["labels"] = labels
-        elif labels is not None:
-            raise ValueError("model_fn does not take labels, but input_fn returns labels.")
-        if "mode" in args:
-            kwargs["mode"] = mode
+        kwargs: Dict[str, Any] = model_fn_kwargs(args, labels, mode)
         if "params" in args:
             kwargs["params"] = self.params
         if "config" in args:

@@ -1,5 +1,6 @@
-"""`tf.estimator.experimental`: logit_fn builders, early stopping hooks, supervised
-receivers; `KMeans`, `LinearSDCA` and `InMemoryEvaluatorHook` are not supported."""
+"""`tf.estimator.experimental`: logit_fn builders, early stopping and stop-at-checkpoint
+hooks, supervised receivers; `KMeans`, `LinearSDCA` and `InMemoryEvaluatorHook` are not
+supported."""
 
 # ruff: noqa: F401
 from typing import Any
@@ -11,6 +12,7 @@ from tf1compat.estimator.early_stopping import (make_early_stopping_hook, stop_i
                                                 stop_if_no_increase_hook)
 from tf1compat.estimator.export.export import build_raw_supervised_input_receiver_fn
 from tf1compat.estimator.model_fn import call_logit_fn
+from tf1compat.estimator.stop_hooks import make_stop_at_checkpoint_step_hook
 from tf1compat.framework.missing import attribute_hook as _attribute_hook
 
 

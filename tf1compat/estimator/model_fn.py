@@ -137,6 +137,16 @@ def _validate_export_outputs(export_outputs: Any, predictions: Any, mode: str) -
     return export_outputs
 
 
+def _validate_common(mode: str, train_op: Any, loss: Any, predictions: Any,
+                     export_outputs: Any) -> tuple:
+    """The fields EstimatorSpec and TPUEstimatorSpec check alike, validated."""
+    train_op = _validate_train_op(train_op, mode)
+    loss = _validate_loss(loss, mode)
+    predictions = _validate_predictions(predictions, mode)
+    return train_op, loss, predictions, _validate_export_outputs(export_outputs, predictions,
+                                                                 mode)
+
+
 class EstimatorSpec(collections.namedtuple("EstimatorSpec", [
         "mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs",
         "training_chief_hooks", "training_hooks", "scaffold", "evaluation_hooks",
@@ -150,10 +160,8 @@ class EstimatorSpec(collections.namedtuple("EstimatorSpec", [
                 export_outputs: Any = None, training_chief_hooks: Any = None,
                 training_hooks: Any = None, scaffold: Optional[Scaffold] = None,
                 evaluation_hooks: Any = None, prediction_hooks: Any = None):
-        train_op = _validate_train_op(train_op, mode)
-        loss = _validate_loss(loss, mode)
-        predictions = _validate_predictions(predictions, mode)
-        export_outputs = _validate_export_outputs(export_outputs, predictions, mode)
+        train_op, loss, predictions, export_outputs = _validate_common(
+            mode, train_op, loss, predictions, export_outputs)
         return super().__new__(
             cls, mode=mode, predictions=predictions, loss=loss, train_op=train_op,
             eval_metric_ops=_validate_eval_metric_ops(eval_metric_ops),
@@ -182,10 +190,8 @@ class TPUEstimatorSpecBase(collections.namedtuple("TPUEstimatorSpec", [
                 train_op: Any = None, eval_metrics: Any = None, export_outputs: Any = None,
                 scaffold_fn: Any = None, host_call: Any = None, training_hooks: Any = None,
                 evaluation_hooks: Any = None, prediction_hooks: Any = None):
-        train_op = _validate_train_op(train_op, mode)
-        loss = _validate_loss(loss, mode)
-        predictions = _validate_predictions(predictions, mode)
-        export_outputs = _validate_export_outputs(export_outputs, predictions, mode)
+        train_op, loss, predictions, export_outputs = _validate_common(
+            mode, train_op, loss, predictions, export_outputs)
         return super().__new__(
             cls, mode=mode, predictions=predictions, loss=loss, train_op=train_op,
             eval_metrics=eval_metrics, export_outputs=export_outputs,

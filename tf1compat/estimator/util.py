@@ -61,3 +61,16 @@ def parse_input_fn_result(result: Any) -> Tuple[Any, Any, List[SessionRunHook]]:
         result = iterator.get_next()
     features, labels = parse_iterator_result(result)
     return features, labels, hooks
+
+
+def model_fn_kwargs(args: Tuple[str, ...], labels: Any, mode: str) -> dict:
+    """The `labels` and `mode` keyword arguments for a model_fn taking `args` (TF's
+    ValueError when labels come but the model_fn takes none)."""
+    kwargs = {}
+    if "labels" in args:
+        kwargs["labels"] = labels
+    elif labels is not None:
+        raise ValueError("model_fn does not take labels, but input_fn returns labels.")
+    if "mode" in args:
+        kwargs["mode"] = mode
+    return kwargs

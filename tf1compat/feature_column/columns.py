@@ -129,9 +129,8 @@ def _check_input_dtype(column_dtype: Any, key: str, tensor: Any) -> None:
     assert_string_or_int(tensor.dtype, prefix=f"column_name: {key} input_tensor")
 
 
-class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
-        "HashedCategoricalColumn", ("key", "hash_bucket_size", "dtype"))):
-    """Ids from hashing the values (Fingerprint64 of the string form) into buckets."""
+class _KeyedCategoricalColumn(CategoricalColumn):
+    """A categorical column of the one sparse (VarLen) feature `key`, of `dtype`."""
 
     @property
     def name(self) -> str:
@@ -140,6 +139,23 @@ class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
     @property
     def _parse_example_spec(self) -> dict:
         return {self.key: _parsing().VarLenFeature(self.dtype)}
+
+    def _lookup_input(self, inputs: LazyBuilder) -> tuple:
+        """The feature as a SparseTensor checked against `dtype`, and the lookup table's
+        key dtype (integer ids are looked up as int64)."""
+        from tf1compat.ops.math_ops import cast
+        tensor = to_sparse_input_and_drop_ignore_values(inputs.get(self.key))
+        _check_input_dtype(self.dtype, self.key, tensor)
+        if not tensor.dtype.is_integer:
+            return tensor, self.dtype
+        tensor = SparseTensor(tensor.indices, cast(tensor.values, dtypes.int64),
+                              tensor.dense_shape)
+        return tensor, dtypes.int64
+
+
+class HashedCategoricalColumn(_KeyedCategoricalColumn, collections.namedtuple(
+        "HashedCategoricalColumn", ("key", "hash_bucket_size", "dtype"))):
+    """Ids from hashing the values (Fingerprint64 of the string form) into buckets."""
 
     def _transform_feature(self, inputs: LazyBuilder) -> SparseTensor:
         from tf1compat.ops.string_ops import as_string, string_to_hash_bucket_fast
@@ -160,29 +176,14 @@ class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return self.hash_bucket_size
 
 
-class VocabularyListCategoricalColumn(CategoricalColumn, collections.namedtuple(
+class VocabularyListCategoricalColumn(_KeyedCategoricalColumn, collections.namedtuple(
         "VocabularyListCategoricalColumn",
         ("key", "vocabulary_list", "dtype", "default_value", "num_oov_buckets"))):
     """Ids as positions in an in-memory vocabulary (OOV: default or hash buckets)."""
 
-    @property
-    def name(self) -> str:
-        return self.key
-
-    @property
-    def _parse_example_spec(self) -> dict:
-        return {self.key: _parsing().VarLenFeature(self.dtype)}
-
     def _transform_feature(self, inputs: LazyBuilder) -> SparseTensor:
         from tf1compat.ops.lookup_ops import index_table_from_tensor
-        from tf1compat.ops.math_ops import cast
-        tensor = to_sparse_input_and_drop_ignore_values(inputs.get(self.key))
-        _check_input_dtype(self.dtype, self.key, tensor)
-        key_dtype = self.dtype
-        if tensor.dtype.is_integer:
-            key_dtype = dtypes.int64
-            tensor = SparseTensor(tensor.indices, cast(tensor.values, dtypes.int64),
-                                  tensor.dense_shape)
+        tensor, key_dtype = self._lookup_input(inputs)
         with init_scope():
             table = index_table_from_tensor(
                 vocabulary_list=tuple(self.vocabulary_list), default_value=self.default_value,
@@ -195,30 +196,15 @@ class VocabularyListCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return len(self.vocabulary_list) + self.num_oov_buckets
 
 
-class VocabularyFileCategoricalColumn(CategoricalColumn, collections.namedtuple(
+class VocabularyFileCategoricalColumn(_KeyedCategoricalColumn, collections.namedtuple(
         "VocabularyFileCategoricalColumn",
         ("key", "vocabulary_file", "vocabulary_size", "num_oov_buckets", "dtype",
          "default_value", "file_format"))):
     """Ids as line numbers in a vocabulary file (OOV: default or hash buckets)."""
 
-    @property
-    def name(self) -> str:
-        return self.key
-
-    @property
-    def _parse_example_spec(self) -> dict:
-        return {self.key: _parsing().VarLenFeature(self.dtype)}
-
     def _transform_feature(self, inputs: LazyBuilder) -> SparseTensor:
         from tf1compat.ops.lookup_ops import index_table_from_file
-        from tf1compat.ops.math_ops import cast
-        tensor = to_sparse_input_and_drop_ignore_values(inputs.get(self.key))
-        _check_input_dtype(self.dtype, self.key, tensor)
-        key_dtype = self.dtype
-        if tensor.dtype.is_integer:
-            key_dtype = dtypes.int64
-            tensor = SparseTensor(tensor.indices, cast(tensor.values, dtypes.int64),
-                                  tensor.dense_shape)
+        tensor, key_dtype = self._lookup_input(inputs)
         if self.file_format == "tfrecord_gzip":
             raise NotImplementedError("categorical_column_with_vocabulary_file(file_format="
                                       "'tfrecord_gzip') is not supported by tf1compat.")
@@ -234,13 +220,9 @@ class VocabularyFileCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return self.vocabulary_size + self.num_oov_buckets
 
 
-class IdentityCategoricalColumn(CategoricalColumn, collections.namedtuple(
+class IdentityCategoricalColumn(_KeyedCategoricalColumn, collections.namedtuple(
         "IdentityCategoricalColumn", ("key", "number_buckets", "default_value"))):
     """Integer features used as ids directly (out-of-range ids: `default_value`)."""
-
-    @property
-    def name(self) -> str:
-        return self.key
 
     @property
     def _parse_example_spec(self) -> dict:

@@ -64,16 +64,8 @@ def _check_sequence(column: Any) -> None:
             f"{type(column.categorical_column)}): {column.categorical_column}")
 
 
-class EmbeddingColumn(DenseColumn, SequenceDenseColumn, collections.namedtuple(
-        "EmbeddingColumn",
-        ("categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
-         "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"))):
-    """A categorical column's ids embedded with a trainable `[num_buckets, dimension]`
-    table and combined per example."""
-
-    @property
-    def name(self) -> str:
-        return f"{self.categorical_column.name}_embedding"
+class _CategoricalEmbedding(DenseColumn, SequenceDenseColumn):
+    """A column embedding `categorical_column`'s ids as `dimension`-vectors."""
 
     @property
     def _parse_example_spec(self) -> dict:
@@ -85,6 +77,18 @@ class EmbeddingColumn(DenseColumn, SequenceDenseColumn, collections.namedtuple(
     @property
     def _variable_shape(self) -> TensorShape:
         return TensorShape([self.dimension])
+
+
+class EmbeddingColumn(_CategoricalEmbedding, collections.namedtuple(
+        "EmbeddingColumn",
+        ("categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
+         "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"))):
+    """A categorical column's ids embedded with a trainable `[num_buckets, dimension]`
+    table and combined per example."""
+
+    @property
+    def name(self) -> str:
+        return f"{self.categorical_column.name}_embedding"
 
     def _embedding_weights(self, weight_collections: Any, trainable: Any) -> Any:
         from tf1compat.variables.variable_scope import get_variable
@@ -115,7 +119,7 @@ class EmbeddingColumn(DenseColumn, SequenceDenseColumn, collections.namedtuple(
             sequence_length=sequence_length_from_sparse_tensor(sparse_tensors.id_tensor))
 
 
-class SharedEmbeddingColumn(DenseColumn, SequenceDenseColumn, collections.namedtuple(
+class SharedEmbeddingColumn(_CategoricalEmbedding, collections.namedtuple(
         "_SharedEmbeddingColumn",
         ("categorical_column", "dimension", "combiner", "initializer",
          "shared_embedding_collection_name", "ckpt_to_load_from", "tensor_name_in_ckpt",
@@ -130,17 +134,6 @@ class SharedEmbeddingColumn(DenseColumn, SequenceDenseColumn, collections.namedt
     @property
     def _var_scope_name(self) -> str:
         return self.shared_embedding_collection_name
-
-    @property
-    def _parse_example_spec(self) -> dict:
-        return self.categorical_column._parse_example_spec
-
-    def _transform_feature(self, inputs: LazyBuilder) -> Any:
-        return inputs.get(self.categorical_column)
-
-    @property
-    def _variable_shape(self) -> TensorShape:
-        return TensorShape([self.dimension])
 
     def _dense(self, inputs: LazyBuilder, weight_collections: Any, trainable: Any) -> Any:
         from tf1compat.variables.variable_scope import get_variable

@@ -423,7 +423,7 @@ def _bucketize_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Te
 
 declare("Bucketize", inputs=["input: T"], outputs=["output: int32"],
         attrs={"T": Type((D.int32, D.int64, D.float32, D.float64)), "boundaries": []},
-        shape=lambda ctx: [ctx.shape(0)], kernel=_bucketize_kernel, grad="none",
+        shape=lambda ctx: [ctx.shape(0)], kernel=_bucketize_kernel, grad="unregistered",
         doc="The index of the bucket of each value (std::upper_bound of the boundaries).")
 
 

@@ -129,7 +129,7 @@ declare("SparseCross",
                "hash_key": 0, "sparse_types": TypeList(default=()),
                "dense_types": TypeList(default=()), "out_type": Type(),
                "internal_type": Type(default=D.int64)},
-        shape=_cross_shape, kernel=_cross_kernel, grad="none", cpu_only=True,
+        shape=_cross_shape, kernel=_cross_kernel, grad="unregistered", cpu_only=True,
         doc="The per-row cartesian product of the inputs' features, hashed or joined "
             "with '_X_'.")
 

@@ -167,14 +167,6 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                 if proto is None:
                     raise TypeError(f"{x!r} is not a Saver")
                 col.bytes_list.value.append(proto.SerializeToString())
-        elif all(hasattr(x, "to_proto") for x in items):
-            # Objects with their own proto form (TF's registered to_proto functions);
-            # those whose to_proto gives None have none and are skipped, as in TF.
-            protos = [x.to_proto(export_scope=export_scope) for x in items]
-            protos = [p for p in protos if p is not None]
-            if not protos:
-                return
-            col.bytes_list.value.extend(p.SerializeToString() for p in protos)
         elif isinstance(items[0], (str, bytes)):
             col.bytes_list.value.extend(x.encode("utf-8") if isinstance(x, str) else bytes(x)
                                         for x in items)

@@ -1,6 +1,7 @@
 """`tf.contrib.tpu.CrossShardOptimizer` outside a TPU: one shard, so the cross-shard sum
 of gradients is the gradients themselves and it behaves as the wrapped optimizer (TF logs
-the same warning when the number of shards is unset)."""
+the same warning when the number of shards is unset). TF itself builds CrossReplicaSum ops,
+which have no CPU/GPU kernel, so there the optimizer only runs on a TPU; here it runs."""
 
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ class CrossShardOptimizer(Optimizer):
     """Averages (`reduction=MEAN`) or sums gradients across TPU shards; on CPU/GPU there
     is one shard."""
 
-    def __init__(self, opt: Optimizer, reduction: str = "mean",
+    def __init__(self, opt: Optimizer, reduction: str = "weighted_mean",
                  name: str = "CrossShardOptimizer", group_assignment: Any = None):
-        if reduction not in ("mean", "sum", "weighted_sum", "weighted_mean",
-                             "sum_over_batch_size"):
+        # tf.losses.Reduction.SUM / MEAN
+        if reduction not in ("weighted_sum", "weighted_mean"):
             raise ValueError(f"Unsupported reduction: {reduction}.")
         if group_assignment is not None:
             raise NotImplementedError("CrossShardOptimizer(group_assignment=...): TPU replica "

@@ -167,10 +167,6 @@ class HParams:
             self.set_hparam(name, value)
         return self
 
-    def set_from_map(self, values_map: Dict[str, Any]) -> "HParams":
-        """Deprecated name of override_from_dict."""
-        return self.override_from_dict(values_map)
-
     def set_model_structure(self, model_structure: Any) -> None:
         self._model_structure = model_structure
 
@@ -210,7 +206,7 @@ class HParams:
         return key in self._hparam_types
 
     def __str__(self) -> str:
-        return str(sorted(self.values().items()))
+        return ",".join(f"{key}={value}" for key, value in self.values().items())
 
     def __repr__(self) -> str:
-        return "%s(%s)" % (type(self).__name__, self.__str__())
+        return "%s(%s)" % (type(self).__name__, str(sorted(self.values().items())))

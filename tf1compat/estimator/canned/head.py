@@ -195,22 +195,15 @@ class _MultiClassHeadWithSoftmaxCrossEntropyLoss(Head):
 
     def _predictions(self, logits: Any) -> Tuple[Tensor, Dict[str, Tensor]]:
         from tf1compat.ops.array_ops import expand_dims
-        from tf1compat.ops.lookup_ops import index_to_string_table_from_tensor
         from tf1compat.ops.nn_ops import softmax
         from tf1compat.ops.reduction_ops import argmax
-        from tf1compat.ops.string_ops import as_string
         keys = PredictionKeys
         logits = util.check_logits_final_dim(logits, self.logits_dimension)
         with name_scope(None, "predictions", (logits,)):
             all_class_ids = util.all_class_ids(logits, self._n_classes)
             all_classes = util.all_classes(logits, self._n_classes, self._label_vocabulary)
             class_ids = expand_dims(argmax(logits, axis=-1, name=keys.CLASS_IDS), axis=-1)
-            if self._label_vocabulary:
-                table = index_to_string_table_from_tensor(
-                    vocabulary_list=self._label_vocabulary, name="class_string_lookup")
-                classes = table.lookup(class_ids)
-            else:
-                classes = as_string(class_ids, name="str_classes")
+            classes = _class_strings(class_ids, self._label_vocabulary)
             probabilities = softmax(logits, name=keys.PROBABILITIES)
             return logits, {keys.LOGITS: logits, keys.PROBABILITIES: probabilities,
                             keys.CLASS_IDS: class_ids, keys.CLASSES: classes,
@@ -280,11 +273,9 @@ class _BinaryLogisticHeadWithSigmoidCrossEntropyLoss(Head):
     def _predictions(self, logits: Any) -> Tuple[Tensor, Dict[str, Tensor]]:
         from tf1compat.ops.array_ops import concat, expand_dims
         from tf1compat.ops.creation_ops import zeros_like
-        from tf1compat.ops.lookup_ops import index_to_string_table_from_tensor
         from tf1compat.ops.math_ops import sigmoid
         from tf1compat.ops.nn_ops import softmax
         from tf1compat.ops.reduction_ops import argmax
-        from tf1compat.ops.string_ops import as_string
         keys = PredictionKeys
         with name_scope(None, "predictions", (logits,)):
             logits = util.check_logits_final_dim(logits, self.logits_dimension)
@@ -296,12 +287,7 @@ class _BinaryLogisticHeadWithSigmoidCrossEntropyLoss(Head):
                                     axis=-1)
             all_class_ids = util.all_class_ids(logits, n_classes=2)
             all_classes = util.all_classes(logits, 2, self._label_vocabulary)
-            if self._label_vocabulary:
-                table = index_to_string_table_from_tensor(
-                    vocabulary_list=self._label_vocabulary, name="class_string_lookup")
-                classes = table.lookup(class_ids)
-            else:
-                classes = as_string(class_ids, name="str_classes")
+            classes = _class_strings(class_ids, self._label_vocabulary)
             return logits, {keys.LOGITS: logits, keys.LOGISTIC: logistic,
                             keys.PROBABILITIES: probabilities, keys.CLASS_IDS: class_ids,
                             keys.CLASSES: classes, keys.ALL_CLASS_IDS: all_class_ids,
@@ -430,6 +416,17 @@ class _RegressionHeadWithMeanSquaredErrorLoss(Head):
                                                                 weights=weights)}
         self._regularization_metric(ops, regularization_loss)
         return ops
+
+
+def _class_strings(class_ids: Any, label_vocabulary: Any) -> Any:
+    """The predicted classes as strings: vocabulary entries, or the ids' decimal form."""
+    from tf1compat.ops.lookup_ops import index_to_string_table_from_tensor
+    from tf1compat.ops.string_ops import as_string
+    if label_vocabulary:
+        table = index_to_string_table_from_tensor(vocabulary_list=label_vocabulary,
+                                                  name="class_string_lookup")
+        return table.lookup(class_ids)
+    return as_string(class_ids, name="str_classes")
 
 
 def _validate_n_classes(n_classes: Any) -> int:

@@ -7,7 +7,7 @@ exported signature takes (placeholders, usually serialized tf.Examples).
 from __future__ import annotations
 
 import collections
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
@@ -166,19 +166,17 @@ def build_raw_supervised_input_receiver_fn(features: Any, labels: Any,
         raise ValueError("Features and labels must have distinct keys. Found overlapping "
                          f"keys: {overlap}")
 
+    def placeholders(tensors: Any, single_name: str) -> Tuple[Any, Dict[str, Any]]:
+        """Placeholders like `tensors` (a dict or one tensor), and them by receiver name."""
+        if isinstance(tensors, dict):
+            copies = _placeholders_from(tensors, default_batch_size)
+            return copies, copies
+        copy = _placeholder_from_tensor(tensors, default_batch_size)
+        return copy, {single_name: copy}
+
     def supervised_input_receiver_fn() -> SupervisedInputReceiver:
-        if isinstance(features, dict):
-            receiver_features = _placeholders_from(features, default_batch_size)
-            features_cp: Any = receiver_features
-        else:
-            features_cp = _placeholder_from_tensor(features, default_batch_size)
-            receiver_features = {SINGLE_RECEIVER_DEFAULT_NAME: features_cp}
-        if isinstance(labels, dict):
-            receiver_labels = _placeholders_from(labels, default_batch_size)
-            labels_cp: Any = receiver_labels
-        else:
-            labels_cp = _placeholder_from_tensor(labels, default_batch_size)
-            receiver_labels = {SINGLE_LABEL_DEFAULT_NAME: labels_cp}
+        features_cp, receiver_features = placeholders(features, SINGLE_RECEIVER_DEFAULT_NAME)
+        labels_cp, receiver_labels = placeholders(labels, SINGLE_LABEL_DEFAULT_NAME)
         receiver_tensors = dict(receiver_features)
         receiver_tensors.update(receiver_labels)
         return SupervisedInputReceiver(features_cp, labels_cp, receiver_tensors)

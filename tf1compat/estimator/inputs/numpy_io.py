@@ -1,26 +1,27 @@
 """`tf.estimator.inputs.numpy_input_fn`: an input_fn over numpy arrays.
 
-TF feeds the arrays through a FIFO/RandomShuffle queue filled by Python threads. Here the
-rows are a tf.data pipeline (slices of placeholders -> optional shuffle -> repeat ->
-batch) whose iterator is initialized with the arrays as feeds by a queue-runner stand-in
-in the QUEUE_RUNNERS collection, so the arrays are not copied into the graph (nor into
-`graph.pbtxt` / `.meta` files) and `tf.train.start_queue_runners` or a MonitoredSession
-starts it as TF's feeding queue. Batches are TF's: rows in order (or shuffled), epochs
-run into each other, the last batch is smaller when `num_epochs` is set; with
-`num_epochs=None` the batch dimension is static. Shuffled order differs from TF's
-RandomShuffleQueue order.
+TF feeds the arrays through a FIFO/RandomShuffle queue filled by Python threads: a feeder
+pushes chunks of `batch_size` consecutive rows (from a random start row when shuffling;
+epochs counted from that row) and `dequeue_many` / `dequeue_up_to` takes batches out, in
+order or - from a RandomShuffleQueue holding at least `queue_capacity / 4` rows - at random.
+Here the same feeder and queue run as one Python generator over row indices, batches are
+gathered from the arrays with numpy indexing, and a `Dataset.from_generator` pipeline with a
+one-shot iterator hands them to the graph, so the arrays are not copied into the graph (nor
+into `graph.pbtxt` / `.meta` files). Batches are TF's: epochs run into each other, the last
+batch is smaller when `num_epochs` is set; with `num_epochs=None` the batch dimension is
+static. A shuffled input consumes one op seed of the graph, as TF's queue does; the shuffled
+order is deterministic under a graph seed (TF's depends on Python's `random` and is not) and
+differs from TF's. `num_threads` feeders are one here.
 """
 
 from __future__ import annotations
 
 import collections
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import numpy as np
 
-from tf1compat.framework.graph import GraphKeys, get_default_graph
-
-__all__ = ["numpy_input_fn", "FeedingInitializer", "dataset_feeding_input"]
+__all__ = ["numpy_input_fn", "dataset_feeding_input"]
 
 _TARGET_KEY = "__target_key__"
 
@@ -44,24 +45,6 @@ def _features_as_ordered_dict(x: Any) -> "collections.OrderedDict[str, np.ndarra
     raise TypeError(f"x must be a dict or array; got {type(x).__name__}")
 
 
-class FeedingInitializer:
-    """Stands in for TF's feeding QueueRunner: starting it (`create_threads`, as
-    `start_queue_runners` and monitored sessions do) runs the input iterator's initializer
-    with the arrays fed; no thread is needed. It has no QueueRunnerDef form."""
-
-    def __init__(self, initializer: Any, feed_dict: Dict[Any, np.ndarray]):
-        self._initializer = initializer
-        self._feed_dict = feed_dict
-
-    def create_threads(self, sess: Any, coord: Any = None, daemon: bool = False,
-                       start: bool = False) -> List[Any]:
-        sess.run(self._initializer, feed_dict=self._feed_dict)
-        return []
-
-    def to_proto(self, export_scope: Optional[str] = None) -> None:
-        return None
-
-
 def _as_feedable(array: np.ndarray) -> np.ndarray:
     if array.dtype.kind in "US":
         return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s,
@@ -69,31 +52,66 @@ def _as_feedable(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _row_batches(n: int, batch_size: int, num_epochs: Optional[int], shuffle: bool,
+                 queue_capacity: int, rng: np.random.RandomState) -> Iterator[np.ndarray]:
+    """Row indices of each batch, as TF's feeder thread and (shuffle) queue produce them."""
+    while batch_size == 0:  # TF's feeder enqueues nothing and dequeue_many(0) returns empty
+        yield np.empty(0, np.int64)
+    remaining = None if num_epochs is None else num_epochs * n
+    trav = int(rng.randint(n)) if shuffle else 0
+    min_after_dequeue = max(queue_capacity // 4, 1) if shuffle else 0
+    queue = np.empty(0, np.int64)
+    while True:
+        while (remaining is None or remaining > 0) and \
+                len(queue) < min_after_dequeue + batch_size:
+            take = batch_size if remaining is None else min(batch_size, remaining)
+            chunk = (trav + np.arange(take, dtype=np.int64)) % n
+            trav = (trav + take) % n
+            if remaining is not None:
+                remaining -= take
+            queue = np.concatenate([queue, chunk])
+        if not len(queue):
+            return
+        take = min(batch_size, len(queue))
+        if shuffle:
+            picked = rng.choice(len(queue), size=take, replace=False)
+            batch = queue[picked]
+            queue = np.delete(queue, picked)
+        else:
+            batch, queue = queue[:take], queue[take:]
+        yield batch
+
+
 def dataset_feeding_input(columns: "collections.OrderedDict[str, np.ndarray]",
                           batch_size: int, num_epochs: Optional[int], shuffle: bool,
                           queue_capacity: int) -> Dict[str, Any]:
-    """Batched tensors of the named numpy columns, fed through placeholders."""
+    """Batched tensors of the named numpy columns (all of one length)."""
     from tf1compat.data.dataset_ops import Dataset
-    from tf1compat.data.iterator_ops import make_initializable
+    from tf1compat.data.iterator_ops import make_one_shot
     from tf1compat.framework import dtypes
-    from tf1compat.ops.array_ops import placeholder
-    feeds, placeholders = {}, collections.OrderedDict()
-    for name, array in columns.items():
-        array = _as_feedable(np.asarray(array))
-        dtype = dtypes.string if array.dtype == object else dtypes.as_dtype(array.dtype)
-        ph = placeholder(dtype, shape=array.shape)
-        placeholders[name] = ph
-        feeds[ph] = array
-    dataset = Dataset.from_tensor_slices(placeholders)
-    if shuffle:
-        dataset = dataset.shuffle(queue_capacity)
-    dataset = dataset.repeat(num_epochs)
-    dataset = dataset.batch(batch_size, drop_remainder=num_epochs is None)
-    iterator = make_initializable(dataset, None)
-    batch = iterator.get_next()
-    get_default_graph().add_to_collection(
-        GraphKeys.QUEUE_RUNNERS, FeedingInitializer(iterator.initializer, feeds))
-    return batch
+    from tf1compat.framework.random_seed import get_seed
+    from tf1compat.framework.tensor_shape import TensorShape
+    if batch_size < 0:
+        raise ValueError(f"batch_size must be non-negative; got {batch_size}")
+    arrays = collections.OrderedDict(
+        (name, _as_feedable(np.asarray(array))) for name, array in columns.items())
+    n = len(next(iter(arrays.values())))
+    types = collections.OrderedDict(
+        (name, dtypes.string if a.dtype == object else dtypes.as_dtype(a.dtype))
+        for name, a in arrays.items())
+    rows = batch_size if num_epochs is None else None
+    shapes = collections.OrderedDict(
+        (name, TensorShape([rows] + list(a.shape[1:]))) for name, a in arrays.items())
+    seeds = get_seed(None) if shuffle else (None, None)
+    seed = None if seeds[0] is None else [seeds[0] % 2 ** 32, seeds[1] % 2 ** 32]
+
+    def generator() -> Iterator[Dict[str, np.ndarray]]:
+        rng = np.random.RandomState(seed)
+        for index in _row_batches(n, batch_size, num_epochs, shuffle, queue_capacity, rng):
+            yield {name: a[index] for name, a in arrays.items()}
+
+    dataset = Dataset.from_generator(generator, types, shapes)
+    return make_one_shot(dataset).get_next()
 
 
 def numpy_input_fn(x: Any, y: Any = None, batch_size: int = 128,

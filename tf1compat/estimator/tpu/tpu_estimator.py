@@ -20,7 +20,7 @@ from tf1compat.estimator import model_fn as model_fn_lib
 from tf1compat.estimator.estimator import Estimator
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.tpu import tpu_config
-from tf1compat.estimator.util import fn_args
+from tf1compat.estimator.util import fn_args, model_fn_kwargs
 from tf1compat.framework.graph import device
 from tf1compat.training.basic_session_run_hooks import StepCounterHook
 from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
@@ -187,13 +187,7 @@ class TPUEstimator(Estimator):
         if batch_size is not None:
             _add_item_to_params(params, _BATCH_SIZE_KEY, batch_size)
         _add_item_to_params(params, _USE_TPU_KEY, False)
-        kwargs: Dict[str, Any] = {"params": params}
-        if "labels" in args:
-            kwargs["labels"] = labels
-        elif labels is not None:
-            raise ValueError("model_fn does not take labels, but input_fn returns labels.")
-        if "mode" in args:
-            kwargs["mode"] = mode
+        kwargs: Dict[str, Any] = dict(model_fn_kwargs(args, labels, mode), params=params)
         if "config" in args:
             kwargs["config"] = copy.deepcopy(config)
         tf_logging.info("Running %s on CPU/GPU", mode)
