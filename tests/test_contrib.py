@@ -350,9 +350,9 @@ def test_framework_variable_helpers():
 
 
 def test_unknown_contrib_symbols_name_themselves():
-    with pytest.raises(AttributeError, match=r"tf\.contrib\.learn is not provided by "
+    with pytest.raises(AttributeError, match=r"tf\.contrib\.gan is not provided by "
                                              "tf1compat"):
-        tf.contrib.learn
+        tf.contrib.gan
     with pytest.raises(AttributeError, match=r"tf\.contrib\.layers\.optimize_loss"):
         tf.contrib.layers.optimize_loss
     with pytest.raises(AttributeError, match=r"tf\.contrib\.slim\.nets"):
