@@ -16,13 +16,13 @@ import numpy as np
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.graph import apply_op, name_scope
 from tf1compat.framework.op_def import get_op_def
 from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape, as_shape
+from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _ops  # noqa: F401 - registers the dataset ops
 from tf1compat.data import structure
 from tf1compat.data.functions import StructuredFunction
@@ -539,8 +539,3 @@ def dataset_seeds(seed: Optional[int]) -> tuple:
                                      name=scope)
     return seed_t, seed2_t
 
-
-def _shape_value(value: Any) -> TensorShape:
-    if isinstance(value, Tensor):
-        return constant_value_as_shape(value)
-    return as_shape(value)

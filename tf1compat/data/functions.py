@@ -23,7 +23,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import structure
 from tf1compat.data._runtime import SparseValue
-from tf1compat.data.func_graph import FuncGraph
+from tf1compat.framework.func_graph import FuncGraph
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
 
 __all__ = ["StructuredFunction", "SparseValue"]
@@ -46,7 +46,7 @@ class StructuredFunction:
         self.input_structure = input_structure
         readable = transformation_name.replace(".", "_")[:-2]
         name = f"{readable}_{_func_name(func)}"
-        graph = FuncGraph(name, get_default_graph())
+        graph = FuncGraph(name, get_default_graph(), device="/device:CPU:0")
         self.graph = graph
         self._arg_placeholders: List[Tensor] = []
         with graph.building():

@@ -22,7 +22,6 @@ from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.math_ops import cast
 
-INDEX = (D.int32, D.int64)
 
 
 # -- fill, zeros, ones ------------------------------------------------------------------------
@@ -50,7 +49,7 @@ def _fill_static_value(t: Tensor) -> Optional[np.ndarray]:
 
 
 declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
-        attrs={"T": Type(), "index_type": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "index_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_fill_shape, kernel=_fill_kernel, grad_names=names(None, "Sum"),
         static_value=_fill_static_value)
 
@@ -200,7 +199,7 @@ def _linspace_shape(ctx: Any) -> List[TensorShape]:
 
 declare("LinSpace", inputs=["start: T", "stop: T", "num: Tidx"], outputs=["output: T"],
         attrs={"T": Type((D.bfloat16, D.float16, D.float32, D.float64)),
-               "Tidx": Type(INDEX, default=D.int32)},
+               "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_linspace_shape, grad="none",
         kernel=lambda node, kctx: (lambda a, b, n: torch.linspace(
             a.item(), b.item(), int(n.item()), dtype=a.dtype, device=a.device)))

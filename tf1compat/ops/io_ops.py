@@ -81,10 +81,6 @@ class SliceSpec:
     def index(self) -> Tuple[slice, ...]:
         return tuple(slice(s, s + n) for s, n in zip(self.starts, self.lengths))
 
-    def covers_all(self) -> bool:
-        return all(s == 0 and n == d for s, n, d in zip(self.starts, self.lengths,
-                                                       self.full_shape))
-
     def within(self, other: "SliceSpec") -> bool:
         """Whether this slice lies inside `other` (both of one full shape)."""
         return all(o <= s and s + n <= o + m for s, n, o, m in

@@ -26,7 +26,6 @@ from tf1compat.ops._shape_rules import node_desc, normalize_axis, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
 from tf1compat.ops.math_ops import NUMBER, REAL, cast
 
-INDEX = (D.int32, D.int64)
 
 
 def _reduction_shape(ctx: Any) -> List[TensorShape]:
@@ -139,7 +138,8 @@ for _type, _types, _facts in (
         ("All", (D.bool,), {"grad": "unregistered"}),
         ("Any", (D.bool,), {"grad": "unregistered"})):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
-            attrs={"keep_dims": False, "T": Type(_types), "Tidx": Type(INDEX, default=D.int32)},
+            attrs={"keep_dims": False, "T": Type(_types),
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
             shape=_reduction_shape, kernel=_reduction_kernel, **_facts)
 
 
@@ -283,7 +283,8 @@ def _arg_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 for _type in ("ArgMax", "ArgMin"):
     declare(_type, inputs=["input: T", "dimension: Tidx"], outputs=["output: output_type"],
-            attrs={"T": Type(NUMBER + (D.bool,)), "Tidx": Type(INDEX + (D.int16,), default=D.int32),
+            attrs={"T": Type(NUMBER + (D.bool,)),
+                   "Tidx": Type(D.INDEX_TYPES + (D.int16,), default=D.int32),
                    "output_type": Type((D.int16, D.uint16, D.int32, D.int64), default=D.int64)},
             shape=_arg_shape, kernel=_arg_kernel, grad="none")
 
@@ -330,7 +331,7 @@ for _type, _facts in (("Cumsum", {"grad_names": names("Cumsum", None)}),
                                    "grad_formula": cumprod_formula})):
     declare(_type, inputs=["x: T", "axis: Tidx"], outputs=["out: T"],
             attrs={"exclusive": False, "reverse": False, "T": Type(NUMBER),
-                   "Tidx": Type(INDEX, default=D.int32)},
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
             shape=lambda ctx: [ctx.shape(0)], kernel=_cumulative_kernel, **_facts)
 
 
@@ -417,7 +418,7 @@ for _type, _red, _grad in (("SegmentSum", "sum", "GatherV2"), ("SegmentMean", "m
                            ("SegmentMax", "amax", "SelectV2"), ("SegmentMin", "amin", "SelectV2"),
                            ("SegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices"], outputs=["output: T"],
-            attrs={"T": Type(NUMBER), "Tindices": Type(INDEX)},
+            attrs={"T": Type(NUMBER), "Tindices": Type(D.INDEX_TYPES)},
             shape=_segment_shape, kernel=_segment_kernel(_red, True),
             grad_names=names(_grad, None))
 
@@ -427,8 +428,8 @@ for _type, _red, _grad in (("UnsortedSegmentSum", "sum", "SelectV2"),
                            ("UnsortedSegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices", "num_segments: Tnumsegments"],
             outputs=["output: T"],
-            attrs={"T": Type(NUMBER), "Tindices": Type(INDEX),
-                   "Tnumsegments": Type(INDEX, default=D.int32)},
+            attrs={"T": Type(NUMBER), "Tindices": Type(D.INDEX_TYPES),
+                   "Tnumsegments": Type(D.INDEX_TYPES, default=D.int32)},
             shape=_segment_shape, kernel=_segment_kernel(_red, False),
             grad_names=names(_grad, None, None))
 

@@ -34,7 +34,6 @@ __all__ = ["sparse_tensor_dense_matmul", "sparse_reduce_sum", "sparse_reduce_sum
            "sparse_transpose", "sparse_retain", "sparse_eye", "from_dense",
            "sparse_expand_dims"]
 
-INDEX = (D.int32, D.int64)
 
 
 # -- shared helpers ---------------------------------------------------------------------
@@ -138,7 +137,7 @@ def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("SparseTensorDenseMatMul",
         inputs=["a_indices: Tindices", "a_values: T", "a_shape: int64", "b: T"],
         outputs=["product: T"],
-        attrs={"T": Type(), "Tindices": Type(INDEX, default=D.int64),
+        attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES, default=D.int64),
                "adjoint_a": False, "adjoint_b": False},
         shape=_sdmm_shape, kernel=_sdmm_kernel)
 
@@ -350,7 +349,7 @@ def _dense_add_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("SparseTensorDenseAdd", inputs=["a_indices: Tindices", "a_values: T",
                                         "a_shape: Tindices", "b: T"],
-        outputs=["output: T"], attrs={"T": Type(), "Tindices": Type(INDEX)},
+        outputs=["output: T"], attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES)},
         shape=lambda ctx: [ctx.shape(3)], kernel=_dense_add_kernel)
 
 

@@ -209,10 +209,6 @@ def _bytes_array(arr: np.ndarray) -> np.ndarray:
     return out
 
 
-class _RunResult:
-    __slots__ = ()
-
-
 class BaseSession:
     """Common machinery of Session and InteractiveSession."""
 
@@ -500,18 +496,8 @@ def _failing_op(e: BaseException) -> Optional[Operation]:
 
 
 def _map_exception(e: Exception) -> errors.OpError:
-    op = _failing_op(e)
-    name = type(e).__name__
-    message = str(e)
-    cls = errors.InvalidArgumentError
-    if isinstance(e, MemoryError) or "out of memory" in message.lower():
-        cls = errors.ResourceExhaustedError
-    elif isinstance(e, NotImplementedError):
-        cls = errors.UnimplementedError
-    elif isinstance(e, StopIteration):
-        cls = errors.OutOfRangeError
-    text = message if isinstance(e, (ValueError, IndexError)) else f"{name}: {message}"
-    return errors.op_error(cls, op, text)
+    cls, text = errors.from_python_exception(e)
+    return errors.op_error(cls, _failing_op(e), text)
 
 
 class _DefaultSessionContext:
