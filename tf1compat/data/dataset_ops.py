@@ -404,8 +404,10 @@ class DatasetV2:
 
     def reduce(self, initial_state: Any, reduce_func: Callable[..., Any],
                name: Optional[str] = None) -> Any:
-        raise NotImplementedError("tf.data.Dataset.reduce is not supported by tf1compat in "
-                                  "graph mode; iterate with get_next() instead.")
+        """Folds the dataset: `state = reduce_func(state, element)` from `initial_state`;
+        the final state (one ReduceDataset op, see data/reduce.py)."""
+        from tf1compat.data.reduce import reduce_dataset
+        return reduce_dataset(self, initial_state, reduce_func, name)
 
     def take_while(self, predicate: Callable[..., Any], name: Optional[str] = None) -> Any:
         raise NotImplementedError("tf.data.Dataset.take_while is not supported by tf1compat.")

@@ -49,6 +49,8 @@ from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 __all__ = ["function", "defun", "Function", "ConcreteFunction", "FuncGraph", "TensorSpec"]
 
 _log = logging.getLogger("tf1compat")
+# tf.config.run_functions_eagerly(True): functions run their Python code op by op.
+RUN_EAGERLY = [False]
 # Stateful ops without side effects: they run only when an output needs them.
 _READS = frozenset({"VarHandleOp", "ReadVariableOp", "VarIsInitializedOp", "Placeholder",
                     "ResourceGather", "ResourceGatherNd"})
@@ -183,8 +185,9 @@ class Function:
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not _context._state["eager"]:
-            return self._python_function(*args, **kwargs)   # graph mode: ops join the graph
+        if not _context._state["eager"] or RUN_EAGERLY[0]:
+            # Graph mode: ops join the graph; run_functions_eagerly: op by op.
+            return self._python_function(*args, **kwargs)
         args = self._apply_signature(args)
         structure = (list(args), dict(kwargs))
         flat = _flatten(structure)

@@ -17,7 +17,7 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
-from tf1compat.framework.hooks import EAGER_EXECUTOR
+from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED
 from tf1compat.framework.op_binding import bind_inputs, capture_inputs, complete_attrs
 from tf1compat.framework.operation import Operation, creation_site
 from tf1compat.framework.tensor import Tensor
@@ -352,6 +352,8 @@ class Graph:
         if ctx_flow is not None:
             op._control_flow_context = ctx_flow
             ctx_flow.add_op(op)
+        for callback in OP_CREATED:
+            callback(op)
         return op
 
     def _capture_eager_tensor(self, value: Tensor, name: Optional[str] = None) -> Tensor:

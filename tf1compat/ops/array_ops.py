@@ -21,7 +21,7 @@ from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
-from tf1compat.framework.tensor_shape import (TensorShape, as_shape, dimension_value,
+from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
 from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints
 from tf1compat.ops._shape_rules import merge_shapes, node_desc, normalize_axis, unary_rule
@@ -824,7 +824,13 @@ declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,
           name: str = "split") -> List[Tensor]:
-    """`tf.split`: an int splits evenly (Split), a list gives sizes (SplitV)."""
+    """`tf.split`: an int (or static Dimension) splits evenly (Split), a list gives sizes
+    (SplitV). Always a list, also of one tensor."""
+    if isinstance(num_or_size_splits, Dimension):
+        if num_or_size_splits.value is None:
+            raise TypeError(f"Expected int for argument 'num_split' not "
+                            f"{num_or_size_splits!r}.")
+        num_or_size_splits = num_or_size_splits.value
     if isinstance(num_or_size_splits, (int, np.integer)) and \
             not isinstance(num_or_size_splits, bool):
         return apply_op("Split", [axis, value], {"num_split": int(num_or_size_splits)},

@@ -20,7 +20,7 @@ from tf1compat.ops.tensor_array_ops import TensorArray
 from tf1compat.ops.while_loop import while_loop
 from tf1compat.util import nest
 
-__all__ = ["map_fn", "scan", "foldl", "foldr"]
+__all__ = ["map_fn", "scan", "foldl", "foldr", "vectorized_map"]
 
 
 def _leading_dim(t: Tensor) -> Any:
@@ -238,3 +238,22 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None,
         for r in results_flat:
             r.set_shape(TensorShape([n_static]).concatenate(r.shape[1:]))
         return output_pack(results_flat)
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """`tf.vectorized_map`: `fn` on each slice of `elems` along dimension 0, stacked.
+
+    TF vectorizes `fn` (pfor) where it can and falls back to a while loop; tf1compat
+    always runs the loop (`tf.map_fn`), which gives the same values. `fn`'s output
+    structure and dtypes come from calling it once on the first slice, in a `loop_body`
+    scope as TF's converter does.
+    """
+    elems = _variables_to_tensors(elems)
+    with name_scope("loop_body"):
+        probe = fn(nest.pack_sequence_as(
+            elems, [convert_to_tensor(e)[0] for e in nest.flatten(elems)]))
+    signature = nest.pack_sequence_as(
+        probe, [convert_to_tensor(t).dtype for t in nest.flatten(probe)])
+    return map_fn(fn, elems, fn_output_signature=signature)
+

@@ -112,7 +112,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     """`tf.bincount` / `tf.math.bincount` (TF1's bincount_v1): counts of each value,
     summed `weights` when given."""
     from tf1compat.ops.array_ops import reshape, size
-    from tf1compat.ops.math_ops import cast, greater, maximum, minimum
+    from tf1compat.ops.math_ops import cast, greater
     from tf1compat.ops.reduction_ops import reduce_max
     from tf1compat.framework.constant_op import constant
     with name_scope(name, "bincount"):

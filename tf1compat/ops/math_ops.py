@@ -20,6 +20,7 @@ from tf1compat.framework.grad_names import Pass, broadcast_names, names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.op_def import Int, Type, declare, no_kernel
+from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
@@ -645,7 +646,10 @@ def _binary_overload(op_name: str, func: Callable[..., Tensor]) -> None:
     TENSOR_OPERATORS["r" + op_name] = r_binary_op_wrapper
 
 
-def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
+def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Any:
+    if isinstance(y, SparseTensor):  # dense * sparse: the sparse operand's values scaled
+        from tf1compat.ops.sparse_dense_ops import dense_times_sparse
+        return dense_times_sparse(x, y, name=name)
     if (isinstance(x, Tensor) and x.dtype == D.bool) or (isinstance(y, Tensor) and
                                                         y.dtype == D.bool):
         return cast(multiply(cast(x, D.int32), cast(y, D.int32), name=name), D.bool)

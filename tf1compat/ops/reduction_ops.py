@@ -4,7 +4,7 @@ cumsum/cumprod, segment sums, clip_by_value/clip_by_norm."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional
 
 import numpy as np
 import torch
@@ -22,7 +22,7 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
-from tf1compat.ops._shape_rules import node_desc, normalize_axis, reduced_shape
+from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
 from tf1compat.ops.math_ops import NUMBER, REAL, cast
 
@@ -202,7 +202,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: Any = None,
                      name: Optional[str] = None, reduction_indices: Any = None,
                      keep_dims: Any = None) -> Tensor:
     """`tf.reduce_logsumexp`, stabilised by the (stop-gradient) max as TF."""
-    from tf1compat.ops.array_ops import reshape, shape_internal, stop_gradient
+    from tf1compat.ops.array_ops import reshape, stop_gradient
     from tf1compat.ops.math_ops import _add_dispatch, exp, is_finite, log, sub
     axis = _lookup(axis, reduction_indices, "axis", "reduction_indices")
     keepdims = bool(_lookup(keepdims, keep_dims, "keepdims", "keep_dims") or False)
@@ -370,9 +370,7 @@ def _segment_kernel(reduce: str, sorted_ids: bool) -> Callable[..., Any]:
             if not bool(valid.all()):
                 flat_ids, flat = flat_ids[valid], flat[valid]
             if bool((flat_ids >= n).any()):
-                from tf1compat.framework import errors
-                raise errors.InvalidArgumentError(None, None, f"segment_ids are out of range "
-                                                              f"[0, {n})")
+                raise _segment_id_error(ids, n)
             out_shape = (n,) + tuple(tail)
             index = flat_ids.reshape((-1,) + (1,) * len(tail)).expand_as(flat)
             if reduce == "sum":
@@ -544,3 +542,15 @@ def _indexed_slices_to_tensor(value: IndexedSlices, dtype: Any = None,
 
 
 register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
+
+
+def _segment_id_error(ids: torch.Tensor, n: int) -> Exception:
+    """TF's message for the first segment id outside [0, n): `segment_ids[1] = 5 ...`."""
+    from tf1compat.framework import errors
+    first = int((ids.reshape(-1) >= n).nonzero()[0])
+    index = np.unravel_index(first, tuple(ids.shape)) if ids.dim() else ()
+    where = ",".join(str(int(i)) for i in index)
+    value = int(ids.reshape(-1)[first])
+    return errors.InvalidArgumentError(None, None, f"segment_ids[{where}] = {value} is out of "
+                                                   f"range [0, {n})")
+

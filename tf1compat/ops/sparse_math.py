@@ -23,9 +23,11 @@ from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape, dimension_value, unknown_shape
+from tf1compat.framework.tensor_shape import (TensorShape, dimension_at_index, dimension_value,
+                                              unknown_shape)
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc
+from tf1compat.ops import sparse_dense_ops  # noqa: F401 - SparseTensor * and / (registers them)
 
 __all__ = ["sparse_tensor_dense_matmul", "sparse_reduce_sum", "sparse_reduce_sum_sparse",
            "sparse_reduce_max", "sparse_reduce_max_sparse", "sparse_add", "sparse_concat",
@@ -616,7 +618,8 @@ def sparse_retain(sp_input: Any, to_retain: Any) -> SparseTensor:
     retain_shape = to_retain.shape
     retain_shape.assert_has_rank(1)
     if sp_input.values.shape.rank is not None:
-        sp_input.values.shape.dims[0].assert_is_compatible_with(retain_shape.dims[0])
+        sp_input.values.shape.dims[0].assert_is_compatible_with(
+            dimension_at_index(retain_shape, 0))
     where_true = reshape(where(to_retain), [-1])
     new_indices = gather(sp_input.indices, where_true)
     new_values = gather(sp_input.values, where_true)

@@ -519,7 +519,6 @@ def batch_scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool
     """`tf.batch_scatter_update`: scatter_update along the last index dimension, with the
     leading dimensions as batch (built as one ScatterNdUpdate, as TF)."""
     from tf1compat.framework.graph import name_scope
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
     from tf1compat.ops.array_ops import concat, expand_dims, reshape, shape
     from tf1compat.ops.creation_ops import ones_like
     from tf1compat.ops.math_ops import cast

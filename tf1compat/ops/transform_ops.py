@@ -9,7 +9,6 @@ import torch
 import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_op import constant
 from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
