@@ -38,7 +38,7 @@ def read_eval_metrics(eval_dir: str) -> "collections.OrderedDict[int, Dict[str, 
         if not event.HasField("summary"):
             continue
         metrics = {v.tag: v.simple_value for v in event.summary.value
-                   if v.simple_value is not None}
+                   if v.HasField("simple_value")}
         if metrics:
             by_step[event.step].update(metrics)
     return collections.OrderedDict(sorted(by_step.items(), key=lambda t: t[0]))

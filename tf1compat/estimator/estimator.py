@@ -87,13 +87,13 @@ class Estimator(SavedModelExportMixin):
 
     def get_variable_value(self, name: str) -> np.ndarray:
         """The value of variable `name` in the latest checkpoint."""
-        from tf1compat.training.checkpoint_reader import load_variable
+        from tf1compat.training.checkpoint_utils import load_variable
         _check_checkpoint_available(self.model_dir)
         return load_variable(self.model_dir, name)
 
     def get_variable_names(self) -> List[str]:
         """The names of the variables in the latest checkpoint."""
-        from tf1compat.training.checkpoint_reader import list_variables
+        from tf1compat.training.checkpoint_utils import list_variables
         _check_checkpoint_available(self.model_dir)
         return [name for name, _ in list_variables(self.model_dir)]
 
@@ -491,7 +491,7 @@ def _check_listeners_type(saving_listeners: Any) -> List[Any]:
 
 
 def _global_step_in_checkpoint(checkpoint_dir: str) -> int:
-    from tf1compat.training.checkpoint_reader import NewCheckpointReader
+    from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
     try:
         reader = NewCheckpointReader(checkpoint_state.latest_checkpoint(checkpoint_dir))
         return int(reader.get_tensor(GraphKeys.GLOBAL_STEP))

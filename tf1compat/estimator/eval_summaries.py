@@ -24,9 +24,9 @@ def write_dict_to_summary(output_dir: str, dictionary: Dict[str, Any],
                           current_global_step: int) -> None:
     """Logs `Saving dict for global step N: ...` and writes the scalars (TF skips
     `global_step`; ndarrays become tensor summaries, serialized Summaries are merged)."""
-    from tf1compat.summary.protos import Summary
+    from tf1compat.serialization.messages import Summary
+    from tf1compat.serialization.tensor_proto import tensor_to_proto
     from tf1compat.summary.writer import FileWriterCache
-    from tf1compat.training.graph_io import tensor_to_proto
     tf_logging.info("Saving dict for global step %d: %s", current_global_step,
                     _dict_to_str(dictionary))
     writer = FileWriterCache.get(output_dir)
@@ -50,8 +50,7 @@ def write_dict_to_summary(output_dir: str, dictionary: Dict[str, Any],
                 values.append(v)
         elif isinstance(value, np.ndarray):
             proto = tensor_to_proto(value)
-            values.append(Summary.Value(tag=key, node_name=key,
-                                        tensor=_tensor_proto_dict(proto)))
+            values.append(Summary.Value(tag=key, node_name=key, tensor=proto))
             tf_logging.info("Summary for np.ndarray is not visible in Tensorboard by default. "
                             "Consider using a Tensorboard plugin for visualization (see "
                             "https://github.com/tensorflow/tensorboard-plugin-example/blob/"
@@ -64,21 +63,15 @@ def write_dict_to_summary(output_dir: str, dictionary: Dict[str, Any],
     writer.flush()
 
 
-def _tensor_proto_dict(proto: Any) -> Dict[str, Any]:
-    """A TensorProto as the summary codec's nested dict."""
-    from tf1compat.summary.protos import TENSOR
-    from tf1compat.training import protobuf_wire as wire
-    return wire.decode(proto.SerializeToString(), TENSOR)
-
-
 def write_checkpoint_path_summary(output_dir: str, checkpoint_path: str,
                                   current_global_step: int) -> None:
     """Logs and writes the evaluated checkpoint's path (a string tensor summary)."""
-    from tf1compat.summary.protos import Summary
+    from tf1compat.serialization.messages import Summary, TensorProto, TensorShapeProto
     from tf1compat.summary.writer import FileWriterCache
     tf_logging.info("Saving '%s' summary for global step %d: %s", "checkpoint_path",
                     current_global_step, checkpoint_path)
-    tensor = {"dtype": _DT_STRING, "tensor_shape": {}, "string_val": [checkpoint_path.encode()]}
+    tensor = TensorProto(dtype=_DT_STRING, tensor_shape=TensorShapeProto(),
+                         string_val=[checkpoint_path.encode()])
     writer = FileWriterCache.get(output_dir)
     writer.add_summary(Summary(value=[Summary.Value(tag="checkpoint_path", tensor=tensor)]),
                        current_global_step)

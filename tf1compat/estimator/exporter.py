@@ -141,7 +141,7 @@ class BestExporter(Exporter):
                 if not event.HasField("summary"):
                     continue
                 result = {v.tag: v.simple_value for v in event.summary.value
-                          if v.simple_value is not None}
+                          if v.HasField("simple_value")}
                 if result and (best is None or self._compare_fn(best, result)):
                     best = result
         return best

@@ -10,7 +10,7 @@ from tf1compat.util import tf_logging
 from tf1compat.estimator.export import export_lib
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.util import fn_args
-from tf1compat.framework.graph import GraphKeys, get_default_graph
+from tf1compat.framework.graph import get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.training.monitored_session import Scaffold

@@ -19,7 +19,7 @@ import numpy as np
 from tf1compat.util import tf_logging
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 from tf1compat.training import checkpoint_utils
-from tf1compat.training.checkpoint_reader import load_checkpoint
+from tf1compat.training.checkpoint_utils import load_checkpoint
 
 __all__ = ["VocabInfo", "warm_start"]
 

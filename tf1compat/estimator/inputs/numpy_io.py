@@ -17,7 +17,7 @@ differs from TF's. `num_threads` feeders are one here.
 from __future__ import annotations
 
 import collections
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, Optional
 
 import numpy as np
 

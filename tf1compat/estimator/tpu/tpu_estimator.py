@@ -97,7 +97,7 @@ class ExamplesPerSecondHook(StepCounterHook):
                          output_dir=output_dir, summary_writer=summary_writer)
 
     def _log_and_record(self, elapsed_steps: int, elapsed_time: float, step: int) -> None:
-        from tf1compat.summary.protos import Summary
+        from tf1compat.serialization.messages import Summary
         per_sec = elapsed_steps / elapsed_time if elapsed_time else float("inf")
         examples = self._batch_size * per_sec
         if self._summary_writer is not None:
