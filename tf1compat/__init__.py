@@ -213,7 +213,7 @@ from tf1compat.api import lookup, signal, sparse, spectral
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------
 # (section: checkpoints)
-from tf1compat.training.graph_io import import_graph_def
+from tf1compat.training.graph_import import import_graph_def
 from tf1compat.api import graph_util
 from tf1compat.training.proto_messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
 

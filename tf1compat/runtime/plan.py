@@ -26,9 +26,15 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["Source", "Step", "Plan", "KernelContext", "PlanBuilder", "state_key",
-           "is_pure_alias"]
+           "is_pure_alias", "DATAFLOW_OP_TYPES", "is_back_edge"]
 
 SLOT, FEED, STATE, CONST = "slot", "feed", "state", "const"
+
+# TF1's dataflow control flow (imported graphs, ops/dataflow_ops.py). A plan containing
+# one runs on the dataflow executor (runtime/dataflow.py) instead of straight-line code.
+DATAFLOW_OP_TYPES = frozenset({"Switch", "RefSwitch", "Merge", "RefMerge", "Enter",
+                               "RefEnter", "Exit", "RefExit", "NextIteration",
+                               "RefNextIteration", "LoopCond", "ControlTrigger"})
 
 # Installed by tf1compat.autodiff (grad_mode.py). Called with the gradient ops of a plan
 # that computes gradients, it returns an object whose `wrap(op, kernel, kctx)` gives the
@@ -66,6 +72,7 @@ class Plan:
     needs_grad: bool
     state_marks: List[str]            # variable slots made gradient sources for the run
     error: Optional[BaseException] = None
+    dataflow: bool = False           # TF1 control flow: runs on runtime/dataflow.py
     fn: Optional[Callable[..., Any]] = None      # generated function (codegen)
     source: str = ""
     line_to_op: Dict[int, Operation] = field(default_factory=dict)
@@ -215,6 +222,11 @@ class PlanBuilder:
                 needs_grad = True
                 grad_ops.append(op)
                 grad_sources.update(od.grad_sources(op))
+        # Dataflow plans keep every op that a Switch may make dead as a step (constants
+        # under control dependencies included) and fold nothing: whether and in which
+        # loop iteration an op runs is decided at run time.
+        dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
+        back_edges: List[tuple] = []
         rewriter = None
         if needs_grad and GRAD_MODE_HOOK is not None:
             try:
@@ -237,6 +249,10 @@ class PlanBuilder:
             ref_idx = od.ref_input_indices
             for i, t in enumerate(op._inputs):
                 if i in ref_idx:
+                    continue
+                if dataflow and is_back_edge(op, t):
+                    back_edges.append((len(steps), len(args), t))
+                    args.append(None)      # bound below, once its producer has a source
                     continue
                 src = sources.get(t)
                 if src is None and context is not None and is_pure_alias(t):
@@ -263,7 +279,9 @@ class PlanBuilder:
                         errors.UnimplementedError, op,
                         f"No kernel for op type {od.type!r} (node {op.name})"))
             try:
-                if od.constant:
+                if od.constant and dataflow and op._control_inputs:
+                    kernel = (lambda v: lambda: v)(od.kernel(op, kctx))
+                elif od.constant:
                     value = od.kernel(op, kctx)
                     if isinstance(value, str) and any(t in grad_sources for t in op._outputs):
                         # A resource handle (VarHandleOp: its value is the store key)
@@ -291,7 +309,7 @@ class PlanBuilder:
                 return _error_plan(errors.op_error(
                     errors.UnimplementedError if isinstance(e, NotImplementedError)
                     else errors.InvalidArgumentError, op, str(e)))
-            if kernel is not None and _foldable(op, args, feeds):
+            if kernel is not None and not dataflow and _foldable(op, args, feeds):
                 folded = _fold(kernel, args, len(op._outputs))
                 if folded is not None:
                     for t, value in zip(op._outputs, folded):
@@ -338,6 +356,8 @@ class PlanBuilder:
                         errors.UnimplementedError if isinstance(e, NotImplementedError)
                         else errors.InvalidArgumentError, op, str(e)))
             steps.append(Step(op, kernel, args, outs, marks=marks))
+        for step_index, arg_index, t in back_edges:
+            steps[step_index].args[arg_index] = sources[t]
         for t in feed_tensors:
             if t in grad_sources and (t.dtype.is_floating or t.dtype.is_complex):
                 steps.insert(0, Step(t._op, None, [], [], marks=[slots[t]]))
@@ -350,8 +370,10 @@ class PlanBuilder:
             else:
                 fetch_sources.append(Source(CONST, None))
                 copies.append(False)
-        _compute_frees(steps, fetch_sources)
-        return Plan(steps, feed_slots, fetch_sources, copies, needs_grad, state_marks)
+        if not dataflow:
+            _compute_frees(steps, fetch_sources)
+        return Plan(steps, feed_slots, fetch_sources, copies, needs_grad, state_marks,
+                    dataflow=dataflow)
 
 
 # -- constant folding ------------------------------------------------------------------------
@@ -476,7 +498,14 @@ def _toposort(ops: List[Operation]) -> List[Operation]:
 
 
 def _deps(op: Operation) -> list:
-    return [t._op for t in op._inputs] + list(op._control_inputs)
+    return [t._op for t in op._inputs if not is_back_edge(op, t)] + list(op._control_inputs)
+
+
+def is_back_edge(op: Operation, t: Tensor) -> bool:
+    """Whether input `t` of `op` closes a TF1 while loop (NextIteration -> Merge): the
+    one kind of cycle a graph may have. Ordering ignores it."""
+    return op._type in ("Merge", "RefMerge") and \
+        t._op._type in ("NextIteration", "RefNextIteration")
 
 
 def _error_plan(error: BaseException) -> Plan:

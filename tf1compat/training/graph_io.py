@@ -6,15 +6,15 @@ and Const values as TensorProtos). Ops whose state lives only in this Python pro
 cannot be written: py_func (its function), control-flow constructs (their traced Python
 regions), ops with Python gradients; `UnserializableGraphError` names the first one.
 
-`import_graph_def` recreates NodeDefs through the graph's op creation (the declared op
-types, their shape rules and kernels), in dependency order, under their exact names.
-Every op type is checked first: types tf1compat does not implement raise
-NotImplementedError naming all of them, before anything is added to the graph.
+Importing (NodeDefs back to ops) lives in graph_import.py; function-valued attrs read
+here become `FunctionRef`s that the importer resolves against the graph's function
+library (function_library.py).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Any, Optional, Tuple
 
 import numpy as np
 import torch
@@ -26,12 +26,14 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.training import tensor_codec
-from tf1compat.training.proto_messages import (AttrValue, GraphDef, ListValue, NodeDef,
-                                               TensorProto, TensorShapeProto, VersionDef)
+from tf1compat.training.proto_messages import (AttrValue, GraphDef, ListValue, NameAttrList,
+                                               NodeDef, TensorProto, TensorShapeProto,
+                                               VersionDef)
 
 __all__ = ["UnserializableGraphError", "graph_to_graph_def", "op_to_node_def",
-           "import_graph_def", "tensor_to_proto", "proto_to_ndarray", "shape_to_proto",
-           "proto_to_shape", "attr_to_proto", "proto_to_attr", "check_serializable"]
+           "tensor_to_proto", "proto_to_ndarray", "shape_to_proto", "proto_to_shape",
+           "attr_to_proto", "proto_to_attr", "check_serializable", "as_graph_def_proto",
+           "FunctionRef"]
 
 # Ops whose behaviour is a Python object of this process (a function, a traced region).
 _PROCESS_LOCAL_OPS = {
@@ -48,6 +50,14 @@ _SKIPPED_ATTRS = {"_output_shapes"}
 
 class UnserializableGraphError(ValueError):
     """The graph has an op that cannot be written to a GraphDef (the message names it)."""
+
+
+@dataclass(frozen=True)
+class FunctionRef:
+    """A function-valued attr as read from a NodeDef (`AttrValue.func`): the name of a
+    function of the graph's library and the attrs it is instantiated with."""
+    name: str
+    attrs: Tuple[Tuple[str, Any], ...] = ()
 
 
 # -- shapes and tensors ------------------------------------------------------------------------
@@ -265,14 +275,17 @@ def proto_to_attr(proto: AttrValue, name: str = "") -> Any:
             if field == "tensor":
                 return [proto_to_ndarray(v)[1] for v in items]
             if field == "func":
-                raise NotImplementedError(f"attr {name!r} holds functions (TF function "
-                                          "libraries are not supported by tf1compat)")
+                return [_function_ref(f) for f in items]
             return items
         return []
     if kind == "func":
-        raise NotImplementedError(f"attr {name!r} holds a function (TF function libraries "
-                                  "are not supported by tf1compat)")
+        return _function_ref(proto.func)
     raise NotImplementedError(f"attr {name!r} holds a {kind!r} value")
+
+
+def _function_ref(proto: NameAttrList) -> FunctionRef:
+    attrs = tuple(sorted((k, proto_to_attr(v, k)) for k, v in proto.attr.items()))
+    return FunctionRef(proto.name, attrs)
 
 
 # -- export --------------------------------------------------------------------------------------
@@ -386,171 +399,3 @@ def graph_to_graph_def(graph: Optional[Graph] = None, clear_devices: bool = Fals
                     f"outside it ({outside[:3]}); tf1compat does not export unbound inputs")
         out.node.append(op_to_node_def(op, clear_devices, scope))
     return out
-
-
-# -- import --------------------------------------------------------------------------------------
-
-def _parse_input(name: str) -> Tuple[str, int, bool]:
-    """(op name, output index, is control input) of a NodeDef input string."""
-    if name.startswith("^"):
-        return name[1:], -1, True
-    if ":" in name:
-        op_name, index = name.rsplit(":", 1)
-        return op_name, int(index), False
-    return name, 0, False
-
-
-def _ordered(nodes: Sequence[NodeDef]) -> List[NodeDef]:
-    """Nodes in an order where every input comes first (Kahn, keeping file order)."""
-    names = {n.name for n in nodes}
-    pending = {n.name: {_parse_input(i)[0] for i in n.input} & names for n in nodes}
-    by_name = {n.name: n for n in nodes}
-    users: Dict[str, List[str]] = {}
-    for name, deps in pending.items():
-        for dep in deps:
-            users.setdefault(dep, []).append(name)
-    ready = [n.name for n in nodes if not pending[n.name]]
-    order: List[NodeDef] = []
-    position = {n.name: i for i, n in enumerate(nodes)}
-    import heapq
-    heap = [(position[n], n) for n in ready]
-    heapq.heapify(heap)
-    while heap:
-        _, name = heapq.heappop(heap)
-        order.append(by_name[name])
-        for user in users.get(name, []):
-            pending[user].discard(name)
-            if not pending[user]:
-                heapq.heappush(heap, (position[user], user))
-    if len(order) != len(nodes):
-        stuck = sorted(set(names) - {n.name for n in order})[:5]
-        raise NotImplementedError(f"the GraphDef has cycles (TF1 control-flow loops?) through "
-                                  f"{stuck}; tf1compat cannot import them")
-    return order
-
-
-def _group_inputs(op_def: _op_def.OpDef, flat: List[Tensor], attrs: Dict[str, Any],
-                  node_name: str) -> List[Any]:
-    grouped: List[Any] = []
-    i = 0
-    for spec in op_def.inputs:
-        if spec.number_attr is not None:
-            n = int(attrs[spec.number_attr])
-            grouped.append(flat[i:i + n])
-            i += n
-        elif spec.type_list_attr is not None:
-            n = len(attrs[spec.type_list_attr])
-            grouped.append(flat[i:i + n])
-            i += n
-        else:
-            if i >= len(flat):
-                raise ValueError(f"NodeDef {node_name!r} has too few inputs for op "
-                                 f"{op_def.type}")
-            grouped.append(flat[i])
-            i += 1
-    if i != len(flat):
-        raise ValueError(f"NodeDef {node_name!r} has {len(flat)} inputs; op {op_def.type} "
-                         f"takes {i}")
-    return grouped
-
-
-def missing_op_types(nodes: Iterable[NodeDef]) -> List[str]:
-    types = sorted({n.op for n in nodes})
-    registered = set(_op_def.registered_op_types())
-    return [t for t in types if t not in registered]
-
-
-def import_graph_def(graph_def: GraphDef, input_map: Optional[Dict[str, Any]] = None,
-                     return_elements: Optional[Sequence[str]] = None,
-                     name: Optional[str] = None, op_dict: Any = None,
-                     producer_op_list: Any = None) -> Optional[List[Any]]:
-    """`tf.import_graph_def`: adds a GraphDef's ops to the default graph.
-
-    Names get the prefix `name` (default "import", made unique like a name scope; "" for
-    none). `input_map` maps input names of the GraphDef ("x:0") to existing tensors.
-    Returns the graph elements named in `return_elements` (None without it).
-    """
-    graph_def = as_graph_def_proto(graph_def)
-    _, elements = import_nodes(graph_def, input_map, return_elements,
-                               "import" if name is None else name)
-    return elements
-
-
-def import_nodes(graph_def: GraphDef, input_map: Optional[Dict[str, Any]] = None,
-                 return_elements: Optional[Sequence[str]] = None, name: str = "",
-                 clear_devices: bool = False, graph: Optional[Graph] = None
-                 ) -> Tuple[str, Optional[List[Any]]]:
-    """Adds the GraphDef's ops under the name scope `name` ("" for none).
-
-    Returns (the prefix used, without "/"; the `return_elements`, if given).
-    """
-    from tf1compat.framework.graph import name_scope
-    _load_op_modules()
-    graph = graph or get_default_graph()
-    nodes = list(graph_def.node)
-    missing = missing_op_types(nodes)
-    if missing:
-        raise NotImplementedError(f"cannot import the graph: tf1compat does not implement "
-                                  f"the op type(s) {', '.join(missing)}")
-    with graph.as_default(), name_scope(name or "") as scope:
-        prefix = scope
-    prefix_name = prefix[:-1]
-    input_map = {(k if ":" in k or k.startswith("^") else k + ":0"): v
-                 for k, v in (input_map or {}).items()}
-    created: Dict[str, Operation] = {}
-    with graph.as_default(), graph.control_dependencies(None):
-        for node in _ordered(nodes):
-            op_def = _op_def.get_op_def(node.op)
-            attrs = {k: proto_to_attr(v, k) for k, v in node.attr.items()
-                     if k not in _SKIPPED_ATTRS}
-            attrs = {k: v for k, v in attrs.items() if v is not None}
-            flat: List[Tensor] = []
-            controls: List[Operation] = []
-            for text in node.input:
-                op_name, index, is_control = _parse_input(text)
-                key = text if is_control else f"{op_name}:{index}"
-                if key in input_map:
-                    value = input_map[key]
-                    if is_control:
-                        controls.append(value if isinstance(value, Operation) else value.op)
-                    else:
-                        flat.append(value)
-                    continue
-                source = created.get(op_name)
-                if source is None:
-                    raise ValueError(f"Node {node.name!r} has an input {text!r} that is not "
-                                     "in the graph_def")
-                if is_control:
-                    controls.append(source)
-                else:
-                    flat.append(source.outputs[index])
-            inputs = _group_inputs(op_def, flat, attrs, node.name)
-            full_name = prefix + node.name
-            op = graph.create_op(node.op, inputs, attrs=attrs, name=full_name + "/")
-            for c in controls:
-                op._add_control_input(c)
-            if node.device and not clear_devices:
-                op._device = node.device
-            elif clear_devices:
-                op._device = ""
-            # As TF's importer: the name is taken, later ops named alike get a suffix.
-            graph._names_in_use[full_name.lower()] = max(
-                graph._names_in_use.get(full_name.lower(), 0), 1)
-            created[node.name] = op
-    if return_elements is None:
-        return prefix_name, None
-    return prefix_name, [graph.as_graph_element(prefix + e) for e in return_elements]
-
-
-def _load_op_modules() -> None:
-    """Imports the modules that declare ops, so every implemented type is registered."""
-    import importlib
-    import pkgutil
-
-    import tf1compat.ops as ops_pkg
-    for module in pkgutil.iter_modules(ops_pkg.__path__):
-        if not module.name.startswith("_"):
-            importlib.import_module(f"tf1compat.ops.{module.name}")
-    for extra in ("tf1compat.autodiff.gradients", "tf1compat.variables.resource_variable",
-                  "tf1compat.variables.variables"):
-        importlib.import_module(extra)

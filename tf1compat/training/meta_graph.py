@@ -22,7 +22,7 @@ from tf1compat.framework import context as _context
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.training import graph_io, protobuf_wire, text_format
+from tf1compat.training import graph_import, graph_io, protobuf_wire, text_format
 from tf1compat.training.graph_io import UnserializableGraphError
 from tf1compat.training.proto_messages import (CollectionDef, MetaGraphDef, MetaInfoDef,
                                                SaveSliceInfoDef, SaverDef, VariableDef)
@@ -302,10 +302,10 @@ def import_scoped_meta_graph(meta_graph_or_file: Any, clear_devices: bool = Fals
     meta = meta_graph_or_file if isinstance(meta_graph_or_file, MetaGraphDef) else \
         read_meta_graph_file(meta_graph_or_file)
     graph = graph or get_default_graph()
-    prefix, elements = graph_io.import_nodes(meta.graph_def, input_map=input_map,
-                                             return_elements=return_elements,
-                                             name=import_scope or "",
-                                             clear_devices=clear_devices, graph=graph)
+    prefix, elements = graph_import.import_nodes(meta.graph_def, input_map=input_map,
+                                                 return_elements=return_elements,
+                                                 name=import_scope or "",
+                                                 clear_devices=clear_devices, graph=graph)
     with graph.as_default():
         variables = _import_collections(meta, graph, prefix or None)
     return variables, elements

@@ -25,7 +25,9 @@ __all__ = ["Message", "SaverDef", "MetaGraphDef", "MetaInfoDef", "GraphDef", "No
            "AttrValue", "ListValue", "NameAttrList", "TensorProto", "TensorShapeProto",
            "Dim", "VersionDef", "CollectionDef", "NodeList", "BytesList", "Int64List",
            "FloatList", "VariableDef", "SaveSliceInfoDef", "AnyProto", "TensorInfo",
-           "SignatureDef", "AssetFileDef", "SavedModel", "DATA_TYPE_NAMES"]
+           "SignatureDef", "AssetFileDef", "SavedModel", "DATA_TYPE_NAMES", "ArgDef",
+           "AttrDef", "OpDef", "FunctionDef", "GradientDef", "FunctionDefLibrary",
+           "ValuesDef", "CondContextDef", "WhileContextDef", "ControlFlowContextDef"]
 
 # TF's DataType enum (types.proto) by number, for text format.
 DATA_TYPE_NAMES = {0: "DT_INVALID", 1: "DT_FLOAT", 2: "DT_DOUBLE", 3: "DT_INT32",
@@ -718,3 +720,103 @@ class VariableDef(Message):
               _f(4, "save_slice_info_def", SaveSliceInfoDef), _f(5, "is_resource", "bool"),
               _f(7, "trainable", "bool"), _f(8, "synchronization", "enum"),
               _f(9, "aggregation", "enum"))
+
+
+# -- function libraries (function.proto, op_def.proto) and control-flow contexts ----------------
+
+class ArgDef(Message):
+    FULL_NAME = "tensorflow.OpDef.ArgDef"
+    FIELDS = (_f(1, "name", "string"), _f(2, "description", "string"),
+              _f(3, "type", "enum", enum_names=DATA_TYPE_NAMES), _f(4, "type_attr", "string"),
+              _f(5, "number_attr", "string"), _f(6, "type_list_attr", "string"),
+              _f(16, "is_ref", "bool"))
+
+
+class AttrDef(Message):
+    FULL_NAME = "tensorflow.OpDef.AttrDef"
+    FIELDS = (_f(1, "name", "string"), _f(2, "type", "string"),
+              _f(3, "default_value", AttrValue), _f(4, "description", "string"),
+              _f(5, "has_minimum", "bool"), _f(6, "minimum", "int64"),
+              _f(7, "allowed_values", AttrValue))
+
+
+class OpDef(Message):
+    """An op signature; in a FunctionDef, the function's name, arguments and attrs."""
+    FULL_NAME = "tensorflow.OpDef"
+    FIELDS = (_f(1, "name", "string"), _f(2, "input_arg", ArgDef, "rep"),
+              _f(3, "output_arg", ArgDef, "rep"), _f(20, "control_output", "string", "rep"),
+              _f(4, "attr", AttrDef, "rep"), _f(5, "summary", "string"),
+              _f(6, "description", "string"), _f(18, "is_commutative", "bool"),
+              _f(16, "is_aggregate", "bool"), _f(17, "is_stateful", "bool"),
+              _f(19, "allows_uninitialized_input", "bool"))
+
+
+OpDef.ArgDef = ArgDef  # type: ignore[attr-defined]
+OpDef.AttrDef = AttrDef  # type: ignore[attr-defined]
+
+
+class ArgAttrs(Message):
+    FULL_NAME = "tensorflow.FunctionDef.ArgAttrs"
+    FIELDS = (_f(1, "attr", ("string", AttrValue), "map"),)
+
+
+class FunctionDef(Message):
+    """A function of a graph's library: signature, body NodeDefs, output bindings."""
+    FULL_NAME = "tensorflow.FunctionDef"
+    FIELDS = (_f(1, "signature", OpDef), _f(5, "attr", ("string", AttrValue), "map"),
+              _f(7, "arg_attr", ("uint32", ArgAttrs), "map"),
+              _f(8, "resource_arg_unique_id", ("uint32", "uint32"), "map"),
+              _f(3, "node_def", NodeDef, "rep"), _f(4, "ret", ("string", "string"), "map"),
+              _f(6, "control_ret", ("string", "string"), "map"))
+
+
+class GradientDef(Message):
+    FULL_NAME = "tensorflow.GradientDef"
+    FIELDS = (_f(1, "function_name", "string"), _f(2, "gradient_func", "string"))
+
+
+class FunctionDefLibrary(Message):
+    FULL_NAME = "tensorflow.FunctionDefLibrary"
+    FIELDS = (_f(1, "function", FunctionDef, "rep"), _f(2, "gradient", GradientDef, "rep"))
+
+
+GraphDef.FIELDS = GraphDef.FIELDS + (_f(2, "library", FunctionDefLibrary),)
+GraphDef._index()
+
+
+class ValuesDef(Message):
+    FULL_NAME = "tensorflow.ValuesDef"
+    FIELDS = (_f(1, "values", "string", "rep"),
+              _f(2, "external_values", ("string", "string"), "map"))
+
+
+class ControlFlowContextDef(Message):
+    FULL_NAME = "tensorflow.ControlFlowContextDef"
+    FIELDS: ClassVar[Tuple[Field, ...]] = ()   # filled in below (refers to its kinds)
+
+
+class CondContextDef(Message):
+    """The `cond_context` collection's items: one branch of a TF1 tf.cond."""
+    FULL_NAME = "tensorflow.CondContextDef"
+    FIELDS = (_f(1, "context_name", "string"), _f(2, "pred_name", "string"),
+              _f(3, "pivot_name", "string"), _f(4, "branch", "int32"),
+              _f(5, "values_def", ValuesDef),
+              _f(6, "nested_contexts", ControlFlowContextDef, "rep"))
+
+
+class WhileContextDef(Message):
+    """The `while_context` collection's items: one TF1 tf.while_loop."""
+    FULL_NAME = "tensorflow.WhileContextDef"
+    FIELDS = (_f(1, "context_name", "string"), _f(2, "parallel_iterations", "int32"),
+              _f(3, "back_prop", "bool"), _f(4, "swap_memory", "bool"),
+              _f(5, "pivot_name", "string"), _f(6, "pivot_for_pred_name", "string"),
+              _f(7, "pivot_for_body_name", "string"),
+              _f(8, "loop_exit_names", "string", "rep"),
+              _f(10, "loop_enter_names", "string", "rep"), _f(9, "values_def", ValuesDef),
+              _f(11, "maximum_iterations_name", "string"),
+              _f(12, "nested_contexts", ControlFlowContextDef, "rep"))
+
+
+ControlFlowContextDef.FIELDS = (_f(1, "cond_ctxt", CondContextDef, "oneof:ctxt"),
+                                _f(2, "while_ctxt", WhileContextDef, "oneof:ctxt"))
+ControlFlowContextDef._index()
