@@ -12,7 +12,7 @@ from typing import Any, Callable, List
 import torch
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._shape_rules import unary_rule
 from tf1compat.ops.math_ops import FLOAT, FLOAT_COMPLEX, REAL, fixed
@@ -103,3 +103,28 @@ declare("BroadcastGradientArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T", "r
         attrs={"T": Type((D.int32, D.int64), default=D.int32)},
         shape=lambda ctx: [TensorShape([None]), TensorShape([None])],
         kernel=_broadcast_gradient_args_kernel, grad="none")
+
+
+def _concat_offset_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    def concat_offset(concat_dim: Any, *shapes: Any) -> tuple:
+        axis = int(concat_dim)
+        rank = int(shapes[0].numel())
+        if axis < 0:
+            axis += rank
+        offsets, position = [], 0
+        for shape in shapes:
+            offset = torch.zeros_like(shape)
+            offset[axis] = position
+            position += int(shape[axis])
+            offsets.append(offset)
+        return tuple(offsets)
+    return concat_offset
+
+
+# The gradient of ConcatV2 slices its incoming gradient at these offsets.
+declare("ConcatOffset", inputs=["concat_dim: int32", "shape: N * shape_type"],
+        outputs=["offset: N * shape_type"],
+        attrs={"N": Int(minimum=2), "shape_type": Type((D.int32, D.int64), default=D.int32)},
+        shape=lambda ctx: [ctx.shape(i) for i in range(1, len(ctx.inputs))],
+        kernel=_concat_offset_kernel, grad="none",
+        doc="Where each input of a concat starts along concat_dim.")

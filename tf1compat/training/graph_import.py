@@ -201,7 +201,10 @@ def _group_inputs(op_def: _op_def.OpDef, flat: List[Tensor], attrs: Dict[str, An
             grouped.append(flat[i:i + n])
             i += n
         elif spec.type_list_attr is not None:
-            n = len(attrs[spec.type_list_attr])
+            types = attrs.get(spec.type_list_attr)
+            if types is None:      # a list attr the NodeDef leaves at its default
+                types = op_def.attrs[spec.type_list_attr].default
+            n = len(types)
             grouped.append(flat[i:i + n])
             i += n
         else:
