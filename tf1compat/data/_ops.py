@@ -63,7 +63,7 @@ def _function(node: Any, kctx: Any, attr: str = "f") -> Callable[[tuple, tuple],
     """`call(element, captures) -> element` for the op's function attr: a traced
     StructuredFunction, or a function of an imported graph's library (whose arguments are
     the flat element components followed by the captures, as TF's)."""
-    function = node._attrs[attr]
+    function = node.attrs[attr]
     if isinstance(function, StructuredFunction):
         return function.bind(kctx)
     call = function.bind(kctx)
@@ -88,7 +88,7 @@ dataset_op("TensorSliceDataset", ["components: Toutput_types"], _slices,
 
 def _range(node: Any, kctx: Any) -> Callable[..., Any]:
     from tf1compat.framework import dtypes as D
-    dtype = D.as_dtype(node._attrs["output_types"][0]).torch_dtype
+    dtype = D.as_dtype(node.attrs["output_types"][0]).torch_dtype
     return lambda start, stop, step: rt.RangeValue(scalar_int(start), scalar_int(stop),
                                                    scalar_int(step), dtype)
 
@@ -151,7 +151,7 @@ def _interleave(extra: int) -> Callable[..., Any]:
     """InterleaveDataset and its parallel variants: same deterministic order."""
     def make(node: Any, kctx: Any) -> Callable[..., Any]:
         fn = _function(node, kctx)
-        n_caps = len(node._attrs.get("Targuments", []))
+        n_caps = len(node.attrs.get("Targuments", []))
 
         def run(ds: Any, *rest: Any) -> Any:
             caps, tail = rest[:n_caps], rest[n_caps:]
@@ -177,7 +177,7 @@ dataset_op("LegacyParallelInterleaveDatasetV2",
 
 def _map_and_batch(node: Any, kctx: Any) -> Callable[..., Any]:
     fn = _function(node, kctx)
-    n_caps = len(node._attrs.get("Targuments", []))
+    n_caps = len(node.attrs.get("Targuments", []))
 
     def run(ds: Any, *rest: Any) -> Any:
         caps, (batch_size, _, drop) = rest[:n_caps], rest[n_caps:]
@@ -201,7 +201,7 @@ dataset_op("BatchDatasetV2", ["input_dataset: variant", "batch_size: int64",
 
 
 def _padded_batch(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["N"]
+    n = node.attrs["N"]
 
     def run(ds: Any, batch_size: Any, *rest: Any) -> Any:
         shapes = [[int(d) for d in s.reshape(-1).tolist()] for s in rest[:n]]
@@ -225,7 +225,7 @@ dataset_op("UnbatchDataset", ["input_dataset: variant"],
 
 
 def _shuffle(node: Any, kctx: Any) -> Callable[..., Any]:
-    reshuffle = bool(node._attrs["reshuffle_each_iteration"])
+    reshuffle = bool(node.attrs["reshuffle_each_iteration"])
 
     def run(ds: Any, buffer_size: Any, seed: Any, seed2: Any, count: Any = None) -> Any:
         shuffled = ShuffleValue(ds, scalar_int(buffer_size), scalar_int(seed),

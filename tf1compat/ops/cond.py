@@ -83,10 +83,10 @@ def _compiled(kctx: Any, branch: Branch) -> Callable[[tuple], tuple]:
 def _branch_runner(node: Operation, kctx: Any, branches: Sequence[Branch],
                    first_input: int) -> Callable[[int, tuple], Any]:
     """run(k, inputs) -> outputs of branch k; each branch compiles on first use."""
-    position = {t: i for i, t in enumerate(node._inputs[first_input:])}
+    position = {t: i for i, t in enumerate(node.inputs[first_input:])}
     picks = [tuple(position[t] for t in b.captures) for b in branches]
     compiled: List[Optional[Callable[[tuple], tuple]]] = [None] * len(branches)
-    single = len(node._outputs) == 1
+    single = len(node.outputs) == 1
 
     def run(k: int, values: tuple) -> Any:
         fn = compiled[k]
@@ -112,9 +112,9 @@ def variable_reads(kctx: Any, keys: Sequence[str]) -> Callable[[], None]:
 
 
 def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    if not isinstance(node._attrs["then_branch"], Branch):
+    if not isinstance(node.attrs["then_branch"], Branch):
         return if_function_kernel(node, kctx)      # an imported graph's functions
-    branches = [node._attrs["else_branch"], node._attrs["then_branch"]]
+    branches = [node.attrs["else_branch"], node.attrs["then_branch"]]
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, branches[0].reads + branches[1].reads)
 
@@ -125,7 +125,7 @@ def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
 
 def _case_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    branches = node._attrs["branches"]
+    branches = node.attrs["branches"]
     if not isinstance(branches[0], Branch):
         return case_function_kernel(node, kctx)    # an imported graph's functions
     run = _branch_runner(node, kctx, branches, 1)

@@ -138,8 +138,8 @@ def _invalid(message: str) -> errors.InvalidArgumentError:
 
 
 def _stack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    name = node._attrs["stack_name"] or node.name
-    elem_type = node._attrs["elem_type"]
+    name = node.attrs["stack_name"] or node.name
+    elem_type = node.attrs["elem_type"]
 
     def create(max_size: Any) -> StackValue:
         return StackValue(name, elem_type, int(max_size))

@@ -68,9 +68,9 @@ def _result(outputs: tuple, n: int) -> Any:
 
 
 def if_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    then_fn = _lazy(node._attrs["then_branch"], kctx)
-    else_fn = _lazy(node._attrs["else_branch"], kctx)
-    n = len(node._outputs)
+    then_fn = _lazy(node.attrs["then_branch"], kctx)
+    else_fn = _lazy(node.attrs["else_branch"], kctx)
+    n = len(node.outputs)
 
     def if_(pred: Any, *values: Any) -> Any:
         return _result((then_fn if truth(pred) else else_fn)(values), n)
@@ -78,9 +78,9 @@ def if_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def case_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    branches = [_lazy(f, kctx) for f in node._attrs["branches"]]
+    branches = [_lazy(f, kctx) for f in node.attrs["branches"]]
     last = len(branches) - 1
-    n = len(node._outputs)
+    n = len(node.outputs)
 
     def case_(index: Any, *values: Any) -> Any:
         k = int(index)
@@ -89,9 +89,9 @@ def case_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def while_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    cond_fn = _lazy(node._attrs["cond"], kctx)
-    body_fn = _lazy(node._attrs["body"], kctx)
-    n = len(node._outputs)
+    cond_fn = _lazy(node.attrs["cond"], kctx)
+    body_fn = _lazy(node.attrs["body"], kctx)
+    n = len(node.outputs)
 
     def while_(*values: Any) -> Any:
         while truth(cond_fn(values)[0]):
@@ -101,12 +101,12 @@ def while_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _call_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    function = node._attrs["f"]
+    function = node.attrs["f"]
     if not hasattr(function, "bind"):
         raise errors.op_error(errors.InvalidArgumentError, node,
                               f"{node.type} {node.name}: attr f is not a function")
     call = _lazy(function, kctx)
-    n = len(node._outputs)
+    n = len(node.outputs)
     return lambda *args: _result(call(args), n)
 
 

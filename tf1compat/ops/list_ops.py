@@ -70,19 +70,19 @@ def _known_shape(shape: Any, hint: Any) -> Any:
 
 
 def _empty_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtype = node._attrs["element_dtype"]
+    dtype = node.attrs["element_dtype"]
     return lambda element_shape, max_num: TensorListValue(
         dtype, _shape_value(element_shape), (), int(max_num))
 
 
 def _reserve_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtype = node._attrs["element_dtype"]
+    dtype = node.attrs["element_dtype"]
     return lambda element_shape, n: TensorListValue(dtype, _shape_value(element_shape),
                                                     (None,) * int(n))
 
 
 def _from_tensor_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtype = node._attrs["element_dtype"]
+    dtype = node.attrs["element_dtype"]
     return lambda tensor, element_shape: TensorListValue(
         dtype, _shape_value(element_shape), tuple(tensor.unbind(0)))
 
@@ -119,7 +119,7 @@ def _get_item_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _set_item_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    resize = bool(node._attrs.get("resize_if_index_out_of_bounds"))
+    resize = bool(node.attrs.get("resize_if_index_out_of_bounds"))
 
     def set_item(lst: TensorListValue, index: Any, item: Any) -> TensorListValue:
         i = int(index)
@@ -161,7 +161,7 @@ def _length_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _element_shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtype = node._attrs["shape_type"].torch_dtype
+    dtype = node.attrs["shape_type"].torch_dtype
 
     def element_shape(lst: TensorListValue) -> Any:
         if lst.element_shape is None:
@@ -240,7 +240,7 @@ class OptionalValue:
 
 
 def _get_value_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    single = len(node._attrs["output_types"]) == 1
+    single = len(node.attrs["output_types"]) == 1
 
     def get_value(optional: OptionalValue) -> Any:
         if optional.components is None:

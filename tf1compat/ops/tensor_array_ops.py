@@ -206,7 +206,7 @@ def _indices(value: Any) -> List[int]:
 # -- kernels -----------------------------------------------------------------------------------
 
 def _create_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    attrs = node._attrs
+    attrs = node.attrs
     dtype = attrs["dtype"]
     dynamic = bool(attrs["dynamic_size"])
     clear = bool(attrs["clear_after_read"])
@@ -239,7 +239,7 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    element_shape = as_shape(node._attrs["element_shape"])
+    element_shape = as_shape(node.attrs["element_shape"])
 
     def gather(ta: TensorArrayValue, indices: Any, flow: Any) -> Any:
         ta._check_open()
@@ -304,8 +304,8 @@ def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    source = node._attrs["source"]
-    prepend = node._type == "TensorArrayGradWithShape"
+    source = node.attrs["source"]
+    prepend = node.type == "TensorArrayGradWithShape"
 
     def grad(ta: TensorArrayValue, flow: Any, *shape_to_prepend: Any) -> tuple:
         # As TF's TensorArrayGradOp: one gradient array per (array, source), created on
