@@ -102,15 +102,15 @@ class DataflowProgram:
         self.plan = plan
         steps = plan.steps
         self.nodes = [_Node(i, s) for i, s in enumerate(steps)]
-        # A fed tensor that is a gradient source has an extra mark-only step first; the
-        # op's own step is its last one.
+        # A fed tensor that is a gradient source has a mark-only step (no kernel, its feed
+        # slot in `marks`); the feed is made a source when the run starts.
         node_of_op = {n.step.op: n for n in self.nodes}
-        self.feed_marks = [slot for n in self.nodes if node_of_op[n.step.op] is not n
-                           for slot in n.marks]
+        feed_slots = set(plan.feed_slots)
+        self.feed_marks = [slot for n in self.nodes for slot in n.marks if slot in feed_slots]
         for n in self.nodes:
             op = n.step.op
-            if node_of_op.get(op) is not n:
-                continue
+            if node_of_op[op] is not n:
+                continue        # (a mark-only step of an op that also has its own step)
             for position, t in enumerate(op._inputs):
                 producer = node_of_op.get(t._op)
                 if producer is None or producer is n and not is_back_edge(op, t):
@@ -124,7 +124,7 @@ class DataflowProgram:
                 if producer is not None:
                     producer.consumers.setdefault(-1, []).append((n, -1))
                     n.n_in += 1
-        self.roots = [n for n in self.nodes if n.n_in == 0 and node_of_op.get(n.step.op) is n]
+        self.roots = [n for n in self.nodes if n.n_in == 0]
         self.enters_per_frame: Dict[str, int] = {}
         for n in self.nodes:
             if n.kind == _ENTER:

@@ -1,10 +1,12 @@
-"""Graphs as TF's GraphDef protos, and back (the core of export/import_meta_graph).
+"""Ops, attrs, shapes and tensors as TF's NodeDef, AttrValue, TensorShapeProto and
+TensorProto, and back.
 
-`graph_to_graph_def` writes every op as a NodeDef with TF's op type, input names
-(`op`, `op:1`, `^control`), device and attrs (types, shapes, ints, floats, strings, lists,
-and Const values as TensorProtos). Ops whose state lives only in this Python process
-cannot be written: py_func (its function), control-flow constructs (their traced Python
-regions), ops with Python gradients; `UnserializableGraphError` names the first one.
+`op_to_node_def` writes one op as a NodeDef with TF's op type, input names (`op`,
+`op:1`, `^control`), device and attrs (types, shapes, ints, floats, strings, lists, and
+Const values as TensorProtos). Ops whose behaviour lives only in this Python process
+cannot be written (ops with Python gradients, Python generators);
+`UnserializableGraphError` names the first one. Whole graphs (control-flow constructs in
+TF1's form, function libraries) are written by graph_export.py.
 
 Importing (NodeDefs back to ops) lives in graph_import.py; function-valued attrs read
 here become `FunctionRef`s that the importer resolves against the graph's function
@@ -14,7 +16,7 @@ library (function_library.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 import torch
@@ -30,19 +32,20 @@ from tf1compat.training.proto_messages import (AttrValue, GraphDef, ListValue, N
                                                NodeDef, TensorProto, TensorShapeProto,
                                                VersionDef)
 
-__all__ = ["UnserializableGraphError", "graph_to_graph_def", "op_to_node_def",
+__all__ = ["UnserializableGraphError", "op_to_node_def",
            "tensor_to_proto", "proto_to_ndarray", "shape_to_proto", "proto_to_shape",
            "attr_to_proto", "proto_to_attr", "check_serializable", "as_graph_def_proto",
            "FunctionRef"]
 
-# Ops whose behaviour is a Python object of this process (a function, a traced region).
-_PROCESS_LOCAL_OPS = {
-    "PyFunc": "it calls a Python function of this process",
-    "PyFuncStateless": "it calls a Python function of this process",
-    "EagerPyFunc": "it calls a Python function of this process",
-    "If": "its branches are traced Python regions", "Case": "its branches are traced "
-    "Python regions", "While": "its condition and body are traced Python regions",
+# Ops that are not one NodeDef each: control-flow constructs and their parts are written
+# in TF1's dataflow form by graph_export.py; a generator dataset runs a Python generator.
+_NOT_ONE_NODE = {
+    "If": "its branches are traced regions (graph_export.py writes them)",
+    "Case": "its branches are traced regions", "While": "its condition and body are "
+    "traced regions (graph_export.py writes them)",
     "_Arg": "it belongs to a traced control-flow region",
+    "GeneratorDataset": "it runs a Python generator of this process "
+    "(Dataset.from_generator)",
 }
 # Attrs that hold graph-build bookkeeping, not part of TF's NodeDef.
 _SKIPPED_ATTRS = {"_output_shapes"}
@@ -292,7 +295,7 @@ def _function_ref(proto: NameAttrList) -> FunctionRef:
 
 def check_serializable(op: Operation) -> None:
     """Raises UnserializableGraphError if `op` cannot be written to a GraphDef."""
-    reason = _PROCESS_LOCAL_OPS.get(op.type)
+    reason = _NOT_ONE_NODE.get(op.type)
     if reason is None and op.type == "SymbolicGradient":
         from tf1compat.autodiff.grad_mode import grad_info
         info = grad_info(op)
@@ -305,14 +308,17 @@ def check_serializable(op: Operation) -> None:
     if reason is not None:
         raise UnserializableGraphError(
             f"Cannot serialize op {op.name!r} of type {op.type}: {reason}. tf1compat writes "
-            "graphs whose ops are all serializable (no py_func, tf.cond/tf.while_loop "
-            "constructs or custom gradients).")
+            "graphs whose ops are all serializable (no custom gradients or Python "
+            "generators).")
 
 
 def op_to_node_def(op: Operation, clear_devices: bool = False,
-                   strip_scope: Optional[str] = None) -> NodeDef:
-    """The NodeDef of `op` (UnserializableGraphError if it has none)."""
+                   strip_scope: Optional[str] = None,
+                   attr_overrides: Optional[Dict[str, AttrValue]] = None) -> NodeDef:
+    """The NodeDef of `op` (UnserializableGraphError if it has none); `attr_overrides`
+    gives the AttrValues of attrs holding functions (graph_export.py writes those)."""
     check_serializable(op)
+    attr_overrides = attr_overrides or {}
 
     def strip(name: str) -> str:
         if strip_scope and name.lstrip("^").startswith(strip_scope):
@@ -329,6 +335,9 @@ def op_to_node_def(op: Operation, clear_devices: bool = False,
         node.device = op.device
     for key in sorted(op._attrs):
         value = op._attrs[key]
+        if key in attr_overrides:
+            node.attr[key] = attr_overrides[key]
+            continue
         if value is None or key in _SKIPPED_ATTRS:
             continue
         if key == "_class" and strip_scope:
@@ -345,17 +354,25 @@ def op_to_node_def(op: Operation, clear_devices: bool = False,
 
 
 def as_graph_def_proto(graph_def: Any) -> GraphDef:
-    """A GraphDef proto from a GraphDef or from `Graph.as_graph_def()`'s NodeDef views."""
+    """A GraphDef proto from a GraphDef or from `Graph.as_graph_def()`'s NodeDef views.
+
+    Views of a whole graph are written as the graph itself (graph_export.py: control
+    flow in TF1's form, functions in the library)."""
     if isinstance(graph_def, GraphDef):
         return graph_def
     nodes = getattr(graph_def, "node", None)
     if nodes is None:
         raise TypeError(f"graph_def must be a GraphDef proto, got {type(graph_def).__name__}")
+    ops = [getattr(view, "_op", None) for view in nodes]
+    if ops and all(op is not None for op in ops) and \
+            ops == ops[0].graph.get_operations():
+        from tf1compat.training.graph_export import graph_to_graph_def
+        return graph_to_graph_def(ops[0].graph)
     from tf1compat._version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
     out = GraphDef(versions=VersionDef(producer=GRAPH_DEF_VERSION,
                                        min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER))
     for view in nodes:
-        reason = _PROCESS_LOCAL_OPS.get(view.op)
+        reason = _NOT_ONE_NODE.get(view.op)
         if reason is not None:
             raise UnserializableGraphError(f"Cannot serialize op {view.name!r} of type "
                                            f"{view.op}: {reason}.")
@@ -374,28 +391,4 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
                     f"Cannot serialize op {view.name!r} of type {view.op}: attr {key!r} "
                     f"holds a {e}, which has no GraphDef form") from None
         out.node.append(node)
-    return out
-
-
-def graph_to_graph_def(graph: Optional[Graph] = None, clear_devices: bool = False,
-                       export_scope: Optional[str] = None) -> GraphDef:
-    """The GraphDef of `graph` (or of its ops under `export_scope`, scope stripped)."""
-    from tf1compat._version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
-    graph = graph or get_default_graph()
-    out = GraphDef(versions=VersionDef(producer=GRAPH_DEF_VERSION,
-                                       min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER))
-    scope = None
-    if export_scope:
-        scope = export_scope.rstrip("/") + "/"
-    for op in graph.get_operations():
-        if scope and not op.name.startswith(scope):
-            continue
-        if scope:
-            outside = [t.name for t in op._inputs if not t.op.name.startswith(scope)] + \
-                      [c.name for c in op._control_inputs if not c.name.startswith(scope)]
-            if outside:
-                raise NotImplementedError(
-                    f"op {op.name!r} in export_scope {export_scope!r} takes inputs from "
-                    f"outside it ({outside[:3]}); tf1compat does not export unbound inputs")
-        out.node.append(op_to_node_def(op, clear_devices, scope))
     return out

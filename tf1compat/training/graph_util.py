@@ -18,6 +18,7 @@ import numpy as np
 
 from tf1compat.framework.graph import Graph
 from tf1compat.training import graph_io
+from tf1compat.training.graph_export import graph_to_graph_def
 from tf1compat.training.checkpoint_format import atomic_write
 from tf1compat.training.proto_messages import AttrValue, GraphDef, NodeDef
 
@@ -30,7 +31,7 @@ _REF_VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
 def _as_proto(graph_or_graph_def: Any) -> GraphDef:
     if isinstance(graph_or_graph_def, Graph):
-        return graph_io.graph_to_graph_def(graph_or_graph_def)
+        return graph_to_graph_def(graph_or_graph_def)
     return graph_io.as_graph_def_proto(graph_or_graph_def)
 
 

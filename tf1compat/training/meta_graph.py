@@ -23,9 +23,11 @@ from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.training import graph_import, graph_io, protobuf_wire, text_format
+from tf1compat.training.graph_export import GraphExport
 from tf1compat.training.graph_io import UnserializableGraphError
-from tf1compat.training.proto_messages import (CollectionDef, MetaGraphDef, MetaInfoDef,
-                                               SaveSliceInfoDef, SaverDef, VariableDef)
+from tf1compat.training.proto_messages import (BytesList, CollectionDef, MetaGraphDef,
+                                               MetaInfoDef, SaveSliceInfoDef, SaverDef,
+                                               VariableDef)
 
 __all__ = ["export_meta_graph", "import_meta_graph", "read_meta_graph_file",
            "add_collection_def", "UnserializableGraphError", "variable_to_proto",
@@ -243,8 +245,9 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
     """`tf.train.export_meta_graph`: the graph, SaverDef and collections as a MetaGraphDef,
     written to `filename` (atomically) when given.
 
-    Raises UnserializableGraphError (a ValueError) naming the first op that cannot be
-    written (py_func, tf.cond / tf.while_loop constructs, custom gradients).
+    tf.cond / tf.while_loop are written as TF 1.x writes them (graph_export.py). Raises
+    UnserializableGraphError (a ValueError) naming the first op that cannot be written
+    (custom gradients, Python generators).
     """
     from tf1compat._version import GIT_VERSION, TF_VERSION
     from tf1compat.training import checkpoint_format
@@ -259,13 +262,25 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
         info.tensorflow_version = TF_VERSION
         info.tensorflow_git_version = GIT_VERSION
     meta.meta_info_def = info
-    meta.graph_def = graph_io.as_graph_def_proto(graph_def) if graph_def is not None else \
-        graph_io.graph_to_graph_def(graph, clear_devices, export_scope)
+    contexts: Dict[str, List[bytes]] = {}
+    if graph_def is not None:
+        meta.graph_def = graph_io.as_graph_def_proto(graph_def)
+    else:
+        # As TF: `_output_shapes` on every node; conds and loops with their contexts.
+        export = GraphExport(graph, clear_devices, export_scope, add_shapes=True)
+        meta.graph_def = export.graph_def
+        contexts = {GraphKeys.COND_CONTEXT: [p.SerializeToString()
+                                             for p in export.cond_contexts],
+                    GraphKeys.WHILE_CONTEXT: [p.SerializeToString()
+                                              for p in export.while_contexts]}
     if saver_def is not None:
         meta.saver_def = saver_def
     keys = graph.get_all_collection_keys() if collection_list is None else collection_list
     for key in keys:
         add_collection_def(meta, key, graph, export_scope)
+    for key, items in contexts.items():
+        if items and (collection_list is None or key in collection_list):
+            meta.collection_def[key] = CollectionDef(bytes_list=BytesList(value=items))
     if filename:
         data = meta.text_format_string().encode("utf-8") if as_text \
             else meta.SerializeToString()
