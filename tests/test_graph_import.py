@@ -15,6 +15,13 @@ import pytest
 import tf1compat as tf
 from tf1compat.training.proto_messages import GraphDef, NodeDef
 
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    yield
+    tf.reset_default_graph()
+
+
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_graphs")
 CASES = sorted(d for d in os.listdir(FIXTURES) if os.path.isdir(os.path.join(FIXTURES, d)))
 # Loose enough for a deep network's float32 reductions in another order.

@@ -86,10 +86,15 @@ def state_key(t: Tensor) -> Optional[str]:
         return od.state_alias(op)
     if t._dtype._is_ref_dtype and od.ref_input_indices:
         return state_key(op._inputs[od.ref_input_indices[0]])
-    if op._type == "Identity":
-        # An Identity of a variable forwards its buffer in TF1, so it aliases it too.
+    if op._type in _FORWARDING_TYPES:
+        # An Identity of a variable forwards its buffer in TF1, so it aliases it too; so
+        # do TF1's control-flow primitives (a variable read entering a loop through Enter
+        # sees the assignments the loop makes, as in TF).
         return state_key(op._inputs[0])
     return None
+
+
+_FORWARDING_TYPES = frozenset({"Identity", "Enter", "Exit", "Switch", "NextIteration"})
 
 
 def is_pure_alias(t: Tensor) -> bool:
