@@ -81,6 +81,27 @@ class Recorder:
         tf.train.export_meta_graph(path)
         self.spec["graph"] = "graph.meta"
 
+    def minimize(self, loss: str, feeds: dict, variables: list, steps: int = 2,
+                 learning_rate: float = 0.1) -> None:
+        """TF imports the saved graph, restores the checkpoint and trains `loss` with
+        GradientDescent (its gradients of the imported control flow); records the
+        variables after `steps` steps."""
+        with tf.Graph().as_default() as graph:
+            saver = tf.train.import_meta_graph(os.path.join(self.dir, "graph.meta"))
+            train = tf.train.GradientDescentOptimizer(learning_rate).minimize(
+                graph.get_tensor_by_name(loss))
+            with tf.Session() as sess:
+                saver.restore(sess, os.path.join(self.dir, self.spec["checkpoint"]))
+                for _ in range(steps):
+                    sess.run(train, feeds)
+                values = sess.run(variables, feeds)
+        self.spec["minimize"] = {
+            "loss": loss, "learning_rate": learning_rate, "steps": steps,
+            "feeds": {k: self.array(f"minimize_feed_{i}", v)
+                      for i, (k, v) in enumerate(feeds.items())},
+            "variables": variables,
+            "values": [self.array(f"minimize_{i}", v) for i, v in enumerate(values)]}
+
     def save_pb(self, graph_def) -> None:
         with open(os.path.join(self.dir, "graph.pb"), "wb") as f:
             f.write(graph_def.SerializeToString())
@@ -106,7 +127,8 @@ def case_cond_while_gradients(rec: Recorder) -> None:
     r = tf.cond(x > 0, lambda: x * v + 1.0, lambda: tf.constant(-1.0))
     i, s = tf.while_loop(lambda i, s: i < 5,
                          lambda i, s: (i + 1, s + x * tf.cast(i, tf.float32)), [0, 0.0])
-    gx, gv = tf.gradients(r + s * s, [x, v])
+    loss = tf.identity(r + s * s, name="loss")
+    gx, gv = tf.gradients(loss, [x, v])
     tf.identity(gx, name="gx")
     tf.identity(gv, name="gv")
     saver = tf.train.Saver()
@@ -115,6 +137,7 @@ def case_cond_while_gradients(rec: Recorder) -> None:
         for value in (1.5, -2.0):
             rec.run(sess, [r, s, i, "gx:0", "gv:0"], {"x:0": np.float32(value)})
         rec.save_meta(sess, saver)
+    rec.minimize("loss:0", {"x:0": np.float32(0.5)}, ["v:0"])
 
 
 def case_nested_control_flow(rec: Recorder) -> None:
@@ -197,6 +220,7 @@ def case_dynamic_rnn_training(rec: Recorder) -> None:
         rec.run(sess, [], feed, targets=[train.name])
         rec.run(sess, [], feed, targets=[train.name])
         rec.run(sess, [kernel, "rnn/lstm_cell/bias:0", "loss:0", "global_step:0"], feed)
+    rec.minimize("loss:0", feed, [kernel, "rnn/lstm_cell/bias:0"], learning_rate=0.5)
 
 
 def case_tf_data(rec: Recorder) -> None:
@@ -234,7 +258,8 @@ def case_functional_control_flow(rec: Recorder) -> None:
         v = tf.Variable(3.0, name="v", use_resource=True)
         r = tf.cond(x > 0, lambda: x * v, lambda: x - v)
         _, s = tf.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s * x + 1.0), [0, 1.0])
-        g = tf.gradients(r + s, [x])[0]
+        loss = tf.identity(r + s, name="loss")
+        g = tf.gradients(loss, [x])[0]
         tf.identity(r, name="r")
         tf.identity(s, name="s")
         tf.identity(g, name="g")
@@ -244,6 +269,7 @@ def case_functional_control_flow(rec: Recorder) -> None:
             for value in (0.5, -1.5):
                 rec.run(sess, ["r:0", "s:0", "g:0"], {"x:0": np.float32(value)})
             rec.save_meta(sess, saver)
+        rec.minimize("loss:0", {"x:0": np.float32(0.5)}, ["v/Read/ReadVariableOp:0"])
     finally:
         control_flow_v2_toggles.disable_control_flow_v2()
 

@@ -212,3 +212,46 @@ def test_as_graph_def_views_write_control_flow(tmp_path):
                                 "g.pbtxt")
     text = open(path).read()
     assert 'op: "Switch"' in text and 'op: "Merge"' in text and 'op: "If"' not in text
+
+
+def test_saver_writes_the_meta_graph_of_every_graph_and_training_resumes_from_it(tmp_path):
+    """Saver.save writes `.meta` for graphs with dropout/batch norm under a tensor
+    `training` flag, dynamic_rnn, tf.cond, tf.while_loop and a tf.data iterator; a later
+    job imports it, restores and runs the train op from the file to the same values."""
+    data = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
+    batches = tf.data.make_one_shot_iterator(
+        tf.data.Dataset.from_tensor_slices(data).repeat().batch(4))
+    x = tf.identity(batches.get_next(), name="x")
+    training = tf.placeholder_with_default(True, [], name="training")
+    h = tf.layers.dense(x, 4, kernel_initializer=tf.constant_initializer(0.3), name="d")
+    h = tf.layers.batch_normalization(h, training=training, name="bn")
+    h = tf.layers.dropout(h, 0.0, training=training)
+    seq = tf.reshape(tf.tile(h, [1, 2]), [4, 2, 4])
+    cell = tf.nn.rnn_cell.GRUCell(3, kernel_initializer=tf.constant_initializer(0.1))
+    _, state = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
+    _, total = tf.while_loop(lambda i, acc: i < 3,
+                             lambda i, acc: (i + 1, acc + tf.reduce_sum(state)), [0, 0.0])
+    loss = tf.cond(training, lambda: total * total, lambda: total, name="loss")
+    step = tf.train.get_or_create_global_step()
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        train = tf.train.AdamOptimizer(0.01).minimize(loss, global_step=step)
+    tf.add_to_collection("train_op", train)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train)
+        prefix = tf.train.Saver().save(sess, str(tmp_path / "model"), global_step=step)
+        sess.run(train)
+        want = {v.op.name: sess.run(v) for v in tf.global_variables()}
+    assert os.path.exists(prefix + ".meta")
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(prefix + ".meta")
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            # The iterator restarts with the new session: feed its first batch's place.
+            sess.run("x:0")
+            sess.run(tf.get_collection("train_op")[0])
+            got = {v.op.name: sess.run(v) for v in tf.global_variables()}
+    assert set(got) == set(want)
+    for name in want:
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-6,
+                                   err_msg=name)

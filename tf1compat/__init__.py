@@ -263,6 +263,9 @@ from tf1compat.summary.protos import (Event, HistogramProto, LogMessage, Session
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall
 
+# -- tf1compat's own tools: op coverage of a graph file (tf1compat/training/graph_support.py) ----
+from tf1compat.training.graph_support import graph_support
+
 import sys as _sys
 
 compat.v1 = _sys.modules[__name__]

@@ -1,4 +1,5 @@
-"""`tf1compat run script.py [args...]`: run a legacy TF1 script on tf1compat."""
+"""`tf1compat run script.py [args...]`: run a legacy TF1 script on tf1compat.
+`tf1compat graph-support FILE...`: which op types of a graph file tf1compat can run."""
 
 from __future__ import annotations
 
@@ -9,10 +10,30 @@ import sys
 from typing import List, Optional
 
 USAGE = """usage: tf1compat run SCRIPT [ARGS...]
+       tf1compat graph-support FILE [FILE...]
        tf1compat --version
 
-Runs SCRIPT as __main__ with `import tensorflow` resolving to tf1compat; ARGS become the
-script's own sys.argv[1:]."""
+run: runs SCRIPT as __main__ with `import tensorflow` resolving to tf1compat; ARGS become
+the script's own sys.argv[1:].
+graph-support: lists the op types of each graph file (.meta, frozen .pb/.pbtxt, SavedModel
+directory) that tf1compat does not implement; exit status 1 if there are any."""
+
+
+def graph_support_main(paths: List[str]) -> int:
+    """Prints the op coverage report of each file; 0 if every op type is supported."""
+    from tf1compat.training.graph_support import graph_support
+    status = 0
+    for path in paths:
+        try:
+            report = graph_support(path)
+        except (IOError, ValueError) as e:
+            print(f"tf1compat: {e}", file=sys.stderr)
+            status = 2
+            continue
+        print(report)
+        if not report.supported:
+            status = max(status, 1)
+    return status
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -24,6 +45,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         from tf1compat import _version
         print(f"tf1compat {_version.PACKAGE_VERSION} (TensorFlow API {_version.TF_VERSION})")
         return 0
+    if argv[0] == "graph-support" and len(argv) >= 2:
+        return graph_support_main(argv[1:])
     if argv[0] != "run" or len(argv) < 2:
         print(USAGE, file=sys.stderr)
         return 2
