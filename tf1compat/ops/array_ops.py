@@ -14,6 +14,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.deprecation import deprecated_argument_lookup
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, TypeList, declare
 from tf1compat.framework.sparse_tensor import SparseTensor
@@ -36,22 +37,25 @@ def _np_dtype_of(node: Any, attr: str) -> Any:
 
 declare("Placeholder", outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="none",
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="unregistered",
         doc="A value fed at run time; running it unfed is InvalidArgumentError.")
 
 declare("PlaceholderWithDefault", inputs=["input: dtype"], outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True)
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True,
+        grad_names=names(Pass(0)), foldable=False)   # it can be fed: never a constant
 
 declare("Identity", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
-        shape=unary_rule, kernel=identity_kernel, view=True)
+        shape=unary_rule, kernel=identity_kernel, view=True, grad_names=names(Pass(0)))
 
 declare("IdentityN", inputs=["input: T"], outputs=["output: T"], attrs={"T": TypeList()},
-        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True)
+        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True,
+        grad_names=lambda op: [Pass(i) for i in range(len(op.inputs))])
 
 declare("Snapshot", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule,
-        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x))
+        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x),
+        grad="unregistered", grad_names=names(Pass(0)))
 
 declare("StopGradient", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none",
@@ -82,9 +86,8 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
 
 
 def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
-                       ) -> Any:
+                       ) -> SparseTensor:
     """`tf.sparse_placeholder`: a SparseTensor of placeholders, fed as a whole."""
-    from tf1compat.framework.sparse_tensor import SparseTensor
     shape_name = name + "/shape" if name is not None else None
     default_name = name + "/shape_default" if name is not None else None
     if shape is None:
@@ -310,7 +313,7 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Reshape", inputs=["tensor: T", "shape: Tshape"], outputs=["output: T"],
         attrs={"T": Type(), "Tshape": Type(INDEX, default=D.int32)},
-        shape=_reshape_shape, kernel=_reshape_kernel, view=True)
+        shape=_reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
 
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Tensor:
@@ -352,7 +355,8 @@ def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("ExpandDims", inputs=["input: T", "dim: Tdim"], outputs=["output: T"],
         attrs={"T": Type(), "Tdim": Type(INDEX, default=D.int32)},
-        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True)
+        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True,
+        grad_names=names("Reshape", None))
 
 
 def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -409,7 +413,7 @@ def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Squeeze", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "squeeze_dims": []},
-        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True)
+        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True, grad_names=names("Reshape"))
 
 
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -490,9 +494,13 @@ def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda *xs: torch.cat(xs[:-1], dim=as_int_list(xs[-1])[0])
 
 
+def _concat_grad_names(op: Any) -> List[Any]:
+    return [f"Slice_{i}" if i else "Slice" for i in range(len(op.inputs) - 1)] + [None]
+
+
 declare("ConcatV2", inputs=["values: N * T", "axis: Tidx"], outputs=["output: T"],
         attrs={"N": Int(2), "T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_concat_shape, kernel=_concat_kernel)
+        shape=_concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names)
 
 
 def concat(values: Any, axis: Any, name: str = "concat") -> Tensor:
@@ -530,9 +538,13 @@ def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda *xs: torch.stack(xs, dim=axis)
 
 
+def _pack_grad_names(op: Any) -> List[Any]:
+    return [f"unstack:{i}" for i in range(len(op.inputs))]
+
+
 declare("Pack", inputs=["values: N * T"], outputs=["output: T"],
         attrs={"N": Int(1), "T": Type(), "axis": 0},
-        shape=_pack_shape, kernel=_pack_kernel)
+        shape=_pack_shape, kernel=_pack_kernel, grad_names=_pack_grad_names)
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
@@ -629,7 +641,7 @@ def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Unpack", inputs=["value: T"], outputs=["output: num * T"],
         attrs={"num": Int(0), "T": Type(), "axis": 0},
-        shape=_unpack_shape, kernel=_unpack_kernel, view=True)
+        shape=_unpack_shape, kernel=_unpack_kernel, view=True, grad_names=names("stack"))
 
 
 def unstack(value: Any, num: Optional[int] = None, axis: int = 0,
@@ -692,7 +704,7 @@ def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Split", inputs=["split_dim: int32", "value: T"], outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type()},
-        shape=_split_shape, kernel=_split_kernel, view=True)
+        shape=_split_shape, kernel=_split_kernel, view=True, grad_names=names(None, "concat"))
 
 
 def _split_v_shape(ctx: Any) -> List[TensorShape]:
@@ -735,7 +747,8 @@ def _split_v_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
         outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type(), "Tlen": Type(INDEX + (D.int8,), default=D.int64)},
-        shape=_split_v_shape, kernel=_split_v_kernel, view=True)
+        shape=_split_v_shape, kernel=_split_v_kernel, view=True,
+        grad_names=names("concat", None, None))
 
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,

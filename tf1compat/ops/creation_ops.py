@@ -11,6 +11,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value_as_shape
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -43,7 +44,7 @@ def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
         attrs={"T": Type(), "index_type": Type(INDEX, default=D.int32)},
-        shape=_fill_shape, kernel=_fill_kernel)
+        shape=_fill_shape, kernel=_fill_kernel, grad_names=names(None, "Sum"))
 
 
 def fill(dims: Any, value: Any, name: Optional[str] = None) -> Tensor:
@@ -231,7 +232,7 @@ declare("OneHot", inputs=["indices: TI", "depth: int32", "on_value: T", "off_val
         outputs=["output: T"],
         attrs={"axis": -1, "T": Type(), "TI": Type((D.uint8, D.int8, D.int32, D.int64),
                                                     default=D.int64)},
-        shape=_one_hot_shape, kernel=_one_hot_kernel)
+        shape=_one_hot_shape, kernel=_one_hot_kernel, grad="none")
 
 
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None,

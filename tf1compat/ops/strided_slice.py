@@ -15,6 +15,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import OPERATORS, Tensor
@@ -222,7 +223,8 @@ declare("StridedSlice", inputs=["input: T", "begin: Index", "end: Index", "strid
         outputs=["output: T"],
         attrs={"T": Type(), "Index": Type(INDEX), "begin_mask": 0, "end_mask": 0,
                "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0},
-        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True)
+        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True,
+        grad_names=names("StridedSliceGrad", None, None, None))
 
 
 def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0,
@@ -363,7 +365,7 @@ def _slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Slice", inputs=["input: T", "begin: Index", "size: Index"], outputs=["output: T"],
         attrs={"T": Type(), "Index": Type((D.int32, D.int64))},
-        shape=_slice_shape, kernel=_slice_kernel, view=True)
+        shape=_slice_shape, kernel=_slice_kernel, view=True, grad_names=names("Pad", None, None))
 
 
 def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Tensor:  # noqa: A001
