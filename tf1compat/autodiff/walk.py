@@ -327,11 +327,14 @@ class _Walker:
                 continue
             if kind == "none":
                 continue
-            entries = grad_rules.rule_for(fn)(op) if kind != "python" else \
-                [Pass(0)] * len(op._inputs)
-            if len(entries) != len(op._inputs):
-                entries = grad_rules.default_rule(op)
-            blocked = set(none_input_indices(fn)) if kind != "python" else set()
+            if kind == "python":
+                entries: list = [Pass(0)] * len(op._inputs)
+                blocked: set = set()
+            else:
+                entries = (get_op_def(fn).grad_names or default_names)(op)
+                if len(entries) != len(op._inputs):
+                    entries = default_names(op)
+                blocked = set(none_input_indices(fn))
             for i, (t_in, entry) in enumerate(zip(op._inputs, entries)):
                 if entry is not None and i not in blocked and is_trainable(t_in):
                     queue.append(t_in)
