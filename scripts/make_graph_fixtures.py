@@ -223,6 +223,45 @@ def case_dynamic_rnn_training(rec: Recorder) -> None:
     rec.minimize("loss:0", feed, [kernel, "rnn/lstm_cell/bias:0"], learning_rate=0.5)
 
 
+def case_cnn_training(rec: Recorder) -> None:
+    """A small CNN (conv, max/avg pooling, fused batch norm under a tensor training flag,
+    depthwise conv, dropout, LRN, embedding, dense) trained by the train op from the file:
+    TF's gradient ops (Conv2DBackprop*, MaxPoolGrad, AvgPoolGrad, FusedBatchNormGradV3,
+    LRNGrad, ...) and Momentum."""
+    tf.set_random_seed(7)
+    x = tf.placeholder(tf.float32, [4, 12, 12, 1], name="x")
+    y = tf.placeholder(tf.int64, [4], name="y")
+    training = tf.placeholder_with_default(False, [], name="training")
+    h = tf.layers.conv2d(x, 4, 3, activation=tf.nn.relu)
+    h = tf.layers.max_pooling2d(h, 2, 2)
+    h = tf.layers.batch_normalization(h, training=training, fused=True)
+    h = tf.layers.conv2d(h, 4, 3, padding="same", activation=tf.nn.elu)
+    h = tf.nn.avg_pool(h, 2, 2, "VALID")
+    h = tf.nn.depthwise_conv2d(h, tf.Variable(tf.ones([3, 3, 4, 1]) * 0.1), [1, 1, 1, 1],
+                               "SAME")
+    h = tf.nn.lrn(h, depth_radius=2)
+    h = tf.layers.dropout(tf.layers.flatten(h), 0.0, training=training)
+    emb = tf.nn.embedding_lookup(tf.Variable(tf.ones([10, 3]) * 0.5, name="emb"), y)
+    logits = tf.layers.dense(tf.concat([tf.layers.dense(h, 6, tf.nn.tanh), emb], 1), 10)
+    loss = tf.identity(tf.losses.sparse_softmax_cross_entropy(y, logits), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        train = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    tf.add_to_collection("train_op", train)
+    saver = tf.train.Saver()
+    rng = np.random.RandomState(3)
+    feed = {"x:0": rng.rand(4, 12, 12, 1).astype(np.float32),
+            "y:0": np.array([1, 3, 5, 7], np.int64), "training:0": True}
+    names = [v.name for v in tf.trainable_variables()] + \
+        ["batch_normalization/moving_mean:0"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["loss:0"], feed)
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, names + ["loss:0"], feed)
+
+
 def case_tf_data(rec: Recorder) -> None:
     """tf.data pipelines in a graph: TensorSliceDataset -> MapDataset (a function of the
     library) -> ShuffleDataset(seeded) -> BatchDatasetV2, one-shot and initializable
@@ -313,8 +352,8 @@ def case_frozen_keras_mobilenet(rec: Recorder) -> None:
 
 
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
-         case_dynamic_rnn_training, case_tf_data, case_functional_control_flow,
-         case_partitioned_call, case_frozen_keras_mobilenet]
+         case_dynamic_rnn_training, case_cnn_training, case_tf_data,
+         case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet]
 
 
 def main(argv: list) -> int:
