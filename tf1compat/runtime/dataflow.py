@@ -19,24 +19,26 @@ generated straight-line code, with TF executor's semantics:
   reach the parent once the frame instance is finished (all its Enters arrived and
   nothing is left to run), as TF does when a whole loop sits in an untaken branch.
 
-Ready ops run in order of (iteration created first, plan order), so one iteration's work
-completes before the next one's: the stacks TF's loop gradients push to and pop from see
-the order TF's control edges guarantee. Kernels are the plan's own (bound once per
-plan); a failing kernel's exception is tagged with its op for the session's error
-mapping, as the interpreter does.
+Ready ops run depth first (the most recently enabled first), and a loop's next iteration
+starts only when nothing of the current one can run any more: iterations run one after
+the other, as tf1compat's own tf.while_loop runs them, so a body that assigns a variable
+and reads it sees its own iteration's value (TF runs up to `parallel_iterations` at once,
+with the same results wherever the graph's edges order such reads). The stacks TF's loop
+gradients push to and pop from are ordered by control edges. Kernels are the plan's own
+(bound once per plan); a failing kernel's exception is tagged with its op for the
+session's error mapping, as the interpreter does.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
+from collections import deque
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 
 from tf1compat.framework import errors
 from tf1compat.runtime.codegen import make_grad_source
-from tf1compat.runtime.plan import CONST, SLOT, STATE, Plan, Source, is_back_edge
+from tf1compat.runtime.plan import CONST, FEED, SLOT, STATE, Plan, Source, is_back_edge
 
 __all__ = ["DataflowProgram", "compile_dataflow"]
 
@@ -50,33 +52,49 @@ _KINDS = {"Switch": _SWITCH, "RefSwitch": _SWITCH, "Merge": _MERGE, "RefMerge": 
 
 
 class _Node:
-    """One plan step with its edges to the other steps."""
+    """One plan step with its edges to the other steps, prepared for the run loop."""
 
-    __slots__ = ("index", "step", "kind", "n_in", "n_forward", "consumers",
-                 "frame_name", "is_constant", "value_args", "positional", "out_slots",
-                 "marks")
+    __slots__ = ("index", "op", "kernel", "kind", "n_in", "n_forward", "consumers",
+                 "control_consumers", "frame_name", "is_constant", "args", "positional",
+                 "out_slots", "stores", "n_out", "value_indices")
 
-    def __init__(self, index: int, step: Any):
-        self.index = index
-        self.step = step
+    def __init__(self, index: int, step: Any, feed_slots: set):
         op = step.op
+        self.index = index
+        self.op = op
+        self.kernel = step.kernel
         self.kind = _KINDS.get(op._type, _NORMAL)
         self.n_in = 0            # edges from other steps (data and control)
         self.n_forward = 0       # Merge: data edges that are not loop back edges
-        # per output index (-1: control): [(consumer node, input position or -1)]
-        self.consumers: Dict[int, List[Tuple["_Node", int]]] = {}
+        self.consumers: List[List[Tuple[int, int]]] = [[] for _ in op._outputs]
+        self.control_consumers: List[int] = []
         self.frame_name = op._attrs.get("frame_name") if self.kind == _ENTER else None
         self.is_constant = bool(op._attrs.get("is_constant")) if self.kind == _ENTER \
             else False
-        self.value_args: List[Source] = step.args
-        # The sources by op input position (None where the input is a ref: the plan
-        # binds those at kernel build).
+        self.args = [_getter(src, feed_slots) for src in step.args]
+        # The argument getters by op input position (None where the input is a ref: the
+        # plan binds those at kernel build).
         refs = op._op_def.ref_input_indices
-        args = iter(step.args)
-        self.positional: List[Optional[Source]] = [
+        args = iter(self.args)
+        self.positional: List[Optional[tuple]] = [
             None if i in refs else next(args, None) for i in range(len(op._inputs))]
         self.out_slots = step.outs
-        self.marks = step.marks
+        # (output index, slot, whether the value becomes an autograd source) per output
+        # that later steps or fetches read.
+        self.stores = [(k, slot, slot in step.marks) for k, slot in enumerate(step.outs)
+                       if slot is not None]
+        self.n_out = len(op._outputs)
+        self.value_indices = [torch.tensor(i, dtype=torch.int32)
+                              for i in range(len(op._inputs))] if self.kind == _MERGE else []
+
+
+def _getter(src: Source, feed_slots: set) -> tuple:
+    """(kind, ref, device) for reading a Source: SLOT values live per tag, feeds and
+    constants in every tag, variables in the store."""
+    kind = src.kind
+    if kind == SLOT and src.ref in feed_slots:
+        kind = FEED
+    return kind, src.ref, src.to_device
 
 
 class _Frame:
@@ -88,7 +106,7 @@ class _Frame:
     def __init__(self, parent: Tag, name: str):
         self.parent = parent
         self.name = name
-        self.iterations: List[int] = []
+        self.iterations: set = set()
         self.constants: List[Tuple[_Node, Any]] = []   # (Enter node, value or _DEAD)
         self.enters_seen = 0
         self.dead_exits: Dict[_Node, None] = {}
@@ -100,29 +118,28 @@ class DataflowProgram:
 
     def __init__(self, plan: Plan):
         self.plan = plan
-        steps = plan.steps
-        self.nodes = [_Node(i, s) for i, s in enumerate(steps)]
+        feed_slots = set(plan.feed_slots)
+        self.nodes = [_Node(i, s, feed_slots) for i, s in enumerate(plan.steps)]
         # A fed tensor that is a gradient source has a mark-only step (no kernel, its feed
         # slot in `marks`); the feed is made a source when the run starts.
-        node_of_op = {n.step.op: n for n in self.nodes}
-        feed_slots = set(plan.feed_slots)
-        self.feed_marks = [slot for n in self.nodes for slot in n.marks if slot in feed_slots]
+        node_of_op = {n.op: n for n in self.nodes}
+        self.feed_marks = [slot for s in plan.steps for slot in s.marks if slot in feed_slots]
         for n in self.nodes:
-            op = n.step.op
+            op = n.op
             if node_of_op[op] is not n:
                 continue        # (a mark-only step of an op that also has its own step)
             for position, t in enumerate(op._inputs):
                 producer = node_of_op.get(t._op)
-                if producer is None or producer is n and not is_back_edge(op, t):
+                if producer is None:
                     continue
-                producer.consumers.setdefault(t._value_index, []).append((n, position))
+                producer.consumers[t._value_index].append((n.index, position))
                 n.n_in += 1
                 if n.kind == _MERGE and not is_back_edge(op, t):
                     n.n_forward += 1
             for c in op._control_inputs:
                 producer = node_of_op.get(c)
                 if producer is not None:
-                    producer.consumers.setdefault(-1, []).append((n, -1))
+                    producer.control_consumers.append(n.index)
                     n.n_in += 1
         self.roots = [n for n in self.nodes if n.n_in == 0]
         self.enters_per_frame: Dict[str, int] = {}
@@ -130,7 +147,6 @@ class DataflowProgram:
             if n.kind == _ENTER:
                 self.enters_per_frame[n.frame_name] = \
                     self.enters_per_frame.get(n.frame_name, 0) + 1
-        self.feed_slots = set(plan.feed_slots)
         # Which node and output produce each fetched slot (root tag values).
         self.slot_producer: Dict[int, Tuple[_Node, int]] = {}
         for n in self.nodes:
@@ -155,98 +171,99 @@ class _Run:
 
     def __init__(self, program: DataflowProgram, feeds: Any, state: Dict[str, Any]):
         self.program = program
+        self.nodes = program.nodes
         self.state = state
         self.env: Dict[Tuple[int, Tag], Any] = {}
         self.feeds = dict(zip(program.plan.feed_slots, feeds))
         for slot in program.feed_marks:
             self.feeds[slot] = make_grad_source(self.feeds[slot])
-        self.pending: Dict[Tuple[int, Tag], list] = {}   # [remaining, dead?, inputs dict]
-        self.fired: set = set()
-        self.heap: list = []
-        self.counter = itertools.count()
-        self.tag_seq: Dict[Tag, int] = {(): 0}
+        self.pending: Dict[Tuple[int, Tag], list] = {}    # [remaining, dead?]
+        self.merged: set = set()                          # (Merge, tag) that fired
+        self.ready: List[tuple] = []                      # (node, tag, dead, merge input)
+        self.next_iterations: deque = deque()            # (NextIteration, tag, value)
         self.frames: Dict[Tuple[Tag, str], _Frame] = {}
 
-    # -- scheduling -------------------------------------------------------------------------
-    def _seq(self, tag: Tag) -> int:
-        seq = self.tag_seq.get(tag)
-        if seq is None:
-            seq = self.tag_seq[tag] = len(self.tag_seq)
-        return seq
-
-    def _ready(self, node: _Node, tag: Tag, dead: bool, merge_input: Any = None) -> None:
-        key = (node.index, tag)
-        if key in self.fired:
-            return
-        self.fired.add(key)
-        heapq.heappush(self.heap, (self._seq(tag), node.index, next(self.counter), node, tag,
-                                   dead, merge_input))
-
-    def _deliver(self, node: _Node, position: int, tag: Tag, dead: bool,
-                 value_index: int) -> None:
-        """One token reaches `node` (input `position`, -1 for control) in `tag`."""
-        key = (node.index, tag)
-        if key in self.fired:
-            return
-        if node.kind == _MERGE:
-            if position < 0:
-                return           # (a Merge waits for data only)
-            if not dead:
-                self._ready(node, tag, False, position)
-                return
-            entry = self.pending.get(key)
+    # -- tokens ------------------------------------------------------------------------------
+    def _send(self, node: _Node, tag: Tag, outputs: List[Any], dead: bool) -> None:
+        """Delivers a fired node's outputs (values or _DEAD) and its control token (dead
+        when the node itself did not run) to the consumers in `tag`."""
+        nodes, pending, ready = self.nodes, self.pending, self.ready
+        for k, consumers in enumerate(node.consumers):
+            if not consumers:
+                continue
+            value_dead = outputs[k] is _DEAD
+            for index, position in consumers:
+                consumer = nodes[index]
+                key = (index, tag)
+                if consumer.kind == _MERGE:
+                    self._merge_token(consumer, key, position, value_dead)
+                    continue
+                entry = pending.get(key)
+                if entry is None:
+                    entry = pending[key] = [consumer.n_in, False]
+                entry[0] -= 1
+                if value_dead:
+                    entry[1] = True
+                if entry[0] == 0:
+                    del pending[key]
+                    ready.append((consumer, tag, entry[1] and consumer.kind != _TRIGGER,
+                                  None))
+        for index in node.control_consumers:
+            consumer = nodes[index]
+            if consumer.kind == _MERGE:
+                continue         # (a Merge waits for data only)
+            key = (index, tag)
+            entry = pending.get(key)
             if entry is None:
-                entry = self.pending[key] = [0, True, None]
-            entry[0] += 1
-            if entry[0] >= node.n_forward:
-                self._ready(node, tag, True)
+                entry = pending[key] = [consumer.n_in, False]
+            entry[0] -= 1
+            if dead:
+                entry[1] = True
+            if entry[0] == 0:
+                del pending[key]
+                ready.append((consumer, tag, entry[1] and consumer.kind != _TRIGGER, None))
+
+    def _merge_token(self, node: _Node, key: tuple, position: int, dead: bool) -> None:
+        if key in self.merged:
+            return
+        if not dead:
+            self.merged.add(key)
+            self.pending.pop(key, None)
+            self.ready.append((node, key[1], False, position))
             return
         entry = self.pending.get(key)
         if entry is None:
-            entry = self.pending[key] = [node.n_in, False, None]
-        entry[0] -= 1
-        if dead:
-            entry[1] = True
-        if entry[0] <= 0:
+            entry = self.pending[key] = [0, True]
+        entry[0] += 1
+        if entry[0] >= node.n_forward:
+            self.merged.add(key)
             del self.pending[key]
-            self._ready(node, tag, entry[1] and node.kind != _TRIGGER)
-
-    def _send(self, node: _Node, tag: Tag, outputs: List[Any], dead: bool = False) -> None:
-        """Delivers a fired node's outputs (values or _DEAD) and its control token (dead
-        when the node itself did not run)."""
-        for k, value in enumerate(outputs):
-            for consumer, position in node.consumers.get(k, ()):
-                self._deliver(consumer, position, tag, value is _DEAD, k)
-        for consumer, position in node.consumers.get(-1, ()):
-            self._deliver(consumer, position, tag, dead, -1)
+            self.ready.append((node, key[1], True, None))
 
     # -- values -------------------------------------------------------------------------------
-    def _value(self, src: Source, tag: Tag) -> Any:
-        kind = src.kind
+    def _value(self, getter: tuple, tag: Tag) -> Any:
+        kind, ref, device = getter
         if kind == SLOT:
-            slot = src.ref
-            if slot in self.feeds:
-                value = self.feeds[slot]
-            else:
-                value = self.env[(slot, tag)]
+            value = self.env[(ref, tag)]
         elif kind == STATE:
-            value = self.state[src.ref]
+            value = self.state[ref]
         elif kind == CONST:
-            value = src.ref
-        else:  # pragma: no cover - FEED sources are bound to slots first
-            raise AssertionError(kind)
-        if src.to_device is not None and hasattr(value, "to"):
-            value = value.to(src.to_device)
+            value = ref
+        else:
+            value = self.feeds[ref]
+        if device is not None and hasattr(value, "to"):
+            value = value.to(device)
         return value
 
     def _store(self, node: _Node, tag: Tag, outputs: List[Any]) -> None:
-        for k, (slot, value) in enumerate(zip(node.out_slots, outputs)):
-            if slot is None or value is _DEAD:
+        env = self.env
+        for k, slot, mark in node.stores:
+            value = outputs[k]
+            if value is _DEAD:
                 continue
-            if slot in node.marks:
-                value = make_grad_source(value)
-                outputs[k] = value
-            self.env[(slot, tag)] = value
+            if mark:
+                value = outputs[k] = make_grad_source(value)
+            env[(slot, tag)] = value
 
     # -- frames -----------------------------------------------------------------------------
     def _frame(self, parent: Tag, name: str) -> _Frame:
@@ -259,8 +276,7 @@ class _Run:
         """The tag of iteration `i`, delivering the frame's loop constants on creation."""
         tag = frame.parent + ((frame.name, i),)
         if i not in frame.iterations:
-            frame.iterations.append(i)
-            self._seq(tag)
+            frame.iterations.add(i)
             for enter, value in frame.constants:
                 self._put(enter, tag, value)
         return tag
@@ -278,12 +294,18 @@ class _Run:
         state = self.state
         for key in plan.state_marks:
             state[key] = make_grad_source(state[key])
-        for node in program.roots:
-            self._ready(node, (), False)
+        ready = self.ready
+        ready.extend((node, (), False, None) for node in reversed(program.roots))
+        next_iterations = self.next_iterations
         while True:
-            while self.heap:
-                _, _, _, node, tag, dead, merge_input = heapq.heappop(self.heap)
+            while ready:
+                node, tag, dead, merge_input = ready.pop()
                 self._fire(node, tag, dead, merge_input)
+            if next_iterations:
+                node, tag, value = next_iterations.popleft()
+                name, i = tag[-1]
+                self._put(node, self._iteration(self._frame(tag[:-1], name), i + 1), value)
+                continue
             if not self._flush_dead_exits():
                 break
         out = tuple(self._fetch(src, i) for i, src in enumerate(plan.fetches))
@@ -292,86 +314,63 @@ class _Run:
                 state[key] = state[key].detach()
         return out
 
-    def _fetch(self, src: Source, index: int) -> Any:
-        if src.kind == CONST and src.ref is None:
-            return None
-        if src.kind == SLOT and src.ref not in self.feeds and \
-                (src.ref, ()) not in self.env:
-            node, k = self.program.slot_producer[src.ref]
-            tensor = node.step.op._outputs[k]
-            if (node.index, ()) in self.fired:
-                raise errors.InvalidArgumentError(
-                    None, node.step.op, f"Retval[{index}] does not have value "
-                    f"({tensor.name} is dead: its branch or loop did not run)")
-            raise errors.InternalError(None, node.step.op, f"{tensor.name} was never "
-                                       "computed: the graph's control flow is malformed")
-        return self._value(src, ())
-
     def _fire(self, node: _Node, tag: Tag, dead: bool, merge_input: Any) -> None:
         kind = node.kind
-        n_out = len(node.step.op._outputs)
-        if kind == _ENTER:
+        if kind == _NORMAL or kind == _TRIGGER:
+            if dead:
+                self._send(node, tag, [_DEAD] * node.n_out, True)
+                return
+            kernel = node.kernel
+            if kernel is None:
+                outputs: List[Any] = [None] * node.n_out
+            else:
+                args = [self._value(g, tag) for g in node.args]
+                try:
+                    result = kernel(*args)
+                except Exception as e:
+                    e._tf1compat_op = node.op   # for the session's error mapping
+                    raise
+                n_out = node.n_out
+                outputs = [result] if n_out == 1 else list(result) if n_out else []
+            self._store(node, tag, outputs)
+            self._send(node, tag, outputs, False)
+            return
+        if kind == _SWITCH:
+            if dead:
+                self._send(node, tag, [_DEAD, _DEAD], True)
+                return
+            data_getter, pred_getter = node.positional
+            data = None if data_getter is None else self._value(data_getter, tag)
+            outputs = [_DEAD, data] if bool(self._value(pred_getter, tag)) else [data, _DEAD]
+            self._store(node, tag, outputs)
+            self._send(node, tag, outputs, False)
+        elif kind == _MERGE:
+            if dead:
+                self._send(node, tag, [_DEAD, _DEAD], True)
+                return
+            getter = node.positional[merge_input]
+            outputs = [None if getter is None else self._value(getter, tag),
+                       node.value_indices[merge_input]]
+            self._store(node, tag, outputs)
+            self._send(node, tag, outputs, False)
+        elif kind == _ENTER:
             self._enter(node, tag, dead)
-            return
-        if kind == _EXIT:
+        elif kind == _EXIT:
             self._exit(node, tag, dead)
-            return
-        if kind == _NEXT:
-            if not dead:
-                name, i = tag[-1]
-                frame = self._frame(tag[:-1], name)
-                value = self._single_value(node, tag)
-                self._put(node, self._iteration(frame, i + 1), value)
-            return
-        if dead:
-            self._send(node, tag, [_DEAD] * n_out, True)
-            return
-        if kind == _MERGE:
-            value = self._single_value(node, tag, merge_input)
-            outputs = [value, torch.tensor(merge_input, dtype=torch.int32)]
-        elif kind == _SWITCH:
-            outputs = self._switch(node, tag)
-        else:
-            outputs = self._run_kernel(node, tag, n_out)
-        self._store(node, tag, outputs)
-        self._send(node, tag, outputs)
+        elif not dead:             # NextIteration: the next iteration waits (see above)
+            self.next_iterations.append((node, tag, self._input(node, tag)))
 
-    def _single_value(self, node: _Node, tag: Tag, position: int = 0) -> Any:
-        """The value of data input `position` (None for a ref input: the store key is
-        the plan's business)."""
-        src = node.positional[position]
-        return None if src is None else self._value(src, tag)
-
-    def _switch(self, node: _Node, tag: Tag) -> List[Any]:
-        sources = node.positional
-        data = None if sources[0] is None else self._value(sources[0], tag)
-        pred = self._value(sources[1], tag)
-        taken = bool(pred)
-        return [_DEAD, data] if taken else [data, _DEAD]
-
-    def _run_kernel(self, node: _Node, tag: Tag, n_out: int) -> List[Any]:
-        step = node.step
-        if step.kernel is None:
-            return [None] * n_out
-        args = [self._value(a, tag) for a in node.value_args]
-        try:
-            result = step.kernel(*args)
-        except Exception as e:
-            e._tf1compat_op = step.op   # for the session's error mapping
-            raise
-        if n_out == 1:
-            return [result]
-        if n_out == 0:
-            return []
-        return list(result)
+    def _input(self, node: _Node, tag: Tag) -> Any:
+        getter = node.positional[0]
+        return None if getter is None else self._value(getter, tag)
 
     def _enter(self, node: _Node, tag: Tag, dead: bool) -> None:
         frame = self._frame(tag, node.frame_name)
         frame.enters_seen += 1
-        value = _DEAD if dead else self._single_value(node, tag)
+        value = _DEAD if dead else self._input(node, tag)
         if node.is_constant:
             frame.constants.append((node, value))
-            for i in list(frame.iterations):
+            for i in sorted(frame.iterations):
                 self._put(node, frame.parent + ((frame.name, i),), value)
             if not frame.iterations:
                 self._iteration(frame, 0)
@@ -387,16 +386,14 @@ class _Run:
             return
         frame.live_exits.add(node)
         frame.dead_exits.pop(node, None)
-        self._put(node, frame.parent, self._single_value(node, tag))
+        self._put(node, frame.parent, self._input(node, tag))
 
     def _flush_dead_exits(self) -> bool:
         """Sends the dead exits of finished frame instances on; whether any were sent."""
         sent = False
-        program = self.program
+        expected = self.program.enters_per_frame
         for frame in list(self.frames.values()):
-            if not frame.dead_exits:
-                continue
-            if frame.enters_seen < program.enters_per_frame.get(frame.name, 0):
+            if not frame.dead_exits or frame.enters_seen < expected.get(frame.name, 0):
                 continue
             exits, frame.dead_exits = list(frame.dead_exits), {}
             for node in exits:
@@ -404,3 +401,15 @@ class _Run:
                     self._send(node, frame.parent, [_DEAD], True)
                     sent = True
         return sent
+
+    def _fetch(self, src: Source, index: int) -> Any:
+        if src.kind == CONST and src.ref is None:
+            return None
+        if src.kind == SLOT and src.ref not in self.feeds and \
+                (src.ref, ()) not in self.env:
+            node, k = self.program.slot_producer[src.ref]
+            tensor = node.op._outputs[k]
+            raise errors.InvalidArgumentError(
+                None, node.op, f"Retval[{index}] does not have value ({tensor.name} is "
+                "dead: the branch or loop computing it did not run)")
+        return self._value(_getter(src, set(self.feeds)), ())
