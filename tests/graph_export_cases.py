@@ -120,6 +120,27 @@ def case_datasets(tf):
                      {"feeds": {}, "fetches": ["init_next:0"]}]}
 
 
+def case_functional_forms(tf):
+    """What TF writes as functions: tf.switch_case (a Case with branch functions, one of
+    them holding a tf.cond) and tf.cond / tf.while_loop inside tf.data functions."""
+    i = tf.placeholder(tf.int32, [], name="i")
+    x = tf.placeholder(tf.float32, [], name="x")
+    v = tf.Variable(3.0, name="v")
+    tf.identity(tf.switch_case(i, [lambda: x * 2.0, lambda: x + v,
+                                   lambda: tf.cond(x > 0, lambda: x, lambda: -x)]),
+                name="picked")
+    ds = tf.data.Dataset.range(6).map(
+        lambda e: tf.cond(tf.equal(e % 2, 0), lambda: tf.cast(e, tf.float32),
+                          lambda: -1.0)).map(
+        lambda e: tf.while_loop(lambda k, a: k < 3, lambda k, a: (k + 1, a + e), [0, 0.0])[1])
+    tf.identity(tf.data.make_one_shot_iterator(ds).get_next(), name="element")
+    tf.global_variables_initializer()
+    runs = [{"feeds": {"i:0": np.int32(k), "x:0": np.float32(-1.5)}, "fetches": ["picked:0"]}
+            for k in range(4)]
+    runs += [{"feeds": {}, "fetches": ["element:0"]} for _ in range(3)]
+    return {"init": "init", "runs": runs}
+
+
 def run_case(tf, d: str, spec: dict, arrays: dict) -> dict:
     """Imports d/graph.meta into a new graph and makes the case's runs; returns
     {"values": [[array per fetch] per run], "minimize": [arrays]}."""
@@ -150,4 +171,4 @@ def run_case(tf, d: str, spec: dict, arrays: dict) -> dict:
 
 
 CASES = [case_cond_while_nested, case_dropout_batch_norm, case_dynamic_rnn,
-         case_tensor_arrays, case_datasets]
+         case_tensor_arrays, case_datasets, case_functional_forms]

@@ -198,11 +198,16 @@ def test_loop_body_assignments_are_seen_by_later_iterations_after_import(tmp_pat
             assert sess.run("total:0") == want == 1.5 * (2.0 + 3.0 + 4.0)
 
 
-def test_switch_case_is_not_written_and_names_the_op():
+def test_switch_case_is_a_functional_case_with_branch_functions():
     i = tf.placeholder(tf.int32, [], name="i")
     tf.switch_case(i, [lambda: tf.constant(1), lambda: tf.constant(2)])
-    with pytest.raises(graph_io.UnserializableGraphError, match="type Case"):
-        tf.train.export_meta_graph()
+    graph_def = tf.train.export_meta_graph().graph_def
+    case, = [n for n in graph_def.node if n.op == "Case"]
+    assert case.name == "switch_case/indexed_case"
+    names = [f.name for f in case.attr["branches"].list.func]
+    assert names == [f.signature.name for f in graph_def.library.function]
+    assert not [n for n in graph_def.node if n.name.startswith("switch_case/indexed_case/")
+                and n.op == "Const"]
 
 
 def test_as_graph_def_views_write_control_flow(tmp_path):

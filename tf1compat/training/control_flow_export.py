@@ -24,8 +24,8 @@ The `cond_context` and `while_context` collections get TF's CondContextDef and
 WhileContextDef for each construct, so TF restores the contexts on import (its
 gradients of imported loops and conds need them).
 
-`tf.switch_case` (TF writes a functional `Case` with a function library) is not
-written: it raises UnserializableGraphError.
+`tf.switch_case` is written as TF writes it: a functional `Case` node whose branches are
+functions of the library (function_export.py).
 """
 
 from __future__ import annotations
@@ -97,6 +97,8 @@ class ControlFlowExport:
         self.while_protos: List[WhileContextDef] = []
         # branch region -> {outside tensor name: the Switch output the branch reads}
         self.externals: Dict[Any, Dict[str, str]] = {}
+        # regions written as functions (tf.switch_case's branches): their ops are no nodes
+        self.functional: set = set()
         for op in ops:
             self._plan_construct(op)
 
@@ -119,13 +121,12 @@ class ControlFlowExport:
 
     # -- the constructs ---------------------------------------------------------------------------
     def _plan_construct(self, op: Operation) -> None:
-        if op.type in ("If", "Case") and isinstance(
-                op.attrs.get("then_branch", (op.attrs.get("branches") or [None])[0]), Branch):
-            if op.type == "Case":
-                raise UnserializableGraphError(
-                    f"Cannot serialize op {op.name!r} of type Case: tf.switch_case is written "
-                    "by TF as a functional Case with a function library, which tf1compat "
-                    "does not write")
+        if op.type == "Case" and isinstance((op.attrs.get("branches") or [None])[0], Branch):
+            # tf.switch_case: TF writes a functional Case (function_export.py).
+            for branch in op.attrs["branches"]:
+                self.functional.add(branch.region)
+            return
+        if op.type == "If" and isinstance(op.attrs.get("then_branch"), Branch):
             scope = op.name[:op.name.rfind("/") + 1]
             cond = _Cond(scope, op._control_flow_context, op.inputs[0])
             self.conds[op] = cond
@@ -279,6 +280,9 @@ class ControlFlowExport:
 
     def write(self, op: Operation) -> None:
         """Writes `op` (an ordinary op, a region op or a construct's part) as NodeDefs."""
+        context = op._control_flow_context
+        if self._inside_function(context):
+            return                      # written as part of a function (function_export)
         if op in self.conds and op.type in _INITIALIZED_VALUE_OPS:
             self._write_initialized_value(op)
             return
@@ -291,7 +295,18 @@ class ControlFlowExport:
                 self._cond_header(construct)
                 self._finish_cond(op, construct)
             return
-        context = op._control_flow_context
+        if op.type == "Case" and op.inputs and self._inside_function(
+                getattr(op.attrs.get("branches", [None])[0], "region", None)):
+            node = self.functions.construct_node(
+                op, [self.resolve(t, context, op.name) for t in op.inputs])
+            node.name = self._strip(node.name)
+            if op.device and not self.clear_devices:
+                node.device = op.device
+            node.input.extend("^" + self._strip(c) for c in self._controls(op, context))
+            if self.add_shapes:
+                _set_output_shapes(node, [t.shape for t in op.outputs])
+            self.nodes.append(node)
+            return
         if op.type == "_Arg":
             self._loop_header(self.loops[context])
             return
@@ -336,6 +351,14 @@ class ControlFlowExport:
             args = info.cond_args if context is info.cond_region else info.body_args
             names.append(args[0].op.name)
         return names
+
+    def _inside_function(self, context: Any) -> bool:
+        """Whether `context` is (inside) a region written as a function."""
+        while context is not None:
+            if context in self.functional:
+                return True
+            context = context.outer_context
+        return False
 
     def _enclosing_loop(self, context: Any) -> Optional[_Loop]:
         while context is not None:

@@ -9,8 +9,14 @@ compute it. Functions of an imported graph's library are written back as they ca
 
 A FunctionDef's body refers to values as `arg` (an argument) or `node:output_arg:index`
 (the index-th tensor of the node's output argument, TF's function syntax); the `ret` map
-binds the output arguments. Bodies with tf.cond/tf.while_loop constructs (TF writes
-those as functional If/While inside functions) are not written: UnserializableGraphError.
+binds the output arguments.
+
+Control flow inside a function is functional, as TF writes it there: a tf.cond construct
+becomes an `If` node whose `then_branch`/`else_branch` are functions of the branch
+regions (every branch takes all the construct's inputs), a tf.while_loop a `While` node
+whose `cond`/`body` functions take the loop variables followed by the captured tensors
+(the body passes the captures on unchanged), `tf.switch_case` a `Case` node. The top-level
+`Case` of tf.switch_case is written that way too (graph_export.py).
 """
 
 from __future__ import annotations
@@ -23,11 +29,11 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.training.graph_io import (UnserializableGraphError, attr_to_proto,
                                          op_to_node_def, shape_to_proto)
 from tf1compat.training.proto_messages import (AttrValue, FunctionDef, FunctionDefLibrary,
-                                               NameAttrList)
+                                               NameAttrList, NodeDef)
 
 __all__ = ["FunctionExport"]
 
-_CONSTRUCTS = ("If", "Case", "While", "_Arg")
+_CONSTRUCTS = ("If", "Case", "While")
 
 
 def _arg_name(text: str, used: set) -> str:
@@ -93,7 +99,7 @@ class FunctionExport:
             name = self._unique(f"_make_dataset_{variant.op.name.replace('/', '_')}")
             self._names[key] = name
             self._keep.append(variant)
-            self._write(name, [], [variant], [], {})
+            self._write(name, [], [variant], None, {})
         return AttrValue(func=NameAttrList(name=self._names[key]))
 
     def add(self, function: Any) -> str:
@@ -128,8 +134,64 @@ class FunctionExport:
         self._used.add(name)
         return name
 
+    def region(self, name: str, region: Any, inputs: List[Tensor],
+               outputs: List[Tensor]) -> AttrValue:
+        """A function of a control-flow region's ops: `inputs` are its arguments (outside
+        tensors and the region's loop variables), `outputs` what it returns."""
+        key = (id(region), tuple(id(t) for t in outputs))
+        if key not in self._names:
+            self._names[key] = fname = self._unique(name.replace("/", "_"))
+            self._keep.append((region, outputs))
+            self._write(fname, inputs, outputs, region.ops, {}, context=region)
+        return AttrValue(func=NameAttrList(name=self._names[key]))
+
+    def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
+        """The functional node (If, While, Case) of a tf.cond/tf.while_loop/switch_case
+        construct, its regions written as functions."""
+        node = NodeDef(name=op.name, op=op.type, input=input_names)
+        attrs = op.attrs
+        shapes = AttrValue()
+        for t in op.outputs:
+            shapes.list.shape.append(shape_to_proto(t.shape))
+        node.attr["output_shapes"].CopyFrom(shapes)
+        if op.type == "While":
+            loop = attrs["loop"]
+            n = len(loop.body_args)
+            captures = list(op.inputs[n:])
+            node.attr["T"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in op.inputs]))
+            all_shapes = AttrValue()
+            for t in list(loop.body_args) + captures:
+                all_shapes.list.shape.append(shape_to_proto(t.shape))
+            node.attr["output_shapes"].CopyFrom(all_shapes)
+            node.attr["parallel_iterations"].CopyFrom(
+                attr_to_proto(int(attrs["parallel_iterations"])))
+            node.attr["cond"].CopyFrom(self.region(
+                op.name + "_cond", loop.cond_region, list(loop.cond_args) + captures,
+                [loop.pred]))
+            node.attr["body"].CopyFrom(self.region(
+                op.name + "_body", loop.body_region, list(loop.body_args) + captures,
+                list(loop.body_outputs) + captures))
+            return node
+        inputs = list(op.inputs[1:])
+        node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in inputs]))
+        node.attr["Tout"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in op.outputs]))
+        if op.type == "If":
+            node.attr["Tcond"].CopyFrom(attr_to_proto(op.inputs[0].dtype.base_dtype))
+            for key in ("then_branch", "else_branch"):
+                branch = attrs[key]
+                node.attr[key].CopyFrom(self.region(f"{op.name}_{key}", branch.region,
+                                                    inputs, branch.outputs))
+            return node
+        branches = AttrValue()
+        for k, branch in enumerate(attrs["branches"]):
+            branches.list.func.append(self.region(f"{op.name}_branch{k}", branch.region,
+                                                  inputs, branch.outputs).func)
+        node.attr["branches"].CopyFrom(branches)
+        return node
+
     def _write(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
-               ops: List[Operation], attrs: Dict[str, Any]) -> None:
+               ops: Optional[List[Operation]], attrs: Dict[str, Any],
+               context: Any = None) -> None:
         fdef = FunctionDef()
         fdef.signature.name = name
         used: set = set()
@@ -142,28 +204,30 @@ class FunctionExport:
                 shapes = AttrValue()
                 shapes.list.shape.append(shape_to_proto(t.shape))
                 fdef.arg_attr[len(arg_of) - 1].attr["_output_shapes"].CopyFrom(shapes)
-        if not ops:       # a factory: the ops computing the outputs, from the graph
+        if ops is None:    # a factory: the ops computing the outputs, from the graph
             ops = _upstream(outputs)
         input_ops = {t.op for t in inputs}
-        body = [op for op in ops if op not in input_ops]
+        # Ops of regions inside the body belong to their constructs' functions.
+        body = [op for op in ops if op not in input_ops and
+                op._control_flow_context is context]
         names = {op.name for op in body}
         for op in body:
-            if op.type in _CONSTRUCTS:
-                raise UnserializableGraphError(
-                    f"Cannot serialize function {name!r}: its op {op.name!r} is a "
-                    "tf.cond/tf.while_loop construct, which TF writes as functional control "
-                    "flow inside functions; tf1compat does not write that")
-            node = op_to_node_def(op, attr_overrides=self.attr_overrides(op))
-            del node.input[:]
+            input_names = []
             for t in op.inputs:
                 if t in arg_of:
-                    node.input.append(arg_of[t])
+                    input_names.append(arg_of[t])
                 elif t.op.name in names:
-                    node.input.append(f"{t.op.name}:{_output_arg(t.op, t.value_index)}")
+                    input_names.append(f"{t.op.name}:{_output_arg(t.op, t.value_index)}")
                 else:
                     raise UnserializableGraphError(
                         f"Cannot serialize function {name!r}: op {op.name!r} uses "
                         f"{t.name}, which the function neither computes nor receives")
+            if op.type in _CONSTRUCTS:
+                node = self.construct_node(op, input_names)
+            else:
+                node = op_to_node_def(op, attr_overrides=self.attr_overrides(op))
+                del node.input[:]
+                node.input.extend(input_names)
             node.input.extend("^" + c.name for c in op.control_inputs if c.name in names)
             node.device = ""
             fdef.node_def.append(node)

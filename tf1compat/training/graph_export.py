@@ -6,15 +6,16 @@ Beyond one op per node:
 * `tf.cond`/`tf.while_loop` constructs are written in TF1's dataflow form
   (control_flow_export.py) with their `cond_context`/`while_context` protos;
 * functions the graph's ops hold (tf.data's map/filter/... functions, the dataset factory
-  of a one-shot iterator) are written to the GraphDef's function library as FunctionDefs
-  and named by the attrs (function_export.py);
+  of a one-shot iterator, tf.switch_case's branches) are written to the GraphDef's
+  function library as FunctionDefs and named by the attrs (function_export.py);
 * `add_shapes=True` (what `export_meta_graph` uses, as TF) adds `_output_shapes`.
 
 Ops whose behaviour lives only in this process cannot be written; the
 UnserializableGraphError (a ValueError) names the first one: ops with Python gradients
 (`tf.custom_gradient`, `RegisterGradient` overrides on a `tf.gradients` path,
-`stop_gradients`) and `tf.switch_case`. `py_func` is written as TF's `PyFunc` with its
-token, which works in the process that registered the function, as in TF.
+`stop_gradients`) and `Dataset.from_generator`. `py_func` is written as TF's `PyFunc` with
+its token, which works in the process that registered the function, as in TF;
+`tf.switch_case` as TF's functional `Case`.
 """
 
 from __future__ import annotations
