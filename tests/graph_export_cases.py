@@ -120,6 +120,35 @@ def case_datasets(tf):
                      {"feeds": {}, "fetches": ["init_next:0"]}]}
 
 
+def case_dataset_transformations(tf):
+    """tf.data transformations with and without functions: seeded shuffle, repeat/skip/
+    take, zip, concatenate, padded_batch, interleave, flat_map, cache/prefetch, unbatch,
+    map_and_batch, filter, window."""
+    a = tf.data.Dataset.range(10)
+    b = tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.float32))
+    pipelines = {
+        "shuffle": a.shuffle(5, seed=3).batch(10),
+        "repeat_take_skip": a.repeat(2).skip(3).take(12).batch(12),
+        "zip": tf.data.Dataset.zip((a, b)).map(
+            lambda x, y: tf.cast(x, tf.float32) + y).batch(10),
+        "concat": a.concatenate(a).batch(20),
+        "padded": a.map(lambda x: tf.fill([x], x)).padded_batch(4, padded_shapes=[None]),
+        "interleave": a.interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(2),
+                                   cycle_length=2).batch(20),
+        "flat_map": a.flat_map(lambda x: tf.data.Dataset.range(x)).batch(50),
+        "prefetch_cache": a.map(lambda x: x * 2).cache().prefetch(2).batch(10),
+        "unbatch": a.batch(3).apply(tf.data.experimental.unbatch()).batch(10),
+        "map_and_batch": a.apply(tf.data.experimental.map_and_batch(lambda x: x + 1, 5)),
+        "filter": a.filter(lambda x: x > 4).batch(10),
+        "window": a.window(3, shift=3, drop_remainder=True).flat_map(
+            lambda w: w.batch(3)).batch(5),
+    }
+    for name, ds in pipelines.items():
+        tf.identity(tf.data.make_one_shot_iterator(ds).get_next(), name=name)
+    return {"init": None,
+            "runs": [{"feeds": {}, "fetches": [f"{name}:0" for name in pipelines]}]}
+
+
 def case_functional_forms(tf):
     """What TF writes as functions: tf.switch_case (a Case with branch functions, one of
     them holding a tf.cond) and tf.cond / tf.while_loop inside tf.data functions."""
@@ -171,4 +200,5 @@ def run_case(tf, d: str, spec: dict, arrays: dict) -> dict:
 
 
 CASES = [case_cond_while_nested, case_dropout_batch_norm, case_dynamic_rnn,
-         case_tensor_arrays, case_datasets, case_functional_forms]
+         case_tensor_arrays, case_datasets, case_dataset_transformations,
+         case_functional_forms]
