@@ -35,10 +35,29 @@ attr names, written in TF's REGISTER_OP notation:
     formula where torch's differs (ties of Maximum, 0 ** 0 of Pow, ...);
   - ``grad_indexed_slices``: under eager execution the gradient w.r.t. the gathered
     params is an IndexedSlices, as TF's gather gradients.
+* ``static_value(tensor) -> ndarray or None``: the output's value when it is known at
+  graph build without running the kernel (the Shape of a static shape, a Pack of
+  constants, ...), for `framework/constant_value.constant_value` as TF's
+  `tensor_util.constant_value` does; other small pure subgraphs are folded by running
+  their kernels.
+* ``shape_value(tensor) -> TensorShape or None``: the partially known shape a 1-D
+  shape tensor describes (TF's `constant_value_as_shape`: `tf.stack([tf.shape(x)[0], 3])`
+  is `[?, 3]`).
 * ``foldable=False``: never evaluated at graph build or plan build although pure
   (ops with side effects on the outside world: Print, Assert; PlaceholderWithDefault,
   which can be fed). Stateful, constant, CPU-only, ref-input, variable and gradient ops
   are never folded either (`OpDef.foldable`).
+* run-time facts the plan reads (runtime/plan.py): ``stateful`` (side effects: random,
+  assign, py_func), ``cpu_only`` (runs on the CPU), ``constant`` (the factory returns the
+  value itself, evaluated once per plan), ``view`` (the output may share storage with an
+  input: fetches of it are copied), ``keeps_devices`` (control flow: inputs pass without
+  device transfers), ``state_alias(node) -> key`` (the outputs alias a variable-store
+  slot: VariableV2), ``forwards_alias`` (the output aliases whatever variable input 0
+  aliases: TF1's Identity of a ref variable forwards its buffer, so `v/read` reads the
+  variable where each consumer runs), ``must_feed`` (no kernel: running it unfed is
+  InvalidArgumentError naming it, as a Placeholder), ``grad_sources(node) -> tensors``
+  (those tensors must be autograd sources in any plan containing the op: the gradient
+  op).
 
 Registration checks the declaration (signature, attr kinds, defaults) at import time.
 """
@@ -162,7 +181,11 @@ class OpDef:
     # Control flow (If, While): inputs are passed on without device transfers and the
     # outputs' devices are unknown to the plan (they are wherever the region left them).
     keeps_devices: bool = False
+    forwards_alias: bool = False
+    must_feed: bool = False
     can_fold: bool = True
+    static_value: Optional[Callable[[Any], Any]] = None
+    shape_value: Optional[Callable[[Any], Any]] = None
 
     @property
     def foldable(self) -> bool:
@@ -219,7 +242,10 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             cpu_only: bool = False, constant: bool = False, view: bool = False,
             doc: str = "", state_alias: Optional[Callable[[Any], Optional[str]]] = None,
             grad_sources: Optional[Callable[[Any], Sequence[Any]]] = None,
-            keeps_devices: bool = False, foldable: bool = True) -> OpDef:
+            keeps_devices: bool = False, forwards_alias: bool = False,
+            must_feed: bool = False, foldable: bool = True,
+            static_value: Optional[Callable[[Any], Any]] = None,
+            shape_value: Optional[Callable[[Any], Any]] = None) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -245,6 +271,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
     ref_indices = tuple(i for i, a in enumerate(in_specs) if a.is_ref)
     if ref_indices and any(in_specs[i].is_list for i in ref_indices):
         raise ValueError(f"{op_type}: list ref inputs are not supported")
+    if must_feed and kernel is not None:
+        raise ValueError(f"{op_type}: an op that must be fed has no kernel")
     if grad != "autograd" and (grad_formula is not None or grad_none_inputs):
         raise ValueError(f"{op_type}: grad_formula/grad_none_inputs need grad='autograd'")
     if any(not 0 <= i < len(in_specs) for i in grad_none_inputs):
@@ -252,7 +280,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
     op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, grad_names,
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
-                   keeps_devices, foldable)
+                   keeps_devices, forwards_alias, must_feed, foldable, static_value,
+                   shape_value)
     _REGISTRY[op_type] = op_def
     return op_def
 

@@ -74,10 +74,12 @@ def _enter_shape(ctx: Any) -> List[TensorShape]:
 _FRAME_ATTRS = {"T": Type(), "frame_name": REQUIRED, "is_constant": False,
                 "parallel_iterations": 10}
 
+# Switch, Enter, Exit and NextIteration forward their input's buffer (forwards_alias): a
+# variable read entering a loop sees the assignments the loop makes, as in TF1.
 declare("Switch", inputs=["data: T", "pred: bool"],
         outputs=["output_false: T", "output_true: T"], attrs={"T": Type()},
         shape=lambda ctx: [ctx.shape(0), ctx.shape(0)], kernel=_switch_kernel, view=True,
-        doc="Forwards data to output_true if pred else output_false (the other is dead).")
+        forwards_alias=True, doc="Forwards data to output_true if pred else output_false (the other is dead).")
 declare("RefSwitch", inputs=["data: Ref(T)", "pred: bool"],
         outputs=["output_false: Ref(T)", "output_true: Ref(T)"], attrs={"T": Type()},
         shape=lambda ctx: [ctx.shape(0), ctx.shape(0)],
@@ -87,20 +89,20 @@ declare("Merge", inputs=["inputs: N * T"], outputs=["output: T", "value_index: i
         attrs={"T": Type(), "N": Int(minimum=1)}, shape=_merge_shape, kernel=_merge_kernel,
         view=True, doc="Forwards the first live input and its index.")
 declare("Enter", inputs=["data: T"], outputs=["output: T"], attrs=dict(_FRAME_ATTRS),
-        shape=_enter_shape, kernel=identity_kernel, view=True,
+        shape=_enter_shape, kernel=identity_kernel, view=True, forwards_alias=True,
         doc="Makes data available in the child frame frame_name.")
 declare("RefEnter", inputs=["data: Ref(T)"], outputs=["output: Ref(T)"],
         attrs=dict(_FRAME_ATTRS), shape=lambda ctx: [ctx.shape(0)],
         kernel=lambda node, kctx: (lambda: None), view=True,
         doc="Enter of a variable reference.")
 declare("Exit", inputs=["data: T"], outputs=["output: T"], attrs={"T": Type()},
-        shape=unary_rule, kernel=identity_kernel, view=True,
+        shape=unary_rule, kernel=identity_kernel, view=True, forwards_alias=True,
         doc="Makes data available in the parent frame.")
 declare("RefExit", inputs=["data: Ref(T)"], outputs=["output: Ref(T)"], attrs={"T": Type()},
         shape=unary_rule, kernel=lambda node, kctx: (lambda: None), view=True,
         doc="Exit of a variable reference.")
 declare("NextIteration", inputs=["data: T"], outputs=["output: T"], attrs={"T": Type()},
-        shape=unary_rule, kernel=identity_kernel, view=True,
+        shape=unary_rule, kernel=identity_kernel, view=True, forwards_alias=True,
         doc="Makes data available to the next iteration of the frame.")
 declare("RefNextIteration", inputs=["data: Ref(T)"], outputs=["output: Ref(T)"],
         attrs={"T": Type()}, shape=unary_rule, kernel=lambda node, kctx: (lambda: None),

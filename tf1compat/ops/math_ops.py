@@ -15,6 +15,7 @@ import torch
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.grad_names import Pass, broadcast_names, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, declare, no_kernel
@@ -252,11 +253,19 @@ def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Calla
     return factory
 
 
+def _equal_static_value(t: Tensor) -> Optional[np.ndarray]:
+    a, b = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if a is None or b is None:
+        return None
+    return np.equal(a, b) if t.op.type == "Equal" else np.not_equal(a, b)
+
+
 for _op_type, _fn, _np_fn in (("Equal", torch.eq, np.equal),
                               ("NotEqual", torch.ne, np.not_equal)):
     declare(_op_type, inputs=["x: T", "y: T"], outputs=["z: bool"],
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
-            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none")
+            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none",
+            static_value=_equal_static_value)
 
 logical_and = binary("LogicalAnd", torch.logical_and, (D.bool,), grad="none")
 logical_or = binary("LogicalOr", torch.logical_or, (D.bool,), grad="none")
@@ -289,9 +298,19 @@ def _cast_grad_names(op: Any) -> List[Any]:
     return ["Cast" if both_float else None]
 
 
+def _cast_static_value(t: Tensor) -> Optional[np.ndarray]:
+    v = constant_value(t.op.inputs[0])
+    return None if v is None else np.asarray(v).astype(t.dtype.as_numpy_dtype)
+
+
+def _cast_shape_value(t: Tensor) -> TensorShape:
+    return constant_value_as_shape(t.op.inputs[0])
+
+
 declare("Cast", inputs=["x: SrcT"], outputs=["y: DstT"],
         attrs={"SrcT": Type(), "DstT": Type(), "Truncate": False},
-        shape=unary_rule, kernel=_cast_kernel, grad_names=_cast_grad_names)
+        shape=unary_rule, kernel=_cast_kernel, grad_names=_cast_grad_names,
+        static_value=_cast_static_value, shape_value=_cast_shape_value)
 
 
 def _add_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:

@@ -87,15 +87,9 @@ def state_key(t: Tensor) -> Optional[str]:
         return od.state_alias(op)
     if t._dtype._is_ref_dtype and od.ref_input_indices:
         return state_key(op._inputs[od.ref_input_indices[0]])
-    if op._type in _FORWARDING_TYPES:
-        # An Identity of a variable forwards its buffer in TF1, so it aliases it too; so
-        # do TF1's control-flow primitives (a variable read entering a loop through Enter
-        # sees the assignments the loop makes, as in TF).
+    if od.forwards_alias:
         return state_key(op._inputs[0])
     return None
-
-
-_FORWARDING_TYPES = frozenset({"Identity", "Enter", "Exit", "Switch", "NextIteration"})
 
 
 def is_pure_alias(t: Tensor) -> bool:
@@ -105,9 +99,9 @@ def is_pure_alias(t: Tensor) -> bool:
     where each consumer runs instead of capturing them as inputs, so a loop body sees
     the assignments made by earlier iterations, as TF1's ref variables do.
     """
-    op = t._op
-    return state_key(t) is not None and (op._op_def.kernel is None or
-                                         op._type in ("VariableV2", "Identity"))
+    od = t._op._op_def
+    return state_key(t) is not None and (od.kernel is None or od.state_alias is not None or
+                                         od.forwards_alias)
 
 
 class KernelContext:
@@ -243,7 +237,7 @@ class PlanBuilder:
         state_marks: List[str] = []
         for op in order:
             od = op._op_def
-            if od.type == "Placeholder" and any(t not in feeds for t in op._outputs):
+            if od.must_feed and any(t not in feeds for t in op._outputs):
                 if not for_function:
                     return _error_plan(errors.op_error(
                         errors.InvalidArgumentError, op, _unfed_message(op)))
@@ -279,7 +273,7 @@ class PlanBuilder:
             if od.kernel is None:
                 # (A kernel-less op whose outputs are all fed, e.g. a region's _Arg reached
                 # through a control input, has nothing left to compute.)
-                if od.type != "NoOp" and not all(k is not None for k in alias_outputs) \
+                if not all(k is not None for k in alias_outputs) \
                         and not (op._outputs and all(t in feeds for t in op._outputs)):
                     return _error_plan(errors.op_error(
                         errors.UnimplementedError, op,
@@ -329,7 +323,7 @@ class PlanBuilder:
                     continue
                 if key is not None:
                     outs.append(None)
-                    src = sources.get(op._inputs[0]) if op._type == "Identity" else None
+                    src = sources.get(op._inputs[0]) if od.forwards_alias else None
                     if src is not None and src.kind != STATE:
                         sources[t] = src           # Identity of a fed variable: the feed
                     else:
@@ -350,7 +344,7 @@ class PlanBuilder:
             # A kernel of an op whose outputs are all aliases still runs (Assign updates
             # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.
             if all(k is not None for k in alias_outputs) and op._outputs and \
-                    od.type in ("VariableV2", "Identity"):
+                    (od.state_alias is not None or od.forwards_alias):
                 kernel = None
             if rewriter is not None and kernel is not None:
                 try:
