@@ -17,7 +17,7 @@ import pytest
 
 import tf1compat as tf
 from tests import graph_export_cases
-from tf1compat.training import graph_export, graph_io, meta_graph
+from tf1compat.training import graph_export, meta_graph
 from tf1compat.training.proto_messages import CondContextDef, WhileContextDef
 
 @pytest.fixture(autouse=True)

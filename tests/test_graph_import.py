@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.training.proto_messages import GraphDef, NodeDef
+from tf1compat.training.proto_messages import GraphDef
 
 @pytest.fixture(autouse=True)
 def fresh_graph():

@@ -27,7 +27,6 @@ from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.graph import Graph, get_default_graph, name_scope
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.training.graph_io import (as_graph_def_proto, proto_to_attr, proto_to_shape)
 
 __all__ = ["import_graph_def", "import_nodes", "missing_op_types", "load_op_modules",

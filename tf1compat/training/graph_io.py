@@ -22,8 +22,6 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework import op_def as _op_def
-from tf1compat.framework.graph import Graph, get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
