@@ -260,3 +260,18 @@ def test_saver_writes_the_meta_graph_of_every_graph_and_training_resumes_from_it
     for name in want:
         np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-6,
                                    err_msg=name)
+
+
+def test_ops_of_a_loop_that_raised_are_left_out():
+    """A tf.while_loop that raised after tracing its body leaves ops that never run; the
+    graph around them is still written."""
+    x = tf.placeholder(tf.float32, [2], name="x")
+    with pytest.raises(ValueError):
+        tf.while_loop(lambda v: tf.reduce_sum(v) < 10.0, lambda v: tf.concat([v, v], 0), [x])
+    tf.identity(x * 2.0, name="y")
+    graph_def = tf.train.export_meta_graph().graph_def
+    assert [n.name for n in graph_def.node] == ["x", "mul/y", "mul", "y"]
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run("y:0", {"x:0": [1.0, 2.0]}), [2.0, 4.0])

@@ -283,6 +283,8 @@ class ControlFlowExport:
         context = op._control_flow_context
         if self._inside_function(context):
             return                      # written as part of a function (function_export)
+        if self._orphaned(context):
+            return      # traced for a tf.cond/tf.while_loop that raised: it never runs
         if op in self.conds and op.type in _INITIALIZED_VALUE_OPS:
             self._write_initialized_value(op)
             return
@@ -351,6 +353,16 @@ class ControlFlowExport:
             args = info.cond_args if context is info.cond_region else info.body_args
             names.append(args[0].op.name)
         return names
+
+    def _orphaned(self, context: Any) -> bool:
+        """Whether `context` (or a context around it) belongs to no construct: its
+        tf.cond/tf.while_loop raised after tracing, so its ops cannot run."""
+        while context is not None:
+            if context not in self.conds and context not in self.loops and \
+                    context not in self.functional:
+                return True
+            context = context.outer_context
+        return False
 
     def _inside_function(self, context: Any) -> bool:
         """Whether `context` is (inside) a region written as a function."""
