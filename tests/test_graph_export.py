@@ -275,3 +275,13 @@ def test_ops_of_a_loop_that_raised_are_left_out():
         tf.import_graph_def(graph_def, name="")
         with tf.Session() as sess:
             np.testing.assert_array_equal(sess.run("y:0", {"x:0": [1.0, 2.0]}), [2.0, 4.0])
+
+
+def test_float_attrs_given_as_ints_are_written_as_floats():
+    """TF's importer rejects an `i` value for a float attr (LSTMBlockCell's forget_bias)."""
+    cell = tf.contrib.rnn.LSTMBlockCell(3, forget_bias=1)
+    tf.nn.dynamic_rnn(cell, tf.placeholder(tf.float32, [2, 4, 3]), dtype=tf.float32)
+    node, = [n for n in tf.train.export_meta_graph().graph_def.node
+             if n.op == "LSTMBlockCell"]
+    assert node.attr["forget_bias"].WhichOneof("value") == "f"
+    assert node.attr["forget_bias"].f == 1.0

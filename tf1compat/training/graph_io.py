@@ -342,6 +342,8 @@ def op_to_node_def(op: Operation, clear_devices: bool = False,
             value = [strip(v.decode("utf-8")).encode("utf-8") if isinstance(v, bytes) else v
                      for v in value]
         hint = op._attrs.get("dtype") if op.type == "Const" and key == "value" else None
+        if isinstance(op._op_def.attrs.get(key), float) and _is_scalar_kind(value, int):
+            value = float(value)     # a float attr given as an int (forget_bias=1)
         try:
             node.attr[key] = attr_to_proto(value, hint)
         except (TypeError, NotImplementedError) as e:
