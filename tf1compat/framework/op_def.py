@@ -66,7 +66,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import (Any, Callable, Dict, List, Mapping, MutableMapping, Optional, Protocol,
+                    Sequence, Tuple)
 
 import numpy as np
 
@@ -76,6 +77,7 @@ from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shap
 __all__ = [
     "REQUIRED", "Type", "TypeList", "Int", "ArgSpec", "OpDef", "InferCtx", "declare",
     "get_op_def", "registered_op_types", "unknown_shapes", "FOLD_ELEMENT_LIMIT",
+    "KernelNode", "KernelContext",
 ]
 
 
@@ -149,8 +151,47 @@ def _parse_arg(spec: str, attrs: Dict[str, Any], op_type: str) -> ArgSpec:
     return ArgSpec(name, fixed_dtype=dtype, number_attr=number, is_ref=is_ref)
 
 
+class KernelNode(Protocol):
+    """What kernel factories, gradient formulas and name rules read of an op.
+
+    Graph Operations (framework/operation.py), eager nodes (runtime/eager_runtime.py)
+    and constant folding all provide it, so one kernel serves the three.
+    """
+    type: str                     # TF op type
+    name: str
+    attrs: Mapping[str, Any]      # attr values by TF attr name, as Python values
+    inputs: Sequence[Any]         # input tensors (static dtype and shape; constant_value)
+    outputs: Sequence[Any]        # output tensors (static dtype and shape)
+    device: str
+
+
+class KernelContext(Protocol):
+    """What a kernel factory may use at run time (`kctx`): runtime/plan.PlanKernelContext
+    in a session, runtime/eager_runtime.EagerKernelContext under eager execution."""
+    device: Any                   # the torch.device the op runs on
+    node: KernelNode
+    runtime: Any                  # the session's or the program's eager runtime
+
+    @property
+    def state(self) -> MutableMapping[str, Any]:
+        """The variable store (key -> torch tensor)."""
+
+    def ref_key(self, t: Any) -> str:
+        """The store key of a `Ref(T)` or resource input."""
+
+    def input_may_alias(self, t: Any) -> bool:
+        """Whether input `t`'s value may share storage that a kernel must not keep."""
+
+    def op_resource(self, factory: Callable[[], Any]) -> Any:
+        """State of this op that outlives one run (random streams, readers, tables)."""
+
+    def compile_function(self, inputs: Sequence[Any], outputs: Sequence[Any],
+                         context: Any = None) -> Callable[..., tuple]:
+        """Compiles a region (cond branch, loop body, dataset function) to a function."""
+
+
 ShapeRule = Callable[["InferCtx"], Sequence[Any]]
-KernelFactory = Callable[[Any, Any], Callable[..., Any]]
+KernelFactory = Callable[[KernelNode, KernelContext], Callable[..., Any]]
 
 
 @dataclass(eq=False)
