@@ -72,9 +72,7 @@ class _Loop:
         self.switches: List[str] = []
         self.next_iterations: List[str] = []
         self.loop_cond = ""
-        self.proto = WhileContextDef()
-        self.values: Dict[str, None] = {}
-        self.external: Dict[str, str] = {}
+        self.external: Dict[str, str] = {}    # outside tensor name -> its Enter output
 
 
 class ControlFlowExport:
@@ -132,7 +130,7 @@ class ControlFlowExport:
             self.conds[op] = cond
             for branch in (op.attrs["then_branch"], op.attrs["else_branch"]):
                 self.conds[branch.region] = cond
-            for k, out in enumerate(op.outputs):
+            for out in op.outputs:
                 for consumer in out._consumers:
                     if consumer.type == "Identity":
                         self.output_names.setdefault(out, consumer.name)

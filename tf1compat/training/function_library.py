@@ -81,12 +81,12 @@ class LibraryFunction:
         nodes = [self._arg_node(i, a) for i, a in enumerate(signature.input_arg)]
         body = {n.name: n for n in self.fdef.node_def}
         for node in self.fdef.node_def:
-            nodes.append(_rewritten(node, body, arg_names, self.name))
+            nodes.append(_rewritten(node, body, self.name))
         graph_def = GraphDef(node=nodes)
         graph_import.import_nodes(graph_def, name="", graph=graph)
         self.inputs = [graph.get_tensor_by_name(f"{name}:0") for name in arg_names]
         self.outputs = [graph.get_tensor_by_name(
-            _flat_name(self.fdef.ret[a.name], body, arg_names, self.name))
+            _flat_name(self.fdef.ret[a.name], body, self.name))
             for a in signature.output_arg]
         self.control_outputs = [graph.get_operation_by_name(self.fdef.control_ret[name])
                                 for name in signature.control_output
@@ -140,16 +140,14 @@ def _output_index(op_type: str, attrs: Dict[str, Any], arg_name: str, index: int
     raise ValueError(f"{where}: op {op_type} has no output argument {arg_name!r}")
 
 
-def _flat_name(text: str, body: Dict[str, Any], arg_names: List[str], fname: str) -> str:
+def _flat_name(text: str, body: Dict[str, Any], fname: str) -> str:
     """A FunctionDef input (`arg`, `node:out:i`, `^node`) as a graph input (`node:k`)."""
     if text.startswith("^"):
         return text
     parts = text.split(":")
-    if len(parts) == 1:
-        if parts[0] in arg_names:
-            return f"{parts[0]}:0"
+    if len(parts) == 1:          # an argument (its Placeholder's output)
         return f"{parts[0]}:0"
-    if len(parts) == 2:
+    if len(parts) == 2:          # already `node:k`
         return text
     node_name, arg_name, index = parts[0], parts[1], int(parts[2])
     node = body.get(node_name)
@@ -159,10 +157,10 @@ def _flat_name(text: str, body: Dict[str, Any], arg_names: List[str], fname: str
     return f"{node_name}:{_output_index(node.op, attrs, arg_name, index, fname)}"
 
 
-def _rewritten(node: Any, body: Dict[str, Any], arg_names: List[str], fname: str) -> NodeDef:
+def _rewritten(node: Any, body: Dict[str, Any], fname: str) -> NodeDef:
     out = NodeDef(name=node.name, op=node.op, device=node.device)
     for text in node.input:
-        out.input.append(_flat_name(text, body, arg_names, fname))
+        out.input.append(_flat_name(text, body, fname))
     for key, value in node.attr.items():
         if value.WhichOneof("value") == "placeholder":
             raise NotImplementedError(f"function {fname!r}: node {node.name!r} takes attr "
