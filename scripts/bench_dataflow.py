@@ -1,14 +1,15 @@
 """Benchmark: imported TF1 control flow on the dataflow executor, against the same loops
 built by tf1compat's tf.while_loop (one While op running compiled regions) and real TF.
 
-    .venv/bin/python scripts/bench_dataflow.py            # tf1compat, both forms
-    /tmp/tf/bin/python scripts/bench_dataflow.py --tf     # real TF importing the same file
+    .venv/bin/python scripts/bench_dataflow.py            # tf1compat, both forms; writes
+    /tmp/tf/bin/python scripts/bench_dataflow.py --tf     # the file real TF imports here
 
 The graphs are built by tf1compat, written with `tf.train.export_meta_graph` (TF1's
 Switch/Merge/Enter/... form) and imported again, so the "dataflow" figures run exactly the
-file TF runs. Figures are µs per loop iteration ((time of n iterations - time of 0) / n,
-best of `repeats`) for a scalar counter loop and a 4-vector loop, and ms per Session.run
-of a 32-step LSTM dynamic_rnn (batch 8, 32 units) forward and forward+backward.
+file TF runs; each reader builds the LSTM's gradient itself. Figures are µs per loop
+iteration ((time of n iterations - time of 0) / n, best of `repeats`) for a scalar counter
+loop and a 4-vector loop, and ms per Session.run of a 32-step LSTM dynamic_rnn (batch 8,
+32 units) forward and forward+backward.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from typing import Any, Callable, Dict
 
 import numpy as np
@@ -24,23 +24,9 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+from scripts.bench_while import _best, _per_iteration  # noqa: E402  (same measurement)
+
 META = os.path.join(tempfile.gettempdir(), "tf1compat_bench_dataflow.meta")
-
-
-def _best(fn: Callable[[], Any], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def _per_iteration(run: Callable[[int], Any], iterations: int, repeats: int) -> float:
-    run(10)
-    full = _best(lambda: run(iterations), repeats)
-    empty = _best(lambda: run(0), repeats)
-    return max(full - empty, 0.0) / iterations * 1e6
 
 
 def build(tf: Any) -> None:
@@ -53,13 +39,19 @@ def build(tf: Any) -> None:
     seq = tf.placeholder(tf.float32, [8, 32, 16], name="seq")
     cell = tf.nn.rnn_cell.LSTMCell(32, initializer=tf.constant_initializer(0.05))
     _, state = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
-    loss = tf.reduce_sum(state.h * state.h, name="loss")
-    tf.identity(tf.gradients(loss, tf.trainable_variables())[0], name="grad")
+    tf.reduce_sum(state.h * state.h, name="loss")
     tf.global_variables_initializer()
 
 
-def measure(tf: Any, graph: Any, iterations: int, repeats: int,
-            with_grad: bool) -> Dict[str, float]:
+def add_gradient(tf: Any, graph: Any) -> None:
+    """The gradient of the LSTM loss, built by the reader (for an imported file: its own
+    gradient of the imported loop)."""
+    with graph.as_default():
+        tf.identity(tf.gradients(graph.get_tensor_by_name("loss:0"),
+                                 tf.trainable_variables())[0], name="grad")
+
+
+def measure(tf: Any, graph: Any, iterations: int, repeats: int) -> Dict[str, float]:
     feed_seq = np.random.RandomState(0).rand(8, 32, 16).astype(np.float32)
     with tf.Session(graph=graph) as sess:
         sess.run("init")
@@ -68,10 +60,9 @@ def measure(tf: Any, graph: Any, iterations: int, repeats: int,
         sess.run("loss:0", {"seq:0": feed_seq})
         out["lstm forward ms"] = _best(lambda: sess.run("loss:0", {"seq:0": feed_seq}),
                                        repeats) * 1e3
-        if with_grad:
-            sess.run("grad:0", {"seq:0": feed_seq})
-            out["lstm gradient ms"] = _best(lambda: sess.run("grad:0", {"seq:0": feed_seq}),
-                                            repeats) * 1e3
+        sess.run("grad:0", {"seq:0": feed_seq})
+        out["lstm gradient ms"] = _best(lambda: sess.run("grad:0", {"seq:0": feed_seq}),
+                                        repeats) * 1e3
     return out
 
 
@@ -84,18 +75,9 @@ def main(argv: list) -> int:
         graph = tf.Graph()
         with graph.as_default():
             tf.train.import_meta_graph(META)
-            # TF differentiates the imported loop itself (the file's gradient op is
-            # tf1compat's); the figure is TF's gradient of the same loss.
-            tf.identity(tf.gradients(graph.get_tensor_by_name("loss:0"),
-                                     tf.trainable_variables())[0], name="tf_grad")
-        result = measure(tf, graph, iterations, repeats, with_grad=False)
-        with tf.Session(graph=graph) as sess:
-            sess.run("init")
-            feed = {"seq:0": np.random.RandomState(0).rand(8, 32, 16).astype(np.float32)}
-            sess.run("tf_grad:0", feed)
-            result["lstm gradient ms"] = _best(lambda: sess.run("tf_grad:0", feed),
-                                               repeats) * 1e3
-        results = {"TensorFlow " + tf.__version__ + " (imported file)": result}
+        add_gradient(tf, graph)
+        results = {f"TensorFlow {tf.__version__} (imported file)":
+                   measure(tf, graph, iterations, repeats)}
     else:
         import tf1compat as tf
         built = tf.Graph()
@@ -105,10 +87,12 @@ def main(argv: list) -> int:
         imported = tf.Graph()
         with imported.as_default():
             tf.train.import_meta_graph(META)
+        for graph in (built, imported):
+            add_gradient(tf, graph)
         results = {"tf1compat, tf.while_loop regions": measure(tf, built, iterations,
-                                                               repeats, True),
+                                                               repeats),
                    "tf1compat, imported file (dataflow)": measure(tf, imported, iterations,
-                                                                  repeats, True)}
+                                                                  repeats)}
     for label, values in results.items():
         print(label)
         for key, value in values.items():

@@ -45,8 +45,13 @@ def _import(d: str, spec: dict):
     return None
 
 
+@pytest.mark.parametrize("fast_loops", [True, False], ids=["loops", "dataflow"])
 @pytest.mark.parametrize("case", CASES)
-def test_tf_graph_runs_to_tf_values(case):
+def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch):
+    """Each fixture, with simple loops run as Python loops (dataflow_loops.py) and all
+    through the general dataflow executor."""
+    from tf1compat.runtime import dataflow
+    monkeypatch.setattr(dataflow, "FAST_LOOPS", [fast_loops])
     d, spec, arrays = _load(case)
     tf.reset_default_graph()
     saver = _import(d, spec)

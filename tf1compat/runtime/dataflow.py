@@ -38,11 +38,15 @@ import torch
 
 from tf1compat.framework import errors
 from tf1compat.runtime.codegen import make_grad_source
+from tf1compat.runtime.dataflow_loops import find_simple_loops, read_outside_getter
 from tf1compat.runtime.plan import CONST, FEED, SLOT, STATE, Plan, Source, is_back_edge
 
 __all__ = ["DataflowProgram", "compile_dataflow"]
 
 _DEAD = object()            # the value of a dead output
+# Whether frames without conditionals or nested loops run as plain Python loops
+# (dataflow_loops.py); tests switch it off to check both paths give the same values.
+FAST_LOOPS = [True]
 Tag = Tuple[Tuple[str, int], ...]
 
 _NORMAL, _SWITCH, _MERGE, _ENTER, _EXIT, _NEXT, _TRIGGER = range(7)
@@ -54,9 +58,10 @@ _KINDS = {"Switch": _SWITCH, "RefSwitch": _SWITCH, "Merge": _MERGE, "RefMerge": 
 class _Node:
     """One plan step with its edges to the other steps, prepared for the run loop."""
 
-    __slots__ = ("index", "op", "kernel", "kind", "n_in", "n_forward", "consumers",
-                 "control_consumers", "frame_name", "is_constant", "args", "positional",
-                 "out_slots", "stores", "n_out", "value_indices")
+    __slots__ = ("index", "op", "kernel", "kind", "kind_name", "n_in", "n_forward",
+                 "consumers", "control_consumers", "frame_name", "is_constant", "args",
+                 "positional", "out_slots", "stores", "n_out", "value_indices",
+                 "inputs_from", "producers", "all_nodes")
 
     def __init__(self, index: int, step: Any, feed_slots: set):
         op = step.op
@@ -64,7 +69,11 @@ class _Node:
         self.op = op
         self.kernel = step.kernel
         self.kind = _KINDS.get(op._type, _NORMAL)
+        self.kind_name = op._type
         self.n_in = 0            # edges from other steps (data and control)
+        self.inputs_from: List[Optional["_Node"]] = [None] * len(op._inputs)
+        self.producers: List[Tuple["_Node", bool]] = []   # (node, is a loop back edge)
+        self.all_nodes: List["_Node"] = []
         self.n_forward = 0       # Merge: data edges that are not loop back edges
         self.consumers: List[List[Tuple[int, int]]] = [[] for _ in op._outputs]
         self.control_consumers: List[int] = []
@@ -86,6 +95,13 @@ class _Node:
         self.n_out = len(op._outputs)
         self.value_indices = [torch.tensor(i, dtype=torch.int32)
                               for i in range(len(op._inputs))] if self.kind == _MERGE else []
+
+    def consumer_nodes(self, k: int) -> List[Tuple["_Node", int]]:
+        """(consumer, input position) of output `k`."""
+        return [(self.all_nodes[i], position) for i, position in self.consumers[k]]
+
+    def control_consumer_nodes(self) -> List["_Node"]:
+        return [self.all_nodes[i] for i in self.control_consumers]
 
 
 def _getter(src: Source, feed_slots: set) -> tuple:
@@ -128,12 +144,15 @@ class DataflowProgram:
             op = n.op
             if node_of_op[op] is not n:
                 continue        # (a mark-only step of an op that also has its own step)
+            n.all_nodes = self.nodes
             for position, t in enumerate(op._inputs):
                 producer = node_of_op.get(t._op)
                 if producer is None:
                     continue
                 producer.consumers[t._value_index].append((n.index, position))
                 n.n_in += 1
+                n.inputs_from[position] = producer
+                n.producers.append((producer, is_back_edge(op, t)))
                 if n.kind == _MERGE and not is_back_edge(op, t):
                     n.n_forward += 1
             for c in op._control_inputs:
@@ -141,12 +160,14 @@ class DataflowProgram:
                 if producer is not None:
                     producer.control_consumers.append(n.index)
                     n.n_in += 1
+                    n.producers.append((producer, False))
         self.roots = [n for n in self.nodes if n.n_in == 0]
         self.enters_per_frame: Dict[str, int] = {}
         for n in self.nodes:
             if n.kind == _ENTER:
                 self.enters_per_frame[n.frame_name] = \
                     self.enters_per_frame.get(n.frame_name, 0) + 1
+        self.simple_loops = find_simple_loops(self.nodes) if FAST_LOOPS[0] else {}
         # Which node and output produce each fetched slot (root tag values).
         self.slot_producer: Dict[int, Tuple[_Node, int]] = {}
         for n in self.nodes:
@@ -181,47 +202,45 @@ class _Run:
         self.merged: set = set()                          # (Merge, tag) that fired
         self.ready: List[tuple] = []                      # (node, tag, dead, merge input)
         self.next_iterations: deque = deque()            # (NextIteration, tag, value)
+        # (tag, frame) of a simple loop -> the Enters arrived so far (dataflow_loops.py)
+        self.simple_enters: Dict[Tuple[Tag, str], list] = {}
+        self.read_outside = read_outside_getter(self.feeds, state)
         self.frames: Dict[Tuple[Tag, str], _Frame] = {}
 
     # -- tokens ------------------------------------------------------------------------------
     def _send(self, node: _Node, tag: Tag, outputs: List[Any], dead: bool) -> None:
         """Delivers a fired node's outputs (values or _DEAD) and its control token (dead
         when the node itself did not run) to the consumers in `tag`."""
-        nodes, pending, ready = self.nodes, self.pending, self.ready
+        nodes = self.nodes
         for k, consumers in enumerate(node.consumers):
             if not consumers:
                 continue
             value_dead = outputs[k] is _DEAD
             for index, position in consumers:
                 consumer = nodes[index]
-                key = (index, tag)
                 if consumer.kind == _MERGE:
-                    self._merge_token(consumer, key, position, value_dead)
-                    continue
-                entry = pending.get(key)
-                if entry is None:
-                    entry = pending[key] = [consumer.n_in, False]
-                entry[0] -= 1
-                if value_dead:
-                    entry[1] = True
-                if entry[0] == 0:
-                    del pending[key]
-                    ready.append((consumer, tag, entry[1] and consumer.kind != _TRIGGER,
-                                  None))
+                    self._merge_token(consumer, (index, tag), position, value_dead)
+                else:
+                    self._token(consumer, tag, value_dead)
         for index in node.control_consumers:
             consumer = nodes[index]
-            if consumer.kind == _MERGE:
-                continue         # (a Merge waits for data only)
-            key = (index, tag)
-            entry = pending.get(key)
-            if entry is None:
-                entry = pending[key] = [consumer.n_in, False]
-            entry[0] -= 1
-            if dead:
-                entry[1] = True
-            if entry[0] == 0:
-                del pending[key]
-                ready.append((consumer, tag, entry[1] and consumer.kind != _TRIGGER, None))
+            if consumer.kind != _MERGE:     # (a Merge waits for data only)
+                self._token(consumer, tag, dead)
+
+    def _token(self, node: _Node, tag: Tag, dead: bool) -> None:
+        """One of `node`'s inputs arrived in `tag`: ready once all have (dead if any was
+        dead, except for ControlTrigger)."""
+        key = (node.index, tag)
+        pending = self.pending
+        entry = pending.get(key)
+        if entry is None:
+            entry = pending[key] = [node.n_in, False]
+        entry[0] -= 1
+        if dead:
+            entry[1] = True
+        if entry[0] == 0:
+            del pending[key]
+            self.ready.append((node, tag, entry[1] and node.kind != _TRIGGER, None))
 
     def _merge_token(self, node: _Node, key: tuple, position: int, dead: bool) -> None:
         if key in self.merged:
@@ -365,6 +384,23 @@ class _Run:
         return None if getter is None else self._value(getter, tag)
 
     def _enter(self, node: _Node, tag: Tag, dead: bool) -> None:
+        loop = self.program.simple_loops.get(node.frame_name)
+        if loop is not None:
+            key = (tag, node.frame_name)
+            arrived = self.simple_enters.setdefault(key, [])
+            arrived.append((node, _DEAD if dead else self._input(node, tag), dead))
+            if len(arrived) == loop.n_enters:
+                del self.simple_enters[key]
+                if any(d for _, _, d in arrived):    # entered dead: the general path
+                    for enter, _, enter_dead in arrived:
+                        self._enter_frame(enter, tag, enter_dead)
+                    return
+                loop.run([(e, v) for e, v, _ in arrived], self.read_outside,
+                         lambda exit_node, value: self._put(exit_node, tag, value))
+            return
+        self._enter_frame(node, tag, dead)
+
+    def _enter_frame(self, node: _Node, tag: Tag, dead: bool) -> None:
         frame = self._frame(tag, node.frame_name)
         frame.enters_seen += 1
         value = _DEAD if dead else self._input(node, tag)
