@@ -20,13 +20,13 @@ its token, which works in the process that registered the function, as in TF;
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
-from tf1compat.framework.graph import Graph, get_default_graph
+from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.training.control_flow_export import ControlFlowExport
 from tf1compat.serialization.messages import GraphDef, VersionDef
 
-__all__ = ["GraphExport", "graph_to_graph_def"]
+__all__ = ["GraphExport", "graph_to_graph_def", "context_collections"]
 
 
 class GraphExport:
@@ -72,7 +72,10 @@ def graph_to_graph_def(graph: Optional[Graph] = None, clear_devices: bool = Fals
     return GraphExport(graph, clear_devices, export_scope, add_shapes).graph_def
 
 
-def context_collections(export: GraphExport) -> Tuple[list, list]:
-    """The serialized cond and while context protos of an export."""
-    return ([p.SerializeToString() for p in export.cond_contexts],
-            [p.SerializeToString() for p in export.while_contexts])
+def context_collections(export: GraphExport) -> Dict[str, List[bytes]]:
+    """The `cond_context` / `while_context` collections of an export: the context protos,
+    serialized (deterministically, as the rest of a `.meta` file)."""
+    return {GraphKeys.COND_CONTEXT: [p.SerializeToString(deterministic=True)
+                                     for p in export.cond_contexts],
+            GraphKeys.WHILE_CONTEXT: [p.SerializeToString(deterministic=True)
+                                      for p in export.while_contexts]}

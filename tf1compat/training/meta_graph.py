@@ -28,7 +28,7 @@ from tf1compat.serialization.messages import (BytesList, CollectionDef, DecodeEr
                                               MetaGraphDef, MetaInfoDef, ParseError,
                                               SaverDef, VariableDef, parse_text, to_text)
 from tf1compat.training import graph_import, graph_io
-from tf1compat.training.graph_export import GraphExport
+from tf1compat.training.graph_export import GraphExport, context_collections
 from tf1compat.training.graph_io import UnserializableGraphError
 
 __all__ = ["export_meta_graph", "import_meta_graph", "read_meta_graph_file",
@@ -270,10 +270,7 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
         # As TF: `_output_shapes` on every node; conds and loops with their contexts.
         export = GraphExport(graph, clear_devices, export_scope, add_shapes=True)
         meta.graph_def.CopyFrom(export.graph_def)
-        contexts = {GraphKeys.COND_CONTEXT: [p.SerializeToString(deterministic=True)
-                                             for p in export.cond_contexts],
-                    GraphKeys.WHILE_CONTEXT: [p.SerializeToString(deterministic=True)
-                                              for p in export.while_contexts]}
+        contexts = context_collections(export)
     if saver_def is not None:
         meta.saver_def.CopyFrom(saver_def)
     keys = graph.get_all_collection_keys() if collection_list is None else collection_list
