@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
+from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework import errors
 from tf1compat.framework.graph import Graph, get_default_graph
@@ -241,17 +242,7 @@ class BaseSession:
 
     @staticmethod
     def _apply_thread_settings(config: Any) -> None:
-        if config is None:
-            return
-        intra = getattr(config, "intra_op_parallelism_threads", 0)
-        if intra and intra > 0:
-            torch.set_num_threads(intra)
-        inter = getattr(config, "inter_op_parallelism_threads", 0)
-        if inter and inter > 0:
-            try:
-                torch.set_num_interop_threads(inter)
-            except RuntimeError:
-                pass  # torch allows this only before the first parallel region
+        _thread_policy.apply_session_config(config)
 
     # -- properties -------------------------------------------------------------------
     @property
