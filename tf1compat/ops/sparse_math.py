@@ -26,6 +26,8 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import (TensorShape, dimension_at_index, dimension_value,
                                               unknown_shape)
 from tf1compat.ops._kernels import as_int_list, static_ints
+from tf1compat.ops._sparse_matmul import check_index_bounds, csr_kernel_supports
+from tf1compat.ops._sparse_matmul import sparse_dense_matmul as csr_sparse_dense_matmul
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops import sparse_dense_ops  # noqa: F401 - SparseTensor * and / (registers them)
 
@@ -131,6 +133,10 @@ def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                             f"{dims[1]} vs. {b.shape[0]}.  Did you forget a transpose?  "
                             f"Dimensions of A: [{dims[0]}, {dims[1]}).  Dimensions of B: "
                             f"{list(b.shape)}")
+        check_index_bounds(rows, cols, dims[0], dims[1], 1 if adj_a else 0)
+        if csr_kernel_supports(b.dtype):
+            return csr_sparse_dense_matmul(rows, cols, vals.to(b.dtype), b, dims[0])
+        # Integer, complex and half types: torch's CSR kernels lack them everywhere.
         out = torch.zeros((dims[0], b.shape[1]), dtype=b.dtype, device=b.device)
         return out.index_add(0, rows, vals.unsqueeze(1).to(b.dtype) * b[cols])
     return sparse_dense_matmul
