@@ -25,6 +25,7 @@ from tf1compat.framework.tensor import Tensor, default_session_stack
 from tf1compat.runtime import config as _config
 from tf1compat.runtime.codegen import compile_plan, op_for_traceback
 from tf1compat.runtime.fetch import FetchMapper, feed_expansion
+from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
@@ -238,7 +239,7 @@ class BaseSession:
         self._default_graph_context_manager: Any = None
         self._default_session_context_manager: Any = None
         self._apply_thread_settings(config)
-        self._jit = _jit_enabled(config)
+        self._hot_plans = HotPlans(_jit_enabled(config))
 
     @staticmethod
     def _apply_thread_settings(config: Any) -> None:
@@ -375,8 +376,7 @@ class BaseSession:
             plan = self._runtime.builder.build(elements, feed_tensors)
             if plan.error is None:
                 compile_plan(plan)
-                if self._jit:
-                    _jit_compile(plan)
+                self._hot_plans.track(plan)
             self._plans[key] = plan
         return plan
 
@@ -554,13 +554,3 @@ def _jit_enabled(config: Any) -> bool:
         return False
     level = config.graph_options.optimizer_options.global_jit_level
     return level in (_config.OptimizerOptions.ON_1, _config.OptimizerOptions.ON_2)
-
-
-def _jit_compile(plan: Plan) -> None:
-    """XLA's analogue: hand a plan without Python side effects to torch.compile."""
-    if any(step.op._op_def.stateful and step.op._op_def.cpu_only for step in plan.steps):
-        return
-    try:
-        plan.fn = torch.compile(plan.fn, dynamic=False)
-    except Exception:  # noqa: BLE001 - compile support varies by platform; run eagerly
-        pass
