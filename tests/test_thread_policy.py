@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import torch
 
@@ -36,6 +37,7 @@ def test_passive_wait_policy_set_before_torch_loads():
     assert d["env_wait"] == "PASSIVE" and d["wait_policy"] == "PASSIVE"
     assert 1 <= d["torch_threads"] <= _thread_policy.available_cores()
     assert d["threads_reason"].startswith("auto")
+    assert d["torch_threads"] == _thread_policy.available_cores()
 
 
 def test_torch_imported_first_is_reported_not_hidden():
@@ -59,21 +61,6 @@ def test_bad_setting_is_a_clear_error():
     out = subprocess.run([sys.executable, "-c", "import tf1compat"], env=env,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode != 0 and "TF1COMPAT_THREADS must be" in out.stderr
-
-
-def test_busy_cores_counts_other_runnable_tasks(monkeypatch):
-    counts = iter([3, 9, 4, 4, 5])
-    monkeypatch.setattr(_thread_policy, "_running_tasks", lambda: next(counts))
-    assert _thread_policy.busy_cores(interval=0) == 3    # median 4, less this thread
-    monkeypatch.setattr(_thread_policy, "_running_tasks", lambda: None)
-    assert _thread_policy.busy_cores(interval=0) == 0
-
-
-def test_auto_never_below_one_thread(monkeypatch):
-    monkeypatch.setattr(_thread_policy, "busy_cores", lambda: 50)
-    assert _thread_policy.auto_threads() == 1
-    monkeypatch.setattr(_thread_policy, "busy_cores", lambda: 0)
-    assert _thread_policy.auto_threads() == _thread_policy.available_cores()
 
 
 @pytest.fixture
@@ -100,3 +87,70 @@ def test_program_set_threads_are_kept(restore_threads):
         with tf.Session():
             assert torch.get_num_threads() == 3
     assert "program" in _thread_policy.describe()["threads_reason"]
+
+
+# -- runtime/thread_tuner.py -----------------------------------------------------------------
+
+def _heavy_graph():
+    x = tf.placeholder(tf.float32, [None, 64])
+    w = tf.constant(np.full((64, 64), 0.01, np.float32))
+    h = x
+    for _ in range(4):
+        h = tf.tanh(tf.matmul(h, w))
+    return x, h
+
+
+def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
+    from tf1compat.runtime import thread_tuner
+    if _thread_policy.available_cores() < 2:
+        pytest.skip("one core: nothing to tune")
+    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    slow_on_one = {"n": 0}
+    with tf.Graph().as_default():
+        x, h = _heavy_graph()
+        with tf.Session() as sess:
+            feed = {x: np.ones((8, 64), np.float32)}
+            want = sess.run(h, feed)
+            plan = list(sess._plans.values())[-1]
+            tuned = plan.fn
+            assert isinstance(tuned, thread_tuner._TunedPlan)
+            inner = tuned.fn
+
+            now = [0.0]
+            monkeypatch.setattr(thread_tuner, "_clock", lambda: now[0])
+
+            def fake(feeds, state):          # one thread made slow on purpose
+                if torch.get_num_threads() == 1:
+                    slow_on_one["n"] += 1
+                now[0] += 0.005 if torch.get_num_threads() == 1 else 0.001
+                return inner(feeds, state)
+            tuned.fn = fake
+            for _ in range(thread_tuner._WARMUP_RUNS + 2 * thread_tuner._TRIAL_RUNS + 3):
+                np.testing.assert_array_equal(sess.run(h, feed), want)
+            assert tuned.best == _thread_policy.available_cores()
+            assert torch.get_num_threads() == tuned.best
+            assert slow_on_one["n"] == thread_tuner._TRIAL_RUNS
+            assert "measured" in _thread_policy.describe()["threads_reason"]
+
+
+def test_tuner_leaves_quick_plans_and_explicit_counts(restore_threads, monkeypatch):
+    from tf1compat.runtime import thread_tuner
+    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2])
+        y = x + 1.0
+        with tf.Session() as sess:
+            for _ in range(thread_tuner._WARMUP_RUNS + 3):
+                sess.run(y, {x: [1.0, 2.0]})
+            plan = list(sess._plans.values())[-1]
+            assert not isinstance(plan.fn, thread_tuner._TunedPlan)   # too quick
+        with tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=1)) as sess:
+            sess.run(y, {x: [1.0, 2.0]})
+            plan = list(sess._plans.values())[-1]
+            assert not isinstance(plan.fn, thread_tuner._TunedPlan)   # user's count

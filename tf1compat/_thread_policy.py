@@ -16,10 +16,11 @@ the `tf1compat` command, runs `prepare_environment()` first):
 * The thread count, applied with `torch.set_num_threads` once torch is loaded (and again
   for each Session, which also honours `ConfigProto.intra_op_parallelism_threads` /
   `inter_op_parallelism_threads`): `TF1COMPAT_THREADS=N` fixes it; otherwise
-  `OMP_NUM_THREADS` (torch's own reading) wins when set; otherwise ("auto") the cores
-  this process may use minus those other processes keep busy right now, at least one.
-  One thread is what runs fastest when every core is busy, so auto never goes below the
-  one-thread speed there.
+  `OMP_NUM_THREADS` (torch's own reading) wins when set; otherwise ("auto") every core
+  the process may use, as TF does, and runtime/thread_tuner.py then times each heavy
+  plan's own runs on one thread and on every core and keeps the faster: with one
+  CPU-bound process per core beside it one thread wins, on a machine shared by many
+  processes every core does, and no reading of the load tells which in advance.
 
 `describe()` returns the decisions and their reasons; `TF1COMPAT_THREADS_VERBOSE=1` prints
 them to stderr when tf1compat is imported. This module imports nothing from tf1compat and
@@ -30,11 +31,10 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from typing import Any, Dict, Optional
 
 __all__ = ["prepare_environment", "apply", "apply_session_config", "describe",
-           "available_cores", "busy_cores", "auto_threads"]
+           "available_cores", "is_automatic", "set_tuned_threads"]
 
 _STATE: Dict[str, Any] = {
     "torch_loaded_first": None,  # True when torch was imported before tf1compat
@@ -52,43 +52,6 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         return os.cpu_count() or 1
-
-
-def _running_tasks() -> Optional[int]:
-    """Runnable tasks (threads) on the machine right now, this one included, or None."""
-    try:
-        with open("/proc/loadavg", "rb") as f:
-            fields = f.read().split()
-        return int(fields[3].split(b"/")[0])
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def busy_cores(samples: int = 5, interval: float = 0.002) -> int:
-    """How many processors other tasks keep busy now: the median of a few instantaneous
-    counts of runnable tasks, less the calling thread. 0 where that cannot be read.
-
-    The instantaneous count reacts to load that is there now, which the one-minute load
-    average reports only after a minute; the median ignores a task that ran briefly."""
-    counts = []
-    for i in range(samples):
-        n = _running_tasks()
-        if n is None:
-            return 0
-        counts.append(n - 1)
-        if i + 1 < samples:
-            time.sleep(interval)
-    counts.sort()
-    return max(0, counts[len(counts) // 2])
-
-
-def auto_threads() -> int:
-    """The 'auto' thread count: free cores now, at least one."""
-    return max(1, available_cores() - busy_cores())
-
-
-# Sessions created in quick succession (tests, hooks) reuse the last sampling of the load.
-_AUTO_REUSE_SECONDS = 2.0
 
 
 def _env(name: str) -> str:
@@ -142,22 +105,14 @@ def _decide_threads() -> tuple:
         return n, "TF1COMPAT_THREADS"
     if _env("OMP_NUM_THREADS") and not fixed:
         return None, "OMP_NUM_THREADS set by the user (torch's reading)"
-    now = time.monotonic()
-    cached = _STATE.get("_auto")
-    if cached is not None and now - cached[0] < _AUTO_REUSE_SECONDS:
-        return cached[1], cached[2]
-    cores = available_cores()
-    busy = busy_cores()
-    n = max(1, cores - busy)
-    reason = f"auto: {cores} cores, {busy} kept busy by other tasks"
-    _STATE["_auto"] = (now, n, reason)
-    return n, reason
+    return available_cores(), "auto: every core this process may use (TF's default)"
 
 
 def apply() -> None:
     """Applies the thread count to torch (torch is imported here)."""
     import torch
-    if _STATE["threads"] is not None and torch.get_num_threads() != _STATE["threads"]:
+    if _STATE["threads"] is not None and (torch.get_num_threads() != _STATE["threads"] or
+                                          _STATE["threads_reason"].startswith("set by")):
         # Someone called torch.set_num_threads (or tf.config.threading) since our last
         # decision: theirs stands.
         _STATE["threads"] = torch.get_num_threads()
@@ -195,6 +150,27 @@ def apply_session_config(config: Any) -> None:
             _STATE["interop_threads_reason"] = (
                 f"ConfigProto.inter_op_parallelism_threads={inter} not applied: torch's "
                 f"inter-op pool was already started")
+
+
+def is_automatic() -> bool:
+    """Whether the thread count is tf1compat's to choose: the automatic policy, and no
+    one has called torch.set_num_threads since (runtime/thread_tuner.py asks)."""
+    if not _STATE["threads_reason"].startswith("auto"):
+        return False
+    import torch
+    return torch.get_num_threads() == _STATE["threads"]
+
+
+def set_tuned_threads(n: int, medians: Optional[Dict[int, float]] = None) -> None:
+    """Sets the automatic policy's thread count (runtime/thread_tuner.py's choice)."""
+    import torch
+    if torch.get_num_threads() != n:
+        torch.set_num_threads(n)
+    _STATE["threads"] = n
+    if medians is not None:
+        timings = ", ".join(f"{k} thread{'s' if k > 1 else ''} {v * 1e3:.1f} ms"
+                            for k, v in sorted(medians.items()))
+        _STATE["threads_reason"] = f"auto, measured on a heavy plan: {timings}"
 
 
 def describe() -> Dict[str, Any]:

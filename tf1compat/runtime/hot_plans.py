@@ -26,7 +26,8 @@ only worth it for plans that run often, and only where the result is the same:
    plan stays op by op with the mismatch as its reason.
 4. Trial: the next runs alternate compiled and op by op; the compiled function is kept
    only if it is faster. The compiled function is specialised to the feeds' shapes and
-   dtypes: a run with other shapes runs op by op (no recompile inside the user's loop).
+   dtypes and to the thread count: a run with other shapes or threads runs op by op (no
+   recompile inside the user's loop).
 
 Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
 see why a plan was or was not compiled (`TF1COMPAT_COMPILE_VERBOSE=1` prints each decision
@@ -50,6 +51,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.runtime.plan import Plan
+from tf1compat.runtime.thread_tuner import tune_threads
 
 __all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings"]
 
@@ -184,6 +186,7 @@ class _HotPlan:
         self.cfg = cfg
         self.compiled: Optional[Callable[..., Any]] = None
         self.sig: Optional[tuple] = None
+        self.threads = 0
         self.trial: Dict[str, List[float]] = {"eager": [], "compiled": []}
         self.lock = threading.Lock()
 
@@ -208,6 +211,9 @@ class _HotPlan:
         after = dict(state)
         self.sig = sig
         self.record.status = COMPILING
+        # torch.compile's code is guarded on the thread count (OpenMP's, which is per
+        # thread): it is compiled, and later used, with the count this run had.
+        self.threads = torch.get_num_threads()
         job = (list(feeds), before, result, after, torch.is_grad_enabled())
         if self.cfg["background"]:
             threading.Thread(target=self._compile_job, args=job, daemon=True,
@@ -220,6 +226,7 @@ class _HotPlan:
                      after: Dict[str, Any], grad: bool) -> None:
         start = time.perf_counter()
         try:
+            torch.set_num_threads(self.threads)
             compiled = _compile(self.eager, self.cfg["backend"])
             snapshot = type(before)(before) if isinstance(before, dict) else dict(before)
             with torch.set_grad_enabled(grad):
@@ -247,7 +254,7 @@ class _HotPlan:
     # -- trial and steady state ------------------------------------------------------------
     def _trial_run(self, feeds: Any, state: Any) -> tuple:
         compiled = self.compiled
-        if compiled is None or _signature(feeds) != self.sig:
+        if compiled is None or not self._covers(feeds):
             return self.eager(feeds, state)
         use_compiled = len(self.trial["compiled"]) <= len(self.trial["eager"])
         start = time.perf_counter()
@@ -275,9 +282,13 @@ class _HotPlan:
 
     def _steady(self, feeds: Any, state: Any) -> tuple:
         self.record.runs += 1
-        if _signature(feeds) != self.sig:
+        if not self._covers(feeds):
             return self.eager(feeds, state)
         return self._run_compiled(feeds, state)
+
+    def _covers(self, feeds: Any) -> bool:
+        """Whether the compiled function serves this run without recompiling."""
+        return _signature(feeds) == self.sig and torch.get_num_threads() == self.threads
 
     def _run_compiled(self, feeds: Any, state: Any) -> tuple:
         try:
@@ -301,7 +312,14 @@ class HotPlans:
         self.jit = jit
 
     def track(self, plan: Plan) -> None:
-        """Decides what `plan` (just generated) may become; sets `plan.hot`."""
+        """Decides what `plan` (just generated) may become; sets `plan.hot`. Its runs
+        also choose their thread count by measurement (runtime/thread_tuner.py)."""
+        self._track(plan)
+        if plan.hot.status != COUNTING:
+            # torch.compile guards on the thread count: compiled candidates keep theirs.
+            tune_threads(plan)
+
+    def _track(self, plan: Plan) -> None:
         cfg = self.cfg
         if cfg["mode"] == "off":
             plan.hot = HotPlanRecord(OP_BY_OP, "TF1COMPAT_COMPILE=off")

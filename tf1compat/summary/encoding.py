@@ -26,6 +26,7 @@ def _default_bucket_limits() -> List[float]:
 
 
 _LIMITS = _default_bucket_limits()
+_LIMITS_ARRAY = np.asarray(_LIMITS)
 
 
 def histogram(values: np.ndarray) -> Dict[str, Any]:
@@ -33,10 +34,11 @@ def histogram(values: np.ndarray) -> Dict[str, Any]:
     flat = np.asarray(values, dtype=np.float64).reshape(-1)
     counts = np.zeros(len(_LIMITS))
     if flat.size:
-        # bucket i holds values v with limit[i-1] <= v < limit[i] (TF's upper_bound).
-        index = np.searchsorted(np.asarray(_LIMITS), flat, side="right")
-        index = np.minimum(index, len(_LIMITS) - 1)
-        np.add.at(counts, index, 1.0)
+        # bucket i holds values v with limit[i-1] <= v < limit[i] (TF's upper_bound);
+        # bincount is one pass where np.add.at scatters element by element.
+        index = np.searchsorted(_LIMITS_ARRAY, flat, side="right")
+        np.minimum(index, len(_LIMITS) - 1, out=index)
+        counts = np.bincount(index, minlength=len(_LIMITS)).astype(np.float64)
     limits_out: List[float] = []
     counts_out: List[float] = []
     i = 0
