@@ -6,7 +6,11 @@ import pytest
 import torch
 
 import tf1compat as tf
-from tf1compat.ops._sparse_matmul import sparse_dense_matmul
+from tf1compat.ops._sparse_matmul import CsrLayout, sparse_dense_matmul as _csr_matmul
+
+
+def sparse_dense_matmul(rows, cols, vals, b, m):
+    return _csr_matmul(CsrLayout(rows, cols, m, b.shape[0]), vals, b)
 
 
 def _oracle(rows, cols, vals, b, m):
@@ -140,3 +144,13 @@ def test_embedding_lookup_sparse_values(combiner):
         want[r] = {"sum": s, "mean": s / len(members),
                    "sqrtn": s / np.sqrt(len(members))}[combiner]
     np.testing.assert_allclose(out, want, rtol=1e-6)
+
+
+def test_strided_index_columns():
+    """Rows and columns are views of one [nnz, 2] tensor (regression: torch's COO -> CSR
+    conversion misread a strided row vector)."""
+    idx = torch.tensor([[0, 1], [2, 0]])
+    b = torch.arange(6.0, dtype=torch.float64).reshape(2, 3)
+    vals = torch.tensor([1.5, -2.0], dtype=torch.float64)
+    got = sparse_dense_matmul(idx[:, 0], idx[:, 1], vals, b, 3)
+    torch.testing.assert_close(got, _oracle(idx[:, 0], idx[:, 1], vals, b, 3))
