@@ -18,6 +18,7 @@ import os
 import statistics
 import sys
 import time
+import traceback
 from typing import Any, Callable, List, Tuple
 
 import numpy as np
@@ -167,6 +168,7 @@ def main(argv: List[str] = None) -> int:
         try:
             rows.extend(part(args.device, args.quick))
         except Exception as e:  # noqa: BLE001 - one failing part must not hide the others
+            traceback.print_exc()
             rows.append((part.__name__.strip("_"), float("nan"), float("nan"),
                          f"FAILED: {type(e).__name__}: {e}"[:160]))
     print(f"{'benchmark':42s} {'tf1compat/s':>12s} {'torch/s':>10s} {'ratio':>6s}  note")

@@ -23,11 +23,12 @@ fi
 status=0
 started=$(date +%s)
 echo "== CUDA tests (pytest -m cuda), limit 180 s"
-tests_out=$(timeout 180 "$PY" -m pytest -m cuda -q -p no:cacheprovider tests 2>&1)
+tests_out=$(timeout 180 "$PY" -m pytest -m cuda -q -p no:cacheprovider --disable-warnings \
+    --tb=short -rfE tests 2>&1)
 tests_rc=$?
 tests_line=$(printf '%s\n' "$tests_out" | grep -E '(passed|failed|error|skipped|no tests ran)' | tail -1)
 if [ $tests_rc -ne 0 ] && [ $tests_rc -ne 5 ]; then
-    printf '%s\n' "$tests_out" | tail -30
+    printf '%s\n' "$tests_out" | tail -60
     status=1
 fi
 
@@ -39,6 +40,6 @@ bench_rc=$?
 echo
 echo "== gpu_check summary ($(( $(date +%s) - started )) s)"
 echo "CUDA tests: ${tests_line:-no summary} (exit $tests_rc)"
-printf '%s\n' "$bench_out" | grep -v -E 'Warning|warn\(' | tail -12
+printf '%s\n' "$bench_out" | grep -v -E 'Warning|warn\(' | tail -40
 [ $bench_rc -eq 124 ] && echo "benchmarks: stopped at their time limit"
 exit $status

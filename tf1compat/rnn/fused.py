@@ -159,12 +159,15 @@ class FusedRNNLoop:
             if steps < 1 or any(e is None for e in in_ta.elements[:steps]) or \
                     any(e is not None for e in out_ta.elements):
                 return None
-            x = torch.stack(in_ta.elements[:steps])
+            weights = [g(captures) for g in getters]
+            # Everything on the weights' device: the cell loop's ops would move their
+            # inputs there one by one; torch's fused kernels (cuDNN) need them together.
+            device = weights[0].device
+            x = torch.stack(in_ta.elements[:steps]).to(device)
             if x.dim() != 3 or not x.is_floating_point():
                 return None
-            lengths = None if p_len is None else captures[p_len]
-            weights = [g(captures) for g in getters]
-            state = list(values[first + 2:])
+            lengths = None if p_len is None else captures[p_len].to(device)
+            state = [s.to(device) for s in values[first + 2:]]
             outputs, new_state = _run_layers(layers, x, state, weights, lengths)
             for t in range(steps):
                 out_ta.write(t, outputs[t])
@@ -213,7 +216,7 @@ def _lstm_params(layer: _Layer, kernel: torch.Tensor, bias: torch.Tensor,
         shift = torch.zeros(4 * u, dtype=b.dtype, device=b.device)
         shift[u:2 * u] = layer.forget_bias
         b = b + shift
-    return [w[:, :depth], w[:, depth:], b, torch.zeros_like(b)]
+    return [w[:, :depth].contiguous(), w[:, depth:].contiguous(), b, torch.zeros_like(b)]
 
 
 def _run_layers(layers: Sequence[_Layer], x: torch.Tensor, state: List[torch.Tensor],
@@ -237,10 +240,11 @@ def _run_layers(layers: Sequence[_Layer], x: torch.Tensor, state: List[torch.Ten
             else:
                 c0, h0 = state[at][:, :layer.units], state[at][:, layer.units:]
             params = _lstm_params(layer, kernel, bias, depth)
-            hx = [h0.unsqueeze(0), c0.unsqueeze(0)]
+            hx = [h0.unsqueeze(0).contiguous(), c0.unsqueeze(0).contiguous()]
         else:
-            params = [kernel[:depth].t(), kernel[depth:].t(), bias, torch.zeros_like(bias)]
-            hx = [state[at].unsqueeze(0)]
+            params = [kernel[:depth].t().contiguous(), kernel[depth:].t().contiguous(), bias,
+                      torch.zeros_like(bias)]
+            hx = [state[at].unsqueeze(0).contiguous()]
         if packed is not None:
             hx = [h.index_select(1, packed.sorted_indices) for h in hx]
             fn = getattr(torch._VF, layer.kind)
