@@ -33,7 +33,7 @@ if [ $tests_rc -ne 0 ] && [ $tests_rc -ne 5 ]; then
 fi
 
 echo "== GPU benchmarks (scripts/bench_gpu.py), limit 270 s"
-bench_out=$(timeout 270 "$PY" scripts/bench_gpu.py 2>&1)
+bench_out=$(PYTHONWARNINGS=ignore timeout 270 "$PY" scripts/bench_gpu.py 2>&1)
 bench_rc=$?
 [ $bench_rc -ne 0 ] && status=1
 

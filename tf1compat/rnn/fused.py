@@ -169,8 +169,7 @@ class FusedRNNLoop:
             lengths = None if p_len is None else captures[p_len].to(device)
             state = [s.to(device) for s in values[first + 2:]]
             outputs, new_state = _run_layers(layers, x, state, weights, lengths)
-            for t in range(steps):
-                out_ta.write(t, outputs[t])
+            out_ta.write_rows(list(range(steps)), outputs)
             head = tuple(v + steps for v in values[:first + 1])
             return head + (values[first + 1],) + tuple(new_state)
         return run
