@@ -30,6 +30,7 @@ state carried), the loop runs to the longest row; rows are packed for torch's ke
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence
@@ -202,19 +203,33 @@ def _reads(t: Tensor, roots: set) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=64)
+def _gate_order(units: int, device: torch.device) -> torch.Tensor:
+    """Rows of TF's LSTM kernel in torch's gate order: TF's blocks are i, j, f, o;
+    torch's are i, f, g(=j), o. Cached: built on the host and copied to the device once."""
+    u = units
+    return torch.cat([torch.arange(0, u), torch.arange(2 * u, 3 * u),
+                      torch.arange(u, 2 * u), torch.arange(3 * u, 4 * u)]).to(device)
+
+
+@functools.lru_cache(maxsize=64)
+def _forget_shift(units: int, forget_bias: float, dtype: torch.dtype,
+                  device: torch.device) -> torch.Tensor:
+    """`forget_bias` on the forget gate's block of torch's bias (never written to)."""
+    shift = torch.zeros(4 * units, dtype=dtype)
+    shift[units:2 * units] = forget_bias
+    return shift.to(device)
+
+
 def _lstm_params(layer: _Layer, kernel: torch.Tensor, bias: torch.Tensor,
                  depth: int) -> List[torch.Tensor]:
     """torch's (w_ih, w_hh, b_ih, b_hh) as views of TF's kernel and bias."""
     u = layer.units
-    # TF's gate blocks are i, j, f, o; torch's are i, f, g(=j), o.
-    order = torch.cat([torch.arange(0, u), torch.arange(2 * u, 3 * u),
-                       torch.arange(u, 2 * u), torch.arange(3 * u, 4 * u)]).to(kernel.device)
+    order = _gate_order(u, kernel.device)
     w = kernel.t().index_select(0, order)
     b = bias.index_select(0, order)
     if layer.forget_bias:
-        shift = torch.zeros(4 * u, dtype=b.dtype, device=b.device)
-        shift[u:2 * u] = layer.forget_bias
-        b = b + shift
+        b = b + _forget_shift(u, layer.forget_bias, b.dtype, b.device)
     return [w[:, :depth].contiguous(), w[:, depth:].contiguous(), b, torch.zeros_like(b)]
 
 
