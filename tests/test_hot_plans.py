@@ -208,3 +208,27 @@ def test_jit_session(compile_env):
     statuses = {r.status for r in records}
     assert statuses & {COMPILED, FALLBACK, hot_plans.TRIAL}
     assert any("updates variables" in r.reason for r in records)
+
+
+def test_dataflow_plans_stay_op_by_op_even_under_jit():
+    """An imported TF1 loop (Enter/Merge/NextIteration...) runs on the dataflow executor:
+    no function to trace, so a JIT session leaves it uncompiled and says why."""
+    import os
+    from tests.test_graph_import import _import, _load
+    d, spec, arrays = _load("nested_control_flow")
+    config = tf.ConfigProto()
+    config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+    with tf.Graph().as_default():
+        saver = _import(d, spec)
+        with tf.Session(config=config) as sess:
+            if spec["checkpoint"]:
+                (saver or tf.train.Saver()).restore(sess, os.path.join(d, spec["checkpoint"]))
+            run = spec["runs"][0]
+            feeds = {name: arrays[key] for name, key in run["feeds"].items()}
+            for _ in range(3):
+                got = sess.run(run["fetches"], feeds)
+            plan = _plan(sess)
+    assert plan.dataflow and plan.hot.status == OP_BY_OP
+    assert "dataflow" in plan.hot.reason
+    for value, key in zip(got, run["values"]):
+        np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6)

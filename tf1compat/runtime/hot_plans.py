@@ -104,6 +104,8 @@ class HotPlanRecord:
 
 def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
     """Why `plan` must run op by op (None: it may be compiled)."""
+    if plan.dataflow:
+        return "TF1 dataflow control flow (runs on the dataflow executor, nothing to trace)"
     kernels = 0
     for step in plan.steps:
         if step.kernel is None:
