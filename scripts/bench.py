@@ -182,10 +182,24 @@ def bench_eager_dispatch() -> Dict[str, float]:
     return {}
 
 
+def bench_vs_tensorflow() -> Dict[str, float]:
+    """The same TF1 programs under real TensorFlow and tf1compat (scripts/bench_vs_tf.py,
+    one round each; TF runs only where its venv exists)."""
+    import subprocess
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_vs_tf.py"),
+                           "--rounds", "1", "--batches", "3"], capture_output=True, text=True)
+    for line in proc.stdout.splitlines():
+        print(f"vs TensorFlow  {line}")
+    if proc.returncode:
+        print(f"vs TensorFlow failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return {}
+
+
 for _module, _name in (("bench_while", "bench_while_loop"), ("bench_nn", "bench_cnn"),
                        ("bench_train", "bench_training")):
     _optional(_module, _name)
 BENCHMARKS.append(bench_eager_dispatch)
+BENCHMARKS.append(bench_vs_tensorflow)
 _optional("bench_checkpoint", "bench_checkpoint")
 _optional("bench_summaries", "bench_summaries")
 _optional("bench_estimator", "bench_estimator")  # vs TF 2.15 in /tmp/tf215 when present

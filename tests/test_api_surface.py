@@ -190,11 +190,11 @@ def test_config_devices_threads_and_jit():
     try:
         assert tf.config.optimizer.get_jit() == "autoclustering"
         with tf.Session() as sess:
-            assert sess._jit
+            assert sess._hot_plans.jit
     finally:
         tf.config.optimizer.set_jit(False)
     with tf.Session() as sess:
-        assert not sess._jit
+        assert not sess._hot_plans.jit
     with pytest.raises(NotImplementedError, match="MLIR bridge"):
         tf.config.experimental.enable_mlir_bridge()
 

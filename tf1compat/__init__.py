@@ -9,6 +9,10 @@ or packages of their own (`tf.layers`, `tf.keras`, ...).
 """
 
 # ruff: noqa: F401
+# First, before anything loads torch: OpenMP's wait policy (see _thread_policy.py).
+from tf1compat import _thread_policy
+_thread_policy.prepare_environment()
+
 from tf1compat import _version
 from tf1compat._version import (COMPILER_VERSION, CXX11_ABI_FLAG, CXX_VERSION, GIT_VERSION,
                                 GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
@@ -284,6 +288,9 @@ import sys as _sys
 
 compat.v1 = _sys.modules[__name__]
 del _sys
+
+# torch is loaded now: its thread count follows the policy decided above.
+_thread_policy.apply()
 
 # A missing tf.X says whether X is an unimplemented TF1 symbol or a typo (with suggestions).
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

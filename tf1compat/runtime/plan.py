@@ -79,6 +79,7 @@ class Plan:
     fn: Optional[Callable[..., Any]] = None      # generated function (codegen)
     source: str = ""
     line_to_op: Dict[int, Operation] = field(default_factory=dict)
+    hot: Any = None          # runtime/hot_plans.HotPlanRecord: compiled whole or why not
 
 
 def state_key(t: Tensor) -> Optional[str]:

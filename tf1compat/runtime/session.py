@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
+from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework import errors
 from tf1compat.framework.graph import Graph, get_default_graph
@@ -24,6 +25,7 @@ from tf1compat.framework.tensor import Tensor, default_session_stack
 from tf1compat.runtime import config as _config
 from tf1compat.runtime.codegen import compile_plan, op_for_traceback
 from tf1compat.runtime.fetch import FetchMapper, feed_expansion
+from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
@@ -237,21 +239,11 @@ class BaseSession:
         self._default_graph_context_manager: Any = None
         self._default_session_context_manager: Any = None
         self._apply_thread_settings(config)
-        self._jit = _jit_enabled(config)
+        self._hot_plans = HotPlans(_jit_enabled(config))
 
     @staticmethod
     def _apply_thread_settings(config: Any) -> None:
-        if config is None:
-            return
-        intra = getattr(config, "intra_op_parallelism_threads", 0)
-        if intra and intra > 0:
-            torch.set_num_threads(intra)
-        inter = getattr(config, "inter_op_parallelism_threads", 0)
-        if inter and inter > 0:
-            try:
-                torch.set_num_interop_threads(inter)
-            except RuntimeError:
-                pass  # torch allows this only before the first parallel region
+        _thread_policy.apply_session_config(config)
 
     # -- properties -------------------------------------------------------------------
     @property
@@ -384,8 +376,7 @@ class BaseSession:
             plan = self._runtime.builder.build(elements, feed_tensors)
             if plan.error is None:
                 compile_plan(plan)
-                if self._jit:
-                    _jit_compile(plan)
+                self._hot_plans.track(plan)
             self._plans[key] = plan
         return plan
 
@@ -563,15 +554,3 @@ def _jit_enabled(config: Any) -> bool:
         return False
     level = config.graph_options.optimizer_options.global_jit_level
     return level in (_config.OptimizerOptions.ON_1, _config.OptimizerOptions.ON_2)
-
-
-def _jit_compile(plan: Plan) -> None:
-    """XLA's analogue: hand a plan without Python side effects to torch.compile."""
-    if plan.dataflow:
-        return      # an interpreter of TF1 control flow, not a function to trace
-    if any(step.op._op_def.stateful and step.op._op_def.cpu_only for step in plan.steps):
-        return
-    try:
-        plan.fn = torch.compile(plan.fn, dynamic=False)
-    except Exception:  # noqa: BLE001 - compile support varies by platform; run eagerly
-        pass
