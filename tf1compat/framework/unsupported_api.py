@@ -110,7 +110,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- distributed execution (a later issue) ---------------------------------------------
     "distribute": _DISTRIBUTED,
     "contrib.distribute": _DISTRIBUTED,
-    "train.Server": _DISTRIBUTED,
     "train.ServerDef": _DISTRIBUTED,
     "train.ClusterDef": _DISTRIBUTED,
     "train.JobDef": _DISTRIBUTED,
