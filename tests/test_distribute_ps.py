@@ -28,20 +28,21 @@ def _free_ports(n: int) -> List[int]:
             s.close()
 
 
-def _run_cluster(mode: str, tmp_path: Path) -> List[Path]:
+def _run_cluster(mode: str, tmp_path: Path, rpc_timeout: int = 60,
+                 expected: tuple = (0, 0, 0)) -> List[Path]:
     ports = ",".join(map(str, _free_ports(3)))
     tasks = [("ps", 0), ("worker", 0), ("worker", 1)]
     outs = [tmp_path / f"{job}{task}.{'npz' if job == 'ps' else 'txt'}" for job, task in tasks]
-    env = dict(os.environ, OMP_NUM_THREADS="1", TF1COMPAT_RPC_TIMEOUT="60")
+    env = dict(os.environ, OMP_NUM_THREADS="1", TF1COMPAT_RPC_TIMEOUT=str(rpc_timeout))
     procs = []
     try:
         for (job, task), out in zip(tasks, outs):
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "tf1compat", "run", str(WORKER), job, str(task), ports,
                  mode, str(out)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
-        for p in procs:
+        for p, code in zip(procs, expected):
             text, _ = p.communicate(timeout=JOB_TIMEOUT)
-            assert p.returncode == 0, text.decode(errors="replace")[-3000:]
+            assert p.returncode == code, text.decode(errors="replace")[-3000:]
     finally:
         for p in procs:
             if p.poll() is None:
@@ -85,3 +86,11 @@ def test_sync_replicas_equal_one_process_on_the_combined_batch(tmp_path):
     reference = _single_process_reference(6)
     for name, value in reference.items():
         np.testing.assert_allclose(held[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_a_dead_sync_worker_fails_the_other_within_the_timeout(tmp_path):
+    outs = _run_cluster("sync_die", tmp_path, rpc_timeout=10, expected=(0, 0, 3))
+    kind, waited, message = outs[1].read_text().split("\n", 2)
+    assert kind == "DeadlineExceededError", message
+    assert float(waited) < 40
+    assert "1 of 2 replicas" in message

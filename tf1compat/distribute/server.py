@@ -87,6 +87,28 @@ def _push(initial: Dict[str, torch.Tensor], changes: Dict[str, torch.Tensor],
         _SERVED.values.update(values)
 
 
+class _FinishedTasks:
+    """On a ps task: the tasks that said they are done (their sessions will not call)."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.tasks: set = set()
+
+
+_FINISHED = _FinishedTasks()
+_LIVENESS_INTERVAL_S = 5.0
+
+
+def _task_finished(name: str) -> None:
+    with _FINISHED.condition:
+        _FINISHED.tasks.add(name)
+        _FINISHED.condition.notify_all()
+
+
+def _alive() -> bool:
+    return True
+
+
 # -- the server ----------------------------------------------------------------------------------
 
 _ACTIVE: Dict[str, Any] = {"server": None}
@@ -162,18 +184,37 @@ class Server:
         atexit.register(self._stop)
 
     def join(self) -> None:
-        """Serves until every task of the cluster has finished (TF's ps `join()` blocks
-        forever; here it returns once the workers are done, so ps processes end)."""
+        """Serves until every other task of the cluster has finished or died (TF's ps
+        `join()` blocks forever; here it returns once the workers are done, so ps
+        processes end)."""
         self.start()
+        me = task_name(self._job_name, self._task_index)
+        waiting = {task_name(j, i) for j, i in self._tasks} - {me}
+        while waiting:
+            with _FINISHED.condition:
+                _FINISHED.condition.wait_for(lambda: waiting <= _FINISHED.tasks,
+                                             _LIVENESS_INTERVAL_S)
+                waiting -= _FINISHED.tasks
+            for task in sorted(waiting):
+                try:
+                    rpc.rpc_sync(task, _alive, timeout=_LIVENESS_INTERVAL_S)
+                except RuntimeError:
+                    waiting.discard(task)        # it died without saying goodbye
         self._stop()
 
     def _stop(self) -> None:
         if self._started and not self._stopped:
             self._stopped = True
-            try:
-                rpc.shutdown(graceful=True)
-            except Exception:  # noqa: BLE001 - a task that died already: nothing to wait for
-                rpc.shutdown(graceful=False)
+            me = task_name(self._job_name, self._task_index)
+            for job, index in self._tasks:
+                if job == "ps" and (job, index) != (self._job_name, self._task_index):
+                    try:
+                        rpc.rpc_sync(task_name(job, index), _task_finished, args=(me,),
+                                     timeout=_LIVENESS_INTERVAL_S)
+                    except RuntimeError:
+                        pass                     # that ps task is gone already
+            # Not graceful: a graceful shutdown waits for every task, dead ones included.
+            rpc.shutdown(graceful=False)
             _ACTIVE["server"] = None
 
     @staticmethod

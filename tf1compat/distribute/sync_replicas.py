@@ -60,6 +60,9 @@ def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
             _AGGREGATION.condition.notify_all()
         elif not _AGGREGATION.condition.wait_for(lambda: entry["result"] is not None,
                                                  timeout):
+            # The step failed: a later call (a retry) must not complete it with stale sums.
+            if _AGGREGATION.steps.get(key) is entry:
+                del _AGGREGATION.steps[key]
             raise TimeoutError(f"SyncReplicasOptimizer: {entry['count']} of {replicas} "
                                f"replicas sent their gradients for global step {key[1]} "
                                f"within {timeout:g} s")
@@ -104,10 +107,18 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
             try:
                 return rpc.rpc_sync(_server.task_name("ps", 0), _aggregate,
                                     args=((key_prefix, int(step)), list(values), replicas,
-                                          timeout), timeout=timeout + 5)
+                                          timeout), timeout=2 * timeout + 5)
             except TimeoutError as e:
                 raise errors.DeadlineExceededError(None, None, str(e)) from e
             except RuntimeError as e:
+                if "timeout" in str(e).lower():
+                    # A remote TimeoutError arrives as a RuntimeError with the ps traceback:
+                    # keep its message line.
+                    lines = [ln for ln in str(e).splitlines() if ln.startswith("TimeoutError:")]
+                    cause = lines[-1] if lines else str(e).strip().splitlines()[0]
+                    raise errors.DeadlineExceededError(
+                        None, None, f"SyncReplicasOptimizer: no average of the replicas' "
+                                    f"gradients for global step {int(step)}: {cause}") from e
                 raise errors.UnavailableError(None, None, "SyncReplicasOptimizer: the "
                                               f"parameter server cannot be reached: {e}") from e
 

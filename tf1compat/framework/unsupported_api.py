@@ -113,7 +113,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "train.ServerDef": _DISTRIBUTED,
     "train.ClusterDef": _DISTRIBUTED,
     "train.JobDef": _DISTRIBUTED,
-    "train.SyncReplicasOptimizer": _DISTRIBUTED,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
     "RaggedTensor": _RAGGED,
