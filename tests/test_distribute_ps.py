@@ -94,3 +94,17 @@ def test_a_dead_sync_worker_fails_the_other_within_the_timeout(tmp_path):
     assert kind == "DeadlineExceededError", message
     assert float(waited) < 40
     assert "1 of 2 replicas" in message
+
+
+def test_server_arguments_as_tf():
+    import tf1compat as tf
+    cluster = tf.train.ClusterSpec({"ps": ["localhost:1"], "worker": ["localhost:2",
+                                                                     "localhost:3"]})
+    with pytest.raises(ValueError, match="job_name"):
+        tf.train.Server(cluster, start=False)
+    with pytest.raises(ValueError, match="task_index"):
+        tf.train.Server(cluster, job_name="worker", start=False)
+    server = tf.train.Server(cluster, job_name="worker", task_index=1, start=False)
+    assert server.target == "grpc://localhost:3"
+    with pytest.raises(NotImplementedError, match="protocol"):
+        tf.train.Server(cluster, job_name="ps", protocol="grpc+verbs", start=False)
