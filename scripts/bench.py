@@ -203,6 +203,7 @@ BENCHMARKS.append(bench_vs_tensorflow)
 _optional("bench_checkpoint", "bench_checkpoint")
 _optional("bench_summaries", "bench_summaries")
 _optional("bench_estimator", "bench_estimator")  # vs TF 2.15 in /tmp/tf215 when present
+_optional("bench_distributed", "bench_distributed")  # 1 vs 2 processes (gloo)
 
 
 def main(argv: List[str]) -> int:

@@ -34,6 +34,7 @@ LAYERS: List[Tuple[str, ...]] = [
     ("feature_column",),             # feature columns (on ops, variables, lookup tables)
     ("estimator",),                  # Estimator, canned estimators, heads, TPUEstimator
     ("contrib",),
+    ("distribute",),                 # Horovod-style training on torch.distributed
     ("api", "internal", "examples"),  # public faces and TF-internal import paths
     ("__init__", "shim", "cli", "__main__"),
 ]

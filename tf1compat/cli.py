@@ -4,6 +4,11 @@
 Everything after SCRIPT belongs to the script (`tf1compat run train.py --help` shows the
 script's own help, as `python train.py --help` does). SCRIPT may be a file or, as for
 `python`, a directory or zip archive with a `__main__.py`.
+
+`tf1compat run --nproc-per-node N SCRIPT` starts N processes of the script through
+PyTorch's launcher (`torch.distributed.run`, what `torchrun` runs), each under tf1compat,
+for Horovod-style training (docs/distributed.md); `--nnodes`, `--node-rank`,
+`--master-addr`, `--master-port` and `--rdzv-endpoint` are passed on to it.
 """
 
 from __future__ import annotations
@@ -31,6 +36,21 @@ def _parser() -> argparse.ArgumentParser:
         "run", help="run a TF1 script as __main__ (its arguments follow it)",
         description="Runs SCRIPT as __main__ with `import tensorflow` resolving to "
                     "tf1compat; ARGS become the script's sys.argv[1:] (options included).")
+    launcher = run.add_argument_group(
+        "multi-process launch (torch.distributed.run)",
+        "start several processes of SCRIPT, as torchrun does (Horovod-style jobs)")
+    launcher.add_argument("--nproc-per-node", "--nproc_per_node", type=int, metavar="N",
+                          help="processes to start on this machine")
+    for option, text in (("--nnodes", "number of machines (default 1)"),
+                         ("--node-rank", "this machine's rank"),
+                         ("--master-addr", "the rank-0 machine's address"),
+                         ("--master-port", "the rank-0 machine's port"),
+                         ("--rdzv-endpoint", "rendezvous host:port (elastic launch)")):
+        spellings = [option]
+        if "-" in option[2:]:
+            spellings.append("--" + option[2:].replace("-", "_"))   # torchrun's alias
+        launcher.add_argument(*spellings, metavar=option[2:].upper().replace("-", "_"),
+                              help=text)
     run.add_argument("script", metavar="SCRIPT",
                      help="a Python file, or a directory / zip file with __main__.py")
     run.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
@@ -74,7 +94,46 @@ def main(argv: Optional[List[str]] = None) -> int:
     if error is not None:
         print(f"tf1compat: {error}", file=sys.stderr)
         return 2
+    if options.nproc_per_node is not None:
+        return _launch(options)
+    if any(getattr(options, k) is not None for k in _LAUNCHER_OPTIONS):
+        print("tf1compat: --nnodes/--node-rank/--master-addr/--master-port/--rdzv-endpoint "
+              "need --nproc-per-node", file=sys.stderr)
+        return 2
     return _run(options.script, options.args)
+
+
+_LAUNCHER_OPTIONS = ("nnodes", "node_rank", "master_addr", "master_port", "rdzv_endpoint")
+
+
+def _launch(options: argparse.Namespace) -> int:
+    """Starts `--nproc-per-node` processes of `tf1compat run SCRIPT` with torch's launcher."""
+    if options.nproc_per_node < 1:
+        print("tf1compat: --nproc-per-node must be at least 1", file=sys.stderr)
+        return 2
+    from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+    from torch.distributed.run import main as torch_launch
+    args = ["--nproc-per-node", str(options.nproc_per_node)]
+    multi_node = options.nnodes not in (None, "1") or options.rdzv_endpoint or \
+        options.master_addr
+    if not multi_node:
+        args.append("--standalone")     # one machine: a free port, no rendezvous server
+    for key in _LAUNCHER_OPTIONS:
+        value = getattr(options, key)
+        if value is not None:
+            args += ["--" + key.replace("_", "-"), str(value)]
+    args += ["-m", "tf1compat", "run", options.script, *options.args]
+    try:
+        torch_launch(args)
+    except ChildFailedError as e:
+        failures = e.failures
+        first = failures[min(failures)] if failures else None
+        code = getattr(first, "exitcode", 1) if first is not None else 1
+        print(f"tf1compat: {len(failures)} of {options.nproc_per_node} processes failed "
+              f"(first: rank {min(failures) if failures else '?'}, exit code {code})",
+              file=sys.stderr)
+        return code if isinstance(code, int) and code > 0 else 1
+    return 0
 
 
 def graph_support_main(paths: List[str]) -> int:

@@ -4,6 +4,7 @@
 
 # (section: variables — global step, ExponentialMovingAverage, replica_device_setter)
 from tf1compat.training.device_setter import ClusterSpec, replica_device_setter
+from tf1compat.distribute.server import Server
 from tf1compat.training.moving_averages import ExponentialMovingAverage
 from tf1compat.training.training_util import (assert_global_step, create_global_step,
                                               get_global_step, get_or_create_global_step,
@@ -14,8 +15,8 @@ from tf1compat.training.optimizers import (AdadeltaOptimizer, AdagradDAOptimizer
                                            AdagradOptimizer, AdamOptimizer, FtrlOptimizer,
                                            GradientDescentOptimizer, MomentumOptimizer,
                                            Optimizer, ProximalAdagradOptimizer,
-                                           ProximalGradientDescentOptimizer, RMSPropOptimizer,
-                                           SyncReplicasOptimizer)
+                                           ProximalGradientDescentOptimizer, RMSPropOptimizer)
+from tf1compat.distribute.sync_replicas import SyncReplicasOptimizer
 from tf1compat.training.learning_rate_decay import (cosine_decay, cosine_decay_restarts,
                                                     exponential_decay, inverse_time_decay,
                                                     linear_cosine_decay, natural_exp_decay,

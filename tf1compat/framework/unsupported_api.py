@@ -35,9 +35,11 @@ def _tf_only(reason: str, replacement: Optional[str] = None) -> Unsupported:
 _CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch cannot run",
                        "tf.py_func / tf.numpy_function for a Python op, or a torch C++ "
                        "extension called from tf.py_func")
-_DISTRIBUTED = Unsupported("distributed TensorFlow (servers, clusters, strategies) is not "
-                           "supported: tf1compat runs a graph in one process",
-                           "run on one machine; torch.distributed for multi-process training")
+_DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and collective "
+                           "libraries are not provided (tf1compat distributes through "
+                           "torch.distributed: docs/distributed.md)",
+                           "tf.train.Server + ClusterSpec + replica_device_setter (parameter "
+                           "servers), or horovod.tensorflow (data parallel)")
 def _moved(what: str, successor: str) -> Unsupported:
     return Unsupported(f"{what} is not provided (its successor is in core TensorFlow)",
                        successor)
@@ -107,14 +109,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.bigtable": _tf_only("it reads Cloud Bigtable through TF's C++ kernels"),
     "contrib.mpi_collectives": _DISTRIBUTED,
     "contrib.nccl": _DISTRIBUTED,
-    # -- distributed execution (a later issue) ---------------------------------------------
+    # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute": _DISTRIBUTED,
     "contrib.distribute": _DISTRIBUTED,
-    "train.Server": _DISTRIBUTED,
     "train.ServerDef": _DISTRIBUTED,
     "train.ClusterDef": _DISTRIBUTED,
     "train.JobDef": _DISTRIBUTED,
-    "train.SyncReplicasOptimizer": _DISTRIBUTED,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
     "RaggedTensor": _RAGGED,

@@ -19,6 +19,7 @@ import torch
 from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework import errors
+from tf1compat.framework import hooks
 from tf1compat.framework.graph import Graph, get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor, default_session_stack
@@ -240,6 +241,10 @@ class BaseSession:
         self._default_session_context_manager: Any = None
         self._apply_thread_settings(config)
         self._hot_plans = HotPlans(_jit_enabled(config))
+        # A "grpc://" target of a tf.train.Server in this process keeps the ps variables there.
+        remote = hooks.SESSION_TARGETS.get(target.split("://")[0]) \
+            if isinstance(target, str) and "://" in target else None
+        self._remote_variables = remote(self, target) if remote is not None else None
 
     @staticmethod
     def _apply_thread_settings(config: Any) -> None:
@@ -408,10 +413,14 @@ class BaseSession:
         previous = torch.is_grad_enabled()
         _set_grad_enabled(plan.needs_grad)
         try:
+            if self._remote_variables is not None:
+                self._remote_variables.before_run(state)
             if _USE_INTERPRETER:
                 raw = _INTERPRETER_CLASS(plan).run(feed_values, state)
             else:
                 raw = plan.fn(feed_values, state)
+            if self._remote_variables is not None:
+                self._remote_variables.after_run(state)
         except errors.OpError as e:
             raise _with_op(e, _failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
