@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,6 +33,12 @@ def _python(*args: str, cwd: str = ROOT, input_: str = None) -> subprocess.Compl
 # -- device placement logging ------------------------------------------------------------------
 
 def test_log_device_placement_prints_each_op_as_tf(capsys):
+    # A graph of its own: TF's placer logs every op of the graph, not only the fetched ones.
+    with tf.Graph().as_default():
+        _check_log_device_placement(capsys)
+
+
+def _check_log_device_placement(capsys: Any) -> None:
     a = tf.constant([1.0, 2.0], name="a")
     c = tf.add(a, a, name="c")
     with tf.Session(config=tf.ConfigProto(log_device_placement=True)) as sess:
