@@ -242,6 +242,22 @@ from tf1compat.api import strings
 from tf1compat.api import image
 from tf1compat.ops.image_ops import extract_image_patches, random_crop
 
+# -- math/array long tail, special functions (issue 12) -----------------------------------------
+# (section: api-math)
+from tf1compat.ops.manip_ops import (bitcast, diag, ensure_shape, meshgrid, parallel_stack,
+                                     repeat, roll, tensor_scatter_nd_add,
+                                     tensor_scatter_nd_max, tensor_scatter_nd_min,
+                                     tensor_scatter_nd_sub, tensor_scatter_nd_update)
+from tf1compat.ops.manip_ops import (tensor_scatter_nd_add as tensor_scatter_add,
+                                     tensor_scatter_nd_sub as tensor_scatter_sub,
+                                     tensor_scatter_nd_update as tensor_scatter_update)
+from tf1compat.ops.math_tail_ops import angle, complex
+from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, setdiff1d,
+                                    sort, unique_with_counts, unravel_index)
+from tf1compat.ops.special_math_ops import (betainc, igamma, igammac, lbeta, polygamma,
+                                            zeta)
+from tf1compat.api import manip
+
 # -- eager execution (issue 8) ----------------------------------------------------------------------
 # (section: eager)
 from tf1compat.eager.context import enable_eager_execution

@@ -16,6 +16,9 @@ from tf1compat.ops.linalg_decomp import (adjoint, cholesky_solve, cross, expm, l
 from tf1compat.ops.linalg_decomp import matrix_solve_ls as lstsq
 from tf1compat.ops.nn_norm import l2_normalize
 
+# (section: api-math)
+from tf1compat.ops.manip_ops import diag as tensor_diag
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 

@@ -18,7 +18,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, normalize_axis, reduced_shape
-from tf1compat.ops.math_ops import NUMBER, REAL, cast
+from tf1compat.ops.math_ops import COMPLEX, FLOAT, NUMBER, REAL, cast
 
 INDEX = (D.int32, D.int64)
 
@@ -88,6 +88,8 @@ _REDUCERS = {
     "Prod": _reduce_all_dims(lambda x, dim, keepdim: torch.prod(x, dim=dim, keepdim=keepdim,
                                                                 dtype=x.dtype)),
     "All": _reduce_all_dims(torch.all), "Any": _reduce_all_dims(torch.any),
+    "EuclideanNorm": lambda x, dims, keep: torch.linalg.vector_norm(
+        x, dim=dims, keepdim=keep).to(x.dtype),
 }
 
 
@@ -108,7 +110,8 @@ def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 for _type, _types in (("Sum", NUMBER), ("Mean", NUMBER), ("Max", REAL), ("Min", REAL),
-                      ("Prod", NUMBER), ("All", (D.bool,)), ("Any", (D.bool,))):
+                      ("Prod", NUMBER), ("All", (D.bool,)), ("Any", (D.bool,)),
+                      ("EuclideanNorm", FLOAT + COMPLEX)):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
             attrs={"keep_dims": False, "T": Type(_types), "Tidx": Type(INDEX, default=D.int32)},
             shape=_reduction_shape, kernel=_reduction_kernel,
@@ -160,6 +163,7 @@ reduce_min = _make_reduce("Min", "reduce_min")
 reduce_prod = _make_reduce("Prod", "reduce_prod")
 reduce_all = _make_reduce("All", "reduce_all")
 reduce_any = _make_reduce("Any", "reduce_any")
+reduce_euclidean_norm = _make_reduce("EuclideanNorm", "reduce_euclidean_norm")
 
 
 def prod_(x: Any, axes: Any, keep_dims: bool = False, name: Optional[str] = None) -> Tensor:
