@@ -186,7 +186,7 @@ _EAGER_HOOK: List[Optional[Callable[..., Any]]] = [None]
 
 
 def _graph_mode(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     from tf1compat.autodiff.registry import RegisterGradient
     from tf1compat.ops.array_ops import identity_n
     if kwargs:

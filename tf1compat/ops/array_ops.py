@@ -16,10 +16,11 @@ from tf1compat.framework.constant_value import constant_value, constant_value_as
 from tf1compat.framework.deprecation import deprecated_argument_lookup
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, TypeList, declare
+from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
-from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape,
+from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
 from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import merge_shapes, node_desc, normalize_axis, unary_rule
@@ -78,6 +79,36 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
         if not value.shape.is_compatible_with(shape):
             raise ValueError(f"Shapes {value.shape} and {shape} are incompatible")
         return apply_op1("PlaceholderWithDefault", [value], {"shape": shape}, name=scope)
+
+
+def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
+                       ) -> Any:
+    """`tf.sparse_placeholder`: a SparseTensor of placeholders, fed as a whole."""
+    from tf1compat.framework.sparse_tensor import SparseTensor
+    shape_name = name + "/shape" if name is not None else None
+    default_name = name + "/shape_default" if name is not None else None
+    if shape is None:
+        rank = None
+        dense_shape = placeholder(D.int64, shape=[rank], name=shape_name)
+        default = constant_value_as_shape(dense_shape)
+    else:
+        if isinstance(shape, Tensor):
+            rank = shape.shape.as_list()[0]
+            default = constant_value_as_shape(shape)
+        else:
+            rank = len(shape)
+            default = TensorShape([None if d == -1 else d for d in shape])
+            dims = tuple(dimension_value(d) for d in shape)
+            shape = convert_to_tensor(tuple(-1 if d is None else d for d in dims),
+                                      dtype=D.int64, name=default_name)
+        dense_shape = placeholder_with_default(shape, shape=shape.shape, name=shape_name)
+    result = SparseTensor(
+        values=placeholder(dtype, shape=[None], name=name + "/values" if name else None),
+        indices=placeholder(D.int64, shape=[None, rank],
+                            name=name + "/indices" if name else None),
+        dense_shape=dense_shape)
+    result._dense_shape_default = default
+    return result
 
 
 def identity(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002 - TF's name

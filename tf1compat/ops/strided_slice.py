@@ -239,7 +239,7 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
     out = apply_op1("StridedSlice", [input_, begin, end, strides], masks, name=name)
     if var is not None and out._is_eager_tensor:
         # Eager: the slice of a variable keeps what its `assign` needs (no op to look at).
-        from tf1compat.eager.tensor import EagerSlicedVariable
+        from tf1compat.runtime.eager_tensor import EagerSlicedVariable
         return EagerSlicedVariable(out, var, (begin, end, strides), masks)
     return out
 

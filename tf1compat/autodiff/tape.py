@@ -33,14 +33,15 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import torch
 
+from tf1compat.framework import context as _fw_context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
-from tf1compat.eager import executor as _ex
-from tf1compat.eager.tensor import EagerResourceHandle, EagerTensor
+from tf1compat.runtime import eager_executor as _ex
+from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 
 __all__ = ["GradientTape", "stop_recording", "implicit_gradients", "implicit_grad",
            "implicit_value_and_gradients", "gradients_function", "value_and_gradients_function",
-           "variable_accessed", "register_variable", "VariableWatcher"]
+           "variable_accessed", "register_variable", "VariableWatcher", "lift_to_eager"]
 
 _set_grad_enabled = _ex._set_grad_enabled
 
@@ -220,12 +221,12 @@ _ex.RECORD["run"] = _run_recorded
 # -- the tape ------------------------------------------------------------------------------
 
 def _flatten(structure: Any) -> list:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     return nest.flatten(structure)
 
 
 def _pack(structure: Any, flat: list) -> Any:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     return nest.pack_sequence_as(structure, flat)
 
 
@@ -595,6 +596,28 @@ def stop_recording() -> Iterator[None]:
             t._push_tape()
 
 
+@contextlib.contextmanager
+def lift_to_eager() -> Iterator[None]:
+    """TF's `init_scope` inside a traced function: the block runs eagerly (variables a
+    function creates on its first call live outside it), under the graph's name scope,
+    with no tape recording."""
+    state = _fw_context._state
+    if state["eager"]:
+        yield
+        return
+    from tf1compat.framework.graph import get_default_graph
+    scope = get_default_graph().get_name_scope()
+    old_eager, old_scope = state["eager"], state["scope"]
+    state["eager"] = True
+    state["scope"] = scope + "/" if scope else ""
+    try:
+        with stop_recording():
+            yield
+    finally:
+        state["eager"] = old_eager
+        state["scope"] = old_scope
+
+
 def implicit_value_and_gradients(f: Callable[..., Any]) -> Callable[..., Any]:
     """`tfe.implicit_value_and_gradients(f)`: (f(*args), [(grad, variable), ...]) for the
     trainable variables f reads."""
@@ -703,7 +726,7 @@ class _CustomSpec:
         self.inputs = inputs
 
     def backward(self, grads: Sequence[torch.Tensor]) -> list:
-        from tf1compat.api import nest
+        from tf1compat.util import nest
         eager_grads = [EagerTensor(g if g is not None else torch.zeros_like(r), d)
                        for g, r, d in zip(grads, self.results, self.dtypes)]
         packed = nest.pack_sequence_as(self.result, eager_grads) \
@@ -738,7 +761,7 @@ class _CustomSpec:
 
 def eager_custom_gradient(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     """`tf.custom_gradient` under eager execution (installed into autodiff)."""
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     from tf1compat.framework.tensor_conversion import convert_to_tensor
     with VariableWatcher() as watcher:
         result, grad_fn = f(*args, **kwargs)

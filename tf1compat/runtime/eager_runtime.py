@@ -17,7 +17,7 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.eager.tensor import EagerResourceHandle
+from tf1compat.runtime.eager_tensor import EagerResourceHandle
 
 __all__ = ["EagerRuntime", "RUNTIME", "current_device", "EagerNode", "EagerKernelContext",
            "EagerOperation"]

@@ -16,13 +16,13 @@ from typing import Any, Callable, List, Optional
 
 import torch
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.keras.engine.input_spec import InputSpec
-from tf1compat.rnn import _ops as ops
+from tf1compat.ops import namespace as ops
 from tf1compat.rnn.cell_base import LayerRNNCell, LSTMStateTuple, RNNCell, assert_like_rnncell
 from tf1compat.rnn.dynamic import bidirectional_dynamic_rnn
 from tf1compat.rnn.static import static_bidirectional_rnn
