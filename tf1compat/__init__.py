@@ -252,6 +252,7 @@ from tf1compat.ops.manip_ops import (tensor_scatter_nd_add as tensor_scatter_add
                                      tensor_scatter_nd_sub as tensor_scatter_sub,
                                      tensor_scatter_nd_update as tensor_scatter_update)
 from tf1compat.ops.math_tail_ops import angle, complex
+from tf1compat.ops.random_extra_ops import random_gamma, random_poisson
 from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, setdiff1d,
                                     sort, unique_with_counts, unravel_index)
 from tf1compat.ops.special_math_ops import (betainc, igamma, igammac, lbeta, polygamma,
