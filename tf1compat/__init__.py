@@ -257,7 +257,7 @@ from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, s
                                     sort, unique_with_counts, unravel_index)
 from tf1compat.ops.special_math_ops import (betainc, igamma, igammac, lbeta, polygamma,
                                             zeta)
-from tf1compat.api import manip
+from tf1compat.api import manip, sets
 
 # -- eager execution (issue 8) ----------------------------------------------------------------------
 # (section: eager)

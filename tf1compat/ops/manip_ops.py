@@ -54,7 +54,7 @@ def _roll_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def roll(x: Any, shift: Any, axis: Any) -> Any:
         shifts, axes = as_int_list(shift), as_int_list(axis)
         if len(shifts) != len(axes):
-            raise _invalid(f"shift and axis must have the same size")
+            raise _invalid("shift and axis must have the same size")
         rank = len(x.shape)
         total = [0] * rank
         for s, a in zip(shifts, axes):

@@ -21,7 +21,6 @@ from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import _special_kernels as K
 from tf1compat.ops._shape_rules import broadcast_rule, broadcast_shapes, unary_rule
 
