@@ -209,7 +209,8 @@ from tf1compat.ops.sparse_math import (sparse_add, sparse_concat, sparse_reduce_
                                        sparse_reduce_sum_sparse, sparse_reorder,
                                        sparse_reshape, sparse_retain,
                                        sparse_tensor_dense_matmul, sparse_transpose)
-from tf1compat.api import lookup, signal, sparse, spectral
+from tf1compat.api import lookup, sparse, spectral
+from tf1compat import signal  # tf.signal (tf1compat/signal/)
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------
 # (section: checkpoints)

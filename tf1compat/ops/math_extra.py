@@ -1,5 +1,5 @@
 """Small math ops: complex parts (Real, Imag), DenseBincount, HistogramFixedWidth, the
-FFT family (`tf.spectral` / `tf.signal`), Timestamp; `tf.bincount`,
+FFT family (`tf.spectral` / `tf.signal`, FFTND included), Timestamp; `tf.bincount`,
 `tf.histogram_fixed_width(_bins)`, `tf.unsorted_segment_mean/sqrt_n`."""
 
 from __future__ import annotations
@@ -406,3 +406,31 @@ declare("Timestamp", outputs=["ts: float64"], shape=lambda ctx: [TensorShape([])
 def timestamp(name: Optional[str] = None) -> Tensor:
     """`tf.timestamp`: seconds since the epoch, as float64, when the op runs."""
     return apply_op1("Timestamp", [], name=name)
+
+
+# -- FFTND: n-dimensional transforms over given axes (TF 2.x) -----------------------------
+
+def _fft_nd_kernel(kind: str) -> Callable[[Any, Any], Callable[..., Any]]:
+    fn = {"FFTND": torch.fft.fftn, "IFFTND": torch.fft.ifftn, "RFFTND": torch.fft.rfftn,
+          "IRFFTND": torch.fft.irfftn}[kind]
+
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        def run(x: torch.Tensor, fft_length: Any, axes: Any) -> torch.Tensor:
+            n = [int(v) for v in fft_length.reshape(-1).tolist()]
+            dims = [int(a) for a in axes.reshape(-1).tolist()]
+            return fn(x, s=n, dim=dims)
+        return run
+    return factory
+
+
+for _type, _real_in, _real_out in (("FFTND", False, False), ("IFFTND", False, False),
+                                   ("RFFTND", True, False), ("IRFFTND", False, True)):
+    _attrs = {"Tcomplex": Type(_COMPLEX, default=D.complex64)}
+    if _real_in or _real_out:
+        _attrs["Treal"] = Type((D.float32, D.float64), default=D.float32)
+    declare(_type, inputs=[f"input: {'Treal' if _real_in else 'Tcomplex'}",
+                           "fft_length: int32", "axes: int32"],
+            outputs=[f"output: {'Treal' if _real_out else 'Tcomplex'}"], attrs=_attrs,
+            # TF's shape function keeps the input's shape (even where the real transforms
+            # change the last transformed dimension at run time).
+            shape=lambda ctx: [ctx.shape(0)], kernel=_fft_nd_kernel(_type))
