@@ -139,7 +139,7 @@ def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
         if node in seen:
             continue
         seen.add(node)
-        for t in node._inputs:
+        for t in node.inputs:
             if t in boundary:
                 continue
             if t._op._id > start:

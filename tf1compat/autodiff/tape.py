@@ -127,26 +127,26 @@ def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
     from tf1compat.autodiff import grad_mode, tf_conventions
     from tf1compat.autodiff.registry import gradient_function, none_input_indices
     node = entry.node
-    saved = node._inputs
-    node._inputs = list(inputs)      # conventions may read constant inputs (Cumprod axis)
+    saved = node.inputs
+    node.inputs = list(inputs)       # conventions may read constant inputs (Cumprod axis)
     try:
         wrapped = kernel
         try:
             kind, value = gradient_function(node)
         except LookupError:
-            kind, value = "builtin", node._type
+            kind, value = "builtin", node.type
         if kind == "none":
             if grad_mode._float_in_and_out(node):
                 wrapped = lambda *args: kernel(*[grad_mode._detached(a) for a in args])  # noqa
-        elif kind != "python" and value == node._type:
-            nones = none_input_indices(node._type)
+        elif kind != "python" and value == node.type:
+            nones = none_input_indices(node.type)
             if nones:
                 wrapped = grad_mode._detach_inputs(kernel, nones)
             conv = tf_conventions.convention_kernel(node, wrapped)
             if conv is not None:
                 wrapped = conv
     finally:
-        node._inputs = saved
+        node.inputs = saved
     if len(_GRAD_KERNELS) > 20000:
         _GRAD_KERNELS.clear()
     _GRAD_KERNELS[kernel] = wrapped

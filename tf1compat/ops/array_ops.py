@@ -29,7 +29,7 @@ INDEX = (D.int32, D.int64)
 
 
 def _np_dtype_of(node: Any, attr: str) -> Any:
-    return node._attrs[attr]
+    return node.attrs[attr]
 
 
 # -- placeholders and identities -------------------------------------------------------------
@@ -135,7 +135,7 @@ def prevent_gradient(input: Any, message: str = "", name: Optional[str] = None) 
 # -- shape queries ---------------------------------------------------------------------------
 
 def _shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     device = kctx.device
     cache: dict = {}
 
@@ -155,7 +155,7 @@ declare("Shape", inputs=["input: T"], outputs=["output: out_type"],
 
 
 def _shape_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     return lambda *xs: tuple(torch.tensor(tuple(x.shape), dtype=out, device=kctx.device)
                              for x in xs)
 
@@ -169,7 +169,7 @@ declare("Size", inputs=["input: T"], outputs=["output: out_type"],
         attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            int(np.prod(x.shape)), dtype=node._attrs["out_type"].torch_dtype,
+            int(np.prod(x.shape)), dtype=node.attrs["out_type"].torch_dtype,
             device=kctx.device)))
 
 declare("Rank", inputs=["input: T"], outputs=["output: int32"], attrs={"T": Type()},
@@ -293,7 +293,7 @@ def _check_reshape(x: Any, dims: List[int]) -> None:
 
 def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
-    string = node._attrs["T"] == D.string
+    string = node.attrs["T"] == D.string
     if dims is not None and dims.count(-1) > 1:
         return lambda x, s: _check_reshape(x, dims)
     if dims is not None:
@@ -344,7 +344,7 @@ def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if isinstance(x, np.ndarray):
             return np.expand_dims(x, k)
         return x.unsqueeze(k)
-    if axis is not None and node._attrs["T"] != D.string:
+    if axis is not None and node.attrs["T"] != D.string:
         k0 = axis[0]
         return lambda x, a: x.unsqueeze(k0)
     return run
@@ -389,8 +389,8 @@ def _squeeze_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axes = list(node._attrs["squeeze_dims"])
-    if node._attrs["T"] == D.string:
+    axes = list(node.attrs["squeeze_dims"])
+    if node.attrs["T"] == D.string:
         return lambda x: np.squeeze(x, axis=tuple(axes) if axes else None)
     if not axes:
         return lambda x: x.reshape([d for d in x.shape if d != 1])
@@ -481,8 +481,8 @@ def _dims_text(dims: list, skip: Optional[int], rank: int) -> str:
 
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = static_ints(node, len(node._inputs) - 1)
-    if node._attrs["T"] == D.string:
+    axis = static_ints(node, len(node.inputs) - 1)
+    if node.attrs["T"] == D.string:
         return lambda *xs: np.concatenate(xs[:-1], axis=as_int_list(xs[-1])[0])
     if axis is not None:
         a = axis[0]
@@ -524,8 +524,8 @@ def _pack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
+    axis = node.attrs["axis"]
+    if node.attrs["T"] == D.string:
         return lambda *xs: np.stack([np.asarray(x, dtype=object) for x in xs], axis=axis)
     return lambda *xs: torch.stack(xs, dim=axis)
 
@@ -621,8 +621,8 @@ def _unpack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
+    axis = node.attrs["axis"]
+    if node.attrs["T"] == D.string:
         return lambda x: tuple(np.moveaxis(x, axis, 0))
     return lambda x: torch.unbind(x, dim=axis)
 
@@ -673,7 +673,7 @@ def _split_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["num_split"]
+    n = node.attrs["num_split"]
     axis = static_ints(node, 0)
 
     def split(a: Any, x: Any) -> Any:

@@ -260,7 +260,7 @@ def _bitcast_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _bitcast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    src, dst = node._attrs["T"], node._attrs["type"]
+    src, dst = node.attrs["T"], node.attrs["type"]
     target = dst.torch_dtype
     if src.size == dst.size:
         return lambda x: x.view(target).clone()
@@ -289,8 +289,9 @@ def bitcast(input: Any, type: Any, name: Optional[str] = None) -> Tensor:  # noq
 # -- EnsureShape ------------------------------------------------------------------------------
 
 def _ensure_shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    expected = as_shape(node._attrs["shape"])
-    source = node._inputs[0].op.name
+    expected = as_shape(node.attrs["shape"])
+    producer = getattr(node.inputs[0], "op", None)
+    source = producer.name if producer is not None else "input"
 
     def ensure_shape(x: Any) -> Any:
         if not expected.is_compatible_with(TensorShape(list(x.shape))):

@@ -98,7 +98,7 @@ def nextafter(x1: Any, x2: Any, name: Optional[str] = None) -> Tensor:
 # -- CumulativeLogsumexp -----------------------------------------------------------------------
 
 def _cumulative_logsumexp_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    exclusive, reverse = node._attrs["exclusive"], node._attrs["reverse"]
+    exclusive, reverse = node.attrs["exclusive"], node.attrs["reverse"]
     axis = static_ints(node, 1)
 
     def cumulative_logsumexp(x: torch.Tensor, a: Any) -> torch.Tensor:
@@ -157,7 +157,7 @@ def _approx_top_k_shape(ctx: Any) -> List[TensorShape]:
 
 def _approx_top_k_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     # TF registers ApproxTopK for TPUs (XLA) only: on CPU and GPU graphs fail to run.
-    attrs = ", ".join(f"{k}={_attr_text(v)}" for k, v in sorted(node._attrs.items()))
+    attrs = ", ".join(f"{k}={_attr_text(v)}" for k, v in sorted(node.attrs.items()))
     raise no_kernel(node, attrs)
 
 

@@ -150,7 +150,7 @@ def _draw_poisson(key: int, start: int, dims: List[int], rate: torch.Tensor,
 
 def _random_poisson_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     stream = _stream(node, kctx)
-    out_dtype = node._attrs["dtype"]
+    out_dtype = node.attrs["dtype"]
 
     def random_poisson(shape: Any, rate: torch.Tensor) -> torch.Tensor:
         dims = _output_dims(shape)
@@ -205,7 +205,7 @@ def _stream_at(key: int, counter: int) -> RandomStream:
 
 
 def _key_counter_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    with_alg = node._type == "StatelessRandomGetKeyCounterAlg"
+    with_alg = node.type == "StatelessRandomGetKeyCounterAlg"
 
     def get_key_counter(seed: Any) -> Any:
         key, counter = key_counter_of(seed)
@@ -285,7 +285,7 @@ _SAMPLERS = {
 
 def _v2_kernel(method: str) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        dtype, device = node._attrs["dtype"], kctx.device
+        dtype, device = node.attrs["dtype"], kctx.device
         static = static_ints(node, 0)
 
         def run(shape: Any, key: Any, counter: Any, alg: Any, *bounds: Any) -> torch.Tensor:
@@ -300,7 +300,7 @@ def _v2_kernel(method: str) -> Callable[[Any, Any], Callable[..., Any]]:
 
 def _v1_kernel(method: str) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        dtype, device = node._attrs["dtype"], kctx.device
+        dtype, device = node.attrs["dtype"], kctx.device
 
         def run(shape: Any, seed: Any, *bounds: Any) -> torch.Tensor:
             stream = _stream_at(*key_counter_of(seed))
@@ -350,7 +350,7 @@ declare("StatelessRandomUniformInt", inputs=["shape: T", "seed: Tseed", "minval:
 
 def _stateless_multinomial_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     from tf1compat.ops.random_ops import _intra_op_threads
-    out_dtype = node._attrs["output_dtype"].torch_dtype
+    out_dtype = node.attrs["output_dtype"].torch_dtype
     threads = _intra_op_threads(kctx)
 
     def stateless_multinomial(logits: torch.Tensor, num: Any, seed: Any) -> torch.Tensor:
@@ -384,7 +384,7 @@ declare("StatelessMultinomial", inputs=["logits: T", "num_samples: int32", "seed
 
 
 def _stateless_gamma_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    v3 = node._type == "StatelessRandomGammaV3"
+    v3 = node.type == "StatelessRandomGammaV3"
 
     def stateless_gamma(shape: Any, *args: Any) -> torch.Tensor:
         if v3:
@@ -421,7 +421,7 @@ declare("StatelessRandomGammaV2", inputs=["shape: T", "seed: Tseed", "alpha: dty
 
 
 def _stateless_poisson_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_dtype = node._attrs["dtype"]
+    out_dtype = node.attrs["dtype"]
 
     def stateless_poisson(shape: Any, seed: Any, lam: torch.Tensor) -> torch.Tensor:
         key, counter = key_counter_of(seed)

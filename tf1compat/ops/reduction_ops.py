@@ -98,8 +98,8 @@ _REDUCERS = {
 
 
 def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _REDUCERS[node._type]
-    keep = node._attrs["keep_dims"]
+    fn = _REDUCERS[node.type]
+    keep = node.attrs["keep_dims"]
     axes = static_ints(node, 1)
     if axes is not None:
         dims = tuple(axes)
@@ -249,8 +249,8 @@ def _arg_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _arg_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = torch.argmax if node._type == "ArgMax" else torch.argmin
-    out = node._attrs["output_type"].torch_dtype
+    fn = torch.argmax if node.type == "ArgMax" else torch.argmin
+    out = node.attrs["output_type"].torch_dtype
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:
@@ -287,8 +287,8 @@ argmin = _make_arg("ArgMin")
 # -- cumsum / cumprod ---------------------------------------------------------------------------
 
 def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    is_sum = node._type == "Cumsum"
-    exclusive, reverse = node._attrs["exclusive"], node._attrs["reverse"]
+    is_sum = node.type == "Cumsum"
+    exclusive, reverse = node.attrs["exclusive"], node.attrs["reverse"]
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:

@@ -110,10 +110,10 @@ def _sparse_result(lead: List[int], groups: Dict[Tuple[int, ...], list], dtype: 
 
 
 def _set_operation_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    operation = node._attrs["set_operation"].lower()
-    validate = node._attrs["validate_indices"]
-    dtype = node._attrs["T"]
-    kind = node._type
+    operation = node.attrs["set_operation"].lower()
+    validate = node.attrs["validate_indices"]
+    dtype = node.attrs["T"]
+    kind = node.type
 
     def set_operation(*args: Any) -> tuple:
         if operation not in _OPERATIONS:
@@ -183,7 +183,7 @@ declare("SparseToSparseSetOperation",
 
 
 def _set_size_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    validate = node._attrs["validate_indices"]
+    validate = node.attrs["validate_indices"]
 
     def set_size(indices: Any, values: Any, shape: Any) -> torch.Tensor:
         lead, groups = _sparse_groups(_host(indices), _host(values), _host(shape), validate)

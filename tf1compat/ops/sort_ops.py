@@ -133,7 +133,7 @@ def _bound_shape(ctx: Any) -> List[TensorShape]:
 
 def _bound_kernel(right: bool) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        out_dtype = node._attrs["out_type"].torch_dtype
+        out_dtype = node.attrs["out_type"].torch_dtype
 
         def bound(sorted_inputs: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
             if sorted_inputs.shape[0] != values.shape[0]:
@@ -200,7 +200,7 @@ def first_occurrence_unique(x: Any) -> tuple:
 
 
 def _unique_with_counts_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_idx = node._attrs["out_idx"].torch_dtype
+    out_idx = node.attrs["out_idx"].torch_dtype
 
     def unique_with_counts(x: Any) -> tuple:
         if len(x.shape) != 1:
@@ -230,7 +230,7 @@ def unique_with_counts(x: Any, out_idx: Any = D.int32, name: Optional[str] = Non
 
 
 def _list_diff_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_idx = node._attrs["out_idx"].torch_dtype
+    out_idx = node.attrs["out_idx"].torch_dtype
 
     def list_diff(x: Any, y: Any) -> tuple:
         if len(x.shape) != 1:

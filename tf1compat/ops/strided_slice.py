@@ -196,7 +196,7 @@ def _apply_spec(x: Any, spec: list, gather: List[int]) -> Any:
 
 
 def _strided_slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    masks = [node._attrs[m] for m in _MASKS]
+    masks = [node.attrs[m] for m in _MASKS]
     static = [static_ints(node, i) for i in (1, 2, 3)]
     cache: dict = {}
 

@@ -475,7 +475,7 @@ def _build_kernel(entry: _Entry, flat: list, resource_key: Any) -> Tuple[Any, li
     finally:
         _et.const_reads[0] = previous
     # Keep no reference to this call's values: later calls reuse the kernel.
-    node._inputs = [_Spec(t._dtype, t.shape) for t in flat]
+    node.inputs = [_Spec(t._dtype, t.shape) for t in flat]
     entry.node = node
     entry.kctx = kctx
     return kernel, reads
