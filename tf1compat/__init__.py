@@ -259,6 +259,7 @@ from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, s
 from tf1compat.ops.special_math_ops import (betainc, igamma, igammac, lbeta, polygamma,
                                             zeta)
 from tf1compat.api import manip, sets
+from tf1compat import distributions  # tf.distributions (tf1compat/distributions/)
 
 # -- eager execution (issue 8) ----------------------------------------------------------------------
 # (section: eager)
