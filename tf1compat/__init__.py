@@ -253,6 +253,7 @@ from tf1compat.ops.manip_ops import (tensor_scatter_nd_add as tensor_scatter_add
                                      tensor_scatter_nd_sub as tensor_scatter_sub,
                                      tensor_scatter_nd_update as tensor_scatter_update)
 from tf1compat.ops.math_tail_ops import angle, complex
+from tf1compat.ops.linalg_extra import matrix_square_root
 from tf1compat.ops.random_extra_ops import random_gamma, random_poisson
 from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, setdiff1d,
                                     sort, unique_with_counts, unravel_index)
@@ -270,7 +271,8 @@ from tf1compat import contrib
 
 # -- namespaces -----------------------------------------------------------------------------------
 from tf1compat.api import compat, dtypes, errors
-from tf1compat.api import math, random, linalg, bitwise, debugging, version, sysconfig
+from tf1compat.api import math, random, bitwise, debugging, version, sysconfig
+from tf1compat import linalg  # tf.linalg (tf1compat/linalg/)
 from tf1compat.util import gfile, tf_logging as logging, nest
 from tf1compat.util import app, flags
 from tf1compat.api import test, io, nn, train
