@@ -55,6 +55,9 @@ from tf1compat.rnn.dynamic import bidirectional_dynamic_rnn, dynamic_rnn, raw_rn
 from tf1compat.rnn.static import (static_bidirectional_rnn, static_rnn,
                                   static_state_saving_rnn)
 
+# (section: api-math)
+from tf1compat.ops.math_tail_ops import approx_max_k, approx_min_k
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 

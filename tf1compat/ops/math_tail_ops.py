@@ -23,7 +23,7 @@ from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import _attr_text, broadcast_rule, node_desc, unary_rule
 
 __all__ = ["complex", "angle", "xlog1py", "nextafter", "cumulative_logsumexp",
-           "approx_max_k", "approx_min_k", "polyval", "reciprocal_no_nan"]
+           "approx_max_k", "approx_min_k", "approx_top_k", "polyval", "reciprocal_no_nan"]
 
 _REAL = (D.float32, D.float64)
 _COMPLEX = (D.complex64, D.complex128)
@@ -215,3 +215,13 @@ def reciprocal_no_nan(x: Any, name: Optional[str] = None) -> Tensor:
         x = convert_to_tensor(x, name="x")
         one = constant(1, dtype=x.dtype.base_dtype, name="one")
         return apply_op1("DivNoNan", [one, x], name=scope)
+
+
+def approx_top_k(input: Any, k: int, reduction_dimension: int = -1,  # noqa: A002
+                 recall_target: float = 0.95, is_max_k: bool = True,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: Optional[str] = None) -> ApproxTopK:
+    """`tf.approx_top_k`: the ApproxTopK op with its own arguments (TPU-only in TF)."""
+    return _approx_k(bool(is_max_k))(input, k, reduction_dimension, recall_target,
+                                      reduction_input_size_override, aggregate_to_topk,
+                                      name=name)
