@@ -74,7 +74,8 @@ for _type, _fn in (("RGBToHSV", _rgb_to_hsv), ("HSVToRGB", _hsv_to_rgb)):
     declare(_type, inputs=["images: T"], outputs=["output: T"],
             attrs={"T": Type((D.float16, D.bfloat16, D.float32, D.float64),
                              default=D.float32)},
-            shape=_channels_shape, kernel=lambda node, kctx, _fn=_fn: _fn)
+            shape=_channels_shape, kernel=lambda node, kctx, _fn=_fn: _fn,
+            grad="autograd" if _type == "RGBToHSV" else "none")  # TF: HSVToRGB not differentiable
 
 
 def rgb_to_hsv(images: Any, name: Optional[str] = None) -> Tensor:
@@ -184,10 +185,10 @@ def _adjust_shape(ctx: Any) -> list:
 
 declare("AdjustHue", inputs=["images: T", "delta: float32"], outputs=["output: T"],
         attrs={"T": Type((D.float16, D.float32), default=D.float32)},
-        shape=_adjust_shape, kernel=_scalar_kernel(_adjust_hue), grad="none")
+        shape=_adjust_shape, kernel=_scalar_kernel(_adjust_hue), grad="unregistered")
 declare("AdjustSaturation", inputs=["images: T", "scale: float32"], outputs=["output: T"],
         attrs={"T": Type((D.float16, D.float32), default=D.float32)},
-        shape=_adjust_shape, kernel=_scalar_kernel(_adjust_saturation), grad="none")
+        shape=_adjust_shape, kernel=_scalar_kernel(_adjust_saturation), grad="unregistered")
 
 
 def _in_float(image: Tensor) -> Tensor:

@@ -201,7 +201,7 @@ declare("DrawBoundingBoxes", inputs=["images: T", "boxes: float32"], outputs=["o
         shape=_draw_shape, kernel=_draw_kernel, grad="none", cpu_only=True)
 declare("DrawBoundingBoxesV2", inputs=["images: T", "boxes: float32", "colors: float32"],
         outputs=["output: T"], attrs={"T": Type((D.float32, D.float16), default=D.float32)},
-        shape=_draw_shape, kernel=_draw_kernel, grad="none", cpu_only=True)
+        shape=_draw_shape, kernel=_draw_kernel, grad="unregistered", cpu_only=True)
 
 
 def draw_bounding_boxes(images: Any, boxes: Any, name: Optional[str] = None,
@@ -302,7 +302,8 @@ _GLIMPSE_ATTRS = {"centered": True, "normalized": True, "uniform_noise": True,
 for _type in ("ExtractGlimpse", "ExtractGlimpseV2"):
     declare(_type, inputs=["input: float32", "size: int32", "offsets: float32"],
             outputs=["glimpse: float32"], attrs=dict(_GLIMPSE_ATTRS),
-            shape=_glimpse_shape, kernel=_glimpse_kernel, grad="none", stateful=True)
+            shape=_glimpse_shape, kernel=_glimpse_kernel, stateful=True,
+            grad="none" if _type == "ExtractGlimpse" else "unregistered")
 
 
 def extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool = True,  # noqa: A002

@@ -188,7 +188,7 @@ declare("NonMaxSuppressionV3", inputs=["boxes: T", "scores: T", "max_output_size
         outputs=["selected_indices: int32"],
         attrs={"T": Type(_HALF_FLOAT, default=D.float32),
                "T_threshold": Type(_HALF_FLOAT, default=D.float32)},
-        shape=_nms_shape, kernel=_nms_kernel, grad="none", cpu_only=True)
+        shape=_nms_shape, kernel=_nms_kernel, grad="unregistered", cpu_only=True)
 declare("NonMaxSuppressionV4", inputs=["boxes: T", "scores: T", "max_output_size: int32",
                                        "iou_threshold: T_threshold",
                                        "score_threshold: T_threshold"],
@@ -196,13 +196,13 @@ declare("NonMaxSuppressionV4", inputs=["boxes: T", "scores: T", "max_output_size
         attrs={"T": Type(_HALF_FLOAT, default=D.float32),
                "T_threshold": Type(_HALF_FLOAT, default=D.float32),
                "pad_to_max_output_size": False},
-        shape=_nms_shape, kernel=_nms_kernel, grad="none", cpu_only=True)
+        shape=_nms_shape, kernel=_nms_kernel, grad="unregistered", cpu_only=True)
 declare("NonMaxSuppressionV5", inputs=["boxes: T", "scores: T", "max_output_size: int32",
                                        "iou_threshold: T", "score_threshold: T",
                                        "soft_nms_sigma: T"],
         outputs=["selected_indices: int32", "selected_scores: T", "valid_outputs: int32"],
         attrs={"T": Type(_HALF_FLOAT, default=D.float32), "pad_to_max_output_size": False},
-        shape=_nms_shape, kernel=_nms_kernel, grad="none", cpu_only=True)
+        shape=_nms_shape, kernel=_nms_kernel, grad="unregistered", cpu_only=True)
 
 
 def _nms_overlaps_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -297,7 +297,7 @@ declare("CombinedNonMaxSuppression",
         outputs=["nmsed_boxes: float32", "nmsed_scores: float32", "nmsed_classes: float32",
                  "valid_detections: int32"],
         attrs={"pad_per_class": False, "clip_boxes": True},
-        shape=_combined_shape, kernel=_combined_kernel, grad="none", cpu_only=True)
+        shape=_combined_shape, kernel=_combined_kernel, grad="unregistered", cpu_only=True)
 
 CombinedNonMaxSuppression = collections.namedtuple(
     "CombinedNonMaxSuppression", ["nmsed_boxes", "nmsed_scores", "nmsed_classes",

@@ -78,7 +78,7 @@ def _lu_shape(s: TensorShape) -> List[TensorShape]:
 declare("Lu", inputs=["input: T"], outputs=["lu: T", "p: output_idx_type"],
         attrs={"T": Type(_FLOAT_COMPLEX), "output_idx_type": Type((D.int32, D.int64),
                                                                    default=D.int32)},
-        shape=lambda ctx: _lu_shape(_square_shape(ctx)), kernel=_lu_kernel, grad="none")
+        shape=lambda ctx: _lu_shape(_square_shape(ctx)), kernel=_lu_kernel, grad="unregistered")
 
 Lu = collections.namedtuple("Lu", ["lu", "p"])
 
@@ -237,7 +237,7 @@ declare("MatrixSquareRoot", inputs=["input: T"], outputs=["output: T"],
         kernel=_sqrtm_kernel)
 declare("MatrixLogarithm", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type((D.complex64, D.complex128))}, shape=lambda ctx: [_square_shape(ctx)],
-        kernel=lambda node, kctx: _eig_function(torch.log, False))
+        kernel=lambda node, kctx: _eig_function(torch.log, False), grad="unregistered")
 
 
 def matrix_square_root(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002

@@ -218,7 +218,7 @@ def _parallel_concat_shape(ctx: Any) -> List[TensorShape]:
 
 declare("ParallelConcat", inputs=["values: N * T"], outputs=["output: T"],
         attrs={"N": Int(minimum=1), "T": Type(), "shape": TensorShape(None)},
-        shape=_parallel_concat_shape, kernel=_parallel_concat_kernel)
+        shape=_parallel_concat_shape, kernel=_parallel_concat_kernel, grad="unregistered")
 
 
 def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tensor:
@@ -277,7 +277,7 @@ def _bitcast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Bitcast", inputs=["input: T"], outputs=["output: type"],
         attrs={"T": Type(_BITCAST_TYPES), "type": Type(_BITCAST_TYPES)},
-        shape=_bitcast_shape, kernel=_bitcast_kernel, grad="none")
+        shape=_bitcast_shape, kernel=_bitcast_kernel, grad="unregistered")
 
 
 def bitcast(input: Any, type: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002

@@ -433,4 +433,5 @@ for _type, _real_in, _real_out in (("FFTND", False, False), ("IFFTND", False, Fa
             outputs=[f"output: {'Treal' if _real_out else 'Tcomplex'}"], attrs=_attrs,
             # TF's shape function keeps the input's shape (even where the real transforms
             # change the last transformed dimension at run time).
-            shape=lambda ctx: [ctx.shape(0)], kernel=_fft_nd_kernel(_type))
+            shape=lambda ctx: [ctx.shape(0)], kernel=_fft_nd_kernel(_type),
+            grad="unregistered")  # TF 2.21 registers no gradient for the N-D FFTs

@@ -19,6 +19,7 @@ from tf1compat.framework.op_def import Type, declare, no_kernel
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops._grad_formulas import sum_to
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import _attr_text, broadcast_rule, node_desc, unary_rule
 
@@ -79,9 +80,31 @@ def _xlog1py(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 declare("Xlog1py", inputs=["x: T", "y: T"], outputs=["z: T"],
         attrs={"T": Type((D.float16, D.bfloat16, D.float32, D.float64) + _COMPLEX)},
         shape=broadcast_rule, kernel=lambda node, kctx: _xlog1py)
+
+
+class _NextAfter(torch.autograd.Function):
+    """nextafter with TF's gradient: the incoming gradient for x1, zeros for x2."""
+
+    @staticmethod
+    def forward(ctx, x1, x2):  # type: ignore[override]
+        ctx.shapes = (x1.shape, x2.shape)
+        return torch.nextafter(x1, x2)
+
+    @staticmethod
+    def backward(ctx, grad):  # type: ignore[override]
+        shape1, shape2 = ctx.shapes
+        return sum_to(grad, shape1), grad.new_zeros(shape2)
+
+
+def _next_after(x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
+    if x1.requires_grad or x2.requires_grad:
+        return _NextAfter.apply(x1, x2)
+    return torch.nextafter(x1, x2)
+
+
 declare("NextAfter", inputs=["x1: T", "x2: T"], outputs=["output: T"],
         attrs={"T": Type((D.float64, D.float32), default=D.float32)},
-        shape=broadcast_rule, kernel=lambda node, kctx: torch.nextafter, grad="none")
+        shape=broadcast_rule, kernel=lambda node, kctx: _next_after)
 
 
 def xlog1py(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
@@ -165,7 +188,7 @@ declare("ApproxTopK", inputs=["input: T"], outputs=["values: T", "indices: int32
         attrs={"k": 0, "reduction_dimension": -1, "recall_target": 0.95, "is_max_k": True,
                "reduction_input_size_override": -1, "aggregate_to_topk": True,
                "T": Type((D.float16, D.bfloat16, D.float32))},
-        shape=_approx_top_k_shape, kernel=_approx_top_k_kernel, grad="none")
+        shape=_approx_top_k_shape, kernel=_approx_top_k_kernel)
 
 ApproxTopK = collections.namedtuple("ApproxTopK", ["values", "indices"])
 

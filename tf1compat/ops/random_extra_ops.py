@@ -106,7 +106,7 @@ declare("RandomGammaGrad", inputs=["alpha: T", "sample: T"], outputs=["output: T
         shape=lambda ctx: [ctx.shape(0).merge_with(ctx.shape(1))
                            if ctx.shape(0).is_compatible_with(ctx.shape(1)) else ctx.shape(1)],
         kernel=lambda node, kctx: (lambda a, x: _gamma_grad(*torch.broadcast_tensors(a, x))),
-        grad="none")
+        grad="unregistered")
 
 
 def random_gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = D.float32,
@@ -163,7 +163,7 @@ def _random_poisson_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("RandomPoissonV2", inputs=["shape: S", "rate: R"], outputs=["output: dtype"],
         attrs=dict(_SEED_ATTRS, S=Type(INDEX), R=Type(_POISSON_TYPES, default=D.float64),
                    dtype=Type(_POISSON_TYPES, default=D.int64)),
-        shape=_gamma_shape, kernel=_random_poisson_kernel, grad="none", stateful=True)
+        shape=_gamma_shape, kernel=_random_poisson_kernel, grad="unregistered", stateful=True)
 
 
 def random_poisson(lam: Any, shape: Any, dtype: Any = D.float32, seed: Optional[int] = None,
@@ -221,15 +221,15 @@ declare("StatelessRandomGetKeyCounter", inputs=["seed: Tseed"],
         outputs=["key: uint64", "counter: uint64"],
         attrs={"Tseed": Type(INDEX, default=D.int64)},
         shape=lambda ctx: [TensorShape([1]), TensorShape([2])],
-        kernel=_key_counter_kernel, grad="none", cpu_only=True)
+        kernel=_key_counter_kernel, grad="unregistered", cpu_only=True)
 declare("StatelessRandomGetKeyCounterAlg", inputs=["seed: Tseed"],
         outputs=["key: uint64", "counter: uint64", "alg: int32"],
         attrs={"Tseed": Type(INDEX, default=D.int64)},
         shape=lambda ctx: [TensorShape([1]), TensorShape([2]), TensorShape([])],
-        kernel=_key_counter_kernel, grad="none", cpu_only=True)
+        kernel=_key_counter_kernel, grad="unregistered", cpu_only=True)
 declare("StatelessRandomGetAlg", outputs=["alg: int32"], shape=lambda ctx: [TensorShape([])],
         kernel=lambda node, kctx: (lambda: torch.tensor(PHILOX, dtype=torch.int32)),
-        grad="none", stateful=True, cpu_only=True)
+        grad="unregistered", stateful=True, cpu_only=True)
 
 
 def _v2_stream(key: Any, counter: Any, alg: Any) -> RandomStream:

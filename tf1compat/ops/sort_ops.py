@@ -149,7 +149,7 @@ def _bound_kernel(right: bool) -> Callable[[Any, Any], Callable[..., Any]]:
 for _type, _right in (("LowerBound", False), ("UpperBound", True)):
     declare(_type, inputs=["sorted_inputs: T", "values: T"], outputs=["output: out_type"],
             attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
-            shape=_bound_shape, kernel=_bound_kernel(_right), grad="none")
+            shape=_bound_shape, kernel=_bound_kernel(_right), grad="unregistered")
 
 
 def searchsorted(sorted_sequence: Any, values: Any, side: str = "left",
@@ -216,7 +216,7 @@ def _unique_with_counts_shape(ctx: Any) -> List[TensorShape]:
 
 declare("UniqueWithCounts", inputs=["x: T"], outputs=["y: T", "idx: out_idx", "count: out_idx"],
         attrs={"T": Type(), "out_idx": Type(INDEX, default=D.int32)},
-        shape=_unique_with_counts_shape, kernel=_unique_with_counts_kernel, grad="none")
+        shape=_unique_with_counts_shape, kernel=_unique_with_counts_kernel, grad="unregistered")
 
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
@@ -256,7 +256,7 @@ def _list_diff_shape(ctx: Any) -> List[TensorShape]:
 
 declare("ListDiff", inputs=["x: T", "y: T"], outputs=["out: T", "idx: out_idx"],
         attrs={"T": Type(), "out_idx": Type(INDEX, default=D.int32)},
-        shape=_list_diff_shape, kernel=_list_diff_kernel, grad="none")
+        shape=_list_diff_shape, kernel=_list_diff_kernel, grad="unregistered")
 
 ListDiff = collections.namedtuple("ListDiff", ["out", "idx"])
 
@@ -337,7 +337,7 @@ def _unravel_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("UnravelIndex", inputs=["indices: Tidx", "dims: Tidx"], outputs=["output: Tidx"],
         attrs={"Tidx": Type(INDEX, default=D.int32)},
-        shape=_unravel_shape, kernel=_unravel_kernel, grad="none")
+        shape=_unravel_shape, kernel=_unravel_kernel, grad="unregistered")
 
 
 def unravel_index(indices: Any, dims: Any, name: Optional[str] = None) -> Tensor:

@@ -75,10 +75,6 @@ _UNARY = {
 for _type, _fn in _UNARY.items():
     _declare_unary(_type, _fn)
 
-# Functions computed by series in float64; their autograd derivative is not TF's formula
-# (TF differentiates them analytically), so they are declared non-differentiable except
-# Dawsn/Expint/Fresnel*, whose derivatives are simple closed forms attached below.
-_declare_unary("Spence", K.spence, wide=True, grad="none")
 
 
 class _ClosedFormDerivative(torch.autograd.Function):
@@ -102,6 +98,12 @@ def _with_slope(value: Callable[..., torch.Tensor], slope: Callable[..., torch.T
     return lambda x: _ClosedFormDerivative.apply(x, value, slope)
 
 
+# Functions computed by series in float64: their derivatives are TF's closed forms.
+def _spence_slope(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    return torch.where(x == 1.0, -torch.ones_like(x), torch.log(x) / (1.0 - x))
+
+
+_declare_unary("Spence", _with_slope(K.spence, _spence_slope), wide=True)
 _declare_unary("Dawsn", _with_slope(K.dawsn, lambda x, y: 1.0 - 2.0 * x * y), wide=True)
 _declare_unary("Expint", _with_slope(K.expint, lambda x, y: torch.exp(x) / x), wide=True)
 _declare_unary("FresnelCos", _with_slope(lambda x: K.fresnel(x)[0],
@@ -143,7 +145,7 @@ for _type, _upper in (("Igamma", False), ("Igammac", True)):
             shape=broadcast_rule, kernel=_igamma_kernel(_upper))
 
 declare("IgammaGradA", inputs=["a: T", "x: T"], outputs=["z: T"], attrs={"T": Type(FLOAT)},
-        shape=broadcast_rule, grad="none",
+        shape=broadcast_rule, grad="unregistered",
         kernel=lambda node, kctx: _promoted(K.igamma_grad_a, wide=True))
 declare("Zeta", inputs=["x: T", "q: T"], outputs=["z: T"], attrs={"T": Type(FLOAT)},
         shape=broadcast_rule, kernel=lambda node, kctx: torch.special.zeta)

@@ -22,10 +22,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import torch
 
 from tf1compat.framework import errors
+from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["Source", "Step", "Plan", "KernelContext", "PlanBuilder", "state_key",
+__all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "state_key",
            "is_pure_alias"]
 
 SLOT, FEED, STATE, CONST = "slot", "feed", "state", "const"
@@ -79,8 +80,7 @@ def state_key(t: Tensor) -> Optional[str]:
         return od.state_alias(op)
     if t._dtype._is_ref_dtype and od.ref_input_indices:
         return state_key(op._inputs[od.ref_input_indices[0]])
-    if op._type == "Identity":
-        # An Identity of a variable forwards its buffer in TF1, so it aliases it too.
+    if od.forwards_alias:
         return state_key(op._inputs[0])
     return None
 
@@ -92,12 +92,12 @@ def is_pure_alias(t: Tensor) -> bool:
     where each consumer runs instead of capturing them as inputs, so a loop body sees
     the assignments made by earlier iterations, as TF1's ref variables do.
     """
-    op = t._op
-    return state_key(t) is not None and (op._op_def.kernel is None or
-                                         op._type in ("VariableV2", "Identity"))
+    od = t._op._op_def
+    return state_key(t) is not None and (od.kernel is None or od.state_alias is not None or
+                                         od.forwards_alias)
 
 
-class KernelContext:
+class PlanKernelContext:
     """What a kernel factory may use: the session runtime, the op's device, sub-plans."""
 
     __slots__ = ("runtime", "device", "node", "builder", "_may_alias")
@@ -225,7 +225,7 @@ class PlanBuilder:
         state_marks: List[str] = []
         for op in order:
             od = op._op_def
-            if od.type == "Placeholder" and any(t not in feeds for t in op._outputs):
+            if od.must_feed and any(t not in feeds for t in op._outputs):
                 if not for_function:
                     return _error_plan(errors.op_error(
                         errors.InvalidArgumentError, op, _unfed_message(op)))
@@ -248,7 +248,7 @@ class PlanBuilder:
                     args.append(src)   # control flow: values keep their devices
                 else:
                     args.append(_moved(src, devices.get(t), device, t))
-            kctx = KernelContext(runtime, device, op, self,
+            kctx = PlanKernelContext(runtime, device, op, self,
                                  lambda t: _may_alias(t, sources[t], sources, feeds))
             outs: List[Optional[int]] = []
             kernel = None
@@ -257,7 +257,7 @@ class PlanBuilder:
             if od.kernel is None:
                 # (A kernel-less op whose outputs are all fed, e.g. a region's _Arg reached
                 # through a control input, has nothing left to compute.)
-                if od.type != "NoOp" and not all(k is not None for k in alias_outputs) \
+                if not all(k is not None for k in alias_outputs) \
                         and not (op._outputs and all(t in feeds for t in op._outputs)):
                     return _error_plan(errors.op_error(
                         errors.UnimplementedError, op,
@@ -305,7 +305,7 @@ class PlanBuilder:
                     continue
                 if key is not None:
                     outs.append(None)
-                    src = sources.get(op._inputs[0]) if op._type == "Identity" else None
+                    src = sources.get(op._inputs[0]) if od.forwards_alias else None
                     if src is not None and src.kind != STATE:
                         sources[t] = src           # Identity of a fed variable: the feed
                     else:
@@ -326,7 +326,7 @@ class PlanBuilder:
             # A kernel of an op whose outputs are all aliases still runs (Assign updates
             # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.
             if all(k is not None for k in alias_outputs) and op._outputs and \
-                    od.type in ("VariableV2", "Identity"):
+                    (od.state_alias is not None or od.forwards_alias):
                 kernel = None
             if rewriter is not None and kernel is not None:
                 try:
@@ -359,15 +359,10 @@ class PlanBuilder:
 # plan build and its outputs become constants of the plan (the rank arithmetic of
 # tf.nn.softmax_cross_entropy_with_logits, shapes built from static dimensions, ...).
 
-_FOLD_ELEMENTS = 1024
-_NEVER_FOLD = frozenset({"PyFuncStateless", "Print", "PrintV2", "Assert"})
-
-
 def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int]) -> bool:
     od = op._op_def
-    if od.stateful or od.constant or od.cpu_only or od.keeps_devices or od.view or \
-            od.ref_input_indices or od.state_alias is not None or \
-            od.grad_sources is not None or op._type in _NEVER_FOLD:
+    # A view's folded output could share storage with a constant the plan hands out.
+    if not od.foldable or od.view:
         return False
     if not args or op._control_inputs or any(t in feeds for t in op._outputs):
         return False
@@ -390,7 +385,7 @@ def _fold(kernel: Callable[..., Any], args: List[Source], n_outputs: int) -> Opt
     if len(outs) != n_outputs:
         return None
     for value in outs:
-        if not isinstance(value, torch.Tensor) or value.numel() > _FOLD_ELEMENTS:
+        if not isinstance(value, torch.Tensor) or value.numel() > FOLD_ELEMENT_LIMIT:
             return None
     return outs
 
