@@ -24,6 +24,12 @@ from tf1compat.ops.sparse_math import (sparse_add as add, sparse_concat as conca
                                        sparse_transpose as transpose)
 from tf1compat.ops.sparse_ops import sparse_tensor_to_dense as to_dense
 
+# (section: api-math)
+from tf1compat.ops.sparse_tail import (sparse_bincount as bincount, sparse_cross as cross,
+                                       sparse_cross_hashed as cross_hashed, sparse_mask as mask,
+                                       sparse_merge as merge, sparse_reset_shape as reset_shape,
+                                       sparse_to_indicator as to_indicator)
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
