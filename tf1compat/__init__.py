@@ -263,7 +263,14 @@ from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, s
                                     sort, unique_with_counts, unravel_index)
 from tf1compat.ops.special_math_ops import (betainc, igamma, igammac, lbeta, polygamma,
                                             zeta)
-from tf1compat.api import manip, sets
+from tf1compat.api import manip, quantization, sets
+from tf1compat.ops.quantization_ops import (dequantize, fake_quant_with_min_max_args,
+                                            fake_quant_with_min_max_args_gradient,
+                                            fake_quant_with_min_max_vars,
+                                            fake_quant_with_min_max_vars_gradient,
+                                            fake_quant_with_min_max_vars_per_channel,
+                                            fake_quant_with_min_max_vars_per_channel_gradient,
+                                            quantize, quantize_v2, quantized_concat)
 from tf1compat import distributions  # tf.distributions (tf1compat/distributions/)
 
 # -- eager execution (issue 8) ----------------------------------------------------------------------

@@ -1,0 +1,34 @@
+"""The api-math names tf1compat deliberately does not support raise NotImplementedError
+naming what is missing (never a wrong answer); TF's behaviour for the supported ones is
+covered by the golden cases."""
+
+import pytest
+
+import tf1compat as tf
+
+
+def _x():
+    return tf.constant([0.5, -0.25])
+
+
+UNSUPPORTED = {
+    "quantize": (lambda: tf.quantization.quantize(_x(), -1.0, 1.0, tf.quint8), "qint8"),
+    "quantize_v2": (lambda: tf.quantize_v2(_x(), -1.0, 1.0, tf.quint8), "QuantizeV2"),
+    "dequantize": (lambda: tf.dequantize(_x(), -1.0, 1.0), "Dequantize"),
+    "quantized_concat": (lambda: tf.quantized_concat(0, [_x()], [-1.0], [1.0]),
+                         "QuantizedConcat"),
+    "unicode_script": (lambda: tf.strings.unicode_script([72]), "ICU"),
+    "unicode_decode_ranked": (lambda: tf.strings.unicode_decode(["ab", "c"], "UTF-8"),
+                              "RaggedTensor"),
+    "unicode_split_ranked": (lambda: tf.strings.unicode_split(["ab"], "UTF-8"),
+                             "RaggedTensor"),
+    "bytes_split_ranked": (lambda: tf.strings.bytes_split(["ab"]), "RaggedTensor"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSUPPORTED))
+def test_unsupported_raises_not_implemented(name):
+    fn, words = UNSUPPORTED[name]
+    with tf.Graph().as_default():
+        with pytest.raises(NotImplementedError, match=words):
+            fn()
