@@ -57,6 +57,10 @@ from tf1compat.rnn.static import (static_bidirectional_rnn, static_rnn,
 
 # (section: api-math)
 from tf1compat.ops.math_tail_ops import approx_max_k, approx_min_k
+from tf1compat.ops.ctc_decode import (collapse_repeated, ctc_beam_search_decoder,
+                                     ctc_beam_search_decoder_v2, ctc_greedy_decoder,
+                                     ctc_unique_labels)
+from tf1compat.ops.ctc_loss_dense import ctc_loss_v2
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
