@@ -61,6 +61,14 @@ from tf1compat.ops.ctc_decode import (collapse_repeated, ctc_beam_search_decoder
                                      ctc_beam_search_decoder_v2, ctc_greedy_decoder,
                                      ctc_unique_labels)
 from tf1compat.ops.ctc_loss_dense import ctc_loss_v2
+from tf1compat.ops.nn_conv_tail import (atrous_conv2d_transpose, conv_transpose, dilation2d,
+                                        erosion2d)
+from tf1compat.ops.nn_fractional_pool import fractional_avg_pool, fractional_max_pool
+from tf1compat.ops.nn_misc_tail import safe_embedding_lookup_sparse
+from tf1compat.ops.quantization_ops import (quantized_avg_pool, quantized_conv2d,
+                                            quantized_max_pool, quantized_relu_x)
+from tf1compat.losses.average_loss import compute_average_loss, scale_regularization_loss
+from tf1compat.api import nn_experimental as experimental
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

@@ -7,7 +7,8 @@ bit for bit. Gradients are TF's straight-through rules: the incoming gradient wh
 input lies inside the (nudged) range, and for the Vars ops the sums of the gradient below
 min and above max.
 
-`tf.quantization.quantize`, `dequantize`, `quantized_concat` work on TF's quantized dtypes
+`tf.quantization.quantize`, `dequantize`, `quantized_concat` and the `tf.nn.quantized_*` ops
+work on TF's quantized dtypes
 (qint8, quint8, qint32, ...), which tf1compat has no tensors of: they raise
 NotImplementedError.
 """
@@ -34,7 +35,8 @@ __all__ = ["fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradien
            "fake_quant_with_min_max_vars_per_channel",
            "fake_quant_with_min_max_vars_per_channel_gradient", "quantize_and_dequantize",
            "quantize_and_dequantize_v2", "quantize", "quantize_v2", "dequantize",
-           "quantized_concat"]
+           "quantized_concat", "quantized_conv2d", "quantized_avg_pool", "quantized_max_pool",
+           "quantized_relu_x"]
 
 _HALF_FLOAT = (D.bfloat16, D.float16, D.float32, D.float64)
 
@@ -505,3 +507,7 @@ quantize = _quantized_dtype_op("quantization.quantize", "QuantizeV2")
 quantize_v2 = _quantized_dtype_op("quantize_v2", "QuantizeV2")
 dequantize = _quantized_dtype_op("quantization.dequantize", "Dequantize")
 quantized_concat = _quantized_dtype_op("quantization.quantized_concat", "QuantizedConcat")
+quantized_conv2d = _quantized_dtype_op("nn.quantized_conv2d", "QuantizedConv2D")
+quantized_avg_pool = _quantized_dtype_op("nn.quantized_avg_pool", "QuantizedAvgPool")
+quantized_max_pool = _quantized_dtype_op("nn.quantized_max_pool", "QuantizedMaxPool")
+quantized_relu_x = _quantized_dtype_op("nn.quantized_relu_x", "QuantizedReluX")
