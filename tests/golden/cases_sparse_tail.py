@@ -112,7 +112,9 @@ def case_bincount(tf):
     }
     run = lambda t: lambda: _run(tf, t.values)  # noqa: E731
     return {"vals": _run(tf, {k: _parts(x) for k, x in out.items()}),
-            "shapes": {k: [describe(t) for t in _parts(x)] for k, x in sorted(out.items())},
+            # (TF's static shapes for a rank-3 input contradict its values: not compared)
+            "shapes": {k: [describe(t) for t in _parts(x)] for k, x in sorted(out.items())
+                       if k != "sparse3"},
             "axis": catch(lambda: tf.sparse.bincount(v, axis=1), message=True),
             "exclusive": catch(lambda: tf.sparse.bincount(v, weights=w, binary_output=True),
                                message=True),

@@ -150,8 +150,12 @@ def _pool_shape(ctx: Any) -> List[TensorShape]:
                          f"{node_desc(ctx)}")
     dims = check_rank(ctx, ctx.shape(0), 4)
     out = [None if size is None else _output_size(size, r) for size, r in zip(dims, ratio)]
-    # TF's shape function gives the sequences the output's length (they hold one more).
-    return [TensorShape(out), TensorShape([out[1]]), TensorShape([out[2]])]
+    # The sequences hold one more entry than the output's size. (TF's shape function says
+    # they have the output's size, which its own kernel contradicts: a deliberate
+    # difference, so the static shape never disagrees with the value.)
+    rows = None if out[1] is None else out[1] + 1
+    cols = None if out[2] is None else out[2] + 1
+    return [TensorShape(out), TensorShape([rows]), TensorShape([cols])]
 
 
 _POOL_ATTRS = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False,

@@ -395,6 +395,9 @@ def _sparse_count_shape(ctx: Any) -> List[TensorShape]:
     if indices.rank is not None and indices.rank != 2:
         raise ValueError(f"Shape must be rank 2 but is rank {indices.rank} {node_desc(ctx)}")
     rank = indices.as_list()[1] if indices.rank == 2 else None
+    # Counts are per row of the first dimension: the output has rank min(rank, 2). (TF's
+    # shape function says `rank`, which its kernel contradicts for rank >= 3.)
+    rank = None if rank is None else min(rank, 2)
     return [TensorShape([None, rank]), TensorShape([None]), TensorShape([rank])]
 
 
