@@ -261,6 +261,7 @@ from tf1compat.ops.sparse_tail import (edit_distance, sparse_mask, sparse_matmul
 from tf1compat.signal.spectral_ops import fftnd, ifftnd, irfftnd, rfftnd
 from tf1compat.ops.linalg_extra import matrix_square_root
 from tf1compat.ops.random_extra_ops import random_gamma, random_poisson
+from tf1compat.ops.stateful_random_ops import random_index_shuffle
 from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, setdiff1d,
                                     sort, unique_with_counts, unravel_index)
 from tf1compat.ops.special_math_ops import (betainc, igamma, igammac, lbeta, polygamma,

@@ -20,6 +20,12 @@ from tf1compat.ops.random_extra_ops import stateless_random_gamma as stateless_g
 from tf1compat.ops.random_extra_ops import stateless_random_normal as stateless_normal
 from tf1compat.ops.random_extra_ops import stateless_random_poisson as stateless_poisson
 from tf1compat.ops.random_extra_ops import stateless_random_uniform as stateless_uniform
+from tf1compat.ops.stateful_random_ops import create_rng_state
+from tf1compat.ops.stateful_random_ops import stateless_random_binomial as stateless_binomial
+from tf1compat.ops.stateful_random_ops import stateless_parameterized_truncated_normal
+from tf1compat.variables.random_generator import (Generator, get_global_generator,
+                                                  set_global_generator)
+from tf1compat.api import random_experimental as experimental
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

@@ -457,8 +457,8 @@ def _alg_id(alg: Any) -> int:
         ids = {"philox": PHILOX, "threefry": THREEFRY, "autoselect": AUTO_SELECT}
         if canon not in ids:
             raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values "
-                             "are \"philox\" for the Philox algorithm, \"threefry\" for the "
-                             "ThreeFry algorithm, and \"auto_select\" for auto-selection.")
+                             "are philox for the Philox algorithm, threefry for the ThreeFry "
+                             "algorithm, and auto_select for auto-selection.")
         return ids[canon]
     return int(getattr(alg, "value", alg))
 
