@@ -179,3 +179,19 @@ def case_quality(tf):
     g = tf.gradients(out["ssim"], a)[0]
     return {"vals": _run(tf, dict(out, g=g)),
             "shapes": {k: describe(v) for k, v in sorted(out.items())}}
+
+
+def case_bounding_box_proposals(tf):
+    """GPU-only in TF: static shapes, and the CPU's missing kernel."""
+    out = tf.image.generate_bounding_box_proposals(
+        tf.ones([1, 2, 2, 1]), tf.zeros([1, 2, 2, 4]), tf.constant([[10., 10., 1., 1., 1.]]),
+        tf.constant([[[0., 0., 4., 4.]]]), post_nms_topn=5)
+    with tf.Graph().as_default():
+        rank = catch(lambda: tf.image.generate_bounding_box_proposals(
+            tf.ones([1, 2, 2, 1]), tf.zeros([1, 2, 2, 4]),
+            tf.constant([[10., 10., 1., 1., 1.]]), tf.constant([[0., 0., 4., 4.]])),
+            message=True)
+    with tf.Session() as sess:
+        run = catch(lambda: sess.run(out.rois))
+    return {"type": type(out).__name__, "shapes": [describe(t) for t in out],
+            "rank": rank, "run": run}

@@ -204,3 +204,25 @@ def case_linear_operators_structured(tf):
             values[name]["solve"] = op.solve(x)
     return {"vals": _run(tf, values),
             "facts": {k: _operator_facts(tf, op) for k, op in sorted(ops.items())}}
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_conjugate_gradient(tf):
+    a = np.array([[4., 1., 0.], [1., 3., 1.], [0., 1., 2.]], np.float32)
+    op = tf.linalg.LinearOperatorFullMatrix(a, is_self_adjoint=True, is_positive_definite=True)
+    pre = tf.linalg.LinearOperatorDiag([0.25, 1 / 3., 0.5], is_self_adjoint=True,
+                                       is_positive_definite=True)
+    plain = tf.linalg.experimental.conjugate_gradient(op, tf.constant([1., 2., 3.]))
+    batched = tf.linalg.experimental.conjugate_gradient(
+        op, tf.constant([[1., 2., 3.], [0., 1., 0.]]), preconditioner=pre, max_iter=2,
+        tol=1e-8)
+    start = tf.linalg.experimental.conjugate_gradient(op, tf.constant([1., 2., 3.]),
+                                                      x=tf.constant([0.2, 0.5, 1.2]))
+    with tf.Session() as sess:
+        values = sess.run({k: [s.i, s.x, s.gamma] for k, s in
+                           (("plain", plain), ("batched", batched), ("start", start))})
+    return {"values": values, "type": type(plain).__name__,
+            "shapes": [str(t.shape) for t in batched],
+            "not_spd": catch(lambda: tf.linalg.experimental.conjugate_gradient(
+                tf.linalg.LinearOperatorFullMatrix(a), tf.constant([1., 2., 3.])),
+                message=True)}

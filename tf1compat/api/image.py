@@ -22,7 +22,8 @@ from tf1compat.ops.image_color import (adjust_gamma, adjust_hue, adjust_saturati
                                        rgb_to_yiq, rgb_to_yuv, yiq_to_rgb, yuv_to_rgb)
 from tf1compat.ops.image_crops import (crop_and_resize, draw_bounding_boxes, extract_glimpse,
                                        sample_distorted_bounding_box)
-from tf1compat.ops.image_nms import (combined_non_max_suppression, non_max_suppression,
+from tf1compat.ops.image_nms import (combined_non_max_suppression,
+                                     generate_bounding_box_proposals, non_max_suppression,
                                      non_max_suppression_padded,
                                      non_max_suppression_with_scores)
 from tf1compat.ops.image_nms import (

@@ -36,6 +36,7 @@ from tf1compat.linalg.linear_operator_structured import (
     LinearOperatorComposition, LinearOperatorHouseholder, LinearOperatorInversion,
     LinearOperatorKronecker, LinearOperatorLowerTriangular, LinearOperatorLowRankUpdate,
     LinearOperatorPermutation)
+from tf1compat.linalg import experimental
 from tf1compat.framework.missing import attribute_hook as _attribute_hook
 
 __getattr__ = _attribute_hook("linalg", globals())

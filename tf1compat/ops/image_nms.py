@@ -19,13 +19,14 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op, name_scope
-from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.op_def import Type, declare, no_kernel
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._shape_rules import node_desc
 
 __all__ = ["non_max_suppression", "non_max_suppression_with_scores",
+           "generate_bounding_box_proposals",
            "non_max_suppression_with_overlaps", "non_max_suppression_padded",
            "combined_non_max_suppression"]
 
@@ -442,3 +443,46 @@ def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_cl
                        score_threshold],
                       {"pad_per_class": pad_per_class, "clip_boxes": clip_boxes})
         return CombinedNonMaxSuppression(*op._outputs)
+
+
+# -- GenerateBoundingBoxProposals (GPU-only in TF) ---------------------------------------------
+
+def _proposals_shape(ctx: Any) -> List[TensorShape]:
+    for i, rank in ((0, 4), (1, 4), (2, 2), (3, 3), (4, 0), (5, 0), (6, 0)):
+        s = ctx.shape(i)
+        if s.rank is not None and s.rank != rank:
+            raise ValueError(f"Shape must be rank {rank} but is rank {s.rank} "
+                             f"{node_desc(ctx)}")
+    batch = ctx.shape(0).as_list()[0] if ctx.shape(0).rank == 4 else None
+    top = ctx.attr("post_nms_topn")
+    return [TensorShape([batch, top, 4]), TensorShape([batch, top])]
+
+
+def _proposals_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    # TF registers this op for GPUs only: a CPU graph fails to run it.
+    raise no_kernel(node, f"post_nms_topn={node.attrs['post_nms_topn']}")
+
+
+declare("GenerateBoundingBoxProposals",
+        inputs=["scores: float32", "bbox_deltas: float32", "image_info: float32",
+                "anchors: float32", "nms_threshold: float32", "pre_nms_topn: int32",
+                "min_size: float32"],
+        outputs=["rois: float32", "roi_probabilities: float32"],
+        attrs={"post_nms_topn": 300}, shape=_proposals_shape, kernel=_proposals_kernel,
+        grad="unregistered")
+_Proposals = collections.namedtuple("GenerateBoundingBoxProposals", ["rois",
+                                                                     "roi_probabilities"])
+
+
+def generate_bounding_box_proposals(scores: Any, bbox_deltas: Any, image_info: Any,
+                                    anchors: Any, nms_threshold: float = 0.7,
+                                    pre_nms_topn: int = 6000, min_size: float = 16,
+                                    post_nms_topn: int = 300,
+                                    name: Optional[str] = None) -> Any:
+    """`tf.image.generate_bounding_box_proposals`: declared with TF's shapes; TF runs it
+    on GPUs only, so running it fails here as on TF's CPU."""
+    op = apply_op("GenerateBoundingBoxProposals",
+                  [scores, bbox_deltas, image_info, anchors, nms_threshold, pre_nms_topn,
+                   min_size],
+                  {"post_nms_topn": int(post_nms_topn)}, name=name)
+    return _Proposals(*op.outputs)
