@@ -469,7 +469,7 @@ declare("GenerateBoundingBoxProposals",
                 "min_size: float32"],
         outputs=["rois: float32", "roi_probabilities: float32"],
         attrs={"post_nms_topn": 300}, shape=_proposals_shape, kernel=_proposals_kernel,
-        grad="unregistered")
+        grad="none")
 _Proposals = collections.namedtuple("GenerateBoundingBoxProposals", ["rois",
                                                                      "roi_probabilities"])
 

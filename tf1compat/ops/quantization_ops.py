@@ -220,7 +220,7 @@ for _type in ("FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel"):
             outputs=["backprops_wrt_input: float32", "backprop_wrt_min: float32",
                      "backprop_wrt_max: float32"],
             attrs=dict(_BITS), shape=_vars_gradient_shape, kernel=_vars_kernel,
-            grad="none" if _type == "FakeQuantWithMinMaxVars" else "unregistered")
+            grad="none")
 
 
 def fake_quant_with_min_max_args(inputs: Any, min: float = -6.0, max: float = 6.0,  # noqa: A002
@@ -453,7 +453,7 @@ declare("QuantizeAndDequantizeV4Grad",
         outputs=["input_backprop: T", "input_min_backprop: T", "input_max_backprop: T"],
         attrs={"T": Type(_HALF_FLOAT), "axis": -1},
         shape=lambda ctx: [ctx.shape(0), ctx.shape(2), ctx.shape(3)],
-        kernel=_qdq_grad_kernel, grad="unregistered")
+        kernel=_qdq_grad_kernel)
 
 
 def _qdq(op_type: str, public: str) -> Callable[..., Tensor]:

@@ -364,7 +364,7 @@ declare("StatelessRandomBinomial",
                                                             default=D.int64),
                "T": Type(_BINOMIAL_TYPES, default=D.float64),
                "dtype": Type(_BINOMIAL_TYPES, default=D.int64)},
-        shape=_binomial_shape(0), kernel=_stateless_binomial_kernel, grad="unregistered",
+        shape=_binomial_shape(0), kernel=_stateless_binomial_kernel, grad="none",
         cpu_only=True)
 declare("StatefulRandomBinomial",
         inputs=["resource: resource", "algorithm: int64", "shape: S", "counts: T",
@@ -522,7 +522,7 @@ _INDEX_TYPES = (D.int32, D.uint32, D.int64, D.uint64)
 declare("RandomIndexShuffle", inputs=["index: dtype", "seed: Tseed", "max_index: dtype"],
         outputs=["output: dtype"],
         attrs={"rounds": 4, "dtype": Type(_INDEX_TYPES), "Tseed": Type(_INDEX_TYPES)},
-        shape=_index_shuffle_shape, kernel=_index_shuffle_kernel, grad="unregistered",
+        shape=_index_shuffle_shape, kernel=_index_shuffle_kernel, grad="none",
         cpu_only=True)
 
 
@@ -546,19 +546,44 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
 
 # -- StatelessParameterizedTruncatedNormal -----------------------------------------------------
 
-def _truncated_normal_by_inversion(u: np.ndarray, low: np.ndarray, high: np.ndarray
-                                   ) -> np.ndarray:
+def _truncated_normal_by_inversion(u: torch.Tensor, low: torch.Tensor, high: torch.Tensor
+                                   ) -> torch.Tensor:
     """Standard normals restricted to [low, high] from uniforms u: the inverse CDF, taken
     on the side of the mean where the bounds' CDF values keep their precision."""
     flip = low > 0                      # both bounds above the mean: mirror the interval
-    a = np.where(flip, -high, low)
-    b = np.where(flip, -low, high)
-    cdf = torch.special.ndtr
-    lo_p = cdf(torch.from_numpy(a)).numpy()
-    hi_p = cdf(torch.from_numpy(b)).numpy()
-    x = torch.special.ndtri(torch.from_numpy(lo_p + u * (hi_p - lo_p))).numpy()
-    x = np.clip(x, a, b)
-    return np.where(flip, -x, x)
+    a = torch.where(flip, -high, low)
+    b = torch.where(flip, -low, high)
+    lo_p = torch.special.ndtr(a)
+    hi_p = torch.special.ndtr(b)
+    x = torch.special.ndtri(lo_p + u * (hi_p - lo_p))
+    x = torch.minimum(torch.maximum(x, a), b)
+    return torch.where(flip, -x, x)
+
+
+class _TruncatedNormalSample(torch.autograd.Function):
+    """The sample with TF's registered gradient (Figurnov et al.'s implicit
+    reparameterization as TF writes it: d/dmean = 1, d/dstddev = standardized sample,
+    d/dminval and d/dmaxval from the truncated CDF)."""
+
+    @staticmethod
+    def forward(ctx: Any, u: torch.Tensor, mean: torch.Tensor, std: torch.Tensor,
+                lo: torch.Tensor, hi: torch.Tensor) -> torch.Tensor:
+        z = _truncated_normal_by_inversion(u, (lo - mean) / std, (hi - mean) / std)
+        sample = z * std + mean
+        ctx.save_for_backward(sample, mean, std, lo, hi)
+        return sample
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple:
+        sample, mean, std, lo, hi = ctx.saved_tensors
+        lo_s, hi_s, x_s = (lo - mean) / std, (hi - mean) / std, (sample - mean) / std
+        ndtr = torch.special.ndtr
+        cdf = (ndtr(x_s) - ndtr(lo_s)) / (ndtr(hi_s) - ndtr(lo_s))
+        info = torch.finfo(sample.dtype)
+        cdf = cdf.clamp(info.tiny, 1 - info.eps)
+        d_hi = torch.exp(0.5 * (x_s ** 2 - hi_s ** 2) + torch.log(cdf))
+        d_lo = torch.exp(0.5 * (x_s ** 2 - lo_s ** 2) + torch.log1p(-cdf))
+        return None, grad, grad * x_s, grad * d_lo, grad * d_hi
 
 
 def _parameterized_truncated_normal_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -568,23 +593,24 @@ def _parameterized_truncated_normal_kernel(node: Any, kctx: Any) -> Callable[...
                                                  stddevs: Any, minvals: Any, maxvals: Any
                                                  ) -> torch.Tensor:
         dims = _output_dims(shape)
-        hosts = [v.detach().cpu().double().numpy() for v in (means, stddevs, minvals, maxvals)]
+        params = [v.to(torch.float64) for v in (means, stddevs, minvals, maxvals)]
         try:
-            batch = list(np.broadcast_shapes(*(h.shape for h in hosts)))
-        except ValueError:
+            batch = list(torch.broadcast_shapes(*(p.shape for p in params)))
+        except RuntimeError:
             raise _invalid("means, stddevs, minvals and maxvals must have compatible "
                            "shapes") from None
         if len(batch) > len(dims) or (batch and dims[len(dims) - len(batch):] != batch):
             raise _invalid("Shape passed in must end with broadcasted shape.")
-        mean, std, lo, hi = (np.broadcast_to(h, dims) for h in hosts)
-        if np.any(~((std > 0) & (lo < hi) & (np.isfinite(lo) | np.isfinite(hi)))):
+        mean, std, lo, hi = (p.expand(dims) for p in params)
+        valid = (std > 0) & (lo < hi) & (torch.isfinite(lo) | torch.isfinite(hi))
+        if not bool(valid.all()):
             raise _invalid("Invalid parameters")
         count = int(np.prod(dims, dtype=np.int64))
         key, counter = key_counter_of(seed)
         words = philox.words(key, counter, 2 * count)
-        u = _unit_double(words[0::2], words[1::2]).reshape(dims)
-        z = _truncated_normal_by_inversion(u, (lo - mean) / std, (hi - mean) / std)
-        return torch.from_numpy(z * std + mean).to(dtype.torch_dtype)
+        u = torch.from_numpy(_unit_double(words[0::2], words[1::2])).reshape(dims)
+        sample = _TruncatedNormalSample.apply(u.to(mean.device), mean, std, lo, hi)
+        return sample.to(dtype.torch_dtype)
     return stateless_parameterized_truncated_normal
 
 
@@ -595,7 +621,7 @@ declare("StatelessParameterizedTruncatedNormal",
                                                             default=D.int64),
                "dtype": Type((D.float16, D.float32, D.float64))},
         shape=_binomial_shape(0), kernel=_parameterized_truncated_normal_kernel,
-        grad="unregistered", cpu_only=True)
+        grad_none_inputs=(0, 1), cpu_only=True)
 
 
 def stateless_parameterized_truncated_normal(shape: Any, seed: Any, means: Any = 0.0,
