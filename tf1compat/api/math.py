@@ -36,7 +36,7 @@ from tf1compat.api import math_special as special
 from tf1compat.ops.math_ops import div_no_nan as divide_no_nan
 from tf1compat.ops.math_tail_ops import (angle, approx_max_k, approx_min_k,
                                          cumulative_logsumexp, nextafter, polyval,
-                                         reciprocal_no_nan, sobol_sample, xlog1py)
+                                         reciprocal_no_nan, xlog1py)
 from tf1compat.ops.nn_norm import l2_normalize
 from tf1compat.ops.nn_ops import (log_sigmoid, log_softmax, softmax, softplus, softsign,
                                   zero_fraction)

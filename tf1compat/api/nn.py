@@ -65,8 +65,6 @@ from tf1compat.ops.nn_conv_tail import (atrous_conv2d_transpose, conv_transpose,
                                         erosion2d)
 from tf1compat.ops.nn_fractional_pool import fractional_avg_pool, fractional_max_pool
 from tf1compat.ops.nn_misc_tail import safe_embedding_lookup_sparse
-from tf1compat.ops.quantization_ops import (quantized_avg_pool, quantized_conv2d,
-                                            quantized_max_pool, quantized_relu_x)
 from tf1compat.losses.average_loss import compute_average_loss, scale_regularization_loss
 from tf1compat.api import nn_experimental as experimental
 

@@ -15,7 +15,7 @@ from tf1compat.ops.string_ops import (as_string, string_format as format,
 # (section: api-math)
 from tf1compat.ops.string_unicode_ops import (bytes_split, ngrams, unicode_decode,
                                               unicode_decode_with_offsets, unicode_encode,
-                                              unicode_script, unicode_split,
+                                              unicode_split,
                                               unicode_split_with_offsets, unicode_transcode,
                                               unsorted_segment_join)
 

@@ -24,8 +24,7 @@ from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import _attr_text, broadcast_rule, node_desc, unary_rule
 
 __all__ = ["complex", "angle", "xlog1py", "nextafter", "cumulative_logsumexp",
-           "approx_max_k", "approx_min_k", "approx_top_k", "polyval", "reciprocal_no_nan",
-           "sobol_sample"]
+           "approx_max_k", "approx_min_k", "approx_top_k", "polyval", "reciprocal_no_nan"]
 
 _REAL = (D.float32, D.float64)
 _COMPLEX = (D.complex64, D.complex128)
@@ -250,11 +249,3 @@ def approx_top_k(input: Any, k: int, reduction_dimension: int = -1,  # noqa: A00
                                       reduction_input_size_override, aggregate_to_topk,
                                       name=name)
 
-
-def sobol_sample(dim: Any, num_results: Any, skip: Any = 0, dtype: Any = D.float32,
-                 name: Optional[str] = None) -> Tensor:
-    """`tf.math.sobol_sample` (SobolSample) needs the Joe-Kuo direction-number table
-    (21201 dimensions) that TF compiles in and tf1compat does not ship."""
-    raise NotImplementedError("tf.math.sobol_sample (SobolSample) needs the Joe-Kuo "
-                              "direction-number table TF compiles in, which tf1compat does "
-                              "not include")

@@ -8,9 +8,9 @@ input lies inside the (nudged) range, and for the Vars ops the sums of the gradi
 min and above max.
 
 `tf.quantization.quantize`, `dequantize`, `quantized_concat` and the `tf.nn.quantized_*` ops
-work on TF's quantized dtypes
-(qint8, quint8, qint32, ...), which tf1compat has no tensors of: they raise
-NotImplementedError.
+work on TF's quantized dtypes (qint8, quint8, qint32, ...), which tf1compat has no tensors
+of: they are not provided (framework/unsupported_api.py gives the reason and alternatives;
+using them raises UnimplementedAPIError, a NotImplementedError).
 """
 
 from __future__ import annotations
@@ -34,9 +34,7 @@ __all__ = ["fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradien
            "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",
            "fake_quant_with_min_max_vars_per_channel",
            "fake_quant_with_min_max_vars_per_channel_gradient", "quantize_and_dequantize",
-           "quantize_and_dequantize_v2", "quantize", "quantize_v2", "dequantize",
-           "quantized_concat", "quantized_conv2d", "quantized_avg_pool", "quantized_max_pool",
-           "quantized_relu_x"]
+           "quantize_and_dequantize_v2"]
 
 _HALF_FLOAT = (D.bfloat16, D.float16, D.float32, D.float64)
 
@@ -487,27 +485,3 @@ def _qdq(op_type: str, public: str) -> Callable[..., Tensor]:
 
 quantize_and_dequantize = _qdq("QuantizeAndDequantizeV2", "quantize_and_dequantize")
 quantize_and_dequantize_v2 = _qdq("QuantizeAndDequantizeV4", "quantize_and_dequantize_v2")
-
-
-# -- quantized dtypes: not supported ------------------------------------------------------------
-
-def _quantized_dtype_op(public: str, op_type: str) -> Callable[..., Any]:
-    def not_supported(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(
-            f"tf.{public} ({op_type}) produces or consumes TF's quantized dtypes (qint8, "
-            f"quint8, qint32, ...), which tf1compat has no tensors of; "
-            f"tf.quantization.fake_quant_* and quantize_and_dequantize simulate "
-            f"quantization in float instead")
-    not_supported.__name__ = not_supported.__qualname__ = public.split(".")[-1]
-    not_supported.__doc__ = f"`tf.{public}`: not supported (needs quantized dtypes)."
-    return not_supported
-
-
-quantize = _quantized_dtype_op("quantization.quantize", "QuantizeV2")
-quantize_v2 = _quantized_dtype_op("quantize_v2", "QuantizeV2")
-dequantize = _quantized_dtype_op("quantization.dequantize", "Dequantize")
-quantized_concat = _quantized_dtype_op("quantization.quantized_concat", "QuantizedConcat")
-quantized_conv2d = _quantized_dtype_op("nn.quantized_conv2d", "QuantizedConv2D")
-quantized_avg_pool = _quantized_dtype_op("nn.quantized_avg_pool", "QuantizedAvgPool")
-quantized_max_pool = _quantized_dtype_op("nn.quantized_max_pool", "QuantizedMaxPool")
-quantized_relu_x = _quantized_dtype_op("nn.quantized_relu_x", "QuantizedReluX")

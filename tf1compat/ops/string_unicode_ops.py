@@ -9,8 +9,8 @@ subpart, as ICU does, and character offsets count the source bytes.
 
 Not supported (NotImplementedError): TF returns RaggedTensors from unicode_decode,
 unicode_split and bytes_split for inputs of rank 1 or more, and tf1compat has no
-RaggedTensor, so only scalar inputs (whose results are dense) work; unicode_script needs
-ICU's script table, which tf1compat does not ship.
+RaggedTensor, so only scalar inputs (whose results are dense) work. (unicode_script, which
+needs ICU's script table, is not provided: framework/unsupported_api.py.)
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from tf1compat.ops.string_ops import string_length, substr
 
 __all__ = ["fingerprint", "unicode_transcode", "unicode_encode", "unicode_decode",
            "unicode_decode_with_offsets", "unicode_split", "unicode_split_with_offsets",
-           "unicode_script", "bytes_split", "ngrams", "unsorted_segment_join"]
+           "bytes_split", "ngrams", "unsorted_segment_join"]
 
 _CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be"}
 
@@ -381,13 +381,6 @@ def unicode_split_with_offsets(input: Any, input_encoding: str,  # noqa: A002
     with name_scope(name, "UnicodeSplitWithOffsets", [input]):
         return _split(input, input_encoding, errors, replacement_char, True,
                       "unicode_split_with_offsets")
-
-
-def unicode_script(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
-    """`tf.strings.unicode_script` needs ICU's per-code-point script table, which
-    tf1compat does not ship: NotImplementedError."""
-    raise NotImplementedError("tf.strings.unicode_script (UnicodeScript) needs ICU's Unicode "
-                              "script data, which tf1compat does not include")
 
 
 def bytes_split(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
