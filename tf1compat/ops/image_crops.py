@@ -501,4 +501,4 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any,
     with name_scope(name, "sample_distorted_bounding_box"):
         op = apply_op("SampleDistortedBoundingBoxV2",
                       [image_size, bounding_boxes, min_object_covered], attrs, name=name)
-        return tuple(op._outputs)
+        return tuple(op.outputs)

@@ -315,7 +315,7 @@ def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any,
         iou_threshold = convert_to_tensor(iou_threshold, name="iou_threshold")
         score_threshold = convert_to_tensor(score_threshold, name="score_threshold")
         return apply_op("NonMaxSuppressionV3", [boxes, scores, max_output_size, iou_threshold,
-                                                score_threshold])._outputs[0]
+                                                score_threshold]).outputs[0]
 
 
 def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: Any,
@@ -332,7 +332,7 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
         op = apply_op("NonMaxSuppressionV5", [boxes, scores, max_output_size, iou_threshold,
                                               score_threshold, soft_nms_sigma],
                       {"pad_to_max_output_size": False})
-        return op._outputs[0], op._outputs[1]
+        return op.outputs[0], op.outputs[1]
 
 
 def non_max_suppression_with_overlaps(overlaps: Any, scores: Any, max_output_size: Any,
@@ -344,7 +344,7 @@ def non_max_suppression_with_overlaps(overlaps: Any, scores: Any, max_output_siz
         overlap_threshold = convert_to_tensor(overlap_threshold, name="overlap_threshold")
         return apply_op("NonMaxSuppressionWithOverlaps",
                         [overlaps, scores, max_output_size, overlap_threshold,
-                         score_threshold])._outputs[0]
+                         score_threshold]).outputs[0]
 
 
 def _padded_overlaps(boxes: Tensor) -> Tensor:
@@ -416,7 +416,7 @@ def non_max_suppression_padded(boxes: Any, scores: Any, max_output_size: Any,
         for table, row in zip(unstack(overlaps, num=batch), unstack(flat_scores, num=batch)):
             picked = apply_op("NonMaxSuppressionWithOverlaps",
                               [table, row, max_output_size, iou_threshold,
-                               score_threshold])._outputs[0]
+                               score_threshold]).outputs[0]
             count = size(picked)
             indices.append(concat([picked, zeros([max_output_size - count], D.int32)], 0))
             counts.append(count)
@@ -442,7 +442,7 @@ def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_cl
                       [boxes, scores, max_output_size_per_class, max_total_size, iou_threshold,
                        score_threshold],
                       {"pad_per_class": pad_per_class, "clip_boxes": clip_boxes})
-        return CombinedNonMaxSuppression(*op._outputs)
+        return CombinedNonMaxSuppression(*op.outputs)
 
 
 # -- GenerateBoundingBoxProposals (GPU-only in TF) ---------------------------------------------

@@ -86,7 +86,7 @@ Lu = collections.namedtuple("Lu", ["lu", "p"])
 def lu(input: Any, output_idx_type: Any = D.int32, name: Optional[str] = None) -> Lu:  # noqa: A002
     """`tf.linalg.lu`: packed L\\U factors with partial pivoting and the row permutation."""
     op = apply_op("Lu", [input], {"output_idx_type": D.as_dtype(output_idx_type)}, name=name)
-    return Lu(*op._outputs)
+    return Lu(*op.outputs)
 
 
 def _lu_assertions(lower_upper: Tensor, perm: Tensor, validate_args: bool) -> list:

@@ -202,7 +202,7 @@ def _approx_k(largest: bool) -> Callable[..., Any]:
                        "recall_target": float(recall_target), "is_max_k": largest,
                        "reduction_input_size_override": int(reduction_input_size_override),
                        "aggregate_to_topk": bool(aggregate_to_topk)}, name=name)
-        return ApproxTopK(*op._outputs)
+        return ApproxTopK(*op.outputs)
     fn.__name__ = "approx_max_k" if largest else "approx_min_k"
     fn.__doc__ = (f"`tf.math.{fn.__name__}`: the k {'largest' if largest else 'smallest'} "
                   "values along `reduction_dimension` (TPU-only in TF: running it fails "

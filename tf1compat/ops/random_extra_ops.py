@@ -470,7 +470,7 @@ def _key_counter_alg(seed: Any, alg: Any) -> Tuple[Tensor, Tensor, Any]:
         raise NotImplementedError("tf1compat's stateless random ops implement the Philox "
                                   f"algorithm only (TF's CPU kernels), not algorithm {alg}")
     op = apply_op("StatelessRandomGetKeyCounter", [seed])
-    return op._outputs[0], op._outputs[1], alg
+    return op.outputs[0], op.outputs[1], alg
 
 
 def _set_static_shape(result: Tensor, shape: Tensor) -> None:

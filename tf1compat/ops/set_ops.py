@@ -256,7 +256,7 @@ def _set_operation(a: Any, b: Any, operation: str, validate_indices: bool) -> Sp
                       attrs)
     else:
         op = apply_op("DenseToDenseSetOperation", [a, b], attrs)
-    return SparseTensor(*op._outputs)
+    return SparseTensor(*op.outputs)
 
 
 def set_intersection(a: Any, b: Any, validate_indices: bool = True) -> SparseTensor:

@@ -226,7 +226,7 @@ def unique_with_counts(x: Any, out_idx: Any = D.int32, name: Optional[str] = Non
     """`tf.unique_with_counts`: unique values in order of first occurrence, each
     element's index into them, and how often each occurs."""
     op = apply_op("UniqueWithCounts", [x], {"out_idx": D.as_dtype(out_idx)}, name=name)
-    return UniqueWithCounts(*op._outputs)
+    return UniqueWithCounts(*op.outputs)
 
 
 def _list_diff_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -265,7 +265,7 @@ def setdiff1d(x: Any, y: Any, index_dtype: Any = D.int32, name: Optional[str] = 
               ) -> ListDiff:
     """`tf.setdiff1d`: the values of `x` not in `y`, in order, and their positions."""
     op = apply_op("ListDiff", [x, y], {"out_idx": D.as_dtype(index_dtype)}, name=name)
-    return ListDiff(*op._outputs)
+    return ListDiff(*op.outputs)
 
 
 # -- InvertPermutation, UnravelIndex ----------------------------------------------------------
