@@ -10,6 +10,8 @@ the last class. Both decoders run on the host.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -211,9 +213,11 @@ def _beam_search(rows: np.ndarray, beam_width: int, top: int, merge: bool
     """One batch element: rows [time, classes] of logits."""
     classes = rows.shape[1]
     blank = classes - 1
+    labels = np.arange(classes - 1)
     root = _Entry(None, -1)
     root.newp.total = root.newp.blank = _F32(0.0)
     leaves: List[_Entry] = [root]
+    order = itertools.count()
     for raw in rows:
         # Log-softmax of the step's logits (shifted by their maximum for stability).
         max_coeff = _F32(raw.max())
@@ -221,9 +225,11 @@ def _beam_search(rows: np.ndarray, beam_width: int, top: int, merge: bool
         shifted = (shifted - _F32(np.log(np.exp(shifted).sum(dtype=np.float32)))
                    ).astype(np.float32)
         branches = sorted(leaves, key=lambda e: -e.newp.total)
-        leaves = []
         for b in branches:
             b.oldp.copy_from(b.newp)
+        # The beam as a min-heap on total probability: its root is the entry a new
+        # candidate must beat once the beam is full.
+        heap: List[tuple] = []
         for b in branches:
             if b.parent is not None:
                 if b.parent.active():
@@ -233,35 +239,40 @@ def _beam_search(rows: np.ndarray, beam_width: int, top: int, merge: bool
                 b.newp.label = _F32(b.newp.label + shifted[b.label])
             b.newp.blank = _F32(b.oldp.total + shifted[blank])
             b.newp.total = _log_sum_exp(b.newp.blank, b.newp.label)
-            leaves.append(b)
-
-        def bottom() -> _Entry:
-            return min(leaves, key=lambda e: e.newp.total)
-
-        def is_candidate(prob: _Prob) -> bool:
-            return prob.total > _LOG_ZERO and (len(leaves) < beam_width or
-                                               prob.total > bottom().newp.total)
-
+            heapq.heappush(heap, (b.newp.total, next(order), b))
         for b in branches:
-            if not is_candidate(b.oldp):
+            full = len(heap) >= beam_width
+            if not (b.oldp.total > _LOG_ZERO and (not full or b.oldp.total > heap[0][0])):
                 continue
-            for label in range(classes - 1):
-                c = b.child(label)
-                if c.active():
+            previous = np.where(labels == b.label, b.oldp.blank, b.oldp.total)
+            values = (shifted[:-1] + previous.astype(np.float32)).astype(np.float32)
+            # Once the beam is full its bottom only rises: labels that cannot beat it now
+            # never will in this step, so only those and the existing children (which TF
+            # resets when it rejects them: a branch evicted earlier in this step is then
+            # not grown either) are visited, in label order.
+            floor = heap[0][0] if full else _LOG_ZERO
+            hopeful = values > floor
+            visit = set(np.nonzero(hopeful)[0].tolist())
+            visit.update(b.children)
+            for label in sorted(visit):
+                c = b.children.get(label)
+                if c is not None and c.active():
                     continue
+                value = values[label]
+                accept = bool(hopeful[label]) and (len(heap) < beam_width or
+                                                   value > heap[0][0])
+                if not accept:
+                    if c is not None:
+                        c.oldp.reset()
+                        c.newp.reset()
+                    continue
+                if len(heap) == beam_width:
+                    heapq.heappop(heap)[2].newp.reset()
+                c = b.child(label)
                 c.newp.blank = _LOG_ZERO
-                previous = b.oldp.blank if c.label == b.label else b.oldp.total
-                c.newp.label = _F32(shifted[label] + previous)
-                c.newp.total = c.newp.label
-                if is_candidate(c.newp):
-                    if len(leaves) == beam_width:
-                        evicted = bottom()
-                        evicted.newp.reset()
-                        leaves.remove(evicted)
-                    leaves.append(c)
-                else:
-                    c.oldp.reset()
-                    c.newp.reset()
+                c.newp.label = c.newp.total = value
+                heapq.heappush(heap, (value, next(order), c))
+        leaves = [entry for _, _, entry in heap]
     if top > beam_width:
         raise _invalid("requested more paths than the beam width.")
     if top > len(leaves):
