@@ -261,6 +261,8 @@ from tf1compat.ops.math_tail_ops import angle, approx_top_k, complex
 from tf1compat.ops.string_unicode_ops import fingerprint
 from tf1compat.ops.nn_conv_tail import (conv, conv2d_backprop_filter_v2,
                                         conv2d_backprop_input_v2, extract_volume_patches)
+from tf1compat.ops.sparse_serialization_ops import (deserialize_many_sparse,
+                                                     serialize_many_sparse, serialize_sparse)
 from tf1compat.ops.sparse_tail import (edit_distance, sparse_mask, sparse_matmul, sparse_merge,
                                        sparse_reset_shape, sparse_to_indicator)
 from tf1compat.signal.spectral_ops import fftnd, ifftnd, irfftnd, rfftnd

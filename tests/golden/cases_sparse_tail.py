@@ -180,3 +180,39 @@ def case_sparse_composites(tf):
                 sp, tf.placeholder_with_default(tf.constant([2, 6], tf.int64),
                                                 [2])).dense_shape)),
             "rank": catch(lambda: tf.sparse.reset_shape(sp, [[5]]), message=True)}
+
+
+def case_sparse_serialization(tf):
+    st = tf.SparseTensor([[0, 1], [2, 0]], [1.5, 2.5], [3, 4])
+    strings = tf.SparseTensor([[0, 1], [2, 0], [2, 3]], ["a", "b", "c"], [3, 4])
+    ints = tf.SparseTensor([[0, 1, 1], [1, 0, 2]], [7, 8], [2, 2, 5])
+    out = {
+        "one": tf.serialize_sparse(st),
+        "io_one": tf.io.serialize_sparse(strings),
+        "many": tf.serialize_many_sparse(strings),
+        "many_ints": tf.io.serialize_many_sparse(ints),
+        "empty": tf.serialize_sparse(tf.SparseTensor(tf.zeros([0, 2], tf.int64),
+                                                     tf.zeros([0], tf.bool), [2, 2])),
+        "bool": tf.serialize_sparse(tf.SparseTensor([[0]], [True], [2])),
+        "half": tf.serialize_sparse(tf.SparseTensor([[0]], tf.constant([1.5], tf.float16),
+                                                    [2])),
+    }
+    round_trip = tf.deserialize_many_sparse(out["many"], tf.string)
+    mixed = tf.io.deserialize_many_sparse(
+        tf.concat([out["many_ints"],
+                   tf.expand_dims(tf.serialize_sparse(
+                       tf.SparseTensor([[0, 1]], [9], [1, 3])), 0)], 0), tf.int32, rank=3)
+    run = lambda t: lambda: _run(tf, t)  # noqa: E731
+    return {"vals": _run(tf, out),
+            "shapes": {k: describe(v) for k, v in sorted(out.items())},
+            "round_trip": _run(tf, _parts(round_trip)),
+            "mixed": _run(tf, _parts(mixed)),
+            "mixed_shapes": [describe(t) for t in _parts(mixed)],
+            "variant_shape": describe(tf.serialize_many_sparse(st, out_type=tf.variant)),
+            "wrong_dtype": catch(run(tf.deserialize_many_sparse(out["many"],
+                                                                tf.int64).values)),
+            "rank1": catch(run(tf.serialize_many_sparse(tf.SparseTensor([[1]], [1], [3])))),
+            "bad_rank": catch(lambda: tf.deserialize_many_sparse(
+                tf.constant([b"xx", b"yy", b"zz"]), tf.int64), message=True),
+            "bad_proto": catch(run(tf.deserialize_many_sparse(
+                tf.constant([[b"xx", b"yy", b"zz"]]), tf.int64).values))}

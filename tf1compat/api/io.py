@@ -15,6 +15,10 @@ from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature,
                                        VarLenFeature, parse_example, parse_single_example,
                                        parse_single_sequence_example)
 
+# (section: api-math)
+from tf1compat.ops.sparse_serialization_ops import (deserialize_many_sparse,
+                                                     serialize_many_sparse, serialize_sparse)
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
