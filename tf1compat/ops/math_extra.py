@@ -434,3 +434,29 @@ for _type, _real_in, _real_out in (("FFTND", False, False), ("IFFTND", False, Fa
             # change the last transformed dimension at run time).
             shape=lambda ctx: [ctx.shape(0)], kernel=_fft_nd_kernel(_type),
             grad="unregistered")  # TF 2.21 registers no gradient for the N-D FFTs
+
+# -- Bucketize ------------------------------------------------------------------------------------
+
+def _bucketize_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
+    boundaries = [float(b) for b in node.attrs["boundaries"]]
+
+    def bucketize(x: torch.Tensor) -> torch.Tensor:
+        # TF: upper_bound over the (float) boundaries: a value equal to a boundary goes to
+        # the bucket above it.
+        edges = torch.tensor(boundaries, dtype=torch.float32, device=x.device)
+        return torch.bucketize(x.to(torch.float32), edges, right=True).to(torch.int32)
+    return bucketize
+
+
+declare("Bucketize", inputs=["input: T"], outputs=["output: int32"],
+        attrs={"T": Type((D.int32, D.int64, D.float32, D.float64)), "boundaries": []},
+        shape=lambda ctx: [ctx.shape(0)], kernel=_bucketize_kernel, grad="unregistered",
+        doc="The index of the bucket of each value (std::upper_bound of the boundaries).")
+
+
+def bucketize(input: Any, boundaries: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
+    """Bucket indices of `input` for sorted float `boundaries` (TF's math_ops._bucketize)."""
+    with name_scope(name, "Bucketize", [input]) as scope:
+        input = convert_to_tensor(input, name="input")  # noqa: A001
+        return apply_op1("Bucketize", [input], {"boundaries": [float(b) for b in boundaries]},
+                         name=scope)
