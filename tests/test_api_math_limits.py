@@ -29,7 +29,6 @@ UNSUPPORTED = {
                            "quantized dtypes"),
     "quantized_relu_x": (lambda: tf.nn.quantized_relu_x(_x(), 6.0, -1.0, 1.0),
                          "quantized dtypes"),
-    "sobol_sample": (lambda: tf.math.sobol_sample(2, 4), "Joe-Kuo"),
     "unicode_script": (lambda: tf.strings.unicode_script([72]), "ICU"),
     "unicode_decode_ranked": (lambda: tf.strings.unicode_decode(["ab", "c"], "UTF-8"),
                               "RaggedTensor"),

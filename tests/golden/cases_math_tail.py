@@ -135,3 +135,21 @@ def _approx_top_k(tf):
         vmin, imin = tf.math.approx_min_k(x, 1, reduction_dimension=0)
         return {"shapes": [describe(t) for t in (vmax, imax, vmin, imin)],
                 "run": catch(lambda: _run(tf, vmax))}
+
+
+def case_sobol_sample(tf):
+    dim = tf.placeholder(tf.int32, [])
+    out = {"small": tf.math.sobol_sample(3, 5),
+           "skip64": tf.math.sobol_sample(50, 4, skip=7, dtype=tf.float64),
+           "wide": tf.math.sobol_sample(1111, 3, skip=100),
+           "fed": tf.math.sobol_sample(dim, 2)}
+    vals = _run(tf, out, {dim: 4})
+    bad = {f"{a}": catch(lambda a=a: _run(tf, tf.math.sobol_sample(*a)))
+           for a in [(0, 2), (21201, 1), (2, 0), (2, 3, -1), (1, 1, 2 ** 31 - 1)]}
+    return {"vals": vals, "shapes": {k: describe(v) for k, v in sorted(out.items())},
+            "max_dim": describe(tf.math.sobol_sample(21200, 1)), "bad": bad,
+            "rank": catch(lambda: tf.math.sobol_sample([2], 3), message=True),
+            "dtype": catch(lambda: tf.math.sobol_sample(2, 3, dtype=tf.int32), message=True),
+            "grad": catch(lambda: tf.gradients(out["small"], [])),
+            "unregistered": catch(lambda: tf.gradients(
+                out["small"] * tf.constant(1.0), [tf.constant(1.0)]))}

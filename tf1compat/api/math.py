@@ -33,6 +33,7 @@ from tf1compat.ops.reduction_ops import (argmax, argmin, count_nonzero, cumprod,
 
 # (section: api-math)
 from tf1compat.api import math_special as special
+from tf1compat.ops.math_extra import sobol_sample
 from tf1compat.ops.math_ops import div_no_nan as divide_no_nan
 from tf1compat.ops.math_tail_ops import (angle, approx_max_k, approx_min_k,
                                          cumulative_logsumexp, nextafter, polyval,

@@ -171,9 +171,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "nn.quantized_avg_pool": _QUANTIZED,
     "nn.quantized_max_pool": _QUANTIZED,
     "nn.quantized_relu_x": _QUANTIZED,
-    "math.sobol_sample": Unsupported("Sobol sequences need the Joe-Kuo direction-number "
-                                     "table TF compiles in, which tf1compat does not ship",
-                                     "torch.quasirandom.SobolEngine"),
     "strings.unicode_script": Unsupported("it needs ICU's Unicode script data, which "
                                           "tf1compat does not ship",
                                           "Python's unicodedata, or the regex module's "
