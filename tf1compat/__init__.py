@@ -231,7 +231,7 @@ from tf1compat import data
 from tf1compat.data.structure import SparseTensorSpec, TensorSpec
 from tf1compat.data.type_specs import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,
                                        TensorArraySpec, TypeSpec, type_spec_from_value)
-from tf1compat.ops.decode_ops import decode_csv, decode_raw, reduce_join
+from tf1compat.ops.decode_ops import decode_compressed, decode_csv, decode_raw, reduce_join
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                        VarLenFeature, parse_example, parse_single_example,
@@ -250,8 +250,8 @@ from tf1compat.ops.image_ops import extract_image_patches, random_crop
 
 # -- math/array long tail, special functions (issue 12) -----------------------------------------
 # (section: api-math)
-from tf1compat.ops.manip_ops import (bitcast, diag, ensure_shape, meshgrid, parallel_stack,
-                                     repeat, roll, tensor_scatter_nd_add,
+from tf1compat.ops.manip_ops import (bitcast, diag, ensure_shape, guarantee_const, meshgrid,
+                                     parallel_stack, repeat, roll, tensor_scatter_nd_add,
                                      tensor_scatter_nd_max, tensor_scatter_nd_min,
                                      tensor_scatter_nd_sub, tensor_scatter_nd_update)
 from tf1compat.ops.manip_ops import (tensor_scatter_nd_add as tensor_scatter_add,

@@ -135,3 +135,17 @@ def case_diag_scatter(tf):
             "oob": _run_error(tf, tf.tensor_scatter_update(x, [[5, 0]], [9.0])),
             "bad_shape": catch(lambda: tf.tensor_scatter_update(x, [[0, 0]], [[1.0, 2.0]])),
             "diag_scalar": catch(lambda: tf.diag(1.0))}
+
+
+def case_guarantee_const(tf):
+    x = tf.constant([1.0, 2.0])
+    g = tf.guarantee_const(x, name="promised")
+    v = tf.Variable([3.0])
+    rv = tf.Variable([4.0], use_resource=True)
+    gv, grv = tf.guarantee_const(v), tf.guarantee_const(rv)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        vals = sess.run([g, gv, grv, tf.guarantee_const(tf.constant("s"))])
+        handle = catch(lambda: sess.run(tf.guarantee_const(rv.handle)))
+    return {"vals": vals, "shapes": [describe(t) for t in (g, gv, grv)], "handle": handle,
+            "grad": catch(lambda: tf.gradients(tf.reduce_sum(g * g), x))}

@@ -145,3 +145,36 @@ def case_unsorted_segment_join(tf):
             "negative": catch(run(tf.strings.unsorted_segment_join(["a", "b"], [0, -1], 2))),
             "prefix": catch(lambda: tf.strings.unsorted_segment_join(["a", "b"], [0, 1, 1], 2),
                             message=True)}
+
+
+def case_decode_compressed(tf):
+    import gzip
+    import zlib
+    big = zlib.compress(b"hello world" * 1000)
+    inputs = {
+        "zlib": (tf.constant([zlib.compress(b"hello"), zlib.compress(b"")]), "ZLIB"),
+        "gzip": (tf.constant(gzip.compress(b"abc" * 10)), "GZIP"),
+        "none": (tf.constant([[b"raw", b"x"]]), ""),
+        "zlib_twice": (tf.constant(zlib.compress(b"a") + zlib.compress(b"b")), "ZLIB"),
+        "zlib_trailing": (tf.constant(zlib.compress(b"a") + b"trailing"), "ZLIB"),
+        "gzip_members": (tf.constant(gzip.compress(b"a") + gzip.compress(b"b")), "GZIP"),
+        "truncated": (tf.constant([big[:20], big[:-4], zlib.compress(b"hello")[:-2]]),
+                      "ZLIB"),
+        "gzip_header_only": (tf.constant(gzip.compress(b"a")[:5]), "GZIP"),
+        "empty": (tf.constant([b"", b""]), "GZIP"),
+    }
+    out = {k: tf.io.decode_compressed(v, c) for k, v, c in
+           ((k, v, c) for k, (v, c) in sorted(inputs.items()))}
+    bad = {
+        "junk": (tf.constant(b"junk"), "ZLIB"),
+        "gzip_as_zlib": (tf.constant(gzip.compress(b"x")), "ZLIB"),
+        "zlib_as_gzip": (tf.constant(zlib.compress(b"q")), "GZIP"),
+        "gzip_garbage": (tf.constant(gzip.compress(b"a") + b"garbage"), "GZIP"),
+        "type": (tf.constant(b"x"), "BZ2"),
+    }
+    errors = {k: catch(lambda v=v, c=c: _run(tf, tf.decode_compressed(v, compression_type=c)))
+              for k, (v, c) in sorted(bad.items())}
+    fed = tf.placeholder(tf.string, [None, 3])
+    return {"vals": _run(tf, out), "shapes": {k: describe(v) for k, v in sorted(out.items())},
+            "fed": describe(tf.decode_compressed(fed)), "errors": errors,
+            "int": catch(lambda: tf.io.decode_compressed(tf.constant(1)), message=True)}

@@ -1,6 +1,6 @@
 """Array manipulation long tail: `tf.roll` (Roll), `tf.repeat`, `tf.meshgrid`,
-`tf.parallel_stack` (ParallelConcat), `tf.bitcast`, `tf.ensure_shape`, `tf.diag` (Diag),
-and the `tf.tensor_scatter_*` family (TensorScatterUpdate/Add/Sub/Max/Min)."""
+`tf.parallel_stack` (ParallelConcat), `tf.bitcast`, `tf.ensure_shape`, `tf.guarantee_const`,
+`tf.diag` (Diag) and the `tf.tensor_scatter_*` family (TensorScatterUpdate/Add/Sub/Max/Min)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from tf1compat.ops._kernels import as_int_list
 from tf1compat.ops._shape_rules import merge_shapes, node_desc
 
 __all__ = ["roll", "repeat", "meshgrid", "parallel_stack", "bitcast", "ensure_shape", "diag",
+           "guarantee_const",
            "tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
            "tensor_scatter_nd_max", "tensor_scatter_nd_min"]
 
@@ -316,6 +317,30 @@ def ensure_shape(x: Any, shape: Any, name: Optional[str] = None) -> Tensor:
     if not isinstance(shape, TensorShape):
         shape = TensorShape(shape)
     return apply_op1("EnsureShape", [x], {"shape": shape}, name=name)
+
+
+# -- GuaranteeConst ---------------------------------------------------------------------------
+
+def _guarantee_const_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    is_handle = node.attrs["T"] == D.resource
+
+    def guarantee_const(x: Any) -> Any:
+        if is_handle:
+            raise _invalid("Input tensor cannot be a resource variable handle.")
+        return x
+    return guarantee_const
+
+
+declare("GuaranteeConst", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
+        shape=lambda ctx: [ctx.shape(0)], kernel=_guarantee_const_kernel,
+        grad="unregistered",  # TF registers no gradient for it
+        doc="Its input, promised to TF's optimizers to be constant during the session.")
+
+
+def guarantee_const(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
+    """`tf.guarantee_const` (deprecated in TF: "Not for public use."): `input`, marked as
+    constant for the runtime (which changes nothing on torch)."""
+    return apply_op1("GuaranteeConst", [input], name=name)
 
 
 # -- Diag -------------------------------------------------------------------------------------
