@@ -178,3 +178,47 @@ def case_decode_compressed(tf):
     return {"vals": _run(tf, out), "shapes": {k: describe(v) for k, v in sorted(out.items())},
             "fed": describe(tf.decode_compressed(fed)), "errors": errors,
             "int": catch(lambda: tf.io.decode_compressed(tf.constant(1)), message=True)}
+
+
+_JSON_EXAMPLES = [
+    '{"features": {"feature": {"z": {"int64List": {"value": ["1", 2]}}, "a": {"floatList": '
+    '{"value": [1.5, 2]}}, "m": {"bytesList": {"value": ["aGk="]}}}}}',
+    '{}', '{"features": {}}', '{"features": {"feature": {}}}', '{"features": null}',
+    '{"features": {"feature": {"b": {"float_list": {"value": [1e30, "NaN", 0.1]}}}}}',
+    '{"features": {"feature": {"a": {}}}}', '{"features": {"feature": {"a": null}}}',
+    '{"features": {"feature": {"a": {"int64List": {"value": null}}}}}',
+    '{"features": {"feature": {"a": {"int64List": {"value": []}}}}}',
+    '{"features": {"feature": {"a": {"int64List": {"value": 1}}}}}',
+    '{"features": {"feature": {"a": {"int64List": {"value": ["-5", -9223372036854775808, '
+    '300, "0x10"]}}}}}',
+    '{"features": {"feature": {"a": {"floatList": {"value": ["1.5", "Infinity", '
+    '"-Infinity", -0.0, 1, 3.4028235e38, 1e-50]}}}}}',
+    '{"features": {"feature": {"a": {"bytesList": {"value": ["", "-_8", "+/8=", "aGk"]}}}}}',
+    ' {"features" : {"feature": {"\u00e9": {"int64_list": {"value": [1.0, 1e2]}}}}} ',
+    '{"features": {"feature": {"1": {}}}, "features": {}}',
+]
+_BAD_JSON_EXAMPLES = {
+    "not_json": "not json", "empty": "", "array": "[]", "two": "{} {}",
+    "features_int": '{"features": 1}', "unknown": '{"unknown": 1}',
+    "fraction": '{"features": {"feature": {"a": {"int64List": {"value": [1.5]}}}}}',
+    "float_range": '{"features": {"feature": {"b": {"floatList": {"value": [1e40]}}}}}',
+    "int_range": '{"features": {"feature": {"a": {"int64List": {"value": '
+                 '[9223372036854775808]}}}}}',
+    "bool": '{"features": {"feature": {"a": {"int64List": {"value": [true]}}}}}',
+    "base64": '{"features": {"feature": {"a": {"bytesList": {"value": ["***"]}}}}}',
+    "dup_key": '{"features": {"feature": {"a": {"int64List": {"value": [1]}}, "a": '
+               '{"int64List": {"value": [2]}}}}}',
+    "oneof": '{"features": {"feature": {"a": {"int64List": {"value": [1]}}, '
+             '"floatList": {"value": [2]}}}}}',
+}
+
+
+def case_decode_json_example(tf):
+    out = tf.io.decode_json_example(_JSON_EXAMPLES)
+    fed = tf.placeholder(tf.string, [2, None])
+    vals = _run(tf, out)
+    errors = {k: catch(lambda v=v: _run(tf, tf.decode_json_example(v)))
+              for k, v in sorted(_BAD_JSON_EXAMPLES.items())}
+    return {"hex": [bytes(v).hex() for v in vals], "shape": describe(out),
+            "fed": describe(tf.io.decode_json_example(fed, name="js")), "errors": errors,
+            "int": catch(lambda: tf.io.decode_json_example(tf.constant(1)), message=True)}
