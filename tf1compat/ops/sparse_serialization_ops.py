@@ -5,11 +5,15 @@ DeserializeSparse, DeserializeManySparse (`tf.serialize_sparse`,
 A serialized SparseTensor is three TensorProtos (indices, values, dense shape) written as
 TF's `Tensor::AsProtoTensorContent` writes them: every value in `tensor_content` (strings as
 their varint lengths, then their bytes), nothing for an empty tensor, so the bytes equal
-TF's and strings TF wrote parse here. The variant form holds the three tensors themselves.
+TF's and strings TF wrote parse here. The variant form (tf.data's sparse dataset
+components) holds the tensors themselves as one `SparseValue`; for SerializeManySparse it
+is the whole batch, which tf.data slices per element (TF writes one variant per row; the
+SparseTensor DeserializeSparse rebuilds is the same).
 """
 
 from __future__ import annotations
 
+import collections
 from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
@@ -27,7 +31,11 @@ from tf1compat.serialization import tensor_codec
 from tf1compat.serialization.messages import TensorProto
 from tf1compat.serialization.tensor_proto import shape_to_proto
 
-__all__ = ["serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse"]
+__all__ = ["serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
+           "SparseValue"]
+
+# What a variant SerializeSparse / SerializeManySparse output holds at run time.
+SparseValue = collections.namedtuple("SparseValue", ["indices", "values", "dense_shape"])
 
 _Parts = Tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -106,12 +114,8 @@ def _host(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=object) if not isinstance(x, np.ndarray) else x
 
 
-def _pack(parts: _Parts, dtype: D.DType, variant: bool) -> Any:
+def _pack(parts: _Parts, dtype: D.DType) -> Any:
     indices, values, shape = parts
-    if variant:
-        out = np.empty(3, dtype=object)
-        out[:] = [(indices, D.int64), (values, dtype), (shape, D.int64)]
-        return out
     out = np.empty(3, dtype=object)
     out[:] = [_tensor_bytes(indices, D.int64), _tensor_bytes(values, dtype),
               _tensor_bytes(shape, D.int64)]
@@ -119,8 +123,6 @@ def _pack(parts: _Parts, dtype: D.DType, variant: bool) -> Any:
 
 
 def _unpack(row: Any) -> List[Tuple[D.DType, np.ndarray]]:
-    if isinstance(row[0], tuple):
-        return [(dtype, np.asarray(value)) for value, dtype in row]
     return [_parse_tensor(bytes(item)) for item in row]
 
 
@@ -131,18 +133,20 @@ def _serialize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     variant = node.attrs["out_type"] == D.variant
     dtype = node.attrs["T"]
 
-    def serialize(indices: Any, values: Any, shape: Any) -> np.ndarray:
+    def serialize(indices: Any, values: Any, shape: Any) -> Any:
+        if many and shape.numel() < 2:
+            raise _invalid(f"Rank of input SparseTensor should be > 1, but saw rank: "
+                           f"{shape.numel()}")
+        if variant:
+            return SparseValue(indices, values, shape)
         idx, val, dims = _host(indices), _host(values), _host(shape)
         if not many:
-            return _pack((idx, val, dims), dtype, variant)
-        if dims.size < 2:
-            raise _invalid(f"Rank of input SparseTensor should be > 1, but saw rank: "
-                           f"{dims.size}")
+            return _pack((idx, val, dims), dtype)
         rows = int(dims[0])
         out = np.empty((rows, 3), dtype=object)
         for b in range(rows):
             keep = idx[:, 0] == b
-            out[b] = _pack((idx[keep][:, 1:], val[keep], dims[1:]), dtype, variant)
+            out[b] = _pack((idx[keep][:, 1:], val[keep], dims[1:]), dtype)
         return out
     return serialize
 
@@ -205,6 +209,8 @@ def _deserialize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dtype = node.attrs["dtype"]
 
     def deserialize(serialized: Any) -> tuple:
+        if isinstance(serialized, SparseValue):
+            return tuple(serialized)
         data = np.asarray(serialized, dtype=object)
         if data.ndim < 1 or data.shape[-1] != 3:
             raise _invalid(f"Serialized sparse should have 3 as the last dimension "
