@@ -13,8 +13,8 @@ from tf1compat.training.graph_util import write_graph
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.training.input_utils import match_filenames_once
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
-                                       VarLenFeature, parse_example, parse_single_example,
-                                       parse_single_sequence_example)
+                                       VarLenFeature, parse_example, parse_sequence_example,
+                                       parse_single_example, parse_single_sequence_example)
 
 # (section: api-math)
 from tf1compat.ops.sparse_serialization_ops import (deserialize_many_sparse,
