@@ -25,7 +25,7 @@ LAYERS: List[Tuple[str, ...]] = [
     ("variables",),                  # tf.Variable, get_variable, scopes, initializers
     ("data",),                       # tf.data
     ("summary",),                    # tf.summary, event files
-    ("losses", "metrics"),           # libraries built on ops and variables
+    ("losses", "metrics", "signal", "distributions", "linalg"),  # libraries built on ops
     ("training",),                   # optimizers, savers, hooks, sessions managers
     ("eager",),                      # enable_eager_execution, tf.function, tfe
     ("keras",),

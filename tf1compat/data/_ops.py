@@ -257,6 +257,10 @@ dataset_op("PrefetchDataset", ["input_dataset: variant", "buffer_size: int64"],
            {"slack_period": 0, "legacy_autotune": True, "buffer_size_min": 0})
 dataset_op("RewriteDataset", ["input_dataset: variant", "rewrite_name: string"],
            lambda node, kctx: lambda ds, name: rt.PassThroughValue(ds))
+# Dataset.with_options: the options change nothing in tf1compat's pipelines.
+dataset_op("OptionsDataset", ["input_dataset: variant"],
+           lambda node, kctx: lambda ds: rt.PassThroughValue(ds),
+           {"serialized_options": "", "metadata": ""})
 dataset_op("IgnoreErrorsDataset", ["input_dataset: variant"],
            lambda node, kctx: lambda ds: rt.IgnoreErrorsValue(ds), {"log_warning": False})
 dataset_op("WindowDataset", ["input_dataset: variant", "size: int64", "shift: int64",

@@ -59,6 +59,11 @@ _OBJECT_SAVED_MODEL = Unsupported(
     "tf.saved_model.simple_save or tf.saved_model.Builder, and tf.saved_model.loader.load")
 _SDCA = Unsupported("the SDCA solver ops of TF's linear estimators are not provided",
                     "a tf.train optimizer")
+_QUANTIZED = Unsupported(
+    "it produces or consumes TF's quantized dtypes (qint8, quint8, qint32, ...), which have "
+    "no torch tensors in tf1compat",
+    "tf.quantization.fake_quant_* or quantize_and_dequantize (quantization simulated in "
+    "float), or torch.ao.quantization on the equivalent torch model")
 _MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
                         "tf.config.optimizer.set_jit (plans run through torch.compile)")
 
@@ -152,6 +157,24 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                  "ExportStrategy and ValidationMonitor are)",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
+    # (section: api-math)
+    "quantize": _QUANTIZED,
+    "quantize_v2": _QUANTIZED,
+    "dequantize": _QUANTIZED,
+    "quantized_concat": _QUANTIZED,
+    "quantization.quantize": _QUANTIZED,
+    "quantization.dequantize": _QUANTIZED,
+    "quantization.quantized_concat": _QUANTIZED,
+    "quantization.experimental": _tf_only("it quantizes TF2 SavedModels for TF's quantized "
+                                          "kernels", "torch.ao.quantization"),
+    "nn.quantized_conv2d": _QUANTIZED,
+    "nn.quantized_avg_pool": _QUANTIZED,
+    "nn.quantized_max_pool": _QUANTIZED,
+    "nn.quantized_relu_x": _QUANTIZED,
+    "strings.unicode_script": Unsupported("it needs ICU's Unicode script data, which "
+                                          "tf1compat does not ship",
+                                          "Python's unicodedata, or the regex module's "
+                                          "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.metrics": _moved("tf.contrib.metrics", "tf.metrics (streaming_accuracy -> "
                               "tf.metrics.accuracy, streaming_mean -> tf.metrics.mean, ...)"),

@@ -705,8 +705,13 @@ def _unpack_shape(ctx: Any) -> List[TensorShape]:
 def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = node.attrs["axis"]
     if node.attrs["T"] == D.string:
-        return lambda x: tuple(np.moveaxis(x, axis, 0))
-    return lambda x: torch.unbind(x, dim=axis)
+        unpack = lambda x: tuple(np.moveaxis(x, axis, 0))  # noqa: E731
+    else:
+        unpack = lambda x: torch.unbind(x, dim=axis)  # noqa: E731
+    if node.attrs["num"] == 1:
+        # A single-output op's kernel returns the value itself, not a 1-tuple.
+        return lambda x: unpack(x)[0]
+    return unpack
 
 
 declare("Unpack", inputs=["value: T"], outputs=["output: num * T"],

@@ -299,17 +299,12 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: Optional[str] =
 # -- unique ------------------------------------------------------------------------------------
 
 def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    from tf1compat.ops.sort_ops import first_occurrence_unique
     out_idx = node.attrs["out_idx"].torch_dtype
 
-    def unique(x: torch.Tensor) -> tuple:
-        uniq, inverse = torch.unique(x, sorted=True, return_inverse=True)
-        n = x.shape[0]
-        first = torch.full((uniq.shape[0],), n, dtype=torch.long, device=x.device)
-        first = first.scatter_reduce(0, inverse, torch.arange(n, device=x.device), "amin")
-        order = torch.argsort(first)
-        rank = torch.empty_like(order)
-        rank[order] = torch.arange(order.shape[0], device=x.device)
-        return uniq[order], rank[inverse].to(out_idx)
+    def unique(x: Any) -> tuple:
+        y, idx, _ = first_occurrence_unique(x)
+        return y, idx.to(out_idx)
     return unique
 
 

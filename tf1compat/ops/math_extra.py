@@ -1,5 +1,5 @@
 """Small math ops: complex parts (Real, Imag), DenseBincount, HistogramFixedWidth, the
-FFT family (`tf.spectral` / `tf.signal`), Timestamp; `tf.bincount`,
+FFT family (`tf.spectral` / `tf.signal`, FFTND included), Timestamp; `tf.bincount`,
 `tf.histogram_fixed_width(_bins)`, `tf.unsorted_segment_mean/sqrt_n`."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tf1compat.ops._shape_rules import node_desc
 __all__ = ["real", "imag", "bincount", "histogram_fixed_width", "histogram_fixed_width_bins",
            "unsorted_segment_mean", "unsorted_segment_sqrt_n", "fft", "ifft", "fft2d",
            "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
-           "irfft3d", "timestamp"]
+           "irfft3d", "timestamp", "sobol_sample"]
 
 _REAL_OF = {D.complex64: D.float32, D.complex128: D.float64}
 _COMPLEX_OF = {D.float32: D.complex64, D.float64: D.complex128}
@@ -407,6 +407,34 @@ def timestamp(name: Optional[str] = None) -> Tensor:
     return apply_op1("Timestamp", [], name=name)
 
 
+# -- FFTND: n-dimensional transforms over given axes (TF 2.x) -----------------------------
+
+def _fft_nd_kernel(kind: str) -> Callable[[Any, Any], Callable[..., Any]]:
+    fn = {"FFTND": torch.fft.fftn, "IFFTND": torch.fft.ifftn, "RFFTND": torch.fft.rfftn,
+          "IRFFTND": torch.fft.irfftn}[kind]
+
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        def run(x: torch.Tensor, fft_length: Any, axes: Any) -> torch.Tensor:
+            n = [int(v) for v in fft_length.reshape(-1).tolist()]
+            dims = [int(a) for a in axes.reshape(-1).tolist()]
+            return fn(x, s=n, dim=dims)
+        return run
+    return factory
+
+
+for _type, _real_in, _real_out in (("FFTND", False, False), ("IFFTND", False, False),
+                                   ("RFFTND", True, False), ("IRFFTND", False, True)):
+    _attrs = {"Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)}
+    if _real_in or _real_out:
+        _attrs["Treal"] = Type((D.float32, D.float64), default=D.float32)
+    declare(_type, inputs=[f"input: {'Treal' if _real_in else 'Tcomplex'}",
+                           "fft_length: int32", "axes: int32"],
+            outputs=[f"output: {'Treal' if _real_out else 'Tcomplex'}"], attrs=_attrs,
+            # TF's shape function keeps the input's shape (even where the real transforms
+            # change the last transformed dimension at run time).
+            shape=lambda ctx: [ctx.shape(0)], kernel=_fft_nd_kernel(_type),
+            grad="unregistered")  # TF 2.21 registers no gradient for the N-D FFTs
+
 # -- Bucketize ------------------------------------------------------------------------------------
 
 def _bucketize_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
@@ -432,3 +460,60 @@ def bucketize(input: Any, boundaries: Any, name: Optional[str] = None) -> Tensor
         input = convert_to_tensor(input, name="input")  # noqa: A001
         return apply_op1("Bucketize", [input], {"boundaries": [float(b) for b in boundaries]},
                          name=scope)
+
+
+# -- SobolSample ---------------------------------------------------------------------------
+
+# TF's table of direction numbers (Joe and Kuo's new-joe-kuo-6.21201) covers dimensions
+# 1..21200 here; torch's SobolEngine ships the same table, and with the first (all-zero)
+# point skipped, as TF does, its points equal TF's bit for bit.
+_SOBOL_MAX_DIM = 21200
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _sobol_shape(ctx: Any) -> List[TensorShape]:
+    for i in range(3):
+        if ctx.rank(i) not in (None, 0):
+            raise ValueError(f"Shape must be rank 0 but is rank {ctx.rank(i)} "
+                             f"{node_desc(ctx)}")
+    dims = [ctx.const(i) for i in (1, 0)]
+    return [TensorShape([None if d is None else int(np.asarray(d)) for d in dims])]
+
+
+def _sobol_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
+    dtype = node.attrs["dtype"].torch_dtype
+
+    def sobol_sample(dim: torch.Tensor, num_results: torch.Tensor, skip: torch.Tensor
+                     ) -> torch.Tensor:
+        d, n, k = int(dim), int(num_results), int(skip)
+        checks = ((d >= 1, "dim must be at least one"),
+                  (d <= _SOBOL_MAX_DIM, f"dim must be at most {_SOBOL_MAX_DIM}"),
+                  (n >= 1, "num_results must be at least one"),
+                  (k >= 0, "skip must be non-negative"),
+                  (n + k < _INT32_MAX, f"num_results+skip must be less than {_INT32_MAX}"))
+        for ok, message in checks:
+            if not ok:
+                raise errors.InvalidArgumentError(None, None, message)
+        engine = torch.quasirandom.SobolEngine(d, scramble=False)
+        engine.fast_forward(k + 1)
+        return engine.draw(n, dtype=dtype)
+    return sobol_sample
+
+
+declare("SobolSample", inputs=["dim: int32", "num_results: int32", "skip: int32"],
+        outputs=["samples: dtype"],
+        attrs={"dtype": Type((D.float32, D.float64), default=D.float32)},
+        shape=_sobol_shape, kernel=_sobol_kernel, grad="unregistered", cpu_only=True,
+        doc="Points of the (unscrambled) Sobol sequence after the first `skip` + 1.")
+
+
+def sobol_sample(dim: Any, num_results: Any, skip: Any = 0, dtype: Any = D.float32,
+                 name: Optional[str] = None) -> Tensor:
+    """`tf.math.sobol_sample`: `num_results` points of the `dim`-dimensional Sobol
+    sequence, skipping its first `skip` points (TF's values, bit for bit)."""
+    with name_scope(name, "sobol", [dim, num_results, skip]):
+        dtype = D.as_dtype(dtype)
+        if dtype not in (D.float32, D.float64):
+            raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} "
+                            "not in list of allowed values: float32, float64")
+        return apply_op1("SobolSample", [dim, num_results, skip], {"dtype": dtype})
