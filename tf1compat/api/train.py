@@ -45,7 +45,7 @@ from tf1compat.data.example_pb import (BytesList, Example, Feature, FeatureList,
                                        Features, FloatList, Int64List, SequenceExample)
 
 # (section: training loop — coordinator, session hooks, monitored sessions)
-from tf1compat.training import coordinator as queue_runner
+from tf1compat.training import queue_runner
 from tf1compat.training.basic_session_run_hooks import (CheckpointSaverHook,
                                                         CheckpointSaverListener, FeedFnHook,
                                                         FinalOpsHook, GlobalStepWaiterHook,
@@ -54,14 +54,16 @@ from tf1compat.training.basic_session_run_hooks import (CheckpointSaverHook,
                                                         NanTensorHook, ProfilerHook,
                                                         SecondOrStepTimer, StepCounterHook,
                                                         StopAtStepHook, SummarySaverHook)
-from tf1compat.training.coordinator import (Coordinator, LooperThread, QueueRunner,
-                                            add_queue_runner, batch, batch_join,
-                                            input_producer, limit_epochs, maybe_batch,
+from tf1compat.training.coordinator import Coordinator, LooperThread
+from tf1compat.training.queue_runner import QueueRunner, add_queue_runner, start_queue_runners
+
+# (section: queue-based input pipelines — producers, batching)
+from tf1compat.training.queue_input import (batch, batch_join, input_producer, limit_epochs,
+                                            match_filenames_once, maybe_batch,
                                             maybe_batch_join, maybe_shuffle_batch,
                                             maybe_shuffle_batch_join, range_input_producer,
                                             shuffle_batch, shuffle_batch_join,
-                                            slice_input_producer, start_queue_runners,
-                                            string_input_producer)
+                                            slice_input_producer, string_input_producer)
 from tf1compat.training.monitored_session import (ChiefSessionCreator, MonitoredSession,
                                                   MonitoredTrainingSession, Scaffold,
                                                   SessionCreator, SingularMonitoredSession,

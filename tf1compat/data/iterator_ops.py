@@ -58,6 +58,9 @@ class IteratorResource:
         self.output_shapes = output_shapes
         self.iterator: Optional[rt.Iter] = None
         self.exhausted = False
+        # Threads sharing a session may pull from one iterator at once (TF's GetNext is
+        # thread-safe): each element is produced whole, under this lock.
+        self._lock = threading.Lock()
         with _handle_lock:
             self.handle = _handle_bytes(name, next(_handles))
 
@@ -65,21 +68,23 @@ class IteratorResource:
         return self
 
     def reset(self, dataset: rt.DatasetValue) -> None:
-        self.iterator = dataset.iterator()
-        self.exhausted = False
+        with self._lock:
+            self.iterator = dataset.iterator()
+            self.exhausted = False
 
     def get_next(self) -> tuple:
-        it = self.iterator
-        if it is None:
-            raise errors.FailedPreconditionError(
-                None, None, "GetNext() failed because the iterator has not been initialized. "
-                            "Ensure that you have run the initializer operation for this "
-                            "iterator before getting the next element.")
-        element = None if self.exhausted else it.get_next()
-        if element is None:
-            self.exhausted = True
-            raise errors.OutOfRangeError(None, None, "End of sequence")
-        return element
+        with self._lock:
+            it = self.iterator
+            if it is None:
+                raise errors.FailedPreconditionError(
+                    None, None, "GetNext() failed because the iterator has not been "
+                                "initialized. Ensure that you have run the initializer "
+                                "operation for this iterator before getting the next element.")
+            element = None if self.exhausted else it.get_next()
+            if element is None:
+                self.exhausted = True
+                raise errors.OutOfRangeError(None, None, "End of sequence")
+            return element
 
     def close(self) -> None:
         self.iterator = None

@@ -494,9 +494,19 @@ def _pack_shape(ctx: Any) -> List[TensorShape]:
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
-        return lambda *xs: np.stack([np.asarray(x, dtype=object) for x in xs], axis=axis)
+    if node._attrs["T"] in (D.string, D.resource):
+        # Strings, and resource handles (run-time objects: QueueBase.from_list stacks
+        # queues), are numpy object arrays.
+        return lambda *xs: np.stack([_object_array(x) for x in xs], axis=axis)
     return lambda *xs: torch.stack(xs, dim=axis)
+
+
+def _object_array(value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
 
 
 declare("Pack", inputs=["values: N * T"], outputs=["output: T"],

@@ -87,6 +87,7 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     def run(args: tuple) -> Any:
         touch()
         cond_fn, body_fn, state = functions()
+        state = state.view()     # the running thread's gradient view, if any
         values = args[:n]
         captures = args[n:]
         cond_caps = tuple([captures[i] for i in cond_pick])

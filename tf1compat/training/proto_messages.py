@@ -25,7 +25,7 @@ __all__ = ["Message", "SaverDef", "MetaGraphDef", "MetaInfoDef", "GraphDef", "No
            "AttrValue", "ListValue", "NameAttrList", "TensorProto", "TensorShapeProto",
            "Dim", "VersionDef", "CollectionDef", "NodeList", "BytesList", "Int64List",
            "FloatList", "VariableDef", "SaveSliceInfoDef", "AnyProto", "TensorInfo",
-           "SignatureDef", "AssetFileDef", "SavedModel", "DATA_TYPE_NAMES"]
+           "SignatureDef", "AssetFileDef", "SavedModel", "QueueRunnerDef", "DATA_TYPE_NAMES"]
 
 # TF's DataType enum (types.proto) by number, for text format.
 DATA_TYPE_NAMES = {0: "DT_INVALID", 1: "DT_FLOAT", 2: "DT_DOUBLE", 3: "DT_INT32",
@@ -609,6 +609,15 @@ class SaverDef(Message):
               _f(3, "restore_op_name", "string"), _f(4, "max_to_keep", "int32"),
               _f(5, "sharded", "bool"), _f(6, "keep_checkpoint_every_n_hours", "float"),
               _f(7, "version", "enum", enum_names=SAVER_VERSION_NAMES))
+
+
+class QueueRunnerDef(Message):
+    """`tensorflow.QueueRunnerDef`: a QueueRunner in a MetaGraphDef's queue_runners
+    collection (its queue's and ops' names, the error codes that mean "queue closed")."""
+    FULL_NAME = "tensorflow.QueueRunnerDef"
+    FIELDS = (_f(1, "queue_name", "string"), _f(2, "enqueue_op_name", "string", "rep"),
+              _f(3, "close_op_name", "string"), _f(4, "cancel_op_name", "string"),
+              _f(5, "queue_closed_exception_types", "enum", "rep"))
 
 
 class NodeList(Message):
