@@ -10,6 +10,7 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
+from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 
@@ -39,7 +40,7 @@ def constant_value(tensor: Any, partial: bool = False) -> Optional[np.ndarray]:
         return None
     if tensor._is_eager_tensor:
         # Eager: the value itself, for small integer tensors (what shape rules and
-        # kernels bake in); see tf1compat/eager/tensor.py.
+        # kernels bake in); see tf1compat/runtime/eager_tensor.py.
         return tensor._static_value()
     fold = _FOLDERS.get(tensor.op.type)
     if fold is not None:
@@ -54,20 +55,14 @@ def constant_value(tensor: Any, partial: bool = False) -> Optional[np.ndarray]:
 
 # TF evaluates constant subgraphs of limited size for shape inference; so do we.
 _FOLD_NODE_LIMIT = 32
-_FOLD_ELEMENT_LIMIT = 1000
 
 
 def _evaluate(tensor: Tensor, budget: int) -> Optional[np.ndarray]:
     op = tensor.op
-    od = op._op_def
-    # A PlaceholderWithDefault can be fed, so its default is not a constant (as in TF).
-    if op.type == "PlaceholderWithDefault":
+    if budget <= 0 or not op._op_def.foldable or op._control_flow_context is not None or \
+            op._control_inputs:
         return None
-    if budget <= 0 or od.kernel is None or od.stateful or od.cpu_only or od.constant or \
-            od.ref_input_indices or od.state_alias is not None or od.grad_sources is not None \
-            or op._control_flow_context is not None or op._control_inputs:
-        return None
-    if tensor.shape.num_elements() is None or tensor.shape.num_elements() > _FOLD_ELEMENT_LIMIT:
+    if tensor.shape.num_elements() is None or tensor.shape.num_elements() > FOLD_ELEMENT_LIMIT:
         return None
     cache = op._graph._extras.setdefault("constant_folding", {})
     if tensor in cache:

@@ -255,7 +255,7 @@ def _dtype(dtype: Any) -> D.DType:
 def placeholder(shape: Any = None, ndim: Optional[int] = None, dtype: Any = None,
                 sparse: bool = False, name: Optional[str] = None, ragged: bool = False) -> Tensor:
     """A graph placeholder (`shape` may contain None; `ndim` gives an all-None shape)."""
-    from tf1compat.framework.sparse_tensor import sparse_placeholder
+    from tf1compat.ops.array_ops import sparse_placeholder
     from tf1compat.ops.array_ops import placeholder as _placeholder
     if ragged:
         raise NotImplementedError("K.placeholder(ragged=True) is not supported by tf1compat")

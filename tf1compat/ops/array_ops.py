@@ -14,12 +14,14 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.deprecation import deprecated_argument_lookup
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, TypeList, declare
+from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
-from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape,
+from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
 from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import merge_shapes, node_desc, normalize_axis, unary_rule
@@ -28,29 +30,32 @@ INDEX = (D.int32, D.int64)
 
 
 def _np_dtype_of(node: Any, attr: str) -> Any:
-    return node._attrs[attr]
+    return node.attrs[attr]
 
 
 # -- placeholders and identities -------------------------------------------------------------
 
 declare("Placeholder", outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="none",
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="unregistered",
         doc="A value fed at run time; running it unfed is InvalidArgumentError.")
 
 declare("PlaceholderWithDefault", inputs=["input: dtype"], outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True)
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True,
+        grad_names=names(Pass(0)), foldable=False)   # it can be fed: never a constant
 
 declare("Identity", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
-        shape=unary_rule, kernel=identity_kernel, view=True)
+        shape=unary_rule, kernel=identity_kernel, view=True, grad_names=names(Pass(0)))
 
 declare("IdentityN", inputs=["input: T"], outputs=["output: T"], attrs={"T": TypeList()},
-        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True)
+        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True,
+        grad_names=lambda op: [Pass(i) for i in range(len(op.inputs))])
 
 declare("Snapshot", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule,
-        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x))
+        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x),
+        grad="unregistered", grad_names=names(Pass(0)))
 
 declare("StopGradient", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none",
@@ -80,6 +85,35 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
         return apply_op1("PlaceholderWithDefault", [value], {"shape": shape}, name=scope)
 
 
+def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
+                       ) -> SparseTensor:
+    """`tf.sparse_placeholder`: a SparseTensor of placeholders, fed as a whole."""
+    shape_name = name + "/shape" if name is not None else None
+    default_name = name + "/shape_default" if name is not None else None
+    if shape is None:
+        rank = None
+        dense_shape = placeholder(D.int64, shape=[rank], name=shape_name)
+        default = constant_value_as_shape(dense_shape)
+    else:
+        if isinstance(shape, Tensor):
+            rank = shape.shape.as_list()[0]
+            default = constant_value_as_shape(shape)
+        else:
+            rank = len(shape)
+            default = TensorShape([None if d == -1 else d for d in shape])
+            dims = tuple(dimension_value(d) for d in shape)
+            shape = convert_to_tensor(tuple(-1 if d is None else d for d in dims),
+                                      dtype=D.int64, name=default_name)
+        dense_shape = placeholder_with_default(shape, shape=shape.shape, name=shape_name)
+    result = SparseTensor(
+        values=placeholder(dtype, shape=[None], name=name + "/values" if name else None),
+        indices=placeholder(D.int64, shape=[None, rank],
+                            name=name + "/indices" if name else None),
+        dense_shape=dense_shape)
+    result._dense_shape_default = default
+    return result
+
+
 def identity(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002 - TF's name
     """`tf.identity`."""
     if hasattr(input, "_as_graph_element") and hasattr(input, "read_value") and \
@@ -104,7 +138,7 @@ def prevent_gradient(input: Any, message: str = "", name: Optional[str] = None) 
 # -- shape queries ---------------------------------------------------------------------------
 
 def _shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     device = kctx.device
     cache: dict = {}
 
@@ -124,7 +158,7 @@ declare("Shape", inputs=["input: T"], outputs=["output: out_type"],
 
 
 def _shape_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     return lambda *xs: tuple(torch.tensor(tuple(x.shape), dtype=out, device=kctx.device)
                              for x in xs)
 
@@ -138,7 +172,7 @@ declare("Size", inputs=["input: T"], outputs=["output: out_type"],
         attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            int(np.prod(x.shape)), dtype=node._attrs["out_type"].torch_dtype,
+            int(np.prod(x.shape)), dtype=node.attrs["out_type"].torch_dtype,
             device=kctx.device)))
 
 declare("Rank", inputs=["input: T"], outputs=["output: int32"], attrs={"T": Type()},
@@ -262,7 +296,7 @@ def _check_reshape(x: Any, dims: List[int]) -> None:
 
 def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
-    string = node._attrs["T"] == D.string
+    string = node.attrs["T"] == D.string
     if dims is not None and dims.count(-1) > 1:
         return lambda x, s: _check_reshape(x, dims)
     if dims is not None:
@@ -279,7 +313,7 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Reshape", inputs=["tensor: T", "shape: Tshape"], outputs=["output: T"],
         attrs={"T": Type(), "Tshape": Type(INDEX, default=D.int32)},
-        shape=_reshape_shape, kernel=_reshape_kernel, view=True)
+        shape=_reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
 
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Tensor:
@@ -313,7 +347,7 @@ def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if isinstance(x, np.ndarray):
             return np.expand_dims(x, k)
         return x.unsqueeze(k)
-    if axis is not None and node._attrs["T"] != D.string:
+    if axis is not None and node.attrs["T"] != D.string:
         k0 = axis[0]
         return lambda x, a: x.unsqueeze(k0)
     return run
@@ -321,7 +355,8 @@ def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("ExpandDims", inputs=["input: T", "dim: Tdim"], outputs=["output: T"],
         attrs={"T": Type(), "Tdim": Type(INDEX, default=D.int32)},
-        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True)
+        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True,
+        grad_names=names("Reshape", None))
 
 
 def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -358,8 +393,8 @@ def _squeeze_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axes = list(node._attrs["squeeze_dims"])
-    if node._attrs["T"] == D.string:
+    axes = list(node.attrs["squeeze_dims"])
+    if node.attrs["T"] == D.string:
         return lambda x: np.squeeze(x, axis=tuple(axes) if axes else None)
     if not axes:
         return lambda x: x.reshape([d for d in x.shape if d != 1])
@@ -378,7 +413,7 @@ def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Squeeze", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "squeeze_dims": []},
-        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True)
+        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True, grad_names=names("Reshape"))
 
 
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -450,8 +485,8 @@ def _dims_text(dims: list, skip: Optional[int], rank: int) -> str:
 
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = static_ints(node, len(node._inputs) - 1)
-    if node._attrs["T"] == D.string:
+    axis = static_ints(node, len(node.inputs) - 1)
+    if node.attrs["T"] == D.string:
         return lambda *xs: np.concatenate(xs[:-1], axis=as_int_list(xs[-1])[0])
     if axis is not None:
         a = axis[0]
@@ -459,9 +494,13 @@ def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda *xs: torch.cat(xs[:-1], dim=as_int_list(xs[-1])[0])
 
 
+def _concat_grad_names(op: Any) -> List[Any]:
+    return [f"Slice_{i}" if i else "Slice" for i in range(len(op.inputs) - 1)] + [None]
+
+
 declare("ConcatV2", inputs=["values: N * T", "axis: Tidx"], outputs=["output: T"],
         attrs={"N": Int(2), "T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_concat_shape, kernel=_concat_kernel)
+        shape=_concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names)
 
 
 def concat(values: Any, axis: Any, name: str = "concat") -> Tensor:
@@ -493,8 +532,8 @@ def _pack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] in (D.string, D.resource):
+    axis = node.attrs["axis"]
+    if node.attrs["T"] in (D.string, D.resource):
         # Strings, and resource handles (run-time objects: QueueBase.from_list stacks
         # queues), are numpy object arrays.
         return lambda *xs: np.stack([_object_array(x) for x in xs], axis=axis)
@@ -509,9 +548,13 @@ def _object_array(value: Any) -> np.ndarray:
     return out
 
 
+def _pack_grad_names(op: Any) -> List[Any]:
+    return [f"unstack:{i}" for i in range(len(op.inputs))]
+
+
 declare("Pack", inputs=["values: N * T"], outputs=["output: T"],
         attrs={"N": Int(1), "T": Type(), "axis": 0},
-        shape=_pack_shape, kernel=_pack_kernel)
+        shape=_pack_shape, kernel=_pack_kernel, grad_names=_pack_grad_names)
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
@@ -600,15 +643,15 @@ def _unpack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
+    axis = node.attrs["axis"]
+    if node.attrs["T"] == D.string:
         return lambda x: tuple(np.moveaxis(x, axis, 0))
     return lambda x: torch.unbind(x, dim=axis)
 
 
 declare("Unpack", inputs=["value: T"], outputs=["output: num * T"],
         attrs={"num": Int(0), "T": Type(), "axis": 0},
-        shape=_unpack_shape, kernel=_unpack_kernel, view=True)
+        shape=_unpack_shape, kernel=_unpack_kernel, view=True, grad_names=names("stack"))
 
 
 def unstack(value: Any, num: Optional[int] = None, axis: int = 0,
@@ -652,7 +695,7 @@ def _split_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["num_split"]
+    n = node.attrs["num_split"]
     axis = static_ints(node, 0)
 
     def split(a: Any, x: Any) -> Any:
@@ -671,7 +714,7 @@ def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Split", inputs=["split_dim: int32", "value: T"], outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type()},
-        shape=_split_shape, kernel=_split_kernel, view=True)
+        shape=_split_shape, kernel=_split_kernel, view=True, grad_names=names(None, "concat"))
 
 
 def _split_v_shape(ctx: Any) -> List[TensorShape]:
@@ -714,7 +757,8 @@ def _split_v_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
         outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type(), "Tlen": Type(INDEX + (D.int8,), default=D.int64)},
-        shape=_split_v_shape, kernel=_split_v_kernel, view=True)
+        shape=_split_v_shape, kernel=_split_v_kernel, view=True,
+        grad_names=names("concat", None, None))
 
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,

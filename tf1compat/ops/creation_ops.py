@@ -11,6 +11,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value_as_shape
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -34,7 +35,7 @@ def _fill_shape(ctx: Any) -> List[TensorShape]:
 
 def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 0)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda d, v: np.full(as_int_list(d), v, dtype=object)
     if dims is not None:
         return lambda d, v: v.reshape(()).expand(dims).clone()
@@ -43,7 +44,7 @@ def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
         attrs={"T": Type(), "index_type": Type(INDEX, default=D.int32)},
-        shape=_fill_shape, kernel=_fill_kernel)
+        shape=_fill_shape, kernel=_fill_kernel, grad_names=names(None, "Sum"))
 
 
 def fill(dims: Any, value: Any, name: Optional[str] = None) -> Tensor:
@@ -139,7 +140,7 @@ def _range_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _range_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtype = node._attrs["Tidx"].torch_dtype
+    dtype = node.attrs["Tidx"].torch_dtype
     device = kctx.device
 
     def run(start: Any, limit: Any, delta: Any) -> torch.Tensor:
@@ -213,7 +214,7 @@ def _one_hot_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _one_hot_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
+    axis = node.attrs["axis"]
 
     def one_hot(indices: torch.Tensor, depth: Any, on: torch.Tensor, off: torch.Tensor
                 ) -> torch.Tensor:
@@ -231,7 +232,7 @@ declare("OneHot", inputs=["indices: TI", "depth: int32", "on_value: T", "off_val
         outputs=["output: T"],
         attrs={"axis": -1, "T": Type(), "TI": Type((D.uint8, D.int8, D.int32, D.int64),
                                                     default=D.int64)},
-        shape=_one_hot_shape, kernel=_one_hot_kernel)
+        shape=_one_hot_shape, kernel=_one_hot_kernel, grad="none")
 
 
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None,

@@ -53,10 +53,10 @@ def shared_resource(node: Any, kctx: Any, make: Callable[[str], Any],
     `mismatch(resource, node)` returns TF's MatchesNodeDef message otherwise, raised as
     InvalidArgumentError.
     """
-    shared = node._attrs.get("shared_name", "") or ""
+    shared = node.attrs.get("shared_name", "") or ""
     if not shared:
         return kctx.op_resource(lambda: make(_queues.resource_name(node.name, "")))
-    key = ("shared_resource", node._attrs.get("container", ""), shared)
+    key = ("shared_resource", node.attrs.get("container", ""), shared)
     resource = kctx.runtime.op_resource(key, lambda: make(shared))
     problem = mismatch(resource, node) if mismatch is not None else None
     if problem:
@@ -71,7 +71,7 @@ def _queue_kernel(make: Callable[[Any, str], _queues.Queue]) -> Callable[..., An
 
 
 def _shapes_of(node: Any) -> List[TensorShape]:
-    return [as_shape(s) for s in node._attrs["shapes"]]
+    return [as_shape(s) for s in node.attrs["shapes"]]
 
 
 def _mismatch(queue: Any, node: Any) -> Optional[str]:
@@ -79,14 +79,14 @@ def _mismatch(queue: Any, node: Any) -> Optional[str]:
     kind = node.type[:-2]
     if not isinstance(queue, _queues.Queue) or kind != queue.kind:
         found = getattr(queue, "kind", type(queue).__name__)
-        return f"Shared queue '{node._attrs['shared_name']}' has type '{found}V2' that does " \
+        return f"Shared queue '{node.attrs['shared_name']}' has type '{found}V2' that does " \
                f"not match type of Node '{node.name}': {node.type}"
-    capacity = node._attrs["capacity"]
+    capacity = node.attrs["capacity"]
     capacity = queue.capacity if capacity < 0 else capacity
     if capacity != queue.capacity:
         return f"Shared queue '{queue.name}' has capacity {queue.capacity} but requested " \
                f"capacity was {capacity}"
-    requested = list(node._attrs["component_types"])
+    requested = list(node.attrs["component_types"])
     if kind == "PriorityQueue":
         requested = [D.int64] + requested
     if requested != queue.dtypes:
@@ -97,17 +97,17 @@ def _mismatch(queue: Any, node: Any) -> Optional[str]:
 
 
 def _fifo(node: Any, name: str) -> _queues.Queue:
-    return _queues.FIFOQueue(name, node._attrs["component_types"], _shapes_of(node),
-                             node._attrs["capacity"])
+    return _queues.FIFOQueue(name, node.attrs["component_types"], _shapes_of(node),
+                             node.attrs["capacity"])
 
 
 def _padding_fifo(node: Any, name: str) -> _queues.Queue:
-    return _queues.PaddingFIFOQueue(name, node._attrs["component_types"], _shapes_of(node),
-                                    node._attrs["capacity"])
+    return _queues.PaddingFIFOQueue(name, node.attrs["component_types"], _shapes_of(node),
+                                    node.attrs["capacity"])
 
 
 def _random_shuffle(node: Any, name: str) -> _queues.Queue:
-    a = node._attrs
+    a = node.attrs
     return _queues.RandomShuffleQueue(name, a["component_types"], _shapes_of(node),
                                       a["capacity"], a["min_after_dequeue"], a["seed"],
                                       a["seed2"])
@@ -115,9 +115,9 @@ def _random_shuffle(node: Any, name: str) -> _queues.Queue:
 
 def _priority(node: Any, name: str) -> _queues.Queue:
     shapes = _shapes_of(node)
-    dtypes = [D.int64] + list(node._attrs["component_types"])
+    dtypes = [D.int64] + list(node.attrs["component_types"])
     return _queues.PriorityQueue(name, dtypes, [TensorShape([])] + shapes if shapes else [],
-                                 node._attrs["capacity"])
+                                 node.attrs["capacity"])
 
 
 _HANDLE_ATTRS = {"component_types": REQUIRED, "shapes": [], "capacity": -1,
@@ -179,8 +179,8 @@ def _owned(value: Any, copy: bool) -> Any:
 
 def _enqueue_kernel(many: bool) -> Callable[..., Any]:
     def factory(node: Any, kctx: Any) -> Callable[..., None]:
-        dtypes = list(node._attrs["Tcomponents"])
-        copies = [kctx.input_may_alias(t) for t in node._inputs[1:]]
+        dtypes = list(node.attrs["Tcomponents"])
+        copies = [kctx.input_may_alias(t) for t in node.inputs[1:]]
         deadline = _deadline(kctx)
 
         def enqueue(handle: Any, *components: Any) -> None:
@@ -205,7 +205,7 @@ for _type, _many in (("QueueEnqueueV2", False), ("QueueEnqueueManyV2", True)):
 
 
 def _dequeue_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    single = len(node._outputs) == 1
+    single = len(node.outputs) == 1
     deadline = _deadline(kctx)
 
     def dequeue(handle: Any) -> Any:
@@ -224,7 +224,7 @@ def _dequeue_many_kernel(allow_small: bool) -> Callable[..., Any]:
     op_name = "DequeueUpToOp" if allow_small else "DequeueManyOp"
 
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        single = len(node._outputs) == 1
+        single = len(node.outputs) == 1
         deadline = _deadline(kctx)
 
         def dequeue_many(handle: Any, n: Any) -> Any:
@@ -274,7 +274,7 @@ for _type, _small in (("QueueDequeueManyV2", False), ("QueueDequeueUpToV2", True
 
 
 def _close_kernel(node: Any, kctx: Any) -> Callable[[Any], None]:
-    cancel = bool(node._attrs["cancel_pending_enqueues"])
+    cancel = bool(node.attrs["cancel_pending_enqueues"])
     deadline = _deadline(kctx)
     return lambda handle: _as_queue(handle).close(cancel, deadline())
 

@@ -16,6 +16,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -30,7 +31,7 @@ INDEX = (D.int32, D.int64)
 
 
 def _handle_key(node: Any) -> str:
-    return node._attrs.get("shared_name") or node._name
+    return node.attrs.get("shared_name") or node.name
 
 
 def handle_op(t: Tensor) -> Optional[Any]:
@@ -55,8 +56,9 @@ declare("VarHandleOp", outputs=["resource: resource"],
         attrs={"container": "", "shared_name": "", "debug_name": "", "dtype": D.float32,
                "shape": unknown_shape(), "allowed_devices": []},
         shape=lambda ctx: [TensorShape([])], kernel=lambda node, kctx: _handle_key(node),
-        grad="none", stateful=True, constant=True,
-        doc="A resource variable's handle; its run-time value is the store key.")
+        stateful=True, constant=True,
+        doc="A resource variable's handle; its run-time value is the store key.",
+        grad="unregistered")
 
 
 def _missing(state: Any, key: str) -> errors.OpError:
@@ -97,14 +99,14 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("ReadVariableOp", inputs=["resource: resource"], outputs=["value: dtype"],
         attrs={"dtype": Type()}, shape=lambda ctx: [handle_shape(ctx.inputs[0])],
-        kernel=_read_kernel, stateful=True, view=True)
+        kernel=_read_kernel, stateful=True, view=True, grad_names=names(Pass(0)))
 
 
 def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
     device = kctx.device
-    copy = kctx.input_may_alias(node._inputs[1])
-    validate = node._attrs.get("validate_shape", False)
+    copy = kctx.input_may_alias(node.inputs[1])
+    validate = node.attrs.get("validate_shape", False)
 
     def assign_variable(handle: str, value: Any) -> None:
         new = store_value(value, device, copy)
@@ -182,7 +184,7 @@ def _gather_shape(ctx: Any) -> List[TensorShape]:
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
-    if node._attrs.get("batch_dims", 0):
+    if node.attrs.get("batch_dims", 0):
         raise NotImplementedError("ResourceGather with batch_dims != 0 is not supported")
 
     def gather(handle: str, indices: Any) -> Any:
@@ -197,7 +199,7 @@ declare("ResourceGather", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"],
         attrs={"batch_dims": 0, "validate_indices": True, "dtype": Type(),
                "Tindices": Type(INDEX)},
-        shape=_gather_shape, kernel=_gather_kernel, stateful=True)
+        shape=_gather_shape, kernel=_gather_kernel, stateful=True, grad_indexed_slices=True)
 
 
 def _gather_nd_shape(ctx: Any) -> List[TensorShape]:
@@ -278,7 +280,7 @@ for _type, _op in (("ResourceScatterNdUpdate", "update"), ("ResourceScatterNdAdd
 
 def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
-    limit = node._attrs["limit"]
+    limit = node.attrs["limit"]
 
     def count_up_to(handle: str) -> Any:
         with state.lock(handle):

@@ -56,8 +56,8 @@ class SparseTensorsMap:
 
 
 def _map_of(node: Any, kctx: Any) -> SparseTensorsMap:
-    name = node._attrs["shared_name"] or node.name
-    key = ("sparse_tensors_map", node._attrs["container"], name)
+    name = node.attrs["shared_name"] or node.name
+    key = ("sparse_tensors_map", node.attrs["container"], name)
     return kctx.runtime.op_resource(key, lambda: SparseTensorsMap(name))
 
 
@@ -110,7 +110,7 @@ def _copy(values: Any) -> Any:
 
 def _take_many_kernel(node: Any, kctx: Any) -> Any:
     sparse_map = _map_of(node, kctx)
-    dtype = node._attrs["dtype"]
+    dtype = node.attrs["dtype"]
 
     def take_many(handles: torch.Tensor) -> tuple:
         if handles.dim() != 1:

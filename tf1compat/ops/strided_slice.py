@@ -15,6 +15,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import OPERATORS, Tensor
@@ -196,7 +197,7 @@ def _apply_spec(x: Any, spec: list, gather: List[int]) -> Any:
 
 
 def _strided_slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    masks = [node._attrs[m] for m in _MASKS]
+    masks = [node.attrs[m] for m in _MASKS]
     static = [static_ints(node, i) for i in (1, 2, 3)]
     cache: dict = {}
 
@@ -222,7 +223,8 @@ declare("StridedSlice", inputs=["input: T", "begin: Index", "end: Index", "strid
         outputs=["output: T"],
         attrs={"T": Type(), "Index": Type(INDEX), "begin_mask": 0, "end_mask": 0,
                "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0},
-        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True)
+        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True,
+        grad_names=names("StridedSliceGrad", None, None, None))
 
 
 def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0,
@@ -239,7 +241,7 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
     out = apply_op1("StridedSlice", [input_, begin, end, strides], masks, name=name)
     if var is not None and out._is_eager_tensor:
         # Eager: the slice of a variable keeps what its `assign` needs (no op to look at).
-        from tf1compat.eager.tensor import EagerSlicedVariable
+        from tf1compat.runtime.eager_tensor import EagerSlicedVariable
         return EagerSlicedVariable(out, var, (begin, end, strides), masks)
     return out
 
@@ -363,7 +365,7 @@ def _slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Slice", inputs=["input: T", "begin: Index", "size: Index"], outputs=["output: T"],
         attrs={"T": Type(), "Index": Type((D.int32, D.int64))},
-        shape=_slice_shape, kernel=_slice_kernel, view=True)
+        shape=_slice_shape, kernel=_slice_kernel, view=True, grad_names=names("Pad", None, None))
 
 
 def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Tensor:  # noqa: A001

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -39,7 +40,7 @@ def _tile_shape(ctx: Any) -> List[TensorShape]:
 
 def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     mult = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, m: np.tile(x, as_int_list(m))
     if mult is not None:
         return lambda x, m: x.repeat(mult)
@@ -48,7 +49,7 @@ def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Tile", inputs=["input: T", "multiples: Tmultiples"], outputs=["output: T"],
         attrs={"T": Type(), "Tmultiples": Type(INDEX, default=D.int32)},
-        shape=_tile_shape, kernel=_tile_kernel)
+        shape=_tile_shape, kernel=_tile_kernel, grad_names=names("Sum", None))
 
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
@@ -80,8 +81,8 @@ def _transpose_shape(ctx: Any) -> List[TensorShape]:
 
 def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     perm = static_ints(node, 1)
-    conj = node._type == "ConjugateTranspose"
-    if node._attrs["T"] == D.string:
+    conj = node.type == "ConjugateTranspose"
+    if node.attrs["T"] == D.string:
         return lambda x, p: np.transpose(x, as_int_list(p))
     if perm is not None:
         if conj:
@@ -92,10 +93,13 @@ def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda x, p: x.permute(as_int_list(p))
 
 
-for _type in ("Transpose", "ConjugateTranspose"):
-    declare(_type, inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
-            attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
-            shape=_transpose_shape, kernel=_transpose_kernel, view=True)
+declare("Transpose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
+        attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
+        shape=_transpose_shape, kernel=_transpose_kernel, view=True,
+        grad_names=names("transpose", None))
+declare("ConjugateTranspose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
+        attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
+        shape=_transpose_shape, kernel=_transpose_kernel, view=True)
 
 
 def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool = False) -> Tensor:
@@ -120,7 +124,7 @@ def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool
 
 def _reverse_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axes = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, a: np.flip(x, axis=tuple(as_int_list(a))).copy()
     if axes is not None:
         return lambda x, a: torch.flip(x, axes)
@@ -142,7 +146,7 @@ def _reverse_shape(ctx: Any) -> List[TensorShape]:
 
 declare("ReverseV2", inputs=["tensor: T", "axis: Tidx"], outputs=["output: T"],
         attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_reverse_shape, kernel=_reverse_kernel)
+        shape=_reverse_shape, kernel=_reverse_kernel, grad_names=names("ReverseV2", None))
 
 
 def reverse(tensor: Any, axis: Any, name: Optional[str] = None) -> Tensor:
@@ -188,7 +192,7 @@ def _torch_pad_list(pads: List[int]) -> List[int]:
 
 def _pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     pads = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         def np_pad(x: Any, p: Any, c: Any = b"") -> Any:
             pr = np.asarray(as_int_list(p)).reshape(-1, 2)
             return np.pad(x, pr, mode="constant", constant_values=c)
@@ -236,10 +240,10 @@ def _mirror(x: torch.Tensor, pads: List[int], symmetric: bool) -> torch.Tensor:
 
 
 def _mirror_pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    mode = node._attrs["mode"]
+    mode = node.attrs["mode"]
     symmetric = mode in ("SYMMETRIC", b"SYMMETRIC")
     pads = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, p: np.pad(x, np.asarray(as_int_list(p)).reshape(-1, 2),
                                    mode="symmetric" if symmetric else "reflect")
     return lambda x, p: _mirror(x, pads if pads is not None else as_int_list(p), symmetric)
@@ -247,14 +251,15 @@ def _mirror_pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Pad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
         attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
-        shape=_pad_shape, kernel=_pad_kernel)
+        shape=_pad_shape, kernel=_pad_kernel, grad_names=names("Slice_1", None))
 declare("PadV2", inputs=["input: T", "paddings: Tpaddings", "constant_values: T"],
         outputs=["output: T"],
         attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
-        shape=_pad_shape, kernel=_pad_kernel)
+        shape=_pad_shape, kernel=_pad_kernel,
+        grad_names=names("Slice_1", None, None), grad_none_inputs=(2,))
 declare("MirrorPad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
         attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32), "mode": "REFLECT"},
-        shape=_pad_shape, kernel=_mirror_pad_kernel)
+        shape=_pad_shape, kernel=_mirror_pad_kernel, grad_names=names("MirrorPadGrad", None))
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: Optional[str] = None,
@@ -291,7 +296,7 @@ def _broadcast_to_shape(ctx: Any) -> List[TensorShape]:
 
 def _broadcast_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, s: np.broadcast_to(x, as_int_list(s)).copy()
     if dims is not None:
         return lambda x, s: x.expand(dims)
@@ -300,7 +305,8 @@ def _broadcast_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("BroadcastTo", inputs=["input: T", "shape: Tidx"], outputs=["output: T"],
         attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_broadcast_to_shape, kernel=_broadcast_to_kernel, view=True)
+        shape=_broadcast_to_shape, kernel=_broadcast_to_kernel, view=True,
+        grad_names=names("Reshape", None))
 
 
 def broadcast_to(input: Any, shape: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
@@ -320,7 +326,8 @@ def _broadcast_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("BroadcastArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T"],
         attrs={"T": Type(INDEX, default=D.int32)},
-        shape=lambda ctx: [TensorShape([None])], kernel=_broadcast_args_kernel, grad="none")
+        shape=lambda ctx: [TensorShape([None])], kernel=_broadcast_args_kernel,
+        grad="unregistered")
 
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:

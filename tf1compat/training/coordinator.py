@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any, Iterable, Iterator, List, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 
 __all__ = ["Coordinator", "LooperThread"]

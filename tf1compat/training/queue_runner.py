@@ -19,7 +19,7 @@ import threading
 import weakref
 from typing import Any, List, Optional, Sequence
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, add_to_collection, get_default_graph
 from tf1compat.training.proto_messages import QueueRunnerDef

@@ -18,7 +18,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import context as _context
 from tf1compat.keras import backend
 
