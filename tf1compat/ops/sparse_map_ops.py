@@ -55,9 +55,13 @@ class SparseTensorsMap:
             return [self._entries.pop(h) for h in handles]
 
 
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 def _map_of(node: Any, kctx: Any) -> SparseTensorsMap:
-    name = node.attrs["shared_name"] or node.name
-    key = ("sparse_tensors_map", node.attrs["container"], name)
+    name = _text(node.attrs["shared_name"]) or node.name
+    key = ("sparse_tensors_map", _text(node.attrs["container"]), name)
     return kctx.runtime.op_resource(key, lambda: SparseTensorsMap(name))
 
 
