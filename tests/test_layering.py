@@ -43,6 +43,7 @@ ALLOWED: Dict[Tuple[str, str], str] = {
     ("tf1compat.data._example_decode", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
     ("tf1compat.data.example_pb", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
     ("tf1compat.data.iterator_ops", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
+    ("tf1compat.data._readers", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
     ("tf1compat.framework.graph", "tf1compat.training.graph_io"): _SERIALIZATION,
     ("tf1compat.framework.operation", "tf1compat.training.graph_io"): _SERIALIZATION,
     ("tf1compat.ops._shape_rules", "tf1compat.training.tensor_codec"): _SERIALIZATION,

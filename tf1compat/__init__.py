@@ -242,6 +242,9 @@ from tf1compat.api import strings
 from tf1compat.ops.queue_ops import (FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase,
                                      RandomShuffleQueue)
 from tf1compat.training.queue_runner import start_queue_runners
+from tf1compat.data.reader_ops import (FixedLengthRecordReader, IdentityReader, LMDBReader,
+                                       ReaderBase, TextLineReader, TFRecordReader,
+                                       WholeFileReader)
 from tf1compat.api import queue
 
 # -- images: tf.image (tf1compat/ops/image_ops.py, image_resize.py) ----------------------------

@@ -240,7 +240,9 @@ class RecordReader:
     def _checked(self, data: bytes, n: int, offset: int) -> bytes:
         (masked,) = struct.unpack("<I", data[n:n + 4])
         if crc32c.unmask(masked) != crc32c.value(data[:n]):
-            raise errors.DataLossError(None, None, f"corrupted record at {offset}")
+            # TF's hint when the very first header does not check out.
+            hint = " (Is this even a TFRecord file?)" if offset == 0 else ""
+            raise errors.DataLossError(None, None, f"corrupted record at {offset}{hint}")
         return data[:n]
 
     def read(self) -> Optional[bytes]:

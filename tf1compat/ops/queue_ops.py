@@ -33,7 +33,7 @@ from tf1compat.ops import _queues
 from tf1compat.ops._shape_rules import node_desc
 
 __all__ = ["QueueBase", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue",
-           "PriorityQueue", "shared_resource", "type_string"]
+           "PriorityQueue", "shared_resource", "as_queue", "type_string"]
 
 
 # -- queue resources ----------------------------------------------------------------------
@@ -144,7 +144,7 @@ def _deadline(kctx: Any) -> Callable[[], Optional[float]]:
     return kctx.runtime.run_deadline
 
 
-def _as_queue(handle: Any) -> _queues.Queue:
+def as_queue(handle: Any) -> _queues.Queue:
     """The queue a handle value names (a handle picked at run time from a stack of
     handles, as `QueueBase.from_list` does, arrives as a 0-d object array)."""
     if isinstance(handle, np.ndarray) and handle.shape == ():
@@ -184,7 +184,7 @@ def _enqueue_kernel(many: bool) -> Callable[..., Any]:
         deadline = _deadline(kctx)
 
         def enqueue(handle: Any, *components: Any) -> None:
-            queue = _as_queue(handle)
+            queue = as_queue(handle)
             _check_types(queue, dtypes)
             values = [_owned(v, c) for v, c in zip(components, copies)]
             queue.check_batch(values) if many else queue.check_element(values)
@@ -209,7 +209,7 @@ def _dequeue_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
     deadline = _deadline(kctx)
 
     def dequeue(handle: Any) -> Any:
-        element = _as_queue(handle).dequeue(deadline())
+        element = as_queue(handle).dequeue(deadline())
         return element[0] if single else tuple(element)
     return dequeue
 
@@ -228,7 +228,7 @@ def _dequeue_many_kernel(allow_small: bool) -> Callable[..., Any]:
         deadline = _deadline(kctx)
 
         def dequeue_many(handle: Any, n: Any) -> Any:
-            queue = _as_queue(handle)
+            queue = as_queue(handle)
             count = int(n)
             if count < 0:
                 raise errors.InvalidArgumentError(
@@ -276,7 +276,7 @@ for _type, _small in (("QueueDequeueManyV2", False), ("QueueDequeueUpToV2", True
 def _close_kernel(node: Any, kctx: Any) -> Callable[[Any], None]:
     cancel = bool(node.attrs["cancel_pending_enqueues"])
     deadline = _deadline(kctx)
-    return lambda handle: _as_queue(handle).close(cancel, deadline())
+    return lambda handle: as_queue(handle).close(cancel, deadline())
 
 
 declare("QueueCloseV2", inputs=["handle: resource"],
@@ -286,11 +286,11 @@ declare("QueueCloseV2", inputs=["handle: resource"],
 
 
 def _size_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    return lambda handle: torch.tensor(_as_queue(handle).size(), dtype=torch.int32)
+    return lambda handle: torch.tensor(as_queue(handle).size(), dtype=torch.int32)
 
 
 def _is_closed_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    return lambda handle: torch.tensor(_as_queue(handle).closed)
+    return lambda handle: torch.tensor(as_queue(handle).closed)
 
 
 declare("QueueSizeV2", inputs=["handle: resource"], outputs=["size: int32"],

@@ -1,0 +1,326 @@
+"""Run-time readers: TF's ReaderBase and its TFRecord, TextLine, WholeFile, FixedLength and
+Identity readers.
+
+A reader is a session resource (reader_ops.py). It takes *work units* (file names) from a
+string queue and produces (key, value) records from the current one, TF's ReaderBase way:
+
+* `read`: if no work is in progress, dequeue the next unit (blocking, with the run's
+  deadline) and start it (`start`: open the file; a failure skips the unit); then read one
+  record; at the unit's end, finish it and go on with the next. A read error (a corrupted
+  record) leaves the unit in progress, so the next read fails the same way, as TF's.
+* `read_up_to(n)`: records of one or more units, returning early at the end of a unit
+  that produced some.
+* counters `num_records_produced` / `num_work_units_completed`, `reset`, and for the
+  readers TF can serialize (WholeFile, Identity) `serialize_state` / `restore_state`
+  (a ReaderBaseState proto).
+
+Keys are TF's: `<file>:<byte offset>` (TFRecord), `<file>:<line number from 1>` (TextLine),
+`<file>:<record index>` (FixedLength), `<file>` (WholeFile), the unit itself (Identity).
+Every operation on one reader holds its lock, as TF's ReaderBase mutex.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from tf1compat.data import tf_record
+from tf1compat.framework import errors
+from tf1compat.training import protobuf_wire as wire
+
+__all__ = ["Reader", "TFRecordReader", "TextLineReader", "WholeFileReader",
+           "FixedLengthRecordReader", "IdentityReader"]
+
+_STATE_SCHEMA = {1: ("work_started", "int64", False), 2: ("work_finished", "int64", False),
+                 3: ("num_records_produced", "int64", False),
+                 4: ("current_work", "bytes", False)}
+
+Record = Tuple[bytes, bytes]
+
+
+class Reader:
+    """TF's ReaderBase: work units from a queue, records from the current unit."""
+
+    kind = "ReaderBase"
+    supports_serialize = False
+
+    def __init__(self, name: str):
+        self.name = name
+        self._lock = threading.Lock()
+        self._reset_counters()
+
+    def _reset_counters(self) -> None:
+        self.work_started = 0
+        self.work_finished = 0
+        self.num_records_produced = 0
+        self.work = b""
+
+    # -- what a reader kind defines ---------------------------------------------------------
+    def start(self) -> None:
+        """Opens the current work unit (errors skip it)."""
+
+    def finish(self) -> None:
+        """Closes the current work unit."""
+
+    def next_record(self) -> Tuple[Optional[Record], bool]:
+        """The next (key, value) of the current unit (None if there is none), and whether
+        the unit ends there."""
+        raise NotImplementedError
+
+    # -- TF's ReaderBase ----------------------------------------------------------------------
+    def _in_progress(self) -> bool:
+        return self.work_finished < self.work_started
+
+    def _next_work(self, queue: Any, deadline: Optional[float]) -> None:
+        element = queue.dequeue(deadline)
+        if len(element) != 1:
+            raise errors.InvalidArgumentError(None, None, "Expected single component queue")
+        value = element[0]
+        if isinstance(value, np.ndarray):
+            if value.size != 1:
+                raise errors.InvalidArgumentError(
+                    None, None, "Expected to dequeue a one-element string tensor")
+            value = value.reshape(-1)[0]
+        if not isinstance(value, bytes):
+            raise errors.InvalidArgumentError(
+                None, None, "Expected queue with single string component")
+        self.work = value
+        self.start()
+        self.work_started += 1
+
+    def _end_work(self) -> None:
+        self.finish()
+        self.work_finished = self.work_started
+
+    def read(self, queue: Any, deadline: Optional[float]) -> Record:
+        with self._lock:
+            while True:
+                if not self._in_progress():
+                    self._next_work(queue, deadline)
+                record, at_end = self.next_record()
+                if at_end:
+                    self._end_work()
+                if record is not None:
+                    self.num_records_produced += 1
+                    return record
+
+    def read_up_to(self, queue: Any, n: int, deadline: Optional[float]) -> List[Record]:
+        with self._lock:
+            out: List[Record] = []
+            while len(out) < n:
+                if not self._in_progress():
+                    self._next_work(queue, deadline)
+                record, at_end = self.next_record()
+                if record is not None:
+                    out.append(record)
+                    self.num_records_produced += 1
+                if at_end:
+                    self._end_work()
+                    if out:        # a unit ended: return what this call has
+                        break
+            return out
+
+    def reset(self) -> None:
+        with self._lock:
+            if self._in_progress():
+                self.finish()
+            self._reset_counters()
+
+    def counters(self) -> Tuple[int, int]:
+        with self._lock:
+            return self.num_records_produced, self.work_finished
+
+    def serialize_state(self) -> bytes:
+        with self._lock:
+            if not self.supports_serialize:
+                raise errors.UnimplementedError(None, None, "Reader SerializeState")
+            return wire.encode({"work_started": self.work_started,
+                                "work_finished": self.work_finished,
+                                "num_records_produced": self.num_records_produced,
+                                "current_work": self.work}, _STATE_SCHEMA)
+
+    def restore_state(self, state: bytes) -> None:
+        with self._lock:
+            if not self.supports_serialize:
+                raise errors.UnimplementedError(None, None, "Reader RestoreState")
+            try:
+                fields = wire.decode(state, _STATE_SCHEMA)
+            except wire.DecodeError:
+                self._reset_counters()
+                raise errors.InvalidArgumentError(
+                    None, None, f"Could not parse state for {self.kind} '{self.name}': "
+                                f"{state!r}") from None
+            started = fields.get("work_started", 0)
+            finished = fields.get("work_finished", 0)
+            produced = fields.get("num_records_produced", 0)
+            if started < 0 or finished < 0 or produced < 0:
+                self._reset_counters()
+                raise errors.InvalidArgumentError(
+                    None, None, f"Unexpected negative value when restoring in {self.kind} "
+                                f"'{self.name}'")
+            if started > finished:
+                self._reset_counters()
+                raise errors.InvalidArgumentError(
+                    None, None, "Inconsistent work started vs. finished when restoring in "
+                                f"{self.kind} '{self.name}'")
+            self.work_started, self.work_finished = started, finished
+            self.num_records_produced = produced
+            self.work = fields.get("current_work", b"")
+
+    def close(self) -> None:
+        """The session closed: the open file is closed, unless a thread is reading (it
+        is waiting on a queue, which the session cancels too)."""
+        if self._lock.acquire(blocking=False):
+            try:
+                if self._in_progress():
+                    self.finish()
+            finally:
+                self._lock.release()
+
+
+def _path(work: bytes) -> str:
+    return work.decode("utf-8", errors="surrogateescape")
+
+
+class TFRecordReader(Reader):
+    """Records of TFRecord files; key `<file>:<offset>` (offset in the decompressed file)."""
+
+    kind = "TFRecordReader"
+
+    def __init__(self, name: str, compression_type: str):
+        super().__init__(name)
+        self.compression = compression_type
+        self._reader: Optional[tf_record.RecordReader] = None
+
+    def start(self) -> None:
+        self._reader = tf_record.RecordReader(_path(self.work), self.compression)
+
+    def finish(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    def next_record(self) -> Tuple[Optional[Record], bool]:
+        assert self._reader is not None
+        offset = self._reader.offset
+        value = self._reader.read()
+        if value is None:
+            return None, True
+        return (self.work + b":" + str(offset).encode(), value), False
+
+
+class TextLineReader(Reader):
+    """Lines of text files (without "\\n" or "\\r\\n"); key `<file>:<line number>`."""
+
+    kind = "TextLineReader"
+
+    def __init__(self, name: str, skip_header_lines: int):
+        super().__init__(name)
+        self.skip_header_lines = skip_header_lines
+        self._file: Any = None
+        self._line = 0
+
+    def start(self) -> None:
+        self._file = tf_record.open_for_read(_path(self.work), "")
+        self._line = 0
+        while self._line < self.skip_header_lines:
+            if not self._file.readline():
+                break        # a file shorter than its header has no records
+            self._line += 1
+
+    def finish(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def next_record(self) -> Tuple[Optional[Record], bool]:
+        line = self._file.readline()
+        if not line:
+            return None, True
+        self._line += 1
+        if line.endswith(b"\n"):
+            line = line[:-1]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        return (self.work + b":" + str(self._line).encode(), line), False
+
+
+class WholeFileReader(Reader):
+    """One record per file: its whole contents; key `<file>`."""
+
+    kind = "WholeFileReader"
+    supports_serialize = True
+
+    def next_record(self) -> Tuple[Optional[Record], bool]:
+        stream = tf_record.open_for_read(_path(self.work), "")
+        try:
+            value = stream.read()
+        finally:
+            stream.close()
+        return (self.work, value), True
+
+
+class IdentityReader(Reader):
+    """One record per work unit: the unit itself, as key and value."""
+
+    kind = "IdentityReader"
+    supports_serialize = True
+
+    def next_record(self) -> Tuple[Optional[Record], bool]:
+        return (self.work, self.work), True
+
+
+class FixedLengthRecordReader(Reader):
+    """Records of `record_bytes` bytes after a `header_bytes` header and before a
+    `footer_bytes` footer, each starting `hop_bytes` after the previous (record_bytes
+    when 0); key `<file>:<record index>`. Files may be ZLIB/GZIP compressed (`encoding`)."""
+
+    kind = "FixedLengthRecordReader"
+
+    def __init__(self, name: str, header_bytes: int, record_bytes: int, footer_bytes: int,
+                 hop_bytes: int, encoding: str):
+        super().__init__(name)
+        self.header, self.record, self.footer = header_bytes, record_bytes, footer_bytes
+        self.hop, self.encoding = hop_bytes, encoding
+        self._file: Any = None
+        self._cache = b""          # bytes from the next record's first byte on
+        self._index = 0
+
+    def start(self) -> None:
+        self._file = tf_record.open_for_read(_path(self.work), self.encoding)
+        self._index = 0
+        self._cache = b""
+        if len(self._file.read(self.header)) < self.header:
+            self._cache = None     # shorter than the header: no records
+
+    def finish(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        self._cache = b""
+
+    def _fill(self, n: int) -> bool:
+        """Reads ahead until the cache holds `n` bytes; False at the end of the file."""
+        while len(self._cache) < n:
+            chunk = self._file.read(max(n - len(self._cache), 1 << 16))
+            if not chunk:
+                return False
+            self._cache += chunk
+        return True
+
+    def next_record(self) -> Tuple[Optional[Record], bool]:
+        if self._cache is None:
+            return None, True
+        if self._index > 0:
+            step = self.hop if self.hop > 0 else self.record
+            if not self._fill(step):
+                return None, True
+            self._cache = self._cache[step:]
+        if not self._fill(self.record + self.footer):
+            return None, True
+        value = self._cache[:self.record]
+        key = self.work + b":" + str(self._index).encode()
+        self._index += 1
+        return (key, value), False
