@@ -245,6 +245,8 @@ from tf1compat.training.queue_runner import start_queue_runners
 from tf1compat.data.reader_ops import (FixedLengthRecordReader, IdentityReader, LMDBReader,
                                        ReaderBase, TextLineReader, TFRecordReader,
                                        WholeFileReader)
+from tf1compat.ops.accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,
+                                           SparseConditionalAccumulator)
 from tf1compat.api import queue
 
 # -- images: tf.image (tf1compat/ops/image_ops.py, image_resize.py) ----------------------------

@@ -10,6 +10,7 @@ run's deadline. Readers run on the CPU.
 
 from __future__ import annotations
 
+import collections
 import functools
 from typing import Any, Callable, List, Optional
 
@@ -241,34 +242,9 @@ class ReaderBase:
         return apply_op("ReaderResetV2", [self._reader_ref], {}, name=name)
 
 
-class _ReadResult(tuple):
-    """(key, value), as TF's generated ReaderReadV2 result."""
-
-    def __new__(cls, key: Tensor, value: Tensor) -> "_ReadResult":
-        return super().__new__(cls, (key, value))
-
-    @property
-    def key(self) -> Tensor:
-        return self[0]
-
-    @property
-    def value(self) -> Tensor:
-        return self[1]
-
-
-class _ReadUpToResult(tuple):
-    """(keys, values), as TF's generated ReaderReadUpToV2 result."""
-
-    def __new__(cls, keys: Tensor, values: Tensor) -> "_ReadUpToResult":
-        return super().__new__(cls, (keys, values))
-
-    @property
-    def keys(self) -> Tensor:  # type: ignore[override]
-        return self[0]
-
-    @property
-    def values(self) -> Tensor:  # type: ignore[override]
-        return self[1]
+# TF's generated op wrappers return namedtuples.
+_ReadResult = collections.namedtuple("ReaderReadV2", ["key", "value"])
+_ReadUpToResult = collections.namedtuple("ReaderReadUpToV2", ["keys", "values"])
 
 
 def _reader_op(op_type: str, attrs: dict, name: Optional[str]) -> Tensor:

@@ -34,7 +34,8 @@ from tf1compat.framework import errors
 from tf1compat.framework.tensor_shape import TensorShape
 
 __all__ = ["Queue", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
-           "resource_name", "split_batch", "stack_components", "padded", "shape_text"]
+           "resource_name", "split_batch", "stack_components", "padded", "shape_text",
+           "value_shape", "value_matches"]
 
 Element = Tuple[Any, ...]
 
@@ -152,7 +153,7 @@ class Queue:
         """TF's ValidateTuple: each component has the declared shape."""
         for i, (value, shape) in enumerate(zip(components, self.shapes)):
             actual = value_shape(value)
-            if not _matches(shape, actual):
+            if not value_matches(shape, actual):
                 raise errors.InvalidArgumentError(
                     None, None, f"Shape mismatch in tuple component {i}. Expected "
                                 f"{shape_text(_dims(shape))}, got {shape_text(actual)}")
@@ -164,7 +165,7 @@ class Queue:
             batch = shapes[0][0] if shapes[0] else None
             for i, (actual, shape) in enumerate(zip(shapes, self.shapes)):
                 expected = [batch] + _dims(shape)
-                if not actual or not _matches(TensorShape(expected), actual):
+                if not actual or not value_matches(TensorShape(expected), actual):
                     raise errors.InvalidArgumentError(
                         None, None, f"Shape mismatch in tuple component {i}. Expected "
                                     f"{shape_text(expected)}, got {shape_text(actual)}")
@@ -458,7 +459,8 @@ def _dims(shape: TensorShape) -> List[Optional[int]]:
     return [] if shape.rank is None else list(shape.as_list())
 
 
-def _matches(shape: TensorShape, actual: Tuple[int, ...]) -> bool:
+def value_matches(shape: TensorShape, actual: Tuple[int, ...]) -> bool:
+    """Whether a run-time shape fits a (partial) static shape."""
     if shape.rank is None:
         return True
     dims = shape.as_list()
