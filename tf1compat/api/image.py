@@ -16,6 +16,11 @@ from tf1compat.ops.image_ops import (ResizeMethod, adjust_brightness, adjust_con
                                      total_variation, transpose_image)
 from tf1compat.ops.image_ops import transpose_image as transpose
 
+# (section: image files — decoding and encoding on Pillow)
+from tf1compat.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, decode_gif,
+                                        decode_image, decode_jpeg, decode_png, encode_jpeg,
+                                        encode_png, extract_jpeg_shape, is_jpeg)
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
