@@ -72,6 +72,13 @@ class IteratorResource:
             self.iterator = dataset.iterator()
             self.exhausted = False
 
+    def start_once(self, make_dataset: Callable[[], rt.DatasetValue]) -> None:
+        """Starts the first pass (a one-shot iterator's), once however many threads ask."""
+        with self._lock:
+            if self.iterator is None:
+                self.iterator = make_dataset().iterator()
+                self.exhausted = False
+
     def get_next(self) -> tuple:
         with self._lock:
             it = self.iterator
@@ -132,10 +139,7 @@ def _iterator_v2_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
                                 list(node.attrs["output_shapes"]))
     if shared:
         key = ("IteratorV2", node.attrs.get("container") or "", shared)
-        resources = kctx.runtime.resources
-        if key not in resources:
-            resources[key] = make()
-        resource = resources[key]
+        resource = kctx.runtime.op_resource(key, make)
     else:
         resource = kctx.op_resource(make)
     _registry(kctx)[resource.handle] = resource
@@ -159,8 +163,7 @@ def _one_shot_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
     def run() -> IteratorResource:
         if resource.iterator is None:
             # The dataset is built once per session, the first time the iterator runs.
-            factory = kctx.compile_function([], [variant], None)
-            resource.reset(factory()[0])
+            resource.start_once(lambda: kctx.compile_function([], [variant], None)()[0])
         return resource
     return run
 

@@ -263,7 +263,9 @@ class Queue:
             return result
         return self._wait(self._dequeues, _Attempt(n, step), deadline)
 
-    def close(self, cancel_pending_enqueues: bool, deadline: Optional[float]) -> None:
+    def close_queue(self, cancel_pending_enqueues: bool, deadline: Optional[float]) -> None:
+        """TF's QueueClose: later enqueues fail; with `cancel_pending_enqueues` the pending
+        ones too, else it waits behind them."""
         if cancel_pending_enqueues:
             with self._lock:
                 self.closed = True
@@ -287,7 +289,7 @@ class Queue:
         with self._lock:
             return self._size()
 
-    def close_session(self) -> None:
+    def close(self) -> None:
         """The session closed: every pending and later operation is cancelled."""
         with self._lock:
             self._cancelled = True

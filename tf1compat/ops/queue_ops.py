@@ -276,7 +276,7 @@ for _type, _small in (("QueueDequeueManyV2", False), ("QueueDequeueUpToV2", True
 def _close_kernel(node: Any, kctx: Any) -> Callable[[Any], None]:
     cancel = bool(node.attrs["cancel_pending_enqueues"])
     deadline = _deadline(kctx)
-    return lambda handle: as_queue(handle).close(cancel, deadline())
+    return lambda handle: as_queue(handle).close_queue(cancel, deadline())
 
 
 declare("QueueCloseV2", inputs=["handle: resource"],
