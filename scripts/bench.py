@@ -186,6 +186,7 @@ for _module, _name in (("bench_while", "bench_while_loop"), ("bench_nn", "bench_
     _optional(_module, _name)
 BENCHMARKS.append(bench_eager_dispatch)
 _optional("bench_checkpoint", "bench_checkpoint")
+_optional("bench_queues", "bench_queues")
 
 
 def main(argv: List[str]) -> int:

@@ -1,4 +1,5 @@
-"""CRC-32C of short and medium buffers (TFRecord records), vectorized with numpy.
+"""CRC-32C of short and medium buffers (TFRecord records): google-crc32c's C code when
+it is installed (a dependency), else vectorized with numpy as follows.
 
 training/crc32c.py is fast for long buffers (lanes) but loops per byte below 8 KiB, which
 made reading and writing TFRecords of typical records (hundreds of bytes to a few KiB)
@@ -16,7 +17,12 @@ import numpy as np
 
 from tf1compat.training import crc32c
 
-__all__ = ["value", "mask", "unmask"]
+try:
+    import google_crc32c as _fast
+except ImportError:  # pragma: no cover - installed with tf1compat; numpy stands in
+    _fast = None
+
+__all__ = ["value", "values", "mask", "unmask"]
 
 _MAX = 4096
 _SMALL = 48
@@ -48,6 +54,8 @@ def _tables() -> tuple:
 
 def value(data: Any) -> int:
     """The CRC-32C of `data` (bytes-like)."""
+    if _fast is not None:
+        return _fast.value(bytes(data))
     n = len(data)
     if n < _SMALL or n > _MAX:
         return crc32c.value(data)
@@ -55,3 +63,32 @@ def value(data: Any) -> int:
     arr = np.frombuffer(data, dtype=np.uint8)
     register = np.bitwise_xor.reduce(g[offsets[_MAX - n:] + arr])
     return int(register ^ f[n]) ^ 0xFFFFFFFF
+
+
+def values(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The CRC-32C of each `data[start:start + length]`, as uint32 (with numpy: one
+    gather and one segmented XOR-reduce for all lengths 1..4096, longer ones alone)."""
+    out = np.empty(len(starts), dtype=np.uint32)
+    if not len(starts):
+        return out
+    if _fast is not None:
+        out[:] = [_fast.value(data[s:s + n]) for s, n in zip(starts.tolist(),
+                                                              lengths.tolist())]
+        return out
+    buffer = np.frombuffer(data, np.uint8)
+    small = (lengths >= 1) & (lengths <= _MAX)
+    for i in np.nonzero(~small)[0]:
+        s, n = int(starts[i]), int(lengths[i])
+        out[i] = crc32c.value(buffer[s:s + n].tobytes())
+    if small.any():
+        g, f, _ = _tables()
+        st, ln = starts[small].astype(np.int64), lengths[small].astype(np.int64)
+        total = int(ln.sum())
+        seg_begin = np.cumsum(ln) - ln                       # each segment's first index
+        within = np.arange(total, dtype=np.int64) - np.repeat(seg_begin, ln)
+        positions = np.repeat(st, ln) + within
+        distance = np.repeat(ln, ln) - 1 - within            # bytes after this one
+        gathered = g[distance * 256 + buffer[positions]]
+        registers = np.bitwise_xor.reduceat(gathered, seg_begin)
+        out[small] = (registers ^ f[ln]) ^ np.uint32(0xFFFFFFFF)
+    return out

@@ -102,26 +102,41 @@ def _skip(data: bytes, pos: int, wire_type: int) -> int:
 
 def _fast_feature(data: bytes, pos: int, end: int) -> Tuple[int, Any]:
     """(kind, values) of the Feature in data[pos:end] (a hand-written decoder: Examples are
-    parsed once per record, so this path matters)."""
+    parsed once per record, so this path matters; one-byte varints, nearly all of them
+    here, are read inline)."""
     kind, values = KIND_NONE, None
+    read = wire.read_varint
     while pos < end:
-        tag, pos = _read_varint(data, pos)
+        tag = data[pos]
+        if tag < 0x80:
+            pos += 1
+        else:
+            tag, pos = read(data, pos)
         number, wire_type = tag >> 3, tag & 7
         if number not in (1, 2, 3) or wire_type != wire.LENGTH_DELIMITED:
             pos = _skip(data, pos, wire_type)
             continue
-        n, pos = _read_varint(data, pos)
+        n = data[pos]
+        if n < 0x80:
+            pos += 1
+        else:
+            n, pos = read(data, pos)
         list_end = pos + n
         kind = number
         if number == KIND_BYTES:
             items: List[Any] = []
             while pos < list_end:
-                tag, pos = _read_varint(data, pos)
+                tag = data[pos]
                 if tag == 0x0A:
-                    m, pos = _read_varint(data, pos)
+                    m = data[pos + 1]
+                    if m < 0x80:
+                        pos += 2
+                    else:
+                        m, pos = read(data, pos + 1)
                     items.append(data[pos:pos + m])
                     pos += m
                 else:
+                    tag, pos = _read_varint(data, pos)
                     pos = _skip(data, pos, tag & 7)
             values = items
         elif number == KIND_FLOAT:
@@ -147,7 +162,12 @@ def _fast_feature(data: bytes, pos: int, end: int) -> Tuple[int, Any]:
                     m, pos = _read_varint(data, pos)
                     stop = pos + m
                     while pos < stop:
-                        v, pos = _read_varint(data, pos)
+                        v = data[pos]
+                        if v < 0x80:
+                            pos += 1
+                            ints.append(v)
+                            continue
+                        v, pos = read(data, pos)
                         ints.append(v - (1 << 64) if v >= (1 << 63) else v)
                 elif tag == 0x08:
                     v, pos = _read_varint(data, pos)
@@ -166,6 +186,7 @@ def decode_features(serialized: bytes) -> Dict[str, Tuple[int, Any]]:
     data = bytes(serialized)
     features: Dict[str, Tuple[int, Any]] = {}
     pos, end = 0, len(data)
+    read = wire.read_varint
     try:
         while pos < end:
             tag, pos = _read_varint(data, pos)
@@ -175,21 +196,40 @@ def decode_features(serialized: bytes) -> Dict[str, Tuple[int, Any]]:
             n, pos = _read_varint(data, pos)
             features_end = pos + n
             while pos < features_end:
-                tag, pos = _read_varint(data, pos)
+                tag = data[pos]
+                if tag < 0x80:
+                    pos += 1
+                else:
+                    tag, pos = read(data, pos)
                 if tag != 0x0A:                           # not a Features.feature entry
                     pos = _skip(data, pos, tag & 7)
                     continue
-                n, pos = _read_varint(data, pos)
+                n = data[pos]
+                if n < 0x80:
+                    pos += 1
+                else:
+                    n, pos = read(data, pos)
                 entry_end = pos + n
                 key, value = "", (KIND_NONE, None)
                 while pos < entry_end:
-                    tag, pos = _read_varint(data, pos)
+                    tag = data[pos]
+                    if tag < 0x80:
+                        pos += 1
+                    else:
+                        tag, pos = read(data, pos)
+                    m = data[pos]
                     if tag == 0x0A:
-                        m, pos = _read_varint(data, pos)
+                        if m < 0x80:
+                            pos += 1
+                        else:
+                            m, pos = read(data, pos)
                         key = data[pos:pos + m].decode("utf-8")
                         pos += m
                     elif tag == 0x12:
-                        m, pos = _read_varint(data, pos)
+                        if m < 0x80:
+                            pos += 1
+                        else:
+                            m, pos = read(data, pos)
                         value = _fast_feature(data, pos, pos + m)
                         pos += m
                     else:

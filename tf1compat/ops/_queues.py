@@ -122,6 +122,8 @@ class Queue:
         self.name = name
         self.dtypes = list(dtypes)
         self.shapes = [TensorShape(s) for s in shapes]   # [] when unspecified
+        # The shapes as tuples (None: unknown rank), for the per-element checks.
+        self._dims = [None if s.rank is None else tuple(s.as_list()) for s in self.shapes]
         self.capacity = capacity if capacity >= 0 else (1 << 31) - 1
         self.closed = False
         self._cancelled = False       # the session closed: everything fails
@@ -151,12 +153,15 @@ class Queue:
     # -- validation -------------------------------------------------------------------------
     def check_element(self, components: Sequence[Any]) -> None:
         """TF's ValidateTuple: each component has the declared shape."""
-        for i, (value, shape) in enumerate(zip(components, self.shapes)):
+        for i, (value, dims) in enumerate(zip(components, self._dims)):
             actual = value_shape(value)
-            if not value_matches(shape, actual):
+            if dims is None or dims == actual:
+                continue
+            if len(dims) != len(actual) or any(d is not None and d != a
+                                               for d, a in zip(dims, actual)):
                 raise errors.InvalidArgumentError(
                     None, None, f"Shape mismatch in tuple component {i}. Expected "
-                                f"{shape_text(_dims(shape))}, got {shape_text(actual)}")
+                                f"{shape_text(dims)}, got {shape_text(actual)}")
 
     def check_batch(self, components: Sequence[Any]) -> int:
         """TF's ValidateManyTuple: returns the batch size."""

@@ -181,12 +181,18 @@ def _enqueue_kernel(many: bool) -> Callable[..., Any]:
     def factory(node: Any, kctx: Any) -> Callable[..., None]:
         dtypes = list(node.attrs["Tcomponents"])
         copies = [kctx.input_may_alias(t) for t in node.inputs[1:]]
+        any_copy = any(copies)
         deadline = _deadline(kctx)
+
+        checked: List[Any] = [None]       # the last queue whose dtypes matched
 
         def enqueue(handle: Any, *components: Any) -> None:
             queue = as_queue(handle)
-            _check_types(queue, dtypes)
-            values = [_owned(v, c) for v, c in zip(components, copies)]
+            if queue is not checked[0]:
+                _check_types(queue, dtypes)
+                checked[0] = queue
+            values = [_owned(v, c) for v, c in zip(components, copies)] if any_copy \
+                else list(components)
             queue.check_batch(values) if many else queue.check_element(values)
             if many:
                 columns = [_queues.split_batch(v) for v in values]
