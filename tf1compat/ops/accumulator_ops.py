@@ -408,7 +408,10 @@ class ConditionalAccumulatorBase:
         self._dtype = dtype
         self._shape = TensorShape(shape) if shape is not None else unknown_shape()
         self._accumulator_ref = accumulator_ref
-        self._name = accumulator_ref.op.name.split("/")[-1]
+        if context.executing_eagerly():
+            self._name = context.eager_scope_name()
+        else:
+            self._name = accumulator_ref.op.name.split("/")[-1]
 
     @property
     def accumulator_ref(self) -> Tensor:
@@ -449,10 +452,10 @@ class ConditionalAccumulator(ConditionalAccumulatorBase):
 
     def __init__(self, dtype: Any, shape: Any = None, shared_name: Optional[str] = None,
                  name: str = "conditional_accumulator", reduction_type: str = "MEAN"):
-        if context.executing_eagerly():
-            raise RuntimeError("ConditionalAccumulator is not supported by tf1compat under "
-                               "eager execution.")
         dtype = D.as_dtype(dtype)
+        if context.executing_eagerly() and not shared_name:
+            # TF's eager kernel names the resource after the op: same name, same one.
+            shared_name = name
         ref = apply_op("ResourceConditionalAccumulator", [],
                        {"dtype": dtype, "shape": TensorShape(shape) if shape is not None
                         else unknown_shape(), "shared_name": shared_name or "",
@@ -475,7 +478,8 @@ class ConditionalAccumulator(ConditionalAccumulatorBase):
         the global step."""
         out = apply_op("ResourceAccumulatorTakeGradient", [self._accumulator_ref, num_required],
                        {"dtype": self._dtype}, name=name).outputs[0]
-        out.set_shape(self._shape)
+        if not context.executing_eagerly():
+            out.set_shape(self._shape)
         return out
 
 

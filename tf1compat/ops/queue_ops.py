@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -381,7 +382,11 @@ class QueueBase:
         else:
             self._names = None
         self._queue_ref = queue_ref
-        self._name = queue_ref.op.name.split("/")[-1]
+        if getattr(queue_ref, "_is_eager_tensor", False):
+            from tf1compat.framework import context
+            self._name = context.eager_scope_name() or "Empty"    # TF eager queue name
+        else:
+            self._name = queue_ref.op.name.split("/")[-1]
 
     @staticmethod
     def from_list(index: Any, queues: Sequence["QueueBase"]) -> "QueueBase":
@@ -408,6 +413,8 @@ class QueueBase:
 
     @property
     def name(self) -> str:
+        if getattr(self._queue_ref, "_is_eager_tensor", False):
+            return self._name
         return self._queue_ref.op.name
 
     @property
@@ -479,8 +486,9 @@ class QueueBase:
             name = f"{self._name}_Dequeue"
         op = apply_op("QueueDequeueV2", [self._queue_ref],
                       {"component_types": self._dtypes}, name=name)
-        for output, shape in zip(op.outputs, self._shapes):
-            output.set_shape(shape)
+        if not _eager():
+            for output, shape in zip(op.outputs, self._shapes):
+                output.set_shape(shape)
         return self._dequeue_return_value(op.outputs)
 
     def dequeue_many(self, n: Any, name: Optional[str] = None) -> Any:
@@ -489,11 +497,12 @@ class QueueBase:
             name = f"{self._name}_DequeueMany"
         op = apply_op("QueueDequeueManyV2", [self._queue_ref, n],
                       {"component_types": self._dtypes}, name=name)
-        from tf1compat.framework.constant_value import constant_value
-        batch = constant_value(op.inputs[1])
-        batch_dim = Dimension(None if batch is None else int(batch))
-        for output, shape in zip(op.outputs, self._shapes):
-            output.set_shape(TensorShape([batch_dim]).concatenate(shape))
+        if not _eager():
+            from tf1compat.framework.constant_value import constant_value
+            batch = constant_value(op.inputs[1])
+            batch_dim = Dimension(None if batch is None else int(batch))
+            for output, shape in zip(op.outputs, self._shapes):
+                output.set_shape(TensorShape([batch_dim]).concatenate(shape))
         return self._dequeue_return_value(op.outputs)
 
     def dequeue_up_to(self, n: Any, name: Optional[str] = None) -> Any:
@@ -502,8 +511,9 @@ class QueueBase:
             name = f"{self._name}_DequeueUpTo"
         op = apply_op("QueueDequeueUpToV2", [self._queue_ref, n],
                       {"component_types": self._dtypes}, name=name)
-        for output, shape in zip(op.outputs, self._shapes):
-            output.set_shape(TensorShape([None]).concatenate(shape))
+        if not _eager():
+            for output, shape in zip(op.outputs, self._shapes):
+                output.set_shape(TensorShape([None]).concatenate(shape))
         return self._dequeue_return_value(op.outputs)
 
     def close(self, cancel_pending_enqueues: bool = False, name: Optional[str] = None) -> Any:
@@ -525,8 +535,19 @@ class QueueBase:
         return apply_op("QueueSizeV2", [self._queue_ref], {}, name=name).outputs[0]
 
 
+def _eager() -> bool:
+    from tf1compat.framework import context
+    return context.executing_eagerly()
+
+
 def _queue_op(op_type: str, attrs: Dict[str, Any], name: str) -> Tensor:
+    if _eager():
+        # As TF: an eager queue is its own resource, whatever shared_name says.
+        attrs = dict(attrs, shared_name=f"eager_queue_{next(_EAGER_IDS)}")
     return apply_op(op_type, [], attrs, name=name).outputs[0]
+
+
+_EAGER_IDS = itertools.count()
 
 
 class FIFOQueue(QueueBase):
