@@ -15,19 +15,19 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.data import tf_record
 from tf1compat.data._readers import _RecordBlocks
+from tf1compat.serialization import tfrecord
 
 
 def _file_bytes(records: List[bytes]) -> bytes:
-    return b"".join(tf_record.encode_record(r) for r in records)
+    return b"".join(tfrecord.encode_record(r) for r in records)
 
 
 def _reference(data: bytes) -> List[Any]:
     path = os.path.join(tempfile.mkdtemp(), "r.tfrecord")
     with open(path, "wb") as f:
         f.write(data)
-    reader = tf_record.RecordReader(path)
+    reader = tfrecord.RecordReader(path)
     out: List[Any] = []
     for _ in range(10):
         offset = reader.offset
@@ -143,18 +143,3 @@ def test_enqueue_copies_fed_values():
         sess.run(q.enqueue(p), {p: fed})
         fed[:] = 9.0                   # the caller reuses its buffer
         np.testing.assert_array_equal(sess.run(q.dequeue()), [1.0, 2.0])
-
-
-def test_crc_values_without_google_crc32c(monkeypatch):
-    """The numpy CRC path (installs without google-crc32c) agrees with the scalar CRC."""
-    from tf1compat.data import _crc
-    from tf1compat.training import crc32c
-    rng = np.random.RandomState(0)
-    data = rng.randint(0, 256, 20000).astype(np.uint8).tobytes()
-    starts = np.array([0, 5, 100, 3000, 10, 0, 7])
-    lengths = np.array([8, 1, 300, 5000, 4096, 20000, 0])
-    expected = [crc32c.value(data[s:s + n]) for s, n in zip(starts, lengths)]
-    assert _crc.values(data, starts, lengths).tolist() == expected
-    monkeypatch.setattr(_crc, "_fast", None)
-    assert _crc.values(data, starts, lengths).tolist() == expected
-    assert [_crc.value(data[s:s + n]) for s, n in zip(starts, lengths)] == expected

@@ -153,6 +153,35 @@ def case_tf_record_reader_errors(tf):
                 "next": d.rel(sess.run([k, v]))}
 
 
+def case_tf_record_reader_truncated(tf):
+    """Files cut inside a header (the end of the file, as TF) or inside a record
+    (DataLossError naming the offset), plain and GZIP-compressed."""
+    import gzip
+    d = _Dir()
+    full = open(_records(tf, d, "full.tfrecord", [b"one", b"two" * 5, b"three" * 3]),
+                "rb").read()
+    paths = [d.file(f"cut{cut}.tfrecord", full[:cut]) for cut in (1, 11, 12, 15, 30, 40)]
+    paths.append(d.file("cut.gz", gzip.compress(full[:40])))
+    out = {}
+    for i, path in enumerate(paths):
+        fq = tf.FIFOQueue(10, tf.string)
+        r = tf.TFRecordReader(options=tf.python_io.TFRecordOptions(
+            tf.python_io.TFRecordCompressionType.GZIP) if path.endswith(".gz") else None)
+        k, v = r.read(fq)
+        with tf.Session() as sess:
+            sess.run(fq.enqueue(path))
+            sess.run(fq.close())
+            got = []
+            for _ in range(4):
+                try:
+                    got.append(d.rel(sess.run([k, v])))
+                except tf.errors.OpError as e:
+                    got.append([type(e).__name__] + [line for line in e.message.split("\n")
+                                                     if "record at" in line])
+            out[os.path.basename(path)] = got
+    return out
+
+
 def case_text_line_reader(tf):
     d = _Dir()
     a = d.file("a.csv", b"header1\nheader2\nl1\n\nl3\r\nl4")

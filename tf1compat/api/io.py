@@ -15,7 +15,7 @@ from tf1compat.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, decode
                                         encode_png, extract_jpeg_shape, is_jpeg)
 from tf1compat.ops.queue_ops import (PaddingFIFOQueue, PriorityQueue, QueueBase,
                                      RandomShuffleQueue)
-from tf1compat.training.queue_input import match_filenames_once
+from tf1compat.training.input_utils import match_filenames_once
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                        VarLenFeature, parse_example, parse_single_example,
                                        parse_single_sequence_example)

@@ -27,17 +27,12 @@ from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
-from tf1compat.data import _crc as crc32c
-from tf1compat.data import tf_record
 from tf1compat.framework import errors
-from tf1compat.training import protobuf_wire as wire
+from tf1compat.serialization import crc32c, tfrecord
+from tf1compat.serialization.messages import DecodeError, ReaderBaseState
 
 __all__ = ["Reader", "TFRecordReader", "TextLineReader", "WholeFileReader",
            "FixedLengthRecordReader", "IdentityReader"]
-
-_STATE_SCHEMA = {1: ("work_started", "int64", False), 2: ("work_finished", "int64", False),
-                 3: ("num_records_produced", "int64", False),
-                 4: ("current_work", "bytes", False)}
 
 Record = Tuple[bytes, bytes]
 
@@ -138,25 +133,24 @@ class Reader:
         with self._lock:
             if not self.supports_serialize:
                 raise errors.UnimplementedError(None, None, "Reader SerializeState")
-            return wire.encode({"work_started": self.work_started,
-                                "work_finished": self.work_finished,
-                                "num_records_produced": self.num_records_produced,
-                                "current_work": self.work}, _STATE_SCHEMA)
+            return ReaderBaseState(work_started=self.work_started,
+                                   work_finished=self.work_finished,
+                                   num_records_produced=self.num_records_produced,
+                                   current_work=self.work).SerializeToString()
 
     def restore_state(self, state: bytes) -> None:
         with self._lock:
             if not self.supports_serialize:
                 raise errors.UnimplementedError(None, None, "Reader RestoreState")
             try:
-                fields = wire.decode(state, _STATE_SCHEMA)
-            except wire.DecodeError:
+                fields = ReaderBaseState.FromString(state)
+            except DecodeError:
                 self._reset_counters()
                 raise errors.InvalidArgumentError(
                     None, None, f"Could not parse state for {self.kind} '{self.name}': "
                                 f"{state!r}") from None
-            started = fields.get("work_started", 0)
-            finished = fields.get("work_finished", 0)
-            produced = fields.get("num_records_produced", 0)
+            started, finished = fields.work_started, fields.work_finished
+            produced = fields.num_records_produced
             if started < 0 or finished < 0 or produced < 0:
                 self._reset_counters()
                 raise errors.InvalidArgumentError(
@@ -169,7 +163,7 @@ class Reader:
                                 f"{self.kind} '{self.name}'")
             self.work_started, self.work_finished = started, finished
             self.num_records_produced = produced
-            self.work = fields.get("current_work", b"")
+            self.work = fields.current_work
 
     def close(self) -> None:
         """The session closed: the open file is closed, unless a thread is reading (it
@@ -199,14 +193,16 @@ def _masked_at(arr: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 class _RecordBlocks:
     """The TFRecords of one (decompressed) stream, read a block at a time with the CRCs of
-    a whole block checked in one vectorized pass (data/_crc.values). Records come out in
+    a whole block checked in one pass (rather than two reads and two CRC calls per record
+    through serialization/tfrecord.RecordReader). Records come out in
     order with their offsets; a bad record raises TF's DataLossError when its turn
     comes, and again on every later read, as TF's RecordReader."""
 
     _BLOCK = 1 << 18
 
-    def __init__(self, stream: Any):
+    def __init__(self, stream: Any, compressed: bool = False):
         self._stream = stream
+        self._compressed = compressed
         self._buffer = b""          # unread bytes; _base is the offset of the first one
         self._base = 0
         self._ready: "collections.deque[Tuple[int, bytes]]" = collections.deque()
@@ -241,11 +237,8 @@ class _RecordBlocks:
             spans.append((pos, length))
             pos += 16 + length
         if not spans:
-            if self._eof and buf:
-                self._error = errors.DataLossError(
-                    None, None, f"truncated record at {self._base + pos}")
-            if self._eof or len(buf) >= 12:
-                self._buffer = b"" if self._eof else buf
+            if self._eof:
+                self._buffer = b""      # as TF: a partial header at the end is the end
             return
         self._check(buf, spans)
         last, length = spans[-1]
@@ -260,9 +253,10 @@ class _RecordBlocks:
         lengths = np.array([n for _, n in spans], dtype=np.int64)
         complete = heads + 16 + lengths <= len(buf)
         data_at = (heads + 12)[complete]
-        computed = crc32c.values(buf, np.concatenate([heads, data_at]),
-                                 np.concatenate([np.full(len(heads), 8, np.int64),
-                                                 lengths[complete]]))
+        starts = np.concatenate([heads, data_at]).tolist()
+        sizes = [8] * len(heads) + lengths[complete].tolist()
+        computed = np.array([crc32c.value(buf[s:s + n]) for s, n in zip(starts, sizes)],
+                            dtype=np.uint32)
         stored = _masked_at(arr, np.concatenate([heads + 8, data_at + lengths[complete]]))
         header_ok = computed[:len(heads)] == stored[:len(heads)]
         data_ok = np.ones(len(heads), bool)
@@ -279,7 +273,8 @@ class _RecordBlocks:
                 hint = " (Is this even a TFRecord file?)" if offset == 0 else ""
                 message = f"corrupted record at {offset}{hint}"
             elif not complete[good]:
-                message = f"truncated record at {offset}' failed with eof"
+                why = "EOF reached" if self._compressed else "Read less bytes than requested"
+                message = f"truncated record at {offset}' failed with {why}"
             else:
                 message = f"corrupted record at {offset + 12}"
             self._error = errors.DataLossError(None, None, message)
@@ -299,8 +294,9 @@ class TFRecordReader(Reader):
         self._records: Optional[_RecordBlocks] = None
 
     def start(self) -> None:
-        self._records = _RecordBlocks(tf_record.open_for_read(_path(self.work),
-                                                              self.compression))
+        self._records = _RecordBlocks(tfrecord.open_for_read(_path(self.work),
+                                                             self.compression),
+                                      compressed=self.compression != "")
 
     def finish(self) -> None:
         if self._records is not None:
@@ -328,7 +324,7 @@ class TextLineReader(Reader):
         self._line = 0
 
     def start(self) -> None:
-        self._file = tf_record.open_for_read(_path(self.work), "")
+        self._file = tfrecord.open_for_read(_path(self.work), "")
         self._line = 0
         while self._line < self.skip_header_lines:
             if not self._file.readline():
@@ -359,7 +355,7 @@ class WholeFileReader(Reader):
     supports_serialize = True
 
     def next_record(self) -> Tuple[Optional[Record], bool]:
-        stream = tf_record.open_for_read(_path(self.work), "")
+        stream = tfrecord.open_for_read(_path(self.work), "")
         try:
             value = stream.read()
         finally:
@@ -394,7 +390,7 @@ class FixedLengthRecordReader(Reader):
         self._index = 0
 
     def start(self) -> None:
-        self._file = tf_record.open_for_read(_path(self.work), self.encoding)
+        self._file = tfrecord.open_for_read(_path(self.work), self.encoding)
         self._index = 0
         self._cache = b""
         if len(self._file.read(self.header)) < self.header:

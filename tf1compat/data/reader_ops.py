@@ -29,7 +29,7 @@ from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.queue_ops import as_queue, shared_resource
 
 __all__ = ["ReaderBase", "TFRecordReader", "TextLineReader", "WholeFileReader",
-           "FixedLengthRecordReader", "IdentityReader", "LMDBReader"]
+           "FixedLengthRecordReader", "IdentityReader"]
 
 
 # -- reader resources -----------------------------------------------------------------------------
@@ -295,12 +295,3 @@ class IdentityReader(ReaderBase):
 
     def __init__(self, name: Optional[str] = None):
         super().__init__(_reader_op("IdentityReaderV2", {}, name), supports_serialize=True)
-
-
-class LMDBReader(ReaderBase):
-    """`tf.LMDBReader`: not supported (tf1compat has no LMDB dependency)."""
-
-    def __init__(self, name: Optional[str] = None, options: Any = None):
-        raise NotImplementedError("tf.LMDBReader is not supported by tf1compat (it needs an "
-                                  "LMDB library); convert the data to TFRecords.")
-

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List
 
 import numpy as np
 
@@ -80,8 +80,10 @@ class Operation:
         return self._graph
 
     @property
-    def op_def(self) -> "OpDef":
-        return self._op_def
+    def op_def(self) -> Any:
+        """TF's OpDef of this op's type (a read-only view of its declaration)."""
+        from tf1compat.framework.op_def_view import op_def_view
+        return op_def_view(self)
 
     @property
     def device(self) -> str:
@@ -213,11 +215,10 @@ class NodeDef:
 
     def __str__(self) -> str:
         # TF prints the NodeDef proto's text form; ops without one (py_func) keep a summary.
-        from tf1compat.training.graph_io import UnserializableGraphError, op_to_node_def
-        try:
-            return str(op_to_node_def(self._op))
-        except UnserializableGraphError:
-            pass
+        from tf1compat.framework.hooks import SERIALIZED_FORMS
+        text = SERIALIZED_FORMS["node_def_text"](self._op)
+        if text is not None:
+            return text
         lines = [f'name: "{self.name}"', f'op: "{self.op}"']
         lines += [f'input: "{i}"' for i in self.input]
         if self.device:

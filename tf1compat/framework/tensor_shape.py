@@ -6,7 +6,7 @@ objects, as TF1 (v1 tensor-shape behaviour) does, so `x.shape[1].value` works.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Union
 
 __all__ = [
     "Dimension", "TensorShape", "as_dimension", "as_shape", "dimension_value",
@@ -334,8 +334,10 @@ class TensorShape:
     def __reduce__(self):
         return TensorShape, (self._dims,)
 
-    def as_proto(self):
-        raise NotImplementedError("TensorShape.as_proto: protocol buffers are not provided by tf1compat")
+    def as_proto(self) -> Any:
+        """This shape as TF's TensorShapeProto (unknown dimensions as size -1)."""
+        from tf1compat.framework.hooks import SERIALIZED_FORMS
+        return SERIALIZED_FORMS["shape_proto"](self)
 
 
 def _is_shape_proto(value: Any) -> bool:
@@ -365,9 +367,3 @@ def vector(length: Any) -> TensorShape:
 def matrix(rows: Any, cols: Any) -> TensorShape:
     return TensorShape([rows, cols])
 
-
-def shape_from_dims(dims: Optional[Sequence[Optional[int]]]) -> TensorShape:
-    """Fast constructor from a trusted tuple of ints/None (used by shape rules)."""
-    s = TensorShape.__new__(TensorShape)
-    s._dims = None if dims is None else tuple(dims)
-    return s

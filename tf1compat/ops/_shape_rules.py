@@ -108,7 +108,7 @@ def _attr_text(v: Any) -> str:
     """SummarizeAttrValue for the attr values tf1compat stores."""
     from tf1compat.framework import dtypes as _dtypes
     if isinstance(v, _dtypes.DType):
-        from tf1compat.training.tensor_codec import DT_NAMES
+        from tf1compat.serialization.tensor_codec import DT_NAMES
         enum = v.as_datatype_enum
         base = DT_NAMES.get(enum % 100, f"DT_{enum}")
         return base + "_REF" if enum > 100 else base
@@ -204,14 +204,6 @@ def reduced_shape(shape: TensorShape, axes: Optional[Sequence[int]], keep_dims: 
     if keep_dims:
         return TensorShape([1 if i in axes_set else d for i, d in enumerate(dims)])
     return TensorShape([d for i, d in enumerate(dims) if i not in axes_set])
-
-
-def const_list(ctx: InferCtx, i: int) -> Optional[List[int]]:
-    """A statically known int input as a Python list (scalars become one-element lists)."""
-    value = ctx.const(i)
-    if value is None:
-        return None
-    return [int(v) for v in value.reshape(-1)]
 
 
 def merge_all(shapes: Sequence[TensorShape]) -> Any:

@@ -15,27 +15,31 @@ import torch
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.grad_names import Pass, broadcast_names, names
-from tf1compat.framework.graph import apply_op, apply_op1, name_scope
+from tf1compat.framework.graph import apply_op1, name_scope
+from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.op_def import Int, Type, declare, no_kernel
-from tf1compat.framework.tensor import OPERATORS, Tensor
+from tf1compat.framework.sparse_tensor import SparseTensor
+from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._shape_rules import (broadcast_rule, broadcast_shapes, node_desc,
+from tf1compat.ops._shape_rules import (broadcast_rule, node_desc,
                                         unary_rule)
 from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimum_formula,
                                           mul_no_nan_formula, pow_formula, xdivy_formula,
                                           xlogy_formula)
 
-FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
-COMPLEX = (D.complex64, D.complex128)
+# Short names for framework/dtypes' type groups, the vocabulary of these declarations.
+FLOAT = D.FLOATING_TYPES
+COMPLEX = D.COMPLEX_TYPES
 FLOAT_COMPLEX = FLOAT + COMPLEX
-SIGNED_INT = (D.int8, D.int16, D.int32, D.int64)
-INT = SIGNED_INT + (D.uint8, D.uint16, D.uint32, D.uint64)
-REAL = FLOAT + INT
-NUMBER = REAL + COMPLEX
-SIGNED = FLOAT + SIGNED_INT + COMPLEX
-ALL = NUMBER + (D.bool, D.string)
+SIGNED_INT = D.SIGNED_INTEGER_TYPES
+INT = D.INTEGER_TYPES
+REAL = D.REAL_NUMBER_TYPES
+NUMBER = D.NUMBER_TYPES
+SIGNED = D.SIGNED_NUMBER_TYPES
+ALL = D.ALL_TYPES
 
 
 def fixed(fn: Callable[..., Any]) -> Callable[[Any, Any], Callable[..., Any]]:
@@ -252,11 +256,19 @@ def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Calla
     return factory
 
 
+def _equal_static_value(t: Tensor) -> Optional[np.ndarray]:
+    a, b = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if a is None or b is None:
+        return None
+    return np.equal(a, b) if t.op.type == "Equal" else np.not_equal(a, b)
+
+
 for _op_type, _fn, _np_fn in (("Equal", torch.eq, np.equal),
                               ("NotEqual", torch.ne, np.not_equal)):
     declare(_op_type, inputs=["x: T", "y: T"], outputs=["z: bool"],
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
-            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none")
+            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none",
+            static_value=_equal_static_value)
 
 logical_and = binary("LogicalAnd", torch.logical_and, (D.bool,), grad="none")
 logical_or = binary("LogicalOr", torch.logical_or, (D.bool,), grad="none")
@@ -289,9 +301,19 @@ def _cast_grad_names(op: Any) -> List[Any]:
     return ["Cast" if both_float else None]
 
 
+def _cast_static_value(t: Tensor) -> Optional[np.ndarray]:
+    v = constant_value(t.op.inputs[0])
+    return None if v is None else np.asarray(v).astype(t.dtype.as_numpy_dtype)
+
+
+def _cast_shape_value(t: Tensor) -> TensorShape:
+    return constant_value_as_shape(t.op.inputs[0])
+
+
 declare("Cast", inputs=["x: SrcT"], outputs=["y: DstT"],
         attrs={"SrcT": Type(), "DstT": Type(), "Truncate": False},
-        shape=unary_rule, kernel=_cast_kernel, grad_names=_cast_grad_names)
+        shape=unary_rule, kernel=_cast_kernel, grad_names=_cast_grad_names,
+        static_value=_cast_static_value, shape_value=_cast_shape_value)
 
 
 def _add_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -319,14 +341,6 @@ declare("AddN", inputs=["inputs: N * T"], outputs=["sum: T"],
 
 
 # -- tf.* wrappers, following TF's Python layer ------------------------------------------------
-
-def _scoped_binary(default_name: str, gen: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
-        with name_scope(name, default_name, [x, y]) as scope:
-            return gen(x, y, name=scope)
-    wrapper.__name__ = default_name
-    return wrapper
-
 
 def add(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
     """`tf.add`: AddV2 (Add for strings), named "Add" by default."""
@@ -626,11 +640,14 @@ def _binary_overload(op_name: str, func: Callable[..., Tensor]) -> None:
             x = convert_to_tensor(x, dtype=y.dtype.base_dtype, name="x")
             return func(x, y, name=scope)
 
-    OPERATORS[op_name] = binary_op_wrapper
-    OPERATORS["r" + op_name] = r_binary_op_wrapper
+    TENSOR_OPERATORS[op_name] = binary_op_wrapper
+    TENSOR_OPERATORS["r" + op_name] = r_binary_op_wrapper
 
 
-def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
+def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Any:
+    if isinstance(y, SparseTensor):  # dense * sparse: the sparse operand's values scaled
+        from tf1compat.ops.sparse_dense_ops import dense_times_sparse
+        return dense_times_sparse(x, y, name=name)
     if (isinstance(x, Tensor) and x.dtype == D.bool) or (isinstance(y, Tensor) and
                                                         y.dtype == D.bool):
         return cast(multiply(cast(x, D.int32), cast(y, D.int32), name=name), D.bool)
@@ -677,10 +694,10 @@ _binary_overload("matmul", _matmul_overload)
 _binary_overload("and", and_)
 _binary_overload("or", or_)
 _binary_overload("xor", xor_)
-OPERATORS["lt"] = lambda x, y: less(x, y)
-OPERATORS["le"] = lambda x, y: less_equal(x, y)
-OPERATORS["gt"] = lambda x, y: greater(x, y)
-OPERATORS["ge"] = lambda x, y: greater_equal(x, y)
-OPERATORS["neg"] = lambda x: neg(x)
-OPERATORS["abs"] = lambda x: abs(x)
-OPERATORS["invert"] = lambda x: invert_(x)
+TENSOR_OPERATORS["lt"] = lambda x, y: less(x, y)
+TENSOR_OPERATORS["le"] = lambda x, y: less_equal(x, y)
+TENSOR_OPERATORS["gt"] = lambda x, y: greater(x, y)
+TENSOR_OPERATORS["ge"] = lambda x, y: greater_equal(x, y)
+TENSOR_OPERATORS["neg"] = lambda x: neg(x)
+TENSOR_OPERATORS["abs"] = lambda x: abs(x)
+TENSOR_OPERATORS["invert"] = lambda x: invert_(x)

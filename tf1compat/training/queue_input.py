@@ -31,7 +31,7 @@ from tf1compat.ops import array_ops, creation_ops, math_ops, queue_ops
 from tf1compat.ops.indexing_ops import gather
 from tf1compat.training.queue_runner import QueueRunner, add_queue_runner
 
-__all__ = ["match_filenames_once", "limit_epochs", "input_producer", "string_input_producer",
+__all__ = ["limit_epochs", "input_producer", "string_input_producer",
            "range_input_producer", "slice_input_producer", "batch", "maybe_batch",
            "batch_join", "maybe_batch_join", "shuffle_batch", "maybe_shuffle_batch",
            "shuffle_batch_join", "maybe_shuffle_batch_join"]
@@ -46,15 +46,6 @@ def _scalar_summary(name: str, value: Tensor) -> None:
 
 
 # -- producers -------------------------------------------------------------------------------
-
-def match_filenames_once(pattern: Any, name: Optional[str] = None) -> Any:
-    """A local variable holding the files matching `pattern` (glob), set when initialized."""
-    from tf1compat.ops.file_ops import matching_files
-    from tf1compat.variables.variables import Variable
-    with name_scope(name, "matching_filenames", [pattern]) as name:
-        return Variable(name=name, initial_value=matching_files(pattern), trainable=False,
-                        validate_shape=False, collections=[GraphKeys.LOCAL_VARIABLES])
-
 
 def limit_epochs(tensor: Any, num_epochs: Optional[int] = None,
                  name: Optional[str] = None) -> Tensor:

@@ -22,7 +22,7 @@ from typing import Any, List, Optional, Sequence
 from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, add_to_collection, get_default_graph
-from tf1compat.training.proto_messages import QueueRunnerDef
+from tf1compat.serialization.messages import QueueRunnerDef
 
 __all__ = ["QueueRunner", "add_queue_runner", "start_queue_runners"]
 
