@@ -64,7 +64,7 @@ def split_batch(value: Any) -> List[Any]:
     """The elements of a batched component (its slices along dimension 0)."""
     if isinstance(value, torch.Tensor):
         return list(value.unbind(0))
-    return [v if isinstance(v, np.ndarray) else v for v in value]
+    return list(value)
 
 
 def stack_components(values: Sequence[Any], dtype: D.DType,

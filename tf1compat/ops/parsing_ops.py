@@ -205,10 +205,14 @@ def _strings(value: Any) -> List[bytes]:
     return [bytes(v) for v in np.asarray(value, dtype=object).reshape(-1)]
 
 
-def _decode(serialized: bytes, name: str) -> Dict[str, Tuple[int, Any]]:
-    from tf1compat.serialization.example_decode import decode_features
+def _decode(serialized: bytes, name: str,
+            keys: Optional[Sequence[str]] = None) -> Any:
+    """{feature name: (kind, values)} of a serialized Example, or with `keys` the list of
+    those features' (kind, values) (None where absent); TF's error if it is malformed."""
+    from tf1compat.serialization.example_decode import decode_features, decode_named_features
     try:
-        return decode_features(serialized)
+        return decode_features(serialized) if keys is None else \
+            decode_named_features(serialized, keys)
     except (DecodeError, ValueError, IndexError, UnicodeDecodeError):
         raise errors.InvalidArgumentError(None, None, f"Could not parse example input, value: "
                                                       f"'{serialized!r:.200}'") from None
@@ -351,12 +355,12 @@ def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DT
         name = key.decode() if isinstance(key, bytes) else str(key)
         specs.append((name, _KIND_OF[dtype], dims, size))
     single = len(specs) == 1
+    names = [spec[0] for spec in specs]
 
     def run(serialized: bytes, defaults: tuple) -> Optional[tuple]:
-        features = _decode(serialized, "<unknown>")
         out = []
-        for name, kind, dims, size in specs:
-            found = features.get(name)
+        for (name, kind, dims, size), found in zip(specs, _decode(serialized, "<unknown>",
+                                                                   names)):
             if found is None or found[0] != kind or len(found[1]) != size:
                 return None
             values = found[1]
