@@ -9,7 +9,9 @@ The pipeline is TF 1.x's standard one: string_input_producer over TFRecord files
 TFRecordReader.read -> parse_single_example (a 32-float feature, an int64 label, a short
 bytes feature) -> shuffle_batch(batch_size=64, num_threads=4, capacity=2000,
 min_after_dequeue=1000), drained by Session.run on the batch. Both sides read the same
-files; the figure is examples per second after the shuffle queue has filled once.
+files; the figure is examples per second after the shuffle queue has filled once, the best
+of REPEATS pipelines on each side (the machine is shared: the best run is the one least
+slowed by other load, on both sides alike).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if ROOT not in sys.path:
 TF_PYTHON = "/tmp/tf/bin/python"
 FILES, PER_FILE, BATCH, THREADS = 4, 2500, 64, 4
 WARMUP_BATCHES, TIMED_BATCHES = 20, 150
+REPEATS = 3
 
 
 def write_records(tf: Any, folder: str) -> List[str]:
@@ -53,8 +56,9 @@ def write_records(tf: Any, folder: str) -> List[str]:
     return paths
 
 
-def examples_per_second(tf: Any, paths: List[str]) -> float:
-    """Drains the pipeline for TIMED_BATCHES batches after WARMUP_BATCHES."""
+def measure(tf: Any, paths: List[str]) -> Dict[str, float]:
+    """Drains the pipeline for TIMED_BATCHES batches after WARMUP_BATCHES: examples/s, and
+    the process's CPU time (all its threads) per example in microseconds."""
     graph = tf.Graph()
     with graph.as_default():
         queue = tf.train.string_input_producer(paths, shuffle=True, seed=1)
@@ -72,15 +76,24 @@ def examples_per_second(tf: Any, paths: List[str]) -> float:
     try:
         for _ in range(WARMUP_BATCHES):
             sess.run(batch)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for _ in range(TIMED_BATCHES):
             sess.run(batch)
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     finally:
         coord.request_stop()
         coord.join(threads, stop_grace_period_secs=30)
         sess.close()
-    return TIMED_BATCHES * BATCH / elapsed
+    examples = TIMED_BATCHES * BATCH
+    return {"examples_per_s": examples / elapsed, "cpu_us_per_example": cpu / examples * 1e6}
+
+
+def best_of_repeats(tf: Any, paths: List[str]) -> Dict[str, float]:
+    """The best of REPEATS fresh pipelines (graph, session, runners) on the same files:
+    the highest examples/s and the lowest CPU time per example."""
+    runs = [measure(tf, paths) for _ in range(REPEATS)]
+    return {"examples_per_s": max(r["examples_per_s"] for r in runs),
+            "cpu_us_per_example": min(r["cpu_us_per_example"] for r in runs)}
 
 
 def _tf_side(paths: List[str]) -> Dict[str, Any]:
@@ -104,19 +117,27 @@ def _load() -> str:
 
 
 def bench_queues() -> Dict[str, Any]:
-    """tf1compat's and real TF's examples/s, side by side, with the ratio."""
+    """tf1compat's and real TF's examples/s and CPU time per example, side by side, with
+    the ratios. On a loaded machine examples/s favours TF (its many C++ threads get more of
+    the CPU than one Python interpreter holding the GIL); CPU time per example does not
+    depend on the load."""
     import tf1compat as tf
     with tempfile.TemporaryDirectory() as folder:
         paths = write_records(tf, folder)
         load_before = _load()
-        ours = examples_per_second(tf, paths)
+        ours = best_of_repeats(tf, paths)
         theirs = _tf_side(paths)
         load_after = _load()
-    result: Dict[str, Any] = {"tf1compat_examples_per_s": ours,
+    result: Dict[str, Any] = {"tf1compat_examples_per_s": ours["examples_per_s"],
+                              "tf1compat_cpu_us_per_example": ours["cpu_us_per_example"],
                               "load": f"{load_before} before, {load_after} after"}
     if "examples_per_s" in theirs:
         result["tf_examples_per_s"] = theirs["examples_per_s"]
-        result["ratio_vs_tf"] = ours / theirs["examples_per_s"]
+        result["tf_cpu_us_per_example"] = theirs["cpu_us_per_example"]
+        result["ratio_vs_tf"] = ours["examples_per_s"] / theirs["examples_per_s"]
+        # > 1 when tf1compat spends less CPU per example than TF
+        result["cpu_efficiency_vs_tf"] = (theirs["cpu_us_per_example"]
+                                          / ours["cpu_us_per_example"])
     else:
         result["tf"] = theirs["error"]
     return result
@@ -131,7 +152,7 @@ def main(argv: List[str]) -> int:
         if not paths:
             folder = tempfile.mkdtemp()
             paths = write_records(tf, folder)
-        print(json.dumps({"examples_per_s": examples_per_second(tf, paths)}))
+        print(json.dumps(best_of_repeats(tf, paths)))
         return 0
     for key, value in bench_queues().items():
         print(f"{key:28s} {value:.1f}" if isinstance(value, float) else f"{key:28s} {value}")
