@@ -316,6 +316,25 @@ def case_batch_sparse(tf):
                            if "Sparse" in op.type})}
 
 
+def case_batch_sparse_names(tf):
+    """The tensors batch returns for SparseTensors: a lone SparseTensor (a one-component
+    queue) comes straight from TakeManySparseFromTensorsMap, a list goes through
+    control_dependency identities."""
+    sp = tf.SparseTensor(indices=[[0], [2]], values=[1, 2], dense_shape=[3])
+    names = {}
+    for label, tensors in (("alone", sp), ("list_of_one", [sp]),
+                           ("with_dense", [sp, tf.constant(1)])):
+        try:
+            out = tf.train.batch(tensors, batch_size=2)
+        except TypeError as e:
+            names[label] = type(e).__name__
+            continue
+        flat = out if isinstance(out, list) else [out]
+        names[label] = [[t.indices.name, t.values.name, t.dense_shape.name]
+                        if isinstance(t, tf.SparseTensor) else t.name for t in flat]
+    return names
+
+
 def case_batch_sparse_enqueue_many(tf):
     sp = tf.SparseTensor(indices=[[0, 0], [0, 2], [1, 1], [2, 0]], values=[1.0, 2.0, 3.0, 4.0],
                          dense_shape=[3, 4])

@@ -324,7 +324,11 @@ def restore_sparse_tensors(stored_list: Any, infos: Sequence[_SparseMetaData]) -
 
         def with_deps(x: Tensor) -> Tensor:
             return with_dependencies(values, x)
-        tensors = [SparseTensor(indices=with_deps(x.indices), values=with_deps(x.values),
+        ensured = [SparseTensor(indices=with_deps(x.indices), values=with_deps(x.values),
                                 dense_shape=with_deps(x.dense_shape))
                    if isinstance(x, SparseTensor) else with_deps(x) for x in tensors]
-    return tensors if received_sequence else tensors[0]
+    else:
+        ensured = tensors
+    # As TF: a one-component queue's dequeue is a lone tensor, and then the restored
+    # tensor itself is returned (the dependency identities stay unused in the graph).
+    return ensured if received_sequence else tensors[0]
