@@ -152,8 +152,14 @@ def _one_shot_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
 
     def run() -> IteratorResource:
         if resource.iterator is None:
-            # The dataset is built once per session, the first time the iterator runs.
-            resource.start_once(lambda: kctx.compile_function([], [variant], None)()[0])
+            # The dataset is built once per session, the first time the iterator runs
+            # (once, whichever thread runs it first): from the graph's dataset ops, or
+            # from an imported graph's factory function.
+            def build() -> Any:
+                if isinstance(variant, Tensor):
+                    return kctx.compile_function([], [variant], None)()[0]
+                return variant.bind(kctx)(())[0]
+            resource.start_once(build)
         return resource
     return run
 
