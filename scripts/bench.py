@@ -202,6 +202,7 @@ BENCHMARKS.append(bench_eager_dispatch)
 BENCHMARKS.append(bench_vs_tensorflow)
 _optional("bench_checkpoint", "bench_checkpoint")
 _optional("bench_summaries", "bench_summaries")
+_optional("bench_queues", "bench_queues")
 _optional("bench_estimator", "bench_estimator")  # vs TF 2.15 in /tmp/tf215 when present
 _optional("bench_distributed", "bench_distributed")  # 1 vs 2 processes (gloo)
 

@@ -227,7 +227,6 @@ from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, 
 
 # -- training loop: coordinator, session hooks, monitored sessions, SavedModel -------------------
 # (section: training loop)
-from tf1compat.training.coordinator import start_queue_runners
 from tf1compat.serialization.messages import TensorInfo
 
 # -- input pipelines: tf.data, TFRecords, parsing --------------------------------------------------
@@ -248,6 +247,17 @@ from tf1compat.ops.string_ops import (as_string, decode_base64, encode_base64, s
                                       string_to_hash_bucket_fast, string_to_hash_bucket_strong,
                                       string_to_number, substr)
 from tf1compat.api import strings
+
+# -- queue-based input pipelines: queues, readers, accumulators (issue 16) ------------------------
+# (section: queues)
+from tf1compat.ops.queue_ops import (FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase,
+                                     RandomShuffleQueue)
+from tf1compat.training.queue_runner import start_queue_runners
+from tf1compat.data.reader_ops import (FixedLengthRecordReader, IdentityReader, ReaderBase,
+                                       TextLineReader, TFRecordReader, WholeFileReader)
+from tf1compat.ops.accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,
+                                           SparseConditionalAccumulator)
+from tf1compat.api import queue
 
 # -- images: tf.image (tf1compat/ops/image_ops.py, image_resize.py) ----------------------------
 from tf1compat.api import image

@@ -74,8 +74,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.lookup_ops": "tf1compat.internal.lookup_ops",
     # training loop: coordinator, session hooks, monitored sessions, SavedModel
     "tensorflow.python.training.coordinator": "tf1compat.training.coordinator",
-    "tensorflow.python.training.queue_runner": "tf1compat.training.coordinator",
-    "tensorflow.python.training.queue_runner_impl": "tf1compat.training.coordinator",
+    "tensorflow.python.training.queue_runner": "tf1compat.training.queue_runner",
+    "tensorflow.python.training.queue_runner_impl": "tf1compat.training.queue_runner",
+    "tensorflow.python.training.input": "tf1compat.training.queue_input",
+    "tensorflow.python.ops.data_flow_ops": "tf1compat.ops.queue_ops",
     "tensorflow.python.training.session_run_hook": "tf1compat.training.session_run_hook",
     "tensorflow.python.training.basic_session_run_hooks":
         "tf1compat.training.basic_session_run_hooks",

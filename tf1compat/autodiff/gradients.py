@@ -134,7 +134,8 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
     def run(*args: Any) -> Any:
         ys, xs = args[:ny], args[ny:ny + nx]
         if by_handle:
-            xs = tuple(state[x] if isinstance(x, str) else x for x in xs)
+            view = state.view()      # the run's leaves (runtime/session_state.py)
+            xs = tuple(view[x] if isinstance(x, str) else x for x in xs)
         dys = args[ny + nx:ny + nx + ndy]
         captures = args[ny + nx + ndy:]
         with box.lock:

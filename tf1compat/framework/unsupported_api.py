@@ -199,7 +199,11 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                            "tf.metrics update ops run in a Session loop"),
     "contrib.slim.data": _moved("slim's queue-based data providers and decoders",
                                 "tf.data with tf.parse_single_example"),
-    "contrib.slim.queues": _moved("slim.queues", "tf.data"),
+    # -- queue-based input ---------------------------------------------------------------------
+    "LMDBReader": Unsupported("LMDB databases are not read (tf1compat has no LMDB "
+                              "dependency)",
+                              "convert the records to TFRecord files and read them with "
+                              "tf.TFRecordReader or tf.data.TFRecordDataset"),
 }
 
 

@@ -587,9 +587,19 @@ def _pack_shape(ctx: Any) -> List[TensorShape]:
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = node.attrs["axis"]
-    if node.attrs["T"] == D.string:
-        return lambda *xs: np.stack([np.asarray(x, dtype=object) for x in xs], axis=axis)
+    if node.attrs["T"] in (D.string, D.resource):
+        # Strings, and resource handles (run-time objects: QueueBase.from_list stacks
+        # queues), are numpy object arrays.
+        return lambda *xs: np.stack([_object_array(x) for x in xs], axis=axis)
     return lambda *xs: torch.stack(xs, dim=axis)
+
+
+def _object_array(value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
 
 
 def _pack_grad_names(op: Any) -> List[Any]:

@@ -58,7 +58,7 @@ def _check_range(idx: torch.Tensor, n: int, what: str = "indices") -> None:
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis_static = static_ints(node, 2)
     batch_dims = node.attrs["batch_dims"]
-    string = node.attrs["Tparams"] == D.string
+    string = node.attrs["Tparams"] in (D.string, D.resource)   # numpy object arrays
 
     def gather(params: Any, indices: Any, axis: Any) -> Any:
         a = axis_static[0] if axis_static is not None else int(axis)

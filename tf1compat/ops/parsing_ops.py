@@ -207,10 +207,14 @@ def _strings(value: Any) -> List[bytes]:
     return [bytes(v) for v in np.asarray(value, dtype=object).reshape(-1)]
 
 
-def _decode(serialized: bytes, name: str) -> Dict[str, Tuple[int, Any]]:
-    from tf1compat.serialization.example_decode import decode_features
+def _decode(serialized: bytes, name: str,
+            keys: Optional[Sequence[str]] = None) -> Any:
+    """{feature name: (kind, values)} of a serialized Example, or with `keys` the list of
+    those features' (kind, values) (None where absent); TF's error if it is malformed."""
+    from tf1compat.serialization.example_decode import decode_features, decode_named_features
     try:
-        return decode_features(serialized)
+        return decode_features(serialized) if keys is None else \
+            decode_named_features(serialized, keys)
     except (DecodeError, ValueError, IndexError, UnicodeDecodeError):
         raise errors.InvalidArgumentError(None, None, f"Could not parse example input, value: "
                                                       f"'{serialized!r:.200}'") from None
@@ -280,8 +284,14 @@ def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dense_types = [D.as_dtype(t) for t in node.attrs["Tdense"]]
     dense_shapes = [as_shape(s) for s in node.attrs["dense_shapes"]]
 
+    single_example = _single_example_fast_path(node, num_sparse, dense_types, dense_shapes)
+
     def run(serialized: Any, names: Any, sparse_keys: Any, dense_keys: Any, ragged_keys: Any,
             *defaults: Any) -> tuple:
+        if single_example is not None and isinstance(serialized, bytes):
+            out = single_example(serialized, defaults)
+            if out is not None:
+                return out
         batched = not isinstance(serialized, bytes) and np.ndim(serialized) > 0
         batch_shape = tuple(np.shape(serialized)) if batched else ()
         records = _strings(serialized)
@@ -317,6 +327,53 @@ def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DType],
+                              dense_shapes: List[TensorShape]
+                              ) -> Optional[Callable[[bytes, tuple], Optional[tuple]]]:
+    """parse_single_example's common case, with what the general path works out per run
+    (key names, shapes, kinds) worked out once: one Example, only fixed-length dense
+    features with constant keys, each present with the right type and size. It returns
+    None for anything else, which then takes the general path (and its errors)."""
+    from tf1compat.framework.constant_value import constant_value
+    if num_sparse or not dense_types or any(s.rank is None or not s.is_fully_defined()
+                                            for s in dense_shapes):
+        return None
+    keys = constant_value(node.inputs[3])
+    if keys is None:
+        return None
+    specs = []
+    for key, dtype, shape in zip(np.asarray(keys, dtype=object).reshape(-1), dense_types,
+                                 dense_shapes):
+        dims = tuple(shape.as_list())
+        size = int(np.prod(dims)) if dims else 1
+        if size == 0:
+            return None
+        name = key.decode() if isinstance(key, bytes) else str(key)
+        specs.append((name, _KIND_OF[dtype], dims, size))
+    single = len(specs) == 1
+    names = [spec[0] for spec in specs]
+
+    def run(serialized: bytes, defaults: tuple) -> Optional[tuple]:
+        out = []
+        for (name, kind, dims, size), found in zip(specs, _decode(serialized, "<unknown>",
+                                                                   names)):
+            if found is None or found[0] != kind or len(found[1]) != size:
+                return None
+            values = found[1]
+            if kind == KIND_FLOAT:
+                out.append(torch.from_numpy(np.array(values, dtype=np.float32).reshape(dims)))
+            elif kind == KIND_INT64:
+                out.append(torch.from_numpy(np.array(values, dtype=np.int64).reshape(dims)))
+            elif not dims:
+                out.append(values[0])
+            else:
+                arr = np.empty(size, dtype=object)
+                arr[:] = values
+                out.append(arr.reshape(dims))
+        return out[0] if single else tuple(out)
+    return run
+
+
 def _single_dense(features: Dict[str, Any], key: str, dtype: D.DType, shape: TensorShape,
                   default: Any) -> Any:
     """A present, well-formed fixed-length feature of one example, built directly (the
@@ -341,7 +398,9 @@ def _single_dense(features: Dict[str, Any], key: str, dtype: D.DType, shape: Ten
         return out.reshape(dims)
     if dtype == D.float32:
         return torch.from_numpy(np.array(values, dtype=np.float32).reshape(dims))
-    return torch.tensor(values[0] if not dims else values, dtype=torch.int64).reshape(dims)
+    # (numpy then from_numpy: several times faster than torch.tensor on a Python list)
+    return torch.from_numpy(np.array(values[0] if not dims else values,
+                                     dtype=np.int64).reshape(dims))
 
 
 def _dense_output(parsed: list, key: str, dtype: D.DType, shape: TensorShape, default: Any,

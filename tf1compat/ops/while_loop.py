@@ -103,6 +103,7 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             if done is not None:
                 return done[0] if single else done
         cond_fn, body_fn, state = functions()
+        state = state.view()     # the running thread's gradient view, if any
         cond_caps = tuple([captures[i] for i in cond_pick])
         body_caps = tuple([captures[i] for i in body_pick])
         while cond_fn(values + cond_caps, state)[0]:
