@@ -32,6 +32,7 @@ LAYERS: List[Tuple[str, ...]] = [
     ("layers",),
     ("rnn",),
     ("contrib",),
+    ("export",),                     # TF graph -> torch.nn.Module / fx / torch.export
     ("api", "internal", "examples"),  # public faces and TF-internal import paths
     ("__init__", "shim", "cli", "__main__"),
 ]

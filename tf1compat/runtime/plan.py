@@ -163,7 +163,7 @@ class PlanBuilder:
         feeds = {t: i for i, t in enumerate(feed_tensors)}
         try:
             order = self.prune(fetch_elems, feeds, context)
-            grads = gradient_setup(order)
+            grads = self.gradient_setup(order)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function)
             for op in order:
                 binder.bind(op)
@@ -174,6 +174,12 @@ class PlanBuilder:
         compute_frees(steps, fetches)
         return Plan(steps, binder.feed_slots, fetches, copies, grads.needs_grad,
                     binder.state_marks, {slot: t.name for t, slot in binder.slots.items()})
+
+    def gradient_setup(self, order: List[Operation]) -> "GradientSetup":
+        """Pass 2 for this builder's plans (`gradient_setup`). A builder for another kind
+        of program overrides it: tf1compat.export gives every kernel TF's gradient
+        semantics, because a torch user differentiates the exported module."""
+        return gradient_setup(order)
 
     # -- pass 1: pruning and ordering ----------------------------------------------------
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
