@@ -16,7 +16,8 @@ __all__ = ["to_module", "to_fx", "torch_state_dict"]
 
 def to_module(fetches: Any, feeds: Any = None, session: Any = None,
               variables: Optional[Sequence[Any]] = None,
-              device: Union[str, torch.device, None] = None) -> ExportedModule:
+              device: Union[str, torch.device, None] = None,
+              random_ops: str = "tf") -> ExportedModule:
     """A `torch.nn.Module` computing `fetches` from `feeds`, as `session.run` would.
 
     Args:
@@ -33,6 +34,9 @@ def to_module(fetches: Any, feeds: Any = None, session: Any = None,
         the computation reads). A variable the computation reads but this list leaves
         out becomes a constant (a non-persistent buffer) with its current value.
       device: where the module starts (default: the CPU); move it with `.to()`.
+      random_ops: "tf" (default): random ops draw TF's Philox streams, the numbers a fresh
+        Session draws; "torch": they sample from torch's generator (the same
+        distributions; traceable by torch.export, no host round trip on a GPU).
 
     Trainable variables become `nn.Parameter`s, the others persistent buffers, named
     after TF's variable names (`hidden1/weights` -> `hidden1.weights`); values and
@@ -44,21 +48,25 @@ def to_module(fetches: Any, feeds: Any = None, session: Any = None,
       NotImplementedError: the computation contains `tf.gradients` or a Python gradient
         function the module cannot run.
     """
+    if random_ops not in ("tf", "torch"):
+        raise ValueError(f"random_ops must be 'tf' or 'torch', got {random_ops!r}")
     spec = resolve(fetches, feeds, variables)
+    spec.torch_random = random_ops == "torch"
     values = initial_values(spec, session)
     target = torch.device(device) if device is not None else torch.device("cpu")
     return module_class(spec.arg_names)(spec, values, target)
 
 
 def to_fx(module_or_fetches: Any, feeds: Any = None, session: Any = None,
-          variables: Optional[Sequence[Any]] = None) -> torch.fx.GraphModule:
+          variables: Optional[Sequence[Any]] = None,
+          random_ops: str = "tf") -> torch.fx.GraphModule:
     """A readable `torch.fx.GraphModule` of an exported computation: one node per TF op
     (named after its tensor, calling the op's kernel named after its op type), the
     variables as `get_attr` nodes of the module's parameters and buffers (shared with
     the ExportedModule it comes from). Takes an ExportedModule, or the arguments of
     `to_module`."""
     module = module_or_fetches if isinstance(module_or_fetches, ExportedModule) else \
-        to_module(module_or_fetches, feeds, session, variables)
+        to_module(module_or_fetches, feeds, session, variables, random_ops=random_ops)
     return graph_module(module)
 
 

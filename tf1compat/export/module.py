@@ -160,7 +160,7 @@ class ExportedModule(nn.Module):
         """Why torch.export cannot capture this module, one line per op (empty: it can,
         unless a kernel needs input values to decide shapes, found while tracing)."""
         spec = self._export_spec
-        return graph_problems(reachable_ops(spec.elements, spec.feeds))
+        return graph_problems(reachable_ops(spec.elements, spec.feeds), spec.torch_random)
 
     # -- running ------------------------------------------------------------------------
     def _run(self, args: Sequence[Any]) -> Any:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
+from tf1compat.export.random_ops import TORCH_SAMPLERS
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.runtime.codegen import op_for_traceback
@@ -40,13 +41,12 @@ class ExportError(RuntimeError):
 _KINDS = (
     (("PyFunc",), "calls Python (tf.py_func / tf.numpy_function)"),
     (("Print",), "prints (tf.Print / tf.print)"),
-    (("Assert",), "checks a run-time assertion (tf.Assert, tf.debugging.assert_*)"),
     (("Summary",), "writes a summary (tf.summary)"),
     (("Iterator", "Dataset"), "reads a tf.data input pipeline"),
     (("Table",), "uses a lookup table (a Python object)"),
     (("Random", "Multinomial", "TruncatedNormal", "CandidateSampler", "Shuffle"),
-     "draws random numbers from TF's Philox stream, which lives in Python (dropout in "
-     "training mode, sampling)"),
+     "draws random numbers from TF's Philox stream, which lives in Python (dropout, "
+     "sampling; to_module(..., random_ops='torch') samples from torch's generator)"),
     (("Save", "Restore", "File", "Checkpoint"), "reads or writes files"),
     (("Timestamp",), "reads the clock"),
 )
@@ -61,9 +61,17 @@ def _touches_state(op: Operation) -> bool:
                for t in list(op._inputs) + list(op._outputs))
 
 
-def problem_reason(op: Operation) -> Optional[str]:
-    """Why torch.export cannot capture `op` (None when it can)."""
+# Checks whose kernels validate through ops/_kernels.any_true, which becomes a run-time
+# assertion of the traced program.
+_ASSERTIONS = ("Assert",)
+
+
+def problem_reason(op: Operation, torch_random: bool = False) -> Optional[str]:
+    """Why torch.export cannot capture `op` (None when it can); `torch_random`: random
+    ops sample from torch's generator (export/random_ops.py)."""
     od = op._op_def
+    if op.type in _ASSERTIONS or (torch_random and op.type in TORCH_SAMPLERS):
+        return None
     if od.cpu_only:
         kind = _kind(op.type)
         return kind or ("works on string tensors (numpy object arrays), which torch does "
@@ -93,11 +101,11 @@ def export_problem(op: Operation, reason: str) -> str:
     return f"{op.type} op {op.name!r}{_site(op)}: {reason}"
 
 
-def graph_problems(ops: Sequence[Operation]) -> List[str]:
+def graph_problems(ops: Sequence[Operation], torch_random: bool = False) -> List[str]:
     """The problems of `ops` (those a run may execute), one line per op."""
     out = []
     for op in ops:
-        reason = problem_reason(op)
+        reason = problem_reason(op, torch_random)
         if reason is not None:
             out.append(export_problem(op, reason))
     return out

@@ -35,6 +35,7 @@ from tf1compat.autodiff.custom_gradient import build_custom_gradient
 from tf1compat.autodiff.grad_mode import GradModeRewriter, custom_record
 from tf1compat.autodiff.registry import gradient_function
 from tf1compat.export.problems import ExportError, export_problem, problem_reason
+from tf1compat.export.random_ops import TORCH_SAMPLERS
 from tf1compat.framework import errors
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT
 from tf1compat.framework.operation import Operation
@@ -173,16 +174,19 @@ def _blocked_kernel(op: Operation, reason: str) -> Callable[..., Any]:
 class _ExportKernels:
     """The plan builder's kernel rewriter for exported programs (see the module docstring)."""
 
-    def __init__(self, tracing: bool):
+    def __init__(self, tracing: bool, torch_random: bool):
         self.gradients = GradModeRewriter([])
         self.tracing = tracing
+        self.torch_random = torch_random
 
     def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
+        if self.torch_random and op.type in TORCH_SAMPLERS:
+            kernel = TORCH_SAMPLERS[op.type](op, kctx)
         _ensure_python_gradient(op)
         kernel = self.gradients.wrap(op, kernel, kctx)
         if not self.tracing:
             return kernel
-        reason = problem_reason(op)
+        reason = problem_reason(op, self.torch_random)
         return kernel if reason is None else _blocked_kernel(op, reason)
 
 
@@ -241,11 +245,12 @@ class _ExportRuntime(SessionRuntime):
     """A session runtime whose store is the module's state and whose plans are built for
     one device by `_ExportBuilder` (op resources and region caching are the session's)."""
 
-    def __init__(self, graph: Any, state: ModuleState, device: torch.device, tracing: bool):
+    def __init__(self, graph: Any, state: ModuleState, device: torch.device, tracing: bool,
+                 torch_random: bool):
         super().__init__(graph)
         self.state = state
         self.placer = _ExportPlacer(device)
-        self.kernels = _ExportKernels(tracing)
+        self.kernels = _ExportKernels(tracing, torch_random)
         self.builder = _ExportBuilder(self)
 
     @torch.compiler.disable
@@ -289,13 +294,20 @@ def fold_known_values(plan: Plan) -> None:
                     if slot is not None:
                         known[slot] = value
                 continue
-        if step.op._op_def.keeps_devices and step.args and step.args[0].kind == CONST and \
+        if _chooses_by_first_input(step.op) and step.args[0].kind == CONST and \
                 isinstance(step.args[0].ref, torch.Tensor) and step.args[0].ref.numel() == 1:
             step.kernel = _with_scalar_predicate(step.kernel, step.args[0].ref.item())
         steps.append(step)
     plan.steps = steps
     plan.fetches = [resolve(f) for f in plan.fetches]
     compute_frees(plan.steps, plan.fetches)
+
+
+def _chooses_by_first_input(op: Operation) -> bool:
+    """Control-flow ops whose first input is one predicate or branch index (If, Case),
+    as opposed to a list of loop variables (While)."""
+    od = op._op_def
+    return od.keeps_devices and bool(od.inputs) and not od.inputs[0].is_list
 
 
 def _fold(step: Any) -> Optional[list]:
@@ -328,7 +340,7 @@ class Program:
     def __init__(self, spec: Any, state: ModuleState, device: torch.device,
                  tracing: bool = False):
         self.device = device
-        self.runtime = _ExportRuntime(spec.graph, state, device, tracing)
+        self.runtime = _ExportRuntime(spec.graph, state, device, tracing, spec.torch_random)
         plan = self.runtime.builder.build(spec.elements, spec.feeds)
         if plan.error is not None:
             raise plan.error

@@ -55,6 +55,7 @@ class ExportSpec:
     feeds: List[Tensor]
     arg_names: List[str]
     variables: List[VariableSpec] = field(default_factory=list)
+    torch_random: bool = False           # random ops on torch's generator (random_ops.py)
 
     @property
     def keys(self) -> Dict[str, VariableSpec]:

@@ -34,18 +34,18 @@ def as_int_list(value: Any) -> List[int]:
     return [int(v) for v in np.asarray(value).reshape(-1)]
 
 
-def any_true(flags: torch.Tensor) -> bool:
+def any_true(flags: torch.Tensor,
+             what: str = "a kernel's input validation failed (out-of-range indices or "
+                         "labels)") -> bool:
     """Whether any of `flags` holds: a kernel's input validation (out-of-range indices,
-    labels), after which it raises TF's InvalidArgumentError.
+    labels, `tf.Assert`), after which it raises TF's InvalidArgumentError.
 
     Under torch's tracers (torch.compile, torch.export), where a tensor's value cannot
     decide Python control flow, the check becomes a run-time assertion of the traced
-    program (`torch._assert_async`) and validation passes here.
+    program (`torch._assert_async`, failing with `what`) and validation passes here.
     """
     if torch.compiler.is_compiling() or is_fake(flags):
-        torch._assert_async(torch.logical_not(flags.any()),
-                            "tf1compat: a kernel's input validation failed (out-of-range "
-                            "indices or labels)")
+        torch._assert_async(torch.logical_not(flags.any()), f"tf1compat: {what}")
         return False
     return bool(flags.any())
 
