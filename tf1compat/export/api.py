@@ -43,6 +43,10 @@ def to_module(fetches: Any, feeds: Any = None, session: Any = None,
     gradients equal `Session.run` and `tf.gradients` on the same inputs. Assignments in
     the computation (moving averages) update buffers in place.
 
+    Calling the module raises TF's error classes naming the op (InvalidArgumentError for
+    bad indices, ...); an op that assigns a trainable variable (a train op among the
+    fetches) raises UnimplementedError: train the parameters with torch.optim.
+
     Raises:
       InvalidArgumentError: a placeholder the fetches need is not in `feeds`.
       NotImplementedError: the computation contains `tf.gradients` or a Python gradient
@@ -50,7 +54,7 @@ def to_module(fetches: Any, feeds: Any = None, session: Any = None,
     """
     if random_ops not in ("tf", "torch"):
         raise ValueError(f"random_ops must be 'tf' or 'torch', got {random_ops!r}")
-    spec = resolve(fetches, feeds, variables)
+    spec = resolve(fetches, feeds, variables, ExportedModule.reserved_names())
     spec.torch_random = random_ops == "torch"
     values = initial_values(spec, session)
     target = torch.device(device) if device is not None else torch.device("cpu")

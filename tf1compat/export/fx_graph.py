@@ -57,6 +57,7 @@ class _GraphBuilder:
         self.tensors = {v.path: module._container(v.path) for v in self.spec.variables}
         self.slots: Dict[int, fx.Node] = {}
         self.consts: Dict[int, fx.Node] = {}
+        self.const_names: set = set()
         self.attrs: Dict[str, fx.Node] = {}
 
     def variable(self, key: str) -> fx.Node:
@@ -77,6 +78,7 @@ class _GraphBuilder:
         if node is None:
             name = f"const_{len(self.consts)}"
             self.root[name] = value
+            self.const_names.add(name)
             node = self.consts[id(value)] = self.graph.get_attr(name)
         return node
 
@@ -158,7 +160,26 @@ def graph_module(module: ExportedModule) -> TFGraphModule:
     """The fx GraphModule of an ExportedModule's program."""
     builder = _GraphBuilder(module)
     graph = builder.build()
+    # Variables that only control-flow regions or kernels read (through the module's
+    # store) are attributes too, so the GraphModule's parameters are all of them.
+    for var in builder.spec.variables:
+        if not var.frozen and var.path not in builder.root:
+            parent, name = builder.tensors[var.path]
+            builder.root[var.path] = getattr(parent, name)
     gm = TFGraphModule(builder.root, graph, class_name="TFGraph")
+    for path, value in builder.root.items():
+        if path in builder.attrs or path in builder.const_names:
+            continue
+        *scopes, name = path.split(".")
+        owner: torch.nn.Module = gm
+        for scope in scopes:
+            if scope not in owner._modules:
+                owner.add_module(scope, torch.nn.Module())
+            owner = owner._modules[scope]
+        if isinstance(value, torch.nn.Parameter):
+            owner.register_parameter(name, value)
+        else:
+            owner.register_buffer(name, value)
     for name in list(gm._buffers):
         if name.startswith("const_"):
             gm._non_persistent_buffers_set.add(name)

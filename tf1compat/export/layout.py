@@ -16,7 +16,10 @@ layer, so the weights load into a hand-written PyTorch model with `load_state_di
 | `embedding` | `embeddings` [vocab, dim] | `nn.Embedding`: `weight` | renamed |
 | `lstm` | `kernel` [in + hidden, 4 hidden], `bias` [4 hidden] (tf.nn.rnn_cell.LSTMCell / BasicLSTMCell, gates i, c, f, o) | `nn.LSTM`: `weight_ih_l{k}` [4 hidden, in], `weight_hh_l{k}` [4 hidden, hidden], `bias_ih_l{k}`, `bias_hh_l{k}` (gates i, f, g, o) | split input/recurrent rows, transpose, gate blocks reordered; TF's `forget_bias` (option, default 1.0, added by the cell at run time) folded into the forget gate of `bias_ih`, `bias_hh` zero; options `layer=k`, `reverse=True` (`_reverse` suffix of a bidirectional LSTM) |
 
-A mapping entry is `torch_prefix: (layout, tf_scope)` or `(layout, tf_scope, options)`;
+A mapping entry is `torch_prefix: (layout, tf_scope)` or `(layout, tf_scope, options)`,
+or a list of those when several TF layers fill one torch module (the layers of a
+multi-layer or bidirectional `nn.LSTM`: `"lstm": [("lstm", "rnn/.../cell_0/lstm_cell"),
+("lstm", "rnn/.../cell_1/lstm_cell", {"layer": 1})]`);
 `tf_scope` is the name scope of the layer's variables (`conv1`, `rnn/lstm_cell`), whose
 conventional leaf names are tried (`kernel` or `weights` or `w`, `bias` or `biases`
 or `b`, ...), or a dict {role: TF variable name} naming them outright
@@ -194,14 +197,18 @@ def convert_state_dict(module: Any, mapping: Mapping[str, Any],
     out: Tensors = {}
     consumed: set = set()
     for prefix, value in mapping.items():
-        layout, scope, options = _entry(prefix, value)
-        picked, used = _gather(prefix, layout, scope, values)
-        consumed.update(used)
-        with torch.no_grad():
-            converted = layout.convert({k: v.detach() for k, v in picked.items()}, options)
-        for name, tensor in converted.items():
-            key = f"{prefix}.{name}" if prefix else name
-            out[key] = tensor.contiguous().clone()
+        for entry in (value if isinstance(value, list) else [value]):
+            layout, scope, options = _entry(prefix, entry)
+            picked, used = _gather(prefix, layout, scope, values)
+            consumed.update(used)
+            with torch.no_grad():
+                converted = layout.convert({k: v.detach() for k, v in picked.items()},
+                                           options)
+            for name, tensor in converted.items():
+                key = f"{prefix}.{name}" if prefix else name
+                if key in out:
+                    raise ValueError(f"torch_state_dict: two TF layers map to {key!r}")
+                out[key] = tensor.contiguous().clone()
     if strict:
         left = sorted(set(values) - consumed)
         if left:

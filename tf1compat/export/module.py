@@ -29,7 +29,8 @@ from tf1compat.export.program import KnownValues, ModuleState, Program, is_trace
 from tf1compat.export.spec import ExportSpec, reachable_ops
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
-from tf1compat.runtime.codegen import op_for_traceback
+# The Session's mapping of kernel failures to TF's error classes and messages.
+from tf1compat.runtime.session import _failing_op, _map_exception, _with_op
 
 __all__ = ["ExportedModule", "VariableScope", "module_class"]
 
@@ -174,12 +175,12 @@ class ExportedModule(nn.Module):
         feeds = [f.convert(v, program.device, True) for f, v in zip(self._feeds, args)]
         try:
             values = program(feeds)
-        except errors.OpError:
-            raise
+        except errors.OpError as e:
+            raise _with_op(e, _failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit):
             raise
-        except Exception as e:  # noqa: BLE001 - TF's error classes, naming the op
-            raise _op_error(e) from e
+        except Exception as e:  # noqa: BLE001 - TF's error classes, naming the op, as a
+            raise _map_exception(e) from e            # Session raises them
         return self._export_spec.pack(values)
 
     def _traced_state(self) -> bool:
@@ -191,9 +192,9 @@ class ExportedModule(nn.Module):
 
     def _trace(self, args: Sequence[Any]) -> Any:
         program = self._tracing_program()
-        feeds = [f.convert(v, program.device, False) for f, v in zip(self._feeds, args)]
         try:
             with KnownValues():
+                feeds = [f.convert(v, program.device, False) for f, v in zip(self._feeds, args)]
                 values = program(feeds)
         except ExportError:
             raise
@@ -205,6 +206,11 @@ class ExportedModule(nn.Module):
         return self._export_spec.pack(values)
 
     # -- torch module protocol ---------------------------------------------------------------
+    @classmethod
+    def reserved_names(cls) -> frozenset:
+        """Attribute names a variable scope cannot take (the module's own, nn.Module's)."""
+        return frozenset(dir(cls)) | frozenset(vars(nn.Module()))
+
     def _apply(self, fn: Any, recurse: bool = True) -> "ExportedModule":
         result = super()._apply(fn, recurse)
         device = self._current_device()
@@ -241,12 +247,6 @@ class ExportedModule(nn.Module):
         fetched = ", ".join(getattr(e, "name", str(e)) for e in spec.elements[:4])
         more = ", ..." if len(spec.elements) > 4 else ""
         return f"feeds=({', '.join(spec.arg_names)}), fetches=({fetched}{more})"
-
-
-def _op_error(e: Exception) -> errors.OpError:
-    cls, text = errors.from_python_exception(e)
-    return errors.op_error(cls, getattr(e, "_tf1compat_op", None) or
-                           op_for_traceback(e.__traceback__), text)
 
 
 _CLASSES: Dict[Tuple[str, ...], type] = {}

@@ -94,7 +94,7 @@ class ModuleState:
                             "variable of the module")
         module, name, trainable = slot
         if trainable:
-            raise RuntimeError(f"the exported computation assigns the trainable variable "
+            raise NotImplementedError(f"the exported computation assigns the trainable variable "
                                f"{key!r}; an exported module does not train itself: export "
                                "the forward computation and train with torch.optim")
         current = getattr(module, name)

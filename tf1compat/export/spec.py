@@ -227,14 +227,12 @@ def _used_keys(ops: Sequence[Operation]) -> List[str]:
     return list(keys)
 
 
-_RESERVED = set(dir(torch.nn.Module))
-
-
 class _PathNamer:
-    """Module paths for store keys: `/` -> `.`, components that clash with nn.Module's
-    own attributes or with each other get a trailing `_`."""
+    """Module paths for store keys: `/` -> `.`, components that clash with the module's
+    own attributes (`reserved`) or with each other get a trailing `_`."""
 
-    def __init__(self) -> None:
+    def __init__(self, reserved: Sequence[str]) -> None:
+        self.reserved = set(reserved)
         self.leaves: set = set()
         self.modules: set = set()
 
@@ -248,7 +246,7 @@ class _PathNamer:
             while True:
                 full = f"{prefix}.{name}" if prefix else name
                 taken = (full in self.modules) if last else (full in self.leaves)
-                if name in _RESERVED or name.startswith("_") or taken or \
+                if name in self.reserved or name.startswith("_") or taken or \
                         (last and full in self.leaves):
                     name += "_"
                     continue
@@ -262,7 +260,8 @@ class _PathNamer:
 
 
 def _resolve_variables(graph: Graph, ops: Sequence[Operation],
-                       variables: Optional[Sequence[Any]]) -> List[VariableSpec]:
+                       variables: Optional[Sequence[Any]],
+                       reserved: Sequence[str]) -> List[VariableSpec]:
     known = _graph_variables(graph)
     trainable_keys = {variable_key(v.op) for v in graph.get_collection(
         GraphKeys.TRAINABLE_VARIABLES) if isinstance(v, Variable)}
@@ -278,7 +277,7 @@ def _resolve_variables(graph: Graph, ops: Sequence[Operation],
             if key is None or key in chosen:
                 continue
             chosen.append(key)
-    namer = _PathNamer()
+    namer = _PathNamer(reserved)
     specs = []
     by_key = {}
     for key in chosen:
@@ -323,10 +322,10 @@ def initial_values(spec: ExportSpec, session: Any) -> Dict[str, torch.Tensor]:
 
 
 def resolve(fetches: Any, feeds: Any = None, variables: Optional[Sequence[Any]] = None,
-            graph: Optional[Graph] = None) -> ExportSpec:
-    """The ExportSpec of `fetches` computed from `feeds` (see the module docstring)."""
-    if graph is None:
-        graph = _graph_of(fetches) or get_default_graph()
+            reserved: Sequence[str] = ()) -> ExportSpec:
+    """The ExportSpec of `fetches` computed from `feeds` (see the module docstring);
+    `reserved`: attribute names of the module class that variable paths must avoid."""
+    graph = _graph_of(fetches) or get_default_graph()
     elements, pack = _fetch_structure(fetches, graph)
     if not elements:
         raise ValueError("tf1compat.export: nothing to fetch")
@@ -338,7 +337,7 @@ def resolve(fetches: Any, feeds: Any = None, variables: Optional[Sequence[Any]] 
                 "(it lives inside a control-flow construct)")
     ops = reachable_ops(elements, feed_tensors)
     spec = ExportSpec(graph, elements, pack, feed_tensors, names)
-    spec.variables = _resolve_variables(graph, ops, variables)
+    spec.variables = _resolve_variables(graph, ops, variables, reserved)
     return spec
 
 
