@@ -251,7 +251,9 @@ def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop:
     """
     elems = _variables_to_tensors(elems)
     with name_scope("loop_body"):
-        probe = fn(nest.pack(elems, [convert_to_tensor(e)[0] for e in nest.flatten(elems)]))
-    signature = nest.pack(probe, [convert_to_tensor(t).dtype for t in nest.flatten(probe)])
+        probe = fn(nest.pack_sequence_as(
+            elems, [convert_to_tensor(e)[0] for e in nest.flatten(elems)]))
+    signature = nest.pack_sequence_as(
+        probe, [convert_to_tensor(t).dtype for t in nest.flatten(probe)])
     return map_fn(fn, elems, fn_output_signature=signature)
 
