@@ -49,6 +49,11 @@ _dynamo_compiling = _dynamo_check()
 class VariableScope(nn.Module):
     """A TF name scope of an exported module: it holds the variables created under it."""
 
+    def extra_repr(self) -> str:
+        return ", ".join(f"{name}={list(value.shape)}" for name, value in
+                         list(self._parameters.items()) + list(self._buffers.items())
+                         if value is not None)
+
 
 class _Feed:
     """How one forward argument becomes a feed value: dtype, static shape, name."""

@@ -34,6 +34,10 @@ def as_int_list(value: Any) -> List[int]:
     return [int(v) for v in np.asarray(value).reshape(-1)]
 
 
+# torch.compiler.is_compiling exists from torch 2.3; before, only fake tensors tell.
+_compiling = getattr(torch.compiler, "is_compiling", lambda: False)
+
+
 def any_true(flags: torch.Tensor,
              what: str = "a kernel's input validation failed (out-of-range indices or "
                          "labels)") -> bool:
@@ -44,7 +48,7 @@ def any_true(flags: torch.Tensor,
     decide Python control flow, the check becomes a run-time assertion of the traced
     program (`torch._assert_async`, failing with `what`) and validation passes here.
     """
-    if torch.compiler.is_compiling() or is_fake(flags):
+    if _compiling() or is_fake(flags):
         torch._assert_async(torch.logical_not(flags.any()), f"tf1compat: {what}")
         return False
     return bool(flags.any())
