@@ -135,7 +135,8 @@ def test_cli_text_json_and_exit_status(tmp_path, capsys):
 
 
 def test_check_of_the_migration_examples_runs_nothing_and_passes():
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "check", "--json", EXAMPLES],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

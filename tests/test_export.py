@@ -282,7 +282,9 @@ def test_python_gradient_functions_and_export_problems():
     xs = np.linspace(-1, 1, 8, dtype=np.float32).reshape(8, 1)
     module = tfx.to_module(loss, [x])
     module(xs).backward()
-    with tf.Session() as sess:
+    # The Session on the CPU, where the module runs (on a GPU machine it would place the
+    # graph on the GPU around the CPU-only py_func).
+    with tf.Session(config=tf.ConfigProto(device_count={"GPU": 0})) as sess:
         sess.run(tf.global_variables_initializer())
         expected = sess.run(tf.gradients(loss, w)[0], {x: xs})
     np.testing.assert_allclose(module.w.grad.numpy(), expected, rtol=1e-5)
