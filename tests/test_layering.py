@@ -31,6 +31,8 @@ LAYERS: List[Tuple[str, ...]] = [
     ("keras",),
     ("layers",),
     ("rnn",),
+    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
+    ("estimator",),                  # Estimator, canned estimators, heads, TPUEstimator
     ("contrib",),
     ("export",),                     # TF graph -> torch.nn.Module / fx / torch.export
     ("api", "internal", "examples"),  # public faces and TF-internal import paths

@@ -250,8 +250,10 @@ greater_equal = compare("GreaterEqual", torch.ge)
 def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Callable:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         if node.attrs["T"] == D.string:
-            return lambda x, y: np.asarray(np_fn(np.asarray(x, dtype=object),
-                                                 np.asarray(y, dtype=object)))
+            # bool results are torch tensors whatever the input dtype (Where, LogicalAnd,
+            # Select consume them).
+            return lambda x, y: torch.from_numpy(np.asarray(np_fn(
+                np.asarray(x, dtype=object), np.asarray(y, dtype=object)), dtype=bool))
         return fn
     return factory
 
