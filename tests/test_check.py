@@ -14,6 +14,7 @@ from tf1compat import cli
 from tf1compat.check import check_paths
 from tf1compat.check.scanner import scan_source
 from tf1compat.check.support import MISSING, SUPPORTED, UNKNOWN, UNSUPPORTED, support_of
+from tf1compat.framework import unsupported_api
 from tests.migration import EXAMPLES, ROOT
 
 
@@ -124,8 +125,11 @@ def test_cli_text_json_and_exit_status(tmp_path, capsys):
     assert cli.main(["check", "--problems-only", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "tf.constant" not in out.split("\n\n")[0]
-    assert (f"{bad}:2:5: tf.contrib.learn.Estimator: unsupported - tf.contrib.learn was "
-            "deprecated in TF 1.x and is not provided. Instead: tf.estimator / tf.keras.") in out
+    # The reason and the replacement come from the table of unsupported names.
+    entry = unsupported_api.lookup("contrib.learn.Estimator")
+    assert entry.reason.startswith("tf.contrib.learn was deprecated") and entry.replacement
+    assert (f"{bad}:2:5: tf.contrib.learn.Estimator: unsupported - {entry.reason}. "
+            f"Instead: {entry.replacement}.") in out
     assert cli.main(["check", "--json", str(bad)]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["summary"]["unsupported_names"] == 1
@@ -153,7 +157,12 @@ def test_check_of_the_migration_examples_runs_nothing_and_passes():
 
 
 @pytest.mark.parametrize("source,status", [
-    ("import tensorflow.contrib.learn as learn\n", UNSUPPORTED),
+    ("import tensorflow.contrib.lite as lite\n", UNSUPPORTED),
+    # a namespace the table explains but tf1compat provides in part: its names are
+    # checked one by one (Experiment is provided, Estimator is not)
+    ("import tensorflow.contrib.learn as learn\n", SUPPORTED),
+    ("from tensorflow.contrib.learn import Experiment\n", SUPPORTED),
+    ("from tensorflow.contrib.learn import Estimator\n", UNSUPPORTED),
     ("from tensorflow.python.util import deprecation\n", MISSING),
     ("import tensorflow.python.no_such_module\n", UNSUPPORTED),
 ])

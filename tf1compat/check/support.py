@@ -4,8 +4,10 @@ The one answer shared by `tf1compat check` and `scripts/gen_api_support.py`: a n
 supported when it resolves in tf1compat the way the script would reach it at run time
 (`import tensorflow...` through the shim, which maps TF-internal module paths to their
 stand-ins, then attribute access) and the table of unsupported names
-(framework/unsupported_api.py) has no entry for it. Otherwise the answer carries the
-table's reason and replacement, or the error the name raises under tf1compat.
+(framework/unsupported_api.py) has no entry for the name itself. An entry for a namespace
+(`contrib.learn`) covers the names in it that do not resolve: tf1compat may provide part of
+a namespace the table explains. Otherwise the answer carries the table's reason and
+replacement, or the error the name raises under tf1compat.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Tuple
 
+from tf1compat.framework.unsupported_api import UNSUPPORTED as UNSUPPORTED_NAMES
 from tf1compat.framework.unsupported_api import Unsupported, lookup
 
 __all__ = ["Support", "SUPPORTED", "UNSUPPORTED", "MISSING", "UNKNOWN", "support_of",
@@ -85,11 +88,36 @@ def support_of_use(module: str, attrs: Sequence[str] = ()) -> Support:
     own and are not checked."""
     internal = is_internal(module)
     public = module[len(_ROOT) + 1:] if module.startswith(_ROOT + ".") else ""
+    table: Optional[Support] = None
     if not internal:
         dotted = ".".join(([public] if public else []) + list(attrs))
-        found = _from_table(dotted)
-        if found is not None:
-            return found
+        table = _from_table(dotted)
+        if table is not None and UNSUPPORTED_NAMES.get(canonical(dotted)) is table.entry:
+            # An entry for this very name, unless the name is a module tf1compat
+            # provides in part (`tf.contrib.learn`): its attributes are checked one by one.
+            provided = _resolved(module, attrs)
+            if not isinstance(provided, types.ModuleType):
+                return table
+    answer = _resolve_use(module, attrs, internal, public)
+    # An entry for a namespace explains the names of it that tf1compat does not provide.
+    return table if table is not None and not answer.supported else answer
+
+
+def _resolved(module: str, attrs: Sequence[str]) -> Any:
+    """The object `module.attrs...` is under tf1compat (None when it does not resolve)."""
+    obj: Any = _import(module)
+    for part in attrs:
+        if obj is None:
+            return None
+        try:
+            obj = getattr(obj, part)
+        except Exception:  # noqa: BLE001 - any failure means the name is not provided
+            obj = _import(f"{module}.{part}") if isinstance(obj, types.ModuleType) else None
+        module = f"{module}.{part}"
+    return obj
+
+
+def _resolve_use(module: str, attrs: Sequence[str], internal: bool, public: str) -> Support:
     obj: Any = _import(module)
     if obj is None:
         if internal:
