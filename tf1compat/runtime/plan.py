@@ -340,6 +340,10 @@ class _Binder:
         od = op._op_def
         args = []
         ref_idx = od.ref_input_indices
+        # A gradient source passes as the very tensor its consumers read: a copy moved to
+        # this op's device would be a new autograd node that nothing consumed (zero
+        # gradients for a tf.device('/cpu:0') variable read on the GPU).
+        grad_sources = set(od.grad_sources(op)) if od.grad_sources is not None else ()
         for i, t in enumerate(op._inputs):
             if i in ref_idx:
                 continue
@@ -349,8 +353,8 @@ class _Binder:
             if src is None:
                 raise errors.op_error(errors.InternalError, op,
                                       f"input {t.name} of {op.name} was not computed")
-            if od.keeps_devices:
-                args.append(src)   # control flow: values keep their devices
+            if od.keeps_devices or t in grad_sources:
+                args.append(src)   # control flow, gradient sources: values keep their devices
             else:
                 args.append(_moved(src, self.devices.get(t), device, t))
         return args
