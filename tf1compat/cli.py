@@ -7,6 +7,8 @@
 * `tf1compat check PATH... [--json] [--problems-only]` lists the TensorFlow names the
   scripts use and whether tf1compat supports them, without running them
   (tf1compat/check/); exit status 1 when something is not supported.
+* `tf1compat graph-support FILE...` lists the op types of graph files (.meta, frozen
+  .pb/.pbtxt, SavedModel directories) tf1compat cannot run.
 """
 
 from __future__ import annotations
@@ -52,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--problems-only", action="store_true",
                        help="list only the uses that are not supported (the summary "
                             "counts everything)")
+    support = commands.add_parser(
+        "graph-support", help="list the op types of graph files tf1compat does not implement",
+        description="Reports, for each graph file (.meta, frozen .pb/.pbtxt, SavedModel "
+                    "directory), the op types tf1compat does not implement; exit status 1 "
+                    "if there are any, 2 if a file cannot be read.")
+    support.add_argument("files", nargs="+", metavar="FILE", help="graph files to check")
     return parser
 
 
@@ -78,6 +86,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return e.code if isinstance(e.code, int) else 2
     if options.command == "check":
         return _check(options.paths, options.json, options.problems_only)
+    if options.command == "graph-support":
+        return graph_support_main(options.files)
     if options.command != "run":
         parser.print_help(sys.stderr)
         return 2
@@ -100,6 +110,23 @@ def _check(paths: List[str], as_json: bool, problems_only: bool) -> int:
     else:
         report.write_text(sys.stdout, problems_only)
     return 1 if report.problems else 0
+
+
+def graph_support_main(paths: List[str]) -> int:
+    """Prints the op coverage report of each file; 0 if every op type is supported."""
+    from tf1compat.training.graph_support import graph_support
+    status = 0
+    for path in paths:
+        try:
+            report = graph_support(path)
+        except (IOError, ValueError) as e:
+            print(f"tf1compat: {e}", file=sys.stderr)
+            status = 2
+            continue
+        print(report)
+        if not report.supported:
+            status = max(status, 1)
+    return status
 
 
 def _run(script: str, script_args: List[str]) -> int:
