@@ -201,7 +201,7 @@ def test_torch_export_of_the_mlp_cnn_and_rnn(name, fetch, feeds, random_ops):
     else:
         inputs = (g["batches"](1)[0],)
     args = tuple(torch.from_numpy(np.asarray(a)) for a in inputs)
-    program = torch.export.export(module, args)
+    program = torch.export.export(module, args, strict=False)
     np.testing.assert_allclose(program.module()(*args).detach().numpy(),
                                module(*args).detach().numpy(), rtol=1e-5, atol=1e-6)
 
@@ -211,4 +211,4 @@ def test_torch_export_names_a_data_dependent_loop():
     args = (torch.from_numpy(g["values"]), torch.from_numpy(g["lengths"]))
     with pytest.raises(tfx.ExportError, match=r"While op 'encoder/bidirectional_rnn/fw/fw/"
                                               r"while/While'.*data-dependent"):
-        torch.export.export(module, args)
+        torch.export.export(module, args, strict=False)

@@ -99,5 +99,7 @@ accuracy = (model(images).argmax(1).numpy() == cnn.train_labels[:64]).mean()
 print("hand-written model agrees; accuracy on 64 training images %.3f" % accuracy)
 
 # -- 6. A deployable program: torch.export of the exported module ---------------------------
-program = torch.export.export(reloaded, (images, torch.from_numpy(cnn.train_labels[:64])))
+# strict=False: non-strict tracing (torch's default from 2.7 on; older torch needs it said)
+program = torch.export.export(reloaded, (images, torch.from_numpy(cnn.train_labels[:64])),
+                              strict=False)
 print("torch.export:", len(program.graph.nodes), "nodes")

@@ -3,7 +3,7 @@
     import tf1compat.export as tfx
     module = tfx.to_module(logits, feeds=[x], session=sess)   # a torch.nn.Module
     module(torch.randn(8, 784))                                # no Session, no graph
-    torch.export.export(module, (torch.randn(8, 784),))        # where the graph allows
+    torch.export.export(module, (torch.randn(8, 784),), strict=False)  # where it can
     tfx.to_fx(module)                                           # a readable GraphModule
     dense = tfx.torch_state_dict(module, mapping)               # weights for torch layers
 

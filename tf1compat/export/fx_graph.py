@@ -95,6 +95,10 @@ class _GraphBuilder:
             node = self.graph.call_method("to", (node, src.to_device))
         return node
 
+    def _call(self, target: Any, args: tuple, name: str) -> Any:
+        # create_node takes a name on every torch >= 2.4 (call_function does not on 2.4).
+        return self.graph.create_node("call_function", target, args, {}, name=name)
+
     def build(self) -> fx.Graph:
         plan = self.plan
         for slot, name in zip(plan.feed_slots, self.spec.arg_names):
@@ -109,16 +113,15 @@ class _GraphBuilder:
             used = [s for s in step.outs if s is not None]
             name = value_name(plan.slot_tensors[used[0]]) if len(step.outs) == 1 and used \
                 else value_name(step.op.name)
-            call = self.graph.call_function(_named_kernel(step.op.type, step.kernel), args,
-                                            name=name)
+            call = self._call(_named_kernel(step.op.type, step.kernel), args, name)
             if len(step.outs) == 1:
                 if step.outs[0] is not None:
                     self.slots[step.outs[0]] = call
                 continue
             for i, slot in enumerate(step.outs):
                 if slot is not None:
-                    self.slots[slot] = self.graph.call_function(
-                        operator.getitem, (call, i), name=value_name(plan.slot_tensors[slot]))
+                    self.slots[slot] = self._call(operator.getitem, (call, i),
+                                                  value_name(plan.slot_tensors[slot]))
         fetched: List[Any] = [None if (f.kind == CONST and f.ref is None) else self.argument(f)
                               for f in plan.fetches]
         self.graph.output(self.spec.pack(fetched))

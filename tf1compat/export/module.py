@@ -132,15 +132,16 @@ class ExportedModule(nn.Module):
     def _build(self) -> None:
         state = self._state()
         self._program = Program(self._export_spec, state, self._device)
-        self._tracing_programs: Dict[torch.device, Program] = {}
 
     def _tracing_program(self) -> Program:
-        program = self._tracing_programs.get(self._device)
+        # Kept on the program (rebuilt with it by `.to()`), not in a module attribute:
+        # torch 2.4's export refuses a module whose attributes change while it traces.
+        program = self._program.tracing_twin
         if program is None:
             with untraced():
                 program = Program(self._export_spec, self._program.state, self._device,
                                   tracing=True)
-            self._tracing_programs[self._device] = program
+            self._program.tracing_twin = program
         return program
 
     def tf_variables(self) -> Dict[str, torch.Tensor]:
@@ -236,7 +237,7 @@ class ExportedModule(nn.Module):
         new = cls.__new__(cls)
         memo[id(self)] = new
         for key, value in self.__dict__.items():
-            if key in ("_program", "_tracing_programs"):
+            if key == "_program":
                 continue
             # The spec (graph, fetches) is shared: it is read, never changed.
             new.__dict__[key] = value if key == "_export_spec" else copy.deepcopy(value, memo)

@@ -112,7 +112,10 @@ class ModuleState:
 def is_traced(value: Any) -> bool:
     """Whether `value` is a fake tensor of a tracer (torch.export's non-strict tracing)."""
     from torch._subclasses.fake_tensor import is_fake
-    return isinstance(value, torch.Tensor) and is_fake(value)
+    from torch._subclasses.functional_tensor import FunctionalTensor
+    # torch 2.4's is_fake does not see through the functional wrappers export traces with.
+    return isinstance(value, torch.Tensor) and (is_fake(value) or
+                                                isinstance(value, FunctionalTensor))
 
 
 @contextlib.contextmanager
@@ -348,6 +351,8 @@ class Program:
         self.plan = plan
         self.fn = plan.fn
         self.state = state
+        # The same computation built for torch.export's tracing (module.py makes it).
+        self.tracing_twin: Optional["Program"] = None
 
     @property
     def source(self) -> str:
