@@ -1,4 +1,5 @@
-"""The `tf1compat` command.
+"""The `tf1compat` command: `run` a legacy TF1 script, `check` the TensorFlow names of
+scripts, `graph-support` of graph files.
 
 * `tf1compat run SCRIPT [ARGS...]` runs a legacy TF1 script. Everything after SCRIPT
   belongs to the script (`tf1compat run train.py --help` shows the script's own help, as
