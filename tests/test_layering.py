@@ -35,8 +35,9 @@ LAYERS: List[Tuple[str, ...]] = [
     ("estimator",),                  # Estimator, canned estimators, heads, TPUEstimator
     ("contrib",),
     ("distribute",),                 # Horovod-style training on torch.distributed
+    ("export",),                     # TF graph -> torch.nn.Module / fx / torch.export
     ("api", "internal", "examples"),  # public faces and TF-internal import paths
-    ("__init__", "shim", "cli", "__main__"),
+    ("__init__", "shim", "cli", "__main__", "check"),  # check: the static scan of scripts
 ]
 
 # Known exceptions, each with the reason; the list only shrinks.

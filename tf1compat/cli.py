@@ -1,9 +1,15 @@
-"""The `tf1compat` command: `tf1compat run SCRIPT [ARGS...]` runs a legacy TF1 script;
-`tf1compat graph-support FILE...` lists the op types of graph files tf1compat cannot run.
+"""The `tf1compat` command: `run` a legacy TF1 script, `check` the TensorFlow names of
+scripts, `graph-support` of graph files.
 
-Everything after SCRIPT belongs to the script (`tf1compat run train.py --help` shows the
-script's own help, as `python train.py --help` does). SCRIPT may be a file or, as for
-`python`, a directory or zip archive with a `__main__.py`.
+* `tf1compat run SCRIPT [ARGS...]` runs a legacy TF1 script. Everything after SCRIPT
+  belongs to the script (`tf1compat run train.py --help` shows the script's own help, as
+  `python train.py --help` does). SCRIPT may be a file or, as for `python`, a directory
+  or zip archive with a `__main__.py`.
+* `tf1compat check PATH... [--json] [--problems-only]` lists the TensorFlow names the
+  scripts use and whether tf1compat supports them, without running them
+  (tf1compat/check/); exit status 1 when something is not supported.
+* `tf1compat graph-support FILE...` lists the op types of graph files (.meta, frozen
+  .pb/.pbtxt, SavedModel directories) tf1compat cannot run.
 
 `tf1compat run --nproc-per-node N SCRIPT` starts N processes of the script through
 PyTorch's launcher (`torch.distributed.run`, what `torchrun` runs), each under tf1compat,
@@ -55,6 +61,20 @@ def _parser() -> argparse.ArgumentParser:
                      help="a Python file, or a directory / zip file with __main__.py")
     run.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="the script's own arguments")
+    check = commands.add_parser(
+        "check", help="list the TensorFlow names scripts use and whether tf1compat "
+                      "supports them (static; nothing is run)",
+        description="Scans PATHs (Python files, or directories searched recursively) for "
+                    "the TensorFlow names they use - through `import tensorflow as tf`, "
+                    "`tensorflow.compat.v1`, `from tensorflow.contrib import slim`, "
+                    "TF-internal imports, ... - and says for each whether tf1compat "
+                    "supports it, and what to use instead when not. Exit status: 1 when "
+                    "something is not supported, 0 otherwise.")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    check.add_argument("--json", action="store_true", help="write the report as JSON")
+    check.add_argument("--problems-only", action="store_true",
+                       help="list only the uses that are not supported (the summary "
+                            "counts everything)")
     support = commands.add_parser(
         "graph-support", help="list the op types of graph files tf1compat does not implement",
         description="Reports, for each graph file (.meta, frozen .pb/.pbtxt, SavedModel "
@@ -85,6 +105,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         options = parser.parse_args(argv)
     except SystemExit as e:          # --help, --version, usage errors: argparse's status
         return e.code if isinstance(e.code, int) else 2
+    if options.command == "check":
+        return _check(options.paths, options.json, options.problems_only)
     if options.command == "graph-support":
         return graph_support_main(options.files)
     if options.command != "run":
@@ -134,6 +156,20 @@ def _launch(options: argparse.Namespace) -> int:
               file=sys.stderr)
         return code if isinstance(code, int) and code > 0 else 1
     return 0
+
+
+def _check(paths: List[str], as_json: bool, problems_only: bool) -> int:
+    from tf1compat.check import check_paths
+    try:
+        report = check_paths(paths)
+    except FileNotFoundError as e:
+        print(f"tf1compat check: {e}", file=sys.stderr)
+        return 2
+    if as_json:
+        report.write_json(sys.stdout)
+    else:
+        report.write_text(sys.stdout, problems_only)
+    return 1 if report.problems else 0
 
 
 def graph_support_main(paths: List[str]) -> int:

@@ -18,7 +18,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._kernels import static_ints
+from tf1compat.ops._kernels import any_true, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, merge_shapes, node_desc
 
 INDEX = (D.int16, D.int32, D.int64)
@@ -45,7 +45,7 @@ def _gather_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _check_range(idx: torch.Tensor, n: int, what: str = "indices") -> None:
-    if idx.numel() and (bool((idx < 0).any()) or bool((idx >= n).any())):
+    if idx.numel() and any_true((idx < 0) | (idx >= n)):
         flat = idx.reshape(-1)
         bad = int(torch.nonzero((flat < 0) | (flat >= n))[0, 0])
         value = int(flat[bad])
@@ -156,7 +156,7 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         k = idx.shape[-1]
         limits = torch.tensor(list(params.shape[:k]), device=idx.device)
         bad = (idx < 0) | (idx >= limits)
-        if bool(bad.any()):
+        if any_true(bad):
             row = int(torch.nonzero(bad.reshape(-1, k).any(1))[0, 0])
             flat = idx.reshape(-1, k)
             raise errors.InvalidArgumentError(
@@ -192,7 +192,7 @@ def _scatter_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         idx = indices.long()
         k = idx.shape[-1]
         limits = torch.tensor(dims[:k], device=idx.device)
-        if bool(((idx < 0) | (idx >= limits)).any()):
+        if any_true((idx < 0) | (idx >= limits)):
             raise errors.InvalidArgumentError(None, None,
                                               f"indices are out of range for shape {dims}")
         cols = tuple(idx[..., j] for j in range(k))

@@ -21,6 +21,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops import array_ops, math_ops
+from tf1compat.ops._kernels import any_true
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.creation_ops import range as _range
 from tf1compat.ops.indexing_ops import gather, unique, where
@@ -49,7 +50,7 @@ def _partition_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     n = node.attrs["num_partitions"]
 
     def partition(data: torch.Tensor, parts: torch.Tensor) -> tuple:
-        if parts.numel() and (bool((parts < 0).any()) or bool((parts >= n).any())):
+        if parts.numel() and any_true((parts < 0) | (parts >= n)):
             flat = parts.reshape(-1)
             bad = int(torch.nonzero((flat < 0) | (flat >= n))[0, 0])
             raise errors.InvalidArgumentError(

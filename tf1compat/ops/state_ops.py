@@ -29,6 +29,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._kernels import any_true
 from tf1compat.ops._shape_rules import node_desc
 
 __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "scatter_update",
@@ -100,7 +101,7 @@ def read_initialized(state: Any, key: str) -> Any:
 
 
 def _check_indices(idx: torch.Tensor, n: int) -> None:
-    if idx.numel() and bool(((idx < 0) | (idx >= n)).any()):
+    if idx.numel() and any_true((idx < 0) | (idx >= n)):
         flat = idx.reshape(-1)
         bad = int(torch.nonzero((flat < 0) | (flat >= n))[0, 0])
         raise errors.InvalidArgumentError(
@@ -319,7 +320,7 @@ def nd_rows(old: torch.Tensor, indices: torch.Tensor) -> torch.Tensor:
     flat = idx.reshape(-1, k)
     limits = torch.tensor(dims, device=idx.device, dtype=torch.long)
     bad = ((flat < 0) | (flat >= limits)).any(dim=1)
-    if bool(bad.any()):
+    if any_true(bad):
         i = int(torch.nonzero(bad)[0, 0])
         where = ", ".join(str(int(v)) for v in flat[i])
         raise errors.InvalidArgumentError(
