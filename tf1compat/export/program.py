@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
 
 import torch
 
@@ -49,6 +49,9 @@ __all__ = ["ModuleState", "Program", "KnownValues", "untraced", "is_traced"]
 
 
 # -- the variable store of a module -------------------------------------------------------
+
+_NO_LOCK = contextlib.nullcontext()
+
 
 class ModuleState:
     """Store key -> the owner module's parameter or buffer, looked up on every read.
@@ -72,6 +75,29 @@ class ModuleState:
                 None, None, f"Attempting to use uninitialized value {key} (it is not a "
                             "variable of the exported module)") from None
         return getattr(module, name)
+
+    # The rest of the variable-store protocol kernels use (runtime/session_state.py): a
+    # module runs in its caller's thread and assigns only buffers, so there is nothing to
+    # lock, no per-run gradient view, and no in-place update of a stored tensor.
+    def lock(self, key: str) -> contextlib.nullcontext:
+        return _NO_LOCK
+
+    def locks(self, keys: Iterable[str]) -> contextlib.nullcontext:
+        return _NO_LOCK
+
+    def updated(self, key: str) -> None:
+        pass
+
+    def own_leaf(self, key: str) -> None:
+        return None
+
+    def try_exclusive(self) -> bool:
+        return False
+
+    def view(self) -> "ModuleState":
+        """The store kernels read variables through (a session's store gives the running
+        thread's gradient view; a module's parameters are the autograd leaves already)."""
+        return self
 
     def get(self, key: str, default: Any = None) -> Any:
         slot = self._slots.get(key)
