@@ -9,8 +9,8 @@ tensors between layers become `TensorFlowOpLayer`s (`tf_op_layer_mul`) that re-c
 the op on replay. Checkpoint dependencies are TF's: `layer-<i>` for every layer and
 `layer_with_weights-<k>` for those with weights.
 
-Training loops (`compile`, `fit`, `evaluate`, ...) are not implemented yet and raise
-NotImplementedError naming the method; `predict`/`predict_on_batch` are (predict.py).
+Training (`compile`, `fit`, `evaluate`, `predict`, ...) is the TrainingV1 mixin
+(training_v1.py; under eager execution training_eager.py).
 """
 
 from __future__ import annotations
@@ -25,23 +25,17 @@ from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer, default
 from tf1compat.keras.engine.input_layer import InputLayer
 from tf1compat.keras.engine.op_layer import TensorFlowOpLayer, create_keras_history
+from tf1compat.keras.engine.training_v1 import TRAINING_ATTRIBUTES, TrainingV1
 
 __all__ = ["Model", "TensorFlowOpLayer"]
 
 
-def _not_implemented(method: str) -> NotImplementedError:
-    return NotImplementedError(f"Model.{method}() (the Keras training loops) is not "
-                               "implemented by tf1compat yet: train with a tf.train optimizer "
-                               "and Session.run on the model's outputs")
-
-
-class Model(Layer):
+class Model(TrainingV1, Layer):
     """`tf.keras.Model`: `Model(inputs, outputs, name=None)` or a subclass with `call`."""
 
-    _no_tracking = Layer._no_tracking | frozenset({"inputs", "outputs", "input_names",
-                                                   "output_names", "_is_graph_network",
-                                                   "_tensor_usage_count",
-                                                   "_enforce_input_layer"})
+    _no_tracking = Layer._no_tracking | TRAINING_ATTRIBUTES | frozenset({
+        "inputs", "outputs", "input_names", "output_names", "_is_graph_network",
+        "_tensor_usage_count", "_enforce_input_layer"})
 
     def __init__(self, *args: Any, **kwargs: Any):
         functional = (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or
@@ -231,42 +225,6 @@ class Model(Layer):
         kwargs = {"training": False} if self._expects_training_arg else {}
         self.call(x, **kwargs)
         super().build(input_shape)
-
-    # -- training loops (later) ----------------------------------------------------------------
-    def compile(self, *args: Any, **kwargs: Any) -> None:
-        raise _not_implemented("compile")
-
-    def fit(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("fit")
-
-    def evaluate(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("evaluate")
-
-    def predict(self, x: Any, batch_size: Optional[int] = None, verbose: int = 0,
-                steps: Optional[int] = None, callbacks: Any = None, **kwargs: Any) -> Any:
-        """Outputs on numpy `x`, in batches of `batch_size` (32), concatenated."""
-        from tf1compat.keras.engine.predict import predict
-        return predict(self, x, batch_size, verbose, steps, callbacks, **kwargs)
-
-    def train_on_batch(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("train_on_batch")
-
-    def test_on_batch(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("test_on_batch")
-
-    def predict_on_batch(self, x: Any) -> Any:
-        """Outputs on one batch `x`."""
-        from tf1compat.keras.engine.predict import predict_on_batch
-        return predict_on_batch(self, x)
-
-    def fit_generator(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("fit_generator")
-
-    def evaluate_generator(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("evaluate_generator")
-
-    def predict_generator(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("predict_generator")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         raise NotImplementedError("Model.save() (HDF5/SavedModel) is not supported by "
