@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.fixture
 def eager():
-    from tf1compat.eager import tape
+    from tf1compat.autodiff import tape
     from tf1compat.framework import random_seed
     grad = torch.is_grad_enabled()
     saved = dict(_context._state)
@@ -90,7 +90,7 @@ def test_eager_values_equal_graph_values(eager, name, build):
 # -- the kernel cache --------------------------------------------------------------------------
 
 def test_kernel_cache_is_keyed_by_signature_and_baked_constants(eager):
-    from tf1compat.eager import executor
+    from tf1compat.runtime import eager_executor as executor
     x = tf.constant(np.arange(6, dtype=np.float32))
     tf.reshape(x, [2, 3])
     n = len(executor._CACHE)
@@ -153,7 +153,7 @@ def test_device_scopes_use_soft_placement(eager):
 # -- variables and the store ------------------------------------------------------------------
 
 def test_variable_values_live_in_the_eager_store_and_die_with_the_variable(eager):
-    from tf1compat.eager.executor import RUNTIME
+    from tf1compat.runtime.eager_executor import RUNTIME
     v = tf.Variable([1.0, 2.0])
     key = v.handle._value
     assert key in RUNTIME.state
@@ -263,7 +263,7 @@ def test_ops_outside_a_tape_do_not_record(eager):
 
 
 def test_variable_leaves_are_detached_when_no_tape_records(eager):
-    from tf1compat.eager.executor import RUNTIME
+    from tf1compat.runtime.eager_executor import RUNTIME
     v = tf.Variable(3.0)
     with tf.GradientTape() as t:
         y = v * v

@@ -174,14 +174,14 @@ from tf1compat.autodiff.registry import NotDifferentiable, RegisterGradient, no_
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.ops.script_ops import numpy_function, py_func, py_function
 from tf1compat.ops.clip_ops import clip_by_average_norm, clip_by_global_norm, global_norm
-from tf1compat.api import losses
-from tf1compat.api import metrics  # streaming metrics (tf.metrics)
-from tf1compat.ops.metrics_impl import confusion_matrix
+from tf1compat import losses
+from tf1compat import metrics  # streaming metrics (tf.metrics)
+from tf1compat.metrics.metrics_impl import confusion_matrix
 
 # -- nn ops (issue 7) ------------------------------------------------------------------------------
 # (section: nn)
-from tf1compat.framework.sparse_tensor import (SparseTensor, SparseTensorValue,
-                                               sparse_placeholder)
+from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
+from tf1compat.ops.array_ops import sparse_placeholder
 from tf1compat.ops.nn_embedding import (dynamic_partition, dynamic_stitch, sparse_segment_mean,
                                         sparse_segment_sqrt_n, sparse_segment_sum)
 from tf1compat.ops.nn_ops import log_sigmoid
@@ -246,13 +246,15 @@ from tf1compat.ops.image_ops import extract_image_patches, random_crop
 # (section: eager)
 from tf1compat.eager.context import enable_eager_execution
 from tf1compat.eager.function import function
-from tf1compat.eager.tape import GradientTape
+from tf1compat.autodiff.tape import GradientTape
 from tf1compat import contrib
 
 # -- namespaces -----------------------------------------------------------------------------------
 from tf1compat.api import compat, dtypes, errors
 from tf1compat.api import math, random, linalg, bitwise, debugging, version, sysconfig
-from tf1compat.api import gfile, logging, app, flags, test, io, nest, nn, train
+from tf1compat.util import gfile, tf_logging as logging, nest
+from tf1compat.util import app, flags
+from tf1compat.api import test, io, nn, train
 from tf1compat.api import saved_model
 from tf1compat import keras, summary
 from tf1compat.summary.protos import (Event, HistogramProto, LogMessage, SessionLog, Summary,

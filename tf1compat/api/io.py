@@ -1,7 +1,7 @@
 """`tf.io`."""
 
 # ruff: noqa: F401
-from tf1compat.api import gfile
+from tf1compat.util import gfile
 
 # (section: input pipelines — TFRecords, parsing, files)
 from tf1compat.data.tf_record import (TFRecordCompressionType, TFRecordOptions, TFRecordWriter,

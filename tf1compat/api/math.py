@@ -17,7 +17,7 @@ from tf1compat.ops.math_ops import floor_mod as floormod, floor_mod as mod
 from tf1compat.ops.math_ops import real_div as realdiv, truncate_div as truncatediv
 from tf1compat.ops.math_ops import truncate_mod as truncatemod
 from tf1compat.ops.math_ops import div
-from tf1compat.ops.metrics_impl import confusion_matrix
+from tf1compat.metrics.metrics_impl import confusion_matrix
 # (section: mathsparse)
 from tf1compat.ops.math_extra import (bincount, imag, real, unsorted_segment_mean,
                                       unsorted_segment_sqrt_n)

@@ -2,7 +2,7 @@
 
 # ruff: noqa: F401
 from tf1compat.framework.sparse_tensor import SparseTensor
-from tf1compat.framework.sparse_tensor import sparse_placeholder as placeholder
+from tf1compat.ops.array_ops import sparse_placeholder as placeholder
 from tf1compat.ops.nn_embedding import (sparse_segment_mean as segment_mean,
                                         sparse_segment_sqrt_n as segment_sqrt_n,
                                         sparse_segment_sum as segment_sum)

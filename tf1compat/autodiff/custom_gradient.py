@@ -139,7 +139,7 @@ def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
         if node in seen:
             continue
         seen.add(node)
-        for t in node._inputs:
+        for t in node.inputs:
             if t in boundary:
                 continue
             if t._op._id > start:
@@ -186,7 +186,7 @@ _EAGER_HOOK: List[Optional[Callable[..., Any]]] = [None]
 
 
 def _graph_mode(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     from tf1compat.autodiff.registry import RegisterGradient
     from tf1compat.ops.array_ops import identity_n
     if kwargs:

@@ -91,18 +91,18 @@ RULES["Fill"] = _fixed(None, "Sum")
 RULES["ScatterNd"] = _fixed(None, "GatherNd", None)
 RULES["BiasAdd"] = _fixed(Pass(0), "BiasAddGrad")
 RULES["ConcatV2"] = lambda op: [f"Slice_{i}" if i else "Slice"
-                                for i in range(len(op._inputs) - 1)] + [None]
-RULES["Pack"] = lambda op: [f"unstack:{i}" for i in range(len(op._inputs))]
+                                for i in range(len(op.inputs) - 1)] + [None]
+RULES["Pack"] = lambda op: [f"unstack:{i}" for i in range(len(op.inputs))]
 RULES["Unpack"] = _fixed("stack")
 RULES["Split"] = _fixed(None, "concat")
 RULES["SplitV"] = _fixed("concat", None, None)
-RULES["Cast"] = lambda op: ["Cast" if _float_like(op._attrs["SrcT"]) and
-                            _float_like(op._attrs["DstT"]) else None]
+RULES["Cast"] = lambda op: ["Cast" if _float_like(op.attrs["SrcT"]) and
+                            _float_like(op.attrs["DstT"]) else None]
 _register(("Identity", "PlaceholderWithDefault", "Snapshot", "ReadVariableOp"), _fixed(Pass(0)))
-RULES["IdentityN"] = lambda op: [Pass(i) for i in range(len(op._inputs))]
-RULES["AddN"] = lambda op: [Pass(0)] * len(op._inputs)
+RULES["IdentityN"] = lambda op: [Pass(i) for i in range(len(op.inputs))]
+RULES["AddN"] = lambda op: [Pass(0)] * len(op.inputs)
 RULES["MatMul"] = _fixed("MatMul", "MatMul_1")
-RULES["Einsum"] = lambda op: (["Einsum", "Einsum_1"] if len(op._inputs) == 2
+RULES["Einsum"] = lambda op: (["Einsum", "Einsum_1"] if len(op.inputs) == 2
                               else ["Einsum"])
 RULES["Select"] = _fixed(None, "Select", "Select_1")
 # nn ops (declared by tf.nn), names checked against TF.
@@ -123,8 +123,8 @@ def _float_like(dtype: Any) -> bool:
 
 def _sum_rule(op: Any) -> List[Any]:
     from tf1compat.framework.constant_value import constant_value
-    shape = op._inputs[0].shape
-    axes = constant_value(op._inputs[1])
+    shape = op.inputs[0].shape
+    axes = constant_value(op.inputs[1])
     if shape.rank is not None and axes is not None:
         dims = shape.as_list()
         flat = [int(a) for a in list(axes.reshape(-1))]
@@ -140,19 +140,19 @@ for _type in ("Mean", "Max", "Min", "Prod", "Cumsum", "Cumprod", "Tile", "Transp
               "SegmentMin", "SegmentProd", "UnsortedSegmentSum", "UnsortedSegmentMax",
               "UnsortedSegmentMin", "UnsortedSegmentProd"):
     _inner = RULES[_type]
-    RULES[_type] = (lambda inner: lambda op: inner(op) + [None] * (len(op._inputs) - 1))(_inner)
+    RULES[_type] = (lambda inner: lambda op: inner(op) + [None] * (len(op.inputs) - 1))(_inner)
 RULES["PadV2"] = _fixed("Slice_1", None, None)
 # With keep_dims TF's Prod gradient skips one Reshape.
-RULES["Prod"] = lambda op: ["Reshape_3" if op._attrs.get("keep_dims") else "Reshape_4", None]
+RULES["Prod"] = lambda op: ["Reshape_3" if op.attrs.get("keep_dims") else "Reshape_4", None]
 
 
 # -- gather ----------------------------------------------------------------------------------
 
 def _gather_rule(op: Any) -> List[Any]:
     from tf1compat.framework.constant_value import constant_value
-    if op._type == "GatherV2":
-        axis = constant_value(op._inputs[2])
-        batch_dims = op._attrs.get("batch_dims", 0)
+    if op.type == "GatherV2":
+        axis = constant_value(op.inputs[2])
+        batch_dims = op.attrs.get("batch_dims", 0)
         if axis is not None and int(axis) == 0 and not batch_dims:
             return [SPARSE, None, None]
         return ["Reshape_2", None, None]
@@ -170,9 +170,9 @@ def _shape_tuple(shape: TensorShape) -> Optional[tuple]:
 
 
 def _fully_equal(op: Any) -> bool:
-    x, y = op._inputs[0], op._inputs[1]
+    x, y = op.inputs[0], op.inputs[1]
     xs, ys, gs = (_shape_tuple(x.shape), _shape_tuple(y.shape),
-                  _shape_tuple(op._outputs[0].shape))
+                  _shape_tuple(op.outputs[0].shape))
     return xs is not None and None not in xs and xs == ys == gs
 
 
@@ -205,7 +205,7 @@ def _binary(gx: Any, gy: Any, fast: bool = True, first: int = 0) -> Rule:
         pad = [None] * first
         if fast and first == 0 and _fully_equal(op):
             return pad + [gx, gy]
-        x, y = op._inputs[first], op._inputs[first + 1]
+        x, y = op.inputs[first], op.inputs[first + 1]
         mx, my = _must_reduce(x.shape, y.shape)
         out, reshapes = [], 0
         for g, must in ((gx, mx), (gy, my)):
@@ -235,7 +235,7 @@ RULES["Xlogy"] = RULES["Xdivy"] = _fixed("Reshape", "Reshape_1")
 
 
 def _batch_matmul_rule(op: Any) -> List[Any]:
-    xs, ys = op._inputs[0].shape, op._inputs[1].shape
+    xs, ys = op.inputs[0].shape, op.inputs[1].shape
     may_batch = (xs.rank is None or xs.rank > 2) or (ys.rank is None or ys.rank > 2)
     if xs.rank is not None and ys.rank is not None:
         bx, by = xs[:-2], ys[:-2]
@@ -250,9 +250,9 @@ RULES["BatchMatMulV2"] = RULES["BatchMatMul"] = RULES["BatchMatMulV3"] = _batch_
 def default_rule(op: Any) -> List[Any]:
     """Ops without a rule: every trainable input gets a `<Type>Grad` tensor."""
     out, k = [], 0
-    for t in op._inputs:
+    for t in op.inputs:
         if is_trainable(t):
-            out.append(f"{op._type}Grad" if k == 0 else f"{op._type}Grad_{k}")
+            out.append(f"{op.type}Grad" if k == 0 else f"{op.type}Grad_{k}")
             k += 1
         else:
             out.append(None)

@@ -115,20 +115,20 @@ def _value_dtype(t: Tensor) -> D.DType:
 def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
                     box: Optional[grad_mode.CaptureBox] = None) -> Callable[..., Any]:
     """The SymbolicGradient kernel: torch.autograd.grad(ys, sources, grad_ys)."""
-    ny = len(node._attrs["Ty"])
-    nx = len(node._attrs["Tx"])
-    ndy = len(node._attrs["Tdy"])
-    capture_tensors = node._inputs[ny + nx + ndy:]
-    create = bool(node._attrs["create_graph"]) or bool(node._attrs["jacobian"])
+    ny = len(node.attrs["Ty"])
+    nx = len(node.attrs["Tx"])
+    ndy = len(node.attrs["Tdy"])
+    capture_tensors = node.inputs[ny + nx + ndy:]
+    create = bool(node.attrs["create_graph"]) or bool(node.attrs["jacobian"])
     retain = retain_graph or create
-    jacobian = bool(node._attrs["jacobian"])
+    jacobian = bool(node.attrs["jacobian"])
     box = box if box is not None else grad_mode.CaptureBox()
     single = nx == 1
     state = kctx.state
     # Resource-variable sources arrive as their handles (store keys); the plan made the
     # stored values autograd leaves for the run (runtime/plan.py), which is what their
     # ReadVariableOps returned, so the gradient is taken with respect to those.
-    by_handle = any(t.dtype.base_dtype == D.resource for t in node._inputs[ny:ny + nx])
+    by_handle = any(t.dtype.base_dtype == D.resource for t in node.inputs[ny:ny + nx])
 
     def run(*args: Any) -> Any:
         ys, xs = args[:ny], args[ny:ny + nx]
@@ -193,9 +193,9 @@ declare("SymbolicGradient",
                "Tc": TypeList(default=[]), "Tg": TypeList(), "create_graph": False,
                "jacobian": False},
         shape=_gradient_shapes, kernel=gradient_kernel,
-        grad_sources=lambda node: node._inputs[len(node._attrs["Ty"]):
-                                               len(node._attrs["Ty"]) +
-                                               len(node._attrs["Tx"])],
+        grad_sources=lambda node: node.inputs[len(node.attrs["Ty"]):
+                                               len(node.attrs["Ty"]) +
+                                               len(node.attrs["Tx"])],
         doc="tf1compat's gradient op: d(sum ys * grad_ys)/d xs by torch.autograd.grad.")
 
 

@@ -135,12 +135,12 @@ def get_gradient_function(op: Any) -> Optional[Callable[..., Any]]:
 
 def gradient_function(op: Any) -> Tuple[str, Any]:
     """How tf.gradients differentiates `op` (honouring `_gradient_op_type`)."""
-    if op._type == "PreventGradient":
+    if op.type == "PreventGradient":
         message = op.get_attr("message")
         raise LookupError(f"Gradient explicitly disabled. Reason: {message}")
-    name = op._attrs.get("_gradient_op_type")
+    name = op.attrs.get("_gradient_op_type")
     if name is None:
-        name = op._type
+        name = op.type
     elif isinstance(name, bytes):
         name = name.decode()
     return lookup_gradient(name)

@@ -142,9 +142,9 @@ def _cumsum(t: torch.Tensor, axis: int, exclusive: bool, reverse: bool) -> torch
 
 def convention_kernel(op: Any, kernel: Callable[..., Any]) -> Optional[Callable[..., Any]]:
     """`kernel` with TF's gradient for `op`, or None when torch's already matches TF."""
-    grad_fn = TF_CONVENTION_GRADS.get(op._type)
+    grad_fn = TF_CONVENTION_GRADS.get(op.type)
     if grad_fn is not None:
-        if not op._outputs[0].dtype.is_floating and not op._outputs[0].dtype.is_complex:
+        if not op.outputs[0].dtype.is_floating and not op.outputs[0].dtype.is_complex:
             return None
 
         def run(x: Any, y: Any) -> Any:
@@ -153,22 +153,22 @@ def convention_kernel(op: Any, kernel: Callable[..., Any]) -> Optional[Callable[
                 return _BinaryWithTFGrad.apply(kernel, grad_fn, x, y)
             return kernel(x, y)
         return run
-    if op._type in _XENT_OPS:
-        sparse = op._type == "SparseSoftmaxCrossEntropyWithLogits"
+    if op.type in _XENT_OPS:
+        sparse = op.type == "SparseSoftmaxCrossEntropyWithLogits"
 
         def run_xent(logits: Any, labels: Any) -> Any:
             if logits.requires_grad or (not sparse and labels.requires_grad):
                 return _XentApply.apply(kernel, sparse, logits, labels)
             return kernel(logits, labels)
         return run_xent
-    if op._type == "Cumprod" and op._outputs[0].dtype.is_floating:
-        exclusive = bool(op._attrs.get("exclusive", False))
-        reverse = bool(op._attrs.get("reverse", False))
+    if op.type == "Cumprod" and op.outputs[0].dtype.is_floating:
+        exclusive = bool(op.attrs.get("exclusive", False))
+        reverse = bool(op.attrs.get("reverse", False))
         from tf1compat.framework.constant_value import constant_value
-        axis_value = constant_value(op._inputs[1])
+        axis_value = constant_value(op.inputs[1])
         if axis_value is None:
             return None
-        rank = op._inputs[0].shape.rank
+        rank = op.inputs[0].shape.rank
         axis = int(axis_value)
         if axis < 0 and rank is not None:
             axis += rank

@@ -82,7 +82,7 @@ class EagerIterator:
 
 
 def _to_eager(value: Any, spec: Any, dtype: D.DType) -> Any:
-    from tf1compat.eager.tensor import EagerTensor
+    from tf1compat.runtime.eager_tensor import EagerTensor
     if isinstance(spec, SparseTensorSpec):
         from tf1compat.framework.sparse_tensor import SparseTensor
         if not isinstance(value, rt.SparseValue):

@@ -109,7 +109,7 @@ class FuncGraph(Graph):
         an input). An eager variable is read where it lives: its handle becomes a
         VarHandleOp on the eager variable store, so the function sees later assignments.
         """
-        from tf1compat.eager.tensor import EagerResourceHandle
+        from tf1compat.runtime.eager_tensor import EagerResourceHandle
         if not isinstance(value, EagerResourceHandle):
             for outer, inner in self._eager_captures:
                 if outer is value:

@@ -97,7 +97,7 @@ def _path(path: Any) -> str:
     path = os.fspath(path)
     if isinstance(path, bytes):
         path = path.decode()
-    from tf1compat.api.gfile import _local
+    from tf1compat.util.gfile import _local
     return _local(path)
 
 

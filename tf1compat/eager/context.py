@@ -26,7 +26,7 @@ __all__ = ["enable_eager_execution", "disable_eager_execution", "executing_eager
            "eager_mode", "graph_mode", "num_gpus", "DEVICE_PLACEMENT_EXPLICIT",
            "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT",
            "DEVICE_PLACEMENT_SILENT_FOR_INT32", "SYNC", "ASYNC", "enable_v2_behavior",
-           "lift_to_eager", "context"]
+           "context"]
 
 # TF's TFE_ContextDevicePlacementPolicy and execution modes.
 DEVICE_PLACEMENT_EXPLICIT = 0
@@ -80,13 +80,13 @@ def enable_eager_execution(config: Any = None, device_policy: Optional[int] = No
         _options.update(set=True, config=config, device_policy=device_policy,
                         execution_mode=execution_mode)
         _apply_config(config)
-    import tf1compat.eager.executor  # noqa: F401 - installs the executor
+    import tf1compat.runtime.eager_executor  # noqa: F401 - installs the executor
     _context.set_default_eager(True)
     torch.set_grad_enabled(False)
 
 
 def _apply_config(config: Any) -> None:
-    from tf1compat.eager.executor import RUNTIME
+    from tf1compat.runtime.eager_executor import RUNTIME
     from tf1compat.runtime.placement import Placer
     if config is None:
         return
@@ -114,7 +114,7 @@ def enable_v2_behavior() -> None:
 @contextlib.contextmanager
 def eager_mode() -> Iterator[None]:
     """Runs the block eagerly (TF's `context.eager_mode()`, used by tests)."""
-    import tf1compat.eager.executor  # noqa: F401
+    import tf1compat.runtime.eager_executor  # noqa: F401
     old = _context._state["eager"]
     _context._state["eager"] = True
     try:
@@ -132,29 +132,6 @@ def graph_mode() -> Iterator[None]:
         yield
     finally:
         _context._state["eager"] = old
-
-
-@contextlib.contextmanager
-def lift_to_eager() -> Iterator[None]:
-    """TF's `init_scope` inside a traced function: the block runs eagerly (variables a
-    function creates on its first call live outside it), under the graph's name scope,
-    with no tape recording."""
-    state = _context._state
-    if state["eager"]:
-        yield
-        return
-    from tf1compat.framework.graph import get_default_graph
-    from tf1compat.eager.tape import stop_recording
-    scope = get_default_graph().get_name_scope()
-    old_eager, old_scope = state["eager"], state["scope"]
-    state["eager"] = True
-    state["scope"] = scope + "/" if scope else ""
-    try:
-        with stop_recording():
-            yield
-    finally:
-        state["eager"] = old_eager
-        state["scope"] = old_scope
 
 
 def num_gpus() -> int:

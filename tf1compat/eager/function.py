@@ -39,11 +39,11 @@ from tf1compat.framework.graph import Graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
-from tf1compat.eager import executor as _ex
-from tf1compat.eager import tape as _tape
-from tf1compat.eager.runtime import _MULTI_DEVICE
+from tf1compat.runtime import eager_executor as _ex
+from tf1compat.autodiff import tape as _tape
+from tf1compat.runtime.eager_runtime import _MULTI_DEVICE
 from tf1compat.data.structure import TensorSpec
-from tf1compat.eager.tensor import EagerResourceHandle, EagerTensor
+from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 
 __all__ = ["function", "defun", "Function", "ConcreteFunction", "FuncGraph", "TensorSpec"]
 
@@ -87,12 +87,12 @@ class FuncGraph(Graph):
 # -- signatures --------------------------------------------------------------------------------
 
 def _flatten(structure: Any) -> list:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     return nest.flatten(structure)
 
 
 def _pack(structure: Any, flat: list) -> Any:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     return nest.pack_sequence_as(structure, flat)
 
 

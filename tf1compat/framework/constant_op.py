@@ -31,7 +31,7 @@ def value_to_torch(value: np.ndarray, dtype: _dtypes.DType, device: torch.device
 
 
 def _const_kernel(node: Any, kctx: Any) -> Any:
-    return value_to_torch(node._attrs["value"], node._attrs["dtype"], kctx.device)
+    return value_to_torch(node.attrs["value"], node.attrs["dtype"], kctx.device)
 
 
 declare("Const", outputs=["output: dtype"],

@@ -39,7 +39,7 @@ def constant_value(tensor: Any, partial: bool = False) -> Optional[np.ndarray]:
         return None
     if tensor._is_eager_tensor:
         # Eager: the value itself, for small integer tensors (what shape rules and
-        # kernels bake in); see tf1compat/eager/tensor.py.
+        # kernels bake in); see tf1compat/runtime/eager_tensor.py.
         return tensor._static_value()
     fold = _FOLDERS.get(tensor.op.type)
     if fold is not None:

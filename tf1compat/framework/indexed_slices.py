@@ -10,22 +10,15 @@ fetches one as an `IndexedSlicesValue(values, indices, dense_shape)`.
 from __future__ import annotations
 
 import collections
-import warnings
 from typing import Any, Optional
-
-import numpy as np
 
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_conversion import (convert_to_tensor,
-                                                   register_tensor_conversion_function)
+from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
 __all__ = ["IndexedSlices", "IndexedSlicesValue", "convert_to_tensor_or_indexed_slices",
            "convert_n_to_tensor_or_indexed_slices"]
-
-# TF warns when densifying more elements than this.
-_LARGE_SPARSE_NUM_ELEMENTS = 100000000
 
 IndexedSlicesValue = collections.namedtuple(
     "IndexedSlicesValue", ["values", "indices", "dense_shape"])
@@ -104,32 +97,6 @@ class IndexedSlices:
         return IndexedSlices(-self._values, self._indices, self._dense_shape)
 
 
-def _indexed_slices_to_tensor(value: IndexedSlices, dtype: Any = None,
-                              name: Optional[str] = None, as_ref: bool = False) -> Tensor:
-    """Densifies `value` as TF does: UnsortedSegmentSum(values, indices, dense_shape[0])."""
-    del as_ref
-    if dtype is not None and not _dtypes.as_dtype(dtype).is_compatible_with(value.dtype):
-        raise ValueError(f"Incompatible tensor conversion requested to `dtype` "
-                         f"{_dtypes.as_dtype(dtype).name} for IndexedSlices ({value}) with "
-                         f"dtype {value.dtype.name}")
-    if value.dense_shape is None:
-        raise ValueError("Tensor conversion requested for IndexedSlices for argument `value` "
-                         f"without dense_shape: {value!s}")
-    from tf1compat.framework.constant_value import constant_value
-    from tf1compat.ops.reduction_ops import unsorted_segment_sum
-    shape_value = constant_value(value.dense_shape)
-    if shape_value is not None:
-        num_elements = int(np.prod(shape_value))
-        if num_elements >= _LARGE_SPARSE_NUM_ELEMENTS:
-            warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with "
-                          f"{num_elements} elements. This may consume a large amount of "
-                          "memory.")
-    return unsorted_segment_sum(value.values, value.indices, value.dense_shape[0], name=name)
-
-
-register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
-
-
 def convert_to_tensor_or_indexed_slices(value: Any, dtype: Any = None,
                                         name: Optional[str] = None) -> Any:
     """`value` unchanged when it is an IndexedSlices, else `convert_to_tensor(value)`."""
@@ -153,31 +120,3 @@ def convert_n_to_tensor_or_indexed_slices(values: Any, dtype: Any = None,
             out.append(convert_to_tensor_or_indexed_slices(
                 value, dtype=dtype, name=None if name is None else f"{name}_{i}"))
     return out
-
-
-def _fetch_expansion(fetch: IndexedSlices) -> tuple:
-    parts = [fetch.values, fetch.indices]
-    if fetch.dense_shape is not None:
-        parts.append(fetch.dense_shape)
-
-    def contract(values: list) -> IndexedSlicesValue:
-        return IndexedSlicesValue(values[0], values[1], values[2] if len(values) == 3 else None)
-    return parts, contract
-
-
-def _feed_expansion(feed: IndexedSlices, value: Any) -> list:
-    keys = [feed.values, feed.indices]
-    if feed.dense_shape is not None:
-        keys.append(feed.dense_shape)
-    return list(zip(keys, value))
-
-
-def _register_session_conversion() -> None:
-    from tf1compat.runtime.fetch import register_session_run_conversion_functions
-    register_session_run_conversion_functions(
-        IndexedSlices, _fetch_expansion, _feed_expansion,
-        lambda feed: [feed.values, feed.indices] + (
-            [feed.dense_shape] if feed.dense_shape is not None else []))
-
-
-_register_session_conversion()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 import numpy as np
 
@@ -95,6 +95,12 @@ class Operation:
     @property
     def inputs(self) -> list:
         return list(self._inputs)
+
+    @property
+    def attrs(self) -> Dict[str, Any]:
+        """The op's attr values as Python values (what kernels and rules read; TF's
+        `get_attr` returns them in TF's Python forms)."""
+        return self._attrs
 
     @property
     def outputs(self) -> list:

@@ -3,15 +3,14 @@
 A SparseTensor is three graph tensors: int64 `indices` [N, rank], `values` [N] and int64
 `dense_shape` [rank]. `Session.run` fetches one as a SparseTensorValue and accepts one
 (or an (indices, values, dense_shape) tuple) as a feed value for a SparseTensor key, as
-TF's session does; `tf.sparse_placeholder` builds a feedable one.
+TF's session does (runtime/fetch.py); `tf.sparse_placeholder` (ops/array_ops.py) builds a
+feedable one.
 """
 
 from __future__ import annotations
 
 import collections
 from typing import Any, Optional
-
-import numpy as np
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value_as_shape
@@ -20,7 +19,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "sparse_placeholder"]
+__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse"]
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
@@ -117,61 +116,3 @@ class SparseTensor:
 def is_sparse(x: Any) -> bool:
     """Whether `x` is a SparseTensor or a SparseTensorValue."""
     return isinstance(x, (SparseTensor, SparseTensorValue))
-
-
-def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
-                       ) -> SparseTensor:
-    """`tf.sparse_placeholder`: a SparseTensor of placeholders, fed as a whole."""
-    from tf1compat.framework.tensor_shape import dimension_value
-    from tf1compat.ops.array_ops import placeholder, placeholder_with_default
-    shape_name = name + "/shape" if name is not None else None
-    default_name = name + "/shape_default" if name is not None else None
-    if shape is None:
-        rank = None
-        dense_shape = placeholder(D.int64, shape=[rank], name=shape_name)
-        default = constant_value_as_shape(dense_shape)
-    else:
-        if isinstance(shape, Tensor):
-            rank = shape.shape.as_list()[0]
-            default = constant_value_as_shape(shape)
-        else:
-            rank = len(shape)
-            default = TensorShape([None if d == -1 else d for d in shape])
-            dims = tuple(dimension_value(d) for d in shape)
-            shape = convert_to_tensor(tuple(-1 if d is None else d for d in dims),
-                                      dtype=D.int64, name=default_name)
-        dense_shape = placeholder_with_default(shape, shape=shape.shape, name=shape_name)
-    result = SparseTensor(
-        values=placeholder(dtype, shape=[None], name=name + "/values" if name else None),
-        indices=placeholder(D.int64, shape=[None, rank],
-                            name=name + "/indices" if name else None),
-        dense_shape=dense_shape)
-    result._dense_shape_default = default
-    return result
-
-
-def _fetch(st: SparseTensor) -> tuple:
-    return [st.indices, st.values, st.dense_shape], lambda v: SparseTensorValue(*v)
-
-
-def _feed(st: SparseTensor, value: Any) -> list:
-    if isinstance(value, SparseTensor):
-        raise TypeError("The value of a feed cannot be a tf.SparseTensor object.")
-    indices, values, dense_shape = value
-    return list(zip([st.indices, st.values, st.dense_shape],
-                    [np.asarray(indices), np.asarray(values), np.asarray(dense_shape)]))
-
-
-def _feed_partial(st: SparseTensor) -> list:
-    return [st.indices, st.values, st.dense_shape]
-
-
-def _register() -> None:
-    from tf1compat.runtime.fetch import register_session_run_conversion_functions
-    try:
-        register_session_run_conversion_functions(SparseTensor, _fetch, _feed, _feed_partial)
-    except ValueError:  # already registered (module reloaded)
-        pass
-
-
-_register()

@@ -269,7 +269,7 @@ def _dtype(dtype: Any) -> D.DType:
 def placeholder(shape: Any = None, ndim: Optional[int] = None, dtype: Any = None,
                 sparse: bool = False, name: Optional[str] = None, ragged: bool = False) -> Tensor:
     """A graph placeholder (`shape` may contain None; `ndim` gives an all-None shape)."""
-    from tf1compat.framework.sparse_tensor import sparse_placeholder
+    from tf1compat.ops.array_ops import sparse_placeholder
     from tf1compat.ops.array_ops import placeholder as _placeholder
     if ragged:
         raise NotImplementedError("K.placeholder(ragged=True) is not supported by tf1compat")
@@ -432,7 +432,7 @@ class GraphExecutionFunction:
 
     def __init__(self, inputs: Sequence[Any], outputs: Any, updates: Any = None,
                  name: Optional[str] = None, **session_kwargs: Any):
-        from tf1compat.api import nest
+        from tf1compat.util import nest
         from tf1compat.framework.graph import control_dependencies
         from tf1compat.ops.array_ops import identity
         from tf1compat.ops.control_flow_ops import group
@@ -462,7 +462,7 @@ class GraphExecutionFunction:
         self._signature: Any = None
 
     def __call__(self, inputs: Any) -> Any:
-        from tf1compat.api import nest
+        from tf1compat.util import nest
         inputs = nest.flatten(inputs)
         session = get_session(inputs)
         feed_tensors, values, symbols = [], [], []
@@ -519,7 +519,7 @@ def function(inputs: Sequence[Any], outputs: Any, updates: Any = None,
 
 
 def _eager_function(inputs: Sequence[Any], outputs: Any) -> Any:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     from tf1compat.keras.engine.training import Model
     model = Model(inputs=inputs, outputs=outputs)
     wrap = isinstance(outputs, list) and len(outputs) == 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Tuple
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.tensor import Tensor
@@ -27,7 +27,7 @@ __all__ = ["rnn"]
 
 
 def _ops() -> Any:
-    from tf1compat.rnn import _ops as ops
+    from tf1compat.ops import namespace as ops
     return ops
 
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
-from tf1compat.api import logging
+from tf1compat.util import tf_logging as logging
 from tf1compat.keras import backend
 from tf1compat.keras.utils.generic_utils import Progbar
 from tf1compat.keras.utils.io_utils import path_to_string, print_msg
@@ -72,7 +72,7 @@ class CallbackList:
     def __init__(self, callbacks: Optional[Sequence["Callback"]] = None,
                  add_history: bool = False, add_progbar: bool = False, model: Any = None,
                  **params: Any):
-        from tf1compat.api import nest
+        from tf1compat.util import nest
         self.callbacks: List[Callback] = nest.flatten(callbacks) if callbacks else []
         self._progbar = next((c for c in self.callbacks if isinstance(c, ProgbarLogger)), None)
         self._history = next((c for c in self.callbacks if isinstance(c, History)), None)

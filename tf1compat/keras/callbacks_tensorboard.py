@@ -20,7 +20,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from tf1compat.api import logging
+from tf1compat.util import tf_logging as logging
 from tf1compat.keras import backend
 from tf1compat.keras.callbacks import Callback
 

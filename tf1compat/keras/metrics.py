@@ -19,7 +19,7 @@ from tf1compat.keras import backend
 from tf1compat.keras import losses as losses_mod
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.ops import array_ops, math_ops, reduction_ops
-from tf1compat.ops.losses_impl import remove_squeezable_dimensions
+from tf1compat.losses.losses_impl import remove_squeezable_dimensions
 from tf1compat.ops.weights_broadcast_ops import broadcast_weights
 from tf1compat.variables.variables import VariableAggregation, VariableSynchronization
 

@@ -34,7 +34,7 @@ def add_elements_to_collection(elements: Any, collection_list: Any) -> None:
     if executing_eagerly():
         raise RuntimeError("Using collections from Layers not supported in Eager mode. Tried "
                            f"to add {elements} to {collection_list}")
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     elements = nest.flatten(elements)
     collection_list = nest.flatten(collection_list)
     for name in collection_list:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, List
 
-from tf1compat.api import nest as _nest
+from tf1compat.util import nest as _nest
 
 __all__ = ["flatten", "pack", "is_nested", "assert_same_structure", "unpack_singleton"]
 

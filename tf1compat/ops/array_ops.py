@@ -16,10 +16,11 @@ from tf1compat.framework.constant_value import constant_value, constant_value_as
 from tf1compat.framework.deprecation import deprecated_argument_lookup
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, TypeList, declare
+from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
-from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape,
+from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
 from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import merge_shapes, node_desc, normalize_axis, unary_rule
@@ -28,7 +29,7 @@ INDEX = (D.int32, D.int64)
 
 
 def _np_dtype_of(node: Any, attr: str) -> Any:
-    return node._attrs[attr]
+    return node.attrs[attr]
 
 
 # -- placeholders and identities -------------------------------------------------------------
@@ -80,6 +81,36 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
         return apply_op1("PlaceholderWithDefault", [value], {"shape": shape}, name=scope)
 
 
+def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
+                       ) -> Any:
+    """`tf.sparse_placeholder`: a SparseTensor of placeholders, fed as a whole."""
+    from tf1compat.framework.sparse_tensor import SparseTensor
+    shape_name = name + "/shape" if name is not None else None
+    default_name = name + "/shape_default" if name is not None else None
+    if shape is None:
+        rank = None
+        dense_shape = placeholder(D.int64, shape=[rank], name=shape_name)
+        default = constant_value_as_shape(dense_shape)
+    else:
+        if isinstance(shape, Tensor):
+            rank = shape.shape.as_list()[0]
+            default = constant_value_as_shape(shape)
+        else:
+            rank = len(shape)
+            default = TensorShape([None if d == -1 else d for d in shape])
+            dims = tuple(dimension_value(d) for d in shape)
+            shape = convert_to_tensor(tuple(-1 if d is None else d for d in dims),
+                                      dtype=D.int64, name=default_name)
+        dense_shape = placeholder_with_default(shape, shape=shape.shape, name=shape_name)
+    result = SparseTensor(
+        values=placeholder(dtype, shape=[None], name=name + "/values" if name else None),
+        indices=placeholder(D.int64, shape=[None, rank],
+                            name=name + "/indices" if name else None),
+        dense_shape=dense_shape)
+    result._dense_shape_default = default
+    return result
+
+
 def identity(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002 - TF's name
     """`tf.identity`."""
     if hasattr(input, "_as_graph_element") and hasattr(input, "read_value") and \
@@ -104,7 +135,7 @@ def prevent_gradient(input: Any, message: str = "", name: Optional[str] = None) 
 # -- shape queries ---------------------------------------------------------------------------
 
 def _shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     device = kctx.device
     cache: dict = {}
 
@@ -124,7 +155,7 @@ declare("Shape", inputs=["input: T"], outputs=["output: out_type"],
 
 
 def _shape_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     return lambda *xs: tuple(torch.tensor(tuple(x.shape), dtype=out, device=kctx.device)
                              for x in xs)
 
@@ -138,7 +169,7 @@ declare("Size", inputs=["input: T"], outputs=["output: out_type"],
         attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            int(np.prod(x.shape)), dtype=node._attrs["out_type"].torch_dtype,
+            int(np.prod(x.shape)), dtype=node.attrs["out_type"].torch_dtype,
             device=kctx.device)))
 
 declare("Rank", inputs=["input: T"], outputs=["output: int32"], attrs={"T": Type()},
@@ -262,7 +293,7 @@ def _check_reshape(x: Any, dims: List[int]) -> None:
 
 def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
-    string = node._attrs["T"] == D.string
+    string = node.attrs["T"] == D.string
     if dims is not None and dims.count(-1) > 1:
         return lambda x, s: _check_reshape(x, dims)
     if dims is not None:
@@ -313,7 +344,7 @@ def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if isinstance(x, np.ndarray):
             return np.expand_dims(x, k)
         return x.unsqueeze(k)
-    if axis is not None and node._attrs["T"] != D.string:
+    if axis is not None and node.attrs["T"] != D.string:
         k0 = axis[0]
         return lambda x, a: x.unsqueeze(k0)
     return run
@@ -358,8 +389,8 @@ def _squeeze_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axes = list(node._attrs["squeeze_dims"])
-    if node._attrs["T"] == D.string:
+    axes = list(node.attrs["squeeze_dims"])
+    if node.attrs["T"] == D.string:
         return lambda x: np.squeeze(x, axis=tuple(axes) if axes else None)
     if not axes:
         return lambda x: x.reshape([d for d in x.shape if d != 1])
@@ -450,8 +481,8 @@ def _dims_text(dims: list, skip: Optional[int], rank: int) -> str:
 
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = static_ints(node, len(node._inputs) - 1)
-    if node._attrs["T"] == D.string:
+    axis = static_ints(node, len(node.inputs) - 1)
+    if node.attrs["T"] == D.string:
         return lambda *xs: np.concatenate(xs[:-1], axis=as_int_list(xs[-1])[0])
     if axis is not None:
         a = axis[0]
@@ -493,8 +524,8 @@ def _pack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
+    axis = node.attrs["axis"]
+    if node.attrs["T"] == D.string:
         return lambda *xs: np.stack([np.asarray(x, dtype=object) for x in xs], axis=axis)
     return lambda *xs: torch.stack(xs, dim=axis)
 
@@ -590,8 +621,8 @@ def _unpack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
+    axis = node.attrs["axis"]
+    if node.attrs["T"] == D.string:
         return lambda x: tuple(np.moveaxis(x, axis, 0))
     return lambda x: torch.unbind(x, dim=axis)
 
@@ -642,7 +673,7 @@ def _split_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["num_split"]
+    n = node.attrs["num_split"]
     axis = static_ints(node, 0)
 
     def split(a: Any, x: Any) -> Any:

@@ -81,10 +81,10 @@ def _compiled(kctx: Any, branch: Branch) -> Callable[[tuple], tuple]:
 def _branch_runner(node: Operation, kctx: Any, branches: Sequence[Branch],
                    first_input: int) -> Callable[[int, tuple], Any]:
     """run(k, inputs) -> outputs of branch k; each branch compiles on first use."""
-    position = {t: i for i, t in enumerate(node._inputs[first_input:])}
+    position = {t: i for i, t in enumerate(node.inputs[first_input:])}
     picks = [tuple(position[t] for t in b.captures) for b in branches]
     compiled: List[Optional[Callable[[tuple], tuple]]] = [None] * len(branches)
-    single = len(node._outputs) == 1
+    single = len(node.outputs) == 1
 
     def run(k: int, values: tuple) -> Any:
         fn = compiled[k]
@@ -110,7 +110,7 @@ def variable_reads(kctx: Any, keys: Sequence[str]) -> Callable[[], None]:
 
 
 def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    branches = [node._attrs["else_branch"], node._attrs["then_branch"]]
+    branches = [node.attrs["else_branch"], node.attrs["then_branch"]]
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, branches[0].reads + branches[1].reads)
 
@@ -121,7 +121,7 @@ def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
 
 def _case_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    branches = node._attrs["branches"]
+    branches = node.attrs["branches"]
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, [k for b in branches for k in b.reads])
     last = len(branches) - 1

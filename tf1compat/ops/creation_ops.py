@@ -34,7 +34,7 @@ def _fill_shape(ctx: Any) -> List[TensorShape]:
 
 def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 0)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda d, v: np.full(as_int_list(d), v, dtype=object)
     if dims is not None:
         return lambda d, v: v.reshape(()).expand(dims).clone()
@@ -139,7 +139,7 @@ def _range_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _range_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtype = node._attrs["Tidx"].torch_dtype
+    dtype = node.attrs["Tidx"].torch_dtype
     device = kctx.device
 
     def run(start: Any, limit: Any, delta: Any) -> torch.Tensor:
@@ -213,7 +213,7 @@ def _one_hot_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _one_hot_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
+    axis = node.attrs["axis"]
 
     def one_hot(indices: torch.Tensor, depth: Any, on: torch.Tensor, off: torch.Tensor
                 ) -> torch.Tensor:

@@ -25,7 +25,7 @@ def _text(value: Any) -> str:
 
 
 def _local(path: str) -> str:
-    from tf1compat.api.gfile import _local as local
+    from tf1compat.util.gfile import _local as local
     return local(path)
 
 

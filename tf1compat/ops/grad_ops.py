@@ -48,7 +48,7 @@ _grad_op("InvGrad", lambda y, dy: -dy * y * y, FLOAT_COMPLEX, ("y", "dy"), "z")
 
 
 def _leaky_relu_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    alpha = float(node._attrs["alpha"])
+    alpha = float(node.attrs["alpha"])
     return lambda g, x: torch.where(x > 0, g, g * alpha)
 
 
@@ -68,7 +68,7 @@ def _bias_add_grad_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _bias_add_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fmt = node._attrs["data_format"]
+    fmt = node.attrs["data_format"]
     fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
 
     def run(g: torch.Tensor) -> torch.Tensor:

@@ -15,6 +15,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.graph import apply_op1, name_scope
+from tf1compat.framework.misc import is_tensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_at_index, unknown_shape
@@ -45,14 +46,9 @@ __all__ = [
 
 # -- shape checks (TF's _Check3DImage family) ---------------------------------------------------
 
-def _is_tensor(x: Any) -> bool:
-    from tf1compat.variables.variables import Variable
-    return isinstance(x, (Tensor, Variable))
-
-
 def _assert(cond: Any, ex_type: type, msg: str) -> list:
     """An Assert op for a tensor condition; a Python check (raising ex_type) otherwise."""
-    if _is_tensor(cond):
+    if is_tensor(cond):
         return [Assert(cond, [msg])]
     if not cond:
         raise ex_type(msg)
@@ -144,15 +140,15 @@ def _as_batch(image: Tensor) -> tuple:
 
 
 def _max(x: Any, y: Any) -> Any:
-    return math_ops.maximum(x, y) if _is_tensor(x) or _is_tensor(y) else max(x, y)
+    return math_ops.maximum(x, y) if is_tensor(x) or is_tensor(y) else max(x, y)
 
 
 def _min(x: Any, y: Any) -> Any:
-    return math_ops.minimum(x, y) if _is_tensor(x) or _is_tensor(y) else min(x, y)
+    return math_ops.minimum(x, y) if is_tensor(x) or is_tensor(y) else min(x, y)
 
 
 def _equal(x: Any, y: Any) -> Any:
-    return math_ops.equal(x, y) if _is_tensor(x) or _is_tensor(y) else x == y
+    return math_ops.equal(x, y) if is_tensor(x) or is_tensor(y) else x == y
 
 
 # -- flips, rotations, transposes ---------------------------------------------------------------
@@ -284,7 +280,7 @@ def central_crop(image: Any, central_fraction: Any) -> Tensor:
     """`tf.image.central_crop`: keeps the central `central_fraction` of height and width."""
     with name_scope(None, "central_crop", [image]):
         image = convert_to_tensor(image, name="image")
-        static = constant_value(central_fraction) if _is_tensor(central_fraction) \
+        static = constant_value(central_fraction) if is_tensor(central_fraction) \
             else central_fraction
         if static is not None:
             if static <= 0.0 or static > 1.0:
@@ -357,7 +353,7 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any,
             array_ops.stack([0, 0, offset_height, after_h, offset_width, after_w, 0, 0]),
             [4, 2])
         padded = transform_ops.pad(image, paddings)
-        padded.set_shape([None if _is_tensor(i) else i
+        padded.set_shape([None if is_tensor(i) else i
                           for i in (batch, target_height, target_width, depth)])
         if not is_batch:
             padded = array_ops.squeeze(padded, axis=[0])
@@ -385,7 +381,7 @@ def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any,
             image, array_ops.stack([0, offset_height, offset_width, 0]),
             array_ops.stack([array_ops.shape(image)[0], target_height, target_width,
                              array_ops.shape(image)[3]]))
-        cropped.set_shape([None if _is_tensor(i) else i
+        cropped.set_shape([None if is_tensor(i) else i
                            for i in (batch, target_height, target_width, depth)])
         if not is_batch:
             cropped = array_ops.squeeze(cropped, axis=[0])
@@ -402,9 +398,9 @@ def resize_image_with_crop_or_pad(image: Any, target_height: Any, target_width: 
         ops += _assert(target_width > 0, ValueError, "target_width must be > 0.")
         ops += _assert(target_height > 0, ValueError, "target_height must be > 0.")
         image = with_dependencies(ops, image)
-        if _is_tensor(target_height):
+        if is_tensor(target_height):
             target_height = with_dependencies(ops, target_height)
-        if _is_tensor(target_width):
+        if is_tensor(target_width):
             target_width = with_dependencies(ops, target_width)
         _, height, width, _ = _image_dimensions(image, rank=4)
         width_diff = target_width - width

@@ -42,7 +42,7 @@ def _patches_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _patches_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    ks, ss, rs, padding = _patch_attrs(node._attrs)
+    ks, ss, rs, padding = _patch_attrs(node.attrs)
     kh, kw = ks[1], ks[2]
 
     def run(images: torch.Tensor) -> torch.Tensor:

@@ -157,8 +157,8 @@ def _area_axis(in_size: int, out_size: int, align: bool) -> Tuple[np.ndarray, np
 # -- kernels --------------------------------------------------------------------------------
 
 def _flags(node: Any) -> Tuple[bool, bool]:
-    align = bool(node._attrs.get("align_corners", False))
-    half = bool(node._attrs.get("half_pixel_centers", False))
+    align = bool(node.attrs.get("align_corners", False))
+    half = bool(node.attrs.get("half_pixel_centers", False))
     if align and half:
         raise errors.op_error(errors.InvalidArgumentError, node,
                               "If half_pixel_centers is True, align_corners must be False.")
@@ -248,7 +248,7 @@ def _bicubic_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _area_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    align = bool(node._attrs.get("align_corners", False))
+    align = bool(node.attrs.get("align_corners", False))
 
     def run(images: torch.Tensor, size: torch.Tensor) -> torch.Tensor:
         in_h, in_w, h, w = _new_size(node, images, size)

@@ -56,8 +56,8 @@ def _check_range(idx: torch.Tensor, n: int, what: str = "indices") -> None:
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis_static = static_ints(node, 2)
-    batch_dims = node._attrs["batch_dims"]
-    string = node._attrs["Tparams"] == D.string
+    batch_dims = node.attrs["batch_dims"]
+    string = node.attrs["Tparams"] == D.string
 
     def gather(params: Any, indices: Any, axis: Any) -> Any:
         a = axis_static[0] if axis_static is not None else int(axis)
@@ -234,7 +234,7 @@ def _select_strings(c: Any, x: Any, y: Any) -> Any:
 
 
 def _select_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         # Strings are numpy object arrays / bytes (a sharded Saver selects its temp suffix).
         return _select_strings
 
@@ -286,7 +286,7 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: Optional[str] =
 # -- unique ------------------------------------------------------------------------------------
 
 def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_idx = node._attrs["out_idx"].torch_dtype
+    out_idx = node.attrs["out_idx"].torch_dtype
 
     def unique(x: torch.Tensor) -> tuple:
         uniq, inverse = torch.unique(x, sorted=True, return_inverse=True)

@@ -187,7 +187,7 @@ def _covers(specs: List[SliceSpec]) -> bool:
 
 
 def _save_v2_kernel(node: Any, kctx: Any) -> Callable[..., None]:
-    dtypes = list(node._attrs["dtypes"])
+    dtypes = list(node.attrs["dtypes"])
 
     def save(prefix: Any, tensor_names: Any, shape_and_slices: Any, *tensors: Any) -> None:
         names = _texts(tensor_names)
@@ -326,7 +326,7 @@ def read_checkpoint_tensors(prefix: str, names: Sequence[str], slices: Sequence[
 
 
 def _restore_v2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtypes = list(node._attrs["dtypes"])
+    dtypes = list(node.attrs["dtypes"])
     single = len(dtypes) == 1
 
     def restore(prefix: Any, tensor_names: Any, shape_and_slices: Any) -> Any:
@@ -414,8 +414,8 @@ def merge_files(sources: Sequence[str], destination: str, delete_old_dirs: bool 
 
 
 def _merge_kernel(node: Any, kctx: Any) -> Callable[..., None]:
-    delete_old_dirs = bool(node._attrs["delete_old_dirs"])
-    allow_missing = bool(node._attrs["allow_missing_files"])
+    delete_old_dirs = bool(node.attrs["delete_old_dirs"])
+    allow_missing = bool(node.attrs["allow_missing_files"])
 
     def merge(checkpoint_prefixes: Any, destination_prefix: Any) -> None:
         merge_files(_texts(checkpoint_prefixes), _text(destination_prefix),

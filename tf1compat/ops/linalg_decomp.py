@@ -74,7 +74,7 @@ def _svd_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _svd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    compute_uv, full = node._attrs["compute_uv"], node._attrs["full_matrices"]
+    compute_uv, full = node.attrs["compute_uv"], node.attrs["full_matrices"]
 
     def svd_kernel(x: torch.Tensor) -> tuple:
         if not compute_uv:
@@ -121,7 +121,7 @@ def _eig_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _eig_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    compute_v = node._attrs["compute_v"]
+    compute_v = node.attrs["compute_v"]
 
     def eig_kernel(x: torch.Tensor) -> tuple:
         # TF reads the lower triangle only; rebuilding the matrix from it also gives TF's
@@ -228,7 +228,7 @@ def _solve_ls_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _solve_ls_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fast = node._attrs["fast"]
+    fast = node.attrs["fast"]
 
     def solve_ls(a: torch.Tensor, b: torch.Tensor, l2: torch.Tensor) -> torch.Tensor:
         if fast:

@@ -29,7 +29,7 @@ def _mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 def _matmul_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
-    ta, tb = node._attrs["transpose_a"], node._attrs["transpose_b"]
+    ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
     if not ta and not tb:
         return _mm
     return lambda a, b: _mm(a.t() if ta else a, b.t() if tb else b)
@@ -59,7 +59,7 @@ declare("MatMul", inputs=["a: T", "b: T"], outputs=["product: T"],
 
 
 def _batch_matmul_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
-    adj_x, adj_y = node._attrs["adj_x"], node._attrs["adj_y"]
+    adj_x, adj_y = node.attrs["adj_x"], node.attrs["adj_y"]
 
     def adjoint(t: torch.Tensor) -> torch.Tensor:
         t = t.transpose(-1, -2)
@@ -168,7 +168,7 @@ def _einsum_shape(ctx: Any) -> List[TensorShape]:
 declare("Einsum", inputs=["inputs: N * T"], outputs=["output: T"],
         attrs={"equation": "", "N": Int(minimum=1), "T": Type()},
         shape=_einsum_shape,
-        kernel=lambda node, kctx: (lambda *xs, _eq=node._attrs["equation"]:
+        kernel=lambda node, kctx: (lambda *xs, _eq=node.attrs["equation"]:
                                    torch.einsum(_eq, *xs)))
 
 

@@ -73,8 +73,8 @@ def _bincount_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _bincount_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    binary = node._attrs["binary_output"]
-    out_dtype = node._attrs["T"].torch_dtype
+    binary = node.attrs["binary_output"]
+    out_dtype = node.attrs["T"].torch_dtype
 
     def dense_bincount(arr: torch.Tensor, size: torch.Tensor, weights: torch.Tensor
                        ) -> torch.Tensor:
@@ -147,7 +147,7 @@ def _histogram_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _histogram_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_dtype = node._attrs["dtype"].torch_dtype
+    out_dtype = node.attrs["dtype"].torch_dtype
 
     def histogram(values: torch.Tensor, value_range: torch.Tensor, nbins: Any
                   ) -> torch.Tensor:

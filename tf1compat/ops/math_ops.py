@@ -55,8 +55,8 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
         allowed = tuple(kernel_types)
 
         def kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-            if node._attrs["T"] not in allowed:
-                raise no_kernel(node, f"T=DT_{node._attrs['T'].name.upper()}")
+            if node.attrs["T"] not in allowed:
+                raise no_kernel(node, f"T=DT_{node.attrs['T'].name.upper()}")
             return fn
     declare(op_type, inputs=["x: T"], outputs=outputs, attrs={"T": Type(tuple(types))},
             shape=unary_rule, kernel=kernel, grad=grad)
@@ -154,7 +154,7 @@ def _add_strings(x: Any, y: Any) -> Any:
 add_v2 = binary("AddV2", torch.add)
 declare("Add", inputs=["x: T", "y: T"], outputs=["z: T"], attrs={"T": Type(NUMBER + (D.string,))},
         shape=broadcast_rule, grad="autograd", cpu_only=False,
-        kernel=lambda node, kctx: _add_strings if node._attrs["T"] == D.string else torch.add)
+        kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add)
 sub = binary("Sub", torch.sub)
 mul = binary("Mul", torch.mul)
 real_div = binary("RealDiv", _real_div)
@@ -223,7 +223,7 @@ greater_equal = compare("GreaterEqual", torch.ge)
 
 def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Callable:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        if node._attrs["T"] == D.string:
+        if node.attrs["T"] == D.string:
             return lambda x, y: np.asarray(np_fn(np.asarray(x, dtype=object),
                                                  np.asarray(y, dtype=object)))
         return fn
@@ -248,7 +248,7 @@ right_shift = binary("RightShift", torch.bitwise_right_shift, INT, grad="none")
 
 
 def _cast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    src, dst = node._attrs["SrcT"], node._attrs["DstT"]
+    src, dst = node.attrs["SrcT"], node.attrs["DstT"]
     target = dst.torch_dtype
     if dst == D.string or src == D.string:
         # TF's kernel message, with C++ DataTypeString names ("float", "double", ...).

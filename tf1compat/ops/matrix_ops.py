@@ -172,7 +172,7 @@ def _linalg(op_type: str, fn: Callable[..., Any], shape: Callable, inputs: List[
 
 
 _linalg("MatrixInverse", lambda node, kctx: (
-    (lambda x: torch.linalg.inv(x.mH if node._attrs["adjoint"] else x))),
+    (lambda x: torch.linalg.inv(x.mH if node.attrs["adjoint"] else x))),
     _square_matrix_shape, ["input: T"], {"adjoint": False})
 _linalg("MatrixDeterminant", lambda node, kctx: torch.linalg.det,
         lambda ctx: [TensorShape(ctx.shape(0).as_list()[:-2]) if ctx.shape(0).rank
@@ -180,12 +180,12 @@ _linalg("MatrixDeterminant", lambda node, kctx: torch.linalg.det,
 _linalg("Cholesky", lambda node, kctx: torch.linalg.cholesky, _square_matrix_shape,
         ["input: T"])
 _linalg("MatrixSolve", lambda node, kctx: (
-    lambda a, b: torch.linalg.solve(a.mH if node._attrs["adjoint"] else a, b)),
+    lambda a, b: torch.linalg.solve(a.mH if node.attrs["adjoint"] else a, b)),
     lambda ctx: [ctx.shape(1)], ["matrix: T", "rhs: T"], {"adjoint": False})
 
 
 def _triangular_solve_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    lower, adjoint = node._attrs["lower"], node._attrs["adjoint"]
+    lower, adjoint = node.attrs["lower"], node.attrs["adjoint"]
 
     def run(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
         if adjoint:
@@ -298,7 +298,7 @@ def _qr_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _qr_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    mode = "complete" if node._attrs["full_matrices"] else "reduced"
+    mode = "complete" if node.attrs["full_matrices"] else "reduced"
 
     def qr_kernel(x: torch.Tensor) -> tuple:
         # LAPACK's Householder QR, as TF's kernel uses (same sign convention).

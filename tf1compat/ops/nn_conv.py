@@ -147,7 +147,7 @@ class _Geometry:
     """Per-op window attrs decoded once; padding resolved (and cached) per input size."""
 
     def __init__(self, node: Any, nd: int):
-        attrs = node._attrs
+        attrs = node.attrs
         self.nd = nd
         self.fmt = as_str(attrs["data_format"])
         self.strides = spatial_attr(attrs["strides"], self.fmt, nd)
@@ -194,7 +194,7 @@ class _Geometry:
 
 
 def _is_integer(node: Any) -> bool:
-    return node._attrs["T"].is_integer
+    return node.attrs["T"].is_integer
 
 
 def _weight(w: torch.Tensor, nd: int, depthwise: bool) -> torch.Tensor:

@@ -47,7 +47,7 @@ def _partition_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _partition_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["num_partitions"]
+    n = node.attrs["num_partitions"]
 
     def partition(data: torch.Tensor, parts: torch.Tensor) -> tuple:
         if parts.numel() and (bool((parts < 0).any()) or bool((parts >= n).any())):
@@ -91,7 +91,7 @@ def _stitch_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _stitch_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["N"]
+    n = node.attrs["N"]
 
     def stitch(*args: torch.Tensor) -> torch.Tensor:
         indices, data = args[:n], args[n:]

@@ -335,7 +335,7 @@ def _ctc_labels(indices: torch.Tensor, values: torch.Tensor, batch: int, classes
 
 
 def _ctc_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    attrs = node._attrs
+    attrs = node.attrs
     if not attrs["ctc_merge_repeated"]:
         raise NotImplementedError("ctc_loss with ctc_merge_repeated=False is not supported by "
                                   "tf1compat: torch's CTC always merges repeated labels")

@@ -198,10 +198,10 @@ def _fused_bn_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _fused_bn_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fmt = as_str(node._attrs["data_format"])
-    eps = float(node._attrs["epsilon"])
-    factor = float(node._attrs["exponential_avg_factor"])
-    training = bool(node._attrs["is_training"])
+    fmt = as_str(node.attrs["data_format"])
+    eps = float(node.attrs["epsilon"])
+    factor = float(node.attrs["exponential_avg_factor"])
+    training = bool(node.attrs["is_training"])
 
     def run(x: torch.Tensor, scale: torch.Tensor, offset: torch.Tensor,
             mean: torch.Tensor, variance: torch.Tensor) -> tuple:
@@ -296,10 +296,10 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Optiona
 
 
 def _lrn_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    radius = int(node._attrs["depth_radius"])
-    bias = float(node._attrs["bias"])
-    alpha = float(node._attrs["alpha"])
-    beta = float(node._attrs["beta"])
+    radius = int(node.attrs["depth_radius"])
+    bias = float(node.attrs["bias"])
+    alpha = float(node.attrs["alpha"])
+    beta = float(node.attrs["beta"])
     window = 2 * radius + 1
 
     def lrn_run(x: torch.Tensor) -> torch.Tensor:

@@ -77,7 +77,7 @@ def _selu(x: torch.Tensor) -> torch.Tensor:
 
 
 def _leaky_relu_kernel(node: Any) -> Callable[..., Any]:
-    alpha = float(node._attrs["alpha"])
+    alpha = float(node.attrs["alpha"])
     return lambda x: torch.where(x > 0, x, x * alpha)
 
 
@@ -279,7 +279,7 @@ def _bias_add_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _bias_add_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    if node._attrs.get("data_format", "NHWC").startswith("NC"):
+    if node.attrs.get("data_format", "NHWC").startswith("NC"):
         def bias_add_nc(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
             _check_bias(x, b, 1)
             return x + b.reshape((-1,) + (1,) * (x.dim() - 2))
@@ -453,7 +453,7 @@ def _top_k_shape(ctx: Any) -> List[TensorShape]:
 
 def _top_k_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     k_static = static_ints(node, 1)
-    index_dtype = node._attrs["index_type"].torch_dtype
+    index_dtype = node.attrs["index_type"].torch_dtype
 
     def top_k(x: torch.Tensor, k: Any) -> tuple:
         kk = k_static[0] if k_static is not None else int(k)

@@ -68,7 +68,7 @@ def _pool_shape(nd: int, argmax: bool = False) -> Callable[[Any], List[TensorSha
 
 class _PoolGeometry:
     def __init__(self, node: Any, nd: int):
-        attrs = node._attrs
+        attrs = node.attrs
         self.nd = nd
         self.fmt = as_str(attrs.get("data_format", "NHWC"))
         full_k, full_s = list(attrs["ksize"]), list(attrs["strides"])
@@ -170,8 +170,8 @@ def _avg_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
 
 def _max_pool_argmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     geo = _PoolGeometry(node, 2)
-    include_batch = bool(node._attrs["include_batch_in_index"])
-    index_dtype = node._attrs["Targmax"].torch_dtype
+    include_batch = bool(node.attrs["include_batch_in_index"])
+    index_dtype = node.attrs["Targmax"].torch_dtype
 
     def run(x: torch.Tensor) -> tuple:
         n, h, w, c = x.shape

@@ -30,7 +30,7 @@ INDEX = (D.int32, D.int64)
 
 
 def _stream(node: Any, kctx: Any) -> RandomStream:
-    seed, seed2 = node._attrs["seed"], node._attrs["seed2"]
+    seed, seed2 = node.attrs["seed"], node.attrs["seed2"]
     return kctx.op_resource(lambda: RandomStream(seed, seed2))
 
 
@@ -50,7 +50,7 @@ def _output_dims(shape: Any) -> List[int]:
 def _sampler(method: str) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         stream = _stream(node, kctx)
-        dtype = node._attrs["dtype"].torch_dtype
+        dtype = node.attrs["dtype"].torch_dtype
         device = kctx.device
         dims = static_ints(node, 0)
         sample = getattr(stream, method)
@@ -88,7 +88,7 @@ def _shape_str(shape: Any) -> str:
 
 def _uniform_int_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     stream = _stream(node, kctx)
-    dtype = node._attrs["Tout"].torch_dtype
+    dtype = node.attrs["Tout"].torch_dtype
     device = kctx.device
 
     def run(shape: Any, lo: Any, hi: Any) -> torch.Tensor:
@@ -138,7 +138,7 @@ def _intra_op_threads(kctx: Any) -> int:
 
 def _multinomial_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     stream = _stream(node, kctx)
-    out_dtype = node._attrs["output_dtype"].torch_dtype
+    out_dtype = node.attrs["output_dtype"].torch_dtype
     device = kctx.device
     threads = _intra_op_threads(kctx)
 

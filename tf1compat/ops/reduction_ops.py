@@ -3,6 +3,7 @@ cumsum/cumprod, segment sums, clip_by_value/clip_by_norm."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
@@ -10,11 +11,14 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.deprecation import deprecated_argument_lookup
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.framework.tensor_conversion import (convert_to_tensor,
+                                                   register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, normalize_axis, reduced_shape
@@ -92,8 +96,8 @@ _REDUCERS = {
 
 
 def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _REDUCERS[node._type]
-    keep = node._attrs["keep_dims"]
+    fn = _REDUCERS[node.type]
+    keep = node.attrs["keep_dims"]
     axes = static_ints(node, 1)
     if axes is not None:
         dims = tuple(axes)
@@ -241,8 +245,8 @@ def _arg_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _arg_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = torch.argmax if node._type == "ArgMax" else torch.argmin
-    out = node._attrs["output_type"].torch_dtype
+    fn = torch.argmax if node.type == "ArgMax" else torch.argmin
+    out = node.attrs["output_type"].torch_dtype
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:
@@ -279,8 +283,8 @@ argmin = _make_arg("ArgMin")
 # -- cumsum / cumprod ---------------------------------------------------------------------------
 
 def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    is_sum = node._type == "Cumsum"
-    exclusive, reverse = node._attrs["exclusive"], node._attrs["reverse"]
+    is_sum = node.type == "Cumsum"
+    exclusive, reverse = node.attrs["exclusive"], node.attrs["reverse"]
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:
@@ -480,3 +484,32 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: Optional[str] =
 
 def _is_slices(x: Any) -> bool:
     return hasattr(x, "indices") and hasattr(x, "values") and not isinstance(x, Tensor)
+
+
+# -- IndexedSlices -> Tensor (TF registers this conversion beside the IndexedSlices class) --------
+
+_LARGE_SPARSE_NUM_ELEMENTS = 100000000   # TF warns when densifying more elements
+
+
+def _indexed_slices_to_tensor(value: IndexedSlices, dtype: Any = None,
+                              name: Optional[str] = None, as_ref: bool = False) -> Tensor:
+    """Densifies `value` as TF does: UnsortedSegmentSum(values, indices, dense_shape[0])."""
+    del as_ref
+    if dtype is not None and not D.as_dtype(dtype).is_compatible_with(value.dtype):
+        raise ValueError(f"Incompatible tensor conversion requested to `dtype` "
+                         f"{D.as_dtype(dtype).name} for IndexedSlices ({value}) with "
+                         f"dtype {value.dtype.name}")
+    if value.dense_shape is None:
+        raise ValueError("Tensor conversion requested for IndexedSlices for argument `value` "
+                         f"without dense_shape: {value!s}")
+    shape_value = constant_value(value.dense_shape)
+    if shape_value is not None:
+        num_elements = int(np.prod(shape_value))
+        if num_elements >= _LARGE_SPARSE_NUM_ELEMENTS:
+            warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with "
+                          f"{num_elements} elements. This may consume a large amount of "
+                          "memory.")
+    return unsorted_segment_sum(value.values, value.indices, value.dense_shape[0], name=name)
+
+
+register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)

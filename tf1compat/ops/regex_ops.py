@@ -221,7 +221,7 @@ def _map(x: Any, fn: Callable[[bytes], Any], out_bool: bool = False) -> Any:
 
 
 def _static_replace_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    a = node._attrs
+    a = node.attrs
 
     def run(x: Any) -> Any:
         one = _replace(_compile(_attr_text(a["pattern"])), _attr_text(a["rewrite"]),
@@ -231,7 +231,7 @@ def _static_replace_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
 
 
 def _replace_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    replace_global = bool(node._attrs["replace_global"])
+    replace_global = bool(node.attrs["replace_global"])
 
     def run(x: Any, pattern: Any, rewrite: Any) -> Any:
         rx = _compile(_scalar_text(pattern, "Pattern"))
@@ -240,7 +240,7 @@ def _replace_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _static_full_match_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    pattern = _attr_text(node._attrs["pattern"])
+    pattern = _attr_text(node.attrs["pattern"])
 
     def run(x: Any) -> Any:
         rx = _compile(pattern)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, Callable, List, Optional, Sequence
 
-from tf1compat.api import logging as _logging
+from tf1compat.util import tf_logging as _logging
 from tf1compat.framework.graph import GraphKeys, add_to_collection, get_collection, name_scope
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor

@@ -30,7 +30,7 @@ INDEX = (D.int32, D.int64)
 
 
 def _handle_key(node: Any) -> str:
-    return node._attrs.get("shared_name") or node._name
+    return node.attrs.get("shared_name") or node.name
 
 
 def handle_op(t: Tensor) -> Optional[Any]:
@@ -101,8 +101,8 @@ declare("ReadVariableOp", inputs=["resource: resource"], outputs=["value: dtype"
 def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
     device = kctx.device
-    copy = kctx.input_may_alias(node._inputs[1])
-    validate = node._attrs.get("validate_shape", False)
+    copy = kctx.input_may_alias(node.inputs[1])
+    validate = node.attrs.get("validate_shape", False)
 
     def assign_variable(handle: str, value: Any) -> None:
         if validate:
@@ -177,7 +177,7 @@ def _gather_shape(ctx: Any) -> List[TensorShape]:
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
-    if node._attrs.get("batch_dims", 0):
+    if node.attrs.get("batch_dims", 0):
         raise NotImplementedError("ResourceGather with batch_dims != 0 is not supported")
 
     def gather(handle: str, indices: Any) -> Any:
@@ -269,7 +269,7 @@ for _type, _op in (("ResourceScatterNdUpdate", "update"), ("ResourceScatterNdAdd
 
 def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
-    limit = node._attrs["limit"]
+    limit = node.attrs["limit"]
 
     def count_up_to(handle: str) -> Any:
         old = _lookup(state, handle)

@@ -33,11 +33,6 @@ _lock = threading.Lock()
 # token -> registered callable; the graph holds the strong reference (as TF does).
 _FUNCS: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionary()
 
-# Set by the eager package: (numpy values, Tout, func) -> numpy results, running `func` on
-# EagerTensors as tf.py_function requires.
-EAGER_CALL: List[Optional[Callable[..., Any]]] = [None]
-
-
 class _Registered:
     """The callable a token refers to (a weak-referenceable holder)."""
 
@@ -133,22 +128,19 @@ def _to_output(arr: np.ndarray, want: D.DType, index: int, token: str) -> Any:
 
 
 def _py_func_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    token = node._attrs["token"]
+    token = node.attrs["token"]
     holder = _FUNCS.get(token)
     if holder is None:
         raise ValueError(f"Could not find callback with key={token} in the registry.")
     func = holder.func
-    tout = [D.as_dtype(t) for t in node._attrs["Tout"]]
-    eager = node._type == "EagerPyFunc"
-    if eager and EAGER_CALL[0] is None:
-        raise NotImplementedError("tf.py_function runs its function on EagerTensors, which "
-                                  "needs tf1compat's eager package; use tf.numpy_function")
+    tout = [D.as_dtype(t) for t in node.attrs["Tout"]]
+    eager = node.type == "EagerPyFunc"
 
     def run(*args: Any) -> Any:
         values = [_to_numpy_arg(a) for a in args]
         try:
             if eager:
-                ret = EAGER_CALL[0](values, tout, func)
+                ret = _call_eagerly(values, func)
             else:
                 ret = func(*values)
         except errors.OpError:
@@ -245,3 +237,30 @@ def py_function(func: Optional[Callable[..., Any]] = None, inp: Any = None,
 
 
 eager_py_func = py_function
+
+
+def _call_eagerly(values: list, func: Callable[..., Any]) -> Any:
+    """tf.py_function's kernel: runs `func` eagerly on EagerTensors (also in a Session)."""
+    from tf1compat.framework import context as _context
+    from tf1compat.framework.tensor_conversion import convert_to_tensor as _convert
+    from tf1compat.runtime import eager_executor  # noqa: F401 - installs the executor
+    state = _context._state
+    old = state["eager"]
+    state["eager"] = True
+    try:
+        args = [_convert(v) for v in values]
+        ret = func(*args)
+    finally:
+        state["eager"] = old
+    return _numpy_results(ret)
+
+
+def _numpy_results(ret: Any) -> Any:
+    from tf1compat.runtime.eager_tensor import EagerTensor
+    if isinstance(ret, EagerTensor):
+        return ret.numpy()
+    if isinstance(ret, (list, tuple)):
+        return type(ret)(_numpy_results(r) for r in ret)
+    if getattr(ret, "_is_resource_variable", False):
+        return ret.numpy()
+    return ret

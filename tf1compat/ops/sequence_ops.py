@@ -51,7 +51,7 @@ def _reverse_sequence_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _reverse_sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    seq_dim, batch_dim = int(node._attrs["seq_dim"]), int(node._attrs["batch_dim"])
+    seq_dim, batch_dim = int(node.attrs["seq_dim"]), int(node.attrs["batch_dim"])
 
     def run(x: Any, lengths: Any) -> Any:
         steps = x.shape[seq_dim]

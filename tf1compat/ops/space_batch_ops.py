@@ -370,8 +370,8 @@ def _depth_space_shape(to_space: bool) -> Callable[[Any], List[TensorShape]]:
 
 def _depth_space_kernel(to_space: bool) -> Callable[[Any, Any], Callable]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        bs = int(node._attrs["block_size"])
-        fmt = node._attrs["data_format"]
+        bs = int(node.attrs["block_size"])
+        fmt = node.attrs["data_format"]
         nchw = (fmt.decode() if isinstance(fmt, bytes) else fmt) == "NCHW"
 
         def run(x: torch.Tensor) -> torch.Tensor:

@@ -217,7 +217,7 @@ sparse_minimum = _extreme_wrapper("SparseSparseMinimum", "SparseSparseMinimum")
 # -- SparseSplit ----------------------------------------------------------------------------
 
 def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    num = node._attrs["num_split"]
+    num = node.attrs["num_split"]
 
     def sparse_split(split_dim: torch.Tensor, idx: torch.Tensor, vals: torch.Tensor,
                      shape: torch.Tensor) -> tuple:

@@ -112,7 +112,7 @@ def _sdmm_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    adj_a, adj_b = node._attrs["adjoint_a"], node._attrs["adjoint_b"]
+    adj_a, adj_b = node.attrs["adjoint_a"], node.attrs["adjoint_b"]
 
     def sparse_dense_matmul(idx: torch.Tensor, vals: torch.Tensor, shape: torch.Tensor,
                             b: torch.Tensor) -> torch.Tensor:
@@ -186,7 +186,7 @@ def _reduce_groups(idx: torch.Tensor, dims: List[int], reduced: List[int], keep:
 
 def _reduce_kernel(mode: str, sparse_out: bool) -> Callable[..., Any]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        keep = node._attrs["keep_dims"]
+        keep = node.attrs["keep_dims"]
         static_axes = static_ints(node, 3)
 
         def run(idx: torch.Tensor, vals: torch.Tensor, shape: torch.Tensor, axes: Any):
@@ -387,8 +387,8 @@ def sparse_add(a: Any, b: Any, threshold: Any = None, thresh: Any = None) -> Any
 # -- concat, reshape, reorder -------------------------------------------------------------
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["N"]
-    axis_attr = node._attrs["concat_dim"]
+    n = node.attrs["N"]
+    axis_attr = node.attrs["concat_dim"]
 
     def sparse_concat(*args: torch.Tensor) -> tuple:
         inds, vals, shapes = args[:n], args[n:2 * n], args[2 * n:]

@@ -109,14 +109,14 @@ def _check_indices(idx: torch.Tensor, n: int) -> None:
 
 def _variable_key(node: Any) -> str:
     # Two VariableV2 ops with one shared_name share one slot, as in a TF container.
-    shared = node._attrs.get("shared_name") or ""
-    return shared or node._name
+    shared = node.attrs.get("shared_name") or ""
+    return shared or node.name
 
 
 def _variable_check(node: Any, kctx: Any) -> Callable[..., Any]:
     """Nothing runs for a VariableV2 (its reads alias the store); this only rejects, as TF's
     kernel does, a partially known shape (an unknown rank is fine)."""
-    shape = node._attrs["shape"]
+    shape = node.attrs["shape"]
     if shape.rank is not None and not shape.is_fully_defined():
         raise errors.op_error(errors.InvalidArgumentError, node,
                               f"Shape {_static_text(shape)} is not fully defined")
@@ -158,12 +158,12 @@ def _declared_shape(ref: Tensor) -> Optional[List[int]]:
 
 
 def _assign_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    ref, value_t = node._inputs
+    ref, value_t = node.inputs
     key = kctx.ref_key(ref)
     state = kctx.state
     device = variable_device(kctx, ref)
     copy = kctx.input_may_alias(value_t)
-    validate = node._attrs["validate_shape"]
+    validate = node.attrs["validate_shape"]
     declared = _declared_shape(ref) if validate else None
 
     def assign(value: Any) -> None:
@@ -182,7 +182,7 @@ def _assign_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 def _update_kernel(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        ref = node._inputs[0]
+        ref = node.inputs[0]
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
@@ -252,7 +252,7 @@ def _scatter_kernel(op: str) -> Callable[[Any, Any], Callable[..., Any]]:
     combine = _scatter_combine(op)
 
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        ref = node._inputs[0]
+        ref = node.inputs[0]
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
@@ -325,7 +325,7 @@ def _scatter_nd_kernel(op: str) -> Callable[[Any, Any], Callable[..., Any]]:
     combine = _scatter_combine(op)
 
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        ref = node._inputs[0]
+        ref = node.inputs[0]
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
@@ -354,7 +354,7 @@ for _type, _op in (("ScatterNdUpdate", "update"), ("ScatterNdAdd", "add"),
 # -- IsVariableInitialized, CountUpTo ---------------------------------------------------------
 
 def _is_initialized_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    key = kctx.ref_key(node._inputs[0])
+    key = kctx.ref_key(node.inputs[0])
     state = kctx.state
     device = kctx.device
     answers = {v: torch.tensor(v, device=device) for v in (False, True)}
@@ -367,9 +367,9 @@ declare("IsVariableInitialized", inputs=["ref: Ref(dtype)"], outputs=["is_initia
 
 
 def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    key = kctx.ref_key(node._inputs[0])
+    key = kctx.ref_key(node.inputs[0])
     state = kctx.state
-    limit = node._attrs["limit"]
+    limit = node.attrs["limit"]
 
     def count_up_to() -> Any:
         old = read_initialized(state, key)
@@ -393,7 +393,7 @@ declare("CountUpTo", inputs=["ref: Ref(T)"], outputs=["output: T"],
 
 
 def _private_initialized_value_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    key = kctx.ref_key(node._inputs[1])
+    key = kctx.ref_key(node.inputs[1])
     state = kctx.state
 
     def initialized_value(is_initialized: Any, initial_value: Any) -> Any:

@@ -196,7 +196,7 @@ def _apply_spec(x: Any, spec: list, gather: List[int]) -> Any:
 
 
 def _strided_slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    masks = [node._attrs[m] for m in _MASKS]
+    masks = [node.attrs[m] for m in _MASKS]
     static = [static_ints(node, i) for i in (1, 2, 3)]
     cache: dict = {}
 
@@ -239,7 +239,7 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
     out = apply_op1("StridedSlice", [input_, begin, end, strides], masks, name=name)
     if var is not None and out._is_eager_tensor:
         # Eager: the slice of a variable keeps what its `assign` needs (no op to look at).
-        from tf1compat.eager.tensor import EagerSlicedVariable
+        from tf1compat.runtime.eager_tensor import EagerSlicedVariable
         return EagerSlicedVariable(out, var, (begin, end, strides), masks)
     return out
 

@@ -201,7 +201,7 @@ def _indices(value: Any) -> List[int]:
 # -- kernels -----------------------------------------------------------------------------------
 
 def _create_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    attrs = node._attrs
+    attrs = node.attrs
     dtype = attrs["dtype"]
     dynamic = bool(attrs["dynamic_size"])
     clear = bool(attrs["clear_after_read"])
@@ -234,7 +234,7 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    element_shape = as_shape(node._attrs["element_shape"])
+    element_shape = as_shape(node.attrs["element_shape"])
 
     def gather(ta: TensorArrayValue, indices: Any, flow: Any) -> Any:
         ta._check_open()

@@ -39,7 +39,7 @@ def _tile_shape(ctx: Any) -> List[TensorShape]:
 
 def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     mult = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, m: np.tile(x, as_int_list(m))
     if mult is not None:
         return lambda x, m: x.repeat(mult)
@@ -80,8 +80,8 @@ def _transpose_shape(ctx: Any) -> List[TensorShape]:
 
 def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     perm = static_ints(node, 1)
-    conj = node._type == "ConjugateTranspose"
-    if node._attrs["T"] == D.string:
+    conj = node.type == "ConjugateTranspose"
+    if node.attrs["T"] == D.string:
         return lambda x, p: np.transpose(x, as_int_list(p))
     if perm is not None:
         if conj:
@@ -120,7 +120,7 @@ def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool
 
 def _reverse_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axes = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, a: np.flip(x, axis=tuple(as_int_list(a))).copy()
     if axes is not None:
         return lambda x, a: torch.flip(x, axes)
@@ -188,7 +188,7 @@ def _torch_pad_list(pads: List[int]) -> List[int]:
 
 def _pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     pads = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         def np_pad(x: Any, p: Any, c: Any = b"") -> Any:
             pr = np.asarray(as_int_list(p)).reshape(-1, 2)
             return np.pad(x, pr, mode="constant", constant_values=c)
@@ -236,10 +236,10 @@ def _mirror(x: torch.Tensor, pads: List[int], symmetric: bool) -> torch.Tensor:
 
 
 def _mirror_pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    mode = node._attrs["mode"]
+    mode = node.attrs["mode"]
     symmetric = mode in ("SYMMETRIC", b"SYMMETRIC")
     pads = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, p: np.pad(x, np.asarray(as_int_list(p)).reshape(-1, 2),
                                    mode="symmetric" if symmetric else "reflect")
     return lambda x, p: _mirror(x, pads if pads is not None else as_int_list(p), symmetric)
@@ -291,7 +291,7 @@ def _broadcast_to_shape(ctx: Any) -> List[TensorShape]:
 
 def _broadcast_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, s: np.broadcast_to(x, as_int_list(s)).copy()
     if dims is not None:
         return lambda x, s: x.expand(dims)

@@ -64,12 +64,12 @@ declare("_Arg", outputs=["output: T"], attrs={"T": Type(), "index": 0,
 
 
 def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    loop: Loop = node._attrs["loop"]
+    loop: Loop = node.attrs["loop"]
     n = len(loop.body_args)
-    position = {t: i for i, t in enumerate(node._inputs[n:])}
+    position = {t: i for i, t in enumerate(node.inputs[n:])}
     cond_pick = tuple(position[t] for t in loop.cond_captures)
     body_pick = tuple(position[t] for t in loop.body_captures)
-    back_prop = bool(node._attrs["back_prop"])
+    back_prop = bool(node.attrs["back_prop"])
     single = n == 1
     compiled: dict = {}
     touch = variable_reads(kctx, loop.reads)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import collections
 from typing import Any, Optional
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.keras import activations, backend, initializers
 from tf1compat.keras.engine.input_spec import InputSpec
-from tf1compat.rnn import _ops as ops
+from tf1compat.ops import namespace as ops
 from tf1compat.rnn.cell_base import (LayerRNNCell, LSTMStateTuple, RNNCell,
                                      check_rnn_cell_input_dtypes, check_supported_dtypes)
 from tf1compat.variables.init_ops import Constant, Zeros

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Tuple
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.graph import get_default_graph
@@ -23,7 +23,7 @@ from tf1compat.framework.tensor_shape import TensorShape, as_shape
 from tf1compat.ops import _regions
 from tf1compat.ops.tensor_array_ops import TensorArray
 from tf1compat.ops.while_loop import while_loop
-from tf1compat.rnn import _ops as ops
+from tf1compat.ops import namespace as ops
 from tf1compat.rnn.cell_base import assert_like_rnncell, concat_shape
 from tf1compat.variables.variable_scope import variable_scope
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any, List, Tuple
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.rnn import _ops as ops
+from tf1compat.ops import namespace as ops
 from tf1compat.rnn.cell_base import assert_like_rnncell, concat_shape
 from tf1compat.rnn.dynamic import infer_state_dtype, rnn_step, should_cache
 from tf1compat.variables.variable_scope import variable_scope

@@ -15,12 +15,12 @@ import hashlib
 import numbers
 from typing import Any, Callable, List, Optional
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework.misc import get_static_value
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops.tensor_array_ops import TensorArray
-from tf1compat.rnn import _ops as ops
+from tf1compat.ops import namespace as ops
 from tf1compat.rnn.cell_base import LSTMStateTuple, RNNCell, assert_like_rnncell
 
 __all__ = ["DropoutWrapper", "ResidualWrapper", "DeviceWrapper", "map_structure_up_to",

@@ -11,14 +11,56 @@ from __future__ import annotations
 from collections import abc as collections_abc
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
+import numpy as np
+
+from tf1compat.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from tf1compat.framework.operation import Operation
+from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["FetchMapper", "register_session_run_conversion_functions", "feed_expansion"]
 
+
+# -- TF's composite tensors: how Session.run splits them and rebuilds their values -------------
+
+def _sparse_fetch(st: SparseTensor) -> tuple:
+    return [st.indices, st.values, st.dense_shape], lambda v: SparseTensorValue(*v)
+
+
+def _sparse_feed(st: SparseTensor, value: Any) -> list:
+    if isinstance(value, SparseTensor):
+        raise TypeError("The value of a feed cannot be a tf.SparseTensor object.")
+    indices, values, dense_shape = value
+    return list(zip([st.indices, st.values, st.dense_shape],
+                    [np.asarray(indices), np.asarray(values), np.asarray(dense_shape)]))
+
+
+def _sparse_feed_partial(st: SparseTensor) -> list:
+    return [st.indices, st.values, st.dense_shape]
+
+
+def _slices_parts(slices: IndexedSlices) -> list:
+    parts = [slices.values, slices.indices]
+    if slices.dense_shape is not None:
+        parts.append(slices.dense_shape)
+    return parts
+
+
+def _slices_fetch(fetch: IndexedSlices) -> tuple:
+    def contract(values: list) -> IndexedSlicesValue:
+        return IndexedSlicesValue(values[0], values[1], values[2] if len(values) == 3 else None)
+    return _slices_parts(fetch), contract
+
+
+def _slices_feed(feed: IndexedSlices, value: Any) -> list:
+    return list(zip(_slices_parts(feed), value))
+
+
 # (type, fetch_fn(obj) -> (elements, contraction_fn), feed_fn(obj, value) -> pairs,
-#  feed_fn_for_partial_run)
+#  feed_fn_for_partial_run); the first entry whose type matches is used.
 _EXPANSIONS: List[Tuple[type, Callable, Callable, Callable]] = [
+    (SparseTensor, _sparse_fetch, _sparse_feed, _sparse_feed_partial),
+    (IndexedSlices, _slices_fetch, _slices_feed, _slices_parts),
     (Tensor, lambda t: ([t], lambda v: v[0]), lambda t, v: [(t, v)], lambda t: [t]),
     (Operation, lambda o: ([o], lambda v: v[0]), None, None),
 ]

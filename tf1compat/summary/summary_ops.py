@@ -88,7 +88,7 @@ def _numbered(tag: str, kind: str, i: int, many: bool) -> str:
 
 
 def _image_kernel(node: Any, kctx: Any) -> Any:
-    max_images = node._attrs["max_images"]
+    max_images = node.attrs["max_images"]
 
     def run(tag: Any, tensor: Any) -> np.ndarray:
         images = _to_numpy(tensor)
@@ -114,7 +114,7 @@ declare("ImageSummary", inputs=["tag: string", "tensor: T"], outputs=["summary: 
 
 
 def _audio_kernel(node: Any, kctx: Any) -> Any:
-    max_outputs = node._attrs["max_outputs"]
+    max_outputs = node.attrs["max_outputs"]
 
     def run(tag: Any, tensor: Any, sample_rate: Any) -> np.ndarray:
         audio = _to_numpy(tensor)
@@ -150,7 +150,7 @@ def _tensor_proto(value: np.ndarray, dtype: D.DType) -> dict:
 
 
 def _tensor_summary_kernel(node: Any, kctx: Any) -> Any:
-    dtype = node._attrs["T"]
+    dtype = node.attrs["T"]
 
     def run(tag: Any, tensor: Any, metadata: Any) -> np.ndarray:
         meta = wire.decode(metadata if isinstance(metadata, bytes) else bytes(metadata),

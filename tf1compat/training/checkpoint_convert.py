@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.training import checkpoint_format
 from tf1compat.training import object_graph as og
 from tf1compat.training.checkpoint_reader import load_checkpoint

@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 import numpy as np
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import dtypes, errors
 from tf1compat.training import checkpoint_format, checkpoint_state, tensor_codec, tf_bundle
 from tf1compat.training import object_graph as og

@@ -23,7 +23,7 @@ import os
 import re
 from typing import Any, Iterable, List, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.training import checkpoint_format
 

@@ -18,7 +18,7 @@ import os
 from collections import abc
 from typing import Any, Dict, List, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework.graph import device
 from tf1compat.training import checkpoint_state
 from tf1compat.training.checkpoint_reader import load_checkpoint

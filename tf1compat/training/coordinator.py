@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Any, Iterable, Iterator, List, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.framework.operation import Operation

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 from tf1compat.training import basic_session_run_hooks as hooks_lib

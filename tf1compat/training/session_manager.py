@@ -9,7 +9,7 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import get_default_graph
 from tf1compat.runtime.session import Session

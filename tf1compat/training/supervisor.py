@@ -33,7 +33,7 @@ import os
 import time
 from typing import Any, Callable, Iterator, List, Optional
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import context, dtypes
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 from tf1compat.summary.protos import SessionLog, Summary

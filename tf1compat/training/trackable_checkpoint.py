@@ -22,7 +22,7 @@ import os
 import time
 from typing import Any, List, Optional, Tuple
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import device, get_default_graph

@@ -42,7 +42,7 @@ def get_global_step(graph: Optional[Graph] = None) -> Any:
         except KeyError:
             return None
     else:
-        from tf1compat.api import logging
+        from tf1compat.util import tf_logging as logging
         logging.error("Multiple tensors in global_step collection.")
         return None
     assert_global_step(tensor)

@@ -294,10 +294,10 @@ class ResourceVariable(BaseResourceVariable):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "ResourceVariable":
         # Under eager execution the variable holds its own value in the eager store
-        # (tf1compat/eager/variables.py).
+        # (tf1compat/variables/eager_variables.py).
         if cls is ResourceVariable and (_context._state["eager"] or getattr(
                 get_default_graph(), "_outer_eager", False)):
-            from tf1compat.eager.variables import EagerResourceVariable
+            from tf1compat.variables.eager_variables import EagerResourceVariable
             cls = EagerResourceVariable
         return object.__new__(cls)
 

@@ -94,7 +94,7 @@ def init_scope() -> Iterator[None]:
     traced under eager execution (tf.function), the block runs eagerly, as TF lifts it.
     """
     if not _context._state["eager"] and getattr(get_default_graph(), "_outer_eager", False):
-        from tf1compat.eager.context import lift_to_eager
+        from tf1compat.autodiff.tape import lift_to_eager
         with lift_to_eager():
             yield
         return

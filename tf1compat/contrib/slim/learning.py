@@ -69,7 +69,7 @@ def multiply_gradients(grads_and_vars: GradsAndVars, gradient_multipliers: Dict[
 
 def add_gradients_summaries(grads_and_vars: GradsAndVars) -> List[Tensor]:
     """A histogram and a norm summary per gradient."""
-    from tf1compat.api import logging
+    from tf1compat.util import tf_logging as logging
     from tf1compat.summary import histogram, scalar
     summaries = []
     for grad, var in grads_and_vars:
@@ -94,7 +94,7 @@ def create_train_op(total_loss: Tensor, optimizer: Any, global_step: Any = _USE_
                     check_numerics: bool = True) -> Tensor:
     """A tensor that, when run, runs the update ops, applies one optimizer step and
     returns the loss (slim's train op, added to the TRAIN_OP collection)."""
-    from tf1compat.api import logging
+    from tf1compat.util import tf_logging as logging
     from tf1compat.training.training_util import get_or_create_global_step
     from tf1compat.variables.collections import trainable_variables
     if global_step is _USE_GLOBAL_STEP:

@@ -17,7 +17,7 @@ import collections.abc
 import inspect
 from typing import Any, Dict, List, Optional, Sequence
 
-from tf1compat.api import logging
+from tf1compat.util import tf_logging as logging
 from tf1compat.keras import backend
 from tf1compat.keras import losses as losses_module
 from tf1compat.keras import metrics as metrics_module

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor_shape import TensorShape
 

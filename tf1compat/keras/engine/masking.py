@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 from typing import Any, Dict, Tuple
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 
 __all__ = ["get_mask", "set_mask", "collect_masks"]
 

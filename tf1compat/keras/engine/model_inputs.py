@@ -8,7 +8,7 @@ from typing import Any, List, Tuple
 
 import numpy as np
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend

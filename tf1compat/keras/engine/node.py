@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["KerasHistory", "keras_history", "set_keras_history", "Node", "call_context",

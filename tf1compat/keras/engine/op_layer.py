@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras.engine import node as node_module

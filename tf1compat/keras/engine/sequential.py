@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer, default
 from tf1compat.keras.engine.input_layer import Input, InputLayer

@@ -12,7 +12,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 
 
 def count_params(weights: Sequence[Any]) -> int:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import collections
 from typing import Any, Dict, List, Optional, Sequence
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend
 from tf1compat.keras.engine import node as node_module

@@ -17,7 +17,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from tf1compat.api import logging
+from tf1compat.util import tf_logging as logging
 from tf1compat.framework import errors
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend

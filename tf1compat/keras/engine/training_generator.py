@@ -18,7 +18,8 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from tf1compat.api import logging, nest
+from tf1compat.util import nest
+from tf1compat.util import tf_logging as logging
 from tf1compat.keras import callbacks as cbks
 from tf1compat.keras.engine import training_utils
 from tf1compat.keras.utils import data_utils

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from tf1compat.api import logging
+from tf1compat.util import tf_logging as logging
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras.utils.generic_utils import check_for_unexpected_keys, slice_arrays
 

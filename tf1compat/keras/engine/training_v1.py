@@ -23,7 +23,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from tf1compat.api import logging, nest
+from tf1compat.util import nest
+from tf1compat.util import tf_logging as logging
 from tf1compat.framework import context as _context
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend

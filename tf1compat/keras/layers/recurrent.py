@@ -16,7 +16,7 @@ from __future__ import annotations
 import collections.abc
 from typing import Any, List
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend, regularizers
 from tf1compat.keras.backend_rnn import rnn as backend_rnn

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Dict, List
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import activations, backend, constraints, initializers, regularizers
 from tf1compat.keras.engine.base_layer import Layer
@@ -28,7 +28,7 @@ __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells",
 
 
 def _ops() -> Any:
-    from tf1compat.rnn import _ops as ops
+    from tf1compat.ops import namespace as ops
     return ops
 
 

@@ -39,8 +39,8 @@ class TFOptimizer(Trackable):
 
     def minimize(self, loss: Any, var_list: Any, grad_loss: Any = None, tape: Any = None
                  ) -> None:
-        from tf1compat.api import nest
-        from tf1compat.eager.tape import GradientTape
+        from tf1compat.util import nest
+        from tf1compat.autodiff.tape import GradientTape
         if not callable(loss) and tape is None:
             raise ValueError("`tape` is required when a `Tensor` loss is passed.")
         tape = tape if tape is not None else GradientTape()

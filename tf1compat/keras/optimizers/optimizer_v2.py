@@ -283,7 +283,7 @@ class OptimizerV2(Trackable):
     # -- gradients and updates -------------------------------------------------------------
     def get_gradients(self, loss: Any, params: Any) -> List[Any]:
         """`tf.gradients(loss, params)` in `<name>/gradients`; a None gradient is an error."""
-        from tf1compat.api import nest
+        from tf1compat.util import nest
         from tf1compat.autodiff.gradients import gradients
         params = nest.flatten(params)
         with backend.get_graph().as_default(), name_scope(self._name + "/gradients"):
@@ -310,9 +310,9 @@ class OptimizerV2(Trackable):
 
     def _compute_gradients(self, loss: Any, var_list: Any, grad_loss: Any = None,
                            tape: Any = None) -> List[Tuple[Any, Any]]:
-        from tf1compat.api import nest
+        from tf1compat.util import nest
         if _context.executing_eagerly() or tape is not None:
-            from tf1compat.eager.tape import GradientTape
+            from tf1compat.autodiff.tape import GradientTape
             if not callable(loss) and tape is None:
                 raise ValueError("`tape` is required when a `Tensor` loss is passed. "
                                  f"Received: loss={loss}, tape={tape}.")
@@ -504,7 +504,7 @@ def _filter_empty_gradients(grads_and_vars: Any) -> List[Tuple[Any, Any]]:
         names = [v.name for _, v in grads_and_vars]
         raise ValueError(f"No gradients provided for any variable: {names}.")
     if len(filtered) < len(grads_and_vars):
-        from tf1compat.api import logging
+        from tf1compat.util import tf_logging as logging
         missing = [v.name for g, v in grads_and_vars if g is None]
         logging.warning("Gradients do not exist for variables %s when minimizing the loss. If "
                         "you're using `model.compile()`, did you forget to provide a `loss` "

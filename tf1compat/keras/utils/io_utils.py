@@ -34,7 +34,7 @@ def print_msg(message: str, line_break: bool = True) -> None:
         sys.stdout.write(message + "\n" if line_break else message)
         sys.stdout.flush()
     else:
-        from tf1compat.api import logging
+        from tf1compat.util import tf_logging as logging
         logging.info(message)
 
 

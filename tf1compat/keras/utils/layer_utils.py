@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 
 __all__ = ["get_source_inputs"]
 

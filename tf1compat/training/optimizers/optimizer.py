@@ -266,7 +266,7 @@ class Optimizer(Trackable):
     def _eager_gradients(self, loss: Callable[[], Any], var_list: Any, grad_loss: Any
                          ) -> List[Tuple[Any, Any]]:
         """Eager `compute_gradients(callable)`: a GradientTape over the loss function."""
-        from tf1compat.eager.tape import GradientTape
+        from tf1compat.autodiff.tape import GradientTape
         with GradientTape() as tape:
             if var_list is not None:
                 tape.watch(_flatten(var_list))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from tf1compat.api import logging as _logging
+from tf1compat.util import tf_logging as _logging
 from tf1compat.training.optimizers.optimizer import Optimizer
 
 __all__ = ["SyncReplicasOptimizer"]

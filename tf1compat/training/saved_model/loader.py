@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Optional, Sequence
 
-from tf1compat.api import logging as tf_logging
+from tf1compat.util import tf_logging
 from tf1compat.training import protobuf_wire, text_format
 from tf1compat.training.proto_messages import MetaGraphDef, SavedModel
 from tf1compat.training.saved_model import constants

@@ -52,6 +52,6 @@ def visualize_embeddings(summary_writer: Any, config: ProjectorConfig) -> None:
     logdir = summary_writer.get_logdir()
     if logdir is None:
         raise ValueError("Summary writer must have a logdir")
-    from tf1compat.api import gfile
+    from tf1compat.util import gfile
     with gfile.GFile(os.path.join(logdir, PROJECTOR_FILENAME), "w") as f:
         f.write(config.text_format_string())

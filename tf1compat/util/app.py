@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, List, Optional
 
-from tf1compat.api import flags
+from tf1compat.util import flags
 
 __all__ = ["run", "flags"]
 

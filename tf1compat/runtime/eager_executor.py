@@ -38,11 +38,11 @@ from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.op_binding import complete_attrs
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
-from tf1compat.eager import tensor as _et
-from tf1compat.eager.binding import _bind, eager_error, tf_type_name
-from tf1compat.eager.runtime import (_CPU, _MULTI_DEVICE, RUNTIME, EagerKernelContext,
-                                     EagerNode, EagerOperation, _Spec, current_device)
-from tf1compat.eager.tensor import EagerResourceHandle, EagerTensor
+from tf1compat.runtime import eager_tensor as _et
+from tf1compat.runtime.eager_binding import _bind, eager_error, tf_type_name
+from tf1compat.runtime.eager_runtime import (_CPU, _MULTI_DEVICE, RUNTIME, EagerKernelContext,
+                                             EagerNode, EagerOperation, _Spec, current_device)
+from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 
 __all__ = ["execute", "execute1", "EagerOperation", "EagerNode", "EagerKernelContext",
            "RUNTIME", "RECORD", "current_device", "clear_cache", "tf_type_name",
@@ -475,7 +475,7 @@ def _build_kernel(entry: _Entry, flat: list, resource_key: Any) -> Tuple[Any, li
     finally:
         _et.const_reads[0] = previous
     # Keep no reference to this call's values: later calls reuse the kernel.
-    node._inputs = [_Spec(t._dtype, t.shape) for t in flat]
+    node.inputs = [_Spec(t._dtype, t.shape) for t in flat]
     entry.node = node
     entry.kctx = kctx
     return kernel, reads
@@ -519,35 +519,3 @@ def _variant(entry: _Entry, inputs: Sequence[Any]) -> Callable[..., Any]:
 
 _OP_DEFS: Dict[str, _op_def.OpDef] = {}
 _context.set_eager_executor(execute, execute1)
-
-
-def _py_function_call(values: list, tout: list, func: Callable[..., Any]) -> Any:
-    """tf.py_function's kernel: runs `func` eagerly on EagerTensors (also in a Session)."""
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
-    state = _context._state
-    old = state["eager"]
-    state["eager"] = True
-    try:
-        args = [convert_to_tensor(v) for v in values]
-        ret = func(*args)
-    finally:
-        state["eager"] = old
-    return _numpy_results(ret)
-
-
-def _numpy_results(ret: Any) -> Any:
-    if isinstance(ret, EagerTensor):
-        return ret.numpy()
-    if isinstance(ret, (list, tuple)):
-        return type(ret)(_numpy_results(r) for r in ret)
-    if getattr(ret, "_is_resource_variable", False):
-        return ret.numpy()
-    return ret
-
-
-def _install_py_function() -> None:
-    from tf1compat.ops import script_ops
-    script_ops.EAGER_CALL[0] = _py_function_call
-
-
-_install_py_function()

@@ -33,14 +33,15 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import torch
 
+from tf1compat.framework import context as _fw_context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
-from tf1compat.eager import executor as _ex
-from tf1compat.eager.tensor import EagerResourceHandle, EagerTensor
+from tf1compat.runtime import eager_executor as _ex
+from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 
 __all__ = ["GradientTape", "stop_recording", "implicit_gradients", "implicit_grad",
            "implicit_value_and_gradients", "gradients_function", "value_and_gradients_function",
-           "variable_accessed", "register_variable", "VariableWatcher"]
+           "variable_accessed", "register_variable", "VariableWatcher", "lift_to_eager"]
 
 _set_grad_enabled = _ex._set_grad_enabled
 
@@ -126,26 +127,26 @@ def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
     from tf1compat.autodiff import grad_mode, tf_conventions
     from tf1compat.autodiff.registry import gradient_function, none_input_indices
     node = entry.node
-    saved = node._inputs
-    node._inputs = list(inputs)      # conventions may read constant inputs (Cumprod axis)
+    saved = node.inputs
+    node.inputs = list(inputs)       # conventions may read constant inputs (Cumprod axis)
     try:
         wrapped = kernel
         try:
             kind, value = gradient_function(node)
         except LookupError:
-            kind, value = "builtin", node._type
+            kind, value = "builtin", node.type
         if kind == "none":
             if grad_mode._float_in_and_out(node):
                 wrapped = lambda *args: kernel(*[grad_mode._detached(a) for a in args])  # noqa
-        elif kind != "python" and value == node._type:
-            nones = none_input_indices(node._type)
+        elif kind != "python" and value == node.type:
+            nones = none_input_indices(node.type)
             if nones:
                 wrapped = grad_mode._detach_inputs(kernel, nones)
             conv = tf_conventions.convention_kernel(node, wrapped)
             if conv is not None:
                 wrapped = conv
     finally:
-        node._inputs = saved
+        node.inputs = saved
     if len(_GRAD_KERNELS) > 20000:
         _GRAD_KERNELS.clear()
     _GRAD_KERNELS[kernel] = wrapped
@@ -220,12 +221,12 @@ _ex.RECORD["run"] = _run_recorded
 # -- the tape ------------------------------------------------------------------------------
 
 def _flatten(structure: Any) -> list:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     return nest.flatten(structure)
 
 
 def _pack(structure: Any, flat: list) -> Any:
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     return nest.pack_sequence_as(structure, flat)
 
 
@@ -595,6 +596,28 @@ def stop_recording() -> Iterator[None]:
             t._push_tape()
 
 
+@contextlib.contextmanager
+def lift_to_eager() -> Iterator[None]:
+    """TF's `init_scope` inside a traced function: the block runs eagerly (variables a
+    function creates on its first call live outside it), under the graph's name scope,
+    with no tape recording."""
+    state = _fw_context._state
+    if state["eager"]:
+        yield
+        return
+    from tf1compat.framework.graph import get_default_graph
+    scope = get_default_graph().get_name_scope()
+    old_eager, old_scope = state["eager"], state["scope"]
+    state["eager"] = True
+    state["scope"] = scope + "/" if scope else ""
+    try:
+        with stop_recording():
+            yield
+    finally:
+        state["eager"] = old_eager
+        state["scope"] = old_scope
+
+
 def implicit_value_and_gradients(f: Callable[..., Any]) -> Callable[..., Any]:
     """`tfe.implicit_value_and_gradients(f)`: (f(*args), [(grad, variable), ...]) for the
     trainable variables f reads."""
@@ -703,7 +726,7 @@ class _CustomSpec:
         self.inputs = inputs
 
     def backward(self, grads: Sequence[torch.Tensor]) -> list:
-        from tf1compat.api import nest
+        from tf1compat.util import nest
         eager_grads = [EagerTensor(g if g is not None else torch.zeros_like(r), d)
                        for g, r, d in zip(grads, self.results, self.dtypes)]
         packed = nest.pack_sequence_as(self.result, eager_grads) \
@@ -738,7 +761,7 @@ class _CustomSpec:
 
 def eager_custom_gradient(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     """`tf.custom_gradient` under eager execution (installed into autodiff)."""
-    from tf1compat.api import nest
+    from tf1compat.util import nest
     from tf1compat.framework.tensor_conversion import convert_to_tensor
     with VariableWatcher() as watcher:
         result, grad_fn = f(*args, **kwargs)

@@ -23,7 +23,7 @@ from tf1compat.ops import array_ops, check_ops, math_ops, reduction_ops, state_o
 from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ops.creation_ops import ones, ones_like, zeros
 from tf1compat.ops.indexing_ops import scatter_nd, where
-from tf1compat.ops.losses_impl import remove_squeezable_dimensions
+from tf1compat.losses.losses_impl import remove_squeezable_dimensions
 from tf1compat.ops.matrix_ops import diag_part
 from tf1compat.ops.transform_ops import tile, transpose
 from tf1compat.ops.weights_broadcast_ops import broadcast_weights
@@ -43,7 +43,7 @@ Pair = Tuple[Tensor, Tensor]
 
 
 def _graph_only(name: str) -> None:
-    from tf1compat.eager.context import executing_eagerly
+    from tf1compat.framework.context import executing_eagerly
     if executing_eagerly():
         raise RuntimeError(f"tf.metrics.{name} is not supported when eager execution is "
                            "enabled.")

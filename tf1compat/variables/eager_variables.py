@@ -32,10 +32,11 @@ from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import as_shape
-from tf1compat.eager import executor as _ex
-from tf1compat.eager import tape as _tape
-from tf1compat.eager.context import lift_to_eager
-from tf1compat.eager.tensor import EagerResourceHandle, EagerTensor, _value_text, device_name
+from tf1compat.runtime import eager_executor as _ex
+from tf1compat.autodiff import tape as _tape
+from tf1compat.autodiff.tape import lift_to_eager
+from tf1compat.runtime.eager_tensor import (EagerResourceHandle, EagerTensor, _value_text,
+                                            device_name)
 from tf1compat.ops.state_ops import store_value
 from tf1compat.variables.resource_variable import ResourceVariable
 from tf1compat.variables.variables import validate_synchronization_aggregation_trainable

@@ -17,7 +17,7 @@ from tf1compat.framework import errors
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.op_binding import list_values
 from tf1compat.framework.tensor import Tensor
-from tf1compat.eager.tensor import EagerTensor
+from tf1compat.runtime.eager_tensor import EagerTensor
 
 __all__ = ["tf_type_name", "eager_error"]
 

@@ -16,13 +16,13 @@ from typing import Any, Callable, List, Optional
 
 import torch
 
-from tf1compat.api import nest
+from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.keras.engine.input_spec import InputSpec
-from tf1compat.rnn import _ops as ops
+from tf1compat.ops import namespace as ops
 from tf1compat.rnn.cell_base import LayerRNNCell, LSTMStateTuple, RNNCell, assert_like_rnncell
 from tf1compat.rnn.dynamic import bidirectional_dynamic_rnn
 from tf1compat.rnn.static import static_bidirectional_rnn
@@ -53,9 +53,9 @@ def _cell_outputs_shape(n_outputs: int, state_input: int) -> Callable[[Any], lis
 
 
 def _lstm_block_cell_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    forget_bias = float(node._attrs["forget_bias"])
-    cell_clip = float(node._attrs["cell_clip"])
-    peephole = bool(node._attrs["use_peephole"])
+    forget_bias = float(node.attrs["forget_bias"])
+    cell_clip = float(node.attrs["cell_clip"])
+    peephole = bool(node.attrs["use_peephole"])
 
     def run(x: Any, cs_prev: Any, h_prev: Any, w: Any, wci: Any, wcf: Any, wco: Any,
             b: Any) -> tuple:

@@ -17,7 +17,7 @@ from tf1compat.framework.graph import (GraphKeys, control_dependencies, get_defa
                                        name_scope)
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.ops.losses_util import add_loss
+from tf1compat.losses.util import add_loss
 from tf1compat.ops.weights_broadcast_ops import assert_broadcastable, broadcast_weights
 
 __all__ = ["Reduction", "compute_weighted_loss", "absolute_difference", "cosine_distance",
