@@ -379,7 +379,13 @@ def eval(x: Any) -> np.ndarray:  # noqa: A001 - Keras' name
     return get_value(x)
 
 
-def get_value(x: Any) -> np.ndarray:
+def get_value(x: Any) -> Any:
+    """The value of a tensor or variable (other values are returned as they are)."""
+    from tf1compat.variables.variables import Variable
+    if not isinstance(x, (Tensor, Variable)):
+        return x
+    if getattr(x, "_is_eager_tensor", False) or getattr(x, "_in_graph_mode", True) is False:
+        return x.numpy()
     return get_session((x,)).run(x)
 
 

@@ -141,10 +141,7 @@ class TensorBoard(Callback):
         for name, value in (logs or {}).items():
             if isinstance(value, np.ndarray):
                 value = value.item()
-            summary = Summary()
-            entry = summary.value.add()
-            entry.simple_value = value
-            entry.tag = name
+            summary = Summary(value=[Summary.Value(tag=name, simple_value=value)])
             self.writer.add_summary(summary, step)
         self.writer.flush()
 

@@ -49,7 +49,9 @@ def _infer_steps(dataset: Any, steps: Optional[int], epochs: int, steps_name: st
                          f"`{steps_name}={steps}`. We cannot draw that many steps from this "
                          f"dataset. We suggest to set `{steps_name}={size}`.")
     if steps is None:
-        return size if size >= 0 else None
+        # (TF reads the cardinality back as a numpy int64; the epoch's mean loss then
+        # divides by it in float64, as in TF)
+        return np.int64(size) if size >= 0 else None
     return steps
 
 
