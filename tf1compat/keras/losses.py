@@ -11,6 +11,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.keras import backend
 from tf1compat.ops import array_ops, math_ops, reduction_ops
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError",
            "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
@@ -347,11 +348,11 @@ def serialize(loss: Any) -> Any:
 
 def deserialize(name: Any, custom_objects: Any = None) -> Any:
     if isinstance(name, dict):
-        cls = (custom_objects or {}).get(name["class_name"]) or _BY_NAME.get(name["class_name"])
+        cls = get_registered_object(name["class_name"], custom_objects, _BY_NAME)
         if cls is None:
             raise ValueError(f"Unknown loss function: '{name['class_name']}'.")
         return cls(**name.get("config", {}))
-    fn = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    fn = get_registered_object(name, custom_objects, _BY_NAME)
     if fn is None:
         raise ValueError(f"Unknown loss function: '{name}'. Please ensure this object is "
                          "passed to the `custom_objects` argument.")

@@ -22,6 +22,7 @@ from tf1compat.ops import array_ops, math_ops, reduction_ops
 from tf1compat.losses.losses_impl import remove_squeezable_dimensions
 from tf1compat.ops.weights_broadcast_ops import broadcast_weights
 from tf1compat.variables.variables import VariableAggregation, VariableSynchronization
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["Metric", "Reduce", "Sum", "Mean", "MeanMetricWrapper", "Accuracy",
            "BinaryAccuracy", "CategoricalAccuracy", "SparseCategoricalAccuracy",
@@ -428,12 +429,11 @@ def serialize(metric: Any) -> Any:
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
     if isinstance(config, dict):
-        cls = (custom_objects or {}).get(config["class_name"]) or \
-            _BY_NAME.get(config["class_name"])
+        cls = get_registered_object(config["class_name"], custom_objects, _BY_NAME)
         if cls is None:
             raise ValueError(f"Unknown metric function: '{config['class_name']}'.")
         return cls(**config.get("config", {}))
-    fn = (custom_objects or {}).get(config) or _BY_NAME.get(config)
+    fn = get_registered_object(config, custom_objects, _BY_NAME)
     if fn is None:
         raise ValueError(f"Unknown metric function: '{config}'. Please ensure you are "
                          "using a `keras.utils.custom_object_scope` and that this object "

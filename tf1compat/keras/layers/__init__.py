@@ -33,6 +33,7 @@ from tf1compat.keras.layers.wrappers import Bidirectional, TimeDistributed, Wrap
 from tf1compat.keras.layers.recurrent import (GRU, LSTM, RNN, ConvLSTM2D,
                                               CuDNNGRU, CuDNNLSTM, GRUCell, LSTMCell,
                                               SimpleRNN, SimpleRNNCell, StackedRNNCells)
+from tf1compat.keras.layers.serialization import deserialize, serialize
 
 
 def __getattr__(name: str) -> object:
