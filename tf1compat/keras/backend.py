@@ -390,7 +390,13 @@ def get_value(x: Any) -> Any:
 
 
 def batch_get_value(tensors: Sequence[Any]) -> List[np.ndarray]:
-    return get_session(tensors).run(list(tensors)) if tensors else []
+    """The values of tensors/variables (eager ones read directly)."""
+    from tf1compat.framework.context import executing_eagerly
+    if not tensors:
+        return []
+    if executing_eagerly():
+        return [get_value(t) for t in tensors]
+    return get_session(tensors).run(list(tensors))
 
 
 def set_value(x: Any, value: Any) -> None:

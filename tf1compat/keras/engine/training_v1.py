@@ -253,8 +253,9 @@ class TrainingV1:
     @property
     def metrics_names(self) -> List[str]:
         """`loss`, the per-output losses (several outputs), then the metric names."""
-        if getattr(self, "_eager", None) is not None:
-            return self._eager.metrics_names()
+        if getattr(self, "_eager", None) is not None or _executing_eagerly():
+            # (tf-keras's v2 models list the built metrics: none before the first step)
+            return [m.name for m in self.metrics]
         names = ["loss"]
         if self._is_compiled and len(self._training_endpoints) > 1:
             names += [e.loss_name() for e in self._training_endpoints
@@ -642,7 +643,7 @@ class TrainingV1:
 
     # -- public loops ----------------------------------------------------------------------
     def fit(self, x: Any = None, y: Any = None, batch_size: Optional[int] = None,
-            epochs: int = 1, verbose: int = 1, callbacks: Any = None,
+            epochs: int = 1, verbose: Any = "auto", callbacks: Any = None,
             validation_split: float = 0.0, validation_data: Any = None, shuffle: Any = True,
             class_weight: Any = None, sample_weight: Any = None, initial_epoch: int = 0,
             steps_per_epoch: Optional[int] = None, validation_steps: Optional[int] = None,
@@ -657,26 +658,30 @@ class TrainingV1:
         if kwargs:
             raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
         self._assert_compile_was_called()
+        verbose = 1 if verbose == "auto" else verbose
         return _loop_for(x).fit(self, **_loop_args(locals()))
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: Optional[int] = None,
-                 verbose: int = 1, sample_weight: Any = None, steps: Optional[int] = None,
-                 callbacks: Any = None, max_queue_size: int = 10, workers: int = 1,
-                 use_multiprocessing: bool = False, return_dict: bool = False) -> Any:
+                 verbose: Any = "auto", sample_weight: Any = None,
+                 steps: Optional[int] = None, callbacks: Any = None, max_queue_size: int = 10,
+                 workers: int = 1, use_multiprocessing: bool = False,
+                 return_dict: bool = False) -> Any:
         """The loss and metrics over `x`, `y` (a scalar when there are no metrics)."""
         if _executing_eagerly():
             return _eager().evaluate(self, **_loop_args(locals()))
         self._assert_compile_was_called()
         if return_dict:
             raise TypeError("evaluate() got an unexpected keyword argument 'return_dict'")
+        verbose = 1 if verbose == "auto" else verbose
         return _loop_for(x).evaluate(self, **_loop_args(locals()))
 
-    def predict(self, x: Any, batch_size: Optional[int] = None, verbose: int = 0,
+    def predict(self, x: Any, batch_size: Optional[int] = None, verbose: Any = "auto",
                 steps: Optional[int] = None, callbacks: Any = None, max_queue_size: int = 10,
                 workers: int = 1, use_multiprocessing: bool = False) -> Any:
         """The model's outputs on `x`, batch by batch, concatenated."""
         if _executing_eagerly():
             return _eager().predict(self, **_loop_args(locals()))
+        verbose = 0 if verbose == "auto" else verbose
         return _loop_for(x).predict(self, **_loop_args(locals()))
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,

@@ -48,6 +48,13 @@ def _assign(var: Any, value: Any) -> Any:
     return assign(var, value, use_locking=True)
 
 
+def _update_op(var: Any, value: Any) -> Any:
+    """`var = value` as the update: its Operation in a graph, done at once eagerly."""
+    from tf1compat.framework.context import executing_eagerly
+    assigned = _assign(var, value)
+    return assigned if executing_eagerly() else assigned.op
+
+
 class SGD(OptimizerV2):
     """Gradient descent, with (Nesterov) momentum: `velocity = momentum * velocity -
     lr * g; w += velocity`."""
@@ -166,7 +173,7 @@ class RMSprop(OptimizerV2):
             mg_t = _assign(mg, c["rho"] * mg + c["one_minus_rho"] * grad)
             denominator = rms_t - square(mg_t)
         var_t = var - c["lr_t"] * grad / (sqrt(denominator) + c["epsilon"])
-        return _assign(var, var_t).op
+        return _update_op(var, var_t)
 
     def get_config(self) -> Dict[str, Any]:
         config = super().get_config()
@@ -503,7 +510,7 @@ class Nadam(_AdamFamily):
         v_t_prime = v_t / c["v_t_prime_denominator"]
         m_t_bar = c["one_minus_m_t"] * g_prime + c["m_t_1"] * m_t_prime
         var_t = var - c["lr_t"] * m_t_bar / (sqrt(v_t_prime) + c["epsilon"])
-        return _assign(var, var_t).op
+        return _update_op(var, var_t)
 
     def get_config(self) -> Dict[str, Any]:
         return _AdamFamily.get_config(self)
