@@ -46,7 +46,14 @@ __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format"
            "conv2d_transpose", "pool2d", "one_hot", "map_fn", "foldl", "update",
            "update_add", "update_sub", "moving_average_update", "batch_dot",
            "is_keras_tensor", "is_sparse", "arange", "cumsum", "cumprod", "logsumexp",
-           "spatial_2d_padding"]
+           "spatial_2d_padding", "batch_normalization", "binary_focal_crossentropy",
+           "cast_to_floatx", "categorical_focal_crossentropy", "conv1d", "conv3d",
+           "ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse", "depthwise_conv2d",
+           "foldr", "in_top_k", "local_conv1d", "local_conv2d", "normalize_batch_in_training",
+           "pool3d", "print_tensor", "random_bernoulli", "random_binomial",
+           "random_normal_variable", "random_uniform_variable", "repeat_elements",
+           "resize_images", "resize_volumes", "reverse", "separable_conv2d",
+           "spatial_3d_padding", "temporal_padding", "to_dense", "truncated_normal"]
 
 # -- global settings ---------------------------------------------------------------------------
 
@@ -569,3 +576,11 @@ from tf1compat.keras.backend_math import (  # noqa: E402
     spatial_2d_padding, sqrt, square, squeeze, stack, std, sum, switch, tanh, tile,
     transpose, update, update_add, update_sub, var)
 from tf1compat.keras.backend_rnn import rnn  # noqa: E402  (recurrent layers' loop)
+from tf1compat.keras.backend_nn import (  # noqa: E402
+    batch_normalization, binary_focal_crossentropy, cast_to_floatx,
+    categorical_focal_crossentropy, conv1d, conv3d, ctc_batch_cost, ctc_decode,
+    ctc_label_dense_to_sparse, depthwise_conv2d, foldr, in_top_k, local_conv1d, local_conv2d,
+    normalize_batch_in_training, pool3d, print_tensor, random_bernoulli, random_binomial,
+    random_normal_variable, random_uniform_variable, repeat_elements, resize_images,
+    resize_volumes, reverse, separable_conv2d, spatial_3d_padding, temporal_padding, to_dense,
+    truncated_normal)

@@ -34,6 +34,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
+from tf1compat.keras.engine import masking
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.input_spec import InputSpec, assert_input_compatibility
 from tf1compat.training import tracking
@@ -635,6 +636,8 @@ class Layer(tracking.AutoTrackable):
             if needs_keras_history(inputs):
                 create_keras_history(inputs)
             keras_inputs = node_module.have_all_keras_metadata(inputs)
+        kwargs, previous_mask, mask_by_framework = masking.mask_for_call(self, inputs, args,
+                                                                         kwargs)
         with call_ctx.enter(self, training):
             call_ctx.stack[-1]["inputs"] = inputs
             assert_input_compatibility(self.input_spec, inputs, self.name)
@@ -650,9 +653,12 @@ class Layer(tracking.AutoTrackable):
                 if keras_inputs:
                     if passed_by_framework:
                         kwargs.pop("training", None)
+                    if mask_by_framework:
+                        kwargs.pop("mask", None)
                     outputs = self._set_connectivity_metadata((inputs,) + tuple(args), kwargs,
                                                               outputs)
                 self._handle_activity_regularization(inputs, outputs)
+                masking.set_output_masks(self, inputs, outputs, previous_mask)
         return outputs
 
     def _set_connectivity_metadata(self, args: tuple, kwargs: dict, outputs: Any) -> Any:

@@ -51,3 +51,32 @@ def collect_masks(inputs: Any) -> Any:
     if all(m is None for m in nest.flatten(masks)):
         return None
     return masks
+
+
+def mask_for_call(layer: Any, inputs: Any, args: tuple, kwargs: dict) -> tuple:
+    """(kwargs, the mask the layer sees, whether the framework passed it): a layer whose
+    `call` takes `mask` gets its inputs' masks unless the caller gave one."""
+    if layer._arg_passed("mask", args, kwargs):
+        return kwargs, layer._arg_value("mask", args, kwargs), False
+    masks = collect_masks(inputs)
+    if masks is not None and isinstance(masks, (list, tuple)) and len(masks) == 1:
+        masks = masks[0]
+    if masks is not None and layer._expects_mask_arg:
+        return {**kwargs, "mask": masks}, masks, True
+    return kwargs, masks, False
+
+
+def set_output_masks(layer: Any, inputs: Any, outputs: Any, previous_mask: Any) -> None:
+    """Attaches `layer.compute_mask(inputs, previous_mask)` to the outputs, for layers
+    that support masking or compute masks themselves (tf-keras's rule)."""
+    from tf1compat.keras.engine.base_layer import is_default
+    flat = nest.flatten(outputs)
+    if all(get_mask(x) is not None for x in flat):
+        return
+    if not (layer.supports_masking or not is_default(layer.compute_mask)):
+        return
+    masks = layer.compute_mask(inputs, previous_mask)
+    if masks is None:
+        return
+    for output, mask in zip(flat, nest.flatten(masks)):
+        set_mask(output, mask)

@@ -2,7 +2,9 @@
 
 # ruff: noqa: F401
 from tf1compat.keras.engine.base_layer import Layer
-from tf1compat.keras.layers.advanced import LeakyReLU, ReLU, Softmax, ZeroPadding2D
+from tf1compat.keras.layers.advanced import (ELU, LeakyReLU, PReLU, ReLU, Softmax,
+                                             ThresholdedReLU)
+from tf1compat.keras.layers.attention import AdditiveAttention, Attention
 from tf1compat.keras.engine.input_layer import Input, InputLayer
 from tf1compat.keras.engine.input_spec import InputSpec
 from tf1compat.keras.layers.convolutional import (Conv1D, Conv2D, Conv2DTranspose, Conv3D,
@@ -12,8 +14,8 @@ from tf1compat.keras.layers.convolutional import (Conv1D, Conv2D, Conv2DTranspos
                                                   DepthwiseConv2D, SeparableConv1D,
                                                   SeparableConv2D, SeparableConvolution1D,
                                                   SeparableConvolution2D)
-from tf1compat.keras.layers.core import (Activation, Dense, Dropout, Flatten, Lambda, Permute,
-                                         RepeatVector, Reshape)
+from tf1compat.keras.layers.core import (Activation, Dense, Dropout, Flatten, Identity, Lambda,
+                                         Masking, Permute, RepeatVector, Reshape)
 from tf1compat.keras.layers.embeddings import Embedding
 from tf1compat.keras.layers.merge import (Add, Average, Concatenate, Dot, Maximum, Minimum,
                                           Multiply, Subtract, add, average, concatenate, dot,
@@ -29,6 +31,13 @@ from tf1compat.keras.layers.pooling import (AveragePooling1D, AveragePooling2D,
                                             GlobalMaxPooling3D, MaxPool1D, MaxPool2D,
                                             MaxPool3D, MaxPooling1D, MaxPooling2D,
                                             MaxPooling3D)
+from tf1compat.keras.layers.regularization import (ActivityRegularization, AlphaDropout,
+                                                   GaussianDropout, GaussianNoise,
+                                                   SpatialDropout1D, SpatialDropout2D,
+                                                   SpatialDropout3D)
+from tf1compat.keras.layers.reshaping import (Cropping1D, Cropping2D, Cropping3D, UpSampling1D,
+                                              UpSampling2D, UpSampling3D, ZeroPadding1D,
+                                              ZeroPadding2D, ZeroPadding3D)
 from tf1compat.keras.layers.wrappers import Bidirectional, TimeDistributed, Wrapper
 from tf1compat.keras.layers.recurrent import (GRU, LSTM, RNN, ConvLSTM2D,
                                               CuDNNGRU, CuDNNLSTM, GRUCell, LSTMCell,

@@ -1,5 +1,5 @@
 """Keras core layers: Dense, Dropout, Flatten, Activation, Reshape, Permute, RepeatVector,
-Lambda."""
+Lambda, Masking, Identity."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tf1compat.keras.layers import conv_utils
 from tf1compat.ops import array_ops, math_ops
 
 __all__ = ["Dense", "Dropout", "Flatten", "Activation", "Reshape", "Permute", "RepeatVector",
-           "Lambda", "smart_cond", "constant_value", "LegacySeed"]
+           "Lambda", "Masking", "Identity", "smart_cond", "constant_value", "LegacySeed"]
 
 
 def constant_value(pred: Any) -> Optional[bool]:
@@ -402,3 +402,43 @@ class Lambda(Layer):
         config.update({"function": getattr(self.function, "__name__", repr(self.function)),
                        "arguments": self.arguments})
         return config
+
+
+class Masking(Layer):
+    """Masks timesteps whose features all equal `mask_value` (zeroes them and sets the
+    output mask that downstream layers, RNNs and losses use)."""
+
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        from tf1compat.ops.reduction_ops import reduce_any
+        return reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs: Any) -> Any:
+        from tf1compat.keras.engine.masking import set_mask
+        from tf1compat.ops.reduction_ops import reduce_any
+        boolean_mask = reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1,
+                                  keepdims=True)
+        outputs = inputs * math_ops.cast(boolean_mask, inputs.dtype)
+        set_mask(outputs, array_ops.squeeze(boolean_mask, axis=-1))
+        return outputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "mask_value": self.mask_value}
+
+
+class Identity(Layer):
+    """Returns its inputs (an Identity op per tensor)."""
+
+    def call(self, inputs: Any) -> Any:
+        from tf1compat.util import nest
+        return nest.map_structure(array_ops.identity, inputs)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
