@@ -20,7 +20,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional
 
-from tf1compat.autodiff.grad_rules import Pass, is_trainable
+from tf1compat.framework.grad_names import Pass, is_trainable
 from tf1compat.autodiff.walk import GradValue
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import apply_op1, get_default_graph, name_scope

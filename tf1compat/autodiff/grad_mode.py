@@ -13,7 +13,8 @@ grad-mode plan; plans without gradients keep their plain kernels):
   the gradient sub-graph built at graph build (compiled with `kctx.compile_function`);
 * ops whose override names a builtin op type (`{"Round": "Identity"}`) back-propagate
   through that type's kernel instead;
-* ops whose TF gradient differs from torch's at edge points (tf_conventions.py).
+* ops whose TF gradient differs from torch's at edge points run their declared
+  `grad_formula` (ops/_grad_formulas.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import Any, Callable, Dict, List, Sequence, Set
 
 import torch
 
-from tf1compat.autodiff import tf_conventions
 from tf1compat.autodiff.registry import gradient_function, none_input_indices
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.operation import Operation
@@ -130,7 +130,8 @@ class GradModeRewriter:
         nones = none_input_indices(op.type)
         if nones:
             kernel = _detach_inputs(kernel, nones)
-        wrapped = tf_conventions.convention_kernel(op, kernel)
+        formula = op._op_def.grad_formula
+        wrapped = None if formula is None else formula(op, kernel)
         return kernel if wrapped is None else wrapped
 
 

@@ -9,12 +9,13 @@ and makes the sources autograd sources right after they are produced (runtime/pl
 gradient with respect to a variable sums over all of its reads.
 
 Which xs get None, which get IndexedSlices and what every returned tensor is named are
-decided at graph build by replaying TF's backward walk (walk.py, grad_rules.py). The
-returned tensors are Identity ops of the gradient op's outputs named as TF names the
-tensor its gradient functions would have produced (`gradients/MatMul_grad/MatMul:0`);
-where TF returns an existing tensor unchanged (e.g. `gradients/grad_ys_0:0` for
-`d(x + 1)/dx`) the same tensor is returned. Gradients of gathers' params are IndexedSlices
-built from the gradient with respect to the gather's output, with TF's ops and names.
+decided at graph build by replaying TF's backward walk (walk.py, with the ops' declared
+`grad_names`). The returned tensors are Identity ops of the gradient op's outputs named
+as TF names the tensor its gradient functions would have produced
+(`gradients/MatMul_grad/MatMul:0`); where TF returns an existing tensor unchanged (e.g.
+`gradients/grad_ys_0:0` for `d(x + 1)/dx`) the same tensor is returned. Gradients of
+gathers' params are IndexedSlices built from the gradient with respect to the gather's
+output, with TF's ops and names.
 
 When a later `tf.gradients` walks through an earlier gradient op (gradients of
 gradients, `tf.hessians`), the earlier op is marked `create_graph=True` so its results

@@ -115,7 +115,6 @@ class VariableWatcher:
 # -- running ops while recording -------------------------------------------------------------
 
 _GRAD_KERNELS: Dict[Any, Callable[..., Any]] = {}
-_SPARSE_OPS = frozenset({"GatherV2", "Gather", "ResourceGather"})
 
 
 def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
@@ -124,7 +123,7 @@ def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
     wrapped = _GRAD_KERNELS.get(kernel)
     if wrapped is not None:
         return wrapped
-    from tf1compat.autodiff import grad_mode, tf_conventions
+    from tf1compat.autodiff import grad_mode
     from tf1compat.autodiff.registry import gradient_function, none_input_indices
     node = entry.node
     saved = node.inputs
@@ -142,7 +141,8 @@ def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
             nones = none_input_indices(node.type)
             if nones:
                 wrapped = grad_mode._detach_inputs(kernel, nones)
-            conv = tf_conventions.convention_kernel(node, wrapped)
+            formula = entry.op_def.grad_formula
+            conv = None if formula is None else formula(node, wrapped)
             if conv is not None:
                 wrapped = conv
     finally:
@@ -189,7 +189,7 @@ def _run_recorded(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any],
             out = kernel(*values)
     except Exception as e:  # noqa: BLE001 - mapped to TF's error classes
         raise _ex.eager_error(e, op_def.type, name) from None
-    if needs_grad and op_def.type in _SPARSE_OPS:
+    if needs_grad and op_def.grad_indexed_slices:
         _record_sparse(entry, inputs, values, out)
     return out
 

@@ -20,8 +20,8 @@ import collections
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from tf1compat.autodiff import grad_rules
-from tf1compat.autodiff.grad_rules import SPARSE, Pass, is_trainable
+from tf1compat.framework.grad_names import SPARSE, Pass, default_names, is_trainable
+from tf1compat.framework.op_def import get_op_def
 from tf1compat.autodiff.registry import gradient_function, none_input_indices
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -207,9 +207,10 @@ class _Walker:
             self.custom_ops.append(op)
         else:
             rule_type = fn
-            entries = grad_rules.rule_for(rule_type)(op)
+            rule = get_op_def(rule_type).grad_names or default_names
+            entries = rule(op)
             if len(entries) != len(op._inputs):
-                entries = grad_rules.default_rule(op)
+                entries = default_names(op)
             for i in none_input_indices(rule_type):
                 entries[i] = None
         results: List[Optional[GradValue]] = []

@@ -14,6 +14,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.deprecation import deprecated_argument_lookup
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, TypeList, declare
 from tf1compat.framework.sparse_tensor import SparseTensor
@@ -36,26 +37,35 @@ def _np_dtype_of(node: Any, attr: str) -> Any:
 
 declare("Placeholder", outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="none",
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="unregistered",
         doc="A value fed at run time; running it unfed is InvalidArgumentError.")
 
 declare("PlaceholderWithDefault", inputs=["input: dtype"], outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True)
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True,
+        grad_names=names(Pass(0)), foldable=False)   # it can be fed: never a constant
+
+def _identity_static_value(t: Tensor) -> Optional[np.ndarray]:
+    return constant_value(t.op.inputs[0])
+
 
 declare("Identity", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
-        shape=unary_rule, kernel=identity_kernel, view=True)
+        shape=unary_rule, kernel=identity_kernel, view=True, grad_names=names(Pass(0)),
+        static_value=_identity_static_value)
 
 declare("IdentityN", inputs=["input: T"], outputs=["output: T"], attrs={"T": TypeList()},
-        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True)
+        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True,
+        grad_names=lambda op: [Pass(i) for i in range(len(op.inputs))])
 
 declare("Snapshot", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule,
-        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x))
+        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x),
+        grad="unregistered", grad_names=names(Pass(0)), static_value=_identity_static_value)
 
 declare("StopGradient", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none",
-        kernel=lambda node, kctx: (lambda x: x.detach() if isinstance(x, torch.Tensor) else x))
+        kernel=lambda node, kctx: (lambda x: x.detach() if isinstance(x, torch.Tensor) else x),
+        static_value=_identity_static_value)
 
 declare("PreventGradient", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "message": ""}, shape=unary_rule, grad="none",
@@ -82,9 +92,8 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
 
 
 def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
-                       ) -> Any:
+                       ) -> SparseTensor:
     """`tf.sparse_placeholder`: a SparseTensor of placeholders, fed as a whole."""
-    from tf1compat.framework.sparse_tensor import SparseTensor
     shape_name = name + "/shape" if name is not None else None
     default_name = name + "/shape_default" if name is not None else None
     if shape is None:
@@ -148,10 +157,21 @@ def _shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return shape_of
 
 
+def _shape_static_value(t: Tensor) -> Optional[np.ndarray]:
+    s = t.op.inputs[0].shape
+    if s.is_fully_defined():
+        return np.array(s.as_list(), dtype=t.op.attrs["out_type"].as_numpy_dtype)
+    return None
+
+
+def _shape_shape_value(t: Tensor) -> TensorShape:
+    return t.op.inputs[0].shape
+
+
 declare("Shape", inputs=["input: T"], outputs=["output: out_type"],
         attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
         shape=lambda ctx: [TensorShape([ctx.shape(0).rank])], kernel=_shape_kernel,
-        grad="none", view=True)
+        grad="none", view=True, static_value=_shape_static_value, shape_value=_shape_shape_value)
 
 
 def _shape_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -160,22 +180,41 @@ def _shape_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                              for x in xs)
 
 
+def _shape_n_static_value(t: Tensor) -> Optional[np.ndarray]:
+    s = t.op.inputs[t.value_index].shape
+    if s.is_fully_defined():
+        return np.array(s.as_list(), dtype=t.op.attrs["out_type"].as_numpy_dtype)
+    return None
+
+
 declare("ShapeN", inputs=["input: N * T"], outputs=["output: N * out_type"],
         attrs={"N": Int(1), "T": Type(), "out_type": Type(INDEX, default=D.int32)},
         shape=lambda ctx: [TensorShape([s.rank]) for s in ctx.shapes],
-        kernel=_shape_n_kernel, grad="none")
+        kernel=_shape_n_kernel, grad="none", static_value=_shape_n_static_value)
+
+def _size_static_value(t: Tensor) -> Optional[np.ndarray]:
+    s = t.op.inputs[0].shape
+    if s.is_fully_defined():
+        return np.array(s.num_elements(), dtype=t.op.attrs["out_type"].as_numpy_dtype)
+    return None
+
 
 declare("Size", inputs=["input: T"], outputs=["output: out_type"],
         attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
             int(np.prod(x.shape)), dtype=node.attrs["out_type"].torch_dtype,
-            device=kctx.device)))
+            device=kctx.device)), static_value=_size_static_value)
+
+def _rank_static_value(t: Tensor) -> Optional[np.ndarray]:
+    r = t.op.inputs[0].shape.rank
+    return None if r is None else np.array(r, dtype=np.int32)
+
 
 declare("Rank", inputs=["input: T"], outputs=["output: int32"], attrs={"T": Type()},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            len(x.shape), dtype=torch.int32, device=kctx.device)))
+            len(x.shape), dtype=torch.int32, device=kctx.device)), static_value=_rank_static_value)
 
 
 def shape(input: Any, name: Optional[str] = None, out_type: Any = D.int32) -> Tensor:  # noqa: A002
@@ -310,7 +349,7 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Reshape", inputs=["tensor: T", "shape: Tshape"], outputs=["output: T"],
         attrs={"T": Type(), "Tshape": Type(INDEX, default=D.int32)},
-        shape=_reshape_shape, kernel=_reshape_kernel, view=True)
+        shape=_reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
 
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Tensor:
@@ -350,9 +389,18 @@ def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _expand_dims_static_value(t: Tensor) -> Optional[np.ndarray]:
+    # TF's C++ shape inference evaluates this one too (gradients of gathers rely on it).
+    value, axis = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if value is None or axis is None:
+        return None
+    return np.expand_dims(value, int(np.asarray(axis).reshape(-1)[0]))
+
+
 declare("ExpandDims", inputs=["input: T", "dim: Tdim"], outputs=["output: T"],
         attrs={"T": Type(), "Tdim": Type(INDEX, default=D.int32)},
-        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True)
+        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True,
+        grad_names=names("Reshape", None), static_value=_expand_dims_static_value)
 
 
 def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -409,7 +457,7 @@ def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Squeeze", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "squeeze_dims": []},
-        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True)
+        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True, grad_names=names("Reshape"))
 
 
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -490,9 +538,28 @@ def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda *xs: torch.cat(xs[:-1], dim=as_int_list(xs[-1])[0])
 
 
+def _concat_grad_names(op: Any) -> List[Any]:
+    return [f"Slice_{i}" if i else "Slice" for i in range(len(op.inputs) - 1)] + [None]
+
+
+def _concat_v2_static_value(t: Tensor) -> Optional[np.ndarray]:
+    vals = [constant_value(i) for i in t.op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.concatenate(vals[:-1], axis=int(vals[-1]))
+
+
+def _concat_shape_value(t: Tensor) -> TensorShape:
+    result = TensorShape([])
+    for inp in t.op.inputs[:-1]:
+        result = result.concatenate(constant_value_as_shape(inp))
+    return result
+
+
 declare("ConcatV2", inputs=["values: N * T", "axis: Tidx"], outputs=["output: T"],
         attrs={"N": Int(2), "T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_concat_shape, kernel=_concat_kernel)
+        shape=_concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names,
+        static_value=_concat_v2_static_value, shape_value=_concat_shape_value)
 
 
 def concat(values: Any, axis: Any, name: str = "concat") -> Tensor:
@@ -530,9 +597,29 @@ def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda *xs: torch.stack(xs, dim=axis)
 
 
+def _pack_grad_names(op: Any) -> List[Any]:
+    return [f"unstack:{i}" for i in range(len(op.inputs))]
+
+
+def _pack_static_value(t: Tensor) -> Optional[np.ndarray]:
+    vals = [constant_value(i) for i in t.op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.stack(vals, axis=t.op.attrs["axis"]).astype(t.dtype.as_numpy_dtype)
+
+
+def _pack_shape_value(t: Tensor) -> TensorShape:
+    dims = []
+    for inp in t.op.inputs:
+        v = constant_value(inp)
+        dims.append(None if v is None or int(v) < 0 else int(v))
+    return TensorShape(dims)
+
+
 declare("Pack", inputs=["values: N * T"], outputs=["output: T"],
         attrs={"N": Int(1), "T": Type(), "axis": 0},
-        shape=_pack_shape, kernel=_pack_kernel)
+        shape=_pack_shape, kernel=_pack_kernel, grad_names=_pack_grad_names,
+        static_value=_pack_static_value, shape_value=_pack_shape_value)
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
@@ -629,7 +716,7 @@ def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Unpack", inputs=["value: T"], outputs=["output: num * T"],
         attrs={"num": Int(0), "T": Type(), "axis": 0},
-        shape=_unpack_shape, kernel=_unpack_kernel, view=True)
+        shape=_unpack_shape, kernel=_unpack_kernel, view=True, grad_names=names("stack"))
 
 
 def unstack(value: Any, num: Optional[int] = None, axis: int = 0,
@@ -692,7 +779,7 @@ def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Split", inputs=["split_dim: int32", "value: T"], outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type()},
-        shape=_split_shape, kernel=_split_kernel, view=True)
+        shape=_split_shape, kernel=_split_kernel, view=True, grad_names=names(None, "concat"))
 
 
 def _split_v_shape(ctx: Any) -> List[TensorShape]:
@@ -735,7 +822,8 @@ def _split_v_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
         outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type(), "Tlen": Type(INDEX + (D.int8,), default=D.int64)},
-        shape=_split_v_shape, kernel=_split_v_kernel, view=True)
+        shape=_split_v_shape, kernel=_split_v_kernel, view=True,
+        grad_names=names("concat", None, None))
 
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,

@@ -10,7 +10,8 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
-from tf1compat.framework.constant_value import constant_value_as_shape
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -41,9 +42,17 @@ def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda d, v: v.reshape(()).expand(as_int_list(d)).clone()
 
 
+def _fill_static_value(t: Tensor) -> Optional[np.ndarray]:
+    dims, value = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if dims is None or value is None:
+        return None
+    return np.full(dims, value, dtype=value.dtype)
+
+
 declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
         attrs={"T": Type(), "index_type": Type(INDEX, default=D.int32)},
-        shape=_fill_shape, kernel=_fill_kernel)
+        shape=_fill_shape, kernel=_fill_kernel, grad_names=names(None, "Sum"),
+        static_value=_fill_static_value)
 
 
 def fill(dims: Any, value: Any, name: Optional[str] = None) -> Tensor:
@@ -148,10 +157,17 @@ def _range_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _range_static_value(t: Tensor) -> Optional[np.ndarray]:
+    vals = [constant_value(i) for i in t.op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.arange(vals[0], vals[1], vals[2], dtype=t.dtype.as_numpy_dtype)
+
+
 declare("Range", inputs=["start: Tidx", "limit: Tidx", "delta: Tidx"], outputs=["output: Tidx"],
         attrs={"Tidx": Type((D.bfloat16, D.float16, D.float32, D.float64, D.int8, D.int16,
                              D.int32, D.int64, D.uint16, D.uint32), default=D.int32)},
-        shape=_range_shape, kernel=_range_kernel, grad="none")
+        shape=_range_shape, kernel=_range_kernel, grad="none", static_value=_range_static_value)
 
 _RANGE_HIERARCHY = [D.int32, D.int64, D.float16, D.bfloat16, D.float32, D.float64]
 
@@ -231,7 +247,7 @@ declare("OneHot", inputs=["indices: TI", "depth: int32", "on_value: T", "off_val
         outputs=["output: T"],
         attrs={"axis": -1, "T": Type(), "TI": Type((D.uint8, D.int8, D.int32, D.int64),
                                                     default=D.int64)},
-        shape=_one_hot_shape, kernel=_one_hot_kernel)
+        shape=_one_hot_shape, kernel=_one_hot_kernel, grad="none")
 
 
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None,

@@ -87,7 +87,7 @@ def _contrast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("AdjustContrastv2", inputs=["images: T", "contrast_factor: float"],
         outputs=["output: T"], attrs={"T": Type((D.float16, D.float32), default=D.float32)},
-        shape=_contrast_shape, kernel=_contrast_kernel)
+        shape=_contrast_shape, kernel=_contrast_kernel, grad="unregistered")
 
 
 def extract_image_patches(images: Any, ksizes: Any = None, strides: Any = None,

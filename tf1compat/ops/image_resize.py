@@ -274,8 +274,7 @@ declare("ResizeNearestNeighbor", inputs=["images: T", "size: int32"],
 declare("ResizeBicubic", inputs=["images: T", "size: int32"], outputs=["resized_images: float"],
         attrs=dict(_RESIZE_ATTRS, T=Type(_REAL_IMAGE)), shape=_resize_shape,
         kernel=_bicubic_kernel)
-# TF registers no gradient for ResizeArea (tf.gradients raises LookupError; see
-# autodiff/registry.py TF_LOOKUP_ERROR_TYPES).
+# TF registers no gradient for ResizeArea (tf.gradients raises LookupError).
 declare("ResizeArea", inputs=["images: T", "size: int32"], outputs=["resized_images: float"],
         attrs={"align_corners": False, "T": Type(_REAL_IMAGE)}, shape=_resize_shape,
-        kernel=_area_kernel)
+        kernel=_area_kernel, grad="unregistered")

@@ -12,6 +12,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.grad_names import SPARSE, broadcast_names, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -92,11 +93,20 @@ def _batched_gather(params: torch.Tensor, idx: torch.Tensor, axis: int, batch_di
     return out.reshape(tuple(batch_shape) + out.shape[1:])
 
 
+def _gather_grad_names(op: Any) -> List[Any]:
+    """TF's gather gradient: IndexedSlices along axis 0 without batch dims."""
+    axis = constant_value(op.inputs[2])
+    if axis is not None and int(axis) == 0 and not op.attrs.get("batch_dims", 0):
+        return [SPARSE, None, None]
+    return ["Reshape_2", None, None]
+
+
 declare("GatherV2", inputs=["params: Tparams", "indices: Tindices", "axis: Taxis"],
         outputs=["output: Tparams"],
         attrs={"batch_dims": 0, "Tparams": Type(), "Tindices": Type(INDEX),
                "Taxis": Type((D.int32, D.int64), default=D.int32)},
-        shape=_gather_shape, kernel=_gather_kernel)
+        shape=_gather_shape, kernel=_gather_kernel,
+        grad_names=_gather_grad_names, grad_indexed_slices=True)
 
 
 def gather(params: Any, indices: Any, validate_indices: Any = None, name: Optional[str] = None,
@@ -161,7 +171,7 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("GatherNd", inputs=["params: Tparams", "indices: Tindices"], outputs=["output: Tparams"],
         attrs={"Tparams": Type(), "Tindices": Type(INDEX), "bad_indices_policy": ""},
-        shape=_gather_nd_shape, kernel=_gather_nd_kernel)
+        shape=_gather_nd_shape, kernel=_gather_nd_kernel, grad_names=names("ScatterNd", None))
 
 
 def gather_nd(params: Any, indices: Any, name: Optional[str] = None, batch_dims: int = 0) -> Tensor:
@@ -193,7 +203,8 @@ def _scatter_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("ScatterNd", inputs=["indices: Tindices", "updates: T", "shape: Tindices"],
         outputs=["output: T"], attrs={"T": Type(), "Tindices": Type(INDEX),
                                       "bad_indices_policy": ""},
-        shape=_scatter_nd_shape, kernel=_scatter_nd_kernel)
+        shape=_scatter_nd_shape, kernel=_scatter_nd_kernel,
+        grad_names=names(None, "GatherNd", None))
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: Optional[str] = None) -> Tensor:
@@ -205,8 +216,8 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: Optional[str] = Non
 
 declare("Where", inputs=["input: T"], outputs=["index: int64"],
         attrs={"T": Type(default=D.bool)},
-        shape=lambda ctx: [TensorShape([None, ctx.shape(0).rank])], grad="none",
-        kernel=lambda node, kctx: (lambda x: torch.nonzero(x)))
+        shape=lambda ctx: [TensorShape([None, ctx.shape(0).rank])],
+        kernel=lambda node, kctx: (lambda x: torch.nonzero(x)), grad="unregistered")
 
 
 def _select_shape(ctx: Any) -> List[TensorShape]:
@@ -250,7 +261,8 @@ def _select_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Select", inputs=["condition: bool", "t: T", "e: T"], outputs=["output: T"],
-        attrs={"T": Type()}, shape=_select_shape, kernel=_select_kernel)
+        attrs={"T": Type()}, shape=_select_shape, kernel=_select_kernel,
+        grad_names=names(None, "Select", "Select_1"))
 
 
 def _select_v2_shape(ctx: Any) -> List[TensorShape]:
@@ -260,7 +272,8 @@ def _select_v2_shape(ctx: Any) -> List[TensorShape]:
 
 declare("SelectV2", inputs=["condition: bool", "t: T", "e: T"], outputs=["output: T"],
         attrs={"T": Type()}, shape=_select_v2_shape,
-        kernel=lambda node, kctx: torch.where)
+        kernel=lambda node, kctx: torch.where,
+        grad_names=broadcast_names("SelectV2", "SelectV2_1", fast=False, first=1))
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = None) -> Tensor:

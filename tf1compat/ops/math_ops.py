@@ -15,6 +15,8 @@ import torch
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.grad_names import Pass, broadcast_names, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, declare, no_kernel
 from tf1compat.framework.tensor import OPERATORS, Tensor
@@ -22,6 +24,9 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._shape_rules import (broadcast_rule, broadcast_shapes, node_desc,
                                         unary_rule)
+from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimum_formula,
+                                          mul_no_nan_formula, pow_formula, xdivy_formula,
+                                          xlogy_formula)
 
 FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
 COMPLEX = (D.complex64, D.complex128)
@@ -42,12 +47,14 @@ def fixed(fn: Callable[..., Any]) -> Callable[[Any, Any], Callable[..., Any]]:
 # -- factories ---------------------------------------------------------------------------
 
 def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT_COMPLEX,
-          grad: str = "autograd", out_type: Optional[D.DType] = None,
-          kernel_types: Optional[Sequence[D.DType]] = None) -> Callable[..., Tensor]:
+          out_type: Optional[D.DType] = None,
+          kernel_types: Optional[Sequence[D.DType]] = None, **facts: Any
+          ) -> Callable[..., Tensor]:
     """Declares a one-input elementwise op and returns its gen-style wrapper.
 
     `kernel_types`: the dtypes TF registers a kernel for, when narrower than the op's
-    declared types (running others is TF's "No OpKernel was registered" error).
+    declared types (running others is TF's "No OpKernel was registered" error). `facts`:
+    the op's other declared facts (gradient policy and names, ...), as `declare` takes them.
     """
     outputs = [f"y: {out_type.name}"] if out_type is not None else ["y: T"]
     kernel = fixed(fn)
@@ -59,7 +66,7 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
                 raise no_kernel(node, f"T=DT_{node.attrs['T'].name.upper()}")
             return fn
     declare(op_type, inputs=["x: T"], outputs=outputs, attrs={"T": Type(tuple(types))},
-            shape=unary_rule, kernel=kernel, grad=grad)
+            shape=unary_rule, kernel=kernel, **facts)
 
     def wrapper(x: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x], name=name)
@@ -69,10 +76,10 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
 
 
 def binary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = NUMBER,
-           grad: str = "autograd") -> Callable[..., Tensor]:
+           **facts: Any) -> Callable[..., Tensor]:
     """Declares a broadcasting two-input elementwise op; returns its gen-style wrapper."""
     declare(op_type, inputs=["x: T", "y: T"], outputs=["z: T"],
-            attrs={"T": Type(tuple(types))}, shape=broadcast_rule, kernel=fixed(fn), grad=grad)
+            attrs={"T": Type(tuple(types))}, shape=broadcast_rule, kernel=fixed(fn), **facts)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -151,68 +158,84 @@ def _add_strings(x: Any, y: Any) -> Any:
 
 # -- declarations ------------------------------------------------------------------------------
 
-add_v2 = binary("AddV2", torch.add)
+add_v2 = binary("AddV2", torch.add, grad_names=broadcast_names(Pass(0), Pass(0)))
 declare("Add", inputs=["x: T", "y: T"], outputs=["z: T"], attrs={"T": Type(NUMBER + (D.string,))},
         shape=broadcast_rule, grad="autograd", cpu_only=False,
-        kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add)
-sub = binary("Sub", torch.sub)
-mul = binary("Mul", torch.mul)
-real_div = binary("RealDiv", _real_div)
-div_legacy = binary("Div", _real_div)
-floor_div = binary("FloorDiv", _floor_div, REAL)
-truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL)
-floor_mod = binary("FloorMod", torch.remainder, REAL)
-truncate_mod = binary("TruncateMod", torch.fmod, REAL)
-pow_ = binary("Pow", torch.pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int16))
-maximum_ = binary("Maximum", torch.maximum, REAL)
-minimum_ = binary("Minimum", torch.minimum, REAL)
-squared_difference = binary("SquaredDifference", _squared_difference, SIGNED)
-atan2 = binary("Atan2", torch.atan2, FLOAT)
-div_no_nan_ = binary("DivNoNan", lambda x, y: torch.where(
-    y == 0, torch.zeros_like(x), x / torch.where(y == 0, torch.ones_like(y), y)), FLOAT_COMPLEX)
-mul_no_nan_ = binary("MulNoNan", lambda x, y: torch.where(
-    y == 0, torch.zeros_like(x), x * y), FLOAT_COMPLEX)
-xdivy = binary("Xdivy", lambda x, y: torch.where(
-    x == 0, torch.zeros_like(x), x / y), FLOAT_COMPLEX)
-xlogy = binary("Xlogy", lambda x, y: torch.where(
-    x == 0, torch.zeros_like(x), x * torch.log(y)), FLOAT_COMPLEX)
+        kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add,
+        grad_names=broadcast_names(Pass(0), Pass(0)))
+sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"))
+mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"))
+real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"))
+div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"))
+floor_div = binary("FloorDiv", _floor_div, REAL, grad="none")
+truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL,
+                      grad="none")
+floor_mod = binary("FloorMod", torch.remainder, REAL, grad_names=broadcast_names(Pass(0), "mul"))
+truncate_mod = binary("TruncateMod", torch.fmod, REAL, grad="unregistered")
+pow_ = binary("Pow", torch.pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int16),
+              grad_names=broadcast_names("mul_1", "mul_3"), grad_formula=pow_formula)
+maximum_ = binary("Maximum", torch.maximum, REAL, grad_formula=maximum_formula,
+                  grad_names=broadcast_names("SelectV2", "SelectV2_1"))
+minimum_ = binary("Minimum", torch.minimum, REAL, grad_formula=minimum_formula,
+                  grad_names=broadcast_names("SelectV2", "SelectV2_1"))
+squared_difference = binary("SquaredDifference", _squared_difference, SIGNED,
+                            grad_names=broadcast_names("mul_1", "Neg"))
+atan2 = binary("Atan2", torch.atan2, FLOAT,
+               grad_names=broadcast_names("mul", "mul_1"), grad_formula=atan2_formula)
+div_no_nan_ = binary(
+    "DivNoNan", lambda x, y: torch.where(
+        y == 0, torch.zeros_like(x), x / torch.where(y == 0, torch.ones_like(y), y)),
+    FLOAT_COMPLEX, grad_names=broadcast_names("div_no_nan", "mul"))
+mul_no_nan_ = binary(
+    "MulNoNan", lambda x, y: torch.where(y == 0, torch.zeros_like(x), x * y), FLOAT_COMPLEX,
+    grad_names=broadcast_names("MulNoNan", "MulNoNan_1"), grad_formula=mul_no_nan_formula)
+xdivy = binary(
+    "Xdivy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x / y), FLOAT_COMPLEX,
+    grad_names=names("Reshape", "Reshape_1"), grad_formula=xdivy_formula)
+xlogy = binary(
+    "Xlogy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x * torch.log(y)),
+    FLOAT_COMPLEX, grad_names=names("Reshape", "Reshape_1"), grad_formula=xlogy_formula)
 
-neg = unary("Neg", torch.neg, SIGNED)
-abs_ = unary("Abs", _abs, FLOAT + SIGNED_INT)
-sign = unary("Sign", _sign, SIGNED)
-square = unary("Square", torch.square, SIGNED + (D.uint8, D.uint16, D.uint32, D.uint64))
-sqrt = unary("Sqrt", torch.sqrt)
-rsqrt = unary("Rsqrt", _rsqrt)
-exp = unary("Exp", torch.exp)
-expm1 = unary("Expm1", torch.expm1)
-log = unary("Log", torch.log)
-log1p = unary("Log1p", torch.log1p)
-sin = unary("Sin", torch.sin)
-cos = unary("Cos", torch.cos)
-tan = unary("Tan", torch.tan)
-asin = unary("Asin", torch.asin)
-acos = unary("Acos", torch.acos)
-atan = unary("Atan", torch.atan)
-sinh = unary("Sinh", torch.sinh)
-cosh = unary("Cosh", torch.cosh)
-tanh = unary("Tanh", torch.tanh)
-asinh = unary("Asinh", torch.asinh)
-acosh = unary("Acosh", torch.acosh)
-atanh = unary("Atanh", torch.atanh)
-sigmoid_ = unary("Sigmoid", torch.sigmoid)
-erf = unary("Erf", torch.erf, FLOAT)
-erfc = unary("Erfc", torch.erfc, FLOAT)
-lgamma = unary("Lgamma", torch.lgamma, FLOAT)
-digamma = unary("Digamma", torch.digamma, FLOAT)
+neg = unary("Neg", torch.neg, SIGNED, grad_names=names("Neg"))
+abs_ = unary("Abs", _abs, FLOAT + SIGNED_INT, grad_names=names("mul"))
+sign = unary("Sign", _sign, SIGNED, grad_names=names("zeros_like"))
+square = unary("Square", torch.square, SIGNED + (D.uint8, D.uint16, D.uint32, D.uint64),
+               grad_names=names("Mul_1"))
+sqrt = unary("Sqrt", torch.sqrt, grad_names=names("SqrtGrad"))
+rsqrt = unary("Rsqrt", _rsqrt, grad_names=names("RsqrtGrad"))
+exp = unary("Exp", torch.exp, grad_names=names("mul"))
+expm1 = unary("Expm1", torch.expm1, grad_names=names("mul"))
+log = unary("Log", torch.log, grad_names=names("mul"))
+log1p = unary("Log1p", torch.log1p, grad_names=names("mul"))
+sin = unary("Sin", torch.sin, grad_names=names("mul"))
+cos = unary("Cos", torch.cos, grad_names=names("mul"))
+tan = unary("Tan", torch.tan, grad_names=names("mul"))
+asin = unary("Asin", torch.asin, grad_names=names("mul"))
+acos = unary("Acos", torch.acos, grad_names=names("mul"))
+atan = unary("Atan", torch.atan, grad_names=names("mul"))
+sinh = unary("Sinh", torch.sinh, grad_names=names("mul"))
+cosh = unary("Cosh", torch.cosh, grad_names=names("mul"))
+tanh = unary("Tanh", torch.tanh, grad_names=names("TanhGrad"))
+asinh = unary("Asinh", torch.asinh, grad_names=names("truediv"))
+acosh = unary("Acosh", torch.acosh, grad_names=names("truediv"))
+atanh = unary("Atanh", torch.atanh, grad_names=names("mul"))
+sigmoid_ = unary("Sigmoid", torch.sigmoid, grad_names=names("SigmoidGrad"))
+erf = unary("Erf", torch.erf, FLOAT, grad_names=names("mul_1"))
+erfc = unary("Erfc", torch.erfc, FLOAT, grad_names=names("mul_1"))
+lgamma = unary("Lgamma", torch.lgamma, FLOAT, grad_names=names("mul"))
+digamma = unary("Digamma", torch.digamma, FLOAT, grad_names=names("mul"))
 floor = unary("Floor", torch.floor, FLOAT, grad="none")
 ceil = unary("Ceil", torch.ceil, FLOAT, grad="none")
 rint = unary("Rint", torch.round, FLOAT, grad="none")
 round_ = unary("Round", _round, FLOAT + SIGNED_INT + COMPLEX, grad="none")
-reciprocal = unary("Reciprocal", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX)
-inv = unary("Inv", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX)
-is_nan = unary("IsNan", torch.isnan, FLOAT, grad="none", out_type=D.bool)
-is_inf = unary("IsInf", torch.isinf, FLOAT, grad="none", out_type=D.bool)
-is_finite = unary("IsFinite", torch.isfinite, FLOAT, grad="none", out_type=D.bool)
+reciprocal = unary("Reciprocal", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX,
+                   grad_names=names("ReciprocalGrad"))
+inv = unary("Inv", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX,
+            grad_names=names("ReciprocalGrad"))
+is_nan = unary("IsNan", torch.isnan, FLOAT, out_type=D.bool, grad="unregistered")
+is_inf = unary("IsInf", torch.isinf, FLOAT, out_type=D.bool, grad="unregistered")
+is_finite = unary("IsFinite", torch.isfinite, FLOAT, out_type=D.bool,
+                  grad="unregistered")
 conj_ = unary("Conj", torch.conj_physical, COMPLEX + (D.variant,))
 
 less = compare("Less", torch.lt)
@@ -230,11 +253,19 @@ def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Calla
     return factory
 
 
+def _equal_static_value(t: Tensor) -> Optional[np.ndarray]:
+    a, b = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if a is None or b is None:
+        return None
+    return np.equal(a, b) if t.op.type == "Equal" else np.not_equal(a, b)
+
+
 for _op_type, _fn, _np_fn in (("Equal", torch.eq, np.equal),
                               ("NotEqual", torch.ne, np.not_equal)):
     declare(_op_type, inputs=["x: T", "y: T"], outputs=["z: bool"],
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
-            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none")
+            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none",
+            static_value=_equal_static_value)
 
 logical_and = binary("LogicalAnd", torch.logical_and, (D.bool,), grad="none")
 logical_or = binary("LogicalOr", torch.logical_or, (D.bool,), grad="none")
@@ -260,9 +291,26 @@ def _cast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda x: x.to(target)
 
 
+def _cast_grad_names(op: Any) -> List[Any]:
+    float_like = D.float16, D.bfloat16, D.float32, D.float64, D.complex64, D.complex128
+    both_float = (D.as_dtype(op.attrs["SrcT"]).base_dtype in float_like and
+                  D.as_dtype(op.attrs["DstT"]).base_dtype in float_like)
+    return ["Cast" if both_float else None]
+
+
+def _cast_static_value(t: Tensor) -> Optional[np.ndarray]:
+    v = constant_value(t.op.inputs[0])
+    return None if v is None else np.asarray(v).astype(t.dtype.as_numpy_dtype)
+
+
+def _cast_shape_value(t: Tensor) -> TensorShape:
+    return constant_value_as_shape(t.op.inputs[0])
+
+
 declare("Cast", inputs=["x: SrcT"], outputs=["y: DstT"],
         attrs={"SrcT": Type(), "DstT": Type(), "Truncate": False},
-        shape=unary_rule, kernel=_cast_kernel)
+        shape=unary_rule, kernel=_cast_kernel, grad_names=_cast_grad_names,
+        static_value=_cast_static_value, shape_value=_cast_shape_value)
 
 
 def _add_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -286,7 +334,7 @@ def _add_n_shape(ctx: Any) -> List[TensorShape]:
 
 declare("AddN", inputs=["inputs: N * T"], outputs=["sum: T"],
         attrs={"N": Int(minimum=1), "T": Type(NUMBER + (D.variant,))},
-        shape=_add_n_shape, kernel=_add_n_kernel)
+        shape=_add_n_shape, kernel=_add_n_kernel, grad_names=lambda op: [Pass(0)] * len(op.inputs))
 
 
 # -- tf.* wrappers, following TF's Python layer ------------------------------------------------

@@ -20,6 +20,7 @@ import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -357,7 +358,8 @@ _REQUIRED = ("strides", "padding")
 
 declare("Conv2D", inputs=["input: T", "filter: T"], outputs=["output: T"],
         attrs=_attrs(_FLOAT + (D.int32,), 2, {"use_cudnn_on_gpu": True}),
-        shape=_conv_shape(2), kernel=_conv_kernel(2))
+        shape=_conv_shape(2), kernel=_conv_kernel(2),
+        grad_names=names("Conv2DBackpropInput", "Conv2DBackpropFilter"))
 declare("Conv3D", inputs=["input: T", "filter: T"], outputs=["output: T"],
         attrs=_attrs(_FLOAT, 3, explicit=False), shape=_conv_shape(3), kernel=_conv_kernel(3))
 declare("DepthwiseConv2dNative", inputs=["input: T", "filter: T"], outputs=["output: T"],

@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -197,9 +198,10 @@ def _max_pool_argmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 _POOL2D = {"ksize": None, "strides": None, "padding": None, "data_format": "NHWC"}
 declare("MaxPool", inputs=["input: T"], outputs=["output: T"],
         attrs=dict(_POOL2D, T=Type(REAL, default=D.float32), explicit_paddings=[]),
-        shape=_pool_shape(2), kernel=_max_pool_kernel(2))
+        shape=_pool_shape(2), kernel=_max_pool_kernel(2), grad_names=names("MaxPoolGrad"))
 declare("AvgPool", inputs=["value: T"], outputs=["output: T"],
-        attrs=dict(_POOL2D, T=Type(_FLOAT)), shape=_pool_shape(2), kernel=_avg_pool_kernel(2))
+        attrs=dict(_POOL2D, T=Type(_FLOAT)), shape=_pool_shape(2), kernel=_avg_pool_kernel(2),
+        grad_names=names("AvgPoolGrad"))
 declare("MaxPool3D", inputs=["input: T"], outputs=["output: T"],
         attrs=dict(_POOL2D, data_format="NDHWC", T=Type(_FLOAT)), shape=_pool_shape(3),
         kernel=_max_pool_kernel(3))

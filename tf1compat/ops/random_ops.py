@@ -103,7 +103,8 @@ def _uniform_int_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("RandomUniformInt", inputs=["shape: T", "minval: Tout", "maxval: Tout"],
         outputs=["output: Tout"],
         attrs=dict(_SEED_ATTRS, Tout=Type(INDEX), T=Type(INDEX)),
-        shape=_shape_from_input, kernel=_uniform_int_kernel, grad="none", stateful=True)
+        shape=_shape_from_input, kernel=_uniform_int_kernel, stateful=True,
+        grad="unregistered")
 
 
 def _shuffle_kernel(node: Any, kctx: Any) -> Callable[..., Any]:

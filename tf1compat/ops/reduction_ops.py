@@ -13,15 +13,17 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.deprecation import deprecated_argument_lookup
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
-from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.indexed_slices import IndexedSlices
+from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, normalize_axis, reduced_shape
+from tf1compat.ops._grad_formulas import cumprod_formula
 from tf1compat.ops.math_ops import NUMBER, REAL, cast
 
 INDEX = (D.int32, D.int64)
@@ -111,12 +113,34 @@ def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-for _type, _types in (("Sum", NUMBER), ("Mean", NUMBER), ("Max", REAL), ("Min", REAL),
-                      ("Prod", NUMBER), ("All", (D.bool,)), ("Any", (D.bool,))):
+def _sum_grad_names(op: Any) -> List[Any]:
+    # TF tiles the gradient when the reduced shape is static, else broadcasts it.
+    shape = op.inputs[0].shape
+    axes = constant_value(op.inputs[1])
+    if shape.rank is not None and axes is not None:
+        dims = shape.as_list()
+        flat = [int(a) for a in list(axes.reshape(-1))]
+        if flat == list(range(len(dims))) or None not in dims:
+            return ["Tile", None]
+    return ["BroadcastTo", None]
+
+
+def _prod_grad_names(op: Any) -> List[Any]:
+    # With keep_dims TF's Prod gradient skips one Reshape.
+    return ["Reshape_3" if op.attrs.get("keep_dims") else "Reshape_4", None]
+
+
+for _type, _types, _facts in (
+        ("Sum", NUMBER, {"grad_names": _sum_grad_names}),
+        ("Mean", NUMBER, {"grad_names": names("truediv", None)}),
+        ("Max", REAL, {"grad_names": names("mul", None)}),
+        ("Min", REAL, {"grad_names": names("mul", None)}),
+        ("Prod", NUMBER, {"grad_names": _prod_grad_names}),
+        ("All", (D.bool,), {"grad": "unregistered"}),
+        ("Any", (D.bool,), {"grad": "unregistered"})):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
             attrs={"keep_dims": False, "T": Type(_types), "Tidx": Type(INDEX, default=D.int32)},
-            shape=_reduction_shape, kernel=_reduction_kernel,
-            grad="none" if _type in ("All", "Any") else "autograd")
+            shape=_reduction_shape, kernel=_reduction_kernel, **_facts)
 
 
 def _reduction_dims(x: Any, axis: Any) -> Any:
@@ -301,11 +325,13 @@ def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-for _type in ("Cumsum", "Cumprod"):
+for _type, _facts in (("Cumsum", {"grad_names": names("Cumsum", None)}),
+                      ("Cumprod", {"grad_names": names("div_no_nan", None),
+                                   "grad_formula": cumprod_formula})):
     declare(_type, inputs=["x: T", "axis: Tidx"], outputs=["out: T"],
             attrs={"exclusive": False, "reverse": False, "T": Type(NUMBER),
                    "Tidx": Type(INDEX, default=D.int32)},
-            shape=lambda ctx: [ctx.shape(0)], kernel=_cumulative_kernel)
+            shape=lambda ctx: [ctx.shape(0)], kernel=_cumulative_kernel, **_facts)
 
 
 def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
@@ -387,20 +413,24 @@ def _segment_shape(ctx: Any) -> List[TensorShape]:
     return [TensorShape([n] + data.as_list()[ids.rank:])]
 
 
-for _type, _red, _sorted in (("SegmentSum", "sum", True), ("SegmentMean", "mean", True),
-                             ("SegmentMax", "amax", True), ("SegmentMin", "amin", True),
-                             ("SegmentProd", "prod", True)):
+for _type, _red, _grad in (("SegmentSum", "sum", "GatherV2"), ("SegmentMean", "mean", "GatherV2"),
+                           ("SegmentMax", "amax", "SelectV2"), ("SegmentMin", "amin", "SelectV2"),
+                           ("SegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices"], outputs=["output: T"],
             attrs={"T": Type(NUMBER), "Tindices": Type(INDEX)},
-            shape=_segment_shape, kernel=_segment_kernel(_red, _sorted))
+            shape=_segment_shape, kernel=_segment_kernel(_red, True),
+            grad_names=names(_grad, None))
 
-for _type, _red in (("UnsortedSegmentSum", "sum"), ("UnsortedSegmentMax", "amax"),
-                    ("UnsortedSegmentMin", "amin"), ("UnsortedSegmentProd", "prod")):
+for _type, _red, _grad in (("UnsortedSegmentSum", "sum", "SelectV2"),
+                           ("UnsortedSegmentMax", "amax", "SelectV2_2"),
+                           ("UnsortedSegmentMin", "amin", "SelectV2_2"),
+                           ("UnsortedSegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices", "num_segments: Tnumsegments"],
             outputs=["output: T"],
             attrs={"T": Type(NUMBER), "Tindices": Type(INDEX),
                    "Tnumsegments": Type(INDEX, default=D.int32)},
-            shape=_segment_shape, kernel=_segment_kernel(_red, False))
+            shape=_segment_shape, kernel=_segment_kernel(_red, False),
+            grad_names=names(_grad, None, None))
 
 
 def _segment_wrapper(op_type: str, unsorted: bool) -> Callable[..., Tensor]:

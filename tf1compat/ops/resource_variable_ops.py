@@ -16,6 +16,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -55,8 +56,9 @@ declare("VarHandleOp", outputs=["resource: resource"],
         attrs={"container": "", "shared_name": "", "debug_name": "", "dtype": D.float32,
                "shape": unknown_shape(), "allowed_devices": []},
         shape=lambda ctx: [TensorShape([])], kernel=lambda node, kctx: _handle_key(node),
-        grad="none", stateful=True, constant=True,
-        doc="A resource variable's handle; its run-time value is the store key.")
+        stateful=True, constant=True,
+        doc="A resource variable's handle; its run-time value is the store key.",
+        grad="unregistered")
 
 
 def _missing(state: Any, key: str) -> errors.OpError:
@@ -95,7 +97,7 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("ReadVariableOp", inputs=["resource: resource"], outputs=["value: dtype"],
         attrs={"dtype": Type()}, shape=lambda ctx: [handle_shape(ctx.inputs[0])],
-        kernel=_read_kernel, stateful=True, view=True)
+        kernel=_read_kernel, stateful=True, view=True, grad_names=names(Pass(0)))
 
 
 def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -192,7 +194,7 @@ declare("ResourceGather", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"],
         attrs={"batch_dims": 0, "validate_indices": True, "dtype": Type(),
                "Tindices": Type(INDEX)},
-        shape=_gather_shape, kernel=_gather_kernel, stateful=True)
+        shape=_gather_shape, kernel=_gather_kernel, stateful=True, grad_indexed_slices=True)
 
 
 def _gather_nd_shape(ctx: Any) -> List[TensorShape]:

@@ -129,7 +129,8 @@ def _no_kernel() -> None:  # pragma: no cover - the plan drops alias-only kernel
 
 declare("VariableV2", outputs=["ref: Ref(dtype)"],
         attrs={"shape": unknown_shape(), "dtype": Type(), "container": "", "shared_name": ""},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=_variable_check, grad="none",
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=_variable_check,
+        grad="unregistered",
         stateful=True, state_alias=_variable_key,
         doc="A ref variable: its value lives in the session's variable store.")
 

@@ -15,6 +15,8 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import OPERATORS, Tensor
@@ -218,11 +220,47 @@ def _strided_slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _strided_slice_static_value(t: Tensor) -> Optional[np.ndarray]:
+    op = t.op
+    value = constant_value(op.inputs[0])
+    begin, end, strides = (constant_value(i) for i in op.inputs[1:])
+    if value is None or begin is None or end is None or strides is None:
+        return None
+    if value.ndim != 1 or begin.size != 1 or op.attrs.get("ellipsis_mask") or \
+            op.attrs.get("new_axis_mask"):
+        return None
+    b = None if op.attrs["begin_mask"] & 1 else int(begin[0])
+    e = None if op.attrs["end_mask"] & 1 else int(end[0])
+    if op.attrs["shrink_axis_mask"] & 1:
+        return np.asarray(value[int(begin[0])])
+    return value[b:e:int(strides[0])]
+
+
+def _strided_slice_shape_value(t: Tensor) -> Optional[TensorShape]:
+    """A slice of a Shape: the static dimensions it selects."""
+    op = t.op
+    source = op.inputs[0]
+    if source.op.type != "Shape" or source.op.inputs[0].shape.rank is None:
+        return None
+    begin, end, strides = (constant_value(i) for i in op.inputs[1:])
+    if begin is None or end is None or strides is None or begin.size != 1:
+        return None
+    attrs = op.attrs
+    if attrs.get("ellipsis_mask") or attrs.get("new_axis_mask") or attrs.get("shrink_axis_mask"):
+        return None
+    dims = source.op.inputs[0].shape.as_list()
+    b = None if attrs["begin_mask"] & 1 else int(begin[0])
+    e = None if attrs["end_mask"] & 1 else int(end[0])
+    return TensorShape(dims[b:e:int(strides[0])])
+
+
 declare("StridedSlice", inputs=["input: T", "begin: Index", "end: Index", "strides: Index"],
         outputs=["output: T"],
         attrs={"T": Type(), "Index": Type(INDEX), "begin_mask": 0, "end_mask": 0,
                "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0},
-        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True)
+        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True,
+        grad_names=names("StridedSliceGrad", None, None, None),
+        static_value=_strided_slice_static_value, shape_value=_strided_slice_shape_value)
 
 
 def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0,
@@ -363,7 +401,7 @@ def _slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Slice", inputs=["input: T", "begin: Index", "size: Index"], outputs=["output: T"],
         attrs={"T": Type(), "Index": Type((D.int32, D.int64))},
-        shape=_slice_shape, kernel=_slice_kernel, view=True)
+        shape=_slice_shape, kernel=_slice_kernel, view=True, grad_names=names("Pad", None, None))
 
 
 def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Tensor:  # noqa: A001

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -48,7 +49,7 @@ def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Tile", inputs=["input: T", "multiples: Tmultiples"], outputs=["output: T"],
         attrs={"T": Type(), "Tmultiples": Type(INDEX, default=D.int32)},
-        shape=_tile_shape, kernel=_tile_kernel)
+        shape=_tile_shape, kernel=_tile_kernel, grad_names=names("Sum", None))
 
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
@@ -92,10 +93,13 @@ def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda x, p: x.permute(as_int_list(p))
 
 
-for _type in ("Transpose", "ConjugateTranspose"):
-    declare(_type, inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
-            attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
-            shape=_transpose_shape, kernel=_transpose_kernel, view=True)
+declare("Transpose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
+        attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
+        shape=_transpose_shape, kernel=_transpose_kernel, view=True,
+        grad_names=names("transpose", None))
+declare("ConjugateTranspose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
+        attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
+        shape=_transpose_shape, kernel=_transpose_kernel, view=True)
 
 
 def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool = False) -> Tensor:
@@ -142,7 +146,7 @@ def _reverse_shape(ctx: Any) -> List[TensorShape]:
 
 declare("ReverseV2", inputs=["tensor: T", "axis: Tidx"], outputs=["output: T"],
         attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_reverse_shape, kernel=_reverse_kernel)
+        shape=_reverse_shape, kernel=_reverse_kernel, grad_names=names("ReverseV2", None))
 
 
 def reverse(tensor: Any, axis: Any, name: Optional[str] = None) -> Tensor:
@@ -247,14 +251,15 @@ def _mirror_pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Pad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
         attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
-        shape=_pad_shape, kernel=_pad_kernel)
+        shape=_pad_shape, kernel=_pad_kernel, grad_names=names("Slice_1", None))
 declare("PadV2", inputs=["input: T", "paddings: Tpaddings", "constant_values: T"],
         outputs=["output: T"],
         attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
-        shape=_pad_shape, kernel=_pad_kernel)
+        shape=_pad_shape, kernel=_pad_kernel,
+        grad_names=names("Slice_1", None, None), grad_none_inputs=(2,))
 declare("MirrorPad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
         attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32), "mode": "REFLECT"},
-        shape=_pad_shape, kernel=_mirror_pad_kernel)
+        shape=_pad_shape, kernel=_mirror_pad_kernel, grad_names=names("MirrorPadGrad", None))
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: Optional[str] = None,
@@ -300,7 +305,8 @@ def _broadcast_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("BroadcastTo", inputs=["input: T", "shape: Tidx"], outputs=["output: T"],
         attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_broadcast_to_shape, kernel=_broadcast_to_kernel, view=True)
+        shape=_broadcast_to_shape, kernel=_broadcast_to_kernel, view=True,
+        grad_names=names("Reshape", None))
 
 
 def broadcast_to(input: Any, shape: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
@@ -320,7 +326,8 @@ def _broadcast_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("BroadcastArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T"],
         attrs={"T": Type(INDEX, default=D.int32)},
-        shape=lambda ctx: [TensorShape([None])], kernel=_broadcast_args_kernel, grad="none")
+        shape=lambda ctx: [TensorShape([None])], kernel=_broadcast_args_kernel,
+        grad="unregistered")
 
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import torch
 
 from tf1compat.framework import errors
+from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
@@ -359,15 +360,10 @@ class PlanBuilder:
 # plan build and its outputs become constants of the plan (the rank arithmetic of
 # tf.nn.softmax_cross_entropy_with_logits, shapes built from static dimensions, ...).
 
-_FOLD_ELEMENTS = 1024
-_NEVER_FOLD = frozenset({"PyFuncStateless", "Print", "PrintV2", "Assert"})
-
-
 def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int]) -> bool:
     od = op._op_def
-    if od.stateful or od.constant or od.cpu_only or od.keeps_devices or od.view or \
-            od.ref_input_indices or od.state_alias is not None or \
-            od.grad_sources is not None or op._type in _NEVER_FOLD:
+    # A view's folded output could share storage with a constant the plan hands out.
+    if not od.foldable or od.view:
         return False
     if not args or op._control_inputs or any(t in feeds for t in op._outputs):
         return False
@@ -390,7 +386,7 @@ def _fold(kernel: Callable[..., Any], args: List[Source], n_outputs: int) -> Opt
     if len(outs) != n_outputs:
         return None
     for value in outs:
-        if not isinstance(value, torch.Tensor) or value.numel() > _FOLD_ELEMENTS:
+        if not isinstance(value, torch.Tensor) or value.numel() > FOLD_ELEMENT_LIMIT:
             return None
     return outs
 
