@@ -13,7 +13,7 @@ from tf1compat.framework.constant_op import constant as _tf_constant
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.keras.backend import (_dtype, cast, epsilon, floatx, image_data_format,
-                                     learning_phase, ndim, shape)
+                                     int_shape, learning_phase, ndim, shape)
 
 
 # -- math (the common `K.*` helpers) -----------------------------------------------------------
@@ -379,10 +379,23 @@ def tanh(x: Any) -> Tensor:
 
 
 def bias_add(x: Any, bias: Any, data_format: Optional[str] = None) -> Tensor:
+    """Adds a bias of rank 1 (one per channel) or rank ndim(x) - 1 (one per position)."""
     from tf1compat.ops import nn_ops
     data_format = data_format or image_data_format()
-    fmt = "NCHW" if data_format == "channels_first" and ndim(x) == 4 else None
-    return nn_ops.bias_add(x, bias, data_format=fmt)
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError("Unknown data_format: " + str(data_format))
+    bias_shape = int_shape(bias)
+    if len(bias_shape) != 1 and len(bias_shape) != ndim(x) - 1:
+        raise ValueError(f"Unexpected bias dimensions {len(bias_shape)}, expect to be 1 or "
+                         f"{ndim(x) - 1} dimensions")
+    if len(bias_shape) == 1:
+        fmt = "NCHW" if data_format == "channels_first" else "NHWC"
+        return nn_ops.bias_add(x, bias, data_format=fmt)
+    if ndim(x) in (3, 4, 5):
+        if data_format == "channels_first":
+            return x + reshape(bias, (1, bias_shape[-1]) + tuple(bias_shape[:-1]))
+        return x + reshape(bias, (1,) + tuple(bias_shape))
+    return nn_ops.bias_add(x, bias)
 
 
 def dropout(x: Any, level: float, noise_shape: Any = None, seed: Optional[int] = None

@@ -47,6 +47,10 @@ def conv1d(x: Any, kernel: Any, strides: int = 1, padding: str = "valid",
     from tf1compat.ops.nn_conv import convolution
     from tf1compat.ops.transform_ops import pad
     _check_format(data_format)
+    # Strides and dilation may be ints or 1-tuples (as the ConvLSTM1D cell passes them).
+    strides = strides[0] if isinstance(strides, (list, tuple)) else strides
+    dilation_rate = dilation_rate[0] if isinstance(dilation_rate, (list, tuple)) \
+        else dilation_rate
     kernel_shape = kernel.shape.as_list()
     if padding == "causal":
         left = dilation_rate * (kernel_shape[0] - 1)
@@ -197,7 +201,7 @@ def normalize_batch_in_training(x: Any, gamma: Any, beta: Any, reduction_axes: S
 
 # -- locally connected ---------------------------------------------------------------------
 
-def _local_conv(inputs: Any, kernel: Any, kernel_size: Sequence[int],
+def local_conv(inputs: Any, kernel: Any, kernel_size: Sequence[int],
                 strides: Sequence[int], output_shape: Sequence[int],
                 data_format: Optional[str]) -> Tensor:
     """Each output position's patch times its own kernel (tf-keras's local_conv)."""
@@ -227,13 +231,13 @@ def _local_conv(inputs: Any, kernel: Any, kernel_size: Sequence[int],
 def local_conv1d(inputs: Any, kernel: Any, kernel_size: Sequence[int],
                  strides: Sequence[int], data_format: Optional[str] = None) -> Tensor:
     output_length = kernel.shape.as_list()[0]
-    return _local_conv(inputs, kernel, kernel_size, strides, (output_length,), data_format)
+    return local_conv(inputs, kernel, kernel_size, strides, (output_length,), data_format)
 
 
 def local_conv2d(inputs: Any, kernel: Any, kernel_size: Sequence[int],
                  strides: Sequence[int], output_shape: Sequence[int],
                  data_format: Optional[str] = None) -> Tensor:
-    return _local_conv(inputs, kernel, kernel_size, strides, output_shape, data_format)
+    return local_conv(inputs, kernel, kernel_size, strides, output_shape, data_format)
 
 
 # -- CTC -----------------------------------------------------------------------------------

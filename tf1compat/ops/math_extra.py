@@ -1,5 +1,5 @@
-"""Small math ops: complex parts (Real, Imag), DenseBincount, HistogramFixedWidth, the
-FFT family (`tf.spectral` / `tf.signal`), Timestamp; `tf.bincount`,
+"""Small math ops: complex parts (Real, Imag), DenseBincount, Bucketize, HistogramFixedWidth,
+the FFT family (`tf.spectral` / `tf.signal`), Timestamp; `tf.bincount`,
 `tf.histogram_fixed_width(_bins)`, `tf.unsorted_segment_mean/sqrt_n`."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc
 
-__all__ = ["real", "imag", "bincount", "histogram_fixed_width", "histogram_fixed_width_bins",
+__all__ = ["real", "imag", "bincount", "dense_bincount", "bucketize", "histogram_fixed_width", "histogram_fixed_width_bins",
            "unsorted_segment_mean", "unsorted_segment_sqrt_n", "fft", "ifft", "fft2d",
            "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
            "irfft3d", "timestamp"]
@@ -85,18 +85,24 @@ def _bincount_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if arr.numel() and bool((arr < 0).any()):
             raise errors.InvalidArgumentError(
                 None, None, "Input arr must be non-negative!")
+        # A rank-2 input counts each row separately (TF's `axis=-1` bincount).
+        rows = arr.shape[0] if arr.dim() == 2 else 1
         flat = arr.reshape(-1).long()
         keep = flat < n                  # values >= size are skipped, as TF's maxlength
         w = weights.reshape(-1) if weights.numel() else None
         if w is not None and w.numel() != flat.numel():
             raise errors.InvalidArgumentError(
                 None, None, "Input arr and weights must have the same shape")
-        out = torch.zeros(n, dtype=out_dtype, device=arr.device)
-        idx = flat[keep]
+        row_of = torch.arange(rows, device=arr.device).repeat_interleave(
+            flat.numel() // rows if rows else 0)
+        out = torch.zeros(rows * n, dtype=out_dtype, device=arr.device)
+        idx = (row_of * n + flat)[keep]
         if binary:
-            return out.index_fill(0, idx, 1)
-        vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
-        return out.index_add(0, idx, vals)
+            out = out.index_fill(0, idx, 1)
+        else:
+            vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
+            out = out.index_add(0, idx, vals)
+        return out.reshape(rows, n) if arr.dim() == 2 else out
     return dense_bincount
 
 
@@ -137,6 +143,55 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
             weights = constant([], dtype=D.as_dtype(dtype) if dtype else arr.dtype)
         return apply_op1("DenseBincount", [arr, output_size, weights],
                          {"binary_output": False})
+
+
+def dense_bincount(input: Any, size: Any, weights: Any = None,  # noqa: A002 - TF's name
+                   binary_output: bool = False, name: Optional[str] = None) -> Tensor:
+    """`tf.raw_ops.DenseBincount`: counts (or, with `binary_output`, presence) of the
+    values below `size`; a rank-2 input is counted row by row ([rows, size])."""
+    from tf1compat.framework.constant_op import constant
+    with name_scope(name, "DenseBincount", [input, size, weights]) as scope:
+        input = convert_to_tensor(input, name="input")
+        size = convert_to_tensor(size, dtype=input.dtype, name="size")
+        if weights is None:
+            weights = constant([], dtype=D.float32, name="weights")
+        return apply_op1("DenseBincount", [input, size, weights],
+                         {"binary_output": binary_output}, name=scope)
+
+
+# -- bucketize -----------------------------------------------------------------------------
+
+def _bucketize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    boundaries = [float(b) for b in node.attrs["boundaries"]]
+
+    def bucketize(x: torch.Tensor) -> torch.Tensor:
+        edges = torch.tensor(boundaries, dtype=torch.float64, device=x.device)
+        # The index of the first boundary greater than the value (values equal to a
+        # boundary go to the bucket above it).
+        return torch.bucketize(x.double(), edges, right=True).to(torch.int32)
+    return bucketize
+
+
+def _bucketize_shape(ctx: Any) -> List[TensorShape]:
+    boundaries = list(ctx.attrs["boundaries"])
+    if boundaries != sorted(boundaries):
+        raise ValueError(f"Expected sorted boundaries {node_desc(ctx)}")
+    return [ctx.shape(0)]
+
+
+declare("Bucketize", inputs=["input: T"], outputs=["output: int32"],
+        attrs={"T": Type((D.int32, D.int64, D.float32, D.float64)), "boundaries": []},
+        shape=_bucketize_shape, kernel=_bucketize_kernel, grad="none",
+        doc="The bucket index of each value: how many boundaries are <= it.")
+
+
+def bucketize(input: Any, boundaries: Any, name: Optional[str] = None  # noqa: A002
+              ) -> Tensor:
+    """`tf.raw_ops.Bucketize`: the index of each value's bucket among sorted `boundaries`."""
+    with name_scope(name, "Bucketize", [input]) as scope:
+        input = convert_to_tensor(input, name="input")
+        return apply_op1("Bucketize", [input], {"boundaries": [float(b) for b in boundaries]},
+                         name=scope)
 
 
 # -- histograms ----------------------------------------------------------------------------

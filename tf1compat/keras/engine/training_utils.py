@@ -6,7 +6,7 @@ aggregation of per-batch results into epoch results."""
 from __future__ import annotations
 
 import collections.abc
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 

@@ -69,25 +69,43 @@ class ReLU(Layer):
 
 
 class Softmax(Layer):
-    """softmax over `axis`."""
+    """softmax over `axis` (an int or a tuple of axes); masked positions (mask 0 / False)
+    get a large negative score first (-1e9, or float16's minimum)."""
 
-    def __init__(self, axis: int = -1, **kwargs: Any):
+    def __init__(self, axis: Any = -1, robust_masking: bool = False, **kwargs: Any):
         super().__init__(**kwargs)
         self.supports_masking = True
+        self.robust_masking = robust_masking
         self.axis = axis
 
     def call(self, inputs: Any, mask: Any = None) -> Any:
+        from tf1compat.framework import dtypes as D
+        from tf1compat.ops import math_ops, reduction_ops
+        from tf1compat.ops.indexing_ops import where_v2
         if mask is not None:
-            raise NotImplementedError("Softmax with a mask is not supported by tf1compat")
+            large_negative = D.float16.min if inputs.dtype == D.float16 else -1e9
+            if self.robust_masking:
+                if mask.dtype != D.bool:
+                    mask = math_ops.greater(mask, math_ops.cast(0.5, mask.dtype))
+                inputs = where_v2(mask, inputs, math_ops.cast(large_negative, inputs.dtype))
+            else:
+                inputs += (1.0 - math_ops.cast(mask, inputs.dtype)) * large_negative
+        if isinstance(self.axis, (tuple, list)):
+            if len(self.axis) > 1:
+                return math_ops.exp(inputs - reduction_ops.reduce_logsumexp(
+                    inputs, axis=self.axis, keepdims=True))
+            return backend.softmax(inputs, axis=self.axis[0])
         return backend.softmax(inputs, axis=self.axis)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
     def get_config(self) -> dict:
-        config = super().get_config()
-        config.update({"axis": self.axis})
-        return config
+        config = {"axis": self.axis}
+        if self.robust_masking:
+            config["robust_masking"] = True
+        base = super().get_config()
+        return dict(list(base.items()) + list(config.items()))
 
 
 class ELU(Layer):

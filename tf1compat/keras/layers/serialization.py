@@ -18,7 +18,8 @@ def _layer_objects() -> Dict[str, Any]:
     from tf1compat.keras.engine.base_layer import Layer
     from tf1compat.keras.engine.sequential import Sequential
     from tf1compat.keras.engine.training import Model
-    objects = {name: obj for name, obj in vars(layers).items()
+    objects = {name: obj for module in (layers, layers.experimental)
+               for name, obj in vars(module).items()
                if isinstance(obj, type) and issubclass(obj, Layer)}
     objects.update(Model=Model, Functional=Model, Sequential=Sequential)
     return objects
