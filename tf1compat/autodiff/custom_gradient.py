@@ -172,17 +172,10 @@ def custom_gradient(f: Optional[Callable[..., Any]] = None) -> Callable[..., Any
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
         if _context.executing_eagerly():
-            hook = _EAGER_HOOK[0]
-            if hook is None:
-                raise NotImplementedError("tf.custom_gradient in eager mode needs the eager "
-                                          "package (GradientTape)")
-            return hook(f, args, kwargs)
+            from tf1compat.autodiff.tape import eager_custom_gradient
+            return eager_custom_gradient(f, args, kwargs)
         return _graph_mode(f, args, kwargs)
     return decorated
-
-
-# Set by the eager package: fn(f, args, kwargs) implementing eager custom gradients.
-_EAGER_HOOK: List[Optional[Callable[..., Any]]] = [None]
 
 
 def _graph_mode(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:

@@ -36,6 +36,7 @@ import torch
 from tf1compat.framework import context as _fw_context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.hooks import TAPE
 from tf1compat.runtime import eager_executor as _ex
 from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 
@@ -56,7 +57,7 @@ _LEAFED: Dict[str, Any] = {}
 
 
 def _update_flag() -> None:
-    _ex.RECORD["on"] = bool(_TAPES or _WATCHERS)
+    TAPE["recording"] = bool(_TAPES or _WATCHERS)
     if not _TAPES and _LEAFED:
         state = _ex.RUNTIME.state
         for key, leaf in _LEAFED.items():
@@ -215,7 +216,7 @@ def _record_sparse(entry: Any, inputs: Sequence[Any], values: list, out: Any) ->
         tape._sparse.setdefault(id(params), []).append(record)
 
 
-_ex.RECORD["run"] = _run_recorded
+TAPE["record"] = _run_recorded
 
 
 # -- the tape ------------------------------------------------------------------------------
@@ -792,10 +793,3 @@ def eager_custom_gradient(f: Callable[..., Any], args: tuple, kwargs: dict) -> A
     wrapped = [EagerTensor(o, r._dtype) for o, r in zip(outs, flat_results)]
     return nest.pack_sequence_as(result, wrapped) if nest.is_nested(result) else wrapped[0]
 
-
-def _install() -> None:
-    from tf1compat.autodiff import custom_gradient
-    custom_gradient._EAGER_HOOK[0] = eager_custom_gradient
-
-
-_install()

@@ -36,9 +36,10 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.errors import OperatorNotAllowedInGraphError
 from tf1compat.framework.graph import Graph
+from tf1compat.framework.hooks import TAPE
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_shape import TensorShape, as_shape
+from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.runtime import eager_executor as _ex
 from tf1compat.autodiff import tape as _tape
 from tf1compat.runtime.eager_runtime import _MULTI_DEVICE
@@ -157,7 +158,7 @@ class ConcreteFunction:
             values = [v.to(placer.device_for(t._op)) if isinstance(v, torch.Tensor) and
                       v.device != placer.device_for(t._op) else v
                       for v, t in zip(values, self._feed_tensors)]
-        recording = _ex.RECORD["on"]
+        recording = TAPE["recording"]
         if recording:
             for key in self._handles:
                 _tape.variable_accessed(key)

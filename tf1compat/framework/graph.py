@@ -15,8 +15,9 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
-from tf1compat.framework.device_spec import DeviceSpec, canonical_name
+from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
+from tf1compat.framework.hooks import EAGER_EXECUTOR
 from tf1compat.framework.op_binding import bind_inputs as _bind_inputs, complete_attrs
 from tf1compat.framework.operation import Operation, creation_site
 from tf1compat.framework.tensor import Tensor
@@ -182,7 +183,8 @@ class Graph:
 
     @property
     def graph_def_versions(self) -> Any:
-        return _Versions()
+        """TF's VersionDef of this graph (producer, min_consumer)."""
+        return self.as_graph_def().versions
 
     def _structure_changed(self) -> None:
         """Called when an existing op's edges change: cached session plans are stale."""
@@ -635,7 +637,7 @@ def apply_op(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
     """
     op_def = _op_def.get_op_def(op_type)
     if _context._state["eager"]:
-        return _context._executor["fn"](op_def, inputs, attrs, name)
+        return EAGER_EXECUTOR["execute"](op_def, inputs, attrs, name)
     graph = None
     for value in inputs:
         if isinstance(value, Tensor) and not value._is_eager_tensor:
@@ -656,7 +658,7 @@ def apply_op1(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
               name: Optional[str] = None) -> Tensor:
     """`apply_op` for single-output ops: returns the output tensor."""
     if _context._state["eager"]:
-        return _context._executor["fn1"](op_type, inputs, attrs, name)
+        return EAGER_EXECUTOR["execute1"](op_type, inputs, attrs, name)
     return apply_op(op_type, inputs, attrs, name)._outputs[0]
 
 

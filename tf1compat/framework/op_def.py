@@ -47,6 +47,17 @@ attr names, written in TF's REGISTER_OP notation:
   (ops with side effects on the outside world: Print, Assert; PlaceholderWithDefault,
   which can be fed). Stateful, constant, CPU-only, ref-input, variable and gradient ops
   are never folded either (`OpDef.foldable`).
+* run-time facts the plan reads (runtime/plan.py): ``stateful`` (side effects: random,
+  assign, py_func), ``cpu_only`` (runs on the CPU), ``constant`` (the factory returns the
+  value itself, evaluated once per plan), ``view`` (the output may share storage with an
+  input: fetches of it are copied), ``keeps_devices`` (control flow: inputs pass without
+  device transfers), ``state_alias(node) -> key`` (the outputs alias a variable-store
+  slot: VariableV2), ``forwards_alias`` (the output aliases whatever variable input 0
+  aliases: TF1's Identity of a ref variable forwards its buffer, so `v/read` reads the
+  variable where each consumer runs), ``must_feed`` (no kernel: running it unfed is
+  InvalidArgumentError naming it, as a Placeholder), ``grad_sources(node) -> tensors``
+  (those tensors must be autograd sources in any plan containing the op: the gradient
+  op).
 
 Registration checks the declaration (signature, attr kinds, defaults) at import time.
 """
@@ -55,7 +66,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import (Any, Callable, Dict, List, Mapping, MutableMapping, Optional, Protocol,
+                    Sequence, Tuple)
 
 import numpy as np
 
@@ -65,6 +77,7 @@ from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shap
 __all__ = [
     "REQUIRED", "Type", "TypeList", "Int", "ArgSpec", "OpDef", "InferCtx", "declare",
     "get_op_def", "registered_op_types", "unknown_shapes", "FOLD_ELEMENT_LIMIT",
+    "KernelNode", "KernelContext",
 ]
 
 
@@ -138,8 +151,47 @@ def _parse_arg(spec: str, attrs: Dict[str, Any], op_type: str) -> ArgSpec:
     return ArgSpec(name, fixed_dtype=dtype, number_attr=number, is_ref=is_ref)
 
 
+class KernelNode(Protocol):
+    """What kernel factories, gradient formulas and name rules read of an op.
+
+    Graph Operations (framework/operation.py), eager nodes (runtime/eager_runtime.py)
+    and constant folding all provide it, so one kernel serves the three.
+    """
+    type: str                     # TF op type
+    name: str
+    attrs: Mapping[str, Any]      # attr values by TF attr name, as Python values
+    inputs: Sequence[Any]         # input tensors (static dtype and shape; constant_value)
+    outputs: Sequence[Any]        # output tensors (static dtype and shape)
+    device: str
+
+
+class KernelContext(Protocol):
+    """What a kernel factory may use at run time (`kctx`): runtime/plan.PlanKernelContext
+    in a session, runtime/eager_runtime.EagerKernelContext under eager execution."""
+    device: Any                   # the torch.device the op runs on
+    node: KernelNode
+    runtime: Any                  # the session's or the program's eager runtime
+
+    @property
+    def state(self) -> MutableMapping[str, Any]:
+        """The variable store (key -> torch tensor)."""
+
+    def ref_key(self, t: Any) -> str:
+        """The store key of a `Ref(T)` or resource input."""
+
+    def input_may_alias(self, t: Any) -> bool:
+        """Whether input `t`'s value may share storage that a kernel must not keep."""
+
+    def op_resource(self, factory: Callable[[], Any]) -> Any:
+        """State of this op that outlives one run (random streams, readers, tables)."""
+
+    def compile_function(self, inputs: Sequence[Any], outputs: Sequence[Any],
+                         context: Any = None) -> Callable[..., tuple]:
+        """Compiles a region (cond branch, loop body, dataset function) to a function."""
+
+
 ShapeRule = Callable[["InferCtx"], Sequence[Any]]
-KernelFactory = Callable[[Any, Any], Callable[..., Any]]
+KernelFactory = Callable[[KernelNode, KernelContext], Callable[..., Any]]
 
 
 @dataclass(eq=False)
@@ -170,6 +222,8 @@ class OpDef:
     # Control flow (If, While): inputs are passed on without device transfers and the
     # outputs' devices are unknown to the plan (they are wherever the region left them).
     keeps_devices: bool = False
+    forwards_alias: bool = False
+    must_feed: bool = False
     can_fold: bool = True
     static_value: Optional[Callable[[Any], Any]] = None
     shape_value: Optional[Callable[[Any], Any]] = None
@@ -229,7 +283,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             cpu_only: bool = False, constant: bool = False, view: bool = False,
             doc: str = "", state_alias: Optional[Callable[[Any], Optional[str]]] = None,
             grad_sources: Optional[Callable[[Any], Sequence[Any]]] = None,
-            keeps_devices: bool = False, foldable: bool = True,
+            keeps_devices: bool = False, forwards_alias: bool = False,
+            must_feed: bool = False, foldable: bool = True,
             static_value: Optional[Callable[[Any], Any]] = None,
             shape_value: Optional[Callable[[Any], Any]] = None) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
@@ -257,6 +312,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
     ref_indices = tuple(i for i, a in enumerate(in_specs) if a.is_ref)
     if ref_indices and any(in_specs[i].is_list for i in ref_indices):
         raise ValueError(f"{op_type}: list ref inputs are not supported")
+    if must_feed and kernel is not None:
+        raise ValueError(f"{op_type}: an op that must be fed has no kernel")
     if grad != "autograd" and (grad_formula is not None or grad_none_inputs):
         raise ValueError(f"{op_type}: grad_formula/grad_none_inputs need grad='autograd'")
     if any(not 0 <= i < len(in_specs) for i in grad_none_inputs):
@@ -264,7 +321,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
     op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, grad_names,
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
-                   keeps_devices, foldable, static_value, shape_value)
+                   keeps_devices, forwards_alias, must_feed, foldable, static_value,
+                   shape_value)
     _REGISTRY[op_type] = op_def
     return op_def
 

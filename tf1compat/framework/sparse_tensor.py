@@ -10,7 +10,7 @@ feedable one.
 from __future__ import annotations
 
 import collections
-from typing import Any, Optional
+from typing import Any
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value_as_shape

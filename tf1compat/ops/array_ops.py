@@ -38,7 +38,7 @@ def _np_dtype_of(node: Any, attr: str) -> Any:
 declare("Placeholder", outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
         shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="unregistered",
-        doc="A value fed at run time; running it unfed is InvalidArgumentError.")
+        must_feed=True, doc="A value fed at run time; running it unfed is InvalidArgumentError.")
 
 declare("PlaceholderWithDefault", inputs=["input: dtype"], outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
@@ -51,7 +51,7 @@ def _identity_static_value(t: Tensor) -> Optional[np.ndarray]:
 
 declare("Identity", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule, kernel=identity_kernel, view=True, grad_names=names(Pass(0)),
-        static_value=_identity_static_value)
+        static_value=_identity_static_value, forwards_alias=True)
 
 declare("IdentityN", inputs=["input: T"], outputs=["output: T"], attrs={"T": TypeList()},
         shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True,

@@ -18,8 +18,9 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.grad_names import Pass, broadcast_names, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
+from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.op_def import Int, Type, declare, no_kernel
-from tf1compat.framework.tensor import OPERATORS, Tensor
+from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._shape_rules import (broadcast_rule, broadcast_shapes, node_desc,
@@ -648,8 +649,8 @@ def _binary_overload(op_name: str, func: Callable[..., Tensor]) -> None:
             x = convert_to_tensor(x, dtype=y.dtype.base_dtype, name="x")
             return func(x, y, name=scope)
 
-    OPERATORS[op_name] = binary_op_wrapper
-    OPERATORS["r" + op_name] = r_binary_op_wrapper
+    TENSOR_OPERATORS[op_name] = binary_op_wrapper
+    TENSOR_OPERATORS["r" + op_name] = r_binary_op_wrapper
 
 
 def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
@@ -699,10 +700,10 @@ _binary_overload("matmul", _matmul_overload)
 _binary_overload("and", and_)
 _binary_overload("or", or_)
 _binary_overload("xor", xor_)
-OPERATORS["lt"] = lambda x, y: less(x, y)
-OPERATORS["le"] = lambda x, y: less_equal(x, y)
-OPERATORS["gt"] = lambda x, y: greater(x, y)
-OPERATORS["ge"] = lambda x, y: greater_equal(x, y)
-OPERATORS["neg"] = lambda x: neg(x)
-OPERATORS["abs"] = lambda x: abs(x)
-OPERATORS["invert"] = lambda x: invert_(x)
+TENSOR_OPERATORS["lt"] = lambda x, y: less(x, y)
+TENSOR_OPERATORS["le"] = lambda x, y: less_equal(x, y)
+TENSOR_OPERATORS["gt"] = lambda x, y: greater(x, y)
+TENSOR_OPERATORS["ge"] = lambda x, y: greater_equal(x, y)
+TENSOR_OPERATORS["neg"] = lambda x: neg(x)
+TENSOR_OPERATORS["abs"] = lambda x: abs(x)
+TENSOR_OPERATORS["invert"] = lambda x: invert_(x)

@@ -18,8 +18,9 @@ from tf1compat.framework import errors
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
+from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.op_def import Type, declare
-from tf1compat.framework.tensor import OPERATORS, Tensor
+from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
@@ -353,7 +354,7 @@ def slice_helper(tensor: Any, slice_spec: Any, var: Any = None) -> Tensor:
                              shrink_axis_mask=shrink_axis_mask, var=var, name=scope)
 
 
-OPERATORS["getitem"] = slice_helper
+TENSOR_OPERATORS["getitem"] = slice_helper
 
 
 # -- Slice ----------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ class SessionRuntime:
             plan = self.builder.build(outputs, inputs, context=context, for_function=True)
             if plan.error is not None:
                 raise plan.error
-            compile_plan(plan, name="region", raw=True)
+            compile_plan(plan, name="region")
             fn = self._functions[key] = CompiledFunction(plan, self.state)
         return fn
 
@@ -385,6 +385,22 @@ class BaseSession:
                     _jit_compile(plan)
             self._plans[key] = plan
         return plan
+
+    def plan_source(self, fetches: Any, feed_list: Sequence[Any] = ()) -> str:
+        """The Python code `run(fetches, feed_dict)` executes when `feed_list` are the
+        fed tensors (a tf1compat debugging aid, not a TF API): one line per op, values
+        named after tensors, kernels after op types (see runtime/codegen.py).
+        `TF1COMPAT_SHOW_PLAN=1` prints every plan as it is compiled."""
+        graph = self._graph
+        elements = FetchMapper.for_fetch(fetches, graph).unique_fetches()
+        feeds = [graph.as_graph_element(f, allow_tensor=True, allow_operation=False)
+                 for f in feed_list]
+        feeds = sorted(feeds, key=lambda t: (t._op._id, t._value_index)) if len(feeds) > 1 \
+            else feeds
+        plan = self._plan_for(elements, feeds)
+        if plan.error is not None:
+            raise plan.error
+        return plan.source
 
     def _execute(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],
                  feeds: Sequence[Tuple[Any, Any]]) -> List[Any]:
