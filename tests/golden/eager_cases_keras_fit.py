@@ -159,3 +159,47 @@ def case_optimizers(tf):
     h = model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
     out["tf_train"] = {"loss": history(h)["loss"], "weights": weights_of(model)}
     return out
+
+
+def case_new_layers_eager(tf):
+    """Normalization.adapt (eager only), MultiHeadAttention and a ConvLSTM2D trained
+    under eager execution."""
+    L = tf.keras.layers
+    rng = np.random.RandomState(41)
+    values = (rng.randn(70, 3) * [1.0, 2.0, 3.0] + [0.0, 5.0, -1.0]).astype(np.float32)
+    norm = L.Normalization()
+    norm.adapt(values)
+    whole = L.Normalization(axis=None)
+    whole.adapt(values, batch_size=16)
+    q = rng.randn(2, 4, 6).astype(np.float32)
+    attention = L.MultiHeadAttention(2, 3)
+    out, scores = attention(q, q, return_attention_scores=True)
+    set_weights(attention, 3)
+    out, scores = attention(q, q, return_attention_scores=True)
+    x = rng.randn(6, 3, 5, 4, 2).astype(np.float32)
+    y = rng.randn(6, 1).astype(np.float32)
+    model = tf.keras.Sequential([L.ConvLSTM2D(2, 3, input_shape=(3, 5, 4, 2)), L.Flatten(),
+                                 L.Dense(1)])
+    set_weights(model, 4)
+    model.compile("sgd", "mse")
+    h = model.fit(x, y, batch_size=3, epochs=2, verbose=0, shuffle=False)
+    return {"adapted": [np.asarray(w, np.float64) for w in norm.get_weights()],
+            "normalized": np.asarray(norm(values[:3]), np.float64),
+            "adapted_whole": [np.asarray(w, np.float64) for w in whole.get_weights()],
+            "attention": np.asarray(out, np.float64), "scores": np.asarray(scores, np.float64),
+            "attention_weights": [w.name for w in attention.weights],
+            "history": history(h), "weights": weights_of(model)}
+
+
+def case_recurrent_fit_eager(tf):
+    """Recurrent layers train under eager execution (gradients through the loop's
+    TensorArrays), with a masked embedding."""
+    L = tf.keras.layers
+    tokens = np.array([[3, 1, 4, 0], [2, 2, 0, 0], [5, 1, 2, 3]], np.int32)
+    y = np.random.RandomState(43).randn(3, 2).astype(np.float32)
+    model = tf.keras.Sequential([L.Embedding(6, 4, mask_zero=True, input_length=4),
+                                 L.LSTM(3, return_sequences=True), L.GRU(2)])
+    set_weights(model, 6)
+    model.compile(tf.keras.optimizers.Adam(0.05), "mse")
+    h = model.fit(tokens, y, batch_size=2, epochs=3, verbose=0, shuffle=False)
+    return {"history": history(h), "weights": weights_of(model)}

@@ -94,9 +94,10 @@ class SGD(OptimizerV2):
         if self._momentum:
             return super()._resource_apply_sparse_duplicate_indices(grad, var, indices,
                                                                     apply_state=apply_state)
-        from tf1compat.ops.resource_variable_ops import resource_scatter_add
+        from tf1compat.ops.resource_variable_ops import resource_op
         coefficients = self._coefficients(var, apply_state)
-        return resource_scatter_add(var.handle, indices, -grad * coefficients["lr_t"])
+        return resource_op("ResourceScatterAdd", var.handle, indices,
+                           -grad * coefficients["lr_t"])
 
     @with_coefficients
     def _resource_apply_sparse(self, grad: Any, var: Any, indices: Any,
@@ -150,22 +151,26 @@ class RMSprop(OptimizerV2):
                      momentum=_identity(self._get_hyper("momentum", var_dtype)),
                      one_minus_rho=1.0 - rho)
 
+    def _momentum_op(self, var: Any, c: Dict, grad_inputs: list) -> Any:
+        """With momentum: TF's (Sparse)(Centered)RMSProp op; `grad_inputs` is [grad] or
+        [grad, indices]."""
+        rms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
+        sparse = "Sparse" if len(grad_inputs) == 2 else ""
+        handles = [var.handle, rms.handle, mom.handle]
+        op_type = f"Resource{sparse}ApplyRMSProp"
+        if self.centered:
+            handles.insert(1, self.get_slot(var, "mg").handle)
+            op_type = f"Resource{sparse}ApplyCenteredRMSProp"
+        return training_op(op_type, handles + [c["lr_t"], c["rho"], c["momentum"],
+                                               c["epsilon"]] + grad_inputs, self._use_locking)
+
     @with_coefficients
     def _resource_apply_dense(self, grad: Any, var: Any, coefficients: Dict) -> Any:
         from tf1compat.ops.math_ops import sqrt, square
         rms = self.get_slot(var, "rms")
         c = coefficients
         if self._momentum:
-            mom = self.get_slot(var, "momentum")
-            if self.centered:
-                mg = self.get_slot(var, "mg")
-                return training_op("ResourceApplyCenteredRMSProp",
-                                   [var.handle, mg.handle, rms.handle, mom.handle, c["lr_t"],
-                                    c["rho"], c["momentum"], c["epsilon"], grad],
-                                   self._use_locking)
-            return training_op("ResourceApplyRMSProp",
-                               [var.handle, rms.handle, mom.handle, c["lr_t"], c["rho"],
-                                c["momentum"], c["epsilon"], grad], self._use_locking)
+            return self._momentum_op(var, c, [grad])
         rms_t = _assign(rms, c["rho"] * rms + c["one_minus_rho"] * square(grad))
         denominator = rms_t
         if self.centered:
@@ -174,6 +179,33 @@ class RMSprop(OptimizerV2):
             denominator = rms_t - square(mg_t)
         var_t = var - c["lr_t"] * grad / (sqrt(denominator) + c["epsilon"])
         return _update_op(var, var_t)
+
+    @with_coefficients
+    def _resource_apply_sparse(self, grad: Any, var: Any, indices: Any,
+                               coefficients: Dict) -> Any:
+        from tf1compat.framework.graph import control_dependencies
+        from tf1compat.ops.control_flow_ops import group
+        from tf1compat.ops.indexing_ops import gather
+        from tf1compat.ops.math_ops import sqrt, square
+        rms = self.get_slot(var, "rms")
+        c = coefficients
+        if self._momentum:
+            return self._momentum_op(var, c, [grad, indices])
+        rms_t = _assign(rms, rms * c["rho"])
+        with control_dependencies([rms_t]):
+            rms_t = self._resource_scatter_add(rms, indices, (grad * grad) * c["one_minus_rho"])
+            denominator = gather(rms_t, indices)
+        updates = [rms_t]
+        if self.centered:
+            mg = self.get_slot(var, "mg")
+            mg_t = _assign(mg, mg * c["rho"])
+            with control_dependencies([mg_t]):
+                mg_t = self._resource_scatter_add(mg, indices, grad * c["one_minus_rho"])
+                denominator = denominator - square(gather(mg_t, indices))
+            updates.append(mg_t)
+        var_update = self._resource_scatter_add(
+            var, indices, c["neg_lr_t"] * grad / (sqrt(denominator) + c["epsilon"]))
+        return group(var_update, *updates)
 
     def get_config(self) -> Dict[str, Any]:
         config = super().get_config()
@@ -511,6 +543,31 @@ class Nadam(_AdamFamily):
         m_t_bar = c["one_minus_m_t"] * g_prime + c["m_t_1"] * m_t_prime
         var_t = var - c["lr_t"] * m_t_bar / (sqrt(v_t_prime) + c["epsilon"])
         return _update_op(var, var_t)
+
+    @with_coefficients
+    def _resource_apply_sparse(self, grad: Any, var: Any, indices: Any,
+                               coefficients: Dict) -> Any:
+        from tf1compat.framework.graph import control_dependencies
+        from tf1compat.ops.control_flow_ops import group
+        from tf1compat.ops.indexing_ops import gather
+        from tf1compat.ops.math_ops import sqrt
+        c = coefficients
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        g_prime = grad / c["one_minus_m_schedule_new"]
+        m_t = _assign(m, m * c["beta_1_t"])
+        with control_dependencies([m_t]):
+            m_t = self._resource_scatter_add(m, indices, grad * c["one_minus_beta_1_t"])
+            m_t_slice = gather(m_t, indices)
+        m_t_bar = c["one_minus_m_t"] * g_prime + \
+            c["m_t_1"] * (m_t_slice / c["one_minus_m_schedule_next"])
+        v_t = _assign(v, v * c["beta_2_t"])
+        with control_dependencies([v_t]):
+            v_t = self._resource_scatter_add(v, indices, (grad * grad) * c["one_minus_beta_2_t"])
+            v_t_slice = gather(v_t, indices)
+        v_prime_sqrt_plus_eps = sqrt(v_t_slice / c["v_t_prime_denominator"]) + c["epsilon"]
+        var_update = self._resource_scatter_add(var, indices,
+                                                c["neg_lr_t"] * m_t_bar / v_prime_sqrt_plus_eps)
+        return group(var_update, m_t_bar, v_t)
 
     def get_config(self) -> Dict[str, Any]:
         return _AdamFamily.get_config(self)

@@ -439,13 +439,13 @@ class OptimizerV2(Trackable):
                                   "lookup) gradients in tf1compat")
 
     def _resource_scatter_add(self, x: Any, i: Any, v: Any) -> Any:
-        from tf1compat.ops.resource_variable_ops import resource_scatter_add
-        with control_dependencies([resource_scatter_add(x.handle, i, v)]):
+        from tf1compat.ops.resource_variable_ops import resource_op
+        with control_dependencies([resource_op("ResourceScatterAdd", x.handle, i, v)]):
             return x.value()
 
     def _resource_scatter_update(self, x: Any, i: Any, v: Any) -> Any:
-        from tf1compat.ops.resource_variable_ops import resource_scatter_update
-        with control_dependencies([resource_scatter_update(x.handle, i, v)]):
+        from tf1compat.ops.resource_variable_ops import resource_op
+        with control_dependencies([resource_op("ResourceScatterUpdate", x.handle, i, v)]):
             return x.value()
 
     # -- configuration ---------------------------------------------------------------------
