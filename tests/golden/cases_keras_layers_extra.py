@@ -298,3 +298,44 @@ def case_sparse_gradients_every_optimizer(tf):
                                                      shuffle=False)),
                                    [np.asarray(w, np.float64) for w in model.get_weights()]))
     return out
+
+
+def case_layer_name_lists(tf):
+    """tf.keras.layers, .experimental and .experimental.preprocessing expose tf-keras's
+    v1 names (submodules of the implementation aside)."""
+    import types
+
+    def names(module):
+        return sorted(n for n in dir(module) if not n.startswith("_") and
+                      not isinstance(getattr(module, n), types.ModuleType))
+    layers = tf.keras.layers
+    return {"layers": names(layers), "experimental": names(layers.experimental),
+            "preprocessing": names(layers.experimental.preprocessing)}
+
+
+def case_recurrent_and_wrapper_configs(tf):
+    """Recurrent layer and cell configs in tf-keras's key order, and a Bidirectional
+    (with its own backward layer) / TimeDistributed model's JSON and its reload. tf-keras
+    marks initializers serialized twice with `shared_object_id`; tf1compat does not (it
+    reads such JSON), so the markers are left out of the comparison."""
+    L = tf.keras.layers
+
+    def without_shared_ids(obj):
+        if isinstance(obj, dict):
+            return {k: without_shared_ids(v) for k, v in obj.items()
+                    if k != "shared_object_id"}
+        if isinstance(obj, list):
+            return [without_shared_ids(v) for v in obj]
+        return obj
+    keys = {type(layer).__name__: list(layer.get_config())
+            for layer in [L.LSTM(2), L.GRU(2), L.SimpleRNN(2), L.LSTMCell(2), L.GRUCell(2),
+                          L.SimpleRNNCell(2), L.ConvLSTM2D(2, 2)]}
+    x = L.Input((5, 3))
+    y = L.Bidirectional(L.LSTM(2, return_sequences=True),
+                        backward_layer=L.GRU(2, return_sequences=True, go_backwards=True))(x)
+    y = L.TimeDistributed(L.Dense(1))(y)
+    text = tf.keras.Model(x, y).to_json()
+    reloaded = tf.keras.models.model_from_json(text)
+    return {"keys": keys, "json": without_shared_ids(json.loads(text)),
+            "reloaded": without_shared_ids(json.loads(reloaded.to_json())),
+            "reloaded_weights": [w.name for w in reloaded.weights]}

@@ -297,21 +297,26 @@ def _flat(*tensors: Tensor) -> bool:
 
 def _fast_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]) -> Optional[Rule]:
     beta1, beta2, epsilon = static[3], static[4], static[5]
-    if attrs.get("use_nesterov") or beta1 is None or beta2 is None or epsilon is None:
+    if attrs.get("use_nesterov") or epsilon is None:
         return None
 
     def adam(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
              attrs: Dict[str, Any]) -> None:
         var, m, v = state
+        # Betas fed at run time (Keras's Adam reads them from variables) are read as
+        # Python floats on the CPU; on an accelerator that would wait for the device,
+        # so the unfused rule runs instead.
+        dynamic = beta1 is None or beta2 is None
         if var.dtype not in _FUSED_DTYPES or grad.dtype != var.dtype or \
-                not _flat(var, m, v, grad):
+                not _flat(var, m, v, grad) or (dynamic and var.device.type != "cpu"):
             _adam(state, grad, s, attrs)
             return
         alpha = adam_alpha(s[0], s[1], s[2])
         torch._fused_adam_([var], [grad], [m], [v], [],
-                           [_no_bias_correction_step(var.device)], lr=alpha, beta1=beta1,
-                           beta2=beta2, weight_decay=0.0, eps=epsilon, amsgrad=False,
-                           maximize=False)
+                           [_no_bias_correction_step(var.device)], lr=alpha,
+                           beta1=float(s[3]) if beta1 is None else beta1,
+                           beta2=float(s[4]) if beta2 is None else beta2, weight_decay=0.0,
+                           eps=epsilon, amsgrad=False, maximize=False)
     return adam
 
 

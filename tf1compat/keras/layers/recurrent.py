@@ -24,6 +24,7 @@ from tf1compat.keras.backend_rnn import rnn as backend_rnn
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.engine.input_spec import InputSpec
 from tf1compat.keras.layers.recurrent_cells import (GRUCell, LSTMCell, SimpleRNNCell,
+                                                    config_in_tf_order,
                                                     StackedRNNCells, _has_arg,
                                                     is_multiple_state, zero_filled_state)
 
@@ -401,8 +402,8 @@ class _CellLayer(RNN):
                   if k not in ("name", "trainable", "dtype")}
         base = RNN.get_config(self)
         base.pop("cell")
-        return {**base, **config, "activity_regularizer":
-                regularizers.serialize(self.activity_regularizer)}
+        return config_in_tf_order({**base, **config, "activity_regularizer":
+                                   regularizers.serialize(self.activity_regularizer)})
 
     @classmethod
     def from_config(cls, config: dict) -> "RNN":

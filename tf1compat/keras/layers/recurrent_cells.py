@@ -24,7 +24,7 @@ from tf1compat.keras import activations, backend, constraints, initializers, reg
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.layers.weight_args import set_kernel_bias_args
 
-__all__ = ["add_lstm_bias", "AbstractRNNCell", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells",
+__all__ = ["config_in_tf_order", "add_lstm_bias", "AbstractRNNCell", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells",
            "is_multiple_state", "zero_filled_state"]
 
 
@@ -62,6 +62,24 @@ def _zero_state_for_cell(cell: Any, inputs: Any, batch_size: Any, dtype: Any) ->
         batch_size = _ops().shape(inputs)[0]
         dtype = inputs.dtype
     return zero_filled_state(batch_size, cell.state_size, dtype)
+
+
+# The order of tf-keras's recurrent layer and cell configs (after name/trainable/dtype and
+# the RNN arguments), so JSON written by tf1compat reads as tf-keras's.
+_TF_CONFIG_ORDER = ("units", "activation", "recurrent_activation", "use_bias",
+                    "kernel_initializer", "recurrent_initializer", "bias_initializer",
+                    "unit_forget_bias", "kernel_regularizer", "recurrent_regularizer",
+                    "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                    "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout",
+                    "implementation", "reset_after")
+
+
+def config_in_tf_order(config: dict) -> dict:
+    """`config` with the cell arguments in tf-keras's order, other keys first."""
+    rank = {key: i for i, key in enumerate(_TF_CONFIG_ORDER)}
+    first = [k for k in config if k not in rank]
+    return {k: config[k] for k in first + sorted((k for k in config if k in rank),
+                                                  key=rank.__getitem__)}
 
 
 def add_lstm_bias(cell: Layer, units: int) -> Any:
@@ -319,10 +337,10 @@ class LSTMCell(_KerasCell):
         return h, [h, c]
 
     def get_config(self) -> dict:
-        return {**self._base_config(),
-                "recurrent_activation": activations.serialize(self.recurrent_activation),
-                "unit_forget_bias": self.unit_forget_bias,
-                "implementation": self.implementation}
+        return config_in_tf_order({
+            **self._base_config(),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "unit_forget_bias": self.unit_forget_bias, "implementation": self.implementation})
 
 
 class GRUCell(_KerasCell):
@@ -430,9 +448,10 @@ class GRUCell(_KerasCell):
         return h, ([h] if nest.is_nested(states) else h)
 
     def get_config(self) -> dict:
-        return {**self._base_config(),
-                "recurrent_activation": activations.serialize(self.recurrent_activation),
-                "implementation": self.implementation, "reset_after": self.reset_after}
+        return config_in_tf_order({
+            **self._base_config(),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "implementation": self.implementation, "reset_after": self.reset_after})
 
 
 def _has_arg(fn: Any, name: str) -> bool:
