@@ -203,3 +203,22 @@ def case_recurrent_fit_eager(tf):
     model.compile(tf.keras.optimizers.Adam(0.05), "mse")
     h = model.fit(tokens, y, batch_size=2, epochs=3, verbose=0, shuffle=False)
     return {"history": history(h), "weights": weights_of(model)}
+
+
+def case_confusion_metrics_eager(tf):
+    """AUC / Precision / Recall as compile metrics and standalone under eager execution."""
+    M = tf.keras.metrics
+    rng = np.random.RandomState(44)
+    y_true = (rng.rand(30, 2) > 0.5).astype(np.float32)
+    y_pred = rng.rand(30, 2).astype(np.float32)
+    auc = M.AUC(num_thresholds=50)
+    auc.update_state(y_true, y_pred)
+    precision = M.Precision(thresholds=[0.3, 0.6])
+    precision.update_state(y_true, y_pred, sample_weight=rng.rand(30).astype(np.float32))
+    x = tf.keras.layers.Input((2,))
+    model = tf.keras.Model(x, tf.keras.layers.Dense(2, activation="sigmoid")(x))
+    set_weights(model, 7)
+    model.compile("sgd", "binary_crossentropy", metrics=[M.AUC(), M.Recall()])
+    h = model.fit(y_pred, y_true, epochs=2, batch_size=10, verbose=0, shuffle=False)
+    return {"auc": float(auc.result()), "precision": np.asarray(precision.result()),
+            "history": history(h), "names": model.metrics_names}

@@ -22,6 +22,7 @@ __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError",
            "MAPE", "mean_squared_logarithmic_error", "msle", "MSLE", "binary_crossentropy",
            "categorical_crossentropy", "sparse_categorical_crossentropy", "hinge",
            "squared_hinge", "categorical_hinge", "poisson", "log_cosh", "logcosh",
+           "kl_divergence", "cosine", "cosine_proximity",
            "kullback_leibler_divergence", "kld", "KLD", "huber", "cosine_similarity", "get",
            "serialize", "deserialize", "compute_weighted_loss", "apply_valid_mask",
            "cast_losses_to_common_dtype"]
@@ -184,7 +185,8 @@ mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
 msle = MSLE = mean_squared_logarithmic_error
-kld = KLD = kullback_leibler_divergence
+kld = KLD = kl_divergence = kullback_leibler_divergence
+cosine = cosine_proximity = cosine_similarity
 logcosh = log_cosh
 
 
