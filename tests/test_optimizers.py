@@ -15,7 +15,7 @@ import tf1compat
 import tf1compat as tf
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import get_op_def
-from tf1compat.ops import regularizers
+from tf1compat.contrib.layers import regularizers
 from tf1compat.ops.training_ops import exclusively_owned
 from tests.golden import cases_optimizers
 from tests.golden.harness import compare, decode

@@ -157,6 +157,10 @@ def _grad(ys: Sequence[Any], xs: Sequence[Any], dys: Sequence[Any], retain: bool
         if isinstance(y, torch.Tensor) and y.requires_grad:
             if dy.dtype != y.dtype:
                 dy = dy.to(y.dtype)
+            if dy.shape != y.shape and dy.numel() == y.numel():
+                # A grad_y of another shape: the walk accepted it only where TF's
+                # gradient functions reshape it (grad_shapes.py), as this does.
+                dy = dy.reshape(y.shape)
             outs.append(y)
             gouts.append(dy)
     wrt = [i for i, x in enumerate(xs) if isinstance(x, torch.Tensor) and x.requires_grad]

@@ -102,14 +102,6 @@ def _registry(kctx: Any) -> dict:
     return kctx.runtime.resources.setdefault("__tf1compat_iterator_handles__", {})
 
 
-def _check_dataset(resource: IteratorResource, types: List[D.DType],
-                   shapes: List[TensorShape]) -> None:
-    if len(types) != len(resource.output_types):
-        raise errors.InvalidArgumentError(
-            None, None, f"Number of components does not match: expected "
-                        f"{len(resource.output_types)} types but got {len(types)}.")
-
-
 # -- ops ---------------------------------------------------------------------------------------
 
 _ITER_ATTRS = {"output_types": [], "output_shapes": [], "shared_name": "", "container": ""}

@@ -17,11 +17,11 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
-from tf1compat.framework.hooks import EAGER_EXECUTOR
-from tf1compat.framework.op_binding import bind_inputs as _bind_inputs, complete_attrs
+from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED
+from tf1compat.framework.op_binding import bind_inputs, capture_inputs, complete_attrs
 from tf1compat.framework.operation import Operation, creation_site
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from tf1compat.framework.tensor_shape import TensorShape, as_shape
 
 __all__ = [
     "Graph", "GraphKeys", "apply_op", "get_default_graph", "reset_default_graph",
@@ -306,7 +306,8 @@ class Graph:
                             f"({', '.join(a.name for a in op_def.inputs)}), got {len(inputs)}")
         attrs = dict(attrs) if attrs else {}
         with _NameScope(self, name or op_def.type) as scope:
-            flat, groups = _bind_inputs(op_def, inputs, attrs, self)
+            flat, groups = bind_inputs(op_def, inputs, attrs)
+            flat = capture_inputs(op_def, flat, groups, self)
             if not op_def.ref_input_indices:
                 return self._create_op_internal(op_def, flat, groups, attrs, scope)
             # As TF's op helper: an op is colocated with its ref inputs (the variables it
@@ -351,6 +352,8 @@ class Graph:
         if ctx_flow is not None:
             op._control_flow_context = ctx_flow
             ctx_flow.add_op(op)
+        for callback in OP_CREATED:
+            callback(op)
         return op
 
     def _capture_eager_tensor(self, value: Tensor, name: Optional[str] = None) -> Tensor:
@@ -647,7 +650,7 @@ def apply_op(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
         graph = get_default_graph()
     elif _functions_building[0]:
         # While a function graph is being built it takes every new op, as TF's
-        # _get_graph_from_inputs: outer tensors are captured (see _bind_inputs).
+        # _get_graph_from_inputs: outer tensors are captured (op_binding.capture_inputs).
         default = get_default_graph()
         if default._building_function:
             graph = default
@@ -871,6 +874,3 @@ def get_collection(key: Any, scope: Optional[str] = None) -> list:
 def get_collection_ref(key: Any) -> list:
     return get_default_graph().get_collection_ref(key)
 
-
-def unknown_output_shapes(n: int) -> List[TensorShape]:
-    return [unknown_shape() for _ in range(n)]

@@ -9,14 +9,20 @@ hot paths (operators on tensors, eager ops) pay one dict lookup.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
-__all__ = ["TENSOR_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE"]
+__all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE",
+           "OP_CREATED"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
 # by framework/tensor.Tensor's dunder methods (graph and eager tensors alike).
 TENSOR_OPERATORS: Dict[str, Callable[..., Any]] = {}
+
+# The operators TF overrides on SparseTensor: "mul", "div", "truediv" (`sp * dense`,
+# `sp / dense`). Filled by ops/sparse_dense_ops.py; called by
+# framework/sparse_tensor.SparseTensor's dunder methods.
+SPARSE_OPERATORS: Dict[str, Callable[..., Any]] = {}
 
 # Running an op immediately under eager execution. "execute": (op_def, inputs, attrs,
 # name) -> op-like result with `_outputs`; "execute1": (op_type, inputs, attrs, name) ->
@@ -34,3 +40,10 @@ GRAD_MODE: Dict[str, Optional[Callable[..., Any]]] = {"rewriter": None}
 # outputs, running an eager op under the tape (filled by autodiff/tape.py). Called by
 # runtime/eager_executor.py for every eager op while recording.
 TAPE: Dict[str, Any] = {"recording": False, "record": None}
+
+# Graph-mode op callbacks (TF's op_callbacks for graphs): functions called with every
+# Operation a graph creates, once it is complete. Filled by ops/check_numerics_mode.py
+# while tf.debugging.enable_check_numerics is on; called by
+# framework/graph.Graph._create_op_internal.
+OP_CREATED: List[Callable[[Any], None]] = []
+

@@ -72,7 +72,7 @@ from typing import (Any, Callable, Dict, List, Mapping, MutableMapping, Optional
 import numpy as np
 
 from tf1compat.framework import dtypes as _dtypes
-from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 
 __all__ = [
     "REQUIRED", "Type", "TypeList", "Int", "ArgSpec", "OpDef", "InferCtx", "declare",
@@ -237,17 +237,6 @@ class OpDef:
                 and not self.ref_input_indices and self.state_alias is None
                 and self.grad_sources is None)
 
-    def output_count(self, attrs: Dict[str, Any]) -> int:
-        count = 0
-        for arg in self.outputs:
-            if arg.number_attr is not None:
-                count += attrs[arg.number_attr]
-            elif arg.type_list_attr is not None:
-                count += len(attrs[arg.type_list_attr])
-            else:
-                count += 1
-        return count
-
     def output_dtypes(self, attrs: Dict[str, Any]) -> List[_dtypes.DType]:
         out: List[_dtypes.DType] = []
         for arg in self.outputs:
@@ -396,12 +385,3 @@ def unknown_shapes(ctx: InferCtx) -> List[TensorShape]:
     n = len(_REGISTRY[ctx.op_type].output_dtypes(ctx.attrs))
     return [unknown_shape() for _ in range(n)]
 
-
-def same_shape_as_input(index: int = 0) -> ShapeRule:
-    def rule(ctx: InferCtx) -> List[TensorShape]:
-        return [ctx.shape(index)]
-    return rule
-
-
-def as_shape_or_unknown(value: Any) -> TensorShape:
-    return unknown_shape() if value is None else as_shape(value)

@@ -80,8 +80,10 @@ class Operation:
         return self._graph
 
     @property
-    def op_def(self) -> "OpDef":
-        return self._op_def
+    def op_def(self) -> Any:
+        """TF's OpDef of this op's type (a read-only view of its declaration)."""
+        from tf1compat.framework.op_def_view import op_def_view
+        return op_def_view(self)
 
     @property
     def device(self) -> str:

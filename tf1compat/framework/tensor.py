@@ -56,8 +56,10 @@ class Tensor:
         "__pow__", "__rpow__", "__invert__", "__neg__", "__abs__", "__matmul__",
         "__rmatmul__"})
 
+    # `aliases`: the names tf.contrib.layers' collect_named_outputs gives a tensor (TF sets
+    # it as a Python attribute; unset until then, so hasattr() reports it as TF's does).
     __slots__ = ("_op", "_value_index", "_dtype", "_shape", "_consumers", "_name",
-                 "__weakref__")
+                 "aliases", "__weakref__")
 
     def __init__(self, op: "Operation", value_index: int, dtype: _dtypes.DType,
                  shape: TensorShape):

@@ -343,8 +343,18 @@ def reverse(x: Any, axes: Any) -> Tensor:
 
 
 def print_tensor(x: Any, message: str = "", summarize: int = 3) -> Any:
-    raise NotImplementedError("K.print_tensor prints with tf.print (the PrintV2 op), which "
-                              "tf1compat does not provide; use tf.Print")
+    """Prints `message` and `x` to stdout when the result is evaluated (tf.print), and
+    returns `x` (through an Identity that depends on the print, in a graph)."""
+    import sys
+    from tf1compat.framework.graph import control_dependencies
+    from tf1compat.ops.print_ops import print_v2
+    if isinstance(x, Tensor) and not getattr(x, "_is_eager_tensor", False):
+        with x.graph.as_default():
+            op = print_v2(message, x, output_stream=sys.stdout, summarize=summarize)
+            with control_dependencies([op]):
+                return _a().identity(x)
+    print_v2(message, x, output_stream=sys.stdout, summarize=summarize)
+    return x
 
 
 def to_dense(tensor: Any) -> Any:

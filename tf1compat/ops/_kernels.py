@@ -49,6 +49,3 @@ def identity_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 def _identity(x: Any) -> Any:
     return x
 
-
-def new_tensor(values: Any, dtype: D.DType, device: torch.device) -> torch.Tensor:
-    return torch.tensor(values, dtype=dtype.torch_dtype, device=device)

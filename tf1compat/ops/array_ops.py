@@ -23,14 +23,9 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
-from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints, torch_or_numpy
+from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints
 from tf1compat.ops._shape_rules import merge_shapes, node_desc, normalize_axis, unary_rule
 
-INDEX = (D.int32, D.int64)
-
-
-def _np_dtype_of(node: Any, attr: str) -> Any:
-    return node.attrs[attr]
 
 
 # -- placeholders and identities -------------------------------------------------------------
@@ -169,7 +164,7 @@ def _shape_shape_value(t: Tensor) -> TensorShape:
 
 
 declare("Shape", inputs=["input: T"], outputs=["output: out_type"],
-        attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([ctx.shape(0).rank])], kernel=_shape_kernel,
         grad="none", view=True, static_value=_shape_static_value, shape_value=_shape_shape_value)
 
@@ -188,7 +183,7 @@ def _shape_n_static_value(t: Tensor) -> Optional[np.ndarray]:
 
 
 declare("ShapeN", inputs=["input: N * T"], outputs=["output: N * out_type"],
-        attrs={"N": Int(1), "T": Type(), "out_type": Type(INDEX, default=D.int32)},
+        attrs={"N": Int(1), "T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([s.rank]) for s in ctx.shapes],
         kernel=_shape_n_kernel, grad="none", static_value=_shape_n_static_value)
 
@@ -200,7 +195,7 @@ def _size_static_value(t: Tensor) -> Optional[np.ndarray]:
 
 
 declare("Size", inputs=["input: T"], outputs=["output: out_type"],
-        attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
             int(np.prod(x.shape)), dtype=node.attrs["out_type"].torch_dtype,
@@ -348,7 +343,7 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Reshape", inputs=["tensor: T", "shape: Tshape"], outputs=["output: T"],
-        attrs={"T": Type(), "Tshape": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tshape": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
 
 
@@ -398,7 +393,7 @@ def _expand_dims_static_value(t: Tensor) -> Optional[np.ndarray]:
 
 
 declare("ExpandDims", inputs=["input: T", "dim: Tdim"], outputs=["output: T"],
-        attrs={"T": Type(), "Tdim": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tdim": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True,
         grad_names=names("Reshape", None), static_value=_expand_dims_static_value)
 
@@ -557,7 +552,7 @@ def _concat_shape_value(t: Tensor) -> TensorShape:
 
 
 declare("ConcatV2", inputs=["values: N * T", "axis: Tidx"], outputs=["output: T"],
-        attrs={"N": Int(2), "T": Type(), "Tidx": Type(INDEX, default=D.int32)},
+        attrs={"N": Int(2), "T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names,
         static_value=_concat_v2_static_value, shape_value=_concat_shape_value)
 
@@ -821,14 +816,21 @@ def _split_v_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
         outputs=["output: num_split * T"],
-        attrs={"num_split": Int(1), "T": Type(), "Tlen": Type(INDEX + (D.int8,), default=D.int64)},
+        attrs={"num_split": Int(1), "T": Type(),
+               "Tlen": Type(D.INDEX_TYPES + (D.int8,), default=D.int64)},
         shape=_split_v_shape, kernel=_split_v_kernel, view=True,
         grad_names=names("concat", None, None))
 
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,
           name: str = "split") -> List[Tensor]:
-    """`tf.split`: an int splits evenly (Split), a list gives sizes (SplitV)."""
+    """`tf.split`: an int (or static Dimension) splits evenly (Split), a list gives sizes
+    (SplitV). Always a list, also of one tensor."""
+    if isinstance(num_or_size_splits, Dimension):
+        if num_or_size_splits.value is None:
+            raise TypeError(f"Expected int for argument 'num_split' not "
+                            f"{num_or_size_splits!r}.")
+        num_or_size_splits = num_or_size_splits.value
     if isinstance(num_or_size_splits, (int, np.integer)) and \
             not isinstance(num_or_size_splits, bool):
         return apply_op("Split", [axis, value], {"num_split": int(num_or_size_splits)},

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.grad_names import names
@@ -22,7 +23,6 @@ from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.math_ops import cast
 
-INDEX = (D.int32, D.int64)
 
 
 # -- fill, zeros, ones ------------------------------------------------------------------------
@@ -30,16 +30,28 @@ INDEX = (D.int32, D.int64)
 def _fill_shape(ctx: Any) -> List[TensorShape]:
     if ctx.shape(1).rank not in (None, 0):
         raise ValueError(f"Shape must be rank 0 but is rank {ctx.shape(1).rank} {node_desc(ctx)}")
+    dims = ctx.const(0)
+    if dims is not None and bool((np.asarray(dims) < 0).any()):
+        raise ValueError(f"Fill dimensions must be >= 0 {node_desc(ctx, partial=(0,))}")
     return [constant_value_as_shape(ctx.inputs[0])]
+
+
+def _fill_dims(d: Any) -> List[int]:
+    """The dims input as ints; a negative one is TF's run-time InvalidArgumentError."""
+    dims = as_int_list(d)
+    for v in dims:
+        if v < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {v} must be >= 0")
+    return dims
 
 
 def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 0)
     if node.attrs["T"] == D.string:
-        return lambda d, v: np.full(as_int_list(d), v, dtype=object)
+        return lambda d, v: np.full(_fill_dims(d), v, dtype=object)
     if dims is not None:
         return lambda d, v: v.reshape(()).expand(dims).clone()
-    return lambda d, v: v.reshape(()).expand(as_int_list(d)).clone()
+    return lambda d, v: v.reshape(()).expand(_fill_dims(d)).clone()
 
 
 def _fill_static_value(t: Tensor) -> Optional[np.ndarray]:
@@ -50,7 +62,7 @@ def _fill_static_value(t: Tensor) -> Optional[np.ndarray]:
 
 
 declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
-        attrs={"T": Type(), "index_type": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "index_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_fill_shape, kernel=_fill_kernel, grad_names=names(None, "Sum"),
         static_value=_fill_static_value)
 
@@ -200,7 +212,7 @@ def _linspace_shape(ctx: Any) -> List[TensorShape]:
 
 declare("LinSpace", inputs=["start: T", "stop: T", "num: Tidx"], outputs=["output: T"],
         attrs={"T": Type((D.bfloat16, D.float16, D.float32, D.float64)),
-               "Tidx": Type(INDEX, default=D.int32)},
+               "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_linspace_shape, grad="none",
         kernel=lambda node, kctx: (lambda a, b, n: torch.linspace(
             a.item(), b.item(), int(n.item()), dtype=a.dtype, device=a.device)))

@@ -321,7 +321,6 @@ declare("Unique", inputs=["x: T"], outputs=["y: T", "idx: out_idx"],
 
 def unique(x: Any, out_idx: Any = D.int32, name: Optional[str] = None) -> Any:
     """`tf.unique`: values in order of first occurrence, and each element's index."""
-    from collections import namedtuple
     outputs = apply_op("Unique", [x], {"out_idx": D.as_dtype(out_idx)}, name=name).outputs
     return _UniqueOutput(*outputs)
 
@@ -371,7 +370,7 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = D.bool,
                   name: Optional[str] = None) -> Tensor:
     """`tf.sequence_mask`."""
     from tf1compat.ops.array_ops import expand_dims
-    from tf1compat.ops.math_ops import cast, less, maximum
+    from tf1compat.ops.math_ops import less, maximum
     from tf1compat.ops.reduction_ops import max_
     with name_scope(name, "SequenceMask", [lengths, maxlen]):
         lengths = convert_to_tensor(lengths)

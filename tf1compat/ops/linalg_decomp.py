@@ -312,7 +312,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None,  # noqa: A002 - 
          keepdims: Any = None, name: Optional[str] = None, keep_dims: Any = None) -> Tensor:
     """`tf.norm` / `tf.linalg.norm`: vector p-norms and the Frobenius, 1, 2 and inf
     matrix norms, with TF's ops (the matrix 2-norm is the largest singular value)."""
-    from tf1compat.ops.array_ops import expand_dims, squeeze
+    from tf1compat.ops.array_ops import squeeze
     from tf1compat.ops.math_ops import abs as abs_, conj, pow as pow_, sqrt
     from tf1compat.ops.reduction_ops import reduce_max, reduce_sum
     if keep_dims is not None:

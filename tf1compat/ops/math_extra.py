@@ -25,7 +25,6 @@ __all__ = ["real", "imag", "bincount", "dense_bincount", "bucketize", "histogram
            "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
            "irfft3d", "timestamp"]
 
-_COMPLEX = (D.complex64, D.complex128)
 _REAL_OF = {D.complex64: D.float32, D.complex128: D.float64}
 _COMPLEX_OF = {D.float32: D.complex64, D.float64: D.complex128}
 
@@ -34,7 +33,7 @@ _COMPLEX_OF = {D.float32: D.complex64, D.float64: D.complex128}
 
 for _type, _fn in (("Real", torch.real), ("Imag", torch.imag)):
     declare(_type, inputs=["input: T"], outputs=["output: Tout"],
-            attrs={"T": Type(_COMPLEX, default=D.complex64),
+            attrs={"T": Type(D.COMPLEX_TYPES, default=D.complex64),
                    "Tout": Type((D.float32, D.float64), default=D.float32)},
             shape=lambda ctx: [ctx.shape(0)],
             kernel=lambda node, kctx, _fn=_fn: (lambda x: _fn(x).clone()))
@@ -119,7 +118,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     """`tf.bincount` / `tf.math.bincount` (TF1's bincount_v1): counts of each value,
     summed `weights` when given."""
     from tf1compat.ops.array_ops import reshape, size
-    from tf1compat.ops.math_ops import cast, greater, maximum, minimum
+    from tf1compat.ops.math_ops import cast, greater
     from tf1compat.ops.reduction_ops import reduce_max
     from tf1compat.framework.constant_op import constant
     with name_scope(name, "bincount"):
@@ -322,7 +321,7 @@ def _complex_fft(op_type: str, k: int, fn: Callable[..., Any]) -> None:
         return lambda x: fn(x, dim=dims)
 
     declare(op_type, inputs=["input: Tcomplex"], outputs=["output: Tcomplex"],
-            attrs={"Tcomplex": Type(_COMPLEX, default=D.complex64)},
+            attrs={"Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)},
             shape=lambda ctx: [_fft_rank_check(ctx, k)], kernel=factory)
 
 
@@ -371,12 +370,12 @@ for _k, _suffix in ((1, ""), (2, "2D"), (3, "3D")):
     declare("RFFT" + _suffix, inputs=["input: Treal", "fft_length: int32"],
             outputs=["output: Tcomplex"],
             attrs={"Treal": Type((D.float32, D.float64), default=D.float32),
-                   "Tcomplex": Type(_COMPLEX, default=D.complex64)},
+                   "Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)},
             shape=_real_fft_shape(_k, False), kernel=_real_fft_kernel(_k, False))
     declare("IRFFT" + _suffix, inputs=["input: Tcomplex", "fft_length: int32"],
             outputs=["output: Treal"],
             attrs={"Treal": Type((D.float32, D.float64), default=D.float32),
-                   "Tcomplex": Type(_COMPLEX, default=D.complex64)},
+                   "Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)},
             shape=_real_fft_shape(_k, True), kernel=_real_fft_kernel(_k, True))
 
 

@@ -17,27 +17,29 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.grad_names import Pass, broadcast_names, names
-from tf1compat.framework.graph import apply_op, apply_op1, name_scope
+from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.op_def import Int, Type, declare, no_kernel
+from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._shape_rules import (broadcast_rule, broadcast_shapes, node_desc,
+from tf1compat.ops._shape_rules import (broadcast_rule, node_desc,
                                         unary_rule)
 from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimum_formula,
                                           mul_no_nan_formula, pow_formula, xdivy_formula,
                                           xlogy_formula)
 
-FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
-COMPLEX = (D.complex64, D.complex128)
+# Short names for framework/dtypes' type groups, the vocabulary of these declarations.
+FLOAT = D.FLOATING_TYPES
+COMPLEX = D.COMPLEX_TYPES
 FLOAT_COMPLEX = FLOAT + COMPLEX
-SIGNED_INT = (D.int8, D.int16, D.int32, D.int64)
-INT = SIGNED_INT + (D.uint8, D.uint16, D.uint32, D.uint64)
-REAL = FLOAT + INT
-NUMBER = REAL + COMPLEX
-SIGNED = FLOAT + SIGNED_INT + COMPLEX
-ALL = NUMBER + (D.bool, D.string)
+SIGNED_INT = D.SIGNED_INTEGER_TYPES
+INT = D.INTEGER_TYPES
+REAL = D.REAL_NUMBER_TYPES
+NUMBER = D.NUMBER_TYPES
+SIGNED = D.SIGNED_NUMBER_TYPES
+ALL = D.ALL_TYPES
 
 
 def fixed(fn: Callable[..., Any]) -> Callable[[Any, Any], Callable[..., Any]]:
@@ -343,14 +345,6 @@ declare("AddN", inputs=["inputs: N * T"], outputs=["sum: T"],
 
 # -- tf.* wrappers, following TF's Python layer ------------------------------------------------
 
-def _scoped_binary(default_name: str, gen: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
-        with name_scope(name, default_name, [x, y]) as scope:
-            return gen(x, y, name=scope)
-    wrapper.__name__ = default_name
-    return wrapper
-
-
 def add(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
     """`tf.add`: AddV2 (Add for strings), named "Add" by default."""
     if _context._state["eager"] and type(x) is type(y) and isinstance(x, Tensor) and \
@@ -653,7 +647,10 @@ def _binary_overload(op_name: str, func: Callable[..., Tensor]) -> None:
     TENSOR_OPERATORS["r" + op_name] = r_binary_op_wrapper
 
 
-def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
+def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Any:
+    if isinstance(y, SparseTensor):  # dense * sparse: the sparse operand's values scaled
+        from tf1compat.ops.sparse_dense_ops import dense_times_sparse
+        return dense_times_sparse(x, y, name=name)
     if (isinstance(x, Tensor) and x.dtype == D.bool) or (isinstance(y, Tensor) and
                                                         y.dtype == D.bool):
         return cast(multiply(cast(x, D.int32), cast(y, D.int32), name=name), D.bool)

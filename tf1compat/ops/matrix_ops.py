@@ -16,7 +16,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc
-from tf1compat.ops.math_ops import COMPLEX, FLOAT, FLOAT_COMPLEX
+from tf1compat.ops.math_ops import FLOAT_COMPLEX
 
 _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
 

@@ -36,7 +36,6 @@ __all__ = ["softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logi
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
            "weighted_cross_entropy_with_logits", "log_poisson_loss"]
 
-_FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
 
 
 # -- ops -----------------------------------------------------------------------------------------
@@ -63,7 +62,7 @@ def _xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("SoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: T"],
-        outputs=["loss: T", "backprop: T"], attrs={"T": Type(_FLOAT)},
+        outputs=["loss: T", "backprop: T"], attrs={"T": Type(D.FLOATING_TYPES)},
         shape=_xent_shape, kernel=_xent_kernel,
         grad_names=names("mul", "mul_1"), grad_formula=xent_formula)
 
@@ -116,7 +115,7 @@ def _sparse_xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("SparseSoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: Tlabels"],
         outputs=["loss: T", "backprop: T"],
-        attrs={"T": Type(_FLOAT), "Tlabels": Type((D.int32, D.int64), default=D.int64)},
+        attrs={"T": Type(D.FLOATING_TYPES), "Tlabels": Type((D.int32, D.int64), default=D.int64)},
         shape=_sparse_xent_shape, kernel=_sparse_xent_kernel,
         grad_names=names("mul", None), grad_formula=xent_formula)
 

@@ -38,7 +38,6 @@ __all__ = ["max_pool", "max_pool_v2", "max_pool1d", "max_pool2d", "max_pool3d", 
            "avg_pool_v2", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool_with_argmax",
            "pool"]
 
-_FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
 _MAX_POOL = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 _AVG_POOL = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
 
@@ -200,13 +199,13 @@ declare("MaxPool", inputs=["input: T"], outputs=["output: T"],
         attrs=dict(_POOL2D, T=Type(REAL, default=D.float32), explicit_paddings=[]),
         shape=_pool_shape(2), kernel=_max_pool_kernel(2), grad_names=names("MaxPoolGrad"))
 declare("AvgPool", inputs=["value: T"], outputs=["output: T"],
-        attrs=dict(_POOL2D, T=Type(_FLOAT)), shape=_pool_shape(2), kernel=_avg_pool_kernel(2),
-        grad_names=names("AvgPoolGrad"))
+        attrs=dict(_POOL2D, T=Type(D.FLOATING_TYPES)), shape=_pool_shape(2),
+        kernel=_avg_pool_kernel(2), grad_names=names("AvgPoolGrad"))
 declare("MaxPool3D", inputs=["input: T"], outputs=["output: T"],
-        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(_FLOAT)), shape=_pool_shape(3),
+        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(D.FLOATING_TYPES)), shape=_pool_shape(3),
         kernel=_max_pool_kernel(3))
 declare("AvgPool3D", inputs=["input: T"], outputs=["output: T"],
-        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(_FLOAT)), shape=_pool_shape(3),
+        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(D.FLOATING_TYPES)), shape=_pool_shape(3),
         kernel=_avg_pool_kernel(3))
 declare("MaxPoolWithArgmax", inputs=["input: T"], outputs=["output: T", "argmax: Targmax"],
         attrs={"ksize": None, "strides": None, "padding": None,

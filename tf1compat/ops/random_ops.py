@@ -26,7 +26,6 @@ from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._random_stream import RandomStream, default_intra_op_threads
 from tf1compat.ops.math_ops import FLOAT, add, multiply
 
-INDEX = (D.int32, D.int64)
 
 
 def _stream(node: Any, kctx: Any) -> RandomStream:
@@ -70,7 +69,7 @@ _SEED_ATTRS = {"seed": 0, "seed2": 0}
 for _type, _method in (("RandomStandardNormal", "normal"), ("RandomUniform", "uniform"),
                        ("TruncatedNormal", "truncated_normal")):
     declare(_type, inputs=["shape: T"], outputs=["output: dtype"],
-            attrs=dict(_SEED_ATTRS, dtype=Type(FLOAT), T=Type(INDEX)),
+            attrs=dict(_SEED_ATTRS, dtype=Type(FLOAT), T=Type(D.INDEX_TYPES)),
             shape=_shape_from_input, kernel=_sampler(_method), grad="none", stateful=True)
 
 
@@ -102,7 +101,7 @@ def _uniform_int_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("RandomUniformInt", inputs=["shape: T", "minval: Tout", "maxval: Tout"],
         outputs=["output: Tout"],
-        attrs=dict(_SEED_ATTRS, Tout=Type(INDEX), T=Type(INDEX)),
+        attrs=dict(_SEED_ATTRS, Tout=Type(D.INDEX_TYPES), T=Type(D.INDEX_TYPES)),
         shape=_shape_from_input, kernel=_uniform_int_kernel, stateful=True,
         grad="unregistered")
 
@@ -170,7 +169,7 @@ def _multinomial_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("Multinomial", inputs=["logits: T", "num_samples: int32"], outputs=["output: output_dtype"],
-        attrs=dict(_SEED_ATTRS, T=Type(FLOAT), output_dtype=Type(INDEX, default=D.int64)),
+        attrs=dict(_SEED_ATTRS, T=Type(FLOAT), output_dtype=Type(D.INDEX_TYPES, default=D.int64)),
         shape=_multinomial_shape, kernel=_multinomial_kernel, grad="none", stateful=True)
 
 

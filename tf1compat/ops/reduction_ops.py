@@ -4,7 +4,7 @@ cumsum/cumprod, segment sums, clip_by_value/clip_by_norm."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional
 
 import numpy as np
 import torch
@@ -22,11 +22,10 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
-from tf1compat.ops._shape_rules import node_desc, normalize_axis, reduced_shape
+from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
 from tf1compat.ops.math_ops import NUMBER, REAL, cast
 
-INDEX = (D.int32, D.int64)
 
 
 def _reduction_shape(ctx: Any) -> List[TensorShape]:
@@ -139,7 +138,8 @@ for _type, _types, _facts in (
         ("All", (D.bool,), {"grad": "unregistered"}),
         ("Any", (D.bool,), {"grad": "unregistered"})):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
-            attrs={"keep_dims": False, "T": Type(_types), "Tidx": Type(INDEX, default=D.int32)},
+            attrs={"keep_dims": False, "T": Type(_types),
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
             shape=_reduction_shape, kernel=_reduction_kernel, **_facts)
 
 
@@ -202,7 +202,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: Any = None,
                      name: Optional[str] = None, reduction_indices: Any = None,
                      keep_dims: Any = None) -> Tensor:
     """`tf.reduce_logsumexp`, stabilised by the (stop-gradient) max as TF."""
-    from tf1compat.ops.array_ops import reshape, shape_internal, stop_gradient
+    from tf1compat.ops.array_ops import reshape, stop_gradient
     from tf1compat.ops.math_ops import _add_dispatch, exp, is_finite, log, sub
     axis = _lookup(axis, reduction_indices, "axis", "reduction_indices")
     keepdims = bool(_lookup(keepdims, keep_dims, "keepdims", "keep_dims") or False)
@@ -283,7 +283,8 @@ def _arg_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 for _type in ("ArgMax", "ArgMin"):
     declare(_type, inputs=["input: T", "dimension: Tidx"], outputs=["output: output_type"],
-            attrs={"T": Type(NUMBER + (D.bool,)), "Tidx": Type(INDEX + (D.int16,), default=D.int32),
+            attrs={"T": Type(NUMBER + (D.bool,)),
+                   "Tidx": Type(D.INDEX_TYPES + (D.int16,), default=D.int32),
                    "output_type": Type((D.int16, D.uint16, D.int32, D.int64), default=D.int64)},
             shape=_arg_shape, kernel=_arg_kernel, grad="none")
 
@@ -330,7 +331,7 @@ for _type, _facts in (("Cumsum", {"grad_names": names("Cumsum", None)}),
                                    "grad_formula": cumprod_formula})):
     declare(_type, inputs=["x: T", "axis: Tidx"], outputs=["out: T"],
             attrs={"exclusive": False, "reverse": False, "T": Type(NUMBER),
-                   "Tidx": Type(INDEX, default=D.int32)},
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
             shape=lambda ctx: [ctx.shape(0)], kernel=_cumulative_kernel, **_facts)
 
 
@@ -369,9 +370,7 @@ def _segment_kernel(reduce: str, sorted_ids: bool) -> Callable[..., Any]:
             if not bool(valid.all()):
                 flat_ids, flat = flat_ids[valid], flat[valid]
             if bool((flat_ids >= n).any()):
-                from tf1compat.framework import errors
-                raise errors.InvalidArgumentError(None, None, f"segment_ids are out of range "
-                                                              f"[0, {n})")
+                raise _segment_id_error(ids, n)
             out_shape = (n,) + tuple(tail)
             index = flat_ids.reshape((-1,) + (1,) * len(tail)).expand_as(flat)
             if reduce == "sum":
@@ -417,7 +416,7 @@ for _type, _red, _grad in (("SegmentSum", "sum", "GatherV2"), ("SegmentMean", "m
                            ("SegmentMax", "amax", "SelectV2"), ("SegmentMin", "amin", "SelectV2"),
                            ("SegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices"], outputs=["output: T"],
-            attrs={"T": Type(NUMBER), "Tindices": Type(INDEX)},
+            attrs={"T": Type(NUMBER), "Tindices": Type(D.INDEX_TYPES)},
             shape=_segment_shape, kernel=_segment_kernel(_red, True),
             grad_names=names(_grad, None))
 
@@ -427,8 +426,8 @@ for _type, _red, _grad in (("UnsortedSegmentSum", "sum", "SelectV2"),
                            ("UnsortedSegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices", "num_segments: Tnumsegments"],
             outputs=["output: T"],
-            attrs={"T": Type(NUMBER), "Tindices": Type(INDEX),
-                   "Tnumsegments": Type(INDEX, default=D.int32)},
+            attrs={"T": Type(NUMBER), "Tindices": Type(D.INDEX_TYPES),
+                   "Tnumsegments": Type(D.INDEX_TYPES, default=D.int32)},
             shape=_segment_shape, kernel=_segment_kernel(_red, False),
             grad_names=names(_grad, None, None))
 
@@ -543,3 +542,15 @@ def _indexed_slices_to_tensor(value: IndexedSlices, dtype: Any = None,
 
 
 register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
+
+
+def _segment_id_error(ids: torch.Tensor, n: int) -> Exception:
+    """TF's message for the first segment id outside [0, n): `segment_ids[1] = 5 ...`."""
+    from tf1compat.framework import errors
+    first = int((ids.reshape(-1) >= n).nonzero()[0])
+    index = np.unravel_index(first, tuple(ids.shape)) if ids.dim() else ()
+    where = ",".join(str(int(i)) for i in index)
+    value = int(ids.reshape(-1)[first])
+    return errors.InvalidArgumentError(None, None, f"segment_ids[{where}] = {value} is out of "
+                                                   f"range [0, {n})")
+

@@ -27,7 +27,6 @@ from tf1compat.ops.state_ops import (_scatter_combine, _check_indices, merge_sha
 __all__ = ["var_handle_op", "read_variable_op", "assign_variable_op", "var_is_initialized_op",
            "handle_shape", "resource_op"]
 
-INDEX = (D.int32, D.int64)
 
 
 def _handle_key(node: Any) -> str:
@@ -193,7 +192,7 @@ def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("ResourceGather", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"],
         attrs={"batch_dims": 0, "validate_indices": True, "dtype": Type(),
-               "Tindices": Type(INDEX)},
+               "Tindices": Type(D.INDEX_TYPES)},
         shape=_gather_shape, kernel=_gather_kernel, stateful=True, grad_indexed_slices=True)
 
 
@@ -218,7 +217,7 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("ResourceGatherNd", inputs=["resource: resource", "indices: Tindices"],
-        outputs=["output: dtype"], attrs={"dtype": Type(), "Tindices": Type(INDEX)},
+        outputs=["output: dtype"], attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)},
         shape=_gather_nd_shape, kernel=_gather_nd_kernel, stateful=True)
 
 
@@ -256,14 +255,14 @@ for _type, _op in (("ResourceScatterUpdate", "update"), ("ResourceScatterAdd", "
                    ("ResourceScatterDiv", "div"), ("ResourceScatterMin", "min"),
                    ("ResourceScatterMax", "max")):
     declare(_type, inputs=["resource: resource", "indices: Tindices", "updates: dtype"],
-            attrs={"dtype": Type(), "Tindices": Type(INDEX)}, shape=lambda ctx: [],
+            attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)}, shape=lambda ctx: [],
             kernel=_resource_scatter_kernel(_op, False), grad="none", stateful=True)
 
 for _type, _op in (("ResourceScatterNdUpdate", "update"), ("ResourceScatterNdAdd", "add"),
                    ("ResourceScatterNdSub", "sub"), ("ResourceScatterNdMin", "min"),
                    ("ResourceScatterNdMax", "max")):
     declare(_type, inputs=["ref: resource", "indices: Tindices", "updates: T"],
-            attrs={"T": Type(), "Tindices": Type(INDEX), "use_locking": True,
+            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": True,
                    "bad_indices_policy": ""},
             shape=lambda ctx: [], kernel=_resource_scatter_kernel(_op, True), grad="none",
             stateful=True)
@@ -283,7 +282,7 @@ def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("ResourceCountUpTo", inputs=["resource: resource"], outputs=["output: T"],
-        attrs={"limit": 0, "T": Type(INDEX)}, shape=lambda ctx: [TensorShape([])],
+        attrs={"limit": 0, "T": Type(D.INDEX_TYPES)}, shape=lambda ctx: [TensorShape([])],
         kernel=_count_up_to_kernel, grad="none", stateful=True)
 
 

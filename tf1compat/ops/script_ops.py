@@ -16,7 +16,7 @@ import itertools
 import threading
 import traceback
 import weakref
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 import torch

@@ -18,7 +18,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.ops._kernels import as_int_list
-from tf1compat.ops.sparse_math import (_as_sparse, _canonical, _linear, _rank_of,
+from tf1compat.ops.sparse_math import (_as_sparse, _linear, _rank_of,
                                        _sparse_outputs, _unlinear)
 
 __all__ = ["sparse_fill_empty_rows", "sparse_slice", "sparse_softmax", "sparse_maximum",

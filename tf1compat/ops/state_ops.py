@@ -34,7 +34,6 @@ __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "scatter_upda
            "is_variable_initialized", "count_up_to", "batch_scatter_update", "shape_text",
            "merge_shapes", "store_value", "variable_device", "read_initialized"]
 
-INDEX = (D.int32, D.int64)
 
 
 # -- helpers shared with resource_variable_ops ---------------------------------------------
@@ -281,7 +280,7 @@ _SCATTERS = (("ScatterUpdate", "update", True), ("ScatterAdd", "add", False),
 for _type, _op, _locking in _SCATTERS:
     declare(_type, inputs=["ref: Ref(T)", "indices: Tindices", "updates: T"],
             outputs=["output_ref: Ref(T)"],
-            attrs={"T": Type(), "Tindices": Type(INDEX), "use_locking": _locking},
+            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": _locking},
             shape=_scatter_shape, kernel=_scatter_kernel(_op), grad="none", stateful=True)
 
 
@@ -346,7 +345,7 @@ for _type, _op in (("ScatterNdUpdate", "update"), ("ScatterNdAdd", "add"),
                    ("ScatterNdSub", "sub"), ("ScatterNdMin", "min"), ("ScatterNdMax", "max")):
     declare(_type, inputs=["ref: Ref(T)", "indices: Tindices", "updates: T"],
             outputs=["output_ref: Ref(T)"],
-            attrs={"T": Type(), "Tindices": Type(INDEX), "use_locking": True,
+            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": True,
                    "bad_indices_policy": ""},
             shape=_scatter_nd_shape, kernel=_scatter_nd_kernel(_op), grad="none",
             stateful=True)
@@ -389,7 +388,7 @@ def _scalar_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("CountUpTo", inputs=["ref: Ref(T)"], outputs=["output: T"],
-        attrs={"T": Type(INDEX), "limit": 0}, shape=_scalar_shape,
+        attrs={"T": Type(D.INDEX_TYPES), "limit": 0}, shape=_scalar_shape,
         kernel=_count_up_to_kernel, grad="none", stateful=True)
 
 
@@ -520,7 +519,6 @@ def batch_scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool
     """`tf.batch_scatter_update`: scatter_update along the last index dimension, with the
     leading dimensions as batch (built as one ScatterNdUpdate, as TF)."""
     from tf1compat.framework.graph import name_scope
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
     from tf1compat.ops.array_ops import concat, expand_dims, reshape, shape
     from tf1compat.ops.creation_ops import ones_like
     from tf1compat.ops.math_ops import cast

@@ -284,7 +284,8 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
 
 
 def _check_index(idx: Any) -> None:
-    if isinstance(idx, (int, np.integer)) and not isinstance(idx, bool):
+    from tf1compat.framework.tensor_shape import Dimension
+    if isinstance(idx, (int, np.integer, Dimension)) and not isinstance(idx, bool):
         return
     if isinstance(idx, Tensor) and idx.dtype.base_dtype in (D.int32, D.int64, D.int16) and \
             idx.shape.rank in (None, 0):

@@ -37,7 +37,6 @@ from tf1compat.ops.state_ops import merge_shapes, shape_text
 
 __all__ = ["FAMILIES", "training_op", "exclusively_owned"]
 
-INDEX = (D.int32, D.int64)
 _SUPPORTED = FLOAT_DTYPES + (torch.complex64, torch.complex128)
 
 
@@ -365,7 +364,7 @@ def _declare_family(family: Family) -> None:
         layout = _layout(family, names, resource)
         attrs: Dict[str, Any] = {"T": Type()}
         if layout.indices is not None:
-            attrs["Tindices"] = Type(INDEX)
+            attrs["Tindices"] = Type(D.INDEX_TYPES)
         attrs["use_locking"] = False
         attrs.update(family.attrs)
         declare(prefix + family.name, inputs=_arg_specs(names, resource),

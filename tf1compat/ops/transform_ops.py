@@ -9,7 +9,6 @@ import torch
 import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_op import constant
 from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
@@ -19,7 +18,6 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc, normalize_axis
 
-INDEX = (D.int32, D.int64)
 
 
 # -- tile -----------------------------------------------------------------------------------
@@ -48,7 +46,7 @@ def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Tile", inputs=["input: T", "multiples: Tmultiples"], outputs=["output: T"],
-        attrs={"T": Type(), "Tmultiples": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tmultiples": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_tile_shape, kernel=_tile_kernel, grad_names=names("Sum", None))
 
 
@@ -94,11 +92,11 @@ def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Transpose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
-        attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tperm": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_transpose_shape, kernel=_transpose_kernel, view=True,
         grad_names=names("transpose", None))
 declare("ConjugateTranspose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
-        attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tperm": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_transpose_shape, kernel=_transpose_kernel, view=True)
 
 
@@ -145,7 +143,7 @@ def _reverse_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("ReverseV2", inputs=["tensor: T", "axis: Tidx"], outputs=["output: T"],
-        attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_reverse_shape, kernel=_reverse_kernel, grad_names=names("ReverseV2", None))
 
 
@@ -250,15 +248,15 @@ def _mirror_pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Pad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
-        attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tpaddings": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_pad_shape, kernel=_pad_kernel, grad_names=names("Slice_1", None))
 declare("PadV2", inputs=["input: T", "paddings: Tpaddings", "constant_values: T"],
         outputs=["output: T"],
-        attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tpaddings": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_pad_shape, kernel=_pad_kernel,
         grad_names=names("Slice_1", None, None), grad_none_inputs=(2,))
 declare("MirrorPad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
-        attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32), "mode": "REFLECT"},
+        attrs={"T": Type(), "Tpaddings": Type(D.INDEX_TYPES, default=D.int32), "mode": "REFLECT"},
         shape=_pad_shape, kernel=_mirror_pad_kernel, grad_names=names("MirrorPadGrad", None))
 
 
@@ -304,7 +302,7 @@ def _broadcast_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("BroadcastTo", inputs=["input: T", "shape: Tidx"], outputs=["output: T"],
-        attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_broadcast_to_shape, kernel=_broadcast_to_kernel, view=True,
         grad_names=names("Reshape", None))
 
@@ -325,7 +323,7 @@ def _broadcast_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("BroadcastArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T"],
-        attrs={"T": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([None])], kernel=_broadcast_args_kernel,
         grad="unregistered")
 

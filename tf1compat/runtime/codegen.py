@@ -16,7 +16,8 @@ For a plan computing `y = tanh(x @ w + b)` the generated function reads:
 the tensors that hold them (`dense/BiasAdd:0` -> `dense_bias_add`); kernels, bound once
 at plan build, after their op type (`MatMul`, `MatMul_1`, ...); `c*` are constants
 already on their device. Values are deleted after their last use so large intermediates
-are freed early. The source is registered with linecache, so tracebacks show it, and
+are freed early. The source is registered with linecache while the function lives (the
+entry goes with the plan), so tracebacks show it, and
 `line_to_op` maps each line back to its op for error messages. `TF1COMPAT_SHOW_PLAN=1`
 prints every generated plan to stderr. The function has the shape of a pure function
 (feeds and state in, fetches out; state updates are the only side effects besides ops
@@ -174,6 +175,8 @@ def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
     exec(code, ns)  # noqa: S102 - our own generated code
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     fn = ns[name]
+    # The source stays readable for tracebacks while the function lives, no longer.
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
     fn._line_map = line_to_op  # keeps the map alive as long as the function
     _LINE_MAPS[filename] = line_to_op
     plan.fn = fn

@@ -28,7 +28,7 @@ from tf1compat.summary.protos import SUMMARY_SCHEMA, SummaryMetadata, summary_ta
 from tf1compat.training import protobuf_wire as wire
 
 __all__ = ["scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge",
-           "merge_all", "get_summary_description"]
+           "merge_all", "get_summary_description", "all_v2_summary_ops", "initialize"]
 
 _INVALID_TAG = re.compile(r"[^-/\w\.]")
 
@@ -300,6 +300,29 @@ def merge_all(key: str = GraphKeys.SUMMARIES, scope: Optional[str] = None,
     return merge(summary_ops, name=name)
 
 
-def get_summary_description(node_def: Any) -> str:
-    raise NotImplementedError("tf.summary.get_summary_description is not provided by "
-                              "tf1compat")
+def get_summary_description(node_def: Any) -> Any:
+    """The SummaryDescription (JSON in the `description` attr) of a legacy TensorSummary
+    op's NodeDef; ValueError for any other op, as TF."""
+    import json
+    from tf1compat.summary.protos import SummaryDescription
+    if node_def.op != "TensorSummary":
+        raise ValueError(f"Can't get_summary_description on {node_def.op}")
+    text = node_def.attr["description"]
+    text = getattr(text, "s", text)
+    parsed = json.loads(text.decode() if isinstance(text, bytes) else text)
+    return SummaryDescription(type_hint=parsed.get("typeHint", parsed.get("type_hint", "")))
+
+
+def all_v2_summary_ops() -> Any:
+    """The TF2-style summary ops of the default graph (None under eager execution)."""
+    from tf1compat.framework import context as _context
+    from tf1compat.framework.graph import GraphKeys, get_collection
+    if _context.executing_eagerly():
+        return None
+    return get_collection(GraphKeys._SUMMARY_COLLECTION)
+
+
+def initialize(graph: Any = None, session: Any = None) -> None:
+    """`tf.summary.initialize`: initializes the default tf.contrib.summary writer, which
+    tf1compat does not provide, so as in TF without one: RuntimeError."""
+    raise RuntimeError("No default tf.contrib.summary.SummaryWriter found")
