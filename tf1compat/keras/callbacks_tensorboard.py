@@ -137,7 +137,7 @@ class TensorBoard(Callback):
 
     def _write_custom_summaries(self, step: int, logs: Optional[Dict[str, Any]] = None
                                 ) -> None:
-        from tf1compat.summary.protos import Summary
+        from tf1compat.serialization.messages import Summary
         for name, value in (logs or {}).items():
             if isinstance(value, np.ndarray):
                 value = value.item()
