@@ -190,6 +190,7 @@ BENCHMARKS.append(bench_eager_dispatch)
 _optional("bench_checkpoint", "bench_checkpoint")
 _optional("bench_summaries", "bench_summaries")
 _optional("bench_keras", "bench_keras")
+_optional("bench_estimator", "bench_estimator")  # vs TF 2.15 in /tmp/tf215 when present
 
 
 def main(argv: List[str]) -> int:

@@ -158,41 +158,6 @@ def dense_bincount(input: Any, size: Any, weights: Any = None,  # noqa: A002 - T
                          {"binary_output": binary_output}, name=scope)
 
 
-# -- bucketize -----------------------------------------------------------------------------
-
-def _bucketize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    boundaries = [float(b) for b in node.attrs["boundaries"]]
-
-    def bucketize(x: torch.Tensor) -> torch.Tensor:
-        edges = torch.tensor(boundaries, dtype=torch.float64, device=x.device)
-        # The index of the first boundary greater than the value (values equal to a
-        # boundary go to the bucket above it).
-        return torch.bucketize(x.double(), edges, right=True).to(torch.int32)
-    return bucketize
-
-
-def _bucketize_shape(ctx: Any) -> List[TensorShape]:
-    boundaries = list(ctx.attrs["boundaries"])
-    if boundaries != sorted(boundaries):
-        raise ValueError(f"Expected sorted boundaries {node_desc(ctx)}")
-    return [ctx.shape(0)]
-
-
-declare("Bucketize", inputs=["input: T"], outputs=["output: int32"],
-        attrs={"T": Type((D.int32, D.int64, D.float32, D.float64)), "boundaries": []},
-        shape=_bucketize_shape, kernel=_bucketize_kernel, grad="none",
-        doc="The bucket index of each value: how many boundaries are <= it.")
-
-
-def bucketize(input: Any, boundaries: Any, name: Optional[str] = None  # noqa: A002
-              ) -> Tensor:
-    """`tf.raw_ops.Bucketize`: the index of each value's bucket among sorted `boundaries`."""
-    with name_scope(name, "Bucketize", [input]) as scope:
-        input = convert_to_tensor(input, name="input")
-        return apply_op1("Bucketize", [input], {"boundaries": [float(b) for b in boundaries]},
-                         name=scope)
-
-
 # -- histograms ----------------------------------------------------------------------------
 
 def _histogram_shape(ctx: Any) -> List[TensorShape]:
@@ -460,3 +425,33 @@ declare("Timestamp", outputs=["ts: float64"], shape=lambda ctx: [TensorShape([])
 def timestamp(name: Optional[str] = None) -> Tensor:
     """`tf.timestamp`: seconds since the epoch, as float64, when the op runs."""
     return apply_op1("Timestamp", [], name=name)
+
+
+# -- Bucketize ------------------------------------------------------------------------------------
+
+def _bucketize_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
+    boundaries = [float(b) for b in node.attrs["boundaries"]]
+    if boundaries != sorted(boundaries):
+        raise errors.InvalidArgumentError(None, None, "Expected sorted boundaries")
+
+    def bucketize(x: torch.Tensor) -> torch.Tensor:
+        # TF: upper_bound over the float32 boundaries, each compared with the value in the
+        # value's own precision (a float64 just below 1.0 stays below a 1.0 boundary); a
+        # value equal to a boundary goes to the bucket above it.
+        edges = torch.tensor(boundaries, dtype=torch.float32, device=x.device).double()
+        return torch.bucketize(x.double(), edges, right=True).to(torch.int32)
+    return bucketize
+
+
+declare("Bucketize", inputs=["input: T"], outputs=["output: int32"],
+        attrs={"T": Type((D.int32, D.int64, D.float32, D.float64)), "boundaries": []},
+        shape=lambda ctx: [ctx.shape(0)], kernel=_bucketize_kernel, grad="unregistered",
+        doc="The index of the bucket of each value (std::upper_bound of the boundaries).")
+
+
+def bucketize(input: Any, boundaries: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
+    """Bucket indices of `input` for sorted float `boundaries` (TF's math_ops._bucketize)."""
+    with name_scope(name, "Bucketize", [input]) as scope:
+        input = convert_to_tensor(input, name="input")  # noqa: A001
+        return apply_op1("Bucketize", [input], {"boundaries": [float(b) for b in boundaries]},
+                         name=scope)

@@ -250,11 +250,10 @@ greater_equal = compare("GreaterEqual", torch.ge)
 def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Callable:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         if node.attrs["T"] == D.string:
-            # Strings compare in numpy; the bool result is a torch tensor like any other
-            # bool output (Select and friends consume it).
-            return lambda x, y: torch.from_numpy(np.ascontiguousarray(
-                np_fn(np.asarray(x, dtype=object), np.asarray(y, dtype=object)),
-                dtype=bool))
+            # bool results are torch tensors whatever the input dtype (Where, LogicalAnd,
+            # Select consume them).
+            return lambda x, y: torch.from_numpy(np.asarray(np_fn(
+                np.asarray(x, dtype=object), np.asarray(y, dtype=object)), dtype=bool))
         return fn
     return factory
 
