@@ -28,10 +28,10 @@ LAYERS: List[Tuple[str, ...]] = [
     ("losses", "metrics"),           # libraries built on ops and variables
     ("training",),                   # optimizers, savers, hooks, sessions managers
     ("eager",),                      # enable_eager_execution, tf.function, tfe
-    ("keras",),
+    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
+    ("keras",),                      # (its DenseFeatures layer consumes feature columns)
     ("layers",),
     ("rnn",),
-    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
     ("estimator",),                  # Estimator, canned estimators, heads, TPUEstimator
     ("contrib",),
     ("api", "internal", "examples"),  # public faces and TF-internal import paths

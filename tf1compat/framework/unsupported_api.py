@@ -126,9 +126,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "mixed_precision": _MIXED_PRECISION,
     "keras.mixed_precision": _MIXED_PRECISION,
     # -- Keras names that exist but raise NotImplementedError -----------------------------
-    "keras.layers.DenseFeatures": Unsupported(
-        "DenseFeatures turns tf.feature_column columns into a dense tensor; tf1compat has no "
-        "tf.feature_column", "build the input tensors with tf.keras.layers directly"),
     "keras.layers.CuDNNLSTM": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
                                           "tf.keras.layers.LSTM"),
     "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",

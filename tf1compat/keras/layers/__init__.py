@@ -1,4 +1,4 @@
-"""`tf.keras.layers`: tf-keras's v1 layer names (DenseFeatures, the CuDNN layers and
+"""`tf.keras.layers`: tf-keras's v1 layer names (the CuDNN layers and
 `experimental.DynamicEmbedding/DynamicLookup` raise NotImplementedError)."""
 
 # ruff: noqa: F401
@@ -13,6 +13,7 @@ from tf1compat.keras.layers.conv_depthwise import (DepthwiseConv1D, DepthwiseCon
                                                    SeparableConv1D, SeparableConv2D,
                                                    SeparableConvolution1D,
                                                    SeparableConvolution2D)
+from tf1compat.keras.layers.dense_features import DenseFeatures
 from tf1compat.keras.layers.conv_transpose import (Conv1DTranspose, Conv2DTranspose,
                                                    Conv3DTranspose, Convolution1DTranspose,
                                                    Convolution2DTranspose,
@@ -56,14 +57,6 @@ from tf1compat.keras.layers.recurrent import (GRU, LSTM, RNN, CuDNNGRU, CuDNNLST
 from tf1compat.keras.layers.recurrent_cells import AbstractRNNCell
 from tf1compat.keras.layers.serialization import deserialize, serialize
 from tf1compat.keras.layers import experimental
-
-
-class DenseFeatures:
-    """Not supported: `tf.keras.layers.DenseFeatures` needs `tf.feature_column`."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        raise NotImplementedError("tf.keras.layers.DenseFeatures is not supported by "
-                                  "tf1compat (tf.feature_column is not implemented)")
 
 
 def __getattr__(name: str) -> object:
