@@ -4,7 +4,8 @@ builds them; `tf1compat.keras.backend` re-exports them."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+import contextlib
+from typing import Any, Callable, Dict, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -321,10 +322,30 @@ def _is_eager_tensor(t: Any) -> bool:
     return False
 
 
+# The logits of the eager outputs of the Keras step running now (None outside one).
+_STEP_LOGITS: Optional[Dict[int, tuple]] = None
+
+
+@contextlib.contextmanager
+def step_logits() -> Iterator[None]:
+    """While the eager loop runs a train/test step, eager outputs remember their logits
+    (TF sets `_keras_logits` on eager tensors too; ours take no attributes, so the table
+    lives as long as the step)."""
+    global _STEP_LOGITS
+    saved = _STEP_LOGITS
+    _STEP_LOGITS = {}
+    try:
+        yield
+    finally:
+        _STEP_LOGITS = saved
+
+
 def _set_keras_logits(output: Tensor, logits: Any) -> Tensor:
-    """Remembers `logits` for losses on `output` (TF's `output._keras_logits`). Eager
-    tensors take no attributes in TF, so eager outputs keep no logits."""
+    """Remembers `logits` for losses on `output` (TF's `output._keras_logits`); eager
+    outputs keep them inside a Keras step (`step_logits`)."""
     if _is_eager_tensor(output):
+        if _STEP_LOGITS is not None:
+            _STEP_LOGITS[id(output)] = (output, logits)
         return output
     table = output.graph._extras.setdefault("keras_logits", {})
     table[id(output)] = (output, logits)
@@ -332,9 +353,13 @@ def _set_keras_logits(output: Tensor, logits: Any) -> Tensor:
 
 
 def _keras_logits(output: Any) -> Any:
-    if not isinstance(output, Tensor) or _is_eager_tensor(output):
+    if not isinstance(output, Tensor):
         return None
-    entry = output.graph._extras.get("keras_logits", {}).get(id(output))
+    if _is_eager_tensor(output):
+        table = _STEP_LOGITS or {}
+    else:
+        table = output.graph._extras.get("keras_logits", {})
+    entry = table.get(id(output))
     return entry[1] if entry is not None and entry[0] is output else None
 
 
