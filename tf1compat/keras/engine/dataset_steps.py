@@ -4,8 +4,10 @@ epoch (and the progress bar's target) when `steps_per_epoch` is not given.
 
 Walks the dataset's ops from its variant tensor with TF's rules: slices and ranges have
 a known size, batching divides it (rounding up unless `drop_remainder`), repeat, take,
-skip, shard, concatenate and zip combine sizes, element-wise ops keep them; filters,
-flat maps, file readers and the rest are UNKNOWN (-2); `repeat()` is INFINITE (-1).
+skip, shard, concatenate and zip combine sizes, caches, prefetches and shuffles keep them;
+TF1's maps (preserve_cardinality=False), filters, flat maps, file readers and the rest are
+UNKNOWN (-2); `repeat()` is INFINITE (-1). Under eager execution the same rules read the
+dataset's runtime value.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ __all__ = ["cardinality", "INFINITE", "UNKNOWN"]
 INFINITE = -1
 UNKNOWN = -2
 
-_SAME = {"MapDataset", "ParallelMapDatasetV2", "PrefetchDataset", "ShuffleDataset",
-         "CacheDataset", "IgnoreErrorsDataset", "RewriteDataset"}
+_SAME = {"PrefetchDataset", "ShuffleDataset", "CacheDataset", "IgnoreErrorsDataset",
+         "RewriteDataset"}
+# TF1's map sets preserve_cardinality=False: its size is unknown (TF: "Train on None steps").
+_MAPS = {"MapDataset", "ParallelMapDatasetV2"}
 
 
 def _scalar(tensor: Any) -> Optional[int]:
@@ -32,7 +36,7 @@ def _scalar(tensor: Any) -> Optional[int]:
 def _op_cardinality(op: Any) -> int:
     kind = op.type
     inputs = list(op.inputs)
-    if kind in _SAME:
+    if kind in _SAME or (kind in _MAPS and op.attrs["preserve_cardinality"]):
         return _op_cardinality(inputs[0].op)
     if kind == "TensorDataset":
         return 1
@@ -51,6 +55,12 @@ def _op_cardinality(op: Any) -> int:
         if size < 0 or batch is None or drop is None:
             return size if size == INFINITE else UNKNOWN
         return size // batch if drop else math.ceil(size / batch)
+    if kind == "MapAndBatchDataset":
+        size, batch, drop = (_op_cardinality(inputs[0].op), _scalar(inputs[-3]),
+                             _scalar(inputs[-1]))
+        if size < 0 or batch is None or drop is None:
+            return size if size == INFINITE else UNKNOWN
+        return _batched(size, batch, bool(drop))
     if kind == "RepeatDataset":
         size, count = _op_cardinality(inputs[0].op), _scalar(inputs[1])
         if count is None:
@@ -97,6 +107,62 @@ def _op_cardinality(op: Any) -> int:
     return UNKNOWN
 
 
+def _batched(size: int, batch: int, drop: bool) -> int:
+    if size < 0:
+        return size
+    return size // batch if drop else math.ceil(size / batch)
+
+
+def _value_cardinality(value: Any) -> int:
+    """The same rules on an eager dataset's runtime value (no ops to walk under eager
+    execution)."""
+    from tf1compat.data import _runtime as rt
+    from tf1compat.data._shuffle import ShuffleValue
+    if isinstance(value, (rt.PassThroughValue, rt.MemoryCacheValue, ShuffleValue)) or (
+            isinstance(value, rt.MapValue) and value.preserve_cardinality):
+        return _value_cardinality(value.input)
+    if isinstance(value, rt.TensorValue):
+        return 1
+    if isinstance(value, rt.TensorSliceValue):
+        return int(value.n)
+    if isinstance(value, rt.RangeValue):
+        return len(value.range)
+    if isinstance(value, (rt.BatchValue, rt.PaddedBatchValue)):
+        return _batched(_value_cardinality(value.input), value.batch_size,
+                        value.drop_remainder)
+    if isinstance(value, rt.RepeatValue):
+        size = _value_cardinality(value.input)
+        if value.count < 0:
+            return 0 if size == 0 else INFINITE
+        return size * value.count if size >= 0 else size
+    if isinstance(value, rt.TakeValue):
+        size = _value_cardinality(value.input)
+        if value.count < 0:
+            return size
+        return min(size, value.count) if size >= 0 else (
+            value.count if size == INFINITE else UNKNOWN)
+    if isinstance(value, rt.SkipValue):
+        size = _value_cardinality(value.input)
+        if size < 0:
+            return size
+        return 0 if value.count < 0 else max(0, size - value.count)
+    if isinstance(value, rt.ZipValue):
+        sizes = [_value_cardinality(v) for v in value.inputs]
+        finite = [size for size in sizes if size >= 0]
+        if finite:
+            return min(finite) if UNKNOWN not in sizes else UNKNOWN
+        return UNKNOWN if UNKNOWN in sizes else INFINITE
+    if isinstance(value, rt.ConcatenateValue):
+        first, second = _value_cardinality(value.first), _value_cardinality(value.second)
+        if INFINITE in (first, second):
+            return INFINITE
+        return first + second if first >= 0 and second >= 0 else UNKNOWN
+    return UNKNOWN
+
+
 def cardinality(dataset: Any) -> int:
     """The dataset's number of elements, INFINITE (-1) or UNKNOWN (-2)."""
-    return _op_cardinality(dataset._variant_tensor.op)
+    variant = dataset._variant_tensor
+    if getattr(dataset, "_graph", None) is None:
+        return _value_cardinality(variant._value)
+    return _op_cardinality(variant.op)
