@@ -24,7 +24,7 @@ def fresh_graph():
     lambda: L.LocallyConnected1D(2, 3, implementation=3),
     lambda: L.Hashing(4, output_mode="count", sparse=True),
     lambda: L.CategoryEncoding(4, sparse=True),
-    lambda: L.DenseFeatures([]),
+    lambda: L.DenseFeatures([tf.feature_column.numeric_column("a")]).get_config(),
     lambda: L.experimental.DynamicEmbedding(4, 2),
     lambda: L.experimental.DynamicLookup(4),
     lambda: L.ConvLSTM1D(2, 3, stateful=True),
