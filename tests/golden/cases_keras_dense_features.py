@@ -70,3 +70,27 @@ def case_dense_features_errors(tf):
             "batch": catch(lambda: tf.keras.layers.DenseFeatures(
                 [fc.numeric_column("a"), fc.numeric_column("b")])(
                     {"a": tf.zeros([2, 1]), "b": tf.zeros([3, 1])}).name, message=True)}
+
+
+def case_dense_features_other_columns(tf):
+    fc = tf.feature_column
+    age = fc.numeric_column("age", normalizer_fn=lambda x: (x - 30.) / 10.)
+    city = fc.categorical_column_with_hash_bucket("city", 5)
+    crossed = fc.crossed_column([fc.bucketized_column(age, [0.]), "city"], 7)
+    weighted = fc.weighted_categorical_column(fc.categorical_column_with_identity("i", 4), "w")
+    layer = tf.keras.layers.DenseFeatures([
+        age, fc.indicator_column(crossed), fc.indicator_column(weighted),
+        fc.embedding_column(city, 3, initializer=tf.constant_initializer(0.5),
+                            combiner="sqrtn")])
+    out = layer({"age": tf.constant([[20.], [45.]]),
+                 "city": tf.constant([["sf", "ny"], ["la", ""]]),
+                 "i": tf.constant([[1], [3]], tf.int64), "w": tf.constant([[2.], [0.5]])})
+    with tf.Session() as sess:
+        sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+        value = sess.run(out)
+    shared = fc.shared_embedding_columns(
+        [fc.categorical_column_with_vocabulary_list("s1", ["a", "b"]),
+         fc.categorical_column_with_vocabulary_list("s2", ["a", "b"])], 2)
+    return {"value": value, "weights": [w.name for w in layer.weights],
+            "shape": out.shape.as_list(),
+            "shared_v1": catch(lambda: tf.keras.layers.DenseFeatures(shared).name)}

@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional
 from tf1compat.feature_column.base import (DenseColumn, LazyBuilder,
                                            normalize_feature_columns,
                                            verify_static_batch_size_equality)
+from tf1compat.feature_column.embedding import SharedEmbeddingColumn
 from tf1compat.framework.graph import name_scope
 from tf1compat.keras import backend
 from tf1compat.keras.engine.base_layer import Layer, _is_split_variable
@@ -38,6 +39,10 @@ class DenseFeatures(Layer):
         super().__init__(name=name, trainable=trainable, **kwargs)
         columns = normalize_feature_columns(feature_columns)
         for column in columns:
+            if isinstance(column, SharedEmbeddingColumn):
+                # TF 1.x's shared embeddings are not the v2 columns tf-keras accepts.
+                raise ValueError("Items of feature_columns must be a FeatureColumn. Given "
+                                 f"(type {type(column)}): {column}.")
             if not isinstance(column, DenseColumn):
                 raise ValueError(f"Items of feature_columns must be a {DenseColumn}. You can "
                                  "wrap a categorical column with an embedding_column or "
