@@ -222,3 +222,17 @@ def case_confusion_metrics_eager(tf):
     h = model.fit(y_pred, y_true, epochs=2, batch_size=10, verbose=0, shuffle=False)
     return {"auc": float(auc.result()), "precision": np.asarray(precision.result()),
             "history": history(h), "names": model.metrics_names}
+
+
+def case_losses_on_eager_activation_outputs(tf):
+    # Keras' sigmoid / softmax outputs carry their logits to the losses under eager
+    # execution too (a saturated sigmoid gives a different loss through probabilities);
+    # a plain tf.sigmoid output has none.
+    x = tf.constant([[9.0], [-8.5], [0.3]])
+    y = tf.constant([[0.], [1.], [1.]])
+    keras_sigmoid = tf.keras.activations.sigmoid(x)
+    softmax = tf.keras.activations.softmax(tf.constant([[12., -3., 0.5]]))
+    return {"keras_sigmoid": tf.keras.losses.binary_crossentropy(y, keras_sigmoid).numpy(),
+            "plain_sigmoid": tf.keras.backend.binary_crossentropy(y, tf.sigmoid(x)).numpy(),
+            "softmax": tf.keras.losses.categorical_crossentropy(
+                tf.constant([[0., 1., 0.]]), softmax).numpy()}

@@ -4,8 +4,8 @@ builds them; `tf1compat.keras.backend` re-exports them."""
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any, Callable, Dict, Iterator, Optional, Sequence
+import weakref
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -322,30 +322,17 @@ def _is_eager_tensor(t: Any) -> bool:
     return False
 
 
-# The logits of the eager outputs of the Keras step running now (None outside one).
-_STEP_LOGITS: Optional[Dict[int, tuple]] = None
-
-
-@contextlib.contextmanager
-def step_logits() -> Iterator[None]:
-    """While the eager loop runs a train/test step, eager outputs remember their logits
-    (TF sets `_keras_logits` on eager tensors too; ours take no attributes, so the table
-    lives as long as the step)."""
-    global _STEP_LOGITS
-    saved = _STEP_LOGITS
-    _STEP_LOGITS = {}
-    try:
-        yield
-    finally:
-        _STEP_LOGITS = saved
+# The logits of live eager outputs, by id (TF sets `_keras_logits` on eager tensors too;
+# ours take no attributes): each entry goes when its output is collected.
+_EAGER_LOGITS: Dict[int, Tuple[Any, Any]] = {}
 
 
 def _set_keras_logits(output: Tensor, logits: Any) -> Tensor:
-    """Remembers `logits` for losses on `output` (TF's `output._keras_logits`); eager
-    outputs keep them inside a Keras step (`step_logits`)."""
+    """Remembers `logits` for losses on `output` (TF's `output._keras_logits`)."""
     if _is_eager_tensor(output):
-        if _STEP_LOGITS is not None:
-            _STEP_LOGITS[id(output)] = (output, logits)
+        key = id(output)
+        _EAGER_LOGITS[key] = (weakref.ref(output), logits)
+        weakref.finalize(output, _EAGER_LOGITS.pop, key, None)
         return output
     table = output.graph._extras.setdefault("keras_logits", {})
     table[id(output)] = (output, logits)
@@ -356,10 +343,9 @@ def _keras_logits(output: Any) -> Any:
     if not isinstance(output, Tensor):
         return None
     if _is_eager_tensor(output):
-        table = _STEP_LOGITS or {}
-    else:
-        table = output.graph._extras.get("keras_logits", {})
-    entry = table.get(id(output))
+        entry = _EAGER_LOGITS.get(id(output))
+        return entry[1] if entry is not None and entry[0]() is output else None
+    entry = output.graph._extras.get("keras_logits", {}).get(id(output))
     return entry[1] if entry is not None and entry[0] is output else None
 
 

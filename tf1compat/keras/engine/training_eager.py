@@ -24,7 +24,6 @@ import numpy as np
 from tf1compat.keras import backend
 from tf1compat.keras import callbacks as cbks
 from tf1compat.keras import metrics as metrics_module
-from tf1compat.keras.backend_math import step_logits
 from tf1compat.keras.engine import compile_utils, training_utils
 from tf1compat.keras.utils import data_utils
 from tf1compat.util import nest
@@ -408,7 +407,7 @@ def _logs(model: Any) -> Dict[str, Any]:
 def _train_step(model: Any, x: Any, y: Any, sample_weight: Any) -> Dict[str, Any]:
     from tf1compat.autodiff.tape import GradientTape
     state = model._eager
-    with GradientTape() as tape, step_logits():
+    with GradientTape() as tape:
         y_pred = nest.flatten(_call(model, x, training=True))
         targets = _flat_targets(model, y, len(y_pred))
         weights = _flat_targets(model, sample_weight, len(y_pred)) \
@@ -428,15 +427,14 @@ def _train_step(model: Any, x: Any, y: Any, sample_weight: Any) -> Dict[str, Any
 
 def _test_step(model: Any, x: Any, y: Any, sample_weight: Any) -> Dict[str, Any]:
     state = model._eager
-    with step_logits():
-        y_pred = nest.flatten(_call(model, x, training=False))
-        targets = _flat_targets(model, y, len(y_pred))
-        weights = _flat_targets(model, sample_weight, len(y_pred)) \
-            if sample_weight is not None else [None] * len(y_pred)
-        if not state.built:
-            state.build(targets, y_pred)
-        state.compute_loss(targets, y_pred, weights, model.losses)
-        state.update_metrics(targets, y_pred, weights)
+    y_pred = nest.flatten(_call(model, x, training=False))
+    targets = _flat_targets(model, y, len(y_pred))
+    weights = _flat_targets(model, sample_weight, len(y_pred)) \
+        if sample_weight is not None else [None] * len(y_pred)
+    if not state.built:
+        state.build(targets, y_pred)
+    state.compute_loss(targets, y_pred, weights, model.losses)
+    state.update_metrics(targets, y_pred, weights)
     return _logs(model)
 
 
