@@ -404,37 +404,38 @@ def _logs(model: Any) -> Dict[str, Any]:
     return {m.name: m.result() for m in model.metrics}
 
 
+def _forward_and_loss(model: Any, x: Any, y: Any, sample_weight: Any, training: bool
+                      ) -> Tuple[Any, List[Any], List[Any], List[Any]]:
+    """The model's flat outputs on `x`, its flat targets and weights, and the loss (the
+    compiled losses are made from the first batch)."""
+    state = model._eager
+    y_pred = nest.flatten(_call(model, x, training=training))
+    targets = _flat_targets(model, y, len(y_pred))
+    weights = _flat_targets(model, sample_weight, len(y_pred)) \
+        if sample_weight is not None else [None] * len(y_pred)
+    if not state.built:
+        state.build(targets, y_pred)
+    loss = state.compute_loss(targets, y_pred, weights, model.losses)
+    return loss, y_pred, targets, weights
+
+
 def _train_step(model: Any, x: Any, y: Any, sample_weight: Any) -> Dict[str, Any]:
     from tf1compat.autodiff.tape import GradientTape
-    state = model._eager
     with GradientTape() as tape:
-        y_pred = nest.flatten(_call(model, x, training=True))
-        targets = _flat_targets(model, y, len(y_pred))
-        weights = _flat_targets(model, sample_weight, len(y_pred)) \
-            if sample_weight is not None else [None] * len(y_pred)
-        if not state.built:
-            state.build(targets, y_pred)
-        loss = state.compute_loss(targets, y_pred, weights, model.losses)
+        loss, y_pred, targets, weights = _forward_and_loss(model, x, y, sample_weight, True)
     if loss is None:
         raise ValueError("No loss found. You may have forgotten to provide a `loss` argument "
                          "in the `compile()` method.")
     variables = model.trainable_variables
     grads = tape.gradient(loss, variables)
     model.optimizer.apply_gradients(list(zip(grads, variables)))
-    state.update_metrics(targets, y_pred, weights)
+    model._eager.update_metrics(targets, y_pred, weights)
     return _logs(model)
 
 
 def _test_step(model: Any, x: Any, y: Any, sample_weight: Any) -> Dict[str, Any]:
-    state = model._eager
-    y_pred = nest.flatten(_call(model, x, training=False))
-    targets = _flat_targets(model, y, len(y_pred))
-    weights = _flat_targets(model, sample_weight, len(y_pred)) \
-        if sample_weight is not None else [None] * len(y_pred)
-    if not state.built:
-        state.build(targets, y_pred)
-    state.compute_loss(targets, y_pred, weights, model.losses)
-    state.update_metrics(targets, y_pred, weights)
+    _, y_pred, targets, weights = _forward_and_loss(model, x, y, sample_weight, False)
+    model._eager.update_metrics(targets, y_pred, weights)
     return _logs(model)
 
 
