@@ -26,7 +26,7 @@ from tf1compat.keras import callbacks as cbks
 from tf1compat.keras import metrics as metrics_module
 from tf1compat.keras.engine import compile_utils, training_utils
 from tf1compat.keras.utils import data_utils
-from tf1compat.util import nest
+from tf1compat.util import nest, tf_logging
 
 __all__ = ["compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
            "predict_on_batch"]
@@ -274,6 +274,7 @@ class DataHandler:
                  batch_size: Optional[int] = None, steps: Optional[int] = None,
                  epochs: int = 1, shuffle: Any = False, class_weight: Any = None):
         self.x, self.y, self.sample_weight = x, y, sample_weight
+        self.epochs = epochs                 # the epochs still to run (for the warning)
         self.class_weight = class_weight
         self.shuffle = shuffle
         self.kind = ("dataset" if training_utils.is_dataset(x) else
@@ -300,6 +301,8 @@ class DataHandler:
             self.inferred_steps = steps
         self._generator: Any = iter(x) if self.kind == "generator" else None
         self._dataset_iterator: Any = None
+        # Set when data ran out before the steps asked for: fit stops after that epoch.
+        self.insufficient_data = False
 
     def epoch_batches(self) -> Iterator[Tuple[Any, Any, Any]]:
         """(x, y, sample_weight) tensors of each step of one epoch."""
@@ -310,7 +313,14 @@ class DataHandler:
         if self.kind == "sequence":
             source = (self.x[i] for i in range(len(self.x)))
         elif self.kind == "dataset":
-            if self._dataset_iterator is None or self.steps_per_epoch is None:
+            # As TF's DataHandler: an iterator made before the first epoch, and a fresh one
+            # each epoch unless `steps_per_epoch` reads part of the dataset. The unread
+            # first one still draws from a reshuffling dataset's seed generator, so the
+            # first epoch sees the dataset's second order.
+            if self._dataset_iterator is None:
+                self._dataset_iterator = iter(self.x)
+            if self.steps_per_epoch is None or \
+                    _dataset_size(self.x) == self.steps_per_epoch:
                 self._dataset_iterator = iter(self.x)
             source = self._dataset_iterator
         else:
@@ -322,6 +332,14 @@ class DataHandler:
             except StopIteration:
                 if self.kind == "dataset" and self.steps_per_epoch is None and count:
                     self.inferred_steps = count
+                elif self.inferred_steps is not None:
+                    self.insufficient_data = True
+                    tf_logging.warning(
+                        "Your input ran out of data; interrupting training. Make sure that "
+                        "your dataset or generator can generate at least `steps_per_epoch "
+                        "* epochs` batches (in this case, "
+                        f"{self.epochs * self.inferred_steps} batches). You may need to "
+                        "use the repeat() function when building your dataset.")
                 break
             x, y, w = training_utils.unpack_iterator_input(element) \
                 if isinstance(element, (tuple, list)) else (element, None, None)
@@ -488,18 +506,20 @@ def fit(model: Any, x: Any = None, y: Any = None, batch_size: Optional[int] = No
         (x, y, sample_weight), validation_data = _split(x, y, sample_weight, validation_split)
     val = training_utils.unpack_validation_data(validation_data) \
         if validation_data is not None else None
-    handler = DataHandler(x, y, sample_weight, batch_size, steps_per_epoch, epochs, shuffle,
-                          class_weight)
+    handler = DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
+                          epochs - initial_epoch, shuffle, class_weight)
     callback_list = cbks.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
                                       model=model, verbose=verbose, epochs=epochs,
                                       steps=handler.inferred_steps)
     model.stop_training = False
     callback_list.on_train_begin()
     training_logs: Any = None
+    logs: Any = None
     for epoch in range(initial_epoch, epochs):
+        if handler.insufficient_data:
+            break
         model.reset_metrics()
         callback_list.on_epoch_begin(epoch)
-        logs: Any = None
         for step, (bx, by, bw) in enumerate(handler.epoch_batches()):
             callback_list.on_train_batch_begin(step)
             logs = _train_step(model, bx, by, bw)
