@@ -6,7 +6,8 @@
 Each line prints both timings and their ratio (tf1compat / torch). Targets (issue text):
 Session.run overhead on a tiny fed graph <= 50 us; a 500-op elementwise chain within 1.5x
 of the hand-written torch loop; while_loop <= 1.5x; training steps >= 0.9x of torch;
-`summaries` (bench_summaries.py) runs real TF in a subprocess: <= 1.5x TF per step.
+`summaries` (bench_summaries.py) runs real TF in a subprocess: <= 1.5x TF per step; Keras
+`fit` >= 1.0x of real tf-keras (bench_keras.py, which runs tf-keras in a subprocess).
 Real TensorFlow's figures measured on this kind of machine are quoted for reference.
 """
 
@@ -203,6 +204,7 @@ BENCHMARKS.append(bench_vs_tensorflow)
 _optional("bench_checkpoint", "bench_checkpoint")
 _optional("bench_summaries", "bench_summaries")
 _optional("bench_queues", "bench_queues")
+_optional("bench_keras", "bench_keras")
 _optional("bench_estimator", "bench_estimator")  # vs TF 2.15 in /tmp/tf215 when present
 _optional("bench_distributed", "bench_distributed")  # 1 vs 2 processes (gloo)
 

@@ -28,10 +28,10 @@ LAYERS: List[Tuple[str, ...]] = [
     ("losses", "metrics", "signal", "distributions", "linalg"),  # libraries built on ops
     ("training",),                   # optimizers, savers, hooks, sessions managers
     ("eager",),                      # enable_eager_execution, tf.function, tfe
-    ("keras",),
+    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
+    ("keras",),                      # (its DenseFeatures layer consumes feature columns)
     ("layers",),
     ("rnn",),
-    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
     ("estimator",),                  # Estimator, canned estimators, heads, TPUEstimator
     ("contrib",),
     ("distribute",),                 # Horovod-style training on torch.distributed

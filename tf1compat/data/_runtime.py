@@ -280,8 +280,10 @@ class ConcatenateValue(DatasetValue):
 
 class MapValue(DatasetValue):
     def __init__(self, input_value: DatasetValue, fn: Callable[[tuple, tuple], tuple],
-                 captures: tuple):
+                 captures: tuple, preserve_cardinality: bool = False):
         self.input, self.fn, self.captures = input_value, fn, captures
+        # TF1's map does not claim its input's size (its cardinality is unknown).
+        self.preserve_cardinality = preserve_cardinality
 
     def iterator(self) -> Iter:
         source = self.input.iterator().get_next

@@ -129,6 +129,14 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
     "mixed_precision": _MIXED_PRECISION,
+    "keras.mixed_precision": _MIXED_PRECISION,
+    # -- Keras names that exist but raise NotImplementedError -----------------------------
+    "keras.layers.CuDNNLSTM": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
+                                          "tf.keras.layers.LSTM"),
+    "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
+                                         "tf.keras.layers.GRU (reset_after=True)"),
+    "keras.backend.ctc_decode": Unsupported("the CTC decoders (tf.nn.ctc_greedy_decoder / "
+                                            "ctc_beam_search_decoder) are not implemented"),
     "train.experimental": _MIXED_PRECISION,
     "contrib.mixed_precision": _MIXED_PRECISION,
     "nondifferentiable_batch_function": Unsupported(

@@ -19,6 +19,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.graph import (GraphKeys, add_to_collection, apply_op, apply_op1,
                                        name_scope)
 from tf1compat.framework.op_def import Type, declare
@@ -300,8 +301,10 @@ class HashTable:
             "HashTableV2", [], {"shared_name": shared_name or initializer._shared_name(),
                                 "key_dtype": self._key_dtype,
                                 "value_dtype": self._value_dtype}, name=self._name)
-        # TF names the table (and its `<name>_Lookup` scopes) after the op's unique name.
-        self._name = self._resource_handle.op.name.split("/")[-1]
+        # TF names the table (and its `<name>_Lookup` scopes) after the op's unique name
+        # (an eager table has no op: it keeps the name it was given).
+        if not executing_eagerly():
+            self._name = self._resource_handle.op.name.split("/")[-1]
         self._init_op = initializer.initialize(self)
 
     @property

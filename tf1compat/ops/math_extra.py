@@ -1,5 +1,5 @@
-"""Small math ops: complex parts (Real, Imag), DenseBincount, HistogramFixedWidth, the
-FFT family (`tf.spectral` / `tf.signal`, FFTND included), Timestamp; `tf.bincount`,
+"""Small math ops: complex parts (Real, Imag), DenseBincount, Bucketize, HistogramFixedWidth,
+the FFT family (`tf.spectral` / `tf.signal`, FFTND included), Timestamp; `tf.bincount`,
 `tf.histogram_fixed_width(_bins)`, `tf.unsorted_segment_mean/sqrt_n`."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc
 
-__all__ = ["real", "imag", "bincount", "histogram_fixed_width", "histogram_fixed_width_bins",
+__all__ = ["real", "imag", "bincount", "dense_bincount", "bucketize", "histogram_fixed_width",
+           "histogram_fixed_width_bins",
            "unsorted_segment_mean", "unsorted_segment_sqrt_n", "fft", "ifft", "fft2d",
            "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
            "irfft3d", "timestamp", "sobol_sample"]
@@ -84,18 +85,24 @@ def _bincount_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if arr.numel() and bool((arr < 0).any()):
             raise errors.InvalidArgumentError(
                 None, None, "Input arr must be non-negative!")
+        # A rank-2 input counts each row separately (TF's `axis=-1` bincount).
+        rows = arr.shape[0] if arr.dim() == 2 else 1
         flat = arr.reshape(-1).long()
         keep = flat < n                  # values >= size are skipped, as TF's maxlength
         w = weights.reshape(-1) if weights.numel() else None
         if w is not None and w.numel() != flat.numel():
             raise errors.InvalidArgumentError(
                 None, None, "Input arr and weights must have the same shape")
-        out = torch.zeros(n, dtype=out_dtype, device=arr.device)
-        idx = flat[keep]
+        row_of = torch.arange(rows, device=arr.device).repeat_interleave(
+            flat.numel() // rows if rows else 0)
+        out = torch.zeros(rows * n, dtype=out_dtype, device=arr.device)
+        idx = (row_of * n + flat)[keep]
         if binary:
-            return out.index_fill(0, idx, 1)
-        vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
-        return out.index_add(0, idx, vals)
+            out = out.index_fill(0, idx, 1)
+        else:
+            vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
+            out = out.index_add(0, idx, vals)
+        return out.reshape(rows, n) if arr.dim() == 2 else out
     return dense_bincount
 
 
@@ -136,6 +143,20 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
             weights = constant([], dtype=D.as_dtype(dtype) if dtype else arr.dtype)
         return apply_op1("DenseBincount", [arr, output_size, weights],
                          {"binary_output": False})
+
+
+def dense_bincount(input: Any, size: Any, weights: Any = None,  # noqa: A002 - TF's name
+                   binary_output: bool = False, name: Optional[str] = None) -> Tensor:
+    """`tf.raw_ops.DenseBincount`: counts (or, with `binary_output`, presence) of the
+    values below `size`; a rank-2 input is counted row by row ([rows, size])."""
+    from tf1compat.framework.constant_op import constant
+    with name_scope(name, "DenseBincount", [input, size, weights]) as scope:
+        input = convert_to_tensor(input, name="input")
+        size = convert_to_tensor(size, dtype=input.dtype, name="size")
+        if weights is None:
+            weights = constant([], dtype=D.float32, name="weights")
+        return apply_op1("DenseBincount", [input, size, weights],
+                         {"binary_output": binary_output}, name=scope)
 
 
 # -- histograms ----------------------------------------------------------------------------
@@ -439,12 +460,15 @@ for _type, _real_in, _real_out in (("FFTND", False, False), ("IFFTND", False, Fa
 
 def _bucketize_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
     boundaries = [float(b) for b in node.attrs["boundaries"]]
+    if boundaries != sorted(boundaries):
+        raise errors.InvalidArgumentError(None, None, "Expected sorted boundaries")
 
     def bucketize(x: torch.Tensor) -> torch.Tensor:
-        # TF: upper_bound over the (float) boundaries: a value equal to a boundary goes to
-        # the bucket above it.
-        edges = torch.tensor(boundaries, dtype=torch.float32, device=x.device)
-        return torch.bucketize(x.to(torch.float32), edges, right=True).to(torch.int32)
+        # TF: upper_bound over the float32 boundaries, each compared with the value in the
+        # value's own precision (a float64 just below 1.0 stays below a 1.0 boundary); a
+        # value equal to a boundary goes to the bucket above it.
+        edges = torch.tensor(boundaries, dtype=torch.float32, device=x.device).double()
+        return torch.bucketize(x.double(), edges, right=True).to(torch.int32)
     return bucketize
 
 

@@ -80,6 +80,12 @@ class TensorArrayValue:
     def __repr__(self) -> str:
         return f"<TensorArray {self.name} size={len(self.elements)}>"
 
+    @property
+    def requires_grad(self) -> bool:
+        """Whether a stored element carries autograd history (an eager tape then runs
+        reads, stacks and gathers under grad mode, so gradients flow through the array)."""
+        return any(isinstance(e, torch.Tensor) and e.requires_grad for e in self.elements)
+
     # -- element access ---------------------------------------------------------------
     def _check_open(self) -> None:
         if self.closed:

@@ -52,6 +52,7 @@ class Family:
     dense: Tuple[str, ...]
     sparse: Optional[Tuple[str, ...]] = None
     attrs: Dict[str, Any] = field(default_factory=dict)
+    resource_only: bool = False     # TF declares no ref-variable (Apply*) forms
 
 
 _GRAD_NAMES = ("grad", "delta")
@@ -87,6 +88,16 @@ FAMILIES: Tuple[Family, ...] = (
                       "lr_power"),
            ("var*", "accum*", "linear*", "grad", "indices", "lr", "l1", "l2",
             "l2_shrinkage", "lr_power"), {"multiply_linear_by_lr": False}),
+    # The Keras optimizers' ops (tf.keras.optimizers.SGD / Adagrad / Adamax / Adam(amsgrad)).
+    Family("KerasMomentum", ("var*", "accum*", "lr", "grad", "momentum"),
+           ("var*", "accum*", "lr", "grad", "indices", "momentum"), {"use_nesterov": False},
+           resource_only=True),
+    Family("AdagradV2", ("var*", "accum*", "lr", "epsilon", "grad"),
+           ("var*", "accum*", "lr", "epsilon", "grad", "indices"), {"update_slots": True}),
+    Family("AdaMax", ("var*", "m*", "v*", "beta1_power", "lr", "beta1", "beta2", "epsilon",
+                      "grad")),
+    Family("AdamWithAmsgrad", ("var*", "m*", "v*", "vhat*", "beta1_power", "beta2_power", "lr",
+                               "beta1", "beta2", "epsilon", "grad"), resource_only=True),
 )
 
 
@@ -383,6 +394,8 @@ def _declare_family(family: Family) -> None:
     if family.sparse is not None:
         forms += [("SparseApply", family.sparse, False),
                   ("ResourceSparseApply", family.sparse, True)]
+    if family.resource_only:
+        forms = [form for form in forms if form[2]]
     for prefix, names, resource in forms:
         layout = _layout(family, names, resource)
         attrs: Dict[str, Any] = {"T": Type()}
