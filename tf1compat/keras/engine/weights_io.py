@@ -1,7 +1,7 @@
 """`Model.save_weights` / `load_weights`. In TF's format the model is the root of an
 object-based checkpoint (keys such as `layer_with_weights-0/kernel/.ATTRIBUTES/
 VARIABLE_VALUE`), written and restored with the same machinery as `tf.train.Checkpoint`
-(training/trackable_checkpoint.py); HDF5 files (`.h5`, `.keras`, `.hdf5`) are Keras's
+(training/saving/trackable_checkpoint.py); HDF5 files (`.h5`, `.keras`, `.hdf5`) are Keras's
 layout (saving/hdf5_format.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One evaluation pass over a checkpoint (TF's training/evaluation.py): the `eval_step`
+"""One evaluation pass over a checkpoint (TF's training/sessions/evaluation.py): the `eval_step`
 local counter, `_StopAfterNEvalsHook` and `_evaluate_once`, used by Estimator.evaluate
 and `tf.contrib.training.evaluate_once`."""
 
