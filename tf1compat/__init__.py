@@ -256,6 +256,7 @@ from tf1compat.util import gfile, tf_logging as logging, nest
 from tf1compat.util import app, flags
 from tf1compat.api import test, io, nn, train
 from tf1compat.api import saved_model
+from tf1compat.api import raw_ops     # generated from the op declarations: api/raw_ops.py
 from tf1compat import keras, summary
 from tf1compat.summary.protos import (Event, HistogramProto, LogMessage, SessionLog, Summary,
                                       SummaryMetadata)

@@ -1,0 +1,489 @@
+"""Op-keyed goldens: rows of (op type, inputs, attrs), run through `tf.raw_ops`.
+
+A row module `tests/golden/op_rows_<family>.py` holds `ROWS`, a list of `row(...)` and
+`err(...)` calls keyed by TF op type:
+
+    row("MatMul", a=f32(2, 3), b=f32(3, 4, seed=1), transpose_a=False)
+    err("MatMul", a=f32(2, 3), b=f32(2, 3))             # TF raises: the class is recorded
+
+Keyword values are the raw op's arguments. A numpy array becomes an input tensor: a float
+array is fed through a placeholder of its full static shape (it is a gradient source), any
+other array is a constant; `Dyn(array, shape)` feeds a placeholder of a partly or wholly
+unknown shape; `Const(array)` makes a float array a constant; `Var(array)` and
+`ResVar(array)` pass a ref variable / a resource variable's handle (their values after
+the run are recorded too). Lists of these are list inputs. Anything else (Python numbers,
+lists, strings, dtype names) is passed as it is.
+
+`run_row(tf, row)` is the one procedure that runs a row, for the recorder (real TF) and
+for the tests (tf1compat, through generated code or the checking interpreter): it
+records the output structure (Tensor, list, TF's namedtuple, Operation), each output's
+name, dtype and static shape, the run-time values, and, for float outputs and float
+inputs, the gradient of `sum(output * fixed weights)` with respect to each float input
+(TF's `tf.gradients`: None, a value, or its exception class). An exception at graph build
+or run time is recorded as its class and stage. `check_row(record, result)` compares.
+
+Seeded random ops compare exact values where tf1compat reproduces TF's streams; rows can
+instead compare only `check="shape"` (structure, dtypes, shapes), `check="sorted"`
+(the sorted values: a permutation) or `check="stats"` (mean and standard deviation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import pkgutil
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from tests.golden.harness import compare, decode, encode
+
+GOLDEN_DIR = os.path.dirname(os.path.abspath(__file__))
+DATA_DIR = os.path.join(GOLDEN_DIR, "data")
+ROOT = os.path.dirname(os.path.dirname(GOLDEN_DIR))
+
+__all__ = ["Row", "row", "err", "Dyn", "Const", "Var", "ResVar", "rand", "f16", "f32", "f64",
+           "i32", "i64", "pos", "strings", "run_row", "run_row_eager", "check_row",
+           "eager_applies", "row_modules", "rows_of", "record_path", "write_records", "ROOT"]
+
+_FLOAT_KINDS = ("float16", "float32", "float64")
+
+
+# -- input markers and value generators ----------------------------------------------------
+
+@dataclass(frozen=True)
+class Dyn:
+    """A placeholder input of a partly known `shape` (None: unknown rank), fed `value`."""
+    value: np.ndarray
+    shape: Optional[Tuple[Optional[int], ...]] = None
+
+
+@dataclass(frozen=True)
+class Const:
+    """A float array passed as a constant (not fed, not a gradient source)."""
+    value: np.ndarray
+
+
+@dataclass(frozen=True)
+class Var:
+    """A ref variable (`tf.Variable(value)`) passed to a Ref input."""
+    value: np.ndarray
+
+
+@dataclass(frozen=True)
+class ResVar:
+    """A resource variable's handle (`tf.Variable(value, use_resource=True).handle`)."""
+    value: np.ndarray
+
+
+def rand(shape: Sequence[int], dtype: str = "float32", lo: float = -2.0, hi: float = 2.0,
+         seed: int = 0) -> np.ndarray:
+    """Deterministic test values (numpy's legacy RandomState stream is stable)."""
+    rng = np.random.RandomState(seed)
+    if np.dtype(dtype).kind in "iu":
+        return rng.randint(int(lo), int(hi), size=shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        return (rng.uniform(lo, hi, size=shape) + 1j * rng.uniform(lo, hi, size=shape)
+                ).astype(dtype)
+    return rng.uniform(lo, hi, size=shape).astype(dtype)
+
+
+def f16(*shape: int, **kw: Any) -> np.ndarray:
+    return rand(shape, "float16", **kw)
+
+
+def f32(*shape: int, **kw: Any) -> np.ndarray:
+    return rand(shape, "float32", **kw)
+
+
+def f64(*shape: int, **kw: Any) -> np.ndarray:
+    return rand(shape, "float64", **kw)
+
+
+def pos(*shape: int, dtype: str = "float32", seed: int = 0) -> np.ndarray:
+    """Positive values in [0.5, 2) (logs, roots, divisors)."""
+    return rand(shape, dtype, 0.5, 2.0, seed)
+
+
+def i32(*shape: int, lo: int = -5, hi: int = 6, seed: int = 0) -> np.ndarray:
+    return rand(shape, "int32", lo, hi, seed)
+
+
+def i64(*shape: int, lo: int = -5, hi: int = 6, seed: int = 0) -> np.ndarray:
+    return rand(shape, "int64", lo, hi, seed)
+
+
+def strings(*values: Any, shape: Optional[Sequence[int]] = None) -> np.ndarray:
+    """A string array (numpy object array of bytes)."""
+    out = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        out[i] = v.encode() if isinstance(v, str) else v
+    return out.reshape(shape if shape is not None else (len(values),))
+
+
+# -- rows ------------------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    """One op call: `op` with keyword `args`; how to compare it."""
+    op: str
+    args: Dict[str, Any]
+    error: bool = False             # TF must raise (at build or run time)
+    grad: bool = True               # record gradients for float inputs and outputs
+    check: str = "values"           # "values" | "shape" | "sorted" | "stats"
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    grad_rtol: float = 1e-4
+    grad_atol: float = 1e-5
+    label: str = ""
+    key: str = field(default="", compare=False)
+
+    def fingerprint(self) -> str:
+        """A digest of what the row does: a recording made from another row is stale."""
+        text = json.dumps([self.op, _canonical(self.args), self.error, self.grad,
+                           self.check], sort_keys=True)
+        return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return encode(value)
+    if isinstance(value, (Dyn, Const, Var, ResVar)):
+        return [type(value).__name__, encode(value.value),
+                list(value.shape) if getattr(value, "shape", None) is not None else None]
+    if isinstance(value, (np.generic,)):
+        return encode(value)
+    return value if isinstance(value, (int, float, str, bool, type(None))) else repr(value)
+
+
+_OPTIONS = ("grad", "check", "rtol", "atol", "grad_rtol", "grad_atol", "label")
+
+
+def row(op: str, **kwargs: Any) -> Row:
+    """A row; the keywords named in `_OPTIONS` set how it is compared, the rest are the
+    op's arguments (use `row(op, args={...})` for an argument named like an option)."""
+    options = {k: kwargs.pop(k) for k in _OPTIONS if k in kwargs}
+    args = kwargs.pop("args", None) or kwargs
+    return Row(op, args, **options)
+
+
+def err(op: str, **kwargs: Any) -> Row:
+    """A row where TF raises; its exception class (and stage) is the recorded result."""
+    r = row(op, **kwargs)
+    r.error = True
+    return r
+
+
+def row_modules() -> List[str]:
+    return sorted(m.name for m in pkgutil.iter_modules([GOLDEN_DIR])
+                  if m.name.startswith("op_rows_"))
+
+
+def rows_of(module_name: str) -> List[Row]:
+    """The module's rows, each keyed "<op>/<label or index among the op's rows>"."""
+    rows = importlib.import_module(f"tests.golden.{module_name}").ROWS
+    counts: Dict[str, int] = {}
+    keys = set()
+    for r in rows:
+        if r.label:
+            r.key = f"{r.op}/{r.label}"
+        else:
+            r.key = f"{r.op}/{counts.get(r.op, 0)}"
+            counts[r.op] = counts.get(r.op, 0) + 1
+        if r.key in keys:
+            raise ValueError(f"{module_name}: two rows are keyed {r.key}")
+        keys.add(r.key)
+    return rows
+
+
+def record_path(module_name: str) -> str:
+    return os.path.join(DATA_DIR, f"{module_name}.json")
+
+
+def write_records(path: str, records: Dict[str, Any]) -> None:
+    """Writes encoded records one row per line (diffs stay per row); float16/32 values
+    in their shortest round-tripping form."""
+    lines = [f"{json.dumps(key)}: {json.dumps(_short_floats(records[key]), sort_keys=True)}"
+             for key in sorted(records)]
+    with open(path, "w") as f:
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+def _short_floats(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_short_floats(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "__nd__" in value and value.get("dtype") in ("float16", "float32"):
+        kind = np.float16 if value["dtype"] == "float16" else np.float32
+        return {**value, "__nd__": [float(str(kind(v))) if isinstance(v, float) else v
+                                    for v in value["__nd__"]]}
+    return {k: _short_floats(v) for k, v in value.items()}
+
+
+# -- running a row ----------------------------------------------------------------------------
+
+class _Inputs:
+    """Turns a row's argument values into graph inputs (placeholders, constants, variables)."""
+
+    def __init__(self, tf: Any):
+        self.tf = tf
+        self.feeds: Dict[Any, np.ndarray] = {}
+        self.sources: List[Tuple[str, Any]] = []      # (argument path, float placeholder)
+        self.variables: List[Any] = []
+
+    def build(self, path: str, value: Any) -> Any:
+        tf = self.tf
+        if isinstance(value, list) and value and all(
+                isinstance(v, (np.ndarray, Dyn, Const, Var, ResVar)) for v in value):
+            return [self.build(f"{path}[{i}]", v) for i, v in enumerate(value)]
+        if isinstance(value, Var):
+            v = tf.Variable(value.value, name=path, use_resource=False)
+            self.variables.append(v)
+            return v
+        if isinstance(value, ResVar):
+            v = tf.Variable(value.value, name=path, use_resource=True)
+            self.variables.append(v)
+            return v.handle
+        if isinstance(value, Const):
+            return tf.constant(value.value, name=path)
+        if isinstance(value, Dyn):
+            return self._placeholder(path, value.value, value.shape)
+        if isinstance(value, np.ndarray):
+            if value.dtype.name in _FLOAT_KINDS:
+                return self._placeholder(path, value, value.shape)
+            return tf.constant(value, name=path)
+        return value
+
+    def _placeholder(self, path: str, value: np.ndarray, shape: Any) -> Any:
+        ph = self.tf.placeholder(value.dtype.name if value.dtype != object else "string",
+                                 shape=shape, name=path.replace("[", "_").replace("]", ""))
+        self.feeds[ph] = value
+        if value.dtype.name in _FLOAT_KINDS:
+            self.sources.append((path, ph))
+        return ph
+
+
+def _structure(out: Any) -> Tuple[Any, List[Any]]:
+    """What the raw op returned, as a JSON-able description, and its tensors in order."""
+    if isinstance(out, tuple) and hasattr(out, "_fields"):
+        fields, flat = [], []
+        for name, value in zip(out._fields, out):
+            kind, tensors = _structure(value)
+            fields.append([name, kind])
+            flat.extend(tensors)
+        return {"namedtuple": type(out).__name__, "fields": fields}, flat
+    if isinstance(out, list):
+        return {"list": len(out)}, list(out)
+    if hasattr(out, "dtype") and hasattr(out, "shape"):
+        return "tensor", [out]
+    if out is None:
+        return "none", []
+    return "operation", []
+
+
+def _static(tf: Any, t: Any) -> Dict[str, Any]:
+    shape = t.shape
+    dims = None if shape.ndims is None else [None if d is None else int(d)
+                                             for d in shape.as_list()]
+    return {"name": t.name, "dtype": t.dtype.name, "shape": dims}
+
+
+def _observe(value: Any, check: str) -> Any:
+    """What of a run-time value the row compares."""
+    arr = np.asarray(value)
+    if check == "shape" or (check != "values" and arr.dtype.kind not in "fiu"):
+        return {"shape": list(arr.shape), "dtype": str(arr.dtype)}
+    if check == "sorted":
+        return np.sort(arr.reshape(-1))
+    if check == "stats":
+        return {"shape": list(arr.shape), "dtype": str(arr.dtype),
+                "mean": float(arr.astype(np.float64).mean()),
+                "std": float(arr.astype(np.float64).std())}
+    return value
+
+
+def _weights(value: np.ndarray) -> np.ndarray:
+    """Fixed weights for `sum(output * weights)`: distinct, of either sign."""
+    n = int(np.prod(value.shape))
+    return np.cos(np.arange(n) * 0.7 + 0.3).reshape(value.shape).astype(value.dtype)
+
+
+def _error(e: BaseException, stage: str) -> Dict[str, Any]:
+    return {"error": type(e).__name__, "stage": stage}
+
+
+def run_row(tf: Any, r: Row) -> Dict[str, Any]:
+    """Runs one row in a fresh graph (see the module docstring); JSON-able-ish result."""
+    tf.reset_default_graph()
+    inputs = _Inputs(tf)
+    result: Dict[str, Any] = {}
+    try:
+        kwargs = {k: inputs.build(k, v) for k, v in r.args.items()}
+        out = getattr(tf.raw_ops, r.op)(**kwargs)
+    except Exception as e:  # noqa: BLE001 - the exception class is the recorded behaviour
+        return _error(e, "build")
+    structure, flat = _structure(out)
+    result["structure"] = structure
+    result["static"] = [_static(tf, t) for t in flat]
+    with tf.Session() as sess:
+        try:
+            if inputs.variables:
+                sess.run(tf.global_variables_initializer())
+            fetches = flat if flat else out
+            values = sess.run(fetches, inputs.feeds)
+            values = values if flat else []
+        except Exception as e:  # noqa: BLE001
+            result.update(_error(e, "run"))
+            return result
+        result["values"] = [_observe(v, r.check) for v in values]
+        if inputs.variables:
+            result["variables"] = [_observe(v, r.check)
+                                   for v in sess.run([v.value() for v in inputs.variables])]
+        if r.grad and not r.error and not inputs.variables:
+            grads = _gradients(tf, sess, r, flat, values, inputs)
+            if grads is not None:
+                result["gradients"] = grads
+    return result
+
+
+def _gradients(tf: Any, sess: Any, r: Row, flat: List[Any], values: List[Any],
+               inputs: _Inputs) -> Any:
+    """d sum(output * weights) / d input for the float outputs and float inputs."""
+    terms = [(t, v) for t, v in zip(flat, values)
+             if t.dtype.base_dtype.name in _FLOAT_KINDS]
+    if not terms or not inputs.sources:
+        return None
+    try:
+        loss = tf.add_n([tf.reduce_sum(t * tf.constant(_weights(np.asarray(v))))
+                         for t, v in terms])
+        grads = tf.gradients(loss, [ph for _, ph in inputs.sources])
+    except Exception as e:  # noqa: BLE001
+        return _error(e, "build")
+    present = [g for g in grads if g is not None]
+    try:
+        got = sess.run(present, inputs.feeds) if present else []
+    except Exception as e:  # noqa: BLE001
+        return _error(e, "run")
+    got_iter = iter(got)
+    out = {}
+    for (path, _), g in zip(inputs.sources, grads):
+        out[path] = None if g is None else _dense(next(got_iter))
+    return out
+
+
+def _dense(value: Any) -> Any:
+    """A gradient value; an IndexedSlices one (gathers' gradients, as TF gives them) as
+    its parts."""
+    if hasattr(value, "indices") and hasattr(value, "values"):
+        return {"values": value.values, "indices": value.indices,
+                "dense_shape": value.dense_shape}
+    return value
+
+
+# -- eager mode: the same rows, forward only -------------------------------------------------
+
+def run_row_eager(tf: Any, r: Row) -> Dict[str, Any]:
+    """Runs a row under eager execution: inputs are eager tensors, outputs their values.
+
+    Compared with the graph-mode record's structure, dtypes, run-time values (a row whose
+    values differ between TF's graph and eager modes must say so with `check`)."""
+    def build(value: Any) -> Any:
+        if isinstance(value, list) and value and all(
+                isinstance(v, (np.ndarray, Dyn, Const)) for v in value):
+            return [build(v) for v in value]
+        if isinstance(value, (Dyn, Const)):
+            value = value.value
+        if isinstance(value, np.ndarray):
+            return tf.constant(value)
+        return value
+    try:
+        out = getattr(tf.raw_ops, r.op)(**{k: build(v) for k, v in r.args.items()})
+    except Exception as e:  # noqa: BLE001
+        return _error(e, "eager")
+    structure, flat = _structure(out)
+    return {"structure": structure,
+            "values": [_observe(t.numpy(), r.check) for t in flat]}
+
+
+def eager_applies(r: Row) -> bool:
+    """Rows that mean the same under eager execution (no variables, no expected error)."""
+    def plain(value: Any) -> bool:
+        if isinstance(value, list):
+            return all(plain(v) for v in value)
+        return not isinstance(value, (Var, ResVar))
+    return not r.error and all(plain(v) for v in r.args.values())
+
+
+# -- comparing ------------------------------------------------------------------------------
+
+def check_row(r: Row, record: Dict[str, Any], result: Dict[str, Any],
+              eager: bool = False) -> None:
+    """Asserts tf1compat's `result` for row `r` matches TF's `record` (the one checker)."""
+    assert record.get("spec") == r.fingerprint(), (
+        f"{r.key}: the row changed since it was recorded; run `/tmp/tf/bin/python "
+        f"scripts/record_op_goldens.py` to re-record it")
+    expected = decode(record["result"])
+    actual = decode(json.loads(json.dumps(encode(result))))
+    if eager:
+        if "error" in expected:
+            return
+        # Without a graph an op with no outputs returns None, not its Operation.
+        structure = "none" if expected["structure"] == "operation" else \
+            expected["structure"]
+        expected = {"structure": structure, "values": expected["values"]}
+    if "error" in expected or "error" in actual:
+        assert (actual.get("error"), actual.get("stage")) == \
+            (expected.get("error"), expected.get("stage")), \
+            f"{r.key}: expected {expected.get('error') or 'success'} " \
+            f"({expected.get('stage')}), got {actual.get('error') or 'success'} " \
+            f"({actual.get('stage')})"
+    if r.check == "stats":
+        _compare_stats(r, expected, actual)
+        return
+    grads_e = expected.pop("gradients", None)
+    grads_a = actual.pop("gradients", None)
+    compare(expected, actual, r.rtol, r.atol, r.key)
+    compare(grads_e, grads_a, r.grad_rtol, r.grad_atol, f"{r.key}.gradients")
+
+
+def _compare_stats(r: Row, expected: Dict[str, Any], actual: Dict[str, Any]) -> None:
+    """Random values compared by distribution: mean and std within `atol` of TF's."""
+    exp_values = expected.pop("values", [])
+    act_values = actual.pop("values", [])
+    expected.pop("gradients", None)
+    actual.pop("gradients", None)
+    compare(expected, actual, r.rtol, r.atol, r.key)
+    assert len(exp_values) == len(act_values), f"{r.key}: output count"
+    for i, (e, a) in enumerate(zip(exp_values, act_values)):
+        assert (e["shape"], e["dtype"]) == (a["shape"], a["dtype"]), f"{r.key}[{i}]"
+        for stat in ("mean", "std"):
+            assert abs(e[stat] - a[stat]) <= r.atol, \
+                f"{r.key}[{i}].{stat}: {a[stat]} vs TF's {e[stat]} (atol {r.atol})"
+
+
+# -- the eager child process ---------------------------------------------------------------------
+
+def _eager_main(argv: List[str]) -> int:
+    """`python -m tests.golden.op_harness MODULE...`: tf1compat's eager results as JSON."""
+    import tf1compat as tf
+    tf.enable_eager_execution()
+    out = {}
+    for module in argv:
+        for r in rows_of(module):
+            if eager_applies(r):
+                out[f"{module}::{r.key}"] = encode(run_row_eager(tf, r))
+    json.dump(out, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_eager_main(sys.argv[1:]))
