@@ -245,27 +245,28 @@ class _Inputs:
         if isinstance(value, list) and value and all(
                 isinstance(v, (np.ndarray, Dyn, Const, Var, ResVar)) for v in value):
             return [self.build(f"{path}[{i}]", v) for i, v in enumerate(value)]
+        name = path.replace("[", "_").replace("]", "")      # a valid TF node name
         if isinstance(value, Var):
-            v = tf.Variable(value.value, name=path, use_resource=False)
+            v = tf.Variable(value.value, name=name, use_resource=False)
             self.variables.append(v)
             return v
         if isinstance(value, ResVar):
-            v = tf.Variable(value.value, name=path, use_resource=True)
+            v = tf.Variable(value.value, name=name, use_resource=True)
             self.variables.append(v)
             return v.handle
         if isinstance(value, Const):
-            return tf.constant(value.value, name=path)
+            return tf.constant(value.value, name=name)
         if isinstance(value, Dyn):
-            return self._placeholder(path, value.value, value.shape)
+            return self._placeholder(path, name, value.value, value.shape)
         if isinstance(value, np.ndarray):
             if value.dtype.name in _FLOAT_KINDS:
-                return self._placeholder(path, value, value.shape)
-            return tf.constant(value, name=path)
+                return self._placeholder(path, name, value, value.shape)
+            return tf.constant(value, name=name)
         return value
 
-    def _placeholder(self, path: str, value: np.ndarray, shape: Any) -> Any:
+    def _placeholder(self, path: str, name: str, value: np.ndarray, shape: Any) -> Any:
         ph = self.tf.placeholder(value.dtype.name if value.dtype != object else "string",
-                                 shape=shape, name=path.replace("[", "_").replace("]", ""))
+                                 shape=shape, name=name)
         self.feeds[ph] = value
         if value.dtype.name in _FLOAT_KINDS:
             self.sources.append((path, ph))
@@ -486,4 +487,6 @@ def _eager_main(argv: List[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_eager_main(sys.argv[1:]))
+    # Through the imported module: rows are built from its classes, not __main__'s.
+    from tests.golden import op_harness
+    sys.exit(op_harness._eager_main(sys.argv[1:]))

@@ -39,6 +39,7 @@ TF_LOOKUP_ERROR_TYPES: FrozenSet[str] = frozenset({
     "RandomUniformInt", "Snapshot", "TruncateMod", "Unique", "Where", "VariableV2",
     "VarHandleOp",
     "ResizeArea", "AdjustContrastv2",   # tf.image ops without a TF gradient
+    "DenseBincount",
 })
 
 # Op types TF declares NotDifferentiable that tf1compat declares with grad="autograd".

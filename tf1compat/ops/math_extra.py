@@ -91,12 +91,19 @@ def _bincount_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if w is not None and w.numel() != flat.numel():
             raise errors.InvalidArgumentError(
                 None, None, "Input arr and weights must have the same shape")
-        out = torch.zeros(n, dtype=out_dtype, device=arr.device)
+        # A matrix counts each row on its own: row r's bins are r * n ... r * n + n - 1.
+        rows = arr.shape[0] if arr.dim() == 2 else 1
+        if arr.dim() == 2:
+            flat = flat + torch.arange(rows, device=arr.device).repeat_interleave(
+                arr.shape[1]) * n
+        out = torch.zeros(rows * n, dtype=out_dtype, device=arr.device)
         idx = flat[keep]
         if binary:
-            return out.index_fill(0, idx, 1)
-        vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
-        return out.index_add(0, idx, vals)
+            out = out.index_fill(0, idx, 1)
+        else:
+            vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
+            out = out.index_add(0, idx, vals)
+        return out.reshape(rows, n) if arr.dim() == 2 else out
     return dense_bincount
 
 

@@ -43,13 +43,16 @@ def fixed(fn: Callable[..., Any]) -> Callable[[Any, Any], Callable[..., Any]]:
 
 def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT_COMPLEX,
           grad: str = "autograd", out_type: Optional[D.DType] = None,
-          kernel_types: Optional[Sequence[D.DType]] = None) -> Callable[..., Tensor]:
+          kernel_types: Optional[Sequence[D.DType]] = None,
+          args: Sequence[str] = ("x", "y")) -> Callable[..., Tensor]:
     """Declares a one-input elementwise op and returns its gen-style wrapper.
 
     `kernel_types`: the dtypes TF registers a kernel for, when narrower than the op's
     declared types (running others is TF's "No OpKernel was registered" error).
+    `args`: TF's names of the input and the output.
     """
-    outputs = [f"y: {out_type.name}"] if out_type is not None else ["y: T"]
+    in_name, out_name = args
+    outputs = [f"{out_name}: {out_type.name if out_type is not None else 'T'}"]
     kernel = fixed(fn)
     if kernel_types is not None:
         allowed = tuple(kernel_types)
@@ -58,8 +61,8 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
             if node._attrs["T"] not in allowed:
                 raise no_kernel(node, f"T=DT_{node._attrs['T'].name.upper()}")
             return fn
-    declare(op_type, inputs=["x: T"], outputs=outputs, attrs={"T": Type(tuple(types))},
-            shape=unary_rule, kernel=kernel, grad=grad)
+    declare(op_type, inputs=[f"{in_name}: T"], outputs=outputs,
+            attrs={"T": Type(tuple(types))}, shape=unary_rule, kernel=kernel, grad=grad)
 
     def wrapper(x: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x], name=name)
@@ -69,9 +72,12 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
 
 
 def binary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = NUMBER,
-           grad: str = "autograd") -> Callable[..., Tensor]:
-    """Declares a broadcasting two-input elementwise op; returns its gen-style wrapper."""
-    declare(op_type, inputs=["x: T", "y: T"], outputs=["z: T"],
+           grad: str = "autograd", args: Sequence[str] = ("x", "y", "z")
+           ) -> Callable[..., Tensor]:
+    """Declares a broadcasting two-input elementwise op; returns its gen-style wrapper
+    (positional). `args`: TF's names of the two inputs and the output."""
+    first, second, out = args
+    declare(op_type, inputs=[f"{first}: T", f"{second}: T"], outputs=[f"{out}: T"],
             attrs={"T": Type(tuple(types))}, shape=broadcast_rule, kernel=fixed(fn), grad=grad)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
@@ -167,7 +173,7 @@ pow_ = binary("Pow", torch.pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int
 maximum_ = binary("Maximum", torch.maximum, REAL)
 minimum_ = binary("Minimum", torch.minimum, REAL)
 squared_difference = binary("SquaredDifference", _squared_difference, SIGNED)
-atan2 = binary("Atan2", torch.atan2, FLOAT)
+_atan2 = binary("Atan2", torch.atan2, FLOAT, args=("y", "x", "z"))
 div_no_nan_ = binary("DivNoNan", lambda x, y: torch.where(
     y == 0, torch.zeros_like(x), x / torch.where(y == 0, torch.ones_like(y), y)), FLOAT_COMPLEX)
 mul_no_nan_ = binary("MulNoNan", lambda x, y: torch.where(
@@ -213,7 +219,13 @@ inv = unary("Inv", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX)
 is_nan = unary("IsNan", torch.isnan, FLOAT, grad="none", out_type=D.bool)
 is_inf = unary("IsInf", torch.isinf, FLOAT, grad="none", out_type=D.bool)
 is_finite = unary("IsFinite", torch.isfinite, FLOAT, grad="none", out_type=D.bool)
-conj_ = unary("Conj", torch.conj_physical, COMPLEX + (D.variant,))
+conj_ = unary("Conj", torch.conj_physical, COMPLEX + (D.variant,), args=("input", "output"))
+
+
+def atan2(y: Any, x: Any, name: Optional[str] = None) -> Tensor:
+    """`tf.atan2(y, x)`: the elementwise angle of the point (x, y), in [-pi, pi]."""
+    return _atan2(y, x, name=name)
+
 
 less = compare("Less", torch.lt)
 less_equal = compare("LessEqual", torch.le)
@@ -221,20 +233,46 @@ greater = compare("Greater", torch.gt)
 greater_equal = compare("GreaterEqual", torch.ge)
 
 
-def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Callable:
+def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any],
+                     mismatch: bool) -> Callable:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         if node._attrs["T"] == D.string:
-            return lambda x, y: np.asarray(np_fn(np.asarray(x, dtype=object),
-                                                 np.asarray(y, dtype=object)))
-        return fn
+            def compute(x: Any, y: Any) -> Any:
+                return np.asarray(np_fn(np.asarray(x, dtype=object),
+                                        np.asarray(y, dtype=object)))
+        else:
+            compute = fn
+        if node._attrs.get("incompatible_shape_error", True):
+            return compute
+
+        def tolerant(x: Any, y: Any) -> Any:
+            # TF: shapes that do not broadcast compare as one scalar (unequal).
+            try:
+                np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
+            except ValueError:
+                return torch.tensor(mismatch, device=x.device) \
+                    if isinstance(x, torch.Tensor) else \
+                    np.asarray(mismatch)
+            return compute(x, y)
+        return tolerant
     return factory
 
 
-for _op_type, _fn, _np_fn in (("Equal", torch.eq, np.equal),
-                              ("NotEqual", torch.ne, np.not_equal)):
+def _equality_shape(ctx: Any) -> List[TensorShape]:
+    if not ctx.attrs.get("incompatible_shape_error", True):
+        try:
+            return broadcast_rule(ctx)
+        except ValueError:
+            return [TensorShape([])]
+    return broadcast_rule(ctx)
+
+
+for _op_type, _fn, _np_fn, _mismatch in (("Equal", torch.eq, np.equal, False),
+                                         ("NotEqual", torch.ne, np.not_equal, True)):
     declare(_op_type, inputs=["x: T", "y: T"], outputs=["z: bool"],
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
-            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none")
+            shape=_equality_shape, kernel=_equality_kernel(_fn, _np_fn, _mismatch),
+            grad="none")
 
 logical_and = binary("LogicalAnd", torch.logical_and, (D.bool,), grad="none")
 logical_or = binary("LogicalOr", torch.logical_or, (D.bool,), grad="none")

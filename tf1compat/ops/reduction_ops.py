@@ -288,7 +288,13 @@ def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:
-        k = (axis[0] if axis is not None else as_int_list(a)[0]) % max(x.dim(), 1)
+        k = axis[0] if axis is not None else as_int_list(a)[0]
+        if not -x.dim() <= k < x.dim():
+            from tf1compat.framework import errors
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected {node._type.lower()} axis in the range [{-x.dim()}, "
+                            f"{x.dim()}), but got {k}")
+        k %= max(x.dim(), 1)
         if reverse:
             x = torch.flip(x, [k])
         if exclusive:
@@ -332,6 +338,9 @@ def _segment_kernel(reduce: str, sorted_ids: bool) -> Callable[..., Any]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         def run(data: torch.Tensor, ids: torch.Tensor, num: Any = None) -> torch.Tensor:
             ids = ids.long()
+            if sorted_ids and ids.numel() > 1 and bool((ids[1:] < ids[:-1]).any()):
+                from tf1compat.framework import errors
+                raise errors.InvalidArgumentError(None, None, "segment ids are not increasing")
             if num is None:
                 n = int(ids.max()) + 1 if ids.numel() else 0
             else:
@@ -438,7 +447,8 @@ def _clip_by_value_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
                             f"have the same shape as t: t shape {list(shape)} "
                             f"clip_value_min shape {list(lo.shape)} clip_value_max shape "
                             f"{list(hi.shape)}")
-        return torch.clamp(t, lo, hi)
+        # TF's order: where lo > hi the result is lo (torch.clamp would give hi).
+        return torch.maximum(torch.minimum(t, hi), lo)
     return clip
 
 
