@@ -39,7 +39,7 @@ TF_LOOKUP_ERROR_TYPES: FrozenSet[str] = frozenset({
     "RandomUniformInt", "Snapshot", "TruncateMod", "Unique", "Where", "VariableV2",
     "VarHandleOp",
     "ResizeArea", "AdjustContrastv2",   # tf.image ops without a TF gradient
-    "DenseBincount",
+    "DenseBincount", "SoftsignGrad",
 })
 
 # Op types TF declares NotDifferentiable that tf1compat declares with grad="autograd".
@@ -51,6 +51,7 @@ TF_NOT_DIFFERENTIABLE_TYPES: FrozenSet[str] = frozenset({
 # (integer and bool inputs never receive gradients anyway): type -> input indices.
 TF_NONE_INPUTS: Dict[str, FrozenSet[int]] = {
     "PadV2": frozenset({2}),
+    "FusedBatchNormV3": frozenset({3, 4}),     # the population mean and variance
 }
 
 

@@ -14,10 +14,15 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.ops._shape_rules import unary_rule
+from tf1compat.ops._shape_rules import merge_shapes
 from tf1compat.ops.math_ops import FLOAT, FLOAT_COMPLEX, REAL, fixed
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _both_inputs_rule(ctx: Any) -> List[TensorShape]:
+    """The gradient and the forward value must have one shape (TF's merge of both)."""
+    return [merge_shapes(ctx.shape(0), ctx.shape(1), ctx)]
 
 
 def _grad_op(op_type: str, fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
@@ -25,7 +30,7 @@ def _grad_op(op_type: str, fn: Callable[[torch.Tensor, torch.Tensor], torch.Tens
              output: str = "backprops", attrs: dict = None) -> None:
     """An elementwise op `fn(incoming gradient, forward value) -> input gradient`."""
     declare(op_type, inputs=[f"{names[0]}: T", f"{names[1]}: T"], outputs=[f"{output}: T"],
-            attrs=dict({"T": Type(tuple(types))}, **(attrs or {})), shape=unary_rule,
+            attrs=dict({"T": Type(tuple(types))}, **(attrs or {})), shape=_both_inputs_rule,
             kernel=fixed(fn), grad="autograd")
 
 
@@ -53,7 +58,7 @@ def _leaky_relu_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("LeakyReluGrad", inputs=["gradients: T", "features: T"], outputs=["backprops: T"],
-        attrs={"T": Type(FLOAT), "alpha": 0.2}, shape=unary_rule,
+        attrs={"T": Type(FLOAT), "alpha": 0.2}, shape=_both_inputs_rule,
         kernel=_leaky_relu_grad_kernel)
 
 

@@ -238,7 +238,7 @@ def _fused_bn_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                 scale.reshape(view) + offset.reshape(view)
             batch_mean, batch_var = m_i, v_i
             reserve = (m_i, v_i)
-        extra = torch.zeros(1, dtype=scale.dtype, device=x.device)
+        extra = torch.zeros(0, dtype=scale.dtype, device=x.device)   # TF: empty on CPU
         return y.to(x.dtype), batch_mean, batch_var, reserve[0], reserve[1], extra
     return run
 
