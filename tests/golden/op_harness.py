@@ -408,11 +408,11 @@ def run_row_eager(tf: Any, r: Row) -> Dict[str, Any]:
         return value
     try:
         out = getattr(tf.raw_ops, r.op)(**{k: build(v) for k, v in r.args.items()})
+        structure, flat = _structure(out)
+        return {"structure": structure,
+                "values": [_observe(t.numpy(), r.check) for t in flat]}
     except Exception as e:  # noqa: BLE001
         return _error(e, "eager")
-    structure, flat = _structure(out)
-    return {"structure": structure,
-            "values": [_observe(t.numpy(), r.check) for t in flat]}
 
 
 def eager_applies(r: Row) -> bool:

@@ -127,9 +127,17 @@ def _as_shape(value: Any, keyword: str) -> TensorShape:
         raise TypeError(f"Error converting {keyword} to a TensorShape: {e}.") from None
 
 
+def _as_tensor_proto(value: Any, keyword: str) -> Any:
+    if not hasattr(value, "tensor_shape"):
+        raise TypeError(f"Don't know how to convert {value!r} to a TensorProto for argument "
+                        f"'{keyword}'.")
+    raise NotImplementedError(f"TensorProto values for attr '{keyword}' are not supported by "
+                              "tf1compat's raw ops; use tf.constant.")
+
+
 _SCALAR_KINDS: Dict[str, Callable[[Any, str], Any]] = {
     "bool": _as_bool, "int": _as_int, "float": _as_float, "string": _as_string,
-    "type": _as_type, "shape": _as_shape,
+    "type": _as_type, "shape": _as_shape, "tensor": _as_tensor_proto,
 }
 
 

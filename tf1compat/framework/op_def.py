@@ -39,7 +39,7 @@ from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shap
 
 __all__ = [
     "REQUIRED", "Type", "TypeList", "Int", "ArgSpec", "OpDef", "InferCtx", "declare",
-    "get_op_def", "registered_op_types", "unknown_shapes",
+    "get_op_def", "registered_op_types", "unknown_shapes", "single_output",
 ]
 
 
@@ -140,6 +140,10 @@ class OpDef:
     # Control flow (If, While): inputs are passed on without device transfers and the
     # outputs' devices are unknown to the plan (they are wherever the region left them).
     keeps_devices: bool = False
+
+    @property
+    def has_list_outputs(self) -> bool:
+        return any(arg.is_list for arg in self.outputs)
 
     def output_count(self, attrs: Dict[str, Any]) -> int:
         count = 0
@@ -264,6 +268,15 @@ class InferCtx:
 
     def rank(self, i: int) -> Optional[int]:
         return self.inputs[i].shape.rank
+
+
+def single_output(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """A list-output kernel for an op that has exactly one output tensor (`Split` with
+    num_split=1): the value itself, where such kernels return a sequence of one."""
+    def run(*args: Any) -> Any:
+        out = kernel(*args)
+        return out[0] if isinstance(out, (tuple, list)) else out
+    return run
 
 
 def no_kernel(node: Any, attrs: str) -> Exception:

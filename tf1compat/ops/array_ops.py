@@ -39,9 +39,15 @@ declare("Placeholder", outputs=["output: dtype"],
         shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="none",
         doc="A value fed at run time; running it unfed is InvalidArgumentError.")
 
+def _placeholder_with_default_shape(ctx: Any) -> List[TensorShape]:
+    # TF: the default value must fit the declared shape.
+    merge_shapes(ctx.shape(0), ctx.attrs["shape"], ctx)
+    return [ctx.attrs["shape"]]
+
+
 declare("PlaceholderWithDefault", inputs=["input: dtype"], outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True)
+        shape=_placeholder_with_default_shape, kernel=identity_kernel, view=True)
 
 declare("Identity", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule, kernel=identity_kernel, view=True)
@@ -75,10 +81,8 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
     """`tf.placeholder_with_default`: `input` unless fed."""
     with name_scope(name, "PlaceholderWithDefault", [input]) as scope:
         value = convert_to_tensor(input, name="input")
-        shape = as_shape(shape)
-        if not value.shape.is_compatible_with(shape):
-            raise ValueError(f"Shapes {value.shape} and {shape} are incompatible")
-        return apply_op1("PlaceholderWithDefault", [value], {"shape": shape}, name=scope)
+        return apply_op1("PlaceholderWithDefault", [value], {"shape": as_shape(shape)},
+                         name=scope)
 
 
 def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None

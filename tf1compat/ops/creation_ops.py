@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value_as_shape
 from tf1compat.framework.graph import apply_op1, name_scope
@@ -17,7 +18,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._kernels import as_int_list, static_ints
+from tf1compat.ops._kernels import as_int_list, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.math_ops import cast
 
@@ -29,16 +30,27 @@ INDEX = (D.int32, D.int64)
 def _fill_shape(ctx: Any) -> List[TensorShape]:
     if ctx.shape(1).rank not in (None, 0):
         raise ValueError(f"Shape must be rank 0 but is rank {ctx.shape(1).rank} {node_desc(ctx)}")
+    dims = ctx.const(0)
+    if dims is not None and (np.asarray(dims) < 0).any():
+        raise ValueError(f"Fill dimensions must be >= 0 {node_desc(ctx, partial=[0])}")
     return [constant_value_as_shape(ctx.inputs[0])]
+
+
+def _checked_dims(d: Any) -> List[int]:
+    dims = as_int_list(d)
+    for n in dims:
+        if n < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {n} must be >= 0")
+    return dims
 
 
 def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 0)
     if node._attrs["T"] == D.string:
-        return lambda d, v: np.full(as_int_list(d), v, dtype=object)
+        return lambda d, v: np.full(_checked_dims(d), v, dtype=object)
     if dims is not None:
         return lambda d, v: v.reshape(()).expand(dims).clone()
-    return lambda d, v: v.reshape(()).expand(as_int_list(d)).clone()
+    return lambda d, v: v.reshape(()).expand(_checked_dims(d)).clone()
 
 
 declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
@@ -86,8 +98,13 @@ def ones(shape: Any, dtype: Any = D.float32, name: Optional[str] = None) -> Tens
     return _filled(shape, dtype, name, lambda d: True if d == D.bool else 1, "ones")
 
 
+def _empty_strings_like(x: Any) -> Any:
+    return np.full(np.shape(x), b"", dtype=object)
+
+
 declare("ZerosLike", inputs=["x: T"], outputs=["y: T"], attrs={"T": Type()},
-        shape=unary_rule, grad="none", kernel=lambda node, kctx: torch.zeros_like)
+        shape=unary_rule, grad="none",
+        kernel=lambda node, kctx: torch_or_numpy(node, torch.zeros_like, _empty_strings_like))
 declare("OnesLike", inputs=["x: T"], outputs=["y: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none", kernel=lambda node, kctx: torch.ones_like)
 
@@ -218,6 +235,10 @@ def _one_hot_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def one_hot(indices: torch.Tensor, depth: Any, on: torch.Tensor, off: torch.Tensor
                 ) -> torch.Tensor:
         n = int(depth.item()) if isinstance(depth, torch.Tensor) else int(depth)
+        for arg, value in (("on_value", on), ("off_value", off)):
+            if value.dim():
+                raise errors.InvalidArgumentError(
+                    None, None, f"{arg} must be a scalar, but got: {list(value.shape)}")
         classes = torch.arange(n, device=indices.device, dtype=indices.dtype)
         pos = indices.dim() if axis == -1 else axis
         shape = [1] * (indices.dim() + 1)

@@ -92,6 +92,9 @@ def _broadcast_gradient_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     """The axes to reduce each side's gradient over, for a broadcast of s0 with s1."""
     def run(s0: torch.Tensor, s1: torch.Tensor) -> tuple:
         a, b = [int(v) for v in s0.reshape(-1).tolist()], [int(v) for v in s1.reshape(-1).tolist()]
+        if a == b:          # TF's BCast: equal shapes need no reduction, not even of 1s
+            empty = torch.zeros(0, dtype=s0.dtype, device=s0.device)
+            return empty, empty.clone()
         n = max(len(a), len(b))
         a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
         r0 = [i for i in range(n) if a[i] == 1 and b[i] != 1]

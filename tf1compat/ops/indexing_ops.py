@@ -285,8 +285,19 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: Optional[str] =
 
 # -- unique ------------------------------------------------------------------------------------
 
+def _unique_strings(x: np.ndarray, out_idx: np.dtype) -> tuple:
+    first: dict = {}
+    idx = np.array([first.setdefault(v, len(first)) for v in x.reshape(-1)], dtype=out_idx)
+    values = np.empty(len(first), dtype=object)
+    values[:] = list(first)
+    return values, idx
+
+
 def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     out_idx = node._attrs["out_idx"].torch_dtype
+    if node._attrs["T"] == D.string:
+        np_idx = node._attrs["out_idx"].as_numpy_dtype
+        return lambda x: _unique_strings(x, np_idx)
 
     def unique(x: torch.Tensor) -> tuple:
         uniq, inverse = torch.unique(x, sorted=True, return_inverse=True)

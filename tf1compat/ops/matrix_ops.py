@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -21,50 +22,100 @@ from tf1compat.ops.math_ops import COMPLEX, FLOAT, FLOAT_COMPLEX
 _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
 
 
-def _single_k(node: Any, index: int = 1) -> int:
-    k = static_ints(node, index)
-    if k is None or len(k) != 1 and not (len(k) == 2 and k[0] == k[1]):
-        raise NotImplementedError(f"{node.type} with a band of diagonals (k={k}) is not "
-                                  "supported; use a single diagonal")
-    return k[0]
+def _band(k: Any) -> Optional[tuple]:
+    """k (one diagonal or [lower, upper]) as (lower, upper), or None if not static."""
+    if k is None:
+        return None
+    k = [int(v) for v in np.asarray(k).reshape(-1)]
+    return (k[0], k[0]) if len(k) == 1 else (k[0], k[1])
+
+
+def _diag_len(m: int, n: int, d: int) -> int:
+    return max(0, min(m + min(d, 0), n - max(d, 0)))
+
+
+def _band_indices(m: int, n: int, lower: int, upper: int, align: str,
+                  device: torch.device) -> tuple:
+    """Where the diagonals lower..upper of an m x n matrix sit in TF's packed form.
+
+    Row i of the packed form is diagonal `upper - i`, padded to the longest one's length:
+    superdiagonals (d >= 0) are left-aligned when `align` starts with LEFT, subdiagonals
+    (d <= 0) when it ends with LEFT, else right-aligned. Returns (max length, packed row,
+    packed position, matrix row, matrix column) index tensors.
+    """
+    super_left, sub_left = align.startswith("LEFT"), align.endswith("LEFT")
+    max_len = _diag_len(m, n, upper) if lower == upper else \
+        max(0, min(m + min(upper, 0), n - max(lower, 0)))
+    packed_row, packed_pos, rows, cols = [], [], [], []
+    for i, d in enumerate(range(upper, lower - 1, -1)):
+        length = _diag_len(m, n, d)
+        left = (d >= 0 and super_left) or (d <= 0 and sub_left)
+        offset = 0 if left else max_len - length
+        for j in range(length):
+            packed_row.append(i)
+            packed_pos.append(offset + j)
+            rows.append(j - min(d, 0))
+            cols.append(j + max(d, 0))
+    as_index = lambda v: torch.tensor(v, dtype=torch.long, device=device)  # noqa: E731
+    return (max_len, as_index(packed_row), as_index(packed_pos), as_index(rows),
+            as_index(cols))
+
+
+def _static_band(node: Any, index: int) -> tuple:
+    band = _band(static_ints(node, index))
+    if band is None:
+        raise NotImplementedError(f"{node.type} needs k known at graph build")
+    if band[0] > band[1]:
+        raise errors.InvalidArgumentError(
+            None, None, f"lower_diag_index must not be larger than upper_diag_index: "
+                        f"{band[0]} > {band[1]}")
+    return band
+
+
+def _diag_size(max_len: int, lower: int, upper: int, rows: Optional[int],
+               cols: Optional[int]) -> tuple:
+    """TF's num_rows / num_cols when given as -1: the smallest that fit, square if both."""
+    min_rows, min_cols = max_len - min(upper, 0), max_len + max(lower, 0)
+    if rows == -1 and cols == -1:
+        rows = cols = max(min_rows, min_cols)
+    elif rows == -1:
+        rows = min_rows
+    elif cols == -1:
+        cols = min_cols
+    return rows, cols
 
 
 def _matrix_diag_shape(ctx: Any) -> List[TensorShape]:
     s = ctx.shape(0)
-    k = ctx.const(1)
+    band = _band(ctx.const(1))
     rows, cols = ctx.const(2), ctx.const(3)
-    if s.rank is None or k is None or np.asarray(k).size != 1:
+    if s.rank is None or band is None:
         return [unknown_shape()]
-    d = s.as_list()[-1]
-    k = int(np.asarray(k).reshape(-1)[0])
-    n_rows = int(rows) if rows is not None and int(rows) != -1 else (
-        None if d is None else d + max(-k, 0))
-    n_cols = int(cols) if cols is not None and int(cols) != -1 else (
-        None if d is None else d + max(k, 0))
-    return [TensorShape(s.as_list()[:-1] + [n_rows, n_cols])]
+    lower, upper = band
+    batch = s.as_list()[:-1] if lower == upper else s.as_list()[:-2]
+    max_len = s.as_list()[-1]
+    rows = None if rows is None else int(rows)
+    cols = None if cols is None else int(cols)
+    if max_len is None or rows is None or cols is None:
+        return [TensorShape(batch + [None if rows in (None, -1) else rows,
+                                     None if cols in (None, -1) else cols])]
+    return [TensorShape(batch + list(_diag_size(max_len, lower, upper, rows, cols)))]
 
 
 def _matrix_diag_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    k = _single_k(node)
-    rows, cols = static_ints(node, 2), static_ints(node, 3)
+    lower, upper = _static_band(node, 1)
+    align = node._attrs["align"]
 
-    def run(diag: torch.Tensor, _k: Any, _r: Any, _c: Any, pad: torch.Tensor) -> torch.Tensor:
-        n = diag.shape[-1]
-        r = rows[0] if rows and rows[0] != -1 else n + max(-k, 0)
-        c = cols[0] if cols and cols[0] != -1 else n + max(k, 0)
-        out = pad.to(diag.dtype).expand(diag.shape[:-1] + (r, c)).clone()
-        return _set_diagonal(out, diag, k)
+    def run(diag: torch.Tensor, _k: Any, num_rows: Any, num_cols: Any,
+            pad: torch.Tensor) -> torch.Tensor:
+        if lower == upper:
+            diag = diag.unsqueeze(-2)
+        rows, cols = _diag_size(diag.shape[-1], lower, upper, int(num_rows), int(num_cols))
+        out = pad.to(diag.dtype).expand(diag.shape[:-2] + (rows, cols)).clone()
+        _, prow, ppos, mrow, mcol = _band_indices(rows, cols, lower, upper, align, diag.device)
+        out[..., mrow, mcol] = diag[..., prow, ppos]
+        return out
     return run
-
-
-def _set_diagonal(matrix: torch.Tensor, diag: torch.Tensor, k: int) -> torch.Tensor:
-    r, c = matrix.shape[-2:]
-    length = max(0, min(r + min(k, 0), c - max(k, 0)))
-    i = torch.arange(length, device=matrix.device)
-    rows, cols = i - min(k, 0), i + max(k, 0)
-    out = matrix.clone()
-    out[..., rows, cols] = diag[..., :length].to(matrix.dtype)
-    return out
 
 
 declare("MatrixDiagV3", inputs=["diagonal: T", "k: int32", "num_rows: int32",
@@ -74,8 +125,18 @@ declare("MatrixDiagV3", inputs=["diagonal: T", "k: int32", "num_rows: int32",
 
 
 def _matrix_set_diag_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    k = _single_k(node, 2)
-    return lambda x, diag, _k: _set_diagonal(x, diag, k)
+    lower, upper = _static_band(node, 2)
+    align = node._attrs["align"]
+
+    def run(x: torch.Tensor, diag: torch.Tensor, _k: Any) -> torch.Tensor:
+        if lower == upper:
+            diag = diag.unsqueeze(-2)
+        _, prow, ppos, mrow, mcol = _band_indices(x.shape[-2], x.shape[-1], lower, upper,
+                                                  align, x.device)
+        out = x.clone()
+        out[..., mrow, mcol] = diag[..., prow, ppos].to(x.dtype)
+        return out
+    return run
 
 
 declare("MatrixSetDiagV3", inputs=["input: T", "diagonal: T", "k: int32"],
@@ -85,18 +146,30 @@ declare("MatrixSetDiagV3", inputs=["input: T", "diagonal: T", "k: int32"],
 
 def _diag_part_shape(ctx: Any) -> List[TensorShape]:
     s = ctx.shape(0)
-    k = ctx.const(1)
-    if s.rank is None or k is None or np.asarray(k).size != 1:
+    band = _band(ctx.const(1))
+    if s.rank is None or band is None:
         return [unknown_shape()]
-    k = int(np.asarray(k).reshape(-1)[0])
+    lower, upper = band
     r, c = s.as_list()[-2:]
-    n = None if r is None or c is None else max(0, min(r + min(k, 0), c - max(k, 0)))
-    return [TensorShape(s.as_list()[:-2] + [n])]
+    n = None if r is None or c is None else \
+        max(0, min(r + min(upper, 0), c - max(lower, 0)))
+    band_dims = [] if lower == upper else [upper - lower + 1]
+    return [TensorShape(s.as_list()[:-2] + band_dims + [n])]
 
 
 def _diag_part_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    k = _single_k(node)
-    return lambda x, _k, pad: torch.diagonal(x, offset=k, dim1=-2, dim2=-1)
+    lower, upper = _static_band(node, 1)
+    align = node._attrs["align"]
+    if lower == upper:
+        return lambda x, _k, pad: torch.diagonal(x, offset=lower, dim1=-2, dim2=-1)
+
+    def run(x: torch.Tensor, _k: Any, pad: torch.Tensor) -> torch.Tensor:
+        max_len, prow, ppos, mrow, mcol = _band_indices(x.shape[-2], x.shape[-1], lower,
+                                                        upper, align, x.device)
+        out = pad.to(x.dtype).expand(x.shape[:-2] + (upper - lower + 1, max_len)).clone()
+        out[..., prow, ppos] = x[..., mrow, mcol]
+        return out
+    return run
 
 
 declare("MatrixDiagPartV3", inputs=["input: T", "k: int32", "padding_value: T"],

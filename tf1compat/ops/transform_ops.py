@@ -85,10 +85,10 @@ def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         return lambda x, p: np.transpose(x, as_int_list(p))
     if perm is not None:
         if conj:
-            return lambda x, p: x.permute(perm).conj()
+            return lambda x, p: x.permute(perm).conj_physical()
         return lambda x, p: x.permute(perm)
     if conj:
-        return lambda x, p: x.permute(as_int_list(p)).conj()
+        return lambda x, p: x.permute(as_int_list(p)).conj_physical()
     return lambda x, p: x.permute(as_int_list(p))
 
 
@@ -318,9 +318,15 @@ def _broadcast_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _broadcast_args_shape(ctx: Any) -> List[TensorShape]:
+    """As long as the longer shape vector, when both lengths are known."""
+    lengths = [ctx.shape(i).as_list()[0] if ctx.rank(i) == 1 else None for i in (0, 1)]
+    return [TensorShape([None if None in lengths else max(lengths)])]
+
+
 declare("BroadcastArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T"],
         attrs={"T": Type(INDEX, default=D.int32)},
-        shape=lambda ctx: [TensorShape([None])], kernel=_broadcast_args_kernel, grad="none")
+        shape=_broadcast_args_shape, kernel=_broadcast_args_kernel, grad="none")
 
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import torch
 
 from tf1compat.framework import errors
+from tf1compat.framework.op_def import single_output
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
@@ -285,6 +286,8 @@ class PlanBuilder:
                     kernel = (lambda v: lambda: v)(value)
                 elif od.kernel is not None:
                     kernel = od.kernel(op, kctx)
+                    if len(op._outputs) == 1 and od.has_list_outputs:
+                        kernel = single_output(kernel)
             except errors.OpError as e:
                 return _error_plan(e)
             except (ValueError, TypeError, NotImplementedError) as e:
