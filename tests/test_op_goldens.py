@@ -13,11 +13,11 @@ import pytest
 
 import tf1compat
 import tf1compat.runtime.session as session_mod
-from tf1compat.framework.op_def import registered_op_types
 from tf1compat.runtime.interpreter import CheckingInterpreter
 from tests.golden.harness import decode
 from tests.golden.op_exempt import EXEMPT
-from tests.golden.op_harness import (ROOT, check_row, eager_applies, record_path,
+from tests.golden.op_harness import (OPTIONS, ROOT, check_row, declared_op_types,
+                                     eager_applies, record_path,
                                      row_modules, rows_of, run_row)
 
 _RECORDS: Dict[str, dict] = {}
@@ -92,7 +92,7 @@ def _covered() -> Dict[str, list]:
 
 def test_every_declared_op_has_rows_or_an_exemption():
     covered = _covered()
-    missing = [t for t in registered_op_types() if t not in covered and t not in EXEMPT]
+    missing = [t for t in declared_op_types() if t not in covered and t not in EXEMPT]
     assert not missing, (
         f"op types with neither a golden row nor an exemption: {missing}. Add rows to "
         "tests/golden/op_rows_<family>.py and record them (`/tmp/tf/bin/python "
@@ -101,7 +101,7 @@ def test_every_declared_op_has_rows_or_an_exemption():
 
 
 def test_exemptions_are_not_stale():
-    declared = set(registered_op_types())
+    declared = set(declared_op_types())
     covered = _covered()
     stale = {t: "not a declared op type" for t in EXEMPT if t not in declared}
     stale.update({t: f"has rows {covered[t]}" for t in EXEMPT if t in covered})
@@ -109,7 +109,7 @@ def test_exemptions_are_not_stale():
 
 
 def test_rows_name_declared_ops_and_records_have_no_strays():
-    declared = set(registered_op_types())
+    declared = set(declared_op_types())
     for module in row_modules():
         keys = {r.key for r in rows_of(module)}
         unknown = sorted({r.op for r in rows_of(module)} - declared)
@@ -117,3 +117,13 @@ def test_rows_name_declared_ops_and_records_have_no_strays():
         strays = sorted(set(_record(module)) - keys)
         assert not strays, (f"{module}: recorded rows no row defines {strays}: record "
                             "the module again")
+
+
+def test_row_options_are_not_op_arguments():
+    """`row(op, **kw)` takes its options from the keywords: none may be a TF argument name."""
+    from tf1compat.api._tf_raw_ops import RAW_OPS
+    names = set()
+    for _, inputs, attrs, _, _ in RAW_OPS.values():
+        names.update(i.rstrip("*").split("=")[0] for i in inputs)
+        names.update(a[0].split("=")[0] for a in attrs)
+    assert not names & set(OPTIONS)

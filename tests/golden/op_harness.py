@@ -48,7 +48,7 @@ ROOT = os.path.dirname(os.path.dirname(GOLDEN_DIR))
 
 __all__ = ["Row", "row", "err", "Dyn", "Const", "Var", "ResVar", "rand", "f16", "f32", "f64",
            "i32", "i64", "pos", "strings", "run_row", "run_row_eager", "check_row",
-           "eager_applies", "row_modules", "rows_of", "record_path", "write_records", "ROOT"]
+           "eager_applies", "OPTIONS", "declared_op_types", "row_modules", "rows_of", "record_path", "write_records", "ROOT"]
 
 _FLOAT_KINDS = ("float16", "float32", "float64")
 
@@ -133,7 +133,7 @@ class Row:
     op: str
     args: Dict[str, Any]
     error: bool = False             # TF must raise (at build or run time)
-    grad: bool = True               # record gradients for float inputs and outputs
+    with_grad: bool = True          # record gradients for float inputs and outputs
     check: str = "values"           # "values" | "shape" | "sorted" | "stats"
     rtol: float = 1e-5
     atol: float = 1e-6
@@ -144,7 +144,7 @@ class Row:
 
     def fingerprint(self) -> str:
         """A digest of what the row does: a recording made from another row is stale."""
-        text = json.dumps([self.op, _canonical(self.args), self.error, self.grad,
+        text = json.dumps([self.op, _canonical(self.args), self.error, self.with_grad,
                            self.check], sort_keys=True)
         return hashlib.sha1(text.encode()).hexdigest()[:12]
 
@@ -164,14 +164,15 @@ def _canonical(value: Any) -> Any:
     return value if isinstance(value, (int, float, str, bool, type(None))) else repr(value)
 
 
-_OPTIONS = ("grad", "check", "rtol", "atol", "grad_rtol", "grad_atol", "label")
+# (No TF raw op has an argument of these names: tests/test_op_goldens.py checks.)
+OPTIONS = ("with_grad", "check", "rtol", "atol", "grad_rtol", "grad_atol", "label")
 
 
 def row(op: str, **kwargs: Any) -> Row:
-    """A row; the keywords named in `_OPTIONS` set how it is compared, the rest are the
-    op's arguments (use `row(op, args={...})` for an argument named like an option)."""
-    options = {k: kwargs.pop(k) for k in _OPTIONS if k in kwargs}
-    args = kwargs.pop("args", None) or kwargs
+    """A row; the keywords named in `OPTIONS` set how it is compared, the rest are the
+    op's arguments."""
+    options = {k: kwargs.pop(k) for k in OPTIONS if k in kwargs}
+    args = kwargs
     return Row(op, args, **options)
 
 
@@ -202,6 +203,17 @@ def rows_of(module_name: str) -> List[Row]:
             raise ValueError(f"{module_name}: two rows are keyed {r.key}")
         keys.add(r.key)
     return rows
+
+
+def declared_op_types() -> List[str]:
+    """Every op type tf1compat declares. Each tf1compat module is imported first: a few
+    declare their ops only when first used (tf.data's sparse components, ...)."""
+    import tf1compat
+    from tf1compat.framework.op_def import registered_op_types
+    for info in pkgutil.walk_packages(tf1compat.__path__, "tf1compat."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    return registered_op_types()
 
 
 def record_path(module_name: str) -> str:
@@ -349,7 +361,7 @@ def run_row(tf: Any, r: Row) -> Dict[str, Any]:
         if inputs.variables:
             result["variables"] = [_observe(v, r.check)
                                    for v in sess.run([v.value() for v in inputs.variables])]
-        if r.grad and not r.error and not inputs.variables:
+        if r.with_grad and not r.error and not inputs.variables:
             grads = _gradients(tf, sess, r, flat, values, inputs)
             if grads is not None:
                 result["gradients"] = grads

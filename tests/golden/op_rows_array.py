@@ -150,7 +150,7 @@ ROWS += [
     err("GatherV2", params=_M, indices=np.array([3], np.int32), axis=0),
     row("GatherNd", params=_M, indices=np.array([[0, 1], [2, 3]], np.int32)),
     # TF's gradient here is an IndexedSlices (indices [N, 1]); tf1compat's is dense.
-    row("GatherNd", params=_X, indices=np.array([[1], [0]], np.int64), grad=False),
+    row("GatherNd", params=_X, indices=np.array([[1], [0]], np.int64), with_grad=False),
     row("GatherNd", params=_X, indices=np.array([[1, 2], [0, 0]], np.int64)),
     err("GatherNd", params=_M, indices=np.array([[3, 0]], np.int32)),
     row("ScatterNd", indices=np.array([[1], [3], [1]], np.int32), updates=f32(3, 2),
@@ -172,7 +172,7 @@ ROWS += [
     # A repeated index: the later value wins; TF's gradient still reaches the overwritten
     # one (autograd's does not), so values only.
     row("DynamicStitch", indices=[np.array([0, 1], np.int32), np.array([1], np.int32)],
-        data=[f32(2, 2), f32(1, 2, seed=1)], grad=False),
+        data=[f32(2, 2), f32(1, 2, seed=1)], with_grad=False),
     row("ParallelDynamicStitch", indices=[np.array([0, 2], np.int32),
                                           np.array([1, 2], np.int32)],
         data=[i32(2, 3), i32(2, 3, seed=1)]),

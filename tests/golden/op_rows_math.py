@@ -126,7 +126,7 @@ ROWS += [
     # Where min > max TF gives min; the gradient then goes where TF's comparisons of t
     # with min and max send it, which autograd does not follow (checked without it).
     row("ClipByValue", t=f32(2, 3), clip_value_min=f32(2, 3, seed=1) - 1,
-        clip_value_max=f32(2, 3, seed=2) + 1.5, grad=False),
+        clip_value_max=f32(2, 3, seed=2) + 1.5, with_grad=False),
     row("ClipByValue", t=f32(2, 3), clip_value_min=f32(2, 3, seed=1) - 1.5,
         clip_value_max=f32(2, 3, seed=2) + 1.5),
     row("ClipByValue", t=_INT_A, clip_value_min=np.int32(-3), clip_value_max=np.int32(8)),

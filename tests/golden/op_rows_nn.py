@@ -43,7 +43,7 @@ ROWS += [
         labels=np.array([[0.2, 0.3, 0.5, 0.0], [1, 0, 0, 0], [0.25] * 4], np.float32)),
     # Broadcast labels: TF's gradient function fails on them (ValueError); values only.
     row("SoftmaxCrossEntropyWithLogits", features=f32(3, 4),
-        labels=np.array([[0.2, 0.3, 0.5, 0.0]], np.float32), grad=False),
+        labels=np.array([[0.2, 0.3, 0.5, 0.0]], np.float32), with_grad=False),
     err("SoftmaxCrossEntropyWithLogits", features=f32(3, 4), labels=f32(3, 5)),
     row("SparseSoftmaxCrossEntropyWithLogits", features=f32(3, 4),
         labels=np.array([0, 3, 1], np.int32)),
@@ -67,7 +67,7 @@ ROWS += [
     row("TopKV2", input=f32(3, 5), k=np.int32(2)),
     row("TopKV2", input=i32(6, lo=-50, hi=50), k=np.int32(6)),
     # TF's TopK gradient function fails (TypeError) on int64 indices; values only.
-    row("TopKV2", input=f32(2, 4), k=np.int32(3), sorted=True, index_type="int64", grad=False),
+    row("TopKV2", input=f32(2, 4), k=np.int32(3), sorted=True, index_type="int64", with_grad=False),
     err("TopKV2", input=f32(2, 4), k=np.int32(5)),
 ]
 
@@ -136,7 +136,7 @@ ROWS += [
         padding="VALID"),
     # TF's gradient kernel rejects these attrs (InvalidArgumentError); values only.
     row("MaxPoolWithArgmax", input=f32(2, 4, 4, 3), ksize=[1, 2, 2, 1], strides=_STRIDES,
-        padding="SAME", Targmax="int32", include_batch_in_index=True, grad=False),
+        padding="SAME", Targmax="int32", include_batch_in_index=True, with_grad=False),
     row("MaxPool3D", input=f32(1, 4, 4, 4, 2), ksize=[1, 2, 2, 2, 1],
         strides=[1, 2, 2, 2, 1], padding="VALID"),
     row("AvgPool3D", input=f32(1, 4, 4, 4, 2), ksize=[1, 2, 2, 2, 1],
@@ -151,21 +151,21 @@ _BN_X = f32(2, 3, 3, 4)
 ROWS += [
     row("FusedBatchNormV3", x=_BN_X, scale=pos(4), offset=f32(4, seed=1),
         mean=np.zeros((0,), np.float32), variance=np.zeros((0,), np.float32),
-        epsilon=0.001, is_training=True, grad=False),
+        epsilon=0.001, is_training=True, with_grad=False),
     row("FusedBatchNormV3", x=_BN_X, scale=pos(4), offset=f32(4, seed=1), mean=f32(4, seed=2),
         variance=pos(4, seed=3), epsilon=0.001, is_training=False),
     row("FusedBatchNormV3", x=f32(2, 4, 3, 3), scale=pos(4), offset=f32(4, seed=1),
         mean=f32(4, seed=2), variance=pos(4, seed=3), data_format="NCHW", is_training=False),
     row("FusedBatchNormV3", x=_BN_X, scale=pos(4), offset=f32(4, seed=1), mean=f32(4, seed=2),
-        variance=pos(4, seed=3), is_training=True, exponential_avg_factor=0.3, grad=False),
+        variance=pos(4, seed=3), is_training=True, exponential_avg_factor=0.3, with_grad=False),
     row("LSTMBlockCell", x=f32(2, 3), cs_prev=f32(2, 4, seed=1), h_prev=f32(2, 4, seed=2),
         w=f32(7, 16, seed=3), wci=f32(4, seed=4), wcf=f32(4, seed=5), wco=f32(4, seed=6),
-        b=f32(16, seed=7), forget_bias=1.0, cell_clip=-1.0, use_peephole=False, grad=False),
+        b=f32(16, seed=7), forget_bias=1.0, cell_clip=-1.0, use_peephole=False, with_grad=False),
     row("LSTMBlockCell", x=f32(2, 3), cs_prev=f32(2, 4, seed=1), h_prev=f32(2, 4, seed=2),
         w=f32(7, 16, seed=3), wci=f32(4, seed=4), wcf=f32(4, seed=5), wco=f32(4, seed=6),
-        b=f32(16, seed=7), forget_bias=0.5, cell_clip=0.5, use_peephole=True, grad=False),
+        b=f32(16, seed=7), forget_bias=0.5, cell_clip=0.5, use_peephole=True, with_grad=False),
     row("GRUBlockCell", x=f32(2, 3), h_prev=f32(2, 4, seed=1), w_ru=f32(7, 8, seed=2),
-        w_c=f32(7, 4, seed=3), b_ru=f32(8, seed=4), b_c=f32(4, seed=5), grad=False),
+        w_c=f32(7, 4, seed=3), b_ru=f32(8, seed=4), b_c=f32(4, seed=5), with_grad=False),
     row("CTCLoss", inputs=f32(5, 2, 4),
         labels_indices=np.array([[0, 0], [0, 1], [1, 0]], np.int64),
         labels_values=np.array([1, 2, 1], np.int32),

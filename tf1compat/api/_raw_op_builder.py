@@ -311,8 +311,26 @@ def _uses_functions(entry: tuple) -> bool:
     return any(attr[2] in ("func", "list(func)") for attr in entry[2])
 
 
+_ALL_DECLARED: List[bool] = []
+
+
+def _declare_all() -> None:
+    """Imports every module of the packages that declare ops: a few declare theirs only
+    when first used (`v[1:2].assign`'s StridedSliceAssign, tf.data's sparse components)."""
+    if _ALL_DECLARED:
+        return
+    import importlib
+    import pkgutil
+    from tf1compat import data, ops
+    for package in (ops, data):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
+    _ALL_DECLARED.append(True)
+
+
 def callable_types() -> List[str]:
     """The op types `tf.raw_ops` can call: declared here and TF raw ops."""
+    _declare_all()
     table = _tf_table()
     return [t for t in _op_def.registered_op_types()
             if t in table and not _uses_functions(table[t]) and t not in _FUNCTION_OPS_INSTEAD]
@@ -332,6 +350,8 @@ def raw_op(name: str) -> RawOp:
         raise UnimplementedAPIError(
             f"tf.raw_ops.{name} takes TF function attrs, which tf1compat does not build from "
             f"raw op calls; use {instead} instead.")
+    if name not in _op_def.registered_op_types():
+        _declare_all()
     try:
         op_def = _op_def.get_op_def(name)
     except NotImplementedError:

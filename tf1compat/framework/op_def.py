@@ -275,7 +275,8 @@ def single_output(kernel: Callable[..., Any]) -> Callable[..., Any]:
     num_split=1): the value itself, where such kernels return a sequence of one."""
     def run(*args: Any) -> Any:
         out = kernel(*args)
-        return out[0] if isinstance(out, (tuple, list)) else out
+        # (Exact types: a value may itself be a tuple subclass, e.g. a sparse component.)
+        return out[0] if type(out) in (tuple, list) and len(out) == 1 else out
     return run
 
 
