@@ -37,6 +37,9 @@ RAW_OPS[op type] = (python name, inputs, attrs, inferred attrs, outputs):
   or the allowed strings;
 * inferred attrs: attrs TF infers from the inputs (types, list lengths);
 * outputs: output argument names, a trailing "*" for a list output.
+
+REMOVED[op type] = (GraphDef version, explanation): ops TF no longer builds (a call
+raises NotImplementedError); GRAPH_DEF_VERSION is the recording TF's.
 """
 
 # flake8: noqa: E501
@@ -106,10 +109,20 @@ def _entry(tf, op_type: str) -> str:
 def main() -> int:
     import tensorflow.compat.v1 as tf
     names = sorted(n for n in dir(tf.raw_ops) if not n.startswith("_"))
+    from tensorflow.python.framework import op_def_registry, versions
     with open(OUT, "w") as f:
         f.write(HEADER)
         for name in names:
             f.write(_entry(tf, name))
+        f.write("}\n\n")
+        f.write(f"GRAPH_DEF_VERSION = {versions.GRAPH_DEF_VERSION}\n\n")
+        f.write("REMOVED = {\n")
+        for name in names:
+            op_def = op_def_registry.get(name)
+            if op_def.HasField("deprecation") and \
+                    op_def.deprecation.version <= versions.GRAPH_DEF_VERSION:
+                f.write(f"    {name!r}: ({op_def.deprecation.version}, "
+                        f"{op_def.deprecation.explanation!r}),\n")
         f.write("}\n")
     print(f"{len(names)} raw ops -> {os.path.relpath(OUT, ROOT)}")
     return 0

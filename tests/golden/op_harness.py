@@ -24,7 +24,8 @@ or run time is recorded as its class and stage. `check_row(record, result)` comp
 
 Seeded random ops compare exact values where tf1compat reproduces TF's streams; rows can
 instead compare only `check="shape"` (structure, dtypes, shapes), `check="sorted"`
-(the sorted values: a permutation) or `check="stats"` (mean and standard deviation).
+(the sorted values: a permutation), `check="abs"` (absolute values: decompositions whose
+vectors' signs are the library's choice) or `check="stats"` (mean and standard deviation).
 """
 
 from __future__ import annotations
@@ -134,18 +135,21 @@ class Row:
     args: Dict[str, Any]
     error: bool = False             # TF must raise (at build or run time)
     with_grad: bool = True          # record gradients for float inputs and outputs
-    check: str = "values"           # "values" | "shape" | "sorted" | "stats"
+    check: str = "values"           # "values" | "shape" | "sorted" | "abs" | "stats"
     rtol: float = 1e-5
     atol: float = 1e-6
     grad_rtol: float = 1e-4
     grad_atol: float = 1e-5
     label: str = ""
+    # Indices of the outputs whose values are compared (and differentiated); None: all.
+    # For outputs TF leaves uninitialized (Svd's u and v when compute_uv=False).
+    checked_outputs: Optional[Tuple[int, ...]] = None
     key: str = field(default="", compare=False)
 
     def fingerprint(self) -> str:
         """A digest of what the row does: a recording made from another row is stale."""
         text = json.dumps([self.op, _canonical(self.args), self.error, self.with_grad,
-                           self.check], sort_keys=True)
+                           self.check, self.checked_outputs], sort_keys=True)
         return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
@@ -165,7 +169,8 @@ def _canonical(value: Any) -> Any:
 
 
 # (No TF raw op has an argument of these names: tests/test_op_goldens.py checks.)
-OPTIONS = ("with_grad", "check", "rtol", "atol", "grad_rtol", "grad_atol", "label")
+OPTIONS = ("with_grad", "check", "rtol", "atol", "grad_rtol", "grad_atol", "label",
+           "checked_outputs")
 
 
 def row(op: str, **kwargs: Any) -> Row:
@@ -317,6 +322,8 @@ def _observe(value: Any, check: str) -> Any:
         return {"shape": list(arr.shape), "dtype": str(arr.dtype)}
     if check == "sorted":
         return np.sort(arr.reshape(-1))
+    if check == "abs":
+        return np.abs(arr)
     if check == "stats":
         return {"shape": list(arr.shape), "dtype": str(arr.dtype),
                 "mean": float(arr.astype(np.float64).mean()),
@@ -357,6 +364,9 @@ def run_row(tf: Any, r: Row) -> Dict[str, Any]:
         except Exception as e:  # noqa: BLE001
             result.update(_error(e, "run"))
             return result
+        if r.checked_outputs is not None:
+            flat = [flat[i] for i in r.checked_outputs]
+            values = [values[i] for i in r.checked_outputs]
         result["values"] = [_observe(v, r.check) for v in values]
         if inputs.variables:
             result["variables"] = [_observe(v, r.check)
@@ -421,6 +431,8 @@ def run_row_eager(tf: Any, r: Row) -> Dict[str, Any]:
     try:
         out = getattr(tf.raw_ops, r.op)(**{k: build(v) for k, v in r.args.items()})
         structure, flat = _structure(out)
+        if r.checked_outputs is not None:
+            flat = [flat[i] for i in r.checked_outputs]
         return {"structure": structure,
                 "values": [_observe(t.numpy(), r.check) for t in flat]}
     except Exception as e:  # noqa: BLE001

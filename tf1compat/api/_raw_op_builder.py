@@ -219,6 +219,12 @@ class RawOp:
         missing = [p.keyword for p in self.params if p.default is ... and p.keyword not in kwargs]
         if missing:
             raise TypeError(_missing_message(self.py_name, missing))
+        removed = _recorded().REMOVED.get(self.op_type)
+        if removed is not None:
+            raise NotImplementedError(
+                f"Op {self.op_type} is not available in GraphDef version "
+                f"{_recorded().GRAPH_DEF_VERSION}. It has been removed in version "
+                f"{removed[0]}. {removed[1]}.")
         inputs, attrs = self._inputs(kwargs), self._attrs(kwargs)
         counts = self._output_counts(inputs, attrs)
         return self._pack(apply_op(self.op_type, inputs, attrs, name), counts)
@@ -297,14 +303,14 @@ class RawOp:
 
 # -- the table and the namespace's names -------------------------------------------------------------------
 
-_TABLE: List[Dict[str, tuple]] = []
+def _recorded() -> Any:
+    """TF's recorded raw op table (imported on first use: it is large)."""
+    from tf1compat.api import _tf_raw_ops
+    return _tf_raw_ops
 
 
 def _tf_table() -> Dict[str, tuple]:
-    if not _TABLE:
-        from tf1compat.api._tf_raw_ops import RAW_OPS
-        _TABLE.append(RAW_OPS)
-    return _TABLE[0]
+    return _recorded().RAW_OPS
 
 
 def _uses_functions(entry: tuple) -> bool:

@@ -11,6 +11,9 @@ RAW_OPS[op type] = (python name, inputs, attrs, inferred attrs, outputs):
   or the allowed strings;
 * inferred attrs: attrs TF infers from the inputs (types, list lengths);
 * outputs: output argument names, a trailing "*" for a list output.
+
+REMOVED[op type] = (GraphDef version, explanation): ops TF no longer builds (a call
+raises NotImplementedError); GRAPH_DEF_VERSION is the recording TF's.
 """
 
 # flake8: noqa: E501
@@ -1477,4 +1480,69 @@ RAW_OPS = {
     'ZerosLike': ('zeros_like', ('x',), (), ('T',), ('y',)),
     'Zeta': ('zeta', ('x', 'q',), (), ('T',), ('z',)),
     'ZipDataset': ('zip_dataset', ('input_datasets*',), (('output_types', ..., 'list(type)', 1), ('output_shapes', ..., 'list(shape)', 1), ('metadata', '', 'string'),), ('N',), ('handle',)),
+}
+
+GRAPH_DEF_VERSION = 2474
+
+REMOVED = {
+    'AdjustContrast': (2, 'Use AdjustContrastv2 instead'),
+    'AudioSummary': (15, 'Use AudioSummaryV2.'),
+    'BatchCholesky': (13, 'Use Cholesky instead.'),
+    'BatchCholeskyGrad': (13, 'Use CholeskyGrad instead.'),
+    'BatchFFT': (15, 'Use FFT'),
+    'BatchFFT2D': (15, 'Use FFT2D'),
+    'BatchFFT3D': (15, 'Use FFT3D'),
+    'BatchIFFT': (15, 'Use IFFT'),
+    'BatchIFFT2D': (15, 'Use IFFT2D'),
+    'BatchIFFT3D': (15, 'Use IFFT3D'),
+    'BatchMatrixBandPart': (14, 'Use MatrixBandPart'),
+    'BatchMatrixDeterminant': (13, 'Use MatrixDeterminant instead.'),
+    'BatchMatrixDiag': (14, 'Use MatrixDiag'),
+    'BatchMatrixDiagPart': (14, 'Use MatrixDiagPart'),
+    'BatchMatrixInverse': (13, 'Use MatrixInverse instead.'),
+    'BatchMatrixSetDiag': (14, 'Use MatrixSetDiag'),
+    'BatchMatrixSolve': (13, 'Use MatrixSolve instead.'),
+    'BatchMatrixSolveLs': (13, 'Use MatrixSolveLs instead.'),
+    'BatchMatrixTriangularSolve': (13, 'Use MatrixTriangularSolve instead.'),
+    'BatchNormWithGlobalNormalization': (9, 'Use tf.nn.batch_normalization()'),
+    'BatchNormWithGlobalNormalizationGrad': (9, 'Use tf.nn.batch_normalization()'),
+    'BatchSelfAdjointEig': (11, 'Use SelfAdjointEigV2 instead.'),
+    'BatchSelfAdjointEigV2': (13, 'Use SelfAdjointEigV2 instead.'),
+    'BatchSvd': (13, 'Use Svd instead.'),
+    'Conv3DBackpropFilter': (10, 'Use Conv3DBackpropFilterV2'),
+    'Conv3DBackpropInput': (10, 'Use Conv3DBackpropInputV2'),
+    'FixedLengthRecordReader': (26, 'Use FixedLengthRecordReaderV2'),
+    'IdentityReader': (26, 'Use IdentityReaderV2'),
+    'MatrixExponential': (27, 'Use Python implementation tf.linalg.matrix_exponential instead.'),
+    'PlaceholderV2': (23, 'Placeholder now behaves the same as PlaceholderV2.'),
+    'QuantizeAndDequantize': (22, 'Replaced by QuantizeAndDequantizeV2'),
+    'RandomCrop': (8, 'Random crop is now pure Python'),
+    'RandomPoisson': (25, 'Replaced by RandomPoissonV2'),
+    'SelfAdjointEig': (11, 'Use SelfAdjointEigV2 instead.'),
+    'StatefulStandardNormal': (29, 'Use StatefulStandardNormalV2 instead'),
+    'TFRecordReader': (26, 'Use TFRecordReaderV2'),
+    'TensorArray': (16, 'Use TensorArrayV3'),
+    'TensorArrayClose': (16, 'Use TensorArrayCloseV3'),
+    'TensorArrayCloseV2': (26, 'Use TensorArrayCloseV3'),
+    'TensorArrayConcat': (16, 'Use TensorArrayGradV3'),
+    'TensorArrayGather': (16, 'Use TensorArrayGatherV3'),
+    'TensorArrayGatherV2': (26, 'Use TensorArrayGatherV3'),
+    'TensorArrayGrad': (16, 'Use TensorArrayGradV3'),
+    'TensorArrayGradV2': (26, 'Use TensorArrayGradV3'),
+    'TensorArrayPack': (16, 'Use TensorArrayGatherV3 with RangeOp'),
+    'TensorArrayRead': (16, 'Use TensorArrayReadV3'),
+    'TensorArrayReadV2': (26, 'Use TensorArrayReadV3'),
+    'TensorArrayScatter': (19, 'Use TensorArrayGradV3'),
+    'TensorArrayScatterV2': (26, 'Use TensorArrayScatterV3'),
+    'TensorArraySize': (16, 'Use TensorArraySizeV3'),
+    'TensorArraySizeV2': (26, 'Use TensorArraySizeV3'),
+    'TensorArraySplit': (16, 'Use TensorArraySplitV3'),
+    'TensorArraySplitV2': (26, 'Use TensorArraySplitV3'),
+    'TensorArrayUnpack': (20, 'Use TensorArrayScatterV3 with RangeOp'),
+    'TensorArrayV2': (26, 'Use TensorArrayV3'),
+    'TensorArrayWrite': (16, 'Use TensorArrayWriteV3'),
+    'TensorArrayWriteV2': (26, 'Use TensorArrayWriteV3'),
+    'TextLineReader': (26, 'Use TextLineReaderV2'),
+    'TileGrad': (3, 'TileGrad has been replaced with reduce_sum'),
+    'TopK': (7, 'Use TopKV2 instead'),
 }
