@@ -246,7 +246,14 @@ class RawOp:
         declared = self.op_def.attrs
         attrs = {}
         for param in self.params:
-            if param.attr_type is None or param.keyword not in kwargs:
+            if param.attr_type is None:
+                continue
+            if param.keyword not in kwargs:
+                # TF's default, also where a declaration has none or another one (a
+                # raw op call means what TF's does).
+                if param.target in declared and param.attr_type != "tensor":
+                    attrs[param.target] = _attr_value(self.op_type, self.py_name, param,
+                                                      _tf_default(param.default))
                 continue
             value = _attr_value(self.op_type, self.py_name, param, kwargs[param.keyword])
             if param.target in declared:

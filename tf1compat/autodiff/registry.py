@@ -39,7 +39,7 @@ TF_LOOKUP_ERROR_TYPES: FrozenSet[str] = frozenset({
     "RandomUniformInt", "Snapshot", "TruncateMod", "Unique", "Where", "VariableV2",
     "VarHandleOp",
     "ResizeArea", "AdjustContrastv2",   # tf.image ops without a TF gradient
-    "DenseBincount", "SoftsignGrad",
+    "DenseBincount", "SoftsignGrad", "DecodeCSV", "ParseExampleV2", "ParseSequenceExampleV2",
 })
 
 # Op types TF declares NotDifferentiable that tf1compat declares with grad="autograd".

@@ -71,7 +71,11 @@ def _set_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                 values.append(value)
         rank = len(lead) + 1
         index_t = torch.tensor(indices, dtype=torch.int64, device=device).reshape(-1, rank)
-        value_t = torch.tensor(values, dtype=node._attrs["T"].torch_dtype, device=device)
+        if node._attrs["T"] == D.string:
+            value_t = np.empty(len(values), dtype=object)
+            value_t[:] = values
+        else:
+            value_t = torch.tensor(values, dtype=node._attrs["T"].torch_dtype, device=device)
         shape_t = torch.tensor(list(lead) + [width], dtype=torch.int64, device=device)
         return index_t, value_t, shape_t
     return set_operation
