@@ -40,11 +40,12 @@ TF_LOOKUP_ERROR_TYPES: FrozenSet[str] = frozenset({
     "VarHandleOp",
     "ResizeArea", "AdjustContrastv2",   # tf.image ops without a TF gradient
     "DenseBincount", "SoftsignGrad", "DecodeCSV", "ParseExampleV2", "ParseSequenceExampleV2",
+    "SparseReduceMax", "SparseReduceMaxSparse", "SparseReduceSumSparse", "SparseSplit",
 })
 
 # Op types TF declares NotDifferentiable that tf1compat declares with grad="autograd".
 TF_NOT_DIFFERENTIABLE_TYPES: FrozenSet[str] = frozenset({
-    "OneHot", "FloorDiv", "TruncateDiv", "PyFunc", "PyFuncStateless",
+    "OneHot", "FloorDiv", "TruncateDiv", "PyFunc", "PyFuncStateless", "SparseConcat",
 })
 
 # Op types whose TF gradient function returns None for some inputs that may be float
