@@ -25,7 +25,8 @@ or run time is recorded as its class and stage. `check_row(record, result)` comp
 Seeded random ops compare exact values where tf1compat reproduces TF's streams; rows can
 instead compare only `check="shape"` (structure, dtypes, shapes), `check="sorted"`
 (the sorted values: a permutation), `check="abs"` (absolute values: decompositions whose
-vectors' signs are the library's choice) or `check="stats"` (mean and standard deviation).
+vectors' signs are the library's choice), `check="stats"` (mean and standard deviation)
+or `check="png"` (the images inside a summary, decompressed: zlib versions differ).
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ class Row:
     args: Dict[str, Any]
     error: bool = False             # TF must raise (at build or run time)
     with_grad: bool = True          # record gradients for float inputs and outputs
-    check: str = "values"           # "values" | "shape" | "sorted" | "abs" | "stats"
+    check: str = "values"     # "values" | "shape" | "sorted" | "abs" | "stats" | "png"
     rtol: float = 1e-5
     atol: float = 1e-6
     grad_rtol: float = 1e-4
@@ -315,8 +316,33 @@ def _static(tf: Any, t: Any) -> Dict[str, Any]:
     return {"name": t.name, "dtype": t.dtype.name, "shape": dims}
 
 
+def _png_contents(blob: bytes) -> List[Any]:
+    """The PNG images inside `blob` (a serialized image summary) as their IHDR and
+    decompressed scanlines: what a PNG says, whatever zlib version compressed it."""
+    import zlib
+    images = []
+    start = blob.find(b"\x89PNG\r\n\x1a\n")
+    while start >= 0:
+        pos, header, data = start + 8, b"", b""
+        while True:
+            length = int.from_bytes(blob[pos:pos + 4], "big")
+            kind, body = blob[pos + 4:pos + 8], blob[pos + 8:pos + 8 + length]
+            pos += 12 + length
+            if kind == b"IHDR":
+                header = body
+            elif kind == b"IDAT":
+                data += body
+            elif kind == b"IEND":
+                break
+        images.append([header, zlib.decompress(data)])
+        start = blob.find(b"\x89PNG\r\n\x1a\n", pos)
+    return images
+
+
 def _observe(value: Any, check: str) -> Any:
     """What of a run-time value the row compares."""
+    if check == "png":
+        return _png_contents(np.asarray(value).reshape(())[()])
     arr = np.asarray(value)
     if check == "shape" or (check != "values" and arr.dtype.kind not in "fiu"):
         return {"shape": list(arr.shape), "dtype": str(arr.dtype)}

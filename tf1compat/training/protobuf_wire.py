@@ -238,6 +238,13 @@ def encode(message: Dict[str, Any], schema: Schema) -> bytes:
     for number, (name, kind, repeated) in sorted(schema.items()):
         value = message.get(name)
         values = list(value or []) if repeated else [value]
+        if repeated and values and not isinstance(kind, dict) and \
+                kind not in ("string", "bytes"):
+            # Repeated numbers are packed, as proto3 (and TF's [packed=true]) write them.
+            data = b"".join(_encode_scalar(kind, v)[1] for v in values)
+            out += encode_varint(number << 3 | LENGTH_DELIMITED)
+            out += encode_varint(len(data)) + data
+            continue
         for v in values:
             if v is None:
                 continue
