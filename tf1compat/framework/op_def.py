@@ -28,7 +28,9 @@ Registration checks the declaration (signature, attr kinds, defaults) at import 
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -140,6 +142,8 @@ class OpDef:
     # Control flow (If, While): inputs are passed on without device transfers and the
     # outputs' devices are unknown to the plan (they are wherever the region left them).
     keeps_devices: bool = False
+    # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
+    source: str = ""
 
     @property
     def has_list_outputs(self) -> bool:
@@ -210,9 +214,29 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
         raise ValueError(f"{op_type}: list ref inputs are not supported")
     op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
-                   keeps_devices)
+                   keeps_devices, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
+
+
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _declaration_site() -> str:
+    """The module-level statement that declared the op, directly or through a factory
+    (`unary("Tanh", ...)`), as "tf1compat/ops/math_ops.py:170"; outside the package the
+    file's own path."""
+    frame = sys._getframe(2)
+    site = frame
+    while frame is not None:
+        if frame.f_code.co_name == "<module>":
+            site = frame
+            break
+        frame = frame.f_back
+    path = os.path.abspath(site.f_code.co_filename)
+    if path.startswith(_PACKAGE_PARENT + os.sep):
+        path = os.path.relpath(path, _PACKAGE_PARENT).replace(os.sep, "/")
+    return f"{path}:{site.f_lineno}"
 
 
 def get_op_def(op_type: str) -> OpDef:

@@ -41,7 +41,13 @@ def fixed(fn: Callable[..., Any]) -> Callable[[Any, Any], Callable[..., Any]]:
 
 # -- factories ---------------------------------------------------------------------------
 
-def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT_COMPLEX,
+def _type_attrs(types: Any) -> dict:
+    """A factory's `types`: the dtypes its attr T allows, or one DType the op is fixed to
+    (TF's logical ops take bool and have no T attr)."""
+    return {} if isinstance(types, D.DType) else {"T": Type(tuple(types))}
+
+
+def unary(op_type: str, fn: Callable[..., Any], types: Any = FLOAT_COMPLEX,
           grad: str = "autograd", out_type: Optional[D.DType] = None,
           kernel_types: Optional[Sequence[D.DType]] = None,
           args: Sequence[str] = ("x", "y")) -> Callable[..., Tensor]:
@@ -52,7 +58,9 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
     `args`: TF's names of the input and the output.
     """
     in_name, out_name = args
-    outputs = [f"{out_name}: {out_type.name if out_type is not None else 'T'}"]
+    type_attrs = _type_attrs(types)
+    element = "T" if type_attrs else types.name
+    outputs = [f"{out_name}: {out_type.name if out_type is not None else element}"]
     kernel = fixed(fn)
     if kernel_types is not None:
         allowed = tuple(kernel_types)
@@ -61,8 +69,8 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
             if node._attrs["T"] not in allowed:
                 raise no_kernel(node, f"T=DT_{node._attrs['T'].name.upper()}")
             return fn
-    declare(op_type, inputs=[f"{in_name}: T"], outputs=outputs,
-            attrs={"T": Type(tuple(types))}, shape=unary_rule, kernel=kernel, grad=grad)
+    declare(op_type, inputs=[f"{in_name}: {element}"], outputs=outputs, attrs=type_attrs,
+            shape=unary_rule, kernel=kernel, grad=grad)
 
     def wrapper(x: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x], name=name)
@@ -71,14 +79,17 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
     return wrapper
 
 
-def binary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = NUMBER,
+def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
            grad: str = "autograd", args: Sequence[str] = ("x", "y", "z")
            ) -> Callable[..., Tensor]:
     """Declares a broadcasting two-input elementwise op; returns its gen-style wrapper
     (positional). `args`: TF's names of the two inputs and the output."""
     first, second, out = args
-    declare(op_type, inputs=[f"{first}: T", f"{second}: T"], outputs=[f"{out}: T"],
-            attrs={"T": Type(tuple(types))}, shape=broadcast_rule, kernel=fixed(fn), grad=grad)
+    type_attrs = _type_attrs(types)
+    element = "T" if type_attrs else types.name
+    declare(op_type, inputs=[f"{first}: {element}", f"{second}: {element}"],
+            outputs=[f"{out}: {element}"], attrs=type_attrs, shape=broadcast_rule,
+            kernel=fixed(fn), grad=grad)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -274,9 +285,9 @@ for _op_type, _fn, _np_fn, _mismatch in (("Equal", torch.eq, np.equal, False),
             shape=_equality_shape, kernel=_equality_kernel(_fn, _np_fn, _mismatch),
             grad="none")
 
-logical_and = binary("LogicalAnd", torch.logical_and, (D.bool,), grad="none")
-logical_or = binary("LogicalOr", torch.logical_or, (D.bool,), grad="none")
-logical_not = unary("LogicalNot", torch.logical_not, (D.bool,), grad="none")
+logical_and = binary("LogicalAnd", torch.logical_and, D.bool, grad="none")
+logical_or = binary("LogicalOr", torch.logical_or, D.bool, grad="none")
+logical_not = unary("LogicalNot", torch.logical_not, D.bool, grad="none")
 bitwise_and = binary("BitwiseAnd", torch.bitwise_and, INT, grad="none")
 bitwise_or = binary("BitwiseOr", torch.bitwise_or, INT, grad="none")
 bitwise_xor = binary("BitwiseXor", torch.bitwise_xor, INT, grad="none")

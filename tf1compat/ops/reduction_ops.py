@@ -112,11 +112,14 @@ def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 for _type, _types in (("Sum", NUMBER), ("Mean", NUMBER), ("Max", REAL), ("Min", REAL),
-                      ("Prod", NUMBER), ("All", (D.bool,)), ("Any", (D.bool,))):
+                      ("Prod", NUMBER)):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
             attrs={"keep_dims": False, "T": Type(_types), "Tidx": Type(INDEX, default=D.int32)},
-            shape=_reduction_shape, kernel=_reduction_kernel,
-            grad="none" if _type in ("All", "Any") else "autograd")
+            shape=_reduction_shape, kernel=_reduction_kernel)
+for _type in ("All", "Any"):         # (bool only: TF's op has no T attr)
+    declare(_type, inputs=["input: bool", "reduction_indices: Tidx"], outputs=["output: bool"],
+            attrs={"keep_dims": False, "Tidx": Type(INDEX, default=D.int32)},
+            shape=_reduction_shape, kernel=_reduction_kernel, grad="none")
 
 
 def _reduction_dims(x: Any, axis: Any) -> Any:
