@@ -127,3 +127,16 @@ def test_row_options_are_not_op_arguments():
         names.update(i.rstrip("*").split("=")[0] for i in inputs)
         names.update(a[0].split("=")[0] for a in attrs)
     assert not names & set(OPTIONS)
+
+
+def test_docs_ops_md_is_current():
+    """docs/ops.md is generated from the registry: regenerate it after changing ops."""
+    import importlib.util
+    path = os.path.join(ROOT, "scripts", "gen_ops_doc.py")
+    spec = importlib.util.spec_from_file_location("gen_ops_doc", path)
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    with open(generator.OUT) as f:
+        current = f.read()
+    assert current == generator.render(), \
+        "docs/ops.md is stale: run `.venv/bin/python scripts/gen_ops_doc.py`"

@@ -258,6 +258,8 @@ class RawOp:
             value = _attr_value(self.op_type, self.py_name, param, kwargs[param.keyword])
             if param.target in declared:
                 attrs[param.target] = value
+            elif param.default is ...:
+                pass    # required by TF, derived by tf1compat (a dataset's output_shapes)
             elif not _is_tf_default(value, param.default):
                 raise NotImplementedError(
                     f"tf.raw_ops.{self.op_type}: tf1compat supports only the default value "

@@ -13,8 +13,9 @@ here. They work in graph and eager mode, with TF's signatures. As TF's:
   keywords raise Python's TypeError naming TF's Python function (`mat_mul()`);
 * attr values are checked as TF's op helper checks them (TypeError for a wrong kind,
   ValueError for a string not allowed or a value under its minimum);
-* an attr tf1compat does not declare (e.g. MatMul's `grad_a`) is accepted at TF's default
-  and raises NotImplementedError otherwise.
+* an attr left out takes TF's default; an attr tf1compat does not declare is accepted at
+  TF's default (and ignored where TF requires it and tf1compat derives it, as a
+  dataset's output_shapes) and raises NotImplementedError otherwise.
 
 A TF op tf1compat does not declare raises UnimplementedAPIError (an AttributeError and a
 NotImplementedError, so `hasattr(tf.raw_ops, ...)` feature checks work); so do TF's ops
