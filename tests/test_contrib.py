@@ -350,8 +350,12 @@ def test_framework_variable_helpers():
 
 
 def test_unknown_contrib_symbols_name_themselves():
-    with pytest.raises(AttributeError, match=r"tf\.contrib\.learn is not provided by "
+    with pytest.raises(AttributeError, match=r"tf\.contrib\.foo is not provided by "
                                              "tf1compat"):
+        tf.contrib.foo
+    # Names with an entry in the table of unsupported names say why and what to use.
+    with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn is part of .* "
+                                                  r"Instead: tf\.estimator"):
         tf.contrib.learn
     with pytest.raises(AttributeError, match=r"tf\.contrib\.layers\.optimize_loss"):
         tf.contrib.layers.optimize_loss

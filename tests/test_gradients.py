@@ -287,7 +287,7 @@ def test_stateful_py_func_runs_every_time():
         for _ in range(3):
             sess.run(y, {x: 1.0})
     assert len(counter) == 3
-    assert y.op.op_def.stateful and y.op.op_def.cpu_only
+    assert y.op._op_def.stateful and y.op._op_def.cpu_only
 
 
 def test_py_func_error_message_names_the_op_and_exception():

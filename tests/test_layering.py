@@ -38,7 +38,6 @@ LAYERS: List[Tuple[str, ...]] = [
 
 # Known exceptions, each with the reason; the list only shrinks.
 _SERIALIZATION = "format code not yet moved into the serialization layer"
-_GRAD_FACTS = "gradient facts not yet declared with the op"
 ALLOWED: Dict[Tuple[str, str], str] = {
     ("tf1compat.data._crc", "tf1compat.training.crc32c"): _SERIALIZATION,
     ("tf1compat.data._example_decode", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
@@ -57,7 +56,6 @@ ALLOWED: Dict[Tuple[str, str], str] = {
     ("tf1compat.summary.writer", "tf1compat.training.crc32c"): _SERIALIZATION,
     ("tf1compat.summary.writer", "tf1compat.training.graph_io"): _SERIALIZATION,
     ("tf1compat.summary.writer", "tf1compat.training.meta_graph"): _SERIALIZATION,
-    ("tf1compat.ops.sequence_ops", "tf1compat.autodiff.grad_rules"): _GRAD_FACTS,
 }
 
 

@@ -93,9 +93,9 @@ def test_conv3d_and_pool3d_ncdhw_match_ndhwc():
 
 def _kernel_of(t):
     """The torch kernel of the op producing `t` (built as a session would build it)."""
-    from tf1compat.runtime.plan import KernelContext
+    from tf1compat.runtime.plan import PlanKernelContext
     sess = tf.Session()
-    kctx = KernelContext(sess._runtime, torch.device("cpu"), t.op, sess._runtime.builder)
+    kctx = PlanKernelContext(sess._runtime, torch.device("cpu"), t.op, sess._runtime.builder)
     return t.op._op_def.kernel(t.op, kctx)
 
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from typing import Dict
 
 import pytest
@@ -66,10 +67,14 @@ def _eager_results(module: str) -> dict:
     """tf1compat's eager results for a module's rows, from one child process (eager
     execution is process-wide)."""
     if module not in _EAGER:
-        proc = subprocess.run([sys.executable, "-m", "tests.golden.op_harness", module],
-                              cwd=ROOT, capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        _EAGER[module] = json.loads(proc.stdout)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "eager.json")
+            proc = subprocess.run([sys.executable, "-m", "tests.golden.op_harness", path,
+                                   module], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=600)
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            with open(path) as f:
+                _EAGER[module] = json.load(f)
     return _EAGER[module]
 
 

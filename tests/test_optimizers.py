@@ -9,7 +9,7 @@ import torch
 
 import tf1compat as tf
 from tf1compat.framework.graph import apply_op
-from tf1compat.ops import regularizers
+from tf1compat.contrib.layers import regularizers
 from tf1compat.ops.training_ops import exclusively_owned
 
 

@@ -112,9 +112,17 @@ def test_generated_code_is_readable_and_frees_values():
         sess.run(out, {x: [1.0]})
         plan = _plan(sess, out, [x])
         src = plan.source
-        assert "# h (Tanh)" in src and "# out (Sum)" in src
-        assert "del v" in src
-        assert src.startswith("def plan(F, S):")
+        # Values are named after their tensors, kernels after their op types.
+        assert src == ("def plan(F, S):\n"
+                       "    x, = F\n"
+                       "    mul = Mul(x, c0)  # mul\n"
+                       "    del x\n"
+                       "    h = Tanh(mul)  # h\n"
+                       "    del mul\n"
+                       "    out = Sum(h, c1)  # out\n"
+                       "    del h\n"
+                       "    return (out,)\n")
+        assert sess.plan_source(out, [x]) == src
 
 
 GRAPHS = [
@@ -262,3 +270,39 @@ def test_constant_subgraphs_fold_at_plan_build():
         assert "big" in names and "noisy/RandomUniform" in names
         got, _ = sess.run([out, noisy], {x: np.zeros((5, 3), np.float32)})
         np.testing.assert_array_equal(got, [3])
+
+
+# -- the plan builder's passes, one at a time ---------------------------------------------------
+
+def test_prune_stops_at_feeds_and_keeps_creation_order():
+    from tf1compat.runtime.plan import PlanBuilder
+    a = tf.placeholder(tf.float32, [], name="a")
+    b = tf.add(a, 1.0, name="b")
+    c = tf.multiply(b, 2.0, name="c")
+    tf.subtract(c, 3.0, name="unused")
+    builder = PlanBuilder(runtime=None)
+    assert [op.name for op in builder.prune([c], {})] == ["a", "b/y", "b", "c/y", "c"]
+    assert [op.name for op in builder.prune([c], {b: 0})] == ["c/y", "c"]
+    assert [op.name for op in builder.prune([c.op], {b: 0})] == ["c/y", "c"]
+
+
+def test_gradient_setup_marks_sources_only_for_gradient_plans():
+    from tf1compat.runtime.plan import PlanBuilder, gradient_setup
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.reduce_sum(tf.square(x))
+    (g,) = tf.gradients(y, [x])
+    builder = PlanBuilder(runtime=None)
+    plain = gradient_setup(builder.prune([y], {}))
+    assert not plain.needs_grad and not plain.sources and plain.rewriter is None
+    grad = gradient_setup(builder.prune([g], {}))
+    assert grad.needs_grad and x in grad.sources and grad.rewriter is not None
+
+
+def test_compute_frees_deletes_each_value_after_its_last_use_but_keeps_fetches():
+    from tf1compat.runtime.plan import SLOT, Source, Step, compute_frees
+    op = None     # (a step's op is only read for names and error messages)
+    steps = [Step(op, None, [Source(SLOT, 0)], [1]),
+             Step(op, None, [Source(SLOT, 1), Source(SLOT, 0)], [2]),
+             Step(op, None, [Source(SLOT, 2)], [3])]
+    compute_frees(steps, [Source(SLOT, 3), Source(SLOT, 1)])
+    assert [s.frees for s in steps] == [[], [0], [2]]

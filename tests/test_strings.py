@@ -45,12 +45,6 @@ def test_ragged_results_are_not_implemented():
         tf.strings.split([["a b"]])
 
 
-def test_unsupported_re2_syntax_is_named():
-    out = tf.regex_replace(["abc"], r"\pL", "_")
-    with tf.Session() as sess, pytest.raises(tf.errors.UnimplementedError, match=r"\\p"):
-        sess.run(out)
-
-
 def test_dataset_map_parses_csv_fields():
     ds = tf.data.Dataset.from_tensor_slices(["1,2.5", "3,-4"]).map(
         lambda s: tf.string_to_number(tf.string_split([s], ",").values))

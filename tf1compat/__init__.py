@@ -10,7 +10,7 @@ or packages of their own (`tf.layers`, `tf.keras`, ...).
 
 # ruff: noqa: F401
 from tf1compat import _version
-from tf1compat._version import (COMPILER_VERSION, CXX11_ABI_FLAG, GIT_VERSION,
+from tf1compat._version import (COMPILER_VERSION, CXX11_ABI_FLAG, CXX_VERSION, GIT_VERSION,
                                 GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
                                 GRAPH_DEF_VERSION_MIN_PRODUCER, MONOLITHIC_BUILD)
 
@@ -41,7 +41,7 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import (Dimension, TensorShape, dimension_at_index,
                                               dimension_value)
-from tf1compat.framework.misc import (disable_eager_execution,
+from tf1compat.framework.misc import (disable_eager_execution, is_symbolic_tensor,
                                       disable_resource_variables, disable_tensor_equality,
                                       disable_v2_tensorshape, enable_resource_variables,
                                       enable_tensor_equality, enable_v2_tensorshape,
@@ -155,8 +155,9 @@ from tf1compat.ops.check_ops import (assert_equal, assert_greater, assert_greate
                                      assert_rank, assert_rank_at_least, assert_scalar,
                                      assert_type)
 from tf1compat.ops.cond import case, cond, switch_case
-from tf1compat.ops.functional_ops import foldl, foldr, map_fn, scan
+from tf1compat.ops.functional_ops import foldl, foldr, map_fn, scan, vectorized_map
 from tf1compat.ops.logging_ops import Assert, Print
+from tf1compat.ops.print_ops import print_v2 as print
 from tf1compat.ops.numerics_ops import (add_check_numerics_ops, assert_near,
                                         assert_proper_iterable, assert_rank_in,
                                         assert_same_float_dtype, check_numerics,
@@ -167,7 +168,8 @@ from tf1compat.ops.while_loop import while_loop
 
 # -- gradients, py_func, custom gradients (issue 5) ----------------------------------------------------
 # (section: gradients)
-from tf1compat.autodiff.custom_gradient import custom_gradient
+from tf1compat.autodiff.custom_gradient import (custom_gradient, grad_pass_through,
+                                                recompute_grad)
 from tf1compat.autodiff.gradients import (AggregationMethod, UnconnectedGradients, gradients,
                                           hessians)
 from tf1compat.autodiff.registry import NotDifferentiable, RegisterGradient, no_gradient
@@ -180,7 +182,8 @@ from tf1compat.metrics.metrics_impl import confusion_matrix
 
 # -- nn ops (issue 7) ------------------------------------------------------------------------------
 # (section: nn)
-from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
+from tf1compat.framework.sparse_tensor import (SparseTensor, SparseTensorValue,
+                                               convert_to_tensor_or_sparse_tensor)
 from tf1compat.ops.array_ops import sparse_placeholder
 from tf1compat.ops.nn_embedding import (dynamic_partition, dynamic_stitch, sparse_segment_mean,
                                         sparse_segment_sqrt_n, sparse_segment_sum)
@@ -225,6 +228,8 @@ from tf1compat.training.proto_messages import TensorInfo
 # -- input pipelines: tf.data, TFRecords, parsing --------------------------------------------------
 from tf1compat import data
 from tf1compat.data.structure import SparseTensorSpec, TensorSpec
+from tf1compat.data.type_specs import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,
+                                       TensorArraySpec, TypeSpec, type_spec_from_value)
 from tf1compat.ops.decode_ops import decode_csv, decode_raw, reduce_join
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
@@ -246,6 +251,7 @@ from tf1compat.ops.image_ops import extract_image_patches, random_crop
 # (section: eager)
 from tf1compat.eager.context import enable_eager_execution
 from tf1compat.eager.function import function
+from tf1compat.eager.wrap_function import wrap_function
 from tf1compat.autodiff.tape import GradientTape
 from tf1compat import contrib
 
@@ -256,6 +262,10 @@ from tf1compat.util import gfile, tf_logging as logging, nest
 from tf1compat.util import app, flags
 from tf1compat.api import test, io, nn, train
 from tf1compat.api import saved_model
+from tf1compat.api import autograph, config
+from tf1compat.training.module import Module
+from tf1compat.util.tf_logging import get_logger
+from tf1compat.variables.variables import init_scope
 from tf1compat.api import raw_ops     # generated from the op declarations: api/raw_ops.py
 from tf1compat import keras, summary
 from tf1compat.summary.protos import (Event, HistogramProto, LogMessage, SessionLog, Summary,

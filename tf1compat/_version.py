@@ -4,6 +4,7 @@
 TF_VERSION = "1.15.5"
 GIT_VERSION = "v1.15.5-tf1compat"
 COMPILER_VERSION = "tf1compat (PyTorch backend)"
+CXX_VERSION = 201703          # the C++ standard TF is built with (__cplusplus)
 CXX11_ABI_FLAG = 1
 MONOLITHIC_BUILD = 0
 GRAPH_DEF_VERSION = 27

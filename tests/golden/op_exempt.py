@@ -27,7 +27,7 @@ EXEMPT: Dict[str, str] = {
         "IgnoreErrorsDataset", "InterleaveDataset", "LegacyParallelInterleaveDatasetV2",
         "MapAndBatchDataset", "MapDataset", "PaddedBatchDatasetV2",
         "ParallelInterleaveDatasetV4", "ParallelMapDatasetV2", "PrefetchDataset",
-        "RangeDataset", "RepeatDataset", "RewriteDataset", "ShardDataset",
+        "RangeDataset", "ReduceDataset", "RepeatDataset", "RewriteDataset", "ShardDataset",
         "ShuffleAndRepeatDataset", "ShuffleDataset", "SkipDataset", "TFRecordDataset",
         "TakeDataset", "TensorDataset", "TensorSliceDataset", "TextLineDataset",
         "UnbatchDataset", "WindowDataset", "ZipDataset")},

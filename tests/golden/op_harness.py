@@ -525,15 +525,17 @@ def _compare_stats(r: Row, expected: Dict[str, Any], actual: Dict[str, Any]) -> 
 # -- the eager child process ---------------------------------------------------------------------
 
 def _eager_main(argv: List[str]) -> int:
-    """`python -m tests.golden.op_harness MODULE...`: tf1compat's eager results as JSON."""
+    """`python -m tests.golden.op_harness OUT.json MODULE...`: tf1compat's eager results
+    (a file, not stdout: rows of printing ops write there)."""
     import tf1compat as tf
     tf.enable_eager_execution()
     out = {}
-    for module in argv:
+    for module in argv[1:]:
         for r in rows_of(module):
             if eager_applies(r):
                 out[f"{module}::{r.key}"] = encode(run_row_eager(tf, r))
-    json.dump(out, sys.stdout)
+    with open(argv[0], "w") as f:
+        json.dump(out, f)
     return 0
 
 

@@ -10,6 +10,7 @@ from tf1compat.ops.decode_ops import decode_csv, decode_raw
 from tf1compat.ops.string_ops import decode_base64, encode_base64
 from tf1compat.training.graph_util import write_graph
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
+from tf1compat.training.input_utils import match_filenames_once
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                        VarLenFeature, parse_example, parse_single_example,
                                        parse_single_sequence_example)

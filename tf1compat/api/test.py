@@ -5,14 +5,17 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-import unittest
 from typing import Any, Iterator, Optional
 
 import numpy as np
+from absl.testing import absltest
 
 __all__ = ["TestCase", "main", "is_gpu_available", "gpu_device_name", "is_built_with_cuda",
-           "is_built_with_gpu_support", "get_temp_dir", "test_src_dir_path",
-           "compute_gradient", "compute_gradient_error"]
+           "is_built_with_gpu_support", "is_built_with_rocm", "is_built_with_xla",
+           "is_cpu_target_available", "get_temp_dir", "test_src_dir_path",
+           "compute_gradient", "compute_gradient_error", "Benchmark", "benchmark_config",
+           "StubOutForTesting", "mock", "assert_equal_graph_def", "disable_with_predicate",
+           "with_eager_op_as_function", "experimental"]
 
 # (section: gradients)
 from tf1compat.autodiff.gradient_checker import (compute_gradient,  # noqa: E402
@@ -50,11 +53,13 @@ def test_src_dir_path(relative_path: str) -> str:
 
 
 def main(argv: Any = None) -> None:
-    unittest.main(argv=argv)
+    """Runs the tests of `__main__` with absltest (flags parsed from `argv`)."""
+    absltest.main(argv=argv)
 
 
-class TestCase(unittest.TestCase):
-    """unittest.TestCase with TF1's session helpers and numeric assertions."""
+class TestCase(absltest.TestCase):
+    """absltest.TestCase (as TF's: assertItemsEqual, assertLen, ...) with TF1's session
+    helpers and numeric assertions."""
 
     def setUp(self) -> None:
         from tf1compat.framework.graph import reset_default_graph, has_default_graph
@@ -75,8 +80,52 @@ class TestCase(unittest.TestCase):
             with Session(graph=graph, config=config) as sess:
                 yield sess
 
-    test_session = session
     cached_session = session
+
+    @contextlib.contextmanager
+    def test_session(self, graph: Any = None, config: Any = None, use_gpu: bool = True,
+                     force_gpu: bool = False) -> Iterator[Any]:
+        """TF1's name for `session`. Not a test: pytest does not collect it (a unittest
+        runner does, by name; as with TF's fixture, calling it does nothing)."""
+        if self.id().endswith(".test_session"):
+            self.skipTest("Tests that have the name \"test_session\" are automatically "
+                          "skipped by TensorFlow test fixture, as the name is reserved for "
+                          "creating sessions within tests. Please rename your test if you "
+                          "have a test with this name.")
+        with self.session(graph, config, use_gpu, force_gpu) as sess:
+            yield sess
+
+    test_session.__test__ = False  # type: ignore[attr-defined]
+
+    def assertDeviceEqual(self, device1: Any, device2: Any,  # noqa: N802
+                          msg: Optional[str] = None) -> None:
+        """The two device specs name the same device once canonicalized."""
+        from tf1compat.framework.device_spec import canonical_name
+        device1, device2 = canonical_name(device1), canonical_name(device2)
+        self.assertEqual(device1, device2,
+                         f"Devices {device1} and {device2} are not equal. {msg}")
+
+    def assertAllGreaterEqual(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
+        self.assertTrue(np.all(np.asarray(a) >= comparison_target))
+
+    def assertAllLessEqual(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
+        self.assertTrue(np.all(np.asarray(a) <= comparison_target))
+
+    def assertAllInSet(self, target: Any, expected_set: Any) -> None:  # noqa: N802
+        diff = set(np.unique(np.asarray(target)).tolist()) - set(expected_set)
+        if diff:
+            self.fail(f"{sorted(diff)} unexpected values not in {sorted(expected_set)}")
+
+    def assertNDArrayNear(self, ndarray1: Any, ndarray2: Any, err: float,  # noqa: N802
+                          msg: Optional[str] = None) -> None:
+        self.assertTrue(np.linalg.norm(np.asarray(ndarray1) - np.asarray(ndarray2)) <= err,
+                        msg=msg)
+
+    def assertRaisesIncompatibleShapesError(self, exception_type: Any = None) -> Any:  # noqa: N802
+        from tf1compat.framework.errors import InvalidArgumentError
+        return self.assertRaisesWithPredicateMatch(
+            exception_type or InvalidArgumentError,
+            r"Incompatible shapes|Dimensions must be equal|required broadcastable shapes")
 
     def evaluate(self, tensors: Any) -> Any:
         from tf1compat.framework.tensor import get_default_session
@@ -147,6 +196,12 @@ class TestCase(unittest.TestCase):
         return self.assertRaisesRegex(exception_type, predicate, *args, **kwargs)
 
 
+from tf1compat.api.test_extras import (Benchmark, StubOutForTesting,  # noqa: E402
+                                      assert_equal_graph_def, benchmark_config,
+                                      disable_with_predicate, experimental,
+                                      is_built_with_rocm, is_built_with_xla,
+                                      is_cpu_target_available, mock,
+                                      with_eager_op_as_function)
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
 __getattr__ = _attribute_hook('test', globals())

@@ -68,6 +68,8 @@ from tf1compat.training.monitored_session import (ChiefSessionCreator, Monitored
                                                   WorkerSessionCreator)
 from tf1compat.training.session_manager import SessionManager
 from tf1compat.training.supervisor import Supervisor
+from tf1compat.training.basic_loops import basic_train_loop
+from tf1compat.training.input_utils import match_filenames_once
 from tf1compat.training.session_run_hook import (SessionRunArgs, SessionRunContext,
                                                  SessionRunHook, SessionRunValues)
 from tf1compat.summary.summary_iterator import summary_iterator

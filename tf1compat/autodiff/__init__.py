@@ -1,13 +1,13 @@
 """Automatic differentiation: tf.gradients on torch autograd, custom gradients, checkers.
 
-Importing this package installs the grad-mode kernel rewriter into the plan builder
-(runtime/plan.GRAD_MODE_HOOK); see gradients.py for the design.
+Importing this package installs the grad-mode kernel rewriter for the plan builder
+(framework/hooks.GRAD_MODE); see gradients.py for the design.
 """
 
 from tf1compat.autodiff import grad_mode as _grad_mode
-from tf1compat.runtime import plan as _plan
+from tf1compat.framework.hooks import GRAD_MODE
 
-_plan.GRAD_MODE_HOOK = _grad_mode.GradModeRewriter
+GRAD_MODE["rewriter"] = _grad_mode.GradModeRewriter
 
 # Declares SymbolicGradient and GradientInput.
 from tf1compat.autodiff import gradients as _gradients  # noqa: E402,F401

@@ -20,7 +20,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional
 
-from tf1compat.autodiff.grad_rules import Pass, is_trainable
+from tf1compat.framework.grad_names import Pass, is_trainable
 from tf1compat.autodiff.walk import GradValue
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import apply_op1, get_default_graph, name_scope
@@ -31,7 +31,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import unknown_shape
 
-__all__ = ["CustomGradRecord", "build_custom_gradient", "captures_of", "custom_gradient"]
+__all__ = ["CustomGradRecord", "build_custom_gradient", "captures_of", "custom_gradient",
+           "grad_pass_through", "recompute_grad"]
 
 _KEY = "tf1compat.autodiff.custom_records"
 
@@ -139,7 +140,7 @@ def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
         if node in seen:
             continue
         seen.add(node)
-        for t in node._inputs:
+        for t in node.inputs:
             if t in boundary:
                 continue
             if t._op._id > start:
@@ -172,17 +173,10 @@ def custom_gradient(f: Optional[Callable[..., Any]] = None) -> Callable[..., Any
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
         if _context.executing_eagerly():
-            hook = _EAGER_HOOK[0]
-            if hook is None:
-                raise NotImplementedError("tf.custom_gradient in eager mode needs the eager "
-                                          "package (GradientTape)")
-            return hook(f, args, kwargs)
+            from tf1compat.autodiff.tape import eager_custom_gradient
+            return eager_custom_gradient(f, args, kwargs)
         return _graph_mode(f, args, kwargs)
     return decorated
-
-
-# Set by the eager package: fn(f, args, kwargs) implementing eager custom gradients.
-_EAGER_HOOK: List[Optional[Callable[..., Any]]] = [None]
 
 
 def _graph_mode(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
@@ -260,3 +254,43 @@ def _dependent_variables(inputs: List[Any], outputs: List[Any]) -> list:
             if op is not None and op.name in found and v not in variables:
                 variables.append(v)
     return sorted(variables, key=lambda v: v.name)
+
+
+def grad_pass_through(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`tf.grad_pass_through`: `f`'s value with the gradient of the identity (a
+    straight-through estimator, e.g. `grad_pass_through(tf.round)`), through TF's
+    custom-gradient IdentityN."""
+    @custom_gradient
+    def pass_through(*args: Any, **kwargs: Any) -> Any:
+        def grad(*grads: Any, **grad_kwargs: Any) -> Any:
+            variables = grad_kwargs.get("variables")
+            if variables is not None:
+                return grads, [None] * len(variables)
+            return grads
+        return f(*args, **kwargs), grad
+    return pass_through
+
+
+def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`tf.recompute_grad`: `f`, whose gradients are `f`'s own.
+
+    TF wraps `f` in a custom gradient that re-runs it during backprop instead of keeping
+    its activations (a memory saving, not a change of values). tf1compat's autograd keeps
+    the activations; the results pass through the same IdentityN as TF's custom gradient
+    (results, inputs and the variables `f` reads), so they carry TF's names, and
+    gradients flow through it unchanged.
+    """
+    @functools.wraps(f)
+    def wrapped(*args: Any) -> Any:
+        if _context.executing_eagerly():
+            return f(*args)
+        from tf1compat.ops.array_ops import identity_n
+        from tf1compat.util import nest
+        args = nest.map_structure(convert_to_tensor, args)
+        result = f(*args)
+        flat_result = nest.flatten(result)
+        flat_args = nest.flatten(args)
+        variables = _dependent_variables(flat_args, flat_result)
+        passed = identity_n(flat_result + flat_args + list(variables))
+        return nest.pack_sequence_as(result, list(passed[:len(flat_result)]))
+    return wrapped

@@ -13,7 +13,8 @@ grad-mode plan; plans without gradients keep their plain kernels):
   the gradient sub-graph built at graph build (compiled with `kctx.compile_function`);
 * ops whose override names a builtin op type (`{"Round": "Identity"}`) back-propagate
   through that type's kernel instead;
-* ops whose TF gradient differs from torch's at edge points (tf_conventions.py).
+* ops whose TF gradient differs from torch's at edge points run their declared
+  `grad_formula` (ops/_grad_formulas.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import Any, Callable, Dict, List, Sequence, Set
 
 import torch
 
-from tf1compat.autodiff import tf_conventions
 from tf1compat.autodiff.registry import gradient_function, none_input_indices
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.operation import Operation
@@ -71,8 +71,8 @@ def _float_in_and_out(op: Operation) -> bool:
         return t.dtype.is_floating or t.dtype.is_complex
     # Ref outputs (Assign, ApplyAdam) alias variables and are read from the store, never
     # from the kernel's return value, so nothing can leak through them.
-    return any(is_float(t) for t in op._inputs) and any(
-        is_float(t) and not t.dtype._is_ref_dtype for t in op._outputs)
+    return any(is_float(t) for t in op.inputs) and any(
+        is_float(t) and not t.dtype._is_ref_dtype for t in op.outputs)
 
 
 def _tuple(value: Any) -> tuple:
@@ -109,7 +109,7 @@ class GradModeRewriter:
     def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
         if op in self.cut_ops:
             return _cut_outputs(kernel)
-        if op._type == "SymbolicGradient":
+        if op.type == "SymbolicGradient":
             from tf1compat.autodiff.gradients import gradient_kernel
             return gradient_kernel(op, kctx, self.retain_graph, self.box)
         try:
@@ -125,12 +125,13 @@ class GradModeRewriter:
             if not _float_in_and_out(op):
                 return kernel
             return lambda *args: kernel(*[_detached(a) for a in args])
-        if value != op._type:
+        if value != op.type:
             return _builtin_override_kernel(op, kernel, kctx, value)
-        nones = none_input_indices(op._type)
+        nones = none_input_indices(op.type)
         if nones:
             kernel = _detach_inputs(kernel, nones)
-        wrapped = tf_conventions.convention_kernel(op, kernel)
+        formula = op._op_def.grad_formula
+        wrapped = None if formula is None else formula(op, kernel)
         return kernel if wrapped is None else wrapped
 
 
@@ -218,12 +219,12 @@ class _CustomSpec:
         self.kernel = kernel
         self.record = record
         self.box = box
-        self.n_in = len(op._inputs)
-        self.n_out = len(op._outputs)
+        self.n_in = len(op.inputs)
+        self.n_out = len(op.outputs)
         # The sub-graph's inputs: the op's inputs and outputs, one gradient per trainable
         # output, and forward tensors it captured. Duplicates are fed once.
         feed: List[Any] = []
-        for t in list(op._inputs) + list(op._outputs) + \
+        for t in list(op.inputs) + list(op.outputs) + \
                 [p for p in record.grad_inputs if p is not None] + list(record.captures):
             if t not in feed:
                 feed.append(t)
@@ -231,7 +232,7 @@ class _CustomSpec:
         outputs = [g for g in record.input_grads if g is not None]
         self.grad_slots = [i for i, g in enumerate(record.input_grads) if g is not None]
         self.fn = kctx.compile_function(feed, outputs, record.context) if outputs else None
-        self.input_tensors = list(op._inputs)
+        self.input_tensors = list(op.inputs)
 
 
 class _CustomGradFunction(torch.autograd.Function):
@@ -260,9 +261,9 @@ class _CustomGradFunction(torch.autograd.Function):
         values = [s if s is not None else o for s, o in zip(saved, ctx.others)]
         op = record.op
         by_tensor: Dict[Any, Any] = {}
-        for t, v in zip(list(op._inputs) + list(op._outputs), values):
+        for t, v in zip(list(op.inputs) + list(op.outputs), values):
             by_tensor[t] = v
-        for placeholder, g, out in zip(record.grad_inputs, grads, op._outputs):
+        for placeholder, g, out in zip(record.grad_inputs, grads, op.outputs):
             if placeholder is not None:
                 by_tensor[placeholder] = g if g is not None else torch.zeros_like(
                     by_tensor[out])

@@ -9,12 +9,13 @@ and makes the sources autograd sources right after they are produced (runtime/pl
 gradient with respect to a variable sums over all of its reads.
 
 Which xs get None, which get IndexedSlices and what every returned tensor is named are
-decided at graph build by replaying TF's backward walk (walk.py, grad_rules.py). The
-returned tensors are Identity ops of the gradient op's outputs named as TF names the
-tensor its gradient functions would have produced (`gradients/MatMul_grad/MatMul:0`);
-where TF returns an existing tensor unchanged (e.g. `gradients/grad_ys_0:0` for
-`d(x + 1)/dx`) the same tensor is returned. Gradients of gathers' params are IndexedSlices
-built from the gradient with respect to the gather's output, with TF's ops and names.
+decided at graph build by replaying TF's backward walk (walk.py, with the ops' declared
+`grad_names`). The returned tensors are Identity ops of the gradient op's outputs named
+as TF names the tensor its gradient functions would have produced
+(`gradients/MatMul_grad/MatMul:0`); where TF returns an existing tensor unchanged (e.g.
+`gradients/grad_ys_0:0` for `d(x + 1)/dx`) the same tensor is returned. Gradients of
+gathers' params are IndexedSlices built from the gradient with respect to the gather's
+output, with TF's ops and names.
 
 When a later `tf.gradients` walks through an earlier gradient op (gradients of
 gradients, `tf.hessians`), the earlier op is marked `create_graph=True` so its results
@@ -115,20 +116,20 @@ def _value_dtype(t: Tensor) -> D.DType:
 def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
                     box: Optional[grad_mode.CaptureBox] = None) -> Callable[..., Any]:
     """The SymbolicGradient kernel: torch.autograd.grad(ys, sources, grad_ys)."""
-    ny = len(node._attrs["Ty"])
-    nx = len(node._attrs["Tx"])
-    ndy = len(node._attrs["Tdy"])
-    capture_tensors = node._inputs[ny + nx + ndy:]
-    create = bool(node._attrs["create_graph"]) or bool(node._attrs["jacobian"])
+    ny = len(node.attrs["Ty"])
+    nx = len(node.attrs["Tx"])
+    ndy = len(node.attrs["Tdy"])
+    capture_tensors = node.inputs[ny + nx + ndy:]
+    create = bool(node.attrs["create_graph"]) or bool(node.attrs["jacobian"])
     retain = retain_graph or create
-    jacobian = bool(node._attrs["jacobian"])
+    jacobian = bool(node.attrs["jacobian"])
     box = box if box is not None else grad_mode.CaptureBox()
     single = nx == 1
     state = kctx.state
     # Resource-variable sources arrive as their handles (store keys); the plan made the
     # stored values autograd leaves for the run (runtime/plan.py), which is what their
     # ReadVariableOps returned, so the gradient is taken with respect to those.
-    by_handle = any(t.dtype.base_dtype == D.resource for t in node._inputs[ny:ny + nx])
+    by_handle = any(t.dtype.base_dtype == D.resource for t in node.inputs[ny:ny + nx])
 
     def run(*args: Any) -> Any:
         ys, xs = args[:ny], args[ny:ny + nx]
@@ -156,6 +157,10 @@ def _grad(ys: Sequence[Any], xs: Sequence[Any], dys: Sequence[Any], retain: bool
         if isinstance(y, torch.Tensor) and y.requires_grad:
             if dy.dtype != y.dtype:
                 dy = dy.to(y.dtype)
+            if dy.shape != y.shape and dy.numel() == y.numel():
+                # A grad_y of another shape: the walk accepted it only where TF's
+                # gradient functions reshape it (grad_shapes.py), as this does.
+                dy = dy.reshape(y.shape)
             outs.append(y)
             gouts.append(dy)
     wrt = [i for i, x in enumerate(xs) if isinstance(x, torch.Tensor) and x.requires_grad]
@@ -193,9 +198,9 @@ declare("SymbolicGradient",
                "Tc": TypeList(default=[]), "Tg": TypeList(), "create_graph": False,
                "jacobian": False},
         shape=_gradient_shapes, kernel=gradient_kernel,
-        grad_sources=lambda node: node._inputs[len(node._attrs["Ty"]):
-                                               len(node._attrs["Ty"]) +
-                                               len(node._attrs["Tx"])],
+        grad_sources=lambda node: node.inputs[len(node.attrs["Ty"]):
+                                               len(node.attrs["Ty"]) +
+                                               len(node.attrs["Tx"])],
         doc="tf1compat's gradient op: d(sum ys * grad_ys)/d xs by torch.autograd.grad.")
 
 

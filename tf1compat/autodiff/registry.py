@@ -1,10 +1,9 @@
 """The gradient registry: `tf.RegisterGradient`, `tf.NotDifferentiable`, and TF's facts.
 
 TF keeps one registry of gradient functions by name. Here autograd differentiates the
-declared ops, so the registry holds only what Python code adds (`RegisterGradient`,
-`NotDifferentiable`) plus tables of what real TF's gradient functions do that an op's
-declaration does not say: op types TF has no gradient for at all (LookupError), op types
-whose gradient is None for some float inputs, and op types TF marks not differentiable.
+declared ops, and each op's declaration says how (`declare(grad=..., grad_names=...,
+grad_none_inputs=..., grad_formula=...)`), so the registry holds only what Python code
+adds (`RegisterGradient`, `NotDifferentiable`).
 
 `gradient_function(op)` answers, for one graph op, what tf.gradients must do with it:
 
@@ -21,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import traceback
-from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from tf1compat.framework import op_def as _op_def
 
@@ -32,30 +31,6 @@ _lock = threading.Lock()
 # name -> (fn or None, where it was registered)
 _USER: Dict[str, Tuple[Optional[Callable[..., Any]], str]] = {}
 
-# Op types TF has no gradient registered for: tf.gradients raises LookupError when one is
-# on the path with an incoming gradient.
-TF_LOOKUP_ERROR_TYPES: FrozenSet[str] = frozenset({
-    "All", "Any", "BroadcastArgs", "IsFinite", "IsInf", "IsNan", "NoOp", "Placeholder",
-    "RandomUniformInt", "Snapshot", "TruncateMod", "Unique", "Where", "VariableV2",
-    "VarHandleOp",
-    "ResizeArea", "AdjustContrastv2",   # tf.image ops without a TF gradient
-    "DenseBincount", "SoftsignGrad", "DecodeCSV", "ParseExampleV2", "ParseSequenceExampleV2",
-    "SparseReduceMax", "SparseReduceMaxSparse", "SparseReduceSumSparse", "SparseSplit",
-})
-
-# Op types TF declares NotDifferentiable that tf1compat declares with grad="autograd".
-TF_NOT_DIFFERENTIABLE_TYPES: FrozenSet[str] = frozenset({
-    "OneHot", "FloorDiv", "TruncateDiv", "PyFunc", "PyFuncStateless", "SparseConcat",
-})
-
-# Op types whose TF gradient function returns None for some inputs that may be float
-# (integer and bool inputs never receive gradients anyway): type -> input indices.
-TF_NONE_INPUTS: Dict[str, FrozenSet[int]] = {
-    "PadV2": frozenset({2}),
-    "FusedBatchNormV3": frozenset({3, 4}),     # the population mean and variance
-}
-
-
 def _where() -> str:
     frame = traceback.extract_stack(limit=4)[0]
     return f"{frame.name} {frame.filename}:{frame.lineno}"
@@ -64,10 +39,9 @@ def _where() -> str:
 def _builtin_has_gradient(name: str) -> bool:
     """Whether TF itself registers a gradient (or NotDifferentiable) under `name`."""
     try:
-        _op_def.get_op_def(name)
+        return _op_def.get_op_def(name).grad != "unregistered"
     except NotImplementedError:
         return False
-    return name not in TF_LOOKUP_ERROR_TYPES
 
 
 def _register(name: str, fn: Optional[Callable[..., Any]]) -> None:
@@ -119,13 +93,13 @@ def lookup_gradient(name: str) -> Tuple[str, Any]:
     if user is not None:
         fn = user[0]
         return ("none", None) if fn is None else ("python", fn)
-    if name in TF_LOOKUP_ERROR_TYPES:
-        raise LookupError(f"gradient registry has no entry for: {name}")
     try:
         od = _op_def.get_op_def(name)
     except NotImplementedError:
-        raise LookupError(f"gradient registry has no entry for: {name}") from None
-    if od.grad == "none" or name in TF_NOT_DIFFERENTIABLE_TYPES:
+        od = None
+    if od is None or od.grad == "unregistered":
+        raise LookupError(f"gradient registry has no entry for: {name}")
+    if od.grad == "none":
         return ("none", None)
     return ("autograd", name)
 
@@ -138,17 +112,17 @@ def get_gradient_function(op: Any) -> Optional[Callable[..., Any]]:
 
 def gradient_function(op: Any) -> Tuple[str, Any]:
     """How tf.gradients differentiates `op` (honouring `_gradient_op_type`)."""
-    if op._type == "PreventGradient":
+    if op.type == "PreventGradient":
         message = op.get_attr("message")
         raise LookupError(f"Gradient explicitly disabled. Reason: {message}")
-    name = op._attrs.get("_gradient_op_type")
+    name = op.attrs.get("_gradient_op_type")
     if name is None:
-        name = op._type
+        name = op.type
     elif isinstance(name, bytes):
         name = name.decode()
     return lookup_gradient(name)
 
 
-def none_input_indices(op_type: str) -> FrozenSet[int]:
-    """Inputs of `op_type` whose TF gradient is always None."""
-    return TF_NONE_INPUTS.get(op_type, frozenset())
+def none_input_indices(op_type: str) -> Tuple[int, ...]:
+    """Inputs of `op_type` whose TF gradient is always None (its `grad_none_inputs`)."""
+    return _op_def.get_op_def(op_type).grad_none_inputs

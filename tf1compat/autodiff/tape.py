@@ -36,6 +36,7 @@ import torch
 from tf1compat.framework import context as _fw_context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.hooks import TAPE
 from tf1compat.runtime import eager_executor as _ex
 from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 
@@ -56,7 +57,7 @@ _LEAFED: Dict[str, Any] = {}
 
 
 def _update_flag() -> None:
-    _ex.RECORD["on"] = bool(_TAPES or _WATCHERS)
+    TAPE["recording"] = bool(_TAPES or _WATCHERS)
     if not _TAPES and _LEAFED:
         state = _ex.RUNTIME.state
         for key, leaf in _LEAFED.items():
@@ -115,7 +116,6 @@ class VariableWatcher:
 # -- running ops while recording -------------------------------------------------------------
 
 _GRAD_KERNELS: Dict[Any, Callable[..., Any]] = {}
-_SPARSE_OPS = frozenset({"GatherV2", "Gather", "ResourceGather"})
 
 
 def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
@@ -124,29 +124,30 @@ def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
     wrapped = _GRAD_KERNELS.get(kernel)
     if wrapped is not None:
         return wrapped
-    from tf1compat.autodiff import grad_mode, tf_conventions
+    from tf1compat.autodiff import grad_mode
     from tf1compat.autodiff.registry import gradient_function, none_input_indices
     node = entry.node
-    saved = node._inputs
-    node._inputs = list(inputs)      # conventions may read constant inputs (Cumprod axis)
+    saved = node.inputs
+    node.inputs = list(inputs)       # conventions may read constant inputs (Cumprod axis)
     try:
         wrapped = kernel
         try:
             kind, value = gradient_function(node)
         except LookupError:
-            kind, value = "builtin", node._type
+            kind, value = "builtin", node.type
         if kind == "none":
             if grad_mode._float_in_and_out(node):
                 wrapped = lambda *args: kernel(*[grad_mode._detached(a) for a in args])  # noqa
-        elif kind != "python" and value == node._type:
-            nones = none_input_indices(node._type)
+        elif kind != "python" and value == node.type:
+            nones = none_input_indices(node.type)
             if nones:
                 wrapped = grad_mode._detach_inputs(kernel, nones)
-            conv = tf_conventions.convention_kernel(node, wrapped)
+            formula = entry.op_def.grad_formula
+            conv = None if formula is None else formula(node, wrapped)
             if conv is not None:
                 wrapped = conv
     finally:
-        node._inputs = saved
+        node.inputs = saved
     if len(_GRAD_KERNELS) > 20000:
         _GRAD_KERNELS.clear()
     _GRAD_KERNELS[kernel] = wrapped
@@ -189,7 +190,7 @@ def _run_recorded(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any],
             out = kernel(*values)
     except Exception as e:  # noqa: BLE001 - mapped to TF's error classes
         raise _ex.eager_error(e, op_def.type, name) from None
-    if needs_grad and op_def.type in _SPARSE_OPS:
+    if needs_grad and op_def.grad_indexed_slices:
         _record_sparse(entry, inputs, values, out)
     return out
 
@@ -215,7 +216,7 @@ def _record_sparse(entry: Any, inputs: Sequence[Any], values: list, out: Any) ->
         tape._sparse.setdefault(id(params), []).append(record)
 
 
-_ex.RECORD["run"] = _run_recorded
+TAPE["record"] = _run_recorded
 
 
 # -- the tape ------------------------------------------------------------------------------
@@ -792,10 +793,3 @@ def eager_custom_gradient(f: Callable[..., Any], args: tuple, kwargs: dict) -> A
     wrapped = [EagerTensor(o, r._dtype) for o, r in zip(outs, flat_results)]
     return nest.pack_sequence_as(result, wrapped) if nest.is_nested(result) else wrapped[0]
 
-
-def _install() -> None:
-    from tf1compat.autodiff import custom_gradient
-    custom_gradient._EAGER_HOOK[0] = eager_custom_gradient
-
-
-_install()

@@ -20,9 +20,11 @@ import collections
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from tf1compat.autodiff import grad_rules
-from tf1compat.autodiff.grad_rules import SPARSE, Pass, is_trainable
+from tf1compat.framework.grad_names import SPARSE, Pass, default_names, is_trainable
+from tf1compat.framework.op_def import get_op_def
+from tf1compat.autodiff.grad_shapes import check_input_grad, check_input_grads
 from tf1compat.autodiff.registry import gradient_function, none_input_indices
+from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
@@ -87,6 +89,18 @@ class Namer:
             self._virtual[key] = 1
             name = f"{name}_{i - 1}"
         return name
+
+
+def _summed_shape(op: Operation, contribs: List[GradValue]) -> TensorShape:
+    """The shape of a sum of gradients of which one has another shape than the output
+    (TF's AddN of them fails unless their shapes agree)."""
+    shape = contribs[0].shape
+    for g in contribs[1:]:
+        if not g.shape.is_compatible_with(shape):
+            raise ValueError(f"Shapes {shape} and {g.shape} are incompatible: the gradients "
+                             f"of '{op.name}' cannot be summed")
+        shape = shape.merge_with(g.shape)
+    return shape
 
 
 def _tensor_name(op_name: str) -> str:
@@ -168,6 +182,8 @@ class _Walker:
                 continue
             contribs = [g for g in contribs if g is not None]
             shape = op._outputs[i].shape
+            if any(not g.shape.is_compatible_with(shape) for g in contribs):
+                shape = _summed_shape(op, contribs)
             if not contribs:
                 value = None
             elif len(contribs) == 1:
@@ -202,14 +218,20 @@ class _Walker:
                 name = self.namer.unique(f"{self.scope}zeros_like")
                 out_grads[i] = GradValue(_tensor_name(name), op._outputs[i].shape)
         grad_scope = self.namer.unique(f"{self.scope}{op._name}_grad") + "/"
+        if kind != "python":
+            # An incoming gradient of another shape than the output (a grad_ys of another
+            # shape) survives only TF's reshaping gradient functions (grad_shapes.py).
+            check_input_grads(op, [None if g is None else g.shape for g in out_grads],
+                              grad_scope)
         if kind == "python":
             entries = self.build_custom(op, fn, out_grads, grad_scope)
             self.custom_ops.append(op)
         else:
             rule_type = fn
-            entries = grad_rules.rule_for(rule_type)(op)
+            rule = get_op_def(rule_type).grad_names or default_names
+            entries = rule(op)
             if len(entries) != len(op._inputs):
-                entries = grad_rules.default_rule(op)
+                entries = default_names(op)
             for i in none_input_indices(rule_type):
                 entries[i] = None
         results: List[Optional[GradValue]] = []
@@ -230,9 +252,11 @@ class _Walker:
                 value = entry
             else:
                 value = GradValue(_tensor_name(grad_scope + entry), t_in.shape)
+            if value is not None and not value.is_sparse and t_in.dtype.base_dtype != D.resource:
+                check_input_grad(op, i, t_in.shape, value.shape)
             if gated and value is not None and not value.is_sparse:
                 name = local.unique(f"{grad_scope}tuple/control_dependency")
-                value = GradValue(_tensor_name(name), t_in.shape)
+                value = GradValue(_tensor_name(name), value.shape)
             results.append(value)
         return results
 

@@ -1,12 +1,13 @@
 """`tf.contrib` (the most used parts): `tf.contrib.layers`, `tf.contrib.slim`,
-`tf.contrib.framework`, `tf.contrib.eager`, `tf.contrib.data`, `tf.contrib.rnn` and the
+`tf.contrib.framework`, `tf.contrib.eager`, `tf.contrib.data`, `tf.contrib.rnn`,
+`tf.contrib.losses` and the
 sequence losses of `tf.contrib.seq2seq` / `legacy_seq2seq`. TF 2 has no contrib; TF 1.15's
 documentation is the reference. Any other contrib module or symbol raises an error naming
 it."""
 
 # ruff: noqa: F401
-from tf1compat.contrib import (data, eager, framework, layers, legacy_seq2seq, rnn, seq2seq,
-                               slim)
+from tf1compat.contrib import (data, eager, framework, layers, legacy_seq2seq, losses, rnn,
+                               seq2seq, slim)
 from tf1compat.contrib import lookup  # (section: mathsparse)
 from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
 from tf1compat.contrib._missing import missing as _missing

@@ -59,7 +59,7 @@ def dataset_op(op_type: str, inputs: Sequence[str], make: Callable[..., Any],
 
 
 def _function(node: Any, kctx: Any, attr: str = "f") -> Callable[[tuple, tuple], tuple]:
-    return node._attrs[attr].bind(kctx)
+    return node.attrs[attr].bind(kctx)
 
 
 # -- sources -----------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ dataset_op("TensorSliceDataset", ["components: Toutput_types"], _slices,
 
 def _range(node: Any, kctx: Any) -> Callable[..., Any]:
     from tf1compat.framework import dtypes as D
-    dtype = D.as_dtype(node._attrs["output_types"][0]).torch_dtype
+    dtype = D.as_dtype(node.attrs["output_types"][0]).torch_dtype
     return lambda start, stop, step: rt.RangeValue(scalar_int(start), scalar_int(stop),
                                                    scalar_int(step), dtype)
 
@@ -143,7 +143,7 @@ def _interleave(extra: int) -> Callable[..., Any]:
     """InterleaveDataset and its parallel variants: same deterministic order."""
     def make(node: Any, kctx: Any) -> Callable[..., Any]:
         fn = _function(node, kctx)
-        n_caps = len(node._attrs.get("Targuments", []))
+        n_caps = len(node.attrs.get("Targuments", []))
 
         def run(ds: Any, *rest: Any) -> Any:
             caps, tail = rest[:n_caps], rest[n_caps:]
@@ -169,7 +169,7 @@ dataset_op("LegacyParallelInterleaveDatasetV2",
 
 def _map_and_batch(node: Any, kctx: Any) -> Callable[..., Any]:
     fn = _function(node, kctx)
-    n_caps = len(node._attrs.get("Targuments", []))
+    n_caps = len(node.attrs.get("Targuments", []))
 
     def run(ds: Any, *rest: Any) -> Any:
         caps, (batch_size, _, drop) = rest[:n_caps], rest[n_caps:]
@@ -193,7 +193,7 @@ dataset_op("BatchDatasetV2", ["input_dataset: variant", "batch_size: int64",
 
 
 def _padded_batch(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["N"]
+    n = node.attrs["N"]
 
     def run(ds: Any, batch_size: Any, *rest: Any) -> Any:
         shapes = [[int(d) for d in s.reshape(-1).tolist()] for s in rest[:n]]
@@ -217,7 +217,7 @@ dataset_op("UnbatchDataset", ["input_dataset: variant"],
 
 
 def _shuffle(node: Any, kctx: Any) -> Callable[..., Any]:
-    reshuffle = bool(node._attrs["reshuffle_each_iteration"])
+    reshuffle = bool(node.attrs["reshuffle_each_iteration"])
 
     def run(ds: Any, buffer_size: Any, seed: Any, seed2: Any, count: Any = None) -> Any:
         shuffled = ShuffleValue(ds, scalar_int(buffer_size), scalar_int(seed),

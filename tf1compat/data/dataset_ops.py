@@ -16,13 +16,13 @@ import numpy as np
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.graph import apply_op, name_scope
 from tf1compat.framework.op_def import get_op_def
 from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape, as_shape
+from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _ops  # noqa: F401 - registers the dataset ops
 from tf1compat.data import structure
 from tf1compat.data.functions import StructuredFunction
@@ -404,8 +404,10 @@ class DatasetV2:
 
     def reduce(self, initial_state: Any, reduce_func: Callable[..., Any],
                name: Optional[str] = None) -> Any:
-        raise NotImplementedError("tf.data.Dataset.reduce is not supported by tf1compat in "
-                                  "graph mode; iterate with get_next() instead.")
+        """Folds the dataset: `state = reduce_func(state, element)` from `initial_state`;
+        the final state (one ReduceDataset op, see data/reduce.py)."""
+        from tf1compat.data.reduce import reduce_dataset
+        return reduce_dataset(self, initial_state, reduce_func, name)
 
     def take_while(self, predicate: Callable[..., Any], name: Optional[str] = None) -> Any:
         raise NotImplementedError("tf.data.Dataset.take_while is not supported by tf1compat.")
@@ -539,8 +541,3 @@ def dataset_seeds(seed: Optional[int]) -> tuple:
                                      name=scope)
     return seed_t, seed2_t
 
-
-def _shape_value(value: Any) -> TensorShape:
-    if isinstance(value, Tensor):
-        return constant_value_as_shape(value)
-    return as_shape(value)

@@ -23,7 +23,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import structure
 from tf1compat.data._runtime import SparseValue
-from tf1compat.data.func_graph import FuncGraph
+from tf1compat.framework.func_graph import FuncGraph
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
 
 __all__ = ["StructuredFunction", "SparseValue"]
@@ -36,6 +36,32 @@ def _func_name(func: Any) -> str:
     return name
 
 
+# Stateful op types without side effects: they run only when an output needs them.
+_READS = frozenset({"VarHandleOp", "ReadVariableOp", "VarIsInitializedOp", "Placeholder"})
+
+
+def _after_side_effects(graph: Any, outputs: List[Tensor]) -> List[Tensor]:
+    """TF runs a dataset function's stateful ops (tf.print, asserts, random ops) even when
+    no output needs them (automatic control dependencies): the outputs wait for them."""
+    needed: set = set()
+    stack = [t.op for t in outputs if t.graph is graph]
+    while stack:
+        op = stack.pop()
+        if op in needed:
+            continue
+        needed.add(op)
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    side = [op for op in graph.get_operations()
+            if op._op_def.stateful and op.type not in _READS and op not in needed and
+            op._control_flow_context is None]
+    if not side:
+        return outputs
+    from tf1compat.ops.array_ops import identity
+    with graph.control_dependencies(side):
+        return [identity(t) for t in outputs]
+
+
 class StructuredFunction:
     """A traced dataset function: its graph, input and output structures, captures."""
 
@@ -46,7 +72,7 @@ class StructuredFunction:
         self.input_structure = input_structure
         readable = transformation_name.replace(".", "_")[:-2]
         name = f"{readable}_{_func_name(func)}"
-        graph = FuncGraph(name, get_default_graph())
+        graph = FuncGraph(name, get_default_graph(), device="/device:CPU:0")
         self.graph = graph
         self._arg_placeholders: List[Tensor] = []
         with graph.building():
@@ -69,6 +95,7 @@ class StructuredFunction:
                     outputs.append(value)
                 else:                           # a dataset
                     outputs.append(value._variant_tensor)
+            outputs = _after_side_effects(graph, outputs)
             graph.outputs = [graph.capture(t) for t in outputs]
         self._dense = all(isinstance(s, TensorSpec)
                           for s in structure.flatten(input_structure)) and \

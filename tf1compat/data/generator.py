@@ -136,10 +136,10 @@ def _flatten_up_to(shallow: Any, value: Any) -> list:
 
 
 def _generator_kernel(node: Any, kctx: Any) -> Callable[..., rt.DatasetValue]:
-    holder = _GENERATORS.get(node._attrs["token"])
+    holder = _GENERATORS.get(node.attrs["token"])
     if holder is None:
         raise ValueError(f"Could not find the generator of {node.name} in the registry.")
-    spec = node._attrs["element_spec"]
+    spec = node.attrs["element_spec"]
     types = structure.legacy_types(spec)
     flat_types = [D.as_dtype(t) for t in structure.flatten(types)]
     flat_shapes = [as_shape(s) for s in structure.flatten(structure.legacy_shapes(spec))]

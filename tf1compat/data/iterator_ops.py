@@ -102,14 +102,6 @@ def _registry(kctx: Any) -> dict:
     return kctx.runtime.resources.setdefault("__tf1compat_iterator_handles__", {})
 
 
-def _check_dataset(resource: IteratorResource, types: List[D.DType],
-                   shapes: List[TensorShape]) -> None:
-    if len(types) != len(resource.output_types):
-        raise errors.InvalidArgumentError(
-            None, None, f"Number of components does not match: expected "
-                        f"{len(resource.output_types)} types but got {len(types)}.")
-
-
 # -- ops ---------------------------------------------------------------------------------------
 
 _ITER_ATTRS = {"output_types": [], "output_shapes": [], "shared_name": "", "container": ""}
@@ -120,13 +112,13 @@ def _resource_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _iterator_v2_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
-    shared = node._attrs.get("shared_name") or ""
+    shared = node.attrs.get("shared_name") or ""
 
     def make() -> IteratorResource:
-        return IteratorResource(node.name, list(node._attrs["output_types"]),
-                                list(node._attrs["output_shapes"]))
+        return IteratorResource(node.name, list(node.attrs["output_types"]),
+                                list(node.attrs["output_shapes"]))
     if shared:
-        key = ("IteratorV2", node._attrs.get("container") or "", shared)
+        key = ("IteratorV2", node.attrs.get("container") or "", shared)
         resources = kctx.runtime.resources
         if key not in resources:
             resources[key] = make()
@@ -143,11 +135,11 @@ declare("IteratorV2", outputs=["handle: resource"], attrs=dict(_ITER_ATTRS),
 
 
 def _one_shot_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
-    variant = node._attrs["dataset_factory"]
+    variant = node.attrs["dataset_factory"]
 
     def make() -> IteratorResource:
-        return IteratorResource(node.name, list(node._attrs["output_types"]),
-                                list(node._attrs["output_shapes"]))
+        return IteratorResource(node.name, list(node.attrs["output_types"]),
+                                list(node.attrs["output_shapes"]))
     resource = kctx.op_resource(make)
     _registry(kctx)[resource.handle] = resource
 
@@ -182,7 +174,7 @@ def _get_next_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _get_next_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    single = len(node._outputs) == 1
+    single = len(node.outputs) == 1
 
     def run(resource: IteratorResource) -> Any:
         element = resource.get_next()
@@ -213,7 +205,7 @@ declare("IteratorToStringHandle", inputs=["resource_handle: resource"],
 
 def _from_handle_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
     registry = _registry(kctx)
-    types = list(node._attrs["output_types"])
+    types = list(node.attrs["output_types"])
 
     def run(handle: Any) -> IteratorResource:
         key = handle if isinstance(handle, bytes) else bytes(handle.reshape(-1)[0])

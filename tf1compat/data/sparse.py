@@ -24,7 +24,7 @@ __all__ = ["serialize_sparse", "deserialize_sparse_component"]
 
 
 def _serialize_kernel(node: Any, kctx: Any) -> Callable[..., SparseValue]:
-    if node._attrs["out_type"] != D.variant:
+    if node.attrs["out_type"] != D.variant:
         raise NotImplementedError("tf.io.serialize_sparse to strings is not supported by "
                                   "tf1compat (only dataset components, out_type=variant).")
     return lambda indices, values, shape: SparseValue(indices, values, shape)

@@ -58,6 +58,9 @@ class TensorSpec(TypeSpec):
 
     @classmethod
     def from_tensor(cls, tensor: Any, name: Optional[str] = None) -> "TensorSpec":
+        """The spec of a tensor, named after its op (graph tensors) unless `name` is given."""
+        if name is None and isinstance(tensor, Tensor) and not tensor._is_eager_tensor:
+            name = tensor.op.name
         return cls(tensor.shape, tensor.dtype.base_dtype, name)
 
     @property

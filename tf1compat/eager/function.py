@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import logging
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 import torch
@@ -35,10 +35,11 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.errors import OperatorNotAllowedInGraphError
-from tf1compat.framework.graph import Graph
+from tf1compat.framework.func_graph import FuncGraph
+from tf1compat.framework.hooks import TAPE
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_shape import TensorShape, as_shape
+from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.runtime import eager_executor as _ex
 from tf1compat.autodiff import tape as _tape
 from tf1compat.runtime.eager_runtime import _MULTI_DEVICE
@@ -48,40 +49,11 @@ from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
 __all__ = ["function", "defun", "Function", "ConcreteFunction", "FuncGraph", "TensorSpec"]
 
 _log = logging.getLogger("tf1compat")
+# tf.config.run_functions_eagerly(True): functions run their Python code op by op.
+RUN_EAGERLY = [False]
 # Stateful ops without side effects: they run only when an output needs them.
 _READS = frozenset({"VarHandleOp", "ReadVariableOp", "VarIsInitializedOp", "Placeholder",
                     "ResourceGather", "ResourceGatherNd"})
-
-
-class FuncGraph(Graph):
-    """The graph a traced function builds; captures eager values used from outside."""
-
-    def __init__(self, name: str):
-        super().__init__()
-        self.name = name
-        self._building_function = True
-        self._outer_eager = True           # variables created in it are lifted (eager)
-        self.captures: List[Tuple[Any, Tensor]] = []   # (eager value, graph tensor)
-        self._capture_ids: Dict[int, Tensor] = {}
-
-    def _capture_eager_tensor(self, value: Tensor, name: Optional[str] = None) -> Tensor:
-        found = self._capture_ids.get(id(value))
-        if found is not None:
-            return found
-        from tf1compat.framework.graph import control_dependencies, name_scope
-        with control_dependencies(None), name_scope(None):
-            if isinstance(value, EagerResourceHandle):
-                from tf1compat.ops.resource_variable_ops import var_handle_op
-                tensor = var_handle_op(value._handle_dtype, value._handle_shape,
-                                       shared_name=value._value, name="captured_handle")
-            else:
-                from tf1compat.ops.array_ops import placeholder
-                tensor = placeholder(value.dtype, value.shape, name="captured")
-                self.captures.append((value, tensor))
-        self._capture_ids[id(value)] = tensor
-        # Keep the captured value alive as long as the graph refers to it by id.
-        self._extras.setdefault("captured_values", []).append(value)
-        return tensor
 
 
 # -- signatures --------------------------------------------------------------------------------
@@ -129,7 +101,7 @@ class ConcreteFunction:
         runtime = SessionRuntime(graph)
         runtime.state = _ex.RUNTIME.state
         self._runtime = runtime
-        feeds = list(arg_tensors) + [t for _, t in graph.captures]
+        feeds = list(arg_tensors) + graph.capture_placeholders
         self._feed_tensors = feeds
         plan = runtime.builder.build(fetches, feeds, for_function=False)
         if plan.error is not None:
@@ -149,7 +121,7 @@ class ConcreteFunction:
                 from tf1compat.framework.tensor_conversion import convert_to_tensor
                 x = convert_to_tensor(x)
             values.append(x._value)
-        for value, _ in self.graph.captures:
+        for value in self.graph.captured_tensors:
             values.append(value._value)
         if _MULTI_DEVICE:
             # The plan expects each fed value on its placeholder's device.
@@ -157,7 +129,7 @@ class ConcreteFunction:
             values = [v.to(placer.device_for(t._op)) if isinstance(v, torch.Tensor) and
                       v.device != placer.device_for(t._op) else v
                       for v, t in zip(values, self._feed_tensors)]
-        recording = _ex.RECORD["on"]
+        recording = TAPE["recording"]
         if recording:
             for key in self._handles:
                 _tape.variable_accessed(key)
@@ -213,8 +185,9 @@ class Function:
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not _context._state["eager"]:
-            return self._python_function(*args, **kwargs)   # graph mode: ops join the graph
+        if not _context._state["eager"] or RUN_EAGERLY[0]:
+            # Graph mode: ops join the graph; run_functions_eagerly: op by op.
+            return self._python_function(*args, **kwargs)
         args = self._apply_signature(args)
         structure = (list(args), dict(kwargs))
         flat = _flatten(structure)
@@ -259,7 +232,7 @@ class Function:
 
     def _trace(self, structure: Any, flat: list) -> Any:
         from tf1compat.ops.array_ops import placeholder
-        graph = FuncGraph(self._name)
+        graph = FuncGraph(self._name, lift_variables=True)
         from tf1compat.framework import random_seed
         graph.seed = random_seed._eager_state["seed"]    # random ops see the eager seed
         arg_tensors: List[Tensor] = []

@@ -31,14 +31,18 @@ def value_to_torch(value: np.ndarray, dtype: _dtypes.DType, device: torch.device
 
 
 def _const_kernel(node: Any, kctx: Any) -> Any:
-    return value_to_torch(node._attrs["value"], node._attrs["dtype"], kctx.device)
+    return value_to_torch(node.attrs["value"], node.attrs["dtype"], kctx.device)
+
+
+def _const_static_value(t: Tensor) -> np.ndarray:
+    return t.op.attrs["value"]
 
 
 declare("Const", outputs=["output: dtype"],
         attrs={"value": None, "dtype": Type()},
         shape=lambda ctx: [TensorShape(ctx.attrs["value"].shape)],
         kernel=_const_kernel, grad="none", constant=True,
-        doc="A constant tensor; `value` holds its numpy value.")
+        doc="A constant tensor; `value` holds its numpy value.", static_value=_const_static_value)
 
 # Python ints given for these types are stored as int64 and cast by the kernel.
 _TF_TO_NUMPY_SHAPE_ERR = "Too many elements provided. Takes at most {}, but got {}."

@@ -1,8 +1,9 @@
 """Execution mode: graph (the TF1 default) or eager.
 
 `apply_op` (framework/graph.py) asks `executing_eagerly()` on every op call; when eager
-execution is on, the op is handed to `eager_executor` (installed by the eager package)
-instead of being added to a graph, so one op declaration serves both modes.
+execution is on, the op is handed to the eager executor (`hooks.EAGER_EXECUTOR`, filled
+by runtime/eager_executor.py) instead of being added to a graph, so one op declaration
+serves both modes.
 
 Two flags, as in TF: `default_eager` is the program's mode (`tf.enable_eager_execution`
 turns it on), `eager` whether ops run eagerly right now. Building inside an explicit
@@ -12,14 +13,13 @@ off for the block. `scope` is the eager name scope (`tf.name_scope` without a gr
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional
+from typing import Callable, List
 
-__all__ = ["executing_eagerly", "set_eager", "eager_executor", "set_eager_executor",
+__all__ = ["executing_eagerly", "set_eager",
            "default_eager", "set_default_eager", "eager_scope_name", "on_clear_caches",
            "clear_caches"]
 
 _state: dict = {"eager": False, "default_eager": False, "scope": "", "device": None}
-_executor: dict = {"fn": None}
 _cache_clearers: List[Callable[[], None]] = []
 
 
@@ -45,18 +45,6 @@ def set_default_eager(enabled: bool) -> None:
 def eager_scope_name() -> str:
     """The eager name scope ("a/b/"), what `tf.name_scope` opens when no graph is built."""
     return _state["scope"]
-
-
-def eager_executor() -> Optional[Callable[..., Any]]:
-    return _executor["fn"]
-
-
-def set_eager_executor(fn: Callable[..., Any], fn1: Callable[..., Any]) -> None:
-    """Installs the eager executor: `fn(op_def, inputs, attrs, name)` for apply_op (an
-    op-like result with `_outputs`) and `fn1(op_type, inputs, attrs, name)` for
-    apply_op1 (the single output tensor)."""
-    _executor["fn"] = fn
-    _executor["fn1"] = fn1
 
 
 def on_clear_caches(fn: Callable[[], None]) -> None:

@@ -297,16 +297,16 @@ def as_string(dtype: Any) -> str:
     return as_dtype(dtype).name
 
 
-def dtype_of_torch(t: torch.dtype) -> DType:
-    return _TORCH_TO_DTYPE[t]
-
-
-# Groups used by op declarations' type constraints (TF's `realnumbertypes`, ...).
+# Groups used by op declarations' type constraints (TF's `realnumbertypes`, ...), in TF's
+# order (error messages list allowed types in it). The one definition of each group.
 FLOATING_TYPES = (float16, bfloat16, float32, float64)
-INTEGER_TYPES = (int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 COMPLEX_TYPES = (complex64, complex128)
+SIGNED_INTEGER_TYPES = (int8, int16, int32, int64)
+INTEGER_TYPES = SIGNED_INTEGER_TYPES + (uint8, uint16, uint32, uint64)
 REAL_NUMBER_TYPES = FLOATING_TYPES + INTEGER_TYPES
 NUMBER_TYPES = REAL_NUMBER_TYPES + COMPLEX_TYPES
+SIGNED_NUMBER_TYPES = FLOATING_TYPES + SIGNED_INTEGER_TYPES + COMPLEX_TYPES
 ALL_TYPES = NUMBER_TYPES + (bool, string)
+INDEX_TYPES = (int32, int64)          # TF's `Tidx: {int32, int64}` index attrs
 QUANTIZED_DTYPES = frozenset(_INTERN[e] for e in _QUANTIZED) | frozenset(
     _INTERN[e + _REF_OFFSET] for e in _QUANTIZED)

@@ -23,6 +23,7 @@ __all__ = [
     "FailedPreconditionError", "AbortedError", "OutOfRangeError", "UnimplementedError",
     "InternalError", "UnavailableError", "DataLossError",
     "OperatorNotAllowedInGraphError", "error_code_from_exception_type",
+    "from_python_exception",
     "exception_type_from_error_code", "raise_exception_on_not_ok_status",
     "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
     "ALREADY_EXISTS", "PERMISSION_DENIED", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED",
@@ -191,3 +192,24 @@ def graph_execution_message(op: Any, message: str) -> str:
 def op_error(cls: type, op: Optional[Any], message: str) -> OpError:
     """An OpError of class `cls` for a failure of `op` at run time, in TF's layout."""
     return cls(None, op, graph_execution_message(op, message))
+
+
+def from_python_exception(e: BaseException) -> "tuple[type, str]":
+    """The TF error class and message for a Python exception raised by a kernel.
+
+    The one mapping shared by sessions and the eager executor: out-of-memory is
+    ResourceExhaustedError, NotImplementedError UnimplementedError, StopIteration
+    OutOfRangeError, anything else InvalidArgumentError; ValueError/IndexError messages
+    are kept as they are, others are prefixed with the exception's class name.
+    """
+    message = str(e)
+    cls: type = InvalidArgumentError
+    if isinstance(e, MemoryError) or "out of memory" in message.lower():
+        cls = ResourceExhaustedError
+    elif isinstance(e, NotImplementedError):
+        cls = UnimplementedError
+    elif isinstance(e, StopIteration):
+        cls = OutOfRangeError
+    text = message if isinstance(e, (ValueError, IndexError)) else \
+        f"{type(e).__name__}: {message}"
+    return cls, text

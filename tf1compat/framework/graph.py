@@ -15,12 +15,13 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
-from tf1compat.framework.device_spec import DeviceSpec, canonical_name
+from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
-from tf1compat.framework.op_binding import bind_inputs as _bind_inputs, complete_attrs
+from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED
+from tf1compat.framework.op_binding import bind_inputs, capture_inputs, complete_attrs
 from tf1compat.framework.operation import Operation, creation_site
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from tf1compat.framework.tensor_shape import TensorShape, as_shape
 
 __all__ = [
     "Graph", "GraphKeys", "apply_op", "get_default_graph", "reset_default_graph",
@@ -182,7 +183,8 @@ class Graph:
 
     @property
     def graph_def_versions(self) -> Any:
-        return _Versions()
+        """TF's VersionDef of this graph (producer, min_consumer)."""
+        return self.as_graph_def().versions
 
     def _structure_changed(self) -> None:
         """Called when an existing op's edges change: cached session plans are stale."""
@@ -304,7 +306,8 @@ class Graph:
                             f"({', '.join(a.name for a in op_def.inputs)}), got {len(inputs)}")
         attrs = dict(attrs) if attrs else {}
         with _NameScope(self, name or op_def.type) as scope:
-            flat, groups = _bind_inputs(op_def, inputs, attrs, self)
+            flat, groups = bind_inputs(op_def, inputs, attrs)
+            flat = capture_inputs(op_def, flat, groups, self)
             if not op_def.ref_input_indices:
                 return self._create_op_internal(op_def, flat, groups, attrs, scope)
             # As TF's op helper: an op is colocated with its ref inputs (the variables it
@@ -349,6 +352,8 @@ class Graph:
         if ctx_flow is not None:
             op._control_flow_context = ctx_flow
             ctx_flow.add_op(op)
+        for callback in OP_CREATED:
+            callback(op)
         return op
 
     def _capture_eager_tensor(self, value: Tensor, name: Optional[str] = None) -> Tensor:
@@ -635,7 +640,7 @@ def apply_op(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
     """
     op_def = _op_def.get_op_def(op_type)
     if _context._state["eager"]:
-        return _context._executor["fn"](op_def, inputs, attrs, name)
+        return EAGER_EXECUTOR["execute"](op_def, inputs, attrs, name)
     graph = None
     for value in inputs:
         if isinstance(value, Tensor) and not value._is_eager_tensor:
@@ -645,7 +650,7 @@ def apply_op(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
         graph = get_default_graph()
     elif _functions_building[0]:
         # While a function graph is being built it takes every new op, as TF's
-        # _get_graph_from_inputs: outer tensors are captured (see _bind_inputs).
+        # _get_graph_from_inputs: outer tensors are captured (op_binding.capture_inputs).
         default = get_default_graph()
         if default._building_function:
             graph = default
@@ -656,7 +661,7 @@ def apply_op1(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
               name: Optional[str] = None) -> Tensor:
     """`apply_op` for single-output ops: returns the output tensor."""
     if _context._state["eager"]:
-        return _context._executor["fn1"](op_type, inputs, attrs, name)
+        return EAGER_EXECUTOR["execute1"](op_type, inputs, attrs, name)
     return apply_op(op_type, inputs, attrs, name)._outputs[0]
 
 
@@ -869,6 +874,3 @@ def get_collection(key: Any, scope: Optional[str] = None) -> list:
 def get_collection_ref(key: Any) -> list:
     return get_default_graph().get_collection_ref(key)
 
-
-def unknown_output_shapes(n: int) -> List[TensorShape]:
-    return [unknown_shape() for _ in range(n)]

@@ -12,7 +12,7 @@ from typing import Any, Optional
 from tf1compat.framework import context as _context
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["newaxis", "is_tensor", "get_static_value", "op_scope", "disable_eager_execution",
+__all__ = ["newaxis", "is_tensor", "is_symbolic_tensor", "get_static_value", "op_scope", "disable_eager_execution",
            "disable_resource_variables", "enable_resource_variables",
            "resource_variables_enabled", "disable_tensor_equality", "enable_tensor_equality",
            "disable_v2_tensorshape", "enable_v2_tensorshape",
@@ -28,6 +28,11 @@ def is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor) or getattr(x, "_is_eager_tensor", False) or \
         getattr(x, "_is_composite_tensor", False) or \
         (hasattr(x, "_as_graph_element") and hasattr(x, "dtype") and hasattr(x, "op"))
+
+
+def is_symbolic_tensor(tensor: Any) -> bool:
+    """`tf.is_symbolic_tensor`: a graph tensor (not an eager value, variable or number)."""
+    return isinstance(tensor, Tensor) and not tensor._is_eager_tensor
 
 
 def get_static_value(tensor: Any, partial: bool = False) -> Any:

@@ -25,11 +25,17 @@ _TF1_ONLY = {"": frozenset({"estimator"})}
 
 
 def missing_attribute(namespace: str, name: str, available: Iterable[str]) -> AttributeError:
+    """The error for `tf.<namespace>.<name>`: UnimplementedAPIError for a TF 1.x name (with
+    the reason and replacement from framework/unsupported_api.py where it has an entry),
+    else an AttributeError suggesting close names."""
     from tf1compat._tf_api_names import API_NAMES
-    qualified = f"tf.{namespace}.{name}" if namespace else f"tf.{name}"
-    if name in API_NAMES.get(namespace, ()) or name in _TF1_ONLY.get(namespace, ()):
+    from tf1compat.framework.unsupported_api import explain
+    dotted = f"{namespace}.{name}" if namespace else name
+    qualified = f"tf.{dotted}"
+    why = explain(dotted)
+    if why or name in API_NAMES.get(namespace, ()) or name in _TF1_ONLY.get(namespace, ()):
         return UnimplementedAPIError(f"{qualified} is part of the TensorFlow 1.x API but is not "
-                               "implemented by tf1compat.")
+                                     f"implemented by tf1compat.{why}")
     candidates = set(available) | set(API_NAMES.get(namespace, ()))
     close = difflib.get_close_matches(name, sorted(c for c in candidates
                                                    if not c.startswith("_")), n=3)

@@ -1,9 +1,9 @@
 """Binding an op's inputs to its signature, shared by graph mode (`apply_op`) and eager mode.
 
 `bind_inputs` converts Python values to tensors with TF's rules (preferred dtypes from
-attr defaults, `<arg>_<k>` names for list elements), infers type attrs, checks dtypes with
-TF's messages and captures outer tensors into function graphs; `complete_attrs` fills
-the attrs left unset with their declared defaults.
+attr defaults, `<arg>_<k>` names for list elements), infers type attrs and checks dtypes
+with TF's messages; `capture_inputs` captures outer tensors into function graphs;
+`complete_attrs` fills the attrs left unset with their declared defaults.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["complete_attrs", "bind_inputs", "convert_one", "list_values", "preferred_dtype"]
+__all__ = ["complete_attrs", "bind_inputs", "capture_inputs", "convert_one", "list_values",
+           "graph_tensor_in_eager", "preferred_dtype"]
 
 
 def complete_attrs(op_def: _op_def.OpDef, attrs: dict) -> dict:
@@ -52,11 +53,19 @@ def list_values(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any,
 
 
 def bind_inputs(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: dict,
-                graph: Any) -> tuple:
-    """Converts inputs to tensors, infers type attrs and checks dtypes, as TF's op helper."""
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
+                convert_one: Callable[..., Any] = None, eager: bool = False) -> tuple:
+    """Converts inputs to tensors, infers type attrs and checks dtypes, as TF's op helper.
 
-    flat: List[Tensor] = []
+    Returns `(flat, groups)`: the input tensors in signature order and, per signature
+    argument, the indices of its tensors in `flat`. The one binding of graph and eager
+    mode: `convert_one(op_def, spec, value, attrs, index, name)` converts one value of an
+    argument typed by a type attr or a fixed dtype (graph mode: `convert_one` below, with
+    TF's graph-build TypeErrors; eager: runtime/eager_binding.py, with TF eager's
+    InvalidArgumentErrors). Graph mode captures outer tensors afterwards (`capture_inputs`).
+    """
+    from tf1compat.framework.tensor_conversion import convert_to_tensor
+    convert_one = convert_one or globals()["convert_one"]
+    flat: List[Any] = []
     groups: List[List[int]] = []
     for spec, value in zip(op_def.inputs, inputs):
         if spec.is_list:
@@ -66,7 +75,10 @@ def bind_inputs(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: dict,
                 given = attrs.get(spec.type_list_attr)
                 for k, v in enumerate(values):
                     want = None if given is None else _dtypes.as_dtype(given[k])
-                    tensors.append(convert_to_tensor(v, dtype=want, name=f"{spec.name}_{k}"))
+                    t = convert_to_tensor(v, dtype=want, name=f"{spec.name}_{k}")
+                    if eager and not t._is_eager_tensor:
+                        raise graph_tensor_in_eager(t)
+                    tensors.append(t)
                 attrs[spec.type_list_attr] = [t.dtype.base_dtype for t in tensors]
             else:
                 # A list of one type: take the dtype from the first tensor among the values.
@@ -77,24 +89,10 @@ def bind_inputs(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: dict,
                             break
                 for k, v in enumerate(values):
                     # TF names converted list elements "<arg>_<index>" (concat/values_1).
-                    tensors.append(convert_one(op_def, spec, v, attrs, convert_to_tensor,
-                                                f"{spec.name}_{k}"))
+                    tensors.append(convert_one(op_def, spec, v, attrs, len(flat) + k,
+                                               f"{spec.name}_{k}"))
         else:
-            tensors = [convert_one(op_def, spec, value, attrs, convert_to_tensor)]
-        for k, t in enumerate(tensors):
-            if t.graph is not graph:
-                # A function graph (tf.data functions) captures outer tensors as inputs.
-                capture = getattr(graph, "capture", None) if graph._building_function \
-                    else None
-                if capture is None:
-                    first = next((x for x in flat if x.graph is graph), None)
-                    if first is None:
-                        raise ValueError(f"Tensor {t} must be from the same graph as the "
-                                         f"other inputs of {op_def.type} (and the default "
-                                         "graph).")
-                    raise ValueError(f"{t} must be from the same graph as {first} (graphs are "
-                                     f"{t.graph!r} and {graph!r}).")
-                tensors[k] = capture(t)
+            tensors = [convert_one(op_def, spec, value, attrs, len(flat), None)]
         groups.append(list(range(len(flat), len(flat) + len(tensors))))
         flat.extend(tensors)
     return flat, groups
@@ -119,8 +117,39 @@ def preferred_dtype(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any) ->
     return None if kind.default is _op_def.REQUIRED else kind.default
 
 
+def graph_tensor_in_eager(t: Any) -> TypeError:
+    """TF's error for a graph tensor given to an op under eager execution."""
+    return TypeError(f"An op outside of the function building code is being passed a "
+                     f"\"Graph\" tensor ({t!r}) under eager execution.")
+
+
+def capture_inputs(op_def: _op_def.OpDef, flat: List[Tensor], groups: List[List[int]],
+                   graph: Any) -> List[Tensor]:
+    """Graph mode: inputs from another graph are captured by a function graph (tf.data
+    functions, tf.function) as placeholders, and an error elsewhere, as TF."""
+    out = list(flat)
+    for group in groups:
+        for i in group:
+            t = out[i]
+            if t.graph is graph:
+                continue
+            capture = getattr(graph, "capture", None) if graph._building_function else None
+            if capture is None:
+                first = next((x for x in out[:group[0]] if x.graph is graph), None)
+                if first is None:
+                    raise ValueError(f"Tensor {t} must be from the same graph as the "
+                                     f"other inputs of {op_def.type} (and the default "
+                                     "graph).")
+                raise ValueError(f"{t} must be from the same graph as {first} (graphs are "
+                                 f"{t.graph!r} and {graph!r}).")
+            out[i] = capture(t)
+    return out
+
+
 def convert_one(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, attrs: dict,
-                 convert_to_tensor: Callable[..., Tensor], name: Optional[str] = None) -> Tensor:
+                index: int, name: Optional[str] = None) -> Tensor:
+    """Graph mode: one value as a tensor of the argument's dtype (TF's TypeErrors)."""
+    from tf1compat.framework.tensor_conversion import convert_to_tensor
     if spec.type_attr is not None:
         want = attrs.get(spec.type_attr)
         want = None if want is None else _dtypes.as_dtype(want)

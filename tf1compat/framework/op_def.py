@@ -20,8 +20,44 @@ attr names, written in TF's REGISTER_OP notation:
   `node` is the Operation (attrs are decoded here, once); the returned callable takes
   the input values positionally and returns one value, or a tuple for several outputs.
   `kctx` is the run-time context (device, variable store, random state) of the session.
-* ``grad``: "autograd" (torch autograd differentiates the kernel), "none" (not
-  differentiable: TF's NotDifferentiable, gradients stop here).
+* gradient facts, all here so an op's gradient behaviour is read in one place:
+
+  - ``grad``: "autograd" (TF's gradient exists and torch autograd of the kernel computes
+    it), "none" (TF's NotDifferentiable: gradients stop here), "unregistered" (TF has no
+    gradient function: `tf.gradients` raises LookupError when the op is on a gradient
+    path with an incoming gradient);
+  - ``grad_names``: what TF's gradient function returns per input — None, a
+    pass-through, IndexedSlices, or the name of the tensor it creates — so
+    `tf.gradients` returns TF's None-ness and names (`framework/grad_names.py`);
+  - ``grad_none_inputs``: inputs whose TF gradient is always None although they may be
+    float (PadV2's constant value);
+  - ``grad_formula``: `(node, kernel) -> kernel or None`: the kernel with TF's gradient
+    formula where torch's differs (ties of Maximum, 0 ** 0 of Pow, ...);
+  - ``grad_indexed_slices``: under eager execution the gradient w.r.t. the gathered
+    params is an IndexedSlices, as TF's gather gradients.
+* ``static_value(tensor) -> ndarray or None``: the output's value when it is known at
+  graph build without running the kernel (the Shape of a static shape, a Pack of
+  constants, ...), for `framework/constant_value.constant_value` as TF's
+  `tensor_util.constant_value` does; other small pure subgraphs are folded by running
+  their kernels.
+* ``shape_value(tensor) -> TensorShape or None``: the partially known shape a 1-D
+  shape tensor describes (TF's `constant_value_as_shape`: `tf.stack([tf.shape(x)[0], 3])`
+  is `[?, 3]`).
+* ``foldable=False``: never evaluated at graph build or plan build although pure
+  (ops with side effects on the outside world: Print, Assert; PlaceholderWithDefault,
+  which can be fed). Stateful, constant, CPU-only, ref-input, variable and gradient ops
+  are never folded either (`OpDef.foldable`).
+* run-time facts the plan reads (runtime/plan.py): ``stateful`` (side effects: random,
+  assign, py_func), ``cpu_only`` (runs on the CPU), ``constant`` (the factory returns the
+  value itself, evaluated once per plan), ``view`` (the output may share storage with an
+  input: fetches of it are copied), ``keeps_devices`` (control flow: inputs pass without
+  device transfers), ``state_alias(node) -> key`` (the outputs alias a variable-store
+  slot: VariableV2), ``forwards_alias`` (the output aliases whatever variable input 0
+  aliases: TF1's Identity of a ref variable forwards its buffer, so `v/read` reads the
+  variable where each consumer runs), ``must_feed`` (no kernel: running it unfed is
+  InvalidArgumentError naming it, as a Placeholder), ``grad_sources(node) -> tensors``
+  (those tensors must be autograd sources in any plan containing the op: the gradient
+  op).
 
 Registration checks the declaration (signature, attr kinds, defaults) at import time.
 """
@@ -32,16 +68,18 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import (Any, Callable, Dict, List, Mapping, MutableMapping, Optional, Protocol,
+                    Sequence, Tuple)
 
 import numpy as np
 
 from tf1compat.framework import dtypes as _dtypes
-from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 
 __all__ = [
     "REQUIRED", "Type", "TypeList", "Int", "ArgSpec", "OpDef", "InferCtx", "declare",
-    "get_op_def", "registered_op_types", "unknown_shapes", "single_output",
+    "get_op_def", "registered_op_types", "unknown_shapes", "FOLD_ELEMENT_LIMIT",
+    "KernelNode", "KernelContext", "single_output",
 ]
 
 
@@ -115,8 +153,47 @@ def _parse_arg(spec: str, attrs: Dict[str, Any], op_type: str) -> ArgSpec:
     return ArgSpec(name, fixed_dtype=dtype, number_attr=number, is_ref=is_ref)
 
 
+class KernelNode(Protocol):
+    """What kernel factories, gradient formulas and name rules read of an op.
+
+    Graph Operations (framework/operation.py), eager nodes (runtime/eager_runtime.py)
+    and constant folding all provide it, so one kernel serves the three.
+    """
+    type: str                     # TF op type
+    name: str
+    attrs: Mapping[str, Any]      # attr values by TF attr name, as Python values
+    inputs: Sequence[Any]         # input tensors (static dtype and shape; constant_value)
+    outputs: Sequence[Any]        # output tensors (static dtype and shape)
+    device: str
+
+
+class KernelContext(Protocol):
+    """What a kernel factory may use at run time (`kctx`): runtime/plan.PlanKernelContext
+    in a session, runtime/eager_runtime.EagerKernelContext under eager execution."""
+    device: Any                   # the torch.device the op runs on
+    node: KernelNode
+    runtime: Any                  # the session's or the program's eager runtime
+
+    @property
+    def state(self) -> MutableMapping[str, Any]:
+        """The variable store (key -> torch tensor)."""
+
+    def ref_key(self, t: Any) -> str:
+        """The store key of a `Ref(T)` or resource input."""
+
+    def input_may_alias(self, t: Any) -> bool:
+        """Whether input `t`'s value may share storage that a kernel must not keep."""
+
+    def op_resource(self, factory: Callable[[], Any]) -> Any:
+        """State of this op that outlives one run (random streams, readers, tables)."""
+
+    def compile_function(self, inputs: Sequence[Any], outputs: Sequence[Any],
+                         context: Any = None) -> Callable[..., tuple]:
+        """Compiles a region (cond branch, loop body, dataset function) to a function."""
+
+
 ShapeRule = Callable[["InferCtx"], Sequence[Any]]
-KernelFactory = Callable[[Any, Any], Callable[..., Any]]
+KernelFactory = Callable[[KernelNode, KernelContext], Callable[..., Any]]
 
 
 @dataclass(eq=False)
@@ -129,6 +206,11 @@ class OpDef:
     shape: ShapeRule
     kernel: Optional[KernelFactory]
     grad: str = "autograd"
+    grad_names: Optional[Callable[[Any], List[Any]]] = None
+    grad_none_inputs: Tuple[int, ...] = ()
+    grad_formula: Optional[Callable[[Any, Callable[..., Any]], Optional[Callable[..., Any]]]] \
+        = None
+    grad_indexed_slices: bool = False
     stateful: bool = False
     cpu_only: bool = False
     constant: bool = False        # kernel(node, kctx) returns the value itself, once per plan
@@ -142,6 +224,11 @@ class OpDef:
     # Control flow (If, While): inputs are passed on without device transfers and the
     # outputs' devices are unknown to the plan (they are wherever the region left them).
     keeps_devices: bool = False
+    forwards_alias: bool = False
+    must_feed: bool = False
+    can_fold: bool = True
+    static_value: Optional[Callable[[Any], Any]] = None
+    shape_value: Optional[Callable[[Any], Any]] = None
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
 
@@ -149,16 +236,14 @@ class OpDef:
     def has_list_outputs(self) -> bool:
         return any(arg.is_list for arg in self.outputs)
 
-    def output_count(self, attrs: Dict[str, Any]) -> int:
-        count = 0
-        for arg in self.outputs:
-            if arg.number_attr is not None:
-                count += attrs[arg.number_attr]
-            elif arg.type_list_attr is not None:
-                count += len(attrs[arg.type_list_attr])
-            else:
-                count += 1
-        return count
+    @property
+    def foldable(self) -> bool:
+        """Whether the op may run at graph or plan build when its inputs are constants:
+        pure, with a kernel, and touching no variable, device placement or gradient."""
+        return (self.can_fold and self.kernel is not None and not self.stateful
+                and not self.constant and not self.cpu_only and not self.keeps_devices
+                and not self.ref_input_indices and self.state_alias is None
+                and self.grad_sources is None)
 
     def output_dtypes(self, attrs: Dict[str, Any]) -> List[_dtypes.DType]:
         out: List[_dtypes.DType] = []
@@ -177,16 +262,28 @@ class OpDef:
 
 _REGISTRY: Dict[str, OpDef] = {}
 
-_GRAD_POLICIES = ("autograd", "none")
+# The largest value (in elements) constant folding produces, at graph build (shape
+# inference, framework/constant_value.py) and at plan build (runtime/plan.py).
+FOLD_ELEMENT_LIMIT = 1024
+
+_GRAD_POLICIES = ("autograd", "none", "unregistered")
 
 
 def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] = (),
             attrs: Optional[Dict[str, Any]] = None, shape: ShapeRule,
-            kernel: Optional[KernelFactory], grad: str = "autograd", stateful: bool = False,
+            kernel: Optional[KernelFactory], grad: str = "autograd",
+            grad_names: Optional[Callable[[Any], List[Any]]] = None,
+            grad_none_inputs: Sequence[int] = (),
+            grad_formula: Optional[Callable[[Any, Callable[..., Any]],
+                                            Optional[Callable[..., Any]]]] = None,
+            grad_indexed_slices: bool = False, stateful: bool = False,
             cpu_only: bool = False, constant: bool = False, view: bool = False,
             doc: str = "", state_alias: Optional[Callable[[Any], Optional[str]]] = None,
             grad_sources: Optional[Callable[[Any], Sequence[Any]]] = None,
-            keeps_devices: bool = False) -> OpDef:
+            keeps_devices: bool = False, forwards_alias: bool = False,
+            must_feed: bool = False, foldable: bool = True,
+            static_value: Optional[Callable[[Any], Any]] = None,
+            shape_value: Optional[Callable[[Any], Any]] = None) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -212,9 +309,17 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
     ref_indices = tuple(i for i, a in enumerate(in_specs) if a.is_ref)
     if ref_indices and any(in_specs[i].is_list for i in ref_indices):
         raise ValueError(f"{op_type}: list ref inputs are not supported")
-    op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, stateful,
+    if must_feed and kernel is not None:
+        raise ValueError(f"{op_type}: an op that must be fed has no kernel")
+    if grad != "autograd" and (grad_formula is not None or grad_none_inputs):
+        raise ValueError(f"{op_type}: grad_formula/grad_none_inputs need grad='autograd'")
+    if any(not 0 <= i < len(in_specs) for i in grad_none_inputs):
+        raise ValueError(f"{op_type}: grad_none_inputs {tuple(grad_none_inputs)} out of range")
+    op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, grad_names,
+                   tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
-                   keeps_devices, _declaration_site())
+                   keeps_devices, forwards_alias, must_feed, foldable, static_value,
+                   shape_value, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
 
@@ -318,12 +423,3 @@ def unknown_shapes(ctx: InferCtx) -> List[TensorShape]:
     n = len(_REGISTRY[ctx.op_type].output_dtypes(ctx.attrs))
     return [unknown_shape() for _ in range(n)]
 
-
-def same_shape_as_input(index: int = 0) -> ShapeRule:
-    def rule(ctx: InferCtx) -> List[TensorShape]:
-        return [ctx.shape(index)]
-    return rule
-
-
-def as_shape_or_unknown(value: Any) -> TensorShape:
-    return unknown_shape() if value is None else as_shape(value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List
 
 import numpy as np
 
@@ -80,8 +80,10 @@ class Operation:
         return self._graph
 
     @property
-    def op_def(self) -> "OpDef":
-        return self._op_def
+    def op_def(self) -> Any:
+        """TF's OpDef of this op's type (a read-only view of its declaration)."""
+        from tf1compat.framework.op_def_view import op_def_view
+        return op_def_view(self)
 
     @property
     def device(self) -> str:
@@ -95,6 +97,12 @@ class Operation:
     @property
     def inputs(self) -> list:
         return list(self._inputs)
+
+    @property
+    def attrs(self) -> Dict[str, Any]:
+        """The op's attr values as Python values (what kernels and rules read; TF's
+        `get_attr` returns them in TF's Python forms)."""
+        return self._attrs
 
     @property
     def outputs(self) -> list:

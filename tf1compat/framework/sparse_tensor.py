@@ -15,11 +15,12 @@ from typing import Any, Optional
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value_as_shape
 from tf1compat.framework.graph import name_scope
+from tf1compat.framework.hooks import SPARSE_OPERATORS
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse"]
+__all__ = ["SparseTensor", "SparseTensorValue", "is_sparse", "convert_to_tensor_or_sparse_tensor"]
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
@@ -105,12 +106,37 @@ class SparseTensor:
                              "session to `eval(session=sess)`")
         return session.run(self, feed_dict=feed_dict)
 
+    def __mul__(self, other: Any) -> "SparseTensor":
+        return SPARSE_OPERATORS["mul"](self, other)
+
+    def __div__(self, other: Any) -> "SparseTensor":
+        return SPARSE_OPERATORS["div"](self, other)
+
+    def __truediv__(self, other: Any) -> "SparseTensor":
+        return SPARSE_OPERATORS["truediv"](self, other)
+
     def __repr__(self) -> str:
         return (f"SparseTensor(indices={self._indices}, values={self._values}, "
                 f"dense_shape={self._dense_shape})")
 
     def __str__(self) -> str:
         return self.__repr__()
+
+
+def convert_to_tensor_or_sparse_tensor(value: Any, dtype: Any = None,
+                                       name: Optional[str] = None) -> Any:
+    """`tf.convert_to_tensor_or_sparse_tensor`: a SparseTensor (from a SparseTensorValue),
+    or a Tensor."""
+    if dtype is not None:
+        dtype = D.as_dtype(dtype)
+    if isinstance(value, SparseTensorValue):
+        value = SparseTensor.from_value(value)
+    if isinstance(value, SparseTensor):
+        if dtype and not dtype.is_compatible_with(value.dtype):
+            raise RuntimeError(f"Sparse dtype mismatch. Requested: {dtype.name}, "
+                               f" Actual: {value.dtype.name}")
+        return value
+    return convert_to_tensor(value, dtype=dtype, name=name)
 
 
 def is_sparse(x: Any) -> bool:

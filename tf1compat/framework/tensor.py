@@ -1,25 +1,25 @@
 """`tf.Tensor`: a symbolic output of an Operation, with TF1's Python protocol.
 
-Operator overloads (`+`, `@`, `[]`, ...) dispatch through `OPERATORS`, a table the op
-modules fill at import (as TF's math_ops overrides operators on ops.Tensor), so this
-module depends on no op family.
+Operator overloads (`+`, `@`, `[]`, ...) dispatch through `hooks.TENSOR_OPERATORS`, a
+table the op modules fill at import (as TF's math_ops overrides operators on ops.Tensor),
+so this module depends on no op family.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Dict
+from typing import TYPE_CHECKING, Any
 
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework.errors import OperatorNotAllowedInGraphError
+from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
 
 if TYPE_CHECKING:
     from tf1compat.framework.operation import Operation
 
-__all__ = ["Tensor", "OPERATORS", "get_default_session", "default_session_stack"]
+__all__ = ["Tensor", "get_default_session", "default_session_stack"]
 
-# name -> function(x, y) or function(x); filled by tf1compat.ops.math_ops / array_ops.
-OPERATORS: Dict[str, Callable[..., Any]] = {}
+OPERATORS = TENSOR_OPERATORS       # (a module global: one lookup per operator call)
 
 # The stack of default sessions (`with sess.as_default():`); the runtime pushes onto it.
 default_session_stack: list = []
@@ -56,8 +56,10 @@ class Tensor:
         "__pow__", "__rpow__", "__invert__", "__neg__", "__abs__", "__matmul__",
         "__rmatmul__"})
 
+    # `aliases`: the names tf.contrib.layers' collect_named_outputs gives a tensor (TF sets
+    # it as a Python attribute; unset until then, so hasattr() reports it as TF's does).
     __slots__ = ("_op", "_value_index", "_dtype", "_shape", "_consumers", "_name",
-                 "__weakref__")
+                 "aliases", "__weakref__")
 
     def __init__(self, op: "Operation", value_index: int, dtype: _dtypes.DType,
                  shape: TensorShape):

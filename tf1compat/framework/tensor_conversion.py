@@ -16,6 +16,7 @@ import numpy as np
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import Dimension
 
 __all__ = ["convert_to_tensor", "register_tensor_conversion_function", "to_numpy_value",
            "convert_n_to_tensor", "convert_to_tensor_or_indexed_slices"]
@@ -164,14 +165,28 @@ def _check_compatible(flat: list, dtype: _dtypes.DType) -> None:
             bad = not isinstance(v, (str, bytes, np.str_, np.bytes_))
         elif dtype.is_bool:
             bad = not isinstance(v, (bool, np.bool_))
-        elif dtype.is_integer or dtype.is_quantized:
+        elif dtype.is_integer:
+            # TF's _check_int also takes static dimensions: [-1, x.shape[1]] as a shape.
+            bad = not isinstance(v, (numbers.Integral, Dimension))
+        elif dtype.is_quantized:
             bad = not isinstance(v, numbers.Integral)
         elif dtype.is_floating:
             bad = not isinstance(v, numbers.Real)
         elif dtype.is_complex:
             bad = not isinstance(v, numbers.Number)
         if bad:
-            raise TypeError(f"Expected {dtype.name}, but got {v!r} of type '{type(v).__name__}'.")
+            raise TypeError(f"Expected {dtype.name}, but got {v} of type '{type(v).__name__}'.")
+
+
+def _dimensions_as_ints(value: Any) -> Any:
+    """`value` with each Dimension replaced by its int (an unknown one is a TypeError)."""
+    if isinstance(value, (list, tuple)):
+        return [_dimensions_as_ints(v) for v in value]
+    if isinstance(value, Dimension):
+        if value.value is None:
+            raise TypeError(f"Expected int, but got {value!r} of type 'Dimension'.")
+        return value.value
+    return value
 
 
 def _to_bytes(v: Any) -> bytes:
@@ -214,6 +229,8 @@ def to_numpy_value(value: Any, dtype: Optional[_dtypes.DType] = None) -> np.ndar
         if any(v is None for v in flat):
             raise ValueError("None values not supported.")
         _check_compatible(flat, dtype)
+        if dtype.is_integer and any(isinstance(v, Dimension) for v in flat):
+            value = _dimensions_as_ints(value)
     if dtype == _dtypes.string:
         arr = np.array(value, dtype=object)
         return _string_array(arr)

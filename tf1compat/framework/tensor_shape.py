@@ -6,7 +6,7 @@ objects, as TF1 (v1 tensor-shape behaviour) does, so `x.shape[1].value` works.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Union
 
 __all__ = [
     "Dimension", "TensorShape", "as_dimension", "as_shape", "dimension_value",
@@ -365,9 +365,3 @@ def vector(length: Any) -> TensorShape:
 def matrix(rows: Any, cols: Any) -> TensorShape:
     return TensorShape([rows, cols])
 
-
-def shape_from_dims(dims: Optional[Sequence[Optional[int]]]) -> TensorShape:
-    """Fast constructor from a trusted tuple of ints/None (used by shape rules)."""
-    s = TensorShape.__new__(TensorShape)
-    s._dims = None if dims is None else tuple(dims)
-    return s

@@ -104,8 +104,8 @@ def get_graph() -> Graph:
         if not _EAGER_KERAS_GRAPH:
             # A function graph: it captures the (eager) weights layers read while building,
             # and init_scope lifts variable creation out of it to eager.
-            from tf1compat.eager.function import FuncGraph
-            _EAGER_KERAS_GRAPH.append(FuncGraph("keras_graph"))
+            from tf1compat.framework.func_graph import FuncGraph
+            _EAGER_KERAS_GRAPH.append(FuncGraph("keras_graph", lift_variables=True))
         return _EAGER_KERAS_GRAPH[0]
     return get_default_graph()
 

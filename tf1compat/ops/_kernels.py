@@ -19,7 +19,7 @@ def static_ints(node: Any, index: int) -> Optional[List[int]]:
     Kernels bake such values in (a reshape's target shape, a transpose's perm), so the
     hot path never converts a tensor to Python or synchronises with a GPU for them.
     """
-    value = constant_value(node._inputs[index])
+    value = constant_value(node.inputs[index])
     if value is None:
         return None
     return [int(v) for v in np.asarray(value).reshape(-1)]
@@ -33,7 +33,7 @@ def as_int_list(value: Any) -> List[int]:
 
 
 def is_string(node: Any, attr: str = "T") -> bool:
-    return node._attrs.get(attr) == D.string
+    return node.attrs.get(attr) == D.string
 
 
 def torch_or_numpy(node: Any, torch_fn: Callable[..., Any], numpy_fn: Callable[..., Any],
@@ -49,6 +49,3 @@ def identity_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 def _identity(x: Any) -> Any:
     return x
 
-
-def new_tensor(values: Any, dtype: D.DType, device: torch.device) -> torch.Tensor:
-    return torch.tensor(values, dtype=dtype.torch_dtype, device=device)

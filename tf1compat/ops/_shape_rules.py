@@ -206,14 +206,6 @@ def reduced_shape(shape: TensorShape, axes: Optional[Sequence[int]], keep_dims: 
     return TensorShape([d for i, d in enumerate(dims) if i not in axes_set])
 
 
-def const_list(ctx: InferCtx, i: int) -> Optional[List[int]]:
-    """A statically known int input as a Python list (scalars become one-element lists)."""
-    value = ctx.const(i)
-    if value is None:
-        return None
-    return [int(v) for v in value.reshape(-1)]
-
-
 def merge_all(shapes: Sequence[TensorShape]) -> Any:
     out = unknown_shape()
     for s in shapes:

@@ -14,6 +14,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.deprecation import deprecated_argument_lookup
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, TypeList, declare
 from tf1compat.framework.sparse_tensor import SparseTensor
@@ -22,22 +23,17 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
-from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints, torch_or_numpy
+from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints
 from tf1compat.ops._shape_rules import merge_shapes, node_desc, normalize_axis, unary_rule
 
-INDEX = (D.int32, D.int64)
-
-
-def _np_dtype_of(node: Any, attr: str) -> Any:
-    return node._attrs[attr]
 
 
 # -- placeholders and identities -------------------------------------------------------------
 
 declare("Placeholder", outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="none",
-        doc="A value fed at run time; running it unfed is InvalidArgumentError.")
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="unregistered",
+        must_feed=True, doc="A value fed at run time; running it unfed is InvalidArgumentError.")
 
 def _placeholder_with_default_shape(ctx: Any) -> List[TensorShape]:
     # TF: the default value must fit the declared shape.
@@ -47,21 +43,30 @@ def _placeholder_with_default_shape(ctx: Any) -> List[TensorShape]:
 
 declare("PlaceholderWithDefault", inputs=["input: dtype"], outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=_placeholder_with_default_shape, kernel=identity_kernel, view=True)
+        shape=_placeholder_with_default_shape, kernel=identity_kernel, view=True,
+        grad_names=names(Pass(0)), foldable=False)   # it can be fed: never a constant
+
+def _identity_static_value(t: Tensor) -> Optional[np.ndarray]:
+    return constant_value(t.op.inputs[0])
+
 
 declare("Identity", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
-        shape=unary_rule, kernel=identity_kernel, view=True)
+        shape=unary_rule, kernel=identity_kernel, view=True, grad_names=names(Pass(0)),
+        static_value=_identity_static_value, forwards_alias=True)
 
 declare("IdentityN", inputs=["input: T"], outputs=["output: T"], attrs={"T": TypeList()},
-        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True)
+        shape=lambda ctx: ctx.shapes, kernel=lambda node, kctx: (lambda *xs: xs), view=True,
+        grad_names=lambda op: [Pass(i) for i in range(len(op.inputs))])
 
 declare("Snapshot", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule,
-        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x))
+        kernel=lambda node, kctx: (lambda x: x.clone() if isinstance(x, torch.Tensor) else x),
+        grad="unregistered", grad_names=names(Pass(0)), static_value=_identity_static_value)
 
 declare("StopGradient", inputs=["input: T"], outputs=["output: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none",
-        kernel=lambda node, kctx: (lambda x: x.detach() if isinstance(x, torch.Tensor) else x))
+        kernel=lambda node, kctx: (lambda x: x.detach() if isinstance(x, torch.Tensor) else x),
+        static_value=_identity_static_value)
 
 declare("PreventGradient", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "message": ""}, shape=unary_rule, grad="none",
@@ -86,9 +91,8 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
 
 
 def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
-                       ) -> Any:
+                       ) -> SparseTensor:
     """`tf.sparse_placeholder`: a SparseTensor of placeholders, fed as a whole."""
-    from tf1compat.framework.sparse_tensor import SparseTensor
     shape_name = name + "/shape" if name is not None else None
     default_name = name + "/shape_default" if name is not None else None
     if shape is None:
@@ -139,7 +143,7 @@ def prevent_gradient(input: Any, message: str = "", name: Optional[str] = None) 
 # -- shape queries ---------------------------------------------------------------------------
 
 def _shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     device = kctx.device
     cache: dict = {}
 
@@ -152,34 +156,64 @@ def _shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return shape_of
 
 
+def _shape_static_value(t: Tensor) -> Optional[np.ndarray]:
+    s = t.op.inputs[0].shape
+    if s.is_fully_defined():
+        return np.array(s.as_list(), dtype=t.op.attrs["out_type"].as_numpy_dtype)
+    return None
+
+
+def _shape_shape_value(t: Tensor) -> TensorShape:
+    return t.op.inputs[0].shape
+
+
 declare("Shape", inputs=["input: T"], outputs=["output: out_type"],
-        attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([ctx.shape(0).rank])], kernel=_shape_kernel,
-        grad="none", view=True)
+        grad="none", view=True, static_value=_shape_static_value, shape_value=_shape_shape_value)
 
 
 def _shape_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out = node._attrs["out_type"].torch_dtype
+    out = node.attrs["out_type"].torch_dtype
     return lambda *xs: tuple(torch.tensor(tuple(x.shape), dtype=out, device=kctx.device)
                              for x in xs)
 
 
+def _shape_n_static_value(t: Tensor) -> Optional[np.ndarray]:
+    s = t.op.inputs[t.value_index].shape
+    if s.is_fully_defined():
+        return np.array(s.as_list(), dtype=t.op.attrs["out_type"].as_numpy_dtype)
+    return None
+
+
 declare("ShapeN", inputs=["input: N * T"], outputs=["output: N * out_type"],
-        attrs={"N": Int(1), "T": Type(), "out_type": Type(INDEX, default=D.int32)},
+        attrs={"N": Int(1), "T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([s.rank]) for s in ctx.shapes],
-        kernel=_shape_n_kernel, grad="none")
+        kernel=_shape_n_kernel, grad="none", static_value=_shape_n_static_value)
+
+def _size_static_value(t: Tensor) -> Optional[np.ndarray]:
+    s = t.op.inputs[0].shape
+    if s.is_fully_defined():
+        return np.array(s.num_elements(), dtype=t.op.attrs["out_type"].as_numpy_dtype)
+    return None
+
 
 declare("Size", inputs=["input: T"], outputs=["output: out_type"],
-        attrs={"T": Type(), "out_type": Type(INDEX, default=D.int32)},
+        attrs={"T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            int(np.prod(x.shape)), dtype=node._attrs["out_type"].torch_dtype,
-            device=kctx.device)))
+            int(np.prod(x.shape)), dtype=node.attrs["out_type"].torch_dtype,
+            device=kctx.device)), static_value=_size_static_value)
+
+def _rank_static_value(t: Tensor) -> Optional[np.ndarray]:
+    r = t.op.inputs[0].shape.rank
+    return None if r is None else np.array(r, dtype=np.int32)
+
 
 declare("Rank", inputs=["input: T"], outputs=["output: int32"], attrs={"T": Type()},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            len(x.shape), dtype=torch.int32, device=kctx.device)))
+            len(x.shape), dtype=torch.int32, device=kctx.device)), static_value=_rank_static_value)
 
 
 def shape(input: Any, name: Optional[str] = None, out_type: Any = D.int32) -> Tensor:  # noqa: A002
@@ -297,7 +331,7 @@ def _check_reshape(x: Any, dims: List[int]) -> None:
 
 def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
-    string = node._attrs["T"] == D.string
+    string = node.attrs["T"] == D.string
     if dims is not None and dims.count(-1) > 1:
         return lambda x, s: _check_reshape(x, dims)
     if dims is not None:
@@ -313,8 +347,8 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Reshape", inputs=["tensor: T", "shape: Tshape"], outputs=["output: T"],
-        attrs={"T": Type(), "Tshape": Type(INDEX, default=D.int32)},
-        shape=_reshape_shape, kernel=_reshape_kernel, view=True)
+        attrs={"T": Type(), "Tshape": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
 
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Tensor:
@@ -348,15 +382,24 @@ def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if isinstance(x, np.ndarray):
             return np.expand_dims(x, k)
         return x.unsqueeze(k)
-    if axis is not None and node._attrs["T"] != D.string:
+    if axis is not None and node.attrs["T"] != D.string:
         k0 = axis[0]
         return lambda x, a: x.unsqueeze(k0)
     return run
 
 
+def _expand_dims_static_value(t: Tensor) -> Optional[np.ndarray]:
+    # TF's C++ shape inference evaluates this one too (gradients of gathers rely on it).
+    value, axis = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if value is None or axis is None:
+        return None
+    return np.expand_dims(value, int(np.asarray(axis).reshape(-1)[0]))
+
+
 declare("ExpandDims", inputs=["input: T", "dim: Tdim"], outputs=["output: T"],
-        attrs={"T": Type(), "Tdim": Type(INDEX, default=D.int32)},
-        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True)
+        attrs={"T": Type(), "Tdim": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True,
+        grad_names=names("Reshape", None), static_value=_expand_dims_static_value)
 
 
 def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -393,8 +436,8 @@ def _squeeze_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axes = list(node._attrs["squeeze_dims"])
-    if node._attrs["T"] == D.string:
+    axes = list(node.attrs["squeeze_dims"])
+    if node.attrs["T"] == D.string:
         return lambda x: np.squeeze(x, axis=tuple(axes) if axes else None)
     if not axes:
         return lambda x: x.reshape([d for d in x.shape if d != 1])
@@ -413,7 +456,7 @@ def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Squeeze", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "squeeze_dims": []},
-        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True)
+        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True, grad_names=names("Reshape"))
 
 
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -485,8 +528,8 @@ def _dims_text(dims: list, skip: Optional[int], rank: int) -> str:
 
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = static_ints(node, len(node._inputs) - 1)
-    if node._attrs["T"] == D.string:
+    axis = static_ints(node, len(node.inputs) - 1)
+    if node.attrs["T"] == D.string:
         return lambda *xs: np.concatenate(xs[:-1], axis=as_int_list(xs[-1])[0])
     if axis is not None:
         a = axis[0]
@@ -494,9 +537,28 @@ def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda *xs: torch.cat(xs[:-1], dim=as_int_list(xs[-1])[0])
 
 
+def _concat_grad_names(op: Any) -> List[Any]:
+    return [f"Slice_{i}" if i else "Slice" for i in range(len(op.inputs) - 1)] + [None]
+
+
+def _concat_v2_static_value(t: Tensor) -> Optional[np.ndarray]:
+    vals = [constant_value(i) for i in t.op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.concatenate(vals[:-1], axis=int(vals[-1]))
+
+
+def _concat_shape_value(t: Tensor) -> TensorShape:
+    result = TensorShape([])
+    for inp in t.op.inputs[:-1]:
+        result = result.concatenate(constant_value_as_shape(inp))
+    return result
+
+
 declare("ConcatV2", inputs=["values: N * T", "axis: Tidx"], outputs=["output: T"],
-        attrs={"N": Int(2), "T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_concat_shape, kernel=_concat_kernel)
+        attrs={"N": Int(2), "T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names,
+        static_value=_concat_v2_static_value, shape_value=_concat_shape_value)
 
 
 def concat(values: Any, axis: Any, name: str = "concat") -> Tensor:
@@ -528,15 +590,35 @@ def _pack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
+    axis = node.attrs["axis"]
+    if node.attrs["T"] == D.string:
         return lambda *xs: np.stack([np.asarray(x, dtype=object) for x in xs], axis=axis)
     return lambda *xs: torch.stack(xs, dim=axis)
 
 
+def _pack_grad_names(op: Any) -> List[Any]:
+    return [f"unstack:{i}" for i in range(len(op.inputs))]
+
+
+def _pack_static_value(t: Tensor) -> Optional[np.ndarray]:
+    vals = [constant_value(i) for i in t.op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.stack(vals, axis=t.op.attrs["axis"]).astype(t.dtype.as_numpy_dtype)
+
+
+def _pack_shape_value(t: Tensor) -> TensorShape:
+    dims = []
+    for inp in t.op.inputs:
+        v = constant_value(inp)
+        dims.append(None if v is None or int(v) < 0 else int(v))
+    return TensorShape(dims)
+
+
 declare("Pack", inputs=["values: N * T"], outputs=["output: T"],
         attrs={"N": Int(1), "T": Type(), "axis": 0},
-        shape=_pack_shape, kernel=_pack_kernel)
+        shape=_pack_shape, kernel=_pack_kernel, grad_names=_pack_grad_names,
+        static_value=_pack_static_value, shape_value=_pack_shape_value)
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
@@ -625,15 +707,15 @@ def _unpack_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
-    if node._attrs["T"] == D.string:
+    axis = node.attrs["axis"]
+    if node.attrs["T"] == D.string:
         return lambda x: tuple(np.moveaxis(x, axis, 0))
     return lambda x: torch.unbind(x, dim=axis)
 
 
 declare("Unpack", inputs=["value: T"], outputs=["output: num * T"],
         attrs={"num": Int(0), "T": Type(), "axis": 0},
-        shape=_unpack_shape, kernel=_unpack_kernel, view=True)
+        shape=_unpack_shape, kernel=_unpack_kernel, view=True, grad_names=names("stack"))
 
 
 def unstack(value: Any, num: Optional[int] = None, axis: int = 0,
@@ -677,7 +759,7 @@ def _split_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["num_split"]
+    n = node.attrs["num_split"]
     axis = static_ints(node, 0)
 
     def split(a: Any, x: Any) -> Any:
@@ -696,7 +778,7 @@ def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Split", inputs=["split_dim: int32", "value: T"], outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type()},
-        shape=_split_shape, kernel=_split_kernel, view=True)
+        shape=_split_shape, kernel=_split_kernel, view=True, grad_names=names(None, "concat"))
 
 
 def _split_v_shape(ctx: Any) -> List[TensorShape]:
@@ -738,13 +820,21 @@ def _split_v_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
         outputs=["output: num_split * T"],
-        attrs={"num_split": Int(1), "T": Type(), "Tlen": Type(INDEX + (D.int8,), default=D.int64)},
-        shape=_split_v_shape, kernel=_split_v_kernel, view=True)
+        attrs={"num_split": Int(1), "T": Type(),
+               "Tlen": Type(D.INDEX_TYPES + (D.int8,), default=D.int64)},
+        shape=_split_v_shape, kernel=_split_v_kernel, view=True,
+        grad_names=names("concat", None, None))
 
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,
           name: str = "split") -> List[Tensor]:
-    """`tf.split`: an int splits evenly (Split), a list gives sizes (SplitV)."""
+    """`tf.split`: an int (or static Dimension) splits evenly (Split), a list gives sizes
+    (SplitV). Always a list, also of one tensor."""
+    if isinstance(num_or_size_splits, Dimension):
+        if num_or_size_splits.value is None:
+            raise TypeError(f"Expected int for argument 'num_split' not "
+                            f"{num_or_size_splits!r}.")
+        num_or_size_splits = num_or_size_splits.value
     if isinstance(num_or_size_splits, (int, np.integer)) and \
             not isinstance(num_or_size_splits, bool):
         return apply_op("Split", [axis, value], {"num_split": int(num_or_size_splits)},

@@ -30,10 +30,10 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops import _structure as nest
 from tf1compat.ops._regions import (CondRegion, ControlFlowRegion,
                                      external_inputs_and_read_tensors)
 from tf1compat.ops._shape_rules import _shape_text
+from tf1compat.util import nest
 
 __all__ = ["cond", "case", "switch_case", "smart_cond", "smart_constant_value",
            "Branch", "merge_shapes", "branch_outputs", "build_branch"]
@@ -50,6 +50,13 @@ class Branch:
 
     def __repr__(self) -> str:
         return f"<branch {self.region.name!r}: {len(self.outputs)} outputs>"
+
+
+def _unpack_singleton(res: Any) -> Any:
+    """A one-element list or tuple becomes its element (non-strict cond/case)."""
+    if isinstance(res, (list, tuple)) and len(res) == 1:
+        return res[0]
+    return res
 
 
 def merge_shapes(shapes: Sequence[TensorShape]) -> TensorShape:
@@ -81,10 +88,10 @@ def _compiled(kctx: Any, branch: Branch) -> Callable[[tuple], tuple]:
 def _branch_runner(node: Operation, kctx: Any, branches: Sequence[Branch],
                    first_input: int) -> Callable[[int, tuple], Any]:
     """run(k, inputs) -> outputs of branch k; each branch compiles on first use."""
-    position = {t: i for i, t in enumerate(node._inputs[first_input:])}
+    position = {t: i for i, t in enumerate(node.inputs[first_input:])}
     picks = [tuple(position[t] for t in b.captures) for b in branches]
     compiled: List[Optional[Callable[[tuple], tuple]]] = [None] * len(branches)
-    single = len(node._outputs) == 1
+    single = len(node.outputs) == 1
 
     def run(k: int, values: tuple) -> Any:
         fn = compiled[k]
@@ -110,7 +117,7 @@ def variable_reads(kctx: Any, keys: Sequence[str]) -> Callable[[], None]:
 
 
 def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    branches = [node._attrs["else_branch"], node._attrs["then_branch"]]
+    branches = [node.attrs["else_branch"], node.attrs["then_branch"]]
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, branches[0].reads + branches[1].reads)
 
@@ -121,7 +128,7 @@ def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
 
 def _case_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    branches = node._attrs["branches"]
+    branches = node.attrs["branches"]
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, [k for b in branches for k in b.reads])
     last = len(branches) - 1
@@ -213,7 +220,7 @@ def _variables_to_tensors(result: Any) -> Any:
             return x
         return convert_to_tensor(x)
     if nest.is_nested(result):
-        return nest.pack(result, [convert(x) for x in nest.flatten(result)])
+        return nest.pack_sequence_as(result, [convert(x) for x in nest.flatten(result)])
     return convert(result)
 
 
@@ -288,7 +295,7 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None,
     if _context.executing_eagerly():
         with name_scope(name, "cond", [pred]):
             result = true_fn() if bool(pred) else false_fn()
-            return result if strict else nest.unpack_singleton(result)
+            return result if strict else _unpack_singleton(result)
 
     with name_scope(name, "cond", [pred]) as scope:
         if isinstance(pred, bool):
@@ -301,8 +308,8 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None,
         orig_f, else_b = build_branch(else_region, false_fn, "false_fn")
 
         if not strict:
-            orig_t = nest.unpack_singleton(orig_t)
-            orig_f = nest.unpack_singleton(orig_f)
+            orig_t = _unpack_singleton(orig_t)
+            orig_f = _unpack_singleton(orig_f)
         try:
             nest.assert_same_structure(orig_t, orig_f)
         except TypeError as e:
@@ -326,8 +333,8 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None,
         if isinstance(orig_t, Operation):
             result: Any = merged[0]
         else:
-            result = nest.pack(orig_t, merged) if nest.is_nested(orig_t) else merged[0]
-        return result if strict else nest.unpack_singleton(result)
+            result = nest.pack_sequence_as(orig_t, merged) if nest.is_nested(orig_t) else merged[0]
+        return result if strict else _unpack_singleton(result)
 
 
 def _make_construct(op_type: str, selector: Tensor, branches: List[Branch], attrs: dict,
@@ -502,7 +509,7 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Optional[Callable] 
         flat = _rebuild(nest.flatten(original) if not isinstance(original, Operation)
                         else [original], outputs)
         if nest.is_nested(original):
-            return nest.pack(original, flat)
+            return nest.pack_sequence_as(original, flat)
         return flat[0]
 
 

@@ -15,7 +15,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 
-declare("NoOp", shape=lambda ctx: [], kernel=None, grad="none",
+declare("NoOp", shape=lambda ctx: [], kernel=None, grad="unregistered",
         doc="Does nothing; used for its control dependencies.")
 
 

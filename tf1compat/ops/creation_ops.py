@@ -11,7 +11,8 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
-from tf1compat.framework.constant_value import constant_value_as_shape
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -22,7 +23,6 @@ from tf1compat.ops._kernels import as_int_list, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.math_ops import cast
 
-INDEX = (D.int32, D.int64)
 
 
 # -- fill, zeros, ones ------------------------------------------------------------------------
@@ -31,31 +31,40 @@ def _fill_shape(ctx: Any) -> List[TensorShape]:
     if ctx.shape(1).rank not in (None, 0):
         raise ValueError(f"Shape must be rank 0 but is rank {ctx.shape(1).rank} {node_desc(ctx)}")
     dims = ctx.const(0)
-    if dims is not None and (np.asarray(dims) < 0).any():
-        raise ValueError(f"Fill dimensions must be >= 0 {node_desc(ctx, partial=[0])}")
+    if dims is not None and bool((np.asarray(dims) < 0).any()):
+        raise ValueError(f"Fill dimensions must be >= 0 {node_desc(ctx, partial=(0,))}")
     return [constant_value_as_shape(ctx.inputs[0])]
 
 
-def _checked_dims(d: Any) -> List[int]:
+def _fill_dims(d: Any) -> List[int]:
+    """The dims input as ints; a negative one is TF's run-time InvalidArgumentError."""
     dims = as_int_list(d)
-    for n in dims:
-        if n < 0:
-            raise errors.InvalidArgumentError(None, None, f"Dimension {n} must be >= 0")
+    for v in dims:
+        if v < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {v} must be >= 0")
     return dims
 
 
 def _fill_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 0)
-    if node._attrs["T"] == D.string:
-        return lambda d, v: np.full(_checked_dims(d), v, dtype=object)
+    if node.attrs["T"] == D.string:
+        return lambda d, v: np.full(_fill_dims(d), v, dtype=object)
     if dims is not None:
         return lambda d, v: v.reshape(()).expand(dims).clone()
-    return lambda d, v: v.reshape(()).expand(_checked_dims(d)).clone()
+    return lambda d, v: v.reshape(()).expand(_fill_dims(d)).clone()
+
+
+def _fill_static_value(t: Tensor) -> Optional[np.ndarray]:
+    dims, value = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if dims is None or value is None:
+        return None
+    return np.full(dims, value, dtype=value.dtype)
 
 
 declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
-        attrs={"T": Type(), "index_type": Type(INDEX, default=D.int32)},
-        shape=_fill_shape, kernel=_fill_kernel)
+        attrs={"T": Type(), "index_type": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_fill_shape, kernel=_fill_kernel, grad_names=names(None, "Sum"),
+        static_value=_fill_static_value)
 
 
 def fill(dims: Any, value: Any, name: Optional[str] = None) -> Tensor:
@@ -156,7 +165,7 @@ def _range_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _range_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtype = node._attrs["Tidx"].torch_dtype
+    dtype = node.attrs["Tidx"].torch_dtype
     device = kctx.device
 
     def run(start: Any, limit: Any, delta: Any) -> torch.Tensor:
@@ -165,10 +174,17 @@ def _range_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _range_static_value(t: Tensor) -> Optional[np.ndarray]:
+    vals = [constant_value(i) for i in t.op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.arange(vals[0], vals[1], vals[2], dtype=t.dtype.as_numpy_dtype)
+
+
 declare("Range", inputs=["start: Tidx", "limit: Tidx", "delta: Tidx"], outputs=["output: Tidx"],
         attrs={"Tidx": Type((D.bfloat16, D.float16, D.float32, D.float64, D.int8, D.int16,
                              D.int32, D.int64, D.uint16, D.uint32), default=D.int32)},
-        shape=_range_shape, kernel=_range_kernel, grad="none")
+        shape=_range_shape, kernel=_range_kernel, grad="none", static_value=_range_static_value)
 
 _RANGE_HIERARCHY = [D.int32, D.int64, D.float16, D.bfloat16, D.float32, D.float64]
 
@@ -201,7 +217,7 @@ def _linspace_shape(ctx: Any) -> List[TensorShape]:
 
 declare("LinSpace", inputs=["start: T", "stop: T", "num: Tidx"], outputs=["output: T"],
         attrs={"T": Type((D.bfloat16, D.float16, D.float32, D.float64)),
-               "Tidx": Type(INDEX, default=D.int32)},
+               "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_linspace_shape, grad="none",
         kernel=lambda node, kctx: (lambda a, b, n: torch.linspace(
             a.item(), b.item(), int(n.item()), dtype=a.dtype, device=a.device)))
@@ -230,7 +246,7 @@ def _one_hot_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _one_hot_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    axis = node._attrs["axis"]
+    axis = node.attrs["axis"]
 
     def one_hot(indices: torch.Tensor, depth: Any, on: torch.Tensor, off: torch.Tensor
                 ) -> torch.Tensor:
@@ -252,7 +268,7 @@ declare("OneHot", inputs=["indices: TI", "depth: int32", "on_value: T", "off_val
         outputs=["output: T"],
         attrs={"axis": -1, "T": Type(), "TI": Type((D.uint8, D.int8, D.int32, D.int64),
                                                     default=D.int64)},
-        shape=_one_hot_shape, kernel=_one_hot_kernel)
+        shape=_one_hot_shape, kernel=_one_hot_kernel, grad="none")
 
 
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None,

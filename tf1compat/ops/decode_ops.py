@@ -34,9 +34,9 @@ def _strings(value: Any) -> np.ndarray:
 # -- DecodeRaw ---------------------------------------------------------------------------------
 
 def _decode_raw_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    dtype = D.as_dtype(node._attrs["out_type"])
+    dtype = D.as_dtype(node.attrs["out_type"])
     np_dtype = np.dtype(np.float32 if dtype == D.bfloat16 else dtype.as_numpy_dtype)
-    if not node._attrs["little_endian"]:
+    if not node.attrs["little_endian"]:
         np_dtype = np_dtype.newbyteorder(">")
     itemsize = np_dtype.itemsize
 
@@ -130,13 +130,13 @@ def _split_record(record: bytes, delim: bytes, quote: bool, index: int) -> List[
 
 
 def _decode_csv_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    types = [D.as_dtype(t) for t in node._attrs["OUT_TYPE"]]
-    delim = node._attrs["field_delim"]
+    types = [D.as_dtype(t) for t in node.attrs["OUT_TYPE"]]
+    delim = node.attrs["field_delim"]
     delim = delim.encode() if isinstance(delim, str) else bytes(delim)
-    quote = bool(node._attrs["use_quote_delim"])
-    na = node._attrs["na_value"]
+    quote = bool(node.attrs["use_quote_delim"])
+    na = node.attrs["na_value"]
     na = na.encode() if isinstance(na, str) else bytes(na)
-    select = list(node._attrs["select_cols"])
+    select = list(node.attrs["select_cols"])
 
     def convert(text: bytes, dtype: D.DType, default: Any, col: int, row: int) -> Any:
         if text == b"" or text == na:
@@ -207,7 +207,7 @@ declare("DecodeCSV", inputs=["records: string", "record_defaults: OUT_TYPE"],
         attrs={"OUT_TYPE": TypeList(), "field_delim": ",", "use_quote_delim": True,
                "na_value": "", "select_cols": []},
         shape=lambda ctx: [ctx.shape(0) for _ in ctx.attrs["OUT_TYPE"]],
-        kernel=_decode_csv_kernel, grad="none", cpu_only=True,
+        kernel=_decode_csv_kernel, grad="unregistered", cpu_only=True,
         doc="Parses CSV records into one tensor per column.")
 
 
@@ -231,9 +231,9 @@ def decode_csv(records: Any, record_defaults: Sequence[Any], field_delim: str = 
 # -- ReduceJoin --------------------------------------------------------------------------------
 
 def _reduce_join_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    sep = node._attrs["separator"]
+    sep = node.attrs["separator"]
     sep = sep.encode() if isinstance(sep, str) else bytes(sep)
-    keep = bool(node._attrs["keep_dims"])
+    keep = bool(node.attrs["keep_dims"])
 
     def run(inputs: Any, axes: Any) -> Any:
         arr = _strings(inputs)

@@ -16,11 +16,11 @@ from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import Dimension, TensorShape, dimension_value
-from tf1compat.ops import _structure as nest
 from tf1compat.ops.tensor_array_ops import TensorArray
 from tf1compat.ops.while_loop import while_loop
+from tf1compat.util import nest
 
-__all__ = ["map_fn", "scan", "foldl", "foldr"]
+__all__ = ["map_fn", "scan", "foldl", "foldr", "vectorized_map"]
 
 
 def _leading_dim(t: Tensor) -> Any:
@@ -64,10 +64,10 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None,
                          f"Got {elems}, which does not contain any Tensors.")
     if fn_output_signature is None:
         result_dtypes = None
-        result_unflatten = lambda x: nest.pack(elems, x)  # noqa: E731
+        result_unflatten = lambda x: nest.pack_sequence_as(elems, x)  # noqa: E731
     else:
         result_dtypes = [D.as_dtype(d) for d in nest.flatten(fn_output_signature)]
-        result_unflatten = lambda x: nest.pack(fn_output_signature, x)  # noqa: E731
+        result_unflatten = lambda x: nest.pack_sequence_as(fn_output_signature, x)  # noqa: E731
 
     with name_scope(name, "map", elems_flat):
         elems_flat = [convert_to_tensor(t, name="elem") for t in elems_flat]
@@ -87,7 +87,7 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None,
 
         def compute(i: Tensor, tas: List[TensorArray]) -> tuple:
             values = [ta.read(i) for ta in elems_ta]
-            packed = nest.pack(elems, values)
+            packed = nest.pack_sequence_as(elems, values)
             result = fn(packed)
             nest.assert_same_structure(fn_output_signature or elems, result)
             flat = nest.flatten(result)
@@ -116,12 +116,13 @@ def _fold(kind: str, fn: Callable[[Any, Any], Any], elems: Any, initializer: Any
         def create_ta(elem: Tensor) -> TensorArray:
             return TensorArray(dtype=elem.dtype, size=n, dynamic_size=False,
                                infer_shape=True).unstack(elem)
-        elems_ta = nest.pack(elems, [create_ta(e) for e in elems_flat]) \
+        elems_ta = nest.pack_sequence_as(elems, [create_ta(e) for e in elems_flat]) \
             if nest.is_nested(elems) else create_ta(elems_flat[0])
 
         def read(index: Any) -> Any:
             if nest.is_nested(elems_ta):
-                return nest.pack(elems_ta, [ta.read(index) for ta in nest.flatten(elems_ta)])
+                return nest.pack_sequence_as(
+                    elems_ta, [ta.read(index) for ta in nest.flatten(elems_ta)])
             return elems_ta.read(index)
 
         if kind == "foldl":
@@ -179,14 +180,15 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None,
                         "callable function.")
     input_is_sequence = nest.is_nested(elems)
     input_flatten = (lambda x: nest.flatten(x)) if input_is_sequence else (lambda x: [x])
-    input_pack = (lambda x: nest.pack(elems, x)) if input_is_sequence else (lambda x: x[0])
+    input_pack = (lambda x: nest.pack_sequence_as(elems, x)) if input_is_sequence \
+        else (lambda x: x[0])
     if initializer is None:
         output_flatten, output_pack = input_flatten, input_pack
     else:
         output_is_sequence = nest.is_nested(initializer)
         output_flatten = (lambda x: nest.flatten(x)) if output_is_sequence \
             else (lambda x: [x])
-        output_pack = (lambda x: nest.pack(initializer, x)) if output_is_sequence \
+        output_pack = (lambda x: nest.pack_sequence_as(initializer, x)) if output_is_sequence \
             else (lambda x: x[0])
     elems_flat = input_flatten(elems)
     with name_scope(name, "scan", elems_flat):
@@ -236,3 +238,22 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None,
         for r in results_flat:
             r.set_shape(TensorShape([n_static]).concatenate(r.shape[1:]))
         return output_pack(results_flat)
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """`tf.vectorized_map`: `fn` on each slice of `elems` along dimension 0, stacked.
+
+    TF vectorizes `fn` (pfor) where it can and falls back to a while loop; tf1compat
+    always runs the loop (`tf.map_fn`), which gives the same values. `fn`'s output
+    structure and dtypes come from calling it once on the first slice, in a `loop_body`
+    scope as TF's converter does.
+    """
+    elems = _variables_to_tensors(elems)
+    with name_scope("loop_body"):
+        probe = fn(nest.pack_sequence_as(
+            elems, [convert_to_tensor(e)[0] for e in nest.flatten(elems)]))
+    signature = nest.pack_sequence_as(
+        probe, [convert_to_tensor(t).dtype for t in nest.flatten(probe)])
+    return map_fn(fn, elems, fn_output_signature=signature)
+

@@ -27,11 +27,11 @@ def _both_inputs_rule(ctx: Any) -> List[TensorShape]:
 
 def _grad_op(op_type: str, fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
              types: Any = FLOAT, names: tuple = ("gradients", "features"),
-             output: str = "backprops", attrs: dict = None) -> None:
+             output: str = "backprops", attrs: dict = None, grad: str = "autograd") -> None:
     """An elementwise op `fn(incoming gradient, forward value) -> input gradient`."""
     declare(op_type, inputs=[f"{names[0]}: T", f"{names[1]}: T"], outputs=[f"{output}: T"],
             attrs=dict({"T": Type(tuple(types))}, **(attrs or {})), shape=_both_inputs_rule,
-            kernel=fixed(fn), grad="autograd")
+            kernel=fixed(fn), grad=grad)
 
 
 _grad_op("ReluGrad", lambda g, x: torch.where(x > 0, g, torch.zeros_like(g)), REAL)
@@ -43,7 +43,8 @@ _grad_op("SeluGrad", lambda g, y: torch.where(y > 0, g * _SELU_SCALE,
                                               g * (y + _SELU_SCALE * _SELU_ALPHA)),
          FLOAT, ("gradients", "outputs"))
 _grad_op("SoftplusGrad", lambda g, x: g * torch.sigmoid(x), FLOAT)
-_grad_op("SoftsignGrad", lambda g, x: g / torch.square(1 + torch.abs(x)), FLOAT)
+_grad_op("SoftsignGrad", lambda g, x: g / torch.square(1 + torch.abs(x)), FLOAT,
+         grad="unregistered")       # (TF has no second-order gradient for it)
 _grad_op("SigmoidGrad", lambda y, dy: dy * y * (1 - y), FLOAT_COMPLEX, ("y", "dy"), "z")
 _grad_op("TanhGrad", lambda y, dy: dy * (1 - y * y), FLOAT_COMPLEX, ("y", "dy"), "z")
 _grad_op("SqrtGrad", lambda y, dy: dy * 0.5 / y, FLOAT_COMPLEX, ("y", "dy"), "z")
@@ -53,7 +54,7 @@ _grad_op("InvGrad", lambda y, dy: -dy * y * y, FLOAT_COMPLEX, ("y", "dy"), "z")
 
 
 def _leaky_relu_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    alpha = float(node._attrs["alpha"])
+    alpha = float(node.attrs["alpha"])
     return lambda g, x: torch.where(x > 0, g, g * alpha)
 
 
@@ -73,7 +74,7 @@ def _bias_add_grad_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _bias_add_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fmt = node._attrs["data_format"]
+    fmt = node.attrs["data_format"]
     fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
 
     def run(g: torch.Tensor) -> torch.Tensor:

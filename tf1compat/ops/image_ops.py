@@ -9,7 +9,7 @@ image_resize.py, the colour kernels in image_color.py, PNG/JPEG coding in image_
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.context import executing_eagerly
@@ -18,7 +18,7 @@ from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.misc import is_tensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape, dimension_at_index, unknown_shape
+from tf1compat.framework.tensor_shape import dimension_at_index, unknown_shape
 from tf1compat.ops import array_ops, check_ops, creation_ops, math_ops, transform_ops
 from tf1compat.ops import image_resize  # noqa: F401 - declares the Resize* ops
 from tf1compat.ops.image_patches import extract_image_patches

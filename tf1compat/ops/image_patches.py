@@ -42,7 +42,7 @@ def _patches_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _patches_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    ks, ss, rs, padding = _patch_attrs(node._attrs)
+    ks, ss, rs, padding = _patch_attrs(node.attrs)
     kh, kw = ks[1], ks[2]
 
     def run(images: torch.Tensor) -> torch.Tensor:
@@ -87,7 +87,7 @@ def _contrast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("AdjustContrastv2", inputs=["images: T", "contrast_factor: float"],
         outputs=["output: T"], attrs={"T": Type((D.float16, D.float32), default=D.float32)},
-        shape=_contrast_shape, kernel=_contrast_kernel)
+        shape=_contrast_shape, kernel=_contrast_kernel, grad="unregistered")
 
 
 def extract_image_patches(images: Any, ksizes: Any = None, strides: Any = None,

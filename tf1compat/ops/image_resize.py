@@ -157,8 +157,8 @@ def _area_axis(in_size: int, out_size: int, align: bool) -> Tuple[np.ndarray, np
 # -- kernels --------------------------------------------------------------------------------
 
 def _flags(node: Any) -> Tuple[bool, bool]:
-    align = bool(node._attrs.get("align_corners", False))
-    half = bool(node._attrs.get("half_pixel_centers", False))
+    align = bool(node.attrs.get("align_corners", False))
+    half = bool(node.attrs.get("half_pixel_centers", False))
     if align and half:
         raise errors.op_error(errors.InvalidArgumentError, node,
                               "If half_pixel_centers is True, align_corners must be False.")
@@ -248,7 +248,7 @@ def _bicubic_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _area_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    align = bool(node._attrs.get("align_corners", False))
+    align = bool(node.attrs.get("align_corners", False))
 
     def run(images: torch.Tensor, size: torch.Tensor) -> torch.Tensor:
         in_h, in_w, h, w = _new_size(node, images, size)
@@ -274,8 +274,7 @@ declare("ResizeNearestNeighbor", inputs=["images: T", "size: int32"],
 declare("ResizeBicubic", inputs=["images: T", "size: int32"], outputs=["resized_images: float"],
         attrs=dict(_RESIZE_ATTRS, T=Type(_REAL_IMAGE)), shape=_resize_shape,
         kernel=_bicubic_kernel)
-# TF registers no gradient for ResizeArea (tf.gradients raises LookupError; see
-# autodiff/registry.py TF_LOOKUP_ERROR_TYPES).
+# TF registers no gradient for ResizeArea (tf.gradients raises LookupError).
 declare("ResizeArea", inputs=["images: T", "size: int32"], outputs=["resized_images: float"],
         attrs={"align_corners": False, "T": Type(_REAL_IMAGE)}, shape=_resize_shape,
-        kernel=_area_kernel)
+        kernel=_area_kernel, grad="unregistered")

@@ -12,6 +12,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.grad_names import SPARSE, broadcast_names, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -56,8 +57,8 @@ def _check_range(idx: torch.Tensor, n: int, what: str = "indices") -> None:
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis_static = static_ints(node, 2)
-    batch_dims = node._attrs["batch_dims"]
-    string = node._attrs["Tparams"] == D.string
+    batch_dims = node.attrs["batch_dims"]
+    string = node.attrs["Tparams"] == D.string
 
     def gather(params: Any, indices: Any, axis: Any) -> Any:
         a = axis_static[0] if axis_static is not None else int(axis)
@@ -92,11 +93,20 @@ def _batched_gather(params: torch.Tensor, idx: torch.Tensor, axis: int, batch_di
     return out.reshape(tuple(batch_shape) + out.shape[1:])
 
 
+def _gather_grad_names(op: Any) -> List[Any]:
+    """TF's gather gradient: IndexedSlices along axis 0 without batch dims."""
+    axis = constant_value(op.inputs[2])
+    if axis is not None and int(axis) == 0 and not op.attrs.get("batch_dims", 0):
+        return [SPARSE, None, None]
+    return ["Reshape_2", None, None]
+
+
 declare("GatherV2", inputs=["params: Tparams", "indices: Tindices", "axis: Taxis"],
         outputs=["output: Tparams"],
         attrs={"batch_dims": 0, "Tparams": Type(), "Tindices": Type(INDEX),
                "Taxis": Type((D.int32, D.int64), default=D.int32)},
-        shape=_gather_shape, kernel=_gather_kernel)
+        shape=_gather_shape, kernel=_gather_kernel,
+        grad_names=_gather_grad_names, grad_indexed_slices=True)
 
 
 def gather(params: Any, indices: Any, validate_indices: Any = None, name: Optional[str] = None,
@@ -161,7 +171,7 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("GatherNd", inputs=["params: Tparams", "indices: Tindices"], outputs=["output: Tparams"],
         attrs={"Tparams": Type(), "Tindices": Type(INDEX), "bad_indices_policy": ""},
-        shape=_gather_nd_shape, kernel=_gather_nd_kernel)
+        shape=_gather_nd_shape, kernel=_gather_nd_kernel, grad_names=names("ScatterNd", None))
 
 
 def gather_nd(params: Any, indices: Any, name: Optional[str] = None, batch_dims: int = 0) -> Tensor:
@@ -193,7 +203,8 @@ def _scatter_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("ScatterNd", inputs=["indices: Tindices", "updates: T", "shape: Tindices"],
         outputs=["output: T"], attrs={"T": Type(), "Tindices": Type(INDEX),
                                       "bad_indices_policy": ""},
-        shape=_scatter_nd_shape, kernel=_scatter_nd_kernel)
+        shape=_scatter_nd_shape, kernel=_scatter_nd_kernel,
+        grad_names=names(None, "GatherNd", None))
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: Optional[str] = None) -> Tensor:
@@ -205,8 +216,8 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: Optional[str] = Non
 
 declare("Where", inputs=["input: T"], outputs=["index: int64"],
         attrs={"T": Type(default=D.bool)},
-        shape=lambda ctx: [TensorShape([None, ctx.shape(0).rank])], grad="none",
-        kernel=lambda node, kctx: (lambda x: torch.nonzero(x)))
+        shape=lambda ctx: [TensorShape([None, ctx.shape(0).rank])],
+        kernel=lambda node, kctx: (lambda x: torch.nonzero(x)), grad="unregistered")
 
 
 def _select_shape(ctx: Any) -> List[TensorShape]:
@@ -234,7 +245,7 @@ def _select_strings(c: Any, x: Any, y: Any) -> Any:
 
 
 def _select_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         # Strings are numpy object arrays / bytes (a sharded Saver selects its temp suffix).
         return _select_strings
 
@@ -250,7 +261,8 @@ def _select_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Select", inputs=["condition: bool", "t: T", "e: T"], outputs=["output: T"],
-        attrs={"T": Type()}, shape=_select_shape, kernel=_select_kernel)
+        attrs={"T": Type()}, shape=_select_shape, kernel=_select_kernel,
+        grad_names=names(None, "Select", "Select_1"))
 
 
 def _select_v2_shape(ctx: Any) -> List[TensorShape]:
@@ -260,7 +272,8 @@ def _select_v2_shape(ctx: Any) -> List[TensorShape]:
 
 declare("SelectV2", inputs=["condition: bool", "t: T", "e: T"], outputs=["output: T"],
         attrs={"T": Type()}, shape=_select_v2_shape,
-        kernel=lambda node, kctx: torch.where)
+        kernel=lambda node, kctx: torch.where,
+        grad_names=broadcast_names("SelectV2", "SelectV2_1", fast=False, first=1))
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = None) -> Tensor:
@@ -294,9 +307,9 @@ def _unique_strings(x: np.ndarray, out_idx: np.dtype) -> tuple:
 
 
 def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_idx = node._attrs["out_idx"].torch_dtype
-    if node._attrs["T"] == D.string:
-        np_idx = node._attrs["out_idx"].as_numpy_dtype
+    out_idx = node.attrs["out_idx"].torch_dtype
+    if node.attrs["T"] == D.string:
+        np_idx = node.attrs["out_idx"].as_numpy_dtype
         return lambda x: _unique_strings(x, np_idx)
 
     def unique(x: torch.Tensor) -> tuple:
@@ -314,12 +327,11 @@ def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("Unique", inputs=["x: T"], outputs=["y: T", "idx: out_idx"],
         attrs={"T": Type(), "out_idx": Type((D.int32, D.int64), default=D.int32)},
         shape=lambda ctx: [TensorShape([None]), ctx.shape(0)], kernel=_unique_kernel,
-        grad="none")
+        grad="unregistered")
 
 
 def unique(x: Any, out_idx: Any = D.int32, name: Optional[str] = None) -> Any:
     """`tf.unique`: values in order of first occurrence, and each element's index."""
-    from collections import namedtuple
     outputs = apply_op("Unique", [x], {"out_idx": D.as_dtype(out_idx)}, name=name).outputs
     return _UniqueOutput(*outputs)
 
@@ -369,7 +381,7 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = D.bool,
                   name: Optional[str] = None) -> Tensor:
     """`tf.sequence_mask`."""
     from tf1compat.ops.array_ops import expand_dims
-    from tf1compat.ops.math_ops import cast, less, maximum
+    from tf1compat.ops.math_ops import less, maximum
     from tf1compat.ops.reduction_ops import max_
     with name_scope(name, "SequenceMask", [lengths, maxlen]):
         lengths = convert_to_tensor(lengths)

@@ -16,6 +16,8 @@ MergeV2Checkpoints can combine shards and RestoreV2 never hands out unwritten va
 
 from __future__ import annotations
 
+import errno
+
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -80,10 +82,6 @@ class SliceSpec:
     @property
     def index(self) -> Tuple[slice, ...]:
         return tuple(slice(s, s + n) for s, n in zip(self.starts, self.lengths))
-
-    def covers_all(self) -> bool:
-        return all(s == 0 and n == d for s, n, d in zip(self.starts, self.lengths,
-                                                       self.full_shape))
 
     def within(self, other: "SliceSpec") -> bool:
         """Whether this slice lies inside `other` (both of one full shape)."""
@@ -187,7 +185,7 @@ def _covers(specs: List[SliceSpec]) -> bool:
 
 
 def _save_v2_kernel(node: Any, kctx: Any) -> Callable[..., None]:
-    dtypes = list(node._attrs["dtypes"])
+    dtypes = list(node.attrs["dtypes"])
 
     def save(prefix: Any, tensor_names: Any, shape_and_slices: Any, *tensors: Any) -> None:
         names = _texts(tensor_names)
@@ -228,15 +226,23 @@ def write_checkpoint(prefix: str, values: Dict[str, Any], kinds: Dict[str, D.DTy
                                               object_graph=object_graph,
                                               user_metadata=user,
                                               checksums=VERIFY_CHECKSUMS)
-    except FileNotFoundError as e:
-        raise errors.NotFoundError(None, None, f"{e.filename}; No such file or directory") \
-            from None
-    except NotADirectoryError as e:
-        raise errors.FailedPreconditionError(None, None, f"{e.filename}; Not a directory") \
-            from None
-    except PermissionError as e:
-        raise errors.PermissionDeniedError(None, None, f"{e.filename}; Permission denied") \
-            from None
+    except OSError as e:
+        cls = _WRITE_ERRORS.get(e.errno)
+        if cls is None:
+            raise
+        # TF's file-system errors: "<file>; <strerror>", the class from the errno.
+        raise cls(None, None, f"{e.filename}; {os.strerror(e.errno)}") from None
+
+
+# errno of a failed checkpoint write -> TF's error class (TF's posix file system mapping).
+_WRITE_ERRORS = {errno.ENOENT: errors.NotFoundError,
+                 errno.ENOTDIR: errors.FailedPreconditionError,
+                 errno.EACCES: errors.PermissionDeniedError,
+                 errno.EPERM: errors.PermissionDeniedError,
+                 errno.EROFS: errors.PermissionDeniedError,
+                 errno.ENOSPC: errors.ResourceExhaustedError,
+                 errno.EDQUOT: errors.ResourceExhaustedError,
+                 errno.EFBIG: errors.ResourceExhaustedError}
 
 
 declare("SaveV2", inputs=["prefix: string", "tensor_names: string",
@@ -326,7 +332,7 @@ def read_checkpoint_tensors(prefix: str, names: Sequence[str], slices: Sequence[
 
 
 def _restore_v2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dtypes = list(node._attrs["dtypes"])
+    dtypes = list(node.attrs["dtypes"])
     single = len(dtypes) == 1
 
     def restore(prefix: Any, tensor_names: Any, shape_and_slices: Any) -> Any:
@@ -414,8 +420,8 @@ def merge_files(sources: Sequence[str], destination: str, delete_old_dirs: bool 
 
 
 def _merge_kernel(node: Any, kctx: Any) -> Callable[..., None]:
-    delete_old_dirs = bool(node._attrs["delete_old_dirs"])
-    allow_missing = bool(node._attrs["allow_missing_files"])
+    delete_old_dirs = bool(node.attrs["delete_old_dirs"])
+    allow_missing = bool(node.attrs["allow_missing_files"])
 
     def merge(checkpoint_prefixes: Any, destination_prefix: Any) -> None:
         merge_files(_texts(checkpoint_prefixes), _text(destination_prefix),

@@ -74,7 +74,7 @@ def _svd_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _svd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    compute_uv, full = node._attrs["compute_uv"], node._attrs["full_matrices"]
+    compute_uv, full = node.attrs["compute_uv"], node.attrs["full_matrices"]
 
     def svd_kernel(x: torch.Tensor) -> tuple:
         if not compute_uv:
@@ -121,7 +121,7 @@ def _eig_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _eig_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    compute_v = node._attrs["compute_v"]
+    compute_v = node.attrs["compute_v"]
 
     def eig_kernel(x: torch.Tensor) -> tuple:
         # TF reads the lower triangle only; rebuilding the matrix from it also gives TF's
@@ -228,7 +228,7 @@ def _solve_ls_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _solve_ls_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fast = node._attrs["fast"]
+    fast = node.attrs["fast"]
 
     def solve_ls(a: torch.Tensor, b: torch.Tensor, l2: torch.Tensor) -> torch.Tensor:
         if fast:
@@ -319,7 +319,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None,  # noqa: A002 - 
          keepdims: Any = None, name: Optional[str] = None, keep_dims: Any = None) -> Tensor:
     """`tf.norm` / `tf.linalg.norm`: vector p-norms and the Frobenius, 1, 2 and inf
     matrix norms, with TF's ops (the matrix 2-norm is the largest singular value)."""
-    from tf1compat.ops.array_ops import expand_dims, squeeze
+    from tf1compat.ops.array_ops import squeeze
     from tf1compat.ops.math_ops import abs as abs_, conj, pow as pow_, sqrt
     from tf1compat.ops.reduction_ops import reduce_max, reduce_sum
     if keep_dims is not None:

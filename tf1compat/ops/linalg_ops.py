@@ -10,6 +10,7 @@ import torch
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -29,7 +30,7 @@ def _mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 def _matmul_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
-    ta, tb = node._attrs["transpose_a"], node._attrs["transpose_b"]
+    ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
     if not ta and not tb:
         return _mm
     return lambda a, b: _mm(a.t() if ta else a, b.t() if tb else b)
@@ -55,11 +56,11 @@ def _matmul_shape(ctx: Any) -> List[TensorShape]:
 declare("MatMul", inputs=["a: T", "b: T"], outputs=["product: T"],
         attrs={"transpose_a": False, "transpose_b": False, "T": Type(MATMUL_TYPES),
                "grad_a": False, "grad_b": False},
-        shape=_matmul_shape, kernel=_matmul_kernel)
+        shape=_matmul_shape, kernel=_matmul_kernel, grad_names=names("MatMul", "MatMul_1"))
 
 
 def _batch_matmul_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
-    adj_x, adj_y = node._attrs["adj_x"], node._attrs["adj_y"]
+    adj_x, adj_y = node.attrs["adj_x"], node.attrs["adj_y"]
 
     def adjoint(t: torch.Tensor) -> torch.Tensor:
         t = t.transpose(-1, -2)
@@ -87,10 +88,21 @@ def _batch_matmul_shape(ctx: Any) -> List[TensorShape]:
     return [batch.concatenate([m, n])]
 
 
+def _batch_matmul_grad_names(op: Any) -> List[Any]:
+    xs, ys = op.inputs[0].shape, op.inputs[1].shape
+    may_batch = (xs.rank is None or xs.rank > 2) or (ys.rank is None or ys.rank > 2)
+    if xs.rank is not None and ys.rank is not None:
+        bx, by = xs[:-2], ys[:-2]
+        if bx.is_fully_defined() and by.is_fully_defined() and bx == by:
+            may_batch = False
+    return ["Reshape", "Reshape_1"] if may_batch else ["MatMul", "MatMul_1"]
+
+
 declare("BatchMatMulV2", inputs=["x: T", "y: T"], outputs=["output: T"],
         attrs={"T": Type(MATMUL_TYPES), "adj_x": False, "adj_y": False,
                "grad_x": False, "grad_y": False},
-        shape=_batch_matmul_shape, kernel=_batch_matmul_kernel)
+        shape=_batch_matmul_shape, kernel=_batch_matmul_kernel,
+        grad_names=_batch_matmul_grad_names)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
@@ -181,8 +193,9 @@ def _einsum_shape(ctx: Any) -> List[TensorShape]:
 declare("Einsum", inputs=["inputs: N * T"], outputs=["output: T"],
         attrs={"equation": "", "N": Int(minimum=1), "T": Type()},
         shape=_einsum_shape,
-        kernel=lambda node, kctx: (lambda *xs, _eq=node._attrs["equation"]:
-                                   torch.einsum(_eq, *xs)))
+        kernel=lambda node, kctx: (lambda *xs, _eq=node.attrs["equation"]:
+                                   torch.einsum(_eq, *xs)),
+        grad_names=lambda op: ["Einsum", "Einsum_1"] if len(op.inputs) == 2 else ["Einsum"])
 
 
 def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:

@@ -141,11 +141,11 @@ class _PrintCounter:
 
 
 def _print_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    message = node._attrs["message"]
+    message = node.attrs["message"]
     if isinstance(message, bytes):
         message = message.decode("utf-8", "replace")
-    first_n = int(node._attrs["first_n"])
-    summarize = int(node._attrs["summarize"])
+    first_n = int(node.attrs["first_n"])
+    summarize = int(node.attrs["summarize"])
     counter = kctx.op_resource(_PrintCounter) if first_n >= 0 else None
 
     def print_(x: Any, *data: Any) -> Any:
@@ -178,7 +178,7 @@ def Print(input_: Any, data: Sequence[Any], message: Optional[str] = None,  # no
 # -- Assert ---------------------------------------------------------------------------------------
 
 def _assert_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    summarize = int(node._attrs["summarize"])
+    summarize = int(node.attrs["summarize"])
 
     def assert_(condition: Any, *data: Any) -> None:
         if tuple(condition.shape) not in ((), (1,)):

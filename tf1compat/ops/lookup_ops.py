@@ -83,8 +83,8 @@ def _output(values: List[Any], shape: tuple, dtype: D.DType, device: Any) -> Any
 # -- op declarations ----------------------------------------------------------------------
 
 def _table_kernel(node: Any, kctx: Any) -> Any:
-    return kctx.op_resource(lambda: _Table(node._attrs["key_dtype"],
-                                           node._attrs["value_dtype"]))
+    return kctx.op_resource(lambda: _Table(node.attrs["key_dtype"],
+                                           node.attrs["value_dtype"]))
 
 
 declare("HashTableV2", outputs=["table_handle: resource"],
@@ -109,7 +109,7 @@ for _type, _k, _v in (("LookupTableImportV2", "Tin", "Tout"),
 
 
 def _text_file_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    a = node._attrs
+    a = node.attrs
     key_index, value_index = a["key_index"], a["value_index"]
     vocab_size, delimiter, offset = a["vocab_size"], a["delimiter"], a["offset"]
     if isinstance(delimiter, str):
@@ -169,7 +169,7 @@ declare("InitializeTableFromTextFileV2", inputs=["table_handle: resource", "file
 
 
 def _find_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_dtype = node._attrs["Tout"]
+    out_dtype = node.attrs["Tout"]
 
     def find(table: _Table, keys: Any, default: Any) -> Any:
         data = table.require()
@@ -199,7 +199,7 @@ declare("LookupTableSizeV2", inputs=["table_handle: resource"], outputs=["size: 
 
 
 def _export_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    tk, tv = node._attrs["Tkeys"], node._attrs["Tvalues"]
+    tk, tv = node.attrs["Tkeys"], node.attrs["Tvalues"]
 
     def export(table: _Table) -> tuple:
         data = table.require()

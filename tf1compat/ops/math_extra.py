@@ -25,7 +25,6 @@ __all__ = ["real", "imag", "bincount", "histogram_fixed_width", "histogram_fixed
            "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
            "irfft3d", "timestamp"]
 
-_COMPLEX = (D.complex64, D.complex128)
 _REAL_OF = {D.complex64: D.float32, D.complex128: D.float64}
 _COMPLEX_OF = {D.float32: D.complex64, D.float64: D.complex128}
 
@@ -34,7 +33,7 @@ _COMPLEX_OF = {D.float32: D.complex64, D.float64: D.complex128}
 
 for _type, _fn in (("Real", torch.real), ("Imag", torch.imag)):
     declare(_type, inputs=["input: T"], outputs=["output: Tout"],
-            attrs={"T": Type(_COMPLEX, default=D.complex64),
+            attrs={"T": Type(D.COMPLEX_TYPES, default=D.complex64),
                    "Tout": Type((D.float32, D.float64), default=D.float32)},
             shape=lambda ctx: [ctx.shape(0)],
             kernel=lambda node, kctx, _fn=_fn: (lambda x: _fn(x).clone()))
@@ -73,8 +72,8 @@ def _bincount_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _bincount_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    binary = node._attrs["binary_output"]
-    out_dtype = node._attrs["T"].torch_dtype
+    binary = node.attrs["binary_output"]
+    out_dtype = node.attrs["T"].torch_dtype
 
     def dense_bincount(arr: torch.Tensor, size: torch.Tensor, weights: torch.Tensor
                        ) -> torch.Tensor:
@@ -112,7 +111,7 @@ declare("DenseBincount", inputs=["input: Tidx", "size: Tidx", "weights: T"],
         attrs={"Tidx": Type((D.int32, D.int64)),
                "T": Type((D.int32, D.int64, D.float32, D.float64)),
                "binary_output": False},
-        shape=_bincount_shape, kernel=_bincount_kernel, grad="none")
+        shape=_bincount_shape, kernel=_bincount_kernel, grad="unregistered")
 
 
 def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None,
@@ -120,7 +119,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     """`tf.bincount` / `tf.math.bincount` (TF1's bincount_v1): counts of each value,
     summed `weights` when given."""
     from tf1compat.ops.array_ops import reshape, size
-    from tf1compat.ops.math_ops import cast, greater, maximum, minimum
+    from tf1compat.ops.math_ops import cast, greater
     from tf1compat.ops.reduction_ops import reduce_max
     from tf1compat.framework.constant_op import constant
     with name_scope(name, "bincount"):
@@ -154,7 +153,7 @@ def _histogram_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _histogram_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    out_dtype = node._attrs["dtype"].torch_dtype
+    out_dtype = node.attrs["dtype"].torch_dtype
 
     def histogram(values: torch.Tensor, value_range: torch.Tensor, nbins: Any
                   ) -> torch.Tensor:
@@ -274,7 +273,7 @@ def _complex_fft(op_type: str, k: int, fn: Callable[..., Any]) -> None:
         return lambda x: fn(x, dim=dims)
 
     declare(op_type, inputs=["input: Tcomplex"], outputs=["output: Tcomplex"],
-            attrs={"Tcomplex": Type(_COMPLEX, default=D.complex64)},
+            attrs={"Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)},
             shape=lambda ctx: [_fft_rank_check(ctx, k)], kernel=factory)
 
 
@@ -328,12 +327,12 @@ for _k, _suffix in ((1, ""), (2, "2D"), (3, "3D")):
     declare("RFFT" + _suffix, inputs=["input: Treal", "fft_length: int32"],
             outputs=["output: Tcomplex"],
             attrs={"Treal": Type((D.float32, D.float64), default=D.float32),
-                   "Tcomplex": Type(_COMPLEX, default=D.complex64)},
+                   "Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)},
             shape=_real_fft_shape(_k, False), kernel=_real_fft_kernel(_k, False))
     declare("IRFFT" + _suffix, inputs=["input: Tcomplex", "fft_length: int32"],
             outputs=["output: Treal"],
             attrs={"Treal": Type((D.float32, D.float64), default=D.float32),
-                   "Tcomplex": Type(_COMPLEX, default=D.complex64)},
+                   "Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)},
             shape=_real_fft_shape(_k, True), kernel=_real_fft_kernel(_k, True))
 
 

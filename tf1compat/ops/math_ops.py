@@ -15,23 +15,31 @@ import torch
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.graph import apply_op, apply_op1, name_scope
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
+from tf1compat.framework.grad_names import Pass, broadcast_names, names
+from tf1compat.framework.graph import apply_op1, name_scope
+from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.op_def import Int, Type, declare, no_kernel
-from tf1compat.framework.tensor import OPERATORS, Tensor
+from tf1compat.framework.sparse_tensor import SparseTensor
+from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._shape_rules import (broadcast_rule, broadcast_shapes, node_desc,
+from tf1compat.ops._shape_rules import (broadcast_rule, node_desc,
                                         unary_rule)
+from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimum_formula,
+                                          mul_no_nan_formula, pow_formula, xdivy_formula,
+                                          xlogy_formula)
 
-FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
-COMPLEX = (D.complex64, D.complex128)
+# Short names for framework/dtypes' type groups, the vocabulary of these declarations.
+FLOAT = D.FLOATING_TYPES
+COMPLEX = D.COMPLEX_TYPES
 FLOAT_COMPLEX = FLOAT + COMPLEX
-SIGNED_INT = (D.int8, D.int16, D.int32, D.int64)
-INT = SIGNED_INT + (D.uint8, D.uint16, D.uint32, D.uint64)
-REAL = FLOAT + INT
-NUMBER = REAL + COMPLEX
-SIGNED = FLOAT + SIGNED_INT + COMPLEX
-ALL = NUMBER + (D.bool, D.string)
+SIGNED_INT = D.SIGNED_INTEGER_TYPES
+INT = D.INTEGER_TYPES
+REAL = D.REAL_NUMBER_TYPES
+NUMBER = D.NUMBER_TYPES
+SIGNED = D.SIGNED_NUMBER_TYPES
+ALL = D.ALL_TYPES
 
 
 def fixed(fn: Callable[..., Any]) -> Callable[[Any, Any], Callable[..., Any]]:
@@ -48,14 +56,15 @@ def _type_attrs(types: Any) -> dict:
 
 
 def unary(op_type: str, fn: Callable[..., Any], types: Any = FLOAT_COMPLEX,
-          grad: str = "autograd", out_type: Optional[D.DType] = None,
+          out_type: Optional[D.DType] = None,
           kernel_types: Optional[Sequence[D.DType]] = None,
-          args: Sequence[str] = ("x", "y")) -> Callable[..., Tensor]:
+          args: Sequence[str] = ("x", "y"), **facts: Any) -> Callable[..., Tensor]:
     """Declares a one-input elementwise op and returns its gen-style wrapper.
 
     `kernel_types`: the dtypes TF registers a kernel for, when narrower than the op's
-    declared types (running others is TF's "No OpKernel was registered" error).
-    `args`: TF's names of the input and the output.
+    declared types (running others is TF's "No OpKernel was registered" error). `args`:
+    TF's names of the input and the output. `facts`: the op's other declared facts
+    (gradient policy and names, ...), as `declare` takes them.
     """
     in_name, out_name = args
     type_attrs = _type_attrs(types)
@@ -66,11 +75,11 @@ def unary(op_type: str, fn: Callable[..., Any], types: Any = FLOAT_COMPLEX,
         allowed = tuple(kernel_types)
 
         def kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-            if node._attrs["T"] not in allowed:
-                raise no_kernel(node, f"T=DT_{node._attrs['T'].name.upper()}")
+            if node.attrs["T"] not in allowed:
+                raise no_kernel(node, f"T=DT_{node.attrs['T'].name.upper()}")
             return fn
     declare(op_type, inputs=[f"{in_name}: {element}"], outputs=outputs, attrs=type_attrs,
-            shape=unary_rule, kernel=kernel, grad=grad)
+            shape=unary_rule, kernel=kernel, **facts)
 
     def wrapper(x: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x], name=name)
@@ -80,8 +89,7 @@ def unary(op_type: str, fn: Callable[..., Any], types: Any = FLOAT_COMPLEX,
 
 
 def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
-           grad: str = "autograd", args: Sequence[str] = ("x", "y", "z")
-           ) -> Callable[..., Tensor]:
+           args: Sequence[str] = ("x", "y", "z"), **facts: Any) -> Callable[..., Tensor]:
     """Declares a broadcasting two-input elementwise op; returns its gen-style wrapper
     (positional). `args`: TF's names of the two inputs and the output."""
     first, second, out = args
@@ -89,7 +97,7 @@ def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
     element = "T" if type_attrs else types.name
     declare(op_type, inputs=[f"{first}: {element}", f"{second}: {element}"],
             outputs=[f"{out}: {element}"], attrs=type_attrs, shape=broadcast_rule,
-            kernel=fixed(fn), grad=grad)
+            kernel=fixed(fn), **facts)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -168,68 +176,84 @@ def _add_strings(x: Any, y: Any) -> Any:
 
 # -- declarations ------------------------------------------------------------------------------
 
-add_v2 = binary("AddV2", torch.add)
+add_v2 = binary("AddV2", torch.add, grad_names=broadcast_names(Pass(0), Pass(0)))
 declare("Add", inputs=["x: T", "y: T"], outputs=["z: T"], attrs={"T": Type(NUMBER + (D.string,))},
         shape=broadcast_rule, grad="autograd", cpu_only=False,
-        kernel=lambda node, kctx: _add_strings if node._attrs["T"] == D.string else torch.add)
-sub = binary("Sub", torch.sub)
-mul = binary("Mul", torch.mul)
-real_div = binary("RealDiv", _real_div)
-div_legacy = binary("Div", _real_div)
-floor_div = binary("FloorDiv", _floor_div, REAL)
-truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL)
-floor_mod = binary("FloorMod", torch.remainder, REAL)
-truncate_mod = binary("TruncateMod", torch.fmod, REAL)
-pow_ = binary("Pow", torch.pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int16))
-maximum_ = binary("Maximum", torch.maximum, REAL)
-minimum_ = binary("Minimum", torch.minimum, REAL)
-squared_difference = binary("SquaredDifference", _squared_difference, SIGNED)
-_atan2 = binary("Atan2", torch.atan2, FLOAT, args=("y", "x", "z"))
-div_no_nan_ = binary("DivNoNan", lambda x, y: torch.where(
-    y == 0, torch.zeros_like(x), x / torch.where(y == 0, torch.ones_like(y), y)), FLOAT_COMPLEX)
-mul_no_nan_ = binary("MulNoNan", lambda x, y: torch.where(
-    y == 0, torch.zeros_like(x), x * y), FLOAT_COMPLEX)
-xdivy = binary("Xdivy", lambda x, y: torch.where(
-    x == 0, torch.zeros_like(x), x / y), FLOAT_COMPLEX)
-xlogy = binary("Xlogy", lambda x, y: torch.where(
-    x == 0, torch.zeros_like(x), x * torch.log(y)), FLOAT_COMPLEX)
+        kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add,
+        grad_names=broadcast_names(Pass(0), Pass(0)))
+sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"))
+mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"))
+real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"))
+div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"))
+floor_div = binary("FloorDiv", _floor_div, REAL, grad="none")
+truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL,
+                      grad="none")
+floor_mod = binary("FloorMod", torch.remainder, REAL, grad_names=broadcast_names(Pass(0), "mul"))
+truncate_mod = binary("TruncateMod", torch.fmod, REAL, grad="unregistered")
+pow_ = binary("Pow", torch.pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int16),
+              grad_names=broadcast_names("mul_1", "mul_3"), grad_formula=pow_formula)
+maximum_ = binary("Maximum", torch.maximum, REAL, grad_formula=maximum_formula,
+                  grad_names=broadcast_names("SelectV2", "SelectV2_1"))
+minimum_ = binary("Minimum", torch.minimum, REAL, grad_formula=minimum_formula,
+                  grad_names=broadcast_names("SelectV2", "SelectV2_1"))
+squared_difference = binary("SquaredDifference", _squared_difference, SIGNED,
+                            grad_names=broadcast_names("mul_1", "Neg"))
+_atan2 = binary("Atan2", torch.atan2, FLOAT, args=("y", "x", "z"),
+                grad_names=broadcast_names("mul", "mul_1"), grad_formula=atan2_formula)
+div_no_nan_ = binary(
+    "DivNoNan", lambda x, y: torch.where(
+        y == 0, torch.zeros_like(x), x / torch.where(y == 0, torch.ones_like(y), y)),
+    FLOAT_COMPLEX, grad_names=broadcast_names("div_no_nan", "mul"))
+mul_no_nan_ = binary(
+    "MulNoNan", lambda x, y: torch.where(y == 0, torch.zeros_like(x), x * y), FLOAT_COMPLEX,
+    grad_names=broadcast_names("MulNoNan", "MulNoNan_1"), grad_formula=mul_no_nan_formula)
+xdivy = binary(
+    "Xdivy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x / y), FLOAT_COMPLEX,
+    grad_names=names("Reshape", "Reshape_1"), grad_formula=xdivy_formula)
+xlogy = binary(
+    "Xlogy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x * torch.log(y)),
+    FLOAT_COMPLEX, grad_names=names("Reshape", "Reshape_1"), grad_formula=xlogy_formula)
 
-neg = unary("Neg", torch.neg, SIGNED)
-abs_ = unary("Abs", _abs, FLOAT + SIGNED_INT)
-sign = unary("Sign", _sign, SIGNED)
-square = unary("Square", torch.square, SIGNED + (D.uint8, D.uint16, D.uint32, D.uint64))
-sqrt = unary("Sqrt", torch.sqrt)
-rsqrt = unary("Rsqrt", _rsqrt)
-exp = unary("Exp", torch.exp)
-expm1 = unary("Expm1", torch.expm1)
-log = unary("Log", torch.log)
-log1p = unary("Log1p", torch.log1p)
-sin = unary("Sin", torch.sin)
-cos = unary("Cos", torch.cos)
-tan = unary("Tan", torch.tan)
-asin = unary("Asin", torch.asin)
-acos = unary("Acos", torch.acos)
-atan = unary("Atan", torch.atan)
-sinh = unary("Sinh", torch.sinh)
-cosh = unary("Cosh", torch.cosh)
-tanh = unary("Tanh", torch.tanh)
-asinh = unary("Asinh", torch.asinh)
-acosh = unary("Acosh", torch.acosh)
-atanh = unary("Atanh", torch.atanh)
-sigmoid_ = unary("Sigmoid", torch.sigmoid)
-erf = unary("Erf", torch.erf, FLOAT)
-erfc = unary("Erfc", torch.erfc, FLOAT)
-lgamma = unary("Lgamma", torch.lgamma, FLOAT)
-digamma = unary("Digamma", torch.digamma, FLOAT)
+neg = unary("Neg", torch.neg, SIGNED, grad_names=names("Neg"))
+abs_ = unary("Abs", _abs, FLOAT + SIGNED_INT, grad_names=names("mul"))
+sign = unary("Sign", _sign, SIGNED, grad_names=names("zeros_like"))
+square = unary("Square", torch.square, SIGNED + (D.uint8, D.uint16, D.uint32, D.uint64),
+               grad_names=names("Mul_1"))
+sqrt = unary("Sqrt", torch.sqrt, grad_names=names("SqrtGrad"))
+rsqrt = unary("Rsqrt", _rsqrt, grad_names=names("RsqrtGrad"))
+exp = unary("Exp", torch.exp, grad_names=names("mul"))
+expm1 = unary("Expm1", torch.expm1, grad_names=names("mul"))
+log = unary("Log", torch.log, grad_names=names("mul"))
+log1p = unary("Log1p", torch.log1p, grad_names=names("mul"))
+sin = unary("Sin", torch.sin, grad_names=names("mul"))
+cos = unary("Cos", torch.cos, grad_names=names("mul"))
+tan = unary("Tan", torch.tan, grad_names=names("mul"))
+asin = unary("Asin", torch.asin, grad_names=names("mul"))
+acos = unary("Acos", torch.acos, grad_names=names("mul"))
+atan = unary("Atan", torch.atan, grad_names=names("mul"))
+sinh = unary("Sinh", torch.sinh, grad_names=names("mul"))
+cosh = unary("Cosh", torch.cosh, grad_names=names("mul"))
+tanh = unary("Tanh", torch.tanh, grad_names=names("TanhGrad"))
+asinh = unary("Asinh", torch.asinh, grad_names=names("truediv"))
+acosh = unary("Acosh", torch.acosh, grad_names=names("truediv"))
+atanh = unary("Atanh", torch.atanh, grad_names=names("mul"))
+sigmoid_ = unary("Sigmoid", torch.sigmoid, grad_names=names("SigmoidGrad"))
+erf = unary("Erf", torch.erf, FLOAT, grad_names=names("mul_1"))
+erfc = unary("Erfc", torch.erfc, FLOAT, grad_names=names("mul_1"))
+lgamma = unary("Lgamma", torch.lgamma, FLOAT, grad_names=names("mul"))
+digamma = unary("Digamma", torch.digamma, FLOAT, grad_names=names("mul"))
 floor = unary("Floor", torch.floor, FLOAT, grad="none")
 ceil = unary("Ceil", torch.ceil, FLOAT, grad="none")
 rint = unary("Rint", torch.round, FLOAT, grad="none")
 round_ = unary("Round", _round, FLOAT + SIGNED_INT + COMPLEX, grad="none")
-reciprocal = unary("Reciprocal", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX)
-inv = unary("Inv", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX)
-is_nan = unary("IsNan", torch.isnan, FLOAT, grad="none", out_type=D.bool)
-is_inf = unary("IsInf", torch.isinf, FLOAT, grad="none", out_type=D.bool)
-is_finite = unary("IsFinite", torch.isfinite, FLOAT, grad="none", out_type=D.bool)
+reciprocal = unary("Reciprocal", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX,
+                   grad_names=names("ReciprocalGrad"))
+inv = unary("Inv", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX,
+            grad_names=names("ReciprocalGrad"))
+is_nan = unary("IsNan", torch.isnan, FLOAT, out_type=D.bool, grad="unregistered")
+is_inf = unary("IsInf", torch.isinf, FLOAT, out_type=D.bool, grad="unregistered")
+is_finite = unary("IsFinite", torch.isfinite, FLOAT, out_type=D.bool,
+                  grad="unregistered")
 conj_ = unary("Conj", torch.conj_physical, COMPLEX + (D.variant,), args=("input", "output"))
 
 
@@ -247,13 +271,13 @@ greater_equal = compare("GreaterEqual", torch.ge)
 def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any],
                      mismatch: bool) -> Callable:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        if node._attrs["T"] == D.string:
+        if node.attrs["T"] == D.string:
             def compute(x: Any, y: Any) -> Any:
                 return np.asarray(np_fn(np.asarray(x, dtype=object),
                                         np.asarray(y, dtype=object)))
         else:
             compute = fn
-        if node._attrs.get("incompatible_shape_error", True):
+        if node.attrs.get("incompatible_shape_error", True):
             return compute
 
         def tolerant(x: Any, y: Any) -> Any:
@@ -261,9 +285,9 @@ def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any],
             try:
                 np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
             except ValueError:
-                return torch.tensor(mismatch, device=x.device) \
-                    if isinstance(x, torch.Tensor) else \
-                    np.asarray(mismatch)
+                if isinstance(x, torch.Tensor):
+                    return torch.tensor(mismatch, device=x.device)
+                return np.asarray(mismatch)
             return compute(x, y)
         return tolerant
     return factory
@@ -278,12 +302,22 @@ def _equality_shape(ctx: Any) -> List[TensorShape]:
     return broadcast_rule(ctx)
 
 
+def _equal_static_value(t: Tensor) -> Optional[np.ndarray]:
+    a, b = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
+    if a is None or b is None:
+        return None
+    try:
+        return np.equal(a, b) if t.op.type == "Equal" else np.not_equal(a, b)
+    except ValueError:          # shapes that do not broadcast (incompatible_shape_error)
+        return None
+
+
 for _op_type, _fn, _np_fn, _mismatch in (("Equal", torch.eq, np.equal, False),
                                          ("NotEqual", torch.ne, np.not_equal, True)):
     declare(_op_type, inputs=["x: T", "y: T"], outputs=["z: bool"],
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
             shape=_equality_shape, kernel=_equality_kernel(_fn, _np_fn, _mismatch),
-            grad="none")
+            grad="none", static_value=_equal_static_value)
 
 logical_and = binary("LogicalAnd", torch.logical_and, D.bool, grad="none")
 logical_or = binary("LogicalOr", torch.logical_or, D.bool, grad="none")
@@ -297,7 +331,7 @@ right_shift = binary("RightShift", torch.bitwise_right_shift, INT, grad="none")
 
 
 def _cast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    src, dst = node._attrs["SrcT"], node._attrs["DstT"]
+    src, dst = node.attrs["SrcT"], node.attrs["DstT"]
     target = dst.torch_dtype
     if dst == D.string or src == D.string:
         # TF's kernel message, with C++ DataTypeString names ("float", "double", ...).
@@ -309,9 +343,26 @@ def _cast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda x: x.to(target)
 
 
+def _cast_grad_names(op: Any) -> List[Any]:
+    float_like = D.float16, D.bfloat16, D.float32, D.float64, D.complex64, D.complex128
+    both_float = (D.as_dtype(op.attrs["SrcT"]).base_dtype in float_like and
+                  D.as_dtype(op.attrs["DstT"]).base_dtype in float_like)
+    return ["Cast" if both_float else None]
+
+
+def _cast_static_value(t: Tensor) -> Optional[np.ndarray]:
+    v = constant_value(t.op.inputs[0])
+    return None if v is None else np.asarray(v).astype(t.dtype.as_numpy_dtype)
+
+
+def _cast_shape_value(t: Tensor) -> TensorShape:
+    return constant_value_as_shape(t.op.inputs[0])
+
+
 declare("Cast", inputs=["x: SrcT"], outputs=["y: DstT"],
         attrs={"SrcT": Type(), "DstT": Type(), "Truncate": False},
-        shape=unary_rule, kernel=_cast_kernel)
+        shape=unary_rule, kernel=_cast_kernel, grad_names=_cast_grad_names,
+        static_value=_cast_static_value, shape_value=_cast_shape_value)
 
 
 def _add_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -335,18 +386,10 @@ def _add_n_shape(ctx: Any) -> List[TensorShape]:
 
 declare("AddN", inputs=["inputs: N * T"], outputs=["sum: T"],
         attrs={"N": Int(minimum=1), "T": Type(NUMBER + (D.variant,))},
-        shape=_add_n_shape, kernel=_add_n_kernel)
+        shape=_add_n_shape, kernel=_add_n_kernel, grad_names=lambda op: [Pass(0)] * len(op.inputs))
 
 
 # -- tf.* wrappers, following TF's Python layer ------------------------------------------------
-
-def _scoped_binary(default_name: str, gen: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
-        with name_scope(name, default_name, [x, y]) as scope:
-            return gen(x, y, name=scope)
-    wrapper.__name__ = default_name
-    return wrapper
-
 
 def add(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
     """`tf.add`: AddV2 (Add for strings), named "Add" by default."""
@@ -646,11 +689,14 @@ def _binary_overload(op_name: str, func: Callable[..., Tensor]) -> None:
             x = convert_to_tensor(x, dtype=y.dtype.base_dtype, name="x")
             return func(x, y, name=scope)
 
-    OPERATORS[op_name] = binary_op_wrapper
-    OPERATORS["r" + op_name] = r_binary_op_wrapper
+    TENSOR_OPERATORS[op_name] = binary_op_wrapper
+    TENSOR_OPERATORS["r" + op_name] = r_binary_op_wrapper
 
 
-def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
+def _mul_dispatch(x: Tensor, y: Any, name: Optional[str] = None) -> Any:
+    if isinstance(y, SparseTensor):  # dense * sparse: the sparse operand's values scaled
+        from tf1compat.ops.sparse_dense_ops import dense_times_sparse
+        return dense_times_sparse(x, y, name=name)
     if (isinstance(x, Tensor) and x.dtype == D.bool) or (isinstance(y, Tensor) and
                                                         y.dtype == D.bool):
         return cast(multiply(cast(x, D.int32), cast(y, D.int32), name=name), D.bool)
@@ -697,10 +743,10 @@ _binary_overload("matmul", _matmul_overload)
 _binary_overload("and", and_)
 _binary_overload("or", or_)
 _binary_overload("xor", xor_)
-OPERATORS["lt"] = lambda x, y: less(x, y)
-OPERATORS["le"] = lambda x, y: less_equal(x, y)
-OPERATORS["gt"] = lambda x, y: greater(x, y)
-OPERATORS["ge"] = lambda x, y: greater_equal(x, y)
-OPERATORS["neg"] = lambda x: neg(x)
-OPERATORS["abs"] = lambda x: abs(x)
-OPERATORS["invert"] = lambda x: invert_(x)
+TENSOR_OPERATORS["lt"] = lambda x, y: less(x, y)
+TENSOR_OPERATORS["le"] = lambda x, y: less_equal(x, y)
+TENSOR_OPERATORS["gt"] = lambda x, y: greater(x, y)
+TENSOR_OPERATORS["ge"] = lambda x, y: greater_equal(x, y)
+TENSOR_OPERATORS["neg"] = lambda x: neg(x)
+TENSOR_OPERATORS["abs"] = lambda x: abs(x)
+TENSOR_OPERATORS["invert"] = lambda x: invert_(x)

@@ -17,7 +17,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc
-from tf1compat.ops.math_ops import COMPLEX, FLOAT, FLOAT_COMPLEX
+from tf1compat.ops.math_ops import FLOAT_COMPLEX
 
 _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
 
@@ -104,7 +104,7 @@ def _matrix_diag_shape(ctx: Any) -> List[TensorShape]:
 
 def _matrix_diag_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     lower, upper = _static_band(node, 1)
-    align = node._attrs["align"]
+    align = node.attrs["align"]
 
     def run(diag: torch.Tensor, _k: Any, num_rows: Any, num_cols: Any,
             pad: torch.Tensor) -> torch.Tensor:
@@ -126,7 +126,7 @@ declare("MatrixDiagV3", inputs=["diagonal: T", "k: int32", "num_rows: int32",
 
 def _matrix_set_diag_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     lower, upper = _static_band(node, 2)
-    align = node._attrs["align"]
+    align = node.attrs["align"]
 
     def run(x: torch.Tensor, diag: torch.Tensor, _k: Any) -> torch.Tensor:
         if lower == upper:
@@ -159,7 +159,7 @@ def _diag_part_shape(ctx: Any) -> List[TensorShape]:
 
 def _diag_part_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     lower, upper = _static_band(node, 1)
-    align = node._attrs["align"]
+    align = node.attrs["align"]
     if lower == upper:
         return lambda x, _k, pad: torch.diagonal(x, offset=lower, dim1=-2, dim2=-1)
 
@@ -261,7 +261,7 @@ def _linalg(op_type: str, fn: Callable[..., Any], shape: Callable, inputs: List[
 
 
 _linalg("MatrixInverse", lambda node, kctx: (
-    (lambda x: torch.linalg.inv(x.mH if node._attrs["adjoint"] else x))),
+    (lambda x: torch.linalg.inv(x.mH if node.attrs["adjoint"] else x))),
     _square_matrix_shape, ["input: T"], {"adjoint": False})
 _linalg("MatrixDeterminant", lambda node, kctx: torch.linalg.det,
         lambda ctx: [TensorShape(ctx.shape(0).as_list()[:-2]) if ctx.shape(0).rank
@@ -269,12 +269,12 @@ _linalg("MatrixDeterminant", lambda node, kctx: torch.linalg.det,
 _linalg("Cholesky", lambda node, kctx: torch.linalg.cholesky, _square_matrix_shape,
         ["input: T"])
 _linalg("MatrixSolve", lambda node, kctx: (
-    lambda a, b: torch.linalg.solve(a.mH if node._attrs["adjoint"] else a, b)),
+    lambda a, b: torch.linalg.solve(a.mH if node.attrs["adjoint"] else a, b)),
     _solve_shape, ["matrix: T", "rhs: T"], {"adjoint": False})
 
 
 def _triangular_solve_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    lower, adjoint = node._attrs["lower"], node._attrs["adjoint"]
+    lower, adjoint = node.attrs["lower"], node.attrs["adjoint"]
 
     def run(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
         if adjoint:
@@ -387,7 +387,7 @@ def _qr_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _qr_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    mode = "complete" if node._attrs["full_matrices"] else "reduced"
+    mode = "complete" if node.attrs["full_matrices"] else "reduced"
 
     def qr_kernel(x: torch.Tensor) -> tuple:
         # LAPACK's Householder QR, as TF's kernel uses (same sign convention).

@@ -20,6 +20,7 @@ import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -39,7 +40,6 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose",
            "depthwise_conv2d", "depthwise_conv2d_native", "separable_conv2d",
            "atrous_conv2d", "convolution", "convert_padding"]
 
-_FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
 _PADDINGS = ("SAME", "VALID", "EXPLICIT")
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -147,7 +147,7 @@ class _Geometry:
     """Per-op window attrs decoded once; padding resolved (and cached) per input size."""
 
     def __init__(self, node: Any, nd: int):
-        attrs = node._attrs
+        attrs = node.attrs
         self.nd = nd
         self.fmt = as_str(attrs["data_format"])
         self.strides = spatial_attr(attrs["strides"], self.fmt, nd)
@@ -194,7 +194,7 @@ class _Geometry:
 
 
 def _is_integer(node: Any) -> bool:
-    return node._attrs["T"].is_integer
+    return node.attrs["T"].is_integer
 
 
 def _weight(w: torch.Tensor, nd: int, depthwise: bool) -> torch.Tensor:
@@ -356,36 +356,39 @@ def _attrs(types: Sequence[D.DType], nd: int, extra: Optional[dict] = None,
 _REQUIRED = ("strides", "padding")
 
 declare("Conv2D", inputs=["input: T", "filter: T"], outputs=["output: T"],
-        attrs=_attrs(_FLOAT + (D.int32,), 2, {"use_cudnn_on_gpu": True}),
-        shape=_conv_shape(2), kernel=_conv_kernel(2))
+        attrs=_attrs(D.FLOATING_TYPES + (D.int32,), 2, {"use_cudnn_on_gpu": True}),
+        shape=_conv_shape(2), kernel=_conv_kernel(2),
+        grad_names=names("Conv2DBackpropInput", "Conv2DBackpropFilter"))
 declare("Conv3D", inputs=["input: T", "filter: T"], outputs=["output: T"],
-        attrs=_attrs(_FLOAT, 3, explicit=False), shape=_conv_shape(3), kernel=_conv_kernel(3))
+        attrs=_attrs(D.FLOATING_TYPES, 3, explicit=False), shape=_conv_shape(3),
+        kernel=_conv_kernel(3))
 declare("DepthwiseConv2dNative", inputs=["input: T", "filter: T"], outputs=["output: T"],
-        attrs=_attrs(_FLOAT, 2), shape=_conv_shape(2, depthwise=True),
+        attrs=_attrs(D.FLOATING_TYPES, 2), shape=_conv_shape(2, depthwise=True),
         kernel=_conv_kernel(2, depthwise=True))
 declare("Conv2DBackpropInput", inputs=["input_sizes: int32", "filter: T", "out_backprop: T"],
-        outputs=["output: T"], attrs=_attrs(_FLOAT + (D.int32,), 2, {"use_cudnn_on_gpu": True}),
+        outputs=["output: T"],
+        attrs=_attrs(D.FLOATING_TYPES + (D.int32,), 2, {"use_cudnn_on_gpu": True}),
         shape=_backprop_input_shape(2), kernel=_backprop_input_kernel(2))
 declare("Conv3DBackpropInputV2", inputs=["input_sizes: Tshape", "filter: T",
                                          "out_backprop: T"],
-        outputs=["output: T"], attrs=_attrs(_FLOAT, 3, {"Tshape": Type(
+        outputs=["output: T"], attrs=_attrs(D.FLOATING_TYPES, 3, {"Tshape": Type(
             (D.int32, D.int64), default=D.int32)}, explicit=False),
         shape=_backprop_input_shape(3, batch_from_sizes=True),
         kernel=_backprop_input_kernel(3))
 declare("DepthwiseConv2dNativeBackpropInput",
         inputs=["input_sizes: int32", "filter: T", "out_backprop: T"], outputs=["output: T"],
-        attrs=_attrs(_FLOAT, 2), shape=_backprop_input_shape(2, depthwise=True),
+        attrs=_attrs(D.FLOATING_TYPES, 2), shape=_backprop_input_shape(2, depthwise=True),
         kernel=_backprop_input_kernel(2, depthwise=True))
 declare("Conv2DBackpropFilter", inputs=["input: T", "filter_sizes: int32", "out_backprop: T"],
-        outputs=["output: T"], attrs=_attrs(_FLOAT, 2, {"use_cudnn_on_gpu": True}),
+        outputs=["output: T"], attrs=_attrs(D.FLOATING_TYPES, 2, {"use_cudnn_on_gpu": True}),
         shape=_backprop_filter_shape(2), kernel=_backprop_filter_kernel(2))
 declare("Conv3DBackpropFilterV2", inputs=["input: T", "filter_sizes: int32",
                                           "out_backprop: T"],
-        outputs=["output: T"], attrs=_attrs(_FLOAT, 3, explicit=False),
+        outputs=["output: T"], attrs=_attrs(D.FLOATING_TYPES, 3, explicit=False),
         shape=_backprop_filter_shape(3), kernel=_backprop_filter_kernel(3))
 declare("DepthwiseConv2dNativeBackpropFilter",
         inputs=["input: T", "filter_sizes: int32", "out_backprop: T"], outputs=["output: T"],
-        attrs=_attrs(_FLOAT, 2), shape=_backprop_filter_shape(2),
+        attrs=_attrs(D.FLOATING_TYPES, 2), shape=_backprop_filter_shape(2),
         kernel=_backprop_filter_kernel(2, depthwise=True))
 
 

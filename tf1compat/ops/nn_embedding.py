@@ -30,7 +30,6 @@ __all__ = ["dynamic_partition", "dynamic_stitch", "parallel_dynamic_stitch",
            "sparse_segment_sum", "sparse_segment_mean", "sparse_segment_sqrt_n",
            "embedding_lookup", "embedding_lookup_sparse"]
 
-_INDEX = (D.int32, D.int64)
 
 
 # -- DynamicPartition / DynamicStitch ---------------------------------------------------------
@@ -47,7 +46,7 @@ def _partition_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _partition_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["num_partitions"]
+    n = node.attrs["num_partitions"]
 
     def partition(data: torch.Tensor, parts: torch.Tensor) -> tuple:
         if parts.numel() and (bool((parts < 0).any()) or bool((parts >= n).any())):
@@ -91,7 +90,7 @@ def _stitch_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _stitch_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["N"]
+    n = node.attrs["N"]
 
     def stitch(*args: torch.Tensor) -> torch.Tensor:
         indices, data = args[:n], args[n:]
@@ -178,8 +177,8 @@ for _op_type, _mode in (("SparseSegmentSum", "sum"), ("SparseSegmentMean", "mean
     declare(_op_type, inputs=["data: T", "indices: Tidx", "segment_ids: Tsegmentids"],
             outputs=["output: T"],
             attrs={"T": Type(math_ops.REAL if _mode == "sum" else math_ops.FLOAT),
-                   "Tidx": Type(_INDEX, default=D.int32),
-                   "Tsegmentids": Type(_INDEX, default=D.int32), "sparse_gradient": False},
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32),
+                   "Tsegmentids": Type(D.INDEX_TYPES, default=D.int32), "sparse_gradient": False},
             shape=_sparse_segment_shape, kernel=_sparse_segment_kernel(_mode))
 
 

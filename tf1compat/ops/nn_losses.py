@@ -17,6 +17,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -29,12 +30,12 @@ from tf1compat.ops.indexing_ops import where
 from tf1compat.ops.nn_ops import relu
 from tf1compat.ops.strided_slice import slice as _slice
 from tf1compat.ops.transform_ops import transpose
+from tf1compat.ops._grad_formulas import xent_formula
 
 __all__ = ["softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
            "weighted_cross_entropy_with_logits", "log_poisson_loss"]
 
-_FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
 
 
 # -- ops -----------------------------------------------------------------------------------------
@@ -61,8 +62,9 @@ def _xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("SoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: T"],
-        outputs=["loss: T", "backprop: T"], attrs={"T": Type(_FLOAT)},
-        shape=_xent_shape, kernel=_xent_kernel)
+        outputs=["loss: T", "backprop: T"], attrs={"T": Type(D.FLOATING_TYPES)},
+        shape=_xent_shape, kernel=_xent_kernel,
+        grad_names=names("mul", "mul_1"), grad_formula=xent_formula)
 
 
 def _sparse_xent_shape(ctx: Any) -> List[TensorShape]:
@@ -113,8 +115,9 @@ def _sparse_xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("SparseSoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: Tlabels"],
         outputs=["loss: T", "backprop: T"],
-        attrs={"T": Type(_FLOAT), "Tlabels": Type((D.int32, D.int64), default=D.int64)},
-        shape=_sparse_xent_shape, kernel=_sparse_xent_kernel)
+        attrs={"T": Type(D.FLOATING_TYPES), "Tlabels": Type((D.int32, D.int64), default=D.int64)},
+        shape=_sparse_xent_shape, kernel=_sparse_xent_kernel,
+        grad_names=names("mul", None), grad_formula=xent_formula)
 
 
 # -- softmax cross entropy wrappers ---------------------------------------------------------------
@@ -335,7 +338,7 @@ def _ctc_labels(indices: torch.Tensor, values: torch.Tensor, batch: int, classes
 
 
 def _ctc_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    attrs = node._attrs
+    attrs = node.attrs
     if not attrs["ctc_merge_repeated"]:
         raise NotImplementedError("ctc_loss with ctc_merge_repeated=False is not supported by "
                                   "tf1compat: torch's CTC always merges repeated labels")

@@ -198,10 +198,10 @@ def _fused_bn_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _fused_bn_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fmt = as_str(node._attrs["data_format"])
-    eps = float(node._attrs["epsilon"])
-    factor = float(node._attrs["exponential_avg_factor"])
-    training = bool(node._attrs["is_training"])
+    fmt = as_str(node.attrs["data_format"])
+    eps = float(node.attrs["epsilon"])
+    factor = float(node.attrs["exponential_avg_factor"])
+    training = bool(node.attrs["is_training"])
 
     def run(x: torch.Tensor, scale: torch.Tensor, offset: torch.Tensor,
             mean: torch.Tensor, variance: torch.Tensor) -> tuple:
@@ -250,7 +250,8 @@ declare("FusedBatchNormV3",
         attrs={"T": Type((D.float16, D.bfloat16, D.float32)), "U": Type((D.float32,)),
                "epsilon": 0.0001, "exponential_avg_factor": 1.0, "data_format": "NHWC",
                "is_training": True},
-        shape=_fused_bn_shape, kernel=_fused_bn_kernel)
+        shape=_fused_bn_shape, kernel=_fused_bn_kernel,
+        grad_none_inputs=(3, 4))        # (TF: no gradient for the population statistics)
 
 
 def fused_batch_norm(x: Any, scale: Any, offset: Any, mean: Any = None, variance: Any = None,
@@ -296,10 +297,10 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Optiona
 
 
 def _lrn_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    radius = int(node._attrs["depth_radius"])
-    bias = float(node._attrs["bias"])
-    alpha = float(node._attrs["alpha"])
-    beta = float(node._attrs["beta"])
+    radius = int(node.attrs["depth_radius"])
+    bias = float(node.attrs["bias"])
+    alpha = float(node.attrs["alpha"])
+    beta = float(node.attrs["beta"])
     window = 2 * radius + 1
 
     def lrn_run(x: torch.Tensor) -> torch.Tensor:

@@ -20,6 +20,7 @@ import torch.nn.functional as F
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -41,12 +42,13 @@ __all__ = [
 # -- elementwise activations ---------------------------------------------------------------
 
 def activation(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT,
-               attrs: Optional[dict] = None) -> None:
-    """Declares a one-input elementwise activation (TF op type `op_type`)."""
+               attrs: Optional[dict] = None, **facts: Any) -> None:
+    """Declares a one-input elementwise activation (TF op type `op_type`); `facts` are
+    its other declared facts (gradient names, ...), as `declare` takes them."""
     all_attrs = {"T": Type(tuple(types))}
     all_attrs.update(attrs or {})
     declare(op_type, inputs=["features: T"], outputs=["activations: T"], attrs=all_attrs,
-            shape=unary_rule, kernel=lambda node, kctx: fn(node))
+            shape=unary_rule, kernel=lambda node, kctx: fn(node), **facts)
 
 
 def _relu6(x: torch.Tensor) -> torch.Tensor:
@@ -77,17 +79,18 @@ def _selu(x: torch.Tensor) -> torch.Tensor:
 
 
 def _leaky_relu_kernel(node: Any) -> Callable[..., Any]:
-    alpha = float(node._attrs["alpha"])
+    alpha = float(node.attrs["alpha"])
     return lambda x: torch.where(x > 0, x, x * alpha)
 
 
-activation("Relu", lambda node: torch.relu, REAL)
-activation("Relu6", lambda node: _relu6, REAL)
-activation("Elu", lambda node: F.elu)
-activation("Selu", lambda node: _selu)
-activation("Softplus", lambda node: _softplus)
-activation("Softsign", lambda node: F.softsign)
-activation("LeakyRelu", _leaky_relu_kernel, FLOAT, {"alpha": 0.2})
+activation("Relu", lambda node: torch.relu, REAL, grad_names=names("ReluGrad"))
+activation("Relu6", lambda node: _relu6, REAL, grad_names=names("Relu6Grad"))
+activation("Elu", lambda node: F.elu, grad_names=names("EluGrad"))
+activation("Selu", lambda node: _selu, grad_names=names("SeluGrad"))
+activation("Softplus", lambda node: _softplus, grad_names=names("mul"))
+activation("Softsign", lambda node: F.softsign, grad_names=names("SoftsignGrad"))
+activation("LeakyRelu", _leaky_relu_kernel, FLOAT, {"alpha": 0.2},
+           grad_names=names("LeakyReluGrad"))
 
 
 def relu(features: Any, name: Optional[str] = None) -> Tensor:
@@ -190,10 +193,11 @@ def _softmax_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("Softmax", inputs=["logits: T"], outputs=["softmax: T"], attrs={"T": Type(FLOAT)},
-        shape=_softmax_shape, kernel=lambda node, kctx: lambda x: torch.softmax(x, -1))
+        shape=_softmax_shape, kernel=lambda node, kctx: lambda x: torch.softmax(x, -1),
+        grad_names=names("mul_1"))
 declare("LogSoftmax", inputs=["logits: T"], outputs=["logsoftmax: T"],
         attrs={"T": Type(FLOAT)}, shape=_softmax_shape,
-        kernel=lambda node, kctx: lambda x: torch.log_softmax(x, -1))
+        kernel=lambda node, kctx: lambda x: torch.log_softmax(x, -1), grad_names=names("sub"))
 
 
 def _swap_axis(x: Any, dim_index: int, last_index: Any, name: Optional[str] = None) -> Tensor:
@@ -279,7 +283,7 @@ def _bias_add_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _bias_add_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    if node._attrs.get("data_format", "NHWC").startswith("NC"):
+    if node.attrs.get("data_format", "NHWC").startswith("NC"):
         def bias_add_nc(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
             _check_bias(x, b, 1)
             return x + b.reshape((-1,) + (1,) * (x.dim() - 2))
@@ -300,7 +304,7 @@ def _check_bias(x: torch.Tensor, b: torch.Tensor, axis: int) -> None:
 
 declare("BiasAdd", inputs=["value: T", "bias: T"], outputs=["output: T"],
         attrs={"T": Type(math_ops.NUMBER), "data_format": "NHWC"},
-        shape=_bias_add_shape, kernel=_bias_add_kernel)
+        shape=_bias_add_shape, kernel=_bias_add_kernel, grad_names=names(Pass(0), "BiasAddGrad"))
 
 
 def _format_attr(data_format: Optional[str]) -> str:
@@ -424,7 +428,7 @@ def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: Optional[int] =
 
 declare("L2Loss", inputs=["t: T"], outputs=["output: T"], attrs={"T": Type(FLOAT)},
         shape=lambda ctx: [TensorShape([])],
-        kernel=lambda node, kctx: lambda t: torch.sum(t * t) / 2)
+        kernel=lambda node, kctx: lambda t: torch.sum(t * t) / 2, grad_names=names("mul"))
 
 
 def l2_loss(t: Any, name: Optional[str] = None) -> Tensor:
@@ -453,7 +457,7 @@ def _top_k_shape(ctx: Any) -> List[TensorShape]:
 
 def _top_k_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     k_static = static_ints(node, 1)
-    index_dtype = node._attrs["index_type"].torch_dtype
+    index_dtype = node.attrs["index_type"].torch_dtype
 
     def top_k(x: torch.Tensor, k: Any) -> tuple:
         kk = k_static[0] if k_static is not None else int(k)

@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -37,7 +38,6 @@ __all__ = ["max_pool", "max_pool_v2", "max_pool1d", "max_pool2d", "max_pool3d", 
            "avg_pool_v2", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool_with_argmax",
            "pool"]
 
-_FLOAT = (D.float16, D.bfloat16, D.float32, D.float64)
 _MAX_POOL = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 _AVG_POOL = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
 
@@ -68,7 +68,7 @@ def _pool_shape(nd: int, argmax: bool = False) -> Callable[[Any], List[TensorSha
 
 class _PoolGeometry:
     def __init__(self, node: Any, nd: int):
-        attrs = node._attrs
+        attrs = node.attrs
         self.nd = nd
         self.fmt = as_str(attrs.get("data_format", "NHWC"))
         full_k, full_s = list(attrs["ksize"]), list(attrs["strides"])
@@ -170,8 +170,8 @@ def _avg_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
 
 def _max_pool_argmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     geo = _PoolGeometry(node, 2)
-    include_batch = bool(node._attrs["include_batch_in_index"])
-    index_dtype = node._attrs["Targmax"].torch_dtype
+    include_batch = bool(node.attrs["include_batch_in_index"])
+    index_dtype = node.attrs["Targmax"].torch_dtype
 
     def run(x: torch.Tensor) -> tuple:
         n, h, w, c = x.shape
@@ -197,14 +197,15 @@ def _max_pool_argmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 _POOL2D = {"ksize": None, "strides": None, "padding": None, "data_format": "NHWC"}
 declare("MaxPool", inputs=["input: T"], outputs=["output: T"],
         attrs=dict(_POOL2D, T=Type(REAL, default=D.float32), explicit_paddings=[]),
-        shape=_pool_shape(2), kernel=_max_pool_kernel(2))
+        shape=_pool_shape(2), kernel=_max_pool_kernel(2), grad_names=names("MaxPoolGrad"))
 declare("AvgPool", inputs=["value: T"], outputs=["output: T"],
-        attrs=dict(_POOL2D, T=Type(_FLOAT)), shape=_pool_shape(2), kernel=_avg_pool_kernel(2))
+        attrs=dict(_POOL2D, T=Type(D.FLOATING_TYPES)), shape=_pool_shape(2),
+        kernel=_avg_pool_kernel(2), grad_names=names("AvgPoolGrad"))
 declare("MaxPool3D", inputs=["input: T"], outputs=["output: T"],
-        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(_FLOAT)), shape=_pool_shape(3),
+        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(D.FLOATING_TYPES)), shape=_pool_shape(3),
         kernel=_max_pool_kernel(3))
 declare("AvgPool3D", inputs=["input: T"], outputs=["output: T"],
-        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(_FLOAT)), shape=_pool_shape(3),
+        attrs=dict(_POOL2D, data_format="NDHWC", T=Type(D.FLOATING_TYPES)), shape=_pool_shape(3),
         kernel=_avg_pool_kernel(3))
 declare("MaxPoolWithArgmax", inputs=["input: T"], outputs=["output: T", "argmax: Targmax"],
         attrs={"ksize": None, "strides": None, "padding": None,

@@ -210,7 +210,7 @@ def _sample_batch(sampler: _RangeSampler, rnd: _SimplePhilox, n: int, unique: bo
 
 def _sampler_kernel(make: Callable[[Any], _RangeSampler]) -> Callable[[Any, Any], Callable]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        attrs = node._attrs
+        attrs = node.attrs
         seed, seed2 = attrs["seed"], attrs["seed2"]
         n, unique, num_true = attrs["num_sampled"], bool(attrs["unique"]), attrs["num_true"]
         # The stream and the (learned) sampler live as long as the session, as TF's kernel.
@@ -304,7 +304,7 @@ for _op_type, _make in _SAMPLERS.items():
 
 
 def _all_sampler_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["num_sampled"]
+    n = node.attrs["num_sampled"]
     device = kctx.device
 
     def run(true_classes: torch.Tensor) -> tuple:

@@ -64,7 +64,7 @@ class _CheckNumericsFn(torch.autograd.Function):
 
 
 def _check_numerics_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
-    message = node._attrs["message"]
+    message = node.attrs["message"]
     if isinstance(message, bytes):
         message = message.decode("utf-8", "replace")
 

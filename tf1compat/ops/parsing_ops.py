@@ -278,10 +278,10 @@ def _sparse_output(per_example: List[np.ndarray], batched: bool, dtype: D.DType
 
 
 def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    num_sparse = node._attrs["num_sparse"]
-    sparse_types = [D.as_dtype(t) for t in node._attrs["sparse_types"]]
-    dense_types = [D.as_dtype(t) for t in node._attrs["Tdense"]]
-    dense_shapes = [as_shape(s) for s in node._attrs["dense_shapes"]]
+    num_sparse = node.attrs["num_sparse"]
+    sparse_types = [D.as_dtype(t) for t in node.attrs["sparse_types"]]
+    dense_types = [D.as_dtype(t) for t in node.attrs["Tdense"]]
+    dense_shapes = [as_shape(s) for s in node.attrs["dense_shapes"]]
 
     def run(serialized: Any, names: Any, sparse_keys: Any, dense_keys: Any, ragged_keys: Any,
             *defaults: Any) -> tuple:
@@ -437,7 +437,7 @@ declare("ParseExampleV2",
                  "sparse_shapes: num_sparse * int64", "dense_values: Tdense"],
         attrs={"Tdense": TypeList(), "num_sparse": Int(0), "sparse_types": TypeList(),
                "ragged_value_types": [], "ragged_split_types": [], "dense_shapes": []},
-        shape=_parse_example_shape, kernel=_parse_example_kernel, grad="none",
+        shape=_parse_example_shape, kernel=_parse_example_kernel, grad="unregistered",
         cpu_only=True, doc="Parses a batch (or one) of serialized tf.train.Example protos.")
 
 
@@ -488,8 +488,8 @@ def _composite(features: Dict[str, Any], outputs: Dict[str, Any]) -> Dict[str, A
 
 
 def _sparse_merge_kernel(node: Any, kctx: Any) -> Callable[..., tuple]:
-    size = node._attrs["size"]
-    presorted = node._attrs["already_sorted"]
+    size = node.attrs["size"]
+    presorted = node.attrs["already_sorted"]
 
     def run(indices: Any, ids: Any, shape: Any, values: Any) -> tuple:
         idx = indices.numpy()
@@ -546,7 +546,7 @@ def parse_single_example(serialized: Any, features: Dict[str, Any],
 # -- sequence examples -------------------------------------------------------------------------
 
 def _sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    a = node._attrs
+    a = node.attrs
     c_sparse_types = [D.as_dtype(t) for t in a["context_sparse_types"]]
     c_dense_types = [D.as_dtype(t) for t in a["Tcontext_dense"]]
     c_dense_shapes = [as_shape(s) for s in a["context_dense_shapes"]]
@@ -678,7 +678,7 @@ declare("ParseSequenceExampleV2",
                "feature_list_dense_types": TypeList(), "feature_list_sparse_types": TypeList(),
                "feature_list_ragged_value_types": [], "feature_list_ragged_split_types": [],
                "feature_list_dense_shapes": []},
-        shape=_sequence_shape, kernel=_sequence_kernel, grad="none", cpu_only=True,
+        shape=_sequence_shape, kernel=_sequence_kernel, grad="unregistered", cpu_only=True,
         doc="Parses one serialized tf.train.SequenceExample.")
 
 

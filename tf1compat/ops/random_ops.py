@@ -26,11 +26,10 @@ from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._random_stream import RandomStream, default_intra_op_threads
 from tf1compat.ops.math_ops import FLOAT, add, multiply
 
-INDEX = (D.int32, D.int64)
 
 
 def _stream(node: Any, kctx: Any) -> RandomStream:
-    seed, seed2 = node._attrs["seed"], node._attrs["seed2"]
+    seed, seed2 = node.attrs["seed"], node.attrs["seed2"]
     return kctx.op_resource(lambda: RandomStream(seed, seed2))
 
 
@@ -50,7 +49,7 @@ def _output_dims(shape: Any) -> List[int]:
 def _sampler(method: str) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         stream = _stream(node, kctx)
-        dtype = node._attrs["dtype"].torch_dtype
+        dtype = node.attrs["dtype"].torch_dtype
         device = kctx.device
         dims = static_ints(node, 0)
         sample = getattr(stream, method)
@@ -70,7 +69,7 @@ _SEED_ATTRS = {"seed": 0, "seed2": 0}
 for _type, _method in (("RandomStandardNormal", "normal"), ("RandomUniform", "uniform"),
                        ("TruncatedNormal", "truncated_normal")):
     declare(_type, inputs=["shape: T"], outputs=["output: dtype"],
-            attrs=dict(_SEED_ATTRS, dtype=Type(FLOAT), T=Type(INDEX)),
+            attrs=dict(_SEED_ATTRS, dtype=Type(FLOAT), T=Type(D.INDEX_TYPES)),
             shape=_shape_from_input, kernel=_sampler(_method), grad="none", stateful=True)
 
 
@@ -88,7 +87,7 @@ def _shape_str(shape: Any) -> str:
 
 def _uniform_int_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     stream = _stream(node, kctx)
-    dtype = node._attrs["Tout"].torch_dtype
+    dtype = node.attrs["Tout"].torch_dtype
     device = kctx.device
 
     def run(shape: Any, lo: Any, hi: Any) -> torch.Tensor:
@@ -102,8 +101,9 @@ def _uniform_int_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("RandomUniformInt", inputs=["shape: T", "minval: Tout", "maxval: Tout"],
         outputs=["output: Tout"],
-        attrs=dict(_SEED_ATTRS, Tout=Type(INDEX), T=Type(INDEX)),
-        shape=_shape_from_input, kernel=_uniform_int_kernel, grad="none", stateful=True)
+        attrs=dict(_SEED_ATTRS, Tout=Type(D.INDEX_TYPES), T=Type(D.INDEX_TYPES)),
+        shape=_shape_from_input, kernel=_uniform_int_kernel, stateful=True,
+        grad="unregistered")
 
 
 def _shuffle_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -138,7 +138,7 @@ def _intra_op_threads(kctx: Any) -> int:
 
 def _multinomial_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     stream = _stream(node, kctx)
-    out_dtype = node._attrs["output_dtype"].torch_dtype
+    out_dtype = node.attrs["output_dtype"].torch_dtype
     device = kctx.device
     threads = _intra_op_threads(kctx)
 
@@ -169,7 +169,7 @@ def _multinomial_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("Multinomial", inputs=["logits: T", "num_samples: int32"], outputs=["output: output_dtype"],
-        attrs=dict(_SEED_ATTRS, T=Type(FLOAT), output_dtype=Type(INDEX, default=D.int64)),
+        attrs=dict(_SEED_ATTRS, T=Type(FLOAT), output_dtype=Type(D.INDEX_TYPES, default=D.int64)),
         shape=_multinomial_shape, kernel=_multinomial_kernel, grad="none", stateful=True)
 
 

@@ -4,7 +4,7 @@ cumsum/cumprod, segment sums, clip_by_value/clip_by_norm."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional
 
 import numpy as np
 import torch
@@ -13,18 +13,19 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.deprecation import deprecated_argument_lookup
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
-from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.indexed_slices import IndexedSlices
+from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
-from tf1compat.ops._shape_rules import node_desc, normalize_axis, reduced_shape
+from tf1compat.ops._shape_rules import node_desc, reduced_shape
+from tf1compat.ops._grad_formulas import cumprod_formula
 from tf1compat.ops.math_ops import NUMBER, REAL, cast
 
-INDEX = (D.int32, D.int64)
 
 
 def _reduction_shape(ctx: Any) -> List[TensorShape]:
@@ -96,8 +97,8 @@ _REDUCERS = {
 
 
 def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _REDUCERS[node._type]
-    keep = node._attrs["keep_dims"]
+    fn = _REDUCERS[node.type]
+    keep = node.attrs["keep_dims"]
     axes = static_ints(node, 1)
     if axes is not None:
         dims = tuple(axes)
@@ -111,15 +112,37 @@ def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-for _type, _types in (("Sum", NUMBER), ("Mean", NUMBER), ("Max", REAL), ("Min", REAL),
-                      ("Prod", NUMBER)):
+def _sum_grad_names(op: Any) -> List[Any]:
+    # TF tiles the gradient when the reduced shape is static, else broadcasts it.
+    shape = op.inputs[0].shape
+    axes = constant_value(op.inputs[1])
+    if shape.rank is not None and axes is not None:
+        dims = shape.as_list()
+        flat = [int(a) for a in list(axes.reshape(-1))]
+        if flat == list(range(len(dims))) or None not in dims:
+            return ["Tile", None]
+    return ["BroadcastTo", None]
+
+
+def _prod_grad_names(op: Any) -> List[Any]:
+    # With keep_dims TF's Prod gradient skips one Reshape.
+    return ["Reshape_3" if op.attrs.get("keep_dims") else "Reshape_4", None]
+
+
+for _type, _types, _facts in (
+        ("Sum", NUMBER, {"grad_names": _sum_grad_names}),
+        ("Mean", NUMBER, {"grad_names": names("truediv", None)}),
+        ("Max", REAL, {"grad_names": names("mul", None)}),
+        ("Min", REAL, {"grad_names": names("mul", None)}),
+        ("Prod", NUMBER, {"grad_names": _prod_grad_names})):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
-            attrs={"keep_dims": False, "T": Type(_types), "Tidx": Type(INDEX, default=D.int32)},
-            shape=_reduction_shape, kernel=_reduction_kernel)
+            attrs={"keep_dims": False, "T": Type(_types),
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
+            shape=_reduction_shape, kernel=_reduction_kernel, **_facts)
 for _type in ("All", "Any"):         # (bool only: TF's op has no T attr)
     declare(_type, inputs=["input: bool", "reduction_indices: Tidx"], outputs=["output: bool"],
-            attrs={"keep_dims": False, "Tidx": Type(INDEX, default=D.int32)},
-            shape=_reduction_shape, kernel=_reduction_kernel, grad="none")
+            attrs={"keep_dims": False, "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
+            shape=_reduction_shape, kernel=_reduction_kernel, grad="unregistered")
 
 
 def _reduction_dims(x: Any, axis: Any) -> Any:
@@ -181,7 +204,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: Any = None,
                      name: Optional[str] = None, reduction_indices: Any = None,
                      keep_dims: Any = None) -> Tensor:
     """`tf.reduce_logsumexp`, stabilised by the (stop-gradient) max as TF."""
-    from tf1compat.ops.array_ops import reshape, shape_internal, stop_gradient
+    from tf1compat.ops.array_ops import reshape, stop_gradient
     from tf1compat.ops.math_ops import _add_dispatch, exp, is_finite, log, sub
     axis = _lookup(axis, reduction_indices, "axis", "reduction_indices")
     keepdims = bool(_lookup(keepdims, keep_dims, "keepdims", "keep_dims") or False)
@@ -248,8 +271,8 @@ def _arg_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _arg_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = torch.argmax if node._type == "ArgMax" else torch.argmin
-    out = node._attrs["output_type"].torch_dtype
+    fn = torch.argmax if node.type == "ArgMax" else torch.argmin
+    out = node.attrs["output_type"].torch_dtype
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:
@@ -262,7 +285,8 @@ def _arg_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 for _type in ("ArgMax", "ArgMin"):
     declare(_type, inputs=["input: T", "dimension: Tidx"], outputs=["output: output_type"],
-            attrs={"T": Type(NUMBER + (D.bool,)), "Tidx": Type(INDEX + (D.int16,), default=D.int32),
+            attrs={"T": Type(NUMBER + (D.bool,)),
+                   "Tidx": Type(D.INDEX_TYPES + (D.int16,), default=D.int32),
                    "output_type": Type((D.int16, D.uint16, D.int32, D.int64), default=D.int64)},
             shape=_arg_shape, kernel=_arg_kernel, grad="none")
 
@@ -286,8 +310,8 @@ argmin = _make_arg("ArgMin")
 # -- cumsum / cumprod ---------------------------------------------------------------------------
 
 def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    is_sum = node._type == "Cumsum"
-    exclusive, reverse = node._attrs["exclusive"], node._attrs["reverse"]
+    is_sum = node.type == "Cumsum"
+    exclusive, reverse = node.attrs["exclusive"], node.attrs["reverse"]
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:
@@ -310,11 +334,13 @@ def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-for _type in ("Cumsum", "Cumprod"):
+for _type, _facts in (("Cumsum", {"grad_names": names("Cumsum", None)}),
+                      ("Cumprod", {"grad_names": names("div_no_nan", None),
+                                   "grad_formula": cumprod_formula})):
     declare(_type, inputs=["x: T", "axis: Tidx"], outputs=["out: T"],
             attrs={"exclusive": False, "reverse": False, "T": Type(NUMBER),
-                   "Tidx": Type(INDEX, default=D.int32)},
-            shape=lambda ctx: [ctx.shape(0)], kernel=_cumulative_kernel)
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
+            shape=lambda ctx: [ctx.shape(0)], kernel=_cumulative_kernel, **_facts)
 
 
 def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
@@ -355,9 +381,7 @@ def _segment_kernel(reduce: str, sorted_ids: bool) -> Callable[..., Any]:
             if not bool(valid.all()):
                 flat_ids, flat = flat_ids[valid], flat[valid]
             if bool((flat_ids >= n).any()):
-                from tf1compat.framework import errors
-                raise errors.InvalidArgumentError(None, None, f"segment_ids are out of range "
-                                                              f"[0, {n})")
+                raise _segment_id_error(ids, n)
             out_shape = (n,) + tuple(tail)
             index = flat_ids.reshape((-1,) + (1,) * len(tail)).expand_as(flat)
             if reduce == "sum":
@@ -399,20 +423,24 @@ def _segment_shape(ctx: Any) -> List[TensorShape]:
     return [TensorShape([n] + data.as_list()[ids.rank:])]
 
 
-for _type, _red, _sorted in (("SegmentSum", "sum", True), ("SegmentMean", "mean", True),
-                             ("SegmentMax", "amax", True), ("SegmentMin", "amin", True),
-                             ("SegmentProd", "prod", True)):
+for _type, _red, _grad in (("SegmentSum", "sum", "GatherV2"), ("SegmentMean", "mean", "GatherV2"),
+                           ("SegmentMax", "amax", "SelectV2"), ("SegmentMin", "amin", "SelectV2"),
+                           ("SegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices"], outputs=["output: T"],
-            attrs={"T": Type(NUMBER), "Tindices": Type(INDEX)},
-            shape=_segment_shape, kernel=_segment_kernel(_red, _sorted))
+            attrs={"T": Type(NUMBER), "Tindices": Type(D.INDEX_TYPES)},
+            shape=_segment_shape, kernel=_segment_kernel(_red, True),
+            grad_names=names(_grad, None))
 
-for _type, _red in (("UnsortedSegmentSum", "sum"), ("UnsortedSegmentMax", "amax"),
-                    ("UnsortedSegmentMin", "amin"), ("UnsortedSegmentProd", "prod")):
+for _type, _red, _grad in (("UnsortedSegmentSum", "sum", "SelectV2"),
+                           ("UnsortedSegmentMax", "amax", "SelectV2_2"),
+                           ("UnsortedSegmentMin", "amin", "SelectV2_2"),
+                           ("UnsortedSegmentProd", "prod", "mul")):
     declare(_type, inputs=["data: T", "segment_ids: Tindices", "num_segments: Tnumsegments"],
             outputs=["output: T"],
-            attrs={"T": Type(NUMBER), "Tindices": Type(INDEX),
-                   "Tnumsegments": Type(INDEX, default=D.int32)},
-            shape=_segment_shape, kernel=_segment_kernel(_red, False))
+            attrs={"T": Type(NUMBER), "Tindices": Type(D.INDEX_TYPES),
+                   "Tnumsegments": Type(D.INDEX_TYPES, default=D.int32)},
+            shape=_segment_shape, kernel=_segment_kernel(_red, False),
+            grad_names=names(_grad, None, None))
 
 
 def _segment_wrapper(op_type: str, unsorted: bool) -> Callable[..., Tensor]:
@@ -526,3 +554,15 @@ def _indexed_slices_to_tensor(value: IndexedSlices, dtype: Any = None,
 
 
 register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
+
+
+def _segment_id_error(ids: torch.Tensor, n: int) -> Exception:
+    """TF's message for the first segment id outside [0, n): `segment_ids[1] = 5 ...`."""
+    from tf1compat.framework import errors
+    first = int((ids.reshape(-1) >= n).nonzero()[0])
+    index = np.unravel_index(first, tuple(ids.shape)) if ids.dim() else ()
+    where = ",".join(str(int(i)) for i in index)
+    value = int(ids.reshape(-1)[first])
+    return errors.InvalidArgumentError(None, None, f"segment_ids[{where}] = {value} is out of "
+                                                   f"range [0, {n})")
+

@@ -1,19 +1,16 @@
-"""TF's regex ops on Python's `re`, with RE2's semantics where they differ.
+"""TF's regex ops on RE2 (`google-re2`, the RE2 library TF itself uses).
 
 `tf.regex_replace` / `tf.strings.regex_full_match` declare StaticRegexReplace /
 StaticRegexFullMatch (pattern and rewrite as attrs) when given Python strings and
-RegexReplace / RegexFullMatch (scalar string tensors) otherwise, as TF's wrappers do.
+RegexReplace / RegexFullMatch (scalar string tensors) otherwise, as TF's wrappers do;
+patterns from imported graphs run through the same kernels. Matching is RE2's: linear in
+the text (no catastrophic backtracking on patterns such as `(a+)+b`), on UTF-8 bytes,
+with RE2's syntax and errors (TF's "Invalid pattern: ..., error: ..." message). TF's RE2
+predates `(?<name>...)` groups, so they are rejected as TF rejects them.
 
-RE2 -> Python differences handled here:
-* `$` matches only at the end of the text (Python's also matches before a final newline),
-  `\\z` is Python's `\\Z`; `\\d \\w \\s \\b` are ASCII-only (re.ASCII); POSIX classes such
-  as `[[:alpha:]]` are expanded; `(?<name>...)` is RE2 syntax only in newer RE2: TF's
-  rejects it, as it rejects lookarounds and backreferences (TF's error messages).
-* Rewrites use `\\0`..`\\9` and `\\\\`; an invalid escape ends the rewrite and a group beyond
-  the pattern's groups leaves the string unchanged, as RE2 does.
-* Global replacement never takes an empty match right after the previous match (RE2).
-Not supported (NotImplementedError): Unicode classes `\\p{..}` / `\\pL`, `\\C`, `\\Q..\\E`.
-Strings are matched as UTF-8 text (invalid bytes survive via surrogateescape).
+Rewrites follow RE2's `Replace`/`GlobalReplace`: `\\0`..`\\9` and `\\\\`; an invalid escape
+ends the rewrite, a group beyond the pattern's groups leaves the string unchanged, and
+global replacement never takes an empty match right after the previous match.
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ import re
 from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
+import re2
 import torch
 
 from tf1compat.framework import errors
@@ -34,111 +32,39 @@ from tf1compat.ops.decode_ops import _strings
 
 __all__ = ["regex_replace", "regex_full_match"]
 
-_POSIX = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "0-9A-Za-z", "upper": "A-Z",
-          "lower": "a-z", "space": r"\t\n\v\f\r ", "blank": r"\t ", "xdigit": "0-9A-Fa-f",
-          "word": "0-9A-Za-z_", "punct": r"!-/:-@\[-`{-~", "cntrl": r"\x00-\x1f\x7f",
-          "print": r" -~", "graph": r"!-~", "ascii": r"\x00-\x7f"}
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False     # the error becomes TF's InvalidArgumentError instead
+# A named group in newer RE2 syntax (not a lookbehind, which RE2 rejects itself).
+_ANGLE_GROUP = re.compile(rb"\(\?<(?![=!])")
 
 
-def _invalid(pattern: str, error: str) -> errors.InvalidArgumentError:
-    return errors.InvalidArgumentError(None, None, f"Invalid pattern: {pattern}, error: "
-                                                   f"{error}")
-
-
-def _translate(pattern: str) -> str:
-    """An RE2 pattern as a Python `re` pattern (raising TF's errors for what RE2 rejects)."""
-    multiline = re.match(r"^\(\?[a-zA-Z]*m[a-zA-Z]*\)", pattern) is not None
-    out: List[str] = []
-    i, n, in_class = 0, len(pattern), False
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            nxt = pattern[i + 1:i + 2]
-            if nxt in ("p", "P", "C", "Q"):
-                raise NotImplementedError(f"RE2 escape \\{nxt} in regex {pattern!r} is not "
-                                          "supported by tf1compat.")
-            if nxt.isdigit() and nxt != "0" and not in_class:
-                raise _invalid(pattern, f"invalid escape sequence: \\{nxt}")
-            out.append("\\Z" if nxt == "z" else pattern[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            posix = re.match(r"\[:(\^?)(\w+):\]", pattern[i:])
-            if posix and posix.group(2) in _POSIX and not posix.group(1):
-                out.append(_POSIX[posix.group(2)])
-                i += posix.end()
-                continue
-            if c == "]" and not (out and out[-1] in ("[", "[^")):
-                in_class = False
-            out.append(c)
-            i += 1
-            continue
-        if c == "[":
-            in_class = True
-            if pattern[i + 1:i + 2] == "^":
-                out.append("[^")
-                i += 2
-            else:
-                out.append("[")
-                i += 1
-            if pattern[i:i + 1] == "]":  # a leading ] is literal
-                out.append("\\]")
-                i += 1
-            continue
-        if c == "(" and pattern[i + 1:i + 2] == "?":
-            ahead = pattern[i + 2:i + 4]
-            if ahead[:1] in ("=", "!") or ahead in ("<=", "<!"):
-                raise _invalid(pattern, f"invalid perl operator: (?{ahead[:1]}")
-            if ahead[:1] == "<":
-                raise _invalid(pattern, "invalid perl operator: (?<")
-        if c == "$" and not multiline:
-            out.append("\\Z")
-            i += 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def _python_error(pattern: str, e: re.error) -> errors.InvalidArgumentError:
-    """Python's compile error in RE2's words, for the errors legacy code commonly hits."""
-    msg = e.msg
-    pos = e.pos or 0
-    if msg.startswith("missing ), unterminated subpattern"):
-        return _invalid(pattern, f"missing ): {pattern}")
-    if msg.startswith("unterminated character set"):
-        return _invalid(pattern, f"missing ]: {pattern[pos:]}")
-    if msg.startswith("unbalanced parenthesis"):
-        return _invalid(pattern, f"unexpected ): {pattern}")
-    if msg.startswith("multiple repeat"):
-        return _invalid(pattern, f"bad repetition operator: {pattern[pos - 1:pos + 1]}")
-    if msg.startswith("nothing to repeat"):
-        return _invalid(pattern, f"no argument for repetition operator: "
-                                 f"{pattern[pos:pos + 1]}")
-    if msg.startswith("min repeat greater than max repeat"):
-        start = pattern.rfind("{", 0, pos + 1)
-        end = pattern.find("}", pos)
-        return _invalid(pattern, f"invalid repetition size: {pattern[start:end + 1]}")
-    return _invalid(pattern, msg)
+def _invalid(pattern: bytes, error: str) -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(
+        None, None, f"Invalid pattern: {_text(pattern)}, error: {error}")
 
 
 @functools.lru_cache(maxsize=256)
-def _compile(pattern: str) -> "re.Pattern[str]":
+def _compile(pattern: bytes) -> Any:
+    """The compiled RE2 pattern (InvalidArgumentError with RE2's message if invalid)."""
+    if _ANGLE_GROUP.search(pattern):
+        raise _invalid(pattern, "invalid perl operator: (?<")
     try:
-        return re.compile(_translate(pattern), re.ASCII)
-    except re.error as e:
-        raise _python_error(pattern, e) from None
+        return re2.compile(pattern, _OPTIONS)
+    except re2.error as e:
+        message = e.args[0] if e.args else str(e)
+        raise _invalid(pattern, _text(message) if isinstance(message, bytes)
+                       else str(message)) from None
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_rewrite(rewrite: str) -> Tuple[list, int]:
-    """RE2 rewrite -> ([literal str | group int], highest group); stops at a bad escape."""
+def _parse_rewrite(rewrite: bytes) -> Tuple[list, int]:
+    """RE2 rewrite -> ([literal bytes | group int], highest group); stops at a bad escape."""
     parts: list = []
     top = 0
     i = 0
     while i < len(rewrite):
-        c = rewrite[i]
-        if c != "\\":
+        c = rewrite[i:i + 1]
+        if c != b"\\":
             parts.append(c)
             i += 1
             continue
@@ -146,8 +72,8 @@ def _parse_rewrite(rewrite: str) -> Tuple[list, int]:
         if nxt.isdigit():
             parts.append(int(nxt))
             top = max(top, int(nxt))
-        elif nxt == "\\":
-            parts.append("\\")
+        elif nxt == b"\\":
+            parts.append(b"\\")
         else:
             break  # RE2's Rewrite stops here ("invalid rewrite pattern")
         i += 2
@@ -158,55 +84,62 @@ def _text(s: bytes) -> str:
     return s.decode("utf-8", "surrogateescape")
 
 
-def _bytes(s: str) -> bytes:
-    return s.encode("utf-8", "surrogateescape")
+def _rune_length(s: bytes, pos: int) -> int:
+    """Bytes of the UTF-8 character at `pos` (1 for an invalid byte), as RE2 steps."""
+    lead = s[pos] if pos < len(s) else 0
+    n = 1 if lead < 0xC0 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+    try:
+        s[pos:pos + n].decode("utf-8")
+    except UnicodeDecodeError:
+        return 1
+    return n
 
 
-def _replace(rx: "re.Pattern[str]", rewrite: str, replace_global: bool) -> Callable:
+def _replace(rx: Any, rewrite: bytes, replace_global: bool) -> Callable[[bytes], bytes]:
     parts, top = _parse_rewrite(rewrite)
     if top > rx.groups:
         return lambda s: s  # RE2 refuses the rewrite: no replacement at all
 
-    def expand(m: "re.Match[str]") -> str:
-        return "".join(p if isinstance(p, str) else (m.group(p) or "") for p in parts)
+    def expand(m: Any) -> bytes:
+        return b"".join(p if isinstance(p, bytes) else (m.group(p) or b"") for p in parts)
 
     def one(s: bytes) -> bytes:
-        text = _text(s)
         if not replace_global:
-            m = rx.search(text)
-            return s if m is None else _bytes(text[:m.start()] + expand(m) + text[m.end():])
-        out: List[str] = []
-        pos, last_end, count, n = 0, -1, 0, len(text)
+            m = rx.search(s)
+            return s if m is None else s[:m.start()] + expand(m) + s[m.end():]
+        out: List[bytes] = []
+        pos, last_end, count, n = 0, -1, 0, len(s)
         while pos <= n:
-            m = rx.search(text, pos)
+            m = rx.search(s, pos)
             if m is None:
                 break
-            out.append(text[pos:m.start()])
+            out.append(s[pos:m.start()])
             if m.start() == m.end() == last_end:
                 # RE2 takes no empty match right after a match: step one character.
-                out.append(text[pos:pos + 1])
-                pos += 1
+                step = _rune_length(s, pos)
+                out.append(s[pos:pos + step])
+                pos += step
                 continue
             out.append(expand(m))
             pos = last_end = m.end()
             count += 1
         if count == 0:
             return s
-        out.append(text[pos:])
-        return _bytes("".join(out))
+        out.append(s[pos:])
+        return b"".join(out)
     return one
 
 
-def _attr_text(value: Any) -> str:
-    return _text(value) if isinstance(value, bytes) else str(value)
+def _attr_bytes(value: Any) -> bytes:
+    return value if isinstance(value, bytes) else str(value).encode("utf-8")
 
 
-def _scalar_text(value: Any, what: str) -> str:
+def _scalar_bytes(value: Any, what: str) -> bytes:
     arr = _strings(value)
     if arr.ndim != 0:
         raise errors.InvalidArgumentError(None, None, f"{what} must be scalar, but received "
                                                       f"{list(arr.shape)}")
-    return _text(bytes(arr[()]))
+    return bytes(arr[()])
 
 
 def _map(x: Any, fn: Callable[[bytes], Any], out_bool: bool = False) -> Any:
@@ -221,37 +154,37 @@ def _map(x: Any, fn: Callable[[bytes], Any], out_bool: bool = False) -> Any:
 
 
 def _static_replace_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    a = node._attrs
+    a = node.attrs
 
     def run(x: Any) -> Any:
-        one = _replace(_compile(_attr_text(a["pattern"])), _attr_text(a["rewrite"]),
+        one = _replace(_compile(_attr_bytes(a["pattern"])), _attr_bytes(a["rewrite"]),
                        bool(a["replace_global"]))
         return _map(x, one)
     return run
 
 
 def _replace_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    replace_global = bool(node._attrs["replace_global"])
+    replace_global = bool(node.attrs["replace_global"])
 
     def run(x: Any, pattern: Any, rewrite: Any) -> Any:
-        rx = _compile(_scalar_text(pattern, "Pattern"))
-        return _map(x, _replace(rx, _scalar_text(rewrite, "Rewrite"), replace_global))
+        rx = _compile(_scalar_bytes(pattern, "Pattern"))
+        return _map(x, _replace(rx, _scalar_bytes(rewrite, "Rewrite"), replace_global))
     return run
 
 
 def _static_full_match_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    pattern = _attr_text(node._attrs["pattern"])
+    pattern = _attr_bytes(node.attrs["pattern"])
 
     def run(x: Any) -> Any:
         rx = _compile(pattern)
-        return _map(x, lambda s: rx.fullmatch(_text(s)) is not None, out_bool=True)
+        return _map(x, lambda s: rx.fullmatch(s) is not None, out_bool=True)
     return run
 
 
 def _full_match_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def run(x: Any, pattern: Any) -> Any:
-        rx = _compile(_scalar_text(pattern, "Pattern"))
-        return _map(x, lambda s: rx.fullmatch(_text(s)) is not None, out_bool=True)
+        rx = _compile(_scalar_bytes(pattern, "Pattern"))
+        return _map(x, lambda s: rx.fullmatch(s) is not None, out_bool=True)
     return run
 
 

@@ -16,6 +16,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -29,11 +30,10 @@ from tf1compat.ops.state_ops import (_scatter_combine, _check_indices, merge_sha
 __all__ = ["var_handle_op", "read_variable_op", "assign_variable_op", "var_is_initialized_op",
            "handle_shape", "resource_op"]
 
-INDEX = (D.int32, D.int64)
 
 
 def _handle_key(node: Any) -> str:
-    return node._attrs.get("shared_name") or node._name
+    return node.attrs.get("shared_name") or node.name
 
 
 def handle_op(t: Tensor) -> Optional[Any]:
@@ -51,7 +51,7 @@ def handle_dtype(t: Tensor) -> Optional[D.DType]:
     if t._is_eager_tensor:
         return None
     op = handle_op(t)
-    return op._attrs["dtype"].base_dtype if op is not None else None
+    return op.attrs["dtype"].base_dtype if op is not None else None
 
 
 def _check_dtype(ctx: Any, attr: str = "dtype") -> None:
@@ -74,8 +74,9 @@ declare("VarHandleOp", outputs=["resource: resource"],
         attrs={"container": "", "shared_name": "", "debug_name": "", "dtype": D.float32,
                "shape": unknown_shape(), "allowed_devices": []},
         shape=lambda ctx: [TensorShape([])], kernel=lambda node, kctx: _handle_key(node),
-        grad="none", stateful=True, constant=True,
-        doc="A resource variable's handle; its run-time value is the store key.")
+        stateful=True, constant=True,
+        doc="A resource variable's handle; its run-time value is the store key.",
+        grad="unregistered")
 
 
 def _missing(state: Any, key: str) -> errors.OpError:
@@ -119,14 +120,14 @@ def _read_shape(ctx: Any) -> List[TensorShape]:
 
 declare("ReadVariableOp", inputs=["resource: resource"], outputs=["value: dtype"],
         attrs={"dtype": Type()}, shape=_read_shape,
-        kernel=_read_kernel, stateful=True, view=True)
+        kernel=_read_kernel, stateful=True, view=True, grad_names=names(Pass(0)))
 
 
 def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
     device = kctx.device
-    copy = kctx.input_may_alias(node._inputs[1])
-    validate = node._attrs.get("validate_shape", False)
+    copy = kctx.input_may_alias(node.inputs[1])
+    validate = node.attrs.get("validate_shape", False)
 
     def assign_variable(handle: str, value: Any) -> None:
         if validate:
@@ -206,7 +207,7 @@ def _gather_shape(ctx: Any) -> List[TensorShape]:
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
-    batch_dims = node._attrs.get("batch_dims", 0)
+    batch_dims = node.attrs.get("batch_dims", 0)
 
     def gather(handle: str, indices: Any) -> Any:
         params = _lookup(state, handle)
@@ -222,8 +223,8 @@ def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("ResourceGather", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"],
         attrs={"batch_dims": 0, "validate_indices": True, "dtype": Type(),
-               "Tindices": Type(INDEX)},
-        shape=_gather_shape, kernel=_gather_kernel, stateful=True)
+               "Tindices": Type(D.INDEX_TYPES)},
+        shape=_gather_shape, kernel=_gather_kernel, stateful=True, grad_indexed_slices=True)
 
 
 def _gather_nd_shape(ctx: Any) -> List[TensorShape]:
@@ -248,7 +249,7 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("ResourceGatherNd", inputs=["resource: resource", "indices: Tindices"],
-        outputs=["output: dtype"], attrs={"dtype": Type(), "Tindices": Type(INDEX)},
+        outputs=["output: dtype"], attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)},
         shape=_gather_nd_shape, kernel=_gather_nd_kernel, stateful=True)
 
 
@@ -291,14 +292,14 @@ for _type, _op in (("ResourceScatterUpdate", "update"), ("ResourceScatterAdd", "
                    ("ResourceScatterDiv", "div"), ("ResourceScatterMin", "min"),
                    ("ResourceScatterMax", "max")):
     declare(_type, inputs=["resource: resource", "indices: Tindices", "updates: dtype"],
-            attrs={"dtype": Type(), "Tindices": Type(INDEX)}, shape=_scatter_shape,
+            attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)}, shape=_scatter_shape,
             kernel=_resource_scatter_kernel(_op, False), grad="none", stateful=True)
 
 for _type, _op in (("ResourceScatterNdUpdate", "update"), ("ResourceScatterNdAdd", "add"),
                    ("ResourceScatterNdSub", "sub"), ("ResourceScatterNdMin", "min"),
                    ("ResourceScatterNdMax", "max")):
     declare(_type, inputs=["ref: resource", "indices: Tindices", "updates: T"],
-            attrs={"T": Type(), "Tindices": Type(INDEX), "use_locking": True,
+            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": True,
                    "bad_indices_policy": ""},
             shape=lambda ctx: [], kernel=_resource_scatter_kernel(_op, True), grad="none",
             stateful=True)
@@ -306,7 +307,7 @@ for _type, _op in (("ResourceScatterNdUpdate", "update"), ("ResourceScatterNdAdd
 
 def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
-    limit = node._attrs["limit"]
+    limit = node.attrs["limit"]
 
     def count_up_to(handle: str) -> Any:
         old = _lookup(state, handle)
@@ -318,7 +319,7 @@ def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("ResourceCountUpTo", inputs=["resource: resource"], outputs=["output: T"],
-        attrs={"limit": 0, "T": Type(INDEX)}, shape=lambda ctx: [TensorShape([])],
+        attrs={"limit": 0, "T": Type(D.INDEX_TYPES)}, shape=lambda ctx: [TensorShape([])],
         kernel=_count_up_to_kernel, grad="none", stateful=True)
 
 

@@ -16,7 +16,7 @@ import itertools
 import threading
 import traceback
 import weakref
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 import torch
@@ -128,13 +128,13 @@ def _to_output(arr: np.ndarray, want: D.DType, index: int, token: str) -> Any:
 
 
 def _py_func_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    token = node._attrs["token"]
+    token = node.attrs["token"]
     holder = _FUNCS.get(token)
     if holder is None:
         raise ValueError(f"Could not find callback with key={token} in the registry.")
     func = holder.func
-    tout = [D.as_dtype(t) for t in node._attrs["Tout"]]
-    eager = node._type == "EagerPyFunc"
+    tout = [D.as_dtype(t) for t in node.attrs["Tout"]]
+    eager = node.type == "EagerPyFunc"
 
     def run(*args: Any) -> Any:
         values = [_to_numpy_arg(a) for a in args]

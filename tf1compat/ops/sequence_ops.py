@@ -14,9 +14,9 @@ from typing import Any, Callable, List, Optional
 import numpy as np
 import torch
 
-from tf1compat.autodiff import grad_rules
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import REQUIRED, Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -51,7 +51,7 @@ def _reverse_sequence_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _reverse_sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    seq_dim, batch_dim = int(node._attrs["seq_dim"]), int(node._attrs["batch_dim"])
+    seq_dim, batch_dim = int(node.attrs["seq_dim"]), int(node.attrs["batch_dim"])
 
     def run(x: Any, lengths: Any) -> Any:
         steps = x.shape[seq_dim]
@@ -89,10 +89,8 @@ declare("ReverseSequence", inputs=["input: T", "seq_lengths: Tlen"], outputs=["o
         attrs={"seq_dim": REQUIRED, "batch_dim": 0, "T": Type(),
                "Tlen": Type((D.int32, D.int64), default=D.int64)},
         shape=_reverse_sequence_shape, kernel=_reverse_sequence_kernel,
-        doc="Reverses variable-length slices along the sequence axis.")
-
-# TF's gradient is the same op on the incoming gradient; the lengths get none.
-grad_rules.RULES["ReverseSequence"] = lambda op: ["ReverseSequence", None]
+        doc="Reverses variable-length slices along the sequence axis.",
+        grad_names=names("ReverseSequence", None))
 
 
 def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Optional[int] = None,  # noqa: A002

@@ -56,9 +56,9 @@ def _write_slice(old: Any, begin: List[int], end: List[int], strides: List[int],
 def _slice_assign_kernel(resource: bool) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         state = kctx.state
-        masks = [node._attrs[m] for m in _MASKS]
+        masks = [node.attrs[m] for m in _MASKS]
         static = [static_ints(node, i) for i in (1, 2, 3)]
-        key = None if resource else kctx.ref_key(node._inputs[0])
+        key = None if resource else kctx.ref_key(node.inputs[0])
 
         def bounds(b: Any, e: Any, s: Any) -> tuple:
             return tuple(st if st is not None else as_int_list(x)

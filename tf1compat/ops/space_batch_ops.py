@@ -30,7 +30,6 @@ __all__ = ["space_to_batch_nd", "batch_to_space_nd", "space_to_batch", "batch_to
            "required_space_to_batch_paddings", "with_space_to_batch", "depth_to_space",
            "space_to_depth"]
 
-_INDEX = (D.int32, D.int64)
 
 
 def _ints2(value: Any) -> Optional[np.ndarray]:
@@ -156,13 +155,13 @@ def _s2b_factory(kernel_fn: Callable[..., torch.Tensor]) -> Callable[[Any, Any],
 
 declare("SpaceToBatchND", inputs=["input: T", "block_shape: Tblock_shape",
                                   "paddings: Tpaddings"], outputs=["output: T"],
-        attrs={"T": Type(), "Tblock_shape": Type(_INDEX, default=D.int32),
-               "Tpaddings": Type(_INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tblock_shape": Type(D.INDEX_TYPES, default=D.int32),
+               "Tpaddings": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_s2b_shape, kernel=_s2b_factory(space_to_batch_kernel))
 declare("BatchToSpaceND", inputs=["input: T", "block_shape: Tblock_shape",
                                   "crops: Tcrops"], outputs=["output: T"],
-        attrs={"T": Type(), "Tblock_shape": Type(_INDEX, default=D.int32),
-               "Tcrops": Type(_INDEX, default=D.int32)},
+        attrs={"T": Type(), "Tblock_shape": Type(D.INDEX_TYPES, default=D.int32),
+               "Tcrops": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_b2s_shape, kernel=_s2b_factory(batch_to_space_kernel))
 
 
@@ -370,8 +369,8 @@ def _depth_space_shape(to_space: bool) -> Callable[[Any], List[TensorShape]]:
 
 def _depth_space_kernel(to_space: bool) -> Callable[[Any, Any], Callable]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        bs = int(node._attrs["block_size"])
-        fmt = node._attrs["data_format"]
+        bs = int(node.attrs["block_size"])
+        fmt = node.attrs["data_format"]
         nchw = (fmt.decode() if isinstance(fmt, bytes) else fmt) == "NCHW"
 
         def run(x: torch.Tensor) -> torch.Tensor:

@@ -18,7 +18,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.ops._kernels import as_int_list
-from tf1compat.ops.sparse_math import (_as_sparse, _canonical, _linear, _rank_of,
+from tf1compat.ops.sparse_math import (_as_sparse, _linear, _rank_of,
                                        _sparse_outputs, _unlinear)
 
 __all__ = ["sparse_fill_empty_rows", "sparse_slice", "sparse_softmax", "sparse_maximum",
@@ -217,7 +217,7 @@ sparse_minimum = _extreme_wrapper("SparseSparseMinimum", "SparseSparseMinimum")
 # -- SparseSplit ----------------------------------------------------------------------------
 
 def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    num = node._attrs["num_split"]
+    num = node.attrs["num_split"]
 
     def sparse_split(split_dim: torch.Tensor, idx: torch.Tensor, vals: torch.Tensor,
                      shape: torch.Tensor) -> tuple:
@@ -263,7 +263,7 @@ declare("SparseSplit", inputs=["split_dim: int64", "indices: int64", "values: T"
         outputs=["output_indices: num_split * int64", "output_values: num_split * T",
                  "output_shape: num_split * int64"],
         attrs={"num_split": Int(minimum=1), "T": Type()},
-        shape=_split_shape, kernel=_split_kernel, grad="none")
+        shape=_split_shape, kernel=_split_kernel, grad="unregistered")
 
 
 def sparse_split(keyword_required: Any = None, sp_input: Any = None, num_split: Any = None,

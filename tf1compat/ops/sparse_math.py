@@ -23,9 +23,11 @@ from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape, dimension_value, unknown_shape
+from tf1compat.framework.tensor_shape import (TensorShape, dimension_at_index, dimension_value,
+                                              unknown_shape)
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc
+from tf1compat.ops import sparse_dense_ops  # noqa: F401 - SparseTensor * and / (registers them)
 
 __all__ = ["sparse_tensor_dense_matmul", "sparse_reduce_sum", "sparse_reduce_sum_sparse",
            "sparse_reduce_max", "sparse_reduce_max_sparse", "sparse_add", "sparse_concat",
@@ -34,7 +36,6 @@ __all__ = ["sparse_tensor_dense_matmul", "sparse_reduce_sum", "sparse_reduce_sum
            "sparse_transpose", "sparse_retain", "sparse_eye", "from_dense",
            "sparse_expand_dims"]
 
-INDEX = (D.int32, D.int64)
 
 
 # -- shared helpers ---------------------------------------------------------------------
@@ -112,7 +113,7 @@ def _sdmm_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    adj_a, adj_b = node._attrs["adjoint_a"], node._attrs["adjoint_b"]
+    adj_a, adj_b = node.attrs["adjoint_a"], node.attrs["adjoint_b"]
 
     def sparse_dense_matmul(idx: torch.Tensor, vals: torch.Tensor, shape: torch.Tensor,
                             b: torch.Tensor) -> torch.Tensor:
@@ -138,7 +139,7 @@ def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("SparseTensorDenseMatMul",
         inputs=["a_indices: Tindices", "a_values: T", "a_shape: int64", "b: T"],
         outputs=["product: T"],
-        attrs={"T": Type(), "Tindices": Type(INDEX, default=D.int64),
+        attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES, default=D.int64),
                "adjoint_a": False, "adjoint_b": False},
         shape=_sdmm_shape, kernel=_sdmm_kernel)
 
@@ -186,7 +187,7 @@ def _reduce_groups(idx: torch.Tensor, dims: List[int], reduced: List[int], keep:
 
 def _reduce_kernel(mode: str, sparse_out: bool) -> Callable[..., Any]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        keep = node._attrs["keep_dims"]
+        keep = node.attrs["keep_dims"]
         static_axes = static_ints(node, 3)
 
         def run(idx: torch.Tensor, vals: torch.Tensor, shape: torch.Tensor, axes: Any):
@@ -246,9 +247,9 @@ def _reduce_shape(sparse_out: bool) -> Callable[[Any], List[TensorShape]]:
 
 for _type, _mode, _sparse_out, _grad in (
         ("SparseReduceSum", "sum", False, "autograd"),
-        ("SparseReduceSumSparse", "sum", True, "none"),
-        ("SparseReduceMax", "max", False, "none"),
-        ("SparseReduceMaxSparse", "max", True, "none")):
+        ("SparseReduceSumSparse", "sum", True, "unregistered"),
+        ("SparseReduceMax", "max", False, "unregistered"),
+        ("SparseReduceMaxSparse", "max", True, "unregistered")):
     declare(_type, inputs=["input_indices: int64", "input_values: T", "input_shape: int64",
                            "reduction_axes: int32"],
             outputs=(["output_indices: int64", "output_values: T", "output_shape: int64"]
@@ -350,7 +351,7 @@ def _dense_add_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("SparseTensorDenseAdd", inputs=["a_indices: Tindices", "a_values: T",
                                         "a_shape: Tindices", "b: T"],
-        outputs=["output: T"], attrs={"T": Type(), "Tindices": Type(INDEX)},
+        outputs=["output: T"], attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES)},
         shape=lambda ctx: [ctx.shape(3)], kernel=_dense_add_kernel)
 
 
@@ -387,8 +388,8 @@ def sparse_add(a: Any, b: Any, threshold: Any = None, thresh: Any = None) -> Any
 # -- concat, reshape, reorder -------------------------------------------------------------
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    n = node._attrs["N"]
-    axis_attr = node._attrs["concat_dim"]
+    n = node.attrs["N"]
+    axis_attr = node.attrs["concat_dim"]
 
     def sparse_concat(*args: torch.Tensor) -> tuple:
         inds, vals, shapes = args[:n], args[n:2 * n], args[2 * n:]
@@ -434,7 +435,7 @@ def _concat_shape(ctx: Any) -> List[TensorShape]:
 declare("SparseConcat", inputs=["indices: N * int64", "values: N * T", "shapes: N * int64"],
         outputs=["output_indices: int64", "output_values: T", "output_shape: int64"],
         attrs={"concat_dim": 0, "N": Int(minimum=2), "T": Type()},
-        shape=_concat_shape, kernel=_concat_kernel)
+        shape=_concat_shape, kernel=_concat_kernel, grad="none")
 
 
 def sparse_concat(axis: Any, sp_inputs: Sequence[Any], name: Optional[str] = None,
@@ -617,7 +618,8 @@ def sparse_retain(sp_input: Any, to_retain: Any) -> SparseTensor:
     retain_shape = to_retain.shape
     retain_shape.assert_has_rank(1)
     if sp_input.values.shape.rank is not None:
-        sp_input.values.shape.dims[0].assert_is_compatible_with(retain_shape.dims[0])
+        sp_input.values.shape.dims[0].assert_is_compatible_with(
+            dimension_at_index(retain_shape, 0))
     where_true = reshape(where(to_retain), [-1])
     new_indices = gather(sp_input.indices, where_true)
     new_values = gather(sp_input.values, where_true)

@@ -24,7 +24,7 @@ def _sparse_to_dense_shape(ctx: Any) -> List[TensorShape]:
 
 def _sparse_to_dense_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     shape_static = static_ints(node, 1)
-    validate = bool(node._attrs["validate_indices"])
+    validate = bool(node.attrs["validate_indices"])
 
     def run(indices: torch.Tensor, shape: Any, values: torch.Tensor,
             default: torch.Tensor) -> torch.Tensor:

@@ -34,7 +34,6 @@ __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "scatter_upda
            "is_variable_initialized", "count_up_to", "batch_scatter_update", "shape_text",
            "merge_shapes", "store_value", "variable_device", "read_initialized"]
 
-INDEX = (D.int32, D.int64)
 
 
 # -- helpers shared with resource_variable_ops ---------------------------------------------
@@ -109,14 +108,14 @@ def _check_indices(idx: torch.Tensor, n: int) -> None:
 
 def _variable_key(node: Any) -> str:
     # Two VariableV2 ops with one shared_name share one slot, as in a TF container.
-    shared = node._attrs.get("shared_name") or ""
-    return shared or node._name
+    shared = node.attrs.get("shared_name") or ""
+    return shared or node.name
 
 
 def _variable_check(node: Any, kctx: Any) -> Callable[..., Any]:
     """Nothing runs for a VariableV2 (its reads alias the store); this only rejects, as TF's
     kernel does, a partially known shape (an unknown rank is fine)."""
-    shape = node._attrs["shape"]
+    shape = node.attrs["shape"]
     if shape.rank is not None and not shape.is_fully_defined():
         raise errors.op_error(errors.InvalidArgumentError, node,
                               f"Shape {_static_text(shape)} is not fully defined")
@@ -129,7 +128,8 @@ def _no_kernel() -> None:  # pragma: no cover - the plan drops alias-only kernel
 
 declare("VariableV2", outputs=["ref: Ref(dtype)"],
         attrs={"shape": unknown_shape(), "dtype": Type(), "container": "", "shared_name": ""},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=_variable_check, grad="none",
+        shape=lambda ctx: [ctx.attrs["shape"]], kernel=_variable_check,
+        grad="unregistered",
         stateful=True, state_alias=_variable_key,
         doc="A ref variable: its value lives in the session's variable store.")
 
@@ -158,12 +158,12 @@ def _declared_shape(ref: Tensor) -> Optional[List[int]]:
 
 
 def _assign_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    ref, value_t = node._inputs
+    ref, value_t = node.inputs
     key = kctx.ref_key(ref)
     state = kctx.state
     device = variable_device(kctx, ref)
     copy = kctx.input_may_alias(value_t)
-    validate = node._attrs["validate_shape"]
+    validate = node.attrs["validate_shape"]
     declared = _declared_shape(ref) if validate else None
 
     def assign(value: Any) -> None:
@@ -182,7 +182,7 @@ def _assign_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 def _update_kernel(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Callable[..., Any]]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        ref = node._inputs[0]
+        ref = node.inputs[0]
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
@@ -252,7 +252,7 @@ def _scatter_kernel(op: str) -> Callable[[Any, Any], Callable[..., Any]]:
     combine = _scatter_combine(op)
 
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        ref = node._inputs[0]
+        ref = node.inputs[0]
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
@@ -280,7 +280,7 @@ _SCATTERS = (("ScatterUpdate", "update", True), ("ScatterAdd", "add", False),
 for _type, _op, _locking in _SCATTERS:
     declare(_type, inputs=["ref: Ref(T)", "indices: Tindices", "updates: T"],
             outputs=["output_ref: Ref(T)"],
-            attrs={"T": Type(), "Tindices": Type(INDEX), "use_locking": _locking},
+            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": _locking},
             shape=_scatter_shape, kernel=_scatter_kernel(_op), grad="none", stateful=True)
 
 
@@ -325,7 +325,7 @@ def _scatter_nd_kernel(op: str) -> Callable[[Any, Any], Callable[..., Any]]:
     combine = _scatter_combine(op)
 
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        ref = node._inputs[0]
+        ref = node.inputs[0]
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
@@ -345,7 +345,7 @@ for _type, _op in (("ScatterNdUpdate", "update"), ("ScatterNdAdd", "add"),
                    ("ScatterNdSub", "sub"), ("ScatterNdMin", "min"), ("ScatterNdMax", "max")):
     declare(_type, inputs=["ref: Ref(T)", "indices: Tindices", "updates: T"],
             outputs=["output_ref: Ref(T)"],
-            attrs={"T": Type(), "Tindices": Type(INDEX), "use_locking": _op == "update",
+            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": _op == "update",
                    "bad_indices_policy": ""},
             shape=_scatter_nd_shape, kernel=_scatter_nd_kernel(_op), grad="none",
             stateful=True)
@@ -354,7 +354,7 @@ for _type, _op in (("ScatterNdUpdate", "update"), ("ScatterNdAdd", "add"),
 # -- IsVariableInitialized, CountUpTo ---------------------------------------------------------
 
 def _is_initialized_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    key = kctx.ref_key(node._inputs[0])
+    key = kctx.ref_key(node.inputs[0])
     state = kctx.state
     device = kctx.device
     answers = {v: torch.tensor(v, device=device) for v in (False, True)}
@@ -367,9 +367,9 @@ declare("IsVariableInitialized", inputs=["ref: Ref(dtype)"], outputs=["is_initia
 
 
 def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    key = kctx.ref_key(node._inputs[0])
+    key = kctx.ref_key(node.inputs[0])
     state = kctx.state
-    limit = node._attrs["limit"]
+    limit = node.attrs["limit"]
 
     def count_up_to() -> Any:
         old = read_initialized(state, key)
@@ -388,12 +388,12 @@ def _scalar_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("CountUpTo", inputs=["ref: Ref(T)"], outputs=["output: T"],
-        attrs={"T": Type(INDEX), "limit": 0}, shape=_scalar_shape,
+        attrs={"T": Type(D.INDEX_TYPES), "limit": 0}, shape=_scalar_shape,
         kernel=_count_up_to_kernel, grad="none", stateful=True)
 
 
 def _private_initialized_value_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    key = kctx.ref_key(node._inputs[1])
+    key = kctx.ref_key(node.inputs[1])
     state = kctx.state
 
     def initialized_value(is_initialized: Any, initial_value: Any) -> Any:
@@ -521,7 +521,6 @@ def batch_scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool
     """`tf.batch_scatter_update`: scatter_update along the last index dimension, with the
     leading dimensions as batch (built as one ScatterNdUpdate, as TF)."""
     from tf1compat.framework.graph import name_scope
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
     from tf1compat.ops.array_ops import concat, expand_dims, reshape, shape
     from tf1compat.ops.creation_ops import ones_like
     from tf1compat.ops.math_ops import cast

@@ -15,9 +15,12 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
+from tf1compat.framework.hooks import TENSOR_OPERATORS
 from tf1compat.framework.op_def import Type, declare
-from tf1compat.framework.tensor import OPERATORS, Tensor
+from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
@@ -196,7 +199,7 @@ def _apply_spec(x: Any, spec: list, gather: List[int]) -> Any:
 
 
 def _strided_slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    masks = [node._attrs[m] for m in _MASKS]
+    masks = [node.attrs[m] for m in _MASKS]
     static = [static_ints(node, i) for i in (1, 2, 3)]
     cache: dict = {}
 
@@ -218,11 +221,47 @@ def _strided_slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _strided_slice_static_value(t: Tensor) -> Optional[np.ndarray]:
+    op = t.op
+    value = constant_value(op.inputs[0])
+    begin, end, strides = (constant_value(i) for i in op.inputs[1:])
+    if value is None or begin is None or end is None or strides is None:
+        return None
+    if value.ndim != 1 or begin.size != 1 or op.attrs.get("ellipsis_mask") or \
+            op.attrs.get("new_axis_mask"):
+        return None
+    b = None if op.attrs["begin_mask"] & 1 else int(begin[0])
+    e = None if op.attrs["end_mask"] & 1 else int(end[0])
+    if op.attrs["shrink_axis_mask"] & 1:
+        return np.asarray(value[int(begin[0])])
+    return value[b:e:int(strides[0])]
+
+
+def _strided_slice_shape_value(t: Tensor) -> Optional[TensorShape]:
+    """A slice of a Shape: the static dimensions it selects."""
+    op = t.op
+    source = op.inputs[0]
+    if source.op.type != "Shape" or source.op.inputs[0].shape.rank is None:
+        return None
+    begin, end, strides = (constant_value(i) for i in op.inputs[1:])
+    if begin is None or end is None or strides is None or begin.size != 1:
+        return None
+    attrs = op.attrs
+    if attrs.get("ellipsis_mask") or attrs.get("new_axis_mask") or attrs.get("shrink_axis_mask"):
+        return None
+    dims = source.op.inputs[0].shape.as_list()
+    b = None if attrs["begin_mask"] & 1 else int(begin[0])
+    e = None if attrs["end_mask"] & 1 else int(end[0])
+    return TensorShape(dims[b:e:int(strides[0])])
+
+
 declare("StridedSlice", inputs=["input: T", "begin: Index", "end: Index", "strides: Index"],
         outputs=["output: T"],
         attrs={"T": Type(), "Index": Type(INDEX), "begin_mask": 0, "end_mask": 0,
                "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0},
-        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True)
+        shape=_strided_slice_shape, kernel=_strided_slice_kernel, view=True,
+        grad_names=names("StridedSliceGrad", None, None, None),
+        static_value=_strided_slice_static_value, shape_value=_strided_slice_shape_value)
 
 
 def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0,
@@ -245,7 +284,8 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
 
 
 def _check_index(idx: Any) -> None:
-    if isinstance(idx, (int, np.integer)) and not isinstance(idx, bool):
+    from tf1compat.framework.tensor_shape import Dimension
+    if isinstance(idx, (int, np.integer, Dimension)) and not isinstance(idx, bool):
         return
     if isinstance(idx, Tensor) and idx.dtype.base_dtype in (D.int32, D.int64, D.int16) and \
             idx.shape.rank in (None, 0):
@@ -315,7 +355,7 @@ def slice_helper(tensor: Any, slice_spec: Any, var: Any = None) -> Tensor:
                              shrink_axis_mask=shrink_axis_mask, var=var, name=scope)
 
 
-OPERATORS["getitem"] = slice_helper
+TENSOR_OPERATORS["getitem"] = slice_helper
 
 
 # -- Slice ----------------------------------------------------------------------------------
@@ -363,7 +403,7 @@ def _slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Slice", inputs=["input: T", "begin: Index", "size: Index"], outputs=["output: T"],
         attrs={"T": Type(), "Index": Type((D.int32, D.int64))},
-        shape=_slice_shape, kernel=_slice_kernel, view=True)
+        shape=_slice_shape, kernel=_slice_kernel, view=True, grad_names=names("Pad", None, None))
 
 
 def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Tensor:  # noqa: A001

@@ -114,7 +114,7 @@ def _parse_number(text: bytes, dtype: D.DType) -> Any:
 
 
 def _string_to_number_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    dtype = D.as_dtype(node._attrs["out_type"])
+    dtype = D.as_dtype(node.attrs["out_type"])
 
     def run(x: Any) -> torch.Tensor:
         flat, shape = _flat(x)
@@ -156,7 +156,7 @@ _AS_STRING_TYPES = (D.float32, D.float64, D.int32, D.uint8, D.int16, D.int8, D.i
 
 def _as_string_format(node: Any, dtype: D.DType) -> str:
     """The printf format TF's AsString kernel builds from its attrs (validated as TF does)."""
-    a = node._attrs
+    a = node.attrs
     precision, width = int(a["precision"]), int(a["width"])
     scientific, shortest = bool(a["scientific"]), bool(a["shortest"])
     fill = a["fill"].decode() if isinstance(a["fill"], bytes) else str(a["fill"])
@@ -183,7 +183,7 @@ def _as_string_format(node: Any, dtype: D.DType) -> str:
 
 
 def _as_string_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    dtype = D.as_dtype(node._attrs["T"])
+    dtype = D.as_dtype(node.attrs["T"])
 
     def run(x: Any) -> Any:
         fmt = _as_string_format(node, dtype)
@@ -238,7 +238,7 @@ def _string_join_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _string_join_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    sep = _attr_bytes(node._attrs["separator"])
+    sep = _attr_bytes(node.attrs["separator"])
 
     def run(*inputs: Any) -> Any:
         arrays = [_strings(x) for x in inputs]
@@ -283,7 +283,7 @@ def _utf8_offsets(s: bytes) -> List[int]:
 
 
 def _string_length_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-    chars = node._attrs["unit"] == "UTF8_CHAR"
+    chars = node.attrs["unit"] == "UTF8_CHAR"
 
     def run(x: Any) -> torch.Tensor:
         flat, shape = _flat(x)
@@ -314,7 +314,7 @@ def _substr_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _substr_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    chars = node._attrs["unit"] == "UTF8_CHAR"
+    chars = node.attrs["unit"] == "UTF8_CHAR"
 
     def run(x: Any, pos: Any, length: Any) -> Any:
         strings = _strings(x)
@@ -362,7 +362,7 @@ def substr(input: Any, pos: Any, len: Any, name: Optional[str] = None,  # noqa: 
 
 def _case_fn(lower: bool) -> Callable[[Any], Callable[[bytes], bytes]]:
     def make(node: Any) -> Callable[[bytes], bytes]:
-        encoding = _attr_bytes(node._attrs["encoding"]).decode().lower()
+        encoding = _attr_bytes(node.attrs["encoding"]).decode().lower()
         if encoding == "":
             return (lambda s: s.lower()) if lower else (lambda s: s.upper())  # ASCII only
         if encoding not in ("utf-8", "utf8"):
@@ -404,7 +404,7 @@ _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 
 def _encode_base64(node: Any) -> Callable[[bytes], bytes]:
-    pad = bool(node._attrs["pad"])
+    pad = bool(node.attrs["pad"])
     return lambda s: base64.urlsafe_b64encode(s) if pad else \
         base64.urlsafe_b64encode(s).rstrip(b"=")
 
@@ -460,7 +460,7 @@ def _sparse_result(rows: List[List[bytes]]) -> tuple:
 
 
 def _string_split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    skip_empty = bool(node._attrs["skip_empty"])
+    skip_empty = bool(node.attrs["skip_empty"])
 
     def run(x: Any, delimiter: Any) -> tuple:
         flat, shape = _flat(x)
@@ -503,7 +503,7 @@ def _split_whitespace(s: bytes, maxsplit: int) -> List[bytes]:
 
 
 def _string_split_v2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    maxsplit = int(node._attrs["maxsplit"])
+    maxsplit = int(node.attrs["maxsplit"])
 
     def run(x: Any, sep: Any) -> tuple:
         flat, shape = _flat(x)
@@ -581,7 +581,7 @@ def strings_split_v1(input: Any = None, sep: Any = None, maxsplit: int = -1,  # 
 def _hash_kernel(hash_fn: Callable[[Any], Callable[[bytes], int]]
                  ) -> Callable[[Any, Any], Callable[[Any], Any]]:
     def kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
-        buckets = int(node._attrs["num_buckets"])
+        buckets = int(node.attrs["num_buckets"])
 
         def run(x: Any) -> torch.Tensor:
             one = hash_fn(node)
@@ -593,7 +593,7 @@ def _hash_kernel(hash_fn: Callable[[Any], Callable[[bytes], int]]
 
 
 def _strong_hash(node: Any) -> Callable[[bytes], int]:
-    key = list(node._attrs["key"])
+    key = list(node.attrs["key"])
     if len(key) != 2:
         raise _invalid("Key must have 2 elements")
     return lambda s: _string_hash.siphash24((key[0], key[1]), s)
@@ -699,9 +699,9 @@ def _summarize_v2(value: Any, summarize: int) -> str:
 
 
 def _string_format_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    template = node._attrs["template"]
-    placeholder = node._attrs["placeholder"]
-    summarize = int(node._attrs["summarize"])
+    template = node.attrs["template"]
+    placeholder = node.attrs["placeholder"]
+    summarize = int(node.attrs["summarize"])
     pieces = template.split(placeholder)
 
     def run(*inputs: Any) -> bytes:

@@ -105,7 +105,8 @@ class TensorArrayValue:
         if vdtype is not None and vdtype != self.dtype:
             raise _invalid(f"TensorArray dtype is {_c_name(self.dtype)} but Op is trying to "
                            f"write dtype {_c_name(vdtype)}.")
-        shape = TensorShape(list(value.shape))
+        # (a string scalar is a bytes object at run time, see framework/constant_op.py)
+        shape = TensorShape(list(np.shape(value) if isinstance(value, bytes) else value.shape))
         if not self.element_shape.is_compatible_with(shape):
             raise _invalid(f"TensorArray {self.name}: Could not write to TensorArray index "
                            f"{index} because the value "
@@ -179,7 +180,7 @@ class TensorArrayValue:
 def _value_dtype(value: Any) -> Optional[D.DType]:
     if isinstance(value, torch.Tensor):
         return D.as_dtype(value.dtype) if value.dtype != torch.bool else D.bool
-    if isinstance(value, np.ndarray) and value.dtype == object:
+    if isinstance(value, bytes) or (isinstance(value, np.ndarray) and value.dtype == object):
         return D.string
     return None
 
@@ -201,7 +202,7 @@ def _indices(value: Any) -> List[int]:
 # -- kernels -----------------------------------------------------------------------------------
 
 def _create_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    attrs = node._attrs
+    attrs = node.attrs
     dtype = attrs["dtype"]
     dynamic = bool(attrs["dynamic_size"])
     clear = bool(attrs["clear_after_read"])
@@ -234,7 +235,7 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    element_shape = as_shape(node._attrs["element_shape"])
+    element_shape = as_shape(node.attrs["element_shape"])
 
     def gather(ta: TensorArrayValue, indices: Any, flow: Any) -> Any:
         ta._check_open()
@@ -262,7 +263,7 @@ def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         ta._check_open()
         values = [ta.read(i) for i in range(len(ta.elements))]
         for i, v in enumerate(values):
-            if len(v.shape) == 0:
+            if len(np.shape(v) if isinstance(v, bytes) else v.shape) == 0:
                 raise _invalid(f"Concat saw a scalar shape at index {i} but requires at "
                                "least vectors.  Did you mean to call stack instead?")
         lengths = torch.tensor([int(v.shape[0]) for v in values], dtype=torch.int64)

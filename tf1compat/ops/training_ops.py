@@ -37,7 +37,6 @@ from tf1compat.ops.state_ops import merge_shapes, shape_text
 
 __all__ = ["FAMILIES", "training_op", "exclusively_owned"]
 
-INDEX = (D.int32, D.int64)
 _SUPPORTED = FLOAT_DTYPES + (torch.complex64, torch.complex128)
 
 
@@ -198,19 +197,19 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
 
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         from tf1compat.ops.state_ops import variable_device
-        dtype = node._attrs["T"].torch_dtype
+        dtype = node.attrs["T"].torch_dtype
         if dtype not in _SUPPORTED:
-            raise no_kernel(node, f"T=DT_{node._attrs['T'].name.upper()}")
+            raise no_kernel(node, f"T=DT_{node.attrs['T'].name.upper()}")
         state = kctx.state
-        attrs = dict(node._attrs)
+        attrs = dict(node.attrs)
         names = layout.names
         resource = layout.resource
         # The call's arguments: ref inputs are not passed (their keys are bound here).
         passed = [i for i in range(len(names)) if resource or i not in layout.state]
         where = {i: k for k, i in enumerate(passed)}
         state_args = [where[i] for i in layout.state] if resource else []
-        keys = [] if resource else [kctx.ref_key(node._inputs[i]) for i in layout.state]
-        device = None if resource else variable_device(kctx, node._inputs[layout.state[0]])
+        keys = [] if resource else [kctx.ref_key(node.inputs[i]) for i in layout.state]
+        device = None if resource else variable_device(kctx, node.inputs[layout.state[0]])
         scalar_args = [where[i] for i in layout.scalars]
         scalar_names = [names[i] for i in layout.scalars]
         grad_arg = where[layout.grad]
@@ -218,7 +217,7 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
         state_names = [names[i] for i in layout.state]
         rule = dense_rule
         if index_arg is None and family.name in FAST:
-            static = [_static_scalar(node._inputs[i]) for i in layout.scalars]
+            static = [_static_scalar(node.inputs[i]) for i in layout.scalars]
             rule = FAST[family.name](attrs, static) or dense_rule
 
         def fail(tensors: List[torch.Tensor], grad: torch.Tensor,
@@ -352,7 +351,7 @@ def _declare_family(family: Family) -> None:
         layout = _layout(family, names, resource)
         attrs: Dict[str, Any] = {"T": Type()}
         if layout.indices is not None:
-            attrs["Tindices"] = Type(INDEX)
+            attrs["Tindices"] = Type(D.INDEX_TYPES)
         attrs["use_locking"] = False
         attrs.update(family.attrs)
         declare(prefix + family.name, inputs=_arg_specs(names, resource),

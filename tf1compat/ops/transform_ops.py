@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_op import constant
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -18,7 +18,6 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc, normalize_axis
 
-INDEX = (D.int32, D.int64)
 
 
 # -- tile -----------------------------------------------------------------------------------
@@ -39,7 +38,7 @@ def _tile_shape(ctx: Any) -> List[TensorShape]:
 
 def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     mult = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, m: np.tile(x, as_int_list(m))
     if mult is not None:
         return lambda x, m: x.repeat(mult)
@@ -47,8 +46,8 @@ def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("Tile", inputs=["input: T", "multiples: Tmultiples"], outputs=["output: T"],
-        attrs={"T": Type(), "Tmultiples": Type(INDEX, default=D.int32)},
-        shape=_tile_shape, kernel=_tile_kernel)
+        attrs={"T": Type(), "Tmultiples": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_tile_shape, kernel=_tile_kernel, grad_names=names("Sum", None))
 
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
@@ -80,8 +79,8 @@ def _transpose_shape(ctx: Any) -> List[TensorShape]:
 
 def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     perm = static_ints(node, 1)
-    conj = node._type == "ConjugateTranspose"
-    if node._attrs["T"] == D.string:
+    conj = node.type == "ConjugateTranspose"
+    if node.attrs["T"] == D.string:
         return lambda x, p: np.transpose(x, as_int_list(p))
     if perm is not None:
         if conj:
@@ -92,10 +91,13 @@ def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return lambda x, p: x.permute(as_int_list(p))
 
 
-for _type in ("Transpose", "ConjugateTranspose"):
-    declare(_type, inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
-            attrs={"T": Type(), "Tperm": Type(INDEX, default=D.int32)},
-            shape=_transpose_shape, kernel=_transpose_kernel, view=True)
+declare("Transpose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
+        attrs={"T": Type(), "Tperm": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_transpose_shape, kernel=_transpose_kernel, view=True,
+        grad_names=names("transpose", None))
+declare("ConjugateTranspose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
+        attrs={"T": Type(), "Tperm": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_transpose_shape, kernel=_transpose_kernel, view=True)
 
 
 def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool = False) -> Tensor:
@@ -120,7 +122,7 @@ def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool
 
 def _reverse_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axes = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, a: np.flip(x, axis=tuple(as_int_list(a))).copy()
     if axes is not None:
         return lambda x, a: torch.flip(x, axes)
@@ -141,8 +143,8 @@ def _reverse_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("ReverseV2", inputs=["tensor: T", "axis: Tidx"], outputs=["output: T"],
-        attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_reverse_shape, kernel=_reverse_kernel)
+        attrs={"T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_reverse_shape, kernel=_reverse_kernel, grad_names=names("ReverseV2", None))
 
 
 def reverse(tensor: Any, axis: Any, name: Optional[str] = None) -> Tensor:
@@ -188,7 +190,7 @@ def _torch_pad_list(pads: List[int]) -> List[int]:
 
 def _pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     pads = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         def np_pad(x: Any, p: Any, c: Any = b"") -> Any:
             pr = np.asarray(as_int_list(p)).reshape(-1, 2)
             return np.pad(x, pr, mode="constant", constant_values=c)
@@ -236,25 +238,26 @@ def _mirror(x: torch.Tensor, pads: List[int], symmetric: bool) -> torch.Tensor:
 
 
 def _mirror_pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    mode = node._attrs["mode"]
+    mode = node.attrs["mode"]
     symmetric = mode in ("SYMMETRIC", b"SYMMETRIC")
     pads = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, p: np.pad(x, np.asarray(as_int_list(p)).reshape(-1, 2),
                                    mode="symmetric" if symmetric else "reflect")
     return lambda x, p: _mirror(x, pads if pads is not None else as_int_list(p), symmetric)
 
 
 declare("Pad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
-        attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
-        shape=_pad_shape, kernel=_pad_kernel)
+        attrs={"T": Type(), "Tpaddings": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_pad_shape, kernel=_pad_kernel, grad_names=names("Slice_1", None))
 declare("PadV2", inputs=["input: T", "paddings: Tpaddings", "constant_values: T"],
         outputs=["output: T"],
-        attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32)},
-        shape=_pad_shape, kernel=_pad_kernel)
+        attrs={"T": Type(), "Tpaddings": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_pad_shape, kernel=_pad_kernel,
+        grad_names=names("Slice_1", None, None), grad_none_inputs=(2,))
 declare("MirrorPad", inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
-        attrs={"T": Type(), "Tpaddings": Type(INDEX, default=D.int32), "mode": "REFLECT"},
-        shape=_pad_shape, kernel=_mirror_pad_kernel)
+        attrs={"T": Type(), "Tpaddings": Type(D.INDEX_TYPES, default=D.int32), "mode": "REFLECT"},
+        shape=_pad_shape, kernel=_mirror_pad_kernel, grad_names=names("MirrorPadGrad", None))
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: Optional[str] = None,
@@ -291,7 +294,7 @@ def _broadcast_to_shape(ctx: Any) -> List[TensorShape]:
 
 def _broadcast_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
-    if node._attrs["T"] == D.string:
+    if node.attrs["T"] == D.string:
         return lambda x, s: np.broadcast_to(x, as_int_list(s)).copy()
     if dims is not None:
         return lambda x, s: x.expand(dims)
@@ -299,8 +302,9 @@ def _broadcast_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("BroadcastTo", inputs=["input: T", "shape: Tidx"], outputs=["output: T"],
-        attrs={"T": Type(), "Tidx": Type(INDEX, default=D.int32)},
-        shape=_broadcast_to_shape, kernel=_broadcast_to_kernel, view=True)
+        attrs={"T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_broadcast_to_shape, kernel=_broadcast_to_kernel, view=True,
+        grad_names=names("Reshape", None))
 
 
 def broadcast_to(input: Any, shape: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
@@ -325,8 +329,8 @@ def _broadcast_args_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("BroadcastArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T"],
-        attrs={"T": Type(INDEX, default=D.int32)},
-        shape=_broadcast_args_shape, kernel=_broadcast_args_kernel, grad="none")
+        attrs={"T": Type(D.INDEX_TYPES, default=D.int32)},
+        shape=_broadcast_args_shape, kernel=_broadcast_args_kernel, grad="unregistered")
 
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:

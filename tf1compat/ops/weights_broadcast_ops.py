@@ -37,7 +37,7 @@ def _set_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _set_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    operation = node._attrs["set_operation"].lower()
+    operation = node.attrs["set_operation"].lower()
     if operation not in ("a-b", "b-a", "intersection", "union"):
         raise ValueError(f"Invalid set_operation {operation}.")
     device = kctx.device
@@ -71,11 +71,11 @@ def _set_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                 values.append(value)
         rank = len(lead) + 1
         index_t = torch.tensor(indices, dtype=torch.int64, device=device).reshape(-1, rank)
-        if node._attrs["T"] == D.string:
+        if node.attrs["T"] == D.string:
             value_t = np.empty(len(values), dtype=object)
             value_t[:] = values
         else:
-            value_t = torch.tensor(values, dtype=node._attrs["T"].torch_dtype, device=device)
+            value_t = torch.tensor(values, dtype=node.attrs["T"].torch_dtype, device=device)
         shape_t = torch.tensor(list(lead) + [width], dtype=torch.int64, device=device)
         return index_t, value_t, shape_t
     return set_operation

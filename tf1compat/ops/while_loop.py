@@ -30,10 +30,10 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
-from tf1compat.ops import _structure as nest
 from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors
 from tf1compat.ops._shape_rules import _shape_text
 from tf1compat.ops.cond import branch_outputs, variable_reads
+from tf1compat.util import nest
 
 __all__ = ["while_loop", "Loop"]
 
@@ -64,12 +64,12 @@ declare("_Arg", outputs=["output: T"], attrs={"T": Type(), "index": 0,
 
 
 def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
-    loop: Loop = node._attrs["loop"]
+    loop: Loop = node.attrs["loop"]
     n = len(loop.body_args)
-    position = {t: i for i, t in enumerate(node._inputs[n:])}
+    position = {t: i for i, t in enumerate(node.inputs[n:])}
     cond_pick = tuple(position[t] for t in loop.cond_captures)
     body_pick = tuple(position[t] for t in loop.body_captures)
-    back_prop = bool(node._attrs["back_prop"])
+    back_prop = bool(node.attrs["back_prop"])
     single = n == 1
     compiled: dict = {}
     touch = variable_reads(kctx, loop.reads)
@@ -182,7 +182,7 @@ def _build_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: A
                 maximum_iterations: Any) -> Any:
     graph = get_default_graph()
     flat_orig = nest.flatten(loop_vars)
-    loop_vars = nest.pack(loop_vars, [_to_loop_var(x) for x in flat_orig])
+    loop_vars = nest.pack_sequence_as(loop_vars, [_to_loop_var(x) for x in flat_orig])
     flat_orig = nest.flatten(loop_vars)
     flat_vars = [_flow_of(x) for x in flat_orig]
     if shape_invariants is not None:
@@ -206,7 +206,7 @@ def _build_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: A
     loop = Loop(cond_region, body_region, cond_args, [])
 
     def trace_cond() -> None:
-        packed = nest.pack(loop_vars, _with_flows(flat_orig, cond_args))
+        packed = nest.pack_sequence_as(loop_vars, _with_flows(flat_orig, cond_args))
         c = convert_to_tensor(cond(*packed))
         _check_pred(c)
         loop.pred = branch_outputs(cond_region, [c])[0]
@@ -215,7 +215,7 @@ def _build_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: A
     loop.body_args = _make_args(body_region, flat_vars, flat_invariants, "Identity")
 
     def trace_body() -> Any:
-        packed = nest.pack(loop_vars, _with_flows(flat_orig, loop.body_args))
+        packed = nest.pack_sequence_as(loop_vars, _with_flows(flat_orig, loop.body_args))
         result = body(*packed)
         if not nest.is_nested(result):
             result = [result]
@@ -262,7 +262,7 @@ def _build_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: A
     from tf1compat.ops.array_ops import identity
     exits = [identity(t, name="Exit") for t in op._outputs]
     flat_result = nest.flatten(body_result)
-    packed = nest.pack(body_result, _with_flows(flat_result, exits))
+    packed = nest.pack_sequence_as(body_result, _with_flows(flat_result, exits))
     if return_same_structure:
         return packed
     return packed[0] if len(exits) == 1 else packed

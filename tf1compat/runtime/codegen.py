@@ -3,37 +3,47 @@
 For a plan computing `y = tanh(x @ w + b)` the generated function reads:
 
     def plan_3(F, S):
-        v0, = F
-        v1 = k1(v0, S['w'])  # MatMul (MatMul)
-        del v0
-        v2 = k2(v1, S['b'])  # add (AddV2)
-        del v1
-        v3 = k3(v2)  # Tanh (Tanh)
-        del v2
-        return (v3,)
+        x, = F
+        mat_mul = MatMul(x, S['w'])  # MatMul
+        del x
+        add = AddV2(mat_mul, S['b'])  # add
+        del mat_mul
+        tanh = Tanh(add)  # Tanh
+        del add
+        return (tanh,)
 
-`F` is the list of fed values, `S` the session's variable store; `k*` are kernels bound
-once at plan build, `c*` constants already on their device. Values are deleted after their
-last use so large intermediates are freed early. The source is registered with linecache,
-so tracebacks show it, and `line_to_op` maps each line back to its op for error messages.
-The function has the shape of a pure function (feeds and state in, fetches out; state
-updates are the only side effects besides ops marked stateful), which keeps it a
-candidate for torch.compile.
+`F` is the list of fed values, `S` the session's variable store. Values are named after
+the tensors that hold them (`dense/BiasAdd:0` -> `dense_bias_add`); kernels, bound once
+at plan build, after their op type (`MatMul`, `MatMul_1`, ...); `c*` are constants
+already on their device. Values are deleted after their last use so large intermediates
+are freed early. The source is registered with linecache while the function lives (the
+entry goes with the plan), so tracebacks show it, and
+`line_to_op` maps each line back to its op for error messages. `TF1COMPAT_SHOW_PLAN=1`
+prints every generated plan to stderr. The function has the shape of a pure function
+(feeds and state in, fetches out; state updates are the only side effects besides ops
+marked stateful), which keeps it a candidate for torch.compile.
 """
 
 from __future__ import annotations
 
+import builtins
 import itertools
+import keyword
 import linecache
+import os
+import re
+import sys
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
 from tf1compat.framework.operation import Operation
 from tf1compat.runtime.plan import CONST, SLOT, STATE, Plan, Source
 
-__all__ = ["compile_plan", "op_for_traceback"]
+__all__ = ["compile_plan", "op_for_traceback", "Namer"]
+
+_SHOW_PLAN = os.environ.get("TF1COMPAT_SHOW_PLAN", "") not in ("", "0")
 
 _counter = itertools.count()
 # filename of generated code -> {line: op}; lets error mapping find the failing op.
@@ -42,6 +52,34 @@ _LINE_MAPS: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionar
 
 class _LineMap(dict):
     """A dict that can be weakly referenced (so plans' maps die with their plans)."""
+
+
+class Namer:
+    """Unique Python identifiers for generated code, derived from TF names."""
+
+    def __init__(self, reserved: Sequence[str] = ()):
+        # Builtins are avoided too, so a value named `sum` never hides Python's.
+        self._used = set(reserved) | set(keyword.kwlist) | set(dir(builtins))
+
+    def __call__(self, base: str) -> str:
+        name = base
+        k = 1
+        while name in self._used:
+            name = f"{base}_{k}"
+            k += 1
+        self._used.add(name)
+        return name
+
+
+def value_name(tensor_name: str) -> str:
+    """`dense/BiasAdd:0` -> `dense_bias_add`; `split:1` -> `split_1`."""
+    op_name, _, index = tensor_name.rpartition(":")
+    op_name = op_name or tensor_name
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", op_name).lower()
+    snake = re.sub(r"\W+", "_", snake).strip("_") or "value"
+    if snake[0].isdigit():
+        snake = "v" + snake
+    return snake if index in ("", "0") else f"{snake}_{index}"
 
 
 def make_grad_source(value: Any) -> Any:
@@ -56,19 +94,26 @@ def make_grad_source(value: Any) -> Any:
     return value.detach().requires_grad_()
 
 
-def compile_plan(plan: Plan, name: str = "plan", raw: bool = False) -> Callable[..., tuple]:
+def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
     """Generates, compiles and attaches `plan.fn`; returns it."""
     filename = f"<tf1compat-{name}-{next(_counter)}>"
+    namer = Namer(("F", "S", "_src", "_out", name))
     ns: Dict[str, Any] = {"_src": make_grad_source}
     lines: List[str] = [f"def {name}(F, S):"]
     line_to_op = _LineMap()
     consts: Dict[Tuple[int, Any], str] = {}
     devices: Dict[torch.device, str] = {}
+    slot_names: Dict[int, str] = {}
+
+    def slot(index: int) -> str:
+        if index not in slot_names:
+            slot_names[index] = namer(value_name(plan.slot_tensors.get(index, "value")))
+        return slot_names[index]
 
     def const_name(value: Any, device: Optional[torch.device]) -> str:
         key = (id(value), device)
         if key not in consts:
-            cname = f"c{len(consts)}"
+            cname = namer(f"c{len(consts)}")
             if device is not None and isinstance(value, torch.Tensor):
                 value = value.to(device)
             ns[cname] = value
@@ -77,7 +122,7 @@ def compile_plan(plan: Plan, name: str = "plan", raw: bool = False) -> Callable[
 
     def render(src: Source) -> str:
         if src.kind == SLOT:
-            text = f"v{src.ref}"
+            text = slot(src.ref)
         elif src.kind == STATE:
             text = f"S[{src.ref!r}]"
         elif src.kind == CONST:
@@ -85,34 +130,35 @@ def compile_plan(plan: Plan, name: str = "plan", raw: bool = False) -> Callable[
         else:  # pragma: no cover - FEED sources are bound to slots first
             raise AssertionError(src.kind)
         if src.to_device is not None:
-            dname = devices.setdefault(src.to_device, f"d{len(devices)}")
-            ns[dname] = src.to_device
-            text = f"{text}.to({dname})"
+            if src.to_device not in devices:
+                devices[src.to_device] = namer(f"d{len(devices)}")
+                ns[devices[src.to_device]] = src.to_device
+            text = f"{text}.to({devices[src.to_device]})"
         return text
 
     if plan.feed_slots:
-        lines.append("    " + ", ".join(f"v{s}" for s in plan.feed_slots) + ", = F")
+        lines.append("    " + ", ".join(slot(s) for s in plan.feed_slots) + ", = F")
     for key in plan.state_marks:
         lines.append(f"    S[{key!r}] = _src(S[{key!r}])")
-    for i, step in enumerate(plan.steps):
+    for step in plan.steps:
         if step.kernel is not None:
-            kname = f"k{i}"
+            kname = namer(step.op.type.strip("_") or "kernel")
             ns[kname] = step.kernel
             call = f"{kname}({', '.join(render(a) for a in step.args)})"
             used = [s for s in step.outs if s is not None]
             if not used:
                 code = call
             elif len(step.outs) == 1:
-                code = f"v{step.outs[0]} = {call}"
+                code = f"{slot(step.outs[0])} = {call}"
             else:
-                targets = ", ".join("_" if s is None else f"v{s}" for s in step.outs)
+                targets = ", ".join("_" if s is None else slot(s) for s in step.outs)
                 code = f"{targets}, = {call}"
             line_to_op[len(lines) + 1] = step.op
-            lines.append(f"    {code}  # {step.op.name} ({step.op.type})")
-        for slot in step.marks:
-            lines.append(f"    v{slot} = _src(v{slot})")
+            lines.append(f"    {code}  # {step.op.name}")
+        for index in step.marks:
+            lines.append(f"    {slot(index)} = _src({slot(index)})")
         if step.frees:
-            lines.append("    del " + ", ".join(f"v{s}" for s in step.frees))
+            lines.append("    del " + ", ".join(slot(s) for s in step.frees))
     fetch_text = ", ".join(render(f) if f.ref is not None or f.kind != CONST else "None"
                            for f in plan.fetches)
     if plan.state_marks:
@@ -123,10 +169,14 @@ def compile_plan(plan: Plan, name: str = "plan", raw: bool = False) -> Callable[
     else:
         lines.append(f"    return ({fetch_text},)" if plan.fetches else "    return ()")
     source = "\n".join(lines) + "\n"
+    if _SHOW_PLAN:
+        print(f"# {filename}\n{source}", file=sys.stderr)
     code = compile(source, filename, "exec")
     exec(code, ns)  # noqa: S102 - our own generated code
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     fn = ns[name]
+    # The source stays readable for tracebacks while the function lives, no longer.
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
     fn._line_map = line_to_op  # keeps the map alive as long as the function
     _LINE_MAPS[filename] = line_to_op
     plan.fn = fn

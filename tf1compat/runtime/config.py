@@ -107,10 +107,6 @@ class GraphOptions(_Message):
                "timeline_step": 0, "rewrite_options": RewriterConfig}
 
 
-class _VirtualDevices(_Message):
-    _FIELDS = {"memory_limit_mb": []}
-
-
 class _GPUExperimental(_Message):
     _FIELDS = {"virtual_devices": [], "use_unified_memory": False,
                "num_dev_to_dev_copy_streams": 0, "collective_ring_order": "",

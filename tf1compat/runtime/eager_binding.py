@@ -10,12 +10,12 @@ tensor [Op:AddV2]"), and so do these functions. `eager_error` maps kernel failur
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework import op_def as _op_def
-from tf1compat.framework.op_binding import list_values, preferred_dtype
+from tf1compat.framework.op_binding import bind_inputs, graph_tensor_in_eager, preferred_dtype
 from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.eager_tensor import EagerTensor
 
@@ -40,45 +40,19 @@ def tf_type_name(dtype: D.DType) -> str:
 
 def _bind(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: dict,
           name: Optional[str]) -> Tuple[list, list]:
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
-    flat: list = []
-    groups: list = []
-    for spec, value in zip(op_def.inputs, inputs):
-        if spec.is_list:
-            values = list_values(op_def, spec, value, attrs)
-            tensors = []
-            if spec.type_list_attr is not None:
-                given = attrs.get(spec.type_list_attr)
-                for k, v in enumerate(values):
-                    want = None if given is None else D.as_dtype(given[k])
-                    tensors.append(_as_eager(convert_to_tensor(v, dtype=want)))
-                attrs[spec.type_list_attr] = [t._dtype.base_dtype for t in tensors]
-            else:
-                if spec.type_attr is not None and spec.type_attr not in attrs:
-                    for v in values:
-                        if isinstance(v, Tensor) or hasattr(v, "_as_graph_element"):
-                            attrs[spec.type_attr] = convert_to_tensor(v)._dtype.base_dtype
-                            break
-                for v in values:
-                    tensors.append(_convert_one(op_def, spec, v, attrs, len(flat) +
-                                                len(tensors), convert_to_tensor))
-        else:
-            tensors = [_convert_one(op_def, spec, value, attrs, len(flat),
-                                    convert_to_tensor)]
-        groups.append(list(range(len(flat), len(flat) + len(tensors))))
-        flat.extend(tensors)
-    return flat, groups
+    """framework/op_binding.bind_inputs with TF eager's conversions and errors."""
+    return bind_inputs(op_def, inputs, attrs, _convert_one, eager=True)
 
 
 def _as_eager(t: Any) -> EagerTensor:
     if not getattr(t, "_is_eager_tensor", False):
-        raise TypeError(f"An op outside of the function building code is being passed a "
-                        f"\"Graph\" tensor ({t!r}) under eager execution.")
+        raise graph_tensor_in_eager(t)
     return t
 
 
 def _convert_one(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, attrs: dict,
-                 index: int, convert_to_tensor: Callable[..., Any]) -> EagerTensor:
+                 index: int, name: Optional[str] = None) -> EagerTensor:
+    from tf1compat.framework.tensor_conversion import convert_to_tensor
     if spec.type_attr is not None:
         want = attrs.get(spec.type_attr)
         want = None if want is None else D.as_dtype(want)
@@ -132,14 +106,5 @@ def eager_error(e: BaseException, op_type: str, name: Optional[str]) -> BaseExce
         return type(e)(None, None, message)
     if isinstance(e, (KeyboardInterrupt, SystemExit, GeneratorExit)):
         return e
-    message = str(e)
-    cls = errors.InvalidArgumentError
-    if isinstance(e, MemoryError) or "out of memory" in message.lower():
-        cls = errors.ResourceExhaustedError
-    elif isinstance(e, NotImplementedError):
-        cls = errors.UnimplementedError
-    elif isinstance(e, StopIteration):
-        cls = errors.OutOfRangeError
-    text = message if isinstance(e, (ValueError, IndexError)) else \
-        f"{type(e).__name__}: {message}"
+    cls, text = errors.from_python_exception(e)
     return cls(None, None, text + suffix)

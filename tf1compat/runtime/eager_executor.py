@@ -35,8 +35,8 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework import op_def as _op_def
+from tf1compat.framework.hooks import EAGER_EXECUTOR, TAPE
 from tf1compat.framework.op_binding import complete_attrs
-from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
 from tf1compat.runtime import eager_tensor as _et
 from tf1compat.runtime.eager_binding import _bind, eager_error, tf_type_name
@@ -51,9 +51,9 @@ __all__ = ["execute", "execute1", "EagerOperation", "EagerNode", "EagerKernelCon
 _is_grad_enabled = torch.is_grad_enabled
 _set_grad_enabled = getattr(torch._C, "_set_grad_enabled", torch.set_grad_enabled)
 
-# While a GradientTape records, `RECORD["run"](entry, kernel, inputs, values, name)`
-# runs the op (installed by tape.py); "on" is checked on every op.
-RECORD: Dict[str, Any] = {"on": False, "run": None}
+# While a GradientTape records, TAPE["record"](entry, kernel, inputs, values, name) runs
+# each op (framework/hooks.py); TAPE["recording"] is checked on every op.
+RECORD = TAPE
 
 
 # -- the kernel cache --------------------------------------------------------------------------
@@ -200,7 +200,7 @@ def _execute(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: Optional[dict]
                 if entry is None:
                     return _slow_execute(op_def, inputs, attrs, name, key)
                 kernel = entry.kernel
-                if kernel is None or RECORD["on"] or _MULTI_DEVICE:
+                if kernel is None or RECORD["recording"] or _MULTI_DEVICE:
                     return _run(entry, inputs, [vx, vy], name)
                 try:
                     if _is_grad_enabled():
@@ -229,7 +229,7 @@ def _execute(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: Optional[dict]
             if entry is None:
                 return _slow_execute(op_def, inputs, attrs, name, key)
             kernel = entry.kernel
-            if kernel is None or RECORD["on"] or _MULTI_DEVICE:
+            if kernel is None or RECORD["recording"] or _MULTI_DEVICE:
                 return _run(entry, inputs, [vx], name)
             try:
                 if _is_grad_enabled():
@@ -310,8 +310,8 @@ def _run(entry: _Entry, inputs: Sequence[Any], values: list, name: Optional[str]
         device = entry.device
         values = [v.to(device) if isinstance(v, torch.Tensor) and v.device != device
                   else v for v in values]
-    if RECORD["on"]:
-        out = RECORD["run"](entry, kernel, inputs, values, name)
+    if RECORD["recording"]:
+        out = RECORD["record"](entry, kernel, inputs, values, name)
     else:
         try:
             if _is_grad_enabled():
@@ -477,7 +477,7 @@ def _build_kernel(entry: _Entry, flat: list, resource_key: Any) -> Tuple[Any, li
     finally:
         _et.const_reads[0] = previous
     # Keep no reference to this call's values: later calls reuse the kernel.
-    node._inputs = [_Spec(t._dtype, t.shape) for t in flat]
+    node.inputs = [_Spec(t._dtype, t.shape) for t in flat]
     entry.node = node
     entry.kctx = kctx
     return kernel, reads
@@ -520,4 +520,5 @@ def _variant(entry: _Entry, inputs: Sequence[Any]) -> Callable[..., Any]:
 
 
 _OP_DEFS: Dict[str, _op_def.OpDef] = {}
-_context.set_eager_executor(execute, execute1)
+EAGER_EXECUTOR["execute"] = execute
+EAGER_EXECUTOR["execute1"] = execute1

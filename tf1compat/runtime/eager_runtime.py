@@ -95,37 +95,27 @@ class _Spec:
 
 
 class EagerNode:
-    """What a kernel factory sees of an eager op (the graph-mode Operation's fields)."""
+    """An eager op as kernel factories see it (`framework/op_def.KernelNode`)."""
 
-    __slots__ = ("_type", "_name", "_attrs", "_inputs", "_outputs", "_op_def", "_device",
-                 "_control_inputs", "_control_flow_context", "_graph", "traceback")
+    __slots__ = ("type", "name", "attrs", "inputs", "outputs", "device", "traceback",
+                 "_op_def")
 
     def __init__(self, op_def: _op_def.OpDef, name: str, attrs: dict, inputs: list,
                  outputs: list, device: str):
-        self._type = op_def.type
+        self.type = op_def.type
         self._op_def = op_def
-        self._name = name
-        self._attrs = attrs
-        self._inputs = inputs
-        self._outputs = outputs
-        self._device = device
-        self._control_inputs: list = []
-        self._control_flow_context = None
-        self._graph = None
+        self.name = name
+        self.attrs = attrs
+        self.inputs = inputs
+        self.outputs = outputs
+        self.device = device
         self.traceback: list = []
-
-    name = property(lambda self: self._name)
-    type = property(lambda self: self._type)
-    op_def = property(lambda self: self._op_def)
-    device = property(lambda self: self._device)
-    inputs = property(lambda self: list(self._inputs))
-    outputs = property(lambda self: list(self._outputs))
 
     def get_attr(self, name: str) -> Any:
         try:
-            value = self._attrs[name]
+            value = self.attrs[name]
         except KeyError:
-            raise ValueError(f"Operation {self._name!r} has no attr named {name!r}.") from None
+            raise ValueError(f"Operation {self.name!r} has no attr named {name!r}.") from None
         return value.encode() if isinstance(value, str) else value
 
 

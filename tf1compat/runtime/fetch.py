@@ -79,11 +79,38 @@ def register_session_run_conversion_functions(tensor_type: type, fetch_function:
 
 
 def feed_expansion(key: Any, value: Any) -> List[Tuple[Any, Any]]:
-    """Splits a composite feed key (SparseTensor, ...) into (tensor-like, value) pairs."""
+    """Splits a feed key into (tensor-like, value) pairs: a nested structure of keys
+    (an `LSTMStateTuple`, a tuple of placeholders) pairs with the same structure of values,
+    as TF's nest.flatten_dict_items; then composite keys (SparseTensor, ...) expand."""
+    if _is_nested(key):
+        keys, values = _flatten(key), _flatten(value)
+        if len(keys) != len(values):
+            raise ValueError(f"Could not flatten dictionary. Key had {len(keys)} elements, "
+                             f"but value had {len(values)} elements. Key: {keys}, value: "
+                             f"{values}.")
+        return [pair for k, v in zip(keys, values) for pair in feed_expansion(k, v)]
     for tensor_type, _, feed_fn, _ in _EXPANSIONS:
         if feed_fn is not None and isinstance(key, tensor_type):
             return feed_fn(key, value)
     return [(key, value)]
+
+
+def _is_nested(value: Any) -> bool:
+    return isinstance(value, (list, tuple, collections_abc.Mapping)) or \
+        hasattr(type(value), "__attrs_attrs__")
+
+
+def _flatten(value: Any) -> List[Any]:
+    """Leaves of a nested structure in TF's nest order (mappings by sorted key)."""
+    if isinstance(value, collections_abc.Mapping):
+        items = [value[k] for k in sorted(value)]
+    elif hasattr(type(value), "__attrs_attrs__"):
+        items = [getattr(value, a.name) for a in type(value).__attrs_attrs__]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        return [value]
+    return [leaf for item in items for leaf in _flatten(item)]
 
 
 class FetchMapper:

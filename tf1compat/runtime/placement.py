@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, List, Sequence, Union
 
 import torch
 
@@ -31,13 +31,29 @@ def cuda_device_count() -> int:
 
 
 class Placer:
-    """Resolves op device strings for one session (cached per string)."""
+    """Resolves op device strings for one session (cached per string).
 
-    def __init__(self, gpus_allowed: bool = True, allow_soft_placement: bool = False):
-        self.gpu_count = cuda_device_count() if gpus_allowed else 0
+    `gpus`: True (every CUDA device, in order), False (none), or the CUDA device ids that
+    TF's GPU:0, GPU:1, ... stand for (`gpu_options.visible_device_list`).
+    """
+
+    def __init__(self, gpus: Union[bool, Sequence[int]] = True,
+                 allow_soft_placement: bool = False):
+        if gpus is True:
+            gpus = list(range(cuda_device_count()))
+        self.gpu_ids: List[int] = list(gpus) if gpus else []
+        self.gpu_count = len(self.gpu_ids)
         self.allow_soft_placement = allow_soft_placement
-        self.default = torch.device("cuda", 0) if self.gpu_count else CPU
+        self.default = torch.device("cuda", self.gpu_ids[0]) if self.gpu_count else CPU
         self._cache: Dict[str, Any] = {}
+
+    def tf_device_name(self, device: torch.device) -> str:
+        """TF's full name of the device a torch device stands for in this session."""
+        if device.type == "cuda":
+            index = self.gpu_ids.index(device.index or 0) if (device.index or 0) in \
+                self.gpu_ids else device.index or 0
+            return f"/job:localhost/replica:0/task:0/device:GPU:{index}"
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def device_for(self, op: Any) -> torch.device:
         if op._op_def.cpu_only:
@@ -56,7 +72,7 @@ class Placer:
             if self.gpu_count == 0:
                 device = CPU
             elif index < self.gpu_count:
-                device = torch.device("cuda", index)
+                device = torch.device("cuda", self.gpu_ids[index])
             elif self.allow_soft_placement:
                 device = self.default
             else:

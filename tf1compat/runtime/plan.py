@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
 from tf1compat.framework import errors
-from tf1compat.framework.op_def import single_output
+from tf1compat.framework.hooks import GRAD_MODE
+from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["Source", "Step", "Plan", "KernelContext", "PlanBuilder", "state_key",
-           "is_pure_alias"]
+__all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
+           "gradient_setup", "compute_frees", "state_key", "is_pure_alias"]
 
 SLOT, FEED, STATE, CONST = "slot", "feed", "state", "const"
 
@@ -35,7 +36,6 @@ SLOT, FEED, STATE, CONST = "slot", "feed", "state", "const"
 # that computes gradients, it returns an object whose `wrap(op, kernel, kctx)` gives the
 # kernel each op runs with in that plan (TF's gradient semantics: custom gradients,
 # non-differentiable ops, stop_gradients). Plans without gradient ops never call it.
-GRAD_MODE_HOOK: Optional[Callable[[List[Operation]], Any]] = None
 
 
 @dataclass
@@ -66,6 +66,7 @@ class Plan:
     fetch_copies: List[bool]         # fetch may alias persistent storage: copy it
     needs_grad: bool
     state_marks: List[str]            # variable slots made gradient sources for the run
+    slot_tensors: Dict[int, str] = field(default_factory=dict)  # slot -> tensor name
     error: Optional[BaseException] = None
     fn: Optional[Callable[..., Any]] = None      # generated function (codegen)
     source: str = ""
@@ -80,8 +81,7 @@ def state_key(t: Tensor) -> Optional[str]:
         return od.state_alias(op)
     if t._dtype._is_ref_dtype and od.ref_input_indices:
         return state_key(op._inputs[od.ref_input_indices[0]])
-    if op._type == "Identity":
-        # An Identity of a variable forwards its buffer in TF1, so it aliases it too.
+    if od.forwards_alias:
         return state_key(op._inputs[0])
     return None
 
@@ -93,12 +93,12 @@ def is_pure_alias(t: Tensor) -> bool:
     where each consumer runs instead of capturing them as inputs, so a loop body sees
     the assignments made by earlier iterations, as TF1's ref variables do.
     """
-    op = t._op
-    return state_key(t) is not None and (op._op_def.kernel is None or
-                                         op._type in ("VariableV2", "Identity"))
+    od = t._op._op_def
+    return state_key(t) is not None and (od.kernel is None or od.state_alias is not None or
+                                         od.forwards_alias)
 
 
-class KernelContext:
+class PlanKernelContext:
     """What a kernel factory may use: the session runtime, the op's device, sub-plans."""
 
     __slots__ = ("runtime", "device", "node", "builder", "_may_alias")
@@ -143,14 +143,49 @@ class KernelContext:
 
 
 class PlanBuilder:
-    """Builds Plans for one session runtime."""
+    """Builds Plans for one session runtime, in passes that can be run (and tested) alone:
+
+    1. `prune`: the ops the fetches need, stopping at feeds, in a valid order;
+    2. `gradient_setup`: which tensors are autograd sources, and the kernel rewriter for
+       plans that contain gradient ops;
+    3. `_Binder.bind`, per op: device, argument sources, kernel, constant folding, slots;
+    4. `_Binder.fetch_sources`: where each fetch comes from and whether it is copied;
+    5. `compute_frees`: after which step each value is dead.
+    """
 
     def __init__(self, runtime: Any):
         self.runtime = runtime
 
-    # -- pruning and ordering ---------------------------------------------------------
-    def _needed_ops(self, targets: List[Operation], feeds: Dict[Tensor, int],
-                    context: Any) -> List[Operation]:
+    def build(self, fetch_elems: Sequence[Any], feed_tensors: Sequence[Tensor],
+              context: Any = None, for_function: bool = False) -> Plan:
+        """The plan computing `fetch_elems` from `feed_tensors` (errors become a Plan whose
+        `error` is raised when it runs, so the failure repeats on every run, as TF's)."""
+        feeds = {t: i for i, t in enumerate(feed_tensors)}
+        try:
+            order = self.prune(fetch_elems, feeds, context)
+            grads = gradient_setup(order)
+            binder = _Binder(self, feed_tensors, feeds, grads, context, for_function)
+            for op in order:
+                binder.bind(op)
+            fetches, copies = binder.fetch_sources(fetch_elems)
+        except errors.OpError as e:
+            return _error_plan(e)
+        steps = binder.finish_steps()
+        compute_frees(steps, fetches)
+        return Plan(steps, binder.feed_slots, fetches, copies, grads.needs_grad,
+                    binder.state_marks, {slot: t.name for t, slot in binder.slots.items()})
+
+    # -- pass 1: pruning and ordering ----------------------------------------------------
+    def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
+              context: Any = None) -> List[Operation]:
+        """The ops needed for the fetches (tensors or ops), in execution order."""
+        targets = []
+        for e in fetch_elems:
+            if isinstance(e, Tensor):
+                if e not in feeds:
+                    targets.append(e._op)
+            else:
+                targets.append(e)
         needed: Dict[Operation, None] = {}
         stack = list(targets)
         while stack:
@@ -181,180 +216,215 @@ class PlanBuilder:
                          if c._control_flow_context is context)
         return _toposort(list(needed))
 
-    # -- building ------------------------------------------------------------------------
-    def build(self, fetch_elems: Sequence[Any], feed_tensors: Sequence[Tensor],
-              context: Any = None, for_function: bool = False) -> Plan:
-        feeds = {t: i for i, t in enumerate(feed_tensors)}
-        targets = []
-        for e in fetch_elems:
-            if isinstance(e, Tensor):
-                if e not in feeds:
-                    targets.append(e._op)
-            else:
-                targets.append(e)
+
+# -- pass 2: gradients -------------------------------------------------------------------------
+
+@dataclass
+class GradientSetup:
+    """What gradient ops in a plan require of it."""
+    needs_grad: bool = False
+    sources: set = field(default_factory=set)     # tensors that must be autograd sources
+    rewriter: Any = None                          # wraps kernels with TF's gradient semantics
+
+
+def gradient_setup(order: List[Operation]) -> GradientSetup:
+    """Plans containing an op that declares `grad_sources` run under grad mode."""
+    setup = GradientSetup()
+    grad_ops = []
+    for op in order:
+        od = op._op_def
+        if od.grad_sources is not None:
+            setup.needs_grad = True
+            grad_ops.append(op)
+            setup.sources.update(od.grad_sources(op))
+    if setup.needs_grad and GRAD_MODE["rewriter"] is not None:
         try:
-            order = self._needed_ops(targets, feeds, context)
-        except errors.OpError as e:
-            return _error_plan(e)
-        runtime = self.runtime
-        slots: Dict[Tensor, int] = {}
-        feed_slots = []
+            setup.rewriter = GRAD_MODE["rewriter"](grad_ops)
+        except NotImplementedError as e:
+            raise errors.op_error(errors.UnimplementedError, grad_ops[0], str(e)) from None
+    return setup
+
+
+# -- passes 3 and 4: binding ops and fetches ---------------------------------------------------
+
+def _factory_error(op: Operation, e: Exception) -> errors.OpError:
+    """A kernel factory's ValueError/TypeError/NotImplementedError as TF's run-time error."""
+    cls = errors.UnimplementedError if isinstance(e, NotImplementedError) \
+        else errors.InvalidArgumentError
+    return errors.op_error(cls, op, str(e))
+
+
+class _Binder:
+    """Per-build state of passes 3 and 4: where every tensor's value comes from."""
+
+    def __init__(self, builder: PlanBuilder, feed_tensors: Sequence[Tensor],
+                 feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
+                 for_function: bool):
+        self.builder = builder
+        self.runtime = builder.runtime
+        self.feeds = feeds
+        self.grads = grads
+        self.context = context
+        self.for_function = for_function
+        self.slots: Dict[Tensor, int] = {}
+        self.feed_slots: List[int] = []
         for t in feed_tensors:
-            slots[t] = len(slots)
-            feed_slots.append(slots[t])
-        sources: Dict[Tensor, Source] = {t: Source(SLOT, slots[t]) for t in feed_tensors}
-        devices: Dict[Tensor, torch.device] = {}
-        for t in feed_tensors:
-            devices[t] = runtime.placer.device_for(t._op)
-        steps: List[Step] = []
-        grad_sources: set = set()
-        needs_grad = False
-        grad_ops = []
-        for op in order:
-            od = op._op_def
-            if od.grad_sources is not None:
-                needs_grad = True
-                grad_ops.append(op)
-                grad_sources.update(od.grad_sources(op))
-        rewriter = None
-        if needs_grad and GRAD_MODE_HOOK is not None:
-            try:
-                rewriter = GRAD_MODE_HOOK(grad_ops)
-            except NotImplementedError as e:
-                return _error_plan(errors.op_error(errors.UnimplementedError, grad_ops[0],
-                                                   str(e)))
-        state_marks: List[str] = []
-        for op in order:
-            od = op._op_def
-            if od.type == "Placeholder" and any(t not in feeds for t in op._outputs):
-                if not for_function:
-                    return _error_plan(errors.op_error(
-                        errors.InvalidArgumentError, op, _unfed_message(op)))
-            try:
-                device = runtime.placer.device_for(op)
-            except errors.OpError as e:
-                return _error_plan(e)
-            args = []
-            ref_idx = od.ref_input_indices
-            for i, t in enumerate(op._inputs):
-                if i in ref_idx:
-                    continue
-                src = sources.get(t)
-                if src is None and context is not None and is_pure_alias(t):
-                    src = Source(STATE, state_key(t))     # a variable from outside a region
-                if src is None:
-                    return _error_plan(errors.op_error(
-                        errors.InternalError, op, f"input {t.name} of {op.name} was not computed"))
-                if od.keeps_devices:
-                    args.append(src)   # control flow: values keep their devices
-                else:
-                    args.append(_moved(src, devices.get(t), device, t))
-            kctx = KernelContext(runtime, device, op, self,
+            self.slots[t] = len(self.slots)
+            self.feed_slots.append(self.slots[t])
+        self.sources: Dict[Tensor, Source] = {t: Source(SLOT, self.slots[t])
+                                              for t in feed_tensors}
+        self.devices: Dict[Tensor, Optional[torch.device]] = {
+            t: self.runtime.placer.device_for(t._op) for t in feed_tensors}
+        self.feed_tensors = list(feed_tensors)
+        self.steps: List[Step] = []
+        self.state_marks: List[str] = []
+
+    def bind(self, op: Operation) -> None:
+        """Adds `op`'s step (or records its outputs as constants or variable reads)."""
+        od = op._op_def
+        feeds = self.feeds
+        if od.must_feed and any(t not in feeds for t in op._outputs) and \
+                not self.for_function:
+            raise errors.op_error(errors.InvalidArgumentError, op, _unfed_message(op))
+        device = self.runtime.placer.device_for(op)
+        args = self._arguments(op, device)
+        sources = self.sources
+        kctx = PlanKernelContext(self.runtime, device, op, self.builder,
                                  lambda t: _may_alias(t, sources[t], sources, feeds))
-            outs: List[Optional[int]] = []
+        alias_outputs = [state_key(t) if not _is_fed(t, feeds) else None
+                         for t in op._outputs]
+        if od.kernel is None:
+            # (A kernel-less op whose outputs are all fed, e.g. a region's _Arg reached
+            # through a control input, has nothing left to compute.)
+            if not all(k is not None for k in alias_outputs) \
+                    and not (op._outputs and all(t in feeds for t in op._outputs)):
+                raise errors.op_error(errors.UnimplementedError, op,
+                                      f"No kernel for op type {od.type!r} (node {op.name})")
+        kernel = None
+        try:
+            if od.constant:
+                kernel = self._constant(op, od.kernel(op, kctx), device)
+                if kernel is None:
+                    return
+            elif od.kernel is not None:
+                kernel = od.kernel(op, kctx)
+                if len(op._outputs) == 1 and od.has_list_outputs:
+                    kernel = single_output(kernel)
+        except (ValueError, TypeError, NotImplementedError) as e:
+            raise _factory_error(op, e) from None
+        if kernel is not None and _foldable(op, args, feeds):
+            folded = _fold(kernel, args, len(op._outputs))
+            if folded is not None:
+                for t, value in zip(op._outputs, folded):
+                    sources[t] = Source(CONST, value)
+                    self.devices[t] = device
+                return
+        outs, marks = self._outputs(op, alias_outputs, device)
+        # A kernel of an op whose outputs are all aliases still runs (Assign updates
+        # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.
+        if all(k is not None for k in alias_outputs) and op._outputs and \
+                (od.state_alias is not None or od.forwards_alias):
             kernel = None
-            alias_outputs = [state_key(t) if not _is_fed(t, feeds) else None
-                             for t in op._outputs]
-            if od.kernel is None:
-                # (A kernel-less op whose outputs are all fed, e.g. a region's _Arg reached
-                # through a control input, has nothing left to compute.)
-                if od.type != "NoOp" and not all(k is not None for k in alias_outputs) \
-                        and not (op._outputs and all(t in feeds for t in op._outputs)):
-                    return _error_plan(errors.op_error(
-                        errors.UnimplementedError, op,
-                        f"No kernel for op type {od.type!r} (node {op.name})"))
+        if self.grads.rewriter is not None and kernel is not None:
             try:
-                if od.constant:
-                    value = od.kernel(op, kctx)
-                    if isinstance(value, str) and any(t in grad_sources for t in op._outputs):
-                        # A resource handle (VarHandleOp: its value is the store key)
-                        # that is a gradient source: the variable's stored value becomes
-                        # the autograd leaf for the run, as for ref variables, so every
-                        # ReadVariableOp of it reads the leaf; the gradient op looks the
-                        # key up (autodiff/gradients.py).
-                        if value not in state_marks:
-                            state_marks.append(value)
-                    if isinstance(value, str) or \
-                            not any(t in grad_sources for t in op._outputs):
-                        for t in op._outputs:
-                            if t not in feeds:
-                                sources[t] = Source(CONST, value)
-                                devices[t] = device
-                        continue
-                    # A constant that is a gradient source gets a slot, so that it can
-                    # become an autograd leaf for this run.
-                    kernel = (lambda v: lambda: v)(value)
-                elif od.kernel is not None:
-                    kernel = od.kernel(op, kctx)
-                    if len(op._outputs) == 1 and od.has_list_outputs:
-                        kernel = single_output(kernel)
-            except errors.OpError as e:
-                return _error_plan(e)
+                kernel = self.grads.rewriter.wrap(op, kernel, kctx)
             except (ValueError, TypeError, NotImplementedError) as e:
-                return _error_plan(errors.op_error(
-                    errors.UnimplementedError if isinstance(e, NotImplementedError)
-                    else errors.InvalidArgumentError, op, str(e)))
-            if kernel is not None and _foldable(op, args, feeds):
-                folded = _fold(kernel, args, len(op._outputs))
-                if folded is not None:
-                    for t, value in zip(op._outputs, folded):
-                        sources[t] = Source(CONST, value)
-                        devices[t] = device
-                    continue
-            marks = []
-            for t, key in zip(op._outputs, alias_outputs):
-                if t in feeds:
-                    outs.append(None)
-                    continue
-                if key is not None:
-                    outs.append(None)
-                    src = sources.get(op._inputs[0]) if op._type == "Identity" else None
-                    if src is not None and src.kind != STATE:
-                        sources[t] = src           # Identity of a fed variable: the feed
-                    else:
-                        sources[t] = Source(STATE, key)
-                        if t in grad_sources and key not in state_marks:
-                            state_marks.append(key)
-                    devices[t] = device
-                    continue
-                slot = len(slots)
-                slots[t] = slot
-                outs.append(slot)
-                sources[t] = Source(SLOT, slot)
-                # A control-flow op's outputs are on whatever device its branch or body
-                # produced them: unknown here, so consumers insert no transfer.
-                devices[t] = None if od.keeps_devices else device
-                if t in grad_sources and t.dtype.is_floating | t.dtype.is_complex:
-                    marks.append(slot)
-            # A kernel of an op whose outputs are all aliases still runs (Assign updates
-            # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.
-            if all(k is not None for k in alias_outputs) and op._outputs and \
-                    od.type in ("VariableV2", "Identity"):
-                kernel = None
-            if rewriter is not None and kernel is not None:
-                try:
-                    kernel = rewriter.wrap(op, kernel, kctx)
-                except errors.OpError as e:
-                    return _error_plan(e)
-                except (ValueError, TypeError, NotImplementedError) as e:
-                    return _error_plan(errors.op_error(
-                        errors.UnimplementedError if isinstance(e, NotImplementedError)
-                        else errors.InvalidArgumentError, op, str(e)))
-            steps.append(Step(op, kernel, args, outs, marks=marks))
-        for t in feed_tensors:
-            if t in grad_sources and (t.dtype.is_floating or t.dtype.is_complex):
-                steps.insert(0, Step(t._op, None, [], [], marks=[slots[t]]))
+                raise _factory_error(op, e) from None
+        self.steps.append(Step(op, kernel, args, outs, marks=marks))
+
+    def _arguments(self, op: Operation, device: torch.device) -> List[Source]:
+        od = op._op_def
+        args = []
+        ref_idx = od.ref_input_indices
+        for i, t in enumerate(op._inputs):
+            if i in ref_idx:
+                continue
+            src = self.sources.get(t)
+            if src is None and self.context is not None and is_pure_alias(t):
+                src = Source(STATE, state_key(t))     # a variable from outside a region
+            if src is None:
+                raise errors.op_error(errors.InternalError, op,
+                                      f"input {t.name} of {op.name} was not computed")
+            if od.keeps_devices:
+                args.append(src)   # control flow: values keep their devices
+            else:
+                args.append(_moved(src, self.devices.get(t), device, t))
+        return args
+
+    def _constant(self, op: Operation, value: Any, device: torch.device
+                  ) -> Optional[Callable[..., Any]]:
+        """A constant op's value: recorded as a CONST source (returns None), or a kernel
+        returning it when an output must be an autograd source of the run."""
+        grad_sources = self.grads.sources
+        if isinstance(value, str) and any(t in grad_sources for t in op._outputs):
+            # A resource handle (VarHandleOp: its value is the store key) that is a
+            # gradient source: the variable's stored value becomes the autograd leaf for
+            # the run, as for ref variables, so every ReadVariableOp of it reads the
+            # leaf; the gradient op looks the key up (autodiff/gradients.py).
+            if value not in self.state_marks:
+                self.state_marks.append(value)
+        if isinstance(value, str) or not any(t in grad_sources for t in op._outputs):
+            for t in op._outputs:
+                if t not in self.feeds:
+                    self.sources[t] = Source(CONST, value)
+                    self.devices[t] = device
+            return None
+        # A constant that is a gradient source gets a slot, so that it can become an
+        # autograd leaf for this run.
+        return (lambda v: lambda: v)(value)
+
+    def _outputs(self, op: Operation, alias_outputs: List[Optional[str]],
+                 device: torch.device) -> Tuple[List[Optional[int]], List[int]]:
+        """Slots for the op's outputs (None: fed, or a variable read from the store) and
+        those of them that become autograd sources."""
+        od = op._op_def
+        outs: List[Optional[int]] = []
+        marks: List[int] = []
+        for t, key in zip(op._outputs, alias_outputs):
+            if t in self.feeds:
+                outs.append(None)
+                continue
+            if key is not None:
+                outs.append(None)
+                src = self.sources.get(op._inputs[0]) if od.forwards_alias else None
+                if src is not None and src.kind != STATE:
+                    self.sources[t] = src           # Identity of a fed variable: the feed
+                else:
+                    self.sources[t] = Source(STATE, key)
+                    if t in self.grads.sources and key not in self.state_marks:
+                        self.state_marks.append(key)
+                self.devices[t] = device
+                continue
+            slot = len(self.slots)
+            self.slots[t] = slot
+            outs.append(slot)
+            self.sources[t] = Source(SLOT, slot)
+            # A control-flow op's outputs are on whatever device its branch or body
+            # produced them: unknown here, so consumers insert no transfer.
+            self.devices[t] = None if od.keeps_devices else device
+            if t in self.grads.sources and t.dtype.is_floating | t.dtype.is_complex:
+                marks.append(slot)
+        return outs, marks
+
+    def finish_steps(self) -> List[Step]:
+        """The steps, with fed gradient sources made autograd leaves first."""
+        for t in self.feed_tensors:
+            if t in self.grads.sources and (t.dtype.is_floating or t.dtype.is_complex):
+                self.steps.insert(0, Step(t._op, None, [], [], marks=[self.slots[t]]))
+        return self.steps
+
+    def fetch_sources(self, fetch_elems: Sequence[Any]) -> Tuple[List[Source], List[bool]]:
+        """Where each fetch comes from, and whether its value must be copied out."""
         fetch_sources, copies = [], []
         for e in fetch_elems:
             if isinstance(e, Tensor):
-                src = sources[e]
+                src = self.sources[e]
                 fetch_sources.append(src)
-                copies.append(_may_alias(e, src, sources, feeds))
+                copies.append(_may_alias(e, src, self.sources, self.feeds))
             else:
                 fetch_sources.append(Source(CONST, None))
                 copies.append(False)
-        _compute_frees(steps, fetch_sources)
-        return Plan(steps, feed_slots, fetch_sources, copies, needs_grad, state_marks)
+        return fetch_sources, copies
 
 
 # -- constant folding ------------------------------------------------------------------------
@@ -362,15 +432,10 @@ class PlanBuilder:
 # plan build and its outputs become constants of the plan (the rank arithmetic of
 # tf.nn.softmax_cross_entropy_with_logits, shapes built from static dimensions, ...).
 
-_FOLD_ELEMENTS = 1024
-_NEVER_FOLD = frozenset({"PyFuncStateless", "Print", "PrintV2", "Assert"})
-
-
 def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int]) -> bool:
     od = op._op_def
-    if od.stateful or od.constant or od.cpu_only or od.keeps_devices or od.view or \
-            od.ref_input_indices or od.state_alias is not None or \
-            od.grad_sources is not None or op._type in _NEVER_FOLD:
+    # A view's folded output could share storage with a constant the plan hands out.
+    if not od.foldable or od.view:
         return False
     if not args or op._control_inputs or any(t in feeds for t in op._outputs):
         return False
@@ -393,7 +458,7 @@ def _fold(kernel: Callable[..., Any], args: List[Source], n_outputs: int) -> Opt
     if len(outs) != n_outputs:
         return None
     for value in outs:
-        if not isinstance(value, torch.Tensor) or value.numel() > _FOLD_ELEMENTS:
+        if not isinstance(value, torch.Tensor) or value.numel() > FOLD_ELEMENT_LIMIT:
             return None
     return outs
 
@@ -424,8 +489,8 @@ def _may_alias(t: Tensor, src: Source, sources: Dict[Tensor, Source],
     return t._op._op_def.view
 
 
-def _compute_frees(steps: List[Step], fetches: List[Source]) -> None:
-    """Records after which step each slot is dead, so generated code can `del` it."""
+def compute_frees(steps: List[Step], fetches: List[Source]) -> None:
+    """Pass 5: records after which step each slot is dead, so generated code can `del` it."""
     fetched = {s.ref for s in fetches if s.kind == SLOT}
     last_use: Dict[int, int] = {}
     for i, step in enumerate(steps):

@@ -27,6 +27,8 @@ from tf1compat.runtime.fetch import FetchMapper, feed_expansion
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
+from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
+                                               context_config, visible_gpus)
 
 __all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore"]
 
@@ -71,8 +73,10 @@ class SessionRuntime:
         self.graph = graph
         self.state = VariableStore()
         self.resources: Dict[Any, Any] = {}
-        gpus_allowed, soft = _config.device_settings(config)
-        self.placer = Placer(gpus_allowed, soft)
+        _, soft = _config.device_settings(config)
+        gpus = visible_gpus(config)
+        apply_gpu_memory_options(config, gpus)
+        self.placer = Placer(gpus, soft)
         self.builder = PlanBuilder(self)
         self._functions: Dict[Any, CompiledFunction] = {}
         self.session: Any = None
@@ -92,7 +96,7 @@ class SessionRuntime:
             plan = self.builder.build(outputs, inputs, context=context, for_function=True)
             if plan.error is not None:
                 raise plan.error
-            compile_plan(plan, name="region", raw=True)
+            compile_plan(plan, name="region")
             fn = self._functions[key] = CompiledFunction(plan, self.state)
         return fn
 
@@ -209,10 +213,6 @@ def _bytes_array(arr: np.ndarray) -> np.ndarray:
     return out
 
 
-class _RunResult:
-    __slots__ = ()
-
-
 class BaseSession:
     """Common machinery of Session and InteractiveSession."""
 
@@ -221,7 +221,9 @@ class BaseSession:
             graph = get_default_graph()
         elif not isinstance(graph, Graph):
             raise TypeError(f"Argument `graph` must be a tf.Graph, but got \"{type(graph).__name__}\"")
-        if config is not None and not isinstance(config, _config.ConfigProto):
+        if config is None:
+            config = context_config()     # TF: the eager context's config (tf.config)
+        if not isinstance(config, _config.ConfigProto):
             raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
         self._graph = graph
         self._target = target
@@ -229,6 +231,7 @@ class BaseSession:
         self._closed = False
         self._runtime = SessionRuntime(graph, config)
         self._runtime.session = self
+        self._placement_log = PlacementLog(config, self._runtime.placer)
         self._plans: Dict[Any, Plan] = {}
         self._lock = threading.Lock()
         self._default_graph_context_manager: Any = None
@@ -386,8 +389,26 @@ class BaseSession:
             self._plans[key] = plan
         return plan
 
+    def plan_source(self, fetches: Any, feed_list: Sequence[Any] = ()) -> str:
+        """The Python code `run(fetches, feed_dict)` executes when `feed_list` are the
+        fed tensors (a tf1compat debugging aid, not a TF API): one line per op, values
+        named after tensors, kernels after op types (see runtime/codegen.py).
+        `TF1COMPAT_SHOW_PLAN=1` prints every plan as it is compiled."""
+        graph = self._graph
+        elements = FetchMapper.for_fetch(fetches, graph).unique_fetches()
+        feeds = [graph.as_graph_element(f, allow_tensor=True, allow_operation=False)
+                 for f in feed_list]
+        feeds = sorted(feeds, key=lambda t: (t._op._id, t._value_index)) if len(feeds) > 1 \
+            else feeds
+        plan = self._plan_for(elements, feeds)
+        if plan.error is not None:
+            raise plan.error
+        return plan.source
+
     def _execute(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],
                  feeds: Sequence[Tuple[Any, Any]]) -> List[Any]:
+        if self._placement_log.enabled:
+            self._placement_log.maybe_log(self._graph)
         plan = self._plan_for(elements, feed_tensors)
         feed_values = [value for _, value in feeds]
         if plan.error is not None:
@@ -434,7 +455,10 @@ class BaseSession:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
             if len(args) != len(feed_tensors):
-                raise TypeError(f"Expected {len(feed_tensors)} feed values, got {len(args)}")
+                # As TF's callable: the values pair with the feeds in order (zip), so
+                # extra values are ignored and feeds left without one stay unfed (an
+                # unfed placeholder is InvalidArgumentError).
+                return self.run(fetches, feed_dict=dict(zip(feed_tensors, args)))
             values = [_feed_to_value(sorted_tensors[k], args[i],
                                      placer.device_for(sorted_tensors[k]._op))
                       for k, i in enumerate(order)]
@@ -484,18 +508,8 @@ def _failing_op(e: BaseException) -> Optional[Operation]:
 
 
 def _map_exception(e: Exception) -> errors.OpError:
-    op = _failing_op(e)
-    name = type(e).__name__
-    message = str(e)
-    cls = errors.InvalidArgumentError
-    if isinstance(e, MemoryError) or "out of memory" in message.lower():
-        cls = errors.ResourceExhaustedError
-    elif isinstance(e, NotImplementedError):
-        cls = errors.UnimplementedError
-    elif isinstance(e, StopIteration):
-        cls = errors.OutOfRangeError
-    text = message if isinstance(e, (ValueError, IndexError)) else f"{name}: {message}"
-    return errors.op_error(cls, op, text)
+    cls, text = errors.from_python_exception(e)
+    return errors.op_error(cls, _failing_op(e), text)
 
 
 class _DefaultSessionContext:

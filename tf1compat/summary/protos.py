@@ -45,6 +45,7 @@ LOG_MESSAGE = {1: ("level", "enum", False), 2: ("message", "string", False)}
 SESSION_LOG = {1: ("status", "enum", False), 2: ("checkpoint_path", "string", False),
                3: ("msg", "string", False)}
 TAGGED_RUN_METADATA = {1: ("tag", "string", False), 2: ("run_metadata", "bytes", False)}
+SUMMARY_DESCRIPTION = {1: ("type_hint", "string", False)}
 EVENT_SCHEMA = {1: ("wall_time", "double", False), 2: ("step", "int64", False),
                 3: ("file_version", "string?", False), 4: ("graph_def", "bytes?", False),
                 5: ("summary", SUMMARY_SCHEMA, False), 6: ("log_message", LOG_MESSAGE, False),
@@ -207,6 +208,11 @@ class SessionLog(_Message):
 
 class TaggedRunMetadata(_Message):
     _SCHEMA = TAGGED_RUN_METADATA
+
+
+class SummaryDescription(_Message):
+    """`tf.summary.SummaryDescription`: the type hint of a legacy TensorSummary."""
+    _SCHEMA = SUMMARY_DESCRIPTION
 
 
 class Event(_Message):

@@ -28,7 +28,7 @@ from tf1compat.summary.protos import SUMMARY_SCHEMA, SummaryMetadata, summary_ta
 from tf1compat.training import protobuf_wire as wire
 
 __all__ = ["scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge",
-           "merge_all", "get_summary_description"]
+           "merge_all", "get_summary_description", "all_v2_summary_ops", "initialize"]
 
 _INVALID_TAG = re.compile(r"[^-/\w\.]")
 
@@ -88,7 +88,7 @@ def _numbered(tag: str, kind: str, i: int, many: bool) -> str:
 
 
 def _image_kernel(node: Any, kctx: Any) -> Any:
-    max_images = node._attrs["max_images"]
+    max_images = node.attrs["max_images"]
 
     def run(tag: Any, tensor: Any) -> np.ndarray:
         images = _to_numpy(tensor)
@@ -114,7 +114,7 @@ declare("ImageSummary", inputs=["tag: string", "tensor: T"], outputs=["summary: 
 
 
 def _audio_kernel(node: Any, kctx: Any) -> Any:
-    max_outputs = node._attrs["max_outputs"]
+    max_outputs = node.attrs["max_outputs"]
 
     def run(tag: Any, tensor: Any, sample_rate: Any) -> np.ndarray:
         audio = _to_numpy(tensor)
@@ -150,7 +150,7 @@ def _tensor_proto(value: np.ndarray, dtype: D.DType) -> dict:
 
 
 def _tensor_summary_kernel(node: Any, kctx: Any) -> Any:
-    dtype = node._attrs["T"]
+    dtype = node.attrs["T"]
 
     def run(tag: Any, tensor: Any, metadata: Any) -> np.ndarray:
         meta = wire.decode(metadata if isinstance(metadata, bytes) else bytes(metadata),
@@ -302,6 +302,29 @@ def merge_all(key: str = GraphKeys.SUMMARIES, scope: Optional[str] = None,
     return merge(summary_ops, name=name)
 
 
-def get_summary_description(node_def: Any) -> str:
-    raise NotImplementedError("tf.summary.get_summary_description is not provided by "
-                              "tf1compat")
+def get_summary_description(node_def: Any) -> Any:
+    """The SummaryDescription (JSON in the `description` attr) of a legacy TensorSummary
+    op's NodeDef; ValueError for any other op, as TF."""
+    import json
+    from tf1compat.summary.protos import SummaryDescription
+    if node_def.op != "TensorSummary":
+        raise ValueError(f"Can't get_summary_description on {node_def.op}")
+    text = node_def.attr["description"]
+    text = getattr(text, "s", text)
+    parsed = json.loads(text.decode() if isinstance(text, bytes) else text)
+    return SummaryDescription(type_hint=parsed.get("typeHint", parsed.get("type_hint", "")))
+
+
+def all_v2_summary_ops() -> Any:
+    """The TF2-style summary ops of the default graph (None under eager execution)."""
+    from tf1compat.framework import context as _context
+    from tf1compat.framework.graph import GraphKeys, get_collection
+    if _context.executing_eagerly():
+        return None
+    return get_collection(GraphKeys._SUMMARY_COLLECTION)
+
+
+def initialize(graph: Any = None, session: Any = None) -> None:
+    """`tf.summary.initialize`: initializes the default tf.contrib.summary writer, which
+    tf1compat does not provide, so as in TF without one: RuntimeError."""
+    raise RuntimeError("No default tf.contrib.summary.SummaryWriter found")

@@ -22,7 +22,7 @@ uses to build that graph:
 from __future__ import annotations
 
 import collections
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 __all__ = ["Trackable", "AutoTrackable", "ListWrapper", "DictWrapper", "is_trackable",
            "is_variable", "saveables_of", "children_of", "VARIABLE_VALUE_KEY"]

@@ -6,7 +6,6 @@ with a scheme raise UnimplementedError naming it.
 
 from __future__ import annotations
 
-import errno
 import glob as _glob
 import os
 import shutil

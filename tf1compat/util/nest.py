@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional, Tuple
 
 __all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure",
            "is_nested", "is_sequence"]
@@ -65,19 +65,67 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
     return value
 
 
+class _Dot:
+    """A leaf as TF's structure errors draw it."""
+
+    def __repr__(self) -> str:
+        return "."
+
+
+def _describe(s: Any) -> str:
+    return f"type={type(s).__name__} str={s}"
+
+
+def _mismatch(a: Any, b: Any, check_types: bool) -> Optional[Tuple[type, str]]:
+    """The first difference between `a` and `b` as (exception class, TF's detail text)."""
+    nested_a, nested_b = is_nested(a), is_nested(b)
+    if nested_a != nested_b:
+        seq, other = (a, b) if nested_a else (b, a)
+        return ValueError, (f'Substructure "{_describe(seq)}" is a sequence, while '
+                            f'substructure "{_describe(other)}" is not')
+    if not nested_a:
+        return None
+    if check_types and type(a) is not type(b) and not (
+            isinstance(a, dict) and isinstance(b, dict)):
+        return TypeError, (
+            "The two namedtuples don't have the same sequence type. First structure "
+            f"{_describe(a)} has type {type(a).__name__}, while second structure "
+            f"{_describe(b)} has type {type(b).__name__}")
+    if isinstance(a, dict) or isinstance(b, dict):
+        keys_a, keys_b = _sorted_keys(a), _sorted_keys(b)
+        if not isinstance(a, dict) or not isinstance(b, dict) or set(keys_a) != set(keys_b):
+            return ValueError, (
+                "The two dictionaries don't have the same set of keys. First structure has "
+                f"keys {_describe(keys_a)}, while second structure has keys "
+                f"{_describe(keys_b)}")
+        pairs = [(a[k], b[k]) for k in keys_a]
+    else:
+        if len(a) != len(b):
+            return ValueError, (
+                "The two structures don't have the same number of elements. First "
+                f"structure: {_describe(a)}. Second structure: {_describe(b)}")
+        pairs = list(zip(a, b))
+    for x, y in pairs:
+        found = _mismatch(x, y, check_types)
+        if found is not None:
+            return found
+    return None
+
+
 def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True,
                           expand_composites: bool = False) -> None:
-    def shape_of(s: Any) -> Any:
-        if isinstance(s, dict):
-            return ("dict" if check_types else "", tuple((k, shape_of(s[k]))
-                                                        for k in _sorted_keys(s)))
-        if isinstance(s, (list, tuple)):
-            kind = type(s).__name__ if check_types else "seq"
-            return (kind, tuple(shape_of(x) for x in s))
-        return None
-    if shape_of(nest1) != shape_of(nest2):
-        raise ValueError(f"The two structures don't have the same nested structure.\n\n"
-                         f"First structure: {nest1}\n\nSecond structure: {nest2}")
+    """Raises TF's ValueError (or TypeError for different sequence types) when the two
+    structures are not nested alike, with TF's message."""
+    found = _mismatch(nest1, nest2, check_types)
+    if found is None:
+        return
+    cls, detail = found
+    dots1 = map_structure(lambda _: _Dot(), nest1)
+    dots2 = map_structure(lambda _: _Dot(), nest2)
+    raise cls("The two structures don't have the same nested structure.\n\n"
+              f"First structure: {_describe(nest1)}\n\nSecond structure: "
+              f"{_describe(nest2)}\n\nMore specifically: {detail}\n"
+              f"Entire first structure:\n{dots1}\nEntire second structure:\n{dots2}")
 
 
 def map_structure(func: Callable[..., Any], *structure: Any, **kwargs: Any) -> Any:

@@ -29,6 +29,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, add_to_collections, name_from_scope_name
 from tf1compat.framework.graph import name_scope
+from tf1compat.framework.hooks import TAPE
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import as_shape
@@ -155,7 +156,7 @@ class EagerResourceVariable(ResourceVariable):
             from tf1compat.ops import resource_variable_ops as rvo
             return rvo.read_variable_op(self._handle, self._dtype)
         key = self._handle._value
-        if _ex.RECORD["on"]:
+        if TAPE["recording"]:
             _tape.variable_accessed(key)
         value = _ex.RUNTIME.state.get(key)
         if value is None:

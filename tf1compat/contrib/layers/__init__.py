@@ -12,6 +12,7 @@ from tf1compat.contrib.layers.layers import (avg_pool2d, batch_norm, bias_add, c
                                              flatten, fully_connected, layer_norm,
                                              max_pool2d, one_hot_encoding, repeat, softmax,
                                              stack)
+from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d
 from tf1compat.contrib.layers.regularizers import (apply_regularization, l1_l2_regularizer,
                                                    l1_regularizer, l2_regularizer,
                                                    sum_regularizer)

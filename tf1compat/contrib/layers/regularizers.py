@@ -12,6 +12,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 from tf1compat.framework.graph import GraphKeys, add_to_collection, get_collection, name_scope
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.util import tf_logging
 
 __all__ = ["l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
            "apply_regularization"]
@@ -25,6 +26,7 @@ def _check_scale(scale: Any) -> bool:
         if scale < 0.:
             raise ValueError("Setting a scale less than 0 on a regularizer: %g" % scale)
         if scale == 0.:
+            tf_logging.info("Scale of 0 disables regularizer.")
             return True
     return False
 
@@ -74,12 +76,18 @@ def sum_regularizer(regularizer_list: Sequence[Any], scope: Optional[str] = None
 
 def l1_l2_regularizer(scale_l1: float = 1.0, scale_l2: float = 1.0,
                       scope: Optional[str] = None) -> Callable:
-    """l1_regularizer(scale_l1) + l2_regularizer(scale_l2)."""
-    if isinstance(scale_l1, numbers.Real) and isinstance(scale_l2, numbers.Real) and \
-            scale_l1 == 0. and scale_l2 == 0.:
-        return lambda _: None
-    return sum_regularizer([l1_regularizer(scale_l1), l2_regularizer(scale_l2)],
-                           scope=scope or "l1_l2_regularizer")
+    """l1_regularizer(scale_l1) + l2_regularizer(scale_l2) (just one of them when the
+    other's scale is zero)."""
+    if isinstance(scale_l1, numbers.Integral):
+        raise ValueError(f"scale_l1 cannot be an integer: {scale_l1}")
+    if isinstance(scale_l2, numbers.Integral):
+        raise ValueError(f"scale_l2 cannot be an integer: {scale_l2}")
+    scope = scope or "l1_l2_regularizer"
+    if scale_l1 == 0.:
+        return l2_regularizer(scale_l2, scope)
+    if scale_l2 == 0.:
+        return l1_regularizer(scale_l1, scope)
+    return sum_regularizer([l1_regularizer(scale_l1), l2_regularizer(scale_l2)], scope=scope)
 
 
 def apply_regularization(regularizer: Callable, weights_list: Optional[List[Any]] = None

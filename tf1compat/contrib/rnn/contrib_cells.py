@@ -53,9 +53,9 @@ def _cell_outputs_shape(n_outputs: int, state_input: int) -> Callable[[Any], lis
 
 
 def _lstm_block_cell_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    forget_bias = float(node._attrs["forget_bias"])
-    cell_clip = float(node._attrs["cell_clip"])
-    peephole = bool(node._attrs["use_peephole"])
+    forget_bias = float(node.attrs["forget_bias"])
+    cell_clip = float(node.attrs["cell_clip"])
+    peephole = bool(node.attrs["use_peephole"])
 
     def run(x: Any, cs_prev: Any, h_prev: Any, w: Any, wci: Any, wcf: Any, wco: Any,
             b: Any) -> tuple:

@@ -21,6 +21,7 @@ is created.
 
 from __future__ import annotations
 
+import collections.abc
 from typing import Callable, Any, Dict, List, Optional, Sequence, Tuple
 
 from tf1compat.framework import context as _context
@@ -137,6 +138,9 @@ class _TensorProcessor:
 
 
 def _get_processor(v: Any) -> Any:
+    if not _is_resource_variable(v) and not hasattr(v, "op"):
+        # TF reads v.op.type first: anything else (a generator, a number) fails there.
+        raise AttributeError(f"'{type(v).__name__}' object has no attribute 'op'")
     if _is_resource_variable(v) or getattr(getattr(v, "op", None), "type", None) == \
             "VarHandleOp":
         return _ResourceVariableProcessor(v)
@@ -148,13 +152,16 @@ def _get_processor(v: Any) -> Any:
 
 
 def _flatten(values: Any) -> list:
-    if isinstance(values, (list, tuple)):
+    """`var_list` flattened as TF's nest.flatten does: sequences (lists, tuples, ranges) and
+    mapping views (`dict.values()`) in order, dicts by sorted key; anything else is a leaf."""
+    if isinstance(values, dict):
+        return _flatten([values[k] for k in sorted(values)])
+    if isinstance(values, (collections.abc.Sequence, collections.abc.MappingView)) and \
+            not isinstance(values, (str, bytes)):
         out: list = []
         for v in values:
             out.extend(_flatten(v))
         return out
-    if isinstance(values, dict):
-        return _flatten([values[k] for k in sorted(values)])
     return [values]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 from tf1compat.util import tf_logging
 from tf1compat.training import protobuf_wire, text_format

@@ -1,9 +1,10 @@
-"""Kernels whose gradient follows TF's formula where torch's differs (ties, zeros, nans).
+"""TF's gradient formulas for ops whose torch gradient differs (ties, zeros, nans).
 
-In a plan that computes gradients, these replace the op's kernel (see grad_mode.py): the
-forward value is the op's own kernel's, the backward is TF's gradient function written
-with differentiable torch ops (so gradients of gradients work). Plans without gradients
-keep the plain kernels.
+An op names one of these in its declaration (`declare(..., grad_formula=...)`). In a plan
+that computes gradients, and under a recording GradientTape, the formula wraps the op's
+kernel (autodiff/grad_mode.py): the forward value is the kernel's, the backward is TF's
+gradient function written with differentiable torch ops (so gradients of gradients work).
+Plans without gradients keep the plain kernels.
 
 * Maximum / Minimum: at ties TF sends the whole gradient to x (`x >= y` / `x <= y`);
   torch splits it in half.
@@ -12,15 +13,20 @@ keep the plain kernels.
 * MulNoNan, Xdivy, Xlogy: TF's partial derivatives are themselves "no-nan" ops; torch's
   backward through `where` produces nan where the masked branch divides by zero.
 * Cumprod: TF divides by x (with div_no_nan), so zeros in x give 0, not the true value.
+* (Sparse)SoftmaxCrossEntropyWithLogits: TF multiplies by the op's own `backprop` output.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Optional
 
 import torch
 
-__all__ = ["TF_CONVENTION_GRADS", "convention_kernel", "sum_to"]
+__all__ = ["sum_to", "maximum_formula", "minimum_formula", "pow_formula", "mul_no_nan_formula",
+           "xdivy_formula", "xlogy_formula", "atan2_formula", "cumprod_formula",
+           "xent_formula"]
+
+Formula = Callable[[Any, Callable[..., Any]], Optional[Callable[..., Any]]]
 
 
 def sum_to(g: torch.Tensor, shape: torch.Size) -> torch.Tensor:
@@ -100,18 +106,6 @@ def _atan2_grad(y: torch.Tensor, x: torch.Tensor, z: torch.Tensor, g: torch.Tens
     return sum_to(x * grad_inv, y.shape), sum_to(-y * grad_inv, x.shape)
 
 
-# op type -> gradient(x, y, output, grad) -> (dx, dy)
-TF_CONVENTION_GRADS: Dict[str, Callable[..., tuple]] = {
-    "Maximum": _max_min_grad(torch.ge),
-    "Minimum": _max_min_grad(torch.le),
-    "Pow": _pow_grad,
-    "MulNoNan": _mul_no_nan_grad,
-    "Xdivy": _xdivy_grad,
-    "Xlogy": _xlogy_grad,
-    "Atan2": _atan2_grad,
-}
-
-
 class _BinaryWithTFGrad(torch.autograd.Function):
     """forward: the op's kernel; backward: TF's formula (differentiable torch ops)."""
 
@@ -140,11 +134,11 @@ def _cumsum(t: torch.Tensor, axis: int, exclusive: bool, reverse: bool) -> torch
     return out
 
 
-def convention_kernel(op: Any, kernel: Callable[..., Any]) -> Optional[Callable[..., Any]]:
-    """`kernel` with TF's gradient for `op`, or None when torch's already matches TF."""
-    grad_fn = TF_CONVENTION_GRADS.get(op._type)
-    if grad_fn is not None:
-        if not op._outputs[0].dtype.is_floating and not op._outputs[0].dtype.is_complex:
+def _binary_formula(grad_fn: Callable[..., tuple]) -> Formula:
+    """A two-input op's formula: `grad_fn(x, y, output, grad) -> (dx, dy)`."""
+    def formula(node: Any, kernel: Callable[..., Any]) -> Optional[Callable[..., Any]]:
+        dtype = node.outputs[0].dtype
+        if not dtype.is_floating and not dtype.is_complex:
             return None
 
         def run(x: Any, y: Any) -> Any:
@@ -153,32 +147,49 @@ def convention_kernel(op: Any, kernel: Callable[..., Any]) -> Optional[Callable[
                 return _BinaryWithTFGrad.apply(kernel, grad_fn, x, y)
             return kernel(x, y)
         return run
-    if op._type in _XENT_OPS:
-        sparse = op._type == "SparseSoftmaxCrossEntropyWithLogits"
+    return formula
 
-        def run_xent(logits: Any, labels: Any) -> Any:
-            if logits.requires_grad or (not sparse and labels.requires_grad):
-                return _XentApply.apply(kernel, sparse, logits, labels)
-            return kernel(logits, labels)
-        return run_xent
-    if op._type == "Cumprod" and op._outputs[0].dtype.is_floating:
-        exclusive = bool(op._attrs.get("exclusive", False))
-        reverse = bool(op._attrs.get("reverse", False))
-        from tf1compat.framework.constant_value import constant_value
-        axis_value = constant_value(op._inputs[1])
-        if axis_value is None:
-            return None
-        rank = op._inputs[0].shape.rank
-        axis = int(axis_value)
-        if axis < 0 and rank is not None:
-            axis += rank
 
-        def run_cumprod(x: Any, a: Any) -> Any:
-            if isinstance(x, torch.Tensor) and x.requires_grad:
-                return _CumprodApply.apply(kernel, x, a, axis % x.dim(), exclusive, reverse)
-            return kernel(x, a)
-        return run_cumprod
-    return None
+maximum_formula = _binary_formula(_max_min_grad(torch.ge))
+minimum_formula = _binary_formula(_max_min_grad(torch.le))
+pow_formula = _binary_formula(_pow_grad)
+mul_no_nan_formula = _binary_formula(_mul_no_nan_grad)
+xdivy_formula = _binary_formula(_xdivy_grad)
+xlogy_formula = _binary_formula(_xlogy_grad)
+atan2_formula = _binary_formula(_atan2_grad)
+
+
+def xent_formula(node: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """(Sparse)SoftmaxCrossEntropyWithLogits: see `_XentApply`."""
+    sparse = node.type == "SparseSoftmaxCrossEntropyWithLogits"
+
+    def run(logits: Any, labels: Any) -> Any:
+        if logits.requires_grad or (not sparse and labels.requires_grad):
+            return _XentApply.apply(kernel, sparse, logits, labels)
+        return kernel(logits, labels)
+    return run
+
+
+def cumprod_formula(node: Any, kernel: Callable[..., Any]) -> Optional[Callable[..., Any]]:
+    """Cumprod over a constant axis: see `_CumprodApply`."""
+    if not node.outputs[0].dtype.is_floating:
+        return None
+    exclusive = bool(node.attrs.get("exclusive", False))
+    reverse = bool(node.attrs.get("reverse", False))
+    from tf1compat.framework.constant_value import constant_value
+    axis_value = constant_value(node.inputs[1])
+    if axis_value is None:
+        return None
+    rank = node.inputs[0].shape.rank
+    axis = int(axis_value)
+    if axis < 0 and rank is not None:
+        axis += rank
+
+    def run(x: Any, a: Any) -> Any:
+        if isinstance(x, torch.Tensor) and x.requires_grad:
+            return _CumprodApply.apply(kernel, x, a, axis % x.dim(), exclusive, reverse)
+        return kernel(x, a)
+    return run
 
 
 class _CumprodApply(torch.autograd.Function):
@@ -197,9 +208,6 @@ class _CumprodApply(torch.autograd.Function):
         summed = _cumsum(out * g, ctx.dim, exclusive, not reverse)
         safe_x = torch.where(x == 0, torch.ones_like(x), x)
         return None, _where0(x == 0, summed / safe_x), None, None, None, None
-
-
-_XENT_OPS = ("SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits")
 
 
 class _XentApply(torch.autograd.Function):

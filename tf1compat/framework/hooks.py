@@ -1,0 +1,49 @@
+"""Extension points: the few places where a lower layer calls into a higher one.
+
+Folders import only downward (tests/test_layering.py). Where a lower layer must reach a
+higher one at run time, it calls through one of the tables below, which the higher layer
+fills when it is imported. Every such hook is listed here, with who fills and who calls
+it; nothing else in tf1compat is patched from above. The tables are plain dicts so the
+hot paths (operators on tensors, eager ops) pay one dict lookup.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional
+
+__all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE",
+           "OP_CREATED"]
+
+# Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
+# "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
+# by framework/tensor.Tensor's dunder methods (graph and eager tensors alike).
+TENSOR_OPERATORS: Dict[str, Callable[..., Any]] = {}
+
+# The operators TF overrides on SparseTensor: "mul", "div", "truediv" (`sp * dense`,
+# `sp / dense`). Filled by ops/sparse_dense_ops.py; called by
+# framework/sparse_tensor.SparseTensor's dunder methods.
+SPARSE_OPERATORS: Dict[str, Callable[..., Any]] = {}
+
+# Running an op immediately under eager execution. "execute": (op_def, inputs, attrs,
+# name) -> op-like result with `_outputs`; "execute1": (op_type, inputs, attrs, name) ->
+# the single output. Filled by runtime/eager_executor.py; called by
+# framework/graph.apply_op / apply_op1 while `framework/context.executing_eagerly()`.
+EAGER_EXECUTOR: Dict[str, Optional[Callable[..., Any]]] = {"execute": None, "execute1": None}
+
+# Gradient plans. "rewriter": (gradient ops of a plan) -> an object whose
+# `wrap(op, kernel, kctx)` gives each kernel TF's gradient semantics. Filled by
+# autodiff/__init__.py; called by runtime/plan.PlanBuilder for plans with gradient ops.
+GRAD_MODE: Dict[str, Optional[Callable[..., Any]]] = {"rewriter": None}
+
+# GradientTape recording. "recording": whether any tape or variable watcher is active
+# (maintained by autodiff/tape.py); "record": (entry, kernel, inputs, values, name) ->
+# outputs, running an eager op under the tape (filled by autodiff/tape.py). Called by
+# runtime/eager_executor.py for every eager op while recording.
+TAPE: Dict[str, Any] = {"recording": False, "record": None}
+
+# Graph-mode op callbacks (TF's op_callbacks for graphs): functions called with every
+# Operation a graph creates, once it is complete. Filled by ops/check_numerics_mode.py
+# while tf.debugging.enable_check_numerics is on; called by
+# framework/graph.Graph._create_op_internal.
+OP_CREATED: List[Callable[[Any], None]] = []
+

@@ -1,0 +1,200 @@
+"""The one table of TensorFlow 1.x names tf1compat does not provide on purpose: why, and
+what to use instead.
+
+Keys are qualified names without the `tf.` prefix ("lite", "contrib.slim.nets",
+"config.experimental.enable_mlir_bridge"); an entry for a namespace covers every name in
+it. `framework/missing.py` puts the reason and the replacement into the
+UnimplementedAPIError a missing name raises, and `scripts/gen_api_support.py` into
+docs/api_support.md. Names of TF's API that are simply not implemented yet have no entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Optional
+
+__all__ = ["Unsupported", "UNSUPPORTED", "lookup", "explain"]
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """Why a TF name is not provided and, where one exists, what to use instead.
+
+    `meaningless`: TF-only machinery (TPUs, XLA, TF Lite, TF's C++ plugins) that has no
+    meaning on torch, as opposed to a feature left for later.
+    """
+    reason: str
+    replacement: Optional[str] = None
+    meaningless: bool = False
+
+
+def _tf_only(reason: str, replacement: Optional[str] = None) -> Unsupported:
+    return Unsupported(reason, replacement, meaningless=True)
+
+
+_CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch cannot run",
+                       "tf.py_func / tf.numpy_function for a Python op, or a torch C++ "
+                       "extension called from tf.py_func")
+_DISTRIBUTED = Unsupported("distributed TensorFlow (servers, clusters, strategies) is not "
+                           "supported: tf1compat runs a graph in one process",
+                           "run on one machine; torch.distributed for multi-process training")
+def _moved(what: str, successor: str) -> Unsupported:
+    return Unsupported(f"{what} is not provided (its successor is in core TensorFlow)",
+                       successor)
+
+
+_AUTOGRAPH = _tf_only("AutoGraph rewrites Python control flow into TF graph ops; tf1compat "
+                      "has no AutoGraph",
+                      "tf.cond / tf.while_loop in graphs, or Python control flow under "
+                      "eager execution")
+_RAGGED = Unsupported("RaggedTensor is not supported",
+                      "tf.SparseTensor, or padded dense tensors with tf.sequence_mask")
+_MIXED_PRECISION = Unsupported("TF's automatic mixed-precision graph rewrite is not "
+                               "supported", "cast explicitly with tf.cast to tf.float16")
+_OBJECT_SAVED_MODEL = Unsupported(
+    "TF2's object-based SavedModel (tf.saved_model.save / load) needs eager execution and "
+    "resource variables, which TF 1.x graphs do not use",
+    "tf.saved_model.simple_save or tf.saved_model.Builder, and tf.saved_model.loader.load")
+_SDCA = Unsupported("the SDCA solver ops of TF's linear estimators are not provided",
+                    "a tf.train optimizer")
+_MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
+                        "tf.config.optimizer.set_jit (plans run through torch.compile)")
+
+UNSUPPORTED: Dict[str, Unsupported] = {
+    # -- TF-only machinery ------------------------------------------------------------------
+    "tpu": _tf_only("TPU programs (tf.tpu.rewrite, shard, initialize_system, ...) compile "
+                    "for Google TPUs, which torch does not target",
+                    "call the model function directly: it runs on the CPU or CUDA"),
+    "contrib.tpu": _tf_only("TPU programs compile for Google TPUs, which torch does not "
+                            "target", "call the model function directly"),
+    "xla": _tf_only("XLA is TensorFlow's compiler",
+                    "tf.config.optimizer.set_jit(True) or ConfigProto graph_options "
+                    "global_jit_level: session plans run through torch.compile"),
+    "lite": _tf_only("TensorFlow Lite converts models to .tflite files for TF's mobile "
+                     "interpreter",
+                     "save a checkpoint or SavedModel; export for mobile with PyTorch's "
+                     "tools (torch.export, ExecuTorch)"),
+    "contrib.lite": _tf_only("TensorFlow Lite converts models for TF's mobile interpreter",
+                             "PyTorch's export tools (torch.export, ExecuTorch)"),
+    "mlir": _tf_only("TensorFlow's MLIR compiler passes operate on TF's internal IR"),
+    "load_op_library": _CUSTOM_OPS,
+    "load_library": _CUSTOM_OPS,
+    "load_file_system_library": _tf_only("it loads a TensorFlow C++ file-system plugin",
+                                         "tf.gfile and tf.io.gfile read local paths"),
+    "user_ops": _tf_only("TensorFlow's example C++ user op"),
+    "resource_loader": _tf_only("it locates data files in TensorFlow's Bazel build tree",
+                                "os.path or importlib.resources"),
+    "check_pinned": _tf_only("a TensorFlow-internal helper (not for public use)"),
+    "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
+                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API"),
+    "types": Unsupported("tf.types holds TF 2 type annotations outside the TF 1.x API",
+                         "tf.Tensor / typing annotations"),
+    "autograph.to_graph": _AUTOGRAPH,
+    "autograph.to_code": _AUTOGRAPH,
+    "autograph.convert": _AUTOGRAPH,
+    "profiler": _tf_only("tf.profiler analyses TF's own run metadata and C++ kernels",
+                         "torch.profiler (the kernels are torch's)"),
+    "contrib.tfprof": _tf_only("tfprof analyses TF's own run metadata", "torch.profiler"),
+    "debugging.experimental": _tf_only("tfdbg v2 dumps TF's internal execution traces for "
+                                       "TensorBoard's Debugger V2",
+                                       "tf.print, tf.debugging.enable_check_numerics"),
+    "config.experimental.enable_mlir_bridge": _MLIR_BRIDGE,
+    "config.experimental.disable_mlir_bridge": _MLIR_BRIDGE,
+    "test.create_local_cluster": _DISTRIBUTED,
+    "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
+                                 "torch-tensorrt on the equivalent torch model"),
+    "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),
+    "contrib.bigtable": _tf_only("it reads Cloud Bigtable through TF's C++ kernels"),
+    "contrib.mpi_collectives": _DISTRIBUTED,
+    "contrib.nccl": _DISTRIBUTED,
+    # -- distributed execution (a later issue) ---------------------------------------------
+    "distribute": _DISTRIBUTED,
+    "contrib.distribute": _DISTRIBUTED,
+    "train.Server": _DISTRIBUTED,
+    "train.ServerDef": _DISTRIBUTED,
+    "train.ClusterDef": _DISTRIBUTED,
+    "train.JobDef": _DISTRIBUTED,
+    "train.SyncReplicasOptimizer": _DISTRIBUTED,
+    "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
+    # -- features tf1compat leaves out ---------------------------------------------------------
+    "RaggedTensor": _RAGGED,
+    "RaggedTensorSpec": _RAGGED,
+    "ragged": _RAGGED,
+    "ragged_fill_empty_rows": _RAGGED,
+    "ragged_fill_empty_rows_grad": _RAGGED,
+    "io.RaggedFeature": _RAGGED,
+    "mixed_precision": _MIXED_PRECISION,
+    "train.experimental": _MIXED_PRECISION,
+    "contrib.mixed_precision": _MIXED_PRECISION,
+    "nondifferentiable_batch_function": Unsupported(
+        "it batches concurrent calls for TF Serving", "call the function directly"),
+    "train.do_quantize_training_on_graphdef": _tf_only(
+        "it rewrites a GraphDef for TF's quantized inference kernels"),
+    "contrib.quantize": _tf_only("it rewrites graphs for TF Lite's quantized kernels",
+                                 "torch.ao.quantization on the equivalent torch model"),
+    "contrib.slim.nets": Unsupported("slim's model zoo (alexnet, vgg, inception, resnet) is "
+                                     "not bundled",
+                                     "the nets' source from the TensorFlow models "
+                                     "repository, which builds on slim layers tf1compat "
+                                     "provides"),
+    "saved_model.save": _OBJECT_SAVED_MODEL,
+    "saved_model.load_v2": _OBJECT_SAVED_MODEL,
+    "saved_model.Asset": _OBJECT_SAVED_MODEL,
+    "saved_model.SaveOptions": _OBJECT_SAVED_MODEL,
+    "saved_model.experimental": _OBJECT_SAVED_MODEL,
+    "train.sdca_optimizer": _SDCA,
+    "train.sdca_fprint": _SDCA,
+    "train.sdca_shrink_l1": _SDCA,
+    "flags.tf_decorator": _tf_only("a TensorFlow-internal module exported by accident"),
+    "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x and is not "
+                                 "provided", "tf.estimator / tf.keras"),
+    # -- contrib modules whose successors live in core TF --------------------------------------
+    "contrib.metrics": _moved("tf.contrib.metrics", "tf.metrics (streaming_accuracy -> "
+                              "tf.metrics.accuracy, streaming_mean -> tf.metrics.mean, ...)"),
+    "contrib.slim.metrics": _moved("slim.metrics", "tf.metrics"),
+    "contrib.keras": _moved("tf.contrib.keras", "tf.keras"),
+    "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
+    "contrib.image": _moved("tf.contrib.image", "tf.image"),
+    "contrib.signal": _moved("tf.contrib.signal", "tf.signal"),
+    "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),
+    "contrib.opt": _moved("tf.contrib.opt", "the tf.train optimizers"),
+    "contrib.util": _moved("tf.contrib.util", "tf.make_tensor_proto, tf.make_ndarray, "
+                           "tf.get_static_value"),
+    "contrib.predictor": _moved("tf.contrib.predictor", "tf.saved_model.loader.load and "
+                                "Session.run"),
+    "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "
+                                                  "npairs, lifted structure) are not "
+                                                  "provided"),
+    "contrib.slim.learning.train": Unsupported(
+        "slim's training loop is not provided",
+        "tf.train.MonitoredTrainingSession running slim.learning.create_train_op's op"),
+    "contrib.slim.evaluation": Unsupported("slim's evaluation loop is not provided",
+                                           "tf.metrics update ops run in a Session loop"),
+    "contrib.slim.data": _moved("slim's queue-based data providers and decoders",
+                                "tf.data with tf.parse_single_example"),
+    "contrib.slim.queues": _moved("slim.queues", "tf.data"),
+}
+
+
+def lookup(qualified: str) -> Optional[Unsupported]:
+    """The entry for a name ("contrib.slim.nets.vgg") or the namespace containing it."""
+    parts = qualified.split(".")
+    for end in range(len(parts), 0, -1):
+        found = UNSUPPORTED.get(".".join(parts[:end]))
+        if found is not None:
+            return found
+    return None
+
+
+def explain(qualified: str) -> str:
+    """" <Reason>. Instead: <replacement>." for a table entry ("" without one)."""
+    entry = lookup(qualified)
+    if entry is None:
+        return ""
+    reason = entry.reason if entry.reason.startswith("tf.") else \
+        entry.reason[0].upper() + entry.reason[1:]
+    text = f" {reason}."
+    if entry.replacement:
+        text += f" Instead: {entry.replacement}."
+    return text
+
