@@ -20,7 +20,7 @@ records the output structure (Tensor, list, TF's namedtuple, Operation), each ou
 name, dtype and static shape, the run-time values, and, for float outputs and float
 inputs, the gradient of `sum(output * fixed weights)` with respect to each float input
 (TF's `tf.gradients`: None, a value, or its exception class). An exception at graph build
-or run time is recorded as its class and stage. `check_row(record, result)` compares.
+or run time is recorded as its class and stage. `check_row(row, record, result)` compares.
 
 Seeded random ops compare exact values where tf1compat reproduces TF's streams; rows can
 instead compare only `check="shape"` (structure, dtypes, shapes), `check="sorted"`
@@ -50,7 +50,8 @@ ROOT = os.path.dirname(os.path.dirname(GOLDEN_DIR))
 
 __all__ = ["Row", "row", "err", "Dyn", "Const", "Var", "ResVar", "rand", "f16", "f32", "f64",
            "i32", "i64", "pos", "strings", "run_row", "run_row_eager", "check_row",
-           "eager_applies", "OPTIONS", "declared_op_types", "row_modules", "rows_of", "record_path", "write_records", "ROOT"]
+           "eager_applies", "OPTIONS", "declared_op_types", "row_modules", "rows_of",
+           "record_path", "write_records", "ROOT"]
 
 _FLOAT_KINDS = ("float16", "float32", "float64")
 

@@ -310,7 +310,7 @@ class RawOp:
         return self._result_type(*values)
 
 
-# -- the table and the namespace's names -------------------------------------------------------------------
+# -- the table and the namespace's names ----------------------------------------------------
 
 def _recorded() -> Any:
     """TF's recorded raw op table (imported on first use: it is large)."""

@@ -146,7 +146,8 @@ def encode_png(image: np.ndarray) -> bytes:
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+        crc = struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+        return struct.pack(">I", len(data)) + body + crc
 
     header = struct.pack(">IIBBBBB", w, h, 8, color_type, 0, 0, 0)
     idats = b"".join(chunk(b"IDAT", compressed[i:i + 8192])
