@@ -10,8 +10,9 @@ Keyword values are the raw op's arguments. A numpy array becomes an input tensor
 array is fed through a placeholder of its full static shape (it is a gradient source), any
 other array is a constant; `Dyn(array, shape)` feeds a placeholder of a partly or wholly
 unknown shape; `Const(array)` makes a float array a constant; `Var(array)` and
-`ResVar(array)` pass a ref variable / a resource variable's handle (their values after
-the run are recorded too). Lists of these are list inputs. Anything else (Python numbers,
+`ResVar(array)` pass a ref variable / a resource variable's handle, `Table(keys, values)`
+a hash table's handle (their contents after the run are recorded too). Lists of these
+are list inputs. Anything else (Python numbers,
 lists, strings, dtype names) is passed as it is.
 
 `run_row(tf, row)` is the one procedure that runs a row, for the recorder (real TF) and
@@ -48,10 +49,10 @@ GOLDEN_DIR = os.path.dirname(os.path.abspath(__file__))
 DATA_DIR = os.path.join(GOLDEN_DIR, "data")
 ROOT = os.path.dirname(os.path.dirname(GOLDEN_DIR))
 
-__all__ = ["Row", "row", "err", "Dyn", "Const", "Var", "ResVar", "rand", "f16", "f32", "f64",
-           "i32", "i64", "pos", "strings", "run_row", "run_row_eager", "check_row",
-           "eager_applies", "OPTIONS", "declared_op_types", "row_modules", "rows_of",
-           "record_path", "write_records", "ROOT"]
+__all__ = ["Row", "row", "err", "Dyn", "Const", "Var", "ResVar", "Table", "rand", "f16",
+           "f32", "f64", "i32", "i64", "pos", "strings", "run_row", "run_row_eager",
+           "check_row", "eager_applies", "OPTIONS", "declared_op_types", "row_modules",
+           "rows_of", "record_path", "write_records", "ROOT"]
 
 _FLOAT_KINDS = ("float16", "float32", "float64")
 
@@ -81,6 +82,17 @@ class Var:
 class ResVar:
     """A resource variable's handle (`tf.Variable(value, use_resource=True).handle`)."""
     value: np.ndarray
+
+
+@dataclass(frozen=True)
+class Table:
+    """A hash table's handle (HashTableV2): initialized with `keys` and `values`
+    (InitializeTableV2 runs before the row's op), or left empty with the given dtypes.
+    Its contents after the run are recorded, sorted by key (LookupTableExportV2)."""
+    keys: Optional[np.ndarray] = None
+    values: Optional[np.ndarray] = None
+    key_dtype: str = ""
+    value_dtype: str = ""
 
 
 def rand(shape: Sequence[int], dtype: str = "float32", lo: float = -2.0, hi: float = 2.0,
@@ -165,6 +177,9 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, (Dyn, Const, Var, ResVar)):
         return [type(value).__name__, encode(value.value),
                 list(value.shape) if getattr(value, "shape", None) is not None else None]
+    if isinstance(value, Table):
+        return ["Table", _canonical(value.keys), _canonical(value.values), value.key_dtype,
+                value.value_dtype]
     if isinstance(value, (np.generic,)):
         return encode(value)
     return value if isinstance(value, (int, float, str, bool, type(None))) else repr(value)
@@ -259,11 +274,13 @@ class _Inputs:
         self.feeds: Dict[Any, np.ndarray] = {}
         self.sources: List[Tuple[str, Any]] = []      # (argument path, float placeholder)
         self.variables: List[Any] = []
+        self.tables: List[Tuple[Any, str, str]] = []     # (handle, key dtype, value dtype)
+        self.initializers: List[Any] = []
 
     def build(self, path: str, value: Any) -> Any:
         tf = self.tf
         if isinstance(value, list) and value and all(
-                isinstance(v, (np.ndarray, Dyn, Const, Var, ResVar)) for v in value):
+                isinstance(v, (np.ndarray, Dyn, Const, Var, ResVar, Table)) for v in value):
             return [self.build(f"{path}[{i}]", v) for i, v in enumerate(value)]
         name = path.replace("[", "_").replace("]", "")      # a valid TF node name
         if isinstance(value, Var):
@@ -274,6 +291,8 @@ class _Inputs:
             v = tf.Variable(value.value, name=name, use_resource=True)
             self.variables.append(v)
             return v.handle
+        if isinstance(value, Table):
+            return self._table(name, value)
         if isinstance(value, Const):
             return tf.constant(value.value, name=name)
         if isinstance(value, Dyn):
@@ -283,6 +302,23 @@ class _Inputs:
                 return self._placeholder(path, name, value, value.shape)
             return tf.constant(value, name=name)
         return value
+
+    def _table(self, name: str, table: Table) -> Any:
+        def dtype(given: str, values: Any) -> str:
+            if given:
+                return given
+            return "string" if np.asarray(values).dtype == object else \
+                np.asarray(values).dtype.name
+        key_dtype, value_dtype = dtype(table.key_dtype, table.keys), \
+            dtype(table.value_dtype, table.values)
+        handle = self.tf.raw_ops.HashTableV2(key_dtype=key_dtype, value_dtype=value_dtype,
+                                             name=name)
+        if table.keys is not None:
+            self.initializers.append(self.tf.raw_ops.InitializeTableV2(
+                table_handle=handle, keys=self.tf.constant(table.keys),
+                values=self.tf.constant(table.values)))
+        self.tables.append((handle, key_dtype, value_dtype))
+        return handle
 
     def _placeholder(self, path: str, name: str, value: np.ndarray, shape: Any) -> Any:
         ph = self.tf.placeholder(value.dtype.name if value.dtype != object else "string",
@@ -386,6 +422,8 @@ def run_row(tf: Any, r: Row) -> Dict[str, Any]:
         try:
             if inputs.variables:
                 sess.run(tf.global_variables_initializer())
+            if inputs.initializers:
+                sess.run(inputs.initializers)
             fetches = flat if flat else out
             values = sess.run(fetches, inputs.feeds)
             values = values if flat else []
@@ -399,11 +437,25 @@ def run_row(tf: Any, r: Row) -> Dict[str, Any]:
         if inputs.variables:
             result["variables"] = [_observe(v, r.check)
                                    for v in sess.run([v.value() for v in inputs.variables])]
+        if inputs.tables:
+            result["tables"] = [_table_contents(tf, sess, table) for table in inputs.tables]
         if r.with_grad and not r.error and not inputs.variables:
             grads = _gradients(tf, sess, r, flat, values, inputs)
             if grads is not None:
                 result["gradients"] = grads
     return result
+
+
+def _table_contents(tf: Any, sess: Any, table: Tuple[Any, str, str]) -> Any:
+    """A hash table's (keys, values), sorted by key (TF exports them in hash order)."""
+    handle, key_dtype, value_dtype = table
+    try:
+        keys, values = sess.run(tf.raw_ops.LookupTableExportV2(
+            table_handle=handle, Tkeys=key_dtype, Tvalues=value_dtype))
+    except Exception as e:  # noqa: BLE001 - an uninitialized table is TF's error
+        return _error(e, "run")
+    order = sorted(range(len(keys)), key=lambda i: keys[i])
+    return [keys[order] if len(keys) else keys, values[order] if len(values) else values]
 
 
 def _gradients(tf: Any, sess: Any, r: Row, flat: List[Any], values: List[Any],
@@ -472,7 +524,7 @@ def eager_applies(r: Row) -> bool:
     def plain(value: Any) -> bool:
         if isinstance(value, list):
             return all(plain(v) for v in value)
-        return not isinstance(value, (Var, ResVar))
+        return not isinstance(value, (Var, ResVar, Table))
     return not r.error and all(plain(v) for v in r.args.values())
 
 

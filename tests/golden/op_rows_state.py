@@ -1,11 +1,12 @@
-"""Op rows: variables (ref and resource), assignments, scatter updates, and TF's training
-ops in their four forms (Apply*, ResourceApply*, SparseApply*, ResourceSparseApply*).
+"""Op rows: variables (ref and resource), assignments, scatter updates, TF's training ops
+in their four forms (Apply*, ResourceApply*, SparseApply*, ResourceSparseApply*), and
+hash tables.
 
-A row's variables are recorded after the op ran once, beside the op's own outputs."""
+A row's variables and tables are recorded after the op ran once, beside its outputs."""
 
 import numpy as np
 
-from tests.golden.op_harness import ResVar, Var, err, f32, i32, pos, row
+from tests.golden.op_harness import ResVar, Table, Var, err, f32, i32, pos, row, strings
 
 _V = f32(4, 3)
 _IDX = np.array([2, 0], np.int32)
@@ -154,4 +155,29 @@ ROWS += [
     err("SparseApplyMomentum", var=Var(_V), accum=Var(f32(4, 3, seed=2)), lr=_LR,
         grad=f32(1, 3, seed=9), indices=np.array([7], np.int32), momentum=np.float32(0.9)),
     err("ApplyAdagrad", var=Var(_V), accum=Var(pos(4, 3, seed=2)), lr=f32(2), grad=f32(4, 3)),
+]
+
+# -- hash tables (HashTableV2 handles, initialized by InitializeTableV2 before the op) ----------
+
+_WORDS = strings("one", "two", "three")
+_TABLE = Table(_WORDS, np.array([1, 2, 3], np.int64))
+ROWS += [
+    row("LookupTableFindV2", table_handle=_TABLE, keys=strings("two", "four", "one", "two"),
+        default_value=np.int64(-1)),
+    row("LookupTableFindV2", table_handle=Table(np.array([3, 7], np.int64), f32(2)),
+        keys=np.array([[7, 1], [3, 3]], np.int64), default_value=np.float32(0.5)),
+    err("LookupTableFindV2", table_handle=_TABLE, keys=np.array([1], np.int64),
+        default_value=np.int64(-1)),
+    row("LookupTableSizeV2", table_handle=_TABLE),
+    row("LookupTableSizeV2", table_handle=Table(key_dtype="string", value_dtype="int64")),
+    row("LookupTableExportV2", table_handle=_TABLE, Tkeys="string", Tvalues="int64",
+        check="sorted"),
+    row("InitializeTableV2", table_handle=Table(key_dtype="int64", value_dtype="string"),
+        keys=np.array([5, 1], np.int64), values=strings("five", "one")),
+    err("InitializeTableV2", table_handle=_TABLE, keys=strings("x"),
+        values=np.array([9], np.int64)),
+    err("InitializeTableV2", table_handle=Table(key_dtype="string", value_dtype="int64"),
+        keys=strings("x", "y"), values=np.array([9], np.int64)),
+    err("LookupTableImportV2", table_handle=_TABLE, keys=strings("x"),
+        values=np.array([9], np.int64)),
 ]
