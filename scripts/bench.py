@@ -5,7 +5,8 @@
 
 Each line prints both timings and their ratio (tf1compat / torch). Targets (issue text):
 Session.run overhead on a tiny fed graph <= 50 us; a 500-op elementwise chain within 1.5x
-of the hand-written torch loop; while_loop <= 1.5x; training steps >= 0.9x of torch.
+of the hand-written torch loop; while_loop <= 1.5x; training steps >= 0.9x of torch;
+`summaries` (bench_summaries.py) runs real TF in a subprocess: <= 1.5x TF per step.
 Real TensorFlow's figures measured on this kind of machine are quoted for reference.
 """
 
@@ -186,6 +187,7 @@ for _module, _name in (("bench_while", "bench_while_loop"), ("bench_nn", "bench_
     _optional(_module, _name)
 BENCHMARKS.append(bench_eager_dispatch)
 _optional("bench_checkpoint", "bench_checkpoint")
+_optional("bench_summaries", "bench_summaries")
 
 
 def main(argv: List[str]) -> int:

@@ -6,13 +6,15 @@
 (ten equal variables), fills them with random data, and times, best of `rounds`
 interleaved rounds:
 
-* `saver_save`: `tf.train.Saver.save` (Session.run of SaveV2: `<prefix>.safetensors` with
-  per-tensor CRC-32, atomic write, state file; no .meta),
+* `saver_save`: `tf.train.Saver.save` (Session.run of SaveV2: TF's layout, `<prefix>.index`
+  and a data shard that is a safetensors file, per-tensor CRC-32C, atomic writes, state
+  file; no .meta),
 * `saver_restore`: `Saver.restore` (RestoreV2 reading every tensor and checking its
-  CRC-32, then the Assign ops into the session),
+  CRC-32C, then the Assign ops into the session),
 * `saver_save_unverified` / `saver_restore_unverified`: the same with
-  TF1COMPAT_CHECKPOINT_VERIFY=0 (no CRC-32s written or checked; restored values stay
-  mapped from the file, as safetensors' own load does),
+  TF1COMPAT_CHECKPOINT_VERIFY=0 (checksums are still written — TF checks them — but not
+  checked on restore, where values stay mapped from the data file, as safetensors' own
+  load does),
 * `st_save` / `st_load`: `safetensors.torch.save_file` / `load_file` on the same torch
   tensors (`load_file` maps the file lazily, reading nothing), `st_save_fsync`:
   `save_file` plus an fsync (the durability Saver's atomic write includes), `st_load_read`:

@@ -10,9 +10,9 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from tf1compat.framework import dtypes
-from tf1compat.training import crc32c, tensor_codec
-from tf1compat.training import protobuf_wire as wire
-from tf1compat.training import tf_bundle
+from tf1compat.serialization import crc32c, tensor_bundle, tensor_codec
+from tf1compat.serialization.messages import BundleEntryProto, BundleHeaderProto
+from tf1compat.serialization.sstable import encode_varint
 
 
 def _block(entries: List[Tuple[bytes, bytes]], restart_interval: int) -> bytes:
@@ -27,8 +27,8 @@ def _block(entries: List[Tuple[bytes, bytes]], restart_interval: int) -> bytes:
             shared = 0
             while shared < min(len(prev), len(key)) and prev[shared] == key[shared]:
                 shared += 1
-        out += wire.encode_varint(shared) + wire.encode_varint(len(key) - shared)
-        out += wire.encode_varint(len(value)) + key[shared:] + value
+        out += encode_varint(shared) + encode_varint(len(key) - shared)
+        out += encode_varint(len(value)) + key[shared:] + value
         prev = key
     if not restarts:
         restarts = [0]
@@ -49,7 +49,7 @@ def build_table(items: List[Tuple[bytes, bytes]], block_size: int = 4096,
         out.extend(contents)
         trailer = bytes([kind])
         out.extend(trailer + struct.pack("<I", crc32c.mask(crc32c.value(contents + trailer))))
-        return wire.encode_varint(offset) + wire.encode_varint(len(contents))
+        return encode_varint(offset) + encode_varint(len(contents))
 
     pending: List[Tuple[bytes, bytes]] = []
     size = 0
@@ -69,10 +69,10 @@ def build_table(items: List[Tuple[bytes, bytes]], block_size: int = 4096,
 
 
 def _entry(value: np.ndarray, dtype: dtypes.DType, offset: int, big_endian: bool
-           ) -> Tuple[Dict, bytes]:
+           ) -> Tuple[BundleEntryProto, bytes]:
     if dtype == dtypes.string:
         flat = value.reshape(-1)
-        lengths = b"".join(wire.encode_varint(len(s)) for s in flat)
+        lengths = b"".join(encode_varint(len(s)) for s in flat)
         crc = 0
         for s in flat:
             crc = crc32c.extend(crc, struct.pack("<I", len(s)))
@@ -88,11 +88,10 @@ def _entry(value: np.ndarray, dtype: dtypes.DType, offset: int, big_endian: bool
             arr = arr.astype(store.newbyteorder(">"))
         data = arr.tobytes()
         crc = crc32c.value(data)
-    entry = {"dtype": dtype.as_datatype_enum,
-             "shape": {"dim": [{"size": d, "name": ""} for d in value.shape],
-                       "unknown_rank": False},
-             "shard_id": 0, "offset": offset, "size": len(data), "crc32c": crc32c.mask(crc),
-             "slices": []}
+    entry = BundleEntryProto(dtype=dtype.as_datatype_enum, shard_id=0, offset=offset,
+                             size=len(data), crc32c=crc32c.mask(crc))
+    for d in value.shape:
+        entry.shape.dim.add(size=d)
     return entry, data
 
 
@@ -107,14 +106,14 @@ def write_bundle(prefix: str, tensors: Dict[str, Tuple[np.ndarray, dtypes.DType]
         entry, raw = _entry(np.asarray(value, dtype=object if dtype == dtypes.string else None),
                             dtype, len(data), big_endian)
         data += raw
-        items.append((name.encode(), wire.encode(entry, tf_bundle._ENTRY)))
+        items.append((name.encode(), entry.SerializeToString()))
     items += list((raw_entries or {}).items())
     hdr = header if header is not None else {
         "num_shards": 1, "endianness": 1 if big_endian else 0,
         "version": {"producer": 1, "min_consumer": 0, "bad_consumers": []}}
-    items.append((b"", wire.encode(hdr, tf_bundle._HEADER)))
+    items.append((b"", BundleHeaderProto(**hdr).SerializeToString()))
     items.sort()
-    with open(tf_bundle.index_filename(prefix), "wb") as f:
+    with open(tensor_bundle.index_filename(prefix), "wb") as f:
         f.write(build_table(items, block_size, restart_interval, compression))
-    with open(tf_bundle.data_filename(prefix, 0, 1), "wb") as f:
+    with open(tensor_bundle.data_filename(prefix, 0, 1), "wb") as f:
         f.write(bytes(data))

@@ -314,7 +314,7 @@ def test_assert_equal_graph_def_names_the_difference():
     (errno.EROFS, tf.errors.PermissionDeniedError),
     (errno.EACCES, tf.errors.PermissionDeniedError)])
 def test_saving_to_a_full_or_read_only_disk(tmp_path, monkeypatch, code, cls):
-    from tf1compat.training import checkpoint_format
+    from tf1compat.serialization import atomic_files
     tf.reset_default_graph()
     v = tf.Variable([1.0, 2.0], name="v")
     saver = tf.train.Saver()
@@ -327,7 +327,7 @@ def test_saving_to_a_full_or_read_only_disk(tmp_path, monkeypatch, code, cls):
 
     with tf.Session() as sess:
         sess.run(v.initializer)
-        monkeypatch.setattr(checkpoint_format.os, "open", failing_open)
+        monkeypatch.setattr(atomic_files.os, "open", failing_open)
         with pytest.raises(cls, match=os.strerror(code)):
             saver.save(sess, str(tmp_path / "model.ckpt"))
     assert not any(p.name.startswith("model.ckpt") for p in tmp_path.iterdir())

@@ -1,4 +1,5 @@
-"""tf1compat's `<prefix>.safetensors` checkpoints: layout, dtypes, atomic writes, corruption."""
+"""tf1compat's earlier `<prefix>.safetensors` checkpoints (read, and written by the converter):
+layout, dtypes, atomic writes, corruption."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from safetensors import safe_open
 
 import tf1compat as tf
 from tf1compat.framework import dtypes
-from tf1compat.training import checkpoint_format as cf
-from tf1compat.training import object_graph as og
+from tf1compat.serialization import safetensors_checkpoint as cf
+from tf1compat.serialization import object_graph as og
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -50,7 +51,7 @@ def test_round_trip_every_dtype(tmp_path):
     assert path == str(tmp_path / "model.ckpt-1.safetensors")
     assert os.listdir(tmp_path) == ["model.ckpt-1.safetensors"]
     r = tf.train.NewCheckpointReader(str(tmp_path / "model.ckpt-1"))
-    assert r.format == "tf1compat"
+    assert r.format == "safetensors"
     types = r.get_variable_to_dtype_map()
     assert types["bf16"] == dtypes.bfloat16 and types["qint8"] == dtypes.qint8
     assert types["strings"] == dtypes.string and types["c64"] == dtypes.complex64
@@ -280,7 +281,7 @@ def test_hard_crash_mid_save_leaves_old_file_and_hidden_temp(tmp_path):
         import os, sys
         sys.path.insert(0, {ROOT!r})
         import numpy as np
-        from tf1compat.training import checkpoint_format as cf
+        from tf1compat.serialization import safetensors_checkpoint as cf
         real = cf._write_tensor_data
         def die(f, array):
             real(f, array[: array.size // 2])
@@ -343,7 +344,7 @@ def test_invalid_keys_and_values(tmp_path):
 
 
 def test_python_values_get_tf_dtypes(tmp_path):
-    from tf1compat.training import tensor_codec
+    from tf1compat.serialization import tensor_codec
     cases = [(5, None, "int32"), (2 ** 40, None, "int64"), (1.5, None, "float32"),
              ([[1, 2]], None, "int32"), (True, None, "bool"), (["a", b"b"], None, "string"),
              ([1, 2], "int64", "int64"), (3, "float64", "float64"), ([1, -2], "qint8", "qint8"),

@@ -1,5 +1,5 @@
-"""tf.train.NewCheckpointReader / load_checkpoint over both formats; the converter; the
-protobuf wire codec."""
+"""tf.train.NewCheckpointReader / load_checkpoint over both layouts; the two-way converter;
+table varints and object-graph parsing."""
 
 from __future__ import annotations
 
@@ -14,23 +14,26 @@ import torch
 
 import tf1compat as tf
 from tf1compat.framework import dtypes
-from tf1compat.training import checkpoint_format as cf
-from tf1compat.training import object_graph as og
-from tf1compat.training import protobuf_wire as wire
+from tf1compat.serialization import object_graph as og
+from tf1compat.serialization import safetensors_checkpoint as cf
+from tf1compat.serialization import sstable
+from tf1compat.serialization.messages import TrackableObjectGraph
 from tf1compat.training.checkpoint_convert import convert_checkpoint
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")
 
 
-@pytest.fixture(params=["tf_bundle", "tf1compat"])
+@pytest.fixture(params=["tf_written", "tf1compat_written", "safetensors"])
 def name_based(request, tmp_path):
-    """The name_based fixture as TF wrote it, or converted to our format."""
-    src = os.path.join(FIXTURES, "name_based")
-    if request.param == "tf_bundle":
-        return os.path.join(src, "model.ckpt-3")
+    """The name_based fixture as TF wrote it, rewritten by tf1compat in TF's layout, or
+    converted to the earlier single-file safetensors format."""
+    src = os.path.join(FIXTURES, "name_based", "model.ckpt-3")
+    if request.param == "tf_written":
+        return src
     prefix = str(tmp_path / "model.ckpt-3")
-    convert_checkpoint(os.path.join(src, "model.ckpt-3"), prefix)
+    convert_checkpoint(src, prefix, to="tf" if request.param == "tf1compat_written"
+                       else "safetensors")
     return prefix
 
 
@@ -94,15 +97,19 @@ def test_header_key_behaves_as_in_tf():
 
 def test_object_based_conversion_keeps_graph_and_to_names(tmp_path):
     src = os.path.join(FIXTURES, "object_tf2")
-    summary = convert_checkpoint(src, str(tmp_path / "obj"))
-    assert summary["object_based"] and not summary["renamed"]
-    r = tf.train.NewCheckpointReader(str(tmp_path / "obj"))
     tf_reader = tf.train.load_checkpoint(src)
-    assert r.keys() == tf_reader.keys()
-    assert r.object_graph() == tf_reader.object_graph()
-    assert r.get_tensor(og.OBJECT_GRAPH_KEY) == tf_reader.get_tensor(og.OBJECT_GRAPH_KEY)
+    for to in ("tf", "safetensors"):
+        summary = convert_checkpoint(src, str(tmp_path / f"obj_{to}"), to=to)
+        assert summary["object_based"] and not summary["renamed"]
+        assert summary["format"] == to
+        r = tf.train.NewCheckpointReader(str(tmp_path / f"obj_{to}"))
+        assert r.format == {"tf": "tf_bundle", "safetensors": "safetensors"}[to]
+        assert r.keys() == tf_reader.keys()
+        assert r.object_graph() == tf_reader.object_graph()
+        assert r.get_tensor(og.OBJECT_GRAPH_KEY) == tf_reader.get_tensor(og.OBJECT_GRAPH_KEY)
     summary = convert_checkpoint(src, str(tmp_path / "names.safetensors"), to_names=True)
     assert summary["path"] == str(tmp_path / "names.safetensors")
+    assert summary["format"] == "safetensors"
     names = tf.train.NewCheckpointReader(str(tmp_path / "names"))
     assert names.object_graph() is None
     assert names.keys() == sorted(["Adam/m/d1/bias", "Adam/m/d1/kernel", "Adam/m/d2/bias",
@@ -137,13 +144,14 @@ def test_to_names_keeps_unnamed_keys_unless_strict(tmp_path):
     with pytest.raises(ValueError, match="claimed by several keys"):
         convert_checkpoint(str(tmp_path / "src"), str(tmp_path / "out2"), to_names=True,
                            strict=True)
-    assert not os.path.exists(str(tmp_path / "out2.safetensors"))
+    assert os.listdir(tmp_path) and not any(p.startswith("out2") for p in os.listdir(tmp_path))
 
 
-def test_converter_all_dtypes_and_partitioned(tmp_path):
+@pytest.mark.parametrize("to", ["tf", "safetensors"])
+def test_converter_all_dtypes_and_partitioned(tmp_path, to):
     for name in ("all_dtypes", "partitioned"):
         src = os.path.join(FIXTURES, name)
-        convert_checkpoint(src, str(tmp_path / name))
+        convert_checkpoint(src, str(tmp_path / name), to=to)
         a = tf.train.load_checkpoint(src)
         b = tf.train.NewCheckpointReader(str(tmp_path / name))
         assert b.get_variable_to_dtype_map() == a.get_variable_to_dtype_map()
@@ -162,73 +170,41 @@ def test_convert_script(tmp_path):
                            os.path.join(FIXTURES, "object_graph_v1"), out, "--to-names"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert "3 tensors from an object-based checkpoint, 3 renamed" in proc.stdout
+    assert "(tf): 3 tensors from an object-based checkpoint, 3 renamed" in proc.stdout
     assert "dense/kernel/.ATTRIBUTES/VARIABLE_VALUE -> dense/kernel" in proc.stdout
     r = tf.train.NewCheckpointReader(out)
+    assert r.format == "tf_bundle" and os.path.exists(out + ".data-00000-of-00001")
     assert r.keys() == ["dense/bias", "dense/kernel", "save_counter"]
     np.testing.assert_array_equal(r.get_tensor("dense/kernel"), [[1.0, 2.0]])
     assert r.get_variable_to_dtype_map()["save_counter"] == dtypes.int64
+    # ... and back: the TF-layout result to one safetensors file
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "convert_checkpoint.py"),
+                           out, out + "_back", "--to", "safetensors"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    back = tf.train.NewCheckpointReader(out + "_back")
+    assert back.format == "safetensors" and back.keys() == r.keys()
+    np.testing.assert_array_equal(back.get_tensor("dense/kernel"), [[1.0, 2.0]])
 
 
-# -- the protobuf wire codec ------------------------------------------------------------------
+# -- table varints ------------------------------------------------------------------------------
 
 def test_varints():
     for v in (0, 1, 127, 128, 300, 2 ** 32, 2 ** 63, 2 ** 64 - 1):
-        data = wire.encode_varint(v)
-        assert wire.read_varint(data, 0) == (v, len(data))
-    assert wire.encode_varint(300) == b"\xac\x02"
-    assert wire.encode_varint(-1) == b"\xff" * 9 + b"\x01"
-    with pytest.raises(wire.DecodeError, match="truncated varint"):
-        wire.read_varint(b"\x80\x80", 0)
-    with pytest.raises(wire.DecodeError, match="longer than 10 bytes"):
-        wire.read_varint(b"\x80" * 11 + b"\x01", 0)
-
-
-SCHEMA = {1: ("i32", "int32", False), 2: ("name", "string", False),
-          3: ("vals", "int64", True), 4: ("sub", {1: ("x", "float", False)}, False),
-          5: ("subs", {1: ("x", "double", False)}, True), 6: ("opt", "int64?", False),
-          7: ("crc", "fixed32", False), 8: ("flag", "bool", False), 9: ("blob", "bytes", False),
-          10: ("s", "sint64", False)}
-
-
-def test_decode_encode_round_trip():
-    msg = {"i32": -5, "name": "\u00e9", "vals": [1, -2, 2 ** 40], "sub": {"x": 1.5},
-           "subs": [{"x": 2.0}, {"x": -0.5}], "opt": 0, "crc": 0xDEADBEEF, "flag": True,
-           "blob": b"\x00\xff", "s": -3}
-    data = wire.encode(msg, SCHEMA)
-    assert wire.decode(data, SCHEMA) == msg
-    empty = wire.decode(b"", SCHEMA)
-    assert empty == {"i32": 0, "name": "", "vals": [], "sub": None, "subs": [], "opt": None,
-                     "crc": 0, "flag": False, "blob": b"", "s": 0}
-    # Unknown fields are skipped; packed and unpacked repeated scalars both decode.
-    unknown = wire.encode_varint(99 << 3 | 2) + b"\x03abc" + wire.encode_varint(98 << 3) + b"\x07"
-    unpacked = b"".join(wire.encode_varint(3 << 3) + wire.encode_varint(v) for v in (4, 5))
-    assert wire.decode(unknown + unpacked, SCHEMA)["vals"] == [4, 5]
-    # A sub-message given twice merges, as protobuf does.
-    twice = wire.encode({"sub": {"x": 1.0}}, SCHEMA) + wire.encode({"sub": {"x": 0.0}}, SCHEMA)
-    assert wire.decode(twice, SCHEMA)["sub"] == {"x": 1.0}
-
-
-@pytest.mark.parametrize("data,message", [
-    (b"\x0a\x05ab", "runs past the end"),
-    (b"\x08", "truncated varint"),
-    (b"\x3d\x01\x02", "truncated fixed32"),
-    (b"\x0b", "unsupported wire type 3"),
-    (b"\x00\x01", "invalid field number 0"),
-    (b"\x12\x02\xff\xfe", "not valid UTF-8"),
-    (b"\x0a\x00", "expected a varint"),
-    (b"\x22\x02\x08\x01", "expected fixed32"),
-])
-def test_decode_errors(data, message):
-    with pytest.raises(wire.DecodeError, match=message):
-        wire.decode(data, SCHEMA)
+        data = sstable.encode_varint(v)
+        assert sstable.read_varint(data, 0) == (v, len(data))
+    assert sstable.encode_varint(300) == b"\xac\x02"
+    with pytest.raises(ValueError, match="bad varint"):
+        sstable.read_varint(b"\x80\x80", 0)
+    with pytest.raises(ValueError, match="bad varint"):
+        sstable.read_varint(b"\x80" * 11 + b"\x01", 0)
 
 
 def test_object_graph_parse_errors():
     with pytest.raises(og.ObjectGraphError, match="cannot parse"):
         og.parse_object_graph(b"\x0a\x05ab")
-    bad_child = wire.encode({"nodes": [{"children": [{"node_id": 4, "local_name": "x"}]}]},
-                            og._OBJECT_GRAPH)
+    bad_child = TrackableObjectGraph(
+        nodes=[{"children": [{"node_id": 4, "local_name": "x"}]}]).SerializeToString()
     with pytest.raises(og.ObjectGraphError, match="node id 4"):
         og.parse_object_graph(bad_child)
     with pytest.raises(og.ObjectGraphError, match="appears on nodes 0 and 1"):

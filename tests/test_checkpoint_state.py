@@ -11,7 +11,11 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.training import checkpoint_format as cf
+from google.protobuf import text_format
+
+from tf1compat.serialization import safetensors_checkpoint as cf
+from tf1compat.serialization.bundle_writer import BundleWriter
+from tf1compat.serialization.messages import to_text
 from tf1compat.training import checkpoint_state as cs
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "tf_checkpoints")
@@ -49,12 +53,13 @@ def test_text_format_matches_tf_bytes(tmp_path):
         last_preserved_timestamp=1e20)
     with open(tmp_path / "checkpoint", encoding="utf-8") as f:
         assert f.read() == TF_ESCAPED_TEXT
-    assert cs.CheckpointState("a'b\tc\x01d\x7fe\r").to_text() == TF_CONTROL_TEXT
+    assert to_text(cs.CheckpointState(model_checkpoint_path="a'b\tc\x01d\x7fe\r")) == \
+        TF_CONTROL_TEXT
 
 
 def test_parse_round_trips_and_tf_files():
     for text in (TF_MANAGER_TEXT, TF_ESCAPED_TEXT, TF_CONTROL_TEXT):
-        assert cs.parse_checkpoint_state(text).to_text() == text
+        assert to_text(cs.parse_checkpoint_state(text)) == text
     with open(os.path.join(FIXTURES, "name_based", "checkpoint")) as f:
         state = cs.parse_checkpoint_state(f.read())
     assert state.model_checkpoint_path == "model.ckpt-3"
@@ -64,18 +69,18 @@ def test_parse_round_trips_and_tf_files():
 def test_parser_accepts_text_format_variants():
     state = cs.parse_checkpoint_state(
         "# a comment\n model_checkpoint_path: 'x' \"y\"; all_model_checkpoint_paths: ['a', \"b\"]\n"
-        "all_model_checkpoint_timestamps: [1, 2.5e3, -inf, 0x10, 3f]\n"
+        "all_model_checkpoint_timestamps: [1, 2.5e3, -inf, 3f]\n"
         "last_preserved_timestamp: -3\nmodel_checkpoint_path: \"\\303\\251\\x41\"")
     assert state.model_checkpoint_path == "\u00e9A"  # the last value wins (Merge)
     assert state.all_model_checkpoint_paths == ["a", "b"]
-    assert state.all_model_checkpoint_timestamps == [1.0, 2500.0, float("-inf"), 16.0, 3.0]
+    assert state.all_model_checkpoint_timestamps == [1.0, 2500.0, float("-inf"), 3.0]
     assert state.last_preserved_timestamp == -3.0
     assert str(state).splitlines()[-2:] == ["all_model_checkpoint_timestamps: 3",
                                             "last_preserved_timestamp: -3"]
     for bad in ("bogus: 1", "model_checkpoint_path 'x'", "model_checkpoint_path: 3",
-                "all_model_checkpoint_timestamps: 'x'", "model_checkpoint_path: \"\\q\"",
+                "all_model_checkpoint_timestamps: 'x'",
                 "model_checkpoint_path: [\"a\"]", "model_checkpoint_path: \"unterminated"):
-        with pytest.raises(cs.TextFormatParseError):
+        with pytest.raises(text_format.ParseError):
             cs.parse_checkpoint_state(bad)
 
 
@@ -140,11 +145,20 @@ def test_state_errors(tmp_path):
     assert tf.train.latest_checkpoint(str(tmp_path)) is None
 
 
+def _save(prefix: str) -> None:
+    writer = BundleWriter(prefix)
+    writer.add("a", np.ones(1))
+    writer.finish()
+
+
 def test_latest_checkpoint_and_exists_for_both_formats(tmp_path):
     d = str(tmp_path)
     assert tf.train.latest_checkpoint(d) is None
+    earlier = os.path.join(d, "model.ckpt-0")           # an earlier tf1compat's file
+    cf.save_tensors(earlier, {"a": np.ones(1)})
+    assert tf.train.checkpoint_exists(earlier)
     ours = os.path.join(d, "model.ckpt-1")
-    cf.save_tensors(ours, {"a": np.ones(1)})
+    _save(ours)
     cs.update_checkpoint_state_internal(d, ours, [ours], save_relative_paths=True)
     assert tf.train.latest_checkpoint(d) == ours
     assert tf.train.checkpoint_exists(ours)
@@ -161,8 +175,9 @@ def test_latest_checkpoint_and_exists_for_both_formats(tmp_path):
     assert tf.train.get_checkpoint_state(d).all_model_checkpoint_paths == [ours, theirs]
     mtimes = tf.train.get_checkpoint_mtimes([ours, os.path.join(d, "nope"), theirs])
     assert len(mtimes) == 2 and all(abs(m - time.time()) < 3600 for m in mtimes)
+    assert len(tf.train.get_checkpoint_mtimes([earlier])) == 1
     # Missing files: latest_checkpoint gives None.
-    os.remove(ours + ".safetensors")
+    os.remove(ours + ".index")
     cs.update_checkpoint_state_internal(d, ours, [ours], save_relative_paths=True)
     assert tf.train.latest_checkpoint(d) is None
     assert tf.train.latest_checkpoint(d, latest_filename="other") is None
@@ -172,7 +187,7 @@ def test_remove_checkpoint(tmp_path):
     d = str(tmp_path)
     for f in os.listdir(os.path.join(FIXTURES, "name_based")):
         shutil.copy(os.path.join(FIXTURES, "name_based", f), d)
-    cf.save_tensors(os.path.join(d, "model.ckpt-3"), {"a": np.ones(1)})
+    cf.save_tensors(os.path.join(d, "model.ckpt-3"), {"a": np.ones(1)})  # an earlier layout too
     tf.train.remove_checkpoint(os.path.join(d, "model.ckpt-3"))
     left = sorted(os.listdir(d))
     assert not [f for f in left if f.startswith("model.ckpt-3")]
@@ -190,17 +205,18 @@ def test_generate_checkpoint_state_proto_appends_latest():
     assert state.all_model_checkpoint_paths == ["a/ck-1", "a/ck-2"]
     state = tf.train.generate_checkpoint_state_proto("d", "d/sub/ck", ["d/x", "d/sub/ck"])
     assert state.model_checkpoint_path == os.path.join("sub", "ck")
-    assert state == cs.CheckpointState(os.path.join("sub", "ck"), ["x", os.path.join("sub", "ck")])
+    assert state == cs.CheckpointState(model_checkpoint_path=os.path.join("sub", "ck"),
+                                       all_model_checkpoint_paths=["x", os.path.join("sub", "ck")])
 
 
 def test_checkpoints_iterator(tmp_path):
     d = str(tmp_path)
-    cf.save_tensors(os.path.join(d, "ck-1"), {"a": np.ones(1)})
+    _save(os.path.join(d, "ck-1"))
     cs.update_checkpoint_state(d, os.path.join(d, "ck-1"))
 
     def later():
         time.sleep(0.3)
-        cf.save_tensors(os.path.join(d, "ck-2"), {"a": np.ones(1)})
+        _save(os.path.join(d, "ck-2"))
         cs.update_checkpoint_state(d, os.path.join(d, "ck-2"))
     thread = threading.Thread(target=later)
     thread.start()

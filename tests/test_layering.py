@@ -37,26 +37,7 @@ LAYERS: List[Tuple[str, ...]] = [
 ]
 
 # Known exceptions, each with the reason; the list only shrinks.
-_SERIALIZATION = "format code not yet moved into the serialization layer"
-ALLOWED: Dict[Tuple[str, str], str] = {
-    ("tf1compat.data._crc", "tf1compat.training.crc32c"): _SERIALIZATION,
-    ("tf1compat.data._example_decode", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
-    ("tf1compat.data.example_pb", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
-    ("tf1compat.data.iterator_ops", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
-    ("tf1compat.framework.graph", "tf1compat.training.graph_io"): _SERIALIZATION,
-    ("tf1compat.framework.operation", "tf1compat.training.graph_io"): _SERIALIZATION,
-    ("tf1compat.ops._shape_rules", "tf1compat.training.tensor_codec"): _SERIALIZATION,
-    ("tf1compat.ops.io_ops", "tf1compat.training.checkpoint_format"): _SERIALIZATION,
-    ("tf1compat.ops.io_ops", "tf1compat.training.tensor_codec"): _SERIALIZATION,
-    ("tf1compat.ops.io_ops", "tf1compat.training.object_graph"): _SERIALIZATION,
-    ("tf1compat.ops.io_ops", "tf1compat.training.checkpoint_reader"): _SERIALIZATION,
-    ("tf1compat.ops.parsing_ops", "tf1compat.data.example_pb"): _SERIALIZATION,
-    ("tf1compat.summary.protos", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
-    ("tf1compat.summary.summary_ops", "tf1compat.training.protobuf_wire"): _SERIALIZATION,
-    ("tf1compat.summary.writer", "tf1compat.training.crc32c"): _SERIALIZATION,
-    ("tf1compat.summary.writer", "tf1compat.training.graph_io"): _SERIALIZATION,
-    ("tf1compat.summary.writer", "tf1compat.training.meta_graph"): _SERIALIZATION,
-}
+ALLOWED: Dict[Tuple[str, str], str] = {}
 
 
 def _layer_of(module: str) -> int:

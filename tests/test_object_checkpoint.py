@@ -5,9 +5,7 @@ processes, name-based checkpoints and the eager restore path."""
 
 from __future__ import annotations
 
-import json
 import os
-import struct
 import subprocess
 import sys
 import textwrap
@@ -16,7 +14,8 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.training import checkpoint_format as cf
+from tf1compat.serialization import object_graph as og
+from tf1compat.serialization.bundle_writer import BundleWriter
 from tf1compat.training import object_checkpoint as oc
 from tf1compat.training import tracking
 
@@ -213,20 +212,21 @@ def test_restore_is_all_or_nothing(tmp_path):
         np.testing.assert_array_equal(sess.run(a), [-1., -1.])
 
 
-def _rewrite_metadata(path, edit):
-    file = cf.checkpoint_file(path)
-    data = open(file, "rb").read()
-    n = struct.unpack("<Q", data[:8])[0]
-    header = json.loads(data[8:8 + n])
-    meta = json.loads(header["__metadata__"]["tf1compat"])
-    edit(meta)
-    header["__metadata__"]["tf1compat"] = json.dumps(meta)
-    text = json.dumps(header).encode()
-    text += b" " * (-(8 + len(text)) % 8)
-    open(file, "wb").write(struct.pack("<Q", len(text)) + text + data[8 + n:])
+def _rewrite_object_graph(path, edit):
+    """Rewrites the checkpoint `path` with its object graph changed by `edit` (the bytes
+    given to `edit` as the plain structure, returned serialized)."""
+    reader = tf.train.NewCheckpointReader(path)
+    graph = reader.object_graph()
+    values = {k: reader.read_torch(k) for k in reader.keys() if k != og.OBJECT_GRAPH_KEY}
+    writer = BundleWriter(path)
+    writer.add(og.OBJECT_GRAPH_KEY, edit(graph), tf.string)
+    for key, value in values.items():
+        writer.add(key, value)
+    writer.finish()
 
 
-@pytest.mark.parametrize("damage", ["dangling_child", "bad_attribute", "missing_value"])
+@pytest.mark.parametrize("damage", ["dangling_child", "not_a_graph", "duplicate_key",
+                                    "missing_value"])
 def test_malformed_object_graph_restores_nothing(tmp_path, damage):
     v = tf.get_variable("v", [2], initializer=tf.constant_initializer([1., 2.]))
     ckpt = tf.train.Checkpoint(v=v)
@@ -234,15 +234,20 @@ def test_malformed_object_graph_restores_nothing(tmp_path, damage):
         sess.run(v.initializer)
         path = ckpt.save(str(tmp_path / "ck"), session=sess)
 
-    def edit(meta):
-        nodes = meta["object_graph"]["nodes"]
+    def edit(graph):
+        # The proto is edited directly: the plain structure refuses malformed graphs.
+        from tf1compat.serialization.messages import TrackableObjectGraph
+        proto = TrackableObjectGraph.FromString(og.serialize_object_graph(graph))
+        if damage == "not_a_graph":
+            return b"\x0a\x05ab"
         if damage == "dangling_child":
-            nodes[0]["children"]["v"] = 99
-        elif damage == "bad_attribute":
-            nodes[1]["attributes"][0]["checkpoint_key"] = 5
+            proto.nodes[0].children.add(node_id=99, local_name="w")
+        elif damage == "duplicate_key":
+            proto.nodes[2].attributes.add().CopyFrom(proto.nodes[1].attributes[0])
         else:
-            nodes[1]["attributes"][0]["checkpoint_key"] = "no/such/key"
-    _rewrite_metadata(path, edit)
+            proto.nodes[1].attributes[0].checkpoint_key = "no/such/key"
+        return proto.SerializeToString()
+    _rewrite_object_graph(path, edit)
     before = len(tf.get_default_graph().get_operations())
     with pytest.raises(tf.errors.DataLossError, match="object graph|names key"):
         tf.train.Checkpoint(v=v).restore(path)
@@ -255,13 +260,16 @@ def test_file_layout(tmp_path):
     with tf.Session() as sess:
         sess.run(v.initializer)
         path = ckpt.save(str(tmp_path / "ck"), session=sess)
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ck-1.safetensors"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ck-1.data-00000-of-00001",
+                                           "ck-1.index"]
     from safetensors import safe_open
-    with safe_open(cf.checkpoint_file(path), framework="np") as f:
-        assert sorted(f.keys()) == ["model/v/.ATTRIBUTES/VARIABLE_VALUE",
+    with safe_open(path + ".data-00000-of-00001", framework="np") as f:
+        assert sorted(f.keys()) == [og.OBJECT_GRAPH_KEY, "model/v/.ATTRIBUTES/VARIABLE_VALUE",
                                     "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
-        meta = json.loads(f.metadata()["tf1compat"])
-    assert meta["object_graph"]["nodes"][0]["children"] == {"model": 1, "save_counter": 2}
+        np.testing.assert_array_equal(f.get_tensor("model/v/.ATTRIBUTES/VARIABLE_VALUE"),
+                                      [1., 2.])
+    graph = tf.train.NewCheckpointReader(path).object_graph()
+    assert graph["nodes"][0]["children"] == {"model": 1, "save_counter": 2}
 
 
 def test_round_trip_through_a_new_process(tmp_path):
@@ -368,10 +376,11 @@ def test_manager_keep_every_n_hours_and_recovery(tmp_path, monkeypatch):
             for hours in (0.0, 0.5, 1.5, 1.6, 3.0):
                 clock["t"] = 10_000.0 + hours * 3600
                 manager.save()
-    kept = sorted(n for n in os.listdir(tmp_path) if n.endswith(".safetensors"))
+    kept = sorted(n for n in os.listdir(tmp_path) if n.endswith(".index"))
     # As TF: a checkpoint survives max_to_keep when it is at least an hour newer than the
     # last one preserved (the manager's creation time at first).
-    assert kept == ["ckpt-3.safetensors", "ckpt-5.safetensors"]
+    assert kept == ["ckpt-3.index", "ckpt-5.index"]
+    assert len([n for n in os.listdir(tmp_path) if ".data-" in n]) == 2
     assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-5"]
     again = tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=2)
     assert again.latest_checkpoint == str(tmp_path / "ckpt-5")

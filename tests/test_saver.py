@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.training import checkpoint_format as cf
-from tf1compat.training import graph_io, meta_graph, text_format
-from tf1compat.training.proto_messages import MetaGraphDef, SaverDef
+from tf1compat.serialization import atomic_files, bundle_writer
+from tf1compat.serialization import safetensors_checkpoint as cf
+from tf1compat.serialization.messages import MetaGraphDef, NodeDef, SaverDef, parse_text
+from tf1compat.training import graph_io, meta_graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")
@@ -65,8 +66,8 @@ def test_round_trip_through_a_new_process(tmp_path):
             print(s.run(v).tolist(), s.run(r).tolist())
     """, str(tmp_path))
     assert out.strip() == "[[1.0, 2.0], [3.0, 4.0]] [7.0, 8.0, 9.0]"
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model-5.meta",
-                                           "model-5.safetensors"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model-5.data-00000-of-00001",
+                                           "model-5.index", "model-5.meta"]
 
 
 def test_crash_during_save_leaves_previous_checkpoint(tmp_path, monkeypatch):
@@ -79,27 +80,35 @@ def test_crash_during_save_leaves_previous_checkpoint(tmp_path, monkeypatch):
         state_before = (tmp_path / "checkpoint").read_text()
         sess.run(a.assign(tf.zeros([2, 3])))
         calls = {"n": 0}
-        real = cf._write_tensor_data
+        real = bundle_writer._write_payload
 
         def crash(f, array):
             calls["n"] += 1
             if calls["n"] == 2:
                 raise OSError("disk unplugged")
             real(f, array)
-        monkeypatch.setattr(cf, "_write_tensor_data", crash)
+        monkeypatch.setattr(bundle_writer, "_write_payload", crash)
         with pytest.raises(Exception, match="disk unplugged"):
             saver.save(sess, prefix, global_step=2)
         monkeypatch.undo()
     # Nothing of the failed save is visible; the state file still names the old one.
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-1.meta", "m-1.safetensors"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-1.data-00000-of-00001",
+                                           "m-1.index", "m-1.meta"]
     assert (tmp_path / "checkpoint").read_text() == state_before
     assert saver.last_checkpoints == [first]
-    # A hard kill could leave a hidden temp file: it matches no checkpoint name.
-    (tmp_path / ".m-2.safetensors.tmp-deadbeef").write_bytes(b"partial")
+    # A hard kill leaves a hidden temp file, which matches no checkpoint name...
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    leftover = os.path.basename(atomic_files.temp_path(str(tmp_path / "m-2.index")))
+    leftover = leftover.replace(f"tmp-{os.getpid()}-", f"tmp-{dead}-")
+    (tmp_path / leftover).write_bytes(b"partial")
     assert tf.train.latest_checkpoint(str(tmp_path)) == first
     with tf.Session() as sess:
         saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path)))
         np.testing.assert_array_equal(sess.run(a), np.full([2, 3], 1.5, np.float32))
+        # ... and the next save to the directory removes it (its writer is gone).
+        saver.save(sess, prefix, global_step=3)
+    assert not (tmp_path / leftover).exists()
 
 
 def _saved(tmp_path):
@@ -111,10 +120,10 @@ def _saved(tmp_path):
     return a, b, saver, path
 
 
-@pytest.mark.parametrize("damage", ["flip_data", "truncate", "bad_json"])
+@pytest.mark.parametrize("damage", ["flip_data", "truncate", "flip_index"])
 def test_corrupted_checkpoint_restores_nothing(tmp_path, damage):
     a, b, saver, path = _saved(tmp_path)
-    file = cf.checkpoint_file(path)
+    file = path + (".index" if damage == "flip_index" else ".data-00000-of-00001")
     data = bytearray(open(file, "rb").read())
     header_len = struct.unpack("<Q", data[:8])[0]
     if damage == "flip_data":
@@ -122,11 +131,7 @@ def test_corrupted_checkpoint_restores_nothing(tmp_path, damage):
     elif damage == "truncate":
         data = data[:len(data) - 5]
     else:
-        header = json.loads(bytes(data[8:8 + header_len]))
-        header["__metadata__"]["tf1compat"] = "{not json"
-        text = json.dumps(header).encode()
-        text += b" " * (-(8 + len(text)) % 8)
-        data = struct.pack("<Q", len(text)) + text + data[8 + header_len:]
+        data[20] ^= 0xFF     # inside the index's data block: its checksum fails
     open(file, "wb").write(bytes(data))
     with tf.Session() as sess:
         sess.run([a.assign(tf.fill([2, 3], -1.0)), b.assign(tf.constant([-1, -1, -1], tf.int64))])
@@ -169,7 +174,7 @@ def test_restore_op_can_be_run_by_hand(tmp_path):
         assert sess.run(b).tolist() == [4, 4, 4]
         out = sess.run(sd.save_tensor_name, {sd.filename_tensor_name: str(tmp_path / "x")})
         assert out == str(tmp_path / "x").encode()
-    assert os.path.exists(tmp_path / "x.safetensors")
+    assert os.path.exists(tmp_path / "x.index")
 
 
 def test_keep_checkpoint_every_n_hours(tmp_path, monkeypatch):
@@ -183,8 +188,7 @@ def test_keep_checkpoint_every_n_hours(tmp_path, monkeypatch):
         for step, hours in enumerate([0.0, 0.5, 1.2, 1.4, 2.5, 2.6]):
             clock["t"] = 1000.0 + hours * 3600
             saver.save(sess, str(tmp_path / "m"), global_step=step, write_meta_graph=False)
-    kept = sorted(n[:-len(".safetensors")] for n in os.listdir(tmp_path)
-                  if n.endswith(".safetensors"))
+    kept = sorted(n[:-len(".index")] for n in os.listdir(tmp_path) if n.endswith(".index"))
     # One checkpoint per hour survives max_to_keep: steps 2 (1.2h) and 4 (2.5h), plus the last.
     assert kept == ["m-2", "m-4", "m-5"]
 
@@ -257,7 +261,6 @@ def test_tf_training_graph_imports_restores_and_steps_like_tf():
 
 
 def test_import_meta_with_unknown_op_names_it_and_adds_nothing():
-    from tf1compat.training.proto_messages import NodeDef
     meta = meta_graph.read_meta_graph_file(os.path.join(FIXTURES, "name_based",
                                                         "model.ckpt-3.meta"))
     meta.graph_def.node.append(NodeDef(name="mystery", op="NoSuchTFOp"))
@@ -296,7 +299,7 @@ def test_export_rejects_py_func_and_saver_skips_meta(tmp_path, monkeypatch):
     with tf.Session() as sess:
         sess.run(v.initializer)
         path = tf.train.Saver().save(sess, str(tmp_path / "m"))
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m.safetensors"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m.data-00000-of-00001", "m.index"]
     assert any("doubler" in w and "m.meta" in w for w in warnings)
     assert path == str(tmp_path / "m")
 
@@ -314,7 +317,7 @@ def test_meta_graph_text_format_round_trip(tmp_path):
     tf.get_variable("v", [2, 2], initializer=tf.constant_initializer([[1, 2], [3, 4]]))
     saver = tf.train.Saver(max_to_keep=3, keep_checkpoint_every_n_hours=0.25)
     meta = saver.export_meta_graph(str(tmp_path / "t.meta"), as_text=True)
-    parsed = text_format.parse((tmp_path / "t.meta").read_text(), MetaGraphDef)
+    parsed = parse_text((tmp_path / "t.meta").read_text(), MetaGraphDef)
     assert parsed == meta
     assert x.name == "x:0"
 
@@ -349,20 +352,26 @@ def test_merge_combines_partial_slices(tmp_path):
     from tf1compat.ops import io_ops
     full = np.arange(12, dtype=np.float32).reshape(4, 3)
     kinds = [dtypes.float32]
+    os.makedirs(tmp_path / "m_temp")
+    parts = []
     for shard, (spec, rows) in enumerate([("4 3 0,2:0,3", full[:2]),
                                           ("4 3 2,2:0,3", full[2:])]):
-        values, k, partial = io_ops.collect_tensors(["p"], [spec], [rows], kinds)
-        assert partial == {"p": [spec]}
-        io_ops.write_checkpoint(str(tmp_path / f"part-{shard}"), values, k,
-                                {io_ops.PARTIAL_SLICES_KEY: partial})
-    # A shard alone refuses to hand out the slice it does not hold.
-    with pytest.raises(tf.errors.NotFoundError, match="holds only slices"):
-        io_ops.read_checkpoint_tensors(str(tmp_path / "part-0"), ["p"], ["4 3 2,2:0,3"],
-                                       kinds)
-    io_ops.merge_files([str(tmp_path / "part-0"), str(tmp_path / "part-1")],
-                       str(tmp_path / "merged"))
-    assert sorted(os.listdir(tmp_path)) == ["merged.safetensors"]
+        part = str(tmp_path / "m_temp" / f"part-{shard:05d}-of-00002")
+        io_ops.write_tensors(part, ["p"], [spec], [rows], kinds)
+        parts.append(part)
+    # A shard alone refuses to hand out the slice it does not hold (TF's message).
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Does not have sufficient slices"):
+        io_ops.read_checkpoint_tensors(parts[0], ["p"], ["4 3 2,2:0,3"], kinds)
+    np.testing.assert_array_equal(
+        io_ops.read_checkpoint_tensors(parts[0], ["p"], ["4 3 0,2:0,3"], kinds)[0], full[:2])
+    bundle_writer.merge_bundles(parts, str(tmp_path / "merged"))
+    # As TF: the data files are renamed, the shard directory goes once empty.
+    assert sorted(os.listdir(tmp_path)) == ["merged.data-00000-of-00002",
+                                           "merged.data-00001-of-00002", "merged.index"]
     np.testing.assert_array_equal(tf.train.load_variable(str(tmp_path / "merged"), "p"), full)
+    np.testing.assert_array_equal(
+        io_ops.read_checkpoint_tensors(str(tmp_path / "merged"), ["p"], ["4 3 1,2:0,3"],
+                                       kinds)[0], full[1:3])
 
 
 def test_bench_checkpoint_smoke():
@@ -414,33 +423,33 @@ def test_meta_graph_rewritten_only_when_the_graph_changes(tmp_path, monkeypatch)
 
 
 def test_checksums_can_be_turned_off(tmp_path, monkeypatch):
+    """TF1COMPAT_CHECKPOINT_VERIFY=0: restores skip the checksum and map the data file."""
     from tf1compat.ops import io_ops
-    monkeypatch.setattr(io_ops, "VERIFY_CHECKSUMS", False)
     a, b, saver, path = _saved(tmp_path)
-    with open(cf.checkpoint_file(path), "rb") as f:
-        data = f.read()
-    header = json.loads(data[8:8 + struct.unpack("<Q", data[:8])[0]])
-    meta = json.loads(header["__metadata__"]["tf1compat"])
-    assert all(info["crc32"] is None for info in meta["tensors"].values())
+    data_file = path + ".data-00000-of-00001"
+    data = bytearray(open(data_file, "rb").read())
+    header_len = struct.unpack("<Q", data[:8])[0]
+    data[8 + header_len] ^= 0x01         # the first stored byte (of `b`, the int64s)
+    open(data_file, "wb").write(bytes(data))
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.DataLossError, match="Checksum does not match"):
+            saver.restore(sess, path)
+    monkeypatch.setattr(io_ops, "VERIFY_CHECKSUMS", False)
     with tf.Session() as sess:
         saver.restore(sess, path)
         np.testing.assert_array_equal(sess.run(a), np.full([2, 3], 1.5, np.float32))
-    monkeypatch.setattr(io_ops, "VERIFY_CHECKSUMS", True)
-    with tf.Session() as sess:   # a file without checksums still restores when verifying
-        saver.restore(sess, path)
-        assert sess.run(b).tolist() == [4, 4, 4]
+        assert sess.run(b).tolist()[1:] == [4, 4]
 
 
-def test_threaded_restore_matches(tmp_path, monkeypatch):
-    """On machines with cores to spare RestoreV2 reads tensors on threads: same values."""
+def test_threaded_restore_of_earlier_safetensors_files(tmp_path, monkeypatch):
+    """On machines with cores to spare RestoreV2 reads `.safetensors` files on threads."""
     rng = np.random.RandomState(3)
     values = [rng.standard_normal((64, 50)).astype(np.float32) for _ in range(12)]
     vs = [tf.get_variable(f"t{i}", [64, 50], initializer=tf.constant_initializer(v))
           for i, v in enumerate(values)]
     saver = tf.train.Saver()
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        path = saver.save(sess, str(tmp_path / "m"), write_meta_graph=False)
+    path = str(tmp_path / "m")
+    cf.save_tensors(path, {f"t{i}": v for i, v in enumerate(values)})
     monkeypatch.setattr(cf, "_PARALLEL_BYTES", 1)
     monkeypatch.setattr(cf.os, "cpu_count", lambda: 8)
     for _ in range(3):

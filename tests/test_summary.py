@@ -9,7 +9,7 @@ import struct
 import numpy as np
 
 import tf1compat as tf
-from tf1compat.training import crc32c
+from tf1compat.serialization import crc32c
 
 
 def read_events(path: str) -> list:
@@ -80,6 +80,44 @@ def test_graph_event_is_a_graph_def(tmp_path):
     events = read_events(glob.glob(str(tmp_path / "events.*"))[0])
     graph_events = [e for e in events if e.graph_def]
     assert len(graph_events) == 1
-    from tf1compat.training.proto_messages import GraphDef
+    from tf1compat.serialization.messages import GraphDef
     names = [n.name for n in GraphDef.FromString(graph_events[0].graph_def).node]
     assert "x" in names and "out" in names
+
+
+def test_bench_summaries_smoke():
+    """The summaries benchmark runs (TF is not needed; timings are not checked here)."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location(
+        "bench_summaries", os.path.join(root, "scripts", "bench_summaries.py"))
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    result = bench.bench_summaries(steps=2, rounds=1, tf_python="/nonexistent/python")
+    assert result["tf1compat_ms_per_step"] > 0 and "ratio" not in result
+
+
+def test_histogram_matches_tf_bucketing_and_summation_order():
+    """Bucket i counts limit[i-1] <= v < limit[i] (a value on a limit goes up), empty runs
+    collapse into one entry, and the sums are TF's: added one by one in double."""
+    from tf1compat.summary import encoding
+    limits = encoding._LIMITS
+    rng = np.random.RandomState(7)
+    values = np.concatenate([(rng.randn(5000) * 10.0 ** rng.uniform(-8, 8, 5000)),
+                             limits[[700, 774, 800]], [0.0, 0.0]]).astype(np.float32)
+    proto = encoding.histogram(values)
+    total = squares = 0.0
+    for v in values.astype(np.float64).tolist():
+        total += v
+        squares += v * v
+    assert proto["sum"] == total and proto["sum_squares"] == squares
+    index = np.searchsorted(limits, values.astype(np.float64), side="right")
+    counts = np.bincount(index, minlength=len(limits))
+    assert sum(proto["bucket"]) == values.size
+    kept = iter(zip(proto["bucket_limit"], proto["bucket"]))
+    for i, count in enumerate(counts):
+        if count:
+            assert next(kept) == (limits[i], count)
+        elif i + 1 == len(counts) or counts[i + 1]:     # the end of a run of empty buckets
+            assert next(kept) == (limits[i], 0.0)
+    assert next(kept, None) is None

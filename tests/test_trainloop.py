@@ -169,7 +169,9 @@ def test_saved_model_text_format_and_pb_layout(tmp_path):
         builder.add_meta_graph_and_variables(sess, ["serve"])
     path = builder.save(as_text=True)
     assert path.endswith(b"saved_model.pbtxt")
-    assert os.path.exists(os.path.join(export, "variables", "variables.safetensors"))
+    # TF's layout: the sharded save's shard merged into variables/variables.
+    assert sorted(os.listdir(os.path.join(export, "variables"))) == [
+        "variables.data-00000-of-00001", "variables.index"]
     tf.reset_default_graph()
     with tf.Session() as sess:
         tf.saved_model.loader.load(sess, ["serve"], export)

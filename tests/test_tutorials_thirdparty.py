@@ -9,7 +9,7 @@ import pytest
 
 import tf1compat as tf
 from tf1compat import shim
-from tf1compat.training.proto_messages import AttrValue, NodeDef
+from tf1compat.serialization.messages import AttrValue, NodeDef, to_text
 
 
 @pytest.fixture(autouse=True)
@@ -57,17 +57,20 @@ def test_projector_unknown_name_is_explicit():
         tf.contrib.tensorboard.plugins.nonexistent  # noqa: B018
 
 
+@pytest.mark.skipif(__import__("google.protobuf.internal.api_implementation",
+                               fromlist=["Type"]).Type() != "upb",
+                    reason="str() prints maps in upb's order with protobuf's upb runtime "
+                           "(the default since protobuf 4.21), as TF 2.x does")
 def test_str_uses_upb_map_order_files_use_ascending_order():
     """TF 2.x `str(node_def)` lists map keys by upb's sorter (common prefix compared in
     reverse, shorter key first); text_format.MessageToString sorts ascending and leaves
     default scalars out of map entries."""
     node = NodeDef(name="n", op="Sum")
     for key in ("T", "Tidx", "keep_dims", "_class", "Ta", ""):
-        node.attr[key] = AttrValue(i=1)
+        node.attr[key].CopyFrom(AttrValue(i=1))
     printed = [line.split('"')[1] for line in str(node).splitlines() if "key:" in line]
     assert printed == ["", "keep_dims", "_class", "T", "Tidx", "Ta"]
-    filed = [line.split('"')[1] for line in node.text_format_string().splitlines()
-             if "key:" in line]
+    filed = [line.split('"')[1] for line in to_text(node).splitlines() if "key:" in line]
     # the empty (default) key is left out of its entry
     assert filed == ["T", "Ta", "Tidx", "_class", "keep_dims"]
-    assert node.text_format_string().count("attr {") == 6
+    assert to_text(node).count("attr {") == 6

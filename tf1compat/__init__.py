@@ -218,12 +218,12 @@ from tf1compat.api import lookup, signal, sparse, spectral
 # (section: checkpoints)
 from tf1compat.training.graph_io import import_graph_def
 from tf1compat.api import graph_util
-from tf1compat.training.proto_messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
+from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
 
 # -- training loop: coordinator, session hooks, monitored sessions, SavedModel -------------------
 # (section: training loop)
 from tf1compat.training.coordinator import start_queue_runners
-from tf1compat.training.proto_messages import TensorInfo
+from tf1compat.serialization.messages import TensorInfo
 
 # -- input pipelines: tf.data, TFRecords, parsing --------------------------------------------------
 from tf1compat import data
@@ -268,8 +268,8 @@ from tf1compat.util.tf_logging import get_logger
 from tf1compat.variables.variables import init_scope
 from tf1compat.api import raw_ops     # generated from the op declarations: api/raw_ops.py
 from tf1compat import keras, summary
-from tf1compat.summary.protos import (Event, HistogramProto, LogMessage, SessionLog, Summary,
-                                      SummaryMetadata)
+from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage, SessionLog,
+                                              Summary, SummaryMetadata)
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall

@@ -59,8 +59,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     # input pipelines: tf.data, TFRecords, Example protos, parsing
     "tensorflow.python.lib.io.tf_record": "tf1compat.data.tf_record",
     "tensorflow.python.lib.io.python_io": "tf1compat.api.python_io",
-    "tensorflow.core.example.example_pb2": "tf1compat.data.example_pb",
-    "tensorflow.core.example.feature_pb2": "tf1compat.data.example_pb",
+    "tensorflow.core.example.example_pb2": "tf1compat.serialization.protos.example_pb2",
+    "tensorflow.core.example.feature_pb2": "tf1compat.serialization.protos.example_pb2",
     "tensorflow.python.ops.parsing_ops": "tf1compat.ops.parsing_ops",
     "tensorflow.python.ops.string_ops": "tf1compat.internal.string_ops",
     "tensorflow.python.ops.image_ops": "tf1compat.api.image",
@@ -99,8 +99,29 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.saved_model.simple_save": "tf1compat.training.saved_model.simple_save",
     "tensorflow.python.saved_model.main_op": "tf1compat.training.saved_model.main_op",
     "tensorflow.python.saved_model.main_op_impl": "tf1compat.training.saved_model.main_op",
-    "tensorflow.core.protobuf.meta_graph_pb2": "tf1compat.training.proto_messages",
-    "tensorflow.core.protobuf.saved_model_pb2": "tf1compat.training.proto_messages",
+    # protocol-buffer modules: tf1compat's generated classes (serialization/protos/)
+    "tensorflow.core.protobuf.meta_graph_pb2": "tf1compat.serialization.protos.meta_graph_pb2",
+    "tensorflow.core.protobuf.saved_model_pb2": "tf1compat.serialization.protos.meta_graph_pb2",
+    "tensorflow.core.protobuf.saver_pb2": "tf1compat.serialization.protos.meta_graph_pb2",
+    "tensorflow.core.framework.variable_pb2": "tf1compat.serialization.protos.meta_graph_pb2",
+    "tensorflow.core.framework.graph_pb2": "tf1compat.serialization.protos.graph_pb2",
+    "tensorflow.core.framework.node_def_pb2": "tf1compat.serialization.protos.graph_pb2",
+    "tensorflow.core.framework.attr_value_pb2": "tf1compat.serialization.protos.graph_pb2",
+    "tensorflow.core.framework.function_pb2": "tf1compat.serialization.protos.graph_pb2",
+    "tensorflow.core.framework.op_def_pb2": "tf1compat.serialization.protos.graph_pb2",
+    "tensorflow.core.framework.versions_pb2": "tf1compat.serialization.protos.graph_pb2",
+    "tensorflow.core.framework.tensor_pb2": "tf1compat.serialization.protos.tensor_pb2",
+    "tensorflow.core.framework.tensor_shape_pb2": "tf1compat.serialization.protos.tensor_pb2",
+    "tensorflow.core.framework.types_pb2": "tf1compat.serialization.protos.types_pb2",
+    "tensorflow.core.framework.summary_pb2": "tf1compat.serialization.protos.summary_pb2",
+    "tensorflow.core.util.event_pb2": "tf1compat.serialization.protos.summary_pb2",
+    "tensorflow.core.protobuf.config_pb2": "tf1compat.serialization.protos.config_pb2",
+    "tensorflow.core.protobuf.rewriter_config_pb2": "tf1compat.serialization.protos.config_pb2",
+    "tensorflow.core.protobuf.tensor_bundle_pb2": "tf1compat.serialization.protos.checkpoint_pb2",
+    "tensorflow.core.protobuf.trackable_object_graph_pb2":
+        "tf1compat.serialization.protos.checkpoint_pb2",
+    "tensorflow.python.training.checkpoint_state_pb2":
+        "tf1compat.serialization.protos.checkpoint_pb2",
 }
 
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")

@@ -216,7 +216,7 @@ def assert_equal_graph_def(actual: Any, expected: Any, checkpoint_v2: bool = Fal
                            hash_table_shared_name: bool = False) -> None:
     """AssertionError naming the first difference between two GraphDefs (node order is
     ignored; control inputs compare as sets)."""
-    from tf1compat.training.proto_messages import GraphDef
+    from tf1compat.serialization.messages import GraphDef
     for arg, what in ((actual, "actual"), (expected, "expected")):
         if not isinstance(arg, GraphDef) and not hasattr(arg, "node"):
             raise TypeError(f"Expected tf.GraphDef for {what}, got {type(arg).__name__}")

@@ -25,15 +25,15 @@ from tf1compat.training.learning_rate_decay import (
     piecewise_constant as piecewise_constant_decay)
 
 # (section: checkpoints — Saver, Checkpoint, checkpoint utilities)
-from tf1compat.training.checkpoint_reader import (NewCheckpointReader, checkpoints_iterator,
-                                                  list_variables, load_checkpoint,
-                                                  load_variable)
+from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
 from tf1compat.training.checkpoint_state import (checkpoint_exists,
                                                  generate_checkpoint_state_proto,
                                                  get_checkpoint_mtimes, get_checkpoint_state,
                                                  latest_checkpoint, remove_checkpoint,
                                                  update_checkpoint_state)
-from tf1compat.training.checkpoint_utils import init_from_checkpoint
+from tf1compat.training.checkpoint_utils import (checkpoints_iterator, init_from_checkpoint,
+                                                 list_variables, load_checkpoint,
+                                                 load_variable)
 from tf1compat.training.graph_util import write_graph
 from tf1compat.training.meta_graph import export_meta_graph, import_meta_graph
 from tf1compat.training.saver import Saver, SaverDef
@@ -41,8 +41,11 @@ from tf1compat.training.trackable_checkpoint import (Checkpoint, CheckpointManag
                                                      CheckpointOptions)
 
 # (section: input pipelines — tf.train.Example protos)
-from tf1compat.data.example_pb import (BytesList, Example, Feature, FeatureList, FeatureLists,
-                                       Features, FloatList, Int64List, SequenceExample)
+from tf1compat.serialization.messages import (Example, Feature, FeatureList, FeatureLists,
+                                              Features, SequenceExample)
+from tf1compat.serialization.messages import ExampleBytesList as BytesList
+from tf1compat.serialization.messages import ExampleFloatList as FloatList
+from tf1compat.serialization.messages import ExampleInt64List as Int64List
 
 # (section: training loop — coordinator, session hooks, monitored sessions)
 from tf1compat.training import coordinator as queue_runner

@@ -87,14 +87,12 @@ class IteratorResource:
 
 def _handle_bytes(name: str, uid: int) -> bytes:
     """A serialized ResourceHandleProto naming the iterator (its form in TF)."""
-    from tf1compat.training import protobuf_wire as wire
-    schema = {1: ("device", "string", False), 2: ("container", "string", False),
-              3: ("name", "string", False), 4: ("hash_code", "uint64", False),
-              5: ("maybe_type_name", "string", False)}
-    return wire.encode({"device": "/job:localhost/replica:0/task:0/device:CPU:0",
-                        "container": "localhost", "name": f"_{uid}_{name}",
-                        "hash_code": uid + 1,
-                        "maybe_type_name": "tensorflow::data::IteratorResource"}, schema)
+    from tf1compat.serialization.messages import ResourceHandleProto
+    return ResourceHandleProto(device="/job:localhost/replica:0/task:0/device:CPU:0",
+                               container="localhost", name=f"_{uid}_{name}",
+                               hash_code=uid + 1,
+                               maybe_type_name="tensorflow::data::IteratorResource"
+                               ).SerializeToString()
 
 
 def _registry(kctx: Any) -> dict:

@@ -20,7 +20,7 @@ from tf1compat.data import _runtime as rt
 from tf1compat.data._ops import dataset_op, scalar_bytes, scalar_int
 from tf1compat.data.dataset_ops import AUTOTUNE, DatasetV1Adapter, DatasetV2, dataset_seeds
 from tf1compat.data.structure import TensorSpec
-from tf1compat.data.tf_record import RecordReader, open_for_read
+from tf1compat.data.tf_record import RecordReader, local_path, open_for_read
 
 __all__ = ["TFRecordDatasetV1", "TextLineDatasetV1", "FixedLengthRecordDatasetV1",
            "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "list_files"]
@@ -31,9 +31,10 @@ _STRING_SPEC = TensorSpec([], D.string)
 
 
 def _file_names(value: Any) -> list:
+    """Local paths of the file names a reader op got (`file://` URLs resolved)."""
     if isinstance(value, bytes):
-        return [value.decode()]
-    return [v.decode() if isinstance(v, bytes) else str(v) for v in value.reshape(-1)]
+        return [local_path(value)]
+    return [local_path(v if isinstance(v, bytes) else str(v)) for v in value.reshape(-1)]
 
 
 # -- run time ----------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
-from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED
+from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED, SERIALIZED_FORMS
 from tf1compat.framework.op_binding import bind_inputs, capture_inputs, complete_attrs
 from tf1compat.framework.operation import Operation, creation_site
 from tf1compat.framework.tensor import Tensor
@@ -600,8 +600,7 @@ class _GraphDefView:
 
     def _as_proto(self) -> Any:
         if self._proto is None:
-            from tf1compat.training.graph_io import as_graph_def_proto
-            self._proto = as_graph_def_proto(self)
+            self._proto = SERIALIZED_FORMS["graph_def"](self)
         return self._proto
 
     def __getattr__(self, name: str) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional
 
 __all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE",
-           "OP_CREATED"]
+           "OP_CREATED", "SERIALIZED_FORMS"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -47,3 +47,16 @@ TAPE: Dict[str, Any] = {"recording": False, "record": None}
 # framework/graph.Graph._create_op_internal.
 OP_CREATED: List[Callable[[Any], None]] = []
 
+# TF's serialized forms of graph objects, built by the layers that own the formats:
+# "shape_proto": TensorShape -> TensorShapeProto (filled by serialization/tensor_proto.py;
+# called by TensorShape.as_proto). "graph_def": a GraphDef or Graph.as_graph_def()'s view
+# -> GraphDef proto, raising ValueError (UnserializableGraphError) for ops with no
+# GraphDef form; "node_def_text": Operation -> its NodeDef's text, None if it has none;
+# "graph_def_for_events": (graph, graph_def or None) -> the GraphDef TensorBoard draws
+# (ops with no GraphDef form without attrs); "meta_graph_for_events": (graph, graph_def or
+# None) -> MetaGraphDef or None (filled by training/graph_io.py and
+# training/meta_graph.py; called by framework/graph.py's views, framework/operation.py
+# and summary/writer.py).
+SERIALIZED_FORMS: Dict[str, Optional[Callable[..., Any]]] = {
+    "shape_proto": None, "graph_def": None, "node_def_text": None,
+    "graph_def_for_events": None, "meta_graph_for_events": None}

@@ -215,11 +215,10 @@ class NodeDef:
 
     def __str__(self) -> str:
         # TF prints the NodeDef proto's text form; ops without one (py_func) keep a summary.
-        from tf1compat.training.graph_io import UnserializableGraphError, op_to_node_def
-        try:
-            return str(op_to_node_def(self._op))
-        except UnserializableGraphError:
-            pass
+        from tf1compat.framework.hooks import SERIALIZED_FORMS
+        text = SERIALIZED_FORMS["node_def_text"](self._op)
+        if text is not None:
+            return text
         lines = [f'name: "{self.name}"', f'op: "{self.op}"']
         lines += [f'input: "{i}"' for i in self.input]
         if self.device:

@@ -334,8 +334,10 @@ class TensorShape:
     def __reduce__(self):
         return TensorShape, (self._dims,)
 
-    def as_proto(self):
-        raise NotImplementedError("TensorShape.as_proto: protocol buffers are not provided by tf1compat")
+    def as_proto(self) -> Any:
+        """This shape as TF's TensorShapeProto (unknown dimensions as size -1)."""
+        from tf1compat.framework.hooks import SERIALIZED_FORMS
+        return SERIALIZED_FORMS["shape_proto"](self)
 
 
 def _is_shape_proto(value: Any) -> bool:

@@ -108,7 +108,7 @@ def _attr_text(v: Any) -> str:
     """SummarizeAttrValue for the attr values tf1compat stores."""
     from tf1compat.framework import dtypes as _dtypes
     if isinstance(v, _dtypes.DType):
-        from tf1compat.training.tensor_codec import DT_NAMES
+        from tf1compat.serialization.tensor_codec import DT_NAMES
         enum = v.as_datatype_enum
         base = DT_NAMES.get(enum % 100, f"DT_{enum}")
         return base + "_REF" if enum > 100 else base

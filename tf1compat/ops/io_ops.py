@@ -5,13 +5,15 @@
 runs them with Session.run, so a Saver restores through Assign ops into the session's
 variable store exactly as TF does, and `saver_def.restore_op_name` can be run by hand.
 
-The kernels speak tf1compat's checkpoint format: SaveV2 writes `<prefix>.safetensors`
-(training/checkpoint_format.py, atomically); RestoreV2 reads that or a TF V2 bundle
-(`<prefix>.index` + data shards) through training/checkpoint_reader.py. Slices of
-partitioned variables (shape_and_slices "10 3 0,4:0,3") are assembled into the full
-tensor on save, as docs/checkpoints.md specifies; a file holding only some slices of a
-tensor (a shard of a sharded save) lists the ones it holds in its metadata so
-MergeV2Checkpoints can combine shards and RestoreV2 never hands out unwritten values.
+The kernels speak TF's checkpoint layout (serialization/bundle_writer.py): SaveV2 writes
+`<prefix>.index` + `<prefix>.data-00000-of-00001` (a data shard that is also a
+safetensors file), atomically; RestoreV2 reads that, TF's own checkpoints and earlier
+tf1compat `.safetensors` files through serialization/checkpoint_reader.py;
+MergeV2Checkpoints merges the shards of a sharded save as TF does. Slices of a
+partitioned variable (shape_and_slices "10 3 0,4:0,3") are stored as the full tensor
+when one SaveV2 gets all of them and TF can read slices back from it; otherwise (a shard
+of a sharded save holding some slices, or dtypes TF only reads as stored slices) as TF's
+stored slices.
 """
 
 from __future__ import annotations
@@ -30,21 +32,31 @@ from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import TypeList, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.training import checkpoint_format, tensor_codec
-from tf1compat.training import object_graph as og
+from tf1compat.serialization import bundle_writer, tensor_codec
+from tf1compat.serialization import object_graph as og
+from tf1compat.serialization import safetensors_checkpoint as legacy
+from tf1compat.serialization.checkpoint_reader import FORMAT_SAFETENSORS, NewCheckpointReader
+from tf1compat.serialization.tensor_slice import SliceSpec, covers, parse_slice_spec
 
 __all__ = ["save_v2", "restore_v2", "merge_v2_checkpoints", "sharded_filename",
            "sharded_filespec", "string_join", "regex_full_match", "parse_slice_spec",
-           "SliceSpec", "dtype_text", "PARTIAL_SLICES_KEY"]
+           "SliceSpec", "dtype_text", "write_checkpoint", "PARTIAL_SLICES_KEY"]
 
-# user metadata key of a file holding only some slices of a tensor: {name: [spec, ...]}
+# Metadata key of an earlier tf1compat `.safetensors` shard file holding only some slices
+# of a tensor: {name: [spec, ...]} (read to refuse slices such a file lacks).
 PARTIAL_SLICES_KEY = "partial_slices"
 
-# SaveV2 stores each tensor's CRC-32; RestoreV2 checks it and copies the tensor into
-# memory. TF1COMPAT_CHECKPOINT_VERIFY=0 skips all three: files are written without
-# checksums, and restored values stay mapped from the file (read when first used, as
-# safetensors' own load_file does), so the file must not be truncated in place meanwhile.
+# TF1COMPAT_CHECKPOINT_VERIFY=0 skips checking the stored checksums on restore and leaves
+# restored values mapped from the file (read when first used, as safetensors' own
+# load_file does), so the file must not be truncated in place meanwhile. (Checksums are
+# always written: TensorFlow checks them.)
 VERIFY_CHECKSUMS = os.environ.get("TF1COMPAT_CHECKPOINT_VERIFY", "1") not in ("0", "false")
+
+# The dtypes TF's reader copies a slice out of a whole stored tensor for (its LookupSlice);
+# partitioned variables of other dtypes are stored as TF's stored slices.
+_WHOLE_SLICEABLE = frozenset({D.float32, D.float64, D.int32, D.uint8, D.int16, D.int8,
+                              D.complex64, D.complex128, D.int64, D.bool, D.qint32,
+                              D.quint8, D.qint8, D.bfloat16})
 
 
 def dtype_text(dtype: D.DType) -> str:
@@ -65,57 +77,6 @@ def _texts(value: Any) -> List[str]:
     return [_text(v) for v in np.asarray(value, dtype=object).reshape(-1)]
 
 
-# -- slice specs ---------------------------------------------------------------------------------
-
-class SliceSpec:
-    """A parsed "full shape + slice" spec: "4 3 0,2:0,3" (TF's TensorSlice text form)."""
-
-    __slots__ = ("full_shape", "starts", "lengths", "text")
-
-    def __init__(self, full_shape: List[int], starts: List[int], lengths: List[int],
-                 text: str):
-        self.full_shape = full_shape
-        self.starts = starts
-        self.lengths = lengths
-        self.text = text
-
-    @property
-    def index(self) -> Tuple[slice, ...]:
-        return tuple(slice(s, s + n) for s, n in zip(self.starts, self.lengths))
-
-    def within(self, other: "SliceSpec") -> bool:
-        """Whether this slice lies inside `other` (both of one full shape)."""
-        return all(o <= s and s + n <= o + m for s, n, o, m in
-                   zip(self.starts, self.lengths, other.starts, other.lengths))
-
-
-def parse_slice_spec(text: str, name: str = "") -> Optional[SliceSpec]:
-    """None for "" (the whole tensor); else the parsed spec (InvalidArgumentError if bad)."""
-    if not text:
-        return None
-    parts = text.split(" ")
-    try:
-        full = [int(p) for p in parts[:-1]]
-        starts, lengths = [], []
-        extents = parts[-1].split(":")
-        if len(extents) != len(full):
-            raise ValueError
-        for dim, extent in zip(full, extents):
-            if extent == "-":
-                starts.append(0)
-                lengths.append(dim)
-                continue
-            start, length = (int(x) for x in extent.split(","))
-            if start < 0 or length < 0 or start + length > dim:
-                raise ValueError
-            starts.append(start)
-            lengths.append(length)
-    except ValueError:
-        raise errors.InvalidArgumentError(
-            None, None, f"Unable to parse slice spec {text!r} of tensor {name}") from None
-    return SliceSpec(full, starts, lengths, text)
-
-
 # -- SaveV2 --------------------------------------------------------------------------------------
 
 def _check_lengths(names: Sequence[str], slices: Sequence[str], count: int) -> None:
@@ -125,113 +86,66 @@ def _check_lengths(names: Sequence[str], slices: Sequence[str], count: int) -> N
                         f"{len(names)} and {len(slices)}")
 
 
-def collect_tensors(names: Sequence[str], slices: Sequence[str], values: Sequence[Any],
-                    dtypes: Sequence[D.DType]
-                    ) -> Tuple[Dict[str, Any], Dict[str, D.DType], Dict[str, List[str]]]:
-    """The tensors SaveV2 writes: full tensors by name, their dtypes, and partial slices.
+def _as_torch(value: Any) -> torch.Tensor:
+    return value.detach() if isinstance(value, torch.Tensor) else torch.as_tensor(value)
 
-    Slices of one name are copied into one tensor of the full shape; names whose slices
-    do not cover the whole tensor are returned in the third dict with the specs held.
-    """
-    out: Dict[str, Any] = {}
-    kinds: Dict[str, D.DType] = {}
-    sliced: Dict[str, List[SliceSpec]] = {}
-    for name, spec_text, value, dtype in zip(names, slices, values, dtypes):
-        spec = parse_slice_spec(spec_text, name)
-        if spec is None:
-            if name in out:
-                raise errors.InvalidArgumentError(None, None,
-                                                  f"Duplicate tensor name {name} in SaveV2")
-            out[name] = value
-            kinds[name] = dtype
-            continue
-        if name in out and name not in sliced:
-            raise errors.InvalidArgumentError(
-                None, None, f"Tensor {name} is saved both whole and as slices")
-        if dtype == D.string:
-            raise NotImplementedError(f"saving slices of string tensor {name} is not "
-                                      "supported by tf1compat")
-        if name not in out:
-            like = value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
-            out[name] = torch.zeros(spec.full_shape, dtype=like.dtype, device="cpu")
-            kinds[name] = dtype
-            sliced[name] = []
-        full = out[name]
-        if list(full.shape) != spec.full_shape:
+
+def _add_sliced(writer: bundle_writer.BundleWriter, name: str, dtype: D.DType,
+                parts: List[Tuple[SliceSpec, Any]]) -> None:
+    """Stores the slices one SaveV2 got of a partitioned variable."""
+    specs = [spec for spec, _ in parts]
+    full_shape = specs[0].full_shape
+    for spec, value in parts:
+        if spec.full_shape != full_shape:
             raise errors.InvalidArgumentError(
                 None, None, f"Slices of tensor {name} disagree on its full shape: "
-                            f"{list(full.shape)} vs {spec.full_shape}")
-        part = value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
-        if list(part.shape) != spec.lengths:
+                            f"{full_shape} vs {spec.full_shape}")
+        if list(np.shape(value)) != spec.lengths:
             raise errors.InvalidArgumentError(
-                None, None, f"Shape of slice {spec_text!r} of tensor {name} is "
-                            f"{list(spec.lengths)}, but the value has shape "
-                            f"{list(part.shape)}")
-        full[spec.index] = part.detach().to("cpu")
-        sliced[name].append(spec)
-    partial = {}
-    for name, specs in sliced.items():
-        if not _covers(specs):
-            partial[name] = [s.text for s in specs]
-    return out, kinds, partial
+                None, None, f"Shape of slice {spec.text!r} of tensor {name} is "
+                            f"{spec.lengths}, but the value has shape {list(np.shape(value))}")
+    if dtype.base_dtype in _WHOLE_SLICEABLE and covers(specs):
+        # All of it: one whole tensor, which safetensors readers see under the variable's
+        # name and TF reads the partitions back from.
+        full = torch.zeros(full_shape, dtype=_as_torch(parts[0][1]).dtype)
+        for spec, value in parts:
+            full[spec.index] = _as_torch(value).to("cpu")
+        writer.add(name, full, dtype)
+        return
+    if dtype.base_dtype == D.string:
+        raise NotImplementedError(f"saving slices of string tensor {name} is not supported "
+                                  "by tf1compat")
+    for spec, value in parts:
+        writer.add_slice(name, spec, value, dtype)
 
 
-def _covers(specs: List[SliceSpec]) -> bool:
-    """Whether the (disjoint, as partitioners make them) slices fill the full shape."""
-    full = specs[0].full_shape
-    total = int(np.prod(full, dtype=np.int64))
-    held = sum(int(np.prod(s.lengths, dtype=np.int64)) for s in specs)
-    return held >= total
-
-
-def _save_v2_kernel(node: Any, kctx: Any) -> Callable[..., None]:
-    dtypes = list(node.attrs["dtypes"])
-
-    def save(prefix: Any, tensor_names: Any, shape_and_slices: Any, *tensors: Any) -> None:
-        names = _texts(tensor_names)
-        slices = _texts(shape_and_slices)
-        _check_lengths(names, slices, len(tensors))
-        graph = None
-        if og.OBJECT_GRAPH_KEY in names:
-            # TF saves an object-based checkpoint's object graph as this string tensor;
-            # tf1compat's file keeps it (validated) as JSON metadata instead.
-            i = names.index(og.OBJECT_GRAPH_KEY)
-            graph = _object_graph_from_tensor(tensors[i])
-            names, slices = names[:i] + names[i + 1:], slices[:i] + slices[i + 1:]
-            tensors, kinds_in = tensors[:i] + tensors[i + 1:], dtypes[:i] + dtypes[i + 1:]
+def write_tensors(prefix: str, names: Sequence[str], slices: Sequence[str],
+                  values: Sequence[Any], dtypes: Sequence[D.DType]) -> str:
+    """SaveV2's work: one checkpoint `prefix` of the tensors (slices of partitioned
+    variables grouped by name), with TF's errors for unwritable places."""
+    writer = bundle_writer.BundleWriter(prefix)
+    sliced: Dict[str, List[Tuple[SliceSpec, Any]]] = {}
+    sliced_dtype: Dict[str, D.DType] = {}
+    whole = set()
+    for name, spec_text, value, dtype in zip(names, slices, values, dtypes):
+        spec = parse_slice_spec(spec_text, name)
+        if (spec is None and name in sliced) or (spec is not None and name in whole):
+            raise errors.InvalidArgumentError(
+                None, None, f"Tensor {name} is saved both whole and as slices")
+        if spec is None:
+            if name in whole:
+                raise errors.InvalidArgumentError(None, None,
+                                                  f"Duplicate tensor name {name} in SaveV2")
+            if name == og.OBJECT_GRAPH_KEY:
+                _check_object_graph(value)
+            whole.add(name)
+            writer.add(name, value, dtype)
         else:
-            kinds_in = dtypes
-        values, kinds, partial = collect_tensors(names, slices, tensors, kinds_in)
-        write_checkpoint(_text(prefix), values, kinds,
-                         {PARTIAL_SLICES_KEY: partial} if partial else None, graph)
-    return save
-
-
-def _object_graph_from_tensor(value: Any) -> Dict[str, Any]:
-    data = value.reshape(-1)[0] if isinstance(value, np.ndarray) else value
-    try:
-        return og.parse_object_graph(bytes(data))
-    except og.ObjectGraphError as e:
-        raise errors.InvalidArgumentError(None, None, f"Cannot save checkpoint: the "
-                                                      f"{og.OBJECT_GRAPH_KEY} tensor is not "
-                                                      f"an object graph ({e})") from None
-
-
-def write_checkpoint(prefix: str, values: Dict[str, Any], kinds: Dict[str, D.DType],
-                     user: Optional[Dict[str, Any]] = None,
-                     object_graph: Optional[Dict[str, Any]] = None) -> str:
-    """`<prefix>.safetensors` atomically, with TF's errors for unwritable places."""
-    try:
-        return checkpoint_format.save_tensors(prefix, values, dtype_overrides=kinds,
-                                              object_graph=object_graph,
-                                              user_metadata=user,
-                                              checksums=VERIFY_CHECKSUMS)
-    except OSError as e:
-        cls = _WRITE_ERRORS.get(e.errno)
-        if cls is None:
-            raise
-        # TF's file-system errors: "<file>; <strerror>", the class from the errno.
-        raise cls(None, None, f"{e.filename}; {os.strerror(e.errno)}") from None
+            sliced.setdefault(name, []).append((spec, value))
+            sliced_dtype[name] = dtype
+    for name, parts in sliced.items():
+        _add_sliced(writer, name, sliced_dtype[name], parts)
+    return _finish(writer, prefix)
 
 
 # errno of a failed checkpoint write -> TF's error class (TF's posix file system mapping).
@@ -245,11 +159,63 @@ _WRITE_ERRORS = {errno.ENOENT: errors.NotFoundError,
                  errno.EFBIG: errors.ResourceExhaustedError}
 
 
+def _finish(writer: bundle_writer.BundleWriter, prefix: str) -> str:
+    try:
+        path = writer.finish()
+    except OSError as e:
+        cls = _WRITE_ERRORS.get(e.errno)
+        if cls is None:
+            raise
+        # TF's file-system errors: "<file>; <strerror>", the class from the errno.
+        raise cls(None, None, f"{e.filename}; {os.strerror(e.errno)}") from None
+    # A file of the earlier layout under the same prefix is stale now.
+    try:
+        os.remove(legacy.checkpoint_file(prefix))
+    except OSError:
+        pass
+    return path
+
+
+def write_checkpoint(prefix: str, values: Dict[str, Any], kinds: Dict[str, D.DType],
+                     object_graph: Optional[Dict[str, Any]] = None) -> str:
+    """A checkpoint of whole tensors (eager object-based saves): `values` by key, their
+    TF dtypes, and the object graph (object_graph.py's structure) if object-based."""
+    writer = bundle_writer.BundleWriter(prefix)
+    if object_graph is not None:
+        writer.add(og.OBJECT_GRAPH_KEY, og.serialize_object_graph(object_graph), D.string)
+    for key, value in values.items():
+        writer.add(key, value, kinds.get(key))
+    return _finish(writer, prefix)
+
+
+def _save_v2_kernel(node: Any, kctx: Any) -> Callable[..., None]:
+    dtypes = list(node.attrs["dtypes"])
+
+    def save(prefix: Any, tensor_names: Any, shape_and_slices: Any, *tensors: Any) -> None:
+        names = _texts(tensor_names)
+        slices = _texts(shape_and_slices)
+        _check_lengths(names, slices, len(tensors))
+        write_tensors(_text(prefix), names, slices, tensors, dtypes)
+    return save
+
+
+def _check_object_graph(value: Any) -> None:
+    """The object graph tensor of an object-based save must parse (nothing is written
+    otherwise)."""
+    data = value.reshape(-1)[0] if isinstance(value, np.ndarray) else value
+    try:
+        og.parse_object_graph(bytes(data))
+    except og.ObjectGraphError as e:
+        raise errors.InvalidArgumentError(None, None, f"Cannot save checkpoint: the "
+                                                      f"{og.OBJECT_GRAPH_KEY} tensor is not "
+                                                      f"an object graph ({e})") from None
+
+
 declare("SaveV2", inputs=["prefix: string", "tensor_names: string",
                           "shape_and_slices: string", "tensors: dtypes"],
         attrs={"dtypes": TypeList()}, shape=lambda ctx: [], kernel=_save_v2_kernel,
         grad="none", stateful=True, cpu_only=True,
-        doc="Writes tensors to <prefix>.safetensors (tf1compat's checkpoint file).")
+        doc="Writes tensors to the checkpoint <prefix> (<prefix>.index + data shard).")
 
 
 def save_v2(prefix: Any, tensor_names: Sequence[str], shape_and_slices: Sequence[str],
@@ -279,16 +245,12 @@ def _restore_shape(ctx: Any) -> List[TensorShape]:
 
 
 class _Source:
-    """An open checkpoint for one RestoreV2 run (ours or TF's)."""
+    """An open checkpoint for one RestoreV2 run (any layout the reader knows)."""
 
     def __init__(self, prefix: str):
-        from tf1compat.training.checkpoint_reader import NewCheckpointReader
         self.reader = NewCheckpointReader(prefix)
-        st = getattr(self.reader, "_st", None)
-        user = st.user_metadata if st is not None else {}
-        self.partial = dict(user.get(PARTIAL_SLICES_KEY) or {})
+        self.partial = dict(self.reader.user_metadata.get(PARTIAL_SLICES_KEY) or {})
         self.dtypes = self.reader.get_variable_to_dtype_map()
-        self.shapes = self.reader.get_variable_to_shape_map()
 
     def read(self, name: str, spec_text: str, dtype: D.DType) -> Any:
         if not self.reader.has_tensor(name):
@@ -298,25 +260,14 @@ class _Source:
             raise errors.InvalidArgumentError(
                 None, None, f"tensor_name = {name}; expected dtype {dtype_text(dtype)} does "
                             f"not equal original dtype {dtype_text(stored)}")
-        # Our files are memory-mapped: verified values are copied (in the checksum's
-        # pass), so a variable never depends on a file another program might truncate.
-        value = self.reader.read_torch(name, verify=VERIFY_CHECKSUMS, copy=VERIFY_CHECKSUMS)
         spec = parse_slice_spec(spec_text, name)
         if name in self.partial and (spec is None or not any(
                 spec.within(parse_slice_spec(t, name)) for t in self.partial[name])):
             raise errors.NotFoundError(
                 None, None, f"Key {name} (slice {spec_text!r}) not found in checkpoint: the "
                             f"checkpoint holds only slices {self.partial[name]}")
-        if spec is None:
-            return value
-        shape = list(value.shape)
-        if shape != spec.full_shape:
-            raise errors.InvalidArgumentError(
-                None, None, f"tensor_name = {name}; shape in shape_and_slice spec "
-                            f"{spec.full_shape} does not match the shape stored in "
-                            f"checkpoint: {shape}")
-        part = value[spec.index]
-        return part.contiguous() if isinstance(part, torch.Tensor) else part.copy()
+        return self.reader.read_torch(name, spec=spec, verify=VERIFY_CHECKSUMS,
+                                      copy=VERIFY_CHECKSUMS)
 
 
 def read_checkpoint_tensors(prefix: str, names: Sequence[str], slices: Sequence[str],
@@ -324,11 +275,12 @@ def read_checkpoint_tensors(prefix: str, names: Sequence[str], slices: Sequence[
     """RestoreV2's work: every requested tensor read and checked before any is returned."""
     source = _Source(prefix)
     specs = list(zip(names, slices, dtypes))
-    if source.reader.format != "tf1compat":
+    if source.reader.format != FORMAT_SAFETENSORS:
         return [source.read(*spec) for spec in specs]
     # Checksums and copies of a memory-mapped file release the GIL: read on threads.
-    total = sum(4 * int(np.prod(source.shapes.get(n) or [1], dtype=np.int64)) for n, _, _ in specs)
-    return checkpoint_format.parallel_map(lambda spec: source.read(*spec), specs, total)
+    shapes = source.reader.get_variable_to_shape_map()
+    total = sum(4 * int(np.prod(shapes.get(n) or [1], dtype=np.int64)) for n, _, _ in specs)
+    return legacy.parallel_map(lambda spec: source.read(*spec), specs, total)
 
 
 def _restore_v2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -348,7 +300,7 @@ declare("RestoreV2", inputs=["prefix: string", "tensor_names: string",
                              "shape_and_slices: string"],
         outputs=["tensors: dtypes"], attrs={"dtypes": TypeList()}, shape=_restore_shape,
         kernel=_restore_v2_kernel, grad="none", stateful=True, cpu_only=True,
-        doc="Reads tensors from a checkpoint: tf1compat's .safetensors or a TF V2 bundle.")
+        doc="Reads tensors from a checkpoint (TF's V2 layout or an earlier .safetensors).")
 
 
 def restore_v2(prefix: Any, tensor_names: Sequence[str], shape_and_slices: Sequence[str],
@@ -361,71 +313,13 @@ def restore_v2(prefix: Any, tensor_names: Sequence[str], shape_and_slices: Seque
 
 # -- MergeV2Checkpoints --------------------------------------------------------------------------
 
-def merge_files(sources: Sequence[str], destination: str, delete_old_dirs: bool = True,
-                allow_missing_files: bool = False) -> None:
-    """Combines the shard files `<p>.safetensors` into `<destination>.safetensors`."""
-    values: Dict[str, Any] = {}
-    kinds: Dict[str, D.DType] = {}
-    partial: Dict[str, List[str]] = {}
-    found = []
-    graph = None
-    for prefix in sources:
-        path = checkpoint_format.checkpoint_file(prefix)
-        if not os.path.exists(path):
-            if allow_missing_files:
-                continue
-            raise errors.NotFoundError(None, None, f"{path}; No such file or directory")
-        found.append(prefix)
-        reader = checkpoint_format.SafetensorsReader(path)
-        held = dict(reader.user_metadata.get(PARTIAL_SLICES_KEY) or {})
-        if reader.object_graph is not None:
-            graph = reader.object_graph
-        for key in reader.keys():
-            if key == og.OBJECT_GRAPH_KEY and reader.object_graph is not None:
-                continue   # presented by the reader, kept as metadata
-            dtype, storage = reader.read(key)
-            value = tensor_codec.to_torch(dtype, storage)
-            if key in held and key in values:
-                for text in held[key]:
-                    spec = parse_slice_spec(text, key)
-                    values[key][spec.index] = value[spec.index]
-                partial[key] = partial.get(key, []) + held[key]
-                continue
-            if key in values:
-                raise errors.InvalidArgumentError(
-                    None, None, f"Tensor {key} appears in more than one shard")
-            values[key] = value
-            kinds[key] = dtype
-            if key in held:
-                partial[key] = list(held[key])
-        reader.close()
-    if not found and not allow_missing_files:
-        raise errors.InvalidArgumentError(None, None, "No checkpoint shards to merge")
-    partial = {k: v for k, v in partial.items()
-               if not _covers([parse_slice_spec(t, k) for t in v])}
-    write_checkpoint(destination, values, kinds, {PARTIAL_SLICES_KEY: partial}
-                     if partial else None, graph)
-    for prefix in found:
-        checkpoint_format_path = checkpoint_format.checkpoint_file(prefix)
-        try:
-            os.remove(checkpoint_format_path)
-        except FileNotFoundError:
-            pass
-    if delete_old_dirs and found:
-        # As TF: the shards' directory (`<prefix>_temp`) goes once it is empty.
-        try:
-            os.rmdir(os.path.dirname(checkpoint_format.checkpoint_file(found[0])))
-        except OSError:
-            pass
-
-
 def _merge_kernel(node: Any, kctx: Any) -> Callable[..., None]:
     delete_old_dirs = bool(node.attrs["delete_old_dirs"])
     allow_missing = bool(node.attrs["allow_missing_files"])
 
     def merge(checkpoint_prefixes: Any, destination_prefix: Any) -> None:
-        merge_files(_texts(checkpoint_prefixes), _text(destination_prefix),
-                    delete_old_dirs, allow_missing)
+        bundle_writer.merge_bundles(_texts(checkpoint_prefixes), _text(destination_prefix),
+                                    delete_old_dirs, allow_missing)
     return merge
 
 

@@ -5,7 +5,7 @@
 The wrappers build TF's graph: features sorted by key into sparse and dense keys, TF's
 default-value constants (`key_<name>`, `padding_<name>`, `Const`), one `ParseExampleV2`
 (`ParseSequenceExampleV2`) op with TF's attrs, SparseTensors from its outputs. The
-kernels decode the protos with `data.example_pb`'s fast path and build the outputs with
+kernels decode the protos with serialization/example_decode.py and build the outputs with
 TF's layout (VarLen: indices [batch, position], dense_shape [batch, max length]; dense
 FixedLenSequence: rows padded to the longest with the default) and TF's error messages.
 Ragged features are not supported.
@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
+from google.protobuf.message import DecodeError
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
@@ -205,10 +206,10 @@ def _strings(value: Any) -> List[bytes]:
 
 
 def _decode(serialized: bytes, name: str) -> Dict[str, Tuple[int, Any]]:
-    from tf1compat.data.example_pb import decode_features
+    from tf1compat.serialization.example_decode import decode_features
     try:
         return decode_features(serialized)
-    except (ValueError, IndexError, UnicodeDecodeError):
+    except (DecodeError, ValueError, IndexError, UnicodeDecodeError):
         raise errors.InvalidArgumentError(None, None, f"Could not parse example input, value: "
                                                       f"'{serialized!r:.200}'") from None
 
@@ -560,7 +561,7 @@ def _sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def run(serialized: Any, debug_name: Any, c_sparse: Any, c_dense: Any, c_ragged: Any,
             f_sparse: Any, f_dense: Any, f_ragged: Any, assumed_empty: Any,
             *c_defaults: Any) -> tuple:
-        from tf1compat.data.example_pb import decode_sequence_example
+        from tf1compat.serialization.example_decode import decode_sequence_example
         if not isinstance(serialized, bytes):
             raise errors.UnimplementedError(None, None, "tf1compat parses one SequenceExample "
                                                         "at a time (a scalar input).")
@@ -569,7 +570,7 @@ def _sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         name = names[0].decode() if names else "<unknown>"
         try:
             context, lists = decode_sequence_example(serialized)
-        except (ValueError, IndexError, UnicodeDecodeError):
+        except (DecodeError, ValueError, IndexError, UnicodeDecodeError):
             raise errors.InvalidArgumentError(None, None, "Could not parse example input, "
                                                           f"value: '{serialized!r:.200}'") \
                 from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from tf1compat.summary.protos import Event
+from tf1compat.serialization.messages import Event
 
 
 def summary_iterator(path: Any) -> Iterator[Event]:

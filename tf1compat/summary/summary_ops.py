@@ -23,9 +23,8 @@ from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.serialization.messages import HistogramProto, Summary, SummaryMetadata, TensorProto
 from tf1compat.summary import encoding
-from tf1compat.summary.protos import SUMMARY_SCHEMA, SummaryMetadata, summary_tags
-from tf1compat.training import protobuf_wire as wire
 
 __all__ = ["scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge",
            "merge_all", "get_summary_description", "all_v2_summary_ops", "initialize"]
@@ -43,8 +42,9 @@ def _as_text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _summary_bytes(values: List[dict]) -> np.ndarray:
-    return np.array(wire.encode({"value": values}, SUMMARY_SCHEMA), dtype=object)
+def _summary_bytes(summary: Summary) -> np.ndarray:
+    """A summary op's output: the serialized Summary as a string scalar."""
+    return np.array(summary.SerializeToString(), dtype=object)
 
 
 # -- op declarations (string outputs: they run on the CPU) ----------------------------------
@@ -57,8 +57,10 @@ def _scalar_kernel(node: Any, kctx: Any) -> Any:
             raise errors.InvalidArgumentError(
                 None, None, f"tags and values are not the same shape: {list(tags_a.shape)} != "
                             f"{list(vals.shape)}")
-        return _summary_bytes([{"tag": _as_text(t), "simple_value": float(v)}
-                               for t, v in zip(tags_a.reshape(-1), vals.reshape(-1))])
+        summary = Summary()
+        for t, v in zip(tags_a.reshape(-1), vals.reshape(-1)):
+            summary.value.add(tag=_as_text(t), simple_value=float(v))
+        return _summary_bytes(summary)
     return run
 
 
@@ -69,12 +71,16 @@ declare("ScalarSummary", inputs=["tags: string", "values: T"], outputs=["summary
 
 def _histogram_kernel(node: Any, kctx: Any) -> Any:
     def run(tag: Any, values: Any) -> np.ndarray:
-        vals = _to_numpy(values).astype(np.float64)
+        vals = _to_numpy(values)
+        if vals.dtype.kind == "c" or vals.dtype == object:
+            vals = vals.astype(np.float64)     # (TF casts to double)
         if not np.isfinite(vals).all():
             bad = "Nan" if np.isnan(vals).any() else "Infinity"
             raise errors.InvalidArgumentError(None, None,
                                               f"{bad} in summary histogram for: {_as_text(tag)}")
-        return _summary_bytes([{"tag": _as_text(tag), "histo": encoding.histogram(vals)}])
+        summary = Summary()
+        summary.value.add(tag=_as_text(tag), histo=HistogramProto(**encoding.histogram(vals)))
+        return _summary_bytes(summary)
     return run
 
 
@@ -97,14 +103,15 @@ def _image_kernel(node: Any, kctx: Any) -> Any:
                 None, None, "Tensor must be 4-D with last dim 1, 3, or 4, not "
                             f"{list(images.shape)}")
         count = min(max_images, images.shape[0])
-        values = []
+        summary = Summary()
         for i in range(count):
             img = encoding.image_to_uint8(images[i])
-            values.append({"tag": _numbered(_as_text(tag), "image", i, max_images > 1),
-                           "image": {"height": img.shape[0], "width": img.shape[1],
-                                     "colorspace": img.shape[2],
-                                     "encoded_image_string": encoding.encode_png(img)}})
-        return _summary_bytes(values)
+            summary.value.add(tag=_numbered(_as_text(tag), "image", i, max_images > 1),
+                              image=Summary.Image(
+                                  height=img.shape[0], width=img.shape[1],
+                                  colorspace=img.shape[2],
+                                  encoded_image_string=encoding.encode_png(img)))
+        return _summary_bytes(summary)
     return run
 
 
@@ -121,15 +128,16 @@ def _audio_kernel(node: Any, kctx: Any) -> Any:
         if audio.ndim == 2:
             audio = audio[:, :, None]
         rate = float(_to_numpy(sample_rate))
-        values = []
+        summary = Summary()
         for i in range(min(max_outputs, audio.shape[0])):
             frames, channels = audio[i].shape
-            values.append({"tag": _numbered(_as_text(tag), "audio", i, max_outputs > 1),
-                           "audio": {"sample_rate": rate, "num_channels": channels,
-                                     "length_frames": frames, "content_type": "audio/wav",
-                                     "encoded_audio_string": encoding.encode_wav(audio[i],
-                                                                                 int(rate))}})
-        return _summary_bytes(values)
+            summary.value.add(tag=_numbered(_as_text(tag), "audio", i, max_outputs > 1),
+                              audio=Summary.Audio(
+                                  sample_rate=rate, num_channels=channels,
+                                  length_frames=frames, content_type="audio/wav",
+                                  encoded_audio_string=encoding.encode_wav(audio[i],
+                                                                           int(rate))))
+        return _summary_bytes(summary)
     return run
 
 
@@ -138,14 +146,16 @@ declare("AudioSummaryV2", inputs=["tag: string", "tensor: float", "sample_rate: 
         shape=lambda ctx: [TensorShape([])], kernel=_audio_kernel, grad="none", cpu_only=True)
 
 
-def _tensor_proto(value: np.ndarray, dtype: D.DType) -> dict:
-    shape = {"dim": [{"size": int(d)} for d in value.shape]}
-    proto = {"dtype": dtype.as_datatype_enum, "tensor_shape": shape}
+def _tensor_proto(value: np.ndarray, dtype: D.DType) -> TensorProto:
+    """As TF's TensorSummaryV2 kernel: numbers always as tensor_content."""
+    proto = TensorProto(dtype=dtype.as_datatype_enum)
+    for d in value.shape:
+        proto.tensor_shape.dim.add(size=int(d))
     if dtype == D.string:
-        proto["string_val"] = [v if isinstance(v, bytes) else str(v).encode()
-                               for v in np.asarray(value, dtype=object).reshape(-1)]
+        proto.string_val.extend(v if isinstance(v, bytes) else str(v).encode()
+                                for v in np.asarray(value, dtype=object).reshape(-1))
     else:
-        proto["tensor_content"] = np.ascontiguousarray(value).tobytes()
+        proto.tensor_content = np.ascontiguousarray(value).tobytes()
     return proto
 
 
@@ -153,11 +163,12 @@ def _tensor_summary_kernel(node: Any, kctx: Any) -> Any:
     dtype = node.attrs["T"]
 
     def run(tag: Any, tensor: Any, metadata: Any) -> np.ndarray:
-        meta = wire.decode(metadata if isinstance(metadata, bytes) else bytes(metadata),
-                           SummaryMetadata._SCHEMA)
-        value = {"tag": _as_text(tag), "metadata": meta,
-                 "tensor": _tensor_proto(_to_numpy(tensor), dtype)}
-        return _summary_bytes([value])
+        meta = SummaryMetadata.FromString(metadata if isinstance(metadata, bytes)
+                                          else bytes(metadata))
+        summary = Summary()
+        summary.value.add(tag=_as_text(tag), metadata=meta,
+                          tensor=_tensor_proto(_to_numpy(tensor), dtype))
+        return _summary_bytes(summary)
     return run
 
 
@@ -176,7 +187,7 @@ def _merge_kernel(node: Any, kctx: Any) -> Any:
             # Each input holds any number of serialized Summary protos (TF merges all).
             values = [s] if isinstance(s, bytes) else np.asarray(s, dtype=object).reshape(-1)
             for data in values:
-                for tag in summary_tags(data):
+                for tag in [v.tag for v in Summary.FromString(data).value]:
                     if tag in seen:
                         raise errors.InvalidArgumentError(
                             None, None, f"Duplicate tag {tag} found in summary inputs ")
@@ -306,7 +317,7 @@ def get_summary_description(node_def: Any) -> Any:
     """The SummaryDescription (JSON in the `description` attr) of a legacy TensorSummary
     op's NodeDef; ValueError for any other op, as TF."""
     import json
-    from tf1compat.summary.protos import SummaryDescription
+    from tf1compat.serialization.messages import SummaryDescription
     if node_def.op != "TensorSummary":
         raise ValueError(f"Can't get_summary_description on {node_def.op}")
     text = node_def.attr["description"]

@@ -1,6 +1,6 @@
 """`tf.summary.FileWriter`: TensorBoard event files (TFRecord-framed `Event` protos).
 
-Each record is `uint64 length | masked crc32c(length) | data | masked crc32c(data)`, as
+Each record is a serialized `Event` in TFRecord framing (serialization/tfrecord.py), as
 TF's RecordWriter writes; the first event carries `file_version: "brain.Event:2"`. Files are
 named `events.out.tfevents.<seconds>.<hostname><suffix>` in the log directory.
 """
@@ -9,24 +9,17 @@ from __future__ import annotations
 
 import os
 import socket
-import struct
 import threading
 import time
 from typing import Any, Dict, Optional
 
 import numpy as np
 
-from tf1compat.summary.protos import Event, SessionLog, Summary, TaggedRunMetadata
-from tf1compat.training import crc32c
+from tf1compat.framework.hooks import SERIALIZED_FORMS
+from tf1compat.serialization.messages import Event, SessionLog, Summary, TaggedRunMetadata
+from tf1compat.serialization.tfrecord import encode_record
 
-__all__ = ["FileWriter", "FileWriterCache", "EventFileWriter", "record_bytes"]
-
-
-def record_bytes(data: bytes) -> bytes:
-    """One TFRecord frame around `data`."""
-    length = struct.pack("<Q", len(data))
-    return (length + struct.pack("<I", crc32c.mask(crc32c.value(length))) + data +
-            struct.pack("<I", crc32c.mask(crc32c.value(data))))
+__all__ = ["FileWriter", "FileWriterCache", "EventFileWriter"]
 
 
 class EventFileWriter:
@@ -55,7 +48,7 @@ class EventFileWriter:
         if self._closed:
             return
         with self._lock:
-            self._file.write(record_bytes(event.SerializeToString()))
+            self._file.write(encode_record(event.SerializeToString()))
             self._pending += 1
             if self._pending >= self._max_queue or \
                     time.time() - self._last_flush >= self._flush_secs:
@@ -119,11 +112,12 @@ class FileWriter:
         if not isinstance(summary, Summary):
             raise TypeError(f"add_summary expects a Summary or its serialized bytes, got "
                             f"{type(summary).__name__}")
-        # TF writes each tag's SummaryMetadata only the first time it sees the tag.
+        # TF writes each tag's SummaryMetadata only the first time it sees the tag (every
+        # value counts as seen: a message is always true, so TF's emptiness test passes).
         for value in summary.value:
             if value.tag in self._seen_summary_tags:
-                object.__setattr__(value, "metadata", None)
-            elif value.HasField("metadata"):
+                value.ClearField("metadata")
+            else:
                 self._seen_summary_tags.add(value.tag)
         self._add_event(Event(summary=summary), global_step)
 
@@ -137,31 +131,13 @@ class FileWriter:
     def add_graph(self, graph: Any, global_step: Optional[int] = None,
                   graph_def: Any = None) -> None:
         """Writes the graph (a GraphDef) for TensorBoard's graph view."""
-        from tf1compat.training import graph_io
-        proto = None
-        if graph_def is not None and hasattr(graph_def, "SerializeToString"):
-            proto = graph_def
-        elif graph_def is not None:  # Graph.as_graph_def()'s node views
-            try:
-                proto = graph_io.as_graph_def_proto(graph_def)
-            except graph_io.UnserializableGraphError:
-                from tf1compat.framework.graph import get_default_graph
-                graph = graph if graph is not None else get_default_graph()
-        data = (proto if proto is not None else _graph_for_tensorboard(graph)
-                ).SerializeToString()
-        self._add_event(Event(graph_def=data), global_step)
+        proto = SERIALIZED_FORMS["graph_def_for_events"](graph, graph_def)
+        self._add_event(Event(graph_def=proto.SerializeToString()), global_step)
 
     def _add_construction_meta_graph(self, graph: Any, graph_def: Any) -> None:
-        from tf1compat.training import graph_io
-        from tf1compat.training.meta_graph import export_meta_graph
-        if graph_def is None:
-            graph_def = graph if not hasattr(graph, "get_operations") else \
-                _graph_for_tensorboard(graph)
-        try:
-            meta = export_meta_graph(graph_def=graph_def)
-        except graph_io.UnserializableGraphError:
-            return  # a collection item that cannot be written: the graph event suffices
-        self.add_meta_graph(meta)
+        meta = SERIALIZED_FORMS["meta_graph_for_events"](graph, graph_def)
+        if meta is not None:
+            self.add_meta_graph(meta)
 
     def add_meta_graph(self, meta_graph_def: Any, global_step: Optional[int] = None) -> None:
         serialize = getattr(meta_graph_def, "SerializeToString", None)
@@ -192,24 +168,6 @@ class FileWriter:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-
-def _graph_for_tensorboard(graph: Any) -> Any:
-    """The graph's GraphDef; ops that cannot be serialized (py_func, control-flow
-    constructs) keep their name, type and inputs without attrs, enough to be drawn."""
-    from tf1compat.training import graph_io
-    out = graph_io.GraphDef()
-    for op in graph.get_operations():
-        try:
-            node = graph_io.op_to_node_def(op)
-        except graph_io.UnserializableGraphError:
-            node = graph_io.NodeDef(name=op.name, op=op.type)
-            for t in op._inputs:
-                node.input.append(t._as_node_def_input())
-            for c in op._control_inputs:
-                node.input.append("^" + c.name)
-        out.node.append(node)
-    return out
 
 
 class FileWriterCache:

@@ -298,7 +298,7 @@ class CheckpointSaverHook(SessionRunHook):
             listener.end(session, last_step)
 
     def _save(self, session: Any, step: int) -> bool:
-        from tf1compat.summary.protos import SessionLog
+        from tf1compat.serialization.messages import SessionLog
         tf_logging.info("Calling checkpoint listeners before saving checkpoint %d...", step)
         for listener in self._listeners:
             listener.before_save(session, step)
@@ -360,7 +360,7 @@ class StepCounterHook(SessionRunHook):
         return SessionRunArgs(self._global_step_tensor)
 
     def _log_and_record(self, elapsed_steps: int, elapsed_time: float, step: int) -> None:
-        from tf1compat.summary.protos import Summary
+        from tf1compat.serialization.messages import Summary
         per_sec = elapsed_steps / elapsed_time if elapsed_time else float("inf")
         if self._summary_writer is not None:
             summary = Summary(value=[Summary.Value(tag=self._summary_tag,
@@ -443,7 +443,7 @@ class SummarySaverHook(SessionRunHook):
         return SessionRunArgs(requests)
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
-        from tf1compat.summary.protos import SessionLog
+        from tf1compat.serialization.messages import SessionLog
         if not self._summary_writer:
             return
         step = run_values.results["global_step"] + 1

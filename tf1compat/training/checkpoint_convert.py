@@ -1,14 +1,20 @@
-"""Converting checkpoints to tf1compat's safetensors format (scripts/convert_checkpoint.py).
+"""Converting checkpoints between TF's layout and a single safetensors file
+(scripts/convert_checkpoint.py).
 
-`convert_checkpoint(src, dst)` copies every tensor of a checkpoint (a TF V2 bundle, or a
-tf1compat file) into `<dst>.safetensors` under the same keys; partitioned TF variables
-become one full tensor under the variable's name. An object-based checkpoint keeps its
-object graph in the metadata (the `_CHECKPOINTABLE_OBJECT_GRAPH` string tensor itself is
-not copied: readers present it from the metadata).
+`convert_checkpoint(src, dst, to=...)` copies every tensor of a checkpoint tf1compat can
+read (a TF V2 checkpoint, one tf1compat wrote, or an earlier tf1compat `.safetensors`
+file) under the same keys into
 
-With `to_names=True`, object-based keys (`model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE`)
-are renamed to the variables' names (`dense/kernel`, the `full_name` the object graph
-records), giving a name-based checkpoint that `tf.train.Saver` can restore.
+* `to="tf"`: TF's layout, `<dst>.index` + `<dst>.data-00000-of-00001` (what tf1compat
+  saves: TensorFlow restores it, and the data shard is a safetensors file);
+* `to="safetensors"`: one `<dst>.safetensors` file (tf1compat's earlier checkpoint
+  format, with TF dtypes and the object graph in its metadata).
+
+Partitioned variables become one whole tensor under the variable's name. An
+object-based checkpoint keeps its object graph. With `to_names=True`, object-based keys
+(`model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE`) are renamed to the variables' names
+(`dense/kernel`, the `full_name` the object graph records), giving a name-based
+checkpoint that `tf.train.Saver` restores.
 """
 
 from __future__ import annotations
@@ -17,17 +23,22 @@ import os
 from typing import Any, Dict, Optional
 
 from tf1compat.util import tf_logging
-from tf1compat.training import checkpoint_format
-from tf1compat.training import object_graph as og
-from tf1compat.training.checkpoint_reader import load_checkpoint
+from tf1compat.serialization import bundle_writer
+from tf1compat.serialization import object_graph as og
+from tf1compat.serialization import safetensors_checkpoint as legacy
+from tf1compat.serialization.tensor_bundle import index_filename
+from tf1compat.training.checkpoint_utils import load_checkpoint
 
-__all__ = ["convert_checkpoint"]
+__all__ = ["convert_checkpoint", "FORMATS"]
+
+FORMATS = ("tf", "safetensors")
 
 
 def _output_prefix(dst: str) -> str:
     dst = os.fspath(dst)
-    if dst.endswith(checkpoint_format.SUFFIX):
-        dst = dst[:-len(checkpoint_format.SUFFIX)]
+    for suffix in (legacy.SUFFIX, ".index"):
+        if dst.endswith(suffix):
+            return dst[:-len(suffix)]
     return dst
 
 
@@ -58,13 +69,21 @@ def _name_map(graph: Dict[str, Any], keys: list, strict: bool) -> Dict[str, str]
     return mapping
 
 
-def convert_checkpoint(src: Any, dst: Any, to_names: bool = False,
+def convert_checkpoint(src: Any, dst: Any, to: Optional[str] = None, to_names: bool = False,
                        strict: bool = False) -> Dict[str, Any]:
-    """Writes `<dst>.safetensors` from the checkpoint `src` (a prefix or a directory).
+    """Writes the checkpoint `src` (a prefix or a directory) as `dst` in the layout `to`
+    ("tf" or "safetensors"; by default "safetensors" when `dst` ends in `.safetensors`,
+    else "tf").
 
-    Returns a summary: {"path", "tensors", "object_based", "renamed": {new: old}}.
-    Raises ValueError with `strict` when `to_names` cannot name every tensor.
+    Returns a summary: {"path", "format", "tensors", "object_based", "renamed": {new: old}}.
+    Raises ValueError with `strict` when `to_names` cannot name every tensor; nothing is
+    written then.
     """
+    dst = os.fspath(dst)
+    if to is None:
+        to = "safetensors" if dst.endswith(legacy.SUFFIX) else "tf"
+    if to not in FORMATS:
+        raise ValueError(f"to must be one of {FORMATS}, got {to!r}")
     reader = load_checkpoint(src)
     graph = reader.object_graph()
     dtype_map = reader.get_variable_to_dtype_map()
@@ -80,10 +99,20 @@ def convert_checkpoint(src: Any, dst: Any, to_names: bool = False,
         out_graph = None  # the result is name-based
     elif to_names:
         tf_logging.info("%s is name-based already; keys are kept", reader.path)
-    path = checkpoint_format.save_tensors(
-        _output_prefix(dst), values, dtype_overrides={k: dtype_map[k] for k in values},
-        object_graph=out_graph,
-        user_metadata={"converted_from": reader.path, "source_format": reader.format,
-                       **({"renamed": renamed} if renamed else {})})
-    return {"path": path, "tensors": len(values), "object_based": graph is not None,
-            "renamed": renamed}
+    user = {"converted_from": reader.path, "source_format": reader.format,
+            **({"renamed": renamed} if renamed else {})}
+    prefix = _output_prefix(dst)
+    if to == "safetensors":
+        path = legacy.save_tensors(prefix, values,
+                                   dtype_overrides={k: dtype_map[k] for k in values},
+                                   object_graph=out_graph, user_metadata=user)
+    else:
+        writer = bundle_writer.BundleWriter(prefix, user_metadata=user)
+        if out_graph is not None:
+            writer.add(og.OBJECT_GRAPH_KEY, og.serialize_object_graph(out_graph), "string")
+        for key, value in values.items():
+            writer.add(key, value, dtype_map[key])
+        writer.finish()
+        path = index_filename(prefix)
+    return {"path": path, "format": to, "tensors": len(values),
+            "object_based": graph is not None, "renamed": renamed}

@@ -1,7 +1,8 @@
 """The `checkpoint` state file and TF's checkpoint-management functions.
 
-A checkpoint directory holds a small text file (default name `checkpoint`) in protobuf
-text format, naming the latest checkpoint and the ones still kept:
+A checkpoint directory holds a small text file (default name `checkpoint`): a
+CheckpointState proto in protobuf text format, naming the latest checkpoint and the ones
+still kept:
 
     model_checkpoint_path: "model.ckpt-3"
     all_model_checkpoint_paths: "model.ckpt-2"
@@ -9,257 +10,42 @@ text format, naming the latest checkpoint and the ones still kept:
     all_model_checkpoint_timestamps: 1700000000.5      # CheckpointManager writes these
     last_preserved_timestamp: 1699999000.25
 
-This module writes it exactly as TF does (field order, escaping, float format), always
-atomically, and reads it with a small text-format parser (no protobuf dependency). A
-checkpoint "exists" if `<prefix>.safetensors` (tf1compat's format), `<prefix>.index`
-(TF's V2 format) or the file `<prefix>` itself (TF's V1 format) does.
+It is written as TF writes it (`text_format.MessageToString` of the proto), always
+atomically, and read with `text_format.Merge`. A checkpoint "exists" if `<prefix>.index`
+(TF's V2 layout, which tf1compat writes), `<prefix>.safetensors` (earlier tf1compat
+versions) or the file `<prefix>` itself (TF's V1 format) does.
 """
 
 from __future__ import annotations
 
 import glob as _glob
-import math
 import os
 import re
 from typing import Any, Iterable, List, Optional
 
+from google.protobuf import text_format
+
 from tf1compat.util import tf_logging
 from tf1compat.framework import errors
-from tf1compat.training import checkpoint_format
+from tf1compat.serialization.atomic_files import atomic_write_text
+from tf1compat.serialization.messages import CheckpointState
+from tf1compat.serialization.safetensors_checkpoint import checkpoint_file as legacy_file
 
 __all__ = ["CheckpointState", "generate_checkpoint_state_proto", "update_checkpoint_state",
            "update_checkpoint_state_internal", "get_checkpoint_state", "latest_checkpoint",
            "checkpoint_exists", "checkpoint_exists_internal", "get_checkpoint_mtimes",
-           "remove_checkpoint", "meta_graph_filename", "TextFormatParseError", "V1", "V2"]
+           "remove_checkpoint", "meta_graph_filename", "parse_checkpoint_state",
+           "checkpoint_files", "V1", "V2"]
 
 # SaverDef.CheckpointFormatVersion values.
 V1 = 1
 V2 = 2
 
-_FIELDS = ("model_checkpoint_path", "all_model_checkpoint_paths",
-           "all_model_checkpoint_timestamps", "last_preserved_timestamp")
-
-
-class CheckpointState:
-    """TF's CheckpointState proto: where the latest and the kept checkpoints are."""
-
-    __slots__ = _FIELDS
-
-    def __init__(self, model_checkpoint_path: str = "",
-                 all_model_checkpoint_paths: Optional[Iterable[str]] = None,
-                 all_model_checkpoint_timestamps: Optional[Iterable[float]] = None,
-                 last_preserved_timestamp: Optional[float] = None):
-        self.model_checkpoint_path = model_checkpoint_path or ""
-        self.all_model_checkpoint_paths: List[str] = list(all_model_checkpoint_paths or [])
-        self.all_model_checkpoint_timestamps: List[float] = [
-            float(t) for t in all_model_checkpoint_timestamps or []]
-        self.last_preserved_timestamp = float(last_preserved_timestamp or 0.0)
-
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, CheckpointState) and all(
-            getattr(self, f) == getattr(other, f) for f in _FIELDS)
-
-    def __ne__(self, other: Any) -> bool:
-        return not self == other
-
-    def to_text(self) -> str:
-        """The text TF writes to the state file (`text_format.MessageToString`)."""
-        return self._format(repr)
-
-    def __str__(self) -> str:
-        # TF's proto __str__ prints doubles in their shortest %g form ("1", not "1.0").
-        return self._format(_short_double)
-
-    __repr__ = __str__
-
-    def _format(self, fmt_double: Any) -> str:
-        lines = []
-        if self.model_checkpoint_path:
-            lines.append(f'model_checkpoint_path: "{_escape(self.model_checkpoint_path)}"')
-        for p in self.all_model_checkpoint_paths:
-            lines.append(f'all_model_checkpoint_paths: "{_escape(p)}"')
-        for t in self.all_model_checkpoint_timestamps:
-            lines.append(f"all_model_checkpoint_timestamps: {_double(t, fmt_double)}")
-        t = self.last_preserved_timestamp
-        if t != 0.0 or math.copysign(1.0, t) < 0:
-            lines.append(f"last_preserved_timestamp: {_double(t, fmt_double)}")
-        return "".join(line + "\n" for line in lines)
-
-
-def _double(value: float, fmt: Any) -> str:
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return fmt(value)
-
-
-def _short_double(value: float) -> str:
-    text = "%.15g" % value
-    return text if float(text) == value else "%.17g" % value
-
-
-_ESCAPES = {9: "\\t", 10: "\\n", 13: "\\r", 34: '\\"', 39: "\\'", 92: "\\\\"}
-
-
-def _escape(text: str) -> str:
-    # Protobuf's CEscape with as_utf8: control characters octal, non-ASCII kept as is.
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if code in _ESCAPES:
-            out.append(_ESCAPES[code])
-        elif code < 32 or code == 127:
-            out.append("\\%03o" % code)
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-# -- text-format parsing --------------------------------------------------------------------
-
-class TextFormatParseError(ValueError):
-    """The state file is not a valid CheckpointState in protobuf text format."""
-
-
-_TOKEN = re.compile(r"""
-    (?P<space>\s+|\#[^\n]*)
-  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<number>[-+]?(?:inf(?:inity)?|nan|0[xX][0-9a-fA-F]+|
-                   (?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)[fF]?)
-  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<punct>[:\[\],;{}<>])
-""", re.VERBOSE | re.IGNORECASE)
-
-_SIMPLE_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92,
-                   "'": 39, '"': 34, "?": 63}
-
-
-def _unescape(body: str, where: str) -> str:
-    out = bytearray()
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch != "\\":
-            out += ch.encode("utf-8")
-            i += 1
-            continue
-        i += 1
-        nxt = body[i]
-        if nxt in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[nxt])
-            i += 1
-        elif nxt in "01234567":
-            m = re.match(r"[0-7]{1,3}", body[i:])
-            out.append(int(m.group(), 8) & 0xFF)
-            i += len(m.group())
-        elif nxt in "xX":
-            m = re.match(r"[0-9a-fA-F]{1,2}", body[i + 1:])
-            if not m:
-                raise TextFormatParseError(f"{where} : Invalid escape sequence")
-            out.append(int(m.group(), 16))
-            i += 1 + len(m.group())
-        else:
-            raise TextFormatParseError(f"{where} : Invalid escape sequence: \\{nxt}")
-    try:
-        return out.decode("utf-8")
-    except UnicodeDecodeError:
-        raise TextFormatParseError(f"{where} : String field contains invalid UTF-8") from None
-
-
-def _tokens(text: str) -> List[tuple]:
-    out = []
-    pos, line, line_start = 0, 1, 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        where = f"{line}:{pos - line_start + 1}"
-        if not m:
-            raise TextFormatParseError(f"{where} : Unexpected character {text[pos]!r}.")
-        kind = m.lastgroup
-        if kind != "space":
-            out.append((kind, m.group(), where))
-        newlines = m.group().count("\n")
-        if newlines:
-            line += newlines
-            line_start = m.start() + m.group().rindex("\n") + 1
-        pos = m.end()
-    return out
-
-
-def _parse_number(token: tuple) -> float:
-    kind, value, where = token
-    if kind != "number":
-        raise TextFormatParseError(f"{where} : Couldn't parse float: {value}")
-    text = value.lower()
-    sign = -1.0 if text.startswith("-") else 1.0
-    body = text.lstrip("+-")
-    if body in ("inf", "infinity", "inff", "infinityf"):
-        return sign * math.inf
-    if body in ("nan", "nanf"):
-        return math.nan
-    if body.startswith("0x"):
-        return sign * float(int(body, 16))
-    text = text.rstrip("f")
-    return float(text)
-
 
 def parse_checkpoint_state(text: str) -> CheckpointState:
-    """Parses (merges) CheckpointState text format, as `text_format.Merge` does."""
+    """The CheckpointState in `text` (text_format.ParseError if it is not one)."""
     state = CheckpointState()
-    toks = _tokens(text)
-    i = 0
-
-    def take_string() -> str:
-        nonlocal i
-        if i >= len(toks) or toks[i][0] != "string":
-            where = toks[i][2] if i < len(toks) else "end"
-            raise TextFormatParseError(f"{where} : Expected string.")
-        parts = []
-        while i < len(toks) and toks[i][0] == "string":  # adjacent literals concatenate
-            parts.append(_unescape(toks[i][1][1:-1], toks[i][2]))
-            i += 1
-        return "".join(parts)
-
-    def take_number() -> float:
-        nonlocal i
-        if i >= len(toks):
-            raise TextFormatParseError("end : Expected a number.")
-        value = _parse_number(toks[i])
-        i += 1
-        return value
-
-    while i < len(toks):
-        kind, name, where = toks[i]
-        if kind != "ident":
-            raise TextFormatParseError(f"{where} : Expected identifier or number, got {name}.")
-        if name not in _FIELDS:
-            raise TextFormatParseError(f'{where} : Message type "tensorflow.CheckpointState" '
-                                       f'has no field named "{name}".')
-        i += 1
-        if i >= len(toks) or toks[i][1] != ":":
-            where = toks[i][2] if i < len(toks) else "end"
-            raise TextFormatParseError(f'{where} : Expected ":".')
-        i += 1
-        repeated = name.startswith("all_")
-        take = take_string if name.endswith("paths") or name == "model_checkpoint_path" \
-            else take_number
-        if repeated and i < len(toks) and toks[i][1] == "[":
-            i += 1
-            values = []
-            while i < len(toks) and toks[i][1] != "]":
-                values.append(take())
-                if i < len(toks) and toks[i][1] == ",":
-                    i += 1
-            if i >= len(toks):
-                raise TextFormatParseError('end : Expected "]".')
-            i += 1
-            getattr(state, name).extend(values)
-        elif repeated:
-            getattr(state, name).append(take())
-        else:
-            setattr(state, name, take())
-        if i < len(toks) and toks[i][1] in (",", ";"):
-            i += 1
+    text_format.Merge(text, state)
     return state
 
 
@@ -297,8 +83,12 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
         for i, p in enumerate(all_model_checkpoint_paths):
             if not os.path.isabs(p):
                 all_model_checkpoint_paths[i] = os.path.relpath(p, save_dir)
-    return CheckpointState(model_checkpoint_path, all_model_checkpoint_paths,
-                           all_model_checkpoint_timestamps, last_preserved_timestamp)
+    state = CheckpointState(model_checkpoint_path=model_checkpoint_path,
+                            all_model_checkpoint_paths=all_model_checkpoint_paths,
+                            all_model_checkpoint_timestamps=all_model_checkpoint_timestamps)
+    if last_preserved_timestamp is not None:
+        state.last_preserved_timestamp = last_preserved_timestamp
+    return state
 
 
 def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
@@ -337,7 +127,7 @@ def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
         raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
                            f"checkpoint state.  Please use a different save path.")
     try:
-        checkpoint_format.atomic_write_text(filename, state.to_text())
+        atomic_write_text(filename, text_format.MessageToString(state))
     except FileNotFoundError:
         raise errors.NotFoundError(None, None, f"{filename}; No such file or directory") \
             from None
@@ -378,9 +168,8 @@ def get_checkpoint_state(checkpoint_dir: Any,
         with open(filename, "rb") as f:
             content = f.read().decode("utf-8")
         state = parse_checkpoint_state(content)
-    except (OSError, UnicodeDecodeError, TextFormatParseError) as e:
-        name = "ParseError" if isinstance(e, TextFormatParseError) else type(e).__name__
-        tf_logging.warning("%s: %s", name, e)
+    except (OSError, UnicodeDecodeError, text_format.ParseError) as e:
+        tf_logging.warning("%s: %s", type(e).__name__, e)
         tf_logging.warning("%s: Checkpoint ignored", filename)
         return None
     if not state.model_checkpoint_path:
@@ -393,9 +182,10 @@ def get_checkpoint_state(checkpoint_dir: Any,
     return state
 
 
-def _candidate_files(prefix: str) -> List[str]:
-    # tf1compat's file first, then TF's V2 index, then TF's V1 single file.
-    return [checkpoint_format.checkpoint_file(prefix), prefix + ".index", prefix]
+def checkpoint_files(prefix: str) -> List[str]:
+    """The file that says a checkpoint exists, per layout (glob patterns): the V2 index
+    (what TF and tf1compat write), an earlier tf1compat `.safetensors` file, TF's V1 file."""
+    return [prefix + ".index", legacy_file(prefix), prefix]
 
 
 def latest_checkpoint(checkpoint_dir: Any, latest_filename: Optional[str] = None
@@ -403,16 +193,16 @@ def latest_checkpoint(checkpoint_dir: Any, latest_filename: Optional[str] = None
     """The prefix of the latest checkpoint named by the state file, if its files exist."""
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
     if state and state.model_checkpoint_path:
-        if any(_glob.glob(p) for p in _candidate_files(state.model_checkpoint_path)):
+        if any(_glob.glob(p) for p in checkpoint_files(state.model_checkpoint_path)):
             return state.model_checkpoint_path
         tf_logging.error("Couldn't match files for checkpoint %s", state.model_checkpoint_path)
     return None
 
 
 def checkpoint_exists_internal(checkpoint_prefix: Any) -> bool:
-    """True if a checkpoint with this prefix exists (ours, TF V2 or TF V1)."""
+    """True if a checkpoint with this prefix exists (V2 layout, earlier .safetensors, V1)."""
     prefix = os.fspath(checkpoint_prefix)
-    return any(_glob.glob(p) for p in _candidate_files(prefix))
+    return any(_glob.glob(p) for p in checkpoint_files(prefix))
 
 
 def checkpoint_exists(checkpoint_prefix: Any) -> bool:
@@ -424,7 +214,7 @@ def get_checkpoint_mtimes(checkpoint_prefixes: Iterable[Any]) -> List[float]:
     """Modification times (seconds) of the checkpoints that exist; missing ones are skipped."""
     mtimes = []
     for prefix in checkpoint_prefixes:
-        for pattern in _candidate_files(os.fspath(prefix)):
+        for pattern in checkpoint_files(os.fspath(prefix)):
             matches = _glob.glob(pattern)
             if matches:
                 mtimes.append(os.stat(matches[0]).st_mtime_ns / 1e9)
@@ -449,10 +239,11 @@ def _delete_matching(pattern: str) -> None:
 
 def remove_checkpoint(checkpoint_prefix: Any, checkpoint_format_version: int = V2,
                       meta_graph_suffix: str = "meta") -> None:
-    """Deletes a checkpoint's files: the meta graph, ours, and TF's index and data shards."""
+    """Deletes a checkpoint's files: the meta graph, the index and data shards, and an
+    earlier tf1compat `.safetensors` file of the same prefix."""
     prefix = os.fspath(checkpoint_prefix)
     _delete_matching(meta_graph_filename(prefix, meta_graph_suffix))
-    _delete_matching(checkpoint_format.checkpoint_file(prefix))
+    _delete_matching(legacy_file(prefix))
     if checkpoint_format_version == V2:
         _delete_matching(prefix + ".index")
         _delete_matching(prefix + ".data-?????-of-?????")

@@ -1,4 +1,7 @@
-"""`tf.train.init_from_checkpoint`: initialize variables from a checkpoint's values.
+"""`tf.train.init_from_checkpoint`, `load_checkpoint`, `load_variable`, `list_variables`,
+`checkpoints_iterator`: TF's checkpoint_utils, over serialization/checkpoint_reader.py.
+
+`init_from_checkpoint` initializes variables from a checkpoint's values:
 
 Each mapped variable's initializer is replaced by a RestoreV2 + assign of the checkpoint
 tensor (and its initial value by the restored tensor), as TF does, so
@@ -15,15 +18,17 @@ Assignment maps, as TF:
 from __future__ import annotations
 
 import os
+import time
 from collections import abc
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from tf1compat.util import tf_logging
 from tf1compat.framework.graph import device
+from tf1compat.serialization.checkpoint_reader import CheckpointReader, NewCheckpointReader
 from tf1compat.training import checkpoint_state
-from tf1compat.training.checkpoint_reader import load_checkpoint
 
-__all__ = ["init_from_checkpoint"]
+__all__ = ["init_from_checkpoint", "load_checkpoint", "load_variable", "list_variables",
+           "wait_for_new_checkpoint", "checkpoints_iterator"]
 
 
 def _is_variable(x: Any) -> bool:
@@ -156,3 +161,75 @@ def init_from_checkpoint(ckpt_dir_or_file: Any, assignment_map: Any) -> None:
             _set_variable_or_list_initializer(var, ckpt_file, full_tensor_name)
             tf_logging.debug("Initialize variable %s from checkpoint %s with %s", var_name,
                              ckpt_dir_or_file, full_tensor_name)
+
+
+def load_checkpoint(ckpt_dir_or_file: Any) -> CheckpointReader:
+    """`tf.train.load_checkpoint`: a reader for a checkpoint prefix, or a directory's latest.
+
+    Raises:
+      ValueError: if a directory has no state file or its latest checkpoint is missing.
+    """
+    filename = _checkpoint_filename(ckpt_dir_or_file)
+    if filename is None:
+        raise ValueError("Couldn't find 'checkpoint' file or checkpoints in given directory "
+                         f"{ckpt_dir_or_file}")
+    return NewCheckpointReader(filename)
+
+
+def load_variable(ckpt_dir_or_file: Any, name: str) -> Any:
+    """`tf.train.load_variable`: one tensor's value (a trailing ":0" is ignored)."""
+    if name.endswith(":0"):
+        name = name[:-2]
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
+
+
+def list_variables(ckpt_dir_or_file: Any) -> List[Tuple[str, List[int]]]:
+    """`tf.train.list_variables`: sorted (name, shape) pairs of a checkpoint."""
+    shapes = load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map()
+    return [(name, shapes[name]) for name in sorted(shapes)]
+
+
+def wait_for_new_checkpoint(checkpoint_dir: str, last_checkpoint: Optional[str] = None,
+                            seconds_to_sleep: float = 1, timeout: Optional[float] = None
+                            ) -> Optional[str]:
+    """Polls `checkpoint_dir` until its latest checkpoint differs from `last_checkpoint`.
+
+    Returns the new checkpoint's prefix, or None after `timeout` seconds.
+    """
+    tf_logging.info("Waiting for new checkpoint at %s", checkpoint_dir)
+    stop_time = time.time() + timeout if timeout is not None else None
+    while True:
+        path = checkpoint_state.latest_checkpoint(checkpoint_dir)
+        if path is None or path == last_checkpoint:
+            if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
+                return None
+            time.sleep(seconds_to_sleep)
+        else:
+            tf_logging.info("Found new checkpoint at %s", path)
+            return path
+
+
+def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0,
+                         timeout: Optional[float] = None,
+                         timeout_fn: Optional[Callable[[], bool]] = None) -> Iterator[str]:
+    """`tf.train.checkpoints_iterator`: yields each new checkpoint as it appears.
+
+    Stops after `timeout` seconds without a new checkpoint, unless `timeout_fn` returns
+    False (keep waiting).
+    """
+    checkpoint_path = None
+    while True:
+        new_path = wait_for_new_checkpoint(checkpoint_dir, checkpoint_path, timeout=timeout)
+        if new_path is None:
+            if not timeout_fn:
+                tf_logging.info("Timed-out waiting for a checkpoint.")
+                return
+            if timeout_fn():
+                return
+            continue
+        start = time.time()
+        checkpoint_path = new_path
+        yield checkpoint_path
+        remaining = start + min_interval_secs - time.time()
+        if remaining > 0:
+            time.sleep(remaining)

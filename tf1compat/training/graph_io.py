@@ -16,18 +16,17 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-import numpy as np
-import torch
-
-from tf1compat.framework import dtypes as D
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.graph import Graph, get_default_graph
+from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.training import tensor_codec
-from tf1compat.training.proto_messages import (AttrValue, GraphDef, ListValue, NodeDef,
-                                               TensorProto, TensorShapeProto, VersionDef)
+from tf1compat.serialization.messages import GraphDef, NodeDef, VersionDef
+# The pure-format conversions live in the serialization layer; they are re-exported here
+# for the code that imports them from graph_io.
+from tf1compat.serialization.tensor_proto import (attr_to_proto, proto_to_attr,
+                                                  proto_to_ndarray, proto_to_shape,
+                                                  shape_to_proto, tensor_to_proto)
 
 __all__ = ["UnserializableGraphError", "graph_to_graph_def", "op_to_node_def",
            "import_graph_def", "tensor_to_proto", "proto_to_ndarray", "shape_to_proto",
@@ -48,231 +47,6 @@ _SKIPPED_ATTRS = {"_output_shapes"}
 
 class UnserializableGraphError(ValueError):
     """The graph has an op that cannot be written to a GraphDef (the message names it)."""
-
-
-# -- shapes and tensors ------------------------------------------------------------------------
-
-def shape_to_proto(shape: TensorShape) -> TensorShapeProto:
-    proto = TensorShapeProto()
-    if shape.rank is None:
-        proto.unknown_rank = True
-        return proto
-    for d in shape.as_list():
-        proto.dim.add(size=-1 if d is None else int(d))
-    return proto
-
-
-def proto_to_shape(proto: TensorShapeProto) -> TensorShape:
-    if proto.unknown_rank:
-        return TensorShape(None)
-    return TensorShape([None if d.size < 0 else int(d.size) for d in proto.dim])
-
-
-def tensor_to_proto(value: Any, dtype: Optional[D.DType] = None) -> TensorProto:
-    """A TensorProto of a numpy value (numbers as tensor_content, strings as string_val)."""
-    arr = np.asarray(value) if not isinstance(value, torch.Tensor) else value
-    if dtype is None:
-        dtype = D.string if isinstance(arr, np.ndarray) and arr.dtype.kind in "OSU" else \
-            D.as_dtype(arr.dtype)
-    dtype = dtype.base_dtype
-    proto = TensorProto(dtype=dtype.as_datatype_enum,
-                        tensor_shape=shape_to_proto(TensorShape(list(np.shape(arr)))))
-    if dtype == D.string:
-        for item in np.asarray(arr, dtype=object).reshape(-1):
-            proto.string_val.append(item.encode("utf-8") if isinstance(item, str)
-                                    else bytes(item))
-        return proto
-    if dtype == D.bfloat16:
-        t = torch.as_tensor(np.asarray(arr, dtype=np.float32)).to(torch.bfloat16)
-        storage = t.view(torch.int16).numpy().view(np.uint16)
-    else:
-        store = tensor_codec.storage_dtype(dtype)
-        source = np.asarray(arr)
-        storage = source.astype(store) if source.dtype != store else source
-    enum = dtype.as_datatype_enum
-    if storage.size > 1 and enum in _TENSOR_CONTENT_ENUMS:
-        proto.tensor_content = tensor_codec.contiguous(storage).tobytes()
-        return proto
-    # As TF's make_tensor_proto: scalars (and types without a raw layout: bool, complex)
-    # list their values in the dtype's repeated field (`int_val: 2`), which is what
-    # printed NodeDefs show.
-    field = _VALUE_FIELDS.get(enum)
-    if field is None:
-        proto.tensor_content = tensor_codec.contiguous(storage).tobytes()
-        return proto
-    flat = np.asarray(storage).reshape(-1)
-    if enum in (8, 18):
-        values = [float(p) for z in flat for p in (z.real, z.imag)]
-    elif enum in (14, 19):
-        values = [int(v) for v in flat.view(np.uint16)]
-    elif enum == 10:
-        values = [bool(v) for v in flat]
-    elif enum in (1, 2):
-        values = [float(v) for v in flat]
-    else:
-        values = [int(v) for v in flat]
-    getattr(proto, field).extend(values)
-    return proto
-
-
-# TF's _TENSOR_CONTENT_TYPES (dtype enums): tensors of more than one value of these types
-# are stored as raw bytes in tensor_content.
-_TENSOR_CONTENT_ENUMS = frozenset({19, 1, 2, 3, 4, 5, 6, 9, 11, 12, 15, 16, 13, 22, 23, 14})
-
-
-_VALUE_FIELDS = {  # dtype enum -> the repeated field TF uses when tensor_content is empty
-    1: "float_val", 2: "double_val", 3: "int_val", 4: "int_val", 5: "int_val", 6: "int_val",
-    9: "int64_val", 10: "bool_val", 11: "int_val", 12: "int_val", 13: "int_val",
-    15: "int_val", 16: "int_val", 17: "int_val", 19: "half_val", 14: "half_val",
-    22: "uint32_val", 23: "uint64_val", 8: "scomplex_val", 18: "dcomplex_val",
-}
-
-
-def proto_to_ndarray(proto: TensorProto) -> Tuple[D.DType, np.ndarray]:
-    """(dtype, numpy value) of a TensorProto: bytes object arrays for strings, float32 for
-    bfloat16 (as tf1compat's Const holds them)."""
-    dtype = D.as_dtype(proto.dtype)
-    shape = proto_to_shape(proto.tensor_shape).as_list()
-    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-    if dtype == D.string:
-        values = list(proto.string_val)
-        out = np.empty(count, dtype=object)
-        for i in range(count):
-            out[i] = values[i] if i < len(values) else (values[-1] if values else b"")
-        return dtype, out.reshape(shape)
-    enum = dtype.as_datatype_enum
-    store = tensor_codec.storage_dtype(dtype)
-    if proto.tensor_content:
-        storage = np.frombuffer(proto.tensor_content, dtype=store).copy()
-        if storage.size != count:
-            raise ValueError(f"tensor_content holds {storage.size} values of {dtype.name}, "
-                             f"the shape {shape} needs {count}")
-    else:
-        field = _VALUE_FIELDS.get(enum)
-        if field is None:
-            raise NotImplementedError(f"TensorProto of dtype {dtype.name} is not supported")
-        values = list(getattr(proto, field))
-        if enum in (8, 18):
-            values = [complex(values[i], values[i + 1]) for i in range(0, len(values), 2)]
-        if enum in (14, 19):
-            raw = np.asarray(values, dtype=np.int64).astype(np.uint16)
-        else:
-            raw = np.asarray(values, dtype=store if enum not in (8, 18) else store)
-        if raw.size == 0:
-            raw = np.zeros(1, dtype=raw.dtype)
-        if raw.size < count:   # TF repeats the last value to fill the tensor
-            raw = np.concatenate([raw, np.repeat(raw[-1:], count - raw.size)])
-        storage = raw[:count].astype(store) if enum not in (14, 19) else \
-            raw[:count].view(store)
-    if enum == 14:
-        values32 = torch.from_numpy(storage.view(np.int16).copy()).view(torch.bfloat16)
-        return dtype, values32.float().numpy().reshape(shape)
-    return dtype, tensor_codec.to_numpy(dtype, storage).reshape(shape)
-
-
-# -- attrs ----------------------------------------------------------------------------------------
-
-def _is_scalar_kind(value: Any, kind: type) -> bool:
-    if kind is int:
-        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-    if kind is float:
-        return isinstance(value, (float, np.floating))
-    if kind is bool:
-        return isinstance(value, (bool, np.bool_))
-    return isinstance(value, kind)
-
-
-def attr_to_proto(value: Any, dtype_hint: Optional[D.DType] = None) -> AttrValue:
-    """An AttrValue for a tf1compat attr value; TypeError if it has no proto form."""
-    if _is_scalar_kind(value, bool):
-        return AttrValue(b=bool(value))
-    if _is_scalar_kind(value, int):
-        return AttrValue(i=int(value))
-    if _is_scalar_kind(value, float):
-        return AttrValue(f=float(value))
-    if isinstance(value, str):
-        return AttrValue(s=value.encode("utf-8"))
-    if isinstance(value, bytes):
-        return AttrValue(s=value)
-    if isinstance(value, D.DType):
-        return AttrValue(type=value.as_datatype_enum)
-    if isinstance(value, TensorShape):
-        return AttrValue(shape=shape_to_proto(value))
-    if isinstance(value, (np.ndarray, np.generic)):
-        return AttrValue(tensor=tensor_to_proto(value, dtype_hint))
-    if isinstance(value, (list, tuple)):
-        lst = ListValue()
-        for item in value:
-            if _is_scalar_kind(item, bool):
-                lst.b.append(bool(item))
-            elif _is_scalar_kind(item, int):
-                lst.i.append(int(item))
-            elif _is_scalar_kind(item, float):
-                lst.f.append(float(item))
-            elif isinstance(item, str):
-                lst.s.append(item.encode("utf-8"))
-            elif isinstance(item, bytes):
-                lst.s.append(item)
-            elif isinstance(item, D.DType):
-                lst.type.append(item.as_datatype_enum)
-            elif isinstance(item, TensorShape):
-                lst.shape.append(shape_to_proto(item))
-            elif isinstance(item, np.ndarray):
-                lst.tensor.append(tensor_to_proto(item))
-            else:
-                raise TypeError(f"list element {item!r} of type {type(item).__name__}")
-        return AttrValue(list=lst)
-    raise TypeError(f"value {value!r:.80} of type {type(value).__name__}")
-
-
-def _text(data: bytes, keep_bytes: bool) -> Any:
-    if keep_bytes:
-        return bytes(data)
-    try:
-        return bytes(data).decode("utf-8")
-    except UnicodeDecodeError:
-        return bytes(data)
-
-
-def proto_to_attr(proto: AttrValue, name: str = "") -> Any:
-    """The tf1compat attr value of an AttrValue (strings as str; `_class` as bytes)."""
-    kind = proto.WhichOneof("value")
-    keep_bytes = name == "_class"
-    if kind is None:
-        return None
-    if kind == "s":
-        return _text(proto.s, keep_bytes)
-    if kind in ("i", "f", "b"):
-        return getattr(proto, kind)
-    if kind == "type":
-        return D.as_dtype(proto.type)
-    if kind == "shape":
-        return proto_to_shape(proto.shape)
-    if kind == "tensor":
-        return proto_to_ndarray(proto.tensor)[1]
-    if kind == "list":
-        lst = proto.list
-        for field in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
-            items = list(getattr(lst, field))
-            if not items:
-                continue
-            if field == "s":
-                return [_text(v, keep_bytes) for v in items]
-            if field == "type":
-                return [D.as_dtype(v) for v in items]
-            if field == "shape":
-                return [proto_to_shape(v) for v in items]
-            if field == "tensor":
-                return [proto_to_ndarray(v)[1] for v in items]
-            if field == "func":
-                raise NotImplementedError(f"attr {name!r} holds functions (TF function "
-                                          "libraries are not supported by tf1compat)")
-            return items
-        return []
-    if kind == "func":
-        raise NotImplementedError(f"attr {name!r} holds a function (TF function libraries "
-                                  "are not supported by tf1compat)")
-    raise NotImplementedError(f"attr {name!r} holds a {kind!r} value")
 
 
 # -- export --------------------------------------------------------------------------------------
@@ -323,7 +97,7 @@ def op_to_node_def(op: Operation, clear_devices: bool = False,
                      for v in value]
         hint = op._attrs.get("dtype") if op.type == "Const" and key == "value" else None
         try:
-            node.attr[key] = attr_to_proto(value, hint)
+            node.attr[key].CopyFrom(attr_to_proto(value, hint))
         except (TypeError, NotImplementedError) as e:
             raise UnserializableGraphError(
                 f"Cannot serialize op {op.name!r} of type {op.type}: attr {key!r} holds a "
@@ -355,11 +129,45 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
                 continue
             hint = view.attr.get("dtype") if view.op == "Const" and key == "value" else None
             try:
-                node.attr[key] = attr_to_proto(value, hint)
+                node.attr[key].CopyFrom(attr_to_proto(value, hint))
             except (TypeError, NotImplementedError) as e:
                 raise UnserializableGraphError(
                     f"Cannot serialize op {view.name!r} of type {view.op}: attr {key!r} "
                     f"holds a {e}, which has no GraphDef form") from None
+        out.node.append(node)
+    return out
+
+
+def node_def_text(op: Operation) -> Optional[str]:
+    """The text of `op`'s NodeDef (what `str(op.node_def)` prints), None if it has none."""
+    try:
+        return str(op_to_node_def(op))
+    except UnserializableGraphError:
+        return None
+
+
+def graph_def_for_events(graph: Any, graph_def: Any = None) -> GraphDef:
+    """The GraphDef a FileWriter writes for TensorBoard: `graph_def` as given (a proto or
+    `Graph.as_graph_def()`'s view), else `graph`'s; ops with no GraphDef form (py_func,
+    control-flow constructs) keep their name, type and inputs without attrs, enough to be
+    drawn."""
+    if graph_def is not None and hasattr(graph_def, "SerializeToString"):
+        return graph_def
+    if graph_def is not None:
+        try:
+            return as_graph_def_proto(graph_def)
+        except UnserializableGraphError:
+            graph = graph if graph is not None else get_default_graph()
+    out = GraphDef()
+    for op in graph.get_operations():
+        try:
+            node = op_to_node_def(op)
+        except UnserializableGraphError:
+            node = NodeDef(name=op.name, op=op.type)
+            for t in op._inputs:
+                node.input.append(t._as_node_def_input())
+            for c in op._control_inputs:
+                node.input.append("^" + c.name)
         out.node.append(node)
     return out
 
@@ -540,6 +348,10 @@ def import_nodes(graph_def: GraphDef, input_map: Optional[Dict[str, Any]] = None
     if return_elements is None:
         return prefix_name, None
     return prefix_name, [graph.as_graph_element(prefix + e) for e in return_elements]
+
+
+SERIALIZED_FORMS.update(graph_def=as_graph_def_proto, node_def_text=node_def_text,
+                        graph_def_for_events=graph_def_for_events)
 
 
 def _load_op_modules() -> None:

@@ -4,7 +4,7 @@ The classic TF1 "freeze a model" recipe writes the graph (`tf.train.write_graph`
 variables into constants (`convert_variables_to_constants`), keeps only what the outputs
 need (`extract_sub_graph`), optionally strips Identity nodes (`remove_training_nodes`) and
 imports the result elsewhere (`tf.import_graph_def`). These functions work on GraphDef
-protos (tf1compat.training.proto_messages); `Graph.as_graph_def()` views are converted
+protos (serialization/messages.py); `Graph.as_graph_def()` views are converted
 with `graph_io.as_graph_def_proto`.
 """
 
@@ -18,8 +18,8 @@ import numpy as np
 
 from tf1compat.framework.graph import Graph
 from tf1compat.training import graph_io
-from tf1compat.training.checkpoint_format import atomic_write
-from tf1compat.training.proto_messages import AttrValue, GraphDef, NodeDef
+from tf1compat.serialization.atomic_files import atomic_write
+from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef, to_text
 
 __all__ = ["write_graph", "extract_sub_graph", "convert_variables_to_constants",
            "remove_training_nodes", "must_run_on_cpu", "tensor_shape_from_node_def_name"]
@@ -44,8 +44,8 @@ def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool =
     if not os.path.isdir(logdir):
         os.makedirs(logdir, exist_ok=True)
     path = os.path.join(logdir, name)
-    data = graph_def.text_format_string().encode("utf-8") if as_text \
-        else graph_def.SerializeToString()
+    data = to_text(graph_def).encode("utf-8") if as_text \
+        else graph_def.SerializeToString(deterministic=True)
     atomic_write(path, lambda f: f.write(data))
     return path
 
@@ -139,10 +139,10 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
             value = values[node.name]
             dtype_attr = node.attr["dtype"]
             const = NodeDef(name=node.name, op="Const")
-            const.attr["dtype"] = copy.deepcopy(dtype_attr)
+            const.attr["dtype"].CopyFrom(dtype_attr)
             dtype = graph_io.proto_to_attr(dtype_attr)
-            const.attr["value"] = AttrValue(tensor=graph_io.tensor_to_proto(np.asarray(value),
-                                                                            dtype))
+            const.attr["value"].CopyFrom(AttrValue(
+                tensor=graph_io.tensor_to_proto(np.asarray(value), dtype)))
             if node.device:
                 const.device = node.device
             out.node.append(const)
@@ -150,7 +150,7 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
             ident = NodeDef(name=node.name, op="Identity", input=list(node.input))
             if node.device:
                 ident.device = node.device
-            ident.attr["T"] = copy.deepcopy(node.attr["dtype"])
+            ident.attr["T"].CopyFrom(node.attr["dtype"])
             out.node.append(ident)
         else:
             out.node.append(copy.deepcopy(node))

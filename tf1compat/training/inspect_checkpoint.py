@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from tf1compat.framework import errors
-from tf1compat.training.checkpoint_reader import NewCheckpointReader
+from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
 
 __all__ = ["print_tensors_in_checkpoint_file"]
 

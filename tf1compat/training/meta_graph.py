@@ -20,12 +20,15 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from tf1compat.util import tf_logging
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
+from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.training import graph_io, protobuf_wire, text_format
+from tf1compat.serialization.atomic_files import atomic_write_bytes
+from tf1compat.serialization.messages import (CollectionDef, DecodeError, MetaGraphDef,
+                                              MetaInfoDef, ParseError, SaverDef, VariableDef,
+                                              parse_text, to_text)
+from tf1compat.training import graph_io
 from tf1compat.training.graph_io import UnserializableGraphError
-from tf1compat.training.proto_messages import (CollectionDef, MetaGraphDef, MetaInfoDef,
-                                               SaveSliceInfoDef, SaverDef, VariableDef)
 
 __all__ = ["export_meta_graph", "import_meta_graph", "read_meta_graph_file",
            "add_collection_def", "UnserializableGraphError", "variable_to_proto",
@@ -70,11 +73,11 @@ def variable_to_proto(var: Any, export_scope: Optional[str] = None) -> Optional[
     out.aggregation = var.aggregation.value
     info = var._get_save_slice_info()
     if info is not None:
-        out.save_slice_info_def = SaveSliceInfoDef(
-            full_name=_strip(info.full_name, export_scope),
-            full_shape=[int(d) for d in info.full_shape],
-            var_offset=[int(d) for d in info.var_offset],
-            var_shape=[int(d) for d in info.var_shape])
+        slice_info = out.save_slice_info_def
+        slice_info.full_name = _strip(info.full_name, export_scope)
+        slice_info.full_shape.extend(int(d) for d in info.full_shape)
+        slice_info.var_offset.extend(int(d) for d in info.var_offset)
+        slice_info.var_shape.extend(int(d) for d in info.var_shape)
     return out
 
 
@@ -185,7 +188,7 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                            "the types of the items don't match field type in CollectionDef. "
                            "Note this is a warning and probably safe to ignore.\n%s", key, e)
         return
-    meta_graph_def.collection_def[key] = col
+    meta_graph_def.collection_def[key].CopyFrom(col)
 
 
 def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
@@ -247,7 +250,6 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
     written (py_func, tf.cond / tf.while_loop constructs, custom gradients).
     """
     from tf1compat._version import GIT_VERSION, TF_VERSION
-    from tf1compat.training import checkpoint_format
     if _context.executing_eagerly():
         raise RuntimeError("Exporting/importing meta graphs is not supported when eager "
                            "execution is enabled. No graph exists when eager execution is "
@@ -258,22 +260,39 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
     if not info.tensorflow_version:
         info.tensorflow_version = TF_VERSION
         info.tensorflow_git_version = GIT_VERSION
-    meta.meta_info_def = info
-    meta.graph_def = graph_io.as_graph_def_proto(graph_def) if graph_def is not None else \
-        graph_io.graph_to_graph_def(graph, clear_devices, export_scope)
+    meta.meta_info_def.CopyFrom(info)
+    meta.graph_def.CopyFrom(graph_io.as_graph_def_proto(graph_def) if graph_def is not None
+                            else graph_io.graph_to_graph_def(graph, clear_devices,
+                                                             export_scope))
     if saver_def is not None:
-        meta.saver_def = saver_def
+        meta.saver_def.CopyFrom(saver_def)
     keys = graph.get_all_collection_keys() if collection_list is None else collection_list
     for key in keys:
         add_collection_def(meta, key, graph, export_scope)
     if filename:
-        data = meta.text_format_string().encode("utf-8") if as_text \
-            else meta.SerializeToString()
+        data = to_text(meta).encode("utf-8") if as_text else \
+            meta.SerializeToString(deterministic=True)
         directory = os.path.dirname(filename)
         if directory and not os.path.isdir(directory):
             os.makedirs(directory, exist_ok=True)
-        checkpoint_format.atomic_write(filename, lambda f: f.write(data))
+        atomic_write_bytes(filename, data)
     return meta
+
+
+def meta_graph_for_events(graph: Any, graph_def: Any = None) -> Optional[MetaGraphDef]:
+    """The MetaGraphDef a FileWriter given a graph at construction writes (the graph plus
+    the default graph's collections), as TF; None when a collection item cannot be
+    written (the graph event suffices then)."""
+    if graph_def is None:
+        graph_def = graph if not hasattr(graph, "get_operations") else \
+            graph_io.graph_def_for_events(graph)
+    try:
+        return export_meta_graph(graph_def=graph_def)
+    except UnserializableGraphError:
+        return None
+
+
+SERIALIZED_FORMS["meta_graph_for_events"] = meta_graph_for_events
 
 
 def read_meta_graph_file(filename: str) -> MetaGraphDef:
@@ -284,11 +303,11 @@ def read_meta_graph_file(filename: str) -> MetaGraphDef:
         content = f.read()
     try:
         return MetaGraphDef.FromString(content)
-    except (protobuf_wire.DecodeError, UnicodeDecodeError, ValueError):
+    except (DecodeError, UnicodeDecodeError, ValueError):
         pass
     try:
-        return text_format.parse(content.decode("utf-8"), MetaGraphDef)
-    except (text_format.ParseError, UnicodeDecodeError) as e:
+        return parse_text(content.decode("utf-8"), MetaGraphDef)
+    except (ParseError, UnicodeDecodeError) as e:
         raise IOError(f"Cannot parse file {filename}: {e}.") from None
 
 

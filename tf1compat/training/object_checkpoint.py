@@ -530,6 +530,6 @@ def open_object_checkpoint(save_path: str) -> Tuple[Any, Optional[Dict[str, Any]
 
     A malformed object graph raises DataLossError (nothing has been restored yet).
     """
-    from tf1compat.training.checkpoint_reader import NewCheckpointReader
+    from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
     reader = NewCheckpointReader(save_path)
     return reader, reader.object_graph()

@@ -4,8 +4,9 @@ The Saver adds TF's ops under the `save` name scope (`save/filename`, `save/Cons
 `save/SaveV2`, `save/control_dependency`, `save/RestoreV2`, `save/Assign`, ...,
 `save/restore_all`; the sharded layout with ShardedFilename / MergeV2Checkpoints), so
 op names, `as_saver_def()` and running `saver_def.restore_op_name` by hand behave as in
-TF. The ops' kernels (ops/io_ops.py) write `<prefix>.safetensors` atomically and read
-either that or TF's own V2 checkpoints.
+TF. The ops' kernels (ops/io_ops.py) write checkpoints in TF's layout (`<prefix>.index` +
+`<prefix>.data-00000-of-00001`, a data shard that is also a safetensors file) atomically,
+and read those, TF's own, and earlier tf1compat `.safetensors` files.
 
 `save` runs the save tensor, records the checkpoint (`last_checkpoints`), rewrites the
 `checkpoint` state file and deletes checkpoints beyond `max_to_keep` (keeping one every
@@ -34,7 +35,7 @@ from tf1compat.framework.graph import (control_dependencies, device, get_default
 from tf1compat.framework.tensor import Tensor
 from tf1compat.ops import io_ops
 from tf1compat.training import checkpoint_state, saveable
-from tf1compat.training.proto_messages import SaverDef
+from tf1compat.serialization.messages import SaverDef
 
 __all__ = ["Saver", "BaseSaverBuilder", "BulkSaverBuilder", "SaverDef",
            "object_graph_key_mapping", "saver_from_object_based_checkpoint"]
@@ -63,9 +64,9 @@ class BaseSaverBuilder:
         if self._write_version == SaverDef.V2:
             return io_ops.save_v2(filename_tensor, tensor_names, tensor_slices, tensors)
         if self._write_version == SaverDef.V1:
-            raise NotImplementedError("tf1compat writes V2 checkpoints only (its own "
-                                      ".safetensors files); Saver(write_version=V1) is not "
-                                      "supported")
+            raise NotImplementedError("tf1compat writes V2 checkpoints only "
+                                      "(<prefix>.index + data shards); "
+                                      "Saver(write_version=V1) is not supported")
         raise RuntimeError(f"Unexpected write_version: {self._write_version}")
 
     def bulk_restore(self, filename_tensor: Tensor, saveables: Sequence[Any],
@@ -439,8 +440,9 @@ class Saver:
              ) -> Optional[str]:
         """Saves the variables to `save_path[-global_step]`; returns that prefix.
 
-        Writes `<prefix>.safetensors`, updates the state file (unless `write_state` is
-        False), deletes checkpoints beyond max_to_keep, and writes `<prefix>.meta` (unless
+        Writes `<prefix>.index` and its data shard, updates the state file (unless
+        `write_state` is False), deletes checkpoints beyond max_to_keep, and writes
+        `<prefix>.meta` (unless
         `write_meta_graph` is False; a graph with ops that cannot be serialized, such as
         py_func, is logged and its .meta skipped).
         """
@@ -501,20 +503,21 @@ class Saver:
 
     def _write_meta_graph(self, graph: Any, path: str) -> None:
         """Writes the `.meta` file of a save; unchanged graphs reuse the last bytes."""
-        from tf1compat.training import checkpoint_format, meta_graph
+        from tf1compat.serialization.atomic_files import atomic_write_bytes
+        from tf1compat.training import meta_graph
         key = _graph_fingerprint(graph)
         if self._meta_cache is not None and self._meta_cache[0] == key:
             data = self._meta_cache[1]
         else:
             with graph.as_default():
                 try:
-                    data = self.export_meta_graph().SerializeToString()
+                    data = self.export_meta_graph().SerializeToString(deterministic=True)
                 except meta_graph.UnserializableGraphError as e:
                     # The checkpoint itself is complete; only the graph cannot be written.
                     tf_logging.warning("Not writing %s: %s", path, e)
                     return
             self._meta_cache = (key, data)
-        checkpoint_format.atomic_write(path, lambda f: f.write(data))
+        atomic_write_bytes(path, data)
 
     def export_meta_graph(self, filename: Optional[str] = None,
                           collection_list: Optional[Sequence[str]] = None,
@@ -610,8 +613,8 @@ def object_graph_key_mapping(checkpoint_path: str) -> Dict[str, str]:
 
     Raises NotFoundError for a name-based checkpoint (it has no object graph).
     """
-    from tf1compat.training.checkpoint_reader import NewCheckpointReader
-    from tf1compat.training.object_graph import OBJECT_GRAPH_KEY
+    from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
+    from tf1compat.serialization.object_graph import OBJECT_GRAPH_KEY
     reader = NewCheckpointReader(checkpoint_path)
     graph = reader.object_graph()
     if graph is None:

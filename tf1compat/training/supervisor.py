@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, List, Optional
 from tf1compat.util import tf_logging
 from tf1compat.framework import context, dtypes
 from tf1compat.framework.graph import GraphKeys, get_default_graph
-from tf1compat.summary.protos import SessionLog, Summary
+from tf1compat.serialization.messages import SessionLog, Summary
 from tf1compat.training import training_util
 from tf1compat.training.coordinator import Coordinator, LooperThread
 from tf1compat.training.session_manager import SessionManager
@@ -272,11 +272,10 @@ class Supervisor:
 
     def _write_graph(self) -> None:
         """`<logdir>/graph.pbtxt` and, once per writer, the graph and meta-graph events."""
-        from tf1compat.summary.writer import _graph_for_tensorboard
         from tf1compat.training import graph_io
         from tf1compat.training.graph_util import write_graph
         from tf1compat.training.meta_graph import export_meta_graph
-        graph_def = _graph_for_tensorboard(self._graph)
+        graph_def = graph_io.graph_def_for_events(self._graph)
         if self._logdir:
             write_graph(graph_def, self._logdir, "graph.pbtxt")
         if self._summary_writer and not self._graph_added_to_summary:

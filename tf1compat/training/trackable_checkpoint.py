@@ -3,11 +3,11 @@
 A Checkpoint is an AutoTrackable whose keyword arguments are its named dependencies
 (sorted by name, as TF adds them). `save(prefix)` increments the tracked `save_counter`
 variable and writes `prefix-<n>` plus the `checkpoint` state file; `write(prefix)` writes
-without numbering or state. The file is one `<prefix>.safetensors` holding every value
-under its object-path key and the object graph as JSON metadata (object_checkpoint.py).
-`restore(path)` accepts tf1compat's checkpoints and TF's object-based ones (their
-`_CHECKPOINTABLE_OBJECT_GRAPH`), or name-based checkpoints (matched by variable name),
-and returns a load status.
+without numbering or state. The checkpoint has TF's layout (`<prefix>.index` + data
+shard) holding every value under its object-path key and the serialized object graph
+under `_CHECKPOINTABLE_OBJECT_GRAPH` (object_checkpoint.py), as TF's. `restore(path)`
+accepts these, TF's object-based checkpoints and earlier tf1compat `.safetensors` ones,
+or name-based checkpoints (matched by variable name), and returns a load status.
 
 In graph mode saving runs a SaveV2 op fed with the object graph (built once per set of
 objects), and restoring creates restore ops that `status.run_restore_ops(session)` runs.
@@ -27,9 +27,10 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import device, get_default_graph
 from tf1compat.framework.tensor import get_default_session
-from tf1compat.training import checkpoint_format, checkpoint_state, tracking
+from tf1compat.serialization import object_graph as og
+from tf1compat.serialization.safetensors_checkpoint import checkpoint_file as legacy_file
+from tf1compat.training import checkpoint_state, tracking
 from tf1compat.training import object_checkpoint as oc
-from tf1compat.training import object_graph as og
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions"]
 
@@ -225,7 +226,7 @@ def restore_object_graph(root: Any, save_path: Optional[str]) -> Any:
 # -- CheckpointManager -----------------------------------------------------------------------------
 
 def _delete_checkpoint_files(prefix: str) -> None:
-    for pattern in (checkpoint_format.checkpoint_file(prefix), prefix + ".index",
+    for pattern in (legacy_file(prefix), prefix + ".index",
                     prefix + ".data-?????-of-?????"):
         for path in glob.glob(pattern):
             try:

@@ -8,9 +8,8 @@ from typing import Any, Dict, Optional, Sequence
 from tf1compat.util import tf_logging
 from tf1compat.framework.graph import get_default_graph
 from tf1compat.framework.operation import Operation
-
-from tf1compat.training import checkpoint_format
-from tf1compat.training.proto_messages import MetaGraphDef, SavedModel, SignatureDef
+from tf1compat.serialization.atomic_files import atomic_write_bytes
+from tf1compat.serialization.messages import MetaGraphDef, SavedModel, SignatureDef, to_text
 from tf1compat.training.saved_model import constants
 
 __all__ = ["SavedModelBuilder", "Builder"]
@@ -100,9 +99,7 @@ class SavedModelBuilder:
             tags = [tags]
         meta.meta_info_def.tags.extend(tags)
         for key, sig in (signature_def_map or {}).items():
-            copy = SignatureDef()
-            copy.CopyFrom(sig)
-            meta.signature_def[key] = copy
+            meta.signature_def[key].CopyFrom(sig)
         self._saved_model.meta_graphs.append(meta)
 
     # -- API -------------------------------------------------------------------------------------
@@ -159,11 +156,11 @@ class SavedModelBuilder:
         os.makedirs(self._export_dir, exist_ok=True)
         if as_text:
             path = os.path.join(self._export_dir, constants.SAVED_MODEL_FILENAME_PBTXT)
-            data = self._saved_model.text_format_string().encode("utf-8")
+            data = to_text(self._saved_model).encode("utf-8")
         else:
             path = os.path.join(self._export_dir, constants.SAVED_MODEL_FILENAME_PB)
-            data = self._saved_model.SerializeToString()
-        checkpoint_format.atomic_write(path, lambda f: f.write(data))
+            data = self._saved_model.SerializeToString(deterministic=True)
+        atomic_write_bytes(path, data)
         tf_logging.info("SavedModel written to: %s", path)
         return path.encode("utf-8")
 

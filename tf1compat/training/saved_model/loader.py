@@ -6,8 +6,8 @@ import os
 from typing import Any, List, Optional, Sequence
 
 from tf1compat.util import tf_logging
-from tf1compat.training import protobuf_wire, text_format
-from tf1compat.training.proto_messages import MetaGraphDef, SavedModel
+from tf1compat.serialization.messages import (DecodeError, MetaGraphDef, ParseError,
+                                              SavedModel, parse_text)
 from tf1compat.training.saved_model import constants
 from tf1compat.training.saved_model.builder import variables_path
 
@@ -42,14 +42,14 @@ def parse_saved_model(export_dir: Any) -> SavedModel:
             data = f.read()
         try:
             return SavedModel.FromString(data)
-        except (protobuf_wire.DecodeError, ValueError) as e:
+        except (DecodeError, ValueError) as e:
             raise IOError(f"Cannot parse file {pb}: {e}.") from None
     if os.path.exists(txt):
         with open(txt, "rb") as f:
             data = f.read()
         try:
-            return text_format.parse(data.decode("utf-8"), SavedModel)
-        except (text_format.ParseError, UnicodeDecodeError) as e:
+            return parse_text(data.decode("utf-8"), SavedModel)
+        except (ParseError, UnicodeDecodeError) as e:
             raise IOError(f"Cannot parse file {txt}: {e}.") from None
     raise IOError(f"SavedModel file does not exist at: {export_dir}{os.path.sep}"
                   f"{{{constants.SAVED_MODEL_FILENAME_PBTXT}|"

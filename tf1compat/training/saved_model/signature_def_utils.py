@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from tf1compat.framework.tensor import Tensor
-from tf1compat.training.proto_messages import SignatureDef, TensorInfo
+from tf1compat.serialization.messages import SignatureDef, TensorInfo
 from tf1compat.training.saved_model import signature_constants as sc
 from tf1compat.training.saved_model.utils import build_tensor_info
 
@@ -25,18 +25,12 @@ def build_signature_def(inputs: Optional[Dict[str, TensorInfo]] = None,
         raise NotImplementedError("SignatureDef defaults are not supported by tf1compat")
     sig = SignatureDef()
     for key, info in (inputs or {}).items():
-        sig.inputs[key] = _copy(info)
+        sig.inputs[key].CopyFrom(info)
     for key, info in (outputs or {}).items():
-        sig.outputs[key] = _copy(info)
+        sig.outputs[key].CopyFrom(info)
     if method_name is not None:
         sig.method_name = method_name
     return sig
-
-
-def _copy(info: TensorInfo) -> TensorInfo:
-    out = TensorInfo()
-    out.CopyFrom(info)
-    return out
 
 
 def regression_signature_def(examples: Any, predictions: Any) -> SignatureDef:

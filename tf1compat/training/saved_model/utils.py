@@ -6,19 +6,10 @@ from typing import Any, Optional
 
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import get_default_graph
-from tf1compat.training.proto_messages import TensorInfo, TensorShapeProto
+from tf1compat.serialization.messages import TensorInfo, TensorShapeProto
+from tf1compat.serialization.tensor_proto import shape_to_proto
 
 __all__ = ["build_tensor_info", "build_tensor_info_from_op", "get_tensor_from_tensor_info"]
-
-
-def _shape_proto(shape: Any) -> TensorShapeProto:
-    proto = TensorShapeProto()
-    if shape.ndims is None:
-        proto.unknown_rank = True
-        return proto
-    for dim in shape.as_list():
-        proto.dim.add(size=-1 if dim is None else dim)
-    return proto
 
 
 def build_tensor_info(tensor: Any) -> TensorInfo:
@@ -28,7 +19,7 @@ def build_tensor_info(tensor: Any) -> TensorInfo:
     if _context.executing_eagerly():
         raise RuntimeError("`build_tensor_info` is not supported in eager execution.")
     info = TensorInfo(dtype=tensor.dtype.as_datatype_enum,
-                      tensor_shape=_shape_proto(tensor.get_shape()))
+                      tensor_shape=shape_to_proto(tensor.get_shape()))
     if isinstance(tensor, SparseTensor):
         info.coo_sparse.values_tensor_name = tensor.values.name
         info.coo_sparse.indices_tensor_name = tensor.indices.name

@@ -1,0 +1,129 @@
+"""TensorFlow's protocol-buffer messages by their TF names (`tf.GraphDef`, `tf.Summary`...).
+
+The classes are protobuf's own (generated from the schemas in `protos/`), so they have
+protobuf's full API and behaviour: keyword construction, repeated and map fields,
+oneofs, `HasField`, `CopyFrom`, `SerializeToString`/`FromString`, `str()` in protobuf
+text format (map entries in the runtime's order, as TF 2.x prints them) and
+`google.protobuf.text_format` / `json_format`. Nested types are also available under
+the short names tf1compat's code used before (`MetaInfoDef`, `Dim`, ...).
+
+`to_text(message)` is the text TF writes to `.pbtxt` files
+(`text_format.MessageToString`); `parse_text(text, cls)` reads it back.
+"""
+
+from __future__ import annotations
+
+from typing import Type, TypeVar
+
+from google.protobuf import message as _message
+from google.protobuf import text_format
+
+from tf1compat.serialization.protos import (checkpoint_pb2, example_pb2, graph_pb2,
+                                            meta_graph_pb2, projector_pb2, summary_pb2,
+                                            tensor_pb2, types_pb2, well_known_pb2)
+
+__all__ = [
+    # tensors and graphs
+    "TensorShapeProto", "Dim", "TensorProto", "TensorSliceProto", "ResourceHandleProto",
+    "AttrValue", "ListValue",
+    "NameAttrList", "NodeDef", "VersionDef", "GraphDef", "OpDef", "OpList",
+    "FunctionDef", "FunctionDefLibrary", "GradientDef",
+    # meta graphs and SavedModels
+    "MetaGraphDef", "MetaInfoDef", "CollectionDef", "NodeList", "BytesList", "Int64List",
+    "FloatList", "AnyList", "SaverDef", "VariableDef", "SaveSliceInfoDef", "TensorInfo",
+    "SignatureDef", "AssetFileDef", "SavedModel", "AnyProto",
+    # checkpoints
+    "BundleHeaderProto", "BundleEntryProto", "TrackableObjectGraph", "CheckpointState",
+    # summaries and events
+    "HistogramProto", "SummaryMetadata", "SummaryDescription", "Summary", "Event",
+    "LogMessage", "SessionLog", "TaggedRunMetadata",
+    # tf.train.Example
+    "Feature", "Features", "FeatureList", "FeatureLists", "Example", "SequenceExample",
+    "ExampleBytesList", "ExampleFloatList", "ExampleInt64List",
+    # TensorBoard projector
+    "ProjectorConfig", "EmbeddingInfo", "SpriteMetadata",
+    # helpers
+    "DecodeError", "Message", "ParseError", "DATA_TYPE_NAMES", "to_text", "parse_text",
+]
+
+Message = _message.Message
+DecodeError = _message.DecodeError
+ParseError = text_format.ParseError
+
+TensorShapeProto = tensor_pb2.TensorShapeProto
+Dim = TensorShapeProto.Dim
+TensorProto = tensor_pb2.TensorProto
+TensorSliceProto = tensor_pb2.TensorSliceProto
+ResourceHandleProto = tensor_pb2.ResourceHandleProto
+AttrValue = graph_pb2.AttrValue
+ListValue = AttrValue.ListValue
+NameAttrList = graph_pb2.NameAttrList
+NodeDef = graph_pb2.NodeDef
+VersionDef = graph_pb2.VersionDef
+GraphDef = graph_pb2.GraphDef
+OpDef = graph_pb2.OpDef
+OpList = graph_pb2.OpList
+FunctionDef = graph_pb2.FunctionDef
+FunctionDefLibrary = graph_pb2.FunctionDefLibrary
+GradientDef = graph_pb2.GradientDef
+
+MetaGraphDef = meta_graph_pb2.MetaGraphDef
+MetaInfoDef = MetaGraphDef.MetaInfoDef
+CollectionDef = meta_graph_pb2.CollectionDef
+NodeList = CollectionDef.NodeList
+BytesList = CollectionDef.BytesList
+Int64List = CollectionDef.Int64List
+FloatList = CollectionDef.FloatList
+AnyList = CollectionDef.AnyList
+SaverDef = meta_graph_pb2.SaverDef
+VariableDef = meta_graph_pb2.VariableDef
+SaveSliceInfoDef = meta_graph_pb2.SaveSliceInfoDef
+TensorInfo = meta_graph_pb2.TensorInfo
+SignatureDef = meta_graph_pb2.SignatureDef
+AssetFileDef = meta_graph_pb2.AssetFileDef
+SavedModel = meta_graph_pb2.SavedModel
+AnyProto = well_known_pb2.Any
+
+BundleHeaderProto = checkpoint_pb2.BundleHeaderProto
+BundleEntryProto = checkpoint_pb2.BundleEntryProto
+TrackableObjectGraph = checkpoint_pb2.TrackableObjectGraph
+CheckpointState = checkpoint_pb2.CheckpointState
+
+HistogramProto = summary_pb2.HistogramProto
+SummaryMetadata = summary_pb2.SummaryMetadata
+SummaryDescription = summary_pb2.SummaryDescription
+Summary = summary_pb2.Summary
+Event = summary_pb2.Event
+LogMessage = summary_pb2.LogMessage
+SessionLog = summary_pb2.SessionLog
+TaggedRunMetadata = summary_pb2.TaggedRunMetadata
+
+Feature = example_pb2.Feature
+Features = example_pb2.Features
+FeatureList = example_pb2.FeatureList
+FeatureLists = example_pb2.FeatureLists
+Example = example_pb2.Example
+SequenceExample = example_pb2.SequenceExample
+# tf.train.BytesList etc. (distinct from CollectionDef's lists of the same short name)
+ExampleBytesList = example_pb2.BytesList
+ExampleFloatList = example_pb2.FloatList
+ExampleInt64List = example_pb2.Int64List
+
+ProjectorConfig = projector_pb2.ProjectorConfig
+EmbeddingInfo = projector_pb2.EmbeddingInfo
+SpriteMetadata = projector_pb2.SpriteMetadata
+
+# TF's DataType enum by number ("DT_FLOAT", "DT_FLOAT_REF", ...).
+DATA_TYPE_NAMES = {v.number: v.name for v in types_pb2.DataType.DESCRIPTOR.values}
+
+_M = TypeVar("_M", bound=Message)
+
+
+def to_text(message: Message) -> str:
+    """The text TF writes for a message in `.pbtxt` files (and `as_text=True` exports)."""
+    return text_format.MessageToString(message)
+
+
+def parse_text(text: str, cls: Type[_M]) -> _M:
+    """A new `cls` message from protobuf text format (`text_format.ParseError` if bad)."""
+    return text_format.Parse(text, cls())
