@@ -3,7 +3,7 @@ padding, tiling, space/batch/depth rearrangements, placeholders and constants.""
 
 import numpy as np
 
-from tests.golden.op_harness import Const, Dyn, err, f32, f64, i32, i64, rand, row, strings
+from tests.golden.op_harness import Const, Dyn, err, f32, f64, i32, rand, row, strings
 
 _X = f32(2, 3, 4)
 _M = f32(3, 4)

@@ -3,7 +3,7 @@ softmax and losses, top-k, fused RNN cells."""
 
 import numpy as np
 
-from tests.golden.op_harness import Dyn, err, f16, f32, f64, i32, pos, rand, row
+from tests.golden.op_harness import Dyn, err, f16, f32, f64, i32, pos, row
 
 _FEATURES = np.array([[-2.5, -0.7, 0.3], [0.9, 6.5, -0.01]], np.float32)
 _GRADS = f32(2, 3, seed=7)
