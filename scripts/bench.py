@@ -188,6 +188,7 @@ for _module, _name in (("bench_while", "bench_while_loop"), ("bench_nn", "bench_
 BENCHMARKS.append(bench_eager_dispatch)
 _optional("bench_checkpoint", "bench_checkpoint")
 _optional("bench_summaries", "bench_summaries")
+_optional("bench_estimator", "bench_estimator")  # vs TF 2.15 in /tmp/tf215 when present
 
 
 def main(argv: List[str]) -> int:

@@ -354,9 +354,9 @@ def test_unknown_contrib_symbols_name_themselves():
                                              "tf1compat"):
         tf.contrib.foo
     # Names with an entry in the table of unsupported names say why and what to use.
-    with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn is part of .* "
-                                                  r"Instead: tf\.estimator"):
-        tf.contrib.learn
+    with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn\.DNNClassifier is part "
+                                                  r"of .* Instead: tf\.estimator"):
+        tf.contrib.learn.DNNClassifier
     with pytest.raises(AttributeError, match=r"tf\.contrib\.layers\.optimize_loss"):
         tf.contrib.layers.optimize_loss
     with pytest.raises(AttributeError, match=r"tf\.contrib\.slim\.nets"):

@@ -9,7 +9,7 @@ import pytest
 
 import tf1compat
 from tests.golden.harness import case_tolerance, compare, decode
-from tests.golden.runner import DATA_DIR, case_modules, cases_of, run_case
+from tests.golden.runner import DATA_DIR, case_modules, cases_of, oracle_of, run_case
 
 
 def _params():
@@ -50,8 +50,9 @@ def test_golden(module: str, name: str, fn) -> None:
     if missing:
         pytest.skip(f"tf1compat does not have {', '.join(missing)} yet")
     record = _record(module)
+    venv = "/tmp/tf215" if oracle_of(module) == "2.15" else "/tmp/tf"
     assert name in record, (f"case {module}.{name} has no recording: run "
-                            f"`/tmp/tf/bin/python scripts/record_goldens.py {module}`")
+                            f"`{venv}/bin/python scripts/record_goldens.py {module}`")
     expected = decode(record[name])
     actual = run_case(tf1compat, fn)
     if "raised" in expected or "raised" in actual:

@@ -31,6 +31,8 @@ LAYERS: List[Tuple[str, ...]] = [
     ("keras",),
     ("layers",),
     ("rnn",),
+    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
+    ("estimator",),                  # Estimator, canned estimators, heads, TPUEstimator
     ("contrib",),
     ("api", "internal", "examples"),  # public faces and TF-internal import paths
     ("__init__", "shim", "cli", "__main__"),

@@ -271,6 +271,10 @@ from tf1compat import keras, summary
 from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage, SessionLog,
                                               Summary, SummaryMetadata)
 
+# -- estimators and feature columns (issue 14) ------------------------------------------------------
+# (section: estimator)
+from tf1compat import estimator, feature_column
+
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall
 

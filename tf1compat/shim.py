@@ -122,6 +122,53 @@ INTERNAL_PATHS: Dict[str, str] = {
         "tf1compat.serialization.protos.checkpoint_pb2",
     "tensorflow.python.training.checkpoint_state_pb2":
         "tf1compat.serialization.protos.checkpoint_pb2",
+    # (section: estimator) Estimator, feature columns, contrib.learn/training/tpu
+    "tensorflow.python.estimator.estimator": "tf1compat.estimator.estimator",
+    "tensorflow.python.estimator.estimator_lib": "tf1compat.estimator",
+    "tensorflow.python.estimator.model_fn": "tf1compat.estimator.model_fn",
+    "tensorflow.python.estimator.mode_keys": "tf1compat.estimator.mode_keys",
+    "tensorflow.python.estimator.run_config": "tf1compat.estimator.run_config",
+    "tensorflow.python.estimator.training": "tf1compat.estimator.training",
+    "tensorflow.python.estimator.exporter": "tf1compat.estimator.exporter",
+    "tensorflow.python.estimator.util": "tf1compat.estimator.util",
+    "tensorflow.python.estimator.export.export": "tf1compat.estimator.export.export",
+    "tensorflow.python.estimator.export.export_lib": "tf1compat.estimator.export.export_lib",
+    "tensorflow.python.estimator.export.export_output":
+        "tf1compat.estimator.export.export_output",
+    "tensorflow.python.estimator.inputs.numpy_io": "tf1compat.estimator.inputs.numpy_io",
+    "tensorflow.python.estimator.inputs.pandas_io": "tf1compat.estimator.inputs.pandas_io",
+    "tensorflow.python.estimator.canned.head": "tf1compat.estimator.canned.head",
+    "tensorflow.python.estimator.canned.metric_keys": "tf1compat.estimator.canned.metric_keys",
+    "tensorflow.python.estimator.canned.prediction_keys":
+        "tf1compat.estimator.canned.prediction_keys",
+    "tensorflow.python.estimator.canned.optimizers": "tf1compat.estimator.canned.optimizers",
+    "tensorflow.python.estimator.canned.dnn": "tf1compat.estimator.canned.dnn",
+    "tensorflow.python.estimator.canned.linear": "tf1compat.estimator.canned.linear",
+    "tensorflow.python.estimator.canned.dnn_linear_combined":
+        "tf1compat.estimator.canned.dnn_linear_combined",
+    "tensorflow.python.estimator.canned.baseline": "tf1compat.estimator.canned.baseline",
+    "tensorflow.python.estimator.canned.parsing_utils":
+        "tf1compat.estimator.canned.parsing_utils",
+    "tensorflow.python.estimator.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
+    "tensorflow.python.estimator.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
+    "tensorflow.python.feature_column.feature_column": "tf1compat.feature_column",
+    "tensorflow.python.feature_column.feature_column_lib": "tf1compat.feature_column",
+    "tensorflow.python.feature_column.feature_column_v2": "tf1compat.feature_column",
+    "tensorflow.python.training.evaluation": "tf1compat.training.evaluation",
+    "tensorflow.python.training.warm_starting_util": "tf1compat.training.warm_starting_util",
+    "tensorflow.contrib.learn.python.learn.learn_runner": "tf1compat.contrib.learn.learn_runner",
+    "tensorflow.contrib.learn.python.learn.experiment": "tf1compat.contrib.learn.experiment",
+    "tensorflow.contrib.learn.python.learn.estimators.run_config":
+        "tf1compat.contrib.learn.run_config",
+    "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
+        "tf1compat.contrib.learn.export_strategy",
+    "tensorflow.contrib.training.python.training.hparam": "tf1compat.contrib.training.hparam",
+    "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
+    "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
+    "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
+        "tf1compat.contrib.tpu.cross_shard_optimizer",
+    "tensorflow.core.protobuf.meta_graph_pb2": "tf1compat.training.proto_messages",
+    "tensorflow.core.protobuf.saved_model_pb2": "tf1compat.training.proto_messages",
 }
 
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")
@@ -141,6 +188,8 @@ def _not_provided(name: str) -> ImportError:
 def _resolve(fullname: str) -> Optional[types.ModuleType]:
     """The module that `tensorflow.<...>` stands for, or None if there is none."""
     import tf1compat
+    if fullname == "tensorflow_estimator" or fullname.startswith("tensorflow_estimator."):
+        return _resolve_estimator_package(fullname)
     if fullname in _ROOT_ALIASES:
         return tf1compat
     if fullname == "tensorflow.compat":
@@ -151,10 +200,19 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
             return importlib.import_module(target)
         except ImportError:
             return None
-    if any(path.startswith(fullname + ".") for path in INTERNAL_PATHS):
+    public = None
+    if not (fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.core")):
+        public = _resolve_public(fullname)
+    if public is None and any(path.startswith(fullname + ".") for path in INTERNAL_PATHS):
+        # an intermediate internal path (tensorflow.contrib.learn.python, ...); public
+        # namespaces above internal paths (tensorflow.contrib.training) stay themselves
         return _package(fullname)
-    if fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.core"):
-        return None
+    return public
+
+
+def _resolve_public(fullname: str) -> Optional[types.ModuleType]:
+    """The tf1compat module of a public namespace `tensorflow.<ns>[.<ns>...]`, or None."""
+    import tf1compat
     rest = fullname.split(".")[1:]
     if rest[:2] == ["compat", "v1"]:
         rest = rest[2:]
@@ -170,6 +228,19 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
         if obj is None:
             return None
     return obj if isinstance(obj, types.ModuleType) else None
+
+
+def _resolve_estimator_package(fullname: str) -> Optional[types.ModuleType]:
+    """`tensorflow_estimator[.python.estimator.X]`: the pip package TF 1.13+ split the
+    Estimator into, as `tensorflow.python.estimator.X`."""
+    rest = fullname[len("tensorflow_estimator"):]
+    if rest in ("", ".estimator", ".compat.v1.estimator"):
+        return importlib.import_module("tf1compat.estimator")
+    if rest.startswith(".python.estimator"):
+        return _resolve("tensorflow" + rest)
+    if rest == ".python":
+        return _package(fullname)
+    return None
 
 
 _PACKAGES: Dict[str, types.ModuleType] = {}
@@ -199,7 +270,9 @@ class _TensorflowFinder(importlib.abc.MetaPathFinder):
     """Resolves `tensorflow` and `tensorflow.*` imports to tf1compat modules."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != "tensorflow" and not fullname.startswith("tensorflow."):
+        if fullname != "tensorflow" and not fullname.startswith("tensorflow.") and \
+                fullname != "tensorflow_estimator" and \
+                not fullname.startswith("tensorflow_estimator."):
             return None
         module = _resolve(fullname)
         if module is None:
@@ -226,5 +299,5 @@ def uninstall() -> None:
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
     for name in list(sys.modules):
-        if name == "tensorflow" or name.startswith("tensorflow."):
+        if name.split(".")[0] in ("tensorflow", "tensorflow_estimator"):
             del sys.modules[name]

@@ -22,6 +22,13 @@ def cases_of(module_name: str) -> List[Tuple[str, Callable]]:
             if name.startswith("case_") and callable(fn)]
 
 
+def oracle_of(module_name: str) -> str:
+    """The TF version a case module is recorded with: its `TF_VERSION` ("2.15" for the
+    Estimator and feature-column cases, which TF >= 2.16 dropped), else "2.21"."""
+    module = importlib.import_module(f"tests.golden.{module_name}")
+    return getattr(module, "TF_VERSION", "2.21")
+
+
 def run_case(tf: Any, fn: Callable) -> Dict[str, Any]:
     """Runs one case in a fresh default graph; an escaping exception is part of the result."""
     tf.reset_default_graph()

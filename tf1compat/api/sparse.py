@@ -6,6 +6,8 @@ from tf1compat.ops.array_ops import sparse_placeholder as placeholder
 from tf1compat.ops.nn_embedding import (sparse_segment_mean as segment_mean,
                                         sparse_segment_sqrt_n as segment_sqrt_n,
                                         sparse_segment_sum as segment_sum)
+from tf1compat.ops.sparse_cross import (sparse_cross as cross,
+                                       sparse_cross_hashed as cross_hashed)
 from tf1compat.ops.sparse_extra import (from_dense, sparse_eye as eye,
                                         sparse_expand_dims as expand_dims,
                                         sparse_fill_empty_rows as fill_empty_rows,

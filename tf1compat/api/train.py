@@ -37,6 +37,7 @@ from tf1compat.training.checkpoint_utils import (checkpoints_iterator, init_from
 from tf1compat.training.graph_util import write_graph
 from tf1compat.training.meta_graph import export_meta_graph, import_meta_graph
 from tf1compat.training.saver import Saver, SaverDef
+from tf1compat.training.warm_starting_util import VocabInfo, warm_start
 from tf1compat.training.trackable_checkpoint import (Checkpoint, CheckpointManager,
                                                      CheckpointOptions)
 

@@ -1,7 +1,9 @@
 """`tf.contrib` (the most used parts): `tf.contrib.layers`, `tf.contrib.slim`,
 `tf.contrib.framework`, `tf.contrib.eager`, `tf.contrib.data`, `tf.contrib.rnn`,
-`tf.contrib.losses` and the
-sequence losses of `tf.contrib.seq2seq` / `legacy_seq2seq`. TF 2 has no contrib; TF 1.15's
+`tf.contrib.losses`, the sequence losses of `tf.contrib.seq2seq` / `legacy_seq2seq`, and the
+Estimator family: `tf.contrib.learn` (Experiment, learn_runner), `tf.contrib.training`
+(HParams), `tf.contrib.tpu` (TPUEstimator on CPU/GPU), `tf.contrib.estimator`,
+`tf.contrib.feature_column`. TF 2 has no contrib; TF 1.15's
 documentation is the reference. Any other contrib module or symbol raises an error naming
 it."""
 
@@ -10,6 +12,7 @@ from tf1compat.contrib import (data, eager, framework, layers, legacy_seq2seq, l
                                seq2seq, slim)
 from tf1compat.contrib import lookup  # (section: mathsparse)
 from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
+from tf1compat.contrib import estimator, feature_column, learn, tpu, training  # (section: estimator)
 from tf1compat.contrib._missing import missing as _missing
 
 __getattr__ = _missing("tf.contrib")

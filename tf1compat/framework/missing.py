@@ -21,7 +21,11 @@ class UnimplementedAPIError(MissingAPIError, NotImplementedError):
 
 
 # TF 1.15 names that TF 2.21's compat.v1 (which API_NAMES records) no longer has.
-_TF1_ONLY = {"": frozenset({"estimator"})}
+# (tf.estimator is not in TF 2.21: its names are TF 2.15's compat.v1 that tf1compat lacks.)
+_TF1_ONLY = {"": frozenset({"estimator"}),
+             "estimator": frozenset({"BinaryClassHead", "Head", "LogisticRegressionHead",
+                                     "MultiClassHead", "MultiHead", "MultiLabelHead",
+                                     "PoissonRegressionHead", "RegressionHead"})}
 
 
 def missing_attribute(namespace: str, name: str, available: Iterable[str]) -> AttributeError:

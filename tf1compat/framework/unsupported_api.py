@@ -146,8 +146,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "train.sdca_fprint": _SDCA,
     "train.sdca_shrink_l1": _SDCA,
     "flags.tf_decorator": _tf_only("a TensorFlow-internal module exported by accident"),
-    "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x and is not "
-                                 "provided", "tf.estimator / tf.keras"),
+    "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: its own "
+                                 "Estimators, ModelFnOps, MetricSpec, datasets and monitors "
+                                 "are not provided (Experiment, learn_runner, RunConfig, "
+                                 "ExportStrategy and ValidationMonitor are)",
+                                 "tf.estimator (its Estimators run in an Experiment) / "
+                                 "tf.keras"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.metrics": _moved("tf.contrib.metrics", "tf.metrics (streaming_accuracy -> "
                               "tf.metrics.accuracy, streaming_mean -> tf.metrics.mean, ...)"),

@@ -417,3 +417,30 @@ declare("Timestamp", outputs=["ts: float64"], shape=lambda ctx: [TensorShape([])
 def timestamp(name: Optional[str] = None) -> Tensor:
     """`tf.timestamp`: seconds since the epoch, as float64, when the op runs."""
     return apply_op1("Timestamp", [], name=name)
+
+
+# -- Bucketize ------------------------------------------------------------------------------------
+
+def _bucketize_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
+    boundaries = [float(b) for b in node.attrs["boundaries"]]
+
+    def bucketize(x: torch.Tensor) -> torch.Tensor:
+        # TF: upper_bound over the (float) boundaries: a value equal to a boundary goes to
+        # the bucket above it.
+        edges = torch.tensor(boundaries, dtype=torch.float32, device=x.device)
+        return torch.bucketize(x.to(torch.float32), edges, right=True).to(torch.int32)
+    return bucketize
+
+
+declare("Bucketize", inputs=["input: T"], outputs=["output: int32"],
+        attrs={"T": Type((D.int32, D.int64, D.float32, D.float64)), "boundaries": []},
+        shape=lambda ctx: [ctx.shape(0)], kernel=_bucketize_kernel, grad="unregistered",
+        doc="The index of the bucket of each value (std::upper_bound of the boundaries).")
+
+
+def bucketize(input: Any, boundaries: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
+    """Bucket indices of `input` for sorted float `boundaries` (TF's math_ops._bucketize)."""
+    with name_scope(name, "Bucketize", [input]) as scope:
+        input = convert_to_tensor(input, name="input")  # noqa: A001
+        return apply_op1("Bucketize", [input], {"boundaries": [float(b) for b in boundaries]},
+                         name=scope)

@@ -272,9 +272,11 @@ def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any],
                      mismatch: bool) -> Callable:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         if node.attrs["T"] == D.string:
+            # bool results are torch tensors whatever the input dtype (Where, LogicalAnd,
+            # Select consume them).
             def compute(x: Any, y: Any) -> Any:
-                return np.asarray(np_fn(np.asarray(x, dtype=object),
-                                        np.asarray(y, dtype=object)))
+                return torch.from_numpy(np.asarray(np_fn(
+                    np.asarray(x, dtype=object), np.asarray(y, dtype=object)), dtype=bool))
         else:
             compute = fn
         if node.attrs.get("incompatible_shape_error", True):
@@ -285,9 +287,8 @@ def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any],
             try:
                 np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
             except ValueError:
-                if isinstance(x, torch.Tensor):
-                    return torch.tensor(mismatch, device=x.device)
-                return np.asarray(mismatch)
+                device = x.device if isinstance(x, torch.Tensor) else None
+                return torch.tensor(mismatch, device=device)
             return compute(x, y)
         return tolerant
     return factory

@@ -155,7 +155,9 @@ class LoggingTensorHook(SessionRunHook):
             if self._formatter:
                 tf_logging.info(self._formatter(values))
             else:
-                stats = ", ".join(f"{tag} = {values[tag]}" for tag in self._tag_order)
+                # "%s" as TF: str() of numpy scalars (an f-string would print a float32
+                # with float64 digits).
+                stats = ", ".join("%s = %s" % (tag, values[tag]) for tag in self._tag_order)
                 if elapsed is not None:
                     tf_logging.info("%s (%.3f sec)", stats, elapsed)
                 else:

@@ -1,0 +1,181 @@
+"""Benchmark: a canned DNNClassifier trained from numpy_input_fn, tf1compat vs real TF 2.15.
+
+    python scripts/bench_estimator.py [--steps N] [--rounds R] [--batch B]
+
+The same TF1 program runs in two fresh interpreters, one importing tf1compat and one importing
+`tensorflow.compat.v1` from the TF 2.15 venv (`/tmp/tf215/bin/python`, or $TF215_PYTHON;
+skipped when it does not exist): `tf.estimator.DNNClassifier(hidden_units=[64, 64],
+n_classes=3)` over 20 numeric feature columns, `tf.estimator.inputs.numpy_input_fn` (batch 128,
+shuffled, endless), default RunConfig (checkpoint at start and end, summaries every 100 steps,
+step-counter logging) in a fresh model_dir, `estimator.train(steps=N)`. It runs three times
+per side:
+  * the default session config;
+  * the same with OMP_WAIT_POLICY=PASSIVE in the environment (TF's thread pools are not
+    OpenMP; torch's are: by default OpenMP workers spin after each parallel region, which
+    on a small, loaded machine starves the thread that has work and makes every small
+    kernel wait for a time slice);
+  * `intra_op_parallelism_threads=1, inter_op_parallelism_threads=1` in
+    `RunConfig(session_config=...)` (the same TF1 program setting on both sides).
+
+Two rates are reported per side and configuration, each the best of R rounds (the machine
+is shared; the best round is the least disturbed one):
+  * steady steps/s: measured by a SessionRunHook between step 50 and the last step, i.e. the
+    per-step cost of the training loop (input pipeline, Session.run, hooks, summaries);
+  * steps per CPU-second of the process over the same steps (all its threads, spinning
+    ones included), which other processes on the machine disturb less;
+  * train() wall time: the whole call, graph construction, session creation, checkpoints.
+The ratios are tf1compat / TF on steps/s and on steps per CPU-second (> 1 means tf1compat
+is faster). The load
+averages (1, 5, 15 minutes) are printed beside the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List, Optional
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TF215_PYTHON = os.environ.get("TF215_PYTHON", "/tmp/tf215/bin/python")
+N_FEATURES, N_CLASSES, WARMUP = 20, 3, 50
+
+
+def _worker(backend: str, steps: int, batch: int, threads: int) -> Dict[str, float]:
+    """One training run in this interpreter; returns its timings."""
+    import numpy as np
+    if backend == "tensorflow":
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        import tensorflow.compat.v1 as tf
+        tf.disable_v2_behavior()
+    else:
+        sys.path.insert(0, ROOT)
+        import tf1compat as tf
+    tf.logging.set_verbosity(tf.logging.ERROR)
+
+    rng = np.random.RandomState(0)
+    x = {f"f{i}": rng.randn(4096).astype(np.float32) for i in range(N_FEATURES)}
+    y = rng.randint(0, N_CLASSES, size=4096).astype(np.int64)
+    columns = [tf.feature_column.numeric_column(f"f{i}") for i in range(N_FEATURES)]
+
+    class Clock(tf.train.SessionRunHook):
+        def __init__(self) -> None:
+            self.step = 0
+            self.start: Optional[float] = None
+            self.last: Optional[float] = None
+            self.cpu_start = self.cpu_last = 0.0
+
+        def after_run(self, run_context: Any, run_values: Any) -> None:
+            self.step += 1
+            if self.step == WARMUP:
+                self.start, self.cpu_start = time.perf_counter(), time.process_time()
+            self.last, self.cpu_last = time.perf_counter(), time.process_time()
+
+    session_config = None
+    if threads:
+        session_config = tf.ConfigProto(intra_op_parallelism_threads=threads,
+                                        inter_op_parallelism_threads=threads)
+    with tempfile.TemporaryDirectory() as model_dir:
+        estimator = tf.estimator.DNNClassifier(
+            hidden_units=[64, 64], feature_columns=columns, n_classes=N_CLASSES,
+            model_dir=model_dir, config=tf.estimator.RunConfig(
+                tf_random_seed=1, session_config=session_config))
+        input_fn = tf.estimator.inputs.numpy_input_fn(
+            x, y, batch_size=batch, num_epochs=None, shuffle=True)
+        clock = Clock()
+        began = time.perf_counter()
+        estimator.train(input_fn, steps=steps, hooks=[clock])
+        wall = time.perf_counter() - began
+    assert clock.step == steps and clock.start is not None and clock.last is not None
+    return {"steps_per_s": (steps - WARMUP) / (clock.last - clock.start),
+            "steps_per_cpu_s": (steps - WARMUP) / (clock.cpu_last - clock.cpu_start),
+            "train_wall_s": wall}
+
+
+def _run(python: str, backend: str, steps: int, batch: int, threads: int,
+         env: Dict[str, str]) -> Dict[str, float]:
+    proc = subprocess.run([python, os.path.abspath(__file__), "--worker", backend,
+                           "--steps", str(steps), "--batch", str(batch),
+                           "--threads", str(threads)],
+                          capture_output=True, text=True, cwd=ROOT,
+                          env=dict(os.environ, **env))
+    if proc.returncode:
+        tail = proc.stderr.strip().splitlines()[-3:]
+        raise RuntimeError(f"{backend} worker failed: {' | '.join(tail)}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{v:.2f}" for v in os.getloadavg()) + f" on {os.cpu_count()} CPUs"
+    except OSError:
+        return "unknown"
+
+
+def _bench_config(steps: int, rounds: int, batch: int, threads: int, have_tf: bool,
+                  env: Dict[str, str], label: str) -> Dict[str, Any]:
+    """Best-of-`rounds` rates of both sides under one session config, rounds alternating."""
+    best: Dict[str, Dict[str, float]] = {}
+    for _ in range(rounds):
+        sides = [("tf1compat", sys.executable)]
+        if have_tf:
+            sides.append(("tensorflow", TF215_PYTHON))
+        for backend, python in sides:
+            result = _run(python, backend, steps, batch, threads, env)
+            prev = best.get(backend)
+            best[backend] = {
+                key: (min if key == "train_wall_s" else max)(value, prev[key])
+                if prev else value for key, value in result.items()}
+    ours = best["tf1compat"]
+    line = (f"estimator DNNClassifier ({label:23s}) tf1compat {ours['steps_per_s']:6.1f} "
+            f"steps/s, {ours['steps_per_cpu_s']:6.1f}/cpu-s (train() "
+            f"{ours['train_wall_s']:5.2f} s)")
+    out: Dict[str, Any] = {"tf1compat": ours}
+    if have_tf:
+        theirs = best["tensorflow"]
+        ratio = ours["steps_per_s"] / theirs["steps_per_s"]
+        cpu_ratio = ours["steps_per_cpu_s"] / theirs["steps_per_cpu_s"]
+        line += (f" | TF 2.15 {theirs['steps_per_s']:6.1f} steps/s, "
+                 f"{theirs['steps_per_cpu_s']:6.1f}/cpu-s (train() "
+                 f"{theirs['train_wall_s']:5.2f} s) | ratio {ratio:5.2f}x, cpu {cpu_ratio:5.2f}x")
+        out.update(tensorflow=theirs, ratio=ratio, cpu_ratio=cpu_ratio)
+    else:
+        line += f" | TF 2.15 skipped ({TF215_PYTHON} not found)"
+    print(line + f" | load {_load()}")
+    return out
+
+
+def bench_estimator(steps: int = 300, rounds: int = 2, batch: int = 128) -> Dict[str, Any]:
+    """The three configurations; a dict per configuration."""
+    have_tf = os.path.exists(TF215_PYTHON)
+    # the first configuration inherits the caller's environment as it is
+    return {"default_threads": _bench_config(steps, rounds, batch, 0, have_tf, {},
+                                             "default threads"),
+            "passive_omp": _bench_config(steps, rounds, batch, 0, have_tf,
+                                         {"OMP_WAIT_POLICY": "PASSIVE"},
+                                         "OMP_WAIT_POLICY=PASSIVE"),
+            "one_thread": _bench_config(steps, rounds, batch, 1, have_tf, {}, "1 thread")}
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--worker", choices=("tf1compat", "tensorflow"))
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--threads", type=int, default=0,
+                        help="worker only: intra/inter-op threads (0: the default config)")
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(_worker(args.worker, args.steps, args.batch, args.threads)))
+        return 0
+    bench_estimator(args.steps, args.rounds, args.batch)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,62 @@
+"""`tf.contrib.learn` / `tf.contrib.training` for the TF 2.15 oracle (recording only).
+
+TF 1.15 cannot be installed here (it needs Python <= 3.7) and TF 2.x has no contrib, so
+the migration examples that use `learn_runner` are recorded under TF 2.15 with this
+minimal stand-in: HParams.parse for `name=value` / `name=[v,...]` pairs, a contrib
+RunConfig that is a tf.estimator.RunConfig, and Experiment.train_and_evaluate as TF 1.15
+runs it with `min_eval_frequency=0` (train to `train_steps`, then one evaluation into
+`eval/`, then the export strategies). All numbers come from TF 2.15's Estimator; the
+orchestration follows TF 1.15's experiment.py / learn_runner.py / hparam.py.
+"""
+
+import re
+import types
+
+
+def build(tf):
+    """A `contrib` module with `learn` and `training` for the given tf.compat.v1."""
+
+    class HParams:
+        def __init__(self, **kwargs):
+            self._types = {}
+            for name, value in kwargs.items():
+                self._types[name] = (type(value[0]), True) if isinstance(value, list) else \
+                    (type(value), False)
+                setattr(self, name, value)
+
+        def parse(self, values):
+            for m in re.finditer(r"(\w+)=(\[[^\]]*\]|[^,]*)", values):
+                name, value = m.group(1), m.group(2)
+                kind, is_list = self._types[name]
+                if is_list:
+                    setattr(self, name, [kind(v) for v in value.strip("[]").split(",") if v])
+                else:
+                    setattr(self, name, kind(value))
+            return self
+
+        def values(self):
+            return {name: getattr(self, name) for name in self._types}
+
+    class RunConfig(tf.estimator.RunConfig):
+        pass
+
+    class Experiment:
+        def __init__(self, estimator, train_input_fn, eval_input_fn, train_steps=None,
+                     eval_steps=100, min_eval_frequency=None, export_strategies=None):
+            assert not min_eval_frequency, "only min_eval_frequency=0 is modelled"
+            self.estimator = estimator
+            self._train, self._eval = train_input_fn, eval_input_fn
+            self._train_steps, self._eval_steps = train_steps, eval_steps
+
+        def train_and_evaluate(self):
+            self.estimator.train(self._train, max_steps=self._train_steps)
+            result = self.estimator.evaluate(self._eval, steps=self._eval_steps, name=None)
+            return result, []
+
+    def run(experiment_fn, run_config, schedule, hparams):
+        return getattr(experiment_fn(run_config, hparams), schedule)()
+
+    learn = types.SimpleNamespace(RunConfig=RunConfig, Experiment=Experiment,
+                                  learn_runner=types.SimpleNamespace(run=run))
+    return types.SimpleNamespace(learn=learn,
+                                 training=types.SimpleNamespace(HParams=HParams))

@@ -1,0 +1,17 @@
+"""`tf.contrib.estimator` (TF 1.15): the parts that moved into tf.estimator (early
+stopping hooks, logit_fn builders, heads)."""
+
+# ruff: noqa: F401
+from tf1compat.contrib._missing import missing as _missing
+from tf1compat.estimator.canned.dnn import dnn_logit_fn_builder
+from tf1compat.estimator.canned.head import binary_logistic_head as binary_classification_head
+from tf1compat.estimator.canned.head import multi_class_head, regression_head
+from tf1compat.estimator.canned.linear import linear_logit_fn_builder
+from tf1compat.estimator.early_stopping import (make_early_stopping_hook, read_eval_metrics,
+                                                stop_if_higher_hook, stop_if_lower_hook,
+                                                stop_if_no_decrease_hook,
+                                                stop_if_no_increase_hook)
+from tf1compat.estimator.export.export import build_raw_supervised_input_receiver_fn
+from tf1compat.estimator.model_fn import call_logit_fn
+
+__getattr__ = _missing("tf.contrib.estimator")

@@ -1,0 +1,229 @@
+"""`tf.estimator.train_and_evaluate` with `TrainSpec` / `EvalSpec` on one machine.
+
+As TF's local mode: the Estimator trains; after every checkpoint it saves (a saving
+listener) it evaluates the new checkpoint, at most once per `EvalSpec.throttle_secs`
+(the first checkpoint, written when training starts, is skipped), runs the exporters, and
+evaluates once more at the end if the last checkpoint was not evaluated. A TF_CONFIG
+cluster (chief/worker/ps/evaluator tasks) is not supported.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+from typing import Any, Dict, Optional, Tuple
+
+from tf1compat.util import tf_logging
+from tf1compat.estimator import exporter as exporter_lib
+from tf1compat.framework.graph import GraphKeys
+from tf1compat.training.basic_session_run_hooks import CheckpointSaverListener, \
+    SecondOrStepTimer
+from tf1compat.training.session_run_hook import SessionRunHook
+
+__all__ = ["TrainSpec", "EvalSpec", "train_and_evaluate"]
+
+
+def _validate_input_fn(input_fn: Any) -> None:
+    if not callable(input_fn):
+        raise TypeError(f"`input_fn` must be callable, given: {input_fn}")
+
+
+def _validate_hooks(hooks: Any) -> tuple:
+    hooks = tuple(hooks or [])
+    for hook in hooks:
+        if not isinstance(hook, SessionRunHook):
+            raise TypeError(f"All hooks must be `SessionRunHook` instances, given: {hook}")
+    return hooks
+
+
+def _validate_saving_listeners(listeners: Any) -> tuple:
+    listeners = tuple(listeners or [])
+    for listener in listeners:
+        if not isinstance(listener, CheckpointSaverListener):
+            raise TypeError("All saving_listeners must be `CheckpointSaverListener` "
+                            f"instances, given: {listener}")
+    return listeners
+
+
+def _validate_exporters(exporters: Any) -> tuple:
+    if not exporters:
+        return ()
+    if isinstance(exporters, exporter_lib.Exporter):
+        exporters = [exporters]
+    names = []
+    try:
+        for exporter in exporters:
+            if not isinstance(exporter, exporter_lib.Exporter):
+                raise TypeError
+            if not exporter.name:
+                raise ValueError("An Exporter cannot have a name that is `None` or empty. "
+                                 f"All exporter names: {[e.name for e in exporters]}")
+            if not isinstance(exporter.name, str):
+                raise ValueError("An Exporter must have a string name. Given: "
+                                 f"{type(exporter.name)}")
+            if exporter.name in names:
+                raise ValueError("`exporters` must have unique names. Such a name cannot be "
+                                 f"`None`. All exporter names: {[e.name for e in exporters]}")
+            names.append(exporter.name)
+    except TypeError:
+        raise TypeError("`exporters` must be an Exporter, an iterable of Exporter, or `None`, "
+                        f"found {exporters}.") from None
+    return tuple(exporters)
+
+
+class TrainSpec(collections.namedtuple("TrainSpec", ["input_fn", "max_steps", "hooks",
+                                                     "saving_listeners"])):
+    """The training half of train_and_evaluate: input_fn, `max_steps`, hooks, listeners."""
+
+    def __new__(cls, input_fn: Any, max_steps: Optional[int] = None, hooks: Any = None,
+                saving_listeners: Any = None):
+        _validate_input_fn(input_fn)
+        if max_steps is not None and max_steps <= 0:
+            raise ValueError(f"Must specify max_steps > 0, given: {max_steps}")
+        return super().__new__(cls, input_fn=input_fn, max_steps=max_steps,
+                               hooks=_validate_hooks(hooks),
+                               saving_listeners=_validate_saving_listeners(saving_listeners))
+
+
+class EvalSpec(collections.namedtuple("EvalSpec", ["input_fn", "steps", "name", "hooks",
+                                                   "exporters", "start_delay_secs",
+                                                   "throttle_secs"])):
+    """The evaluation half: input_fn, `steps` per evaluation (None: until the input
+    ends), eval dir name, hooks, exporters, start delay and throttle."""
+
+    def __new__(cls, input_fn: Any, steps: Optional[int] = 100, name: Optional[str] = None,
+                hooks: Any = None, exporters: Any = None, start_delay_secs: int = 120,
+                throttle_secs: int = 600):
+        _validate_input_fn(input_fn)
+        if steps is not None and steps <= 0:
+            raise ValueError(f"Must specify steps > 0, given: {steps}")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"`name` must be string, given: {name}")
+        hooks = _validate_hooks(hooks)
+        exporters = _validate_exporters(exporters)
+        if start_delay_secs < 0:
+            raise ValueError(f"Must specify start_delay_secs >= 0, given: {start_delay_secs}")
+        if throttle_secs < 0:
+            raise ValueError(f"Must specify throttle_secs >= 0, given: {throttle_secs}")
+        return super().__new__(cls, input_fn=input_fn, steps=steps, name=name, hooks=hooks,
+                               exporters=exporters, start_delay_secs=start_delay_secs,
+                               throttle_secs=throttle_secs)
+
+
+class _EvalStatus:
+    EVALUATED = "evaluated"
+    MISSING_CHECKPOINT = "missing checkpoint"
+    NO_NEW_CHECKPOINT = "no new checkpoint"
+
+
+_EvalResult = collections.namedtuple("EvalResult", ["status", "metrics", "checkpoint_path"])
+
+
+class _Evaluator:
+    """Evaluates the newest checkpoint (once per checkpoint) and runs the exporters."""
+
+    def __init__(self, estimator: Any, eval_spec: EvalSpec, max_training_steps: Any):
+        self._estimator = estimator
+        self._eval_spec = eval_spec
+        self._previous_ckpt_path = None
+        self._max_training_steps = max_training_steps
+
+    def evaluate_and_export(self) -> Tuple[_EvalResult, list]:
+        latest = self._estimator.latest_checkpoint()
+        if not latest:
+            tf_logging.warning("Estimator is not trained yet. Will start an evaluation when a "
+                               "checkpoint is ready.")
+            return _EvalResult(_EvalStatus.MISSING_CHECKPOINT, None, None), []
+        if latest == self._previous_ckpt_path:
+            tf_logging.warning("No new checkpoint ready for evaluation. Skip the current "
+                               "evaluation pass as evaluation results are expected to be "
+                               "same for the same checkpoint.")
+            return _EvalResult(_EvalStatus.NO_NEW_CHECKPOINT, None, None), []
+        metrics = self._estimator.evaluate(input_fn=self._eval_spec.input_fn,
+                                           steps=self._eval_spec.steps,
+                                           name=self._eval_spec.name, checkpoint_path=latest,
+                                           hooks=self._eval_spec.hooks)
+        result = _EvalResult(_EvalStatus.EVALUATED, metrics, latest)
+        final = bool(self._max_training_steps) and \
+            metrics[GraphKeys.GLOBAL_STEP] >= self._max_training_steps
+        exports = self._export(result, final)
+        self._previous_ckpt_path = latest
+        return result, exports
+
+    def _export(self, result: _EvalResult, is_the_final_export: bool) -> list:
+        base = os.path.join(str(self._estimator.model_dir), "export")
+        return [exporter.export(estimator=self._estimator,
+                                export_path=os.path.join(base, exporter.name),
+                                checkpoint_path=result.checkpoint_path,
+                                eval_result=result.metrics,
+                                is_the_final_export=is_the_final_export)
+                for exporter in self._eval_spec.exporters]
+
+
+class _NewCheckpointListenerForEvaluate(CheckpointSaverListener):
+    """Evaluates after each new checkpoint (throttled), and at the end of training."""
+
+    def __init__(self, evaluator: _Evaluator, eval_throttle_secs: int):
+        self._evaluator = evaluator
+        self._eval_throttle_secs = eval_throttle_secs
+        self.eval_result: Optional[_EvalResult] = None
+        self.export_results: Any = None
+
+    def begin(self) -> None:
+        self._timer = SecondOrStepTimer(every_secs=self._eval_throttle_secs)
+        self._is_first_run = True
+
+    def after_save(self, session: Any, global_step_value: int) -> None:
+        if self._is_first_run:
+            # The checkpoint written when the session starts is not evaluated.
+            self._is_first_run = False
+            return
+        if self._timer.should_trigger_for_step(global_step_value):
+            self._evaluate(global_step_value)
+        else:
+            tf_logging.info("Skip the current checkpoint eval due to throttle secs "
+                            f"({self._eval_throttle_secs} secs).")
+
+    def end(self, session: Any, global_step_value: int) -> None:
+        if global_step_value != self._timer.last_triggered_step():
+            self._evaluate(global_step_value)
+
+    def _evaluate(self, global_step_value: int) -> None:
+        self._timer.update_last_triggered_step(global_step_value)
+        self.eval_result, self.export_results = self._evaluator.evaluate_and_export()
+        if self.eval_result.status != _EvalStatus.EVALUATED:
+            raise RuntimeError("There was no new checkpoint after the training. Eval status: "
+                               f"{self.eval_result.status}")
+
+
+def train_and_evaluate(estimator: Any, train_spec: TrainSpec, eval_spec: EvalSpec
+                       ) -> Tuple[Optional[Dict[str, Any]], Any]:
+    """Trains `estimator` and evaluates (and exports) it along the way; returns the last
+    evaluation's metrics and export results."""
+    from tf1compat.estimator.estimator import Estimator
+    if not isinstance(eval_spec, EvalSpec):
+        raise TypeError("`eval_spec` must have type `tf.estimator.EvalSpec`. Got: "
+                        f"{type(eval_spec)}")
+    if not isinstance(estimator, Estimator):
+        raise TypeError("`estimator` must have type `tf.estimator.Estimator`. Got: "
+                        f"{type(estimator)}")
+    if not isinstance(train_spec, TrainSpec):
+        raise TypeError("`train_spec` must have type `tf.estimator.TrainSpec`. Got: "
+                        f"{type(train_spec)}")
+    config = estimator.config
+    if config.cluster_spec.jobs or config.task_type == "evaluator":
+        raise NotImplementedError("tf.estimator.train_and_evaluate in a TF_CONFIG cluster "
+                                  "(chief/worker/ps/evaluator tasks) is not supported by "
+                                  "tf1compat: run it on one machine.")
+    tf_logging.info("Running training and evaluation locally (non-distributed).")
+    tf_logging.info("Start train and evaluate loop. The evaluate will happen after every "
+                    "checkpoint. Checkpoint frequency is determined based on RunConfig "
+                    "arguments: save_checkpoints_steps {} or save_checkpoints_secs {}.".format(
+                        config.save_checkpoints_steps, config.save_checkpoints_secs))
+    evaluator = _Evaluator(estimator, eval_spec, train_spec.max_steps)
+    listener = _NewCheckpointListenerForEvaluate(evaluator, eval_spec.throttle_secs)
+    estimator.train(input_fn=train_spec.input_fn, max_steps=train_spec.max_steps,
+                    hooks=list(train_spec.hooks),
+                    saving_listeners=train_spec.saving_listeners + (listener,))
+    result = listener.eval_result
+    return (result.metrics if result else None), listener.export_results
