@@ -209,4 +209,8 @@ ROWS += [
         weights=np.array([0.5, 1.0, 2.0, 3.0], np.float32)),
     row("DenseBincount", input=np.array([[1, 2], [2, 2]], np.int64), size=np.int64(3),
         weights=np.zeros((0,), np.int64), binary_output=True),
+    row("Bucketize", input=np.array([[-1.0, 0.0, 0.5], [2.0, 10.0, 3.0]], np.float32),
+        boundaries=[0.0, 1.0, 3.0]),
+    row("Bucketize", input=np.array([-3, 0, 1, 2, 7], np.int64), boundaries=[0.5, 1.0, 2.0]),
+    row("Bucketize", input=np.array([1.5, 2.5], np.float64), boundaries=[]),
 ]

@@ -3,7 +3,7 @@ shape [rank])."""
 
 import numpy as np
 
-from tests.golden.op_harness import err, f32, i32, row
+from tests.golden.op_harness import err, f32, i32, row, strings
 
 _IND = np.array([[0, 1], [1, 0], [1, 2], [2, 2]], np.int64)
 _VAL = f32(4)
@@ -11,6 +11,8 @@ _SHAPE = np.array([3, 4], np.int64)
 _UNORDERED = np.array([[2, 2], [0, 1], [1, 2], [1, 0]], np.int64)
 _IND_B = np.array([[0, 1], [1, 1], [2, 3]], np.int64)
 _VAL_B = f32(3, seed=1)
+_CROSS_IND = np.array([[0, 0], [1, 0], [1, 1]], np.int64)
+_CROSS_SHAPE = np.array([2, 2], np.int64)
 
 ROWS = [
     row("SparseAdd", a_indices=_IND, a_values=_VAL, a_shape=_SHAPE, b_indices=_IND_B,
@@ -94,4 +96,29 @@ ROWS = [
         dense=f32(1, 4, seed=2) + 3),
     err("SparseDenseCwiseMul", sp_indices=_IND, sp_values=_VAL, sp_shape=_SHAPE,
         dense=f32(3, 5, seed=2)),
+    # Feature crosses: two sparse columns (string and int64) and a dense one, joined or
+    # fingerprinted (Fingerprint64 over the features, hash_key mixing). internal_type is
+    # int64 when any input is (string inputs are then fingerprinted or joined as they are).
+    row("SparseCross", indices=[_CROSS_IND, np.array([[0, 0], [1, 0]], np.int64)],
+        values=[strings("a", "b", "c"), np.array([7, 9], np.int64)],
+        shapes=[_CROSS_SHAPE, np.array([2, 1], np.int64)],
+        dense_inputs=[strings("x", "y", shape=[2, 1])], hashed_output=False,
+        num_buckets=0, hash_key=0, out_type="string", internal_type="int64"),
+    row("SparseCross", indices=[_CROSS_IND], values=[strings("a", "b", "c")],
+        shapes=[_CROSS_SHAPE], dense_inputs=[strings("x", "y", shape=[2, 1])],
+        hashed_output=False, num_buckets=0, hash_key=0, out_type="string",
+        internal_type="string"),
+    row("SparseCross", indices=[_CROSS_IND], values=[strings("a", "b", "c")],
+        shapes=[_CROSS_SHAPE], dense_inputs=[np.array([[3], [4]], np.int64)],
+        hashed_output=True, num_buckets=100, hash_key=956888297470, out_type="int64",
+        internal_type="int64"),
+    row("SparseCross", indices=[np.array([[0, 0], [0, 1]], np.int64)],
+        values=[np.array([5, 6], np.int64)], shapes=[_CROSS_SHAPE], dense_inputs=[],
+        hashed_output=True, num_buckets=0, hash_key=0, out_type="int64",
+        internal_type="int64"),
+    # An int64 input where internal_type says string: TF's kernel rejects it at run time.
+    err("SparseCross", indices=[_CROSS_IND], values=[strings("a", "b", "c")],
+        shapes=[_CROSS_SHAPE], dense_inputs=[np.array([[3], [4]], np.int64)],
+        hashed_output=True, num_buckets=100, hash_key=0, out_type="int64",
+        internal_type="string"),
 ]

@@ -80,8 +80,17 @@ def _cross_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     hashed = bool(node.attrs["hashed_output"])
     buckets = int(node.attrs["num_buckets"])
     key = int(node.attrs["hash_key"]) & _MASK
+    # TF's kernel: with a string internal_type every input must be a string (with int64,
+    # string inputs are fingerprinted or joined as they are).
+    wrong_type = next((t for t in list(node.attrs["sparse_types"]) +
+                       list(node.attrs["dense_types"])
+                       if node.attrs["internal_type"] == D.string and t != D.string), None)
 
     def cross(*args: Any) -> Any:
+        if wrong_type is not None:
+            raise errors.InvalidArgumentError(
+                None, None, f"Input values should be of internal type "
+                f"{D.string.as_datatype_enum} but received {wrong_type.as_datatype_enum}")
         indices, values, shapes = args[:n], args[n:2 * n], args[2 * n:3 * n]
         dense = args[3 * n:3 * n + n_dense]
         batches = [int(s[0]) for s in shapes] + [int(d.shape[0]) for d in dense]
@@ -143,9 +152,11 @@ def _cross(inputs: Sequence[Any], hashed: bool, num_buckets: int, hash_key: int,
         raise TypeError("All inputs must be SparseTensors")
     sparse = [i for i in inputs if isinstance(i, SparseTensor)]
     dense = [i for i in inputs if not isinstance(i, SparseTensor)]
-    values = [s.values if s.values.dtype != D.int32 else cast(s.values, D.int64)
+    # As TF: non-string features become int64, and the kernel then works in int64 (string
+    # features fingerprinted or joined as they are); only all-string crosses use string.
+    values = [s.values if s.values.dtype in (D.string, D.int64) else cast(s.values, D.int64)
               for s in sparse]
-    dense = [d if d.dtype != D.int32 else cast(d, D.int64) for d in dense]
+    dense = [d if d.dtype in (D.string, D.int64) else cast(d, D.int64) for d in dense]
     out_type = D.int64 if hashed else D.string
     ind, val, shape = apply_op(
         "SparseCross", [[s.indices for s in sparse], values, [s.dense_shape for s in sparse],
@@ -153,7 +164,7 @@ def _cross(inputs: Sequence[Any], hashed: bool, num_buckets: int, hash_key: int,
         {"N": len(sparse), "hashed_output": hashed, "num_buckets": int(num_buckets),
          "hash_key": int(hash_key), "sparse_types": [v.dtype for v in values],
          "dense_types": [d.dtype for d in dense], "out_type": out_type,
-         "internal_type": D.string if any(v.dtype == D.string for v in values + dense)
+         "internal_type": D.string if all(v.dtype == D.string for v in values + dense)
          else D.int64}, name=name).outputs
     return SparseTensor(ind, val, shape)
 
