@@ -33,12 +33,6 @@ EXEMPT: Dict[str, str] = {
     **{op: _ITERATOR for op in (
         "IteratorFromStringHandleV2", "IteratorGetNext", "IteratorToStringHandle",
         "IteratorV2", "MakeIterator", "OneShotIterator")},
-    "SerializeSparse": "a SparseTensor dataset component (tf1compat's variant value); "
-                       "covered by tests/golden/cases_data_iterators.py",
-    "SerializeManySparse": "a batch of sparse dataset components (tf1compat's variant "
-                           "value); covered by tests/golden/cases_data_iterators.py",
-    "DeserializeSparse": "reads tf1compat's sparse variant value; covered by "
-                         "tests/golden/cases_data_iterators.py, cases_tfrecord.py",
     # control flow and functions
     "If": "takes branch functions (tf.raw_ops.If raises, use tf.cond); covered by "
           "tests/golden/cases_control_flow*.py",

@@ -13,6 +13,14 @@ _IND_B = np.array([[0, 1], [1, 1], [2, 3]], np.int64)
 _VAL_B = f32(3, seed=1)
 _CROSS_IND = np.array([[0, 0], [1, 0], [1, 1]], np.int64)
 _CROSS_SHAPE = np.array([2, 2], np.int64)
+# What TF's SerializeManySparse writes for indices [[0, 1], [2, 0]], float32 values
+# [1, 2], dense shape [3, 3]: per row, serialized TensorProtos of indices, values, shape.
+_SERIALIZED = np.array([[bytes.fromhex(h) for h in r] for r in (
+    ("08091208120208011202080122080100000000000000", "080112041202080122040000803f",
+     "080912041202080122080300000000000000"),
+    ("08091206120012020801", "080112021200", "080912041202080122080300000000000000"),
+    ("08091208120208011202080122080000000000000000", "0801120412020801220400000040",
+     "080912041202080122080300000000000000"))], dtype=object)
 
 ROWS = [
     row("SparseAdd", a_indices=_IND, a_values=_VAL, a_shape=_SHAPE, b_indices=_IND_B,
@@ -121,4 +129,22 @@ ROWS = [
         shapes=[_CROSS_SHAPE], dense_inputs=[np.array([[3], [4]], np.int64)],
         hashed_output=True, num_buckets=100, hash_key=0, out_type="int64",
         internal_type="string"),
+    # SparseTensors as three serialized TensorProtos (TF's tensor_content form), bytes
+    # compared exactly; the inputs of DeserializeSparse are bytes TF wrote.
+    row("SerializeSparse", sparse_indices=_IND, sparse_values=_VAL, sparse_shape=_SHAPE),
+    row("SerializeSparse", sparse_indices=_IND[:2], sparse_values=strings("ab", ""),
+        sparse_shape=_SHAPE),
+    row("SerializeSparse", sparse_indices=np.zeros((0, 2), np.int64),
+        sparse_values=np.zeros(0, bool), sparse_shape=_SHAPE),
+    row("SerializeManySparse", sparse_indices=_IND, sparse_values=i32(4), sparse_shape=_SHAPE),
+    row("SerializeManySparse", sparse_indices=np.array([[1, 0, 2], [1, 1, 0]], np.int64),
+        sparse_values=f32(2), sparse_shape=np.array([2, 3, 3], np.int64)),
+    err("SerializeManySparse", sparse_indices=_UNORDERED, sparse_values=_VAL,
+        sparse_shape=_SHAPE),
+    row("DeserializeSparse", serialized_sparse=_SERIALIZED[0], dtype="float32"),
+    row("DeserializeSparse", serialized_sparse=_SERIALIZED, dtype="float32"),
+    row("DeserializeSparse", serialized_sparse=_SERIALIZED.reshape(1, 3, 3), dtype="float32"),
+    err("DeserializeSparse", serialized_sparse=_SERIALIZED, dtype="int32"),
+    err("DeserializeSparse", serialized_sparse=strings("x", "y", "z"), dtype="int32"),
+    err("DeserializeSparse", serialized_sparse=_SERIALIZED[:, :2], dtype="float32"),
 ]

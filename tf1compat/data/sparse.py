@@ -3,31 +3,74 @@
 In the graph a SparseTensor component is one variant tensor, as in TF: `SerializeSparse`
 (`SerializeManySparse` for from_tensor_slices) packs a SparseTensor into it, and an
 iterator's output is unpacked with `DeserializeSparse`. At run time the variant holds a
-`SparseValue` (indices, values, dense_shape).
+`SparseValue` (indices, values, dense_shape). With TF's default `out_type=string` the same
+ops write TF's bytes: three serialized TensorProtos per SparseTensor (tf.raw_ops.
+SerializeSparse and DeserializeSparse interoperate with TF's).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, List
 
+import numpy as np
+import torch
+
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops._shape_rules import node_desc
+from tf1compat.serialization.tensor_content import (parse_tensor_content,
+                                                    serialize_tensor_content)
 from tf1compat.data._runtime import SparseValue
 from tf1compat.data.structure import SparseTensorSpec
 
 __all__ = ["serialize_sparse", "deserialize_sparse_component"]
 
 
-def _serialize_kernel(node: Any, kctx: Any) -> Callable[..., SparseValue]:
-    if node.attrs["out_type"] != D.variant:
-        raise NotImplementedError("tf.io.serialize_sparse to strings is not supported by "
-                                  "tf1compat (only dataset components, out_type=variant).")
-    return lambda indices, values, shape: SparseValue(indices, values, shape)
+def _numpy(value: Any) -> np.ndarray:
+    return value.cpu().numpy() if isinstance(value, torch.Tensor) else np.asarray(value)
+
+
+def _serialized(dtype: D.DType, indices: np.ndarray, values: Any,
+                shape: np.ndarray) -> np.ndarray:
+    return np.array([serialize_tensor_content(D.int64, indices),
+                     serialize_tensor_content(dtype, values),
+                     serialize_tensor_content(D.int64, shape)], dtype=object)
+
+
+def _check_ordered(indices: np.ndarray) -> None:
+    for i in range(1, len(indices)):
+        if tuple(indices[i]) <= tuple(indices[i - 1]):
+            raise errors.InvalidArgumentError(
+                None, None, f"indices[{i}] = [{','.join(map(str, indices[i]))}] is out of "
+                "order. Many sparse ops require sorted indices.")
+
+
+def _serialize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    out_type, dtype = node.attrs["out_type"], node.attrs["T"]
+    if out_type == D.variant:
+        return lambda indices, values, shape: SparseValue(indices, values, shape)
+    if out_type != D.string:
+        raise NotImplementedError(f"{node.type} with out_type={out_type.name} is not "
+                                  "supported by tf1compat (string or variant).")
+    if node.type == "SerializeSparse":
+        return lambda indices, values, shape: _serialized(
+            dtype, _numpy(indices), _numpy(values), _numpy(shape))
+
+    def serialize_many(indices: Any, values: Any, shape: Any) -> np.ndarray:
+        # One row per entry of the first dimension: its elements, rank one lower.
+        indices, values, shape = _numpy(indices), _numpy(values), _numpy(shape)
+        _check_ordered(indices)
+        rows = [_serialized(dtype, indices[indices[:, 0] == b][:, 1:],
+                            values[indices[:, 0] == b], shape[1:])
+                for b in range(int(shape[0]))]
+        return np.stack(rows) if rows else np.empty((0, 3), dtype=object)
+    return serialize_many
 
 
 _SERIALIZE_ATTRS = {"T": Type(), "out_type": Type(default=D.string)}
@@ -43,13 +86,67 @@ declare("SerializeManySparse", inputs=["sparse_indices: int64", "sparse_values: 
         cpu_only=True, doc="A batch of sparse rows as one variant (from_tensor_slices).")
 
 
+def _parse(data: bytes, dtype: D.DType, what: str) -> np.ndarray:
+    try:
+        got, value = parse_tensor_content(data)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"Could not parse serialized sparse {what}") from None
+    if got != dtype:
+        raise errors.InvalidArgumentError(
+            None, None, f"Requested SparseTensor of type {dtype.name} but SparseTensor"
+            f"[0].values.dtype() == {got.name}")
+    return value
+
+
+def _deserialize_strings(serialized: np.ndarray, dtype: D.DType) -> tuple:
+    """TF's DeserializeSparse of [..., 3] strings: leading dimensions become a batch
+    prefix of the indices, the dense shape the batch dims then each dimension's max."""
+    batch = list(serialized.shape[:-1])
+    parts = [(_parse(ind, D.int64, "indices"), _parse(val, dtype, "values"),
+              _parse(shp, D.int64, "shape"))
+             for ind, val, shp in serialized.reshape(-1, 3)]
+    if not batch:
+        return parts[0]
+    ranks = {len(shp) for _, _, shp in parts}
+    if len(ranks) > 1:
+        raise errors.InvalidArgumentError(
+            None, None, "Inconsistent shape across SparseTensors: rank prior to "
+            "SparseTensor[0] was: " + str(len(parts[0][2])))
+    rank = ranks.pop() if ranks else 0
+    prefix = np.indices(batch).reshape(len(batch), -1).T
+    indices = np.concatenate(
+        [np.hstack([np.tile(prefix[i], (len(ind), 1)), ind.reshape(-1, rank)])
+         for i, (ind, _, _) in enumerate(parts)] or [np.zeros((0, len(batch)), np.int64)])
+    values = np.concatenate([val for _, val, _ in parts]) if parts else np.zeros(0)
+    dims = np.max([shp for _, _, shp in parts], axis=0) if parts and rank else []
+    return (indices.astype(np.int64), values.astype(object if dtype == D.string else
+                                                    values.dtype),
+            np.array(batch + list(dims), np.int64))
+
+
 def _deserialize_kernel(node: Any, kctx: Any) -> Callable[[Any], tuple]:
-    def run(value: SparseValue) -> tuple:
-        return value.indices, value.values, value.dense_shape
+    dtype = node.attrs["dtype"]
+
+    def run(value: Any) -> tuple:
+        if isinstance(value, SparseValue):
+            return value.indices, value.values, value.dense_shape
+        indices, values, shape = _deserialize_strings(_numpy(value), dtype)
+        values = values if dtype == D.string else torch.from_numpy(np.ascontiguousarray(
+            values.astype(dtype.as_numpy_dtype)))
+        return torch.from_numpy(indices), values, torch.from_numpy(shape)
     return run
 
 
 def _deserialize_shape(ctx: Any) -> List[TensorShape]:
+    serialized = ctx.shape(0)
+    if ctx.attrs["Tserialized"] == D.string and serialized.rank is not None:
+        if serialized.rank == 0 or serialized.as_list()[-1] not in (None, 3):
+            if serialized.rank == 0:
+                raise ValueError(f"Shape must be at least rank 1 but is rank 0 "
+                                 f"{node_desc(ctx)}")
+            raise ValueError(f"Dimension must be 3 but is {serialized.as_list()[-1]} "
+                             f"{node_desc(ctx)}")
     return [TensorShape([None, None]), TensorShape([None]), TensorShape([None])]
 
 
