@@ -231,6 +231,9 @@ from tf1compat.data.structure import SparseTensorSpec, TensorSpec
 from tf1compat.data.type_specs import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,
                                        TensorArraySpec, TypeSpec, type_spec_from_value)
 from tf1compat.ops.decode_ops import decode_csv, decode_raw, reduce_join
+from tf1compat.ops.serialize_ops import parse_tensor, serialize_tensor
+from tf1compat.data.sparse import (deserialize_many_sparse, serialize_many_sparse,
+                                   serialize_sparse)
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                        VarLenFeature, parse_example, parse_single_example,

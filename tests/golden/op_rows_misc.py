@@ -7,6 +7,8 @@ from tests.golden.op_harness import err, f32, i32, row, strings
 
 _NAN = np.array([1.0, np.nan, 2.0], np.float32)
 _INF = np.array([1.0, np.inf], np.float32)
+_SERIALIZED_F32 = np.array(bytes.fromhex("080112041202080222080000c03f000000c0"), object)
+_SERIALIZED_STR = np.array(bytes.fromhex("08071200420178"), object)
 
 ROWS = [
     row("NoOp"),
@@ -63,4 +65,15 @@ ROWS += [
         sample_rate=np.float32(8000.0), max_outputs=2),
     row("AudioSummaryV2", tag=strings("mono")[0], tensor=f32(1, 6, 1, lo=-1.0, hi=1.0),
         sample_rate=np.float32(4000.0)),
+    # Tensors as serialized TensorProtos (bytes compared exactly); ParseTensor reads bytes
+    # TF wrote (float32 [1.5, -2] and the string scalar b"x").
+    row("SerializeTensor", tensor=f32(2, 3)),
+    row("SerializeTensor", tensor=np.int64(-7)),
+    row("SerializeTensor", tensor=strings("a", "", "bc", shape=[3, 1])),
+    row("SerializeTensor", tensor=np.array([True, False])),
+    row("ParseTensor", serialized=_SERIALIZED_F32, out_type="float32"),
+    row("ParseTensor", serialized=_SERIALIZED_STR, out_type="string"),
+    err("ParseTensor", serialized=_SERIALIZED_F32, out_type="int32"),
+    err("ParseTensor", serialized=np.array(b"\xff\xff", object), out_type="int32"),
+    err("ParseTensor", serialized=strings("a", "b"), out_type="int32"),
 ]

@@ -147,4 +147,7 @@ ROWS = [
     err("DeserializeSparse", serialized_sparse=_SERIALIZED, dtype="int32"),
     err("DeserializeSparse", serialized_sparse=strings("x", "y", "z"), dtype="int32"),
     err("DeserializeSparse", serialized_sparse=_SERIALIZED[:, :2], dtype="float32"),
+    row("DeserializeManySparse", serialized_sparse=_SERIALIZED, dtype="float32"),
+    err("DeserializeManySparse", serialized_sparse=_SERIALIZED[0], dtype="float32"),
+    err("DeserializeManySparse", serialized_sparse=_SERIALIZED, dtype="float64"),
 ]

@@ -7,6 +7,9 @@ from tf1compat.util import gfile
 from tf1compat.data.tf_record import (TFRecordCompressionType, TFRecordOptions, TFRecordWriter,
                                       tf_record_iterator)
 from tf1compat.ops.decode_ops import decode_csv, decode_raw
+from tf1compat.ops.serialize_ops import parse_tensor, serialize_tensor
+from tf1compat.data.sparse import (deserialize_many_sparse, serialize_many_sparse,
+                                   serialize_sparse)
 from tf1compat.ops.string_ops import decode_base64, encode_base64
 from tf1compat.training.graph_util import write_graph
 from tf1compat.ops.file_ops import matching_files, read_file, write_file

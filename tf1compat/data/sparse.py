@@ -10,7 +10,7 @@ SerializeSparse and DeserializeSparse interoperate with TF's).
 
 from __future__ import annotations
 
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional
 
 import numpy as np
 import torch
@@ -29,7 +29,8 @@ from tf1compat.serialization.tensor_content import (parse_tensor_content,
 from tf1compat.data._runtime import SparseValue
 from tf1compat.data.structure import SparseTensorSpec
 
-__all__ = ["serialize_sparse", "deserialize_sparse_component"]
+__all__ = ["serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
+           "sparse_component", "deserialize_sparse_component"]
 
 
 def _numpy(value: Any) -> np.ndarray:
@@ -154,10 +155,57 @@ declare("DeserializeSparse", inputs=["serialized_sparse: Tserialized"],
         outputs=["sparse_indices: int64", "sparse_values: dtype", "sparse_shape: int64"],
         attrs={"dtype": Type(), "Tserialized": Type(default=D.string)},
         shape=_deserialize_shape, kernel=_deserialize_kernel, grad="none", cpu_only=True,
-        doc="The SparseTensor in a variant dataset component.")
+        doc="The SparseTensor in a variant dataset component, or in TF's three "
+            "serialized TensorProtos per SparseTensor ([..., 3] strings: a batch).")
 
 
-def serialize_sparse(value: SparseTensor, batched: bool) -> Tensor:
+def _deserialize_many_shape(ctx: Any) -> List[TensorShape]:
+    if ctx.shape(0).rank not in (None, 2):
+        raise ValueError(f"Shape must be rank 2 but is rank {ctx.shape(0).rank} "
+                         f"{node_desc(ctx)}")
+    return [TensorShape([None, None]), TensorShape([None]), TensorShape([None])]
+
+
+declare("DeserializeManySparse", inputs=["serialized_sparse: string"],
+        outputs=["sparse_indices: int64", "sparse_values: dtype", "sparse_shape: int64"],
+        attrs={"dtype": Type()}, shape=_deserialize_many_shape,
+        kernel=_deserialize_kernel, grad="none", cpu_only=True,
+        doc="A minibatch of serialized SparseTensors ([N, 3] strings) as one SparseTensor.")
+
+
+def serialize_sparse(sp_input: Any, name: Optional[str] = None,
+                     out_type: D.DType = D.string) -> Tensor:
+    """`tf.io.serialize_sparse`: a SparseTensor as three serialized TensorProtos."""
+    sp_input = SparseTensor.from_value(sp_input)
+    return apply_op("SerializeSparse", [sp_input.indices, sp_input.values,
+                                        sp_input.dense_shape],
+                    {"out_type": D.as_dtype(out_type)}, name=name)._outputs[0]
+
+
+def serialize_many_sparse(sp_input: Any, name: Optional[str] = None,
+                          out_type: D.DType = D.string) -> Tensor:
+    """`tf.io.serialize_many_sparse`: each row of a rank >= 2 SparseTensor (ordered
+    indices) serialized as `serialize_sparse` does, as an [N, 3] string tensor."""
+    sp_input = SparseTensor.from_value(sp_input)
+    return apply_op("SerializeManySparse", [sp_input.indices, sp_input.values,
+                                            sp_input.dense_shape],
+                    {"out_type": D.as_dtype(out_type)}, name=name)._outputs[0]
+
+
+def deserialize_many_sparse(serialized_sparse: Any, dtype: D.DType,
+                            rank: Optional[int] = None,
+                            name: Optional[str] = None) -> SparseTensor:
+    """`tf.io.deserialize_many_sparse`: [N, 3] serialized SparseTensors of one rank as
+    one SparseTensor with a leading batch dimension (`rank` counts it)."""
+    indices, values, shape = apply_op("DeserializeManySparse", [serialized_sparse],
+                                      {"dtype": D.as_dtype(dtype)}, name=name)._outputs
+    indices.set_shape([None, rank])
+    shape.set_shape([rank])
+    return SparseTensor(indices, values, shape)
+
+
+def sparse_component(value: SparseTensor, batched: bool) -> Tensor:
+    """A SparseTensor dataset component as its variant tensor."""
     op_type = "SerializeManySparse" if batched else "SerializeSparse"
     return apply_op(op_type, [value.indices, value.values, value.dense_shape],
                     {"out_type": D.variant})._outputs[0]

@@ -1,5 +1,5 @@
-"""Tensors as serialized TensorProtos with every value in `tensor_content`, the form TF's
-kernels write (`Tensor::AsProtoTensorContent`: SerializeSparse, SerializeManySparse).
+"""Tensors as serialized TensorProtos with their values in `tensor_content`, the form TF's
+kernels write (SerializeSparse, SerializeManySparse, SerializeTensor).
 
 Unlike `tensor_proto.tensor_to_proto` (the Python `make_tensor_proto` form, which lists
 scalars and strings in the typed value fields), numbers are always raw little-endian bytes
@@ -23,12 +23,18 @@ from tf1compat.serialization.tensor_proto import proto_to_ndarray, shape_to_prot
 __all__ = ["serialize_tensor_content", "parse_tensor_content"]
 
 
-def serialize_tensor_content(dtype: D.DType, value: Any) -> bytes:
-    """The serialized TensorProto of `value` (numpy array; bytes objects for strings)."""
+def serialize_tensor_content(dtype: D.DType, value: Any, strings_in_content: bool = True
+                             ) -> bytes:
+    """The serialized TensorProto of `value` (numpy array; bytes objects for strings).
+    Strings go to `tensor_content` (SerializeSparse) or, with `strings_in_content=False`,
+    to `string_val` (SerializeTensor)."""
     arr = np.asarray(value, dtype=object if dtype == D.string else None)
     proto = TensorProto(dtype=dtype.as_datatype_enum,
                         tensor_shape=shape_to_proto(TensorShape(list(arr.shape))))
-    if dtype == D.string:
+    if dtype == D.string and not strings_in_content:
+        proto.string_val.extend(v.encode() if isinstance(v, str) else bytes(v)
+                                for v in arr.reshape(-1))
+    elif dtype == D.string:
         items = [v.encode() if isinstance(v, str) else bytes(v) for v in arr.reshape(-1)]
         proto.tensor_content = b"".join(encode_varint(len(v)) for v in items) + b"".join(items)
     else:
