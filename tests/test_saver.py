@@ -17,7 +17,7 @@ import tf1compat as tf
 from tf1compat.serialization import atomic_files, bundle_writer
 from tf1compat.serialization import safetensors_checkpoint as cf
 from tf1compat.serialization.messages import MetaGraphDef, NodeDef, SaverDef, parse_text
-from tf1compat.training import graph_io, meta_graph
+from tf1compat.training import graph_export, graph_io, meta_graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")
@@ -286,29 +286,43 @@ def test_tf_meta_graph_parses_with_collections():
 
 # -- meta graphs of tf1compat graphs -------------------------------------------------------------
 
-def test_export_rejects_py_func_and_saver_skips_meta(tmp_path, monkeypatch):
+def test_export_rejects_custom_gradients_and_saver_skips_meta(tmp_path, monkeypatch):
     import tf1compat.training.saver as saver_module
     warnings = []
     monkeypatch.setattr(saver_module.tf_logging, "warning",
                         lambda msg, *args: warnings.append(msg % args))
+
+    @tf.custom_gradient
+    def clip(a):
+        return tf.identity(a, name="clipped"), lambda dy: tf.clip_by_value(dy, -1.0, 1.0)
     x = tf.placeholder(tf.float32, [2], name="x")
-    tf.py_func(lambda a: a * 2, [x], tf.float32, name="doubler")
+    tf.gradients(clip(x), x)
     v = tf.get_variable("v", [2])
-    with pytest.raises(graph_io.UnserializableGraphError, match="'doubler' of type PyFunc"):
+    with pytest.raises(graph_io.UnserializableGraphError, match="custom"):
         tf.train.export_meta_graph(str(tmp_path / "g.meta"))
     with tf.Session() as sess:
         sess.run(v.initializer)
         path = tf.train.Saver().save(sess, str(tmp_path / "m"))
     assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m.data-00000-of-00001", "m.index"]
-    assert any("doubler" in w and "m.meta" in w for w in warnings)
+    assert any("custom" in w and "m.meta" in w for w in warnings)
     assert path == str(tmp_path / "m")
 
 
-def test_export_rejects_control_flow_constructs():
-    x = tf.placeholder(tf.float32, [], name="x")
-    tf.cond(x > 0, lambda: x, lambda: -x)
-    with pytest.raises(graph_io.UnserializableGraphError, match="type If"):
-        tf.train.export_meta_graph()
+def test_py_func_is_written_as_tf_pyfunc_and_runs_in_the_same_process(tmp_path):
+    """As TF: the PyFunc node keeps its token; importing in the process that registered
+    the function runs it (the function lives as long as the graph that made it)."""
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.py_func(lambda a: a * 2, [x], tf.float32, name="doubler")
+    meta = tf.train.export_meta_graph(str(tmp_path / "g.meta"))
+    node = next(n for n in meta.graph_def.node if n.name == "doubler")
+    assert node.op == "PyFunc" and node.attr["token"].s.decode().startswith("pyfunc_")
+    keep = tf.get_default_graph()
+    with tf.Graph().as_default():
+        tf.train.import_meta_graph(str(tmp_path / "g.meta"))
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run("doubler:0", {"x:0": [1.0, 2.0]}),
+                                          [2.0, 4.0])
+    assert y.graph is keep
 
 
 def test_meta_graph_text_format_round_trip(tmp_path):
@@ -335,7 +349,7 @@ def test_saver_def_proto():
 def test_import_graph_def_input_map_and_scope():
     a = tf.placeholder(tf.float32, [2], name="a")
     tf.multiply(a, 3.0, name="out")
-    graph_def = graph_io.graph_to_graph_def()
+    graph_def = graph_export.graph_to_graph_def()
     tf.reset_default_graph()
     feed = tf.constant([1.0, 2.0], name="feed")
     out, = tf.import_graph_def(graph_def, input_map={"a:0": feed}, return_elements=["out:0"],

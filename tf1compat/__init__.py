@@ -216,7 +216,7 @@ from tf1compat.api import lookup, signal, sparse, spectral
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------
 # (section: checkpoints)
-from tf1compat.training.graph_io import import_graph_def
+from tf1compat.training.graph_import import import_graph_def
 from tf1compat.api import graph_util
 from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
 
@@ -280,6 +280,9 @@ from tf1compat import estimator, feature_column
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall
+
+# -- tf1compat's own tools: op coverage of a graph file (tf1compat/training/graph_support.py) ----
+from tf1compat.training.graph_support import graph_support
 
 import sys as _sys
 

@@ -1,4 +1,5 @@
-"""The `tf1compat` command: `tf1compat run SCRIPT [ARGS...]` runs a legacy TF1 script.
+"""The `tf1compat` command: `tf1compat run SCRIPT [ARGS...]` runs a legacy TF1 script;
+`tf1compat graph-support FILE...` lists the op types of graph files tf1compat cannot run.
 
 Everything after SCRIPT belongs to the script (`tf1compat run train.py --help` shows the
 script's own help, as `python train.py --help` does). SCRIPT may be a file or, as for
@@ -34,6 +35,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="a Python file, or a directory / zip file with __main__.py")
     run.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="the script's own arguments")
+    support = commands.add_parser(
+        "graph-support", help="list the op types of graph files tf1compat does not implement",
+        description="Reports, for each graph file (.meta, frozen .pb/.pbtxt, SavedModel "
+                    "directory), the op types tf1compat does not implement; exit status 1 "
+                    "if there are any, 2 if a file cannot be read.")
+    support.add_argument("files", nargs="+", metavar="FILE", help="graph files to check")
     return parser
 
 
@@ -58,6 +65,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         options = parser.parse_args(argv)
     except SystemExit as e:          # --help, --version, usage errors: argparse's status
         return e.code if isinstance(e.code, int) else 2
+    if options.command == "graph-support":
+        return graph_support_main(options.files)
     if options.command != "run":
         parser.print_help(sys.stderr)
         return 2
@@ -66,6 +75,23 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"tf1compat: {error}", file=sys.stderr)
         return 2
     return _run(options.script, options.args)
+
+
+def graph_support_main(paths: List[str]) -> int:
+    """Prints the op coverage report of each file; 0 if every op type is supported."""
+    from tf1compat.training.graph_support import graph_support
+    status = 0
+    for path in paths:
+        try:
+            report = graph_support(path)
+        except (IOError, ValueError) as e:
+            print(f"tf1compat: {e}", file=sys.stderr)
+            status = 2
+            continue
+        print(report)
+        if not report.supported:
+            status = max(status, 1)
+    return status
 
 
 def _run(script: str, script_args: List[str]) -> int:

@@ -2,7 +2,7 @@
 
 # ruff: noqa: F401
 # (section: checkpoints — GraphDef utilities)
-from tf1compat.training.graph_io import import_graph_def
+from tf1compat.training.graph_import import import_graph_def
 from tf1compat.training.graph_util import (convert_variables_to_constants, extract_sub_graph,
                                            must_run_on_cpu, remove_training_nodes,
                                            tensor_shape_from_node_def_name)

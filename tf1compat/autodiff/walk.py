@@ -266,6 +266,8 @@ class _Walker:
         to_ops = [t._op for t in ys]
         from_ops = [t._op for t in xs]
         reachable_to, between, pending = _pending_count(to_ops, from_ops)
+        if any(op._type in _LOOP_BACK_EDGES for op in between):
+            return self.run_through_loops(ys, xs, between, stop_gradient_ops)
         for y, gy in zip(ys, grad_ys):
             self.set_grad(y, gy)
         queue: collections.deque = collections.deque()
@@ -324,6 +326,53 @@ class _Walker:
                 g = None if not g else g[0] if len(g) == 1 else None
             results.append(g)
         return WalkResult(results, between, self.custom_ops, self.walked_gradient_ops)
+
+
+    def run_through_loops(self, ys: Sequence[Tensor], xs: Sequence[Tensor],
+                          between: Set[Operation], stop_ops: Set[Operation]) -> WalkResult:
+        """The walk for imported graphs with TF1 while loops (cycles through
+        NextIteration), which TF walks with its loop-gradient machinery: which xs get a
+        gradient is decided by reachability through differentiable inputs; each gets a
+        new dense tensor (autograd computes it through the unrolled loop)."""
+        reached: Set[Tensor] = set()
+        queue = collections.deque(ys)
+        while queue:
+            t = queue.popleft()
+            if t in reached:
+                continue
+            reached.add(t)
+            op = t._op
+            if op in stop_ops or op not in between:
+                continue
+            try:
+                kind, fn = gradient_function(op)
+            except LookupError:
+                continue
+            if kind == "none":
+                continue
+            if kind == "python":
+                entries: list = [Pass(0)] * len(op._inputs)
+                blocked: set = set()
+            else:
+                entries = (get_op_def(fn).grad_names or default_names)(op)
+                if len(entries) != len(op._inputs):
+                    entries = default_names(op)
+                blocked = set(none_input_indices(fn))
+            for i, (t_in, entry) in enumerate(zip(op._inputs, entries)):
+                if entry is not None and i not in blocked and is_trainable(t_in):
+                    queue.append(t_in)
+        results: List[Optional[GradValue]] = []
+        for x in xs:
+            if x in reached:
+                name = self.namer.unique(f"{self.scope}{x._op._name}_grad/grad")
+                results.append(GradValue(_tensor_name(name), x.shape))
+            else:
+                results.append(None)
+        return WalkResult(results, between, self.custom_ops, self.walked_gradient_ops)
+
+
+# A while loop of an imported TF1 graph closes its cycle through these ops.
+_LOOP_BACK_EDGES = ("NextIteration", "RefNextIteration")
 
 
 def walk(graph: Any, scope: str, ys: Sequence[Tensor], xs: Sequence[Tensor],

@@ -18,6 +18,7 @@ from tf1compat.framework.op_def import Int, TypeList, declare
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _runtime as rt
 from tf1compat.data._shuffle import ShuffleValue
+from tf1compat.data.functions import StructuredFunction
 
 __all__ = ["DATASET_OP_TYPES", "scalar_int", "scalar_bool", "scalar_bytes"]
 
@@ -59,7 +60,14 @@ def dataset_op(op_type: str, inputs: Sequence[str], make: Callable[..., Any],
 
 
 def _function(node: Any, kctx: Any, attr: str = "f") -> Callable[[tuple, tuple], tuple]:
-    return node.attrs[attr].bind(kctx)
+    """`call(element, captures) -> element` for the op's function attr: a traced
+    StructuredFunction, or a function of an imported graph's library (whose arguments are
+    the flat element components followed by the captures, as TF's)."""
+    function = node.attrs[attr]
+    if isinstance(function, StructuredFunction):
+        return function.bind(kctx)
+    call = function.bind(kctx)
+    return lambda element, captures: tuple(call(tuple(element) + tuple(captures)))
 
 
 # -- sources -----------------------------------------------------------------------------------

@@ -143,9 +143,13 @@ def _one_shot_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
 
     def run() -> IteratorResource:
         if resource.iterator is None:
-            # The dataset is built once per session, the first time the iterator runs.
-            factory = kctx.compile_function([], [variant], None)
-            resource.reset(factory()[0])
+            # The dataset is built once per session, the first time the iterator runs:
+            # from the graph's dataset ops, or from an imported graph's factory function.
+            if isinstance(variant, Tensor):
+                dataset = kctx.compile_function([], [variant], None)()[0]
+            else:
+                dataset = variant.bind(kctx)(())[0]
+            resource.reset(dataset)
         return resource
     return run
 

@@ -33,6 +33,8 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._regions import (CondRegion, ControlFlowRegion,
                                      external_inputs_and_read_tensors)
 from tf1compat.ops._shape_rules import _shape_text
+from tf1compat.ops.function_call_ops import (case_function_kernel, declared_output_shapes,
+                                             if_function_kernel)
 from tf1compat.util import nest
 
 __all__ = ["cond", "case", "switch_case", "smart_cond", "smart_constant_value",
@@ -75,7 +77,7 @@ def merge_shapes(shapes: Sequence[TensorShape]) -> TensorShape:
 
 
 def _output_shapes_rule(ctx: Any) -> List[TensorShape]:
-    return list(ctx.attrs["output_shapes"])
+    return declared_output_shapes(ctx, "Tout")
 
 
 def _compiled(kctx: Any, branch: Branch) -> Callable[[tuple], tuple]:
@@ -117,6 +119,8 @@ def variable_reads(kctx: Any, keys: Sequence[str]) -> Callable[[], None]:
 
 
 def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
+    if not isinstance(node.attrs["then_branch"], Branch):
+        return if_function_kernel(node, kctx)      # an imported graph's functions
     branches = [node.attrs["else_branch"], node.attrs["then_branch"]]
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, branches[0].reads + branches[1].reads)
@@ -129,6 +133,8 @@ def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
 def _case_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     branches = node.attrs["branches"]
+    if not isinstance(branches[0], Branch):
+        return case_function_kernel(node, kctx)    # an imported graph's functions
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, [k for b in branches for k in b.reads])
     last = len(branches) - 1
@@ -140,7 +146,8 @@ def _case_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     return case_
 
 
-# The branches' ops are regions of the graph; these ops only choose which one runs.
+# The branches' ops are regions of the graph (or, in imported graphs, functions of the
+# library: ops/function_call_ops.py); these ops only choose which one runs.
 declare("If", inputs=["cond: Tcond", "input: Tin"], outputs=["output: Tout"],
         attrs={"Tcond": Type(), "Tin": TypeList(), "Tout": TypeList(),
                "then_branch": REQUIRED, "else_branch": REQUIRED, "output_shapes": []},

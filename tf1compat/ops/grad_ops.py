@@ -12,7 +12,7 @@ from typing import Any, Callable, List
 import torch
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.op_def import Int, Type, TypeList, declare, get_op_def
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._shape_rules import merge_shapes
 from tf1compat.ops.math_ops import FLOAT, FLOAT_COMPLEX, REAL, fixed
@@ -112,3 +112,131 @@ declare("BroadcastGradientArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T", "r
         attrs={"T": Type((D.int32, D.int64), default=D.int32)},
         shape=lambda ctx: [TensorShape([None]), TensorShape([None])],
         kernel=_broadcast_gradient_args_kernel, grad="none")
+
+
+def _concat_offset_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    def concat_offset(concat_dim: Any, *shapes: Any) -> tuple:
+        axis = int(concat_dim)
+        rank = int(shapes[0].numel())
+        if axis < 0:
+            axis += rank
+        offsets, position = [], 0
+        for shape in shapes:
+            offset = torch.zeros_like(shape)
+            offset[axis] = position
+            position += int(shape[axis])
+            offsets.append(offset)
+        return tuple(offsets)
+    return concat_offset
+
+
+# The gradient of ConcatV2 slices its incoming gradient at these offsets.
+declare("ConcatOffset", inputs=["concat_dim: int32", "shape: N * shape_type"],
+        outputs=["offset: N * shape_type"],
+        attrs={"N": Int(minimum=2), "shape_type": Type((D.int32, D.int64), default=D.int32)},
+        shape=lambda ctx: [ctx.shape(i) for i in range(1, len(ctx.inputs))],
+        kernel=_concat_offset_kernel, grad="none",
+        doc="Where each input of a concat starts along concat_dim.")
+
+
+# -- gradients of ops that autograd differentiates: the forward kernel, run backwards -----------
+
+class _ForwardNode:
+    """The attrs a forward op's kernel factory reads, taken from its gradient op's node
+    (plus the forward op's defaults for attrs the gradient op does not carry)."""
+
+    def __init__(self, node: Any, forward_type: str):
+        defaults = {k: v for k, v in get_op_def(forward_type).attrs.items()
+                    if not isinstance(v, (Type, TypeList, Int))}
+        self.attrs = {**defaults, **node.attrs}
+        self.type = forward_type
+        self.name = node.name
+        self.inputs = node.inputs
+        self.outputs = node.outputs
+        self.device = node.device
+
+
+def _through_forward(forward_type: str,
+                     run: Callable[[Callable[..., Any], tuple], tuple]) -> Callable:
+    """A kernel factory: `run(forward_kernel, inputs)` returns the gradient op's outputs,
+    computing them with torch.autograd through `forward_type`'s own kernel (so TF's
+    gradient op agrees with what tf1compat's autograd gives for the forward op)."""
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        forward = get_op_def(forward_type).kernel(_ForwardNode(node, forward_type), kctx)
+
+        def kernel(*args: Any) -> Any:
+            with torch.enable_grad():
+                return run(forward, args)
+        return kernel
+    return factory
+
+
+def _vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any) -> tuple:
+    """d(outputs . grads)/d inputs, keeping a graph when the gradients need one."""
+    create = any(isinstance(g, torch.Tensor) and g.requires_grad for g in grads)
+    found = torch.autograd.grad(outputs, inputs, grads, allow_unused=True,
+                                create_graph=create)
+    return tuple(torch.zeros_like(x) if g is None else g for g, x in zip(found, inputs))
+
+
+def _leaf(x: torch.Tensor) -> torch.Tensor:
+    return x.detach().requires_grad_()
+
+
+def _max_pool_grad(forward: Callable, args: tuple) -> Any:
+    orig_input, _, grad = args
+    x = _leaf(orig_input)
+    return _vjp([forward(x)], [x], [grad])[0]
+
+
+def _avg_pool_grad(forward: Callable, args: tuple) -> Any:
+    shape, grad = args
+    x = torch.zeros([int(d) for d in shape.tolist()], dtype=grad.dtype, device=grad.device,
+                    requires_grad=True)
+    return _vjp([forward(x)], [x], [grad])[0]
+
+
+def _lrn_grad(forward: Callable, args: tuple) -> Any:
+    grads, image, _ = args
+    x = _leaf(image)
+    return _vjp([forward(x)], [x], [grads])[0]
+
+
+def _fused_batch_norm_grad(forward: Callable, args: tuple) -> tuple:
+    dy, x, scale, mean, variance = args[:5]
+    xs, s = _leaf(x), _leaf(scale)
+    offset = torch.zeros_like(scale, requires_grad=True)
+    y = forward(xs, s, offset, mean.detach(), variance.detach())[0]
+    dx, dscale, doffset = _vjp([y], [xs, s, offset], [dy])
+    empty = torch.zeros(0, dtype=scale.dtype, device=scale.device)
+    return dx, dscale, doffset, empty, empty
+
+
+_POOL_GRAD_ATTRS = {"ksize": [], "strides": [], "padding": "VALID", "data_format": "NHWC"}
+
+declare("MaxPoolGrad", inputs=["orig_input: T", "orig_output: T", "grad: T"],
+        outputs=["output: T"], attrs={**_POOL_GRAD_ATTRS, "T": Type(REAL)},
+        shape=lambda ctx: [ctx.shape(0)], kernel=_through_forward("MaxPool", _max_pool_grad),
+        doc="The gradient of MaxPool with respect to its input.")
+declare("AvgPoolGrad", inputs=["orig_input_shape: int32", "grad: T"], outputs=["output: T"],
+        attrs={**_POOL_GRAD_ATTRS, "T": Type(FLOAT)},
+        shape=lambda ctx: [ctx.const_shape(0)],
+        kernel=_through_forward("AvgPool", _avg_pool_grad),
+        doc="The gradient of AvgPool with respect to its input.")
+declare("LRNGrad", inputs=["input_grads: T", "input_image: T", "output_image: T"],
+        outputs=["output: T"],
+        attrs={"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
+               "T": Type((D.float16, D.bfloat16, D.float32), default=D.float32)},
+        shape=lambda ctx: [ctx.shape(1)], kernel=_through_forward("LRN", _lrn_grad),
+        doc="The gradient of LRN with respect to its input.")
+declare("FusedBatchNormGradV3",
+        inputs=["y_backprop: T", "x: T", "scale: float32", "reserve_space_1: U",
+                "reserve_space_2: U", "reserve_space_3: U"],
+        outputs=["x_backprop: T", "scale_backprop: U", "offset_backprop: U",
+                 "reserve_space_4: U", "reserve_space_5: U"],
+        attrs={"T": Type((D.float16, D.bfloat16, D.float32)), "U": Type((D.float32,)),
+               "epsilon": 0.0001, "data_format": "NHWC", "is_training": True},
+        shape=lambda ctx: [ctx.shape(1), ctx.shape(2), ctx.shape(2), TensorShape([0]),
+                           TensorShape([0])],
+        kernel=_through_forward("FusedBatchNormV3", _fused_batch_norm_grad),
+        doc="The gradients of FusedBatchNormV3 (batch statistics when is_training).")

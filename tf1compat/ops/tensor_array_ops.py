@@ -53,7 +53,7 @@ class TensorArrayValue:
 
     __slots__ = ("name", "dtype", "size", "dynamic_size", "clear_after_read",
                  "identical_shapes", "element_shape", "elements", "cleared", "closed",
-                 "device", "is_string")
+                 "device", "is_string", "aggregate", "grads")
 
     def __init__(self, name: str, dtype: D.DType, size: int, dynamic_size: bool,
                  clear_after_read: bool, identical_shapes: bool, element_shape: TensorShape,
@@ -70,6 +70,8 @@ class TensorArrayValue:
         self.closed = False
         self.device = device
         self.is_string = dtype == D.string
+        self.aggregate = False     # gradient arrays: writes to one index add up
+        self.grads: dict = {}      # source -> the gradient array (TensorArrayGradV3)
 
     def to(self, *args: Any, **kwargs: Any) -> "TensorArrayValue":
         """Device moves inserted by plans leave the handle as it is."""
@@ -116,6 +118,9 @@ class TensorArrayValue:
                            "infer_shape=False).")
         if self.identical_shapes and not self.element_shape.is_fully_defined():
             self.element_shape = shape
+        if self.aggregate and self.elements[index] is not None:
+            self.elements[index] = self.elements[index] + value
+            return
         if self.elements[index] is not None or self.cleared[index]:
             raise _invalid(f"TensorArray {self.name}: Could not write to TensorArray index "
                            f"{index} because it has already been written to.")
@@ -299,6 +304,27 @@ def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return split
 
 
+def _grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    source = node.attrs["source"]
+    prepend = node.type == "TensorArrayGradWithShape"
+
+    def grad(ta: TensorArrayValue, flow: Any, *shape_to_prepend: Any) -> tuple:
+        # As TF's TensorArrayGradOp: one gradient array per (array, source), created on
+        # first use with the forward array's size and element shape; writes add up.
+        key = (source, tuple(_indices(shape_to_prepend[0]))) if prepend else source
+        found = ta.grads.get(key)
+        if found is None:
+            shape = ta.element_shape
+            if prepend:
+                shape = TensorShape(list(key[1])).concatenate(shape)
+            found = TensorArrayValue(f"{ta.name}@{source}", ta.dtype, len(ta.elements),
+                                     False, True, ta.identical_shapes, shape, ta.device)
+            found.aggregate = True
+            ta.grads[key] = found
+        return found, flow
+    return grad
+
+
 def _size_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def size(ta: TensorArrayValue, flow: Any) -> Any:
         return torch.tensor(len(ta.elements), dtype=torch.int32, device=flow.device)
@@ -365,6 +391,17 @@ declare("TensorArraySplitV3",
         inputs=["handle: resource", "value: T", "lengths: int64", "flow_in: float32"],
         outputs=["flow_out: float32"], attrs={"T": Type()}, shape=_scalar_rule,
         kernel=_split_kernel, stateful=True)
+declare("TensorArrayGradV3", inputs=["handle: resource", "flow_in: float32"],
+        outputs=["grad_handle: resource", "flow_out: float32"], attrs={"source": REQUIRED},
+        shape=lambda ctx: [TensorShape([2]), TensorShape([])], kernel=_grad_kernel,
+        stateful=True, grad="none",
+        doc="The gradient TensorArray of handle for source (TF's gradient graphs).")
+declare("TensorArrayGradWithShape",
+        inputs=["handle: resource", "flow_in: float32", "shape_to_prepend: int32"],
+        outputs=["grad_handle: resource", "flow_out: float32"], attrs={"source": REQUIRED},
+        shape=lambda ctx: [TensorShape([2]), TensorShape([])], kernel=_grad_kernel,
+        stateful=True, grad="none",
+        doc="TensorArrayGradV3 whose elements get shape_to_prepend in front.")
 declare("TensorArraySizeV3", inputs=["handle: resource", "flow_in: float32"],
         outputs=["size: int32"], shape=_scalar_rule, kernel=_size_kernel, stateful=True,
         grad="none")

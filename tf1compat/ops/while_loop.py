@@ -25,7 +25,7 @@ import torch
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import apply_op, apply_op1, get_default_graph, name_scope
-from tf1compat.framework.op_def import REQUIRED, Type, TypeList, declare
+from tf1compat.framework.op_def import Type, TypeList, declare
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -33,6 +33,7 @@ from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shap
 from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors
 from tf1compat.ops._shape_rules import _shape_text
 from tf1compat.ops.cond import branch_outputs, variable_reads
+from tf1compat.ops.function_call_ops import declared_output_shapes, while_function_kernel
 from tf1compat.util import nest
 
 __all__ = ["while_loop", "Loop"]
@@ -65,6 +66,8 @@ declare("_Arg", outputs=["output: T"], attrs={"T": Type(), "index": 0,
 
 def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     loop: Loop = node.attrs["loop"]
+    if loop is None:
+        return while_function_kernel(node, kctx)   # an imported graph's cond/body functions
     n = len(loop.body_args)
     position = {t: i for i, t in enumerate(node.inputs[n:])}
     cond_pick = tuple(position[t] for t in loop.cond_captures)
@@ -104,11 +107,14 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     return run_without_gradients
 
 
+# tf.while_loop's op: `loop` holds the traced regions, the captures are inputs. The same
+# declaration is TF's functional While of imported graphs (no captures; `cond` and `body`
+# are functions of the graph's library, ops/function_call_ops.py).
 declare("While", inputs=["input: T", "captures: Tcaptures"], outputs=["output: T"],
-        attrs={"T": TypeList(), "Tcaptures": TypeList(), "loop": REQUIRED,
-               "output_shapes": [], "parallel_iterations": 10, "back_prop": True,
-               "swap_memory": False},
-        shape=lambda ctx: list(ctx.attrs["output_shapes"]), kernel=_while_kernel,
+        attrs={"T": TypeList(), "Tcaptures": TypeList(default=[]), "loop": None,
+               "cond": None, "body": None, "output_shapes": [], "parallel_iterations": 10,
+               "back_prop": True, "swap_memory": False},
+        shape=lambda ctx: declared_output_shapes(ctx, "T"), kernel=_while_kernel,
         stateful=True, view=True, keeps_devices=True,
         doc="Runs the traced body while the traced condition holds.")
 

@@ -95,7 +95,13 @@ def make_grad_source(value: Any) -> Any:
 
 
 def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
-    """Generates, compiles and attaches `plan.fn`; returns it."""
+    """Generates, compiles and attaches `plan.fn`; returns it.
+
+    A plan with TF1 dataflow control flow gets the dataflow executor instead.
+    """
+    if plan.dataflow:
+        from tf1compat.runtime.dataflow import compile_dataflow
+        return compile_dataflow(plan)
     filename = f"<tf1compat-{name}-{next(_counter)}>"
     namer = Namer(("F", "S", "_src", "_out", name))
     ns: Dict[str, Any] = {"_src": make_grad_source}

@@ -41,6 +41,8 @@ class Interpreter:
 
     def run(self, feeds: Sequence[Any], state: Dict[str, Any]) -> tuple:
         plan = self.plan
+        if plan.dataflow:          # TF1 control flow has no step-by-step order
+            return plan.fn(feeds, state)
         env: Dict[int, Any] = dict(zip(plan.feed_slots, feeds))
         for key in plan.state_marks:
             state[key] = make_grad_source(state[key])

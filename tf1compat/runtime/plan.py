@@ -28,9 +28,16 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
-           "gradient_setup", "compute_frees", "state_key", "is_pure_alias"]
+           "gradient_setup", "compute_frees", "state_key", "is_pure_alias",
+           "DATAFLOW_OP_TYPES", "is_back_edge"]
 
 SLOT, FEED, STATE, CONST = "slot", "feed", "state", "const"
+
+# TF1's dataflow control flow (imported graphs, ops/dataflow_ops.py). A plan containing
+# one runs on the dataflow executor (runtime/dataflow.py) instead of straight-line code.
+DATAFLOW_OP_TYPES = frozenset({"Switch", "RefSwitch", "Merge", "RefMerge", "Enter",
+                               "RefEnter", "Exit", "RefExit", "NextIteration",
+                               "RefNextIteration", "LoopCond", "ControlTrigger"})
 
 # Installed by tf1compat.autodiff (grad_mode.py). Called with the gradient ops of a plan
 # that computes gradients, it returns an object whose `wrap(op, kernel, kctx)` gives the
@@ -68,6 +75,7 @@ class Plan:
     state_marks: List[str]            # variable slots made gradient sources for the run
     slot_tensors: Dict[int, str] = field(default_factory=dict)  # slot -> tensor name
     error: Optional[BaseException] = None
+    dataflow: bool = False           # TF1 control flow: runs on runtime/dataflow.py
     fn: Optional[Callable[..., Any]] = None      # generated function (codegen)
     source: str = ""
     line_to_op: Dict[int, Operation] = field(default_factory=dict)
@@ -151,6 +159,10 @@ class PlanBuilder:
     3. `_Binder.bind`, per op: device, argument sources, kernel, constant folding, slots;
     4. `_Binder.fetch_sources`: where each fetch comes from and whether it is copied;
     5. `compute_frees`: after which step each value is dead.
+
+    A plan with TF1 dataflow control flow (`Plan.dataflow`) is ordered ignoring loop back
+    edges, keeps constants under control dependencies as steps, folds nothing and frees
+    nothing: the dataflow executor decides at run time what runs, and how often.
     """
 
     def __init__(self, runtime: Any):
@@ -164,16 +176,21 @@ class PlanBuilder:
         try:
             order = self.prune(fetch_elems, feeds, context)
             grads = gradient_setup(order)
-            binder = _Binder(self, feed_tensors, feeds, grads, context, for_function)
+            dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
+            binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
+                             dataflow)
             for op in order:
                 binder.bind(op)
+            binder.bind_back_edges()
             fetches, copies = binder.fetch_sources(fetch_elems)
         except errors.OpError as e:
             return _error_plan(e)
         steps = binder.finish_steps()
-        compute_frees(steps, fetches)
+        if not dataflow:
+            compute_frees(steps, fetches)
         return Plan(steps, binder.feed_slots, fetches, copies, grads.needs_grad,
-                    binder.state_marks, {slot: t.name for t, slot in binder.slots.items()})
+                    binder.state_marks, {slot: t.name for t, slot in binder.slots.items()},
+                    dataflow=dataflow)
 
     # -- pass 1: pruning and ordering ----------------------------------------------------
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
@@ -259,8 +276,12 @@ class _Binder:
 
     def __init__(self, builder: PlanBuilder, feed_tensors: Sequence[Tensor],
                  feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
-                 for_function: bool):
+                 for_function: bool, dataflow: bool = False):
         self.builder = builder
+        self.dataflow = dataflow
+        # Merge inputs from NextIteration, bound once their producers are bound:
+        # (step index, argument index, tensor).
+        self.back_edges: List[Tuple[int, int, Tensor]] = []
         self.runtime = builder.runtime
         self.feeds = feeds
         self.grads = grads
@@ -302,7 +323,10 @@ class _Binder:
                                       f"No kernel for op type {od.type!r} (node {op.name})")
         kernel = None
         try:
-            if od.constant:
+            if od.constant and self.dataflow and op._control_inputs:
+                # Whether (and in which iteration) it runs depends on its control inputs.
+                kernel = (lambda v: lambda: v)(od.kernel(op, kctx))
+            elif od.constant:
                 kernel = self._constant(op, od.kernel(op, kctx), device)
                 if kernel is None:
                     return
@@ -312,7 +336,7 @@ class _Binder:
                     kernel = single_output(kernel)
         except (ValueError, TypeError, NotImplementedError) as e:
             raise _factory_error(op, e) from None
-        if kernel is not None and _foldable(op, args, feeds):
+        if kernel is not None and not self.dataflow and _foldable(op, args, feeds):
             folded = _fold(kernel, args, len(op._outputs))
             if folded is not None:
                 for t, value in zip(op._outputs, folded):
@@ -338,6 +362,10 @@ class _Binder:
         ref_idx = od.ref_input_indices
         for i, t in enumerate(op._inputs):
             if i in ref_idx:
+                continue
+            if self.dataflow and is_back_edge(op, t):
+                self.back_edges.append((len(self.steps), len(args), t))
+                args.append(None)          # bound in bind_back_edges
                 continue
             src = self.sources.get(t)
             if src is None and self.context is not None and is_pure_alias(t):
@@ -405,6 +433,11 @@ class _Binder:
             if t in self.grads.sources and t.dtype.is_floating | t.dtype.is_complex:
                 marks.append(slot)
         return outs, marks
+
+    def bind_back_edges(self) -> None:
+        """Binds the loop back edges (NextIteration -> Merge) `_arguments` deferred."""
+        for step_index, arg_index, t in self.back_edges:
+            self.steps[step_index].args[arg_index] = self.sources[t]
 
     def finish_steps(self) -> List[Step]:
         """The steps, with fed gradient sources made autograd leaves first."""
@@ -544,7 +577,14 @@ def _toposort(ops: List[Operation]) -> List[Operation]:
 
 
 def _deps(op: Operation) -> list:
-    return [t._op for t in op._inputs] + list(op._control_inputs)
+    return [t._op for t in op._inputs if not is_back_edge(op, t)] + list(op._control_inputs)
+
+
+def is_back_edge(op: Operation, t: Tensor) -> bool:
+    """Whether input `t` of `op` closes a TF1 while loop (NextIteration -> Merge): the
+    one kind of cycle a graph may have. Ordering ignores it."""
+    return op._type in ("Merge", "RefMerge") and \
+        t._op._type in ("NextIteration", "RefNextIteration")
 
 
 def _error_plan(error: BaseException) -> Plan:

@@ -567,6 +567,8 @@ def _jit_enabled(config: Any) -> bool:
 
 def _jit_compile(plan: Plan) -> None:
     """XLA's analogue: hand a plan without Python side effects to torch.compile."""
+    if plan.dataflow:
+        return      # an interpreter of TF1 control flow, not a function to trace
     if any(step.op._op_def.stateful and step.op._op_def.cpu_only for step in plan.steps):
         return
     try:

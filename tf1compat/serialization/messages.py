@@ -18,9 +18,10 @@ from typing import Type, TypeVar
 from google.protobuf import message as _message
 from google.protobuf import text_format
 
-from tf1compat.serialization.protos import (checkpoint_pb2, example_pb2, graph_pb2,
-                                            meta_graph_pb2, projector_pb2, summary_pb2,
-                                            tensor_pb2, types_pb2, well_known_pb2)
+from tf1compat.serialization.protos import (checkpoint_pb2, control_flow_pb2, example_pb2,
+                                            graph_pb2, meta_graph_pb2, projector_pb2,
+                                            summary_pb2, tensor_pb2, types_pb2,
+                                            well_known_pb2)
 
 __all__ = [
     # tensors and graphs
@@ -32,6 +33,8 @@ __all__ = [
     "MetaGraphDef", "MetaInfoDef", "CollectionDef", "NodeList", "BytesList", "Int64List",
     "FloatList", "AnyList", "SaverDef", "VariableDef", "SaveSliceInfoDef", "TensorInfo",
     "SignatureDef", "AssetFileDef", "SavedModel", "AnyProto",
+    # TF 1.x control-flow contexts (the cond_context / while_context collections)
+    "ValuesDef", "ControlFlowContextDef", "CondContextDef", "WhileContextDef",
     # checkpoints
     "BundleHeaderProto", "BundleEntryProto", "TrackableObjectGraph", "CheckpointState",
     # summaries and events
@@ -83,6 +86,11 @@ SignatureDef = meta_graph_pb2.SignatureDef
 AssetFileDef = meta_graph_pb2.AssetFileDef
 SavedModel = meta_graph_pb2.SavedModel
 AnyProto = well_known_pb2.Any
+
+ValuesDef = control_flow_pb2.ValuesDef
+ControlFlowContextDef = control_flow_pb2.ControlFlowContextDef
+CondContextDef = control_flow_pb2.CondContextDef
+WhileContextDef = control_flow_pb2.WhileContextDef
 
 BundleHeaderProto = checkpoint_pb2.BundleHeaderProto
 BundleEntryProto = checkpoint_pb2.BundleEntryProto

@@ -14,6 +14,7 @@ used at run time, as in TF. Writing such a view gives the compact form back.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -23,10 +24,11 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.serialization import tensor_codec
-from tf1compat.serialization.messages import AttrValue, TensorProto, TensorShapeProto
+from tf1compat.serialization.messages import (AttrValue, NameAttrList, TensorProto,
+                                              TensorShapeProto)
 
 __all__ = ["shape_to_proto", "proto_to_shape", "tensor_to_proto", "proto_to_ndarray",
-           "attr_to_proto", "proto_to_attr"]
+           "attr_to_proto", "proto_to_attr", "FunctionRef", "is_scalar_kind"]
 
 
 # -- shapes ----------------------------------------------------------------------------------
@@ -175,7 +177,9 @@ def proto_to_ndarray(proto: TensorProto) -> Tuple[D.DType, np.ndarray]:
 
 # -- attrs -----------------------------------------------------------------------------------
 
-def _is_scalar_kind(value: Any, kind: type) -> bool:
+def is_scalar_kind(value: Any, kind: type) -> bool:
+    """Whether `value` is a Python or numpy scalar of `kind` (int, float, bool; bools are
+    not ints here), or an instance of `kind`."""
     if kind is int:
         return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
     if kind is float:
@@ -187,11 +191,11 @@ def _is_scalar_kind(value: Any, kind: type) -> bool:
 
 def attr_to_proto(value: Any, dtype_hint: Optional[D.DType] = None) -> AttrValue:
     """An AttrValue for a tf1compat attr value; TypeError if it has no proto form."""
-    if _is_scalar_kind(value, bool):
+    if is_scalar_kind(value, bool):
         return AttrValue(b=bool(value))
-    if _is_scalar_kind(value, int):
+    if is_scalar_kind(value, int):
         return AttrValue(i=int(value))
-    if _is_scalar_kind(value, float):
+    if is_scalar_kind(value, float):
         return AttrValue(f=float(value))
     if isinstance(value, str):
         return AttrValue(s=value.encode("utf-8"))
@@ -208,11 +212,11 @@ def attr_to_proto(value: Any, dtype_hint: Optional[D.DType] = None) -> AttrValue
         lst = proto.list
         proto.list.SetInParent()    # an empty list is still a list value
         for item in value:
-            if _is_scalar_kind(item, bool):
+            if is_scalar_kind(item, bool):
                 lst.b.append(bool(item))
-            elif _is_scalar_kind(item, int):
+            elif is_scalar_kind(item, int):
                 lst.i.append(int(item))
-            elif _is_scalar_kind(item, float):
+            elif is_scalar_kind(item, float):
                 lst.f.append(float(item))
             elif isinstance(item, str):
                 lst.s.append(item.encode("utf-8"))
@@ -239,11 +243,17 @@ def _text(data: bytes, keep_bytes: bool) -> Any:
         return bytes(data)
 
 
-def proto_to_attr(proto: AttrValue, name: str = "") -> Any:
-    """The tf1compat attr value of an AttrValue (strings as str; `_class` as bytes).
+@dataclass(frozen=True)
+class FunctionRef:
+    """A function-valued attr as read from a NodeDef (`AttrValue.func`): the name of a
+    function of the graph's library and the attrs it is instantiated with."""
+    name: str
+    attrs: Tuple[Tuple[str, Any], ...] = ()
 
-    Function-valued attrs (`func`, lists of functions) raise NotImplementedError.
-    """
+
+def proto_to_attr(proto: AttrValue, name: str = "") -> Any:
+    """The tf1compat attr value of an AttrValue (strings as str; `_class` as bytes;
+    functions as `FunctionRef`s, resolved by the importer against the graph's library)."""
     kind = proto.WhichOneof("value")
     keep_bytes = name == "_class"
     if kind is None:
@@ -273,11 +283,14 @@ def proto_to_attr(proto: AttrValue, name: str = "") -> Any:
             if field == "tensor":
                 return [proto_to_ndarray(v)[1] for v in items]
             if field == "func":
-                raise NotImplementedError(f"attr {name!r} holds functions (TF function "
-                                          "libraries are not supported by tf1compat)")
+                return [_function_ref(f) for f in items]
             return items
         return []
     if kind == "func":
-        raise NotImplementedError(f"attr {name!r} holds a function (TF function libraries "
-                                  "are not supported by tf1compat)")
+        return _function_ref(proto.func)
     raise NotImplementedError(f"attr {name!r} holds a {kind!r} value")
+
+
+def _function_ref(proto: NameAttrList) -> FunctionRef:
+    attrs = tuple(sorted((k, proto_to_attr(v, k)) for k, v in proto.attr.items()))
+    return FunctionRef(proto.name, attrs)

@@ -20,6 +20,7 @@ from tf1compat.framework.graph import Graph
 from tf1compat.training import graph_io
 from tf1compat.serialization.atomic_files import atomic_write
 from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef, to_text
+from tf1compat.training.graph_export import graph_to_graph_def
 
 __all__ = ["write_graph", "extract_sub_graph", "convert_variables_to_constants",
            "remove_training_nodes", "must_run_on_cpu", "tensor_shape_from_node_def_name"]
@@ -30,7 +31,7 @@ _REF_VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
 def _as_proto(graph_or_graph_def: Any) -> GraphDef:
     if isinstance(graph_or_graph_def, Graph):
-        return graph_io.graph_to_graph_def(graph_or_graph_def)
+        return graph_to_graph_def(graph_or_graph_def)
     return graph_io.as_graph_def_proto(graph_or_graph_def)
 
 

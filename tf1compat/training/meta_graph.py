@@ -24,10 +24,11 @@ from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.atomic_files import atomic_write_bytes
-from tf1compat.serialization.messages import (CollectionDef, DecodeError, MetaGraphDef,
-                                              MetaInfoDef, ParseError, SaverDef, VariableDef,
-                                              parse_text, to_text)
-from tf1compat.training import graph_io
+from tf1compat.serialization.messages import (BytesList, CollectionDef, DecodeError,
+                                              MetaGraphDef, MetaInfoDef, ParseError,
+                                              SaverDef, VariableDef, parse_text, to_text)
+from tf1compat.training import graph_import, graph_io
+from tf1compat.training.graph_export import GraphExport, context_collections
 from tf1compat.training.graph_io import UnserializableGraphError
 
 __all__ = ["export_meta_graph", "import_meta_graph", "read_meta_graph_file",
@@ -246,8 +247,9 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
     """`tf.train.export_meta_graph`: the graph, SaverDef and collections as a MetaGraphDef,
     written to `filename` (atomically) when given.
 
-    Raises UnserializableGraphError (a ValueError) naming the first op that cannot be
-    written (py_func, tf.cond / tf.while_loop constructs, custom gradients).
+    tf.cond / tf.while_loop are written as TF 1.x writes them (graph_export.py). Raises
+    UnserializableGraphError (a ValueError) naming the first op that cannot be written
+    (custom gradients, Python generators).
     """
     from tf1compat._version import GIT_VERSION, TF_VERSION
     if _context.executing_eagerly():
@@ -261,14 +263,23 @@ def export_meta_graph(filename: Optional[str] = None, meta_info_def: Optional[Me
         info.tensorflow_version = TF_VERSION
         info.tensorflow_git_version = GIT_VERSION
     meta.meta_info_def.CopyFrom(info)
-    meta.graph_def.CopyFrom(graph_io.as_graph_def_proto(graph_def) if graph_def is not None
-                            else graph_io.graph_to_graph_def(graph, clear_devices,
-                                                             export_scope))
+    contexts: Dict[str, List[bytes]] = {}
+    if graph_def is not None:
+        meta.graph_def.CopyFrom(graph_io.as_graph_def_proto(graph_def))
+    else:
+        # As TF: `_output_shapes` on every node; conds and loops with their contexts.
+        export = GraphExport(graph, clear_devices, export_scope, add_shapes=True)
+        meta.graph_def.CopyFrom(export.graph_def)
+        contexts = context_collections(export)
     if saver_def is not None:
         meta.saver_def.CopyFrom(saver_def)
     keys = graph.get_all_collection_keys() if collection_list is None else collection_list
     for key in keys:
         add_collection_def(meta, key, graph, export_scope)
+    for key, items in contexts.items():
+        if items and (collection_list is None or key in collection_list):
+            meta.collection_def[key].CopyFrom(
+                CollectionDef(bytes_list=BytesList(value=items)))
     if filename:
         data = to_text(meta).encode("utf-8") if as_text else \
             meta.SerializeToString(deterministic=True)
@@ -321,10 +332,10 @@ def import_scoped_meta_graph(meta_graph_or_file: Any, clear_devices: bool = Fals
     meta = meta_graph_or_file if isinstance(meta_graph_or_file, MetaGraphDef) else \
         read_meta_graph_file(meta_graph_or_file)
     graph = graph or get_default_graph()
-    prefix, elements = graph_io.import_nodes(meta.graph_def, input_map=input_map,
-                                             return_elements=return_elements,
-                                             name=import_scope or "",
-                                             clear_devices=clear_devices, graph=graph)
+    prefix, elements = graph_import.import_nodes(meta.graph_def, input_map=input_map,
+                                                 return_elements=return_elements,
+                                                 name=import_scope or "",
+                                                 clear_devices=clear_devices, graph=graph)
     with graph.as_default():
         variables = _import_collections(meta, graph, prefix or None)
     return variables, elements

@@ -1,0 +1,146 @@
+"""tf1compat writes `.meta` files; real TensorFlow imports and runs them; the results are
+recorded for CI (tests/test_graph_export.py replays them without TF).
+
+    .venv/bin/python scripts/check_tf_reads_graphs.py [--tf /tmp/tf/bin/python] [case ...]
+
+For each case of tests/graph_export_cases.py this builds the graph with tf1compat and
+writes `tests/fixtures/tf1compat_graphs/<case>/graph.meta`, then runs itself under the
+TensorFlow venv (`--read DIR`), which imports the file with `tf.train.import_meta_graph`,
+runs the variables' initializer and the case's runs, and, for cases with a `minimize`
+check, trains the imported loss with GradientDescent (TF's own gradients of the imported
+conds and loops, which need the cond/while contexts tf1compat wrote). What TF computed goes
+into `arrays.npz` and `case.json`; the script prints tf1compat's values beside TF's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+OUT = os.path.join(ROOT, "tests", "fixtures", "tf1compat_graphs")
+
+from tests.graph_export_cases import CASES, run_case  # noqa: E402
+
+
+# -- the tf1compat side -------------------------------------------------------------------------
+
+def write_cases(names: list) -> list:
+    import tf1compat as tf
+    written = []
+    for fn in CASES:
+        name = fn.__name__[len("case_"):]
+        if names and name not in names:
+            continue
+        d = os.path.join(OUT, name)
+        os.makedirs(d, exist_ok=True)
+        arrays: dict = {}
+        with tf.Graph().as_default():
+            spec = fn(tf)
+            tf.train.export_meta_graph(os.path.join(d, "graph.meta"))
+
+        def keyed(feeds: dict, prefix: str) -> dict:
+            out = {}
+            for i, (feed_name, value) in enumerate(feeds.items()):
+                arrays[f"{prefix}_{i}"] = np.asarray(value)
+                out[feed_name] = f"{prefix}_{i}"
+            return out
+        record = {"init": spec["init"], "runs": [
+            {"feeds": keyed(run["feeds"], f"feed_{k}"), "fetches": run["fetches"],
+             "targets": run.get("targets", [])} for k, run in enumerate(spec["runs"])]}
+        if spec.get("minimize"):
+            m = dict(spec["minimize"])
+            m["feeds"] = keyed(m["feeds"], "minimize_feed")
+            record["minimize"] = m
+        with open(os.path.join(d, "case.json"), "w") as f:
+            json.dump(record, f, indent=1, sort_keys=True)
+        np.savez(os.path.join(d, "arrays.npz"), **arrays)
+        written.append(name)
+    return written
+
+
+def compare(names: list) -> int:
+    import tf1compat as tf
+    worst = 0.0
+    for name in names:
+        d = os.path.join(OUT, name)
+        with open(os.path.join(d, "case.json")) as f:
+            spec = json.load(f)
+        arrays = dict(np.load(os.path.join(d, "arrays.npz")))
+        status = spec["tf"]["status"]
+        print(f"{name}: TF {status}")
+        if status != "ok":
+            continue
+        mine = run_case(tf, d, spec, arrays)
+        pairs = [(f"run {k}: {fetch}", mine["values"][k][i], arrays[key])
+                 for k, run in enumerate(spec["runs"])
+                 for i, (fetch, key) in enumerate(zip(run["fetches"], spec["tf"]["values"][k]))]
+        pairs += [(f"minimize: {v}", mine["minimize"][i], arrays[key]) for i, (v, key) in
+                  enumerate(zip(spec.get("minimize", {}).get("variables", []),
+                                spec["tf"]["minimize"]))]
+        for label, a, b in pairs:
+            diff = float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(b, np.float64))))\
+                if np.size(a) else 0.0
+            worst = max(worst, diff)
+            print(f"  {label:55s} max |tf1compat - TF| = {diff:.3g}")
+    print(f"worst difference: {worst:.3g}")
+    return 0 if worst < 1e-4 else 1
+
+
+# -- the TensorFlow side ------------------------------------------------------------------------
+
+def read_with_tf(names: list) -> None:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    tf.get_logger().setLevel("ERROR")
+    for name in names:
+        d = os.path.join(OUT, name)
+        with open(os.path.join(d, "case.json")) as f:
+            spec = json.load(f)
+        arrays = dict(np.load(os.path.join(d, "arrays.npz")))
+        try:
+            got = run_case(tf, d, spec, arrays)
+        except Exception as e:  # noqa: BLE001 - recorded: TF could not read or run it
+            spec["tf"] = {"status": f"{type(e).__name__}: {str(e)[:500]}"}
+        else:
+            keys = []
+            for k, values in enumerate(got["values"]):
+                keys.append([])
+                for i, value in enumerate(values):
+                    arrays[f"tf_{k}_{i}"] = value
+                    keys[-1].append(f"tf_{k}_{i}")
+            minimize = []
+            for i, value in enumerate(got["minimize"]):
+                arrays[f"tf_minimize_{i}"] = value
+                minimize.append(f"tf_minimize_{i}")
+            spec["tf"] = {"status": "ok", "values": keys, "minimize": minimize,
+                          "version": tf.__version__}
+        with open(os.path.join(d, "case.json"), "w") as f:
+            json.dump(spec, f, indent=1, sort_keys=True)
+        np.savez(os.path.join(d, "arrays.npz"), **arrays)
+
+
+def main(argv: list) -> int:
+    if argv[:1] == ["--read"]:
+        read_with_tf(argv[1:])
+        return 0
+    tf_python = "/tmp/tf/bin/python"
+    if argv[:1] == ["--tf"]:
+        tf_python, argv = argv[1], argv[2:]
+    names = write_cases(argv)
+    env = dict(os.environ, TF_USE_LEGACY_KERAS="1", CUDA_VISIBLE_DEVICES="")
+    with tempfile.TemporaryDirectory() as tmp:   # run TF away from the repo's tf1compat
+        subprocess.run([tf_python, os.path.abspath(__file__), "--read"] + names, check=True,
+                       env=env, cwd=tmp)
+    return compare(names)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,381 @@
+"""Writes TF-produced graph files with the values TF computes, for tf1compat's import tests.
+
+Run with the TensorFlow venv (never in CI):
+
+    TF_USE_LEGACY_KERAS=1 /tmp/tf/bin/python scripts/make_graph_fixtures.py [case ...]
+
+Each case writes `tests/fixtures/tf_graphs/<case>/`: the graph (`graph.meta`, a
+MetaGraphDef from `tf.train.export_meta_graph`/`Saver.save`, or `graph.pb`, a frozen
+GraphDef), a checkpoint where the graph has variables, and `expected.npz` + `case.json`:
+
+    {"graph": "graph.meta", "checkpoint": "ckpt" | null, "init": "init" | null,
+     "runs": [{"feeds": {"x:0": "feed_0_x"}, "fetches": ["y:0", ...],
+               "values": ["run_0_0", ...], "targets": ["train_op"]}, ...],
+     "ops": [op types in the graph and its functions]}
+
+Feeds and fetched values are arrays in expected.npz under the names given. Runs happen in
+order in one session (a run with targets changes variables for the later runs), so a
+training run followed by fetches of the variables checks the train op.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "tests", "fixtures", "tf_graphs")
+
+import tensorflow.compat.v1 as tf  # noqa: E402
+
+tf.disable_v2_behavior()
+tf.get_logger().setLevel("ERROR")
+
+
+class Recorder:
+    """Collects one case's runs, arrays and files."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.dir = os.path.join(OUT, name)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.arrays: dict = {}
+        self.spec: dict = {"graph": None, "checkpoint": None, "init": None, "runs": []}
+
+    def array(self, key: str, value) -> str:
+        value = np.asarray(value)
+        if value.dtype == object:
+            raise TypeError(f"{self.name}/{key}: string arrays are not recorded")
+        self.arrays[key] = value
+        return key
+
+    def run(self, sess, fetches, feeds=None, targets=()) -> list:
+        feeds = feeds or {}
+        k = len(self.spec["runs"])
+        names = [f if isinstance(f, str) else f.name for f in fetches]
+        tnames = [t if isinstance(t, str) else t.name for t in targets]
+        values = sess.run(names + tnames, {key: v for key, v in feeds.items()})[:len(names)]
+        self.spec["runs"].append({
+            "feeds": {key: self.array(f"feed_{k}_{i}", v)
+                      for i, (key, v) in enumerate(feeds.items())},
+            "fetches": names,
+            "values": [self.array(f"run_{k}_{i}", v) for i, v in enumerate(values)],
+            "targets": tnames})
+        return values
+
+    def save_meta(self, sess=None, saver=None) -> None:
+        path = os.path.join(self.dir, "graph.meta")
+        if saver is not None:
+            prefix = os.path.join(self.dir, "ckpt")
+            saver.save(sess, prefix, write_meta_graph=False)
+            self.spec["checkpoint"] = "ckpt"
+        tf.train.export_meta_graph(path)
+        self.spec["graph"] = "graph.meta"
+
+    def minimize(self, loss: str, feeds: dict, variables: list, steps: int = 2,
+                 learning_rate: float = 0.1) -> None:
+        """TF imports the saved graph, restores the checkpoint and trains `loss` with
+        GradientDescent (its gradients of the imported control flow); records the
+        variables after `steps` steps."""
+        with tf.Graph().as_default() as graph:
+            saver = tf.train.import_meta_graph(os.path.join(self.dir, "graph.meta"))
+            train = tf.train.GradientDescentOptimizer(learning_rate).minimize(
+                graph.get_tensor_by_name(loss))
+            with tf.Session() as sess:
+                saver.restore(sess, os.path.join(self.dir, self.spec["checkpoint"]))
+                for _ in range(steps):
+                    sess.run(train, feeds)
+                values = sess.run(variables, feeds)
+        self.spec["minimize"] = {
+            "loss": loss, "learning_rate": learning_rate, "steps": steps,
+            "feeds": {k: self.array(f"minimize_feed_{i}", v)
+                      for i, (k, v) in enumerate(feeds.items())},
+            "variables": variables,
+            "values": [self.array(f"minimize_{i}", v) for i, v in enumerate(values)]}
+
+    def save_pb(self, graph_def) -> None:
+        with open(os.path.join(self.dir, "graph.pb"), "wb") as f:
+            f.write(graph_def.SerializeToString())
+        self.spec["graph"] = "graph.pb"
+
+    def finish(self, graph_def) -> None:
+        types = {n.op for n in graph_def.node}
+        for fdef in graph_def.library.function:
+            types.update(n.op for n in fdef.node_def)
+        self.spec["ops"] = sorted(types)
+        np.savez(os.path.join(self.dir, "expected.npz"), **self.arrays)
+        with open(os.path.join(self.dir, "case.json"), "w") as f:
+            json.dump(self.spec, f, indent=1, sort_keys=True)
+
+
+# -- cases ------------------------------------------------------------------------------------
+
+def case_cond_while_gradients(rec: Recorder) -> None:
+    """tf.cond and tf.while_loop (Switch/Merge/Enter/...) and TF's gradients of both (Stack
+    ops, ControlTrigger, gradient loops)."""
+    x = tf.placeholder(tf.float32, [], name="x")
+    v = tf.Variable(2.0, name="v")
+    r = tf.cond(x > 0, lambda: x * v + 1.0, lambda: tf.constant(-1.0))
+    i, s = tf.while_loop(lambda i, s: i < 5,
+                         lambda i, s: (i + 1, s + x * tf.cast(i, tf.float32)), [0, 0.0])
+    loss = tf.identity(r + s * s, name="loss")
+    gx, gv = tf.gradients(loss, [x, v])
+    tf.identity(gx, name="gx")
+    tf.identity(gv, name="gv")
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for value in (1.5, -2.0):
+            rec.run(sess, [r, s, i, "gx:0", "gv:0"], {"x:0": np.float32(value)})
+        rec.save_meta(sess, saver)
+    rec.minimize("loss:0", {"x:0": np.float32(0.5)}, ["v:0"])
+
+
+def case_nested_control_flow(rec: Recorder) -> None:
+    """A loop in a loop, a cond in a loop, a loop in an untaken cond branch, tf.case."""
+    n = tf.placeholder(tf.int32, [], name="n")
+
+    def outer_body(i, acc):
+        inner = tf.while_loop(lambda j, a: j < i, lambda j, a: (j + 1, a + j), [0, 0])[1]
+        acc = acc + tf.cond(tf.equal(i % 2, 0), lambda: inner * 10, lambda: inner)
+        return i + 1, acc
+    _, total = tf.while_loop(lambda i, acc: i < n, outer_body, [0, 0])
+    dead_loop = tf.cond(n > 100,
+                        lambda: tf.while_loop(lambda k: k < n, lambda k: k + 1, [0]),
+                        lambda: tf.constant(-7))
+    picked = tf.case([(tf.equal(n, 1), lambda: tf.constant(11)),
+                      (tf.equal(n, 4), lambda: tf.constant(44))],
+                     default=lambda: tf.constant(0))
+    tf.identity(total, name="total")
+    tf.identity(dead_loop, name="dead_loop")
+    tf.identity(picked, name="picked")
+    with tf.Session() as sess:
+        for value in (4, 1, 0):
+            rec.run(sess, ["total:0", "dead_loop:0", "picked:0"], {"n:0": np.int32(value)})
+    rec.save_meta()
+
+
+def case_tensor_array(rec: Recorder) -> None:
+    """TensorArrayV3 written and read in a while loop (scatter/gather/stack/concat/split)
+    and its gradient (TensorArrayGradV3)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.Variable(np.arange(3, dtype=np.float32) / 4.0, name="w")
+    ta = tf.TensorArray(tf.float32, size=4).unstack(x)
+    out = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+    def body(i, acc, out):
+        e = ta.read(i) * w + acc
+        return i + 1, e, out.write(i, tf.tanh(e))
+    _, last, out = tf.while_loop(lambda i, a, o: i < 4, body,
+                                 [0, tf.zeros([3]), out])
+    stacked = tf.identity(out.stack(), name="stacked")
+    split = tf.TensorArray(tf.float32, size=2, infer_shape=False).split(tf.reshape(x, [-1]),
+                                                     tf.constant([5, 7], tf.int64))
+    concat = tf.identity(split.concat(), name="concat")
+    loss = tf.reduce_sum(stacked * stacked) + tf.reduce_sum(last)
+    gx, gw = tf.gradients(loss, [x, w])
+    tf.identity(gx, name="gx")
+    tf.identity(gw, name="gw")
+    saver = tf.train.Saver()
+    feed = {"x:0": np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.run(sess, ["stacked:0", "concat:0", "gx:0", "gw:0"], feed)
+        rec.save_meta(sess, saver)
+
+
+def case_dynamic_rnn_training(rec: Recorder) -> None:
+    """dynamic_rnn (LSTM) with sequence lengths, trained with Adam: the train op from the
+    file runs two steps after the checkpoint is restored."""
+    tf.set_random_seed(3)
+    x = tf.placeholder(tf.float32, [2, 5, 3], name="x")
+    lengths = tf.placeholder(tf.int32, [2], name="lengths")
+    y = tf.placeholder(tf.float32, [2, 4], name="y")
+    cell = tf.nn.rnn_cell.LSTMCell(4)
+    outputs, state = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, dtype=tf.float32)
+    loss = tf.reduce_mean(tf.square(state.h - y), name="loss")
+    step = tf.train.get_or_create_global_step()
+    train = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step)
+    tf.add_to_collection("train_op", train)
+    tf.identity(outputs, name="outputs")
+    saver = tf.train.Saver()
+    rng = np.random.RandomState(1)
+    feed = {"x:0": rng.randn(2, 5, 3).astype(np.float32),
+            "lengths:0": np.array([5, 3], np.int32),
+            "y:0": rng.randn(2, 4).astype(np.float32)}
+    kernel = "rnn/lstm_cell/kernel:0"
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["outputs:0", "loss:0"], feed)
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, [kernel, "rnn/lstm_cell/bias:0", "loss:0", "global_step:0"], feed)
+    rec.minimize("loss:0", feed, [kernel, "rnn/lstm_cell/bias:0"], learning_rate=0.5)
+
+
+def case_cnn_training(rec: Recorder) -> None:
+    """A small CNN (conv, max/avg pooling, fused batch norm under a tensor training flag,
+    depthwise conv, dropout, LRN, embedding, dense) trained by the train op from the file:
+    TF's gradient ops (Conv2DBackprop*, MaxPoolGrad, AvgPoolGrad, FusedBatchNormGradV3,
+    LRNGrad, ...) and Momentum."""
+    tf.set_random_seed(7)
+    x = tf.placeholder(tf.float32, [4, 12, 12, 1], name="x")
+    y = tf.placeholder(tf.int64, [4], name="y")
+    training = tf.placeholder_with_default(False, [], name="training")
+    h = tf.layers.conv2d(x, 4, 3, activation=tf.nn.relu)
+    h = tf.layers.max_pooling2d(h, 2, 2)
+    h = tf.layers.batch_normalization(h, training=training, fused=True)
+    h = tf.layers.conv2d(h, 4, 3, padding="same", activation=tf.nn.elu)
+    h = tf.nn.avg_pool(h, 2, 2, "VALID")
+    h = tf.nn.depthwise_conv2d(h, tf.Variable(tf.ones([3, 3, 4, 1]) * 0.1), [1, 1, 1, 1],
+                               "SAME")
+    h = tf.nn.lrn(h, depth_radius=2)
+    h = tf.layers.dropout(tf.layers.flatten(h), 0.0, training=training)
+    emb = tf.nn.embedding_lookup(tf.Variable(tf.ones([10, 3]) * 0.5, name="emb"), y)
+    logits = tf.layers.dense(tf.concat([tf.layers.dense(h, 6, tf.nn.tanh), emb], 1), 10)
+    loss = tf.identity(tf.losses.sparse_softmax_cross_entropy(y, logits), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        train = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    tf.add_to_collection("train_op", train)
+    saver = tf.train.Saver()
+    rng = np.random.RandomState(3)
+    feed = {"x:0": rng.rand(4, 12, 12, 1).astype(np.float32),
+            "y:0": np.array([1, 3, 5, 7], np.int64), "training:0": True}
+    names = [v.name for v in tf.trainable_variables()] + \
+        ["batch_normalization/moving_mean:0"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["loss:0"], feed)
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, names + ["loss:0"], feed)
+
+
+def case_tf_data(rec: Recorder) -> None:
+    """tf.data pipelines in a graph: TensorSliceDataset -> MapDataset (a function of the
+    library) -> ShuffleDataset(seeded) -> BatchDatasetV2, one-shot and initializable
+    iterators."""
+    data = np.arange(12, dtype=np.float32).reshape(6, 2)
+    ds = tf.data.Dataset.from_tensor_slices(data).map(lambda e: e * 2.0 + 1.0).batch(4)
+    it = tf.data.make_one_shot_iterator(ds)
+    nxt = tf.identity(it.get_next(), name="one_shot_next")
+    scale = tf.placeholder(tf.float32, [], name="scale")
+    ds2 = tf.data.Dataset.range(5).map(lambda e: tf.cast(e, tf.float32) * scale)
+    it2 = tf.data.make_initializable_iterator(ds2)
+    tf.identity(it2.get_next(), name="init_next")
+    tf.add_to_collection("iterator_init", it2.initializer)
+    with tf.Session() as sess:
+        rec.run(sess, ["one_shot_next:0"])
+        rec.run(sess, ["one_shot_next:0"])
+        sess.run(it2.initializer, {scale: 3.0})
+        rec.spec["runs"].append({"feeds": {"scale:0": rec.array("feed_init", np.float32(3))},
+                                 "fetches": [], "values": [],
+                                 "targets": [it2.initializer.name]})
+        rec.run(sess, ["init_next:0"])
+        rec.run(sess, ["init_next:0"])
+    rec.save_meta()
+
+
+def case_functional_control_flow(rec: Recorder) -> None:
+    """Control flow v2 in a TF1 graph: If/While (and their Stateless forms) with a
+    function library, and their gradients."""
+    from tensorflow.python.ops import control_flow_v2_toggles
+    control_flow_v2_toggles.enable_control_flow_v2()
+    try:
+        x = tf.placeholder(tf.float32, [], name="x")
+        v = tf.Variable(3.0, name="v", use_resource=True)
+        r = tf.cond(x > 0, lambda: x * v, lambda: x - v)
+        _, s = tf.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s * x + 1.0), [0, 1.0])
+        loss = tf.identity(r + s, name="loss")
+        g = tf.gradients(loss, [x])[0]
+        tf.identity(r, name="r")
+        tf.identity(s, name="s")
+        tf.identity(g, name="g")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for value in (0.5, -1.5):
+                rec.run(sess, ["r:0", "s:0", "g:0"], {"x:0": np.float32(value)})
+            rec.save_meta(sess, saver)
+        rec.minimize("loss:0", {"x:0": np.float32(0.5)}, ["v/Read/ReadVariableOp:0"])
+    finally:
+        control_flow_v2_toggles.disable_control_flow_v2()
+
+
+def case_partitioned_call(rec: Recorder) -> None:
+    """A tf.function called in a TF1 graph: StatefulPartitionedCall with its function."""
+    import tensorflow as tf2
+
+    @tf2.function
+    def affine(a, b):
+        return tf.matmul(a, b) + 1.0, tf.reduce_sum(a)
+    a = tf.placeholder(tf.float32, [2, 3], name="a")
+    b = tf.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+    y, total = affine(a, b)
+    tf.identity(y, name="y")
+    tf.identity(total, name="total")
+    with tf.Session() as sess:
+        rec.run(sess, ["y:0", "total:0"], {"a:0": np.ones((2, 3), np.float32)})
+    rec.save_meta()
+
+
+def case_frozen_keras_mobilenet(rec: Recorder) -> None:
+    """A small Keras application (MobileNet, alpha 0.25, 32x32, random weights) frozen with
+    convert_variables_to_constants; inference through import_graph_def."""
+    keras = tf.keras
+    keras.backend.set_learning_phase(0)
+    tf.set_random_seed(5)
+    model = keras.applications.MobileNet(input_shape=(32, 32, 3), alpha=0.25, weights=None,
+                                         classes=5)
+    sess = keras.backend.get_session()
+    out_name = model.output.op.name
+    frozen = tf.graph_util.convert_variables_to_constants(
+        sess, sess.graph.as_graph_def(), [out_name])
+    rng = np.random.RandomState(2)
+    x = rng.rand(2, 32, 32, 3).astype(np.float32)
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(frozen, name="")
+        with tf.Session(graph=g) as s:
+            rec.run(s, [out_name + ":0"], {model.input.name: x})
+    rec.save_pb(frozen)
+
+
+CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
+         case_dynamic_rnn_training, case_cnn_training, case_tf_data,
+         case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet]
+
+
+def main(argv: list) -> int:
+    wanted = set(argv)
+    for fn in CASES:
+        name = fn.__name__[len("case_"):]
+        if wanted and name not in wanted:
+            continue
+        rec = Recorder(name)
+        graph = tf.Graph()
+        with graph.as_default():
+            fn(rec)
+        graph_def = graph.as_graph_def()
+        if rec.spec["graph"] == "graph.pb":
+            from tensorflow.core.framework import graph_pb2
+            graph_def = graph_pb2.GraphDef()
+            with open(os.path.join(rec.dir, "graph.pb"), "rb") as f:
+                graph_def.ParseFromString(f.read())
+        rec.finish(graph_def)
+        print(f"{name}: {len(rec.spec['runs'])} runs, {len(rec.spec['ops'])} op types")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

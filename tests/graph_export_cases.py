@@ -1,0 +1,204 @@
+"""Graphs tf1compat writes for real TensorFlow to read (scripts/check_tf_reads_graphs.py).
+
+Each `case_<name>(tf)` builds a graph with the `tf` it is given (tf1compat) and returns
+its spec: the runs to make after importing the `.meta` (feeds, fetches, targets), the op
+that initializes the variables, and optionally a `minimize` check: a loss that the
+reader trains with GradientDescent after import (the reader's own gradients of the
+imported conds and loops), fetching `variables` after `steps` steps.
+
+The script records what TF computes from the files; tests/test_graph_export.py checks
+that tf1compat still writes the same graphs and computes TF's values from them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+LEARNING_RATE = 0.1
+
+X = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+SEQ = np.linspace(0, 1, 24, dtype=np.float32).reshape(2, 4, 3)
+
+
+def case_cond_while_nested(tf):
+    """tf.cond, tf.while_loop, a loop and a cond in a loop body, initialized_value."""
+    x = tf.placeholder(tf.float32, [], name="x")
+    v = tf.Variable(2.0, name="v")
+    r = tf.cond(x > 0, lambda: x * v + 1.0, lambda: tf.constant(-1.0))
+    _, s = tf.while_loop(lambda i, s: i < 5,
+                         lambda i, s: (i + 1, s + x * tf.cast(i, tf.float32)), [0, 0.0])
+
+    def outer_body(j, acc):
+        inner = tf.while_loop(lambda k, a: k < j, lambda k, a: (k + 1, a + k), [0, 0])[1]
+        return j + 1, acc + tf.cond(tf.equal(j % 2, 0), lambda: inner * 10, lambda: inner)
+    _, total = tf.while_loop(lambda j, acc: j < 4, outer_body, [0, 0])
+    tf.Variable(v.initialized_value() * 3.0, name="w")
+    tf.identity(r, name="r")
+    tf.identity(s, name="s")
+    tf.identity(total, name="total")
+    tf.identity(r + s, name="loss")
+    tf.global_variables_initializer()
+    fetches = ["r:0", "s:0", "total:0", "w:0"]
+    return {"init": "init",
+            "runs": [{"feeds": {"x:0": np.float32(1.5)}, "fetches": fetches},
+                     {"feeds": {"x:0": np.float32(-2.0)}, "fetches": fetches}],
+            "minimize": {"loss": "loss:0", "feeds": {"x:0": np.float32(1.5)}, "steps": 2,
+                         "variables": ["v:0"]}}
+
+
+def case_dropout_batch_norm(tf):
+    """Dropout and batch normalization with a tensor `training` flag (tf.cond inside)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    training = tf.placeholder_with_default(False, [], name="training")
+    h = tf.layers.dense(x, 5, kernel_initializer=tf.constant_initializer(0.1), name="d")
+    h = tf.layers.batch_normalization(h, training=training, name="bn")
+    h = tf.layers.dropout(h, 0.5, training=training)
+    tf.identity(h, name="h")
+    tf.identity(tf.reduce_sum(h * h), name="loss")
+    for op in tf.get_collection(tf.GraphKeys.UPDATE_OPS):
+        tf.add_to_collection("bn_updates", op)
+    tf.group(*tf.get_collection(tf.GraphKeys.UPDATE_OPS), name="update_bn")
+    tf.global_variables_initializer()
+    return {"init": "init",
+            "runs": [{"feeds": {"x:0": X, "training:0": True}, "fetches": [],
+                      "targets": ["update_bn"]},
+                     {"feeds": {"x:0": X}, "fetches": ["h:0", "bn/moving_mean:0",
+                                                       "bn/moving_variance:0"]}],
+            "minimize": {"loss": "loss:0", "feeds": {"x:0": X}, "steps": 2,
+                         "variables": ["d/kernel:0", "bn/gamma:0"]}}
+
+
+def case_dynamic_rnn(tf):
+    """dynamic_rnn (GRU, sequence lengths): a while loop over TensorArrays."""
+    seq = tf.placeholder(tf.float32, [2, 4, 3], name="seq")
+    cell = tf.nn.rnn_cell.GRUCell(3, kernel_initializer=tf.constant_initializer(0.2))
+    out, state = tf.nn.dynamic_rnn(cell, seq, sequence_length=tf.constant([4, 2]),
+                                   dtype=tf.float32)
+    tf.identity(out, name="outputs")
+    tf.identity(state, name="state")
+    tf.identity(tf.reduce_sum(out * out), name="loss")
+    tf.global_variables_initializer()
+    return {"init": "init",
+            "runs": [{"feeds": {"seq:0": SEQ}, "fetches": ["outputs:0", "state:0"]}],
+            "minimize": {"loss": "loss:0", "feeds": {"seq:0": SEQ}, "steps": 2,
+                         "variables": ["rnn/gru_cell/gates/kernel:0",
+                                       "rnn/gru_cell/candidate/bias:0"]}}
+
+
+def case_tensor_arrays(tf):
+    """map_fn, scan and foldl (TensorArrays in while loops)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    tf.identity(tf.map_fn(lambda e: e * 2.0 + 1.0, x), name="mapped")
+    tf.identity(tf.scan(lambda a, e: a * 0.5 + e, x), name="scanned")
+    tf.identity(tf.foldl(lambda a, e: a + tf.reduce_sum(e), x, initializer=0.0),
+                name="folded")
+    return {"init": None,
+            "runs": [{"feeds": {"x:0": X}, "fetches": ["mapped:0", "scanned:0",
+                                                       "folded:0"]}]}
+
+
+def case_datasets(tf):
+    """tf.data: slices -> map -> filter -> batch (one-shot iterator), range -> map with a
+    captured placeholder (initializable iterator)."""
+    data = np.arange(12, dtype=np.float32).reshape(6, 2)
+    ds = tf.data.Dataset.from_tensor_slices(data).map(lambda e: e * 2.0 + 1.0) \
+        .filter(lambda e: e[0] > 2).batch(2)
+    tf.identity(tf.data.make_one_shot_iterator(ds).get_next(), name="one_shot_next")
+    scale = tf.placeholder(tf.float32, [], name="scale")
+    ds2 = tf.data.Dataset.range(5).map(lambda e: tf.cast(e, tf.float32) * scale)
+    it2 = tf.data.make_initializable_iterator(ds2)
+    tf.identity(it2.get_next(), name="init_next")
+    tf.group(it2.initializer, name="iterator_init")
+    return {"init": None,
+            "runs": [{"feeds": {}, "fetches": ["one_shot_next:0"]},
+                     {"feeds": {}, "fetches": ["one_shot_next:0"]},
+                     {"feeds": {"scale:0": np.float32(3.0)}, "fetches": [],
+                      "targets": ["iterator_init"]},
+                     {"feeds": {}, "fetches": ["init_next:0"]},
+                     {"feeds": {}, "fetches": ["init_next:0"]}]}
+
+
+def case_dataset_transformations(tf):
+    """tf.data transformations with and without functions: seeded shuffle, repeat/skip/
+    take, zip, concatenate, padded_batch, interleave, flat_map, cache/prefetch, unbatch,
+    map_and_batch, filter, window."""
+    a = tf.data.Dataset.range(10)
+    b = tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.float32))
+    pipelines = {
+        "shuffle": a.shuffle(5, seed=3).batch(10),
+        "repeat_take_skip": a.repeat(2).skip(3).take(12).batch(12),
+        "zip": tf.data.Dataset.zip((a, b)).map(
+            lambda x, y: tf.cast(x, tf.float32) + y).batch(10),
+        "concat": a.concatenate(a).batch(20),
+        "padded": a.map(lambda x: tf.fill([x], x)).padded_batch(4, padded_shapes=[None]),
+        "interleave": a.interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(2),
+                                   cycle_length=2).batch(20),
+        "flat_map": a.flat_map(lambda x: tf.data.Dataset.range(x)).batch(50),
+        "prefetch_cache": a.map(lambda x: x * 2).cache().prefetch(2).batch(10),
+        "unbatch": a.batch(3).apply(tf.data.experimental.unbatch()).batch(10),
+        "map_and_batch": a.apply(tf.data.experimental.map_and_batch(lambda x: x + 1, 5)),
+        "filter": a.filter(lambda x: x > 4).batch(10),
+        "window": a.window(3, shift=3, drop_remainder=True).flat_map(
+            lambda w: w.batch(3)).batch(5),
+    }
+    for name, ds in pipelines.items():
+        tf.identity(tf.data.make_one_shot_iterator(ds).get_next(), name=name)
+    return {"init": None,
+            "runs": [{"feeds": {}, "fetches": [f"{name}:0" for name in pipelines]}]}
+
+
+def case_functional_forms(tf):
+    """What TF writes as functions: tf.switch_case (a Case with branch functions, one of
+    them holding a tf.cond) and tf.cond / tf.while_loop inside tf.data functions."""
+    i = tf.placeholder(tf.int32, [], name="i")
+    x = tf.placeholder(tf.float32, [], name="x")
+    v = tf.Variable(3.0, name="v")
+    tf.identity(tf.switch_case(i, [lambda: x * 2.0, lambda: x + v,
+                                   lambda: tf.cond(x > 0, lambda: x, lambda: -x)]),
+                name="picked")
+    ds = tf.data.Dataset.range(6).map(
+        lambda e: tf.cond(tf.equal(e % 2, 0), lambda: tf.cast(e, tf.float32),
+                          lambda: -1.0)).map(
+        lambda e: tf.while_loop(lambda k, a: k < 3, lambda k, a: (k + 1, a + e), [0, 0.0])[1])
+    tf.identity(tf.data.make_one_shot_iterator(ds).get_next(), name="element")
+    tf.global_variables_initializer()
+    runs = [{"feeds": {"i:0": np.int32(k), "x:0": np.float32(-1.5)}, "fetches": ["picked:0"]}
+            for k in range(4)]
+    runs += [{"feeds": {}, "fetches": ["element:0"]} for _ in range(3)]
+    return {"init": "init", "runs": runs}
+
+
+def run_case(tf, d: str, spec: dict, arrays: dict) -> dict:
+    """Imports d/graph.meta into a new graph and makes the case's runs; returns
+    {"values": [[array per fetch] per run], "minimize": [arrays]}."""
+    out: dict = {"values": [], "minimize": []}
+    with tf.Graph().as_default():
+        tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+        with tf.Session() as sess:
+            if spec["init"]:
+                sess.run(spec["init"])
+            for run in spec["runs"]:
+                feeds = {name: arrays[key] for name, key in run["feeds"].items()}
+                got = sess.run(run["fetches"] + run.get("targets", []), feeds)
+                out["values"].append([np.asarray(v) for v in got[:len(run["fetches"])]])
+    minimize = spec.get("minimize")
+    if minimize:
+        with tf.Graph().as_default() as graph:
+            tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+            loss = graph.get_tensor_by_name(minimize["loss"])
+            train = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss)
+            feeds = {name: arrays[key] for name, key in minimize["feeds"].items()}
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                for _ in range(minimize["steps"]):
+                    sess.run(train, feeds)
+                out["minimize"] = [np.asarray(v)
+                                   for v in sess.run(minimize["variables"], feeds)]
+    return out
+
+
+CASES = [case_cond_while_nested, case_dropout_batch_norm, case_dynamic_rnn,
+         case_tensor_arrays, case_datasets, case_dataset_transformations,
+         case_functional_forms]

@@ -1,0 +1,192 @@
+"""TF1's dataflow control-flow primitives and the Stack ops its loop gradients use.
+
+Graphs written by TF 1.x (and by TF 2.x with `disable_v2_behavior()`) express `tf.cond`
+and `tf.while_loop` with these ops instead of functions:
+
+* `Switch(data, pred)` forwards `data` to `output_true` or `output_false`; the other
+  output is *dead*. Ops with a dead input do not run and their outputs are dead too.
+* `Merge(inputs)` forwards the first live input and its index (`value_index`).
+* `Enter(data, frame_name)` moves a value into a loop frame (every iteration sees it
+  when `is_constant`), `NextIteration` into the frame's next iteration, `Exit` back to
+  the parent frame; `LoopCond` marks the loop predicate.
+* `ControlTrigger` runs whether or not its (control) inputs are dead.
+
+tf1compat's own `tf.cond`/`tf.while_loop` build region ops (cond.py, while_loop.py); these
+declarations serve imported graphs and the graphs tf1compat writes for TF
+(training/control_flow_export.py). Their semantics are the dataflow executor's
+(runtime/dataflow.py): the kernels below only compute the value an op forwards, the
+executor routes it (which Switch output, which frame and iteration).
+
+`StackV2`/`StackPushV2`/`StackPopV2`/`StackCloseV2` are the per-run stacks in which TF's
+while-loop gradients keep forward values for the backward loop. A stack is a Python list
+created each time its StackV2 op runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
+from tf1compat.framework.op_def import REQUIRED, Int, Type, declare
+from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._kernels import identity_kernel
+from tf1compat.ops._shape_rules import unary_rule
+
+__all__ = ["StackValue"]
+
+
+def _switch_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    # The executor sends `data` to output 1 or 0 by `pred`; as a plain function both
+    # outputs carry it.
+    return lambda data, pred: (data, data)
+
+
+def _merge_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    # The executor forwards the first live input itself; a Merge never runs as a call.
+    def merge(*inputs: Any) -> Any:
+        raise NotImplementedError(f"Merge op {node.name} runs only in a dataflow plan")
+    return merge
+
+
+def _merge_shape(ctx: Any) -> List[TensorShape]:
+    """TF's Merge shape function: equal ranks keep the dimensions all inputs agree on."""
+    shapes = ctx.shapes
+    first = shapes[0]
+    if first.rank is None:
+        return [unknown_shape(), TensorShape([])]
+    dims = list(first.as_list())
+    for s in shapes[1:]:
+        if s.rank is None or s.rank != first.rank:
+            return [unknown_shape(), TensorShape([])]
+        for i, d in enumerate(s.as_list()):
+            if dims[i] != d:
+                dims[i] = None
+    return [TensorShape(dims), TensorShape([])]
+
+
+def _enter_shape(ctx: Any) -> List[TensorShape]:
+    # As TF's: a loop variable's shape may change between iterations, so only a loop
+    # constant keeps its input's shape.
+    return [ctx.shape(0) if ctx.attrs["is_constant"] else unknown_shape()]
+
+
+_FRAME_ATTRS = {"T": Type(), "frame_name": REQUIRED, "is_constant": False,
+                "parallel_iterations": 10}
+
+# Switch, Enter, Exit and NextIteration forward their input's buffer (forwards_alias): a
+# variable read entering a loop sees the assignments the loop makes, as in TF1.
+declare("Switch", inputs=["data: T", "pred: bool"],
+        outputs=["output_false: T", "output_true: T"], attrs={"T": Type()},
+        shape=lambda ctx: [ctx.shape(0), ctx.shape(0)], kernel=_switch_kernel, view=True,
+        forwards_alias=True, doc="Forwards data to output_true if pred else output_false (the other is dead).")
+declare("RefSwitch", inputs=["data: Ref(T)", "pred: bool"],
+        outputs=["output_false: Ref(T)", "output_true: Ref(T)"], attrs={"T": Type()},
+        shape=lambda ctx: [ctx.shape(0), ctx.shape(0)],
+        kernel=lambda node, kctx: (lambda pred: (None, None)), view=True,
+        doc="Switch of a variable reference.")
+declare("Merge", inputs=["inputs: N * T"], outputs=["output: T", "value_index: int32"],
+        attrs={"T": Type(), "N": Int(minimum=1)}, shape=_merge_shape, kernel=_merge_kernel,
+        view=True, doc="Forwards the first live input and its index.")
+declare("Enter", inputs=["data: T"], outputs=["output: T"], attrs=dict(_FRAME_ATTRS),
+        shape=_enter_shape, kernel=identity_kernel, view=True, forwards_alias=True,
+        doc="Makes data available in the child frame frame_name.")
+declare("RefEnter", inputs=["data: Ref(T)"], outputs=["output: Ref(T)"],
+        attrs=dict(_FRAME_ATTRS), shape=lambda ctx: [ctx.shape(0)],
+        kernel=lambda node, kctx: (lambda: None), view=True,
+        doc="Enter of a variable reference.")
+declare("Exit", inputs=["data: T"], outputs=["output: T"], attrs={"T": Type()},
+        shape=unary_rule, kernel=identity_kernel, view=True, forwards_alias=True,
+        doc="Makes data available in the parent frame.")
+declare("RefExit", inputs=["data: Ref(T)"], outputs=["output: Ref(T)"], attrs={"T": Type()},
+        shape=unary_rule, kernel=lambda node, kctx: (lambda: None), view=True,
+        doc="Exit of a variable reference.")
+declare("NextIteration", inputs=["data: T"], outputs=["output: T"], attrs={"T": Type()},
+        shape=unary_rule, kernel=identity_kernel, view=True, forwards_alias=True,
+        doc="Makes data available to the next iteration of the frame.")
+declare("RefNextIteration", inputs=["data: Ref(T)"], outputs=["output: Ref(T)"],
+        attrs={"T": Type()}, shape=unary_rule, kernel=lambda node, kctx: (lambda: None),
+        view=True, doc="NextIteration of a variable reference.")
+declare("LoopCond", inputs=["input: bool"], outputs=["output: bool"], shape=unary_rule,
+        kernel=identity_kernel, grad="none", doc="The predicate of a while loop.")
+declare("ControlTrigger", shape=lambda ctx: [], kernel=lambda node, kctx: (lambda: None),
+        grad="none", doc="Runs once its control inputs are done, live or dead.")
+
+
+# -- stacks ------------------------------------------------------------------------------------
+
+class StackValue:
+    """The run-time state of one stack (TF's Stack resource)."""
+
+    __slots__ = ("name", "elem_type", "max_size", "elements", "closed")
+
+    def __init__(self, name: str, elem_type: D.DType, max_size: int):
+        self.name = name
+        self.elem_type = elem_type
+        self.max_size = max_size
+        self.elements: List[Any] = []
+        self.closed = False
+
+    def to(self, *args: Any, **kwargs: Any) -> "StackValue":
+        """Device moves inserted by plans leave the handle as it is."""
+        return self
+
+    def __repr__(self) -> str:
+        return f"<Stack {self.name} depth={len(self.elements)}>"
+
+
+def _invalid(message: str) -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _stack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    name = node.attrs["stack_name"] or node.name
+    elem_type = node.attrs["elem_type"]
+
+    def create(max_size: Any) -> StackValue:
+        return StackValue(name, elem_type, int(max_size))
+    return create
+
+
+def _push_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    def push(stack: StackValue, elem: Any) -> Any:
+        if stack.closed:
+            raise _invalid(f"Stack[{stack.name}] has already been closed.")
+        if 0 <= stack.max_size <= len(stack.elements):
+            raise _invalid(f"Stack[{stack.name}] overflowed its max_size "
+                           f"({stack.max_size})")
+        stack.elements.append(elem)
+        return elem
+    return push
+
+
+def _pop_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    def pop(stack: StackValue) -> Any:
+        if stack.closed:
+            raise _invalid(f"Stack[{stack.name}] has already been closed.")
+        if not stack.elements:
+            raise _invalid(f"Stack[{stack.name}] is empty.")
+        return stack.elements.pop()
+    return pop
+
+
+def _close_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    def close(stack: StackValue) -> None:
+        stack.closed = True
+        stack.elements.clear()
+    return close
+
+
+declare("StackV2", inputs=["max_size: int32"], outputs=["handle: resource"],
+        attrs={"elem_type": REQUIRED, "stack_name": ""}, shape=lambda ctx: [TensorShape([])],
+        kernel=_stack_kernel, stateful=True, grad="none",
+        doc="A new stack (max_size < 0: unbounded).")
+declare("StackPushV2", inputs=["handle: resource", "elem: T"], outputs=["output: T"],
+        attrs={"T": Type(), "swap_memory": False}, shape=lambda ctx: [ctx.shape(1)],
+        kernel=_push_kernel, stateful=True, grad="none",
+        doc="Pushes elem and forwards it.")
+declare("StackPopV2", inputs=["handle: resource"], outputs=["elem: elem_type"],
+        attrs={"elem_type": Type()}, shape=lambda ctx: [unknown_shape()],
+        kernel=_pop_kernel, stateful=True, grad="none", doc="Pops the top element.")
+declare("StackCloseV2", inputs=["handle: resource"], shape=lambda ctx: [],
+        kernel=_close_kernel, stateful=True, grad="none", doc="Closes the stack.")

@@ -1,0 +1,140 @@
+"""Ops that call functions of a graph's library: TF 2.x's functional control flow and calls.
+
+`If`/`StatelessIf`, `Case`/`StatelessCase`, `While`/`StatelessWhile` and
+`PartitionedCall`/`StatefulPartitionedCall` name functions in attrs (`then_branch`,
+`body`, `f`, ...). In graphs tf1compat imports, those attrs hold the library's functions
+(training/function_library.py), objects with `bind(kctx) -> call(values) -> outputs`
+that compile once per session. The kernels here run them: only the taken branch, the
+body while the condition holds (a Python loop, so autograd sees every iteration), the
+called function.
+
+tf1compat's own `tf.cond`/`tf.while_loop` build `If`/`Case`/`While` ops whose attrs are
+traced regions (cond.py, while_loop.py); those kernels hand ops with function attrs to
+the factories below.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional
+
+import numpy as np
+import torch
+
+from tf1compat.framework import errors
+from tf1compat.framework.op_def import REQUIRED, TypeList, Type, declare
+from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
+
+__all__ = ["if_function_kernel", "case_function_kernel", "while_function_kernel",
+           "declared_output_shapes", "truth"]
+
+
+def truth(value: Any) -> bool:
+    """TF's ToBool for a predicate: a scalar's value, else whether it has elements."""
+    if isinstance(value, torch.Tensor):
+        return bool(value.item()) if value.numel() == 1 and value.dim() == 0 else \
+            value.numel() > 0
+    array = np.asarray(value)
+    if array.ndim == 0:
+        value = array[()]
+        return bool(len(value)) if isinstance(value, bytes) else bool(value)
+    return array.size > 0
+
+
+def declared_output_shapes(ctx: Any, types_attr: str) -> List[TensorShape]:
+    """The `output_shapes` attr, or unknown shapes where a graph gives none."""
+    shapes = list(ctx.attrs.get("output_shapes") or [])
+    n = len(ctx.attrs[types_attr])
+    if len(shapes) != n:
+        return [unknown_shape() for _ in range(n)]
+    return [as_shape(s) for s in shapes]
+
+
+def _lazy(function: Any, kctx: Any) -> Callable[[tuple], tuple]:
+    """`function` bound on its first call (a branch never taken never compiles)."""
+    bound: List[Optional[Callable[[tuple], tuple]]] = [None]
+
+    def call(values: tuple) -> tuple:
+        fn = bound[0]
+        if fn is None:
+            fn = bound[0] = function.bind(kctx)
+        return fn(values)
+    return call
+
+
+def _result(outputs: tuple, n: int) -> Any:
+    if n == 1:
+        return outputs[0]
+    return tuple(outputs) if n else None
+
+
+def if_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    then_fn = _lazy(node.attrs["then_branch"], kctx)
+    else_fn = _lazy(node.attrs["else_branch"], kctx)
+    n = len(node.outputs)
+
+    def if_(pred: Any, *values: Any) -> Any:
+        return _result((then_fn if truth(pred) else else_fn)(values), n)
+    return if_
+
+
+def case_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    branches = [_lazy(f, kctx) for f in node.attrs["branches"]]
+    last = len(branches) - 1
+    n = len(node.outputs)
+
+    def case_(index: Any, *values: Any) -> Any:
+        k = int(index)
+        return _result(branches[k if 0 <= k <= last else last](values), n)
+    return case_
+
+
+def while_function_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    cond_fn = _lazy(node.attrs["cond"], kctx)
+    body_fn = _lazy(node.attrs["body"], kctx)
+    n = len(node.outputs)
+
+    def while_(*values: Any) -> Any:
+        while truth(cond_fn(values)[0]):
+            values = tuple(body_fn(values))
+        return _result(values, n)
+    return while_
+
+
+def _call_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    function = node.attrs["f"]
+    if not hasattr(function, "bind"):
+        raise errors.op_error(errors.InvalidArgumentError, node,
+                              f"{node.type} {node.name}: attr f is not a function")
+    call = _lazy(function, kctx)
+    n = len(node.outputs)
+    return lambda *args: _result(call(args), n)
+
+
+_CALL_ATTRS = {"Tin": TypeList(), "Tout": TypeList(), "f": REQUIRED, "config": "",
+               "config_proto": "", "executor_type": ""}
+
+for _type, _stateful in (("PartitionedCall", False), ("StatefulPartitionedCall", True)):
+    declare(_type, inputs=["args: Tin"], outputs=["output: Tout"], attrs=dict(_CALL_ATTRS),
+            shape=lambda ctx: [unknown_shape() for _ in ctx.attrs["Tout"]],
+            kernel=_call_kernel, stateful=_stateful, view=True, keeps_devices=True,
+            doc="Calls the library function f on args.")
+
+declare("StatelessIf", inputs=["cond: Tcond", "input: Tin"], outputs=["output: Tout"],
+        attrs={"Tcond": Type(), "Tin": TypeList(), "Tout": TypeList(),
+               "then_branch": REQUIRED, "else_branch": REQUIRED, "output_shapes": []},
+        shape=lambda ctx: declared_output_shapes(ctx, "Tout"), kernel=if_function_kernel,
+        view=True, keeps_devices=True,
+        doc="Calls then_branch or else_branch (library functions without side effects).")
+declare("StatelessCase", inputs=["branch_index: int32", "input: Tin"],
+        outputs=["output: Tout"],
+        attrs={"Tin": TypeList(), "Tout": TypeList(), "branches": REQUIRED,
+               "output_shapes": []},
+        shape=lambda ctx: declared_output_shapes(ctx, "Tout"), kernel=case_function_kernel,
+        view=True, keeps_devices=True,
+        doc="Calls branches[branch_index] (the last one when out of range).")
+declare("StatelessWhile", inputs=["input: T"], outputs=["output: T"],
+        attrs={"T": TypeList(), "cond": REQUIRED, "body": REQUIRED, "output_shapes": [],
+               "parallel_iterations": 10},
+        shape=lambda ctx: declared_output_shapes(ctx, "T"), kernel=while_function_kernel,
+        view=True, keeps_devices=True,
+        doc="Calls body while cond holds (library functions without side effects).")

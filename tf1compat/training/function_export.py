@@ -1,0 +1,281 @@
+"""Functions ops hold, written as FunctionDefs of the GraphDef's library.
+
+tf.data transformations carry functions (`MapDataset`'s `f`, `FilterDataset`'s
+`predicate`, ...): tf1compat traces them into function graphs (data/func_graph.py), TF
+writes them as FunctionDefs and names them in a `func` attr. A one-shot iterator's
+`dataset_factory` is a function that builds its dataset; tf1compat keeps the dataset's
+variant tensor instead, and the factory written here rebuilds it from the ops that
+compute it. Functions of an imported graph's library are written back as they came.
+
+A FunctionDef's body refers to values as `arg` (an argument) or `node:output_arg:index`
+(the index-th tensor of the node's output argument, TF's function syntax); the `ret` map
+binds the output arguments.
+
+Control flow inside a function is functional, as TF writes it there: a tf.cond construct
+becomes an `If` node whose `then_branch`/`else_branch` are functions of the branch
+regions (every branch takes all the construct's inputs), a tf.while_loop a `While` node
+whose `cond`/`body` functions take the loop variables followed by the captured tensors
+(the body passes the captures on unchanged), `tf.switch_case` a `Case` node. The top-level
+`Case` of tf.switch_case is written that way too (graph_export.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional
+
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+from tf1compat.serialization.messages import (AttrValue, FunctionDef, FunctionDefLibrary,
+                                              NameAttrList, NodeDef)
+from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
+from tf1compat.training.graph_io import UnserializableGraphError, op_to_node_def
+
+__all__ = ["FunctionExport"]
+
+_CONSTRUCTS = ("If", "Case", "While")
+
+
+def _arg_name(text: str, used: set) -> str:
+    """A valid, unique FunctionDef argument name (TF's `[a-z][a-z0-9_]*`)."""
+    base = re.sub(r"[^a-z0-9_]", "_", text.lower()) or "arg"
+    if not base[0].isalpha():
+        base = "arg_" + base
+    name, i = base, 0
+    while name in used:
+        i += 1
+        name = f"{base}_{i}"
+    used.add(name)
+    return name
+
+
+def _output_arg(op: Operation, index: int) -> str:
+    """`output_arg:k` naming output `index` of `op` in TF's function syntax."""
+    offset = 0
+    attrs = op.attrs
+    for arg in op._op_def.outputs:
+        if arg.number_attr is not None:
+            count = int(attrs[arg.number_attr])
+        elif arg.type_list_attr is not None:
+            count = len(attrs[arg.type_list_attr])
+        else:
+            count = 1
+        if index < offset + count:
+            return f"{arg.name}:{index - offset}"
+        offset += count
+    raise UnserializableGraphError(f"op {op.name} has no output {index}")
+
+
+class FunctionExport:
+    """Collects the FunctionDefs an export needs; `attr(value)` names one in an attr."""
+
+    def __init__(self, add_shapes: bool):
+        self.add_shapes = add_shapes
+        self.library = FunctionDefLibrary()
+        self._names: Dict[int, str] = {}
+        self._keep: List[Any] = []            # keeps the objects of `_names` ids alive
+        self._used: set = set()
+
+    def is_function(self, value: Any) -> bool:
+        from tf1compat.data.functions import StructuredFunction
+        from tf1compat.training.function_library import LibraryFunction
+        return isinstance(value, (StructuredFunction, LibraryFunction))
+
+    def attr(self, value: Any) -> Optional[AttrValue]:
+        """The `func` AttrValue for a function-valued attr (None for other values)."""
+        if isinstance(value, list) and value and all(self.is_function(v) for v in value):
+            out = AttrValue()
+            for v in value:
+                out.list.func.append(NameAttrList(name=self.add(v)))
+            return out
+        if self.is_function(value):
+            return AttrValue(func=NameAttrList(name=self.add(value)))
+        return None
+
+    def factory(self, variant: Tensor) -> AttrValue:
+        """A dataset factory: a function without arguments computing `variant`."""
+        key = id(variant)
+        if key not in self._names:
+            name = self._unique(f"_make_dataset_{variant.op.name.replace('/', '_')}")
+            self._names[key] = name
+            self._keep.append(variant)
+            self._write(name, [], [variant], None, {})
+        return AttrValue(func=NameAttrList(name=self._names[key]))
+
+    def add(self, function: Any) -> str:
+        """Writes `function` (once) and returns its name in the library."""
+        key = id(function)
+        if key in self._names:
+            return self._names[key]
+        from tf1compat.training.function_library import LibraryFunction
+        self._keep.append(function)
+        if isinstance(function, LibraryFunction):
+            name = function.name
+            self._names[key] = name
+            self.library.function.append(function.fdef)
+            for other in function.library.values():
+                if other is not function and other.name in _referenced(function.fdef):
+                    self.add(other)
+            return name
+        readable = function.transformation_name.replace(".", "_").replace("()", "")
+        name = self._unique(f"__inference_{readable}_{function.graph.name}")
+        self._names[key] = name
+        graph = function.graph
+        inputs = list(function._arg_placeholders) + list(graph.capture_placeholders)
+        self._write(name, inputs, list(graph.outputs), graph.get_operations(),
+                    {"_tf_data_function": True})
+        return name
+
+    def _unique(self, base: str) -> str:
+        name, i = base, 0
+        while name in self._used:
+            i += 1
+            name = f"{base}_{i}"
+        self._used.add(name)
+        return name
+
+    def region(self, name: str, region: Any, inputs: List[Tensor],
+               outputs: List[Tensor]) -> AttrValue:
+        """A function of a control-flow region's ops: `inputs` are its arguments (outside
+        tensors and the region's loop variables), `outputs` what it returns."""
+        key = (id(region), tuple(id(t) for t in outputs))
+        if key not in self._names:
+            self._names[key] = fname = self._unique(name.replace("/", "_"))
+            self._keep.append((region, outputs))
+            self._write(fname, inputs, outputs, region.ops, {}, context=region)
+        return AttrValue(func=NameAttrList(name=self._names[key]))
+
+    def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
+        """The functional node (If, While, Case) of a tf.cond/tf.while_loop/switch_case
+        construct, its regions written as functions."""
+        node = NodeDef(name=op.name, op=op.type, input=input_names)
+        attrs = op.attrs
+        shapes = AttrValue()
+        for t in op.outputs:
+            shapes.list.shape.append(shape_to_proto(t.shape))
+        node.attr["output_shapes"].CopyFrom(shapes)
+        if op.type == "While":
+            loop = attrs["loop"]
+            n = len(loop.body_args)
+            captures = list(op.inputs[n:])
+            node.attr["T"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in op.inputs]))
+            all_shapes = AttrValue()
+            for t in list(loop.body_args) + captures:
+                all_shapes.list.shape.append(shape_to_proto(t.shape))
+            node.attr["output_shapes"].CopyFrom(all_shapes)
+            node.attr["parallel_iterations"].CopyFrom(
+                attr_to_proto(int(attrs["parallel_iterations"])))
+            node.attr["cond"].CopyFrom(self.region(
+                op.name + "_cond", loop.cond_region, list(loop.cond_args) + captures,
+                [loop.pred]))
+            node.attr["body"].CopyFrom(self.region(
+                op.name + "_body", loop.body_region, list(loop.body_args) + captures,
+                list(loop.body_outputs) + captures))
+            return node
+        inputs = list(op.inputs[1:])
+        node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in inputs]))
+        node.attr["Tout"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in op.outputs]))
+        if op.type == "If":
+            node.attr["Tcond"].CopyFrom(attr_to_proto(op.inputs[0].dtype.base_dtype))
+            for key in ("then_branch", "else_branch"):
+                branch = attrs[key]
+                node.attr[key].CopyFrom(self.region(f"{op.name}_{key}", branch.region,
+                                                    inputs, branch.outputs))
+            return node
+        branches = AttrValue()
+        for k, branch in enumerate(attrs["branches"]):
+            branches.list.func.append(self.region(f"{op.name}_branch{k}", branch.region,
+                                                  inputs, branch.outputs).func)
+        node.attr["branches"].CopyFrom(branches)
+        return node
+
+    def _write(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
+               ops: Optional[List[Operation]], attrs: Dict[str, Any],
+               context: Any = None) -> None:
+        fdef = FunctionDef()
+        fdef.signature.name = name
+        used: set = set()
+        arg_of: Dict[Tensor, str] = {}
+        for t in inputs:
+            arg = _arg_name(t.op.name, used)
+            arg_of[t] = arg
+            fdef.signature.input_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
+            if self.add_shapes:
+                shapes = AttrValue()
+                shapes.list.shape.append(shape_to_proto(t.shape))
+                fdef.arg_attr[len(arg_of) - 1].attr["_output_shapes"].CopyFrom(shapes)
+        if ops is None:    # a factory: the ops computing the outputs, from the graph
+            ops = _upstream(outputs)
+        input_ops = {t.op for t in inputs}
+        # Ops of regions inside the body belong to their constructs' functions.
+        body = [op for op in ops if op not in input_ops and
+                op._control_flow_context is context]
+        names = {op.name for op in body}
+        for op in body:
+            input_names = []
+            for t in op.inputs:
+                if t in arg_of:
+                    input_names.append(arg_of[t])
+                elif t.op.name in names:
+                    input_names.append(f"{t.op.name}:{_output_arg(t.op, t.value_index)}")
+                else:
+                    raise UnserializableGraphError(
+                        f"Cannot serialize function {name!r}: op {op.name!r} uses "
+                        f"{t.name}, which the function neither computes nor receives")
+            if op.type in _CONSTRUCTS:
+                node = self.construct_node(op, input_names)
+            else:
+                node = op_to_node_def(op, attr_overrides=self.attr_overrides(op))
+                del node.input[:]
+                node.input.extend(input_names)
+            node.input.extend("^" + c.name for c in op.control_inputs if c.name in names)
+            node.device = ""
+            fdef.node_def.append(node)
+        out_used: set = set()
+        for k, t in enumerate(outputs):
+            arg = _arg_name(f"output_{k}", out_used)
+            fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
+            fdef.ret[arg] = arg_of[t] if t in arg_of else \
+                f"{t.op.name}:{_output_arg(t.op, t.value_index)}"
+        for key, value in attrs.items():
+            fdef.attr[key].CopyFrom(attr_to_proto(value))
+        self.library.function.append(fdef)
+
+    def attr_overrides(self, op: Operation) -> Dict[str, AttrValue]:
+        """The function-valued attrs of `op` as `func` AttrValues (functions written)."""
+        out: Dict[str, AttrValue] = {}
+        for key, value in op.attrs.items():
+            if key == "dataset_factory" and isinstance(value, Tensor):
+                out[key] = self.factory(value)
+                continue
+            proto = self.attr(value)
+            if proto is not None:
+                out[key] = proto
+        return out
+
+
+def _upstream(outputs: List[Tensor]) -> List[Operation]:
+    """The ops `outputs` depend on (inputs and control inputs), in creation order."""
+    seen: Dict[Operation, None] = {}
+    stack = [t.op for t in outputs]
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen[op] = None
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return sorted(seen, key=lambda op: op._id)
+
+
+def _referenced(fdef: Any) -> set:
+    """Names of functions a FunctionDef's nodes name in their attrs."""
+    names = set()
+    for node in fdef.node_def:
+        for value in node.attr.values():
+            kind = value.WhichOneof("value")
+            if kind == "func":
+                names.add(value.func.name)
+            elif kind == "list":
+                names.update(f.name for f in value.list.func)
+    return names
