@@ -247,4 +247,11 @@ ROWS += [
     row("MatMul", a=_INTS, b=np.ones((4, 2), np.int32)),
     row("MatMul", a=f64(3, 2), b=f64(4, 3, seed=1), transpose_a=True, transpose_b=True),
     row("MatMul", a=Dyn(f32(2, 3), (None, 3)), b=f32(3, 4, seed=1)),
+    row("ConcatOffset", concat_dim=np.int32(1),
+        shape=[np.array([2, 3, 5], np.int32), np.array([2, 7, 5], np.int32)]),
+    row("ConcatOffset", concat_dim=np.int32(-1),
+        shape=[np.array([2, 3], np.int64), np.array([2, 4], np.int64),
+               np.array([2, 1], np.int64)]),
+    err("ConcatOffset", concat_dim=np.int32(0),
+        shape=[np.array([2, 3], np.int32), np.array([2, 3, 4], np.int32)]),
 ]

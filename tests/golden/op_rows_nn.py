@@ -175,3 +175,47 @@ ROWS += [
         labels_values=np.array([1, 1], np.int32), sequence_length=np.array([4], np.int32),
         preprocess_collapse_repeated=True),
 ]
+
+
+# -- the gradient ops of pooling, LRN and batch normalization (in TF's gradient graphs;
+# their forward values computed here in numpy) ----------------------------------------------
+
+def _max_pool_2x2(x: np.ndarray) -> np.ndarray:
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def _lrn(x: np.ndarray, radius: int, bias: float, alpha: float, beta: float) -> np.ndarray:
+    sq = np.square(x.astype(np.float64))
+    depth = x.shape[-1]
+    window = np.stack([sq[..., max(0, d - radius):d + radius + 1].sum(-1)
+                       for d in range(depth)], axis=-1)
+    return (x / (bias + alpha * window) ** beta).astype(np.float32)
+
+
+_POOL_IN = f32(1, 4, 4, 2)
+_POOL_GRAD = f32(1, 2, 2, 2, seed=3)
+_LRN_IN = f32(1, 2, 2, 5, seed=4)
+_BN_GRAD_X = f32(2, 2, 2, 3, seed=5)
+_BN_MEAN = _BN_GRAD_X.mean(axis=(0, 1, 2))
+_BN_VAR = _BN_GRAD_X.var(axis=(0, 1, 2))
+ROWS += [
+    row("MaxPoolGrad", orig_input=_POOL_IN, orig_output=_max_pool_2x2(_POOL_IN),
+        grad=_POOL_GRAD, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID"),
+    row("AvgPoolGrad", orig_input_shape=np.array([1, 4, 4, 2], np.int32), grad=_POOL_GRAD,
+        ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID"),
+    row("AvgPoolGrad", orig_input_shape=np.array([1, 5, 5, 1], np.int32),
+        grad=f32(1, 3, 3, 1, seed=6), ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
+        padding="SAME"),
+    row("LRNGrad", input_grads=f32(1, 2, 2, 5, seed=7), input_image=_LRN_IN,
+        output_image=_lrn(_LRN_IN, 2, 1.0, 0.5, 0.75), depth_radius=2, bias=1.0, alpha=0.5,
+        beta=0.75),
+    row("FusedBatchNormGradV3", y_backprop=f32(2, 2, 2, 3, seed=8), x=_BN_GRAD_X,
+        scale=np.array([0.5, 1.0, 2.0], np.float32), reserve_space_1=_BN_MEAN,
+        reserve_space_2=_BN_VAR, reserve_space_3=np.zeros(0, np.float32), epsilon=0.001,
+        is_training=True, checked_outputs=(0, 1, 2)),
+    row("FusedBatchNormGradV3", y_backprop=f32(2, 2, 2, 3, seed=8), x=_BN_GRAD_X,
+        scale=np.array([0.5, 1.0, 2.0], np.float32), reserve_space_1=_BN_MEAN + 0.1,
+        reserve_space_2=_BN_VAR + 0.5, reserve_space_3=np.zeros(0, np.float32),
+        epsilon=0.001, is_training=False, checked_outputs=(0, 1, 2)),
+]

@@ -12,6 +12,7 @@ from typing import Any, Callable, List
 import torch
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.op_def import Int, Type, TypeList, declare, get_op_def
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._shape_rules import merge_shapes
@@ -120,6 +121,19 @@ def _concat_offset_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         rank = int(shapes[0].numel())
         if axis < 0:
             axis += rank
+        first = shapes[0].tolist()
+        for i, shape in enumerate(shapes[1:], 1):
+            # TF's checks: every shape of the first one's rank, equal off the concat axis.
+            if int(shape.numel()) != rank:
+                raise errors.InvalidArgumentError(
+                    None, None, f"input {i} should contain {rank} elements, but got "
+                    f"{int(shape.numel())}")
+            dims = shape.tolist()
+            if any(a != b for j, (a, b) in enumerate(zip(first, dims)) if j != axis):
+                raise errors.InvalidArgumentError(
+                    None, None, f"All dimensions except {axis} must match. Input {i} has "
+                    f"shape [{' '.join(map(str, dims))}] and doesn't match input 0 with "
+                    f"shape [{' '.join(map(str, first))}].")
         offsets, position = [], 0
         for shape in shapes:
             offset = torch.zeros_like(shape)
@@ -171,35 +185,38 @@ def _through_forward(forward_type: str,
     return factory
 
 
-def _vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any) -> tuple:
-    """d(outputs . grads)/d inputs, keeping a graph when the gradients need one."""
-    create = any(isinstance(g, torch.Tensor) and g.requires_grad for g in grads)
+def _vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any, args: tuple) -> tuple:
+    """d(outputs . grads)/d inputs, keeping a graph when any of the gradient op's `args`
+    is itself differentiated (the gradient op inside tf.gradients)."""
+    create = any(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
     found = torch.autograd.grad(outputs, inputs, grads, allow_unused=True,
                                 create_graph=create)
     return tuple(torch.zeros_like(x) if g is None else g for g, x in zip(found, inputs))
 
 
 def _leaf(x: torch.Tensor) -> torch.Tensor:
-    return x.detach().requires_grad_()
+    """`x` as a tensor to differentiate with respect to: itself when it is already part of
+    an autograd graph (so the gradient op's outputs stay differentiable in it)."""
+    return x if x.requires_grad else x.detach().requires_grad_()
 
 
 def _max_pool_grad(forward: Callable, args: tuple) -> Any:
     orig_input, _, grad = args
     x = _leaf(orig_input)
-    return _vjp([forward(x)], [x], [grad])[0]
+    return _vjp([forward(x)], [x], [grad], args)[0]
 
 
 def _avg_pool_grad(forward: Callable, args: tuple) -> Any:
     shape, grad = args
     x = torch.zeros([int(d) for d in shape.tolist()], dtype=grad.dtype, device=grad.device,
                     requires_grad=True)
-    return _vjp([forward(x)], [x], [grad])[0]
+    return _vjp([forward(x)], [x], [grad], args)[0]
 
 
 def _lrn_grad(forward: Callable, args: tuple) -> Any:
     grads, image, _ = args
     x = _leaf(image)
-    return _vjp([forward(x)], [x], [grads])[0]
+    return _vjp([forward(x)], [x], [grads], args)[0]
 
 
 def _fused_batch_norm_grad(forward: Callable, args: tuple) -> tuple:
@@ -207,7 +224,7 @@ def _fused_batch_norm_grad(forward: Callable, args: tuple) -> tuple:
     xs, s = _leaf(x), _leaf(scale)
     offset = torch.zeros_like(scale, requires_grad=True)
     y = forward(xs, s, offset, mean.detach(), variance.detach())[0]
-    dx, dscale, doffset = _vjp([y], [xs, s, offset], [dy])
+    dx, dscale, doffset = _vjp([y], [xs, s, offset], [dy], args)
     empty = torch.zeros(0, dtype=scale.dtype, device=scale.device)
     return dx, dscale, doffset, empty, empty
 
@@ -228,7 +245,7 @@ declare("LRNGrad", inputs=["input_grads: T", "input_image: T", "output_image: T"
         attrs={"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
                "T": Type((D.float16, D.bfloat16, D.float32), default=D.float32)},
         shape=lambda ctx: [ctx.shape(1)], kernel=_through_forward("LRN", _lrn_grad),
-        doc="The gradient of LRN with respect to its input.")
+        grad="unregistered", doc="The gradient of LRN with respect to its input.")
 declare("FusedBatchNormGradV3",
         inputs=["y_backprop: T", "x: T", "scale: float32", "reserve_space_1: U",
                 "reserve_space_2: U", "reserve_space_3: U"],
@@ -239,4 +256,5 @@ declare("FusedBatchNormGradV3",
         shape=lambda ctx: [ctx.shape(1), ctx.shape(2), ctx.shape(2), TensorShape([0]),
                            TensorShape([0])],
         kernel=_through_forward("FusedBatchNormV3", _fused_batch_norm_grad),
+        grad_none_inputs=(3, 4, 5),     # (TF: no gradient for the saved statistics)
         doc="The gradients of FusedBatchNormV3 (batch statistics when is_training).")
