@@ -17,6 +17,14 @@ _ITERATOR = ("tf.data iterator resource; covered by tests/golden/cases_data.py, 
 _TENSOR_ARRAY = ("TensorArray handle and flow; covered by tests/golden/"
                  "cases_control_flow_arrays.py, cases_rnn.py")
 _INTERNAL = "tf1compat-internal op, not a TF op"
+_CHAINS = "a handle or dead/live value; covered by tests/golden/cases_raw_op_chains.py::"
+_FRAME = ("TF1 while-loop frame op (meaningful only inside a whole loop); covered by "
+          "tests/test_graph_import.py (TF's .meta files with tf.while_loop) and "
+          "tests/test_graph_export.py")
+_REF_FRAME = ("ref-typed form of a TF1 loop frame op (loops over ref variables in "
+              "imported graphs); no fixture has one")
+_IMPORTED_FUNCTION = ("takes TF function attrs (library functions of imported graphs); "
+                      "covered by tests/test_graph_import.py")
 
 EXEMPT: Dict[str, str] = {
     # tf.data datasets and iterators
@@ -64,6 +72,28 @@ EXEMPT: Dict[str, str] = {
     "MatrixExponential": "TF removed the raw op (GraphDef 27: tf.raw_ops.MatrixExponential "
                          "raises as TF's, tests/test_raw_ops.py); tf1compat's tf.linalg.expm "
                          "op, covered by tests/golden/cases_linalg_extra.py",
+    "TensorArrayGradV3": _TENSOR_ARRAY + ", tests/test_graph_import.py (tensor_array)",
+    "TensorArrayGradWithShape": "TensorArray gradient handle of imported graphs; no "
+                                "fixture has one",
+    # TF1 dataflow control flow and functional ops of imported graphs
+    **{op: _FRAME for op in ("Enter", "Exit", "NextIteration", "LoopCond")},
+    **{op: _REF_FRAME for op in ("RefEnter", "RefExit", "RefNextIteration")},
+    "RefSwitch": "Switch of a ref tensor (tf.cond on a ref variable); covered by "
+                 "tests/golden/cases_control_flow.py",
+    **{op: _CHAINS + "switch_merge" for op in ("Switch", "Merge", "ControlTrigger")},
+    **{op: _CHAINS + "stack_ops" for op in (
+        "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2")},
+    **{op: _CHAINS + "tensor_list_ops" for op in (
+        "EmptyTensorList", "TensorListElementShape", "TensorListFromTensor",
+        "TensorListGather", "TensorListGetItem", "TensorListLength", "TensorListPopBack",
+        "TensorListPushBack", "TensorListReserve", "TensorListSetItem", "TensorListStack")},
+    **{op: _CHAINS + "optional_ops" for op in (
+        "OptionalFromValue", "OptionalGetValue", "OptionalHasValue", "OptionalNone")},
+    "PartitionedCall": _IMPORTED_FUNCTION + " (partitioned_call)",
+    **{op: _IMPORTED_FUNCTION + " (functional_control_flow)" for op in (
+        "StatelessIf", "StatelessWhile")},
+    **{op: "takes TF function attrs (library functions of imported graphs); no fixture "
+           "has one" for op in ("StatefulPartitionedCall", "StatelessCase")},
     # tf1compat's own
     "_Arg": _INTERNAL + " (a control-flow region's argument)",
     "GradientInput": _INTERNAL + " (a Python gradient function's input)",
