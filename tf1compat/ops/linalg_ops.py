@@ -153,15 +153,22 @@ def _einsum_shape(ctx: Any) -> List[TensorShape]:
     else:
         lhs = equation
         letters = lhs.replace(",", "").replace(".", "")
-        out = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+        out = ("..." if "..." in lhs else "") + \
+            "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     terms = lhs.split(",")
     if len(terms) != len(ctx.inputs):
         raise ValueError(f"Expected {len(terms)} inputs for equation {equation!r}, got "
                          f"{len(ctx.inputs)}")
-    if "." in equation:
-        return [unknown_shape()]
     sizes: dict = {}
+    ellipsis = TensorShape([])           # the broadcast of the dims "..." stands for
     for term, shape in zip(terms, ctx.shapes):
+        if "..." in term:
+            if shape.rank is None:
+                return [unknown_shape()]
+            head, n = term.index("..."), shape.rank - (len(term) - 3)
+            dims = shape.as_list()
+            ellipsis = broadcast_shapes(ellipsis, TensorShape(dims[head:head + n]), ctx)
+            term, shape = term.replace("...", ""), TensorShape(dims[:head] + dims[head + n:])
         if shape.rank is None:
             continue
         if shape.rank != len(term):
@@ -174,7 +181,13 @@ def _einsum_shape(ctx: Any) -> List[TensorShape]:
                                  f"{letter!r}, got {dim} in equation {equation!r}")
             if dim is not None and (known is None or known == 1):
                 sizes[letter] = dim
-    return [TensorShape([sizes.get(c) for c in out])]
+    head = out.index("...") if "..." in out else len(out)
+    letters = out.replace("...", "")
+    dims = [sizes.get(c) for c in letters]
+    if "..." in out and ellipsis.rank is None:
+        return [unknown_shape()]
+    middle = ellipsis.as_list() if "..." in out else []
+    return [TensorShape(dims[:head] + middle + dims[head:])]
 
 
 declare("Einsum", inputs=["inputs: N * T"], outputs=["output: T"],

@@ -90,12 +90,19 @@ def _bincount_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if w is not None and w.numel() != flat.numel():
             raise errors.InvalidArgumentError(
                 None, None, "Input arr and weights must have the same shape")
-        out = torch.zeros(n, dtype=out_dtype, device=arr.device)
+        # A matrix counts each row on its own: row r's bins are r * n ... r * n + n - 1.
+        rows = arr.shape[0] if arr.dim() == 2 else 1
+        if arr.dim() == 2:
+            flat = flat + torch.arange(rows, device=arr.device).repeat_interleave(
+                arr.shape[1]) * n
+        out = torch.zeros(rows * n, dtype=out_dtype, device=arr.device)
         idx = flat[keep]
         if binary:
-            return out.index_fill(0, idx, 1)
-        vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
-        return out.index_add(0, idx, vals)
+            out = out.index_fill(0, idx, 1)
+        else:
+            vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
+            out = out.index_add(0, idx, vals)
+        return out.reshape(rows, n) if arr.dim() == 2 else out
     return dense_bincount
 
 
@@ -104,7 +111,7 @@ declare("DenseBincount", inputs=["input: Tidx", "size: Tidx", "weights: T"],
         attrs={"Tidx": Type((D.int32, D.int64)),
                "T": Type((D.int32, D.int64, D.float32, D.float64)),
                "binary_output": False},
-        shape=_bincount_shape, kernel=_bincount_kernel, grad="none")
+        shape=_bincount_shape, kernel=_bincount_kernel, grad="unregistered")
 
 
 def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None,
@@ -300,6 +307,11 @@ def _real_fft_kernel(k: int, inverse: bool) -> Callable[..., Any]:
         def run(x: torch.Tensor, fft_length: Any) -> torch.Tensor:
             n = static if static is not None else [int(v) for v in fft_length.reshape(-1)]
             if not inverse:
+                for d, length in zip(range(x.dim() - k, x.dim()), n):
+                    if x.shape[d] < length:     # (tf.signal.rfft pads before the op)
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Input dimension {d} must have length of at least "
+                                        f"{length} but got: {x.shape[d]}")
                 return torch.fft.rfftn(x, s=n, dim=dims)
             # TF's IRFFT reads only the first n//2+1 bins of the inner dimension and
             # crops/zero-pads the outer ones to fft_length.
