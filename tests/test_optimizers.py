@@ -1,26 +1,17 @@
 """Optimizers and training ops beyond the goldens: in-place updates and copy-on-write,
-raw training ops checked against TF's recorded numbers, checkpoint hooks,
-SyncReplicasOptimizer, regularizers."""
+checkpoint hooks, SyncReplicasOptimizer, regularizers."""
 
 from __future__ import annotations
-
-import json
-import os
 
 import numpy as np
 import pytest
 import torch
 
-import tf1compat
 import tf1compat as tf
 from tf1compat.framework.graph import apply_op
-from tf1compat.framework.op_def import get_op_def
 from tf1compat.contrib.layers import regularizers
 from tf1compat.ops.training_ops import exclusively_owned
 from tf1compat.runtime.session_state import VariableStore
-from tests.golden import cases_optimizers
-from tests.golden.harness import compare, decode
-from tests.golden.runner import DATA_DIR, run_case
 
 
 def _session_with(loss_fn, opt, resource=False):
@@ -111,37 +102,6 @@ def test_unsupported_dtype_has_no_kernel():
         sess.run(v.initializer)
         with pytest.raises(tf.errors.InvalidArgumentError, match="No OpKernel"):
             sess.run(op.outputs[0])
-
-
-# -- raw training ops against TF's recorded numbers (goldens that need tf.raw_ops) ----------
-
-class _RawOps:
-    """`tf.raw_ops.<Op>(**inputs_and_attrs)` built on tf1compat's op declarations."""
-
-    def __getattr__(self, op_type):
-        op_def = get_op_def(op_type)
-
-        def call(**kwargs):
-            inputs = [kwargs.pop(a.name) for a in op_def.inputs]
-            op = apply_op(op_type, inputs, kwargs)
-            return op.outputs[0] if op.outputs else op
-        return call
-
-
-class _WithRawOps:
-    raw_ops = _RawOps()
-
-    def __getattr__(self, name):
-        return getattr(tf1compat, name)
-
-
-@pytest.mark.parametrize("name", ["raw_training_ops", "sparse_duplicate_raw", "shape_errors"])
-def test_raw_training_op_goldens(name):
-    with open(os.path.join(DATA_DIR, "cases_optimizers.json")) as f:
-        expected = decode(json.load(f)[name])
-    actual = run_case(_WithRawOps(), getattr(cases_optimizers, f"case_{name}"))
-    assert "raised" not in expected and "raised" not in actual, actual
-    compare(expected["result"], actual["result"], 1e-5, 1e-6)
 
 
 # -- checkpoint hooks --------------------------------------------------------------------------------

@@ -236,6 +236,7 @@ from tf1compat.data.type_specs import (IndexedSlicesSpec, NoneTensorSpec, Option
                                        TensorArraySpec, TypeSpec, type_spec_from_value)
 from tf1compat.ops.decode_ops import decode_compressed, decode_csv, decode_raw, reduce_join
 from tf1compat.ops.json_example_ops import decode_json_example
+from tf1compat.ops.serialize_ops import parse_tensor, serialize_tensor
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                        VarLenFeature, parse_example, parse_single_example,
@@ -317,6 +318,7 @@ from tf1compat.api import autograph, config
 from tf1compat.training.module import Module
 from tf1compat.util.tf_logging import get_logger
 from tf1compat.variables.variables import init_scope
+from tf1compat.api import raw_ops     # generated from the op declarations: api/raw_ops.py
 from tf1compat import keras, summary
 from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage, SessionLog,
                                               Summary, SummaryMetadata)

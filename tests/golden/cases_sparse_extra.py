@@ -126,3 +126,21 @@ def case_sparse_placeholder_feeds(tf):
         c = sess.run(p, {p: value})
     return {"a": a, "b": b, "c": c, "desc": _desc(p) + _desc(q),
             "q_shape": q.shape.as_list(), "dense": describe(dense)}
+
+
+def case_serialize_sparse_and_tensor(tf):
+    sp = _sp(tf)
+    batch = tf.SparseTensor([[0, 0, 1], [1, 1, 0]], [1, 2], [2, 2, 3])
+    one = tf.io.serialize_sparse(sp)
+    many = tf.serialize_many_sparse(batch, name="many")
+    back = tf.io.deserialize_many_sparse(many, tf.int32, rank=3)
+    unknown = tf.deserialize_many_sparse(many, tf.int32)
+    st = tf.io.serialize_tensor(tf.constant([[1.5, -2.0]]))
+    parsed = tf.io.parse_tensor(st, tf.float32)
+    legacy = tf.parse_tensor(tf.serialize_tensor(tf.constant(["a", "bc"])), tf.string)
+    return {"vals": _run(tf, [one, many, back, st, parsed, legacy]),
+            "shapes": [describe(t) for t in (one, many, st, parsed)] + _desc(back) +
+            _desc(unknown),
+            "types": [t.op.type for t in (one, many, back.indices, st, parsed)],
+            "bad": [catch(lambda: _run(tf, tf.io.parse_tensor(st, tf.int32))),
+                    catch(lambda: tf.io.deserialize_many_sparse(one, tf.float32))]}

@@ -86,7 +86,8 @@ def encode(value: Any) -> Any:
             return {"__nd__": [encode(v) for v in arr.reshape(-1).tolist()], "dtype": "object",
                     "shape": list(arr.shape), "scalar": isinstance(value, np.generic)}
         if arr.dtype.kind == "c":
-            data = [[encode_float(v.real), encode_float(v.imag)] for v in arr.reshape(-1)]
+            data = [[encode_float(float(v.real)), encode_float(float(v.imag))]
+                    for v in arr.reshape(-1)]
         elif arr.dtype.kind == "f":
             data = [encode_float(v) for v in arr.astype(np.float64).reshape(-1).tolist()]
         else:

@@ -517,11 +517,11 @@ def _batch_spec(spec: Any, size: Tensor, drop: Tensor) -> Any:
 
 def _to_tensor_list(element: Any, batched: bool) -> List[Tensor]:
     """The graph tensors of an element's components (sparse ones serialized)."""
-    from tf1compat.data.sparse import serialize_sparse
+    from tf1compat.data.sparse import sparse_component
     out = []
     for value in structure.flatten(element):
         if isinstance(value, SparseTensor):
-            out.append(serialize_sparse(value, batched))
+            out.append(sparse_component(value, batched))
         elif isinstance(value, DatasetV2):
             out.append(value._variant_tensor)
         else:

@@ -4,7 +4,7 @@ In the graph a SparseTensor component is one variant tensor, as in TF: `Serializ
 (`SerializeManySparse` for from_tensor_slices) packs a SparseTensor into it, and an
 iterator's output is unpacked with `DeserializeSparse` (the ops are declared in
 ops/sparse_serialization_ops.py). At run time the variant holds a `SparseValue` (indices,
-values, dense_shape).
+values, dense_shape); with TF's default `out_type=string` the same ops write TF's bytes.
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.data.structure import SparseTensorSpec
 
-__all__ = ["serialize_sparse", "deserialize_sparse_component"]
+__all__ = ["sparse_component", "deserialize_sparse_component"]
 
 
-def serialize_sparse(value: SparseTensor, batched: bool) -> Tensor:
+def sparse_component(value: SparseTensor, batched: bool) -> Tensor:
+    """A SparseTensor dataset component as its variant tensor (`tf.serialize_sparse` is
+    ops/sparse_serialization_ops.py's)."""
     op_type = "SerializeManySparse" if batched else "SerializeSparse"
     return apply_op(op_type, [value.indices, value.values, value.dense_shape],
                     {"out_type": D.variant})._outputs[0]

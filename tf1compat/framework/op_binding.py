@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence
 
+import numpy as np
+
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["complete_attrs", "bind_inputs", "capture_inputs", "convert_one", "list_values",
-           "graph_tensor_in_eager"]
+           "graph_tensor_in_eager", "preferred_dtype"]
 
 
 def complete_attrs(op_def: _op_def.OpDef, attrs: dict) -> dict:
@@ -96,6 +98,25 @@ def bind_inputs(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: dict,
     return flat, groups
 
 
+def preferred_dtype(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any) -> Any:
+    """The dtype TF converts a non-tensor input to while its type attr is not yet inferred.
+
+    The attr's default (reduction axes `[]` become int32), except for a numpy value whose
+    own dtype the attr allows: it keeps it (`axis=np.int64(1)` is int64, as TF's op helper
+    does; a float32 array for int32-or-int64 axes still becomes int32)."""
+    if spec.type_attr is None:
+        return None
+    kind = op_def.attrs[spec.type_attr]
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype != object:
+        try:
+            own = _dtypes.as_dtype(value.dtype)
+        except TypeError:
+            own = None
+        if own is not None and (kind.allowed is None or own in kind.allowed):
+            return None
+    return None if kind.default is _op_def.REQUIRED else kind.default
+
+
 def graph_tensor_in_eager(t: Any) -> TypeError:
     """TF's error for a graph tensor given to an op under eager execution."""
     return TypeError(f"An op outside of the function building code is being passed a "
@@ -134,12 +155,7 @@ def convert_one(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, attrs:
         want = None if want is None else _dtypes.as_dtype(want)
     else:
         want = spec.fixed_dtype
-    hint = None
-    if want is None and spec.type_attr is not None:
-        # TF converts Python values for a not-yet-inferred type attr with the attr's
-        # default as preferred dtype (e.g. reduction axes `[]` become int32).
-        default = op_def.attrs[spec.type_attr].default
-        hint = None if default is _op_def.REQUIRED else default
+    hint = preferred_dtype(op_def, spec, value) if want is None else None
     if isinstance(value, Tensor) and not value._is_eager_tensor:
         tensor = value
     else:

@@ -64,7 +64,9 @@ Registration checks the declaration (signature, attr kinds, defaults) at import 
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import (Any, Callable, Dict, List, Mapping, MutableMapping, Optional, Protocol,
                     Sequence, Tuple)
@@ -77,7 +79,7 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 __all__ = [
     "REQUIRED", "Type", "TypeList", "Int", "ArgSpec", "OpDef", "InferCtx", "declare",
     "get_op_def", "registered_op_types", "unknown_shapes", "FOLD_ELEMENT_LIMIT",
-    "KernelNode", "KernelContext",
+    "KernelNode", "KernelContext", "single_output",
 ]
 
 
@@ -227,6 +229,12 @@ class OpDef:
     can_fold: bool = True
     static_value: Optional[Callable[[Any], Any]] = None
     shape_value: Optional[Callable[[Any], Any]] = None
+    # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
+    source: str = ""
+
+    @property
+    def has_list_outputs(self) -> bool:
+        return any(arg.is_list for arg in self.outputs)
 
     @property
     def foldable(self) -> bool:
@@ -311,9 +319,29 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
-                   shape_value)
+                   shape_value, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
+
+
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _declaration_site() -> str:
+    """The module-level statement that declared the op, directly or through a factory
+    (`unary("Tanh", ...)`), as "tf1compat/ops/math_ops.py:170"; outside the package the
+    file's own path."""
+    frame = sys._getframe(2)
+    site = frame
+    while frame is not None:
+        if frame.f_code.co_name == "<module>":
+            site = frame
+            break
+        frame = frame.f_back
+    path = os.path.abspath(site.f_code.co_filename)
+    if path.startswith(_PACKAGE_PARENT + os.sep):
+        path = os.path.relpath(path, _PACKAGE_PARENT).replace(os.sep, "/")
+    return f"{path}:{site.f_lineno}"
 
 
 def get_op_def(op_type: str) -> OpDef:
@@ -369,6 +397,16 @@ class InferCtx:
 
     def rank(self, i: int) -> Optional[int]:
         return self.inputs[i].shape.rank
+
+
+def single_output(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """A list-output kernel for an op that has exactly one output tensor (`Split` with
+    num_split=1): the value itself, where such kernels return a sequence of one."""
+    def run(*args: Any) -> Any:
+        out = kernel(*args)
+        # (Exact types: a value may itself be a tuple subclass, e.g. a sparse component.)
+        return out[0] if type(out) in (tuple, list) and len(out) == 1 else out
+    return run
 
 
 def no_kernel(node: Any, attrs: str) -> Exception:

@@ -35,9 +35,15 @@ declare("Placeholder", outputs=["output: dtype"],
         shape=lambda ctx: [ctx.attrs["shape"]], kernel=None, grad="unregistered",
         must_feed=True, doc="A value fed at run time; running it unfed is InvalidArgumentError.")
 
+def _placeholder_with_default_shape(ctx: Any) -> List[TensorShape]:
+    # TF: the default value must fit the declared shape.
+    merge_shapes(ctx.shape(0), ctx.attrs["shape"], ctx)
+    return [ctx.attrs["shape"]]
+
+
 declare("PlaceholderWithDefault", inputs=["input: dtype"], outputs=["output: dtype"],
         attrs={"dtype": Type(), "shape": unknown_shape()},
-        shape=lambda ctx: [ctx.attrs["shape"]], kernel=identity_kernel, view=True,
+        shape=_placeholder_with_default_shape, kernel=identity_kernel, view=True,
         grad_names=names(Pass(0)), foldable=False)   # it can be fed: never a constant
 
 def _identity_static_value(t: Tensor) -> Optional[np.ndarray]:
@@ -80,10 +86,8 @@ def placeholder_with_default(input: Any, shape: Any, name: Optional[str] = None)
     """`tf.placeholder_with_default`: `input` unless fed."""
     with name_scope(name, "PlaceholderWithDefault", [input]) as scope:
         value = convert_to_tensor(input, name="input")
-        shape = as_shape(shape)
-        if not value.shape.is_compatible_with(shape):
-            raise ValueError(f"Shapes {value.shape} and {shape} are incompatible")
-        return apply_op1("PlaceholderWithDefault", [value], {"shape": shape}, name=scope)
+        return apply_op1("PlaceholderWithDefault", [value], {"shape": as_shape(shape)},
+                         name=scope)
 
 
 def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None

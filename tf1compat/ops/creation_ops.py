@@ -19,7 +19,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._kernels import as_int_list, static_ints
+from tf1compat.ops._kernels import as_int_list, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.math_ops import cast
 
@@ -107,8 +107,13 @@ def ones(shape: Any, dtype: Any = D.float32, name: Optional[str] = None) -> Tens
     return _filled(shape, dtype, name, lambda d: True if d == D.bool else 1, "ones")
 
 
+def _empty_strings_like(x: Any) -> Any:
+    return np.full(np.shape(x), b"", dtype=object)
+
+
 declare("ZerosLike", inputs=["x: T"], outputs=["y: T"], attrs={"T": Type()},
-        shape=unary_rule, grad="none", kernel=lambda node, kctx: torch.zeros_like)
+        shape=unary_rule, grad="none",
+        kernel=lambda node, kctx: torch_or_numpy(node, torch.zeros_like, _empty_strings_like))
 declare("OnesLike", inputs=["x: T"], outputs=["y: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none", kernel=lambda node, kctx: torch.ones_like)
 
@@ -246,6 +251,10 @@ def _one_hot_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def one_hot(indices: torch.Tensor, depth: Any, on: torch.Tensor, off: torch.Tensor
                 ) -> torch.Tensor:
         n = int(depth.item()) if isinstance(depth, torch.Tensor) else int(depth)
+        for arg, value in (("on_value", on), ("off_value", off)):
+            if value.dim():
+                raise errors.InvalidArgumentError(
+                    None, None, f"{arg} must be a scalar, but got: {list(value.shape)}")
         classes = torch.arange(n, device=indices.device, dtype=indices.dtype)
         pos = indices.dim() if axis == -1 else axis
         shape = [1] * (indices.dim() + 1)

@@ -178,7 +178,8 @@ def _close_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("StackV2", inputs=["max_size: int32"], outputs=["handle: resource"],
-        attrs={"elem_type": REQUIRED, "stack_name": ""}, shape=lambda ctx: [TensorShape([])],
+        attrs={"elem_type": REQUIRED, "stack_name": ""},
+        shape=lambda ctx: [TensorShape([2])],   # TF's legacy two-element stack handle
         kernel=_stack_kernel, stateful=True, grad="none",
         doc="A new stack (max_size < 0: unbounded).")
 declare("StackPushV2", inputs=["handle: resource", "elem: T"], outputs=["output: T"],

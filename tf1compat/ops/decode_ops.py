@@ -209,7 +209,7 @@ declare("DecodeCSV", inputs=["records: string", "record_defaults: OUT_TYPE"],
         attrs={"OUT_TYPE": TypeList(), "field_delim": ",", "use_quote_delim": True,
                "na_value": "", "select_cols": []},
         shape=lambda ctx: [ctx.shape(0) for _ in ctx.attrs["OUT_TYPE"]],
-        kernel=_decode_csv_kernel, grad="none", cpu_only=True,
+        kernel=_decode_csv_kernel, grad="unregistered", cpu_only=True,
         doc="Parses CSV records into one tensor per column.")
 
 

@@ -12,21 +12,27 @@ from typing import Any, Callable, List
 import torch
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.op_def import Int, Type, TypeList, declare, get_op_def
 from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.ops._shape_rules import unary_rule
+from tf1compat.ops._shape_rules import merge_shapes
 from tf1compat.ops.math_ops import FLOAT, FLOAT_COMPLEX, REAL, fixed
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
+def _both_inputs_rule(ctx: Any) -> List[TensorShape]:
+    """The gradient and the forward value must have one shape (TF's merge of both)."""
+    return [merge_shapes(ctx.shape(0), ctx.shape(1), ctx)]
+
+
 def _grad_op(op_type: str, fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
              types: Any = FLOAT, names: tuple = ("gradients", "features"),
-             output: str = "backprops", attrs: dict = None) -> None:
+             output: str = "backprops", attrs: dict = None, grad: str = "autograd") -> None:
     """An elementwise op `fn(incoming gradient, forward value) -> input gradient`."""
     declare(op_type, inputs=[f"{names[0]}: T", f"{names[1]}: T"], outputs=[f"{output}: T"],
-            attrs=dict({"T": Type(tuple(types))}, **(attrs or {})), shape=unary_rule,
-            kernel=fixed(fn), grad="autograd")
+            attrs=dict({"T": Type(tuple(types))}, **(attrs or {})), shape=_both_inputs_rule,
+            kernel=fixed(fn), grad=grad)
 
 
 _grad_op("ReluGrad", lambda g, x: torch.where(x > 0, g, torch.zeros_like(g)), REAL)
@@ -38,7 +44,8 @@ _grad_op("SeluGrad", lambda g, y: torch.where(y > 0, g * _SELU_SCALE,
                                               g * (y + _SELU_SCALE * _SELU_ALPHA)),
          FLOAT, ("gradients", "outputs"))
 _grad_op("SoftplusGrad", lambda g, x: g * torch.sigmoid(x), FLOAT)
-_grad_op("SoftsignGrad", lambda g, x: g / torch.square(1 + torch.abs(x)), FLOAT)
+_grad_op("SoftsignGrad", lambda g, x: g / torch.square(1 + torch.abs(x)), FLOAT,
+         grad="unregistered")       # (TF has no second-order gradient for it)
 _grad_op("SigmoidGrad", lambda y, dy: dy * y * (1 - y), FLOAT_COMPLEX, ("y", "dy"), "z")
 _grad_op("TanhGrad", lambda y, dy: dy * (1 - y * y), FLOAT_COMPLEX, ("y", "dy"), "z")
 _grad_op("SqrtGrad", lambda y, dy: dy * 0.5 / y, FLOAT_COMPLEX, ("y", "dy"), "z")
@@ -53,7 +60,7 @@ def _leaky_relu_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("LeakyReluGrad", inputs=["gradients: T", "features: T"], outputs=["backprops: T"],
-        attrs={"T": Type(FLOAT), "alpha": 0.2}, shape=unary_rule,
+        attrs={"T": Type(FLOAT), "alpha": 0.2}, shape=_both_inputs_rule,
         kernel=_leaky_relu_grad_kernel)
 
 
@@ -87,6 +94,9 @@ def _broadcast_gradient_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     """The axes to reduce each side's gradient over, for a broadcast of s0 with s1."""
     def run(s0: torch.Tensor, s1: torch.Tensor) -> tuple:
         a, b = [int(v) for v in s0.reshape(-1).tolist()], [int(v) for v in s1.reshape(-1).tolist()]
+        if a == b:          # TF's BCast: equal shapes need no reduction, not even of 1s
+            empty = torch.zeros(0, dtype=s0.dtype, device=s0.device)
+            return empty, empty.clone()
         n = max(len(a), len(b))
         a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
         r0 = [i for i in range(n) if a[i] == 1 and b[i] != 1]
@@ -111,6 +121,19 @@ def _concat_offset_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         rank = int(shapes[0].numel())
         if axis < 0:
             axis += rank
+        first = shapes[0].tolist()
+        for i, shape in enumerate(shapes[1:], 1):
+            # TF's checks: every shape of the first one's rank, equal off the concat axis.
+            if int(shape.numel()) != rank:
+                raise errors.InvalidArgumentError(
+                    None, None, f"input {i} should contain {rank} elements, but got "
+                    f"{int(shape.numel())}")
+            dims = shape.tolist()
+            if any(a != b for j, (a, b) in enumerate(zip(first, dims)) if j != axis):
+                raise errors.InvalidArgumentError(
+                    None, None, f"All dimensions except {axis} must match. Input {i} has "
+                    f"shape [{' '.join(map(str, dims))}] and doesn't match input 0 with "
+                    f"shape [{' '.join(map(str, first))}].")
         offsets, position = [], 0
         for shape in shapes:
             offset = torch.zeros_like(shape)
@@ -162,35 +185,38 @@ def _through_forward(forward_type: str,
     return factory
 
 
-def _vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any) -> tuple:
-    """d(outputs . grads)/d inputs, keeping a graph when the gradients need one."""
-    create = any(isinstance(g, torch.Tensor) and g.requires_grad for g in grads)
+def _vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any, args: tuple) -> tuple:
+    """d(outputs . grads)/d inputs, keeping a graph when any of the gradient op's `args`
+    is itself differentiated (the gradient op inside tf.gradients)."""
+    create = any(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
     found = torch.autograd.grad(outputs, inputs, grads, allow_unused=True,
                                 create_graph=create)
     return tuple(torch.zeros_like(x) if g is None else g for g, x in zip(found, inputs))
 
 
 def _leaf(x: torch.Tensor) -> torch.Tensor:
-    return x.detach().requires_grad_()
+    """`x` as a tensor to differentiate with respect to: itself when it is already part of
+    an autograd graph (so the gradient op's outputs stay differentiable in it)."""
+    return x if x.requires_grad else x.detach().requires_grad_()
 
 
 def _max_pool_grad(forward: Callable, args: tuple) -> Any:
     orig_input, _, grad = args
     x = _leaf(orig_input)
-    return _vjp([forward(x)], [x], [grad])[0]
+    return _vjp([forward(x)], [x], [grad], args)[0]
 
 
 def _avg_pool_grad(forward: Callable, args: tuple) -> Any:
     shape, grad = args
     x = torch.zeros([int(d) for d in shape.tolist()], dtype=grad.dtype, device=grad.device,
                     requires_grad=True)
-    return _vjp([forward(x)], [x], [grad])[0]
+    return _vjp([forward(x)], [x], [grad], args)[0]
 
 
 def _lrn_grad(forward: Callable, args: tuple) -> Any:
     grads, image, _ = args
     x = _leaf(image)
-    return _vjp([forward(x)], [x], [grads])[0]
+    return _vjp([forward(x)], [x], [grads], args)[0]
 
 
 def _fused_batch_norm_grad(forward: Callable, args: tuple) -> tuple:
@@ -198,7 +224,7 @@ def _fused_batch_norm_grad(forward: Callable, args: tuple) -> tuple:
     xs, s = _leaf(x), _leaf(scale)
     offset = torch.zeros_like(scale, requires_grad=True)
     y = forward(xs, s, offset, mean.detach(), variance.detach())[0]
-    dx, dscale, doffset = _vjp([y], [xs, s, offset], [dy])
+    dx, dscale, doffset = _vjp([y], [xs, s, offset], [dy], args)
     empty = torch.zeros(0, dtype=scale.dtype, device=scale.device)
     return dx, dscale, doffset, empty, empty
 
@@ -219,7 +245,7 @@ declare("LRNGrad", inputs=["input_grads: T", "input_image: T", "output_image: T"
         attrs={"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
                "T": Type((D.float16, D.bfloat16, D.float32), default=D.float32)},
         shape=lambda ctx: [ctx.shape(1)], kernel=_through_forward("LRN", _lrn_grad),
-        doc="The gradient of LRN with respect to its input.")
+        grad="unregistered", doc="The gradient of LRN with respect to its input.")
 declare("FusedBatchNormGradV3",
         inputs=["y_backprop: T", "x: T", "scale: float32", "reserve_space_1: U",
                 "reserve_space_2: U", "reserve_space_3: U"],
@@ -230,4 +256,5 @@ declare("FusedBatchNormGradV3",
         shape=lambda ctx: [ctx.shape(1), ctx.shape(2), ctx.shape(2), TensorShape([0]),
                            TensorShape([0])],
         kernel=_through_forward("FusedBatchNormV3", _fused_batch_norm_grad),
+        grad_none_inputs=(3, 4, 5),     # (TF: no gradient for the saved statistics)
         doc="The gradients of FusedBatchNormV3 (batch statistics when is_training).")

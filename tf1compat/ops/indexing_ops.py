@@ -298,9 +298,20 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: Optional[str] =
 
 # -- unique ------------------------------------------------------------------------------------
 
+def _unique_strings(x: np.ndarray, out_idx: np.dtype) -> tuple:
+    first: dict = {}
+    idx = np.array([first.setdefault(v, len(first)) for v in x.reshape(-1)], dtype=out_idx)
+    values = np.empty(len(first), dtype=object)
+    values[:] = list(first)
+    return values, idx
+
+
 def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     from tf1compat.ops.sort_ops import first_occurrence_unique
     out_idx = node.attrs["out_idx"].torch_dtype
+    if node.attrs["T"] == D.string:
+        np_idx = node.attrs["out_idx"].as_numpy_dtype
+        return lambda x: _unique_strings(x, np_idx)
 
     def unique(x: Any) -> tuple:
         y, idx, _ = first_occurrence_unique(x)
@@ -311,7 +322,7 @@ def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("Unique", inputs=["x: T"], outputs=["y: T", "idx: out_idx"],
         attrs={"T": Type(), "out_idx": Type((D.int32, D.int64), default=D.int32)},
         shape=lambda ctx: [TensorShape([None]), ctx.shape(0)], kernel=_unique_kernel,
-        grad="none")
+        grad="unregistered")
 
 
 def unique(x: Any, out_idx: Any = D.int32, name: Optional[str] = None) -> Any:

@@ -232,8 +232,15 @@ def _solve_ls_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
     def solve_ls(a: torch.Tensor, b: torch.Tensor, l2: torch.Tensor) -> torch.Tensor:
         if fast:
-            raise NotImplementedError("MatrixSolveLs with fast=True runs through TF's "
-                                      "composite graph; the op itself is not implemented")
+            # TF's kernel: the regularized normal equations through a Cholesky factor,
+            # of the smaller Gramian (A^H A for tall, A A^H for wide matrices).
+            m, n = a.shape[-2:]
+            ah = a.mH
+            eye = torch.eye(min(m, n), dtype=a.dtype, device=a.device)
+            reg = float(l2) * eye
+            if m >= n:
+                return torch.cholesky_solve(ah @ b, torch.linalg.cholesky(ah @ a + reg))
+            return ah @ torch.cholesky_solve(b, torch.linalg.cholesky(a @ ah + reg))
         # fast=False: the minimum-norm least-squares solution (TF uses a complete
         # orthogonal decomposition and ignores l2_regularizer).
         return torch.linalg.pinv(a) @ b

@@ -297,10 +297,28 @@ def _tridiagonal_solve_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return tridiagonal_solve
 
 
+def _tridiagonal_solve_shape(ctx: Any) -> List[TensorShape]:
+    """TF's checks: diagonals [..., 3, M], rhs [..., M, K]."""
+    diagonals, rhs = ctx.shape(0), ctx.shape(1)
+    for s in (diagonals, rhs):
+        if s.rank is not None and s.rank < 2:
+            raise ValueError(f"Shape must be at least rank 2 but is rank {s.rank} "
+                             f"{node_desc(ctx)}")
+    if diagonals.rank is not None and diagonals.as_list()[-2] not in (None, 3):
+        raise ValueError(f"Dimension must be 3 but is {diagonals.as_list()[-2]} "
+                         f"{node_desc(ctx)}")
+    if diagonals.rank is not None and rhs.rank is not None:
+        m, n = diagonals.as_list()[-1], rhs.as_list()[-2]
+        if m is not None and n is not None and m != n:
+            raise ValueError(f"Dimensions must be equal, but are {m} and {n} "
+                             f"{node_desc(ctx)}")
+    return [rhs]
+
+
 declare("TridiagonalSolve", inputs=["diagonals: T", "rhs: T"], outputs=["output: T"],
         attrs={"partial_pivoting": True, "perturb_singular": False,
                "T": Type((D.float64, D.float32, D.complex64, D.complex128))},
-        shape=lambda ctx: [ctx.shape(1)], kernel=_tridiagonal_solve_kernel)
+        shape=_tridiagonal_solve_shape, kernel=_tridiagonal_solve_kernel)
 
 
 def _diagonals_from(diagonals: Any, diagonals_format: str) -> tuple:

@@ -174,8 +174,30 @@ _SHAPE_TYPE = Type((D.int32, D.int64), default=D.int32)
 _SCALAR = [TensorShape([])]
 
 
-def _element_rule(ctx: Any) -> List[TensorShape]:
-    return [unknown_shape()]
+def _element_shape(ctx: Any, i: int) -> TensorShape:
+    """The element_shape input `i` as a static shape (-1: unknown rank, as TF's)."""
+    return ctx.const_shape(i)
+
+
+def _get_item_rule(ctx: Any) -> List[TensorShape]:
+    return [_element_shape(ctx, 2)]
+
+
+def _stack_rule(ctx: Any) -> List[TensorShape]:
+    element = _element_shape(ctx, 1)
+    if element.rank is None:
+        return [unknown_shape()]
+    count = int(ctx.attrs["num_elements"])
+    return [TensorShape([None if count < 0 else count]).concatenate(element)]
+
+
+def _gather_rule(ctx: Any) -> List[TensorShape]:
+    element = _element_shape(ctx, 2)
+    if element.rank is None:
+        return [unknown_shape()]
+    indices = ctx.shape(1)
+    count = indices.as_list()[0] if indices.rank == 1 else None
+    return [TensorShape([count]).concatenate(element)]
 
 
 declare("EmptyTensorList", inputs=["element_shape: shape_type", "max_num_elements: int32"],
@@ -197,12 +219,12 @@ declare("TensorListPushBack", inputs=["input_handle: variant", "tensor: element_
         shape=lambda ctx: _SCALAR, kernel=_push_back_kernel, doc="The list plus tensor.")
 declare("TensorListPopBack", inputs=["input_handle: variant", "element_shape: int32"],
         outputs=["output_handle: variant", "tensor: element_dtype"],
-        attrs={"element_dtype": Type()}, shape=lambda ctx: [TensorShape([]), unknown_shape()],
-        kernel=_pop_back_kernel, doc="The list without its last item, and that item.")
+        attrs={"element_dtype": Type()},
+        shape=lambda ctx: [TensorShape([]), _element_shape(ctx, 1)], kernel=_pop_back_kernel, doc="The list without its last item, and that item.")
 declare("TensorListGetItem",
         inputs=["input_handle: variant", "index: int32", "element_shape: int32"],
         outputs=["item: element_dtype"], attrs={"element_dtype": Type()},
-        shape=_element_rule, kernel=_get_item_kernel, doc="Item index of the list.")
+        shape=_get_item_rule, kernel=_get_item_kernel, doc="Item index of the list.")
 declare("TensorListSetItem",
         inputs=["input_handle: variant", "index: int32", "item: element_dtype"],
         outputs=["output_handle: variant"],
@@ -211,11 +233,11 @@ declare("TensorListSetItem",
 declare("TensorListStack", inputs=["input_handle: variant", "element_shape: int32"],
         outputs=["tensor: element_dtype"],
         attrs={"element_dtype": Type(), "num_elements": -1},
-        shape=_element_rule, kernel=_stack_kernel, doc="The items stacked.")
+        shape=_stack_rule, kernel=_stack_kernel, doc="The items stacked.")
 declare("TensorListGather",
         inputs=["input_handle: variant", "indices: int32", "element_shape: int32"],
         outputs=["values: element_dtype"], attrs={"element_dtype": Type()},
-        shape=_element_rule, kernel=_gather_kernel, doc="The items at indices, stacked.")
+        shape=_gather_rule, kernel=_gather_kernel, doc="The items at indices, stacked.")
 declare("TensorListLength", inputs=["input_handle: variant"], outputs=["length: int32"],
         shape=lambda ctx: _SCALAR, kernel=_length_kernel, grad="none",
         doc="The number of items.")
@@ -259,7 +281,8 @@ declare("OptionalFromValue", inputs=["components: Toutput_types"],
         doc="An Optional holding components.")
 declare("OptionalGetValue", inputs=["optional: variant"], outputs=["components: output_types"],
         attrs={"output_types": TypeList(), "output_shapes": []},
-        shape=lambda ctx: [unknown_shape() for _ in ctx.attrs["output_types"]],
+        shape=lambda ctx: [TensorShape(s) for s in ctx.attrs["output_shapes"]] or
+        [unknown_shape() for _ in ctx.attrs["output_types"]],
         kernel=_get_value_kernel, doc="The Optional's components.")
 declare("OptionalHasValue", inputs=["optional: variant"], outputs=["has_value: bool"],
         shape=lambda ctx: _SCALAR, grad="none",

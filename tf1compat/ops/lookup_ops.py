@@ -26,6 +26,8 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._shape_rules import merge_shapes
+from tf1compat.runtime.eager_binding import tf_type_name
 
 __all__ = ["HashTable", "StaticHashTable", "StaticVocabularyTable",
            "KeyValueTensorInitializer", "TextFileInitializer", "TextFileIndex", "index_table_from_tensor",
@@ -47,8 +49,13 @@ class _Table:
 
     def insert(self, keys: List[Any], values: List[Any]) -> None:
         if self.data is not None:
-            # TF's static tables ignore a second initialization (the op is idempotent).
-            return
+            # TF's static tables accept the same data again (tables_initializer run twice)
+            # and refuse different data.
+            if len(keys) == len(self.data) and all(
+                    k in self.data and self.data[k] == v for k, v in zip(keys, values)):
+                return
+            raise errors.FailedPreconditionError(
+                None, None, "Table was already initialized with different data.")
         if len(keys) != len(values):
             raise errors.InvalidArgumentError(
                 None, None, f"Expected shape [{len(keys)}] for value, got [{len(values)}]")
@@ -102,10 +109,15 @@ def _import_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return import_table
 
 
-for _type, _k, _v in (("LookupTableImportV2", "Tin", "Tout"),
-                      ("InitializeTableV2", "Tkey", "Tval")):
+def _initialize_shape(ctx: Any) -> List[TensorShape]:
+    merge_shapes(ctx.shape(1), ctx.shape(2), ctx)      # one value per key
+    return []
+
+
+for _type, _k, _v, _shape in (("LookupTableImportV2", "Tin", "Tout", lambda ctx: []),
+                              ("InitializeTableV2", "Tkey", "Tval", _initialize_shape)):
     declare(_type, inputs=["table_handle: resource", f"keys: {_k}", f"values: {_v}"],
-            attrs={_k: Type(), _v: Type()}, shape=lambda ctx: [], kernel=_import_kernel,
+            attrs={_k: Type(), _v: Type()}, shape=_shape, kernel=_import_kernel,
             grad="none", stateful=True, cpu_only=True)
 
 
@@ -173,6 +185,12 @@ def _find_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     out_dtype = node.attrs["Tout"]
 
     def find(table: _Table, keys: Any, default: Any) -> Any:
+        for what, given, held in (("Key", node.attrs["Tin"], table.key_dtype),
+                                  ("Value", out_dtype, table.value_dtype)):
+            if given != held:
+                raise errors.InvalidArgumentError(
+                    None, None, f"{what} must be type {tf_type_name(held)} but got "
+                                f"{tf_type_name(given)}")
         data = table.require()
         flat = _as_keys(keys)
         fallback = _as_keys(default)
@@ -188,8 +206,9 @@ def _find_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("LookupTableFindV2", inputs=["table_handle: resource", "keys: Tin",
                                      "default_value: Tout"],
         outputs=["values: Tout"], attrs={"Tin": Type(), "Tout": Type()},
-        shape=lambda ctx: [ctx.shape(1)], kernel=_find_kernel, grad="none", stateful=True,
-        cpu_only=True)
+        # (Unknown, as TF's without handle data: HashTable.lookup sets the keys' shape.)
+        shape=lambda ctx: [unknown_shape()], kernel=_find_kernel, grad="none",
+        stateful=True, cpu_only=True)
 
 declare("LookupTableSizeV2", inputs=["table_handle: resource"], outputs=["size: int64"],
         shape=lambda ctx: [TensorShape([])],
@@ -203,7 +222,9 @@ def _export_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     tk, tv = node.attrs["Tkeys"], node.attrs["Tvalues"]
 
     def export(table: _Table) -> tuple:
-        data = table.require()
+        if table.data is None:
+            raise errors.AbortedError(None, None, "HashTable is not initialized.")
+        data = table.data
         keys = list(data)
         return (_output(keys, (len(keys),), tk, kctx.device),
                 _output([data[k] for k in keys], (len(keys),), tv, kctx.device))

@@ -46,8 +46,12 @@ def _roll_shape(ctx: Any) -> List[TensorShape]:
         if t.rank is not None and t.rank > 1:
             raise ValueError(f"Shape must be at most rank 1 but is rank {t.rank} "
                              f"{node_desc(ctx)}")
-    if shift.rank == 1 and axis.rank == 1:
-        merge_shapes(shift, axis, ctx)
+    if shift.rank is not None and axis.rank is not None:
+        if shift.rank != axis.rank:
+            raise ValueError(f"Shapes must be equal rank, but are {shift.rank} and "
+                             f"{axis.rank} {node_desc(ctx)}")
+        if shift.rank == 1:
+            merge_shapes(shift, axis, ctx)
     return [s]
 
 

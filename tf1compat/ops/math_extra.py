@@ -111,7 +111,7 @@ declare("DenseBincount", inputs=["input: Tidx", "size: Tidx", "weights: T"],
         attrs={"Tidx": Type((D.int32, D.int64)),
                "T": Type((D.int32, D.int64, D.float32, D.float64)),
                "binary_output": False},
-        shape=_bincount_shape, kernel=_bincount_kernel, grad="none")
+        shape=_bincount_shape, kernel=_bincount_kernel, grad="unregistered")
 
 
 def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None,
@@ -321,6 +321,11 @@ def _real_fft_kernel(k: int, inverse: bool) -> Callable[..., Any]:
         def run(x: torch.Tensor, fft_length: Any) -> torch.Tensor:
             n = static if static is not None else [int(v) for v in fft_length.reshape(-1)]
             if not inverse:
+                for d, length in zip(range(x.dim() - k, x.dim()), n):
+                    if x.shape[d] < length:     # (tf.signal.rfft pads before the op)
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Input dimension {d} must have length of at least "
+                                        f"{length} but got: {x.shape[d]}")
                 return torch.fft.rfftn(x, s=n, dim=dims)
             # TF's IRFFT reads only the first n//2+1 bins of the inner dimension and
             # crops/zero-pads the outer ones to fft_length.

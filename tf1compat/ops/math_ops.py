@@ -49,17 +49,27 @@ def fixed(fn: Callable[..., Any]) -> Callable[[Any, Any], Callable[..., Any]]:
 
 # -- factories ---------------------------------------------------------------------------
 
-def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT_COMPLEX,
+def _type_attrs(types: Any) -> dict:
+    """A factory's `types`: the dtypes its attr T allows, or one DType the op is fixed to
+    (TF's logical ops take bool and have no T attr)."""
+    return {} if isinstance(types, D.DType) else {"T": Type(tuple(types))}
+
+
+def unary(op_type: str, fn: Callable[..., Any], types: Any = FLOAT_COMPLEX,
           out_type: Optional[D.DType] = None,
-          kernel_types: Optional[Sequence[D.DType]] = None, **facts: Any
-          ) -> Callable[..., Tensor]:
+          kernel_types: Optional[Sequence[D.DType]] = None,
+          args: Sequence[str] = ("x", "y"), **facts: Any) -> Callable[..., Tensor]:
     """Declares a one-input elementwise op and returns its gen-style wrapper.
 
     `kernel_types`: the dtypes TF registers a kernel for, when narrower than the op's
-    declared types (running others is TF's "No OpKernel was registered" error). `facts`:
-    the op's other declared facts (gradient policy and names, ...), as `declare` takes them.
+    declared types (running others is TF's "No OpKernel was registered" error). `args`:
+    TF's names of the input and the output. `facts`: the op's other declared facts
+    (gradient policy and names, ...), as `declare` takes them.
     """
-    outputs = [f"y: {out_type.name}"] if out_type is not None else ["y: T"]
+    in_name, out_name = args
+    type_attrs = _type_attrs(types)
+    element = "T" if type_attrs else types.name
+    outputs = [f"{out_name}: {out_type.name if out_type is not None else element}"]
     kernel = fixed(fn)
     if kernel_types is not None:
         allowed = tuple(kernel_types)
@@ -68,7 +78,7 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
             if node.attrs["T"] not in allowed:
                 raise no_kernel(node, f"T=DT_{node.attrs['T'].name.upper()}")
             return fn
-    declare(op_type, inputs=["x: T"], outputs=outputs, attrs={"T": Type(tuple(types))},
+    declare(op_type, inputs=[f"{in_name}: {element}"], outputs=outputs, attrs=type_attrs,
             shape=unary_rule, kernel=kernel, **facts)
 
     def wrapper(x: Any, name: Optional[str] = None) -> Tensor:
@@ -78,11 +88,16 @@ def unary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = FLOAT
     return wrapper
 
 
-def binary(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = NUMBER,
-           **facts: Any) -> Callable[..., Tensor]:
-    """Declares a broadcasting two-input elementwise op; returns its gen-style wrapper."""
-    declare(op_type, inputs=["x: T", "y: T"], outputs=["z: T"],
-            attrs={"T": Type(tuple(types))}, shape=broadcast_rule, kernel=fixed(fn), **facts)
+def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
+           args: Sequence[str] = ("x", "y", "z"), **facts: Any) -> Callable[..., Tensor]:
+    """Declares a broadcasting two-input elementwise op; returns its gen-style wrapper
+    (positional). `args`: TF's names of the two inputs and the output."""
+    first, second, out = args
+    type_attrs = _type_attrs(types)
+    element = "T" if type_attrs else types.name
+    declare(op_type, inputs=[f"{first}: {element}", f"{second}: {element}"],
+            outputs=[f"{out}: {element}"], attrs=type_attrs, shape=broadcast_rule,
+            kernel=fixed(fn), **facts)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -183,8 +198,8 @@ minimum_ = binary("Minimum", torch.minimum, REAL, grad_formula=minimum_formula,
                   grad_names=broadcast_names("SelectV2", "SelectV2_1"))
 squared_difference = binary("SquaredDifference", _squared_difference, SIGNED,
                             grad_names=broadcast_names("mul_1", "Neg"))
-atan2 = binary("Atan2", torch.atan2, FLOAT,
-               grad_names=broadcast_names("mul", "mul_1"), grad_formula=atan2_formula)
+_atan2 = binary("Atan2", torch.atan2, FLOAT, args=("y", "x", "z"),
+                grad_names=broadcast_names("mul", "mul_1"), grad_formula=atan2_formula)
 div_no_nan_ = binary(
     "DivNoNan", lambda x, y: torch.where(
         y == 0, torch.zeros_like(x), x / torch.where(y == 0, torch.ones_like(y), y)),
@@ -239,7 +254,13 @@ is_nan = unary("IsNan", torch.isnan, FLOAT, out_type=D.bool, grad="unregistered"
 is_inf = unary("IsInf", torch.isinf, FLOAT, out_type=D.bool, grad="unregistered")
 is_finite = unary("IsFinite", torch.isfinite, FLOAT, out_type=D.bool,
                   grad="unregistered")
-conj_ = unary("Conj", torch.conj_physical, COMPLEX + (D.variant,))
+conj_ = unary("Conj", torch.conj_physical, COMPLEX + (D.variant,), args=("input", "output"))
+
+
+def atan2(y: Any, x: Any, name: Optional[str] = None) -> Tensor:
+    """`tf.atan2(y, x)`: the elementwise angle of the point (x, y), in [-pi, pi]."""
+    return _atan2(y, x, name=name)
+
 
 less = compare("Less", torch.lt)
 less_equal = compare("LessEqual", torch.le)
@@ -247,34 +268,61 @@ greater = compare("Greater", torch.gt)
 greater_equal = compare("GreaterEqual", torch.ge)
 
 
-def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any]) -> Callable:
+def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any],
+                     mismatch: bool) -> Callable:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         if node.attrs["T"] == D.string:
             # bool results are torch tensors whatever the input dtype (Where, LogicalAnd,
             # Select consume them).
-            return lambda x, y: torch.from_numpy(np.asarray(np_fn(
-                np.asarray(x, dtype=object), np.asarray(y, dtype=object)), dtype=bool))
-        return fn
+            def compute(x: Any, y: Any) -> Any:
+                return torch.from_numpy(np.asarray(np_fn(
+                    np.asarray(x, dtype=object), np.asarray(y, dtype=object)), dtype=bool))
+        else:
+            compute = fn
+        if node.attrs.get("incompatible_shape_error", True):
+            return compute
+
+        def tolerant(x: Any, y: Any) -> Any:
+            # TF: shapes that do not broadcast compare as one scalar (unequal).
+            try:
+                np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
+            except ValueError:
+                device = x.device if isinstance(x, torch.Tensor) else None
+                return torch.tensor(mismatch, device=device)
+            return compute(x, y)
+        return tolerant
     return factory
+
+
+def _equality_shape(ctx: Any) -> List[TensorShape]:
+    if not ctx.attrs.get("incompatible_shape_error", True):
+        try:
+            return broadcast_rule(ctx)
+        except ValueError:
+            return [TensorShape([])]
+    return broadcast_rule(ctx)
 
 
 def _equal_static_value(t: Tensor) -> Optional[np.ndarray]:
     a, b = constant_value(t.op.inputs[0]), constant_value(t.op.inputs[1])
     if a is None or b is None:
         return None
-    return np.equal(a, b) if t.op.type == "Equal" else np.not_equal(a, b)
+    try:
+        return np.equal(a, b) if t.op.type == "Equal" else np.not_equal(a, b)
+    except ValueError:          # shapes that do not broadcast (incompatible_shape_error)
+        return None
 
 
-for _op_type, _fn, _np_fn in (("Equal", torch.eq, np.equal),
-                              ("NotEqual", torch.ne, np.not_equal)):
+for _op_type, _fn, _np_fn, _mismatch in (("Equal", torch.eq, np.equal, False),
+                                         ("NotEqual", torch.ne, np.not_equal, True)):
     declare(_op_type, inputs=["x: T", "y: T"], outputs=["z: bool"],
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
-            shape=broadcast_rule, kernel=_equality_kernel(_fn, _np_fn), grad="none",
-            static_value=_equal_static_value)
+            shape=_equality_shape, kernel=_equality_kernel(_fn, _np_fn, _mismatch),
+            grad="none", static_value=_equal_static_value)
 
-logical_and = binary("LogicalAnd", torch.logical_and, (D.bool,), grad="none")
-logical_or = binary("LogicalOr", torch.logical_or, (D.bool,), grad="none")
-logical_not = unary("LogicalNot", torch.logical_not, (D.bool,), grad="none")
+logical_and = binary("LogicalAnd", torch.logical_and, D.bool, grad="none")
+logical_or = binary("LogicalOr", torch.logical_or, D.bool, grad="none")
+logical_not = unary("LogicalNot", torch.logical_not, D.bool, grad="none")
 bitwise_and = binary("BitwiseAnd", torch.bitwise_and, INT, grad="none")
 bitwise_or = binary("BitwiseOr", torch.bitwise_or, INT, grad="none")
 bitwise_xor = binary("BitwiseXor", torch.bitwise_xor, INT, grad="none")

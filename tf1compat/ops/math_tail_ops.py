@@ -179,9 +179,17 @@ def _approx_top_k_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _approx_top_k_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    # TF registers ApproxTopK for TPUs (XLA) only: on CPU and GPU graphs fail to run.
-    attrs = ", ".join(f"{k}={_attr_text(v)}" for k, v in sorted(node.attrs.items()))
-    raise no_kernel(node, attrs)
+    # TF 2.21 registers a CPU kernel only for is_max_k=True, reduction_dimension=-1: the
+    # exact top k, sorted (torch.topk). Other attrs have no kernel (TPUs only).
+    if not node.attrs["is_max_k"] or node.attrs["reduction_dimension"] != -1:
+        attrs = ", ".join(f"{k}={_attr_text(v)}" for k, v in sorted(node.attrs.items()))
+        raise no_kernel(node, attrs)
+    k = node.attrs["k"]
+
+    def run(x: torch.Tensor) -> tuple:
+        values, indices = torch.topk(x, k, dim=-1, largest=True, sorted=True)
+        return values, indices.to(torch.int32)
+    return run
 
 
 declare("ApproxTopK", inputs=["input: T"], outputs=["values: T", "indices: int32"],

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -38,7 +39,6 @@ def _k_range(node: Any, index: int = 1) -> tuple:
 
 
 def _bad_k(message: str) -> Exception:
-    from tf1compat.framework import errors
     return errors.InvalidArgumentError(None, None, message)
 
 
@@ -246,6 +246,22 @@ def _square_matrix_shape(ctx: Any) -> List[TensorShape]:
     return [s]
 
 
+def _solve_shape(ctx: Any) -> List[TensorShape]:
+    """A square system [..., M, M] and right-hand sides [..., M, K]: the result is rhs's
+    shape; TF's shape function rejects a row count that differs."""
+    _square_matrix_shape(ctx)
+    a, b = ctx.shape(0), ctx.shape(1)
+    if b.rank is not None and b.rank < 2:
+        raise ValueError(f"Shape must be at least rank 2 but is rank {b.rank} "
+                         f"{node_desc(ctx)}")
+    if a.rank is not None and b.rank is not None:
+        m, n = a.as_list()[-2], b.as_list()[-2]
+        if m is not None and n is not None and m != n:
+            raise ValueError(f"Dimensions must be equal, but are {m} and {n} "
+                             f"{node_desc(ctx)}")
+    return [b]
+
+
 def _linalg(op_type: str, fn: Callable[..., Any], shape: Callable, inputs: List[str],
             attrs: Optional[dict] = None, outputs: Optional[List[str]] = None) -> None:
     base = {"T": Type(FLOAT_COMPLEX)}
@@ -264,7 +280,7 @@ _linalg("Cholesky", lambda node, kctx: torch.linalg.cholesky, _square_matrix_sha
         ["input: T"])
 _linalg("MatrixSolve", lambda node, kctx: (
     lambda a, b: torch.linalg.solve(a.mH if node.attrs["adjoint"] else a, b)),
-    lambda ctx: [ctx.shape(1)], ["matrix: T", "rhs: T"], {"adjoint": False})
+    _solve_shape, ["matrix: T", "rhs: T"], {"adjoint": False})
 
 
 def _triangular_solve_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -277,7 +293,7 @@ def _triangular_solve_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-_linalg("MatrixTriangularSolve", _triangular_solve_kernel, lambda ctx: [ctx.shape(1)],
+_linalg("MatrixTriangularSolve", _triangular_solve_kernel, _solve_shape,
         ["matrix: T", "rhs: T"], {"lower": True, "adjoint": False})
 
 

@@ -238,7 +238,7 @@ def _fused_bn_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                 scale.reshape(view) + offset.reshape(view)
             batch_mean, batch_var = m_i, v_i
             reserve = (m_i, v_i)
-        extra = torch.zeros(1, dtype=scale.dtype, device=x.device)
+        extra = torch.zeros(0, dtype=scale.dtype, device=x.device)   # TF: empty on CPU
         return y.to(x.dtype), batch_mean, batch_var, reserve[0], reserve[1], extra
     return run
 
@@ -250,7 +250,8 @@ declare("FusedBatchNormV3",
         attrs={"T": Type((D.float16, D.bfloat16, D.float32)), "U": Type((D.float32,)),
                "epsilon": 0.0001, "exponential_avg_factor": 1.0, "data_format": "NHWC",
                "is_training": True},
-        shape=_fused_bn_shape, kernel=_fused_bn_kernel)
+        shape=_fused_bn_shape, kernel=_fused_bn_kernel,
+        grad_none_inputs=(3, 4))        # (TF: no gradient for the population statistics)
 
 
 def fused_batch_norm(x: Any, scale: Any, offset: Any, mean: Any = None, variance: Any = None,

@@ -493,7 +493,7 @@ declare("ParseExampleV2",
                  "sparse_shapes: num_sparse * int64", "dense_values: Tdense"],
         attrs={"Tdense": TypeList(), "num_sparse": Int(0), "sparse_types": TypeList(),
                "ragged_value_types": [], "ragged_split_types": [], "dense_shapes": []},
-        shape=_parse_example_shape, kernel=_parse_example_kernel, grad="none",
+        shape=_parse_example_shape, kernel=_parse_example_kernel, grad="unregistered",
         cpu_only=True, doc="Parses a batch (or one) of serialized tf.train.Example protos.")
 
 
@@ -759,7 +759,7 @@ declare("ParseSequenceExampleV2",
                "feature_list_dense_types": TypeList(), "feature_list_sparse_types": TypeList(),
                "feature_list_ragged_value_types": [], "feature_list_ragged_split_types": [],
                "feature_list_dense_shapes": []},
-        shape=_sequence_shape, kernel=_sequence_kernel, grad="none", cpu_only=True,
+        shape=_sequence_shape, kernel=_sequence_kernel, grad="unregistered", cpu_only=True,
         doc="Parses one serialized tf.train.SequenceExample.")
 
 

@@ -25,6 +25,7 @@ from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import declare
 from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
+from tf1compat.ops._shape_rules import node_desc
 from tf1compat.util import nest
 from tf1compat.util import tf_logging
 
@@ -78,9 +79,16 @@ def _print_v2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return print_
 
 
+def _print_v2_shape(ctx: Any) -> list:
+    if ctx.rank(0) not in (None, 0):
+        raise ValueError(f"input must be a scalar, but has rank: {ctx.rank(0)} "
+                         f"{node_desc(ctx)}")
+    return []
+
+
 declare("PrintV2", inputs=["input: string"], outputs=[],
         attrs={"output_stream": "stderr", "end": "\n"},
-        shape=lambda ctx: [], kernel=_print_v2_kernel, grad="none", stateful=True,
+        shape=_print_v2_shape, kernel=_print_v2_kernel, grad="none", stateful=True,
         cpu_only=True, doc="Writes a string scalar to stderr, stdout, the log or a file.")
 
 

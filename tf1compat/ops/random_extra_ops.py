@@ -30,6 +30,7 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import _philox as philox
 from tf1compat.ops import _random_gamma_poisson as samplers
 from tf1compat.ops._kernels import as_int_list, static_ints
+from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops._random_stream import RandomStream
 from tf1compat.ops._special_kernels import igamma_grad_a
 from tf1compat.ops.random_ops import _output_dims, _stream, _to_device, shape_tensor
@@ -252,6 +253,16 @@ def _shape_of_first(ctx: Any) -> List[TensorShape]:
     return [constant_value_as_shape(ctx.inputs[0])]
 
 
+def _seeded_shape(ctx: Any) -> List[TensorShape]:
+    """The V1 stateless ops: TF's shape function checks the seed is a [2] vector."""
+    seed = ctx.shape(1)
+    if seed.rank is not None and seed.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {seed.rank} {node_desc(ctx)}")
+    if seed.rank == 1 and seed.as_list()[0] not in (None, 2):
+        raise ValueError(f"Dimension must be 2 but is {seed.as_list()[0]} {node_desc(ctx)}")
+    return _shape_of_first(ctx)
+
+
 def _full_int(stream: RandomStream, dims: List[int], dtype: D.DType) -> torch.Tensor:
     """UniformFullInt: raw 32-bit words, or pairs (low word first) for 64-bit types."""
     n = int(np.prod(dims, dtype=np.int64))
@@ -338,7 +349,7 @@ for _type, _method, _types, _default in (
             attrs={"dtype": Type(_types, default=_default), "T": Type(INDEX, default=D.int32),
                    "Tseed": Type(INDEX + (D.uint32, D.uint64) if _method == "full_int"
                                  else INDEX, default=D.int64)},
-            shape=_shape_of_first, kernel=_v1_kernel(_method), grad="none", cpu_only=True)
+            shape=_seeded_shape, kernel=_v1_kernel(_method), grad="none", cpu_only=True)
 declare("StatelessRandomUniformInt", inputs=["shape: T", "seed: Tseed", "minval: dtype",
                                              "maxval: dtype"],
         outputs=["output: dtype"],

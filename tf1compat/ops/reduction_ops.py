@@ -24,7 +24,7 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
-from tf1compat.ops.math_ops import COMPLEX, FLOAT, NUMBER, REAL, cast
+from tf1compat.ops.math_ops import NUMBER, REAL, cast
 
 
 
@@ -93,8 +93,10 @@ _REDUCERS = {
     "Prod": _reduce_all_dims(lambda x, dim, keepdim: torch.prod(x, dim=dim, keepdim=keepdim,
                                                                 dtype=x.dtype)),
     "All": _reduce_all_dims(torch.all), "Any": _reduce_all_dims(torch.any),
+    # Integer norms as TF's: the float root truncated back to the integer type.
     "EuclideanNorm": lambda x, dims, keep: torch.linalg.vector_norm(
-        x, dim=dims, keepdim=keep).to(x.dtype),
+        x if x.is_floating_point() or x.is_complex() else x.double(), dim=dims,
+        keepdim=keep).to(x.dtype),
 }
 
 
@@ -137,13 +139,15 @@ for _type, _types, _facts in (
         ("Max", REAL, {"grad_names": names("mul", None)}),
         ("Min", REAL, {"grad_names": names("mul", None)}),
         ("Prod", NUMBER, {"grad_names": _prod_grad_names}),
-        ("All", (D.bool,), {"grad": "unregistered"}),
-        ("Any", (D.bool,), {"grad": "unregistered"}),
-        ("EuclideanNorm", FLOAT + COMPLEX, {})):
+        ("EuclideanNorm", NUMBER, {})):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
             attrs={"keep_dims": False, "T": Type(_types),
                    "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
             shape=_reduction_shape, kernel=_reduction_kernel, **_facts)
+for _type in ("All", "Any"):         # (bool only: TF's op has no T attr)
+    declare(_type, inputs=["input: bool", "reduction_indices: Tidx"], outputs=["output: bool"],
+            attrs={"keep_dims": False, "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
+            shape=_reduction_shape, kernel=_reduction_kernel, grad="unregistered")
 
 
 def _reduction_dims(x: Any, axis: Any) -> Any:
@@ -317,7 +321,13 @@ def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = static_ints(node, 1)
 
     def run(x: torch.Tensor, a: Any) -> torch.Tensor:
-        k = (axis[0] if axis is not None else as_int_list(a)[0]) % max(x.dim(), 1)
+        k = axis[0] if axis is not None else as_int_list(a)[0]
+        if not -x.dim() <= k < x.dim():
+            from tf1compat.framework import errors
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected {node._type.lower()} axis in the range [{-x.dim()}, "
+                            f"{x.dim()}), but got {k}")
+        k %= max(x.dim(), 1)
         if reverse:
             x = torch.flip(x, [k])
         if exclusive:
@@ -363,6 +373,9 @@ def _segment_kernel(reduce: str, sorted_ids: bool) -> Callable[..., Any]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         def run(data: torch.Tensor, ids: torch.Tensor, num: Any = None) -> torch.Tensor:
             ids = ids.long()
+            if sorted_ids and ids.numel() > 1 and bool((ids[1:] < ids[:-1]).any()):
+                from tf1compat.framework import errors
+                raise errors.InvalidArgumentError(None, None, "segment ids are not increasing")
             if num is None:
                 n = int(ids.max()) + 1 if ids.numel() else 0
             else:
@@ -471,7 +484,8 @@ def _clip_by_value_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
                             f"have the same shape as t: t shape {list(shape)} "
                             f"clip_value_min shape {list(lo.shape)} clip_value_max shape "
                             f"{list(hi.shape)}")
-        return torch.clamp(t, lo, hi)
+        # TF's order: where lo > hi the result is lo (torch.clamp would give hi).
+        return torch.maximum(torch.minimum(t, hi), lo)
     return clip
 
 

@@ -21,6 +21,9 @@ from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._shape_rules import node_desc
+from tf1compat.ops.indexing_ops import _batched_gather
+from tf1compat.runtime.eager_binding import tf_type_name
 from tf1compat.ops.state_ops import (_scatter_combine, _check_indices, merge_shapes, nd_rows,
                                      shape_text, store_value)
 
@@ -41,6 +44,22 @@ def handle_op(t: Tensor) -> Optional[Any]:
     while op._type in ("Identity", "Snapshot") and op._inputs:
         op = op._inputs[0]._op
     return op if op._type == "VarHandleOp" else None
+
+
+def handle_dtype(t: Tensor) -> Optional[D.DType]:
+    """The dtype of the variable behind resource tensor `t`, when known at graph build."""
+    if t._is_eager_tensor:
+        return None
+    op = handle_op(t)
+    return op.attrs["dtype"].base_dtype if op is not None else None
+
+
+def _check_dtype(ctx: Any, attr: str = "dtype") -> None:
+    """TF's build-time check of an op's dtype against the variable's (handle data)."""
+    have, want = handle_dtype(ctx.inputs[0]), ctx.attrs[attr]
+    if have is not None and have != want.base_dtype:
+        raise ValueError(f"Trying to read variable with wrong dtype. Expected "
+                         f"{tf_type_name(have)} got {tf_type_name(want)} {node_desc(ctx)}")
 
 
 def handle_shape(t: Tensor) -> TensorShape:
@@ -96,8 +115,13 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return read_variable
 
 
+def _read_shape(ctx: Any) -> List[TensorShape]:
+    _check_dtype(ctx)
+    return [handle_shape(ctx.inputs[0])]
+
+
 declare("ReadVariableOp", inputs=["resource: resource"], outputs=["value: dtype"],
-        attrs={"dtype": Type()}, shape=lambda ctx: [handle_shape(ctx.inputs[0])],
+        attrs={"dtype": Type()}, shape=_read_shape,
         kernel=_read_kernel, stateful=True, view=True, grad_names=names(Pass(0)))
 
 
@@ -122,6 +146,7 @@ def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _assign_variable_shape(ctx: Any) -> List[TensorShape]:
+    _check_dtype(ctx)
     var_shape = handle_shape(ctx.inputs[0])
     if ctx.attrs.get("validate_shape"):
         merge_shapes(ctx, var_shape, ctx.shape(1))
@@ -151,6 +176,7 @@ def _update_variable_kernel(fn: Callable[[Any, Any], Any]) -> Callable[..., Any]
 
 
 def _update_variable_shape(ctx: Any) -> List[TensorShape]:
+    _check_dtype(ctx)
     merge_shapes(ctx, handle_shape(ctx.inputs[0]), ctx.shape(1))
     return []
 
@@ -175,20 +201,25 @@ declare("VarIsInitializedOp", inputs=["resource: resource"], outputs=["is_initia
 # -- gathers ---------------------------------------------------------------------------------
 
 def _gather_shape(ctx: Any) -> List[TensorShape]:
+    _check_dtype(ctx)
     params, indices = handle_shape(ctx.inputs[0]), ctx.shape(1)
     if params.rank is None or indices.rank is None:
         return [unknown_shape()]
-    return [TensorShape(indices.as_list() + params.as_list()[1:])]
+    batch = ctx.attrs.get("batch_dims", 0)
+    p = params.as_list()
+    return [TensorShape(p[:batch] + indices.as_list()[batch:] + p[batch + 1:])]
 
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
-    if node.attrs.get("batch_dims", 0):
-        raise NotImplementedError("ResourceGather with batch_dims != 0 is not supported")
+    batch_dims = node.attrs.get("batch_dims", 0)
 
     def gather(handle: str, indices: Any) -> Any:
         params = _lookup(state, handle, through_view=True)
         idx = indices.to(params.device).long()
+        if batch_dims:      # gathers along axis batch_dims, per batch entry
+            _check_indices(idx, params.shape[batch_dims])
+            return _batched_gather(params, idx, batch_dims, batch_dims)
         _check_indices(idx, params.shape[0])
         return params[idx]
     return gather
@@ -202,6 +233,7 @@ declare("ResourceGather", inputs=["resource: resource", "indices: Tindices"],
 
 
 def _gather_nd_shape(ctx: Any) -> List[TensorShape]:
+    _check_dtype(ctx)
     params, indices = handle_shape(ctx.inputs[0]), ctx.shape(1)
     if params.rank is None or indices.rank is None or indices.as_list()[-1] is None:
         return [unknown_shape()]
@@ -259,12 +291,17 @@ def _resource_scatter_kernel(op: str, nd: bool) -> Callable[..., Any]:
     return factory
 
 
+def _scatter_shape(ctx: Any) -> List[TensorShape]:
+    _check_dtype(ctx)
+    return []
+
+
 for _type, _op in (("ResourceScatterUpdate", "update"), ("ResourceScatterAdd", "add"),
                    ("ResourceScatterSub", "sub"), ("ResourceScatterMul", "mul"),
                    ("ResourceScatterDiv", "div"), ("ResourceScatterMin", "min"),
                    ("ResourceScatterMax", "max")):
     declare(_type, inputs=["resource: resource", "indices: Tindices", "updates: dtype"],
-            attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)}, shape=lambda ctx: [],
+            attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)}, shape=_scatter_shape,
             kernel=_resource_scatter_kernel(_op, False), grad="none", stateful=True)
 
 for _type, _op in (("ResourceScatterNdUpdate", "update"), ("ResourceScatterNdAdd", "add"),

@@ -263,7 +263,7 @@ declare("SparseSplit", inputs=["split_dim: int64", "indices: int64", "values: T"
         outputs=["output_indices: num_split * int64", "output_values: num_split * T",
                  "output_shape: num_split * int64"],
         attrs={"num_split": Int(minimum=1), "T": Type()},
-        shape=_split_shape, kernel=_split_kernel, grad="none")
+        shape=_split_shape, kernel=_split_kernel, grad="unregistered")
 
 
 def sparse_split(keyword_required: Any = None, sp_input: Any = None, num_split: Any = None,

@@ -260,9 +260,9 @@ def _reduce_shape(sparse_out: bool) -> Callable[[Any], List[TensorShape]]:
 
 for _type, _mode, _sparse_out, _grad in (
         ("SparseReduceSum", "sum", False, "autograd"),
-        ("SparseReduceSumSparse", "sum", True, "none"),
-        ("SparseReduceMax", "max", False, "none"),
-        ("SparseReduceMaxSparse", "max", True, "none")):
+        ("SparseReduceSumSparse", "sum", True, "unregistered"),
+        ("SparseReduceMax", "max", False, "unregistered"),
+        ("SparseReduceMaxSparse", "max", True, "unregistered")):
     declare(_type, inputs=["input_indices: int64", "input_values: T", "input_shape: int64",
                            "reduction_axes: int32"],
             outputs=(["output_indices: int64", "output_values: T", "output_shape: int64"]
@@ -448,7 +448,7 @@ def _concat_shape(ctx: Any) -> List[TensorShape]:
 declare("SparseConcat", inputs=["indices: N * int64", "values: N * T", "shapes: N * int64"],
         outputs=["output_indices: int64", "output_values: T", "output_shape: int64"],
         attrs={"concat_dim": 0, "N": Int(minimum=2), "T": Type()},
-        shape=_concat_shape, kernel=_concat_kernel)
+        shape=_concat_shape, kernel=_concat_kernel, grad="none")
 
 
 def sparse_concat(axis: Any, sp_inputs: Sequence[Any], name: Optional[str] = None,

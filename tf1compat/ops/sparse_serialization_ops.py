@@ -3,12 +3,11 @@ DeserializeSparse, DeserializeManySparse (`tf.serialize_sparse`,
 `tf.serialize_many_sparse`, `tf.deserialize_many_sparse`, and their `tf.io` names).
 
 A serialized SparseTensor is three TensorProtos (indices, values, dense shape) written as
-TF's `Tensor::AsProtoTensorContent` writes them: every value in `tensor_content` (strings as
-their varint lengths, then their bytes), nothing for an empty tensor, so the bytes equal
-TF's and strings TF wrote parse here. The variant form (tf.data's sparse dataset
-components) holds the tensors themselves as one `SparseValue`; for SerializeManySparse it
-is the whole batch, which tf.data slices per element (TF writes one variant per row; the
-SparseTensor DeserializeSparse rebuilds is the same).
+TF's kernels write them (serialization/tensor_content.py: every value in `tensor_content`),
+so the bytes equal TF's and strings TF wrote parse here. The variant form (tf.data's sparse
+dataset components, data/sparse.py) holds the tensors themselves as one `SparseValue`; for
+SerializeManySparse it is the whole batch, which tf.data slices per element (TF writes one
+variant per row; the SparseTensor DeserializeSparse rebuilds is the same).
 """
 
 from __future__ import annotations
@@ -27,9 +26,8 @@ from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._shape_rules import node_desc
-from tf1compat.serialization import tensor_codec
-from tf1compat.serialization.messages import TensorProto
-from tf1compat.serialization.tensor_proto import shape_to_proto
+from tf1compat.serialization.tensor_content import (parse_tensor_content,
+                                                    serialize_tensor_content)
 
 __all__ = ["serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
            "SparseValue"]
@@ -44,70 +42,6 @@ def _invalid(message: str) -> errors.InvalidArgumentError:
     return errors.InvalidArgumentError(None, None, message)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _read_varint(data: bytes, pos: int) -> Tuple[int, int]:
-    value, shift = 0, 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, pos
-        shift += 7
-
-
-def _tensor_bytes(value: np.ndarray, dtype: D.DType) -> bytes:
-    """TF's AsProtoTensorContent of one tensor."""
-    proto = TensorProto(dtype=dtype.as_datatype_enum,
-                        tensor_shape=shape_to_proto(TensorShape(list(value.shape))))
-    if value.size:
-        if dtype == D.string:
-            items = [bytes(v) for v in value.reshape(-1).tolist()]
-            proto.tensor_content = b"".join(_varint(len(v)) for v in items) + b"".join(items)
-        else:
-            storage = tensor_codec.storage_dtype(dtype)
-            proto.tensor_content = tensor_codec.contiguous(
-                np.asarray(value).astype(storage)).tobytes()
-    return proto.SerializeToString()
-
-
-def _parse_tensor(data: bytes) -> Tuple[D.DType, np.ndarray]:
-    try:
-        proto = TensorProto.FromString(data)
-        dtype = D.as_dtype(proto.dtype)
-        shape = [int(d.size) for d in proto.tensor_shape.dim]
-        count = int(np.prod(shape, dtype=np.int64))
-        if dtype == D.string:
-            items: List[bytes] = list(proto.string_val)
-            content = proto.tensor_content
-            if content and not items:
-                lengths, pos = [], 0
-                for _ in range(count):
-                    n, pos = _read_varint(content, pos)
-                    lengths.append(n)
-                for n in lengths:
-                    items.append(content[pos:pos + n])
-                    pos += n
-            values = np.empty(count, dtype=object)
-            values[:] = items if items else []
-            return dtype, values.reshape(shape)
-        from tf1compat.serialization.tensor_proto import proto_to_ndarray
-        if count == 0:
-            return dtype, np.zeros(shape, dtype=tensor_codec.storage_dtype(dtype))
-        return proto_to_ndarray(proto)
-    except Exception:  # noqa: BLE001 - any malformed proto is TF's one error
-        raise _invalid("Could not construct tensor from proto") from None
-
-
 def _host(x: Any) -> np.ndarray:
     if isinstance(x, torch.Tensor):
         return x.detach().cpu().numpy()
@@ -117,13 +51,25 @@ def _host(x: Any) -> np.ndarray:
 def _pack(parts: _Parts, dtype: D.DType) -> Any:
     indices, values, shape = parts
     out = np.empty(3, dtype=object)
-    out[:] = [_tensor_bytes(indices, D.int64), _tensor_bytes(values, dtype),
-              _tensor_bytes(shape, D.int64)]
+    out[:] = [serialize_tensor_content(D.int64, indices),
+              serialize_tensor_content(dtype, values),
+              serialize_tensor_content(D.int64, shape)]
     return out
 
 
-def _unpack(row: Any) -> List[Tuple[D.DType, np.ndarray]]:
-    return [_parse_tensor(bytes(item)) for item in row]
+def _parse(data: Any) -> Tuple[D.DType, np.ndarray]:
+    try:
+        return parse_tensor_content(bytes(data))
+    except ValueError:
+        raise _invalid("Could not parse serialized proto") from None
+
+
+def _check_ordered(indices: np.ndarray) -> None:
+    """TF's IndicesValid ordering check (SerializeManySparse groups rows by it)."""
+    for i in range(1, len(indices)):
+        if tuple(indices[i]) <= tuple(indices[i - 1]):
+            raise _invalid(f"indices[{i}] = [{','.join(map(str, indices[i]))}] is out of "
+                           "order. Many sparse ops require sorted indices.")
 
 
 # -- Serialize -------------------------------------------------------------------------------
@@ -137,6 +83,8 @@ def _serialize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if many and shape.numel() < 2:
             raise _invalid(f"Rank of input SparseTensor should be > 1, but saw rank: "
                            f"{shape.numel()}")
+        if many:
+            _check_ordered(_host(indices))
         if variant:
             return SparseValue(indices, values, shape)
         idx, val, dims = _host(indices), _host(values), _host(shape)
@@ -167,7 +115,8 @@ for _type in ("SerializeSparse", "SerializeManySparse"):
 
 def _combine(rows: List[List[Tuple[D.DType, np.ndarray]]], dtype: D.DType,
              leading: List[int]) -> tuple:
-    """Sparse parts of a batch of serialized SparseTensors, batch dims prepended."""
+    """Sparse parts of a batch of serialized SparseTensors, batch dims prepended and the
+    entries concatenated in batch order (TF's SparseTensor::Concat: no reordering)."""
     indices, values, dims = [], [], None
     rank = None
     for i, parts in enumerate(rows):
@@ -195,36 +144,46 @@ def _combine(rows: List[List[Tuple[D.DType, np.ndarray]]], dtype: D.DType,
     all_values = np.concatenate(values) if values else np.zeros(0, dtype=object)
     shape = np.concatenate([np.asarray(leading, np.int64),
                             dims if dims is not None else np.zeros(0, np.int64)])
-    order = np.lexsort(all_indices.T[::-1]) if all_indices.size else np.arange(0)
-    out_values = all_values[order]
     if dtype == D.string:
-        return (torch.from_numpy(all_indices[order]), out_values,
-                torch.from_numpy(shape))
-    return (torch.from_numpy(all_indices[order]),
-            torch.from_numpy(np.ascontiguousarray(out_values)).to(dtype.torch_dtype),
+        return torch.from_numpy(all_indices), all_values, torch.from_numpy(shape)
+    return (torch.from_numpy(all_indices),
+            torch.from_numpy(np.ascontiguousarray(all_values.astype(dtype.as_numpy_dtype))),
             torch.from_numpy(shape))
 
 
 def _deserialize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dtype = node.attrs["dtype"]
+    many = node.type == "DeserializeManySparse"
 
     def deserialize(serialized: Any) -> tuple:
         if isinstance(serialized, SparseValue):
             return tuple(serialized)
         data = np.asarray(serialized, dtype=object)
+        if many and data.ndim != 2:
+            raise _invalid(f"Serialized sparse should be a matrix but received shape "
+                           f"{list(data.shape)}")
         if data.ndim < 1 or data.shape[-1] != 3:
             raise _invalid(f"Serialized sparse should have 3 as the last dimension "
                            f"{list(data.shape)}")
         leading = list(data.shape[:-1])
-        rows = [_unpack(row) for row in data.reshape(-1, 3)]
+        rows = [[_parse(item) for item in row] for row in data.reshape(-1, 3)]
         return _combine(rows, dtype, leading)
     return deserialize
 
 
 def _deserialize_shape(ctx: Any) -> List[TensorShape]:
+    """TF's shape rules: at least rank 1 (DeserializeManySparse: rank 2), last dimension 3;
+    a variant dataset component is not checked (tf1compat's variants have no TF shape)."""
     s = ctx.shape(0)
-    if ctx.op_type == "DeserializeManySparse" and s.rank is not None and s.rank != 2:
+    many = ctx.op_type == "DeserializeManySparse"
+    if many and s.rank is not None and s.rank != 2:
         raise ValueError(f"Shape must be rank 2 but is rank {s.rank} {node_desc(ctx)}")
+    if (many or ctx.attrs["Tserialized"] == D.string) and s.rank is not None:
+        if s.rank == 0:
+            raise ValueError(f"Shape must be at least rank 1 but is rank 0 {node_desc(ctx)}")
+        if s.as_list()[-1] not in (None, 3):
+            raise ValueError(f"Dimension must be 3 but is {s.as_list()[-1]} "
+                             f"{node_desc(ctx)}")
     return [TensorShape([None, None]), TensorShape([None]), TensorShape([None])]
 
 

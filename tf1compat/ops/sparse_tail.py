@@ -224,6 +224,11 @@ def _cross_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     hashed = not v2 and node.attrs["hashed_output"]
     buckets = 0 if v2 else node.attrs["num_buckets"]
     key = 0 if v2 else node.attrs["hash_key"] & _UINT64
+    # TF's kernel: with a string internal_type every input must be a string (with int64,
+    # string inputs are fingerprinted or joined as they are).
+    wrong_type = None if v2 or node.attrs["internal_type"] != D.string else next(
+        (t for t in list(node.attrs["sparse_types"]) + list(node.attrs["dense_types"])
+         if t != D.string), None)
 
     def combine(features: Tuple[Any, ...], separator: bytes) -> Any:
         if not hashed:
@@ -234,6 +239,10 @@ def _cross_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         return value % buckets if buckets > 0 else value % _INT64_MAX
 
     def sparse_cross(*args: Any) -> tuple:
+        if wrong_type is not None:
+            raise _invalid(f"Input values should be of internal type "
+                           f"{D.string.as_datatype_enum} but received "
+                           f"{wrong_type.as_datatype_enum}")
         separator = bytes(np.asarray(args[-1], dtype=object).item()) if v2 else b"_X_"
         batch, columns = _cross_columns(node, args)
         out_idx: List[List[int]] = []

@@ -63,18 +63,10 @@ def _outside_domain(fn: Callable[..., torch.Tensor], value: float
 _UNARY = {
     "BesselI0": torch.special.i0, "BesselI0e": torch.special.i0e,
     "BesselI1": torch.special.i1, "BesselI1e": torch.special.i1e,
-    "BesselJ0": torch.special.bessel_j0, "BesselJ1": torch.special.bessel_j1,
-    "BesselY0": _outside_domain(torch.special.bessel_y0, -math.inf),
-    "BesselY1": _outside_domain(torch.special.bessel_y1, -math.inf),
-    "BesselK0": _outside_domain(torch.special.modified_bessel_k0, math.inf),
-    "BesselK1": _outside_domain(torch.special.modified_bessel_k1, math.inf),
-    "BesselK0e": _outside_domain(torch.special.scaled_modified_bessel_k0, math.inf),
-    "BesselK1e": _outside_domain(torch.special.scaled_modified_bessel_k1, math.inf),
     "Erfinv": torch.special.erfinv, "Ndtri": torch.special.ndtri,
 }
 for _type, _fn in _UNARY.items():
     _declare_unary(_type, _fn)
-
 
 
 class _ClosedFormDerivative(torch.autograd.Function):
@@ -112,6 +104,27 @@ _declare_unary("FresnelCos", _with_slope(lambda x: K.fresnel(x)[0],
 _declare_unary("FresnelSin", _with_slope(lambda x: K.fresnel(x)[1],
                                          lambda x, y: torch.sin(0.5 * torch.pi * x * x)),
                wide=True)
+
+# torch has no derivatives for these Bessel functions: TF's closed forms (y = f(x)).
+_J0, _J1 = torch.special.bessel_j0, torch.special.bessel_j1
+_Y0, _Y1 = torch.special.bessel_y0, torch.special.bessel_y1
+_K0, _K1 = torch.special.modified_bessel_k0, torch.special.modified_bessel_k1
+_K0E, _K1E = (torch.special.scaled_modified_bessel_k0,
+              torch.special.scaled_modified_bessel_k1)
+_BESSEL = {
+    "BesselJ0": (_J0, lambda x, y: -_J1(x)),
+    "BesselJ1": (_J1, lambda x, y: torch.where(x == 0, torch.full_like(x, 0.5),
+                                               _J0(x) - y / x)),
+    "BesselY0": (_outside_domain(_Y0, -math.inf), lambda x, y: -_Y1(x)),
+    "BesselY1": (_outside_domain(_Y1, -math.inf), lambda x, y: _Y0(x) - y / x),
+    "BesselK0": (_outside_domain(_K0, math.inf), lambda x, y: -_K1(x)),
+    "BesselK1": (_outside_domain(_K1, math.inf), lambda x, y: -_K0(x) - y / x),
+    "BesselK0e": (_outside_domain(_K0E, math.inf), lambda x, y: y - _K1E(x)),
+    "BesselK1e": (_outside_domain(_K1E, math.inf),
+                  lambda x, y: y * (1.0 - 1.0 / x) - _K0E(x)),
+}
+for _type, (_value, _slope) in _BESSEL.items():
+    _declare_unary(_type, _with_slope(_value, _slope))
 
 
 # -- incomplete gamma, zeta, polygamma, betainc --------------------------------------------
@@ -166,7 +179,7 @@ def _betainc_shape(ctx: Any) -> list:
 
 declare("Betainc", inputs=["a: T", "b: T", "x: T"], outputs=["z: T"],
         attrs={"T": Type(FLOAT)}, shape=_betainc_shape,
-        kernel=lambda node, kctx: _promoted(K.betainc, wide=True))
+        kernel=lambda node, kctx: _promoted(K.betainc, wide=True), grad_none_inputs=(0, 1))
 
 
 # -- tf.* wrappers ----------------------------------------------------------------------------

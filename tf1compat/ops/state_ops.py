@@ -358,7 +358,7 @@ for _type, _op in (("ScatterNdUpdate", "update"), ("ScatterNdAdd", "add"),
                    ("ScatterNdSub", "sub"), ("ScatterNdMin", "min"), ("ScatterNdMax", "max")):
     declare(_type, inputs=["ref: Ref(T)", "indices: Tindices", "updates: T"],
             outputs=["output_ref: Ref(T)"],
-            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": True,
+            attrs={"T": Type(), "Tindices": Type(D.INDEX_TYPES), "use_locking": _op == "update",
                    "bad_indices_policy": ""},
             shape=_scatter_nd_shape, kernel=_scatter_nd_kernel(_op), grad="none",
             stateful=True)
@@ -495,7 +495,9 @@ scatter_max = _scatter_wrapper("ScatterMax", "scatter_max", False)
 
 
 def _scatter_nd_wrapper(op_type: str, method: str) -> Callable[..., Any]:
-    def wrapper(ref: Any, indices: Any, updates: Any, use_locking: bool = True,
+    # TF's defaults: only scatter_nd_update locks.
+    def wrapper(ref: Any, indices: Any, updates: Any,
+                use_locking: bool = op_type == "ScatterNdUpdate",
                 name: Optional[str] = None) -> Any:
         ref = _as_ref(ref)
         if _is_ref(ref):

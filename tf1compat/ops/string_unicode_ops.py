@@ -258,15 +258,20 @@ def _decode_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 _DECODE_ATTRS = {"input_encoding": "", "errors": "replace", "replacement_char": 65533,
                  "replace_control_characters": False,
                  "Tsplits": Type((D.int32, D.int64), default=D.int64)}
+def _decode_shape(ctx: Any) -> List[TensorShape]:
+    """TF's: row_splits holds one more entry than the input has strings (when known)."""
+    n = ctx.shape(0).num_elements()
+    splits = TensorShape([None if n is None else n + 1])
+    return [splits] + [TensorShape([None])] * (2 if ctx.op_type.endswith("Offsets") else 1)
+
+
 declare("UnicodeDecode", inputs=["input: string"],
         outputs=["row_splits: Tsplits", "char_values: int32"], attrs=dict(_DECODE_ATTRS),
-        shape=lambda ctx: [TensorShape([None]), TensorShape([None])], kernel=_decode_kernel,
-        grad="unregistered", cpu_only=True)
+        shape=_decode_shape, kernel=_decode_kernel, grad="unregistered", cpu_only=True)
 declare("UnicodeDecodeWithOffsets", inputs=["input: string"],
         outputs=["row_splits: Tsplits", "char_values: int32", "char_to_byte_starts: int64"],
         attrs=dict(_DECODE_ATTRS),
-        shape=lambda ctx: [TensorShape([None])] * 3, kernel=_decode_kernel, grad="unregistered",
-        cpu_only=True)
+        shape=_decode_shape, kernel=_decode_kernel, grad="unregistered", cpu_only=True)
 
 
 def _encode_kernel(node: Any, kctx: Any) -> Callable[..., Any]:

@@ -84,10 +84,10 @@ def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         return lambda x, p: np.transpose(x, as_int_list(p))
     if perm is not None:
         if conj:
-            return lambda x, p: x.permute(perm).conj()
+            return lambda x, p: x.permute(perm).conj_physical()
         return lambda x, p: x.permute(perm)
     if conj:
-        return lambda x, p: x.permute(as_int_list(p)).conj()
+        return lambda x, p: x.permute(as_int_list(p)).conj_physical()
     return lambda x, p: x.permute(as_int_list(p))
 
 

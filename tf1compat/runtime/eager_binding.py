@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence, Tuple
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework import op_def as _op_def
-from tf1compat.framework.op_binding import bind_inputs, graph_tensor_in_eager
+from tf1compat.framework.op_binding import bind_inputs, graph_tensor_in_eager, preferred_dtype
 from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.eager_tensor import EagerTensor
 
@@ -65,10 +65,7 @@ def _convert_one(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, attrs
     if isinstance(value, Tensor):
         tensor = _as_eager(value)
     else:
-        hint = None
-        if want is None and spec.type_attr is not None:
-            default = op_def.attrs[spec.type_attr].default
-            hint = None if default is _op_def.REQUIRED else default
+        hint = preferred_dtype(op_def, spec, value) if want is None else None
         try:
             tensor = convert_to_tensor(value, dtype=want, preferred_dtype=hint)
         except (TypeError, ValueError):

@@ -466,6 +466,8 @@ def _build_kernel(entry: _Entry, flat: list, resource_key: Any) -> Tuple[Any, li
                 kernel = (lambda v: lambda *args: v)(value)
             else:
                 kernel = op_def.kernel(node, kctx)
+                if len(outputs) == 1 and op_def.has_list_outputs:
+                    kernel = _op_def.single_output(kernel)
         except errors.OpError:
             raise
         except (ValueError, TypeError, NotImplementedError) as e:

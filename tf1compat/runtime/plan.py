@@ -23,7 +23,7 @@ import torch
 
 from tf1compat.framework import errors
 from tf1compat.framework.hooks import GRAD_MODE
-from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT
+from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
@@ -339,6 +339,8 @@ class _Binder:
                     return
             elif od.kernel is not None:
                 kernel = od.kernel(op, kctx)
+                if len(op._outputs) == 1 and od.has_list_outputs:
+                    kernel = single_output(kernel)
         except (ValueError, TypeError, NotImplementedError) as e:
             raise _factory_error(op, e) from None
         if kernel is not None and not self.dataflow and _foldable(op, args, feeds):

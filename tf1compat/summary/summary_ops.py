@@ -184,13 +184,15 @@ def _merge_kernel(node: Any, kctx: Any) -> Any:
         seen = set()
         parts = []
         for s in summaries:
-            data = s if isinstance(s, bytes) else bytes(np.asarray(s, dtype=object)[()])
-            for tag in [v.tag for v in Summary.FromString(data).value]:
-                if tag in seen:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Duplicate tag {tag} found in summary inputs ")
-                seen.add(tag)
-            parts.append(data)
+            # Each input holds any number of serialized Summary protos (TF merges all).
+            values = [s] if isinstance(s, bytes) else np.asarray(s, dtype=object).reshape(-1)
+            for data in values:
+                for tag in [v.tag for v in Summary.FromString(data).value]:
+                    if tag in seen:
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Duplicate tag {tag} found in summary inputs ")
+                    seen.add(tag)
+                parts.append(data)
         # Serialized Summary messages concatenate into one: `value` is a repeated field.
         return np.array(b"".join(parts), dtype=object)
     return run

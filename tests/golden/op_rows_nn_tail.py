@@ -1,0 +1,55 @@
+"""Op rows: the generic Conv op, Dilation2D, ExtractVolumePatches,
+CTC decoders, fake quantization and quantize-and-dequantize."""
+
+import numpy as np
+
+from tests.golden.op_harness import err, f32, row
+
+_X = f32(1, 5, 5, 2)
+_W = f32(3, 3, 2, 4, seed=1)
+_LOGITS = f32(4, 2, 5)
+_LENGTHS = np.array([4, 3], np.int32)
+_Q = f32(2, 6, lo=-8.0, hi=8.0)
+
+ROWS = [
+    row("Conv", input=_X, filter=_W, strides=[1, 1, 1, 1], padding="SAME",
+        rtol=1e-4, atol=1e-4),
+    row("Conv", input=f32(1, 4, 4, 4, 2), filter=f32(2, 2, 2, 2, 3, seed=1),
+        strides=[1, 1, 2, 1, 1], padding="VALID", rtol=1e-4, atol=1e-4),
+    row("Dilation2D", input=_X, filter=f32(2, 2, 2, seed=1), strides=[1, 1, 1, 1],
+        rates=[1, 2, 2, 1], padding="SAME"),
+    row("Dilation2D", input=_X, filter=f32(2, 3, 2, seed=1), strides=[1, 2, 2, 1],
+        rates=[1, 1, 1, 1], padding="VALID"),
+    row("ExtractVolumePatches", input=f32(1, 4, 4, 4, 2), ksizes=[1, 2, 2, 2, 1],
+        strides=[1, 2, 2, 2, 1], padding="VALID"),
+    row("ExtractVolumePatches", input=f32(1, 3, 3, 3, 1), ksizes=[1, 2, 2, 2, 1],
+        strides=[1, 1, 1, 1, 1], padding="SAME"),
+    row("CTCGreedyDecoder", inputs=_LOGITS, sequence_length=_LENGTHS),
+    row("CTCGreedyDecoder", inputs=_LOGITS, sequence_length=_LENGTHS, merge_repeated=True,
+        blank_index=0),
+    row("CTCBeamSearchDecoder", inputs=_LOGITS, sequence_length=_LENGTHS, beam_width=3,
+        top_paths=2, rtol=1e-4, atol=1e-4),
+    err("CTCBeamSearchDecoder", inputs=_LOGITS, sequence_length=_LENGTHS, beam_width=2,
+        top_paths=3),
+    row("FakeQuantWithMinMaxArgs", inputs=_Q),
+    row("FakeQuantWithMinMaxArgs", inputs=_Q, min=-1.0, max=2.5, num_bits=4,
+        narrow_range=True),
+    row("FakeQuantWithMinMaxArgsGradient", gradients=f32(2, 6, seed=1), inputs=_Q),
+    row("FakeQuantWithMinMaxVars", inputs=_Q, min=np.float32(-3.0), max=np.float32(5.0)),
+    row("FakeQuantWithMinMaxVarsGradient", gradients=f32(2, 6, seed=1), inputs=_Q,
+        min=np.float32(-3.0), max=np.float32(5.0)),
+    row("FakeQuantWithMinMaxVarsPerChannel", inputs=_Q,
+        min=np.linspace(-3, -1, 6).astype(np.float32),
+        max=np.linspace(1, 6, 6).astype(np.float32), num_bits=6),
+    row("FakeQuantWithMinMaxVarsPerChannelGradient", gradients=f32(2, 6, seed=1), inputs=_Q,
+        min=np.linspace(-3, -1, 6).astype(np.float32),
+        max=np.linspace(1, 6, 6).astype(np.float32)),
+    row("QuantizeAndDequantizeV2", input=_Q, input_min=np.float32(-4.0),
+        input_max=np.float32(4.0), range_given=True),
+    row("QuantizeAndDequantizeV2", input=_Q, input_min=np.float32(0.0),
+        input_max=np.float32(0.0), num_bits=4, round_mode="HALF_UP"),
+    row("QuantizeAndDequantizeV4", input=_Q, input_min=np.float32(-4.0),
+        input_max=np.float32(4.0), range_given=True, narrow_range=True),
+    row("QuantizeAndDequantizeV4Grad", gradients=f32(2, 6, seed=1), input=_Q,
+        input_min=np.float32(-4.0), input_max=np.float32(4.0), with_grad=False),
+]
