@@ -157,6 +157,34 @@ ROWS += [
     err("ApplyAdagrad", var=Var(_V), accum=Var(pos(4, 3, seed=2)), lr=f32(2), grad=f32(4, 3)),
 ]
 
+# The Keras optimizers' training ops (TF has no ref-variable form of the last two).
+_ADAMAX = {"beta1_power": np.float32(0.81), "lr": _LR, "beta1": np.float32(0.9),
+           "beta2": np.float32(0.999), "epsilon": np.float32(1e-7)}
+_AMSGRAD = {"beta1_power": np.float32(0.81), "beta2_power": np.float32(0.998), "lr": _LR,
+            "beta1": np.float32(0.9), "beta2": np.float32(0.999), "epsilon": np.float32(1e-7)}
+for _var, _prefix in ((Var, ""), (ResVar, "Resource")):
+    ROWS += [
+        row(f"{_prefix}ApplyAdaMax", var=_var(_V), m=_var(f32(4, 3, seed=2)),
+            v=_var(pos(4, 3, seed=3)), grad=f32(4, 3, seed=9), **_ADAMAX),
+        row(f"{_prefix}ApplyAdagradV2", var=_var(_V), accum=_var(pos(4, 3, seed=2)), lr=_LR,
+            epsilon=np.float32(1e-7), grad=f32(4, 3, seed=9)),
+        row(f"{_prefix}SparseApplyAdagradV2", var=_var(_V), accum=_var(pos(4, 3, seed=2)),
+            lr=_LR, epsilon=np.float32(1e-7), grad=f32(3, 3, seed=9),
+            indices=np.array([1, 1, 0], np.int32)),
+    ]
+ROWS += [
+    row("ResourceApplyAdamWithAmsgrad", var=ResVar(_V), m=ResVar(f32(4, 3, seed=2)),
+        v=ResVar(pos(4, 3, seed=3)), vhat=ResVar(pos(4, 3, seed=4)), grad=f32(4, 3, seed=9),
+        **_AMSGRAD),
+    row("ResourceApplyKerasMomentum", var=ResVar(_V), accum=ResVar(f32(4, 3, seed=2)),
+        lr=_LR, grad=f32(4, 3, seed=9), momentum=np.float32(0.9)),
+    row("ResourceApplyKerasMomentum", var=ResVar(_V), accum=ResVar(f32(4, 3, seed=2)),
+        lr=_LR, grad=f32(4, 3, seed=9), momentum=np.float32(0.9), use_nesterov=True),
+    row("ResourceSparseApplyKerasMomentum", var=ResVar(_V), accum=ResVar(f32(4, 3, seed=2)),
+        lr=_LR, grad=f32(2, 3, seed=9), indices=np.array([3, 1], np.int64),
+        momentum=np.float32(0.9), use_nesterov=True),
+]
+
 # -- hash tables (HashTableV2 handles, initialized by InitializeTableV2 before the op) ----------
 
 _WORDS = strings("one", "two", "three")
