@@ -145,6 +145,18 @@ class FunctionExport:
             self._write(fname, inputs, outputs, region.ops, {}, context=region)
         return AttrValue(func=NameAttrList(name=self._names[key]))
 
+    def function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
+                 ops: List[Operation]) -> AttrValue:
+        """A function of `ops` (graph ops outside control-flow regions) taking `inputs`
+        and returning `outputs` (a gradient op's forward function, gradient_export.py).
+
+        It is marked `_noinline`: TF's graph optimizer would otherwise inline the gradient
+        into the graph, where the reads of ref variables inside it are no longer ordered
+        before the optimizer's in-place updates (a data race: results vary per run)."""
+        fname = self._unique(name)
+        self._write(fname, inputs, outputs, ops, {"_noinline": True})
+        return AttrValue(func=NameAttrList(name=fname))
+
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
         """The functional node (If, While, Case) of a tf.cond/tf.while_loop/switch_case
         construct, its regions written as functions."""

@@ -320,8 +320,10 @@ def _build(graph: Graph, order: List[Any], input_map: Dict[str, Any], prefix: st
             attrs = {k: proto_to_attr(v, k) for k, v in node.attr.items()
                      if k not in _SKIPPED_ATTRS}
             attrs = {k: v for k, v in attrs.items() if v is not None}
-            from tf1compat.training import function_library
+            from tf1compat.training import function_library, gradient_export
             attrs = function_library.resolve_function_attrs(attrs, graph)
+            if node.op == "SymbolicGradient":
+                attrs = gradient_export.import_attrs(attrs)
             flat: List[Tensor] = []
             controls: List[Operation] = []
             deferred: List[Tuple[int, str, int]] = []

@@ -1,0 +1,158 @@
+"""`tf.gradients`' op in graph files: TF's `SymbolicGradient` with a function `f`.
+
+tf1compat's gradient op (autodiff/gradients.py) takes ys, sources, grad_ys and calls
+autograd. TF has an op of the same type that takes a function instead: its inputs are
+f's inputs followed by one dy per f output, its outputs d/d(each f input), computed with
+TF's C++ gradient functions of f's body. Writing a graph, each tf1compat gradient op
+becomes that op:
+
+* `f` is the forward region: the ops on a path from the sources to the ys. Its inputs
+  are the sources first, then every tensor the region reads from outside it, and the
+  outputs of stateful ops inside it (dropout's RandomUniform: as extra inputs, TF does
+  not draw new numbers in the gradient); the gradients of those extra inputs are unused.
+  Its outputs are the ys the gradient op differentiates.
+* Output k < len(sources) of TF's node is the gradient of source k, the same index as
+  tf1compat's op, so the consumers' inputs are unchanged. Gathers' IndexedSlices are
+  built from the gradient with respect to the gather's output (a source), as in-process.
+
+Where TF cannot differentiate the region (ops its C++ gradient registry lacks, control
+flow constructs, TensorArrays, a gradient of a gradient, tf.hessians' Jacobian form,
+sources computed from other sources), the op is written in tf1compat's own form, which
+tf1compat reads back but TF does not: a warning names the op type once per process.
+
+Reading a graph file, TF's form becomes tf1compat's op with the attr `f` (its function
+from the library) and no ys: `import_attrs`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+from tf1compat.serialization.messages import NodeDef
+from tf1compat.serialization.tensor_proto import attr_to_proto
+from tf1compat.training.graph_io import check_serializable
+from tf1compat.util import tf_logging
+
+__all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs"]
+
+# Op types TF 2.21's SymbolicGradient differentiates inside a function (its C++ gradient
+# registry, or no gradient needed), checked with real TF by scripts/check_tf_reads_graphs.py.
+TF_DIFFERENTIABLE_OP_TYPES = frozenset("""
+Abs Add AddN AddV2 AvgPool BiasAdd Cast ConcatV2 Conv2D Exp ExpandDims Fill
+FusedBatchNormV3 GreaterEqual Identity L2Loss Log Maximum MaxPool Mean Minimum Mul Neg
+Pack RealDiv Relu Reshape Rsqrt Shape Sigmoid Softmax SoftmaxCrossEntropyWithLogits
+SparseSoftmaxCrossEntropyWithLogits Sqrt Square SquaredDifference Squeeze StopGradient
+Sub Sum Tanh Tile Transpose MatMul
+""".split())
+
+_warned: Set[str] = set()
+
+
+def _warn_once(op: Operation, reason: str) -> None:
+    if reason in _warned:
+        return
+    _warned.add(reason)
+    tf_logging.warning(
+        "Gradient op %s is written in tf1compat's own SymbolicGradient form, which real "
+        "TensorFlow cannot import: %s. tf1compat reads the file back; for TF, export "
+        "the graph without the train op and call minimize after import.", op.name, reason)
+
+
+def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
+    """(body ops in creation order, extra input tensors) of the forward region from `xs`
+    to `ys`, or (None, reason) when TF cannot differentiate it."""
+    # Forward from the sources, not through stateful ops (their outputs become inputs).
+    reached: Set[Operation] = set()
+    stack = [c for x in xs for c in x.consumers()]
+    while stack:
+        current = stack.pop()
+        if current in reached:
+            continue
+        if current._op_def.stateful and current.type not in ("If", "Case", "While"):
+            continue
+        reached.add(current)
+        stack.extend(c for t in current.outputs for c in t.consumers())
+    source_ops = {x.op for x in xs}
+    if source_ops & reached:
+        return None, "a source is computed from another source"
+    body: Set[Operation] = set()
+    stack = [y.op for y in ys]
+    while stack:
+        current = stack.pop()
+        if current in body or current not in reached:
+            continue
+        body.add(current)
+        stack.extend(t.op for t in current.inputs)
+    for member in body:
+        if member.type not in TF_DIFFERENTIABLE_OP_TYPES:
+            return None, f"TF has no function gradient for op type {member.type}"
+        if member._control_flow_context is not None:
+            return None, "the region contains a control-flow construct"
+    ordered = sorted(body, key=lambda o: o._id)
+    extras: List[Tensor] = []
+    for member in ordered:
+        for t in member.inputs:
+            if t.op not in body and t not in xs and t not in extras:
+                extras.append(t)
+    return ordered, extras
+
+
+def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Tensor], str]
+                           ) -> Optional[Tuple[NodeDef, List[Any]]]:
+    """TF's SymbolicGradient NodeDef for tf1compat's gradient op `op` (inputs named by
+    `name_of`; the forward function written through `functions`, a FunctionExport) and
+    its outputs' shapes (one per f input), or None where it keeps tf1compat's form
+    (warned)."""
+    check_serializable(op)
+    attrs = op.attrs
+    ny, nx, ndy = len(attrs["Ty"]), len(attrs["Tx"]), len(attrs["Tdy"])
+    inputs = list(op.inputs)
+    xs, dys = inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
+    if attrs.get("f") is not None:            # read from a file in TF's form: as it came
+        f_inputs, extras = xs, []
+        func = functions.attr(attrs["f"])
+    else:
+        reason = _unsupported(op)
+        if reason is None:
+            body, extras = _region(inputs[:ny], xs)
+            if body is None:
+                reason = extras
+        if reason is not None:
+            _warn_once(op, reason)
+            return None
+        f_inputs = xs + extras
+        func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
+                                  inputs[:ny], body)
+    node = NodeDef(name=op.name, op="SymbolicGradient",
+                   input=[name_of(t) for t in f_inputs + dys])
+    node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs + dys]))
+    node.attr["Tout"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs]))
+    node.attr["f"].CopyFrom(func)
+    return node, [t.shape for t in f_inputs]
+
+
+def _unsupported(op: Operation) -> Optional[str]:
+    attrs = op.attrs
+    if attrs["jacobian"]:
+        return "tf.hessians' Jacobian form has no TF op"
+    if attrs["create_graph"]:
+        return "a gradient that is differentiated again (create_graph)"
+    if attrs["Tc"]:
+        return "custom gradient captures"
+    if op._control_flow_context is not None:
+        return "the gradient op is inside a control-flow construct"
+    if any(t.dtype.base_dtype.name == "resource" for t in op.inputs):
+        return "gradients with respect to resource variables"
+    return None
+
+
+def import_attrs(attrs: Dict[str, Any]) -> Dict[str, Any]:
+    """A NodeDef's SymbolicGradient attrs as tf1compat's op takes them: TF's form
+    (`f`, `Tin`, `Tout`) becomes sources = f's inputs, grad_ys = the rest, no ys."""
+    if attrs.get("f") is None or "Tin" not in attrs:
+        return attrs
+    tin, tout = list(attrs["Tin"]), list(attrs["Tout"])
+    return {"Ty": [], "Tx": tin[:len(tout)], "Tdy": tin[len(tout):], "Tc": [],
+            "Tg": tout, "f": attrs["f"]}
