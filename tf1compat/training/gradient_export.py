@@ -32,20 +32,29 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
+from tf1compat.training.gradient_lowering import LOWERINGS, NodeBuilder
 from tf1compat.training.graph_io import check_serializable
 from tf1compat.util import tf_logging
 
 __all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs"]
 
 # Op types TF 2.21's SymbolicGradient differentiates inside a function (its C++ gradient
-# registry, or no gradient needed), checked with real TF by scripts/check_tf_reads_graphs.py.
+# registry) to tf1compat's values: scripts/probe_tf_function_gradients.py, which also lists
+# those TF lacks (Elu, Selu, Softplus, LeakyRelu, Prod, Pad, Tile, GatherV2,
+# DepthwiseConv2dNative, ...; the ones of gradient_lowering.LOWERINGS are written as
+# others).
 TF_DIFFERENTIABLE_OP_TYPES = frozenset("""
-Abs Add AddN AddV2 AvgPool BiasAdd Cast ConcatV2 Conv2D Exp ExpandDims Fill
-FusedBatchNormV3 GreaterEqual Identity L2Loss Log Maximum MaxPool Mean Minimum Mul Neg
-Pack RealDiv Relu Reshape Rsqrt Shape Sigmoid Softmax SoftmaxCrossEntropyWithLogits
-SparseSoftmaxCrossEntropyWithLogits Sqrt Square SquaredDifference Squeeze StopGradient
-Sub Sum Tanh Tile Transpose MatMul
+Abs AddV2 AvgPool BatchMatMulV2 BiasAdd Cast ConcatV2 Conv2D Cos DivNoNan Exp ExpandDims
+Greater GreaterEqual Identity Log Log1p LogSoftmax MatMul Max MaxPool Maximum Mean Minimum
+Mul Neg Pack Pow RealDiv Reciprocal Relu Relu6 Reshape Rsqrt Select Sigmoid Sin Slice
+Softmax Split Sqrt Square SquaredDifference Squeeze StridedSlice Sub Sum Tanh Transpose
+Unpack
 """.split())
+
+# Ops whose outputs become inputs of the forward function, computed outside it: stateful
+# ops (no new random numbers) and gradient stops (TF's function gradient of StopGradient
+# passes the gradient through; as an input of f, its gradient is dropped).
+_CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient"])
 
 _warned: Set[str] = set()
 
@@ -70,7 +79,8 @@ def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
         current = stack.pop()
         if current in reached:
             continue
-        if current._op_def.stateful and current.type not in ("If", "Case", "While"):
+        if current.type in _CUT_OP_TYPES or (current._op_def.stateful and
+                                              current.type not in ("If", "Case", "While")):
             continue
         reached.add(current)
         stack.extend(c for t in current.outputs for c in t.consumers())
@@ -86,7 +96,13 @@ def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
         body.add(current)
         stack.extend(t.op for t in current.inputs)
     for member in body:
-        if member.type not in TF_DIFFERENTIABLE_OP_TYPES:
+        if member.type in LOWERINGS:
+            reason = LOWERINGS[member.type][0](member)
+            if reason is not None:
+                return None, reason
+            if any(c in body for t in member.outputs[1:] for c in t.consumers()):
+                return None, f"the region uses a second output of {member.type}"
+        elif member.type not in TF_DIFFERENTIABLE_OP_TYPES:
             return None, f"TF has no function gradient for op type {member.type}"
         if member._control_flow_context is not None:
             return None, "the region contains a control-flow construct"
@@ -124,13 +140,22 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
             return None
         f_inputs = xs + extras
         func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
-                                  inputs[:ny], body)
+                                  inputs[:ny], body, _lower)
     node = NodeDef(name=op.name, op="SymbolicGradient",
                    input=[name_of(t) for t in f_inputs + dys])
     node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs + dys]))
     node.attr["Tout"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs]))
     node.attr["f"].CopyFrom(func)
     return node, [t.shape for t in f_inputs]
+
+
+def _lower(op: Operation, input_names: List[str]) -> Optional[Tuple[List[NodeDef], List[Any]]]:
+    """An op of LOWERINGS as the ops TF can differentiate (gradient_lowering.py)."""
+    if op.type not in LOWERINGS:
+        return None
+    builder = NodeBuilder(op.name)
+    outputs = LOWERINGS[op.type][1](op, input_names, builder)
+    return builder.nodes, outputs
 
 
 def _unsupported(op: Operation) -> Optional[str]:

@@ -1,0 +1,106 @@
+"""Training graphs tf1compat writes for real TensorFlow to train from the file
+(scripts/check_tf_reads_graphs.py; cases like those of tests/graph_export_cases.py).
+
+Each case builds a model with an optimizer's train op (a `tf.gradients` SymbolicGradient
+op, written in TF's form: training/gradient_export.py) and a `tf.train.Saver`
+(`spec["saver"]`). The script saves a checkpoint of the initial variables; the reader
+imports graph.meta, restores the checkpoint and runs the TRAIN OP from the file for a few
+steps (one run each), then fetches the loss and the variables.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+X8 = np.linspace(-1, 1, 32, dtype=np.float32).reshape(8, 4)
+LABELS8 = np.array([0, 1, 2, 1, 0, 2, 2, 1], np.int32)
+IMAGES = np.cos(np.arange(4 * 6 * 6, dtype=np.float32) * 0.37).reshape(4, 6, 6, 1)
+IDS = np.array([[1, 3], [3, 5], [0, 7], [5, 5]], np.int32)
+STEPS = 3
+
+
+def _training_spec(tf, saver, feeds: dict, fetches: list) -> dict:
+    runs = [{"feeds": feeds, "fetches": [], "targets": ["train"]} for _ in range(STEPS)]
+    runs.append({"feeds": feeds, "fetches": fetches})
+    return {"init": "init", "checkpoint": "model", "saver": saver, "runs": runs}
+
+
+def case_train_mlp_dropout(tf):
+    """MLP with (seeded) dropout, sparse softmax cross-entropy, GradientDescent with a
+    global step: the dropout mask is an input of the gradient's function, not redrawn."""
+    tf.set_random_seed(5)
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    labels = tf.placeholder(tf.int32, [8], name="labels")
+    h = tf.layers.dense(x, 6, activation=tf.nn.relu, name="hidden")
+    h = tf.layers.dropout(h, 0.4, training=True)
+    logits = tf.layers.dense(h, 3, name="logits")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits), name="loss")
+    step = tf.train.get_or_create_global_step()
+    tf.train.GradientDescentOptimizer(0.5).minimize(loss, global_step=step, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "labels:0": LABELS8},
+                          ["loss:0", "global_step:0", "hidden/kernel:0", "hidden/bias:0",
+                           "logits/kernel:0"])
+
+
+def case_train_cnn_batch_norm(tf):
+    """conv2d -> max_pool -> batch_normalization(training=True) -> dense, Momentum; the
+    batch-norm updates run with the train op (UPDATE_OPS as control dependencies)."""
+    tf.set_random_seed(6)
+    images = tf.placeholder(tf.float32, [4, 6, 6, 1], name="images")
+    labels = tf.placeholder(tf.float32, [4, 2], name="labels")
+    h = tf.layers.conv2d(images, 3, 3, padding="same", activation=tf.nn.relu, name="conv")
+    h = tf.layers.max_pooling2d(h, 2, 2, name="pool")
+    h = tf.layers.batch_normalization(h, training=True, name="bn")
+    logits = tf.layers.dense(tf.reshape(h, [4, 27]), 2, name="out")
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(
+        labels=labels, logits=logits), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        tf.train.MomentumOptimizer(0.1, 0.9).minimize(
+            loss, global_step=tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    one_hot = np.eye(2, dtype=np.float32)[[0, 1, 1, 0]]
+    return _training_spec(tf, tf.train.Saver(), {"images:0": IMAGES, "labels:0": one_hot},
+                          ["loss:0", "conv/kernel:0", "bn/gamma:0", "bn/beta:0",
+                           "bn/moving_mean:0", "bn/moving_variance:0", "out/kernel:0"])
+
+
+def case_train_embedding(tf):
+    """embedding_lookup (IndexedSlices gradient: ScatterSub updates rows) with a dense
+    layer, GradientDescent."""
+    ids = tf.placeholder(tf.int32, [4, 2], name="ids")
+    target = tf.placeholder(tf.float32, [4, 1], name="target")
+    table = tf.get_variable("embedding", [8, 3],
+                            initializer=tf.random_normal_initializer(seed=2))
+    vectors = tf.reduce_mean(tf.nn.embedding_lookup(table, ids), axis=1)
+    out = tf.layers.dense(vectors, 1, name="out")
+    loss = tf.reduce_mean(tf.square(out - target), name="loss")
+    tf.train.GradientDescentOptimizer(0.3).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"ids:0": IDS, "target:0": np.array([[1.], [0.], [2.], [-1.]],
+                                                              np.float32)},
+                          ["loss:0", "embedding:0", "out/kernel:0"])
+
+
+def case_train_adam(tf):
+    """A tanh MLP with Adam and a global step (slots, beta powers) and an L2 penalty."""
+    tf.set_random_seed(7)
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    y = tf.placeholder(tf.float32, [8, 1], name="y")
+    h = tf.layers.dense(x, 5, activation=tf.tanh, name="h")
+    pred = tf.layers.dense(h, 1, name="pred")
+    loss = tf.add(tf.reduce_mean(tf.squared_difference(pred, y)),
+                  1e-3 * tf.nn.l2_loss(tf.trainable_variables()[0]), name="loss")
+    step = tf.train.get_or_create_global_step()
+    tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": X8, "y:0": np.sum(X8, 1, keepdims=True)},
+                          ["loss:0", "global_step:0", "h/kernel:0", "pred/bias:0",
+                           "h/kernel/Adam:0", "beta1_power:0"])
+
+
+TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
+                  case_train_adam]

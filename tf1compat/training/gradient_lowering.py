@@ -1,0 +1,169 @@
+"""Ops written as other ops inside a gradient's forward function (gradient_export.py).
+
+TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradient
+registry, which lacks several ops every training graph has (checked with real TF by
+scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
+SelectV2 (dropout), FusedBatchNormV3 (batch normalization). Inside the forward function
+only, such an op is written as the same computation in ops TF can differentiate; the
+graph outside keeps the op itself. The values are the same up to float rounding (the
+function is only differentiated, never fetched).
+
+`LOWERINGS[op_type]` is (why_not(op) -> reason or None, lower(op, input names, builder)
+-> the name of each output the body uses).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.op_def import get_op_def
+from tf1compat.framework.operation import Operation
+from tf1compat.serialization.messages import NodeDef
+from tf1compat.serialization.tensor_proto import attr_to_proto, tensor_to_proto
+
+__all__ = ["LOWERINGS", "NodeBuilder"]
+
+
+class NodeBuilder:
+    """Adds NodeDefs to a function body under `prefix`; returns TF's `node:arg:0` names."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.nodes: List[NodeDef] = []
+
+    def add(self, op_type: str, inputs: List[str], attrs: Dict[str, Any]) -> str:
+        name = f"{self.prefix}/{op_type}_{len(self.nodes)}"
+        node = NodeDef(name=name, op=op_type, input=list(inputs))
+        for key in sorted(attrs):
+            node.attr[key].CopyFrom(attr_to_proto(attrs[key]))
+        self.nodes.append(node)
+        return f"{name}:{get_op_def(op_type).outputs[0].name}:0"
+
+    def const(self, value: Any, dtype: D.DType) -> str:
+        array = np.asarray(value, dtype=dtype.as_numpy_dtype)
+        name = f"{self.prefix}/Const_{len(self.nodes)}"
+        node = NodeDef(name=name, op="Const")
+        node.attr["dtype"].CopyFrom(attr_to_proto(dtype))
+        node.attr["value"].tensor.CopyFrom(tensor_to_proto(array, dtype))
+        self.nodes.append(node)
+        return f"{name}:output:0"
+
+
+def _cross_entropy(b: NodeBuilder, logits: str, one_hot: str, dtype: D.DType) -> str:
+    log_p = b.add("LogSoftmax", [logits], {"T": dtype})
+    prod = b.add("Mul", [one_hot, log_p], {"T": dtype})
+    total = b.add("Sum", [prod, b.const(1, D.int32)],
+                  {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    return b.add("Neg", [total], {"T": dtype})
+
+
+def _softmax_ce(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    return [_cross_entropy(b, names[0], names[1], dtype), None]
+
+
+def _sparse_softmax_ce(op: Operation, names: List[str], b: NodeBuilder
+                       ) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    depth = op.inputs[0].shape[1].value
+    index_type = op.inputs[1].dtype.base_dtype
+    # one_hot(labels) as Equal(labels[:, None], [0..depth)): TF has no gradient for OneHot.
+    column = b.add("ExpandDims", [names[1], b.const(-1, D.int32)],
+                   {"T": index_type, "Tdim": D.int32})
+    hits = b.add("Equal", [column, b.const(np.arange(depth), index_type)],
+                 {"T": index_type, "incompatible_shape_error": True})
+    one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    return [_cross_entropy(b, names[0], one_hot, dtype), None]
+
+
+def _sparse_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[0].shape.ndims != 2 or op.inputs[0].shape[1].value is None:
+        return "SparseSoftmaxCrossEntropyWithLogits with an unknown number of classes"
+    return None
+
+
+def _l2_loss(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    flat = b.add("Reshape", [names[0], b.const([-1], D.int32)], {"T": dtype, "Tshape": D.int32})
+    total = b.add("Sum", [b.add("Square", [flat], {"T": dtype}), b.const(0, D.int32)],
+                  {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    return [b.add("Mul", [total, b.const(0.5, dtype)], {"T": dtype})]
+
+
+def _add_n(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    total = names[0]
+    for name in names[1:]:
+        total = b.add("AddV2", [total, name], {"T": dtype})
+    return [total if len(names) > 1 else b.add("Identity", [total], {"T": dtype})]
+
+
+def _select_v2(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    shape = op.outputs[0].shape.as_list()
+    full = []
+    for t, name in zip(op.inputs, names):
+        if t.shape.as_list() != shape:    # broadcast: Fill a scalar, else add zeros
+            if t.shape.ndims == 0:
+                name = b.add("Fill", [b.const(shape, D.int32), name],
+                             {"T": t.dtype.base_dtype, "index_type": D.int32})
+            else:
+                name = b.add("AddV2", [name, b.const(np.zeros(shape), t.dtype.base_dtype)],
+                             {"T": t.dtype.base_dtype})
+        full.append(name)
+    return [b.add("Select", full, {"T": dtype})]
+
+
+def _select_why_not(op: Operation) -> Optional[str]:
+    out = op.outputs[0].shape
+    if not out.is_fully_defined():
+        return "SelectV2 with a shape unknown when the graph is written"
+    if op.inputs[0].shape.as_list() != out.as_list() and op.inputs[0].shape.ndims != 0:
+        return "SelectV2 with a broadcast condition"
+    return None
+
+
+def _batch_norm(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x, scale, offset = names[0], names[1], names[2]
+    axes = b.const([0, 1, 2], D.int32)
+    if op.attrs["is_training"]:
+        mean = b.add("Mean", [x, axes], {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+        var = b.add("Mean", [b.add("SquaredDifference", [x, mean], {"T": dtype}), axes],
+                    {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    else:
+        mean, var = names[3], names[4]
+    eps = b.const(float(op.attrs["epsilon"]), dtype)
+    inv = b.add("Rsqrt", [b.add("AddV2", [var, eps], {"T": dtype})], {"T": dtype})
+    centered = b.add("Sub", [x, mean], {"T": dtype})
+    scaled = b.add("Mul", [centered, b.add("Mul", [inv, scale], {"T": dtype})], {"T": dtype})
+    return [b.add("AddV2", [scaled, offset], {"T": dtype})] + [None] * 5
+
+
+def _batch_norm_why_not(op: Operation) -> Optional[str]:
+    fmt = op.attrs.get("data_format", b"NHWC")
+    fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
+    if fmt != "NHWC" or op.outputs[0].dtype.base_dtype != D.float32:
+        return f"{op.type} in {fmt} or {op.outputs[0].dtype.base_dtype.name}"
+    if op.attrs["is_training"] and float(op.attrs.get("exponential_avg_factor", 1.0)) != 1.0:
+        return f"{op.type} with exponential_avg_factor"
+    return None
+
+
+def _always(op: Operation) -> Optional[str]:
+    return None
+
+
+LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
+                           Callable[[Operation, List[str], NodeBuilder],
+                                    List[Optional[str]]]]] = {
+    "SoftmaxCrossEntropyWithLogits": (_always, _softmax_ce),
+    "SparseSoftmaxCrossEntropyWithLogits": (_sparse_why_not, _sparse_softmax_ce),
+    "L2Loss": (_always, _l2_loss),
+    "AddN": (_always, _add_n),
+    "SelectV2": (_select_why_not, _select_v2),
+    "FusedBatchNormV3": (_batch_norm_why_not, _batch_norm),
+}
