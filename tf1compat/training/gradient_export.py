@@ -87,6 +87,9 @@ def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
     source_ops = {x.op for x in xs}
     if source_ops & reached:
         return None, "a source is computed from another source"
+    blocked = _cut_on_gradient_path(ys, xs, reached)
+    if blocked is not None:
+        return None, f"the gradient flows through the stateful op type {blocked}"
     body: Set[Operation] = set()
     stack = [y.op for y in ys]
     while stack:
@@ -102,6 +105,8 @@ def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
                 return None, reason
             if any(c in body for t in member.outputs[1:] for c in t.consumers()):
                 return None, f"the region uses a second output of {member.type}"
+        elif member.type in ("If", "Case", "While"):
+            return None, f"the region contains a control-flow construct ({member.type})"
         elif member.type not in TF_DIFFERENTIABLE_OP_TYPES:
             return None, f"TF has no function gradient for op type {member.type}"
         if member._control_flow_context is not None:
@@ -113,6 +118,28 @@ def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
             if t.op not in body and t not in xs and t not in extras:
                 extras.append(t)
     return ordered, extras
+
+
+def _cut_on_gradient_path(ys: List[Tensor], xs: List[Tensor], reached: Set[Operation]
+                          ) -> Optional[str]:
+    """The type of a stateful op that takes a floating value computed from the sources
+    and leads to the ys (a TensorArray write, an assign): cutting it would lose that
+    gradient. Random ops take only shapes, batch-norm updates do not lead to the ys."""
+    upstream: Set[Operation] = set()
+    stack = [y.op for y in ys]
+    while stack:
+        current = stack.pop()
+        if current in upstream:
+            continue
+        upstream.add(current)
+        stack.extend(t.op for t in current.inputs)
+    for member in upstream - reached:
+        if member.type in _CUT_OP_TYPES:
+            continue
+        if any((t.op in reached or t in xs) and (t.dtype.is_floating or t.dtype.is_complex)
+               for t in member.inputs):
+            return member.type
+    return None
 
 
 def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Tensor], str]
