@@ -62,9 +62,11 @@ def write_cases(names: list) -> list:
                 arrays[f"{prefix}_{i}"] = np.asarray(value)
                 out[feed_name] = f"{prefix}_{i}"
             return out
-        record = {"init": spec["init"], "checkpoint": spec.get("checkpoint"), "runs": [
+        record = {"init": spec["init"], "runs": [
             {"feeds": keyed(run["feeds"], f"feed_{k}"), "fetches": run["fetches"],
              "targets": run.get("targets", [])} for k, run in enumerate(spec["runs"])]}
+        if spec.get("checkpoint"):
+            record["checkpoint"] = spec["checkpoint"]
         if spec.get("minimize"):
             m = dict(spec["minimize"])
             m["feeds"] = keyed(m["feeds"], "minimize_feed")
