@@ -103,5 +103,22 @@ def case_train_adam(tf):
                            "h/kernel/Adam:0", "beta1_power:0"])
 
 
+def case_train_keras_resource(tf):
+    """tf.keras layers (resource variables: one function input per variable standing for
+    its reads) trained by a tf.train optimizer (RMSProp)."""
+    tf.set_random_seed(9)
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    y = tf.placeholder(tf.float32, [8, 1], name="y")
+    hidden = tf.keras.layers.Dense(6, activation="sigmoid", name="k1")
+    out = tf.keras.layers.Dense(1, name="k2")
+    loss = tf.reduce_mean(tf.square(out(hidden(x)) - y), name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": X8, "y:0": np.cos(np.sum(X8, 1, keepdims=True))},
+                          ["loss:0", "k1/kernel/Read/ReadVariableOp:0",
+                           "k2/bias/Read/ReadVariableOp:0"])
+
+
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
-                  case_train_adam]
+                  case_train_adam, case_train_keras_resource]

@@ -146,16 +146,18 @@ class FunctionExport:
         return AttrValue(func=NameAttrList(name=self._names[key]))
 
     def function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
-                 ops: List[Operation], lower: Optional[Callable[..., Any]] = None
-                 ) -> AttrValue:
+                 ops: List[Operation], lower: Optional[Callable[..., Any]] = None,
+                 aliases: Optional[Dict[Tensor, Tensor]] = None) -> AttrValue:
         """A function of `ops` (graph ops outside control-flow regions) taking `inputs`
-        and returning `outputs` (a gradient op's forward function, gradient_export.py).
+        and returning `outputs` (a gradient op's forward function, gradient_export.py);
+        `aliases` maps further tensors to the input they stand for.
 
         It is marked `_noinline`: TF's graph optimizer would otherwise inline the gradient
         into the graph, where the reads of ref variables inside it are no longer ordered
         before the optimizer's in-place updates (a data race: results vary per run)."""
         fname = self._unique(name)
-        self._write(fname, inputs, outputs, ops, {"_noinline": True}, lower=lower)
+        self._write(fname, inputs, outputs, ops, {"_noinline": True}, lower=lower,
+                    aliases=aliases)
         return AttrValue(func=NameAttrList(name=fname))
 
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
@@ -204,7 +206,8 @@ class FunctionExport:
 
     def _write(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
-               context: Any = None, lower: Optional[Callable[..., Any]] = None) -> None:
+               context: Any = None, lower: Optional[Callable[..., Any]] = None,
+               aliases: Optional[Dict[Tensor, Tensor]] = None) -> None:
         """Adds the FunctionDef `name`. `lower(op, input names)` may return (NodeDefs,
         the name of each output) to write an op as other ops (gradient_lowering.py)."""
         fdef = FunctionDef()
@@ -219,6 +222,8 @@ class FunctionExport:
                 shapes = AttrValue()
                 shapes.list.shape.append(shape_to_proto(t.shape))
                 fdef.arg_attr[len(arg_of) - 1].attr["_output_shapes"].CopyFrom(shapes)
+        for t, same in (aliases or {}).items():
+            arg_of[t] = arg_of[same]
         if ops is None:    # a factory: the ops computing the outputs, from the graph
             ops = _upstream(outputs)
         input_ops = {t.op for t in inputs}

@@ -10,7 +10,8 @@ becomes that op:
   are the sources first, then every tensor the region reads from outside it, and the
   outputs of stateful ops inside it (dropout's RandomUniform: as extra inputs, TF does
   not draw new numbers in the gradient); the gradients of those extra inputs are unused.
-  Its outputs are the ys the gradient op differentiates.
+  Its outputs are the ys the gradient op differentiates. A resource variable source is
+  one input standing for the values all its ReadVariableOps in the region return.
 * Output k < len(sources) of TF's node is the gradient of source k, the same index as
   tf1compat's op, so the consumers' inputs are unchanged. Gathers' IndexedSlices are
   built from the gradient with respect to the gather's output (a source), as in-process.
@@ -69,9 +70,33 @@ def _warn_once(op: Operation, reason: str) -> None:
         "the graph without the train op and call minimize after import.", op.name, reason)
 
 
-def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
-    """(body ops in creation order, extra input tensors) of the forward region from `xs`
-    to `ys`, or (None, reason) when TF cannot differentiate it."""
+def _source_values(x: Tensor) -> List[Tensor]:
+    """The tensors standing for source `x` in the forward function: `x`, or for a
+    resource variable's handle the values its ReadVariableOps return (one input of f)."""
+    if x.dtype.base_dtype.name != "resource":
+        return [x]
+    return [c.outputs[0] for c in x.consumers() if c.type == "ReadVariableOp"]
+
+
+def _upstream(ys: List[Tensor]) -> Set[Operation]:
+    found: Set[Operation] = set()
+    stack = [y.op for y in ys]
+    while stack:
+        current = stack.pop()
+        if current not in found:
+            found.add(current)
+            stack.extend(t.op for t in current.inputs)
+    return found
+
+
+def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
+    """(body ops in creation order, extra input tensors) of the forward region from the
+    source values `xs` to `ys`, or (None, reason) when TF cannot differentiate it."""
+    upstream = _upstream(ys)
+    for handle in handles:
+        if any(c.type != "ReadVariableOp" and c in upstream for c in handle.consumers()):
+            return None, (f"resource variable {handle.op.name} reaches the ys through an "
+                          "op other than ReadVariableOp")
     # Forward from the sources, not through stateful ops (their outputs become inputs).
     reached: Set[Operation] = set()
     stack = [c for x in xs for c in x.consumers()]
@@ -87,7 +112,7 @@ def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
     source_ops = {x.op for x in xs}
     if source_ops & reached:
         return None, "a source is computed from another source"
-    blocked = _cut_on_gradient_path(ys, xs, reached)
+    blocked = _cut_on_gradient_path(upstream, xs, reached)
     if blocked is not None:
         return None, f"the gradient flows through the stateful op type {blocked}"
     body: Set[Operation] = set()
@@ -120,19 +145,12 @@ def _region(ys: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
     return ordered, extras
 
 
-def _cut_on_gradient_path(ys: List[Tensor], xs: List[Tensor], reached: Set[Operation]
-                          ) -> Optional[str]:
+def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
+                          reached: Set[Operation]) -> Optional[str]:
     """The type of a stateful op that takes a floating value computed from the sources
-    and leads to the ys (a TensorArray write, an assign): cutting it would lose that
-    gradient. Random ops take only shapes, batch-norm updates do not lead to the ys."""
-    upstream: Set[Operation] = set()
-    stack = [y.op for y in ys]
-    while stack:
-        current = stack.pop()
-        if current in upstream:
-            continue
-        upstream.add(current)
-        stack.extend(t.op for t in current.inputs)
+    and leads to the ys (`upstream`: a TensorArray write, an assign): cutting it would
+    lose that gradient. Random ops take only shapes, batch-norm updates do not lead to
+    the ys."""
     for member in upstream - reached:
         if member.type in _CUT_OP_TYPES:
             continue
@@ -157,17 +175,24 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
         f_inputs, extras = xs, []
         func = functions.attr(attrs["f"])
     else:
+        upstream = _upstream(inputs[:ny])
+        # The reads the forward computation uses first: f's input is one of them.
+        groups = [sorted(_source_values(x), key=lambda t: t.op not in upstream) for x in xs]
         reason = _unsupported(op)
+        if reason is None and not all(groups):
+            reason = "a resource variable source without a ReadVariableOp"
         if reason is None:
-            body, extras = _region(inputs[:ny], xs)
+            handles = [x for x, g in zip(xs, groups) if g[0] is not x]
+            body, extras = _region(inputs[:ny], handles, [t for g in groups for t in g])
             if body is None:
                 reason = extras
         if reason is not None:
             _warn_once(op, reason)
             return None
-        f_inputs = xs + extras
+        f_inputs = [g[0] for g in groups] + extras
         func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
-                                  inputs[:ny], body, _lower)
+                                  inputs[:ny], body, _lower,
+                                  {t: g[0] for g in groups for t in g[1:]})
     node = NodeDef(name=op.name, op="SymbolicGradient",
                    input=[name_of(t) for t in f_inputs + dys])
     node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs + dys]))
@@ -195,8 +220,6 @@ def _unsupported(op: Operation) -> Optional[str]:
         return "custom gradient captures"
     if op._control_flow_context is not None:
         return "the gradient op is inside a control-flow construct"
-    if any(t.dtype.base_dtype.name == "resource" for t in op.inputs):
-        return "gradients with respect to resource variables"
     return None
 
 
