@@ -195,3 +195,16 @@ def test_hessians_and_gradients_of_gradients_keep_tf1compat_form():
     feeds = {x: np.array([1.0, 2.0, 3.0], np.float32)}
     with tf.Session() as sess:
         np.testing.assert_allclose(sess.run(h, feeds), np.diag([6.0, 12.0, 18.0]))
+
+
+def test_tf_form_is_written_back_as_it_came():
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.Variable(np.ones((3, 2), np.float32), name="w")
+    tf.gradients(tf.reduce_sum(tf.sigmoid(tf.matmul(x, w))), [w])
+    first, (node,) = _nodes("SymbolicGradient")
+    with tf.Graph().as_default():
+        tf.import_graph_def(first, name="")
+        second, (again,) = _nodes("SymbolicGradient")
+    assert again == node
+    assert [f.signature for f in second.library.function] == \
+        [f.signature for f in first.library.function]
