@@ -105,19 +105,25 @@ def case_train_adam(tf):
 
 def case_train_keras_resource(tf):
     """tf.keras layers (resource variables: one function input per variable standing for
-    its reads) trained by a tf.train optimizer (RMSProp)."""
+    its reads; the Embedding's ResourceGather gives IndexedSlices) trained by a tf.train
+    optimizer (RMSProp)."""
     tf.set_random_seed(9)
-    x = tf.placeholder(tf.float32, [8, 4], name="x")
-    y = tf.placeholder(tf.float32, [8, 1], name="y")
+    x = tf.placeholder(tf.float32, [4, 4], name="x")
+    ids = tf.placeholder(tf.int32, [4, 2], name="ids")
+    y = tf.placeholder(tf.float32, [4, 1], name="y")
+    embedded = tf.reduce_mean(tf.keras.layers.Embedding(8, 3, name="emb")(ids), axis=1)
     hidden = tf.keras.layers.Dense(6, activation="sigmoid", name="k1")
     out = tf.keras.layers.Dense(1, name="k2")
-    loss = tf.reduce_mean(tf.square(out(hidden(x)) - y), name="loss")
+    loss = tf.reduce_mean(tf.square(out(hidden(tf.concat([x, embedded], 1))) - y),
+                          name="loss")
     tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
     tf.global_variables_initializer()
     return _training_spec(tf, tf.train.Saver(),
-                          {"x:0": X8, "y:0": np.cos(np.sum(X8, 1, keepdims=True))},
+                          {"x:0": X8[:4], "ids:0": IDS,
+                           "y:0": np.cos(np.sum(X8[:4], 1, keepdims=True))},
                           ["loss:0", "k1/kernel/Read/ReadVariableOp:0",
-                           "k2/bias/Read/ReadVariableOp:0"])
+                           "k2/bias/Read/ReadVariableOp:0",
+                           "emb/embeddings/Read/ReadVariableOp:0"])
 
 
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
