@@ -26,12 +26,13 @@ def _training_spec(tf, saver, feeds: dict, fetches: list) -> dict:
 
 
 def case_train_mlp_dropout(tf):
-    """MLP with (seeded) dropout, sparse softmax cross-entropy, GradientDescent with a
-    global step: the dropout mask is an input of the gradient's function, not redrawn."""
+    """MLP (batch size unknown, Elu) with (seeded) dropout, sparse softmax cross-entropy,
+    GradientDescent with a global step: the dropout mask is an input of the gradient's
+    function, not redrawn."""
     tf.set_random_seed(5)
-    x = tf.placeholder(tf.float32, [8, 4], name="x")
-    labels = tf.placeholder(tf.int32, [8], name="labels")
-    h = tf.layers.dense(x, 6, activation=tf.nn.relu, name="hidden")
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    labels = tf.placeholder(tf.int32, [None], name="labels")
+    h = tf.layers.dense(x, 6, activation=tf.nn.elu, name="hidden")
     h = tf.layers.dropout(h, 0.4, training=True)
     logits = tf.layers.dense(h, 3, name="logits")
     loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(

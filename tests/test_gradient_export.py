@@ -142,21 +142,23 @@ def test_lowered_ops_give_the_same_gradients_after_import():
             tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(
                 labels=tf.nn.softmax(x), logits=logits)),
             tf.nn.l2_loss(w), tf.reduce_sum(tf.square(bn)),
-            tf.reduce_sum(tf.where(logits > 0, logits, tf.zeros_like(logits)))])
+            tf.reduce_sum(tf.where(logits > 0, logits, tf.zeros_like(logits))),
+            tf.reduce_sum(tf.nn.elu(logits) + tf.nn.selu(logits) + tf.nn.softplus(logits)
+                          + tf.nn.leaky_relu(logits))])
         return tf.gradients(loss, [w])
     here, back, gd = _gradient_values(build, {"x:0": X})
     fdef = gd.library.function[0]
     body = {n.op for n in fdef.node_def}
     assert not body & {"SparseSoftmaxCrossEntropyWithLogits", "L2Loss", "AddN",
-                       "FusedBatchNormV3"}
+                       "FusedBatchNormV3", "Elu", "Selu", "Softplus", "LeakyRelu"}
     np.testing.assert_allclose(here[0], back[0], rtol=1e-5, atol=1e-6)
 
 
 def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(caplog):
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     w = tf.Variable(np.ones((3, 2), np.float32), name="w")
-    elu = tf.gradients(tf.reduce_sum(tf.nn.elu(tf.matmul(x, w))), [w])[0]
-    again = tf.gradients(tf.reduce_sum(tf.nn.elu(tf.matmul(x, w) * 2.0)), [w])[0]
+    prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 1)), [w])[0]
+    again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 1)), [w])[0]
     cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(w),
                                 lambda: tf.reduce_sum(w * 2.0)), [w])[0]
     tf.global_variables_initializer()
@@ -165,11 +167,11 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     assert [("Ty" in n.attr, "f" in n.attr) for n in nodes] == [(True, False)] * 3
     messages = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
     assert len(messages) == 2, messages
-    assert "Elu" in messages[0] and "control-flow construct" in messages[1]
+    assert "Prod" in messages[0] and "control-flow construct" in messages[1]
     with tf.Session() as sess:
         sess.run("init")
-        here = sess.run([elu, again, cond], {x: X})
-    back = _reimport(gd, [elu.name, again.name, cond.name], {"x:0": X})
+        here = sess.run([prod, again, cond], {x: X})
+    back = _reimport(gd, [prod.name, again.name, cond.name], {"x:0": X})
     for a, b in zip(here, back):
         np.testing.assert_allclose(a, b, rtol=1e-6)
 

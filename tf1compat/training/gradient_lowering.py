@@ -3,7 +3,9 @@
 TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradient
 registry, which lacks several ops every training graph has (checked with real TF by
 scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
-SelectV2 (dropout), FusedBatchNormV3 (batch normalization). Inside the forward function
+SelectV2 (dropout), FusedBatchNormV3 (batch normalization), Elu, Selu, LeakyRelu,
+Softplus. Where a lowering chooses between branches with Select, each branch is computed
+on inputs clipped to its own side, so the branch Select drops has finite gradients. Inside the forward function
 only, such an op is written as the same computation in ops TF can differentiate; the
 graph outside keeps the op itself. The values are the same up to float rounding (the
 function is only differentiated, never fetched).
@@ -101,29 +103,91 @@ def _add_n(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str
     return [total if len(names) > 1 else b.add("Identity", [total], {"T": dtype})]
 
 
+def _full_shaped(op: Operation) -> Optional[int]:
+    """The index of an input of `op` with the output's shape (None dims alike)."""
+    out = op.outputs[0].shape
+    if out.ndims is None:
+        return None
+    for k, t in enumerate(op.inputs):
+        if t.shape.ndims == out.ndims and t.shape.as_list() == out.as_list():
+            return k
+    return None
+
+
 def _select_v2(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
     dtype = op.outputs[0].dtype.base_dtype
-    shape = op.outputs[0].shape.as_list()
+    ref = _full_shaped(op)
+    shape = b.add("Shape", [names[ref]],
+                  {"T": op.inputs[ref].dtype.base_dtype, "out_type": D.int32})
     full = []
-    for t, name in zip(op.inputs, names):
-        if t.shape.as_list() != shape:    # broadcast: Fill a scalar, else add zeros
-            if t.shape.ndims == 0:
-                name = b.add("Fill", [b.const(shape, D.int32), name],
-                             {"T": t.dtype.base_dtype, "index_type": D.int32})
-            else:
-                name = b.add("AddV2", [name, b.const(np.zeros(shape), t.dtype.base_dtype)],
-                             {"T": t.dtype.base_dtype})
+    for k, (t, name) in enumerate(zip(op.inputs, names)):
+        if k != ref and t.shape.as_list() != op.outputs[0].shape.as_list():
+            # A broadcast scalar (dropout's zeros): filled to the output's shape.
+            name = b.add("Fill", [shape, name], {"T": t.dtype.base_dtype,
+                                                 "index_type": D.int32})
         full.append(name)
     return [b.add("Select", full, {"T": dtype})]
 
 
 def _select_why_not(op: Operation) -> Optional[str]:
-    out = op.outputs[0].shape
-    if not out.is_fully_defined():
-        return "SelectV2 with a shape unknown when the graph is written"
-    if op.inputs[0].shape.as_list() != out.as_list() and op.inputs[0].shape.ndims != 0:
-        return "SelectV2 with a broadcast condition"
+    ref = _full_shaped(op)
+    if ref is None:
+        return "SelectV2 whose output shape no input has"
+    out = op.outputs[0].shape.as_list()
+    for t in op.inputs:
+        if t.shape.ndims != 0 and t.shape.as_list() != out:
+            return "SelectV2 broadcasting a non-scalar"
     return None
+
+
+def _where_positive(b: NodeBuilder, x: str, dtype: D.DType, positive: str, other: str
+                    ) -> str:
+    zero = b.const(0, dtype)
+    mask = b.add("Greater", [x, zero], {"T": dtype})
+    return b.add("Select", [mask, positive, other], {"T": dtype})
+
+
+def _expm1_of_negative_part(b: NodeBuilder, x: str, dtype: D.DType) -> str:
+    # exp(min(x, 0)) - 1: the branch Select drops never overflows (no inf * 0 = NaN).
+    negative = b.add("Minimum", [x, b.const(0, dtype)], {"T": dtype})
+    return b.add("Sub", [b.add("Exp", [negative], {"T": dtype}), b.const(1, dtype)],
+                 {"T": dtype})
+
+
+def _elu(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    return [_where_positive(b, x, dtype, x, _expm1_of_negative_part(b, x, dtype))]
+
+
+def _selu(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    negative = b.add("Mul", [b.const(alpha, dtype), _expm1_of_negative_part(b, x, dtype)],
+                     {"T": dtype})
+    return [b.add("Mul", [b.const(scale, dtype), _where_positive(b, x, dtype, x, negative)],
+                  {"T": dtype})]
+
+
+def _leaky_relu(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    scaled = b.add("Mul", [x, b.const(float(op.attrs["alpha"]), dtype)], {"T": dtype})
+    return [_where_positive(b, x, dtype, x, scaled)]
+
+
+def _softplus(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # x > 0: x + log1p(exp(-x)); else log1p(exp(x)); each branch sees only its own side.
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    zero = b.const(0, dtype)
+    pos = b.add("Maximum", [x, zero], {"T": dtype})
+    neg = b.add("Minimum", [x, zero], {"T": dtype})
+    pos_branch = b.add("AddV2", [pos, b.add("Log1p", [b.add("Exp", [
+        b.add("Neg", [pos], {"T": dtype})], {"T": dtype})], {"T": dtype})], {"T": dtype})
+    neg_branch = b.add("Log1p", [b.add("Exp", [neg], {"T": dtype})], {"T": dtype})
+    return [_where_positive(b, x, dtype, pos_branch, neg_branch)]
 
 
 def _batch_norm(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
@@ -166,4 +230,8 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "AddN": (_always, _add_n),
     "SelectV2": (_select_why_not, _select_v2),
     "FusedBatchNormV3": (_batch_norm_why_not, _batch_norm),
+    "Elu": (_always, _elu),
+    "Selu": (_always, _selu),
+    "LeakyRelu": (_always, _leaky_relu),
+    "Softplus": (_always, _softplus),
 }
