@@ -5,8 +5,10 @@
 For each probe (a small forward computation of one op family) this builds
 `tf.gradients(reduce_sum(f(x)), x)` with tf1compat, writes it in TF's form (every op type
 allowed), and runs it under the TensorFlow venv. It prints the op types of the probes TF
-differentiated to tf1compat's values and those TF has no gradient for: the source of
-`training/gradient_export.TF_DIFFERENTIABLE_OP_TYPES`.
+differentiated to tf1compat's values and those TF has no gradient for (ops of
+gradient_lowering.LOWERINGS appear as the ops they are written as), and records them in
+tests/fixtures/tf_function_gradients.json: the source of
+`training/gradient_export.TF_DIFFERENTIABLE_OP_TYPES`, checked against it by the tests.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+RECORD = os.path.join(ROOT, "tests", "fixtures", "tf_function_gradients.json")
 
 X = (np.cos(np.arange(2 * 4 * 4 * 2, dtype=np.float32)) * 1.3).reshape(2, 4, 4, 2)
 
@@ -137,12 +140,18 @@ def main(argv: list) -> int:
         with open(path) as f:
             probes = json.load(f)
     good, bad = set(), set()
+    record = {}
     for name, probe in probes.items():
         ok = isinstance(probe["tf"], float) and probe["tf"] < 1e-4
         print(f"{name:20s} {'ok' if ok else probe['tf']}  {' '.join(probe['types'])}")
         (good if ok else bad).update(probe["types"])
+        record[name] = {"ok": ok, "types": probe["types"],
+                        "tf": probe["tf"] if not ok else "ok"}
     print("differentiated by TF:", " ".join(sorted(good)))
     print("only in failing probes:", " ".join(sorted(bad - good)))
+    with open(RECORD, "w") as f:     # tests/test_gradient_export.py checks the table
+        json.dump({"differentiated": sorted(good), "probes": record}, f, indent=1,
+                  sort_keys=True)
     return 0
 
 
