@@ -223,3 +223,18 @@ def test_differentiable_op_types_are_those_real_tf_differentiated():
     passing = {name for name, p in recorded["probes"].items() if p["ok"]}
     assert {"elu", "selu", "softplus", "leaky_relu", "softmax_ce", "sparse_softmax_ce",
             "l2_loss", "add_n", "dropout", "fused_batch_norm"} <= passing
+
+
+def test_ys_outside_the_region_and_sources_among_the_ys():
+    def build():
+        x = tf.placeholder(tf.float32, [4, 3], name="x")
+        w = tf.Variable(np.full((3, 2), 0.5, np.float32), name="w")
+        y = tf.matmul(x, w)
+        stopped = tf.stop_gradient(y * 3.0)
+        return tf.gradients([y, stopped], [w]) + tf.gradients([y, x], [w, x])
+    here, back, gd = _gradient_values(build, {"x:0": X})
+    assert all("f" in n.attr for n in gd.node if n.op == "SymbolicGradient")
+    np.testing.assert_allclose(here[0], X.T @ np.ones((4, 2), np.float32), rtol=1e-6)
+    np.testing.assert_allclose(here[2], np.ones((4, 3)) + np.ones((4, 2)) @ np.full((2, 3), 0.5))
+    for a, b in zip(here, back):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

@@ -137,10 +137,10 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]) -> Tuple[
             return None, "the region contains a control-flow construct"
     ordered = sorted(body, key=lambda o: o._id)
     extras: List[Tensor] = []
-    for member in ordered:
-        for t in member.inputs:
-            if t.op not in body and t not in xs and t not in extras:
-                extras.append(t)
+    # A y computed outside the region (by a stop or a random op) is an input f returns.
+    for t in [t for member in ordered for t in member.inputs] + list(ys):
+        if t.op not in body and t not in xs and t not in extras:
+            extras.append(t)
     return ordered, extras
 
 
