@@ -67,6 +67,20 @@ def test_unknown_internal_path_is_a_clear_import_error():
     assert "tensorflow.python.training" in proc.stdout
 
 
+def test_missing_contrib_module_names_the_contrib_piece():
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        try:
+            from tensorflow.contrib.factorization import KMeans
+        except ImportError as e:
+            print("ERR", e)
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    assert "ERR tf.contrib.factorization ('tensorflow.contrib.factorization') is not " \
+        "provided by tf1compat" in proc.stdout
+
+
 def test_cli_runs_script_as_main_with_argv(tmp_path):
     script = tmp_path / "legacy.py"
     script.write_text(textwrap.dedent("""

@@ -180,6 +180,12 @@ _PUBLIC_PACKAGES = {"examples", "keras", "layers", "contrib", "estimator", "data
 
 
 def _not_provided(name: str) -> ImportError:
+    if name.startswith("tensorflow.contrib."):
+        # contrib is public TF1 API: say which piece is missing, not "use the public API".
+        public = "tf." + name[len("tensorflow."):]
+        return ImportError(f"{public} ({name!r}) is not provided by tf1compat: only the most "
+                           "used parts of tf.contrib are implemented (docs/api_support.md "
+                           "lists them).", name=name)
     return ImportError(f"tf1compat does not provide TensorFlow's module {name!r}: it is not "
                        "part of the TF1 API that tf1compat implements. Import the public "
                        "API instead (e.g. `import tensorflow as tf`).", name=name)

@@ -17,6 +17,8 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
+from tf1compat.framework.graph_scopes import (ControlDependenciesController, NameScope,
+                                              name_from_scope_name)
 from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED, SERIALIZED_FORMS
 from tf1compat.framework.op_binding import bind_inputs, capture_inputs, complete_attrs
 from tf1compat.framework.operation import Operation, creation_site
@@ -30,91 +32,6 @@ __all__ = [
     "get_name_scope", "name_from_scope_name",
 ]
 
-_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
-_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
-
-
-def name_from_scope_name(name: str) -> str:
-    """"scope/" -> "scope" (an exact name re-entered with a trailing slash)."""
-    return name[:-1] if name and name[-1] == "/" else name
-
-
-class _ControlDependenciesController:
-    """One `with g.control_dependencies([...])` block: its ops and the ops created in it."""
-
-    def __init__(self, graph: "Graph", control_inputs: Optional[List[Operation]]):
-        self._graph = graph
-        if control_inputs is None:
-            control_inputs = []
-            self._new_stack = True
-        else:
-            self._new_stack = False
-        self._control_inputs = control_inputs
-        self._seen: set = set()
-        self._old_stack: Optional[list] = None
-        self._old_control_flow_context: Any = None
-
-    @property
-    def control_inputs(self) -> List[Operation]:
-        return self._control_inputs
-
-    def add_op(self, op: Operation) -> None:
-        self._seen.add(op)
-
-    def op_in_group(self, op: Operation) -> bool:
-        return op in self._seen
-
-    def __enter__(self) -> None:
-        if self._new_stack:
-            self._old_stack = self._graph._control_dependencies_stack
-            self._graph._control_dependencies_stack = []
-            # As in TF, `control_dependencies(None)` also leaves any cond branch or loop
-            # body being traced: variables created inside one (init_scope) live outside.
-            self._old_control_flow_context = self._graph._control_flow_context
-            self._graph._control_flow_context = None
-        self._graph._control_dependencies_stack.append(self)
-
-    def __exit__(self, *exc: Any) -> None:
-        self._graph._control_dependencies_stack.pop()
-        if self._new_stack:
-            self._graph._control_dependencies_stack = self._old_stack
-            self._graph._control_flow_context = self._old_control_flow_context
-
-
-class _NameScope:
-    """`with g.name_scope(name) as scope:` — a class, not a generator, as it is hot."""
-
-    __slots__ = ("_graph", "_name", "_old")
-
-    def __init__(self, graph: "Graph", name: Optional[str]):
-        self._graph = graph
-        self._name = name
-
-    def __enter__(self) -> str:
-        g = self._graph
-        name = self._name
-        if name:
-            if isinstance(name, bytes):
-                name = name.decode()
-            if g._name_stack:
-                if not _VALID_SCOPE_NAME.match(name):
-                    raise ValueError(f"'{name}' is not a valid scope name")
-            elif not _VALID_OP_NAME.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
-        self._old = g._name_stack
-        if not name:
-            new_stack = ""
-        elif name[-1] == "/":
-            new_stack = name_from_scope_name(name)
-        else:
-            new_stack = g.unique_name(name)
-        g._name_stack = new_stack
-        return new_stack + "/" if new_stack else ""
-
-    def __exit__(self, *exc: Any) -> None:
-        self._graph._name_stack = self._old
-
-
 class Graph:
     """A TensorFlow computation: a set of Operations plus naming and scoping state."""
 
@@ -126,7 +43,7 @@ class Graph:
         self._structure_version = 0
         self._names_in_use: Dict[str, int] = {}
         self._name_stack = ""
-        self._control_dependencies_stack: List[_ControlDependenciesController] = []
+        self._control_dependencies_stack: List[ControlDependenciesController] = []
         self._device_function_stack: List[Optional[Callable[[Operation], Any]]] = []
         self._colocation_stack: List[Operation] = []
         self._collections: Dict[Any, list] = {}
@@ -213,8 +130,8 @@ class Graph:
             name = f"{name}_{i - 1}"
         return name
 
-    def name_scope(self, name: Optional[str]) -> _NameScope:
-        return _NameScope(self, name)
+    def name_scope(self, name: Optional[str]) -> NameScope:
+        return NameScope(self, name)
 
     def get_name_scope(self) -> str:
         return self._name_stack
@@ -305,7 +222,7 @@ class Graph:
             raise TypeError(f"{op_def.type} takes {len(op_def.inputs)} inputs "
                             f"({', '.join(a.name for a in op_def.inputs)}), got {len(inputs)}")
         attrs = dict(attrs) if attrs else {}
-        with _NameScope(self, name or op_def.type) as scope:
+        with NameScope(self, name or op_def.type) as scope:
             flat, groups = bind_inputs(op_def, inputs, attrs)
             flat = capture_inputs(op_def, flat, groups, self)
             if not op_def.ref_input_indices:
@@ -368,10 +285,10 @@ class Graph:
 
     # -- control dependencies ------------------------------------------------------------
     def control_dependencies(self, control_inputs: Optional[Sequence[Any]]
-                             ) -> _ControlDependenciesController:
+                             ) -> ControlDependenciesController:
         """Ops created in the block run after `control_inputs` (None clears the stack)."""
         if control_inputs is None:
-            return _ControlDependenciesController(self, None)
+            return ControlDependenciesController(self, None)
         ops: List[Operation] = []
         current = self._current_control_dependencies()
         for c in control_inputs:
@@ -396,7 +313,7 @@ class Graph:
             if c not in current:
                 ops.append(c)
                 current.add(c)
-        return _ControlDependenciesController(self, ops)
+        return ControlDependenciesController(self, ops)
 
     def _current_control_dependencies(self) -> set:
         ret: set = set()
@@ -737,7 +654,7 @@ class name_scope:  # noqa: N801 - TF's name
         self._name = default_name if name is None else name
         self._default_name = default_name
         self._values = values
-        self._scope: Optional[_NameScope] = None
+        self._scope: Optional[NameScope] = None
 
     def __enter__(self) -> str:
         state = _context._state
@@ -759,7 +676,7 @@ class name_scope:  # noqa: N801 - TF's name
         graph = _graph_from_values(self._values)
         self._graph_ctx = graph.as_default()
         self._graph_ctx.__enter__()
-        self._scope = _NameScope(graph, self._name)
+        self._scope = NameScope(graph, self._name)
         try:
             return self._scope.__enter__()
         except BaseException:
