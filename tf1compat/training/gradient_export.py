@@ -34,7 +34,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.training.gradient_lowering import LOWERINGS, NodeBuilder
-from tf1compat.training.graph_io import check_serializable
+from tf1compat.training.graph_io import UnserializableGraphError, check_serializable
 from tf1compat.util import tf_logging
 
 __all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs"]
@@ -189,9 +189,13 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
             _warn_once(op, reason)
             return None
         f_inputs = [g[0] for g in groups] + extras
-        func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
-                                  inputs[:ny], body, _lower,
-                                  {t: g[0] for g in groups for t in g[1:]})
+        try:
+            func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
+                                      inputs[:ny], body, _lower,
+                                      {t: g[0] for g in groups for t in g[1:]})
+        except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
+            _warn_once(op, f"its forward function cannot be written ({e})")
+            return None
     node = NodeDef(name=op.name, op="SymbolicGradient",
                    input=[name_of(t) for t in f_inputs + dys])
     node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs + dys]))
