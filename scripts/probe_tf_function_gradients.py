@@ -77,6 +77,9 @@ PROBES = {
     "l2_loss": lambda tf, x: tf.nn.l2_loss(x), "l2_normalize": lambda tf, x: tf.nn.l2_normalize(x, 3),
     "clip": lambda tf, x: tf.clip_by_value(x, -0.5, 0.5),
     "dropout": lambda tf, x: tf.nn.dropout(x, rate=0.5, seed=3),
+    "dropout_tensor_rate": lambda tf, x: tf.nn.dropout(
+        x, rate=tf.placeholder_with_default(0.5, None), seed=4),
+    "broadcast_to": lambda tf, x: tf.broadcast_to(tf.reduce_sum(x, 0), [3, 4, 4, 2]),
     "flatten": lambda tf, x: tf.layers.flatten(x) * 2.0,
     "stop_gradient": lambda tf, x: x * tf.stop_gradient(x),
     "identity": lambda tf, x: tf.identity(x) * 2.0,

@@ -127,5 +127,40 @@ def case_train_keras_resource(tf):
                            "emb/embeddings/Read/ReadVariableOp:0"])
 
 
+def case_train_mnist_tutorial(tf):
+    """TF 1.x's "Deep MNIST for experts" in small: tf.Variable weights, conv2d + max_pool,
+    dropout with a keep_prob placeholder (unknown-shaped rate), v1 softmax cross-entropy,
+    Adam."""
+    tf.set_random_seed(10)
+    x = tf.placeholder(tf.float32, [None, 64])
+    y_ = tf.placeholder(tf.float32, [None, 10])
+    keep_prob = tf.placeholder(tf.float32)
+    w1 = tf.Variable(tf.truncated_normal([3, 3, 1, 4], stddev=0.1))
+    b1 = tf.Variable(tf.constant(0.1, shape=[4]))
+    h = tf.nn.relu(tf.nn.conv2d(tf.reshape(x, [-1, 8, 8, 1]), w1, [1, 1, 1, 1], "SAME") + b1)
+    h = tf.reshape(tf.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"), [-1, 64])
+    w2 = tf.Variable(tf.truncated_normal([64, 16], stddev=0.1))
+    b2 = tf.Variable(tf.constant(0.1, shape=[16]))
+    h = tf.nn.dropout(tf.nn.relu(tf.matmul(h, w2) + b2), keep_prob)
+    w3 = tf.Variable(tf.truncated_normal([16, 10], stddev=0.1))
+    logits = tf.matmul(h, w3)
+    tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=logits),
+                   name="cross_entropy")
+    tf.train.AdamOptimizer(1e-2).minimize(tf.get_default_graph().get_tensor_by_name(
+        "cross_entropy:0"), name="train")
+    tf.global_variables_initializer()
+    rs = np.random.RandomState(0)
+    images = rs.rand(16, 64).astype(np.float32)
+    labels = np.eye(10, dtype=np.float32)[rs.randint(0, 10, 16)]
+    spec = _training_spec(tf, tf.train.Saver(),
+                          {"Placeholder:0": images, "Placeholder_1:0": labels,
+                           "Placeholder_2:0": np.float32(0.5)},
+                          ["Variable:0", "Variable_4:0"])
+    spec["runs"].append({"feeds": {"Placeholder:0": images, "Placeholder_1:0": labels,
+                                   "Placeholder_2:0": np.float32(1.0)},
+                         "fetches": ["cross_entropy:0"]})
+    return spec
+
+
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
-                  case_train_adam, case_train_keras_resource]
+                  case_train_adam, case_train_keras_resource, case_train_mnist_tutorial]

@@ -103,41 +103,31 @@ def _add_n(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str
     return [total if len(names) > 1 else b.add("Identity", [total], {"T": dtype})]
 
 
-def _full_shaped(op: Operation) -> Optional[int]:
-    """The index of an input of `op` with the output's shape (None dims alike)."""
-    out = op.outputs[0].shape
-    if out.ndims is None:
-        return None
-    for k, t in enumerate(op.inputs):
-        if t.shape.ndims == out.ndims and t.shape.as_list() == out.as_list():
-            return k
-    return None
-
-
 def _select_v2(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Select needs equal shapes: operands not statically of the output's full shape are
+    # broadcast to it (BroadcastTo's gradient sums back). The shape is the run-time
+    # shape of their sum (Shape has no gradient); the condition goes through a float.
     dtype = op.outputs[0].dtype.base_dtype
-    ref = _full_shaped(op)
-    shape = b.add("Shape", [names[ref]],
-                  {"T": op.inputs[ref].dtype.base_dtype, "out_type": D.int32})
-    full = []
-    for k, (t, name) in enumerate(zip(op.inputs, names)):
-        if k != ref and t.shape.as_list() != op.outputs[0].shape.as_list():
-            # A broadcast scalar (dropout's zeros): filled to the output's shape.
-            name = b.add("Fill", [shape, name], {"T": t.dtype.base_dtype,
-                                                 "index_type": D.int32})
-        full.append(name)
+    out = op.outputs[0].shape
+    cond, values = op.inputs[0], op.inputs[1:]
+
+    def is_full(t: Any) -> bool:
+        return out.is_fully_defined() and t.shape.is_fully_defined() and \
+            t.shape.as_list() == out.as_list()
+    if all(is_full(t) for t in op.inputs):
+        return [b.add("Select", names, {"T": dtype})]
+    as_float = b.add("Cast", [names[0]], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    total = b.add("AddV2", [b.add("AddV2", [as_float, names[1]], {"T": dtype}), names[2]],
+                  {"T": dtype})
+    shape = b.add("Shape", [total], {"T": dtype, "out_type": D.int32})
+
+    def broadcast(name: str) -> str:
+        return b.add("BroadcastTo", [name, shape], {"T": dtype, "Tidx": D.int32})
+    full = [names[0] if is_full(cond) else
+            b.add("NotEqual", [broadcast(as_float), b.const(0, dtype)],
+                  {"T": dtype, "incompatible_shape_error": True})]
+    full += [name if is_full(t) else broadcast(name) for t, name in zip(values, names[1:])]
     return [b.add("Select", full, {"T": dtype})]
-
-
-def _select_why_not(op: Operation) -> Optional[str]:
-    ref = _full_shaped(op)
-    if ref is None:
-        return "SelectV2 whose output shape no input has"
-    out = op.outputs[0].shape.as_list()
-    for t in op.inputs:
-        if t.shape.ndims != 0 and t.shape.as_list() != out:
-            return "SelectV2 broadcasting a non-scalar"
-    return None
 
 
 def _where_positive(b: NodeBuilder, x: str, dtype: D.DType, positive: str, other: str
@@ -228,7 +218,7 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "SparseSoftmaxCrossEntropyWithLogits": (_sparse_why_not, _sparse_softmax_ce),
     "L2Loss": (_always, _l2_loss),
     "AddN": (_always, _add_n),
-    "SelectV2": (_select_why_not, _select_v2),
+    "SelectV2": (_always, _select_v2),
     "FusedBatchNormV3": (_batch_norm_why_not, _batch_norm),
     "Elu": (_always, _elu),
     "Selu": (_always, _selu),
