@@ -80,6 +80,11 @@ PROBES = {
     "dropout_tensor_rate": lambda tf, x: tf.nn.dropout(
         x, rate=tf.placeholder_with_default(0.5, None), seed=4),
     "broadcast_to": lambda tf, x: tf.broadcast_to(tf.reduce_sum(x, 0), [3, 4, 4, 2]),
+    "fill": lambda tf, x: x * tf.fill(tf.shape(x), tf.reduce_sum(x * x)),
+    "ones_zeros_like": lambda tf, x: x * tf.ones_like(x) + tf.zeros_like(x) * x,
+    "losses_weighted": lambda tf, x: tf.losses.sparse_softmax_cross_entropy(
+        tf.constant([0, 1, 2, 3, 4, 5, 6, 7]), tf.reshape(x, [8, 8]),
+        weights=tf.constant([1., 0., 2., 1., 1., 1., 1., 1.])),
     "flatten": lambda tf, x: tf.layers.flatten(x) * 2.0,
     "stop_gradient": lambda tf, x: x * tf.stop_gradient(x),
     "identity": lambda tf, x: tf.identity(x) * 2.0,
