@@ -238,3 +238,34 @@ def test_ys_outside_the_region_and_sources_among_the_ys():
     np.testing.assert_allclose(here[2], np.ones((4, 3)) + np.ones((4, 2)) @ np.full((2, 3), 0.5))
     for a, b in zip(here, back):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_a_file_of_an_earlier_version_runs_and_is_written_back(caplog):
+    import os
+    prefix = os.path.join(os.path.dirname(__file__), "fixtures", "tf1compat_written",
+                          "name_based", "model.ckpt-1")
+    fetches = ["gradients/AddN:0", "gradients/embedding_lookup/GatherV2_grad/Reshape:0"]
+    with tf.Graph().as_default() as graph:
+        saver = tf.train.import_meta_graph(prefix + ".meta")
+        old = graph.get_operation_by_name("gradients/SymbolicGradient")
+        assert old.attrs.get("f") is None and old.attrs["Ty"]      # tf1compat's form
+        fresh = tf.gradients(graph.get_tensor_by_name("add:0"),
+                             [graph.get_tensor_by_name("w:0")])
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            before = sess.run(fetches + fresh)
+        with caplog.at_level(logging.WARNING):
+            _, nodes = _nodes("SymbolicGradient")
+            meta = tf.train.export_meta_graph(saver_def=saver.as_saver_def())
+    # A partitioned embedding lookup stitches with ParallelDynamicStitch, which TF's
+    # function gradients lack: tf1compat's form again, said so.
+    assert [("f" in n.attr) for n in nodes] == [False, True]
+    assert "ParallelDynamicStitch" in caplog.text
+    np.testing.assert_allclose(before[0], before[2], rtol=1e-6)
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(meta)
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            after = sess.run(fetches)
+    for a, b in zip(after, before):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
