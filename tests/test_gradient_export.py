@@ -144,13 +144,14 @@ def test_lowered_ops_give_the_same_gradients_after_import():
             tf.nn.l2_loss(w), tf.reduce_sum(tf.square(bn)),
             tf.reduce_sum(tf.where(logits > 0, logits, tf.zeros_like(logits))),
             tf.reduce_sum(tf.nn.elu(logits) + tf.nn.selu(logits) + tf.nn.softplus(logits)
-                          + tf.nn.leaky_relu(logits))])
+                          + tf.nn.leaky_relu(logits)),
+            tf.reduce_sum(tf.tile(logits, [2, 3]) * tf.range(9, dtype=tf.float32))])
         return tf.gradients(loss, [w])
     here, back, gd = _gradient_values(build, {"x:0": X})
     fdef = gd.library.function[0]
     body = {n.op for n in fdef.node_def}
     assert not body & {"SparseSoftmaxCrossEntropyWithLogits", "L2Loss", "AddN",
-                       "FusedBatchNormV3", "Elu", "Selu", "Softplus", "LeakyRelu"}
+                       "FusedBatchNormV3", "Elu", "Selu", "Softplus", "LeakyRelu", "Tile"}
     np.testing.assert_allclose(here[0], back[0], rtol=1e-5, atol=1e-6)
 
 
@@ -222,7 +223,8 @@ def test_differentiable_op_types_are_those_real_tf_differentiated():
     # Every lowering was checked by a probe TF ran to tf1compat's values.
     passing = {name for name, p in recorded["probes"].items() if p["ok"]}
     assert {"elu", "selu", "softplus", "leaky_relu", "softmax_ce", "sparse_softmax_ce",
-            "l2_loss", "add_n", "dropout", "fused_batch_norm"} <= passing
+            "l2_loss", "add_n", "dropout", "dropout_tensor_rate", "fused_batch_norm",
+            "tile"} <= passing
 
 
 def test_ys_outside_the_region_and_sources_among_the_ys():

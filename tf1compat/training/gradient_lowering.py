@@ -4,7 +4,7 @@ TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradie
 registry, which lacks several ops every training graph has (checked with real TF by
 scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
 SelectV2 (dropout), FusedBatchNormV3 (batch normalization), Elu, Selu, LeakyRelu,
-Softplus. Inside the forward function only, such an op is written as the same
+Softplus, Tile. Inside the forward function only, such an op is written as the same
 computation in ops TF can differentiate; the graph outside keeps the op itself. The
 values are the same up to float rounding (the function is only differentiated, never
 fetched). Where a lowering chooses between branches with Select, each branch is computed
@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.op_def import get_op_def
 from tf1compat.framework.operation import Operation
 from tf1compat.serialization.messages import NodeDef
@@ -207,6 +208,24 @@ def _batch_norm_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _tile(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Copies concatenated along each axis (TF has no function gradient for Tile).
+    dtype = op.outputs[0].dtype.base_dtype
+    out = names[0]
+    for axis, count in enumerate(constant_value(op.inputs[1]).tolist()):
+        if count != 1:
+            out = b.add("ConcatV2", [out] * count + [b.const(axis, D.int32)],
+                        {"T": dtype, "N": count, "Tidx": D.int32})
+    return [out]
+
+
+def _tile_why_not(op: Operation) -> Optional[str]:
+    multiples = constant_value(op.inputs[1])
+    if multiples is None or (multiples < 1).any():
+        return "Tile with multiples unknown when the graph is written (or zero)"
+    return None
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -224,4 +243,5 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Selu": (_always, _selu),
     "LeakyRelu": (_always, _leaky_relu),
     "Softplus": (_always, _softplus),
+    "Tile": (_tile_why_not, _tile),
 }
