@@ -87,6 +87,8 @@ PROBES = {
     "dropout_tensor_rate": lambda tf, x: tf.nn.dropout(
         x, rate=tf.placeholder_with_default(0.5, None), seed=4),
     "broadcast_to": lambda tf, x: tf.broadcast_to(tf.reduce_sum(x, 0), [3, 4, 4, 2]),
+    "pad": lambda tf, x: tf.pad(x, [[0, 0], [1, 2], [0, 0], [2, 0]]) *
+    tf.range(4, dtype=tf.float32),
     "tile": lambda tf, x: tf.tile(x, [1, 2, 1, 3]) * tf.range(6, dtype=tf.float32),
     "fill": lambda tf, x: x * tf.fill(tf.shape(x), tf.reduce_sum(x * x)),
     "ones_zeros_like": lambda tf, x: x * tf.ones_like(x) + tf.zeros_like(x) * x,

@@ -4,7 +4,7 @@ TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradie
 registry, which lacks several ops every training graph has (checked with real TF by
 scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
 SelectV2 (dropout), FusedBatchNormV3 (batch normalization), Elu, Selu, LeakyRelu,
-Softplus, Tile. Inside the forward function only, such an op is written as the same
+Softplus, Tile, Pad. Inside the forward function only, such an op is written as the same
 computation in ops TF can differentiate; the graph outside keeps the op itself. The
 values are the same up to float rounding (the function is only differentiated, never
 fetched). Where a lowering chooses between branches with Select, each branch is computed
@@ -226,6 +226,40 @@ def _tile_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _pad(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Zeros concatenated before and after along each padded axis; the zeros' shape is the
+    # run-time shape of the value so far with the axis' size replaced.
+    dtype = op.outputs[0].dtype.base_dtype
+    out = names[0]
+    for axis, (before, after) in enumerate(constant_value(op.inputs[1]).tolist()):
+        if not before and not after:
+            continue
+        shape = b.add("Shape", [out], {"T": dtype, "out_type": D.int32})
+        head = b.add("Slice", [shape, b.const([0], D.int32), b.const([axis], D.int32)],
+                     {"T": D.int32, "Index": D.int32})
+        tail = b.add("Slice", [shape, b.const([axis + 1], D.int32), b.const([-1], D.int32)],
+                     {"T": D.int32, "Index": D.int32})
+        parts = []
+        for size in (before, None, after):
+            if size is None:
+                parts.append(out)
+            elif size:
+                dims = b.add("ConcatV2", [head, b.const([size], D.int32), tail,
+                                          b.const(0, D.int32)],
+                             {"T": D.int32, "N": 3, "Tidx": D.int32})
+                parts.append(b.add("Fill", [dims, b.const(0, dtype)],
+                                   {"T": dtype, "index_type": D.int32}))
+        out = b.add("ConcatV2", parts + [b.const(axis, D.int32)],
+                    {"T": dtype, "N": len(parts), "Tidx": D.int32})
+    return [out]
+
+
+def _pad_why_not(op: Operation) -> Optional[str]:
+    if constant_value(op.inputs[1]) is None:
+        return "Pad with paddings unknown when the graph is written"
+    return None
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -244,4 +278,5 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "LeakyRelu": (_always, _leaky_relu),
     "Softplus": (_always, _softplus),
     "Tile": (_tile_why_not, _tile),
+    "Pad": (_pad_why_not, _pad),
 }
