@@ -146,14 +146,15 @@ def test_lowered_ops_give_the_same_gradients_after_import():
             tf.reduce_sum(tf.nn.elu(logits) + tf.nn.selu(logits) + tf.nn.softplus(logits)
                           + tf.nn.leaky_relu(logits)),
             tf.reduce_sum(tf.tile(logits, [2, 3]) * tf.range(9, dtype=tf.float32)),
-            tf.reduce_sum(tf.pad(logits, [[1, 0], [2, 1]]) * tf.range(6, dtype=tf.float32))])
+            tf.reduce_sum(tf.pad(logits, [[1, 0], [2, 1]]) * tf.range(6, dtype=tf.float32)),
+            tf.reduce_sum(tf.gather(logits, [3, 0, 3]) * tf.range(3, dtype=tf.float32))])
         return tf.gradients(loss, [w])
     here, back, gd = _gradient_values(build, {"x:0": X})
     fdef = gd.library.function[0]
     body = {n.op for n in fdef.node_def}
     assert not body & {"SparseSoftmaxCrossEntropyWithLogits", "L2Loss", "AddN",
                        "FusedBatchNormV3", "Elu", "Selu", "Softplus", "LeakyRelu", "Tile",
-                       "Pad"}
+                       "Pad", "GatherV2"}
     np.testing.assert_allclose(here[0], back[0], rtol=1e-5, atol=1e-6)
 
 
@@ -226,7 +227,7 @@ def test_differentiable_op_types_are_those_real_tf_differentiated():
     passing = {name for name, p in recorded["probes"].items() if p["ok"]}
     assert {"elu", "selu", "softplus", "leaky_relu", "softmax_ce", "sparse_softmax_ce",
             "l2_loss", "add_n", "dropout", "dropout_tensor_rate", "fused_batch_norm",
-            "tile", "pad"} <= passing
+            "tile", "pad", "gather"} <= passing
 
 
 def test_ys_outside_the_region_and_sources_among_the_ys():

@@ -4,7 +4,7 @@ TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradie
 registry, which lacks several ops every training graph has (checked with real TF by
 scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
 SelectV2 (dropout), FusedBatchNormV3 (batch normalization), Elu, Selu, LeakyRelu,
-Softplus, Tile, Pad. Inside the forward function only, such an op is written as the same
+Softplus, Tile, Pad, GatherV2. Inside the forward function only, such an op is written as the same
 computation in ops TF can differentiate; the graph outside keeps the op itself. The
 values are the same up to float rounding (the function is only differentiated, never
 fetched). Where a lowering chooses between branches with Select, each branch is computed
@@ -260,6 +260,41 @@ def _pad_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _gather(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Rows picked by a one-hot matrix product: one_hot(indices) @ params (TF has no
+    # function gradient for GatherV2; the product's gradient scatters back the rows).
+    dtype = op.outputs[0].dtype.base_dtype
+    params, indices = op.inputs[0], op.inputs[1]
+    index_type = indices.dtype.base_dtype
+    rows = params.shape[0].value
+    flat_ids = b.add("Reshape", [names[1], b.const([-1, 1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [flat_ids, b.const(np.arange(rows), index_type)],
+                 {"T": index_type, "incompatible_shape_error": True})
+    one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    table = b.add("Reshape", [names[0], b.const([rows, -1], D.int32)],
+                  {"T": dtype, "Tshape": D.int32})
+    picked = b.add("MatMul", [one_hot, table],
+                   {"T": dtype, "transpose_a": False, "transpose_b": False})
+    params_shape = b.add("Shape", [names[0]], {"T": dtype, "out_type": D.int32})
+    row_shape = b.add("Slice", [params_shape, b.const([1], D.int32),
+                                b.const([-1], D.int32)], {"T": D.int32, "Index": D.int32})
+    ids_shape = b.add("Shape", [names[1]], {"T": index_type, "out_type": D.int32})
+    shape = b.add("ConcatV2", [ids_shape, row_shape, b.const(0, D.int32)],
+                  {"T": D.int32, "N": 2, "Tidx": D.int32})
+    return [b.add("Reshape", [picked, shape], {"T": dtype, "Tshape": D.int32})]
+
+
+def _gather_why_not(op: Operation) -> Optional[str]:
+    axis = constant_value(op.inputs[2])
+    params = op.inputs[0]
+    if axis is None or int(axis) != 0 or op.attrs.get("batch_dims", 0) or \
+            params.shape.ndims is None or params.shape.ndims < 1 or \
+            params.shape[0].value is None or not params.dtype.is_floating:
+        return "GatherV2 other than along a static first axis of a float tensor"
+    return None
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -279,4 +314,5 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Softplus": (_always, _softplus),
     "Tile": (_tile_why_not, _tile),
     "Pad": (_pad_why_not, _pad),
+    "GatherV2": (_gather_why_not, _gather),
 }
