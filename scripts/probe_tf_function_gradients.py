@@ -53,6 +53,9 @@ PROBES = {
                                          "SAME"),
     "depthwise": lambda tf, x: tf.nn.depthwise_conv2d(x, tf.ones([3, 3, 2, 1]) * 0.1,
                                                       [1, 1, 1, 1], "SAME"),
+    "depthwise_multiplier": lambda tf, x: tf.nn.depthwise_conv2d(
+        x, tf.reshape(tf.range(36, dtype=tf.float32) * 0.01, [3, 3, 2, 2]), [1, 2, 2, 1],
+        "VALID") * tf.range(4, dtype=tf.float32),
     "max_pool": lambda tf, x: tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
     "avg_pool": lambda tf, x: tf.nn.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
     "fused_batch_norm": lambda tf, x: tf.nn.fused_batch_norm(

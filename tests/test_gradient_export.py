@@ -132,6 +132,7 @@ def test_embedding_gradient_is_indexed_slices_of_the_dense_function_gradient():
 
 def test_lowered_ops_give_the_same_gradients_after_import():
     def build():
+        tf.set_random_seed(3)        # the separable convolution's initial filters
         x = tf.placeholder(tf.float32, [4, 3], name="x")
         w = tf.Variable(np.full((3, 3), 0.3, np.float32), name="w")
         logits = tf.matmul(x, w)
@@ -147,14 +148,16 @@ def test_lowered_ops_give_the_same_gradients_after_import():
                           + tf.nn.leaky_relu(logits)),
             tf.reduce_sum(tf.tile(logits, [2, 3]) * tf.range(9, dtype=tf.float32)),
             tf.reduce_sum(tf.pad(logits, [[1, 0], [2, 1]]) * tf.range(6, dtype=tf.float32)),
-            tf.reduce_sum(tf.gather(logits, [3, 0, 3]) * tf.range(3, dtype=tf.float32))])
+            tf.reduce_sum(tf.gather(logits, [3, 0, 3]) * tf.range(3, dtype=tf.float32)),
+            tf.reduce_sum(tf.layers.separable_conv2d(tf.reshape(logits, [1, 2, 2, 3]), 2, 2,
+                                                     depth_multiplier=2, padding="same"))])
         return tf.gradients(loss, [w])
     here, back, gd = _gradient_values(build, {"x:0": X})
     fdef = gd.library.function[0]
     body = {n.op for n in fdef.node_def}
     assert not body & {"SparseSoftmaxCrossEntropyWithLogits", "L2Loss", "AddN",
                        "FusedBatchNormV3", "Elu", "Selu", "Softplus", "LeakyRelu", "Tile",
-                       "Pad", "GatherV2"}
+                       "Pad", "GatherV2", "DepthwiseConv2dNative"}
     np.testing.assert_allclose(here[0], back[0], rtol=1e-5, atol=1e-6)
 
 
@@ -227,7 +230,7 @@ def test_differentiable_op_types_are_those_real_tf_differentiated():
     passing = {name for name, p in recorded["probes"].items() if p["ok"]}
     assert {"elu", "selu", "softplus", "leaky_relu", "softmax_ce", "sparse_softmax_ce",
             "l2_loss", "add_n", "dropout", "dropout_tensor_rate", "fused_batch_norm",
-            "tile", "pad", "gather"} <= passing
+            "tile", "pad", "gather", "depthwise", "depthwise_multiplier"} <= passing
 
 
 def test_ys_outside_the_region_and_sources_among_the_ys():

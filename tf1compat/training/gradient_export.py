@@ -41,7 +41,7 @@ __all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs
 
 # Op types TF 2.21's SymbolicGradient differentiates inside a function (its C++ gradient
 # registry) to tf1compat's values: scripts/probe_tf_function_gradients.py, which also lists
-# those TF lacks (Prod, DepthwiseConv2dNative, ...; the ones of
+# those TF lacks (Prod, ParallelDynamicStitch, ...; the ones of
 # gradient_lowering.LOWERINGS are written as others).
 TF_DIFFERENTIABLE_OP_TYPES = frozenset("""
 Abs AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Conv2D Cos DivNoNan Equal

@@ -4,10 +4,10 @@ TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradie
 registry, which lacks several ops every training graph has (checked with real TF by
 scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
 SelectV2 (dropout), FusedBatchNormV3 (batch normalization), Elu, Selu, LeakyRelu,
-Softplus, Tile, Pad, GatherV2. Inside the forward function only, such an op is written as the same
-computation in ops TF can differentiate; the graph outside keeps the op itself. The
-values are the same up to float rounding (the function is only differentiated, never
-fetched). Where a lowering chooses between branches with Select, each branch is computed
+Softplus, Tile, Pad, GatherV2, DepthwiseConv2dNative. Inside the forward function only,
+such an op is written as the same computation in ops TF can differentiate; the graph
+outside keeps the op itself. The values are the same up to float rounding (the function
+is only differentiated, never fetched). Where a lowering chooses between branches with Select, each branch is computed
 on inputs clipped to its own side, so the branch Select drops has finite gradients.
 
 `LOWERINGS[op_type]` is (why_not(op) -> reason or None, lower(op, input names, builder)
@@ -295,6 +295,32 @@ def _gather_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _depthwise(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # A Conv2D whose filter is block-diagonal over the channels: input channel c feeds
+    # only outputs c * multiplier + j, as the depthwise convolution.
+    dtype = op.outputs[0].dtype.base_dtype
+    kh, kw, channels, multiplier = op.inputs[1].shape.as_list()
+    spread = b.add("Reshape", [names[1], b.const([kh, kw, channels, 1, multiplier],
+                                                 D.int32)], {"T": dtype, "Tshape": D.int32})
+    mask = np.eye(channels).reshape(1, 1, channels, channels, 1)
+    blocks = b.add("Mul", [spread, b.const(mask, dtype)], {"T": dtype})
+    filters = b.add("Reshape", [blocks, b.const([kh, kw, channels, channels * multiplier],
+                                                D.int32)], {"T": dtype, "Tshape": D.int32})
+    attrs = {key: op.attrs[key] for key in ("strides", "padding", "data_format",
+                                            "dilations", "explicit_paddings")
+             if op.attrs.get(key) is not None}
+    attrs["T"] = dtype
+    return [b.add("Conv2D", [names[0], filters], attrs)]
+
+
+def _depthwise_why_not(op: Operation) -> Optional[str]:
+    fmt = op.attrs.get("data_format", b"NHWC")
+    fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
+    if fmt != "NHWC" or not op.inputs[1].shape.is_fully_defined():
+        return "DepthwiseConv2dNative in NCHW or with a filter shape unknown when written"
+    return None
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -315,4 +341,5 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Tile": (_tile_why_not, _tile),
     "Pad": (_pad_why_not, _pad),
     "GatherV2": (_gather_why_not, _gather),
+    "DepthwiseConv2dNative": (_depthwise_why_not, _depthwise),
 }
