@@ -162,5 +162,34 @@ def case_train_mnist_tutorial(tf):
     return spec
 
 
+def case_train_separable_losses(tf):
+    """separable_conv2d (depthwise) with relu6, average pooling, flatten, softplus and
+    leaky_relu layers with l2 regularizers, tf.losses with the regularization loss
+    (AddN, L2Loss), Nesterov momentum with a global step."""
+    tf.set_random_seed(11)
+    x = tf.placeholder(tf.float32, [None, 8, 8, 1], name="x")
+    y = tf.placeholder(tf.int64, [None], name="y")
+    reg = tf.contrib.layers.l2_regularizer(1e-3)
+    h = tf.layers.separable_conv2d(x, 4, 3, depth_multiplier=2, activation=tf.nn.relu6,
+                                   name="sep")
+    h = tf.layers.flatten(tf.layers.average_pooling2d(h, 2, 2))
+    h = tf.layers.dense(h, 8, activation=tf.nn.softplus, kernel_regularizer=reg, name="f1")
+    h = tf.layers.dense(h, 6, activation=tf.nn.leaky_relu, kernel_regularizer=reg,
+                        name="f2")
+    logits = tf.layers.dense(h, 3, name="f3")
+    loss = tf.identity(tf.losses.sparse_softmax_cross_entropy(y, logits) +
+                       tf.losses.get_regularization_loss(), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True).minimize(
+        loss, global_step=tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    rs = np.random.RandomState(1)
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": rs.rand(6, 8, 8, 1).astype(np.float32),
+                           "y:0": rs.randint(0, 3, 6)},
+                          ["loss:0", "sep/depthwise_kernel:0", "sep/pointwise_kernel:0",
+                           "f1/kernel:0", "f3/bias:0"])
+
+
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
-                  case_train_adam, case_train_keras_resource, case_train_mnist_tutorial]
+                  case_train_adam, case_train_keras_resource, case_train_mnist_tutorial,
+                  case_train_separable_losses]
