@@ -6,7 +6,8 @@
 Each line prints both timings and their ratio (tf1compat / torch). Targets (issue text):
 Session.run overhead on a tiny fed graph <= 50 us; a 500-op elementwise chain within 1.5x
 of the hand-written torch loop; while_loop <= 1.5x; training steps >= 0.9x of torch;
-`summaries` (bench_summaries.py) runs real TF in a subprocess: <= 1.5x TF per step.
+`summaries` (bench_summaries.py) runs real TF in a subprocess: <= 1.5x TF per step; Keras
+`fit` >= 1.0x of real tf-keras (bench_keras.py, which runs tf-keras in a subprocess).
 Real TensorFlow's figures measured on this kind of machine are quoted for reference.
 """
 
@@ -182,13 +183,30 @@ def bench_eager_dispatch() -> Dict[str, float]:
     return {}
 
 
+def bench_vs_tensorflow() -> Dict[str, float]:
+    """The same TF1 programs under real TensorFlow and tf1compat (scripts/bench_vs_tf.py,
+    one round each; TF runs only where its venv exists)."""
+    import subprocess
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_vs_tf.py"),
+                           "--rounds", "1", "--batches", "3"], capture_output=True, text=True)
+    for line in proc.stdout.splitlines():
+        print(f"vs TensorFlow  {line}")
+    if proc.returncode:
+        print(f"vs TensorFlow failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return {}
+
+
 for _module, _name in (("bench_while", "bench_while_loop"), ("bench_nn", "bench_cnn"),
                        ("bench_train", "bench_training")):
     _optional(_module, _name)
 BENCHMARKS.append(bench_eager_dispatch)
+BENCHMARKS.append(bench_vs_tensorflow)
 _optional("bench_checkpoint", "bench_checkpoint")
 _optional("bench_summaries", "bench_summaries")
+_optional("bench_queues", "bench_queues")
+_optional("bench_keras", "bench_keras")
 _optional("bench_estimator", "bench_estimator")  # vs TF 2.15 in /tmp/tf215 when present
+_optional("bench_distributed", "bench_distributed")  # 1 vs 2 processes (gloo)
 
 
 def main(argv: List[str]) -> int:

@@ -5,8 +5,9 @@
 
 The name lists are TF 2.21's `tf.compat.v1` namespaces (tf1compat/_tf_api_names.py, from
 scripts/record_api_names.py) plus the tf.contrib entries of the table of unsupported names.
-A name is supported when `tf1compat.<namespace>.<name>` resolves and the table of
-unsupported names (tf1compat/framework/unsupported_api.py) has no entry for it; every
+Whether a name is supported is `tf1compat.check.support.support_of` (the answer
+`tf1compat check` gives scripts): `tf1compat.<namespace>.<name>` resolves and the table
+of unsupported names (tf1compat/framework/unsupported_api.py) has no entry for it; every
 other name is listed with the table's reason and replacement, or as not implemented yet.
 tests/test_api_support.py fails when the checked-in file differs from what this writes.
 """
@@ -15,40 +16,29 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Dict, List, Tuple
+from typing import Dict, List, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "docs", "api_support.md")
 NOT_YET = "not implemented yet"
 
 
-def _resolve(tf: Any, namespace: str, name: str) -> bool:
-    obj = tf
-    try:
-        for part in filter(None, namespace.split(".")):
-            obj = getattr(obj, part)
-        getattr(obj, name)
-    except Exception:  # noqa: BLE001 - any failure means the name is not provided
-        return False
-    return True
-
-
 def classify() -> Dict[str, Tuple[List[str], List[Tuple[str, str, str]]]]:
     """namespace -> (supported names, [(name, reason, replacement)])."""
     sys.path.insert(0, ROOT)
-    import tf1compat as tf
     from tf1compat._tf_api_names import API_NAMES
-    from tf1compat.framework.unsupported_api import UNSUPPORTED, lookup
+    from tf1compat.check.support import support_of
+    from tf1compat.framework.unsupported_api import UNSUPPORTED
     out: Dict[str, Tuple[List[str], List[Tuple[str, str, str]]]] = {}
     for namespace in API_NAMES:
         supported: List[str] = []
         missing: List[Tuple[str, str, str]] = []
         for name in sorted(API_NAMES[namespace]):
-            dotted = f"{namespace}.{name}" if namespace else name
-            entry = lookup(dotted)
-            if entry is None and _resolve(tf, namespace, name):
+            answer = support_of(f"{namespace}.{name}" if namespace else name)
+            if answer.supported:
                 supported.append(name)
             else:
+                entry = answer.entry
                 missing.append((name, entry.reason if entry else NOT_YET,
                                 entry.replacement or "" if entry else ""))
         out[namespace] = (supported, missing)

@@ -28,6 +28,8 @@ MODULES = [
     "tensorflow.core.framework.graph_pb2", "tensorflow.core.framework.variable_pb2",
     "tensorflow.core.framework.summary_pb2", "tensorflow.core.protobuf.meta_graph_pb2",
     "tensorflow.core.protobuf.saver_pb2", "tensorflow.core.protobuf.saved_model_pb2",
+    "tensorflow.core.protobuf.queue_runner_pb2", "tensorflow.core.protobuf.error_codes_pb2",
+    "tensorflow.core.framework.reader_base_pb2",
     "tensorflow.core.protobuf.tensor_bundle_pb2",
     "tensorflow.core.protobuf.trackable_object_graph_pb2", "tensorflow.core.util.event_pb2",
     "tensorflow.core.example.example_pb2", "tensorflow.core.example.feature_pb2",
@@ -37,7 +39,7 @@ MODULES = [
     "google.protobuf.any_pb2", "google.protobuf.wrappers_pb2",
 ]
 # Schemas TF's modules import from files without a Python module of their own here.
-DEPENDENCIES = ("xla/tsl/protobuf/histogram.proto",)
+DEPENDENCIES = ("xla/tsl/protobuf/histogram.proto", "xla/tsl/protobuf/error_codes.proto")
 
 
 def _type_name(field) -> str:

@@ -410,3 +410,33 @@ def test_slim_learning_train_and_check_numerics_are_explicit():
         assert op.name == "train_op/control_dependency:0"
         assert "train_op/CheckNumerics" in [o.name for o in tf.get_default_graph()
                                             .get_operations()]
+
+
+def test_slim_queues_runs_the_graphs_queue_runners_and_stops_them():
+    """slim.queues.QueueRunners starts the QUEUE_RUNNERS for the block (batches flow) and
+    leaves no runner thread alive afterwards, even with producers blocked on full queues."""
+    import threading
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        producer = tf.train.range_input_producer(10, shuffle=False, capacity=4)
+        batch = tf.train.batch([producer.dequeue()], batch_size=5, capacity=5)
+        before = threading.active_count()
+        with tf.Session() as sess:
+            with slim.queues.QueueRunners(sess):
+                first, second = sess.run(batch), sess.run(batch)
+            assert threading.active_count() == before
+        np.testing.assert_array_equal(first, [0, 1, 2, 3, 4])
+        np.testing.assert_array_equal(second, [5, 6, 7, 8, 9])
+
+
+def test_slim_queues_reraises_a_runner_error():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        queue = tf.FIFOQueue(2, tf.float32, shapes=[[]])
+        bad = tf.check_numerics(tf.constant(float("nan")), "bad input")
+        tf.train.add_queue_runner(tf.train.QueueRunner(queue, [queue.enqueue(bad)]))
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="bad input"):
+                with slim.queues.QueueRunners(sess):
+                    with pytest.raises(tf.errors.OutOfRangeError):
+                        sess.run(queue.dequeue())

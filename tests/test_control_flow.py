@@ -409,3 +409,26 @@ def test_second_order_gradient_through_while_loop():
     h = tf.gradients(g, x)[0]
     with tf.Session() as sess:
         assert sess.run([y, g, h], {x: 3.0}) == [9.0, 6.0, 2.0]
+
+
+def test_tensor_array_scatter_writes_rows_at_once_with_write_errors():
+    """TensorArrayScatterV3 checks dtype and shape once for all rows (write_rows) and
+    keeps write()'s errors: out-of-range and duplicate indices, incompatible shapes."""
+    with tf.Graph().as_default():
+        values = tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3))
+        ta = tf.TensorArray(tf.float32, size=4).scatter([3, 1, 0, 2], values)
+        stacked = ta.stack()
+        bad_index = tf.TensorArray(tf.float32, size=3).scatter([0, 5], values[:2]).stack()
+        twice = tf.TensorArray(tf.float32, size=3).scatter([1, 1], values[:2]).stack()
+        grow = tf.TensorArray(tf.float32, size=0, dynamic_size=True).scatter(
+            [2, 0, 1], values[:3]).stack()
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(stacked),
+                                          sess.run(values)[[2, 1, 3, 0]])
+            np.testing.assert_array_equal(sess.run(grow), sess.run(values)[[1, 2, 0]])
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="Tried to write to index 5 but array is not resizeable"):
+                sess.run(bad_index)
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="index 1 because it has already been written"):
+                sess.run(twice)

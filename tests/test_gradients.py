@@ -403,3 +403,29 @@ def test_not_differentiable_gives_none_like_tf():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.split("\n")
     assert out[:3] == ["lookup True", "[None] gradients_2/grad_ys_0:0", "duplicate"]
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_gradient_of_a_cpu_pinned_variable_read_on_the_gpu():
+    # word2vec's pattern: the embeddings under tf.device('/cpu:0'), the loss on the GPU.
+    # The gradient op must differentiate the value the GPU ops read, not a moved copy.
+    def gradients(cpu_only: bool) -> list:
+        with tf.Graph().as_default():
+            ids = tf.placeholder(tf.int32, [None])
+            with tf.device("/cpu:0"):
+                v = tf.Variable(np.arange(8, dtype=np.float32).reshape(4, 2))
+                embed = tf.nn.embedding_lookup(v, ids)
+                doubled = v * 2.0
+            w = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+            loss = tf.reduce_sum(tf.matmul(embed, w)) + tf.reduce_sum(tf.matmul(doubled, w))
+            grads = tf.gradients(loss, [v, embed, doubled])
+            grads[0] = tf.convert_to_tensor(grads[0])
+            config = tf.ConfigProto(device_count={"GPU": 0}) if cpu_only else None
+            with tf.Session(config=config) as sess:
+                sess.run(tf.global_variables_initializer())
+                return sess.run(grads, {ids: [0, 3, 0]})
+    on_cpu, on_gpu = gradients(True), gradients(False)
+    assert np.abs(on_cpu[0]).sum() > 0
+    for expected, got in zip(on_cpu, on_gpu):
+        np.testing.assert_allclose(got, expected, rtol=1e-6)

@@ -131,36 +131,6 @@ def test_get_weights_set_weights():
         d.set_weights([k])
 
 
-@pytest.mark.parametrize("method", ["compile", "fit", "evaluate", "train_on_batch",
-                                    "fit_generator", "predict_generator"])
-def test_training_loops_raise_not_implemented(method):
-    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
-    with pytest.raises(NotImplementedError, match=f"Model.{method}"):
-        getattr(model, method)()
-
-
-def test_predict_rejects_what_it_does_not_support():
-    with tf.Graph().as_default():
-        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
-        x = np.zeros((3, 2), np.float32)
-        for kwargs, match in (({"verbose": 1}, "progress bar"), ({"steps": 2}, "steps"),
-                              ({"callbacks": [object()]}, "callbacks")):
-            with pytest.raises(NotImplementedError, match=match):
-                model.predict(x, **kwargs)
-        with pytest.raises(NotImplementedError, match="datasets"):
-            model.predict(tf.data.Dataset.range(3))
-        with pytest.raises(ValueError, match="same number of samples"):
-            tf.keras.Model(*_two_inputs()).predict([x, np.zeros((2, 2))])
-
-
-def test_hdf5_weights_need_h5py(tmp_path):
-    with tf.Graph().as_default():
-        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
-        for method in ("save_weights", "load_weights"):
-            with pytest.raises(NotImplementedError, match="HDF5"):
-                getattr(model, method)(str(tmp_path / "w.h5"))
-
-
 def _two_inputs():
     a, b = tf.keras.Input((2,)), tf.keras.Input((2,))
     return [a, b], tf.keras.layers.Add()([a, b])

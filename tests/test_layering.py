@@ -15,7 +15,7 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 # Bottom to top. A module may import its own layer and the layers before it.
 LAYERS: List[Tuple[str, ...]] = [
-    ("_version", "_tf_api_names"),   # generated data, no imports
+    ("_version", "_tf_api_names", "_thread_policy"),   # no tf1compat imports
     ("framework",),                  # dtypes, shapes, Graph/Operation/Tensor, op_def, errors
     ("util",),                       # nest, gfile, tf_logging
     ("serialization",),              # protos, wire formats, records, checkpoint formats
@@ -25,17 +25,19 @@ LAYERS: List[Tuple[str, ...]] = [
     ("variables",),                  # tf.Variable, get_variable, scopes, initializers
     ("data",),                       # tf.data
     ("summary",),                    # tf.summary, event files
-    ("losses", "metrics"),           # libraries built on ops and variables
+    ("losses", "metrics", "signal", "distributions", "linalg"),  # libraries built on ops
     ("training",),                   # optimizers, savers, hooks, sessions managers
     ("eager",),                      # enable_eager_execution, tf.function, tfe
-    ("keras",),
+    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
+    ("keras",),                      # (its DenseFeatures layer consumes feature columns)
     ("layers",),
     ("rnn",),
-    ("feature_column",),             # feature columns (on ops, variables, lookup tables)
     ("estimator",),                  # Estimator, canned estimators, heads, TPUEstimator
     ("contrib",),
+    ("distribute",),                 # Horovod-style training on torch.distributed
+    ("export",),                     # TF graph -> torch.nn.Module / fx / torch.export
     ("api", "internal", "examples"),  # public faces and TF-internal import paths
-    ("__init__", "shim", "cli", "__main__"),
+    ("__init__", "shim", "cli", "__main__", "check"),  # check: the static scan of scripts
 ]
 
 # Known exceptions, each with the reason; the list only shrinks.

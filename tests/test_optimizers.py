@@ -17,6 +17,7 @@ from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import get_op_def
 from tf1compat.contrib.layers import regularizers
 from tf1compat.ops.training_ops import exclusively_owned
+from tf1compat.runtime.session_state import VariableStore
 from tests.golden import cases_optimizers
 from tests.golden.harness import compare, decode
 from tests.golden.runner import DATA_DIR, run_case
@@ -89,7 +90,8 @@ def test_assigned_value_fetched_elsewhere_is_not_mutated():
 
 
 def test_exclusive_ownership_rules():
-    state = {"a": torch.zeros(3)}
+    state = VariableStore()
+    state["a"] = torch.zeros(3)
     assert exclusively_owned(state, "a")
     alias = state["a"]
     assert not exclusively_owned(state, "a")

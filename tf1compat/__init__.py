@@ -9,6 +9,10 @@ or packages of their own (`tf.layers`, `tf.keras`, ...).
 """
 
 # ruff: noqa: F401
+# First, before anything loads torch: OpenMP's wait policy (see _thread_policy.py).
+from tf1compat import _thread_policy
+_thread_policy.prepare_environment()
+
 from tf1compat import _version
 from tf1compat._version import (COMPILER_VERSION, CXX11_ABI_FLAG, CXX_VERSION, GIT_VERSION,
                                 GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
@@ -212,7 +216,8 @@ from tf1compat.ops.sparse_math import (sparse_add, sparse_concat, sparse_reduce_
                                        sparse_reduce_sum_sparse, sparse_reorder,
                                        sparse_reshape, sparse_retain,
                                        sparse_tensor_dense_matmul, sparse_transpose)
-from tf1compat.api import lookup, signal, sparse, spectral
+from tf1compat.api import lookup, sparse, spectral
+from tf1compat import signal  # tf.signal (tf1compat/signal/)
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------
 # (section: checkpoints)
@@ -222,7 +227,6 @@ from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, 
 
 # -- training loop: coordinator, session hooks, monitored sessions, SavedModel -------------------
 # (section: training loop)
-from tf1compat.training.coordinator import start_queue_runners
 from tf1compat.serialization.messages import TensorInfo
 
 # -- input pipelines: tf.data, TFRecords, parsing --------------------------------------------------
@@ -230,7 +234,8 @@ from tf1compat import data
 from tf1compat.data.structure import SparseTensorSpec, TensorSpec
 from tf1compat.data.type_specs import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,
                                        TensorArraySpec, TypeSpec, type_spec_from_value)
-from tf1compat.ops.decode_ops import decode_csv, decode_raw, reduce_join
+from tf1compat.ops.decode_ops import decode_compressed, decode_csv, decode_raw, reduce_join
+from tf1compat.ops.json_example_ops import decode_json_example
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                        VarLenFeature, parse_example, parse_single_example,
@@ -243,9 +248,54 @@ from tf1compat.ops.string_ops import (as_string, decode_base64, encode_base64, s
                                       string_to_number, substr)
 from tf1compat.api import strings
 
+# -- queue-based input pipelines: queues, readers, accumulators (issue 16) ------------------------
+# (section: queues)
+from tf1compat.ops.queue_ops import (FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase,
+                                     RandomShuffleQueue)
+from tf1compat.training.queue_runner import start_queue_runners
+from tf1compat.data.reader_ops import (FixedLengthRecordReader, IdentityReader, ReaderBase,
+                                       TextLineReader, TFRecordReader, WholeFileReader)
+from tf1compat.ops.accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,
+                                           SparseConditionalAccumulator)
+from tf1compat.api import queue
+
 # -- images: tf.image (tf1compat/ops/image_ops.py, image_resize.py) ----------------------------
 from tf1compat.api import image
 from tf1compat.ops.image_ops import extract_image_patches, random_crop
+
+# -- math/array long tail, special functions (issue 12) -----------------------------------------
+# (section: api-math)
+from tf1compat.ops.manip_ops import (bitcast, diag, ensure_shape, guarantee_const, meshgrid,
+                                     parallel_stack, repeat, roll, tensor_scatter_nd_add,
+                                     tensor_scatter_nd_max, tensor_scatter_nd_min,
+                                     tensor_scatter_nd_sub, tensor_scatter_nd_update)
+from tf1compat.ops.manip_ops import (tensor_scatter_nd_add as tensor_scatter_add,
+                                     tensor_scatter_nd_sub as tensor_scatter_sub,
+                                     tensor_scatter_nd_update as tensor_scatter_update)
+from tf1compat.ops.math_tail_ops import angle, approx_top_k, complex
+from tf1compat.ops.string_unicode_ops import fingerprint
+from tf1compat.ops.nn_conv_tail import (conv, conv2d_backprop_filter_v2,
+                                        conv2d_backprop_input_v2, extract_volume_patches)
+from tf1compat.ops.sparse_serialization_ops import (deserialize_many_sparse,
+                                                     serialize_many_sparse, serialize_sparse)
+from tf1compat.ops.sparse_tail import (edit_distance, sparse_mask, sparse_matmul, sparse_merge,
+                                       sparse_reset_shape, sparse_to_indicator)
+from tf1compat.signal.spectral_ops import fftnd, ifftnd, irfftnd, rfftnd
+from tf1compat.ops.linalg_extra import matrix_square_root
+from tf1compat.ops.random_extra_ops import random_gamma, random_poisson
+from tf1compat.ops.stateful_random_ops import random_index_shuffle
+from tf1compat.ops.sort_ops import (argsort, invert_permutation, searchsorted, setdiff1d,
+                                    sort, unique_with_counts, unravel_index)
+from tf1compat.ops.special_math_ops import (betainc, igamma, igammac, lbeta, polygamma,
+                                            zeta)
+from tf1compat.api import manip, quantization, sets
+from tf1compat.ops.quantization_ops import (fake_quant_with_min_max_args,
+                                            fake_quant_with_min_max_args_gradient,
+                                            fake_quant_with_min_max_vars,
+                                            fake_quant_with_min_max_vars_gradient,
+                                            fake_quant_with_min_max_vars_per_channel,
+                                            fake_quant_with_min_max_vars_per_channel_gradient)
+from tf1compat import distributions  # tf.distributions (tf1compat/distributions/)
 
 # -- eager execution (issue 8) ----------------------------------------------------------------------
 # (section: eager)
@@ -257,7 +307,8 @@ from tf1compat import contrib
 
 # -- namespaces -----------------------------------------------------------------------------------
 from tf1compat.api import compat, dtypes, errors
-from tf1compat.api import math, random, linalg, bitwise, debugging, version, sysconfig
+from tf1compat.api import math, random, bitwise, debugging, version, sysconfig
+from tf1compat import linalg  # tf.linalg (tf1compat/linalg/)
 from tf1compat.util import gfile, tf_logging as logging, nest
 from tf1compat.util import app, flags
 from tf1compat.api import test, io, nn, train
@@ -284,6 +335,9 @@ import sys as _sys
 
 compat.v1 = _sys.modules[__name__]
 del _sys
+
+# torch is loaded now: its thread count follows the policy decided above.
+_thread_policy.apply()
 
 # A missing tf.X says whether X is an unimplemented TF1 symbol or a typo (with suggestions).
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

@@ -1,9 +1,20 @@
-"""The `tf1compat` command: `tf1compat run SCRIPT [ARGS...]` runs a legacy TF1 script;
-`tf1compat graph-support FILE...` lists the op types of graph files tf1compat cannot run.
+"""The `tf1compat` command: `run` a legacy TF1 script, `check` the TensorFlow names of
+scripts, `graph-support` of graph files.
 
-Everything after SCRIPT belongs to the script (`tf1compat run train.py --help` shows the
-script's own help, as `python train.py --help` does). SCRIPT may be a file or, as for
-`python`, a directory or zip archive with a `__main__.py`.
+* `tf1compat run SCRIPT [ARGS...]` runs a legacy TF1 script. Everything after SCRIPT
+  belongs to the script (`tf1compat run train.py --help` shows the script's own help, as
+  `python train.py --help` does). SCRIPT may be a file or, as for `python`, a directory
+  or zip archive with a `__main__.py`.
+* `tf1compat check PATH... [--json] [--problems-only]` lists the TensorFlow names the
+  scripts use and whether tf1compat supports them, without running them
+  (tf1compat/check/); exit status 1 when something is not supported.
+* `tf1compat graph-support FILE...` lists the op types of graph files (.meta, frozen
+  .pb/.pbtxt, SavedModel directories) tf1compat cannot run.
+
+`tf1compat run --nproc-per-node N SCRIPT` starts N processes of the script through
+PyTorch's launcher (`torch.distributed.run`, what `torchrun` runs), each under tf1compat,
+for Horovod-style training (docs/distributed.md); `--nnodes`, `--node-rank`,
+`--master-addr`, `--master-port` and `--rdzv-endpoint` are passed on to it.
 """
 
 from __future__ import annotations
@@ -31,10 +42,39 @@ def _parser() -> argparse.ArgumentParser:
         "run", help="run a TF1 script as __main__ (its arguments follow it)",
         description="Runs SCRIPT as __main__ with `import tensorflow` resolving to "
                     "tf1compat; ARGS become the script's sys.argv[1:] (options included).")
+    launcher = run.add_argument_group(
+        "multi-process launch (torch.distributed.run)",
+        "start several processes of SCRIPT, as torchrun does (Horovod-style jobs)")
+    launcher.add_argument("--nproc-per-node", "--nproc_per_node", type=int, metavar="N",
+                          help="processes to start on this machine")
+    for option, text in (("--nnodes", "number of machines (default 1)"),
+                         ("--node-rank", "this machine's rank"),
+                         ("--master-addr", "the rank-0 machine's address"),
+                         ("--master-port", "the rank-0 machine's port"),
+                         ("--rdzv-endpoint", "rendezvous host:port (elastic launch)")):
+        spellings = [option]
+        if "-" in option[2:]:
+            spellings.append("--" + option[2:].replace("-", "_"))   # torchrun's alias
+        launcher.add_argument(*spellings, metavar=option[2:].upper().replace("-", "_"),
+                              help=text)
     run.add_argument("script", metavar="SCRIPT",
                      help="a Python file, or a directory / zip file with __main__.py")
     run.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="the script's own arguments")
+    check = commands.add_parser(
+        "check", help="list the TensorFlow names scripts use and whether tf1compat "
+                      "supports them (static; nothing is run)",
+        description="Scans PATHs (Python files, or directories searched recursively) for "
+                    "the TensorFlow names they use - through `import tensorflow as tf`, "
+                    "`tensorflow.compat.v1`, `from tensorflow.contrib import slim`, "
+                    "TF-internal imports, ... - and says for each whether tf1compat "
+                    "supports it, and what to use instead when not. Exit status: 1 when "
+                    "something is not supported, 0 otherwise.")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    check.add_argument("--json", action="store_true", help="write the report as JSON")
+    check.add_argument("--problems-only", action="store_true",
+                       help="list only the uses that are not supported (the summary "
+                            "counts everything)")
     support = commands.add_parser(
         "graph-support", help="list the op types of graph files tf1compat does not implement",
         description="Reports, for each graph file (.meta, frozen .pb/.pbtxt, SavedModel "
@@ -65,6 +105,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         options = parser.parse_args(argv)
     except SystemExit as e:          # --help, --version, usage errors: argparse's status
         return e.code if isinstance(e.code, int) else 2
+    if options.command == "check":
+        return _check(options.paths, options.json, options.problems_only)
     if options.command == "graph-support":
         return graph_support_main(options.files)
     if options.command != "run":
@@ -74,7 +116,60 @@ def main(argv: Optional[List[str]] = None) -> int:
     if error is not None:
         print(f"tf1compat: {error}", file=sys.stderr)
         return 2
+    if options.nproc_per_node is not None:
+        return _launch(options)
+    if any(getattr(options, k) is not None for k in _LAUNCHER_OPTIONS):
+        print("tf1compat: --nnodes/--node-rank/--master-addr/--master-port/--rdzv-endpoint "
+              "need --nproc-per-node", file=sys.stderr)
+        return 2
     return _run(options.script, options.args)
+
+
+_LAUNCHER_OPTIONS = ("nnodes", "node_rank", "master_addr", "master_port", "rdzv_endpoint")
+
+
+def _launch(options: argparse.Namespace) -> int:
+    """Starts `--nproc-per-node` processes of `tf1compat run SCRIPT` with torch's launcher."""
+    if options.nproc_per_node < 1:
+        print("tf1compat: --nproc-per-node must be at least 1", file=sys.stderr)
+        return 2
+    from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+    from torch.distributed.run import main as torch_launch
+    args = ["--nproc-per-node", str(options.nproc_per_node)]
+    multi_node = options.nnodes not in (None, "1") or options.rdzv_endpoint or \
+        options.master_addr
+    if not multi_node:
+        args.append("--standalone")     # one machine: a free port, no rendezvous server
+    for key in _LAUNCHER_OPTIONS:
+        value = getattr(options, key)
+        if value is not None:
+            args += ["--" + key.replace("_", "-"), str(value)]
+    args += ["-m", "tf1compat", "run", options.script, *options.args]
+    try:
+        torch_launch(args)
+    except ChildFailedError as e:
+        failures = e.failures
+        first = failures[min(failures)] if failures else None
+        code = getattr(first, "exitcode", 1) if first is not None else 1
+        print(f"tf1compat: {len(failures)} of {options.nproc_per_node} processes failed "
+              f"(first: rank {min(failures) if failures else '?'}, exit code {code})",
+              file=sys.stderr)
+        return code if isinstance(code, int) and code > 0 else 1
+    return 0
+
+
+def _check(paths: List[str], as_json: bool, problems_only: bool) -> int:
+    from tf1compat.check import check_paths
+    try:
+        report = check_paths(paths)
+    except FileNotFoundError as e:
+        print(f"tf1compat check: {e}", file=sys.stderr)
+        return 2
+    if as_json:
+        report.write_json(sys.stdout)
+    else:
+        report.write_text(sys.stdout, problems_only)
+    return 1 if report.problems else 0
 
 
 def graph_support_main(paths: List[str]) -> int:

@@ -4,7 +4,8 @@
 TensorFlow-internal module paths legacy code commonly imports (`INTERNAL_PATHS`) to their
 stand-ins, and adds an import hook so that `tensorflow.<ns>` resolves to tf1compat's
 namespace `<ns>` (`tensorflow.contrib.layers`, `tensorflow.keras.layers`, ...). Any other
-`tensorflow.*` path fails with an ImportError that names it.
+`tensorflow.*` path fails with an ImportError that names it. `horovod.tensorflow` resolves
+to tf1compat's Horovod on torch.distributed (`HOROVOD_PATHS`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 import types
 from typing import Any, Dict, Optional
 
-__all__ = ["install", "uninstall", "INTERNAL_PATHS"]
+__all__ = ["install", "uninstall", "INTERNAL_PATHS", "HOROVOD_PATHS"]
 
 # TensorFlow-internal import path -> the tf1compat module standing in for it.
 INTERNAL_PATHS: Dict[str, str] = {
@@ -73,8 +74,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.lookup_ops": "tf1compat.internal.lookup_ops",
     # training loop: coordinator, session hooks, monitored sessions, SavedModel
     "tensorflow.python.training.coordinator": "tf1compat.training.coordinator",
-    "tensorflow.python.training.queue_runner": "tf1compat.training.coordinator",
-    "tensorflow.python.training.queue_runner_impl": "tf1compat.training.coordinator",
+    "tensorflow.python.training.queue_runner": "tf1compat.training.queue_runner",
+    "tensorflow.python.training.queue_runner_impl": "tf1compat.training.queue_runner",
+    "tensorflow.python.training.input": "tf1compat.training.queue_input",
+    "tensorflow.python.ops.data_flow_ops": "tf1compat.ops.queue_ops",
     "tensorflow.python.training.session_run_hook": "tf1compat.training.session_run_hook",
     "tensorflow.python.training.basic_session_run_hooks":
         "tf1compat.training.basic_session_run_hooks",
@@ -171,7 +174,16 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.core.protobuf.saved_model_pb2": "tf1compat.training.proto_messages",
 }
 
+# Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.
+HOROVOD_PATHS: Dict[str, str] = {
+    "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",
+    "horovod.tensorflow.mpi_ops": "tf1compat.distribute.horovod_tensorflow",
+    "horovod.tensorflow.compression": "tf1compat.distribute.horovod_tensorflow",
+}
+
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")
+# Top-level packages whose imports the finder resolves.
+_ROOT_PACKAGES = ("tensorflow", "tensorflow_estimator", "horovod")
 
 # tf1compat packages that are TF namespaces of the same name (imported on demand).
 _PUBLIC_PACKAGES = {"examples", "keras", "layers", "contrib", "estimator", "data", "summary",
@@ -180,6 +192,10 @@ _PUBLIC_PACKAGES = {"examples", "keras", "layers", "contrib", "estimator", "data
 
 
 def _not_provided(name: str) -> ImportError:
+    if name.split(".")[0] == "horovod":
+        return ImportError(f"tf1compat does not provide {name!r}: of Horovod it provides "
+                           f"{', '.join(sorted(HOROVOD_PATHS))} (on torch.distributed).",
+                           name=name)
     if name.startswith("tensorflow.contrib."):
         # contrib is public TF1 API: say which piece is missing, not "use the public API".
         public = "tf." + name[len("tensorflow."):]
@@ -191,11 +207,23 @@ def _not_provided(name: str) -> ImportError:
                        "API instead (e.g. `import tensorflow as tf`).", name=name)
 
 
+def _resolve_horovod(fullname: str) -> Optional[types.ModuleType]:
+    """The module that `horovod.<...>` stands for, or None if tf1compat has none."""
+    target = HOROVOD_PATHS.get(fullname)
+    if target is not None:
+        return importlib.import_module(target)
+    if any(path.startswith(fullname + ".") for path in HOROVOD_PATHS):
+        return _package(fullname)
+    return None
+
+
 def _resolve(fullname: str) -> Optional[types.ModuleType]:
     """The module that `tensorflow.<...>` stands for, or None if there is none."""
     import tf1compat
     if fullname == "tensorflow_estimator" or fullname.startswith("tensorflow_estimator."):
         return _resolve_estimator_package(fullname)
+    if fullname == "horovod" or fullname.startswith("horovod."):
+        return _resolve_horovod(fullname)
     if fullname in _ROOT_ALIASES:
         return tf1compat
     if fullname == "tensorflow.compat":
@@ -276,9 +304,7 @@ class _TensorflowFinder(importlib.abc.MetaPathFinder):
     """Resolves `tensorflow` and `tensorflow.*` imports to tf1compat modules."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != "tensorflow" and not fullname.startswith("tensorflow.") and \
-                fullname != "tensorflow_estimator" and \
-                not fullname.startswith("tensorflow_estimator."):
+        if fullname.split(".")[0] not in _ROOT_PACKAGES:
             return None
         module = _resolve(fullname)
         if module is None:
@@ -305,5 +331,5 @@ def uninstall() -> None:
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
     for name in list(sys.modules):
-        if name.split(".")[0] in ("tensorflow", "tensorflow_estimator"):
+        if name.split(".")[0] in _ROOT_PACKAGES:
             del sys.modules[name]

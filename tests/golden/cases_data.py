@@ -368,3 +368,20 @@ def case_list_files(tf):
     with tf.Session() as sess:
         err = catch(lambda: sess.run(empty.initializer), message=True)
     return {"legacy": legacy(tf, ds), "values": values, "shuffled": shuffled, "err": err}
+
+
+def case_with_options(tf):
+    options = tf.data.Options()
+    options.threading.private_threadpool_size = 2
+    options.threading.max_intra_op_parallelism = 1
+    threading = tf.data.ThreadingOptions()
+    threading.max_intra_op_parallelism = 3
+    ds = tf.data.Dataset.range(4).map(lambda x: x * 2).with_options(options)
+    nxt = tf.data.make_one_shot_iterator(ds).get_next()
+    with tf.Session() as sess:
+        vals = [sess.run(nxt) for _ in range(4)]
+    return {"vals": vals, "spec": str(ds.element_spec),
+            "threading": [options.threading.private_threadpool_size,
+                          options.threading.max_intra_op_parallelism,
+                          threading.max_intra_op_parallelism,
+                          threading.private_threadpool_size]}

@@ -115,3 +115,21 @@ def case_oov_buckets(tf):
         return {"type": type(t).__name__, "names": [t.name, ids.name, ids2.name, t.size().name],
                 "ops": names,
                 "values": sess.run([ids, ids2, t.size(), t2.size(), sp.values, ids3])}
+
+
+def case_static_vocabulary_table(tf):
+    init = tf.lookup.KeyValueTensorInitializer(["a", "b", "c"], [0, 1, 2],
+                                               value_dtype=tf.int64)
+    table = tf.lookup.StaticVocabularyTable(init, 5)
+    ids = table.lookup(tf.constant(["a", "c", "zz", "q", "b", "hello"]))
+    ints = tf.lookup.StaticVocabularyTable(tf.lookup.KeyValueTensorInitializer(
+        [7, 9], [0, 1], key_dtype=tf.int64, value_dtype=tf.int64), 3)
+    int_ids = ints.lookup(tf.constant([9, 100, 7, 5], tf.int64))
+    sparse = table.lookup(tf.SparseTensor([[0, 0], [1, 1]], ["b", "x"], [2, 2]))
+    with tf.Session() as sess:
+        sess.run(tf.tables_initializer())
+        vals = sess.run([ids, table.size(), int_ids, ints.size(), sparse])
+    return {"vals": vals, "shapes": [describe(t) for t in (ids, int_ids, sparse.values)],
+            "facts": [table.name, table.key_dtype.name, table.value_dtype.name],
+            "zero": catch(lambda: tf.lookup.StaticVocabularyTable(init, 0), message=True),
+            "dtype": catch(lambda: table.lookup(tf.constant([1])), message=True)}

@@ -91,3 +91,15 @@ def case_map_captures_eager_tensor(tf):
     c = tf.constant([1.0, 2.0])
     ds = tf.data.Dataset.from_tensor_slices([[1.0, 1.0], [2.0, 2.0]]).map(lambda x: x * c + c)
     return [_values(x) for x in ds]
+
+
+def case_as_numpy_iterator(tf):
+    ds = tf.data.Dataset.from_tensor_slices(({"a": [1, 2]}, [b"x", b"y"]))
+    it = ds.as_numpy_iterator()
+    first = next(it)
+    rows = list(tf.data.Dataset.from_tensor_slices([[1.0, 2.0], [3.0, 4.0]])
+                .as_numpy_iterator())
+    return {"first": [first[0]["a"], first[1]], "rest": [[e[0]["a"], e[1]] for e in it],
+            "type": type(it).__name__, "rows": rows,
+            "writeable": [bool(r.flags.writeable) for r in rows],
+            "scalar_types": [type(first[0]["a"]).__name__, type(first[1]).__name__]}

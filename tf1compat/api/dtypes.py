@@ -6,6 +6,9 @@ from tf1compat.framework.dtypes import (  # noqa: F401
     qint32, quint8, quint16, resource, string, uint8, uint16, uint32, uint64, variant)
 from tf1compat.ops.math_ops import cast, saturate_cast  # noqa: F401
 
+# (section: api-math)
+from tf1compat.ops.math_tail_ops import complex  # noqa: F401
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 

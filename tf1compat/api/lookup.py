@@ -2,7 +2,8 @@
 
 # ruff: noqa: F401
 from tf1compat.ops.lookup_ops import (KeyValueTensorInitializer, StaticHashTable,
-                                      TextFileIndex, TextFileInitializer)
+                                      StaticVocabularyTable, TextFileIndex,
+                                      TextFileInitializer)
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

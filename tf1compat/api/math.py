@@ -31,6 +31,22 @@ from tf1compat.ops.reduction_ops import (argmax, argmin, count_nonzero, cumprod,
                                          unsorted_segment_max, unsorted_segment_min,
                                          unsorted_segment_prod, unsorted_segment_sum)
 
+# (section: api-math)
+from tf1compat.api import math_special as special
+from tf1compat.ops.math_extra import sobol_sample
+from tf1compat.ops.math_ops import div_no_nan as divide_no_nan
+from tf1compat.ops.math_tail_ops import (angle, approx_max_k, approx_min_k,
+                                         cumulative_logsumexp, nextafter, polyval,
+                                         reciprocal_no_nan, xlog1py)
+from tf1compat.ops.nn_norm import l2_normalize
+from tf1compat.ops.nn_ops import (log_sigmoid, log_softmax, softmax, softplus, softsign,
+                                  zero_fraction)
+from tf1compat.ops.reduction_ops import reduce_euclidean_norm
+from tf1compat.ops.sort_ops import invert_permutation
+from tf1compat.ops.special_math_ops import (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e,
+                                            betainc, erfcinv, erfinv, igamma, igammac, lbeta,
+                                            ndtri, polygamma, zeta)
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 

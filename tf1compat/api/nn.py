@@ -56,6 +56,19 @@ from tf1compat.rnn.dynamic import bidirectional_dynamic_rnn, dynamic_rnn, raw_rn
 from tf1compat.rnn.static import (static_bidirectional_rnn, static_rnn,
                                   static_state_saving_rnn)
 
+# (section: api-math)
+from tf1compat.ops.math_tail_ops import approx_max_k, approx_min_k
+from tf1compat.ops.ctc_decode import (collapse_repeated, ctc_beam_search_decoder,
+                                     ctc_beam_search_decoder_v2, ctc_greedy_decoder,
+                                     ctc_unique_labels)
+from tf1compat.ops.ctc_loss_dense import ctc_loss_v2
+from tf1compat.ops.nn_conv_tail import (atrous_conv2d_transpose, conv_transpose, dilation2d,
+                                        erosion2d)
+from tf1compat.ops.nn_fractional_pool import fractional_avg_pool, fractional_max_pool
+from tf1compat.ops.nn_misc_tail import safe_embedding_lookup_sparse
+from tf1compat.losses.average_loss import compute_average_loss, scale_regularization_loss
+from tf1compat.api import nn_experimental as experimental
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 

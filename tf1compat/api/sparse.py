@@ -2,12 +2,11 @@
 
 # ruff: noqa: F401
 from tf1compat.framework.sparse_tensor import SparseTensor
+from tf1compat.ops.accumulator_ops import SparseConditionalAccumulator
 from tf1compat.ops.array_ops import sparse_placeholder as placeholder
 from tf1compat.ops.nn_embedding import (sparse_segment_mean as segment_mean,
                                         sparse_segment_sqrt_n as segment_sqrt_n,
                                         sparse_segment_sum as segment_sum)
-from tf1compat.ops.sparse_cross import (sparse_cross as cross,
-                                       sparse_cross_hashed as cross_hashed)
 from tf1compat.ops.sparse_extra import (from_dense, sparse_eye as eye,
                                         sparse_expand_dims as expand_dims,
                                         sparse_fill_empty_rows as fill_empty_rows,
@@ -25,6 +24,12 @@ from tf1compat.ops.sparse_math import (sparse_add as add, sparse_concat as conca
                                        sparse_tensor_dense_matmul as sparse_dense_matmul,
                                        sparse_transpose as transpose)
 from tf1compat.ops.sparse_ops import sparse_tensor_to_dense as to_dense
+
+# (section: api-math)
+from tf1compat.ops.sparse_tail import (sparse_bincount as bincount, sparse_cross as cross,
+                                       sparse_cross_hashed as cross_hashed, sparse_mask as mask,
+                                       sparse_merge as merge, sparse_reset_shape as reset_shape,
+                                       sparse_to_indicator as to_indicator)
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

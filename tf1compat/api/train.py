@@ -4,6 +4,7 @@
 
 # (section: variables — global step, ExponentialMovingAverage, replica_device_setter)
 from tf1compat.training.device_setter import ClusterSpec, replica_device_setter
+from tf1compat.distribute.server import Server
 from tf1compat.training.moving_averages import ExponentialMovingAverage
 from tf1compat.training.training_util import (assert_global_step, create_global_step,
                                               get_global_step, get_or_create_global_step,
@@ -14,8 +15,8 @@ from tf1compat.training.optimizers import (AdadeltaOptimizer, AdagradDAOptimizer
                                            AdagradOptimizer, AdamOptimizer, FtrlOptimizer,
                                            GradientDescentOptimizer, MomentumOptimizer,
                                            Optimizer, ProximalAdagradOptimizer,
-                                           ProximalGradientDescentOptimizer, RMSPropOptimizer,
-                                           SyncReplicasOptimizer)
+                                           ProximalGradientDescentOptimizer, RMSPropOptimizer)
+from tf1compat.distribute.sync_replicas import SyncReplicasOptimizer
 from tf1compat.training.learning_rate_decay import (cosine_decay, cosine_decay_restarts,
                                                     exponential_decay, inverse_time_decay,
                                                     linear_cosine_decay, natural_exp_decay,
@@ -49,7 +50,7 @@ from tf1compat.serialization.messages import ExampleFloatList as FloatList
 from tf1compat.serialization.messages import ExampleInt64List as Int64List
 
 # (section: training loop — coordinator, session hooks, monitored sessions)
-from tf1compat.training import coordinator as queue_runner
+from tf1compat.training import queue_runner
 from tf1compat.training.basic_session_run_hooks import (CheckpointSaverHook,
                                                         CheckpointSaverListener, FeedFnHook,
                                                         FinalOpsHook, GlobalStepWaiterHook,
@@ -58,14 +59,15 @@ from tf1compat.training.basic_session_run_hooks import (CheckpointSaverHook,
                                                         NanTensorHook, ProfilerHook,
                                                         SecondOrStepTimer, StepCounterHook,
                                                         StopAtStepHook, SummarySaverHook)
-from tf1compat.training.coordinator import (Coordinator, LooperThread, QueueRunner,
-                                            add_queue_runner, batch, batch_join,
-                                            input_producer, limit_epochs, maybe_batch,
-                                            maybe_batch_join, maybe_shuffle_batch,
+from tf1compat.training.coordinator import Coordinator, LooperThread
+from tf1compat.training.queue_runner import QueueRunner, add_queue_runner, start_queue_runners
+
+# (section: queue-based input pipelines — producers, batching)
+from tf1compat.training.queue_input import (batch, batch_join, input_producer, limit_epochs,
+                                            maybe_batch, maybe_batch_join, maybe_shuffle_batch,
                                             maybe_shuffle_batch_join, range_input_producer,
                                             shuffle_batch, shuffle_batch_join,
-                                            slice_input_producer, start_queue_runners,
-                                            string_input_producer)
+                                            slice_input_producer, string_input_producer)
 from tf1compat.training.monitored_session import (ChiefSessionCreator, MonitoredSession,
                                                   MonitoredTrainingSession, Scaffold,
                                                   SessionCreator, SingularMonitoredSession,

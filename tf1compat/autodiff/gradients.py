@@ -132,6 +132,7 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
     box = box if box is not None else grad_mode.CaptureBox()
     single = nx == 1
     state = kctx.state
+    device = kctx.device
     # Resource-variable sources arrive as their handles (store keys); the plan made the
     # stored values autograd leaves for the run (runtime/plan.py), which is what their
     # ReadVariableOps returned, so the gradient is taken with respect to those.
@@ -140,7 +141,8 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
     def run(*args: Any) -> Any:
         ys, xs = args[:ny], args[ny:ny + nx]
         if by_handle:
-            xs = tuple(state[x] if isinstance(x, str) else x for x in xs)
+            view = state.view()      # the run's leaves (runtime/session_state.py)
+            xs = tuple(view[x] if isinstance(x, str) else x for x in xs)
         dys = args[ny + nx:ny + nx + ndy]
         captures = args[ny + nx + ndy:]
         with box.lock:
@@ -152,6 +154,9 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
                     grads = _grad(ys, xs, dys, retain, create)
             finally:
                 box.values = {}
+        # Sources keep their own devices (runtime/plan.py); the gradients live on this op's.
+        if device is not None:
+            grads = [g.to(device) if isinstance(g, torch.Tensor) else g for g in grads]
         return grads[0] if single else tuple(grads)
     return run
 

@@ -168,7 +168,8 @@ def _run_recorded(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any],
         for x, v in zip(inputs, values):
             if type(x) is EagerResourceHandle:
                 v = state.get(v)
-            if isinstance(v, torch.Tensor) and v.requires_grad:
+            # Tensors, and TensorArray handles holding tensors with autograd history.
+            if getattr(v, "requires_grad", False) is True:
                 needs_grad = True
                 break
     try:

@@ -8,7 +8,8 @@ functions.py / func_graph.py (traced functions) and _runtime.py (what runs).
 from tf1compat.data import experimental
 from tf1compat.data.dataset_ops import (AUTOTUNE, INFINITE as INFINITE_CARDINALITY,
                                         UNKNOWN as UNKNOWN_CARDINALITY, DatasetV1 as Dataset)
-from tf1compat.data.experimental import Options
+from tf1compat.data.eager_iterator import NumpyIterator
+from tf1compat.data.experimental import Options, ThreadingOptions
 from tf1compat.data.iterator_ops import Iterator
 from tf1compat.data.iterator_ops import make_initializable as make_initializable_iterator
 from tf1compat.data.iterator_ops import make_one_shot as make_one_shot_iterator

@@ -110,7 +110,8 @@ _FN_ATTRS = {"Targuments": TypeList(default=[]), "f": None}
 
 def _map(node: Any, kctx: Any) -> Callable[..., Any]:
     fn = _function(node, kctx)
-    return lambda ds, *caps: rt.MapValue(ds, fn, caps)
+    preserve = bool(node.attrs["preserve_cardinality"])
+    return lambda ds, *caps: rt.MapValue(ds, fn, caps, preserve)
 
 
 dataset_op("MapDataset", ["input_dataset: variant", "other_arguments: Targuments"], _map,
@@ -120,7 +121,8 @@ dataset_op("MapDataset", ["input_dataset: variant", "other_arguments: Targuments
 
 def _parallel_map(node: Any, kctx: Any) -> Callable[..., Any]:
     fn = _function(node, kctx)
-    return lambda ds, *rest: rt.MapValue(ds, fn, rest[:-1])
+    preserve = bool(node.attrs["preserve_cardinality"])
+    return lambda ds, *rest: rt.MapValue(ds, fn, rest[:-1], preserve)
 
 
 dataset_op("ParallelMapDatasetV2", ["input_dataset: variant", "other_arguments: Targuments",
@@ -181,7 +183,7 @@ def _map_and_batch(node: Any, kctx: Any) -> Callable[..., Any]:
 
     def run(ds: Any, *rest: Any) -> Any:
         caps, (batch_size, _, drop) = rest[:n_caps], rest[n_caps:]
-        return rt.BatchValue(rt.MapValue(ds, fn, caps), scalar_int(batch_size),
+        return rt.BatchValue(rt.MapValue(ds, fn, caps, True), scalar_int(batch_size),
                              scalar_bool(drop))
     return run
 
@@ -257,6 +259,10 @@ dataset_op("PrefetchDataset", ["input_dataset: variant", "buffer_size: int64"],
            {"slack_period": 0, "legacy_autotune": True, "buffer_size_min": 0})
 dataset_op("RewriteDataset", ["input_dataset: variant", "rewrite_name: string"],
            lambda node, kctx: lambda ds, name: rt.PassThroughValue(ds))
+# Dataset.with_options: the options change nothing in tf1compat's pipelines.
+dataset_op("OptionsDataset", ["input_dataset: variant"],
+           lambda node, kctx: lambda ds: rt.PassThroughValue(ds),
+           {"serialized_options": "", "metadata": ""})
 dataset_op("IgnoreErrorsDataset", ["input_dataset: variant"],
            lambda node, kctx: lambda ds: rt.IgnoreErrorsValue(ds), {"log_warning": False})
 dataset_op("WindowDataset", ["input_dataset: variant", "size: int64", "shift: int64",

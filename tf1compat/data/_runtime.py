@@ -15,18 +15,18 @@ next `get_next` goes on with the next element, as TF's iterators do, which is wh
 
 from __future__ import annotations
 
-import collections
 from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
 import torch
 
 from tf1compat.framework import errors
+# SparseValue: what a sparse component's variant holds (the serialization ops make it).
+from tf1compat.ops.sparse_serialization_ops import SparseValue
 
 __all__ = ["SparseValue", "DatasetValue", "Iter", "batch_values", "element_shape",
            "invalid", "to_op_error"]
 
-SparseValue = collections.namedtuple("SparseValue", ["indices", "values", "dense_shape"])
 
 Element = tuple
 
@@ -280,8 +280,10 @@ class ConcatenateValue(DatasetValue):
 
 class MapValue(DatasetValue):
     def __init__(self, input_value: DatasetValue, fn: Callable[[tuple, tuple], tuple],
-                 captures: tuple):
+                 captures: tuple, preserve_cardinality: bool = False):
         self.input, self.fn, self.captures = input_value, fn, captures
+        # TF1's map does not claim its input's size (its cardinality is unknown).
+        self.preserve_cardinality = preserve_cardinality
 
     def iterator(self) -> Iter:
         source = self.input.iterator().get_next

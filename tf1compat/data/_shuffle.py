@@ -5,31 +5,9 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from tf1compat.data._runtime import DatasetValue, Element, Iter, invalid
+from tf1compat.ops._philox import PhiloxWords
 
-__all__ = ["PhiloxWords", "ShuffleValue"]
-
-
-class PhiloxWords:
-    """TF's SingleSampleAdapter<PhiloxRandom>: uint32 words of Philox4x32-10 with key
-    `seed` and counter `seed2 << 64`, drawn one at a time (computed 1024 at a time)."""
-
-    __slots__ = ("_key", "_counter", "_words", "_i")
-
-    def __init__(self, seed: int, seed2: int):
-        self._key = seed & ((1 << 64) - 1)
-        self._counter = (seed2 & ((1 << 64) - 1)) << 64
-        self._words: List[int] = []
-        self._i = 0
-
-    def __call__(self) -> int:
-        if self._i >= len(self._words):
-            from tf1compat.ops import _philox
-            self._words = _philox.blocks(self._key, self._counter, 256).reshape(-1).tolist()
-            self._counter += 256
-            self._i = 0
-        w = self._words[self._i]
-        self._i += 1
-        return w
+__all__ = ["ShuffleValue"]
 
 
 def _resolve_seeds(seed: int, seed2: int) -> tuple:

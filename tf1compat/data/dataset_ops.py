@@ -95,6 +95,14 @@ class DatasetV2:
         from tf1compat.data.eager_iterator import EagerIterator
         return EagerIterator(self)
 
+    def as_numpy_iterator(self) -> Any:
+        """The elements as numpy values (eager mode only, as in TF)."""
+        if not _context.executing_eagerly():
+            raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in "
+                               "eager mode.")
+        from tf1compat.data.eager_iterator import NumpyIterator
+        return NumpyIterator(self)
+
     def _make(self, op_type: str, inputs: list, attrs: dict, spec: Any,
               datasets: Sequence["DatasetV2"], name: Optional[str] = None
               ) -> "DatasetV1Adapter":

@@ -19,7 +19,7 @@ from tf1compat.data import _runtime as rt
 from tf1compat.data import structure
 from tf1compat.data.structure import SparseTensorSpec
 
-__all__ = ["EagerIterator"]
+__all__ = ["EagerIterator", "NumpyIterator"]
 
 
 class EagerIterator:
@@ -105,3 +105,30 @@ def _plain(value: Any, dtype: D.DType) -> Any:
     if dtype == D.string:
         return value                      # bytes, or a numpy object array of bytes
     return _tensor(value)
+
+
+class NumpyIterator:
+    """`tf.data.NumpyIterator` (`Dataset.as_numpy_iterator()`): the elements of an eager
+    dataset as read-only numpy values (bytes for scalar strings) in its structure."""
+
+    def __init__(self, dataset: Any):
+        self._iterator = EagerIterator(dataset)
+
+    def __iter__(self) -> "NumpyIterator":
+        return self
+
+    def __next__(self) -> Any:
+        from tf1compat.util import nest
+        return nest.map_structure(_read_only_numpy, next(self._iterator))
+
+    next = __next__
+
+    def __repr__(self) -> str:
+        return f"NumpyIterator(iterator={self._iterator!r})"
+
+
+def _read_only_numpy(value: Any) -> Any:
+    numpy = value.numpy() if hasattr(value, "numpy") else value
+    if isinstance(numpy, np.ndarray):
+        numpy.setflags(write=False)
+    return numpy

@@ -129,13 +129,20 @@ class _OptionsGroup:
             raise AttributeError(name)
         values = object.__getattribute__(self, "_values")
         if name not in values:
-            values[name] = _OptionsGroup() if name.endswith("_options") or \
-                name in ("experimental_optimization", "experimental_threading",
-                         "threading", "experimental_distribute") else None
+            if name in ("experimental_threading", "threading"):
+                values[name] = ThreadingOptions()
+            else:
+                values[name] = _OptionsGroup() if name.endswith("_options") or \
+                    name in ("experimental_optimization", "experimental_distribute") else None
         return values[name]
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__getattribute__(self, "_values")[name] = value
+
+
+class ThreadingOptions(_OptionsGroup):
+    """`tf.data.ThreadingOptions` (`Options().threading`): `max_intra_op_parallelism`,
+    `private_threadpool_size`; kept, without effect (tf1compat has no tf.data threadpools)."""
 
 
 class Options(_OptionsGroup):

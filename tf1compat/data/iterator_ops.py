@@ -58,6 +58,9 @@ class IteratorResource:
         self.output_shapes = output_shapes
         self.iterator: Optional[rt.Iter] = None
         self.exhausted = False
+        # Threads sharing a session may pull from one iterator at once (TF's GetNext is
+        # thread-safe): each element is produced whole, under this lock.
+        self._lock = threading.Lock()
         with _handle_lock:
             self.handle = _handle_bytes(name, next(_handles))
 
@@ -65,21 +68,30 @@ class IteratorResource:
         return self
 
     def reset(self, dataset: rt.DatasetValue) -> None:
-        self.iterator = dataset.iterator()
-        self.exhausted = False
+        with self._lock:
+            self.iterator = dataset.iterator()
+            self.exhausted = False
+
+    def start_once(self, make_dataset: Callable[[], rt.DatasetValue]) -> None:
+        """Starts the first pass (a one-shot iterator's), once however many threads ask."""
+        with self._lock:
+            if self.iterator is None:
+                self.iterator = make_dataset().iterator()
+                self.exhausted = False
 
     def get_next(self) -> tuple:
-        it = self.iterator
-        if it is None:
-            raise errors.FailedPreconditionError(
-                None, None, "GetNext() failed because the iterator has not been initialized. "
-                            "Ensure that you have run the initializer operation for this "
-                            "iterator before getting the next element.")
-        element = None if self.exhausted else it.get_next()
-        if element is None:
-            self.exhausted = True
-            raise errors.OutOfRangeError(None, None, "End of sequence")
-        return element
+        with self._lock:
+            it = self.iterator
+            if it is None:
+                raise errors.FailedPreconditionError(
+                    None, None, "GetNext() failed because the iterator has not been "
+                                "initialized. Ensure that you have run the initializer "
+                                "operation for this iterator before getting the next element.")
+            element = None if self.exhausted else it.get_next()
+            if element is None:
+                self.exhausted = True
+                raise errors.OutOfRangeError(None, None, "End of sequence")
+            return element
 
     def close(self) -> None:
         self.iterator = None
@@ -117,10 +129,7 @@ def _iterator_v2_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
                                 list(node.attrs["output_shapes"]))
     if shared:
         key = ("IteratorV2", node.attrs.get("container") or "", shared)
-        resources = kctx.runtime.resources
-        if key not in resources:
-            resources[key] = make()
-        resource = resources[key]
+        resource = kctx.runtime.op_resource(key, make)
     else:
         resource = kctx.op_resource(make)
     _registry(kctx)[resource.handle] = resource
@@ -143,13 +152,14 @@ def _one_shot_kernel(node: Any, kctx: Any) -> Callable[[], Any]:
 
     def run() -> IteratorResource:
         if resource.iterator is None:
-            # The dataset is built once per session, the first time the iterator runs:
-            # from the graph's dataset ops, or from an imported graph's factory function.
-            if isinstance(variant, Tensor):
-                dataset = kctx.compile_function([], [variant], None)()[0]
-            else:
-                dataset = variant.bind(kctx)(())[0]
-            resource.reset(dataset)
+            # The dataset is built once per session, the first time the iterator runs
+            # (once, whichever thread runs it first): from the graph's dataset ops, or
+            # from an imported graph's factory function.
+            def build() -> Any:
+                if isinstance(variant, Tensor):
+                    return kctx.compile_function([], [variant], None)()[0]
+                return variant.bind(kctx)(())[0]
+            resource.start_once(build)
         return resource
     return run
 

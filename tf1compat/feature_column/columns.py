@@ -326,7 +326,7 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         return config
 
     def _transform_feature(self, inputs: LazyBuilder) -> SparseTensor:
-        from tf1compat.ops.sparse_cross import sparse_cross_hashed
+        from tf1compat.ops.sparse_tail import sparse_cross_hashed
         tensors = []
         for key in _leaf_keys(self):
             if isinstance(key, str):

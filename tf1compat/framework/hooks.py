@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional
 
 __all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE",
-           "OP_CREATED", "SERIALIZED_FORMS"]
+           "OP_CREATED", "SERIALIZED_FORMS", "SESSION_TARGETS"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -60,3 +60,10 @@ OP_CREATED: List[Callable[[Any], None]] = []
 SERIALIZED_FORMS: Dict[str, Optional[Callable[..., Any]]] = {
     "shape_proto": None, "graph_def": None, "node_def_text": None,
     "graph_def_for_events": None, "meta_graph_for_events": None}
+
+# Session targets served by another process's variables (`tf.Session("grpc://...")`):
+# URL scheme ("grpc") -> function (session, target) -> None (a local session) or an object
+# whose `before_run(state)` / `after_run(state)` exchange the variable values with the
+# servers around each successful run. Filled by distribute/server.py; called by
+# runtime/session.BaseSession.
+SESSION_TARGETS: Dict[str, Callable[[Any, str], Any]] = {}

@@ -35,9 +35,11 @@ def _tf_only(reason: str, replacement: Optional[str] = None) -> Unsupported:
 _CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch cannot run",
                        "tf.py_func / tf.numpy_function for a Python op, or a torch C++ "
                        "extension called from tf.py_func")
-_DISTRIBUTED = Unsupported("distributed TensorFlow (servers, clusters, strategies) is not "
-                           "supported: tf1compat runs a graph in one process",
-                           "run on one machine; torch.distributed for multi-process training")
+_DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and collective "
+                           "libraries are not provided (tf1compat distributes through "
+                           "torch.distributed: docs/distributed.md)",
+                           "tf.train.Server + ClusterSpec + replica_device_setter (parameter "
+                           "servers), or horovod.tensorflow (data parallel)")
 def _moved(what: str, successor: str) -> Unsupported:
     return Unsupported(f"{what} is not provided (its successor is in core TensorFlow)",
                        successor)
@@ -57,6 +59,11 @@ _OBJECT_SAVED_MODEL = Unsupported(
     "tf.saved_model.simple_save or tf.saved_model.Builder, and tf.saved_model.loader.load")
 _SDCA = Unsupported("the SDCA solver ops of TF's linear estimators are not provided",
                     "a tf.train optimizer")
+_QUANTIZED = Unsupported(
+    "it produces or consumes TF's quantized dtypes (qint8, quint8, qint32, ...), which have "
+    "no torch tensors in tf1compat",
+    "tf.quantization.fake_quant_* or quantize_and_dequantize (quantization simulated in "
+    "float), or torch.ao.quantization on the equivalent torch model")
 _MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
                         "tf.config.optimizer.set_jit (plans run through torch.compile)")
 
@@ -107,14 +114,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.bigtable": _tf_only("it reads Cloud Bigtable through TF's C++ kernels"),
     "contrib.mpi_collectives": _DISTRIBUTED,
     "contrib.nccl": _DISTRIBUTED,
-    # -- distributed execution (a later issue) ---------------------------------------------
+    # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute": _DISTRIBUTED,
     "contrib.distribute": _DISTRIBUTED,
-    "train.Server": _DISTRIBUTED,
     "train.ServerDef": _DISTRIBUTED,
     "train.ClusterDef": _DISTRIBUTED,
     "train.JobDef": _DISTRIBUTED,
-    "train.SyncReplicasOptimizer": _DISTRIBUTED,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
     "RaggedTensor": _RAGGED,
@@ -124,6 +129,14 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
     "mixed_precision": _MIXED_PRECISION,
+    "keras.mixed_precision": _MIXED_PRECISION,
+    # -- Keras names that exist but raise NotImplementedError -----------------------------
+    "keras.layers.CuDNNLSTM": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
+                                          "tf.keras.layers.LSTM"),
+    "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
+                                         "tf.keras.layers.GRU (reset_after=True)"),
+    "keras.backend.ctc_decode": Unsupported("the CTC decoders (tf.nn.ctc_greedy_decoder / "
+                                            "ctc_beam_search_decoder) are not implemented"),
     "train.experimental": _MIXED_PRECISION,
     "contrib.mixed_precision": _MIXED_PRECISION,
     "nondifferentiable_batch_function": Unsupported(
@@ -152,6 +165,24 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                  "ExportStrategy and ValidationMonitor are)",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
+    # (section: api-math)
+    "quantize": _QUANTIZED,
+    "quantize_v2": _QUANTIZED,
+    "dequantize": _QUANTIZED,
+    "quantized_concat": _QUANTIZED,
+    "quantization.quantize": _QUANTIZED,
+    "quantization.dequantize": _QUANTIZED,
+    "quantization.quantized_concat": _QUANTIZED,
+    "quantization.experimental": _tf_only("it quantizes TF2 SavedModels for TF's quantized "
+                                          "kernels", "torch.ao.quantization"),
+    "nn.quantized_conv2d": _QUANTIZED,
+    "nn.quantized_avg_pool": _QUANTIZED,
+    "nn.quantized_max_pool": _QUANTIZED,
+    "nn.quantized_relu_x": _QUANTIZED,
+    "strings.unicode_script": Unsupported("it needs ICU's Unicode script data, which "
+                                          "tf1compat does not ship",
+                                          "Python's unicodedata, or the regex module's "
+                                          "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.metrics": _moved("tf.contrib.metrics", "tf.metrics (streaming_accuracy -> "
                               "tf.metrics.accuracy, streaming_mean -> tf.metrics.mean, ...)"),
@@ -176,7 +207,11 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                            "tf.metrics update ops run in a Session loop"),
     "contrib.slim.data": _moved("slim's queue-based data providers and decoders",
                                 "tf.data with tf.parse_single_example"),
-    "contrib.slim.queues": _moved("slim.queues", "tf.data"),
+    # -- queue-based input ---------------------------------------------------------------------
+    "LMDBReader": Unsupported("LMDB databases are not read (tf1compat has no LMDB "
+                              "dependency)",
+                              "convert the records to TFRecord files and read them with "
+                              "tf.TFRecordReader or tf.data.TFRecordDataset"),
 }
 
 

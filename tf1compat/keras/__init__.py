@@ -1,10 +1,12 @@
 """`tf.keras` (the subset legacy TF1 graph-mode code uses): layers, Model/Sequential
 callable on graph tensors, backend, initializers, regularizers, constraints, activations,
-losses and the offline datasets. Training loops (`compile`/`fit`) are not implemented."""
+losses, metrics, optimizers, callbacks and the offline datasets; training with
+`compile`/`fit` (graph and eager mode)."""
 
 # ruff: noqa: F401
-from tf1compat.keras import (activations, backend, constraints, datasets, initializers,
-                             layers, losses, metrics, models, regularizers, utils)
+from tf1compat.keras import (activations, backend, callbacks, constraints, datasets,
+                             initializers, layers, losses, metrics, models, optimizers,
+                             regularizers, saving, utils)
 from tf1compat.keras.engine.input_layer import Input
 from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.engine.training import Model

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from tf1compat.keras import backend
 from tf1compat.ops import math_ops, nn_ops
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["softmax", "elu", "selu", "softplus", "softsign", "swish", "relu", "tanh",
            "sigmoid", "exponential", "hard_sigmoid", "linear", "mish", "leaky_relu",
@@ -91,7 +92,7 @@ def serialize(activation: Callable) -> str:
 def deserialize(name: Any, custom_objects: Any = None) -> Callable:
     if isinstance(name, dict):
         name = name.get("config", name.get("class_name"))
-    fn = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    fn = get_registered_object(name, custom_objects, _BY_NAME)
     if fn is None:
         raise ValueError(f"Unknown activation function '{name}' cannot be deserialized.")
     return fn

@@ -27,7 +27,8 @@ from tf1compat.framework.tensor_shape import TensorShape
 __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format",
            "set_image_data_format", "backend", "get_uid", "reset_uids", "unique_object_name",
            "get_graph", "get_session", "set_session", "clear_session",
-           "manual_variable_initialization", "learning_phase", "set_learning_phase",
+           "manual_variable_initialization", "track_tf_optimizer", "learning_phase",
+           "set_learning_phase",
            "learning_phase_scope", "name_scope", "track_variable", "placeholder",
            "is_placeholder", "variable", "constant", "zeros", "ones", "zeros_like",
            "ones_like", "eye", "int_shape", "shape", "ndim", "dtype", "cast", "eval",
@@ -45,7 +46,14 @@ __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format"
            "conv2d_transpose", "pool2d", "one_hot", "map_fn", "foldl", "update",
            "update_add", "update_sub", "moving_average_update", "batch_dot",
            "is_keras_tensor", "is_sparse", "arange", "cumsum", "cumprod", "logsumexp",
-           "spatial_2d_padding"]
+           "spatial_2d_padding", "batch_normalization", "binary_focal_crossentropy",
+           "cast_to_floatx", "categorical_focal_crossentropy", "conv1d", "conv3d",
+           "ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse", "depthwise_conv2d",
+           "foldr", "in_top_k", "local_conv1d", "local_conv2d", "normalize_batch_in_training",
+           "pool3d", "print_tensor", "random_bernoulli", "random_binomial",
+           "random_normal_variable", "random_uniform_variable", "repeat_elements",
+           "resize_images", "resize_volumes", "reverse", "separable_conv2d",
+           "spatial_3d_padding", "temporal_padding", "to_dense", "truncated_normal"]
 
 # -- global settings ---------------------------------------------------------------------------
 
@@ -115,7 +123,7 @@ def _state(graph: Optional[Graph] = None) -> Dict[str, Any]:
     state = graph._extras.get("keras_backend")
     if state is None:
         state = {"uids": collections.defaultdict(int), "learning_phase": None,
-                 "variables": [], "session": None}
+                 "variables": [], "session": None, "tf_optimizers": []}
         graph._extras["keras_backend"] = state
     return state
 
@@ -170,6 +178,14 @@ def track_variable(v: Any) -> None:
         tracked.append(v)
 
 
+def track_tf_optimizer(tf_optimizer: Any) -> None:
+    """Remembers a Keras-wrapped `tf.train.Optimizer`: `get_session()` initializes its
+    slot and non-slot variables too."""
+    from tf1compat.framework.context import executing_eagerly
+    if not executing_eagerly():
+        _state()["tf_optimizers"].append(tf_optimizer)
+
+
 def get_session(op_input_list: Sequence[Any] = ()) -> Any:
     """The default session, else Keras' session for the graph (created on first use);
     variables Keras created are initialized in it unless they already are."""
@@ -188,8 +204,13 @@ def get_session(op_input_list: Sequence[Any] = ()) -> Any:
 
 def _initialize_variables(session: Any) -> None:
     from tf1compat.variables.collections import is_variable_initialized, variables_initializer
-    tracked = [v for v in _state(session.graph)["variables"]
-               if not getattr(v, "_keras_initialized", False)]
+    state = _state(session.graph)
+    candidates = list(state["variables"])
+    with session.graph.as_default():
+        for wrapper in state["tf_optimizers"]:
+            candidates += [v for v in wrapper.optimizer.variables()
+                           if not builtins.any(v is w for w in candidates)]
+    tracked = [v for v in candidates if not getattr(v, "_keras_initialized", False)]
     if not tracked:
         return
     with session.graph.as_default():
@@ -365,12 +386,24 @@ def eval(x: Any) -> np.ndarray:  # noqa: A001 - Keras' name
     return get_value(x)
 
 
-def get_value(x: Any) -> np.ndarray:
+def get_value(x: Any) -> Any:
+    """The value of a tensor or variable (other values are returned as they are)."""
+    from tf1compat.variables.variables import Variable
+    if not isinstance(x, (Tensor, Variable)):
+        return x
+    if getattr(x, "_is_eager_tensor", False) or getattr(x, "_in_graph_mode", True) is False:
+        return x.numpy()
     return get_session((x,)).run(x)
 
 
 def batch_get_value(tensors: Sequence[Any]) -> List[np.ndarray]:
-    return get_session(tensors).run(list(tensors)) if tensors else []
+    """The values of tensors/variables (eager ones read directly)."""
+    from tf1compat.framework.context import executing_eagerly
+    if not tensors:
+        return []
+    if executing_eagerly():
+        return [get_value(t) for t in tensors]
+    return get_session(tensors).run(list(tensors))
 
 
 def set_value(x: Any, value: Any) -> None:
@@ -406,45 +439,116 @@ def count_params(x: Any) -> Any:
     return np.prod(x.shape.as_list())
 
 
-class _Function:
-    """`K.function(inputs, outputs, updates)`: runs outputs (and updates) with feeds."""
+class GraphExecutionFunction:
+    """`K.function(inputs, outputs, updates)` in graph mode: one Session callable per feed
+    signature that fetches `outputs` (+ `fetches`) and runs `updates` after `outputs[0]`.
+
+    Values fed for numpy inputs are converted to each placeholder's dtype first (float64
+    data trains a float32 model in float32, as tf-keras); None values are left unfed
+    (placeholder defaults apply); tensors passed as values are fed by value. Extra
+    `fetches` run with every call and each has an optional `fetch_callbacks[fetch](value)`.
+    """
 
     def __init__(self, inputs: Sequence[Any], outputs: Any, updates: Any = None,
                  name: Optional[str] = None, **session_kwargs: Any):
-        from tf1compat.ops.control_flow_ops import group
+        from tf1compat.util import nest
         from tf1compat.framework.graph import control_dependencies
-        self.inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-        self._single = not isinstance(outputs, (list, tuple))
-        self.outputs = [outputs] if self._single else list(outputs)
-        self.name = name
-        self._fetches = list(self.outputs)
+        from tf1compat.ops.array_ops import identity
+        from tf1compat.ops.control_flow_ops import group
+        from tf1compat.ops.state_ops import assign
         updates = updates or []
-        if updates:
-            with control_dependencies(self.outputs):
-                ops = [u if not isinstance(u, (list, tuple)) else u[0].assign(u[1])
-                       for u in updates]
-                self._fetches.append(group(*ops))
-        self._session_kwargs = session_kwargs
+        if not isinstance(updates, (list, tuple)):
+            raise TypeError("`updates` in a TF-Keras backend function should be a list or "
+                            "tuple.")
+        self.inputs = nest.flatten(inputs)
+        self._outputs_structure = outputs
+        self.outputs = nest.flatten(outputs)
+        with control_dependencies([self.outputs[0]] if self.outputs else []):
+            ops = [assign(u[0], u[1]) if isinstance(u, tuple) else u for u in updates]
+            self.updates_op = group(*ops)
+        self.name = name
+        self.feed_dict = session_kwargs.pop("feed_dict", None)
+        fetches = session_kwargs.pop("fetches", [])
+        self.fetches = [identity(x) for x in (fetches if isinstance(fetches, list)
+                                              else [fetches])]
+        self.run_options = session_kwargs.pop("options", None)
+        self.run_metadata = session_kwargs.pop("run_metadata", None)
+        if session_kwargs:
+            raise ValueError("Some keys in session_kwargs are not supported at this time: "
+                             f"{session_kwargs.keys()}")
+        self.fetch_callbacks: Dict[Any, Any] = {}
+        self._callable: Any = None
+        self._signature: Any = None
 
-    def __call__(self, inputs: Sequence[Any]) -> Any:
-        if not isinstance(inputs, (list, tuple)):
-            inputs = [inputs]
-        feed = {}
-        for t, value in zip(self.inputs, inputs):
-            if isinstance(t, Tensor) and t.op.type in ("Placeholder", "PlaceholderWithDefault"):
-                feed[t] = value
-            elif isinstance(t, int):
+    def __call__(self, inputs: Any) -> Any:
+        from tf1compat.util import nest
+        inputs = nest.flatten(inputs)
+        session = get_session(inputs)
+        feed_tensors, values, symbols = [], [], []
+        for tensor, value in zip(self.inputs, inputs):
+            if value is None:
                 continue
-            else:
-                feed[t] = value
-        values = get_session().run(self._fetches, feed_dict=feed, **self._session_kwargs)
-        out = values[:len(self.outputs)]
-        return out[0] if self._single else out
+            if isinstance(value, Tensor):
+                symbols.append((tensor, value))
+                continue
+            feed_tensors.append(tensor)
+            values.append(np.asarray(value, dtype=tensor.dtype.base_dtype.as_numpy_dtype))
+        if symbols:
+            # A tensor fed as a value: evaluate it in this session first (TF connects it
+            # inside the callable; the result is the same).
+            evaluated = session.run([v for _, v in symbols])
+            for (tensor, _), value in zip(symbols, evaluated):
+                feed_tensors.append(tensor)
+                values.append(np.asarray(value, dtype=tensor.dtype.base_dtype.as_numpy_dtype))
+        if self.feed_dict:
+            for key in sorted(self.feed_dict, key=lambda t: t.name):
+                feed_tensors.append(key)
+                values.append(np.asarray(self.feed_dict[key],
+                                         dtype=key.dtype.base_dtype.as_numpy_dtype))
+        signature = (tuple(id(t) for t in feed_tensors), tuple(id(f) for f in self.fetches),
+                     id(session))
+        if self._callable is None or signature != self._signature:
+            self._callable = session.make_callable(
+                self.outputs + self.fetches + [self.updates_op], feed_tensors)
+            self._signature = signature
+            self._fetched = list(self.fetches)
+        fetched = self._callable(*values)
+        n = len(self.outputs)
+        for fetch, value in zip(self._fetched, fetched[n:n + len(self._fetched)]):
+            callback = self.fetch_callbacks.get(fetch)
+            if callback is not None:
+                callback(value)
+        return nest.pack_sequence_as(self._outputs_structure, fetched[:n])
 
 
 def function(inputs: Sequence[Any], outputs: Any, updates: Any = None,
-             name: Optional[str] = None, **kwargs: Any) -> _Function:
-    return _Function(inputs, outputs, updates=updates, name=name, **kwargs)
+             name: Optional[str] = None, **kwargs: Any) -> Any:
+    """`K.function`: a callable from input values to output values (graph mode: a
+    GraphExecutionFunction; under eager execution: a Model over the Keras tensors)."""
+    from tf1compat.framework.context import executing_eagerly
+    if executing_eagerly():
+        if kwargs:
+            raise ValueError("Session keyword arguments are not supported during eager "
+                             f"execution. You passed: {kwargs}")
+        if updates:
+            raise ValueError("`updates` argument is not supported during eager execution. "
+                             f"You passed: {updates}")
+        return _eager_function(inputs, outputs)
+    return GraphExecutionFunction(inputs, outputs, updates=updates, name=name, **kwargs)
+
+
+def _eager_function(inputs: Sequence[Any], outputs: Any) -> Any:
+    from tf1compat.util import nest
+    from tf1compat.keras.engine.training import Model
+    model = Model(inputs=inputs, outputs=outputs)
+    wrap = isinstance(outputs, list) and len(outputs) == 1
+
+    def call(values: Any) -> Any:
+        out = model(values)
+        if wrap:
+            out = [out]
+        return nest.map_structure(lambda t: t.numpy(), out)
+    return call
 
 
 def gradients(loss: Any, variables: Any) -> list:
@@ -472,3 +576,11 @@ from tf1compat.keras.backend_math import (  # noqa: E402
     spatial_2d_padding, sqrt, square, squeeze, stack, std, sum, switch, tanh, tile,
     transpose, update, update_add, update_sub, var)
 from tf1compat.keras.backend_rnn import rnn  # noqa: E402  (recurrent layers' loop)
+from tf1compat.keras.backend_nn import (  # noqa: E402
+    batch_normalization, binary_focal_crossentropy, cast_to_floatx,
+    categorical_focal_crossentropy, conv1d, conv3d, ctc_batch_cost, ctc_decode,
+    ctc_label_dense_to_sparse, depthwise_conv2d, foldr, in_top_k, local_conv1d, local_conv2d,
+    normalize_batch_in_training, pool3d, print_tensor, random_bernoulli, random_binomial,
+    random_normal_variable, random_uniform_variable, repeat_elements, resize_images,
+    resize_volumes, reverse, separable_conv2d, spatial_3d_padding, temporal_padding, to_dense,
+    truncated_normal)

@@ -4,7 +4,8 @@ builds them; `tf1compat.keras.backend` re-exports them."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+import weakref
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from tf1compat.framework.constant_op import constant as _tf_constant
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.keras.backend import (_dtype, cast, epsilon, floatx, image_data_format,
-                                     learning_phase, ndim, shape)
+                                     int_shape, learning_phase, ndim, shape)
 
 
 # -- math (the common `K.*` helpers) -----------------------------------------------------------
@@ -321,10 +322,17 @@ def _is_eager_tensor(t: Any) -> bool:
     return False
 
 
+# The logits of live eager outputs, by id (TF sets `_keras_logits` on eager tensors too;
+# ours take no attributes): each entry goes when its output is collected.
+_EAGER_LOGITS: Dict[int, Tuple[Any, Any]] = {}
+
+
 def _set_keras_logits(output: Tensor, logits: Any) -> Tensor:
-    """Remembers `logits` for losses on `output` (TF's `output._keras_logits`). Eager
-    tensors take no attributes in TF, so eager outputs keep no logits."""
+    """Remembers `logits` for losses on `output` (TF's `output._keras_logits`)."""
     if _is_eager_tensor(output):
+        key = id(output)
+        _EAGER_LOGITS[key] = (weakref.ref(output), logits)
+        weakref.finalize(output, _EAGER_LOGITS.pop, key, None)
         return output
     table = output.graph._extras.setdefault("keras_logits", {})
     table[id(output)] = (output, logits)
@@ -332,8 +340,11 @@ def _set_keras_logits(output: Tensor, logits: Any) -> Tensor:
 
 
 def _keras_logits(output: Any) -> Any:
-    if not isinstance(output, Tensor) or _is_eager_tensor(output):
+    if not isinstance(output, Tensor):
         return None
+    if _is_eager_tensor(output):
+        entry = _EAGER_LOGITS.get(id(output))
+        return entry[1] if entry is not None and entry[0]() is output else None
     entry = output.graph._extras.get("keras_logits", {}).get(id(output))
     return entry[1] if entry is not None and entry[0] is output else None
 
@@ -379,10 +390,23 @@ def tanh(x: Any) -> Tensor:
 
 
 def bias_add(x: Any, bias: Any, data_format: Optional[str] = None) -> Tensor:
+    """Adds a bias of rank 1 (one per channel) or rank ndim(x) - 1 (one per position)."""
     from tf1compat.ops import nn_ops
     data_format = data_format or image_data_format()
-    fmt = "NCHW" if data_format == "channels_first" and ndim(x) == 4 else None
-    return nn_ops.bias_add(x, bias, data_format=fmt)
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError("Unknown data_format: " + str(data_format))
+    bias_shape = int_shape(bias)
+    if len(bias_shape) != 1 and len(bias_shape) != ndim(x) - 1:
+        raise ValueError(f"Unexpected bias dimensions {len(bias_shape)}, expect to be 1 or "
+                         f"{ndim(x) - 1} dimensions")
+    if len(bias_shape) == 1:
+        fmt = "NCHW" if data_format == "channels_first" else "NHWC"
+        return nn_ops.bias_add(x, bias, data_format=fmt)
+    if ndim(x) in (3, 4, 5):
+        if data_format == "channels_first":
+            return x + reshape(bias, (1, bias_shape[-1]) + tuple(bias_shape[:-1]))
+        return x + reshape(bias, (1,) + tuple(bias_shape))
+    return nn_ops.bias_add(x, bias)
 
 
 def dropout(x: Any, level: float, noise_shape: Any = None, seed: Optional[int] = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tf1compat.keras import backend
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["Constraint", "MaxNorm", "NonNeg", "UnitNorm", "MinMaxNorm", "max_norm",
            "non_neg", "unit_norm", "min_max_norm", "maxnorm", "nonneg", "unitnorm", "get",
@@ -100,7 +101,7 @@ def serialize(constraint: Any) -> Any:
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
     name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    cls = get_registered_object(name, custom_objects, _BY_NAME)
     if cls is None:
         raise ValueError(f"Unknown constraint: '{name}'.")
     return cls(**config.get("config", {}))

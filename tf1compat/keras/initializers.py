@@ -11,6 +11,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.keras.engine.base_layer import to_snake_case
 from tf1compat.variables import init_ops
 from tf1compat.variables.init_ops import Initializer
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal",
            "TruncatedNormal", "VarianceScaling", "Orthogonal", "Identity", "GlorotUniform",
@@ -92,7 +93,7 @@ def serialize(initializer: Any) -> Any:
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
     name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    cls = get_registered_object(name, custom_objects, _BY_NAME)
     if cls is None:
         raise ValueError(f"Unknown initializer: '{name}'. Please ensure you are using a "
                          "`keras.utils.custom_object_scope` and that this object is included "

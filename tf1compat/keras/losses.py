@@ -5,11 +5,13 @@ elements)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional, Sequence
 
+from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.keras import backend
 from tf1compat.ops import array_ops, math_ops, reduction_ops
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError",
            "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
@@ -20,8 +22,10 @@ __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError",
            "MAPE", "mean_squared_logarithmic_error", "msle", "MSLE", "binary_crossentropy",
            "categorical_crossentropy", "sparse_categorical_crossentropy", "hinge",
            "squared_hinge", "categorical_hinge", "poisson", "log_cosh", "logcosh",
+           "kl_divergence", "cosine", "cosine_proximity",
            "kullback_leibler_divergence", "kld", "KLD", "huber", "cosine_similarity", "get",
-           "serialize", "deserialize"]
+           "serialize", "deserialize", "compute_weighted_loss", "apply_valid_mask",
+           "cast_losses_to_common_dtype"]
 
 
 class Reduction:
@@ -181,7 +185,8 @@ mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
 msle = MSLE = mean_squared_logarithmic_error
-kld = KLD = kullback_leibler_divergence
+kld = KLD = kl_divergence = kullback_leibler_divergence
+cosine = cosine_proximity = cosine_similarity
 logcosh = log_cosh
 
 
@@ -216,6 +221,40 @@ def compute_weighted_loss(losses: Any, sample_weight: Any = None,
                                       loss.dtype)
                 loss = math_ops.div_no_nan(loss, count, name="value")
         return math_ops.cast(loss, input_dtype)
+
+
+def apply_valid_mask(losses: Any, sample_weight: Any, mask: Any, reduction: str) -> Any:
+    """Sample weights times the mask; with mean reductions the mask is rescaled by
+    total/valid, so the mean is over the unmasked entries (tf-keras's rule)."""
+    if mask is None:
+        return sample_weight
+    mask = math_ops.cast(mask, losses.dtype)
+    if reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE):
+        total = math_ops.cast(array_ops.size(mask), losses.dtype)
+        valid = reduction_ops.reduce_sum(mask)
+        mask = mask * (total / valid)
+    if sample_weight is None:
+        return mask
+    sample_weight = math_ops.cast(sample_weight, losses.dtype)
+    from tf1compat.keras.metrics import _squeeze_or_expand
+    mask, _, sample_weight = _squeeze_or_expand(mask, sample_weight=sample_weight)
+    return sample_weight * mask
+
+
+def cast_losses_to_common_dtype(losses: Sequence[Any]) -> List[Any]:
+    """All floating losses cast to the widest floating dtype among them."""
+    highest = None
+    for loss in losses:
+        if loss.dtype.is_floating:
+            if highest is None or loss.dtype.size > highest.size:
+                highest = loss.dtype
+            elif {loss.dtype.name, highest.name} == {"bfloat16", "float16"}:
+                highest = D.float32
+        if loss.dtype.is_complex:
+            return list(losses)
+    if highest is not None:
+        losses = [math_ops.cast(loss, highest) for loss in losses]
+    return list(losses)
 
 
 class Loss:
@@ -297,9 +336,10 @@ Huber = _wrapper("Huber", huber, "huber_loss", delta=1.0)
 CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
                             axis=-1)
 
+_HELPERS = ("get", "serialize", "deserialize", "compute_weighted_loss", "apply_valid_mask",
+            "cast_losses_to_common_dtype")
 _BY_NAME = {name: obj for name, obj in globals().items()
-            if name in __all__ and callable(obj) and name not in ("get", "serialize",
-                                                                   "deserialize")}
+            if name in __all__ and callable(obj) and name not in _HELPERS}
 
 
 def serialize(loss: Any) -> Any:
@@ -310,11 +350,11 @@ def serialize(loss: Any) -> Any:
 
 def deserialize(name: Any, custom_objects: Any = None) -> Any:
     if isinstance(name, dict):
-        cls = (custom_objects or {}).get(name["class_name"]) or _BY_NAME.get(name["class_name"])
+        cls = get_registered_object(name["class_name"], custom_objects, _BY_NAME)
         if cls is None:
             raise ValueError(f"Unknown loss function: '{name['class_name']}'.")
         return cls(**name.get("config", {}))
-    fn = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    fn = get_registered_object(name, custom_objects, _BY_NAME)
     if fn is None:
         raise ValueError(f"Unknown loss function: '{name}'. Please ensure this object is "
                          "passed to the `custom_objects` argument.")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
 
+import numpy as np
+
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import control_dependencies
 from tf1compat.framework.tensor import Tensor
@@ -22,6 +24,7 @@ from tf1compat.ops import array_ops, math_ops, reduction_ops
 from tf1compat.losses.losses_impl import remove_squeezable_dimensions
 from tf1compat.ops.weights_broadcast_ops import broadcast_weights
 from tf1compat.variables.variables import VariableAggregation, VariableSynchronization
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["Metric", "Reduce", "Sum", "Mean", "MeanMetricWrapper", "Accuracy",
            "BinaryAccuracy", "CategoricalAccuracy", "SparseCategoricalAccuracy",
@@ -29,6 +32,8 @@ __all__ = ["Metric", "Reduce", "Sum", "Mean", "MeanMetricWrapper", "Accuracy",
            "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
            "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
            "Hinge", "SquaredHinge", "KLDivergence", "Poisson", "LogCoshError",
+           "CategoricalHinge", "CosineSimilarity", "RootMeanSquaredError", "MeanRelativeError",
+           "MeanTensor", "kld", "KLD", "kl_divergence", "cosine",
            "accuracy", "binary_accuracy", "categorical_accuracy",
            "sparse_categorical_accuracy", "top_k_categorical_accuracy",
            "sparse_top_k_categorical_accuracy", "get", "serialize", "deserialize"]
@@ -136,10 +141,11 @@ sparse_categorical_crossentropy = losses_mod.sparse_categorical_crossentropy
 hinge = losses_mod.hinge
 squared_hinge = losses_mod.squared_hinge
 categorical_hinge = losses_mod.categorical_hinge
-kullback_leibler_divergence = losses_mod.kullback_leibler_divergence
+kullback_leibler_divergence = kld = KLD = kl_divergence = \
+    losses_mod.kullback_leibler_divergence
 poisson = losses_mod.poisson
 logcosh = log_cosh = losses_mod.log_cosh
-cosine_similarity = cosine_proximity = losses_mod.cosine_similarity
+cosine_similarity = cosine_proximity = cosine = losses_mod.cosine_similarity
 acc = ACC = accuracy
 
 
@@ -220,7 +226,7 @@ class Metric(Layer):
 
     def reset_state(self) -> None:
         """Sets every state variable back to zero."""
-        backend.batch_set_value([(v, 0) for v in self.variables])
+        backend.batch_set_value([(v, np.zeros(v.shape.as_list())) for v in self.variables])
 
     def reset_states(self) -> None:
         self.reset_state()
@@ -408,6 +414,111 @@ KLDivergence = _wrapper_class("KLDivergence", kullback_leibler_divergence,
 Poisson = _wrapper_class("Poisson", poisson, "poisson")
 LogCoshError = _wrapper_class("LogCoshError", logcosh, "logcosh")
 
+CategoricalHinge = _wrapper_class("CategoricalHinge", categorical_hinge, "categorical_hinge")
+
+
+def _positive_cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:
+    """The metric's cosine similarity: sum(l2_normalize(y_true) * l2_normalize(y_pred))
+    (the loss of the same name is its negative)."""
+    from tf1compat.ops.nn_norm import l2_normalize
+    return reduction_ops.reduce_sum(l2_normalize(y_true, axis=axis) *
+                                    l2_normalize(y_pred, axis=axis), axis=axis)
+
+
+_positive_cosine_similarity.__name__ = "cosine_similarity"
+CosineSimilarity = _wrapper_class("CosineSimilarity", _positive_cosine_similarity,
+                                  "cosine_similarity", axis=-1)
+
+
+class RootMeanSquaredError(Mean):
+    """sqrt of the running (weighted) mean of the squared errors."""
+
+    def __init__(self, name: str = "root_mean_squared_error", dtype: Any = None):
+        super().__init__(name=name, dtype=dtype)
+
+    def update_state(self, y_true: Any, y_pred: Any,  # type: ignore[override]
+                     sample_weight: Any = None) -> Any:
+        y_true = math_ops.cast(y_true, self._dtype)
+        y_pred = math_ops.cast(y_pred, self._dtype)
+        y_pred, y_true, _ = _squeeze_or_expand(y_pred, y_true)
+        error_sq = math_ops.squared_difference(y_pred, y_true)
+        return Reduce.update_state.__wrapped__(self, error_sq, sample_weight=sample_weight)
+
+    def result(self) -> Any:
+        return math_ops.sqrt(math_ops.div_no_nan(self.total, self.count))
+
+
+class MeanRelativeError(Mean):
+    """The running mean of |y_true - y_pred| / normalizer."""
+
+    def __init__(self, normalizer: Any, name: Optional[str] = None, dtype: Any = None):
+        super().__init__(name=name or "mean_relative_error", dtype=dtype)
+        self.normalizer = math_ops.cast(convert_to_tensor(normalizer), self._dtype)
+        self._normalizer_value = normalizer
+
+    def update_state(self, y_true: Any, y_pred: Any,  # type: ignore[override]
+                     sample_weight: Any = None) -> Any:
+        y_true = math_ops.cast(y_true, self._dtype)
+        y_pred = math_ops.cast(y_pred, self._dtype)
+        y_pred, y_true, _ = _squeeze_or_expand(y_pred, y_true)
+        y_pred, normalizer = remove_squeezable_dimensions(y_pred, self.normalizer)
+        y_pred.shape.assert_is_compatible_with(y_true.shape)
+        relative_errors = math_ops.div_no_nan(math_ops.abs(y_true - y_pred), normalizer)
+        return Reduce.update_state.__wrapped__(self, relative_errors,
+                                               sample_weight=sample_weight)
+
+    def get_config(self) -> dict:
+        # tf-keras evaluates the normalizer tensor: the config holds a numpy array.
+        return {**super().get_config(),
+                "normalizer": np.asarray(self._normalizer_value, dtype=self._dtype)}
+
+
+class MeanTensor(Metric):
+    """The element-wise running (weighted) mean of tensors of one shape (weights `total`
+    and `count` of that shape, made by the first update)."""
+
+    def __init__(self, name: str = "mean_tensor", dtype: Any = None, shape: Any = None):
+        super().__init__(name=name, dtype=dtype)
+        self._shape = None
+        self._built_shape = False
+        if shape is not None:
+            self._build(shape)
+
+    def _build(self, shape: Any) -> None:
+        from tf1compat.framework.tensor_shape import TensorShape
+        self._shape = TensorShape(shape)
+        self.total = self.add_weight("total", shape=self._shape, initializer="zeros")
+        self.count = self.add_weight("count", shape=self._shape, initializer="zeros")
+        self._built_shape = True
+
+    def update_state(self, values: Any, sample_weight: Any = None) -> Any:
+        values = math_ops.cast(values, self._dtype)
+        if not self._built_shape:
+            self._build(values.shape)
+        elif values.shape != self._shape:
+            raise ValueError("MeanTensor input values must always have the same shape. "
+                             f"Expected shape (set during the first call): {self._shape}. "
+                             f"Got: {values.shape}.")
+        from tf1compat.ops.creation_ops import ones_like
+        num_values = ones_like(values)
+        if sample_weight is not None:
+            sample_weight = math_ops.cast(sample_weight, self._dtype)
+            values, _, sample_weight = _squeeze_or_expand(values, sample_weight=sample_weight)
+            sample_weight = broadcast_weights(sample_weight, values)
+            num_values = math_ops.multiply(num_values, sample_weight)
+            values = math_ops.multiply(values, sample_weight)
+        update_total_op = self.total.assign_add(values)
+        with control_dependencies([update_total_op]):
+            return self.count.assign_add(num_values)
+
+    def result(self) -> Any:
+        if not self._built_shape:
+            raise ValueError("MeanTensor does not have any value yet. Please call the "
+                             "MeanTensor instance or use `.update_state(value)` before "
+                             "retrieving the result.")
+        return math_ops.div_no_nan(self.total, self.count)
+
+
 _BY_NAME = {name: obj for name, obj in globals().items()
             if name in __all__ and callable(obj) and name not in ("get", "serialize",
                                                                    "deserialize")}
@@ -428,12 +539,11 @@ def serialize(metric: Any) -> Any:
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
     if isinstance(config, dict):
-        cls = (custom_objects or {}).get(config["class_name"]) or \
-            _BY_NAME.get(config["class_name"])
+        cls = get_registered_object(config["class_name"], custom_objects, _BY_NAME)
         if cls is None:
             raise ValueError(f"Unknown metric function: '{config['class_name']}'.")
         return cls(**config.get("config", {}))
-    fn = (custom_objects or {}).get(config) or _BY_NAME.get(config)
+    fn = get_registered_object(config, custom_objects, _BY_NAME)
     if fn is None:
         raise ValueError(f"Unknown metric function: '{config}'. Please ensure you are "
                          "using a `keras.utils.custom_object_scope` and that this object "
@@ -448,3 +558,15 @@ def get(identifier: Any) -> Any:
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+# The confusion-matrix metrics (metrics_confusion.py imports this module's Metric).
+from tf1compat.keras import metrics_confusion as _confusion  # noqa: E402
+from tf1compat.keras.metrics_confusion import (  # noqa: E402,F401
+    AUC, FalseNegatives, FalsePositives, Precision, PrecisionAtRecall, Recall,
+    RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity, TrueNegatives,
+    TruePositives)
+
+__all__ += _confusion.__all__
+_BY_NAME.update({name: getattr(_confusion, name) for name in _confusion.__all__})
+

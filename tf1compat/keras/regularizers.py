@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from tf1compat.keras import backend
+from tf1compat.keras.utils.serialization import get_registered_object
 
 __all__ = ["Regularizer", "L1L2", "L1", "L2", "l1", "l2", "l1_l2", "get", "serialize",
            "deserialize"]
@@ -123,7 +124,7 @@ def deserialize(config: Any, custom_objects: Any = None) -> Any:
     if isinstance(config, str):
         config = {"class_name": config, "config": {}}
     name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    cls = get_registered_object(name, custom_objects, _BY_NAME)
     if cls is None:
         raise ValueError(f"Unknown regularizer: '{name}'.")
     return cls(**config.get("config", {}))

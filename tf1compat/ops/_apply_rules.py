@@ -107,6 +107,46 @@ def _adam(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
     var.sub_(step / (v.sqrt() + epsilon))
 
 
+def _keras_momentum(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
+                    attrs: Dict[str, Any]) -> None:
+    var, accum = state
+    lr, momentum = s
+    accum.copy_(accum * momentum - grad * lr)
+    if attrs.get("use_nesterov"):
+        var.add_(accum * momentum - grad * lr)
+    else:
+        var.add_(accum)
+
+
+def _adam_with_amsgrad(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
+                       attrs: Dict[str, Any]) -> None:
+    var, m, v, vhat = state
+    beta1_power, beta2_power, lr, beta1, beta2, epsilon = s
+    alpha = adam_alpha(beta1_power, beta2_power, lr)
+    m.add_((grad - m) * (1 - beta1))
+    v.add_((grad.square() - v) * (1 - beta2))
+    torch.maximum(vhat, v, out=vhat)
+    var.sub_((m * alpha) / (vhat.sqrt() + epsilon))
+
+
+def _ada_max(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
+             attrs: Dict[str, Any]) -> None:
+    var, m, v = state
+    beta1_power, lr, beta1, beta2, epsilon = s
+    m.add_((grad - m) * (1 - beta1))
+    torch.maximum(beta2 * v, grad.abs(), out=v)
+    var.sub_(lr / (1 - beta1_power) * (m / (v + epsilon)))
+
+
+def _adagrad_v2(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
+                attrs: Dict[str, Any]) -> None:
+    var, accum = state
+    lr, epsilon = s
+    if attrs.get("update_slots", True):
+        accum.add_(grad.square())
+    var.sub_(grad * lr / (accum.sqrt() + epsilon))
+
+
 def _adagrad(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
              attrs: Dict[str, Any]) -> None:
     var, accum = state
@@ -222,6 +262,10 @@ RULES: Dict[str, Rule] = {
     "Adadelta": _adadelta,
     "Ftrl": _ftrl,
     "FtrlV2": _ftrl_v2,
+    "KerasMomentum": _keras_momentum,
+    "AdagradV2": _adagrad_v2,
+    "AdaMax": _ada_max,
+    "AdamWithAmsgrad": _adam_with_amsgrad,
 }
 
 
@@ -253,21 +297,26 @@ def _flat(*tensors: Tensor) -> bool:
 
 def _fast_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]) -> Optional[Rule]:
     beta1, beta2, epsilon = static[3], static[4], static[5]
-    if attrs.get("use_nesterov") or beta1 is None or beta2 is None or epsilon is None:
+    if attrs.get("use_nesterov") or epsilon is None:
         return None
 
     def adam(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
              attrs: Dict[str, Any]) -> None:
         var, m, v = state
+        # Betas fed at run time (Keras's Adam reads them from variables) are read as
+        # Python floats on the CPU; on an accelerator that would wait for the device,
+        # so the unfused rule runs instead.
+        dynamic = beta1 is None or beta2 is None
         if var.dtype not in _FUSED_DTYPES or grad.dtype != var.dtype or \
-                not _flat(var, m, v, grad):
+                not _flat(var, m, v, grad) or (dynamic and var.device.type != "cpu"):
             _adam(state, grad, s, attrs)
             return
         alpha = adam_alpha(s[0], s[1], s[2])
         torch._fused_adam_([var], [grad], [m], [v], [],
-                           [_no_bias_correction_step(var.device)], lr=alpha, beta1=beta1,
-                           beta2=beta2, weight_decay=0.0, eps=epsilon, amsgrad=False,
-                           maximize=False)
+                           [_no_bias_correction_step(var.device)], lr=alpha,
+                           beta1=float(s[3]) if beta1 is None else beta1,
+                           beta2=float(s[4]) if beta2 is None else beta2, weight_decay=0.0,
+                           eps=epsilon, amsgrad=False, maximize=False)
     return adam
 
 

@@ -12,9 +12,11 @@ samples bit for bit we need the same results, not merely accurate ones:
   rounding to float32 agrees with glibc even where its build contracts a*b+c into FMAs;
   the unit tests check every input the samplers can produce against the C library.
 * For doubles, numpy's float64 `log`/`sin`/`cos` call the C library on most builds, but
-  some builds (AVX-512 SIMD paths) use their own approximations. `log`, `sin` and `cos`
-  below check numpy against Python's `math` module (a thin libm wrapper) once, and fall
-  back to `math` element by element when they disagree.
+  some builds (AVX-512 SIMD paths) use their own approximations. `log`, `sin`, `cos`,
+  `log1p`, `exp` and `pow` below check numpy against Python's `math` module (a thin libm
+  wrapper) once, and fall back to `math` element by element when they disagree; `lgamma`
+  calls the C function through ctypes (Python's `math.lgamma` is CPython's own code). The
+  gamma and Poisson samplers use these.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Callable, Dict, Tuple
 
 import numpy as np
 
-__all__ = ["logf", "sincosf", "log", "sin", "cos"]
+__all__ = ["logf", "sincosf", "log", "sin", "cos", "log1p", "exp", "pow", "lgamma"]
 
 _hex = float.fromhex
 
@@ -178,3 +180,45 @@ def sin(x: np.ndarray) -> np.ndarray:
 def cos(x: np.ndarray) -> np.ndarray:
     """The C library's `cos` on a float64 array."""
     return _pick("cos", np.cos, math.cos, _probe(0.0, 2 * math.pi))(x)
+
+
+def log1p(x: np.ndarray) -> np.ndarray:
+    """The C library's `log1p` on a float64 array."""
+    return _pick("log1p", np.log1p, math.log1p, _probe(-0.999999, 1.0))(x)
+
+
+def exp(x: np.ndarray) -> np.ndarray:
+    """The C library's `exp` on a float64 array."""
+    return _pick("exp", np.exp, math.exp, _probe(-50.0, 0.0))(x)
+
+
+def pow(x: np.ndarray, y: np.ndarray) -> np.ndarray:  # noqa: A001 - the C name
+    """The C library's `pow` on float64 arrays (numpy's when it agrees on a probe)."""
+    fn = _CHOSEN.get("pow")
+    if fn is None:
+        base, power = _probe(1e-7, 1.0), _probe(0.5, 50.0)
+        reference = np.array([math.pow(a, b) for a, b in zip(base.tolist(), power.tolist())])
+        if np.array_equal(np.power(base, power), reference):
+            fn = np.power
+        else:
+            elementwise = np.frompyfunc(math.pow, 2, 1)
+            fn = lambda a, b: elementwise(a, b).astype(np.float64)  # noqa: E731
+        _CHOSEN["pow"] = fn
+    return fn(x, y)
+
+
+def lgamma(x: np.ndarray) -> np.ndarray:
+    """The C library's `lgamma` on a float64 array (Python's math.lgamma is CPython's own
+    implementation, so the C function is called through ctypes)."""
+    fn = _CHOSEN.get("lgamma")
+    if fn is None:
+        import ctypes
+        import ctypes.util
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        c_lgamma = libm.lgamma
+        c_lgamma.restype = ctypes.c_double
+        c_lgamma.argtypes = [ctypes.c_double]
+        elementwise = np.frompyfunc(c_lgamma, 1, 1)
+        fn = lambda a: elementwise(a).astype(np.float64)  # noqa: E731
+        _CHOSEN["lgamma"] = fn
+    return fn(np.asarray(x, dtype=np.float64))

@@ -6,11 +6,13 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 import torch
+from torch._subclasses.fake_tensor import is_fake
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 
-__all__ = ["static_ints", "is_string", "torch_or_numpy", "as_int_list", "identity_kernel"]
+__all__ = ["static_ints", "is_string", "torch_or_numpy", "as_int_list", "identity_kernel",
+           "any_true"]
 
 
 def static_ints(node: Any, index: int) -> Optional[List[int]]:
@@ -30,6 +32,26 @@ def as_int_list(value: Any) -> List[int]:
     if isinstance(value, torch.Tensor):
         return [int(v) for v in value.reshape(-1).tolist()]
     return [int(v) for v in np.asarray(value).reshape(-1)]
+
+
+# torch.compiler.is_compiling exists from torch 2.3; before, only fake tensors tell.
+_compiling = getattr(torch.compiler, "is_compiling", lambda: False)
+
+
+def any_true(flags: torch.Tensor,
+             what: str = "a kernel's input validation failed (out-of-range indices or "
+                         "labels)") -> bool:
+    """Whether any of `flags` holds: a kernel's input validation (out-of-range indices,
+    labels, `tf.Assert`), after which it raises TF's InvalidArgumentError.
+
+    Under torch's tracers (torch.compile, torch.export), where a tensor's value cannot
+    decide Python control flow, the check becomes a run-time assertion of the traced
+    program (`torch._assert_async`, failing with `what`) and validation passes here.
+    """
+    if _compiling() or is_fake(flags):
+        torch._assert_async(torch.logical_not(flags.any()), f"tf1compat: {what}")
+        return False
+    return bool(flags.any())
 
 
 def is_string(node: Any, attr: str = "T") -> bool:

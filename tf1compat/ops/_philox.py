@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Tuple, Union
+from typing import List, Tuple, Union
 
 import numpy as np
 
-__all__ = ["blocks", "blocks_at", "words", "MASK64", "MASK128"]
+__all__ = ["blocks", "blocks_at", "words", "PhiloxWords", "MASK64", "MASK128"]
 
 MASK32 = 0xFFFFFFFF
 MASK64 = (1 << 64) - 1
@@ -143,3 +143,26 @@ def blocks_at(key: int, counter: int, offsets: np.ndarray) -> np.ndarray:
 def words(key: int, counter: int, count: int) -> np.ndarray:
     """The first `count` uint32 words of the blocks starting at `counter`."""
     return blocks(key, counter, -(-count // 4)).reshape(-1)[:count]
+
+
+class PhiloxWords:
+    """TF's SingleSampleAdapter<PhiloxRandom> (ShuffleDataset, RandomShuffleQueue):
+    uint32 words of Philox4x32-10 with key `seed` and counter `seed2 << 64`, drawn one at
+    a time (computed 1024 at a time)."""
+
+    __slots__ = ("_key", "_counter", "_words", "_i")
+
+    def __init__(self, seed: int, seed2: int):
+        self._key = seed & ((1 << 64) - 1)
+        self._counter = (seed2 & ((1 << 64) - 1)) << 64
+        self._words: List[int] = []
+        self._i = 0
+
+    def __call__(self) -> int:
+        if self._i >= len(self._words):
+            self._words = blocks(self._key, self._counter, 256).reshape(-1).tolist()
+            self._counter += 256
+            self._i = 0
+        w = self._words[self._i]
+        self._i += 1
+        return w

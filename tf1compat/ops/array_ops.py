@@ -587,9 +587,19 @@ def _pack_shape(ctx: Any) -> List[TensorShape]:
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = node.attrs["axis"]
-    if node.attrs["T"] == D.string:
-        return lambda *xs: np.stack([np.asarray(x, dtype=object) for x in xs], axis=axis)
+    if node.attrs["T"] in (D.string, D.resource):
+        # Strings, and resource handles (run-time objects: QueueBase.from_list stacks
+        # queues), are numpy object arrays.
+        return lambda *xs: np.stack([_object_array(x) for x in xs], axis=axis)
     return lambda *xs: torch.stack(xs, dim=axis)
+
+
+def _object_array(value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
 
 
 def _pack_grad_names(op: Any) -> List[Any]:
@@ -705,8 +715,13 @@ def _unpack_shape(ctx: Any) -> List[TensorShape]:
 def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = node.attrs["axis"]
     if node.attrs["T"] == D.string:
-        return lambda x: tuple(np.moveaxis(x, axis, 0))
-    return lambda x: torch.unbind(x, dim=axis)
+        unpack = lambda x: tuple(np.moveaxis(x, axis, 0))  # noqa: E731
+    else:
+        unpack = lambda x: torch.unbind(x, dim=axis)  # noqa: E731
+    if node.attrs["num"] == 1:
+        # A single-output op's kernel returns the value itself, not a 1-tuple.
+        return lambda x: unpack(x)[0]
+    return unpack
 
 
 declare("Unpack", inputs=["value: T"], outputs=["output: num * T"],

@@ -84,7 +84,8 @@ def _compiled(kctx: Any, branch: Branch) -> Callable[[tuple], tuple]:
     fn = kctx.compile_function(branch.captures, branch.outputs, branch.region)
     state = fn.state
     raw = fn.fn
-    return lambda values: raw(values, state)
+    # Through the running thread's gradient view of the store (runtime/session_state.py).
+    return lambda values: raw(values, state.view())
 
 
 def _branch_runner(node: Operation, kctx: Any, branches: Sequence[Branch],

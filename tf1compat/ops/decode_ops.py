@@ -1,8 +1,10 @@
-"""String decoding ops: `tf.decode_raw` (DecodeRaw), `tf.decode_csv` (DecodeCSV) and
-`tf.reduce_join` (ReduceJoin), with TF's shapes, defaults and error messages."""
+"""String decoding ops: `tf.decode_raw` (DecodeRaw), `tf.decode_csv` (DecodeCSV),
+`tf.io.decode_compressed` (DecodeCompressed) and `tf.reduce_join` (ReduceJoin), with TF's
+shapes, defaults and error messages."""
 
 from __future__ import annotations
 
+import zlib
 from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
@@ -16,7 +18,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["decode_raw", "decode_csv", "reduce_join"]
+__all__ = ["decode_raw", "decode_csv", "reduce_join", "decode_compressed"]
 
 _RAW_TYPES = (D.float16, D.float32, D.float64, D.int32, D.uint16, D.uint8, D.int16, D.int8,
               D.int64, D.bool, D.complex64, D.complex128, D.bfloat16, D.uint32, D.uint64)
@@ -292,3 +294,67 @@ def reduce_join(inputs: Any, axis: Any = None, keep_dims: bool = False, separato
         return apply_op1("ReduceJoin", [inputs, axis], {"keep_dims": bool(keep_dims),
                                                         "separator": separator},
                          name="ReduceJoin")
+
+
+# -- DecodeCompressed --------------------------------------------------------------------------
+
+# zlib's window-bits argument per compression type: 15 reads a zlib header, 31 a gzip one.
+_WINDOW_BITS = {"ZLIB": 15, "GZIP": 31}
+
+
+def _inflate(data: bytes, compression: str) -> bytes:
+    """Inflates one string as TF's ZlibInputStream reads it: a ZLIB string ends at its
+    first stream end (anything after it is ignored), GZIP members are read one after
+    another; a truncated stream gives what was inflated so far."""
+    out = []
+    while data:
+        inflater = zlib.decompressobj(_WINDOW_BITS[compression])
+        try:
+            out.append(inflater.decompress(data))
+        except zlib.error as e:
+            # "Error -3 while decompressing data: incorrect header check" -> TF's text.
+            code, _, reason = str(e).partition(" while decompressing data: ")
+            raise errors.DataLossError(
+                None, None, f"inflate() failed with error {code.split()[-1]}: {reason}")
+        if compression != "GZIP" or not inflater.eof:
+            break
+        data = inflater.unused_data
+    return b"".join(out)
+
+
+def _decode_compressed_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
+    compression = node.attrs["compression_type"]
+
+    def run(data: Any) -> Any:
+        if compression not in ("", "ZLIB", "GZIP", "ZSTD"):
+            raise errors.InvalidArgumentError(
+                None, None, "Only ZLIB, ZSTD, GZIP or NONE are supported compressions")
+        if compression == "ZSTD":
+            raise errors.UnimplementedError(
+                None, None, "DecodeCompressed with compression_type='ZSTD' is not supported "
+                            "by tf1compat (no zstd decoder)")
+        strings = _strings(data)
+        out = np.empty(strings.shape, dtype=object)
+        for i, s in enumerate(strings.reshape(-1)):
+            out.reshape(-1)[i] = bytes(s) if not compression else _inflate(bytes(s),
+                                                                            compression)
+        return out
+    return run
+
+
+declare("DecodeCompressed", inputs=["bytes: string"], outputs=["output: string"],
+        attrs={"compression_type": ""}, shape=lambda ctx: [ctx.shape(0)],
+        kernel=_decode_compressed_kernel, grad="unregistered", cpu_only=True,
+        doc="Decompresses each string (ZLIB or GZIP; '' passes them through).")
+
+
+def decode_compressed(bytes: Any, compression_type: str = "",  # noqa: A002 - TF's name
+                      name: Optional[str] = None) -> Tensor:
+    """`tf.io.decode_compressed`: each string inflated from `compression_type` ("ZLIB",
+    "GZIP", or "" for none; TF's "ZSTD" is not supported)."""
+    if compression_type == "ZSTD":
+        raise NotImplementedError("tf.io.decode_compressed(compression_type='ZSTD') is not "
+                                  "supported by tf1compat (no zstd decoder); ZLIB and GZIP "
+                                  "are.")
+    return apply_op1("DecodeCompressed", [bytes], {"compression_type": compression_type},
+                     name=name)

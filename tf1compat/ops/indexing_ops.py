@@ -18,7 +18,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._kernels import static_ints
+from tf1compat.ops._kernels import any_true, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, merge_shapes, node_desc
 
 INDEX = (D.int16, D.int32, D.int64)
@@ -45,7 +45,7 @@ def _gather_shape(ctx: Any) -> List[TensorShape]:
 
 
 def _check_range(idx: torch.Tensor, n: int, what: str = "indices") -> None:
-    if idx.numel() and (bool((idx < 0).any()) or bool((idx >= n).any())):
+    if idx.numel() and any_true((idx < 0) | (idx >= n)):
         flat = idx.reshape(-1)
         bad = int(torch.nonzero((flat < 0) | (flat >= n))[0, 0])
         value = int(flat[bad])
@@ -58,7 +58,7 @@ def _check_range(idx: torch.Tensor, n: int, what: str = "indices") -> None:
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis_static = static_ints(node, 2)
     batch_dims = node.attrs["batch_dims"]
-    string = node.attrs["Tparams"] == D.string
+    string = node.attrs["Tparams"] in (D.string, D.resource)   # numpy object arrays
 
     def gather(params: Any, indices: Any, axis: Any) -> Any:
         a = axis_static[0] if axis_static is not None else int(axis)
@@ -156,7 +156,7 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         k = idx.shape[-1]
         limits = torch.tensor(list(params.shape[:k]), device=idx.device)
         bad = (idx < 0) | (idx >= limits)
-        if bool(bad.any()):
+        if any_true(bad):
             row = int(torch.nonzero(bad.reshape(-1, k).any(1))[0, 0])
             flat = idx.reshape(-1, k)
             raise errors.InvalidArgumentError(
@@ -192,7 +192,7 @@ def _scatter_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         idx = indices.long()
         k = idx.shape[-1]
         limits = torch.tensor(dims[:k], device=idx.device)
-        if bool(((idx < 0) | (idx >= limits)).any()):
+        if any_true((idx < 0) | (idx >= limits)):
             raise errors.InvalidArgumentError(None, None,
                                               f"indices are out of range for shape {dims}")
         cols = tuple(idx[..., j] for j in range(k))
@@ -299,17 +299,12 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: Optional[str] =
 # -- unique ------------------------------------------------------------------------------------
 
 def _unique_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    from tf1compat.ops.sort_ops import first_occurrence_unique
     out_idx = node.attrs["out_idx"].torch_dtype
 
-    def unique(x: torch.Tensor) -> tuple:
-        uniq, inverse = torch.unique(x, sorted=True, return_inverse=True)
-        n = x.shape[0]
-        first = torch.full((uniq.shape[0],), n, dtype=torch.long, device=x.device)
-        first = first.scatter_reduce(0, inverse, torch.arange(n, device=x.device), "amin")
-        order = torch.argsort(first)
-        rank = torch.empty_like(order)
-        rank[order] = torch.arange(order.shape[0], device=x.device)
-        return uniq[order], rank[inverse].to(out_idx)
+    def unique(x: Any) -> tuple:
+        y, idx, _ = first_occurrence_unique(x)
+        return y, idx.to(out_idx)
     return unique
 
 

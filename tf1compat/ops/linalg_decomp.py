@@ -212,7 +212,7 @@ def logdet(matrix: Any, name: Optional[str] = None) -> Tensor:
 def cholesky_solve(chol: Any, rhs: Any, name: Optional[str] = None) -> Tensor:
     """`tf.cholesky_solve`: solves A X = rhs given A's Cholesky factor (two triangular
     solves, as TF)."""
-    from tf1compat.ops.matrix_ops import matrix_triangular_solve
+    from tf1compat.ops.matrix_ops import triangular_solve_op as matrix_triangular_solve
     with name_scope(name, "cholesky_solve", [chol, rhs]):
         y = matrix_triangular_solve(chol, rhs, adjoint=False, lower=True)
         return matrix_triangular_solve(chol, y, adjoint=True, lower=True)

@@ -158,23 +158,60 @@ def _einsum_shape(ctx: Any) -> List[TensorShape]:
     if len(terms) != len(ctx.inputs):
         raise ValueError(f"Expected {len(terms)} inputs for equation {equation!r}, got "
                          f"{len(ctx.inputs)}")
-    if "." in equation:
+    if "." in equation and any(shape.rank is None for shape in ctx.shapes):
         return [unknown_shape()]
     sizes: dict = {}
+    ellipsis_dims: List[Any] = []       # the broadcast shape "..." stands for
     for term, shape in zip(terms, ctx.shapes):
         if shape.rank is None:
             continue
-        if shape.rank != len(term):
+        dims = shape.as_list()
+        if "..." in term:
+            pre, post = term.split("...")
+            n = len(dims) - len(pre) - len(post)
+            if n < 0:
+                raise ValueError(f"Expected input of rank at least {len(pre) + len(post)} for "
+                                 f"subscripts {term!r} in equation {equation!r}, got shape "
+                                 f"{shape}")
+            ellipsis_dims = _broadcast_dims(ellipsis_dims, dims[len(pre):len(pre) + n])
+            term, dims = pre + post, dims[:len(pre)] + dims[len(pre) + n:]
+        if len(dims) != len(term):
             raise ValueError(f"Expected input of rank {len(term)} for subscripts {term!r} in "
                              f"equation {equation!r}, got shape {shape}")
-        for letter, dim in zip(term, shape.as_list()):
+        for letter, dim in zip(term, dims):
             known = sizes.get(letter)
             if dim is not None and known is not None and known != dim and 1 not in (dim, known):
                 raise ValueError(f"Expected dimension {known} at axis for subscript "
                                  f"{letter!r}, got {dim} in equation {equation!r}")
             if dim is not None and (known is None or known == 1):
                 sizes[letter] = dim
+    if "..." not in out and ellipsis_dims:
+        raise ValueError(f"Shape must be at most rank 0 but is rank {len(ellipsis_dims)} for "
+                         f"einsum equation '{lhs}->{out}' without ellipsis (...) in the "
+                         "output subscripts where input(s) have non-empty broadcasting shape")
+    if "..." in out:
+        pre, post = out.split("...")
+        return [TensorShape([sizes.get(c) for c in pre] + ellipsis_dims +
+                            [sizes.get(c) for c in post])]
     return [TensorShape([sizes.get(c) for c in out])]
+
+
+def _broadcast_dims(a: List[Any], b: List[Any]) -> List[Any]:
+    """Right-aligned broadcast of two partial shapes (None where unknown)."""
+    n = max(len(a), len(b))
+    a = [1] * (n - len(a)) + list(a)
+    b = [1] * (n - len(b)) + list(b)
+    out = []
+    for x, y in zip(a, b):
+        if x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        elif x is None or y is None:
+            out.append(y if x is None and y != 1 else x)
+        else:
+            raise ValueError(f"Incompatible broadcast dimensions {x} and {y} in einsum")
+    return out
 
 
 declare("Einsum", inputs=["inputs: N * T"], outputs=["output: T"],

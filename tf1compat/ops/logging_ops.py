@@ -24,6 +24,7 @@ from tf1compat.framework.op_def import Type, TypeList, declare
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.ops._kernels import any_true
 
 __all__ = ["Print", "Assert", "summarize_value"]
 
@@ -184,7 +185,8 @@ def _assert_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
         if tuple(condition.shape) not in ((), (1,)):
             raise errors.InvalidArgumentError(
                 None, None, f"In[0] should be a scalar: {list(condition.shape)}")
-        if bool(condition.reshape(())):
+        if not any_true(torch.logical_not(condition.reshape(())),
+                        f"assertion failed ({node.name})"):
             return None
         text = " ".join(f"[{summarize_value(d, summarize)}]" for d in data)
         raise errors.InvalidArgumentError(None, None, f"assertion failed: {text}")

@@ -19,6 +19,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.graph import (GraphKeys, add_to_collection, apply_op, apply_op1,
                                        name_scope)
 from tf1compat.framework.op_def import Type, declare
@@ -26,8 +27,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 
-__all__ = ["HashTable", "StaticHashTable", "KeyValueTensorInitializer",
-           "TextFileInitializer", "TextFileIndex", "index_table_from_tensor",
+__all__ = ["HashTable", "StaticHashTable", "StaticVocabularyTable",
+           "KeyValueTensorInitializer", "TextFileInitializer", "TextFileIndex", "index_table_from_tensor",
            "index_table_from_file", "index_to_string_table_from_tensor",
            "index_to_string_table_from_file"]
 
@@ -300,8 +301,10 @@ class HashTable:
             "HashTableV2", [], {"shared_name": shared_name or initializer._shared_name(),
                                 "key_dtype": self._key_dtype,
                                 "value_dtype": self._value_dtype}, name=self._name)
-        # TF names the table (and its `<name>_Lookup` scopes) after the op's unique name.
-        self._name = self._resource_handle.op.name.split("/")[-1]
+        # TF names the table (and its `<name>_Lookup` scopes) after the op's unique name
+        # (an eager table has no op: it keeps the name it was given).
+        if not executing_eagerly():
+            self._name = self._resource_handle.op.name.split("/")[-1]
         self._init_op = initializer.initialize(self)
 
     @property
@@ -440,6 +443,23 @@ class IdTableWithHashBuckets:
         if sparse is not None:
             return SparseTensor(sparse.indices, ids, sparse.dense_shape)
         return ids
+
+
+class StaticVocabularyTable(IdTableWithHashBuckets):
+    """`tf.lookup.StaticVocabularyTable` (TF1's StaticVocabularyTableV1): ids from the
+    `initializer`'s vocabulary, other keys hashed into `num_oov_buckets` ids after it."""
+
+    def __init__(self, initializer: Any, num_oov_buckets: int, lookup_key_dtype: Any = None,
+                 name: Optional[str] = None, experimental_is_anonymous: bool = False):
+        if num_oov_buckets <= 0:
+            raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
+        if lookup_key_dtype is not None and D.as_dtype(lookup_key_dtype) != \
+                initializer.key_dtype:
+            raise NotImplementedError("StaticVocabularyTable(lookup_key_dtype=...) other than "
+                                      "the initializer's key dtype is not supported by "
+                                      "tf1compat.")
+        table = HashTable(initializer, -1, name=name)
+        super().__init__(table, num_oov_buckets, name=table.name)
 
 
 def index_table_from_tensor(vocabulary_list: Any, num_oov_buckets: int = 0,

@@ -1,5 +1,5 @@
-"""Small math ops: complex parts (Real, Imag), DenseBincount, HistogramFixedWidth, the
-FFT family (`tf.spectral` / `tf.signal`), Timestamp; `tf.bincount`,
+"""Small math ops: complex parts (Real, Imag), DenseBincount, Bucketize, HistogramFixedWidth,
+the FFT family (`tf.spectral` / `tf.signal`, FFTND included), Timestamp; `tf.bincount`,
 `tf.histogram_fixed_width(_bins)`, `tf.unsorted_segment_mean/sqrt_n`."""
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc
 
-__all__ = ["real", "imag", "bincount", "histogram_fixed_width", "histogram_fixed_width_bins",
+__all__ = ["real", "imag", "bincount", "dense_bincount", "bucketize", "histogram_fixed_width",
+           "histogram_fixed_width_bins",
            "unsorted_segment_mean", "unsorted_segment_sqrt_n", "fft", "ifft", "fft2d",
            "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
-           "irfft3d", "timestamp"]
+           "irfft3d", "timestamp", "sobol_sample"]
 
 _REAL_OF = {D.complex64: D.float32, D.complex128: D.float64}
 _COMPLEX_OF = {D.float32: D.complex64, D.float64: D.complex128}
@@ -84,18 +85,24 @@ def _bincount_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if arr.numel() and bool((arr < 0).any()):
             raise errors.InvalidArgumentError(
                 None, None, "Input arr must be non-negative!")
+        # A rank-2 input counts each row separately (TF's `axis=-1` bincount).
+        rows = arr.shape[0] if arr.dim() == 2 else 1
         flat = arr.reshape(-1).long()
         keep = flat < n                  # values >= size are skipped, as TF's maxlength
         w = weights.reshape(-1) if weights.numel() else None
         if w is not None and w.numel() != flat.numel():
             raise errors.InvalidArgumentError(
                 None, None, "Input arr and weights must have the same shape")
-        out = torch.zeros(n, dtype=out_dtype, device=arr.device)
-        idx = flat[keep]
+        row_of = torch.arange(rows, device=arr.device).repeat_interleave(
+            flat.numel() // rows if rows else 0)
+        out = torch.zeros(rows * n, dtype=out_dtype, device=arr.device)
+        idx = (row_of * n + flat)[keep]
         if binary:
-            return out.index_fill(0, idx, 1)
-        vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
-        return out.index_add(0, idx, vals)
+            out = out.index_fill(0, idx, 1)
+        else:
+            vals = (w[keep] if w is not None else torch.ones_like(idx)).to(out_dtype)
+            out = out.index_add(0, idx, vals)
+        return out.reshape(rows, n) if arr.dim() == 2 else out
     return dense_bincount
 
 
@@ -136,6 +143,20 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
             weights = constant([], dtype=D.as_dtype(dtype) if dtype else arr.dtype)
         return apply_op1("DenseBincount", [arr, output_size, weights],
                          {"binary_output": False})
+
+
+def dense_bincount(input: Any, size: Any, weights: Any = None,  # noqa: A002 - TF's name
+                   binary_output: bool = False, name: Optional[str] = None) -> Tensor:
+    """`tf.raw_ops.DenseBincount`: counts (or, with `binary_output`, presence) of the
+    values below `size`; a rank-2 input is counted row by row ([rows, size])."""
+    from tf1compat.framework.constant_op import constant
+    with name_scope(name, "DenseBincount", [input, size, weights]) as scope:
+        input = convert_to_tensor(input, name="input")
+        size = convert_to_tensor(size, dtype=input.dtype, name="size")
+        if weights is None:
+            weights = constant([], dtype=D.float32, name="weights")
+        return apply_op1("DenseBincount", [input, size, weights],
+                         {"binary_output": binary_output}, name=scope)
 
 
 # -- histograms ----------------------------------------------------------------------------
@@ -407,16 +428,47 @@ def timestamp(name: Optional[str] = None) -> Tensor:
     return apply_op1("Timestamp", [], name=name)
 
 
+# -- FFTND: n-dimensional transforms over given axes (TF 2.x) -----------------------------
+
+def _fft_nd_kernel(kind: str) -> Callable[[Any, Any], Callable[..., Any]]:
+    fn = {"FFTND": torch.fft.fftn, "IFFTND": torch.fft.ifftn, "RFFTND": torch.fft.rfftn,
+          "IRFFTND": torch.fft.irfftn}[kind]
+
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        def run(x: torch.Tensor, fft_length: Any, axes: Any) -> torch.Tensor:
+            n = [int(v) for v in fft_length.reshape(-1).tolist()]
+            dims = [int(a) for a in axes.reshape(-1).tolist()]
+            return fn(x, s=n, dim=dims)
+        return run
+    return factory
+
+
+for _type, _real_in, _real_out in (("FFTND", False, False), ("IFFTND", False, False),
+                                   ("RFFTND", True, False), ("IRFFTND", False, True)):
+    _attrs = {"Tcomplex": Type(D.COMPLEX_TYPES, default=D.complex64)}
+    if _real_in or _real_out:
+        _attrs["Treal"] = Type((D.float32, D.float64), default=D.float32)
+    declare(_type, inputs=[f"input: {'Treal' if _real_in else 'Tcomplex'}",
+                           "fft_length: int32", "axes: int32"],
+            outputs=[f"output: {'Treal' if _real_out else 'Tcomplex'}"], attrs=_attrs,
+            # TF's shape function keeps the input's shape (even where the real transforms
+            # change the last transformed dimension at run time).
+            shape=lambda ctx: [ctx.shape(0)], kernel=_fft_nd_kernel(_type),
+            grad="unregistered")  # TF 2.21 registers no gradient for the N-D FFTs
+
 # -- Bucketize ------------------------------------------------------------------------------------
 
 def _bucketize_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
     boundaries = [float(b) for b in node.attrs["boundaries"]]
+    if boundaries != sorted(boundaries):
+        raise errors.InvalidArgumentError(None, None, "Expected sorted boundaries")
 
     def bucketize(x: torch.Tensor) -> torch.Tensor:
-        # TF: upper_bound over the (float) boundaries: a value equal to a boundary goes to
-        # the bucket above it.
-        edges = torch.tensor(boundaries, dtype=torch.float32, device=x.device)
-        return torch.bucketize(x.to(torch.float32), edges, right=True).to(torch.int32)
+        # TF: upper_bound over the float32 boundaries, each compared with the value in the
+        # value's own precision (a float64 just below 1.0 stays below a 1.0 boundary); a
+        # value equal to a boundary goes to the bucket above it.
+        edges = torch.tensor(boundaries, dtype=torch.float32, device=x.device).double()
+        return torch.bucketize(x.double(), edges, right=True).to(torch.int32)
     return bucketize
 
 
@@ -432,3 +484,60 @@ def bucketize(input: Any, boundaries: Any, name: Optional[str] = None) -> Tensor
         input = convert_to_tensor(input, name="input")  # noqa: A001
         return apply_op1("Bucketize", [input], {"boundaries": [float(b) for b in boundaries]},
                          name=scope)
+
+
+# -- SobolSample ---------------------------------------------------------------------------
+
+# TF's table of direction numbers (Joe and Kuo's new-joe-kuo-6.21201) covers dimensions
+# 1..21200 here; torch's SobolEngine ships the same table, and with the first (all-zero)
+# point skipped, as TF does, its points equal TF's bit for bit.
+_SOBOL_MAX_DIM = 21200
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _sobol_shape(ctx: Any) -> List[TensorShape]:
+    for i in range(3):
+        if ctx.rank(i) not in (None, 0):
+            raise ValueError(f"Shape must be rank 0 but is rank {ctx.rank(i)} "
+                             f"{node_desc(ctx)}")
+    dims = [ctx.const(i) for i in (1, 0)]
+    return [TensorShape([None if d is None else int(np.asarray(d)) for d in dims])]
+
+
+def _sobol_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
+    dtype = node.attrs["dtype"].torch_dtype
+
+    def sobol_sample(dim: torch.Tensor, num_results: torch.Tensor, skip: torch.Tensor
+                     ) -> torch.Tensor:
+        d, n, k = int(dim), int(num_results), int(skip)
+        checks = ((d >= 1, "dim must be at least one"),
+                  (d <= _SOBOL_MAX_DIM, f"dim must be at most {_SOBOL_MAX_DIM}"),
+                  (n >= 1, "num_results must be at least one"),
+                  (k >= 0, "skip must be non-negative"),
+                  (n + k < _INT32_MAX, f"num_results+skip must be less than {_INT32_MAX}"))
+        for ok, message in checks:
+            if not ok:
+                raise errors.InvalidArgumentError(None, None, message)
+        engine = torch.quasirandom.SobolEngine(d, scramble=False)
+        engine.fast_forward(k + 1)
+        return engine.draw(n, dtype=dtype)
+    return sobol_sample
+
+
+declare("SobolSample", inputs=["dim: int32", "num_results: int32", "skip: int32"],
+        outputs=["samples: dtype"],
+        attrs={"dtype": Type((D.float32, D.float64), default=D.float32)},
+        shape=_sobol_shape, kernel=_sobol_kernel, grad="unregistered", cpu_only=True,
+        doc="Points of the (unscrambled) Sobol sequence after the first `skip` + 1.")
+
+
+def sobol_sample(dim: Any, num_results: Any, skip: Any = 0, dtype: Any = D.float32,
+                 name: Optional[str] = None) -> Tensor:
+    """`tf.math.sobol_sample`: `num_results` points of the `dim`-dimensional Sobol
+    sequence, skipping its first `skip` points (TF's values, bit for bit)."""
+    with name_scope(name, "sobol", [dim, num_results, skip]):
+        dtype = D.as_dtype(dtype)
+        if dtype not in (D.float32, D.float64):
+            raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} "
+                            "not in list of allowed values: float32, float64")
+        return apply_op1("SobolSample", [dim, num_results, skip], {"dtype": dtype})

@@ -21,50 +21,120 @@ from tf1compat.ops.math_ops import FLOAT_COMPLEX
 _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
 
 
-def _single_k(node: Any, index: int = 1) -> int:
+def _k_range(node: Any, index: int = 1) -> tuple:
+    """The (lower, upper) diagonal offsets of input `index` (a scalar k is (k, k))."""
     k = static_ints(node, index)
-    if k is None or len(k) != 1 and not (len(k) == 2 and k[0] == k[1]):
-        raise NotImplementedError(f"{node.type} with a band of diagonals (k={k}) is not "
-                                  "supported; use a single diagonal")
-    return k[0]
+    if k is None:
+        raise NotImplementedError(f"{node.type} needs its diagonal offsets k known at graph "
+                                  "build in tf1compat")
+    if len(k) not in (1, 2):
+        raise _bad_k(f"diag_index must have only one or two elements, received {len(k)} "
+                     "elements.")
+    lower, upper = (k[0], k[0]) if len(k) == 1 else (k[0], k[1])
+    if lower > upper:
+        raise _bad_k(f"lower_diag_index must not be larger than upper_diag_index: {lower} > "
+                     f"{upper}")
+    return lower, upper
+
+
+def _bad_k(message: str) -> Exception:
+    from tf1compat.framework import errors
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _diag_length(rows: int, cols: int, d: int) -> int:
+    return max(0, min(rows + min(d, 0), cols - max(d, 0)))
+
+
+def _left_aligned(align: str, d: int) -> bool:
+    """Whether diagonal d is packed to the left (superdiagonals: align's first half)."""
+    superdiag, subdiag = align.split("_")
+    return (superdiag if d >= 0 else subdiag) == "LEFT"
+
+
+def _packed(diag: torch.Tensor, lower: int, upper: int, d: int, length: int,
+            max_len: int, align: str) -> torch.Tensor:
+    """Diagonal d's values out of a packed [..., num_diags, max_len] input."""
+    row = diag if lower == upper else diag[..., upper - d, :]
+    start = 0 if _left_aligned(align, d) or lower == upper else max_len - length
+    return row[..., start:start + length]
+
+
+def _band_shape(s: TensorShape, lower: int, upper: int) -> Optional[list]:
+    """[max_len] for one diagonal, [num_diags, max_len] for a band (None if unknown)."""
+    rows, cols = s.as_list()[-2:]
+    if rows is None or cols is None:
+        return [None] if lower == upper else [upper - lower + 1, None]
+    max_len = max(_diag_length(rows, cols, d) for d in range(lower, upper + 1))
+    return [max_len] if lower == upper else [upper - lower + 1, max_len]
+
+
+def _static_k(ctx: Any, i: int) -> Optional[tuple]:
+    k = ctx.const(i)
+    if k is None:
+        return None
+    k = [int(v) for v in np.asarray(k).reshape(-1)]
+    return (k[0], k[0]) if len(k) == 1 else (k[0], k[-1])
+
+
+def _diag_matrix_size(max_len: Optional[int], lower: int, upper: int, rows: int,
+                      cols: int) -> tuple:
+    """TF's MatrixDiag output size: square (the larger minimum) unless one is given."""
+    min_rows = None if max_len is None else max_len - min(upper, 0)
+    min_cols = None if max_len is None else max_len + max(lower, 0)
+    if rows == -1 and cols == -1:
+        size = None if max_len is None else max(min_rows, min_cols)
+        return size, size
+    return (min_rows if rows == -1 else rows), (min_cols if cols == -1 else cols)
 
 
 def _matrix_diag_shape(ctx: Any) -> List[TensorShape]:
     s = ctx.shape(0)
-    k = ctx.const(1)
+    k = _static_k(ctx, 1)
     rows, cols = ctx.const(2), ctx.const(3)
-    if s.rank is None or k is None or np.asarray(k).size != 1:
+    if s.rank is None or k is None:
         return [unknown_shape()]
-    d = s.as_list()[-1]
-    k = int(np.asarray(k).reshape(-1)[0])
-    n_rows = int(rows) if rows is not None and int(rows) != -1 else (
-        None if d is None else d + max(-k, 0))
-    n_cols = int(cols) if cols is not None and int(cols) != -1 else (
-        None if d is None else d + max(k, 0))
-    return [TensorShape(s.as_list()[:-1] + [n_rows, n_cols])]
+    lower, upper = k
+    dims = s.as_list()
+    lead = dims[:-2] if lower != upper else dims[:-1]
+    n_rows, n_cols = _diag_matrix_size(dims[-1], lower, upper,
+                                       -1 if rows is None else int(rows),
+                                       -1 if cols is None else int(cols))
+    if rows is None and n_rows is not None:
+        n_rows = None
+    if cols is None and n_cols is not None:
+        n_cols = None
+    return [TensorShape(lead + [n_rows, n_cols])]
+
+
+def _fill_diagonals(matrix: torch.Tensor, diag: torch.Tensor, lower: int, upper: int,
+                    align: str) -> torch.Tensor:
+    rows, cols = matrix.shape[-2:]
+    max_len = diag.shape[-1]
+    out = matrix.clone()
+    for d in range(lower, upper + 1):
+        length = _diag_length(rows, cols, d)
+        if length == 0:
+            continue
+        i = torch.arange(length, device=matrix.device)
+        values = _packed(diag, lower, upper, d, length, max_len, align)
+        out[..., i - min(d, 0), i + max(d, 0)] = values.to(matrix.dtype)
+    return out
 
 
 def _matrix_diag_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    k = _single_k(node)
+    lower, upper = _k_range(node)
     rows, cols = static_ints(node, 2), static_ints(node, 3)
+    align = node.attrs["align"]
 
     def run(diag: torch.Tensor, _k: Any, _r: Any, _c: Any, pad: torch.Tensor) -> torch.Tensor:
-        n = diag.shape[-1]
-        r = rows[0] if rows and rows[0] != -1 else n + max(-k, 0)
-        c = cols[0] if cols and cols[0] != -1 else n + max(k, 0)
-        out = pad.to(diag.dtype).expand(diag.shape[:-1] + (r, c)).clone()
-        return _set_diagonal(out, diag, k)
+        max_len = diag.shape[-1]
+        lead = diag.shape[:-1] if lower == upper else diag.shape[:-2]
+        r, c = _diag_matrix_size(max_len, lower, upper,
+                                 rows[0] if rows else int(_r), cols[0] if cols else int(_c))
+        out = pad.to(diag.dtype).expand(tuple(lead) + (r, c))
+        return _fill_diagonals(out, diag, lower, upper, align)
     return run
-
-
-def _set_diagonal(matrix: torch.Tensor, diag: torch.Tensor, k: int) -> torch.Tensor:
-    r, c = matrix.shape[-2:]
-    length = max(0, min(r + min(k, 0), c - max(k, 0)))
-    i = torch.arange(length, device=matrix.device)
-    rows, cols = i - min(k, 0), i + max(k, 0)
-    out = matrix.clone()
-    out[..., rows, cols] = diag[..., :length].to(matrix.dtype)
-    return out
 
 
 declare("MatrixDiagV3", inputs=["diagonal: T", "k: int32", "num_rows: int32",
@@ -74,8 +144,9 @@ declare("MatrixDiagV3", inputs=["diagonal: T", "k: int32", "num_rows: int32",
 
 
 def _matrix_set_diag_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    k = _single_k(node, 2)
-    return lambda x, diag, _k: _set_diagonal(x, diag, k)
+    lower, upper = _k_range(node, 2)
+    align = node.attrs["align"]
+    return lambda x, diag, _k: _fill_diagonals(x, diag, lower, upper, align)
 
 
 declare("MatrixSetDiagV3", inputs=["input: T", "diagonal: T", "k: int32"],
@@ -85,18 +156,30 @@ declare("MatrixSetDiagV3", inputs=["input: T", "diagonal: T", "k: int32"],
 
 def _diag_part_shape(ctx: Any) -> List[TensorShape]:
     s = ctx.shape(0)
-    k = ctx.const(1)
-    if s.rank is None or k is None or np.asarray(k).size != 1:
+    k = _static_k(ctx, 1)
+    if s.rank is None or k is None:
         return [unknown_shape()]
-    k = int(np.asarray(k).reshape(-1)[0])
-    r, c = s.as_list()[-2:]
-    n = None if r is None or c is None else max(0, min(r + min(k, 0), c - max(k, 0)))
-    return [TensorShape(s.as_list()[:-2] + [n])]
+    return [TensorShape(s.as_list()[:-2] + _band_shape(s, *k))]
 
 
 def _diag_part_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    k = _single_k(node)
-    return lambda x, _k, pad: torch.diagonal(x, offset=k, dim1=-2, dim2=-1)
+    lower, upper = _k_range(node)
+    align = node.attrs["align"]
+    if lower == upper:
+        return lambda x, _k, pad: torch.diagonal(x, offset=lower, dim1=-2, dim2=-1)
+
+    def band(x: torch.Tensor, _k: Any, pad: torch.Tensor) -> torch.Tensor:
+        rows, cols = x.shape[-2:]
+        max_len = max(_diag_length(rows, cols, d) for d in range(lower, upper + 1))
+        out = []
+        for d in range(upper, lower - 1, -1):
+            values = torch.diagonal(x, offset=d, dim1=-2, dim2=-1)
+            missing = max_len - values.shape[-1]
+            filler = pad.to(x.dtype).expand(values.shape[:-1] + (missing,))
+            parts = (values, filler) if _left_aligned(align, d) else (filler, values)
+            out.append(torch.cat(parts, dim=-1))
+        return torch.stack(out, dim=-2)
+    return band
 
 
 declare("MatrixDiagPartV3", inputs=["input: T", "k: int32", "padding_value: T"],
@@ -215,10 +298,18 @@ def matrix_solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Optional[st
     return apply_op1("MatrixSolve", [matrix, rhs], {"adjoint": adjoint}, name=name)
 
 
+def triangular_solve_op(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
+                        name: Optional[str] = None) -> Tensor:
+    """The MatrixTriangularSolve op itself (gen_linalg_ops.matrix_triangular_solve)."""
+    return apply_op1("MatrixTriangularSolve", [matrix, rhs],
+                     {"lower": lower, "adjoint": adjoint}, name=name)
+
+
 def matrix_triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
                             name: Optional[str] = None) -> Tensor:
-    return apply_op1("MatrixTriangularSolve", [matrix, rhs], {"lower": lower,
-                                                               "adjoint": adjoint}, name=name)
+    """`tf.linalg.triangular_solve` / `tf.matrix_triangular_solve`."""
+    with name_scope(name, "triangular_solve", [matrix, rhs]):
+        return triangular_solve_op(matrix, rhs, lower=lower, adjoint=adjoint)
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:

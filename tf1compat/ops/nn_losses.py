@@ -24,6 +24,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import array_ops, math_ops
+from tf1compat.ops._kernels import any_true
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc
 from tf1compat.ops.creation_ops import ones_like, range as _range, zeros_like
 from tf1compat.ops.indexing_ops import where
@@ -93,7 +94,7 @@ def _sparse_xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                             f"logits shape {list(logits.shape)} and labels shape "
                             f"{list(labels.shape)}")
         bad = (labels < 0) | (labels >= n)
-        if check and labels.numel() and bool(bad.any()):
+        if check and labels.numel() and any_true(bad):
             first = int(labels[bad][0])
             values = " ".join(str(int(v)) for v in labels.tolist())
             raise errors.InvalidArgumentError(

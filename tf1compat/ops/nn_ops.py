@@ -386,9 +386,19 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: Option
 def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: Optional[int] = None,
                name: Optional[str] = None) -> Tensor:
     """`tf.nn.dropout` (TF2 signature): drops with probability `rate`."""
-    from tf1compat.ops.indexing_ops import where_v2
     from tf1compat.ops.random_ops import random_uniform
-    with name_scope(name, "dropout", [x]):
+    return dropout_with_sampler(
+        x, rate, noise_shape, lambda shape, dtype: random_uniform(shape, seed=seed, dtype=dtype),
+        name, "dropout")
+
+
+def dropout_with_sampler(x: Any, rate: Any, noise_shape: Any,
+                         uniform_sampler: Callable[..., Tensor], name: Optional[str],
+                         default_name: str) -> Tensor:
+    """TF's _dropout: drops where `uniform_sampler(shape=, dtype=)` draws below `rate`
+    (tf.nn.dropout, tf.nn.experimental.general_dropout / stateless_dropout)."""
+    from tf1compat.ops.indexing_ops import where_v2
+    with name_scope(name, default_name, [x]):
         is_number = isinstance(rate, numbers.Real) and not isinstance(rate, bool)
         if is_number and (rate < 0 or rate >= 1):
             raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
@@ -417,7 +427,7 @@ def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: Optional[int] =
         shape = _noise_shape(x, noise_shape)
         if isinstance(shape, TensorShape):
             shape = shape.as_list()
-        random_tensor = random_uniform(shape, seed=seed, dtype=dtype)
+        random_tensor = uniform_sampler(shape=shape, dtype=dtype)
         keep_mask = random_tensor >= rate
         ret = where_v2(keep_mask, ret, constant(0, dtype=dtype))
         ret.set_shape(x.shape)

@@ -1,5 +1,5 @@
 """Parsing serialized `tf.train.Example` / `SequenceExample` protos: `tf.parse_example`,
-`tf.parse_single_example`, `tf.io.parse_single_sequence_example` with `FixedLenFeature`,
+`tf.parse_single_example`, `tf.io.parse_(single_)sequence_example` with `FixedLenFeature`,
 `VarLenFeature`, `FixedLenSequenceFeature` and `SparseFeature`.
 
 The wrappers build TF's graph: features sorted by key into sparse and dense keys, TF's
@@ -30,6 +30,8 @@ from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
+from tf1compat.ops._parse_batch import (batch_dense_context, batch_dense_list, batch_lengths,
+                                        batch_sparse, combine_batch, to_value)
 
 __all__ = ["VarLenFeature", "FixedLenFeature", "FixedLenSequenceFeature", "SparseFeature",
            "parse_example", "parse_single_example", "parse_single_sequence_example",
@@ -205,10 +207,14 @@ def _strings(value: Any) -> List[bytes]:
     return [bytes(v) for v in np.asarray(value, dtype=object).reshape(-1)]
 
 
-def _decode(serialized: bytes, name: str) -> Dict[str, Tuple[int, Any]]:
-    from tf1compat.serialization.example_decode import decode_features
+def _decode(serialized: bytes, name: str,
+            keys: Optional[Sequence[str]] = None) -> Any:
+    """{feature name: (kind, values)} of a serialized Example, or with `keys` the list of
+    those features' (kind, values) (None where absent); TF's error if it is malformed."""
+    from tf1compat.serialization.example_decode import decode_features, decode_named_features
     try:
-        return decode_features(serialized)
+        return decode_features(serialized) if keys is None else \
+            decode_named_features(serialized, keys)
     except (DecodeError, ValueError, IndexError, UnicodeDecodeError):
         raise errors.InvalidArgumentError(None, None, f"Could not parse example input, value: "
                                                       f"'{serialized!r:.200}'") from None
@@ -237,12 +243,6 @@ def _check_kind(kind: int, dtype: D.DType, name: Optional[str], key: str,
 
 
 _LIST_NAMES = {KIND_BYTES: "bytes_list", KIND_FLOAT: "float_list", KIND_INT64: "int64_list"}
-
-
-def _to_value(arr: np.ndarray, dtype: D.DType) -> Any:
-    if dtype == D.string:
-        return arr if arr.ndim else arr[()]
-    return torch.from_numpy(arr if arr.flags.c_contiguous else arr.copy())
 
 
 def _default_array(value: Any, dtype: D.DType) -> np.ndarray:
@@ -275,7 +275,7 @@ def _sparse_output(per_example: List[np.ndarray], batched: bool, dtype: D.DType
         values = np.concatenate(per_example) if per_example else \
             np.zeros(0, dtype.as_numpy_dtype)
         values = values.astype(dtype.as_numpy_dtype)
-    return torch.from_numpy(indices), _to_value(values, dtype), torch.from_numpy(shape)
+    return torch.from_numpy(indices), to_value(values, dtype), torch.from_numpy(shape)
 
 
 def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -284,8 +284,14 @@ def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dense_types = [D.as_dtype(t) for t in node.attrs["Tdense"]]
     dense_shapes = [as_shape(s) for s in node.attrs["dense_shapes"]]
 
+    single_example = _single_example_fast_path(node, num_sparse, dense_types, dense_shapes)
+
     def run(serialized: Any, names: Any, sparse_keys: Any, dense_keys: Any, ragged_keys: Any,
             *defaults: Any) -> tuple:
+        if single_example is not None and isinstance(serialized, bytes):
+            out = single_example(serialized, defaults)
+            if out is not None:
+                return out
         batched = not isinstance(serialized, bytes) and np.ndim(serialized) > 0
         batch_shape = tuple(np.shape(serialized)) if batched else ()
         records = _strings(serialized)
@@ -321,6 +327,53 @@ def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DType],
+                              dense_shapes: List[TensorShape]
+                              ) -> Optional[Callable[[bytes, tuple], Optional[tuple]]]:
+    """parse_single_example's common case, with what the general path works out per run
+    (key names, shapes, kinds) worked out once: one Example, only fixed-length dense
+    features with constant keys, each present with the right type and size. It returns
+    None for anything else, which then takes the general path (and its errors)."""
+    from tf1compat.framework.constant_value import constant_value
+    if num_sparse or not dense_types or any(s.rank is None or not s.is_fully_defined()
+                                            for s in dense_shapes):
+        return None
+    keys = constant_value(node.inputs[3])
+    if keys is None:
+        return None
+    specs = []
+    for key, dtype, shape in zip(np.asarray(keys, dtype=object).reshape(-1), dense_types,
+                                 dense_shapes):
+        dims = tuple(shape.as_list())
+        size = int(np.prod(dims)) if dims else 1
+        if size == 0:
+            return None
+        name = key.decode() if isinstance(key, bytes) else str(key)
+        specs.append((name, _KIND_OF[dtype], dims, size))
+    single = len(specs) == 1
+    names = [spec[0] for spec in specs]
+
+    def run(serialized: bytes, defaults: tuple) -> Optional[tuple]:
+        out = []
+        for (name, kind, dims, size), found in zip(specs, _decode(serialized, "<unknown>",
+                                                                   names)):
+            if found is None or found[0] != kind or len(found[1]) != size:
+                return None
+            values = found[1]
+            if kind == KIND_FLOAT:
+                out.append(torch.from_numpy(np.array(values, dtype=np.float32).reshape(dims)))
+            elif kind == KIND_INT64:
+                out.append(torch.from_numpy(np.array(values, dtype=np.int64).reshape(dims)))
+            elif not dims:
+                out.append(values[0])
+            else:
+                arr = np.empty(size, dtype=object)
+                arr[:] = values
+                out.append(arr.reshape(dims))
+        return out[0] if single else tuple(out)
+    return run
+
+
 def _single_dense(features: Dict[str, Any], key: str, dtype: D.DType, shape: TensorShape,
                   default: Any) -> Any:
     """A present, well-formed fixed-length feature of one example, built directly (the
@@ -345,7 +398,9 @@ def _single_dense(features: Dict[str, Any], key: str, dtype: D.DType, shape: Ten
         return out.reshape(dims)
     if dtype == D.float32:
         return torch.from_numpy(np.array(values, dtype=np.float32).reshape(dims))
-    return torch.tensor(values[0] if not dims else values, dtype=torch.int64).reshape(dims)
+    # (numpy then from_numpy: several times faster than torch.tensor on a Python list)
+    return torch.from_numpy(np.array(values[0] if not dims else values,
+                                     dtype=np.int64).reshape(dims))
 
 
 def _dense_output(parsed: list, key: str, dtype: D.DType, shape: TensorShape, default: Any,
@@ -377,7 +432,7 @@ def _dense_output(parsed: list, key: str, dtype: D.DType, shape: TensorShape, de
         out[...] = pad
         for i, r in enumerate(rows):
             out[i, :len(r)] = r
-        return _to_value(out.reshape(batch_shape + out.shape[1:]), dtype)
+        return to_value(out.reshape(batch_shape + out.shape[1:]), dtype)
     size = int(np.prod(dims)) if dims else 1
     for i, (name, features) in enumerate(parsed):
         found = features.get(key)
@@ -409,7 +464,7 @@ def _dense_output(parsed: list, key: str, dtype: D.DType, shape: TensorShape, de
     else:
         out = np.stack(rows).astype(dtype.as_numpy_dtype) if rows else \
             np.zeros([0] + dims, dtype.as_numpy_dtype)
-    return _to_value(out.reshape(batch_shape + tuple(dims)), dtype)
+    return to_value(out.reshape(batch_shape + tuple(dims)), dtype)
 
 
 def _shape_text(dims: Sequence[Any]) -> str:
@@ -558,13 +613,10 @@ def _sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def keys(value: Any, n: int) -> List[str]:
         return [k.decode() for k in _strings(value)] if n else []
 
-    def run(serialized: Any, debug_name: Any, c_sparse: Any, c_dense: Any, c_ragged: Any,
-            f_sparse: Any, f_dense: Any, f_ragged: Any, assumed_empty: Any,
-            *c_defaults: Any) -> tuple:
+    def run_one(serialized: Any, debug_name: Any, c_sparse: Any, c_dense: Any, c_ragged: Any,
+                f_sparse: Any, f_dense: Any, f_ragged: Any, assumed_empty: Any,
+                *c_defaults: Any) -> List[Any]:
         from tf1compat.serialization.example_decode import decode_sequence_example
-        if not isinstance(serialized, bytes):
-            raise errors.UnimplementedError(None, None, "tf1compat parses one SequenceExample "
-                                                        "at a time (a scalar input).")
         names = _strings(debug_name) if not isinstance(debug_name, bytes) and \
             np.size(debug_name) else []
         name = names[0].decode() if names else "<unknown>"
@@ -622,7 +674,8 @@ def _sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             for t, (kind, values) in enumerate(steps):
                 if kind != 0:
                     _check_kind(kind, dtype, name, key, t)
-                arr = _values_array(kind if kind else _KIND_OF[dtype], values or [], dtype)
+                arr = _values_array(kind if kind else _KIND_OF[dtype],
+                                    [] if values is None else values, dtype)
                 if len(arr) != size:
                     raise errors.InvalidArgumentError(
                         None, None, f"Name: {name}, Key: {key}, Index: {t}.  Number of "
@@ -637,22 +690,49 @@ def _sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             else:
                 out = np.stack(rows).astype(dtype.as_numpy_dtype) if rows else \
                     np.zeros([0] + dims, dtype.as_numpy_dtype)
-            outputs.append(_to_value(out, dtype))
+            outputs.append(to_value(out, dtype))
             lengths.append(torch.tensor(len(rows), dtype=torch.int64))
         outputs += lengths
+        return outputs
+
+    groups = [(batch_sparse, c_sparse_types, [1] * len(c_sparse_types)),
+              (batch_dense_context, c_dense_types, c_dense_shapes),
+              (batch_sparse, f_sparse_types, [2] * len(f_sparse_types)),
+              (batch_dense_list, f_dense_types, f_dense_shapes),
+              (batch_lengths, f_dense_types, f_dense_shapes)]
+
+    def run(serialized: Any, debug_name: Any, *rest: Any) -> Any:
+        records = None if isinstance(serialized, bytes) else np.asarray(serialized, dtype=object)
+        if records is None or records.ndim == 0:
+            one = serialized if records is None else bytes(records[()])
+            outputs = run_one(one, debug_name, *rest)
+        else:
+            # A batch (tf.io.parse_sequence_example): each example parsed alone, then
+            # TF's batched layout (a leading batch index, lists padded to the longest).
+            names = [] if isinstance(debug_name, bytes) or not np.size(debug_name) else \
+                _strings(debug_name)
+            per = [run_one(bytes(r), names[i:i + 1] if len(names) else [], *rest)
+                   for i, r in enumerate(records.reshape(-1))]
+            outputs = combine_batch(per, groups)
         return tuple(outputs) if len(outputs) != 1 else outputs[0]
     return run
 
 
 def _sequence_shape(ctx: Any) -> List[TensorShape]:
     a = ctx.attrs
+    # A vector of examples (parse_sequence_example) adds a leading batch dimension.
+    batch = [] if ctx.rank(0) == 0 else [ctx.shape(0).as_list()[0] if ctx.rank(0) else None]
+    k = len(batch)
     out: List[TensorShape] = []
     nc, nf = a["Ncontext_sparse"], a["Nfeature_list_sparse"]
-    out += [TensorShape([None, 1])] * nc + [TensorShape([None])] * nc + [TensorShape([1])] * nc
-    out += [as_shape(s) for s in a["context_dense_shapes"]]
-    out += [TensorShape([None, 2])] * nf + [TensorShape([None])] * nf + [TensorShape([2])] * nf
-    out += [TensorShape([None]).concatenate(as_shape(s)) for s in a["feature_list_dense_shapes"]]
-    out += [TensorShape([])] * a["Nfeature_list_dense"]
+    out += [TensorShape([None, 1 + k])] * nc + [TensorShape([None])] * nc + \
+        [TensorShape([1 + k])] * nc
+    out += [TensorShape(batch).concatenate(as_shape(s)) for s in a["context_dense_shapes"]]
+    out += [TensorShape([None, 2 + k])] * nf + [TensorShape([None])] * nf + \
+        [TensorShape([2 + k])] * nf
+    out += [TensorShape(batch + [None]).concatenate(as_shape(s))
+            for s in a["feature_list_dense_shapes"]]
+    out += [TensorShape(batch)] * a["Nfeature_list_dense"]
     return out
 
 
@@ -683,41 +763,35 @@ declare("ParseSequenceExampleV2",
         doc="Parses one serialized tf.train.SequenceExample.")
 
 
-def parse_single_sequence_example(serialized: Any, context_features: Any = None,
-                                  sequence_features: Any = None, example_name: Any = None,
-                                  name: Optional[str] = None) -> tuple:
-    """`tf.io.parse_single_sequence_example` -> (context dict, sequence dict)."""
-    context_features = context_features or {}
-    sequence_features = sequence_features or {}
+def _sequence_params(context_features: Any, sequence_features: Any) -> Tuple[Any, Any]:
     if not (context_features or sequence_features):
         raise ValueError("Both `context_features` and `sequence_features` argument are None, "
                          "but at least one should have values.")
-    context = _Params.from_features(context_features, (VarLenFeature, FixedLenFeature))
-    lists = _Params.from_features(sequence_features, (VarLenFeature,
-                                                      FixedLenSequenceFeature))
-    with name_scope(name, "ParseSingleSequenceExample", [serialized, example_name]):
-        serialized = convert_to_tensor(serialized, name="serialized")
-        if serialized.shape.rank is not None and serialized.shape.rank != 0:
-            raise ValueError(f"Input serialized must be a scalar, got shape "
-                             f"{serialized.shape}.")
-        with name_scope(None, "ParseSequenceExample", [serialized, example_name]):
-            debug_name = [] if example_name is None else [example_name]
-            empty = [k in lists.missing_assumed_empty for k in lists.dense_keys]
-            defaults = context.dense_defaults_vec()
-            op = apply_op("ParseSequenceExampleV2", [
-                serialized, convert_to_tensor(debug_name, dtype=D.string, name="debug_name"),
-                context.sparse_keys, context.dense_keys, [], lists.sparse_keys,
-                lists.dense_keys, [], empty, defaults], {
-                "Ncontext_sparse": len(context.sparse_keys),
-                "context_sparse_types": context.sparse_types,
-                "Tcontext_dense": context.dense_types,
-                "context_dense_shapes": context.dense_shapes,
-                "Nfeature_list_sparse": len(lists.sparse_keys),
-                "Nfeature_list_dense": len(lists.dense_keys),
-                "feature_list_sparse_types": lists.sparse_types,
-                "feature_list_dense_types": lists.dense_types,
-                "feature_list_dense_shapes": lists.dense_shapes})
-    outs = list(op._outputs)
+    return (_Params.from_features(context_features or {}, (VarLenFeature, FixedLenFeature)),
+            _Params.from_features(sequence_features or {},
+                                  (VarLenFeature, FixedLenSequenceFeature)))
+
+
+def _parse_sequence(serialized: Tensor, debug_name: Any, context: Any, lists: Any,
+                    name: Optional[str] = None) -> tuple:
+    """One ParseSequenceExampleV2 (under the caller's scope; TF names the inner scope and
+    the op `name` too) -> (context dict, sequence dict, lengths of the dense lists)."""
+    with name_scope(name, "ParseSequenceExample", [serialized, debug_name]):
+        empty = [k in lists.missing_assumed_empty for k in lists.dense_keys]
+        op = apply_op("ParseSequenceExampleV2", [
+            serialized, convert_to_tensor(debug_name, dtype=D.string, name="debug_name"),
+            context.sparse_keys, context.dense_keys, [], lists.sparse_keys,
+            lists.dense_keys, [], empty, context.dense_defaults_vec()], {
+            "Ncontext_sparse": len(context.sparse_keys),
+            "context_sparse_types": context.sparse_types,
+            "Tcontext_dense": context.dense_types,
+            "context_dense_shapes": context.dense_shapes,
+            "Nfeature_list_sparse": len(lists.sparse_keys),
+            "Nfeature_list_dense": len(lists.dense_keys),
+            "feature_list_sparse_types": lists.sparse_types,
+            "feature_list_dense_types": lists.dense_types,
+            "feature_list_dense_shapes": lists.dense_shapes}, name=name)
+    outs = list(op.outputs)
     nc, nd = len(context.sparse_keys), len(context.dense_keys)
     ctx_sparse = [SparseTensor(outs[i], outs[nc + i], outs[2 * nc + i]) for i in range(nc)]
     pos = 3 * nc
@@ -728,11 +802,36 @@ def parse_single_sequence_example(serialized: Any, context_features: Any = None,
                  for i in range(nf)]
     pos += 3 * nf
     fl_dense = outs[pos:pos + nfd]
+    lengths = outs[pos + nfd:pos + 2 * nfd]
     context_out = dict(zip(context.sparse_keys + context.dense_keys, ctx_sparse + ctx_dense))
     lists_out = dict(zip(lists.sparse_keys + lists.dense_keys, fl_sparse + fl_dense))
+    return context_out, lists_out, dict(zip(lists.dense_keys, lengths))
+
+
+def parse_single_sequence_example(serialized: Any, context_features: Any = None,
+                                  sequence_features: Any = None, example_name: Any = None,
+                                  name: Optional[str] = None) -> tuple:
+    """`tf.io.parse_single_sequence_example` -> (context dict, sequence dict)."""
+    context, lists = _sequence_params(context_features, sequence_features)
+    with name_scope(name, "ParseSingleSequenceExample", [serialized, example_name]):
+        serialized = convert_to_tensor(serialized, name="serialized")
+        if serialized.shape.rank is not None and serialized.shape.rank != 0:
+            raise ValueError(f"Input serialized must be a scalar, got shape "
+                             f"{serialized.shape}.")
+        debug_name = [] if example_name is None else [example_name]
+        context_out, lists_out, _ = _parse_sequence(serialized, debug_name, context, lists)
     return context_out, lists_out
 
 
-def parse_sequence_example(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("tf.io.parse_sequence_example (batched) is not supported by "
-                              "tf1compat; use tf.io.parse_single_sequence_example.")
+def parse_sequence_example(serialized: Any, context_features: Any = None,
+                           sequence_features: Any = None, example_names: Any = None,
+                           name: Optional[str] = None) -> tuple:
+    """`tf.io.parse_sequence_example`: a vector of serialized SequenceExamples ->
+    (context dict, sequence dict, lengths of the dense feature lists); sequences are
+    padded to the longest in the batch, sparse outputs gain a leading batch index (a
+    scalar input parses as parse_single_sequence_example does, as in TF)."""
+    context, lists = _sequence_params(context_features, sequence_features)
+    with name_scope(name, "ParseSequenceExample", [serialized, example_names]):
+        serialized = convert_to_tensor(serialized, name="serialized")
+        debug_name = [] if example_names is None else example_names
+        return _parse_sequence(serialized, debug_name, context, lists, name)

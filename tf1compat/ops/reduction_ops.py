@@ -24,7 +24,7 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
-from tf1compat.ops.math_ops import NUMBER, REAL, cast
+from tf1compat.ops.math_ops import COMPLEX, FLOAT, NUMBER, REAL, cast
 
 
 
@@ -93,6 +93,8 @@ _REDUCERS = {
     "Prod": _reduce_all_dims(lambda x, dim, keepdim: torch.prod(x, dim=dim, keepdim=keepdim,
                                                                 dtype=x.dtype)),
     "All": _reduce_all_dims(torch.all), "Any": _reduce_all_dims(torch.any),
+    "EuclideanNorm": lambda x, dims, keep: torch.linalg.vector_norm(
+        x, dim=dims, keepdim=keep).to(x.dtype),
 }
 
 
@@ -136,7 +138,8 @@ for _type, _types, _facts in (
         ("Min", REAL, {"grad_names": names("mul", None)}),
         ("Prod", NUMBER, {"grad_names": _prod_grad_names}),
         ("All", (D.bool,), {"grad": "unregistered"}),
-        ("Any", (D.bool,), {"grad": "unregistered"})):
+        ("Any", (D.bool,), {"grad": "unregistered"}),
+        ("EuclideanNorm", FLOAT + COMPLEX, {})):
     declare(_type, inputs=["input: T", "reduction_indices: Tidx"], outputs=["output: T"],
             attrs={"keep_dims": False, "T": Type(_types),
                    "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
@@ -188,6 +191,7 @@ reduce_min = _make_reduce("Min", "reduce_min")
 reduce_prod = _make_reduce("Prod", "reduce_prod")
 reduce_all = _make_reduce("All", "reduce_all")
 reduce_any = _make_reduce("Any", "reduce_any")
+reduce_euclidean_norm = _make_reduce("EuclideanNorm", "reduce_euclidean_norm")
 
 
 def prod_(x: Any, axes: Any, keep_dims: bool = False, name: Optional[str] = None) -> Tensor:

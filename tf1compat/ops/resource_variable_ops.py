@@ -68,8 +68,9 @@ def _missing(state: Any, key: str) -> errors.OpError:
     return errors.NotFoundError(None, None, text)
 
 
-def _lookup(state: Any, key: str) -> Any:
-    value = state.get(key)
+def _lookup(state: Any, key: str, through_view: bool = False) -> Any:
+    """The variable's value (`through_view`: as the running gradient run sees it)."""
+    value = (state.view() if through_view else state).get(key)
     if value is None:
         raise _missing(state, key)
     return value
@@ -80,7 +81,8 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     device = kctx.device
 
     def read_variable(handle: str) -> Any:
-        value = state.get(handle)
+        # Through the run's gradient view: a differentiated variable reads its leaf.
+        value = state.view().get(handle)
         if value is None:
             raise errors.FailedPreconditionError(
                 None, None, f"Could not find variable {handle}. This could mean that the "
@@ -106,14 +108,16 @@ def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     validate = node.attrs.get("validate_shape", False)
 
     def assign_variable(handle: str, value: Any) -> None:
-        if validate:
-            old = state.get(handle)
-            if old is not None and tuple(old.shape) != tuple(value.shape):
-                raise errors.InvalidArgumentError(
-                    None, None, f"Trying to assign to variable with tensor with wrong shape. "
-                                f"Expected {shape_text(old.shape)} got "
-                                f"{shape_text(value.shape)}")
-        state[handle] = store_value(value, device, copy)
+        new = store_value(value, device, copy)
+        with state.lock(handle):
+            if validate:
+                old = state.get(handle)
+                if old is not None and tuple(old.shape) != tuple(value.shape):
+                    raise errors.InvalidArgumentError(
+                        None, None, "Trying to assign to variable with tensor with wrong "
+                                    f"shape. Expected {shape_text(old.shape)} got "
+                                    f"{shape_text(value.shape)}")
+            state[handle] = new
     return assign_variable
 
 
@@ -134,13 +138,14 @@ def _update_variable_kernel(fn: Callable[[Any, Any], Any]) -> Callable[..., Any]
         state = kctx.state
 
         def update(handle: str, value: Any) -> None:
-            old = _lookup(state, handle)
-            if tuple(old.shape) != tuple(value.shape):
-                raise errors.InvalidArgumentError(
-                    None, None, "Cannot update variable with shape "
-                                f"{shape_text(old.shape)} using a Tensor with shape "
-                                f"{shape_text(value.shape)}, shapes must be equal.")
-            state[handle] = fn(old, value.to(old.device)).detach()
+            with state.lock(handle):
+                old = _lookup(state, handle)
+                if tuple(old.shape) != tuple(value.shape):
+                    raise errors.InvalidArgumentError(
+                        None, None, "Cannot update variable with shape "
+                                    f"{shape_text(old.shape)} using a Tensor with shape "
+                                    f"{shape_text(value.shape)}, shapes must be equal.")
+                state[handle] = fn(old, value.to(old.device)).detach()
         return update
     return factory
 
@@ -182,7 +187,7 @@ def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         raise NotImplementedError("ResourceGather with batch_dims != 0 is not supported")
 
     def gather(handle: str, indices: Any) -> Any:
-        params = _lookup(state, handle)
+        params = _lookup(state, handle, through_view=True)
         idx = indices.to(params.device).long()
         _check_indices(idx, params.shape[0])
         return params[idx]
@@ -208,7 +213,7 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     state = kctx.state
 
     def gather_nd(handle: str, indices: Any) -> Any:
-        params = _lookup(state, handle)
+        params = _lookup(state, handle, through_view=True)
         k = indices.shape[-1]
         rows = nd_rows(params, indices)
         flat = params.reshape((-1,) + tuple(params.shape[k:]))
@@ -230,6 +235,10 @@ def _resource_scatter_kernel(op: str, nd: bool) -> Callable[..., Any]:
         state = kctx.state
 
         def scatter(handle: str, indices: Any, updates: Any) -> None:
+            with state.lock(handle):
+                _scatter_locked(handle, indices, updates)
+
+        def _scatter_locked(handle: str, indices: Any, updates: Any) -> None:
             old = _lookup(state, handle)
             if nd:
                 k = indices.shape[-1]
@@ -273,10 +282,11 @@ def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     limit = node.attrs["limit"]
 
     def count_up_to(handle: str) -> Any:
-        old = _lookup(state, handle)
-        if int(old) >= limit:
-            raise errors.OutOfRangeError(None, None, f"Reached limit of {limit}")
-        state[handle] = old + 1
+        with state.lock(handle):
+            old = _lookup(state, handle)
+            if int(old) >= limit:
+                raise errors.OutOfRangeError(None, None, f"Reached limit of {limit}")
+            state[handle] = old + 1
         return old
     return count_up_to
 

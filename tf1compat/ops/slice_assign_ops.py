@@ -67,13 +67,17 @@ def _slice_assign_kernel(resource: bool) -> Callable[[Any, Any], Callable[..., A
         if resource:
             def assign_resource(handle: str, b: Any, e: Any, s: Any, value: Any) -> None:
                 from tf1compat.ops.resource_variable_ops import _lookup
-                old = _lookup(state, handle)
-                state[handle] = _write_slice(old, *bounds(b, e, s), masks, value)
+                with state.lock(handle):
+                    old = _lookup(state, handle)
+                    state[handle] = _write_slice(old, *bounds(b, e, s), masks, value)
             return assign_resource
 
+        lock = state.lock(key)
+
         def assign_ref(b: Any, e: Any, s: Any, value: Any) -> None:
-            old = read_initialized(state, key)
-            state[key] = _write_slice(old, *bounds(b, e, s), masks, value)
+            with lock:
+                old = read_initialized(state, key)
+                state[key] = _write_slice(old, *bounds(b, e, s), masks, value)
         return assign_ref
     return factory
 

@@ -26,6 +26,8 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import (TensorShape, dimension_at_index, dimension_value,
                                               unknown_shape)
 from tf1compat.ops._kernels import as_int_list, static_ints
+from tf1compat.ops._sparse_matmul import CsrLayout, check_index_bounds, csr_kernel_supports
+from tf1compat.ops._sparse_matmul import sparse_dense_matmul as csr_sparse_dense_matmul
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops import sparse_dense_ops  # noqa: F401 - SparseTensor * and / (registers them)
 
@@ -114,6 +116,9 @@ def _sdmm_shape(ctx: Any) -> List[TensorShape]:
 
 def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     adj_a, adj_b = node.attrs["adjoint_a"], node.attrs["adjoint_b"]
+    # The last indices seen and their CSR layout: constant indices come back as the same
+    # tensor every run, and their layout is reused.
+    last: dict = {}
 
     def sparse_dense_matmul(idx: torch.Tensor, vals: torch.Tensor, shape: torch.Tensor,
                             b: torch.Tensor) -> torch.Tensor:
@@ -131,6 +136,14 @@ def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                             f"{dims[1]} vs. {b.shape[0]}.  Did you forget a transpose?  "
                             f"Dimensions of A: [{dims[0]}, {dims[1]}).  Dimensions of B: "
                             f"{list(b.shape)}")
+        if csr_kernel_supports(b.dtype):
+            if last.get("indices") is not idx or last["dims"] != dims:
+                check_index_bounds(rows, cols, dims[0], dims[1], 1 if adj_a else 0)
+                last.update(indices=idx, dims=dims,
+                            layout=CsrLayout(rows, cols, dims[0], dims[1]))
+            return csr_sparse_dense_matmul(last["layout"], vals.to(b.dtype), b)
+        check_index_bounds(rows, cols, dims[0], dims[1], 1 if adj_a else 0)
+        # Integer, complex and half types: torch's CSR kernels lack them everywhere.
         out = torch.zeros((dims[0], b.shape[1]), dtype=b.dtype, device=b.device)
         return out.index_add(0, rows, vals.unsqueeze(1).to(b.dtype) * b[cols])
     return sparse_dense_matmul

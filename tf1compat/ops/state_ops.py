@@ -9,7 +9,10 @@ the variable too, so fetching an assign returns the variable's value after the u
 
 Stored values are never mutated in place: every update stores a new tensor. Values that
 may share storage with a feed, a constant or another variable are copied first, so the
-store owns what it holds (TF's Assign copies into the variable's buffer as well).
+store owns what it holds (TF's Assign copies into the variable's buffer as well). Every
+write holds the variable's lock (`state.lock(key)`, runtime/session_state.py), so a
+read-modify-write (AssignAdd, Scatter*, CountUpTo) run by concurrent threads loses no
+update.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._kernels import any_true
 from tf1compat.ops._shape_rules import node_desc
 
 __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "scatter_update",
@@ -97,7 +101,7 @@ def read_initialized(state: Any, key: str) -> Any:
 
 
 def _check_indices(idx: torch.Tensor, n: int) -> None:
-    if idx.numel() and bool(((idx < 0) | (idx >= n)).any()):
+    if idx.numel() and any_true((idx < 0) | (idx >= n)):
         flat = idx.reshape(-1)
         bad = int(torch.nonzero((flat < 0) | (flat >= n))[0, 0])
         raise errors.InvalidArgumentError(
@@ -165,18 +169,21 @@ def _assign_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     copy = kctx.input_may_alias(value_t)
     validate = node.attrs["validate_shape"]
     declared = _declared_shape(ref) if validate else None
+    lock = state.lock(key)
 
     def assign(value: Any) -> None:
-        if validate:
-            old = state.get(key)
-            lhs = list(np.shape(old)) if old is not None else declared
-            rhs = list(np.shape(value)) if not isinstance(value, torch.Tensor) \
-                else list(value.shape)
-            if lhs is not None and rhs != lhs:
-                raise errors.InvalidArgumentError(
-                    None, None, "Assign requires shapes of both tensors to match. lhs shape= "
-                                f"{shape_text(lhs)} rhs shape= {shape_text(rhs)}")
-        state[key] = store_value(value, device, copy)
+        new = store_value(value, device, copy)
+        with lock:
+            if validate:
+                old = state.get(key)
+                lhs = list(np.shape(old)) if old is not None else declared
+                rhs = list(np.shape(value)) if not isinstance(value, torch.Tensor) \
+                    else list(value.shape)
+                if lhs is not None and rhs != lhs:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Assign requires shapes of both tensors to match. lhs "
+                                    f"shape= {shape_text(lhs)} rhs shape= {shape_text(rhs)}")
+            state[key] = new
     return assign
 
 
@@ -186,15 +193,17 @@ def _update_kernel(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Callab
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
+        lock = state.lock(key)
 
         def update(value: Any) -> None:
-            old = read_initialized(state, key)
-            if old.shape != value.shape:
-                raise errors.InvalidArgumentError(
-                    None, None, "Parameters and update must be the same size")
-            if value.device != old.device:
-                value = value.to(old.device)
-            state[key] = _owned(fn(old, value), device)
+            with lock:
+                old = read_initialized(state, key)
+                if old.shape != value.shape:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Parameters and update must be the same size")
+                if value.device != old.device:
+                    value = value.to(old.device)
+                state[key] = _owned(fn(old, value), device)
         return update
     return factory
 
@@ -256,19 +265,21 @@ def _scatter_kernel(op: str) -> Callable[[Any, Any], Callable[..., Any]]:
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
+        lock = state.lock(key)
 
         def scatter(indices: Any, updates: Any) -> None:
-            old = read_initialized(state, key)
-            idx = indices.to(old.device).long()
-            _check_indices(idx, old.shape[0])
-            flat_idx = idx.reshape(-1)
-            upd = updates.to(old.device)
-            rows = tuple(old.shape[1:])
-            if upd.dim() == 0:
-                upd = upd.expand((flat_idx.numel(),) + rows)
-            else:
-                upd = upd.reshape((flat_idx.numel(),) + rows)
-            state[key] = _owned(combine(old, flat_idx, upd), device)
+            with lock:
+                old = read_initialized(state, key)
+                idx = indices.to(old.device).long()
+                _check_indices(idx, old.shape[0])
+                flat_idx = idx.reshape(-1)
+                upd = updates.to(old.device)
+                rows = tuple(old.shape[1:])
+                if upd.dim() == 0:
+                    upd = upd.expand((flat_idx.numel(),) + rows)
+                else:
+                    upd = upd.reshape((flat_idx.numel(),) + rows)
+                state[key] = _owned(combine(old, flat_idx, upd), device)
         return scatter
     return factory
 
@@ -309,7 +320,7 @@ def nd_rows(old: torch.Tensor, indices: torch.Tensor) -> torch.Tensor:
     flat = idx.reshape(-1, k)
     limits = torch.tensor(dims, device=idx.device, dtype=torch.long)
     bad = ((flat < 0) | (flat >= limits)).any(dim=1)
-    if bool(bad.any()):
+    if any_true(bad):
         i = int(torch.nonzero(bad)[0, 0])
         where = ", ".join(str(int(v)) for v in flat[i])
         raise errors.InvalidArgumentError(
@@ -329,14 +340,16 @@ def _scatter_nd_kernel(op: str) -> Callable[[Any, Any], Callable[..., Any]]:
         key = kctx.ref_key(ref)
         state = kctx.state
         device = variable_device(kctx, ref)
+        lock = state.lock(key)
 
         def scatter_nd(indices: Any, updates: Any) -> None:
-            old = read_initialized(state, key)
-            rows = nd_rows(old, indices)
-            k = indices.shape[-1]
-            flat_old = old.reshape((-1,) + tuple(old.shape[k:]))
-            upd = updates.to(old.device).reshape((rows.numel(),) + tuple(old.shape[k:]))
-            state[key] = _owned(combine(flat_old, rows, upd).reshape(old.shape), device)
+            with lock:
+                old = read_initialized(state, key)
+                rows = nd_rows(old, indices)
+                k = indices.shape[-1]
+                flat_old = old.reshape((-1,) + tuple(old.shape[k:]))
+                upd = updates.to(old.device).reshape((rows.numel(),) + tuple(old.shape[k:]))
+                state[key] = _owned(combine(flat_old, rows, upd).reshape(old.shape), device)
         return scatter_nd
     return factory
 
@@ -370,12 +383,14 @@ def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     key = kctx.ref_key(node.inputs[0])
     state = kctx.state
     limit = node.attrs["limit"]
+    lock = state.lock(key)
 
     def count_up_to() -> Any:
-        old = read_initialized(state, key)
-        if int(old) >= limit:
-            raise errors.OutOfRangeError(None, None, f"Reached limit of {limit}")
-        state[key] = old + 1
+        with lock:
+            old = read_initialized(state, key)
+            if int(old) >= limit:
+                raise errors.OutOfRangeError(None, None, f"Reached limit of {limit}")
+            state[key] = old + 1
         return old
     return count_up_to
 

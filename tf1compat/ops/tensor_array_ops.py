@@ -18,7 +18,7 @@ InvalidArgumentError with TF's messages.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
 import torch
@@ -80,6 +80,12 @@ class TensorArrayValue:
     def __repr__(self) -> str:
         return f"<TensorArray {self.name} size={len(self.elements)}>"
 
+    @property
+    def requires_grad(self) -> bool:
+        """Whether a stored element carries autograd history (an eager tape then runs
+        reads, stacks and gathers under grad mode, so gradients flow through the array)."""
+        return any(isinstance(e, torch.Tensor) and e.requires_grad for e in self.elements)
+
     # -- element access ---------------------------------------------------------------
     def _check_open(self) -> None:
         if self.closed:
@@ -125,6 +131,38 @@ class TensorArrayValue:
             raise _invalid(f"TensorArray {self.name}: Could not write to TensorArray index "
                            f"{index} because it has already been written to.")
         self.elements[index] = value
+
+    def write_rows(self, indices: Sequence[int], rows: torch.Tensor) -> None:
+        """`write(indices[k], rows[k])` for every k, with the dtype and shape checks made
+        once for the whole stacked tensor (scatters and unstacks write hundreds of rows
+        a step); nothing is written when any index is refused."""
+        if not indices:
+            return
+        if len(indices) == 1 or not isinstance(rows, torch.Tensor):
+            for k, i in enumerate(indices):
+                self.write(i, rows[k])
+            return
+        self._check_open()
+        n = len(self.elements)
+        for i in indices:
+            if i < 0 or (i >= n and not self.dynamic_size):
+                raise _invalid(f"TensorArray {self.name}: Tried to write to index {i} but "
+                               f"array is not resizeable and size is: {n}")
+            if i < n and (self.elements[i] is not None or self.cleared[i]):
+                break       # write() raises TF's error at this index, after the others
+        else:
+            if len(set(indices)) == len(indices):
+                self.write(indices[0], rows[0])     # dtype and shape checks, once
+                top = max(indices) + 1
+                if top > len(self.elements):
+                    grow = top - len(self.elements)
+                    self.elements.extend([None] * grow)
+                    self.cleared.extend([False] * grow)
+                for i, row in zip(indices[1:], rows.unbind(0)[1:]):
+                    self.elements[i] = row
+                return
+        for k, i in enumerate(indices):
+            self.write(i, rows[k])
 
     def read(self, index: int) -> Any:
         self._check_open()
@@ -255,8 +293,7 @@ def _scatter_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if len(idx) != value.shape[0]:
             raise _invalid(f"Expected len(indices) == values.shape[0], but saw: {len(idx)} "
                            f"vs. {value.shape[0]}")
-        for k, i in enumerate(idx):
-            ta.write(i, value[k])
+        ta.write_rows(idx, value)
         return flow
     return scatter
 

@@ -12,7 +12,12 @@ be visible to someone else (a value fetched or read earlier in the run, an autog
 graph that still holds it): then the update goes to a copy that replaces the stored
 tensor, the store's usual copy-on-write discipline (state_ops.py). Values a run has
 already produced therefore never change, while a training step on variables nobody
-else holds allocates nothing.
+else holds allocates nothing. While other runs of the session are in flight (queue
+runners, Hogwild training threads) every update copies: another thread may be reading
+the stored tensor without holding anything the ownership test could see.
+
+An update holds the locks of the variable and of all its slots for its whole
+read-modify-write (runtime/session_state.py), so concurrent steps lose no update.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ class Family:
     dense: Tuple[str, ...]
     sparse: Optional[Tuple[str, ...]] = None
     attrs: Dict[str, Any] = field(default_factory=dict)
+    resource_only: bool = False     # TF declares no ref-variable (Apply*) forms
 
 
 _GRAD_NAMES = ("grad", "delta")
@@ -82,6 +88,16 @@ FAMILIES: Tuple[Family, ...] = (
                       "lr_power"),
            ("var*", "accum*", "linear*", "grad", "indices", "lr", "l1", "l2",
             "l2_shrinkage", "lr_power"), {"multiply_linear_by_lr": False}),
+    # The Keras optimizers' ops (tf.keras.optimizers.SGD / Adagrad / Adamax / Adam(amsgrad)).
+    Family("KerasMomentum", ("var*", "accum*", "lr", "grad", "momentum"),
+           ("var*", "accum*", "lr", "grad", "indices", "momentum"), {"use_nesterov": False},
+           resource_only=True),
+    Family("AdagradV2", ("var*", "accum*", "lr", "epsilon", "grad"),
+           ("var*", "accum*", "lr", "epsilon", "grad", "indices"), {"update_slots": True}),
+    Family("AdaMax", ("var*", "m*", "v*", "beta1_power", "lr", "beta1", "beta2", "epsilon",
+                      "grad")),
+    Family("AdamWithAmsgrad", ("var*", "m*", "v*", "vhat*", "beta1_power", "beta2_power", "lr",
+                               "beta1", "beta2", "epsilon", "grad"), resource_only=True),
 )
 
 
@@ -113,12 +129,14 @@ _storage_use_count = getattr(torch._C, "_storage_Use_Count", None)
 
 
 def exclusively_owned(state: Dict[str, Any], key: str) -> bool:
-    """Whether the stored tensor `state[key]` may be updated in place.
+    """Whether the stored tensor `state[key]` may be updated in place (the caller runs
+    alone: `state.try_exclusive()`).
 
     True when nothing but the store references it: no other Python reference to the
     tensor (a ReadVariableOp value still alive in the run, a caller's handle) and no
     other tensor on its storage (a view, a numpy array handed out by a fetch, a value an
-    autograd graph saved). A dense, non-overlapping layout is required as well.
+    autograd graph saved, a gradient run's leaf). A dense, non-overlapping layout is
+    required as well.
     """
     t = state[key]
     # References: the store's, `t`, and getrefcount's argument.
@@ -126,8 +144,16 @@ def exclusively_owned(state: Dict[str, Any], key: str) -> bool:
         return False
     if _storage_use_count is None:
         return False
-    # Uses: this tensor's, and the temporary storage object's.
-    return _storage_use_count(t.untyped_storage()._cdata) <= 2
+    # Uses: this tensor's, and the temporary storage object's; plus the running gradient
+    # run's own leaf of the variable (a view of it nothing else holds), which the update
+    # may change along with it, as TF1 updates the buffer its reads alias.
+    uses = 2
+    leaf = state.own_leaf(key)
+    if leaf is not None:
+        if sys.getrefcount(leaf) > 3:     # the run's view, `leaf`, the argument
+            return False
+        uses += 1
+    return _storage_use_count(t.untyped_storage()._cdata) <= uses
 
 
 # -- shape rules -----------------------------------------------------------------------------------
@@ -209,6 +235,7 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
         where = {i: k for k, i in enumerate(passed)}
         state_args = [where[i] for i in layout.state] if resource else []
         keys = [] if resource else [kctx.ref_key(node.inputs[i]) for i in layout.state]
+        ref_locks = None if resource else [state.lock(k) for k in sorted(set(keys))]
         device = None if resource else variable_device(kctx, node.inputs[layout.state[0]])
         scalar_args = [where[i] for i in layout.scalars]
         scalar_names = [names[i] for i in layout.scalars]
@@ -239,6 +266,17 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
 
         def run(*args: Any) -> None:
             found_keys = [args[k] for k in state_args] if resource else keys
+            locks = ref_locks if ref_locks is not None else \
+                [state.lock(k) for k in sorted(set(found_keys))]
+            for lock in locks:      # sorted order: two updates never wait on each other
+                lock.acquire()
+            try:
+                update(found_keys, args)
+            finally:
+                for lock in reversed(locks):
+                    lock.release()
+
+        def update(found_keys: List[str], args: tuple) -> None:
             tensors = []
             for key in found_keys:
                 value = state.get(key)
@@ -261,21 +299,30 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
             if not ok:
                 fail(tensors, grad, scalars)
             del tensors, value    # (references would defeat the ownership test)
-            owned = []
-            for key in found_keys:
-                if not exclusively_owned(state, key):
-                    state[key] = state[key].detach().clone()   # copy on write
-                owned.append(state[key])
-            previous = torch.is_grad_enabled()
-            torch._C._set_grad_enabled(False)
+            exclusive = state.try_exclusive()
             try:
-                if index_arg is None:
-                    rule(owned, grad, scalars, attrs)
-                else:
-                    _sparse_update(dense_rule, owned, grad, args[index_arg], scalars, attrs,
-                                   names[layout.indices])
+                # Copies are updated first and stored after: a concurrent run reading
+                # the variable sees its old or its new value, never a half update.
+                targets = [state[key] if exclusive and exclusively_owned(state, key)
+                           else state[key].detach().clone() for key in found_keys]
+                previous = torch.is_grad_enabled()
+                torch._C._set_grad_enabled(False)
+                try:
+                    if index_arg is None:
+                        rule(targets, grad, scalars, attrs)
+                    else:
+                        _sparse_update(dense_rule, targets, grad, args[index_arg], scalars,
+                                       attrs, names[layout.indices])
+                finally:
+                    torch._C._set_grad_enabled(previous)
+                for key, target in zip(found_keys, targets):
+                    if state[key] is not target:
+                        state[key] = target
+                    else:
+                        state.updated(key)
             finally:
-                torch._C._set_grad_enabled(previous)
+                if exclusive:
+                    state.end_exclusive()
         return run
     return factory
 
@@ -347,6 +394,8 @@ def _declare_family(family: Family) -> None:
     if family.sparse is not None:
         forms += [("SparseApply", family.sparse, False),
                   ("ResourceSparseApply", family.sparse, True)]
+    if family.resource_only:
+        forms = [form for form in forms if form[2]]
     for prefix, names, resource in forms:
         layout = _layout(family, names, resource)
         attrs: Dict[str, Any] = {"T": Type()}

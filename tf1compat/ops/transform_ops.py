@@ -322,10 +322,15 @@ def _broadcast_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
+def _broadcast_args_shape(ctx: Any) -> List[TensorShape]:
+    """A vector as long as the longer input shape, when both lengths are known (TF)."""
+    lengths = [s.as_list()[0] if s.rank == 1 else None for s in ctx.shapes]
+    return [TensorShape([None if None in lengths else max(lengths)])]
+
+
 declare("BroadcastArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T"],
         attrs={"T": Type(D.INDEX_TYPES, default=D.int32)},
-        shape=lambda ctx: [TensorShape([None])], kernel=_broadcast_args_kernel,
-        grad="unregistered")
+        shape=_broadcast_args_shape, kernel=_broadcast_args_kernel, grad="unregistered")
 
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:

@@ -1,7 +1,6 @@
 """Loss and metric weights: `assert_broadcastable` and `broadcast_weights`, as TF's
 weights_broadcast_ops (weights must be a scalar or have the values' rank with each
-dimension 1 or equal to the values'), and the set operation their dynamic check uses
-(`DenseToDenseSetOperation`, TF's `sets.set_difference` on dense inputs).
+dimension 1 or equal to the values'); the dynamic check uses `tf.sets` (set_ops.py).
 
 A statically known shape is checked at graph build (ValueError, as TF) and leaves a
 NoOp; otherwise TF's run-time Assert over a cond is built.
@@ -9,91 +8,18 @@ NoOp; otherwise TF's run-time Assert over a cond is built.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List
+from typing import Any
 
-import numpy as np
-import torch
 
-from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
-from tf1compat.framework.graph import apply_op, control_dependencies, name_scope
-from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.graph import control_dependencies, name_scope
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops.set_ops import set_difference
 
-__all__ = ["assert_broadcastable", "broadcast_weights", "set_difference"]
+__all__ = ["assert_broadcastable", "broadcast_weights"]
 
 _PREFIX = "weights can not be broadcast to values."
-
-_SET_TYPES = (D.int8, D.int16, D.int32, D.int64, D.uint8, D.uint16, D.string)
-
-
-# -- DenseToDenseSetOperation ----------------------------------------------------------------------
-
-def _set_shape(ctx: Any) -> List[TensorShape]:
-    rank = ctx.shape(0).rank
-    return [TensorShape([None, rank]), TensorShape([None]), TensorShape([rank])]
-
-
-def _set_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    operation = node.attrs["set_operation"].lower()
-    if operation not in ("a-b", "b-a", "intersection", "union"):
-        raise ValueError(f"Invalid set_operation {operation}.")
-    device = kctx.device
-
-    def combine(a: set, b: set) -> set:
-        if operation == "a-b":
-            return a - b
-        if operation == "b-a":
-            return b - a
-        if operation == "intersection":
-            return a & b
-        return a | b
-
-    def set_operation(set1: Any, set2: Any) -> tuple:
-        x = np.asarray(set1.cpu() if isinstance(set1, torch.Tensor) else set1)
-        y = np.asarray(set2.cpu() if isinstance(set2, torch.Tensor) else set2)
-        if x.ndim < 2 or y.ndim < 2:
-            raise ValueError("Invalid rank for set inputs: sets need rank >= 2.")
-        if x.shape[:-1] != y.shape[:-1]:
-            raise ValueError(f"Shape mismatch: {x.shape} vs {y.shape}.")
-        lead = x.shape[:-1]
-        rows_x = x.reshape(-1, x.shape[-1])
-        rows_y = y.reshape(-1, y.shape[-1])
-        indices, values, width = [], [], 0
-        for r, (row_x, row_y) in enumerate(zip(rows_x, rows_y)):
-            found = sorted(combine(set(row_x.tolist()), set(row_y.tolist())))
-            width = max(width, len(found))
-            where = list(np.unravel_index(r, lead)) if lead else []
-            for k, value in enumerate(found):
-                indices.append(where + [k])
-                values.append(value)
-        rank = len(lead) + 1
-        index_t = torch.tensor(indices, dtype=torch.int64, device=device).reshape(-1, rank)
-        value_t = torch.tensor(values, dtype=node.attrs["T"].torch_dtype, device=device)
-        shape_t = torch.tensor(list(lead) + [width], dtype=torch.int64, device=device)
-        return index_t, value_t, shape_t
-    return set_operation
-
-
-declare("DenseToDenseSetOperation", inputs=["set1: T", "set2: T"],
-        outputs=["result_indices: int64", "result_values: T", "result_shape: int64"],
-        attrs={"set_operation": "", "validate_indices": True, "T": Type(_SET_TYPES)},
-        shape=_set_shape, kernel=_set_kernel, grad="none", cpu_only=True)
-
-
-def set_difference(a: Any, b: Any, aminusb: bool = True, validate_indices: bool = True
-                   ) -> Any:
-    """`tf.sets.difference` of two dense tensors: a SparseTensor of each last-dimension
-    row's set difference, sorted."""
-    from tf1compat.framework.sparse_tensor import SparseTensor
-    a = convert_to_tensor(a, name="a")
-    b = convert_to_tensor(b, name="b", dtype=a.dtype)
-    op = apply_op("DenseToDenseSetOperation", [a, b],
-                  {"set_operation": "a-b" if aminusb else "b-a",
-                   "validate_indices": validate_indices})
-    return SparseTensor(*op._outputs)
 
 
 # -- weights ----------------------------------------------------------------------------------------

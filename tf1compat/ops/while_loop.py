@@ -51,6 +51,12 @@ class Loop:
     cond_captures: List[Tensor] = field(default_factory=list)
     body_captures: List[Tensor] = field(default_factory=list)
     reads: List[str] = field(default_factory=list)      # variables read from outside
+    # A library that recognises what its loop computes may give a faster equivalent
+    # (rnn/fused.py: dynamic_rnn over standard cells on torch's fused RNN kernels):
+    # `fast_path.bind(node, kctx)` returns None or `f(loop_values, captures)`, which
+    # returns the loop's final values, or None to run the loop itself for that run.
+    fast_path: Optional[Any] = None
+    fast_path_reason: Optional[str] = None              # why there is none (diagnostics)
 
     def __repr__(self) -> str:
         return f"<loop {self.body_region.name!r}: {len(self.body_args)} loop vars>"
@@ -76,6 +82,7 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     single = n == 1
     compiled: dict = {}
     touch = variable_reads(kctx, loop.reads)
+    fast = loop.fast_path.bind(node, kctx) if loop.fast_path is not None else None
 
     def functions() -> tuple:
         # Compiled on the first run (cached per session): a loop never run never compiles.
@@ -89,9 +96,14 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
     def run(args: tuple) -> Any:
         touch()
-        cond_fn, body_fn, state = functions()
         values = args[:n]
         captures = args[n:]
+        if fast is not None:
+            done = fast(values, captures)
+            if done is not None:
+                return done[0] if single else done
+        cond_fn, body_fn, state = functions()
+        state = state.view()     # the running thread's gradient view, if any
         cond_caps = tuple([captures[i] for i in cond_pick])
         body_caps = tuple([captures[i] for i in body_pick])
         while cond_fn(values + cond_caps, state)[0]:

@@ -24,6 +24,7 @@ from tf1compat.ops import _regions
 from tf1compat.ops.tensor_array_ops import TensorArray
 from tf1compat.ops.while_loop import while_loop
 from tf1compat.ops import namespace as ops
+from tf1compat.rnn import fused
 from tf1compat.rnn.cell_base import assert_like_rnncell, concat_shape
 from tf1compat.variables.variable_scope import variable_scope
 
@@ -284,6 +285,10 @@ def _dynamic_rnn_loop(cell: Any, inputs: Any, initial_state: Any, parallel_itera
         loop_vars=(time, output_ta, state), parallel_iterations=parallel_iterations,
         maximum_iterations=time_steps, swap_memory=swap_memory)
 
+    if len(flat_input) == 1 and len(output_ta) == 1:
+        loop_op = nest.flatten(final_state)[0].op.inputs[0].op
+        fused.attach(loop_op, cell, flat_input, state_dtype, input_ta[0].handle,
+                     output_ta[0].handle, loop_bound, sequence_length, counter=True)
     final_outputs = tuple(ta.stack() for ta in output_final_ta)
     for output, size in zip(final_outputs, flat_output_size):
         output.set_shape(concat_shape([const_time_steps, const_batch_size], size,

@@ -30,13 +30,23 @@ class EagerRuntime:
 
     def __init__(self) -> None:
         from tf1compat.runtime.placement import Placer
-        from tf1compat.runtime.session import VariableStore
+        from tf1compat.runtime.session_state import VariableStore
         self.state = VariableStore()          # eager variables: handle key -> torch tensor
         self.resources: Dict[Any, Any] = {}   # stateful kernels' state (random streams)
         self.placer = Placer(True, True)
         self.session = None
         self.graph = None
         self._devices: Dict[Optional[str], torch.device] = {}
+
+    def op_resource(self, key: Any, factory: Callable[[], Any]) -> Any:
+        """The program's resource under `key` (a shared_name), created once."""
+        if key not in self.resources:
+            self.resources[key] = factory()
+        return self.resources[key]
+
+    def run_deadline(self) -> Optional[float]:
+        """Eager ops run without a RunOptions deadline."""
+        return None
 
     def device(self, name: Optional[str]) -> torch.device:
         """The torch device of an eager `tf.device` string (soft placement, as TF 2)."""

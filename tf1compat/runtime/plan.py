@@ -79,6 +79,7 @@ class Plan:
     fn: Optional[Callable[..., Any]] = None      # generated function (codegen)
     source: str = ""
     line_to_op: Dict[int, Operation] = field(default_factory=dict)
+    hot: Any = None          # runtime/hot_plans.HotPlanRecord: compiled whole or why not
 
 
 def state_key(t: Tensor) -> Optional[str]:
@@ -175,7 +176,7 @@ class PlanBuilder:
         feeds = {t: i for i, t in enumerate(feed_tensors)}
         try:
             order = self.prune(fetch_elems, feeds, context)
-            grads = gradient_setup(order)
+            grads = self.gradient_setup(order)
             dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
                              dataflow)
@@ -191,6 +192,12 @@ class PlanBuilder:
         return Plan(steps, binder.feed_slots, fetches, copies, grads.needs_grad,
                     binder.state_marks, {slot: t.name for t, slot in binder.slots.items()},
                     dataflow=dataflow)
+
+    def gradient_setup(self, order: List[Operation]) -> "GradientSetup":
+        """Pass 2 for this builder's plans (`gradient_setup`). A builder for another kind
+        of program overrides it: tf1compat.export gives every kernel TF's gradient
+        semantics, because a torch user differentiates the exported module."""
+        return gradient_setup(order)
 
     # -- pass 1: pruning and ordering ----------------------------------------------------
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
@@ -358,6 +365,10 @@ class _Binder:
         od = op._op_def
         args = []
         ref_idx = od.ref_input_indices
+        # A gradient source passes as the very tensor its consumers read: a copy moved to
+        # this op's device would be a new autograd node that nothing consumed (zero
+        # gradients for a tf.device('/cpu:0') variable read on the GPU).
+        grad_sources = set(od.grad_sources(op)) if od.grad_sources is not None else ()
         for i, t in enumerate(op._inputs):
             if i in ref_idx:
                 continue
@@ -371,8 +382,8 @@ class _Binder:
             if src is None:
                 raise errors.op_error(errors.InternalError, op,
                                       f"input {t.name} of {op.name} was not computed")
-            if od.keeps_devices:
-                args.append(src)   # control flow: values keep their devices
+            if od.keeps_devices or t in grad_sources:
+                args.append(src)   # control flow, gradient sources: values keep their devices
             else:
                 args.append(_moved(src, self.devices.get(t), device, t))
         return args

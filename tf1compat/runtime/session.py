@@ -16,19 +16,23 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
+from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework import errors
+from tf1compat.framework import hooks
 from tf1compat.framework.graph import Graph, get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor, default_session_stack
 from tf1compat.runtime import config as _config
 from tf1compat.runtime.codegen import compile_plan, op_for_traceback
 from tf1compat.runtime.fetch import FetchMapper, feed_expansion
+from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
 from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
                                                context_config, visible_gpus)
+from tf1compat.runtime.session_state import RunContext, VariableStore
 
 __all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore"]
 
@@ -42,16 +46,6 @@ _INTERPRETER_CLASS = CheckingInterpreter if os.environ.get("TF1COMPAT_INTERPRET"
     else Interpreter
 
 
-class VariableStore(dict):
-    """Variable key -> torch tensor. Reading a missing key is TF's uninitialized error."""
-
-    def __missing__(self, key: str) -> Any:
-        err = errors.FailedPreconditionError(None, None,
-                                             f"Attempting to use uninitialized value {key}")
-        err._variable_key = key
-        raise err
-
-
 class CompiledFunction:
     """A region of the graph compiled to Python: `fn(values, S)` or call with values."""
 
@@ -63,16 +57,23 @@ class CompiledFunction:
         self.state = state
 
     def __call__(self, *values: Any) -> tuple:
-        return self.fn(values, self.state)
+        return self.fn(values, self.state.view())
 
 
 class SessionRuntime:
-    """A session's run-time state: variables, resources, placement, plans."""
+    """A session's run-time state: variables, resources, placement, plans.
+
+    Shared by every thread running the session: resources and compiled functions are
+    created under `build_lock` (so concurrent first runs create one queue, one random
+    stream), variables are guarded as `session_state.VariableStore` describes.
+    """
 
     def __init__(self, graph: Graph, config: Any = None):
         self.graph = graph
         self.state = VariableStore()
         self.resources: Dict[Any, Any] = {}
+        self.build_lock = threading.RLock()
+        self.run_context = RunContext()
         _, soft = _config.device_settings(config)
         gpus = visible_gpus(config)
         apply_gpu_memory_options(config, gpus)
@@ -81,23 +82,35 @@ class SessionRuntime:
         self._functions: Dict[Any, CompiledFunction] = {}
         self.session: Any = None
 
-    def op_resource(self, op: Operation, factory: Callable[[], Any]) -> Any:
+    def op_resource(self, op: Any, factory: Callable[[], Any]) -> Any:
+        """The session's resource for `op` (or any hashable key), created once."""
         try:
             return self.resources[op]
         except KeyError:
-            value = self.resources[op] = factory()
-            return value
+            pass
+        with self.build_lock:
+            if op not in self.resources:
+                self.resources[op] = factory()
+            return self.resources[op]
+
+    def run_deadline(self) -> Optional[float]:
+        """When the calling thread's run times out (`time.monotonic()`), or None."""
+        return self.run_context.deadline()
 
     def compile_function(self, inputs: List[Tensor], outputs: List[Tensor],
                          context: Any) -> CompiledFunction:
         key = (tuple(inputs), tuple(outputs), context, self.graph._structure_version)
         fn = self._functions.get(key)
         if fn is None:
-            plan = self.builder.build(outputs, inputs, context=context, for_function=True)
-            if plan.error is not None:
-                raise plan.error
-            compile_plan(plan, name="region")
-            fn = self._functions[key] = CompiledFunction(plan, self.state)
+            with self.build_lock:
+                fn = self._functions.get(key)
+                if fn is None:
+                    plan = self.builder.build(outputs, inputs, context=context,
+                                              for_function=True)
+                    if plan.error is not None:
+                        raise plan.error
+                    compile_plan(plan, name="region")
+                    fn = self._functions[key] = CompiledFunction(plan, self.state)
         return fn
 
 
@@ -233,25 +246,19 @@ class BaseSession:
         self._runtime.session = self
         self._placement_log = PlacementLog(config, self._runtime.placer)
         self._plans: Dict[Any, Plan] = {}
-        self._lock = threading.Lock()
         self._default_graph_context_manager: Any = None
         self._default_session_context_manager: Any = None
         self._apply_thread_settings(config)
-        self._jit = _jit_enabled(config)
+        self._hot_plans = HotPlans(_jit_enabled(config))
+        # A "grpc://" target of a tf.train.Server in this process keeps the ps variables there.
+        remote = hooks.SESSION_TARGETS.get(target.split("://")[0]) \
+            if isinstance(target, str) and "://" in target else None
+        self._remote_variables = remote(self, target) if remote is not None else None
+        self._timeout_ms = int(getattr(config, "operation_timeout_in_ms", 0) or 0)
 
     @staticmethod
     def _apply_thread_settings(config: Any) -> None:
-        if config is None:
-            return
-        intra = getattr(config, "intra_op_parallelism_threads", 0)
-        if intra and intra > 0:
-            torch.set_num_threads(intra)
-        inter = getattr(config, "inter_op_parallelism_threads", 0)
-        if inter and inter > 0:
-            try:
-                torch.set_num_interop_threads(inter)
-            except RuntimeError:
-                pass  # torch allows this only before the first parallel region
+        _thread_policy.apply_session_config(config)
 
     # -- properties -------------------------------------------------------------------
     @property
@@ -303,7 +310,9 @@ class BaseSession:
         """Frees the session's variables and resources; later runs raise RuntimeError."""
         if not self._closed:
             self._closed = True
-            for resource in self._runtime.resources.values():
+            # Resources' close() cancels what blocks on them (queues), so threads running
+            # this session wake with CancelledError instead of hanging.
+            for resource in list(self._runtime.resources.values()):
                 closer = getattr(resource, "close", None)
                 if callable(closer):
                     try:
@@ -341,8 +350,26 @@ class BaseSession:
                         "function or code block. Use return values, explicit Python locals "
                         "or TensorFlow collections to access it.")
         feed_tensors, feed_values = self._process_feeds(feed_dict)
-        values = self._execute(elements, feed_tensors, feed_values)
+        if options is not None or self._timeout_ms:
+            values = self._execute_with_options(elements, feed_tensors, feed_values, options)
+        else:
+            values = self._execute(elements, feed_tensors, feed_values)
         return values[0] if mapper is None else mapper.build_results(values)
+
+    def _execute_with_options(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],
+                              feeds: Sequence[Tuple[Any, Any]], options: Any) -> List[Any]:
+        """`_execute` under the run's deadline: `RunOptions.timeout_in_ms`, else the
+        config's `operation_timeout_in_ms` (blocking kernels then raise
+        DeadlineExceededError, as TF)."""
+        timeout_ms = getattr(options, "timeout_in_ms", 0) or self._timeout_ms
+        if timeout_ms <= 0:
+            return self._execute(elements, feed_tensors, feeds)
+        context = self._runtime.run_context
+        previous = context.set_deadline(timeout_ms)
+        try:
+            return self._execute(elements, feed_tensors, feeds)
+        finally:
+            context.restore(previous)
 
     def _process_feeds(self, feed_dict: Any) -> Tuple[List[Tensor], List[Any]]:
         if not feed_dict:
@@ -381,12 +408,16 @@ class BaseSession:
         key = (tuple(elements), tuple(feed_tensors), self._graph._structure_version)
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._runtime.builder.build(elements, feed_tensors)
-            if plan.error is None:
-                compile_plan(plan)
-                if self._jit:
-                    _jit_compile(plan)
-            self._plans[key] = plan
+            # One thread builds a signature's plan (kernel factories create per-session
+            # resources); others starting the same run meanwhile wait for it.
+            with self._runtime.build_lock:
+                plan = self._plans.get(key)
+                if plan is None:
+                    plan = self._runtime.builder.build(elements, feed_tensors)
+                    if plan.error is None:
+                        compile_plan(plan)
+                        self._hot_plans.track(plan)
+                    self._plans[key] = plan
         return plan
 
     def plan_source(self, fetches: Any, feed_list: Sequence[Any] = ()) -> str:
@@ -416,18 +447,24 @@ class BaseSession:
         state = self._runtime.state
         previous = torch.is_grad_enabled()
         _set_grad_enabled(plan.needs_grad)
+        store = state.begin_run(plan.state_marks)
         try:
+            if self._remote_variables is not None:
+                self._remote_variables.before_run(state)
             if _USE_INTERPRETER:
-                raw = _INTERPRETER_CLASS(plan).run(feed_values, state)
+                raw = _INTERPRETER_CLASS(plan).run(feed_values, store)
             else:
-                raw = plan.fn(feed_values, state)
+                raw = plan.fn(feed_values, store)
+            if self._remote_variables is not None:
+                self._remote_variables.after_run(state)
         except errors.OpError as e:
-            raise _with_op(e, _failing_op(e)) from None
+            raise self._closed_error(e) or _with_op(e, _failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
         except Exception as e:  # noqa: BLE001 - mapped to TF's error classes
-            raise _map_exception(e) from e
+            raise self._closed_error(e) or _map_exception(e) from e
         finally:
+            state.end_run(store)
             _set_grad_enabled(previous)
         results = [_to_numpy(v, c) for v, c in zip(raw, plan.fetch_copies)]
         if feeds:
@@ -437,6 +474,13 @@ class BaseSession:
                 if e in fed:
                     results[i] = fed[e]
         return results
+
+    def _closed_error(self, e: Exception) -> Optional[errors.OpError]:
+        """A run the session's `close()` cut short fails with TF's CancelledError,
+        whatever the interrupted kernel saw (its queue cancelled, its variable gone)."""
+        if not self._closed or isinstance(e, errors.CancelledError):
+            return None
+        return errors.CancelledError(None, None, "Session has been closed.")
 
     def make_callable(self, fetches: Any, feed_list: Optional[Sequence[Any]] = None,
                       accept_options: bool = False) -> Callable[..., Any]:
@@ -462,7 +506,12 @@ class BaseSession:
             values = [_feed_to_value(sorted_tensors[k], args[i],
                                      placer.device_for(sorted_tensors[k]._op))
                       for k, i in enumerate(order)]
-            return mapper.build_results(self._execute(elements, sorted_tensors, values))
+            options = kwargs.get("options") if accept_options else None
+            if options is not None or self._timeout_ms:
+                raw = self._execute_with_options(elements, sorted_tensors, values, options)
+            else:
+                raw = self._execute(elements, sorted_tensors, values)
+            return mapper.build_results(raw)
         return call
 
     def partial_run_setup(self, fetches: Any, feeds: Any = None) -> Any:
@@ -563,15 +612,3 @@ def _jit_enabled(config: Any) -> bool:
         return False
     level = config.graph_options.optimizer_options.global_jit_level
     return level in (_config.OptimizerOptions.ON_1, _config.OptimizerOptions.ON_2)
-
-
-def _jit_compile(plan: Plan) -> None:
-    """XLA's analogue: hand a plan without Python side effects to torch.compile."""
-    if plan.dataflow:
-        return      # an interpreter of TF1 control flow, not a function to trace
-    if any(step.op._op_def.stateful and step.op._op_def.cpu_only for step in plan.steps):
-        return
-    try:
-        plan.fn = torch.compile(plan.fn, dynamic=False)
-    except Exception:  # noqa: BLE001 - compile support varies by platform; run eagerly
-        pass

@@ -9,13 +9,13 @@ value).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from tf1compat.serialization.messages import Example, Feature, SequenceExample
 
-__all__ = ["decode_features", "decode_sequence_example", "KIND_BYTES", "KIND_FLOAT",
+__all__ = ["decode_features", "decode_named_features", "decode_sequence_example", "KIND_BYTES", "KIND_FLOAT",
            "KIND_INT64", "KIND_NONE"]
 
 KIND_BYTES, KIND_FLOAT, KIND_INT64, KIND_NONE = 1, 2, 3, 0
@@ -47,6 +47,14 @@ def decode_features(serialized: bytes) -> Dict[str, Tuple[int, Any]]:
     """{feature name: (kind, values)} of a serialized Example (DecodeError if malformed)."""
     example = Example.FromString(serialized)
     return {key: _feature(feature) for key, feature in example.features.feature.items()}
+
+
+def decode_named_features(serialized: bytes,
+                          keys: Sequence[str]) -> List[Optional[Tuple[int, Any]]]:
+    """(kind, values) of the named features of a serialized Example, None where one is
+    absent: parse_single_example's fast path reads only the features it outputs."""
+    features = Example.FromString(serialized).features.feature
+    return [_feature(features[key]) if key in features else None for key in keys]
 
 
 def decode_sequence_example(serialized: bytes

@@ -20,8 +20,8 @@ from google.protobuf import text_format
 
 from tf1compat.serialization.protos import (checkpoint_pb2, control_flow_pb2, example_pb2,
                                             graph_pb2, meta_graph_pb2, projector_pb2,
-                                            summary_pb2, tensor_pb2, types_pb2,
-                                            well_known_pb2)
+                                            queue_runner_pb2, reader_base_pb2, summary_pb2,
+                                            tensor_pb2, types_pb2, well_known_pb2)
 
 __all__ = [
     # tensors and graphs
@@ -35,6 +35,8 @@ __all__ = [
     "SignatureDef", "AssetFileDef", "SavedModel", "AnyProto",
     # TF 1.x control-flow contexts (the cond_context / while_context collections)
     "ValuesDef", "ControlFlowContextDef", "CondContextDef", "WhileContextDef",
+    # queue-based input
+    "QueueRunnerDef", "ReaderBaseState",
     # checkpoints
     "BundleHeaderProto", "BundleEntryProto", "TrackableObjectGraph", "CheckpointState",
     # summaries and events
@@ -82,6 +84,8 @@ SaverDef = meta_graph_pb2.SaverDef
 VariableDef = meta_graph_pb2.VariableDef
 SaveSliceInfoDef = meta_graph_pb2.SaveSliceInfoDef
 TensorInfo = meta_graph_pb2.TensorInfo
+QueueRunnerDef = queue_runner_pb2.QueueRunnerDef
+ReaderBaseState = reader_base_pb2.ReaderBaseState
 SignatureDef = meta_graph_pb2.SignatureDef
 AssetFileDef = meta_graph_pb2.AssetFileDef
 SavedModel = meta_graph_pb2.SavedModel

@@ -200,7 +200,9 @@ class RecordReader:
     def _checked(data: bytes, n: int, offset: int) -> bytes:
         (masked,) = struct.unpack_from("<I", data, n)
         if crc32c.unmask(masked) != crc32c.value(data[:n]):
-            raise errors.DataLossError(None, None, f"corrupted record at {offset}")
+            # TF's hint when the very first header does not check out.
+            hint = " (Is this even a TFRecord file?)" if offset == 0 else ""
+            raise errors.DataLossError(None, None, f"corrupted record at {offset}{hint}")
         return data[:n]
 
     def read(self) -> Optional[bytes]:

@@ -1,14 +1,10 @@
-"""`tf.train.Coordinator`, `tf.train.LooperThread` and the queue-runner entry points.
+"""`tf.train.Coordinator` and `tf.train.LooperThread`.
 
 A Coordinator is a stop flag shared by threads plus the first exception one of them
 reported: `request_stop(ex)` sets the flag (exceptions of the "clean stop" types, by
 default `OutOfRangeError`, count as a normal stop), `join()` waits for the registered
 threads, gives stragglers a grace period and re-raises the reported exception.
-
-tf1compat has no TF queues (input pipelines are tf.data), so the QUEUE_RUNNERS collection
-is always empty: `start_queue_runners` returns no threads, and the queue-based input
-functions (`string_input_producer`, `batch`, ...) raise NotImplementedError pointing to
-tf.data.
+QueueRunner threads (queue_runner.py) register with it and report their errors to it.
 """
 
 from __future__ import annotations
@@ -21,10 +17,8 @@ from typing import Any, Iterable, Iterator, List, Optional
 
 from tf1compat.util import tf_logging
 from tf1compat.framework import errors
-from tf1compat.framework.graph import GraphKeys, get_default_graph
 
-__all__ = ["Coordinator", "LooperThread", "QueueRunner", "start_queue_runners",
-           "add_queue_runner"]
+__all__ = ["Coordinator", "LooperThread"]
 
 
 class Coordinator:
@@ -195,70 +189,3 @@ class LooperThread(threading.Thread):
     def run_loop(self) -> None:
         if self._target:
             self._target(*self._args, **self._kwargs)
-
-
-_QUEUE_MESSAGE = ("{} needs TensorFlow queues, which tf1compat does not implement; build the "
-                  "input pipeline with tf.data (e.g. tf.data.Dataset.from_tensor_slices(...)"
-                  ".shuffle(...).batch(...) and make_one_shot_iterator()).")
-
-
-class QueueRunner:
-    """`tf.train.QueueRunner`: not available (tf1compat has no queues)."""
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        raise NotImplementedError(_QUEUE_MESSAGE.format("tf.train.QueueRunner"))
-
-
-def add_queue_runner(qr: Any, collection: str = GraphKeys.QUEUE_RUNNERS) -> None:
-    """`tf.train.add_queue_runner`: not available (tf1compat has no queues)."""
-    raise NotImplementedError(_QUEUE_MESSAGE.format("tf.train.add_queue_runner"))
-
-
-def start_queue_runners(sess: Any = None, coord: Optional[Coordinator] = None,
-                        daemon: bool = True, start: bool = True,
-                        collection: str = GraphKeys.QUEUE_RUNNERS) -> List[threading.Thread]:
-    """`tf.train.start_queue_runners`: starts the QueueRunners of `collection` and returns
-    their threads. tf1compat graphs have no queue runners, so this returns []."""
-    from tf1compat.framework import context
-    if context.executing_eagerly():
-        raise RuntimeError("Queues are not compatible with eager execution.")
-    if sess is None:
-        from tf1compat.framework.tensor import get_default_session
-        sess = get_default_session()
-        if not sess:
-            raise ValueError("Cannot start queue runners: No default session is registered. "
-                             "Use `with sess.as_default()` or pass an explicit session to "
-                             "tf.start_queue_runners(sess=sess)")
-    graph = get_default_graph() if not hasattr(sess, "graph") else sess.graph
-    threads: List[threading.Thread] = []
-    for runner in graph.get_collection(collection):
-        threads.extend(runner.create_threads(sess, coord=coord, daemon=daemon, start=start))
-    return threads
-
-
-def _queue_input_function(name: str) -> Any:
-    def unavailable(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(_QUEUE_MESSAGE.format(f"tf.train.{name}"))
-    unavailable.__name__ = name
-    unavailable.__doc__ = f"`tf.train.{name}`: not available (tf1compat has no queues)."
-    return unavailable
-
-
-QUEUE_INPUT_FUNCTIONS = ("batch", "batch_join", "input_producer", "maybe_batch",
-                         "maybe_batch_join", "maybe_shuffle_batch",
-                         "maybe_shuffle_batch_join", "range_input_producer", "shuffle_batch",
-                         "shuffle_batch_join", "slice_input_producer",
-                         "string_input_producer", "limit_epochs")
-batch = _queue_input_function("batch")
-batch_join = _queue_input_function("batch_join")
-input_producer = _queue_input_function("input_producer")
-maybe_batch = _queue_input_function("maybe_batch")
-maybe_batch_join = _queue_input_function("maybe_batch_join")
-maybe_shuffle_batch = _queue_input_function("maybe_shuffle_batch")
-maybe_shuffle_batch_join = _queue_input_function("maybe_shuffle_batch_join")
-range_input_producer = _queue_input_function("range_input_producer")
-shuffle_batch = _queue_input_function("shuffle_batch")
-shuffle_batch_join = _queue_input_function("shuffle_batch_join")
-slice_input_producer = _queue_input_function("slice_input_producer")
-string_input_producer = _queue_input_function("string_input_producer")
-limit_epochs = _queue_input_function("limit_epochs")

@@ -26,7 +26,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.atomic_files import atomic_write_bytes
 from tf1compat.serialization.messages import (BytesList, CollectionDef, DecodeError,
                                               MetaGraphDef, MetaInfoDef, ParseError,
-                                              SaverDef, VariableDef, parse_text, to_text)
+                                              QueueRunnerDef, SaverDef, VariableDef,
+                                              parse_text, to_text)
 from tf1compat.training import graph_import, graph_io
 from tf1compat.training.graph_export import GraphExport, context_collections
 from tf1compat.training.graph_io import UnserializableGraphError
@@ -147,6 +148,7 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                        export_scope: Optional[str] = None) -> None:
     """Adds collection `key` of `graph` to the MetaGraphDef (skipped with a warning when its
     items have no serialized form)."""
+    from tf1compat.training.queue_runner import QueueRunner
     from tf1compat.training.saver import Saver
     if not isinstance(key, (str, bytes)):
         tf_logging.warning("Only collections with string type keys will be serialized. This "
@@ -171,6 +173,11 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                 if proto is None:
                     raise TypeError(f"{x!r} is not a Saver")
                 col.bytes_list.value.append(proto.SerializeToString())
+        elif key == GraphKeys.QUEUE_RUNNERS:
+            for x in items:
+                proto = x.to_proto(export_scope) if isinstance(x, QueueRunner) else None
+                if proto is not None:
+                    col.bytes_list.value.append(proto.SerializeToString())
         elif isinstance(items[0], (str, bytes)):
             col.bytes_list.value.extend(x.encode("utf-8") if isinstance(x, str) else bytes(x)
                                         for x in items)
@@ -195,6 +202,7 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
 def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
                         ) -> Dict[str, Any]:
     """Fills the graph's collections; returns the imported variables by name."""
+    from tf1compat.training.queue_runner import QueueRunner
     from tf1compat.training.saver import Saver
     variables: Dict[bytes, Any] = {}
     for key in sorted(meta.collection_def):
@@ -214,6 +222,11 @@ def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
             for value in col.bytes_list.value:
                 graph.add_to_collection(key, Saver.from_proto(SaverDef.FromString(value),
                                                               scope))
+        elif kind == "bytes_list" and key == GraphKeys.QUEUE_RUNNERS:
+            with graph.as_default():
+                for value in col.bytes_list.value:
+                    graph.add_to_collection(key, QueueRunner.from_proto(
+                        QueueRunnerDef.FromString(value), scope))
         elif kind == "node_list":
             for value in col.node_list.value:
                 graph.add_to_collection(key, graph.as_graph_element(_prepend(value, scope)))

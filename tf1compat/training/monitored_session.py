@@ -25,7 +25,8 @@ from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 from tf1compat.training import basic_session_run_hooks as hooks_lib
-from tf1compat.training.coordinator import Coordinator, start_queue_runners
+from tf1compat.training.coordinator import Coordinator
+from tf1compat.training.queue_runner import start_queue_runners
 from tf1compat.training.session_manager import SessionManager
 from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunContext, \
     SessionRunValues

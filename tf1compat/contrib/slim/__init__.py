@@ -7,7 +7,8 @@
         net = slim.max_pool2d(net, [2, 2], scope="pool1")
 
 `slim.learning.create_train_op` builds train ops; `slim.losses` (TF 1.15's contrib
-loss_ops), `slim.model_analyzer` and `slim.utils` (contrib.layers.utils) are provided.
+loss_ops), `slim.model_analyzer`, `slim.queues` (`QueueRunners`) and `slim.utils`
+(contrib.layers.utils) are provided.
 The training loop (`slim.learning.train`), `slim.metrics` and the `nets` are not:
 accessing them raises an error naming them.
 """
@@ -15,7 +16,7 @@ accessing them raises an error naming them.
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.framework import variables
-from tf1compat.contrib.slim import learning, model_analyzer
+from tf1compat.contrib.slim import learning, model_analyzer, queues
 from tf1compat.contrib import losses
 from tf1compat.contrib.layers import utils
 from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d

@@ -34,13 +34,33 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
+from tf1compat.keras.engine import masking
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.input_spec import InputSpec, assert_input_compatibility
+from tf1compat.keras.engine.layer_connectivity import LayerConnectivity
 from tf1compat.training import tracking
 from tf1compat.variables.variables import (Variable, VariableAggregation, init_scope,
                                            VariableSynchronization)
 
-__all__ = ["Layer", "to_snake_case", "default", "is_default"]
+__all__ = ["Layer", "to_snake_case", "default", "is_default", "enable_v2_dtype_behavior",
+           "disable_v2_dtype_behavior"]
+
+# TF 2's layer dtype behaviour (dtype floatx from construction, floating inputs cast to
+# it); off under TF1 behaviour, where a layer takes its dtype from its first input.
+_V2_DTYPE_BEHAVIOR = False
+
+
+def enable_v2_dtype_behavior() -> None:
+    """`tf.keras.layers.enable_v2_dtype_behavior`: layers created afterwards default to
+    floatx and cast floating inputs to their dtype."""
+    global _V2_DTYPE_BEHAVIOR
+    _V2_DTYPE_BEHAVIOR = True
+
+
+def disable_v2_dtype_behavior() -> None:
+    """`tf.keras.layers.disable_v2_dtype_behavior`: back to TF1's inferred layer dtypes."""
+    global _V2_DTYPE_BEHAVIOR
+    _V2_DTYPE_BEHAVIOR = False
 
 _ALLOWED_KWARGS = frozenset({"input_dim", "input_shape", "batch_input_shape", "batch_size",
                              "weights", "activity_regularizer", "autocast", "implementation"})
@@ -48,7 +68,7 @@ _ALLOWED_KWARGS = frozenset({"input_dim", "input_shape", "batch_input_shape", "b
 
 def to_snake_case(name: str) -> str:
     """'BatchNormalization' -> 'batch_normalization' (Keras' default layer names)."""
-    intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    intermediate = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
     insecure = re.sub("([a-z])([A-Z])", r"\1_\2", intermediate).lower()
     return insecure if insecure[0] != "_" else "private" + insecure
 
@@ -132,7 +152,7 @@ def _reachable(inputs: Sequence[Any], target: Any) -> bool:
     return False
 
 
-class Layer(tracking.AutoTrackable):
+class Layer(LayerConnectivity, tracking.AutoTrackable):
     """Base class of Keras layers (TF1 graph mode)."""
 
     # Internal lists/dicts are bookkeeping, not checkpoint dependencies.
@@ -169,8 +189,9 @@ class Layer(tracking.AutoTrackable):
         self._self_tracked_trackables: List[Any] = []
         self._inbound_nodes: List[Any] = []
         self._outbound_nodes: List[Any] = []
+        self._v2_dtype_behavior = _V2_DTYPE_BEHAVIOR
         self._set_dtype(dtype)
-        self._autocast = kwargs.get("autocast", False)
+        self._autocast = kwargs.get("autocast", True)
         self._dynamic = dynamic
         if "input_dim" in kwargs and "input_shape" not in kwargs:
             kwargs["input_shape"] = (kwargs["input_dim"],)
@@ -199,7 +220,24 @@ class Layer(tracking.AutoTrackable):
         if dtype in ("mixed_float16", "mixed_bfloat16"):
             raise NotImplementedError("Keras mixed-precision policies are not supported by "
                                       "tf1compat")
+        if not dtype and getattr(self, "_v2_dtype_behavior", False):
+            dtype = backend.floatx()
         self._dtype = D.as_dtype(dtype).name if dtype else None
+
+    def _maybe_cast_inputs(self, inputs: Any) -> Any:
+        """Under v2 dtype behaviour, floating inputs cast to the layer's dtype."""
+        if not (getattr(self, "_v2_dtype_behavior", False) and self._autocast and self._dtype):
+            return inputs
+        target = D.as_dtype(self._dtype)
+        if not target.is_floating:
+            return inputs
+        from tf1compat.ops.math_ops import cast
+
+        def maybe_cast(x: Any) -> Any:
+            if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype != target:
+                return cast(x, target)
+            return x
+        return nest.map_structure(maybe_cast, inputs)
 
     @property
     def name(self) -> str:
@@ -635,6 +673,8 @@ class Layer(tracking.AutoTrackable):
             if needs_keras_history(inputs):
                 create_keras_history(inputs)
             keras_inputs = node_module.have_all_keras_metadata(inputs)
+        kwargs, previous_mask, mask_by_framework = masking.mask_for_call(self, inputs, args,
+                                                                         kwargs)
         with call_ctx.enter(self, training):
             call_ctx.stack[-1]["inputs"] = inputs
             assert_input_compatibility(self.input_spec, inputs, self.name)
@@ -643,6 +683,7 @@ class Layer(tracking.AutoTrackable):
                 symbolic[0].graph if symbolic else get_default_graph()).as_default()
             with graph_ctx, backend.name_scope(self._name_scope()):
                 self._maybe_build(inputs)
+                inputs = self._maybe_cast_inputs(inputs)
                 outputs = self.call(inputs, *args, **kwargs)
                 if outputs is None:
                     raise ValueError("A layer's `call` method should return a Tensor or a list "
@@ -650,9 +691,12 @@ class Layer(tracking.AutoTrackable):
                 if keras_inputs:
                     if passed_by_framework:
                         kwargs.pop("training", None)
+                    if mask_by_framework:
+                        kwargs.pop("mask", None)
                     outputs = self._set_connectivity_metadata((inputs,) + tuple(args), kwargs,
                                                               outputs)
                 self._handle_activity_regularization(inputs, outputs)
+                masking.set_output_masks(self, inputs, outputs, previous_mask)
         return outputs
 
     def _set_connectivity_metadata(self, args: tuple, kwargs: dict, outputs: Any) -> Any:
@@ -730,79 +774,6 @@ class Layer(tracking.AutoTrackable):
     @classmethod
     def from_config(cls, config: dict) -> "Layer":
         return cls(**config)
-
-    # -- connectivity --------------------------------------------------------------------------
-    @property
-    def inbound_nodes(self) -> List[Any]:
-        return self._inbound_nodes
-
-    @property
-    def outbound_nodes(self) -> List[Any]:
-        return self._outbound_nodes
-
-    def _node_attribute(self, node_index: int, attr: str, attr_name: str) -> Any:
-        if not self._inbound_nodes:
-            raise RuntimeError(f"The layer has never been called and thus has no defined "
-                               f"{attr_name}.")
-        if not len(self._inbound_nodes) > node_index:
-            raise ValueError(f"Asked to get {attr_name} at node {node_index}, but the layer "
-                             f"has only {len(self._inbound_nodes)} inbound nodes.")
-        values = getattr(self._inbound_nodes[node_index], attr)
-        if isinstance(values, list) and len(values) == 1:
-            return values[0]
-        return values
-
-    def get_input_at(self, node_index: int) -> Any:
-        return self._node_attribute(node_index, "input_tensors", "input")
-
-    def get_output_at(self, node_index: int) -> Any:
-        return self._node_attribute(node_index, "output_tensors", "output")
-
-    def get_input_shape_at(self, node_index: int) -> Any:
-        return self._node_attribute(node_index, "input_shapes", "input shape")
-
-    def get_output_shape_at(self, node_index: int) -> Any:
-        return self._node_attribute(node_index, "output_shapes", "output shape")
-
-    @property
-    def input(self) -> Any:
-        if not self._inbound_nodes:
-            raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
-        return self._node_attribute(0, "input_tensors", "input")
-
-    @property
-    def output(self) -> Any:
-        if not self._inbound_nodes:
-            raise AttributeError(f"Layer {self.name} has no inbound nodes.")
-        return self._node_attribute(0, "output_tensors", "output")
-
-    @property
-    def input_shape(self) -> Any:
-        if not self._inbound_nodes:
-            raise AttributeError(f'The layer "{self.name}" has never been called and thus has '
-                                 "no defined input shape. Note that the `input_shape` "
-                                 "property is only available for Functional and Sequential "
-                                 "models.")
-        shapes = {str(n.input_shapes) for n in self._inbound_nodes}
-        if len(shapes) == 1:
-            return self._inbound_nodes[0].input_shapes
-        raise AttributeError(f'The layer "{self.name}" has multiple inbound nodes, with '
-                             'different input shapes. Hence the notion of "input shape" is '
-                             "ill-defined for the layer. Use `get_input_shape_at(node_index)` "
-                             "instead.")
-
-    @property
-    def output_shape(self) -> Any:
-        if not self._inbound_nodes:
-            raise AttributeError("The layer has never been called and thus has no defined "
-                                 "output shape.")
-        shapes = {str(n.output_shapes) for n in self._inbound_nodes}
-        if len(shapes) == 1:
-            return self._inbound_nodes[0].output_shapes
-        raise AttributeError(f'The layer "{self.name}" has multiple inbound nodes, with '
-                             'different output shapes. Hence the notion of "output shape" is '
-                             "ill-defined for the layer. Use "
-                             "`get_output_shape_at(node_index)` instead.")
 
     def __repr__(self) -> str:
         return f"<{type(self).__module__}.{type(self).__name__} object at {hex(id(self))}>"

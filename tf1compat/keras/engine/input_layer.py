@@ -19,7 +19,7 @@ class InputLayer(Layer):
     def __init__(self, input_shape: Any = None, batch_size: Optional[int] = None,
                  dtype: Any = None, input_tensor: Any = None, sparse: Optional[bool] = None,
                  name: Optional[str] = None, ragged: Optional[bool] = None,
-                 type_spec: Any = None, **kwargs: Any):
+                 type_spec: Any = None, optional: bool = False, **kwargs: Any):
         if type_spec is not None or ragged:
             raise NotImplementedError("InputLayer with `type_spec` or `ragged` is not "
                                       "supported by tf1compat")
@@ -47,6 +47,7 @@ class InputLayer(Layer):
         self.built = True
         self.sparse = bool(sparse)
         self.ragged = False
+        self.optional = optional
         self.batch_size = batch_size
         self.supports_masking = True
         if isinstance(input_shape, Tensor):
@@ -72,7 +73,8 @@ class InputLayer(Layer):
 
     def get_config(self) -> dict:
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": self.sparse, "ragged": self.ragged, "name": self.name}
+                "sparse": self.sparse, "ragged": self.ragged, "name": self.name,
+                "optional": self.optional}
 
 
 def Input(shape: Any = None, batch_size: Optional[int] = None,  # noqa: N802 - TF's name

@@ -37,8 +37,10 @@ class Sequential(Model):
 
     @property
     def layers(self) -> List[Layer]:
+        # (the InputLayer at the bottom of the stack, given or made from an input shape,
+        # is not listed, as in tf-keras)
         out = list(self._flatten_layers(include_self=False, recursive=False))
-        if out and isinstance(out[0], InputLayer) and out[0] is self._auto_input_layer:
+        if out and isinstance(out[0], InputLayer):
             return out[1:]
         return out
 
@@ -116,8 +118,8 @@ class Sequential(Model):
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
         from tf1compat.keras import backend
-        x = backend.placeholder(shape=tuple(getattr(input_shape, "as_list",
-                                                    lambda: input_shape)()))
+        self._build_input_shape = tuple(getattr(input_shape, "as_list", lambda: input_shape)())
+        x = backend.placeholder(shape=self._build_input_shape)
         self.call(x)
         self.built = True
         self._track_layer_dependencies()
@@ -149,13 +151,32 @@ class Sequential(Model):
         return shape
 
     def get_config(self) -> dict:
-        return {"name": self.name,
-                "layers": [{"class_name": type(layer).__name__, "config": layer.get_config()}
-                           for layer in self.layers]}
+        """`{"name", "layers"}` (the InputLayer first when the model has one; the built
+        input shape of a model built without one)."""
+        from tf1compat.keras.layers.serialization import serialize
+        layers = list(self._flatten_layers(include_self=False, recursive=False))
+        config: dict = {"name": self.name, "layers": [serialize(layer) for layer in layers]}
+        if getattr(self, "_tf1compat_legacy_config", False) and not self._is_graph_network \
+                and getattr(self, "_build_input_shape", None):
+            config["build_input_shape"] = self._build_input_shape
+        return config
 
     @classmethod
-    def from_config(cls, config: dict, custom_objects: Any = None) -> "Sequential":
-        raise NotImplementedError("Sequential.from_config is not supported by tf1compat")
+    def from_config(cls, config: Any, custom_objects: Any = None) -> "Sequential":
+        """A Sequential model of the layers a config lists."""
+        from tf1compat.keras.layers.serialization import deserialize
+        if isinstance(config, dict) and "name" in config:
+            name, build_shape, layer_configs = (config["name"],
+                                                config.get("build_input_shape"),
+                                                config["layers"])
+        else:
+            name, build_shape, layer_configs = None, None, config
+        model = cls(name=name)
+        for layer_config in layer_configs:
+            model.add(deserialize(layer_config, custom_objects=custom_objects))
+        if not model.inputs and isinstance(build_shape, (tuple, list)):
+            model.build(build_shape)
+        return model
 
 
 def _arg_names(layer: Layer) -> tuple:

@@ -9,8 +9,8 @@ tensors between layers become `TensorFlowOpLayer`s (`tf_op_layer_mul`) that re-c
 the op on replay. Checkpoint dependencies are TF's: `layer-<i>` for every layer and
 `layer_with_weights-<k>` for those with weights.
 
-Training loops (`compile`, `fit`, `evaluate`, ...) are not implemented yet and raise
-NotImplementedError naming the method; `predict`/`predict_on_batch` are (predict.py).
+Training (`compile`, `fit`, `evaluate`, `predict`, ...) is the TrainingV1 mixin
+(training_v1.py; under eager execution training_eager.py).
 """
 
 from __future__ import annotations
@@ -25,23 +25,17 @@ from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer, default
 from tf1compat.keras.engine.input_layer import InputLayer
 from tf1compat.keras.engine.op_layer import TensorFlowOpLayer, create_keras_history
+from tf1compat.keras.engine.training_v1 import TRAINING_ATTRIBUTES, TrainingV1
 
 __all__ = ["Model", "TensorFlowOpLayer"]
 
 
-def _not_implemented(method: str) -> NotImplementedError:
-    return NotImplementedError(f"Model.{method}() (the Keras training loops) is not "
-                               "implemented by tf1compat yet: train with a tf.train optimizer "
-                               "and Session.run on the model's outputs")
-
-
-class Model(Layer):
+class Model(TrainingV1, Layer):
     """`tf.keras.Model`: `Model(inputs, outputs, name=None)` or a subclass with `call`."""
 
-    _no_tracking = Layer._no_tracking | frozenset({"inputs", "outputs", "input_names",
-                                                   "output_names", "_is_graph_network",
-                                                   "_tensor_usage_count",
-                                                   "_enforce_input_layer"})
+    _no_tracking = Layer._no_tracking | TRAINING_ATTRIBUTES | frozenset({
+        "inputs", "outputs", "input_names", "output_names", "_is_graph_network",
+        "_tensor_usage_count", "_enforce_input_layer"})
 
     def __init__(self, *args: Any, **kwargs: Any):
         functional = (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or
@@ -232,57 +226,27 @@ class Model(Layer):
         self.call(x, **kwargs)
         super().build(input_shape)
 
-    # -- training loops (later) ----------------------------------------------------------------
-    def compile(self, *args: Any, **kwargs: Any) -> None:
-        raise _not_implemented("compile")
-
-    def fit(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("fit")
-
-    def evaluate(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("evaluate")
-
-    def predict(self, x: Any, batch_size: Optional[int] = None, verbose: int = 0,
-                steps: Optional[int] = None, callbacks: Any = None, **kwargs: Any) -> Any:
-        """Outputs on numpy `x`, in batches of `batch_size` (32), concatenated."""
-        from tf1compat.keras.engine.predict import predict
-        return predict(self, x, batch_size, verbose, steps, callbacks, **kwargs)
-
-    def train_on_batch(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("train_on_batch")
-
-    def test_on_batch(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("test_on_batch")
-
-    def predict_on_batch(self, x: Any) -> Any:
-        """Outputs on one batch `x`."""
-        from tf1compat.keras.engine.predict import predict_on_batch
-        return predict_on_batch(self, x)
-
-    def fit_generator(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("fit_generator")
-
-    def evaluate_generator(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("evaluate_generator")
-
-    def predict_generator(self, *args: Any, **kwargs: Any) -> Any:
-        raise _not_implemented("predict_generator")
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("Model.save() (HDF5/SavedModel) is not supported by "
-                                  "tf1compat; use tf.train.Saver or tf.train.Checkpoint")
+    def save(self, filepath: Any, overwrite: bool = True, include_optimizer: bool = True,
+             save_format: Optional[str] = None, signatures: Any = None, options: Any = None,
+             save_traces: bool = True) -> None:
+        """Saves config, weights and optimizer state in an HDF5 file (TF1 Keras's
+        format)."""
+        from tf1compat.keras.saving.save import save_model
+        save_model(self, filepath, overwrite, include_optimizer, save_format, signatures,
+                   options, save_traces)
 
     def save_weights(self, filepath: Any, overwrite: bool = True,
                      save_format: Optional[str] = None) -> None:
-        """Writes the model's object graph (TF format) at `filepath`, as tf-keras does, and
-        records it in the directory's `checkpoint` file. HDF5 needs h5py: not supported."""
+        """Writes the weights in HDF5 (`.h5` paths or save_format="h5") or as the model's
+        object graph in TF's checkpoint format, recorded in the directory's `checkpoint`
+        file."""
         from tf1compat.keras.engine.weights_io import save_weights
         save_weights(self, filepath, overwrite, save_format)
 
     def load_weights(self, filepath: Any, by_name: bool = False,
                      skip_mismatch: bool = False) -> Any:
-        """Restores TF-format weights written by `save_weights` (or a tf.train.Checkpoint of
-        the model); values of weights not built yet are restored when they are created."""
+        """Restores weights from an HDF5 file (by topology or `by_name`) or a TF-format
+        checkpoint (values of weights not built yet are restored when they are created)."""
         from tf1compat.keras.engine.weights_io import load_weights
         return load_weights(self, filepath, by_name, skip_mismatch)
 
@@ -320,9 +284,10 @@ class Model(Layer):
         return Layer.output_shape.fget(self)  # type: ignore[attr-defined]
 
     def to_json(self, **kwargs: Any) -> str:
-        raise NotImplementedError("Model.to_json() (Keras model serialization) is not "
-                                  "supported by tf1compat; save weights with "
-                                  "tf.train.Saver or tf.train.Checkpoint")
+        """The model's config as JSON (`{"class_name", "config", "keras_version",
+        "backend"}`); `kwargs` go to `json.dumps`."""
+        from tf1compat.keras.saving.model_config import model_to_json
+        return model_to_json(self, **kwargs)
 
     def to_yaml(self, **kwargs: Any) -> str:
         raise RuntimeError("Method `model.to_yaml()` has been removed due to security risk "
@@ -330,13 +295,22 @@ class Model(Layer):
                            "instead.")
 
     def get_config(self) -> dict:
+        """A functional model's layers, their connections, inputs and outputs."""
         if not self._is_graph_network:
-            raise NotImplementedError("get_config() of a subclassed Model is not implemented")
-        return {"name": self.name,
-                "layers": [{"class_name": type(layer).__name__, "config": layer.get_config(),
-                            "name": layer.name} for layer in self.layers],
-                "input_layers": [[layer.name, 0, 0] for layer in self._input_layers],
-                "output_layers": [[layer.name, 0, 0] for layer in self._output_layers]}
+            raise NotImplementedError("get_config() of a subclassed Model is not implemented "
+                                      "(override get_config to save it)")
+        from tf1compat.keras.engine.functional_config import get_network_config
+        from tf1compat.keras.layers.serialization import serialize
+        return get_network_config(self, serialize)
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: Any = None) -> "Model":
+        """The functional model a `get_config()` dict describes (new layers, same
+        connections)."""
+        from tf1compat.keras.engine.functional_config import reconstruct_from_config
+        from tf1compat.keras.layers.serialization import deserialize
+        inputs, outputs, _ = reconstruct_from_config(config, deserialize, custom_objects)
+        return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
 
     @property
     def state_updates(self) -> List[Any]:

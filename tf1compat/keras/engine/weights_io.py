@@ -1,8 +1,8 @@
-"""`Model.save_weights` / `load_weights` in TF's format: the model is the root of an
+"""`Model.save_weights` / `load_weights`. In TF's format the model is the root of an
 object-based checkpoint (keys such as `layer_with_weights-0/kernel/.ATTRIBUTES/
 VARIABLE_VALUE`), written and restored with the same machinery as `tf.train.Checkpoint`
-(training/trackable_checkpoint.py). HDF5 files (`.h5`, `.keras`, `.hdf5`) need h5py, which
-tf1compat does not use: NotImplementedError."""
+(training/trackable_checkpoint.py); HDF5 files (`.h5`, `.keras`, `.hdf5`) are Keras's
+layout (saving/hdf5_format.py)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,6 @@ from tf1compat.keras import backend
 __all__ = ["save_weights", "load_weights"]
 
 _HDF5 = (".h5", ".keras", ".hdf5")
-
-
-def _hdf5_error(method: str) -> NotImplementedError:
-    return NotImplementedError(f"Model.{method} in HDF5 format needs h5py and is not "
-                               "supported by tf1compat; use a path without an .h5 suffix "
-                               "(TensorFlow checkpoint format)")
 
 
 def save_weights(model: Any, filepath: Any, overwrite: bool = True,
@@ -44,11 +38,18 @@ def save_weights(model: Any, filepath: Any, overwrite: bool = True,
         raise ValueError(f"save_weights got save_format=\"tf\"/\"tensorflow\", but the "
                          f"filepath (\"{filepath}\") looks like an HDF5 file. Omit the \".h5\"/"
                          "\".keras\" when saving in TensorFlow format.")
+    from tf1compat.keras.utils.io_utils import ask_to_proceed_with_overwrite
     if save_format == "h5":
-        raise _hdf5_error("save_weights")
-    if not overwrite and os.path.isfile(filepath + ".index"):
-        raise NotImplementedError("Model.save_weights(overwrite=False) asks for confirmation "
-                                  "on the terminal in tf-keras; not supported by tf1compat")
+        from tf1compat.keras.saving.hdf5_format import save_weights_to_hdf5
+        if not overwrite and os.path.isfile(filepath) and \
+                not ask_to_proceed_with_overwrite(filepath):
+            return
+        save_weights_to_hdf5(model, filepath)
+        return
+    from tf1compat.training.checkpoint_state import checkpoint_exists_internal as checkpoint_exists
+    if not overwrite and checkpoint_exists(filepath) and \
+            not ask_to_proceed_with_overwrite(filepath):
+        return
     session = None if _context.executing_eagerly() else backend.get_session()
     cache = model.__dict__.setdefault("_tf1compat_weight_save_ops", {})
     write_object_graph(model, filepath, session=session, save_ops=cache)
@@ -61,8 +62,10 @@ def load_weights(model: Any, filepath: Any, by_name: bool = False,
                  skip_mismatch: bool = False) -> Any:
     from tf1compat.training.trackable_checkpoint import restore_object_graph
     filepath = os.fspath(filepath)
-    if filepath.endswith(_HDF5):
-        raise _hdf5_error("load_weights")
+    if filepath.endswith(_HDF5) or _is_hdf5_file(filepath):
+        from tf1compat.keras.saving.hdf5_format import load_weights_from_hdf5
+        load_weights_from_hdf5(model, filepath, by_name=by_name, skip_mismatch=skip_mismatch)
+        return None
     status = restore_object_graph(model, filepath)
     if by_name:
         raise NotImplementedError("Weights may only be loaded based on topology into Models "
@@ -72,3 +75,11 @@ def load_weights(model: Any, filepath: Any, by_name: bool = False,
         status.run_restore_ops(backend.get_session())
     status.assert_nontrivial_match()
     return status
+
+
+def _is_hdf5_file(filepath: str) -> bool:
+    """Whether `filepath` is an HDF5 file (by its signature), whatever its suffix."""
+    if not os.path.isfile(filepath):
+        return False
+    with open(filepath, "rb") as f:
+        return f.read(8) == b"\x89HDF\r\n\x1a\n"

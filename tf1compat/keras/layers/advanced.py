@@ -1,16 +1,14 @@
-"""Keras activation layers (LeakyReLU, ReLU, Softmax) and ZeroPadding2D."""
+"""Keras activation layers: LeakyReLU, ReLU, Softmax, ELU, PReLU, ThresholdedReLU."""
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.keras import backend
+from tf1compat.keras import backend, constraints, initializers, regularizers
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.engine.input_spec import InputSpec
-from tf1compat.keras.layers import conv_utils
 
-__all__ = ["LeakyReLU", "ReLU", "Softmax", "ZeroPadding2D"]
+__all__ = ["LeakyReLU", "ReLU", "Softmax", "ELU", "PReLU", "ThresholdedReLU"]
 
 
 class LeakyReLU(Layer):
@@ -71,67 +69,139 @@ class ReLU(Layer):
 
 
 class Softmax(Layer):
-    """softmax over `axis`."""
+    """softmax over `axis` (an int or a tuple of axes); masked positions (mask 0 / False)
+    get a large negative score first (-1e9, or float16's minimum)."""
 
-    def __init__(self, axis: int = -1, **kwargs: Any):
+    def __init__(self, axis: Any = -1, robust_masking: bool = False, **kwargs: Any):
         super().__init__(**kwargs)
         self.supports_masking = True
+        self.robust_masking = robust_masking
         self.axis = axis
 
     def call(self, inputs: Any, mask: Any = None) -> Any:
+        from tf1compat.framework import dtypes as D
+        from tf1compat.ops import math_ops, reduction_ops
+        from tf1compat.ops.indexing_ops import where_v2
         if mask is not None:
-            raise NotImplementedError("Softmax with a mask is not supported by tf1compat")
+            large_negative = D.float16.min if inputs.dtype == D.float16 else -1e9
+            if self.robust_masking:
+                if mask.dtype != D.bool:
+                    mask = math_ops.greater(mask, math_ops.cast(0.5, mask.dtype))
+                inputs = where_v2(mask, inputs, math_ops.cast(large_negative, inputs.dtype))
+            else:
+                inputs += (1.0 - math_ops.cast(mask, inputs.dtype)) * large_negative
+        if isinstance(self.axis, (tuple, list)):
+            if len(self.axis) > 1:
+                return math_ops.exp(inputs - reduction_ops.reduce_logsumexp(
+                    inputs, axis=self.axis, keepdims=True))
+            return backend.softmax(inputs, axis=self.axis[0])
         return backend.softmax(inputs, axis=self.axis)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
     def get_config(self) -> dict:
-        config = super().get_config()
-        config.update({"axis": self.axis})
-        return config
+        config = {"axis": self.axis}
+        if self.robust_masking:
+            config["robust_masking"] = True
+        base = super().get_config()
+        return dict(list(base.items()) + list(config.items()))
 
 
-class ZeroPadding2D(Layer):
-    """Pads rows and columns with zeros: an int, (rows, cols) or ((top, bottom), (l, r))."""
+class ELU(Layer):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
 
-    def __init__(self, padding: Any = (1, 1), data_format: Optional[str] = None,
-                 **kwargs: Any):
+    def __init__(self, alpha: float = 1.0, **kwargs: Any):
         super().__init__(**kwargs)
-        self.data_format = conv_utils.normalize_data_format(data_format)
-        if isinstance(padding, int):
-            self.padding = ((padding, padding), (padding, padding))
-        elif hasattr(padding, "__len__"):
-            if len(padding) != 2:
-                raise ValueError("`padding` should have two elements. Received: "
-                                 f"padding={padding}.")
-            if all(isinstance(p, int) for p in padding):
-                self.padding = ((padding[0], padding[0]), (padding[1], padding[1]))
-            else:
-                self.padding = (conv_utils.normalize_tuple(padding[0], 2, "1st entry of padding",
-                                                           allow_zero=True),
-                                conv_utils.normalize_tuple(padding[1], 2, "2nd entry of padding",
-                                                           allow_zero=True))
-        else:
-            raise ValueError("`padding` should be either an int, a tuple of 2 ints "
-                             "(symmetric_height_pad, symmetric_width_pad), or a tuple of 2 "
-                             "tuples of 2 ints ((top_pad, bottom_pad), (left_pad, "
-                             f"right_pad)). Received: padding={padding}.")
-        self.input_spec = InputSpec(ndim=4)
-
-    def compute_output_shape(self, input_shape: Any) -> TensorShape:
-        dims = TensorShape(input_shape).as_list()
-        first = 2 if self.data_format == "channels_first" else 1
-        for i, (a, b) in enumerate(self.padding):
-            if dims[first + i] is not None:
-                dims[first + i] += a + b
-        return TensorShape(dims)
+        if alpha is None:
+            raise ValueError("Alpha of an ELU layer cannot be None, expecting a float. "
+                             f"Received: {alpha}")
+        self.supports_masking = True
+        self.alpha = backend.cast_to_floatx(alpha)
 
     def call(self, inputs: Any) -> Any:
-        return backend.spatial_2d_padding(inputs, padding=self.padding,
-                                          data_format=self.data_format)
+        return backend.elu(inputs, self.alpha)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
 
     def get_config(self) -> dict:
-        config = super().get_config()
-        config.update({"padding": self.padding, "data_format": self.data_format})
-        return config
+        return {**super().get_config(), "alpha": float(self.alpha)}
+
+
+class PReLU(Layer):
+    """x for x > 0, alpha * x otherwise, with a learned `alpha` per input element (shared
+    along `shared_axes`)."""
+
+    def __init__(self, alpha_initializer: Any = "zeros", alpha_regularizer: Any = None,
+                 alpha_constraint: Any = None, shared_axes: Any = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.alpha_initializer = initializers.get(alpha_initializer)
+        self.alpha_regularizer = regularizers.get(alpha_regularizer)
+        self.alpha_constraint = constraints.get(alpha_constraint)
+        if shared_axes is None:
+            self.shared_axes = None
+        elif not isinstance(shared_axes, (list, tuple)):
+            self.shared_axes = [shared_axes]
+        else:
+            self.shared_axes = list(shared_axes)
+
+    def build(self, input_shape: Any) -> None:
+        input_shape = list(getattr(input_shape, "as_list", lambda: input_shape)())
+        param_shape = list(input_shape[1:])
+        if self.shared_axes is not None:
+            for i in self.shared_axes:
+                param_shape[i - 1] = 1
+        self.alpha = self.add_weight(shape=param_shape, name="alpha",
+                                     initializer=self.alpha_initializer,
+                                     regularizer=self.alpha_regularizer,
+                                     constraint=self.alpha_constraint)
+        axes = {}
+        if self.shared_axes:
+            for i in range(1, len(input_shape)):
+                if i not in self.shared_axes:
+                    axes[i] = input_shape[i]
+        self.input_spec = InputSpec(ndim=len(input_shape), axes=axes)
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
+        positive = backend.relu(inputs)
+        negative = -self.alpha * backend.relu(-inputs)
+        return positive + negative
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(),
+                "alpha_initializer": initializers.serialize(self.alpha_initializer),
+                "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
+                "alpha_constraint": constraints.serialize(self.alpha_constraint),
+                "shared_axes": self.shared_axes}
+
+
+class ThresholdedReLU(Layer):
+    """x for x > theta, 0 otherwise."""
+
+    def __init__(self, theta: float = 1.0, **kwargs: Any):
+        super().__init__(**kwargs)
+        if theta is None:
+            raise ValueError("Theta of a Thresholded ReLU layer cannot be None, expecting a "
+                             f"float. Received: {theta}")
+        if theta < 0:
+            raise ValueError("The theta value of a Thresholded ReLU layer should be >=0. "
+                             f"Received: {theta}")
+        self.supports_masking = True
+        self.theta = backend.cast_to_floatx(theta)
+
+    def call(self, inputs: Any) -> Any:
+        dtype = inputs.dtype
+        theta = backend.cast(self.theta, dtype)
+        return inputs * backend.cast(backend.greater(inputs, theta), dtype)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "theta": float(self.theta)}

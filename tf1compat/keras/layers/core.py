@@ -1,5 +1,5 @@
 """Keras core layers: Dense, Dropout, Flatten, Activation, Reshape, Permute, RepeatVector,
-Lambda."""
+Lambda, Masking, Identity."""
 
 from __future__ import annotations
 
@@ -15,14 +15,16 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
-from tf1compat.keras import activations, backend, constraints, initializers, regularizers
+from tf1compat.keras import activations, backend
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.engine.input_spec import InputSpec
 from tf1compat.keras.layers import conv_utils
+from tf1compat.keras.layers.weight_args import (add_bias, add_kernel, kernel_bias_config,
+                                                set_kernel_bias_args)
 from tf1compat.ops import array_ops, math_ops
 
 __all__ = ["Dense", "Dropout", "Flatten", "Activation", "Reshape", "Permute", "RepeatVector",
-           "Lambda", "smart_cond", "constant_value", "LegacySeed"]
+           "Lambda", "Masking", "Identity", "smart_cond", "constant_value", "LegacySeed"]
 
 
 def constant_value(pred: Any) -> Optional[bool]:
@@ -74,12 +76,8 @@ class Dense(Layer):
                              f"integer. Received: units={units}")
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_kernel_bias_args(self, kernel_initializer, bias_initializer, kernel_regularizer,
+                             bias_regularizer, kernel_constraint, bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
 
@@ -94,19 +92,8 @@ class Dense(Layer):
             raise ValueError("The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}")
         self.input_spec = InputSpec(min_ndim=2, axes={-1: last_dim})
-        self.kernel = self.add_weight("kernel", shape=[last_dim, self.units],
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint, dtype=self.dtype,
-                                      trainable=True)
-        if self.use_bias:
-            self.bias = self.add_weight("bias", shape=[self.units],
-                                        initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer,
-                                        constraint=self.bias_constraint, dtype=self.dtype,
-                                        trainable=True)
-        else:
-            self.bias = None
+        self.kernel = add_kernel(self, [last_dim, self.units])
+        self.bias = add_bias(self, [self.units])
         self.built = True
 
     def call(self, inputs: Any) -> Any:
@@ -139,13 +126,7 @@ class Dense(Layer):
         config.update({
             "units": self.units, "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint)})
+            **kernel_bias_config(self)})
         return config
 
 
@@ -402,3 +383,43 @@ class Lambda(Layer):
         config.update({"function": getattr(self.function, "__name__", repr(self.function)),
                        "arguments": self.arguments})
         return config
+
+
+class Masking(Layer):
+    """Masks timesteps whose features all equal `mask_value` (zeroes them and sets the
+    output mask that downstream layers, RNNs and losses use)."""
+
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        from tf1compat.ops.reduction_ops import reduce_any
+        return reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs: Any) -> Any:
+        from tf1compat.keras.engine.masking import set_mask
+        from tf1compat.ops.reduction_ops import reduce_any
+        boolean_mask = reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1,
+                                  keepdims=True)
+        outputs = inputs * math_ops.cast(boolean_mask, inputs.dtype)
+        set_mask(outputs, array_ops.squeeze(boolean_mask, axis=-1))
+        return outputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "mask_value": self.mask_value}
+
+
+class Identity(Layer):
+    """Returns its inputs (an Identity op per tensor)."""
+
+    def call(self, inputs: Any) -> Any:
+        from tf1compat.util import nest
+        return nest.map_structure(array_ops.identity, inputs)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape

@@ -1,4 +1,4 @@
-"""`tf.keras.layers.BatchNormalization` with TF1 (V1) behaviour.
+"""`tf.keras.layers.BatchNormalization` (TF1 V1 behaviour) and `LayerNormalization`.
 
 Weights: gamma, beta (trainable), moving_mean, moving_variance (non-trainable, ON_READ).
 Rank-4/5 inputs normalized over the channel axis use FusedBatchNormV3 (`fused=None`);
@@ -11,6 +11,12 @@ updated through ops built at call time and listed by `layer.updates`:
 where the fused path's batch variance is the unbiased (Bessel-corrected) one, as TF's
 FusedBatchNormV3 reports it, and the non-fused path's is the biased one. Renormalization,
 virtual batches and `adjustment` are not supported (NotImplementedError).
+
+LayerNormalization normalizes each example over `axis` (weights gamma, beta shaped like
+those axes). As tf-keras, when the axes are the trailing ones, epsilon >= 1.001e-5 and the
+layer is float32, it computes the statistics with FusedBatchNormV3 on the input reshaped
+to [1, batch-part, normalized-part, 1] NCHW and applies gamma/beta afterwards; otherwise
+with `tf.nn.moments` + `tf.nn.batch_normalization`.
 """
 
 from __future__ import annotations
@@ -26,10 +32,10 @@ from tf1compat.keras import backend, constraints, initializers, regularizers
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.engine.input_spec import InputSpec
 from tf1compat.keras.layers.core import constant_value, smart_cond
-from tf1compat.ops import array_ops, math_ops
+from tf1compat.ops import array_ops, creation_ops, math_ops, reduction_ops
 from tf1compat.variables.variables import VariableAggregation, VariableSynchronization
 
-__all__ = ["BatchNormalization", "validate_axis"]
+__all__ = ["BatchNormalization", "LayerNormalization", "validate_axis"]
 
 
 def validate_axis(axis: Any, input_shape: Any) -> List[int]:
@@ -55,6 +61,27 @@ def validate_axis(axis: Any, input_shape: Any) -> List[int]:
     return axis
 
 
+def _axis_arg(axis: Any) -> Any:
+    """The `axis` argument as an int or a list (validated against the rank in build)."""
+    if isinstance(axis, (list, tuple)):
+        return list(axis)
+    if isinstance(axis, int):
+        return axis
+    raise TypeError("Expected an int or a list/tuple of ints for the argument 'axis', but "
+                    f"received: {axis!r}")
+
+
+def _set_scale_center_args(layer: Any, beta_initializer: Any, gamma_initializer: Any,
+                           beta_regularizer: Any, gamma_regularizer: Any,
+                           beta_constraint: Any, gamma_constraint: Any) -> None:
+    layer.beta_initializer = initializers.get(beta_initializer)
+    layer.gamma_initializer = initializers.get(gamma_initializer)
+    layer.beta_regularizer = regularizers.get(beta_regularizer)
+    layer.gamma_regularizer = regularizers.get(gamma_regularizer)
+    layer.beta_constraint = constraints.get(beta_constraint)
+    layer.gamma_constraint = constraints.get(gamma_constraint)
+
+
 class BatchNormalization(Layer):
     """Normalizes activations by batch statistics in training, moving ones in inference."""
 
@@ -70,13 +97,7 @@ class BatchNormalization(Layer):
                  name: Optional[str] = None, **kwargs: Any):
         kwargs.pop("synchronized", None)
         super().__init__(name=name, **kwargs)
-        if isinstance(axis, (list, tuple)):
-            self.axis = list(axis)
-        elif isinstance(axis, int):
-            self.axis = axis
-        else:
-            raise TypeError("Expected an int or a list/tuple of ints for the argument 'axis', "
-                            f"but received: {axis!r}")
+        self.axis = _axis_arg(axis)
         if renorm:
             raise NotImplementedError("BatchNormalization(renorm=True) is not supported by "
                                       "tf1compat")
@@ -90,14 +111,10 @@ class BatchNormalization(Layer):
         self.epsilon = epsilon
         self.center = center
         self.scale = scale
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
+        _set_scale_center_args(self, beta_initializer, gamma_initializer, beta_regularizer,
+                               gamma_regularizer, beta_constraint, gamma_constraint)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
         self.renorm = renorm
         self.virtual_batch_size = virtual_batch_size
         self.adjustment = adjustment
@@ -311,6 +328,106 @@ class BatchNormalization(Layer):
             "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
             "moving_variance_initializer":
                 initializers.serialize(self.moving_variance_initializer),
+            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+            "beta_constraint": constraints.serialize(self.beta_constraint),
+            "gamma_constraint": constraints.serialize(self.gamma_constraint)}
+        base = super().get_config()
+        return dict(list(base.items()) + list(config.items()))
+
+
+class LayerNormalization(Layer):
+    """Normalizes each example over `axis`, then scales by gamma and shifts by beta."""
+
+    def __init__(self, axis: Any = -1, epsilon: float = 1e-3, center: bool = True,
+                 scale: bool = True, beta_initializer: Any = "zeros",
+                 gamma_initializer: Any = "ones", beta_regularizer: Any = None,
+                 gamma_regularizer: Any = None, beta_constraint: Any = None,
+                 gamma_constraint: Any = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.axis: Any = _axis_arg(axis)
+        self.epsilon = epsilon
+        self.center = center
+        self.scale = scale
+        _set_scale_center_args(self, beta_initializer, gamma_initializer, beta_regularizer,
+                               gamma_regularizer, beta_constraint, gamma_constraint)
+        self.supports_masking = True
+        self._fused: Optional[bool] = None
+
+    def _fused_can_be_used(self, ndims: int) -> bool:
+        # The normalized axes must be contiguous and end at the last axis.
+        axis = sorted(self.axis)
+        trailing = axis[-1] == ndims - 1 and axis[-1] - axis[0] == len(axis) - 1
+        return trailing and self.epsilon >= 1.001e-5 and self.dtype == "float32"
+
+    def build(self, input_shape: Any) -> None:
+        self.axis = validate_axis(self.axis, input_shape)
+        input_shape = TensorShape(input_shape)
+        param_shape = [input_shape[dim] for dim in self.axis]
+        self.gamma = self.add_weight(
+            name="gamma", shape=param_shape, initializer=self.gamma_initializer,
+            regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+            trainable=True, experimental_autocast=False) if self.scale else None
+        self.beta = self.add_weight(
+            name="beta", shape=param_shape, initializer=self.beta_initializer,
+            regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+            trainable=True, experimental_autocast=False) if self.center else None
+        self._fused = self._fused_can_be_used(input_shape.rank)
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
+        from tf1compat.ops.nn_norm import batch_normalization, fused_batch_norm, moments
+        inputs = math_ops.cast(inputs, self.compute_dtype)
+        input_shape = inputs.shape
+        ndims = len(input_shape)
+        broadcast_shape = [1] * ndims
+        for dim in self.axis:
+            broadcast_shape[dim] = input_shape.dims[dim].value
+
+        def _broadcast(v: Any) -> Any:
+            if v is not None and len(v.shape) != ndims and self.axis != [ndims - 1]:
+                return array_ops.reshape(v, broadcast_shape)
+            return v
+
+        if not self._fused:
+            input_dtype = inputs.dtype
+            if input_dtype in (D.float16, D.bfloat16) and self.dtype == "float32":
+                inputs = math_ops.cast(inputs, D.float32)
+            mean, variance = moments(inputs, self.axis, keepdims=True)
+            outputs = batch_normalization(inputs, mean, variance, offset=_broadcast(self.beta),
+                                          scale=_broadcast(self.gamma),
+                                          variance_epsilon=self.epsilon)
+            outputs = math_ops.cast(outputs, input_dtype)
+        else:
+            # Each example becomes one channel of a [1, pre, in, 1] NCHW batch, so the
+            # fused op's per-channel batch statistics are the per-example ones.
+            first = sorted(self.axis)[0]
+            tensor_shape = array_ops.shape(inputs)
+            pre_dim = reduction_ops.reduce_prod(tensor_shape[:first])
+            in_dim = reduction_ops.reduce_prod(tensor_shape[first:])
+            squeezed = array_ops.reshape(inputs, [1, pre_dim, in_dim, 1])
+            ones = creation_ops.ones([pre_dim], dtype=self.dtype)
+            zeros = creation_ops.zeros([pre_dim], dtype=self.dtype)
+            outputs, _, _ = fused_batch_norm(squeezed, scale=ones, offset=zeros,
+                                             epsilon=self.epsilon, data_format="NCHW")
+            outputs = array_ops.reshape(outputs, tensor_shape)
+            scale, offset = _broadcast(self.gamma), _broadcast(self.beta)
+            if scale is not None:
+                outputs = outputs * math_ops.cast(scale, outputs.dtype)
+            if offset is not None:
+                outputs = outputs + math_ops.cast(offset, outputs.dtype)
+        outputs.set_shape(input_shape)
+        return outputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict:
+        config = {
+            "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
+            "scale": self.scale,
+            "beta_initializer": initializers.serialize(self.beta_initializer),
+            "gamma_initializer": initializers.serialize(self.gamma_initializer),
             "beta_regularizer": regularizers.serialize(self.beta_regularizer),
             "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
             "beta_constraint": constraints.serialize(self.beta_constraint),

@@ -192,7 +192,36 @@ def _global(cls_name: str, rank: int, reduce: Callable) -> type:
                                               "__doc__": f"`tf.keras.layers.{cls_name}`."})
 
 
-GlobalAveragePooling1D = GlobalAvgPool1D = _global("GlobalAveragePooling1D", 1, backend.mean)
+
+
+class GlobalAveragePooling1D(_GlobalPooling):
+    """`tf.keras.layers.GlobalAveragePooling1D`: the mean over steps; with a mask, over
+    the unmasked steps only (the mask stops here)."""
+
+    rank = 1
+    reduce = staticmethod(backend.mean)
+
+    def __init__(self, data_format: str = "channels_last", **kwargs: Any):
+        super().__init__(data_format=data_format, **kwargs)
+        self.supports_masking = True
+
+    def call(self, inputs: Any, mask: Any = None) -> Any:
+        if mask is None:
+            return super().call(inputs)
+        from tf1compat.ops import math_ops, reduction_ops
+        from tf1compat.ops.array_ops import expand_dims
+        steps_axis = 1 if self.data_format == "channels_last" else 2
+        mask = math_ops.cast(mask, inputs[0].dtype)
+        mask = expand_dims(mask, 2 if self.data_format == "channels_last" else 1)
+        inputs *= mask
+        return backend.sum(inputs, axis=steps_axis, keepdims=self.keepdims) / \
+            reduction_ops.reduce_sum(mask, axis=steps_axis, keepdims=self.keepdims)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        return None
+
+
+GlobalAvgPool1D = GlobalAveragePooling1D
 GlobalAveragePooling2D = GlobalAvgPool2D = _global("GlobalAveragePooling2D", 2, backend.mean)
 GlobalAveragePooling3D = GlobalAvgPool3D = _global("GlobalAveragePooling3D", 3, backend.mean)
 GlobalMaxPooling1D = GlobalMaxPool1D = _global("GlobalMaxPooling1D", 1, backend.max)

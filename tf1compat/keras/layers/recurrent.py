@@ -8,7 +8,8 @@ and the final states the loop's exits (`[h, c]` for the LSTM). TF1's defaults ap
 (`recurrent_activation='hard_sigmoid'`, GRU `reset_after=False`).
 
 Not supported (NotImplementedError naming the feature): `stateful=True`, ragged inputs,
-ConvLSTM2D and the CuDNN layers (Bidirectional and TimeDistributed are in wrappers.py).
+and the CuDNN layers (Bidirectional and TimeDistributed are in wrappers.py, the ConvLSTMs in
+conv_recurrent.py).
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ from tf1compat.keras.backend_rnn import rnn as backend_rnn
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.engine.input_spec import InputSpec
 from tf1compat.keras.layers.recurrent_cells import (GRUCell, LSTMCell, SimpleRNNCell,
+                                                    config_in_tf_order,
                                                     StackedRNNCells, _has_arg,
                                                     is_multiple_state, zero_filled_state)
 
 __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell",
-           "StackedRNNCells", "CuDNNLSTM", "CuDNNGRU",
-           "ConvLSTM2D"]
+           "StackedRNNCells", "CuDNNLSTM", "CuDNNGRU"]
 
 
 def _standardize_args(inputs: Any, initial_state: Any, constants: Any,
@@ -401,8 +402,8 @@ class _CellLayer(RNN):
                   if k not in ("name", "trainable", "dtype")}
         base = RNN.get_config(self)
         base.pop("cell")
-        return {**base, **config, "activity_regularizer":
-                regularizers.serialize(self.activity_regularizer)}
+        return config_in_tf_order({**base, **config, "activity_regularizer":
+                                   regularizers.serialize(self.activity_regularizer)})
 
     @classmethod
     def from_config(cls, config: dict) -> "RNN":
@@ -535,4 +536,3 @@ def _unsupported(name: str, why: str) -> type:
 
 CuDNNLSTM = _unsupported("CuDNNLSTM", "CuDNN kernels; use tf.keras.layers.LSTM")
 CuDNNGRU = _unsupported("CuDNNGRU", "CuDNN kernels; use tf.keras.layers.GRU")
-ConvLSTM2D = _unsupported("ConvLSTM2D", "convolutional recurrent layers are not supported")

@@ -22,8 +22,9 @@ from tf1compat.util import nest
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import activations, backend, constraints, initializers, regularizers
 from tf1compat.keras.engine.base_layer import Layer
+from tf1compat.keras.layers.weight_args import set_kernel_bias_args
 
-__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells",
+__all__ = ["config_in_tf_order", "add_lstm_bias", "AbstractRNNCell", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells",
            "is_multiple_state", "zero_filled_state"]
 
 
@@ -61,6 +62,58 @@ def _zero_state_for_cell(cell: Any, inputs: Any, batch_size: Any, dtype: Any) ->
         batch_size = _ops().shape(inputs)[0]
         dtype = inputs.dtype
     return zero_filled_state(batch_size, cell.state_size, dtype)
+
+
+# The order of tf-keras's recurrent layer and cell configs (after name/trainable/dtype and
+# the RNN arguments), so JSON written by tf1compat reads as tf-keras's.
+_TF_CONFIG_ORDER = ("units", "activation", "recurrent_activation", "use_bias",
+                    "kernel_initializer", "recurrent_initializer", "bias_initializer",
+                    "unit_forget_bias", "kernel_regularizer", "recurrent_regularizer",
+                    "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                    "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout",
+                    "implementation", "reset_after")
+
+
+def config_in_tf_order(config: dict) -> dict:
+    """`config` with the cell arguments in tf-keras's order, other keys first."""
+    rank = {key: i for i, key in enumerate(_TF_CONFIG_ORDER)}
+    first = [k for k in config if k not in rank]
+    return {k: config[k] for k in first + sorted((k for k in config if k in rank),
+                                                  key=rank.__getitem__)}
+
+
+def add_lstm_bias(cell: Layer, units: int) -> Any:
+    """An LSTM cell's bias [4 * units], gates i, f, c, o; with `unit_forget_bias` the
+    forget gate's part starts at one (one initializer op per part, as tf-keras)."""
+    bias_initializer = cell.bias_initializer
+    if cell.unit_forget_bias:
+        def bias_initializer(_: Any, *args: Any, **kwargs: Any) -> Any:
+            return backend.concatenate([
+                cell.bias_initializer((units,), *args, **kwargs),
+                initializers.get("ones")((units,), *args, **kwargs),
+                cell.bias_initializer((units * 2,), *args, **kwargs)])
+    return cell.add_weight(shape=(units * 4,), name="bias", initializer=bias_initializer,
+                           regularizer=cell.bias_regularizer, constraint=cell.bias_constraint)
+
+
+class AbstractRNNCell(Layer):
+    """`tf.keras.layers.AbstractRNNCell`: the base of a user cell, which defines `call`,
+    `state_size` and `output_size`; its initial state is zeros."""
+
+    def call(self, inputs: Any, states: Any) -> Any:
+        raise NotImplementedError
+
+    @property
+    def state_size(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def output_size(self) -> Any:
+        raise NotImplementedError
+
+    def get_initial_state(self, inputs: Any = None, batch_size: Any = None,
+                          dtype: Any = None) -> Any:
+        return _zero_state_for_cell(self, inputs, batch_size, dtype)
 
 
 class DropoutRNNCellMixin:
@@ -119,15 +172,11 @@ class _KerasCell(DropoutRNNCellMixin, Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
+        set_kernel_bias_args(self, kernel_initializer, bias_initializer, kernel_regularizer,
+                             bias_regularizer, kernel_constraint, bias_constraint)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
         self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
         self._init_dropout(dropout, recurrent_dropout)
 
     def _set_implementation(self, default: int) -> None:
@@ -239,19 +288,7 @@ class LSTMCell(_KerasCell):
             self.bias = None
             self.built = True
             return
-        if self.unit_forget_bias:
-            def bias_initializer(_: Any, *args: Any, **kwargs: Any) -> Any:
-                # [i: init, f: ones, c and o: init], one initializer op each.
-                return backend.concatenate([
-                    self.bias_initializer((self.units,), *args, **kwargs),
-                    initializers.get("ones")((self.units,), *args, **kwargs),
-                    self.bias_initializer((self.units * 2,), *args, **kwargs)])
-        else:
-            bias_initializer = self.bias_initializer
-        self.bias = self.add_weight(shape=(self.units * 4,), name="bias",
-                                    initializer=bias_initializer,
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint)
+        self.bias = add_lstm_bias(self, self.units)
         self.built = True
 
     def _carry_and_output(self, x: tuple, h_tm1: tuple, c_tm1: Any) -> tuple:
@@ -300,10 +337,10 @@ class LSTMCell(_KerasCell):
         return h, [h, c]
 
     def get_config(self) -> dict:
-        return {**self._base_config(),
-                "recurrent_activation": activations.serialize(self.recurrent_activation),
-                "unit_forget_bias": self.unit_forget_bias,
-                "implementation": self.implementation}
+        return config_in_tf_order({
+            **self._base_config(),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "unit_forget_bias": self.unit_forget_bias, "implementation": self.implementation})
 
 
 class GRUCell(_KerasCell):
@@ -411,9 +448,10 @@ class GRUCell(_KerasCell):
         return h, ([h] if nest.is_nested(states) else h)
 
     def get_config(self) -> dict:
-        return {**self._base_config(),
-                "recurrent_activation": activations.serialize(self.recurrent_activation),
-                "implementation": self.implementation, "reset_after": self.reset_after}
+        return config_in_tf_order({
+            **self._base_config(),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "implementation": self.implementation, "reset_after": self.reset_after})
 
 
 def _has_arg(fn: Any, name: str) -> bool:

@@ -39,9 +39,15 @@ class Wrapper(Layer):
         self.built = True
 
     def get_config(self) -> dict:
-        config = {"layer": {"class_name": type(self.layer).__name__,
-                            "config": self.layer.get_config()}}
-        return {**super().get_config(), **config}
+        from tf1compat.keras.layers.serialization import serialize
+        return {**super().get_config(), "layer": serialize(self.layer)}
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: Optional[dict] = None) -> "Wrapper":
+        from tf1compat.keras.layers.serialization import deserialize
+        config = copy.deepcopy(config)
+        layer = deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)
 
 
 class Bidirectional(Wrapper):
@@ -62,8 +68,13 @@ class Bidirectional(Wrapper):
                              'be one of {"sum", "mul", "ave", "concat", None}')
         super().__init__(layer, **kwargs)
         self.forward_layer = self._recreate(layer)
-        self.backward_layer = backward_layer if backward_layer is not None else \
-            self._recreate(layer, go_backwards=True)
+        if backward_layer is None:
+            self.backward_layer = self._recreate(layer, go_backwards=True)
+        else:
+            from tf1compat.keras.layers.serialization import serialize
+            self.backward_layer = backward_layer
+            # Its config before the "backward_" name prefix, for get_config.
+            self._backward_layer_config = serialize(backward_layer)
         self.forward_layer._name = "forward_" + self.forward_layer.name
         self.backward_layer._name = "backward_" + self.backward_layer.name
         self._verify_layer_config()
@@ -180,8 +191,22 @@ class Bidirectional(Wrapper):
         raise AttributeError("Layer must be stateful.")
 
     def get_config(self) -> dict:
-        config = {**super().get_config(), "merge_mode": self.merge_mode}
-        return config
+        config = {"merge_mode": self.merge_mode}
+        if hasattr(self, "_backward_layer_config"):
+            config["backward_layer"] = self._backward_layer_config
+        return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: Optional[dict] = None
+                    ) -> "Bidirectional":
+        from tf1compat.keras.layers.serialization import deserialize
+        config = copy.deepcopy(config)
+        config.pop("num_constants", None)
+        config["layer"] = deserialize(config["layer"], custom_objects=custom_objects)
+        if config.get("backward_layer") is not None:
+            config["backward_layer"] = deserialize(config["backward_layer"],
+                                                   custom_objects=custom_objects)
+        return cls(**config)
 
 
 class TimeDistributed(Wrapper):

@@ -4,7 +4,9 @@ TF aggregates gradients from `replicas_to_aggregate` workers in conditional accu
 and a token queue before the chief applies them. tf1compat runs one process with no
 workers to wait for, so the wrapper computes and applies each step's gradients with the
 wrapped optimizer directly: what TF computes with a single replica. Its session hook and
-queue-runner helpers exist so that distributed-style scripts run unchanged.
+queue-runner helpers exist so that distributed-style scripts run unchanged. Between
+processes (a tf.train.Server cluster) `tf.train.SyncReplicasOptimizer` is the subclass of
+distribute/sync_replicas.py, which aggregates the workers' gradients.
 """
 
 from __future__ import annotations
@@ -27,11 +29,6 @@ class SyncReplicasOptimizer(Optimizer):
         if total_num_replicas is None:
             total_num_replicas = replicas_to_aggregate
         super().__init__(use_locking, name)
-        if replicas_to_aggregate != 1 or total_num_replicas != 1:
-            _logging.warning(
-                "SyncReplicasOptimizer: tf1compat runs one process, so gradients are "
-                "applied every step (replicas_to_aggregate=%s, total_num_replicas=%s "
-                "behave as 1).", replicas_to_aggregate, total_num_replicas)
         self._opt = opt
         self._replicas_to_aggregate = replicas_to_aggregate
         self._total_num_replicas = total_num_replicas
@@ -51,6 +48,12 @@ class SyncReplicasOptimizer(Optimizer):
         if global_step is None:
             raise ValueError("Global step is required to check staleness")
         self._global_step = global_step
+        if self._replicas_to_aggregate != 1 or self._total_num_replicas != 1:
+            _logging.warning(
+                "SyncReplicasOptimizer: no parameter-server cluster in this process, so "
+                "gradients are applied every step (replicas_to_aggregate=%s, "
+                "total_num_replicas=%s behave as 1).", self._replicas_to_aggregate,
+                self._total_num_replicas)
         train_op = self._opt.apply_gradients(grads_and_vars, global_step=global_step,
                                              name=name)
         if self._variable_averages is not None:

@@ -1,0 +1,53 @@
+"""Writes the Keras HDF5 files in tests/fixtures/keras/ with real tf-keras (run with a TF
+venv, never in CI): the golden case cases_keras_saving.load_tf_keras_fixtures checks that
+tf1compat loads them and predicts as tf-keras does.
+
+    /tmp/tf/bin/python scripts/record_keras_fixtures.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+OUT = os.path.join(ROOT, "tests", "fixtures", "keras")
+
+
+def main() -> int:
+    import numpy as np
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    tf.get_logger().setLevel("ERROR")
+    from tests.golden.keras_util import data, mlp, set_weights
+    os.makedirs(OUT, exist_ok=True)
+
+    model = mlp(tf, seed=6)
+    model.compile(tf.keras.optimizers.Adam(0.02), "mse", metrics=["mae"])
+    x, y = data(8)
+    model.fit(x, y, batch_size=4, epochs=3, verbose=0, shuffle=False)
+    model.save(os.path.join(OUT, "mlp_adam.h5"))
+    mlp(tf, seed=7).save_weights(os.path.join(OUT, "mlp_weights.h5"))
+
+    tf.reset_default_graph()
+    cnn = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(3, 3, activation="relu", input_shape=(6, 6, 1)),
+        tf.keras.layers.MaxPooling2D(2), tf.keras.layers.BatchNormalization(),
+        tf.keras.layers.Flatten(), tf.keras.layers.Dense(2, activation="softmax")])
+    set_weights(cnn, 4)
+    cnn.compile("rmsprop", "categorical_crossentropy", metrics=["accuracy"])
+    images = np.random.RandomState(0).rand(6, 6, 6, 1).astype(np.float32)
+    labels = tf.keras.utils.to_categorical([0, 1, 0, 1, 1, 0], 2)
+    cnn.fit(images, labels, batch_size=3, epochs=1, verbose=0, shuffle=False)
+    cnn.save(os.path.join(OUT, "small_cnn.h5"))
+    print("wrote", sorted(os.listdir(OUT)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

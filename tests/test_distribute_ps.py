@@ -1,0 +1,110 @@
+"""Parameter-server training (tf.train.Server on torch.distributed.rpc): 1 ps, 2 workers.
+
+The three tasks run as subprocesses on free local ports, with timeouts, always killed.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import List
+
+import numpy as np
+import pytest
+
+WORKER = Path(__file__).parent / "fixtures" / "distributed" / "ps_worker.py"
+JOB_TIMEOUT = 240
+
+
+def _free_ports(n: int) -> List[int]:
+    sockets = [socket.socket() for _ in range(n)]
+    try:
+        for s in sockets:
+            s.bind(("localhost", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def _run_cluster(mode: str, tmp_path: Path, rpc_timeout: int = 60,
+                 expected: tuple = (0, 0, 0)) -> List[Path]:
+    ports = ",".join(map(str, _free_ports(3)))
+    tasks = [("ps", 0), ("worker", 0), ("worker", 1)]
+    outs = [tmp_path / f"{job}{task}.{'npz' if job == 'ps' else 'txt'}" for job, task in tasks]
+    env = dict(os.environ, OMP_NUM_THREADS="1", TF1COMPAT_RPC_TIMEOUT=str(rpc_timeout))
+    procs = []
+    try:
+        for (job, task), out in zip(tasks, outs):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "tf1compat", "run", str(WORKER), job, str(task), ports,
+                 mode, str(out)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
+        for p, code in zip(procs, expected):
+            text, _ = p.communicate(timeout=JOB_TIMEOUT)
+            assert p.returncode == code, text.decode(errors="replace")[-3000:]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    return outs
+
+
+def test_async_workers_converge_and_global_step_counts_every_update(tmp_path):
+    ps, worker0, worker1 = _run_cluster("async", tmp_path)
+    held = np.load(ps)
+    updates = int(worker0.read_text()) + int(worker1.read_text())
+    assert int(held["global_step"]) == updates >= 20
+    assert int(worker0.read_text()) > 0 and int(worker1.read_text()) > 0
+    # y = x @ [1, -2, 0.5] + 0.3: the ps weights moved from zeros towards it.
+    assert np.abs(held["weights"].ravel() - [1.0, -2.0, 0.5]).max() < 1.0
+
+
+def _single_process_reference(steps: int):
+    """GradientDescent(0.1) on the workers' combined batch, in this process."""
+    import tf1compat as tf
+    rng = np.random.RandomState(0)
+    features = rng.randn(8, 3).astype(np.float32)
+    targets = features @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
+    with tf.Graph().as_default():
+        weights = tf.get_variable("weights", [3, 1], initializer=tf.zeros_initializer())
+        bias = tf.get_variable("bias", [1], initializer=tf.zeros_initializer())
+        loss = tf.reduce_mean(tf.square(tf.matmul(features, weights) + bias - targets))
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(steps):
+                sess.run(train_op)
+            return sess.run({"weights": weights, "bias": bias})
+
+
+def test_sync_replicas_equal_one_process_on_the_combined_batch(tmp_path):
+    ps, worker0, worker1 = _run_cluster("sync", tmp_path)
+    held = np.load(ps)
+    assert int(worker0.read_text()) == int(worker1.read_text()) == int(held["global_step"]) == 6
+    reference = _single_process_reference(6)
+    for name, value in reference.items():
+        np.testing.assert_allclose(held[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_a_dead_sync_worker_fails_the_other_within_the_timeout(tmp_path):
+    outs = _run_cluster("sync_die", tmp_path, rpc_timeout=10, expected=(0, 0, 3))
+    kind, waited, message = outs[1].read_text().split("\n", 2)
+    assert kind == "DeadlineExceededError", message
+    assert float(waited) < 40
+    assert "1 of 2 replicas" in message
+
+
+def test_server_arguments_as_tf():
+    import tf1compat as tf
+    cluster = tf.train.ClusterSpec({"ps": ["localhost:1"], "worker": ["localhost:2",
+                                                                     "localhost:3"]})
+    with pytest.raises(ValueError, match="job_name"):
+        tf.train.Server(cluster, start=False)
+    with pytest.raises(ValueError, match="task_index"):
+        tf.train.Server(cluster, job_name="worker", start=False)
+    server = tf.train.Server(cluster, job_name="worker", task_index=1, start=False)
+    assert server.target == "grpc://localhost:3"
+    with pytest.raises(NotImplementedError, match="protocol"):
+        tf.train.Server(cluster, job_name="ps", protocol="grpc+verbs", start=False)

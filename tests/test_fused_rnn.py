@@ -1,0 +1,146 @@
+"""dynamic_rnn on torch's fused kernels (rnn/fused.py) against the cell loop it replaces:
+same outputs, states and gradients (inputs, initial state, every variable)."""
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.rnn import fused
+
+B, T, D = 4, 6, 3
+
+
+def _cells(kind):
+    rnn = tf.nn.rnn_cell
+    return {
+        "basic_lstm": lambda: rnn.BasicLSTMCell(5),
+        "basic_lstm_concat": lambda: rnn.BasicLSTMCell(5, forget_bias=0.3, state_is_tuple=False),
+        "lstm": lambda: rnn.LSTMCell(5, forget_bias=0.5),
+        "rnn_tanh": lambda: rnn.BasicRNNCell(4),
+        "rnn_relu": lambda: rnn.BasicRNNCell(4, activation=tf.nn.relu),
+        "multi": lambda: rnn.MultiRNNCell([rnn.LSTMCell(5), rnn.BasicLSTMCell(3)]),
+    }[kind]()
+
+
+def _run_both(build, feeds_fn, monkeypatch):
+    """Builds the graph once; runs it with the fast path off and on; returns both
+    results and how often the fused kernels ran."""
+    calls = []
+    original = fused._run_layers
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(fused, "_run_layers", counting)
+    results = []
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        fetches, feeds = build()
+        init = tf.global_variables_initializer()
+        for flag in ("0", "1"):
+            monkeypatch.setenv("TF1COMPAT_FUSED_RNN", flag)
+            with tf.Session() as sess:
+                sess.run(init)
+                results.append(sess.run(fetches, feeds_fn(feeds)))
+    return results, len(calls)
+
+
+def _assert_same(a, b):
+    for x, y in zip(tf.nest.flatten(a), tf.nest.flatten(b)):
+        np.testing.assert_allclose(x, y, rtol=2e-5, atol=2e-6)
+
+
+def _graph(kind, lengths, time_major=False, dtype=tf.float32, use_resource=False):
+    def build():
+        shape = [T, B, D] if time_major else [B, T, D]
+        x = tf.placeholder(dtype, shape)
+        seq = tf.placeholder(tf.int32, [B]) if lengths is not None else None
+        with tf.variable_scope("v", use_resource=use_resource):
+            cell = _cells(kind)
+            init = cell.zero_state(B, dtype)
+            init = tf.nest.map_structure(lambda s: s + 0.1, init)
+            out, state = tf.nn.dynamic_rnn(cell, x, sequence_length=seq, initial_state=init,
+                                           time_major=time_major)
+        loss = tf.reduce_sum(out * out) + sum(tf.reduce_sum(tf.sin(s))
+                                               for s in tf.nest.flatten(state))
+        sources = [x] + tf.nest.flatten(init) + tf.trainable_variables()
+        grads = tf.gradients(loss, sources)
+        return (out, state, grads), (x, seq)
+
+    def feeds(ph):
+        rng = np.random.RandomState(0)
+        x, seq = ph
+        shape = [T, B, D] if time_major else [B, T, D]
+        d = {x: rng.randn(*shape).astype(dtype.as_numpy_dtype)}
+        if seq is not None:
+            d[seq] = lengths
+        return d
+    return build, feeds
+
+
+@pytest.mark.parametrize("kind", ["basic_lstm", "basic_lstm_concat", "lstm", "rnn_tanh",
+                                  "rnn_relu", "multi"])
+@pytest.mark.parametrize("lengths", [None, [6, 2, 0, 9]])
+def test_fused_matches_cell_loop(kind, lengths, monkeypatch):
+    (loop, fast), calls = _run_both(*_graph(kind, lengths), monkeypatch)
+    assert calls >= 1
+    _assert_same(loop, fast)
+    if lengths is not None:
+        out = fast[0]
+        assert not out[2].any() and not out[1, 2:].any()   # rows past their length
+
+
+def test_time_major_float64_resource_variables(monkeypatch):
+    (loop, fast), calls = _run_both(*_graph("lstm", [3, 6, 1, 2], time_major=True,
+                                            dtype=tf.float64, use_resource=True), monkeypatch)
+    assert calls >= 1
+    _assert_same(loop, fast)
+
+
+def test_bidirectional(monkeypatch):
+    def build():
+        x = tf.placeholder(tf.float32, [B, T, D])
+        seq = tf.placeholder(tf.int32, [B])
+        (fw, bw), (sf, sb) = tf.nn.bidirectional_dynamic_rnn(
+            tf.nn.rnn_cell.LSTMCell(4), tf.nn.rnn_cell.LSTMCell(4), x, sequence_length=seq,
+            dtype=tf.float32)
+        loss = tf.reduce_sum(fw * bw) + tf.reduce_sum(sf.h) + tf.reduce_sum(sb.c)
+        return (fw, bw, sf, sb, tf.gradients(loss, [x] + tf.trainable_variables())), (x, seq)
+
+    def feeds(ph):
+        return {ph[0]: np.random.RandomState(1).randn(B, T, D).astype(np.float32),
+                ph[1]: [6, 3, 1, 5]}
+    (loop, fast), calls = _run_both(build, feeds, monkeypatch)
+    assert calls >= 2
+    _assert_same(loop, fast)
+
+
+def test_unfusable_cells_say_why():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [B, T, D])
+        tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), x, dtype=tf.float32, scope="g")
+        tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(3, use_peepholes=True), x,
+                          dtype=tf.float32, scope="p")
+        tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(3), x, dtype=tf.float32, scope="ok")
+        loops = {op.name.split("/")[0]: op.get_attr("loop")
+                 for op in tf.get_default_graph().get_operations() if op.type == "While"}
+    assert "reset gate" in loops["g"].fast_path_reason and loops["g"].fast_path is None
+    assert "peepholes" in loops["p"].fast_path_reason
+    assert loops["ok"].fast_path is not None and loops["ok"].fast_path_reason is None
+
+
+def test_training_updates_match(monkeypatch):
+    def build():
+        x = tf.placeholder(tf.float32, [B, T, D])
+        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(5), x, dtype=tf.float32)
+        loss = tf.reduce_mean(tf.square(out - 0.5))
+        step = tf.train.AdamOptimizer(0.05).minimize(loss)
+        with tf.control_dependencies([step]):
+            after = [tf.identity(v) for v in tf.trainable_variables()]
+        return after, (x, None)
+
+    def feeds(ph):
+        return {ph[0]: np.random.RandomState(2).randn(B, T, D).astype(np.float32)}
+    (loop, fast), calls = _run_both(build, feeds, monkeypatch)
+    assert calls >= 1
+    _assert_same(loop, fast)

@@ -1,0 +1,234 @@
+"""Hot plans compiled whole (runtime/hot_plans.py): who is compiled, the snapshot check,
+the trial, the fallbacks and their reasons, and that results never change."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+import torch
+
+import tf1compat as tf
+from tf1compat.runtime import hot_plans
+from tf1compat.runtime.hot_plans import COMPILED, COUNTING, FALLBACK, OP_BY_OP
+
+
+@pytest.fixture
+def compile_env(monkeypatch):
+    monkeypatch.setenv("TF1COMPAT_COMPILE_AFTER", "3")
+    monkeypatch.setenv("TF1COMPAT_COMPILE_MIN_OPS", "20")
+    monkeypatch.setenv("TF1COMPAT_COMPILE_BACKEND", "eager")
+    monkeypatch.setenv("TF1COMPAT_COMPILE_BACKGROUND", "0")
+    return monkeypatch
+
+
+def _chain(n=30):
+    x = tf.placeholder(tf.float32, [None])
+    h = x
+    for i in range(n):
+        h = tf.tanh(h) if i % 2 else h * 1.01 + 0.01
+    return x, h
+
+
+def _plan(sess):
+    return list(sess._plans.values())[-1]
+
+
+def _fake_compile(monkeypatch, make):
+    calls = []
+
+    def fake(fn, backend):
+        calls.append(backend)
+        return make(fn)
+    monkeypatch.setattr(hot_plans, "_compile", fake)
+    return calls
+
+
+def test_hot_plan_is_compiled_and_results_stay(compile_env):
+    with tf.Graph().as_default():
+        x, h = _chain()
+        feed = {x: np.linspace(-1, 1, 16).astype(np.float32)}
+        with tf.Session() as sess:
+            want = sess.run(h, feed)
+            for _ in range(3 + 2 * hot_plans._TRIAL_RUNS + 2):
+                np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6)
+            record = _plan(sess).hot
+    assert record.status in (COMPILED, FALLBACK)
+    if record.status == FALLBACK:
+        assert "not faster" in record.reason
+    assert record.compiled_us > 0 and record.op_by_op_us > 0
+
+
+def test_faster_compiled_function_is_kept_and_other_shapes_run_op_by_op(compile_env):
+    used = []
+    fast = {}
+
+    def make(fn):
+        def compiled(feeds, state):
+            used.append(tuple(feeds[0].shape))
+            return fast["fn"](feeds, state)
+        return compiled
+    _fake_compile(compile_env, make)
+    with tf.Graph().as_default():
+        x, h = _chain()
+        with tf.Session() as sess:
+            sess.run(h, {x: np.ones(4, np.float32)})
+            plan = _plan(sess)
+            hp = plan.fn
+            fast["fn"] = hp.eager
+            hp.eager = _slow(hp.eager)            # so the trial prefers the compiled one
+            for _ in range(2 + 2 * hot_plans._TRIAL_RUNS):
+                sess.run(h, {x: np.ones(4, np.float32)})
+            assert plan.hot.status == COMPILED
+            n = len(used)
+            out = sess.run(h, {x: np.full(7, 0.5, np.float32)})      # another shape
+            assert len(used) == n and out.shape == (7,)
+            sess.run(h, {x: np.ones(4, np.float32)})
+            assert len(used) == n + 1
+
+
+def _slow(fn):
+    def slow(feeds, state):
+        time.sleep(0.002)
+        return fn(feeds, state)
+    return slow
+
+
+def test_wrong_compiled_results_are_never_used(compile_env):
+    _fake_compile(compile_env, lambda fn: (lambda feeds, state: tuple(
+        v + 1 for v in fn(feeds, state))))
+    with tf.Graph().as_default():
+        x, h = _chain()
+        feed = {x: np.ones(5, np.float32)}
+        with tf.Session() as sess:
+            want = sess.run(h, feed)
+            for _ in range(20):
+                np.testing.assert_array_equal(sess.run(h, feed), want)
+            assert _plan(sess).hot.status == FALLBACK
+            assert "differ" in _plan(sess).hot.reason
+
+
+def test_compile_failure_is_recorded(compile_env):
+    def boom(fn):
+        raise RuntimeError("no compiler here")
+    _fake_compile(compile_env, boom)
+    with tf.Graph().as_default():
+        x, h = _chain()
+        with tf.Session() as sess:
+            for _ in range(6):
+                sess.run(h, {x: np.ones(3, np.float32)})
+            hot = _plan(sess).hot
+    assert hot.status == FALLBACK and "no compiler here" in hot.reason
+
+
+def test_background_compile_never_stalls_the_loop(compile_env):
+    compile_env.setenv("TF1COMPAT_COMPILE_BACKGROUND", "1")
+    release = threading.Event()
+
+    def make(fn):
+        release.wait(30)
+        return fn
+    _fake_compile(compile_env, make)
+    with tf.Graph().as_default():
+        x, h = _chain()
+        with tf.Session() as sess:
+            start = time.perf_counter()
+            for _ in range(20):
+                sess.run(h, {x: np.ones(3, np.float32)})
+            elapsed = time.perf_counter() - start
+            assert _plan(sess).hot.status == hot_plans.COMPILING
+            release.set()
+    assert elapsed < 20
+
+
+@pytest.mark.parametrize("build,reason", [
+    (lambda: tf.random_normal([3]) + tf.zeros([3]), "side effects"),
+    (lambda: tf.constant(1.0) + 2.0, "fewer than"),
+    (lambda: tf.strings.join([tf.constant("a"), tf.constant("b")]), "string"),
+])
+def test_blockers_are_named(compile_env, build, reason):
+    with tf.Graph().as_default():
+        out = build()
+        with tf.Session() as sess:
+            sess.run(out)
+            hot = _plan(sess).hot
+    assert hot.status == OP_BY_OP and reason in hot.reason
+
+
+def test_gradient_plans_and_off_switch(compile_env):
+    with tf.Graph().as_default():
+        x, h = _chain()
+        g = tf.gradients(tf.reduce_sum(h), x)[0]
+        with tf.Session() as sess:
+            sess.run(g, {x: np.ones(3, np.float32)})
+            assert "gradient" in _plan(sess).hot.reason
+        compile_env.setenv("TF1COMPAT_COMPILE", "off")
+        with tf.Session() as sess:
+            sess.run(h, {x: np.ones(3, np.float32)})
+            assert _plan(sess).hot.reason == "TF1COMPAT_COMPILE=off"
+            assert _plan(sess).hot.status == OP_BY_OP
+
+
+def test_bad_settings_are_clear(compile_env):
+    compile_env.setenv("TF1COMPAT_COMPILE_AFTER", "soon")
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="TF1COMPAT_COMPILE_AFTER"):
+            tf.Session()
+
+
+def test_jit_session(compile_env):
+    """XLA's JIT switch compiles plans from their first run, small and gradient plans
+    included; training steps stay op by op (variable updates) with the reason, and the
+    trajectory is the op-by-op one."""
+    def train(config):
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, [8, 4])
+            w = tf.get_variable("w", [4, 2], initializer=tf.constant_initializer(0.1))
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+            grad = tf.gradients(loss, w)[0]
+            step = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+            with tf.Session(config=config) as sess:
+                sess.run(tf.global_variables_initializer())
+                feed = {x: np.arange(32, dtype=np.float32).reshape(8, 4) / 32}
+                losses = []
+                for _ in range(15):
+                    losses.append(sess.run([loss, grad], feed))
+                    sess.run(step, feed)
+                records = [p.hot for p in sess._plans.values()]
+                return losses, sess.run(w), records
+    config = tf.ConfigProto()
+    config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+    jit_losses, jit_w, records = train(config)
+    compile_env.setenv("TF1COMPAT_COMPILE", "off")
+    losses, w, _ = train(None)
+    for a, b in zip(jit_losses, losses):
+        np.testing.assert_allclose(a[0], b[0], rtol=1e-5)
+        np.testing.assert_allclose(a[1], b[1], rtol=1e-5)
+    np.testing.assert_allclose(jit_w, w, rtol=1e-5)
+    statuses = {r.status for r in records}
+    assert statuses & {COMPILED, FALLBACK, hot_plans.TRIAL}
+    assert any("updates variables" in r.reason for r in records)
+
+
+def test_dataflow_plans_stay_op_by_op_even_under_jit():
+    """An imported TF1 loop (Enter/Merge/NextIteration...) runs on the dataflow executor:
+    no function to trace, so a JIT session leaves it uncompiled and says why."""
+    import os
+    from tests.test_graph_import import _import, _load
+    d, spec, arrays = _load("nested_control_flow")
+    config = tf.ConfigProto()
+    config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+    with tf.Graph().as_default():
+        saver = _import(d, spec)
+        with tf.Session(config=config) as sess:
+            if spec["checkpoint"]:
+                (saver or tf.train.Saver()).restore(sess, os.path.join(d, spec["checkpoint"]))
+            run = spec["runs"][0]
+            feeds = {name: arrays[key] for name, key in run["feeds"].items()}
+            for _ in range(3):
+                got = sess.run(run["fetches"], feeds)
+            plan = _plan(sess)
+    assert plan.dataflow and plan.hot.status == OP_BY_OP
+    assert "dataflow" in plan.hot.reason
+    for value, key in zip(got, run["values"]):
+        np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6)

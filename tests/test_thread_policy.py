@@ -1,0 +1,156 @@
+"""Thread policy (tf1compat/_thread_policy.py): decided before torch loads, overridable."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+import tf1compat as tf
+from tf1compat import _thread_policy
+
+_PROBE = ("import json, os, sys\n"
+          "{pre}\n"
+          "import tf1compat, torch\n"
+          "d = tf1compat._thread_policy.describe()\n"
+          "d['env_wait'] = os.environ.get('OMP_WAIT_POLICY')\n"
+          "d['torch_threads'] = torch.get_num_threads()\n"
+          "print(json.dumps(d))\n")
+
+
+def _probe(env_extra, pre=""):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMP_", "TF1COMPAT_", "GOMP_"))}
+    env.update(env_extra)
+    out = subprocess.run([sys.executable, "-c", _PROBE.format(pre=pre)], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_passive_wait_policy_set_before_torch_loads():
+    d = _probe({})
+    assert d["torch_loaded_first"] is False
+    assert d["env_wait"] == "PASSIVE" and d["wait_policy"] == "PASSIVE"
+    assert 1 <= d["torch_threads"] <= _thread_policy.available_cores()
+    assert d["threads_reason"].startswith("auto")
+    assert d["torch_threads"] == _thread_policy.available_cores()
+
+
+def test_torch_imported_first_is_reported_not_hidden():
+    d = _probe({}, pre="import torch")
+    assert d["torch_loaded_first"] is True
+    assert d["env_wait"] is None
+    assert "imported before tf1compat" in d["wait_policy_reason"]
+
+
+def test_user_variables_win():
+    d = _probe({"OMP_WAIT_POLICY": "active", "OMP_NUM_THREADS": "1"})
+    assert d["wait_policy"] == "ACTIVE" and d["env_wait"] == "active"
+    assert d["torch_threads"] == 1 and "OMP_NUM_THREADS" in d["threads_reason"]
+    d = _probe({"TF1COMPAT_THREADS": "2", "TF1COMPAT_WAIT_POLICY": "keep"})
+    assert d["torch_threads"] == 2 and d["threads_reason"] == "TF1COMPAT_THREADS"
+    assert d["env_wait"] is None
+
+
+def test_bad_setting_is_a_clear_error():
+    env = dict(os.environ, TF1COMPAT_THREADS="many")
+    out = subprocess.run([sys.executable, "-c", "import tf1compat"], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode != 0 and "TF1COMPAT_THREADS must be" in out.stderr
+
+
+@pytest.fixture
+def restore_threads():
+    before = torch.get_num_threads()
+    yield
+    torch.set_num_threads(before)
+    _thread_policy._STATE["threads"] = before
+
+
+def test_session_config_intra_op_threads_honoured(restore_threads):
+    with tf.Graph().as_default():
+        tf.constant(1.0)
+        with tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=3)):
+            assert torch.get_num_threads() == 3
+            assert _thread_policy.describe()["threads_reason"] == \
+                "ConfigProto.intra_op_parallelism_threads"
+
+
+def test_program_set_threads_are_kept(restore_threads):
+    torch.set_num_threads(3)
+    with tf.Graph().as_default():
+        tf.constant(1.0)
+        with tf.Session():
+            assert torch.get_num_threads() == 3
+    assert "program" in _thread_policy.describe()["threads_reason"]
+
+
+# -- runtime/thread_tuner.py -----------------------------------------------------------------
+
+def _heavy_graph():
+    x = tf.placeholder(tf.float32, [None, 64])
+    w = tf.constant(np.full((64, 64), 0.01, np.float32))
+    h = x
+    for _ in range(4):
+        h = tf.tanh(tf.matmul(h, w))
+    return x, h
+
+
+def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
+    from tf1compat.runtime import thread_tuner
+    if _thread_policy.available_cores() < 2:
+        pytest.skip("one core: nothing to tune")
+    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    slow_on_one = {"n": 0}
+    with tf.Graph().as_default():
+        x, h = _heavy_graph()
+        with tf.Session() as sess:
+            feed = {x: np.ones((8, 64), np.float32)}
+            want = sess.run(h, feed)
+            plan = list(sess._plans.values())[-1]
+            tuned = plan.fn
+            assert isinstance(tuned, thread_tuner._TunedPlan)
+            inner = tuned.fn
+
+            now = [0.0]
+            monkeypatch.setattr(thread_tuner, "_clock", lambda: now[0])
+
+            def fake(feeds, state):          # one thread made slow on purpose
+                if torch.get_num_threads() == 1:
+                    slow_on_one["n"] += 1
+                now[0] += 0.005 if torch.get_num_threads() == 1 else 0.001
+                return inner(feeds, state)
+            tuned.fn = fake
+            for _ in range(thread_tuner._WARMUP_RUNS + 2 * thread_tuner._TRIAL_RUNS + 3):
+                np.testing.assert_array_equal(sess.run(h, feed), want)
+            assert tuned.best == _thread_policy.available_cores()
+            assert torch.get_num_threads() == tuned.best
+            assert slow_on_one["n"] == thread_tuner._TRIAL_RUNS
+            assert "measured" in _thread_policy.describe()["threads_reason"]
+
+
+def test_tuner_leaves_quick_plans_and_explicit_counts(restore_threads, monkeypatch):
+    from tf1compat.runtime import thread_tuner
+    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2])
+        y = x + 1.0
+        with tf.Session() as sess:
+            for _ in range(thread_tuner._WARMUP_RUNS + 3):
+                sess.run(y, {x: [1.0, 2.0]})
+            plan = list(sess._plans.values())[-1]
+            assert not isinstance(plan.fn, thread_tuner._TunedPlan)   # too quick
+        with tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=1)) as sess:
+            sess.run(y, {x: [1.0, 2.0]})
+            plan = list(sess._plans.values())[-1]
+            assert not isinstance(plan.fn, thread_tuner._TunedPlan)   # user's count

@@ -1,0 +1,178 @@
+"""Thread policy: how many threads torch's kernels use, and how idle OpenMP threads wait.
+
+A CPU shared with other work is where TF1 scripts usually run, and torch's defaults suit
+an idle one: as many OpenMP threads as cores, each spinning after a parallel region in
+case another follows. With every core busy those threads spin against each other and
+against the other processes; a training loop then runs many times slower than on one
+thread. TensorFlow's own pools block instead of spinning, so it degrades gently.
+
+So tf1compat decides before torch loads (`import tf1compat`, hence also `install()` and
+the `tf1compat` command, runs `prepare_environment()` first):
+
+* OpenMP's wait policy: `OMP_WAIT_POLICY=PASSIVE` (idle threads sleep), unless the user
+  set `OMP_WAIT_POLICY` or `TF1COMPAT_WAIT_POLICY=keep|active`. libgomp reads this once,
+  when torch's library loads: if torch was imported before tf1compat it is too late, and
+  `describe()` says so.
+* The thread count, applied with `torch.set_num_threads` once torch is loaded (and again
+  for each Session, which also honours `ConfigProto.intra_op_parallelism_threads` /
+  `inter_op_parallelism_threads`): `TF1COMPAT_THREADS=N` fixes it; otherwise
+  `OMP_NUM_THREADS` (torch's own reading) wins when set; otherwise ("auto") every core
+  the process may use, as TF does, and runtime/thread_tuner.py then times each heavy
+  plan's own runs on one thread and on every core and keeps the faster: with one
+  CPU-bound process per core beside it one thread wins, on a machine shared by many
+  processes every core does, and no reading of the load tells which in advance.
+
+`describe()` returns the decisions and their reasons; `TF1COMPAT_THREADS_VERBOSE=1` prints
+them to stderr when tf1compat is imported. This module imports nothing from tf1compat and
+torch only inside `apply()`, so it can run before torch exists in the process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Dict, Optional
+
+__all__ = ["prepare_environment", "apply", "apply_session_config", "describe",
+           "available_cores", "is_automatic", "set_tuned_threads"]
+
+_STATE: Dict[str, Any] = {
+    "torch_loaded_first": None,  # True when torch was imported before tf1compat
+    "wait_policy": None,         # what OpenMP's idle threads do, as far as we know
+    "wait_policy_reason": "",
+    "threads": None,             # torch.get_num_threads() after our last decision
+    "threads_reason": "",
+    "interop_threads_reason": "",
+}
+
+
+def available_cores() -> int:
+    """The processors this process may run on (its affinity mask; cgroup quotas unseen)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _env(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def prepare_environment() -> None:
+    """Sets OpenMP's wait policy for torch to read when it loads (call before torch loads).
+
+    Idempotent; records whether it was in time."""
+    if _STATE["torch_loaded_first"] is not None:
+        return
+    loaded = "torch" in sys.modules
+    _STATE["torch_loaded_first"] = loaded
+    requested = _env("TF1COMPAT_WAIT_POLICY").lower() or "passive"
+    user_policy = _env("OMP_WAIT_POLICY")
+    if user_policy:
+        _STATE["wait_policy"] = user_policy.upper()
+        _STATE["wait_policy_reason"] = "OMP_WAIT_POLICY set by the user"
+    elif requested == "keep":
+        _STATE["wait_policy"] = "libgomp default (spin, then sleep)"
+        _STATE["wait_policy_reason"] = "TF1COMPAT_WAIT_POLICY=keep"
+    elif loaded:
+        _STATE["wait_policy"] = "libgomp default (spin, then sleep)"
+        _STATE["wait_policy_reason"] = ("torch was imported before tf1compat: OpenMP read its "
+                                        "wait policy already; set OMP_WAIT_POLICY=PASSIVE "
+                                        "before starting Python to change it")
+    elif requested in ("passive", "active"):
+        os.environ["OMP_WAIT_POLICY"] = requested.upper()
+        _STATE["wait_policy"] = requested.upper()
+        _STATE["wait_policy_reason"] = ("tf1compat's default (idle threads sleep)"
+                                        if requested == "passive" and
+                                        not _env("TF1COMPAT_WAIT_POLICY")
+                                        else "TF1COMPAT_WAIT_POLICY")
+    else:
+        raise ValueError(f"TF1COMPAT_WAIT_POLICY must be passive, active or keep, "
+                         f"not {requested!r}")
+
+
+def _decide_threads() -> tuple:
+    """(thread count or None to leave torch's, reason)."""
+    fixed = _env("TF1COMPAT_THREADS").lower()
+    if fixed and fixed != "auto":
+        try:
+            n = int(fixed)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ValueError(f"TF1COMPAT_THREADS must be 'auto' or a positive integer, "
+                             f"not {fixed!r}")
+        return n, "TF1COMPAT_THREADS"
+    if _env("OMP_NUM_THREADS") and not fixed:
+        return None, "OMP_NUM_THREADS set by the user (torch's reading)"
+    return available_cores(), "auto: every core this process may use (TF's default)"
+
+
+def apply() -> None:
+    """Applies the thread count to torch (torch is imported here)."""
+    import torch
+    if _STATE["threads"] is not None and (torch.get_num_threads() != _STATE["threads"] or
+                                          _STATE["threads_reason"].startswith("set by")):
+        # Someone called torch.set_num_threads (or tf.config.threading) since our last
+        # decision: theirs stands.
+        _STATE["threads"] = torch.get_num_threads()
+        _STATE["threads_reason"] = "set by the program (torch.set_num_threads)"
+        return
+    n, reason = _decide_threads()
+    if n is not None and torch.get_num_threads() != n:
+        torch.set_num_threads(n)
+    _STATE["threads"] = torch.get_num_threads()
+    _STATE["threads_reason"] = reason
+    if _env("TF1COMPAT_THREADS_VERBOSE") not in ("", "0"):
+        print(f"tf1compat threads: {describe()}", file=sys.stderr)
+
+
+def apply_session_config(config: Any) -> None:
+    """A Session's thread settings: ConfigProto's intra/inter-op counts when set (as TF,
+    the user's numbers are taken as they are), else the process policy decided again,
+    since the load may have changed since import."""
+    import torch
+    intra = int(getattr(config, "intra_op_parallelism_threads", 0) or 0)
+    if intra > 0:
+        torch.set_num_threads(intra)
+        _STATE["threads"] = intra
+        _STATE["threads_reason"] = "ConfigProto.intra_op_parallelism_threads"
+    else:
+        apply()
+    inter = int(getattr(config, "inter_op_parallelism_threads", 0) or 0)
+    if inter > 0:
+        try:
+            torch.set_num_interop_threads(inter)
+            _STATE["interop_threads_reason"] = "ConfigProto.inter_op_parallelism_threads"
+        except RuntimeError:
+            # torch fixes its inter-op pool at its first use; ops of one plan run in order
+            # on the calling thread anyway, so only torch's own async work is affected.
+            _STATE["interop_threads_reason"] = (
+                f"ConfigProto.inter_op_parallelism_threads={inter} not applied: torch's "
+                f"inter-op pool was already started")
+
+
+def is_automatic() -> bool:
+    """Whether the thread count is tf1compat's to choose: the automatic policy, and no
+    one has called torch.set_num_threads since (runtime/thread_tuner.py asks)."""
+    if not _STATE["threads_reason"].startswith("auto"):
+        return False
+    import torch
+    return torch.get_num_threads() == _STATE["threads"]
+
+
+def set_tuned_threads(n: int, medians: Optional[Dict[int, float]] = None) -> None:
+    """Sets the automatic policy's thread count (runtime/thread_tuner.py's choice)."""
+    import torch
+    if torch.get_num_threads() != n:
+        torch.set_num_threads(n)
+    _STATE["threads"] = n
+    if medians is not None:
+        timings = ", ".join(f"{k} thread{'s' if k > 1 else ''} {v * 1e3:.1f} ms"
+                            for k, v in sorted(medians.items()))
+        _STATE["threads_reason"] = f"auto, measured on a heavy plan: {timings}"
+
+
+def describe() -> Dict[str, Any]:
+    """The current decisions and why (a copy)."""
+    return {k: v for k, v in _STATE.items() if not k.startswith("_")}

@@ -1,0 +1,302 @@
+"""`tf.train.Server` on torch.distributed.rpc: parameter-server training between processes.
+
+Every task of the ClusterSpec (`ps` and `worker` jobs alike) runs a `tf.train.Server`;
+the servers join one torch.distributed.rpc group (TensorPipe), whose rendezvous is the
+address of the cluster's first task (jobs in name order, tasks in index order). A `ps` task
+keeps the values of the variables placed on it (`replica_device_setter` puts every
+variable on `/job:ps/task:k`) and `server.join()` serves them until every other task has
+finished. A worker's session on `server.target` (`tf.Session(server.target)`,
+`MonitoredTrainingSession(master=server.target)`) runs its graph locally on copies of those
+variables:
+
+* before each run it pulls the current values of the graph's ps variables; a variable no
+  ps task has yet is uninitialized for this worker (what the chief's init op makes);
+* after the run it sends what the run changed: a variable new on this worker is offered
+  to its ps task (the first value wins, as TF's chief initializes); a changed one sends
+  the change `after - before`, which the ps task adds to its value under a lock.
+
+Adding the change is TF's asynchronous ("Hogwild") update: a GradientDescent step lands on
+the ps value of the moment, and `global_step.assign_add(1)` counts every worker's update.
+Optimizers whose update reads slot values a concurrent worker changed meanwhile (Momentum,
+Adam) differ from TF by that staleness only. `SyncReplicasOptimizer` (sync_replicas.py)
+aggregates the workers' gradients first; its workers then all apply the same update, so
+its sessions send updates as values to set (`SYNC_REPLICAS_COLLECTION`).
+
+A ps task that cannot be reached (it died, or is not up within the timeout) makes the
+worker's run fail with `tf.errors.UnavailableError` naming the task.
+`TF1COMPAT_RPC_TIMEOUT` (seconds, default 60) bounds every exchange.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+from typing import Any, Dict, List, Optional, Tuple
+
+import torch
+import torch.distributed.rpc as rpc
+
+from tf1compat.framework import errors, hooks
+from tf1compat.framework.device_spec import DeviceSpec
+from tf1compat.training.device_setter import ClusterSpec
+
+__all__ = ["Server", "active_server", "task_name", "rpc_timeout", "SYNC_REPLICAS_COLLECTION",
+           "RPC_TIMEOUT_ENV"]
+
+RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
+# Graphs with a SyncReplicasOptimizer's train op add a marker here: updates are values.
+SYNC_REPLICAS_COLLECTION = "tf1compat_sync_replicas"
+_VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
+
+
+def rpc_timeout() -> float:
+    return float(os.environ.get(RPC_TIMEOUT_ENV, "60"))
+
+
+def task_name(job: str, index: int) -> str:
+    return f"{job}_{index}"
+
+
+# -- what a ps task serves (runs in the ps process, called over rpc) -------------------------
+
+class _VariableValues:
+    """The values of the variables placed on this task; one lock orders the updates."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.values: Dict[str, torch.Tensor] = {}
+
+
+_SERVED = _VariableValues()
+
+
+def _pull(names: List[str]) -> Dict[str, torch.Tensor]:
+    with _SERVED.lock:
+        return {n: _SERVED.values[n].clone() for n in names if n in _SERVED.values}
+
+
+def _push(initial: Dict[str, torch.Tensor], changes: Dict[str, torch.Tensor],
+          values: Dict[str, torch.Tensor]) -> None:
+    with _SERVED.lock:
+        for name, value in initial.items():
+            _SERVED.values.setdefault(name, value)
+        for name, change in changes.items():
+            current = _SERVED.values.get(name)
+            _SERVED.values[name] = change if current is None else current + change
+        _SERVED.values.update(values)
+
+
+class _FinishedTasks:
+    """On a ps task: the tasks that said they are done (their sessions will not call)."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.tasks: set = set()
+
+
+_FINISHED = _FinishedTasks()
+_LIVENESS_INTERVAL_S = 5.0
+
+
+def _task_finished(name: str) -> None:
+    with _FINISHED.condition:
+        _FINISHED.tasks.add(name)
+        _FINISHED.condition.notify_all()
+
+
+def _alive() -> bool:
+    return True
+
+
+# -- the server ----------------------------------------------------------------------------------
+
+_ACTIVE: Dict[str, Any] = {"server": None}
+
+
+def active_server() -> Optional["Server"]:
+    """The tf.train.Server this process runs, if any."""
+    return _ACTIVE["server"]
+
+
+class Server:
+    """`tf.train.Server(server_or_cluster_def, job_name, task_index, protocol, config,
+    start)`: this process's task of the cluster (see the module docstring)."""
+
+    def __init__(self, server_or_cluster_def: Any, job_name: Optional[str] = None,
+                 task_index: Optional[int] = None, protocol: Optional[str] = None,
+                 config: Any = None, start: bool = True):
+        cluster = ClusterSpec(server_or_cluster_def) if not isinstance(
+            server_or_cluster_def, ClusterSpec) else server_or_cluster_def
+        if protocol not in (None, "grpc"):
+            raise NotImplementedError(f"tf.train.Server(protocol={protocol!r}): tf1compat "
+                                      "serves over torch.distributed.rpc ('grpc' targets)")
+        jobs = sorted(cluster.jobs)
+        if job_name is None:
+            if len(jobs) != 1:
+                raise ValueError("Must specify an explicit `job_name`.")
+            job_name = jobs[0]
+        if job_name not in jobs:
+            raise ValueError(f"Job {job_name!r} is not in the cluster {cluster.as_dict()}")
+        if task_index is None:
+            if cluster.num_tasks(job_name) != 1:
+                raise ValueError("Must specify an explicit `task_index`.")
+            task_index = cluster.task_indices(job_name)[0]
+        self._cluster = cluster
+        self._job_name = job_name
+        self._task_index = int(task_index)
+        self._address = cluster.task_address(job_name, self._task_index)
+        self._tasks: List[Tuple[str, int]] = [(j, i) for j in jobs
+                                              for i in cluster.task_indices(j)]
+        self._started = False
+        self._stopped = False
+        if start:
+            self.start()
+
+    @property
+    def cluster(self) -> ClusterSpec:
+        return self._cluster
+
+    @property
+    def target(self) -> str:
+        """The session target of this task: `grpc://host:port`."""
+        return "grpc://" + self._address
+
+    @property
+    def server_def(self) -> Any:
+        raise NotImplementedError("tf.train.Server.server_def is not provided by tf1compat")
+
+    def start(self) -> None:
+        """Joins the cluster's rpc group (blocks until every task has started)."""
+        if self._started:
+            return
+        if _ACTIVE["server"] is not None:
+            raise errors.AlreadyExistsError(None, None, "This process already runs a "
+                                            "tf.train.Server (one task per process)")
+        first = self._cluster.task_address(*self._tasks[0])
+        options = rpc.TensorPipeRpcBackendOptions(init_method=f"tcp://{first}",
+                                                  rpc_timeout=rpc_timeout())
+        rank = self._tasks.index((self._job_name, self._task_index))
+        rpc.init_rpc(task_name(self._job_name, self._task_index), rank=rank,
+                     world_size=len(self._tasks), rpc_backend_options=options)
+        self._started = True
+        _ACTIVE["server"] = self
+        atexit.register(self._stop)
+
+    def join(self) -> None:
+        """Serves until every other task of the cluster has finished or died (TF's ps
+        `join()` blocks forever; here it returns once the workers are done, so ps
+        processes end)."""
+        self.start()
+        me = task_name(self._job_name, self._task_index)
+        waiting = {task_name(j, i) for j, i in self._tasks} - {me}
+        while waiting:
+            with _FINISHED.condition:
+                _FINISHED.condition.wait_for(lambda: waiting <= _FINISHED.tasks,
+                                             _LIVENESS_INTERVAL_S)
+                waiting -= _FINISHED.tasks
+            for task in sorted(waiting):
+                try:
+                    rpc.rpc_sync(task, _alive, timeout=_LIVENESS_INTERVAL_S)
+                except RuntimeError:
+                    waiting.discard(task)        # it died without saying goodbye
+        self._stop()
+
+    def _stop(self) -> None:
+        if self._started and not self._stopped:
+            self._stopped = True
+            me = task_name(self._job_name, self._task_index)
+            for job, index in self._tasks:
+                if job == "ps" and (job, index) != (self._job_name, self._task_index):
+                    try:
+                        rpc.rpc_sync(task_name(job, index), _task_finished, args=(me,),
+                                     timeout=_LIVENESS_INTERVAL_S)
+                    except RuntimeError:
+                        pass                     # that ps task is gone already
+            # Not graceful: a graceful shutdown waits for every task, dead ones included.
+            rpc.shutdown(graceful=False)
+            _ACTIVE["server"] = None
+
+    @staticmethod
+    def create_local_server(config: Any = None, start: bool = True) -> "Server":
+        """A one-task cluster on a free local port."""
+        import socket
+        with socket.socket() as s:
+            s.bind(("localhost", 0))
+            port = s.getsockname()[1]
+        return Server({"localhost": [f"localhost:{port}"]}, job_name="localhost",
+                      task_index=0, config=config, start=start)
+
+
+# -- worker sessions -------------------------------------------------------------------------------
+
+class _RemoteVariables:
+    """A worker session's exchange with the ps tasks around each run."""
+
+    def __init__(self, session: Any, server: Server):
+        self._session = session
+        self._server = server
+        self._by_task: Dict[str, List[str]] = {}
+        self._graph_version = -1
+        self._before: Dict[str, torch.Tensor] = {}
+
+    def _ps_variables(self) -> Dict[str, List[str]]:
+        graph = self._session.graph
+        if graph.version != self._graph_version:
+            by_task: Dict[str, List[str]] = {}
+            for op in graph.get_operations():
+                if op.type in _VARIABLE_OPS and op.device:
+                    spec = DeviceSpec.from_string(op.device)
+                    if spec.job == "ps":
+                        by_task.setdefault(task_name("ps", spec.task or 0), []).append(op.name)
+            self._by_task, self._graph_version = by_task, graph.version
+        return self._by_task
+
+    def _call(self, task: str, fn: Any, *args: Any) -> Any:
+        try:
+            return rpc.rpc_sync(task, fn, args=args, timeout=rpc_timeout())
+        except RuntimeError as e:
+            raise errors.UnavailableError(
+                None, None, f"The parameter server task /job:ps/task:{task.split('_')[1]} "
+                            f"cannot be reached: {str(e).strip()}") from e
+
+    def before_run(self, state: Dict[str, Any]) -> None:
+        self._before = {}
+        for task, names in self._ps_variables().items():
+            current = self._call(task, _pull, names)
+            for name in names:
+                if name in current:
+                    state[name] = current[name]
+                    self._before[name] = current[name].clone()
+                else:
+                    state.pop(name, None)
+
+    def after_run(self, state: Dict[str, Any]) -> None:
+        as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
+        for task, names in self._ps_variables().items():
+            initial, changes, values = {}, {}, {}
+            for name in names:
+                value = state.get(name)
+                if not isinstance(value, torch.Tensor):
+                    continue
+                before = self._before.get(name)
+                if before is None:
+                    initial[name] = value.detach().cpu().clone()
+                elif not torch.equal(value, before):
+                    if as_values or value.dtype == torch.bool or not value.is_floating_point() \
+                            and value.dtype not in (torch.int32, torch.int64):
+                        values[name] = value.detach().cpu().clone()
+                    else:
+                        changes[name] = (value.detach() - before.to(value.device)).cpu()
+            if initial or changes or values:
+                self._call(task, _push, initial, changes, values)
+
+
+def _session_for_target(session: Any, target: str) -> Optional[_RemoteVariables]:
+    server = _ACTIVE["server"]
+    if server is None or not target.startswith("grpc://"):
+        return None
+    return _RemoteVariables(session, server)
+
+
+hooks.SESSION_TARGETS["grpc"] = _session_for_target

@@ -1,0 +1,130 @@
+"""`tf.train.SyncReplicasOptimizer` between processes: workers' gradients averaged per step.
+
+In a process running a `tf.train.Server` of a cluster with ps and worker jobs, each step's
+gradients go to ps task 0, which waits until `replicas_to_aggregate` workers have sent the
+gradients of that global step and returns their average to all of them; every worker then
+applies the same averaged update, and its session sends the updated values to the ps
+tasks as values (server.py's `SYNC_REPLICAS_COLLECTION`). The result equals one process
+training on the workers' combined batch. TF drops late gradients when
+`total_num_replicas > replicas_to_aggregate` (backup workers): not supported here
+(NotImplementedError). The exchange runs in a `PyFunc` op (`tf.py_func`) fed by the
+gradients and the global step. Without such a cluster it is the one-process pass-through of
+training/optimizers/sync_replicas.py.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+import torch.distributed.rpc as rpc
+
+from tf1compat.distribute import server as _server
+from tf1compat.framework import errors
+from tf1compat.framework.graph import get_default_graph
+from tf1compat.framework.indexed_slices import IndexedSlices
+from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.ops.script_ops import py_func
+from tf1compat.training.optimizers import sync_replicas as _single_process
+
+__all__ = ["SyncReplicasOptimizer"]
+
+
+class _Aggregation:
+    """On ps task 0: the gradients received per global step, until all replicas took
+    their average."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.steps: Dict[Any, Dict[str, Any]] = {}
+
+
+_AGGREGATION = _Aggregation()
+
+
+def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
+               timeout: float) -> List[np.ndarray]:
+    """Runs on ps task 0 (over rpc): blocks until `replicas` workers sent step `key`."""
+    with _AGGREGATION.condition:
+        entry = _AGGREGATION.steps.setdefault(key, {"sum": None, "count": 0, "result": None,
+                                                    "taken": 0})
+        if entry["sum"] is None:
+            entry["sum"] = [np.array(g, copy=True) for g in grads]
+        else:
+            for total, g in zip(entry["sum"], grads):
+                total += g
+        entry["count"] += 1
+        if entry["count"] == replicas:
+            entry["result"] = [(total / replicas).astype(total.dtype) for total in entry["sum"]]
+            _AGGREGATION.condition.notify_all()
+        elif not _AGGREGATION.condition.wait_for(lambda: entry["result"] is not None,
+                                                 timeout):
+            # The step failed: a later call (a retry) must not complete it with stale sums.
+            if _AGGREGATION.steps.get(key) is entry:
+                del _AGGREGATION.steps[key]
+            raise TimeoutError(f"SyncReplicasOptimizer: {entry['count']} of {replicas} "
+                               f"replicas sent their gradients for global step {key[1]} "
+                               f"within {timeout:g} s")
+        entry["taken"] += 1
+        if entry["taken"] == replicas:
+            del _AGGREGATION.steps[key]
+        return entry["result"]
+
+
+class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
+    """`tf.train.SyncReplicasOptimizer` (see the module docstring)."""
+
+    def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
+                        name: Optional[str] = None) -> Any:
+        server = _server.active_server()
+        if server is None or "ps" not in server.cluster.jobs:
+            return super().apply_gradients(grads_and_vars, global_step, name)
+        if global_step is None:
+            raise ValueError("Global step is required to check staleness")
+        if self._total_num_replicas != self._replicas_to_aggregate:
+            raise NotImplementedError(
+                "SyncReplicasOptimizer with backup workers (total_num_replicas="
+                f"{self._total_num_replicas} > replicas_to_aggregate="
+                f"{self._replicas_to_aggregate}) is not supported by tf1compat")
+        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        if not pairs:
+            raise ValueError("Must supply at least one variable")
+        grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g, _ in pairs]
+        averaged = self._averaged(grads, global_step)
+        get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION, True)
+        # The pass-through applies the averaged gradients with the wrapped optimizer.
+        self._replicas_to_aggregate = self._total_num_replicas = 1
+        return super().apply_gradients([(a, v) for a, (_, v) in zip(averaged, pairs)],
+                                       global_step, name)
+
+    def _averaged(self, grads: Sequence[Any], global_step: Any) -> List[Any]:
+        replicas = self._replicas_to_aggregate
+        key_prefix = self._name
+
+        def exchange(step: Any, *values: np.ndarray) -> List[np.ndarray]:
+            timeout = _server.rpc_timeout()
+            try:
+                return rpc.rpc_sync(_server.task_name("ps", 0), _aggregate,
+                                    args=((key_prefix, int(step)), list(values), replicas,
+                                          timeout), timeout=2 * timeout + 5)
+            except TimeoutError as e:
+                raise errors.DeadlineExceededError(None, None, str(e)) from e
+            except RuntimeError as e:
+                if "timeout" in str(e).lower():
+                    # A remote TimeoutError arrives as a RuntimeError with the ps traceback:
+                    # keep its message line.
+                    lines = [ln for ln in str(e).splitlines() if ln.startswith("TimeoutError:")]
+                    cause = lines[-1] if lines else str(e).strip().splitlines()[0]
+                    raise errors.DeadlineExceededError(
+                        None, None, f"SyncReplicasOptimizer: no average of the replicas' "
+                                    f"gradients for global step {int(step)}: {cause}") from e
+                raise errors.UnavailableError(None, None, "SyncReplicasOptimizer: the "
+                                              f"parameter server cannot be reached: {e}") from e
+
+        out = py_func(exchange, [global_step] + list(grads), [g.dtype for g in grads],
+                      stateful=True, name="sync_replicas_average")
+        out = out if isinstance(out, (list, tuple)) else [out]
+        for a, g in zip(out, grads):
+            a.set_shape(g.shape)
+        return list(out)

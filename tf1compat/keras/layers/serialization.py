@@ -1,0 +1,43 @@
+"""`tf.keras.layers.serialize` / `deserialize`: layers (and models) to and from
+`{"class_name", "config"}`; class names resolve among tf.keras.layers, InputLayer, the
+model classes (`Functional` is tf-keras's name for a functional `Model`) and custom
+objects."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from tf1compat.keras.utils.serialization import (deserialize_keras_object,
+                                                 serialize_keras_object)
+
+__all__ = ["serialize", "deserialize"]
+
+
+def _layer_objects() -> Dict[str, Any]:
+    from tf1compat.keras import layers
+    from tf1compat.keras.engine.base_layer import Layer
+    from tf1compat.keras.engine.sequential import Sequential
+    from tf1compat.keras.engine.training import Model
+    objects = {name: obj for module in (layers, layers.experimental)
+               for name, obj in vars(module).items()
+               if isinstance(obj, type) and issubclass(obj, Layer)}
+    objects.update(Model=Model, Functional=Model, Sequential=Sequential)
+    return objects
+
+
+def serialize(layer: Any) -> Dict[str, Any]:
+    """`{"class_name": ..., "config": layer.get_config()}` (functional models are
+    "Functional")."""
+    from tf1compat.keras.engine.training import Model
+    config = serialize_keras_object(layer)
+    if type(layer) is Model and getattr(layer, "_is_graph_network", False):
+        config["class_name"] = "Functional"
+    return config
+
+
+def deserialize(config: Dict[str, Any], custom_objects: Optional[Dict[str, Any]] = None,
+                **unused: Any) -> Any:
+    """The layer (or model) a serialized config stands for."""
+    return deserialize_keras_object(config, module_objects=_layer_objects(),
+                                    custom_objects=custom_objects,
+                                    printable_module_name="layer")

@@ -1,0 +1,193 @@
+"""Fractional pooling: FractionalMaxPool / FractionalAvgPool (`tf.nn.fractional_max_pool`,
+`tf.nn.fractional_avg_pool`, TF1 signatures with seed and seed2).
+
+The pooling regions come from TF's generator on the op's Philox stream (the same
+GuardedPhiloxRandom as the random ops: `ops/_random_stream.py`), so seeded results are
+TF's: random regions shuffle the k / k+1 sized gaps with TF's Fisher-Yates order, pseudo
+random ones place them at ceil(alpha * (i + u)). Gradients: max pooling sends each output's
+gradient to the first maximum of its region (TF's scan order), average pooling spreads it
+evenly over the region, as TF's gradient kernels do.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+import torch
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
+from tf1compat.framework.graph import apply_op
+from tf1compat.framework.grad_names import names
+from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops import _philox as philox
+from tf1compat.ops._random_stream import RandomStream, _unit_double
+from tf1compat.ops._shape_rules import node_desc
+from tf1compat.ops._window import check_rank
+
+__all__ = ["fractional_max_pool", "fractional_avg_pool"]
+
+
+def _output_size(size: int, ratio: float) -> int:
+    # TF divides the int size by the float ratio in float32 and floors.
+    return int(math.floor(np.float32(size) / np.float32(ratio)))
+
+
+def _pseudo_random_gaps(stream: RandomStream, size: int, out: int) -> List[int]:
+    alpha = size / out
+    k = size // out
+    max_u = min((k + 2) / alpha - 1, (size + 1 - k) / alpha - (out - 1))
+    start = stream.reserve(1)                       # ReserveSamples32(2): one block
+    words = philox.words(stream.key, start, 2)
+    u = float(_unit_double(words[:1], words[1:2])[0]) * max_u
+    cum = [1] + [int(math.ceil(alpha * (i + u))) for i in range(1, out)] + [size + 1]
+    return [cum[i + 1] - cum[i] for i in range(out)]
+
+
+def _random_gaps(stream: RandomStream, size: int, out: int) -> List[int]:
+    k, extra = divmod(size, out)
+    gaps = [k + 1] * extra + [k] * (out - extra)
+    start = stream.reserve(-(-out // 4))            # ReserveSamples32(out)
+    words = philox.words(stream.key, start, max(out - 1, 0)).astype(np.int64).tolist()
+    for i in range(out - 1):                         # TF's RandomShuffle
+        j = i + words[i] % (out - i)
+        gaps[i], gaps[j] = gaps[j], gaps[i]
+    return gaps
+
+
+def _pooling_sequence(stream: RandomStream, size: int, out: int, pseudo_random: bool
+                      ) -> List[int]:
+    """TF's GeneratePoolingSequence: region starts, cumulative, 0 first, size last."""
+    gaps = (_pseudo_random_gaps if pseudo_random else _random_gaps)(stream, size, out)
+    cum = [0]
+    for gap in gaps:
+        cum.append(cum[-1] + gap)
+    return cum
+
+
+def _region_index(cum: Sequence[int], limit: int, overlapping: bool
+                  ) -> Tuple[torch.Tensor, torch.Tensor]:
+    """Per output position, the input positions of its region padded by repeating the
+    first one (index [out, longest]) and which of them are real (mask)."""
+    spans = []
+    for i in range(len(cum) - 1):
+        end = min(cum[i + 1] if overlapping else cum[i + 1] - 1, limit - 1)
+        spans.append(list(range(cum[i], end + 1)))
+    longest = max((len(s) for s in spans), default=1)
+    index = [s + [s[0]] * (longest - len(s)) for s in spans]
+    mask = [[True] * len(s) + [False] * (longest - len(s)) for s in spans]
+    return torch.tensor(index, dtype=torch.long), torch.tensor(mask, dtype=torch.bool)
+
+
+def _pool_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    attrs = node.attrs
+    ratio = [float(r) for r in attrs["pooling_ratio"]]
+    pseudo, overlapping = bool(attrs["pseudo_random"]), bool(attrs["overlapping"])
+    deterministic = bool(attrs["deterministic"])
+    average = node.type == "FractionalAvgPool"
+    state = kctx.op_resource(lambda: {"stream": RandomStream(attrs["seed"], attrs["seed2"]),
+                                      "regions": None})
+
+    def fractional_pool(x: torch.Tensor) -> tuple:
+        # TF checks these when it builds the kernel, i.e. at the first run.
+        if len(ratio) != 4:
+            raise errors.InvalidArgumentError(None, None, "pooling_ratio field must specify "
+                                                          "4 dimensions")
+        if ratio[0] != 1 and ratio[3] != 1:
+            raise errors.UnimplementedError(
+                None, None, f"Fractional {'average' if average else 'max'} pooling is not "
+                            "yet supported on the batch nor channel dimension.")
+        if not deterministic and (attrs["seed"] or attrs["seed2"]):
+            raise errors.InvalidArgumentError(None, None, "Both seed and seed2 should be 0 if "
+                                                          "deterministic is false.")
+        if x.dim() != 4:
+            raise errors.InvalidArgumentError(None, None, "tensor_in must be 4-dimensional")
+        sizes = list(x.shape)
+        outs = [_output_size(s, r) for s, r in zip(sizes, ratio)]
+        if deterministic and state["regions"] is not None:
+            rows, cols = state["regions"]
+        else:
+            rows = _pooling_sequence(state["stream"], sizes[1], outs[1], pseudo)
+            cols = _pooling_sequence(state["stream"], sizes[2], outs[2], pseudo)
+            if deterministic:
+                state["regions"] = (rows, cols)
+        row_idx, row_mask = _region_index(rows, sizes[1], overlapping)
+        col_idx, col_mask = _region_index(cols, sizes[2], overlapping)
+        device = x.device
+        row_idx, col_idx = row_idx.to(device), col_idx.to(device)
+        # [N, out_h, out_w, region_h, region_w, C], regions scanned row by row
+        windows = x[:, row_idx[:, None, :, None], col_idx[None, :, None, :], :]
+        n, oh, ow, mh, mw, c = windows.shape
+        windows = windows.reshape(n, oh, ow, mh * mw, c)
+        mask = (row_mask[:, None, :, None] & col_mask[None, :, None, :]).reshape(
+            1, oh, ow, mh * mw, 1).to(device)
+        if average:
+            total = torch.where(mask, windows, torch.zeros_like(windows)).sum(dim=3)
+            count = mask.sum(dim=3).to(total.dtype) if total.is_floating_point() \
+                else mask.sum(dim=3)
+            out = total / count if x.is_floating_point() else torch.div(
+                total, count, rounding_mode="trunc").to(x.dtype)
+        else:
+            low = torch.finfo(x.dtype).min if x.is_floating_point() else \
+                torch.iinfo(x.dtype).min
+            masked = torch.where(mask, windows, torch.full_like(windows, low))
+            first = masked.argmax(dim=3, keepdim=True)       # first maximum, as TF
+            out = torch.gather(windows, 3, first).squeeze(3)
+        seqs = [torch.tensor(s, dtype=torch.int64, device=device) for s in (rows, cols)]
+        return (out,) + tuple(seqs)
+    return fractional_pool
+
+
+def _pool_shape(ctx: Any) -> List[TensorShape]:
+    ratio = [float(r) for r in ctx.attrs["pooling_ratio"]]
+    if len(ratio) < 4:
+        raise ValueError(f"Attr 'pooling_ratio' must have at least 4 elements "
+                         f"{node_desc(ctx)}")
+    dims = check_rank(ctx, ctx.shape(0), 4)
+    out = [None if size is None else _output_size(size, r) for size, r in zip(dims, ratio)]
+    # The sequences hold one more entry than the output's size. (TF's shape function says
+    # they have the output's size, which its own kernel contradicts: a deliberate
+    # difference, so the static shape never disagrees with the value.)
+    rows = None if out[1] is None else out[1] + 1
+    cols = None if out[2] is None else out[2] + 1
+    return [TensorShape(out), TensorShape([rows]), TensorShape([cols])]
+
+
+_POOL_ATTRS = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False,
+               "deterministic": False, "seed": 0, "seed2": 0,
+               "T": Type((D.float32, D.float64, D.int32, D.int64))}
+for _type in ("FractionalMaxPool", "FractionalAvgPool"):
+    declare(_type, inputs=["value: T"],
+            outputs=["output: T", "row_pooling_sequence: int64", "col_pooling_sequence: int64"],
+            attrs=dict(_POOL_ATTRS), shape=_pool_shape, kernel=_pool_kernel, stateful=True,
+            grad_names=names(f"{_type}Grad"))
+
+
+def _pool_op(op_type: str) -> Callable[..., Tuple[Tensor, Tensor, Tensor]]:
+    def fractional_pool(value: Any, pooling_ratio: Sequence[float], pseudo_random: bool = False,
+                        overlapping: bool = False, deterministic: bool = False, seed: int = 0,
+                        seed2: int = 0, name: Optional[str] = None
+                        ) -> Tuple[Tensor, Tensor, Tensor]:
+        return _RESULT[op_type](*apply_op(op_type, [value], {
+            "pooling_ratio": [float(r) for r in pooling_ratio],
+            "pseudo_random": bool(pseudo_random), "overlapping": bool(overlapping),
+            "deterministic": bool(deterministic), "seed": int(seed), "seed2": int(seed2)},
+            name=name).outputs)
+    public = "fractional_max_pool" if "Max" in op_type else "fractional_avg_pool"
+    fractional_pool.__name__ = fractional_pool.__qualname__ = public
+    fractional_pool.__doc__ = (f"`tf.nn.{public}` (TF1): {op_type} over regions of random "
+                               "(or pseudo-random) size; returns (output, row pooling "
+                               "sequence, col pooling sequence).")
+    return fractional_pool
+
+
+_RESULT = {t: collections.namedtuple(t, ["output", "row_pooling_sequence",
+                                         "col_pooling_sequence"])
+           for t in ("FractionalMaxPool", "FractionalAvgPool")}
+fractional_max_pool = _pool_op("FractionalMaxPool")
+fractional_avg_pool = _pool_op("FractionalAvgPool")

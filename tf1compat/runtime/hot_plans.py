@@ -1,0 +1,335 @@
+"""Hot plans compiled whole: a plan run many times is handed to `torch.compile`.
+
+A plan's generated function (codegen.py) runs op by op: each op costs a Python call and
+a torch dispatch (~1-3 us), which dominates graphs of many small ops. Compiled whole, the
+same plan becomes a few fused kernels. Compiling costs seconds to a minute, so it is
+only worth it for plans that run often, and only where the result is the same:
+
+1. At plan build, `blocker(plan)` says why a plan must stay op by op: side effects
+   (random streams, py_func, printing, iterators, queues, control-flow constructs) and
+   variable updates (training ops write the session's store from their kernels, so a
+   compiled run cannot be checked aside first: training steps stay op by op, with
+   torch's fused/foreach optimizer kernels), string values, gradients
+   (`torch.autograd.grad` breaks the compiled graph; the plan would run as pieces with
+   no gain), or fewer than
+   `TF1COMPAT_COMPILE_MIN_OPS` kernels (default 64; torch's per-call guards cost more
+   than they save on small plans). A session that asks for XLA's JIT
+   (`global_jit_level` ON_1/ON_2) lowers the bar: any plan without such side effects,
+   from its first run.
+2. The `TF1COMPAT_COMPILE_AFTER`-th run (default 50) snapshots its inputs (feeds and the
+   variable store: stored tensors are replaced, never changed in place, so a shallow
+   copy is a snapshot) and its results, then compiles in a background thread while the
+   user's loop goes on op by op (`TF1COMPAT_COMPILE_BACKGROUND=0` compiles in the
+   calling thread instead).
+3. The compiled function runs once on the snapshot; its results must equal the
+   op-by-op results (same dtypes and shapes, values within float rounding), else the
+   plan stays op by op with the mismatch as its reason.
+4. Trial: the next runs alternate compiled and op by op; the compiled function is kept
+   only if its best run beats op by op's best by 5%. The compiled function is specialised to the feeds' shapes and
+   dtypes and to the thread count: a run with other shapes or threads runs op by op (no
+   recompile inside the user's loop).
+
+Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
+see why a plan was or was not compiled (`TF1COMPAT_COMPILE_VERBOSE=1` prints each decision
+taken after a compile to stderr); `TF1COMPAT_COMPILE=off`
+turns all of this off, XLA's JIT request included. `TF1COMPAT_COMPILE_BACKEND` names the
+torch.compile backend (default inductor).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import numpy as np
+import torch
+
+from tf1compat.framework import dtypes as D
+from tf1compat.runtime.plan import Plan
+from tf1compat.runtime.thread_tuner import tune_threads
+
+__all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings"]
+
+# Plan statuses.
+OP_BY_OP = "op-by-op"        # never compiled (see reason)
+COUNTING = "counting"        # eligible; compiled once it has run often enough
+COMPILING = "compiling"
+TRIAL = "trial"              # compiled and verified; being timed against op by op
+COMPILED = "compiled"
+FALLBACK = "fallback"        # tried and went back to op by op (see reason)
+
+_TRIAL_RUNS = 10             # runs of each kind timed before deciding
+
+
+def _env_int(name: str, default: int) -> int:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, not {text!r}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+    return value
+
+
+def settings() -> Dict[str, Any]:
+    """The hot-plan settings from the environment (read when a session is created)."""
+    mode = os.environ.get("TF1COMPAT_COMPILE", "auto").strip().lower() or "auto"
+    if mode not in ("auto", "off"):
+        raise ValueError(f"TF1COMPAT_COMPILE must be auto or off, not {mode!r}")
+    return {"mode": mode,
+            "after": _env_int("TF1COMPAT_COMPILE_AFTER", 50),
+            "min_ops": _env_int("TF1COMPAT_COMPILE_MIN_OPS", 64),
+            "backend": os.environ.get("TF1COMPAT_COMPILE_BACKEND", "").strip() or "inductor",
+            "background": os.environ.get("TF1COMPAT_COMPILE_BACKGROUND", "1").strip()
+            not in ("0", "false", "off")}
+
+
+@dataclass
+class HotPlanRecord:
+    """What became of one plan: its status, why, and how often it ran."""
+    status: str
+    reason: str = ""
+    runs: int = 0
+    compile_seconds: float = 0.0
+    op_by_op_us: float = 0.0          # trial: best run of each kind
+    compiled_us: float = 0.0
+
+
+def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
+    """Why `plan` must run op by op (None: it may be compiled)."""
+    if plan.dataflow:
+        return "TF1 dataflow control flow (runs on the dataflow executor, nothing to trace)"
+    kernels = 0
+    for step in plan.steps:
+        if step.kernel is None:
+            continue
+        kernels += 1
+        od = step.op._op_def
+        if od.stateful:
+            if od.ref_input_indices or any(t._dtype.base_dtype == D.resource
+                                           for t in step.op._inputs):
+                # Kernels that update variables write the session's store itself, so a
+                # compiled run cannot be checked on a snapshot beside the user's runs.
+                return (f"op {step.op.name} ({step.op.type}) updates variables (a compiled "
+                        f"run could not be checked aside before use)")
+            return f"op {step.op.name} ({step.op.type}) has side effects"
+        for t in step.op._outputs:
+            if t._dtype.base_dtype in (D.string, D.variant):
+                return f"op {step.op.name} ({step.op.type}) makes {t._dtype.name} values"
+        if od.cpu_only:
+            return f"op {step.op.name} ({step.op.type}) runs on the CPU only"
+    if plan.needs_grad and not jit:
+        return "gradient plans break torch.compile's graph at torch.autograd.grad"
+    if not jit and kernels < min_ops:
+        return f"{kernels} ops (fewer than TF1COMPAT_COMPILE_MIN_OPS={min_ops})"
+    if kernels == 0:
+        return "nothing to run"
+    return None
+
+
+def _signature(feeds: Sequence[Any]) -> Optional[tuple]:
+    sig = []
+    for f in feeds:
+        if not isinstance(f, torch.Tensor):
+            return None
+        sig.append((f.shape, f.dtype, f.device))
+    return tuple(sig)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        if a.is_floating_point() or a.is_complex():
+            return bool(torch.allclose(a.detach(), b.detach(), rtol=1e-4, atol=1e-5,
+                                       equal_nan=True))
+        return bool(torch.equal(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    return a is b or a == b
+
+
+def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
+    options = None
+    if backend == "inductor":
+        # The generated function's globals (bound kernels, constants) never change after
+        # it is made, so guarding on them each call would be pure cost.
+        options = {"guard_filter_fn": torch.compiler.skip_guard_on_globals_unsafe}
+    return torch.compile(fn, dynamic=False, backend=backend, options=options)
+
+
+def _report(plan: Plan, record: HotPlanRecord) -> None:
+    """`TF1COMPAT_COMPILE_VERBOSE=1`: one stderr line per decision taken after a compile."""
+    if os.environ.get("TF1COMPAT_COMPILE_VERBOSE", "") in ("", "0"):
+        return
+    fetches = ", ".join(sorted(plan.slot_tensors.values()))[:120]
+    detail = record.reason or (f"{record.compiled_us:.0f} us vs {record.op_by_op_us:.0f} us "
+                               f"op by op, compiled in {record.compile_seconds:.1f} s")
+    print(f"tf1compat: plan ({len(plan.steps)} ops; {fetches}) {record.status}: {detail}",
+          file=sys.stderr)
+
+
+class _HotPlan:
+    """The function a tracked plan runs: counts runs, starts the compile, runs trials."""
+
+    def __init__(self, plan: Plan, record: HotPlanRecord, after: int, cfg: Dict[str, Any]):
+        self.plan = plan
+        self.record = record
+        self.eager = plan.fn
+        self.after = after
+        self.cfg = cfg
+        self.compiled: Optional[Callable[..., Any]] = None
+        self.sig: Optional[tuple] = None
+        self.threads = 0
+        self.trial: Dict[str, List[float]] = {"eager": [], "compiled": []}
+        self.lock = threading.Lock()
+
+    def __call__(self, feeds: Any, state: Any) -> tuple:
+        record = self.record
+        record.runs += 1
+        status = record.status
+        if status == COUNTING and record.runs >= self.after:
+            return self._start(feeds, state)
+        if status == TRIAL:
+            return self._trial_run(feeds, state)
+        return self.eager(feeds, state)
+
+    # -- compiling -------------------------------------------------------------------------
+    def _start(self, feeds: Any, state: Any) -> tuple:
+        sig = _signature(feeds)
+        if sig is None:
+            self._give_up("feeds that are not torch tensors", OP_BY_OP)
+            return self.eager(feeds, state)
+        before = dict(state)          # holding these references makes updates copy
+        result = self.eager(feeds, state)
+        after = dict(state)
+        self.sig = sig
+        self.record.status = COMPILING
+        # torch.compile's code is guarded on the thread count (OpenMP's, which is per
+        # thread): it is compiled, and later used, with the count this run had.
+        self.threads = torch.get_num_threads()
+        job = (list(feeds), before, result, after, torch.is_grad_enabled())
+        if self.cfg["background"]:
+            threading.Thread(target=self._compile_job, args=job, daemon=True,
+                             name=f"tf1compat-compile-{id(self.plan):x}").start()
+        else:
+            self._compile_job(*job)
+        return result
+
+    def _compile_job(self, feeds: List[Any], before: Dict[str, Any], result: tuple,
+                     after: Dict[str, Any], grad: bool) -> None:
+        start = time.perf_counter()
+        try:
+            torch.set_num_threads(self.threads)
+            compiled = _compile(self.eager, self.cfg["backend"])
+            snapshot = type(before)(before) if isinstance(before, dict) else dict(before)
+            with torch.set_grad_enabled(grad):
+                got = compiled(feeds, snapshot)
+        except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
+            self._give_up(f"torch.compile failed: {type(e).__name__}: "
+                          f"{str(e).strip().splitlines()[0][:200] if str(e).strip() else ''}")
+            return
+        self.record.compile_seconds = time.perf_counter() - start
+        if len(got) != len(result) or not all(_same(a, b) for a, b in zip(got, result)):
+            self._give_up("compiled results differ from the op-by-op results")
+            return
+        if set(snapshot) != set(after) or not all(_same(snapshot[k], after[k]) for k in after):
+            self._give_up("compiled variable updates differ from the op-by-op updates")
+            return
+        self.compiled = compiled
+        self.record.status = TRIAL
+
+    def _give_up(self, reason: str, status: str = FALLBACK) -> None:
+        self.record.status = status
+        self.record.reason = reason
+        self.compiled = None
+        _report(self.plan, self.record)
+
+    # -- trial and steady state ------------------------------------------------------------
+    def _trial_run(self, feeds: Any, state: Any) -> tuple:
+        compiled = self.compiled
+        if compiled is None or not self._covers(feeds):
+            return self.eager(feeds, state)
+        use_compiled = len(self.trial["compiled"]) <= len(self.trial["eager"])
+        start = time.perf_counter()
+        result = self._run_compiled(feeds, state) if use_compiled else self.eager(feeds, state)
+        elapsed = time.perf_counter() - start
+        self.trial["compiled" if use_compiled else "eager"].append(elapsed)
+        if min(len(v) for v in self.trial.values()) >= _TRIAL_RUNS:
+            self._decide()
+        return result
+
+    def _decide(self) -> None:
+        # The best of each: other processes only ever add time to a run, so on a busy
+        # machine the minimum is the steadiest estimate of what a run costs.
+        eager_s = min(self.trial["eager"])
+        compiled_s = min(self.trial["compiled"])
+        self.record.op_by_op_us = eager_s * 1e6
+        self.record.compiled_us = compiled_s * 1e6
+        if compiled_s < eager_s * 0.95:
+            self.record.status = COMPILED
+            self.record.reason = ""
+            self.plan.fn = self._steady
+            _report(self.plan, self.record)
+        else:
+            self._give_up(f"compiled runs were not faster ({compiled_s * 1e6:.0f} us vs "
+                          f"{eager_s * 1e6:.0f} us op by op)")
+            self.plan.fn = self.eager
+
+    def _steady(self, feeds: Any, state: Any) -> tuple:
+        self.record.runs += 1
+        if not self._covers(feeds):
+            return self.eager(feeds, state)
+        return self._run_compiled(feeds, state)
+
+    def _covers(self, feeds: Any) -> bool:
+        """Whether the compiled function serves this run without recompiling."""
+        return _signature(feeds) == self.sig and torch.get_num_threads() == self.threads
+
+    def _run_compiled(self, feeds: Any, state: Any) -> tuple:
+        try:
+            with torch.compiler.set_stance("fail_on_recompile"):
+                return self.compiled(feeds, state)
+        except Exception as e:  # noqa: BLE001
+            # Tracked plans update nothing, so there is nothing to undo: the op-by-op run
+            # gives TF's result, or TF's error naming the op.
+            if "recompil" in str(e).lower():
+                self._give_up(f"inputs changed in a way the compiled plan did not cover: "
+                              f"{type(e).__name__}")
+                self.plan.fn = self.eager
+            return self.eager(feeds, state)
+
+
+class HotPlans:
+    """One session's hot-plan policy."""
+
+    def __init__(self, jit: bool):
+        self.cfg = settings()
+        self.jit = jit
+
+    def track(self, plan: Plan) -> None:
+        """Decides what `plan` (just generated) may become; sets `plan.hot`. Its runs
+        also choose their thread count by measurement (runtime/thread_tuner.py)."""
+        self._track(plan)
+        if plan.hot.status != COUNTING:
+            # torch.compile guards on the thread count: compiled candidates keep theirs.
+            tune_threads(plan)
+
+    def _track(self, plan: Plan) -> None:
+        cfg = self.cfg
+        if cfg["mode"] == "off":
+            plan.hot = HotPlanRecord(OP_BY_OP, "TF1COMPAT_COMPILE=off")
+            return
+        reason = blocker(plan, self.jit, cfg["min_ops"])
+        if reason is not None:
+            plan.hot = HotPlanRecord(OP_BY_OP, reason)
+            return
+        plan.hot = HotPlanRecord(COUNTING)
+        plan.fn = _HotPlan(plan, plan.hot, 1 if self.jit else cfg["after"], cfg)

@@ -1,0 +1,99 @@
+"""Thread counts chosen by measurement, per heavy plan, when the policy is 'auto'.
+
+Whether torch's kernels run faster on one thread or on every core depends on what else
+the machine runs, and no reading of the load predicts it well: with one CPU-bound
+process per core beside it, one thread wins (OpenMP's threads wait for each other at
+every parallel region while the scheduler shares their cores); on a machine shared by
+many mixed processes, using every core gets a larger share of the CPU and wins. So for
+a plan whose runs take long enough for threading to matter (>= 2 ms), the tuner times
+a few of the user's own runs on one thread and on all cores, alternately, and keeps the
+faster; it measures again every `_RETUNE_RUNS` runs or `_RETUNE_SECONDS`, since the
+machine's load changes. Quicker plans keep the process's count.
+
+Only under the automatic policy (`_thread_policy`: no TF1COMPAT_THREADS, OMP_NUM_THREADS,
+ConfigProto intra-op count or program's own `torch.set_num_threads`), and only where
+this process may use more than one core. `TF1COMPAT_THREAD_TUNING=0` turns it off.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from typing import Any, Callable, Dict, List
+
+import torch
+
+from tf1compat import _thread_policy
+from tf1compat.runtime.plan import Plan
+
+__all__ = ["tune_threads"]
+
+_WARMUP_RUNS = 3          # first runs (allocations, lazy compilation) are not timed
+_HEAVY_SECONDS = 0.002    # runs quicker than this keep the process's thread count
+_TRIAL_RUNS = 4           # timed runs per candidate
+_RETUNE_RUNS = 2000
+_RETUNE_SECONDS = 60.0
+_clock = time.perf_counter   # what trials are timed with (tests give a fake one)
+
+
+def _enabled() -> bool:
+    if os.environ.get("TF1COMPAT_THREAD_TUNING", "1").strip() in ("0", "false", "off"):
+        return False
+    return _thread_policy.available_cores() > 1 and _thread_policy.is_automatic()
+
+
+class _TunedPlan:
+    """Runs a plan with the thread count that measured fastest for it."""
+
+    def __init__(self, plan: Plan, fn: Callable[..., tuple]):
+        self.plan = plan
+        self.fn = fn
+        self.cores = _thread_policy.available_cores()
+        self.runs = 0
+        self.best = 0                       # 0: not decided
+        self.decided_at = (0, 0.0)
+        self.samples: Dict[int, List[float]] = {}
+
+    def __call__(self, feeds: Any, state: Any) -> tuple:
+        self.runs += 1
+        if self.best:
+            if self.runs - self.decided_at[0] >= _RETUNE_RUNS or \
+                    time.monotonic() - self.decided_at[1] >= _RETUNE_SECONDS:
+                self.best = 0
+                self.samples = {}
+            else:
+                if torch.get_num_threads() != self.best and _thread_policy.is_automatic():
+                    _thread_policy.set_tuned_threads(self.best)
+                return self.fn(feeds, state)
+        if self.runs <= _WARMUP_RUNS:
+            return self.fn(feeds, state)
+        return self._trial(feeds, state)
+
+    def _trial(self, feeds: Any, state: Any) -> tuple:
+        candidates = (1, self.cores)
+        counts = {n: len(self.samples.get(n, ())) for n in candidates}
+        n = min(candidates, key=lambda c: (counts[c], c))
+        if not _thread_policy.is_automatic():
+            self.plan.fn = self.fn            # the program took over the thread count
+            return self.fn(feeds, state)
+        _thread_policy.set_tuned_threads(n)
+        start = _clock()
+        result = self.fn(feeds, state)
+        elapsed = _clock() - start
+        if not self.samples and elapsed < _HEAVY_SECONDS:
+            self.plan.fn = self.fn            # too quick for threads to matter
+            return result
+        self.samples.setdefault(n, []).append(elapsed)
+        if all(len(self.samples.get(c, ())) >= _TRIAL_RUNS for c in candidates):
+            medians = {c: statistics.median(v) for c, v in self.samples.items()}
+            self.best = min(medians, key=medians.get)
+            self.decided_at = (self.runs, time.monotonic())
+            _thread_policy.set_tuned_threads(self.best, medians)
+        return result
+
+
+def tune_threads(plan: Plan) -> None:
+    """Wraps `plan.fn` so that its runs use the measured-fastest thread count."""
+    if plan.fn is not None and _enabled():
+        plan.fn = _TunedPlan(plan, plan.fn)
