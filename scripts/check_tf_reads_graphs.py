@@ -6,8 +6,9 @@ recorded for CI (tests/test_graph_export.py replays them without TF).
 For each case of tests/graph_export_cases.py this builds the graph with tf1compat and
 writes `tests/fixtures/tf1compat_graphs/<case>/graph.meta`, then runs itself under the
 TensorFlow venv (`--read DIR`), which imports the file with `tf.train.import_meta_graph`,
-runs the variables' initializer and the case's runs, and, for cases with a `minimize`
-check, trains the imported loss with GradientDescent (TF's own gradients of the imported
+runs the variables' initializer (training cases, tests/graph_training_cases.py: restores
+the checkpoint tf1compat's Saver wrote, then runs the train op from the file) and the
+case's runs, and, for cases with a `minimize` check, trains the imported loss with GradientDescent (TF's own gradients of the imported
 conds and loops, which need the cond/while contexts tf1compat wrote). What TF computed goes
 into `arrays.npz` and `case.json`; the script prints tf1compat's values beside TF's.
 """
@@ -43,7 +44,17 @@ def write_cases(names: list) -> list:
         arrays: dict = {}
         with tf.Graph().as_default():
             spec = fn(tf)
-            tf.train.export_meta_graph(os.path.join(d, "graph.meta"))
+            if spec.get("checkpoint"):
+                # A training case: Saver.save writes the checkpoint of the initial
+                # variables and the .meta (with its saver_def) that the reader imports.
+                with tf.Session() as sess:
+                    sess.run(spec["init"])
+                    spec["saver"].save(sess, os.path.join(d, spec["checkpoint"]),
+                                       write_state=False)
+                os.replace(os.path.join(d, spec["checkpoint"] + ".meta"),
+                           os.path.join(d, "graph.meta"))
+            else:
+                tf.train.export_meta_graph(os.path.join(d, "graph.meta"))
 
         def keyed(feeds: dict, prefix: str) -> dict:
             out = {}
@@ -54,6 +65,8 @@ def write_cases(names: list) -> list:
         record = {"init": spec["init"], "runs": [
             {"feeds": keyed(run["feeds"], f"feed_{k}"), "fetches": run["fetches"],
              "targets": run.get("targets", [])} for k, run in enumerate(spec["runs"])]}
+        if spec.get("checkpoint"):
+            record["checkpoint"] = spec["checkpoint"]
         if spec.get("minimize"):
             m = dict(spec["minimize"])
             m["feeds"] = keyed(m["feeds"], "minimize_feed")

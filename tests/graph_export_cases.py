@@ -175,9 +175,11 @@ def run_case(tf, d: str, spec: dict, arrays: dict) -> dict:
     {"values": [[array per fetch] per run], "minimize": [arrays]}."""
     out: dict = {"values": [], "minimize": []}
     with tf.Graph().as_default():
-        tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+        saver = tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
         with tf.Session() as sess:
-            if spec["init"]:
+            if spec.get("checkpoint"):      # training cases: the Saver from the file
+                saver.restore(sess, os.path.join(d, spec["checkpoint"]))
+            elif spec["init"]:
                 sess.run(spec["init"])
             for run in spec["runs"]:
                 feeds = {name: arrays[key] for name, key in run["feeds"].items()}
@@ -199,6 +201,8 @@ def run_case(tf, d: str, spec: dict, arrays: dict) -> dict:
     return out
 
 
+from tests.graph_training_cases import TRAINING_CASES  # noqa: E402
+
 CASES = [case_cond_while_nested, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_datasets, case_dataset_transformations,
-         case_functional_forms]
+         case_functional_forms] + TRAINING_CASES

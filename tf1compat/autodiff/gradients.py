@@ -79,6 +79,8 @@ class GradInfo:
 
 def _gradient_shapes(ctx: Any) -> List[TensorShape]:
     ny = len(ctx.attrs["Ty"])
+    if ctx.attrs.get("f") is not None:
+        return [t.shape for t in ctx.inputs[:len(ctx.attrs["Tx"])]]
     nx = len(ctx.attrs["Tx"])
     sources = ctx.inputs[ny:ny + nx]
     if ctx.attrs["jacobian"]:
@@ -115,7 +117,11 @@ def _value_dtype(t: Tensor) -> D.DType:
 
 def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
                     box: Optional[grad_mode.CaptureBox] = None) -> Callable[..., Any]:
-    """The SymbolicGradient kernel: torch.autograd.grad(ys, sources, grad_ys)."""
+    """The SymbolicGradient kernel: torch.autograd.grad(ys, sources, grad_ys); with TF's
+    attr `f` (a library function), the gradient of f's outputs with respect to its
+    inputs."""
+    if node.attrs.get("f") is not None:
+        return _function_gradient_kernel(node, kctx)
     ny = len(node.attrs["Ty"])
     nx = len(node.attrs["Tx"])
     ndy = len(node.attrs["Tdy"])
@@ -152,6 +158,33 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
         if device is not None:
             grads = [g.to(device) if isinstance(g, torch.Tensor) else g for g in grads]
         return grads[0] if single else tuple(grads)
+    return run
+
+
+def _function_gradient_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
+    """TF's form: inputs are f's inputs then one dy per f output; outputs d/d(each input).
+
+    f runs again here, on the inputs as fresh autograd leaves (TF's SymbolicGradient also
+    recomputes the forward function); an input f does not use gets zeros.
+    """
+    function = node.attrs["f"]
+    nx = len(node.attrs["Tx"])
+    create = bool(node.attrs["create_graph"])
+    bound: List[Any] = [None]
+
+    def run(*args: Any) -> Any:
+        if bound[0] is None:
+            bound[0] = function.bind(kctx)
+        xs = [x.detach().requires_grad_(True)
+              if isinstance(x, torch.Tensor) and (x.dtype.is_floating_point or
+                                                  x.dtype.is_complex) else x
+              for x in args[:nx]]
+        with torch.enable_grad():
+            ys = bound[0](tuple(xs))
+        grads = _grad(list(ys), xs, args[nx:], create, create)
+        grads = [g if isinstance(g, torch.Tensor) or not isinstance(x, torch.Tensor)
+                 else torch.zeros_like(x) for g, x in zip(grads, xs)]
+        return grads[0] if nx == 1 else tuple(grads)
     return run
 
 
@@ -201,12 +234,13 @@ declare("SymbolicGradient",
         outputs=["grads: Tg"],
         attrs={"Ty": TypeList(), "Tx": TypeList(), "Tdy": TypeList(),
                "Tc": TypeList(default=[]), "Tg": TypeList(), "create_graph": False,
-               "jacobian": False},
+               "jacobian": False, "f": None},
         shape=_gradient_shapes, kernel=gradient_kernel,
-        grad_sources=lambda node: node.inputs[len(node.attrs["Ty"]):
-                                               len(node.attrs["Ty"]) +
-                                               len(node.attrs["Tx"])],
-        doc="tf1compat's gradient op: d(sum ys * grad_ys)/d xs by torch.autograd.grad.")
+        grad_sources=lambda node: [] if node.attrs.get("f") is not None else
+        node.inputs[len(node.attrs["Ty"]):len(node.attrs["Ty"]) + len(node.attrs["Tx"])],
+        doc="tf1compat's gradient op: d(sum ys * grad_ys)/d xs by torch.autograd.grad. "
+            "TF's own form (a graph file's SymbolicGradient: attr f, a library function; "
+            "inputs f's inputs then grad_ys; no ys) differentiates f itself.")
 
 
 def _store(graph: Graph, key: str) -> Dict[Any, Any]:

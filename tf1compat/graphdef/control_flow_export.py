@@ -41,6 +41,7 @@ from tf1compat.ops.cond import Branch
 from tf1compat.serialization.messages import (AttrValue, CondContextDef, NodeDef, ValuesDef,
                                               WhileContextDef)
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
+from tf1compat.graphdef.gradient_export import symbolic_gradient_node
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 
 __all__ = ["ControlFlowExport"]
@@ -314,11 +315,21 @@ class ControlFlowExport:
                 self.output_names[op.inputs[0]] == op.name:
             self._write_construct_output(op)
             return
-        node = op_to_node_def(op, self.clear_devices, self.strip_scope,
-                              self.functions.attr_overrides(op))
-        del node.input[:]
-        for t in op.inputs:
-            node.input.append(self.resolve(t, context, op.name))
+        written = symbolic_gradient_node(
+            op, self.functions, lambda t: self.resolve(t, context, op.name)) \
+            if op.type == "SymbolicGradient" else None
+        if written is not None:      # TF's form (gradient_export.py)
+            node, shapes = written
+            node.name = self._strip(node.name)
+            if op.device and not self.clear_devices:
+                node.device = op.device
+        else:
+            node = op_to_node_def(op, self.clear_devices, self.strip_scope,
+                                  self.functions.attr_overrides(op))
+            del node.input[:]
+            for t in op.inputs:
+                node.input.append(self.resolve(t, context, op.name))
+            shapes = [t.shape for t in op.outputs]
         if isinstance(context, CondRegion):
             self._cond_header(self.conds[context])
         elif isinstance(context, LoopRegion):
@@ -326,7 +337,7 @@ class ControlFlowExport:
         controls = self._controls(op, context)
         node.input.extend("^" + self._strip(c) for c in controls)
         if self.add_shapes:
-            _set_output_shapes(node, [t.shape for t in op.outputs])
+            _set_output_shapes(node, shapes)
         self.nodes.append(node)
 
     def _controls(self, op: Operation, context: Any) -> List[str]:

@@ -22,7 +22,7 @@ whose `cond`/`body` functions take the loop variables followed by the captured t
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -145,6 +145,21 @@ class FunctionExport:
             self._write(fname, inputs, outputs, region.ops, {}, context=region)
         return AttrValue(func=NameAttrList(name=self._names[key]))
 
+    def function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
+                 ops: List[Operation], lower: Optional[Callable[..., Any]] = None,
+                 aliases: Optional[Dict[Tensor, Tensor]] = None) -> AttrValue:
+        """A function of `ops` (graph ops outside control-flow regions) taking `inputs`
+        and returning `outputs` (a gradient op's forward function, gradient_export.py);
+        `aliases` maps further tensors to the input they stand for.
+
+        It is marked `_noinline`: TF's graph optimizer would otherwise inline the gradient
+        into the graph, where the reads of ref variables inside it are no longer ordered
+        before the optimizer's in-place updates (a data race: results vary per run)."""
+        fname = self._unique(name)
+        self._write(fname, inputs, outputs, ops, {"_noinline": True}, lower=lower,
+                    aliases=aliases)
+        return AttrValue(func=NameAttrList(name=fname))
+
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
         """The functional node (If, While, Case) of a tf.cond/tf.while_loop/switch_case
         construct, its regions written as functions."""
@@ -191,7 +206,10 @@ class FunctionExport:
 
     def _write(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
-               context: Any = None) -> None:
+               context: Any = None, lower: Optional[Callable[..., Any]] = None,
+               aliases: Optional[Dict[Tensor, Tensor]] = None) -> None:
+        """Adds the FunctionDef `name`. `lower(op, input names)` may return (NodeDefs,
+        the name of each output) to write an op as other ops (gradient_lowering.py)."""
         fdef = FunctionDef()
         fdef.signature.name = name
         used: set = set()
@@ -204,6 +222,8 @@ class FunctionExport:
                 shapes = AttrValue()
                 shapes.list.shape.append(shape_to_proto(t.shape))
                 fdef.arg_attr[len(arg_of) - 1].attr["_output_shapes"].CopyFrom(shapes)
+        for t, same in (aliases or {}).items():
+            arg_of[t] = arg_of[same]
         if ops is None:    # a factory: the ops computing the outputs, from the graph
             ops = _upstream(outputs)
         input_ops = {t.op for t in inputs}
@@ -211,17 +231,26 @@ class FunctionExport:
         body = [op for op in ops if op not in input_ops and
                 op._control_flow_context is context]
         names = {op.name for op in body}
+        lowered: Dict[Tensor, str] = {}
         for op in body:
             input_names = []
             for t in op.inputs:
                 if t in arg_of:
                     input_names.append(arg_of[t])
+                elif t in lowered:
+                    input_names.append(lowered[t])
                 elif t.op.name in names:
                     input_names.append(f"{t.op.name}:{_output_arg(t.op, t.value_index)}")
                 else:
                     raise UnserializableGraphError(
                         f"Cannot serialize function {name!r}: op {op.name!r} uses "
                         f"{t.name}, which the function neither computes nor receives")
+            replaced = lower(op, input_names) if lower is not None else None
+            if replaced is not None:
+                nodes, out_names = replaced
+                fdef.node_def.extend(nodes)
+                lowered.update((t, n) for t, n in zip(op.outputs, out_names) if n)
+                continue
             if op.type in _CONSTRUCTS:
                 node = self.construct_node(op, input_names)
             else:
@@ -235,7 +264,7 @@ class FunctionExport:
         for k, t in enumerate(outputs):
             arg = _arg_name(f"output_{k}", out_used)
             fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
-            fdef.ret[arg] = arg_of[t] if t in arg_of else \
+            fdef.ret[arg] = arg_of[t] if t in arg_of else lowered[t] if t in lowered else \
                 f"{t.op.name}:{_output_arg(t.op, t.value_index)}"
         for key, value in attrs.items():
             fdef.attr[key].CopyFrom(attr_to_proto(value))

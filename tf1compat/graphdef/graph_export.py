@@ -8,6 +8,8 @@ Beyond one op per node:
 * functions the graph's ops hold (tf.data's map/filter/... functions, the dataset factory
   of a one-shot iterator, tf.switch_case's branches) are written to the GraphDef's
   function library as FunctionDefs and named by the attrs (function_export.py);
+* `tf.gradients`' op is written as TF's `SymbolicGradient` of a forward function where
+  TF can differentiate it (gradient_export.py), else in tf1compat's form with a warning;
 * `add_shapes=True` (what `export_meta_graph` uses, as TF) adds `_output_shapes`.
 
 Ops whose behaviour lives only in this process cannot be written; the

@@ -321,7 +321,10 @@ def _build(graph: Graph, order: List[Any], input_map: Dict[str, Any], prefix: st
                      if k not in _SKIPPED_ATTRS}
             attrs = {k: v for k, v in attrs.items() if v is not None}
             from tf1compat.graphdef import function_library
+            from tf1compat.graphdef import gradient_export
             attrs = function_library.resolve_function_attrs(attrs, graph)
+            if node.op == "SymbolicGradient":
+                attrs = gradient_export.import_attrs(attrs)
             flat: List[Tensor] = []
             controls: List[Operation] = []
             deferred: List[Tuple[int, str, int]] = []

@@ -1,0 +1,181 @@
+"""Which op types real TF's `SymbolicGradient` differentiates inside a function.
+
+    .venv/bin/python scripts/probe_tf_function_gradients.py [--tf /tmp/tf/bin/python]
+
+For each probe (a small forward computation of one op family) this builds
+`tf.gradients(reduce_sum(f(x)), x)` with tf1compat, writes it in TF's form (every op type
+allowed), and runs it under the TensorFlow venv. It prints the op types of the probes TF
+differentiated to tf1compat's values and those TF has no gradient for (ops of
+gradient_lowering.LOWERINGS appear as the ops they are written as), and records them in
+tests/fixtures/tf_function_gradients.json: the source of
+`training/gradient_export.TF_DIFFERENTIABLE_OP_TYPES`, checked against it by the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+RECORD = os.path.join(ROOT, "tests", "fixtures", "tf_function_gradients.json")
+
+X = (np.cos(np.arange(2 * 4 * 4 * 2, dtype=np.float32)) * 1.3).reshape(2, 4, 4, 2)
+
+PROBES = {
+    "relu": lambda tf, x: tf.nn.relu(x), "relu6": lambda tf, x: tf.nn.relu6(x),
+    "elu": lambda tf, x: tf.nn.elu(x), "selu": lambda tf, x: tf.nn.selu(x),
+    "softplus": lambda tf, x: tf.nn.softplus(x),
+    "leaky_relu": lambda tf, x: tf.nn.leaky_relu(x),
+    "sigmoid": lambda tf, x: tf.sigmoid(x), "tanh": lambda tf, x: tf.tanh(x),
+    "softmax": lambda tf, x: tf.nn.softmax(x),
+    "log_softmax": lambda tf, x: tf.nn.log_softmax(x),
+    "exp_log": lambda tf, x: tf.log(tf.exp(x) + 1.0), "log1p": lambda tf, x: tf.log1p(x * x),
+    "sqrt_rsqrt": lambda tf, x: tf.sqrt(x * x + 1.0) + tf.rsqrt(x * x + 1.0),
+    "square_abs_neg": lambda tf, x: tf.square(x) + tf.abs(x) - x,
+    "reciprocal": lambda tf, x: tf.reciprocal(x * x + 1.0),
+    "sin_cos": lambda tf, x: tf.sin(x) * tf.cos(x),
+    "pow": lambda tf, x: tf.pow(x * x + 1.0, 1.5),
+    "max_min": lambda tf, x: tf.maximum(x, 0.1) + tf.minimum(x, 0.2),
+    "squared_difference": lambda tf, x: tf.squared_difference(x, 0.5),
+    "arith": lambda tf, x: (x + 1.0) * (x - 2.0) / 3.0,
+    "add_n": lambda tf, x: tf.add_n([x, x * 2.0, x * 3.0]),
+    "div_no_nan": lambda tf, x: tf.div_no_nan(x, x * x + 1.0),
+    "matmul_bias": lambda tf, x: tf.nn.bias_add(
+        tf.matmul(tf.reshape(x, [8, 8]), tf.ones([8, 3])), tf.ones([3])),
+    "batch_matmul": lambda tf, x: tf.matmul(tf.reshape(x, [2, 4, 8]), tf.ones([2, 8, 3])),
+    "conv2d": lambda tf, x: tf.nn.conv2d(x, tf.ones([3, 3, 2, 3]) * 0.1, [1, 1, 1, 1],
+                                         "SAME"),
+    "depthwise": lambda tf, x: tf.nn.depthwise_conv2d(x, tf.ones([3, 3, 2, 1]) * 0.1,
+                                                      [1, 1, 1, 1], "SAME"),
+    "depthwise_multiplier": lambda tf, x: tf.nn.depthwise_conv2d(
+        x, tf.reshape(tf.range(36, dtype=tf.float32) * 0.01, [3, 3, 2, 2]), [1, 2, 2, 1],
+        "VALID") * tf.range(4, dtype=tf.float32),
+    "max_pool": lambda tf, x: tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "avg_pool": lambda tf, x: tf.nn.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "fused_batch_norm": lambda tf, x: tf.nn.fused_batch_norm(
+        x, tf.ones([2]), tf.zeros([2]), is_training=True)[0],
+    "moments": lambda tf, x: tf.nn.batch_normalization(
+        x, *tf.nn.moments(x, [0, 1, 2]), offset=None, scale=None, variance_epsilon=1e-3),
+    "reductions": lambda tf, x: tf.reduce_sum(x, 1) + tf.reduce_mean(x, 1),
+    "reduce_max": lambda tf, x: tf.reduce_max(x, 1),
+    "reduce_prod": lambda tf, x: tf.reduce_prod(x, 1),
+    "reshape_transpose": lambda tf, x: tf.transpose(tf.reshape(x, [8, 8])) * 2.0,
+    "concat_stack": lambda tf, x: tf.concat([x, x * 2.0], 3) + 0.0 * tf.reduce_sum(
+        tf.stack([x, x])),
+    "unstack_split": lambda tf, x: tf.unstack(x)[1] * tf.split(x, 2, axis=3)[0][0],
+    "slice": lambda tf, x: x[:, 1:3, ::2] * 2.0 +
+    tf.slice(x, [0, 0, 0, 0], [2, 2, 2, 2])[0, 0, 0, 0],
+    "gather": lambda tf, x: tf.gather(tf.reshape(x, [16, 4]), [1, 3, 3]),
+    "tile_pad": lambda tf, x: tf.pad(tf.tile(x, [1, 2, 1, 1]),
+                                     [[0, 0], [1, 1], [0, 0], [0, 0]]),
+    "expand_squeeze": lambda tf, x: tf.squeeze(tf.expand_dims(x, 0), 0) * 3.0,
+    "cast": lambda tf, x: tf.cast(tf.cast(x, tf.float64) * 2.0, tf.float32),
+    "where": lambda tf, x: tf.where(x > 0, x, x * 0.1),
+    "softmax_ce": lambda tf, x: tf.nn.softmax_cross_entropy_with_logits_v2(
+        labels=tf.nn.softmax(tf.ones([8, 8])), logits=tf.reshape(x, [8, 8])),
+    "sparse_softmax_ce": lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.constant([0, 1, 2, 3, 4, 5, 6, 7]), logits=tf.reshape(x, [8, 8])),
+    "sigmoid_ce": lambda tf, x: tf.nn.sigmoid_cross_entropy_with_logits(
+        labels=tf.ones_like(x) * 0.3, logits=x),
+    "l2_loss": lambda tf, x: tf.nn.l2_loss(x),
+    "l2_normalize": lambda tf, x: tf.nn.l2_normalize(x, 3),
+    "clip": lambda tf, x: tf.clip_by_value(x, -0.5, 0.5),
+    "dropout": lambda tf, x: tf.nn.dropout(x, rate=0.5, seed=3),
+    "dropout_tensor_rate": lambda tf, x: tf.nn.dropout(
+        x, rate=tf.placeholder_with_default(0.5, None), seed=4),
+    "broadcast_to": lambda tf, x: tf.broadcast_to(tf.reduce_sum(x, 0), [3, 4, 4, 2]),
+    "pad": lambda tf, x: tf.pad(x, [[0, 0], [1, 2], [0, 0], [2, 0]]) *
+    tf.range(4, dtype=tf.float32),
+    "tile": lambda tf, x: tf.tile(x, [1, 2, 1, 3]) * tf.range(6, dtype=tf.float32),
+    "fill": lambda tf, x: x * tf.fill(tf.shape(x), tf.reduce_sum(x * x)),
+    "ones_zeros_like": lambda tf, x: x * tf.ones_like(x) + tf.zeros_like(x) * x,
+    "losses_weighted": lambda tf, x: tf.losses.sparse_softmax_cross_entropy(
+        tf.constant([0, 1, 2, 3, 4, 5, 6, 7]), tf.reshape(x, [8, 8]),
+        weights=tf.constant([1., 0., 2., 1., 1., 1., 1., 1.])),
+    "flatten": lambda tf, x: tf.layers.flatten(x) * 2.0,
+    "stop_gradient": lambda tf, x: x * tf.stop_gradient(x),
+    "identity": lambda tf, x: tf.identity(x) * 2.0,
+}
+
+
+def build() -> dict:
+    import tf1compat as tf
+    from tf1compat.graphdef import gradient_export
+    from tf1compat.graphdef import graph_export
+
+    class Everything(frozenset):
+        def __contains__(self, item):
+            return True
+    gradient_export.TF_DIFFERENTIABLE_OP_TYPES = Everything()
+    out = {}
+    for name, fn in PROBES.items():
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, X.shape, name="x")
+            g, = tf.gradients(tf.reduce_sum(fn(tf, x)), x)
+            with tf.Session() as sess:
+                value = sess.run(g, {x: X})
+            gd = graph_export.graph_to_graph_def()
+            types = sorted({n.op for f in gd.library.function for n in f.node_def})
+            out[name] = {"graph": gd.SerializeToString().hex(), "grad": g.name,
+                         "types": types, "value": value.tolist()}
+    return out
+
+
+def read(path: str) -> None:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    with open(path) as f:
+        probes = json.load(f)
+    for probe in probes.values():
+        with tf.Graph().as_default():
+            gd = tf.GraphDef()
+            gd.ParseFromString(bytes.fromhex(probe["graph"]))
+            tf.import_graph_def(gd, name="")
+            try:
+                with tf.Session() as sess:
+                    got = sess.run(probe["grad"], {"x:0": X})
+                probe["tf"] = float(np.max(np.abs(got - np.array(probe["value"]))))
+            except Exception as e:  # noqa: BLE001 - recorded: what TF says
+                probe["tf"] = str(e).split("\n")[2 if "\n\n" in str(e) else 0][:200]
+    with open(path, "w") as f:
+        json.dump(probes, f)
+
+
+def main(argv: list) -> int:
+    if argv[:1] == ["--read"]:
+        read(argv[1])
+        return 0
+    tf_python = argv[1] if argv[:1] == ["--tf"] else "/tmp/tf/bin/python"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "probes.json")
+        with open(path, "w") as f:
+            json.dump(build(), f)
+        subprocess.run([tf_python, os.path.abspath(__file__), "--read", path], check=True,
+                       env=dict(os.environ, CUDA_VISIBLE_DEVICES=""), cwd=tmp)
+        with open(path) as f:
+            probes = json.load(f)
+    good, bad = set(), set()
+    record = {}
+    for name, probe in probes.items():
+        ok = isinstance(probe["tf"], float) and probe["tf"] < 1e-4
+        print(f"{name:20s} {'ok' if ok else probe['tf']}  {' '.join(probe['types'])}")
+        (good if ok else bad).update(probe["types"])
+        record[name] = {"ok": ok, "types": probe["types"],
+                        "tf": probe["tf"] if not ok else "ok"}
+    print("differentiated by TF:", " ".join(sorted(good)))
+    print("only in failing probes:", " ".join(sorted(bad - good)))
+    with open(RECORD, "w") as f:     # tests/test_gradient_export.py checks the table
+        json.dump({"differentiated": sorted(good), "probes": record}, f, indent=1,
+                  sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

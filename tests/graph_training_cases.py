@@ -1,0 +1,195 @@
+"""Training graphs tf1compat writes for real TensorFlow to train from the file
+(scripts/check_tf_reads_graphs.py; cases like those of tests/graph_export_cases.py).
+
+Each case builds a model with an optimizer's train op (a `tf.gradients` SymbolicGradient
+op, written in TF's form: training/gradient_export.py) and a `tf.train.Saver`
+(`spec["saver"]`). The script saves a checkpoint of the initial variables; the reader
+imports graph.meta, restores the checkpoint and runs the TRAIN OP from the file for a few
+steps (one run each), then fetches the loss and the variables.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+X8 = np.linspace(-1, 1, 32, dtype=np.float32).reshape(8, 4)
+LABELS8 = np.array([0, 1, 2, 1, 0, 2, 2, 1], np.int32)
+IMAGES = np.cos(np.arange(4 * 6 * 6, dtype=np.float32) * 0.37).reshape(4, 6, 6, 1)
+IDS = np.array([[1, 3], [3, 5], [0, 7], [5, 5]], np.int32)
+STEPS = 3
+
+
+def _training_spec(tf, saver, feeds: dict, fetches: list) -> dict:
+    runs = [{"feeds": feeds, "fetches": [], "targets": ["train"]} for _ in range(STEPS)]
+    runs.append({"feeds": feeds, "fetches": fetches})
+    return {"init": "init", "checkpoint": "model", "saver": saver, "runs": runs}
+
+
+def case_train_mlp_dropout(tf):
+    """MLP (batch size unknown, Elu) with (seeded) dropout, sparse softmax cross-entropy,
+    GradientDescent with a global step: the dropout mask is an input of the gradient's
+    function, not redrawn."""
+    tf.set_random_seed(5)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    labels = tf.placeholder(tf.int32, [None], name="labels")
+    h = tf.layers.dense(x, 6, activation=tf.nn.elu, name="hidden")
+    h = tf.layers.dropout(h, 0.4, training=True)
+    logits = tf.layers.dense(h, 3, name="logits")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits), name="loss")
+    step = tf.train.get_or_create_global_step()
+    tf.train.GradientDescentOptimizer(0.5).minimize(loss, global_step=step, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "labels:0": LABELS8},
+                          ["loss:0", "global_step:0", "hidden/kernel:0", "hidden/bias:0",
+                           "logits/kernel:0"])
+
+
+def case_train_cnn_batch_norm(tf):
+    """conv2d -> max_pool -> batch_normalization(training=True) -> dense, Momentum; the
+    batch-norm updates run with the train op (UPDATE_OPS as control dependencies)."""
+    tf.set_random_seed(6)
+    images = tf.placeholder(tf.float32, [4, 6, 6, 1], name="images")
+    labels = tf.placeholder(tf.float32, [4, 2], name="labels")
+    h = tf.layers.conv2d(images, 3, 3, padding="same", activation=tf.nn.relu, name="conv")
+    h = tf.layers.max_pooling2d(h, 2, 2, name="pool")
+    h = tf.layers.batch_normalization(h, training=True, name="bn")
+    logits = tf.layers.dense(tf.reshape(h, [4, 27]), 2, name="out")
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(
+        labels=labels, logits=logits), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        tf.train.MomentumOptimizer(0.1, 0.9).minimize(
+            loss, global_step=tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    one_hot = np.eye(2, dtype=np.float32)[[0, 1, 1, 0]]
+    return _training_spec(tf, tf.train.Saver(), {"images:0": IMAGES, "labels:0": one_hot},
+                          ["loss:0", "conv/kernel:0", "bn/gamma:0", "bn/beta:0",
+                           "bn/moving_mean:0", "bn/moving_variance:0", "out/kernel:0"])
+
+
+def case_train_embedding(tf):
+    """embedding_lookup (IndexedSlices gradient: ScatterSub updates rows) with a dense
+    layer, GradientDescent."""
+    tf.set_random_seed(8)
+    ids = tf.placeholder(tf.int32, [4, 2], name="ids")
+    target = tf.placeholder(tf.float32, [4, 1], name="target")
+    table = tf.get_variable("embedding", [8, 3],
+                            initializer=tf.random_normal_initializer(seed=2))
+    vectors = tf.reduce_mean(tf.nn.embedding_lookup(table, ids), axis=1)
+    out = tf.layers.dense(vectors, 1, name="out")
+    loss = tf.reduce_mean(tf.square(out - target), name="loss")
+    tf.train.GradientDescentOptimizer(0.3).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"ids:0": IDS, "target:0": np.array([[1.], [0.], [2.], [-1.]],
+                                                              np.float32)},
+                          ["loss:0", "embedding:0", "out/kernel:0"])
+
+
+def case_train_adam(tf):
+    """A tanh MLP with Adam and a global step (slots, beta powers) and an L2 penalty."""
+    tf.set_random_seed(7)
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    y = tf.placeholder(tf.float32, [8, 1], name="y")
+    h = tf.layers.dense(x, 5, activation=tf.tanh, name="h")
+    pred = tf.layers.dense(h, 1, name="pred")
+    loss = tf.add(tf.reduce_mean(tf.squared_difference(pred, y)),
+                  1e-3 * tf.nn.l2_loss(tf.trainable_variables()[0]), name="loss")
+    step = tf.train.get_or_create_global_step()
+    tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": X8, "y:0": np.sum(X8, 1, keepdims=True)},
+                          ["loss:0", "global_step:0", "h/kernel:0", "pred/bias:0",
+                           "h/kernel/Adam:0", "beta1_power:0"])
+
+
+def case_train_keras_resource(tf):
+    """tf.keras layers (resource variables: one function input per variable standing for
+    its reads; the Embedding's ResourceGather gives IndexedSlices) trained by a tf.train
+    optimizer (RMSProp)."""
+    tf.set_random_seed(9)
+    x = tf.placeholder(tf.float32, [4, 4], name="x")
+    ids = tf.placeholder(tf.int32, [4, 2], name="ids")
+    y = tf.placeholder(tf.float32, [4, 1], name="y")
+    embedded = tf.reduce_mean(tf.keras.layers.Embedding(8, 3, name="emb")(ids), axis=1)
+    hidden = tf.keras.layers.Dense(6, activation="sigmoid", name="k1")
+    out = tf.keras.layers.Dense(1, name="k2")
+    loss = tf.reduce_mean(tf.square(out(hidden(tf.concat([x, embedded], 1))) - y),
+                          name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": X8[:4], "ids:0": IDS,
+                           "y:0": np.cos(np.sum(X8[:4], 1, keepdims=True))},
+                          ["loss:0", "k1/kernel/Read/ReadVariableOp:0",
+                           "k2/bias/Read/ReadVariableOp:0",
+                           "emb/embeddings/Read/ReadVariableOp:0"])
+
+
+def case_train_mnist_tutorial(tf):
+    """TF 1.x's "Deep MNIST for experts" in small: tf.Variable weights, conv2d + max_pool,
+    dropout with a keep_prob placeholder (unknown-shaped rate), v1 softmax cross-entropy,
+    Adam."""
+    tf.set_random_seed(10)
+    x = tf.placeholder(tf.float32, [None, 64])
+    y_ = tf.placeholder(tf.float32, [None, 10])
+    keep_prob = tf.placeholder(tf.float32)
+    w1 = tf.Variable(tf.truncated_normal([3, 3, 1, 4], stddev=0.1))
+    b1 = tf.Variable(tf.constant(0.1, shape=[4]))
+    h = tf.nn.relu(tf.nn.conv2d(tf.reshape(x, [-1, 8, 8, 1]), w1, [1, 1, 1, 1], "SAME") + b1)
+    h = tf.reshape(tf.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"), [-1, 64])
+    w2 = tf.Variable(tf.truncated_normal([64, 16], stddev=0.1))
+    b2 = tf.Variable(tf.constant(0.1, shape=[16]))
+    h = tf.nn.dropout(tf.nn.relu(tf.matmul(h, w2) + b2), keep_prob)
+    w3 = tf.Variable(tf.truncated_normal([16, 10], stddev=0.1))
+    logits = tf.matmul(h, w3)
+    tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=logits),
+                   name="cross_entropy")
+    tf.train.AdamOptimizer(1e-2).minimize(tf.get_default_graph().get_tensor_by_name(
+        "cross_entropy:0"), name="train")
+    tf.global_variables_initializer()
+    rs = np.random.RandomState(0)
+    images = rs.rand(16, 64).astype(np.float32)
+    labels = np.eye(10, dtype=np.float32)[rs.randint(0, 10, 16)]
+    spec = _training_spec(tf, tf.train.Saver(),
+                          {"Placeholder:0": images, "Placeholder_1:0": labels,
+                           "Placeholder_2:0": np.float32(0.5)},
+                          ["Variable:0", "Variable_4:0"])
+    spec["runs"].append({"feeds": {"Placeholder:0": images, "Placeholder_1:0": labels,
+                                   "Placeholder_2:0": np.float32(1.0)},
+                         "fetches": ["cross_entropy:0"]})
+    return spec
+
+
+def case_train_separable_losses(tf):
+    """separable_conv2d (depthwise) with relu6, average pooling, flatten, softplus and
+    leaky_relu layers with l2 regularizers, tf.losses with the regularization loss
+    (AddN, L2Loss), Nesterov momentum with a global step."""
+    tf.set_random_seed(11)
+    x = tf.placeholder(tf.float32, [None, 8, 8, 1], name="x")
+    y = tf.placeholder(tf.int64, [None], name="y")
+    reg = tf.contrib.layers.l2_regularizer(1e-3)
+    h = tf.layers.separable_conv2d(x, 4, 3, depth_multiplier=2, activation=tf.nn.relu6,
+                                   name="sep")
+    h = tf.layers.flatten(tf.layers.average_pooling2d(h, 2, 2))
+    h = tf.layers.dense(h, 8, activation=tf.nn.softplus, kernel_regularizer=reg, name="f1")
+    h = tf.layers.dense(h, 6, activation=tf.nn.leaky_relu, kernel_regularizer=reg,
+                        name="f2")
+    logits = tf.layers.dense(h, 3, name="f3")
+    loss = tf.identity(tf.losses.sparse_softmax_cross_entropy(y, logits) +
+                       tf.losses.get_regularization_loss(), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True).minimize(
+        loss, global_step=tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    rs = np.random.RandomState(1)
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": rs.rand(6, 8, 8, 1).astype(np.float32),
+                           "y:0": rs.randint(0, 3, 6)},
+                          ["loss:0", "sep/depthwise_kernel:0", "sep/pointwise_kernel:0",
+                           "f1/kernel:0", "f3/bias:0"])
+
+
+TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
+                  case_train_adam, case_train_keras_resource, case_train_mnist_tutorial,
+                  case_train_separable_losses]

@@ -1,0 +1,280 @@
+"""tf.gradients' op in graph files (training/gradient_export.py): TF's SymbolicGradient
+form (a forward function `f`, Tin/Tout) where TF can differentiate the region, tf1compat's
+own form with a warning elsewhere; both read back by tf1compat with the same values.
+
+What real TF computes from these files is recorded by scripts/check_tf_reads_graphs.py
+(tests/graph_training_cases.py) and replayed by tests/test_graph_export.py.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.graphdef import gradient_export
+from tf1compat.graphdef import graph_export
+
+X = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    gradient_export._warned.clear()
+    yield
+    tf.reset_default_graph()
+
+
+def _nodes(op_type):
+    gd = graph_export.graph_to_graph_def()
+    return gd, [n for n in gd.node if n.op == op_type]
+
+
+def _reimport(graph_def, fetches, feeds, targets=()):
+    """Imports `graph_def` into a new graph and runs `fetches` (after `targets`)."""
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            init = [op for op in tf.get_default_graph().get_operations()
+                    if op.name == "init"]
+            if init:
+                sess.run(init[0])
+            for t in targets:
+                sess.run(t, feeds)
+            return sess.run(fetches, feeds)
+
+
+def test_training_graph_is_written_in_tf_form_and_trains_after_import():
+    tf.set_random_seed(1)
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    h = tf.layers.dense(x, 5, activation=tf.nn.relu, name="d1")
+    h = tf.layers.dropout(h, 0.5, training=True)
+    loss = tf.reduce_mean(tf.square(tf.layers.dense(h, 1, name="d2")), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    gd, (node,) = _nodes("SymbolicGradient")
+    assert set(node.attr) >= {"Tin", "Tout", "f"} and "Ty" not in node.attr
+    fdef = next(f for f in gd.library.function if f.signature.name == node.attr["f"].func.name)
+    assert fdef.attr["_noinline"].b
+    body_types = {n.op for n in fdef.node_def}
+    # The dropout mask's random numbers come from outside f: TF does not redraw them.
+    assert "RandomUniform" not in body_types and "MatMul" in body_types
+    assert [a.name for a in fdef.signature.input_arg][:4] == \
+        ["d1_kernel", "d1_bias", "d2_kernel", "d2_bias"]
+    # The mask (computed from RandomUniform outside) is an input.
+    assert "dropout_dropout_greaterequal" in [a.name for a in fdef.signature.input_arg]
+    assert len(node.input) == len(node.attr["Tin"].list.type)
+    assert len(node.attr["Tout"].list.type) == len(fdef.signature.input_arg)
+    with tf.Session() as sess:
+        sess.run("init")
+        for _ in range(2):
+            sess.run("train", {x: X})
+        expected = sess.run(["d1/kernel:0", "d2/bias:0"])
+    got = _reimport(gd, ["d1/kernel:0", "d2/bias:0"], {"x:0": X}, targets=["train"] * 2)
+    # Variables start from the same seeded initializers; the masks are Philox-seeded.
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def _gradient_values(build, feeds):
+    """Values of build()'s gradients in process and after export + import."""
+    with tf.Graph().as_default():
+        grads = [g for g in build() if g is not None]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            here = sess.run(grads, feeds)
+        gd = graph_export.graph_to_graph_def()
+        names = [g.name if not isinstance(g, tf.IndexedSlices) else g.values.name
+                 for g in grads]
+    return here, _reimport(gd, names, feeds), gd
+
+
+def test_grad_ys_multiple_ys_and_unconnected_sources_keep_their_meaning():
+    def build():
+        x = tf.placeholder(tf.float32, [4, 3], name="x")
+        w = tf.Variable(np.ones((3, 2), np.float32), name="w")
+        unused = tf.Variable(1.0, name="unused")
+        y1 = tf.matmul(x, w)
+        y2 = tf.reduce_sum(tf.tanh(w))
+        dy = tf.constant(np.arange(8, dtype=np.float32).reshape(4, 2))
+        grads = tf.gradients([y1, y2], [w, x, unused], grad_ys=[dy, tf.constant(2.0)])
+        assert grads[2] is None
+        zero = tf.gradients(y2, [unused], unconnected_gradients="zero")
+        return grads + zero
+    here, back, gd = _gradient_values(build, {"x:0": X})
+    assert [n.op for n in gd.node].count("SymbolicGradient") == 1
+    node = next(n for n in gd.node if n.op == "SymbolicGradient")
+    assert "f" in node.attr
+    w = np.ones((3, 2), np.float32)
+    expected_w = X.T @ np.arange(8, dtype=np.float32).reshape(4, 2) + \
+        2.0 * (1 - np.tanh(w) ** 2)
+    np.testing.assert_allclose(here[0], expected_w, rtol=1e-5)
+    for a, b in zip(here, back):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+    assert here[-1] == 0.0
+
+
+def test_embedding_gradient_is_indexed_slices_of_the_dense_function_gradient():
+    def build():
+        ids = tf.placeholder(tf.int32, [3], name="ids")
+        table = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3), name="table")
+        loss = tf.reduce_sum(tf.square(tf.nn.embedding_lookup(table, ids)))
+        g, = tf.gradients(loss, [table])
+        assert isinstance(g, tf.IndexedSlices)
+        return [g]
+    here, back, _ = _gradient_values(build, {"ids:0": np.array([1, 3, 1], np.int32)})
+    table = np.arange(12, dtype=np.float32).reshape(4, 3)
+    np.testing.assert_allclose(here[0].values, 2 * table[[1, 3, 1]])
+    np.testing.assert_allclose(back[0], 2 * table[[1, 3, 1]])
+
+
+def test_lowered_ops_give_the_same_gradients_after_import():
+    def build():
+        tf.set_random_seed(3)        # the separable convolution's initial filters
+        x = tf.placeholder(tf.float32, [4, 3], name="x")
+        w = tf.Variable(np.full((3, 3), 0.3, np.float32), name="w")
+        logits = tf.matmul(x, w)
+        bn = tf.layers.batch_normalization(tf.reshape(logits, [4, 1, 1, 3]), training=True)
+        loss = tf.add_n([
+            tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=tf.constant([0, 2, 1, 2]), logits=logits)),
+            tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(
+                labels=tf.nn.softmax(x), logits=logits)),
+            tf.nn.l2_loss(w), tf.reduce_sum(tf.square(bn)),
+            tf.reduce_sum(tf.where(logits > 0, logits, tf.zeros_like(logits))),
+            tf.reduce_sum(tf.nn.elu(logits) + tf.nn.selu(logits) + tf.nn.softplus(logits)
+                          + tf.nn.leaky_relu(logits)),
+            tf.reduce_sum(tf.tile(logits, [2, 3]) * tf.range(9, dtype=tf.float32)),
+            tf.reduce_sum(tf.pad(logits, [[1, 0], [2, 1]]) * tf.range(6, dtype=tf.float32)),
+            tf.reduce_sum(tf.gather(logits, [3, 0, 3]) * tf.range(3, dtype=tf.float32)),
+            tf.reduce_sum(tf.layers.separable_conv2d(tf.reshape(logits, [1, 2, 2, 3]), 2, 2,
+                                                     depth_multiplier=2, padding="same"))])
+        return tf.gradients(loss, [w])
+    here, back, gd = _gradient_values(build, {"x:0": X})
+    fdef = gd.library.function[0]
+    body = {n.op for n in fdef.node_def}
+    assert not body & {"SparseSoftmaxCrossEntropyWithLogits", "L2Loss", "AddN",
+                       "FusedBatchNormV3", "Elu", "Selu", "Softplus", "LeakyRelu", "Tile",
+                       "Pad", "GatherV2", "DepthwiseConv2dNative"}
+    np.testing.assert_allclose(here[0], back[0], rtol=1e-5, atol=1e-6)
+
+
+def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(caplog):
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.Variable(np.ones((3, 2), np.float32), name="w")
+    prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 1)), [w])[0]
+    again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 1)), [w])[0]
+    cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(w),
+                                lambda: tf.reduce_sum(w * 2.0)), [w])[0]
+    tf.global_variables_initializer()
+    with caplog.at_level(logging.WARNING):
+        gd, nodes = _nodes("SymbolicGradient")
+    assert [("Ty" in n.attr, "f" in n.attr) for n in nodes] == [(True, False)] * 3
+    messages = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
+    assert len(messages) == 2, messages
+    assert "Prod" in messages[0] and "control-flow construct" in messages[1]
+    with tf.Session() as sess:
+        sess.run("init")
+        here = sess.run([prod, again, cond], {x: X})
+    back = _reimport(gd, [prod.name, again.name, cond.name], {"x:0": X})
+    for a, b in zip(here, back):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_gradient_through_a_tensor_array_write_is_not_cut():
+    x = tf.placeholder(tf.float32, [3], name="x")
+    w = tf.Variable(2.0, name="w")
+    ta = tf.TensorArray(tf.float32, size=1).write(0, x * w)
+    g, = tf.gradients(tf.reduce_sum(ta.read(0)), [w])
+    _, (node,) = _nodes("SymbolicGradient")
+    assert "f" not in node.attr
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        assert sess.run(g, {x: np.ones(3, np.float32)}) == pytest.approx(3.0)
+
+
+def test_hessians_and_gradients_of_gradients_keep_tf1compat_form():
+    x = tf.placeholder(tf.float32, [3], name="x")
+    y = tf.reduce_sum(x ** 3)
+    h, = tf.hessians(y, x)
+    _, nodes = _nodes("SymbolicGradient")
+    assert all("f" not in n.attr for n in nodes)
+    feeds = {x: np.array([1.0, 2.0, 3.0], np.float32)}
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(h, feeds), np.diag([6.0, 12.0, 18.0]))
+
+
+def test_tf_form_is_written_back_as_it_came():
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.Variable(np.ones((3, 2), np.float32), name="w")
+    tf.gradients(tf.reduce_sum(tf.sigmoid(tf.matmul(x, w))), [w])
+    first, (node,) = _nodes("SymbolicGradient")
+    with tf.Graph().as_default():
+        tf.import_graph_def(first, name="")
+        second, (again,) = _nodes("SymbolicGradient")
+    assert again == node
+    assert [f.signature for f in second.library.function] == \
+        [f.signature for f in first.library.function]
+
+
+def test_differentiable_op_types_are_those_real_tf_differentiated():
+    import json
+    import os
+    path = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradients.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    assert gradient_export.TF_DIFFERENTIABLE_OP_TYPES <= set(recorded["differentiated"])
+    # Every lowering was checked by a probe TF ran to tf1compat's values.
+    passing = {name for name, p in recorded["probes"].items() if p["ok"]}
+    assert {"elu", "selu", "softplus", "leaky_relu", "softmax_ce", "sparse_softmax_ce",
+            "l2_loss", "add_n", "dropout", "dropout_tensor_rate", "fused_batch_norm",
+            "tile", "pad", "gather", "depthwise", "depthwise_multiplier"} <= passing
+
+
+def test_ys_outside_the_region_and_sources_among_the_ys():
+    def build():
+        x = tf.placeholder(tf.float32, [4, 3], name="x")
+        w = tf.Variable(np.full((3, 2), 0.5, np.float32), name="w")
+        y = tf.matmul(x, w)
+        stopped = tf.stop_gradient(y * 3.0)
+        return tf.gradients([y, stopped], [w]) + tf.gradients([y, x], [w, x])
+    here, back, gd = _gradient_values(build, {"x:0": X})
+    assert all("f" in n.attr for n in gd.node if n.op == "SymbolicGradient")
+    np.testing.assert_allclose(here[0], X.T @ np.ones((4, 2), np.float32), rtol=1e-6)
+    np.testing.assert_allclose(here[2], np.ones((4, 3)) + np.ones((4, 2)) @ np.full((2, 3), 0.5))
+    for a, b in zip(here, back):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_a_file_of_an_earlier_version_runs_and_is_written_back(caplog):
+    import os
+    prefix = os.path.join(os.path.dirname(__file__), "fixtures", "tf1compat_written",
+                          "name_based", "model.ckpt-1")
+    fetches = ["gradients/AddN:0", "gradients/embedding_lookup/GatherV2_grad/Reshape:0"]
+    with tf.Graph().as_default() as graph:
+        saver = tf.train.import_meta_graph(prefix + ".meta")
+        old = graph.get_operation_by_name("gradients/SymbolicGradient")
+        assert old.attrs.get("f") is None and old.attrs["Ty"]      # tf1compat's form
+        fresh = tf.gradients(graph.get_tensor_by_name("add:0"),
+                             [graph.get_tensor_by_name("w:0")])
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            before = sess.run(fetches + fresh)
+        with caplog.at_level(logging.WARNING):
+            _, nodes = _nodes("SymbolicGradient")
+            meta = tf.train.export_meta_graph(saver_def=saver.as_saver_def())
+    # A partitioned embedding lookup stitches with ParallelDynamicStitch, which TF's
+    # function gradients lack: tf1compat's form again, said so.
+    assert [("f" in n.attr) for n in nodes] == [False, True]
+    assert "ParallelDynamicStitch" in caplog.text
+    np.testing.assert_allclose(before[0], before[2], rtol=1e-6)
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(meta)
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            after = sess.run(fetches)
+    for a, b in zip(after, before):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

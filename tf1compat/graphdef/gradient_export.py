@@ -1,0 +1,236 @@
+"""`tf.gradients`' op in graph files: TF's `SymbolicGradient` with a function `f`.
+
+tf1compat's gradient op (autodiff/gradients.py) takes ys, sources, grad_ys and calls
+autograd. TF has an op of the same type that takes a function instead: its inputs are
+f's inputs followed by one dy per f output, its outputs d/d(each f input), computed with
+TF's C++ gradient functions of f's body. Writing a graph, each tf1compat gradient op
+becomes that op:
+
+* `f` is the forward region: the ops on a path from the sources to the ys. Its inputs
+  are the sources first, then every tensor the region reads from outside it, and the
+  outputs of stateful ops inside it (dropout's RandomUniform: as extra inputs, TF does
+  not draw new numbers in the gradient); the gradients of those extra inputs are unused.
+  Its outputs are the ys the gradient op differentiates. A resource variable source is
+  one input standing for the values all its ReadVariableOps in the region return.
+* Output k < len(sources) of TF's node is the gradient of source k, the same index as
+  tf1compat's op, so the consumers' inputs are unchanged. Gathers' IndexedSlices are
+  built from the gradient with respect to the gather's output (a source), as in-process.
+
+Where TF cannot differentiate the region (ops its C++ gradient registry lacks, control
+flow constructs, TensorArrays, a gradient of a gradient, tf.hessians' Jacobian form,
+sources computed from other sources), the op is written in tf1compat's own form, which
+tf1compat reads back but TF does not: a warning names the op type once per process.
+
+Reading a graph file, TF's form becomes tf1compat's op with the attr `f` (its function
+from the library) and no ys: `import_attrs`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+from tf1compat.serialization.messages import NodeDef
+from tf1compat.serialization.tensor_proto import attr_to_proto
+from tf1compat.graphdef.gradient_lowering import LOWERINGS, NodeBuilder
+from tf1compat.graphdef.graph_io import UnserializableGraphError, check_serializable
+from tf1compat.util import tf_logging
+
+__all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs"]
+
+# Op types TF 2.21's SymbolicGradient differentiates inside a function (its C++ gradient
+# registry) to tf1compat's values: scripts/probe_tf_function_gradients.py, which also lists
+# those TF lacks (Prod, ParallelDynamicStitch, ...; the ones of
+# gradient_lowering.LOWERINGS are written as others).
+TF_DIFFERENTIABLE_OP_TYPES = frozenset("""
+Abs AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Conv2D Cos DivNoNan Equal
+Exp ExpandDims Fill Greater GreaterEqual Identity Log Log1p LogSoftmax MatMul Max MaxPool
+Maximum Mean Minimum Mul Neg NotEqual Pack Pow RealDiv Reciprocal Relu Relu6 Reshape Rsqrt
+Select Shape Sigmoid Sin Slice Softmax Split Sqrt Square SquaredDifference Squeeze
+StridedSlice Sub Sum Tanh Transpose Unpack
+""".split())
+
+# Ops whose outputs become inputs of the forward function, computed outside it: stateful
+# ops (no new random numbers) and gradient stops (TF's function gradient of StopGradient
+# passes the gradient through; as an input of f, its gradient is dropped).
+_CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient"])
+
+_warned: Set[str] = set()
+
+
+def _warn_once(op: Operation, reason: str) -> None:
+    if reason in _warned:
+        return
+    _warned.add(reason)
+    tf_logging.warning(
+        "Gradient op %s is written in tf1compat's own SymbolicGradient form, which real "
+        "TensorFlow cannot import: %s. tf1compat reads the file back; for TF, export "
+        "the graph without the train op and call minimize after import.", op.name, reason)
+
+
+def _source_values(x: Tensor) -> List[Tensor]:
+    """The tensors standing for source `x` in the forward function: `x`, or for a
+    resource variable's handle the values its ReadVariableOps return (one input of f)."""
+    if x.dtype.base_dtype.name != "resource":
+        return [x]
+    return [c.outputs[0] for c in x.consumers() if c.type == "ReadVariableOp"]
+
+
+def _upstream(ys: List[Tensor]) -> Set[Operation]:
+    found: Set[Operation] = set()
+    stack = [y.op for y in ys]
+    while stack:
+        current = stack.pop()
+        if current not in found:
+            found.add(current)
+            stack.extend(t.op for t in current.inputs)
+    return found
+
+
+def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
+    """(body ops in creation order, extra input tensors) of the forward region from the
+    source values `xs` to `ys`, or (None, reason) when TF cannot differentiate it."""
+    upstream = _upstream(ys)
+    for handle in handles:
+        if any(c.type != "ReadVariableOp" and c in upstream for c in handle.consumers()):
+            return None, (f"resource variable {handle.op.name} reaches the ys through an "
+                          "op other than ReadVariableOp")
+    # Forward from the sources, not through stateful ops (their outputs become inputs).
+    reached: Set[Operation] = set()
+    stack = [c for x in xs for c in x.consumers()]
+    while stack:
+        current = stack.pop()
+        if current in reached:
+            continue
+        if current.type in _CUT_OP_TYPES or (current._op_def.stateful and
+                                              current.type not in ("If", "Case", "While")):
+            continue
+        reached.add(current)
+        stack.extend(c for t in current.outputs for c in t.consumers())
+    source_ops = {x.op for x in xs}
+    if source_ops & reached:
+        return None, "a source is computed from another source"
+    blocked = _cut_on_gradient_path(upstream, xs, reached)
+    if blocked is not None:
+        return None, f"the gradient flows through the stateful op type {blocked}"
+    body: Set[Operation] = set()
+    stack = [y.op for y in ys]
+    while stack:
+        current = stack.pop()
+        if current in body or current not in reached:
+            continue
+        body.add(current)
+        stack.extend(t.op for t in current.inputs)
+    for member in body:
+        if member.type in LOWERINGS:
+            reason = LOWERINGS[member.type][0](member)
+            if reason is not None:
+                return None, reason
+            if any(c in body for t in member.outputs[1:] for c in t.consumers()):
+                return None, f"the region uses a second output of {member.type}"
+        elif member.type in ("If", "Case", "While"):
+            return None, f"the region contains a control-flow construct ({member.type})"
+        elif member.type not in TF_DIFFERENTIABLE_OP_TYPES:
+            return None, f"TF has no function gradient for op type {member.type}"
+        if member._control_flow_context is not None:
+            return None, "the region contains a control-flow construct"
+    ordered = sorted(body, key=lambda o: o._id)
+    extras: List[Tensor] = []
+    # A y computed outside the region (by a stop or a random op) is an input f returns.
+    for t in [t for member in ordered for t in member.inputs] + list(ys):
+        if t.op not in body and t not in xs and t not in extras:
+            extras.append(t)
+    return ordered, extras
+
+
+def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
+                          reached: Set[Operation]) -> Optional[str]:
+    """The type of a stateful op that takes a floating value computed from the sources
+    and leads to the ys (`upstream`: a TensorArray write, an assign): cutting it would
+    lose that gradient. Random ops take only shapes, batch-norm updates do not lead to
+    the ys."""
+    for member in upstream - reached:
+        if member.type in _CUT_OP_TYPES:
+            continue
+        if any((t.op in reached or t in xs) and (t.dtype.is_floating or t.dtype.is_complex)
+               for t in member.inputs):
+            return member.type
+    return None
+
+
+def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Tensor], str]
+                           ) -> Optional[Tuple[NodeDef, List[Any]]]:
+    """TF's SymbolicGradient NodeDef for tf1compat's gradient op `op` (inputs named by
+    `name_of`; the forward function written through `functions`, a FunctionExport) and
+    its outputs' shapes (one per f input), or None where it keeps tf1compat's form
+    (warned)."""
+    check_serializable(op)
+    attrs = op.attrs
+    ny, nx, ndy = len(attrs["Ty"]), len(attrs["Tx"]), len(attrs["Tdy"])
+    inputs = list(op.inputs)
+    xs, dys = inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
+    if attrs.get("f") is not None:            # read from a file in TF's form: as it came
+        f_inputs, extras = xs, []
+        func = functions.attr(attrs["f"])
+    else:
+        upstream = _upstream(inputs[:ny])
+        # The reads the forward computation uses first: f's input is one of them.
+        groups = [sorted(_source_values(x), key=lambda t: t.op not in upstream) for x in xs]
+        reason = _unsupported(op)
+        if reason is None and not all(groups):
+            reason = "a resource variable source without a ReadVariableOp"
+        if reason is None:
+            handles = [x for x, g in zip(xs, groups) if g[0] is not x]
+            body, extras = _region(inputs[:ny], handles, [t for g in groups for t in g])
+            if body is None:
+                reason = extras
+        if reason is not None:
+            _warn_once(op, reason)
+            return None
+        f_inputs = [g[0] for g in groups] + extras
+        try:
+            func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
+                                      inputs[:ny], body, _lower,
+                                      {t: g[0] for g in groups for t in g[1:]})
+        except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
+            _warn_once(op, f"its forward function cannot be written ({e})")
+            return None
+    node = NodeDef(name=op.name, op="SymbolicGradient",
+                   input=[name_of(t) for t in f_inputs + dys])
+    node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs + dys]))
+    node.attr["Tout"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs]))
+    node.attr["f"].CopyFrom(func)
+    return node, [t.shape for t in f_inputs]
+
+
+def _lower(op: Operation, input_names: List[str]) -> Optional[Tuple[List[NodeDef], List[Any]]]:
+    """An op of LOWERINGS as the ops TF can differentiate (gradient_lowering.py)."""
+    if op.type not in LOWERINGS:
+        return None
+    builder = NodeBuilder(op.name)
+    outputs = LOWERINGS[op.type][1](op, input_names, builder)
+    return builder.nodes, outputs
+
+
+def _unsupported(op: Operation) -> Optional[str]:
+    attrs = op.attrs
+    if attrs["jacobian"]:
+        return "tf.hessians' Jacobian form has no TF op"
+    if attrs["create_graph"]:
+        return "a gradient that is differentiated again (create_graph)"
+    if attrs["Tc"]:
+        return "custom gradient captures"
+    if op._control_flow_context is not None:
+        return "the gradient op is inside a control-flow construct"
+    return None
+
+
+def import_attrs(attrs: Dict[str, Any]) -> Dict[str, Any]:
+    """A NodeDef's SymbolicGradient attrs as tf1compat's op takes them: TF's form
+    (`f`, `Tin`, `Tout`) becomes sources = f's inputs, grad_ys = the rest, no ys."""
+    if attrs.get("f") is None or "Tin" not in attrs:
+        return attrs
+    tin, tout = list(attrs["Tin"]), list(attrs["Tout"])
+    return {"Ty": [], "Tx": tin[:len(tout)], "Tdy": tin[len(tout):], "Tc": [],
+            "Tg": tout, "f": attrs["f"]}

@@ -1,0 +1,345 @@
+"""Ops written as other ops inside a gradient's forward function (gradient_export.py).
+
+TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradient
+registry, which lacks several ops every training graph has (checked with real TF by
+scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
+SelectV2 (dropout), FusedBatchNormV3 (batch normalization), Elu, Selu, LeakyRelu,
+Softplus, Tile, Pad, GatherV2, DepthwiseConv2dNative. Inside the forward function only,
+such an op is written as the same computation in ops TF can differentiate; the graph
+outside keeps the op itself. The values are the same up to float rounding (the function
+is only differentiated, never fetched). Where a lowering chooses between branches with Select, each branch is computed
+on inputs clipped to its own side, so the branch Select drops has finite gradients.
+
+`LOWERINGS[op_type]` is (why_not(op) -> reason or None, lower(op, input names, builder)
+-> the name of each output the body uses).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.op_def import get_op_def
+from tf1compat.framework.operation import Operation
+from tf1compat.serialization.messages import NodeDef
+from tf1compat.serialization.tensor_proto import attr_to_proto, tensor_to_proto
+
+__all__ = ["LOWERINGS", "NodeBuilder"]
+
+
+class NodeBuilder:
+    """Adds NodeDefs to a function body under `prefix`; returns TF's `node:arg:0` names."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.nodes: List[NodeDef] = []
+
+    def add(self, op_type: str, inputs: List[str], attrs: Dict[str, Any]) -> str:
+        name = f"{self.prefix}/{op_type}_{len(self.nodes)}"
+        node = NodeDef(name=name, op=op_type, input=list(inputs))
+        for key in sorted(attrs):
+            node.attr[key].CopyFrom(attr_to_proto(attrs[key]))
+        self.nodes.append(node)
+        return f"{name}:{get_op_def(op_type).outputs[0].name}:0"
+
+    def const(self, value: Any, dtype: D.DType) -> str:
+        array = np.asarray(value, dtype=dtype.as_numpy_dtype)
+        name = f"{self.prefix}/Const_{len(self.nodes)}"
+        node = NodeDef(name=name, op="Const")
+        node.attr["dtype"].CopyFrom(attr_to_proto(dtype))
+        node.attr["value"].tensor.CopyFrom(tensor_to_proto(array, dtype))
+        self.nodes.append(node)
+        return f"{name}:output:0"
+
+
+def _cross_entropy(b: NodeBuilder, logits: str, one_hot: str, dtype: D.DType) -> str:
+    log_p = b.add("LogSoftmax", [logits], {"T": dtype})
+    prod = b.add("Mul", [one_hot, log_p], {"T": dtype})
+    total = b.add("Sum", [prod, b.const(1, D.int32)],
+                  {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    return b.add("Neg", [total], {"T": dtype})
+
+
+def _softmax_ce(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    return [_cross_entropy(b, names[0], names[1], dtype), None]
+
+
+def _sparse_softmax_ce(op: Operation, names: List[str], b: NodeBuilder
+                       ) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    depth = op.inputs[0].shape[1].value
+    index_type = op.inputs[1].dtype.base_dtype
+    # one_hot(labels) as Equal(labels[:, None], [0..depth)): TF has no gradient for OneHot.
+    column = b.add("ExpandDims", [names[1], b.const(-1, D.int32)],
+                   {"T": index_type, "Tdim": D.int32})
+    hits = b.add("Equal", [column, b.const(np.arange(depth), index_type)],
+                 {"T": index_type, "incompatible_shape_error": True})
+    one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    return [_cross_entropy(b, names[0], one_hot, dtype), None]
+
+
+def _sparse_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[0].shape.ndims != 2 or op.inputs[0].shape[1].value is None:
+        return "SparseSoftmaxCrossEntropyWithLogits with an unknown number of classes"
+    return None
+
+
+def _l2_loss(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    flat = b.add("Reshape", [names[0], b.const([-1], D.int32)], {"T": dtype, "Tshape": D.int32})
+    total = b.add("Sum", [b.add("Square", [flat], {"T": dtype}), b.const(0, D.int32)],
+                  {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    return [b.add("Mul", [total, b.const(0.5, dtype)], {"T": dtype})]
+
+
+def _add_n(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    total = names[0]
+    for name in names[1:]:
+        total = b.add("AddV2", [total, name], {"T": dtype})
+    return [total if len(names) > 1 else b.add("Identity", [total], {"T": dtype})]
+
+
+def _select_v2(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Select needs equal shapes: operands not statically of the output's full shape are
+    # broadcast to it (BroadcastTo's gradient sums back). The shape is the run-time
+    # shape of their sum (Shape has no gradient); the condition goes through a float.
+    dtype = op.outputs[0].dtype.base_dtype
+    out = op.outputs[0].shape
+    cond, values = op.inputs[0], op.inputs[1:]
+
+    def is_full(t: Any) -> bool:
+        return out.is_fully_defined() and t.shape.is_fully_defined() and \
+            t.shape.as_list() == out.as_list()
+    if all(is_full(t) for t in op.inputs):
+        return [b.add("Select", names, {"T": dtype})]
+    as_float = b.add("Cast", [names[0]], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    total = b.add("AddV2", [b.add("AddV2", [as_float, names[1]], {"T": dtype}), names[2]],
+                  {"T": dtype})
+    shape = b.add("Shape", [total], {"T": dtype, "out_type": D.int32})
+
+    def broadcast(name: str) -> str:
+        return b.add("BroadcastTo", [name, shape], {"T": dtype, "Tidx": D.int32})
+    full = [names[0] if is_full(cond) else
+            b.add("NotEqual", [broadcast(as_float), b.const(0, dtype)],
+                  {"T": dtype, "incompatible_shape_error": True})]
+    full += [name if is_full(t) else broadcast(name) for t, name in zip(values, names[1:])]
+    return [b.add("Select", full, {"T": dtype})]
+
+
+def _where_positive(b: NodeBuilder, x: str, dtype: D.DType, positive: str, other: str
+                    ) -> str:
+    zero = b.const(0, dtype)
+    mask = b.add("Greater", [x, zero], {"T": dtype})
+    return b.add("Select", [mask, positive, other], {"T": dtype})
+
+
+def _expm1_of_negative_part(b: NodeBuilder, x: str, dtype: D.DType) -> str:
+    # exp(min(x, 0)) - 1: the branch Select drops never overflows (no inf * 0 = NaN).
+    negative = b.add("Minimum", [x, b.const(0, dtype)], {"T": dtype})
+    return b.add("Sub", [b.add("Exp", [negative], {"T": dtype}), b.const(1, dtype)],
+                 {"T": dtype})
+
+
+def _elu(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    return [_where_positive(b, x, dtype, x, _expm1_of_negative_part(b, x, dtype))]
+
+
+def _selu(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    negative = b.add("Mul", [b.const(alpha, dtype), _expm1_of_negative_part(b, x, dtype)],
+                     {"T": dtype})
+    return [b.add("Mul", [b.const(scale, dtype), _where_positive(b, x, dtype, x, negative)],
+                  {"T": dtype})]
+
+
+def _leaky_relu(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    scaled = b.add("Mul", [x, b.const(float(op.attrs["alpha"]), dtype)], {"T": dtype})
+    return [_where_positive(b, x, dtype, x, scaled)]
+
+
+def _softplus(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # x > 0: x + log1p(exp(-x)); else log1p(exp(x)); each branch sees only its own side.
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    zero = b.const(0, dtype)
+    pos = b.add("Maximum", [x, zero], {"T": dtype})
+    neg = b.add("Minimum", [x, zero], {"T": dtype})
+    pos_branch = b.add("AddV2", [pos, b.add("Log1p", [b.add("Exp", [
+        b.add("Neg", [pos], {"T": dtype})], {"T": dtype})], {"T": dtype})], {"T": dtype})
+    neg_branch = b.add("Log1p", [b.add("Exp", [neg], {"T": dtype})], {"T": dtype})
+    return [_where_positive(b, x, dtype, pos_branch, neg_branch)]
+
+
+def _batch_norm(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    dtype = op.outputs[0].dtype.base_dtype
+    x, scale, offset = names[0], names[1], names[2]
+    axes = b.const([0, 1, 2], D.int32)
+    if op.attrs["is_training"]:
+        mean = b.add("Mean", [x, axes], {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+        var = b.add("Mean", [b.add("SquaredDifference", [x, mean], {"T": dtype}), axes],
+                    {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    else:
+        mean, var = names[3], names[4]
+    eps = b.const(float(op.attrs["epsilon"]), dtype)
+    inv = b.add("Rsqrt", [b.add("AddV2", [var, eps], {"T": dtype})], {"T": dtype})
+    centered = b.add("Sub", [x, mean], {"T": dtype})
+    scaled = b.add("Mul", [centered, b.add("Mul", [inv, scale], {"T": dtype})], {"T": dtype})
+    return [b.add("AddV2", [scaled, offset], {"T": dtype})] + [None] * 5
+
+
+def _batch_norm_why_not(op: Operation) -> Optional[str]:
+    fmt = op.attrs.get("data_format", b"NHWC")
+    fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
+    if fmt != "NHWC" or op.outputs[0].dtype.base_dtype != D.float32:
+        return f"{op.type} in {fmt} or {op.outputs[0].dtype.base_dtype.name}"
+    if op.attrs["is_training"] and float(op.attrs.get("exponential_avg_factor", 1.0)) != 1.0:
+        return f"{op.type} with exponential_avg_factor"
+    return None
+
+
+def _tile(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Copies concatenated along each axis (TF has no function gradient for Tile).
+    dtype = op.outputs[0].dtype.base_dtype
+    out = names[0]
+    for axis, count in enumerate(constant_value(op.inputs[1]).tolist()):
+        if count != 1:
+            out = b.add("ConcatV2", [out] * count + [b.const(axis, D.int32)],
+                        {"T": dtype, "N": count, "Tidx": D.int32})
+    return [out]
+
+
+def _tile_why_not(op: Operation) -> Optional[str]:
+    multiples = constant_value(op.inputs[1])
+    if multiples is None or (multiples < 1).any():
+        return "Tile with multiples unknown when the graph is written (or zero)"
+    return None
+
+
+def _pad(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Zeros concatenated before and after along each padded axis; the zeros' shape is the
+    # run-time shape of the value so far with the axis' size replaced.
+    dtype = op.outputs[0].dtype.base_dtype
+    out = names[0]
+    for axis, (before, after) in enumerate(constant_value(op.inputs[1]).tolist()):
+        if not before and not after:
+            continue
+        shape = b.add("Shape", [out], {"T": dtype, "out_type": D.int32})
+        head = b.add("Slice", [shape, b.const([0], D.int32), b.const([axis], D.int32)],
+                     {"T": D.int32, "Index": D.int32})
+        tail = b.add("Slice", [shape, b.const([axis + 1], D.int32), b.const([-1], D.int32)],
+                     {"T": D.int32, "Index": D.int32})
+        parts = []
+        for size in (before, None, after):
+            if size is None:
+                parts.append(out)
+            elif size:
+                dims = b.add("ConcatV2", [head, b.const([size], D.int32), tail,
+                                          b.const(0, D.int32)],
+                             {"T": D.int32, "N": 3, "Tidx": D.int32})
+                parts.append(b.add("Fill", [dims, b.const(0, dtype)],
+                                   {"T": dtype, "index_type": D.int32}))
+        out = b.add("ConcatV2", parts + [b.const(axis, D.int32)],
+                    {"T": dtype, "N": len(parts), "Tidx": D.int32})
+    return [out]
+
+
+def _pad_why_not(op: Operation) -> Optional[str]:
+    if constant_value(op.inputs[1]) is None:
+        return "Pad with paddings unknown when the graph is written"
+    return None
+
+
+def _gather(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Rows picked by a one-hot matrix product: one_hot(indices) @ params (TF has no
+    # function gradient for GatherV2; the product's gradient scatters back the rows).
+    dtype = op.outputs[0].dtype.base_dtype
+    params, indices = op.inputs[0], op.inputs[1]
+    index_type = indices.dtype.base_dtype
+    rows = params.shape[0].value
+    flat_ids = b.add("Reshape", [names[1], b.const([-1, 1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [flat_ids, b.const(np.arange(rows), index_type)],
+                 {"T": index_type, "incompatible_shape_error": True})
+    one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    table = b.add("Reshape", [names[0], b.const([rows, -1], D.int32)],
+                  {"T": dtype, "Tshape": D.int32})
+    picked = b.add("MatMul", [one_hot, table],
+                   {"T": dtype, "transpose_a": False, "transpose_b": False})
+    params_shape = b.add("Shape", [names[0]], {"T": dtype, "out_type": D.int32})
+    row_shape = b.add("Slice", [params_shape, b.const([1], D.int32),
+                                b.const([-1], D.int32)], {"T": D.int32, "Index": D.int32})
+    ids_shape = b.add("Shape", [names[1]], {"T": index_type, "out_type": D.int32})
+    shape = b.add("ConcatV2", [ids_shape, row_shape, b.const(0, D.int32)],
+                  {"T": D.int32, "N": 2, "Tidx": D.int32})
+    return [b.add("Reshape", [picked, shape], {"T": dtype, "Tshape": D.int32})]
+
+
+def _gather_why_not(op: Operation) -> Optional[str]:
+    axis = constant_value(op.inputs[2])
+    params = op.inputs[0]
+    if axis is None or int(axis) != 0 or op.attrs.get("batch_dims", 0) or \
+            params.shape.ndims is None or params.shape.ndims < 1 or \
+            params.shape[0].value is None or not params.dtype.is_floating:
+        return "GatherV2 other than along a static first axis of a float tensor"
+    return None
+
+
+def _depthwise(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # A Conv2D whose filter is block-diagonal over the channels: input channel c feeds
+    # only outputs c * multiplier + j, as the depthwise convolution.
+    dtype = op.outputs[0].dtype.base_dtype
+    kh, kw, channels, multiplier = op.inputs[1].shape.as_list()
+    spread = b.add("Reshape", [names[1], b.const([kh, kw, channels, 1, multiplier],
+                                                 D.int32)], {"T": dtype, "Tshape": D.int32})
+    mask = np.eye(channels).reshape(1, 1, channels, channels, 1)
+    blocks = b.add("Mul", [spread, b.const(mask, dtype)], {"T": dtype})
+    filters = b.add("Reshape", [blocks, b.const([kh, kw, channels, channels * multiplier],
+                                                D.int32)], {"T": dtype, "Tshape": D.int32})
+    attrs = {key: op.attrs[key] for key in ("strides", "padding", "data_format",
+                                            "dilations", "explicit_paddings")
+             if op.attrs.get(key) is not None}
+    attrs["T"] = dtype
+    return [b.add("Conv2D", [names[0], filters], attrs)]
+
+
+def _depthwise_why_not(op: Operation) -> Optional[str]:
+    fmt = op.attrs.get("data_format", b"NHWC")
+    fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
+    if fmt != "NHWC" or not op.inputs[1].shape.is_fully_defined():
+        return "DepthwiseConv2dNative in NCHW or with a filter shape unknown when written"
+    return None
+
+
+def _always(op: Operation) -> Optional[str]:
+    return None
+
+
+LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
+                           Callable[[Operation, List[str], NodeBuilder],
+                                    List[Optional[str]]]]] = {
+    "SoftmaxCrossEntropyWithLogits": (_always, _softmax_ce),
+    "SparseSoftmaxCrossEntropyWithLogits": (_sparse_why_not, _sparse_softmax_ce),
+    "L2Loss": (_always, _l2_loss),
+    "AddN": (_always, _add_n),
+    "SelectV2": (_always, _select_v2),
+    "FusedBatchNormV3": (_batch_norm_why_not, _batch_norm),
+    "Elu": (_always, _elu),
+    "Selu": (_always, _selu),
+    "LeakyRelu": (_always, _leaky_relu),
+    "Softplus": (_always, _softplus),
+    "Tile": (_tile_why_not, _tile),
+    "Pad": (_pad_why_not, _pad),
+    "GatherV2": (_gather_why_not, _gather),
+    "DepthwiseConv2dNative": (_depthwise_why_not, _depthwise),
+}
