@@ -12,3 +12,24 @@ def test_module_map_is_current():
     result = subprocess.run([sys.executable, script, "--check"], cwd=ROOT)
     assert result.returncode == 0, \
         "docs/modules.md is stale: run `python scripts/gen_module_map.py`"
+
+
+# Recorded data, not code: TF's public name lists and raw-op table.
+_DATA_MODULES = {"_tf_api_names.py", os.path.join("api", "_tf_raw_ops.py")}
+MAX_LINES = 800
+
+
+def test_modules_stay_under_800_lines():
+    package = os.path.join(ROOT, "tf1compat")
+    too_long = []
+    for dirpath, _dirs, files in os.walk(package):
+        for name in files:
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, package)
+            if not name.endswith(".py") or name.endswith("_pb2.py") or rel in _DATA_MODULES:
+                continue
+            with open(path, encoding="utf-8") as f:
+                lines = sum(1 for _ in f)
+            if lines > MAX_LINES:
+                too_long.append(f"{rel} ({lines})")
+    assert not too_long, f"split these modules (over {MAX_LINES} lines): {too_long}"

@@ -239,8 +239,8 @@ from tf1compat.ops.json_example_ops import decode_json_example
 from tf1compat.ops.serialize_ops import parse_tensor, serialize_tensor
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
-                                       VarLenFeature, parse_example, parse_single_example,
-                                       parse_single_sequence_example)
+                                       VarLenFeature, parse_example, parse_single_example)
+from tf1compat.ops.parsing_sequence_ops import parse_single_sequence_example
 from tf1compat.api import python_io
 from tf1compat.ops.regex_ops import regex_replace
 from tf1compat.ops.string_ops import (as_string, decode_base64, encode_base64, string_join,

@@ -62,7 +62,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.lib.io.python_io": "tf1compat.api.python_io",
     "tensorflow.core.example.example_pb2": "tf1compat.serialization.protos.example_pb2",
     "tensorflow.core.example.feature_pb2": "tf1compat.serialization.protos.example_pb2",
-    "tensorflow.python.ops.parsing_ops": "tf1compat.ops.parsing_ops",
+    "tensorflow.python.ops.parsing_ops": "tf1compat.internal.parsing_ops",
     "tensorflow.python.ops.string_ops": "tf1compat.internal.string_ops",
     "tensorflow.python.ops.image_ops": "tf1compat.api.image",
     "tensorflow.python.data.ops.dataset_ops": "tf1compat.data.dataset_ops",

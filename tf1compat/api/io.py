@@ -19,8 +19,9 @@ from tf1compat.ops.queue_ops import (PaddingFIFOQueue, PriorityQueue, QueueBase,
                                      RandomShuffleQueue)
 from tf1compat.training.input_utils import match_filenames_once
 from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
-                                       VarLenFeature, parse_example, parse_sequence_example,
-                                       parse_single_example, parse_single_sequence_example)
+                                       VarLenFeature, parse_example, parse_single_example)
+from tf1compat.ops.parsing_sequence_ops import (parse_sequence_example,
+                                                parse_single_sequence_example)
 
 # (section: api-math)
 from tf1compat.ops.sparse_serialization_ops import (deserialize_many_sparse,

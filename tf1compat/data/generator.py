@@ -162,7 +162,9 @@ declare("GeneratorDataset", inputs=["init_func_other_args: Tinit_func_args"],
         attrs={"Tinit_func_args": TypeList(default=[]), "token": "", "element_spec": None,
                "output_types": [], "output_shapes": [], "metadata": ""},
         shape=lambda ctx: [TensorShape([])], kernel=_generator_kernel, grad="none",
-        cpu_only=True, doc="The elements of a Python generator (Dataset.from_generator).")
+        cpu_only=True,
+        not_one_node="it runs a Python generator of this process (Dataset.from_generator)",
+        doc="The elements of a Python generator (Dataset.from_generator).")
 DATASET_OP_TYPES.add("GeneratorDataset")
 
 

@@ -58,6 +58,9 @@ attr names, written in TF's REGISTER_OP notation:
   InvalidArgumentError naming it, as a Placeholder), ``grad_sources(node) -> tensors``
   (those tensors must be autograd sources in any plan containing the op: the gradient
   op).
+* serialization: ``not_one_node`` (why the op is not written to a GraphDef as one NodeDef
+  of its own: a traced control-flow construct that graph export writes in TF1's dataflow
+  form, or an op whose state is Python of this process; graphdef/graph_io.py).
 
 Registration checks the declaration (signature, attr kinds, defaults) at import time.
 """
@@ -229,6 +232,7 @@ class OpDef:
     can_fold: bool = True
     static_value: Optional[Callable[[Any], Any]] = None
     shape_value: Optional[Callable[[Any], Any]] = None
+    not_one_node: str = ""
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
 
@@ -283,7 +287,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             keeps_devices: bool = False, forwards_alias: bool = False,
             must_feed: bool = False, foldable: bool = True,
             static_value: Optional[Callable[[Any], Any]] = None,
-            shape_value: Optional[Callable[[Any], Any]] = None) -> OpDef:
+            shape_value: Optional[Callable[[Any], Any]] = None,
+            not_one_node: str = "") -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -319,7 +324,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
-                   shape_value, _declaration_site())
+                   shape_value, not_one_node, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
 

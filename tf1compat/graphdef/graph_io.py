@@ -20,6 +20,7 @@ from typing import Any, Dict, Optional
 
 from tf1compat.framework.graph import get_default_graph
 from tf1compat.framework.hooks import SERIALIZED_FORMS
+from tf1compat.framework.op_def import get_op_def
 from tf1compat.framework.operation import Operation
 from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef, VersionDef
 # The pure-format conversions live in the serialization layer; they are re-exported here
@@ -34,16 +35,6 @@ __all__ = ["UnserializableGraphError", "op_to_node_def",
            "attr_to_proto", "proto_to_attr", "check_serializable", "as_graph_def_proto",
            "FunctionRef"]
 
-# Ops that are not one NodeDef each: control-flow constructs and their parts are written
-# in TF1's dataflow form by graph_export.py; a generator dataset runs a Python generator.
-_NOT_ONE_NODE = {
-    "If": "its branches are traced regions (graph_export.py writes them)",
-    "Case": "its branches are traced regions", "While": "its condition and body are "
-    "traced regions (graph_export.py writes them)",
-    "_Arg": "it belongs to a traced control-flow region",
-    "GeneratorDataset": "it runs a Python generator of this process "
-    "(Dataset.from_generator)",
-}
 # Attrs that hold graph-build bookkeeping, not part of TF's NodeDef.
 _SKIPPED_ATTRS = {"_output_shapes"}
 
@@ -54,9 +45,18 @@ class UnserializableGraphError(ValueError):
 
 # -- export --------------------------------------------------------------------------------------
 
+def _not_one_node(op_type: str) -> Optional[str]:
+    """The declared reason why ops of `op_type` are not one NodeDef each (None if they are,
+    or if the type is not declared: the importer names unknown types)."""
+    try:
+        return get_op_def(op_type).not_one_node or None
+    except NotImplementedError:
+        return None
+
+
 def check_serializable(op: Operation) -> None:
     """Raises UnserializableGraphError if `op` cannot be written to a GraphDef."""
-    reason = _NOT_ONE_NODE.get(op.type)
+    reason = _not_one_node(op.type)
     if reason is None and op.type == "SymbolicGradient":
         from tf1compat.autodiff.grad_mode import grad_info
         info = grad_info(op)
@@ -135,7 +135,7 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
     out = GraphDef(versions=VersionDef(producer=GRAPH_DEF_VERSION,
                                        min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER))
     for view in nodes:
-        reason = _NOT_ONE_NODE.get(view.op)
+        reason = _not_one_node(view.op)
         if reason is not None:
             raise UnserializableGraphError(f"Cannot serialize op {view.name!r} of type "
                                            f"{view.op}: {reason}.")

@@ -24,7 +24,10 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
 from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
 from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints
-from tf1compat.ops._shape_rules import merge_shapes, node_desc, normalize_axis, unary_rule
+from tf1compat.ops._shape_rules import merge_shapes, unary_rule
+from tf1compat.ops.array_shapes import (concat_shape, expand_dims_shape, pack_shape, reshape_shape,
+                                        split_shape, split_v_shape, squeeze_shape,
+                                        unpack_shape)
 
 
 
@@ -272,46 +275,6 @@ def rank(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
 
 # -- reshape, expand_dims, squeeze ---------------------------------------------------------------
 
-def _reshape_shape(ctx: Any) -> List[TensorShape]:
-    in_shape = ctx.shape(0)
-    target = ctx.const(1)
-    if target is not None:
-        dims = [int(d) for d in np.asarray(target).reshape(-1)]
-        if dims.count(-1) > 1:
-            # TF's shape function leaves this to the kernel (an error at run time).
-            return [TensorShape([None if d == -1 else d for d in dims])]
-        n = in_shape.num_elements()
-        known = int(np.prod([d for d in dims if d != -1])) if dims else 1
-        # TF's messages print the target as a partial shape (-1 as "?") and list it.
-        where = node_desc(ctx, partial=(1,))
-        target = "[" + ",".join("?" if d == -1 else str(d) for d in dims) + "]"
-        if -1 in dims:
-            idx = dims.index(-1)
-            if n is None:
-                out = [None if i == idx else d for i, d in enumerate(dims)]
-                return [TensorShape(out)]
-            if known == 0:
-                raise ValueError(f"Cannot reshape a tensor with {n} elements to shape "
-                                 f"{target} ({known} elements) {where}")
-            if n % known:
-                raise ValueError(f"Dimension size must be evenly divisible by {known} but is "
-                                 f"{n} {where}")
-            dims[idx] = n // known
-        elif n is not None and n != known:
-            raise ValueError(f"Cannot reshape a tensor with {n} elements to shape {target} "
-                             f"({known} elements) {where}")
-        elif n is None and in_shape.rank is not None:
-            # Unknown dims multiply the known part: the target must be a multiple of it.
-            known_in = int(np.prod([d for d in in_shape.as_list() if d is not None]))
-            if known_in and known % known_in:
-                raise ValueError(f"Dimension size must be evenly divisible by {known_in} but "
-                                 f"is {known} {where}")
-        return [TensorShape(dims)]
-    shape_t = ctx.inputs[1]
-    if shape_t.shape.rank == 0:
-        return [unknown_shape()]
-    return [constant_value_as_shape(shape_t)]
-
 
 def _check_reshape(x: Any, dims: List[int]) -> None:
     from tf1compat.framework import errors
@@ -348,28 +311,13 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Reshape", inputs=["tensor: T", "shape: Tshape"], outputs=["output: T"],
         attrs={"T": Type(), "Tshape": Type(D.INDEX_TYPES, default=D.int32)},
-        shape=_reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
+        shape=reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
 
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Tensor:
     """`tf.reshape`: -1 infers one dimension; shapes may be dynamic tensors."""
     return apply_op1("Reshape", [tensor, shape], name=name)
 
-
-def _expand_dims_shape(ctx: Any) -> List[TensorShape]:
-    axis = ctx.const(1)
-    s = ctx.shape(0)
-    if axis is None or s.rank is None:
-        return [unknown_shape() if s.rank is None else unknown_shape(s.rank + 1)]
-    a = int(np.asarray(axis).reshape(-1)[0])
-    r = s.rank
-    if a < -r - 1 or a > r:
-        raise ValueError(f"dim {a} not in the interval [{-r - 1}, {r}]. "
-                         f"{node_desc(ctx, computed=(1,))}")
-    if a < 0:
-        a += r + 1
-    dims = s.as_list()
-    return [TensorShape(dims[:a] + [1] + dims[a:])]
 
 
 def _expand_dims_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -398,7 +346,7 @@ def _expand_dims_static_value(t: Tensor) -> Optional[np.ndarray]:
 
 declare("ExpandDims", inputs=["input: T", "dim: Tdim"], outputs=["output: T"],
         attrs={"T": Type(), "Tdim": Type(D.INDEX_TYPES, default=D.int32)},
-        shape=_expand_dims_shape, kernel=_expand_dims_kernel, view=True,
+        shape=expand_dims_shape, kernel=_expand_dims_kernel, view=True,
         grad_names=names("Reshape", None), static_value=_expand_dims_static_value)
 
 
@@ -410,29 +358,6 @@ def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noq
         raise ValueError("Must specify an axis argument to tf.expand_dims()")
     return apply_op1("ExpandDims", [input, axis], name=name)
 
-
-def _squeeze_shape(ctx: Any) -> List[TensorShape]:
-    s = ctx.shape(0)
-    axes = ctx.attrs["squeeze_dims"]
-    if s.rank is None:
-        return [unknown_shape()]
-    dims = s.as_list()
-    r = len(dims)
-    if axes:
-        norm = set()
-        for a in axes:
-            if a < -r or a >= r:
-                raise ValueError(f"Tried to squeeze dim index {a} for tensor with {r} "
-                                 f"dimensions. {node_desc(ctx)}")
-            a %= r
-            if dims[a] is not None and dims[a] != 1:
-                raise ValueError(f"Can not squeeze dim[{a}], expected a dimension of 1, got "
-                                 f"{dims[a]} {node_desc(ctx)}")
-            norm.add(a)
-        return [TensorShape([d for i, d in enumerate(dims) if i not in norm])]
-    if any(d is None for d in dims):
-        return [unknown_shape()]
-    return [TensorShape([d for d in dims if d != 1])]
 
 
 def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -456,7 +381,7 @@ def _squeeze_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Squeeze", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "squeeze_dims": []},
-        shape=_squeeze_shape, kernel=_squeeze_kernel, view=True, grad_names=names("Reshape"))
+        shape=squeeze_shape, kernel=_squeeze_kernel, view=True, grad_names=names("Reshape"))
 
 
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -470,61 +395,6 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A
 
 
 # -- concat, stack, unstack, split -----------------------------------------------------------------
-
-def _concat_shape(ctx: Any) -> List[TensorShape]:
-    shapes = ctx.shapes[:-1]
-    axis = ctx.const(len(ctx.inputs) - 1)
-    rank = next((s.rank for s in shapes if s.rank is not None), None)
-    if rank is None:
-        return [unknown_shape()]
-    if axis is None:
-        out = unknown_shape(rank)
-        for s in shapes:
-            if s.rank is not None and s.rank != rank:
-                raise ValueError(f"Shape must be rank {rank} but is rank {s.rank} "
-                                 f"{node_desc(ctx)}")
-        return [out]
-    a = int(np.asarray(axis).reshape(-1)[0])
-    if a < -rank or a >= rank:
-        need = a + 1 if a >= 0 else -a
-        raise ValueError(f"Shape must be at least rank {need} but is rank {rank} "
-                         f"{node_desc(ctx, computed=(len(ctx.inputs) - 1,))}")
-    a %= rank
-    total: Optional[int] = 0
-    # TF merges the dimensions before and after the axis as two sub-shapes; its mismatch
-    # message indexes and prints those sub-shapes.
-    before: Optional[list] = None
-    after: Optional[list] = None
-    for s in shapes:
-        if s.rank is None:
-            total = None
-            continue
-        if s.rank != rank:
-            raise ValueError(f"Shape must be rank {rank} but is rank {s.rank} {node_desc(ctx)}")
-        dims = s.as_list()
-        before = _merge_subshape(before, dims[:a], ctx)
-        after = _merge_subshape(after, dims[a + 1:], ctx)
-        total = None if total is None or dims[a] is None else total + dims[a]
-    return [TensorShape(before + [total] + after)]
-
-
-def _merge_subshape(merged: Optional[list], dims: list, ctx: Any) -> list:
-    if merged is None:
-        return list(dims)
-    out = []
-    for i, (m, d) in enumerate(zip(merged, dims)):
-        if m is not None and d is not None and m != d:
-            axis_input = len(ctx.inputs) - 1
-            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {m} and {d}. "
-                             f"Shapes are {_dims_text(merged, None, 0)} and "
-                             f"{_dims_text(dims, None, 0)}. "
-                             f"{node_desc(ctx, computed=(axis_input,))}")
-        out.append(d if m is None else m)
-    return out
-
-
-def _dims_text(dims: list, skip: Optional[int], rank: int) -> str:
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -557,7 +427,7 @@ def _concat_shape_value(t: Tensor) -> TensorShape:
 
 declare("ConcatV2", inputs=["values: N * T", "axis: Tidx"], outputs=["output: T"],
         attrs={"N": Int(2), "T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
-        shape=_concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names,
+        shape=concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names,
         static_value=_concat_v2_static_value, shape_value=_concat_shape_value)
 
 
@@ -572,21 +442,6 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Tensor:
             return identity(values[0], name=name)
     return apply_op1("ConcatV2", [list(values), axis], name=name)
 
-
-def _pack_shape(ctx: Any) -> List[TensorShape]:
-    shapes = ctx.shapes
-    out = shapes[0] if shapes else unknown_shape()
-    for i in range(1, len(shapes)):
-        out = merge_shapes(out, shapes[i], ctx, f"From merging shape {i - 1} with other shapes.")
-    if out.rank is None:
-        return [unknown_shape()]
-    axis = ctx.attrs["axis"]
-    r = out.rank + 1
-    if axis < -r or axis >= r:
-        raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")
-    axis %= r
-    dims = out.as_list()
-    return [TensorShape(dims[:axis] + [len(ctx.inputs)] + dims[axis:])]
 
 
 def _pack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -627,7 +482,7 @@ def _pack_shape_value(t: Tensor) -> TensorShape:
 
 declare("Pack", inputs=["values: N * T"], outputs=["output: T"],
         attrs={"N": Int(1), "T": Type(), "axis": 0},
-        shape=_pack_shape, kernel=_pack_kernel, grad_names=_pack_grad_names,
+        shape=pack_shape, kernel=_pack_kernel, grad_names=_pack_grad_names,
         static_value=_pack_static_value, shape_value=_pack_shape_value)
 
 
@@ -701,20 +556,6 @@ def _flat(items: Any) -> Any:
 register_tensor_conversion_function((list, tuple), _autopacking_conversion, 99)
 
 
-def _unpack_shape(ctx: Any) -> List[TensorShape]:
-    s = ctx.shape(0)
-    num, axis = ctx.attrs["num"], ctx.attrs["axis"]
-    if s.rank is None:
-        return [unknown_shape()] * num
-    r = s.rank
-    if axis < -r or axis >= r:
-        raise ValueError(f"axis = {axis} not in [{-r}, {r})")
-    axis %= r
-    dims = s.as_list()
-    if dims[axis] is not None and dims[axis] != num:
-        raise ValueError(f"Dimension must be {num} but is {dims[axis]} {node_desc(ctx)}")
-    return [TensorShape(dims[:axis] + dims[axis + 1:])] * num
-
 
 def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = node.attrs["axis"]
@@ -730,7 +571,7 @@ def _unpack_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Unpack", inputs=["value: T"], outputs=["output: num * T"],
         attrs={"num": Int(0), "T": Type(), "axis": 0},
-        shape=_unpack_shape, kernel=_unpack_kernel, view=True, grad_names=names("stack"))
+        shape=unpack_shape, kernel=_unpack_kernel, view=True, grad_names=names("stack"))
 
 
 def unstack(value: Any, num: Optional[int] = None, axis: int = 0,
@@ -749,28 +590,6 @@ def unstack(value: Any, num: Optional[int] = None, axis: int = 0,
                 raise ValueError(f"Cannot infer argument `num` from shape {s}")
         return apply_op("Unpack", [value], {"num": num, "axis": axis}, name=scope).outputs
 
-
-def _split_shape(ctx: Any) -> List[TensorShape]:
-    n = ctx.attrs["num_split"]
-    axis = ctx.const(0)
-    s = ctx.shape(1)
-    if s.rank is None:
-        return [unknown_shape()] * n
-    if axis is None:
-        return [unknown_shape(s.rank)] * n
-    a = int(np.asarray(axis).reshape(-1)[0])
-    if a < -s.rank or a >= s.rank:
-        raise ValueError(f"Dimension size, given by scalar input {a} must be in range "
-                         f"[{-s.rank}, {s.rank}) {node_desc(ctx, computed=(0,))}")
-    a %= s.rank
-    dims = s.as_list()
-    if dims[a] is not None:
-        if dims[a] % n:
-            raise ValueError(f"Dimension size must be evenly divisible by {n} but is "
-                             f"{dims[a]}\n\tNumber of ways to split should evenly divide the "
-                             f"split dimension {node_desc(ctx, computed=(0,))}")
-        dims[a] //= n
-    return [TensorShape(dims)] * n
 
 
 def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -793,32 +612,8 @@ def _split_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Split", inputs=["split_dim: int32", "value: T"], outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type()},
-        shape=_split_shape, kernel=_split_kernel, view=True, grad_names=names(None, "concat"))
+        shape=split_shape, kernel=_split_kernel, view=True, grad_names=names(None, "concat"))
 
-
-def _split_v_shape(ctx: Any) -> List[TensorShape]:
-    n = ctx.attrs["num_split"]
-    s = ctx.shape(0)
-    sizes, axis = ctx.const(1), ctx.const(2)
-    if s.rank is None or axis is None:
-        return [unknown_shape(s.rank)] * n
-    a = normalize_axis(int(np.asarray(axis).reshape(-1)[0]), s.rank, ctx)
-    dims = s.as_list()
-    if sizes is None:
-        return [TensorShape(dims[:a] + [None] + dims[a + 1:])] * n
-    sizes = [int(v) for v in np.asarray(sizes).reshape(-1)]
-    if dims[a] is not None and -1 not in sizes and sum(sizes) != dims[a]:
-        raise ValueError(f"can't split axis of size {dims[a]} into pieces of size "
-                         f"[{','.join(str(v) for v in sizes)}] "
-                         f"{node_desc(ctx, computed=(1, 2))}")
-    if sizes.count(-1) == 1 and dims[a] is not None:
-        sizes[sizes.index(-1)] = dims[a] - sum(v for v in sizes if v != -1)
-    if dims[a] is not None and -1 not in sizes and sum(sizes) != dims[a]:
-        raise ValueError(f"Determined shape must either match input shape along split_dim "
-                         f"exactly if fully specified, or be less than the size of the input "
-                         f"along split_dim if not fully specified.  Got: {sum(sizes)} vs. "
-                         f"{dims[a]} {node_desc(ctx)}")
-    return [TensorShape(dims[:a] + [None if v < 0 else v] + dims[a + 1:]) for v in sizes]
 
 
 def _split_v_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -837,7 +632,7 @@ declare("SplitV", inputs=["value: T", "size_splits: Tlen", "split_dim: int32"],
         outputs=["output: num_split * T"],
         attrs={"num_split": Int(1), "T": Type(),
                "Tlen": Type(D.INDEX_TYPES + (D.int8,), default=D.int64)},
-        shape=_split_v_shape, kernel=_split_v_kernel, view=True,
+        shape=split_v_shape, kernel=_split_v_kernel, view=True,
         grad_names=names("concat", None, None))
 
 

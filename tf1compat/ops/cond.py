@@ -154,6 +154,7 @@ declare("If", inputs=["cond: Tcond", "input: Tin"], outputs=["output: Tout"],
                "then_branch": REQUIRED, "else_branch": REQUIRED, "output_shapes": []},
         shape=_output_shapes_rule, kernel=_if_kernel, stateful=True, view=True,
         keeps_devices=True,
+        not_one_node="its branches are traced regions (graph_export.py writes them)",
         doc="Runs then_branch or else_branch (traced regions) on the captured inputs.")
 
 declare("Case", inputs=["branch_index: int32", "input: Tin"], outputs=["output: Tout"],
@@ -161,6 +162,7 @@ declare("Case", inputs=["branch_index: int32", "input: Tin"], outputs=["output: 
                "output_shapes": []},
         shape=_output_shapes_rule, kernel=_case_kernel, stateful=True, view=True,
         keeps_devices=True,
+        not_one_node="its branches are traced regions",
         doc="Runs branches[branch_index] (the last one when out of range).")
 
 

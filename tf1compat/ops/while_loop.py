@@ -67,6 +67,7 @@ class Loop:
 declare("_Arg", outputs=["output: T"], attrs={"T": Type(), "index": 0,
                                               "shape": unknown_shape()},
         shape=lambda ctx: [as_shape(ctx.attrs["shape"])], kernel=None, grad="none",
+        not_one_node="it belongs to a traced control-flow region",
         doc="An argument of a control-flow region (a loop variable); always fed.")
 
 
@@ -128,6 +129,8 @@ declare("While", inputs=["input: T", "captures: Tcaptures"], outputs=["output: T
                "back_prop": True, "swap_memory": False},
         shape=lambda ctx: declared_output_shapes(ctx, "T"), kernel=_while_kernel,
         stateful=True, view=True, keeps_devices=True,
+        not_one_node="its condition and body are traced regions (graph_export.py writes "
+        "them)",
         doc="Runs the traced body while the traced condition holds.")
 
 
