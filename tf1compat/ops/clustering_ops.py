@@ -142,7 +142,7 @@ def _kmeans_plus_plus_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _unknown_shape(ctx: Any) -> List[TensorShape]:
-    # TF registers UnknownShape for all three ops, even the scalar index.
+    # TF leaves the sampled points' and the neighbors' shapes unknown.
     return [TensorShape(None)] * (2 if ctx.op_type == "NearestNeighbors" else 1)
 
 
@@ -181,7 +181,7 @@ def _kmc2_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 declare("KMC2ChainInitialization", inputs=["distances: float32", "seed: int64"],
-        outputs=["index: int64"], shape=_unknown_shape, kernel=_kmc2_kernel,
+        outputs=["index: int64"], shape=lambda ctx: [TensorShape([])], kernel=_kmc2_kernel,
         grad="unregistered", cpu_only=True)
 
 
