@@ -160,3 +160,46 @@ def case_kmeans_errors(tf):
     # keeps, do not: only the class is compared.)
     return {"init": catch(lambda: _kmeans(tf, x, 2, initial_clusters="bogus")),
             "metric": catch(lambda: _kmeans(tf, x, 2, distance_metric="l1"))}
+
+
+def _digits(n, noise, seed):
+    """MNIST-like stand-in: 10 sparse non-negative 64-pixel prototypes plus noise."""
+    rng = np.random.RandomState(seed)
+    prototypes = np.random.RandomState(123).rand(10, 64) ** 3
+    labels = rng.randint(0, 10, n)
+    images = np.clip(prototypes[labels] + rng.rand(n, 64) * noise, 0, None)
+    return images.astype(np.float32), np.eye(10, dtype=np.float32)[labels]
+
+
+def case_kmeans_tutorial(tf):
+    """aymericdamien's TF1 kmeans.py (cosine, mini-batch, 25 clusters, cluster -> majority
+    label) on the stand-in digits. TF's mini-batch steps race (see the module docstring),
+    so only what no race changes is compared: the first step's distance and the test
+    accuracy, on data where TF's runs agree."""
+    train_x, train_y = _digits(600, 1.5, 1)
+    test_x, test_y = _digits(200, 1.5, 2)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, shape=[None, 64])
+        y = tf.placeholder(tf.float32, shape=[None, 10])
+        kmeans = _kmeans(tf, x, 25, distance_metric="cosine", use_mini_batch=True)
+        (_, cluster_idx, scores, _, init_op, train_op) = kmeans.training_graph()
+        cluster_idx = cluster_idx[0]
+        avg_distance = tf.reduce_mean(scores)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer(), feed_dict={x: train_x})
+            sess.run(init_op, feed_dict={x: train_x})
+            first = None
+            for _ in range(30):
+                _, d, idx = sess.run([train_op, avg_distance, cluster_idx],
+                                     feed_dict={x: train_x})
+                first = d if first is None else first
+            counts = np.zeros((25, 10))
+            for i in range(len(idx)):
+                counts[idx[i]] += train_y[i]
+            labels_map = tf.convert_to_tensor([np.argmax(c) for c in counts])
+            cluster_label = tf.nn.embedding_lookup(labels_map, cluster_idx)
+            correct = tf.equal(cluster_label, tf.cast(tf.argmax(y, 1), tf.int32))
+            accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+            return {"first_avg_distance": first,
+                    "accuracy": sess.run(accuracy, feed_dict={x: test_x, y: test_y})}
