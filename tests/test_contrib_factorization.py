@@ -228,3 +228,30 @@ def test_tutorial_runs_through_the_shim(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     accuracy = float(proc.stdout.split("Test Accuracy:")[1])
     assert accuracy > 0.9
+
+
+def test_kmeans_clustering_estimator_trains_predicts_and_stops_on_tolerance(tmp_path):
+    data = _data()
+
+    def input_fn():
+        return tf.train.limit_epochs(tf.convert_to_tensor(data), num_epochs=None)
+
+    def one_pass():
+        return tf.train.limit_epochs(tf.convert_to_tensor(data[:6]), num_epochs=1)
+
+    km = tf.contrib.factorization.KMeansClustering(
+        3, model_dir=str(tmp_path), use_mini_batch=False, relative_tolerance=1e-4)
+    km.train(input_fn, steps=50)
+    steps = km.get_variable_value("global_step")
+    assert 2 <= steps < 50                          # the tolerance hook stopped it
+    centers = km.cluster_centers()
+    assert centers.shape == (3, 5)
+    index = list(km.predict_cluster_index(one_pass))
+    distances = np.stack(list(km.transform(one_pass)))
+    want = ((data[:6, None, :] - centers[None]) ** 2).sum(-1)
+    np.testing.assert_allclose(distances, want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(index, want.argmin(1))
+    nearest = ((data[:, None, :] - centers[None]) ** 2).sum(-1).min(1)
+    np.testing.assert_allclose(km.score(input_fn), nearest.sum(), rtol=1e-4)
+    with pytest.raises(ValueError, match="Unsupported initialization algorithm 'kmc2'"):
+        tf.contrib.factorization.KMeansClustering(3, initial_clusters="kmc2")

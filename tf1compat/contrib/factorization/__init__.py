@@ -1,4 +1,5 @@
-"""`tf.contrib.factorization` (TF 1.15): k-means clustering, the `KMeans` graph builder.
+"""`tf.contrib.factorization` (TF 1.15): k-means clustering, the `KMeans` graph builder and
+the `KMeansClustering` Estimator.
 WALS matrix factorization (WALSModel, WALSMatrixFactorization) and Gaussian mixture models
 (GMM, gmm, GmmAlgorithm) are not implemented: their names raise NotImplementedError
 (framework/unsupported_api.py)."""
@@ -10,8 +11,9 @@ from tf1compat.contrib.factorization.clustering_ops import (COSINE_DISTANCE, KMC
                                                             RANDOM_INIT,
                                                             SQUARED_EUCLIDEAN_DISTANCE,
                                                             KMeans)
+from tf1compat.contrib.factorization.kmeans import KMeansClustering
 
-__all__ = ["KMeans", "COSINE_DISTANCE", "SQUARED_EUCLIDEAN_DISTANCE", "RANDOM_INIT",
+__all__ = ["KMeans", "KMeansClustering", "COSINE_DISTANCE", "SQUARED_EUCLIDEAN_DISTANCE", "RANDOM_INIT",
            "KMEANS_PLUS_PLUS_INIT", "KMC2_INIT"]
 
 __getattr__ = _missing("tf.contrib.factorization")
