@@ -13,7 +13,7 @@ from tf1compat.contrib.factorization.clustering_ops import (COSINE_DISTANCE, KMC
                                                             KMeans)
 from tf1compat.contrib.factorization.kmeans import KMeansClustering
 
-__all__ = ["KMeans", "KMeansClustering", "COSINE_DISTANCE", "SQUARED_EUCLIDEAN_DISTANCE", "RANDOM_INIT",
-           "KMEANS_PLUS_PLUS_INIT", "KMC2_INIT"]
+__all__ = ["KMeans", "KMeansClustering", "COSINE_DISTANCE", "SQUARED_EUCLIDEAN_DISTANCE",
+           "RANDOM_INIT", "KMEANS_PLUS_PLUS_INIT", "KMC2_INIT"]
 
 __getattr__ = _missing("tf.contrib.factorization")
