@@ -25,7 +25,7 @@ from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ops.reduction_ops import reduce_sum
 from tf1compat.ops.state_ops import assign_add
 from tf1compat.summary.summary_ops import scalar
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
+from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 from tf1compat.training.training_util import get_global_step
 from tf1compat.util import tf_logging
 
