@@ -78,8 +78,9 @@ def render() -> str:
         else:
             lines.append("TF 2 has no contrib; tf1compat provides `layers`, `slim`, "
                          "`framework`, `losses`, `rnn`, `data`, `eager`, `lookup`, "
-                         "`seq2seq` / `legacy_seq2seq` losses and `tensorboard.plugins."
-                         "projector` (TF 1.15 is the reference). Contrib modules with a "
+                         "`seq2seq` / `legacy_seq2seq` losses, `tensorboard.plugins."
+                         "projector` and `factorization` k-means (TF 1.15 is the "
+                         "reference). Contrib modules with a "
                          "known reason or successor:")
         if missing:
             lines += ["", "| not supported | why | instead |", "|---|---|---|"]

@@ -432,3 +432,18 @@ def test_tensor_array_scatter_writes_rows_at_once_with_write_errors():
             with pytest.raises(tf.errors.InvalidArgumentError,
                                match="index 1 because it has already been written"):
                 sess.run(twice)
+
+
+def test_cond_branch_assigns_another_variables_value():
+    # The assigned value (w's read) is captured from outside the branch: the branch's plan
+    # must not look it up among its own tensors (it used to raise KeyError).
+    v = tf.Variable([1.0], name="v")
+    w = tf.Variable([2.0], name="w")
+    pred = tf.placeholder(tf.bool, [])
+    out = tf.cond(pred, lambda: tf.assign(v, w), lambda: tf.identity(v))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(out, {pred: False}).tolist() == [1.0]
+        assert sess.run(out, {pred: True}).tolist() == [2.0]
+        sess.run(tf.assign(w, [3.0]))
+        assert sess.run(v).tolist() == [2.0]    # assigned a copy, not w's storage

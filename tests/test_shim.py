@@ -71,13 +71,13 @@ def test_missing_contrib_module_names_the_contrib_piece():
     code = textwrap.dedent("""
         import tf1compat; tf1compat.install()
         try:
-            from tensorflow.contrib.factorization import KMeans
+            from tensorflow.contrib.timeseries import ARRegressor
         except ImportError as e:
             print("ERR", e)
     """)
     proc = _run_python(code)
     assert proc.returncode == 0, proc.stderr
-    assert "ERR tf.contrib.factorization ('tensorflow.contrib.factorization') is not " \
+    assert "ERR tf.contrib.timeseries ('tensorflow.contrib.timeseries') is not " \
         "provided by tf1compat" in proc.stdout
 
 

@@ -166,6 +166,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
         "tf1compat.contrib.learn.export_strategy",
     "tensorflow.contrib.training.python.training.hparam": "tf1compat.contrib.training.hparam",
+    # (section: kmeans) tf.contrib.factorization's k-means
+    "tensorflow.contrib.factorization.python.ops.clustering_ops":
+        "tf1compat.contrib.factorization.clustering_ops",
+    "tensorflow.python.ops.gen_clustering_ops": "tf1compat.ops.clustering_ops",
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":

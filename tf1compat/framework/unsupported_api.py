@@ -35,6 +35,9 @@ def _tf_only(reason: str, replacement: Optional[str] = None) -> Unsupported:
 _CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch cannot run",
                        "tf.py_func / tf.numpy_function for a Python op, or a torch C++ "
                        "extension called from tf.py_func")
+_FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization only k-means (KMeans, "
+                                    "KMeansClustering) is implemented: WALS matrix "
+                                    "factorization and Gaussian mixture models are not")
 _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and collective "
                            "libraries are not provided (tf1compat distributes through "
                            "torch.distributed: docs/distributed.md)",
@@ -165,6 +168,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                  "ExportStrategy and ValidationMonitor are)",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
+    # (section: kmeans) of tf.contrib.factorization only k-means is implemented
+    "contrib.factorization.WALSModel": _FACTORIZATION_MODELS,
+    "contrib.factorization.WALSMatrixFactorization": _FACTORIZATION_MODELS,
+    "contrib.factorization.GMM": _FACTORIZATION_MODELS,
+    "contrib.factorization.gmm": _FACTORIZATION_MODELS,
+    "contrib.factorization.GmmAlgorithm": _FACTORIZATION_MODELS,
     # (section: api-math)
     "quantize": _QUANTIZED,
     "quantize_v2": _QUANTIZED,

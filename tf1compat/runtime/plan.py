@@ -318,7 +318,7 @@ class _Binder:
         args = self._arguments(op, device)
         sources = self.sources
         kctx = PlanKernelContext(self.runtime, device, op, self.builder,
-                                 lambda t: _may_alias(t, sources[t], sources, feeds))
+                                 lambda t: _may_alias(t, sources, feeds))
         alias_outputs = [state_key(t) if not _is_fed(t, feeds) else None
                          for t in op._outputs]
         if od.kernel is None:
@@ -464,7 +464,7 @@ class _Binder:
             if isinstance(e, Tensor):
                 src = self.sources[e]
                 fetch_sources.append(src)
-                copies.append(_may_alias(e, src, self.sources, self.feeds))
+                copies.append(_may_alias(e, self.sources, self.feeds))
             else:
                 fetch_sources.append(Source(CONST, None))
                 copies.append(False)
@@ -523,10 +523,12 @@ def _moved(src: Source, have: Optional[torch.device], want: torch.device,
     return Source(src.kind, src.ref, want)
 
 
-def _may_alias(t: Tensor, src: Source, sources: Dict[Tensor, Source],
-               feeds: Dict[Tensor, int]) -> bool:
+def _may_alias(t: Tensor, sources: Dict[Tensor, Source], feeds: Dict[Tensor, int]) -> bool:
     """Whether a fetched value may share storage with session state, constants or feeds."""
-    if src.kind != SLOT or t in feeds:
+    src = sources.get(t)
+    # A tensor a cond/while branch captures from outside (e.g. a variable read assigned to
+    # another variable) is bound by the enclosing plan, not this one: assume it aliases.
+    if src is None or src.kind != SLOT or t in feeds:
         return True
     # A view op's output may share storage with its inputs or with buffers its kernel
     # caches; either way the fetched numpy array must not alias it.

@@ -1,0 +1,19 @@
+"""`tf.contrib.factorization` (TF 1.15): k-means clustering, the `KMeans` graph builder and
+the `KMeansClustering` Estimator.
+WALS matrix factorization (WALSModel, WALSMatrixFactorization) and Gaussian mixture models
+(GMM, gmm, GmmAlgorithm) are not implemented: their names raise NotImplementedError
+(framework/unsupported_api.py)."""
+
+# ruff: noqa: F401
+from tf1compat.contrib._missing import missing as _missing
+from tf1compat.contrib.factorization.clustering_ops import (COSINE_DISTANCE, KMC2_INIT,
+                                                            KMEANS_PLUS_PLUS_INIT,
+                                                            RANDOM_INIT,
+                                                            SQUARED_EUCLIDEAN_DISTANCE,
+                                                            KMeans)
+from tf1compat.contrib.factorization.kmeans import KMeansClustering
+
+__all__ = ["KMeans", "KMeansClustering", "COSINE_DISTANCE", "SQUARED_EUCLIDEAN_DISTANCE",
+           "RANDOM_INIT", "KMEANS_PLUS_PLUS_INIT", "KMC2_INIT"]
+
+__getattr__ = _missing("tf.contrib.factorization")
