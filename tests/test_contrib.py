@@ -440,3 +440,20 @@ def test_slim_queues_reraises_a_runner_error():
                 with slim.queues.QueueRunners(sess):
                     with pytest.raises(tf.errors.OutOfRangeError):
                         sess.run(queue.dequeue())
+
+
+def test_pool3d_channels_first_matches_channels_last():
+    # Real TF's CPU kernels reject NCDHW pooling, so the golden cases cannot record it:
+    # channels-first must equal the channels-last result transposed.
+    x = np.random.RandomState(0).randn(2, 5, 6, 7, 3).astype(np.float32)
+    first = x.transpose(0, 4, 1, 2, 3)
+    pairs = []
+    for pool in (slim.max_pool3d, slim.avg_pool3d):
+        last_out = pool(tf.constant(x), [2, 3, 2], stride=1, padding="SAME")
+        first_out = pool(tf.constant(first), [2, 3, 2], stride=1, padding="SAME",
+                         data_format="NCDHW")
+        assert first_out.shape.as_list() == [2, 3, 5, 6, 7]
+        pairs.append((last_out, first_out))
+    for last_value, first_value in _run(pairs):
+        np.testing.assert_allclose(first_value.transpose(0, 2, 3, 4, 1), last_value,
+                                   rtol=1e-6)

@@ -202,8 +202,9 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.signal": _moved("tf.contrib.signal", "tf.signal"),
     "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),
     "contrib.opt": _moved("tf.contrib.opt", "the tf.train optimizers"),
-    "contrib.util": _moved("tf.contrib.util", "tf.make_tensor_proto, tf.make_ndarray, "
-                           "tf.get_static_value"),
+    "contrib.util": Unsupported("tf.contrib.util's TensorProto and GraphDef helpers are not "
+                                "provided (only tf.contrib.util.constant_value is)",
+                                "tf.get_static_value for values known at graph build"),
     "contrib.predictor": _moved("tf.contrib.predictor", "tf.saved_model.loader.load and "
                                 "Session.run"),
     "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "

@@ -10,15 +10,18 @@ from tf1compat.contrib.layers.layers import (avg_pool2d, batch_norm, bias_add, c
                                              convolution1d, convolution2d,
                                              convolution2d_transpose, convolution3d, dropout,
                                              flatten, fully_connected, layer_norm,
-                                             max_pool2d, one_hot_encoding, repeat, softmax,
+                                             max_pool2d, max_pool3d, avg_pool3d,
+                                             one_hot_encoding, repeat, softmax,
                                              stack)
+from tf1compat.contrib.layers import initializers
+from tf1compat.contrib.layers.normalization import group_norm, instance_norm
 from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d
 from tf1compat.contrib.layers.regularizers import (apply_regularization, l1_l2_regularizer,
                                                    l1_regularizer, l2_regularizer,
                                                    sum_regularizer)
-from tf1compat.variables.init_ops import contrib_variance_scaling_initializer as \
-    variance_scaling_initializer
-from tf1compat.variables.init_ops import xavier_initializer, xavier_initializer_conv2d
+from tf1compat.contrib.layers.initializers import (variance_scaling_initializer,
+                                                   xavier_initializer,
+                                                   xavier_initializer_conv2d)
 
 linear = None  # replaced below: `linear` is fully_connected without activation
 

@@ -1,6 +1,6 @@
 """`tf.contrib.layers` (TF 1.15): fully_connected, conv2d (convolution), conv2d_transpose,
-max_pool2d, avg_pool2d, flatten, dropout, batch_norm, layer_norm, one_hot_encoding,
-repeat and stack.
+max_pool2d, avg_pool2d, max_pool3d, avg_pool3d, flatten, dropout, batch_norm, layer_norm,
+one_hot_encoding, repeat and stack.
 
 Layers with weights open `variable_scope(scope, <default>)` (`fully_connected`, `Conv`,
 `Conv2d_transpose`, `BatchNorm`, `LayerNorm`) with a custom getter that creates model
@@ -30,11 +30,14 @@ from tf1compat.variables.variables import VariableAggregation, VariableSynchroni
 
 __all__ = ["fully_connected", "convolution", "convolution1d", "convolution2d",
            "convolution3d", "conv1d", "conv2d", "conv3d", "convolution2d_transpose",
-           "conv2d_transpose", "max_pool2d", "avg_pool2d", "flatten", "dropout", "batch_norm",
-           "layer_norm", "one_hot_encoding", "repeat", "stack", "bias_add", "softmax"]
+           "conv2d_transpose", "max_pool2d", "avg_pool2d", "max_pool3d", "avg_pool3d",
+           "flatten", "dropout", "batch_norm", "layer_norm", "one_hot_encoding", "repeat",
+           "stack", "bias_add", "softmax"]
 
 DATA_FORMAT_NCHW = "NCHW"
 DATA_FORMAT_NHWC = "NHWC"
+DATA_FORMAT_NCDHW = "NCDHW"
+DATA_FORMAT_NDHWC = "NDHWC"
 
 
 def _model_variable_getter(getter: Callable, name: str, shape: Any = None, dtype: Any = None,
@@ -231,16 +234,21 @@ def convolution2d_transpose(inputs: Any, num_outputs: int, kernel_size: Any, str
 conv2d_transpose = convolution2d_transpose
 
 
-def _pool2d(layer_cls: type, default_name: str, fn_name: str) -> Callable:
+def _pool(layer_cls: type, default_name: str, fn_name: str,
+          formats: tuple = (DATA_FORMAT_NCHW, DATA_FORMAT_NHWC)) -> Callable:
+    """A contrib pooling function over the tf.layers class `layer_cls`; `formats` is
+    (channels-first, channels-last) as contrib spells them for this rank."""
+    channels_first, channels_last = formats
+
     def pool(inputs: Any, kernel_size: Any, stride: Any = 2, padding: str = "VALID",
-             data_format: str = DATA_FORMAT_NHWC, outputs_collections: Any = None,
+             data_format: str = channels_last, outputs_collections: Any = None,
              scope: Any = None) -> Any:
-        if data_format not in (DATA_FORMAT_NCHW, DATA_FORMAT_NHWC):
-            raise ValueError("data_format has to be either NCHW or NHWC.")
+        if data_format not in formats:
+            raise ValueError(f"data_format has to be either {channels_first} or "
+                             f"{channels_last}.")
         with name_scope(scope, default_name, [inputs]) as sc:
             inputs = convert_to_tensor(inputs)
-            df = "channels_first" if data_format and data_format.startswith("NC") else \
-                "channels_last"
+            df = "channels_first" if data_format == channels_first else "channels_last"
             layer = layer_cls(pool_size=kernel_size, strides=stride, padding=padding,
                               data_format=df, _scope=sc)
             outputs = layer.apply(inputs)
@@ -251,8 +259,12 @@ def _pool2d(layer_cls: type, default_name: str, fn_name: str) -> Callable:
     return add_arg_scope(pool)
 
 
-max_pool2d = _pool2d(core_layers.MaxPooling2D, "MaxPool2D", "max_pool2d")
-avg_pool2d = _pool2d(core_layers.AveragePooling2D, "AvgPool2D", "avg_pool2d")
+max_pool2d = _pool(core_layers.MaxPooling2D, "MaxPool2D", "max_pool2d")
+avg_pool2d = _pool(core_layers.AveragePooling2D, "AvgPool2D", "avg_pool2d")
+max_pool3d = _pool(core_layers.MaxPooling3D, "MaxPool3D", "max_pool3d",
+                   (DATA_FORMAT_NCDHW, DATA_FORMAT_NDHWC))
+avg_pool3d = _pool(core_layers.AveragePooling3D, "AvgPool3D", "avg_pool3d",
+                   (DATA_FORMAT_NCDHW, DATA_FORMAT_NDHWC))
 
 
 @add_arg_scope

@@ -19,9 +19,11 @@ from tf1compat.contrib.framework import variables
 from tf1compat.contrib.slim import learning, model_analyzer, queues
 from tf1compat.contrib import losses
 from tf1compat.contrib.layers import utils
+from tf1compat.contrib.layers import initializers
+from tf1compat.contrib.layers.normalization import group_norm, instance_norm
 from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d
 from tf1compat.contrib.framework.arg_scope import (add_arg_scope, arg_scope,
-                                                   arg_scoped_arguments,
+                                                   arg_scope_func_key, arg_scoped_arguments,
                                                    current_arg_scope, has_arg_scope)
 from tf1compat.contrib.framework.variables import (add_model_variable, get_local_variables,
                                                    get_model_variables,
@@ -37,15 +39,16 @@ from tf1compat.contrib.layers.layers import (avg_pool2d, batch_norm, bias_add, c
                                              convolution1d, convolution2d,
                                              convolution2d_transpose, convolution3d, dropout,
                                              flatten, fully_connected, layer_norm,
-                                             max_pool2d, one_hot_encoding, repeat, softmax,
+                                             max_pool2d, max_pool3d, avg_pool3d,
+                                             one_hot_encoding, repeat, softmax,
                                              stack)
 from tf1compat.contrib.layers.regularizers import (apply_regularization, l1_l2_regularizer,
                                                    l1_regularizer, l2_regularizer,
                                                    sum_regularizer)
 from tf1compat.training.training_util import (create_global_step, get_global_step,
                                               get_or_create_global_step)
-from tf1compat.variables.init_ops import contrib_variance_scaling_initializer as \
-    variance_scaling_initializer
-from tf1compat.variables.init_ops import xavier_initializer, xavier_initializer_conv2d
+from tf1compat.contrib.layers.initializers import (variance_scaling_initializer,
+                                                   xavier_initializer,
+                                                   xavier_initializer_conv2d)
 
 __getattr__ = _missing("tf.contrib.slim")
