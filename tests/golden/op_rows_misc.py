@@ -77,3 +77,18 @@ ROWS += [
     err("ParseTensor", serialized=np.array(b"\xff\xff", object), out_type="int32"),
     err("ParseTensor", serialized=strings("a", "b"), out_type="int32"),
 ]
+
+# -- k-means (tf.contrib.factorization's clustering ops; TF's seeded Philox sampling) --------
+
+_POINTS = f32(8, 3, seed=5)
+ROWS += [
+    row("KmeansPlusPlusInitialization", points=_POINTS, num_to_sample=np.int64(3),
+        seed=np.int64(42), num_retries_per_sample=np.int64(2)),
+    row("KmeansPlusPlusInitialization", points=_POINTS, num_to_sample=np.int64(2),
+        seed=np.int64(7), num_retries_per_sample=np.int64(-1)),
+    err("KmeansPlusPlusInitialization", points=_POINTS, num_to_sample=np.int64(9),
+        seed=np.int64(1), num_retries_per_sample=np.int64(0)),
+    row("KMC2ChainInitialization", distances=np.abs(f32(6, seed=3)), seed=np.int64(11)),
+    row("NearestNeighbors", points=_POINTS, centers=f32(4, 3, seed=6), k=np.int64(2)),
+    row("NearestNeighbors", points=_POINTS, centers=f32(2, 3, seed=6), k=np.int64(5)),
+]
