@@ -455,14 +455,20 @@ def _dense_output(parsed: list, key: str, dtype: D.DType, shape: TensorShape, de
                             f"{_TYPE_TEXT[found[0]]} values != expected.  Values size: "
                             f"{len(values)} but output shape: {_shape_text(dims)}")
         rows.append(values.reshape(dims))
+    out = stack_rows(rows, dims, dtype)
+    return to_value(out.reshape(batch_shape + tuple(dims)), dtype)
+
+
+def stack_rows(rows: List[np.ndarray], dims: List[int], dtype: D.DType) -> np.ndarray:
+    """Rows of one dense feature, each of shape `dims`, as one [len(rows)] + dims array
+    (an object array for strings)."""
     if dtype == D.string:
         out = np.empty([len(rows)] + dims, dtype=object)
         for i, r in enumerate(rows):
             out[i] = r
-    else:
-        out = np.stack(rows).astype(dtype.as_numpy_dtype) if rows else \
-            np.zeros([0] + dims, dtype.as_numpy_dtype)
-    return to_value(out.reshape(batch_shape + tuple(dims)), dtype)
+        return out
+    return np.stack(rows).astype(dtype.as_numpy_dtype) if rows else \
+        np.zeros([0] + dims, dtype.as_numpy_dtype)
 
 
 def _shape_text(dims: Sequence[Any]) -> str:

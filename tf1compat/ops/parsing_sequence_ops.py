@@ -26,7 +26,7 @@ from tf1compat.ops._parse_batch import (batch_dense_context, batch_dense_list, b
 from tf1compat.ops.parsing_ops import (_KIND_OF, _TYPE_TEXT, FixedLenFeature,
                                        FixedLenSequenceFeature, VarLenFeature, _check_kind,
                                        _dense_output, _Params, _shape_text, _sparse_output,
-                                       _strings, _values_array)
+                                       _strings, _values_array, stack_rows)
 
 __all__ = ["parse_single_sequence_example", "parse_sequence_example"]
 
@@ -113,14 +113,7 @@ def _sequence_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                                     f"values size: {len(arr)} but output shape: "
                                     f"{_shape_text(dims)}")
                 rows.append(arr.reshape(dims))
-            if dtype == D.string:
-                out = np.empty([len(rows)] + dims, dtype=object)
-                for i, r in enumerate(rows):
-                    out[i] = r
-            else:
-                out = np.stack(rows).astype(dtype.as_numpy_dtype) if rows else \
-                    np.zeros([0] + dims, dtype.as_numpy_dtype)
-            outputs.append(to_value(out, dtype))
+            outputs.append(to_value(stack_rows(rows, dims, dtype), dtype))
             lengths.append(torch.tensor(len(rows), dtype=torch.int64))
         outputs += lengths
         return outputs
