@@ -13,8 +13,8 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant as _tf_constant
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.keras.backend import (_dtype, cast, epsilon, floatx, image_data_format,
-                                     int_shape, learning_phase, ndim, shape)
+from tf1compat.keras.backend_core import (_dtype, cast, epsilon, floatx, image_data_format,
+                                          int_shape, learning_phase, ndim, shape)
 
 
 # -- math (the common `K.*` helpers) -----------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 
 from tf1compat.framework.tensor import Tensor
-from tf1compat.keras.backend import epsilon, floatx, image_data_format, variable
+from tf1compat.keras.backend_core import epsilon, floatx, image_data_format, variable
 from tf1compat.keras.backend_math import _tf_format
 
 __all__ = ["conv1d", "conv3d", "depthwise_conv2d", "separable_conv2d", "pool3d",

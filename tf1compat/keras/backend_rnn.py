@@ -7,8 +7,9 @@ once outside the loop on the first time step (Keras does this to learn the outpu
 structure and shape; those ops are built but not run) and then in the body of a
 `tf.while_loop` (names `<layer>/while/...`), whose outputs are written to TensorArrays
 (`output_ta_<i>`) and stacked after the loop. Keras' backend is TF2 code: its `tf.where`
-is the broadcasting SelectV2 (except for `input_length` masks, TF1's Select). A mask (`[batch, time]`, bool) keeps the
-previous output and state for masked steps (or zeros with `zero_output_for_mask`). As
+is the broadcasting SelectV2 (except for `input_length` masks, TF1's Select). A mask
+(`[batch, time]`, bool) keeps the previous output and state for masked steps (or zeros
+with `zero_output_for_mask`). As
 in TF1, all outputs are always returned (`return_all_outputs` is ignored).
 """
 
