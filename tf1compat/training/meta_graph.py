@@ -175,7 +175,11 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                 col.bytes_list.value.append(proto.SerializeToString())
         elif key == GraphKeys.QUEUE_RUNNERS:
             for x in items:
-                proto = x.to_proto(export_scope) if isinstance(x, QueueRunner) else None
+                # TF registers QueueRunner.to_proto itself for this collection, so
+                # subclasses without a proto of their own (the Estimator's feeding
+                # runner) are written as plain QueueRunnerDefs.
+                proto = QueueRunner.to_proto(x, export_scope) \
+                    if isinstance(x, QueueRunner) else None
                 if proto is not None:
                     col.bytes_list.value.append(proto.SerializeToString())
         elif isinstance(items[0], (str, bytes)):
