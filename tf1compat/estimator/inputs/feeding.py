@@ -98,8 +98,8 @@ class _ArraysFeedFn(_FeedFn):
         super().__init__(length, batch_size, random_start, seed, num_epochs)
 
     def __call__(self) -> List[Any]:
-        rows = self._next_rows()
-        return [np.asarray(rows, np.int64)] + [a[rows] for a in self._arrays]
+        rows = np.asarray(self._next_rows(), np.int64)
+        return [rows] + [a[rows] for a in self._arrays]
 
 
 class _DataFrameFeedFn(_FeedFn):
