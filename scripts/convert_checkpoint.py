@@ -40,7 +40,7 @@ def main(argv: list) -> int:
     parser.add_argument("--strict", action="store_true",
                         help="with --to-names: fail if a key has no unique variable name")
     args = parser.parse_args(argv)
-    from tf1compat.training.checkpoint_convert import convert_checkpoint
+    from tf1compat.training.saving.checkpoint_convert import convert_checkpoint
     summary = convert_checkpoint(args.src, args.out, to=args.to, to_names=args.to_names,
                                  strict=args.strict)
     kind = "an object-based" if summary["object_based"] else "a name-based"

@@ -18,7 +18,7 @@ from tf1compat.serialization import object_graph as og
 from tf1compat.serialization import safetensors_checkpoint as cf
 from tf1compat.serialization import sstable
 from tf1compat.serialization.messages import TrackableObjectGraph
-from tf1compat.training.checkpoint_convert import convert_checkpoint
+from tf1compat.training.saving.checkpoint_convert import convert_checkpoint
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")

@@ -16,7 +16,7 @@ from google.protobuf import text_format
 from tf1compat.serialization import safetensors_checkpoint as cf
 from tf1compat.serialization.bundle_writer import BundleWriter
 from tf1compat.serialization.messages import to_text
-from tf1compat.training import checkpoint_state as cs
+from tf1compat.training.saving import checkpoint_state as cs
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "tf_checkpoints")
 

@@ -17,7 +17,8 @@ import pytest
 
 import tf1compat as tf
 from tests import graph_export_cases
-from tf1compat.training import graph_export, meta_graph
+from tf1compat.graphdef import graph_export
+from tf1compat.training.saving import meta_graph
 from tf1compat.serialization.messages import CondContextDef, WhileContextDef
 
 @pytest.fixture(autouse=True)

@@ -167,7 +167,7 @@ def test_failed_import_rolls_back_the_ops_it_added():
 # -- op coverage ---------------------------------------------------------------------------------
 
 def test_graph_support_lists_unsupported_op_types(tmp_path):
-    from tf1compat.training import meta_graph
+    from tf1compat.training.saving import meta_graph
     meta = meta_graph.read_meta_graph_file(
         os.path.join(FIXTURES, "cond_while_gradients", "graph.meta"))
     report = tf.graph_support(os.path.join(FIXTURES, "cond_while_gradients", "graph.meta"))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.training import tracking
+from tf1compat.training.saving import tracking
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ LAYERS: List[Tuple[str, ...]] = [
     ("variables",),                  # tf.Variable, get_variable, scopes, initializers
     ("data",),                       # tf.data
     ("summary",),                    # tf.summary, event files
+    ("graphdef",),                   # graphs as TF's GraphDef: export, import, functions
     ("losses", "metrics", "signal", "distributions", "linalg"),  # libraries built on ops
     ("training",),                   # optimizers, savers, hooks, sessions managers
     ("eager",),                      # enable_eager_execution, tf.function, tfe

@@ -16,8 +16,8 @@ import pytest
 import tf1compat as tf
 from tf1compat.serialization import object_graph as og
 from tf1compat.serialization.bundle_writer import BundleWriter
-from tf1compat.training import object_checkpoint as oc
-from tf1compat.training import tracking
+from tf1compat.training.saving import object_checkpoint as oc
+from tf1compat.training.saving import tracking
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")
@@ -275,7 +275,7 @@ def test_file_layout(tmp_path):
 def test_round_trip_through_a_new_process(tmp_path):
     code = """
         import sys, tf1compat as tf
-        from tf1compat.training.tracking import AutoTrackable
+        from tf1compat.training.saving.tracking import AutoTrackable
         model = AutoTrackable()
         model.w = tf.get_variable(sys.argv[1], [2], initializer=tf.constant_initializer(
             [float(sys.argv[2]), 5.0]))
@@ -363,7 +363,7 @@ def test_eager_restore_assigns_at_once():
 # -- CheckpointManager -----------------------------------------------------------------------------
 
 def test_manager_keep_every_n_hours_and_recovery(tmp_path, monkeypatch):
-    import tf1compat.training.trackable_checkpoint as tc
+    import tf1compat.training.saving.trackable_checkpoint as tc
     clock = {"t": 10_000.0}
     monkeypatch.setattr(tc.time, "time", lambda: clock["t"])
     v = tf.get_variable("v", [1])

@@ -17,7 +17,8 @@ import tf1compat as tf
 from tf1compat.serialization import atomic_files, bundle_writer
 from tf1compat.serialization import safetensors_checkpoint as cf
 from tf1compat.serialization.messages import MetaGraphDef, NodeDef, SaverDef, parse_text
-from tf1compat.training import graph_export, graph_io, meta_graph
+from tf1compat.graphdef import graph_export, graph_io
+from tf1compat.training.saving import meta_graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")
@@ -178,7 +179,7 @@ def test_restore_op_can_be_run_by_hand(tmp_path):
 
 
 def test_keep_checkpoint_every_n_hours(tmp_path, monkeypatch):
-    import tf1compat.training.saver as saver_module
+    import tf1compat.training.saving.saver as saver_module
     clock = {"t": 1000.0}
     monkeypatch.setattr(saver_module.time, "time", lambda: clock["t"])
     tf.get_variable("v", [1])
@@ -287,7 +288,7 @@ def test_tf_meta_graph_parses_with_collections():
 # -- meta graphs of tf1compat graphs -------------------------------------------------------------
 
 def test_export_rejects_custom_gradients_and_saver_skips_meta(tmp_path, monkeypatch):
-    import tf1compat.training.saver as saver_module
+    import tf1compat.training.saving.saver as saver_module
     warnings = []
     monkeypatch.setattr(saver_module.tf_logging, "warning",
                         lambda msg, *args: warnings.append(msg % args))

@@ -19,7 +19,7 @@ import tf1compat as tf
 from tf1compat.serialization import (atomic_files, crc32c, messages, sstable, tensor_proto,
                                      tfrecord)
 from tf1compat.serialization.protos import _pool
-from tf1compat.training.graph_io import op_to_node_def
+from tf1compat.graphdef.graph_io import op_to_node_def
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROTO_DIR = os.path.join(ROOT, "tf1compat", "serialization", "protos")

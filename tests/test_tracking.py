@@ -3,7 +3,7 @@
 import pytest
 
 import tf1compat as tf
-from tf1compat.training import tracking
+from tf1compat.training.saving import tracking
 
 
 class Leaf(tracking.AutoTrackable):

@@ -221,7 +221,7 @@ from tf1compat import signal  # tf.signal (tf1compat/signal/)
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------
 # (section: checkpoints)
-from tf1compat.training.graph_import import import_graph_def
+from tf1compat.graphdef.graph_import import import_graph_def
 from tf1compat.api import graph_util
 from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
 

@@ -21,7 +21,7 @@ FIXTURES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fixtur
 
 def _auto_trackable(tf):
     if tf.__name__.startswith("tf1compat"):
-        from tf1compat.training.tracking import AutoTrackable
+        from tf1compat.training.saving.tracking import AutoTrackable
     else:
         from tensorflow.python.trackable.autotrackable import AutoTrackable
     return AutoTrackable

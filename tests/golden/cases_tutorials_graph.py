@@ -269,7 +269,7 @@ def case_write_graph(tf):
 
 def _inspect_module(tf):
     if tf.__name__.startswith("tf1compat"):
-        return importlib.import_module("tf1compat.training.inspect_checkpoint")
+        return importlib.import_module("tf1compat.training.saving.inspect_checkpoint")
     return importlib.import_module("tensorflow.python.tools.inspect_checkpoint")
 
 

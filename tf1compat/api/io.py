@@ -9,7 +9,7 @@ from tf1compat.data.tf_record import (TFRecordCompressionType, TFRecordOptions, 
 from tf1compat.ops.decode_ops import decode_compressed, decode_csv, decode_raw
 from tf1compat.ops.json_example_ops import decode_json_example
 from tf1compat.ops.string_ops import decode_base64, encode_base64
-from tf1compat.training.graph_util import write_graph
+from tf1compat.training.saving.graph_util import write_graph
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
 from tf1compat.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, decode_gif,
                                         decode_image, decode_jpeg, decode_png, encode_jpeg,

@@ -27,20 +27,20 @@ from tf1compat.training.learning_rate_decay import (
 
 # (section: checkpoints — Saver, Checkpoint, checkpoint utilities)
 from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
-from tf1compat.training.checkpoint_state import (checkpoint_exists,
-                                                 generate_checkpoint_state_proto,
-                                                 get_checkpoint_mtimes, get_checkpoint_state,
-                                                 latest_checkpoint, remove_checkpoint,
-                                                 update_checkpoint_state)
-from tf1compat.training.checkpoint_utils import (checkpoints_iterator, init_from_checkpoint,
-                                                 list_variables, load_checkpoint,
-                                                 load_variable)
-from tf1compat.training.graph_util import write_graph
-from tf1compat.training.meta_graph import export_meta_graph, import_meta_graph
-from tf1compat.training.saver import Saver, SaverDef
-from tf1compat.training.warm_starting_util import VocabInfo, warm_start
-from tf1compat.training.trackable_checkpoint import (Checkpoint, CheckpointManager,
-                                                     CheckpointOptions)
+from tf1compat.training.saving.checkpoint_state import (checkpoint_exists,
+                                                        generate_checkpoint_state_proto,
+                                                        get_checkpoint_mtimes,
+                                                        get_checkpoint_state, latest_checkpoint,
+                                                        remove_checkpoint, update_checkpoint_state)
+from tf1compat.training.saving.checkpoint_utils import (checkpoints_iterator, init_from_checkpoint,
+                                                        list_variables, load_checkpoint,
+                                                        load_variable)
+from tf1compat.training.saving.graph_util import write_graph
+from tf1compat.training.saving.meta_graph import export_meta_graph, import_meta_graph
+from tf1compat.training.saving.saver import Saver, SaverDef
+from tf1compat.training.saving.warm_starting_util import VocabInfo, warm_start
+from tf1compat.training.saving.trackable_checkpoint import (Checkpoint, CheckpointManager,
+                                                            CheckpointOptions)
 
 # (section: input pipelines — tf.train.Example protos)
 from tf1compat.serialization.messages import (Example, Feature, FeatureList, FeatureLists,
@@ -51,15 +51,17 @@ from tf1compat.serialization.messages import ExampleInt64List as Int64List
 
 # (section: training loop — coordinator, session hooks, monitored sessions)
 from tf1compat.training import queue_runner
-from tf1compat.training.basic_session_run_hooks import (CheckpointSaverHook,
-                                                        CheckpointSaverListener, FeedFnHook,
-                                                        FinalOpsHook, GlobalStepWaiterHook,
-                                                        LoggingTensorHook,
-                                                        NanLossDuringTrainingError,
-                                                        NanTensorHook, ProfilerHook,
-                                                        SecondOrStepTimer, StepCounterHook,
-                                                        StopAtStepHook, SummarySaverHook)
-from tf1compat.training.coordinator import Coordinator, LooperThread
+from tf1compat.training.sessions.basic_session_run_hooks import (CheckpointSaverHook,
+                                                                 CheckpointSaverListener,
+                                                                 FeedFnHook, FinalOpsHook,
+                                                                 GlobalStepWaiterHook,
+                                                                 LoggingTensorHook,
+                                                                 NanLossDuringTrainingError,
+                                                                 NanTensorHook, ProfilerHook,
+                                                                 SecondOrStepTimer,
+                                                                 StepCounterHook, StopAtStepHook,
+                                                                 SummarySaverHook)
+from tf1compat.training.sessions.coordinator import Coordinator, LooperThread
 from tf1compat.training.queue_runner import QueueRunner, add_queue_runner, start_queue_runners
 
 # (section: queue-based input pipelines — producers, batching)
@@ -68,16 +70,17 @@ from tf1compat.training.queue_input import (batch, batch_join, input_producer, l
                                             maybe_shuffle_batch_join, range_input_producer,
                                             shuffle_batch, shuffle_batch_join,
                                             slice_input_producer, string_input_producer)
-from tf1compat.training.monitored_session import (ChiefSessionCreator, MonitoredSession,
-                                                  MonitoredTrainingSession, Scaffold,
-                                                  SessionCreator, SingularMonitoredSession,
-                                                  WorkerSessionCreator)
-from tf1compat.training.session_manager import SessionManager
-from tf1compat.training.supervisor import Supervisor
-from tf1compat.training.basic_loops import basic_train_loop
+from tf1compat.training.sessions.monitored_session import (ChiefSessionCreator, MonitoredSession,
+                                                           MonitoredTrainingSession, Scaffold,
+                                                           SessionCreator,
+                                                           SingularMonitoredSession,
+                                                           WorkerSessionCreator)
+from tf1compat.training.sessions.session_manager import SessionManager
+from tf1compat.training.sessions.supervisor import Supervisor
+from tf1compat.training.sessions.basic_loops import basic_train_loop
 from tf1compat.training.input_utils import match_filenames_once
-from tf1compat.training.session_run_hook import (SessionRunArgs, SessionRunContext,
-                                                 SessionRunHook, SessionRunValues)
+from tf1compat.training.sessions.session_run_hook import (SessionRunArgs, SessionRunContext,
+                                                          SessionRunHook, SessionRunValues)
 from tf1compat.summary.summary_iterator import summary_iterator
 
 

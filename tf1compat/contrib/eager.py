@@ -91,13 +91,13 @@ def run(main: Optional[Callable[..., Any]] = None, argv: Any = None) -> Any:
 
 def __getattr__(name: str) -> Any:
     if name == "Checkpoint":
-        from tf1compat.training.trackable_checkpoint import Checkpoint
+        from tf1compat.training.saving.trackable_checkpoint import Checkpoint
         return Checkpoint
     if name in ("Saver", "CheckpointableSaver"):
-        from tf1compat.training.saver import Saver
+        from tf1compat.training.saving.saver import Saver
         return Saver
     if name == "Checkpointable":
-        from tf1compat.training.tracking import AutoTrackable
+        from tf1compat.training.saving.tracking import AutoTrackable
         return AutoTrackable
     if name == "Iterator":
         from tf1compat.data.eager_iterator import EagerIterator

@@ -38,7 +38,7 @@ from tf1compat.ops.control_flow_ops import group
 from tf1compat.ops.math_ops import cast
 from tf1compat.ops.state_ops import assign
 from tf1compat.training.optimizers.optimizer import Optimizer
-from tf1compat.training.session_run_hook import SessionRunHook
+from tf1compat.training.sessions.session_run_hook import SessionRunHook
 from tf1compat.variables import collections as _var_collections
 
 __all__ = [

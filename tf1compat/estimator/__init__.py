@@ -21,16 +21,18 @@ from tf1compat.estimator.model_fn import EstimatorSpec
 from tf1compat.estimator.run_config import RunConfig
 from tf1compat.estimator.training import EvalSpec, TrainSpec, train_and_evaluate
 from tf1compat.estimator.warm_start_settings import VocabInfo, WarmStartSettings
-from tf1compat.training.basic_session_run_hooks import (CheckpointSaverHook,
-                                                        CheckpointSaverListener, FeedFnHook,
-                                                        FinalOpsHook, GlobalStepWaiterHook,
-                                                        LoggingTensorHook,
-                                                        NanLossDuringTrainingError,
-                                                        NanTensorHook, ProfilerHook,
-                                                        SecondOrStepTimer, StepCounterHook,
-                                                        StopAtStepHook, SummarySaverHook)
-from tf1compat.training.session_run_hook import (SessionRunArgs, SessionRunContext,
-                                                 SessionRunHook, SessionRunValues)
+from tf1compat.training.sessions.basic_session_run_hooks import (CheckpointSaverHook,
+                                                                 CheckpointSaverListener,
+                                                                 FeedFnHook, FinalOpsHook,
+                                                                 GlobalStepWaiterHook,
+                                                                 LoggingTensorHook,
+                                                                 NanLossDuringTrainingError,
+                                                                 NanTensorHook, ProfilerHook,
+                                                                 SecondOrStepTimer,
+                                                                 StepCounterHook, StopAtStepHook,
+                                                                 SummarySaverHook)
+from tf1compat.training.sessions.session_run_hook import (SessionRunArgs, SessionRunContext,
+                                                          SessionRunHook, SessionRunValues)
 from tf1compat.framework.missing import attribute_hook as _attribute_hook
 
 __getattr__ = _attribute_hook("estimator", globals())

@@ -11,8 +11,8 @@ import operator
 import os
 from typing import Any, Callable, Dict, Iterator, Optional
 
-from tf1compat.training.basic_session_run_hooks import SecondOrStepTimer
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
+from tf1compat.training.sessions.basic_session_run_hooks import SecondOrStepTimer
+from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 from tf1compat.util import tf_logging
 
 __all__ = ["make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hook",

@@ -32,11 +32,13 @@ from tf1compat.estimator.warm_start_settings import get_default_warm_start_setti
 from tf1compat.framework.graph import Graph, GraphKeys, device, get_default_graph
 from tf1compat.framework.random_seed import set_random_seed
 from tf1compat.framework.tensor import Tensor
-from tf1compat.training import basic_session_run_hooks as hooks_lib
-from tf1compat.training import checkpoint_state, evaluation, training_util
-from tf1compat.training.monitored_session import ChiefSessionCreator, MonitoredSession, \
-    MonitoredTrainingSession, Scaffold
-from tf1compat.training.session_run_hook import SessionRunHook
+from tf1compat.training.sessions import basic_session_run_hooks as hooks_lib
+from tf1compat.training.saving import checkpoint_state
+from tf1compat.training.sessions import evaluation
+from tf1compat.training import training_util
+from tf1compat.training.sessions.monitored_session import (ChiefSessionCreator, MonitoredSession,
+                                                           MonitoredTrainingSession, Scaffold)
+from tf1compat.training.sessions.session_run_hook import SessionRunHook
 
 __all__ = ["Estimator"]
 
@@ -87,13 +89,13 @@ class Estimator(SavedModelExportMixin):
 
     def get_variable_value(self, name: str) -> np.ndarray:
         """The value of variable `name` in the latest checkpoint."""
-        from tf1compat.training.checkpoint_utils import load_variable
+        from tf1compat.training.saving.checkpoint_utils import load_variable
         _check_checkpoint_available(self.model_dir)
         return load_variable(self.model_dir, name)
 
     def get_variable_names(self) -> List[str]:
         """The names of the variables in the latest checkpoint."""
-        from tf1compat.training.checkpoint_utils import list_variables
+        from tf1compat.training.saving.checkpoint_utils import list_variables
         _check_checkpoint_available(self.model_dir)
         return [name for name, _ in list_variables(self.model_dir)]
 
@@ -151,8 +153,8 @@ class Estimator(SavedModelExportMixin):
                                    hooks: List[Any], global_step: Any,
                                    saving_listeners: List[Any]) -> Any:
         from tf1compat.summary.summary_ops import scalar
-        from tf1compat.training.saver import Saver
-        from tf1compat.training.warm_starting_util import warm_start
+        from tf1compat.training.saving.saver import Saver
+        from tf1compat.training.saving.warm_starting_util import warm_start
         if self._warm_start_settings and not checkpoint_state.latest_checkpoint(
                 self._model_dir):
             tf_logging.info("Warm-starting with WarmStartSettings: %s" %
@@ -287,7 +289,7 @@ class Estimator(SavedModelExportMixin):
         return results
 
     def _maybe_warm_start(self, checkpoint_path: Optional[str]) -> None:
-        from tf1compat.training.warm_starting_util import warm_start
+        from tf1compat.training.saving.warm_starting_util import warm_start
         if not checkpoint_path and self._warm_start_settings:
             tf_logging.info("Warm-starting with WarmStartSettings: %s" %
                             (self._warm_start_settings,))

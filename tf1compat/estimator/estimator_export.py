@@ -65,7 +65,7 @@ class SavedModelExportMixin:
                                  assets_extra: Optional[Dict[str, str]] = None,
                                  as_text: bool = False, checkpoint_path: Optional[str] = None,
                                  strip_default_attrs: bool = True) -> bytes:
-        from tf1compat.training import checkpoint_state
+        from tf1compat.training.saving import checkpoint_state
         from tf1compat.training.saved_model.builder import SavedModelBuilder
         if not checkpoint_path:
             checkpoint_path = self.latest_checkpoint()
@@ -107,9 +107,9 @@ class SavedModelExportMixin:
                                  check_variables: bool = True,
                                  strip_default_attrs: bool = True) -> None:
         from tf1compat.runtime.session import Session
-        from tf1compat.training.monitored_session import Scaffold
+        from tf1compat.training.sessions.monitored_session import Scaffold
         from tf1compat.training.saved_model import constants
-        from tf1compat.training.saver import Saver
+        from tf1compat.training.saving.saver import Saver
         if export_tags is None:
             export_tags = export_lib.EXPORT_TAG_MAP[mode]
         receiver_fn = input_receiver_fn_map[mode]

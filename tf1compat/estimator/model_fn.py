@@ -13,8 +13,8 @@ from tf1compat.estimator.util import fn_args
 from tf1compat.framework.graph import get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.training.monitored_session import Scaffold
-from tf1compat.training.session_run_hook import SessionRunHook
+from tf1compat.training.sessions.monitored_session import Scaffold
+from tf1compat.training.sessions.session_run_hook import SessionRunHook
 
 __all__ = ["EstimatorSpec", "TPUEstimatorSpecBase", "LOSS_METRIC_KEY",
            "AVERAGE_LOSS_METRIC_KEY", "call_logit_fn", "verify_model_fn_args"]

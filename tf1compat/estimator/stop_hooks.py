@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tf1compat.training.basic_session_run_hooks import StopAtStepHook
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
+from tf1compat.training.sessions.basic_session_run_hooks import StopAtStepHook
+from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 
 __all__ = ["make_stop_at_checkpoint_step_hook"]
 

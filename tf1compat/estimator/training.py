@@ -16,9 +16,9 @@ from typing import Any, Dict, Optional, Tuple
 from tf1compat.util import tf_logging
 from tf1compat.estimator import exporter as exporter_lib
 from tf1compat.framework.graph import GraphKeys
-from tf1compat.training.basic_session_run_hooks import CheckpointSaverListener, \
-    SecondOrStepTimer
-from tf1compat.training.session_run_hook import SessionRunHook
+from tf1compat.training.sessions.basic_session_run_hooks import (CheckpointSaverListener,
+                                                                 SecondOrStepTimer)
+from tf1compat.training.sessions.session_run_hook import SessionRunHook
 
 __all__ = ["TrainSpec", "EvalSpec", "train_and_evaluate"]
 

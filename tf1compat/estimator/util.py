@@ -6,7 +6,7 @@ import functools
 import inspect
 from typing import Any, Callable, List, Tuple
 
-from tf1compat.training.session_run_hook import SessionRunHook
+from tf1compat.training.sessions.session_run_hook import SessionRunHook
 
 __all__ = ["fn_args", "parse_input_fn_result", "parse_iterator_result",
            "DatasetInitializerHook"]

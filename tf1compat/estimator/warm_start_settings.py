@@ -8,7 +8,7 @@ import os
 from typing import Any, Optional
 
 from tf1compat.util import tf_logging
-from tf1compat.training.warm_starting_util import VocabInfo
+from tf1compat.training.saving.warm_starting_util import VocabInfo
 
 __all__ = ["WarmStartSettings", "VocabInfo", "get_default_warm_start_settings"]
 

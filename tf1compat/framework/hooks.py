@@ -54,8 +54,8 @@ OP_CREATED: List[Callable[[Any], None]] = []
 # GraphDef form; "node_def_text": Operation -> its NodeDef's text, None if it has none;
 # "graph_def_for_events": (graph, graph_def or None) -> the GraphDef TensorBoard draws
 # (ops with no GraphDef form without attrs); "meta_graph_for_events": (graph, graph_def or
-# None) -> MetaGraphDef or None (filled by training/graph_io.py and
-# training/meta_graph.py; called by framework/graph.py's views, framework/operation.py
+# None) -> MetaGraphDef or None (filled by graphdef/graph_io.py and
+# training/saving/meta_graph.py; called by framework/graph.py's views, framework/operation.py
 # and summary/writer.py).
 SERIALIZED_FORMS: Dict[str, Optional[Callable[..., Any]]] = {
     "shape_proto": None, "graph_def": None, "node_def_text": None,

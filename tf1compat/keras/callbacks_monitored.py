@@ -175,7 +175,7 @@ class ModelCheckpoint(Callback):
         """The newest file matching the filepath pattern (tf-keras's rule: the latest TF
         checkpoint if it matches, else the most recently modified file, ties broken by the
         largest name)."""
-        from tf1compat.training.checkpoint_state import latest_checkpoint
+        from tf1compat.training.saving.checkpoint_state import latest_checkpoint
         dir_name, base_name = os.path.dirname(pattern), os.path.basename(pattern)
         regex = "^" + re.sub(r"{.*}", r".*", base_name) + "$"
         latest = latest_checkpoint(dir_name)

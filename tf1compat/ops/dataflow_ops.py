@@ -13,7 +13,7 @@ and `tf.while_loop` with these ops instead of functions:
 
 tf1compat's own `tf.cond`/`tf.while_loop` build region ops (cond.py, while_loop.py); these
 declarations serve imported graphs and the graphs tf1compat writes for TF
-(training/control_flow_export.py). Their semantics are the dataflow executor's
+(graphdef/control_flow_export.py). Their semantics are the dataflow executor's
 (runtime/dataflow.py): the kernels below only compute the value an op forwards, the
 executor routes it (which Switch output, which frame and iteration).
 

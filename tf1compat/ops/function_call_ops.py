@@ -3,7 +3,7 @@
 `If`/`StatelessIf`, `Case`/`StatelessCase`, `While`/`StatelessWhile` and
 `PartitionedCall`/`StatefulPartitionedCall` name functions in attrs (`then_branch`,
 `body`, `f`, ...). In graphs tf1compat imports, those attrs hold the library's functions
-(training/function_library.py), objects with `bind(kctx) -> call(values) -> outputs`
+(graphdef/function_library.py), objects with `bind(kctx) -> call(values) -> outputs`
 that compile once per session. The kernels here run them: only the taken branch, the
 body while the condition holds (a Python loop, so autograd sees every iteration), the
 called function.

@@ -8,7 +8,7 @@ CheckpointReader interface (`get_tensor`, `has_tensor`, `get_variable_to_shape_m
 scalars for rank 0, bytes for string scalars) and TF's errors, plus a few tf1compat
 extensions for restoring variables (`read_torch`, `read_all`, `object_graph`, `format`).
 The directory-level helpers (`tf.train.load_checkpoint`, `list_variables`, ...) are in
-training/checkpoint_utils.py.
+training/saving/checkpoint_utils.py.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """TensorProto, TensorShapeProto and AttrValue <-> numpy values, TensorShapes, attr values.
 
 The pure-format half of GraphDef export and import (graph building lives in
-training/graph_io.py): Const values become TensorProtos as TF's `make_tensor_proto`
+graphdef/graph_io.py): Const values become TensorProtos as TF's `make_tensor_proto`
 writes them (several values of a fixed-size dtype as raw `tensor_content`; scalars,
 bools and complex values in the dtype's repeated `*_val` field), and attr values
 become AttrValues.

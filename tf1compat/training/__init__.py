@@ -1,2 +1,5 @@
-"""`tf.train` machinery: global step, moving averages, slot variables, device setters;
-checkpoint file formats, checkpoint state and readers."""
+"""`tf.train` machinery, as subsystems: `optimizers/` (Optimizer and its slots), `saving/`
+(Saver, checkpoint files and utilities, meta graphs, freezing), `sessions/`
+(MonitoredSession, hooks, Supervisor, Coordinator), `saved_model/`; and the small
+utilities beside them (global step, learning-rate decay, moving averages, device setters,
+input producers)."""

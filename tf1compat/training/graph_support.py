@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List
 
 from tf1compat.serialization.messages import GraphDef, MetaGraphDef, SavedModel, parse_text
-from tf1compat.training import meta_graph
-from tf1compat.training.graph_import import missing_op_types
+from tf1compat.training.saving import meta_graph
+from tf1compat.graphdef.graph_import import missing_op_types
 
 __all__ = ["GraphSupport", "graph_support"]
 

@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from tf1compat.framework.graph import name_scope as _name_scope
-from tf1compat.training.tracking import AutoTrackable
+from tf1compat.training.saving.tracking import AutoTrackable
 
 __all__ = ["Module"]
 

@@ -17,7 +17,7 @@ from tf1compat.framework.graph import (GraphKeys, add_to_collection, colocate_wi
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops import state_ops
-from tf1compat.training import slot_creator
+from tf1compat.training.optimizers import slot_creator
 from tf1compat.variables.collections import (global_variables, moving_average_variables,
                                              trainable_variables)
 from tf1compat.variables.init_ops import zeros_initializer

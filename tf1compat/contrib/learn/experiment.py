@@ -16,9 +16,10 @@ from tf1compat.contrib.learn.export_strategy import ExportStrategy
 from tf1compat.contrib.learn.monitors import ValidationMonitor
 from tf1compat.estimator.util import fn_args
 from tf1compat.framework.graph import GraphKeys
-from tf1compat.training import checkpoint_state
-from tf1compat.training.basic_session_run_hooks import CheckpointSaverHook, \
-    CheckpointSaverListener, GlobalStepWaiterHook
+from tf1compat.training.saving import checkpoint_state
+from tf1compat.training.sessions.basic_session_run_hooks import (CheckpointSaverHook,
+                                                                 CheckpointSaverListener,
+                                                                 GlobalStepWaiterHook)
 from tf1compat.util import tf_logging
 
 __all__ = ["Experiment"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any, Dict, Optional
 
-from tf1compat.training import checkpoint_state
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
+from tf1compat.training.saving import checkpoint_state
+from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 from tf1compat.util import tf_logging
 
 __all__ = ["ValidationMonitor"]

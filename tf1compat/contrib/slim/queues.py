@@ -16,7 +16,7 @@ import contextlib
 from typing import Any, Iterator, List
 
 from tf1compat.framework.graph import GraphKeys, get_default_graph
-from tf1compat.training.coordinator import Coordinator
+from tf1compat.training.sessions.coordinator import Coordinator
 
 __all__ = ["QueueRunners"]
 

@@ -22,8 +22,8 @@ from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.tpu import tpu_config
 from tf1compat.estimator.util import fn_args, model_fn_kwargs
 from tf1compat.framework.graph import device
-from tf1compat.training.basic_session_run_hooks import StepCounterHook
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
+from tf1compat.training.sessions.basic_session_run_hooks import StepCounterHook
+from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 from tf1compat.util import tf_logging
 
 __all__ = ["TPUEstimator", "TPUEstimatorSpec", "ExamplesPerSecondHook"]

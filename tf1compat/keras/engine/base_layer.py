@@ -38,7 +38,7 @@ from tf1compat.keras.engine import masking
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.input_spec import InputSpec, assert_input_compatibility
 from tf1compat.keras.engine.layer_connectivity import LayerConnectivity
-from tf1compat.training import tracking
+from tf1compat.training.saving import tracking
 from tf1compat.variables.variables import (Variable, VariableAggregation, init_scope,
                                            VariableSynchronization)
 

@@ -1,7 +1,7 @@
 """`Model.save_weights` / `load_weights`. In TF's format the model is the root of an
 object-based checkpoint (keys such as `layer_with_weights-0/kernel/.ATTRIBUTES/
 VARIABLE_VALUE`), written and restored with the same machinery as `tf.train.Checkpoint`
-(training/trackable_checkpoint.py); HDF5 files (`.h5`, `.keras`, `.hdf5`) are Keras's
+(training/saving/trackable_checkpoint.py); HDF5 files (`.h5`, `.keras`, `.hdf5`) are Keras's
 layout (saving/hdf5_format.py)."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ _HDF5 = (".h5", ".keras", ".hdf5")
 
 def save_weights(model: Any, filepath: Any, overwrite: bool = True,
                  save_format: Optional[str] = None) -> None:
-    from tf1compat.training import checkpoint_state
-    from tf1compat.training.trackable_checkpoint import write_object_graph
+    from tf1compat.training.saving import checkpoint_state
+    from tf1compat.training.saving.trackable_checkpoint import write_object_graph
     filepath = os.fspath(filepath)
     is_h5 = filepath.endswith(_HDF5)
     if save_format is None:
@@ -46,7 +46,8 @@ def save_weights(model: Any, filepath: Any, overwrite: bool = True,
             return
         save_weights_to_hdf5(model, filepath)
         return
-    from tf1compat.training.checkpoint_state import checkpoint_exists_internal as checkpoint_exists
+    from tf1compat.training.saving.checkpoint_state import (
+        checkpoint_exists_internal as checkpoint_exists)
     if not overwrite and checkpoint_exists(filepath) and \
             not ask_to_proceed_with_overwrite(filepath):
         return
@@ -60,7 +61,7 @@ def save_weights(model: Any, filepath: Any, overwrite: bool = True,
 
 def load_weights(model: Any, filepath: Any, by_name: bool = False,
                  skip_mismatch: bool = False) -> Any:
-    from tf1compat.training.trackable_checkpoint import restore_object_graph
+    from tf1compat.training.saving.trackable_checkpoint import restore_object_graph
     filepath = os.fspath(filepath)
     if filepath.endswith(_HDF5) or _is_hdf5_file(filepath):
         from tf1compat.keras.saving.hdf5_format import load_weights_from_hdf5

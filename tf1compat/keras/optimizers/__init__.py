@@ -11,7 +11,7 @@ from tf1compat.keras.optimizers import schedules
 from tf1compat.keras.optimizers.legacy import (SGD, Adadelta, Adagrad, Adam, Adamax, Ftrl,
                                                Nadam, RMSprop)
 from tf1compat.keras.optimizers.optimizer_v2 import OptimizerV2
-from tf1compat.training.tracking import Trackable
+from tf1compat.training.saving.tracking import Trackable
 
 __all__ = ["Optimizer", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adam", "Adamax", "Nadam",
            "Ftrl", "TFOptimizer", "get", "serialize", "deserialize", "schedules", "legacy"]

@@ -28,7 +28,7 @@ from tf1compat.framework.graph import control_dependencies, name_scope
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend
-from tf1compat.training.tracking import Trackable
+from tf1compat.training.saving.tracking import Trackable
 from tf1compat.variables.variables import Variable, init_scope
 
 __all__ = ["OptimizerV2"]

@@ -33,8 +33,8 @@ from tf1compat.framework.indexed_slices import (IndexedSlices,
                                                 convert_to_tensor_or_indexed_slices)
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.training import slot_creator
-from tf1compat.training.tracking import Trackable
+from tf1compat.training.optimizers import slot_creator
+from tf1compat.training.saving.tracking import Trackable
 from tf1compat.variables.variables import Variable, init_scope
 
 __all__ = ["Optimizer", "cast_like"]

@@ -89,8 +89,8 @@ class SavedModelBuilder:
     def _maybe_create_saver(saver: Any = None) -> Any:
         if saver:
             return saver
-        from tf1compat.training import saveable
-        from tf1compat.training.saver import Saver
+        from tf1compat.training.saving import saveable
+        from tf1compat.training.saving.saver import Saver
         return Saver(saveable.all_saveable_objects(), sharded=True, allow_empty=True)
 
     def _tag_and_add_meta_graph(self, meta: MetaGraphDef, tags: Sequence[str],

@@ -108,7 +108,7 @@ class SavedModelLoader:
     def load_graph(self, graph: Any, tags: Sequence[str], import_scope: Optional[str] = None,
                    **saver_kwargs: Any) -> Any:
         """Imports the tagged MetaGraphDef into `graph`; returns (saver, None)."""
-        from tf1compat.training.meta_graph import import_meta_graph
+        from tf1compat.training.saving.meta_graph import import_meta_graph
         meta = self.get_meta_graph_def_from_tags(tags)
         with graph.as_default():
             saver = import_meta_graph(meta, import_scope=import_scope, **saver_kwargs)
@@ -116,8 +116,8 @@ class SavedModelLoader:
 
     def restore_variables(self, sess: Any, saver: Any, import_scope: Optional[str] = None
                           ) -> None:
-        from tf1compat.training import saveable
-        from tf1compat.training.saver import Saver
+        from tf1compat.training.saving import saveable
+        from tf1compat.training.saving.saver import Saver
         with sess.graph.as_default():
             if saver is None and not saveable.all_saveable_objects(scope=import_scope):
                 tf_logging.info("The specified SavedModel has no variables; no checkpoints "

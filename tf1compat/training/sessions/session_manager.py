@@ -13,7 +13,7 @@ from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import get_default_graph
 from tf1compat.runtime.session import Session
-from tf1compat.training import checkpoint_state
+from tf1compat.training.saving import checkpoint_state
 
 __all__ = ["SessionManager"]
 

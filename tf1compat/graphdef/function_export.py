@@ -29,7 +29,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import (AttrValue, FunctionDef, FunctionDefLibrary,
                                               NameAttrList, NodeDef)
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
-from tf1compat.training.graph_io import UnserializableGraphError, op_to_node_def
+from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 
 __all__ = ["FunctionExport"]
 
@@ -78,7 +78,7 @@ class FunctionExport:
 
     def is_function(self, value: Any) -> bool:
         from tf1compat.data.functions import StructuredFunction
-        from tf1compat.training.function_library import LibraryFunction
+        from tf1compat.graphdef.function_library import LibraryFunction
         return isinstance(value, (StructuredFunction, LibraryFunction))
 
     def attr(self, value: Any) -> Optional[AttrValue]:
@@ -107,7 +107,7 @@ class FunctionExport:
         key = id(function)
         if key in self._names:
             return self._names[key]
-        from tf1compat.training.function_library import LibraryFunction
+        from tf1compat.graphdef.function_library import LibraryFunction
         self._keep.append(function)
         if isinstance(function, LibraryFunction):
             name = function.name

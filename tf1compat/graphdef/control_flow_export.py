@@ -41,7 +41,7 @@ from tf1compat.ops.cond import Branch
 from tf1compat.serialization.messages import (AttrValue, CondContextDef, NodeDef, ValuesDef,
                                               WhileContextDef)
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
-from tf1compat.training.graph_io import UnserializableGraphError, op_to_node_def
+from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 
 __all__ = ["ControlFlowExport"]
 

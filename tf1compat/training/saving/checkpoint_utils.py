@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 from tf1compat.util import tf_logging
 from tf1compat.framework.graph import device
 from tf1compat.serialization.checkpoint_reader import CheckpointReader, NewCheckpointReader
-from tf1compat.training import checkpoint_state
+from tf1compat.training.saving import checkpoint_state
 
 __all__ = ["init_from_checkpoint", "load_checkpoint", "load_variable", "list_variables",
            "wait_for_new_checkpoint", "checkpoints_iterator"]
@@ -57,7 +57,7 @@ def _collect_partitioned_variable(name: str, all_vars: Dict[str, Any]) -> Option
 def _set_checkpoint_initializer(variable: Any, ckpt_file: str, tensor_name: str,
                                 slice_spec: str, name: str = "checkpoint_initializer") -> None:
     from tf1compat.ops import io_ops
-    from tf1compat.training import saveable
+    from tf1compat.training.saving import saveable
     base_type = variable.dtype.base_dtype
     with device(variable.device), device("/cpu:0"):
         restore_op = io_ops.restore_v2(ckpt_file, [tensor_name], [slice_spec], [base_type],

@@ -29,8 +29,8 @@ from tf1compat.framework.graph import device, get_default_graph
 from tf1compat.framework.tensor import get_default_session
 from tf1compat.serialization import object_graph as og
 from tf1compat.serialization.safetensors_checkpoint import checkpoint_file as legacy_file
-from tf1compat.training import checkpoint_state, tracking
-from tf1compat.training import object_checkpoint as oc
+from tf1compat.training.saving import checkpoint_state, tracking
+from tf1compat.training.saving import object_checkpoint as oc
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions"]
 

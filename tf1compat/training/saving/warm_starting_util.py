@@ -18,8 +18,8 @@ import numpy as np
 
 from tf1compat.util import tf_logging
 from tf1compat.framework.graph import GraphKeys, get_default_graph
-from tf1compat.training import checkpoint_utils
-from tf1compat.training.checkpoint_utils import load_checkpoint
+from tf1compat.training.saving import checkpoint_utils
+from tf1compat.training.saving.checkpoint_utils import load_checkpoint
 
 __all__ = ["VocabInfo", "warm_start"]
 
@@ -46,7 +46,7 @@ def _is_variable(x: Any) -> bool:
 
 def _checkpoint_name(variables: List[Any]) -> str:
     """The name a variable (or its partitions) is saved under."""
-    from tf1compat.training import saveable
+    from tf1compat.training.saving import saveable
     names = saveable.op_list_to_dict(variables)
     if len(names) > 1:
         raise TypeError(f"`var` = {variables} passed as arg violates the constraints.  "

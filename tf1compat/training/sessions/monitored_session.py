@@ -24,12 +24,12 @@ from typing import Any, List, Optional
 from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, get_default_graph
-from tf1compat.training import basic_session_run_hooks as hooks_lib
-from tf1compat.training.coordinator import Coordinator
+from tf1compat.training.sessions import basic_session_run_hooks as hooks_lib
+from tf1compat.training.sessions.coordinator import Coordinator
 from tf1compat.training.queue_runner import start_queue_runners
-from tf1compat.training.session_manager import SessionManager
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunContext, \
-    SessionRunValues
+from tf1compat.training.sessions.session_manager import SessionManager
+from tf1compat.training.sessions.session_run_hook import (SessionRunArgs, SessionRunContext,
+                                                          SessionRunValues)
 
 __all__ = ["Scaffold", "SessionCreator", "ChiefSessionCreator", "WorkerSessionCreator",
            "MonitoredSession", "SingularMonitoredSession", "MonitoredTrainingSession",
@@ -43,7 +43,7 @@ USE_DEFAULT = object()
 
 def _get_saver_or_default() -> Any:
     """The graph's one Saver (SAVERS collection), or a new sharded Saver added to it."""
-    from tf1compat.training.saver import Saver
+    from tf1compat.training.saving.saver import Saver
     savers = get_default_graph().get_collection(GraphKeys.SAVERS)
     if savers:
         if len(savers) > 1:
@@ -136,7 +136,7 @@ class Scaffold:
                                                        merge_all)
         if self._saver is None:
             self._saver = _get_saver_or_default()
-        from tf1compat.training.trackable_checkpoint import Checkpoint
+        from tf1compat.training.saving.trackable_checkpoint import Checkpoint
         if isinstance(self._saver, Checkpoint):
             raise NotImplementedError("A tf.train.Checkpoint as Scaffold saver is not "
                                       "supported by tf1compat; pass a tf.train.Saver.")

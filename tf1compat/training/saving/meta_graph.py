@@ -28,9 +28,9 @@ from tf1compat.serialization.messages import (AnyProto, BytesList, CollectionDef
                                               DecodeError, MetaGraphDef, MetaInfoDef,
                                               ParseError, QueueRunnerDef, SaverDef,
                                               VariableDef, parse_text, to_text)
-from tf1compat.training import graph_import, graph_io
-from tf1compat.training.graph_export import GraphExport, context_collections
-from tf1compat.training.graph_io import UnserializableGraphError
+from tf1compat.graphdef import graph_import, graph_io
+from tf1compat.graphdef.graph_export import GraphExport, context_collections
+from tf1compat.graphdef.graph_io import UnserializableGraphError
 
 __all__ = ["export_meta_graph", "import_meta_graph", "read_meta_graph_file",
            "add_collection_def", "UnserializableGraphError", "variable_to_proto",
@@ -149,7 +149,7 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
     """Adds collection `key` of `graph` to the MetaGraphDef (skipped with a warning when its
     items have no serialized form)."""
     from tf1compat.training.queue_runner import QueueRunner
-    from tf1compat.training.saver import Saver
+    from tf1compat.training.saving.saver import Saver
     if not isinstance(key, (str, bytes)):
         tf_logging.warning("Only collections with string type keys will be serialized. This "
                            "key has %s", type(key))
@@ -210,7 +210,7 @@ def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
                         ) -> Dict[str, Any]:
     """Fills the graph's collections; returns the imported variables by name."""
     from tf1compat.training.queue_runner import QueueRunner
-    from tf1compat.training.saver import Saver
+    from tf1compat.training.saving.saver import Saver
     variables: Dict[bytes, Any] = {}
     for key in sorted(meta.collection_def):
         col = meta.collection_def[key]
@@ -369,8 +369,8 @@ def import_meta_graph(meta_graph_or_file: Any, clear_devices: bool = False,
     """`tf.train.import_meta_graph`: adds the graph and collections of a `.meta` file (or
     MetaGraphDef) to the default graph; returns a Saver from its SaverDef (or a new Saver
     over its variables, or None without variables)."""
-    from tf1compat.training.saver import Saver
-    from tf1compat.training import saveable
+    from tf1compat.training.saving.saver import Saver
+    from tf1compat.training.saving import saveable
     if _context.executing_eagerly():
         raise RuntimeError("Exporting/importing meta graphs is not supported when eager "
                            "execution is enabled. No graph exists when eager execution is "

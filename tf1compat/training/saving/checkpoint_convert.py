@@ -27,7 +27,7 @@ from tf1compat.serialization import bundle_writer
 from tf1compat.serialization import object_graph as og
 from tf1compat.serialization import safetensors_checkpoint as legacy
 from tf1compat.serialization.tensor_bundle import index_filename
-from tf1compat.training.checkpoint_utils import load_checkpoint
+from tf1compat.training.saving.checkpoint_utils import load_checkpoint
 
 __all__ = ["convert_checkpoint", "FORMATS"]
 

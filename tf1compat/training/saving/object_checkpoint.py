@@ -36,7 +36,7 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import errors
 from tf1compat.framework.graph import device
 from tf1compat.framework.tensor import get_default_session
-from tf1compat.training import tracking
+from tf1compat.training.saving import tracking
 
 __all__ = ["escape_local_name", "gather_object_graph", "GatheredGraph", "Restoration",
            "CheckpointLoadStatus", "InitializationOnlyStatus", "NameBasedSaverStatus",
@@ -509,7 +509,7 @@ class NameBasedSaverStatus(_LoadStatus):
                      if self._reader.has_tensor(variable_full_name(v))]
             restore_eagerly(self._reader, pairs)
             return
-        from tf1compat.training.saver import Saver
+        from tf1compat.training.saving.saver import Saver
         have = set(self._reader.get_variable_to_shape_map())
         # Variables Checkpoint itself adds (save_counter) are optional, as TF intends.
         var_list = [v for v in self._variables()

@@ -45,7 +45,7 @@ def library_of(graph_def: Any) -> List[Any]:
 
 def missing_op_types(functions: Sequence[Any]) -> List[str]:
     """Op types used in function bodies that tf1compat does not implement."""
-    from tf1compat.training.graph_import import load_op_modules
+    from tf1compat.graphdef.graph_import import load_op_modules
     load_op_modules()
     registered = set(_op_def.registered_op_types())
     return sorted({n.op for f in functions for n in f.node_def} - registered)
@@ -72,7 +72,7 @@ class LibraryFunction:
         """Imports the body into a graph of its own (idempotent)."""
         if self.graph is not None:
             return
-        from tf1compat.training import graph_import
+        from tf1compat.graphdef import graph_import
         graph = Graph()
         graph._building_function = True
         graph._extras[_LIBRARY_KEY] = self.library

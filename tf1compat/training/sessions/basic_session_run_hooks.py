@@ -20,7 +20,7 @@ from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 from tf1compat.training import training_util
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
+from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 
 __all__ = ["SecondOrStepTimer", "LoggingTensorHook", "StopAtStepHook",
            "CheckpointSaverListener", "CheckpointSaverHook", "StepCounterHook",
@@ -257,8 +257,8 @@ class CheckpointSaverHook(SessionRunHook):
             listener.begin()
 
     def after_create_session(self, session: Any, coord: Any) -> None:
-        from tf1compat.training import graph_util, meta_graph
-        from tf1compat.training.graph_io import UnserializableGraphError
+        from tf1compat.training.saving import graph_util, meta_graph
+        from tf1compat.graphdef.graph_io import UnserializableGraphError
         step = session.run(self._global_step_tensor)
         graph = get_default_graph()
         saver = self._get_saver()

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
-from tf1compat.training.control_flow_export import ControlFlowExport
+from tf1compat.graphdef.control_flow_export import ControlFlowExport
 from tf1compat.serialization.messages import GraphDef, VersionDef
 
 __all__ = ["GraphExport", "graph_to_graph_def", "context_collections"]
@@ -35,7 +35,7 @@ class GraphExport:
     def __init__(self, graph: Optional[Graph] = None, clear_devices: bool = False,
                  export_scope: Optional[str] = None, add_shapes: bool = False):
         from tf1compat._version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
-        from tf1compat.training.function_export import FunctionExport
+        from tf1compat.graphdef.function_export import FunctionExport
         graph = graph or get_default_graph()
         scope = export_scope.rstrip("/") + "/" if export_scope else None
         ops = [op for op in graph.get_operations()

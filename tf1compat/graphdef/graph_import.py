@@ -28,7 +28,7 @@ from tf1compat.framework.graph import Graph, get_default_graph, name_scope
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.tensor_proto import proto_to_attr, proto_to_shape
-from tf1compat.training.graph_io import as_graph_def_proto
+from tf1compat.graphdef.graph_io import as_graph_def_proto
 
 __all__ = ["import_graph_def", "import_nodes", "missing_op_types", "load_op_modules",
            "parse_input"]
@@ -281,7 +281,7 @@ def import_nodes(graph_def: Any, input_map: Optional[Dict[str, Any]] = None,
 
     Returns (the prefix used, without "/"; the `return_elements`, if given).
     """
-    from tf1compat.training import function_library
+    from tf1compat.graphdef import function_library
     graph = graph or get_default_graph()
     nodes = list(graph_def.node)
     functions = function_library.library_of(graph_def)
@@ -320,7 +320,7 @@ def _build(graph: Graph, order: List[Any], input_map: Dict[str, Any], prefix: st
             attrs = {k: proto_to_attr(v, k) for k, v in node.attr.items()
                      if k not in _SKIPPED_ATTRS}
             attrs = {k: v for k, v in attrs.items() if v is not None}
-            from tf1compat.training import function_library
+            from tf1compat.graphdef import function_library
             attrs = function_library.resolve_function_attrs(attrs, graph)
             flat: List[Tensor] = []
             controls: List[Operation] = []

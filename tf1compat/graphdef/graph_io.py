@@ -129,7 +129,7 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
     ops = [getattr(view, "_op", None) for view in nodes]
     if ops and all(op is not None for op in ops) and \
             ops == ops[0].graph.get_operations():
-        from tf1compat.training.graph_export import graph_to_graph_def
+        from tf1compat.graphdef.graph_export import graph_to_graph_def
         return graph_to_graph_def(ops[0].graph)
     from tf1compat._version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
     out = GraphDef(versions=VersionDef(producer=GRAPH_DEF_VERSION,
@@ -178,7 +178,7 @@ def graph_def_for_events(graph: Any, graph_def: Any = None) -> GraphDef:
         except UnserializableGraphError:
             pass
     graph = graph if graph is not None else get_default_graph()
-    from tf1compat.training.graph_export import graph_to_graph_def
+    from tf1compat.graphdef.graph_export import graph_to_graph_def
     try:
         return graph_to_graph_def(graph)
     except UnserializableGraphError:

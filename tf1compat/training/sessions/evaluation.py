@@ -1,4 +1,4 @@
-"""One evaluation pass over a checkpoint (TF's training/evaluation.py): the `eval_step`
+"""One evaluation pass over a checkpoint (TF's training/sessions/evaluation.py): the `eval_step`
 local counter, `_StopAfterNEvalsHook` and `_evaluate_once`, used by Estimator.evaluate
 and `tf.contrib.training.evaluate_once`."""
 
@@ -11,9 +11,9 @@ from typing import Any, List, Optional
 from tf1compat.util import tf_logging
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import GraphKeys, control_dependencies, get_default_graph
-from tf1compat.training.basic_session_run_hooks import FinalOpsHook
-from tf1compat.training.monitored_session import ChiefSessionCreator, MonitoredSession
-from tf1compat.training.session_run_hook import SessionRunArgs, SessionRunHook
+from tf1compat.training.sessions.basic_session_run_hooks import FinalOpsHook
+from tf1compat.training.sessions.monitored_session import ChiefSessionCreator, MonitoredSession
+from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 
 __all__ = ["get_or_create_eval_step", "StopAfterNEvalsHook", "evaluate_once"]
 

@@ -17,10 +17,10 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from tf1compat.framework.graph import Graph
-from tf1compat.training import graph_io
+from tf1compat.graphdef import graph_io
 from tf1compat.serialization.atomic_files import atomic_write
 from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef, to_text
-from tf1compat.training.graph_export import graph_to_graph_def
+from tf1compat.graphdef.graph_export import graph_to_graph_def
 
 __all__ = ["write_graph", "extract_sub_graph", "convert_variables_to_constants",
            "remove_training_nodes", "must_run_on_cpu", "tensor_shape_from_node_def_name"]

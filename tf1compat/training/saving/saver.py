@@ -34,7 +34,7 @@ from tf1compat.framework.graph import (control_dependencies, device, get_default
                                        name_scope)
 from tf1compat.framework.tensor import Tensor
 from tf1compat.ops import io_ops
-from tf1compat.training import checkpoint_state, saveable
+from tf1compat.training.saving import checkpoint_state, saveable
 from tf1compat.serialization.messages import SaverDef
 
 __all__ = ["Saver", "BaseSaverBuilder", "BulkSaverBuilder", "SaverDef",
@@ -504,7 +504,7 @@ class Saver:
     def _write_meta_graph(self, graph: Any, path: str) -> None:
         """Writes the `.meta` file of a save; unchanged graphs reuse the last bytes."""
         from tf1compat.serialization.atomic_files import atomic_write_bytes
-        from tf1compat.training import meta_graph
+        from tf1compat.training.saving import meta_graph
         key = _graph_fingerprint(graph)
         if self._meta_cache is not None and self._meta_cache[0] == key:
             data = self._meta_cache[1]
@@ -526,7 +526,7 @@ class Saver:
                           strip_default_attrs: bool = False, save_debug_info: bool = False
                           ) -> Any:
         """Writes the default graph with this saver's SaverDef as a MetaGraphDef."""
-        from tf1compat.training import meta_graph
+        from tf1compat.training.saving import meta_graph
         return meta_graph.export_meta_graph(
             filename=filename, saver_def=self.saver_def, collection_list=collection_list,
             as_text=as_text, export_scope=export_scope, clear_devices=clear_devices,
@@ -580,7 +580,7 @@ class Saver:
     @staticmethod
     def _add_collection_def(meta_graph_def: Any, key: str,
                             export_scope: Optional[str] = None) -> None:
-        from tf1compat.training import meta_graph
+        from tf1compat.training.saving import meta_graph
         meta_graph.add_collection_def(meta_graph_def, key, export_scope=export_scope)
 
 

@@ -38,8 +38,8 @@ from tf1compat.framework import context, dtypes
 from tf1compat.framework.graph import GraphKeys, get_default_graph
 from tf1compat.serialization.messages import SessionLog, Summary
 from tf1compat.training import training_util
-from tf1compat.training.coordinator import Coordinator, LooperThread
-from tf1compat.training.session_manager import SessionManager
+from tf1compat.training.sessions.coordinator import Coordinator, LooperThread
+from tf1compat.training.sessions.session_manager import SessionManager
 
 __all__ = ["Supervisor"]
 
@@ -163,7 +163,7 @@ class Supervisor:
         self._local_init_op = local_init_op
 
     def _init_saver(self, saver: Any) -> None:
-        from tf1compat.training.saver import Saver
+        from tf1compat.training.saving.saver import Saver
         from tf1compat.variables.collections import global_variables
         if saver is Supervisor.USE_DEFAULT:
             saver = self._first_in_collection(GraphKeys.SAVERS)
@@ -272,9 +272,9 @@ class Supervisor:
 
     def _write_graph(self) -> None:
         """`<logdir>/graph.pbtxt` and, once per writer, the graph and meta-graph events."""
-        from tf1compat.training import graph_io
-        from tf1compat.training.graph_util import write_graph
-        from tf1compat.training.meta_graph import export_meta_graph
+        from tf1compat.graphdef import graph_io
+        from tf1compat.training.saving.graph_util import write_graph
+        from tf1compat.training.saving.meta_graph import export_meta_graph
         graph_def = graph_io.graph_def_for_events(self._graph)
         if self._logdir:
             write_graph(graph_def, self._logdir, "graph.pbtxt")

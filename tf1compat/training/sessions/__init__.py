@@ -1,0 +1,2 @@
+"""Running training: `MonitoredSession` and its hooks, `SessionManager`, `Supervisor`,
+`Coordinator`, evaluation loops."""
