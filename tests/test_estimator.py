@@ -320,11 +320,11 @@ def test_numpy_input_fn_in_a_plain_session():
             assert sizes == [5, 5, 5, 1]
 
 
-def _shuffled_rows(seed):
+def _shuffled_rows(seed, capacity):
     with tf.Graph().as_default():
         tf.set_random_seed(seed)
         x = tf.estimator.inputs.numpy_input_fn(np.arange(40), batch_size=8, num_epochs=2,
-                                               shuffle=True, queue_capacity=16)()
+                                               shuffle=True, queue_capacity=capacity)()
         rows = []
         with tf.train.MonitoredSession() as sess:
             while not sess.should_stop():
@@ -332,19 +332,39 @@ def _shuffled_rows(seed):
     return rows
 
 
+def _rotation_free(rows, n=40):
+    return min([(r - shift) % n for r in rows] for shift in range(n))
+
+
 def test_numpy_input_fn_shuffle_epochs_and_graph_seed():
-    rows = _shuffled_rows(1)
+    # A small queue: dequeues run while the feeder enqueues (the order depends on timing).
+    rows = _shuffled_rows(1, capacity=16)
     assert sorted(rows) == sorted(list(range(40)) * 2)
     assert rows != sorted(rows)
-    assert rows == _shuffled_rows(1)          # deterministic under a graph seed
-    assert rows != _shuffled_rows(2)
+    # Every row in the queue before the first dequeue (80 <= capacity / 4): the seeded
+    # queue fixes the order up to the feeder's random start row, as in TF.
+    assert _rotation_free(_shuffled_rows(1, 320)) == _rotation_free(_shuffled_rows(1, 320))
+    assert _rotation_free(_shuffled_rows(1, 320)) != _rotation_free(_shuffled_rows(2, 320))
+
+
+def test_numpy_input_fn_feeder_start_row_and_epoch_ends():
+    from tf1compat.estimator.inputs.feeding import next_batch_indices
+    assert next_batch_indices(8, 4, 7, 10, 0, 2) == ([8, 9, 0, 1], 0)
+    assert next_batch_indices(6, 4, 7, 10, 0, 2) == ([6, 7, 8, 9], 1)
+    assert next_batch_indices(6, 4, 7, 10, 1, 2) == ([6, 7], 2)       # the last epoch's end
+    assert next_batch_indices(0, 25, 9, 10, 0, 2) == (list(range(10)) * 2, 2)
+    with pytest.raises(tf.errors.OutOfRangeError, match="Already emitted 2 epochs"):
+        next_batch_indices(0, 4, 9, 10, 2, 2)
 
 
 def test_numpy_input_fn_zero_batch_size_and_errors():
+    # As TF: dequeue_up_to(0) gives empty batches; the feeder thread fails (IndexError in
+    # TF) and the coordinator raises its error when the session closes.
     with tf.Graph().as_default():
         x = tf.estimator.inputs.numpy_input_fn(np.arange(4.), batch_size=0, shuffle=False)()
-        with tf.Session() as sess:
-            assert sess.run(x).shape == (0,) and sess.run(x).shape == (0,)
+        with pytest.raises(IndexError, match="batch_size 0"):
+            with tf.train.MonitoredSession() as sess:
+                assert sess.run(x).shape == (0,)
     with tf.Graph().as_default(), pytest.raises(ValueError, match="batch_size"):
         tf.estimator.inputs.numpy_input_fn(np.arange(4.), batch_size=-1, shuffle=False)()
 

@@ -62,7 +62,7 @@ def case_dnn_classifier_binary(tf):
             model_dir=d, config=tf.estimator.RunConfig(tf_random_seed=7,
                                                        log_step_count_steps=2))
         out = _run(tf, est, _CLS, export=True)
-        out["files"] = listing(d, graph_files=False)
+        out["files"] = listing(d)
         return out
 
 

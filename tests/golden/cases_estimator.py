@@ -40,8 +40,8 @@ def _train_input(tf, epochs=None, batch=4):
 
 
 def _dataset_input(tf, epochs=None, batch=4):
-    """A tf.data input_fn without functions: its graph serializes, so `graph.pbtxt` and
-    `.meta` files are written (numpy_input_fn's generator pipeline cannot be, yet)."""
+    """A tf.data input_fn: its graph serializes, so `graph.pbtxt` and `.meta` files are
+    written."""
     def input_fn():
         dataset = tf.data.Dataset.from_tensor_slices(({"x": _X}, _Y))
         return dataset.repeat(epochs).batch(batch)

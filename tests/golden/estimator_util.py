@@ -34,12 +34,8 @@ def model_dir() -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def listing(directory: str, graph_files: bool = True) -> List[str]:
-    """Every file under `directory`, relative, with TF/tf1compat file names normalized.
-
-    `graph_files=False` leaves out `graph.pbtxt` and `*.meta`: tf1compat cannot write
-    graphs with tf.cond regions yet (the canned heads' Assert guards), and skips them with
-    a warning (docs/estimator.md)."""
+def listing(directory: str) -> List[str]:
+    """Every file under `directory`, relative, with TF/tf1compat file names normalized."""
     out = set()
     for root, _, files in os.walk(directory):
         rel_root = os.path.relpath(root, directory)
@@ -48,8 +44,6 @@ def listing(directory: str, graph_files: bool = True) -> List[str]:
             if name.startswith("events.out.tfevents."):
                 name = "events.out.tfevents.<masked>"
             name = re.sub(r"\.(index|data-\d+-of-\d+|safetensors)$", ".<data>", name)
-            if not graph_files and (name == "graph.pbtxt" or name.endswith(".meta")):
-                continue
             out.add(name if rel_root == "." else f"{rel_root}/{name}")
     return sorted(out)
 

@@ -34,8 +34,8 @@ from tf1compat.framework import errors
 from tf1compat.framework.tensor_shape import TensorShape
 
 __all__ = ["Queue", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
-           "resource_name", "split_batch", "stack_components", "padded", "shape_text",
-           "value_shape", "value_matches"]
+           "resource_name", "split_batch", "as_tensor", "stack_components", "padded",
+           "shape_text", "value_shape", "value_matches"]
 
 Element = Tuple[Any, ...]
 
@@ -61,10 +61,30 @@ def value_shape(value: Any) -> Tuple[int, ...]:
 
 
 def split_batch(value: Any) -> List[Any]:
-    """The elements of a batched component (its slices along dimension 0)."""
+    """The elements of a batched component (its slices along dimension 0).
+
+    A CPU tensor numpy can view is split into numpy views: splitting and, at dequeue,
+    stacking them costs a few microseconds and never releases the GIL, where a torch
+    slice per element costs far more and every torch.stack releases the GIL - which, with
+    feeder threads busy in Python, makes the dequeuing thread wait for a GIL switch
+    interval each time."""
     if isinstance(value, torch.Tensor):
+        if value.device.type == "cpu" and value.dtype in _NUMPY_VIEWABLE:
+            return list(value.detach().numpy())
         return list(value.unbind(0))
     return list(value)
+
+
+_NUMPY_VIEWABLE = frozenset([torch.float16, torch.float32, torch.float64, torch.int8,
+                             torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool,
+                             torch.complex64, torch.complex128])
+
+
+def as_tensor(value: Any) -> Any:
+    """An element component as a torch tensor (numpy views from split_batch converted)."""
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype != object:
+        return torch.as_tensor(value)
+    return value
 
 
 def stack_components(values: Sequence[Any], dtype: D.DType,
@@ -77,7 +97,12 @@ def stack_components(values: Sequence[Any], dtype: D.DType,
         return out
     if not values:
         return torch.zeros((0,) + tuple(shape), dtype=dtype.torch_dtype)
-    return torch.stack(list(values))
+    if isinstance(values[0], (np.ndarray, np.generic)):
+        try:    # numpy reads any CPU tensors among the views too
+            return torch.from_numpy(np.array(values, dtype=values[0].dtype))
+        except (TypeError, RuntimeError):
+            pass
+    return torch.stack([as_tensor(v) for v in values])
 
 
 def padded(values: Sequence[Any], dtype: D.DType, rank: int) -> Any:
@@ -92,7 +117,7 @@ def padded(values: Sequence[Any], dtype: D.DType, rank: int) -> Any:
         return out
     out = torch.zeros((len(values),) + tuple(dims), dtype=dtype.torch_dtype)
     for i, v in enumerate(values):
-        out[(i,) + tuple(slice(0, n) for n in v.shape)] = v
+        out[(i,) + tuple(slice(0, n) for n in v.shape)] = as_tensor(v)
     return out
 
 

@@ -297,6 +297,11 @@ class TextFileInitializer:
                            "vocab_size": -1 if self._vocab_size is None else self._vocab_size,
                            "delimiter": self._delimiter, "offset": self._offset})
         add_to_collection(GraphKeys.TABLE_INITIALIZERS, op)
+        # A constant file name is an asset: SavedModel builders copy the file into
+        # `assets/` and loaders feed the copy's path (a fed name is left alone, as in TF).
+        if not executing_eagerly() and getattr(self._filename, "op", None) is not None \
+                and self._filename.op.type == "Const":
+            add_to_collection(GraphKeys.ASSET_FILEPATHS, self._filename)
         return op
 
     def _shared_name(self) -> str:

@@ -216,7 +216,7 @@ def _dequeue_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
     deadline = _deadline(kctx)
 
     def dequeue(handle: Any) -> Any:
-        element = as_queue(handle).dequeue(deadline())
+        element = [_queues.as_tensor(v) for v in as_queue(handle).dequeue(deadline())]
         return element[0] if single else tuple(element)
     return dequeue
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 from tf1compat.util import tf_logging
 from tf1compat.framework import errors
@@ -128,7 +128,7 @@ class QueueRunner:
         """One thread: runs `enqueue_op` until the queue is closed or the coordinator stops."""
         decremented = False
         try:
-            enqueue = sess.make_callable(enqueue_op)
+            enqueue = self._enqueue_callable(sess, enqueue_op)
             while True:
                 if coord is not None and coord.should_stop():
                     break
@@ -158,6 +158,10 @@ class QueueRunner:
             if not decremented:
                 with self._lock:
                     self._runs_per_session[sess] -= 1
+
+    def _enqueue_callable(self, sess: Any, enqueue_op: Any) -> Callable[[], Any]:
+        """What one thread calls per enqueue (subclasses feeding placeholders override it)."""
+        return sess.make_callable(enqueue_op)
 
     def _close_on_stop(self, sess: Any, cancel_op: Any, coord: Any) -> None:
         """Waits for the stop request, then cancels the enqueues blocked on the queue."""

@@ -1,16 +1,16 @@
 """`tf.estimator.inputs.pandas_input_fn`: an input_fn over a pandas DataFrame (pandas is
-optional; without it the call raises ImportError). Columns are fed as numpy_input_fn
-feeds its arrays (see numpy_io.py)."""
+optional; without it the call raises ImportError). The frame's rows go through TF's queue
+(`feeding.enqueue_data`, the index as first component, dropped from the features) as
+numpy_input_fn's arrays do; `min_after_dequeue` is `max(queue_capacity / 4, 1)`."""
 
 from __future__ import annotations
 
-import collections
 import uuid
 from typing import Any, Callable, Optional
 
 import numpy as np
 
-from tf1compat.estimator.inputs.numpy_io import dataset_feeding_input
+from tf1compat.estimator.inputs.feeding import enqueue_data
 
 __all__ = ["pandas_input_fn"]
 
@@ -50,12 +50,15 @@ def pandas_input_fn(x: Any, y: Any = None, batch_size: int = 128,
         x[target_column] = y
     if queue_capacity is None:
         queue_capacity = 4 * len(x) if shuffle else len(x)
+    min_after_dequeue = max(queue_capacity / 4, 1)
 
     def input_fn() -> Any:
-        columns = collections.OrderedDict((name, x[name].values) for name in x.columns)
-        features = dataset_feeding_input(columns, batch_size, num_epochs, shuffle,
-                                         queue_capacity)
-        features = dict(features)
+        queue = enqueue_data(x, queue_capacity, shuffle=shuffle,
+                             min_after_dequeue=min_after_dequeue, num_threads=num_threads,
+                             enqueue_size=batch_size, num_epochs=num_epochs)
+        batch = queue.dequeue_many(batch_size) if num_epochs is None else \
+            queue.dequeue_up_to(batch_size)
+        features = dict(zip(list(x.columns), batch[1:]))     # batch[0]: the index
         if y is None:
             return features
         if isinstance(target_column, list):

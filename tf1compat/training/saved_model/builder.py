@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, Set
 
 from tf1compat.util import tf_logging
 from tf1compat.framework.graph import get_default_graph
@@ -11,6 +11,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.serialization.atomic_files import atomic_write_bytes
 from tf1compat.serialization.messages import MetaGraphDef, SavedModel, SignatureDef, to_text
 from tf1compat.training.saved_model import constants
+from tf1compat.training.saved_model.assets import add_assets_to_graph, copy_assets
 
 __all__ = ["SavedModelBuilder", "Builder"]
 
@@ -41,6 +42,7 @@ class SavedModelBuilder:
         else:
             os.makedirs(export_dir)
         self._has_saved_variables = False
+        self._copied_assets: Set[str] = set()
 
     # -- checks ---------------------------------------------------------------------------------
     @staticmethod
@@ -67,12 +69,10 @@ class SavedModelBuilder:
                                "Please use a different key.")
 
     # -- collections ---------------------------------------------------------------------------
-    @staticmethod
-    def _add_collections(assets_collection: Any, main_op: Any) -> None:
-        if assets_collection:
-            raise NotImplementedError("SavedModel assets (ASSET_FILEPATHS) are not supported "
-                                      "by tf1compat")
-        tf_logging.info("No assets to save.")
+    def _add_collections(self, assets_collection: Any, main_op: Any) -> None:
+        """Records the assets (copied into `assets/`) and the main op in the graph."""
+        copy_assets(add_assets_to_graph(assets_collection), self._export_dir,
+                    self._copied_assets)
         if main_op is None:
             return
         if not isinstance(main_op, Operation):

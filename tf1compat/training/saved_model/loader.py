@@ -9,6 +9,7 @@ from tf1compat.util import tf_logging
 from tf1compat.serialization.messages import (DecodeError, MetaGraphDef, ParseError,
                                               SavedModel, parse_text)
 from tf1compat.training.saved_model import constants
+from tf1compat.training.saved_model.assets import asset_feeds
 from tf1compat.training.saved_model.builder import variables_path
 
 __all__ = ["load", "maybe_saved_model_directory", "contains_saved_model", "SavedModelLoader",
@@ -130,13 +131,13 @@ class SavedModelLoader:
 
     def run_init_ops(self, sess: Any, tags: Sequence[str], import_scope: Optional[str] = None
                      ) -> None:
+        """Runs the init (main) op with each asset tensor fed its file under `assets/`."""
         meta = self.get_meta_graph_def_from_tags(tags)
-        if len(meta.asset_file_def) or constants.ASSETS_KEY in meta.collection_def:
-            raise NotImplementedError("SavedModel assets are not supported by tf1compat")
         with sess.graph.as_default():
             init_op = _init_op(meta, sess.graph, import_scope)
             if init_op is not None:
-                sess.run(fetches=[init_op], feed_dict={})
+                sess.run(fetches=[init_op],
+                         feed_dict=asset_feeds(self._export_dir, meta, import_scope))
 
     def load(self, sess: Any, tags: Sequence[str], import_scope: Optional[str] = None,
              **saver_kwargs: Any) -> MetaGraphDef:

@@ -24,10 +24,10 @@ from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.atomic_files import atomic_write_bytes
-from tf1compat.serialization.messages import (BytesList, CollectionDef, DecodeError,
-                                              MetaGraphDef, MetaInfoDef, ParseError,
-                                              QueueRunnerDef, SaverDef, VariableDef,
-                                              parse_text, to_text)
+from tf1compat.serialization.messages import (AnyProto, BytesList, CollectionDef,
+                                              DecodeError, MetaGraphDef, MetaInfoDef,
+                                              ParseError, QueueRunnerDef, SaverDef,
+                                              VariableDef, parse_text, to_text)
 from tf1compat.graphdef import graph_import, graph_io
 from tf1compat.graphdef.graph_export import GraphExport, context_collections
 from tf1compat.graphdef.graph_io import UnserializableGraphError
@@ -175,9 +175,16 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                 col.bytes_list.value.append(proto.SerializeToString())
         elif key == GraphKeys.QUEUE_RUNNERS:
             for x in items:
-                proto = x.to_proto(export_scope) if isinstance(x, QueueRunner) else None
+                # TF registers QueueRunner.to_proto itself for this collection, so
+                # subclasses without a proto of their own (the Estimator's feeding
+                # runner) are written as plain QueueRunnerDefs.
+                proto = QueueRunner.to_proto(x, export_scope) \
+                    if isinstance(x, QueueRunner) else None
                 if proto is not None:
                     col.bytes_list.value.append(proto.SerializeToString())
+        elif isinstance(items[0], AnyProto):
+            for x in items:     # e.g. the SavedModel builder's packed AssetFileDefs
+                col.any_list.value.add().CopyFrom(x)
         elif isinstance(items[0], (str, bytes)):
             col.bytes_list.value.extend(x.encode("utf-8") if isinstance(x, str) else bytes(x)
                                         for x in items)
@@ -239,6 +246,9 @@ def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
         elif kind == "float_list":
             for value in col.float_list.value:
                 graph.add_to_collection(key, float(value))
+        elif kind == "any_list":
+            for value in col.any_list.value:
+                graph.add_to_collection(key, value)
         else:
             tf_logging.warning("Skipping collection %s: %s items are not supported", key, kind)
     out = {}
