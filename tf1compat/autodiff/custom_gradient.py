@@ -238,9 +238,9 @@ def _dependent_variables(inputs: List[Any], outputs: List[Any]) -> list:
         if op in seen:
             continue
         seen.add(op)
-        if op._type in ("VariableV2", "VarHandleOp") and op.name not in found:
+        if op._op_def.is_variable and op.name not in found:
             found.append(op.name)
-        if op._op_def.grad == "none" and op._type not in ("VariableV2", "VarHandleOp"):
+        if op._op_def.grad == "none" and not op._op_def.is_variable:
             continue
         for t in op._inputs:
             if t not in stop:

@@ -109,7 +109,7 @@ class GradModeRewriter:
     def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
         if op in self.cut_ops:
             return _cut_outputs(kernel)
-        if op.type == "SymbolicGradient":
+        if op._op_def.grad_sources is not None:      # the gradient op (SymbolicGradient)
             from tf1compat.autodiff.gradients import gradient_kernel
             return gradient_kernel(op, kctx, self.retain_graph, self.box)
         try:

@@ -112,9 +112,8 @@ def get_gradient_function(op: Any) -> Optional[Callable[..., Any]]:
 
 def gradient_function(op: Any) -> Tuple[str, Any]:
     """How tf.gradients differentiates `op` (honouring `_gradient_op_type`)."""
-    if op.type == "PreventGradient":
-        message = op.get_attr("message")
-        raise LookupError(f"Gradient explicitly disabled. Reason: {message}")
+    if op._op_def.grad_error is not None:
+        raise op._op_def.grad_error(op)
     name = op.attrs.get("_gradient_op_type")
     if name is None:
         name = op.type

@@ -201,15 +201,16 @@ def _record_sparse(entry: Any, inputs: Sequence[Any], values: list, out: Any) ->
     attrs = entry.attrs
     if attrs.get("batch_dims", 0):
         return
-    if entry.op_def.type == "GatherV2":
-        axis = values[2]
+    # The declared signature says where the gathered rows come from: a resource input holds
+    # the variable's store key; an `axis` input must gather along axis 0.
+    arg_names = [arg.name for arg in entry.op_def.inputs]
+    if "axis" in arg_names:
+        axis = values[arg_names.index("axis")]
         if not isinstance(axis, torch.Tensor) or axis.numel() != 1 or int(axis) != 0:
             return
-        params = values[0]
-    elif entry.op_def.type == "ResourceGather":
-        params = _ex.RUNTIME.state.get(values[0])
-    else:
-        params = values[0]
+    params = values[0]
+    if entry.op_def.inputs[0].fixed_dtype == D.resource:
+        params = _ex.RUNTIME.state.get(params)
     if not isinstance(params, torch.Tensor) or not (params.requires_grad and params.is_leaf):
         return
     record = (params, values[1], out)

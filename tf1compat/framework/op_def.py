@@ -58,6 +58,10 @@ attr names, written in TF's REGISTER_OP notation:
   InvalidArgumentError naming it, as a Placeholder), ``grad_sources(node) -> tensors``
   (those tensors must be autograd sources in any plan containing the op: the gradient
   op).
+* ``is_variable``: the op is a variable (VariableV2's ref, VarHandleOp's handle): the
+  variables a `tf.custom_gradient` function reads are found by it.
+* ``grad_error(op) -> LookupError``: what `tf.gradients` raises through this op (TF's
+  gradient function refuses with a reason: PreventGradient).
 * serialization: ``not_one_node`` (why the op is not written to a GraphDef as one NodeDef
   of its own: a traced control-flow construct that graph export writes in TF1's dataflow
   form, or an op whose state is Python of this process; graphdef/graph_io.py).
@@ -233,6 +237,8 @@ class OpDef:
     static_value: Optional[Callable[[Any], Any]] = None
     shape_value: Optional[Callable[[Any], Any]] = None
     not_one_node: str = ""
+    grad_error: Optional[Callable[[Any], Exception]] = None
+    is_variable: bool = False
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
 
@@ -288,7 +294,9 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             must_feed: bool = False, foldable: bool = True,
             static_value: Optional[Callable[[Any], Any]] = None,
             shape_value: Optional[Callable[[Any], Any]] = None,
-            not_one_node: str = "") -> OpDef:
+            not_one_node: str = "",
+            grad_error: Optional[Callable[[Any], Exception]] = None,
+            is_variable: bool = False) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -324,7 +332,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
-                   shape_value, not_one_node, _declaration_site())
+                   shape_value, not_one_node, grad_error, is_variable, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
 

@@ -73,6 +73,8 @@ declare("StopGradient", inputs=["input: T"], outputs=["output: T"], attrs={"T": 
 
 declare("PreventGradient", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(), "message": ""}, shape=unary_rule, grad="none",
+        grad_error=lambda op: LookupError(
+            f"Gradient explicitly disabled. Reason: {op.get_attr('message')}"),
         kernel=lambda node, kctx: (lambda x: x.detach() if isinstance(x, torch.Tensor) else x))
 
 

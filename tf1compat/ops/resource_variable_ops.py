@@ -76,7 +76,8 @@ declare("VarHandleOp", outputs=["resource: resource"],
         shape=lambda ctx: [TensorShape([])], kernel=lambda node, kctx: _handle_key(node),
         stateful=True, constant=True,
         doc="A resource variable's handle; its run-time value is the store key.",
-        grad="unregistered")
+        grad="unregistered",
+        is_variable=True)
 
 
 def _missing(state: Any, key: str) -> errors.OpError:

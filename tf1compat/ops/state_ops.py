@@ -135,7 +135,8 @@ declare("VariableV2", outputs=["ref: Ref(dtype)"],
         shape=lambda ctx: [ctx.attrs["shape"]], kernel=_variable_check,
         grad="unregistered",
         stateful=True, state_alias=_variable_key,
-        doc="A ref variable: its value lives in the session's variable store.")
+        doc="A ref variable: its value lives in the session's variable store.",
+        is_variable=True)
 
 
 def variable_op_v2(shape: Any, dtype: Any, name: str = "Variable", container: str = "",
