@@ -176,7 +176,8 @@ from tf1compat.autodiff.custom_gradient import (custom_gradient, grad_pass_throu
                                                 recompute_grad)
 from tf1compat.autodiff.gradients import (AggregationMethod, UnconnectedGradients, gradients,
                                           hessians)
-from tf1compat.autodiff.registry import NotDifferentiable, RegisterGradient, no_gradient
+from tf1compat.autodiff.registry import (NoGradient, NotDifferentiable, RegisterGradient,
+                                         no_gradient)
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.ops.script_ops import numpy_function, py_func, py_function
 from tf1compat.ops.clip_ops import clip_by_average_norm, clip_by_global_norm, global_norm
@@ -223,7 +224,9 @@ from tf1compat import signal  # tf.signal (tf1compat/signal/)
 # (section: checkpoints)
 from tf1compat.graphdef.graph_import import import_graph_def
 from tf1compat.api import graph_util
-from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
+from tf1compat.serialization.messages import (AttrValue, GraphDef, MetaGraphDef, NameAttrList,
+                                              NodeDef)
+from tf1compat.serialization.tensor_util import make_ndarray, make_tensor_proto
 
 # -- training loop: coordinator, session hooks, monitored sessions, SavedModel -------------------
 # (section: training loop)

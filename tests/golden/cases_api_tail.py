@@ -1,0 +1,113 @@
+"""Golden cases for the last names of TF's compat.v1 namespace (issue 12): tf.NoGradient,
+tf.NameAttrList, tf.make_tensor_proto / tf.make_ndarray."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.golden.harness import catch
+
+
+def case_no_gradient_alias(tf):
+    x = tf.placeholder(tf.float32, [3])
+    op_type = "ApiTailNoGrad"
+    tf.NoGradient(op_type)
+    with tf.get_default_graph().gradient_override_map({"Tanh": op_type}):
+        y = tf.tanh(x)
+    return {"same": tf.NoGradient is tf.NotDifferentiable,
+            "grad": tf.gradients(y, x) == [None],
+            "not_string": catch(lambda: tf.NoGradient(3), message=True)}
+
+
+def case_name_attr_list(tf):
+    msg = tf.NameAttrList(name="f")
+    msg.attr["T"].type = tf.float32.as_datatype_enum
+    msg.attr["n"].i = 3
+    data = msg.SerializeToString(deterministic=True)
+    back = tf.NameAttrList.FromString(data)
+    return {"full_name": tf.NameAttrList.DESCRIPTOR.full_name,
+            "fields": [[f.name, f.number] for f in tf.NameAttrList.DESCRIPTOR.fields],
+            "bytes": np.frombuffer(data, np.uint8),
+            "name": back.name, "n": back.attr["n"].i,
+            "bad_field": catch(lambda: tf.NameAttrList(nope=1))}
+
+
+def _proto(tf, *args, **kwargs):
+    """A TensorProto as its deterministic bytes, its text form and its make_ndarray value."""
+    proto = tf.make_tensor_proto(*args, **kwargs)
+    back = tf.make_ndarray(proto)
+    return {"type": type(proto).__name__, "text": str(proto),
+            "bytes": np.frombuffer(proto.SerializeToString(deterministic=True), np.uint8),
+            "value": back, "dtype": str(back.dtype), "shape": list(back.shape)}
+
+
+def case_make_tensor_proto_inference(tf):
+    return {
+        "ints": _proto(tf, [1, 2, 3]),
+        "big_int": _proto(tf, [1, 2 ** 40]),
+        "floats": _proto(tf, [[1.5, 2.0], [3.0, 4.0]]),
+        "scalar": _proto(tf, 7),
+        "float_scalar": _proto(tf, 2.5),
+        "bools": _proto(tf, [True, False, True]),
+        "strings": _proto(tf, ["a", b"bc", "d\u00e9"]),
+        "np_f64": _proto(tf, np.array([1.0, 2.0])),
+        "np_int64": _proto(tf, np.array([1, 2], np.int64)),
+        "np_uint8": _proto(tf, np.arange(4, dtype=np.uint8).reshape(2, 2)),
+        "np_f16": _proto(tf, np.array([0.5, 1.5], np.float16)),
+        "np_scalar": _proto(tf, np.float32(3.25)),
+        "complex": _proto(tf, np.array([1 + 2j, 3 - 1j], np.complex64)),
+        "empty": _proto(tf, []),
+        "dtype_cast": _proto(tf, [1, 2], dtype=tf.float64),
+        "np_cast": _proto(tf, np.array([1.7, -2.2]), dtype=tf.int32),
+        "dtype_string_name": _proto(tf, [3], dtype="int64"),
+    }
+
+
+def case_make_tensor_proto_shapes(tf):
+    return {
+        "fill": _proto(tf, 1.5, shape=[2, 3]),
+        "pad_last": _proto(tf, [1, 2], shape=[2, 2]),
+        "reshape": _proto(tf, [1, 2, 3, 4], shape=[2, 2]),
+        "tensor_shape": _proto(tf, [1, 2], shape=tf.TensorShape([2])),
+        "zero_size": _proto(tf, 5, shape=[0, 3]),
+        "zero_size_junk": _proto(tf, [[1, 2], [3]], shape=[2, 0]),
+        "string_fill": _proto(tf, "x", shape=[3]),
+        "verify_ok": _proto(tf, [[1, 2]], shape=[1, 2], verify_shape=True),
+        "broadcast_one": _proto(tf, [4], shape=[2, 2], allow_broadcast=True),
+        "broadcast_same": _proto(tf, [1, 2, 3, 4], shape=[4], allow_broadcast=True),
+        "too_many": catch(lambda: tf.make_tensor_proto([1, 2, 3], shape=[2]), message=True),
+        "verify_bad": catch(lambda: tf.make_tensor_proto([1, 2], shape=[2, 1],
+                                                         verify_shape=True), message=True),
+        "broadcast_bad": catch(lambda: tf.make_tensor_proto([1, 2], shape=[2, 2],
+                                                            allow_broadcast=True),
+                               message=True),
+        "both_flags": catch(lambda: tf.make_tensor_proto(1, shape=[1], verify_shape=True,
+                                                         allow_broadcast=True), message=True),
+    }
+
+
+def case_make_tensor_proto_errors(tf):
+    return {
+        "none": catch(lambda: tf.make_tensor_proto(None), message=True),
+        "float_to_int": catch(lambda: tf.make_tensor_proto([1.5], dtype=tf.int32)),
+        "str_to_float": catch(lambda: tf.make_tensor_proto(["a"], dtype=tf.float32)),
+        "ragged": catch(lambda: tf.make_tensor_proto([[1, 2], [3]])),
+        "proto_passthrough": tf.make_tensor_proto(tf.make_tensor_proto([1, 2])).dtype,
+    }
+
+
+def case_make_ndarray_roundtrip(tf):
+    g = tf.Graph()
+    with g.as_default():
+        c = tf.constant([[1.0, 2.0], [3.0, 4.0]], name="c")
+        z = tf.zeros([2, 3], tf.int64, name="z")
+    graph_def = tf.GraphDef.FromString(g.as_graph_def().SerializeToString())
+    nodes = {n.name: n for n in graph_def.node}
+    from_graph = {name: tf.make_ndarray(nodes[name].attr["value"].tensor)
+                  for name in ("c", "z")}
+    proto = tf.make_tensor_proto([1, 2], shape=[3])
+    with tf.Session() as sess:
+        fed = sess.run(tf.constant(tf.make_ndarray(proto)) * 2)
+    return {"from_graph": from_graph, "fed": fed,
+            "nested": tf.make_ndarray(tf.make_tensor_proto([[5, 6]])),
+            "writable": bool(tf.make_ndarray(tf.make_tensor_proto(1, shape=[4])).flags.writeable)}
