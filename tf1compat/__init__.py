@@ -312,6 +312,7 @@ from tf1compat import contrib
 # -- namespaces -----------------------------------------------------------------------------------
 from tf1compat.api import compat, dtypes, errors
 from tf1compat.api import math, random, bitwise, debugging, version, sysconfig
+from tf1compat.api import audio
 from tf1compat import linalg  # tf.linalg (tf1compat/linalg/)
 from tf1compat.util import gfile, tf_logging as logging, nest
 from tf1compat.util import app, flags

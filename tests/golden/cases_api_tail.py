@@ -111,3 +111,39 @@ def case_make_ndarray_roundtrip(tf):
     return {"from_graph": from_graph, "fed": fed,
             "nested": tf.make_ndarray(tf.make_tensor_proto([[5, 6]])),
             "writable": bool(tf.make_ndarray(tf.make_tensor_proto(1, shape=[4])).flags.writeable)}
+
+
+def _wav_errors(tf, sess, blobs):
+    contents = tf.placeholder(tf.string, [])
+    decoded = tf.audio.decode_wav(contents)
+    return {k: catch(lambda v=v: sess.run(decoded.audio, {contents: v})) for k, v in blobs.items()}
+
+
+def case_audio_wav_roundtrip(tf):
+    audio = np.array([[0.0, 1.0], [-1.0, 0.5], [2.0, -2.0], [1.5e-5, -1.6e-5],
+                      [np.nan, np.inf], [-np.inf, 0.3]], np.float32)
+    x = tf.placeholder(tf.float32, [None, 2])
+    rate = tf.placeholder(tf.int32, [])
+    wav = tf.audio.encode_wav(x, rate)
+    back = tf.audio.decode_wav(wav)
+    padded = tf.audio.decode_wav(wav, desired_channels=3, desired_samples=8, name="padded")
+    with tf.Session() as sess:
+        data, decoded, out_rate, pad = sess.run([wav, back.audio, back.sample_rate,
+                                                 padded.audio], {x: audio, rate: 22050})
+        blob = bytes(data)
+        errors = _wav_errors(tf, sess, {
+            "empty": b"", "not_riff": b"RIFX" + blob[4:], "truncated": blob[:-2],
+            "trailing_byte": blob + b"\x01", "no_data": blob[:36],
+            "two_data": blob + blob[36:],
+            "list_chunk": blob[:36] + b"LIST\x04\x00\x00\x00abcd" + blob[36:],
+        })
+        bad_rate = catch(lambda: sess.run(wav, {x: audio, rate: -5}))
+        no_channels = catch(lambda: sess.run(wav, {x: np.zeros([3, 0], np.float32),
+                                                   rate: 8000}))
+    return {"bytes": np.frombuffer(blob, np.uint8), "decoded": decoded, "rate": out_rate,
+            "padded": pad, "tuple": [type(back).__name__, list(back._fields)],
+            "static": [str(back.audio.shape), str(padded.audio.shape), padded.audio.name,
+                       back.sample_rate.dtype.name, str(wav.shape)],
+            "errors": errors, "bad_rate": bad_rate, "no_channels": no_channels,
+            "bad_rank": catch(lambda: tf.audio.encode_wav(np.zeros([3], np.float32), 8000)),
+            "bad_desired": catch(lambda: tf.audio.decode_wav(wav, desired_samples=-3))}
