@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.golden.harness import catch
+from tests.golden.harness import catch, tolerance
 
 
 def case_no_gradient_alias(tf):
@@ -147,3 +147,49 @@ def case_audio_wav_roundtrip(tf):
             "errors": errors, "bad_rate": bad_rate, "no_channels": no_channels,
             "bad_rank": catch(lambda: tf.audio.encode_wav(np.zeros([3], np.float32), 8000)),
             "bad_desired": catch(lambda: tf.audio.decode_wav(wav, desired_samples=-3))}
+
+
+def _image(shape, dtype=np.uint8):
+    rng = np.random.RandomState(7)
+    smooth = np.linspace(0, 255, shape[0] * shape[1]).reshape(shape[0], shape[1], 1)
+    noise = rng.randint(0, 40, size=shape)
+    return np.clip(smooth + noise, 0, 255).astype(dtype)
+
+
+def case_adjust_jpeg_quality(tf):
+    # INTEGER_ACCURATE decodes with libjpeg's ISLOW IDCT, which Pillow also runs: TF's pixels
+    rgb = _image((16, 24, 3))
+    gray = _image((9, 13, 1))
+    x = tf.placeholder(tf.uint8, [None, None, 3])
+    q = tf.placeholder(tf.int32, [])
+    accurate = "INTEGER_ACCURATE"
+    low = tf.image.adjust_jpeg_quality(x, 10, dct_method=accurate)
+    fed = tf.image.adjust_jpeg_quality(x, q, dct_method=accurate, name="fed_quality")
+    as_float = tf.image.adjust_jpeg_quality(tf.constant(rgb.astype(np.float32) / 255.0), 75,
+                                            dct_method=accurate)
+    one_channel = tf.image.adjust_jpeg_quality(tf.constant(gray), 50)
+    with tf.Session() as sess:
+        out = sess.run({"low": low, "fed": fed, "float": as_float, "gray": one_channel},
+                       {x: rgb, q: 90})
+        bad_quality = catch(lambda: sess.run(fed, {x: rgb, q: 101}))
+    return {"values": out, "names": [low.name, fed.name], "dtypes": [as_float.dtype.name],
+            "shapes": [str(low.shape), str(one_channel.shape)], "bad_quality": bad_quality,
+            "two_channels": catch(lambda: tf.Session().run(
+                tf.image.adjust_jpeg_quality(np.zeros([4, 4, 2], np.uint8), 50)))}
+
+
+@tolerance(rtol=0.0, atol=3.0)
+def case_jpeg_quality_default_idct(tf):
+    # TF's default IDCT (IFAST with fancy upsampling) has no Pillow equivalent: colour
+    # pixels come out within 3 levels of TF's (docs/data.md)
+    rgb = _image((8, 8, 3))
+    adjusted = tf.image.adjust_jpeg_quality(tf.constant(rgb), 30)
+    out = tf.image.random_jpeg_quality(tf.constant(rgb), 20, 21, seed=3)
+    with tf.Session() as sess:
+        adjusted_value, value = sess.run([adjusted, out])
+    # as floats: the harness compares integer arrays exactly, floats within the tolerance
+    return {"adjusted": adjusted_value.astype(np.float32), "value": value.astype(np.float32),
+            "dtype": value.dtype.name, "name": out.name,
+            "shape": str(out.shape),
+            "range": catch(lambda: tf.image.random_jpeg_quality(rgb, -1, 50), message=True),
+            "order": catch(lambda: tf.image.random_jpeg_quality(rgb, 50, 50), message=True)}
