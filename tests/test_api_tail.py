@@ -20,3 +20,15 @@ def test_contrib_util_helpers_are_the_core_ones():
 def test_contrib_util_graph_helpers_say_what_to_use():
     with pytest.raises(UnimplementedAPIError, match="node.op for node"):
         tf.contrib.util.ops_used_by_graph_def  # noqa: B018 - the access is the test
+
+
+def test_collected_session_handle_frees_its_value():
+    from tf1compat.ops.session_ops import _HandleStore, _STORE_KEY
+    handle = tf.get_session_handle(tf.constant([1.0, 2.0]))
+    with tf.Session() as sess:
+        store = sess._runtime.op_resource(_STORE_KEY, _HandleStore)
+        kept = sess.run(handle)
+        sess.run(handle)                      # dropped at once: freed
+        assert list(store.values) == [kept.handle]
+        del kept
+        assert store.values == {}

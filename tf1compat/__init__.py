@@ -227,6 +227,8 @@ from tf1compat.api import graph_util
 from tf1compat.serialization.messages import (AttrValue, GraphDef, MetaGraphDef, NameAttrList,
                                               NodeDef)
 from tf1compat.serialization.tensor_util import make_ndarray, make_tensor_proto
+from tf1compat.ops.session_ops import (delete_session_tensor, get_session_handle,
+                                        get_session_tensor)
 
 # -- training loop: coordinator, session hooks, monitored sessions, SavedModel -------------------
 # (section: training loop)

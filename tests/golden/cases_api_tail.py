@@ -193,3 +193,36 @@ def case_jpeg_quality_default_idct(tf):
             "shape": str(out.shape),
             "range": catch(lambda: tf.image.random_jpeg_quality(rgb, -1, 50), message=True),
             "order": catch(lambda: tf.image.random_jpeg_quality(rgb, 50, 50), message=True)}
+
+
+def case_session_handles(tf):
+    a = tf.constant(10.0)
+    c = tf.multiply(a, 5.0)
+    h = tf.get_session_handle(c)
+    out = {"static": [h.name, h.dtype.name, str(h.shape), h.op.type]}
+    with tf.Session() as sess:
+        first = sess.run(h)
+        holder, x = tf.get_session_tensor(first.handle, tf.float32)
+        y = x * 2
+        h2 = tf.get_session_handle(y)
+        second = sess.run(h2, {holder: first.handle})
+        f = tf.placeholder(tf.float32)
+        out.update({
+            "handle": [type(first).__name__, first.handle, str(first), second.handle],
+            "eval": first.eval(), "fed_string": sess.run(y, {holder: first.handle}),
+            "chained": sess.run(y, {holder: second.handle}),
+            "fed_handle_object": sess.run(f + 1, {f: first}),
+            "reader": [holder.name, holder.op.type, x.name, x.op.type, str(x.shape),
+                       x.device],
+            "with_value": [type(v).__name__ for v in sess.run([h, c])]})
+        del_holder, deleter = tf.delete_session_tensor(first.handle)
+        out["deleter"] = [del_holder.name, deleter.name, deleter.type,
+                          sess.run(deleter, {del_holder: first.handle})]
+        out["read_deleted"] = catch(lambda: sess.run(y, {holder: first.handle}))
+        out["delete_twice"] = catch(lambda: sess.run(deleter, {del_holder: first.handle}))
+        with tf.Session() as other:
+            out["other_session"] = catch(lambda: other.run(y, {holder: second.handle}))
+        second.delete()
+        out["eval_deleted"] = catch(second.eval)
+    out["not_tensor"] = catch(lambda: tf.get_session_handle(3), message=True)
+    return out
