@@ -150,3 +150,29 @@ def test_missing_symbols_explain_themselves():
     with pytest.raises(AttributeError, match=r"Did you mean tf.nn.relu"):
         tf1compat.nn.reluu
     assert not hasattr(tf1compat, "definitely_not_a_tf_name")
+
+
+def test_every_internal_path_names_a_module_that_imports():
+    # A stale target (a module moved or removed) would make `from tensorflow.X import Y`
+    # fail with "tf1compat does not provide", as it did for meta_graph_pb2.
+    import importlib
+
+    from tf1compat.shim import INTERNAL_PATHS
+    broken = []
+    for path, target in INTERNAL_PATHS.items():
+        try:
+            importlib.import_module(target)
+        except ImportError as e:
+            broken.append(f"{path} -> {target}: {e}")
+    assert not broken, broken
+
+
+def test_tensorflow_core_protos_resolve():
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        from tensorflow.core.protobuf import meta_graph_pb2, saved_model_pb2
+        print(meta_graph_pb2.MetaGraphDef.__name__, saved_model_pb2.SavedModel.__name__)
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["MetaGraphDef", "SavedModel"]

@@ -309,7 +309,6 @@ from tf1compat.eager.context import enable_eager_execution
 from tf1compat.eager.function import function
 from tf1compat.eager.wrap_function import wrap_function
 from tf1compat.autodiff.tape import GradientTape
-from tf1compat import contrib
 
 # -- namespaces -----------------------------------------------------------------------------------
 from tf1compat.api import compat, dtypes, errors

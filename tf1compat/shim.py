@@ -174,8 +174,6 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
         "tf1compat.contrib.tpu.cross_shard_optimizer",
-    "tensorflow.core.protobuf.meta_graph_pb2": "tf1compat.training.proto_messages",
-    "tensorflow.core.protobuf.saved_model_pb2": "tf1compat.training.proto_messages",
 }
 
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import numbers
-import os
 from typing import Any
 
 import numpy as np

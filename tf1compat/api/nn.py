@@ -48,8 +48,7 @@ from tf1compat.ops.nn_sampled import (all_candidate_sampler, compute_accidental_
                                       log_uniform_candidate_sampler, nce_loss,
                                       sampled_softmax_loss, uniform_candidate_sampler)
 # embeddings (tf1compat/ops/nn_embedding.py)
-from tf1compat.ops.nn_embedding import (embedding_lookup, embedding_lookup_sparse,
-                                        safe_embedding_lookup_sparse)
+from tf1compat.ops.nn_embedding import embedding_lookup, embedding_lookup_sparse
 # recurrent networks (tf1compat/rnn/)
 from tf1compat.rnn import rnn_cell
 from tf1compat.rnn.dynamic import bidirectional_dynamic_rnn, dynamic_rnn, raw_rnn

@@ -25,8 +25,8 @@ __all__ = ["EmbeddingColumn", "SharedEmbeddingColumn", "embedding_column",
 
 
 def _lookup(column: Any, sparse_tensors: Any, embedding_weights: Any) -> Any:
-    from tf1compat.ops.nn_embedding import embedding_lookup_sparse, \
-        safe_embedding_lookup_sparse
+    from tf1compat.ops.nn_embedding import embedding_lookup_sparse
+    from tf1compat.ops.nn_misc_tail import safe_embedding_lookup_sparse
     from tf1compat.training.saving.checkpoint_utils import init_from_checkpoint
     sparse_ids, sparse_weights = sparse_tensors.id_tensor, sparse_tensors.weight_tensor
     if column.ckpt_to_load_from is not None:

@@ -121,7 +121,7 @@ def weighted_sum(column: FeatureColumn, builder: LazyBuilder, units: int,
     """One column's contribution to a linear model (its `weights` created here)."""
     from tf1compat.ops.array_ops import reshape, shape
     from tf1compat.ops.linalg_ops import matmul
-    from tf1compat.ops.nn_embedding import safe_embedding_lookup_sparse
+    from tf1compat.ops.nn_misc_tail import safe_embedding_lookup_sparse
     from tf1compat.ops.sparse_math import sparse_reshape
     from tf1compat.variables.init_ops import zeros_initializer
     from tf1compat.variables.variable_scope import get_variable

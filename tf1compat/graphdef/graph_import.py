@@ -299,7 +299,7 @@ def import_nodes(graph_def: Any, input_map: Optional[Dict[str, Any]] = None,
         with graph.as_default(), name_scope(name or "") as scope:
             prefix = scope
         function_library.import_library(functions, graph)
-        created = _build(graph, order, input_map, prefix, clear_devices)
+        _build(graph, order, input_map, prefix, clear_devices)
     except BaseException:
         rollback.undo()
         raise

@@ -15,7 +15,6 @@ callbacks_monitored.py and TensorBoard in callbacks_tensorboard.py (re-exported 
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np

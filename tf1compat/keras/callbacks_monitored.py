@@ -9,7 +9,7 @@ import collections
 import csv
 import os
 import re
-from typing import Any, Dict, Iterable, Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 

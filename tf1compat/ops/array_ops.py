@@ -436,7 +436,7 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Tensor:
     if not isinstance(values, (list, tuple)):
         values = [values]
     if len(values) == 1:
-        with name_scope(name) as scope:
+        with name_scope(name):
             axis_t = convert_to_tensor(axis, name="concat_dim", dtype=D.int32)
             axis_t.shape.assert_has_rank(0)
             return identity(values[0], name=name)

@@ -94,7 +94,7 @@ def tuple(tensors: Sequence[Any], name: Optional[str] = None,  # noqa: A001 - TF
     """`tf.tuple`: the tensors, each gated on all of them having been computed."""
     if _context._state["eager"]:
         return list(tensors)      # eager values are computed already
-    with name_scope(name, "tuple", tensors) as scope:
+    with name_scope(name, "tuple", tensors):
         tensors = [t if isinstance(t, (Operation, Tensor)) or t is None
                    else convert_to_tensor(t) for t in tensors]
         gating = [t if isinstance(t, Operation) else t.op for t in tensors if t is not None]

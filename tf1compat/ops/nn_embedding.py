@@ -29,7 +29,7 @@ from tf1compat.ops.reduction_ops import clip_by_norm, reduce_sum, segment_sum
 
 __all__ = ["dynamic_partition", "dynamic_stitch", "parallel_dynamic_stitch",
            "sparse_segment_sum", "sparse_segment_mean", "sparse_segment_sqrt_n",
-           "embedding_lookup", "embedding_lookup_sparse", "safe_embedding_lookup_sparse"]
+           "embedding_lookup", "embedding_lookup_sparse"]
 
 
 
@@ -396,65 +396,3 @@ def _prune_invalid_weights(sparse_ids: Any, sparse_weights: Any) -> tuple:
         sparse_ids = sparse_retain(sparse_ids, is_valid)
         sparse_weights = sparse_retain(sparse_weights, is_valid)
     return sparse_ids, sparse_weights
-
-
-def safe_embedding_lookup_sparse(embedding_weights: Any, sparse_ids: Any,
-                                 sparse_weights: Any = None, combiner: str = "mean",
-                                 default_id: Optional[int] = None, name: Optional[str] = None,
-                                 partition_strategy: str = "div", max_norm: Any = None,
-                                 allow_fast_lookup: bool = False) -> Tensor:
-    """`tf.nn.safe_embedding_lookup_sparse`: embedding_lookup_sparse that drops invalid
-    ids (< 0) and non-positive weights, and gives empty rows zeros (or `default_id`'s
-    embedding); ids of any rank (the last dimension is combined)."""
-    from tf1compat.framework.sparse_tensor import SparseTensor
-    from tf1compat.framework.tensor_shape import Dimension
-    from tf1compat.ops.creation_ops import zeros_like
-    from tf1compat.ops.reduction_ops import reduce_prod
-    from tf1compat.ops.sparse_extra import sparse_fill_empty_rows
-    from tf1compat.ops.sparse_math import sparse_reshape
-    from tf1compat.ops.strided_slice import slice as slice_
-    from tf1compat.ops.transform_ops import tile
-    if embedding_weights is None:
-        raise ValueError(f"Missing embedding_weights {embedding_weights}.")
-    if hasattr(embedding_weights, "_get_variable_list"):
-        embedding_weights = list(embedding_weights)
-    if not isinstance(embedding_weights, list):
-        embedding_weights = [embedding_weights]
-    if len(embedding_weights) < 1:
-        raise ValueError(f"Missing embedding_weights {embedding_weights}.")
-    dtype = sparse_weights.dtype if sparse_weights is not None else None
-    embedding_weights = [w if getattr(w, "_is_resource_variable", False) and
-                         dtype in (None, w.dtype) else convert_to_tensor(w, dtype=dtype)
-                         for w in embedding_weights]
-    with name_scope(name, "embedding_lookup",
-                    embedding_weights + [sparse_ids, sparse_weights]) as scope:
-        original_shape = sparse_ids.dense_shape
-        rank_dim = sparse_ids.dense_shape.get_shape().as_list()[0]
-        original_rank = array_ops.size(original_shape) if rank_dim is None else rank_dim
-        sparse_ids = sparse_reshape(sparse_ids, [
-            reduce_prod(slice_(original_shape, [0], [original_rank - 1])),
-            gather(original_shape, original_rank - 1)])
-        if sparse_weights is not None:
-            sparse_weights = SparseTensor(sparse_ids.indices, sparse_weights.values,
-                                          sparse_ids.dense_shape)
-        sparse_ids, sparse_weights = _prune_invalid_ids(sparse_ids, sparse_weights)
-        if combiner != "sum":
-            sparse_ids, sparse_weights = _prune_invalid_weights(sparse_ids, sparse_weights)
-        sparse_ids, is_row_empty = sparse_fill_empty_rows(sparse_ids, default_id or 0)
-        if sparse_weights is not None:
-            sparse_weights, _ = sparse_fill_empty_rows(sparse_weights, 1.0)
-        result = embedding_lookup_sparse(
-            embedding_weights, sparse_ids, sparse_weights, combiner=combiner,
-            partition_strategy=partition_strategy,
-            name=None if default_id is None else scope, max_norm=max_norm,
-            allow_fast_lookup=allow_fast_lookup)
-        if default_id is None:
-            is_row_empty = tile(array_ops.reshape(is_row_empty, [-1, 1]),
-                                array_ops.stack([1, array_ops.shape(result)[1]]))
-            result = where(is_row_empty, zeros_like(result), result, name=scope)
-        final = array_ops.reshape(result, array_ops.concat([
-            slice_(math_ops.cast(original_shape, D.int32), [0], [original_rank - 1]),
-            slice_(array_ops.shape(result), [1], [-1])], 0))
-        leading = None if rank_dim is None else (Dimension(rank_dim) - 1).value
-        final.set_shape(unknown_shape(leading).concatenate(result.get_shape()[1:]))
-        return final
