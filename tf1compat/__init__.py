@@ -176,7 +176,8 @@ from tf1compat.autodiff.custom_gradient import (custom_gradient, grad_pass_throu
                                                 recompute_grad)
 from tf1compat.autodiff.gradients import (AggregationMethod, UnconnectedGradients, gradients,
                                           hessians)
-from tf1compat.autodiff.registry import NotDifferentiable, RegisterGradient, no_gradient
+from tf1compat.autodiff.registry import (NoGradient, NotDifferentiable, RegisterGradient,
+                                         no_gradient)
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.ops.script_ops import numpy_function, py_func, py_function
 from tf1compat.ops.clip_ops import clip_by_average_norm, clip_by_global_norm, global_norm
@@ -223,7 +224,11 @@ from tf1compat import signal  # tf.signal (tf1compat/signal/)
 # (section: checkpoints)
 from tf1compat.graphdef.graph_import import import_graph_def
 from tf1compat.api import graph_util
-from tf1compat.serialization.messages import AttrValue, GraphDef, MetaGraphDef, NodeDef
+from tf1compat.serialization.messages import (AttrValue, GraphDef, MetaGraphDef, NameAttrList,
+                                              NodeDef)
+from tf1compat.serialization.tensor_util import make_ndarray, make_tensor_proto
+from tf1compat.ops.session_ops import (delete_session_tensor, get_session_handle,
+                                        get_session_tensor)
 
 # -- training loop: coordinator, session hooks, monitored sessions, SavedModel -------------------
 # (section: training loop)
@@ -308,6 +313,7 @@ from tf1compat.autodiff.tape import GradientTape
 # -- namespaces -----------------------------------------------------------------------------------
 from tf1compat.api import compat, dtypes, errors
 from tf1compat.api import math, random, bitwise, debugging, version, sysconfig
+from tf1compat.api import audio
 from tf1compat import linalg  # tf.linalg (tf1compat/linalg/)
 from tf1compat.util import gfile, tf_logging as logging, nest
 from tf1compat.util import app, flags

@@ -142,4 +142,8 @@ EXEMPT: Dict[str, str] = {
     "_VariableInitializedValue": _INTERNAL + " (Variable.initialized_value)",
     "_ResourceInitializedValue": _INTERNAL + " (initialized_value of a resource variable)",
     "_SparseFeatureMerge": _INTERNAL + " (parse_example's SparseFeature)",
+    **{op: ("session-handle op (a value kept in the session between runs, named by a "
+            "handle string fetched from one run and fed to later ones); covered by "
+            "tests/golden/cases_api_tail.py::session_handles")
+       for op in ("GetSessionHandle", "GetSessionTensor", "DeleteSessionTensor")},
 }

@@ -20,6 +20,7 @@ from tf1compat.ops.image_ops import transpose_image as transpose
 from tf1compat.ops.image_color import (adjust_gamma, adjust_hue, adjust_saturation,
                                        hsv_to_rgb, random_hue, random_saturation, rgb_to_hsv,
                                        rgb_to_yiq, rgb_to_yuv, yiq_to_rgb, yuv_to_rgb)
+from tf1compat.ops.image_jpeg_quality import adjust_jpeg_quality, random_jpeg_quality
 from tf1compat.ops.image_crops import (crop_and_resize, draw_bounding_boxes, extract_glimpse,
                                        sample_distorted_bounding_box)
 from tf1compat.ops.image_nms import (combined_non_max_suppression,

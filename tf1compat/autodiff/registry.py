@@ -24,8 +24,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from tf1compat.framework import op_def as _op_def
 
-__all__ = ["RegisterGradient", "NotDifferentiable", "no_gradient", "gradient_function",
-           "none_input_indices", "get_gradient_function", "lookup_gradient"]
+__all__ = ["RegisterGradient", "NotDifferentiable", "NoGradient", "no_gradient",
+           "gradient_function", "none_input_indices", "get_gradient_function", "lookup_gradient"]
 
 _lock = threading.Lock()
 # name -> (fn or None, where it was registered)
@@ -85,6 +85,7 @@ def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's name
 
 
 no_gradient = NotDifferentiable
+NoGradient = NotDifferentiable  # TF 1.x's older spelling of the same function
 
 
 def lookup_gradient(name: str) -> Tuple[str, Any]:

@@ -61,6 +61,11 @@ SERIALIZED_FORMS: Dict[str, Optional[Callable[..., Any]]] = {
     "shape_proto": None, "graph_def": None, "node_def_text": None,
     "graph_def_for_events": None, "meta_graph_for_events": None}
 
+# Fetched values a session hands back as objects: op type -> function (value, fetched
+# tensor, session) -> what `Session.run` returns for it (GetSessionHandle's TensorHandle).
+# Filled by ops/session_ops.py; called by runtime/session.BaseSession.run.
+FETCHED_VALUES: Dict[str, Callable[[Any, Any, Any], Any]] = {}
+
 # Session targets served by another process's variables (`tf.Session("grpc://...")`):
 # URL scheme ("grpc") -> function (session, target) -> None (a local session) or an object
 # whose `before_run(state)` / `after_run(state)` exchange the variable values with the

@@ -202,9 +202,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.signal": _moved("tf.contrib.signal", "tf.signal"),
     "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),
     "contrib.opt": _moved("tf.contrib.opt", "the tf.train optimizers"),
-    "contrib.util": Unsupported("tf.contrib.util's TensorProto and GraphDef helpers are not "
-                                "provided (only tf.contrib.util.constant_value is)",
-                                "tf.get_static_value for values known at graph build"),
+    "contrib.util.ops_used_by_graph_def": Unsupported(
+        "tf.contrib.util's GraphDef helpers are not provided",
+        "the op types of a GraphDef: {node.op for node in graph_def.node}"),
+    "contrib.util.stripped_op_list_for_graph": Unsupported(
+        "tf.contrib.util's GraphDef helpers are not provided",
+        "tf.train.export_meta_graph(strip_default_attrs=True)"),
     "contrib.predictor": _moved("tf.contrib.predictor", "tf.saved_model.loader.load and "
                                 "Session.run"),
     "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "

@@ -354,6 +354,11 @@ class BaseSession:
             values = self._execute_with_options(elements, feed_tensors, feed_values, options)
         else:
             values = self._execute(elements, feed_tensors, feed_values)
+        wrappers = hooks.FETCHED_VALUES
+        if wrappers:
+            values = [wrappers[e._op.type](v, e, self)
+                      if type(e) is Tensor and e._op.type in wrappers else v
+                      for e, v in zip(elements, values)]
         return values[0] if mapper is None else mapper.build_results(values)
 
     def _execute_with_options(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],

@@ -85,17 +85,24 @@ def _field_values(enum: int, flat: np.ndarray) -> List[Any]:
     return [int(v) for v in flat]
 
 
-def tensor_to_proto(value: Any, dtype: Optional[D.DType] = None) -> TensorProto:
-    """A TensorProto of a numpy value (numbers as tensor_content, strings as string_val)."""
+def tensor_to_proto(value: Any, dtype: Optional[D.DType] = None,
+                    shape: Optional[List[int]] = None) -> TensorProto:
+    """A TensorProto of a numpy value (numbers as tensor_content, strings as string_val).
+
+    With a `shape` holding more elements than `value` (the caller checked it holds no
+    fewer), the values are listed in the dtype's repeated field and readers repeat the
+    last one, as TF's `make_tensor_proto` writes `tf.constant(0, shape=[2, 3])`."""
     arr = np.asarray(value) if not isinstance(value, torch.Tensor) else value
     if dtype is None:
         dtype = D.string if isinstance(arr, np.ndarray) and arr.dtype.kind in "OSU" else \
             D.as_dtype(arr.dtype)
     dtype = dtype.base_dtype
+    dims = list(np.shape(arr)) if shape is None else list(shape)
     proto = TensorProto(dtype=dtype.as_datatype_enum,
-                        tensor_shape=shape_to_proto(TensorShape(list(np.shape(arr)))))
-    splat = _is_splat(arr)
-    if splat:
+                        tensor_shape=shape_to_proto(TensorShape(dims)))
+    # fewer values than the shape holds: listed, never raw content
+    partial = _is_splat(arr) or np.size(arr) != int(np.prod(dims, dtype=np.int64))
+    if _is_splat(arr):
         arr = np.asarray(arr).reshape(-1)[:1]
     if dtype == D.string:
         proto.string_val.extend(item.encode("utf-8") if isinstance(item, str) else bytes(item)
@@ -109,7 +116,7 @@ def tensor_to_proto(value: Any, dtype: Optional[D.DType] = None) -> TensorProto:
         source = np.asarray(arr)
         storage = source.astype(store) if source.dtype != store else source
     enum = dtype.as_datatype_enum
-    if storage.size > 1 and enum in _TENSOR_CONTENT_ENUMS:
+    if storage.size > 1 and enum in _TENSOR_CONTENT_ENUMS and not partial:
         proto.tensor_content = tensor_codec.contiguous(storage).tobytes()
         return proto
     # As TF's make_tensor_proto: scalars (and types without a raw layout: bool, complex)
