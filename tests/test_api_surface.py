@@ -391,3 +391,20 @@ def test_autograph_keeps_what_needs_no_conversion(capsys):
     assert capsys.readouterr().out == "a 1\n"
     with pytest.raises(NotImplementedError, match="AutoGraph"):
         tf.autograph.to_graph(lambda x: x)
+
+
+def test_graph_def_node_attrs_are_attr_value_protos():
+    # TF1 inspection and freezing scripts read `node.attr["dtype"].type` and
+    # `node.attr["value"].tensor` off `graph.as_graph_def().node` (TF: DT_FLOAT = 1,
+    # DT_INT64 = 9).
+    with tf.Graph().as_default() as g:
+        tf.constant([1.0, 2.0], name="c")
+        tf.placeholder(tf.int64, [None, 3], name="p")
+        nodes = {n.name: n for n in g.as_graph_def().node}
+    const, placeholder = nodes["c"], nodes["p"]
+    assert const.attr["dtype"].type == 1 and "value" in const.attr
+    np.testing.assert_array_equal(tf.make_ndarray(const.attr["value"].tensor), [1.0, 2.0])
+    assert placeholder.attr["dtype"].type == 9
+    assert [d.size for d in placeholder.attr["shape"].shape.dim] == [-1, 3]
+    assert sorted(placeholder.attr) == ["dtype", "shape"]
+    assert placeholder.attr_values["dtype"] == tf.int64

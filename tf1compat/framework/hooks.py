@@ -52,13 +52,15 @@ OP_CREATED: List[Callable[[Any], None]] = []
 # called by TensorShape.as_proto). "graph_def": a GraphDef or Graph.as_graph_def()'s view
 # -> GraphDef proto, raising ValueError (UnserializableGraphError) for ops with no
 # GraphDef form; "node_def_text": Operation -> its NodeDef's text, None if it has none;
+# "attr_proto": (attr value, dtype hint) -> AttrValue (serialization/tensor_proto.py; read
+# by NodeDef views' `attr`);
 # "graph_def_for_events": (graph, graph_def or None) -> the GraphDef TensorBoard draws
 # (ops with no GraphDef form without attrs); "meta_graph_for_events": (graph, graph_def or
 # None) -> MetaGraphDef or None (filled by graphdef/graph_io.py and
 # training/saving/meta_graph.py; called by framework/graph.py's views, framework/operation.py
 # and summary/writer.py).
 SERIALIZED_FORMS: Dict[str, Optional[Callable[..., Any]]] = {
-    "shape_proto": None, "graph_def": None, "node_def_text": None,
+    "shape_proto": None, "graph_def": None, "node_def_text": None, "attr_proto": None,
     "graph_def_for_events": None, "meta_graph_for_events": None}
 
 # Fetched values a session hands back as objects: op type -> function (value, fetched

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List
 
 import numpy as np
 
@@ -202,7 +203,11 @@ def _attr_to_python(value: Any) -> Any:
 
 
 class NodeDef:
-    """A read-only, NodeDef-shaped view of an Operation (name, op, input, device, attr)."""
+    """A read-only, NodeDef-shaped view of an Operation (name, op, input, device, attr).
+
+    `attr` maps each attr name to its `AttrValue` protobuf, as TF's NodeDef does
+    (`node.attr["dtype"].type`, `node.attr["value"].tensor`), converted when first read;
+    `attr_values` holds the op's attrs as Python values."""
 
     def __init__(self, op: Operation):
         self.name = op._name
@@ -210,7 +215,8 @@ class NodeDef:
         self.device = op._device
         self.input = [t._as_node_def_input() for t in op._inputs] + [
             "^" + c._name for c in op._control_inputs]
-        self.attr = dict(op._attrs)
+        self.attr_values = dict(op._attrs)
+        self.attr = AttrProtos(self.attr_values, op._type, op._name)
         self._op = op
 
     def __str__(self) -> str:
@@ -223,9 +229,46 @@ class NodeDef:
         lines += [f'input: "{i}"' for i in self.input]
         if self.device:
             lines.append(f'device: "{self.device}"')
-        for key in sorted(self.attr):
-            lines.append(f"attr {{\n  key: \"{key}\"\n  value {{ {_attr_text(self.attr[key])} }}\n}}")
+        for key in sorted(self.attr_values):
+            lines.append(f"attr {{\n  key: \"{key}\"\n  value {{ "
+                         f"{_attr_text(self.attr_values[key])} }}\n}}")
         return "\n".join(lines) + "\n"
+
+
+class AttrProtos(Mapping):
+    """A NodeDef view's `attr`: attr name -> AttrValue proto, each built on first read
+    (through `hooks.SERIALIZED_FORMS["attr_proto"]`; a Const's value is typed by its
+    dtype). Attrs with no proto form (a traced region's Python objects) raise TypeError."""
+
+    def __init__(self, values: Dict[str, Any], op_type: str, op_name: str):
+        self._values = values
+        self._op_type = op_type
+        self._op_name = op_name
+        self._protos: Dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        proto = self._protos.get(key)
+        if proto is None:
+            from tf1compat.framework.hooks import SERIALIZED_FORMS
+            value = self._values[key]
+            hint = self._values.get("dtype") if self._op_type == "Const" and \
+                key == "value" else None
+            try:
+                proto = SERIALIZED_FORMS["attr_proto"](value, hint)
+            except (TypeError, NotImplementedError) as e:
+                raise TypeError(f"attr {key!r} of op {self._op_name!r} ({self._op_type}) "
+                                f"has no AttrValue form: {e}") from None
+            self._protos[key] = proto
+        return proto
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
 
 
 def _attr_text(value: Any) -> str:

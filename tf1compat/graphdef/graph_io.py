@@ -142,11 +142,12 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
         node = NodeDef(name=view.name, op=view.op, input=list(view.input))
         if view.device:
             node.device = view.device
-        for key in sorted(view.attr):
-            value = view.attr[key]
+        values = view.attr_values
+        for key in sorted(values):
+            value = values[key]
             if value is None or key in _SKIPPED_ATTRS:
                 continue
-            hint = view.attr.get("dtype") if view.op == "Const" and key == "value" else None
+            hint = values.get("dtype") if view.op == "Const" and key == "value" else None
             try:
                 node.attr[key].CopyFrom(attr_to_proto(value, hint))
             except (TypeError, NotImplementedError) as e:

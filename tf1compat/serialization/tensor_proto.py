@@ -301,3 +301,6 @@ def proto_to_attr(proto: AttrValue, name: str = "") -> Any:
 def _function_ref(proto: NameAttrList) -> FunctionRef:
     attrs = tuple(sorted((k, proto_to_attr(v, k)) for k, v in proto.attr.items()))
     return FunctionRef(proto.name, attrs)
+
+
+SERIALIZED_FORMS["attr_proto"] = attr_to_proto       # NodeDef views' `attr[key]`
