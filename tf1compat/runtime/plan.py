@@ -80,6 +80,8 @@ class Plan:
     source: str = ""
     line_to_op: Dict[int, Operation] = field(default_factory=dict)
     hot: Any = None          # runtime/hot_plans.HotPlanRecord: compiled whole or why not
+    # [(fetch index, hooks.FETCHED_VALUES function)], decided on the plan's first run.
+    fetch_wrappers: Optional[List[Tuple[int, Callable[..., Any]]]] = None
 
 
 def state_key(t: Tensor) -> Optional[str]:

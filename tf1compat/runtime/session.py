@@ -354,11 +354,6 @@ class BaseSession:
             values = self._execute_with_options(elements, feed_tensors, feed_values, options)
         else:
             values = self._execute(elements, feed_tensors, feed_values)
-        wrappers = hooks.FETCHED_VALUES
-        if wrappers:
-            values = [wrappers[e._op.type](v, e, self)
-                      if type(e) is Tensor and e._op.type in wrappers else v
-                      for e, v in zip(elements, values)]
         return values[0] if mapper is None else mapper.build_results(values)
 
     def _execute_with_options(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],
@@ -478,6 +473,14 @@ class BaseSession:
             for i, e in enumerate(elements):
                 if e in fed:
                     results[i] = fed[e]
+        wrappers = plan.fetch_wrappers
+        if wrappers is None:     # once per plan: most plans fetch nothing wrapped
+            table = hooks.FETCHED_VALUES
+            wrappers = plan.fetch_wrappers = [
+                (i, table[e._op.type]) for i, e in enumerate(elements)
+                if type(e) is Tensor and e._op.type in table]
+        for i, wrap in wrappers:
+            results[i] = wrap(results[i], elements[i], self)
         return results
 
     def _closed_error(self, e: Exception) -> Optional[errors.OpError]:
