@@ -5,7 +5,7 @@ batch, TF's errors, and a LinearRegressor trained on it. pandas is a test depend
 
 import numpy as np
 
-from tests.golden.estimator_util import as_py, capture_logs, model_dir
+from tests.golden.estimator_util import as_py, capture_logs, drain, model_dir
 from tests.golden.harness import catch
 
 TF_VERSION = "2.15"
@@ -17,14 +17,6 @@ def _frame():
                          "a": np.arange(7, dtype=np.int64) * 3,
                          "s": [f"r{i}" for i in range(7)]},
                         index=np.arange(100, 107))
-
-
-def _drain(tf, tensors, limit=50):
-    out = []
-    with tf.train.MonitoredSession() as sess:
-        while not sess.should_stop() and len(out) < limit:
-            out.append(sess.run(tensors))
-    return out
 
 
 def case_pandas_input_fn_graph(tf):
@@ -56,7 +48,7 @@ def case_pandas_input_fn_order_and_labels(tf):
             with tf.Graph().as_default():
                 got = tf.estimator.inputs.pandas_input_fn(
                     _frame(), y, batch_size=batch, num_epochs=epochs, shuffle=False)()
-                out[f"{name}_{epochs}_{batch}"] = _drain(tf, got)
+                out[f"{name}_{epochs}_{batch}"] = drain(tf, got)
     return out
 
 
