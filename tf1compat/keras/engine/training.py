@@ -312,6 +312,12 @@ class Model(TrainingV1, Layer):
         inputs, outputs, _ = reconstruct_from_config(config, deserialize, custom_objects)
         return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
 
+    def reset_states(self) -> None:
+        """Resets the recorded states of every stateful layer (recurrent layers)."""
+        for layer in self.layers:
+            if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+                layer.reset_states()
+
     @property
     def state_updates(self) -> List[Any]:
         return [u for layer in self.layers if getattr(layer, "stateful", False)
