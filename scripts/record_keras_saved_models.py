@@ -7,9 +7,10 @@ Step 1 (the TF venv, a subprocess): real tf-keras 2.21 under TF1 behaviour train
 model and writes it with `model.save(dir, save_format="tf")` to
 tests/fixtures/keras/saved_model_tf/ (with its predictions and optimizer state).
 Step 2 (this interpreter, tf1compat): the same model, trained the same way, is written by
-tf1compat to tests/fixtures/keras/saved_model_tf1compat/. Step 3 (the TF venv): real TF
-opens tf1compat's directory with the TF1 loader `tf.saved_model.loader.load` and runs its
-"serving_default" signature. Everything TF saw goes to
+tf1compat to tests/fixtures/keras/saved_model_tf1compat/, and a DenseFeatures model
+(vocabulary lookup tables) to saved_model_tf1compat_features/. Step 3 (the TF venv): real
+TF opens tf1compat's directories with the TF1 loader `tf.saved_model.loader.load` and runs
+their "serving_default" signatures. Everything TF saw goes to
 tests/fixtures/keras/saved_models.json; tests/test_keras_saved_model.py replays it without
 TensorFlow.
 """
@@ -67,20 +68,33 @@ def tf_write(out_dir: str) -> Dict[str, Any]:
             "tensorflow": tf.__version__}
 
 
+def build_features_model(tf: Any) -> Any:
+    """The DenseFeatures golden cases' model (numeric, bucketized, vocabulary columns)."""
+    from tests.golden.cases_keras_dense_features_saving import _model
+    return _model(tf)
+
+
 def tf_read(directory: str) -> Dict[str, Any]:
-    """Real TF's TF1 loader opens tf1compat's directory and runs its signature."""
+    """Real TF's TF1 loader opens tf1compat's directories and runs their signatures."""
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
-    with tf.Graph().as_default(), tf.Session() as sess:
-        meta = tf.saved_model.loader.load(sess, ["serve"], directory)
-        signature = meta.signature_def["serving_default"]
-        out = sess.run({k: v.name for k, v in signature.outputs.items()},
-                       {signature.inputs["hidden_input"].name: INPUT})
-        return {"tf1compat_written.tf_loader": {k: _listed(v) for k, v in out.items()},
-                "tf1compat_written.signature": {
-                    "inputs": sorted(signature.inputs), "outputs": sorted(signature.outputs),
-                    "method_name": signature.method_name},
-                "tf1compat_written.tags": list(meta.meta_info_def.tags)}
+    from tests.golden.keras_features_util import features_and_labels
+    features, _ = features_and_labels()
+    result = {}
+    for name, subdir, feeds in (
+            ("tf1compat_written", "saved_model_tf1compat", {"hidden_input": INPUT}),
+            ("tf1compat_written_features", "saved_model_tf1compat_features", features)):
+        with tf.Graph().as_default(), tf.Session() as sess:
+            meta = tf.saved_model.loader.load(sess, ["serve"], os.path.join(directory, subdir))
+            signature = meta.signature_def["serving_default"]
+            out = sess.run({k: v.name for k, v in signature.outputs.items()},
+                           {signature.inputs[k].name: v for k, v in feeds.items()})
+        result[f"{name}.tf_loader"] = {k: _listed(v) for k, v in out.items()}
+        result[f"{name}.signature"] = {
+            "inputs": sorted(signature.inputs), "outputs": sorted(signature.outputs),
+            "method_name": signature.method_name}
+        result[f"{name}.tags"] = list(meta.meta_info_def.tags)
+    return result
 
 
 def _run_tf(python: str, mode: str, directory: str) -> Dict[str, Any]:
@@ -99,18 +113,22 @@ def main(argv: list) -> int:
     parser.add_argument("--tf-write", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--tf-read", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    sys.path.insert(0, ROOT)
     if args.tf_write or args.tf_read:
         result = tf_write(args.tf_write) if args.tf_write else tf_read(args.tf_read)
         json.dump(result, sys.stdout, sort_keys=True)
         return 0
-    sys.path.insert(0, ROOT)
     record = _run_tf(args.tf, "--tf-write", os.path.join(FIXTURES, "saved_model_tf"))
     import tf1compat as tf
     model = build_and_train(tf)
-    ours = os.path.join(FIXTURES, "saved_model_tf1compat")
-    model.save(ours, save_format="tf")
+    model.save(os.path.join(FIXTURES, "saved_model_tf1compat"), save_format="tf")
     record["tf1compat_written.predict"] = _listed(model.predict(INPUT))
-    record.update(_run_tf(args.tf, "--tf-read", ours))
+    tf.reset_default_graph()
+    tf.keras.backend.clear_session()
+    model, features, _ = build_features_model(tf)
+    model.save(os.path.join(FIXTURES, "saved_model_tf1compat_features"), save_format="tf")
+    record["tf1compat_written_features.predict"] = _listed(model.predict(features))
+    record.update(_run_tf(args.tf, "--tf-read", FIXTURES))
     with open(os.path.join(FIXTURES, "saved_models.json"), "w") as f:
         json.dump(record, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -72,6 +72,26 @@ def test_real_tf_ran_the_directory_tf1compat_wrote(record, tmp_path):
                                rtol=1e-5, atol=1e-6)
 
 
+def test_real_tf_ran_a_dense_features_directory_tf1compat_wrote(record):
+    """Vocabulary lookup tables are initialized by the loader (the SavedModel's main op)."""
+    np.testing.assert_allclose(record["tf1compat_written_features.tf_loader"]["dense_1"],
+                               record["tf1compat_written_features.predict"], rtol=1e-5,
+                               atol=1e-6)
+    assert record["tf1compat_written_features.signature"]["inputs"] == ["age", "thal"]
+    model, features, _ = script.build_features_model(tf)
+    np.testing.assert_allclose(model.predict(features),
+                               record["tf1compat_written_features.predict"], rtol=1e-5,
+                               atol=1e-6)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        meta = tf.saved_model.loader.load(
+            sess, ["serve"], os.path.join(FIXTURES, "saved_model_tf1compat_features"))
+        sig = meta.signature_def["serving_default"]
+        out = sess.run(sig.outputs["dense_1"].name,
+                       {sig.inputs[k].name: features[k] for k in sig.inputs})
+    np.testing.assert_allclose(out, record["tf1compat_written_features.tf_loader"]["dense_1"],
+                               rtol=1e-5, atol=1e-6)
+
+
 def test_recurrent_model_round_trip_and_tf1_loader(tmp_path):
     inp = tf.keras.Input((5, 3), name="seq")
     h = tf.keras.layers.LSTM(4, return_sequences=True)(inp)

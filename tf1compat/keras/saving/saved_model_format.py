@@ -124,7 +124,10 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
     """Rebuilds the model in a graph of its own and writes that graph and its variables."""
     from tf1compat.framework.graph import Graph
     from tf1compat.keras import backend
+    from tf1compat.ops.control_flow_ops import group
     from tf1compat.training.saved_model import signature_constants, tag_constants
+    from tf1compat.variables.collections import (local_variables_initializer,
+                                                 tables_initializer)
     from tf1compat.training.saved_model.builder import SavedModelBuilder
     from tf1compat.training.saved_model.signature_def_utils import predict_signature_def
     from tf1compat.eager.context import graph_mode
@@ -140,9 +143,12 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
         signature = predict_signature_def(
             inputs=dict(zip(clone.input_names, clone.inputs)),
             outputs=dict(zip(clone.output_names, clone.outputs)))
+        # Lookup tables (vocabulary feature columns) are initialized when the SavedModel
+        # is loaded, as TF's exports do.
+        init_op = group(tables_initializer(), local_variables_initializer())
         builder = SavedModelBuilder(export_dir)
         builder.add_meta_graph_and_variables(
-            session, tags=[tag_constants.SERVING], clear_devices=True,
+            session, tags=[tag_constants.SERVING], clear_devices=True, main_op=init_op,
             signature_def_map={signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY:
                                signature})
         builder.save()
