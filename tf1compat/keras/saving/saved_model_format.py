@@ -59,11 +59,12 @@ def _root_metadata(model: Any, metadata: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _write_metadata(export_dir: str, root: Dict[str, Any]) -> None:
-    from tf1compat.serialization.protos import graph_pb2, keras_metadata_pb2
-    message = keras_metadata_pb2.SavedMetadata()
-    message.nodes.add(node_id=0, node_path="root", identifier=_identifier(root),
-                      metadata=json.dumps(root, default=json_default),
-                      version=graph_pb2.VersionDef(producer=2, min_consumer=1))
+    from tf1compat.serialization.messages import SavedMetadata
+    message = SavedMetadata()
+    node = message.nodes.add(node_id=0, node_path="root", identifier=_identifier(root),
+                             metadata=json.dumps(root, default=json_default))
+    node.version.producer = 2
+    node.version.min_consumer = 1
     with open(os.path.join(export_dir, METADATA_FILENAME), "wb") as f:
         f.write(message.SerializeToString(deterministic=True))
 
@@ -167,14 +168,14 @@ def _set_optimizer_weights(model: Any, values: List[Any]) -> None:
 
 # -- loading -------------------------------------------------------------------------------
 def _read_root_metadata(filepath: str) -> Dict[str, Any]:
-    from tf1compat.serialization.protos import keras_metadata_pb2
+    from tf1compat.serialization.messages import SavedMetadata
     path = os.path.join(filepath, METADATA_FILENAME)
     if not os.path.exists(path):
         raise NotImplementedError(
             f"The SavedModel at {filepath} has no {METADATA_FILENAME}: loading a SavedModel "
             "that Keras did not write as a Keras model is not supported by tf1compat; load "
             "it with tf.saved_model.loader.load")
-    message = keras_metadata_pb2.SavedMetadata()
+    message = SavedMetadata()
     with open(path, "rb") as f:
         message.ParseFromString(f.read())
     for node in message.nodes:
