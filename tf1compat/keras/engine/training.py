@@ -230,7 +230,7 @@ class Model(TrainingV1, Layer):
              save_format: Optional[str] = None, signatures: Any = None, options: Any = None,
              save_traces: bool = True) -> None:
         """Saves config, weights and optimizer state in an HDF5 file (TF1 Keras's
-        format)."""
+        default format), or with `save_format="tf"` as a SavedModel directory."""
         from tf1compat.keras.saving.save import save_model
         save_model(self, filepath, overwrite, include_optimizer, save_format, signatures,
                    options, save_traces)

@@ -212,12 +212,21 @@ def _saved_name(layer: Any, weight: Any) -> str:
     return layer.name + "/" + name.split("/", 1)[1] if "/" in name else name
 
 
+def _scoping_layers(model: Any) -> List[Any]:
+    """The layers whose name scopes hold weights: the model's layers, those of nested
+    models in place of the models."""
+    out = []
+    for layer in model.layers:
+        out += _scoping_layers(layer) if hasattr(layer, "layers") else [layer]
+    return out
+
+
 def _restore(model: Any, reader: Any, names: Dict[str, str], filepath: str) -> None:
     """Loads the model's weights."""
     from tf1compat.keras import backend
     pairs = []
     missing = []
-    for layer in model.layers:
+    for layer in _scoping_layers(model):
         for weight in layer.weights:
             saved = _saved_name(layer, weight)
             if saved not in names:
