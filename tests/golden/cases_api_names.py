@@ -1,0 +1,74 @@
+"""Golden cases: the last TF 1.x names of issue 12 — tf.io/tf.image.decode_webp (WebP
+files made with Pillow: scripts/record_image_fixtures.py), tf.dtypes.experimental casts,
+tf.keras.backend.ctc_decode, tf.CriticalSection, tf.lookup.experimental's mutable tables,
+tf.io.decode_proto/encode_proto."""
+
+import os
+
+import numpy as np
+
+from tests.golden.harness import catch, describe
+
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "fixtures", "images")
+
+
+def _read(name):
+    with open(os.path.join(FIXTURES, name), "rb") as f:
+        return f.read()
+
+
+def _run_each(tf, ops):
+    """Each op run on its own: its value, or the error class and message."""
+    out = {}
+    with tf.Session() as sess:
+        for key, op in ops.items():
+            out[key] = catch(lambda: sess.run(op), message=False)
+            if "error" in out[key]:
+                try:
+                    sess.run(op)
+                except Exception as e:  # noqa: BLE001 - the message is the record
+                    out[key]["message"] = getattr(e, "message", str(e)).split("\n")[-2:]
+                    out[key]["message"] = [m for m in out[key]["message"]
+                                           if not m.strip().startswith("[[")]
+    return out
+
+
+# -- WebP ---------------------------------------------------------------------------------------
+
+def case_decode_webp_graph(tf):
+    p = tf.placeholder(tf.string, [])
+    ops = [tf.io.decode_webp(p), tf.image.decode_webp(p, channels=3),
+           tf.io.decode_webp(p, channels=4, name="rgba")]
+    return {"ops": [describe(t) for t in ops], "types": [t.op.type for t in ops],
+            "attrs": [ops[1].op.get_attr("channels"), ops[0].op.get_attr("dtype").name],
+            "rank": catch(lambda: tf.io.decode_webp([p])),
+            "dtype": catch(lambda: tf.io.decode_webp(p, dtype=tf.float32))}
+
+
+def case_decode_webp_values(tf):
+    ops = {}
+    for name in ("pil_rgb_lossless.webp", "pil_rgb_lossy.webp", "pil_rgba_lossless.webp",
+                 "pil_anim_rgba.webp"):
+        data = tf.constant(_read(name))
+        for channels in (0, 3, 4):
+            ops[f"{name}/{channels}"] = tf.io.decode_webp(data, channels=channels)
+        ops[f"{name}/png"] = tf.image.decode_png(data)
+        ops[f"{name}/image"] = tf.image.decode_image(data)
+        ops[f"{name}/image_first"] = tf.image.decode_image(data, expand_animations=False)
+    return _run_each(tf, ops)
+
+
+def case_decode_webp_errors(tf):
+    still = tf.constant(_read("pil_rgb_lossless.webp"))
+    ops = {"channels_1": tf.io.decode_webp(still, channels=1),
+           "channels_2": tf.io.decode_webp(still, channels=2),
+           "image_float": tf.image.decode_image(still, dtype=tf.float32),
+           "image_rgba": tf.image.decode_image(still, channels=4),
+           "truncated": tf.io.decode_webp(_read("pil_rgb_lossless.webp")[:40]),
+           "empty": tf.io.decode_webp(b""),
+           "not_webp": tf.io.decode_webp(b"hello world"),
+           "anim_rgb_3": tf.io.decode_webp(_read("pil_anim_rgb.webp"), channels=3),
+           "png_data": tf.io.decode_webp(tf.image.encode_png(tf.zeros([2, 3, 3],
+                                                                      tf.uint8)))}
+    return _run_each(tf, ops)
