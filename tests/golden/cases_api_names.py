@@ -72,3 +72,26 @@ def case_decode_webp_errors(tf):
            "png_data": tf.io.decode_webp(tf.image.encode_png(tf.zeros([2, 3, 3],
                                                                       tf.uint8)))}
     return _run_each(tf, ops)
+
+
+# -- tf.keras.backend.ctc_decode -----------------------------------------------------------------
+
+def _ctc_inputs():
+    rng = np.random.RandomState(3)
+    logits = rng.randn(3, 6, 5).astype(np.float32)
+    probs = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
+    return probs, np.array([6, 4, 1], np.int32)
+
+
+def case_keras_ctc_decode(tf):
+    K = tf.keras.backend
+    probs, lengths = _ctc_inputs()
+    y_pred = tf.placeholder(tf.float32, [None, None, 5])
+    length = tf.placeholder(tf.int32, [None])
+    greedy, greedy_scores = K.ctc_decode(y_pred, length)
+    beam, beam_scores = K.ctc_decode(y_pred, length, greedy=False, beam_width=4, top_paths=3)
+    with tf.Session() as sess:
+        values = sess.run({"greedy": greedy, "greedy_scores": greedy_scores, "beam": beam,
+                           "beam_scores": beam_scores}, {y_pred: probs, length: lengths})
+    return {"values": values, "greedy": [describe(t) for t in greedy + [greedy_scores]],
+            "beam": [describe(t) for t in beam + [beam_scores]]}

@@ -138,8 +138,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "tf.keras.layers.LSTM"),
     "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
                                          "tf.keras.layers.GRU (reset_after=True)"),
-    "keras.backend.ctc_decode": Unsupported("the CTC decoders (tf.nn.ctc_greedy_decoder / "
-                                            "ctc_beam_search_decoder) are not implemented"),
     "train.experimental": _MIXED_PRECISION,
     "contrib.mixed_precision": _MIXED_PRECISION,
     "nondifferentiable_batch_function": Unsupported(
