@@ -95,3 +95,76 @@ def case_keras_ctc_decode(tf):
                            "beam_scores": beam_scores}, {y_pred: probs, length: lengths})
     return {"values": values, "greedy": [describe(t) for t in greedy + [greedy_scores]],
             "beam": [describe(t) for t in beam + [beam_scores]]}
+
+
+# -- tf.dtypes.experimental ---------------------------------------------------------------------
+
+_WIDE = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16",
+         "int32", "uint32", "int64", "uint64", "bool")
+_NARROW = ("float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+           "float8_e4m3b11fnuz", "float4_e2m1fn", "int4", "uint4", "int2", "uint2")
+
+
+def case_experimental_dtypes(tf):
+    out = {}
+    for name in _NARROW:
+        d = getattr(tf.dtypes.experimental, name)
+        out[name] = {"name": d.name, "enum": d.as_datatype_enum, "size": d.size,
+                     "floating": d.is_floating, "integer": d.is_integer,
+                     "unsigned": d.is_unsigned, "min": float(d.min), "max": float(d.max),
+                     "repr": repr(d), "str": str(d), "as_dtype": tf.as_dtype(name).name,
+                     "ref": d._as_ref.name, "placeholder": describe(tf.placeholder(d, [2]))}
+    return out
+
+
+def case_experimental_dtype_cast_support(tf):
+    """Which casts TF's Cast kernel runs (values from a float or int source)."""
+    out = {}
+    with tf.Session() as sess:
+        for narrow in _NARROW:
+            d = getattr(tf.dtypes.experimental, narrow)
+            for wide in _WIDE + _NARROW:
+                w = getattr(tf.dtypes.experimental, wide, None) or tf.as_dtype(wide)
+                source = tf.constant([1.0, 2.0]) if (narrow.startswith("float") or
+                                                     w.is_floating) else tf.constant([1, 2])
+                if w.is_floating and not source.dtype.is_floating:
+                    source = tf.cast(source, tf.float32)
+                for key, fn in ((f"{wide}->{narrow}", lambda: tf.cast(tf.cast(source, w), d)),
+                                (f"{narrow}->{wide}", lambda: tf.cast(tf.cast(source, d), w))):
+                    try:
+                        sess.run(fn().op)       # (float8 values need ml_dtypes in numpy)
+                        out[key] = "ok"
+                    except Exception as e:  # noqa: BLE001 - the class is the record
+                        out[key] = type(e).__name__
+    return out
+
+
+def case_experimental_dtype_cast_values(tf):
+    E = tf.dtypes.experimental
+    floats = tf.constant([0.3, -0.7, 1.0, 300.0, 460.0, 464.0, 470.0, 1e6, -1e6, 1e-9,
+                          0.0009765625, 0.00146484375, 57344.0, 61440.0, 65536.0,
+                          float("inf"), float("-inf"), float("nan")])
+    ints = tf.constant([0, 1, -3, 7, 8, -8, -9, 15, 16, 17, 200, -200], tf.int32)
+    out = {}
+    with tf.Session() as sess:
+        for name in ("float8_e4m3fn", "float8_e5m2"):
+            d = getattr(E, name)
+            narrow = tf.cast(floats, d)
+            out[name] = sess.run({"f32": tf.cast(narrow, tf.float32),
+                                  "f64": tf.cast(tf.cast(tf.cast(floats, tf.float64), d),
+                                                 tf.float64),
+                                  "f16": tf.cast(tf.cast(tf.cast(floats, tf.float16), d),
+                                                 tf.float16)})
+            out[name + "_op"] = [narrow.op.type, narrow.op.get_attr("DstT").name,
+                                 describe(narrow)]
+        for name in ("int4", "uint4"):
+            d = getattr(E, name)
+            out[name] = sess.run({"i32": tf.cast(tf.cast(ints, d), tf.int32),
+                                  "i64": tf.cast(tf.cast(tf.cast(ints, tf.int64), d),
+                                                 tf.int64),
+                                  "u8": tf.cast(tf.cast(tf.cast(ints, tf.uint8), d),
+                                                tf.uint8),
+                                  "other": tf.cast(tf.cast(tf.cast(ints, d),
+                                                           E.uint4 if name == "int4"
+                                                           else E.int4), tf.int32)})
+    return out

@@ -96,7 +96,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                 "os.path or importlib.resources"),
     "check_pinned": _tf_only("a TensorFlow-internal helper (not for public use)"),
     "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
-                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API"),
+                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API",
+                                "the float8/int4 dtypes are tf.dtypes.experimental's"),
     "types": Unsupported("tf.types holds TF 2 type annotations outside the TF 1.x API",
                          "tf.Tensor / typing annotations"),
     "autograph.to_graph": _AUTOGRAPH,
