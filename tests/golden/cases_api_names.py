@@ -168,3 +168,50 @@ def case_experimental_dtype_cast_values(tf):
                                                            E.uint4 if name == "int4"
                                                            else E.int4), tf.int32)})
     return out
+
+
+# -- tf.layers.experimental ---------------------------------------------------------------------
+
+def case_layers_keras_style_scope(tf):
+    x = tf.placeholder(tf.float32, [None, 3])
+    out = {}
+    with tf.layers.experimental.keras_style_scope():
+        d1 = tf.layers.Dense(2, kernel_initializer=tf.ones_initializer())
+        d2 = tf.layers.Dense(2, name="named")
+        with tf.variable_scope("outer"):
+            y1 = d1(x)
+            y1b = d1(x)
+            y2 = d2(x)
+        with tf.variable_scope("outer", reuse=True):
+            d3 = tf.layers.Dense(2)
+            y3 = d3(x)
+        out["scope_arg"] = catch(lambda: tf.layers.Dense(2, _scope="s"), message=True)
+        out["reuse_arg"] = catch(lambda: tf.layers.Dense(2, _reuse=True), message=True)
+        out["keras_style"] = d1._keras_style
+        out["layer_names"] = [d1.name, d2.name, d3.name]
+    outside = tf.layers.Dense(2)
+    outside(x)
+    out["outside"] = [outside._keras_style, outside.name]
+    out["variables"] = [v.name for v in tf.global_variables()]
+    out["trainable"] = [v.name for v in d1.trainable_weights]
+    out["outputs"] = [describe(t) for t in (y1, y1b, y2, y3)]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out["value"] = sess.run(y1, {x: np.ones((1, 3), np.float32)})
+    return out
+
+
+def case_layers_set_keras_style(tf):
+    # The module-level switch of TF (_KERAS_STYLE_SCOPE) or tf1compat (_KERAS_STYLE),
+    # reset afterwards so later cases get TF1-style layers.
+    switch = tf.layers.experimental.set_keras_style.__globals__
+    key = "_KERAS_STYLE_SCOPE" if "_KERAS_STYLE_SCOPE" in switch else "_KERAS_STYLE"
+    x = tf.placeholder(tf.float32, [None, 3])
+    try:
+        tf.layers.experimental.set_keras_style()
+        d = tf.layers.Dense(2)
+        y = d(x)
+        return {"style": d._keras_style, "vars": [v.name for v in tf.global_variables()],
+                "out": describe(y)}
+    finally:
+        switch[key] = False
