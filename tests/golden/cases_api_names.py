@@ -4,6 +4,7 @@ tf.keras.backend.ctc_decode, tf.CriticalSection, tf.lookup.experimental's mutabl
 tf.io.decode_proto/encode_proto."""
 
 import os
+import tempfile
 
 import numpy as np
 
@@ -215,3 +216,68 @@ def case_layers_set_keras_style(tf):
                 "out": describe(y)}
     finally:
         switch[key] = False
+
+
+# -- tf.lookup.experimental ---------------------------------------------------------------------
+
+def case_mutable_hash_table(tf):
+    L = tf.lookup.experimental
+    table = L.MutableHashTable(tf.string, tf.int64, -1)
+    vec = L.MutableHashTable(tf.int64, tf.float32, [0.0, 0.0], name="vec")
+    insert = table.insert(tf.constant(["a", "b", "c"]), tf.constant([1, 2, 3], tf.int64))
+    find = table.lookup(tf.constant([["a", "z"], ["c", "b"]]))
+    remove = table.remove(tf.constant(["b"]))
+    size = table.size()
+    keys, values = table.export()
+    vec_insert = vec.insert(tf.constant([1, 2], tf.int64), [[1.0, 2.0], [3.0, 4.0]])
+    vec_find = vec.lookup(tf.constant([2, 5], tf.int64))
+    bad = table.insert(tf.constant(["x", "y"]), tf.constant([1], tf.int64))
+    out = {"graph": {"types": [table.resource_handle.op.type, vec.resource_handle.op.type,
+                               insert.type, remove.type],
+                     "names": [table.name, vec.name, insert.name, remove.name],
+                     "tensors": [describe(t) for t in (find, size, keys, values, vec_find)]},
+           "key_type": catch(lambda: table.lookup(tf.constant([1, 2], tf.int64)))}
+    saver = tf.train.Saver()
+    prefix = os.path.join(tempfile.mkdtemp(), "tables.ckpt")
+    with tf.Session() as sess:
+        out["empty_size"] = sess.run(size)
+        sess.run([insert, vec_insert])
+        out["find"] = sess.run(find)
+        sess.run(remove)
+        out["after_remove"] = sess.run([size, find, vec_find])
+        k, v = sess.run([keys, values])
+        out["export"] = sorted(zip(k.tolist(), v.tolist()))
+        out["bad"] = catch(lambda: sess.run(bad))
+        saver.save(sess, prefix)
+    out["checkpoint"] = tf.train.list_variables(prefix)
+    with tf.Session() as sess:
+        saver.restore(sess, prefix)
+        out["restored"] = sess.run([size, find, vec_find])
+    return out
+
+
+def case_dense_hash_table(tf):
+    L = tf.lookup.experimental
+    table = L.DenseHashTable(tf.int64, tf.int64, default_value=-1, empty_key=0,
+                             deleted_key=-1, initial_num_buckets=8)
+    insert = table.insert(tf.constant([5, 6, 7], tf.int64), tf.constant([50, 60, 70], tf.int64))
+    find = table.lookup(tf.constant([5, 8, 7], tf.int64))
+    remove = table.erase(tf.constant([6], tf.int64))
+    keys, values = table.export()
+    out = {"types": [table.resource_handle.op.type, insert.type, remove.type],
+           "inputs": [t.name for t in table.resource_handle.op.inputs],
+           "names": [table.name, describe(find), describe(keys)]}
+    with tf.Session() as sess:
+        sess.run(insert)
+        out["find"] = sess.run([find, table.size()])
+        sess.run(remove)
+        out["after"] = sess.run([table.lookup(tf.constant([6, 5], tf.int64)), table.size()])
+        k, v = sess.run([keys, values])
+        out["export_shape"] = [list(k.shape), list(v.shape)]
+        out["export"] = sorted((a, b) for a, b in zip(k.reshape(-1).tolist(),
+                                                      v.reshape(-1).tolist()) if a != 0)
+        out["empty_key"] = catch(lambda: sess.run(table.insert(tf.constant([0], tf.int64),
+                                                               tf.constant([1], tf.int64))))
+        out["deleted_key"] = catch(lambda: sess.run(table.lookup(tf.constant([-1],
+                                                                             tf.int64))))
+    return out
