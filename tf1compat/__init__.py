@@ -263,6 +263,7 @@ from tf1compat.data.reader_ops import (FixedLengthRecordReader, IdentityReader, 
                                        TextLineReader, TFRecordReader, WholeFileReader)
 from tf1compat.ops.accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,
                                            SparseConditionalAccumulator)
+from tf1compat.ops.critical_section_ops import CriticalSection
 from tf1compat.api import queue
 
 # -- images: tf.image (tf1compat/ops/image_ops.py, image_resize.py) ----------------------------

@@ -281,3 +281,62 @@ def case_dense_hash_table(tf):
         out["deleted_key"] = catch(lambda: sess.run(table.lookup(tf.constant([-1],
                                                                              tf.int64))))
     return out
+
+
+# -- tf.CriticalSection -------------------------------------------------------------------------
+
+def case_critical_section(tf):
+    cs = tf.CriticalSection(name="cs")
+    v = tf.Variable(0, name="v", use_resource=True)
+    out = cs.execute(lambda: v.assign_add(1))
+    other = cs.execute(lambda: tf.constant(3) + 1, name="ex")
+    nested = cs.execute(lambda: [tf.constant(1), (tf.constant(2.0), v.read_value())])
+    graph = tf.get_default_graph()
+    record = {
+        "name": cs.name, "shared": tf.CriticalSection(shared_name="shared").name,
+        "out": [out.op.type, out.dtype.name], "other": describe(other),
+        "nested": [describe(t) for t in tf.nest.flatten(nested)] if hasattr(tf, "nest")
+        else None,
+        # (The ops of an execution returning plain tensors: TF reads a returned variable
+        # once more inside its tuple, which tf1compat's tf.tuple reads outside.)
+        "ops": [(op.name, op.type) for op in graph.get_operations()
+                if op.name.startswith("ex/")],
+        "executions": len(tf.get_collection("critical_section_executions")),
+        "self_nested": catch(lambda: cs.execute(lambda: cs.execute(lambda: tf.constant(1)))),
+        "none": catch(lambda: cs.execute(lambda: None))}
+    cs2 = tf.CriticalSection(name="cs2")
+    record["two_sections"] = catch(lambda: cs2.execute(lambda: v.assign_add(2)))
+    record["two_sections_shared"] = catch(lambda: cs2.execute(
+        lambda: v.read_value(), exclusive_resource_access=False))
+    w = tf.Variable(1.0, name="w", use_resource=True)
+    cs3 = tf.CriticalSection(name="cs3")
+    a = cs3.execute(lambda: w.read_value() * 2, exclusive_resource_access=False)
+    b = cs2.execute(lambda: w.read_value() + 1, exclusive_resource_access=False)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        record["values"] = sess.run([out, other, a, b])
+        record["again"] = sess.run(out)
+        record["nested_values"] = sess.run(nested)   # (alone: it reads what out writes)
+    return record
+
+
+def case_critical_section_threads(tf):
+    """Eight threads each run a read-modify-write of one variable under the section."""
+    import threading
+    cs = tf.CriticalSection()
+    v = tf.Variable(0, use_resource=True)
+
+    def increment():
+        value = v.read_value()
+        with tf.control_dependencies([value]):
+            return v.assign(value + 1)
+    step = cs.execute(increment)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        threads = [threading.Thread(target=lambda: [sess.run(step) for _ in range(25)])
+                   for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return sess.run(v)
