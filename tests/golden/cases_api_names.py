@@ -340,3 +340,37 @@ def case_critical_section_threads(tf):
         for t in threads:
             t.join()
         return sess.run(v)
+
+
+# -- tf.flags.tf_decorator ----------------------------------------------------------------------
+
+def case_tf_decorator(tf):
+    import inspect
+    td = tf.flags.tf_decorator
+
+    def add_one(target):
+        def wrapper(*args, **kwargs):
+            return wrapper.__wrapped__(*args, **kwargs) + 1
+        return td.make_decorator(target, wrapper)
+
+    def scaled(x, y=2, *rest, z=3, **more):
+        """Scales."""
+        return x * y * z
+
+    wrapped = add_one(add_one(scaled))
+    records, target = td.unwrap(wrapped)
+    out = {"call": wrapped(1), "name": wrapped.__name__, "doc": wrapped.__doc__,
+           "signature": str(inspect.signature(wrapped)),
+           "records": [(r.decorator_name, r.decorator_doc, r.__name__) for r in records],
+           "target": target is scaled, "plain": td.unwrap(len)[0] == []}
+    td.rewrap(wrapped, scaled, lambda x, y=2, *rest, z=3, **more: x + y + z)
+    out["rewrapped"] = wrapped(1)
+    out["rewrap_self"] = td.rewrap(scaled, scaled, len) is len
+    out["spec"] = str(td.fullargspec_to_signature(inspect.getfullargspec(scaled)))
+    custom = td.make_decorator(scaled, lambda *a: 0, "custom", "custom doc",
+                               inspect.getfullargspec(lambda a, b=1: 0))
+    out["custom"] = [str(inspect.signature(custom)), custom.__doc__,
+                     custom._tf_decorator.decorator_name]
+    record = td.TFDecorator("named", scaled)
+    out["record"] = [record(2), record.__name__, record.__doc__, str(record.__signature__)]
+    return out

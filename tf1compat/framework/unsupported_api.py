@@ -160,7 +160,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "train.sdca_optimizer": _SDCA,
     "train.sdca_fprint": _SDCA,
     "train.sdca_shrink_l1": _SDCA,
-    "flags.tf_decorator": _tf_only("a TensorFlow-internal module exported by accident"),
     "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: its own "
                                  "Estimators, ModelFnOps, MetricSpec, datasets and monitors "
                                  "are not provided (Experiment, learn_runner, RunConfig, "
