@@ -218,6 +218,7 @@ from tf1compat.ops.sparse_math import (sparse_add, sparse_concat, sparse_reduce_
                                        sparse_reshape, sparse_retain,
                                        sparse_tensor_dense_matmul, sparse_transpose)
 from tf1compat.api import lookup, sparse, spectral
+from tf1compat.api import types  # tf.types.experimental.TensorLike (annotations)
 from tf1compat import signal  # tf.signal (tf1compat/signal/)
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------

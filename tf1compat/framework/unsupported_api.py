@@ -98,8 +98,9 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
                                 "API dispatch, float8/int4 dtypes) outside the TF 1.x API",
                                 "the float8/int4 dtypes are tf.dtypes.experimental's"),
-    "types": Unsupported("tf.types holds TF 2 type annotations outside the TF 1.x API",
-                         "tf.Tensor / typing annotations"),
+    "types.experimental.FunctionType": Unsupported(
+        "tf.function's TF 2 FunctionType (its traced signature) is not provided",
+        "inspect.signature of the Python function"),
     "autograph.to_graph": _AUTOGRAPH,
     "autograph.to_code": _AUTOGRAPH,
     "autograph.convert": _AUTOGRAPH,
