@@ -51,6 +51,7 @@ class MutableTable:
         self.empty_key: Any = None
         self.deleted_key: Any = None
         self.buckets = 0
+        self.max_load = 0.8
         self.tombstones: List[Any] = []   # values of removed keys (dense tables keep them)
 
     def _check_keys(self, keys: List[Any]) -> None:
@@ -77,8 +78,8 @@ class MutableTable:
         rows = self._rows(keys, values)
         self._check_keys(flat_keys)
         self.data.update(zip(flat_keys, rows))
-        while self.buckets and len(self.data) > 0.8 * self.buckets:
-            self.buckets *= 2             # (TF's dense tables double when 80% full)
+        while self.buckets and len(self.data) > self.max_load * self.buckets:
+            self.buckets *= 2             # (TF's dense tables double past max_load_factor)
 
     def remove(self, keys: Any) -> None:
         flat_keys = as_keys(keys)
@@ -169,6 +170,7 @@ def _table_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             if table.empty_key == table.deleted_key:
                 raise _invalid("Empty and deleted keys cannot be equal")
             table.buckets = int(a["initial_num_buckets"])
+            table.max_load = float(a["max_load_factor"])
         return table
     return dense
 
