@@ -234,9 +234,9 @@ for _enum, _attr in ((17, "uint16"), (22, "uint32"), (23, "uint64")):
     if hasattr(torch, _attr):
         _TORCH[_enum] = getattr(torch, _attr)
 
-# The narrow types torch has (torch >= 2.1 float8); int4/uint4 values live in int8/uint8
-# (the Cast kernel wraps them to 4 bits, as TF's). The others have no run-time values:
-# TF itself casts to none of them.
+# The narrow types torch has (torch >= 2.1 float8); int4/uint4/int2/uint2 values live in
+# int8/uint8 (wrapped to their width, as TF wraps them). float8_e4m3b11fnuz and
+# float4_e2m1fn have no run-time values: TF itself casts to neither.
 _NARROW_TORCH = {24: "float8_e5m2", 25: "float8_e4m3fn", 26: "float8_e4m3fnuz",
                  28: "float8_e5m2fnuz"}
 _TORCH_TO_DTYPE = {t: e for e, t in _TORCH.items() if e not in _QUANTIZED}
@@ -244,7 +244,7 @@ for _enum, _attr in _NARROW_TORCH.items():
     if hasattr(torch, _attr):
         _TORCH[_enum] = getattr(torch, _attr)
         _TORCH_TO_DTYPE[_TORCH[_enum]] = _enum
-_TORCH.update({29: torch.int8, 30: torch.uint8})
+_TORCH.update({29: torch.int8, 30: torch.uint8, 31: torch.int8, 32: torch.uint8})
 
 _INTERN: dict = {enum: DType(enum) for enum in _TYPE_TO_STRING}
 

@@ -34,11 +34,37 @@ __all__ = ["CriticalSection"]
 CRITICAL_SECTION_EXECUTIONS = "critical_section_executions"
 
 
+class _SectionLock:
+    """The session's mutex of one MutexV2 op: re-entrant for the thread holding it (one run
+    may hold it for several executions), releasable from any thread (a failed run's held
+    lock may be dropped elsewhere)."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._owner: Optional[int] = None
+        self._count = 0
+
+    def acquire(self) -> None:
+        me = threading.get_ident()
+        with self._cond:
+            while self._count and self._owner != me:
+                self._cond.wait()
+            self._owner = me
+            self._count += 1
+
+    def release(self) -> None:
+        with self._cond:
+            self._count -= 1
+            if self._count == 0:
+                self._owner = None
+                self._cond.notify_all()
+
+
 class _HeldLock:
     """MutexLock's value: the acquired lock, released exactly once."""
 
-    def __init__(self, lock: threading.RLock):
-        self._lock: Optional[threading.RLock] = lock
+    def __init__(self, lock: _SectionLock):
+        self._lock: Optional[_SectionLock] = lock
 
     def release(self) -> None:
         lock, self._lock = self._lock, None
@@ -46,19 +72,16 @@ class _HeldLock:
             lock.release()
 
     def __del__(self) -> None:     # a run that failed before ConsumeMutexLock
-        try:
-            self.release()
-        except RuntimeError:         # (released from another thread than the owner's)
-            pass
+        self.release()
 
 
-def _mutex_kernel(node: Any, kctx: Any) -> Callable[[], threading.RLock]:
-    lock = kctx.op_resource(threading.RLock)
+def _mutex_kernel(node: Any, kctx: Any) -> Callable[[], _SectionLock]:
+    lock = kctx.op_resource(_SectionLock)
     return lambda: lock
 
 
-def _lock_kernel(node: Any, kctx: Any) -> Callable[[threading.RLock], _HeldLock]:
-    def acquire(mutex: threading.RLock) -> _HeldLock:
+def _lock_kernel(node: Any, kctx: Any) -> Callable[[_SectionLock], _HeldLock]:
+    def acquire(mutex: _SectionLock) -> _HeldLock:
         mutex.acquire()
         return _HeldLock(mutex)
     return acquire
