@@ -67,6 +67,10 @@ _QUANTIZED = Unsupported(
     "no torch tensors in tf1compat",
     "tf.quantization.fake_quant_* or quantize_and_dequantize (quantization simulated in "
     "float), or torch.ao.quantization on the equivalent torch model")
+_JPEG_XL = Unsupported("JPEG XL decoding needs libjxl, which Pillow (tf1compat's image "
+                       "codec library) does not include",
+                       "convert the files to PNG, JPEG or WebP (e.g. with libjxl's djxl) "
+                       "and decode them with tf.io.decode_image")
 _MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
                         "tf.config.optimizer.set_jit (plans run through torch.compile)")
 
@@ -220,6 +224,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                            "tf.metrics update ops run in a Session loop"),
     "contrib.slim.data": _moved("slim's queue-based data providers and decoders",
                                 "tf.data with tf.parse_single_example"),
+    "image.decode_jxl": _JPEG_XL,
+    "io.decode_jxl": _JPEG_XL,
     # -- queue-based input ---------------------------------------------------------------------
     "LMDBReader": Unsupported("LMDB databases are not read (tf1compat has no LMDB "
                               "dependency)",
