@@ -21,6 +21,7 @@ import threading
 from typing import Any, Callable, Iterator, List, NamedTuple, Optional
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.graph import (add_to_collections, apply_op, apply_op1,
                                        colocate_with, control_dependencies,
                                        get_collection, get_default_graph, name_scope)
@@ -141,17 +142,27 @@ class CriticalSection:
                 self._handle = apply_op1("MutexV2", [], {"container": container,
                                                          "shared_name": shared_name},
                                          name=scope_name)
-        self._signature = (container, shared_name, self._handle.op.device or None)
+        self._eager = executing_eagerly()
+        self._name = scope_name.rstrip("/")
+        device = None if self._eager else self._handle.op.device or None
+        self._signature = (container, shared_name, device)
 
     @property
     def name(self) -> str:
-        return self._handle.op.name
+        return self._name if self._eager else self._handle.op.name
 
     def execute(self, fn: Callable[[], Any], exclusive_resource_access: bool = True,
                 name: Optional[str] = None) -> Any:
         """Runs `fn()`'s ops inside the critical section; returns its tensors (through
         Identity ops that run after the lock is released)."""
         from tf1compat.ops.control_flow_ops import group, tuple as tensor_tuple
+        if executing_eagerly():      # (ops run as they are made: no graph to check)
+            with _entered(self._signature):
+                held = apply_op1("MutexLock", [self._handle], {})
+                try:
+                    return fn()
+                finally:
+                    apply_op("ConsumeMutexLock", [held], {})
         graph = get_default_graph()
         with name_scope(name, "critical_section_execute", []):
             with _entered(self._signature):

@@ -20,6 +20,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.graph import (GraphKeys, add_to_collection, apply_op, apply_op1,
                                        name_scope)
 from tf1compat.framework.op_def import Type, declare
@@ -238,8 +239,9 @@ class MutableHashTable:
                                                 name="default_value")
         self._value_shape = self._default_value.shape
         self._handle = self._create(name, checkpoint)
-        self._name = self._handle.op.name.split("/")[-1]
-        if checkpoint:
+        # TF names the table after its op's unique name (an eager table keeps `name`).
+        self._name = name if executing_eagerly() else self._handle.op.name.split("/")[-1]
+        if checkpoint and not executing_eagerly():
             add_to_collection(GraphKeys.SAVEABLE_OBJECTS, _TableCheckpoint(self, self._name))
 
     def _create(self, name: str, checkpoint: bool) -> Tensor:
