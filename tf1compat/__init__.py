@@ -218,6 +218,7 @@ from tf1compat.ops.sparse_math import (sparse_add, sparse_concat, sparse_reduce_
                                        sparse_reshape, sparse_retain,
                                        sparse_tensor_dense_matmul, sparse_transpose)
 from tf1compat.api import lookup, sparse, spectral
+from tf1compat.api import types  # tf.types.experimental.TensorLike (annotations)
 from tf1compat import signal  # tf.signal (tf1compat/signal/)
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------
@@ -263,6 +264,7 @@ from tf1compat.data.reader_ops import (FixedLengthRecordReader, IdentityReader, 
                                        TextLineReader, TFRecordReader, WholeFileReader)
 from tf1compat.ops.accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,
                                            SparseConditionalAccumulator)
+from tf1compat.ops.critical_section_ops import CriticalSection
 from tf1compat.api import queue
 
 # -- images: tf.image (tf1compat/ops/image_ops.py, image_resize.py) ----------------------------

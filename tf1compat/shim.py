@@ -52,6 +52,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.flags": "tf1compat.util.flags",
     "tensorflow.python.platform.app": "tf1compat.util.app",
     "tensorflow.python.util.nest": "tf1compat.util.nest",
+    "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
     "tensorflow.python.eager.context": "tf1compat.eager.context",
     "tensorflow.python.eager.backprop": "tf1compat.autodiff.tape",

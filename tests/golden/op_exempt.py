@@ -74,6 +74,15 @@ EXEMPT: Dict[str, str] = {
         "TensorArraySplitV3", "TensorArrayV3", "TensorArrayWriteV3")},
     "HashTableV2": "its value is a table handle (no comparable value); every Table row of "
                    "op_rows_state.py creates and uses one",
+    **{op: ("a mutable table handle and the ops that fill and empty it (no row creates "
+            "one); covered by tests/golden/cases_api_names.py (mutable_hash_table, "
+            "dense_hash_table)") for op in (
+        "MutableHashTableV2", "MutableHashTableOfTensorsV2", "MutableDenseHashTableV2",
+        "LookupTableInsertV2", "LookupTableRemoveV2")},
+    **{op: ("a mutex handle and its held lock (no comparable value; meaningful only "
+            "around a critical section's ops); covered by tests/golden/cases_api_names.py "
+            "(critical_section, critical_section_threads)") for op in (
+        "MutexV2", "MutexLock", "ConsumeMutexLock")},
     "InitializeTableFromTextFileV2": "reads a vocabulary file; covered by "
                                      "tests/golden/cases_lookup.py",
     "VarHandleOp": "its value is a resource handle (no comparable value); every ResVar "

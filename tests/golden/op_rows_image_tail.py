@@ -2,6 +2,8 @@
 non-max suppression, distorted bounding boxes) and the image codecs (decoders fed bytes
 TF's or Pillow's encoders wrote; encoded JPEGs compared by shape, PNGs by contents)."""
 
+import os
+
 import numpy as np
 
 from tests.golden.op_harness import err, f32, row, strings
@@ -12,6 +14,14 @@ _NMS_BOXES = np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10
                        [0, 10.1, 1, 11.1], [0, 100, 1, 101]], np.float32)
 _NMS_SCORES = np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3], np.float32)
 _U8 = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 4).astype(np.uint8)
+
+
+def _fixture(name: str) -> np.ndarray:
+    """An image file of tests/fixtures/images as a scalar string."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "fixtures", "images", name)
+    with open(path, "rb") as f:
+        return strings(f.read(), shape=[])
 
 
 def _blob(hex_text: str) -> np.ndarray:
@@ -114,4 +124,7 @@ ROWS = [
     row("DecodeImage", contents=_PNG),
     row("DecodeImage", contents=_GIF, expand_animations=False),
     row("DecodeImage", contents=_BMP, dtype="float32"),
+    row("DecodeWebP", contents=_fixture("pil_rgba_lossless.webp")),
+    row("DecodeWebP", contents=_fixture("pil_anim_rgba.webp"), channels=4),
+    err("DecodeWebP", contents=_fixture("pil_rgb_lossless.webp"), channels=4),
 ]

@@ -67,6 +67,10 @@ _QUANTIZED = Unsupported(
     "no torch tensors in tf1compat",
     "tf.quantization.fake_quant_* or quantize_and_dequantize (quantization simulated in "
     "float), or torch.ao.quantization on the equivalent torch model")
+_JPEG_XL = Unsupported("JPEG XL decoding needs libjxl, which Pillow (tf1compat's image "
+                       "codec library) does not include",
+                       "convert the files to PNG, JPEG or WebP (e.g. with libjxl's djxl) "
+                       "and decode them with tf.io.decode_image")
 _MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
                         "tf.config.optimizer.set_jit (plans run through torch.compile)")
 
@@ -96,9 +100,11 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                 "os.path or importlib.resources"),
     "check_pinned": _tf_only("a TensorFlow-internal helper (not for public use)"),
     "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
-                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API"),
-    "types": Unsupported("tf.types holds TF 2 type annotations outside the TF 1.x API",
-                         "tf.Tensor / typing annotations"),
+                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API",
+                                "the float8/int4 dtypes are tf.dtypes.experimental's"),
+    "types.experimental.FunctionType": Unsupported(
+        "tf.function's TF 2 FunctionType (its traced signature) is not provided",
+        "inspect.signature of the Python function"),
     "autograph.to_graph": _AUTOGRAPH,
     "autograph.to_code": _AUTOGRAPH,
     "autograph.convert": _AUTOGRAPH,
@@ -138,8 +144,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "tf.keras.layers.LSTM"),
     "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
                                          "tf.keras.layers.GRU (reset_after=True)"),
-    "keras.backend.ctc_decode": Unsupported("the CTC decoders (tf.nn.ctc_greedy_decoder / "
-                                            "ctc_beam_search_decoder) are not implemented"),
     "train.experimental": _MIXED_PRECISION,
     "contrib.mixed_precision": _MIXED_PRECISION,
     "nondifferentiable_batch_function": Unsupported(
@@ -161,7 +165,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "train.sdca_optimizer": _SDCA,
     "train.sdca_fprint": _SDCA,
     "train.sdca_shrink_l1": _SDCA,
-    "flags.tf_decorator": _tf_only("a TensorFlow-internal module exported by accident"),
     "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: its own "
                                  "Estimators, ModelFnOps, MetricSpec, datasets and monitors "
                                  "are not provided (Experiment, learn_runner, RunConfig, "
@@ -221,6 +224,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                            "tf.metrics update ops run in a Session loop"),
     "contrib.slim.data": _moved("slim's queue-based data providers and decoders",
                                 "tf.data with tf.parse_single_example"),
+    "image.decode_jxl": _JPEG_XL,
+    "io.decode_jxl": _JPEG_XL,
     # -- queue-based input ---------------------------------------------------------------------
     "LMDBReader": Unsupported("LMDB databases are not read (tf1compat has no LMDB "
                               "dependency)",

@@ -24,6 +24,7 @@ from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._narrow_casts import narrow_cast
 from tf1compat.ops._shape_rules import (broadcast_rule, node_desc,
                                         unary_rule)
 from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimum_formula,
@@ -339,6 +340,9 @@ def _cast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         names = {"float32": "float", "float64": "double", "float16": "half"}
         raise NotImplementedError(f"Cast {names.get(src.name, src.name)} to "
                                   f"{names.get(dst.name, dst.name)} is not supported")
+    narrow = narrow_cast(src, dst)
+    if narrow is not None:
+        return narrow
     if src.is_complex and not dst.is_complex:
         return lambda x: torch.real(x).to(target)
     return lambda x: x.to(target)

@@ -116,8 +116,8 @@ class SessionRuntime:
 
 def _to_numpy(value: Any, copy: bool) -> Any:
     if isinstance(value, torch.Tensor):
-        if value.dtype == torch.bfloat16:
-            arr = _bfloat16_to_numpy(value)
+        if value.dtype in _ML_DTYPE_NAMES:
+            arr = _ml_dtypes_numpy(value)
         else:
             arr = value.numpy(force=True)
             if copy and value.device.type == "cpu":
@@ -130,13 +130,25 @@ def _to_numpy(value: Any, copy: bool) -> Any:
     return value
 
 
-def _bfloat16_to_numpy(value: torch.Tensor) -> np.ndarray:
+# torch dtypes numpy lacks: TF hands their values back as ml_dtypes arrays.
+_ML_DTYPE_NAMES = {getattr(torch, name): name for name in (
+    "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz")
+    if hasattr(torch, name)}
+
+
+def _ml_dtypes_numpy(value: torch.Tensor) -> np.ndarray:
     as_float = value.detach().float().cpu().numpy()
+    name = _ML_DTYPE_NAMES[value.dtype]
     try:
         import ml_dtypes
-        return as_float.astype(ml_dtypes.bfloat16)
     except ImportError:  # pragma: no cover - ml_dtypes absent
-        return as_float
+        if value.dtype == torch.bfloat16:
+            return as_float
+        raise NotImplementedError(
+            f"Fetching {name} values needs the ml_dtypes package (numpy has no {name} "
+            "type): pip install ml_dtypes, or tf.cast the tensor to tf.float32 first"
+        ) from None
+    return as_float.astype(getattr(ml_dtypes, name))
 
 
 def _feed_to_value(tensor: Tensor, value: Any, device: torch.device) -> Tuple[Any, Any]:
