@@ -323,6 +323,7 @@ from tf1compat.api import autograph, config
 from tf1compat.training.module import Module
 from tf1compat.util.tf_logging import get_logger
 from tf1compat.variables.variables import init_scope
+from tf1compat.api import mixed_precision   # TF1 loss scaling: training/experimental/
 from tf1compat.api import raw_ops     # generated from the op declarations: api/raw_ops.py
 from tf1compat import keras, summary
 from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage, SessionLog,
