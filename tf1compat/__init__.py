@@ -332,6 +332,9 @@ from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage,
 # -- estimators and feature columns (issue 14) ------------------------------------------------------
 # (section: estimator)
 from tf1compat import estimator, feature_column
+from tf1compat.api import keras_estimator as _keras_estimator
+
+keras.estimator = _keras_estimator    # tf.keras.estimator (estimator/keras_lib.py)
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall
