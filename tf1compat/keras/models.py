@@ -6,13 +6,15 @@ from typing import Any, Callable, Optional
 
 from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.engine.training import Model
+from tf1compat.keras.premade_models import LinearModel, WideDeepModel
 from tf1compat.keras.saving.model_config import (model_from_config, model_from_json,
                                                  model_from_yaml)
 from tf1compat.keras.saving.save import load_model, save_model
 from tf1compat.util import nest
 
 __all__ = ["Model", "Sequential", "save_model", "load_model", "model_from_config",
-           "model_from_json", "model_from_yaml", "clone_model"]
+           "model_from_json", "model_from_yaml", "clone_model", "LinearModel",
+           "WideDeepModel"]
 
 
 def _clone_layer(layer: Any) -> Any:
