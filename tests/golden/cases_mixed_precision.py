@@ -195,3 +195,68 @@ def case_graph_rewrite_fixed_scale(tf):
     tf.train.experimental.disable_mixed_precision_graph_rewrite()
     return {"type": type(opt).__name__, "scale": type(opt._loss_scale).__name__,
             "repr": repr(opt._loss_scale)}
+
+
+# -- tf.keras.mixed_precision.LossScaleOptimizer (tf-keras 2.21, v1 training loop) ----------
+
+def _keras_model(tf):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(
+        2, input_shape=(2,), kernel_initializer=tf.keras.initializers.Constant(W0))])
+    return model
+
+
+def case_keras_loss_scale_optimizer_fit(tf):
+    opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.05),
+                                                      initial_scale=8.,
+                                                      dynamic_growth_steps=2)
+    model = _keras_model(tf)
+    model.compile(opt, "mse")
+    y = np.array([[1.0, 0.0], [0.0, 1.0]], np.float32)
+    x_bad = np.array([[1.0, np.inf], [3.0, -1.0]], np.float32)
+    sess = tf.keras.backend.get_session()
+    out = {"props": [opt.dynamic, opt.initial_scale, opt.dynamic_growth_steps,
+                     type(opt.inner_optimizer).__name__],
+           "config": opt.get_config()["dynamic_growth_steps"]}
+    history = []
+    for x in [X, X, X, x_bad, X]:
+        loss = model.train_on_batch(x, y)
+        history.append([float(loss), sess.run(opt.loss_scale),
+                        int(sess.run(opt.dynamic_counter)),
+                        int(sess.run(opt.iterations)), model.get_weights()[0]])
+    out["history"] = history
+    out["globals"] = sorted(v.name for v in tf.global_variables())
+    out["weights"] = [w.name for w in opt.weights]
+    return out
+
+
+def case_keras_loss_scale_optimizer_fixed_and_scaling(tf):
+    opt = tf.keras.mixed_precision.LossScaleOptimizer(
+        tf.keras.optimizers.SGD(0.1), dynamic=False, initial_scale=16)
+    loss = tf.constant(2.0)
+    g = tf.constant([32.0, 64.0])
+    with tf.Session() as sess:
+        values = sess.run([opt.get_scaled_loss(loss), opt.get_unscaled_gradients([g, None])[0],
+                           opt.loss_scale])
+    return {"values": values, "dynamic": opt.dynamic, "counter": opt.dynamic_counter,
+            "config": opt.get_config()["initial_scale"],
+            "errors": [catch(lambda: tf.keras.mixed_precision.LossScaleOptimizer(
+                           tf.train.GradientDescentOptimizer(0.1))),
+                       catch(lambda: tf.keras.mixed_precision.LossScaleOptimizer(
+                           tf.keras.optimizers.SGD(), dynamic=False), message=True),
+                       catch(lambda: tf.keras.mixed_precision.LossScaleOptimizer(
+                           tf.keras.optimizers.SGD(), dynamic=1), message=True),
+                       catch(lambda: tf.keras.mixed_precision.LossScaleOptimizer(opt))]}
+
+
+def case_graph_rewrite_keras_optimizer(tf):
+    wrapped = [tf.train.experimental.enable_mixed_precision_graph_rewrite(
+        tf.keras.optimizers.SGD(0.1), loss_scale=ls) for ls in
+        ["dynamic", 128, tf.train.experimental.DynamicLossScale(4., 10)]]
+    tf.train.experimental.disable_mixed_precision_graph_rewrite()
+    err = catch(lambda: tf.train.experimental.enable_mixed_precision_graph_rewrite(
+        tf.keras.optimizers.SGD(0.1),
+        loss_scale=tf.train.experimental.DynamicLossScale(multiplier=3.)), message=True)
+    tf.train.experimental.disable_mixed_precision_graph_rewrite()
+    return {"types": [type(w).__name__ for w in wrapped],
+            "props": [[w.dynamic, w.initial_scale, w.dynamic_growth_steps] for w in wrapped],
+            "error": err}
