@@ -1,0 +1,116 @@
+"""TF1 mixed precision beyond the goldens (tests/golden/cases_mixed_precision.py): which
+Sessions the graph rewrite affects, float16 autocast on CUDA (skipped without a GPU), and
+model_to_estimator's unsupported paths."""
+
+import numpy as np
+import pytest
+import torch
+
+import tf1compat as tf
+from tf1compat.runtime import mixed_precision_state
+
+X = np.array([[1.0 / 3.0, 2.0 / 3.0], [1e-3, 7.123456]], np.float32)
+W = np.array([[1.000123, -0.333333], [3.14159265, 2.7182818]], np.float32)
+
+
+@pytest.fixture(autouse=True)
+def _rewrite_off():
+    tf.reset_default_graph()
+    yield
+    mixed_precision_state.set_graph_rewrite_enabled(False)
+
+
+def _matmul_graph():
+    w = tf.get_variable("w", initializer=tf.constant(W))
+    y = tf.matmul(tf.constant(X), w)
+    loss = tf.reduce_sum(tf.square(y))
+    return w, y, loss
+
+
+def test_rewrite_on_cpu_keeps_float32_numerics():
+    w, y, loss = _matmul_graph()
+    opt = tf.train.experimental.enable_mixed_precision_graph_rewrite(
+        tf.train.GradientDescentOptimizer(0.01))
+    train = opt.minimize(loss)
+    with tf.Session() as sess:
+        assert sess._autocast is None            # TF converts ops on GPUs only
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_allclose(sess.run(y), X @ W, rtol=1e-6)
+        sess.run(train)
+        assert sess.run(w).dtype == np.float32
+
+
+def test_disable_warns_when_already_disabled(caplog):
+    tf.train.experimental.disable_mixed_precision_graph_rewrite()
+    assert "already disabled" in caplog.text
+
+
+def test_sessions_created_before_enabling_are_reported():
+    _matmul_graph()
+    with tf.Session():
+        pass
+    assert mixed_precision_state.non_mixed_precision_session_created()
+
+
+def test_keras_policy_and_graph_rewrite_exclude_each_other():
+    mixed_precision_state.set_using_mixed_precision_policy(True)
+    try:
+        with pytest.raises(ValueError, match="global Keras dtype Policy"):
+            tf.train.experimental.enable_mixed_precision_graph_rewrite(
+                tf.train.GradientDescentOptimizer(0.1))
+    finally:
+        mixed_precision_state.set_using_mixed_precision_policy(False)
+
+
+def test_model_to_estimator_object_checkpoint_format_is_not_implemented(tmp_path):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    model.compile("sgd", "mse")
+    with pytest.raises(NotImplementedError, match="checkpoint_format='checkpoint'"):
+        tf.keras.estimator.model_to_estimator(keras_model=model, model_dir=str(tmp_path),
+                                              checkpoint_format="checkpoint")
+
+
+def test_model_to_estimator_subclassed_model_is_not_implemented(tmp_path):
+    class Sub(tf.keras.Model):
+        def call(self, x):
+            return x
+
+    with pytest.raises(NotImplementedError, match="subclassed"):
+        tf.keras.estimator.model_to_estimator(keras_model=Sub(), model_dir=str(tmp_path))
+
+
+# -- CUDA (skipped without a GPU) ----------------------------------------------------------------
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_cuda_rewrite_runs_float16_and_keeps_declared_dtypes():
+    w, y, loss = _matmul_graph()
+    with tf.Session() as before:               # created before enabling: stays float32
+        before.run(tf.global_variables_initializer())
+        exact = before.run(y)
+    opt = tf.train.experimental.enable_mixed_precision_graph_rewrite(
+        tf.train.GradientDescentOptimizer(0.001))
+    train = opt.minimize(loss)
+    with tf.Session() as sess:
+        assert sess._autocast is not None
+        sess.run(tf.global_variables_initializer())
+        fast = sess.run(y)
+        assert fast.dtype == np.float32                        # the graph's dtype
+        half = (X.astype(np.float16) @ W.astype(np.float16)).astype(np.float32)
+        np.testing.assert_allclose(fast, half, rtol=2e-3)
+        assert not np.array_equal(fast, exact)                 # float16 matmul ran
+        sess.run(train)
+        assert sess.run(w).dtype == np.float32                 # variables stay float32
+    np.testing.assert_allclose(exact, X @ W, rtol=1e-6)
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_cuda_config_auto_mixed_precision_on():
+    _, y, _ = _matmul_graph()
+    config = tf.ConfigProto()
+    config.graph_options.rewrite_options.auto_mixed_precision = 1     # ON
+    with tf.Session(config=config) as sess:
+        assert sess._autocast is not None
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(y).dtype == np.float32
