@@ -114,3 +114,30 @@ def test_cuda_config_auto_mixed_precision_on():
         assert sess._autocast is not None
         sess.run(tf.global_variables_initializer())
         assert sess.run(y).dtype == np.float32
+
+
+def test_autocast_path_keeps_fetch_and_variable_dtypes(monkeypatch):
+    """The session's autocast path, exercised on the CPU with bfloat16 autocast: fetched
+    values and variables (assigned, initialized from autocast results, or updated by the
+    optimizer) keep their declared float32 dtype."""
+    import tf1compat.runtime.session as session_module
+    monkeypatch.setattr(session_module, "session_autocast",
+                        lambda config, device: lambda: torch.autocast("cpu",
+                                                                      dtype=torch.bfloat16))
+    w, y, loss = _matmul_graph()
+    v = tf.Variable(tf.zeros([2, 2]), name="v")
+    u = tf.Variable(tf.matmul(tf.constant(X), tf.constant(W)), name="u")
+    assign = tf.assign(v, y)
+    train = tf.train.experimental.MixedPrecisionLossScaleOptimizer(
+        tf.train.AdamOptimizer(0.01), "dynamic").minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        fetched = sess.run(y)
+        assert fetched.dtype == np.float32
+        np.testing.assert_allclose(fetched, X @ W, rtol=1e-2)
+        assert not np.allclose(fetched, X @ W, rtol=1e-5)      # bfloat16 matmul ran
+        sess.run([assign, train])
+        store = dict.items(sess._runtime.state)
+        dtypes = {k: val.dtype for k, val in store if isinstance(val, torch.Tensor)}
+        assert dtypes["v"] == dtypes["u"] == dtypes["w"] == torch.float32
+        assert dtypes["current_loss_scale"] == torch.float32

@@ -492,8 +492,17 @@ class BaseSession:
                       elements: Sequence[Any]) -> List[Any]:
         """Runs `plan` under the mixed-precision autocast; fetched tensors are cast back
         to their declared dtypes, as TF's rewrite keeps the graph's outputs."""
+        state = self._runtime.state
+        before = {k: v.dtype for k, v in dict.items(state) if isinstance(v, torch.Tensor)}
         with self._autocast():
             raw = list(plan.fn(feed_values, store))
+        # Variables keep their dtypes (TF's rewrite casts before writing them).
+        for key, value in list(dict.items(state)):
+            if isinstance(value, torch.Tensor) and \
+                    value.dtype in (torch.float16, torch.bfloat16):
+                declared = before.get(key) or self._declared_variable_dtype(key)
+                if declared is not None and declared != value.dtype:
+                    dict.__setitem__(state, key, value.to(declared))
         for i, element in enumerate(elements):
             value = raw[i]
             if type(element) is Tensor and isinstance(value, torch.Tensor) and \
@@ -502,6 +511,14 @@ class BaseSession:
                 if declared is not None and declared != value.dtype:
                     raw[i] = value.to(declared)
         return raw
+
+    def _declared_variable_dtype(self, key: str) -> Optional[torch.dtype]:
+        """The torch dtype of the variable op named `key` (None when there is none)."""
+        try:
+            dtype = self._graph.get_operation_by_name(key).get_attr("dtype")
+        except (KeyError, ValueError):
+            return None
+        return getattr(dtype, "torch_dtype", None)
 
     def _closed_error(self, e: Exception) -> Optional[errors.OpError]:
         """A run the session's `close()` cut short fails with TF's CancelledError,
