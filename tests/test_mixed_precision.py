@@ -1,6 +1,6 @@
 """TF1 mixed precision beyond the goldens (tests/golden/cases_mixed_precision.py): which
 Sessions the graph rewrite affects, float16 autocast on CUDA (skipped without a GPU), and
-model_to_estimator's unsupported paths."""
+model_to_estimator's unsupported path (subclassed models)."""
 
 import numpy as np
 import pytest
@@ -60,14 +60,6 @@ def test_keras_policy_and_graph_rewrite_exclude_each_other():
                 tf.train.GradientDescentOptimizer(0.1))
     finally:
         mixed_precision_state.set_using_mixed_precision_policy(False)
-
-
-def test_model_to_estimator_object_checkpoint_format_is_not_implemented(tmp_path):
-    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
-    model.compile("sgd", "mse")
-    with pytest.raises(NotImplementedError, match="checkpoint_format='checkpoint'"):
-        tf.keras.estimator.model_to_estimator(keras_model=model, model_dir=str(tmp_path),
-                                              checkpoint_format="checkpoint")
 
 
 def test_model_to_estimator_subclassed_model_is_not_implemented(tmp_path):

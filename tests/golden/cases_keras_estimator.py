@@ -1,7 +1,7 @@
 """Golden cases: tf.keras.estimator.model_to_estimator — a compiled Keras model as an
 Estimator: warm start from the model's current weights, train 2 epochs on fixed data,
-evaluate (loss and Keras metrics), predict, export_saved_model; the 'saver' checkpoint
-format, metric_names_map, export_outputs, dict inputs (recorded under TF 2.15 +
+evaluate (loss and Keras metrics), predict, export_saved_model; the 'saver' and 'checkpoint'
+formats, metric_names_map, export_outputs, dict inputs (recorded under TF 2.15 +
 tensorflow-estimator)."""
 
 import os
@@ -82,6 +82,20 @@ def case_metric_names_map_and_export_outputs(tf):
             metric_names_map={"acc": "accuracy", "mean_squared_error": "mse"},
             export_outputs={"dense_1": tf.estimator.export.RegressionOutput})
         return _run(tf, est, d)
+
+
+def case_sequential_checkpoint_format(tf):
+    model = _sequential(tf, metrics=("accuracy", "mse"))
+    with model_dir() as d:
+        est = tf.keras.estimator.model_to_estimator(keras_model=model, model_dir=d,
+                                                    checkpoint_format="checkpoint")
+        out = _run(tf, est, d, export=False)
+        out["keras_keys"] = sorted(n for n, _ in tf.train.list_variables(
+            os.path.join(d, "keras", "keras_model.ckpt")))
+        out["warm_start_again"] = as_py(tf.keras.estimator.model_to_estimator(
+            keras_model=model, model_dir=d, checkpoint_format="checkpoint").evaluate(
+                lambda: _eval_input(tf)))
+    return out
 
 
 def case_adam_and_config(tf):

@@ -10,7 +10,8 @@ objects as eval_metric_ops, PREDICT (and the default serving signature) the outp
 by the model's output names. Before the Estimator exists, the model's current weights are
 written to `<model_dir>/keras/keras_model.ckpt` and the Estimator warm-starts from there,
 as TF does: with `checkpoint_format='saver'` (compat.v1's default) a name-based
-checkpoint; 'checkpoint' (an object-based checkpoint) is not supported yet.
+checkpoint; with 'checkpoint' an object-based one (`model.save_weights`), and the
+Estimator's own checkpoints then use the model's object-based keys too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from tf1compat.estimator import estimator as estimator_lib
 from tf1compat.estimator.export.export_output import PredictOutput
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.model_fn import EstimatorSpec
+from tf1compat.framework import dtypes
+from tf1compat.framework.constant_op import constant
 from tf1compat.framework import random_seed
 from tf1compat.framework.graph import Graph
 from tf1compat.framework.sparse_tensor import convert_to_tensor_or_sparse_tensor
@@ -33,10 +36,15 @@ from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.models import clone_model
 from tf1compat.keras.saving.save import load_model
 from tf1compat.keras.utils.serialization import CustomObjectScope
+from tf1compat.ops.control_flow_ops import no_op
 from tf1compat.runtime.session import Session
+from tf1compat.serialization.object_graph import OBJECT_GRAPH_KEY, serialize_object_graph
 from tf1compat.training import training_util
 from tf1compat.training.saving.checkpoint_state import latest_checkpoint
+from tf1compat.training.saving import object_checkpoint
+from tf1compat.training.saving.saveable import SaveableObject, SaveSpec
 from tf1compat.training.saving.saver import Saver
+from tf1compat.training.sessions.monitored_session import Scaffold
 from tf1compat.util import gfile, tf_logging
 
 __all__ = ["model_to_estimator", "FormattedKeyError"]
@@ -172,9 +180,35 @@ def _keras_metrics(model: Any, metric_names_map: Optional[Dict[str, str]]) -> An
     return {metric_names_map[m.name]: m for m in metrics}
 
 
+class _ObjectGraphSaveable(SaveableObject):
+    """The serialized object graph, saved under TF's `_CHECKPOINTABLE_OBJECT_GRAPH` key
+    beside the values; restoring it does nothing."""
+
+    def __init__(self, serialized: bytes):
+        tensor = constant(serialized, dtype=dtypes.string)
+        super().__init__(tensor, [SaveSpec(tensor, "", OBJECT_GRAPH_KEY)], OBJECT_GRAPH_KEY)
+
+    def restore(self, restored_tensors: Any, restored_shapes: Any) -> Any:
+        return no_op()
+
+
+def _object_based_scaffold(model: Any) -> Scaffold:
+    """A Scaffold whose Saver writes and reads the model's object-based keys
+    (`layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE`, ...) with the global step
+    tracked as `estimator_global_step`, as TF's `checkpoint_format='checkpoint'`."""
+    model._track_trackable(training_util.get_global_step(), "estimator_global_step",
+                           overwrite=True)
+    gathered = object_checkpoint.gather_object_graph(model)
+    var_list: Dict[str, Any] = dict(gathered.values)
+    var_list[OBJECT_GRAPH_KEY] = _ObjectGraphSaveable(
+        serialize_object_graph(gathered.proto_structure()))
+    return Scaffold(saver=Saver(var_list=var_list, sharded=True))
+
+
 def _create_keras_model_fn(keras_model: Any, custom_objects: Any,
                            metric_names_map: Optional[Dict[str, str]],
-                           export_outputs: Optional[Dict[str, Any]]) -> Any:
+                           export_outputs: Optional[Dict[str, Any]],
+                           save_object_ckpt: bool = False) -> Any:
     try:
         optimizer_config = keras_model.optimizer.get_config()
     except (NotImplementedError, AttributeError):
@@ -194,6 +228,7 @@ def _create_keras_model_fn(keras_model: Any, custom_objects: Any,
             eval_metric_ops = _keras_metrics(model, metric_names_map)
         if mode == ModeKeys.TRAIN:
             train_op = model.train_function.updates_op
+        scaffold = _object_based_scaffold(model) if save_object_ckpt else None
         outputs = {_DEFAULT_SERVING_KEY: PredictOutput(predictions)}
         if export_outputs is not None:
             missed = set(export_outputs) - set(model.output_names)
@@ -207,7 +242,7 @@ def _create_keras_model_fn(keras_model: Any, custom_objects: Any,
                 outputs[key] = output_cls(predictions[key])
         return EstimatorSpec(mode=mode, predictions=predictions, loss=loss,
                              train_op=train_op, eval_metric_ops=eval_metric_ops,
-                             export_outputs=outputs)
+                             export_outputs=outputs, scaffold=scaffold)
     return model_fn
 
 
@@ -216,7 +251,8 @@ def _any_weight_initialized(keras_model: Any) -> bool:
                for layer in keras_model.layers for w in layer.weights)
 
 
-def _save_first_checkpoint(keras_model: Any, custom_objects: Any, config: Any) -> str:
+def _save_first_checkpoint(keras_model: Any, custom_objects: Any, config: Any,
+                           save_object_ckpt: bool) -> str:
     """Writes the Keras model's current weights (or fresh ones) as the checkpoint the
     Estimator warm-starts from, unless `<model_dir>/keras` already has one."""
     keras_model_dir = os.path.join(config.model_dir, "keras")
@@ -236,7 +272,12 @@ def _save_first_checkpoint(keras_model: Any, custom_objects: Any, config: Any) -
                 model.set_weights(weights)
             backend._initialize_variables(sess)
             latest_path = os.path.join(keras_model_dir, "keras_model.ckpt")
-            Saver().save(sess, latest_path)
+            if save_object_ckpt:
+                model._track_trackable(training_util.get_global_step(),
+                                       "estimator_global_step")
+                model.save_weights(latest_path)
+            else:
+                Saver().save(sess, latest_path)
     return latest_path
 
 
@@ -269,24 +310,21 @@ def model_to_estimator(keras_model: Any = None, keras_model_path: Optional[str] 
         keras_model = load_model(keras_model_path)
     else:
         tf_logging.info("Using the Keras model provided.")
-    if checkpoint_format == "checkpoint":
-        raise NotImplementedError(
-            "model_to_estimator(checkpoint_format='checkpoint') (object-based estimator "
-            "checkpoints) is not supported by tf1compat; use checkpoint_format='saver', "
-            "compat.v1's default")
-    if checkpoint_format != "saver":
+    if checkpoint_format not in ("saver", "checkpoint"):
         raise ValueError('Checkpoint format must be one of "checkpoint" or "saver". Got '
                          f"{checkpoint_format}")
     if not getattr(keras_model, "optimizer", None):
         raise ValueError("The given keras model has not been compiled yet. Please compile "
                          "the model with `model.compile()` before calling "
                          "`model_to_estimator()`.")
+    save_object_ckpt = checkpoint_format == "checkpoint"
     model_fn = _create_keras_model_fn(keras_model, custom_objects, metric_names_map,
-                                      export_outputs)
+                                      export_outputs, save_object_ckpt)
     if not _any_weight_initialized(keras_model):
         backend.set_session(Session(config=config.session_config))
     warm_start_path = None
     if config.is_chief:
-        warm_start_path = _save_first_checkpoint(keras_model, custom_objects, config)
+        warm_start_path = _save_first_checkpoint(keras_model, custom_objects, config,
+                                                 save_object_ckpt)
     return estimator_lib.Estimator(model_fn, config=config,
                                    warm_start_from=warm_start_path)
