@@ -502,7 +502,7 @@ class BaseSession:
                     value.dtype in (torch.float16, torch.bfloat16):
                 declared = before.get(key) or self._declared_variable_dtype(key)
                 if declared is not None and declared != value.dtype:
-                    dict.__setitem__(state, key, value.to(declared))
+                    state[key] = value.to(declared)
         for i, element in enumerate(elements):
             value = raw[i]
             if type(element) is Tensor and isinstance(value, torch.Tensor) and \
