@@ -218,8 +218,11 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         if isinstance(dtype, dict):
             dtype = dtype.get("config", {}).get("name")
         if dtype in ("mixed_float16", "mixed_bfloat16"):
-            raise NotImplementedError("Keras mixed-precision policies are not supported by "
-                                      "tf1compat")
+            raise NotImplementedError(
+                f"Keras mixed-precision policies (dtype={dtype!r}) are not supported by "
+                "tf1compat (its layers have no autocast variables); use "
+                "tf.train.experimental.enable_mixed_precision_graph_rewrite (float16 "
+                "autocast on CUDA) or a float16 layer dtype")
         if not dtype and getattr(self, "_v2_dtype_behavior", False):
             dtype = backend.floatx()
         self._dtype = D.as_dtype(dtype).name if dtype else None
