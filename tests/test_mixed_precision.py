@@ -133,3 +133,54 @@ def test_autocast_path_keeps_fetch_and_variable_dtypes(monkeypatch):
         dtypes = {k: val.dtype for k, val in store if isinstance(val, torch.Tensor)}
         assert dtypes["v"] == dtypes["u"] == dtypes["w"] == torch.float32
         assert dtypes["current_loss_scale"] == torch.float32
+
+
+# -- Keras dtype policies -------------------------------------------------------------------------
+
+def test_set_global_policy_needs_v2_dtype_behavior():
+    with pytest.raises(ValueError, match="V2 dtype behavior"):
+        tf.keras.mixed_precision.set_global_policy("mixed_float16")
+    assert tf.keras.mixed_precision.global_policy().name == "_infer"
+
+
+def test_global_policy_applies_to_new_layers_and_excludes_the_rewrite():
+    tf.keras.layers.enable_v2_dtype_behavior()
+    try:
+        tf.keras.mixed_precision.experimental.set_policy("mixed_bfloat16")
+        layer = tf.keras.layers.Dense(2)
+        y = layer(tf.constant(X))
+        assert (layer.dtype, layer.compute_dtype, y.dtype) == ("float32", "bfloat16",
+                                                               tf.bfloat16)
+        assert [w.dtype.base_dtype for w in layer.weights] == [tf.float32, tf.float32]
+        with pytest.raises(ValueError, match="global Keras dtype Policy"):
+            tf.train.experimental.enable_mixed_precision_graph_rewrite(
+                tf.train.GradientDescentOptimizer(0.1))
+    finally:
+        tf.keras.mixed_precision.set_global_policy(None)
+        tf.keras.layers.disable_v2_dtype_behavior()
+    assert not mixed_precision_state.is_using_mixed_precision_policy()
+
+
+def test_policy_names_and_autocast_variable_outside_a_call():
+    with pytest.raises(ValueError, match="Cannot convert value"):
+        tf.keras.mixed_precision.Policy("mixed_int8")
+    with pytest.raises(TypeError, match="must be a string"):
+        tf.keras.mixed_precision.Policy(tf.float16)
+    policy = tf.keras.mixed_precision.Policy("mixed_float16")
+    assert (policy.compute_dtype, policy.variable_dtype) == ("float16", "float32")
+    layer = tf.keras.layers.Dense(2, dtype=policy)
+    layer(tf.constant(X))
+    assert layer.kernel.dtype.base_dtype == tf.float32       # outside the layer's call
+    assert tf.convert_to_tensor(layer.kernel).dtype == tf.float32
+    config = layer.get_config()
+    assert config["dtype"] == {"class_name": "Policy", "config": {"name": "mixed_float16"}}
+    assert type(layer).from_config(config).compute_dtype == "float16"
+
+
+def test_experimental_loss_scale_optimizer_takes_a_tf1_loss_scale():
+    opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(
+        tf.keras.optimizers.SGD(0.1), tf.train.experimental.DynamicLossScale(4., 10))
+    assert (opt.dynamic, opt.initial_scale, opt.dynamic_growth_steps) == (True, 4., 10)
+    fixed = tf.keras.mixed_precision.experimental.LossScaleOptimizer(
+        tf.keras.optimizers.SGD(0.1), 64)
+    assert (fixed.dynamic, fixed.initial_scale) == (False, 64)

@@ -26,7 +26,8 @@ from tf1compat.training.experimental.loss_scale import (DynamicLossScale, FixedL
                                                         LossScale, _graph_key)
 from tf1compat.variables.variables import Variable
 
-__all__ = ["LossScaleOptimizer", "loss_scale_optimizer_from_v1_loss_scale"]
+__all__ = ["LossScaleOptimizer", "ExperimentalLossScaleOptimizer",
+           "loss_scale_optimizer_from_v1_loss_scale"]
 
 _DEFAULT_INITIAL_SCALE = 2 ** 15
 _DEFAULT_GROWTH_STEPS = 2000
@@ -247,26 +248,39 @@ class LossScaleOptimizer(OptimizerV2):
         return cls(inner, **config)
 
 
-def loss_scale_optimizer_from_v1_loss_scale(optimizer: OptimizerV2, loss_scale: Any
-                                            ) -> LossScaleOptimizer:
-    """The LossScaleOptimizer `enable_mixed_precision_graph_rewrite` wraps a Keras
-    optimizer in, with the algorithm of a TF1 loss scale (or "dynamic", a number)."""
+def _v1_loss_scale_kwargs(loss_scale: Any) -> Dict[str, Any]:
+    """LossScaleOptimizer arguments for a TF1 loss scale ("dynamic", a number, a
+    FixedLossScale or a DynamicLossScale with multiplier 2)."""
     if isinstance(loss_scale, (int, float)):
-        return LossScaleOptimizer(optimizer, dynamic=False, initial_scale=loss_scale)
+        return {"dynamic": False, "initial_scale": loss_scale}
     if isinstance(loss_scale, FixedLossScale):
-        return LossScaleOptimizer(optimizer, dynamic=False,
-                                  initial_scale=loss_scale._loss_scale_value)
+        return {"dynamic": False, "initial_scale": loss_scale._loss_scale_value}
     if isinstance(loss_scale, str) and loss_scale == "dynamic":
-        return LossScaleOptimizer(optimizer)
+        return {}
     if isinstance(loss_scale, DynamicLossScale):
         if loss_scale.multiplier != 2:
             raise ValueError('When passing a DynamicLossScale to "loss_scale", '
                              f"DynamicLossScale.multiplier must be 2. Got: {loss_scale}")
-        return LossScaleOptimizer(optimizer, initial_scale=loss_scale.initial_loss_scale,
-                                  dynamic_growth_steps=loss_scale.increment_period)
+        return {"initial_scale": loss_scale.initial_loss_scale,
+                "dynamic_growth_steps": loss_scale.increment_period}
     if isinstance(loss_scale, LossScale):
         raise TypeError("Passing a LossScale that is not a FixedLossScale or a "
                         f"DynamicLossScale is not supported. Got: {loss_scale}")
     raise ValueError('Invalid value passed to loss_scale. loss_scale must be the string '
                      '"dynamic" (recommended), an int, a float, a FixedLossScale, or a '
                      f"DynamicLossScale. Got value: {loss_scale}")
+
+
+def loss_scale_optimizer_from_v1_loss_scale(optimizer: OptimizerV2, loss_scale: Any
+                                            ) -> LossScaleOptimizer:
+    """The LossScaleOptimizer `enable_mixed_precision_graph_rewrite` wraps a Keras
+    optimizer in, with the algorithm of a TF1 loss scale (or "dynamic", a number)."""
+    return LossScaleOptimizer(optimizer, **_v1_loss_scale_kwargs(loss_scale))
+
+
+class ExperimentalLossScaleOptimizer(LossScaleOptimizer):
+    """TF 1.15's `tf.keras.mixed_precision.experimental.LossScaleOptimizer(optimizer,
+    loss_scale)`: the loss scale given TF1's way."""
+
+    def __init__(self, optimizer: Any, loss_scale: Any):
+        super().__init__(optimizer, **_v1_loss_scale_kwargs(loss_scale))
