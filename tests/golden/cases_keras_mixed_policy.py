@@ -66,3 +66,25 @@ def case_mixed_model_fit(tf):
             "weights": model.get_weights(), "optimizer": type(model.optimizer).__name__,
             "predict": model.predict(X), "variables": sorted(
                 v.name for v in tf.global_variables() if "training" not in v.name)}
+
+
+@tolerance(rtol=1e-3, atol=1e-4)
+def case_mixed_float16_model_compile_wraps_optimizer(tf):
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__(dtype="mixed_float16")
+            self.dense = tf.keras.layers.Dense(
+                1, kernel_initializer=tf.constant_initializer([[0.5], [-1.0], [0.25]]))
+
+        def call(self, x):
+            return tf.cast(self.dense(x), tf.float32)
+
+    model = Net()
+    model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    y = np.array([[1.0], [-1.0]], np.float32)
+    history = model.fit(X, y, epochs=2, verbose=0)
+    return {"optimizer": type(model.optimizer).__name__,
+            "inner": type(model.optimizer.inner_optimizer).__name__,
+            "policy": model.dtype_policy.name, "dense_policy": model.dense.dtype_policy.name,
+            "loss": [float(v) for v in history.history["loss"]],
+            "weights": model.get_weights()}

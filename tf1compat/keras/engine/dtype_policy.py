@@ -3,10 +3,11 @@
 `'mixed_float16'` / `'mixed_bfloat16'` layers work.
 
 A layer built with a mixed policy keeps float32 variables (`layer.dtype`, its weights and
-checkpoints) but computes in float16/bfloat16 (`layer.compute_dtype`): its floating inputs
-are cast on the way in, and inside its call each of its weights reads as the compute dtype
-(`AutoCastVariable`: the layer's attribute, e.g. `layer.kernel`, wraps the float32
-variable and casts when read inside a layer call). Optimizers, `get_weights` and savers see
+checkpoints) but computes in float16/bfloat16 (`layer.compute_dtype`): inside its call
+each of its weights reads as the compute dtype (`AutoCastVariable`: the layer's attribute,
+e.g. `layer.kernel`, wraps the float32 variable and casts when read inside a layer call).
+Inputs are cast by layers that cast their own (Dense), or by every layer under V2 dtype
+behaviour, as in tf-keras. Optimizers, `get_weights` and savers see
 the float32 variables. `set_global_policy` needs V2 dtype behaviour, as in tf-keras under
 TF1 behaviour; then layers without a dtype take the global policy.
 """
@@ -262,11 +263,10 @@ def compute_dtype(layer: Any) -> Optional[str]:
 
 
 def cast_inputs(layer: Any, inputs: Any) -> Any:
-    """Floating inputs cast to the layer's compute dtype: always for a mixed policy, under
-    V2 dtype behaviour for others."""
-    mixed = getattr(layer, "_policy", None) is not None
-    if not ((mixed or getattr(layer, "_v2_dtype_behavior", False)) and layer._autocast
-            and layer._dtype):
+    """Floating inputs cast to the layer's compute dtype under V2 dtype behaviour (under
+    TF1's, as in tf-keras, only layers that cast their own inputs, such as Dense, do)."""
+    if not (getattr(layer, "_v2_dtype_behavior", False) and layer._autocast and
+            layer._dtype):
         return inputs
     target = D.as_dtype(compute_dtype(layer))
     if not target.is_floating:
