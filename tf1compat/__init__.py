@@ -325,6 +325,7 @@ from tf1compat.api import autograph, config
 from tf1compat.training.module import Module
 from tf1compat.util.tf_logging import get_logger
 from tf1compat.variables.variables import init_scope
+from tf1compat.api import mixed_precision   # TF1 loss scaling: training/experimental/
 from tf1compat.api import raw_ops     # generated from the op declarations: api/raw_ops.py
 from tf1compat import keras, summary
 from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage, SessionLog,
@@ -333,6 +334,9 @@ from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage,
 # -- estimators and feature columns (issue 14) ------------------------------------------------------
 # (section: estimator)
 from tf1compat import estimator, feature_column
+from tf1compat.api import keras_estimator as _keras_estimator
+
+keras.estimator = _keras_estimator    # tf.keras.estimator (estimator/keras_lib.py)
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall

@@ -44,6 +44,12 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.framework.graph_util": "tf1compat.api.graph_util",
     "tensorflow.python.framework.graph_io": "tf1compat.training.saving.graph_util",
     "tensorflow.python.training.saver": "tf1compat.training.saving.saver",
+    "tensorflow.python.training.experimental.loss_scale":
+        "tf1compat.training.experimental.loss_scale",
+    "tensorflow.python.training.experimental.loss_scale_optimizer":
+        "tf1compat.training.experimental.loss_scale_optimizer",
+    "tensorflow.python.training.experimental.mixed_precision":
+        "tf1compat.training.experimental.mixed_precision",
     "tensorflow.python.client.device_lib": "tf1compat.internal.device_lib",
     "tensorflow.python.client.session": "tf1compat.runtime.session",
     "tensorflow.python.platform.gfile": "tf1compat.util.gfile",

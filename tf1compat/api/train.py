@@ -85,6 +85,8 @@ from tf1compat.summary.summary_iterator import summary_iterator
 
 
 
+from tf1compat.api import train_experimental as experimental  # noqa: E402
+
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
 __getattr__ = _attribute_hook('train', globals())

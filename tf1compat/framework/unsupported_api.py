@@ -54,8 +54,12 @@ _AUTOGRAPH = _tf_only("AutoGraph rewrites Python control flow into TF graph ops;
                       "eager execution")
 _RAGGED = Unsupported("RaggedTensor is not supported",
                       "tf.SparseTensor, or padded dense tensors with tf.sequence_mask")
-_MIXED_PRECISION = Unsupported("TF's automatic mixed-precision graph rewrite is not "
-                               "supported", "cast explicitly with tf.cast to tf.float16")
+_CHECKPOINT_SHARDING = Unsupported(
+    "TF2's checkpoint sharding callbacks (CheckpointOptions(experimental_sharding_callback=)) "
+    "split an object-based checkpoint's data files by device task or size; tf1compat's "
+    "tf.train.Checkpoint keeps every variable in one process and writes one data shard",
+    "tf.train.Checkpoint.save without a sharding callback (a ShardByTaskPolicy on one task "
+    "writes the same single shard)")
 _OBJECT_SAVED_MODEL = Unsupported(
     "TF2's object-based SavedModel (tf.saved_model.save / load) needs eager execution and "
     "resource variables, which TF 1.x graphs do not use",
@@ -137,15 +141,23 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
-    "mixed_precision": _MIXED_PRECISION,
-    "keras.mixed_precision": _MIXED_PRECISION,
     # -- Keras names that exist but raise NotImplementedError -----------------------------
     "keras.layers.CuDNNLSTM": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
                                           "tf.keras.layers.LSTM"),
     "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
                                          "tf.keras.layers.GRU (reset_after=True)"),
-    "train.experimental": _MIXED_PRECISION,
-    "contrib.mixed_precision": _MIXED_PRECISION,
+    "contrib.mixed_precision": _moved("tf.contrib.mixed_precision",
+                                      "tf.train.experimental.MixedPrecisionLossScaleOptimizer "
+                                      "with tf.train.experimental.DynamicLossScale / "
+                                      "FixedLossScale"),
+    "train.experimental.ShardByTaskPolicy": _CHECKPOINT_SHARDING,
+    "train.experimental.MaxShardSizePolicy": _CHECKPOINT_SHARDING,
+    "train.experimental.ShardableTensor": _CHECKPOINT_SHARDING,
+    "train.experimental.ShardingCallback": _CHECKPOINT_SHARDING,
+    "train.experimental.PythonState": Unsupported(
+        "tf.train.experimental.PythonState (Python state such as a numpy RNG saved inside a "
+        "TF2 object checkpoint through its serialize/deserialize strings) is not provided",
+        "save the Python state beside the checkpoint (numpy.save, json)"),
     "nondifferentiable_batch_function": Unsupported(
         "it batches concurrent calls for TF Serving", "call the function directly"),
     "train.do_quantize_training_on_graphdef": _tf_only(

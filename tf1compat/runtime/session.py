@@ -28,6 +28,7 @@ from tf1compat.runtime.codegen import compile_plan, op_for_traceback
 from tf1compat.runtime.fetch import FetchMapper, feed_expansion
 from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
+from tf1compat.runtime.mixed_precision_state import session_autocast
 from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
 from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
@@ -267,6 +268,8 @@ class BaseSession:
             if isinstance(target, str) and "://" in target else None
         self._remote_variables = remote(self, target) if remote is not None else None
         self._timeout_ms = int(getattr(config, "operation_timeout_in_ms", 0) or 0)
+        # enable_mixed_precision_graph_rewrite: float16 autocast on CUDA, fixed at creation
+        self._autocast = session_autocast(config, self._runtime.placer.default)
 
     @staticmethod
     def _apply_thread_settings(config: Any) -> None:
@@ -463,7 +466,9 @@ class BaseSession:
         try:
             if self._remote_variables is not None:
                 self._remote_variables.before_run(state)
-            if _USE_INTERPRETER:
+            if self._autocast is not None:
+                raw = self._run_autocast(plan, feed_values, store, elements)
+            elif _USE_INTERPRETER:
                 raw = _INTERPRETER_CLASS(plan).run(feed_values, store)
             else:
                 raw = plan.fn(feed_values, store)
@@ -494,6 +499,38 @@ class BaseSession:
         for i, wrap in wrappers:
             results[i] = wrap(results[i], elements[i], self)
         return results
+
+    def _run_autocast(self, plan: Plan, feed_values: List[Any], store: Any,
+                      elements: Sequence[Any]) -> List[Any]:
+        """Runs `plan` under the mixed-precision autocast; fetched tensors are cast back
+        to their declared dtypes, as TF's rewrite keeps the graph's outputs."""
+        state = self._runtime.state
+        before = {k: v.dtype for k, v in dict.items(state) if isinstance(v, torch.Tensor)}
+        with self._autocast():
+            raw = list(plan.fn(feed_values, store))
+        # Variables keep their dtypes (TF's rewrite casts before writing them).
+        for key, value in list(dict.items(state)):
+            if isinstance(value, torch.Tensor) and \
+                    value.dtype in (torch.float16, torch.bfloat16):
+                declared = before.get(key) or self._declared_variable_dtype(key)
+                if declared is not None and declared != value.dtype:
+                    state[key] = value.to(declared)
+        for i, element in enumerate(elements):
+            value = raw[i]
+            if type(element) is Tensor and isinstance(value, torch.Tensor) and \
+                    value.dtype in (torch.float16, torch.bfloat16):
+                declared = element.dtype.torch_dtype
+                if declared is not None and declared != value.dtype:
+                    raw[i] = value.to(declared)
+        return raw
+
+    def _declared_variable_dtype(self, key: str) -> Optional[torch.dtype]:
+        """The torch dtype of the variable op named `key` (None when there is none)."""
+        try:
+            dtype = self._graph.get_operation_by_name(key).get_attr("dtype")
+        except (KeyError, ValueError):
+            return None
+        return getattr(dtype, "torch_dtype", None)
 
     def _closed_error(self, e: Exception) -> Optional[errors.OpError]:
         """A run the session's `close()` cut short fails with TF's CancelledError,
