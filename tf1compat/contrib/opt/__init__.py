@@ -1,0 +1,22 @@
+"""`tf.contrib.opt` (TF 1.15): the extra optimizers.
+
+- weight_decay.py: AdamWOptimizer, MomentumWOptimizer, DecoupledWeightDecayExtension,
+  extend_with_decoupled_weight_decay
+- adam_variants.py: LazyAdamOptimizer, NadamOptimizer, AdaMaxOptimizer
+- sign_optimizers.py: AddSignOptimizer, PowerSignOptimizer and the sign-decay schedules
+
+Any other name raises an error naming it (framework/unsupported_api.py gives the reason).
+"""
+
+# ruff: noqa: F401
+from tf1compat.contrib._missing import missing as _missing
+from tf1compat.contrib.opt.adam_variants import (AdaMaxOptimizer, LazyAdamOptimizer,
+                                                 NadamOptimizer)
+from tf1compat.contrib.opt.sign_optimizers import (AddSignOptimizer, PowerSignOptimizer,
+                                                   get_cosine_decay_fn, get_linear_decay_fn,
+                                                   get_restart_decay_fn)
+from tf1compat.contrib.opt.weight_decay import (AdamWOptimizer, DecoupledWeightDecayExtension,
+                                                MomentumWOptimizer,
+                                                extend_with_decoupled_weight_decay)
+
+__getattr__ = _missing("tf.contrib.opt")
