@@ -96,6 +96,12 @@ class _SignOptimizer(Optimizer):
         var_update = scatter_sub(var, grad.indices, update, use_locking=self._use_locking)
         return group(*[var_update, m_t])
 
+    def _resource_apply_sparse(self, grad: Any, var: Any, indices: Any) -> Any:
+        raise NotImplementedError(
+            f"{type(self).__name__} has no update for sparse gradients (tf.IndexedSlices) "
+            f"of resource variables, as in TF 1.15: use a ref variable "
+            f"(use_resource=False) or densify the gradient")
+
 
 class AddSignOptimizer(_SignOptimizer):
     """AddSign: var -= lr * (alpha + sign_decay * sign(g) sign(m)) * g."""

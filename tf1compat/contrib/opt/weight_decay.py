@@ -36,7 +36,9 @@ class DecoupledWeightDecayExtension:
                  gate_gradients: int = Optimizer.GATE_OP, aggregation_method: Any = None,
                  colocate_gradients_with_ops: bool = False, name: Optional[str] = None,
                  grad_loss: Any = None, decay_var_list: Any = None) -> Any:
-        """`Optimizer.minimize`, decaying `decay_var_list` (default: every variable)."""
+        """`Optimizer.minimize`. As in TF 1.15, `decay_var_list` has no effect here: the
+        base `minimize` calls `apply_gradients` without it, which resets the list, so
+        every variable decays (pass it to `apply_gradients` instead)."""
         self._decay_var_list = set(decay_var_list) if decay_var_list else False
         return super().minimize(loss, global_step=global_step, var_list=var_list,
                                 gate_gradients=gate_gradients,

@@ -1,0 +1,297 @@
+"""tf.contrib.opt (no TF oracle: TF 2 has no contrib). Each optimizer runs a few steps on
+dense and sparse (gathered) gradients, ref and resource variables, in float64, against a
+numpy reference written from TF 1.15's update formulas; slot and variable names as TF
+1.15 creates them. The ops themselves have goldens (tests/golden/cases_contrib_opt.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+
+opt = tf.contrib.opt
+
+W0 = np.array([1.0, -2.0, 3.0, 0.5])
+TARGET = np.array([0.5, 1.0, -1.0, 0.25])
+SCALE = np.array([1.0, 2.0, 0.5, 3.0])
+E0 = np.arange(8, dtype=np.float64).reshape(4, 2) / 4.0 - 0.8
+IDS = [0, 2, 0]
+ROWS_TARGET = np.array([[1.0, -1.0], [0.5, 0.5], [-0.5, 2.0]])
+STEPS = 3
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    yield
+    tf.reset_default_graph()
+
+
+def f32(x):
+    """A hyperparameter as the optimizers see it: a float32 tensor cast to float64."""
+    return float(np.float32(x))
+
+
+def power32(beta, t):
+    """beta_power after t steps: a float32 variable multiplied by float32 beta."""
+    p = np.float32(beta)
+    for _ in range(t - 1):
+        p = np.float32(p * np.float32(beta))
+    return float(p)
+
+
+def dense_grad(w):
+    return (w - TARGET) * SCALE
+
+
+def sparse_grad(e):
+    """The summed (deduplicated) rows of the gathered loss's gradient, and the rows."""
+    rows = sorted(set(IDS))
+    g = np.zeros_like(e)
+    for k, i in enumerate(IDS):
+        g[i] += e[i] - ROWS_TARGET[k]
+    return g[rows], rows
+
+
+def run_tf(make, resource, steps=STEPS, **minimize_kw):
+    w = tf.get_variable("w", initializer=W0, use_resource=resource)
+    e = tf.get_variable("e", initializer=E0, use_resource=resource)
+    loss = (0.5 * tf.reduce_sum(tf.square(w - TARGET) * SCALE) +
+            0.5 * tf.reduce_sum(tf.square(tf.gather(e, IDS) - ROWS_TARGET)))
+    optimizer = make()
+    train = optimizer.minimize(loss, global_step=tf.train.get_or_create_global_step(),
+                               **minimize_kw)
+    out = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(steps):
+            sess.run(train)
+            out.append(sess.run([w, e]))
+    return optimizer, out
+
+
+def run_numpy(dense_step, sparse_step, steps=STEPS):
+    """dense_step(w, g, t) and sparse_step(e, g_rows, rows, t) update in place."""
+    w, e = W0.copy(), E0.copy()
+    out = []
+    for t in range(1, steps + 1):
+        g = dense_grad(w)
+        g_rows, rows = sparse_grad(e)
+        dense_step(w, g, t)
+        sparse_step(e, g_rows, rows, t)
+        out.append([w.copy(), e.copy()])
+    return out
+
+
+def check(make, dense_step, sparse_step, resource):
+    _, got = run_tf(make, resource)
+    want = run_numpy(dense_step, sparse_step)
+    for (gw, ge), (ww, we) in zip(got, want):
+        np.testing.assert_allclose(gw, ww, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(ge, we, rtol=1e-10, atol=1e-12)
+
+
+class Adam:
+    """TF1's Adam / Nadam reference (slots kept per variable)."""
+
+    def __init__(self, lr=0.1, b1=0.9, b2=0.999, eps=1e-8, nesterov=False, lazy=False,
+                 decay=0.0):
+        self.lr, self.b1, self.b2, self.eps = f32(lr), b1, b2, f32(eps)
+        self.nesterov, self.lazy, self.decay = nesterov, lazy, decay
+        self.m = {}
+        self.v = {}
+
+    def alpha(self, t):
+        return self.lr * math.sqrt(1 - power32(self.b2, t)) / (1 - power32(self.b1, t))
+
+    def dense(self, w, g, t):
+        w -= self.decay * w
+        m = self.m.setdefault("w", np.zeros_like(w))
+        v = self.v.setdefault("w", np.zeros_like(w))
+        b1, b2 = f32(self.b1), f32(self.b2)
+        m += (g - m) * (1 - b1)
+        v += (g * g - v) * (1 - b2)
+        step = (m * b1 + (1 - b1) * g) if self.nesterov else m
+        w -= self.alpha(t) * step / (np.sqrt(v) + self.eps)
+
+    def sparse(self, e, g, rows, t):
+        e[rows] -= self.decay * e[rows]
+        m = self.m.setdefault("e", np.zeros_like(e))
+        v = self.v.setdefault("e", np.zeros_like(e))
+        b1, b2 = f32(self.b1), f32(self.b2)
+        if self.lazy:
+            m[rows] = b1 * m[rows] + (1 - b1) * g
+            v[rows] = b2 * v[rows] + (1 - b2) * g * g
+            e[rows] -= self.alpha(t) * m[rows] / (np.sqrt(v[rows]) + self.eps)
+            return
+        m *= b1
+        m[rows] += (1 - b1) * g
+        v *= b2
+        v[rows] += (1 - b2) * g * g
+        if self.nesterov:
+            m_bar = (1 - b1) * g + b1 * m[rows]
+            e[rows] -= self.alpha(t) * m_bar / (np.sqrt(v[rows]) + self.eps)
+        else:
+            e -= self.alpha(t) * m / (np.sqrt(v) + self.eps)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_adamw_against_numpy(resource):
+    ref = Adam(decay=0.05)
+    check(lambda: opt.AdamWOptimizer(0.05, learning_rate=0.1), ref.dense, ref.sparse,
+          resource)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_extend_with_decoupled_weight_decay_adam_equals_adamw(resource):
+    ref = Adam(decay=0.02)
+    my_adamw = opt.extend_with_decoupled_weight_decay(tf.train.AdamOptimizer)
+    check(lambda: my_adamw(weight_decay=0.02, learning_rate=0.1), ref.dense, ref.sparse,
+          resource)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_lazy_adam_against_numpy(resource):
+    ref = Adam(lazy=True)
+    check(lambda: opt.LazyAdamOptimizer(0.1), ref.dense, ref.sparse, resource)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_nadam_against_numpy(resource):
+    ref = Adam(nesterov=True)
+    check(lambda: opt.NadamOptimizer(0.1), ref.dense, ref.sparse, resource)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_momentumw_against_numpy(resource):
+    lr, mu, wd = f32(0.1), f32(0.9), 0.01
+    acc = {}
+
+    def step(x, g, key, rows=None):
+        a = acc.setdefault(key, np.zeros_like(x))
+        sel = slice(None) if rows is None else rows
+        x[sel] -= wd * x[sel]
+        a[sel] = a[sel] * mu + g
+        x[sel] -= lr * a[sel]
+
+    check(lambda: opt.MomentumWOptimizer(wd, lr, mu),
+          lambda w, g, t: step(w, g, "w"), lambda e, g, rows, t: step(e, g, "e", rows),
+          resource)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_adamax_against_numpy(resource):
+    lr, b1, b2, eps = f32(0.1), f32(0.9), f32(0.999), f32(1e-8)
+    slots = {}
+
+    def step(x, g, t, key, rows=None):
+        m = slots.setdefault(key + "m", np.zeros_like(x))
+        v = slots.setdefault(key + "v", np.zeros_like(x))
+        sel = slice(None) if rows is None else rows
+        m[sel] = b1 * m[sel] + (1 - b1) * g
+        v[sel] = np.maximum(b2 * v[sel], np.abs(g))
+        x[sel] -= lr / (1 - power32(0.9, t)) * m[sel] / (v[sel] + eps)
+
+    check(lambda: opt.AdaMaxOptimizer(lr), lambda w, g, t: step(w, g, t, "w"),
+          lambda e, g, rows, t: step(e, g, t, "e", rows), resource)
+
+
+def _sign_reference(multiplier, lr=0.1, beta=0.9, decay=lambda t: 1.0):
+    lr, beta = f32(lr), f32(beta)
+    slots = {}
+
+    def step(x, g, t, key, rows=None):
+        m = slots.setdefault(key, np.zeros_like(x))
+        dense_g = g
+        if rows is not None:
+            dense_g = np.zeros_like(x)
+            dense_g[rows] = g
+        m[:] = m * beta + dense_g * (1 - beta)
+        sel = slice(None) if rows is None else rows
+        x[sel] -= lr * multiplier(decay(t) * np.sign(g) * np.sign(m[sel])) * g
+
+    return (lambda w, g, t: step(w, g, t, "w"),
+            lambda e, g, rows, t: step(e, g, t, "e", rows))
+
+
+def test_add_sign_against_numpy():
+    dense, sparse = _sign_reference(lambda s: f32(0.5) + s)
+    check(lambda: opt.AddSignOptimizer(alpha=0.5), dense, sparse, False)
+
+
+def test_power_sign_against_numpy_with_linear_decay():
+    decay_steps = 4
+    # apply_gradients reads global_step before this step's increment: t - 1.
+    dense, sparse = _sign_reference(lambda s: np.exp(f32(math.log(2.0)) * s),
+                                    decay=lambda t: f32((decay_steps - (t - 1)) / decay_steps))
+    check(lambda: opt.PowerSignOptimizer(base=2.0, sign_decay_fn=opt.get_linear_decay_fn(
+        decay_steps)), dense, sparse, False)
+
+
+def test_sign_optimizers_resource_dense_and_sparse_error():
+    w = tf.get_variable("w", initializer=W0, use_resource=True)
+    dense, _ = _sign_reference(lambda s: 1.0 + s)
+    loss = 0.5 * tf.reduce_sum(tf.square(w - TARGET) * SCALE)
+    train = opt.AddSignOptimizer().minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train)
+        got = sess.run(w)
+    want = W0.copy()
+    dense(want, dense_grad(want), 1)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    e = tf.get_variable("e", initializer=E0, use_resource=True)
+    with pytest.raises(NotImplementedError, match="PowerSignOptimizer.*sparse"):
+        opt.PowerSignOptimizer().minimize(tf.reduce_sum(tf.gather(e, IDS)))
+
+
+def test_sign_decay_schedules():
+    step = tf.placeholder(tf.int64, [])
+    linear = opt.get_linear_decay_fn(10)(step)
+    cosine = opt.get_cosine_decay_fn(10, num_periods=1.0, zero_after=0.75)(step)
+    restart = opt.get_restart_decay_fn(10, num_periods=2)(step)
+    with tf.Session() as sess:
+        for s in (0, 3, 8, 12):
+            lin, cos, res = sess.run([linear, cosine, restart], {step: s})
+            c = min(s, 10)
+            assert lin == pytest.approx(max(0.0, (10 - c) / 10))
+            frac = 2.0 * c / 10
+            assert cos == pytest.approx(0.0 if frac >= 1.5 else
+                                        0.5 * (1 + math.cos(math.pi * frac)), abs=1e-6)
+            assert res == pytest.approx(0.5 * (1 + math.cos(math.pi * ((2 * c) % 10) / 10)),
+                                        abs=1e-6)
+    with pytest.raises(ValueError, match="global_step is required"):
+        opt.get_linear_decay_fn(10)(None)
+
+
+def test_names_slots_and_decay_var_list():
+    optimizer, _ = run_tf(lambda: opt.AdamWOptimizer(0.1), False, steps=0)
+    assert [v.name for v in optimizer.variables()] == [
+        "beta1_power:0", "beta2_power:0", "e/AdamW:0", "e/AdamW_1:0", "w/AdamW:0",
+        "w/AdamW_1:0"]
+    tf.reset_default_graph()
+    optimizer, _ = run_tf(lambda: opt.AdaMaxOptimizer(), False, steps=0)
+    assert [v.name for v in optimizer.variables()] == [
+        "beta1_power:0", "e/AdaMax:0", "e/AdaMax_1:0", "w/AdaMax:0", "w/AdaMax_1:0"]
+    assert opt.NadamOptimizer().get_name() == "Adam"
+    assert opt.PowerSignOptimizer().get_name() == "PowerSignOptimizer"
+    # apply_gradients' decay_var_list: only w decays, e steps as plain Momentum.
+    tf.reset_default_graph()
+    w = tf.get_variable("w", initializer=W0)
+    e = tf.get_variable("e", initializer=E0)
+    momentum_w = opt.MomentumWOptimizer(0.5, 0.0, 0.0)
+    loss = tf.reduce_sum(w) + tf.reduce_sum(e)
+    train = momentum_w.apply_gradients(momentum_w.compute_gradients(loss), decay_var_list=[w])
+    # TF 1.15's minimize forgets its decay_var_list (it calls apply_gradients without
+    # it), so every variable decays.
+    train_all = momentum_w.minimize(loss, decay_var_list=[w])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train)
+        np.testing.assert_allclose(sess.run(w), W0 * 0.5)
+        np.testing.assert_allclose(sess.run(e), E0)
+        sess.run(train_all)
+        np.testing.assert_allclose(sess.run(e), E0 * 0.5)
