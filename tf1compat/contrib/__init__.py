@@ -14,7 +14,7 @@ from tf1compat.contrib import lookup  # (section: mathsparse)
 from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
 from tf1compat.contrib import estimator, feature_column, learn, tpu, training  # (section: estimator)
 from tf1compat.contrib import factorization  # (section: kmeans)
-from tf1compat.contrib import opt  # (section: contribmisc)
+from tf1compat.contrib import metrics, opt  # (section: contribmisc)
 from tf1compat.contrib._missing import missing as _missing
 
 __getattr__ = _missing("tf.contrib")
