@@ -295,3 +295,105 @@ def test_names_slots_and_decay_var_list():
         np.testing.assert_allclose(sess.run(e), E0)
         sess.run(train_all)
         np.testing.assert_allclose(sess.run(e), E0 * 0.5)
+
+
+# -- wrappers and LARS / RegAdagrad ------------------------------------------------------------
+
+def test_lars_against_numpy_and_skip_list():
+    lr, mu, wd, eeta = 0.5, 0.9, 0.01, 0.02
+    w = tf.get_variable("w", initializer=W0)
+    b = tf.get_variable("bias", initializer=W0 * 2)
+    loss = 0.5 * tf.reduce_sum(tf.square(w - TARGET) * SCALE) + tf.reduce_sum(b * SCALE)
+    train = opt.LARSOptimizer(lr, momentum=mu, weight_decay=wd, eeta=eeta,
+                              skip_list=["bias"]).minimize(loss)
+    want_w, want_b = W0.copy(), W0 * 2
+    acc_w, acc_b = np.zeros(4), np.zeros(4)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(3):
+            sess.run(train)
+            g = dense_grad(want_w)
+            scaled = lr * eeta * np.linalg.norm(want_w) / (np.linalg.norm(g) +
+                                                           wd * np.linalg.norm(want_w))
+            acc_w = acc_w * mu + g
+            want_w -= scaled * acc_w
+            acc_b = acc_b * mu + SCALE
+            want_b -= lr * acc_b
+        got_w, got_b = sess.run([w, b])
+    np.testing.assert_allclose(got_w, want_w, rtol=1e-10)
+    np.testing.assert_allclose(got_b, want_b, rtol=1e-10)
+    with pytest.raises(ValueError, match="momentum should be positive"):
+        opt.LARSOptimizer(0.1, momentum=-1.0)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_reg_adagrad_avoid_updating_slots(resource):
+    w = tf.get_variable("w", initializer=W0, use_resource=resource)
+    reg = opt.RegAdagradOptimizer(0.1)
+    loss_update = reg.minimize(0.5 * tf.reduce_sum(tf.square(w - TARGET) * SCALE))
+    with reg.avoid_updating_slots():
+        reg_update = reg.minimize(tf.reduce_sum(w * w))
+    acc = reg.get_slot(w, "accumulator")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(reg_update)
+        np.testing.assert_allclose(sess.run(acc), np.full(4, 0.1))
+        np.testing.assert_allclose(sess.run(w), W0 - f32(0.1) * 2 * W0 / np.sqrt(0.1))
+        before = sess.run(w)
+        sess.run(loss_update)
+        g = dense_grad(before)
+        np.testing.assert_allclose(sess.run(acc), 0.1 + g * g)
+    assert acc.op.name == "w/RegAdagrad"
+
+
+def test_variable_clipping_dense_and_sparse():
+    w = tf.get_variable("w", initializer=np.array([[3.0, 4.0], [0.3, 0.4]]))
+    e = tf.get_variable("e", initializer=np.array([[6.0, 8.0], [1.0, 0.0], [0.0, 9.0]]))
+    loss = tf.reduce_sum(w) * 0.0 + tf.reduce_sum(tf.gather(e, [0, 1])) * 0.0
+    clip = opt.VariableClippingOptimizer(tf.train.GradientDescentOptimizer(0.1),
+                                         {w: [1], e: [1]}, max_norm=1.0)
+    train = clip.minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train)
+        np.testing.assert_allclose(sess.run(w), [[0.6, 0.8], [0.3, 0.4]])
+        # Only the gathered rows of e are clipped.
+        np.testing.assert_allclose(sess.run(e), [[0.6, 0.8], [1.0, 0.0], [0.0, 9.0]])
+    assert train.name == "VariableClipping"
+
+
+def test_drop_stale_gradient_optimizer():
+    w = tf.get_variable("w", initializer=W0)
+    gs = tf.train.get_or_create_global_step()
+    drop = opt.DropStaleGradientOptimizer(tf.train.GradientDescentOptimizer(0.5), staleness=1)
+    train = drop.minimize(tf.reduce_sum(w), global_step=gs)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(train) == 0.0
+        np.testing.assert_allclose(sess.run(w), W0 - 0.5)
+        # Gradients computed 2 steps ago are dropped: the counter grows, w stays.
+        assert sess.run(train, {drop._local_step: sess.run(gs) - 2}) == 1.0
+        np.testing.assert_allclose(sess.run(w), W0 - 0.5)
+        assert sess.run(gs) == 1
+
+
+def test_moving_average_optimizer_and_swapping_saver(tmp_path):
+    w = tf.get_variable("w", initializer=W0)
+    ma = opt.MovingAverageOptimizer(tf.train.GradientDescentOptimizer(0.5), average_decay=0.5)
+    with pytest.raises(RuntimeError, match="before creating the swapping_saver"):
+        ma.swapping_saver()
+    train = ma.minimize(tf.reduce_sum(w))
+    saver = ma.swapping_saver()
+    assert train.name == "train_with_avg"
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train)
+        sess.run(train)
+        # average = 0.5 avg + 0.5 w after each step: W0 -> W0 - 0.25 -> W0 - 0.625.
+        np.testing.assert_allclose(sess.run(ma._ema.average(w)), W0 - 0.625)
+        path = saver.save(sess, str(tmp_path / "model"))
+    tf.reset_default_graph()
+    w2 = tf.get_variable("w", initializer=np.zeros(4))
+    with tf.Session() as sess:
+        tf.train.Saver([w2]).restore(sess, path)
+        np.testing.assert_allclose(sess.run(w2), W0 - 0.625)

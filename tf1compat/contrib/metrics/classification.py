@@ -26,6 +26,7 @@ from tf1compat.metrics.metrics_impl import (_confusion_matrix_at_thresholds, _gr
 from tf1compat.contrib.metrics.streaming_stats import _collect, curve_thresholds, streaming_concat
 from tf1compat.ops import array_ops, check_ops, math_ops, state_ops
 from tf1compat.ops.reduction_ops import cumsum, reduce_max, reduce_mean, reduce_min, reduce_sum
+from tf1compat.ops.creation_ops import ones_like, zeros_like
 from tf1compat.variables.variable_scope import variable_scope
 
 __all__ = ["accuracy", "f1_score", "cohen_kappa", "streaming_dynamic_auc",
@@ -50,7 +51,7 @@ def accuracy(predictions: Any, labels: Any, weights: Any = None,
         is_correct = math_ops.cast(math_ops.equal(predictions, labels), D.float32)
         if weights is not None:
             is_correct = math_ops.multiply(is_correct, weights)
-            num_values = math_ops.multiply(weights, array_ops.ones_like(is_correct))
+            num_values = math_ops.multiply(weights, ones_like(is_correct))
             return math_ops.divide(reduce_sum(is_correct), reduce_sum(num_values))
         return reduce_mean(is_correct)
 
@@ -133,7 +134,7 @@ def _dynamic_auc(labels: Tensor, predictions: Tensor, curve: str, weights: Any) 
     with name_scope(None, "compute_dynamic_auc", (labels, predictions, weights)):
         labels = math_ops.cast(labels, D.float64)
         if weights is None:
-            weights = array_ops.ones_like(labels, dtype=D.float64)
+            weights = ones_like(labels, dtype=D.float64)
 
         def area() -> Tensor:
             ordered_predictions, indices = top_k(predictions, k=array_ops.size(predictions))
@@ -157,7 +158,7 @@ def _dynamic_auc(labels: Tensor, predictions: Tensor, curve: str, weights: Any) 
                 # Precision is 1 before any example is classified positive.
                 ys = where(math_ops.greater(splits, 0),
                            math_ops.truediv(true_positives, positives),
-                           array_ops.ones_like(true_positives, dtype=D.float64))
+                           ones_like(true_positives, dtype=D.float64))
             heights = math_ops.add(ys[1:], ys[:-1]) / 2.0
             widths = math_ops.abs(math_ops.subtract(xs[1:], xs[:-1]))
             return reduce_sum(math_ops.multiply(heights, widths))
@@ -172,7 +173,7 @@ def streaming_dynamic_auc(labels: Any, predictions: Any, curve: str = "ROC",
     """The exact AUC (ROC or PR) of every prediction seen: labels 0/1, predictions in
     [0, 1] (checked when the update runs); the value is float64."""
     _graph_only("streaming_dynamic_auc")
-    from tf1compat.ops.control_flow_ops import group
+    from tf1compat.ops.control_flow_ops import group, with_dependencies
     with variable_scope(name, "dynamic_auc", (labels, predictions, weights)):
         if curve != "ROC" and curve != "PR":
             raise ValueError(f"Curve must be either ROC or PR. Curve {curve} is unknown.")
@@ -180,33 +181,35 @@ def streaming_dynamic_auc(labels: Any, predictions: Any, curve: str = "ROC",
         predictions = array_ops.reshape(math_ops.cast(predictions, D.float32), [-1])
         if weights is not None:
             weights = array_ops.reshape(math_ops.cast(
-                math_ops.multiply(weights, array_ops.ones_like(predictions)), D.float64),
+                math_ops.multiply(weights, ones_like(predictions)), D.float64),
                 [-1])
         checks = [
-            check_ops.assert_less_equal(labels, array_ops.ones_like(labels, D.int64),
+            check_ops.assert_less_equal(labels, ones_like(labels, D.int64),
                                         message="labels must be 0 or 1, at least one is >1"),
-            check_ops.assert_greater_equal(labels, array_ops.zeros_like(labels, D.int64),
+            check_ops.assert_greater_equal(labels, zeros_like(labels, D.int64),
                                            message="labels must be 0 or 1, at least one is "
                                                    "<0"),
             check_ops.assert_greater_equal(predictions,
-                                           array_ops.zeros_like(predictions, D.float32),
+                                           zeros_like(predictions, D.float32),
                                            message="predictions must be in [0, 1], at least "
                                                    "one is <0"),
             check_ops.assert_less_equal(predictions,
-                                        array_ops.ones_like(predictions, D.float32),
+                                        ones_like(predictions, D.float32),
                                         message="predictions must be in [0, 1], at least one "
                                                 "is >1")]
-        with control_dependencies(checks):
-            preds_accum, update_preds = streaming_concat(predictions, name="concat_preds")
-            labels_accum, update_labels = streaming_concat(labels, name="concat_labels")
-            updates = [update_labels, update_preds]
-            weights_accum = None
-            if weights is not None:
-                weights_accum, update_weights = streaming_concat(weights,
-                                                                 name="concat_weights")
-                updates.append(update_weights)
-            update_op = group(*updates)
-            auc = _dynamic_auc(labels_accum, preds_accum, curve, weights_accum)
+        # The checks gate what the updates append; reading the value needs no feed.
+        predictions = with_dependencies(checks, predictions)
+        labels = with_dependencies(checks, labels)
+        preds_accum, update_preds = streaming_concat(predictions, name="concat_preds")
+        labels_accum, update_labels = streaming_concat(labels, name="concat_labels")
+        updates = [update_labels, update_preds]
+        weights_accum = None
+        if weights is not None:
+            weights_accum, update_weights = streaming_concat(
+                with_dependencies(checks, weights), name="concat_weights")
+            updates.append(update_weights)
+        update_op = group(*updates)
+        auc = _dynamic_auc(labels_accum, preds_accum, curve, weights_accum)
     return _collect(metrics_collections, auc, updates_collections, update_op)
 
 

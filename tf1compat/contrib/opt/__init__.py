@@ -4,6 +4,8 @@
   extend_with_decoupled_weight_decay
 - adam_variants.py: LazyAdamOptimizer, NadamOptimizer, AdaMaxOptimizer
 - sign_optimizers.py: AddSignOptimizer, PowerSignOptimizer and the sign-decay schedules
+- wrappers.py: LARSOptimizer, RegAdagradOptimizer, VariableClippingOptimizer,
+  DropStaleGradientOptimizer, MovingAverageOptimizer
 
 Any other name raises an error naming it (framework/unsupported_api.py gives the reason).
 """
@@ -18,5 +20,8 @@ from tf1compat.contrib.opt.sign_optimizers import (AddSignOptimizer, PowerSignOp
 from tf1compat.contrib.opt.weight_decay import (AdamWOptimizer, DecoupledWeightDecayExtension,
                                                 MomentumWOptimizer,
                                                 extend_with_decoupled_weight_decay)
+from tf1compat.contrib.opt.wrappers import (DropStaleGradientOptimizer, LARSOptimizer,
+                                            MovingAverageOptimizer, RegAdagradOptimizer,
+                                            VariableClippingOptimizer)
 
 __getattr__ = _missing("tf.contrib.opt")
