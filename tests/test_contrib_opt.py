@@ -397,3 +397,65 @@ def test_moving_average_optimizer_and_swapping_saver(tmp_path):
     with tf.Session() as sess:
         tf.train.Saver([w2]).restore(sess, path)
         np.testing.assert_allclose(sess.run(w2), W0 - 0.625)
+
+
+# -- ExternalOptimizerInterface / ScipyOptimizerInterface ------------------------------------
+
+class _NumpyGradientDescent(opt.ExternalOptimizerInterface):
+    """A tiny outside algorithm: fixed-step gradient descent with box bounds."""
+
+    def _minimize(self, initial_val, loss_grad_func, equality_funcs, equality_grad_funcs,
+                  inequality_funcs, inequality_grad_funcs, packed_bounds, step_callback,
+                  optimizer_kwargs):
+        x = initial_val.copy()
+        for _ in range(optimizer_kwargs["steps"]):
+            _, grad = loss_grad_func(x)
+            x = x - optimizer_kwargs["rate"] * grad
+            if packed_bounds is not None:
+                x = np.clip(x, [b[0] for b in packed_bounds], [b[1] for b in packed_bounds])
+            step_callback(x)
+        return x
+
+
+def test_external_optimizer_interface_feeds_packs_and_assigns():
+    v = tf.get_variable("v", initializer=np.array([[3.0, -2.0]]))
+    u = tf.get_variable("u", initializer=np.array(5.0))
+    scale = tf.placeholder(tf.float64, [])
+    loss = scale * (tf.reduce_sum(tf.square(v)) + tf.square(u - 1.0))
+    steps, losses = [], []
+    ext = _NumpyGradientDescent(loss, var_to_bounds={u: (2.0, None)}, steps=50, rate=0.25)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        ext.minimize(sess, feed_dict={scale: 1.0}, fetches=[loss],
+                     step_callback=steps.append, loss_callback=losses.append)
+        got_v, got_u = sess.run([v, u])
+    np.testing.assert_allclose(got_v, [[0.0, 0.0]], atol=1e-9)
+    assert got_u == pytest.approx(2.0)       # held at its lower bound
+    assert len(steps) == 50 and steps[-1].shape == (3,)
+    assert losses[0] == pytest.approx(9 + 4 + 16)
+    with pytest.raises(NotImplementedError, match="implement the _minimize"):
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            opt.ExternalOptimizerInterface(loss).minimize(sess, feed_dict={scale: 1.0})
+
+
+def test_scipy_optimizer_interface():
+    v = tf.get_variable("v", initializer=np.array([7.0, 7.0]))
+    loss = tf.reduce_sum(tf.square(v - np.array([1.0, -2.0])))
+    scipy_opt = opt.ScipyOptimizerInterface(loss, options={"maxiter": 100})
+    with pytest.raises(ValueError, match="var_to_bounds"):
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            opt.ScipyOptimizerInterface(loss, bounds=[(0, 1)] * 2).minimize(sess)
+    try:
+        import scipy.optimize  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError):
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                scipy_opt.minimize(sess)
+        return
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        scipy_opt.minimize(sess)
+        np.testing.assert_allclose(sess.run(v), [1.0, -2.0], atol=1e-6)

@@ -4,6 +4,8 @@
   extend_with_decoupled_weight_decay
 - adam_variants.py: LazyAdamOptimizer, NadamOptimizer, AdaMaxOptimizer
 - sign_optimizers.py: AddSignOptimizer, PowerSignOptimizer and the sign-decay schedules
+- external_optimizer.py: ExternalOptimizerInterface, ScipyOptimizerInterface (SciPy is
+  imported when minimize runs: without it, ImportError as in TF)
 - wrappers.py: LARSOptimizer, RegAdagradOptimizer, VariableClippingOptimizer,
   DropStaleGradientOptimizer, MovingAverageOptimizer
 
@@ -14,6 +16,8 @@ Any other name raises an error naming it (framework/unsupported_api.py gives the
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.opt.adam_variants import (AdaMaxOptimizer, LazyAdamOptimizer,
                                                  NadamOptimizer)
+from tf1compat.contrib.opt.external_optimizer import (ExternalOptimizerInterface,
+                                                      ScipyOptimizerInterface)
 from tf1compat.contrib.opt.sign_optimizers import (AddSignOptimizer, PowerSignOptimizer,
                                                    get_cosine_decay_fn, get_linear_decay_fn,
                                                    get_restart_decay_fn)
