@@ -459,3 +459,32 @@ def test_scipy_optimizer_interface():
         sess.run(tf.global_variables_initializer())
         scipy_opt.minimize(sess)
         np.testing.assert_allclose(sess.run(v), [1.0, -2.0], atol=1e-6)
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_multitask_wrapper_skips_all_zero_gradients(resource):
+    w = tf.get_variable("w", initializer=W0, use_resource=resource)
+    e = tf.get_variable("e", initializer=E0, use_resource=resource)
+    task = tf.placeholder(tf.float64, [])
+    loss = task * tf.reduce_sum(w) + tf.reduce_sum(tf.gather(e, [1]))
+    wrapped = opt.MultitaskOptimizerWrapper(tf.train.MomentumOptimizer(0.1, 0.9))
+    grads = opt.clip_gradients_by_global_norm(wrapped.compute_gradients(loss), 100.0)
+    train = wrapped.apply_gradients(grads)
+    mom = wrapped.get_slot(w, "momentum")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train, {task: 1.0})
+        sess.run(train, {task: 0.0})
+        # The zero gradient left w and its momentum alone: one step of 0.1 only.
+        np.testing.assert_allclose(sess.run(w), W0 - 0.1)
+        np.testing.assert_allclose(sess.run(mom), np.ones(4))
+        np.testing.assert_allclose(sess.run(e)[1], E0[1] - 0.1 - 0.19)
+
+
+def test_clip_gradients_by_global_norm():
+    g = [tf.constant([3.0, 0.0]), tf.constant([4.0])]
+    out = opt.clip_gradients_by_global_norm(list(zip(g, ["a", "b"])), clip_norm=1.0)
+    with tf.Session() as sess:
+        vals = sess.run([x for x, _ in out])
+    np.testing.assert_allclose(np.concatenate(vals), [0.6, 0.0, 0.8], rtol=1e-6)
+    assert [v for _, v in out] == ["a", "b"]

@@ -7,7 +7,8 @@
 - external_optimizer.py: ExternalOptimizerInterface, ScipyOptimizerInterface (SciPy is
   imported when minimize runs: without it, ImportError as in TF)
 - wrappers.py: LARSOptimizer, RegAdagradOptimizer, VariableClippingOptimizer,
-  DropStaleGradientOptimizer, MovingAverageOptimizer
+  DropStaleGradientOptimizer, MovingAverageOptimizer, MultitaskOptimizerWrapper,
+  clip_gradients_by_global_norm
 
 Any other name raises an error naming it (framework/unsupported_api.py gives the reason).
 """
@@ -25,7 +26,8 @@ from tf1compat.contrib.opt.weight_decay import (AdamWOptimizer, DecoupledWeightD
                                                 MomentumWOptimizer,
                                                 extend_with_decoupled_weight_decay)
 from tf1compat.contrib.opt.wrappers import (DropStaleGradientOptimizer, LARSOptimizer,
-                                            MovingAverageOptimizer, RegAdagradOptimizer,
-                                            VariableClippingOptimizer)
+                                            MovingAverageOptimizer, MultitaskOptimizerWrapper,
+                                            RegAdagradOptimizer, VariableClippingOptimizer,
+                                            clip_gradients_by_global_norm)
 
 __getattr__ = _missing("tf.contrib.opt")

@@ -12,6 +12,8 @@
 - MovingAverageOptimizer: the wrapped optimizer's step followed by an
   ExponentialMovingAverage of the trained variables; `swapping_saver()` saves the averages
   under the variables' names.
+- MultitaskOptimizerWrapper: skips the update of variables whose gradient is all zeros;
+  clip_gradients_by_global_norm.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from tf1compat.training.optimizers.adagrad import AdagradOptimizer
 from tf1compat.training.optimizers.optimizer import Optimizer, cast_like
 
 __all__ = ["LARSOptimizer", "RegAdagradOptimizer", "VariableClippingOptimizer",
-           "DropStaleGradientOptimizer", "MovingAverageOptimizer"]
+           "DropStaleGradientOptimizer", "MovingAverageOptimizer", "MultitaskOptimizerWrapper",
+           "clip_gradients_by_global_norm"]
 
 
 class LARSOptimizer(Optimizer):
@@ -357,3 +360,43 @@ class MovingAverageOptimizer(Optimizer):
             var_list = op_list_to_dict(var_list)
         swapped = {k: self._variable_map.get(v.op.name) or v for k, v in var_list.items()}
         return Saver(swapped, name=name, **kwargs)
+
+
+def _skip_all_zero_gradients(fn: Any) -> Any:
+    """`fn(grad, ...)` run only when `grad` has a nonzero entry (else a no-op)."""
+    def wrapper(grad: Any, *args: Any, **kwargs: Any) -> Any:
+        from tf1compat.ops.cond import cond
+        from tf1compat.ops.control_flow_ops import no_op
+        from tf1compat.ops.math_ops import equal
+        from tf1compat.ops.reduction_ops import count_nonzero
+        values = grad.values if isinstance(grad, IndexedSlices) else grad
+        all_zeros = equal(count_nonzero(values), 0)
+
+        def apply() -> Any:
+            with control_dependencies([fn(grad, *args, **kwargs)]):
+                return no_op()
+        return cond(all_zeros, no_op, apply)
+    return wrapper
+
+
+class MultitaskOptimizerWrapper:
+    """Wraps `opt` (in place, as TF 1.15 does) so that a variable whose gradient is all
+    zeros is left alone: no update of the variable or of its slots. Every other attribute
+    is `opt`'s."""
+
+    def __init__(self, opt: Optimizer):
+        self._opt = opt
+        for name in ("_apply_dense", "_resource_apply_dense", "_apply_sparse",
+                     "_resource_apply_sparse"):
+            setattr(opt, name, _skip_all_zero_gradients(getattr(opt, name)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._opt, name)
+
+
+def clip_gradients_by_global_norm(gradients_variables: Any, clip_norm: Any = 20.0) -> list:
+    """[(gradient, variable)] with the gradients scaled by `tf.clip_by_global_norm`."""
+    from tf1compat.ops.clip_ops import clip_by_global_norm
+    gradients, variables = zip(*gradients_variables)
+    gradients, _ = clip_by_global_norm(gradients, clip_norm)
+    return list(zip(gradients, variables))
