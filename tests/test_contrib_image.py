@@ -1,0 +1,97 @@
+"""tf.contrib.image (no TF oracle for the Python layer: TF 2 has no contrib; the op has
+goldens in tests/golden/cases_contrib_image.py): rotations and translations against
+numpy, transform composition, ranks 2-4, errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+
+ci = tf.contrib.image
+IMG = np.arange(20, dtype=np.float32).reshape(4, 5)
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    yield
+    tf.reset_default_graph()
+
+
+def _run(x, feed=None):
+    with tf.Session() as sess:
+        return sess.run(x, feed)
+
+
+def test_translate_shifts_and_fills_with_zeros():
+    out = _run(ci.translate(IMG, [2, 1]))
+    want = np.zeros_like(IMG)
+    want[1:, 2:] = IMG[:-1, :-2]
+    np.testing.assert_array_equal(out, want)
+    # Per-image translations of a batch with channels.
+    batch = np.stack([IMG, IMG * 2])[..., None].repeat(3, axis=3)
+    out = _run(ci.translate(batch, [[1, 0], [0, -1]]))
+    np.testing.assert_array_equal(out[0, :, 1:, 0], IMG[:, :-1])
+    np.testing.assert_array_equal(out[1, :-1, :, 2], 2 * IMG[1:, :])
+
+
+def test_rotate_quarter_turns_match_rot90():
+    square = np.arange(25, dtype=np.float32).reshape(5, 5)
+    out = _run(ci.rotate(square, math.pi / 2))
+    np.testing.assert_allclose(out, np.rot90(square), atol=1e-4)
+    images = np.stack([square, square])[..., None]
+    out = _run(ci.rotate(tf.constant(images), [math.pi, -math.pi / 2],
+                         interpolation="BILINEAR"))
+    np.testing.assert_allclose(out[0, :, :, 0], np.rot90(square, 2), atol=1e-3)
+    np.testing.assert_allclose(out[1, :, :, 0], np.rot90(square, -1), atol=1e-3)
+    assert ci.rotate(tf.constant(images), 0.3).get_shape().as_list() == [2, 5, 5, 1]
+
+
+def test_compose_transforms_and_matrix_round_trip():
+    shift = ci.translations_to_projective_transforms([1.0, 2.0])
+    back = ci.translations_to_projective_transforms([-1.0, -2.0])
+    rot = ci.angles_to_projective_transforms(0.5, 4.0, 5.0)
+    identity, composed, round_trip = _run([
+        ci.compose_transforms(shift, back), ci.compose_transforms(rot, shift),
+        ci.matrices_to_flat_transforms(ci.flat_transforms_to_matrices(rot))])
+    np.testing.assert_allclose(identity, [[1, 0, 0, 0, 1, 0, 0, 0]], atol=1e-6)
+    rot_m = np.append(_run(rot)[0], 1).reshape(3, 3)
+    shift_m = np.append(_run(shift)[0], 1).reshape(3, 3)
+    np.testing.assert_allclose(np.append(composed[0], 1).reshape(3, 3), rot_m @ shift_m,
+                               rtol=1e-5)
+    np.testing.assert_allclose(round_trip, _run(rot), rtol=1e-6)
+    with pytest.raises(ValueError, match="cannot be empty"):
+        ci.compose_transforms()
+
+
+def test_transform_output_shape_dtypes_and_errors():
+    out = _run(ci.transform(IMG.astype(np.uint8), [1, 0, 0, 0, 1, 0, 0, 0],
+                            output_shape=[2, 3]))
+    np.testing.assert_array_equal(out, IMG[:2, :3].astype(np.uint8))
+    assert out.dtype == np.uint8
+    with pytest.raises(TypeError, match="Invalid dtype"):
+        ci.transform(tf.constant([[True]]), [1, 0, 0, 0, 1, 0, 0, 0])
+    with pytest.raises(TypeError, match="rank between 2 and 4"):
+        ci.transform(tf.zeros([1, 1, 1, 1, 1]), [1, 0, 0, 0, 1, 0, 0, 0])
+    with pytest.raises(TypeError, match="rank 1 or 2"):
+        ci.transform(IMG, tf.zeros([1, 1, 8]))
+    with pytest.raises(ValueError, match="2 elements"):
+        ci.transform(IMG, [1, 0, 0, 0, 1, 0, 0, 0], output_shape=[1, 2, 3])
+    with pytest.raises(TypeError, match="rank 0 or 1"):
+        ci.angles_to_projective_transforms([[0.1]], 4.0, 4.0)
+    op = ci.rotate(IMG, 0.1).op
+    assert op.type == "StridedSlice"
+    assert any(o.type == "ImageProjectiveTransformV2" and o.get_attr("interpolation") ==
+               b"NEAREST" for o in tf.get_default_graph().get_operations())
+
+
+def test_rotate_gradient_flows_to_images():
+    x = tf.constant(IMG[None, :, :, None])
+    y = ci.rotate(x, 0.3, interpolation="BILINEAR")
+    grad, = tf.gradients(tf.reduce_sum(y), x)
+    g = _run(grad)
+    assert g.shape == (1, 4, 5, 1) and np.isfinite(g).all() and g.sum() > 0
