@@ -52,6 +52,10 @@ _CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implement
                                  "Adam, sign, weight-decay and wrapper optimizers are)",
                                  "tf.contrib.opt.AdamWOptimizer / LazyAdamOptimizer or a "
                                  "tf.train optimizer")
+_CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
+                             "rotate, translate, compose_transforms, ...) are implemented",
+                             "tf.image, or tf.contrib.image.transform for warps a projective "
+                             "transform describes")
 _CLUSTER_OPTIMIZER = Unsupported("it averages models across the workers of a TF cluster "
                                  "(elastic / model averaging, asynchronous delay "
                                  "compensation), which tf1compat's distribution does not "
@@ -211,7 +215,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.image": _moved("tf.contrib.image", "tf.image"),
+    "contrib.image.connected_components": _CONTRIB_IMAGE,
+    "contrib.image.dense_image_warp": _CONTRIB_IMAGE,
+    "contrib.image.interpolate_spline": _CONTRIB_IMAGE,
+    "contrib.image.sparse_image_warp": _CONTRIB_IMAGE,
+    "contrib.image.bipartite_match": _CONTRIB_IMAGE,
+    "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
     "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),
     # (section: contribmisc) the parts of tf.contrib.metrics / tf.contrib.opt left out
     "contrib.metrics.auc_using_histogram": _CONTRIB_METRIC,
@@ -234,8 +243,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.util.stripped_op_list_for_graph": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "tf.train.export_meta_graph(strip_default_attrs=True)"),
-    "contrib.predictor": _moved("tf.contrib.predictor", "tf.saved_model.loader.load and "
-                                "Session.run"),
     "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "
                                                   "npairs, lifted structure) are not "
                                                   "provided"),
