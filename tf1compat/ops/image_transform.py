@@ -10,8 +10,8 @@ k == 0 gives the fill value. Coordinates and interpolation run in float32, as TF
 kernel, and the result is cast to the images' dtype (integer results truncate).
 
 The gradient with respect to the images is TF's: the output gradient transformed by
-the inverse transforms back to the images' size (bilinear-style approximation, not the
-exact adjoint). Used by tf.contrib.image (contrib/image/).
+the inverse transforms back to the images' size, with the op's fill mode and a zero fill
+value (an approximation, not the exact adjoint). Used by tf.contrib.image (contrib/image/).
 """
 
 from __future__ import annotations
@@ -160,10 +160,11 @@ class _TransformApply(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, kernel: Callable[..., Any], images: torch.Tensor,
                 transforms: torch.Tensor, output_shape: torch.Tensor,
-                interpolation: str, *rest: Any) -> torch.Tensor:
+                interpolation: str, fill_mode: str, *rest: Any) -> torch.Tensor:
         ctx.save_for_backward(transforms)
         ctx.image_size = images.shape[1:3]
         ctx.interpolation = interpolation
+        ctx.fill_mode = fill_mode
         return kernel(images, transforms, output_shape, *rest)
 
     @staticmethod
@@ -172,18 +173,19 @@ class _TransformApply(torch.autograd.Function):
         inverse = inverse_flat_transforms(transforms)
         grad_images = projective_transform(grad, inverse, int(ctx.image_size[0]),
                                            int(ctx.image_size[1]), ctx.interpolation,
-                                           "CONSTANT", 0.0)
-        # kernel, images, transforms, output_shape, interpolation, fill_value...
+                                           ctx.fill_mode, 0.0)
+        # kernel, images, transforms, output_shape, interpolation, fill_mode, fill_value
         return (None, grad_images) + (None,) * (len(ctx.needs_input_grad) - 2)
 
 
 def _formula(node: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:
     interpolation = node.attrs["interpolation"]
+    fill_mode = node.attrs["fill_mode"]
 
     def run(images: Any, transforms: Any, output_shape: Any, *rest: Any) -> Any:
         if isinstance(images, torch.Tensor) and images.requires_grad:
             return _TransformApply.apply(kernel, images, transforms, output_shape,
-                                         interpolation, *rest)
+                                         interpolation, fill_mode, *rest)
         return kernel(images, transforms, output_shape, *rest)
     return run
 
