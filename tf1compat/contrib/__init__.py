@@ -16,7 +16,7 @@ from tf1compat.contrib import lookup  # (section: mathsparse)
 from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
 from tf1compat.contrib import estimator, feature_column, learn, tpu, training  # (section: estimator)
 from tf1compat.contrib import factorization  # (section: kmeans)
-from tf1compat.contrib import image, metrics, opt, predictor  # (section: contribmisc)
+from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
 from tf1compat.contrib._missing import missing as _missing
 
 import importlib as _importlib

@@ -221,7 +221,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.image.sparse_image_warp": _CONTRIB_IMAGE,
     "contrib.image.bipartite_match": _CONTRIB_IMAGE,
     "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
-    "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),
+    "contrib.summary.create_db_writer": Unsupported(
+        "tf.contrib.summary's SQLite summary database is not provided",
+        "tf.contrib.summary.create_file_writer (TensorBoard events files)"),
+    "contrib.summary.import_event": Unsupported(
+        "tf.contrib.summary.import_event writes into TF's SQLite summary database, which is "
+        "not provided", "tf.summary.FileWriter.add_event"),
     # (section: contribmisc) the parts of tf.contrib.metrics / tf.contrib.opt left out
     "contrib.metrics.auc_using_histogram": _CONTRIB_METRIC,
     "contrib.metrics.auc_with_confidence_intervals": _CONTRIB_METRIC,
