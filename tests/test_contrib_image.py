@@ -95,3 +95,74 @@ def test_rotate_gradient_flows_to_images():
     grad, = tf.gradients(tf.reduce_sum(y), x)
     g = _run(grad)
     assert g.shape == (1, 4, 5, 1) and np.isfinite(g).all() and g.sum() > 0
+
+
+def _bilinear(img, y, x):
+    """numpy: img [h, w, c] at (y, x), clamped as dense_image_warp clamps."""
+    h, w = img.shape[:2]
+    y0 = int(min(max(np.floor(y), 0), h - 2))
+    x0 = int(min(max(np.floor(x), 0), w - 2))
+    ay = min(max(y - y0, 0.0), 1.0)
+    ax = min(max(x - x0, 0.0), 1.0)
+    top = img[y0, x0] + ax * (img[y0, x0 + 1] - img[y0, x0])
+    bottom = img[y0 + 1, x0] + ax * (img[y0 + 1, x0 + 1] - img[y0 + 1, x0])
+    return top + ay * (bottom - top)
+
+
+def test_dense_image_warp_against_numpy():
+    rs = np.random.RandomState(0)
+    image = rs.uniform(size=(2, 4, 5, 3))
+    flow = rs.uniform(-1.5, 1.5, size=(2, 4, 5, 2))
+    out = _run(ci.dense_image_warp(tf.constant(image), tf.constant(flow)))
+    for b in range(2):
+        for y in range(4):
+            for x in range(5):
+                want = _bilinear(image[b], y - flow[b, y, x, 0], x - flow[b, y, x, 1])
+                np.testing.assert_allclose(out[b, y, x], want, rtol=1e-10)
+    # Zero flow is the identity; the gradient reaches image and flow.
+    img = tf.constant(image)
+    fl = tf.constant(np.zeros((2, 4, 5, 2)))
+    warped = ci.dense_image_warp(img, fl)
+    np.testing.assert_allclose(_run(warped), image)
+    g_img, g_flow = tf.gradients(tf.reduce_sum(warped), [img, fl])
+    assert _run(g_img).shape == image.shape and _run(g_flow).shape == (2, 4, 5, 2)
+
+
+def test_interpolate_spline_interpolates_and_reproduces_affine_functions():
+    rs = np.random.RandomState(1)
+    train = rs.uniform(size=(1, 8, 2))
+    query = rs.uniform(size=(1, 5, 2))
+    affine = lambda p: 2.0 * p[..., :1] - 3.0 * p[..., 1:] + 0.5   # noqa: E731
+    for order in (1, 2, 3):
+        at_train, at_query = _run([
+            ci.interpolate_spline(train, affine(train), train, order),
+            ci.interpolate_spline(train, affine(train), query, order)])
+        np.testing.assert_allclose(at_train, affine(train), atol=1e-6)
+        np.testing.assert_allclose(at_query, affine(query), atol=1e-6)
+    # Non-affine values: the spline passes through every training point...
+    values = np.sin(3 * train[..., :1]) + train[..., 1:] ** 2
+    np.testing.assert_allclose(_run(ci.interpolate_spline(train, values, train, 2)), values,
+                               atol=1e-6)
+    # ...and with regularization it no longer does, but stays close.
+    smooth = _run(ci.interpolate_spline(train, values, train, 2, regularization_weight=0.1))
+    assert not np.allclose(smooth, values, atol=1e-6)
+    assert np.abs(smooth - values).max() < 0.5
+
+
+def test_interpolate_spline_against_numpy_thin_plate():
+    rs = np.random.RandomState(2)
+    train, query = rs.uniform(size=(1, 6, 2)), rs.uniform(size=(1, 4, 2))
+    values = rs.normal(size=(1, 6, 1))
+
+    def phi(r):                     # order 2 on squared distances: 0.5 r log r
+        return 0.5 * r * np.log(np.maximum(r, 1e-10))
+
+    c = train[0]
+    d2 = ((c[:, None] - c[None]) ** 2).sum(-1)
+    b = np.concatenate([c, np.ones((6, 1))], 1)
+    lhs = np.block([[phi(d2), b], [b.T, np.zeros((3, 3))]])
+    w_v = np.linalg.solve(lhs, np.concatenate([values[0], np.zeros((3, 1))]))
+    q2 = ((query[0][:, None] - c[None]) ** 2).sum(-1)
+    want = phi(q2) @ w_v[:6] + np.concatenate([query[0], np.ones((4, 1))], 1) @ w_v[6:]
+    got = _run(ci.interpolate_spline(train, values, query, 2))
+    np.testing.assert_allclose(got[0], want, rtol=1e-6, atol=1e-9)

@@ -1,4 +1,5 @@
-"""`tf.contrib.image` (TF 1.15): projective transforms of images (transforms.py).
+"""`tf.contrib.image` (TF 1.15): projective transforms of images (transforms.py),
+dense_image_warp and interpolate_spline (warps.py).
 Any other name raises an error naming it (framework/unsupported_api.py gives the
 reason)."""
 
@@ -10,5 +11,6 @@ from tf1compat.contrib.image.transforms import (angles_to_projective_transforms,
                                                 matrices_to_flat_transforms, rotate,
                                                 transform, translate,
                                                 translations_to_projective_transforms)
+from tf1compat.contrib.image.warps import dense_image_warp, interpolate_spline
 
 __getattr__ = _missing("tf.contrib.image")
