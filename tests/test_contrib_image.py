@@ -166,3 +166,22 @@ def test_interpolate_spline_against_numpy_thin_plate():
     want = phi(q2) @ w_v[:6] + np.concatenate([query[0], np.ones((4, 1))], 1) @ w_v[6:]
     got = _run(ci.interpolate_spline(train, values, query, 2))
     np.testing.assert_allclose(got[0], want, rtol=1e-6, atol=1e-9)
+
+
+def test_sparse_image_warp_uniform_shift_and_boundary():
+    rs = np.random.RandomState(3)
+    image = rs.uniform(size=(1, 6, 7, 2))
+    source = np.array([[[1.0, 1.0], [4.0, 2.0], [2.0, 5.0], [5.0, 5.0]]])
+    # Every control point moves by (0.5, -1): the spline reproduces the constant flow.
+    warped, flow = ci.sparse_image_warp(tf.constant(image), source, source + [0.5, -1.0])
+    got_warped, got_flow = _run([warped, flow])
+    np.testing.assert_allclose(got_flow, np.broadcast_to([0.5, -1.0], (1, 6, 7, 2)),
+                               atol=1e-6)
+    dense = _run(ci.dense_image_warp(tf.constant(image), tf.constant(got_flow)))
+    np.testing.assert_allclose(got_warped, dense, atol=1e-9)
+    # Zero flow pinned at the boundary: the flow vanishes on the image's corners.
+    _, pinned = ci.sparse_image_warp(tf.constant(image), source, source + [0.5, -1.0],
+                                     num_boundary_points=2)
+    pinned = _run(pinned)
+    for y, x in ((0, 0), (0, 6), (5, 0), (5, 6)):
+        np.testing.assert_allclose(pinned[0, y, x], [0.0, 0.0], atol=1e-6)

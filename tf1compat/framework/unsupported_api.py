@@ -53,8 +53,9 @@ _CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implement
                                  "tf.contrib.opt.AdamWOptimizer / LazyAdamOptimizer or a "
                                  "tf.train optimizer")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
-                             "rotate, translate, compose_transforms, ...), dense_image_warp "
-                             "and interpolate_spline are implemented",
+                             "rotate, translate, compose_transforms, ...) and the warps "
+                             "(dense_image_warp, sparse_image_warp, interpolate_spline) "
+                             "are implemented",
                              "tf.image, or tf.contrib.image.transform for warps a projective "
                              "transform describes")
 _CLUSTER_OPTIMIZER = Unsupported("it averages models across the workers of a TF cluster "
@@ -217,7 +218,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
     "contrib.image.connected_components": _CONTRIB_IMAGE,
-    "contrib.image.sparse_image_warp": _CONTRIB_IMAGE,
     "contrib.image.bipartite_match": _CONTRIB_IMAGE,
     "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
     "contrib.summary.create_db_writer": Unsupported(

@@ -1,5 +1,5 @@
 """`tf.contrib.image` (TF 1.15): projective transforms of images (transforms.py),
-dense_image_warp and interpolate_spline (warps.py).
+dense_image_warp, interpolate_spline and sparse_image_warp (warps.py).
 Any other name raises an error naming it (framework/unsupported_api.py gives the
 reason)."""
 
@@ -11,6 +11,7 @@ from tf1compat.contrib.image.transforms import (angles_to_projective_transforms,
                                                 matrices_to_flat_transforms, rotate,
                                                 transform, translate,
                                                 translations_to_projective_transforms)
-from tf1compat.contrib.image.warps import dense_image_warp, interpolate_spline
+from tf1compat.contrib.image.warps import (dense_image_warp, interpolate_spline,
+                                           sparse_image_warp)
 
 __getattr__ = _missing("tf.contrib.image")

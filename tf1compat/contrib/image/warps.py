@@ -7,11 +7,17 @@
   spline through the training points (kernel phi(r) = r^(k/2), or r^(k/2) log r for even
   k, on squared distances; plus an affine term), solved with matrix_solve, with optional
   Tikhonov regularization; evaluated at the query points.
+- sparse_image_warp(image, source, dest): the dense flow interpolating the control
+  points' displacements (dest - source, at dest), optionally pinned to zero at
+  `num_boundary_points` points per edge, applied with dense_image_warp; returns the
+  warped image and the flow. The image's shape must be known when the graph is built.
 """
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any, List, Tuple
+
+import numpy as np
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_op import constant
@@ -20,7 +26,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops import array_ops, check_ops, math_ops
 
-__all__ = ["dense_image_warp", "interpolate_spline"]
+__all__ = ["dense_image_warp", "interpolate_spline", "sparse_image_warp"]
 
 _EPSILON = 0.0000000001
 
@@ -171,3 +177,48 @@ def interpolate_spline(train_points: Any, train_values: Any, query_points: Any, 
                 [query_points, ones_like(query_points[..., :1], dtype=c.dtype)], 2)
             return rbf_term + matmul(padded, v)
 
+
+
+def _grid_locations(height: int, width: int) -> np.ndarray:
+    ys, xs = np.meshgrid(np.linspace(0, height - 1, height), np.linspace(0, width - 1, width),
+                         indexing="ij")
+    return np.stack((ys, xs), -1)
+
+
+def _minibatch(array: np.ndarray, batch_size: int) -> np.ndarray:
+    return np.tile(np.expand_dims(array, 0), [batch_size] + [1] * array.ndim)
+
+
+def _boundary_locations(height: int, width: int, points_per_edge: int) -> np.ndarray:
+    ys, xs = np.meshgrid(np.linspace(0, height - 1, points_per_edge + 2),
+                         np.linspace(0, width - 1, points_per_edge + 2), indexing="ij")
+    on_edge = (xs == 0) | (xs == width - 1) | (ys == 0) | (ys == height - 1)
+    return np.stack([ys[on_edge], xs[on_edge]], axis=-1)
+
+
+def sparse_image_warp(image: Any, source_control_point_locations: Any,
+                      dest_control_point_locations: Any, interpolation_order: int = 2,
+                      regularization_weight: float = 0.0, num_boundary_points: int = 0,
+                      name: str = "sparse_image_warp") -> Tuple[Tensor, Tensor]:
+    """Warps `image` [batch, height, width, channels] so that the pixels at the source
+    control points [batch, n, 2] ((y, x)) move to the destination points; returns
+    (warped image, dense flow [batch, height, width, 2])."""
+    image = convert_to_tensor(image)
+    source = convert_to_tensor(source_control_point_locations)
+    dest = convert_to_tensor(dest_control_point_locations)
+    flows = dest - source
+    with name_scope(name):
+        batch_size, height, width, _ = image.get_shape().as_list()
+        grid = np.reshape(_grid_locations(height, width), [height * width, 2])
+        grid = constant(_minibatch(grid, batch_size), image.dtype)
+        if num_boundary_points > 0:
+            boundary = _boundary_locations(height, width, num_boundary_points - 1)
+            dest = array_ops.concat(
+                [dest, constant(_minibatch(boundary, batch_size), dtype=dest.dtype)], 1)
+            flows = array_ops.concat(
+                [flows, constant(_minibatch(np.zeros([boundary.shape[0], 2]), batch_size),
+                                 dtype=dest.dtype)], 1)
+        flattened_flows = interpolate_spline(dest, flows, grid, interpolation_order,
+                                             regularization_weight)
+        dense_flows = array_ops.reshape(flattened_flows, [batch_size, height, width, 2])
+        return dense_image_warp(image, dense_flows), dense_flows
