@@ -185,3 +185,45 @@ def test_sparse_image_warp_uniform_shift_and_boundary():
     pinned = _run(pinned)
     for y, x in ((0, 0), (0, 6), (5, 0), (5, 6)):
         np.testing.assert_allclose(pinned[0, y, x], [0.0, 0.0], atol=1e-6)
+
+
+def _flood_fill_labels(images):
+    """numpy: scipy.ndimage.label-style numbering over a batch (row-major first pixel)."""
+    out = np.zeros(images.shape, np.int64)
+    next_id = 1
+    for b in range(images.shape[0]):
+        for y in range(images.shape[1]):
+            for x in range(images.shape[2]):
+                if images[b, y, x] == 0 or out[b, y, x]:
+                    continue
+                stack = [(y, x)]
+                out[b, y, x] = next_id
+                while stack:
+                    cy, cx = stack.pop()
+                    for ny, nx in ((cy + 1, cx), (cy - 1, cx), (cy, cx + 1), (cy, cx - 1)):
+                        if (0 <= ny < images.shape[1] and 0 <= nx < images.shape[2] and
+                                not out[b, ny, nx] and
+                                images[b, ny, nx] == images[b, cy, cx]):
+                            out[b, ny, nx] = next_id
+                            stack.append((ny, nx))
+                next_id += 1
+    return out
+
+
+def test_connected_components_against_flood_fill():
+    rs = np.random.RandomState(4)
+    images = (rs.uniform(size=(3, 7, 9)) < 0.5).astype(np.int32) * rs.randint(1, 3, (3, 7, 9))
+    images[2] = 0                                         # an empty image
+    spiral = np.array([[1, 1, 1, 1], [0, 0, 0, 1], [1, 1, 0, 1], [1, 0, 0, 1],
+                       [1, 1, 1, 1]], bool)
+    got, got_bool, got_2d = _run([ci.connected_components(images),
+                                  ci.connected_components(images > 0),
+                                  ci.connected_components(spiral)])
+    np.testing.assert_array_equal(got, _flood_fill_labels(images))
+    np.testing.assert_array_equal(got_bool, _flood_fill_labels(images > 0))
+    np.testing.assert_array_equal(got_2d, np.where(spiral, 1, 0))
+    assert got.dtype == np.int32            # TF 1.15 renumbers with an int32 range
+    np.testing.assert_array_equal(_run(ci.connected_components(np.ones((2, 2), bool))),
+                                  np.ones((2, 2)))
+    with pytest.raises(TypeError, match="rank 2"):
+        ci.connected_components(np.zeros(3))

@@ -55,7 +55,7 @@ _CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implement
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
                              "rotate, translate, compose_transforms, ...) and the warps "
                              "(dense_image_warp, sparse_image_warp, interpolate_spline) "
-                             "are implemented",
+                             "and connected_components are implemented",
                              "tf.image, or tf.contrib.image.transform for warps a projective "
                              "transform describes")
 _CLUSTER_OPTIMIZER = Unsupported("it averages models across the workers of a TF cluster "
@@ -217,7 +217,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.image.connected_components": _CONTRIB_IMAGE,
     "contrib.image.bipartite_match": _CONTRIB_IMAGE,
     "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
     "contrib.summary.create_db_writer": Unsupported(

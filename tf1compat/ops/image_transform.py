@@ -12,6 +12,10 @@ kernel, and the result is cast to the images' dtype (integer results truncate).
 The gradient with respect to the images is TF's: the output gradient transformed by
 the inverse transforms back to the images' size, with the op's fill mode and a zero fill
 value (an approximation, not the exact adjoint). Used by tf.contrib.image (contrib/image/).
+
+ImageConnectedComponents (TF 1.15's contrib op) labels each 4-connected component of
+equal nonzero pixels of [batch, height, width] images with its first pixel's flat index
++ 1 (0 for zero pixels); connected_components renumbers the labels 1..n.
 """
 
 from __future__ import annotations
@@ -213,3 +217,58 @@ for _name, _extra in (("ImageProjectiveTransformV2", []),
                    "fill_mode": "CONSTANT"},
             shape=_shape, kernel=_kernel, grad_formula=_formula,
             grad_none_inputs=tuple(range(1, 3 + len(_extra))))
+
+
+# -- ImageConnectedComponents (tf.contrib.image.connected_components) --------------------------
+
+def _connected_components_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    def components(image: Any) -> torch.Tensor:
+        if isinstance(image, torch.Tensor):
+            values = image
+        else:   # strings: equal bytes join, b"" is background
+            import numpy as np
+            flat = np.asarray(image, dtype=object)
+            codes = {b"": 0}
+            values = torch.tensor([codes.setdefault(v, len(codes)) for v in flat.reshape(-1)],
+                                  dtype=torch.int64).reshape(flat.shape)
+        if values.dim() != 3:
+            raise _invalid("Input images must have rank 3")
+        batch, height, width = values.shape
+        foreground = values != 0
+        # Every foreground pixel starts as its own flat index + 1; repeatedly taking the
+        # minimum over same-valued 4-neighbours converges to each component's first pixel.
+        label = torch.arange(1, batch * height * width + 1, dtype=torch.int64,
+                             device=values.device).reshape(batch, height, width)
+        label = torch.where(foreground, label, torch.zeros_like(label))
+        big = torch.iinfo(torch.int64).max
+        while True:
+            candidates = [label]
+            for dim in (1, 2):
+                for shift in (1, -1):
+                    neighbour = torch.roll(label, shift, dim)
+                    same = torch.roll(values, shift, dim) == values
+                    edge = torch.zeros_like(same)
+                    index = [slice(None)] * 3
+                    index[dim] = 0 if shift == 1 else -1
+                    edge[tuple(index)] = True      # no wrap-around across the border
+                    ok = same & ~edge & foreground
+                    candidates.append(torch.where(ok, neighbour, torch.full_like(label, big)))
+            updated = torch.stack(candidates).min(0).values
+            updated = torch.where(foreground, updated, torch.zeros_like(updated))
+            if torch.equal(updated, label):
+                return label
+            label = updated
+    return components
+
+
+def _components_shape(ctx: Any) -> List[TensorShape]:
+    shape = ctx.shape(0)
+    if shape.rank is not None and shape.rank != 3:
+        raise ValueError(f"Shape must be rank 3 but is rank {shape.rank} {node_desc(ctx)}")
+    return [shape]
+
+
+declare("ImageConnectedComponents", inputs=["image: dtype"], outputs=["components: int64"],
+        attrs={"dtype": Type((D.int64, D.int32, D.uint16, D.int16, D.uint8, D.int8, D.float16,
+                              D.float32, D.float64, D.bool, D.string))},
+        shape=_components_shape, kernel=_connected_components_kernel, grad="none")

@@ -6,7 +6,7 @@ reason)."""
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.image.transforms import (angles_to_projective_transforms,
-                                                compose_transforms,
+                                                compose_transforms, connected_components,
                                                 flat_transforms_to_matrices,
                                                 matrices_to_flat_transforms, rotate,
                                                 transform, translate,

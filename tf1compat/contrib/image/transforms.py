@@ -2,7 +2,7 @@
 `translate`, `compose_transforms`, `angles_to_projective_transforms`,
 `translations_to_projective_transforms`, `flat_transforms_to_matrices`,
 `matrices_to_flat_transforms`, on the ImageProjectiveTransformV2 op
-(ops/image_transform.py).
+(ops/image_transform.py); `connected_components` on ImageConnectedComponents.
 
 Images are [height, width], [height, width, channels] or [batch, height, width,
 channels]; a transform is 8 floats [a0, a1, a2, b0, b1, b2, c0, c1] mapping OUTPUT
@@ -22,7 +22,7 @@ from tf1compat.ops import image_transform  # noqa: F401 - declares the op
 
 __all__ = ["transform", "rotate", "translate", "compose_transforms",
            "angles_to_projective_transforms", "translations_to_projective_transforms",
-           "flat_transforms_to_matrices", "matrices_to_flat_transforms"]
+           "flat_transforms_to_matrices", "matrices_to_flat_transforms", "connected_components"]
 
 _IMAGE_DTYPES = (D.uint8, D.int32, D.int64, D.float16, D.float32, D.float64)
 
@@ -185,3 +185,40 @@ def compose_transforms(*transforms: Any) -> Tensor:
         for tr in transforms[1:]:
             composed = matmul(composed, flat_transforms_to_matrices(tr))
         return matrices_to_flat_transforms(composed)
+
+
+def connected_components(images: Any) -> Tensor:
+    """Component ids of [height, width] or [batch, height, width] images: pixels joined
+    with their equal, nonzero neighbours above, below, left and right; ids 1..n over the
+    whole batch in row-major order of each component's first pixel, 0 for zero pixels
+    (scipy.ndimage.label's numbering, per batch)."""
+    from tf1compat.ops.cond import cond
+    from tf1compat.ops.creation_ops import range as range_
+    from tf1compat.ops.indexing_ops import gather, where
+    from tf1compat.ops.indexing_ops import unique
+    with name_scope("connected_components"):
+        image_or_images = convert_to_tensor(images, name="images")
+        rank = image_or_images.get_shape().ndims
+        if rank == 2:
+            batch = image_or_images[None, :, :]
+        elif rank == 3:
+            batch = image_or_images
+        else:
+            raise TypeError("images should have rank 2 (HW) or 3 (NHW). Static shape is "
+                            f"{image_or_images.get_shape()}")
+        components = apply_op1("ImageConnectedComponents", [batch])
+        unique_ids, id_index = unique(array_ops.reshape(components, [-1]))
+        id_is_zero = where(math_ops.equal(unique_ids, 0))[:, 0]
+        # Nonzero labels become 1..n in order of first appearance; 0 stays 0.
+        nonzero_ids = range_(array_ops.shape(unique_ids)[0] -
+                             array_ops.shape(id_is_zero)[0]) + 1
+
+        def has_zero() -> Tensor:
+            zero_at = math_ops.cast(id_is_zero[0], D.int32)
+            return array_ops.concat([nonzero_ids[:zero_at], [0], nonzero_ids[zero_at:]], 0)
+
+        new_ids = cond(math_ops.equal(array_ops.shape(id_is_zero)[0], 0),
+                       lambda: nonzero_ids, has_zero)
+        components = array_ops.reshape(gather(new_ids, id_index),
+                                       array_ops.shape(components))
+        return components[0, :, :] if rank == 2 else components
