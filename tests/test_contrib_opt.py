@@ -488,3 +488,31 @@ def test_clip_gradients_by_global_norm():
         vals = sess.run([x for x, _ in out])
     np.testing.assert_allclose(np.concatenate(vals), [0.6, 0.0, 0.8], rtol=1e-6)
     assert [v for _, v in out] == ["a", "b"]
+
+
+@pytest.mark.parametrize("resource", [False, True])
+def test_adam_gs_powers_from_global_step(resource):
+    # The global step starts at 5 and is not incremented: every step uses beta ** 6.
+    def make():
+        gs = tf.get_variable("step", initializer=np.int64(5), trainable=False)
+        return opt.AdamGSOptimizer(global_step=gs, learning_rate=0.1)
+
+    w = tf.get_variable("w", initializer=W0, use_resource=resource)
+    optimizer = make()
+    train = optimizer.minimize(0.5 * tf.reduce_sum(tf.square(w - TARGET) * SCALE))
+    b1, b2 = f32(0.9), f32(0.999)
+    p1, p2 = float(np.float32(b1) ** np.float32(6)), float(np.float32(b2) ** np.float32(6))
+    m = v = np.zeros(4)
+    want = W0.copy()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(2):
+            sess.run(train)
+            g = dense_grad(want)
+            m = m + (g - m) * (1 - b1)
+            v = v + (g * g - v) * (1 - b2)
+            want = want - f32(0.1) * math.sqrt(1 - p2) / (1 - p1) * m / (np.sqrt(v) +
+                                                                          f32(1e-8))
+        np.testing.assert_allclose(sess.run(w), want, rtol=1e-6)
+    assert [x.name for x in optimizer.variables()] == ["w/Adam:0", "w/Adam_1:0"]
+    assert isinstance(opt.LazyAdamGSOptimizer(), opt.LazyAdamOptimizer)

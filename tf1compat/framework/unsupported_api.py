@@ -238,8 +238,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.opt.DelayCompensatedGradientDescentOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.GGTOptimizer": _CONTRIB_OPTIMIZER,
     "contrib.opt.ShampooOptimizer": _CONTRIB_OPTIMIZER,
-    "contrib.opt.AdamGSOptimizer": _CONTRIB_OPTIMIZER,
-    "contrib.opt.LazyAdamGSOptimizer": _CONTRIB_OPTIMIZER,
     "contrib.util.ops_used_by_graph_def": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "the op types of a GraphDef: {node.op for node in graph_def.node}"),

@@ -2,7 +2,8 @@
 
 - weight_decay.py: AdamWOptimizer, MomentumWOptimizer, DecoupledWeightDecayExtension,
   extend_with_decoupled_weight_decay
-- adam_variants.py: LazyAdamOptimizer, NadamOptimizer, AdaMaxOptimizer
+- adam_variants.py: LazyAdamOptimizer, NadamOptimizer, AdaMaxOptimizer, AdamGSOptimizer,
+  LazyAdamGSOptimizer
 - sign_optimizers.py: AddSignOptimizer, PowerSignOptimizer and the sign-decay schedules
 - external_optimizer.py: ExternalOptimizerInterface, ScipyOptimizerInterface (SciPy is
   imported when minimize runs: without it, ImportError as in TF)
@@ -15,7 +16,8 @@ Any other name raises an error naming it (framework/unsupported_api.py gives the
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
-from tf1compat.contrib.opt.adam_variants import (AdaMaxOptimizer, LazyAdamOptimizer,
+from tf1compat.contrib.opt.adam_variants import (AdaMaxOptimizer, AdamGSOptimizer,
+                                                 LazyAdamGSOptimizer, LazyAdamOptimizer,
                                                  NadamOptimizer)
 from tf1compat.contrib.opt.external_optimizer import (ExternalOptimizerInterface,
                                                       ScipyOptimizerInterface)

@@ -5,6 +5,8 @@
   (sqrt(v[i]) + epsilon)).
 - Nadam: Adam with `use_nesterov=True` (ApplyAdam's Nesterov form); sparse gradients
   compose the same update from scatter ops.
+- AdamGS / LazyAdamGS: Adam / LazyAdam whose bias corrections come from a global step
+  (beta ** (global_step + 1)) instead of beta-power variables.
 - AdaMax: the ApplyAdaMax op (m = beta1 m + (1 - beta1) g, v = max(beta2 v, |g|),
   var -= lr / (1 - beta1_power) * m / (v + epsilon)); it keeps one non-slot accumulator,
   `beta1_power`; sparse gradients update only the rows they touch.
@@ -20,7 +22,8 @@ from tf1compat.training.optimizers.adam import AdamOptimizer
 from tf1compat.training.optimizers.optimizer import _current_graph, cast_like
 from tf1compat.variables.variables import init_scope
 
-__all__ = ["LazyAdamOptimizer", "NadamOptimizer", "AdaMaxOptimizer"]
+__all__ = ["LazyAdamOptimizer", "NadamOptimizer", "AdaMaxOptimizer", "AdamGSOptimizer",
+           "LazyAdamGSOptimizer"]
 
 
 class LazyAdamOptimizer(AdamOptimizer):
@@ -173,3 +176,44 @@ class AdaMaxOptimizer(AdamOptimizer):
                 update_beta1 = beta1_power.assign(beta1_power * self._beta1_t,
                                                   use_locking=self._use_locking)
         return group(*update_ops + [update_beta1], name=name_scope)
+
+
+class _GlobalStepPowers:
+    """Mixin (first base): beta1_power / beta2_power are beta ** (global_step + 1),
+    computed from a copy of the step in each update; no non-slot variables."""
+
+    def __init__(self, global_step: Any = 0, learning_rate: Any = 0.001, beta1: Any = 0.9,
+                 beta2: Any = 0.999, epsilon: Any = 1e-8, use_locking: bool = False,
+                 name: str = "Adam"):
+        super().__init__(learning_rate, beta1, beta2, epsilon, use_locking, name)
+        self._global_step = global_step
+        self._global_step_on_worker = None
+
+    def _get_beta_accumulators(self) -> Any:
+        from tf1compat.ops.math_ops import pow as pow_
+        return (pow_(self._beta1_t, self._global_step_on_worker),
+                pow_(self._beta2_t, self._global_step_on_worker))
+
+    def _create_slots(self, var_list: Any) -> None:
+        for v in var_list:
+            self._zeros_slot(v, "m", self._name)
+            self._zeros_slot(v, "v", self._name)
+
+    def _prepare(self) -> None:
+        from tf1compat.framework import dtypes
+        from tf1compat.ops.array_ops import identity
+        from tf1compat.ops.math_ops import cast
+        super()._prepare()
+        self._global_step_on_worker = cast(identity(self._global_step) + 1, dtypes.float32)
+
+    def _finish(self, update_ops: Any, name_scope: str) -> Any:
+        from tf1compat.ops.control_flow_ops import group
+        return group(*update_ops, name=name_scope)
+
+
+class AdamGSOptimizer(_GlobalStepPowers, AdamOptimizer):
+    """Adam with bias corrections from `global_step` (TF 1.15's AdamGSOptimizer)."""
+
+
+class LazyAdamGSOptimizer(_GlobalStepPowers, LazyAdamOptimizer):
+    """LazyAdam with bias corrections from `global_step`."""
