@@ -516,3 +516,40 @@ def test_adam_gs_powers_from_global_step(resource):
         np.testing.assert_allclose(sess.run(w), want, rtol=1e-6)
     assert [x.name for x in optimizer.variables()] == ["w/Adam:0", "w/Adam_1:0"]
     assert isinstance(opt.LazyAdamGSOptimizer(), opt.LazyAdamOptimizer)
+
+
+def test_ggt_against_numpy():
+    lr, beta1, window, eps, svd_eps, sigma_eps = 0.1, 0.9, 2, 1e-4, 1e-6, 1e-2
+    w = tf.get_variable("w", initializer=W0)
+    b = tf.get_variable("b", initializer=np.array([[0.5, -0.5]]))
+    loss = (0.5 * tf.reduce_sum(tf.square(w - TARGET) * SCALE) +
+            tf.reduce_sum(tf.square(b)))
+    ggt = opt.GGTOptimizer(lr, beta1, window=window, eps=eps, svd_eps=svd_eps,
+                           sigma_eps=sigma_eps)
+    train = ggt.minimize(loss)
+    # numpy: variables flattened in name order (b then w).
+    x = np.concatenate([np.array([0.5, -0.5]), W0])
+    m1 = np.zeros(6)
+    buf = np.zeros((window, 6))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for t in range(1, 4):
+            sess.run(train)
+            g = np.concatenate([2 * x[:2], dense_grad(x[2:])])
+            m1 = beta1 * m1 + (1 - beta1) * g
+            buf[(t - 1) % window] = m1
+            m = buf.T / np.sqrt(min(t, window))
+            u, sigma, _ = np.linalg.svd(m.T @ m + svd_eps * np.eye(window))
+            proj = u.T @ (m.T @ m1)
+            head = m @ (u @ (np.diag((np.sqrt(sigma) + sigma_eps) ** -3.0) @ proj))
+            tail = m1 - m @ (u @ (np.diag(1 / sigma) @ proj))
+            smin = np.sqrt(sigma).min()
+            x = x - lr * (head + tail / smin if smin > eps else head)
+            got = np.concatenate([sess.run(b).reshape(-1), sess.run(w)])
+            np.testing.assert_allclose(got, x, rtol=1e-5, atol=1e-7)
+    assert sorted(v.op.name for v in ggt.variables()) == [
+        "flat_grad", "global_step", "grad_buffer", "moment1"]
+    tf.reset_default_graph()
+    e = tf.get_variable("e", initializer=E0)
+    with pytest.raises(NotImplementedError, match="Sparse"):
+        opt.GGTOptimizer().minimize(tf.reduce_sum(tf.gather(e, IDS)))

@@ -49,7 +49,8 @@ _CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implement
                               "streaming_auc / streaming_dynamic_auc, or "
                               "streaming_sensitivity_at_specificity")
 _CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
-                                 "Adam, sign, weight-decay and wrapper optimizers are)",
+                                 "Adam, sign, weight-decay, GGT and wrapper optimizers "
+                                 "are)",
                                  "tf.contrib.opt.AdamWOptimizer / LazyAdamOptimizer or a "
                                  "tf.train optimizer")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
@@ -237,7 +238,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.opt.AGNOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.AGNCustomGetter": _CLUSTER_OPTIMIZER,
     "contrib.opt.DelayCompensatedGradientDescentOptimizer": _CLUSTER_OPTIMIZER,
-    "contrib.opt.GGTOptimizer": _CONTRIB_OPTIMIZER,
     "contrib.opt.ShampooOptimizer": _CONTRIB_OPTIMIZER,
     "contrib.util.ops_used_by_graph_def": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
