@@ -4,10 +4,11 @@
 `tf.contrib.seq2seq` / `legacy_seq2seq`, and the Estimator family: `tf.contrib.learn`
 (Experiment, learn_runner), `tf.contrib.training` (HParams), `tf.contrib.tpu` (TPUEstimator
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
-(k-means); `tf.contrib.metrics` and `tf.contrib.opt`; `tf.contrib.signal` and
-`tf.contrib.keras`, which are core TF's `tf.signal` and `tf.keras` (imported when first
-used). TF 2 has no contrib; TF 1.15's documentation is the reference. Any other contrib
-module or symbol raises an error naming it."""
+(k-means); `tf.contrib.crf`; `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
+`tf.contrib.predictor`, `tf.contrib.summary`; `tf.contrib.signal` and `tf.contrib.keras`,
+which are core TF's `tf.signal` and `tf.keras` (imported when first used). TF 2 has no
+contrib; TF 1.15's documentation is the reference. Any other contrib module or symbol
+raises an error naming it."""
 
 # ruff: noqa: F401
 from tf1compat.contrib import (data, eager, framework, layers, legacy_seq2seq, losses, rnn,
@@ -16,6 +17,7 @@ from tf1compat.contrib import lookup  # (section: mathsparse)
 from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
 from tf1compat.contrib import estimator, feature_column, learn, tpu, training  # (section: estimator)
 from tf1compat.contrib import factorization  # (section: kmeans)
+from tf1compat.contrib import crf
 from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
 from tf1compat.contrib._missing import missing as _missing
 
