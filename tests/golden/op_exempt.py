@@ -38,7 +38,17 @@ _GPU_ONLY = ("TF 2.21 registers this op's kernels for GPU only (a CPU row record
 _IMPORTED_FUNCTION = ("takes TF function attrs (library functions of imported graphs); "
                       "covered by tests/test_graph_import.py")
 
+_SUMMARY_WRITER = ("summary writer resource (a handle whose ops append events to a file); "
+                   "covered by tests/golden/cases_contrib_summary.py")
+
 EXEMPT: Dict[str, str] = {
+    "ImageConnectedComponents": ("TF 1.15's contrib op, gone from TF 2.x (nothing to record "
+                                 "from); checked against a flood fill in "
+                                 "tests/test_contrib_image.py"),
+    **{op: _SUMMARY_WRITER for op in (
+        "SummaryWriter", "CreateSummaryFileWriter", "WriteScalarSummary",
+        "WriteHistogramSummary", "WriteImageSummary", "WriteAudioSummary", "WriteSummary",
+        "WriteGraphSummary", "FlushSummaryWriter", "CloseSummaryWriter")},
     # tf.data datasets and iterators
     **{op: _DATASET for op in (
         "BatchDatasetV2", "CacheDataset", "ConcatenateDataset", "FilterDataset",

@@ -43,6 +43,30 @@ _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and col
                            "torch.distributed: docs/distributed.md)",
                            "tf.train.Server + ClusterSpec + replica_device_setter (parameter "
                            "servers), or horovod.tensorflow (data parallel)")
+_CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implemented (the "
+                              "streaming_* metrics, f1_score, cohen_kappa and "
+                              "streaming_dynamic_auc are)",
+                              "streaming_auc / streaming_dynamic_auc, or "
+                              "streaming_sensitivity_at_specificity")
+_CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
+                                 "Adam, sign, weight-decay, GGT and wrapper optimizers "
+                                 "are)",
+                                 "tf.contrib.opt.AdamWOptimizer / LazyAdamOptimizer or a "
+                                 "tf.train optimizer")
+_CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
+                             "rotate, translate, compose_transforms, ...) and the warps "
+                             "(dense_image_warp, sparse_image_warp, interpolate_spline) "
+                             "and connected_components are implemented",
+                             "tf.image, or tf.contrib.image.transform for warps a projective "
+                             "transform describes")
+_CLUSTER_OPTIMIZER = Unsupported("it averages models across the workers of a TF cluster "
+                                 "(elastic / model averaging, asynchronous delay "
+                                 "compensation), which tf1compat's distribution does not "
+                                 "provide (docs/distributed.md)",
+                                 "tf.train.SyncReplicasOptimizer, or horovod.tensorflow's "
+                                 "DistributedOptimizer")
+
+
 def _moved(what: str, successor: str) -> Unsupported:
     return Unsupported(f"{what} is not provided (its successor is in core TensorFlow)",
                        successor)
@@ -209,23 +233,33 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "Python's unicodedata, or the regex module's "
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
-    "contrib.metrics": _moved("tf.contrib.metrics", "tf.metrics (streaming_accuracy -> "
-                              "tf.metrics.accuracy, streaming_mean -> tf.metrics.mean, ...)"),
-    "contrib.slim.metrics": _moved("slim.metrics", "tf.metrics"),
-    "contrib.keras": _moved("tf.contrib.keras", "tf.keras"),
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.image": _moved("tf.contrib.image", "tf.image"),
-    "contrib.signal": _moved("tf.contrib.signal", "tf.signal"),
-    "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),
-    "contrib.opt": _moved("tf.contrib.opt", "the tf.train optimizers"),
+    "contrib.image.bipartite_match": _CONTRIB_IMAGE,
+    "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
+    "contrib.summary.create_db_writer": Unsupported(
+        "tf.contrib.summary's SQLite summary database is not provided",
+        "tf.contrib.summary.create_file_writer (TensorBoard events files)"),
+    "contrib.summary.import_event": Unsupported(
+        "tf.contrib.summary.import_event writes into TF's SQLite summary database, which is "
+        "not provided", "tf.summary.FileWriter.add_event"),
+    # (section: contribmisc) the parts of tf.contrib.metrics / tf.contrib.opt left out
+    "contrib.metrics.auc_using_histogram": _CONTRIB_METRIC,
+    "contrib.metrics.auc_with_confidence_intervals": _CONTRIB_METRIC,
+    "contrib.metrics.recall_at_precision": _CONTRIB_METRIC,
+    "contrib.opt.ElasticAverageOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ElasticAverageCustomGetter": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ModelAverageOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ModelAverageCustomGetter": _CLUSTER_OPTIMIZER,
+    "contrib.opt.AGNOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.AGNCustomGetter": _CLUSTER_OPTIMIZER,
+    "contrib.opt.DelayCompensatedGradientDescentOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ShampooOptimizer": _CONTRIB_OPTIMIZER,
     "contrib.util.ops_used_by_graph_def": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "the op types of a GraphDef: {node.op for node in graph_def.node}"),
     "contrib.util.stripped_op_list_for_graph": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "tf.train.export_meta_graph(strip_default_attrs=True)"),
-    "contrib.predictor": _moved("tf.contrib.predictor", "tf.saved_model.loader.load and "
-                                "Session.run"),
     "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "
                                                   "npairs, lifted structure) are not "
                                                   "provided"),
