@@ -1,0 +1,39 @@
+"""`tf.contrib.distributions` (TF 1.15): everything of `tf.distributions`, the contrib
+distributions (multivariate normals, one-hot and relaxed categoricals, transformed,
+independent and mixture distributions, the scalar families), `bijectors`, and the
+helpers scripts call. A TF 1.15 name tf1compat does not implement raises
+UnimplementedAPIError naming it."""
+
+# ruff: noqa: F401
+from tf1compat.contrib.distributions import bijectors
+from tf1compat.contrib.distributions.distribution_util import (fill_triangular,
+                                                               fill_triangular_inverse,
+                                                               matrix_diag_transform,
+                                                               reduce_weighted_logsumexp,
+                                                               softplus_inverse, tridiag)
+from tf1compat.contrib.distributions.categorical import (ExpRelaxedOneHotCategorical,
+                                                         Logistic, OneHotCategorical,
+                                                         RelaxedBernoulli,
+                                                         RelaxedOneHotCategorical)
+from tf1compat.contrib.distributions.meta import Independent, MixtureSameFamily
+from tf1compat.contrib.distributions.mvn import (MultivariateNormalDiag,
+                                                 MultivariateNormalDiagPlusLowRank,
+                                                 MultivariateNormalDiagWithSoftplusScale,
+                                                 MultivariateNormalFullCovariance,
+                                                 MultivariateNormalLinearOperator,
+                                                 MultivariateNormalTriL)
+from tf1compat.contrib.distributions.transformed_distribution import TransformedDistribution
+from tf1compat.distributions import (FULLY_REPARAMETERIZED, NOT_REPARAMETERIZED, Bernoulli,
+                                     Beta, Categorical, Dirichlet, DirichletMultinomial,
+                                     Distribution, Exponential, Gamma, Laplace, Multinomial,
+                                     Normal, RegisterKL, ReparameterizationType, StudentT,
+                                     Uniform, kl_divergence)
+from tf1compat.distributions.continuous import (BetaWithSoftplusConcentration,
+                                                ExponentialWithSoftplusRate,
+                                                GammaWithSoftplusConcentrationRate,
+                                                LaplaceWithSoftplusScale,
+                                                NormalWithSoftplusScale,
+                                                StudentTWithAbsDfSoftplusScale)
+from tf1compat.contrib._missing import missing as _missing
+
+__getattr__ = _missing("tf.contrib.distributions")
