@@ -35,6 +35,16 @@ def _tf_only(reason: str, replacement: Optional[str] = None) -> Unsupported:
 _CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch cannot run",
                        "tf.py_func / tf.numpy_function for a Python op, or a torch C++ "
                        "extension called from tf.py_func")
+_CONTRIB_DISTRIBUTION_LATER = Unsupported(
+    "of tf.contrib.distributions tf1compat implements the multivariate normals, the one-hot and "
+    "relaxed categoricals, Logistic, TransformedDistribution, Independent, MixtureSameFamily, "
+    "the bijectors and everything of tf.distributions; this name is not implemented yet",
+    "a tf.distributions class, or a TransformedDistribution of one through "
+    "tf.contrib.distributions.bijectors")
+_CONTRIB_BIJECTOR_LATER = Unsupported(
+    "this tf.contrib.distributions bijector is not implemented by tf1compat yet",
+    "a Chain of the implemented bijectors (Affine, Exp, Softplus, Sigmoid, ScaleTriL, ...) or "
+    "tf.contrib.distributions.bijectors.Inline with your own functions")
 _FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization only k-means (KMeans, "
                                     "KMeansClustering) is implemented: WALS matrix "
                                     "factorization and Gaussian mixture models are not")
@@ -197,7 +207,59 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                               "tf.metrics.accuracy, streaming_mean -> tf.metrics.mean, ...)"),
     "contrib.slim.metrics": _moved("slim.metrics", "tf.metrics"),
     "contrib.keras": _moved("tf.contrib.keras", "tf.keras"),
-    "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
+    # -- tf.contrib.distributions names not implemented yet (section: contribdist) -------
+    "contrib.distributions.auto_correlation": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Autoregressive": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.BernoulliWithSigmoidProbs": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Binomial": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Cauchy": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Chi2": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Chi2WithAbsDf": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.ConditionalDistribution": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Deterministic": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.VectorDeterministic": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.VectorExponentialDiag": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Geometric": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.HalfNormal": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.InverseGamma": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.InverseGammaWithSoftplusConcentrationRate": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.NegativeBinomial": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Poisson": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.PoissonLogNormalQuadratureCompound": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.SinhArcsinh": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.VectorDiffeomixture": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.VectorLaplaceDiag": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.VectorSinhArcsinhDiag": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.WishartCholesky": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.WishartFull": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.QuantizedDistribution": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.Mixture": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.normal_conjugates_known_scale_posterior": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.normal_conjugates_known_scale_predictive": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.percentile": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.assign_moving_mean_variance": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.assign_log_moving_mean_exp": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.moving_mean_variance": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.estimator_head_distribution_regression": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_softmaxnormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_softmaxnormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_lognormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_lognormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.bijectors.AbsoluteValue": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.BatchNormalization": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.CholeskyOuterProduct": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.ConditionalBijector": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.Kumaraswamy": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.MaskedAutoregressiveFlow": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.masked_autoregressive_default_template": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.masked_dense": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.MatrixInverseTriL": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.Ordered": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.RealNVP": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.real_nvp_default_template": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.SinhArcsinh": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.SoftmaxCentered": _CONTRIB_BIJECTOR_LATER,
     "contrib.image": _moved("tf.contrib.image", "tf.image"),
     "contrib.signal": _moved("tf.contrib.signal", "tf.signal"),
     "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),

@@ -1,0 +1,136 @@
+"""tf.contrib.distributions beyond the goldens (tests/golden/cases_contrib_distributions.py):
+gradients through reparameterized samples, the bijector cache, run-time validation,
+affine bijectors against numpy, and the errors for names not implemented."""
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+
+tfd = tf.contrib.distributions
+tfb = tfd.bijectors
+
+
+def _run(fetches, feed=None):
+    with tf.Session() as sess:
+        return sess.run(fetches, feed)
+
+
+def setup_function(_):
+    tf.reset_default_graph()
+
+
+def test_mvn_sample_is_reparameterized():
+    loc = tf.Variable([1.0, 2.0])
+    scale = tf.Variable([0.5, 3.0])
+    d = tfd.MultivariateNormalDiag(loc=loc, scale_diag=scale)
+    x = d.sample(7, seed=1)
+    g_loc, g_scale = tf.gradients(tf.reduce_sum(x), [loc, scale])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        draws, gl, gs = sess.run([x, g_loc, g_scale])
+    # x = loc + scale * z: d sum(x) / d loc = n, d sum(x) / d scale = sum(z).
+    np.testing.assert_allclose(gl, [7.0, 7.0])
+    z = (draws - np.array([1.0, 2.0])) / np.array([0.5, 3.0])
+    np.testing.assert_allclose(gs, z.sum(axis=0), rtol=1e-5)
+    assert d.reparameterization_type == tfd.FULLY_REPARAMETERIZED
+
+
+def test_relaxed_one_hot_sample_has_gradients():
+    logits = tf.Variable([0.1, 0.5, -1.0])
+    x = tfd.RelaxedOneHotCategorical(0.5, logits=logits).sample(4, seed=2)
+    (g,) = tf.gradients(tf.reduce_sum(x[:, 0]), [logits])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        draws, grad = sess.run([x, g])
+    np.testing.assert_allclose(draws.sum(axis=-1), np.ones(4), rtol=1e-5)
+    assert np.all(np.isfinite(grad)) and np.abs(grad).sum() > 0
+
+
+def test_bijector_cache_returns_the_input():
+    b = tfb.Chain([tfb.Exp(), tfb.Softplus()])
+    x = tf.constant([0.5, 1.0])
+    assert b.inverse(b.forward(x)) is x
+    d = tfd.TransformedDistribution(tfd.Normal(0.0, 1.0), tfb.Softplus())
+    s = d.sample(3, seed=5)
+    lp = d.log_prob(s)
+    draws, got = _run([s, lp])
+    x0 = np.log(np.expm1(draws))
+    # log p(y) = log N(x) - log softplus'(x), softplus' = sigmoid.
+    want = -0.5 * x0 ** 2 - 0.5 * np.log(2 * np.pi) - (x0 - np.log1p(np.exp(x0)))
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_affine_bijector_against_numpy():
+    tril = np.array([[2.0, 0.0], [0.5, 1.5]], np.float32)
+    b = tfb.Affine(shift=[1.0, -1.0], scale_tril=tril, scale_diag=[0.5, 0.5])
+    x = np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 3.0]], np.float32)
+    y, back, fldj = _run([b.forward(x), b.inverse(b.forward(tf.constant(x) + 0.0)),
+                          b.forward_log_det_jacobian(x, event_ndims=1)])
+    scale = tril + np.diag([0.5, 0.5])
+    np.testing.assert_allclose(y, x @ scale.T + [1.0, -1.0], rtol=1e-5)
+    np.testing.assert_allclose(back, x, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(fldj, np.log(np.abs(np.linalg.det(scale))), rtol=1e-5)
+    only = tfb.Affine(shift=1.0, scale_identity_multiplier=3.0)
+    got = _run([only.forward([1.0, 2.0]), only.forward_log_det_jacobian([1.0, 2.0],
+                                                                       event_ndims=1)])
+    np.testing.assert_allclose(got[0], [4.0, 7.0])
+    np.testing.assert_allclose(got[1], 2 * np.log(3.0), rtol=1e-6)
+
+
+def test_affine_linear_operator_inverse_with_sample_dims():
+    scale = tf.linalg.LinearOperatorLowerTriangular([[[1.0, 0.0], [2.0, 3.0]],
+                                                     [[0.5, 0.0], [0.0, 2.0]]])
+    b = tfb.AffineLinearOperator(shift=[1.0, 1.0], scale=scale)
+    y = np.random.RandomState(0).randn(4, 2, 2).astype(np.float32)
+    x, fx = _run([b.inverse(y), b.forward(b.inverse(tf.constant(y) * 1.0))])
+    np.testing.assert_allclose(fx, y, rtol=1e-4, atol=1e-5)
+    assert x.shape == (4, 2, 2)
+
+
+def test_full_covariance_validation_at_run_time():
+    cov = tf.placeholder(tf.float32, [2, 2])
+    d = tfd.MultivariateNormalFullCovariance(loc=[0.0, 0.0], covariance_matrix=cov,
+                                             validate_args=True)
+    lp = d.log_prob([0.0, 0.0])
+    ok = _run(lp, {cov: [[1.0, 0.0], [0.0, 1.0]]})
+    np.testing.assert_allclose(ok, -np.log(2 * np.pi), rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        _run(lp, {cov: [[1.0, 0.9], [0.0, 1.0]]})
+
+
+def test_build_time_errors():
+    with pytest.raises(ValueError, match="Cannot infer `event_shape`"):
+        tfd.MultivariateNormalDiag()
+    with pytest.raises(ValueError, match="does not correspond to a triangular"):
+        tfd.fill_triangular(tf.ones([4]))
+    with pytest.raises(TypeError):
+        tfb.Exp().forward(tf.constant([1], tf.int32))
+    with pytest.raises(ValueError, match="min_event_ndims"):
+        tfb.ScaleTriL().inverse_log_det_jacobian(tf.eye(2), event_ndims=1)
+
+
+def test_kl_of_identical_mvns_is_zero_and_shapes():
+    d = tfd.MultivariateNormalTriL(loc=tf.zeros([3, 2]), scale_tril=[[1.0, 0.0], [0.3, 2.0]])
+    kl = tfd.kl_divergence(d, d)
+    assert kl.shape.as_list() == [3]
+    np.testing.assert_allclose(_run(kl), np.zeros(3), atol=1e-5)
+    assert d.batch_shape.as_list() == [3] and d.event_shape.as_list() == [2]
+    assert d.sample([4, 5]).shape.as_list() == [4, 5, 3, 2]
+
+
+def test_mixture_seeded_sampling_is_repeatable():
+    gmm = tfd.MixtureSameFamily(tfd.Categorical(probs=[0.3, 0.7]),
+                                tfd.Normal(loc=[-5.0, 5.0], scale=[0.1, 0.1]))
+    a, b = _run([gmm.sample(200, seed=3), gmm.sample(200, seed=3)])
+    np.testing.assert_array_equal(a, b)
+    share = np.mean(a > 0)
+    assert 0.55 < share < 0.85
+
+
+@pytest.mark.parametrize("name", ["Poisson", "Wishart" "Full", "QuantizedDistribution"])
+def test_names_not_implemented_say_so(name):
+    with pytest.raises(NotImplementedError, match=f"tf.contrib.distributions.{name}"):
+        getattr(tfd, name)
+    with pytest.raises(NotImplementedError, match="bijectors.RealNVP"):
+        tfb.RealNVP
