@@ -319,3 +319,92 @@ def case_errors(tf):
         except Exception as e:  # noqa: BLE001 - the class is what is compared
             out[label] = type(e).__name__
     return out
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_scalar_families(tf):
+    tfd = _lib(tf).tfd
+    po = tfd.Poisson(rate=[0.5, 3.0, 10.0])
+    pl = tfd.Poisson(log_rate=[0.0, 1.0])
+    ge = tfd.Geometric(probs=[0.2, 0.5, 0.9])
+    nb = tfd.NegativeBinomial(total_count=[3.0, 5.0], probs=[0.3, 0.6])
+    bi = tfd.Binomial(total_count=[4.0, 10.0], probs=[0.3, 0.6])
+    bl = tfd.Binomial(total_count=6.0, logits=[-1.0, 0.5])
+    ch = tfd.Chi2(df=[1.0, 3.0, 10.0])
+    ig = tfd.InverseGamma([3.0, 0.5], [2.0, 1.0])
+    hn = tfd.HalfNormal(scale=[1.0, 2.5])
+    ca = tfd.Cauchy(loc=[0.0, 1.0], scale=[1.0, 0.5])
+    de = tfd.Deterministic(loc=[1.0, 2.0], atol=0.1)
+    vd = tfd.VectorDeterministic(loc=[[1.0, 2.0], [0.0, 0.0]])
+    counts = [0.0, 2.0, 7.0]
+    out = {
+        "po_lp": po.log_prob(counts), "po_cdf": po.cdf([0.0, 2.5, 7.0]),
+        "po_lcdf": po.log_cdf([1.0, 2.0, 12.0]), "po_neg": po.cdf([-1.0, -0.5, -3.0]),
+        "po": _stats(po, ("mean", "variance", "stddev", "mode")),
+        "pl_lp": pl.log_prob([1.0, 3.0]), "pl_mean": pl.mean(),
+        "ge_lp": ge.log_prob(counts), "ge_cdf": ge.cdf(counts), "ge_p": ge.prob(counts),
+        "ge": _stats(ge, ("mean", "variance", "stddev", "entropy", "mode")),
+        "nb_lp": nb.log_prob([[0.0, 4.0], [2.0, 1.0]]), "nb_cdf": nb.cdf([2.0, 4.0]),
+        "nb": _stats(nb, ("mean", "variance", "mode")),
+        "bi_lp": bi.log_prob([[0.0, 4.0], [2.0, 10.0]]), "bi_cdf": bi.cdf([[1.0, 4.0],
+                                                                          [4.0, 10.0]]),
+        "bi": _stats(bi, ("mean", "variance", "mode")), "bl_lp": bl.log_prob([3.0, 6.0]),
+        "ch_lp": ch.log_prob([0.5, 2.0, 9.0]), "ch_cdf": ch.cdf([0.5, 2.0, 9.0]),
+        "ch": _stats(ch, ("mean", "variance", "entropy")),
+        "ig_lp": ig.log_prob([0.5, 2.0]), "ig_cdf": ig.cdf([0.5, 2.0]),
+        "ig": _stats(ig, ("mean", "variance", "mode", "entropy")),
+        "hn_lp": hn.log_prob([0.5, 2.0]), "hn_p": hn.prob([[0.5, 2.0]]),
+        "hn_cdf": hn.cdf([0.5, 2.0]), "hn_q": hn.quantile([0.3, 0.9]),
+        "hn": _stats(hn, ("mean", "variance", "stddev", "entropy", "mode")),
+        "ca_lp": ca.log_prob([0.5, 2.0]), "ca_cdf": ca.cdf([0.5, 2.0]),
+        "ca_lcdf": ca.log_cdf([0.5, 2.0]), "ca_q": ca.quantile([0.3, 0.9]),
+        "ca": _stats(ca, ("entropy", "mode", "mean", "variance")),
+        "de_p": de.prob([[1.05, 2.5], [0.8, 2.0]]), "de_cdf": de.cdf([0.95, 1.5]),
+        "de_mean": de.mean(), "vd_p": vd.prob([[1.0, 2.0], [0.0, 0.1]]),
+    }
+    samples = [po.sample(4, seed=1), ge.sample([2, 3], seed=2), nb.sample(3, seed=3),
+               ig.sample(2, seed=4), hn.sample(5, seed=5), ca.sample(2, seed=6),
+               de.sample(3), vd.sample(2), ch.sample(2, seed=7)]
+    return {"vals": _run(tf, out),
+            "sample_shapes": [s.shape.as_list() for s in samples],
+            "deterministic_samples": _run(tf, samples[6:8]),
+            "shapes": [[str(d.batch_shape), str(d.event_shape), d.dtype.name]
+                       for d in (po, ge, nb, bi, ch, ig, hn, ca, de, vd)],
+            "rep": [repr(d.reparameterization_type) for d in (po, hn, ca)]}
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_mixture_quantized(tf):
+    tfd = _lib(tf).tfd
+    mix = tfd.Mixture(cat=tfd.Categorical(probs=[[0.2, 0.8], [0.6, 0.4]]),
+                      components=[tfd.Normal(loc=[0.0, 1.0], scale=[1.0, 2.0]),
+                                  tfd.Laplace(loc=[2.0, -1.0], scale=[0.5, 1.0])])
+    mvmix = tfd.Mixture(cat=tfd.Categorical(logits=[0.0, 1.0]),
+                        components=[tfd.MultivariateNormalDiag(loc=[0.0, 1.0],
+                                                               scale_diag=[1.0, 2.0]),
+                                    tfd.MultivariateNormalDiag(loc=[-1.0, 0.0],
+                                                               scale_diag=[0.5, 0.5])])
+    qn = tfd.QuantizedDistribution(distribution=tfd.Normal(loc=[0.0, 3.0], scale=[2.0, 1.0]))
+    qc = tfd.QuantizedDistribution(distribution=tfd.Normal(loc=0.0, scale=3.0), low=-2.0,
+                                   high=3.0)
+    out = {"mix_lp": mix.log_prob([[0.5, 1.0], [2.0, -1.0]]), "mix_p": mix.prob([0.5, 1.0]),
+           "mix_cdf": mix.cdf([0.5, 1.0]), "mix_mean": mix.mean(), "mix_std": mix.stddev(),
+           "mix_var": mix.variance(), "mix_elb": mix.entropy_lower_bound(),
+           "mv_lp": mvmix.log_prob([[0.0, 0.0], [1.0, 2.0]]), "mv_mean": mvmix.mean(),
+           "mv_std": mvmix.stddev(),
+           "qn_lp": qn.log_prob([[0.0, 3.0], [-2.0, 6.0]]), "qn_p": qn.prob([1.0, 2.0]),
+           "qn_cdf": qn.cdf([0.5, 2.0]), "qn_sf": qn.survival_function([0.0, 2.0]),
+           "qc_p": qc.prob([-3.0, -2.0, 0.0, 3.0, 4.0]),
+           "qc_cdf": qc.cdf([-3.0, -2.0, 0.0, 3.0, 4.0]),
+           "qc_lcdf": qc.log_cdf([-2.0, 0.0, 3.0]),
+           "qc_lsf": qc.log_survival_function([-3.0, 0.0, 2.0])}
+    samples = [mix.sample(3, seed=1), mvmix.sample(4, seed=2), qn.sample(5, seed=3),
+               qc.sample(100, seed=4)]
+    vals = _run(tf, {"out": out, "qc_samples": samples[3]})
+    qc_samples = vals.pop("qc_samples")
+    return {"vals": vals["out"],
+            "qc_sample_range": [float(qc_samples.min()) >= -2.0,
+                                float(qc_samples.max()) <= 3.0,
+                                bool(np.all(qc_samples == np.round(qc_samples)))],
+            "sample_shapes": [s.shape.as_list() for s in samples],
+            "shapes": [[str(d.batch_shape), str(d.event_shape)] for d in (mix, mvmix, qn, qc)]}

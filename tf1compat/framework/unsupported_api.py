@@ -37,8 +37,9 @@ _CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch
                        "extension called from tf.py_func")
 _CONTRIB_DISTRIBUTION_LATER = Unsupported(
     "of tf.contrib.distributions tf1compat implements the multivariate normals, the one-hot and "
-    "relaxed categoricals, Logistic, TransformedDistribution, Independent, MixtureSameFamily, "
-    "the bijectors and everything of tf.distributions; this name is not implemented yet",
+    "relaxed categoricals, the scalar families (Poisson, Binomial, Cauchy, ...), "
+    "TransformedDistribution, Independent, the mixtures, QuantizedDistribution, the bijectors "
+    "and everything of tf.distributions; this name is not implemented yet",
     "a tf.distributions class, or a TransformedDistribution of one through "
     "tf.contrib.distributions.bijectors")
 _CONTRIB_BIJECTOR_LATER = Unsupported(
@@ -210,22 +211,9 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- tf.contrib.distributions names not implemented yet (section: contribdist) -------
     "contrib.distributions.auto_correlation": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.Autoregressive": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.BernoulliWithSigmoidProbs": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Binomial": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Cauchy": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Chi2": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Chi2WithAbsDf": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.ConditionalDistribution": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Deterministic": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.VectorDeterministic": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.VectorExponentialDiag": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Geometric": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.HalfNormal": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.InverseGamma": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.InverseGammaWithSoftplusConcentrationRate": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.NegativeBinomial": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Poisson": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.PoissonLogNormalQuadratureCompound": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.SinhArcsinh": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.VectorDiffeomixture": _CONTRIB_DISTRIBUTION_LATER,
@@ -233,8 +221,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.distributions.VectorSinhArcsinhDiag": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.WishartCholesky": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.WishartFull": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.QuantizedDistribution": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.Mixture": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.normal_conjugates_known_scale_posterior": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.normal_conjugates_known_scale_predictive": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.percentile": _CONTRIB_DISTRIBUTION_LATER,

@@ -16,6 +16,13 @@ from tf1compat.contrib.distributions.categorical import (ExpRelaxedOneHotCategor
                                                          RelaxedBernoulli,
                                                          RelaxedOneHotCategorical)
 from tf1compat.contrib.distributions.meta import Independent, MixtureSameFamily
+from tf1compat.contrib.distributions.mixture import Mixture, QuantizedDistribution
+from tf1compat.contrib.distributions.scalar import (BernoulliWithSigmoidProbs, Binomial, Cauchy,
+                                                    Chi2, Chi2WithAbsDf, Deterministic,
+                                                    Geometric, HalfNormal, InverseGamma,
+                                                    InverseGammaWithSoftplusConcentrationRate,
+                                                    NegativeBinomial, Poisson,
+                                                    VectorDeterministic)
 from tf1compat.contrib.distributions.mvn import (MultivariateNormalDiag,
                                                  MultivariateNormalDiagPlusLowRank,
                                                  MultivariateNormalDiagWithSoftplusScale,
