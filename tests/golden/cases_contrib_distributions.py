@@ -408,3 +408,50 @@ def case_mixture_quantized(tf):
                                 bool(np.all(qc_samples == np.round(qc_samples)))],
             "sample_shapes": [s.shape.as_list() for s in samples],
             "shapes": [[str(d.batch_shape), str(d.event_shape)] for d in (mix, mvmix, qn, qc)]}
+
+
+def _autoregressive_fn(tf):
+    """A fixed autoregressive (shift, log_scale) function: each output depends only on
+    the inputs before it (exclusive cumulative sums)."""
+    def fn(x):
+        prefix = tf.cumsum(x, axis=-1, exclusive=True)
+        return 0.3 * prefix + 0.1, 0.2 * tf.tanh(prefix)
+    return fn
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_bijectors_more(tf):
+    """(SoftmaxCentered and SinhArcsinh are checked in tests/test_contrib_distributions.py:
+    TFP 0.25's SoftmaxCentered fails under numpy 2, and its SinhArcsinh is no longer TF
+    1.x's sinh((arcsinh(x) + skewness) * tailweight).)"""
+    lib = _lib(tf)
+    tfb = lib.bijectors
+    tfp_run = _tfp_recording(tf)
+    x = tf.constant([[0.5, -1.0, 2.0], [0.1, 0.2, 0.3]])
+    increasing = tf.constant([[0.5, 1.0, 2.0], [-1.0, 0.2, 0.3]])
+    unit = tf.constant([[0.5, 0.1, 0.9], [0.3, 0.2, 0.7]])
+    tril = tf.constant([[[1.0, 0.0], [2.0, 3.0]], [[0.5, 0.0], [-1.0, 2.0]]])
+    spd = tf.constant([[[2.0, 0.5], [0.5, 1.0]], [[1.0, 0.2], [0.2, 3.0]]])
+
+    def nvp_fn(x0, units):
+        return 0.5 * tf.tile(x0, [1, units]), 0.1 * tf.tile(x0 * x0, [1, units])
+
+    maf = tfb.MaskedAutoregressiveFlow(shift_and_log_scale_fn=_autoregressive_fn(tf))
+    maf_unrolled = tfb.MaskedAutoregressiveFlow(shift_and_log_scale_fn=_autoregressive_fn(tf),
+                                                unroll_loop=True)
+    nvp = tfb.RealNVP(num_masked=1, shift_and_log_scale_fn=nvp_fn)
+    ordered = tfb.Invert(tfb.Ascending()) if tfp_run else tfb.Ordered()
+    kumaraswamy = tfb.Invert(tfb.KumaraswamyCDF(concentration1=2.0, concentration0=3.0)) \
+        if tfp_run else tfb.Kumaraswamy(concentration1=2.0, concentration0=3.0)
+    out = {}
+    for name, b, fwd_in, inv_in, ndims in (
+            ("cholesky_outer", tfb.CholeskyOuterProduct(), tril, spd, 2),
+            ("ordered", ordered, increasing, x, 1),
+            ("matrix_inverse_tril", tfb.MatrixInverseTriL(), tril, tril, 2),
+            ("kumaraswamy", kumaraswamy, unit, unit, 0),
+            ("maf", maf, x, x, 1), ("maf_unrolled", maf_unrolled, x, x, 1),
+            ("real_nvp", nvp, x, x, 1)):
+        out[name] = {"fwd": b.forward(fwd_in), "inv": b.inverse(inv_in),
+                     "ildj": b.inverse_log_det_jacobian(inv_in, event_ndims=ndims),
+                     "fldj": b.forward_log_det_jacobian(fwd_in, event_ndims=ndims)}
+    return _run(tf, out)

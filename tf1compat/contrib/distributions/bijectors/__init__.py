@@ -3,6 +3,12 @@ A TF 1.15 bijector tf1compat does not implement raises UnimplementedAPIError nam
 
 # ruff: noqa: F401
 from tf1compat.contrib.distributions.bijectors.bijector import Bijector
+from tf1compat.contrib.distributions.bijectors.extra import (CholeskyOuterProduct, Kumaraswamy,
+                                                             MatrixInverseTriL, Ordered,
+                                                             SinhArcsinh, SoftmaxCentered)
+from tf1compat.contrib.distributions.bijectors.flows import (
+    MaskedAutoregressiveFlow, RealNVP, masked_autoregressive_default_template, masked_dense,
+    real_nvp_default_template)
 from tf1compat.contrib.distributions.bijectors.matrix import (Affine, AffineLinearOperator,
                                                               FillTriangular, Permute, Reshape,
                                                               ScaleTriL, TransformDiagonal)
