@@ -184,3 +184,19 @@ def test_masked_autoregressive_flow_template_trains_and_stays_autoregressive():
     np.testing.assert_allclose(np.triu(j, 1), 0.0, atol=1e-6)   # y[i] sees x[:i + 1] only
     np.testing.assert_allclose(back, [[0.5, -1.0, 2.0]], rtol=1e-4, atol=1e-5)
     assert flow.sample(5, seed=2).shape.as_list() == [5, 3]
+
+
+def test_sinh_arcsinh_distribution_against_numpy():
+    d = tfd.SinhArcsinh(loc=1.0, scale=2.0, skewness=0.5, tailweight=1.5)
+    y = np.array([0.5, 2.0, -3.0], np.float32)
+    lp, cdf = _run([d.log_prob(y), d.cdf(y)])
+    c = 2.0 * 2.0 / np.sinh(np.arcsinh(2.0) * 1.5)
+    u = (y.astype(np.float64) - 1.0) / c
+    z = np.sinh(np.arcsinh(u) / 1.5 - 0.5)
+    # dF/dz with F(z) = sinh((asinh z + s) t): cosh((asinh z + s) t) t / sqrt(1 + z^2).
+    dfdz = np.cosh((np.arcsinh(z) + 0.5) * 1.5) * 1.5 / np.sqrt(1 + z * z)
+    want = -0.5 * z * z - 0.5 * np.log(2 * np.pi) - np.log(c) - np.log(dfdz)
+    np.testing.assert_allclose(lp, want, rtol=1e-5)
+    from math import erf
+    np.testing.assert_allclose(cdf, [0.5 * (1 + erf(v / np.sqrt(2))) for v in z], rtol=1e-5)
+    assert d.batch_shape.as_list() == [] and d.sample(4, seed=1).shape.as_list() == [4]

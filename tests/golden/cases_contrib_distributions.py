@@ -455,3 +455,34 @@ def case_bijectors_more(tf):
                      "ildj": b.inverse_log_det_jacobian(inv_in, event_ndims=ndims),
                      "fldj": b.forward_log_det_jacobian(fwd_in, event_ndims=ndims)}
     return _run(tf, out)
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_vector_families(tf):
+    """TFP dropped the Vector* classes: under TFP the same distributions are built as
+    Independent (transformed) scalars, and the moments of VectorExponentialDiag
+    (mean loc + d, mode loc, stddev |d|) are written out."""
+    tfd = _lib(tf).tfd
+    loc, diag = [[1.0, 2.0], [0.0, -1.0]], [[1.0, 2.0], [0.5, 0.3]]
+    eloc, ediag = tf.constant([1.0, -1.0]), tf.constant([2.0, 0.5])
+    if _tfp_recording(tf):
+        import tensorflow_probability as tfp
+        la = tfd.Independent(tfd.Laplace(loc=loc, scale=diag), reinterpreted_batch_ndims=1)
+        ex = tfd.Independent(tfd.TransformedDistribution(
+            tfd.Exponential(rate=tf.ones([2])),
+            tfp.bijectors.Chain([tfp.bijectors.Shift(eloc), tfp.bijectors.Scale(ediag)])),
+            reinterpreted_batch_ndims=1)
+        la_cov = tf.linalg.diag(la.variance())
+        ex_stats = {"mean": eloc + ediag, "mode": eloc, "stddev": tf.abs(ediag),
+                    "covariance": tf.linalg.diag(ediag * ediag)}
+    else:
+        la = tfd.VectorLaplaceDiag(loc=loc, scale_diag=diag)
+        ex = tfd.VectorExponentialDiag(loc=eloc, scale_diag=ediag)
+        la_cov = la.covariance()
+        ex_stats = _stats(ex, ("mean", "mode", "stddev", "covariance"))
+    out = {"la_lp": la.log_prob([[0.5, 1.0], [0.0, 0.0]]), "la_cov": la_cov,
+           "la": _stats(la, ("mean", "stddev", "variance", "entropy")),
+           "ex_lp": ex.log_prob([[2.0, 0.0], [1.5, -0.5]]), "ex": ex_stats}
+    samples = [la.sample(3, seed=1), ex.sample(2, seed=2)]
+    return {"vals": _run(tf, out), "sample_shapes": [s.shape.as_list() for s in samples],
+            "shapes": [[str(d.batch_shape), str(d.event_shape)] for d in (la, ex)]}

@@ -30,6 +30,10 @@ from tf1compat.contrib.distributions.mvn import (MultivariateNormalDiag,
                                                  MultivariateNormalLinearOperator,
                                                  MultivariateNormalTriL)
 from tf1compat.contrib.distributions.transformed_distribution import TransformedDistribution
+from tf1compat.contrib.distributions.vector import (SinhArcsinh, VectorExponentialDiag,
+                                                    VectorExponentialLinearOperator,
+                                                    VectorLaplaceDiag,
+                                                    VectorLaplaceLinearOperator)
 from tf1compat.distributions import (FULLY_REPARAMETERIZED, NOT_REPARAMETERIZED, Bernoulli,
                                      Beta, Categorical, Dirichlet, DirichletMultinomial,
                                      Distribution, Exponential, Gamma, Laplace, Multinomial,

@@ -38,7 +38,7 @@ from tf1compat.ops.matrix_ops import (cholesky, matrix_diag, matrix_diag_part,
 from tf1compat.ops.numerics_ops import assert_near
 from tf1compat.ops.transform_ops import broadcast_dynamic_shape, broadcast_static_shape
 
-__all__ = ["MultivariateNormalLinearOperator", "MultivariateNormalDiag",
+__all__ = ["AffineVectorDistribution", "diag_scale_init", "MultivariateNormalLinearOperator", "MultivariateNormalDiag",
            "MultivariateNormalDiagWithSoftplusScale", "MultivariateNormalTriL",
            "MultivariateNormalFullCovariance", "MultivariateNormalDiagPlusLowRank"]
 
@@ -59,8 +59,16 @@ def _to_tensor(value: Any, name: str, dtype: D.DType) -> Optional[Tensor]:
     return None if value is None else convert_to_tensor(value, name=name, dtype=dtype)
 
 
-class MultivariateNormalLinearOperator(TransformedDistribution):
-    """N(loc, scale @ scale^T) for a LinearOperator `scale` of shape [B..., k, k]."""
+class AffineVectorDistribution(TransformedDistribution):
+    """loc + scale @ X for X a vector of iid copies of a scalar base distribution (the
+    shared parts of the multivariate normals and the Vector* distributions); subclasses
+    say which base (`_base`) and its variance (`_base_variance`)."""
+
+    _base_variance = 1.0
+
+    @staticmethod
+    def _base(dtype: D.DType) -> Any:
+        return Normal(loc=zeros([], dtype=dtype), scale=ones([], dtype=dtype))
 
     def __init__(self, loc: Any = None, scale: Optional[LinearOperator] = None,
                  validate_args: bool = False, allow_nan_stats: bool = True,
@@ -84,8 +92,7 @@ class MultivariateNormalLinearOperator(TransformedDistribution):
                     if loc_batch.is_fully_defined() else array_ops.shape(loc)[:-1]
                 batch_shape = _broadcast_shape(batch_shape, loc_batch)
         super().__init__(
-            distribution=Normal(loc=zeros([], dtype=scale.dtype),
-                                scale=ones([], dtype=scale.dtype)),
+            distribution=self._base(scale.dtype),
             bijector=AffineLinearOperator(shift=loc, scale=scale,
                                           validate_args=validate_args),
             batch_shape=batch_shape, event_shape=event_shape,
@@ -131,23 +138,40 @@ class MultivariateNormalLinearOperator(TransformedDistribution):
     def _dense_covariance_root_product(self) -> Tensor:
         return self.scale.matmul(matrix_transpose(self.scale.to_dense()))
 
+    def _times_base_variance(self, value: Tensor) -> Tensor:
+        return value if self._base_variance == 1.0 else self._base_variance * value
+
     def _covariance(self) -> Tensor:
         if isinstance(self.scale, _DIAGONAL):
-            return matrix_diag(math_ops.square(self.scale.diag_part()))
-        return self._dense_covariance_root_product()
+            return self._times_base_variance(matrix_diag(math_ops.square(
+                self.scale.diag_part())))
+        return self._times_base_variance(self._dense_covariance_root_product())
 
     def _variance(self) -> Tensor:
         if isinstance(self.scale, _DIAGONAL):
-            return math_ops.square(self.scale.diag_part())
-        return matrix_diag_part(self._dense_covariance_root_product())
+            return self._times_base_variance(math_ops.square(self.scale.diag_part()))
+        return self._times_base_variance(matrix_diag_part(
+            self._dense_covariance_root_product()))
 
     def _stddev(self) -> Tensor:
         if isinstance(self.scale, _DIAGONAL):
-            return math_ops.abs(self.scale.diag_part())
-        return math_ops.sqrt(matrix_diag_part(self._dense_covariance_root_product()))
+            stddev = math_ops.abs(self.scale.diag_part())
+        else:
+            stddev = math_ops.sqrt(matrix_diag_part(self._dense_covariance_root_product()))
+        return stddev if self._base_variance == 1.0 else np.sqrt(self._base_variance) * stddev
 
     def _mode(self) -> Tensor:
         return self._mean()
+
+
+class MultivariateNormalLinearOperator(AffineVectorDistribution):
+    """N(loc, scale @ scale^T) for a LinearOperator `scale` of shape [B..., k, k]."""
+
+    def __init__(self, loc: Any = None, scale: Optional[LinearOperator] = None,
+                 validate_args: bool = False, allow_nan_stats: bool = True,
+                 name: str = "MultivariateNormalLinearOperator"):
+        super().__init__(loc=loc, scale=scale, validate_args=validate_args,
+                         allow_nan_stats=allow_nan_stats, name=name)
 
 
 def _broadcast_shape(a: Tensor, b: Tensor) -> Tensor:
@@ -156,6 +180,21 @@ def _broadcast_shape(a: Tensor, b: Tensor) -> Tensor:
         return convert_to_tensor(np.broadcast_shapes(tuple(static_a), tuple(static_b)),
                                  dtype=D.int32)
     return broadcast_dynamic_shape(a, b)
+
+
+def diag_scale_init(name: str, loc: Any, scale_diag: Any, scale_identity_multiplier: Any,
+                    validate_args: bool) -> Any:
+    """(name scope, loc, diagonal scale operator) as the *Diag constructors build them."""
+    with name_scope(name) as name:
+        with name_scope("init", values=[loc, scale_diag, scale_identity_multiplier]):
+            dtype = _common_float([loc, scale_diag, scale_identity_multiplier])
+            loc = _to_tensor(loc, "loc", dtype)
+            scale = make_diag_scale(
+                loc=loc, scale_diag=_to_tensor(scale_diag, "scale_diag", dtype),
+                scale_identity_multiplier=_to_tensor(
+                    scale_identity_multiplier, "scale_identity_multiplier", dtype),
+                validate_args=validate_args, assert_positive=False, dtype=dtype)
+    return name, loc, scale
 
 
 class MultivariateNormalDiag(MultivariateNormalLinearOperator):
@@ -168,15 +207,8 @@ class MultivariateNormalDiag(MultivariateNormalLinearOperator):
                           scale_identity_multiplier=scale_identity_multiplier,
                           validate_args=validate_args, allow_nan_stats=allow_nan_stats,
                           name=name)
-        with name_scope(name) as name:
-            with name_scope("init", values=[loc, scale_diag, scale_identity_multiplier]):
-                dtype = _common_float([loc, scale_diag, scale_identity_multiplier])
-                loc = _to_tensor(loc, "loc", dtype)
-                scale = make_diag_scale(
-                    loc=loc, scale_diag=_to_tensor(scale_diag, "scale_diag", dtype),
-                    scale_identity_multiplier=_to_tensor(
-                        scale_identity_multiplier, "scale_identity_multiplier", dtype),
-                    validate_args=validate_args, assert_positive=False, dtype=dtype)
+        name, loc, scale = diag_scale_init(name, loc, scale_diag, scale_identity_multiplier,
+                                           validate_args)
         super().__init__(loc=loc, scale=scale, validate_args=validate_args,
                          allow_nan_stats=allow_nan_stats, name=name)
         self._parameters = parameters

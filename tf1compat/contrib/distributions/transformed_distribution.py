@@ -160,11 +160,9 @@ class TransformedDistribution(distribution.Distribution):
         return math_ops.exp(self._finish_base_density(self.distribution.log_prob(x)) + ildj)
 
     def _scalar_only(self, what: str) -> None:
-        if self._override_event_shape is not None or self._override_batch_shape is not None:
+        if self._override_event_shape is not None:
             raise NotImplementedError(f"{what} is not implemented when overriding "
                                       "event_shape")
-        if not self.bijector.is_constant_jacobian and self._event_ndims() != 0:
-            raise NotImplementedError(f"{what} is not implemented for non-scalar events")
 
     def _cdf(self, y: Tensor) -> Tensor:
         self._scalar_only("cdf")
