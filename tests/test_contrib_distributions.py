@@ -200,3 +200,27 @@ def test_sinh_arcsinh_distribution_against_numpy():
     from math import erf
     np.testing.assert_allclose(cdf, [0.5 * (1 + erf(v / np.sqrt(2))) for v in z], rtol=1e-5)
     assert d.batch_shape.as_list() == [] and d.sample(4, seed=1).shape.as_list() == [4]
+
+
+def test_percentile_ties_and_moving_stats():
+    # TF 1.x sorts descending and rounds half to even: the median of 1..10 is 6 (TF's
+    # index round(4.5) = 4 into [10, 9, ..., 1]).
+    assert _run(tfd.percentile(tf.range(1.0, 11.0), 50.0)) == 6.0
+    value = tf.placeholder(tf.float32, [2])
+    mean, var = tfd.moving_mean_variance(value, decay=0.9)
+    log_avg = tf.Variable(0.0)
+    update = tfd.assign_log_moving_mean_exp(log_avg, tf.log(3.0), decay=0.5)
+    ref_mean, ref_var = np.zeros(2), np.zeros(2)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for v in ([1.0, 2.0], [3.0, -1.0], [0.5, 0.5]):
+            got_mean, got_var = sess.run([mean, var], {value: v})
+            delta = np.array(v) - ref_mean
+            ref_mean = ref_mean + 0.1 * delta
+            ref_var = ref_var - 0.1 * (ref_var - 0.9 * delta ** 2)
+            np.testing.assert_allclose(got_mean, ref_mean, rtol=1e-5)
+            np.testing.assert_allclose(got_var, ref_var, rtol=1e-5)
+        np.testing.assert_allclose(sess.run(update), np.log(0.5 * 1.0 + 0.5 * 3.0), rtol=1e-6)
+    names = sorted(v.name for v in tf.global_variables())
+    assert "moving_mean_variance/moving_mean:0" in names
+    assert not any("moving" in v.name for v in tf.trainable_variables())

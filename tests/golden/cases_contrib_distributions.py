@@ -486,3 +486,34 @@ def case_vector_families(tf):
     samples = [la.sample(3, seed=1), ex.sample(2, seed=2)]
     return {"vals": _run(tf, out), "sample_shapes": [s.shape.as_list() for s in samples],
             "shapes": [[str(d.batch_shape), str(d.event_shape)] for d in (la, ex)]}
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_percentile_conjugates(tf):
+    lib = _lib(tf)
+    tfd = lib.tfd
+    if _tfp_recording(tf):
+        import tensorflow_probability as tfp
+
+        def pct(x, q, axis=None, interpolation=None, keep_dims=False):
+            return tfp.stats.percentile(x, q, axis=axis, interpolation=interpolation,
+                                        keepdims=keep_dims)
+    else:
+        pct = tfd.percentile
+    x = tf.constant([[3.0, 1.0, 4.0, 1.5, 9.0], [2.0, 6.0, 5.0, 3.5, 8.0]])
+    # No q lands halfway between two ranks: there TF 1.x (descending sort, round half to
+    # even) and TFP (ascending sort) pick different neighbours.
+    out = {"all": pct(x, 40.0), "lower": pct(x, 30.0, axis=1, interpolation="lower"),
+           "higher": pct(x, 30.0, axis=1, interpolation="higher"),
+           "nearest": pct(x, 30.0, axis=[1]), "axis0": pct(x, 75.0, axis=0),
+           "q0": pct(x, 0.0, axis=-1), "q100": pct(x, 100.0, axis=-1),
+           "keep": pct(x, 40.0, axis=1, keep_dims=True), "keep_all": pct(x, 40.0,
+                                                                        keep_dims=True),
+           "int": pct(tf.constant([5, 1, 9, 3]), 60.0)}
+    prior = tfd.Normal(loc=[0.0, 1.0], scale=[1.0, 2.0])
+    post = tfd.normal_conjugates_known_scale_posterior(prior, scale=0.5, s=tf.constant([3.0, 4.0]), n=4)
+    pred = tfd.normal_conjugates_known_scale_predictive(prior, scale=0.5, s=tf.constant([3.0, 4.0]), n=4)
+    out.update(post_loc=post.loc, post_scale=post.scale, pred_loc=pred.loc,
+               pred_scale=pred.scale)
+    return {"vals": _run(tf, out), "shapes": [out["keep"].shape.as_list(),
+                                              out["keep_all"].shape.as_list()]}

@@ -29,6 +29,12 @@ from tf1compat.contrib.distributions.mvn import (MultivariateNormalDiag,
                                                  MultivariateNormalFullCovariance,
                                                  MultivariateNormalLinearOperator,
                                                  MultivariateNormalTriL)
+from tf1compat.contrib.distributions.stats import (assign_log_moving_mean_exp,
+                                                   assign_moving_mean_variance,
+                                                   moving_mean_variance,
+                                                   normal_conjugates_known_scale_posterior,
+                                                   normal_conjugates_known_scale_predictive,
+                                                   percentile)
 from tf1compat.contrib.distributions.transformed_distribution import TransformedDistribution
 from tf1compat.contrib.distributions.vector import (SinhArcsinh, VectorExponentialDiag,
                                                     VectorExponentialLinearOperator,
