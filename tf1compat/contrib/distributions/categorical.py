@@ -119,9 +119,6 @@ class OneHotCategorical(_CategoricalParams):
     def _entropy(self) -> Tensor:
         return -reduce_sum(nn_ops.log_softmax(self.logits) * self.probs, axis=-1)
 
-    def _mean(self) -> Tensor:
-        return self.probs
-
     def _covariance(self) -> Tensor:
         p = self.probs * ones_like(self.probs)
         outer = -p[..., None] * p[..., None, :]

@@ -18,7 +18,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.ops import array_ops, nn_ops
 from tf1compat.ops.creation_ops import one_hot
-from tf1compat.ops.reduction_ops import reduce_logsumexp, reduce_prod, reduce_sum
+from tf1compat.ops.reduction_ops import reduce_logsumexp, reduce_sum
 
 __all__ = ["Independent", "MixtureSameFamily"]
 
@@ -104,15 +104,6 @@ class Independent(distribution.Distribution):
 
     def _log_prob(self, x: Tensor) -> Tensor:
         return self._reduce(reduce_sum, self.distribution.log_prob(x))
-
-    def _prob(self, x: Tensor) -> Tensor:
-        return self._reduce(reduce_prod, self.distribution.prob(x))
-
-    def _log_cdf(self, x: Tensor) -> Tensor:
-        return self._reduce(reduce_sum, self.distribution.log_cdf(x))
-
-    def _cdf(self, x: Tensor) -> Tensor:
-        return self._reduce(reduce_prod, self.distribution.cdf(x))
 
     def _entropy(self) -> Tensor:
         return self._reduce(reduce_sum, self.distribution.entropy())

@@ -232,10 +232,10 @@ class QuantizedDistribution(distribution_lib.Distribution):
                 result = where_v2(result > self._high, self._high * ones, result)
             return result
 
-    def _clip(self, value: Tensor, y: Tensor, below: float, above: float) -> Tensor:
-        """`value` (a cdf-like function of floor(y)) forced to `below` under low and
-        `above` from high on."""
-        j = math_ops.floor(y) + zeros_like(value)
+    def _clip(self, value: Tensor, j: Tensor, below: float, above: float) -> Tensor:
+        """`value` (a function of the integer j) forced to `below` under low and `above`
+        from high on."""
+        j = j + zeros_like(value)
         if self._low is not None:
             value = where_v2(j < self._low, np.array(below, self.dtype.as_numpy_dtype)
                              * ones_like(value), value)
@@ -244,19 +244,23 @@ class QuantizedDistribution(distribution_lib.Distribution):
                              * ones_like(value), value)
         return value
 
+    # The cdf reads the base at floor(y), the survival function at ceil(y) (TF 1.x's
+    # choice: the two agree at integers, where the mass is).
     def _log_cdf(self, y: Tensor) -> Tensor:
-        return self._clip(self.distribution.log_cdf(math_ops.floor(y)), y, -np.inf, 0.0)
+        j = math_ops.floor(y)
+        return self._clip(self.distribution.log_cdf(j), j, -np.inf, 0.0)
 
     def _cdf(self, y: Tensor) -> Tensor:
-        return self._clip(self.distribution.cdf(math_ops.floor(y)), y, 0.0, 1.0)
+        j = math_ops.floor(y)
+        return self._clip(self.distribution.cdf(j), j, 0.0, 1.0)
 
     def _log_survival_function(self, y: Tensor) -> Tensor:
-        return self._clip(self.distribution.log_survival_function(math_ops.floor(y)), y,
-                          0.0, -np.inf)
+        j = math_ops.ceil(y)
+        return self._clip(self.distribution.log_survival_function(j), j, 0.0, -np.inf)
 
     def _survival_function(self, y: Tensor) -> Tensor:
-        return self._clip(self.distribution.survival_function(math_ops.floor(y)), y,
-                          1.0, 0.0)
+        j = math_ops.ceil(y)
+        return self._clip(self.distribution.survival_function(j), j, 1.0, 0.0)
 
     def _checked_integer(self, y: Tensor) -> Tensor:
         if not self.validate_args:

@@ -65,6 +65,7 @@ class AffineVectorDistribution(TransformedDistribution):
     say which base (`_base`) and its variance (`_base_variance`)."""
 
     _base_variance = 1.0
+    _nested_name_scope = False
 
     @staticmethod
     def _base(dtype: D.DType) -> Any:
@@ -79,7 +80,7 @@ class AffineVectorDistribution(TransformedDistribution):
             raise ValueError("Missing required `scale` parameter.")
         if not scale.dtype.is_floating:
             raise TypeError("`scale` parameter must have floating-point dtype.")
-        with name_scope(name, values=[loc] + scale.graph_parents) as name:
+        with name_scope(name, values=[loc] + scale.graph_parents) as scope:
             event_size = dimension_value(scale.range_dimension)
             event_shape = [event_size] if event_size is not None else \
                 scale.range_dimension_tensor()[None]
@@ -91,14 +92,24 @@ class AffineVectorDistribution(TransformedDistribution):
                                               name="loc_batch_shape") \
                     if loc_batch.is_fully_defined() else array_ops.shape(loc)[:-1]
                 batch_shape = _broadcast_shape(batch_shape, loc_batch)
+            # TF 1.x's VectorLaplaceLinearOperator builds itself inside its name scope
+            # under its plain name (so "VectorLaplaceDiag_1/VectorLaplaceDiag/").
+            nested = name if self._nested_name_scope else None
+            if nested is not None:
+                self._build(loc, scale, batch_shape, event_shape, validate_args, nested)
+        if nested is None:
+            self._build(loc, scale, batch_shape, event_shape, validate_args, scope)
+        self._parameters = parameters
+        self._allow_nan_stats = allow_nan_stats
+
+    def _build(self, loc: Optional[Tensor], scale: LinearOperator, batch_shape: Any,
+               event_shape: Any, validate_args: bool, name: str) -> None:
         super().__init__(
             distribution=self._base(scale.dtype),
             bijector=AffineLinearOperator(shift=loc, scale=scale,
                                           validate_args=validate_args),
             batch_shape=batch_shape, event_shape=event_shape,
             validate_args=validate_args, name=name)
-        self._parameters = parameters
-        self._allow_nan_stats = allow_nan_stats
 
     @property
     def loc(self) -> Optional[Tensor]:
@@ -109,18 +120,6 @@ class AffineVectorDistribution(TransformedDistribution):
     def scale(self) -> LinearOperator:
         """The `scale` LinearOperator in Y = scale @ X + loc."""
         return self.bijector.scale
-
-    def log_det_covariance(self, name: str = "log_det_covariance") -> Tensor:
-        """log det(scale @ scale^T)."""
-        with name_scope(self.name):
-            with name_scope(name, values=self.scale.graph_parents):
-                return 2.0 * self.scale.log_abs_determinant()
-
-    def det_covariance(self, name: str = "det_covariance") -> Tensor:
-        """det(scale @ scale^T)."""
-        with name_scope(self.name):
-            with name_scope(name, values=self.scale.graph_parents):
-                return math_ops.exp(2.0 * self.scale.log_abs_determinant())
 
     def _mean(self) -> Tensor:
         shape = self.batch_shape.concatenate(self.event_shape)
@@ -185,7 +184,7 @@ def _broadcast_shape(a: Tensor, b: Tensor) -> Tensor:
 def diag_scale_init(name: str, loc: Any, scale_diag: Any, scale_identity_multiplier: Any,
                     validate_args: bool) -> Any:
     """(name scope, loc, diagonal scale operator) as the *Diag constructors build them."""
-    with name_scope(name) as name:
+    with name_scope(name) as scope:
         with name_scope("init", values=[loc, scale_diag, scale_identity_multiplier]):
             dtype = _common_float([loc, scale_diag, scale_identity_multiplier])
             loc = _to_tensor(loc, "loc", dtype)
@@ -194,7 +193,7 @@ def diag_scale_init(name: str, loc: Any, scale_diag: Any, scale_identity_multipl
                 scale_identity_multiplier=_to_tensor(
                     scale_identity_multiplier, "scale_identity_multiplier", dtype),
                 validate_args=validate_args, assert_positive=False, dtype=dtype)
-    return name, loc, scale
+    return scope, loc, scale
 
 
 class MultivariateNormalDiag(MultivariateNormalLinearOperator):

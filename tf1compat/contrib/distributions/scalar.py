@@ -94,18 +94,15 @@ def _checked(value: Any, name: str, validate: bool, checks: Any, dtype: Any = No
 
 
 class Poisson(_Scalar):
-    """The Poisson distribution with `rate` (or `log_rate`)."""
+    """The Poisson distribution with `rate` (or `log_rate`); log_prob and cdf evaluate
+    their continuous formulas at non-integer x, as TF 1.x does."""
 
     _shape_params = ["rate"]
 
-    def __init__(self, rate: Any = None, log_rate: Any = None,
-                 interpolate_nondiscrete: bool = True, validate_args: bool = False,
+    def __init__(self, rate: Any = None, log_rate: Any = None, validate_args: bool = False,
                  allow_nan_stats: bool = True, name: str = "Poisson"):
-        parameters = dict(rate=rate, log_rate=log_rate,
-                          interpolate_nondiscrete=interpolate_nondiscrete,
-                          validate_args=validate_args, allow_nan_stats=allow_nan_stats,
-                          name=name)
-        self._interpolate_nondiscrete = interpolate_nondiscrete
+        parameters = dict(rate=rate, log_rate=log_rate, validate_args=validate_args,
+                          allow_nan_stats=allow_nan_stats, name=name)
         with name_scope(name, values=[rate, log_rate]) as name:
             if (rate is None) == (log_rate is None):
                 raise ValueError("Must specify exactly one of `rate` and `log_rate`.")
@@ -117,7 +114,7 @@ class Poisson(_Scalar):
                 self._rate = math_ops.exp(self._log_rate, name="rate")
             else:
                 self._rate = _checked(rate, "rate", validate_args,
-                                      lambda r: [check_ops.assert_non_negative(r)])
+                                      lambda r: [check_ops.assert_positive(r)])
                 if not self._rate.dtype.is_floating:
                     raise TypeError("rate.dtype ({}) is a not a float-type.".format(
                         self._rate.dtype.name))
@@ -135,27 +132,15 @@ class Poisson(_Scalar):
     def _sample_n(self, n: Any, seed: Optional[int] = None) -> Tensor:
         return random_poisson(self.rate, [n], dtype=self.dtype, seed=seed)
 
-    @property
-    def interpolate_nondiscrete(self) -> bool:
-        """Whether non-integer x evaluate the pmf's continuous interpolation (else floor)."""
-        return self._interpolate_nondiscrete
-
-    def _safe(self, x: Tensor) -> Tensor:
-        return math_ops.maximum(x if self.interpolate_nondiscrete else math_ops.floor(x), 0.0)
-
     def _log_prob(self, x: Tensor) -> Tensor:
         x = self._checked_count(x)
-        # Negative x has probability 0 (log_prob -inf).
-        safe_x = self._safe(x)
-        y = safe_x * self.log_rate - math_ops.lgamma(1.0 + safe_x) - self.rate
-        supported = broadcast_to(math_ops.equal(x, safe_x), array_ops.shape(y))
-        return where_v2(supported, y, fill(array_ops.shape(y),
-                                           np.array(-np.inf, y.dtype.as_numpy_dtype)))
+        return x * self.log_rate - math_ops.lgamma(1.0 + x) - self.rate
+
+    def _log_cdf(self, x: Tensor) -> Tensor:
+        return math_ops.log(self.cdf(x))
 
     def _cdf(self, x: Tensor) -> Tensor:
-        x = self._checked_count(x)
-        cdf = igammac(1.0 + self._safe(x), self.rate)
-        return where_v2(broadcast_to(x < 0.0, array_ops.shape(cdf)), zeros_like(cdf), cdf)
+        return igammac(1.0 + self._checked_count(x), self.rate)
 
     def _mean(self) -> Tensor:
         return array_ops.identity(self.rate)
@@ -623,6 +608,9 @@ class _BaseDeterministic(distribution.Distribution):
 
     def _variance(self) -> Tensor:
         return zeros_like(self.loc)
+
+    def _entropy(self) -> Tensor:
+        return zeros(self.batch_shape_tensor(), dtype=self.dtype)
 
     def _mode(self) -> Tensor:
         return self.mean()

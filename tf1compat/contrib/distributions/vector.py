@@ -28,6 +28,7 @@ class VectorLaplaceLinearOperator(AffineVectorDistribution):
     """loc + scale @ X, X iid Laplace(0, 1) (covariance 2 scale scale^T)."""
 
     _base_variance = 2.0
+    _nested_name_scope = True
 
     @staticmethod
     def _base(dtype: D.DType) -> Any:
@@ -50,8 +51,9 @@ class VectorLaplaceDiag(VectorLaplaceLinearOperator):
                           scale_identity_multiplier=scale_identity_multiplier,
                           validate_args=validate_args, allow_nan_stats=allow_nan_stats,
                           name=name)
-        name, loc, scale = diag_scale_init(name, loc, scale_diag, scale_identity_multiplier,
-                                           validate_args)
+        # TF 1.x passes on its plain name here (not the scope it opened).
+        _, loc, scale = diag_scale_init(name, loc, scale_diag, scale_identity_multiplier,
+                                        validate_args)
         super().__init__(loc=loc, scale=scale, validate_args=validate_args,
                          allow_nan_stats=allow_nan_stats, name=name)
         self._parameters = parameters

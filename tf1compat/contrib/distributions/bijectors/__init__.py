@@ -15,8 +15,7 @@ from tf1compat.contrib.distributions.bijectors.matrix import (Affine, AffineLine
 from tf1compat.contrib.distributions.bijectors.scalar import (AffineScalar, Chain, Exp,
                                                               Gumbel, Identity, Inline, Invert,
                                                               PowerTransform, Sigmoid,
-                                                              Softplus, Softsign, Square,
-                                                              Weibull)
+                                                              Softplus, Softsign, Square)
 from tf1compat.contrib._missing import missing as _missing
 
 __getattr__ = _missing("tf.contrib.distributions.bijectors")

@@ -143,9 +143,10 @@ class MatrixInverseTriL(Bijector):
         return self._invert(y)
 
     def _forward_log_det_jacobian(self, x: Tensor) -> Tensor:
+        # TF 1.x's -2 n sum(log|x_ii|) (the dense n x n matrix's Jacobian).
         n = math_ops.cast(array_ops.shape(x)[-1], x.dtype.base_dtype)
-        return -(n + 1.0) * reduce_sum(math_ops.log(math_ops.abs(matrix_diag_part(x))),
-                                       axis=-1)
+        return -2.0 * n * reduce_sum(math_ops.log(math_ops.abs(matrix_diag_part(x))),
+                                     axis=-1)
 
 
 class _TwoParams(Bijector):

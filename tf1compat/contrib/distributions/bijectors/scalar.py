@@ -1,5 +1,5 @@
 """Elementwise bijectors of `tf.contrib.distributions.bijectors`: Identity, Exp,
-PowerTransform, AffineScalar, Softplus, Sigmoid, Square, Softsign, Gumbel, Weibull, and the
+PowerTransform, AffineScalar, Softplus, Sigmoid, Square, Softsign, Gumbel, and the
 combinators Invert, Chain and Inline."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tf1compat.ops import array_ops, check_ops, math_ops, nn_ops
 from tf1compat.ops.control_flow_ops import with_dependencies
 
 __all__ = ["Identity", "Exp", "PowerTransform", "AffineScalar", "Softplus", "Sigmoid",
-           "Square", "Softsign", "Gumbel", "Weibull", "Invert", "Chain", "Inline"]
+           "Square", "Softsign", "Gumbel", "Invert", "Chain", "Inline"]
 
 
 class Identity(Bijector):
@@ -229,7 +229,8 @@ class Softsign(Bijector):
 
 
 class _LocScaleBijector(Bijector):
-    """Shared construction of Gumbel and Weibull: two parameters under the name scope."""
+    """Construction of a two-parameter bijector: both under its name scope, the second
+    checked positive under validate_args."""
 
     def _init_params(self, name: str, first: str, a: Any, second: str, b: Any,
                      validate_args: bool) -> None:
@@ -272,40 +273,6 @@ class Gumbel(_LocScaleBijector):
     def _forward_log_det_jacobian(self, x: Tensor) -> Tensor:
         z = (x - self.loc) / self.scale
         return -z - math_ops.exp(-z) - math_ops.log(self.scale)
-
-
-class Weibull(_LocScaleBijector):
-    """Y = 1 - exp(-(X / scale)^concentration), the Weibull CDF."""
-
-    def __init__(self, scale: Any = 1.0, concentration: Any = 1.0,
-                 validate_args: bool = False, name: str = "weibull"):
-        self._init_params(name, "scale", scale, "concentration", concentration,
-                          validate_args)
-
-    @property
-    def scale(self) -> Tensor:
-        return self._scale
-
-    @property
-    def concentration(self) -> Tensor:
-        return self._concentration
-
-    def _forward(self, x: Tensor) -> Tensor:
-        return -math_ops.expm1(-((x / self.scale) ** self.concentration))
-
-    def _inverse(self, y: Tensor) -> Tensor:
-        return self.scale * (-math_ops.log1p(-y)) ** (1.0 / self.concentration)
-
-    def _inverse_log_det_jacobian(self, y: Tensor) -> Tensor:
-        return (-math_ops.log1p(-y)
-                + (1.0 / self.concentration - 1.0) * math_ops.log(-math_ops.log1p(-y))
-                + math_ops.log(self.scale / self.concentration))
-
-    def _forward_log_det_jacobian(self, x: Tensor) -> Tensor:
-        return (-(x / self.scale) ** self.concentration
-                + (self.concentration - 1.0) * math_ops.log(x)
-                + math_ops.log(self.concentration)
-                - self.concentration * math_ops.log(self.scale))
 
 
 class Invert(Bijector):
