@@ -633,3 +633,15 @@ def case_method_support(tf):
                 row.append(type(e).__name__)
         support[name] = row
     return support
+
+
+def case_graph_seeded_mixture(tf):
+    """MixtureSameFamily draws without the op seed (TF 1.15): the graph seed decides."""
+    tfd = _lib(tf)
+    tf.set_random_seed(11)
+    gmm = tfd.MixtureSameFamily(tfd.Categorical(probs=[[0.3, 0.7], [0.5, 0.5]]),
+                                tfd.Normal(loc=[[-1.0, 1.0], [0.0, 3.0]],
+                                           scale=[[0.1, 0.5], [1.0, 2.0]]))
+    mix = tfd.Mixture(tfd.Categorical(probs=[0.4, 0.6]),
+                      [tfd.Normal(0.0, 1.0), tfd.Normal(5.0, 1.0)], use_static_graph=True)
+    return _run(tf, {"gmm": gmm.sample(4, seed=2), "mix": mix.sample(3, seed=7)})

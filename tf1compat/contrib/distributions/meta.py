@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from tf1compat.distributions import distribution, util
+from tf1compat.distributions import distribution
 from tf1compat.distributions.discrete import Categorical
 from tf1compat.distributions.kullback_leibler import RegisterKL, kl_divergence
 from tf1compat.framework.constant_value import constant_value
@@ -222,12 +222,13 @@ class MixtureSameFamily(distribution.Distribution):
             return array_ops.reshape(x, array_ops.concat([shape[:d], [1], shape[d:]], 0))
 
     def _sample_n(self, n: Any, seed: Optional[int] = None) -> Tensor:
-        x = self.components_distribution.sample(n, seed=seed)              # [n, B, k, E]
+        # TF 1.15 draws both without the op seed (only the graph seed makes them
+        # repeatable); kept, so the numbers are TF's.
+        x = self.components_distribution.sample(n)                         # [n, B, k, E]
         npdt = x.dtype.as_numpy_dtype
-        mask = one_hot(self.mixture_distribution.sample(
-            n, seed=util.gen_new_seed(seed, "mixture_same_family")),
-            depth=self._num_components, on_value=np.ones([], dtype=npdt),
-            off_value=np.zeros([], dtype=npdt))                              # [n, B, k]
+        mask = one_hot(self.mixture_distribution.sample(n),
+                       depth=self._num_components, on_value=np.ones([], dtype=npdt),
+                       off_value=np.zeros([], dtype=npdt))                   # [n, B, k]
         return reduce_sum(x * self._pad_event(mask), axis=-1 - self._event_ndims)
 
     def _log_prob(self, x: Tensor) -> Tensor:

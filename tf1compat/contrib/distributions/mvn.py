@@ -38,7 +38,8 @@ from tf1compat.ops.matrix_ops import (cholesky, matrix_diag, matrix_diag_part,
 from tf1compat.ops.numerics_ops import assert_near
 from tf1compat.ops.transform_ops import broadcast_dynamic_shape, broadcast_static_shape
 
-__all__ = ["AffineVectorDistribution", "diag_scale_init", "MultivariateNormalLinearOperator", "MultivariateNormalDiag",
+__all__ = ["AffineVectorDistribution", "diag_scale_init", "MultivariateNormalLinearOperator",
+           "MultivariateNormalDiag",
            "MultivariateNormalDiagWithSoftplusScale", "MultivariateNormalTriL",
            "MultivariateNormalFullCovariance", "MultivariateNormalDiagPlusLowRank"]
 

@@ -19,7 +19,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import array_ops, check_ops, math_ops, nn_ops
 from tf1compat.ops.control_flow_ops import with_dependencies
-from tf1compat.ops.creation_ops import fill, ones, ones_like, zeros, zeros_like
+from tf1compat.ops.creation_ops import ones, ones_like, zeros, zeros_like
 from tf1compat.ops.indexing_ops import where_v2
 from tf1compat.ops.nn_losses import sigmoid_cross_entropy_with_logits
 from tf1compat.ops.random_extra_ops import random_gamma, random_poisson
