@@ -81,6 +81,10 @@ def _tf115_contrib_distributions():
         # TF 2 moved these two out of the modules TF 1.15's code calls them from.
         from tensorflow.python.ops import array_ops, control_flow_ops
         array_ops.unstack = tensorflow.compat.v1.unstack
+        # tf.layers lives in tf-keras now; TF 1.15's bijector imports it from TF's tree.
+        layers_normalization = types.ModuleType("tensorflow.python.layers.normalization")
+        layers_normalization.BatchNormalization = tensorflow.compat.v1.layers.BatchNormalization
+        sys.modules["tensorflow.python.layers.normalization"] = layers_normalization
         array_ops.stack = tensorflow.compat.v1.stack
         control_flow_ops.while_loop = tensorflow.compat.v1.while_loop
     namespace = types.SimpleNamespace()
@@ -645,3 +649,29 @@ def case_graph_seeded_mixture(tf):
     mix = tfd.Mixture(tfd.Categorical(probs=[0.4, 0.6]),
                       [tfd.Normal(0.0, 1.0), tfd.Normal(5.0, 1.0)], use_static_graph=True)
     return _run(tf, {"gmm": gmm.sample(4, seed=2), "mix": mix.sample(3, seed=7)})
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_batch_normalization_bijector(tf):
+    """The BatchNormalization bijector in a flow: training-mode inverse (batch statistics),
+    its moving-average updates, forward with the moving statistics, log-det-Jacobians."""
+    tfd = _lib(tf)
+    tfb = tfd.bijectors
+    bn = tfb.BatchNormalization()
+    flow = tfd.TransformedDistribution(distribution=tfd.Normal(0.0, 1.0),
+                                       bijector=tfb.Invert(bn), event_shape=[3])
+    data = tf.constant([[0.5, -1.0, 2.0], [0.1, 0.2, 0.3], [1.5, 0.0, -0.7],
+                        [-0.4, 0.9, 1.1]])
+    lp = flow.log_prob(data)
+    updates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    y = bn.forward(data)
+    fldj = bn.forward_log_det_jacobian(data, event_ndims=1)
+    ildj = bn.inverse_log_det_jacobian(data, event_ndims=1)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        first = sess.run({"lp": lp, "ildj": ildj})
+        sess.run(updates)
+        after = sess.run({"y": y, "fldj": fldj, "moving_mean": bn.batchnorm.moving_mean,
+                          "moving_variance": bn.batchnorm.moving_variance})
+    return {"first": first, "after": after, "n_updates": len(updates),
+            "variables": sorted(v.name for v in tf.global_variables())}

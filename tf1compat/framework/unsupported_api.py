@@ -225,7 +225,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.distributions.quadrature_scheme_lognormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.quadrature_scheme_lognormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.bijectors.AbsoluteValue": _CONTRIB_BIJECTOR_LATER,
-    "contrib.distributions.bijectors.BatchNormalization": _CONTRIB_BIJECTOR_LATER,
     "contrib.distributions.bijectors.ConditionalBijector": _CONTRIB_BIJECTOR_LATER,
     "contrib.image": _moved("tf.contrib.image", "tf.image"),
     "contrib.signal": _moved("tf.contrib.signal", "tf.signal"),

@@ -2,6 +2,7 @@
 A TF 1.15 bijector tf1compat does not implement raises UnimplementedAPIError naming it."""
 
 # ruff: noqa: F401
+from tf1compat.contrib.distributions.bijectors.batch_norm import BatchNormalization
 from tf1compat.contrib.distributions.bijectors.bijector import Bijector
 from tf1compat.contrib.distributions.bijectors.extra import (CholeskyOuterProduct, Kumaraswamy,
                                                              MatrixInverseTriL, Ordered,
