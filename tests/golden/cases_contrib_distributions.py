@@ -23,7 +23,7 @@ _TF115_MODULES = (
     "mvn_full_covariance", "mvn_linear_operator", "mvn_tril", "negative_binomial",
     "normal_conjugate_posteriors", "onehot_categorical", "poisson", "quantized_distribution",
     "relaxed_bernoulli", "relaxed_onehot_categorical", "sample_stats", "sinh_arcsinh",
-    "vector_exponential_diag", "vector_laplace_diag")
+    "vector_exponential_diag", "vector_laplace_diag", "wishart")
 _TF115_CORE = ("bernoulli", "beta", "categorical", "dirichlet", "dirichlet_multinomial",
                "distribution", "exponential", "gamma", "kullback_leibler", "laplace",
                "multinomial", "normal", "student_t", "transformed_distribution", "uniform")
@@ -675,3 +675,25 @@ def case_batch_normalization_bijector(tf):
                           "moving_variance": bn.batchnorm.moving_variance})
     return {"first": first, "after": after, "n_updates": len(updates),
             "variables": sorted(v.name for v in tf.global_variables())}
+
+
+@tolerance(rtol=1e-4, atol=1e-4)
+def case_wishart(tf):
+    tfd = _lib(tf)
+    chol = [[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [-0.3, 0.2, 0.7]]
+    wc = tfd.WishartCholesky(df=5.0, scale=chol)
+    wf = tfd.WishartFull(df=[4.0, 6.0], scale=[[[2.0, 0.5], [0.5, 1.0]],
+                                               [[1.0, 0.2], [0.2, 3.0]]])
+    wcc = tfd.WishartCholesky(df=4.0, scale=[[1.0, 0.0], [0.3, 0.5]],
+                              cholesky_input_output_matrices=True)
+    x3 = [[3.0, 0.5, 0.1], [0.5, 2.0, 0.3], [0.1, 0.3, 1.5]]
+    out = {"wc_lp": wc.log_prob(x3), "wc": _stats(wc, ("mean", "mode", "variance", "stddev",
+                                                        "entropy")),
+           "wc_mld": wc.mean_log_det(), "wc_ln": wc.log_normalization(),
+           "wf_lp": wf.log_prob([[[3.0, 0.2], [0.2, 1.0]], [[2.0, 0.1], [0.1, 4.0]]]),
+           "wf": _stats(wf, ("mean", "entropy")),
+           "wcc_lp": wcc.log_prob([[1.5, 0.0], [0.2, 0.8]]), "wcc_mean": wcc.mean(),
+           "samples": [wc.sample(2, seed=3), wf.sample(seed=4), wcc.sample(2, seed=5)]}
+    return {"vals": _run(tf, out),
+            "shapes": [[str(d.batch_shape), str(d.event_shape)] for d in (wc, wf, wcc)],
+            "names": [d.name for d in (wc, wf)]}

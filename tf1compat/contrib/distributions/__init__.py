@@ -51,6 +51,7 @@ from tf1compat.distributions.continuous import (BetaWithSoftplusConcentration,
                                                 LaplaceWithSoftplusScale,
                                                 NormalWithSoftplusScale,
                                                 StudentTWithAbsDfSoftplusScale)
+from tf1compat.contrib.distributions.wishart import WishartCholesky, WishartFull
 from tf1compat.contrib._missing import missing as _missing
 
 __getattr__ = _missing("tf.contrib.distributions")
