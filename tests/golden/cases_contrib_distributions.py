@@ -23,7 +23,7 @@ _TF115_MODULES = (
     "mvn_full_covariance", "mvn_linear_operator", "mvn_tril", "negative_binomial",
     "normal_conjugate_posteriors", "onehot_categorical", "poisson", "quantized_distribution",
     "relaxed_bernoulli", "relaxed_onehot_categorical", "sample_stats", "sinh_arcsinh",
-    "vector_exponential_diag", "vector_laplace_diag", "wishart")
+    "vector_exponential_diag", "vector_laplace_diag", "vector_sinh_arcsinh_diag", "wishart")
 _TF115_CORE = ("bernoulli", "beta", "categorical", "dirichlet", "dirichlet_multinomial",
                "distribution", "exponential", "gamma", "kullback_leibler", "laplace",
                "multinomial", "normal", "student_t", "transformed_distribution", "uniform")
@@ -540,15 +540,20 @@ def case_vector_families(tf):
     ex = tfd.VectorExponentialDiag(loc=[1.0, -1.0], scale_diag=[2.0, 0.5])
     sas = tfd.SinhArcsinh(loc=[0.0, 1.0], scale=[1.0, 2.0], skewness=[0.0, 0.5],
                           tailweight=[1.0, 1.5])
+    vsas = tfd.VectorSinhArcsinhDiag(loc=[0.0, 1.0], scale_diag=[1.0, 2.0],
+                                     skewness=0.5, tailweight=1.5)
     out = {"la_lp": la.log_prob([[0.5, 1.0], [0.0, 0.0]]),
            "la": _stats(la, ("mean", "stddev", "variance", "covariance", "entropy")),
            "ex_lp": ex.log_prob([[2.0, 0.0], [1.5, -0.5]]),
            "ex": _stats(ex, ("mean", "mode", "stddev", "covariance")),
            "sas_lp": sas.log_prob([0.5, 2.0]), "sas_cdf": sas.cdf([0.5, 2.0]),
+           "vsas_lp": vsas.log_prob([[0.5, 2.0], [1.0, -1.0]]),
+           "vsas_sample": vsas.sample(3, seed=8),
            "samples": [la.sample(3, seed=1), ex.sample(2, seed=2), sas.sample(4, seed=3)]}
     return {"vals": _run(tf, out),
             "shapes": [[str(d.batch_shape), str(d.event_shape)] for d in (la, ex, sas)],
-            "names": [d.name for d in (la, ex, sas)]}
+            "names": [d.name for d in (la, ex, sas, vsas)],
+            "vsas_shapes": [str(vsas.batch_shape), str(vsas.event_shape)]}
 
 
 @tolerance(rtol=1e-5, atol=1e-5)

@@ -216,7 +216,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.PoissonLogNormalQuadratureCompound": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.VectorDiffeomixture": _CONTRIB_DISTRIBUTION_LATER,
-    "contrib.distributions.VectorSinhArcsinhDiag": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.estimator_head_distribution_regression": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.quadrature_scheme_softmaxnormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.quadrature_scheme_softmaxnormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,

@@ -39,7 +39,8 @@ from tf1compat.contrib.distributions.transformed_distribution import Transformed
 from tf1compat.contrib.distributions.vector import (SinhArcsinh, VectorExponentialDiag,
                                                     VectorExponentialLinearOperator,
                                                     VectorLaplaceDiag,
-                                                    VectorLaplaceLinearOperator)
+                                                    VectorLaplaceLinearOperator,
+                                                    VectorSinhArcsinhDiag)
 from tf1compat.distributions import (FULLY_REPARAMETERIZED, NOT_REPARAMETERIZED, Bernoulli,
                                      Beta, Categorical, Dirichlet, DirichletMultinomial,
                                      Distribution, Exponential, Gamma, Laplace, Multinomial,

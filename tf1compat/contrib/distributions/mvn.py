@@ -38,7 +38,8 @@ from tf1compat.ops.matrix_ops import (cholesky, matrix_diag, matrix_diag_part,
 from tf1compat.ops.numerics_ops import assert_near
 from tf1compat.ops.transform_ops import broadcast_dynamic_shape, broadcast_static_shape
 
-__all__ = ["AffineVectorDistribution", "diag_scale_init", "MultivariateNormalLinearOperator",
+__all__ = ["AffineVectorDistribution", "diag_scale_init", "shapes_from_loc_and_scale",
+           "MultivariateNormalLinearOperator",
            "MultivariateNormalDiag",
            "MultivariateNormalDiagWithSoftplusScale", "MultivariateNormalTriL",
            "MultivariateNormalFullCovariance", "MultivariateNormalDiagPlusLowRank"]
@@ -82,17 +83,9 @@ class AffineVectorDistribution(TransformedDistribution):
         if not scale.dtype.is_floating:
             raise TypeError("`scale` parameter must have floating-point dtype.")
         with name_scope(name, values=[loc] + scale.graph_parents) as scope:
-            event_size = dimension_value(scale.range_dimension)
-            event_shape = [event_size] if event_size is not None else \
-                scale.range_dimension_tensor()[None]
-            batch_shape = scale.batch_shape_tensor()
             if loc is not None:
                 loc = convert_to_tensor(loc, name="loc")
-                loc_batch = loc.shape.with_rank_at_least(1)[:-1]
-                loc_batch = convert_to_tensor(loc_batch.as_list(), dtype=D.int32,
-                                              name="loc_batch_shape") \
-                    if loc_batch.is_fully_defined() else array_ops.shape(loc)[:-1]
-                batch_shape = _broadcast_shape(batch_shape, loc_batch)
+            batch_shape, event_shape = shapes_from_loc_and_scale(loc, scale)
             # TF 1.x's VectorLaplaceLinearOperator builds itself inside its name scope
             # under its plain name (so "VectorLaplaceDiag_1/VectorLaplaceDiag/").
             nested = name if self._nested_name_scope else None
@@ -172,6 +165,22 @@ class MultivariateNormalLinearOperator(AffineVectorDistribution):
                  name: str = "MultivariateNormalLinearOperator"):
         super().__init__(loc=loc, scale=scale, validate_args=validate_args,
                          allow_nan_stats=allow_nan_stats, name=name)
+
+
+def shapes_from_loc_and_scale(loc: Optional[Tensor], scale: LinearOperator) -> Any:
+    """(batch_shape, event_shape) of loc + scale @ X: the broadcast of scale's batch with
+    loc's leading dims, and scale's range dimension."""
+    event_size = dimension_value(scale.range_dimension)
+    event_shape = [event_size] if event_size is not None else \
+        scale.range_dimension_tensor()[None]
+    batch_shape = scale.batch_shape_tensor()
+    if loc is not None:
+        loc_batch = loc.shape.with_rank_at_least(1)[:-1]
+        loc_batch = convert_to_tensor(loc_batch.as_list(), dtype=D.int32,
+                                      name="loc_batch_shape") \
+            if loc_batch.is_fully_defined() else array_ops.shape(loc)[:-1]
+        batch_shape = _broadcast_shape(batch_shape, loc_batch)
+    return batch_shape, event_shape
 
 
 def _broadcast_shape(a: Tensor, b: Tensor) -> Tensor:

@@ -1,7 +1,7 @@
 """The Vector* distributions of `tf.contrib.distributions`: loc + scale @ X for X a vector
 of iid standard Laplace (VectorLaplaceLinearOperator, VectorLaplaceDiag) or Exponential
 (VectorExponentialLinearOperator, VectorExponentialDiag) draws, and the SinhArcsinh
-transform of a scalar distribution."""
+transform of a scalar distribution (SinhArcsinh, and VectorSinhArcsinhDiag for vectors)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Any, Optional
 
 from tf1compat.contrib.distributions.bijectors.extra import SinhArcsinh as SinhArcsinhBijector
 from tf1compat.contrib.distributions.bijectors.scalar import AffineScalar, Chain
-from tf1compat.contrib.distributions.mvn import AffineVectorDistribution, diag_scale_init
+from tf1compat.contrib.distributions.bijectors.matrix import Affine, make_diag_scale
+from tf1compat.contrib.distributions.mvn import (AffineVectorDistribution, diag_scale_init,
+                                                 shapes_from_loc_and_scale)
 from tf1compat.contrib.distributions.transformed_distribution import TransformedDistribution
 from tf1compat.distributions.continuous import Exponential, Laplace, Normal
 from tf1compat.framework import dtypes as D
@@ -21,7 +23,8 @@ from tf1compat.ops import array_ops
 from tf1compat.ops.creation_ops import ones, zeros
 
 __all__ = ["VectorLaplaceLinearOperator", "VectorLaplaceDiag",
-           "VectorExponentialLinearOperator", "VectorExponentialDiag", "SinhArcsinh"]
+           "VectorExponentialLinearOperator", "VectorExponentialDiag", "SinhArcsinh",
+           "VectorSinhArcsinhDiag"]
 
 
 class VectorLaplaceLinearOperator(AffineVectorDistribution):
@@ -116,10 +119,8 @@ class SinhArcsinh(TransformedDistribution):
             loc = convert_to_tensor(loc, name="loc")
             dtype = loc.dtype
             scale = convert_to_tensor(scale, name="scale", dtype=dtype)
-            tailweight = convert_to_tensor(1.0 if tailweight is None else tailweight,
-                                           name="tailweight", dtype=dtype)
-            skewness = convert_to_tensor(0.0 if skewness is None else skewness,
-                                         name="skewness", dtype=dtype)
+            skewness, tailweight, f, c = _sinh_arcsinh_parts(scale, skewness, tailweight,
+                                                             dtype, validate_args)
             self._loc, self._scale = loc, scale
             self._tailweight, self._skewness = tailweight, skewness
             batch_shape = array_ops.shape(loc + scale + tailweight + skewness)
@@ -128,14 +129,8 @@ class SinhArcsinh(TransformedDistribution):
                                       allow_nan_stats=allow_nan_stats)
             elif distribution.event_shape.rank != 0:
                 raise ValueError("Base distribution must have scalar event shape")
-            # Multiplying by 2 / F_0(2) makes scale the half-width of the ~96% interval.
-            f_noskew = SinhArcsinhBijector(skewness=skewness.dtype.as_numpy_dtype(0.0),
-                                           tailweight=tailweight)
-            c = 2.0 * scale / f_noskew.forward(convert_to_tensor(2.0, dtype=dtype))
             affine = AffineScalar(shift=loc, scale=c, validate_args=validate_args)
-            bijector = Chain([affine, SinhArcsinhBijector(skewness=skewness,
-                                                          tailweight=tailweight,
-                                                          validate_args=validate_args)])
+            bijector = Chain([affine, f])
             super().__init__(distribution=distribution, bijector=bijector,
                              batch_shape=batch_shape, validate_args=validate_args, name=name)
         self._parameters = parameters
@@ -156,3 +151,73 @@ class SinhArcsinh(TransformedDistribution):
     def tailweight(self) -> Tensor:
         return self._tailweight
 
+
+
+def _sinh_arcsinh_parts(scale: Tensor, skewness: Any, tailweight: Any, dtype: D.DType,
+                        validate_args: bool) -> Any:
+    """(skewness, tailweight, F, c) with c = 2 scale / F_0(2): `scale` then sets the
+    half-width of the ~96% interval whatever the tail weight."""
+    tailweight = convert_to_tensor(1.0 if tailweight is None else tailweight,
+                                   name="tailweight", dtype=dtype)
+    skewness = convert_to_tensor(0.0 if skewness is None else skewness, name="skewness",
+                                 dtype=dtype)
+    f = SinhArcsinhBijector(skewness=skewness, tailweight=tailweight,
+                            validate_args=validate_args)
+    f_noskew = SinhArcsinhBijector(skewness=dtype.as_numpy_dtype(0.0), tailweight=tailweight)
+    c = 2.0 * scale / f_noskew.forward(convert_to_tensor(2.0, dtype=dtype))
+    return skewness, tailweight, f, c
+
+
+class VectorSinhArcsinhDiag(TransformedDistribution):
+    """Y = loc + c * F(Z) per component, Z iid `distribution` (default N(0, 1)), F the
+    SinhArcsinh bijector, c = 2 scale_diag / F_0(2)."""
+
+    def __init__(self, loc: Any = None, scale_diag: Any = None,
+                 scale_identity_multiplier: Any = None, skewness: Any = None,
+                 tailweight: Any = None, distribution: Any = None,
+                 validate_args: bool = False, allow_nan_stats: bool = True,
+                 name: str = "MultivariateNormalLinearOperator"):
+        # (TF 1.x's default name is MultivariateNormalLinearOperator, kept.)
+        parameters = dict(loc=loc, scale_diag=scale_diag,
+                          scale_identity_multiplier=scale_identity_multiplier,
+                          skewness=skewness, tailweight=tailweight,
+                          distribution=distribution, validate_args=validate_args,
+                          allow_nan_stats=allow_nan_stats, name=name)
+        with name_scope(name, values=[loc, scale_diag, scale_identity_multiplier, skewness,
+                                      tailweight]) as name:
+            loc = None if loc is None else convert_to_tensor(loc, name="loc")
+            scale = make_diag_scale(loc=loc, scale_diag=scale_diag,
+                                    scale_identity_multiplier=scale_identity_multiplier)
+            batch_shape, event_shape = shapes_from_loc_and_scale(loc, scale)
+            diag = scale.diag_part()
+            dtype = diag.dtype
+            if distribution is None:
+                distribution = Normal(loc=zeros([], dtype=dtype), scale=ones([], dtype=dtype),
+                                      allow_nan_stats=allow_nan_stats)
+            elif distribution.event_shape.rank != 0 or distribution.batch_shape.rank != 0:
+                raise ValueError("Base distribution must be scalar (batch and event).")
+            skewness, tailweight, f, c = _sinh_arcsinh_parts(diag, skewness, tailweight,
+                                                             dtype, False)
+            affine = Affine(shift=loc, scale_diag=c, validate_args=validate_args)
+            super().__init__(distribution=distribution, bijector=Chain([affine, f]),
+                             batch_shape=batch_shape, event_shape=event_shape,
+                             validate_args=validate_args, name=name)
+        self._parameters = parameters
+        self._loc, self._scale = loc, scale
+        self._tailweight, self._skewness = tailweight, skewness
+
+    @property
+    def loc(self) -> Optional[Tensor]:
+        return self._loc
+
+    @property
+    def scale(self) -> Any:
+        return self._scale
+
+    @property
+    def skewness(self) -> Tensor:
+        return self._skewness
+
+    @property
+    def tailweight(self) -> Tensor:
+        return self._tailweight
