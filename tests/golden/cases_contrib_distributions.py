@@ -574,6 +574,11 @@ def case_percentile_conjugates(tf):
     pred = tfd.normal_conjugates_known_scale_predictive(prior, scale=0.5, s=s, n=4)
     out.update(post_loc=post.loc, post_scale=post.scale, pred_loc=pred.loc,
                pred_scale=pred.scale)
+    series = tf.constant([[1.0, 2.0, 0.5, -1.0, 3.0, 2.5, 0.0], [0.0, 1.0, 0.0, 1.0, 0.0,
+                                                                  1.0, 0.0]])
+    out.update(ac=tfd.auto_correlation(series), ac_lags=tfd.auto_correlation(
+        series, max_lags=3, center=False, normalize=False),
+        ac_axis0=tfd.auto_correlation(tf.transpose(series), axis=0, max_lags=2))
     return {"vals": _run(tf, out), "shapes": [out["keep"].shape.as_list(),
                                               out["keep_all"].shape.as_list()]}
 

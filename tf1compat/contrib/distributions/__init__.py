@@ -29,7 +29,7 @@ from tf1compat.contrib.distributions.mvn import (MultivariateNormalDiag,
                                                  MultivariateNormalFullCovariance,
                                                  MultivariateNormalLinearOperator,
                                                  MultivariateNormalTriL)
-from tf1compat.contrib.distributions.stats import (assign_log_moving_mean_exp,
+from tf1compat.contrib.distributions.stats import (assign_log_moving_mean_exp, auto_correlation,
                                                    assign_moving_mean_variance,
                                                    moving_mean_variance,
                                                    normal_conjugates_known_scale_posterior,

@@ -1,4 +1,5 @@
-"""Statistics helpers of `tf.contrib.distributions`: `percentile`, the Normal conjugate
+"""Statistics helpers of `tf.contrib.distributions`: `auto_correlation`, `percentile`, the
+Normal conjugate
 posteriors (`normal_conjugates_known_scale_posterior` / `_predictive`) and the moving
 statistics (`assign_moving_mean_variance`, `assign_log_moving_mean_exp`,
 `moving_mean_variance`)."""
@@ -16,22 +17,94 @@ from tf1compat.framework.graph import control_dependencies, name_scope
 from tf1compat.framework.graph_keys import GraphKeys
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.framework.tensor_shape import dimension_value
 from tf1compat.ops import array_ops, check_ops, math_ops
 from tf1compat.ops.control_flow_ops import with_dependencies
-from tf1compat.ops.creation_ops import ones, ones_like
+from tf1compat.ops.creation_ops import ones, ones_like, range as range_
 from tf1compat.ops.indexing_ops import gather
+from tf1compat.ops.math_extra import fft, ifft
+from tf1compat.ops.math_tail_ops import complex as complex_
 from tf1compat.ops.nn_ops import top_k
-from tf1compat.ops.reduction_ops import clip_by_value, reduce_logsumexp
+from tf1compat.ops.reduction_ops import clip_by_value, reduce_logsumexp, reduce_mean
 from tf1compat.ops.state_ops import assign_add, assign_sub
-from tf1compat.ops.transform_ops import transpose
+from tf1compat.ops.transform_ops import pad, transpose
 from tf1compat.variables.init_ops import zeros_initializer
 from tf1compat.variables.variable_scope import get_variable, variable_scope
 
-__all__ = ["percentile", "normal_conjugates_known_scale_posterior",
+__all__ = ["auto_correlation", "percentile", "normal_conjugates_known_scale_posterior",
            "normal_conjugates_known_scale_predictive", "assign_moving_mean_variance",
            "assign_log_moving_mean_exp", "moving_mean_variance"]
 
 _INTERPOLATIONS = ("lower", "higher", "nearest")
+
+
+def _zeros_int(shape: List[int]) -> Tensor:
+    return convert_to_tensor(np.zeros(shape, np.int32))
+
+
+def _rotate(x: Tensor, shift: int, rank: int) -> Tensor:
+    """x with its dims rotated right by `shift` (TF's rotate_transpose)."""
+    return transpose(x, list(np.roll(np.arange(rank), shift))) if shift % rank else x
+
+
+def auto_correlation(x: Any, axis: int = -1, max_lags: Any = None, center: bool = True,
+                     normalize: bool = True, name: str = "auto_correlation") -> Tensor:
+    """The auto-correlation of `x` along `axis` for lags 0..max_lags (by FFT of the
+    zero-padded signal), normalized to 1 at lag 0 when `normalize`."""
+    with name_scope(name, values=[x]):
+        x = convert_to_tensor(x, name="x")
+        rank = x.shape.rank
+        if rank is None:
+            raise NotImplementedError("auto_correlation of a tensor of unknown rank is not "
+                                      "supported by tf1compat")
+        if axis < 0:
+            axis = rank + axis
+        shift = rank - 1 - axis
+        rotated = _rotate(x, shift, rank)
+        if center:
+            rotated = rotated - reduce_mean(rotated, axis=-1, keepdims=True)
+        static_len = dimension_value(rotated.shape[-1])
+        x_len = static_len if static_len is not None else array_ops.shape(rotated)[-1]
+        x_len_float64 = math_ops.cast(x_len, D.float64)
+        # Zero-pad to a power of two at least twice as long: no circular wrap-around.
+        target = math_ops.pow(np.float64(2.0), math_ops.ceil(
+            math_ops.log(x_len_float64 * 2) / np.log(2.0)))
+        pad_length = math_ops.cast(target - x_len_float64, D.int32)
+        paddings = array_ops.concat([_zeros_int([rank - 1, 2]), array_ops.reshape(
+            array_ops.stack([0, pad_length]), [1, 2])], 0)
+        padded = pad(rotated, paddings)
+        dtype = x.dtype
+        if not dtype.is_complex:
+            if not dtype.is_floating:
+                raise TypeError(f"Argument x must have either float or complex dtype found: "
+                                f"{dtype}")
+            padded = complex_(padded, dtype.real_dtype.as_numpy_dtype(0.0))
+        spectrum = fft(padded)
+        shifted_product = math_ops.cast(ifft(spectrum * math_ops.conj(spectrum)), dtype)
+        static = rotated.shape.is_fully_defined()
+        if max_lags is None:
+            max_lags = x_len - 1
+        else:
+            max_lags = convert_to_tensor(max_lags, name="max_lags")
+            value = constant_value(max_lags)
+            if value is None or not static:
+                static = False
+                max_lags = math_ops.minimum(x_len - 1, max_lags)
+            else:
+                max_lags = min(x_len - 1, int(value))
+        chopped = shifted_product[..., :max_lags + 1]
+        if static:
+            shape = rotated.shape.as_list()
+            shape[-1] = min(x_len, max_lags + 1)
+            chopped.set_shape(shape)
+        real = dtype.real_dtype
+        denominator = math_ops.cast(math_ops.cast(x_len, real) - range_(
+            0.0, math_ops.cast(max_lags, real) + 1.0), dtype)
+        result = chopped / denominator
+        if normalize:
+            result = result / result[..., :1]
+        return _rotate(result, -shift, rank)
+
 
 
 def _static_axis(axis: Any, x: Tensor) -> List[int]:
