@@ -87,6 +87,7 @@ def tf115_package(package: str, modules: list):
     feeder.setup_processor_data_feeder = lambda x: x
     sys.modules[feeder.__name__] = feeder
     sys.modules[".".join(parts[:-1]) + ".learn_io"] = types.ModuleType("learn_io")
+    _restore_moved_tf_names()
     out = types.ModuleType(name)
     for module in modules:
         spec = importlib.util.spec_from_file_location(f"{name}.{module}",
@@ -98,3 +99,16 @@ def tf115_package(package: str, modules: list):
             if not key.startswith("_"):
                 setattr(out, key, value)
     return out
+
+
+def _restore_moved_tf_names() -> None:
+    """TF 2.x moved a few functions TF 1.15's modules import from their old places
+    (array_ops.stack/unstack -> array_ops_stack): put them back for the oracle."""
+    from tensorflow.python.ops import array_ops
+    try:
+        from tensorflow.python.ops import array_ops_stack
+    except ImportError:
+        return
+    for fn in ("stack", "unstack", "parallel_stack"):
+        if not hasattr(array_ops, fn) and hasattr(array_ops_stack, fn):
+            setattr(array_ops, fn, getattr(array_ops_stack, fn))
