@@ -132,7 +132,7 @@ def test_mixture_same_family_sampling_follows_the_graph_seed():
     assert 0.55 < np.mean(a > 0) < 0.85
 
 
-@pytest.mark.parametrize("name", ["Autoregressive", "VectorDiffeomixture",
+@pytest.mark.parametrize("name", ["ConditionalTransformedDistribution", "VectorDiffeomixture",
                                   "PoissonLogNormalQuadratureCompound"])
 def test_names_not_implemented_say_so(name):
     with pytest.raises(NotImplementedError, match=f"tf.contrib.distributions.{name}"):

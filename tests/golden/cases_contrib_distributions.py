@@ -17,7 +17,7 @@ from tests.golden.harness import tolerance
 
 _TF115_SOURCES = "/tmp/tf115src/tensorflow_core"
 _TF115_MODULES = (
-    "bijectors", "binomial", "cauchy", "chi2", "deterministic", "distribution_util",
+    "autoregressive", "bijectors", "binomial", "cauchy", "chi2", "deterministic", "distribution_util",
     "geometric", "half_normal", "independent", "inverse_gamma", "logistic", "mixture",
     "mixture_same_family", "moving_stats", "mvn_diag", "mvn_diag_plus_low_rank",
     "mvn_full_covariance", "mvn_linear_operator", "mvn_tril", "negative_binomial",
@@ -707,3 +707,20 @@ def case_wishart(tf):
     return {"vals": _run(tf, out),
             "shapes": [[str(d.batch_shape), str(d.event_shape)] for d in (wc, wf, wcc)],
             "names": [d.name for d in (wc, wf)]}
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_autoregressive(tf):
+    tfd = _lib(tf)
+
+    def normal_fn(x):
+        # Each coordinate's mean depends on the coordinates before it.
+        loc = 0.5 * tf.cumsum(x, axis=-1, exclusive=True) + 1.0
+        return tfd.Independent(tfd.Normal(loc=loc, scale=0.5), reinterpreted_batch_ndims=1)
+
+    ar = tfd.Autoregressive(normal_fn, sample0=tf.zeros([3]))
+    ar2 = tfd.Autoregressive(normal_fn, sample0=tf.zeros([2]), num_steps=1)
+    out = {"lp": ar.log_prob([[0.5, 1.0, 2.0], [1.0, 1.5, 2.5]]), "p": ar.prob([1.0, 1.5, 2.0]),
+           "sample": ar.sample(2, seed=3), "sample2": ar2.sample(seed=4)}
+    return {"vals": _run(tf, out), "num_steps": [ar.num_steps, ar2.num_steps],
+            "shapes": [str(ar.batch_shape), str(ar.event_shape)], "name": ar.name}

@@ -210,7 +210,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.slim.metrics": _moved("slim.metrics", "tf.metrics"),
     "contrib.keras": _moved("tf.contrib.keras", "tf.keras"),
     # -- tf.contrib.distributions names not implemented yet (section: contribdist) -------
-    "contrib.distributions.Autoregressive": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.ConditionalDistribution": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.PoissonLogNormalQuadratureCompound": _CONTRIB_DISTRIBUTION_LATER,

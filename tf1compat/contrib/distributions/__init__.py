@@ -15,7 +15,7 @@ from tf1compat.contrib.distributions.categorical import (ExpRelaxedOneHotCategor
                                                          Logistic, OneHotCategorical,
                                                          RelaxedBernoulli,
                                                          RelaxedOneHotCategorical)
-from tf1compat.contrib.distributions.meta import Independent, MixtureSameFamily
+from tf1compat.contrib.distributions.meta import Autoregressive, Independent, MixtureSameFamily
 from tf1compat.contrib.distributions.mixture import Mixture, QuantizedDistribution
 from tf1compat.contrib.distributions.scalar import (BernoulliWithSigmoidProbs, Binomial, Cauchy,
                                                     Chi2, Chi2WithAbsDf, Deterministic,

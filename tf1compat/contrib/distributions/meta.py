@@ -1,6 +1,7 @@
 """Distributions built from other distributions: Independent (rightmost batch dims read
-as event dims) and MixtureSameFamily (a Categorical over the last batch dim of a
-components distribution), with Independent's KL divergence."""
+as event dims), MixtureSameFamily (a Categorical over the last batch dim of a components
+distribution), with Independent's KL divergence, and Autoregressive (a distribution-valued
+function iterated to its fixed point)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from tf1compat.distributions import distribution
+from tf1compat.distributions import distribution, util
 from tf1compat.distributions.discrete import Categorical
 from tf1compat.distributions.kullback_leibler import RegisterKL, kl_divergence
 from tf1compat.framework.constant_value import constant_value
@@ -20,7 +21,7 @@ from tf1compat.ops import array_ops, nn_ops
 from tf1compat.ops.creation_ops import one_hot
 from tf1compat.ops.reduction_ops import reduce_logsumexp, reduce_sum
 
-__all__ = ["Independent", "MixtureSameFamily"]
+__all__ = ["Independent", "MixtureSameFamily", "Autoregressive"]
 
 
 class Independent(distribution.Distribution):
@@ -263,3 +264,76 @@ class MixtureSameFamily(distribution.Distribution):
         z = self.components_distribution.mean() - self._pad_sample_dims(self._mean())
         var_cond_mean = reduce_sum(probs * (z[..., None, :] * z[..., None]), axis=-3)
         return mean_cond_var + var_cond_mean
+
+
+class Autoregressive(distribution.Distribution):
+    """The fixed point of `distribution_fn`: sampling feeds each draw back `num_steps`
+    times (same seed every step, as TF 1.x), log_prob is distribution_fn(x).log_prob(x)."""
+
+    def __init__(self, distribution_fn: Any, sample0: Any = None,
+                 num_steps: Optional[int] = None, validate_args: bool = False,
+                 allow_nan_stats: bool = True, name: str = "Autoregressive"):
+        parameters = dict(distribution_fn=distribution_fn, sample0=sample0,
+                          num_steps=num_steps, validate_args=validate_args,
+                          allow_nan_stats=allow_nan_stats, name=name)
+        with name_scope(name) as name:
+            self._distribution_fn = distribution_fn
+            self._sample0 = sample0
+            self._distribution0 = distribution_fn() if sample0 is None else \
+                distribution_fn(sample0)
+            if num_steps is None:
+                num_steps = self._distribution0.event_shape.num_elements()
+                if num_steps is None:
+                    raise ValueError("distribution_fn must generate a distribution with "
+                                     "fully known `event_shape`.")
+            if num_steps < 1:
+                raise ValueError(f"num_steps ({num_steps}) must be at least 1.")
+            self._num_steps = num_steps
+        super().__init__(dtype=self._distribution0.dtype,
+                         reparameterization_type=self._distribution0.reparameterization_type,
+                         validate_args=validate_args, allow_nan_stats=allow_nan_stats,
+                         parameters=parameters,
+                         graph_parents=self._distribution0._graph_parents, name=name)
+
+    @property
+    def distribution_fn(self) -> Any:
+        return self._distribution_fn
+
+    @property
+    def sample0(self) -> Any:
+        return self._sample0
+
+    @property
+    def num_steps(self) -> int:
+        return self._num_steps
+
+    @property
+    def distribution0(self) -> distribution.Distribution:
+        return self._distribution0
+
+    def _batch_shape(self) -> TensorShape:
+        return self.distribution0.batch_shape
+
+    def _batch_shape_tensor(self) -> Tensor:
+        return self.distribution0.batch_shape_tensor()
+
+    def _event_shape(self) -> TensorShape:
+        return self.distribution0.event_shape
+
+    def _event_shape_tensor(self) -> Tensor:
+        return self.distribution0.event_shape_tensor()
+
+    def _sample_n(self, n: Any, seed: Optional[int] = None) -> Tensor:
+        if seed is None:
+            # TF 1.x: one random op seed shared by every step.
+            seed = util.gen_new_seed(seed=np.random.randint(2 ** 32 - 1), salt="autoregressive")
+        samples = self.distribution0.sample(n, seed=seed)
+        for _ in range(self._num_steps):
+            samples = self.distribution_fn(samples).sample(seed=seed)
+        return samples
+
+    def _log_prob(self, value: Tensor) -> Tensor:
+        return self.distribution_fn(value).log_prob(value)
+
+    def _prob(self, value: Tensor) -> Tensor:
+        return self.distribution_fn(value).prob(value)
