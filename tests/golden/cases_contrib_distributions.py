@@ -17,8 +17,8 @@ from tests.golden.harness import tolerance
 
 _TF115_SOURCES = "/tmp/tf115src/tensorflow_core"
 _TF115_MODULES = (
-    "autoregressive", "bijectors", "binomial", "cauchy", "chi2", "deterministic", "distribution_util",
-    "geometric", "half_normal", "independent", "inverse_gamma", "logistic", "mixture",
+    "autoregressive", "bijectors", "binomial", "cauchy", "chi2", "deterministic",
+    "distribution_util", "geometric", "half_normal", "independent", "inverse_gamma", "logistic", "mixture",
     "mixture_same_family", "moving_stats", "mvn_diag", "mvn_diag_plus_low_rank",
     "mvn_full_covariance", "mvn_linear_operator", "mvn_tril", "negative_binomial",
     "normal_conjugate_posteriors", "onehot_categorical", "poisson", "quantized_distribution",
