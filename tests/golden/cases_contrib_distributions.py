@@ -18,12 +18,13 @@ from tests.golden.harness import tolerance
 _TF115_SOURCES = "/tmp/tf115src/tensorflow_core"
 _TF115_MODULES = (
     "autoregressive", "bijectors", "binomial", "cauchy", "chi2", "deterministic",
-    "distribution_util", "geometric", "half_normal", "independent", "inverse_gamma", "logistic", "mixture",
-    "mixture_same_family", "moving_stats", "mvn_diag", "mvn_diag_plus_low_rank",
-    "mvn_full_covariance", "mvn_linear_operator", "mvn_tril", "negative_binomial",
-    "normal_conjugate_posteriors", "onehot_categorical", "poisson", "quantized_distribution",
-    "relaxed_bernoulli", "relaxed_onehot_categorical", "sample_stats", "sinh_arcsinh",
-    "vector_exponential_diag", "vector_laplace_diag", "vector_sinh_arcsinh_diag", "wishart")
+    "distribution_util", "geometric", "half_normal", "independent", "inverse_gamma",
+    "logistic", "mixture", "mixture_same_family", "moving_stats", "mvn_diag",
+    "mvn_diag_plus_low_rank", "mvn_full_covariance", "mvn_linear_operator", "mvn_tril",
+    "negative_binomial", "normal_conjugate_posteriors", "onehot_categorical", "poisson",
+    "quantized_distribution", "relaxed_bernoulli", "relaxed_onehot_categorical",
+    "sample_stats", "sinh_arcsinh", "vector_exponential_diag", "vector_laplace_diag",
+    "vector_sinh_arcsinh_diag", "wishart")
 _TF115_CORE = ("bernoulli", "beta", "categorical", "dirichlet", "dirichlet_multinomial",
                "distribution", "exponential", "gamma", "kullback_leibler", "laplace",
                "multinomial", "normal", "student_t", "transformed_distribution", "uniform")
