@@ -4,7 +4,8 @@
 `tf.contrib.seq2seq` / `legacy_seq2seq`, and the Estimator family: `tf.contrib.learn`
 (Experiment, learn_runner), `tf.contrib.training` (HParams), `tf.contrib.tpu` (TPUEstimator
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
-(k-means); `tf.contrib.crf`; `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
+(k-means); `tf.contrib.crf`; `tf.contrib.distributions` (with bijectors);
+`tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
 `tf.contrib.predictor`, `tf.contrib.summary`; `tf.contrib.signal` and `tf.contrib.keras`,
 which are core TF's `tf.signal` and `tf.keras` (imported when first used). TF 2 has no
 contrib; TF 1.15's documentation is the reference. Any other contrib module or symbol
@@ -19,6 +20,7 @@ from tf1compat.contrib import estimator, feature_column, learn, tpu, training  #
 from tf1compat.contrib import factorization  # (section: kmeans)
 from tf1compat.contrib import crf
 from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
+from tf1compat.contrib import distributions  # (section: contribdist)
 from tf1compat.contrib._missing import missing as _missing
 
 import importlib as _importlib

@@ -35,6 +35,17 @@ def _tf_only(reason: str, replacement: Optional[str] = None) -> Unsupported:
 _CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch cannot run",
                        "tf.py_func / tf.numpy_function for a Python op, or a torch C++ "
                        "extension called from tf.py_func")
+_CONTRIB_DISTRIBUTION_LATER = Unsupported(
+    "of tf.contrib.distributions tf1compat implements the multivariate normals, the one-hot and "
+    "relaxed categoricals, the scalar families (Poisson, Binomial, Cauchy, ...), "
+    "TransformedDistribution, Independent, the mixtures, QuantizedDistribution, the bijectors "
+    "and everything of tf.distributions; this name is not implemented yet",
+    "a tf.distributions class, or a TransformedDistribution of one through "
+    "tf.contrib.distributions.bijectors")
+_CONTRIB_BIJECTOR_LATER = Unsupported(
+    "this tf.contrib.distributions bijector is not implemented by tf1compat yet",
+    "a Chain of the implemented bijectors (Affine, Exp, Softplus, Sigmoid, ScaleTriL, ...) or "
+    "tf.contrib.distributions.bijectors.Inline with your own functions")
 _FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization only k-means (KMeans, "
                                     "KMeansClustering) is implemented: WALS matrix "
                                     "factorization and Gaussian mixture models are not")
@@ -254,6 +265,18 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.opt.AGNCustomGetter": _CLUSTER_OPTIMIZER,
     "contrib.opt.DelayCompensatedGradientDescentOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.ShampooOptimizer": _CONTRIB_OPTIMIZER,
+    # -- tf.contrib.distributions names not implemented yet (section: contribdist) -------
+    "contrib.distributions.ConditionalDistribution": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.PoissonLogNormalQuadratureCompound": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.VectorDiffeomixture": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.estimator_head_distribution_regression": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_softmaxnormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_softmaxnormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_lognormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_lognormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.bijectors.AbsoluteValue": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.ConditionalBijector": _CONTRIB_BIJECTOR_LATER,
     "contrib.util.ops_used_by_graph_def": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "the op types of a GraphDef: {node.op for node in graph_def.node}"),
