@@ -92,8 +92,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "load_file_system_library": _tf_only("it loads a TensorFlow C++ file-system plugin",
                                          "tf.gfile and tf.io.gfile read local paths"),
     "user_ops": _tf_only("TensorFlow's example C++ user op"),
-    "resource_loader": _tf_only("it locates data files in TensorFlow's Bazel build tree",
-                                "os.path or importlib.resources"),
     "check_pinned": _tf_only("a TensorFlow-internal helper (not for public use)"),
     "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
                                 "API dispatch, float8/int4 dtypes) outside the TF 1.x API"),
@@ -142,8 +140,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                             "ctc_beam_search_decoder) are not implemented"),
     "train.experimental": _MIXED_PRECISION,
     "contrib.mixed_precision": _MIXED_PRECISION,
-    "nondifferentiable_batch_function": Unsupported(
-        "it batches concurrent calls for TF Serving", "call the function directly"),
     "train.do_quantize_training_on_graphdef": _tf_only(
         "it rewrites a GraphDef for TF's quantized inference kernels"),
     "contrib.quantize": _tf_only("it rewrites graphs for TF Lite's quantized kernels",
