@@ -334,7 +334,7 @@ from tf1compat import estimator, feature_column
 
 # -- tools: resource paths, call batching, the profiler (issue 12) -------------------------------------
 # (section: apitools)
-from tf1compat.api import resource_loader
+from tf1compat.api import resource_loader, profiler
 from tf1compat.ops.batch_ops import batch_function as nondifferentiable_batch_function
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------

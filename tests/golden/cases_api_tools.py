@@ -80,3 +80,181 @@ def case_batch_function_errors(tf):
         "scalar_output": _batch_run(tf, batch(1, 4, 10), tf.reduce_sum, {x: ones}, x),
         "rows_output": _batch_run(tf, batch(1, 4, 10), lambda a: a[:1], {x: ones}, x),
     }
+
+
+def _free_address():
+    import socket
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        return f"localhost:{s.getsockname()[1]}"
+
+
+def _tasks(spec):
+    """as_dict() with sparse task maps as sorted (index, address) pairs (JSON keys are
+    strings)."""
+    return {job: tasks if isinstance(tasks, list) else sorted(tasks.items())
+            for job, tasks in spec.as_dict().items()}
+
+
+def case_cluster_protos(tf):
+    spec = tf.train.ClusterSpec({"worker": ["w0:2222", "w1:2222"], "ps": {3: "p3:1"},
+                                 "chief": ["c:1"]})
+    cluster_def = spec.as_cluster_def()
+    job = tf.train.JobDef(name="ps", tasks={0: "a:1", 2: "b:2"})
+    server_def = tf.train.ServerDef(cluster=tf.train.ClusterDef(job=[job]), job_name="ps",
+                                    task_index=2, protocol="grpc")
+    server_def.default_session_config.intra_op_parallelism_threads = 3
+    config = tf.ConfigProto(cluster_def=cluster_def)
+    return {
+        "types": [type(cluster_def).__name__, tf.train.ClusterDef.DESCRIPTOR.full_name,
+                  tf.train.JobDef.DESCRIPTOR.full_name,
+                  tf.train.ServerDef.DESCRIPTOR.full_name],
+        "text": str(cluster_def),
+        "bytes": np.frombuffer(cluster_def.SerializeToString(deterministic=True), np.uint8),
+        "round_trip": _tasks(tf.train.ClusterSpec(cluster_def)),
+        "job_def": _tasks(tf.train.ClusterSpec(tf.train.ClusterDef(job=[job]))),
+        "server_def": str(server_def),
+        "server_def_bytes": np.frombuffer(server_def.SerializeToString(deterministic=True),
+                                          np.uint8),
+        "config_cluster": str(config.cluster_def) == str(cluster_def),
+        "bad_job": catch(lambda: tf.train.ClusterSpec({1: ["a:1"]}).as_cluster_def()),
+        "bad_address": catch(lambda: tf.train.ClusterSpec({"a": [3]}).as_cluster_def()),
+        "bad_cluster": catch(lambda: tf.train.ClusterSpec(["a:1"]), message=True),
+    }
+
+
+def case_server_def_of_server(tf):
+    address = _free_address()
+    server_def = tf.train.ServerDef(
+        cluster=tf.train.ClusterSpec({"local": [address]}).as_cluster_def(),
+        job_name="local", task_index=0, protocol="grpc")
+    server = tf.train.Server(server_def, start=False)
+    made = server.server_def
+    expected = tf.train.ServerDef()
+    expected.CopyFrom(server_def)
+    expected.default_session_config.intra_op_parallelism_threads = 2
+    cluster_made = tf.train.Server(
+        {"local": [_free_address()]}, config=tf.ConfigProto(intra_op_parallelism_threads=2),
+        start=False).server_def
+    return {"same": made == server_def, "type": type(made).__name__,
+            "job": [made.job_name, made.task_index, made.protocol],
+            "from_cluster": [cluster_made.job_name, cluster_made.task_index,
+                             cluster_made.protocol,
+                             cluster_made.default_session_config.intra_op_parallelism_threads,
+                             len(cluster_made.cluster.job)],
+            "no_job": catch(lambda: tf.train.Server({"a": ["x:1"], "b": ["y:1"]},
+                                                    start=False), message=True),
+            "no_task": catch(lambda: tf.train.Server({"a": ["x:1", "y:1"]}, start=False),
+                             message=True),
+            "bad": catch(lambda: tf.train.Server(3, start=False), message=True)}
+
+
+def _profiled_model(tf):
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [8, 28, 28, 1], name="x")
+        with tf.variable_scope("conv1"):
+            w = tf.get_variable("w", [5, 5, 1, 4])
+            b = tf.get_variable("b", [4])
+            h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME"), b))
+        p = tf.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+        d = tf.nn.depthwise_conv2d(p, tf.ones([3, 3, 4, 2]), [1, 1, 1, 1], "VALID")
+        flat = tf.reshape(p, [8, -1])
+        with tf.variable_scope("fc"):
+            weights = tf.get_variable("W", [14 * 14 * 4, 10])
+            c = tf.get_variable("c", [10], trainable=False)
+            logits = tf.matmul(flat, weights) + c
+        dense = tf.layers.dense(logits, 5, name="dense")
+        loss = tf.reduce_mean(tf.square(dense)) + tf.reduce_sum(d) + tf.nn.l2_loss(logits)
+        soft = tf.nn.softmax(logits)
+        tf.argmax(soft, 1)
+        u = tf.placeholder(tf.float32, [None, 3])
+        tf.maximum(u * 2.0, 1.0)
+        tf.add_n([logits, logits, logits])
+        tf.rsqrt(tf.abs(logits) + 1.0)
+        tf.identity(loss, name="loss")
+    # No tf.gradients: TF adds one op per backward step (Conv2DBackpropFilter, ...), whose
+    # flops it counts; tf1compat's gradient is one SymbolicGradient op (docs/training.md).
+    return graph
+
+
+def _profile_report(tf, graph, path, cmd, options):
+    builder = tf.profiler.ProfileOptionBuilder
+    options = builder(options).with_file_output(path).build()
+    result = tf.profiler.profile(graph, cmd=cmd, options=options)
+    with open(path) as f:
+        text = f.read()
+    return {"type": type(result).__name__, "proto": str(result), "text": text}
+
+
+def case_profiler_flops_and_params(tf):
+    import tempfile
+    graph = _profiled_model(tf)
+    builder = tf.profiler.ProfileOptionBuilder
+    path = os.path.join(tempfile.mkdtemp(), "report.txt")
+    flops = tf.profiler.profile(graph, options=builder(builder.float_operation())
+                                .with_empty_output().build())
+    params = tf.profiler.profile(graph, options=builder(
+        builder.trainable_variables_parameter()).with_empty_output().build())
+    return {"total_float_ops": flops.total_float_ops,
+            "total_parameters": params.total_parameters,
+            "scope_flops": _profile_report(tf, graph, path, "scope", builder.float_operation()),
+            "scope_params": _profile_report(tf, graph, path, "scope",
+                                            builder.trainable_variables_parameter()),
+            "op_flops": _profile_report(tf, graph, path, "op", builder.float_operation()),
+            "op_params": _profile_report(tf, graph, path, "op",
+                                         builder.trainable_variables_parameter())}
+
+
+def case_profiler_options(tf):
+    import tempfile
+    graph = _profiled_model(tf)
+    builder = tf.profiler.ProfileOptionBuilder
+    path = os.path.join(tempfile.mkdtemp(), "report.txt")
+    depth = builder(builder.trainable_variables_parameter()).with_max_depth(1).build()
+    hidden = builder(builder.float_operation()).with_node_names(
+        hide_name_regexes=[".*Initializer.*"]).order_by("name").build()
+    shown = builder(builder.float_operation()).with_node_names(
+        show_name_regexes=["conv1.*"]).account_displayed_op_only(False).build()
+    types = builder(builder.trainable_variables_parameter()).select(
+        ["params", "op_types", "occurrence"]).build()
+    min_params = builder(builder.trainable_variables_parameter()).with_min_parameters(
+        200).build()
+    presets = [builder().build(), builder.float_operation(),
+               builder.trainable_variables_parameter(), builder.time_and_memory()]
+    return {"depth": _profile_report(tf, graph, path, "scope", depth),
+            "hidden": _profile_report(tf, graph, path, "scope", hidden),
+            "shown": _profile_report(tf, graph, path, "scope", shown),
+            "types": _profile_report(tf, graph, path, "scope", types),
+            "min_params": _profile_report(tf, graph, path, "scope", min_params),
+            "presets": [sorted([k, v] for k, v in p.items()) for p in presets],
+            "bad_cmd": catch(lambda: tf.profiler.profile(graph, cmd="nope"))}
+
+
+def case_profiler_class_and_op_log(tf):
+    import tempfile
+    graph = _profiled_model(tf)
+    builder = tf.profiler.ProfileOptionBuilder
+    profiler = tf.profiler.Profiler(graph)
+    quiet = builder(builder.float_operation()).with_empty_output().build()
+    scope = profiler.profile_name_scope(quiet)
+    ops = profiler.profile_operations(quiet)
+    log = tf.profiler.OpLogProto()
+    entry = log.log_entries.add()
+    entry.name = "fc/MatMul"
+    entry.float_ops = 7
+    entry.types.append("my_type")
+    mine = tf.profiler.profile(graph, op_log=log, options=builder(builder.float_operation())
+                               .with_accounted_types(["my_type"]).with_empty_output().build())
+    log_dir = tempfile.mkdtemp()
+    tf.profiler.write_op_log(graph, log_dir, op_log=log, add_trace=False)
+    with open(os.path.join(log_dir, "tfprof_log"), "rb") as f:
+        written = tf.profiler.OpLogProto.FromString(f.read())
+    entries = sorted([e.name, e.float_ops, list(e.types)] for e in written.log_entries)
+    return {"scope_total": scope.total_float_ops, "ops_total": ops.total_float_ops,
+            "scope_type": type(scope).__name__, "ops_type": type(ops).__name__,
+            "op_log_total": mine.total_float_ops, "entries": entries,
+            "protos": [tf.profiler.GraphNodeProto.DESCRIPTOR.full_name,
+                       tf.profiler.MultiGraphNodeProto.DESCRIPTOR.full_name,
+                       tf.profiler.AdviceProto.DESCRIPTOR.full_name,
+                       tf.profiler.OpLogProto.DESCRIPTOR.full_name]}

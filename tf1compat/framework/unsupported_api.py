@@ -100,15 +100,18 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "autograph.to_graph": _AUTOGRAPH,
     "autograph.to_code": _AUTOGRAPH,
     "autograph.convert": _AUTOGRAPH,
-    "profiler": _tf_only("tf.profiler analyses TF's own run metadata and C++ kernels",
-                         "torch.profiler (the kernels are torch's)"),
     "contrib.tfprof": _tf_only("tfprof analyses TF's own run metadata", "torch.profiler"),
     "debugging.experimental": _tf_only("tfdbg v2 dumps TF's internal execution traces for "
                                        "TensorBoard's Debugger V2",
                                        "tf.print, tf.debugging.enable_check_numerics"),
     "config.experimental.enable_mlir_bridge": _MLIR_BRIDGE,
     "config.experimental.disable_mlir_bridge": _MLIR_BRIDGE,
-    "test.create_local_cluster": _DISTRIBUTED,
+    "test.create_local_cluster": Unsupported(
+        "it starts num_workers + num_ps tf.train.Servers in the calling process, and "
+        "tf1compat's tf.train.Server is one task per process (torch.distributed.rpc runs "
+        "one agent per process: docs/distributed.md)",
+        "start each task's tf.train.Server in a process of its own (multiprocessing), or "
+        "tf.train.Server.create_local_server() for a one-task cluster"),
     "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
                                  "torch-tensorrt on the equivalent torch model"),
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),
@@ -118,9 +121,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute": _DISTRIBUTED,
     "contrib.distribute": _DISTRIBUTED,
-    "train.ServerDef": _DISTRIBUTED,
-    "train.ClusterDef": _DISTRIBUTED,
-    "train.JobDef": _DISTRIBUTED,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
     "RaggedTensor": _RAGGED,
