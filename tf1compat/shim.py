@@ -167,9 +167,19 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
         "tf1compat.contrib.learn.export_strategy",
     "tensorflow.contrib.training.python.training.hparam": "tf1compat.contrib.training.hparam",
+    # (pickled VocabularyProcessors name these modules)
+    "tensorflow.contrib.learn.python.learn.preprocessing": "tf1compat.contrib.learn.preprocessing",
+    "tensorflow.contrib.learn.python.learn.preprocessing.text":
+        "tf1compat.contrib.learn.preprocessing",
+    "tensorflow.contrib.learn.python.learn.preprocessing.categorical_vocabulary":
+        "tf1compat.contrib.learn.preprocessing",
+    "tensorflow.contrib.learn.python.learn.preprocessing.categorical":
+        "tf1compat.contrib.learn.preprocessing",
     # (section: kmeans) tf.contrib.factorization's k-means
     "tensorflow.contrib.factorization.python.ops.clustering_ops":
-        "tf1compat.contrib.factorization.clustering_ops",
+        "tf1compat.estimator.canned.kmeans_graph",
+    "tensorflow.python.ops.clustering_ops": "tf1compat.estimator.canned.kmeans_graph",
+    "tensorflow.python.estimator.canned.kmeans": "tf1compat.estimator.canned.kmeans",
     "tensorflow.python.ops.gen_clustering_ops": "tf1compat.ops.clustering_ops",
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
