@@ -258,3 +258,64 @@ def case_profiler_class_and_op_log(tf):
                        tf.profiler.MultiGraphNodeProto.DESCRIPTOR.full_name,
                        tf.profiler.AdviceProto.DESCRIPTOR.full_name,
                        tf.profiler.OpLogProto.DESCRIPTOR.full_name]}
+
+
+def case_profiler_flops_per_op_type(tf):
+    """Every op type TF has a flops statistic for, through the op view's per-type sums."""
+    graph = tf.Graph()
+    raw = tf.raw_ops
+    with graph.as_default():
+        x = tf.ones([2, 6, 6, 3])
+        v = tf.ones([4, 5])
+        w = tf.Variable(tf.ones([4, 5]))
+        tf.assign_add(w, v)
+        tf.assign_sub(w, v)
+        for fn in (tf.reciprocal, tf.square, tf.rsqrt, tf.log, tf.negative, tf.nn.l2_loss,
+                   tf.nn.softmax):
+            fn(v)
+        for fn in (tf.add, tf.subtract, tf.multiply, tf.realdiv, tf.maximum, tf.minimum,
+                   tf.pow, tf.greater_equal, tf.greater, tf.less_equal, tf.less, tf.equal,
+                   tf.not_equal, tf.squared_difference):
+            fn(v, tf.ones([5]))
+        raw.Add(x=v, y=v)
+        raw.RsqrtGrad(y=v, dy=v)
+        tf.reduce_mean(v, 1)
+        tf.reduce_sum(v)
+        tf.argmax(v, 0)
+        tf.argmin(v, 1)
+        raw.BiasAddGrad(out_backprop=x)
+        tf.nn.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        pooled = tf.nn.max_pool(x, [1, 3, 3, 1], [1, 2, 2, 1], "SAME")
+        raw.AvgPoolGrad(orig_input_shape=[2, 6, 6, 3], grad=tf.ones([2, 3, 3, 3]),
+                        ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+        raw.MaxPoolGrad(orig_input=x, orig_output=pooled, grad=pooled, ksize=[1, 3, 3, 1],
+                        strides=[1, 2, 2, 1], padding="SAME")
+        kernel = tf.ones([3, 3, 3, 4])
+        conv = tf.nn.conv2d(x, kernel, [1, 2, 2, 1], "SAME")
+        raw.Conv2DBackpropInput(input_sizes=[2, 6, 6, 3], filter=kernel, out_backprop=conv,
+                                strides=[1, 2, 2, 1], padding="SAME")
+        raw.Conv2DBackpropFilter(input=x, filter_sizes=[3, 3, 3, 4], out_backprop=conv,
+                                 strides=[1, 2, 2, 1], padding="SAME")
+        tf.add_n([v, v, v, v])
+        tf.matmul(v, tf.ones([4, 5]), transpose_a=True)
+        tf.matmul(tf.ones([3, 2, 4]), tf.ones([3, 4, 5]))
+        tf.matmul(tf.ones([3, 4, 2]), tf.ones([3, 4, 5]), adjoint_a=True)
+        tf.nn.conv3d(tf.ones([1, 4, 5, 6, 2]), tf.ones([2, 2, 3, 2, 3]), [1, 1, 1, 1, 1],
+                     "VALID")
+        tf.nn.depthwise_conv2d(x, tf.ones([2, 2, 3, 2]), [1, 1, 1, 1], "SAME")
+        tf.nn.bias_add(x, tf.ones([3]))
+        tf.nn.dilation2d(x, tf.ones([2, 2, 3]), [1, 1, 1, 1], [1, 1, 1, 1], "SAME")
+        tf.nn.conv2d(tf.ones([1, 3, 5, 5]), tf.ones([2, 2, 3, 1]), [1, 1, 1, 1], "VALID",
+                     data_format="NCHW")
+        unknown = tf.placeholder(tf.float32, [None, 5])
+        tf.matmul(unknown, tf.ones([5, 2]))
+        tf.square(unknown)
+    builder = tf.profiler.ProfileOptionBuilder
+    result = tf.profiler.profile(graph, cmd="op", options=builder(
+        builder.float_operation()).with_min_float_operations(0).with_empty_output().build())
+    per_type = {}
+    node = result
+    while node.children:
+        node = node.children[0]
+        per_type[node.name] = {g.name: g.float_ops for g in node.graph_nodes}
+    return {"per_type": per_type, "total": result.total_float_ops}
