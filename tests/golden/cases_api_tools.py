@@ -220,6 +220,13 @@ def case_profiler_options(tf):
         ["params", "op_types", "occurrence"]).build()
     min_params = builder(builder.trainable_variables_parameter()).with_min_parameters(
         200).build()
+    op_columns = builder(builder.float_operation()).account_displayed_op_only(
+        False).with_min_float_operations(100).select(
+        ["float_ops", "params", "micros", "occurrence", "bytes", "op_types"]).build()
+    every_column = builder(builder.trainable_variables_parameter()).select(
+        ["occurrence", "tensor_value", "input_shapes", "op_types", "device", "cpu_micros",
+         "accelerator_micros", "micros", "output_bytes", "residual_bytes", "peak_bytes",
+         "bytes", "float_ops", "params"]).build()
     presets = [builder().build(), builder.float_operation(),
                builder.trainable_variables_parameter(), builder.time_and_memory()]
     return {"depth": _profile_report(tf, graph, path, "scope", depth),
@@ -227,6 +234,11 @@ def case_profiler_options(tf):
             "shown": _profile_report(tf, graph, path, "scope", shown),
             "types": _profile_report(tf, graph, path, "scope", types),
             "min_params": _profile_report(tf, graph, path, "scope", min_params),
+            "op_columns": _profile_report(tf, graph, path, "op", op_columns),
+            "every_column": _profile_report(tf, graph, path, "scope", every_column),
+            "default_options": str(tf.profiler.profile(graph, options=builder(
+                builder.trainable_variables_parameter()).with_empty_output().build())
+                == tf.profiler.profile(graph)),
             "presets": [sorted([k, v] for k, v in p.items()) for p in presets],
             "bad_cmd": catch(lambda: tf.profiler.profile(graph, cmd="nope"))}
 

@@ -46,7 +46,7 @@ def _run_view(graph: Any, op_log: OpLogProto, run_meta: Any, cmd: str,
         result = scope_proto(tree)
     else:
         tree = op_view(nodes, options)
-        result = op_proto(tree)
+        result = op_proto(*tree)
     write_report(options, report_body(cmd, options, tree))
     return result
 
@@ -63,14 +63,15 @@ def _graph_or_default(graph: Any) -> Any:
 def profile(graph: Any = None, run_meta: Any = None, op_log: Optional[OpLogProto] = None,
             cmd: str = "scope", options: Optional[Dict[str, Any]] = None) -> Any:
     """Profiles `graph` (default: the default graph) in view `cmd` with `options`
-    (default: ProfileOptionBuilder.time_and_memory()); returns a GraphNodeProto (scope)
-    or MultiGraphNodeProto (op) and writes the report where options["output"] says."""
+    (default: ProfileOptionBuilder.trainable_variables_parameter(), as TF); returns a
+    GraphNodeProto (scope) or MultiGraphNodeProto (op) and writes the report where
+    options["output"] says."""
     if options is None:
-        options = ProfileOptionBuilder.time_and_memory()
-    if cmd not in _VIEWS:
-        raise errors.InvalidArgumentError(None, None, f"unknown cmd: {cmd}\n")
+        options = ProfileOptionBuilder.trainable_variables_parameter()
     graph = _graph_or_default(graph)
     merged = op_log_for(graph, op_log, run_meta)
+    if cmd not in _VIEWS:
+        raise errors.InvalidArgumentError(None, None, f"unknown cmd: {cmd}\n")
     return _run_view(graph, merged, run_meta, cmd, options)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Dict, List, Tuple
 
-from tf1compat.training.profiler.views import ROOT, OpGroup, ScopeNode
+from tf1compat.training.profiler.views import ROOT, ScopeNode
 
 __all__ = ["report_body", "write_report", "format_number"]
 
@@ -52,20 +52,21 @@ _DOCS = {
     "input_shapes": "input shape: The shape of input tensors",
 }
 # (select name, column header, statistic, unit formatter) in TF's column order.
-_COLUMNS = (("micros", "total execution time", "exec_micros", "time"),
-            ("accelerator_micros", "accelerator execution time", "accelerator_exec_micros",
-             "time"),
-            ("cpu_micros", "cpu execution time", "cpu_exec_micros", "time"),
+_COLUMNS = (("params", "# parameters", "parameters", "params"),
+            ("float_ops", "# float_ops", "float_ops", "flops"),
             ("bytes", "requested bytes", "requested_bytes", "memory"),
             ("peak_bytes", "peak bytes", "peak_bytes", "memory"),
             ("residual_bytes", "residual bytes", "residual_bytes", "memory"),
             ("output_bytes", "output bytes", "output_bytes", "memory"),
-            ("params", "# parameters", "parameters", "params"),
-            ("float_ops", "# float_ops", "float_ops", "flops"),
+            ("micros", "total execution time", "exec_micros", "time"),
+            ("accelerator_micros", "accelerator execution time", "accelerator_exec_micros",
+             "time"),
+            ("cpu_micros", "cpu execution time", "cpu_exec_micros", "time"),
             ("device", "assigned devices", "", ""),
             ("op_types", "op types", "", ""),
             ("occurrence", "op count (run|defined)", "run_count", "occurrence"),
-            ("input_shapes", "input shapes", "", ""))
+            ("input_shapes", "input shapes", "", ""),
+            ("tensor_value", "", "", ""))
 
 
 def format_number(n: float) -> str:
@@ -113,6 +114,8 @@ def _options_text(options: Dict[str, Any]) -> str:
     lines = []
     for key in _OPTION_ORDER:
         value = options.get(key, 0)
+        if key == "select":
+            value = sorted(set(value))      # TF keeps the selection as a set
         if key == "output":
             kind, _, rest = str(value).partition(":")
             value = f"{kind}:{rest}"
@@ -122,6 +125,10 @@ def _options_text(options: Dict[str, Any]) -> str:
 
 def _selected(options: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
     select = set(options.get("select", []))
+    if "micros" in select:          # total execution time comes with both of its parts
+        select |= {"accelerator_micros", "cpu_micros"}
+    if len(select) > 1:
+        select.discard("tensor_value")  # a column of its own only when alone
     return [c for c in _COLUMNS if c[0] in select]
 
 
@@ -166,7 +173,9 @@ def _scope_cell(node: ScopeNode, column: Tuple[str, str, str, str]) -> str:
 
 def _scope_lines(node: ScopeNode, columns: List[Tuple[str, str, str, str]], depth: int,
                  out: List[str]) -> None:
+    # An empty device cell is left out; other empty cells (input shapes) stay.
     cells = [_scope_cell(node, c) for c in columns]
+    cells = [cell for cell, c in zip(cells, columns) if cell or c[0] != "device"]
     if columns and columns[0][0] == "occurrence" and len(columns) == 1:
         body = cells[0]
     else:
@@ -176,34 +185,68 @@ def _scope_lines(node: ScopeNode, columns: List[Tuple[str, str, str, str]], dept
         _scope_lines(child, columns, depth + 1, out)
 
 
-def _op_lines(groups: List[OpGroup], columns: List[Tuple[str, str, str, str]]) -> List[str]:
-    rows = []
-    for k, group in enumerate(groups):
-        parts = []
-        for _, _, stat, unit in columns:
-            if not stat or unit == "occurrence":
-                continue
-            total = sum(g.own[stat] for g in groups) or 1
-            rest = sum(g.own[stat] for g in groups[k:])
-            label = {"params": "params", "flops": "float_ops"}.get(unit, "")
-            value = _FORMATS[unit](group.own[stat])
-            parts.append(f"{value:>5}{' ' + label if label else ''} "
-                         f"({100.0 * rest / total:.2f}%, "
-                         f"{100.0 * group.own[stat] / total:.2f}%)")
-        rows.append((group.name, ", ".join(parts)))
-    return [f"{name:<25}{text}" for name, text in rows]
+# The op view's columns, in TF's order: (select names, statistic, unit, label).
+_OP_COLUMNS = ((("bytes",), "requested_bytes", "memory", ""),
+               (("peak_bytes",), "peak_bytes", "memory", ""),
+               (("residual_bytes",), "residual_bytes", "memory", ""),
+               (("output_bytes",), "output_bytes", "memory", ""),
+               (("micros",), "exec_micros", "time", ""),
+               (("micros", "accelerator_micros"), "accelerator_exec_micros", "time", ""),
+               (("micros", "cpu_micros"), "cpu_exec_micros", "time", ""),
+               (("params",), "parameters", "params", " params"),
+               (("float_ops",), "float_ops", "flops", " float_ops"))
+
+
+def _op_lines(view: tuple, options: Dict[str, Any]) -> List[str]:
+    """One line per shown group: the name in 25 columns, then each selected statistic
+    right-aligned in 30 with the shares of the root's total of its total and its own."""
+    groups, totals = view
+    select = set(options.get("select", []))
+    columns = [c for c in _OP_COLUMNS if select & set(c[0])]
+    lines = []
+    for group in groups:
+        cells = []
+        for _, stat, unit, label in columns:
+            own = group.own[stat]
+            rest = group.totals[stat]
+            cumulative = 100.0 * rest / totals[stat] if rest > 0 else 0.0
+            share = 100.0 * own / totals[stat] if rest > 0 else 0.0
+            text = f"{_FORMATS[unit](own)}{label} ({cumulative:.2f}%, {share:.2f}%)"
+            cells.append(f"{text:>30}")
+        if "device" in select:
+            cells.append("|".join(sorted({d for m in group.members for d in m.devices})))
+        if "op_types" in select:
+            cells.append("|".join(sorted({t for m in group.members for t in m.op_types})))
+        if "occurrence" in select:
+            runs = sum(m.run_count for m in group.members)
+            cells.append(f"{f'{runs}|{len(group.members)}':>10}")
+        lines.append(f"{group.name:<25}" + ", ".join(cells))
+    return lines
+
+
+def _op_header_columns(options: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
+    """The op view's header columns, in its cell order (TF's names)."""
+    select = set(options.get("select", []))
+    by_stat = {c[2]: c for c in _COLUMNS if c[2]}
+    out = [by_stat[stat] for names, stat, _, _ in _OP_COLUMNS if select & set(names)]
+    out += [c for c in _COLUMNS if c[0] in ("device", "op_types") and c[0] in select]
+    if "occurrence" in select:
+        out.append(("occurrence", "op occurrence (run|defined)", "run_count", "occurrence"))
+    return out
 
 
 def report_body(view: str, options: Dict[str, Any], tree: Any) -> str:
     """The report TF writes to a file for a scope view (`tree`: the root ScopeNode) or an
     op view (`tree`: the shown OpGroups): the columns' documentation and the profile."""
     columns = _selected(options)
+    if view == "op":
+        columns = _op_header_columns(options)
     header = "node name | " + " | ".join(c[1] for c in columns)
     lines: List[str] = []
     if view == "scope":
         _scope_lines(tree, columns, 0, lines)
     else:
-        lines = _op_lines(tree, columns)
+        lines = _op_lines(tree, options)
     return ("\nDoc:\n" + _docs(view, options) + "\n\nProfile:\n" + header + "\n"
             + "".join(line + "\n" for line in lines))
 

@@ -11,10 +11,10 @@ shown node's own statistics (when accounted) to its shown children's totals; wit
 they cover every accounted node of its name subtree, shown or not. Siblings are ordered by `order_by` (totals, largest first,
 then by name).
 
-Op view (TF's TFOp): the accounted ops grouped by their op type (not the extra types); each group's statistics are
-its ops' sums, groups below the thresholds are not shown, and TF returns the shown groups
-as a chain (each group the only child of the one before it, ordered by `order_by`), whose
-totals add up the rest of the chain.
+Op view (TF's TFOp): the accounted ops grouped by their op type (not the extra types);
+each group's statistics are its ops' sums, ordered by `order_by`, and its totals add those
+of the groups after it. Groups whose totals are below the thresholds are not shown; TF
+returns the shown groups as a chain (each group the only child of the one before it).
 """
 
 from __future__ import annotations
@@ -223,9 +223,10 @@ class OpGroup:
     totals: Dict[str, int] = field(default_factory=dict)
 
 
-def op_view(nodes: List[NodeStats], options: Dict[str, Any]) -> List[OpGroup]:
-    """The shown op-type groups, in `order_by` order (own statistics in `totals` for
-    ordering, as each group is ordered by its own sums)."""
+def op_view(nodes: List[NodeStats], options: Dict[str, Any]) -> tuple:
+    """(the shown op-type groups in `order_by` order, the root's totals). A group's totals
+    add its own statistics to those of the groups after it: the shown ones with
+    `account_displayed_op_only`, every accounted one without (so is the root's)."""
     regexes = list(options.get("account_type_regexes", [".*"]))
     groups: Dict[str, OpGroup] = {}
     for stats in nodes:
@@ -233,34 +234,50 @@ def op_view(nodes: List[NodeStats], options: Dict[str, Any]) -> List[OpGroup]:
             continue
         op_type = stats.op_types[0]            # grouped by the op's own type
         groups.setdefault(op_type, OpGroup(op_type)).members.append(stats)
-    shown: List[OpGroup] = []
     for group in groups.values():
         group.own = {s: sum(getattr(m, s, 0) for m in group.members
                             if s in NodeStats.__dataclass_fields__) for s in STAT_FIELDS}
-        group.totals = dict(group.own)
-        probe = ScopeNode(group.name)
-        probe.stats = NodeStats(group.name, [], **{
-            s: group.own[s] for s in STAT_FIELDS if s in NodeStats.__dataclass_fields__})
+        group.totals = dict(group.own)           # what _order sorts by
+    ordered = _order(list(groups.values()), options.get("order_by", "name"))
+    totals = _chain_totals(ordered)
+    # The thresholds apply to a group's totals over every accounted group (TF's order).
+    shown = []
+    for group in ordered:
+        probe = ScopeNode(group.name, NodeStats(group.name, [], **{
+            s: group.totals[s] for s in STAT_FIELDS if s in NodeStats.__dataclass_fields__}))
         if _passes(probe, options):
             shown.append(group)
-    return _order(shown, options.get("order_by", "name"))
+    if options.get("account_displayed_op_only", False):
+        totals = _chain_totals(shown)
+    return shown, totals
 
 
-def op_proto(groups: List[OpGroup]) -> MultiGraphNodeProto:
-    """TF's op-view answer: the root, then the groups as a chain."""
+def _chain_totals(chain: List[OpGroup]) -> Dict[str, int]:
+    """Sets each group's totals to its own plus those after it; returns the sum."""
+    running = {s: 0 for s in STAT_FIELDS}
+    for group in reversed(chain):
+        running = {s: running[s] + group.own[s] for s in STAT_FIELDS}
+        group.totals = dict(running)
+    return running
+
+
+_OP_STATS = ("exec_micros", "cpu_exec_micros", "parameters", "float_ops")
+
+
+def op_proto(groups: List[OpGroup], root_totals: Dict[str, int]) -> MultiGraphNodeProto:
+    """TF's op-view answer: the root, then the shown groups as a chain."""
     root = MultiGraphNodeProto(name=ROOT)
     parent = root
-    for k, group in enumerate(groups):
+    for group in groups:
         proto = parent.children.add(name=group.name)
-        for stat in ("exec_micros", "cpu_exec_micros", "parameters", "float_ops"):
+        for stat in _OP_STATS:
             setattr(proto, stat, int(group.own[stat]))
-        for stat in ("exec_micros", "cpu_exec_micros", "parameters", "float_ops"):
-            setattr(proto, "total_" + stat, int(sum(g.own[stat] for g in groups[k:])))
+            setattr(proto, "total_" + stat, int(group.totals[stat]))
         for m in sorted(group.members, key=lambda n: n.name):
             totals = {s: getattr(m, s, 0) for s in STAT_FIELDS
                       if s in NodeStats.__dataclass_fields__}
             proto.graph_nodes.append(graph_node_proto(m, m, totals, 1))
         parent = proto
-    for stat in ("exec_micros", "cpu_exec_micros", "parameters", "float_ops"):
-        setattr(root, "total_" + stat, int(sum(g.own[stat] for g in groups)))
+    for stat in _OP_STATS:
+        setattr(root, "total_" + stat, int(root_totals[stat]))
     return root
