@@ -58,7 +58,7 @@ def float_ops_of(op: Any) -> Optional[int]:
         return None
 
 
-def _logged_ops(graph: Any, add_trace: bool) -> Dict[str, OpLogEntry]:
+def _logged_ops(graph: Any, add_trace: bool) -> Tuple[Dict[str, OpLogEntry], int]:
     logged: Dict[str, OpLogEntry] = {}
     missing_shapes = 0
     for op in graph.get_operations():
