@@ -338,6 +338,11 @@ from tf1compat.api import keras_estimator as _keras_estimator
 
 keras.estimator = _keras_estimator    # tf.keras.estimator (estimator/keras_lib.py)
 
+# -- tools: resource paths, call batching, the profiler (issue 12) -------------------------------------
+# (section: apitools)
+from tf1compat.api import resource_loader, profiler
+from tf1compat.ops.batch_ops import batch_function as nondifferentiable_batch_function
+
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall
 

@@ -57,6 +57,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.test": "tf1compat.api.test",
     "tensorflow.python.platform.flags": "tf1compat.util.flags",
     "tensorflow.python.platform.app": "tf1compat.util.app",
+    "tensorflow.python.platform.resource_loader": "tf1compat.util.resource_loader",
     "tensorflow.python.util.nest": "tf1compat.util.nest",
     "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
     "tensorflow.python.util.compat": "tf1compat.api.compat",

@@ -64,6 +64,9 @@ EXEMPT: Dict[str, str] = {
         "IteratorFromStringHandleV2", "IteratorGetNext", "IteratorToStringHandle",
         "IteratorV2", "MakeIterator", "OneShotIterator")},
     # control flow and functions
+    "BatchFunction": "takes a function attr f (tf.nondifferentiable_batch_function traces "
+                     "it); covered by tests/golden/cases_api_tools.py::"
+                     "case_batch_function_outputs, case_batch_function_errors",
     "If": "takes branch functions (tf.raw_ops.If raises, use tf.cond); covered by "
           "tests/golden/cases_control_flow*.py",
     "Case": "takes branch functions; covered by tests/golden/cases_control_flow.py",

@@ -39,9 +39,10 @@ import torch.distributed.rpc as rpc
 
 from tf1compat.framework import errors, hooks
 from tf1compat.framework.device_spec import DeviceSpec
+from tf1compat.serialization.messages import ServerDef
 from tf1compat.training.device_setter import ClusterSpec
 
-__all__ = ["Server", "active_server", "task_name", "rpc_timeout", "SYNC_REPLICAS_COLLECTION",
+__all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout", "SYNC_REPLICAS_COLLECTION",
            "RPC_TIMEOUT_ENV"]
 
 RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
@@ -109,6 +110,45 @@ def _alive() -> bool:
     return True
 
 
+def make_server_def(server_or_cluster_def: Any, job_name: Optional[str],
+                    task_index: Optional[int], protocol: Optional[str],
+                    config: Any) -> ServerDef:
+    """TF's ServerDef for tf.train.Server's arguments: a ServerDef with the given fields
+    overriding its own, or a cluster (ClusterSpec, ClusterDef, dict) plus the job and task,
+    which may be left out only where the cluster has one job / the job one task."""
+    server_def = ServerDef()
+    if isinstance(server_or_cluster_def, ServerDef):
+        server_def.MergeFrom(server_or_cluster_def)
+        if job_name is not None:
+            server_def.job_name = job_name
+        if task_index is not None:
+            server_def.task_index = task_index
+        if protocol is not None:
+            server_def.protocol = protocol
+    else:
+        try:
+            cluster = ClusterSpec(server_or_cluster_def)
+        except TypeError:
+            raise TypeError("Could not convert `server_or_cluster_def` to a "
+                            "`tf.train.ServerDef` or `tf.train.ClusterSpec`.") from None
+        if job_name is None:
+            if len(cluster.jobs) != 1:
+                raise ValueError("Must specify an explicit `job_name`.")
+            job_name = cluster.jobs[0]
+        if task_index is None:
+            indices = cluster.task_indices(job_name)
+            if len(indices) != 1:
+                raise ValueError("Must specify an explicit `task_index`.")
+            task_index = indices[0]
+        server_def.cluster.CopyFrom(cluster.as_cluster_def())
+        server_def.job_name = job_name
+        server_def.task_index = task_index
+        server_def.protocol = "grpc" if protocol is None else protocol
+    if config is not None:
+        server_def.default_session_config.MergeFrom(config)
+    return server_def
+
+
 # -- the server ----------------------------------------------------------------------------------
 
 _ACTIVE: Dict[str, Any] = {"server": None}
@@ -126,22 +166,18 @@ class Server:
     def __init__(self, server_or_cluster_def: Any, job_name: Optional[str] = None,
                  task_index: Optional[int] = None, protocol: Optional[str] = None,
                  config: Any = None, start: bool = True):
-        cluster = ClusterSpec(server_or_cluster_def) if not isinstance(
-            server_or_cluster_def, ClusterSpec) else server_or_cluster_def
-        if protocol not in (None, "grpc"):
-            raise NotImplementedError(f"tf.train.Server(protocol={protocol!r}): tf1compat "
-                                      "serves over torch.distributed.rpc ('grpc' targets)")
+        self._server_def = make_server_def(server_or_cluster_def, job_name, task_index,
+                                           protocol, config)
+        if self._server_def.protocol != "grpc":
+            raise NotImplementedError(f"tf.train.Server(protocol="
+                                      f"{self._server_def.protocol!r}): tf1compat serves "
+                                      "over torch.distributed.rpc ('grpc' targets)")
+        cluster = ClusterSpec(self._server_def.cluster)
+        job_name = self._server_def.job_name
+        task_index = self._server_def.task_index
         jobs = sorted(cluster.jobs)
-        if job_name is None:
-            if len(jobs) != 1:
-                raise ValueError("Must specify an explicit `job_name`.")
-            job_name = jobs[0]
         if job_name not in jobs:
             raise ValueError(f"Job {job_name!r} is not in the cluster {cluster.as_dict()}")
-        if task_index is None:
-            if cluster.num_tasks(job_name) != 1:
-                raise ValueError("Must specify an explicit `task_index`.")
-            task_index = cluster.task_indices(job_name)[0]
         self._cluster = cluster
         self._job_name = job_name
         self._task_index = int(task_index)
@@ -163,8 +199,9 @@ class Server:
         return "grpc://" + self._address
 
     @property
-    def server_def(self) -> Any:
-        raise NotImplementedError("tf.train.Server.server_def is not provided by tf1compat")
+    def server_def(self) -> ServerDef:
+        """The `tf.train.ServerDef` this server was made from."""
+        return self._server_def
 
     def start(self) -> None:
         """Joins the cluster's rpc group (blocks until every task has started)."""

@@ -135,8 +135,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "load_file_system_library": _tf_only("it loads a TensorFlow C++ file-system plugin",
                                          "tf.gfile and tf.io.gfile read local paths"),
     "user_ops": _tf_only("TensorFlow's example C++ user op"),
-    "resource_loader": _tf_only("it locates data files in TensorFlow's Bazel build tree",
-                                "os.path or importlib.resources"),
     "check_pinned": _tf_only("a TensorFlow-internal helper (not for public use)"),
     "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
                                 "API dispatch, float8/int4 dtypes) outside the TF 1.x API",
@@ -147,15 +145,18 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "autograph.to_graph": _AUTOGRAPH,
     "autograph.to_code": _AUTOGRAPH,
     "autograph.convert": _AUTOGRAPH,
-    "profiler": _tf_only("tf.profiler analyses TF's own run metadata and C++ kernels",
-                         "torch.profiler (the kernels are torch's)"),
     "contrib.tfprof": _tf_only("tfprof analyses TF's own run metadata", "torch.profiler"),
     "debugging.experimental": _tf_only("tfdbg v2 dumps TF's internal execution traces for "
                                        "TensorBoard's Debugger V2",
                                        "tf.print, tf.debugging.enable_check_numerics"),
     "config.experimental.enable_mlir_bridge": _MLIR_BRIDGE,
     "config.experimental.disable_mlir_bridge": _MLIR_BRIDGE,
-    "test.create_local_cluster": _DISTRIBUTED,
+    "test.create_local_cluster": Unsupported(
+        "it starts num_workers + num_ps tf.train.Servers in the calling process, and "
+        "tf1compat's tf.train.Server is one task per process (torch.distributed.rpc runs "
+        "one agent per process: docs/distributed.md)",
+        "start each task's tf.train.Server in a process of its own (multiprocessing), or "
+        "tf.train.Server.create_local_server() for a one-task cluster"),
     "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
                                  "torch-tensorrt on the equivalent torch model"),
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),
@@ -165,9 +166,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute": _DISTRIBUTED,
     "contrib.distribute": _DISTRIBUTED,
-    "train.ServerDef": _DISTRIBUTED,
-    "train.ClusterDef": _DISTRIBUTED,
-    "train.JobDef": _DISTRIBUTED,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
     "RaggedTensor": _RAGGED,
@@ -193,8 +191,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "tf.train.experimental.PythonState (Python state such as a numpy RNG saved inside a "
         "TF2 object checkpoint through its serialize/deserialize strings) is not provided",
         "save the Python state beside the checkpoint (numpy.save, json)"),
-    "nondifferentiable_batch_function": Unsupported(
-        "it batches concurrent calls for TF Serving", "call the function directly"),
     "train.do_quantize_training_on_graphdef": _tf_only(
         "it rewrites a GraphDef for TF's quantized inference kernels"),
     "contrib.quantize": _tf_only("it rewrites graphs for TF Lite's quantized kernels",
