@@ -65,6 +65,10 @@ attr names, written in TF's REGISTER_OP notation:
 * serialization: ``not_one_node`` (why the op is not written to a GraphDef as one NodeDef
   of its own: a traced control-flow construct that graph export writes in TF1's dataflow
   form, or an op whose state is Python of this process; graphdef/graph_io.py).
+* ``rank_follows_data``: the kernel's output rank follows the bytes it decodes, as TF's
+  kernel does (the image decoders share one kernel: a PNG given to DecodeWebP gives a
+  3-D image, an animation given to DecodePng a 4-D one), so a run may disagree with the
+  static shape, which is TF's rule (runtime/interpreter.py's checking mode allows it).
 * ``flops(op) -> int``: the float operations TF's profiler counts for the op (TF's
   RegisterStatistics("flops"); rules in ops/_flops_rules.py); ValueError where the
   shapes it needs are not fully known. Ops without the fact count no flops, as in TF.
@@ -243,6 +247,7 @@ class OpDef:
     grad_error: Optional[Callable[[Any], Exception]] = None
     is_variable: bool = False
     flops: Optional[Callable[[Any], int]] = None
+    rank_follows_data: bool = False
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
 
@@ -301,7 +306,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             not_one_node: str = "",
             grad_error: Optional[Callable[[Any], Exception]] = None,
             is_variable: bool = False,
-            flops: Optional[Callable[[Any], int]] = None) -> OpDef:
+            flops: Optional[Callable[[Any], int]] = None,
+            rank_follows_data: bool = False) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -338,7 +344,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
-                   _declaration_site())
+                   rank_follows_data, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
 

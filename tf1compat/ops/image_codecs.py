@@ -247,7 +247,8 @@ _JPEG_ATTRS = {"channels": 0, "ratio": 1, "fancy_upscaling": True,
                "try_recover_truncated": False, "acceptable_fraction": 1.0, "dct_method": ""}
 declare("DecodeJpeg", inputs=["contents: string"], outputs=["image: uint8"],
         attrs=dict(_JPEG_ATTRS), shape=_image_shape("channels"), kernel=_decode_kernel,
-        grad="none", cpu_only=True)
+        grad="none", cpu_only=True,
+        rank_follows_data=True)
 def _crop_shape(ctx: Any) -> List[TensorShape]:
     """[crop height, crop width, channels] when the window is known at graph build."""
     shape = _image_shape("channels")(ctx)[0]
@@ -263,12 +264,15 @@ declare("DecodeAndCropJpeg", inputs=["contents: string", "crop_window: int32"],
         kernel=_decode_kernel, grad="none", cpu_only=True)
 declare("DecodePng", inputs=["contents: string"], outputs=["image: dtype"],
         attrs={"channels": 0, "dtype": Type((D.uint8, D.uint16), default=D.uint8)},
-        shape=_image_shape("channels"), kernel=_decode_kernel, grad="none", cpu_only=True)
+        shape=_image_shape("channels"), kernel=_decode_kernel, grad="none", cpu_only=True,
+        rank_follows_data=True)
 declare("DecodeBmp", inputs=["contents: string"], outputs=["image: uint8"],
         attrs={"channels": 0}, shape=_image_shape("channels"), kernel=_decode_kernel,
-        grad="none", cpu_only=True)
+        grad="none", cpu_only=True,
+        rank_follows_data=True)
 declare("DecodeGif", inputs=["contents: string"], outputs=["image: uint8"],
-        shape=_image_shape(None, rank=4), kernel=_decode_kernel, grad="none", cpu_only=True)
+        shape=_image_shape(None, rank=4), kernel=_decode_kernel, grad="none", cpu_only=True,
+        rank_follows_data=True)
 def _webp_shape(ctx: Any) -> List[TensorShape]:
     in_rank = ctx.shape(0).rank
     if in_rank not in (None, 0):
@@ -278,7 +282,8 @@ def _webp_shape(ctx: Any) -> List[TensorShape]:
 
 declare("DecodeWebP", inputs=["contents: string"], outputs=["image: dtype"],
         attrs={"channels": 0, "dtype": Type((D.uint8,), default=D.uint8)},
-        shape=_webp_shape, kernel=_decode_kernel, grad="none", cpu_only=True)
+        shape=_webp_shape, kernel=_decode_kernel, grad="none", cpu_only=True,
+        rank_follows_data=True)
 declare("DecodeImage", inputs=["contents: string"], outputs=["image: dtype"],
         attrs={"channels": 0, "dtype": Type((D.uint8, D.uint16, D.float32), default=D.uint8),
                "expand_animations": True},
