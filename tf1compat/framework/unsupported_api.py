@@ -134,10 +134,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "mixed_precision": _MIXED_PRECISION,
     "keras.mixed_precision": _MIXED_PRECISION,
     # -- Keras names that exist but raise NotImplementedError -----------------------------
-    "keras.layers.CuDNNLSTM": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
-                                          "tf.keras.layers.LSTM"),
-    "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
-                                         "tf.keras.layers.GRU (reset_after=True)"),
     "keras.backend.ctc_decode": Unsupported("the CTC decoders (tf.nn.ctc_greedy_decoder / "
                                             "ctc_beam_search_decoder) are not implemented"),
     "train.experimental": _MIXED_PRECISION,
