@@ -175,10 +175,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
     # -- Keras names that exist but raise NotImplementedError -----------------------------
-    "keras.layers.CuDNNLSTM": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
-                                          "tf.keras.layers.LSTM"),
-    "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
-                                         "tf.keras.layers.GRU (reset_after=True)"),
     "contrib.mixed_precision": _moved("tf.contrib.mixed_precision",
                                       "tf.train.experimental.MixedPrecisionLossScaleOptimizer "
                                       "with tf.train.experimental.DynamicLossScale / "
