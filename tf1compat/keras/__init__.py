@@ -6,7 +6,7 @@ losses, metrics, optimizers, callbacks and the offline datasets; training with
 # ruff: noqa: F401
 from tf1compat.keras import (activations, backend, callbacks, constraints, datasets,
                              initializers, layers, losses, metrics, models, optimizers,
-                             regularizers, saving, utils)
+                             preprocessing, regularizers, saving, utils)
 from tf1compat.keras.engine.input_layer import Input
 from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.engine.training import Model
