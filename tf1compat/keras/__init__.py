@@ -4,7 +4,7 @@ losses, metrics, optimizers, callbacks and the offline datasets; training with
 `compile`/`fit` (graph and eager mode)."""
 
 # ruff: noqa: F401
-from tf1compat.keras import (activations, backend, callbacks, constraints, datasets,
+from tf1compat.keras import (activations, applications, backend, callbacks, constraints, datasets,
                              initializers, layers, losses, metrics, models, optimizers,
                              preprocessing, regularizers, saving, utils)
 from tf1compat.keras.engine.input_layer import Input

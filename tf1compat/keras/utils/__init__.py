@@ -6,6 +6,7 @@ from typing import Any
 
 from tf1compat.keras.utils.data_utils import (GeneratorEnqueuer, OrderedEnqueuer, Sequence,
                                               SequenceEnqueuer, pad_sequences)
+from tf1compat.keras.utils.file_utils import get_file
 from tf1compat.keras.utils.generic_utils import Progbar
 from tf1compat.keras.utils.io_utils import (disable_interactive_logging,
                                             enable_interactive_logging,
@@ -26,12 +27,6 @@ __all__ = ["Progbar", "Sequence", "SequenceEnqueuer", "OrderedEnqueuer",
            "get_registered_object", "serialize_keras_object", "deserialize_keras_object",
            "enable_interactive_logging", "disable_interactive_logging",
            "is_interactive_logging_enabled", "get_file", "plot_model", "model_to_dot"]
-
-
-def get_file(fname: str, origin: str, *args: Any, **kwargs: Any) -> str:
-    raise NotImplementedError(f"tf.keras.utils.get_file cannot download {origin!r}: "
-                              "tf1compat runs offline; put the file in place and open it "
-                              "directly")
 
 
 def plot_model(*args: Any, **kwargs: Any) -> Any:
