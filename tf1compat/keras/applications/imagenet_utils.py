@@ -56,19 +56,25 @@ def _to_bgr(x: Any, data_format: str, ndim: int) -> Any:
     return x[::-1, ...] if ndim == 3 else x[:, ::-1, ...]
 
 
-def _preprocess_numpy(x: np.ndarray, data_format: str, mode: str) -> np.ndarray:
-    if not issubclass(x.dtype.type, np.floating):
-        x = x.astype(backend_core.floatx(), copy=False)
+def _scale(x: Any, data_format: str, mode: str, ndim: int) -> Tuple[Any, Any, Any]:
+    """The mode's scaling (all of "tf", or "torch"'s to [0, 1] and "caffe"'s to BGR) and
+    the per-channel (mean, std) still to apply (None, None for "tf")."""
     if mode == "tf":
         x /= 127.5
         x -= 1.0
-        return x
+        return x, None, None
     if mode == "torch":
         x /= 255.0
-        mean, std = _TORCH_MEAN, _TORCH_STD
-    else:
-        x = _to_bgr(x, data_format, x.ndim)
-        mean, std = _CAFFE_MEAN, None
+        return x, _TORCH_MEAN, _TORCH_STD
+    return _to_bgr(x, data_format, ndim), _CAFFE_MEAN, None
+
+
+def _preprocess_numpy(x: np.ndarray, data_format: str, mode: str) -> np.ndarray:
+    if not issubclass(x.dtype.type, np.floating):
+        x = x.astype(backend_core.floatx(), copy=False)
+    x, mean, std = _scale(x, data_format, mode, x.ndim)
+    if mean is None:
+        return x
     for c in range(3):
         if data_format == "channels_last":
             index: Tuple[Any, ...] = (Ellipsis, c)
@@ -82,16 +88,9 @@ def _preprocess_numpy(x: np.ndarray, data_format: str, mode: str) -> np.ndarray:
 
 def _preprocess_tensor(x: Any, data_format: str, mode: str) -> Any:
     from tf1compat.keras import backend
-    if mode == "tf":
-        x /= 127.5
-        x -= 1.0
+    x, mean, std = _scale(x, data_format, mode, backend.ndim(x))
+    if mean is None:
         return x
-    if mode == "torch":
-        x /= 255.0
-        mean, std = _TORCH_MEAN, _TORCH_STD
-    else:
-        x = _to_bgr(x, data_format, backend.ndim(x))
-        mean, std = _CAFFE_MEAN, None
     neg_mean = backend.constant(-np.array(mean))
     if backend.dtype(x) != backend.dtype(neg_mean):
         neg_mean = backend.cast(neg_mean, backend.dtype(x))
@@ -197,4 +196,4 @@ def validate_activation(classifier_activation: Any, weights: Any) -> None:
         raise ValueError("Only `None` and `softmax` activations are allowed for the "
                          "`classifier_activation` argument when using pretrained weights, "
                          "with `include_top=True`; Received: "
-                         f"classifier_activation={classifier_activation}")
+                         f"classifier_activation={activation}")

@@ -28,6 +28,16 @@ def _default_size(input_shape: Any, sizes: list) -> int:
     return rows if rows == cols and rows in sizes else 224
 
 
+def _resolve_shape(input_shape: Any, default: int, include_top: bool, weights: Any
+                   ) -> Any:
+    """(input shape, rows, cols) as `obtain_input_shape` settles them."""
+    shape = imagenet_utils.obtain_input_shape(
+        input_shape, default_size=default, min_size=32,
+        data_format=backend_core.image_data_format(), require_flatten=include_top,
+        weights=weights)
+    return (shape,) + tuple(_rows_cols(shape))
+
+
 def _weights_rows(rows: Any, cols: Any, sizes: list) -> Any:
     if rows != cols or rows not in sizes:
         logging.warning("`input_shape` is undefined or non-square, or `rows` is not in "
@@ -70,11 +80,7 @@ def MobileNet(input_shape: Any = None, alpha: float = 1.0, depth_multiplier: int
     builder.check_weights(weights, include_top, classes)
     sizes = [128, 160, 192, 224]
     default = _default_size(input_shape, sizes)
-    shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default, min_size=32,
-        data_format=backend_core.image_data_format(), require_flatten=include_top,
-        weights=weights)
-    rows, cols = _rows_cols(shape)
+    shape, rows, cols = _resolve_shape(input_shape, default, include_top, weights)
     if weights == "imagenet":
         if depth_multiplier != 1:
             raise ValueError("If imagenet weights are being loaded, depth multiplier must "
@@ -172,11 +178,7 @@ def MobileNetV2(input_shape: Any = None, alpha: float = 1.0, include_top: bool =
         default = _default_size(shape_of_tensor[1:], sizes)
     else:
         default = _default_size(input_shape, sizes)
-    shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default, min_size=32,
-        data_format=backend_core.image_data_format(), require_flatten=include_top,
-        weights=weights)
-    rows, cols = _rows_cols(shape)
+    shape, rows, cols = _resolve_shape(input_shape, default, include_top, weights)
     if weights == "imagenet":
         if alpha not in [0.35, 0.5, 0.75, 1.0, 1.3, 1.4]:
             raise ValueError("If imagenet weights are being loaded, alpha must be one of "

@@ -19,9 +19,10 @@ from tf1compat.keras.backend_core import floatx, image_data_format
 from tf1compat.keras.preprocessing.image_iterators import (DirectoryIterator, Iterator,
                                                            NumpyArrayIterator)
 from tf1compat.keras.preprocessing.image_utils import (
-    apply_affine_transform, apply_brightness_shift, apply_channel_shift, array_to_img,
-    flip_axis, img_to_array, load_img, random_brightness, random_channel_shift,
-    random_rotation, random_shear, random_shift, random_zoom, save_img)
+    apply_affine_transform, apply_brightness_shift, apply_channel_shift, flip_axis,
+    random_brightness, random_channel_shift, random_rotation, random_shear, random_shift,
+    random_zoom)
+from tf1compat.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 
 __all__ = ["ImageDataGenerator", "Iterator", "NumpyArrayIterator", "DirectoryIterator",
            "apply_affine_transform", "apply_brightness_shift", "apply_channel_shift",

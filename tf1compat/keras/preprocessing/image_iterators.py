@@ -18,7 +18,7 @@ from typing import Any, Iterator as IteratorType, List, Optional, Sequence, Tupl
 import numpy as np
 
 from tf1compat.keras.backend_core import floatx, image_data_format
-from tf1compat.keras.preprocessing.image_utils import array_to_img, img_to_array, load_img
+from tf1compat.keras.utils.image_utils import array_to_img, img_to_array, load_img
 from tf1compat.keras.utils.data_utils import Sequence as KerasSequence
 
 __all__ = ["Iterator", "NumpyArrayIterator", "DirectoryIterator"]

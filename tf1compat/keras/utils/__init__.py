@@ -8,6 +8,7 @@ from tf1compat.keras.utils.data_utils import (GeneratorEnqueuer, OrderedEnqueuer
                                               SequenceEnqueuer, pad_sequences)
 from tf1compat.keras.utils.file_utils import get_file
 from tf1compat.keras.utils.generic_utils import Progbar
+from tf1compat.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from tf1compat.keras.utils.io_utils import (disable_interactive_logging,
                                             enable_interactive_logging,
                                             is_interactive_logging_enabled)
@@ -26,7 +27,8 @@ __all__ = ["Progbar", "Sequence", "SequenceEnqueuer", "OrderedEnqueuer",
            "get_custom_objects", "register_keras_serializable", "get_registered_name",
            "get_registered_object", "serialize_keras_object", "deserialize_keras_object",
            "enable_interactive_logging", "disable_interactive_logging",
-           "is_interactive_logging_enabled", "get_file", "plot_model", "model_to_dot"]
+           "is_interactive_logging_enabled", "get_file", "array_to_img", "img_to_array",
+           "load_img", "save_img", "plot_model", "model_to_dot"]
 
 
 def plot_model(*args: Any, **kwargs: Any) -> Any:
