@@ -379,6 +379,23 @@ def test_pandas_input_fn_without_pandas():
         pytest.skip("pandas is installed")
 
 
+def test_pandas_input_fn_extension_dtypes():
+    # pandas 3 stores text as StringDtype; nullable ints/bools are extension dtypes too.
+    pd = pytest.importorskip("pandas")
+    x = pd.DataFrame({"s": pd.array(["a", "b", "c"], dtype="string"),
+                      "i": pd.array([1, 2, 3], dtype="Int64"),
+                      "f": pd.array([True, False, True], dtype="boolean")})
+    with tf.Graph().as_default():
+        features = tf.estimator.inputs.pandas_input_fn(x, batch_size=3, num_epochs=1,
+                                                       shuffle=False)()
+        assert {k: t.dtype for k, t in features.items()} == {
+            "s": tf.string, "i": tf.int64, "f": tf.bool}
+        with tf.train.MonitoredSession() as sess:
+            got = sess.run(features)
+    assert got["s"].tolist() == [b"a", b"b", b"c"]
+    assert got["i"].tolist() == [1, 2, 3] and got["f"].tolist() == [True, False, True]
+
+
 # -- TPU stand-ins, unsupported corners, import paths ----------------------------------------
 
 def test_cross_shard_optimizer_is_the_wrapped_optimizer_on_one_shard():
@@ -404,7 +421,6 @@ def test_tpu_estimator_requires_use_tpu_false(tmp_path):
 
 @pytest.mark.parametrize("make", [
     lambda d: tf.estimator.BoostedTreesClassifier([], 1),
-    lambda d: tf.estimator.experimental.KMeans(2),
     lambda d: tf.estimator.experimental.InMemoryEvaluatorHook(None, None),
     lambda d: tf.estimator.BinaryClassHead(),
     lambda d: tf.estimator.Estimator(

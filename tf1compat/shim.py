@@ -168,7 +168,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.training.python.training.hparam": "tf1compat.contrib.training.hparam",
     # (section: kmeans) tf.contrib.factorization's k-means
     "tensorflow.contrib.factorization.python.ops.clustering_ops":
-        "tf1compat.contrib.factorization.clustering_ops",
+        "tf1compat.estimator.canned.kmeans_graph",
+    "tensorflow.python.ops.clustering_ops": "tf1compat.estimator.canned.kmeans_graph",
+    "tensorflow.python.estimator.canned.kmeans": "tf1compat.estimator.canned.kmeans",
     "tensorflow.python.ops.gen_clustering_ops": "tf1compat.ops.clustering_ops",
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",

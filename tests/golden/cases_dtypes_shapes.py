@@ -114,3 +114,21 @@ def case_static_vs_dynamic_shape(tf):
             "dynamic": dyn, "set_shape": y.shape.as_list(), "merged": z.shape.as_list(),
             "bad_set": catch(lambda: z.set_shape([4, 2]), message=True),
             "dim0": repr(x.shape[0]), "dim1_value": x.get_shape()[1].value}
+
+
+def case_conversion_errors(tf):
+    """Values an op input or tf.constant cannot take: TF's error classes and messages."""
+    x = tf.constant([1.0, 2.0])
+    probes = {
+        "none_to_typed_input": lambda: tf.raw_ops.ReverseV2(tensor=x, axis=None),
+        "none_to_add": lambda: tf.add(None, 1.0),
+        "float_shape": lambda: tf.reshape(x, [2.5]),
+        "string_to_float": lambda: tf.add(x, "a"),
+        "int_tensor_to_float": lambda: tf.add(x, tf.constant(1)),
+        "int_too_big": lambda: tf.constant(2 ** 70),
+        "int_list_too_big": lambda: tf.constant([1, 2 ** 64]),
+        "int_too_small": lambda: tf.constant(-2 ** 63 - 1),
+        "uint64_fits": lambda: tf.constant(2 ** 63).dtype.name,
+        "fill_too_big": lambda: tf.fill([2], 2 ** 64),
+    }
+    return {k: catch(f, message=True) for k, f in probes.items()}

@@ -12,7 +12,7 @@ permutation itself."""
 
 import numpy as np
 
-from tests.golden.estimator_util import listing, model_dir
+from tests.golden.estimator_util import drain, listing, model_dir
 from tests.golden.harness import catch
 
 TF_VERSION = "2.15"
@@ -22,14 +22,6 @@ def _unrotated(rows, n):
     """`rows` (row numbers) shifted by the start row that makes them smallest: equal for two
     runs exactly when they differ only by the feeder's random start row."""
     return min([(r - shift) % n for r in rows] for shift in range(n))
-
-
-def _drain(tf, tensors, limit=50):
-    out = []
-    with tf.train.MonitoredSession() as sess:
-        while not sess.should_stop() and len(out) < limit:
-            out.append(sess.run(tensors))
-    return out
 
 
 def case_numpy_input_fn_graph(tf):
@@ -61,11 +53,11 @@ def case_numpy_input_fn_order_epochs_partial_batch(tf):
         with tf.Graph().as_default():
             features, labels = tf.estimator.inputs.numpy_input_fn(
                 x, y, batch_size=batch, num_epochs=epochs, shuffle=False)()
-            out[f"batches_{epochs}_{batch}"] = _drain(tf, [features, labels])
+            out[f"batches_{epochs}_{batch}"] = drain(tf, [features, labels])
     with tf.Graph().as_default():
         values = tf.estimator.inputs.numpy_input_fn(
             np.arange(12.).reshape(6, 2), batch_size=4, num_epochs=None, shuffle=False)()
-        out["array_no_epochs"] = [values.shape.as_list(), _drain(tf, values, limit=4)]
+        out["array_no_epochs"] = [values.shape.as_list(), drain(tf, values, limit=4)]
     with tf.Graph().as_default():
         values = tf.estimator.inputs.numpy_input_fn(
             np.arange(3), batch_size=2, num_epochs=1, shuffle=False)()
@@ -89,7 +81,7 @@ def case_numpy_input_fn_shuffled_order(tf):
                 {"a": np.arange(n), "b": np.arange(n) * 2.}, np.arange(n) * 10,
                 batch_size=batch, num_epochs=epochs, shuffle=True,
                 queue_capacity=4 * n * epochs)()
-            batches = _drain(tf, [features, labels])
+            batches = drain(tf, [features, labels])
         rows = [int(r) for f, _ in batches for r in f["a"]]
         out[f"seed_{seed}_n_{n}_epochs_{epochs}_batch_{batch}"] = {
             "sizes": [len(f["a"]) for f, _ in batches],
@@ -101,7 +93,7 @@ def case_numpy_input_fn_shuffled_order(tf):
         tf.set_random_seed(5)
         values = tf.estimator.inputs.numpy_input_fn(
             np.arange(20), batch_size=6, num_epochs=None, shuffle=True, queue_capacity=12)()
-        got = _drain(tf, values, limit=10)
+        got = drain(tf, values, limit=10)
         out["no_epochs"] = [values.shape.as_list(), [len(b) for b in got],
                             all(0 <= r < 20 for b in got for r in b)]
     return out
@@ -114,7 +106,7 @@ def case_numpy_input_fn_threads(tf):
         with tf.Graph().as_default():
             values = tf.estimator.inputs.numpy_input_fn(
                 np.arange(9), batch_size=4, num_epochs=1, shuffle=shuffle, num_threads=2)()
-            got = _drain(tf, values)
+            got = drain(tf, values)
             out[f"rows_{shuffle}"] = sorted(int(r) for b in got for r in b)
             out[f"placeholders_{shuffle}"] = sorted(
                 op.name for op in tf.get_default_graph().get_operations()

@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterator, List
 
 import numpy as np
 
-__all__ = ["model_dir", "listing", "capture_logs", "as_py", "saved_model_signatures"]
+__all__ = ["model_dir", "listing", "capture_logs", "as_py", "saved_model_signatures", "drain"]
 
 
 @contextlib.contextmanager
@@ -122,4 +122,13 @@ def saved_model_signatures(tf: Any, export_dir: Any, tags: Any) -> Dict[str, Any
                 "method": sig.method_name,
                 "inputs": {k: [v.name, v.dtype] for k, v in sorted(sig.inputs.items())},
                 "outputs": {k: [v.name, v.dtype] for k, v in sorted(sig.outputs.items())}}
+    return out
+
+
+def drain(tf: Any, tensors: Any, limit: int = 50) -> List[Any]:
+    """`tensors` run in a MonitoredSession until its input ends (at most `limit` times)."""
+    out = []
+    with tf.train.MonitoredSession() as sess:
+        while not sess.should_stop() and len(out) < limit:
+            out.append(sess.run(tensors))
     return out

@@ -1,11 +1,12 @@
 """`tf.estimator.experimental`: logit_fn builders, early stopping and stop-at-checkpoint
-hooks, supervised receivers; `KMeans`, `LinearSDCA` and `InMemoryEvaluatorHook` are not
-supported."""
+hooks, supervised receivers, the `KMeans` Estimator; `LinearSDCA` and
+`InMemoryEvaluatorHook` are not supported."""
 
 # ruff: noqa: F401
 from typing import Any
 
 from tf1compat.estimator.canned.dnn import dnn_logit_fn_builder
+from tf1compat.estimator.canned.kmeans import KMeans
 from tf1compat.estimator.canned.linear import LinearSDCA, linear_logit_fn_builder
 from tf1compat.estimator.early_stopping import (make_early_stopping_hook, stop_if_higher_hook,
                                                 stop_if_lower_hook, stop_if_no_decrease_hook,
@@ -24,8 +25,6 @@ def _unsupported(name: str, why: str) -> type:
                            "__doc__": f"`tf.estimator.experimental.{name}`: not supported."})
 
 
-KMeans = _unsupported("KMeans", "the k-means estimator's clustering ops are not "
-                                "implemented.")
 InMemoryEvaluatorHook = _unsupported("InMemoryEvaluatorHook", "evaluate from checkpoints "
                                      "(tf.estimator.train_and_evaluate) instead.")
 

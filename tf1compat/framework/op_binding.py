@@ -162,12 +162,26 @@ def convert_one(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, attrs:
         try:
             tensor = convert_to_tensor(value, dtype=want, name=name or spec.name,
                                        as_ref=spec.is_ref, preferred_dtype=hint)
-        except (TypeError, ValueError) as e:
+        except TypeError as e:
             if want is None:
                 raise
             raise TypeError(f"Expected {want.name} passed to parameter '{spec.name}' of op "
                             f"'{op_def.type}', got {value!r} of type '{type(value).__name__}' "
                             f"instead. Error: {e}") from None
+        except ValueError as e:
+            # TF's op_def_library: a value that converts to no tensor at all (None, ragged
+            # lists) is named by its argument; one that converts to another dtype is a
+            # TypeError naming both dtypes.
+            try:
+                observed = convert_to_tensor(value, as_ref=spec.is_ref).dtype.base_dtype
+            except ValueError as err:
+                raise ValueError(f"Tried to convert '{spec.name}' to a tensor and failed. "
+                                 f"Error: {err}") from None
+            if want is None:
+                raise
+            raise TypeError(f"Input '{spec.name}' of '{op_def.type}' Op has type "
+                            f"{observed.name} that does not match expected type of "
+                            f"{want.name}.") from e
     if spec.is_ref and not tensor.dtype._is_ref_dtype:
         raise TypeError(f"'{op_def.type}' Op requires that input '{spec.name}' be a mutable "
                         "tensor (e.g.: a tf.Variable)")

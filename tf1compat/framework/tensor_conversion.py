@@ -105,7 +105,8 @@ def _convert_failure(values: Any) -> str:
             "for supported TF dtypes.")
 
 
-def _infer_python_dtype(flat: list) -> _dtypes.DType:
+def _infer_python_dtype(flat: list, value: Any) -> _dtypes.DType:
+    """TF's dtype for the flattened Python scalars `flat` of `value` (named in errors)."""
     if not flat:
         return _dtypes.float32
     kinds = set()
@@ -123,10 +124,10 @@ def _infer_python_dtype(flat: list) -> _dtypes.DType:
         elif v is None:
             raise ValueError("None values not supported.")
         else:
-            raise TypeError(_convert_failure(flat))
+            raise TypeError(_convert_failure(value))
     if "string" in kinds:
         if len(kinds) > 1:
-            raise TypeError(_convert_failure(flat))
+            raise TypeError(_convert_failure(value))
         return _dtypes.string
     if "complex" in kinds:
         return _dtypes.complex128
@@ -141,7 +142,7 @@ def _infer_python_dtype(flat: list) -> _dtypes.DType:
             return _dtypes.int64
         if lo >= 0 and hi < 2**64:
             return _dtypes.uint64
-        raise ValueError(f"Can't convert Python int {hi if hi >= 2**64 else lo} to a Tensor")
+        raise TypeError(_convert_failure(value))
     return _dtypes.bool
 
 
@@ -219,12 +220,10 @@ def to_numpy_value(value: Any, dtype: Optional[_dtypes.DType] = None) -> np.ndar
     if isinstance(value, (list, tuple)):
         flat: list = []
         _flatten(value, flat)
-        if any(isinstance(v, np.ndarray) for v in value):
-            pass
     else:
         flat = [value]
     if dtype is None:
-        dtype = _infer_python_dtype(flat)
+        dtype = _infer_python_dtype(flat, value)
     else:
         if any(v is None for v in flat):
             raise ValueError("None values not supported.")

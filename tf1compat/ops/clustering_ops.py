@@ -7,8 +7,8 @@ word, a 64-bit uniform integer two: low then high). With the same seed they choo
 points as TF. Distances are computed in float32 the way TF's kernels arrange them (half
 squared norms minus inner products), so ties and rounding fall the same way.
 
-`tf.contrib.factorization.KMeans` (contrib/factorization/clustering_ops.py) builds its
-graph from these ops.
+The k-means graph builder (`tf.contrib.factorization.KMeans`, estimator/canned/kmeans_graph.py)
+builds its graph from these ops.
 """
 
 from __future__ import annotations

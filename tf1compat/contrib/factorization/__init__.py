@@ -6,7 +6,7 @@ WALS matrix factorization (WALSModel, WALSMatrixFactorization) and Gaussian mixt
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
-from tf1compat.contrib.factorization.clustering_ops import (COSINE_DISTANCE, KMC2_INIT,
+from tf1compat.estimator.canned.kmeans_graph import (COSINE_DISTANCE, KMC2_INIT,
                                                             KMEANS_PLUS_PLUS_INIT,
                                                             RANDOM_INIT,
                                                             SQUARED_EUCLIDEAN_DISTANCE,

@@ -112,7 +112,7 @@ class _DataFrameFeedFn(_FeedFn):
 
     def __call__(self) -> List[Any]:
         chunk = self._frame.iloc[self._next_rows()]
-        return [chunk.index.values] + [chunk[c].values for c in chunk.columns]
+        return [chunk.index.to_numpy()] + [chunk[c].to_numpy() for c in chunk.columns]
 
 
 class FeedingQueueRunner(QueueRunner):
@@ -140,6 +140,21 @@ class FeedingQueueRunner(QueueRunner):
             f"{type(self).__name__} does not support serialization to proto.")
 
 
+def _frame_dtype(dtype: Any) -> dtypes.DType:
+    """The DType of a DataFrame column or index: numpy dtypes as TF maps them; pandas'
+    extension dtypes (pandas 3 stores text as `StringDtype`, nullable ints/bools as
+    `Int64Dtype`/`BooleanDtype`) by the values they hold."""
+    if isinstance(dtype, np.dtype):
+        return dtypes.as_dtype(dtype)
+    if getattr(dtype, "kind", None) in ("O", "S", "U") or dtype.name.startswith("str"):
+        return dtypes.string
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if numpy_dtype is None:
+        raise TypeError(f"pandas_input_fn: a column of pandas dtype {dtype} has no "
+                        "TensorFlow DType.")
+    return dtypes.as_dtype(numpy_dtype)
+
+
 def _is_data_frame(data: Any) -> bool:
     try:
         import pandas as pd
@@ -165,7 +180,7 @@ def enqueue_data(data: Any, capacity: int, shuffle: bool = False,
             shapes = [TensorShape([])] + [TensorShape(a.shape[1:]) for a in data.values()]
             make_feed: Callable[..., _FeedFn] = _ArraysFeedFn
         elif _is_data_frame(data):
-            types = [dtypes.as_dtype(t) for t in [data.index.dtype] + list(data.dtypes)]
+            types = [_frame_dtype(t) for t in [data.index.dtype] + list(data.dtypes)]
             shapes = [TensorShape([]) for _ in types]
             make_feed = _DataFrameFeedFn
         else:

@@ -1,4 +1,5 @@
-"""`tf.contrib.factorization.KMeans`: the graph builder for k-means clustering (TF 1.15).
+"""`tf.contrib.factorization.KMeans` (TF's clustering_ops.KMeans): the graph builder for
+k-means clustering, under both k-means Estimators (kmeans.py and contrib's).
 
 `KMeans(inputs, num_clusters, ...).training_graph()` returns TF 1.15's 6-tuple
 (all_scores, cluster_idx, scores, cluster_centers_initialized, init_op, training_op), each of
