@@ -362,3 +362,57 @@ def case_fit_on_image_iterators(tf):
     h, _ = captured(lambda: flat.fit(ts, epochs=2, verbose=0, shuffle=False))
     out["timeseries_history"] = history(h)
     return out
+
+
+def case_flow_from_dataframe(tf):
+    import pandas as pd
+    image = tf.keras.preprocessing.image
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        names = []
+        for i in range(6):
+            names.append(f"im{i}.png")
+            image.save_img(os.path.join(d, names[-1]), _image(40 + i, (5, 6, 3)))
+        df = pd.DataFrame({"filename": names + ["missing.png", "notes.txt"],
+                           "label": ["a", "b", "a", "c", "b", "a", "a", "b"],
+                           "pair": [["a", "b"], ["c"], ["a"], ["b", "c"], ["c"], ["a"],
+                                    ["a"], ["b"]],
+                           "w": np.arange(8, dtype=np.float64) / 2,
+                           "t1": np.arange(8, dtype=np.float32),
+                           "t2": np.arange(8, dtype=np.float32) * -1})
+        gen = image.ImageDataGenerator(rescale=1 / 255.0, vertical_flip=True,
+                                       validation_split=0.5)
+        runs = {"categorical": dict(y_col="label", weight_col="w"),
+                "multilabel": dict(y_col="pair"),
+                "sparse_classes": dict(y_col="label", class_mode="sparse",
+                                       classes=["b", "a"]),
+                "raw": dict(y_col="t1", class_mode="raw"),
+                "multi_output": dict(y_col=["t1", "t2"], class_mode="multi_output"),
+                "input": dict(class_mode="input", color_mode="grayscale"),
+                "none_training": dict(class_mode=None, subset="training"),
+                "unvalidated": dict(y_col="label", validate_filenames=False,
+                                    class_mode="sparse", shuffle=False)}
+        for name, kwargs in runs.items():
+            args = dict(directory=d, target_size=(4, 4), batch_size=3, seed=7)
+            args.update(kwargs)
+            it, screen = captured(lambda: gen.flow_from_dataframe(df, **args))
+            entry = {"screen": screen, "filenames": it.filenames, "len": len(it)}
+            if name != "unvalidated":
+                batch = next(it)
+                entry["batch"] = list(batch) if isinstance(batch, tuple) else batch
+            out[name] = entry
+        binary = df[df.label != "c"]
+        it, _ = captured(lambda: gen.flow_from_dataframe(
+            binary, d, y_col="label", class_mode="binary", target_size=(2, 2),
+            shuffle=False))
+        out["binary"] = {"classes": it.classes, "class_indices": it.class_indices,
+                         "batch": list(it[0])}
+        out["binary_three"] = catch(lambda: gen.flow_from_dataframe(
+            df, d, y_col="label", class_mode="binary"), message=True)
+        out["not_strings"] = catch(lambda: gen.flow_from_dataframe(
+            df, d, x_col="w"), message=True)
+        out["multi_output_not_list"] = catch(lambda: gen.flow_from_dataframe(
+            df, d, y_col="t1", class_mode="multi_output"), message=True)
+        out["weight_not_numeric"] = catch(lambda: gen.flow_from_dataframe(
+            df, d, y_col="label", weight_col="label"), message=True)
+    return out

@@ -16,6 +16,7 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 
 from tf1compat.keras.backend_core import floatx, image_data_format
+from tf1compat.keras.preprocessing.image_dataframe import DataFrameIterator
 from tf1compat.keras.preprocessing.image_iterators import (DirectoryIterator, Iterator,
                                                            NumpyArrayIterator)
 from tf1compat.keras.preprocessing.image_utils import (
@@ -163,12 +164,41 @@ class ImageDataGenerator:
                                  follow_links=follow_links, subset=subset,
                                  interpolation=interpolation, dtype=self.dtype)
 
-    def flow_from_dataframe(self, dataframe: Any, *args: Any, **kwargs: Any) -> Any:
-        """Not supported: tf1compat does not depend on pandas."""
-        raise NotImplementedError("ImageDataGenerator.flow_from_dataframe (pandas "
-                                  "DataFrames) is not supported by tf1compat; put the "
-                                  "images in class folders and use flow_from_directory, "
-                                  "or load them into arrays for flow")
+    def flow_from_dataframe(self, dataframe: Any, directory: Optional[str] = None,
+                            x_col: str = "filename", y_col: Any = "class",
+                            weight_col: Optional[str] = None,
+                            target_size: Sequence[int] = (256, 256), color_mode: str = "rgb",
+                            classes: Optional[list] = None,
+                            class_mode: Optional[str] = "categorical", batch_size: int = 32,
+                            shuffle: bool = True, seed: Optional[int] = None,
+                            save_to_dir: Optional[str] = None, save_prefix: str = "",
+                            save_format: str = "png", subset: Optional[str] = None,
+                            interpolation: str = "nearest", validate_filenames: bool = True,
+                            **kwargs: Any) -> DataFrameIterator:
+        """Augmented batches of the image files a pandas DataFrame lists."""
+        for old, why in (("has_ext", "has_ext is deprecated, filenames in the dataframe "
+                                     "have to match the exact filenames in disk."),
+                         ("sort", "sort is deprecated, batches will be created in thesame "
+                                  "order than the filenames provided if shuffleis set to "
+                                  "False."),
+                         ("drop_duplicates", "drop_duplicates is deprecated, you can drop "
+                                             "duplicates by using the pandas.DataFrame."
+                                             "drop_duplicates method.")):
+            if old in kwargs:
+                warnings.warn(why, DeprecationWarning)
+        if class_mode == "other":
+            warnings.warn('`class_mode` "other" is deprecated, please use `class_mode` "raw".',
+                          DeprecationWarning)
+            class_mode = "raw"
+        return DataFrameIterator(dataframe, directory, self, x_col=x_col, y_col=y_col,
+                                 weight_col=weight_col, target_size=target_size,
+                                 color_mode=color_mode, classes=classes,
+                                 class_mode=class_mode, data_format=self.data_format,
+                                 batch_size=batch_size, shuffle=shuffle, seed=seed,
+                                 save_to_dir=save_to_dir, save_prefix=save_prefix,
+                                 save_format=save_format, subset=subset,
+                                 interpolation=interpolation,
+                                 validate_filenames=validate_filenames, dtype=self.dtype)
 
     def standardize(self, x: np.ndarray) -> np.ndarray:
         """The normalization settings applied to `x` (in place where tf-keras does)."""

@@ -21,7 +21,7 @@ from tf1compat.keras.backend_core import floatx, image_data_format
 from tf1compat.keras.utils.image_utils import array_to_img, img_to_array, load_img
 from tf1compat.keras.utils.data_utils import Sequence as KerasSequence
 
-__all__ = ["Iterator", "NumpyArrayIterator", "DirectoryIterator"]
+__all__ = ["Iterator", "NumpyArrayIterator", "ImageFilesIterator", "DirectoryIterator"]
 
 
 class Iterator(KerasSequence):
@@ -209,7 +209,88 @@ def _image_files(directory: str, follow_links: bool) -> List[Tuple[str, str]]:
     return found
 
 
-class DirectoryIterator(Iterator):
+class ImageFilesIterator(Iterator):
+    """What the iterators over image files share (tf-keras's BatchFromFilesMixin): target
+    size and colour mode, the validation split, and batches of loaded, augmented images
+    with labels by `class_mode`. Subclasses set `filepaths`, `classes`, `class_indices`,
+    `labels` and `sample_weight`."""
+
+    def _set_processing_attrs(self, image_data_generator: Any, target_size: Sequence[int],
+                              color_mode: str, data_format: Optional[str],
+                              save_to_dir: Optional[str], save_prefix: str,
+                              save_format: str, subset: Optional[str], interpolation: str,
+                              keep_aspect_ratio: bool) -> None:
+        self.image_data_generator = image_data_generator
+        self.target_size = tuple(target_size)
+        self.keep_aspect_ratio = keep_aspect_ratio
+        channels = {"rgba": 4, "rgb": 3, "grayscale": 1}
+        if color_mode not in channels:
+            raise ValueError("Invalid color mode:", color_mode,
+                             '; expected "rgb", "rgba", or "grayscale".')
+        self.color_mode = color_mode
+        self.data_format = data_format
+        self.image_shape = (self.target_size + (channels[color_mode],)
+                            if data_format == "channels_last"
+                            else (channels[color_mode],) + self.target_size)
+        self.save_to_dir = save_to_dir
+        self.save_prefix = save_prefix
+        self.save_format = save_format
+        self.interpolation = interpolation
+        self.split: Optional[Tuple[float, float]] = None
+        if subset is not None:
+            fraction = image_data_generator._validation_split
+            if subset == "validation":
+                self.split = (0, fraction)
+            elif subset == "training":
+                self.split = (fraction, 1)
+            else:
+                raise ValueError(f'Invalid subset name: {subset};expected "training" or '
+                                 '"validation"')
+        self.subset = subset
+
+    @property
+    def filepaths(self) -> List[str]:
+        """The image files, in sample order."""
+        return self._filepaths
+
+    def _get_batches_of_transformed_samples(self, index_array: np.ndarray) -> Any:
+        batch_x = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
+        generator = self.image_data_generator
+        for i, j in enumerate(index_array):
+            img = load_img(self._filepaths[j], color_mode=self.color_mode,
+                           target_size=self.target_size, interpolation=self.interpolation,
+                           keep_aspect_ratio=self.keep_aspect_ratio)
+            image = img_to_array(img, data_format=self.data_format)
+            img.close()
+            if generator:
+                params = generator.get_random_transform(image.shape)
+                image = generator.standardize(generator.apply_transform(image, params))
+            batch_x[i] = image
+        if self.save_to_dir:
+            _save_batch(batch_x, index_array, self.data_format, self.save_to_dir,
+                        self.save_prefix, self.save_format, 1e7)
+        if self.class_mode == "input":
+            batch_y: Any = batch_x.copy()
+        elif self.class_mode in {"binary", "sparse"}:
+            batch_y = np.empty(len(batch_x), dtype=self.dtype)
+            for i, n in enumerate(index_array):
+                batch_y[i] = self.classes[n]
+        elif self.class_mode == "categorical":
+            batch_y = np.zeros((len(batch_x), len(self.class_indices)), dtype=self.dtype)
+            for i, n in enumerate(index_array):
+                batch_y[i, self.classes[n]] = 1.0
+        elif self.class_mode == "multi_output":
+            batch_y = [output[index_array] for output in self.labels]
+        elif self.class_mode == "raw":
+            batch_y = self.labels[index_array]
+        else:
+            return batch_x
+        if self.sample_weight is None:
+            return batch_x, batch_y
+        return batch_x, batch_y, self.sample_weight[index_array]
+
+
+class DirectoryIterator(ImageFilesIterator):
     """Augmented batches of the images in `directory/<class>/...`; labels by
     `class_mode` ("categorical", "binary", "sparse", "input" or None)."""
 
@@ -223,25 +304,11 @@ class DirectoryIterator(Iterator):
                  save_prefix: str = "", save_format: str = "png", follow_links: bool = False,
                  subset: Optional[str] = None, interpolation: str = "nearest",
                  keep_aspect_ratio: bool = False, dtype: Optional[str] = None):
-        self.data_format = data_format or image_data_format()
         self.dtype = dtype or floatx()
-        self.image_data_generator = image_data_generator
-        self.target_size = tuple(target_size)
-        self.keep_aspect_ratio = keep_aspect_ratio
-        channels = {"rgba": 4, "rgb": 3, "grayscale": 1}
-        if color_mode not in channels:
-            raise ValueError("Invalid color mode:", color_mode,
-                             '; expected "rgb", "rgba", or "grayscale".')
-        self.color_mode = color_mode
-        self.image_shape = (self.target_size + (channels[color_mode],)
-                            if self.data_format == "channels_last"
-                            else (channels[color_mode],) + self.target_size)
-        self.save_to_dir = save_to_dir
-        self.save_prefix = save_prefix
-        self.save_format = save_format
-        self.interpolation = interpolation
-        self.split = self._split_of(subset)
-        self.subset = subset
+        self._set_processing_attrs(image_data_generator, target_size, color_mode,
+                                   data_format or image_data_format(), save_to_dir,
+                                   save_prefix, save_format, subset, interpolation,
+                                   keep_aspect_ratio)
         self.directory = directory
         if class_mode not in self.allowed_class_modes:
             raise ValueError(f"Invalid class_mode: {class_mode}; expected one of: "
@@ -269,22 +336,6 @@ class DirectoryIterator(Iterator):
         self._filepaths = [os.path.join(directory, f) for f in self.filenames]
         super().__init__(self.samples, batch_size, shuffle, seed)
 
-    def _split_of(self, subset: Optional[str]) -> Optional[Tuple[float, float]]:
-        if subset is None:
-            return None
-        fraction = self.image_data_generator._validation_split
-        if subset == "validation":
-            return (0, fraction)
-        if subset == "training":
-            return (fraction, 1)
-        raise ValueError(f'Invalid subset name: {subset};expected "training" or '
-                         '"validation"')
-
-    @property
-    def filepaths(self) -> List[str]:
-        """The image files, in sample order."""
-        return self._filepaths
-
     @property
     def labels(self) -> np.ndarray:
         """The class index of each sample."""
@@ -293,29 +344,3 @@ class DirectoryIterator(Iterator):
     @property
     def sample_weight(self) -> None:
         return None
-
-    def _get_batches_of_transformed_samples(self, index_array: np.ndarray) -> Any:
-        batch_x = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
-        generator = self.image_data_generator
-        for i, j in enumerate(index_array):
-            img = load_img(self._filepaths[j], color_mode=self.color_mode,
-                           target_size=self.target_size, interpolation=self.interpolation,
-                           keep_aspect_ratio=self.keep_aspect_ratio)
-            image = img_to_array(img, data_format=self.data_format)
-            img.close()
-            if generator:
-                params = generator.get_random_transform(image.shape)
-                image = generator.standardize(generator.apply_transform(image, params))
-            batch_x[i] = image
-        if self.save_to_dir:
-            _save_batch(batch_x, index_array, self.data_format, self.save_to_dir,
-                        self.save_prefix, self.save_format, 1e7)
-        if self.class_mode == "input":
-            return batch_x, batch_x.copy()
-        if self.class_mode in {"binary", "sparse"}:
-            return batch_x, self.classes[index_array].astype(self.dtype)
-        if self.class_mode == "categorical":
-            batch_y = np.zeros((len(batch_x), len(self.class_indices)), dtype=self.dtype)
-            batch_y[np.arange(len(index_array)), self.classes[index_array]] = 1.0
-            return batch_x, batch_y
-        return batch_x
