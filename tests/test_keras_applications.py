@@ -5,6 +5,9 @@ and the architectures tf1compat does not provide."""
 import hashlib
 import json
 import os
+import subprocess
+import sys
+import textwrap
 import urllib.error
 import urllib.request
 
@@ -115,3 +118,23 @@ def test_unprovided_modules_keep_their_preprocessing():
         tf.keras.applications.efficientnet.EfficientNetB3()
     x = np.ones((1, 2, 2, 3), dtype=np.float32)
     assert tf.keras.applications.efficientnet.preprocess_input(x) is x
+
+
+def test_tutorial_style_imports_through_the_shim():
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        from tensorflow.keras.applications.resnet50 import ResNet50, preprocess_input
+        from tensorflow.keras.applications import vgg16
+        import tensorflow.keras.applications.mobilenet_v2 as mobilenet_v2
+        from tensorflow.keras.preprocessing.image import ImageDataGenerator, load_img
+        from tensorflow.keras.preprocessing.text import Tokenizer
+        from tensorflow.keras.preprocessing.sequence import pad_sequences
+        from tensorflow.keras.utils import get_file, img_to_array
+        assert vgg16.VGG16.__name__ == "VGG16" and mobilenet_v2.MobileNetV2
+        print("ok")
+    """)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=root, env=dict(os.environ, PYTHONPATH=root), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok"
