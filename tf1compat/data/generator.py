@@ -219,7 +219,8 @@ def from_generator(generator: Callable[..., Any], output_types: Any, output_shap
             lambda t, s: TensorSpec(s, t), output_types, output_shapes)
     types = structure.legacy_types(output_signature)
     flat_types = [D.as_dtype(t) for t in structure.flatten(types)]
-    flat_shapes = [as_shape(s) for s in structure.flatten(structure.legacy_shapes(output_signature))]
+    flat_shapes = [as_shape(s)
+                   for s in structure.flatten(structure.legacy_shapes(output_signature))]
     state = _GeneratorState(generator)
     arg_tensors = [] if args is None else [convert_to_tensor(a, name="args") for a in args]
     id_spec = TensorSpec(TensorShape([]), D.int64)

@@ -1,9 +1,7 @@
 """`tf.keras.utils`: progress bar, Sequence and enqueuers, numpy encodings, the custom
-object registry and serialization helpers."""
+object registry and serialization helpers, `get_file` and the image conversions."""
 
 # ruff: noqa: F401
-from typing import Any
-
 from tf1compat.keras.utils.data_utils import (GeneratorEnqueuer, OrderedEnqueuer, Sequence,
                                               SequenceEnqueuer, pad_sequences)
 from tf1compat.keras.utils.file_utils import get_file
@@ -13,6 +11,7 @@ from tf1compat.keras.utils.io_utils import (disable_interactive_logging,
                                             enable_interactive_logging,
                                             is_interactive_logging_enabled)
 from tf1compat.keras.utils.layer_utils import get_source_inputs
+from tf1compat.keras.utils.vis_utils import model_to_dot, plot_model
 from tf1compat.keras.utils.np_utils import normalize, to_categorical, to_ordinal
 from tf1compat.keras.utils.serialization import (CustomObjectScope, custom_object_scope,
                                                  deserialize_keras_object,
@@ -30,12 +29,3 @@ __all__ = ["Progbar", "Sequence", "SequenceEnqueuer", "OrderedEnqueuer",
            "is_interactive_logging_enabled", "get_file", "array_to_img", "img_to_array",
            "load_img", "save_img", "plot_model", "model_to_dot"]
 
-
-def plot_model(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("tf.keras.utils.plot_model needs pydot and graphviz, which "
-                              "tf1compat does not use; print model.summary() instead")
-
-
-def model_to_dot(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("tf.keras.utils.model_to_dot needs pydot and graphviz, which "
-                              "tf1compat does not use; print model.summary() instead")
