@@ -450,13 +450,13 @@ class BaseSession:
         store = state.begin_run(plan.state_marks)
         try:
             if self._remote_variables is not None:
-                self._remote_variables.before_run(state)
+                pulled = self._remote_variables.before_run(state, plan)
             if _USE_INTERPRETER:
                 raw = _INTERPRETER_CLASS(plan).run(feed_values, store)
             else:
                 raw = plan.fn(feed_values, store)
             if self._remote_variables is not None:
-                self._remote_variables.after_run(state)
+                self._remote_variables.after_run(state, pulled)
         except errors.OpError as e:
             raise self._closed_error(e) or _with_op(e, _failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
