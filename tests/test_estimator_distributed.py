@@ -92,3 +92,44 @@ def test_train_and_evaluate_chief_worker_ps_evaluator(tmp_path, monkeypatch):
     for name in ("linear/linear_model/x/weights", "linear/linear_model/bias_weights"):
         np.testing.assert_allclose(reader.get_tensor(name), reference[name], rtol=1e-5,
                                    atol=1e-6)
+
+
+_CLUSTER = {"chief": ["localhost:1"], "worker": ["localhost:2"], "ps": ["localhost:3"]}
+
+
+def _linear_regressor(tf):
+    return tf.estimator.LinearRegressor([tf.feature_column.numeric_column("x", [3])])
+
+
+def _input(tf):
+    return tf.estimator.inputs.numpy_input_fn({"x": np.ones([4, 3], np.float32)},
+                                              np.ones([4, 1], np.float32), shuffle=False)
+
+
+def test_training_in_a_cluster_without_a_server_fails_clearly(monkeypatch):
+    """Estimator.train on a cluster task needs this process's tf.train.Server (what
+    train_and_evaluate starts): without one it fails at once instead of training apart."""
+    import tf1compat as tf
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": _CLUSTER,
+                                                "task": {"type": "chief", "index": 0}}))
+    with pytest.raises(tf.errors.FailedPreconditionError, match="no tf.train.Server runs"):
+        _linear_regressor(tf).train(_input(tf), max_steps=2)
+
+
+def test_replica_device_setter_places_variables_on_ps(monkeypatch):
+    import tf1compat as tf
+    from tf1compat.estimator.estimator import _get_replica_device_setter
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": _CLUSTER,
+                                                "task": {"type": "worker", "index": 0}}))
+    config = tf.estimator.RunConfig()
+    with tf.Graph().as_default(), tf.device(_get_replica_device_setter(config)):
+        v = tf.get_variable("v", [2])
+        y = v * 2.0
+    assert v.op.device == "/job:ps/task:0"
+    assert y.op.device == "/job:worker/task:0"
+
+
+def test_train_distribute_is_still_not_supported():
+    import tf1compat as tf
+    with pytest.raises(NotImplementedError, match="distribution strategies"):
+        tf.estimator.RunConfig(train_distribute=object())

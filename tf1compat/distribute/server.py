@@ -322,8 +322,18 @@ class _RemoteVariables:
 
 def _session_for_target(session: Any, target: str) -> Optional[_RemoteVariables]:
     server = _ACTIVE["server"]
-    if server is None or not target.startswith("grpc://"):
+    if not target.startswith("grpc://"):
         return None
+    if server is None:
+        # TF would try to reach that server (and wait); running locally instead would
+        # silently train apart from the cluster. Not UnavailableError: MonitoredSession
+        # retries those forever.
+        raise errors.FailedPreconditionError(
+            None, None, f"Session target {target}: no tf.train.Server runs in this process. "
+                        "tf1compat serves grpc:// targets from the tf.train.Server of the "
+                        "session's own process: start tf.train.Server(cluster, job_name, "
+                        "task_index) first (tf.estimator.train_and_evaluate starts it for "
+                        "TF_CONFIG tasks).")
     return _RemoteVariables(session, server)
 
 
