@@ -60,3 +60,41 @@ def build(tf):
                                   learn_runner=types.SimpleNamespace(run=run))
     return types.SimpleNamespace(learn=learn,
                                  training=types.SimpleNamespace(HParams=HParams))
+
+
+def tf115_package(package: str, modules: list):
+    """TF 1.15's pure-Python contrib modules, executed under the oracle's TF.
+
+    `package` is a dotted path under tensorflow_core (e.g.
+    "contrib.learn.python.learn.preprocessing"), `modules` the module names to load in
+    dependency order. The sources come from the tensorflow(-cpu) 1.15 wheel, unpacked at
+    $TF115_SRC (default /tmp/tf115src/tensorflow_core): `pip download --no-deps
+    --python-version 3.7 --only-binary=:all: tensorflow-cpu==1.15.0` and unzip. Their
+    relative imports of modules not loaded here resolve to empty stand-ins.
+    """
+    import importlib.util
+    import os
+    import sys
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    directory = os.path.join(root, *package.split("."))
+    name = "tf115." + package
+    parts = name.split(".")
+    for i in range(1, len(parts) + 1):
+        sys.modules.setdefault(".".join(parts[:i]), types.ModuleType(".".join(parts[:i])))
+        sys.modules[".".join(parts[:i])].__path__ = []
+    # `..learn_io.data_feeder.setup_processor_data_feeder` (categorical.py): rows as given.
+    feeder = types.ModuleType(".".join(parts[:-1]) + ".learn_io.data_feeder")
+    feeder.setup_processor_data_feeder = lambda x: x
+    sys.modules[feeder.__name__] = feeder
+    sys.modules[".".join(parts[:-1]) + ".learn_io"] = types.ModuleType("learn_io")
+    out = types.ModuleType(name)
+    for module in modules:
+        spec = importlib.util.spec_from_file_location(f"{name}.{module}",
+                                                      os.path.join(directory, module + ".py"))
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = loaded
+        spec.loader.exec_module(loaded)
+        for key, value in vars(loaded).items():
+            if not key.startswith("_"):
+                setattr(out, key, value)
+    return out

@@ -37,6 +37,7 @@ MODULES = [
     "tensorflow.core.protobuf.rewriter_config_pb2", "tensorflow.core.framework.step_stats_pb2",
     "tensorflow.core.protobuf.control_flow_pb2",
     "google.protobuf.any_pb2", "google.protobuf.wrappers_pb2",
+    "tf_keras.protobuf.saved_metadata_pb2", "tf_keras.protobuf.versions_pb2",
 ]
 # Schemas TF's modules import from files without a Python module of their own here.
 DEPENDENCIES = ("xla/tsl/protobuf/histogram.proto", "xla/tsl/protobuf/error_codes.proto")

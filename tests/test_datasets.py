@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tf1compat.examples.tutorials.mnist import input_data
+from tf1compat.framework import dtypes
 
 
 def _write_idx(path: str, array: np.ndarray, magic: int) -> None:
@@ -52,7 +53,7 @@ def test_read_data_sets(mnist_dir, capsys):
 def test_next_batch_epochs_and_shuffle(mnist_dir):
     folder, _, _ = mnist_dir
     data = input_data.read_data_sets(str(folder), validation_size=0, reshape=False,
-                                     dtype=input_data.dtypes.uint8, seed=3)
+                                     dtype=dtypes.uint8, seed=3)
     seen = []
     for _ in range(4):
         images, labels = data.train.next_batch(8)
@@ -63,9 +64,9 @@ def test_next_batch_epochs_and_shuffle(mnist_dir):
     assert sorted(first_epoch.tolist()) == sorted((np.arange(30) % 10).tolist())
 
 
-def test_missing_file_message(tmp_path):
-    with pytest.raises(FileNotFoundError, match="cannot download it"):
-        input_data.read_data_sets(str(tmp_path))
+def test_unreachable_source_names_the_file_to_place(tmp_path):
+    with pytest.raises(OSError, match="Could not download http://127.0.0.1:1/train-images"):
+        input_data.read_data_sets(str(tmp_path), source_url="http://127.0.0.1:1/")
 
 
 def test_keras_datasets_from_cache(tmp_path, monkeypatch):
@@ -122,3 +123,86 @@ def test_tensorflow_path_import():
     tf1compat.install()
     from tensorflow.examples.tutorials.mnist import input_data as imported
     assert imported.read_data_sets is input_data.read_data_sets
+
+
+# -- tf.contrib.learn.datasets: downloads, load_dataset ----------------------------------------
+
+@pytest.fixture
+def http_folder(tmp_path):
+    """A local HTTP server over a folder: (folder, base URL)."""
+    import functools
+    import http.server
+    import threading
+    served = tmp_path / "served"
+    served.mkdir()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield served, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_read_data_sets_downloads_missing_files_once(tmp_path, mnist_dir, http_folder,
+                                                     capsys):
+    served, url = http_folder
+    folder = mnist_dir[0]
+    for name in (input_data.TRAIN_IMAGES, input_data.TRAIN_LABELS, input_data.TEST_IMAGES,
+                 input_data.TEST_LABELS):
+        (served / name).write_bytes((folder / name).read_bytes())
+    target = tmp_path / "MNIST_data"
+    data = input_data.read_data_sets(str(target), validation_size=5, source_url=url)
+    assert data.train.num_examples == 25 and data.test.num_examples == 7
+    assert sorted(os.listdir(target)) == sorted(os.listdir(served))
+    assert "Successfully downloaded train-images-idx3-ubyte.gz" in capsys.readouterr().out
+    for name in os.listdir(served):
+        os.remove(served / name)          # a second call reads the local copies
+    assert input_data.read_data_sets(str(target), validation_size=5,
+                                     source_url=url).train.num_examples == 25
+
+
+def test_download_failure_names_the_url_and_path(tmp_path, http_folder):
+    from tf1compat.contrib.learn.datasets import base
+    _, url = http_folder
+    with pytest.raises(OSError, match="Could not download .*missing.csv"):
+        base.maybe_download("missing.csv", str(tmp_path), url + "missing.csv")
+    assert not os.path.exists(tmp_path / "missing.csv")
+
+
+def test_load_dataset_and_bundled_csvs():
+    import tf1compat as tf
+    datasets = tf.contrib.learn.datasets
+    iris = datasets.load_dataset("iris")
+    assert iris.data.shape == (150, 4) and iris.data.dtype == np.float64
+    assert iris.target.dtype == np.int_ and sorted(set(iris.target)) == [0, 1, 2]
+    boston = datasets.load_boston()
+    assert boston.data.shape == (506, 13) and boston.target.dtype == np.float64
+    fake = datasets.load_dataset("dbpedia", test_with_fake_data=True)
+    assert fake.validation is None and fake.train.target.dtype == np.int32
+    with pytest.raises(ValueError, match="Name of dataset is not found: cifar"):
+        datasets.load_dataset("cifar")
+
+
+def test_retry_backs_off_only_on_retriable_errors(monkeypatch):
+    from tf1compat.contrib.learn.datasets import base
+    sleeps = []
+    monkeypatch.setattr(base.time, "sleep", sleeps.append)
+    calls = []
+
+    @base.retry(initial_delay=1.0, max_delay=4.0, jitter=0.0,
+                is_retriable=lambda e: isinstance(e, TimeoutError))
+    def flaky():
+        calls.append(1)
+        if len(calls) < 3:
+            raise TimeoutError
+        return "ok"
+    assert flaky() == "ok" and sleeps == [1.0, 2.0]
+
+    @base.retry(initial_delay=1.0, max_delay=4.0, is_retriable=lambda e: False)
+    def broken():
+        raise KeyError("no")
+    with pytest.raises(KeyError):
+        broken()
+    with pytest.raises(ValueError, match="factor must be >= 1"):
+        base.retry(1.0, 2.0, factor=0.5)

@@ -286,3 +286,71 @@ def test_float_attrs_given_as_ints_are_written_as_floats():
              if n.op == "LSTMBlockCell"]
     assert node.attr["forget_bias"].WhichOneof("value") == "f"
     assert node.attr["forget_bias"].f == 1.0
+
+
+def _generator_graph():
+    def gen(n):
+        for i in range(n):
+            yield np.float32(i), [i, i + 1]
+    ds = tf.data.Dataset.from_generator(gen, (tf.float32, tf.int64), ([], [2]), args=(3,))
+    x = tf.data.make_one_shot_iterator(ds.repeat(2)).get_next()
+    v = tf.Variable(2.0, name="v")
+    return tf.identity(x[0] * v, name="y")
+
+
+def test_from_generator_is_written_as_tfs_generator_dataset_and_runs_back(tmp_path):
+    prefix = str(tmp_path / "m")
+    with tf.Graph().as_default():
+        _generator_graph()
+        gd = tf.get_default_graph().as_graph_def()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            tf.train.Saver().save(sess, prefix)
+    assert os.path.exists(prefix + ".meta")
+    functions = {f.signature.name: f for f in gd.library.function}
+    assert sorted(functions) == [
+        "__inference_Dataset_flat_map_flat_map_fn",
+        "__inference_Dataset_from_generator_finalize_fn",
+        "__inference_Dataset_from_generator_generator_next_fn",
+        "__inference_Dataset_from_generator_get_iterator_id_fn",
+        "_make_dataset_RepeatDataset"]
+    (generator,) = functions["__inference_Dataset_flat_map_flat_map_fn"].node_def
+    assert generator.op == "GeneratorDataset"
+    assert {generator.attr[k].func.name for k in ("init_func", "next_func", "finalize_func")} \
+        == {n for n in functions if "from_generator" in n}
+    (py_func,) = functions["__inference_Dataset_from_generator_generator_next_fn"].node_def
+    assert py_func.op == "PyFunc" and py_func.attr["token"].s.startswith(b"pyfunc_")
+    assert [t for t in py_func.attr["Tout"].list.type] == [tf.float32.as_datatype_enum,
+                                                           tf.int64.as_datatype_enum]
+    # In the process that registered the generator, the imported graph runs it (as in TF).
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(prefix + ".meta")
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            assert [float(sess.run("y:0")) for _ in range(6)] == [0, 2, 4, 0, 2, 4]
+            with pytest.raises(tf.errors.OutOfRangeError):
+                sess.run("y:0")
+
+
+def test_from_generator_graph_in_another_process_restores_but_cannot_run(tmp_path):
+    prefix = str(tmp_path / "m")
+    with tf.Graph().as_default():
+        _generator_graph()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            tf.train.Saver().save(sess, prefix)
+    code = (f"import tf1compat as tf\n"
+            f"saver = tf.train.import_meta_graph({prefix + '.meta'!r})\n"
+            f"with tf.Session() as sess:\n"
+            f"    saver.restore(sess, {prefix!r})\n"
+            f"    print(sess.run('v:0'))\n"
+            f"    try:\n"
+            f"        sess.run('y:0')\n"
+            f"    except tf.errors.InvalidArgumentError as e:\n"
+            f"        print('Could not find callback' in str(e))\n")
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["2.0", "True"]

@@ -162,7 +162,6 @@ KNOWN_DIFFERENCES = {
     "SymbolicGradient": "tf1compat's gradient op (ys, xs, grad_ys; autograd), not TF's "
                         "function-call op",
     "While": "tf1compat's region op (Python body; captures as inputs)",
-    "GeneratorDataset": "tf1compat's generator dataset (a Python token)",
     "IgnoreErrorsDataset": "extra metadata attr",
     "RewriteDataset": "extra metadata attr",
 }

@@ -243,7 +243,6 @@ def test_keras_lstm_dropout_only_in_training():
 
 
 @pytest.mark.parametrize("make", [
-    lambda: tf.keras.layers.LSTM(2, stateful=True),
     lambda: tf.keras.layers.CuDNNLSTM(2),
     lambda: tf.keras.layers.ConvLSTM2D(2, 3, stateful=True),
 ])

@@ -161,11 +161,26 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.training.warm_starting_util": "tf1compat.training.saving.warm_starting_util",
     "tensorflow.contrib.learn.python.learn.learn_runner": "tf1compat.contrib.learn.learn_runner",
     "tensorflow.contrib.learn.python.learn.experiment": "tf1compat.contrib.learn.experiment",
+    "tensorflow.contrib.learn.python.learn.datasets": "tf1compat.contrib.learn.datasets",
+    "tensorflow.contrib.learn.python.learn.datasets.base":
+        "tf1compat.contrib.learn.datasets.base",
+    "tensorflow.contrib.learn.python.learn.datasets.mnist":
+        "tf1compat.contrib.learn.datasets.mnist",
+    "tensorflow.contrib.learn.python.learn.datasets.text_datasets":
+        "tf1compat.contrib.learn.datasets.text_datasets",
     "tensorflow.contrib.learn.python.learn.estimators.run_config":
         "tf1compat.contrib.learn.run_config",
     "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
         "tf1compat.contrib.learn.export_strategy",
     "tensorflow.contrib.training.python.training.hparam": "tf1compat.contrib.training.hparam",
+    # (pickled VocabularyProcessors name these modules)
+    "tensorflow.contrib.learn.python.learn.preprocessing": "tf1compat.contrib.learn.preprocessing",
+    "tensorflow.contrib.learn.python.learn.preprocessing.text":
+        "tf1compat.contrib.learn.preprocessing",
+    "tensorflow.contrib.learn.python.learn.preprocessing.categorical_vocabulary":
+        "tf1compat.contrib.learn.preprocessing",
+    "tensorflow.contrib.learn.python.learn.preprocessing.categorical":
+        "tf1compat.contrib.learn.preprocessing",
     # (section: kmeans) tf.contrib.factorization's k-means
     "tensorflow.contrib.factorization.python.ops.clustering_ops":
         "tf1compat.estimator.canned.kmeans_graph",

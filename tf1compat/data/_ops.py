@@ -20,7 +20,7 @@ from tf1compat.data import _runtime as rt
 from tf1compat.data._shuffle import ShuffleValue
 from tf1compat.data.functions import StructuredFunction
 
-__all__ = ["DATASET_OP_TYPES", "scalar_int", "scalar_bool", "scalar_bytes"]
+__all__ = ["DATASET_OP_TYPES", "dataset_function", "scalar_int", "scalar_bool", "scalar_bytes"]
 
 # Op types whose outputs are datasets: make_one_shot_iterator may capture them by value.
 DATASET_OP_TYPES: set = set()
@@ -59,7 +59,8 @@ def dataset_op(op_type: str, inputs: Sequence[str], make: Callable[..., Any],
     DATASET_OP_TYPES.add(op_type)
 
 
-def _function(node: Any, kctx: Any, attr: str = "f") -> Callable[[tuple, tuple], tuple]:
+def dataset_function(node: Any, kctx: Any, attr: str = "f"
+                     ) -> Callable[[tuple, tuple], tuple]:
     """`call(element, captures) -> element` for the op's function attr: a traced
     StructuredFunction, or a function of an imported graph's library (whose arguments are
     the flat element components followed by the captures, as TF's)."""
@@ -109,7 +110,7 @@ _FN_ATTRS = {"Targuments": TypeList(default=[]), "f": None}
 
 
 def _map(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _function(node, kctx)
+    fn = dataset_function(node, kctx)
     preserve = bool(node.attrs["preserve_cardinality"])
     return lambda ds, *caps: rt.MapValue(ds, fn, caps, preserve)
 
@@ -120,7 +121,7 @@ dataset_op("MapDataset", ["input_dataset: variant", "other_arguments: Targuments
 
 
 def _parallel_map(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _function(node, kctx)
+    fn = dataset_function(node, kctx)
     preserve = bool(node.attrs["preserve_cardinality"])
     return lambda ds, *rest: rt.MapValue(ds, fn, rest[:-1], preserve)
 
@@ -132,7 +133,7 @@ dataset_op("ParallelMapDatasetV2", ["input_dataset: variant", "other_arguments: 
 
 
 def _filter(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _function(node, kctx, "predicate")
+    fn = dataset_function(node, kctx, "predicate")
     return lambda ds, *caps: rt.FilterValue(ds, fn, caps)
 
 
@@ -141,7 +142,7 @@ dataset_op("FilterDataset", ["input_dataset: variant", "other_arguments: Targume
 
 
 def _flat_map(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _function(node, kctx)
+    fn = dataset_function(node, kctx)
     return lambda ds, *caps: rt.FlatMapValue(ds, fn, caps)
 
 
@@ -152,7 +153,7 @@ dataset_op("FlatMapDataset", ["input_dataset: variant", "other_arguments: Targum
 def _interleave(extra: int) -> Callable[..., Any]:
     """InterleaveDataset and its parallel variants: same deterministic order."""
     def make(node: Any, kctx: Any) -> Callable[..., Any]:
-        fn = _function(node, kctx)
+        fn = dataset_function(node, kctx)
         n_caps = len(node.attrs.get("Targuments", []))
 
         def run(ds: Any, *rest: Any) -> Any:
@@ -178,7 +179,7 @@ dataset_op("LegacyParallelInterleaveDatasetV2",
 
 
 def _map_and_batch(node: Any, kctx: Any) -> Callable[..., Any]:
-    fn = _function(node, kctx)
+    fn = dataset_function(node, kctx)
     n_caps = len(node.attrs.get("Targuments", []))
 
     def run(ds: Any, *rest: Any) -> Any:

@@ -165,7 +165,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: its own "
                                  "Estimators, ModelFnOps, MetricSpec, datasets and monitors "
                                  "are not provided (Experiment, learn_runner, RunConfig, "
-                                 "ExportStrategy and ValidationMonitor are)",
+                                 "ExportStrategy, ValidationMonitor, preprocessing's "
+                                 "VocabularyProcessor and datasets are)",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
     # (section: kmeans) of tf.contrib.factorization only k-means is implemented

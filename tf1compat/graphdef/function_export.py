@@ -117,8 +117,9 @@ class FunctionExport:
                 if other is not function and other.name in _referenced(function.fdef):
                     self.add(other)
             return name
-        readable = function.transformation_name.replace(".", "_").replace("()", "")
-        name = self._unique(f"__inference_{readable}_{function.graph.name}")
+        # The function graph is named `<transformation>_<python function>`, as TF names it
+        # (`__inference_Dataset_map_parse_fn_12`; here made unique without the counter).
+        name = self._unique(f"__inference_{function.graph.name}")
         self._names[key] = name
         graph = function.graph
         inputs = list(function._arg_placeholders) + list(graph.capture_placeholders)

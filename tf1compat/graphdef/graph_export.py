@@ -15,9 +15,9 @@ Beyond one op per node:
 Ops whose behaviour lives only in this process cannot be written; the
 UnserializableGraphError (a ValueError) names the first one: ops with Python gradients
 (`tf.custom_gradient`, `RegisterGradient` overrides on a `tf.gradients` path,
-`stop_gradients`) and `Dataset.from_generator`. `py_func` is written as TF's `PyFunc` with
-its token, which works in the process that registered the function, as in TF;
-`tf.switch_case` as TF's functional `Case`.
+`stop_gradients`). `py_func` is written as TF's `PyFunc` with its token, which works in the
+process that registered the function, as in TF (so is `Dataset.from_generator`, TF's
+GeneratorDataset over three PyFunc functions); `tf.switch_case` as TF's functional `Case`.
 """
 
 from __future__ import annotations
@@ -35,12 +35,15 @@ class GraphExport:
     """The GraphDef of a graph and the control-flow context protos found writing it."""
 
     def __init__(self, graph: Optional[Graph] = None, clear_devices: bool = False,
-                 export_scope: Optional[str] = None, add_shapes: bool = False):
+                 export_scope: Optional[str] = None, add_shapes: bool = False,
+                 ops: Optional[List[Any]] = None):
+        """`ops`: the graph's first ops only (the graph as it was when an
+        `as_graph_def()` view of it was taken); default all."""
         from tf1compat._version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
         from tf1compat.graphdef.function_export import FunctionExport
         graph = graph or get_default_graph()
         scope = export_scope.rstrip("/") + "/" if export_scope else None
-        ops = [op for op in graph.get_operations()
+        ops = [op for op in (graph.get_operations() if ops is None else ops)
                if not scope or op.name.startswith(scope)]
         if scope:
             _check_scope_closed(ops, scope, export_scope)
@@ -68,10 +71,11 @@ def _check_scope_closed(ops: List[Any], scope: str, export_scope: str) -> None:
 
 
 def graph_to_graph_def(graph: Optional[Graph] = None, clear_devices: bool = False,
-                       export_scope: Optional[str] = None,
-                       add_shapes: bool = False) -> GraphDef:
-    """The GraphDef of `graph` (or of its ops under `export_scope`, scope stripped)."""
-    return GraphExport(graph, clear_devices, export_scope, add_shapes).graph_def
+                       export_scope: Optional[str] = None, add_shapes: bool = False,
+                       ops: Optional[List[Any]] = None) -> GraphDef:
+    """The GraphDef of `graph` (or of its ops under `export_scope`, scope stripped; or of
+    its first ops `ops`)."""
+    return GraphExport(graph, clear_devices, export_scope, add_shapes, ops).graph_def
 
 
 def context_collections(export: GraphExport) -> Dict[str, List[bytes]]:

@@ -63,7 +63,7 @@ def load_op_modules() -> None:
             importlib.import_module(f"tf1compat.ops.{module.name}")
     for extra in ("tf1compat.autodiff.gradients", "tf1compat.variables.resource_variable",
                   "tf1compat.variables.variables", "tf1compat.data.dataset_ops",
-                  "tf1compat.data.iterator_ops"):
+                  "tf1compat.data.iterator_ops", "tf1compat.data.generator"):
         importlib.import_module(extra)
 
 

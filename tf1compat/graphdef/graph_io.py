@@ -119,8 +119,9 @@ def op_to_node_def(op: Operation, clear_devices: bool = False,
 def as_graph_def_proto(graph_def: Any) -> GraphDef:
     """A GraphDef proto from a GraphDef or from `Graph.as_graph_def()`'s NodeDef views.
 
-    Views of a whole graph are written as the graph itself (graph_export.py: control
-    flow in TF1's form, functions in the library)."""
+    Views of a whole graph, also of one that has grown since the view was taken, are
+    written as the graph itself (graph_export.py: control flow in TF1's form, functions in
+    the library)."""
     if isinstance(graph_def, GraphDef):
         return graph_def
     nodes = getattr(graph_def, "node", None)
@@ -128,9 +129,9 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
         raise TypeError(f"graph_def must be a GraphDef proto, got {type(graph_def).__name__}")
     ops = [getattr(view, "_op", None) for view in nodes]
     if ops and all(op is not None for op in ops) and \
-            ops == ops[0].graph.get_operations():
+            ops == ops[0].graph.get_operations()[:len(ops)]:
         from tf1compat.graphdef.graph_export import graph_to_graph_def
-        return graph_to_graph_def(ops[0].graph)
+        return graph_to_graph_def(ops[0].graph, ops=ops)
     from tf1compat._version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
     out = GraphDef(versions=VersionDef(producer=GRAPH_DEF_VERSION,
                                        min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER))

@@ -470,14 +470,49 @@ class History(Callback):
 
 
 class RemoteMonitor(Callback):
-    """Posts epoch logs to an HTTP server: not available in tf1compat."""
+    """Streams each epoch's logs to an HTTP server: a POST to `root + path` of
+    `{"epoch": epoch, **logs}` as JSON, in the form field `field` (form-encoded) or, with
+    `send_as_json=True`, as the `application/json` body; `headers` are added. tf-keras
+    posts with `requests`; this uses the standard library's urllib, with the same
+    request. An unreachable server is a logged warning, as in tf-keras; a response with
+    an error status is ignored (`requests` does not raise on one)."""
 
     def __init__(self, root: str = "http://localhost:9000", path: str = "/publish/epoch/end/",
                  field: str = "data", headers: Any = None, send_as_json: bool = False):
         super().__init__()
-        raise NotImplementedError("tf.keras.callbacks.RemoteMonitor (posting training logs "
-                                  "to an HTTP server with `requests`) is not supported by "
-                                  "tf1compat; use CSVLogger or a LambdaCallback")
+        self.root = root
+        self.path = path
+        self.field = field
+        self.headers = headers
+        self.send_as_json = send_as_json
+
+    def on_epoch_end(self, epoch: int, logs: Optional[Dict[str, Any]] = None) -> None:
+        import json
+        import urllib.error
+        import urllib.parse
+        import urllib.request
+        from tf1compat.util import tf_logging
+        send: Dict[str, Any] = {"epoch": epoch}
+        for key, value in (logs or {}).items():
+            send[key] = value.item() if isinstance(value, (np.ndarray, np.generic)) else value
+        headers = dict(self.headers or {})
+        try:
+            if self.send_as_json:
+                # (requests refuses NaN in a JSON body, before sending anything)
+                body = json.dumps(send, allow_nan=False).encode("utf-8")
+                headers.setdefault("Content-Type", "application/json")
+            else:
+                body = urllib.parse.urlencode({self.field: json.dumps(send)}).encode("utf-8")
+                headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
+            request = urllib.request.Request(self.root + self.path, data=body,
+                                             headers=headers, method="POST")
+            with urllib.request.urlopen(request) as response:
+                response.read()
+        except urllib.error.HTTPError:
+            pass
+        except (urllib.error.URLError, OSError, ValueError):
+            tf_logging.warning("Warning: could not reach RemoteMonitor root server at " +
+                               str(self.root))
 
 
 class LambdaCallback(Callback):

@@ -19,7 +19,8 @@ from google.protobuf import message as _message
 from google.protobuf import text_format
 
 from tf1compat.serialization.protos import (checkpoint_pb2, control_flow_pb2, example_pb2,
-                                            graph_pb2, meta_graph_pb2, projector_pb2,
+                                            graph_pb2, keras_metadata_pb2, meta_graph_pb2,
+                                            projector_pb2,
                                             queue_runner_pb2, reader_base_pb2, summary_pb2,
                                             tensor_pb2, types_pb2, well_known_pb2)
 
@@ -33,6 +34,8 @@ __all__ = [
     "MetaGraphDef", "MetaInfoDef", "CollectionDef", "NodeList", "BytesList", "Int64List",
     "FloatList", "AnyList", "SaverDef", "VariableDef", "SaveSliceInfoDef", "TensorInfo",
     "SignatureDef", "AssetFileDef", "SavedModel", "AnyProto",
+    # tf-keras's keras_metadata.pb in a Keras SavedModel directory
+    "SavedMetadata",
     # TF 1.x control-flow contexts (the cond_context / while_context collections)
     "ValuesDef", "ControlFlowContextDef", "CondContextDef", "WhileContextDef",
     # queue-based input
@@ -89,6 +92,7 @@ ReaderBaseState = reader_base_pb2.ReaderBaseState
 SignatureDef = meta_graph_pb2.SignatureDef
 AssetFileDef = meta_graph_pb2.AssetFileDef
 SavedModel = meta_graph_pb2.SavedModel
+SavedMetadata = keras_metadata_pb2.SavedMetadata
 AnyProto = well_known_pb2.Any
 
 ValuesDef = control_flow_pb2.ValuesDef

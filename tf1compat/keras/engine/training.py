@@ -230,7 +230,7 @@ class Model(TrainingV1, Layer):
              save_format: Optional[str] = None, signatures: Any = None, options: Any = None,
              save_traces: bool = True) -> None:
         """Saves config, weights and optimizer state in an HDF5 file (TF1 Keras's
-        format)."""
+        default format), or with `save_format="tf"` as a SavedModel directory."""
         from tf1compat.keras.saving.save import save_model
         save_model(self, filepath, overwrite, include_optimizer, save_format, signatures,
                    options, save_traces)
@@ -311,6 +311,12 @@ class Model(TrainingV1, Layer):
         from tf1compat.keras.layers.serialization import deserialize
         inputs, outputs, _ = reconstruct_from_config(config, deserialize, custom_objects)
         return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+
+    def reset_states(self) -> None:
+        """Resets the recorded states of every stateful layer (recurrent layers)."""
+        for layer in self.layers:
+            if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+                layer.reset_states()
 
     @property
     def state_updates(self) -> List[Any]:

@@ -7,8 +7,8 @@ cell's kernel is [*kernel_size, in, 4 * filters] and recurrent kernel [*kernel_s
 padding, and the input ones with the layer's strides, padding and dilation. The initial state
 is the convolution of the time-summed zeroed input with a zero kernel (so it has the output's
 spatial shape). As tf-keras, the layer runs the cell's `call` directly (no cell name scope)
-and `unroll=True` or a list of cells is a TypeError. `stateful=True` is not supported
-(NotImplementedError, as for the other recurrent layers).
+and `unroll=True` or a list of cells is a TypeError. `stateful=True` is not supported here
+(NotImplementedError; the other recurrent layers support it).
 """
 
 from __future__ import annotations
@@ -172,6 +172,9 @@ class _ConvLSTM(RNN):
         if kwargs.pop("unroll", False):
             raise TypeError("Unrolling is not possible with convolutional RNNs. Received: "
                             "unroll=True")
+        if stateful:
+            raise NotImplementedError("tf.keras.layers.ConvLSTM*D with stateful=True is not "
+                                      "supported by tf1compat")
         cell = ConvLSTMCell(
             rank=self._RANK, filters=filters, kernel_size=kernel_size, strides=strides,
             padding=padding, data_format=data_format, dilation_rate=dilation_rate,

@@ -21,6 +21,8 @@ from tf1compat.feature_column.embedding import SharedEmbeddingColumn
 from tf1compat.framework.graph import name_scope
 from tf1compat.keras import backend
 from tf1compat.keras.engine.base_layer import Layer, _is_split_variable
+from tf1compat.keras.layers.feature_column_config import (deserialize_feature_column,
+                                                          serialize_feature_column)
 from tf1compat.ops.array_ops import concat, reshape, shape
 from tf1compat.variables.variable_scope import AUTO_REUSE, variable_scope
 
@@ -101,7 +103,23 @@ class DenseFeatures(Layer):
         return (input_shape[0], total)
 
     def get_config(self) -> dict:
-        raise NotImplementedError(
-            "DenseFeatures.get_config: tf1compat cannot serialize feature columns (saving a "
-            "model with DenseFeatures to HDF5/JSON); save its weights instead "
-            "(model.save_weights)")
+        """tf-keras's config: the base layer's, the columns (feature_column_config.py)
+        and the partitioner (only None can be written)."""
+        if self._partitioner is not None:
+            raise NotImplementedError("DenseFeatures.get_config with a partitioner is not "
+                                      "supported by tf1compat")
+        config = {"feature_columns": [serialize_feature_column(column)
+                                      for column in self._feature_columns],
+                  "partitioner": None}
+        return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: Optional[Dict[str, Any]] = None
+                    ) -> "DenseFeatures":
+        config = dict(config)
+        config["feature_columns"] = [deserialize_feature_column(c, custom_objects)
+                                     for c in config["feature_columns"]]
+        if config.get("partitioner") is not None:
+            raise NotImplementedError("DenseFeatures.from_config with a partitioner is not "
+                                      "supported by tf1compat")
+        return cls(**config)

@@ -7,8 +7,13 @@ Naming follows TF: the layer's weights are `lstm/lstm_cell/kernel:0`,
 and the final states the loop's exits (`[h, c]` for the LSTM). TF1's defaults apply
 (`recurrent_activation='hard_sigmoid'`, GRU `reset_after=False`).
 
-Not supported (NotImplementedError naming the feature): `stateful=True`, ragged inputs,
-and the CuDNN layers (Bidirectional and TimeDistributed are in wrappers.py, the ConvLSTMs in
+`stateful=True` keeps the final states in variables (`<layer>/Variable:0`, sized by the
+static batch size of `batch_input_shape`/`batch_size`/`Input(batch_shape=...)`): each call
+starts from them and assigns the new states back through `add_update`, so they carry
+across batches and across fit/predict calls until `reset_states()`.
+
+Not supported (NotImplementedError naming the feature): ragged inputs, and the CuDNN
+layers (Bidirectional and TimeDistributed are in wrappers.py, the ConvLSTMs in
 conv_recurrent.py).
 """
 
@@ -16,6 +21,8 @@ from __future__ import annotations
 
 import collections.abc
 from typing import Any, List
+
+import numpy as np
 
 from tf1compat.util import nest
 from tf1compat.framework.tensor_shape import TensorShape
@@ -56,6 +63,22 @@ def _standardize_args(inputs: Any, initial_state: Any, constants: Any,
     return inputs, to_list_or_none(initial_state), to_list_or_none(constants)
 
 
+_UNKNOWN_BATCH_MESSAGE = (
+    "If a RNN is stateful, it needs to know its batch size. Specify the batch size of your "
+    "input tensors: \n- If using a Sequential model, specify the batch size by passing a "
+    "`batch_input_shape` argument to your first layer.\n- If using the functional API, "
+    "specify the batch size by passing a `batch_shape` argument to your Input layer.")
+
+
+def _initial_value(value: Any) -> Any:
+    """A numpy initial value for a state variable (a constant tensor is evaluated)."""
+    from tf1compat.framework.constant_value import constant_value
+    if isinstance(value, np.ndarray):
+        return value
+    static = constant_value(value)
+    return static if static is not None else backend.get_value(value)
+
+
 def _int_shape(x: Any) -> Any:
     return tuple(x.shape.as_list()) if x.shape.rank is not None else None
 
@@ -76,9 +99,6 @@ class RNN(Layer):
             raise ValueError("The RNN cell should have a `state_size` attribute (tuple of "
                              "integers, one integer per RNN state). Received: "
                              f"cell={cell}")
-        if stateful:
-            raise NotImplementedError("Keras recurrent layers with stateful=True are not "
-                                      "supported by tf1compat")
         self.zero_output_for_mask = kwargs.pop("zero_output_for_mask", False)
         if "input_shape" not in kwargs and ("input_dim" in kwargs or
                                             "input_length" in kwargs):
@@ -111,7 +131,56 @@ class RNN(Layer):
         self._tf1compat_states = states
 
     def reset_states(self, states: Any = None) -> None:
-        raise AttributeError("Layer must be stateful.")
+        """Zeroes the recorded states of a stateful layer, or sets them to `states`
+        (numpy arrays, one per state); creates the state variables on first use."""
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        batch_size = self._static_batch_size()
+        if not batch_size:
+            raise ValueError(_UNKNOWN_BATCH_MESSAGE)
+        flat_sizes = nest.flatten(self.cell.state_size)
+        if nest.flatten(self.states)[0] is None:
+            dtype = self.dtype or backend.floatx()
+            fn = getattr(self.cell, "get_initial_state", None)
+            if fn:
+                values = nest.flatten(fn(inputs=None, batch_size=batch_size, dtype=dtype))
+            else:
+                values = nest.flatten(zero_filled_state(batch_size, self.cell.state_size,
+                                                        dtype))
+            # The variables start as the initial states' values (zeros for the built-in
+            # cells), read once here as Keras does through `backend.variable`.
+            variables = [backend.variable(_initial_value(v), dtype=dtype) for v in values]
+            states = nest.pack_sequence_as(self.cell.state_size, variables)
+            self.states = states if nest.is_nested(states) else [states]
+            return
+        flat_states = nest.flatten(self.states)
+        if states is None:
+            backend.batch_set_value([
+                (state, np.zeros([batch_size] + TensorShape(size).as_list()))
+                for state, size in zip(flat_states, flat_sizes)])
+            return
+        flat_values = nest.flatten(states)
+        if len(flat_values) != len(flat_states):
+            raise ValueError(f"Layer {self.name} expects {len(flat_states)} states, but it "
+                             f"received {len(flat_values)} state values. States received: "
+                             f"{states}")
+        pairs = []
+        for i, (value, state) in enumerate(zip(flat_values, flat_states)):
+            if tuple(np.shape(value)) != tuple(state.shape.as_list()):
+                raise ValueError(f"State {i} is incompatible with layer {self.name}: "
+                                 f"expected shape={(batch_size, state)} but found "
+                                 f"shape={np.shape(value)}")
+            pairs.append((state, value))
+        backend.batch_set_value(pairs)
+
+    def _static_batch_size(self) -> Any:
+        """The batch dimension of the input spec (None before build or when unknown)."""
+        if self.input_spec is None:
+            return None
+        spec_shape = nest.flatten(self.input_spec[0])[0].shape
+        if spec_shape is None:
+            return None
+        return spec_shape[1] if self.time_major else spec_shape[0]
 
     # -- shapes -----------------------------------------------------------------------
     def compute_output_shape(self, input_shape: Any) -> Any:
@@ -156,7 +225,8 @@ class RNN(Layer):
         def input_spec_for(shape: Any) -> InputSpec:
             dims = TensorShape(shape).as_list()
             batch_index, time_index = (1, 0) if self.time_major else (0, 1)
-            dims[batch_index] = None
+            if not self.stateful:
+                dims[batch_index] = None
             dims[time_index] = None
             return InputSpec(shape=tuple(dims))
 
@@ -188,6 +258,8 @@ class RNN(Layer):
             self.state_spec = [InputSpec(shape=[None] + TensorShape(dim).as_list())
                                for dim in nest.flatten(state_size)]
         self._validate_state_spec(state_size, self.state_spec)
+        if self.stateful:
+            self.reset_states()
         self.built = True
 
     @staticmethod
@@ -274,13 +346,41 @@ class RNN(Layer):
             if len(initial_state) == 0:
                 initial_state = None
             inputs = inputs[0]
-        if initial_state is None:
+        if self.stateful:
+            initial_state = self._stateful_initial_state(initial_state)
+        elif initial_state is None:
             initial_state = self.get_initial_state(inputs)
         if len(initial_state) != len(self.states):
             raise ValueError(f"Layer has {len(self.states)} states but was passed "
                              f"{len(initial_state)} initial states. Received: "
                              f"initial_state={initial_state}")
         return inputs, initial_state, constants
+
+    def _stateful_initial_state(self, initial_state: Any) -> Any:
+        """The recorded states, or a given `initial_state` while they are all zeros."""
+        from tf1compat.ops.cond import cond
+        from tf1compat.ops.math_ops import add_n, cast
+        from tf1compat.ops.reduction_ops import count_nonzero
+        recorded = self.states
+        if initial_state is not None:
+            non_zero = add_n([count_nonzero(s) for s in nest.flatten(recorded)])
+            initial_state = cond(non_zero > 0, lambda: recorded, lambda: initial_state,
+                                 strict=True)
+        else:
+            initial_state = recorded
+        dtype = self.dtype or self.cell.dtype or backend.floatx()
+        return nest.map_structure(lambda v: cast(v, dtype), initial_state)
+
+    def _record_states(self, states: Any) -> None:
+        """Assigns the final states to the state variables: at once under eager
+        execution, else as updates the train/test/predict functions run."""
+        from tf1compat.framework.context import executing_eagerly
+        from tf1compat.ops.math_ops import cast
+        from tf1compat.ops.state_ops import assign
+        updates = [assign(recorded, cast(new, recorded.dtype))
+                   for recorded, new in zip(nest.flatten(self.states), nest.flatten(states))]
+        if not executing_eagerly():
+            self.add_update(updates)
 
     def _reset_dropout_masks(self) -> None:
         cells = self.cell.cells if isinstance(self.cell, StackedRNNCells) else [self.cell]
@@ -341,6 +441,8 @@ class RNN(Layer):
             mask=mask, unroll=self.unroll, input_length=timesteps, time_major=self.time_major,
             zero_output_for_mask=self.zero_output_for_mask,
             return_all_outputs=self.return_sequences)
+        if self.stateful:
+            self._record_states(states)
         output = outputs if self.return_sequences else last_output
         if self.return_state:
             states = list(states) if isinstance(states, (list, tuple)) else [states]

@@ -188,7 +188,20 @@ class Bidirectional(Wrapper):
         return output_mask
 
     def reset_states(self, states: Any = None) -> None:
-        raise AttributeError("Layer must be stateful.")
+        """Resets (or sets: the first half of `states` forward, the rest backward) the
+        states of both stateful directions."""
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        if states is None:
+            self.forward_layer.reset_states()
+            self.backward_layer.reset_states()
+            return
+        if not isinstance(states, (list, tuple)):
+            raise ValueError("Unrecognized value for `states`. Expected `states` to be list "
+                             f"or tuple. Received: {states}")
+        half = len(states) // 2
+        self.forward_layer.reset_states(states[:half])
+        self.backward_layer.reset_states(states[half:])
 
     def get_config(self) -> dict:
         config = {"merge_mode": self.merge_mode}

@@ -11,6 +11,7 @@ from tf1compat.keras.utils.io_utils import (disable_interactive_logging,
                                             enable_interactive_logging,
                                             is_interactive_logging_enabled)
 from tf1compat.keras.utils.layer_utils import get_source_inputs
+from tf1compat.keras.utils.vis_utils import model_to_dot, plot_model
 from tf1compat.keras.utils.np_utils import normalize, to_categorical, to_ordinal
 from tf1compat.keras.utils.serialization import (CustomObjectScope, custom_object_scope,
                                                  deserialize_keras_object,
@@ -33,12 +34,3 @@ def get_file(fname: str, origin: str, *args: Any, **kwargs: Any) -> str:
                               "tf1compat runs offline; put the file in place and open it "
                               "directly")
 
-
-def plot_model(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("tf.keras.utils.plot_model needs pydot and graphviz, which "
-                              "tf1compat does not use; print model.summary() instead")
-
-
-def model_to_dot(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("tf.keras.utils.model_to_dot needs pydot and graphviz, which "
-                              "tf1compat does not use; print model.summary() instead")

@@ -1,0 +1,167 @@
+"""Keras SavedModel directories (`model.save(dir, save_format="tf")`, `load_model(dir)`)
+against what real TF did with them (tests/fixtures/keras/saved_models.json, recorded by
+scripts/record_keras_saved_models.py): a directory tf-keras 2.21 wrote loads here and
+predicts as tf-keras did, and real TF's TF1 loader ran tf1compat's directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "tests", "fixtures", "keras")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import record_keras_saved_models as script  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    with open(os.path.join(FIXTURES, "saved_models.json")) as f:
+        return json.load(f)
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    tf.keras.backend.clear_session()
+    yield
+    tf.keras.backend.clear_session()
+
+
+def test_a_directory_tf_keras_wrote_loads_and_trains(record):
+    model = tf.keras.models.load_model(os.path.join(FIXTURES, "saved_model_tf"))
+    assert [layer.name for layer in model.layers] == ["hidden", "drop", "probs"]
+    np.testing.assert_allclose(model.predict(script.INPUT), record["tf_written.predict"],
+                               rtol=1e-5, atol=1e-6)
+    assert model.metrics_names == ["loss", "acc"]
+    x = np.random.RandomState(0).randn(8, 4).astype(np.float32)
+    history = model.fit(x, np.arange(8) % 3, batch_size=4, verbose=0)
+    assert np.isfinite(history.history["loss"][0])
+
+
+def test_real_tf_ran_the_directory_tf1compat_wrote(record, tmp_path):
+    # What real TF's tf.saved_model.loader.load computed from tf1compat's directory is
+    # what tf1compat's model predicted ...
+    np.testing.assert_allclose(record["tf1compat_written.tf_loader"]["probs"],
+                               record["tf1compat_written.predict"], rtol=1e-5, atol=1e-6)
+    assert record["tf1compat_written.signature"] == {
+        "inputs": ["hidden_input"], "outputs": ["probs"],
+        "method_name": "tensorflow/serving/predict"}
+    assert record["tf1compat_written.tags"] == ["serve"]
+    # ... and tf1compat still writes that directory: same predictions, same signature.
+    model = script.build_and_train(tf)
+    np.testing.assert_allclose(model.predict(script.INPUT), record["tf1compat_written.predict"],
+                               rtol=1e-5, atol=1e-6)
+    path = str(tmp_path / "model")
+    model.save(path, save_format="tf")
+    with tf.Graph().as_default(), tf.Session() as sess:
+        meta = tf.saved_model.loader.load(sess, ["serve"], path)
+        sig = meta.signature_def["serving_default"]
+        assert (sorted(sig.inputs), sorted(sig.outputs)) == (["hidden_input"], ["probs"])
+        out = sess.run(sig.outputs["probs"].name, {sig.inputs["hidden_input"].name: script.INPUT})
+    np.testing.assert_allclose(out, record["tf1compat_written.tf_loader"]["probs"], rtol=1e-5,
+                               atol=1e-6)
+    ours = tf.keras.models.load_model(os.path.join(FIXTURES, "saved_model_tf1compat"))
+    np.testing.assert_allclose(ours.predict(script.INPUT), record["tf1compat_written.predict"],
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_real_tf_ran_a_dense_features_directory_tf1compat_wrote(record):
+    """Vocabulary lookup tables are initialized by the loader (the SavedModel's main op)."""
+    np.testing.assert_allclose(record["tf1compat_written_features.tf_loader"]["dense_1"],
+                               record["tf1compat_written_features.predict"], rtol=1e-5,
+                               atol=1e-6)
+    assert record["tf1compat_written_features.signature"]["inputs"] == ["age", "thal"]
+    model, features, _ = script.build_features_model(tf)
+    np.testing.assert_allclose(model.predict(features),
+                               record["tf1compat_written_features.predict"], rtol=1e-5,
+                               atol=1e-6)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        meta = tf.saved_model.loader.load(
+            sess, ["serve"], os.path.join(FIXTURES, "saved_model_tf1compat_features"))
+        sig = meta.signature_def["serving_default"]
+        out = sess.run(sig.outputs["dense_1"].name,
+                       {sig.inputs[k].name: features[k] for k in sig.inputs})
+    np.testing.assert_allclose(out, record["tf1compat_written_features.tf_loader"]["dense_1"],
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_recurrent_model_round_trip_and_tf1_loader(tmp_path):
+    inp = tf.keras.Input((5, 3), name="seq")
+    h = tf.keras.layers.LSTM(4, return_sequences=True)(inp)
+    out = tf.keras.layers.Dense(1, name="y")(tf.keras.layers.GRU(2)(h))
+    model = tf.keras.Model(inp, out)
+    model.compile("rmsprop", "mse")
+    x = np.random.RandomState(1).rand(4, 5, 3).astype(np.float32)
+    path = str(tmp_path / "rnn")
+    model.save(path, save_format="tf")
+    expected = model.predict(x)
+    np.testing.assert_allclose(tf.keras.models.load_model(path).predict(x), expected,
+                               rtol=1e-6)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        meta = tf.saved_model.loader.load(sess, ["serve"], path)
+        sig = meta.signature_def["serving_default"]
+        got = sess.run(sig.outputs["y"].name, {sig.inputs["seq"].name: x})
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_overwrite_replaces_the_directory_and_a_failed_save_leaves_it(tmp_path):
+    path = tmp_path / "model"
+    path.mkdir()
+    (path / "stale.txt").write_text("old")
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.save(str(path), save_format="tf")
+    assert sorted(os.listdir(path)) == ["keras_metadata.pb", "saved_model.pb", "variables"]
+
+    class Sub(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+    sub = Sub()
+    sub(tf.keras.Input((3,)))
+    with pytest.raises(NotImplementedError, match="subclassed"):
+        sub.save(str(path), save_format="tf")
+    assert sorted(os.listdir(tmp_path)) == ["model"]
+    assert sorted(os.listdir(path)) == ["keras_metadata.pb", "saved_model.pb", "variables"]
+
+
+def test_a_plain_saved_model_is_not_a_keras_model(tmp_path):
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    y = tf.layers.dense(x, 1)
+    path = str(tmp_path / "plain")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        tf.saved_model.simple_save(sess, path, {"x": x}, {"y": y})
+    with pytest.raises(NotImplementedError, match="keras_metadata.pb"):
+        tf.keras.models.load_model(path)
+
+
+def test_eager_round_trip(tmp_path):
+    path = str(tmp_path / "eager")
+    script_code = f"""
+import numpy as np, tf1compat as tf
+tf.enable_eager_execution()
+m = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(4,), name="a"),
+                         tf.keras.layers.Dense(2, name="b")])
+m.compile("adam", "mse")
+m.fit(np.ones((4, 4)), np.ones((4, 2)), verbose=0)
+m.save({path!r}, save_format="tf")
+loaded = tf.keras.models.load_model({path!r})
+assert np.allclose(loaded.predict(np.ones((2, 4))), m.predict(np.ones((2, 4))))
+loaded.fit(np.ones((4, 4)), np.ones((4, 2)), verbose=0)
+print("ok")
+"""
+    import subprocess
+    proc = subprocess.run([sys.executable, "-c", script_code], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().endswith("ok")

@@ -1,0 +1,271 @@
+"""Keras models as SavedModel directories: `model.save(dir, save_format="tf")` and
+`tf.keras.models.load_model(dir)`.
+
+The directory is a TF1 SavedModel that `tf.saved_model.loader.load` (tf1compat's or real
+TF's) opens: `saved_model.pb` holds one meta graph tagged "serve" with a Predict signature
+"serving_default" (inputs keyed by the Input layers' names, outputs by the output layers'
+names, as tf-keras keys them), and `variables/` the weights in TF's checkpoint layout. The
+graph is a clean inference graph: the model is rebuilt from its config in a graph of its
+own, with the current weights, so no training ops are written; with a compiled Keras
+optimizer the model is compiled there too and the optimizer's state saved with it.
+`keras_metadata.pb` is tf-keras's `SavedMetadata` message; its root node carries the JSON
+tf-keras writes there (`class_name`, `config`, `keras_version`, `backend`, `model_config`,
+`training_config`), which is what `load_model` rebuilds the model from. As with tf-keras,
+a reloaded model is compiled with a fresh optimizer (the saved optimizer state stays in
+`variables/` but is not restored).
+
+`load_model` reads directories tf-keras 2.x wrote too: the same root-node JSON, and the
+weights through the checkpoint's object graph (each variable's `full_name` gives its
+`layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE` key). tf-keras's own loader is
+not reproduced: a model without a config (subclassed) cannot be saved or loaded here, and
+a SavedModel without `keras_metadata.pb` is not a Keras model (NotImplementedError).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from typing import Any, Dict, List, Optional
+
+from tf1compat.keras.saving.model_config import (compile_args_from_training_config,
+                                                 json_default, model_from_config,
+                                                 model_metadata)
+from tf1compat.util import tf_logging as logging
+
+__all__ = ["save_model_to_saved_model", "load_model_from_saved_model", "is_keras_saved_model"]
+
+METADATA_FILENAME = "keras_metadata.pb"
+_VARIABLES = os.path.join("variables", "variables")
+
+
+def is_keras_saved_model(path: str) -> bool:
+    """Whether `path` is a SavedModel directory (with or without Keras metadata)."""
+    return os.path.isdir(path) and os.path.exists(os.path.join(path, "saved_model.pb"))
+
+
+def _root_metadata(model: Any, metadata: Dict[str, Any]) -> Dict[str, Any]:
+    """The root node's JSON, in tf-keras's key order (class name and config first)."""
+    model_config = metadata["model_config"]
+    root: Dict[str, Any] = {
+        "name": model.name, "trainable": model.trainable, "expects_training_arg": True,
+        "dtype": None, "batch_input_shape": None, "must_restore_from_config": False,
+        "preserve_input_structure_in_config": False, "autocast": False,
+        "class_name": model_config["class_name"], "config": model_config["config"],
+        "is_graph_network": True}
+    root.update(metadata)
+    return root
+
+
+def _write_metadata(export_dir: str, root: Dict[str, Any]) -> None:
+    from tf1compat.serialization.messages import SavedMetadata
+    message = SavedMetadata()
+    node = message.nodes.add(node_id=0, node_path="root", identifier=_identifier(root),
+                             metadata=json.dumps(root, default=json_default))
+    node.version.producer = 2
+    node.version.min_consumer = 1
+    with open(os.path.join(export_dir, METADATA_FILENAME), "wb") as f:
+        f.write(message.SerializeToString(deterministic=True))
+
+
+def _identifier(root: Dict[str, Any]) -> str:
+    return {"Sequential": "_tf_keras_sequential"}.get(root["class_name"], "_tf_keras_network")
+
+
+def save_model_to_saved_model(model: Any, filepath: str, overwrite: bool = True,
+                              include_optimizer: bool = True) -> None:
+    """Writes `model` as a SavedModel directory at `filepath` (replaced whole: the new
+    directory is written beside it and moved into place)."""
+    from tf1compat.keras.engine.sequential import Sequential
+    if not model._is_graph_network and not isinstance(model, Sequential):
+        raise NotImplementedError(
+            "Saving a subclassed Keras model as a SavedModel (save_format='tf') is not "
+            "supported by tf1compat (it rebuilds the model from its config); save a "
+            "Functional or Sequential model, or use save_weights")
+    if not model.built:
+        raise ValueError("Model cannot be saved because the input shapes have not been set. "
+                         "Usually, input shapes are automatically determined from calling "
+                         "`.fit()` or `.predict()`. To manually set the shapes, call "
+                         "`model.build(input_shape)`.")
+    if os.path.exists(filepath) and not overwrite:
+        from tf1compat.keras.utils.io_utils import ask_to_proceed_with_overwrite
+        if not ask_to_proceed_with_overwrite(filepath):
+            return
+    metadata = model_metadata(model, include_optimizer)
+    weights = model.get_weights()
+    optimizer_weights = _optimizer_values(model) if "training_config" in metadata else None
+    parent = os.path.dirname(os.path.abspath(filepath))
+    os.makedirs(parent, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=".tmp_saved_model_", dir=parent)
+    try:
+        export_dir = os.path.join(staging, "model")
+        _export(metadata, weights, optimizer_weights, export_dir)
+        _write_metadata(export_dir, _root_metadata(model, metadata))
+        if os.path.isdir(filepath):
+            shutil.rmtree(filepath)
+        elif os.path.exists(filepath):
+            os.remove(filepath)
+        os.replace(export_dir, filepath)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _optimizer_values(model: Any) -> Optional[List[Any]]:
+    """The optimizer's state as numpy arrays (None before it has any)."""
+    optimizer = getattr(model, "optimizer", None)
+    weights = getattr(optimizer, "weights", None)
+    if not weights:
+        return None
+    return optimizer.get_weights()
+
+
+def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any,
+            export_dir: str) -> None:
+    """Rebuilds the model in a graph of its own and writes that graph and its variables."""
+    from tf1compat.framework.graph import Graph
+    from tf1compat.keras import backend
+    from tf1compat.ops.control_flow_ops import group
+    from tf1compat.training.saved_model import signature_constants, tag_constants
+    from tf1compat.variables.collections import (local_variables_initializer,
+                                                 tables_initializer)
+    from tf1compat.training.saved_model.builder import SavedModelBuilder
+    from tf1compat.training.saved_model.signature_def_utils import predict_signature_def
+    from tf1compat.eager.context import graph_mode
+    graph = Graph()
+    # (under eager execution too: the model is rebuilt symbolically in its own graph)
+    with graph.as_default(), graph_mode():
+        clone = model_from_config(metadata["model_config"])
+        clone.set_weights(weights)
+        if optimizer_weights is not None:
+            clone.compile(**compile_args_from_training_config(metadata["training_config"]))
+            _set_optimizer_weights(clone, optimizer_weights)
+        session = backend.get_session()
+        signature = predict_signature_def(
+            inputs=dict(zip(clone.input_names, clone.inputs)),
+            outputs=dict(zip(clone.output_names, clone.outputs)))
+        # Lookup tables (vocabulary feature columns) are initialized when the SavedModel
+        # is loaded, as TF's exports do.
+        init_op = group(tables_initializer(), local_variables_initializer())
+        builder = SavedModelBuilder(export_dir)
+        builder.add_meta_graph_and_variables(
+            session, tags=[tag_constants.SERVING], clear_devices=True, main_op=init_op,
+            signature_def_map={signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY:
+                               signature})
+        builder.save()
+        session.close()
+
+
+def _set_optimizer_weights(model: Any, values: List[Any]) -> None:
+    optimizer = model.optimizer
+    try:
+        optimizer._create_all_weights(model.trainable_variables)
+        optimizer.set_weights(values)
+    except (NotImplementedError, AttributeError, ValueError):
+        logging.warning("The optimizer's state could not be recreated, so the SavedModel "
+                        "holds a freshly initialized optimizer.")
+
+
+# -- loading -------------------------------------------------------------------------------
+def _read_root_metadata(filepath: str) -> Dict[str, Any]:
+    from tf1compat.serialization.messages import SavedMetadata
+    path = os.path.join(filepath, METADATA_FILENAME)
+    if not os.path.exists(path):
+        raise NotImplementedError(
+            f"The SavedModel at {filepath} has no {METADATA_FILENAME}: loading a SavedModel "
+            "that Keras did not write as a Keras model is not supported by tf1compat; load "
+            "it with tf.saved_model.loader.load")
+    message = SavedMetadata()
+    with open(path, "rb") as f:
+        message.ParseFromString(f.read())
+    for node in message.nodes:
+        if node.node_path == "root":
+            return json.loads(node.metadata, object_hook=_decode_helper)
+    raise ValueError(f"{path} has no root node")
+
+
+def _decode_helper(obj: Dict[str, Any]) -> Any:
+    """tf-keras's JSON encoding of tuples and shapes in SavedModel metadata
+    (`{"class_name": "__tuple__", "items": [...]}`) back to Python values."""
+    if obj.get("class_name") in ("__tuple__", "TensorShape") and "items" in obj:
+        return tuple(obj["items"])
+    return obj
+
+
+def _checkpoint_keys(reader: Any) -> Dict[str, str]:
+    """Variable name -> checkpoint key: the object graph's `full_name`s when the
+    checkpoint is object-based (tf-keras), else the keys themselves (name-based)."""
+    from tf1compat.serialization.protos import checkpoint_pb2
+    keys = reader.get_variable_to_shape_map()
+    if "_CHECKPOINTABLE_OBJECT_GRAPH" not in keys:
+        return {key: key for key in keys}
+    graph = checkpoint_pb2.TrackableObjectGraph()
+    graph.ParseFromString(reader.get_tensor("_CHECKPOINTABLE_OBJECT_GRAPH"))
+    return {attr.full_name: attr.checkpoint_key for node in graph.nodes
+            for attr in node.attributes if attr.full_name}
+
+
+def _saved_name(layer: Any, weight: Any) -> str:
+    """The name `weight` had when saved: the rebuilt layer's name then the weight's own
+    path (a rebuilt graph may have uniquified the layer's scope)."""
+    name = weight.name.split(":")[0]
+    return layer.name + "/" + name.split("/", 1)[1] if "/" in name else name
+
+
+def _scoping_layers(model: Any) -> List[Any]:
+    """The layers whose name scopes hold weights: the model's layers, those of nested
+    models in place of the models."""
+    out = []
+    for layer in model.layers:
+        out += _scoping_layers(layer) if hasattr(layer, "layers") else [layer]
+    return out
+
+
+def _restore(model: Any, reader: Any, names: Dict[str, str], filepath: str) -> None:
+    """Loads the model's weights."""
+    from tf1compat.keras import backend
+    pairs = []
+    missing = []
+    for layer in _scoping_layers(model):
+        for weight in layer.weights:
+            saved = _saved_name(layer, weight)
+            if saved not in names:
+                saved = weight.name.split(":")[0]
+            if saved not in names:
+                missing.append(weight.name)
+                continue
+            pairs.append((weight, reader.get_tensor(names[saved])))
+    if missing:
+        raise ValueError(f"The SavedModel at {filepath} has no values for the weights "
+                         f"{missing}")
+    backend.batch_set_value(pairs)
+
+
+def load_model_from_saved_model(filepath: str, custom_objects: Optional[Dict[str, Any]] = None,
+                                compile: bool = True) -> Any:
+    """The Keras model a SavedModel directory holds (config, weights, compiled with the
+    saved training config and optimizer state when `compile`)."""
+    from tf1compat.keras.utils.serialization import get_custom_objects
+    from tf1compat.training.saving.checkpoint_utils import load_checkpoint
+    custom_objects = {**(custom_objects or {}), **get_custom_objects()}
+    root = _read_root_metadata(filepath)
+    config = root.get("model_config")
+    if config is None and root.get("config") is not None:
+        config = {"class_name": root["class_name"], "config": root["config"]}
+    if config is None:
+        raise NotImplementedError(
+            f"The Keras SavedModel at {filepath} has no model config (a subclassed model): "
+            "tf1compat rebuilds Keras models from their config only")
+    model = model_from_config(config, custom_objects=custom_objects)
+    reader = load_checkpoint(os.path.join(filepath, _VARIABLES))
+    names = _checkpoint_keys(reader)
+    _restore(model, reader, names, filepath)
+    training_config = root.get("training_config")
+    if compile and training_config is not None:
+        # As tf-keras's loader: the optimizer's saved state is not restored (it starts
+        # fresh; its values stay readable with tf.train.load_checkpoint).
+        model.compile(**compile_args_from_training_config(training_config, custom_objects))
+    elif compile:
+        logging.warning("No training configuration found in save file, so the model was "
+                        "*not* compiled. Compile it manually.")
+    return model
