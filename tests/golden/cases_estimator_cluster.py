@@ -116,3 +116,36 @@ def case_tasks_that_cannot_train(tf):
                         est, tf.estimator.TrainSpec(inp, max_steps=2),
                         tf.estimator.EvalSpec(inp)), message=True)
     return out
+
+
+def case_evaluator_task(tf):
+    """The evaluator task needs no server: it evaluates the newest checkpoint, exports, and
+    stops once a checkpoint reached TrainSpec.max_steps."""
+    x = {"x": np.arange(12, dtype=np.float32).reshape(4, 3) / 12.}
+    y = np.ones([4, 1], np.float32)
+    calls = []
+
+    class Recorder(tf.estimator.Exporter):
+        name = "recorder"
+
+        def export(self, estimator, export_path, checkpoint_path, eval_result,
+                   is_the_final_export):
+            calls.append([os.path.basename(checkpoint_path), bool(is_the_final_export),
+                          {k: float(v) for k, v in sorted(eval_result.items())},
+                          os.path.relpath(export_path, estimator.model_dir)])
+            return "exported"
+
+    with model_dir() as d:
+        inp = tf.estimator.inputs.numpy_input_fn(x, y, batch_size=2, num_epochs=None,
+                                                 shuffle=False)
+        ev = tf.estimator.inputs.numpy_input_fn(x, y, batch_size=4, num_epochs=1,
+                                                shuffle=False)
+        tf.estimator.Estimator(_model_fn(tf), model_dir=d).train(inp, max_steps=3)
+        with _tf_config({"cluster": _CLUSTER, "task": {"type": "evaluator", "index": 0}}):
+            est = tf.estimator.Estimator(_model_fn(tf), model_dir=d)
+            result = tf.estimator.train_and_evaluate(
+                est, tf.estimator.TrainSpec(inp, max_steps=3),
+                tf.estimator.EvalSpec(ev, steps=None, exporters=[Recorder()],
+                                      start_delay_secs=0, throttle_secs=0))
+        return {"result": result, "calls": calls, "eval_dir": os.path.isdir(
+            os.path.join(d, "eval"))}
