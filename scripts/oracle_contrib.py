@@ -62,7 +62,7 @@ def build(tf):
                                  training=types.SimpleNamespace(HParams=HParams))
 
 
-def tf115_package(package: str, modules: list):
+def tf115_package(package: str, modules: list, stubs: dict = None):
     """TF 1.15's pure-Python contrib modules, executed under the oracle's TF.
 
     `package` is a dotted path under tensorflow_core (e.g.
@@ -70,7 +70,9 @@ def tf115_package(package: str, modules: list):
     dependency order. The sources come from the tensorflow(-cpu) 1.15 wheel, unpacked at
     $TF115_SRC (default /tmp/tf115src/tensorflow_core): `pip download --no-deps
     --python-version 3.7 --only-binary=:all: tensorflow-cpu==1.15.0` and unzip. Their
-    relative imports of modules not loaded here resolve to empty stand-ins.
+    relative imports of modules not loaded here resolve to empty stand-ins; `stubs` maps
+    other module names they import (e.g. "tensorflow.contrib.framework") to dicts of the
+    attributes to give those stand-ins.
     """
     import importlib.util
     import os
@@ -87,6 +89,14 @@ def tf115_package(package: str, modules: list):
     feeder.setup_processor_data_feeder = lambda x: x
     sys.modules[feeder.__name__] = feeder
     sys.modules[".".join(parts[:-1]) + ".learn_io"] = types.ModuleType("learn_io")
+    _restore_moved_tf_names()
+    for stub_name, attrs in (stubs or {}).items():
+        parent, _, leaf = stub_name.rpartition(".")
+        stub = sys.modules.setdefault(stub_name, types.ModuleType(stub_name))
+        vars(stub).update(attrs)
+        if parent:
+            holder = sys.modules.setdefault(parent, types.ModuleType(parent))
+            setattr(holder, leaf, stub)
     out = types.ModuleType(name)
     for module in modules:
         spec = importlib.util.spec_from_file_location(f"{name}.{module}",
@@ -98,3 +108,24 @@ def tf115_package(package: str, modules: list):
             if not key.startswith("_"):
                 setattr(out, key, value)
     return out
+
+
+def _restore_moved_tf_names() -> None:
+    """TF 2.x moved a few names TF 1.15's modules use from their old places
+    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices): put them
+    back for the oracle."""
+    from tensorflow.python.framework import ops
+    from tensorflow.python.ops import array_ops
+    if not hasattr(ops, "Tensor"):
+        from tensorflow.python.framework import tensor
+        ops.Tensor = tensor.Tensor
+    if not hasattr(ops, "IndexedSlices"):
+        from tensorflow.python.framework import indexed_slices
+        ops.IndexedSlices = indexed_slices.IndexedSlices
+    try:
+        from tensorflow.python.ops import array_ops_stack
+    except ImportError:
+        return
+    for fn in ("stack", "unstack", "parallel_stack"):
+        if not hasattr(array_ops, fn) and hasattr(array_ops_stack, fn):
+            setattr(array_ops, fn, getattr(array_ops_stack, fn))
