@@ -268,14 +268,20 @@ class Server:
 # -- worker sessions -------------------------------------------------------------------------------
 
 class _RemoteVariables:
-    """A worker session's exchange with the ps tasks around each run."""
+    """A worker session's exchange with the ps tasks around each run.
+
+    A run exchanges only the ps variables its plan touches, and keeps its own "before"
+    values: runs of one session may overlap (queue-runner threads enqueue while the
+    training run waits for its batch or for the other replicas), and a run must neither
+    pull over nor push back what a concurrent run changed.
+    """
 
     def __init__(self, session: Any, server: Server):
         self._session = session
         self._server = server
         self._by_task: Dict[str, List[str]] = {}
         self._graph_version = -1
-        self._before: Dict[str, torch.Tensor] = {}
+        self._by_plan: Dict[int, Tuple[Any, Dict[str, List[str]]]] = {}
 
     def _ps_variables(self) -> Dict[str, List[str]]:
         graph = self._session.graph
@@ -287,7 +293,24 @@ class _RemoteVariables:
                     if spec.job == "ps":
                         by_task.setdefault(task_name("ps", spec.task or 0), []).append(op.name)
             self._by_task, self._graph_version = by_task, graph.version
+            self._by_plan = {}
         return self._by_task
+
+    def _plan_variables(self, plan: Any) -> Dict[str, List[str]]:
+        """The ps variables `plan` reads or writes, by task (all of them for a dataflow
+        plan, whose loops run what they decide at run time)."""
+        by_task = self._ps_variables()
+        cached = self._by_plan.get(id(plan))
+        if cached is not None and cached[0] is plan:
+            return cached[1]
+        if plan.dataflow:
+            used = by_task
+        else:
+            touched = {step.op.name for step in plan.steps if step.op.type in _VARIABLE_OPS}
+            used = {task: [n for n in names if n in touched] for task, names in by_task.items()}
+            used = {task: names for task, names in used.items() if names}
+        self._by_plan[id(plan)] = (plan, used)
+        return used
 
     def _call(self, task: str, fn: Any, *args: Any) -> Any:
         try:
@@ -297,26 +320,31 @@ class _RemoteVariables:
                 None, None, f"The parameter server task /job:ps/task:{task.split('_')[1]} "
                             f"cannot be reached: {str(e).strip()}") from e
 
-    def before_run(self, state: Dict[str, Any]) -> None:
-        self._before = {}
-        for task, names in self._ps_variables().items():
+    def before_run(self, state: Dict[str, Any], plan: Any) -> Any:
+        """Pulls the run's ps variables into `state`; returns what `after_run` needs."""
+        used = self._plan_variables(plan)
+        before: Dict[str, torch.Tensor] = {}
+        for task, names in used.items():
             current = self._call(task, _pull, names)
             for name in names:
                 if name in current:
                     state[name] = current[name]
-                    self._before[name] = current[name].clone()
+                    before[name] = current[name].clone()
                 else:
                     state.pop(name, None)
+        return used, before
 
-    def after_run(self, state: Dict[str, Any]) -> None:
+    def after_run(self, state: Dict[str, Any], pulled: Any) -> None:
+        """Sends the ps tasks what the run changed (`pulled`: before_run's result)."""
+        used, before_values = pulled
         as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
-        for task, names in self._ps_variables().items():
+        for task, names in used.items():
             initial, changes, values = {}, {}, {}
             for name in names:
                 value = state.get(name)
                 if not isinstance(value, torch.Tensor):
                     continue
-                before = self._before.get(name)
+                before = before_values.get(name)
                 if before is None:
                     initial[name] = value.detach().cpu().clone()
                 elif not torch.equal(value, before):
@@ -331,9 +359,20 @@ class _RemoteVariables:
 
 def _session_for_target(session: Any, target: str) -> Optional[_RemoteVariables]:
     server = _ACTIVE["server"]
-    if server is None or not target.startswith("grpc://"):
+    if not target.startswith("grpc://"):
         return None
+    if server is None:
+        # TF would try to reach that server (and wait); running locally instead would
+        # silently train apart from the cluster. Not UnavailableError: MonitoredSession
+        # retries those forever.
+        raise errors.FailedPreconditionError(
+            None, None, f"Session target {target}: no tf.train.Server runs in this process. "
+                        "tf1compat serves grpc:// targets from the tf.train.Server of the "
+                        "session's own process: start tf.train.Server(cluster, job_name, "
+                        "task_index) first (tf.estimator.train_and_evaluate starts it for "
+                        "TF_CONFIG tasks).")
     return _RemoteVariables(session, server)
 
 
 hooks.SESSION_TARGETS["grpc"] = _session_for_target
+hooks.STD_SERVER["Server"] = Server

@@ -465,7 +465,7 @@ class BaseSession:
         store = state.begin_run(plan.state_marks)
         try:
             if self._remote_variables is not None:
-                self._remote_variables.before_run(state)
+                pulled = self._remote_variables.before_run(state, plan)
             if self._autocast is not None:
                 raw = self._run_autocast(plan, feed_values, store, elements)
             elif _USE_INTERPRETER:
@@ -473,7 +473,7 @@ class BaseSession:
             else:
                 raw = plan.fn(feed_values, store)
             if self._remote_variables is not None:
-                self._remote_variables.after_run(state)
+                self._remote_variables.after_run(state, pulled)
         except errors.OpError as e:
             raise self._closed_error(e) or _with_op(e, _failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
