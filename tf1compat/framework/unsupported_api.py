@@ -174,7 +174,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
-    # -- Keras names that exist but raise NotImplementedError -----------------------------
     "contrib.mixed_precision": _moved("tf.contrib.mixed_precision",
                                       "tf.train.experimental.MixedPrecisionLossScaleOptimizer "
                                       "with tf.train.experimental.DynamicLossScale / "
