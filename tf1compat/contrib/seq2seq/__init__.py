@@ -1,0 +1,14 @@
+"""`tf.contrib.seq2seq` (TF 1.15): `sequence_loss`, the helpers, BasicDecoder and
+`dynamic_decode`, the attention mechanisms and AttentionWrapper, and beam search."""
+
+# ruff: noqa: F401
+from tf1compat.contrib._missing import missing as _missing
+from tf1compat.contrib._sequence_losses import sequence_loss
+from tf1compat.contrib.seq2seq.basic_decoder import BasicDecoder, BasicDecoderOutput
+from tf1compat.contrib.seq2seq.decoder import Decoder, dynamic_decode
+from tf1compat.contrib.seq2seq.helper import (CustomHelper, GreedyEmbeddingHelper, Helper,
+                                              InferenceHelper, SampleEmbeddingHelper,
+                                              ScheduledEmbeddingTrainingHelper,
+                                              TrainingHelper)
+
+__getattr__ = _missing("tf.contrib.seq2seq")
