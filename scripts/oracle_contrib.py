@@ -98,3 +98,73 @@ def tf115_package(package: str, modules: list):
             if not key.startswith("_"):
                 setattr(out, key, value)
     return out
+
+
+def tf115_seq2seq(tf):
+    """TF 1.15's `tf.contrib.seq2seq` (decoder, helper, basic_decoder, attention_wrapper,
+    beam_search_decoder), executed under the oracle's TF (2.21, graph mode).
+
+    Their absolute `tensorflow.contrib.*` imports resolve to stand-ins: `gen_beam_search_ops`
+    calls TF's own `GatherTree` kernel (tf.raw_ops), contrib's `tensor_util.is_tensor` is
+    `tf.is_tensor`, `loader.load_op_library` does nothing. TF 2.21 moved
+    `control_flow_ops.cond` / `while_loop` out of that module, so they are put back (and `ops.Tensor`); `tf.layers` layers are
+    tf_keras legacy layers, so the modules' `layers_base.Layer` / `layers_core.Dense`
+    checks and constructors point at those.
+    """
+    import importlib.util
+    import os
+    import sys
+    import tf_keras
+    from tensorflow.python.framework import ops as framework_ops
+    from tensorflow.python.ops import control_flow_ops
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    directory = os.path.join(root, "contrib", "seq2seq", "python", "ops")
+    package = "tensorflow.contrib.seq2seq.python.ops"
+    if package + ".beam_search_decoder" in sys.modules:
+        return sys.modules[package + ".oracle"]
+
+    def stand_in(name: str) -> types.ModuleType:
+        module = sys.modules.setdefault(name, types.ModuleType(name))
+        module.__path__ = []
+        parent, _, leaf = name.rpartition(".")
+        if parent in sys.modules:
+            setattr(sys.modules[parent], leaf, module)
+        return module
+
+    for name in ("tensorflow.contrib", "tensorflow.contrib.seq2seq",
+                 "tensorflow.contrib.seq2seq.python", package, "tensorflow.contrib.seq2seq.ops",
+                 "tensorflow.contrib.util", "tensorflow.contrib.framework",
+                 "tensorflow.contrib.framework.python",
+                 "tensorflow.contrib.framework.python.framework"):
+        stand_in(name)
+    gen = stand_in("tensorflow.contrib.seq2seq.ops.gen_beam_search_ops")
+    gen.gather_tree = lambda step_ids, parent_ids, max_sequence_lengths, end_token, name=None: \
+        tf.raw_ops.GatherTree(step_ids=step_ids, parent_ids=parent_ids,
+                              max_sequence_lengths=max_sequence_lengths,
+                              end_token=end_token, name=name)
+    stand_in("tensorflow.contrib.framework.python.framework.tensor_util").is_tensor = \
+        tf.is_tensor
+    stand_in("tensorflow.contrib.util.loader").load_op_library = lambda path: None
+    for name in ("cond", "while_loop"):
+        if not hasattr(control_flow_ops, name):
+            setattr(control_flow_ops, name, getattr(tf, name))
+    if not hasattr(framework_ops, "Tensor"):
+        framework_ops.Tensor = tf.Tensor
+    out = types.ModuleType(package + ".oracle")
+    for module in ("decoder", "helper", "sampler", "basic_decoder", "attention_wrapper",
+                   "beam_search_ops", "beam_search_decoder", "loss"):
+        spec = importlib.util.spec_from_file_location(f"{package}.{module}",
+                                                      os.path.join(directory, module + ".py"))
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = loaded
+        setattr(sys.modules[package], module, loaded)
+        spec.loader.exec_module(loaded)
+        if hasattr(loaded, "layers_base"):
+            loaded.layers_base = types.SimpleNamespace(Layer=tf_keras.layers.Layer)
+        if hasattr(loaded, "layers_core"):
+            loaded.layers_core = types.SimpleNamespace(Dense=tf.layers.Dense)
+        for key, value in vars(loaded).items():
+            if not key.startswith("_"):
+                setattr(out, key, value)
+    sys.modules[out.__name__] = out
+    return out
