@@ -106,7 +106,7 @@ def tf115_seq2seq(tf):
 
     Their absolute `tensorflow.contrib.*` imports resolve to stand-ins: `gen_beam_search_ops`
     calls TF's own `GatherTree` kernel (tf.raw_ops), contrib's `tensor_util.is_tensor` is
-    `tf.is_tensor`, `loader.load_op_library` does nothing. TF 2.21 moved
+    `tf.is_tensor` (`with_same_shape` checks static shapes only), `loader.load_op_library` does nothing. TF 2.21 moved
     `control_flow_ops.cond` / `while_loop` out of that module, so they are put back (and `ops.Tensor`); `tf.layers` layers are
     tf_keras legacy layers, so the modules' `layers_base.Layer` / `layers_core.Dense`
     checks and constructors point at those.
@@ -142,8 +142,16 @@ def tf115_seq2seq(tf):
         tf.raw_ops.GatherTree(step_ids=step_ids, parent_ids=parent_ids,
                               max_sequence_lengths=max_sequence_lengths,
                               end_token=end_token, name=name)
-    stand_in("tensorflow.contrib.framework.python.framework.tensor_util").is_tensor = \
-        tf.is_tensor
+    contrib_tensor_util = stand_in("tensorflow.contrib.framework.python.framework.tensor_util")
+    contrib_tensor_util.is_tensor = tf.is_tensor
+
+    def with_same_shape(expected, tensor):
+        # contrib's with_same_shape for static shapes: merge, or ValueError when they clash
+        if not expected.shape.is_compatible_with(tensor.shape):
+            raise ValueError(f"Shapes {expected.shape} and {tensor.shape} are not compatible")
+        tensor.set_shape(expected.shape)
+        return tensor
+    contrib_tensor_util.with_same_shape = with_same_shape
     stand_in("tensorflow.contrib.util.loader").load_op_library = lambda path: None
     for name in ("cond", "while_loop"):
         if not hasattr(control_flow_ops, name):
