@@ -100,12 +100,60 @@ def tf115_package(package: str, modules: list):
     return out
 
 
+def _gather_tree_stand_in(tf):
+    """contrib's GatherTree kernel (tensorflow/contrib/seq2seq/kernels/beam_search_ops.cc)
+    restated in numpy under `tf.numpy_function`: every entry starts as end_token; each
+    (batch, beam) is backtracked from step min(max_time, max_sequence_lengths[batch]) - 1
+    through parent_ids; ids after a beam's first end_token become end_token. A parent id
+    outside [0, beam_width) raises InvalidArgumentError (numpy_function maps ValueError)."""
+    import numpy as np
+
+    def kernel(step_ids, parent_ids, max_sequence_lengths, end_token):
+        max_time, batch, beam_width = step_ids.shape
+        beams = np.full_like(step_ids, end_token)
+        for b in range(batch):
+            length = min(max_time, int(max_sequence_lengths[b]))
+            for beam in range(beam_width):
+                if length <= 0:
+                    continue
+                beams[length - 1, b, beam] = step_ids[length - 1, b, beam]
+                parent = parent_ids[length - 1, b, beam]
+                for level in range(length - 2, -1, -1):
+                    if parent < 0 or parent >= beam_width:
+                        raise ValueError(f"Saw invalid parent id {parent} at (batch, time, "
+                                         f"beam) == ({b}, {level}, {beam})")
+                    beams[level, b, beam] = step_ids[level, b, parent]
+                    parent = parent_ids[level, b, parent]
+                finished = False
+                for time in range(length):
+                    if finished:
+                        beams[time, b, beam] = end_token
+                    elif beams[time, b, beam] == end_token:
+                        finished = True
+        return beams
+
+    def gather_tree(step_ids, parent_ids, max_sequence_lengths, end_token, name=None):
+        step_ids = tf.convert_to_tensor(step_ids, tf.int32)
+        parent_ids = tf.convert_to_tensor(parent_ids, tf.int32)
+        for t, rank in ((step_ids, 3), (parent_ids, 3)):
+            if t.shape.ndims is not None and t.shape.ndims != rank:
+                raise ValueError(f"Shape must be rank {rank} but is rank {t.shape.ndims}")
+        beams = tf.numpy_function(kernel, [step_ids, parent_ids,
+                                           tf.convert_to_tensor(max_sequence_lengths, tf.int32),
+                                           tf.convert_to_tensor(end_token, tf.int32)],
+                                  tf.int32, name=name)
+        beams.set_shape(step_ids.shape.merge_with(parent_ids.shape))
+        return beams
+    return gather_tree
+
+
 def tf115_seq2seq(tf):
     """TF 1.15's `tf.contrib.seq2seq` (decoder, helper, basic_decoder, attention_wrapper,
     beam_search_decoder), executed under the oracle's TF (2.21, graph mode).
 
-    Their absolute `tensorflow.contrib.*` imports resolve to stand-ins: `gen_beam_search_ops`
-    calls TF's own `GatherTree` kernel (tf.raw_ops), contrib's `tensor_util.is_tensor` is
+    Their absolute `tensorflow.contrib.*` imports resolve to stand-ins: TF 2.21 has no
+    `GatherTree` kernel (it lived in contrib's _beam_search_ops.so), so `gen_beam_search_ops`
+    is `_gather_tree_stand_in`, contrib's `tensor_util.is_tensor` is
     `tf.is_tensor` (`with_same_shape` checks static shapes only), `loader.load_op_library` does nothing. TF 2.21 moved
     `control_flow_ops.cond` / `while_loop` out of that module, so they are put back (and `ops.Tensor`); `tf.layers` layers are
     tf_keras legacy layers, so the modules' `layers_base.Layer` / `layers_core.Dense`
@@ -138,10 +186,7 @@ def tf115_seq2seq(tf):
                  "tensorflow.contrib.framework.python.framework"):
         stand_in(name)
     gen = stand_in("tensorflow.contrib.seq2seq.ops.gen_beam_search_ops")
-    gen.gather_tree = lambda step_ids, parent_ids, max_sequence_lengths, end_token, name=None: \
-        tf.raw_ops.GatherTree(step_ids=step_ids, parent_ids=parent_ids,
-                              max_sequence_lengths=max_sequence_lengths,
-                              end_token=end_token, name=name)
+    gen.gather_tree = _gather_tree_stand_in(tf)
     contrib_tensor_util = stand_in("tensorflow.contrib.framework.python.framework.tensor_util")
     contrib_tensor_util.is_tensor = tf.is_tensor
 
@@ -169,6 +214,10 @@ def tf115_seq2seq(tf):
         spec.loader.exec_module(loaded)
         if hasattr(loaded, "layers_base"):
             loaded.layers_base = types.SimpleNamespace(Layer=tf_keras.layers.Layer)
+        if module == "beam_search_decoder":
+            loaded.layers = types.SimpleNamespace(Layer=tf_keras.layers.Layer)
+            # NumPy 2 removed `np.Inf` (its initial log-probs use it)
+            loaded.np = types.SimpleNamespace(**{**vars(loaded.np), "Inf": loaded.np.inf})
         if hasattr(loaded, "layers_core"):
             loaded.layers_core = types.SimpleNamespace(Dense=tf.layers.Dense)
         for key, value in vars(loaded).items():
