@@ -191,3 +191,37 @@ def case_decoder_static_shapes_and_errors(tf):
         "bad_max_iter": catch(lambda: s.dynamic_decode(d, maximum_iterations=[3, 4]),
                               message=True),
     }
+
+
+def case_sample_embedding_helper_cold(tf):
+    """A near-zero softmax temperature: sampling picks the argmax (deterministic)."""
+    return _embedding_decoder(
+        tf, lambda s, emb: s.SampleEmbeddingHelper(emb, [1, 2, 3], 4,
+                                                   softmax_temperature=1e-4, seed=3))
+
+
+def _scheduled_output(tf, probability, next_inputs_fn=None, auxiliary=False):
+    s = seq2seq(tf)
+    x = _inputs(depth=2 if auxiliary else 4)
+    aux = tf.constant(_inputs(depth=2, seed=9)) if auxiliary else None
+    cell = tf.nn.rnn_cell.GRUCell(5)
+    helper = s.ScheduledOutputTrainingHelper(tf.constant(x), [4, 2, 3], probability,
+                                             next_inputs_fn=next_inputs_fn,
+                                             auxiliary_inputs=aux)
+    decoder = s.BasicDecoder(cell, helper, cell.zero_state(3, tf.float32),
+                             output_layer=tf.layers.Dense(2 if auxiliary else 4))
+    outputs, state, seq_len = s.dynamic_decode(decoder)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        names = set_weights(tf, sess, seed=13)
+        o, st, n = sess.run((outputs, state, seq_len))
+    return {"rnn_output": o.rnn_output, "sample_id": o.sample_id, "state": st, "lengths": n,
+            "variables": names}
+
+
+def case_scheduled_output_training_helper(tf):
+    return {"never": _scheduled_output(tf, 0.0),
+            "always": _scheduled_output(tf, 1.0),
+            "always_fn_aux": _scheduled_output(tf, 1.0, next_inputs_fn=tf.tanh,
+                                               auxiliary=True),
+            "never_aux": _scheduled_output(tf, 0.0, auxiliary=True)}

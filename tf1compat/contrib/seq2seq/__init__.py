@@ -16,6 +16,6 @@ from tf1compat.contrib.seq2seq.decoder import Decoder, dynamic_decode
 from tf1compat.contrib.seq2seq.helper import (CustomHelper, GreedyEmbeddingHelper, Helper,
                                               InferenceHelper, SampleEmbeddingHelper,
                                               ScheduledEmbeddingTrainingHelper,
-                                              TrainingHelper)
+                                              ScheduledOutputTrainingHelper, TrainingHelper)
 
 __getattr__ = _missing("tf.contrib.seq2seq")

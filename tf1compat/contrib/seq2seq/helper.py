@@ -30,7 +30,8 @@ from tf1compat.ops.tensor_array_ops import TensorArray
 from tf1compat.rnn.dynamic import transpose_batch_time
 
 __all__ = ["Helper", "CustomHelper", "TrainingHelper", "GreedyEmbeddingHelper",
-           "SampleEmbeddingHelper", "ScheduledEmbeddingTrainingHelper", "InferenceHelper"]
+           "SampleEmbeddingHelper", "ScheduledEmbeddingTrainingHelper",
+           "ScheduledOutputTrainingHelper", "InferenceHelper"]
 
 
 def _unstack_ta(inp: Tensor) -> TensorArray:
@@ -236,11 +237,101 @@ class ScheduledEmbeddingTrainingHelper(TrainingHelper):
                 where_sampling = ops.cast(where(ops.greater(sample_ids, -1)), D.int32)
                 where_not_sampling = ops.cast(where(less_equal(sample_ids, -1)),
                                               D.int32)
-                sampled = self._embedding_fn(gather_nd(sample_ids, where_sampling))
-                kept = gather_nd(base_next_inputs, where_not_sampling)
-                base_shape = ops.shape(base_next_inputs)
-                return (scatter_nd(where_sampling, sampled, base_shape)
-                        + scatter_nd(where_not_sampling, kept, base_shape))
+                return _scatter_two(
+                    where_sampling, self._embedding_fn(gather_nd(sample_ids, where_sampling)),
+                    where_not_sampling, gather_nd(base_next_inputs, where_not_sampling),
+                    base_next_inputs)
+
+            next_inputs = cond(ops.reduce_all(finished), lambda: base_next_inputs,
+                               maybe_sample)
+            return finished, next_inputs, state
+
+
+def _bernoulli_sample(probs: Tensor, n: Any, seed: Optional[int]) -> Tensor:
+    """int32 draws of shape [n] + shape(probs), 1 with probability `probs`."""
+    shape = ops.concat([[n], ops.shape(probs)], 0)
+    return ops.cast(ops.less(ops.random_uniform(shape, seed=seed, dtype=probs.dtype), probs),
+                    D.int32)
+
+
+def _scatter_two(where_a: Tensor, updates_a: Any, where_b: Tensor, updates_b: Any,
+                 like: Tensor) -> Tensor:
+    """Rows `where_a` from `updates_a` and rows `where_b` from `updates_b`, in `like`'s shape."""
+    base_shape = ops.shape(like)
+    return scatter_nd(where_a, updates_a, base_shape) + scatter_nd(where_b, updates_b,
+                                                                   base_shape)
+
+
+class ScheduledOutputTrainingHelper(TrainingHelper):
+    """Scheduled sampling on outputs: with probability `sampling_probability` a row's next
+    input is its own output (through `next_inputs_fn` if given, then concatenated with
+    `auxiliary_inputs`), else the ground truth."""
+
+    def __init__(self, inputs: Any, sequence_length: Any, sampling_probability: Any,
+                 time_major: bool = False, seed: Optional[int] = None,
+                 next_inputs_fn: Optional[Callable] = None, auxiliary_inputs: Any = None,
+                 name: Optional[str] = None) -> None:
+        with name_scope(name, "ScheduledOutputTrainingHelper",
+                        [inputs, auxiliary_inputs, sampling_probability]):
+            self._sampling_probability = ops.convert_to_tensor(
+                sampling_probability, name="sampling_probability")
+            if self._sampling_probability.shape.rank not in (0, 1):
+                raise ValueError("sampling_probability must be either a scalar or a vector. "
+                                 f"saw shape: {self._sampling_probability.shape}")
+            if auxiliary_inputs is None:
+                full_inputs = inputs
+            else:
+                inputs = ops.convert_to_tensor(inputs, name="inputs")
+                auxiliary_inputs = ops.convert_to_tensor(auxiliary_inputs,
+                                                         name="auxiliary_inputs")
+                full_inputs = nest.map_structure(lambda x, y: ops.concat((x, y), -1),
+                                                 inputs, auxiliary_inputs)
+                if not time_major:
+                    auxiliary_inputs = nest.map_structure(transpose_batch_time,
+                                                          auxiliary_inputs)
+            self._auxiliary_input_tas = None if auxiliary_inputs is None else \
+                nest.map_structure(_unstack_ta, auxiliary_inputs)
+            self._seed = seed
+            self._next_inputs_fn = next_inputs_fn
+            super().__init__(inputs=full_inputs, sequence_length=sequence_length,
+                             time_major=time_major, name=name)
+
+    def initialize(self, name: Optional[str] = None) -> Any:
+        return super().initialize(name=name)
+
+    def sample(self, time: Any, outputs: Any, state: Any = None,
+               name: Optional[str] = None, **unused_kwargs: Any) -> Any:
+        with name_scope(name, "ScheduledOutputTrainingHelperSample", [time, outputs, state]):
+            return _bernoulli_sample(self._sampling_probability, self.batch_size, self._seed)
+
+    def next_inputs(self, time: Any, outputs: Any, state: Any, sample_ids: Any = None,
+                    name: Optional[str] = None, **unused_kwargs: Any) -> Any:
+        with name_scope(name, "ScheduledOutputTrainingHelperNextInputs",
+                        [time, outputs, state, sample_ids]):
+            finished, base_next_inputs, state = super().next_inputs(time, outputs, state,
+                                                                    name=name)
+            chosen = ops.cast(sample_ids, D.bool)
+
+            def with_auxiliary(outputs_: Any, indices: Any = None) -> Any:
+                if self._auxiliary_input_tas is None:
+                    return outputs_
+                auxiliary = nest.map_structure(lambda ta: ta.read(time + 1),
+                                               self._auxiliary_input_tas)
+                if indices is not None:
+                    auxiliary = gather_nd(auxiliary, indices)
+                return nest.map_structure(lambda x, y: ops.concat((x, y), -1), outputs_,
+                                          auxiliary)
+
+            def maybe_sample() -> Tensor:
+                if self._next_inputs_fn is None:
+                    return where(chosen, with_auxiliary(outputs), base_next_inputs)
+                where_sampling = ops.cast(where(chosen), D.int32)
+                where_not_sampling = ops.cast(where(ops.logical_not(chosen)), D.int32)
+                sampled = with_auxiliary(
+                    self._next_inputs_fn(gather_nd(outputs, where_sampling)), where_sampling)
+                return _scatter_two(where_sampling, sampled, where_not_sampling,
+                                    gather_nd(base_next_inputs, where_not_sampling),
+                                    base_next_inputs)
 
             next_inputs = cond(ops.reduce_all(finished), lambda: base_next_inputs,
                                maybe_sample)
