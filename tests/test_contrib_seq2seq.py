@@ -1,0 +1,99 @@
+"""tf.contrib.seq2seq beyond the goldens (tests/golden/cases_contrib_seq2seq*.py): the
+GatherTree op's declaration and run-time errors, sampling helpers (random draws, so
+checked by their invariants), checkpoints by TF's variable names."""
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+
+s2s = tf.contrib.seq2seq
+
+
+@pytest.fixture(autouse=True)
+def _fresh_graph():
+    tf.reset_default_graph()
+
+
+def test_gather_tree_op_declaration():
+    step = np.array([[[1, 2]], [[3, 4]]], np.int32)
+    parent = np.array([[[0, 0]], [[1, 0]]], np.int32)
+    beams = s2s.gather_tree(step, parent, [2], 9)
+    assert beams.op.type == "GatherTree"
+    assert sorted(beams.op.node_def.attr) == ["T"]
+    assert beams.shape.as_list() == [2, 1, 2]
+    with tf.Session() as sess:
+        got = sess.run(beams)
+    np.testing.assert_array_equal(got, [[[2, 1]], [[3, 4]]])
+
+
+def test_gather_tree_errors():
+    step = np.zeros([3, 1, 2], np.int32)
+    with pytest.raises(ValueError, match="rank 3"):
+        s2s.gather_tree(step[0], step[0], [3], 0)
+    bad = s2s.gather_tree(step, step + 7, [3], 1)
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                             match="Saw invalid parent id 7"):
+        sess.run(bad)
+
+
+def _embedding_decode(helper_fn, steps=5):
+    embedding = tf.get_variable("embedding", [6, 3])
+    cell = tf.nn.rnn_cell.GRUCell(4)
+    helper = helper_fn(embedding)
+    decoder = s2s.BasicDecoder(cell, helper, cell.zero_state(4, tf.float32),
+                               output_layer=tf.layers.Dense(6))
+    outputs, _, lengths = s2s.dynamic_decode(decoder, maximum_iterations=steps)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run((outputs.sample_id, lengths))
+
+
+def test_sample_embedding_helper_draws_valid_ids_and_stops_at_end_token():
+    tf.set_random_seed(1)
+    ids, lengths = _embedding_decode(
+        lambda emb: s2s.SampleEmbeddingHelper(emb, [0, 1, 2, 3], 5, seed=2), steps=8)
+    assert ids.dtype == np.int32 and ids.min() >= 0 and ids.max() < 6
+    for row, n in zip(ids, lengths):
+        hits = np.nonzero(row == 5)[0]
+        assert n == (hits[0] + 1 if hits.size else 8)
+
+
+@pytest.mark.parametrize("probability", [0.0, 1.0])
+def test_scheduled_embedding_training_helper_extremes(probability):
+    x = tf.constant(np.random.RandomState(0).randn(4, 5, 3).astype(np.float32))
+    ids, lengths = _embedding_decode(
+        lambda emb: s2s.ScheduledEmbeddingTrainingHelper(x, [5, 4, 3, 2], emb, probability,
+                                                         seed=1, scheduling_seed=2))
+    np.testing.assert_array_equal(lengths, [5, 4, 3, 2])
+    if probability == 0.0:
+        assert (ids == -1).all()
+    else:
+        assert (ids >= 0).all()
+
+
+def test_decoder_checkpoint_names_round_trip(tmp_path):
+    memory = tf.constant(np.ones([2, 3, 4], np.float32))
+    cell = s2s.AttentionWrapper(tf.nn.rnn_cell.LSTMCell(4),
+                                s2s.BahdanauAttention(4, memory, normalize=True),
+                                attention_layer_size=2)
+    helper = s2s.TrainingHelper(tf.zeros([2, 3, 5]), [3, 2])
+    outputs, _, _ = s2s.dynamic_decode(
+        s2s.BasicDecoder(cell, helper, cell.zero_state(2, tf.float32)))
+    names = sorted(v.op.name for v in tf.global_variables())
+    assert names == sorted([
+        "memory_layer/kernel", "decoder/attention_wrapper/lstm_cell/kernel",
+        "decoder/attention_wrapper/lstm_cell/bias",
+        "decoder/attention_wrapper/bahdanau_attention/query_layer/kernel",
+        "decoder/attention_wrapper/bahdanau_attention/attention_v",
+        "decoder/attention_wrapper/bahdanau_attention/attention_g",
+        "decoder/attention_wrapper/bahdanau_attention/attention_b",
+        "decoder/attention_wrapper/attention_layer/kernel"])
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        before = sess.run(outputs.rnn_output)
+        path = saver.save(sess, str(tmp_path / "model"))
+    with tf.Session() as sess:
+        saver.restore(sess, path)
+        np.testing.assert_allclose(sess.run(outputs.rnn_output), before)
