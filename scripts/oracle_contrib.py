@@ -62,7 +62,7 @@ def build(tf):
                                  training=types.SimpleNamespace(HParams=HParams))
 
 
-def tf115_package(package: str, modules: list):
+def tf115_package(package: str, modules: list, stubs: dict = None):
     """TF 1.15's pure-Python contrib modules, executed under the oracle's TF.
 
     `package` is a dotted path under tensorflow_core (e.g.
@@ -70,7 +70,9 @@ def tf115_package(package: str, modules: list):
     dependency order. The sources come from the tensorflow(-cpu) 1.15 wheel, unpacked at
     $TF115_SRC (default /tmp/tf115src/tensorflow_core): `pip download --no-deps
     --python-version 3.7 --only-binary=:all: tensorflow-cpu==1.15.0` and unzip. Their
-    relative imports of modules not loaded here resolve to empty stand-ins.
+    relative imports of modules not loaded here resolve to empty stand-ins; `stubs` maps
+    other module names they import (e.g. "tensorflow.contrib.framework") to dicts of the
+    attributes to give those stand-ins.
     """
     import importlib.util
     import os
@@ -87,6 +89,14 @@ def tf115_package(package: str, modules: list):
     feeder.setup_processor_data_feeder = lambda x: x
     sys.modules[feeder.__name__] = feeder
     sys.modules[".".join(parts[:-1]) + ".learn_io"] = types.ModuleType("learn_io")
+    _restore_moved_tf_names()
+    for stub_name, attrs in (stubs or {}).items():
+        parent, _, leaf = stub_name.rpartition(".")
+        stub = sys.modules.setdefault(stub_name, types.ModuleType(stub_name))
+        vars(stub).update(attrs)
+        if parent:
+            holder = sys.modules.setdefault(parent, types.ModuleType(parent))
+            setattr(holder, leaf, stub)
     out = types.ModuleType(name)
     for module in modules:
         spec = importlib.util.spec_from_file_location(f"{name}.{module}",
@@ -153,17 +163,17 @@ def tf115_seq2seq(tf):
 
     Their absolute `tensorflow.contrib.*` imports resolve to stand-ins: TF 2.21 has no
     `GatherTree` kernel (it lived in contrib's _beam_search_ops.so), so `gen_beam_search_ops`
-    is `_gather_tree_stand_in`, contrib's `tensor_util.is_tensor` is
-    `tf.is_tensor` (`with_same_shape` checks static shapes only), `loader.load_op_library` does nothing. TF 2.21 moved
-    `control_flow_ops.cond` / `while_loop` out of that module, so they are put back (and `ops.Tensor`); `tf.layers` layers are
-    tf_keras legacy layers, so the modules' `layers_base.Layer` / `layers_core.Dense`
+    is `_gather_tree_stand_in`; contrib's `tensor_util.is_tensor` is `tf.is_tensor`
+    (`with_same_shape` checks static shapes only); `loader.load_op_library` does nothing.
+    TF 2.21 moved `control_flow_ops.cond` / `while_loop` out of that module, so they are put
+    back (and `ops.Tensor`, `_restore_moved_tf_names`); NumPy 2 dropped `np.Inf`. `tf.layers`
+    layers are tf_keras legacy layers, so the modules' `layers_base.Layer` / `layers_core.Dense`
     checks and constructors point at those.
     """
     import importlib.util
     import os
     import sys
     import tf_keras
-    from tensorflow.python.framework import ops as framework_ops
     from tensorflow.python.ops import control_flow_ops
     root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
     directory = os.path.join(root, "contrib", "seq2seq", "python", "ops")
@@ -201,8 +211,7 @@ def tf115_seq2seq(tf):
     for name in ("cond", "while_loop"):
         if not hasattr(control_flow_ops, name):
             setattr(control_flow_ops, name, getattr(tf, name))
-    if not hasattr(framework_ops, "Tensor"):
-        framework_ops.Tensor = tf.Tensor
+    _restore_moved_tf_names()
     out = types.ModuleType(package + ".oracle")
     for module in ("decoder", "helper", "sampler", "basic_decoder", "attention_wrapper",
                    "beam_search_ops", "beam_search_decoder", "loss"):
@@ -225,3 +234,24 @@ def tf115_seq2seq(tf):
                 setattr(out, key, value)
     sys.modules[out.__name__] = out
     return out
+
+
+def _restore_moved_tf_names() -> None:
+    """TF 2.x moved a few names TF 1.15's modules use from their old places
+    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices): put them
+    back for the oracle."""
+    from tensorflow.python.framework import ops
+    from tensorflow.python.ops import array_ops
+    if not hasattr(ops, "Tensor"):
+        from tensorflow.python.framework import tensor
+        ops.Tensor = tensor.Tensor
+    if not hasattr(ops, "IndexedSlices"):
+        from tensorflow.python.framework import indexed_slices
+        ops.IndexedSlices = indexed_slices.IndexedSlices
+    try:
+        from tensorflow.python.ops import array_ops_stack
+    except ImportError:
+        return
+    for fn in ("stack", "unstack", "parallel_stack"):
+        if not hasattr(array_ops, fn) and hasattr(array_ops_stack, fn):
+            setattr(array_ops, fn, getattr(array_ops_stack, fn))

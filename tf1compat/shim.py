@@ -162,6 +162,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.learn_runner": "tf1compat.contrib.learn.learn_runner",
     "tensorflow.contrib.learn.python.learn.experiment": "tf1compat.contrib.learn.experiment",
     "tensorflow.contrib.learn.python.learn.datasets": "tf1compat.contrib.learn.datasets",
+    "tensorflow.contrib.crf.python.ops.crf": "tf1compat.contrib.crf",
     "tensorflow.contrib.learn.python.learn.datasets.base":
         "tf1compat.contrib.learn.datasets.base",
     "tensorflow.contrib.learn.python.learn.datasets.mnist":

@@ -1,5 +1,5 @@
 """`tf.contrib.layers` (the most used parts of TF 1.15's): layers, regularizers,
-initializers, arg_scope."""
+initializers, arg_scope, optimize_loss."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -14,6 +14,8 @@ from tf1compat.contrib.layers.layers import (avg_pool2d, batch_norm, bias_add, c
                                              one_hot_encoding, repeat, softmax,
                                              stack)
 from tf1compat.contrib.layers import initializers
+from tf1compat.contrib.layers.optimizers import (OPTIMIZER_CLS_NAMES, OPTIMIZER_SUMMARIES,
+                                                 adaptive_clipping_fn, optimize_loss)
 from tf1compat.contrib.layers.normalization import group_norm, instance_norm
 from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d
 from tf1compat.contrib.layers.regularizers import (apply_regularization, l1_l2_regularizer,

@@ -28,7 +28,7 @@ from tf1compat.contrib.seq2seq.attention_mechanisms import AttentionMechanism
 
 __all__ = ["AttentionWrapperState", "AttentionWrapper"]
 
-_TILE_HINT = ("Are you using the BeamSearchDecoder?  ")
+_TILE_HINT = "Are you using the BeamSearchDecoder?  "
 
 
 class AttentionWrapperState(collections.namedtuple(
@@ -60,6 +60,11 @@ def _compute_attention(attention_mechanism: Any, cell_output: Tensor, attention_
     return attention, alignments, next_attention_state
 
 
+def _concat_inputs(inputs: Tensor, attention: Tensor) -> Tensor:
+    """The default `cell_input_fn`: inputs and the previous attention, concatenated."""
+    return ops.concat([inputs, attention], -1)
+
+
 def _batch_dim(t: Tensor) -> Any:
     value = dimension_value(t.shape[0])
     return value if value is not None else ops.shape(t)[0]
@@ -89,7 +94,7 @@ class AttentionWrapper(RNNCell):
                 raise TypeError(f"attention_mechanism {what}, saw type: "
                                 f"{type(mechanism).__name__}")
         if cell_input_fn is None:
-            cell_input_fn = lambda inputs, attention: ops.concat([inputs, attention], -1)  # noqa: E731
+            cell_input_fn = _concat_inputs
         elif not callable(cell_input_fn):
             raise TypeError(f"cell_input_fn must be callable, saw type: "
                             f"{type(cell_input_fn).__name__}")
