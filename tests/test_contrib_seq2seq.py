@@ -97,3 +97,34 @@ def test_decoder_checkpoint_names_round_trip(tmp_path):
     with tf.Session() as sess:
         saver.restore(sess, path)
         np.testing.assert_allclose(sess.run(outputs.rnn_output), before)
+
+
+_EAGER_SCRIPT = """
+import numpy as np
+import tf1compat as tf
+tf.enable_eager_execution()
+s = tf.contrib.seq2seq
+cell = tf.nn.rnn_cell.LSTMCell(4)
+x = tf.constant(np.random.RandomState(0).randn(2, 3, 5).astype(np.float32))
+d = s.BasicDecoder(cell, s.TrainingHelper(x, [3, 2]), cell.zero_state(2, tf.float32),
+                   output_layer=tf.layers.Dense(6))
+o, st, lengths = s.dynamic_decode(d, impute_finished=True)
+assert o.rnn_output.shape == (2, 3, 6) and list(lengths.numpy()) == [3, 2]
+assert np.all(o.rnn_output.numpy()[1, 2] == 0)
+mem = s.tile_batch(tf.ones([2, 4, 4]), 2)
+c2 = s.AttentionWrapper(tf.nn.rnn_cell.GRUCell(4), s.BahdanauAttention(3, mem),
+                        attention_layer_size=2)
+bd = s.BeamSearchDecoder(c2, tf.ones([7, 3]), [1, 1], 3, c2.zero_state(4, tf.float32), 2,
+                         output_layer=tf.layers.Dense(7), length_penalty_weight=0.5)
+bo, _, _ = s.dynamic_decode(bd, maximum_iterations=4)
+assert bo.predicted_ids.shape == (2, 4, 2)
+print("ok")
+"""
+
+
+def test_decoders_run_eagerly():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _EAGER_SCRIPT], capture_output=True,
+                         text=True, timeout=300)
+    assert out.stdout.strip().endswith("ok"), out.stderr[-2000:]

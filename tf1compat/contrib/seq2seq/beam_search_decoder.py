@@ -163,10 +163,18 @@ def get_attention_probs(next_cell_state: Any, coverage_penalty_weight: float) ->
     return ops.reduce_mean(ops.concat([ops.expand_dims(p, -1) for p in per_layer], -1), -1)
 
 
+def _python_value(t: Tensor) -> Any:
+    """A scalar setting's value when known without running the graph (eager tensors of
+    any dtype included, as TF's constant_value gives them)."""
+    if getattr(t, "_is_eager_tensor", False):
+        return t.numpy()
+    return constant_value(t)
+
+
 def _length_penalty(sequence_lengths: Tensor, penalty_factor: Any) -> Any:
     penalty_factor = ops.convert_to_tensor(penalty_factor, name="penalty_factor")
     penalty_factor.set_shape(())
-    static = constant_value(penalty_factor)
+    static = _python_value(penalty_factor)
     if static is not None and static == 0:
         return 1.0
     return ops.divide(pow_(5.0 + ops.cast(sequence_lengths, D.float32), penalty_factor),
@@ -183,7 +191,7 @@ def _get_scores(log_probs: Tensor, sequence_lengths: Tensor, length_penalty_weig
     if coverage_penalty_weight.shape.rank != 0:
         raise ValueError("coverage_penalty_weight should be a scalar, but saw shape: "
                          f"{coverage_penalty_weight.shape}")
-    if constant_value(coverage_penalty_weight) == 0.0:
+    if _python_value(coverage_penalty_weight) == 0.0:
         return scores
     if accumulated_attention_probs is None:
         raise ValueError("accumulated_attention_probs can be None only if coverage penalty "

@@ -16,7 +16,10 @@ from typing import Any, Optional, Tuple
 from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.context import executing_eagerly
+from tf1compat.framework.graph import get_default_graph
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops import _regions
 from tf1compat.ops import namespace as ops
 from tf1compat.ops.indexing_ops import where
 from tf1compat.ops.tensor_array_ops import TensorArray
@@ -87,8 +90,11 @@ def dynamic_decode(decoder: Decoder, output_time_major: bool = False,
     if not isinstance(decoder, Decoder):
         raise TypeError(f"Expected decoder to be type Decoder, but saw: {type(decoder)}")
     with variable_scope(scope, "decoder") as varscope:
-        # TF caches the decoder's variable reads on their devices (no effect on values).
-        if varscope.caching_device is None:
+        # TF caches the decoder's variable reads on their devices (no effect on values),
+        # except eagerly and inside another while loop.
+        in_while_loop = any(c is not None and c.IsWhileContext() for c in _regions.ancestors(
+            get_default_graph()._get_control_flow_context()))
+        if not executing_eagerly() and not in_while_loop and varscope.caching_device is None:
             varscope.set_caching_device(lambda op: op.device)
         if maximum_iterations is not None:
             maximum_iterations = ops.convert_to_tensor(maximum_iterations, dtype=D.int32,
