@@ -128,3 +128,18 @@ def test_decoders_run_eagerly():
     out = subprocess.run([sys.executable, "-c", _EAGER_SCRIPT], capture_output=True,
                          text=True, timeout=300)
     assert out.stdout.strip().endswith("ok"), out.stderr[-2000:]
+
+
+def test_tf115_module_paths_through_the_shim():
+    import subprocess
+    import sys
+    script = ("import tf1compat.shim as shim\nshim.install()\n"
+              "from tensorflow.contrib.seq2seq.python.ops import attention_wrapper, "
+              "beam_search_decoder, helper\n"
+              "class Custom(attention_wrapper._BaseAttentionMechanism):\n    pass\n"
+              "assert beam_search_decoder.tile_batch and helper.TrainingHelper\n"
+              "assert attention_wrapper.LuongAttention and attention_wrapper.AttentionWrapper\n"
+              "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300)
+    assert out.stdout.strip().endswith("ok"), out.stderr[-2000:]

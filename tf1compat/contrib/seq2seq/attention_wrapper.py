@@ -24,7 +24,12 @@ from tf1compat.ops import namespace as ops
 from tf1compat.ops.check_ops import assert_equal
 from tf1compat.ops.tensor_array_ops import TensorArray
 from tf1compat.rnn.cell_base import RNNCell, assert_like_rnncell, zero_state_tensors
-from tf1compat.contrib.seq2seq.attention_mechanisms import AttentionMechanism
+# TF 1.15 defines the mechanisms in attention_wrapper.py, and custom mechanisms import its
+# private base class and score functions from there (the shim maps that module here).
+from tf1compat.contrib.seq2seq.attention_mechanisms import (  # noqa: F401
+    AttentionMechanism, BahdanauAttention, BahdanauMonotonicAttention, LuongAttention,
+    LuongMonotonicAttention, _BaseAttentionMechanism, _bahdanau_score, _luong_score,
+    _monotonic_probability_fn, hardmax, monotonic_attention, safe_cumprod)
 
 __all__ = ["AttentionWrapperState", "AttentionWrapper"]
 
