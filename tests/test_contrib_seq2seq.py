@@ -143,3 +143,22 @@ def test_tf115_module_paths_through_the_shim():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          timeout=300)
     assert out.stdout.strip().endswith("ok"), out.stderr[-2000:]
+
+
+def test_public_names_are_tf115s():
+    # TF 1.15's contrib/seq2seq/__init__.py `_allowed_symbols` (less monotonic_probability_fn,
+    # listed there but defined under a private name, so TF exports it neither)
+    tf115 = {"sequence_loss", "Decoder", "dynamic_decode", "BasicDecoder",
+             "BasicDecoderOutput", "BeamSearchDecoder", "BeamSearchDecoderOutput",
+             "BeamSearchDecoderState", "Helper", "CustomHelper", "FinalBeamSearchDecoderOutput",
+             "gather_tree", "GreedyEmbeddingHelper", "InferenceHelper", "SampleEmbeddingHelper",
+             "ScheduledEmbeddingTrainingHelper", "ScheduledOutputTrainingHelper",
+             "TrainingHelper", "BahdanauAttention", "LuongAttention", "hardmax",
+             "AttentionWrapperState", "AttentionWrapper", "AttentionMechanism", "tile_batch",
+             "safe_cumprod", "monotonic_attention", "BahdanauMonotonicAttention",
+             "LuongMonotonicAttention"}
+    modules = {"attention_mechanisms", "attention_wrapper", "basic_decoder",
+               "beam_search_decoder", "decoder", "helper"}
+    assert {n for n in dir(s2s) if not n.startswith("_")} - modules == tf115
+    with pytest.raises(AttributeError, match="tf.contrib.seq2seq.BasicDecoderV2"):
+        s2s.BasicDecoderV2

@@ -11,7 +11,7 @@ from tf1compat.contrib.seq2seq.attention_wrapper import AttentionWrapper, Attent
 from tf1compat.contrib.seq2seq.basic_decoder import BasicDecoder, BasicDecoderOutput
 from tf1compat.contrib.seq2seq.beam_search_decoder import (
     BeamSearchDecoder, BeamSearchDecoderOutput, BeamSearchDecoderState,
-    FinalBeamSearchDecoderOutput, gather_tree, gather_tree_from_array, tile_batch)
+    FinalBeamSearchDecoderOutput, gather_tree, tile_batch)
 from tf1compat.contrib.seq2seq.decoder import Decoder, dynamic_decode
 from tf1compat.contrib.seq2seq.helper import (CustomHelper, GreedyEmbeddingHelper, Helper,
                                               InferenceHelper, SampleEmbeddingHelper,
