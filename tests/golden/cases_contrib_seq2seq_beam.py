@@ -120,3 +120,38 @@ def case_beam_search_errors(tf):
                    list(s.BeamSearchDecoderOutput._fields),
                    list(s.FinalBeamSearchDecoderOutput._fields)],
     }
+
+
+def case_beam_search_nmt_style(tf):
+    """The NMT tutorial's inference graph: a 2-layer encoder whose final state (a tuple of
+    LSTMStateTuples) and outputs are tiled, a MultiRNNCell under Luong attention with
+    `output_attention=False`, the zero state cloned with the encoder state, beam search with
+    a length penalty. Encoder and decoder weights come from the same seeded stream."""
+    s = seq2seq(tf)
+    beam_width = 3
+    src = tf.constant(np.random.RandomState(3).randn(2, 5, 4).astype(np.float32))
+    with tf.variable_scope("encoder"):
+        enc_cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.LSTMCell(5) for _ in range(2)])
+        enc_out, enc_state = tf.nn.dynamic_rnn(enc_cell, src, sequence_length=[5, 3],
+                                               dtype=tf.float32)
+    memory = s.tile_batch(enc_out, beam_width)
+    state = s.tile_batch(enc_state, beam_width)
+    lengths = s.tile_batch(tf.constant([5, 3]), beam_width)
+    mechanism = s.LuongAttention(5, memory, memory_sequence_length=lengths)
+    cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.LSTMCell(5) for _ in range(2)])
+    cell = s.AttentionWrapper(cell, mechanism, attention_layer_size=5,
+                              output_attention=False)
+    initial = cell.zero_state(2 * beam_width, tf.float32).clone(cell_state=state)
+    decoder = s.BeamSearchDecoder(cell, tf.get_variable("embedding", [9, 3]), [1, 1], 2,
+                                  initial, beam_width, output_layer=tf.layers.Dense(9),
+                                  length_penalty_weight=0.8)
+    outputs, final, seq_len = s.dynamic_decode(decoder, maximum_iterations=8)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        names = set_weights(tf, sess, seed=31, scale=1.2)
+        result = sess.run({"predicted_ids": outputs.predicted_ids,
+                           "scores": outputs.beam_search_decoder_output.scores,
+                           "cell_state": final.cell_state.cell_state,
+                           "log_probs": final.log_probs, "seq_len": seq_len})
+    result["variables"] = names
+    return result
