@@ -171,3 +171,9 @@ def case_attention_wrapper_state_clone(tf):
         value = sess.run(cloned.cell_state)
     return {"cell_state": value, "static": cloned.cell_state.shape.as_list(),
             "bad": catch(lambda: state.clone(cell_state=tf.ones([2, 4])))}
+
+
+def case_custom_attention_layer(tf):
+    """`attention_layer=` a user layer (tanh Dense with bias) instead of attention_layer_size."""
+    return _decode(tf, lambda s, m, n: s.BahdanauAttention(5, m, memory_sequence_length=n),
+                   {"attention_layer": tf.layers.Dense(3, activation=tf.tanh, name="att")})
