@@ -192,6 +192,21 @@ class TrainingHelper(Helper):
             return finished, self._read_or_zeros(finished, next_time), state
 
 
+def _bernoulli_sample(probs: Tensor, n: Any, seed: Optional[int]) -> Tensor:
+    """int32 draws of shape [n] + shape(probs), 1 with probability `probs`."""
+    shape = ops.concat([[n], ops.shape(probs)], 0)
+    return ops.cast(ops.less(ops.random_uniform(shape, seed=seed, dtype=probs.dtype), probs),
+                    D.int32)
+
+
+def _scatter_two(where_a: Tensor, updates_a: Any, where_b: Tensor, updates_b: Any,
+                 like: Tensor) -> Tensor:
+    """Rows `where_a` from `updates_a` and rows `where_b` from `updates_b`, in `like`'s shape."""
+    base_shape = ops.shape(like)
+    return scatter_nd(where_a, updates_a, base_shape) + scatter_nd(where_b, updates_b,
+                                                                   base_shape)
+
+
 class ScheduledEmbeddingTrainingHelper(TrainingHelper):
     """Scheduled sampling: each row's next input is, with probability
     `sampling_probability`, the embedding of an id sampled from the outputs, else the
@@ -245,21 +260,6 @@ class ScheduledEmbeddingTrainingHelper(TrainingHelper):
             next_inputs = cond(ops.reduce_all(finished), lambda: base_next_inputs,
                                maybe_sample)
             return finished, next_inputs, state
-
-
-def _bernoulli_sample(probs: Tensor, n: Any, seed: Optional[int]) -> Tensor:
-    """int32 draws of shape [n] + shape(probs), 1 with probability `probs`."""
-    shape = ops.concat([[n], ops.shape(probs)], 0)
-    return ops.cast(ops.less(ops.random_uniform(shape, seed=seed, dtype=probs.dtype), probs),
-                    D.int32)
-
-
-def _scatter_two(where_a: Tensor, updates_a: Any, where_b: Tensor, updates_b: Any,
-                 like: Tensor) -> Tensor:
-    """Rows `where_a` from `updates_a` and rows `where_b` from `updates_b`, in `like`'s shape."""
-    base_shape = ops.shape(like)
-    return scatter_nd(where_a, updates_a, base_shape) + scatter_nd(where_b, updates_b,
-                                                                   base_shape)
 
 
 class ScheduledOutputTrainingHelper(TrainingHelper):
