@@ -171,6 +171,16 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.experiment": "tf1compat.contrib.learn.experiment",
     "tensorflow.contrib.learn.python.learn.datasets": "tf1compat.contrib.learn.datasets",
     "tensorflow.contrib.crf.python.ops.crf": "tf1compat.contrib.crf",
+    "tensorflow.contrib.seq2seq.python.ops.attention_wrapper":
+        "tf1compat.contrib.seq2seq.attention_wrapper",
+    "tensorflow.contrib.seq2seq.python.ops.basic_decoder":
+        "tf1compat.contrib.seq2seq.basic_decoder",
+    "tensorflow.contrib.seq2seq.python.ops.beam_search_decoder":
+        "tf1compat.contrib.seq2seq.beam_search_decoder",
+    "tensorflow.contrib.seq2seq.python.ops.beam_search_ops": "tf1compat.ops.beam_search_ops",
+    "tensorflow.contrib.seq2seq.python.ops.decoder": "tf1compat.contrib.seq2seq.decoder",
+    "tensorflow.contrib.seq2seq.python.ops.helper": "tf1compat.contrib.seq2seq.helper",
+    "tensorflow.contrib.seq2seq.python.ops.loss": "tf1compat.contrib._sequence_losses",
     "tensorflow.contrib.learn.python.learn.datasets.base":
         "tf1compat.contrib.learn.datasets.base",
     "tensorflow.contrib.learn.python.learn.datasets.mnist":

@@ -168,4 +168,7 @@ EXEMPT: Dict[str, str] = {
             "handle string fetched from one run and fed to later ones); covered by "
             "tests/golden/cases_api_tail.py::session_handles")
        for op in ("GetSessionHandle", "GetSessionTensor", "DeleteSessionTensor")},
+    "GatherTree": ("tf.contrib.seq2seq's beam-search op: TF 2.21 (the op-row oracle) has no "
+                   "GatherTree kernel; covered by tests/golden/cases_contrib_seq2seq_beam.py "
+                   "(gather_tree, BeamSearchDecoder), whose oracle restates contrib's kernel"),
 }
