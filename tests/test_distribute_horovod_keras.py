@@ -7,13 +7,13 @@ differently initialized ranks agree; MetricAverageCallback averages the logs; th
 and schedule callbacks set the learning rates Horovod's formulas give.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import tf1compat as tf
 from tests.test_distribute_horovod import _run_job
-
-from pathlib import Path
 
 WORKER = Path(__file__).parent / "fixtures" / "distributed" / "hvd_keras_worker.py"
 
@@ -101,45 +101,58 @@ def test_both_import_paths_and_the_optimizer_class(hvd):
     import horovod.tensorflow.keras as tf_keras_hvd
     import horovod.keras.callbacks as callbacks
     assert tf_keras_hvd is hvd and callbacks is hvd.callbacks
-    if True:
-        opt = hvd.DistributedOptimizer(tf.keras.optimizers.Adam(0.01), name="MyOpt")
-        assert type(opt).__name__ == "Adam" and isinstance(opt, tf.keras.optimizers.Adam)
-        assert opt.get_config()["learning_rate"] == 0.01
-        assert opt.get_config()["name"] == "MyOpt"
-        default = hvd.DistributedOptimizer(tf.keras.optimizers.SGD())
-        assert default.get_config()["name"] == "DistributedSGD"
-        with pytest.raises(ValueError, match="only supports Average and Sum"):
-            hvd.DistributedOptimizer(tf.keras.optimizers.SGD(), op=hvd.Adasum)
-        with pytest.raises(NotImplementedError, match="backward_passes_per_step"):
-            hvd.DistributedOptimizer(tf.keras.optimizers.SGD(), backward_passes_per_step=2)
-        with pytest.raises(NotImplementedError, match="reducescatter"):
-            hvd.reducescatter(np.ones(2))
-        with pytest.raises(NotImplementedError, match="elastic"):
-            hvd.elastic  # noqa: B018
-        with pytest.raises(ValueError, match="initial_lr"):
-            hvd.callbacks.LearningRateScheduleCallback(None, 0.5)
+    opt = hvd.DistributedOptimizer(tf.keras.optimizers.Adam(0.01), name="MyOpt")
+    assert type(opt).__name__ == "Adam" and isinstance(opt, tf.keras.optimizers.Adam)
+    assert opt.get_config()["learning_rate"] == 0.01
+    assert opt.get_config()["name"] == "MyOpt"
+    default = hvd.DistributedOptimizer(tf.keras.optimizers.SGD())
+    assert default.get_config()["name"] == "DistributedSGD"
+    with pytest.raises(ValueError, match="only supports Average and Sum"):
+        hvd.DistributedOptimizer(tf.keras.optimizers.SGD(), op=hvd.Adasum)
+    with pytest.raises(NotImplementedError, match="backward_passes_per_step"):
+        hvd.DistributedOptimizer(tf.keras.optimizers.SGD(), backward_passes_per_step=2)
+    with pytest.raises(NotImplementedError, match="reducescatter"):
+        hvd.reducescatter(np.ones(2))
+    with pytest.raises(NotImplementedError, match="elastic"):
+        hvd.elastic  # noqa: B018
+    with pytest.raises(ValueError, match="initial_lr"):
+        hvd.callbacks.LearningRateScheduleCallback(None, 0.5)
 
 
 def test_numpy_collectives_and_load_model(hvd, tmp_path):
     tf.keras.backend.clear_session()
-    if True:
-        np.testing.assert_array_equal(hvd.allreduce(np.array([1.0, 3.0])), [1.0, 3.0])
-        np.testing.assert_array_equal(hvd.allreduce([2.0], op=hvd.Sum), [2.0])
-        np.testing.assert_array_equal(hvd.allgather(np.array([[1, 2]])), [[1, 2]])
-        assert hvd.broadcast(5.0, root_rank=0) == 5.0
-        model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
-        model.compile(loss="mse", optimizer=hvd.DistributedOptimizer(
-            tf.keras.optimizers.SGD(0.05, momentum=0.9)))
-        model.fit(np.ones((4, 3), np.float32), np.zeros((4, 2), np.float32), verbose=0)
-        path = str(tmp_path / "model.h5")
-        model.save(path)
-        slots = model.optimizer.get_weights()
+    np.testing.assert_array_equal(hvd.allreduce(np.array([1.0, 3.0])), [1.0, 3.0])
+    np.testing.assert_array_equal(hvd.allreduce([2.0], op=hvd.Sum), [2.0])
+    np.testing.assert_array_equal(hvd.allgather(np.array([[1, 2]])), [[1, 2]])
+    assert hvd.broadcast(5.0, root_rank=0) == 5.0
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile(loss="mse", optimizer=hvd.DistributedOptimizer(
+        tf.keras.optimizers.SGD(0.05, momentum=0.9)))
+    model.fit(np.ones((4, 3), np.float32), np.zeros((4, 2), np.float32), verbose=0)
+    path = str(tmp_path / "model.h5")
+    model.save(path)
+    slots = model.optimizer.get_weights()
     tf.keras.backend.clear_session()
-    if True:
-        loaded = hvd.load_model(path)
-        opt = loaded.optimizer
-        assert type(opt).__name__ == "SGD" and hasattr(opt, "register_local_var")
-        assert opt.get_config()["momentum"] == pytest.approx(0.9)
-        for a, b in zip(opt.get_weights(), slots):
-            np.testing.assert_array_equal(a, b)
-        tf.keras.backend.clear_session()
+    loaded = hvd.load_model(path)
+    opt = loaded.optimizer
+    assert type(opt).__name__ == "SGD" and hasattr(opt, "register_local_var")
+    assert opt.get_config()["momentum"] == pytest.approx(0.9)
+    for a, b in zip(opt.get_weights(), slots):
+        np.testing.assert_array_equal(a, b)
+    tf.keras.backend.clear_session()
+
+
+def test_partial_distributed_optimizer_keeps_local_layers_local(hvd):
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(2,)),
+                                 tf.keras.layers.Dense(1)])
+    opt = hvd.PartialDistributedOptimizer(tf.keras.optimizers.SGD(0.1),
+                                          local_layers=model.layers[1])
+    loss = tf.reduce_sum(model.output)
+    grads = opt.get_gradients(loss, model.trainable_weights)
+    kinds = [g.op.type for g in grads]
+    assert kinds[:2] == ["HorovodGroupedAllreduce"] * 2
+    assert "Horovod" not in "".join(kinds[2:])
+    with pytest.raises(ValueError, match="local layers"):
+        hvd.PartialDistributedOptimizer(tf.keras.optimizers.SGD(), local_layers=[object()])
+    tf.keras.backend.clear_session()
