@@ -5,7 +5,8 @@ TensorFlow-internal module paths legacy code commonly imports (`INTERNAL_PATHS`)
 stand-ins, and adds an import hook so that `tensorflow.<ns>` resolves to tf1compat's
 namespace `<ns>` (`tensorflow.contrib.layers`, `tensorflow.keras.layers`, ...). Any other
 `tensorflow.*` path fails with an ImportError that names it. `horovod.tensorflow` resolves
-to tf1compat's Horovod on torch.distributed (`HOROVOD_PATHS`).
+to tf1compat's Horovod on torch.distributed (`HOROVOD_PATHS`), `horovod.keras` and
+`horovod.tensorflow.keras` to its Keras face.
 """
 
 from __future__ import annotations
@@ -217,6 +218,10 @@ HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.mpi_ops": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.compression": "tf1compat.distribute.horovod_tensorflow",
+    "horovod.tensorflow.keras": "tf1compat.distribute.horovod_keras",
+    "horovod.tensorflow.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
+    "horovod.keras": "tf1compat.distribute.horovod_keras",
+    "horovod.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
 }
 
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")
