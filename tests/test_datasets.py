@@ -98,13 +98,6 @@ def test_keras_datasets_from_cache(tmp_path, monkeypatch):
     assert tx.shape == (3, 32, 32, 3) and ty.ravel().tolist() == [0, 1, 2]
 
 
-def test_keras_dataset_missing(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
-    import tf1compat as tf
-    with pytest.raises(FileNotFoundError, match="cannot download"):
-        tf.keras.datasets.mnist.load_data()
-
-
 def test_unsafe_pickle_refused(tmp_path):
     from tf1compat.keras.datasets._cache import restricted_unpickle
 
@@ -206,3 +199,22 @@ def test_retry_backs_off_only_on_retriable_errors(monkeypatch):
         broken()
     with pytest.raises(ValueError, match="factor must be >= 1"):
         base.retry(1.0, 2.0, factor=0.5)
+
+
+def test_keras_datasets_download_missing_files(tmp_path, monkeypatch, http_folder):
+    served, url = http_folder
+    x = (np.arange(2 * 28 * 28).reshape(2, 28, 28) % 256).astype(np.uint8)
+    np.savez(served / "mnist.npz", x_train=x, y_train=np.array([4, 2], np.uint8),
+             x_test=x[:1], y_test=np.array([9], np.uint8))
+    from tf1compat.keras.datasets import mnist
+    monkeypatch.setattr(mnist, "ORIGIN", url + "mnist.npz")
+    (tmp_path / "home").mkdir()
+    (tmp_path / "other").mkdir()
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "home"))
+    (xt, yt), (_, ye) = mnist.load_data()
+    assert xt.shape == (2, 28, 28) and yt.tolist() == [4, 2] and ye.tolist() == [9]
+    assert (tmp_path / "home" / "datasets" / "mnist.npz").exists()
+    monkeypatch.setattr(mnist, "ORIGIN", "http://127.0.0.1:1/mnist.npz")
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "other"))
+    with pytest.raises(Exception, match="URL fetch failure"):
+        mnist.load_data()

@@ -1,6 +1,6 @@
 """`tf.keras` (the subset legacy TF1 graph-mode code uses): layers, Model/Sequential
 callable on graph tensors, backend, initializers, regularizers, constraints, activations,
-losses, metrics, optimizers, callbacks and the offline datasets; training with
+losses, metrics, optimizers, callbacks and the datasets; training with
 `compile`/`fit` (graph and eager mode)."""
 
 # ruff: noqa: F401

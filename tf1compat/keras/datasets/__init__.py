@@ -1,3 +1,4 @@
-"""`tf.keras.datasets`: offline loaders reading Keras' local dataset cache."""
+"""`tf.keras.datasets`: loaders reading Keras' dataset cache, downloading missing files
+as tf-keras does."""
 
 from tf1compat.keras.datasets import cifar10, fashion_mnist, mnist  # noqa: F401

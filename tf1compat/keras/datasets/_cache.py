@@ -1,4 +1,6 @@
-"""Where Keras keeps downloaded datasets, and the error when one is missing (no network)."""
+"""Where Keras keeps downloaded datasets (`$KERAS_HOME` or `~/.keras`, `datasets/`), and the
+download of a missing one through `tf.keras.utils.get_file` (tf-keras's cache, archives
+unpacked), as tf-keras's loaders do."""
 
 from __future__ import annotations
 
@@ -17,13 +19,22 @@ def cache_dir() -> str:
 
 
 def cache_path(relative: str, origin: str) -> str:
-    """The local path of a cached dataset file; FileNotFoundError saying where to put it."""
+    """The local path of a dataset file under the cache's `datasets/`, downloaded from
+    `origin` first if missing: a `.tar.gz` origin is the archive of `relative`'s top
+    folder (unpacked there), any other origin the file itself."""
     path = os.path.join(cache_dir(), relative)
+    if os.path.exists(path):
+        return path
+    from tf1compat.keras.utils.file_utils import get_file
+    base = os.path.dirname(cache_dir())
+    folder, name = os.path.split(relative)
+    if origin.endswith(".tar.gz"):
+        get_file(relative.split(os.sep)[0], origin=origin, untar=True, cache_dir=base)
+    else:
+        get_file(name, origin=origin, cache_dir=base,
+                 cache_subdir=os.path.join("datasets", folder) if folder else "datasets")
     if not os.path.exists(path):
-        raise FileNotFoundError(
-            f"Dataset file {path!r} is not in the Keras cache and tf1compat cannot download it "
-            f"(no network). Download {origin} on a connected machine and place it at that "
-            f"path (set KERAS_HOME to use another cache folder).")
+        raise FileNotFoundError(f"{origin} did not provide {path!r}")
     return path
 
 
