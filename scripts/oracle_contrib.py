@@ -110,6 +110,132 @@ def tf115_package(package: str, modules: list, stubs: dict = None):
     return out
 
 
+def _gather_tree_stand_in(tf):
+    """contrib's GatherTree kernel (tensorflow/contrib/seq2seq/kernels/beam_search_ops.cc)
+    restated in numpy under `tf.numpy_function`: every entry starts as end_token; each
+    (batch, beam) is backtracked from step min(max_time, max_sequence_lengths[batch]) - 1
+    through parent_ids; ids after a beam's first end_token become end_token. A parent id
+    outside [0, beam_width) raises InvalidArgumentError (numpy_function maps ValueError)."""
+    import numpy as np
+
+    def kernel(step_ids, parent_ids, max_sequence_lengths, end_token):
+        max_time, batch, beam_width = step_ids.shape
+        beams = np.full_like(step_ids, end_token)
+        for b in range(batch):
+            length = min(max_time, int(max_sequence_lengths[b]))
+            for beam in range(beam_width):
+                if length <= 0:
+                    continue
+                beams[length - 1, b, beam] = step_ids[length - 1, b, beam]
+                parent = parent_ids[length - 1, b, beam]
+                for level in range(length - 2, -1, -1):
+                    if parent < 0 or parent >= beam_width:
+                        raise ValueError(f"Saw invalid parent id {parent} at (batch, time, "
+                                         f"beam) == ({b}, {level}, {beam})")
+                    beams[level, b, beam] = step_ids[level, b, parent]
+                    parent = parent_ids[level, b, parent]
+                finished = False
+                for time in range(length):
+                    if finished:
+                        beams[time, b, beam] = end_token
+                    elif beams[time, b, beam] == end_token:
+                        finished = True
+        return beams
+
+    def gather_tree(step_ids, parent_ids, max_sequence_lengths, end_token, name=None):
+        step_ids = tf.convert_to_tensor(step_ids, tf.int32)
+        parent_ids = tf.convert_to_tensor(parent_ids, tf.int32)
+        for t, rank in ((step_ids, 3), (parent_ids, 3)):
+            if t.shape.ndims is not None and t.shape.ndims != rank:
+                raise ValueError(f"Shape must be rank {rank} but is rank {t.shape.ndims}")
+        beams = tf.numpy_function(kernel, [step_ids, parent_ids,
+                                           tf.convert_to_tensor(max_sequence_lengths, tf.int32),
+                                           tf.convert_to_tensor(end_token, tf.int32)],
+                                  tf.int32, name=name)
+        beams.set_shape(step_ids.shape.merge_with(parent_ids.shape))
+        return beams
+    return gather_tree
+
+
+def tf115_seq2seq(tf):
+    """TF 1.15's `tf.contrib.seq2seq` (decoder, helper, basic_decoder, attention_wrapper,
+    beam_search_decoder), executed under the oracle's TF (2.21, graph mode).
+
+    Their absolute `tensorflow.contrib.*` imports resolve to stand-ins: TF 2.21 has no
+    `GatherTree` kernel (it lived in contrib's _beam_search_ops.so), so `gen_beam_search_ops`
+    is `_gather_tree_stand_in`; contrib's `tensor_util.is_tensor` is `tf.is_tensor`
+    (`with_same_shape` checks static shapes only); `loader.load_op_library` does nothing.
+    TF 2.21 moved `control_flow_ops.cond` / `while_loop` out of that module, so they are put
+    back (and `ops.Tensor`, `_restore_moved_tf_names`); NumPy 2 dropped `np.Inf`. `tf.layers`
+    layers are tf_keras legacy layers, so the modules' `layers_base.Layer` / `layers_core.Dense`
+    checks and constructors point at those.
+    """
+    import importlib.util
+    import os
+    import sys
+    import tf_keras
+    from tensorflow.python.ops import control_flow_ops
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    directory = os.path.join(root, "contrib", "seq2seq", "python", "ops")
+    package = "tensorflow.contrib.seq2seq.python.ops"
+    if package + ".beam_search_decoder" in sys.modules:
+        return sys.modules[package + ".oracle"]
+
+    def stand_in(name: str) -> types.ModuleType:
+        module = sys.modules.setdefault(name, types.ModuleType(name))
+        module.__path__ = []
+        parent, _, leaf = name.rpartition(".")
+        if parent in sys.modules:
+            setattr(sys.modules[parent], leaf, module)
+        return module
+
+    for name in ("tensorflow.contrib", "tensorflow.contrib.seq2seq",
+                 "tensorflow.contrib.seq2seq.python", package, "tensorflow.contrib.seq2seq.ops",
+                 "tensorflow.contrib.util", "tensorflow.contrib.framework",
+                 "tensorflow.contrib.framework.python",
+                 "tensorflow.contrib.framework.python.framework"):
+        stand_in(name)
+    gen = stand_in("tensorflow.contrib.seq2seq.ops.gen_beam_search_ops")
+    gen.gather_tree = _gather_tree_stand_in(tf)
+    contrib_tensor_util = stand_in("tensorflow.contrib.framework.python.framework.tensor_util")
+    contrib_tensor_util.is_tensor = tf.is_tensor
+
+    def with_same_shape(expected, tensor):
+        # contrib's with_same_shape for static shapes: merge, or ValueError when they clash
+        if not expected.shape.is_compatible_with(tensor.shape):
+            raise ValueError(f"Shapes {expected.shape} and {tensor.shape} are not compatible")
+        tensor.set_shape(expected.shape)
+        return tensor
+    contrib_tensor_util.with_same_shape = with_same_shape
+    stand_in("tensorflow.contrib.util.loader").load_op_library = lambda path: None
+    for name in ("cond", "while_loop"):
+        if not hasattr(control_flow_ops, name):
+            setattr(control_flow_ops, name, getattr(tf, name))
+    _restore_moved_tf_names()
+    out = types.ModuleType(package + ".oracle")
+    for module in ("decoder", "helper", "sampler", "basic_decoder", "attention_wrapper",
+                   "beam_search_ops", "beam_search_decoder", "loss"):
+        spec = importlib.util.spec_from_file_location(f"{package}.{module}",
+                                                      os.path.join(directory, module + ".py"))
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = loaded
+        setattr(sys.modules[package], module, loaded)
+        spec.loader.exec_module(loaded)
+        if hasattr(loaded, "layers_base"):
+            loaded.layers_base = types.SimpleNamespace(Layer=tf_keras.layers.Layer)
+        if module == "beam_search_decoder":
+            loaded.layers = types.SimpleNamespace(Layer=tf_keras.layers.Layer)
+            # NumPy 2 removed `np.Inf` (its initial log-probs use it)
+            loaded.np = types.SimpleNamespace(**{**vars(loaded.np), "Inf": loaded.np.inf})
+        if hasattr(loaded, "layers_core"):
+            loaded.layers_core = types.SimpleNamespace(Dense=tf.layers.Dense)
+        for key, value in vars(loaded).items():
+            if not key.startswith("_"):
+                setattr(out, key, value)
+    sys.modules[out.__name__] = out
+    return out
+
+
 def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
     (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices): put them

@@ -79,6 +79,32 @@ def pillow_fixtures() -> None:
     write("pil_rgb24.bmp", _bmp(pattern(7, 9, 3, seed=7), top_down=False))
     write("pil_rgba32_topdown.bmp", _bmp(pattern(5, 6, 4, seed=8), top_down=True))
     write("pil_gray8.bmp", _bmp(pattern(4, 5, 1, seed=9), top_down=False))
+    webp_fixtures()
+
+
+def webp_fixtures() -> None:
+    """Still (lossless, lossy, with alpha) and animated (RGB, RGBA) WebP files."""
+    import io
+    from PIL import Image
+
+    def webp(frames: list, **options: object) -> bytes:
+        buf = io.BytesIO()
+        images = [Image.fromarray(f) for f in frames]
+        images[0].save(buf, "WEBP", save_all=len(images) > 1, append_images=images[1:],
+                       **options)
+        return buf.getvalue()
+
+    write("pil_rgb_lossless.webp", webp([pattern(9, 11, 3, seed=12)], lossless=True))
+    write("pil_rgb_lossy.webp", webp([pattern(9, 11, 3, seed=12)], quality=80))
+    rgba = pattern(6, 7, 4, seed=13)
+    rgba[..., 3] = np.maximum(rgba[..., 3], 1)     # (fully transparent pixels lose colour)
+    write("pil_rgba_lossless.webp", webp([rgba], lossless=True))
+    frames = [pattern(5, 6, 4, seed=14 + i) for i in range(3)]
+    for frame in frames:
+        frame[..., 3] = 255
+    write("pil_anim_rgba.webp", webp(frames, lossless=True, duration=100))
+    write("pil_anim_rgb.webp", webp([f[..., :3] for f in frames], lossless=True,
+                                    duration=100))
 
 
 def _png(im: object, **options: object) -> bytes:

@@ -36,6 +36,8 @@ MODULES = [
     "tensorflow.python.training.checkpoint_state_pb2", "tensorflow.core.protobuf.config_pb2",
     "tensorflow.core.protobuf.rewriter_config_pb2", "tensorflow.core.framework.step_stats_pb2",
     "tensorflow.core.protobuf.control_flow_pb2",
+    "tensorflow.core.protobuf.cluster_pb2", "tensorflow.core.protobuf.tensorflow_server_pb2",
+    "tensorflow.core.profiler.tfprof_output_pb2", "tensorflow.core.profiler.tfprof_log_pb2",
     "google.protobuf.any_pb2", "google.protobuf.wrappers_pb2",
     "tf_keras.protobuf.saved_metadata_pb2", "tf_keras.protobuf.versions_pb2",
 ]

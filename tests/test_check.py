@@ -86,7 +86,7 @@ def test_report_of_a_script(tmp_path):
         from tensorflow.python.ops import math_ops, gen_nn_ops
         import tensorflow_hub as hub
         x = tf.placeholder(tf.float32)
-        server = tf.train.ServerDef
+        server = tf.train.sdca_optimizer
         y = math_ops.add(x, x)
     """))
     report = check_paths([str(tmp_path)])
@@ -97,14 +97,14 @@ def test_report_of_a_script(tmp_path):
     assert by_name["tensorflow.python.ops.math_ops.add"].status == SUPPORTED
     assert by_name["tf.contrib.slim.nets.vgg"].status == UNSUPPORTED
     assert "models repository" in by_name["tf.contrib.slim.nets.vgg"].replacement
-    assert by_name["tf.train.ServerDef"].status == UNSUPPORTED
+    assert by_name["tf.train.sdca_optimizer"].status == UNSUPPORTED
     assert by_name["tensorflow.python.ops.gen_nn_ops"].status == MISSING
     assert by_name["tensorflow_hub"].kind == "package"
     summary = report.summary()
     assert summary["unsupported_names"] == 4 and summary["files"] == 1
     assert [e["name"] for e in report.unsupported()] == [
         "tensorflow.python.ops.gen_nn_ops", "tensorflow_hub", "tf.contrib.slim.nets.vgg",
-        "tf.train.ServerDef"]
+        "tf.train.sdca_optimizer"]
 
 
 def test_unreadable_files_are_reported(tmp_path):

@@ -357,8 +357,8 @@ def test_unknown_contrib_symbols_name_themselves():
     with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn\.DNNClassifier is part "
                                                   r"of .* Instead: tf\.estimator"):
         tf.contrib.learn.DNNClassifier
-    with pytest.raises(AttributeError, match=r"tf\.contrib\.layers\.optimize_loss"):
-        tf.contrib.layers.optimize_loss
+    with pytest.raises(AttributeError, match=r"tf\.contrib\.layers\.sparse_column_with_keys"):
+        tf.contrib.layers.sparse_column_with_keys
     with pytest.raises(AttributeError, match=r"tf\.contrib\.slim\.nets"):
         slim.nets
     with pytest.raises(AttributeError, match=r"tf\.contrib\.framework\.zero_initializer"):

@@ -28,8 +28,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _run_job(size: int, mode: str, outs: List[Path], extra_env: dict = None) -> List[int]:
-    """Starts `size` worker processes of one job; returns their exit codes."""
+def _run_job(size: int, mode: str, outs: List[Path], extra_env: dict = None,
+             worker: Path = WORKER) -> List[int]:
+    """Starts `size` processes of one job running `worker`; returns their exit codes."""
     port = _free_port()
     procs = []
     try:
@@ -39,7 +40,7 @@ def _run_job(size: int, mode: str, outs: List[Path], extra_env: dict = None) -> 
                        MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), OMP_NUM_THREADS="1",
                        **(extra_env or {}))
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "tf1compat", "run", str(WORKER), mode, str(outs[rank])],
+                [sys.executable, "-m", "tf1compat", "run", str(worker), mode, str(outs[rank])],
                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
         codes = []
         for p in procs:

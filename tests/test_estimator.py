@@ -432,14 +432,16 @@ def test_unsupported_corners_raise_not_implemented(make, tmp_path):
         make(str(tmp_path))
 
 
-def test_cluster_training_is_not_implemented(tmp_path, monkeypatch):
+def test_cluster_training_needs_this_process_server(tmp_path, monkeypatch):
+    """A worker's Estimator.train without a tf.train.Server in the process (what
+    train_and_evaluate starts; tests/test_estimator_distributed.py runs a cluster)."""
     monkeypatch.setenv("TF_CONFIG", json.dumps({
         "cluster": {"chief": ["localhost:1"], "worker": ["localhost:2"]},
         "task": {"type": "worker", "index": 0}}))
     config = tf.estimator.RunConfig(model_dir=str(tmp_path))
     assert config.task_type == "worker" and not config.is_chief
     est = tf.estimator.Estimator(_model_fn, config=config)
-    with pytest.raises(NotImplementedError, match="TF_CONFIG cluster"):
+    with pytest.raises(tf.errors.FailedPreconditionError, match="no tf.train.Server"):
         est.train(_input(), steps=1)
 
 

@@ -146,7 +146,7 @@ def test_missing_symbols_explain_themselves():
         tf1compat.placehodler
     with pytest.raises(AttributeError, match="part of the TensorFlow 1.x API but is not "
                                              "implemented by tf1compat"):
-        tf1compat.CriticalSection
+        tf1compat.io.decode_jxl
     with pytest.raises(AttributeError, match=r"Did you mean tf.nn.relu"):
         tf1compat.nn.reluu
     assert not hasattr(tf1compat, "definitely_not_a_tf_name")

@@ -218,6 +218,7 @@ from tf1compat.ops.sparse_math import (sparse_add, sparse_concat, sparse_reduce_
                                        sparse_reshape, sparse_retain,
                                        sparse_tensor_dense_matmul, sparse_transpose)
 from tf1compat.api import lookup, sparse, spectral
+from tf1compat.api import types  # tf.types.experimental.TensorLike (annotations)
 from tf1compat import signal  # tf.signal (tf1compat/signal/)
 
 # -- checkpoints (issue 6) -----------------------------------------------------------------------------
@@ -263,6 +264,7 @@ from tf1compat.data.reader_ops import (FixedLengthRecordReader, IdentityReader, 
                                        TextLineReader, TFRecordReader, WholeFileReader)
 from tf1compat.ops.accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,
                                            SparseConditionalAccumulator)
+from tf1compat.ops.critical_section_ops import CriticalSection
 from tf1compat.api import queue
 
 # -- images: tf.image (tf1compat/ops/image_ops.py, image_resize.py) ----------------------------
@@ -323,6 +325,7 @@ from tf1compat.api import autograph, config
 from tf1compat.training.module import Module
 from tf1compat.util.tf_logging import get_logger
 from tf1compat.variables.variables import init_scope
+from tf1compat.api import mixed_precision   # TF1 loss scaling: training/experimental/
 from tf1compat.api import raw_ops     # generated from the op declarations: api/raw_ops.py
 from tf1compat import keras, summary
 from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage, SessionLog,
@@ -331,6 +334,14 @@ from tf1compat.serialization.messages import (Event, HistogramProto, LogMessage,
 # -- estimators and feature columns (issue 14) ------------------------------------------------------
 # (section: estimator)
 from tf1compat import estimator, feature_column
+from tf1compat.api import keras_estimator as _keras_estimator
+
+keras.estimator = _keras_estimator    # tf.keras.estimator (estimator/keras_lib.py)
+
+# -- tools: resource paths, call batching, the profiler (issue 12) -------------------------------------
+# (section: apitools)
+from tf1compat.api import resource_loader, profiler
+from tf1compat.ops.batch_ops import batch_function as nondifferentiable_batch_function
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
 from tf1compat.shim import install, uninstall

@@ -5,7 +5,8 @@ TensorFlow-internal module paths legacy code commonly imports (`INTERNAL_PATHS`)
 stand-ins, and adds an import hook so that `tensorflow.<ns>` resolves to tf1compat's
 namespace `<ns>` (`tensorflow.contrib.layers`, `tensorflow.keras.layers`, ...). Any other
 `tensorflow.*` path fails with an ImportError that names it. `horovod.tensorflow` resolves
-to tf1compat's Horovod on torch.distributed (`HOROVOD_PATHS`).
+to tf1compat's Horovod on torch.distributed (`HOROVOD_PATHS`), `horovod.keras` and
+`horovod.tensorflow.keras` to its Keras face.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.framework.graph_util": "tf1compat.api.graph_util",
     "tensorflow.python.framework.graph_io": "tf1compat.training.saving.graph_util",
     "tensorflow.python.training.saver": "tf1compat.training.saving.saver",
+    "tensorflow.python.training.experimental.loss_scale":
+        "tf1compat.training.experimental.loss_scale",
+    "tensorflow.python.training.experimental.loss_scale_optimizer":
+        "tf1compat.training.experimental.loss_scale_optimizer",
+    "tensorflow.python.training.experimental.mixed_precision":
+        "tf1compat.training.experimental.mixed_precision",
     "tensorflow.python.client.device_lib": "tf1compat.internal.device_lib",
     "tensorflow.python.client.session": "tf1compat.runtime.session",
     "tensorflow.python.platform.gfile": "tf1compat.util.gfile",
@@ -51,7 +58,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.test": "tf1compat.api.test",
     "tensorflow.python.platform.flags": "tf1compat.util.flags",
     "tensorflow.python.platform.app": "tf1compat.util.app",
+    "tensorflow.python.platform.resource_loader": "tf1compat.util.resource_loader",
     "tensorflow.python.util.nest": "tf1compat.util.nest",
+    "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
     "tensorflow.python.eager.context": "tf1compat.eager.context",
     "tensorflow.python.eager.backprop": "tf1compat.autodiff.tape",
@@ -163,6 +172,16 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.experiment": "tf1compat.contrib.learn.experiment",
     "tensorflow.contrib.learn.python.learn.datasets": "tf1compat.contrib.learn.datasets",
     "tensorflow.contrib.crf.python.ops.crf": "tf1compat.contrib.crf",
+    "tensorflow.contrib.seq2seq.python.ops.attention_wrapper":
+        "tf1compat.contrib.seq2seq.attention_wrapper",
+    "tensorflow.contrib.seq2seq.python.ops.basic_decoder":
+        "tf1compat.contrib.seq2seq.basic_decoder",
+    "tensorflow.contrib.seq2seq.python.ops.beam_search_decoder":
+        "tf1compat.contrib.seq2seq.beam_search_decoder",
+    "tensorflow.contrib.seq2seq.python.ops.beam_search_ops": "tf1compat.ops.beam_search_ops",
+    "tensorflow.contrib.seq2seq.python.ops.decoder": "tf1compat.contrib.seq2seq.decoder",
+    "tensorflow.contrib.seq2seq.python.ops.helper": "tf1compat.contrib.seq2seq.helper",
+    "tensorflow.contrib.seq2seq.python.ops.loss": "tf1compat.contrib._sequence_losses",
     "tensorflow.contrib.learn.python.learn.datasets.base":
         "tf1compat.contrib.learn.datasets.base",
     "tensorflow.contrib.learn.python.learn.datasets.mnist":
@@ -199,6 +218,10 @@ HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.mpi_ops": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.compression": "tf1compat.distribute.horovod_tensorflow",
+    "horovod.tensorflow.keras": "tf1compat.distribute.horovod_keras",
+    "horovod.tensorflow.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
+    "horovod.keras": "tf1compat.distribute.horovod_keras",
+    "horovod.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
 }
 
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")

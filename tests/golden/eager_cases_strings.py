@@ -25,3 +25,16 @@ def case_string_ops_eager(tf):
         lambda line: tf.string_to_number(tf.string_split([line], ",").values))
     out["dataset"] = [x.numpy() for x in ds]
     return out
+
+
+def case_string_tensor_as_numpy_array(tf):
+    """np.asarray / np.array of string tensors are object arrays of bytes (scalars too)."""
+    import numpy as np
+    scalar = tf.constant("ab")
+    vector = tf.constant(["ab", "c"])
+    return {"scalar": [np.asarray(scalar).dtype.str, np.asarray(scalar).shape,
+                       np.asarray(scalar)[()]],
+            "array": np.array(scalar).dtype.str,
+            "vector": [np.asarray(vector).dtype.str, list(np.asarray(vector))],
+            "numpy": [type(scalar.numpy()).__name__, scalar.numpy()],
+            "float": np.asarray(tf.constant(1.5)).dtype.str}

@@ -38,7 +38,17 @@ _GPU_ONLY = ("TF 2.21 registers this op's kernels for GPU only (a CPU row record
 _IMPORTED_FUNCTION = ("takes TF function attrs (library functions of imported graphs); "
                       "covered by tests/test_graph_import.py")
 
+_SUMMARY_WRITER = ("summary writer resource (a handle whose ops append events to a file); "
+                   "covered by tests/golden/cases_contrib_summary.py")
+
 EXEMPT: Dict[str, str] = {
+    "ImageConnectedComponents": ("TF 1.15's contrib op, gone from TF 2.x (nothing to record "
+                                 "from); checked against a flood fill in "
+                                 "tests/test_contrib_image.py"),
+    **{op: _SUMMARY_WRITER for op in (
+        "SummaryWriter", "CreateSummaryFileWriter", "WriteScalarSummary",
+        "WriteHistogramSummary", "WriteImageSummary", "WriteAudioSummary", "WriteSummary",
+        "WriteGraphSummary", "FlushSummaryWriter", "CloseSummaryWriter")},
     # tf.data datasets and iterators
     **{op: _DATASET for op in (
         "BatchDatasetV2", "CacheDataset", "ConcatenateDataset", "FilterDataset",
@@ -54,6 +64,9 @@ EXEMPT: Dict[str, str] = {
         "IteratorFromStringHandleV2", "IteratorGetNext", "IteratorToStringHandle",
         "IteratorV2", "MakeIterator", "OneShotIterator")},
     # control flow and functions
+    "BatchFunction": "takes a function attr f (tf.nondifferentiable_batch_function traces "
+                     "it); covered by tests/golden/cases_api_tools.py::"
+                     "case_batch_function_outputs, case_batch_function_errors",
     "If": "takes branch functions (tf.raw_ops.If raises, use tf.cond); covered by "
           "tests/golden/cases_control_flow*.py",
     "Case": "takes branch functions; covered by tests/golden/cases_control_flow.py",
@@ -74,6 +87,15 @@ EXEMPT: Dict[str, str] = {
         "TensorArraySplitV3", "TensorArrayV3", "TensorArrayWriteV3")},
     "HashTableV2": "its value is a table handle (no comparable value); every Table row of "
                    "op_rows_state.py creates and uses one",
+    **{op: ("a mutable table handle and the ops that fill and empty it (no row creates "
+            "one); covered by tests/golden/cases_api_names.py (mutable_hash_table, "
+            "dense_hash_table)") for op in (
+        "MutableHashTableV2", "MutableHashTableOfTensorsV2", "MutableDenseHashTableV2",
+        "LookupTableInsertV2", "LookupTableRemoveV2")},
+    **{op: ("a mutex handle and its held lock (no comparable value; meaningful only "
+            "around a critical section's ops); covered by tests/golden/cases_api_names.py "
+            "(critical_section, critical_section_threads)") for op in (
+        "MutexV2", "MutexLock", "ConsumeMutexLock")},
     "InitializeTableFromTextFileV2": "reads a vocabulary file; covered by "
                                      "tests/golden/cases_lookup.py",
     "VarHandleOp": "its value is a resource handle (no comparable value); every ResVar "
@@ -146,4 +168,7 @@ EXEMPT: Dict[str, str] = {
             "handle string fetched from one run and fed to later ones); covered by "
             "tests/golden/cases_api_tail.py::session_handles")
        for op in ("GetSessionHandle", "GetSessionTensor", "DeleteSessionTensor")},
+    "GatherTree": ("tf.contrib.seq2seq's beam-search op: TF 2.21 (the op-row oracle) has no "
+                   "GatherTree kernel; covered by tests/golden/cases_contrib_seq2seq_beam.py "
+                   "(gather_tree, BeamSearchDecoder), whose oracle restates contrib's kernel"),
 }

@@ -2,6 +2,8 @@
 non-max suppression, distorted bounding boxes) and the image codecs (decoders fed bytes
 TF's or Pillow's encoders wrote; encoded JPEGs compared by shape, PNGs by contents)."""
 
+import os
+
 import numpy as np
 
 from tests.golden.op_harness import err, f32, row, strings
@@ -12,6 +14,14 @@ _NMS_BOXES = np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10
                        [0, 10.1, 1, 11.1], [0, 100, 1, 101]], np.float32)
 _NMS_SCORES = np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3], np.float32)
 _U8 = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 4).astype(np.uint8)
+
+
+def _fixture(name: str) -> np.ndarray:
+    """An image file of tests/fixtures/images as a scalar string."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "fixtures", "images", name)
+    with open(path, "rb") as f:
+        return strings(f.read(), shape=[])
 
 
 def _blob(hex_text: str) -> np.ndarray:
@@ -96,6 +106,21 @@ ROWS = [
     row("SampleDistortedBoundingBoxV2", image_size=np.array([40, 50, 3], np.int32),
         bounding_boxes=np.array([[[0.1, 0.1, 0.8, 0.9]]], np.float32),
         min_object_covered=np.float32(0.3), seed=1, seed2=5),
+    # projective transforms (tf.contrib.image)
+    row("ImageProjectiveTransformV2", images=_IMG,
+        transforms=np.array([[0.9, -0.3, 1.0, 0.3, 0.9, -0.5, 0.01, 0.02]], np.float32),
+        output_shape=np.array([4, 5], np.int32), interpolation="BILINEAR"),
+    row("ImageProjectiveTransformV2", images=_U8[None],
+        transforms=np.array([[1.0, 0.0, -1.5, 0.0, 1.0, 2.0, 0.0, 0.0]], np.float32),
+        output_shape=np.array([3, 6], np.int32), interpolation="NEAREST", fill_mode="WRAP"),
+    row("ImageProjectiveTransformV3", images=_IMG,
+        transforms=np.array([[0.8, 0.1, 0.5, -0.2, 1.1, 0.0, 0.0, 0.0],
+                             [1.0, 0.0, 2.0, 0.0, 1.0, -1.0, 0.0, 0.0]], np.float32),
+        output_shape=np.array([4, 5], np.int32), fill_value=np.float32(0.25),
+        interpolation="BILINEAR", fill_mode="REFLECT"),
+    err("ImageProjectiveTransformV2", images=_IMG,
+        transforms=np.zeros((3, 8), np.float32), output_shape=np.array([4, 5], np.int32),
+        interpolation="NEAREST"),
     # codecs
     row("EncodePng", image=_U8, check="png"),
     row("EncodeJpeg", image=_U8, check="shape"),
@@ -114,4 +139,7 @@ ROWS = [
     row("DecodeImage", contents=_PNG),
     row("DecodeImage", contents=_GIF, expand_animations=False),
     row("DecodeImage", contents=_BMP, dtype="float32"),
+    row("DecodeWebP", contents=_fixture("pil_rgba_lossless.webp")),
+    row("DecodeWebP", contents=_fixture("pil_anim_rgba.webp"), channels=4),
+    err("DecodeWebP", contents=_fixture("pil_rgb_lossless.webp"), channels=4),
 ]

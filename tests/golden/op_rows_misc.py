@@ -76,6 +76,17 @@ ROWS += [
     err("ParseTensor", serialized=_SERIALIZED_F32, out_type="int32"),
     err("ParseTensor", serialized=np.array(b"\xff\xff", object), out_type="int32"),
     err("ParseTensor", serialized=strings("a", "b"), out_type="int32"),
+    # Protocol messages (tensorflow.Int64List / Feature, wire format written by hand).
+    row("DecodeProtoV2", bytes=strings(b"\x0a\x03\x01\x02\x03", b""),
+        message_type="tensorflow.Int64List", field_names=["value"], output_types=["int64"]),
+    row("DecodeProtoV2", bytes=strings(b"\x1a\x05\x0a\x03\x01\x02\x03"),
+        message_type="tensorflow.Feature", field_names=["int64_list", "float_list"],
+        output_types=["string", "string"]),
+    err("DecodeProtoV2", bytes=strings(b"\x0a\x03\x01\x02\x03"),
+        message_type="tensorflow.Int64List", field_names=["value"], output_types=["float32"]),
+    row("EncodeProto", sizes=np.array([[2], [0]], np.int32),
+        values=[np.array([[7, 8], [0, 0]], np.int64)], field_names=["value"],
+        message_type="tensorflow.Int64List"),
 ]
 
 # -- k-means (tf.contrib.factorization's clustering ops; TF's seeded Philox sampling) --------

@@ -172,6 +172,19 @@ for _var, _prefix in ((Var, ""), (ResVar, "Resource")):
             lr=_LR, epsilon=np.float32(1e-7), grad=f32(3, 3, seed=9),
             indices=np.array([1, 1, 0], np.int32)),
     ]
+# tf.contrib.opt's sign optimizers (no sparse forms in TF).
+_SIGN = {"lr": _LR, "sign_decay": np.float32(0.5), "beta": np.float32(0.9)}
+for _var, _prefix in ((Var, ""), (ResVar, "Resource")):
+    ROWS += [
+        row(f"{_prefix}ApplyAddSign", var=_var(_V), m=_var(f32(4, 3, seed=2)),
+            alpha=np.float32(1.0), grad=f32(4, 3, seed=9), **_SIGN),
+        row(f"{_prefix}ApplyPowerSign", var=_var(_V), m=_var(f32(4, 3, seed=2)),
+            logbase=np.float32(0.6931472), grad=f32(4, 3, seed=9), **_SIGN),
+    ]
+ROWS += [
+    err("ApplyAddSign", var=Var(_V), m=Var(f32(4, 3, seed=2)), alpha=np.float32(1.0),
+        grad=f32(3, 3, seed=9), **_SIGN),
+]
 ROWS += [
     row("ResourceApplyAdamWithAmsgrad", var=ResVar(_V), m=ResVar(f32(4, 3, seed=2)),
         v=ResVar(pos(4, 3, seed=3)), vhat=ResVar(pos(4, 3, seed=4)), grad=f32(4, 3, seed=9),

@@ -30,6 +30,7 @@ _FUNCTION_OPS_INSTEAD = {
     "If": "tf.cond", "StatelessIf": "tf.cond", "Case": "tf.case or tf.switch_case",
     "While": "tf.while_loop", "StatelessWhile": "tf.while_loop",
     "SymbolicGradient": "tf.gradients",
+    "BatchFunction": "tf.nondifferentiable_batch_function",
 }
 
 

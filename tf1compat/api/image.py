@@ -33,8 +33,9 @@ from tf1compat.ops.image_quality import (extract_patches, psnr, sobel_edges, ssi
                                          ssim_multiscale)
 # (section: image files — decoding and encoding on Pillow)
 from tf1compat.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, decode_gif,
-                                        decode_image, decode_jpeg, decode_png, encode_jpeg,
-                                        encode_png, extract_jpeg_shape, is_jpeg)
+                                        decode_image, decode_jpeg, decode_png, decode_webp,
+                                        encode_jpeg, encode_png, extract_jpeg_shape,
+                                        is_jpeg)
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

@@ -12,9 +12,11 @@ from tf1compat.ops.serialize_ops import parse_tensor, serialize_tensor
 from tf1compat.ops.string_ops import decode_base64, encode_base64
 from tf1compat.training.saving.graph_util import write_graph
 from tf1compat.ops.file_ops import matching_files, read_file, write_file
+from tf1compat.ops.proto_ops import decode_proto, encode_proto
 from tf1compat.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, decode_gif,
-                                        decode_image, decode_jpeg, decode_png, encode_jpeg,
-                                        encode_png, extract_jpeg_shape, is_jpeg)
+                                        decode_image, decode_jpeg, decode_png, decode_webp,
+                                        encode_jpeg, encode_png, extract_jpeg_shape,
+                                        is_jpeg)
 from tf1compat.ops.queue_ops import (PaddingFIFOQueue, PriorityQueue, QueueBase,
                                      RandomShuffleQueue)
 from tf1compat.training.input_utils import match_filenames_once

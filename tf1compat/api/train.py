@@ -5,6 +5,7 @@
 # (section: variables — global step, ExponentialMovingAverage, replica_device_setter)
 from tf1compat.training.device_setter import ClusterSpec, replica_device_setter
 from tf1compat.distribute.server import Server
+from tf1compat.serialization.messages import ClusterDef, JobDef, ServerDef
 from tf1compat.training.moving_averages import ExponentialMovingAverage
 from tf1compat.training.training_util import (assert_global_step, create_global_step,
                                               get_global_step, get_or_create_global_step,
@@ -84,6 +85,8 @@ from tf1compat.training.sessions.session_run_hook import (SessionRunArgs, Sessio
 from tf1compat.summary.summary_iterator import summary_iterator
 
 
+
+from tf1compat.api import train_experimental as experimental  # noqa: E402
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 

@@ -1,11 +1,15 @@
 """`tf.contrib` (the most used parts): `tf.contrib.layers`, `tf.contrib.slim`,
 `tf.contrib.framework`, `tf.contrib.eager`, `tf.contrib.data`, `tf.contrib.rnn`,
-`tf.contrib.losses`, `tf.contrib.util.constant_value`, the sequence losses of
-`tf.contrib.seq2seq` / `legacy_seq2seq`, and the Estimator family: `tf.contrib.learn`
+`tf.contrib.losses`, `tf.contrib.util.constant_value`, `tf.contrib.seq2seq` (decoders,
+attention, beam search), the sequence losses of `legacy_seq2seq`, and the Estimator family: `tf.contrib.learn`
 (Experiment, learn_runner), `tf.contrib.training` (HParams), `tf.contrib.tpu` (TPUEstimator
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
-(k-means); `tf.contrib.crf`. TF 2 has no contrib; TF 1.15's documentation is the reference. Any other
-contrib module or symbol raises an error naming it."""
+(k-means); `tf.contrib.crf`; `tf.contrib.distributions` (with bijectors);
+`tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
+`tf.contrib.predictor`, `tf.contrib.summary`; `tf.contrib.signal` and `tf.contrib.keras`,
+which are core TF's `tf.signal` and `tf.keras` (imported when first used). TF 2 has no
+contrib; TF 1.15's documentation is the reference. Any other contrib module or symbol
+raises an error naming it."""
 
 # ruff: noqa: F401
 from tf1compat.contrib import (data, eager, framework, layers, legacy_seq2seq, losses, rnn,
@@ -15,6 +19,20 @@ from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
 from tf1compat.contrib import estimator, feature_column, learn, tpu, training  # (section: estimator)
 from tf1compat.contrib import factorization  # (section: kmeans)
 from tf1compat.contrib import crf
+from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
+from tf1compat.contrib import distributions  # (section: contribdist)
 from tf1compat.contrib._missing import missing as _missing
 
-__getattr__ = _missing("tf.contrib")
+import importlib as _importlib
+
+# Contrib modules that are exactly a core namespace (TF 1.15 re-exports them).
+_CORE_ALIASES = {"signal": "tf1compat.signal", "keras": "tf1compat.keras"}
+_missing_name = _missing("tf.contrib")
+
+
+def __getattr__(name: str):
+    if name in _CORE_ALIASES:
+        module = _importlib.import_module(_CORE_ALIASES[name])
+        globals()[name] = module
+        return module
+    return _missing_name(name)

@@ -1,9 +1,10 @@
 """Training beyond one process, on PyTorch's distributed engine (docs/distributed.md).
 
 Horovod-style data parallelism: `horovod_tensorflow.py` (what `import horovod.tensorflow as
-hvd` resolves to), Horovod's ops in `collective_ops.py`, the torch.distributed process
-group in `process_group.py`. Processes come from `torchrun` or `tf1compat run
---nproc-per-node N`. Parameter servers: `server.py` (`tf.train.Server` on
+hvd` resolves to), its Keras face in `horovod_keras.py` and `horovod_keras_callbacks.py`
+(`horovod.keras`, `horovod.tensorflow.keras`), Horovod's ops in `collective_ops.py`,
+the torch.distributed process group in `process_group.py`. Processes come from `torchrun`
+or `tf1compat run --nproc-per-node N`. Parameter servers: `server.py` (`tf.train.Server` on
 torch.distributed.rpc, worker sessions on its target) and `sync_replicas.py`
 (`tf.train.SyncReplicasOptimizer` across workers).
 """

@@ -23,6 +23,7 @@ import torch
 import torch.distributed as dist
 
 from tf1compat.distribute import process_group as pg
+from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Int, Type, declare
@@ -277,7 +278,11 @@ for _op_type, _field in (("HorovodSize", "size"), ("HorovodRank", "rank"),
 # -- graph-building wrappers (horovod.tensorflow.mpi_ops) -------------------------------------
 
 def _op_name(prefix: str, tensor: Tensor, name: Optional[str]) -> str:
-    return name if name is not None else f"{prefix}_{normalize_name(tensor.name)}"
+    if name is not None:
+        return name
+    # Eager tensors have no name: Horovod then leaves the op its type's name.
+    return prefix if _context.executing_eagerly() else \
+        f"{prefix}_{normalize_name(tensor.name)}"
 
 
 def _scoped(name: str, ignore_name_scope: bool) -> str:
@@ -301,7 +306,9 @@ def grouped_allreduce_op(tensors: Sequence[Any], name: Optional[str] = None, op:
                          prescale_factor: float = 1.0, postscale_factor: float = 1.0,
                          ignore_name_scope: bool = False) -> List[Tensor]:
     """Horovod's `_grouped_allreduce`: one HorovodGroupedAllreduce op for all tensors."""
-    if name is None:
+    if name is None and _context.executing_eagerly():
+        name = "HorovodGroupedAllreduce"
+    elif name is None:
         name = normalize_name(f"HorovodGroupedAllreduce_{tensors[0].name}_{tensors[-1].name}")
     return apply_op("HorovodGroupedAllreduce", [list(tensors)],
                     {"reduce_op": op, "prescale_factor": float(prescale_factor),

@@ -436,18 +436,17 @@ def _fusion_enabled() -> bool:
     return os.environ.get("HOROVOD_FUSION_THRESHOLD", "") not in ("0",)
 
 
-class _DistributedOptimizer(Optimizer):
-    """Wraps a tf.train optimizer: gradients are allreduced before they are applied."""
+class GradientAllreducer:
+    """Averages (or sums) a list of gradients across processes, as Horovod's
+    `_make_allreduce_grads_fn`: one fused collective for all dense gradients (Horovod's
+    tensor fusion), Horovod's `groups`, or one each (HOROVOD_FUSION_THRESHOLD=0); sparse
+    gradients as allgathers unless `sparse_as_dense`."""
 
-    def __init__(self, optimizer: Optimizer, name: Optional[str] = None,
-                 use_locking: bool = False, device_dense: str = "", device_sparse: str = "",
+    def __init__(self, name: str, device_dense: str = "", device_sparse: str = "",
                  compression: Any = Compression.none, sparse_as_dense: bool = False,
                  op: int = Average, gradient_predivide_factor: float = 1.0,
                  groups: Any = None):
-        if name is None:
-            name = f"Distributed{type(optimizer).__name__}"
-        super().__init__(name=name, use_locking=use_locking)
-        self._optimizer = optimizer
+        self._name = name
         self._device_dense = device_dense
         self._device_sparse = device_sparse
         self._compression = compression
@@ -458,7 +457,7 @@ class _DistributedOptimizer(Optimizer):
         self._postscale = gradient_predivide_factor if op == Average else 1.0
         self._groups = groups
 
-    def _allreduce_grads(self, grads: List[Any], variables: List[Any]) -> List[Any]:
+    def __call__(self, grads: List[Any], variables: List[Any]) -> List[Any]:
         with name_scope(self._name + "_Allreduce"):
             if self._sparse_as_dense:
                 grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
@@ -499,6 +498,45 @@ class _DistributedOptimizer(Optimizer):
             return [present]
         return [[i] for i in present]
 
+
+def check_optimizer_options(op: int, gradient_predivide_factor: float,
+                            backward_passes_per_step: int, num_groups: int,
+                            groups: Any) -> Any:
+    """Validates DistributedOptimizer's options as Horovod does (the unsupported ones raise
+    NotImplementedError); returns the effective `groups`."""
+    if gradient_predivide_factor != 1.0 and op != Average:
+        raise ValueError("gradient_predivide_factor not supported with op != Average")
+    if op == Adasum:
+        raise NotImplementedError("hvd.DistributedOptimizer(op=hvd.Adasum) is not supported by "
+                                  "tf1compat; use op=hvd.Average")
+    if backward_passes_per_step != 1:
+        raise NotImplementedError("hvd.DistributedOptimizer(backward_passes_per_step > 1) is "
+                                  "not supported by tf1compat; accumulate gradients in the "
+                                  "graph or use a larger batch")
+    if num_groups and groups is None:
+        groups = num_groups
+    if groups is not None and not (isinstance(groups, list) or groups > 0):
+        raise ValueError("groups should be a non-negative integer or a list of list of "
+                         "tf.Variable.")
+    return groups
+
+
+class _DistributedOptimizer(Optimizer):
+    """Wraps a tf.train optimizer: gradients are allreduced before they are applied."""
+
+    def __init__(self, optimizer: Optimizer, name: Optional[str] = None,
+                 use_locking: bool = False, device_dense: str = "", device_sparse: str = "",
+                 compression: Any = Compression.none, sparse_as_dense: bool = False,
+                 op: int = Average, gradient_predivide_factor: float = 1.0,
+                 groups: Any = None):
+        if name is None:
+            name = f"Distributed{type(optimizer).__name__}"
+        super().__init__(name=name, use_locking=use_locking)
+        self._optimizer = optimizer
+        self._allreduce_grads = GradientAllreducer(name, device_dense, device_sparse,
+                                                    compression, sparse_as_dense, op,
+                                                    gradient_predivide_factor, groups)
+
     def compute_gradients(self, *args: Any, **kwargs: Any) -> List[Any]:
         """The wrapped optimizer's gradients, averaged (allreduced) across processes."""
         gradients = self._optimizer.compute_gradients(*args, **kwargs)
@@ -533,20 +571,8 @@ def DistributedOptimizer(optimizer: Optimizer, name: Optional[str] = None,  # no
                          scale_local_gradients: bool = True) -> Optimizer:
     """Horovod's DistributedOptimizer for a tf.train optimizer (see the module docstring)."""
     _check_process_set(process_set)
-    if gradient_predivide_factor != 1.0 and op != Average:
-        raise ValueError("gradient_predivide_factor not supported with op != Average")
-    if op == Adasum:
-        raise NotImplementedError("hvd.DistributedOptimizer(op=hvd.Adasum) is not supported by "
-                                  "tf1compat; use op=hvd.Average")
-    if backward_passes_per_step != 1:
-        raise NotImplementedError("hvd.DistributedOptimizer(backward_passes_per_step > 1) is "
-                                  "not supported by tf1compat; accumulate gradients in the "
-                                  "graph or use a larger batch")
-    if num_groups and groups is None:
-        groups = num_groups
-    if groups is not None and not (isinstance(groups, list) or groups > 0):
-        raise ValueError("groups should be a non-negative integer or a list of list of "
-                         "tf.Variable.")
+    groups = check_optimizer_options(op, gradient_predivide_factor, backward_passes_per_step,
+                                     num_groups, groups)
     if not isinstance(optimizer, Optimizer):
         raise ValueError(f"Provided optimizer doesn't inherit from either legacy TensorFlow "
                          f"or Keras optimizer: {optimizer}")

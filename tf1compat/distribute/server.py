@@ -39,9 +39,10 @@ import torch.distributed.rpc as rpc
 
 from tf1compat.framework import errors, hooks
 from tf1compat.framework.device_spec import DeviceSpec
+from tf1compat.serialization.messages import ServerDef
 from tf1compat.training.device_setter import ClusterSpec
 
-__all__ = ["Server", "active_server", "task_name", "rpc_timeout", "SYNC_REPLICAS_COLLECTION",
+__all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout", "SYNC_REPLICAS_COLLECTION",
            "RPC_TIMEOUT_ENV"]
 
 RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
@@ -109,6 +110,45 @@ def _alive() -> bool:
     return True
 
 
+def make_server_def(server_or_cluster_def: Any, job_name: Optional[str],
+                    task_index: Optional[int], protocol: Optional[str],
+                    config: Any) -> ServerDef:
+    """TF's ServerDef for tf.train.Server's arguments: a ServerDef with the given fields
+    overriding its own, or a cluster (ClusterSpec, ClusterDef, dict) plus the job and task,
+    which may be left out only where the cluster has one job / the job one task."""
+    server_def = ServerDef()
+    if isinstance(server_or_cluster_def, ServerDef):
+        server_def.MergeFrom(server_or_cluster_def)
+        if job_name is not None:
+            server_def.job_name = job_name
+        if task_index is not None:
+            server_def.task_index = task_index
+        if protocol is not None:
+            server_def.protocol = protocol
+    else:
+        try:
+            cluster = ClusterSpec(server_or_cluster_def)
+        except TypeError:
+            raise TypeError("Could not convert `server_or_cluster_def` to a "
+                            "`tf.train.ServerDef` or `tf.train.ClusterSpec`.") from None
+        if job_name is None:
+            if len(cluster.jobs) != 1:
+                raise ValueError("Must specify an explicit `job_name`.")
+            job_name = cluster.jobs[0]
+        if task_index is None:
+            indices = cluster.task_indices(job_name)
+            if len(indices) != 1:
+                raise ValueError("Must specify an explicit `task_index`.")
+            task_index = indices[0]
+        server_def.cluster.CopyFrom(cluster.as_cluster_def())
+        server_def.job_name = job_name
+        server_def.task_index = task_index
+        server_def.protocol = "grpc" if protocol is None else protocol
+    if config is not None:
+        server_def.default_session_config.MergeFrom(config)
+    return server_def
+
+
 # -- the server ----------------------------------------------------------------------------------
 
 _ACTIVE: Dict[str, Any] = {"server": None}
@@ -126,22 +166,18 @@ class Server:
     def __init__(self, server_or_cluster_def: Any, job_name: Optional[str] = None,
                  task_index: Optional[int] = None, protocol: Optional[str] = None,
                  config: Any = None, start: bool = True):
-        cluster = ClusterSpec(server_or_cluster_def) if not isinstance(
-            server_or_cluster_def, ClusterSpec) else server_or_cluster_def
-        if protocol not in (None, "grpc"):
-            raise NotImplementedError(f"tf.train.Server(protocol={protocol!r}): tf1compat "
-                                      "serves over torch.distributed.rpc ('grpc' targets)")
+        self._server_def = make_server_def(server_or_cluster_def, job_name, task_index,
+                                           protocol, config)
+        if self._server_def.protocol != "grpc":
+            raise NotImplementedError(f"tf.train.Server(protocol="
+                                      f"{self._server_def.protocol!r}): tf1compat serves "
+                                      "over torch.distributed.rpc ('grpc' targets)")
+        cluster = ClusterSpec(self._server_def.cluster)
+        job_name = self._server_def.job_name
+        task_index = self._server_def.task_index
         jobs = sorted(cluster.jobs)
-        if job_name is None:
-            if len(jobs) != 1:
-                raise ValueError("Must specify an explicit `job_name`.")
-            job_name = jobs[0]
         if job_name not in jobs:
             raise ValueError(f"Job {job_name!r} is not in the cluster {cluster.as_dict()}")
-        if task_index is None:
-            if cluster.num_tasks(job_name) != 1:
-                raise ValueError("Must specify an explicit `task_index`.")
-            task_index = cluster.task_indices(job_name)[0]
         self._cluster = cluster
         self._job_name = job_name
         self._task_index = int(task_index)
@@ -163,8 +199,9 @@ class Server:
         return "grpc://" + self._address
 
     @property
-    def server_def(self) -> Any:
-        raise NotImplementedError("tf.train.Server.server_def is not provided by tf1compat")
+    def server_def(self) -> ServerDef:
+        """The `tf.train.ServerDef` this server was made from."""
+        return self._server_def
 
     def start(self) -> None:
         """Joins the cluster's rpc group (blocks until every task has started)."""
@@ -231,14 +268,20 @@ class Server:
 # -- worker sessions -------------------------------------------------------------------------------
 
 class _RemoteVariables:
-    """A worker session's exchange with the ps tasks around each run."""
+    """A worker session's exchange with the ps tasks around each run.
+
+    A run exchanges only the ps variables its plan touches, and keeps its own "before"
+    values: runs of one session may overlap (queue-runner threads enqueue while the
+    training run waits for its batch or for the other replicas), and a run must neither
+    pull over nor push back what a concurrent run changed.
+    """
 
     def __init__(self, session: Any, server: Server):
         self._session = session
         self._server = server
         self._by_task: Dict[str, List[str]] = {}
         self._graph_version = -1
-        self._before: Dict[str, torch.Tensor] = {}
+        self._by_plan: Dict[int, Tuple[Any, Dict[str, List[str]]]] = {}
 
     def _ps_variables(self) -> Dict[str, List[str]]:
         graph = self._session.graph
@@ -250,7 +293,24 @@ class _RemoteVariables:
                     if spec.job == "ps":
                         by_task.setdefault(task_name("ps", spec.task or 0), []).append(op.name)
             self._by_task, self._graph_version = by_task, graph.version
+            self._by_plan = {}
         return self._by_task
+
+    def _plan_variables(self, plan: Any) -> Dict[str, List[str]]:
+        """The ps variables `plan` reads or writes, by task (all of them for a dataflow
+        plan, whose loops run what they decide at run time)."""
+        by_task = self._ps_variables()
+        cached = self._by_plan.get(id(plan))
+        if cached is not None and cached[0] is plan:
+            return cached[1]
+        if plan.dataflow:
+            used = by_task
+        else:
+            touched = {step.op.name for step in plan.steps if step.op.type in _VARIABLE_OPS}
+            used = {task: [n for n in names if n in touched] for task, names in by_task.items()}
+            used = {task: names for task, names in used.items() if names}
+        self._by_plan[id(plan)] = (plan, used)
+        return used
 
     def _call(self, task: str, fn: Any, *args: Any) -> Any:
         try:
@@ -260,26 +320,31 @@ class _RemoteVariables:
                 None, None, f"The parameter server task /job:ps/task:{task.split('_')[1]} "
                             f"cannot be reached: {str(e).strip()}") from e
 
-    def before_run(self, state: Dict[str, Any]) -> None:
-        self._before = {}
-        for task, names in self._ps_variables().items():
+    def before_run(self, state: Dict[str, Any], plan: Any) -> Any:
+        """Pulls the run's ps variables into `state`; returns what `after_run` needs."""
+        used = self._plan_variables(plan)
+        before: Dict[str, torch.Tensor] = {}
+        for task, names in used.items():
             current = self._call(task, _pull, names)
             for name in names:
                 if name in current:
                     state[name] = current[name]
-                    self._before[name] = current[name].clone()
+                    before[name] = current[name].clone()
                 else:
                     state.pop(name, None)
+        return used, before
 
-    def after_run(self, state: Dict[str, Any]) -> None:
+    def after_run(self, state: Dict[str, Any], pulled: Any) -> None:
+        """Sends the ps tasks what the run changed (`pulled`: before_run's result)."""
+        used, before_values = pulled
         as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
-        for task, names in self._ps_variables().items():
+        for task, names in used.items():
             initial, changes, values = {}, {}, {}
             for name in names:
                 value = state.get(name)
                 if not isinstance(value, torch.Tensor):
                     continue
-                before = self._before.get(name)
+                before = before_values.get(name)
                 if before is None:
                     initial[name] = value.detach().cpu().clone()
                 elif not torch.equal(value, before):
@@ -294,9 +359,20 @@ class _RemoteVariables:
 
 def _session_for_target(session: Any, target: str) -> Optional[_RemoteVariables]:
     server = _ACTIVE["server"]
-    if server is None or not target.startswith("grpc://"):
+    if not target.startswith("grpc://"):
         return None
+    if server is None:
+        # TF would try to reach that server (and wait); running locally instead would
+        # silently train apart from the cluster. Not UnavailableError: MonitoredSession
+        # retries those forever.
+        raise errors.FailedPreconditionError(
+            None, None, f"Session target {target}: no tf.train.Server runs in this process. "
+                        "tf1compat serves grpc:// targets from the tf.train.Server of the "
+                        "session's own process: start tf.train.Server(cluster, job_name, "
+                        "task_index) first (tf.estimator.train_and_evaluate starts it for "
+                        "TF_CONFIG tasks).")
     return _RemoteVariables(session, server)
 
 
 hooks.SESSION_TARGETS["grpc"] = _session_for_target
+hooks.STD_SERVER["Server"] = Server

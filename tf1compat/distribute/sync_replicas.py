@@ -92,11 +92,17 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
             raise ValueError("Must supply at least one variable")
         grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g, _ in pairs]
         averaged = self._averaged(grads, global_step)
-        get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION, True)
-        # The pass-through applies the averaged gradients with the wrapped optimizer.
+        # The marker is the exchange op, which a .meta can write (a node name), not a bool.
+        get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION, averaged[0].op)
+        # The pass-through applies the averaged gradients with the wrapped optimizer; the
+        # counts come back after, so a later graph (Estimator.train again) aggregates too.
+        counts = self._replicas_to_aggregate, self._total_num_replicas
         self._replicas_to_aggregate = self._total_num_replicas = 1
-        return super().apply_gradients([(a, v) for a, (_, v) in zip(averaged, pairs)],
-                                       global_step, name)
+        try:
+            return super().apply_gradients([(a, v) for a, (_, v) in zip(averaged, pairs)],
+                                           global_step, name)
+        finally:
+            self._replicas_to_aggregate, self._total_num_replicas = counts
 
     def _averaged(self, grads: Sequence[Any], global_step: Any) -> List[Any]:
         replicas = self._replicas_to_aggregate

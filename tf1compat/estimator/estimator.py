@@ -58,7 +58,7 @@ class Estimator(SavedModelExportMixin):
         self._model_dir = self._config.model_dir
         self._session_config = self._config.session_config
         tf_logging.info("Using config: %s", str(vars(self._config)))
-        self._device_fn = self._config.device_fn or _replica_device_setter(self._config)
+        self._device_fn = self._config.device_fn or _get_replica_device_setter(self._config)
         if model_fn is None:
             raise ValueError("model_fn must be provided to Estimator.")
         model_fn_lib.verify_model_fn_args(model_fn, params)
@@ -123,7 +123,6 @@ class Estimator(SavedModelExportMixin):
             if max_steps <= _global_step_in_checkpoint(self._model_dir):
                 tf_logging.info("Skipping training since max_steps has already saved.")
                 return self
-        _check_single_machine(self._config)
         hooks = _check_hooks_type(hooks)
         if steps is not None or max_steps is not None:
             hooks.append(hooks_lib.StopAtStepHook(steps, max_steps))
@@ -195,14 +194,15 @@ class Estimator(SavedModelExportMixin):
             for listener in saving_listeners:
                 if listener not in saver_hooks[0]._listeners:
                     saver_hooks[0]._listeners.append(listener)
+        summary_steps, log_steps = self._summary_and_step_rate_cadence(spec, worker_hooks)
         with MonitoredTrainingSession(
                 master=self._config.master, is_chief=self._config.is_chief,
                 checkpoint_dir=self._model_dir, scaffold=spec.scaffold, hooks=worker_hooks,
                 chief_only_hooks=tuple(chief_hooks) + tuple(spec.training_chief_hooks),
-                save_checkpoint_secs=0, save_summaries_steps=self._config.save_summary_steps,
+                save_checkpoint_secs=0, save_summaries_steps=summary_steps,
                 config=self._session_config,
                 max_wait_secs=self._config.session_creation_timeout_secs,
-                log_step_count_steps=self._config.log_step_count_steps,
+                log_step_count_steps=log_steps,
                 save_graph_def=self._config.checkpoint_save_graph_def) as mon_sess:
             loss = None
             current_step = 0
@@ -213,6 +213,25 @@ class Estimator(SavedModelExportMixin):
                 tf_logging.warning("Training with estimator made no steps. Perhaps input is "
                                    "empty or misspecified.")
         return loss
+
+    def _summary_and_step_rate_cadence(self, spec: Any, worker_hooks: List[Any]) -> Any:
+        """The chief's summary and step-rate cadence for MonitoredTrainingSession. In a
+        cluster with a `master` (which also evaluates) and workers, TF moves both to
+        worker 0's own hooks and turns them off everywhere else."""
+        config = self._config
+        jobs = config.cluster_spec.jobs if config.cluster_spec else []
+        if not (run_config_lib.TaskType.WORKER in jobs and
+                run_config_lib.TaskType.MASTER in jobs):
+            return config.save_summary_steps, config.log_step_count_steps
+        if config.task_type == run_config_lib.TaskType.WORKER and config.task_id == 0:
+            if config.save_summary_steps and config.save_summary_steps > 0:
+                worker_hooks.append(hooks_lib.SummarySaverHook(
+                    save_steps=config.save_summary_steps, output_dir=config.model_dir,
+                    scaffold=spec.scaffold))
+            if config.log_step_count_steps and config.log_step_count_steps > 0:
+                worker_hooks.append(hooks_lib.StepCounterHook(
+                    every_n_steps=config.log_step_count_steps, output_dir=config.model_dir))
+        return 0, None
 
     # -- evaluate -----------------------------------------------------------------------------
     def eval_dir(self, name: Optional[str] = None) -> str:
@@ -453,21 +472,17 @@ def _config_with_model_dir_and_session(config: Any, model_dir: Any) -> Any:
     return config
 
 
-def _replica_device_setter(config: Any) -> Any:
+def _get_replica_device_setter(config: Any) -> Any:
+    """The default device function in a cluster with ps tasks (TF's): variables round robin
+    on the ps tasks, every other op on this task's `/job:<type>/task:<id>`."""
     if config.num_ps_replicas > 0:
-        from tf1compat.training.device_setter import replica_device_setter
+        from tf1compat.training.device_setter import STANDARD_PS_OPS, replica_device_setter
         worker = "/job:%s/task:%d" % (config.task_type, config.task_id) if config.task_type \
             else "/job:worker"
         return replica_device_setter(ps_tasks=config.num_ps_replicas, worker_device=worker,
-                                     merge_devices=True, cluster=config.cluster_spec)
+                                     merge_devices=True, ps_ops=list(STANDARD_PS_OPS),
+                                     cluster=config.cluster_spec)
     return None
-
-
-def _check_single_machine(config: Any) -> None:
-    if config.num_ps_replicas > 0 or not config.is_chief or config.num_worker_replicas > 1:
-        raise NotImplementedError(
-            "Estimator.train in a TF_CONFIG cluster (parameter servers, several workers or a "
-            "non-chief task) is not supported by tf1compat: run on one machine.")
 
 
 def _check_checkpoint_available(model_dir: str) -> None:

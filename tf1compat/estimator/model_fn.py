@@ -10,7 +10,8 @@ from tf1compat.util import tf_logging
 from tf1compat.estimator.export import export_lib
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.util import fn_args
-from tf1compat.framework.graph import get_default_graph
+from tf1compat.framework.graph import (GraphKeys, add_to_collection, get_collection,
+                                       get_default_graph)
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.training.sessions.monitored_session import Scaffold
@@ -100,27 +101,44 @@ def _validate_hooks(hooks: Any) -> tuple:
     return hooks
 
 
+def _is_keras_metric(value: Any) -> bool:
+    return hasattr(value, "update_state") and hasattr(value, "result") and \
+        hasattr(value, "updates")
+
+
 def _validate_eval_metric_ops(eval_metric_ops: Any) -> Dict[str, Any]:
+    """The eval_metric_ops as (value, update_op) pairs; a `tf.keras.metrics.Metric`
+    (whose update_state ran in this graph) becomes (result(), its first update), and its
+    variables join LOCAL_VARIABLES and METRIC_VARIABLES, as in TF."""
     from tf1compat.util import nest
     if eval_metric_ops is None:
         return {}
     if not isinstance(eval_metric_ops, dict):
         raise TypeError(f"eval_metric_ops must be a dict, given: {eval_metric_ops}")
     for key, value in eval_metric_ops.items():
-        if hasattr(value, "update_state") and hasattr(value, "result"):
-            raise NotImplementedError(
-                f"eval_metric_ops[{key!r}] is a tf.keras.metrics.Metric: Keras metric "
-                "objects in EstimatorSpec are not supported by tf1compat; pass a "
-                "(metric_value, update_op) tuple from tf.metrics instead.")
-        if not isinstance(value, tuple) or len(value) != 2:
+        if _is_keras_metric(value):
+            if not value.updates:
+                raise ValueError(f'Please call update_state(...) on the "{value.name}" '
+                                 "metric")
+        elif not isinstance(value, tuple) or len(value) != 2:
             raise TypeError("Values of eval_metric_ops must be (metric_value, update_op) "
                             f"tuples, given: {value} for key: {key}")
     graph = get_default_graph()
-    for key, value in eval_metric_ops.items():
-        for val in nest.flatten(value):
+    for key, value in list(eval_metric_ops.items()):
+        checked = value.updates + [value.result()] if _is_keras_metric(value) \
+            else nest.flatten(value)
+        for val in checked:
             if val.graph is not graph:
                 raise ValueError(_NOT_DEFAULT_GRAPH.format("eval_metric_ops",
                                                            f"{key}: {val.name}"))
+    for key, value in list(eval_metric_ops.items()):
+        if _is_keras_metric(value):
+            for collection in (GraphKeys.LOCAL_VARIABLES, GraphKeys.METRIC_VARIABLES):
+                present = {id(v) for v in get_collection(collection)}
+                for v in value.variables:
+                    if id(v) not in present:
+                        add_to_collection(collection, v)
+            eval_metric_ops[key] = (value.result(), value.updates[0])
     return eval_metric_ops
 
 

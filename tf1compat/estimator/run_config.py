@@ -1,8 +1,8 @@
 """`tf.estimator.RunConfig`: where an Estimator writes and how often it saves/logs.
 
-The distribution fields (`TF_CONFIG` cluster, task type/id, master, number of replicas)
-are read as TF reads them, so legacy code that inspects them sees TF's values; running a
-multi-task cluster is not supported (the Estimator raises NotImplementedError).
+The distribution fields (`TF_CONFIG` cluster, task type/id, master, number of replicas,
+the device filters of a cluster task's default session config) are read as TF reads them;
+`train_and_evaluate` runs each task of such a cluster (estimator/distributed_training.py).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ __all__ = ["RunConfig", "TaskType", "get_default_session_config"]
 
 _USE_DEFAULT = object()
 _SAVE_CKPT_ERR = "`save_checkpoints_steps` and `save_checkpoints_secs` cannot be both set."
+_FROM_TF_CONFIG = ("\n\nNote that these values may be coming from the TF_CONFIG environment "
+                   "variable.")
 _REPLACEABLE = (
     "model_dir", "tf_random_seed", "save_summary_steps", "save_checkpoints_steps",
     "save_checkpoints_secs", "session_config", "keep_checkpoint_max",
@@ -45,6 +47,20 @@ def get_default_session_config() -> Any:
     rewrite = RewriterConfig(meta_optimizer_iterations=RewriterConfig.ONE)
     return ConfigProto(allow_soft_placement=True,
                        graph_options=GraphOptions(rewrite_options=rewrite))
+
+
+def _distributed_session_config(task_type: str, task_id: int) -> Any:
+    """TF's default session config for a between-graph cluster task: the default one plus
+    device filters so trainers talk only to the ps tasks (None for other task types)."""
+    filters = {TaskType.MASTER: ["/job:ps", "/job:master"],
+               TaskType.CHIEF: ["/job:ps", "/job:chief"],
+               TaskType.WORKER: ["/job:ps", "/job:worker/task:%d" % task_id],
+               TaskType.PS: ["/job:ps", "/job:worker", "/job:chief", "/job:master"]}
+    if task_type not in filters:
+        return None
+    config = get_default_session_config()
+    config.device_filters.extend(filters[task_type])
+    return config
 
 
 def path_to_str(path: Any) -> Any:
@@ -118,6 +134,9 @@ class RunConfig:
                                       "experimental_distribute=): distribution strategies "
                                       "are not supported by tf1compat's Estimator.")
         self._init_cluster(tf_config)
+        if self._session_config is None and self._cluster_spec:
+            self._session_config = _distributed_session_config(self._task_type,
+                                                               self._task_id)
 
     # -- TF_CONFIG ----------------------------------------------------------------------------
     def _init_cluster(self, tf_config: Dict[str, Any]) -> None:
@@ -129,7 +148,9 @@ class RunConfig:
         self._service = service
         self._cluster_spec = ClusterSpec(tf_config.get("cluster", {}))
         task = tf_config.get("task", {})
-        self._evaluation_master = tf_config.get("eval_session_master", "")
+        # Only an evaluator task takes `eval_session_master` (TF's rule).
+        self._evaluation_master = tf_config.get("eval_session_master", "") \
+            if task.get("type") == TaskType.EVALUATOR else ""
         if self._cluster_spec.jobs:
             self._init_from_cluster(task, tf_config)
             return
@@ -177,11 +198,11 @@ class RunConfig:
             return
         if task_type not in jobs:
             raise ValueError(f"{task_type} is not a valid task_type in the cluster_spec:\n"
-                             f"{self._cluster_spec}")
+                             f"{self._cluster_spec}{_FROM_TF_CONFIG}")
         addresses = self._cluster_spec.job_tasks(task_type)
         if not 0 <= task_id < len(addresses):
             raise ValueError(f"{task_id} is not a valid task_id for task_type {task_type} "
-                             f"in the cluster_spec:\n{self._cluster_spec}")
+                             f"in the cluster_spec:\n{self._cluster_spec}{_FROM_TF_CONFIG}")
         if "session_master" in tf_config:
             self._master = tf_config["session_master"]
         elif len(jobs) == 1 and len(self._cluster_spec.job_tasks(jobs[0])) == 1:

@@ -1,23 +1,25 @@
-"""`tf.estimator.train_and_evaluate` with `TrainSpec` / `EvalSpec` on one machine.
+"""`tf.estimator.train_and_evaluate` with `TrainSpec` / `EvalSpec`.
 
-As TF's local mode: the Estimator trains; after every checkpoint it saves (a saving
-listener) it evaluates the new checkpoint, at most once per `EvalSpec.throttle_secs`
-(the first checkpoint, written when training starts, is skipped), runs the exporters, and
-evaluates once more at the end if the last checkpoint was not evaluated. A TF_CONFIG
-cluster (chief/worker/ps/evaluator tasks) is not supported.
+Local mode (no TF_CONFIG cluster), as TF: the Estimator trains; after every checkpoint it
+saves (a saving listener) it evaluates the new checkpoint, at most once per
+`EvalSpec.throttle_secs` (the first checkpoint, written when training starts, is skipped),
+runs the exporters, and evaluates once more at the end if the last checkpoint was not
+evaluated. In a TF_CONFIG cluster each task runs its part (distributed_training.py) and
+the call returns None, as TF's.
 """
 
 from __future__ import annotations
 
 import collections
-import os
 from typing import Any, Dict, Optional, Tuple
 
 from tf1compat.util import tf_logging
 from tf1compat.estimator import exporter as exporter_lib
-from tf1compat.framework.graph import GraphKeys
-from tf1compat.training.sessions.basic_session_run_hooks import (CheckpointSaverListener,
-                                                                 SecondOrStepTimer)
+from tf1compat.estimator.checkpoint_evaluator import (CheckpointEvaluator,
+                                                      NewCheckpointListenerForEvaluate)
+from tf1compat.estimator.distributed_training import run_task
+from tf1compat.estimator.run_config import TaskType
+from tf1compat.training.sessions.basic_session_run_hooks import CheckpointSaverListener
 from tf1compat.training.sessions.session_run_hook import SessionRunHook
 
 __all__ = ["TrainSpec", "EvalSpec", "train_and_evaluate"]
@@ -110,96 +112,10 @@ class EvalSpec(collections.namedtuple("EvalSpec", ["input_fn", "steps", "name", 
                                throttle_secs=throttle_secs)
 
 
-class _EvalStatus:
-    EVALUATED = "evaluated"
-    MISSING_CHECKPOINT = "missing checkpoint"
-    NO_NEW_CHECKPOINT = "no new checkpoint"
-
-
-_EvalResult = collections.namedtuple("EvalResult", ["status", "metrics", "checkpoint_path"])
-
-
-class _Evaluator:
-    """Evaluates the newest checkpoint (once per checkpoint) and runs the exporters."""
-
-    def __init__(self, estimator: Any, eval_spec: EvalSpec, max_training_steps: Any):
-        self._estimator = estimator
-        self._eval_spec = eval_spec
-        self._previous_ckpt_path = None
-        self._max_training_steps = max_training_steps
-
-    def evaluate_and_export(self) -> Tuple[_EvalResult, list]:
-        latest = self._estimator.latest_checkpoint()
-        if not latest:
-            tf_logging.warning("Estimator is not trained yet. Will start an evaluation when a "
-                               "checkpoint is ready.")
-            return _EvalResult(_EvalStatus.MISSING_CHECKPOINT, None, None), []
-        if latest == self._previous_ckpt_path:
-            tf_logging.warning("No new checkpoint ready for evaluation. Skip the current "
-                               "evaluation pass as evaluation results are expected to be "
-                               "same for the same checkpoint.")
-            return _EvalResult(_EvalStatus.NO_NEW_CHECKPOINT, None, None), []
-        metrics = self._estimator.evaluate(input_fn=self._eval_spec.input_fn,
-                                           steps=self._eval_spec.steps,
-                                           name=self._eval_spec.name, checkpoint_path=latest,
-                                           hooks=self._eval_spec.hooks)
-        result = _EvalResult(_EvalStatus.EVALUATED, metrics, latest)
-        final = bool(self._max_training_steps) and \
-            metrics[GraphKeys.GLOBAL_STEP] >= self._max_training_steps
-        exports = self._export(result, final)
-        self._previous_ckpt_path = latest
-        return result, exports
-
-    def _export(self, result: _EvalResult, is_the_final_export: bool) -> list:
-        base = os.path.join(str(self._estimator.model_dir), "export")
-        return [exporter.export(estimator=self._estimator,
-                                export_path=os.path.join(base, exporter.name),
-                                checkpoint_path=result.checkpoint_path,
-                                eval_result=result.metrics,
-                                is_the_final_export=is_the_final_export)
-                for exporter in self._eval_spec.exporters]
-
-
-class _NewCheckpointListenerForEvaluate(CheckpointSaverListener):
-    """Evaluates after each new checkpoint (throttled), and at the end of training."""
-
-    def __init__(self, evaluator: _Evaluator, eval_throttle_secs: int):
-        self._evaluator = evaluator
-        self._eval_throttle_secs = eval_throttle_secs
-        self.eval_result: Optional[_EvalResult] = None
-        self.export_results: Any = None
-
-    def begin(self) -> None:
-        self._timer = SecondOrStepTimer(every_secs=self._eval_throttle_secs)
-        self._is_first_run = True
-
-    def after_save(self, session: Any, global_step_value: int) -> None:
-        if self._is_first_run:
-            # The checkpoint written when the session starts is not evaluated.
-            self._is_first_run = False
-            return
-        if self._timer.should_trigger_for_step(global_step_value):
-            self._evaluate(global_step_value)
-        else:
-            tf_logging.info("Skip the current checkpoint eval due to throttle secs "
-                            f"({self._eval_throttle_secs} secs).")
-
-    def end(self, session: Any, global_step_value: int) -> None:
-        if global_step_value != self._timer.last_triggered_step():
-            self._evaluate(global_step_value)
-
-    def _evaluate(self, global_step_value: int) -> None:
-        self._timer.update_last_triggered_step(global_step_value)
-        self.eval_result, self.export_results = self._evaluator.evaluate_and_export()
-        if self.eval_result.status != _EvalStatus.EVALUATED:
-            raise RuntimeError("There was no new checkpoint after the training. Eval status: "
-                               f"{self.eval_result.status}")
-
-
 def train_and_evaluate(estimator: Any, train_spec: TrainSpec, eval_spec: EvalSpec
-                       ) -> Tuple[Optional[Dict[str, Any]], Any]:
+                       ) -> Optional[Tuple[Optional[Dict[str, Any]], Any]]:
     """Trains `estimator` and evaluates (and exports) it along the way; returns the last
-    evaluation's metrics and export results."""
+    evaluation's metrics and export results (None for a task of a TF_CONFIG cluster)."""
     from tf1compat.estimator.estimator import Estimator
     if not isinstance(eval_spec, EvalSpec):
         raise TypeError("`eval_spec` must have type `tf.estimator.EvalSpec`. Got: "
@@ -211,17 +127,19 @@ def train_and_evaluate(estimator: Any, train_spec: TrainSpec, eval_spec: EvalSpe
         raise TypeError("`train_spec` must have type `tf.estimator.TrainSpec`. Got: "
                         f"{type(train_spec)}")
     config = estimator.config
-    if config.cluster_spec.jobs or config.task_type == "evaluator":
-        raise NotImplementedError("tf.estimator.train_and_evaluate in a TF_CONFIG cluster "
-                                  "(chief/worker/ps/evaluator tasks) is not supported by "
-                                  "tf1compat: run it on one machine.")
+    if config.task_type == TaskType.EVALUATOR and config.task_id > 0:
+        raise ValueError("For distributed training, there can only be one `evaluator` task "
+                         f"(with task id 0).  Given task id {config.task_id}")
+    if config.cluster_spec or config.task_type == TaskType.EVALUATOR:
+        run_task(estimator, train_spec, eval_spec)
+        return None
     tf_logging.info("Running training and evaluation locally (non-distributed).")
     tf_logging.info("Start train and evaluate loop. The evaluate will happen after every "
                     "checkpoint. Checkpoint frequency is determined based on RunConfig "
                     "arguments: save_checkpoints_steps {} or save_checkpoints_secs {}.".format(
                         config.save_checkpoints_steps, config.save_checkpoints_secs))
-    evaluator = _Evaluator(estimator, eval_spec, train_spec.max_steps)
-    listener = _NewCheckpointListenerForEvaluate(evaluator, eval_spec.throttle_secs)
+    evaluator = CheckpointEvaluator(estimator, eval_spec, train_spec.max_steps)
+    listener = NewCheckpointListenerForEvaluate(evaluator, eval_spec.throttle_secs)
     estimator.train(input_fn=train_spec.input_fn, max_steps=train_spec.max_steps,
                     hooks=list(train_spec.hooks),
                     saving_listeners=train_spec.saving_listeners + (listener,))

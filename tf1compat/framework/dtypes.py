@@ -24,6 +24,8 @@ __all__ = [
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "bool", "string", "complex64", "complex128", "qint8", "quint8", "qint16",
     "quint16", "qint32", "resource", "variant",
+    "float8_e5m2", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz",
+    "float8_e5m2fnuz", "float4_e2m1fn", "int4", "uint4", "int2", "uint2",
 ]
 
 _REF_OFFSET = 100
@@ -86,7 +88,7 @@ class DType:
 
     @property
     def is_unsigned(self) -> builtins_bool:
-        return self.base_dtype._type_enum in (4, 17, 22, 23)
+        return self.base_dtype._type_enum in (4, 17, 22, 23, 30, 32)
 
     @property
     def is_bool(self) -> builtins_bool:
@@ -105,10 +107,11 @@ class DType:
     def as_numpy_dtype(self) -> Any:
         """The numpy scalar type TF maps this dtype to (object for strings)."""
         base = self.base_dtype._type_enum
-        if base == 14:
+        if base == 14 or base in _NARROW:
             if _ml_dtypes is None:
-                raise TypeError("bfloat16 has no numpy type without the ml_dtypes package")
-            return _ml_dtypes.bfloat16
+                raise TypeError(f"{self.base_dtype.name} has no numpy type without the "
+                                "ml_dtypes package (pip install ml_dtypes)")
+            return getattr(_ml_dtypes, self.base_dtype.name)
         if base in _NUMPY:
             return _NUMPY[base]
         raise TypeError(f"{self!r} has no numpy equivalent")
@@ -139,6 +142,9 @@ class DType:
         if self.base_dtype == bfloat16:
             limit = 3.3895313892515355e38  # (2 - 2**-7) * 2**127, without needing ml_dtypes
             return -limit if low else limit
+        if self.base_dtype._type_enum in _NARROW:
+            lowest, highest = _NARROW[self.base_dtype._type_enum]
+            return lowest if low else highest
         np_type = self.as_numpy_dtype
         info = np.finfo(np_type) if self.is_floating else np.iinfo(np_type)
         return info.min if low else info.max
@@ -191,15 +197,24 @@ _TYPE_TO_STRING = {
     8: "complex64", 9: "int64", 10: "bool", 11: "qint8", 12: "quint8", 13: "qint32",
     14: "bfloat16", 15: "qint16", 16: "quint16", 17: "uint16", 18: "complex128",
     19: "float16", 20: "resource", 21: "variant", 22: "uint32", 23: "uint64",
+    # tf.dtypes.experimental: the 8-, 4- and 2-bit types of TF 2.x (ml_dtypes in numpy).
+    24: "float8_e5m2", 25: "float8_e4m3fn", 26: "float8_e4m3fnuz", 27: "float8_e4m3b11fnuz",
+    28: "float8_e5m2fnuz", 29: "int4", 30: "uint4", 31: "int2", 32: "uint2",
+    33: "float4_e2m1fn",
 }
 for _enum, _name in list(_TYPE_TO_STRING.items()):
     _TYPE_TO_STRING[_enum + _REF_OFFSET] = _name + "_ref"
 
-_FLOATING = {1, 2, 14, 19}
-_INTEGER = {3, 4, 5, 6, 9, 17, 22, 23}
+_FLOATING = {1, 2, 14, 19, 24, 25, 26, 27, 28, 33}
+_INTEGER = {3, 4, 5, 6, 9, 17, 22, 23, 29, 30, 31, 32}
+# The narrow types' (lowest, highest) finite values, as ml_dtypes gives them.
+_NARROW = {24: (-57344.0, 57344.0), 25: (-448.0, 448.0), 26: (-240.0, 240.0),
+           27: (-30.0, 30.0), 28: (-57344.0, 57344.0), 33: (-6.0, 6.0),
+           29: (-8, 7), 30: (0, 15), 31: (-2, 1), 32: (0, 3)}
 _QUANTIZED = {11, 12, 13, 15, 16}
 _SIZES = {1: 4, 2: 8, 3: 4, 4: 1, 5: 2, 6: 1, 8: 8, 9: 8, 10: 1, 11: 1, 12: 1, 13: 4,
-          14: 2, 15: 2, 16: 2, 17: 2, 18: 16, 19: 2, 22: 4, 23: 8}
+          14: 2, 15: 2, 16: 2, 17: 2, 18: 16, 19: 2, 22: 4, 23: 8,
+          **{enum: 1 for enum in _NARROW}}
 _NUMPY = {
     1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16, 6: np.int8,
     7: object, 8: np.complex64, 9: np.int64, 10: np.bool_, 17: np.uint16,
@@ -218,6 +233,18 @@ _TORCH = {
 for _enum, _attr in ((17, "uint16"), (22, "uint32"), (23, "uint64")):
     if hasattr(torch, _attr):
         _TORCH[_enum] = getattr(torch, _attr)
+
+# The narrow types torch has (torch >= 2.1 float8); int4/uint4/int2/uint2 values live in
+# int8/uint8 (wrapped to their width, as TF wraps them). float8_e4m3b11fnuz and
+# float4_e2m1fn have no run-time values: TF itself casts to neither.
+_NARROW_TORCH = {24: "float8_e5m2", 25: "float8_e4m3fn", 26: "float8_e4m3fnuz",
+                 28: "float8_e5m2fnuz"}
+_TORCH_TO_DTYPE = {t: e for e, t in _TORCH.items() if e not in _QUANTIZED}
+for _enum, _attr in _NARROW_TORCH.items():
+    if hasattr(torch, _attr):
+        _TORCH[_enum] = getattr(torch, _attr)
+        _TORCH_TO_DTYPE[_TORCH[_enum]] = _enum
+_TORCH.update({29: torch.int8, 30: torch.uint8, 31: torch.int8, 32: torch.uint8})
 
 _INTERN: dict = {enum: DType(enum) for enum in _TYPE_TO_STRING}
 
@@ -244,6 +271,16 @@ resource = _INTERN[20]
 variant = _INTERN[21]
 uint32 = _INTERN[22]
 uint64 = _INTERN[23]
+float8_e5m2 = _INTERN[24]
+float8_e4m3fn = _INTERN[25]
+float8_e4m3fnuz = _INTERN[26]
+float8_e4m3b11fnuz = _INTERN[27]
+float8_e5m2fnuz = _INTERN[28]
+int4 = _INTERN[29]
+uint4 = _INTERN[30]
+int2 = _INTERN[31]
+uint2 = _INTERN[32]
+float4_e2m1fn = _INTERN[33]
 
 _STRING_TO_DTYPE = {name: _INTERN[enum] for enum, name in _TYPE_TO_STRING.items()}
 _STRING_TO_DTYPE.update({"half": float16, "float": float32, "double": float64})
@@ -253,7 +290,7 @@ _PYTHON_TO_DTYPE = {
     float: float32, builtins_bool: bool, str: string, bytes: string, object: string,
     np.str_: string, np.bytes_: string, np.object_: string,
 }
-_TORCH_TO_DTYPE = {t: _INTERN[e] for e, t in _TORCH.items() if e not in _QUANTIZED}
+_TORCH_TO_DTYPE = {t: _INTERN[e] for t, e in _TORCH_TO_DTYPE.items()}
 
 
 def as_dtype(type_value: Any) -> DType:
@@ -279,8 +316,11 @@ def as_dtype(type_value: Any) -> DType:
                 return _PYTHON_TO_DTYPE[type_value]
         except TypeError:
             pass
-        if _ml_dtypes is not None and type_value in (_ml_dtypes.bfloat16, np.dtype(_ml_dtypes.bfloat16)):
-            return bfloat16
+        if _ml_dtypes is not None:
+            for enum in (14, *_NARROW):
+                ml_type = getattr(_ml_dtypes, _TYPE_TO_STRING[enum], None)
+                if ml_type is not None and type_value in (ml_type, np.dtype(ml_type)):
+                    return _INTERN[enum]
         try:
             np_dtype = np.dtype(type_value)
         except TypeError:

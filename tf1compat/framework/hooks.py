@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional
 
 __all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE",
-           "OP_CREATED", "SERIALIZED_FORMS", "SESSION_TARGETS"]
+           "OP_CREATED", "SERIALIZED_FORMS", "SESSION_TARGETS", "STD_SERVER"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -70,7 +70,12 @@ FETCHED_VALUES: Dict[str, Callable[[Any, Any, Any], Any]] = {}
 
 # Session targets served by another process's variables (`tf.Session("grpc://...")`):
 # URL scheme ("grpc") -> function (session, target) -> None (a local session) or an object
-# whose `before_run(state)` / `after_run(state)` exchange the variable values with the
-# servers around each successful run. Filled by distribute/server.py; called by
+# whose `before_run(state, plan) -> pulled` / `after_run(state, pulled)` exchange the values
+# of the variables the run's plan touches with the servers around each successful run. Filled by distribute/server.py; called by
 # runtime/session.BaseSession.
 SESSION_TARGETS: Dict[str, Callable[[Any, str], Any]] = {}
+
+# The in-process `tf.train.Server` class, for code below distribute/ that starts a task's
+# server (tf.estimator.train_and_evaluate's chief/worker/ps tasks): "Server" -> the class.
+# Filled by distribute/server.py; called by estimator/distributed_training.py.
+STD_SERVER: Dict[str, Any] = {"Server": None}

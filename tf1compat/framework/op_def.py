@@ -65,6 +65,13 @@ attr names, written in TF's REGISTER_OP notation:
 * serialization: ``not_one_node`` (why the op is not written to a GraphDef as one NodeDef
   of its own: a traced control-flow construct that graph export writes in TF1's dataflow
   form, or an op whose state is Python of this process; graphdef/graph_io.py).
+* ``rank_follows_data``: the kernel's output rank follows the bytes it decodes, as TF's
+  kernel does (the image decoders share one kernel: a PNG given to DecodeWebP gives a
+  3-D image, an animation given to DecodePng a 4-D one), so a run may disagree with the
+  static shape, which is TF's rule (runtime/interpreter.py's checking mode allows it).
+* ``flops(op) -> int``: the float operations TF's profiler counts for the op (TF's
+  RegisterStatistics("flops"); rules in ops/_flops_rules.py); ValueError where the
+  shapes it needs are not fully known. Ops without the fact count no flops, as in TF.
 
 Registration checks the declaration (signature, attr kinds, defaults) at import time.
 """
@@ -239,6 +246,8 @@ class OpDef:
     not_one_node: str = ""
     grad_error: Optional[Callable[[Any], Exception]] = None
     is_variable: bool = False
+    flops: Optional[Callable[[Any], int]] = None
+    rank_follows_data: bool = False
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
 
@@ -296,7 +305,9 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             shape_value: Optional[Callable[[Any], Any]] = None,
             not_one_node: str = "",
             grad_error: Optional[Callable[[Any], Exception]] = None,
-            is_variable: bool = False) -> OpDef:
+            is_variable: bool = False,
+            flops: Optional[Callable[[Any], int]] = None,
+            rank_follows_data: bool = False) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -332,7 +343,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
-                   shape_value, not_one_node, grad_error, is_variable, _declaration_site())
+                   shape_value, not_one_node, grad_error, is_variable, flops,
+                   rank_follows_data, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
 

@@ -243,12 +243,42 @@ def to_numpy_value(value: Any, dtype: Optional[_dtypes.DType] = None) -> np.ndar
     if (dtype.is_integer or dtype.is_quantized) and arr.dtype.kind in "iub" and arr.size:
         # Python ints wrap into narrow/unsigned types as TF's proto conversion does.
         arr = arr.astype(np.int64 if arr.dtype.kind != "u" else np.uint64)
+    if dtype.base_dtype in _SUB_BYTE_BITS:
+        arr = _wrapped(arr, dtype.base_dtype)
+    elif dtype.base_dtype == _dtypes.float8_e4m3fn:
+        # No infinity: beyond the halfway point above its largest value (448) TF gives
+        # NaN, where torch's conversion (the Const kernel's) saturates.
+        arr = np.where(np.abs(arr.astype(np.float32)) > 464.0, np.float32("nan"), arr)
     return arr.astype(np_type)
+
+
+# Integer types narrower than a byte, stored in int8/uint8: their widths.
+_SUB_BYTE_BITS = {_dtypes.int4: 4, _dtypes.uint4: 4, _dtypes.int2: 2, _dtypes.uint2: 2}
+
+
+def _wrapped(arr: np.ndarray, dtype: _dtypes.DType) -> np.ndarray:
+    """Integers wrapped to the width of a sub-byte type, as TF converts them."""
+    bits = _SUB_BYTE_BITS[dtype]
+    low = arr.astype(np.int64) & ((1 << bits) - 1)
+    if dtype.is_unsigned:
+        return low
+    sign = 1 << (bits - 1)
+    return (low ^ sign) - sign
 
 
 def _numpy_storage(dtype: _dtypes.DType) -> Any:
     if dtype == _dtypes.bfloat16:
         return np.float32  # kept as float32 in the attr; the kernel casts to torch.bfloat16
+    if dtype.base_dtype in (_dtypes.float8_e4m3fn, _dtypes.float8_e5m2):
+        return np.float32  # the kernel casts to torch's float8
+    if dtype.base_dtype in _SUB_BYTE_BITS:
+        return np.uint8 if dtype.is_unsigned else np.int8
+    if dtype.base_dtype in (_dtypes.float8_e4m3fnuz, _dtypes.float8_e5m2fnuz,
+                            _dtypes.float8_e4m3b11fnuz):
+        raise TypeError(f"Element type not supported in TensorProto: {dtype.base_dtype.name}.")
+    if dtype.base_dtype == _dtypes.float4_e2m1fn:
+        raise NotImplementedError("float4_e2m1fn values are not supported by tf1compat "
+                                  "(torch has no float4 dtype)")
     if dtype.is_quantized:
         return {"qint8": np.int8, "quint8": np.uint8, "qint16": np.int16, "quint16": np.uint16,
                 "qint32": np.int32}[dtype.base_dtype.name]

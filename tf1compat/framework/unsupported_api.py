@@ -35,6 +35,17 @@ def _tf_only(reason: str, replacement: Optional[str] = None) -> Unsupported:
 _CUSTOM_OPS = _tf_only("it loads TensorFlow C++ kernels (.so files), which torch cannot run",
                        "tf.py_func / tf.numpy_function for a Python op, or a torch C++ "
                        "extension called from tf.py_func")
+_CONTRIB_DISTRIBUTION_LATER = Unsupported(
+    "of tf.contrib.distributions tf1compat implements the multivariate normals, the one-hot and "
+    "relaxed categoricals, the scalar families (Poisson, Binomial, Cauchy, ...), "
+    "TransformedDistribution, Independent, the mixtures, QuantizedDistribution, the bijectors "
+    "and everything of tf.distributions; this name is not implemented yet",
+    "a tf.distributions class, or a TransformedDistribution of one through "
+    "tf.contrib.distributions.bijectors")
+_CONTRIB_BIJECTOR_LATER = Unsupported(
+    "this tf.contrib.distributions bijector is not implemented by tf1compat yet",
+    "a Chain of the implemented bijectors (Affine, Exp, Softplus, Sigmoid, ScaleTriL, ...) or "
+    "tf.contrib.distributions.bijectors.Inline with your own functions")
 _FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization only k-means (KMeans, "
                                     "KMeansClustering) is implemented: WALS matrix "
                                     "factorization and Gaussian mixture models are not")
@@ -43,6 +54,30 @@ _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and col
                            "torch.distributed: docs/distributed.md)",
                            "tf.train.Server + ClusterSpec + replica_device_setter (parameter "
                            "servers), or horovod.tensorflow (data parallel)")
+_CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implemented (the "
+                              "streaming_* metrics, f1_score, cohen_kappa and "
+                              "streaming_dynamic_auc are)",
+                              "streaming_auc / streaming_dynamic_auc, or "
+                              "streaming_sensitivity_at_specificity")
+_CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
+                                 "Adam, sign, weight-decay, GGT and wrapper optimizers "
+                                 "are)",
+                                 "tf.contrib.opt.AdamWOptimizer / LazyAdamOptimizer or a "
+                                 "tf.train optimizer")
+_CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
+                             "rotate, translate, compose_transforms, ...) and the warps "
+                             "(dense_image_warp, sparse_image_warp, interpolate_spline) "
+                             "and connected_components are implemented",
+                             "tf.image, or tf.contrib.image.transform for warps a projective "
+                             "transform describes")
+_CLUSTER_OPTIMIZER = Unsupported("it averages models across the workers of a TF cluster "
+                                 "(elastic / model averaging, asynchronous delay "
+                                 "compensation), which tf1compat's distribution does not "
+                                 "provide (docs/distributed.md)",
+                                 "tf.train.SyncReplicasOptimizer, or horovod.tensorflow's "
+                                 "DistributedOptimizer")
+
+
 def _moved(what: str, successor: str) -> Unsupported:
     return Unsupported(f"{what} is not provided (its successor is in core TensorFlow)",
                        successor)
@@ -54,8 +89,12 @@ _AUTOGRAPH = _tf_only("AutoGraph rewrites Python control flow into TF graph ops;
                       "eager execution")
 _RAGGED = Unsupported("RaggedTensor is not supported",
                       "tf.SparseTensor, or padded dense tensors with tf.sequence_mask")
-_MIXED_PRECISION = Unsupported("TF's automatic mixed-precision graph rewrite is not "
-                               "supported", "cast explicitly with tf.cast to tf.float16")
+_CHECKPOINT_SHARDING = Unsupported(
+    "TF2's checkpoint sharding callbacks (CheckpointOptions(experimental_sharding_callback=)) "
+    "split an object-based checkpoint's data files by device task or size; tf1compat's "
+    "tf.train.Checkpoint keeps every variable in one process and writes one data shard",
+    "tf.train.Checkpoint.save without a sharding callback (a ShardByTaskPolicy on one task "
+    "writes the same single shard)")
 _OBJECT_SAVED_MODEL = Unsupported(
     "TF2's object-based SavedModel (tf.saved_model.save / load) needs eager execution and "
     "resource variables, which TF 1.x graphs do not use",
@@ -67,6 +106,10 @@ _QUANTIZED = Unsupported(
     "no torch tensors in tf1compat",
     "tf.quantization.fake_quant_* or quantize_and_dequantize (quantization simulated in "
     "float), or torch.ao.quantization on the equivalent torch model")
+_JPEG_XL = Unsupported("JPEG XL decoding needs libjxl, which Pillow (tf1compat's image "
+                       "codec library) does not include",
+                       "convert the files to PNG, JPEG or WebP (e.g. with libjxl's djxl) "
+                       "and decode them with tf.io.decode_image")
 _MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
                         "tf.config.optimizer.set_jit (plans run through torch.compile)")
 
@@ -92,25 +135,28 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "load_file_system_library": _tf_only("it loads a TensorFlow C++ file-system plugin",
                                          "tf.gfile and tf.io.gfile read local paths"),
     "user_ops": _tf_only("TensorFlow's example C++ user op"),
-    "resource_loader": _tf_only("it locates data files in TensorFlow's Bazel build tree",
-                                "os.path or importlib.resources"),
     "check_pinned": _tf_only("a TensorFlow-internal helper (not for public use)"),
     "experimental": Unsupported("tf.experimental holds TF 2 features (extension types, "
-                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API"),
-    "types": Unsupported("tf.types holds TF 2 type annotations outside the TF 1.x API",
-                         "tf.Tensor / typing annotations"),
+                                "API dispatch, float8/int4 dtypes) outside the TF 1.x API",
+                                "the float8/int4 dtypes are tf.dtypes.experimental's"),
+    "types.experimental.FunctionType": Unsupported(
+        "tf.function's TF 2 FunctionType (its traced signature) is not provided",
+        "inspect.signature of the Python function"),
     "autograph.to_graph": _AUTOGRAPH,
     "autograph.to_code": _AUTOGRAPH,
     "autograph.convert": _AUTOGRAPH,
-    "profiler": _tf_only("tf.profiler analyses TF's own run metadata and C++ kernels",
-                         "torch.profiler (the kernels are torch's)"),
     "contrib.tfprof": _tf_only("tfprof analyses TF's own run metadata", "torch.profiler"),
     "debugging.experimental": _tf_only("tfdbg v2 dumps TF's internal execution traces for "
                                        "TensorBoard's Debugger V2",
                                        "tf.print, tf.debugging.enable_check_numerics"),
     "config.experimental.enable_mlir_bridge": _MLIR_BRIDGE,
     "config.experimental.disable_mlir_bridge": _MLIR_BRIDGE,
-    "test.create_local_cluster": _DISTRIBUTED,
+    "test.create_local_cluster": Unsupported(
+        "it starts num_workers + num_ps tf.train.Servers in the calling process, and "
+        "tf1compat's tf.train.Server is one task per process (torch.distributed.rpc runs "
+        "one agent per process: docs/distributed.md)",
+        "start each task's tf.train.Server in a process of its own (multiprocessing), or "
+        "tf.train.Server.create_local_server() for a one-task cluster"),
     "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
                                  "torch-tensorrt on the equivalent torch model"),
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),
@@ -120,9 +166,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute": _DISTRIBUTED,
     "contrib.distribute": _DISTRIBUTED,
-    "train.ServerDef": _DISTRIBUTED,
-    "train.ClusterDef": _DISTRIBUTED,
-    "train.JobDef": _DISTRIBUTED,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
     "RaggedTensor": _RAGGED,
@@ -131,19 +174,18 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
-    "mixed_precision": _MIXED_PRECISION,
-    "keras.mixed_precision": _MIXED_PRECISION,
-    # -- Keras names that exist but raise NotImplementedError -----------------------------
-    "keras.layers.CuDNNLSTM": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
-                                          "tf.keras.layers.LSTM"),
-    "keras.layers.CuDNNGRU": Unsupported("the CuDNN layers run NVIDIA's fused kernels",
-                                         "tf.keras.layers.GRU (reset_after=True)"),
-    "keras.backend.ctc_decode": Unsupported("the CTC decoders (tf.nn.ctc_greedy_decoder / "
-                                            "ctc_beam_search_decoder) are not implemented"),
-    "train.experimental": _MIXED_PRECISION,
-    "contrib.mixed_precision": _MIXED_PRECISION,
-    "nondifferentiable_batch_function": Unsupported(
-        "it batches concurrent calls for TF Serving", "call the function directly"),
+    "contrib.mixed_precision": _moved("tf.contrib.mixed_precision",
+                                      "tf.train.experimental.MixedPrecisionLossScaleOptimizer "
+                                      "with tf.train.experimental.DynamicLossScale / "
+                                      "FixedLossScale"),
+    "train.experimental.ShardByTaskPolicy": _CHECKPOINT_SHARDING,
+    "train.experimental.MaxShardSizePolicy": _CHECKPOINT_SHARDING,
+    "train.experimental.ShardableTensor": _CHECKPOINT_SHARDING,
+    "train.experimental.ShardingCallback": _CHECKPOINT_SHARDING,
+    "train.experimental.PythonState": Unsupported(
+        "tf.train.experimental.PythonState (Python state such as a numpy RNG saved inside a "
+        "TF2 object checkpoint through its serialize/deserialize strings) is not provided",
+        "save the Python state beside the checkpoint (numpy.save, json)"),
     "train.do_quantize_training_on_graphdef": _tf_only(
         "it rewrites a GraphDef for TF's quantized inference kernels"),
     "contrib.quantize": _tf_only("it rewrites graphs for TF Lite's quantized kernels",
@@ -161,7 +203,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "train.sdca_optimizer": _SDCA,
     "train.sdca_fprint": _SDCA,
     "train.sdca_shrink_l1": _SDCA,
-    "flags.tf_decorator": _tf_only("a TensorFlow-internal module exported by accident"),
     "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: its own "
                                  "Estimators, ModelFnOps, MetricSpec, datasets and monitors "
                                  "are not provided (Experiment, learn_runner, RunConfig, "
@@ -194,23 +235,45 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "Python's unicodedata, or the regex module's "
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
-    "contrib.metrics": _moved("tf.contrib.metrics", "tf.metrics (streaming_accuracy -> "
-                              "tf.metrics.accuracy, streaming_mean -> tf.metrics.mean, ...)"),
-    "contrib.slim.metrics": _moved("slim.metrics", "tf.metrics"),
-    "contrib.keras": _moved("tf.contrib.keras", "tf.keras"),
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.image": _moved("tf.contrib.image", "tf.image"),
-    "contrib.signal": _moved("tf.contrib.signal", "tf.signal"),
-    "contrib.summary": _moved("tf.contrib.summary", "tf.summary"),
-    "contrib.opt": _moved("tf.contrib.opt", "the tf.train optimizers"),
+    "contrib.image.bipartite_match": _CONTRIB_IMAGE,
+    "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
+    "contrib.summary.create_db_writer": Unsupported(
+        "tf.contrib.summary's SQLite summary database is not provided",
+        "tf.contrib.summary.create_file_writer (TensorBoard events files)"),
+    "contrib.summary.import_event": Unsupported(
+        "tf.contrib.summary.import_event writes into TF's SQLite summary database, which is "
+        "not provided", "tf.summary.FileWriter.add_event"),
+    # (section: contribmisc) the parts of tf.contrib.metrics / tf.contrib.opt left out
+    "contrib.metrics.auc_using_histogram": _CONTRIB_METRIC,
+    "contrib.metrics.auc_with_confidence_intervals": _CONTRIB_METRIC,
+    "contrib.metrics.recall_at_precision": _CONTRIB_METRIC,
+    "contrib.opt.ElasticAverageOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ElasticAverageCustomGetter": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ModelAverageOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ModelAverageCustomGetter": _CLUSTER_OPTIMIZER,
+    "contrib.opt.AGNOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.AGNCustomGetter": _CLUSTER_OPTIMIZER,
+    "contrib.opt.DelayCompensatedGradientDescentOptimizer": _CLUSTER_OPTIMIZER,
+    "contrib.opt.ShampooOptimizer": _CONTRIB_OPTIMIZER,
+    # -- tf.contrib.distributions names not implemented yet (section: contribdist) -------
+    "contrib.distributions.ConditionalDistribution": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.PoissonLogNormalQuadratureCompound": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.VectorDiffeomixture": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.estimator_head_distribution_regression": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_softmaxnormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_softmaxnormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_lognormal_gauss_hermite": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.quadrature_scheme_lognormal_quantiles": _CONTRIB_DISTRIBUTION_LATER,
+    "contrib.distributions.bijectors.AbsoluteValue": _CONTRIB_BIJECTOR_LATER,
+    "contrib.distributions.bijectors.ConditionalBijector": _CONTRIB_BIJECTOR_LATER,
     "contrib.util.ops_used_by_graph_def": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "the op types of a GraphDef: {node.op for node in graph_def.node}"),
     "contrib.util.stripped_op_list_for_graph": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "tf.train.export_meta_graph(strip_default_attrs=True)"),
-    "contrib.predictor": _moved("tf.contrib.predictor", "tf.saved_model.loader.load and "
-                                "Session.run"),
     "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "
                                                   "npairs, lifted structure) are not "
                                                   "provided"),
@@ -221,6 +284,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                            "tf.metrics update ops run in a Session loop"),
     "contrib.slim.data": _moved("slim's queue-based data providers and decoders",
                                 "tf.data with tf.parse_single_example"),
+    "image.decode_jxl": _JPEG_XL,
+    "io.decode_jxl": _JPEG_XL,
     # -- queue-based input ---------------------------------------------------------------------
     "LMDBReader": Unsupported("LMDB databases are not read (tf1compat has no LMDB "
                               "dependency)",

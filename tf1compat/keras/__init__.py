@@ -4,9 +4,10 @@ losses, metrics, optimizers, callbacks and the offline datasets; training with
 `compile`/`fit` (graph and eager mode)."""
 
 # ruff: noqa: F401
-from tf1compat.keras import (activations, backend, callbacks, constraints, datasets,
-                             initializers, layers, losses, metrics, models, optimizers,
-                             regularizers, saving, utils)
+from tf1compat.keras import (activations, applications, backend, callbacks, constraints,
+                             datasets, experimental, initializers, layers, losses, metrics,
+                             mixed_precision, models, optimizers, preprocessing, regularizers,
+                             saving, utils)
 from tf1compat.keras.engine.input_layer import Input
 from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.engine.training import Model

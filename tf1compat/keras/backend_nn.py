@@ -270,8 +270,27 @@ def ctc_batch_cost(y_true: Any, y_pred: Any, input_length: Any, label_length: An
 
 def ctc_decode(y_pred: Any, input_length: Any, greedy: bool = True, beam_width: int = 100,
                top_paths: int = 1) -> Any:
-    raise NotImplementedError("K.ctc_decode needs tf.nn.ctc_greedy_decoder / "
-                              "ctc_beam_search_decoder, which tf1compat does not provide")
+    """Decodes softmax outputs `y_pred` (batch, time, classes): ([dense paths], log probs).
+
+    The paths are int64 (batch, time) tensors padded with -1: one (best path) when
+    `greedy`, else the `top_paths` best of a beam search of width `beam_width`.
+    """
+    from tf1compat.framework.sparse_tensor import SparseTensor
+    from tf1compat.ops.ctc_decode import ctc_beam_search_decoder, ctc_greedy_decoder
+    from tf1compat.ops.sparse_ops import sparse_tensor_to_dense
+    from tf1compat.ops.transform_ops import transpose
+    dims = _m().cast(_a().shape(y_pred), "int64")
+    batch, steps = dims[0], dims[1]
+    log_probs = _m().log(transpose(y_pred, perm=[1, 0, 2]) + epsilon())
+    lengths = _m().cast(input_length, "int32")
+    if greedy:
+        paths, scores = ctc_greedy_decoder(inputs=log_probs, sequence_length=lengths)
+    else:
+        paths, scores = ctc_beam_search_decoder(inputs=log_probs, sequence_length=lengths,
+                                                beam_width=beam_width, top_paths=top_paths)
+    dense = [sparse_tensor_to_dense(SparseTensor(path.indices, path.values, (batch, steps)),
+                                    default_value=-1) for path in paths]
+    return dense, scores
 
 
 # -- random variables and tensors ------------------------------------------------------------

@@ -40,7 +40,4 @@ convolution2d_transpose = deconvolution2d = deconv2d = conv2d_transpose
 convolution3d_transpose = deconvolution3d = deconv3d = conv3d_transpose
 FullyConnected = Dense
 fully_connected = dense
-
-
-def experimental_keras_style_scope() -> None:  # pragma: no cover - signature placeholder
-    raise NotImplementedError("tf.layers keras-style scopes are not supported by tf1compat")
+from tf1compat.layers import experimental

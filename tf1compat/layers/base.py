@@ -22,6 +22,7 @@ from tf1compat.keras import backend
 from tf1compat.keras.engine import base_layer
 from tf1compat.keras.engine.base_layer import _call_signature, to_snake_case
 from tf1compat.keras.engine.input_spec import InputSpec
+from tf1compat.layers.keras_style import in_keras_style_scope
 from tf1compat.variables.collections import global_variables, trainable_variables
 from tf1compat.variables.variable_scope import VariableScope, get_variable, variable_scope
 from tf1compat.variables.variables import VariableAggregation, VariableSynchronization
@@ -58,7 +59,16 @@ class Layer(base_layer.Layer):
         self.built = False
         kwargs.setdefault("autocast", False)
         super().__init__(trainable=trainable, name=name, dtype=dtype, **kwargs)
-        self._keras_style = False
+        self._keras_style = in_keras_style_scope()
+        if self._keras_style:
+            # Keras semantics: weights named by the layer's name scope, never shared
+            # through variable scopes, so TF refuses the variable-scope arguments.
+            if scope is not None:
+                raise ValueError("scope argument not allowed when keras style layers are "
+                                 f"enabled, but saw: {scope}")
+            if self._reuse is not None:
+                raise ValueError("reuse argument not allowed when keras style layers are "
+                                 f"enabled, but saw: {self._reuse}")
         self._call_has_scope_arg = "scope" in _call_signature(type(self))[0]
         if scope:
             with variable_scope(scope) as captured_scope:
@@ -128,6 +138,8 @@ class Layer(base_layer.Layer):
             add_elements_to_collection(new_losses, GraphKeys.REGULARIZATION_LOSSES)
 
     def _name_scope(self) -> str:
+        if self._keras_style:
+            return super()._name_scope()
         return self._current_scope.original_name_scope
 
     def _set_scope(self, scope: Any = None) -> None:
@@ -146,7 +158,14 @@ class Layer(base_layer.Layer):
                    synchronization: Any = VariableSynchronization.AUTO,
                    aggregation: Any = VariableAggregation.NONE, partitioner: Any = None,
                    **kwargs: Any) -> Any:
-        """Gets or creates the variable `<scope>/<name>` with `tf.get_variable`."""
+        """Gets or creates the variable `<scope>/<name>` with `tf.get_variable` (a Keras
+        weight under the layer's name scope for keras-style layers)."""
+        if self._keras_style:
+            return super().add_weight(
+                name, shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
+                trainable=trainable and self.trainable, constraint=constraint,
+                use_resource=use_resource, synchronization=synchronization,
+                aggregation=aggregation, partitioner=partitioner, **kwargs)
         for kwarg in kwargs:
             if kwarg != "experimental_autocast":
                 raise TypeError("Unknown keyword argument:", kwarg)
@@ -192,6 +211,8 @@ class Layer(base_layer.Layer):
         return variable
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        if self._keras_style:
+            return super().__call__(inputs, *args, **kwargs)
         scope = kwargs.pop("scope", None)
         self._set_scope(scope)
         if self.built:

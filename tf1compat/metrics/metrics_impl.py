@@ -467,7 +467,9 @@ def _count_at_thresholds(metric: str, key: str) -> Callable[..., Pair]:
                  weights: Any = None, metrics_collections: Any = None,
                  updates_collections: Any = None, name: Optional[str] = None) -> Pair:
         _graph_only(metric)
-        with variable_scope(name, metric, (predictions, labels, weights)):
+        # TF's default scope drops "_at_thresholds": true_positives/true_positives.
+        with variable_scope(name, metric[:-len("_at_thresholds")],
+                            (predictions, labels, weights)):
             values, update_ops = _confusion_matrix_at_thresholds(
                 labels, predictions, thresholds, weights=weights, includes=(key,))
             value = _collect(metrics_collections, array_ops.identity(values[key]))

@@ -138,6 +138,22 @@ def _ada_max(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
     var.sub_(lr / (1 - beta1_power) * (m / (v + epsilon)))
 
 
+def _add_sign(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
+              attrs: Dict[str, Any]) -> None:
+    var, m = state
+    lr, alpha, sign_decay, beta = s
+    m.mul_(beta).add_(grad * (1 - beta))
+    var.sub_(lr * (alpha + sign_decay * (grad.sign() * m.sign())) * grad)
+
+
+def _power_sign(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
+                attrs: Dict[str, Any]) -> None:
+    var, m = state
+    lr, logbase, sign_decay, beta = s
+    m.mul_(beta).add_(grad * (1 - beta))
+    var.sub_(lr * torch.exp(logbase * sign_decay * (grad.sign() * m.sign())) * grad)
+
+
 def _adagrad_v2(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
                 attrs: Dict[str, Any]) -> None:
     var, accum = state
@@ -266,6 +282,8 @@ RULES: Dict[str, Rule] = {
     "AdagradV2": _adagrad_v2,
     "AdaMax": _ada_max,
     "AdamWithAmsgrad": _adam_with_amsgrad,
+    "AddSign": _add_sign,
+    "PowerSign": _power_sign,
 }
 
 

@@ -23,7 +23,8 @@ from typing import Any, Callable, Optional
 import torch
 
 __all__ = ["sum_to", "maximum_formula", "minimum_formula", "pow_formula", "mul_no_nan_formula",
-           "xdivy_formula", "xlogy_formula", "atan2_formula", "cumprod_formula",
+           "xdivy_formula", "xlogy_formula", "atan2_formula", "xlog1py_formula",
+           "zeta_formula", "polygamma_formula", "cumprod_formula",
            "xent_formula"]
 
 Formula = Callable[[Any, Callable[..., Any]], Optional[Callable[..., Any]]]
@@ -100,6 +101,34 @@ def _xlogy_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.Tens
     return sum_to(partial_x * g, x.shape), sum_to(partial_y * g, y.shape)
 
 
+def _xlog1py(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    safe_b = torch.where(a == 0, torch.zeros_like(b), b)
+    return _where0(a == 0, a * torch.log1p(safe_b))
+
+
+def _xlog1py_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.Tensor
+                  ) -> tuple:
+    # TF: xlog1py(x != 0, y) and xdivy(x, y + 1): both 0 where x == 0 (also at y = -1).
+    not_zero_x = (x != 0).to(x.dtype)
+    partial_x = _xlog1py(not_zero_x, y)
+    partial_y = _xdivy(x, y + 1)
+    return sum_to(partial_x * g, x.shape), sum_to(partial_y * g, y.shape)
+
+
+def _zeta_grad(x: torch.Tensor, q: torch.Tensor, z: torch.Tensor, g: torch.Tensor) -> tuple:
+    # TF differentiates zeta(x, q) with respect to q only (x gets None).
+    partial_q = -x * torch.special.zeta(x + 1, q)
+    return None, sum_to(partial_q * g, q.shape)
+
+
+def _polygamma_grad(a: torch.Tensor, x: torch.Tensor, z: torch.Tensor, g: torch.Tensor
+                    ) -> tuple:
+    # TF differentiates polygamma(a, x) with respect to x only (a gets None).
+    from tf1compat.ops._special_kernels import polygamma
+    partial_x = polygamma(a + 1, x)
+    return None, sum_to(partial_x * g, x.shape)
+
+
 def _atan2_grad(y: torch.Tensor, x: torch.Tensor, z: torch.Tensor, g: torch.Tensor) -> tuple:
     # TF: g / (y^2 + x^2), times x for y and -y for x: nan at (0, 0) where torch gives 0.
     grad_inv = g / (torch.square(y) + torch.square(x))
@@ -157,6 +186,9 @@ mul_no_nan_formula = _binary_formula(_mul_no_nan_grad)
 xdivy_formula = _binary_formula(_xdivy_grad)
 xlogy_formula = _binary_formula(_xlogy_grad)
 atan2_formula = _binary_formula(_atan2_grad)
+xlog1py_formula = _binary_formula(_xlog1py_grad)
+zeta_formula = _binary_formula(_zeta_grad)
+polygamma_formula = _binary_formula(_polygamma_grad)
 
 
 def xent_formula(node: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:

@@ -531,3 +531,26 @@ def _deinterlace(raster: np.ndarray) -> np.ndarray:
     out = np.empty_like(raster)
     out[order] = raster
     return out
+
+
+# -- WebP ---------------------------------------------------------------------------------------
+
+def decode_webp(data: bytes) -> Tuple[np.ndarray, bool, bool]:
+    """uint8 [frames, h, w, 3 or 4], whether the image has alpha, whether it is animated.
+
+    Pillow decodes through libwebp (its animation decoder for animated files, which
+    composites each frame onto the canvas, as TF's decoder does).
+    """
+    Image, _ = _pillow()
+    try:
+        im = Image.open(io.BytesIO(data), formats=["WEBP"])
+        has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
+        mode = "RGBA" if has_alpha else "RGB"
+        count = getattr(im, "n_frames", 1)
+        frames = []
+        for index in range(count):
+            im.seek(index)
+            frames.append(np.asarray(im.convert(mode)))
+    except (OSError, ValueError, SyntaxError, EOFError) as e:
+        raise ImageFormatError(f"Failed to decode WebP image. ({e})") from None
+    return np.stack(frames), has_alpha, count > 1

@@ -17,6 +17,7 @@ from tf1compat.framework.op_def import Int, Type, TypeList, declare, get_op_def
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._shape_rules import merge_shapes
 from tf1compat.ops.math_ops import FLOAT, FLOAT_COMPLEX, REAL, fixed
+from tf1compat.ops import _flops_rules as flops
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
@@ -28,11 +29,12 @@ def _both_inputs_rule(ctx: Any) -> List[TensorShape]:
 
 def _grad_op(op_type: str, fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
              types: Any = FLOAT, names: tuple = ("gradients", "features"),
-             output: str = "backprops", attrs: dict = None, grad: str = "autograd") -> None:
+             output: str = "backprops", attrs: dict = None, grad: str = "autograd",
+             **facts: Any) -> None:
     """An elementwise op `fn(incoming gradient, forward value) -> input gradient`."""
     declare(op_type, inputs=[f"{names[0]}: T", f"{names[1]}: T"], outputs=[f"{output}: T"],
             attrs=dict({"T": Type(tuple(types))}, **(attrs or {})), shape=_both_inputs_rule,
-            kernel=fixed(fn), grad=grad)
+            kernel=fixed(fn), grad=grad, **facts)
 
 
 _grad_op("ReluGrad", lambda g, x: torch.where(x > 0, g, torch.zeros_like(g)), REAL)
@@ -49,7 +51,8 @@ _grad_op("SoftsignGrad", lambda g, x: g / torch.square(1 + torch.abs(x)), FLOAT,
 _grad_op("SigmoidGrad", lambda y, dy: dy * y * (1 - y), FLOAT_COMPLEX, ("y", "dy"), "z")
 _grad_op("TanhGrad", lambda y, dy: dy * (1 - y * y), FLOAT_COMPLEX, ("y", "dy"), "z")
 _grad_op("SqrtGrad", lambda y, dy: dy * 0.5 / y, FLOAT_COMPLEX, ("y", "dy"), "z")
-_grad_op("RsqrtGrad", lambda y, dy: dy * -0.5 * y * y * y, FLOAT_COMPLEX, ("y", "dy"), "z")
+_grad_op("RsqrtGrad", lambda y, dy: dy * -0.5 * y * y * y, FLOAT_COMPLEX, ("y", "dy"), "z",
+         flops=flops.per_output_element(4))
 _grad_op("ReciprocalGrad", lambda y, dy: -dy * y * y, FLOAT_COMPLEX, ("y", "dy"), "z")
 _grad_op("InvGrad", lambda y, dy: -dy * y * y, FLOAT_COMPLEX, ("y", "dy"), "z")
 
@@ -87,7 +90,7 @@ def _bias_add_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("BiasAddGrad", inputs=["out_backprop: T"], outputs=["output: T"],
         attrs={"T": Type(FLOAT_COMPLEX + (D.int32, D.int64)), "data_format": "NHWC"},
-        shape=_bias_add_grad_shape, kernel=_bias_add_grad_kernel)
+        shape=_bias_add_grad_shape, kernel=_bias_add_grad_kernel, flops=flops.reduction())
 
 
 def _broadcast_gradient_args_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -234,11 +237,12 @@ _POOL_GRAD_ATTRS = {"ksize": [], "strides": [], "padding": "VALID", "data_format
 declare("MaxPoolGrad", inputs=["orig_input: T", "orig_output: T", "grad: T"],
         outputs=["output: T"], attrs={**_POOL_GRAD_ATTRS, "T": Type(REAL)},
         shape=lambda ctx: [ctx.shape(0)], kernel=_through_forward("MaxPool", _max_pool_grad),
+        flops=flops.max_pool_grad,
         doc="The gradient of MaxPool with respect to its input.")
 declare("AvgPoolGrad", inputs=["orig_input_shape: int32", "grad: T"], outputs=["output: T"],
         attrs={**_POOL_GRAD_ATTRS, "T": Type(FLOAT)},
         shape=lambda ctx: [ctx.const_shape(0)],
-        kernel=_through_forward("AvgPool", _avg_pool_grad),
+        kernel=_through_forward("AvgPool", _avg_pool_grad), flops=flops.avg_pool_grad,
         doc="The gradient of AvgPool with respect to its input.")
 declare("LRNGrad", inputs=["input_grads: T", "input_image: T", "output_image: T"],
         outputs=["output: T"],

@@ -1,12 +1,13 @@
 """Image decoding and encoding: `tf.image.decode_jpeg/decode_png/decode_bmp/decode_gif/
-decode_image/decode_and_crop_jpeg/extract_jpeg_shape/encode_jpeg/encode_png/is_jpeg`
-(also under `tf.io`), with TF's ops (DecodeJpeg, DecodePng, ..., EncodePng).
+decode_image/decode_and_crop_jpeg/decode_webp/extract_jpeg_shape/encode_jpeg/encode_png/
+is_jpeg` (also under `tf.io`), with TF's ops (DecodeJpeg, DecodePng, ..., DecodeWebP,
+EncodePng).
 
 As in TF, every decode op is one kernel that recognizes the format from the data's magic
 bytes and applies the op's rules: decode_jpeg and decode_png also decode PNG/JPEG/single-
 frame GIF data, decode_gif returns 4-D batches, decode_bmp only decodes BMP, decode_image
 all of them (`dtype` uint8/uint16/float32 scaled as TF: x256 from 8 to 16 bits, /255
-or /65535 to float). Formats and conversions live in _image_formats.py.
+or /65535 to float). WebP data gives [frames, h, w, c] in every op, as TF 2.21's decoder. Formats and conversions live in _image_formats.py.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from tf1compat.ops import _image_formats as formats
 from tf1compat.ops._shape_rules import node_desc
 
 __all__ = ["decode_jpeg", "decode_and_crop_jpeg", "decode_png", "decode_bmp", "decode_gif",
-           "decode_image", "extract_jpeg_shape", "encode_jpeg",
+           "decode_image", "decode_webp", "extract_jpeg_shape", "encode_jpeg",
            "encode_jpeg_variable_quality", "encode_png", "is_jpeg"]
 
 
@@ -81,7 +82,10 @@ class _DecodeSettings:
         except formats.ImageFormatError as e:
             raise self._format_error(fmt, data, str(e)) from None
         if fmt == "webp":
-            raise NotImplementedError("decoding WebP images is not supported by tf1compat")
+            return self._webp(data)
+        if self.op == "DecodeWebP":
+            raise _invalid("Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, "
+                           "WebP required.")
         raise _invalid("Unknown image file format. One of JPEG, PNG, GIF, BMP required.")
 
     def _format_error(self, fmt: str, data: bytes, detail: str) -> errors.OpError:
@@ -155,6 +159,25 @@ class _DecodeSettings:
                            f"`decode_image` instead. Op used: {self.op}")
         return self._scaled8(formats.decode_bmp(data, self.channels))
 
+    def _webp(self, data: bytes) -> np.ndarray:
+        """As TF 2.21: [frames, h, w, c] whatever the op (the first frame, 3-D, for
+        decode_image with expand_animations=False); animations must have alpha."""
+        if self.channels not in (0, 3, 4):
+            raise _invalid("WebP only supports 3 or 4 channels")
+        if self.dtype != D.uint8:
+            raise _invalid("WebP only supports uint8 for dtype")
+        try:
+            frames, has_alpha, animated = formats.decode_webp(data)
+        except formats.ImageFormatError:
+            raise _invalid("Failed to decode WebP image.") from None
+        if self.channels and self.channels != frames.shape[-1]:
+            raise _invalid("Number of channels requested does not match input")
+        if animated and not has_alpha:
+            raise _invalid("WebP Animation must be 4 channel RGBA")
+        if self.op == "DecodeImage" and not self.expand:
+            return frames[0]
+        return frames
+
     def _scaled8(self, image: np.ndarray) -> np.ndarray:
         """8-bit data in the op's dtype (TF: x256 to uint16, /255 to float32)."""
         if self.dtype == D.uint16:
@@ -224,7 +247,8 @@ _JPEG_ATTRS = {"channels": 0, "ratio": 1, "fancy_upscaling": True,
                "try_recover_truncated": False, "acceptable_fraction": 1.0, "dct_method": ""}
 declare("DecodeJpeg", inputs=["contents: string"], outputs=["image: uint8"],
         attrs=dict(_JPEG_ATTRS), shape=_image_shape("channels"), kernel=_decode_kernel,
-        grad="none", cpu_only=True)
+        grad="none", cpu_only=True,
+        rank_follows_data=True)
 def _crop_shape(ctx: Any) -> List[TensorShape]:
     """[crop height, crop width, channels] when the window is known at graph build."""
     shape = _image_shape("channels")(ctx)[0]
@@ -240,12 +264,26 @@ declare("DecodeAndCropJpeg", inputs=["contents: string", "crop_window: int32"],
         kernel=_decode_kernel, grad="none", cpu_only=True)
 declare("DecodePng", inputs=["contents: string"], outputs=["image: dtype"],
         attrs={"channels": 0, "dtype": Type((D.uint8, D.uint16), default=D.uint8)},
-        shape=_image_shape("channels"), kernel=_decode_kernel, grad="none", cpu_only=True)
+        shape=_image_shape("channels"), kernel=_decode_kernel, grad="none", cpu_only=True,
+        rank_follows_data=True)
 declare("DecodeBmp", inputs=["contents: string"], outputs=["image: uint8"],
         attrs={"channels": 0}, shape=_image_shape("channels"), kernel=_decode_kernel,
-        grad="none", cpu_only=True)
+        grad="none", cpu_only=True,
+        rank_follows_data=True)
 declare("DecodeGif", inputs=["contents: string"], outputs=["image: uint8"],
-        shape=_image_shape(None, rank=4), kernel=_decode_kernel, grad="none", cpu_only=True)
+        shape=_image_shape(None, rank=4), kernel=_decode_kernel, grad="none", cpu_only=True,
+        rank_follows_data=True)
+def _webp_shape(ctx: Any) -> List[TensorShape]:
+    in_rank = ctx.shape(0).rank
+    if in_rank not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {in_rank} {node_desc(ctx)}")
+    return [TensorShape([None, None, None, ctx.attrs["channels"] or None])]
+
+
+declare("DecodeWebP", inputs=["contents: string"], outputs=["image: dtype"],
+        attrs={"channels": 0, "dtype": Type((D.uint8,), default=D.uint8)},
+        shape=_webp_shape, kernel=_decode_kernel, grad="none", cpu_only=True,
+        rank_follows_data=True)
 declare("DecodeImage", inputs=["contents: string"], outputs=["image: dtype"],
         attrs={"channels": 0, "dtype": Type((D.uint8, D.uint16, D.float32), default=D.uint8),
                "expand_animations": True},
@@ -430,6 +468,18 @@ def decode_image(contents: Any, channels: Optional[int] = None, dtype: Any = D.u
         if not expand_animations:
             image.set_shape([None, None, channels if channels != 0 else None])
         return image
+
+
+def decode_webp(contents: Any, channels: int = 0, dtype: Any = D.uint8,
+                name: Optional[str] = None) -> Tensor:
+    """`tf.io.decode_webp` (TF 2.21): uint8 [frames, height, width, channels]; an
+    animation's frames composited as displayed (RGBA)."""
+    dtype = D.as_dtype(dtype)
+    if dtype != D.uint8:
+        raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not in "
+                        "list of allowed values: uint8")
+    return apply_op1("DecodeWebP", [contents], {"channels": channels, "dtype": dtype},
+                     name=name)
 
 
 def extract_jpeg_shape(contents: Any, output_type: Any = D.int32,

@@ -14,6 +14,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
@@ -68,23 +69,34 @@ def _crop_and_resize_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             yi = _round_half_away(in_y).clamp(0, height - 1)
             xi = _round_half_away(in_x).clamp(0, width - 1)
             out = img[index, yi[:, :, None], xi[:, None, :]]
+            if boxes.requires_grad:
+                # TF's CropAndResizeGradBoxes computes the bilinear gradient whatever the
+                # method: add a term worth 0 whose gradient for the boxes is bilinear's.
+                smooth = _bilinear(img.detach(), in_y, in_x, index, height, width)
+                out = out + (smooth - smooth.detach())
         else:
-            top, left = torch.floor(in_y), torch.floor(in_x)
-            y_lerp, x_lerp = in_y - top, in_x - left
-            ti = top.long().clamp(0, height - 1)
-            bi = torch.ceil(in_y).long().clamp(0, height - 1)
-            li = left.long().clamp(0, width - 1)
-            ri = torch.ceil(in_x).long().clamp(0, width - 1)
-
-            def pick(rows: torch.Tensor, cols: torch.Tensor) -> torch.Tensor:
-                return img[index, rows[:, :, None], cols[:, None, :]]
-            x_w = x_lerp[:, None, :, None]
-            top_v = pick(ti, li) + (pick(ti, ri) - pick(ti, li)) * x_w
-            bottom_v = pick(bi, li) + (pick(bi, ri) - pick(bi, li)) * x_w
-            out = top_v + (bottom_v - top_v) * y_lerp[:, :, None, None]
+            out = _bilinear(img, in_y, in_x, index, height, width)
         fill = torch.full_like(out, extrapolation)
         return torch.where(valid[..., None], out, fill)
     return crop_and_resize
+
+
+def _bilinear(img: torch.Tensor, in_y: torch.Tensor, in_x: torch.Tensor, index: torch.Tensor,
+              height: int, width: int) -> torch.Tensor:
+    """Bilinear samples of `img` at rows `in_y` [n, ch] and columns `in_x` [n, cw]."""
+    top, left = torch.floor(in_y), torch.floor(in_x)
+    y_lerp, x_lerp = in_y - top, in_x - left
+    ti = top.long().clamp(0, height - 1)
+    bi = torch.ceil(in_y).long().clamp(0, height - 1)
+    li = left.long().clamp(0, width - 1)
+    ri = torch.ceil(in_x).long().clamp(0, width - 1)
+
+    def pick(rows: torch.Tensor, cols: torch.Tensor) -> torch.Tensor:
+        return img[index, rows[:, :, None], cols[:, None, :]]
+    x_w = x_lerp[:, None, :, None]
+    top_v = pick(ti, li) + (pick(ti, ri) - pick(ti, li)) * x_w
+    bottom_v = pick(bi, li) + (pick(bi, ri) - pick(bi, li)) * x_w
+    return top_v + (bottom_v - top_v) * y_lerp[:, :, None, None]
 
 
 def _round_half_away(x: torch.Tensor) -> torch.Tensor:
@@ -123,7 +135,8 @@ declare("CropAndResize", inputs=["image: T", "boxes: float32", "box_ind: int32",
         attrs={"T": Type((D.uint8, D.uint16, D.int8, D.int16, D.int32, D.int64, D.float16,
                           D.float32, D.float64)),
                "method": "bilinear", "extrapolation_value": 0.0},
-        shape=_crop_and_resize_shape, kernel=_crop_and_resize_kernel)
+        shape=_crop_and_resize_shape, kernel=_crop_and_resize_kernel,
+        grad_names=names("CropAndResizeGradImage", "CropAndResizeGradBoxes", None, None))
 
 
 def crop_and_resize(image: Any, boxes: Any, box_ind: Any = None, crop_size: Any = None,

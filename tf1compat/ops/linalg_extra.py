@@ -14,6 +14,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op, apply_op1, control_dependencies, name_scope
+from tf1compat.framework.grad_names import names
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -234,7 +235,7 @@ def _sqrtm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("MatrixSquareRoot", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type(_FLOAT_COMPLEX)}, shape=lambda ctx: [_square_shape(ctx)],
-        kernel=_sqrtm_kernel)
+        kernel=_sqrtm_kernel, grad_names=names("matrix_transpose_2/transpose"))
 declare("MatrixLogarithm", inputs=["input: T"], outputs=["output: T"],
         attrs={"T": Type((D.complex64, D.complex128))}, shape=lambda ctx: [_square_shape(ctx)],
         kernel=lambda node, kctx: _eig_function(torch.log, False), grad="unregistered")

@@ -19,6 +19,7 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._onednn_matmul import matmul as onednn_matmul
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc
 from tf1compat.ops.math_ops import COMPLEX, FLOAT, conj
+from tf1compat.ops import _flops_rules as flops
 
 MATMUL_TYPES = FLOAT + (D.int32, D.int64, D.int8, D.int16, D.uint8) + COMPLEX
 
@@ -64,7 +65,8 @@ def _matmul_shape(ctx: Any) -> List[TensorShape]:
 declare("MatMul", inputs=["a: T", "b: T"], outputs=["product: T"],
         attrs={"transpose_a": False, "transpose_b": False, "T": Type(MATMUL_TYPES),
                "grad_a": False, "grad_b": False},
-        shape=_matmul_shape, kernel=_matmul_kernel, grad_names=names("MatMul", "MatMul_1"))
+        shape=_matmul_shape, kernel=_matmul_kernel, grad_names=names("MatMul", "MatMul_1"),
+        flops=flops.matmul)
 
 
 def _batch_matmul_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
@@ -110,7 +112,7 @@ declare("BatchMatMulV2", inputs=["x: T", "y: T"], outputs=["output: T"],
         attrs={"T": Type(MATMUL_TYPES), "adj_x": False, "adj_y": False,
                "grad_x": False, "grad_y": False},
         shape=_batch_matmul_shape, kernel=_batch_matmul_kernel,
-        grad_names=_batch_matmul_grad_names)
+        grad_names=_batch_matmul_grad_names, flops=flops.batch_matmul)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,

@@ -29,7 +29,7 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._shape_rules import merge_shapes
 from tf1compat.runtime.eager_binding import tf_type_name
 
-__all__ = ["HashTable", "StaticHashTable", "StaticVocabularyTable",
+__all__ = ["as_keys", "output_array", "HashTable", "StaticHashTable", "StaticVocabularyTable",
            "KeyValueTensorInitializer", "TextFileInitializer", "TextFileIndex", "index_table_from_tensor",
            "index_table_from_file", "index_to_string_table_from_tensor",
            "index_to_string_table_from_file"]
@@ -73,14 +73,15 @@ def _text(v: Any) -> str:
     return v.decode(errors="replace") if isinstance(v, bytes) else str(v)
 
 
-def _as_keys(value: Any) -> List[Any]:
+def as_keys(value: Any) -> List[Any]:
     """Run-time keys/values (torch tensor or numpy object array) as Python scalars."""
     if isinstance(value, torch.Tensor):
         return value.reshape(-1).tolist()
     return [v.item() if isinstance(v, np.generic) else v for v in np.asarray(value).reshape(-1)]
 
 
-def _output(values: List[Any], shape: tuple, dtype: D.DType, device: Any) -> Any:
+def output_array(values: List[Any], shape: tuple, dtype: D.DType, device: Any) -> Any:
+    """Python scalars as a run-time value of `dtype` and `shape`."""
     if dtype == D.string:
         out = np.empty(len(values), dtype=object)
         out[:] = values
@@ -105,7 +106,10 @@ declare("HashTableV2", outputs=["table_handle: resource"],
 
 def _import_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def import_table(table: _Table, keys: Any, values: Any) -> None:
-        table.insert(_as_keys(keys), _as_keys(values))
+        if getattr(table, "mutable", False):        # lookup_mutable.MutableTable
+            table.import_(keys, values)
+            return
+        table.insert(as_keys(keys), as_keys(values))
     return import_table
 
 
@@ -191,15 +195,17 @@ def _find_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                 raise errors.InvalidArgumentError(
                     None, None, f"{what} must be type {tf_type_name(held)} but got "
                                 f"{tf_type_name(given)}")
+        if getattr(table, "mutable", False):        # lookup_mutable.MutableTable
+            return table.find(keys, default, kctx.device)
         data = table.require()
-        flat = _as_keys(keys)
-        fallback = _as_keys(default)
+        flat = as_keys(keys)
+        fallback = as_keys(default)
         shape = tuple(keys.shape)
         if len(fallback) == 1:
             values = [data.get(k, fallback[0]) for k in flat]
         else:
             values = [data.get(k, d) for k, d in zip(flat, fallback)]
-        return _output(values, shape, out_dtype, kctx.device)
+        return output_array(values, shape, out_dtype, kctx.device)
     return find
 
 
@@ -215,6 +221,7 @@ declare("LookupTableSizeV2", inputs=["table_handle: resource"], outputs=["size: 
         # TF's size of a table not yet initialized is 0 (only lookups fail).
         kernel=lambda node, kctx: (lambda table: torch.tensor(len(table.data or ()),
                                                               dtype=torch.int64)),
+        # (A mutable table's data is its dict of keys too.)
         grad="none", stateful=True, cpu_only=True)
 
 
@@ -222,12 +229,14 @@ def _export_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     tk, tv = node.attrs["Tkeys"], node.attrs["Tvalues"]
 
     def export(table: _Table) -> tuple:
+        if getattr(table, "mutable", False):        # lookup_mutable.MutableTable
+            return table.export(kctx.device)
         if table.data is None:
             raise errors.AbortedError(None, None, "HashTable is not initialized.")
         data = table.data
         keys = list(data)
-        return (_output(keys, (len(keys),), tk, kctx.device),
-                _output([data[k] for k in keys], (len(keys),), tv, kctx.device))
+        return (output_array(keys, (len(keys),), tk, kctx.device),
+                output_array([data[k] for k in keys], (len(keys),), tv, kctx.device))
     return export
 
 

@@ -24,11 +24,13 @@ from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._narrow_casts import narrow_cast
 from tf1compat.ops._shape_rules import (broadcast_rule, node_desc,
                                         unary_rule)
 from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimum_formula,
                                           mul_no_nan_formula, pow_formula, xdivy_formula,
                                           xlogy_formula)
+from tf1compat.ops import _flops_rules as flops
 
 # Short names for framework/dtypes' type groups, the vocabulary of these declarations.
 FLOAT = D.FLOATING_TYPES
@@ -107,12 +109,12 @@ def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
 
 
 def compare(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = REAL,
-            extra_attrs: Optional[dict] = None) -> Callable[..., Tensor]:
+            extra_attrs: Optional[dict] = None, **facts: Any) -> Callable[..., Tensor]:
     """Declares a broadcasting comparison producing bool."""
     attrs = {"T": Type(tuple(types))}
     attrs.update(extra_attrs or {})
     declare(op_type, inputs=["x: T", "y: T"], outputs=["z: bool"], attrs=attrs,
-            shape=broadcast_rule, kernel=fixed(fn), grad="none")
+            shape=broadcast_rule, kernel=fixed(fn), grad="none", **facts)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -176,14 +178,18 @@ def _add_strings(x: Any, y: Any) -> Any:
 
 # -- declarations ------------------------------------------------------------------------------
 
-add_v2 = binary("AddV2", torch.add, grad_names=broadcast_names(Pass(0), Pass(0)))
+add_v2 = binary("AddV2", torch.add, grad_names=broadcast_names(Pass(0), Pass(0)),
+                flops=flops.per_output_element())
 declare("Add", inputs=["x: T", "y: T"], outputs=["z: T"], attrs={"T": Type(NUMBER + (D.string,))},
         shape=broadcast_rule, grad="autograd", cpu_only=False,
         kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add,
-        grad_names=broadcast_names(Pass(0), Pass(0)))
-sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"))
-mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"))
-real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"))
+        grad_names=broadcast_names(Pass(0), Pass(0)), flops=flops.per_output_element())
+sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"),
+             flops=flops.per_output_element())
+mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"),
+             flops=flops.per_output_element())
+real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"),
+                  flops=flops.per_output_element())
 div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"))
 floor_div = binary("FloorDiv", _floor_div, REAL, grad="none")
 truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL,
@@ -191,13 +197,17 @@ truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode=
 floor_mod = binary("FloorMod", torch.remainder, REAL, grad_names=broadcast_names(Pass(0), "mul"))
 truncate_mod = binary("TruncateMod", torch.fmod, REAL, grad="unregistered")
 pow_ = binary("Pow", torch.pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int16),
-              grad_names=broadcast_names("mul_1", "mul_3"), grad_formula=pow_formula)
+              grad_names=broadcast_names("mul_1", "mul_3"), grad_formula=pow_formula,
+              flops=flops.per_output_element())
 maximum_ = binary("Maximum", torch.maximum, REAL, grad_formula=maximum_formula,
-                  grad_names=broadcast_names("SelectV2", "SelectV2_1"))
+                  grad_names=broadcast_names("SelectV2", "SelectV2_1"),
+                  flops=flops.per_output_element())
 minimum_ = binary("Minimum", torch.minimum, REAL, grad_formula=minimum_formula,
-                  grad_names=broadcast_names("SelectV2", "SelectV2_1"))
+                  grad_names=broadcast_names("SelectV2", "SelectV2_1"),
+                  flops=flops.per_output_element())
 squared_difference = binary("SquaredDifference", _squared_difference, SIGNED,
-                            grad_names=broadcast_names("mul_1", "Neg"))
+                            grad_names=broadcast_names("mul_1", "Neg"),
+                            flops=flops.per_output_element(2))
 _atan2 = binary("Atan2", torch.atan2, FLOAT, args=("y", "x", "z"),
                 grad_names=broadcast_names("mul", "mul_1"), grad_formula=atan2_formula)
 div_no_nan_ = binary(
@@ -214,16 +224,18 @@ xlogy = binary(
     "Xlogy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x * torch.log(y)),
     FLOAT_COMPLEX, grad_names=names("Reshape", "Reshape_1"), grad_formula=xlogy_formula)
 
-neg = unary("Neg", torch.neg, SIGNED, grad_names=names("Neg"))
+neg = unary("Neg", torch.neg, SIGNED, grad_names=names("Neg"),
+            flops=flops.per_input_element())
 abs_ = unary("Abs", _abs, FLOAT + SIGNED_INT, grad_names=names("mul"))
 sign = unary("Sign", _sign, SIGNED, grad_names=names("zeros_like"))
 square = unary("Square", torch.square, SIGNED + (D.uint8, D.uint16, D.uint32, D.uint64),
-               grad_names=names("Mul_1"))
+               grad_names=names("Mul_1"), flops=flops.per_input_element())
 sqrt = unary("Sqrt", torch.sqrt, grad_names=names("SqrtGrad"))
-rsqrt = unary("Rsqrt", _rsqrt, grad_names=names("RsqrtGrad"))
+rsqrt = unary("Rsqrt", _rsqrt, grad_names=names("RsqrtGrad"),
+              flops=flops.per_input_element(2))
 exp = unary("Exp", torch.exp, grad_names=names("mul"))
 expm1 = unary("Expm1", torch.expm1, grad_names=names("mul"))
-log = unary("Log", torch.log, grad_names=names("mul"))
+log = unary("Log", torch.log, grad_names=names("mul"), flops=flops.per_input_element())
 log1p = unary("Log1p", torch.log1p, grad_names=names("mul"))
 sin = unary("Sin", torch.sin, grad_names=names("mul"))
 cos = unary("Cos", torch.cos, grad_names=names("mul"))
@@ -247,7 +259,7 @@ ceil = unary("Ceil", torch.ceil, FLOAT, grad="none")
 rint = unary("Rint", torch.round, FLOAT, grad="none")
 round_ = unary("Round", _round, FLOAT + SIGNED_INT + COMPLEX, grad="none")
 reciprocal = unary("Reciprocal", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX,
-                   grad_names=names("ReciprocalGrad"))
+                   grad_names=names("ReciprocalGrad"), flops=flops.per_input_element())
 inv = unary("Inv", _reciprocal, SIGNED, kernel_types=FLOAT_COMPLEX,
             grad_names=names("ReciprocalGrad"))
 is_nan = unary("IsNan", torch.isnan, FLOAT, out_type=D.bool, grad="unregistered")
@@ -262,10 +274,10 @@ def atan2(y: Any, x: Any, name: Optional[str] = None) -> Tensor:
     return _atan2(y, x, name=name)
 
 
-less = compare("Less", torch.lt)
-less_equal = compare("LessEqual", torch.le)
-greater = compare("Greater", torch.gt)
-greater_equal = compare("GreaterEqual", torch.ge)
+less = compare("Less", torch.lt, flops=flops.per_output_element())
+less_equal = compare("LessEqual", torch.le, flops=flops.per_output_element())
+greater = compare("Greater", torch.gt, flops=flops.per_output_element())
+greater_equal = compare("GreaterEqual", torch.ge, flops=flops.per_output_element())
 
 
 def _equality_kernel(fn: Callable[..., Any], np_fn: Callable[..., Any],
@@ -318,7 +330,8 @@ for _op_type, _fn, _np_fn, _mismatch in (("Equal", torch.eq, np.equal, False),
     declare(_op_type, inputs=["x: T", "y: T"], outputs=["z: bool"],
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
             shape=_equality_shape, kernel=_equality_kernel(_fn, _np_fn, _mismatch),
-            grad="none", static_value=_equal_static_value)
+            grad="none", static_value=_equal_static_value,
+            flops=flops.per_output_element())
 
 logical_and = binary("LogicalAnd", torch.logical_and, D.bool, grad="none")
 logical_or = binary("LogicalOr", torch.logical_or, D.bool, grad="none")
@@ -339,6 +352,9 @@ def _cast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         names = {"float32": "float", "float64": "double", "float16": "half"}
         raise NotImplementedError(f"Cast {names.get(src.name, src.name)} to "
                                   f"{names.get(dst.name, dst.name)} is not supported")
+    narrow = narrow_cast(src, dst)
+    if narrow is not None:
+        return narrow
     if src.is_complex and not dst.is_complex:
         return lambda x: torch.real(x).to(target)
     return lambda x: x.to(target)
@@ -387,7 +403,8 @@ def _add_n_shape(ctx: Any) -> List[TensorShape]:
 
 declare("AddN", inputs=["inputs: N * T"], outputs=["sum: T"],
         attrs={"N": Int(minimum=1), "T": Type(NUMBER + (D.variant,))},
-        shape=_add_n_shape, kernel=_add_n_kernel, grad_names=lambda op: [Pass(0)] * len(op.inputs))
+        shape=_add_n_shape, kernel=_add_n_kernel, grad_names=lambda op: [Pass(0)] * len(op.inputs),
+        flops=flops.add_n)
 
 
 # -- tf.* wrappers, following TF's Python layer ------------------------------------------------

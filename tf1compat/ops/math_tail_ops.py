@@ -19,7 +19,7 @@ from tf1compat.framework.op_def import Type, declare, no_kernel
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.ops._grad_formulas import sum_to
+from tf1compat.ops._grad_formulas import sum_to, xlog1py_formula
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import _attr_text, broadcast_rule, node_desc, unary_rule
 
@@ -79,7 +79,8 @@ def _xlog1py(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 declare("Xlog1py", inputs=["x: T", "y: T"], outputs=["z: T"],
         attrs={"T": Type((D.float16, D.bfloat16, D.float32, D.float64) + _COMPLEX)},
-        shape=broadcast_rule, kernel=lambda node, kctx: _xlog1py)
+        shape=broadcast_rule, kernel=lambda node, kctx: _xlog1py,
+        grad_formula=xlog1py_formula)
 
 
 class _NextAfter(torch.autograd.Function):

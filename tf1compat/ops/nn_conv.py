@@ -34,6 +34,7 @@ from tf1compat.ops._window import (as_str, channel_axis, channels_first, check_r
                                    spatial_attr, spatial_axes, to_channels_first,
                                    window_output, window_padding)
 from tf1compat.ops.space_batch_ops import with_space_to_batch
+from tf1compat.ops import _flops_rules as flops
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose",
            "conv1d_transpose", "conv2d_backprop_input", "conv2d_backprop_filter",
@@ -358,17 +359,19 @@ _REQUIRED = ("strides", "padding")
 declare("Conv2D", inputs=["input: T", "filter: T"], outputs=["output: T"],
         attrs=_attrs(D.FLOATING_TYPES + (D.int32,), 2, {"use_cudnn_on_gpu": True}),
         shape=_conv_shape(2), kernel=_conv_kernel(2),
-        grad_names=names("Conv2DBackpropInput", "Conv2DBackpropFilter"))
+        grad_names=names("Conv2DBackpropInput", "Conv2DBackpropFilter"),
+        flops=flops.convolution(2))
 declare("Conv3D", inputs=["input: T", "filter: T"], outputs=["output: T"],
         attrs=_attrs(D.FLOATING_TYPES, 3, explicit=False), shape=_conv_shape(3),
-        kernel=_conv_kernel(3))
+        kernel=_conv_kernel(3), flops=flops.convolution(3))
 declare("DepthwiseConv2dNative", inputs=["input: T", "filter: T"], outputs=["output: T"],
         attrs=_attrs(D.FLOATING_TYPES, 2), shape=_conv_shape(2, depthwise=True),
-        kernel=_conv_kernel(2, depthwise=True))
+        kernel=_conv_kernel(2, depthwise=True), flops=flops.convolution(2, depthwise=True))
 declare("Conv2DBackpropInput", inputs=["input_sizes: int32", "filter: T", "out_backprop: T"],
         outputs=["output: T"],
         attrs=_attrs(D.FLOATING_TYPES + (D.int32,), 2, {"use_cudnn_on_gpu": True}),
-        shape=_backprop_input_shape(2), kernel=_backprop_input_kernel(2))
+        shape=_backprop_input_shape(2), kernel=_backprop_input_kernel(2),
+        flops=flops.conv2d_backprop_input)
 declare("Conv3DBackpropInputV2", inputs=["input_sizes: Tshape", "filter: T",
                                          "out_backprop: T"],
         outputs=["output: T"], attrs=_attrs(D.FLOATING_TYPES, 3, {"Tshape": Type(
@@ -381,7 +384,8 @@ declare("DepthwiseConv2dNativeBackpropInput",
         kernel=_backprop_input_kernel(2, depthwise=True))
 declare("Conv2DBackpropFilter", inputs=["input: T", "filter_sizes: int32", "out_backprop: T"],
         outputs=["output: T"], attrs=_attrs(D.FLOATING_TYPES, 2, {"use_cudnn_on_gpu": True}),
-        shape=_backprop_filter_shape(2), kernel=_backprop_filter_kernel(2))
+        shape=_backprop_filter_shape(2), kernel=_backprop_filter_kernel(2),
+        flops=flops.conv2d_backprop_filter)
 declare("Conv3DBackpropFilterV2", inputs=["input: T", "filter_sizes: int32",
                                           "out_backprop: T"],
         outputs=["output: T"], attrs=_attrs(D.FLOATING_TYPES, 3, explicit=False),

@@ -29,6 +29,7 @@ from tf1compat.ops.nn_conv import (_conv_kernel, conv1d_transpose, conv2d_backpr
                                    conv2d_transpose, conv3d_transpose)
 from tf1compat.ops.space_batch_ops import batch_to_space, space_to_batch
 from tf1compat.ops.transform_ops import reverse
+from tf1compat.ops import _flops_rules as flops
 
 __all__ = ["conv", "conv2d_backprop_input_v2", "conv2d_backprop_filter_v2", "dilation2d",
            "erosion2d", "extract_volume_patches", "conv_transpose", "atrous_conv2d_transpose"]
@@ -211,7 +212,8 @@ def _dilation_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Dilation2D", inputs=["input: T", "filter: T"], outputs=["output: T"],
         attrs={"T": Type(_REAL), "strides": None, "rates": None, "padding": None},
-        shape=_dilation_shape, kernel=_dilation_kernel)
+        shape=_dilation_shape, kernel=_dilation_kernel,
+        flops=flops.convolution(2, depthwise=True))
 
 
 def dilation2d(input: Any, filter: Any = None, strides: Any = None,  # noqa: A002

@@ -32,6 +32,7 @@ from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.creation_ops import range as _range
 from tf1compat.ops.math_ops import FLOAT, REAL
 from tf1compat.ops.transform_ops import transpose
+from tf1compat.ops import _flops_rules as flops
 
 __all__ = [
     "relu", "relu6", "crelu", "elu", "selu", "leaky_relu", "softplus", "softsign",
@@ -194,7 +195,7 @@ def _softmax_shape(ctx: Any) -> List[TensorShape]:
 
 declare("Softmax", inputs=["logits: T"], outputs=["softmax: T"], attrs={"T": Type(FLOAT)},
         shape=_softmax_shape, kernel=lambda node, kctx: lambda x: torch.softmax(x, -1),
-        grad_names=names("mul_1"))
+        grad_names=names("mul_1"), flops=flops.per_input_element(5))
 declare("LogSoftmax", inputs=["logits: T"], outputs=["logsoftmax: T"],
         attrs={"T": Type(FLOAT)}, shape=_softmax_shape,
         kernel=lambda node, kctx: lambda x: torch.log_softmax(x, -1), grad_names=names("sub"))
@@ -304,7 +305,8 @@ def _check_bias(x: torch.Tensor, b: torch.Tensor, axis: int) -> None:
 
 declare("BiasAdd", inputs=["value: T", "bias: T"], outputs=["output: T"],
         attrs={"T": Type(math_ops.NUMBER), "data_format": "NHWC"},
-        shape=_bias_add_shape, kernel=_bias_add_kernel, grad_names=names(Pass(0), "BiasAddGrad"))
+        shape=_bias_add_shape, kernel=_bias_add_kernel, grad_names=names(Pass(0), "BiasAddGrad"),
+        flops=flops.bias_add)
 
 
 def _format_attr(data_format: Optional[str]) -> str:
@@ -438,7 +440,8 @@ def dropout_with_sampler(x: Any, rate: Any, noise_shape: Any,
 
 declare("L2Loss", inputs=["t: T"], outputs=["output: T"], attrs={"T": Type(FLOAT)},
         shape=lambda ctx: [TensorShape([])],
-        kernel=lambda node, kctx: lambda t: torch.sum(t * t) / 2, grad_names=names("mul"))
+        kernel=lambda node, kctx: lambda t: torch.sum(t * t) / 2, grad_names=names("mul"),
+        flops=flops.l2_loss)
 
 
 def l2_loss(t: Any, name: Optional[str] = None) -> Tensor:

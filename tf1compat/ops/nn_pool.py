@@ -33,6 +33,7 @@ from tf1compat.ops._window import (as_str, channel_axis, channels_first, check_r
                                    window_output, window_padding)
 from tf1compat.ops.math_ops import REAL
 from tf1compat.ops.nn_conv import convert_padding, get_sequence
+from tf1compat.ops import _flops_rules as flops
 
 __all__ = ["max_pool", "max_pool_v2", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool",
            "avg_pool_v2", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool_with_argmax",
@@ -197,10 +198,11 @@ def _max_pool_argmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 _POOL2D = {"ksize": None, "strides": None, "padding": None, "data_format": "NHWC"}
 declare("MaxPool", inputs=["input: T"], outputs=["output: T"],
         attrs=dict(_POOL2D, T=Type(REAL, default=D.float32), explicit_paddings=[]),
-        shape=_pool_shape(2), kernel=_max_pool_kernel(2), grad_names=names("MaxPoolGrad"))
+        shape=_pool_shape(2), kernel=_max_pool_kernel(2), grad_names=names("MaxPoolGrad"),
+        flops=flops.pool)
 declare("AvgPool", inputs=["value: T"], outputs=["output: T"],
         attrs=dict(_POOL2D, T=Type(D.FLOATING_TYPES)), shape=_pool_shape(2),
-        kernel=_avg_pool_kernel(2), grad_names=names("AvgPoolGrad"))
+        kernel=_avg_pool_kernel(2), grad_names=names("AvgPoolGrad"), flops=flops.pool)
 declare("MaxPool3D", inputs=["input: T"], outputs=["output: T"],
         attrs=dict(_POOL2D, data_format="NDHWC", T=Type(D.FLOATING_TYPES)), shape=_pool_shape(3),
         kernel=_max_pool_kernel(3))

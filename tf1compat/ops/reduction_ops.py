@@ -25,6 +25,7 @@ from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
 from tf1compat.ops.math_ops import NUMBER, REAL, cast
+from tf1compat.ops import _flops_rules as flops
 
 
 
@@ -134,8 +135,9 @@ def _prod_grad_names(op: Any) -> List[Any]:
 
 
 for _type, _types, _facts in (
-        ("Sum", NUMBER, {"grad_names": _sum_grad_names}),
-        ("Mean", NUMBER, {"grad_names": names("truediv", None)}),
+        ("Sum", NUMBER, {"grad_names": _sum_grad_names, "flops": flops.reduction()}),
+        ("Mean", NUMBER, {"grad_names": names("truediv", None),
+                          "flops": flops.reduction(finalize_flops=1)}),
         ("Max", REAL, {"grad_names": names("mul", None)}),
         ("Min", REAL, {"grad_names": names("mul", None)}),
         ("Prod", NUMBER, {"grad_names": _prod_grad_names}),
@@ -294,7 +296,7 @@ for _type in ("ArgMax", "ArgMin"):
             attrs={"T": Type(NUMBER + (D.bool,)),
                    "Tidx": Type(D.INDEX_TYPES + (D.int16,), default=D.int32),
                    "output_type": Type((D.int16, D.uint16, D.int32, D.int64), default=D.int64)},
-            shape=_arg_shape, kernel=_arg_kernel, grad="none")
+            shape=_arg_shape, kernel=_arg_kernel, grad="none", flops=flops.reduction())
 
 
 def _make_arg(op_type: str) -> Callable[..., Tensor]:

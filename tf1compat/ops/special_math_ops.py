@@ -21,7 +21,9 @@ from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.framework.grad_names import names
 from tf1compat.ops import _special_kernels as K
+from tf1compat.ops._grad_formulas import polygamma_formula, zeta_formula
 from tf1compat.ops._shape_rules import broadcast_rule, broadcast_shapes, unary_rule
 
 __all__ = ["igamma", "igammac", "zeta", "polygamma", "betainc", "lbeta", "erfinv", "ndtri",
@@ -160,10 +162,14 @@ for _type, _upper in (("Igamma", False), ("Igammac", True)):
 declare("IgammaGradA", inputs=["a: T", "x: T"], outputs=["z: T"], attrs={"T": Type(FLOAT)},
         shape=broadcast_rule, grad="unregistered",
         kernel=lambda node, kctx: _promoted(K.igamma_grad_a, wide=True))
+# TF's gradients: with respect to q (zeta) and x (polygamma) only.
 declare("Zeta", inputs=["x: T", "q: T"], outputs=["z: T"], attrs={"T": Type(FLOAT)},
-        shape=broadcast_rule, kernel=lambda node, kctx: torch.special.zeta)
+        shape=broadcast_rule, kernel=lambda node, kctx: torch.special.zeta,
+        grad_none_inputs=(0,), grad_formula=zeta_formula, grad_names=names(None, "Reshape"))
 declare("Polygamma", inputs=["a: T", "x: T"], outputs=["z: T"], attrs={"T": Type(FLOAT)},
-        shape=broadcast_rule, kernel=lambda node, kctx: K.polygamma)
+        shape=broadcast_rule, kernel=lambda node, kctx: K.polygamma,
+        grad_none_inputs=(0,), grad_formula=polygamma_formula,
+        grad_names=names(None, "Reshape"))
 
 
 def _betainc_shape(ctx: Any) -> list:

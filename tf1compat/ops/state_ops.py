@@ -31,6 +31,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import any_true
 from tf1compat.ops._shape_rules import node_desc
+from tf1compat.ops import _flops_rules as flops
 
 __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "scatter_update",
            "scatter_add", "scatter_sub", "scatter_mul", "scatter_div", "scatter_min",
@@ -217,7 +218,8 @@ for _type, _fn in (("AssignAdd", torch.add), ("AssignSub", torch.sub)):
     declare(_type, inputs=["ref: Ref(T)", "value: T"], outputs=["output_ref: Ref(T)"],
             attrs={"T": Type(), "use_locking": False},
             shape=lambda ctx: [merge_shapes(ctx, ctx.shape(0), ctx.shape(1))],
-            kernel=_update_kernel(_fn), grad="none", stateful=True)
+            kernel=_update_kernel(_fn), grad="none", stateful=True,
+            flops=flops.per_input_element())
 
 
 # -- Scatter* ---------------------------------------------------------------------------------

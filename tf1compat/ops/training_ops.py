@@ -98,6 +98,9 @@ FAMILIES: Tuple[Family, ...] = (
                       "grad")),
     Family("AdamWithAmsgrad", ("var*", "m*", "v*", "vhat*", "beta1_power", "beta2_power", "lr",
                                "beta1", "beta2", "epsilon", "grad"), resource_only=True),
+    # tf.contrib.opt's sign optimizers (dense forms only: TF has no sparse ones).
+    Family("AddSign", ("var*", "m*", "lr", "alpha", "sign_decay", "beta", "grad")),
+    Family("PowerSign", ("var*", "m*", "lr", "logbase", "sign_decay", "beta", "grad")),
 )
 
 

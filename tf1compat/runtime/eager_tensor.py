@@ -221,7 +221,11 @@ class EagerTensor(Tensor):
         return host
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        arr = np.asarray(self._numpy())
+        if self._dtype == D.resource:
+            return np.asarray(self._numpy())        # raises TF's InvalidArgumentError
+        # The array itself, not np.asarray of _numpy()'s scalar: a string scalar stays an
+        # object array of bytes (as TF gives), not a fixed-width `|S` array.
+        arr = to_numpy(self._value)
         if dtype is not None:
             return arr.astype(dtype)
         return arr.copy() if copy else arr

@@ -28,6 +28,7 @@ from tf1compat.runtime.codegen import compile_plan, op_for_traceback
 from tf1compat.runtime.fetch import FetchMapper, feed_expansion
 from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
+from tf1compat.runtime.mixed_precision_state import session_autocast
 from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
 from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
@@ -116,8 +117,8 @@ class SessionRuntime:
 
 def _to_numpy(value: Any, copy: bool) -> Any:
     if isinstance(value, torch.Tensor):
-        if value.dtype == torch.bfloat16:
-            arr = _bfloat16_to_numpy(value)
+        if value.dtype in _ML_DTYPE_NAMES:
+            arr = _ml_dtypes_numpy(value)
         else:
             arr = value.numpy(force=True)
             if copy and value.device.type == "cpu":
@@ -130,13 +131,25 @@ def _to_numpy(value: Any, copy: bool) -> Any:
     return value
 
 
-def _bfloat16_to_numpy(value: torch.Tensor) -> np.ndarray:
+# torch dtypes numpy lacks: TF hands their values back as ml_dtypes arrays.
+_ML_DTYPE_NAMES = {getattr(torch, name): name for name in (
+    "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz")
+    if hasattr(torch, name)}
+
+
+def _ml_dtypes_numpy(value: torch.Tensor) -> np.ndarray:
     as_float = value.detach().float().cpu().numpy()
+    name = _ML_DTYPE_NAMES[value.dtype]
     try:
         import ml_dtypes
-        return as_float.astype(ml_dtypes.bfloat16)
     except ImportError:  # pragma: no cover - ml_dtypes absent
-        return as_float
+        if value.dtype == torch.bfloat16:
+            return as_float
+        raise NotImplementedError(
+            f"Fetching {name} values needs the ml_dtypes package (numpy has no {name} "
+            "type): pip install ml_dtypes, or tf.cast the tensor to tf.float32 first"
+        ) from None
+    return as_float.astype(getattr(ml_dtypes, name))
 
 
 def _feed_to_value(tensor: Tensor, value: Any, device: torch.device) -> Tuple[Any, Any]:
@@ -255,6 +268,8 @@ class BaseSession:
             if isinstance(target, str) and "://" in target else None
         self._remote_variables = remote(self, target) if remote is not None else None
         self._timeout_ms = int(getattr(config, "operation_timeout_in_ms", 0) or 0)
+        # enable_mixed_precision_graph_rewrite: float16 autocast on CUDA, fixed at creation
+        self._autocast = session_autocast(config, self._runtime.placer.default)
 
     @staticmethod
     def _apply_thread_settings(config: Any) -> None:
@@ -450,13 +465,15 @@ class BaseSession:
         store = state.begin_run(plan.state_marks)
         try:
             if self._remote_variables is not None:
-                self._remote_variables.before_run(state)
-            if _USE_INTERPRETER:
+                pulled = self._remote_variables.before_run(state, plan)
+            if self._autocast is not None:
+                raw = self._run_autocast(plan, feed_values, store, elements)
+            elif _USE_INTERPRETER:
                 raw = _INTERPRETER_CLASS(plan).run(feed_values, store)
             else:
                 raw = plan.fn(feed_values, store)
             if self._remote_variables is not None:
-                self._remote_variables.after_run(state)
+                self._remote_variables.after_run(state, pulled)
         except errors.OpError as e:
             raise self._closed_error(e) or _with_op(e, _failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
@@ -482,6 +499,38 @@ class BaseSession:
         for i, wrap in wrappers:
             results[i] = wrap(results[i], elements[i], self)
         return results
+
+    def _run_autocast(self, plan: Plan, feed_values: List[Any], store: Any,
+                      elements: Sequence[Any]) -> List[Any]:
+        """Runs `plan` under the mixed-precision autocast; fetched tensors are cast back
+        to their declared dtypes, as TF's rewrite keeps the graph's outputs."""
+        state = self._runtime.state
+        before = {k: v.dtype for k, v in dict.items(state) if isinstance(v, torch.Tensor)}
+        with self._autocast():
+            raw = list(plan.fn(feed_values, store))
+        # Variables keep their dtypes (TF's rewrite casts before writing them).
+        for key, value in list(dict.items(state)):
+            if isinstance(value, torch.Tensor) and \
+                    value.dtype in (torch.float16, torch.bfloat16):
+                declared = before.get(key) or self._declared_variable_dtype(key)
+                if declared is not None and declared != value.dtype:
+                    state[key] = value.to(declared)
+        for i, element in enumerate(elements):
+            value = raw[i]
+            if type(element) is Tensor and isinstance(value, torch.Tensor) and \
+                    value.dtype in (torch.float16, torch.bfloat16):
+                declared = element.dtype.torch_dtype
+                if declared is not None and declared != value.dtype:
+                    raw[i] = value.to(declared)
+        return raw
+
+    def _declared_variable_dtype(self, key: str) -> Optional[torch.dtype]:
+        """The torch dtype of the variable op named `key` (None when there is none)."""
+        try:
+            dtype = self._graph.get_operation_by_name(key).get_attr("dtype")
+        except (KeyError, ValueError):
+            return None
+        return getattr(dtype, "torch_dtype", None)
 
     def _closed_error(self, e: Exception) -> Optional[errors.OpError]:
         """A run the session's `close()` cut short fails with TF's CancelledError,

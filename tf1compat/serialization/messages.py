@@ -18,11 +18,12 @@ from typing import Type, TypeVar
 from google.protobuf import message as _message
 from google.protobuf import text_format
 
-from tf1compat.serialization.protos import (checkpoint_pb2, control_flow_pb2, example_pb2,
-                                            graph_pb2, keras_metadata_pb2, meta_graph_pb2,
-                                            projector_pb2,
-                                            queue_runner_pb2, reader_base_pb2, summary_pb2,
-                                            tensor_pb2, types_pb2, well_known_pb2)
+from tf1compat.serialization.protos import (checkpoint_pb2, cluster_pb2, control_flow_pb2,
+                                            example_pb2, graph_pb2, keras_metadata_pb2,
+                                            meta_graph_pb2, projector_pb2, queue_runner_pb2,
+                                            reader_base_pb2, summary_pb2, tensor_pb2,
+                                            tensorflow_server_pb2, tfprof_log_pb2,
+                                            tfprof_output_pb2, types_pb2, well_known_pb2)
 
 __all__ = [
     # tensors and graphs
@@ -50,6 +51,11 @@ __all__ = [
     "ExampleBytesList", "ExampleFloatList", "ExampleInt64List",
     # TensorBoard projector
     "ProjectorConfig", "EmbeddingInfo", "SpriteMetadata",
+    # clusters and servers
+    "JobDef", "ClusterDef", "ServerDef",
+    # the profiler (tf.profiler)
+    "GraphNodeProto", "MultiGraphNodeProto", "AdviceProto", "TFProfTensorProto",
+    "OpLogProto", "OpLogEntry", "CodeDef",
     # helpers
     "DecodeError", "Message", "ParseError", "DATA_TYPE_NAMES", "to_text", "parse_text",
 ]
@@ -128,6 +134,18 @@ ExampleInt64List = example_pb2.Int64List
 ProjectorConfig = projector_pb2.ProjectorConfig
 EmbeddingInfo = projector_pb2.EmbeddingInfo
 SpriteMetadata = projector_pb2.SpriteMetadata
+
+JobDef = cluster_pb2.JobDef
+ClusterDef = cluster_pb2.ClusterDef
+ServerDef = tensorflow_server_pb2.ServerDef
+
+GraphNodeProto = tfprof_output_pb2.GraphNodeProto
+MultiGraphNodeProto = tfprof_output_pb2.MultiGraphNodeProto
+AdviceProto = tfprof_output_pb2.AdviceProto
+TFProfTensorProto = tfprof_output_pb2.TFProfTensorProto
+OpLogProto = tfprof_log_pb2.OpLogProto
+OpLogEntry = tfprof_log_pb2.OpLogEntry
+CodeDef = tfprof_log_pb2.CodeDef
 
 # TF's DataType enum by number ("DT_FLOAT", "DT_FLOAT_REF", ...).
 DATA_TYPE_NAMES = {v.number: v.name for v in types_pb2.DataType.DESCRIPTOR.values}

@@ -7,3 +7,4 @@ from tf1compat.summary.summary_ops import (all_v2_summary_ops, audio, get_summar
                                            histogram, image, initialize, merge, merge_all,
                                            scalar, tensor_summary, text)
 from tf1compat.summary.writer import FileWriter, FileWriterCache
+from tf1compat.summary import summary_v2_ops as _summary_v2_ops  # declares the writer ops

@@ -17,7 +17,7 @@ import numpy as np
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
-from tf1compat.framework.graph import (GraphKeys, add_to_collection, apply_op1,
+from tf1compat.framework.graph import (GraphKeys, add_to_collection, apply_op, apply_op1,
                                        get_collection, name_scope)
 from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -336,6 +336,25 @@ def all_v2_summary_ops() -> Any:
 
 
 def initialize(graph: Any = None, session: Any = None) -> None:
-    """`tf.summary.initialize`: initializes the default tf.contrib.summary writer, which
-    tf1compat does not provide, so as in TF without one: RuntimeError."""
-    raise RuntimeError("No default tf.contrib.summary.SummaryWriter found")
+    """`tf.summary.initialize`: runs the tf.contrib.summary writers' initializers in
+    `session` (default: the default session) and, given a graph, writes it through the
+    default writer at step 0. Nothing under eager execution; RuntimeError without a
+    default writer."""
+    from tf1compat.framework import context as _context
+    from tf1compat.framework.tensor import get_default_session
+    from tf1compat.ops.array_ops import placeholder
+    from tf1compat.summary import summary_v2_ops as v2
+    if _context.executing_eagerly():
+        return
+    if v2.STATE.writer is None:
+        raise RuntimeError("No default tf.contrib.summary.SummaryWriter found")
+    if session is None:
+        session = get_default_session()
+        if session is None:
+            raise ValueError("session must be passed if no default session exists")
+    session.run(get_collection(v2.SUMMARY_WRITER_INIT_COLLECTION))
+    if graph is not None:
+        data = placeholder(D.string)
+        write = apply_op("WriteGraphSummary",
+                         [v2.STATE.writer._resource, constant(0, D.int64), data])
+        session.run(write, feed_dict={data: graph.as_graph_def().SerializeToString()})

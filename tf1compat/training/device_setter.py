@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional
 
 from tf1compat.framework.device_spec import DeviceSpec
+from tf1compat.serialization.messages import ClusterDef
 
 __all__ = ["replica_device_setter", "ClusterSpec", "STANDARD_PS_OPS"]
 
@@ -24,12 +25,16 @@ STANDARD_PS_OPS = ("Variable", "VariableV2", "AutoReloadVariable", "MutableHashT
 
 
 class ClusterSpec:
-    """`tf.train.ClusterSpec`: job name -> task addresses (a list, or a dict by index)."""
+    """`tf.train.ClusterSpec`: job name -> task addresses (a list, or a dict by index), or a
+    `tf.train.ClusterDef`; `as_cluster_def()` gives the proto back."""
 
     def __init__(self, cluster: Any):
         if isinstance(cluster, ClusterSpec):
             self._cluster: Dict[str, Dict[int, str]] = {
                 job: dict(tasks) for job, tasks in cluster._cluster.items()}
+            return
+        if isinstance(cluster, ClusterDef):
+            self._cluster = {job.name: dict(job.tasks) for job in cluster.job}
             return
         if not isinstance(cluster, dict):
             raise TypeError("`cluster` must be a dictionary mapping one or more job names to "
@@ -57,6 +62,22 @@ class ClusterSpec:
             else:
                 out[job] = dict(tasks)
         return out
+
+    def as_cluster_def(self) -> ClusterDef:
+        """This cluster as a `tf.train.ClusterDef` (jobs and tasks in sorted order, as TF
+        writes them, so that equal clusters give equal bytes)."""
+        cluster_def = ClusterDef()
+        for job, tasks in sorted(self._cluster.items()):
+            if not isinstance(job, (str, bytes)):
+                raise TypeError(f"Job name {job!r} must be bytes or unicode")
+            job_def = cluster_def.job.add()
+            job_def.name = job.decode() if isinstance(job, bytes) else job
+            for index, address in sorted(tasks.items()):
+                if not isinstance(address, (str, bytes)):
+                    raise TypeError(f"Task address {address!r} must be bytes or unicode")
+                job_def.tasks[index] = address.decode() if isinstance(address, bytes) \
+                    else address
+        return cluster_def
 
     def num_tasks(self, job_name: str) -> int:
         try:

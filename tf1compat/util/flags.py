@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterator
 import absl.flags as _absl_flags
 from absl.flags import *
 
+from tf1compat.util import tf_decorator  # (TF 1.x re-exported it here by accident)
+
 __all__ = [name for name in dir(_absl_flags) if not name.startswith("_")]
 
 

@@ -1,5 +1,6 @@
 """`tf.contrib.layers` (the most used parts of TF 1.15's): layers, regularizers,
-initializers, arg_scope, optimize_loss."""
+initializers, arg_scope, optimize_loss, embed_sequence / bow_encoder, the embedding and
+sparse helpers, summarize_*."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -14,6 +15,14 @@ from tf1compat.contrib.layers.layers import (avg_pool2d, batch_norm, bias_add, c
                                              one_hot_encoding, repeat, softmax,
                                              stack)
 from tf1compat.contrib.layers import initializers
+from tf1compat.contrib.layers.embedding_ops import (dense_to_sparse, dense_to_sparse_tensor,
+                                                    embedding_lookup_unique,
+                                                    safe_embedding_lookup_sparse)
+from tf1compat.contrib.layers.encoders import bow_encoder, embed_sequence
+from tf1compat.contrib.layers.summaries import (summarize_activation, summarize_activations,
+                                                summarize_biases, summarize_collection,
+                                                summarize_tensor, summarize_tensors,
+                                                summarize_variables, summarize_weights)
 from tf1compat.contrib.layers.optimizers import (OPTIMIZER_CLS_NAMES, OPTIMIZER_SUMMARIES,
                                                  adaptive_clipping_fn, optimize_loss)
 from tf1compat.contrib.layers.normalization import group_norm, instance_norm

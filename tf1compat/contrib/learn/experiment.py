@@ -342,8 +342,10 @@ class Experiment:
         return eval_result
 
     def run_std_server(self) -> None:
-        raise NotImplementedError("Experiment.run_std_server: TensorFlow servers (distributed "
-                                  "training) are not supported by tf1compat.")
+        raise NotImplementedError("Experiment.run_std_server: contrib.learn's distributed "
+                                  "Experiment is not supported by tf1compat; "
+                                  "tf.estimator.train_and_evaluate runs TF_CONFIG clusters "
+                                  "(its ps tasks start and join a tf.train.Server).")
 
     def _maybe_export(self, eval_result: Any, checkpoint_path: Optional[str] = None) -> list:
         base = os.path.join(os.fsencode(self._estimator.model_dir), b"export")

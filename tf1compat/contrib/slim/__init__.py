@@ -7,17 +7,17 @@
         net = slim.max_pool2d(net, [2, 2], scope="pool1")
 
 `slim.learning.create_train_op` builds train ops; `slim.losses` (TF 1.15's contrib
-loss_ops), `slim.model_analyzer`, `slim.queues` (`QueueRunners`) and `slim.utils`
-(contrib.layers.utils) are provided.
-The training loop (`slim.learning.train`), `slim.metrics` and the `nets` are not:
-accessing them raises an error naming them.
+loss_ops), `slim.metrics` (tf.contrib.metrics), `slim.model_analyzer`, `slim.queues`
+(`QueueRunners`) and `slim.utils` (contrib.layers.utils) are provided.
+The training loop (`slim.learning.train`) and the `nets` are not: accessing them raises
+an error naming them.
 """
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.framework import variables
 from tf1compat.contrib.slim import learning, model_analyzer, queues
-from tf1compat.contrib import losses
+from tf1compat.contrib import losses, metrics
 from tf1compat.contrib.layers import utils
 from tf1compat.contrib.layers import initializers
 from tf1compat.contrib.layers.normalization import group_norm, instance_norm

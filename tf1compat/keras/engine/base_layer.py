@@ -34,7 +34,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
-from tf1compat.keras.engine import masking
+from tf1compat.keras.engine import dtype_policy, masking
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.input_spec import InputSpec, assert_input_compatibility
 from tf1compat.keras.engine.layer_connectivity import LayerConnectivity
@@ -215,29 +215,11 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
             self._name = name
 
     def _set_dtype(self, dtype: Any) -> None:
-        if isinstance(dtype, dict):
-            dtype = dtype.get("config", {}).get("name")
-        if dtype in ("mixed_float16", "mixed_bfloat16"):
-            raise NotImplementedError("Keras mixed-precision policies are not supported by "
-                                      "tf1compat")
-        if not dtype and getattr(self, "_v2_dtype_behavior", False):
-            dtype = backend.floatx()
-        self._dtype = D.as_dtype(dtype).name if dtype else None
+        dtype_policy.set_layer_dtype(self, dtype)
 
     def _maybe_cast_inputs(self, inputs: Any) -> Any:
-        """Under v2 dtype behaviour, floating inputs cast to the layer's dtype."""
-        if not (getattr(self, "_v2_dtype_behavior", False) and self._autocast and self._dtype):
-            return inputs
-        target = D.as_dtype(self._dtype)
-        if not target.is_floating:
-            return inputs
-        from tf1compat.ops.math_ops import cast
-
-        def maybe_cast(x: Any) -> Any:
-            if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype != target:
-                return cast(x, target)
-            return x
-        return nest.map_structure(maybe_cast, inputs)
+        """Floating inputs cast to the compute dtype (mixed policy, V2 dtype behaviour)."""
+        return dtype_policy.cast_inputs(self, inputs)
 
     @property
     def name(self) -> str:
@@ -250,11 +232,15 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
 
     @property
     def _compute_dtype(self) -> Optional[str]:
-        return self._dtype
+        return dtype_policy.compute_dtype(self)
 
     @property
     def compute_dtype(self) -> Optional[str]:
-        return self._dtype
+        return dtype_policy.compute_dtype(self)
+
+    @property
+    def dtype_policy(self) -> Any:
+        return dtype_policy.layer_policy(self)
 
     @property
     def variable_dtype(self) -> Optional[str]:
@@ -412,7 +398,7 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         for v in (list(variable) if _is_split_variable(variable) else [variable]):
             backend.track_variable(v)
             (self._trainable_weights if trainable else self._non_trainable_weights).append(v)
-        return variable
+        return dtype_policy.maybe_autocast_weight(self, variable)
 
     def _handle_weight_regularization(self, name: str, variable: Any, regularizer: Any
                                       ) -> None:
@@ -683,8 +669,9 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
                 symbolic[0].graph if symbolic else get_default_graph()).as_default()
             with graph_ctx, backend.name_scope(self._name_scope()):
                 self._maybe_build(inputs)
-                inputs = self._maybe_cast_inputs(inputs)
-                outputs = self.call(inputs, *args, **kwargs)
+                with dtype_policy.autocast_scope(self):
+                    # (the node records the uncast Keras tensors as its inputs)
+                    outputs = self.call(self._maybe_cast_inputs(inputs), *args, **kwargs)
                 if outputs is None:
                     raise ValueError("A layer's `call` method should return a Tensor or a list "
                                      f"of Tensors, not None (layer: {self.name}).")
@@ -759,7 +746,7 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         config: Dict[str, Any] = {"name": self.name, "trainable": self.trainable}
         if hasattr(self, "_batch_input_shape"):
             config["batch_input_shape"] = self._batch_input_shape
-        config["dtype"] = self.dtype
+        config["dtype"] = dtype_policy.serialize_dtype(self)
         if getattr(self, "_dynamic", False):
             config["dynamic"] = True
         if is_default(self.get_config):

@@ -17,6 +17,7 @@ Sequences give one batch per step. Float arrays are fed as `K.floatx()`.
 from __future__ import annotations
 
 import math
+import random
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -287,6 +288,9 @@ class DataHandler:
             self.inferred_steps = steps or int(math.ceil(self.num_samples / self.batch_size))
         elif self.kind == "sequence":
             self.inferred_steps = steps or len(x)
+            # TF's Sequence adapter reads the first batch once to learn the element
+            # structure; a seeded image iterator's random draws depend on that read.
+            x[0]
         elif self.kind == "dataset":
             size = _dataset_size(x)
             self.inferred_steps = steps or (size if size >= 0 else None)
@@ -311,7 +315,11 @@ class DataHandler:
             return
         source: Any
         if self.kind == "sequence":
-            source = (self.x[i] for i in range(len(self.x)))
+            order = list(range(len(self.x)))
+            if self.shuffle:
+                # As TF's adapter: batch order from Python's random module.
+                random.shuffle(order)
+            source = (self.x[i] for i in order)
         elif self.kind == "dataset":
             # As TF's DataHandler: an iterator made before the first epoch, and a fresh one
             # each epoch unless `steps_per_epoch` reads part of the dataset. The unread

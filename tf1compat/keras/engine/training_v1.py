@@ -127,11 +127,27 @@ class TrainingV1(CompiledMetrics):
             self._collected_trainable_weights = self.trainable_weights
 
     def _set_optimizer(self, optimizer: Any) -> None:
+        """The optimizer(s) from `compile`; a `mixed_float16` model's is wrapped in a
+        LossScaleOptimizer, as tf-keras does."""
         from tf1compat.keras import optimizers
+        from tf1compat.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
         if isinstance(optimizer, (list, tuple)):
             self.optimizer = [optimizers.get(opt) for opt in optimizer]
         else:
             self.optimizer = optimizers.get(optimizer)
+        if self.dtype_policy.name != "mixed_float16" or \
+                isinstance(self.optimizer, LossScaleOptimizer):
+            return
+        if isinstance(self.optimizer, list):
+            raise ValueError('When the "mixed_float16" dtype policy is used, you can only '
+                             f"pass a single optimizer. Using policy {self.dtype_policy} and "
+                             f"got optimizers: {self.optimizer}")
+        if not isinstance(self.optimizer, optimizers.OptimizerV2):
+            raise ValueError('"optimizer" must be an instance of '
+                             "tf.keras.optimizers.legacy.Optimizer when a dype policy with a "
+                             f"loss scale is used, but got: {self.optimizer}. Using policy: "
+                             f"{self.dtype_policy}")
+        self.optimizer = LossScaleOptimizer(self.optimizer)
 
     def _get_trainable_state(self) -> Dict[int, bool]:
         return {id(layer): layer.trainable for layer in self._flatten_layers()}

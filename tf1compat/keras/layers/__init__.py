@@ -1,5 +1,5 @@
-"""`tf.keras.layers`: tf-keras's v1 layer names (the CuDNN layers and
-`experimental.DynamicEmbedding/DynamicLookup` raise NotImplementedError)."""
+"""`tf.keras.layers`: tf-keras's v1 layer names (`experimental.DynamicEmbedding/
+DynamicLookup` raise NotImplementedError)."""
 
 # ruff: noqa: F401
 from tf1compat.keras.engine.base_layer import (Layer, disable_v2_dtype_behavior,
@@ -51,7 +51,8 @@ from tf1compat.keras.layers.wrappers import Bidirectional, TimeDistributed, Wrap
 from tf1compat.keras.layers.conv_recurrent import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from tf1compat.keras.layers.preprocessing import (CategoryEncoding, CenterCrop, Discretization,
                                                   Hashing, Normalization, Rescaling, Resizing)
-from tf1compat.keras.layers.recurrent import (GRU, LSTM, RNN, CuDNNGRU, CuDNNLSTM, GRUCell,
+from tf1compat.keras.layers.cudnn_recurrent import CuDNNGRU, CuDNNLSTM
+from tf1compat.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell,
                                               LSTMCell, SimpleRNN, SimpleRNNCell,
                                               StackedRNNCells)
 from tf1compat.keras.layers.recurrent_cells import AbstractRNNCell

@@ -99,8 +99,8 @@ class Dense(Layer):
     def call(self, inputs: Any) -> Any:
         from tf1compat.ops.linalg_ops import matmul, tensordot
         from tf1compat.ops.nn_ops import bias_add
-        if inputs.dtype.base_dtype != D.as_dtype(self.dtype).base_dtype:
-            inputs = math_ops.cast(inputs, self.dtype)
+        if inputs.dtype.base_dtype != D.as_dtype(self._compute_dtype).base_dtype:
+            inputs = math_ops.cast(inputs, self._compute_dtype)
         rank = inputs.shape.rank
         if rank == 2 or rank is None:
             outputs = matmul(inputs, self.kernel)

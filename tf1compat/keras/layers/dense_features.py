@@ -36,19 +36,23 @@ class DenseFeatures(Layer):
     partitioner=None)`: a layer that turns a dict of features into a dense tensor through
     `tf.feature_column` dense columns (numeric, bucketized, indicator, embedding ...)."""
 
+    _expected_column_type: type = DenseColumn
+    _column_type_hint = "You can wrap a categorical column with an embedding_column or " \
+                        "indicator_column."
+
     def __init__(self, feature_columns: Any, trainable: bool = True,
                  name: Optional[str] = None, partitioner: Any = None, **kwargs: Any):
         super().__init__(name=name, trainable=trainable, **kwargs)
         columns = normalize_feature_columns(feature_columns)
+        expected = self._expected_column_type
         for column in columns:
             if isinstance(column, SharedEmbeddingColumn):
                 # TF 1.x's shared embeddings are not the v2 columns tf-keras accepts.
                 raise ValueError("Items of feature_columns must be a FeatureColumn. Given "
                                  f"(type {type(column)}): {column}.")
-            if not isinstance(column, DenseColumn):
-                raise ValueError(f"Items of feature_columns must be a {DenseColumn}. You can "
-                                 "wrap a categorical column with an embedding_column or "
-                                 f"indicator_column. Given: {column}")
+            if not isinstance(column, expected):
+                raise ValueError(f"Items of feature_columns must be a {expected}. "
+                                 f"{self._column_type_hint} Given: {column}")
         self._feature_columns = sorted(columns, key=lambda column: column.name)
         self._partitioner = partitioner
         self._column_variables: Dict[str, Any] = {}

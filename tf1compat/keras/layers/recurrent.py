@@ -12,9 +12,9 @@ static batch size of `batch_input_shape`/`batch_size`/`Input(batch_shape=...)`):
 starts from them and assigns the new states back through `add_update`, so they carry
 across batches and across fit/predict calls until `reset_states()`.
 
-Not supported (NotImplementedError naming the feature): ragged inputs, and the CuDNN
-layers (Bidirectional and TimeDistributed are in wrappers.py, the ConvLSTMs in
-conv_recurrent.py).
+Not supported (NotImplementedError naming the feature): ragged inputs. Bidirectional and
+TimeDistributed are in wrappers.py, the ConvLSTMs in conv_recurrent.py, the CuDNN layers in
+cudnn_recurrent.py.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from tf1compat.keras.layers.recurrent_cells import (GRUCell, LSTMCell, SimpleRNN
                                                     is_multiple_state, zero_filled_state)
 
 __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell",
-           "StackedRNNCells", "CuDNNLSTM", "CuDNNGRU"]
+           "StackedRNNCells"]
 
 
 def _standardize_args(inputs: Any, initial_state: Any, constants: Any,
@@ -628,13 +628,3 @@ class GRU(_CellLayer):
                          recurrent_dropout=recurrent_dropout, reset_after=reset_after,
                          **kwargs)
 
-
-def _unsupported(name: str, why: str) -> type:
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(f"tf.keras.layers.{name} is not implemented by tf1compat "
-                                  f"({why})")
-    return type(name, (), {"__init__": __init__, "__doc__": f"Not supported: {name}."})
-
-
-CuDNNLSTM = _unsupported("CuDNNLSTM", "CuDNN kernels; use tf.keras.layers.LSTM")
-CuDNNGRU = _unsupported("CuDNNGRU", "CuDNN kernels; use tf.keras.layers.GRU")

@@ -21,7 +21,11 @@ def _layer_objects() -> Dict[str, Any]:
     objects = {name: obj for module in (layers, layers.experimental)
                for name, obj in vars(module).items()
                if isinstance(obj, type) and issubclass(obj, Layer)}
-    objects.update(Model=Model, Functional=Model, Sequential=Sequential)
+    from tf1compat.keras.layers.sequence_features import SequenceFeatures
+    from tf1compat.keras.premade_models import LinearModel, WideDeepModel
+    objects.update(Model=Model, Functional=Model, Sequential=Sequential,
+                   LinearModel=LinearModel, WideDeepModel=WideDeepModel,
+                   SequenceFeatures=SequenceFeatures)
     return objects
 
 

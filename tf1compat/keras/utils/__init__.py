@@ -1,12 +1,12 @@
 """`tf.keras.utils`: progress bar, Sequence and enqueuers, numpy encodings, the custom
-object registry and serialization helpers."""
+object registry and serialization helpers, `get_file` and the image conversions."""
 
 # ruff: noqa: F401
-from typing import Any
-
 from tf1compat.keras.utils.data_utils import (GeneratorEnqueuer, OrderedEnqueuer, Sequence,
                                               SequenceEnqueuer, pad_sequences)
+from tf1compat.keras.utils.file_utils import get_file
 from tf1compat.keras.utils.generic_utils import Progbar
+from tf1compat.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from tf1compat.keras.utils.io_utils import (disable_interactive_logging,
                                             enable_interactive_logging,
                                             is_interactive_logging_enabled)
@@ -26,11 +26,6 @@ __all__ = ["Progbar", "Sequence", "SequenceEnqueuer", "OrderedEnqueuer",
            "get_custom_objects", "register_keras_serializable", "get_registered_name",
            "get_registered_object", "serialize_keras_object", "deserialize_keras_object",
            "enable_interactive_logging", "disable_interactive_logging",
-           "is_interactive_logging_enabled", "get_file", "plot_model", "model_to_dot"]
-
-
-def get_file(fname: str, origin: str, *args: Any, **kwargs: Any) -> str:
-    raise NotImplementedError(f"tf.keras.utils.get_file cannot download {origin!r}: "
-                              "tf1compat runs offline; put the file in place and open it "
-                              "directly")
+           "is_interactive_logging_enabled", "get_file", "array_to_img", "img_to_array",
+           "load_img", "save_img", "plot_model", "model_to_dot"]
 

@@ -15,6 +15,7 @@ from typing import Any, List, Optional
 
 from tf1compat.util import tf_logging as _logging
 from tf1compat.training.optimizers.optimizer import Optimizer
+from tf1compat.training.sessions.session_run_hook import SessionRunHook
 
 __all__ = ["SyncReplicasOptimizer"]
 
@@ -97,8 +98,9 @@ class SyncReplicasOptimizer(Optimizer):
         return self._opt._slot_variables_for_checkpoint()
 
 
-class _SyncReplicasOptimizerHook:
-    """The session hook of a SyncReplicasOptimizer: nothing to start in one process."""
+class _SyncReplicasOptimizerHook(SessionRunHook):
+    """The session hook of a SyncReplicasOptimizer (a SessionRunHook, as TF's, so
+    Estimator's TrainSpec accepts it): nothing to start in one process."""
 
     def __init__(self, sync_optimizer: SyncReplicasOptimizer, is_chief: bool,
                  num_tokens: int):
@@ -110,15 +112,3 @@ class _SyncReplicasOptimizerHook:
         if not self._sync_optimizer._gradients_applied:
             raise ValueError("SyncReplicasOptimizer.apply_gradient should be called before "
                              "using the hook.")
-
-    def after_create_session(self, session: Any, coord: Any) -> None:
-        pass
-
-    def before_run(self, run_context: Any) -> None:
-        return None
-
-    def after_run(self, run_context: Any, run_values: Any) -> None:
-        pass
-
-    def end(self, session: Any) -> None:
-        pass

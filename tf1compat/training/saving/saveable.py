@@ -17,7 +17,7 @@ from tf1compat.framework.graph import GraphKeys, device, get_default_graph
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 
-__all__ = ["SaveSpec", "SaveableObject", "ReferenceVariableSaveable",
+__all__ = ["SaveSpec", "SaveableObject", "TensorListSaveable", "ReferenceVariableSaveable",
            "ResourceVariableSaveable", "op_list_to_dict", "saveable_objects_for_op",
            "validate_and_slice_inputs", "all_saveable_objects", "set_cpu0"]
 
@@ -72,6 +72,20 @@ class SaveableObject:
 
     def restore(self, restored_tensors: List[Tensor], restored_shapes: Any) -> Any:
         raise NotImplementedError
+
+
+class TensorListSaveable(SaveableObject):
+    """An object below this layer that saves tensors (a mutable lookup table): it gives
+    `name`, `op`, `checkpoint_tensors()` -> [(tensor, checkpoint key)] and
+    `restore_tensors(restored)` -> the restore op."""
+
+    def __init__(self, source: Any):
+        self.source = source
+        specs = [SaveSpec(tensor, "", key) for tensor, key in source.checkpoint_tensors()]
+        super().__init__(source.op, specs, source.name)
+
+    def restore(self, restored_tensors: List[Tensor], restored_shapes: Any) -> Any:
+        return self.source.restore_tensors(restored_tensors)
 
 
 class ReferenceVariableSaveable(SaveableObject):
@@ -153,6 +167,8 @@ def saveable_objects_for_op(op: Any, name: str) -> Iterator[SaveableObject]:
                         f"operations. Name is not a string: {name}")
     if isinstance(op, SaveableObject):
         yield op
+    elif hasattr(op, "checkpoint_tensors"):
+        yield TensorListSaveable(op)
     elif isinstance(op, (list, tuple)) or _is_partitioned(op):
         slice_name = None
         for variable in list(op):
@@ -208,7 +224,7 @@ def op_list_to_dict(op_list: Any, convert_variable_to_tensor: bool = True) -> Di
     items = sorted(_flatten(list(op_list)), key=lambda x: x.name)
     names_to_saveables: Dict[str, Any] = {}
     for var in items:
-        if isinstance(var, SaveableObject):
+        if isinstance(var, SaveableObject) or hasattr(var, "checkpoint_tensors"):
             names_to_saveables[var.name] = var
         elif _is_partitioned(var):
             if var.name in names_to_saveables:

@@ -125,6 +125,23 @@ def _warm_start_with_vocab(variables: List[Any], checkpoint: str, tensor_name: s
     variable._initializer_op = assign(variable, constant(value, dtype=variable.dtype.base_dtype))
 
 
+def _object_checkpoint_renames(path: str, variable_names: Any) -> Dict[str, str]:
+    """Variable name -> checkpoint key for an object-based checkpoint; {} for a
+    name-based one. ValueError when the checkpoint lacks one of the variables."""
+    from tf1compat.framework import errors
+    from tf1compat.training.saving.saver import object_graph_key_mapping
+    try:
+        names_to_keys = object_graph_key_mapping(checkpoint_utils._checkpoint_filename(path))
+    except errors.NotFoundError:
+        return {}
+    missing = set(variable_names) - set(names_to_keys)
+    if missing:
+        raise ValueError("Attempting to warm-start from an object-based checkpoint, but found "
+                         "that the checkpoint did not contain values for all variables. The "
+                         f"following variables were missing: {missing}")
+    return {name: names_to_keys[name] for name in variable_names}
+
+
 def warm_start(ckpt_to_initialize_from: str, vars_to_warm_start: Any = ".*",
                var_name_to_vocab_info: Optional[Dict[str, VocabInfo]] = None,
                var_name_to_prev_var_name: Optional[Dict[str, str]] = None) -> None:
@@ -133,7 +150,10 @@ def warm_start(ckpt_to_initialize_from: str, vars_to_warm_start: Any = ".*",
     tf_logging.info("Warm-starting from: {}".format(ckpt_to_initialize_from))
     grouped = _grouped_variables(vars_to_warm_start)
     vocab_infos = var_name_to_vocab_info or {}
-    renames = var_name_to_prev_var_name or {}
+    # From an object-based checkpoint, variable names map to their checkpoint keys (as TF)
+    # unless the caller gave renames.
+    renames = var_name_to_prev_var_name or _object_checkpoint_renames(
+        os.fspath(ckpt_to_initialize_from), grouped.keys())
     checkpoint = os.fspath(ckpt_to_initialize_from)
     count = 0
     renames_used, vocabs_used = set(), set()

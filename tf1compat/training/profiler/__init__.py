@@ -1,0 +1,1 @@
+"""TF1's tfprof Python API (tf.profiler): options, per-op statistics, views, reports."""
