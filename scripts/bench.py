@@ -20,13 +20,15 @@ import time
 from typing import Callable, Dict, List
 
 import numpy as np
-import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+# tf1compat first, as a TF1 script imports it: its thread policy (OpenMP's wait policy)
+# must be decided before torch's library loads (docs/performance.md).
 import tf1compat as tf  # noqa: E402
+import torch  # noqa: E402
 
 
 def timeit(fn: Callable[[], object], min_time: float = 0.3, repeats: int = 5) -> float:

@@ -16,6 +16,7 @@ from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._onednn_matmul import matmul as onednn_matmul
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc
 from tf1compat.ops.math_ops import COMPLEX, FLOAT, conj
 from tf1compat.ops import _flops_rules as flops
@@ -30,11 +31,18 @@ def _mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.matmul(a, b)
 
 
+def _mm2(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """MatMul's product: float32 CPU matrices on oneDNN (ops/_onednn_matmul.py)."""
+    if a.dtype == torch.float32 and a.device.type == "cpu":
+        return onednn_matmul(a, b)
+    return _mm(a, b)
+
+
 def _matmul_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
     ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
     if not ta and not tb:
-        return _mm
-    return lambda a, b: _mm(a.t() if ta else a, b.t() if tb else b)
+        return _mm2
+    return lambda a, b: _mm2(a.t() if ta else a, b.t() if tb else b)
 
 
 def _matmul_shape(ctx: Any) -> List[TensorShape]:

@@ -103,9 +103,13 @@ def _sparse_xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         safe = torch.where(bad, torch.zeros_like(labels), labels).long()
         log_probs = torch.log_softmax(logits, dim=-1)
         loss = -log_probs.gather(1, safe[:, None])[:, 0]
-        # softmax - onehot, with the softmax computed as TF's kernel does (exp(x - max) / sum)
-        backprop = torch.softmax(logits, -1) - torch.nn.functional.one_hot(safe, n).to(
-            logits.dtype)
+        # softmax - onehot, with the softmax computed as TF's kernel does (exp(x - max) / sum);
+        # adding -1 at each row's label is bit for bit the subtraction of the one-hot rows
+        # (x - 0 is x), without building them.
+        backprop = torch.softmax(logits, -1)
+        index = safe[:, None]
+        backprop.scatter_add_(1, index, torch.full(index.shape, -1, dtype=backprop.dtype,
+                                                   device=backprop.device))
         if not check:
             nan = torch.full_like(loss, float("nan"))
             loss = torch.where(bad, nan, loss)

@@ -94,6 +94,23 @@ def make_grad_source(value: Any) -> Any:
     return value.detach().requires_grad_()
 
 
+def _without_graph(*values: Any) -> tuple:
+    """The values, tensors detached from the autograd graph that produced them."""
+    return tuple(v.detach() if isinstance(v, torch.Tensor) and v.requires_grad else v
+                 for v in values)
+
+
+def _last_gradient_step(plan: Plan) -> Optional[int]:
+    """Index of the plan's last gradient op (SymbolicGradient) when ops follow it."""
+    last = None
+    for number, step in enumerate(plan.steps):
+        if step.kernel is not None and step.op._op_def.grad_sources is not None:
+            last = number
+    if last is None or all(s.kernel is None for s in plan.steps[last + 1:]):
+        return None
+    return last
+
+
 def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
     """Generates, compiles and attaches `plan.fn`; returns it.
 
@@ -103,7 +120,7 @@ def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
         from tf1compat.runtime.dataflow import compile_dataflow
         return compile_dataflow(plan)
     filename = f"<tf1compat-{name}-{next(_counter)}>"
-    namer = Namer(("F", "S", "_src", "_out", name))
+    namer = Namer(("F", "S", "_src", "_out", "_nograph", name))
     ns: Dict[str, Any] = {"_src": make_grad_source}
     lines: List[str] = [f"def {name}(F, S):"]
     line_to_op = _LineMap()
@@ -146,7 +163,9 @@ def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
         lines.append("    " + ", ".join(slot(s) for s in plan.feed_slots) + ", = F")
     for key in plan.state_marks:
         lines.append(f"    S[{key!r}] = _src(S[{key!r}])")
-    for step in plan.steps:
+    last_gradient = _last_gradient_step(plan)
+    live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
+    for number, step in enumerate(plan.steps):
         if step.kernel is not None:
             kname = namer(step.op.type.strip("_") or "kernel")
             ns[kname] = step.kernel
@@ -165,6 +184,18 @@ def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
             lines.append(f"    {slot(index)} = _src({slot(index)})")
         if step.frees:
             lines.append("    del " + ", ".join(slot(s) for s in step.frees))
+        live.update(dict.fromkeys(s for s in step.outs if s is not None))
+        for index in step.frees:
+            live.pop(index, None)
+        if number == last_gradient and live:
+            # No op after the last gradient needs the autograd graph. Dropping it here
+            # (values still live keep their data, not their graph) frees the saved
+            # tensors and the variables' autograd leaves before the optimizer's updates
+            # run, so those update the variables in place as TF does, instead of
+            # copying buffers the graph still references.
+            names = ", ".join(slot(s) for s in live)
+            ns["_nograph"] = _without_graph
+            lines.append(f"    {names}, = _nograph({names},)")
     fetch_text = ", ".join(render(f) if f.ref is not None or f.kind != CONST else "None"
                            for f in plan.fetches)
     if plan.state_marks:

@@ -264,12 +264,15 @@ def _run_batches(f: Any, ins: List[Any], callbacks: Any, aggregator: Any, model:
     batches = make_batches(num_samples, batch_size)
     for batch_index, (start, end) in enumerate(batches):
         batch_ids = index_array[start:end]
+        # Unshuffled batches are runs of rows: slicing them gives views, which the session
+        # feeds without a copy, where indexing by the batch's ids would copy every row.
+        rows = (batch_ids,) if shuffle else (start, end)
         if len(batches) == 1:
             ins_batch = ins
         elif ins and isinstance(ins[-1], bool):
-            ins_batch = slice_arrays(ins[:-1], batch_ids) + [ins[-1]]
+            ins_batch = slice_arrays(ins[:-1], *rows) + [ins[-1]]
         else:
-            ins_batch = slice_arrays(ins, batch_ids)
+            ins_batch = slice_arrays(ins, *rows)
         batch_logs = {"batch": batch_index, "size": len(batch_ids)}
         callbacks._call_batch_hook(mode, "begin", batch_index, batch_logs)
         batch_outs = f(ins_batch)
