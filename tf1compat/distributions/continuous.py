@@ -43,7 +43,33 @@ def _nan_fill(shape: Any, dtype: D.DType) -> Tensor:
 
 
 class _LocScale(distribution.Distribution):
-    """Shared parts of the location-scale families (Normal, Laplace)."""
+    """Shared parts of the location-scale families (Normal, Laplace; contrib's Cauchy and
+    Logistic). Their constructor is TF's: the checked `loc`/`scale` are made inside the
+    distribution's name scope, the base class is initialized after it."""
+
+    def __init__(self, loc: Any, scale: Any, validate_args: bool = False,
+                 allow_nan_stats: bool = True, name: Optional[str] = None):
+        name = name or type(self).__name__
+        parameters = dict(loc=loc, scale=scale, validate_args=validate_args,
+                          allow_nan_stats=allow_nan_stats, name=name)
+        with name_scope(name, values=[loc, scale]) as name:
+            self._init_loc_scale(loc, scale, validate_args)
+            if self._BASE_INIT_IN_SCOPE:
+                self._init_base(validate_args, allow_nan_stats, parameters, name)
+        if not self._BASE_INIT_IN_SCOPE:
+            self._init_base(validate_args, allow_nan_stats, parameters, name)
+
+    # Laplace initializes the base class inside its name scope (as TF's does), the others
+    # after it: which decides the names of the ops the base class creates.
+    _BASE_INIT_IN_SCOPE = False
+
+    def _init_base(self, validate_args: bool, allow_nan_stats: bool, parameters: dict,
+                   name: str) -> None:
+        super().__init__(dtype=self._scale.dtype,
+                         reparameterization_type=distribution.FULLY_REPARAMETERIZED,
+                         validate_args=validate_args, allow_nan_stats=allow_nan_stats,
+                         parameters=parameters, graph_parents=[self._loc, self._scale],
+                         name=name)
 
     def _init_loc_scale(self, loc: Any, scale: Any, validate_args: bool) -> None:
         with control_dependencies([check_ops.assert_positive(scale)] if validate_args
@@ -79,19 +105,8 @@ class _LocScale(distribution.Distribution):
 
 
 class Normal(_LocScale):
-    """The normal distribution N(loc, scale^2)."""
-
-    def __init__(self, loc: Any, scale: Any, validate_args: bool = False,
-                 allow_nan_stats: bool = True, name: str = "Normal"):
-        parameters = dict(loc=loc, scale=scale, validate_args=validate_args,
-                          allow_nan_stats=allow_nan_stats, name=name)
-        with name_scope(name, values=[loc, scale]) as name:
-            self._init_loc_scale(loc, scale, validate_args)
-        super().__init__(dtype=self._scale.dtype,
-                         reparameterization_type=distribution.FULLY_REPARAMETERIZED,
-                         validate_args=validate_args, allow_nan_stats=allow_nan_stats,
-                         parameters=parameters, graph_parents=[self._loc, self._scale],
-                         name=name)
+    """The normal distribution N(loc, scale^2) (`Normal(loc, scale, validate_args=False,
+    allow_nan_stats=True, name="Normal")`)."""
 
     def _sample_n(self, n: Any, seed: Optional[int] = None) -> Tensor:
         shape = array_ops.concat([[n], self.batch_shape_tensor()], 0)
@@ -257,19 +272,10 @@ class Uniform(distribution.Distribution):
 
 
 class Laplace(_LocScale):
-    """The Laplace distribution with location `loc` and scale `scale`."""
+    """The Laplace distribution with location `loc` and scale `scale`:
+    `Laplace(loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace")`."""
 
-    def __init__(self, loc: Any, scale: Any, validate_args: bool = False,
-                 allow_nan_stats: bool = True, name: str = "Laplace"):
-        parameters = dict(loc=loc, scale=scale, validate_args=validate_args,
-                          allow_nan_stats=allow_nan_stats, name=name)
-        with name_scope(name, values=[loc, scale]) as name:
-            self._init_loc_scale(loc, scale, validate_args)
-            super().__init__(dtype=self._loc.dtype,
-                             reparameterization_type=distribution.FULLY_REPARAMETERIZED,
-                             validate_args=validate_args, allow_nan_stats=allow_nan_stats,
-                             parameters=parameters, graph_parents=[self._loc, self._scale],
-                             name=name)
+    _BASE_INIT_IN_SCOPE = True
 
     def _sample_n(self, n: Any, seed: Optional[int] = None) -> Tensor:
         shape = array_ops.concat([[n], self.batch_shape_tensor()], 0)

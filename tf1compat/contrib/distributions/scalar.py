@@ -502,19 +502,8 @@ class HalfNormal(_Scalar):
 
 
 class Cauchy(_LocScale):
-    """The Cauchy distribution with location `loc` and scale `scale`."""
-
-    def __init__(self, loc: Any, scale: Any, validate_args: bool = False,
-                 allow_nan_stats: bool = True, name: str = "Cauchy"):
-        parameters = dict(loc=loc, scale=scale, validate_args=validate_args,
-                          allow_nan_stats=allow_nan_stats, name=name)
-        with name_scope(name, values=[loc, scale]) as name:
-            self._init_loc_scale(loc, scale, validate_args)
-        super().__init__(dtype=self._scale.dtype,
-                         reparameterization_type=distribution.FULLY_REPARAMETERIZED,
-                         validate_args=validate_args, allow_nan_stats=allow_nan_stats,
-                         parameters=parameters, graph_parents=[self._loc, self._scale],
-                         name=name)
+    """The Cauchy distribution with location `loc` and scale `scale`:
+    `Cauchy(loc, scale, validate_args=False, allow_nan_stats=True, name="Cauchy")`."""
 
     def _sample_n(self, n: Any, seed: Optional[int] = None) -> Tensor:
         shape = array_ops.concat([[n], self.batch_shape_tensor()], 0)
