@@ -181,30 +181,158 @@ def _softplus(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[
     return [_where_positive(b, x, dtype, pos_branch, neg_branch)]
 
 
+_CHANNELS_LAST = {"NHWC": None, "NDHWC": None, "NCHW": [0, 2, 3, 1], "NCDHW": [0, 2, 3, 4, 1]}
+
+
+def _data_format(op: Operation) -> str:
+    fmt = op.attrs.get("data_format", b"NHWC")
+    return fmt.decode() if isinstance(fmt, bytes) else fmt
+
+
 def _batch_norm(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Computed channels-last in U (float32), as TF's kernel computes half/bfloat16 inputs:
+    # a channels-first x is transposed there and back, a half x cast there and back.
     dtype = op.outputs[0].dtype.base_dtype
+    compute = op.inputs[1].dtype.base_dtype
+    to_last = _CHANNELS_LAST[_data_format(op)]
     x, scale, offset = names[0], names[1], names[2]
-    axes = b.const([0, 1, 2], D.int32)
+    if dtype != compute:
+        x = b.add("Cast", [x], {"SrcT": dtype, "DstT": compute, "Truncate": False})
+    if to_last is not None:
+        x = b.add("Transpose", [x, b.const(to_last, D.int32)], {"T": compute, "Tperm": D.int32})
+    rank = 5 if "D" in _data_format(op) else 4
+    axes = b.const(list(range(rank - 1)), D.int32)
     if op.attrs["is_training"]:
-        mean = b.add("Mean", [x, axes], {"T": dtype, "Tidx": D.int32, "keep_dims": False})
-        var = b.add("Mean", [b.add("SquaredDifference", [x, mean], {"T": dtype}), axes],
-                    {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+        mean = b.add("Mean", [x, axes], {"T": compute, "Tidx": D.int32, "keep_dims": False})
+        var = b.add("Mean", [b.add("SquaredDifference", [x, mean], {"T": compute}), axes],
+                    {"T": compute, "Tidx": D.int32, "keep_dims": False})
     else:
         mean, var = names[3], names[4]
-    eps = b.const(float(op.attrs["epsilon"]), dtype)
-    inv = b.add("Rsqrt", [b.add("AddV2", [var, eps], {"T": dtype})], {"T": dtype})
-    centered = b.add("Sub", [x, mean], {"T": dtype})
-    scaled = b.add("Mul", [centered, b.add("Mul", [inv, scale], {"T": dtype})], {"T": dtype})
-    return [b.add("AddV2", [scaled, offset], {"T": dtype})] + [None] * 5
+    eps = b.const(float(op.attrs["epsilon"]), compute)
+    inv = b.add("Rsqrt", [b.add("AddV2", [var, eps], {"T": compute})], {"T": compute})
+    centered = b.add("Sub", [x, mean], {"T": compute})
+    scaled = b.add("Mul", [centered, b.add("Mul", [inv, scale], {"T": compute})],
+                   {"T": compute})
+    out = b.add("AddV2", [scaled, offset], {"T": compute})
+    if to_last is not None:
+        back = [int(i) for i in np.argsort(to_last)]
+        out = b.add("Transpose", [out, b.const(back, D.int32)], {"T": compute, "Tperm": D.int32})
+    if dtype != compute:
+        out = b.add("Cast", [out], {"SrcT": compute, "DstT": dtype, "Truncate": False})
+    return [out] + [None] * 5
 
 
 def _batch_norm_why_not(op: Operation) -> Optional[str]:
-    fmt = op.attrs.get("data_format", b"NHWC")
-    fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
-    if fmt != "NHWC" or op.outputs[0].dtype.base_dtype != D.float32:
-        return f"{op.type} in {fmt} or {op.outputs[0].dtype.base_dtype.name}"
+    fmt = _data_format(op)
+    if fmt not in _CHANNELS_LAST:
+        return f"{op.type} in {fmt}"
     if op.attrs["is_training"] and float(op.attrs.get("exponential_avg_factor", 1.0)) != 1.0:
         return f"{op.type} with exponential_avg_factor"
+    return None
+
+
+def _prod(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The reduced axes moved first and flattened to R rows, unstacked and multiplied: the
+    # product's gradient is the product of the other factors, exact also at zeros (TF has
+    # no function gradient for Prod).
+    dtype = op.outputs[0].dtype.base_dtype
+    rank = op.inputs[0].shape.ndims
+    axes = _prod_axes(op)
+    kept = [i for i in range(rank) if i not in axes]
+    x = names[0]
+    if axes + kept != list(range(rank)):
+        x = b.add("Transpose", [x, b.const(axes + kept, D.int32)], {"T": dtype, "Tperm": D.int32})
+    moved = x
+    count = int(np.prod([op.inputs[0].shape[i].value for i in axes]))
+    rows = b.add("Reshape", [x, b.const([count, -1], D.int32)], {"T": dtype, "Tshape": D.int32})
+    unpacked = b.add("Unpack", [rows], {"T": dtype, "num": count, "axis": 0})
+    node = unpacked[:unpacked.index(":")]
+    total = f"{node}:output:0"
+    for k in range(1, count):
+        total = b.add("Mul", [total, f"{node}:output:{k}"], {"T": dtype})
+    shape = b.add("Shape", [moved], {"T": dtype, "out_type": D.int32})
+    kept_shape = b.add("Slice", [shape, b.const([len(axes)], D.int32), b.const([-1], D.int32)],
+                       {"T": D.int32, "Index": D.int32})
+    out = b.add("Reshape", [total, kept_shape], {"T": dtype, "Tshape": D.int32})
+    if op.attrs["keep_dims"]:
+        for axis in axes:
+            out = b.add("ExpandDims", [out, b.const(axis, D.int32)],
+                        {"T": dtype, "Tdim": D.int32})
+    return [out]
+
+
+# Reductions over more elements than this keep the Prod (a Mul per element).
+_MAX_PROD_FACTORS = 1024
+
+
+def _prod_axes(op: Operation) -> List[int]:
+    rank = op.inputs[0].shape.ndims
+    axes = np.asarray(constant_value(op.inputs[1])).reshape(-1).tolist()
+    return sorted({int(a) % rank for a in axes})
+
+
+def _prod_why_not(op: Operation) -> Optional[str]:
+    x = op.inputs[0]
+    if x.shape.ndims is None or constant_value(op.inputs[1]) is None or \
+            not op.outputs[0].dtype.is_floating:
+        return "Prod with axes or rank unknown when the graph is written"
+    sizes = [x.shape[i].value for i in _prod_axes(op)]
+    if any(size is None for size in sizes) or not 1 <= int(np.prod(sizes)) <= _MAX_PROD_FACTORS:
+        return (f"Prod over a reduced size unknown when the graph is written or outside "
+                f"1..{_MAX_PROD_FACTORS}")
+    return None
+
+
+def _stitch(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # out[p] = the row of data whose index is p, as a sum of one-hot matrix products
+    # (indices: a partition of range(total), so every row is picked once): one_hot(idx_i)^T
+    # @ data_i. TF has no function gradient for the stitches; memory grows with
+    # indices x rows.
+    dtype = op.outputs[0].dtype.base_dtype
+    n = int(op.attrs["N"])
+    row = op.outputs[0].shape.as_list()[1:]
+    width = int(np.prod(row))
+    total = b.const(0, D.int32)
+    for name in names[:n]:
+        total = b.add("AddV2", [total, b.add("Size", [name], {"T": D.int32,
+                                                              "out_type": D.int32})],
+                      {"T": D.int32})
+    positions = b.add("Range", [b.const(0, D.int32), total, b.const(1, D.int32)],
+                      {"Tidx": D.int32})
+    out = None
+    for index, data in zip(names[:n], names[n:]):
+        column = b.add("Reshape", [index, b.const([-1, 1], D.int32)],
+                       {"T": D.int32, "Tshape": D.int32})
+        hits = b.add("Equal", [column, positions],
+                     {"T": D.int32, "incompatible_shape_error": True})
+        one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+        rows = b.add("Reshape", [data, b.const([-1, width], D.int32)],
+                     {"T": dtype, "Tshape": D.int32})
+        part = b.add("MatMul", [one_hot, rows],
+                     {"T": dtype, "transpose_a": True, "transpose_b": False})
+        out = part if out is None else b.add("AddV2", [out, part], {"T": dtype})
+    return [b.add("Reshape", [out, b.const([-1] + row, D.int32)],
+                  {"T": dtype, "Tshape": D.int32})]
+
+
+def _stitch_why_not(op: Operation) -> Optional[str]:
+    n = int(op.attrs["N"])
+    indices = op.inputs[:n]
+    partition = indices[0].op
+    # Indices that are all the parts of a DynamicPartition of range(k) (embedding_lookup
+    # of a partitioned variable) pick every position exactly once.
+    is_range = partition.type == "DynamicPartition" and \
+        partition.inputs[0].op.type == "Range" and \
+        [int(constant_value(t) if constant_value(t) is not None else -1)
+         for t in (partition.inputs[0].op.inputs[0], partition.inputs[0].op.inputs[2])] == [0, 1]
+    row = op.outputs[0].shape.as_list()[1:] if op.outputs[0].shape.ndims else None
+    if not is_range or [t.op for t in indices] != [partition] * n or \
+            [t.value_index for t in indices] != list(range(n)) or \
+            int(partition.attrs["num_partitions"]) != n or \
+            row is None or None in row or not row or 0 in row or \
+            not op.outputs[0].dtype.is_floating:
+        return (f"{op.type} other than a partitioned embedding lookup's (indices: the parts "
+                "of a DynamicPartition of a range; rows of a static shape)")
     return None
 
 
@@ -334,6 +462,9 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "AddN": (_always, _add_n),
     "SelectV2": (_always, _select_v2),
     "FusedBatchNormV3": (_batch_norm_why_not, _batch_norm),
+    "Prod": (_prod_why_not, _prod),
+    "DynamicStitch": (_stitch_why_not, _stitch),
+    "ParallelDynamicStitch": (_stitch_why_not, _stitch),
     "Elu": (_always, _elu),
     "Selu": (_always, _selu),
     "LeakyRelu": (_always, _leaky_relu),
