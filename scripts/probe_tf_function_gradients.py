@@ -101,7 +101,57 @@ PROBES = {
     "flatten": lambda tf, x: tf.layers.flatten(x) * 2.0,
     "stop_gradient": lambda tf, x: x * tf.stop_gradient(x),
     "identity": lambda tf, x: tf.identity(x) * 2.0,
+    "reduce_prod_keepdims": lambda tf, x: tf.reduce_prod(x, [1, 3], keepdims=True) *
+    tf.range(4, dtype=tf.float32),
+    "reduce_prod_all": lambda tf, x: tf.reduce_prod(x[0, :2]),
+    "fused_batch_norm_nchw": lambda tf, x: tf.nn.fused_batch_norm(
+        x, tf.constant([1., 2., 3., 4.]), tf.constant([.1, .2, .3, .4]), data_format="NCHW",
+        is_training=True)[0] * tf.reshape(tf.range(4, dtype=tf.float32), [1, 4, 1, 1]),
+    "fused_batch_norm_nchw_inference": lambda tf, x: tf.nn.fused_batch_norm(
+        x, tf.constant([1., 2., 3., 4.]), tf.constant([.1, .2, .3, .4]),
+        mean=tf.constant([.1, 0., 0., .2]), variance=tf.constant([1., 2., 3., 4.]),
+        data_format="NCHW", is_training=False)[0] *
+    tf.reshape(tf.range(4, dtype=tf.float32), [1, 4, 1, 1]),
+    "fused_batch_norm_half": lambda tf, x: tf.cast(tf.nn.fused_batch_norm(
+        tf.cast(x, tf.float16), tf.constant([1., 2.]), tf.constant([.1, .2]),
+        is_training=True)[0], tf.float32) * tf.range(2, dtype=tf.float32),
+    "fused_batch_norm_bfloat16": lambda tf, x: tf.cast(tf.nn.fused_batch_norm(
+        tf.cast(x, tf.bfloat16), tf.constant([1., 2.]), tf.constant([.1, .2]),
+        is_training=True)[0], tf.float32) * tf.range(2, dtype=tf.float32),
+    "partitioned_embedding": lambda tf, x: tf.nn.embedding_lookup(
+        _shards(tf, x), tf.constant([[1, 3], [7, 12], [3, 3]])) * tf.range(4, dtype=tf.float32),
+    "partitioned_embedding_div": lambda tf, x: tf.nn.embedding_lookup(
+        _shards(tf, x), tf.constant([[1, 3], [7, 12], [3, 3]]), partition_strategy="div") *
+    tf.range(4, dtype=tf.float32),
+    "cond_taken": lambda tf, x: _cond(tf, x, True),
+    "cond_not_taken": lambda tf, x: _cond(tf, x, False),
+    "cond_dropout_training": lambda tf, x: tf.layers.dropout(
+        x, 0.5, training=tf.placeholder_with_default(True, []), seed=3),
+    "cond_dropout_inference": lambda tf, x: tf.layers.dropout(
+        x, 0.5, training=tf.placeholder_with_default(False, []), seed=3) * 2.0,
+    "cond_fused_batch_norm_training": lambda tf, x: _cond_batch_norm(tf, x, True),
+    "cond_fused_batch_norm_inference": lambda tf, x: _cond_batch_norm(tf, x, False),
 }
+
+
+def _shards(tf, x):
+    table = tf.reshape(x, [16, 4])
+    return [table[:6], table[6:11], table[11:]]
+
+
+def _cond(tf, x, taken):
+    return tf.cond(tf.placeholder_with_default(taken, []), lambda: x * 2.0 + 1.0,
+                   lambda: tf.square(x) * tf.range(2, dtype=tf.float32))
+
+
+def _cond_batch_norm(tf, x, training):
+    scale, offset = tf.constant([1., 2.]), tf.constant([.1, .2])
+    return tf.cond(
+        tf.placeholder_with_default(training, []),
+        lambda: tf.nn.fused_batch_norm(x, scale, offset, is_training=True)[0],
+        lambda: tf.nn.fused_batch_norm(x, scale, offset, mean=tf.constant([.1, .2]),
+                                       variance=tf.constant([1., 2.]), is_training=False)[0]
+    ) * tf.range(2, dtype=tf.float32)
 
 
 def build() -> dict:
@@ -137,8 +187,8 @@ def read(path: str) -> None:
         with tf.Graph().as_default():
             gd = tf.GraphDef()
             gd.ParseFromString(bytes.fromhex(probe["graph"]))
-            tf.import_graph_def(gd, name="")
             try:
+                tf.import_graph_def(gd, name="")
                 with tf.Session() as sess:
                     got = sess.run(probe["grad"], {"x:0": X})
                 probe["tf"] = float(np.max(np.abs(got - np.array(probe["value"]))))

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
+import numpy as np
+
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -40,7 +42,7 @@ from tf1compat.ops._regions import CondRegion, LoopRegion
 from tf1compat.ops.cond import Branch
 from tf1compat.serialization.messages import (AttrValue, CondContextDef, NodeDef, ValuesDef,
                                               WhileContextDef)
-from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
+from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto, tensor_to_proto
 from tf1compat.graphdef.gradient_export import symbolic_gradient_node
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 
@@ -244,6 +246,36 @@ class ControlFlowExport:
         self.passthrough[key] = found
         return found
 
+    def gradient_input(self, t: Tensor, context: Any, consumer: str) -> str:
+        """An input of a gradient op in TF's form: as `resolve`, except for a value
+        computed in a branch of a top-level tf.cond (random numbers the forward function
+        reads, cond_lowering.py). That exists only when its branch runs, so it passes
+        through `Merge(value, Switch(0, pred))`: the other branch gives a scalar zero,
+        which the function computes with and Select then drops."""
+        region = t.op._control_flow_context
+        if context is not None or not isinstance(region, CondRegion) or \
+                region.outer_context is not None:
+            return self.resolve(t, context, consumer)
+        key = (consumer, t)
+        if key in self.passthrough:
+            return self.passthrough[key]
+        cond = self.conds[region]
+        self._cond_header(cond)
+        dtype = t.dtype.base_dtype
+        scope = f"{consumer}/{t.op.name.replace('/', '_')}"
+        zero = self.unique(scope + "/zero")
+        node = self._add(zero, "Const", [], {"dtype": dtype}, [TensorShape([])])
+        node.attr["value"].tensor.CopyFrom(
+            tensor_to_proto(np.zeros((), dtype.as_numpy_dtype), dtype))
+        switch = self.unique(scope + "/Switch")
+        self._add(switch, "Switch", [zero, cond.pred_id], {"T": dtype},
+                  [TensorShape([]), TensorShape([])])
+        merge = self.unique(scope + "/Merge")
+        self._add(merge, "Merge", [self._name(t), f"{switch}:{1 - region.branch}"],
+                  {"T": dtype, "N": 2}, [TensorShape(None), TensorShape([])])
+        self.passthrough[key] = merge
+        return merge
+
     def _frame_key(self, context: Any) -> Any:
         """Cond branches pass values per branch; a loop's condition and body share one
         frame, so they share its Enters."""
@@ -316,7 +348,7 @@ class ControlFlowExport:
             self._write_construct_output(op)
             return
         written = symbolic_gradient_node(
-            op, self.functions, lambda t: self.resolve(t, context, op.name)) \
+            op, self.functions, lambda t: self.gradient_input(t, context, op.name)) \
             if op.type == "SymbolicGradient" else None
         if written is not None:      # TF's form (gradient_export.py)
             node, shapes = written

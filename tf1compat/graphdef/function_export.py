@@ -31,7 +31,7 @@ from tf1compat.serialization.messages import (AttrValue, FunctionDef, FunctionDe
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 
-__all__ = ["FunctionExport"]
+__all__ = ["FunctionExport", "output_arg"]
 
 _CONSTRUCTS = ("If", "Case", "While")
 
@@ -49,7 +49,7 @@ def _arg_name(text: str, used: set) -> str:
     return name
 
 
-def _output_arg(op: Operation, index: int) -> str:
+def output_arg(op: Operation, index: int) -> str:
     """`output_arg:k` naming output `index` of `op` in TF's function syntax."""
     offset = 0
     attrs = op.attrs
@@ -209,8 +209,10 @@ class FunctionExport:
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
                aliases: Optional[Dict[Tensor, Tensor]] = None) -> None:
-        """Adds the FunctionDef `name`. `lower(op, input names)` may return (NodeDefs,
-        the name of each output) to write an op as other ops (gradient_lowering.py)."""
+        """Adds the FunctionDef `name`. `lower(op, input names, name_of)` may return
+        (NodeDefs, the name of each output) to write an op as other ops
+        (gradient_lowering.py, cond_lowering.py; `name_of(tensor)` names the function's
+        values so far)."""
         fdef = FunctionDef()
         fdef.signature.name = name
         used: set = set()
@@ -233,6 +235,14 @@ class FunctionExport:
                 op._control_flow_context is context]
         names = {op.name for op in body}
         lowered: Dict[Tensor, str] = {}
+
+        def name_of(t: Tensor) -> str:
+            """A value of the function so far: an argument or a written op's output."""
+            if t in arg_of:
+                return arg_of[t]
+            if t in lowered:
+                return lowered[t]
+            return f"{t.op.name}:{output_arg(t.op, t.value_index)}"
         for op in body:
             input_names = []
             for t in op.inputs:
@@ -241,12 +251,12 @@ class FunctionExport:
                 elif t in lowered:
                     input_names.append(lowered[t])
                 elif t.op.name in names:
-                    input_names.append(f"{t.op.name}:{_output_arg(t.op, t.value_index)}")
+                    input_names.append(f"{t.op.name}:{output_arg(t.op, t.value_index)}")
                 else:
                     raise UnserializableGraphError(
                         f"Cannot serialize function {name!r}: op {op.name!r} uses "
                         f"{t.name}, which the function neither computes nor receives")
-            replaced = lower(op, input_names) if lower is not None else None
+            replaced = lower(op, input_names, name_of) if lower is not None else None
             if replaced is not None:
                 nodes, out_names = replaced
                 fdef.node_def.extend(nodes)
@@ -266,7 +276,7 @@ class FunctionExport:
             arg = _arg_name(f"output_{k}", out_used)
             fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
             fdef.ret[arg] = arg_of[t] if t in arg_of else lowered[t] if t in lowered else \
-                f"{t.op.name}:{_output_arg(t.op, t.value_index)}"
+                f"{t.op.name}:{output_arg(t.op, t.value_index)}"
         for key, value in attrs.items():
             fdef.attr[key].CopyFrom(attr_to_proto(value))
         self.library.function.append(fdef)

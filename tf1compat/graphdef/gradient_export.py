@@ -33,6 +33,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
+from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond, write_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS, NodeBuilder
 from tf1compat.graphdef.graph_io import UnserializableGraphError, check_serializable
 from tf1compat.util import tf_logging
@@ -88,14 +89,16 @@ def _upstream(ys: List[Tensor]) -> Set[Operation]:
     return found
 
 
-def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]) -> Tuple[Any, Any]:
-    """(body ops in creation order, extra input tensors) of the forward region from the
-    source values `xs` to `ys`, or (None, reason) when TF cannot differentiate it."""
+def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
+            ) -> Tuple[Any, Any, Dict[Operation, CondPlan]]:
+    """(body ops in creation order, extra input tensors, the plans of its tf.conds) of the
+    forward region from the source values `xs` to `ys`, or (None, reason, {}) when TF
+    cannot differentiate it."""
     upstream = _upstream(ys)
     for handle in handles:
         if any(c.type != "ReadVariableOp" and c in upstream for c in handle.consumers()):
             return None, (f"resource variable {handle.op.name} reaches the ys through an "
-                          "op other than ReadVariableOp")
+                          "op other than ReadVariableOp"), {}
     # Forward from the sources, not through stateful ops (their outputs become inputs).
     reached: Set[Operation] = set()
     stack = [c for x in xs for c in x.consumers()]
@@ -110,10 +113,10 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]) -> Tuple[
         stack.extend(c for t in current.outputs for c in t.consumers())
     source_ops = {x.op for x in xs}
     if source_ops & reached:
-        return None, "a source is computed from another source"
+        return None, "a source is computed from another source", {}
     blocked = _cut_on_gradient_path(upstream, xs, reached)
     if blocked is not None:
-        return None, f"the gradient flows through the stateful op type {blocked}"
+        return None, f"the gradient flows through the stateful op type {blocked}", {}
     body: Set[Operation] = set()
     stack = [y.op for y in ys]
     while stack:
@@ -122,26 +125,40 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]) -> Tuple[
             continue
         body.add(current)
         stack.extend(t.op for t in current.inputs)
+    plans: Dict[Operation, CondPlan] = {}
     for member in body:
-        if member.type in LOWERINGS:
-            reason = LOWERINGS[member.type][0](member)
-            if reason is not None:
-                return None, reason
-            if any(c in body for t in member.outputs[1:] for c in t.consumers()):
-                return None, f"the region uses a second output of {member.type}"
-        elif member.type in ("If", "Case", "While"):
-            return None, f"the region contains a control-flow construct ({member.type})"
-        elif member.type not in TF_DIFFERENTIABLE_OP_TYPES:
-            return None, f"TF has no function gradient for op type {member.type}"
+        reason = None
         if member._control_flow_context is not None:
-            return None, "the region contains a control-flow construct"
+            reason = "the region contains a control-flow construct"
+        elif member.type == "If":
+            used = [k for k, t in enumerate(member.outputs)
+                    if t in ys or any(c in body for c in t.consumers())]
+            plans[member], reason = plan_cond(member, used, reached, _lowering_reason)
+        elif member.type in LOWERINGS:
+            reason = LOWERINGS[member.type][0](member)
+            if reason is None and any(c in body for t in member.outputs[1:]
+                                      for c in t.consumers()):
+                reason = f"the region uses a second output of {member.type}"
+        elif member.type in ("Case", "While"):
+            reason = f"the region contains a control-flow construct ({member.type})"
+        elif member.type not in TF_DIFFERENTIABLE_OP_TYPES:
+            reason = f"TF has no function gradient for op type {member.type}"
+        if reason is not None:
+            return None, reason, {}
     ordered = sorted(body, key=lambda o: o._id)
     extras: List[Tensor] = []
-    # A y computed outside the region (by a stop or a random op) is an input f returns.
-    for t in [t for member in ordered for t in member.inputs] + list(ys):
+    # A y computed outside the region (by a stop or a random op) is an input f returns;
+    # so are the random-derived values of lowered tf.cond branches.
+    for t in [t for member in ordered for t in member.inputs] + list(ys) + \
+            [t for plan in plans.values() for t in plan.cut]:
         if t.op not in body and t not in xs and t not in extras:
             extras.append(t)
-    return ordered, extras
+    return ordered, extras, plans
+
+
+def _lowering_reason(op: Operation) -> Optional[str]:
+    """Why gradient_lowering cannot write `op` (None: it can, or `op` needs none)."""
+    return LOWERINGS[op.type][0](op) if op.type in LOWERINGS else None
 
 
 def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
@@ -180,9 +197,11 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
         reason = _unsupported(op)
         if reason is None and not all(groups):
             reason = "a resource variable source without a ReadVariableOp"
+        plans: Dict[Operation, CondPlan] = {}
         if reason is None:
             handles = [x for x, g in zip(xs, groups) if g[0] is not x]
-            body, extras = _region(inputs[:ny], handles, [t for g in groups for t in g])
+            body, extras, plans = _region(inputs[:ny], handles,
+                                          [t for g in groups for t in g])
             if body is None:
                 reason = extras
         if reason is not None:
@@ -190,8 +209,13 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
             return None
         f_inputs = [g[0] for g in groups] + extras
         try:
+            def lower(member: Operation, names: List[str], name_of: Callable[[Tensor], str]
+                      ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
+                if member in plans:
+                    return write_cond(plans[member], names, name_of, _lower)
+                return _lower(member, names)
             func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
-                                      inputs[:ny], body, _lower,
+                                      inputs[:ny], body, lower,
                                       {t: g[0] for g in groups for t in g[1:]})
         except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
             _warn_once(op, f"its forward function cannot be written ({e})")

@@ -284,34 +284,33 @@ def _prod_why_not(op: Operation) -> Optional[str]:
 
 
 def _stitch(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
-    # out[p] = the row of data whose index is p, as a sum of one-hot matrix products
-    # (indices: a partition of range(total), so every row is picked once): one_hot(idx_i)^T
-    # @ data_i. TF has no function gradient for the stitches; memory grows with
-    # indices x rows.
+    # out[p] = the row of data whose index is p: one_hot(indices)^T @ rows, over all parts
+    # concatenated (indices: a partition of range(k), so every row is picked once). TF has
+    # no function gradient for the stitches; memory grows with indices x rows. (One
+    # product, no sums: TF's optimizer turns chains of AddV2 into AddN, which its function
+    # gradients lack.)
     dtype = op.outputs[0].dtype.base_dtype
     n = int(op.attrs["N"])
     row = op.outputs[0].shape.as_list()[1:]
-    width = int(np.prod(row))
-    total = b.const(0, D.int32)
-    for name in names[:n]:
-        total = b.add("AddV2", [total, b.add("Size", [name], {"T": D.int32,
-                                                              "out_type": D.int32})],
-                      {"T": D.int32})
-    positions = b.add("Range", [b.const(0, D.int32), total, b.const(1, D.int32)],
+    axis = b.const(0, D.int32)
+    flat_ids = [b.add("Reshape", [name, b.const([-1], D.int32)], {"T": D.int32,
+                                                                  "Tshape": D.int32})
+                for name in names[:n]]
+    ids = b.add("ConcatV2", flat_ids + [axis], {"T": D.int32, "N": n, "Tidx": D.int32})
+    size = b.add("Size", [ids], {"T": D.int32, "out_type": D.int32})
+    positions = b.add("Range", [b.const(0, D.int32), size, b.const(1, D.int32)],
                       {"Tidx": D.int32})
-    out = None
-    for index, data in zip(names[:n], names[n:]):
-        column = b.add("Reshape", [index, b.const([-1, 1], D.int32)],
-                       {"T": D.int32, "Tshape": D.int32})
-        hits = b.add("Equal", [column, positions],
-                     {"T": D.int32, "incompatible_shape_error": True})
-        one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
-        rows = b.add("Reshape", [data, b.const([-1, width], D.int32)],
-                     {"T": dtype, "Tshape": D.int32})
-        part = b.add("MatMul", [one_hot, rows],
-                     {"T": dtype, "transpose_a": True, "transpose_b": False})
-        out = part if out is None else b.add("AddV2", [out, part], {"T": dtype})
-    return [b.add("Reshape", [out, b.const([-1] + row, D.int32)],
+    column = b.add("Reshape", [ids, b.const([-1, 1], D.int32)],
+                   {"T": D.int32, "Tshape": D.int32})
+    hits = b.add("Equal", [column, positions], {"T": D.int32, "incompatible_shape_error": True})
+    one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    width = int(np.prod(row))
+    rows = [b.add("Reshape", [name, b.const([-1, width], D.int32)],
+                  {"T": dtype, "Tshape": D.int32}) for name in names[n:]]
+    data = b.add("ConcatV2", rows + [axis], {"T": dtype, "N": n, "Tidx": D.int32})
+    picked = b.add("MatMul", [one_hot, data],
+                   {"T": dtype, "transpose_a": True, "transpose_b": False})
+    return [b.add("Reshape", [picked, b.const([-1] + row, D.int32)],
                   {"T": dtype, "Tshape": D.int32})]
 
 

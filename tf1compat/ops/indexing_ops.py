@@ -250,6 +250,12 @@ def _select_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         return _select_strings
 
     def select(c: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        if c.dim() == 0:         # TF: a scalar condition picks a whole tensor
+            if x.shape != y.shape:
+                raise errors.InvalidArgumentError(
+                    None, None, f"'then' and 'else' must have the same size.  but received: "
+                                f"{list(x.shape)} vs. {list(y.shape)}")
+            return torch.where(c, x, y)
         if c.dim() == 1 and x.dim() > 1:
             c = c.reshape((-1,) + (1,) * (x.dim() - 1))
         elif c.shape != x.shape:

@@ -1,0 +1,201 @@
+"""A tf.cond inside a gradient's forward function: both branches computed, Select picks.
+
+TF 2.21's function gradients have no gradient for `If`/`StatelessIf` (nor for the
+Switch/Merge of TF1's dataflow form), so a `tf.cond` on the path from the differentiated
+sources to the ys (dropout or batch normalization with a tensor `training` flag) is
+written inside `f` (gradient_export.py) as the ops of both branches followed by
+`Select(pred, then_value, else_value)` per output the region uses. The value is the taken
+branch's; Select's gradient gives the untaken branch exact zeros.
+
+That is the cond's gradient only where the untaken branch is harmless, so a cond is
+lowered only when (`plan_cond`):
+
+* every op of both branches that the outputs need is side-effect free and, where it is
+  computed from the sources, of a type in `FINITE_GRADIENT_OP_TYPES` (a finite gradient
+  at finite inputs, lowered by gradient_lowering.py where TF lacks it), so zeros flowing back
+  through the untaken branch stay zeros. A branch with log, division, sqrt, exp, ... (its
+  zero gradient could become 0 * inf = NaN, e.g. log of 0), with an assignment, a
+  TensorArray, a nested construct or any other stateful op keeps the gradient op in
+  tf1compat's form (gradient_export warns);
+* random numbers drawn in a branch (dropout's mask) are not redrawn: the values computed
+  from them enter `f` as inputs (`CondPlan.cut`), and only through ops in
+  `BROADCASTING_OP_TYPES`. In the graph file, such a value exists only when its branch
+  runs; the export passes it through a `Merge` with a scalar zero from the other branch
+  (control_flow_export.ControlFlowExport.gradient_input), which the broadcasting ops
+  accept in the branch Select drops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+from tf1compat.serialization.messages import NodeDef
+from tf1compat.serialization.tensor_proto import attr_to_proto
+from tf1compat.graphdef.function_export import output_arg
+from tf1compat.graphdef.graph_io import op_to_node_def
+
+__all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
+           "CondPlan", "plan_cond", "write_cond"]
+
+# Ops whose TF gradient is finite wherever their inputs are finite (the lowered ones of
+# gradient_lowering.py included: Elu/Softplus/... compute each side on its own, batch
+# norm's rsqrt adds epsilon > 0, Prod multiplies).
+FINITE_GRADIENT_OP_TYPES = frozenset("""
+Abs AddN AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Const Conv2D Cos
+DepthwiseConv2dNative Elu Equal ExpandDims Fill FusedBatchNormV3 GatherV2 Greater
+GreaterEqual Identity L2Loss LeakyRelu Less LessEqual LogSoftmax MatMul Max MaxPool Maximum
+Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape Select SelectV2 Selu Shape
+Sigmoid Sin Slice Softmax SoftmaxCrossEntropyWithLogits Softplus
+SparseSoftmaxCrossEntropyWithLogits Split Square SquaredDifference Squeeze StridedSlice Sub
+Sum Tanh Tile Transpose Unpack
+""".split())
+
+# Ops that take a random-derived value: elementwise with broadcasting, so the scalar that
+# stands for it in the untaken branch computes (and is dropped by Select).
+BROADCASTING_OP_TYPES = frozenset("""
+AddV2 Cast Equal Greater GreaterEqual Less LessEqual Maximum Minimum Mul NotEqual SelectV2
+Sub
+""".split())
+
+# Stateful ops a branch may hold: random numbers (their values enter f as inputs).
+RANDOM_OP_TYPES = frozenset(["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
+                             "RandomUniformInt"])
+
+
+@dataclass
+class CondPlan:
+    """How one `If` op of a gradient's region is written in its forward function."""
+    op: Operation
+    outputs: List[int]                                   # If outputs the region uses
+    ops: List[Operation] = field(default_factory=list)   # branch ops written, in order
+    cut: List[Tensor] = field(default_factory=list)      # random-derived inputs of f
+
+
+def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
+              lowering_reason: Callable[[Operation], Optional[str]]) -> Tuple[Any, Any]:
+    """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
+    (None, reason) where it cannot be written as both branches and Select. `reached`: the
+    ops computed from the sources; `lowering_reason(op)`: why gradient_lowering cannot
+    write `op` (None if it can or need not)."""
+    then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
+    if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
+        return None, "the region contains a control-flow construct (If)"
+    plan = CondPlan(op, list(used))
+    captured = set(op.inputs[1:])
+    kinds: Dict[Operation, str] = {}     # branch op -> "write" | "random"
+
+    def classify(member: Operation, region: Any) -> Optional[str]:
+        """Sets kinds[member] (and of what it reads in `region`); a reason on failure."""
+        stack = [(member, False)]
+        while stack:
+            current, expanded = stack.pop()
+            if current in kinds:
+                continue
+            inside = [t.op for t in current.inputs if t.op._control_flow_context is region]
+            if not expanded:
+                stack.append((current, True))
+                stack.extend((o, False) for o in inside if o not in kinds)
+                continue
+            for t in current.inputs:
+                if t.op._control_flow_context is not region and t not in captured:
+                    return f"a tf.cond branch reads {t.name} from a nested construct"
+            if current._op_def.stateful:
+                if current.type not in RANDOM_OP_TYPES:
+                    return f"a tf.cond branch on the gradient path holds the stateful op " \
+                        f"{current.type}"
+                kinds[current] = "random"
+            elif current not in reached and any(kinds.get(o) == "random" for o in inside):
+                kinds[current] = "random"       # computed outside f, from the draws
+            else:
+                reason = _writable(current, current in reached, lowering_reason)
+                if reason is not None:
+                    return reason
+                kinds[current] = "write"
+        return None
+
+    for branch in (then_b, else_b):
+        region = branch.region
+        for k in used:
+            out = branch.outputs[k]
+            if not (out.dtype.is_floating and out.dtype.base_dtype != D.bfloat16):
+                return None, f"a tf.cond output of type {out.dtype.base_dtype.name}"
+            if out.op._control_flow_context is region:
+                reason = classify(out.op, region)
+                if reason is None and kinds[out.op] == "random":
+                    reason = "a tf.cond branch returns random numbers"
+                if reason is not None:
+                    return None, reason
+    # What the written ops read: random-derived values become inputs of f, only into
+    # broadcasting ops; lowered ops give only their first output.
+    for member in sorted((o for o, kind in kinds.items() if kind == "write"),
+                         key=lambda o: o._id):
+        plan.ops.append(member)
+        for t in member.inputs:
+            if kinds.get(t.op) == "random":
+                if member.type not in BROADCASTING_OP_TYPES:
+                    return None, (f"random numbers of a tf.cond branch reach {member.type}, "
+                                  "which needs their full shape")
+                if t not in plan.cut:
+                    plan.cut.append(t)
+            elif t.op in kinds and t.value_index and lowering_reason(t.op) is not None:
+                return None, f"a tf.cond branch uses a second output of {t.op.type}"
+    return plan, None
+
+
+def _writable(op: Operation, on_path: bool,
+              lowering_reason: Callable[[Operation], Optional[str]]) -> Optional[str]:
+    """Why branch op `op` cannot be written into f (`on_path`: computed from the sources;
+    others, such as shapes and constants, are only evaluated, never differentiated)."""
+    if op.type in ("If", "Case", "While"):
+        return f"a tf.cond branch contains a control-flow construct ({op.type})"
+    if not on_path:
+        return None
+    if op.type not in FINITE_GRADIENT_OP_TYPES:
+        return (f"a tf.cond branch holds {op.type}, whose gradient may be inf or NaN in the "
+                "branch not taken (TF has no function gradient for If)")
+    return lowering_reason(op)
+
+
+def write_cond(plan: CondPlan, input_names: List[str], name_of: Callable[[Tensor], str],
+               lower: Callable[[Operation, List[str]], Any]
+               ) -> Tuple[List[NodeDef], List[Optional[str]]]:
+    """The NodeDefs of `plan` inside a function and the name of each If output (None for
+    those not used). `input_names`: the If's inputs' names (pred first); `name_of`: names
+    of the function's other values (the cut inputs); `lower(op, names)`:
+    gradient_lowering's nodes and output names, or None to write the op itself."""
+    op = plan.op
+    known: Dict[Tensor, str] = dict(zip(op.inputs, input_names))
+    for t in plan.cut:
+        known[t] = name_of(t)
+    nodes: List[NodeDef] = []
+    for member in plan.ops:
+        names = [known[t] for t in member.inputs]
+        replaced = lower(member, names)
+        if replaced is not None:
+            more, outs = replaced
+            nodes.extend(more)
+            known.update((t, n) for t, n in zip(member.outputs, outs) if n)
+            continue
+        node = op_to_node_def(member)
+        del node.input[:]
+        node.input.extend(names)
+        node.device = ""
+        nodes.append(node)
+        known.update((t, f"{member.name}:{output_arg(member, t.value_index)}")
+                     for t in member.outputs)
+    outputs: List[Optional[str]] = [None] * len(op.outputs)
+    then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
+    for k in plan.outputs:
+        dtype = op.outputs[k].dtype.base_dtype
+        select = NodeDef(name=f"{op.name}/Select_{k}", op="Select",
+                         input=[input_names[0], known[then_b.outputs[k]],
+                                known[else_b.outputs[k]]])
+        select.attr["T"].CopyFrom(attr_to_proto(dtype))
+        nodes.append(select)
+        outputs[k] = f"{select.name}:output:0"
+    return nodes, outputs
+
