@@ -190,6 +190,111 @@ def case_train_separable_losses(tf):
                            "f1/kernel:0", "f3/bias:0"])
 
 
+def _train_and_evaluate(tf, saver, feeds: dict, fetches: list, flag: str) -> dict:
+    """Training steps with the tensor `flag` True, fetches; a training step with it False
+    (the gradient through the other branches), fetches."""
+    spec = _training_spec(tf, saver, dict(feeds, **{flag: True}), fetches)
+    off = dict(feeds, **{flag: False})
+    spec["runs"] += [{"feeds": off, "fetches": [], "targets": ["train"]},
+                     {"feeds": off, "fetches": fetches}]
+    return spec
+
+
+def case_train_cond_dropout_batch_norm(tf):
+    """The classic TF1 CNN with an `is_training` placeholder: batch_normalization (fused,
+    NHWC) and dropout with training=is_training (tf.conds on the gradient path: written
+    as both branches + Select; dropout's mask enters through a Merge), updates as
+    control dependencies, Momentum; evaluated with is_training False."""
+    tf.set_random_seed(12)
+    images = tf.placeholder(tf.float32, [4, 6, 6, 1], name="images")
+    labels = tf.placeholder(tf.int32, [4], name="labels")
+    is_training = tf.placeholder(tf.bool, [], name="is_training")
+    h = tf.layers.conv2d(images, 3, 3, padding="same", name="conv")
+    h = tf.nn.relu(tf.layers.batch_normalization(h, training=is_training, name="bn"))
+    h = tf.layers.dense(tf.layers.flatten(tf.layers.max_pooling2d(h, 2, 2)), 8,
+                        activation=tf.nn.relu, name="fc")
+    h = tf.layers.dropout(h, 0.3, training=is_training)
+    logits = tf.layers.dense(h, 3, name="out")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        tf.train.MomentumOptimizer(0.1, 0.9).minimize(
+            loss, global_step=tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    return _train_and_evaluate(
+        tf, tf.train.Saver(), {"images:0": IMAGES, "labels:0": LABELS8[:4]},
+        ["loss:0", "conv/kernel:0", "bn/gamma:0", "bn/moving_mean:0",
+         "bn/moving_variance:0", "fc/kernel:0", "out/bias:0"], "is_training:0")
+
+
+def case_train_batch_norm_nchw_half(tf):
+    """Batch norm variants: tf.contrib.layers.batch_norm in NCHW with a tensor
+    is_training (fused), and tf.layers.batch_normalization of a float16 tensor (fused,
+    computed in float32) with training=True, Adam."""
+    tf.set_random_seed(13)
+    x = tf.placeholder(tf.float32, [4, 3, 2, 2], name="x")
+    y = tf.placeholder(tf.float32, [4, 1], name="y")
+    is_training = tf.placeholder_with_default(True, [], name="is_training")
+    h = tf.contrib.layers.batch_norm(x, data_format="NCHW", is_training=is_training,
+                                     scale=True, scope="cbn")
+    h = tf.layers.dense(tf.reshape(h, [4, 12]), 4, activation=tf.tanh, name="h")
+    half = tf.layers.batch_normalization(tf.reshape(tf.cast(h, tf.float16), [4, 1, 2, 2]),
+                                         training=True, name="half_bn")
+    pred = tf.layers.dense(tf.reshape(tf.cast(half, tf.float32), [4, 4]), 1, name="pred")
+    loss = tf.reduce_mean(tf.square(pred - y), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    inputs = np.sin(np.arange(48, dtype=np.float32)).reshape(4, 3, 2, 2)
+    return _train_and_evaluate(
+        tf, tf.train.Saver(), {"x:0": inputs, "y:0": np.array([[1.], [0.], [2.], [-1.]],
+                                                              np.float32)},
+        ["loss:0", "cbn/gamma:0", "cbn/beta:0", "cbn/moving_mean:0", "h/kernel:0",
+         "half_bn/gamma:0", "pred/kernel:0"], "is_training:0")
+
+
+def case_train_prod_partitioned_embedding(tf):
+    """An embedding table in 3 partitions (fixed_size_partitioner: DynamicPartition,
+    gathers, ParallelDynamicStitch; sparse Adagrad updates per shard) and reduce_prod of
+    sigmoid features (a Mul chain in the gradient's function), Adagrad."""
+    tf.set_random_seed(14)
+    ids = tf.placeholder(tf.int32, [4, 2], name="ids")
+    target = tf.placeholder(tf.float32, [4, 1], name="target")
+    table = tf.get_variable("embedding", [10, 3], partitioner=tf.fixed_size_partitioner(3),
+                            initializer=tf.random_normal_initializer(seed=3))
+    vectors = tf.reduce_mean(tf.nn.embedding_lookup(table, ids), axis=1)
+    gates = tf.sigmoid(tf.layers.dense(vectors, 6, name="gates"))
+    out = tf.reduce_prod(tf.reshape(gates, [4, 2, 3]), axis=2) * 4.0
+    loss = tf.reduce_mean(tf.square(tf.reduce_sum(out, 1, keepdims=True) - target),
+                          name="loss")
+    tf.train.AdagradOptimizer(0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"ids:0": np.array([[1, 9], [3, 5], [0, 7], [5, 5]], np.int32),
+                           "target:0": np.array([[1.], [0.], [2.], [-1.]], np.float32)},
+                          ["loss:0", "embedding/part_0:0", "embedding/part_2:0",
+                           "gates/kernel:0"])
+
+
+def case_train_keras_dropout_learning_phase(tf):
+    """tf.keras Dense and Dropout layers under the Keras learning phase (a tensor: a
+    tf.cond), trained by a tf.train optimizer (RMSProp)."""
+    tf.set_random_seed(15)
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    y = tf.placeholder(tf.float32, [8, 1], name="y")
+    h = tf.keras.layers.Dense(6, activation="relu", name="k1")(x)
+    h = tf.keras.layers.Dropout(0.25, seed=4)(h)
+    loss = tf.reduce_mean(tf.square(tf.keras.layers.Dense(1, name="k2")(h) - y), name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _train_and_evaluate(
+        tf, tf.train.Saver(), {"x:0": X8, "y:0": np.cos(np.sum(X8, 1, keepdims=True))},
+        ["loss:0", "k1/kernel/Read/ReadVariableOp:0", "k2/bias/Read/ReadVariableOp:0"],
+        "keras_learning_phase:0")
+
+
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
                   case_train_adam, case_train_keras_resource, case_train_mnist_tutorial,
-                  case_train_separable_losses]
+                  case_train_separable_losses, case_train_cond_dropout_batch_norm,
+                  case_train_batch_norm_nchw_half, case_train_prod_partitioned_embedding,
+                  case_train_keras_dropout_learning_phase]

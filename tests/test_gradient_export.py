@@ -163,23 +163,28 @@ def test_lowered_ops_give_the_same_gradients_after_import():
 
 
 def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(caplog):
-    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
     w = tf.Variable(np.ones((3, 2), np.float32), name="w")
-    prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 1)), [w])[0]
-    again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 1)), [w])[0]
-    cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(w),
+    # Prod over an axis of unknown size; the same again; a cond whose branch holds Log
+    # (its zero gradient in the untaken branch could be 0 * inf); a while loop.
+    prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 0)), [w])[0]
+    again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 0)), [w])[0]
+    cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(tf.log(w)),
                                 lambda: tf.reduce_sum(w * 2.0)), [w])[0]
+    loop = tf.gradients(tf.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, v * w),
+                                      [0, tf.ones([3, 2])])[1], [w])[0]
     tf.global_variables_initializer()
     with caplog.at_level(logging.WARNING):
         gd, nodes = _nodes("SymbolicGradient")
-    assert [("Ty" in n.attr, "f" in n.attr) for n in nodes] == [(True, False)] * 3
+    assert [("Ty" in n.attr, "f" in n.attr) for n in nodes] == [(True, False)] * 4
     messages = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
-    assert len(messages) == 2, messages
-    assert "Prod" in messages[0] and "control-flow construct" in messages[1]
+    assert len(messages) == 3, messages
+    assert "Prod" in messages[0] and "Log" in messages[1]
+    assert "control-flow construct (While)" in messages[2]
     with tf.Session() as sess:
         sess.run("init")
-        here = sess.run([prod, again, cond], {x: X})
-    back = _reimport(gd, [prod.name, again.name, cond.name], {"x:0": X})
+        here = sess.run([prod, again, cond, loop], {x: X})
+    back = _reimport(gd, [prod.name, again.name, cond.name, loop.name], {"x:0": X})
     for a, b in zip(here, back):
         np.testing.assert_allclose(a, b, rtol=1e-6)
 
@@ -266,10 +271,10 @@ def test_a_file_of_an_earlier_version_runs_and_is_written_back(caplog):
         with caplog.at_level(logging.WARNING):
             _, nodes = _nodes("SymbolicGradient")
             meta = tf.train.export_meta_graph(saver_def=saver.as_saver_def())
-    # A partitioned embedding lookup stitches with ParallelDynamicStitch, which TF's
-    # function gradients lack: tf1compat's form again, said so.
-    assert [("f" in n.attr) for n in nodes] == [False, True]
-    assert "ParallelDynamicStitch" in caplog.text
+    # The old form is written in TF's now: its partitioned embedding lookup's
+    # ParallelDynamicStitch is lowered (gradient_lowering._stitch).
+    assert [("f" in n.attr) for n in nodes] == [True, True]
+    assert "SymbolicGradient" not in caplog.text
     np.testing.assert_allclose(before[0], before[2], rtol=1e-6)
     with tf.Graph().as_default():
         saver = tf.train.import_meta_graph(meta)

@@ -100,15 +100,16 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 stack.append((current, True))
                 stack.extend((o, False) for o in inside if o not in kinds)
                 continue
-            for t in current.inputs:
-                if t.op._control_flow_context is not region and t not in captured:
-                    return f"a tf.cond branch reads {t.name} from a nested construct"
             if current._op_def.stateful:
                 if current.type not in RANDOM_OP_TYPES:
                     return f"a tf.cond branch on the gradient path holds the stateful op " \
                         f"{current.type}"
                 kinds[current] = "random"
-            elif current not in reached and any(kinds.get(o) == "random" for o in inside):
+                continue
+            for t in current.inputs:
+                if t.op._control_flow_context is not region and t not in captured:
+                    return f"a tf.cond branch reads {t.name}, which is no input of its If op"
+            if current not in reached and any(kinds.get(o) == "random" for o in inside):
                 kinds[current] = "random"       # computed outside f, from the draws
             else:
                 reason = _writable(current, current in reached, lowering_reason)
