@@ -236,7 +236,13 @@ def test_differentiable_op_types_are_those_real_tf_differentiated():
     passing = {name for name, p in recorded["probes"].items() if p["ok"]}
     assert {"elu", "selu", "softplus", "leaky_relu", "softmax_ce", "sparse_softmax_ce",
             "l2_loss", "add_n", "dropout", "dropout_tensor_rate", "fused_batch_norm",
-            "tile", "pad", "gather", "depthwise", "depthwise_multiplier"} <= passing
+            "tile", "pad", "gather", "depthwise", "depthwise_multiplier", "reduce_prod",
+            "reduce_prod_keepdims", "reduce_prod_all", "fused_batch_norm_nchw",
+            "fused_batch_norm_nchw_inference", "fused_batch_norm_half",
+            "fused_batch_norm_bfloat16", "partitioned_embedding",
+            "partitioned_embedding_div", "cond_taken", "cond_not_taken",
+            "cond_dropout_training", "cond_dropout_inference",
+            "cond_fused_batch_norm_training", "cond_fused_batch_norm_inference"} <= passing
 
 
 def test_ys_outside_the_region_and_sources_among_the_ys():

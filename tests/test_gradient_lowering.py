@@ -246,3 +246,11 @@ def test_select_with_a_scalar_condition_picks_a_whole_tensor():
         np.testing.assert_array_equal(sess.run(picked, {flag: False}), [[3.0, 4.0]])
         with pytest.raises(tf.errors.InvalidArgumentError, match="same size"):
             sess.run(tf.where(flag, x, other), {flag: True, other: [3.0, 4.0, 5.0]})
+
+
+def test_branch_op_tables_hold_only_ops_tf_differentiates_or_that_are_rewritten():
+    from tf1compat.graphdef import cond_lowering
+    from tf1compat.graphdef.gradient_lowering import LOWERINGS
+    known = gradient_export.TF_DIFFERENTIABLE_OP_TYPES | set(LOWERINGS) | {"Const"}
+    assert cond_lowering.FINITE_GRADIENT_OP_TYPES <= known
+    assert cond_lowering.BROADCASTING_OP_TYPES <= cond_lowering.FINITE_GRADIENT_OP_TYPES

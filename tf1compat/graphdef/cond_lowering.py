@@ -36,6 +36,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.function_export import output_arg
+from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.graph_io import op_to_node_def
 
 __all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
@@ -47,7 +48,7 @@ __all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES
 FINITE_GRADIENT_OP_TYPES = frozenset("""
 Abs AddN AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Const Conv2D Cos
 DepthwiseConv2dNative Elu Equal ExpandDims Fill FusedBatchNormV3 GatherV2 Greater
-GreaterEqual Identity L2Loss LeakyRelu Less LessEqual LogSoftmax MatMul Max MaxPool Maximum
+GreaterEqual Identity L2Loss LeakyRelu LogSoftmax MatMul Max MaxPool Maximum
 Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape Select SelectV2 Selu Shape
 Sigmoid Sin Slice Softmax SoftmaxCrossEntropyWithLogits Softplus
 SparseSoftmaxCrossEntropyWithLogits Split Square SquaredDifference Squeeze StridedSlice Sub
@@ -57,8 +58,7 @@ Sum Tanh Tile Transpose Unpack
 # Ops that take a random-derived value: elementwise with broadcasting, so the scalar that
 # stands for it in the untaken branch computes (and is dropped by Select).
 BROADCASTING_OP_TYPES = frozenset("""
-AddV2 Cast Equal Greater GreaterEqual Less LessEqual Maximum Minimum Mul NotEqual SelectV2
-Sub
+AddV2 Cast Equal Greater GreaterEqual Maximum Minimum Mul NotEqual SelectV2 Sub
 """.split())
 
 # Stateful ops a branch may hold: random numbers (their values enter f as inputs).
@@ -75,12 +75,10 @@ class CondPlan:
     cut: List[Tensor] = field(default_factory=list)      # random-derived inputs of f
 
 
-def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
-              lowering_reason: Callable[[Operation], Optional[str]]) -> Tuple[Any, Any]:
+def plan_cond(op: Operation, used: List[int], reached: Set[Operation]) -> Tuple[Any, Any]:
     """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
     (None, reason) where it cannot be written as both branches and Select. `reached`: the
-    ops computed from the sources; `lowering_reason(op)`: why gradient_lowering cannot
-    write `op` (None if it can or need not)."""
+    ops computed from the sources."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
@@ -112,7 +110,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if current not in reached and any(kinds.get(o) == "random" for o in inside):
                 kinds[current] = "random"       # computed outside f, from the draws
             else:
-                reason = _writable(current, current in reached, lowering_reason)
+                reason = _writable(current, current in reached)
                 if reason is not None:
                     return reason
                 kinds[current] = "write"
@@ -126,6 +124,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 return None, f"a tf.cond output of type {out.dtype.base_dtype.name}"
             if out.op._control_flow_context is region:
                 reason = classify(out.op, region)
+                if reason is None and out.value_index and out.op.type in LOWERINGS:
+                    reason = f"a tf.cond branch returns a second output of {out.op.type}"
                 if reason is None and kinds[out.op] == "random":
                     reason = "a tf.cond branch returns random numbers"
                 if reason is not None:
@@ -142,13 +142,12 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                                   "which needs their full shape")
                 if t not in plan.cut:
                     plan.cut.append(t)
-            elif t.op in kinds and t.value_index and lowering_reason(t.op) is not None:
+            elif t.op in kinds and t.value_index and t.op.type in LOWERINGS:
                 return None, f"a tf.cond branch uses a second output of {t.op.type}"
     return plan, None
 
 
-def _writable(op: Operation, on_path: bool,
-              lowering_reason: Callable[[Operation], Optional[str]]) -> Optional[str]:
+def _writable(op: Operation, on_path: bool) -> Optional[str]:
     """Why branch op `op` cannot be written into f (`on_path`: computed from the sources;
     others, such as shapes and constants, are only evaluated, never differentiated)."""
     if op.type in ("If", "Case", "While"):
@@ -158,7 +157,7 @@ def _writable(op: Operation, on_path: bool,
     if op.type not in FINITE_GRADIENT_OP_TYPES:
         return (f"a tf.cond branch holds {op.type}, whose gradient may be inf or NaN in the "
                 "branch not taken (TF has no function gradient for If)")
-    return lowering_reason(op)
+    return LOWERINGS[op.type][0](op) if op.type in LOWERINGS else None
 
 
 def write_cond(plan: CondPlan, input_names: List[str], name_of: Callable[[Tensor], str],

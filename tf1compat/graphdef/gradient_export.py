@@ -16,10 +16,12 @@ becomes that op:
   tf1compat's op, so the consumers' inputs are unchanged. Gathers' IndexedSlices are
   built from the gradient with respect to the gather's output (a source), as in-process.
 
-Where TF cannot differentiate the region (ops its C++ gradient registry lacks, control
-flow constructs, TensorArrays, a gradient of a gradient, tf.hessians' Jacobian form,
-sources computed from other sources), the op is written in tf1compat's own form, which
-tf1compat reads back but TF does not: a warning names the op type once per process.
+Ops TF's C++ gradient registry lacks are rewritten inside `f` (gradient_lowering.py), a
+tf.cond as both branches and Select (cond_lowering.py). Where TF still cannot
+differentiate the region (other ops, while loops, conds not rewritten, TensorArrays, a
+gradient of a gradient, tf.hessians' Jacobian form, sources computed from other
+sources), the op is written in tf1compat's own form, which tf1compat reads back but TF
+does not: a warning names the cause once per process.
 
 Reading a graph file, TF's form becomes tf1compat's op with the attr `f` (its function
 from the library) and no ys: `import_attrs`.
@@ -133,7 +135,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
         elif member.type == "If":
             used = [k for k, t in enumerate(member.outputs)
                     if t in ys or any(c in body for c in t.consumers())]
-            plans[member], reason = plan_cond(member, used, reached, _lowering_reason)
+            plans[member], reason = plan_cond(member, used, reached)
         elif member.type in LOWERINGS:
             reason = LOWERINGS[member.type][0](member)
             if reason is None and any(c in body for t in member.outputs[1:]
@@ -155,10 +157,6 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
             extras.append(t)
     return ordered, extras, plans
 
-
-def _lowering_reason(op: Operation) -> Optional[str]:
-    """Why gradient_lowering cannot write `op` (None: it can, or `op` needs none)."""
-    return LOWERINGS[op.type][0](op) if op.type in LOWERINGS else None
 
 
 def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],

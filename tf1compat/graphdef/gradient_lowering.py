@@ -3,12 +3,14 @@
 TF 2.21's SymbolicGradient differentiates a function's body with TF's C++ gradient
 registry, which lacks several ops every training graph has (checked with real TF by
 scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
-SelectV2 (dropout), FusedBatchNormV3 (batch normalization), Elu, Selu, LeakyRelu,
-Softplus, Tile, Pad, GatherV2, DepthwiseConv2dNative. Inside the forward function only,
+SelectV2 (dropout), FusedBatchNormV3 (batch normalization, any layout and float
+type), Elu, Selu, LeakyRelu, Softplus, Tile, Pad, Prod, GatherV2, the stitches of
+partitioned embedding lookups, DepthwiseConv2dNative. Inside the forward function only,
 such an op is written as the same computation in ops TF can differentiate; the graph
 outside keeps the op itself. The values are the same up to float rounding (the function
-is only differentiated, never fetched). Where a lowering chooses between branches with Select, each branch is computed
-on inputs clipped to its own side, so the branch Select drops has finite gradients.
+is only differentiated, never fetched). Where a lowering chooses between branches with
+Select, each branch is computed on inputs clipped to its own side, so the branch Select
+drops has finite gradients.
 
 `LOWERINGS[op_type]` is (why_not(op) -> reason or None, lower(op, input names, builder)
 -> the name of each output the body uses).
