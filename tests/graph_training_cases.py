@@ -277,24 +277,53 @@ def case_train_prod_partitioned_embedding(tf):
 
 
 def case_train_keras_dropout_learning_phase(tf):
-    """tf.keras Dense and Dropout layers under the Keras learning phase (a tensor: a
-    tf.cond), trained by a tf.train optimizer (RMSProp)."""
+    """tf.keras Dense, BatchNormalization and Dropout layers under the Keras learning
+    phase (a tensor: tf.conds), trained by a tf.train optimizer (RMSProp) with the
+    layers' updates."""
     tf.set_random_seed(15)
     x = tf.placeholder(tf.float32, [8, 4], name="x")
     y = tf.placeholder(tf.float32, [8, 1], name="y")
     h = tf.keras.layers.Dense(6, activation="relu", name="k1")(x)
+    h = tf.keras.layers.BatchNormalization(name="kbn")(h)
     h = tf.keras.layers.Dropout(0.25, seed=4)(h)
     loss = tf.reduce_mean(tf.square(tf.keras.layers.Dense(1, name="k2")(h) - y), name="loss")
-    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
     tf.global_variables_initializer()
     return _train_and_evaluate(
         tf, tf.train.Saver(), {"x:0": X8, "y:0": np.cos(np.sum(X8, 1, keepdims=True))},
-        ["loss:0", "k1/kernel/Read/ReadVariableOp:0", "k2/bias/Read/ReadVariableOp:0"],
+        ["loss:0", "k1/kernel/Read/ReadVariableOp:0", "k2/bias/Read/ReadVariableOp:0",
+         "kbn/gamma/Read/ReadVariableOp:0", "kbn/moving_mean/Read/ReadVariableOp:0"],
         "keras_learning_phase:0")
+
+
+def case_train_mlp_batch_norm_flag(tf):
+    """An MLP with an unknown batch size: tf.layers.batch_normalization of a matrix (not
+    fused: tf.conds pick the batch or the moving moments) and
+    tf.contrib.layers.dropout, both under an `is_training` placeholder; the updates in
+    UPDATE_OPS, GradientDescent with a global step."""
+    tf.set_random_seed(16)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    labels = tf.placeholder(tf.int32, [None], name="labels")
+    is_training = tf.placeholder(tf.bool, [], name="is_training")
+    h = tf.layers.dense(x, 6, name="hidden")
+    h = tf.nn.relu(tf.layers.batch_normalization(h, training=is_training, name="bn"))
+    h = tf.contrib.layers.dropout(h, keep_prob=0.7, is_training=is_training)
+    logits = tf.layers.dense(h, 3, name="logits")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        tf.train.GradientDescentOptimizer(0.3).minimize(
+            loss, global_step=tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    return _train_and_evaluate(
+        tf, tf.train.Saver(), {"x:0": X8, "labels:0": LABELS8},
+        ["loss:0", "global_step:0", "hidden/kernel:0", "bn/gamma:0", "bn/moving_mean:0",
+         "bn/moving_variance:0", "logits/kernel:0"], "is_training:0")
 
 
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
                   case_train_adam, case_train_keras_resource, case_train_mnist_tutorial,
                   case_train_separable_losses, case_train_cond_dropout_batch_norm,
                   case_train_batch_norm_nchw_half, case_train_prod_partitioned_embedding,
-                  case_train_keras_dropout_learning_phase]
+                  case_train_keras_dropout_learning_phase, case_train_mlp_batch_norm_flag]

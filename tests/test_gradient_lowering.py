@@ -27,7 +27,8 @@ X = np.cos(np.arange(24, dtype=np.float32)).reshape(4, 6)
 LOWERED_CASES = [graph_training_cases.case_train_cond_dropout_batch_norm,
                  graph_training_cases.case_train_batch_norm_nchw_half,
                  graph_training_cases.case_train_prod_partitioned_embedding,
-                 graph_training_cases.case_train_keras_dropout_learning_phase]
+                 graph_training_cases.case_train_keras_dropout_learning_phase,
+                 graph_training_cases.case_train_mlp_batch_norm_flag]
 
 
 @pytest.fixture(autouse=True)

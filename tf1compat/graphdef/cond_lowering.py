@@ -22,7 +22,12 @@ lowered only when (`plan_cond`):
   `BROADCASTING_OP_TYPES`. In the graph file, such a value exists only when its branch
   runs; the export passes it through a `Merge` with a scalar zero from the other branch
   (control_flow_export.ControlFlowExport.gradient_input), which the broadcasting ops
-  accept in the branch Select drops.
+  accept in the branch Select drops. A resource variable read in a branch (Keras' batch
+  norm reads its moving moments there) is an input of f the same way; the other side of
+  its Merge reads the variable outside the cond (any value of the right shape would do:
+  Select drops it).
+* f takes only what the written ops read (`CondPlan.reads`), not every input of the If
+  op (a resource handle as an input of f has no gradient of its type).
 """
 
 from __future__ import annotations
@@ -72,17 +77,20 @@ class CondPlan:
     op: Operation
     outputs: List[int]                                   # If outputs the region uses
     ops: List[Operation] = field(default_factory=list)   # branch ops written, in order
-    cut: List[Tensor] = field(default_factory=list)      # random-derived inputs of f
+    cut: List[Tensor] = field(default_factory=list)      # branch values f takes
+    reads: List[Tensor] = field(default_factory=list)    # outside tensors f takes
 
 
-def plan_cond(op: Operation, used: List[int], reached: Set[Operation]) -> Tuple[Any, Any]:
+def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
+              sources: Set[Tensor]) -> Tuple[Any, Any]:
     """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
     (None, reason) where it cannot be written as both branches and Select. `reached`: the
-    ops computed from the sources."""
+    ops computed from the sources; `sources`: the values f takes for them (a resource
+    variable's reads in the branches among them)."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
-    plan = CondPlan(op, list(used))
+    plan = CondPlan(op, list(used), reads=[op.inputs[0]])
     captured = set(op.inputs[1:])
     kinds: Dict[Operation, str] = {}     # branch op -> "write" | "random"
 
@@ -93,19 +101,23 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation]) -> Tuple[
             current, expanded = stack.pop()
             if current in kinds:
                 continue
-            inside = [t.op for t in current.inputs if t.op._control_flow_context is region]
-            if not expanded:
-                stack.append((current, True))
-                stack.extend((o, False) for o in inside if o not in kinds)
+            if current.type == "ReadVariableOp" and current.inputs[0] in captured:
+                kinds[current] = "read"      # a variable's value: an input of f
                 continue
-            if current._op_def.stateful:
+            if current._op_def.stateful:     # what it reads is computed outside f too
                 if current.type not in RANDOM_OP_TYPES:
                     return f"a tf.cond branch on the gradient path holds the stateful op " \
                         f"{current.type}"
                 kinds[current] = "random"
                 continue
+            inside = [t.op for t in current.inputs
+                      if t.op._control_flow_context is region and t not in sources]
+            if not expanded:
+                stack.append((current, True))
+                stack.extend((o, False) for o in inside if o not in kinds)
+                continue
             for t in current.inputs:
-                if t.op._control_flow_context is not region and t not in captured:
+                if t.op._control_flow_context is not region and t not in captured | sources:
                     return f"a tf.cond branch reads {t.name}, which is no input of its If op"
             if current not in reached and any(kinds.get(o) == "random" for o in inside):
                 kinds[current] = "random"       # computed outside f, from the draws
@@ -122,7 +134,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation]) -> Tuple[
             out = branch.outputs[k]
             if not (out.dtype.is_floating and out.dtype.base_dtype != D.bfloat16):
                 return None, f"a tf.cond output of type {out.dtype.base_dtype.name}"
-            if out.op._control_flow_context is region:
+            if out.op._control_flow_context is region and out not in sources:
                 reason = classify(out.op, region)
                 if reason is None and out.value_index and out.op.type in LOWERINGS:
                     reason = f"a tf.cond branch returns a second output of {out.op.type}"
@@ -130,21 +142,31 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation]) -> Tuple[
                     reason = "a tf.cond branch returns random numbers"
                 if reason is not None:
                     return None, reason
+            _take(plan, out, kinds, sources)
     # What the written ops read: random-derived values become inputs of f, only into
     # broadcasting ops; lowered ops give only their first output.
     for member in sorted((o for o, kind in kinds.items() if kind == "write"),
                          key=lambda o: o._id):
         plan.ops.append(member)
         for t in member.inputs:
-            if kinds.get(t.op) == "random":
-                if member.type not in BROADCASTING_OP_TYPES:
-                    return None, (f"random numbers of a tf.cond branch reach {member.type}, "
-                                  "which needs their full shape")
-                if t not in plan.cut:
-                    plan.cut.append(t)
-            elif t.op in kinds and t.value_index and t.op.type in LOWERINGS:
+            if kinds.get(t.op) == "random" and member.type not in BROADCASTING_OP_TYPES:
+                return None, (f"random numbers of a tf.cond branch reach {member.type}, "
+                              "which needs their full shape")
+            if t.op in kinds and t.value_index and t.op.type in LOWERINGS:
                 return None, f"a tf.cond branch uses a second output of {t.op.type}"
+            _take(plan, t, kinds, sources)
     return plan, None
+
+
+def _take(plan: CondPlan, t: Tensor, kinds: Dict[Operation, str], sources: Set[Tensor]
+          ) -> None:
+    """Notes what written ops or the Select read in `t`: a value f takes (an outside
+    tensor, a variable read or random draws of the branch), unless f computes it."""
+    if t in sources or kinds.get(t.op) == "write":
+        return
+    bucket = plan.cut if t.op in kinds else plan.reads
+    if t not in bucket:
+        bucket.append(t)
 
 
 def _writable(op: Operation, on_path: bool) -> Optional[str]:
@@ -160,20 +182,18 @@ def _writable(op: Operation, on_path: bool) -> Optional[str]:
     return LOWERINGS[op.type][0](op) if op.type in LOWERINGS else None
 
 
-def write_cond(plan: CondPlan, input_names: List[str], name_of: Callable[[Tensor], str],
+def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
                lower: Callable[[Operation, List[str]], Any]
                ) -> Tuple[List[NodeDef], List[Optional[str]]]:
     """The NodeDefs of `plan` inside a function and the name of each If output (None for
-    those not used). `input_names`: the If's inputs' names (pred first); `name_of`: names
-    of the function's other values (the cut inputs); `lower(op, names)`:
-    gradient_lowering's nodes and output names, or None to write the op itself."""
+    those not used). `name_of`: the function's names of the values it takes (`reads`,
+    `cut`, the sources) or computed before; `lower(op, names)`: gradient_lowering's nodes
+    and output names, or None to write the op itself."""
     op = plan.op
-    known: Dict[Tensor, str] = dict(zip(op.inputs, input_names))
-    for t in plan.cut:
-        known[t] = name_of(t)
+    known: Dict[Tensor, str] = {}
     nodes: List[NodeDef] = []
     for member in plan.ops:
-        names = [known[t] for t in member.inputs]
+        names = [known[t] if t in known else name_of(t) for t in member.inputs]
         replaced = lower(member, names)
         if replaced is not None:
             more, outs = replaced
@@ -192,8 +212,9 @@ def write_cond(plan: CondPlan, input_names: List[str], name_of: Callable[[Tensor
     for k in plan.outputs:
         dtype = op.outputs[k].dtype.base_dtype
         select = NodeDef(name=f"{op.name}/Select_{k}", op="Select",
-                         input=[input_names[0], known[then_b.outputs[k]],
-                                known[else_b.outputs[k]]])
+                         input=[name_of(op.inputs[0])] + [
+                             known[t] if t in known else name_of(t)
+                             for t in (then_b.outputs[k], else_b.outputs[k])])
         select.attr["T"].CopyFrom(attr_to_proto(dtype))
         nodes.append(select)
         outputs[k] = f"{select.name}:output:0"

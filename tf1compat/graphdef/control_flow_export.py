@@ -248,10 +248,11 @@ class ControlFlowExport:
 
     def gradient_input(self, t: Tensor, context: Any, consumer: str) -> str:
         """An input of a gradient op in TF's form: as `resolve`, except for a value
-        computed in a branch of a top-level tf.cond (random numbers the forward function
-        reads, cond_lowering.py). That exists only when its branch runs, so it passes
-        through `Merge(value, Switch(0, pred))`: the other branch gives a scalar zero,
-        which the function computes with and Select then drops."""
+        computed in a branch of a top-level tf.cond (random numbers or a variable's value
+        the forward function reads, cond_lowering.py). That exists only when its branch
+        runs, so it passes through `Merge(value, Switch(other, pred))`: on the other side
+        a scalar zero (a variable: its value read here), which the function computes
+        with and Select then drops."""
         region = t.op._control_flow_context
         if context is not None or not isinstance(region, CondRegion) or \
                 region.outer_context is not None:
@@ -263,13 +264,20 @@ class ControlFlowExport:
         self._cond_header(cond)
         dtype = t.dtype.base_dtype
         scope = f"{consumer}/{t.op.name.replace('/', '_')}"
-        zero = self.unique(scope + "/zero")
-        node = self._add(zero, "Const", [], {"dtype": dtype}, [TensorShape([])])
-        node.attr["value"].tensor.CopyFrom(
-            tensor_to_proto(np.zeros((), dtype.as_numpy_dtype), dtype))
+        if t.op.type == "ReadVariableOp":     # a variable's value: read it outside too
+            other = self.unique(scope + "/read")
+            self._add(other, "ReadVariableOp",
+                      [self.resolve(t.op.inputs[0], None, other)], {"dtype": dtype},
+                      [t.shape])
+            shape = t.shape
+        else:
+            other = self.unique(scope + "/zero")
+            node = self._add(other, "Const", [], {"dtype": dtype}, [TensorShape([])])
+            node.attr["value"].tensor.CopyFrom(
+                tensor_to_proto(np.zeros((), dtype.as_numpy_dtype), dtype))
+            shape = TensorShape([])
         switch = self.unique(scope + "/Switch")
-        self._add(switch, "Switch", [zero, cond.pred_id], {"T": dtype},
-                  [TensorShape([]), TensorShape([])])
+        self._add(switch, "Switch", [other, cond.pred_id], {"T": dtype}, [shape, shape])
         merge = self.unique(scope + "/Merge")
         self._add(merge, "Merge", [self._name(t), f"{switch}:{1 - region.branch}"],
                   {"T": dtype, "N": 2}, [TensorShape(None), TensorShape([])])

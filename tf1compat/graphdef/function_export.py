@@ -209,10 +209,9 @@ class FunctionExport:
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
                aliases: Optional[Dict[Tensor, Tensor]] = None) -> None:
-        """Adds the FunctionDef `name`. `lower(op, input names, name_of)` may return
-        (NodeDefs, the name of each output) to write an op as other ops
-        (gradient_lowering.py, cond_lowering.py; `name_of(tensor)` names the function's
-        values so far)."""
+        """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
+        name of each output) to write an op as other ops (gradient_lowering.py,
+        cond_lowering.py; `name_of(tensor)` names the function's values so far)."""
         fdef = FunctionDef()
         fdef.signature.name = name
         used: set = set()
@@ -242,26 +241,19 @@ class FunctionExport:
                 return arg_of[t]
             if t in lowered:
                 return lowered[t]
-            return f"{t.op.name}:{output_arg(t.op, t.value_index)}"
+            if t.op.name in names:
+                return f"{t.op.name}:{output_arg(t.op, t.value_index)}"
+            raise UnserializableGraphError(
+                f"Cannot serialize function {name!r}: it uses {t.name}, which it neither "
+                "computes nor receives")
         for op in body:
-            input_names = []
-            for t in op.inputs:
-                if t in arg_of:
-                    input_names.append(arg_of[t])
-                elif t in lowered:
-                    input_names.append(lowered[t])
-                elif t.op.name in names:
-                    input_names.append(f"{t.op.name}:{output_arg(t.op, t.value_index)}")
-                else:
-                    raise UnserializableGraphError(
-                        f"Cannot serialize function {name!r}: op {op.name!r} uses "
-                        f"{t.name}, which the function neither computes nor receives")
-            replaced = lower(op, input_names, name_of) if lower is not None else None
+            replaced = lower(op, name_of) if lower is not None else None
             if replaced is not None:
                 nodes, out_names = replaced
                 fdef.node_def.extend(nodes)
                 lowered.update((t, n) for t, n in zip(op.outputs, out_names) if n)
                 continue
+            input_names = [name_of(t) for t in op.inputs]
             if op.type in _CONSTRUCTS:
                 node = self.construct_node(op, input_names)
             else:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
+from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
@@ -135,7 +136,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
         elif member.type == "If":
             used = [k for k, t in enumerate(member.outputs)
                     if t in ys or any(c in body for c in t.consumers())]
-            plans[member], reason = plan_cond(member, used, reached)
+            plans[member], reason = plan_cond(member, used, reached, set(xs))
         elif member.type in LOWERINGS:
             reason = LOWERINGS[member.type][0](member)
             if reason is None and any(c in body for t in member.outputs[1:]
@@ -151,10 +152,14 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
     extras: List[Tensor] = []
     # A y computed outside the region (by a stop or a random op) is an input f returns;
     # so are the random-derived values of lowered tf.cond branches.
-    for t in [t for member in ordered for t in member.inputs] + list(ys) + \
-            [t for plan in plans.values() for t in plan.cut]:
+    read = [t for member in ordered
+            for t in (plans[member].reads + plans[member].cut if member in plans
+                      else member.inputs)]
+    for t in read + list(ys):
         if t.op not in body and t not in xs and t not in extras:
             extras.append(t)
+    if any(t.dtype.base_dtype == D.resource for t in extras):
+        return None, "the forward function would take a resource handle", {}
     return ordered, extras, plans
 
 
@@ -207,11 +212,13 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
             return None
         f_inputs = [g[0] for g in groups] + extras
         try:
-            def lower(member: Operation, names: List[str], name_of: Callable[[Tensor], str]
+            def lower(member: Operation, name_of: Callable[[Tensor], str]
                       ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
                 if member in plans:
-                    return write_cond(plans[member], names, name_of, _lower)
-                return _lower(member, names)
+                    return write_cond(plans[member], name_of, _lower)
+                if member.type not in LOWERINGS:
+                    return None
+                return _lower(member, [name_of(t) for t in member.inputs])
             func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
                                       inputs[:ny], body, lower,
                                       {t: g[0] for g in groups for t in g[1:]})
