@@ -322,8 +322,45 @@ def case_train_mlp_batch_norm_flag(tf):
          "bn/moving_variance:0", "logits/kernel:0"], "is_training:0")
 
 
+def case_train_batch_norm_wrapper_tutorial(tf):
+    """The batch-norm tutorial's hand-written wrapper: tf.cond(is_training, train, test)
+    where `train` assigns the population moments and, under control dependencies on
+    that, normalizes with tf.nn.moments' batch moments (a gradient stop inside the
+    branch; rsqrt of variance + epsilon, provably positive); Adam."""
+    tf.set_random_seed(17)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    y = tf.placeholder(tf.float32, [None, 1], name="y")
+    is_training = tf.placeholder(tf.bool, [], name="is_training")
+    h = tf.matmul(x, tf.Variable(tf.truncated_normal([4, 5], stddev=0.5, seed=1), name="w1"))
+    scale = tf.Variable(tf.ones([5]), name="scale")
+    beta = tf.Variable(tf.zeros([5]), name="beta")
+    pop_mean = tf.Variable(tf.zeros([5]), trainable=False, name="pop_mean")
+    pop_var = tf.Variable(tf.ones([5]), trainable=False, name="pop_var")
+
+    def train():
+        batch_mean, batch_var = tf.nn.moments(h, [0])
+        train_mean = tf.assign(pop_mean, pop_mean * 0.9 + batch_mean * 0.1)
+        train_var = tf.assign(pop_var, pop_var * 0.9 + batch_var * 0.1)
+        with tf.control_dependencies([train_mean, train_var]):
+            return tf.nn.batch_normalization(h, batch_mean, batch_var, beta, scale, 1e-3)
+
+    def test():
+        return tf.nn.batch_normalization(h, pop_mean, pop_var, beta, scale, 1e-3)
+    h = tf.nn.sigmoid(tf.cond(is_training, train, test))
+    pred = tf.matmul(h, tf.Variable(tf.truncated_normal([5, 1], stddev=0.5, seed=2),
+                                    name="w2"))
+    loss = tf.reduce_mean(tf.square(pred - y), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _train_and_evaluate(
+        tf, tf.train.Saver(), {"x:0": X8, "y:0": np.sum(X8, 1, keepdims=True)},
+        ["loss:0", "w1:0", "scale:0", "beta:0", "pop_mean:0", "pop_var:0", "w2:0"],
+        "is_training:0")
+
+
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
                   case_train_adam, case_train_keras_resource, case_train_mnist_tutorial,
                   case_train_separable_losses, case_train_cond_dropout_batch_norm,
                   case_train_batch_norm_nchw_half, case_train_prod_partitioned_embedding,
-                  case_train_keras_dropout_learning_phase, case_train_mlp_batch_norm_flag]
+                  case_train_keras_dropout_learning_phase, case_train_mlp_batch_norm_flag,
+                  case_train_batch_norm_wrapper_tutorial]

@@ -28,7 +28,8 @@ LOWERED_CASES = [graph_training_cases.case_train_cond_dropout_batch_norm,
                  graph_training_cases.case_train_batch_norm_nchw_half,
                  graph_training_cases.case_train_prod_partitioned_embedding,
                  graph_training_cases.case_train_keras_dropout_learning_phase,
-                 graph_training_cases.case_train_mlp_batch_norm_flag]
+                 graph_training_cases.case_train_mlp_batch_norm_flag,
+                 graph_training_cases.case_train_batch_norm_wrapper_tutorial]
 
 
 @pytest.fixture(autouse=True)
@@ -127,9 +128,15 @@ def test_untaken_branch_with_an_unbounded_gradient_keeps_tf1compat_form(caplog):
     safe = tf.cond(flag, lambda: logits * tf.log(4.0), lambda: tf.nn.relu(logits))
     g_risky, = tf.gradients(tf.reduce_sum(risky), [w])
     g_safe, = tf.gradients(tf.reduce_sum(safe), [w])
+    # Provably positive: softmax + epsilon; only >= 0: a square (rsqrt(0) = inf).
+    positive = tf.cond(flag, lambda: logits, lambda: tf.log(tf.nn.softmax(logits) + 1e-8))
+    square = tf.cond(flag, lambda: logits, lambda: tf.rsqrt(tf.square(logits)))
+    tf.gradients(tf.reduce_sum(positive), [w])
+    tf.gradients(tf.reduce_sum(square), [w])
     _, nodes, warned = _symbolic_gradients(caplog)
-    assert [("f" in n.attr) for n in nodes] == [False, True]
-    assert len(warned) == 1 and "Log" in warned[0] and "NaN" in warned[0]
+    assert [("f" in n.attr) for n in nodes] == [False, True, True, False]
+    assert len(warned) == 2 and "Log" in warned[0] and "NaN" in warned[0]
+    assert "Rsqrt of a value not provably positive" in warned[1]
     with tf.Session() as sess:
         sess.run(w.initializer)
         got = sess.run([g_risky, g_safe], {x: X, flag: True})
@@ -147,12 +154,18 @@ def test_stateful_and_full_shape_random_branches_keep_tf1compat_form(caplog):
     assigning = tf.cond(flag, lambda: y * tf.assign_add(counter, 1.0), lambda: y)
     projected = tf.cond(flag, lambda: tf.matmul(y, tf.random_normal([2, 2], seed=1)),
                         lambda: y)
+    stopped = tf.cond(flag, lambda: tf.matmul(y, tf.stop_gradient(tf.transpose(y))),
+                      lambda: tf.matmul(y, tf.transpose(y)))
     tf.gradients(tf.reduce_sum(assigning), [w])
     tf.gradients(tf.reduce_sum(projected), [w])
+    tf.gradients(tf.reduce_sum(stopped), [w])
     _, nodes, warned = _symbolic_gradients(caplog)
-    assert [("f" in n.attr) for n in nodes] == [False, False]
+    assert [("f" in n.attr) for n in nodes] == [False, False, False]
     assert "stateful op AssignAdd" in warned[0]
+    # Random draws or a gradient stop become inputs of f; the other side of their Merge
+    # is a scalar, which only broadcasting ops take.
     assert "MatMul, which needs their full shape" in warned[1]
+    assert len(warned) == 2      # the same cause once
 
 
 def test_prod_is_a_product_of_its_factors_exact_at_zeros():

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
@@ -60,11 +61,18 @@ SparseSoftmaxCrossEntropyWithLogits Split Square SquaredDifference Squeeze Strid
 Sum Tanh Tile Transpose Unpack
 """.split())
 
-# Ops that take a random-derived value: elementwise with broadcasting, so the scalar that
-# stands for it in the untaken branch computes (and is dropped by Select).
+# Ops that may take a cut value (random draws, a gradient stop): elementwise with
+# broadcasting, so the scalar that stands for it in the untaken branch computes (and is
+# dropped by Select).
 BROADCASTING_OP_TYPES = frozenset("""
-AddV2 Cast Equal Greater GreaterEqual Maximum Minimum Mul NotEqual SelectV2 Sub
+AddV2 Cast Equal Greater GreaterEqual Maximum Minimum Mul NotEqual SelectV2
+SquaredDifference Sub
 """.split())
+
+# Ops with an infinite gradient where one input is 0 (the input's index): written where
+# that input is provably > 0 (`_Positivity`), as batch normalization's rsqrt(variance +
+# epsilon) is.
+POSITIVE_INPUT_OP_TYPES = {"Rsqrt": 0, "Sqrt": 0, "Log": 0, "Reciprocal": 0, "RealDiv": 1}
 
 # Stateful ops a branch may hold: random numbers (their values enter f as inputs).
 RANDOM_OP_TYPES = frozenset(["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
@@ -91,8 +99,11 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
     plan = CondPlan(op, list(used), reads=[op.inputs[0]])
+    positive = _Positivity()
     captured = set(op.inputs[1:])
-    kinds: Dict[Operation, str] = {}     # branch op -> "write" | "random"
+    # branch op -> "write" (into f) | "cut" (computed outside f: random draws, gradient
+    # stops, what only they feed) | "read" (a variable's value, an input of f)
+    kinds: Dict[Operation, str] = {}
 
     def classify(member: Operation, region: Any) -> Optional[str]:
         """Sets kinds[member] (and of what it reads in `region`); a reason on failure."""
@@ -104,11 +115,14 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if current.type == "ReadVariableOp" and current.inputs[0] in captured:
                 kinds[current] = "read"      # a variable's value: an input of f
                 continue
+            if current.type in ("StopGradient", "PreventGradient"):
+                kinds[current] = "cut"       # as at the top: no gradient through it
+                continue
             if current._op_def.stateful:     # what it reads is computed outside f too
                 if current.type not in RANDOM_OP_TYPES:
                     return f"a tf.cond branch on the gradient path holds the stateful op " \
                         f"{current.type}"
-                kinds[current] = "random"
+                kinds[current] = "cut"
                 continue
             inside = [t.op for t in current.inputs
                       if t.op._control_flow_context is region and t not in sources]
@@ -119,10 +133,10 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             for t in current.inputs:
                 if t.op._control_flow_context is not region and t not in captured | sources:
                     return f"a tf.cond branch reads {t.name}, which is no input of its If op"
-            if current not in reached and any(kinds.get(o) == "random" for o in inside):
-                kinds[current] = "random"       # computed outside f, from the draws
+            if current not in reached and any(kinds.get(o) == "cut" for o in inside):
+                kinds[current] = "cut"       # computed outside f, from the draws
             else:
-                reason = _writable(current, current in reached)
+                reason = _writable(current, current in reached, positive)
                 if reason is not None:
                     return reason
                 kinds[current] = "write"
@@ -138,7 +152,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 reason = classify(out.op, region)
                 if reason is None and out.value_index and out.op.type in LOWERINGS:
                     reason = f"a tf.cond branch returns a second output of {out.op.type}"
-                if reason is None and kinds[out.op] == "random":
+                if reason is None and kinds[out.op] == "cut":
                     reason = "a tf.cond branch returns random numbers"
                 if reason is not None:
                     return None, reason
@@ -149,9 +163,9 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                          key=lambda o: o._id):
         plan.ops.append(member)
         for t in member.inputs:
-            if kinds.get(t.op) == "random" and member.type not in BROADCASTING_OP_TYPES:
-                return None, (f"random numbers of a tf.cond branch reach {member.type}, "
-                              "which needs their full shape")
+            if kinds.get(t.op) == "cut" and member.type not in BROADCASTING_OP_TYPES:
+                return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
+                              f"{member.type}, which needs their full shape")
             if t.op in kinds and t.value_index and t.op.type in LOWERINGS:
                 return None, f"a tf.cond branch uses a second output of {t.op.type}"
             _take(plan, t, kinds, sources)
@@ -169,13 +183,18 @@ def _take(plan: CondPlan, t: Tensor, kinds: Dict[Operation, str], sources: Set[T
         bucket.append(t)
 
 
-def _writable(op: Operation, on_path: bool) -> Optional[str]:
+def _writable(op: Operation, on_path: bool, positive: "_Positivity") -> Optional[str]:
     """Why branch op `op` cannot be written into f (`on_path`: computed from the sources;
     others, such as shapes and constants, are only evaluated, never differentiated)."""
     if op.type in ("If", "Case", "While"):
         return f"a tf.cond branch contains a control-flow construct ({op.type})"
     if not on_path:
         return None
+    if op.type in POSITIVE_INPUT_OP_TYPES:
+        if positive.strict(op.inputs[POSITIVE_INPUT_OP_TYPES[op.type]]):
+            return None
+        return (f"a tf.cond branch holds {op.type} of a value not provably positive: its "
+                "gradient may be inf or NaN in the branch not taken")
     if op.type not in FINITE_GRADIENT_OP_TYPES:
         return (f"a tf.cond branch holds {op.type}, whose gradient may be inf or NaN in the "
                 "branch not taken (TF has no function gradient for If)")
@@ -220,3 +239,53 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
         outputs[k] = f"{select.name}:output:0"
     return nodes, outputs
 
+
+
+# Ops whose output is >= 0 whatever their inputs, and ops that keep their (first) input's
+# sign (> 0 stays > 0); sums and means of values >= 0 are >= 0.
+_NON_NEGATIVE_OP_TYPES = frozenset(["Square", "SquaredDifference", "Abs", "Relu", "Relu6",
+                                    "Sqrt", "Exp", "Sigmoid", "Softmax", "L2Loss"])
+_SIGN_KEEPING_OP_TYPES = frozenset(["Identity", "Reshape", "Squeeze", "ExpandDims",
+                                    "Transpose", "Max", "StopGradient", "BroadcastTo",
+                                    "Tile"])
+
+
+class _Positivity:
+    """What is provably >= 0 or > 0 (in float arithmetic: no rule relies on a product or
+    a function that can underflow to 0 for `strict`)."""
+
+    def __init__(self) -> None:
+        self._memo: Dict[Tuple[Tensor, bool], bool] = {}
+
+    def strict(self, t: Tensor) -> bool:
+        return self._check(t, True)
+
+    def non_negative(self, t: Tensor) -> bool:
+        return self._check(t, False)
+
+    def _check(self, t: Tensor, strict: bool) -> bool:
+        key = (t, strict)
+        if key not in self._memo:
+            self._memo[key] = False          # cycles (none in a graph) stay unproven
+            self._memo[key] = self._rule(t.op, strict)
+        return self._memo[key]
+
+    def _rule(self, op: Operation, strict: bool) -> bool:
+        if op.type == "Const":
+            value = constant_value(op.outputs[0])
+            return value is not None and bool(((value > 0) if strict else (value >= 0)).all())
+        if op.type in _NON_NEGATIVE_OP_TYPES:
+            return not strict
+        if op.type in _SIGN_KEEPING_OP_TYPES:
+            return self._check(op.inputs[0], strict)
+        if op.type in ("Sum", "Mean"):
+            return not strict and self.non_negative(op.inputs[0])
+        if op.type in ("AddV2", "Add", "AddN"):
+            inputs = list(op.inputs)
+            return all(self.non_negative(t) for t in inputs) and \
+                (not strict or any(self.strict(t) for t in inputs))
+        if op.type == "Maximum":
+            return any(self._check(t, strict) for t in op.inputs)
+        if op.type == "Mul":
+            return not strict and all(self.non_negative(t) for t in op.inputs)
+        return False

@@ -227,10 +227,35 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
             return None
     node = NodeDef(name=op.name, op="SymbolicGradient",
                    input=[name_of(t) for t in f_inputs + dys])
+    if attrs.get("f") is None and _forward_has_control_dependencies(inputs[:ny]):
+        # tf1compat's op reads the ys, so their forward computation runs with it, and
+        # with it what that computation waits for (a tf.cond branch assigning moving
+        # statistics under control_dependencies); f recomputes the values from its
+        # inputs only, so the ys become control inputs.
+        node.input.extend(sorted({"^" + name_of(y).split(":")[0] for y in inputs[:ny]}))
     node.attr["Tin"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs + dys]))
     node.attr["Tout"].CopyFrom(attr_to_proto([t.dtype.base_dtype for t in f_inputs]))
     node.attr["f"].CopyFrom(func)
     return node, [t.shape for t in f_inputs]
+
+
+def _forward_has_control_dependencies(ys: List[Tensor]) -> bool:
+    """Whether an op computing `ys` (tf.cond branches included) has control inputs."""
+    seen: Set[Operation] = set()
+    stack = [y.op for y in ys]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if current.control_inputs:
+            return True
+        stack.extend(t.op for t in current.inputs)
+        if current.type == "If" and current.attrs.get("then_branch") is not None:
+            for key in ("then_branch", "else_branch"):
+                stack.extend(getattr(current.attrs[key], "region", None).ops
+                             if getattr(current.attrs[key], "region", None) else [])
+    return False
 
 
 def _lower(op: Operation, input_names: List[str]) -> Optional[Tuple[List[NodeDef], List[Any]]]:
