@@ -12,13 +12,16 @@ lowered only when (`plan_cond`):
 
 * every op of both branches that the outputs need is side-effect free and, where it is
   computed from the sources, of a type in `FINITE_GRADIENT_OP_TYPES` (a finite gradient
-  at finite inputs, lowered by gradient_lowering.py where TF lacks it), so zeros flowing back
-  through the untaken branch stay zeros. A branch with log, division, sqrt, exp, ... (its
-  zero gradient could become 0 * inf = NaN, e.g. log of 0), with an assignment, a
-  TensorArray, a nested construct or any other stateful op keeps the gradient op in
-  tf1compat's form (gradient_export warns);
-* random numbers drawn in a branch (dropout's mask) are not redrawn: the values computed
-  from them enter `f` as inputs (`CondPlan.cut`), and only through ops in
+  at finite inputs, lowered by gradient_lowering.py where TF lacks it), or one of
+  `POSITIVE_INPUT_OP_TYPES` (log, rsqrt, sqrt, reciprocal, division) of a value
+  provably > 0 (`_Positivity`), so zeros flowing back through the untaken branch stay
+  zeros. A branch with log of anything else, exp, pow, ... (its zero gradient could
+  become 0 * inf = NaN, e.g. log of 0), with an assignment, a TensorArray, a nested
+  construct or any other stateful op on the path keeps the gradient op in tf1compat's
+  form (gradient_export warns);
+* random numbers drawn in a branch (dropout's mask) are not redrawn, gradient stops
+  (`tf.nn.moments`) not differentiated: the values computed from them enter `f` as
+  inputs (`CondPlan.cut`), and only through ops in
   `BROADCASTING_OP_TYPES`. In the graph file, such a value exists only when its branch
   runs; the export passes it through a `Merge` with a scalar zero from the other branch
   (control_flow_export.ControlFlowExport.gradient_input), which the broadcasting ops
