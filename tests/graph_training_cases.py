@@ -358,9 +358,40 @@ def case_train_batch_norm_wrapper_tutorial(tf):
         "is_training:0")
 
 
+def case_train_keras_conv_noise_batch_norms(tf):
+    """Under the Keras learning phase: a Conv2D, Keras' fused BatchNormalization
+    (resource variables read in the tf.cond branches), SpatialDropout2D, GaussianNoise
+    and contrib's batch_norm forcing its updates in the forward pass
+    (updates_collections=None: assignments under control dependencies in a branch);
+    Momentum with the Keras layers' updates."""
+    tf.set_random_seed(18)
+    phase = tf.keras.backend.learning_phase()
+    images = tf.placeholder(tf.float32, [4, 6, 6, 1], name="images")
+    y = tf.placeholder(tf.float32, [4, 1], name="y")
+    layers = tf.keras.layers
+    h = layers.Conv2D(3, 3, padding="same", name="conv")(images)
+    h = layers.BatchNormalization(name="kbn")(h)
+    h = layers.SpatialDropout2D(0.3)(layers.Activation("relu")(h))
+    h = layers.GaussianNoise(0.1)(h)
+    h = tf.contrib.layers.batch_norm(h, is_training=phase, updates_collections=None,
+                                     scope="cbn")
+    pred = layers.Dense(1, name="out")(layers.Flatten()(h))
+    loss = tf.reduce_mean(tf.square(pred - y), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        tf.train.MomentumOptimizer(0.002, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _train_and_evaluate(
+        tf, tf.train.Saver(), {"images:0": IMAGES, "y:0": np.array([[1.], [0.], [2.], [-1.]],
+                                                                   np.float32)},
+        ["loss:0", "conv/kernel/Read/ReadVariableOp:0", "kbn/gamma/Read/ReadVariableOp:0",
+         "kbn/moving_mean/Read/ReadVariableOp:0", "cbn/beta:0", "cbn/moving_mean:0",
+         "cbn/moving_variance:0", "out/bias/Read/ReadVariableOp:0"], "keras_learning_phase:0")
+
+
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
                   case_train_adam, case_train_keras_resource, case_train_mnist_tutorial,
                   case_train_separable_losses, case_train_cond_dropout_batch_norm,
                   case_train_batch_norm_nchw_half, case_train_prod_partitioned_embedding,
                   case_train_keras_dropout_learning_phase, case_train_mlp_batch_norm_flag,
-                  case_train_batch_norm_wrapper_tutorial]
+                  case_train_batch_norm_wrapper_tutorial,
+                  case_train_keras_conv_noise_batch_norms]

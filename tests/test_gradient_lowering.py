@@ -29,7 +29,8 @@ LOWERED_CASES = [graph_training_cases.case_train_cond_dropout_batch_norm,
                  graph_training_cases.case_train_prod_partitioned_embedding,
                  graph_training_cases.case_train_keras_dropout_learning_phase,
                  graph_training_cases.case_train_mlp_batch_norm_flag,
-                 graph_training_cases.case_train_batch_norm_wrapper_tutorial]
+                 graph_training_cases.case_train_batch_norm_wrapper_tutorial,
+                 graph_training_cases.case_train_keras_conv_noise_batch_norms]
 
 
 @pytest.fixture(autouse=True)

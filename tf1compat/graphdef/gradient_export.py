@@ -99,7 +99,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
     cannot differentiate it."""
     upstream = _upstream(ys)
     for handle in handles:
-        if any(c.type != "ReadVariableOp" and c in upstream for c in handle.consumers()):
+        if any(c.type not in ("ReadVariableOp", "If") and c in upstream
+               for c in handle.consumers()):
             return None, (f"resource variable {handle.op.name} reaches the ys through an "
                           "op other than ReadVariableOp"), {}
     # Forward from the sources, not through stateful ops (their outputs become inputs).
@@ -128,19 +129,25 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
             continue
         body.add(current)
         stack.extend(t.op for t in current.inputs)
+    # What f computes, from the ys back: all inputs of an op, of a tf.cond only what its
+    # branches' written ops read (a cond's other outputs may feed only updates).
     plans: Dict[Operation, CondPlan] = {}
-    for member in body:
+    needed: Set[Tensor] = set(ys)
+    for member in sorted(body, key=lambda o: o._id, reverse=True):
+        used = [k for k, t in enumerate(member.outputs) if t in needed]
+        if not used:
+            body.discard(member)
+            continue
         reason = None
         if member._control_flow_context is not None:
             reason = "the region contains a control-flow construct"
         elif member.type == "If":
-            used = [k for k, t in enumerate(member.outputs)
-                    if t in ys or any(c in body for c in t.consumers())]
             plans[member], reason = plan_cond(member, used, reached, set(xs))
+            if reason is None:
+                needed.update(plans[member].reads)
         elif member.type in LOWERINGS:
             reason = LOWERINGS[member.type][0](member)
-            if reason is None and any(c in body for t in member.outputs[1:]
-                                      for c in t.consumers()):
+            if reason is None and used != [0]:
                 reason = f"the region uses a second output of {member.type}"
         elif member.type in ("Case", "While"):
             reason = f"the region contains a control-flow construct ({member.type})"
@@ -148,6 +155,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
             reason = f"TF has no function gradient for op type {member.type}"
         if reason is not None:
             return None, reason, {}
+        if member.type != "If":
+            needed.update(member.inputs)
     ordered = sorted(body, key=lambda o: o._id)
     extras: List[Tensor] = []
     # A y computed outside the region (by a stop or a random op) is an input f returns;
@@ -195,8 +204,10 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
         func = functions.attr(attrs["f"])
     else:
         upstream = _upstream(inputs[:ny])
-        # The reads the forward computation uses first: f's input is one of them.
-        groups = [sorted(_source_values(x), key=lambda t: t.op not in upstream) for x in xs]
+        # The reads the forward computation uses first: f's input is one of them (one
+        # outside the tf.cond branches if there is one: those exist only when they run).
+        groups = [sorted(_source_values(x), key=lambda t: (
+            t.op not in upstream, t.op._control_flow_context is not None)) for x in xs]
         reason = _unsupported(op)
         if reason is None and not all(groups):
             reason = "a resource variable source without a ReadVariableOp"
