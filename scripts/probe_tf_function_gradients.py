@@ -8,7 +8,10 @@ allowed), and runs it under the TensorFlow venv. It prints the op types of the p
 differentiated to tf1compat's values and those TF has no gradient for (ops of
 gradient_lowering.LOWERINGS appear as the ops they are written as), and records them in
 tests/fixtures/tf_function_gradients.json: the source of
-`training/gradient_export.TF_DIFFERENTIABLE_OP_TYPES`, checked against it by the tests.
+`graphdef/gradient_export.TF_DIFFERENTIABLE_OP_TYPES`, checked against it by the tests.
+It also records, for TF's own ops in a function TF writes (`tf_own_ops`), which TF's
+function gradients lack (If, StatelessIf, Switch/Merge, Prod, the stitches, ...): the
+reason for graphdef/gradient_lowering.py and cond_lowering.py.
 """
 
 from __future__ import annotations
@@ -196,6 +199,52 @@ def read(path: str) -> None:
                 probe["tf"] = str(e).split("\n")[2 if "\n\n" in str(e) else 0][:200]
     with open(path, "w") as f:
         json.dump(probes, f)
+    with open(path + ".raw", "w") as f:
+        json.dump(_raw_ops(tf), f)
+
+
+def _raw_ops(tf) -> dict:
+    """TF's own ops in a function TF writes (Defun), differentiated by SymbolicGradient:
+    what TF's function gradients lack, whatever tf1compat writes ("ok" or TF's error)."""
+    from tensorflow.python.framework import function
+    value = X.reshape(8, 8)
+
+    branch_a = function.Defun(tf.float32)(lambda a: a * 2.0)
+    branch_b = function.Defun(tf.float32)(lambda a: a * 3.0)
+    raw = {
+        "If": lambda x: tf.raw_ops.If(cond=x[0, 0] > 0, input=[x], Tout=[tf.float32],
+                                      then_branch=branch_a, else_branch=branch_b)[0],
+        "StatelessIf": lambda x: tf.raw_ops.StatelessIf(
+            cond=x[0, 0] > 0, input=[x], Tout=[tf.float32], then_branch=branch_a,
+            else_branch=branch_b)[0],
+        "Switch/Merge": lambda x: tf.raw_ops.Merge(inputs=[
+            tf.raw_ops.Switch(data=x, pred=x[0, 0] > 0)[1] * 2.0,
+            tf.raw_ops.Switch(data=x, pred=x[0, 0] > 0)[0]])[0],
+        "Prod": lambda x: tf.reduce_prod(x, 1),
+        "GatherV2": lambda x: tf.gather(x, [1, 3, 3]),
+        "DynamicPartition": lambda x: tf.dynamic_partition(x, [0, 1] * 4, 2)[1],
+        "DynamicStitch": lambda x: tf.dynamic_stitch([[0, 2], [1, 3]], [x[:2], x[2:4]]),
+        "ParallelDynamicStitch": lambda x: tf.raw_ops.ParallelDynamicStitch(
+            indices=[[0, 2], [1, 3]], data=[x[:2], x[2:4]]),
+        "AddN": lambda x: tf.add_n([x, x * 2.0]),
+    }
+    out = {}
+    def summed(fn):
+        return function.Defun(tf.float32)(lambda x: tf.reduce_sum(fn(tf.reshape(x, [8, 8]))))
+    for name, fn in raw.items():
+        with tf.Graph().as_default():
+            forward = summed(fn)
+            grad = tf.raw_ops.SymbolicGradient(
+                input=[tf.constant(value), tf.constant(1.0)], Tout=[tf.float32], f=forward)
+            try:
+                with tf.Session() as sess:
+                    sess.run(grad)
+                out[name] = "ok"
+            except Exception as e:  # noqa: BLE001 - recorded: what TF says
+                lines = [line.strip() for line in str(e).split("\n") if line.strip()]
+                at = [k + 1 for k, line in enumerate(lines[:-1]) if line.startswith("Node:")]
+                out[name] = lines[at[0] if at else min(1, len(lines) - 1)][:200]
+    return out
 
 
 def main(argv: list) -> int:
@@ -211,6 +260,8 @@ def main(argv: list) -> int:
                        env=dict(os.environ, CUDA_VISIBLE_DEVICES=""), cwd=tmp)
         with open(path) as f:
             probes = json.load(f)
+        with open(path + ".raw") as f:
+            raw = json.load(f)
     good, bad = set(), set()
     record = {}
     for name, probe in probes.items():
@@ -221,9 +272,11 @@ def main(argv: list) -> int:
                         "tf": probe["tf"] if not ok else "ok"}
     print("differentiated by TF:", " ".join(sorted(good)))
     print("only in failing probes:", " ".join(sorted(bad - good)))
+    for name, said in raw.items():
+        print(f"TF's own {name:22s} {said}")
     with open(RECORD, "w") as f:     # tests/test_gradient_export.py checks the table
-        json.dump({"differentiated": sorted(good), "probes": record}, f, indent=1,
-                  sort_keys=True)
+        json.dump({"differentiated": sorted(good), "probes": record, "tf_own_ops": raw}, f,
+                  indent=1, sort_keys=True)
     return 0
 
 

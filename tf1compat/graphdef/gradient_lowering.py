@@ -289,8 +289,8 @@ def _stitch(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[st
     # out[p] = the row of data whose index is p: one_hot(indices)^T @ rows, over all parts
     # concatenated (indices: a partition of range(k), so every row is picked once). TF has
     # no function gradient for the stitches; memory grows with indices x rows. (One
-    # product, no sums: TF's optimizer turns chains of AddV2 into AddN, which its function
-    # gradients lack.)
+    # product, no sums: written with AddV2 chains over the parts, TF 2.21 failed with "No
+    # gradient defined for op: AddN": it had rewritten the chains.)
     dtype = op.outputs[0].dtype.base_dtype
     n = int(op.attrs["N"])
     row = op.outputs[0].shape.as_list()[1:]
