@@ -156,12 +156,12 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 if reason is None and out.value_index and out.op.type in LOWERINGS:
                     reason = f"a tf.cond branch returns a second output of {out.op.type}"
                 if reason is None and kinds[out.op] == "cut":
-                    reason = "a tf.cond branch returns random numbers"
+                    reason = "a tf.cond branch returns random numbers or a gradient stop"
                 if reason is not None:
                     return None, reason
             _take(plan, out, kinds, sources)
-    # What the written ops read: random-derived values become inputs of f, only into
-    # broadcasting ops; lowered ops give only their first output.
+    # What the written ops read: cut values become inputs of f, only into broadcasting
+    # ops; lowered ops give only their first output.
     for member in sorted((o for o, kind in kinds.items() if kind == "write"),
                          key=lambda o: o._id):
         plan.ops.append(member)
@@ -241,7 +241,6 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
         nodes.append(select)
         outputs[k] = f"{select.name}:output:0"
     return nodes, outputs
-
 
 
 # Ops whose output is >= 0 whatever their inputs, and ops that keep their (first) input's

@@ -160,7 +160,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
     ordered = sorted(body, key=lambda o: o._id)
     extras: List[Tensor] = []
     # A y computed outside the region (by a stop or a random op) is an input f returns;
-    # so are the random-derived values of lowered tf.cond branches.
+    # of a tf.cond, f takes what the written branch ops read (cond_lowering.CondPlan).
     read = [t for member in ordered
             for t in (plans[member].reads + plans[member].cut if member in plans
                       else member.inputs)]
@@ -170,7 +170,6 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
     if any(t.dtype.base_dtype == D.resource for t in extras):
         return None, "the forward function would take a resource handle", {}
     return ordered, extras, plans
-
 
 
 def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
@@ -222,14 +221,15 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
             _warn_once(op, reason)
             return None
         f_inputs = [g[0] for g in groups] + extras
+
+        def lower(member: Operation, name_of: Callable[[Tensor], str]
+                  ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
+            if member in plans:
+                return write_cond(plans[member], name_of, _lower)
+            if member.type not in LOWERINGS:
+                return None
+            return _lower(member, [name_of(t) for t in member.inputs])
         try:
-            def lower(member: Operation, name_of: Callable[[Tensor], str]
-                      ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
-                if member in plans:
-                    return write_cond(plans[member], name_of, _lower)
-                if member.type not in LOWERINGS:
-                    return None
-                return _lower(member, [name_of(t) for t in member.inputs])
             func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
                                       inputs[:ny], body, lower,
                                       {t: g[0] for g in groups for t in g[1:]})
@@ -262,10 +262,10 @@ def _forward_has_control_dependencies(ys: List[Tensor]) -> bool:
         if current.control_inputs:
             return True
         stack.extend(t.op for t in current.inputs)
-        if current.type == "If" and current.attrs.get("then_branch") is not None:
+        if current.type == "If":
             for key in ("then_branch", "else_branch"):
-                stack.extend(getattr(current.attrs[key], "region", None).ops
-                             if getattr(current.attrs[key], "region", None) else [])
+                region = getattr(current.attrs.get(key), "region", None)
+                stack.extend(region.ops if region is not None else [])
     return False
 
 
