@@ -157,16 +157,23 @@ def test_stateful_and_full_shape_random_branches_keep_tf1compat_form(caplog):
                         lambda: y)
     stopped = tf.cond(flag, lambda: tf.matmul(y, tf.stop_gradient(tf.transpose(y))),
                       lambda: tf.matmul(y, tf.transpose(y)))
+    # The draws would give the sum its shape: with a scalar in the untaken branch the
+    # shapes Select needs would not hold.
+    bias = tf.Variable(np.zeros(2, np.float32), name="bias")
+    widened = tf.cond(flag, lambda: tf.random_normal([4, 2], seed=2) + bias,
+                      lambda: y)
     tf.gradients(tf.reduce_sum(assigning), [w])
     tf.gradients(tf.reduce_sum(projected), [w])
     tf.gradients(tf.reduce_sum(stopped), [w])
+    tf.gradients(tf.reduce_sum(widened * y), [bias])
     _, nodes, warned = _symbolic_gradients(caplog)
-    assert [("f" in n.attr) for n in nodes] == [False, False, False]
+    assert [("f" in n.attr) for n in nodes] == [False, False, False, False]
     assert "stateful op AssignAdd" in warned[0]
     # Random draws or a gradient stop become inputs of f; the other side of their Merge
     # is a scalar, which only broadcasting ops take.
     assert "MatMul, which needs their full shape" in warned[1]
-    assert len(warned) == 2      # the same cause once
+    assert "AddV2, which needs their full shape" in warned[2]
+    assert len(warned) == 3      # the same cause once
 
 
 def test_prod_is_a_product_of_its_factors_exact_at_zeros():

@@ -25,7 +25,8 @@ lowered only when (`plan_cond`):
   `BROADCASTING_OP_TYPES`. In the graph file, such a value exists only when its branch
   runs; the export passes it through a `Merge` with a scalar zero from the other branch
   (control_flow_export.ControlFlowExport.gradient_input), which the broadcasting ops
-  accept in the branch Select drops. A resource variable read in a branch (Keras' batch
+  accept in the branch Select drops (where another input of theirs has their output's
+  shape, so that branch keeps the shapes Select needs). A resource variable read in a branch (Keras' batch
   norm reads its moving moments there) is an input of f the same way; the other side of
   its Merge reads the variable outside the cond (any value of the right shape would do:
   Select drops it).
@@ -165,14 +166,26 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     for member in sorted((o for o, kind in kinds.items() if kind == "write"),
                          key=lambda o: o._id):
         plan.ops.append(member)
+        if any(kinds.get(t.op) == "cut" for t in member.inputs) and \
+                not _shape_without_cut(member, kinds):
+            return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
+                          f"{member.type}, which needs their full shape")
         for t in member.inputs:
-            if kinds.get(t.op) == "cut" and member.type not in BROADCASTING_OP_TYPES:
-                return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
-                              f"{member.type}, which needs their full shape")
             if t.op in kinds and t.value_index and t.op.type in LOWERINGS:
                 return None, f"a tf.cond branch uses a second output of {t.op.type}"
             _take(plan, t, kinds, sources)
     return plan, None
+
+
+def _shape_without_cut(op: Operation, kinds: Dict[Operation, str]) -> bool:
+    """Whether broadcasting op `op` computes its output's shape with a scalar in place
+    of its cut inputs: another input has that shape already (so the untaken branch,
+    computed with the scalar, keeps the shapes Select needs)."""
+    if op.type not in BROADCASTING_OP_TYPES or op.outputs[0].shape.ndims is None:
+        return False
+    out = op.outputs[0].shape.as_list()
+    return any(t.shape.ndims is not None and t.shape.as_list() == out
+               for t in op.inputs if kinds.get(t.op) != "cut")
 
 
 def _take(plan: CondPlan, t: Tensor, kinds: Dict[Operation, str], sources: Set[Tensor]
