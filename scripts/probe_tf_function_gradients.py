@@ -211,6 +211,8 @@ def _raw_ops(tf) -> dict:
 
     branch_a = function.Defun(tf.float32)(lambda a: a * 2.0)
     branch_b = function.Defun(tf.float32)(lambda a: a * 3.0)
+    loop_cond = function.Defun(tf.int32, tf.float32)(lambda i, a: i < 2)
+    loop_body = function.Defun(tf.int32, tf.float32)(lambda i, a: (i + 1, a * 2.0))
     raw = {
         "If": lambda x: tf.raw_ops.If(cond=x[0, 0] > 0, input=[x], Tout=[tf.float32],
                                       then_branch=branch_a, else_branch=branch_b)[0],
@@ -220,6 +222,10 @@ def _raw_ops(tf) -> dict:
         "Switch/Merge": lambda x: tf.raw_ops.Merge(inputs=[
             tf.raw_ops.Switch(data=x, pred=x[0, 0] > 0)[1] * 2.0,
             tf.raw_ops.Switch(data=x, pred=x[0, 0] > 0)[0]])[0],
+        "While": lambda x: tf.raw_ops.While(input=[tf.constant(0), x], cond=loop_cond,
+                                            body=loop_body)[1],
+        "StatelessWhile": lambda x: tf.raw_ops.StatelessWhile(
+            input=[tf.constant(0), x], cond=loop_cond, body=loop_body)[1],
         "Prod": lambda x: tf.reduce_prod(x, 1),
         "GatherV2": lambda x: tf.gather(x, [1, 3, 3]),
         "DynamicPartition": lambda x: tf.dynamic_partition(x, [0, 1] * 4, 2)[1],

@@ -244,8 +244,8 @@ def test_differentiable_op_types_are_those_real_tf_differentiated():
             "cond_dropout_training", "cond_dropout_inference",
             "cond_fused_batch_norm_training", "cond_fused_batch_norm_inference"} <= passing
     # TF's own ops that its function gradients lack: why those are rewritten.
-    for op_type in ("If", "StatelessIf", "Prod", "GatherV2", "DynamicStitch",
-                    "ParallelDynamicStitch", "AddN"):
+    for op_type in ("If", "StatelessIf", "While", "StatelessWhile", "Prod", "GatherV2",
+                    "DynamicStitch", "ParallelDynamicStitch", "AddN"):
         assert recorded["tf_own_ops"][op_type] == f"No gradient defined for op: {op_type}"
     assert recorded["tf_own_ops"]["Switch/Merge"] != "ok"
 
