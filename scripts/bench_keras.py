@@ -15,7 +15,8 @@ function. The tf-keras side is a child process with the TF venv (`TF_PYTHON`, de
 round the best of `repeats` one-epoch fits), so drift in a shared machine's load hits both;
 the figures are the best round of each. The machine's load average is printed with them.
 tf1compat is imported before torch, as a TF1 script does, so its thread policy applies
-(docs/performance.md); `--threads N` fixes torch's thread count instead.
+(docs/performance.md); `--threads N` fixes torch's thread count instead (as
+`TF1COMPAT_THREADS=N` would, so no session or thread tuner changes it).
 """
 
 from __future__ import annotations
@@ -74,6 +75,18 @@ class _TfKerasChild:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
 
+    def wait_ready(self) -> bool:
+        """Waits until the child has imported TF and fitted its warm-up epoch, so that
+        none of that runs beside tf1compat's measurements (the thread tuner's
+        among them)."""
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            tail = (self.proc.stderr.read() if self.proc.stderr else "").strip()
+            print(f"tf-keras side failed: {tail.splitlines()[-1:]}")
+            return False
+        return json.loads(line).get("ready", False)
+
     def measure(self, repeats: int) -> Optional[float]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
@@ -102,15 +115,20 @@ def _busy_loops(n: int) -> List[subprocess.Popen]:
 def bench_keras(threads: Optional[int] = None, rounds: int = ROUNDS, load: int = 0,
                 repeats: int = REPEATS) -> Dict[str, float]:
     """tf1compat's and tf-keras's fit throughput and their ratio (target >= 1.0x)."""
+    if threads:
+        # Through the policy's own setting: a count set with torch.set_num_threads that
+        # equals the automatic one is indistinguishable from it, and the thread tuner
+        # would then choose again for every heavy plan.
+        os.environ["TF1COMPAT_THREADS"] = str(threads)
     import tf1compat as tf      # before torch: the thread policy is decided on import
     import torch
-    if threads:
-        torch.set_num_threads(threads)
     loops = _busy_loops(load)
     try:
+        child = _TfKerasChild() if os.path.exists(TF_PYTHON) else None
+        if child and not child.wait_ready():
+            child = None
         load_before = os.getloadavg()[0]
         ours_timer = fit_timer(tf)
-        child = _TfKerasChild() if os.path.exists(TF_PYTHON) else None
         ours: List[float] = []
         theirs: List[float] = []
         for _ in range(rounds):
@@ -139,7 +157,14 @@ def bench_keras(threads: Optional[int] = None, rounds: int = ROUNDS, load: int =
         line += f"   (per round: {rows})"
     print(f"{line}   (target >= 1.0x; {rounds} alternating rounds; {load} busy loops; "
           f"load {load_before:.2f} -> {load_after:.2f})")
+    print(f"  tf1compat threads: {tf1compat_threads_reason()}")
     return result
+
+
+def tf1compat_threads_reason() -> str:
+    """Why tf1compat ran on the thread count it ended on (the policy's record)."""
+    from tf1compat import _thread_policy
+    return _thread_policy.describe()["threads_reason"]
 
 
 def _tf_main() -> None:
@@ -149,6 +174,7 @@ def _tf_main() -> None:
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
     best_of = fit_timer(tf)
+    print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         figure = best_of(int(line))
         print(json.dumps({"examples_per_s": figure}), flush=True)
