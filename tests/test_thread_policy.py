@@ -100,6 +100,13 @@ def _heavy_graph():
     return x, h
 
 
+def _deciding_runs():
+    """Runs until the tuner decides: warm-up, then per candidate and timed run an
+    untimed run right after the switch of count and the timed one."""
+    from tf1compat.runtime import thread_tuner
+    return thread_tuner._WARMUP_RUNS + 4 * thread_tuner._TRIAL_RUNS
+
+
 def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
     from tf1compat.runtime import thread_tuner
     if _thread_policy.available_cores() < 2:
@@ -128,11 +135,12 @@ def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
                 now[0] += 0.005 if torch.get_num_threads() == 1 else 0.001
                 return inner(feeds, state)
             tuned.fn = fake
-            for _ in range(thread_tuner._WARMUP_RUNS + 2 * thread_tuner._TRIAL_RUNS + 3):
+            for _ in range(_deciding_runs() + 3):
                 np.testing.assert_array_equal(sess.run(h, feed), want)
             assert tuned.best == _thread_policy.available_cores()
             assert torch.get_num_threads() == tuned.best
-            assert slow_on_one["n"] == thread_tuner._TRIAL_RUNS
+            # Each timed run follows an untimed one at the same count.
+            assert slow_on_one["n"] == 2 * thread_tuner._TRIAL_RUNS
             assert "measured" in _thread_policy.describe()["threads_reason"]
 
 
@@ -189,7 +197,7 @@ def test_tuner_decides_again_when_the_load_changes(restore_threads, monkeypatch)
             def run(times):
                 for _ in range(times):
                     np.testing.assert_array_equal(sess.run(h, feed), want)
-            run(thread_tuner._WARMUP_RUNS + 2 * thread_tuner._TRIAL_RUNS)
+            run(_deciding_runs())
             assert tuned.best == cores and tuned.decisions == 1
             # Steady load: windows of runs at the chosen count change nothing.
             run(3 * thread_tuner._WATCH_RUNS)
@@ -197,7 +205,7 @@ def test_tuner_decides_again_when_the_load_changes(restore_threads, monkeypatch)
             # Busy loops start beside it: every core now loses to one thread.
             cost.update({1: 0.003, cores: 0.02})
             now[0] += thread_tuner._MIN_DECIDED_SECONDS
-            run(thread_tuner._WATCH_RUNS + 2 * thread_tuner._TRIAL_RUNS)
+            run(thread_tuner._WATCH_RUNS + 4 * thread_tuner._TRIAL_RUNS)
             assert tuned.best == 1 and tuned.decisions == 2
             assert torch.get_num_threads() == 1
             run(3 * thread_tuner._WATCH_RUNS)

@@ -7,7 +7,8 @@ every parallel region while the scheduler shares their cores); on an idle machin
 one shared by many mixed processes, using every core usually wins. So for a plan whose
 runs take long enough for threading to matter (>= 2 ms), the tuner times a few of the
 user's own runs on one thread and on all cores, alternately, and keeps the faster (the
-lower median of `_TRIAL_RUNS` runs each).
+lower median of `_TRIAL_RUNS` runs each; a run right after a switch of the count is not
+timed).
 
 The decision is re-made when the load changes, which the plan's own run times show at
 no cost: every run at the chosen count is timed anyway (two clock reads), and when the
@@ -113,12 +114,18 @@ class _TunedPlan:
         if not _thread_policy.is_automatic():
             self.plan.fn = self.fn            # the program took over the thread count
             return self.fn(feeds, state)
+        # Only a run that follows a run at the same count is timed: the first run after
+        # a switch finds the other threads (and their idle processors) asleep, and pays
+        # wake-ups that runs in a steady loop at that count do not.
+        switched = torch.get_num_threads() != n
         _thread_policy.set_tuned_threads(n)
         start = _clock()
         result = self.fn(feeds, state)
         elapsed = _clock() - start
         if not self.samples and not self.decisions and elapsed < _HEAVY_SECONDS:
             self.plan.fn = self.fn            # too quick for threads to matter
+            return result
+        if switched:
             return result
         self.samples.setdefault(n, []).append(elapsed)
         if all(len(self.samples.get(c, ())) >= _TRIAL_RUNS for c in candidates):
