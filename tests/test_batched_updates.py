@@ -24,10 +24,10 @@ _OPTIMIZERS = {
 }
 
 
-def _train(make_optimizer, batched, monkeypatch, steps=4, resource=False):
+def _train(make_optimizer, batched, monkeypatch, steps=4, resource=False, device=None):
     monkeypatch.setenv("TF1COMPAT_BATCH_KERNELS", "1" if batched else "0")
     rng = np.random.RandomState(0)
-    with tf.Graph().as_default():
+    with tf.Graph().as_default(), tf.device(device):
         tf.set_random_seed(1)
         x = tf.constant(rng.randn(16, 5).astype(np.float32))
         y = tf.constant(rng.randn(16, 3).astype(np.float32))
@@ -123,9 +123,9 @@ def test_errors_name_the_failing_op(monkeypatch):
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 @pytest.mark.parametrize("name", ["adam", "momentum", "rmsprop", "sgd", "adagrad"])
 def test_batched_updates_on_cuda_equal_op_by_op(name, monkeypatch):
-    with tf.device("/gpu:0"):
-        alone, _ = _train(_OPTIMIZERS[name], False, monkeypatch, resource=True)
-        batched, source = _train(_OPTIMIZERS[name], True, monkeypatch, resource=True)
+    alone, _ = _train(_OPTIMIZERS[name], False, monkeypatch, resource=True, device="/gpu:0")
+    batched, source = _train(_OPTIMIZERS[name], True, monkeypatch, resource=True,
+                             device="/gpu:0")
     assert "if not _batch(" in source
     for a, b in zip(alone, batched):
         np.testing.assert_array_equal(a, b)
