@@ -210,3 +210,11 @@ def test_tuner_decides_again_when_the_load_changes(restore_threads, monkeypatch)
             assert torch.get_num_threads() == 1
             run(3 * thread_tuner._WATCH_RUNS)
             assert tuned.decisions == 2
+            # A swing that changes nothing: the measurement confirms one thread, and the
+            # decision then stands twice as long against drift.
+            assert tuned.hold == thread_tuner._MIN_DECIDED_SECONDS
+            cost.update({1: 0.006, cores: 0.04})
+            now[0] += thread_tuner._MIN_DECIDED_SECONDS
+            run(thread_tuner._WATCH_RUNS + 4 * thread_tuner._TRIAL_RUNS)
+            assert tuned.best == 1 and tuned.decisions == 3
+            assert tuned.hold == 2 * thread_tuner._MIN_DECIDED_SECONDS

@@ -14,8 +14,10 @@ The decision is re-made when the load changes, which the plan's own run times sh
 no cost: every run at the chosen count is timed anyway (two clock reads), and when the
 median of a window of `_WATCH_RUNS` runs drifts from the decision's median by more than
 a factor `_DRIFT` (other processes started: slower; they stopped: faster), the next runs
-measure both counts again. A change that leaves the chosen count's time alone can still
-flip the other count's, so the decision is also re-made every `_RETUNE_SECONDS`.
+measure both counts again; a decision stands at least a second against drift, twice as
+long each time a new measurement confirms it (a machine whose load swings all the time
+would otherwise keep measuring). A change that leaves the chosen count's time alone can
+still flip the other count's, so the decision is also re-made every `_RETUNE_SECONDS`.
 Quicker plans keep the process's count.
 
 Only under the automatic policy (`_thread_policy`: no TF1COMPAT_THREADS, OMP_NUM_THREADS,
@@ -42,7 +44,7 @@ _HEAVY_SECONDS = 0.002    # runs quicker than this keep the process's thread cou
 _TRIAL_RUNS = 5           # timed runs per candidate (odd: the median is one run's time)
 _WATCH_RUNS = 9           # runs per drift check once decided
 _DRIFT = 1.4              # window median / decided median beyond which the load changed
-_MIN_DECIDED_SECONDS = 1.0   # a decision stands at least this long (drift checks wait)
+_MIN_DECIDED_SECONDS = 1.0   # a new decision stands at least this long against drift
 _RETUNE_SECONDS = 60.0
 _clock = time.perf_counter   # what runs are timed with (tests give a fake one)
 _monotonic = time.monotonic  # how old a decision is (tests give a fake one)
@@ -70,6 +72,8 @@ class _TunedPlan:
         self.decided_median = 0.0
         self.decided_at = 0.0               # _monotonic() at the decision
         self.decisions = 0                  # how many times a count was chosen
+        self.best_before = 0                # the count chosen before the last re-decision
+        self.hold = _MIN_DECIDED_SECONDS    # how long a decision stands against drift
         self.samples: Dict[int, List[float]] = {}
         self.window: List[float] = []       # run times at the chosen count, since a check
 
@@ -85,6 +89,7 @@ class _TunedPlan:
         return self._trial(feeds, state)
 
     def _redecide(self) -> None:
+        self.best_before = self.best
         self.best = 0
         self.samples = {}
         self.window = []
@@ -103,7 +108,7 @@ class _TunedPlan:
             self.window = []
             drift = recent / self.decided_median if self.decided_median > 0 else 1.0
             if (drift > _DRIFT or drift < 1 / _DRIFT) and \
-                    _since(self.decided_at) >= _MIN_DECIDED_SECONDS:
+                    _since(self.decided_at) >= self.hold:
                 self._redecide()
         return result
 
@@ -131,7 +136,13 @@ class _TunedPlan:
         if all(len(self.samples.get(c, ())) >= _TRIAL_RUNS for c in candidates):
             medians = {c: statistics.median(v) for c, v in self.samples.items()}
             # A tie goes to one thread: it leaves the other cores to other work.
-            self.best = min(medians, key=lambda c: (medians[c], c))
+            best = min(medians, key=lambda c: (medians[c], c))
+            # On a machine whose load swings all the time, drift would call for a new
+            # measurement every second; each that confirms the count doubles how long
+            # the next decision stands (up to the periodic re-decision).
+            self.hold = min(2 * self.hold, _RETUNE_SECONDS) \
+                if self.decisions and best == self.best_before else _MIN_DECIDED_SECONDS
+            self.best = best
             self.decided_median = medians[self.best]
             self.decided_at = _monotonic()
             self.decisions += 1
