@@ -27,7 +27,7 @@ Adjacent ops whose kernels say they can run as one call (runtime/kernel_batches.
 the optimizers' Apply* updates, ops/training_ops.py) are emitted as one batched call,
 with the op-by-op calls kept as its fallback:
 
-        if not _batch_0((c0, m0, v0, ..., grad0), (c1, m1, v1, ..., grad1)):
+        if not _batch((c0, m0, v0, ..., grad0), (c1, m1, v1, ..., grad1)):
             ResourceApplyAdam(c0, m0, v0, ..., grad0)  # update_dense/kernel/...
             ResourceApplyAdam_1(c1, m1, v1, ..., grad1)  # update_dense/bias/...
 
