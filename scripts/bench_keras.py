@@ -6,6 +6,9 @@ tf-keras (its v1 training loop under `disable_v2_behavior`), side by side.
     python scripts/bench_keras.py --load 2          # with 2 busy-loop processes beside it
     python scripts/bench_keras.py --threads 1       # tf1compat with one torch thread
     /tmp/tf/bin/python scripts/bench_keras.py --tf   # real tf-keras alone (a line per "go")
+    python scripts/bench_keras.py --variant one=TF1COMPAT_THREADS=1 \
+        --variant two=TF1COMPAT_THREADS=2 --variant main=TF1COMPAT_ROOT=/path/to/main
+                                                    # variants, each in a child process
 
 The model is a 784-512-512-10 ReLU MLP with a softmax output, sparse categorical
 cross-entropy and Adam, fitted with batch 128 on 12,800 random MNIST-sized examples
@@ -15,7 +18,8 @@ function. The tf-keras side is a child process with the TF venv (`TF_PYTHON`, de
 round the best of `repeats` one-epoch fits), so drift in a shared machine's load hits both;
 the figures are the best round of each. The machine's load average is printed with them.
 tf1compat is imported before torch, as a TF1 script does, so its thread policy applies
-(docs/performance.md); `--threads N` fixes torch's thread count instead.
+(docs/performance.md); `--threads N` fixes torch's thread count instead (as
+`TF1COMPAT_THREADS=N` would, so no session or thread tuner changes it).
 """
 
 from __future__ import annotations
@@ -26,13 +30,15 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+# A variant's child may run another checkout's tf1compat (`TF1COMPAT_ROOT=`).
+_IMPORT_ROOT = os.environ.get("BENCH_TF1COMPAT_ROOT", ROOT)
+if _IMPORT_ROOT not in sys.path:
+    sys.path.insert(0, _IMPORT_ROOT)
 
 N_EXAMPLES, BATCH, REPEATS, ROUNDS = 12800, 128, 3, 3
 TF_PYTHON = os.environ.get("TF_PYTHON", "/tmp/tf/bin/python")
@@ -66,13 +72,29 @@ def fit_examples_per_second(tf: Any, repeats: int = REPEATS) -> float:
     return fit_timer(tf)(repeats)
 
 
-class _TfKerasChild:
-    """Real tf-keras in a child process with the TF venv, measuring on request."""
+class _Child:
+    """One side of the benchmark in a child process, measuring on request: real tf-keras
+    with the TF venv (the default), or a tf1compat variant (`--variant`)."""
 
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([TF_PYTHON, os.path.abspath(__file__), "--tf"],
+    def __init__(self, python: str = TF_PYTHON, flag: str = "--tf",
+                 env: Optional[Dict[str, str]] = None) -> None:
+        self.proc = subprocess.Popen([python, os.path.abspath(__file__), flag],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     env=None if env is None else {**os.environ, **env})
+        self.note = ""
+
+    def wait_ready(self) -> bool:
+        """Waits until the child has imported TF and fitted its warm-up epoch, so that
+        none of that runs beside tf1compat's measurements (the thread tuner's
+        among them)."""
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            tail = (self.proc.stderr.read() if self.proc.stderr else "").strip()
+            print(f"child side failed: {tail.splitlines()[-1:]}")
+            return False
+        return json.loads(line).get("ready", False)
 
     def measure(self, repeats: int) -> Optional[float]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -84,9 +106,11 @@ class _TfKerasChild:
         line = self.proc.stdout.readline()
         if not line:
             tail = (self.proc.stderr.read() if self.proc.stderr else "").strip()
-            print(f"tf-keras side failed: {tail.splitlines()[-1:]}")
+            print(f"child side failed: {tail.splitlines()[-1:]}")
             return None
-        return json.loads(line)["examples_per_s"]
+        reply = json.loads(line)
+        self.note = reply.get("threads", "")
+        return reply["examples_per_s"]
 
     def close(self) -> None:
         if self.proc.stdin:
@@ -99,18 +123,81 @@ def _busy_loops(n: int) -> List[subprocess.Popen]:
     return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
 
 
+def parse_variant(text: str) -> Tuple[str, Dict[str, str]]:
+    """`NAME=VAR=VALUE,VAR=VALUE` -> (NAME, env). `TF1COMPAT_ROOT=/path` runs the
+    tf1compat of another checkout (first on the child's sys.path)."""
+    name, _, rest = text.partition("=")
+    env = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        env[key.strip()] = value.strip()
+    root = env.pop("TF1COMPAT_ROOT", None)
+    if root:
+        env["BENCH_TF1COMPAT_ROOT"] = os.path.abspath(root)
+    return name, env
+
+
+def bench_variants(variants: Sequence[str], rounds: int = ROUNDS, load: int = 0,
+                   repeats: int = REPEATS) -> Dict[str, float]:
+    """tf1compat variants (environment settings, other checkouts), each in its own child
+    process, alternating round by round with tf-keras: their examples/s and ratios."""
+    loops = _busy_loops(load)
+    sides: List[Tuple[str, _Child]] = []
+    try:
+        for text in variants:
+            name, env = parse_variant(text)
+            sides.append((name, _Child(sys.executable, "--tf1compat", env)))
+        if os.path.exists(TF_PYTHON):
+            sides.append(("tf-keras", _Child()))
+        sides = [(name, child) for name, child in sides if child.wait_ready()]
+        load_before = os.getloadavg()[0]
+        figures: Dict[str, List[float]] = {name: [] for name, _ in sides}
+        for _ in range(rounds):
+            for name, child in sides:
+                figure = child.measure(repeats)
+                figures[name].append(figure or 0.0)
+        for _, child in sides:
+            child.close()
+        load_after = os.getloadavg()[0]
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    theirs = figures.get("tf-keras")
+    result: Dict[str, float] = {"load_avg_1min": load_before,
+                                "load_avg_1min_after": load_after}
+    print(f"keras fit 784-512-512-10 Adam b128: {rounds} alternating rounds, {load} busy "
+          f"loops, load {load_before:.2f} -> {load_after:.2f}")
+    for name, child in sides:
+        best = max(figures[name])
+        result[name] = best
+        line = f"  {name:24s} {best:9.0f} ex/s"
+        if theirs and name != "tf-keras":
+            ratios = ", ".join(f"{a / b:.2f}" for a, b in zip(figures[name], theirs) if b)
+            line += f"   ratio {best / max(theirs):5.2f}x (per round: {ratios})"
+        if child.note:
+            line += f"   [{child.note}]"
+        print(line)
+    return result
+
+
 def bench_keras(threads: Optional[int] = None, rounds: int = ROUNDS, load: int = 0,
                 repeats: int = REPEATS) -> Dict[str, float]:
     """tf1compat's and tf-keras's fit throughput and their ratio (target >= 1.0x)."""
+    if threads:
+        # Through the policy's own setting: a count set with torch.set_num_threads that
+        # equals the automatic one is indistinguishable from it, and the thread tuner
+        # would then choose again for every heavy plan.
+        os.environ["TF1COMPAT_THREADS"] = str(threads)
     import tf1compat as tf      # before torch: the thread policy is decided on import
     import torch
-    if threads:
-        torch.set_num_threads(threads)
     loops = _busy_loops(load)
     try:
+        child = _Child() if os.path.exists(TF_PYTHON) else None
+        if child and not child.wait_ready():
+            child = None
         load_before = os.getloadavg()[0]
         ours_timer = fit_timer(tf)
-        child = _TfKerasChild() if os.path.exists(TF_PYTHON) else None
         ours: List[float] = []
         theirs: List[float] = []
         for _ in range(rounds):
@@ -139,7 +226,26 @@ def bench_keras(threads: Optional[int] = None, rounds: int = ROUNDS, load: int =
         line += f"   (per round: {rows})"
     print(f"{line}   (target >= 1.0x; {rounds} alternating rounds; {load} busy loops; "
           f"load {load_before:.2f} -> {load_after:.2f})")
+    print(f"  tf1compat threads: {tf1compat_threads_reason()}")
     return result
+
+
+def tf1compat_threads_reason() -> str:
+    """Why tf1compat ran on the thread count it ended on (the policy's record)."""
+    from tf1compat import _thread_policy
+    return _thread_policy.describe()["threads_reason"]
+
+
+def _tf1compat_main() -> None:
+    """A tf1compat variant's child: as the tf-keras child, with the thread decision."""
+    import tf1compat as tf      # before torch, as a TF1 script
+    best_of = fit_timer(tf)
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        figure = best_of(int(line))
+        where = os.path.dirname(os.path.dirname(tf.__file__))
+        print(json.dumps({"examples_per_s": figure,
+                          "threads": f"{where}: {tf1compat_threads_reason()}"}), flush=True)
 
 
 def _tf_main() -> None:
@@ -149,6 +255,7 @@ def _tf_main() -> None:
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
     best_of = fit_timer(tf)
+    print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         figure = best_of(int(line))
         print(json.dumps({"examples_per_s": figure}), flush=True)
@@ -157,6 +264,8 @@ def _tf_main() -> None:
 if __name__ == "__main__":
     if "--tf" in sys.argv:
         _tf_main()
+    elif "--tf1compat" in sys.argv:
+        _tf1compat_main()
     else:
         parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
         parser.add_argument("--threads", type=int, default=None)
@@ -164,5 +273,11 @@ if __name__ == "__main__":
         parser.add_argument("--repeats", type=int, default=REPEATS)
         parser.add_argument("--load", type=int, default=0,
                             help="busy-loop processes to run beside the benchmark")
+        parser.add_argument("--variant", action="append", default=[],
+                            help="NAME=VAR=VALUE,...: a tf1compat variant in a child process "
+                                 "(TF1COMPAT_ROOT=/path: another checkout); repeatable")
         args = parser.parse_args()
-        bench_keras(args.threads, args.rounds, args.load, args.repeats)
+        if args.variant:
+            bench_variants(args.variant, args.rounds, args.load, args.repeats)
+        else:
+            bench_keras(args.threads, args.rounds, args.load, args.repeats)

@@ -166,3 +166,9 @@ def test_bench_keras_smoke(monkeypatch):
     import bench_keras
     monkeypatch.setattr(bench_keras, "N_EXAMPLES", 256)
     assert bench_keras.fit_examples_per_second(tf, repeats=1) > 0
+    # A variant's settings: environment variables, and another checkout's tf1compat.
+    name, env = bench_keras.parse_variant("main=TF1COMPAT_ROOT=/src/main,TF1COMPAT_THREADS=1")
+    assert name == "main"
+    assert env == {"BENCH_TF1COMPAT_ROOT": os.path.abspath("/src/main"),
+                   "TF1COMPAT_THREADS": "1"}
+    assert bench_keras.parse_variant("auto=") == ("auto", {})

@@ -100,6 +100,13 @@ def _heavy_graph():
     return x, h
 
 
+def _deciding_runs():
+    """Runs until the tuner decides: warm-up, then per candidate and timed run an
+    untimed run right after the switch of count and the timed one."""
+    from tf1compat.runtime import thread_tuner
+    return thread_tuner._WARMUP_RUNS + 4 * thread_tuner._TRIAL_RUNS
+
+
 def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
     from tf1compat.runtime import thread_tuner
     if _thread_policy.available_cores() < 2:
@@ -128,11 +135,12 @@ def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
                 now[0] += 0.005 if torch.get_num_threads() == 1 else 0.001
                 return inner(feeds, state)
             tuned.fn = fake
-            for _ in range(thread_tuner._WARMUP_RUNS + 2 * thread_tuner._TRIAL_RUNS + 3):
+            for _ in range(_deciding_runs() + 3):
                 np.testing.assert_array_equal(sess.run(h, feed), want)
             assert tuned.best == _thread_policy.available_cores()
             assert torch.get_num_threads() == tuned.best
-            assert slow_on_one["n"] == thread_tuner._TRIAL_RUNS
+            # Each timed run follows an untimed one at the same count.
+            assert slow_on_one["n"] == 2 * thread_tuner._TRIAL_RUNS
             assert "measured" in _thread_policy.describe()["threads_reason"]
 
 
@@ -154,3 +162,59 @@ def test_tuner_leaves_quick_plans_and_explicit_counts(restore_threads, monkeypat
             sess.run(y, {x: [1.0, 2.0]})
             plan = list(sess._plans.values())[-1]
             assert not isinstance(plan.fn, thread_tuner._TunedPlan)   # user's count
+
+
+def test_tuner_decides_again_when_the_load_changes(restore_threads, monkeypatch):
+    """Other processes start: the chosen count's runs slow down beyond the drift factor,
+    so both counts are measured again and the now-faster one is kept; after that a
+    steady load leaves the decision alone."""
+    from tf1compat.runtime import thread_tuner
+    cores = _thread_policy.available_cores()
+    if cores < 2:
+        pytest.skip("one core: nothing to tune")
+    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    cost = {1: 0.005, cores: 0.001}          # idle: every core wins
+    with tf.Graph().as_default():
+        x, h = _heavy_graph()
+        with tf.Session() as sess:
+            feed = {x: np.ones((8, 64), np.float32)}
+            want = sess.run(h, feed)
+            tuned = list(sess._plans.values())[-1].fn
+            assert isinstance(tuned, thread_tuner._TunedPlan)
+            inner = tuned.fn
+            now = [0.0]
+            monkeypatch.setattr(thread_tuner, "_clock", lambda: now[0])
+            monkeypatch.setattr(thread_tuner, "_monotonic", lambda: now[0])
+
+            def fake(feeds, state):
+                now[0] += cost[torch.get_num_threads()]
+                return inner(feeds, state)
+            tuned.fn = fake
+
+            def run(times):
+                for _ in range(times):
+                    np.testing.assert_array_equal(sess.run(h, feed), want)
+            run(_deciding_runs())
+            assert tuned.best == cores and tuned.decisions == 1
+            # Steady load: windows of runs at the chosen count change nothing.
+            run(3 * thread_tuner._WATCH_RUNS)
+            assert tuned.best == cores and tuned.decisions == 1
+            # Busy loops start beside it: every core now loses to one thread.
+            cost.update({1: 0.003, cores: 0.02})
+            now[0] += thread_tuner._MIN_DECIDED_SECONDS
+            run(thread_tuner._WATCH_RUNS + 4 * thread_tuner._TRIAL_RUNS)
+            assert tuned.best == 1 and tuned.decisions == 2
+            assert torch.get_num_threads() == 1
+            run(3 * thread_tuner._WATCH_RUNS)
+            assert tuned.decisions == 2
+            # A swing that changes nothing: the measurement confirms one thread, and the
+            # decision then stands twice as long against drift.
+            assert tuned.hold == thread_tuner._MIN_DECIDED_SECONDS
+            cost.update({1: 0.006, cores: 0.04})
+            now[0] += thread_tuner._MIN_DECIDED_SECONDS
+            run(thread_tuner._WATCH_RUNS + 4 * thread_tuner._TRIAL_RUNS)
+            assert tuned.best == 1 and tuned.decisions == 3
+            assert tuned.hold == 2 * thread_tuner._MIN_DECIDED_SECONDS

@@ -12,11 +12,14 @@ caller runs it under `torch.no_grad()` on tensors the session store owns exclusi
 Sparse ops apply the same rule to the gathered rows (training_ops.py), which is what
 TF's sparse functors compute row by row.
 
-`FAST` holds fused torch kernels for the common dense cases (`torch._fused_adam_`,
-`torch._fused_sgd_`): one pass over memory instead of one per operation. They compute
-the same update rule (TF's epsilon-hat Adam is torch's Adam with its bias corrections
-switched off and TF's `alpha` as the learning rate), differing from the unfused rule in
-float rounding only.
+`FOREACH` holds the multi-tensor forms that update every variable of an optimizer step
+in one call (ops/training_ops.py batches the step's Apply* ops): torch's fused kernels
+for Adam and momentum (`torch._fused_adam_`, `torch._fused_sgd_`: one pass over memory
+instead of one per operation; TF's epsilon-hat Adam is torch's Adam with its bias
+corrections switched off and TF's `alpha` as the learning rate, differing from the
+unfused rule in float rounding only), `torch._foreach_*` sequences of the per-variable
+rule's own operations for the others (the same bits). `FAST` is the same kernels on one
+variable, for an Apply* op that runs alone.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 
-__all__ = ["RULES", "FAST", "FLOAT_DTYPES"]
+__all__ = ["RULES", "FAST", "FOREACH", "FLOAT_DTYPES"]
 
 Tensor = torch.Tensor
 Rule = Callable[[List[Tensor], Tensor, Sequence[Tensor], Dict[str, Any]], None]
@@ -313,70 +316,173 @@ def _flat(*tensors: Tensor) -> bool:
     return all(t.is_contiguous() for t in tensors)
 
 
-def _fast_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]) -> Optional[Rule]:
+# -- multi-tensor (foreach) rules ----------------------------------------------------------
+# One call updates every variable of an optimizer step (the Apply* ops of one type that a
+# plan runs back to back: runtime/codegen.py batches them, training_ops.py checks their
+# inputs). A rule gets `states[j]` = the j-th state tensor (variable, then slots) of every
+# variable, the gradients in the same order, and the scalars the ops share, and returns
+# False, before changing anything, when it cannot take these tensors; the ops then run one
+# by one. Each rule is the per-variable rule above (or its FAST form) with torch's
+# `_foreach_*` / fused multi-tensor kernels: the same operations in the same order, so
+# every element gets the same bits as from the op-by-op update.
+
+ForeachRule = Callable[[List[List[Tensor]], List[Tensor], Sequence[Tensor], Dict[str, Any]],
+                       bool]
+ForeachFactory = Callable[[Dict[str, Any], Sequence[Optional[float]]], Optional[ForeachRule]]
+
+
+def _same_dtype(variables: List[Tensor], grads: List[Tensor], dtypes: tuple) -> bool:
+    dtype = variables[0].dtype
+    return dtype in dtypes and all(g.dtype == dtype for g in grads)
+
+
+def _foreach_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                  ) -> Optional[ForeachRule]:
     beta1, beta2, epsilon = static[3], static[4], static[5]
     if attrs.get("use_nesterov") or epsilon is None:
         return None
 
-    def adam(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
-             attrs: Dict[str, Any]) -> None:
-        var, m, v = state
-        # Betas fed at run time (Keras's Adam reads them from variables) are read as
-        # Python floats on the CPU; on an accelerator that would wait for the device,
-        # so the unfused rule runs instead.
-        dynamic = beta1 is None or beta2 is None
-        if var.dtype not in _FUSED_DTYPES or grad.dtype != var.dtype or \
-                not _flat(var, m, v, grad) or (dynamic and var.device.type != "cpu"):
-            _adam(state, grad, s, attrs)
-            return
-        alpha = adam_alpha(s[0], s[1], s[2])
-        torch._fused_adam_([var], [grad], [m], [v], [],
-                           [_no_bias_correction_step(var.device)], lr=alpha,
+    def adam(states: List[List[Tensor]], grads: List[Tensor], s: Sequence[Tensor],
+             attrs: Dict[str, Any]) -> bool:
+        variables, m, v = states
+        first = variables[0]
+        if not _same_dtype(variables, grads, _FUSED_DTYPES) or \
+                not _flat(*variables, *m, *v, *grads) or \
+                ((beta1 is None or beta2 is None) and first.device.type != "cpu"):
+            return False
+        step = _no_bias_correction_step(first.device)
+        torch._fused_adam_(variables, grads, m, v, [], [step] * len(variables),
+                           lr=adam_alpha(s[0], s[1], s[2]),
                            beta1=float(s[3]) if beta1 is None else beta1,
                            beta2=float(s[4]) if beta2 is None else beta2, weight_decay=0.0,
                            eps=epsilon, amsgrad=False, maximize=False)
+        return True
     return adam
 
 
-def _fast_momentum(attrs: Dict[str, Any], static: Sequence[Optional[float]]
-                   ) -> Optional[Rule]:
+def _foreach_momentum(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                      ) -> Optional[ForeachRule]:
     momentum = static[1]
     if momentum is None:
         return None
     nesterov = bool(attrs.get("use_nesterov"))
 
-    def momentum_update(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
-                        attrs: Dict[str, Any]) -> None:
-        var, accum = state
-        if var.dtype not in _FUSED_DTYPES or grad.dtype != var.dtype or \
-                not _flat(var, accum, grad):
-            _momentum(state, grad, s, attrs)
-            return
-        torch._fused_sgd_([var], [grad], [accum], weight_decay=0.0, momentum=momentum,
+    def momentum_update(states: List[List[Tensor]], grads: List[Tensor],
+                        s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
+        variables, accum = states
+        if not _same_dtype(variables, grads, _FUSED_DTYPES) or \
+                not _flat(*variables, *accum, *grads):
+            return False
+        torch._fused_sgd_(variables, grads, accum, weight_decay=0.0, momentum=momentum,
                           lr=s[0], dampening=0.0, nesterov=nesterov, maximize=False,
                           is_first_step=False)
+        return True
     return momentum_update
 
 
-def _fast_gradient_descent(attrs: Dict[str, Any], static: Sequence[Optional[float]]
-                           ) -> Optional[Rule]:
+def _foreach_gradient_descent(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                              ) -> Optional[ForeachRule]:
     alpha = static[0]
-    if alpha is None:
-        return None
-    negative = -alpha
 
-    def gradient_descent(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
-                         attrs: Dict[str, Any]) -> None:
-        var, = state
-        if var.dtype not in FLOAT_DTYPES or grad.dtype != var.dtype:
-            _gradient_descent(state, grad, s, attrs)
-            return
-        var.add_(grad, alpha=negative)
+    def gradient_descent(states: List[List[Tensor]], grads: List[Tensor],
+                         s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
+        variables, = states
+        if not _same_dtype(variables, grads, FLOAT_DTYPES):
+            return False
+        if alpha is not None:           # var += grad * -alpha, one pass
+            torch._foreach_add_(variables, grads, alpha=-alpha)
+        else:                           # var -= grad * alpha
+            torch._foreach_sub_(variables, torch._foreach_mul(grads, s[0]))
+        return True
     return gradient_descent
 
 
-FAST: Dict[str, FastFactory] = {
-    "Adam": _fast_adam,
-    "Momentum": _fast_momentum,
-    "GradientDescent": _fast_gradient_descent,
+def _foreach_keras_momentum(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                            ) -> Optional[ForeachRule]:
+    nesterov = bool(attrs.get("use_nesterov"))
+
+    def keras_momentum(states: List[List[Tensor]], grads: List[Tensor],
+                       s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
+        variables, accum = states
+        lr, momentum = s
+        scaled = torch._foreach_mul(grads, lr)
+        new_accum = torch._foreach_mul(accum, momentum)
+        torch._foreach_sub_(new_accum, scaled)
+        torch._foreach_copy_(accum, new_accum)
+        if nesterov:
+            step = torch._foreach_mul(accum, momentum)
+            torch._foreach_sub_(step, scaled)
+            torch._foreach_add_(variables, step)
+        else:
+            torch._foreach_add_(variables, accum)
+        return True
+    return keras_momentum
+
+
+def _foreach_rms_prop(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                      ) -> Optional[ForeachRule]:
+    def rms_prop(states: List[List[Tensor]], grads: List[Tensor], s: Sequence[Tensor],
+                 attrs: Dict[str, Any]) -> bool:
+        variables, ms, mom = states
+        lr, rho, momentum, epsilon = s
+        delta = torch._foreach_mul(grads, grads)
+        torch._foreach_sub_(delta, ms)
+        torch._foreach_mul_(delta, 1 - rho)
+        torch._foreach_add_(ms, delta)
+        denominator = torch._foreach_add(ms, epsilon)
+        torch._foreach_sqrt_(denominator)
+        step = torch._foreach_mul(grads, lr)
+        torch._foreach_div_(step, denominator)
+        torch._foreach_mul_(mom, momentum)
+        torch._foreach_add_(mom, step)
+        torch._foreach_sub_(variables, mom)
+        return True
+    return rms_prop
+
+
+def _foreach_adagrad(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                     ) -> Optional[ForeachRule]:
+    update_slots = attrs.get("update_slots", True)
+
+    def adagrad(states: List[List[Tensor]], grads: List[Tensor], s: Sequence[Tensor],
+                attrs: Dict[str, Any]) -> bool:
+        variables, accum = states
+        lr, = s
+        if update_slots:
+            torch._foreach_add_(accum, torch._foreach_mul(grads, grads))
+        step = torch._foreach_mul(grads, lr)
+        torch._foreach_mul_(step, torch._foreach_rsqrt(accum))
+        torch._foreach_sub_(variables, step)
+        return True
+    return adagrad
+
+
+FOREACH: Dict[str, ForeachFactory] = {
+    "Adam": _foreach_adam,
+    "Momentum": _foreach_momentum,
+    "GradientDescent": _foreach_gradient_descent,
+    "KerasMomentum": _foreach_keras_momentum,
+    "RMSProp": _foreach_rms_prop,
+    "Adagrad": _foreach_adagrad,
 }
+
+
+def _one_variable(name: str) -> FastFactory:
+    """The FAST form of a family: its multi-tensor rule on one variable, the per-variable
+    rule where that declines."""
+    def factory(attrs: Dict[str, Any], static: Sequence[Optional[float]]) -> Optional[Rule]:
+        multi = FOREACH[name](attrs, static)
+        if multi is None:
+            return None
+        dense = RULES[name]
+
+        def rule(state: List[Tensor], grad: Tensor, s: Sequence[Tensor],
+                 attrs: Dict[str, Any]) -> None:
+            if not multi([[t] for t in state], [grad], s, attrs):
+                dense(state, grad, s, attrs)
+        return rule
+    return factory
+
+
+FAST: Dict[str, FastFactory] = {name: _one_variable(name)
+                                for name in ("Adam", "Momentum", "GradientDescent")}

@@ -11,8 +11,8 @@ from torch._subclasses.fake_tensor import is_fake
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 
-__all__ = ["static_ints", "is_string", "torch_or_numpy", "as_int_list", "identity_kernel",
-           "any_true"]
+__all__ = ["static_ints", "is_string", "is_traced", "torch_or_numpy", "as_int_list",
+           "identity_kernel", "any_true"]
 
 
 def static_ints(node: Any, index: int) -> Optional[List[int]]:
@@ -38,6 +38,12 @@ def as_int_list(value: Any) -> List[int]:
 _compiling = getattr(torch.compiler, "is_compiling", lambda: False)
 
 
+def is_traced(t: torch.Tensor) -> bool:
+    """A fake or functional tensor of a trace. Plain tensors, which every op-by-op run
+    hands kernels, skip torch's slower check (it imports on every call)."""
+    return type(t) is not torch.Tensor and is_fake(t)
+
+
 def any_true(flags: torch.Tensor,
              what: str = "a kernel's input validation failed (out-of-range indices or "
                          "labels)") -> bool:
@@ -48,7 +54,7 @@ def any_true(flags: torch.Tensor,
     decide Python control flow, the check becomes a run-time assertion of the traced
     program (`torch._assert_async`, failing with `what`) and validation passes here.
     """
-    if _compiling() or is_fake(flags):
+    if _compiling() or is_traced(flags):
         torch._assert_async(torch.logical_not(flags.any()), f"tf1compat: {what}")
         return False
     return bool(flags.any())

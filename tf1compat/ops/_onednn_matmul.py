@@ -21,7 +21,8 @@ import os
 from typing import Any, Optional
 
 import torch
-from torch._subclasses.fake_tensor import is_fake
+
+from tf1compat.ops._kernels import is_traced
 
 __all__ = ["enabled", "matmul"]
 
@@ -80,7 +81,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     if _LINEAR is None or a.dtype != torch.float32 or b.dtype != torch.float32 or \
             a.device.type != "cpu" or b.device.type != "cpu" or a.dim() != 2 or \
             b.dim() != 2 or a.shape[0] * a.shape[1] * b.shape[1] < MIN_MACS or \
-            a.shape[1] != b.shape[0] or _compiling() or is_fake(a) or is_fake(b):
+            a.shape[1] != b.shape[0] or _compiling() or is_traced(a) or is_traced(b):
         return torch.matmul(a, b)
     if (a.requires_grad or b.requires_grad) and torch.is_grad_enabled():
         return _OneDnnMatMul.apply(a, b)

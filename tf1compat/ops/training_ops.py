@@ -18,6 +18,14 @@ the stored tensor without holding anything the ownership test could see.
 
 An update holds the locks of the variable and of all its slots for its whole
 read-modify-write (runtime/session_state.py), so concurrent steps lose no update.
+
+Batched updates: the dense ops of the families in `_apply_rules.FOREACH` (Adam, Momentum,
+GradientDescent, RMSProp, Adagrad, Keras's momentum) give their kernels a `batch_key`, so
+a plan that runs several of them back to back (one optimizer step over many variables)
+calls `_batched_update` once for all (runtime/codegen.py): one lock and ownership pass,
+one multi-tensor kernel per operation of the update rule instead of one per variable.
+It declines (the ops then run one by one) unless every variable is distinct, initialized,
+of the op's dtype on one device, with matching shapes and the same scalar inputs.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, declare, no_kernel
 from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.ops._apply_rules import FAST, FLOAT_DTYPES, RULES
+from tf1compat.ops._apply_rules import FAST, FLOAT_DTYPES, FOREACH, RULES
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.resource_variable_ops import handle_shape
 from tf1compat.ops.state_ops import merge_shapes, shape_text
@@ -159,6 +167,23 @@ def exclusively_owned(state: Dict[str, Any], key: str) -> bool:
     return _storage_use_count(t.untyped_storage()._cdata) <= uses
 
 
+def _update_targets(state: Any, exclusive: bool, keys: Sequence[str]) -> List[torch.Tensor]:
+    """The tensors an update writes: the stored ones where the store owns them alone
+    (`exclusive`: no other run in flight), else copies, stored after the update.
+    Copies are updated first and stored after: a concurrent run reading the variable
+    sees its old or its new value, never a half update."""
+    return [state[key] if exclusive and exclusively_owned(state, key)
+            else state[key].detach().clone() for key in keys]
+
+
+def _store_updates(state: Any, keys: Sequence[str], targets: Sequence[torch.Tensor]) -> None:
+    for key, target in zip(keys, targets):
+        if state[key] is not target:
+            state[key] = target
+        else:
+            state.updated(key)
+
+
 # -- shape rules -----------------------------------------------------------------------------------
 
 def _scalar_check(ctx: Any, index: int) -> None:
@@ -246,8 +271,9 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
         index_arg = None if layout.indices is None else where[layout.indices]
         state_names = [names[i] for i in layout.state]
         rule = dense_rule
+        static = [_static_scalar(node.inputs[i]) for i in layout.scalars] \
+            if index_arg is None and (family.name in FAST or family.name in FOREACH) else []
         if index_arg is None and family.name in FAST:
-            static = [_static_scalar(node.inputs[i]) for i in layout.scalars]
             rule = FAST[family.name](attrs, static) or dense_rule
 
         def fail(tensors: List[torch.Tensor], grad: torch.Tensor,
@@ -267,8 +293,11 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
                 None, None, f"var and {names[layout.grad]} do not have the same shape"
                             f"{shape_text(var.shape)} {shape_text(grad.shape)}")
 
+        def keys_of(args: tuple) -> List[str]:
+            return [args[k] for k in state_args] if resource else keys
+
         def run(*args: Any) -> None:
-            found_keys = [args[k] for k in state_args] if resource else keys
+            found_keys = keys_of(args)
             locks = ref_locks if ref_locks is not None else \
                 [state.lock(k) for k in sorted(set(found_keys))]
             for lock in locks:      # sorted order: two updates never wait on each other
@@ -304,10 +333,7 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
             del tensors, value    # (references would defeat the ownership test)
             exclusive = state.try_exclusive()
             try:
-                # Copies are updated first and stored after: a concurrent run reading
-                # the variable sees its old or its new value, never a half update.
-                targets = [state[key] if exclusive and exclusively_owned(state, key)
-                           else state[key].detach().clone() for key in found_keys]
+                targets = _update_targets(state, exclusive, found_keys)
                 previous = torch.is_grad_enabled()
                 torch._C._set_grad_enabled(False)
                 try:
@@ -318,16 +344,105 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
                                        attrs, names[layout.indices])
                 finally:
                     torch._C._set_grad_enabled(previous)
-                for key, target in zip(found_keys, targets):
-                    if state[key] is not target:
-                        state[key] = target
-                    else:
-                        state.updated(key)
+                _store_updates(state, found_keys, targets)
             finally:
                 if exclusive:
                     state.end_exclusive()
+
+        foreach = FOREACH.get(family.name)
+        foreach_rule = foreach(attrs, static) if foreach and index_arg is None and \
+            dtype in FLOAT_DTYPES else None
+        if foreach_rule is not None:
+            # (Internal attrs such as `_class`, the colocation, do not change the update.)
+            run.batch_key = (node.type, tuple(sorted((k, str(v)) for k, v in attrs.items()
+                                                     if not k.startswith("_"))),
+                             tuple(static), device)
+            run.keys_of = keys_of
+            run.make_batch = lambda kernels: _batched_update(
+                foreach_rule, attrs, state, device, scalar_args, grad_arg,
+                [k.keys_of for k in kernels])
         return run
     return factory
+
+
+def _batched_update(rule: Callable[..., bool], attrs: Dict[str, Any], state: Any,
+                    device: Optional[torch.device], scalar_args: Sequence[int],
+                    grad_arg: int, keys_of: Sequence[Callable[[tuple], List[str]]]
+                    ) -> Callable[..., bool]:
+    """One call applying a group of same-type Apply* ops (their argument tuples, in plan
+    order) with a multi-tensor rule; False, having changed nothing, when it cannot."""
+
+    def run(*calls: tuple) -> bool:
+        member_keys = [of(args) for of, args in zip(keys_of, calls)]
+        flat = [key for keys in member_keys for key in keys]
+        if len(set(flat)) != len(flat):
+            return False            # one variable twice: its updates compose, in order
+        scalars = [calls[0][k] for k in scalar_args]
+        if any(args[k] is not first for args in calls[1:]
+               for k, first in zip(scalar_args, scalars)):
+            return False
+        locks = [state.lock(key) for key in sorted(flat)]
+        for lock in locks:
+            lock.acquire()
+        try:
+            grads = _batch_inputs(state, device, member_keys, calls, grad_arg, scalars)
+            if grads is None:
+                return False
+            exclusive = state.try_exclusive()
+            try:
+                targets = [_update_targets(state, exclusive, keys) for keys in member_keys]
+                previous = torch.is_grad_enabled()
+                torch._C._set_grad_enabled(False)
+                try:
+                    done = rule([list(column) for column in zip(*targets)], grads, scalars,
+                                attrs)
+                finally:
+                    torch._C._set_grad_enabled(previous)
+                if not done:
+                    return False
+                for keys, tensors in zip(member_keys, targets):
+                    _store_updates(state, keys, tensors)
+            finally:
+                if exclusive:
+                    state.end_exclusive()
+        finally:
+            for lock in reversed(locks):
+                lock.release()
+        return True
+    return run
+
+
+def _batch_inputs(state: Any, device: Optional[torch.device],
+                  member_keys: List[List[str]], calls: Sequence[tuple], grad_arg: int,
+                  scalars: List[torch.Tensor]) -> Optional[List[torch.Tensor]]:
+    """The gradients, on the variables' device (and `scalars` moved there), or None when
+    an input is not what the batched rule takes: the op-by-op kernels then raise TF's
+    error for it, or convert it, one op at a time. (Holds no reference to a stored
+    tensor when it returns: those would defeat the ownership test.)"""
+    first = state.get(member_keys[0][0])
+    if first is None:
+        return None
+    where = first.device if device is None else device
+    dtype = first.dtype
+    grads = []
+    for keys, args in zip(member_keys, calls):
+        var = state.get(keys[0])
+        if var is None:
+            return None
+        for key in keys:
+            t = state.get(key)
+            if t is None or t.shape != var.shape or t.dtype != dtype or t.device != where:
+                return None
+        grad = args[grad_arg]
+        if grad.shape != var.shape or grad.dtype != dtype:
+            return None
+        grads.append(grad if grad.device == where else grad.to(where))
+    for k, s in enumerate(scalars):
+        if s.dim() != 0 or s.dtype != dtype:
+            return None
+        if s.device != where:
+            scalars[k] = s.to(where)
+    return grads
 
 
 def _sparse_update(rule: Callable[..., None], tensors: List[torch.Tensor], grad: torch.Tensor,

@@ -22,6 +22,19 @@ entry goes with the plan), so tracebacks show it, and
 prints every generated plan to stderr. The function has the shape of a pure function
 (feeds and state in, fetches out; state updates are the only side effects besides ops
 marked stateful), which keeps it a candidate for torch.compile.
+
+Adjacent ops whose kernels say they can run as one call (runtime/kernel_batches.py; today
+the optimizers' Apply* updates, ops/training_ops.py) are emitted as one batched call,
+with the op-by-op calls kept as its fallback:
+
+        if not _batch((c0, m0, v0, ..., grad0), (c1, m1, v1, ..., grad1)):
+            ResourceApplyAdam(c0, m0, v0, ..., grad0)  # update_dense/kernel/...
+            ResourceApplyAdam_1(c1, m1, v1, ..., grad1)  # update_dense/bias/...
+
+A batched call returns False, having changed nothing, whenever its inputs are not what
+it fuses (another dtype or device, a shape error, an uninitialized variable): the ops
+then run one by one and raise TF's errors naming the failing op. `TF1COMPAT_BATCH_KERNELS=0`
+turns batching off.
 """
 
 from __future__ import annotations
@@ -39,6 +52,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import torch
 
 from tf1compat.framework.operation import Operation
+from tf1compat.runtime import kernel_batches
 from tf1compat.runtime.plan import CONST, SLOT, STATE, Plan, Source
 
 __all__ = ["compile_plan", "op_for_traceback", "Namer"]
@@ -165,7 +179,20 @@ def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
         lines.append(f"    S[{key!r}] = _src(S[{key!r}])")
     last_gradient = _last_gradient_step(plan)
     live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
+    batches = kernel_batches.batches(plan.steps) if kernel_batches.enabled() else {}
+    batch_end = 0
+    pending_frees: List[int] = []
     for number, step in enumerate(plan.steps):
+        indent = "        " if number < batch_end else "    "
+        if number in batches:
+            batch_end = batches[number]
+            members = plan.steps[number:batch_end]
+            bname = namer("_batch")
+            ns[bname] = step.kernel.make_batch([m.kernel for m in members])
+            calls = ", ".join(f"({', '.join(render(a) for a in m.args)},)" for m in members)
+            line_to_op[len(lines) + 1] = step.op
+            lines.append(f"    if not {bname}({calls}):  # {len(members)} x {step.op.type}")
+            indent = "        "
         if step.kernel is not None:
             kname = namer(step.op.type.strip("_") or "kernel")
             ns[kname] = step.kernel
@@ -179,11 +206,14 @@ def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
                 targets = ", ".join("_" if s is None else slot(s) for s in step.outs)
                 code = f"{targets}, = {call}"
             line_to_op[len(lines) + 1] = step.op
-            lines.append(f"    {code}  # {step.op.name}")
+            lines.append(f"{indent}{code}  # {step.op.name}")
         for index in step.marks:
             lines.append(f"    {slot(index)} = _src({slot(index)})")
-        if step.frees:
-            lines.append("    del " + ", ".join(slot(s) for s in step.frees))
+        if number < batch_end - 1:
+            pending_frees += step.frees      # freed after the batch's last op
+        elif step.frees or pending_frees:
+            lines.append("    del " + ", ".join(slot(s) for s in pending_frees + step.frees))
+            pending_frees = []
         live.update(dict.fromkeys(s for s in step.outs if s is not None))
         for index in step.frees:
             live.pop(index, None)

@@ -26,6 +26,7 @@ from tf1compat.framework.hooks import GRAD_MODE
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
+from tf1compat.runtime.kernel_batches import group_batchable
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
            "gradient_setup", "compute_frees", "state_key", "is_pure_alias",
@@ -190,6 +191,7 @@ class PlanBuilder:
             return _error_plan(e)
         steps = binder.finish_steps()
         if not dataflow:
+            group_batchable(steps)      # optimizer updates side by side, one call
             compute_frees(steps, fetches)
         return Plan(steps, binder.feed_slots, fetches, copies, grads.needs_grad,
                     binder.state_marks, {slot: t.name for t, slot in binder.slots.items()},

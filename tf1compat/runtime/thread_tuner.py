@@ -3,12 +3,22 @@
 Whether torch's kernels run faster on one thread or on every core depends on what else
 the machine runs, and no reading of the load predicts it well: with one CPU-bound
 process per core beside it, one thread wins (OpenMP's threads wait for each other at
-every parallel region while the scheduler shares their cores); on a machine shared by
-many mixed processes, using every core gets a larger share of the CPU and wins. So for
-a plan whose runs take long enough for threading to matter (>= 2 ms), the tuner times
-a few of the user's own runs on one thread and on all cores, alternately, and keeps the
-faster; it measures again every `_RETUNE_RUNS` runs or `_RETUNE_SECONDS`, since the
-machine's load changes. Quicker plans keep the process's count.
+every parallel region while the scheduler shares their cores); on an idle machine, or
+one shared by many mixed processes, using every core usually wins. So for a plan whose
+runs take long enough for threading to matter (>= 2 ms), the tuner times a few of the
+user's own runs on one thread and on all cores, alternately, and keeps the faster (the
+lower median of `_TRIAL_RUNS` runs each; a run right after a switch of the count is not
+timed).
+
+The decision is re-made when the load changes, which the plan's own run times show at
+no cost: every run at the chosen count is timed anyway (two clock reads), and when the
+median of a window of `_WATCH_RUNS` runs drifts from the decision's median by more than
+a factor `_DRIFT` (other processes started: slower; they stopped: faster), the next runs
+measure both counts again; a decision stands at least a second against drift, twice as
+long each time a new measurement confirms it (a machine whose load swings all the time
+would otherwise keep measuring). A change that leaves the chosen count's time alone can
+still flip the other count's, so the decision is also re-made every `_RETUNE_SECONDS`.
+Quicker plans keep the process's count.
 
 Only under the automatic policy (`_thread_policy`: no TF1COMPAT_THREADS, OMP_NUM_THREADS,
 ConfigProto intra-op count or program's own `torch.set_num_threads`), and only where
@@ -31,10 +41,17 @@ __all__ = ["tune_threads"]
 
 _WARMUP_RUNS = 3          # first runs (allocations, lazy compilation) are not timed
 _HEAVY_SECONDS = 0.002    # runs quicker than this keep the process's thread count
-_TRIAL_RUNS = 4           # timed runs per candidate
-_RETUNE_RUNS = 2000
+_TRIAL_RUNS = 5           # timed runs per candidate (odd: the median is one run's time)
+_WATCH_RUNS = 9           # runs per drift check once decided
+_DRIFT = 1.4              # window median / decided median beyond which the load changed
+_MIN_DECIDED_SECONDS = 1.0   # a new decision stands at least this long against drift
 _RETUNE_SECONDS = 60.0
-_clock = time.perf_counter   # what trials are timed with (tests give a fake one)
+_clock = time.perf_counter   # what runs are timed with (tests give a fake one)
+_monotonic = time.monotonic  # how old a decision is (tests give a fake one)
+
+
+def _since(moment: float) -> float:
+    return _monotonic() - moment
 
 
 def _enabled() -> bool:
@@ -52,23 +69,48 @@ class _TunedPlan:
         self.cores = _thread_policy.available_cores()
         self.runs = 0
         self.best = 0                       # 0: not decided
-        self.decided_at = (0, 0.0)
+        self.decided_median = 0.0
+        self.decided_at = 0.0               # _monotonic() at the decision
+        self.decisions = 0                  # how many times a count was chosen
+        self.best_before = 0                # the count chosen before the last re-decision
+        self.hold = _MIN_DECIDED_SECONDS    # how long a decision stands against drift
         self.samples: Dict[int, List[float]] = {}
+        self.window: List[float] = []       # run times at the chosen count, since a check
 
     def __call__(self, feeds: Any, state: Any) -> tuple:
         self.runs += 1
         if self.best:
-            if self.runs - self.decided_at[0] >= _RETUNE_RUNS or \
-                    time.monotonic() - self.decided_at[1] >= _RETUNE_SECONDS:
-                self.best = 0
-                self.samples = {}
+            if _since(self.decided_at) >= _RETUNE_SECONDS:
+                self._redecide()
             else:
-                if torch.get_num_threads() != self.best and _thread_policy.is_automatic():
-                    _thread_policy.set_tuned_threads(self.best)
-                return self.fn(feeds, state)
+                return self._decided(feeds, state)
         if self.runs <= _WARMUP_RUNS:
             return self.fn(feeds, state)
         return self._trial(feeds, state)
+
+    def _redecide(self) -> None:
+        self.best_before = self.best
+        self.best = 0
+        self.samples = {}
+        self.window = []
+
+    def _decided(self, feeds: Any, state: Any) -> tuple:
+        if torch.get_num_threads() != self.best:
+            if not _thread_policy.is_automatic():
+                self.plan.fn = self.fn        # the program took over the thread count
+                return self.fn(feeds, state)
+            _thread_policy.set_tuned_threads(self.best)
+        start = _clock()
+        result = self.fn(feeds, state)
+        self.window.append(_clock() - start)
+        if len(self.window) >= _WATCH_RUNS:
+            recent = statistics.median(self.window)
+            self.window = []
+            drift = recent / self.decided_median if self.decided_median > 0 else 1.0
+            if (drift > _DRIFT or drift < 1 / _DRIFT) and \
+                    _since(self.decided_at) >= self.hold:
+                self._redecide()
+        return result
 
     def _trial(self, feeds: Any, state: Any) -> tuple:
         candidates = (1, self.cores)
@@ -77,18 +119,33 @@ class _TunedPlan:
         if not _thread_policy.is_automatic():
             self.plan.fn = self.fn            # the program took over the thread count
             return self.fn(feeds, state)
+        # Only a run that follows a run at the same count is timed: the first run after
+        # a switch finds the other threads (and their idle processors) asleep, and pays
+        # wake-ups that runs in a steady loop at that count do not.
+        switched = torch.get_num_threads() != n
         _thread_policy.set_tuned_threads(n)
         start = _clock()
         result = self.fn(feeds, state)
         elapsed = _clock() - start
-        if not self.samples and elapsed < _HEAVY_SECONDS:
+        if not self.samples and not self.decisions and elapsed < _HEAVY_SECONDS:
             self.plan.fn = self.fn            # too quick for threads to matter
+            return result
+        if switched:
             return result
         self.samples.setdefault(n, []).append(elapsed)
         if all(len(self.samples.get(c, ())) >= _TRIAL_RUNS for c in candidates):
             medians = {c: statistics.median(v) for c, v in self.samples.items()}
-            self.best = min(medians, key=medians.get)
-            self.decided_at = (self.runs, time.monotonic())
+            # A tie goes to one thread: it leaves the other cores to other work.
+            best = min(medians, key=lambda c: (medians[c], c))
+            # On a machine whose load swings all the time, drift would call for a new
+            # measurement every second; each that confirms the count doubles how long
+            # the next decision stands (up to the periodic re-decision).
+            self.hold = min(2 * self.hold, _RETUNE_SECONDS) \
+                if self.decisions and best == self.best_before else _MIN_DECIDED_SECONDS
+            self.best = best
+            self.decided_median = medians[self.best]
+            self.decided_at = _monotonic()
+            self.decisions += 1
             _thread_policy.set_tuned_threads(self.best, medians)
         return result
 
