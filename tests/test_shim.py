@@ -107,6 +107,44 @@ def test_cli_exit_code_and_usage(tmp_path):
     assert main(["bogus"]) == 2
 
 
+def test_cli_runs_module_as_python_dash_m(tmp_path):
+    (tmp_path / "legacy_mod.py").write_text(textwrap.dedent("""
+        import sys
+        import tensorflow as tf
+        print(__name__, sys.argv[0].endswith("legacy_mod.py"), sys.argv[1:],
+              tf.Session().run(tf.constant(2.0) * 3))
+    """))
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", "-m", "legacy_mod",
+                           "-x", "--flag=3"], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "__main__ True ['-x', '--flag=3'] 6.0"
+    from tf1compat.cli import main
+    assert main(["run", "-m", "no_such_module_here"]) == 1
+
+
+def test_cli_runs_a_projects_tf1_test_suite_with_pytest(tmp_path):
+    (tmp_path / "test_legacy.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+
+        class AddTest(tf.test.TestCase):
+            def test_add(self):
+                with self.test_session() as sess:
+                    self.assertAllClose(sess.run(tf.add(1.0, 2.0)), 3.0)
+
+            def test_fails(self):
+                with self.test_session() as sess:
+                    self.assertAllClose(sess.run(tf.add(1.0, 2.0)), 4.0)
+    """))
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", "-m", "pytest", "-q",
+                           "-p", "no:cacheprovider", "test_legacy.py"],
+                          capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "1 failed, 1 passed" in proc.stdout
+
+
 def test_cli_app_run_and_flags(tmp_path):
     script = tmp_path / "flags_script.py"
     script.write_text(textwrap.dedent("""

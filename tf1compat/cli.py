@@ -20,10 +20,11 @@ for Horovod-style training (docs/distributed.md); `--nnodes`, `--node-rank`,
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import runpy
 import sys
-from typing import List, Optional
+from typing import Any, List, Optional, Tuple
 
 __all__ = ["main"]
 
@@ -39,9 +40,14 @@ def _parser() -> argparse.ArgumentParser:
                                 f"{_version.TF_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     run = commands.add_parser(
-        "run", help="run a TF1 script as __main__ (its arguments follow it)",
+        "run", help="run a TF1 script (or `-m MODULE`) as __main__ (its arguments follow it)",
+        usage="tf1compat run [launch options] SCRIPT [ARGS ...]\n"
+              "       tf1compat run [launch options] -m MODULE [ARGS ...]",
         description="Runs SCRIPT as __main__ with `import tensorflow` resolving to "
-                    "tf1compat; ARGS become the script's sys.argv[1:] (options included).")
+                    "tf1compat; ARGS become the script's sys.argv[1:] (options included). "
+                    "`-m MODULE` runs a library module as `python -m` does: "
+                    "`tf1compat run -m pytest tests/` runs a TF1 project's own test suite "
+                    "on tf1compat.")
     launcher = run.add_argument_group(
         "multi-process launch (torch.distributed.run)",
         "start several processes of SCRIPT, as torchrun does (Horovod-style jobs)")
@@ -58,7 +64,8 @@ def _parser() -> argparse.ArgumentParser:
         launcher.add_argument(*spellings, metavar=option[2:].upper().replace("-", "_"),
                               help=text)
     run.add_argument("script", metavar="SCRIPT",
-                     help="a Python file, or a directory / zip file with __main__.py")
+                     help="a Python file, or a directory / zip file with __main__.py; "
+                          "or -m MODULE")
     run.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="the script's own arguments")
     check = commands.add_parser(
@@ -101,10 +108,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not argv:
         parser.print_help(sys.stderr)
         return 2
+    argv, module, module_args = _split_module(argv)
     try:
         options = parser.parse_args(argv)
     except SystemExit as e:          # --help, --version, usage errors: argparse's status
         return e.code if isinstance(e.code, int) else 2
+    if module is not None:
+        options.script, options.args = None, module_args
     if options.command == "check":
         return _check(options.paths, options.json, options.problems_only)
     if options.command == "graph-support":
@@ -112,24 +122,51 @@ def main(argv: Optional[List[str]] = None) -> int:
     if options.command != "run":
         parser.print_help(sys.stderr)
         return 2
-    error = _script_error(options.script)
+    error = _script_error(options.script) if module is None else None
     if error is not None:
         print(f"tf1compat: {error}", file=sys.stderr)
         return 2
     if options.nproc_per_node is not None:
-        return _launch(options)
+        return _launch(options, module)
     if any(getattr(options, k) is not None for k in _LAUNCHER_OPTIONS):
         print("tf1compat: --nnodes/--node-rank/--master-addr/--master-port/--rdzv-endpoint "
               "need --nproc-per-node", file=sys.stderr)
         return 2
+    if module is not None:
+        return _run_module(module, options.args)
     return _run(options.script, options.args)
 
 
 _LAUNCHER_OPTIONS = ("nnodes", "node_rank", "master_addr", "master_port", "rdzv_endpoint")
 
 
-def _launch(options: argparse.Namespace) -> int:
-    """Starts `--nproc-per-node` processes of `tf1compat run SCRIPT` with torch's launcher."""
+def _split_module(argv: List[str]) -> Tuple[List[str], Optional[str], List[str]]:
+    """`run [launch options] -m MODULE ARGS...` as (argv for argparse, MODULE, ARGS).
+
+    argparse cannot take an option in place of the SCRIPT positional and pass everything
+    after it through untouched, so the module form is split off first: the launch
+    options stay for argparse, with MODULE standing in for SCRIPT."""
+    if not argv or argv[0] != "run":
+        return argv, None, []
+    i = 1
+    while i < len(argv):
+        token = argv[i]
+        if token in ("-m", "--module") and i + 1 < len(argv):
+            return argv[:i] + [argv[i + 1]], argv[i + 1], argv[i + 2:]
+        if token.startswith("-m") and len(token) > 2 and not token.startswith("--"):
+            return argv[:i] + [token[2:]], token[2:], argv[i + 1:]   # -mpytest, as python
+        if not token.startswith("-"):
+            break                        # the script: everything after it is its own
+        if "=" not in token and token[2:].replace("-", "_") in _LAUNCHER_OPTIONS + (
+                "nproc_per_node",):
+            i += 1                       # the option's value
+        i += 1
+    return argv, None, []
+
+
+def _launch(options: argparse.Namespace, module: Optional[str] = None) -> int:
+    """Starts `--nproc-per-node` processes of `tf1compat run SCRIPT` (or `-m MODULE`) with
+    torch's launcher."""
     if options.nproc_per_node < 1:
         print("tf1compat: --nproc-per-node must be at least 1", file=sys.stderr)
         return 2
@@ -144,7 +181,8 @@ def _launch(options: argparse.Namespace) -> int:
         value = getattr(options, key)
         if value is not None:
             args += ["--" + key.replace("_", "-"), str(value)]
-    args += ["-m", "tf1compat", "run", options.script, *options.args]
+    target = [options.script] if options.script is not None else ["-m", module]
+    args += ["-m", "tf1compat", "run", *target, *options.args]
     try:
         torch_launch(args)
     except ChildFailedError as e:
@@ -195,8 +233,31 @@ def _run(script: str, script_args: List[str]) -> int:
     sys.argv = [script] + script_args
     sys.path.insert(0, os.path.abspath(script) if os.path.isdir(script) else
                     os.path.dirname(os.path.abspath(script)))
+    return _exit_status(lambda: runpy.run_path(script, run_name="__main__"))
+
+
+def _run_module(module: str, module_args: List[str]) -> int:
+    """`python -m MODULE ARGS` with tf1compat installed: the current directory first on
+    sys.path and sys.argv[0] the module's file, as Python does."""
+    import tf1compat
+    tf1compat.install()
+    sys.path.insert(0, os.getcwd())
+    sys.argv = [module] + module_args     # runpy replaces [0] with the module's path
     try:
-        runpy.run_path(script, run_name="__main__")
+        found = importlib.util.find_spec(module) is not None
+    except ImportError:                   # a parent package is missing
+        found = False
+    if not found:
+        print(f"tf1compat: no module named {module!r}", file=sys.stderr)
+        return 1
+    return _exit_status(lambda: runpy.run_module(module, run_name="__main__",
+                                                 alter_sys=True))
+
+
+def _exit_status(run: Any) -> int:
+    """Runs `run()` and turns its SystemExit into an exit status, as the interpreter does."""
+    try:
+        run()
     except SystemExit as e:
         code = e.code
         if code is None:
