@@ -1,8 +1,8 @@
 """Execution plans: prune the graph to what a run needs, order it, bind kernels.
 
 A Plan is built once per (fetches, feed keys, graph structure) and cached by the session.
-It lists `Step`s in a valid execution order (creation order, which TF graph construction
-makes topological, repaired by Kahn's algorithm where `_add_control_input` broke it);
+It lists `Step`s in a valid execution order (TF's executor order: by dependency depth,
+ties in creation order);
 each step names its kernel (built once here by the op's kernel factory) and where each
 input comes from (`Source`). The code generator (codegen.py) turns the steps into
 straight-line Python and the interpreter (interpreter.py) walks the same steps.
@@ -15,7 +15,6 @@ assigned value, as in TF, where reads alias the variable's buffer.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -554,19 +553,14 @@ def compute_frees(steps: List[Step], fetches: List[Source]) -> None:
 
 
 def _toposort(ops: List[Operation]) -> List[Operation]:
-    """Creation order when it is valid (the common case); else Kahn's algorithm by id."""
-    ops.sort(key=lambda o: o._id)
-    position = {op: i for i, op in enumerate(ops)}
-    valid = True
-    for i, op in enumerate(ops):
-        for dep in _deps(op):
-            if position.get(dep, -1) > i:
-                valid = False
-                break
-        if not valid:
-            break
-    if valid:
-        return ops
+    """The ops in the order TF's executor runs them: each as soon as its inputs are ready.
+
+    An op's depth is the length of the longest dependency path into it; ops run by depth,
+    ties in creation order. So a read of a variable that nothing orders after an update
+    of it runs before the update, as in TF, where the read is ready when the run starts
+    and the update only once its gradient is computed: `sess.run([v.read_value(),
+    train_op])` returns the value from before the step.
+    """
     indegree = {op: 0 for op in ops}
     users: Dict[Operation, list] = {op: [] for op in ops}
     for op in ops:
@@ -574,21 +568,23 @@ def _toposort(ops: List[Operation]) -> List[Operation]:
             if dep in indegree:
                 indegree[op] += 1
                 users[dep].append(op)
-    heap = [(op._id, op) for op in ops if indegree[op] == 0]
-    heapq.heapify(heap)
-    out = []
-    while heap:
-        _, op = heapq.heappop(heap)
-        out.append(op)
+    depth = {op: 0 for op in ops}
+    ready = [op for op in ops if indegree[op] == 0]
+    visited = 0
+    while ready:
+        op = ready.pop()
+        visited += 1
         for user in users[op]:
+            if depth[op] + 1 > depth[user]:
+                depth[user] = depth[op] + 1
             indegree[user] -= 1
             if indegree[user] == 0:
-                heapq.heappush(heap, (user._id, user))
-    if len(out) != len(ops):
-        stuck = [op.name for op in ops if indegree[op] > 0][:5]
+                ready.append(user)
+    if visited != len(ops):
+        stuck = sorted((op for op in ops if indegree[op] > 0), key=lambda o: o._id)
         raise errors.op_error(errors.InvalidArgumentError, None,
-                              f"Graph has a cycle through {stuck}")
-    return out
+                              f"Graph has a cycle through {[op.name for op in stuck[:5]]}")
+    return sorted(ops, key=lambda o: (depth[o], o._id))
 
 
 def _deps(op: Operation) -> list:
