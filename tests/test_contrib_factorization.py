@@ -51,7 +51,13 @@ class _Oracle:
         """One training step; returns (cluster_idx, mean distance) as computed before it."""
         x = _unit(data.astype(np.float64)) if self.metric == "cosine" else \
             data.astype(np.float64)
-        idx, mean = self._assign(x, self.centers)
+        # TF's executor runs each op once its inputs are ready. The squared-euclidean
+        # distances read `clusters` at once, before the step's sync (the cond copying
+        # `clusters_updated` into `clusters`); the cosine distances first normalize the
+        # inputs, so their read comes after the sync, as real TF 2.21 does on this graph.
+        reads_after_sync = self.metric == "cosine" and self.mini_batch and self.steps > 1
+        if not reads_after_sync:
+            idx, mean = self._assign(x, self.centers)
         if not self.mini_batch:
             k = len(self.centers)
             sums = np.zeros_like(self.centers)
@@ -67,6 +73,8 @@ class _Oracle:
                 self.counts[:] = 0
             else:
                 self.update_in_steps -= 1
+        if reads_after_sync:
+            idx, mean = self._assign(x, self.centers)
         target = self.updated if self.steps > 1 else self.centers
         ids, position = np.unique(idx, return_inverse=True)
         k = np.bincount(position).astype(np.float64)

@@ -274,16 +274,28 @@ def test_constant_subgraphs_fold_at_plan_build():
 
 # -- the plan builder's passes, one at a time ---------------------------------------------------
 
-def test_prune_stops_at_feeds_and_keeps_creation_order():
+def test_prune_stops_at_feeds_and_orders_by_depth_then_creation():
     from tf1compat.runtime.plan import PlanBuilder
     a = tf.placeholder(tf.float32, [], name="a")
     b = tf.add(a, 1.0, name="b")
     c = tf.multiply(b, 2.0, name="c")
     tf.subtract(c, 3.0, name="unused")
     builder = PlanBuilder(runtime=None)
-    assert [op.name for op in builder.prune([c], {})] == ["a", "b/y", "b", "c/y", "c"]
+    # Each op as soon as its inputs are ready: the constant c/y before b.
+    assert [op.name for op in builder.prune([c], {})] == ["a", "b/y", "c/y", "b", "c"]
     assert [op.name for op in builder.prune([c], {b: 0})] == ["c/y", "c"]
     assert [op.name for op in builder.prune([c.op], {b: 0})] == ["c/y", "c"]
+
+
+def test_updates_wait_for_the_reads_they_are_not_ordered_after():
+    from tf1compat.runtime.plan import PlanBuilder
+    v = tf.Variable(1.0, name="v")
+    late_read = tf.identity(tf.identity(tf.identity(v)), name="late_read")
+    update = tf.assign_add(v, 1.0, name="update")
+    with tf.control_dependencies([update]):
+        after = tf.identity(v, name="after")
+    order = [op.name for op in PlanBuilder(runtime=None).prune([late_read, after], {})]
+    assert order.index("late_read") < order.index("update") < order.index("after")
 
 
 def test_gradient_setup_marks_sources_only_for_gradient_plans():

@@ -204,3 +204,25 @@ def case_error_during_run(tf):
             return {"class": type(e).__name__, "op": e.op.name, "code": e.error_code,
                     "is_op_error": isinstance(e, tf.errors.OpError),
                     "node_line": [line for line in e.message.split("\n") if "{{node" in line]}
+
+
+def case_reads_run_before_unordered_updates(tf):
+    """A fetch nothing orders after a train op's update reads the value from before it (TF's
+    executor runs each op once its inputs are ready; the update waits for its gradient)."""
+    out = {}
+    for resource in (True, False):
+        with tf.Graph().as_default():
+            w = tf.get_variable("w", initializer=tf.constant([1.0, 2.0]),
+                                use_resource=resource)
+            loss = tf.reduce_sum(w * w)
+            train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                fetched = {"sum": sess.run([w + 0.0, train])[0],
+                           "loss": sess.run([loss, train])[0],
+                           "after": sess.run(w)}
+                if resource:       # a ref variable's read aliases the updated buffer in TF
+                    fetched["read_value"] = sess.run([w.read_value(), train])[0]
+                    fetched["identity"] = sess.run([tf.identity(w), train])[0]
+                out["resource" if resource else "ref"] = fetched
+    return out

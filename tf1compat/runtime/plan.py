@@ -1,8 +1,8 @@
 """Execution plans: prune the graph to what a run needs, order it, bind kernels.
 
 A Plan is built once per (fetches, feed keys, graph structure) and cached by the session.
-It lists `Step`s in a valid execution order (creation order, which TF graph construction
-makes topological, repaired by Kahn's algorithm where `_add_control_input` broke it);
+It lists `Step`s in a valid execution order (TF's executor order: by dependency depth,
+ties in creation order);
 each step names its kernel (built once here by the op's kernel factory) and where each
 input comes from (`Source`). The code generator (codegen.py) turns the steps into
 straight-line Python and the interpreter (interpreter.py) walks the same steps.
@@ -15,7 +15,6 @@ assigned value, as in TF, where reads alias the variable's buffer.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -556,41 +555,134 @@ def compute_frees(steps: List[Step], fetches: List[Source]) -> None:
 
 
 def _toposort(ops: List[Operation]) -> List[Operation]:
-    """Creation order when it is valid (the common case); else Kahn's algorithm by id."""
-    ops.sort(key=lambda o: o._id)
-    position = {op: i for i, op in enumerate(ops)}
-    valid = True
-    for i, op in enumerate(ops):
-        for dep in _deps(op):
-            if position.get(dep, -1) > i:
-                valid = False
-                break
-        if not valid:
-            break
-    if valid:
-        return ops
+    """The ops in the order TF's executor runs them: each as soon as its inputs are ready,
+    and every read of a variable before the updates of it that the read is not ordered
+    after.
+
+    An op's depth is the length of the longest dependency path into it; ops run by depth,
+    ties in creation order. An update of a variable waits, besides its inputs, for the
+    ops of the run that read the variable and do not depend on the update (directly or
+    through a gradient op differentiating with respect to it): a run sees each variable
+    as it was when the run started until an op ordered after an update reads it. So
+    `sess.run([v.read_value(), train_op])` and `sess.run([loss, train_op])` return the
+    values from before the step, as TF does (its reads are ready at once, the update only
+    once its gradient is computed), also when the gradient is a function that does not
+    depend on the fetched loss (imported graphs), and contrib's decoupled weight decay
+    (an update ordered only after its own inputs) leaves the gradient alone.
+    """
+    extra = _after_reads(ops)
+    try:
+        return _by_depth(ops, extra)
+    except errors.InvalidArgumentError:
+        if not extra:
+            raise
+        return _by_depth(ops, {})       # those edges closed a cycle: dependencies alone
+
+
+def _by_depth(ops: List[Operation], extra: Dict[Operation, List[Operation]]
+              ) -> List[Operation]:
+    """`ops` sorted by (longest dependency path into the op, creation id); `extra` maps an
+    op to more ops that must run before it."""
     indegree = {op: 0 for op in ops}
     users: Dict[Operation, list] = {op: [] for op in ops}
     for op in ops:
-        for dep in set(_deps(op)):
+        for dep in set(_deps(op)).union(extra.get(op, ())):
             if dep in indegree:
                 indegree[op] += 1
                 users[dep].append(op)
-    heap = [(op._id, op) for op in ops if indegree[op] == 0]
-    heapq.heapify(heap)
-    out = []
-    while heap:
-        _, op = heapq.heappop(heap)
-        out.append(op)
+    depth = {op: 0 for op in ops}
+    ready = [op for op in ops if indegree[op] == 0]
+    visited = 0
+    while ready:
+        op = ready.pop()
+        visited += 1
         for user in users[op]:
+            if depth[op] + 1 > depth[user]:
+                depth[user] = depth[op] + 1
             indegree[user] -= 1
             if indegree[user] == 0:
-                heapq.heappush(heap, (user._id, user))
-    if len(out) != len(ops):
-        stuck = [op.name for op in ops if indegree[op] > 0][:5]
+                ready.append(user)
+    if visited != len(ops):
+        stuck = sorted((op for op in ops if indegree[op] > 0), key=lambda o: o._id)
         raise errors.op_error(errors.InvalidArgumentError, None,
-                              f"Graph has a cycle through {stuck}")
-    return out
+                              f"Graph has a cycle through {[op.name for op in stuck[:5]]}")
+    return sorted(ops, key=lambda o: (depth[o], o._id))
+
+
+def _after_reads(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
+    """{update: [reads it must follow]}: for each op writing a variable, the ops of `ops`
+    reading that variable (through its ref, handle or a ReadVariableOp's value, or as a
+    gradient op's source) that do not depend on the update."""
+    writers: Dict[str, List[Operation]] = {}
+    for op in ops:
+        for key in _updates(op):
+            writers.setdefault(key, []).append(op)
+    if not writers:
+        return {}
+    users: Dict[Operation, List[Operation]] = {}
+    for op in ops:
+        for dep in _deps(op):
+            users.setdefault(dep, []).append(op)
+    descendants: Dict[Operation, set] = {}
+    extra: Dict[Operation, List[Operation]] = {}
+    for op in ops:
+        for key in _reads(op).intersection(writers):
+            for writer in writers[key]:
+                if writer is op:
+                    continue
+                if writer not in descendants:
+                    descendants[writer] = _descendants(writer, users)
+                if op not in descendants[writer]:
+                    extra.setdefault(writer, []).append(op)
+    return extra
+
+
+def _variable_key(t: Tensor) -> Optional[str]:
+    """The store key of the variable `t` is (a ref or a resource handle), aliases or
+    reads."""
+    if t._op._type == "ReadVariableOp":
+        t = t._op._inputs[0]
+    while t._dtype.base_dtype.name == "resource" and t._op._type == "Identity":
+        t = t._op._inputs[0]
+    if t._op._type == "VarHandleOp":          # the handle's run-time value is this key
+        return t._op.get_attr("shared_name") or t._op.name
+    return state_key(t)
+
+
+def _updates(op: Operation) -> set:
+    """The store keys of the variables stateful `op` may write (its ref and resource
+    inputs); empty for reads."""
+    if not op._op_def.stateful or op._type == "ReadVariableOp":
+        return set()
+    return {_variable_key(t) for t in op._inputs
+            if t._dtype._is_ref_dtype or t._dtype.base_dtype.name == "resource"} - {None}
+
+
+def _reads(op: Operation) -> set:
+    """The store keys of the variables `op` reads: inputs that are a variable (a ref alias
+    or a resource handle) or a ReadVariableOp's value, and a gradient op's sources."""
+    keys = set()
+    for t in op._inputs:
+        if t._op._type == "ReadVariableOp" or state_key(t) is not None or \
+                t._dtype.base_dtype.name == "resource":
+            keys.add(_variable_key(t))
+    grad_sources = op._op_def.grad_sources
+    if grad_sources is not None:
+        keys.update(_variable_key(t) for t in grad_sources(op))
+    keys.discard(None)
+    return keys
+
+
+def _descendants(op: Operation, users: Dict[Operation, List[Operation]]) -> set:
+    """The ops that depend on `op`, directly or not (`users`: op -> the ops using it)."""
+    seen: set = set()
+    stack = [op]
+    while stack:
+        for user in users.get(stack.pop(), ()):
+            if user not in seen:
+                seen.add(user)
+                stack.append(user)
+    return seen
 
 
 def _deps(op: Operation) -> list:
