@@ -35,6 +35,8 @@ __all__ = [
     "MetaGraphDef", "MetaInfoDef", "CollectionDef", "NodeList", "BytesList", "Int64List",
     "FloatList", "AnyList", "SaverDef", "VariableDef", "SaveSliceInfoDef", "TensorInfo",
     "SignatureDef", "AssetFileDef", "SavedModel", "AnyProto",
+    # TF2 SavedModels' object graph (MetaGraphDef.object_graph_def)
+    "SavedObjectGraph", "SavedObject", "SavedUserObject", "SavedVariable",
     # tf-keras's keras_metadata.pb in a Keras SavedModel directory
     "SavedMetadata",
     # TF 1.x control-flow contexts (the cond_context / while_context collections)
@@ -98,6 +100,10 @@ ReaderBaseState = reader_base_pb2.ReaderBaseState
 SignatureDef = meta_graph_pb2.SignatureDef
 AssetFileDef = meta_graph_pb2.AssetFileDef
 SavedModel = meta_graph_pb2.SavedModel
+SavedObjectGraph = meta_graph_pb2.SavedObjectGraph
+SavedObject = meta_graph_pb2.SavedObject
+SavedUserObject = meta_graph_pb2.SavedUserObject
+SavedVariable = meta_graph_pb2.SavedVariable
 SavedMetadata = keras_metadata_pb2.SavedMetadata
 AnyProto = well_known_pb2.Any
 

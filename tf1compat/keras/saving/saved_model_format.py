@@ -32,6 +32,7 @@ from typing import Any, Dict, List, Optional
 from tf1compat.keras.saving.model_config import (compile_args_from_training_config,
                                                  json_default, model_from_config,
                                                  model_metadata)
+from tf1compat.keras.saving.saved_model_objects import keras_object_graph
 from tf1compat.util import tf_logging as logging
 
 __all__ = ["save_model_to_saved_model", "load_model_from_saved_model", "is_keras_saved_model"]
@@ -56,21 +57,6 @@ def _root_metadata(model: Any, metadata: Dict[str, Any]) -> Dict[str, Any]:
         "is_graph_network": True}
     root.update(metadata)
     return root
-
-
-def _write_metadata(export_dir: str, root: Dict[str, Any]) -> None:
-    from tf1compat.serialization.messages import SavedMetadata
-    message = SavedMetadata()
-    node = message.nodes.add(node_id=0, node_path="root", identifier=_identifier(root),
-                             metadata=json.dumps(root, default=json_default))
-    node.version.producer = 2
-    node.version.min_consumer = 1
-    with open(os.path.join(export_dir, METADATA_FILENAME), "wb") as f:
-        f.write(message.SerializeToString(deterministic=True))
-
-
-def _identifier(root: Dict[str, Any]) -> str:
-    return {"Sequential": "_tf_keras_sequential"}.get(root["class_name"], "_tf_keras_network")
 
 
 def save_model_to_saved_model(model: Any, filepath: str, overwrite: bool = True,
@@ -100,8 +86,8 @@ def save_model_to_saved_model(model: Any, filepath: str, overwrite: bool = True,
     staging = tempfile.mkdtemp(prefix=".tmp_saved_model_", dir=parent)
     try:
         export_dir = os.path.join(staging, "model")
-        _export(metadata, weights, optimizer_weights, export_dir)
-        _write_metadata(export_dir, _root_metadata(model, metadata))
+        _export(metadata, weights, optimizer_weights, export_dir,
+                _root_metadata(model, metadata))
         if os.path.isdir(filepath):
             shutil.rmtree(filepath)
         elif os.path.exists(filepath):
@@ -121,16 +107,19 @@ def _optimizer_values(model: Any) -> Optional[List[Any]]:
 
 
 def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any,
-            export_dir: str) -> None:
-    """Rebuilds the model in a graph of its own and writes that graph and its variables."""
+            export_dir: str, root_metadata: Dict[str, Any]) -> None:
+    """Rebuilds the model in a graph of its own and writes that graph, its variables
+    (an object-based checkpoint) and the object graph TF2 loaders read."""
     from tf1compat.framework.graph import Graph
     from tf1compat.keras import backend
     from tf1compat.ops.control_flow_ops import group
     from tf1compat.training.saved_model import signature_constants, tag_constants
-    from tf1compat.variables.collections import (local_variables_initializer,
-                                                 tables_initializer)
     from tf1compat.training.saved_model.builder import SavedModelBuilder
     from tf1compat.training.saved_model.signature_def_utils import predict_signature_def
+    from tf1compat.training.saving.saver import Saver
+    from tf1compat.training.saving.trackable_checkpoint import write_object_graph
+    from tf1compat.variables.collections import (local_variables_initializer,
+                                                 tables_initializer)
     from tf1compat.eager.context import graph_mode
     graph = Graph()
     # (under eager execution too: the model is rebuilt symbolically in its own graph)
@@ -140,6 +129,7 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
         if optimizer_weights is not None:
             clone.compile(**compile_args_from_training_config(metadata["training_config"]))
             _set_optimizer_weights(clone, optimizer_weights)
+        objects = keras_object_graph(clone)
         session = backend.get_session()
         signature = predict_signature_def(
             inputs=dict(zip(clone.input_names, clone.inputs)),
@@ -147,13 +137,42 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
         # Lookup tables (vocabulary feature columns) are initialized when the SavedModel
         # is loaded, as TF's exports do.
         init_op = group(tables_initializer(), local_variables_initializer())
+        # The TF1 graph's Saver reads the object-based keys TF2 loaders use, so one
+        # checkpoint serves `tf.saved_model.loader.load` and `load_model` alike.
+        saver = Saver(objects.checkpoint_values, sharded=True, allow_empty=True)
         builder = SavedModelBuilder(export_dir)
         builder.add_meta_graph_and_variables(
             session, tags=[tag_constants.SERVING], clear_devices=True, main_op=init_op,
             signature_def_map={signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY:
-                               signature})
+                               signature}, saver=saver)
         builder.save()
+        prefix = os.path.join(export_dir, _VARIABLES)
+        _remove_checkpoint(prefix)
+        write_object_graph(clone, prefix, session=session)
         session.close()
+    _add_object_graph(export_dir, objects.saved_object_graph())
+    with open(os.path.join(export_dir, METADATA_FILENAME), "wb") as f:
+        f.write(objects.keras_metadata(root_metadata).SerializeToString(deterministic=True))
+
+
+def _remove_checkpoint(prefix: str) -> None:
+    directory = os.path.dirname(prefix)
+    base = os.path.basename(prefix)
+    for name in os.listdir(directory):
+        if name.startswith(base + "."):
+            os.remove(os.path.join(directory, name))
+
+
+def _add_object_graph(export_dir: str, object_graph: Any) -> None:
+    """Puts the SavedObjectGraph into saved_model.pb's (only) meta graph."""
+    from tf1compat.serialization.messages import SavedModel
+    path = os.path.join(export_dir, "saved_model.pb")
+    saved_model = SavedModel()
+    with open(path, "rb") as f:
+        saved_model.ParseFromString(f.read())
+    saved_model.meta_graphs[0].object_graph_def.CopyFrom(object_graph)
+    with open(path, "wb") as f:
+        f.write(saved_model.SerializeToString(deterministic=True))
 
 
 def _set_optimizer_weights(model: Any, values: List[Any]) -> None:
