@@ -10,7 +10,10 @@ Step 2 (this interpreter, tf1compat): the same model, trained the same way, is w
 tf1compat to tests/fixtures/keras/saved_model_tf1compat/, and a DenseFeatures model
 (vocabulary lookup tables) to saved_model_tf1compat_features/. Step 3 (the TF venv): real
 TF opens tf1compat's directories with the TF1 loader `tf.saved_model.loader.load` and runs
-their "serving_default" signatures. Everything TF saw goes to
+their "serving_default" signatures, and tf-keras's own `tf.keras.models.load_model` (TF2
+behaviour: tf-keras 2.21 under `disable_v2_behavior` cannot load even its own SavedModels)
+and `tf.saved_model.load` read them: predictions, weight names and the object graph, Keras
+metadata and checkpoint keys as TF parsed them. Everything TF saw goes to
 tests/fixtures/keras/saved_models.json; tests/test_keras_saved_model.py replays it without
 TensorFlow.
 """
@@ -48,6 +51,22 @@ def build_and_train(tf: Any) -> Any:
     y = np.arange(8) % 3
     model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
     return model
+
+
+def build_functional(tf: Any) -> Any:
+    """A functional LSTM -> Dense model (an RNN cell nested in a layer), not compiled."""
+    init = tf.keras.initializers.glorot_uniform
+    inputs = tf.keras.Input((5, 3), name="seq")
+    hidden = tf.keras.layers.LSTM(4, name="lstm", kernel_initializer=init(seed=4),
+                                  recurrent_initializer=init(seed=5))(inputs)
+    outputs = tf.keras.layers.Dense(2, name="out", kernel_initializer=init(seed=6))(hidden)
+    return tf.keras.Model(inputs, outputs, name="recurrent")
+
+
+SEQUENCE = (np.arange(30, dtype=np.float32).reshape(2, 5, 3) / 30.0 - 0.4)
+
+# tf1compat's directories that tf-keras's TF2 loader reads, with the input to predict on.
+TF2_LOADED = (("saved_model_tf1compat", INPUT), ("saved_model_tf1compat_functional", SEQUENCE))
 
 
 def _listed(value: Any) -> Any:
@@ -97,6 +116,94 @@ def tf_read(directory: str) -> Dict[str, Any]:
     return result
 
 
+def directory_structure(directory: str, saved_model_cls: Any, metadata_cls: Any,
+                        object_graph_cls: Any, reader: Any) -> Dict[str, Any]:
+    """What a TF2 loader reads from a Keras SavedModel directory, as plain data: the
+    SavedObjectGraph's nodes, keras_metadata.pb's entries and the checkpoint's keys and
+    object graph (proto classes and checkpoint reader from TF or from tf1compat)."""
+    saved_model = saved_model_cls()
+    with open(os.path.join(directory, "saved_model.pb"), "rb") as f:
+        saved_model.ParseFromString(f.read())
+    nodes = []
+    for node in saved_model.meta_graphs[0].object_graph_def.nodes:
+        kind = node.WhichOneof("kind")
+        entry = {"kind": kind, "children": [[c.local_name, c.node_id] for c in node.children],
+                 "slots": [[s.original_variable_node_id, s.slot_name, s.slot_variable_node_id]
+                           for s in node.slot_variables]}
+        if kind == "user_object":
+            entry["identifier"] = node.user_object.identifier
+            entry["version"] = [node.user_object.version.producer,
+                                node.user_object.version.min_consumer]
+        elif kind == "variable":
+            entry["variable"] = [node.variable.name, int(node.variable.dtype),
+                                 [d.size for d in node.variable.shape.dim],
+                                 node.variable.trainable]
+        nodes.append(entry)
+    metadata = metadata_cls()
+    with open(os.path.join(directory, "keras_metadata.pb"), "rb") as f:
+        metadata.ParseFromString(f.read())
+    keras_nodes = []
+    for node in metadata.nodes:
+        parsed = json.loads(node.metadata)
+        keras_nodes.append({"node_id": node.node_id, "node_path": node.node_path,
+                            "identifier": node.identifier,
+                            "version": [node.version.producer, node.version.min_consumer],
+                            "class_name": parsed.get("class_name"), "name": parsed.get("name"),
+                            "build_input_shape": parsed.get("build_input_shape")})
+    ckpt = reader(os.path.join(directory, "variables", "variables"))
+    graph = object_graph_cls()
+    graph.ParseFromString(ckpt.get_tensor("_CHECKPOINTABLE_OBJECT_GRAPH"))
+    checkpoint_nodes = [{"children": [[c.local_name, c.node_id] for c in node.children],
+                         "attributes": [[a.name, a.full_name, a.checkpoint_key]
+                                        for a in node.attributes]} for node in graph.nodes]
+    return {"object_graph": nodes, "keras_metadata": keras_nodes,
+            "checkpoint_keys": sorted(ckpt.get_variable_to_shape_map()),
+            "checkpoint_object_graph": checkpoint_nodes}
+
+
+def _revived_variables(tf: Any, root: Any) -> Dict[str, Any]:
+    """Path -> value of every variable `tf.saved_model.load` revived under `root`."""
+    found: Dict[str, Any] = {}
+    queue = [("", root)]
+    seen = set()
+    while queue:
+        path, obj = queue.pop(0)
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, tf.Variable):
+            found[path] = _listed(obj.numpy())
+            continue
+        for name, child in obj._trackable_children().items():
+            queue.append((f"{path}/{name}" if path else name, child))
+    return found
+
+
+def tf2_load(directory: str) -> Dict[str, Any]:
+    """tf-keras's own loaders (TF2 behaviour) read tf1compat's directories."""
+    import tensorflow as tf
+    from tensorflow.core.protobuf import saved_model_pb2, trackable_object_graph_pb2
+    from tf_keras.protobuf import saved_metadata_pb2
+    result = {}
+    for subdir, x in TF2_LOADED:
+        path = os.path.join(directory, subdir)
+        model = tf.keras.models.load_model(path)
+        optimizer = model.optimizer
+        result[f"{subdir}.tf_keras_load_model"] = {
+            "class": type(model).__name__, "layers": [layer.name for layer in model.layers],
+            "weights": [w.name for w in model.weights],
+            "values": [_listed(w) for w in model.get_weights()],
+            "predict": _listed(model.predict(x, verbose=0)),
+            "optimizer": None if optimizer is None else type(optimizer).__name__,
+            "loss": None if optimizer is None else getattr(model.loss, "__name__", model.loss)}
+        loaded = tf.saved_model.load(path)
+        result[f"{subdir}.tf_saved_model_load"] = _revived_variables(tf, loaded)
+        result[f"{subdir}.structure"] = directory_structure(
+            path, saved_model_pb2.SavedModel, saved_metadata_pb2.SavedMetadata,
+            trackable_object_graph_pb2.TrackableObjectGraph, tf.train.load_checkpoint)
+    return result
+
+
 def _run_tf(python: str, mode: str, directory: str) -> Dict[str, Any]:
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3")
     proc = subprocess.run([python, os.path.abspath(__file__), mode, directory],
@@ -112,10 +219,12 @@ def main(argv: list) -> int:
     parser.add_argument("--tf", default=TF_PYTHON, help="python of a TensorFlow venv")
     parser.add_argument("--tf-write", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--tf-read", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--tf2-load", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sys.path.insert(0, ROOT)
-    if args.tf_write or args.tf_read:
-        result = tf_write(args.tf_write) if args.tf_write else tf_read(args.tf_read)
+    if args.tf_write or args.tf_read or args.tf2_load:
+        result = (tf_write(args.tf_write) if args.tf_write else
+                  tf_read(args.tf_read) if args.tf_read else tf2_load(args.tf2_load))
         json.dump(result, sys.stdout, sort_keys=True)
         return 0
     record = _run_tf(args.tf, "--tf-write", os.path.join(FIXTURES, "saved_model_tf"))
@@ -128,7 +237,13 @@ def main(argv: list) -> int:
     model, features, _ = build_features_model(tf)
     model.save(os.path.join(FIXTURES, "saved_model_tf1compat_features"), save_format="tf")
     record["tf1compat_written_features.predict"] = _listed(model.predict(features))
+    tf.reset_default_graph()
+    tf.keras.backend.clear_session()
+    model = build_functional(tf)
+    model.save(os.path.join(FIXTURES, "saved_model_tf1compat_functional"), save_format="tf")
+    record["tf1compat_written_functional.predict"] = _listed(model.predict(SEQUENCE))
     record.update(_run_tf(args.tf, "--tf-read", FIXTURES))
+    record.update(_run_tf(args.tf, "--tf2-load", FIXTURES))
     with open(os.path.join(FIXTURES, "saved_models.json"), "w") as f:
         json.dump(record, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -92,6 +92,45 @@ def test_real_tf_ran_a_dense_features_directory_tf1compat_wrote(record):
                                rtol=1e-5, atol=1e-6)
 
 
+def _our_structure(path: str) -> dict:
+    from tf1compat.serialization.messages import (SavedMetadata, SavedModel,
+                                                  TrackableObjectGraph)
+    return script.directory_structure(path, SavedModel, SavedMetadata, TrackableObjectGraph,
+                                      tf.train.load_checkpoint)
+
+
+@pytest.mark.parametrize("subdir,build,predicted", [
+    ("saved_model_tf1compat", script.build_and_train, "tf1compat_written.predict"),
+    ("saved_model_tf1compat_functional", script.build_functional,
+     "tf1compat_written_functional.predict")])
+def test_tf_keras_load_model_read_the_directories_tf1compat_wrote(record, tmp_path, subdir,
+                                                                   build, predicted):
+    """tf-keras 2.21's own load_model (and tf.saved_model.load) rebuilt tf1compat's models
+    with their weights and predicted as tf1compat did; a directory tf1compat writes now
+    has everything those loaders read then (object graph, Keras metadata, checkpoint
+    keys and object graph), unchanged."""
+    loaded = record[f"{subdir}.tf_keras_load_model"]
+    np.testing.assert_allclose(loaded["predict"], record[predicted], rtol=1e-5, atol=1e-6)
+    model = build(tf)
+    assert loaded["layers"] == [layer.name for layer in model.layers]
+    assert loaded["weights"] == [w.name for w in model.weights]
+    for got, want in zip(loaded["values"], model.get_weights()):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+    if subdir == "saved_model_tf1compat":   # compiled: tf-keras recompiled it
+        assert (loaded["optimizer"], loaded["loss"]) == ("Adam",
+                                                        "sparse_categorical_crossentropy")
+    revived = record[f"{subdir}.tf_saved_model_load"]
+    assert sum(not key.startswith("optimizer/") for key in revived) == len(model.weights)
+    path = str(tmp_path / "model")
+    model.save(path, save_format="tf")
+    assert _our_structure(path) == record[f"{subdir}.structure"]
+    # The values tf.saved_model.load revived are those of the checkpoint we write.
+    reader = tf.train.load_checkpoint(os.path.join(path, "variables", "variables"))
+    for key, value in revived.items():
+        np.testing.assert_allclose(
+            reader.get_tensor(f"{key}/.ATTRIBUTES/VARIABLE_VALUE"), value, rtol=1e-6)
+
+
 def test_recurrent_model_round_trip_and_tf1_loader(tmp_path):
     inp = tf.keras.Input((5, 3), name="seq")
     h = tf.keras.layers.LSTM(4, return_sequences=True)(inp)

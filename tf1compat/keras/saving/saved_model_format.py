@@ -117,7 +117,6 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
     from tf1compat.training.saved_model.builder import SavedModelBuilder
     from tf1compat.training.saved_model.signature_def_utils import predict_signature_def
     from tf1compat.training.saving.saver import Saver
-    from tf1compat.training.saving.trackable_checkpoint import write_object_graph
     from tf1compat.variables.collections import (local_variables_initializer,
                                                  tables_initializer)
     from tf1compat.eager.context import graph_mode
@@ -139,28 +138,47 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
         init_op = group(tables_initializer(), local_variables_initializer())
         # The TF1 graph's Saver reads the object-based keys TF2 loaders use, so one
         # checkpoint serves `tf.saved_model.loader.load` and `load_model` alike.
-        saver = Saver(objects.checkpoint_values, sharded=True, allow_empty=True)
+        saver = Saver(_saver_var_list(objects.checkpoint_values), sharded=True,
+                      allow_empty=True)
         builder = SavedModelBuilder(export_dir)
         builder.add_meta_graph_and_variables(
             session, tags=[tag_constants.SERVING], clear_devices=True, main_op=init_op,
             signature_def_map={signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY:
                                signature}, saver=saver)
         builder.save()
-        prefix = os.path.join(export_dir, _VARIABLES)
-        _remove_checkpoint(prefix)
-        write_object_graph(clone, prefix, session=session)
         session.close()
+    _add_checkpoint_object_graph(os.path.join(export_dir, _VARIABLES),
+                                 objects.gathered.proto_structure())
     _add_object_graph(export_dir, objects.saved_object_graph())
     with open(os.path.join(export_dir, METADATA_FILENAME), "wb") as f:
         f.write(objects.keras_metadata(root_metadata).SerializeToString(deterministic=True))
 
 
-def _remove_checkpoint(prefix: str) -> None:
-    directory = os.path.dirname(prefix)
-    base = os.path.basename(prefix)
+def _saver_var_list(tracked: Dict[str, Any]) -> Dict[str, Any]:
+    """The tracked variables under their object-based keys, and any other global variable
+    (one a layer made without tracking it, such as a feature column's) under its name."""
+    from tf1compat.variables.collections import global_variables
+    var_list = dict(tracked)
+    known = {id(v) for v in tracked.values()}
+    for variable in global_variables():
+        if id(variable) not in known:
+            var_list[variable.op.name] = variable
+    return var_list
+
+
+def _add_checkpoint_object_graph(prefix: str, structure: Dict[str, Any]) -> None:
+    """Rewrites the checkpoint at `prefix` with the object graph beside its values (what
+    makes it object-based for TF2 loaders)."""
+    from tf1compat.ops.io_ops import write_checkpoint
+    from tf1compat.training.saving.checkpoint_utils import load_checkpoint
+    reader = load_checkpoint(prefix)
+    kinds = reader.get_variable_to_dtype_map()
+    values = {key: reader.get_tensor(key) for key in sorted(kinds)}
+    directory, base = os.path.split(prefix)
     for name in os.listdir(directory):
         if name.startswith(base + "."):
             os.remove(os.path.join(directory, name))
+    write_checkpoint(prefix, values, kinds, object_graph=structure)
 
 
 def _add_object_graph(export_dir: str, object_graph: Any) -> None:

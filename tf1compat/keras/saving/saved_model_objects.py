@@ -102,6 +102,11 @@ def layer_metadata(layer: Any) -> Dict[str, Any]:
         "autocast": bool(getattr(layer, "_autocast", True)),
         "class_name": serialized["class_name"], "config": serialized["config"]}
     build_shape = getattr(layer, "_build_input_shape", None)
+    inbound = [n for n in getattr(layer, "_inbound_nodes", []) if not n.is_input]
+    if build_shape is None and inbound:
+        # A layer with Keras's default build still records what it was first called on
+        # (tf-keras builds every revived layer with it).
+        build_shape = inbound[0].input_shapes
     if build_shape is not None:
         metadata["build_input_shape"] = _encoded_shape(build_shape)
     return metadata
