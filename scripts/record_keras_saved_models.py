@@ -63,10 +63,38 @@ def build_functional(tf: Any) -> Any:
     return tf.keras.Model(inputs, outputs, name="recurrent")
 
 
+def subclassed_class(tf: Any) -> Any:
+    """A subclassed model with get_config (Dense -> relu -> Dense), for `custom_objects`."""
+    init = tf.keras.initializers.glorot_uniform
+
+    class Sub(tf.keras.Model):
+        def __init__(self, units: int = 2, **kwargs: Any):
+            super().__init__(**kwargs)
+            self.units = units
+            self.hidden = tf.keras.layers.Dense(units, kernel_initializer=init(seed=7))
+            self.out = tf.keras.layers.Dense(1, kernel_initializer=init(seed=8))
+
+        def call(self, x: Any) -> Any:
+            return self.out(tf.nn.relu(self.hidden(x)))
+
+        def get_config(self) -> Dict[str, Any]:
+            return {"units": self.units}
+    return Sub
+
+
+def build_subclassed(tf: Any) -> Any:
+    """The subclassed model, called on INPUT (its weights are built) and compiled."""
+    model = subclassed_class(tf)(units=3, name="sub")
+    model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    model.predict(INPUT)
+    return model
+
+
 SEQUENCE = (np.arange(30, dtype=np.float32).reshape(2, 5, 3) / 30.0 - 0.4)
 
 # tf1compat's directories that tf-keras's TF2 loader reads, with the input to predict on.
-TF2_LOADED = (("saved_model_tf1compat", INPUT), ("saved_model_tf1compat_functional", SEQUENCE))
+TF2_LOADED = (("saved_model_tf1compat", INPUT), ("saved_model_tf1compat_functional", SEQUENCE),
+              ("saved_model_tf1compat_subclassed", INPUT))
 
 
 def _listed(value: Any) -> Any:
@@ -102,6 +130,8 @@ def tf_read(directory: str) -> Dict[str, Any]:
     result = {}
     for name, subdir, feeds in (
             ("tf1compat_written", "saved_model_tf1compat", {"hidden_input": INPUT}),
+            ("tf1compat_written_subclassed", "saved_model_tf1compat_subclassed",
+             {"input_1": INPUT}),
             ("tf1compat_written_features", "saved_model_tf1compat_features", features)):
         with tf.Graph().as_default(), tf.Session() as sess:
             meta = tf.saved_model.loader.load(sess, ["serve"], os.path.join(directory, subdir))
@@ -187,7 +217,8 @@ def tf2_load(directory: str) -> Dict[str, Any]:
     result = {}
     for subdir, x in TF2_LOADED:
         path = os.path.join(directory, subdir)
-        model = tf.keras.models.load_model(path)
+        custom = ({"Sub": subclassed_class(tf)} if subdir.endswith("subclassed") else None)
+        model = tf.keras.models.load_model(path, custom_objects=custom)
         optimizer = model.optimizer
         result[f"{subdir}.tf_keras_load_model"] = {
             "class": type(model).__name__, "layers": [layer.name for layer in model.layers],
@@ -242,6 +273,11 @@ def main(argv: list) -> int:
     model = build_functional(tf)
     model.save(os.path.join(FIXTURES, "saved_model_tf1compat_functional"), save_format="tf")
     record["tf1compat_written_functional.predict"] = _listed(model.predict(SEQUENCE))
+    tf.reset_default_graph()
+    tf.keras.backend.clear_session()
+    model = build_subclassed(tf)
+    model.save(os.path.join(FIXTURES, "saved_model_tf1compat_subclassed"), save_format="tf")
+    record["tf1compat_written_subclassed.predict"] = _listed(model.predict(INPUT))
     record.update(_run_tf(args.tf, "--tf-read", FIXTURES))
     record.update(_run_tf(args.tf, "--tf2-load", FIXTURES))
     with open(os.path.join(FIXTURES, "saved_models.json"), "w") as f:

@@ -27,12 +27,12 @@ import json
 import os
 import shutil
 import tempfile
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from tf1compat.keras.saving.model_config import (compile_args_from_training_config,
                                                  json_default, model_from_config,
                                                  model_metadata)
-from tf1compat.keras.saving.saved_model_objects import keras_object_graph
+from tf1compat.keras.saving.saved_model_objects import encoded_shape, keras_object_graph
 from tf1compat.util import tf_logging as logging
 
 __all__ = ["save_model_to_saved_model", "load_model_from_saved_model", "is_keras_saved_model"]
@@ -59,26 +59,60 @@ def _root_metadata(model: Any, metadata: Dict[str, Any]) -> Dict[str, Any]:
     return root
 
 
+_NO_INPUT_SHAPE = (
+    "Model {model} cannot be saved either because the input shape is not available or "
+    "because the forward pass of the model is not defined. To define a forward pass, please "
+    "override `Model.call()`. To specify an input shape, either call `build(input_shape)` "
+    "directly, or call the model on actual data using `Model()`, `Model.fit()`, or "
+    "`Model.predict()`. If you have a custom training step, please make sure to invoke the "
+    "forward pass in train step through `Model.__call__`, i.e. `model(inputs)`, as opposed "
+    "to `model.call()`.")
+
+
+def _subclassed_input_shape(model: Any) -> List[Any]:
+    """The batch shape a subclassed model was first called on (its one input)."""
+    shapes = getattr(model, "_saved_input_shapes", None)
+    if not shapes:
+        raise ValueError(_NO_INPUT_SHAPE.format(model=model))
+    if len(shapes) != 1:
+        raise NotImplementedError(
+            "Saving a subclassed Keras model with several inputs as a SavedModel is not "
+            "supported by tf1compat; use save_weights")
+    return shapes[0]
+
+
 def save_model_to_saved_model(model: Any, filepath: str, overwrite: bool = True,
                               include_optimizer: bool = True) -> None:
     """Writes `model` as a SavedModel directory at `filepath` (replaced whole: the new
-    directory is written beside it and moved into place)."""
+    directory is written beside it and moved into place). A subclassed model is saved
+    through its `get_config()` and the shape it was called on."""
     from tf1compat.keras.engine.sequential import Sequential
-    if not model._is_graph_network and not isinstance(model, Sequential):
-        raise NotImplementedError(
-            "Saving a subclassed Keras model as a SavedModel (save_format='tf') is not "
-            "supported by tf1compat (it rebuilds the model from its config); save a "
-            "Functional or Sequential model, or use save_weights")
+    subclassed = not model._is_graph_network and not isinstance(model, Sequential)
     if not model.built:
         raise ValueError("Model cannot be saved because the input shapes have not been set. "
                          "Usually, input shapes are automatically determined from calling "
                          "`.fit()` or `.predict()`. To manually set the shapes, call "
                          "`model.build(input_shape)`.")
+    input_shape = _subclassed_input_shape(model) if subclassed else None
     if os.path.exists(filepath) and not overwrite:
         from tf1compat.keras.utils.io_utils import ask_to_proceed_with_overwrite
         if not ask_to_proceed_with_overwrite(filepath):
             return
-    metadata = model_metadata(model, include_optimizer)
+    try:
+        metadata = model_metadata(model, include_optimizer)
+    except NotImplementedError:
+        if not subclassed:
+            raise
+        raise NotImplementedError(
+            f"Saving the subclassed Keras model {type(model).__name__} without a "
+            "get_config() as a SavedModel is not supported by tf1compat: tf-keras saves its "
+            "traced call functions, which tf1compat does not write. Implement get_config() "
+            "(and pass the class in custom_objects when loading), or use save_weights"
+            ) from None
+    root = _root_metadata(model, metadata)
+    if subclassed:
+        root["is_graph_network"] = False
+        root["build_input_shape"] = encoded_shape(input_shape)
     weights = model.get_weights()
     optimizer_weights = _optimizer_values(model) if "training_config" in metadata else None
     parent = os.path.dirname(os.path.abspath(filepath))
@@ -86,8 +120,8 @@ def save_model_to_saved_model(model: Any, filepath: str, overwrite: bool = True,
     staging = tempfile.mkdtemp(prefix=".tmp_saved_model_", dir=parent)
     try:
         export_dir = os.path.join(staging, "model")
-        _export(metadata, weights, optimizer_weights, export_dir,
-                _root_metadata(model, metadata))
+        clone_spec = (type(model), input_shape) if subclassed else None
+        _export(metadata, weights, optimizer_weights, export_dir, root, clone_spec)
         if os.path.isdir(filepath):
             shutil.rmtree(filepath)
         elif os.path.exists(filepath):
@@ -106,8 +140,27 @@ def _optimizer_values(model: Any) -> Optional[List[Any]]:
     return optimizer.get_weights()
 
 
+def _rebuild(metadata: Dict[str, Any], clone_spec: Any) -> Tuple[Any, Dict[str, Any],
+                                                                   Dict[str, Any]]:
+    """A new copy of the model, with its signature's inputs and outputs: from the config
+    (functional, Sequential), or for a subclassed model from its class's `from_config`,
+    called on an input of the shape it was saved with (keys "input_1", "output_1"... as
+    tf-keras writes them)."""
+    from tf1compat.keras.engine.input_layer import Input
+    from tf1compat.util import nest
+    if clone_spec is None:
+        clone = model_from_config(metadata["model_config"])
+        return (clone, dict(zip(clone.input_names, clone.inputs)),
+                dict(zip(clone.output_names, clone.outputs)))
+    model_class, input_shape = clone_spec
+    clone = model_class.from_config(metadata["model_config"]["config"])
+    inputs = Input(batch_shape=input_shape, name="input_1")
+    outputs = nest.flatten(clone(inputs))
+    return clone, {"input_1": inputs}, {f"output_{i + 1}": t for i, t in enumerate(outputs)}
+
+
 def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any,
-            export_dir: str, root_metadata: Dict[str, Any]) -> None:
+            export_dir: str, root_metadata: Dict[str, Any], clone_spec: Any = None) -> None:
     """Rebuilds the model in a graph of its own and writes that graph, its variables
     (an object-based checkpoint) and the object graph TF2 loaders read."""
     from tf1compat.framework.graph import Graph
@@ -123,16 +176,14 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
     graph = Graph()
     # (under eager execution too: the model is rebuilt symbolically in its own graph)
     with graph.as_default(), graph_mode():
-        clone = model_from_config(metadata["model_config"])
+        clone, signature_inputs, signature_outputs = _rebuild(metadata, clone_spec)
         clone.set_weights(weights)
         if optimizer_weights is not None:
             clone.compile(**compile_args_from_training_config(metadata["training_config"]))
             _set_optimizer_weights(clone, optimizer_weights)
         objects = keras_object_graph(clone)
         session = backend.get_session()
-        signature = predict_signature_def(
-            inputs=dict(zip(clone.input_names, clone.inputs)),
-            outputs=dict(zip(clone.output_names, clone.outputs)))
+        signature = predict_signature_def(inputs=signature_inputs, outputs=signature_outputs)
         # Lookup tables (vocabulary feature columns) are initialized when the SavedModel
         # is loaded, as TF's exports do.
         init_op = group(tables_initializer(), local_variables_initializer())
@@ -278,6 +329,35 @@ def _restore(model: Any, reader: Any, names: Dict[str, str], filepath: str) -> N
     backend.batch_set_value(pairs)
 
 
+def _revive_subclassed(root: Dict[str, Any], config: Dict[str, Any],
+                       custom_objects: Dict[str, Any], filepath: str) -> Any:
+    """A subclassed model from its class (in `custom_objects`) and config, built with the
+    saved input shape, its weights restored through the checkpoint's object graph."""
+    from tf1compat.keras.utils.serialization import get_registered_object
+    class_name = config["class_name"]
+    model_class = get_registered_object(class_name, custom_objects)
+    if model_class is None:
+        raise NotImplementedError(
+            f"The SavedModel at {filepath} holds the subclassed Keras model {class_name}: "
+            "tf-keras revives it from its traced call functions, which tf1compat does not "
+            "read; pass the class in custom_objects (with get_config/from_config) to "
+            "rebuild it from its config")
+    model = model_class.from_config(config["config"])
+    shape = root.get("build_input_shape")
+    if shape is None:
+        raise ValueError(f"The SavedModel at {filepath} does not record the input shape of "
+                         f"the subclassed model {class_name}")
+    from tf1compat.framework.context import executing_eagerly
+    if executing_eagerly():
+        # (eager: one call on zeros creates the weights; Model.build needs a graph)
+        import numpy as np
+        model(np.zeros([1 if d is None else d for d in shape], np.float32))
+    else:
+        model.build(tuple(shape))
+    model.load_weights(os.path.join(filepath, _VARIABLES))
+    return model
+
+
 def load_model_from_saved_model(filepath: str, custom_objects: Optional[Dict[str, Any]] = None,
                                 compile: bool = True) -> Any:
     """The Keras model a SavedModel directory holds (config, weights, compiled with the
@@ -293,10 +373,13 @@ def load_model_from_saved_model(filepath: str, custom_objects: Optional[Dict[str
         raise NotImplementedError(
             f"The Keras SavedModel at {filepath} has no model config (a subclassed model): "
             "tf1compat rebuilds Keras models from their config only")
-    model = model_from_config(config, custom_objects=custom_objects)
-    reader = load_checkpoint(os.path.join(filepath, _VARIABLES))
-    names = _checkpoint_keys(reader)
-    _restore(model, reader, names, filepath)
+    if root.get("is_graph_network") is False and config["class_name"] != "Sequential":
+        model = _revive_subclassed(root, config, custom_objects, filepath)
+    else:
+        model = model_from_config(config, custom_objects=custom_objects)
+        reader = load_checkpoint(os.path.join(filepath, _VARIABLES))
+        names = _checkpoint_keys(reader)
+        _restore(model, reader, names, filepath)
     training_config = root.get("training_config")
     if compile and training_config is not None:
         # As tf-keras's loader: the optimizer's saved state is not restored (it starts

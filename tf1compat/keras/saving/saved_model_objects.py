@@ -25,7 +25,8 @@ from typing import Any, Dict, List, Tuple
 
 from tf1compat.keras.saving.model_config import json_default
 
-__all__ = ["KerasObjectGraph", "keras_object_graph", "KERAS_METADATA_VERSION"]
+__all__ = ["KerasObjectGraph", "keras_object_graph", "layer_metadata", "encoded_shape",
+           "KERAS_METADATA_VERSION"]
 
 # (producer, min_consumer) of tf-keras's keras_metadata.pb entries and of the user objects
 # in the SavedObjectGraph (the optimizer's reviver registers version 2).
@@ -67,7 +68,7 @@ def _user_identifier(obj: Any) -> Tuple[str, Tuple[int, int]]:
     return "_generic_user_object", _USER_OBJECT_VERSION
 
 
-def _encoded_shape(shape: Any) -> Any:
+def encoded_shape(shape: Any) -> Any:
     """A build input shape in tf-keras's metadata JSON (TensorShapes tagged as such)."""
     from tf1compat.framework.tensor_shape import TensorShape
     if shape is None:
@@ -76,12 +77,12 @@ def _encoded_shape(shape: Any) -> Any:
         return {"class_name": "TensorShape",
                 "items": None if shape.dims is None else shape.as_list()}
     if isinstance(shape, dict):
-        return {k: _encoded_shape(v) for k, v in shape.items()}
+        return {k: encoded_shape(v) for k, v in shape.items()}
     items = list(shape)
     if items and all(isinstance(d, int) or d is None for d in items):
         return {"class_name": "TensorShape", "items": items}
     if any(isinstance(d, (list, tuple, TensorShape, dict)) or d is None for d in items):
-        return [_encoded_shape(d) for d in items]
+        return [encoded_shape(d) for d in items]
     return {"class_name": "TensorShape", "items": [getattr(d, "value", d) for d in items]}
 
 
@@ -108,7 +109,7 @@ def layer_metadata(layer: Any) -> Dict[str, Any]:
         # (tf-keras builds every revived layer with it).
         build_shape = inbound[0].input_shapes
     if build_shape is not None:
-        metadata["build_input_shape"] = _encoded_shape(build_shape)
+        metadata["build_input_shape"] = encoded_shape(build_shape)
     return metadata
 
 
