@@ -5,7 +5,8 @@
 
 Step 1 (the TF venv, a subprocess): real tf-keras 2.21 under TF1 behaviour trains a small
 model and writes it with `model.save(dir, save_format="tf")` to
-tests/fixtures/keras/saved_model_tf/ (with its predictions and optimizer state).
+tests/fixtures/keras/saved_model_tf/ (with its predictions and optimizer state), and a
+subclassed model to saved_model_tf_subclassed/.
 Step 2 (this interpreter, tf1compat): the same model, trained the same way, is written by
 tf1compat to tests/fixtures/keras/saved_model_tf1compat/, and a DenseFeatures model
 (vocabulary lookup tables) to saved_model_tf1compat_features/. Step 3 (the TF venv): real
@@ -110,8 +111,14 @@ def tf_write(out_dir: str) -> Dict[str, Any]:
     model.save(out_dir, save_format="tf")
     # (fingerprint.pb changes with every write and nothing reads it here)
     os.remove(os.path.join(out_dir, "fingerprint.pb"))
+    subclassed = build_subclassed(tf)
+    sub_dir = out_dir + "_subclassed"
+    shutil.rmtree(sub_dir, ignore_errors=True)
+    subclassed.save(sub_dir, save_format="tf")
+    os.remove(os.path.join(sub_dir, "fingerprint.pb"))
     return {"tf_written.predict": _listed(model.predict(INPUT)),
             "tf_written.optimizer": [_listed(w) for w in model.optimizer.get_weights()],
+            "tf_written_subclassed.predict": _listed(subclassed.predict(INPUT)),
             "tensorflow": tf.__version__}
 
 

@@ -158,6 +158,11 @@ def test_subclassed_model_saved_model(record, tmp_path):
     assert model.loss.__name__ == "mean_squared_error"
     with pytest.raises(NotImplementedError, match="subclassed Keras model Sub"):
         tf.keras.models.load_model(path)
+    # The one tf-keras wrote (its input shape in its save spec) loads the same way.
+    theirs = tf.keras.models.load_model(os.path.join(FIXTURES, "saved_model_tf_subclassed"),
+                                        custom_objects={"Sub": sub})
+    np.testing.assert_allclose(theirs.predict(script.INPUT),
+                               record["tf_written_subclassed.predict"], rtol=1e-5, atol=1e-6)
     with pytest.raises(NotImplementedError, match="subclassed models"):
         script.build_subclassed(tf).save(str(tmp_path / "m.h5"))
 

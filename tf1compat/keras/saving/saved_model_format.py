@@ -1,24 +1,28 @@
 """Keras models as SavedModel directories: `model.save(dir, save_format="tf")` and
 `tf.keras.models.load_model(dir)`.
 
-The directory is a TF1 SavedModel that `tf.saved_model.loader.load` (tf1compat's or real
-TF's) opens: `saved_model.pb` holds one meta graph tagged "serve" with a Predict signature
-"serving_default" (inputs keyed by the Input layers' names, outputs by the output layers'
-names, as tf-keras keys them), and `variables/` the weights in TF's checkpoint layout. The
-graph is a clean inference graph: the model is rebuilt from its config in a graph of its
-own, with the current weights, so no training ops are written; with a compiled Keras
+The directory is a SavedModel that TF1 and TF2 loaders both open. `saved_model.pb` holds
+one meta graph tagged "serve" with a Predict signature "serving_default" (inputs keyed by
+the Input layers' names, outputs by the output layers' names, as tf-keras keys them) for
+`tf.saved_model.loader.load` (tf1compat's or real TF's), and the TF2 object graph that
+tf-keras's own `load_model` and `tf.saved_model.load` revive (saved_model_objects.py);
+`variables/` is an object-based checkpoint whose keys the TF1 graph's Saver reads too.
+The graph is a clean inference graph: the model is rebuilt from its config in a graph of
+its own, with the current weights, so no training ops are written; with a compiled Keras
 optimizer the model is compiled there too and the optimizer's state saved with it.
-`keras_metadata.pb` is tf-keras's `SavedMetadata` message; its root node carries the JSON
-tf-keras writes there (`class_name`, `config`, `keras_version`, `backend`, `model_config`,
-`training_config`), which is what `load_model` rebuilds the model from. As with tf-keras,
-a reloaded model is compiled with a fresh optimizer (the saved optimizer state stays in
-`variables/` but is not restored).
+`keras_metadata.pb` is tf-keras's `SavedMetadata` message: an entry per layer, the root's
+carrying the JSON tf-keras writes there (`class_name`, `config`, `keras_version`,
+`backend`, `model_config`, `training_config`), which is what `load_model` rebuilds the
+model from. As with tf-keras, a reloaded model is compiled with a fresh optimizer (the
+saved optimizer state stays in `variables/` but is not restored).
 
+A subclassed model is saved through its `get_config()` and the input shape it was first
+called on, and loaded from its class in `custom_objects` (tf-keras would otherwise revive
+its traced call functions, which tf1compat does not write: NotImplementedError).
 `load_model` reads directories tf-keras 2.x wrote too: the same root-node JSON, and the
 weights through the checkpoint's object graph (each variable's `full_name` gives its
-`layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE` key). tf-keras's own loader is
-not reproduced: a model without a config (subclassed) cannot be saved or loaded here, and
-a SavedModel without `keras_metadata.pb` is not a Keras model (NotImplementedError).
+`layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE` key). A SavedModel without
+`keras_metadata.pb` is not a Keras model (NotImplementedError).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
 from tf1compat.keras.saving.model_config import (compile_args_from_training_config,
-                                                 json_default, model_from_config,
+                                                 model_from_config,
                                                  model_metadata)
 from tf1compat.keras.saving.saved_model_objects import encoded_shape, keras_object_graph
 from tf1compat.util import tf_logging as logging
@@ -344,6 +348,9 @@ def _revive_subclassed(root: Dict[str, Any], config: Dict[str, Any],
             "rebuild it from its config")
     model = model_class.from_config(config["config"])
     shape = root.get("build_input_shape")
+    spec = root.get("save_spec")
+    if shape is None and isinstance(spec, dict) and spec.get("serialized"):
+        shape = spec["serialized"][0]     # tf-keras: (shape, dtype, name) of the input
     if shape is None:
         raise ValueError(f"The SavedModel at {filepath} does not record the input shape of "
                          f"the subclassed model {class_name}")
