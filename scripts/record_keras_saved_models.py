@@ -64,6 +64,31 @@ def build_functional(tf: Any) -> Any:
     return tf.keras.Model(inputs, outputs, name="recurrent")
 
 
+def build_nested(tf: Any) -> Any:
+    """Two outputs; a Bidirectional GRU, Conv1D, a nested Sequential with BatchNormalization
+    and a Concatenate; compiled and trained one step (moving statistics move)."""
+    init = tf.keras.initializers.glorot_uniform
+    layers = tf.keras.layers
+    inner = tf.keras.Sequential([
+        layers.Dense(4, input_shape=(6,), name="inner_dense", kernel_initializer=init(seed=9)),
+        layers.BatchNormalization(name="bn")], name="inner")
+    inputs = tf.keras.Input((5, 3), name="seq")
+    gru = layers.GRU(3, return_sequences=True, kernel_initializer=init(seed=10),
+                     recurrent_initializer=init(seed=11))
+    x = layers.Bidirectional(gru, name="bi")(inputs)
+    x = layers.Flatten(name="flat")(layers.Conv1D(2, 2, name="conv",
+                                                  kernel_initializer=init(seed=12))(x))
+    x = layers.Dense(6, name="d6", kernel_initializer=init(seed=13))(x)
+    side = inner(x)
+    head = layers.Dense(1, name="head", kernel_initializer=init(seed=14))(
+        layers.Concatenate(name="cat")([side, x]))
+    model = tf.keras.Model(inputs, [head, side], name="nested")
+    model.compile(tf.keras.optimizers.RMSprop(0.01), ["mse", "mae"])
+    model.fit(SEQUENCE, [np.ones((2, 1), np.float32), np.ones((2, 4), np.float32)],
+              batch_size=2, verbose=0)
+    return model
+
+
 def subclassed_class(tf: Any) -> Any:
     """A subclassed model with get_config (Dense -> relu -> Dense), for `custom_objects`."""
     init = tf.keras.initializers.glorot_uniform
@@ -95,11 +120,25 @@ SEQUENCE = (np.arange(30, dtype=np.float32).reshape(2, 5, 3) / 30.0 - 0.4)
 
 # tf1compat's directories that tf-keras's TF2 loader reads, with the input to predict on.
 TF2_LOADED = (("saved_model_tf1compat", INPUT), ("saved_model_tf1compat_functional", SEQUENCE),
-              ("saved_model_tf1compat_subclassed", INPUT))
+              ("saved_model_tf1compat_subclassed", INPUT),
+              ("saved_model_tf1compat_nested", SEQUENCE))
 
 
 def _listed(value: Any) -> Any:
     return np.asarray(value).tolist()
+
+
+def _loss_names(loss: Any) -> Any:
+    """A compiled loss (or list of them) by name."""
+    if isinstance(loss, (list, tuple)) or type(loss).__name__ == "ListWrapper":
+        return [_loss_names(one) for one in loss]
+    return getattr(loss, "__name__", loss)
+
+
+def _predicted(model: Any, x: Any) -> Any:
+    """`model.predict(x)` as lists (one per output of a multi-output model)."""
+    out = model.predict(x, verbose=0)
+    return [_listed(o) for o in out] if isinstance(out, list) else _listed(out)
 
 
 def tf_write(out_dir: str) -> Dict[str, Any]:
@@ -231,9 +270,9 @@ def tf2_load(directory: str) -> Dict[str, Any]:
             "class": type(model).__name__, "layers": [layer.name for layer in model.layers],
             "weights": [w.name for w in model.weights],
             "values": [_listed(w) for w in model.get_weights()],
-            "predict": _listed(model.predict(x, verbose=0)),
+            "predict": _predicted(model, x),
             "optimizer": None if optimizer is None else type(optimizer).__name__,
-            "loss": None if optimizer is None else getattr(model.loss, "__name__", model.loss)}
+            "loss": None if optimizer is None else _loss_names(model.loss)}
         loaded = tf.saved_model.load(path)
         result[f"{subdir}.tf_saved_model_load"] = _revived_variables(tf, loaded)
         result[f"{subdir}.structure"] = directory_structure(
@@ -285,6 +324,11 @@ def main(argv: list) -> int:
     model = build_subclassed(tf)
     model.save(os.path.join(FIXTURES, "saved_model_tf1compat_subclassed"), save_format="tf")
     record["tf1compat_written_subclassed.predict"] = _listed(model.predict(INPUT))
+    tf.reset_default_graph()
+    tf.keras.backend.clear_session()
+    model = build_nested(tf)
+    model.save(os.path.join(FIXTURES, "saved_model_tf1compat_nested"), save_format="tf")
+    record["tf1compat_written_nested.predict"] = _predicted(model, SEQUENCE)
     record.update(_run_tf(args.tf, "--tf-read", FIXTURES))
     record.update(_run_tf(args.tf, "--tf2-load", FIXTURES))
     with open(os.path.join(FIXTURES, "saved_models.json"), "w") as f:

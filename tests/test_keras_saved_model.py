@@ -104,7 +104,8 @@ def _our_structure(path: str) -> dict:
     ("saved_model_tf1compat_functional", script.build_functional,
      "tf1compat_written_functional.predict"),
     ("saved_model_tf1compat_subclassed", script.build_subclassed,
-     "tf1compat_written_subclassed.predict")])
+     "tf1compat_written_subclassed.predict"),
+    ("saved_model_tf1compat_nested", script.build_nested, "tf1compat_written_nested.predict")])
 def test_tf_keras_load_model_read_the_directories_tf1compat_wrote(record, tmp_path, subdir,
                                                                    build, predicted):
     """tf-keras 2.21's own load_model (and tf.saved_model.load) rebuilt tf1compat's models
@@ -112,7 +113,8 @@ def test_tf_keras_load_model_read_the_directories_tf1compat_wrote(record, tmp_pa
     has everything those loaders read then (object graph, Keras metadata, checkpoint
     keys and object graph), unchanged."""
     loaded = record[f"{subdir}.tf_keras_load_model"]
-    np.testing.assert_allclose(loaded["predict"], record[predicted], rtol=1e-5, atol=1e-6)
+    for got, want in zip(loaded["predict"], record[predicted]):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     model = build(tf)
     assert loaded["layers"] == [layer.name for layer in model.layers]
     assert loaded["weights"] == [w.name for w in model.weights]
