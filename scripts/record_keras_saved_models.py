@@ -121,7 +121,8 @@ SEQUENCE = (np.arange(30, dtype=np.float32).reshape(2, 5, 3) / 30.0 - 0.4)
 # tf1compat's directories that tf-keras's TF2 loader reads, with the input to predict on.
 TF2_LOADED = (("saved_model_tf1compat", INPUT), ("saved_model_tf1compat_functional", SEQUENCE),
               ("saved_model_tf1compat_subclassed", INPUT),
-              ("saved_model_tf1compat_nested", SEQUENCE))
+              ("saved_model_tf1compat_nested", SEQUENCE),
+              ("saved_model_tf1compat_features", None))   # (the feature dict)
 
 
 def _listed(value: Any) -> Any:
@@ -238,7 +239,8 @@ def directory_structure(directory: str, saved_model_cls: Any, metadata_cls: Any,
 
 
 def _revived_variables(tf: Any, root: Any) -> Dict[str, Any]:
-    """Path -> value of every variable `tf.saved_model.load` revived under `root`."""
+    """Checkpoint-key path -> value of every variable `tf.saved_model.load` revived under
+    `root`."""
     found: Dict[str, Any] = {}
     queue = [("", root)]
     seen = set()
@@ -251,7 +253,8 @@ def _revived_variables(tf: Any, root: Any) -> Dict[str, Any]:
             found[path] = _listed(obj.numpy())
             continue
         for name, child in obj._trackable_children().items():
-            queue.append((f"{path}/{name}" if path else name, child))
+            escaped = name.replace(".", "..").replace("/", ".S")   # as checkpoint keys
+            queue.append((f"{path}/{escaped}" if path else escaped, child))
     return found
 
 
@@ -261,8 +264,10 @@ def tf2_load(directory: str) -> Dict[str, Any]:
     from tensorflow.core.protobuf import saved_model_pb2, trackable_object_graph_pb2
     from tf_keras.protobuf import saved_metadata_pb2
     result = {}
+    from tests.golden.keras_features_util import features_and_labels
     for subdir, x in TF2_LOADED:
         path = os.path.join(directory, subdir)
+        x = features_and_labels()[0] if x is None else x
         custom = ({"Sub": subclassed_class(tf)} if subdir.endswith("subclassed") else None)
         model = tf.keras.models.load_model(path, custom_objects=custom)
         optimizer = model.optimizer

@@ -105,7 +105,9 @@ def _our_structure(path: str) -> dict:
      "tf1compat_written_functional.predict"),
     ("saved_model_tf1compat_subclassed", script.build_subclassed,
      "tf1compat_written_subclassed.predict"),
-    ("saved_model_tf1compat_nested", script.build_nested, "tf1compat_written_nested.predict")])
+    ("saved_model_tf1compat_nested", script.build_nested, "tf1compat_written_nested.predict"),
+    ("saved_model_tf1compat_features", lambda tf: script.build_features_model(tf)[0],
+     "tf1compat_written_features.predict")])
 def test_tf_keras_load_model_read_the_directories_tf1compat_wrote(record, tmp_path, subdir,
                                                                    build, predicted):
     """tf-keras 2.21's own load_model (and tf.saved_model.load) rebuilt tf1compat's models

@@ -293,8 +293,12 @@ def _checkpoint_keys(reader: Any) -> Dict[str, str]:
         return {key: key for key in keys}
     graph = checkpoint_pb2.TrackableObjectGraph()
     graph.ParseFromString(reader.get_tensor("_CHECKPOINTABLE_OBJECT_GRAPH"))
-    return {attr.full_name: attr.checkpoint_key for node in graph.nodes
-            for attr in node.attributes if attr.full_name}
+    # (tf1compat's directories also keep variables no layer tracks under their names)
+    names = {key: key for key in keys
+             if key != "_CHECKPOINTABLE_OBJECT_GRAPH" and "/.ATTRIBUTES/" not in key}
+    names.update({attr.full_name: attr.checkpoint_key for node in graph.nodes
+                  for attr in node.attributes if attr.full_name})
+    return names
 
 
 def _saved_name(layer: Any, weight: Any) -> str:
