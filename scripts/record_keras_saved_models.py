@@ -13,7 +13,8 @@ tf1compat to tests/fixtures/keras/saved_model_tf1compat/, and a DenseFeatures mo
 TF opens tf1compat's directories with the TF1 loader `tf.saved_model.loader.load` and runs
 their "serving_default" signatures, and tf-keras's own `tf.keras.models.load_model` (TF2
 behaviour: tf-keras 2.21 under `disable_v2_behavior` cannot load even its own SavedModels)
-and `tf.saved_model.load` read them: predictions, weight names and the object graph, Keras
+and `tf.saved_model.load` read them (and run their "serving_default" signatures as TF2
+concrete functions): predictions, weight names and the object graph, Keras
 metadata and checkpoint keys as TF parsed them. Everything TF saw goes to
 tests/fixtures/keras/saved_models.json; tests/test_keras_saved_model.py replays it without
 TensorFlow.
@@ -211,11 +212,18 @@ def directory_structure(directory: str, saved_model_cls: Any, metadata_cls: Any,
             entry["identifier"] = node.user_object.identifier
             entry["version"] = [node.user_object.version.producer,
                                 node.user_object.version.min_consumer]
+        elif kind == "bare_concrete_function":
+            function = node.bare_concrete_function
+            entry["function"] = [function.concrete_function_name,
+                                 list(function.argument_keywords)]
         elif kind == "variable":
             entry["variable"] = [node.variable.name, int(node.variable.dtype),
                                  [d.size for d in node.variable.shape.dim],
                                  node.variable.trainable]
         nodes.append(entry)
+    object_graph = saved_model.meta_graphs[0].object_graph_def
+    functions = {name: list(f.bound_inputs) for name, f in object_graph.concrete_functions.items()}
+    library = sorted(f.signature.name for f in saved_model.meta_graphs[0].graph_def.library.function)
     metadata = metadata_cls()
     with open(os.path.join(directory, "keras_metadata.pb"), "rb") as f:
         metadata.ParseFromString(f.read())
@@ -234,6 +242,7 @@ def directory_structure(directory: str, saved_model_cls: Any, metadata_cls: Any,
                          "attributes": [[a.name, a.full_name, a.checkpoint_key]
                                         for a in node.attributes]} for node in graph.nodes]
     return {"object_graph": nodes, "keras_metadata": keras_nodes,
+            "concrete_functions": functions, "library": library,
             "checkpoint_keys": sorted(ckpt.get_variable_to_shape_map()),
             "checkpoint_object_graph": checkpoint_nodes}
 
@@ -280,6 +289,13 @@ def tf2_load(directory: str) -> Dict[str, Any]:
             "loss": None if optimizer is None else _loss_names(model.loss)}
         loaded = tf.saved_model.load(path)
         result[f"{subdir}.tf_saved_model_load"] = _revived_variables(tf, loaded)
+        signatures = getattr(loaded, "signatures", {})
+        result[f"{subdir}.signatures"] = sorted(signatures.keys())
+        if "serving_default" in signatures:
+            function = signatures["serving_default"]
+            (key,) = function.structured_input_signature[1]
+            result[f"{subdir}.serving_default"] = {
+                k: _listed(v) for k, v in function(**{key: tf.constant(x)}).items()}
         result[f"{subdir}.structure"] = directory_structure(
             path, saved_model_pb2.SavedModel, saved_metadata_pb2.SavedMetadata,
             trackable_object_graph_pb2.TrackableObjectGraph, tf.train.load_checkpoint)

@@ -37,6 +37,8 @@ __all__ = [
     "SignatureDef", "AssetFileDef", "SavedModel", "AnyProto",
     # TF2 SavedModels' object graph (MetaGraphDef.object_graph_def)
     "SavedObjectGraph", "SavedObject", "SavedUserObject", "SavedVariable",
+    "SavedConcreteFunction", "SavedBareConcreteFunction", "StructuredValue",
+    "TensorSpecProto",
     # tf-keras's keras_metadata.pb in a Keras SavedModel directory
     "SavedMetadata",
     # TF 1.x control-flow contexts (the cond_context / while_context collections)
@@ -104,6 +106,10 @@ SavedObjectGraph = meta_graph_pb2.SavedObjectGraph
 SavedObject = meta_graph_pb2.SavedObject
 SavedUserObject = meta_graph_pb2.SavedUserObject
 SavedVariable = meta_graph_pb2.SavedVariable
+SavedConcreteFunction = meta_graph_pb2.SavedConcreteFunction
+SavedBareConcreteFunction = meta_graph_pb2.SavedBareConcreteFunction
+StructuredValue = meta_graph_pb2.StructuredValue
+TensorSpecProto = meta_graph_pb2.TensorSpecProto
 SavedMetadata = keras_metadata_pb2.SavedMetadata
 AnyProto = well_known_pb2.Any
 

@@ -37,6 +37,7 @@ from tf1compat.keras.saving.model_config import (compile_args_from_training_conf
                                                  model_from_config,
                                                  model_metadata)
 from tf1compat.keras.saving.saved_model_objects import encoded_shape, keras_object_graph
+from tf1compat.keras.saving.saved_model_signature import signature_function
 from tf1compat.util import tf_logging as logging
 
 __all__ = ["save_model_to_saved_model", "load_model_from_saved_model", "is_keras_saved_model"]
@@ -202,9 +203,9 @@ def _export(metadata: Dict[str, Any], weights: List[Any], optimizer_weights: Any
                                signature}, saver=saver)
         builder.save()
         session.close()
+        _add_object_graph(export_dir, objects, signature_inputs, signature_outputs)
     _add_checkpoint_object_graph(os.path.join(export_dir, _VARIABLES),
                                  objects.gathered.proto_structure())
-    _add_object_graph(export_dir, objects.saved_object_graph())
     with open(os.path.join(export_dir, METADATA_FILENAME), "wb") as f:
         f.write(objects.keras_metadata(root_metadata).SerializeToString(deterministic=True))
 
@@ -236,14 +237,25 @@ def _add_checkpoint_object_graph(prefix: str, structure: Dict[str, Any]) -> None
     write_checkpoint(prefix, values, kinds, object_graph=structure)
 
 
-def _add_object_graph(export_dir: str, object_graph: Any) -> None:
-    """Puts the SavedObjectGraph into saved_model.pb's (only) meta graph."""
+def _add_object_graph(export_dir: str, objects: Any, inputs: Dict[str, Any],
+                      outputs: Dict[str, Any]) -> None:
+    """Puts the SavedObjectGraph into saved_model.pb's (only) meta graph, with the
+    signature as a TF2 concrete function where its ops allow (saved_model_signature.py)."""
     from tf1compat.serialization.messages import SavedModel
     path = os.path.join(export_dir, "saved_model.pb")
     saved_model = SavedModel()
     with open(path, "rb") as f:
         saved_model.ParseFromString(f.read())
-    saved_model.meta_graphs[0].object_graph_def.CopyFrom(object_graph)
+    meta = saved_model.meta_graphs[0]
+    object_graph = objects.saved_object_graph()
+    library = meta.graph_def.library
+    variables = [value for _, value in objects.gathered.values]
+    signature = signature_function(inputs, outputs, variables,
+                                   [f.signature.name for f in library.function])
+    if signature is not None:
+        library.function.extend(signature.library.function)
+        signature.add_to(object_graph, objects.gathered.ids)
+    meta.object_graph_def.CopyFrom(object_graph)
     with open(path, "wb") as f:
         f.write(saved_model.SerializeToString(deterministic=True))
 
