@@ -11,11 +11,10 @@ VARIABLE_VALUE`), and tf-keras rebuilds each layer from its entry in `keras_meta
 walk of the model's checkpoint dependencies (training/saving/object_checkpoint.py), so
 their node ids and edge names agree.
 
-What is left out: traced functions (tf-keras's `__call__`, `call_and_return_...` and the
-`signatures` map). tf-keras does not need them for models it rebuilds from their config,
-and `tf.saved_model.load` revives the objects and variables without them (its result has
-no `signatures`); the TF1 graph in the same directory carries the "serving_default"
-signature for `tf.saved_model.loader.load`.
+What is left out: tf-keras's traced layer functions (`__call__`, `call_and_return_...`).
+tf-keras does not need them for models it rebuilds from their config (a subclassed model
+needs its class in `custom_objects`); the "serving_default" signature is added as a TF2
+concrete function by saved_model_signature.py.
 """
 
 from __future__ import annotations
