@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from tf1compat.util import nest
 from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer, default
@@ -67,9 +68,9 @@ class Model(TrainingV1, Layer):
         # unknown), as tf-keras's save spec: saving it as a SavedModel rebuilds it so.
         if not self._is_graph_network and args and \
                 getattr(self, "_saved_input_shapes", None) is None:
-            from tf1compat.keras.backend import int_shape
-            self._saved_input_shapes = [
-                [None] + list(int_shape(t) or ())[1:] for t in nest.flatten(args[0])]
+            shapes = [TensorShape(getattr(t, "shape", None)) for t in nest.flatten(args[0])]
+            if shapes and all(s.dims for s in shapes):
+                self._saved_input_shapes = [[None] + s.as_list()[1:] for s in shapes]
         return super().__call__(*args, **kwargs)
 
     # -- functional graph ----------------------------------------------------------------------
