@@ -32,6 +32,7 @@ MODULES = [
     "tensorflow.core.framework.reader_base_pb2",
     "tensorflow.core.protobuf.tensor_bundle_pb2",
     "tensorflow.core.protobuf.trackable_object_graph_pb2", "tensorflow.core.util.event_pb2",
+    "tensorflow.core.protobuf.saved_object_graph_pb2", "tensorflow.core.protobuf.struct_pb2",
     "tensorflow.core.example.example_pb2", "tensorflow.core.example.feature_pb2",
     "tensorflow.python.training.checkpoint_state_pb2", "tensorflow.core.protobuf.config_pb2",
     "tensorflow.core.protobuf.rewriter_config_pb2", "tensorflow.core.framework.step_stats_pb2",

@@ -28,7 +28,6 @@ def fresh_graph():
                             partitioner=tf.fixed_size_partitioner(2)).get_config(),
     lambda: L.experimental.DynamicEmbedding(4, 2),
     lambda: L.experimental.DynamicLookup(4),
-    lambda: L.ConvLSTM1D(2, 3, stateful=True),
 ])
 def test_unsupported_layers_say_so(make):
     with pytest.raises(NotImplementedError, match="tf1compat"):

@@ -92,6 +92,97 @@ def test_real_tf_ran_a_dense_features_directory_tf1compat_wrote(record):
                                rtol=1e-5, atol=1e-6)
 
 
+def _our_structure(path: str) -> dict:
+    from tf1compat.serialization.messages import (SavedMetadata, SavedModel,
+                                                  TrackableObjectGraph)
+    return script.directory_structure(path, SavedModel, SavedMetadata, TrackableObjectGraph,
+                                      tf.train.load_checkpoint)
+
+
+@pytest.mark.parametrize("subdir,build,predicted", [
+    ("saved_model_tf1compat", script.build_and_train, "tf1compat_written.predict"),
+    ("saved_model_tf1compat_functional", script.build_functional,
+     "tf1compat_written_functional.predict"),
+    ("saved_model_tf1compat_subclassed", script.build_subclassed,
+     "tf1compat_written_subclassed.predict"),
+    ("saved_model_tf1compat_nested", script.build_nested, "tf1compat_written_nested.predict"),
+    ("saved_model_tf1compat_features", lambda tf: script.build_features_model(tf)[0],
+     "tf1compat_written_features.predict")])
+def test_tf_keras_load_model_read_the_directories_tf1compat_wrote(record, tmp_path, subdir,
+                                                                   build, predicted):
+    """tf-keras 2.21's own load_model (and tf.saved_model.load) rebuilt tf1compat's models
+    with their weights and predicted as tf1compat did; a directory tf1compat writes now
+    has everything those loaders read then (object graph, Keras metadata, checkpoint
+    keys and object graph), unchanged."""
+    loaded = record[f"{subdir}.tf_keras_load_model"]
+    for got, want in zip(loaded["predict"], record[predicted]):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    model = build(tf)
+    assert loaded["layers"] == [layer.name for layer in model.layers]
+    assert loaded["weights"] == [w.name for w in model.weights]
+    for got, want in zip(loaded["values"], model.get_weights()):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+    if subdir == "saved_model_tf1compat":   # compiled: tf-keras recompiled it
+        assert (loaded["optimizer"], loaded["loss"]) == ("Adam",
+                                                        "sparse_categorical_crossentropy")
+    if subdir == "saved_model_tf1compat_subclassed":
+        assert (loaded["class"], loaded["optimizer"], loaded["loss"]) == (
+            "Sub", "SGD", "mean_squared_error")
+    # tf.saved_model.load ran the "serving_default" signature as a TF2 function (not for
+    # the feature-column model: its lookup tables live in the TF1 graph only).
+    if subdir == "saved_model_tf1compat_features":
+        assert record[f"{subdir}.signatures"] == []
+    else:
+        assert record[f"{subdir}.signatures"] == ["serving_default"]
+        served = record[f"{subdir}.serving_default"]
+        outputs = (sorted(served) if subdir != "saved_model_tf1compat_nested"
+                   else ["head", "inner"])
+        want = record[predicted] if len(outputs) > 1 else [record[predicted]]
+        for key, expected in zip(outputs, want):
+            np.testing.assert_allclose(served[key], expected, rtol=1e-5, atol=1e-6)
+    revived = record[f"{subdir}.tf_saved_model_load"]
+    assert sum(not key.startswith("optimizer/") for key in revived) == len(model.weights)
+    path = str(tmp_path / "model")
+    model.save(path, save_format="tf")
+    assert _our_structure(path) == record[f"{subdir}.structure"]
+    # The values tf.saved_model.load revived are those of the checkpoint we write.
+    reader = tf.train.load_checkpoint(os.path.join(path, "variables", "variables"))
+    for key, value in revived.items():
+        np.testing.assert_allclose(
+            reader.get_tensor(f"{key}/.ATTRIBUTES/VARIABLE_VALUE"), value, rtol=1e-6)
+
+
+def test_subclassed_model_saved_model(record, tmp_path):
+    """A subclassed model with get_config: real TF's TF1 loader ran its signature
+    ("input_1" -> "output_1", as tf-keras keys it); load_model rebuilds it from its class
+    in custom_objects (without it: tf-keras would revive traced functions, which
+    tf1compat does not write — a NotImplementedError naming the class)."""
+    np.testing.assert_allclose(record["tf1compat_written_subclassed.tf_loader"]["output_1"],
+                               record["tf1compat_written_subclassed.predict"], rtol=1e-5,
+                               atol=1e-6)
+    assert record["tf1compat_written_subclassed.signature"] == {
+        "inputs": ["input_1"], "outputs": ["output_1"],
+        "method_name": "tensorflow/serving/predict"}
+    path = os.path.join(FIXTURES, "saved_model_tf1compat_subclassed")
+    sub = script.subclassed_class(tf)
+    model = tf.keras.models.load_model(path, custom_objects={"Sub": sub})
+    assert type(model) is sub and model.units == 3
+    np.testing.assert_allclose(model.predict(script.INPUT),
+                               record["tf1compat_written_subclassed.predict"], rtol=1e-5,
+                               atol=1e-6)
+    assert type(model.optimizer).__name__ == "SGD"
+    assert model.loss.__name__ == "mean_squared_error"
+    with pytest.raises(NotImplementedError, match="subclassed Keras model Sub"):
+        tf.keras.models.load_model(path)
+    # The one tf-keras wrote (its input shape in its save spec) loads the same way.
+    theirs = tf.keras.models.load_model(os.path.join(FIXTURES, "saved_model_tf_subclassed"),
+                                        custom_objects={"Sub": sub})
+    np.testing.assert_allclose(theirs.predict(script.INPUT),
+                               record["tf_written_subclassed.predict"], rtol=1e-5, atol=1e-6)
+    with pytest.raises(NotImplementedError, match="subclassed models"):
+        script.build_subclassed(tf).save(str(tmp_path / "m.h5"))
+
+
 def test_recurrent_model_round_trip_and_tf1_loader(tmp_path):
     inp = tf.keras.Input((5, 3), name="seq")
     h = tf.keras.layers.LSTM(4, return_sequences=True)(inp)
@@ -128,7 +219,8 @@ def test_overwrite_replaces_the_directory_and_a_failed_save_leaves_it(tmp_path):
             return self.dense(x)
     sub = Sub()
     sub(tf.keras.Input((3,)))
-    with pytest.raises(NotImplementedError, match="subclassed"):
+    with pytest.raises(NotImplementedError, match="subclassed Keras model Sub without a "
+                                                  "get_config"):
         sub.save(str(path), save_format="tf")
     assert sorted(os.listdir(tmp_path)) == ["model"]
     assert sorted(os.listdir(path)) == ["keras_metadata.pb", "saved_model.pb", "variables"]
@@ -158,6 +250,14 @@ m.save({path!r}, save_format="tf")
 loaded = tf.keras.models.load_model({path!r})
 assert np.allclose(loaded.predict(np.ones((2, 4))), m.predict(np.ones((2, 4))))
 loaded.fit(np.ones((4, 4)), np.ones((4, 2)), verbose=0)
+import sys
+sys.path.insert(0, {os.path.join(ROOT, "scripts")!r})
+import record_keras_saved_models as script
+sub = script.build_subclassed(tf)
+sub.save({path + "_sub"!r}, save_format="tf")
+again = tf.keras.models.load_model({path + "_sub"!r},
+                                   custom_objects={{"Sub": script.subclassed_class(tf)}})
+assert np.allclose(again.predict(script.INPUT), sub.predict(script.INPUT))
 print("ok")
 """
     import subprocess

@@ -244,7 +244,6 @@ def test_keras_lstm_dropout_only_in_training():
 
 @pytest.mark.parametrize("make", [
     lambda: tf.keras.layers.CuDNNLSTM(2, time_major=True),
-    lambda: tf.keras.layers.ConvLSTM2D(2, 3, stateful=True),
 ])
 def test_keras_unsupported_recurrent_features_say_so(make):
     with pytest.raises(NotImplementedError, match="tf1compat"):

@@ -83,3 +83,18 @@ def case_saved_model_round_trip_and_signature(tf):
                   for k, v in sorted(sig.inputs.items())}
     return {"expected": expected, "served": served, "inputs": inputs,
             **_reloaded(tf, features, labels, lambda: tf.keras.models.load_model(path))}
+
+
+@tolerance(1e-5, 1e-6)
+def case_save_weights_object_checkpoint(tf):
+    # The columns' variables are checkpoint dependencies of the layer
+    # ("thal_embedding/embedding_weights"), so TF-format weights hold them too.
+    model, features, labels = _model(tf)
+    path = os.path.join(tempfile.mkdtemp(), "weights")
+    model.save_weights(path)
+    keys = sorted(k for k in tf.train.load_checkpoint(path).get_variable_to_shape_map()
+                  if "OPTIMIZER_SLOT" not in k)
+    before = model.predict(features)
+    fresh, _, _ = _model(tf)
+    fresh.load_weights(path)
+    return {"keys": keys, "before": before, "after": fresh.predict(features)}

@@ -164,3 +164,61 @@ def case_stateful_rnn_cell_and_initial_state(tf):
             "stacked_states": [st.shape.as_list() for st in tf.nest.flatten(stacked.states)],
             "stacked_values": [tf.keras.backend.get_value(st) for st in
                                tf.nest.flatten(stacked.states)]}
+
+
+@tolerance(1e-5, 1e-5)
+def case_stateful_conv_lstm_2d(tf):
+    # ConvLSTM2D(stateful=True): states shaped like one step of the output (channels
+    # last and first), carried across predict and train_on_batch calls, reset to zeros
+    # or to given values, and tf-keras's errors for a wrong state shape.
+    def conv_init(seed):
+        return {"kernel_initializer": tf.keras.initializers.glorot_uniform(seed=seed),
+                "recurrent_initializer": tf.keras.initializers.glorot_uniform(seed=seed + 1),
+                "bias_initializer": tf.keras.initializers.RandomUniform(-0.3, 0.3,
+                                                                         seed=seed + 2)}
+    layer = tf.keras.layers.ConvLSTM2D(3, (2, 2), padding="same", stateful=True,
+                                       return_sequences=True,
+                                       batch_input_shape=(2, 3, 4, 4, 2), **conv_init(40))
+    model = tf.keras.Sequential([layer, tf.keras.layers.Flatten(),
+                                 tf.keras.layers.Dense(1, kernel_initializer=tf.keras.
+                                                       initializers.glorot_uniform(44))])
+    model.compile(tf.keras.optimizers.SGD(0.05), "mse")
+    x = _rng([2, 3, 4, 4, 2], 41)
+    y = _rng([2, 1], 42)
+    first = model.predict(x, batch_size=2)
+    second = model.predict(x, batch_size=2)
+    after_predict = _states(tf, layer)
+    loss = model.train_on_batch(x, y)
+    after_train = _states(tf, layer)
+    model.reset_states()
+    zeroed = _states(tf, layer)
+    values = [np.full((2, 4, 4, 3), 0.25, np.float32), np.full((2, 4, 4, 3), -0.5, np.float32)]
+    layer.reset_states(values)
+    given = model.predict(x, batch_size=2)
+    wrong = catch(lambda: layer.reset_states([np.zeros((2, 4, 4, 2)), np.zeros((2, 4, 4, 3))]),
+                  message=True)
+    count = catch(lambda: layer.reset_states([np.zeros((2, 4, 4, 3))]), message=True)
+    first_layer = tf.keras.layers.ConvLSTM2D(2, 3, data_format="channels_first",
+                                             stateful=True, **conv_init(50))
+    out = first_layer(tf.keras.Input(batch_shape=(1, 2, 3, 5, 5)))
+    channels_first = tf.keras.Model(first_layer.input, out)
+    cf = [channels_first.predict(_rng([1, 2, 3, 5, 5], 51), batch_size=1) for _ in range(2)]
+    return {"first": first, "second": second, "after_predict": after_predict,
+            "loss": loss, "after_train": after_train, "zeroed": zeroed, "given": given,
+            "wrong": wrong, "count": count, "channels_first": cf,
+            "states": [s.shape.as_list() for s in layer.states],
+            "cf_states": [s.shape.as_list() for s in first_layer.states],
+            "input_spec": layer.input_spec[0].shape}
+
+
+def case_stateful_conv_lstm_unknown_shape(tf):
+    def no_batch():
+        tf.keras.Sequential([tf.keras.layers.ConvLSTM2D(2, 2, stateful=True,
+                                                        input_shape=(3, 4, 4, 1))])
+
+    def no_rows():
+        inp = tf.keras.Input(batch_shape=(2, 3, None, 4, 1))
+        tf.keras.layers.ConvLSTM2D(2, 2, stateful=True)(inp)
+    # (tf-keras fails with "__int__ returned non-int (type NoneType)"; the class is what
+    # tf1compat matches, with a message that says what is missing)
+    return {"no_batch": catch(no_batch), "no_rows": catch(no_rows)}

@@ -31,7 +31,7 @@ from tf1compat.serialization.messages import (AttrValue, FunctionDef, FunctionDe
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 
-__all__ = ["FunctionExport", "output_arg"]
+__all__ = ["FunctionExport", "output_arg", "upstream_ops"]
 
 _CONSTRUCTS = ("If", "Case", "While")
 
@@ -126,6 +126,10 @@ class FunctionExport:
         self._write(name, inputs, list(graph.outputs), graph.get_operations(),
                     {"_tf_data_function": True})
         return name
+
+    def reserve(self, names: List[str]) -> None:
+        """Keeps `names` (functions written elsewhere in the same library) unused."""
+        self._used.update(names)
 
     def _unique(self, base: str) -> str:
         name, i = base, 0
@@ -227,7 +231,7 @@ class FunctionExport:
         for t, same in (aliases or {}).items():
             arg_of[t] = arg_of[same]
         if ops is None:    # a factory: the ops computing the outputs, from the graph
-            ops = _upstream(outputs)
+            ops = upstream_ops(outputs)
         input_ops = {t.op for t in inputs}
         # Ops of regions inside the body belong to their constructs' functions.
         body = [op for op in ops if op not in input_ops and
@@ -286,7 +290,7 @@ class FunctionExport:
         return out
 
 
-def _upstream(outputs: List[Tensor]) -> List[Operation]:
+def upstream_ops(outputs: List[Tensor]) -> List[Operation]:
     """The ops `outputs` depend on (inputs and control inputs), in creation order."""
     seen: Dict[Operation, None] = {}
     stack = [t.op for t in outputs]

@@ -35,6 +35,10 @@ __all__ = [
     "MetaGraphDef", "MetaInfoDef", "CollectionDef", "NodeList", "BytesList", "Int64List",
     "FloatList", "AnyList", "SaverDef", "VariableDef", "SaveSliceInfoDef", "TensorInfo",
     "SignatureDef", "AssetFileDef", "SavedModel", "AnyProto",
+    # TF2 SavedModels' object graph (MetaGraphDef.object_graph_def)
+    "SavedObjectGraph", "SavedObject", "SavedUserObject", "SavedVariable",
+    "SavedConcreteFunction", "SavedBareConcreteFunction", "StructuredValue",
+    "TensorSpecProto",
     # tf-keras's keras_metadata.pb in a Keras SavedModel directory
     "SavedMetadata",
     # TF 1.x control-flow contexts (the cond_context / while_context collections)
@@ -98,6 +102,14 @@ ReaderBaseState = reader_base_pb2.ReaderBaseState
 SignatureDef = meta_graph_pb2.SignatureDef
 AssetFileDef = meta_graph_pb2.AssetFileDef
 SavedModel = meta_graph_pb2.SavedModel
+SavedObjectGraph = meta_graph_pb2.SavedObjectGraph
+SavedObject = meta_graph_pb2.SavedObject
+SavedUserObject = meta_graph_pb2.SavedUserObject
+SavedVariable = meta_graph_pb2.SavedVariable
+SavedConcreteFunction = meta_graph_pb2.SavedConcreteFunction
+SavedBareConcreteFunction = meta_graph_pb2.SavedBareConcreteFunction
+StructuredValue = meta_graph_pb2.StructuredValue
+TensorSpecProto = meta_graph_pb2.TensorSpecProto
 SavedMetadata = keras_metadata_pb2.SavedMetadata
 AnyProto = well_known_pb2.Any
 

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from tf1compat.util import nest
 from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer, default
@@ -35,7 +36,7 @@ class Model(TrainingV1, Layer):
 
     _no_tracking = Layer._no_tracking | TRAINING_ATTRIBUTES | frozenset({
         "inputs", "outputs", "input_names", "output_names", "_is_graph_network",
-        "_tensor_usage_count", "_enforce_input_layer"})
+        "_tensor_usage_count", "_enforce_input_layer", "_saved_input_shapes"})
 
     def __init__(self, *args: Any, **kwargs: Any):
         functional = (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or
@@ -61,6 +62,16 @@ class Model(TrainingV1, Layer):
                     raise TypeError("Keyword argument not understood:", key)
             super().__init__(name=kwargs.get("name"), trainable=kwargs.get("trainable", True),
                              dtype=kwargs.get("dtype"), dynamic=kwargs.get("dynamic", False))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # A subclassed model remembers what it was first called on (batch dimension
+        # unknown), as tf-keras's save spec: saving it as a SavedModel rebuilds it so.
+        if not self._is_graph_network and args and \
+                getattr(self, "_saved_input_shapes", None) is None:
+            shapes = [TensorShape(getattr(t, "shape", None)) for t in nest.flatten(args[0])]
+            if shapes and all(s.dims for s in shapes):
+                self._saved_input_shapes = [[None] + s.as_list()[1:] for s in shapes]
+        return super().__call__(*args, **kwargs)
 
     # -- functional graph ----------------------------------------------------------------------
     def _init_graph_network(self, inputs: Any, outputs: Any) -> None:
@@ -306,11 +317,30 @@ class Model(TrainingV1, Layer):
     @classmethod
     def from_config(cls, config: dict, custom_objects: Any = None) -> "Model":
         """The functional model a `get_config()` dict describes (new layers, same
-        connections)."""
+        connections); a subclass whose config is not a functional one (or whose
+        `__init__` is its own) is constructed as `cls(**config)`, as tf-keras does."""
+        import inspect
         from tf1compat.keras.engine.functional_config import reconstruct_from_config
         from tf1compat.keras.layers.serialization import deserialize
-        inputs, outputs, _ = reconstruct_from_config(config, deserialize, custom_objects)
-        return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+        functional = all(key in config for key in ("name", "layers", "input_layers",
+                                                   "output_layers"))
+        spec = inspect.getfullargspec(cls.__init__)
+        revivable = (cls is Model or spec.args[1:] == ["inputs", "outputs", "name"]
+                     or (spec.varargs == "args" and spec.varkw == "kwargs"))
+        if functional and revivable:
+            inputs, outputs, _ = reconstruct_from_config(config, deserialize, custom_objects)
+            return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+        try:
+            return cls(**config)
+        except TypeError as e:
+            raise TypeError(
+                "Unable to revive model from config. When overriding the `get_config()` "
+                "method, make sure that the returned config contains all items used as "
+                f"arguments in the  constructor to {cls}, which is the default behavior. "
+                "You can override this default behavior by defining a `from_config(cls, "
+                f"config)` class method to specify how to create an instance of "
+                f"{cls.__name__} from its config.\n\nReceived config={config}\n\nError "
+                f"encountered during deserialization: {e}") from None
 
     def reset_states(self) -> None:
         """Resets the recorded states of every stateful layer (recurrent layers)."""

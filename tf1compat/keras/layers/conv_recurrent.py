@@ -7,15 +7,18 @@ cell's kernel is [*kernel_size, in, 4 * filters] and recurrent kernel [*kernel_s
 padding, and the input ones with the layer's strides, padding and dilation. The initial state
 is the convolution of the time-summed zeroed input with a zero kernel (so it has the output's
 spatial shape). As tf-keras, the layer runs the cell's `call` directly (no cell name scope)
-and `unroll=True` or a list of cells is a TypeError. `stateful=True` is not supported here
-(NotImplementedError; the other recurrent layers support it).
+and `unroll=True` or a list of cells is a TypeError. `stateful=True` keeps the final states
+in variables shaped like one step of the output (the batch size and spatial dimensions must
+be static), as the other recurrent layers do (recurrent.py).
 """
 
 from __future__ import annotations
 
 from typing import Any, List
 
-from tf1compat.framework.tensor_shape import TensorShape
+import numpy as np
+
+from tf1compat.framework.tensor_shape import Dimension, TensorShape
 from tf1compat.keras import (activations, backend, constraints, initializers,
                              regularizers)
 from tf1compat.keras.backend_nn import conv1d, conv3d
@@ -152,6 +155,14 @@ class ConvLSTMCell(DropoutRNNCellMixin, Layer):
         return dict(list(base.items()) + list(config.items()))
 
 
+_UNKNOWN_SHAPE_MESSAGE = (
+    "If a RNN is stateful, it needs to know its batch size. Specify the batch size of your "
+    "input tensors: \n- If using a Sequential model, specify the batch size by passing a "
+    "`batch_input_shape` argument to your first layer.\n- If using the functional API, "
+    "specify the time dimension by passing a `batch_shape` argument to your Input layer.\n"
+    "The same thing goes for the number of rows and columns.")
+
+
 class _ConvLSTM(RNN):
     """A ConvLSTMCell of rank `_RANK` run over the time axis."""
 
@@ -172,9 +183,6 @@ class _ConvLSTM(RNN):
         if kwargs.pop("unroll", False):
             raise TypeError("Unrolling is not possible with convolutional RNNs. Received: "
                             "unroll=True")
-        if stateful:
-            raise NotImplementedError("tf.keras.layers.ConvLSTM*D with stateful=True is not "
-                                      "supported by tf1compat")
         cell = ConvLSTMCell(
             rank=self._RANK, filters=filters, kernel_size=kernel_size, strides=strides,
             padding=padding, data_format=data_format, dilation_rate=dilation_rate,
@@ -218,7 +226,8 @@ class _ConvLSTM(RNN):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
         dims = TensorShape(input_shape).as_list()
-        self.input_spec[0] = InputSpec(shape=(None, None) + tuple(dims[2:self.rank + 3]))
+        batch_size = dims[0] if self.stateful else None
+        self.input_spec[0] = InputSpec(shape=(batch_size, None) + tuple(dims[2:self.rank + 3]))
         if not self.cell.built:
             self.cell.build(TensorShape([dims[0]] + dims[2:]))
         state_size = list(self.cell.state_size)
@@ -235,7 +244,44 @@ class _ConvLSTM(RNN):
         else:
             self.state_spec = [InputSpec(shape=(None,) + img_dims + (dim,))
                                for dim in state_size]
+        if self.stateful:
+            self.reset_states()
         self.built = True
+
+    def _state_shapes(self) -> List[List[int]]:
+        """One step of the output per state, with the cell's channels (tf-keras's rule)."""
+        shape = self.compute_output_shape(self.input_spec[0].shape)
+        if self.return_state:
+            shape = shape[0]
+        dims = shape.as_list()
+        if self.return_sequences:
+            dims = dims[:1] + dims[2:]
+        if None in dims:
+            # (tf-keras means to raise this message, but its zeros() of a partly unknown
+            # shape fails first, with a TypeError)
+            raise TypeError(_UNKNOWN_SHAPE_MESSAGE)
+        channel_axis = self._channel_axis()
+        shapes = []
+        for size in self.cell.state_size:
+            state_dims = list(dims)
+            state_dims[channel_axis] = size
+            shapes.append(state_dims)
+        return shapes
+
+    def _channel_axis(self) -> int:
+        return 1 if self.cell.data_format == "channels_first" else self.rank + 1
+
+    def _first_state_values(self, shapes: List[List[int]], dtype: Any) -> List[Any]:
+        return [np.zeros(shape, dtype) for shape in shapes]
+
+    def _state_shape_error(self, index: int, shape: List[int], value: Any,
+                           state: Any) -> str:
+        # tf-keras's text: the dimensions taken from the output shape print as TF1
+        # Dimensions, the channel count as an int, and "{index}" is left unformatted.
+        channel_axis = self._channel_axis()
+        expected = tuple(d if i == channel_axis else Dimension(d) for i, d in enumerate(shape))
+        return ("State {index} is incompatible with layer " + self.name + ": expected "
+                f"shape={expected}, found shape={np.shape(value)}")
 
     def get_initial_state(self, inputs: Any) -> List[Any]:
         initial_state = backend.sum(backend.zeros_like(inputs), axis=1)
@@ -260,6 +306,8 @@ class _ConvLSTM(RNN):
             step, inputs, initial_state, go_backwards=self.go_backwards, mask=mask,
             input_length=backend.int_shape(inputs)[1],
             return_all_outputs=self.return_sequences)
+        if self.stateful:
+            self._record_states(states)
         output = outputs if self.return_sequences else last_output
         if self.return_state:
             return [output] + list(states)

@@ -72,6 +72,12 @@ class DenseFeatures(Layer):
         kwargs["trainable"] = bool(self.trainable and kwargs.get("trainable", True))
         variable = getter(name, *args, **kwargs)
         self._column_variables[name] = variable
+        if not _is_split_variable(variable):
+            # A checkpoint dependency "<column>/<variable>", as tf-keras's state manager
+            # names it (object-based checkpoints and SavedModels then hold it).
+            scope = self.name + "/"
+            edge = name[name.index(scope) + len(scope):] if scope in name else name
+            self._track_trackable(variable, edge, overwrite=True)
         weights = self._trainable_weights if kwargs["trainable"] else self._non_trainable_weights
         for part in list(variable) if _is_split_variable(variable) else [variable]:
             backend.track_variable(part)

@@ -135,29 +135,20 @@ class RNN(Layer):
         (numpy arrays, one per state); creates the state variables on first use."""
         if not self.stateful:
             raise AttributeError("Layer must be stateful.")
-        batch_size = self._static_batch_size()
-        if not batch_size:
-            raise ValueError(_UNKNOWN_BATCH_MESSAGE)
-        flat_sizes = nest.flatten(self.cell.state_size)
+        shapes = self._state_shapes()
         if nest.flatten(self.states)[0] is None:
             dtype = self.dtype or backend.floatx()
-            fn = getattr(self.cell, "get_initial_state", None)
-            if fn:
-                values = nest.flatten(fn(inputs=None, batch_size=batch_size, dtype=dtype))
-            else:
-                values = nest.flatten(zero_filled_state(batch_size, self.cell.state_size,
-                                                        dtype))
             # The variables start as the initial states' values (zeros for the built-in
             # cells), read once here as Keras does through `backend.variable`.
-            variables = [backend.variable(_initial_value(v), dtype=dtype) for v in values]
+            variables = [backend.variable(_initial_value(v), dtype=dtype)
+                         for v in self._first_state_values(shapes, dtype)]
             states = nest.pack_sequence_as(self.cell.state_size, variables)
             self.states = states if nest.is_nested(states) else [states]
             return
         flat_states = nest.flatten(self.states)
         if states is None:
-            backend.batch_set_value([
-                (state, np.zeros([batch_size] + TensorShape(size).as_list()))
-                for state, size in zip(flat_states, flat_sizes)])
+            backend.batch_set_value([(state, np.zeros(shape))
+                                     for state, shape in zip(flat_states, shapes)])
             return
         flat_values = nest.flatten(states)
         if len(flat_values) != len(flat_states):
@@ -165,13 +156,33 @@ class RNN(Layer):
                              f"received {len(flat_values)} state values. States received: "
                              f"{states}")
         pairs = []
-        for i, (value, state) in enumerate(zip(flat_values, flat_states)):
-            if tuple(np.shape(value)) != tuple(state.shape.as_list()):
-                raise ValueError(f"State {i} is incompatible with layer {self.name}: "
-                                 f"expected shape={(batch_size, state)} but found "
-                                 f"shape={np.shape(value)}")
+        for i, (value, state, shape) in enumerate(zip(flat_values, flat_states, shapes)):
+            if tuple(np.shape(value)) != tuple(shape):
+                raise ValueError(self._state_shape_error(i, shape, value, state))
             pairs.append((state, value))
         backend.batch_set_value(pairs)
+
+    def _state_shapes(self) -> List[List[int]]:
+        """The full shape of each (flattened) state of a stateful layer."""
+        batch_size = self._static_batch_size()
+        if not batch_size:
+            raise ValueError(_UNKNOWN_BATCH_MESSAGE)
+        return [[batch_size] + TensorShape(size).as_list()
+                for size in nest.flatten(self.cell.state_size)]
+
+    def _first_state_values(self, shapes: List[List[int]], dtype: Any) -> List[Any]:
+        """The values the state variables start from: the cell's initial state."""
+        batch_size = shapes[0][0]
+        fn = getattr(self.cell, "get_initial_state", None)
+        if fn:
+            return nest.flatten(fn(inputs=None, batch_size=batch_size, dtype=dtype))
+        return nest.flatten(zero_filled_state(batch_size, self.cell.state_size, dtype))
+
+    def _state_shape_error(self, index: int, shape: List[int], value: Any,
+                           state: Any) -> str:
+        # (tf-keras's message shows the batch size beside the state variable itself)
+        return (f"State {index} is incompatible with layer {self.name}: expected "
+                f"shape={(shape[0], state)} but found shape={np.shape(value)}")
 
     def _static_batch_size(self) -> Any:
         """The batch dimension of the input spec (None before build or when unknown)."""

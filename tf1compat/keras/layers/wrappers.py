@@ -67,6 +67,9 @@ class Bidirectional(Wrapper):
             raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should "
                              'be one of {"sum", "mul", "ave", "concat", None}')
         super().__init__(layer, **kwargs)
+        # As tf-keras, the original layer is no checkpoint dependency: only the two
+        # copies that run are (object-based checkpoints and SavedModels match tf-keras's).
+        self._untrack("layer")
         self.forward_layer = self._recreate(layer)
         if backward_layer is None:
             self.backward_layer = self._recreate(layer, go_backwards=True)
