@@ -168,14 +168,16 @@ def DistributedOptimizer(optimizer: Any, name: Optional[str] = None,  # noqa: N8
         return _hvd.DistributedOptimizer(
             optimizer, name=name, device_dense=device_dense, device_sparse=device_sparse,
             compression=compression, sparse_as_dense=sparse_as_dense, op=op,
-            gradient_predivide_factor=gradient_predivide_factor, groups=groups)
+            gradient_predivide_factor=gradient_predivide_factor, groups=groups,
+            process_set=process_set)
     if not isinstance(optimizer, OptimizerV2):
         raise ValueError(f"Provided optimizer doesn't inherit from either legacy TensorFlow "
                          f"or Keras optimizer: {optimizer}")
     cls = _distributed_class(type(optimizer))
     wrapped = cls.from_config(optimizer.get_config())
     wrapped._hvd_setup(name, (device_dense, device_sparse, compression, sparse_as_dense, op,
-                              gradient_predivide_factor, groups), scale_local_gradients)
+                              gradient_predivide_factor, groups, process_set),
+                       scale_local_gradients)
     return wrapped
 
 
