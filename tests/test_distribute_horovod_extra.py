@@ -109,7 +109,7 @@ def test_join_shadows_allreduces_with_zeros_and_returns_last_rank(collectives):
                                        "supported yet.")
 
 
-def test_adasum_allreduce_and_optimizer_and_dynamic_sets(tmp_path):
+def test_adasum_allreduce_optimizer_dynamic_sets_and_elastic_state(tmp_path):
     outs = [tmp_path / "rank0.npz", tmp_path / "rank1.npz"]
     assert _run_job(2, "adasum", outs, worker=WORKER) == [0, 0]
     ranks = [dict(np.load(p)) for p in outs]
@@ -135,6 +135,9 @@ def test_adasum_allreduce_and_optimizer_and_dynamic_sets(tmp_path):
         assert str(got["duplicate"]).startswith("Attempted to add a duplicate process set")
         assert bool(got["removed"])
     assert "dynamic_sum" not in ranks[0] and float(ranks[1]["dynamic_sum"]) == 5.0
+    for got in ranks:       # rank 0's variable (10) and epoch (5), one committed step
+        assert got["elastic_value"].tolist() == [11.0] and int(got["elastic_epoch"]) == 6
+        assert int(got["elastic_first_epoch"]) == 5
 
 
 # -- one process -----------------------------------------------------------------------------
@@ -170,3 +173,28 @@ def test_process_set_errors(hvd):
     with pytest.raises(ValueError, match="list of process ranks"):
         hvd.ProcessSet(["a"])
     assert hvd.global_process_set.ranks == [0] and hvd.global_process_set.size() == 1
+
+
+def test_elastic_run_restores_the_commit_then_refuses_to_reform_the_job(hvd):
+    state = hvd.elastic.ObjectState(bcast_object=lambda obj: obj, get_rank=hvd.rank,
+                                    epoch=1, batch=0)
+
+    @hvd.elastic.run
+    def train(state):
+        state.epoch = 2
+        state.commit()
+        state.epoch, state.batch = 3, 7
+        raise hvd.elastic.HorovodInternalError("allreduce failed")
+
+    with pytest.raises(NotImplementedError, match="elastic driver") as caught:
+        train(state)
+    assert isinstance(caught.value.__cause__, hvd.elastic.HorovodInternalError)
+    assert (state.epoch, state.batch) == (2, 0)
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0])
+        with tf.Session() as sess:
+            sess.run(v.initializer)
+            tf_state = hvd.elastic.TensorFlowState([v], session=sess, step=0)
+            sess.run(v.assign([5.0, 6.0]))
+            tf_state.restore()
+            assert sess.run(v).tolist() == [1.0, 2.0]

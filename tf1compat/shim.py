@@ -218,6 +218,7 @@ HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.mpi_ops": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.compression": "tf1compat.distribute.horovod_tensorflow",
+    "horovod.tensorflow.elastic": "tf1compat.distribute.horovod_elastic",
     "horovod.tensorflow.keras": "tf1compat.distribute.horovod_keras",
     "horovod.tensorflow.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
     "horovod.keras": "tf1compat.distribute.horovod_keras",

@@ -73,6 +73,14 @@ local_size_op, local_rank_op = ops.local_size_op, ops.local_rank_op
 
 # -- basics ----------------------------------------------------------------------------------
 
+def __getattr__(name: str) -> Any:
+    # `hvd.elastic` (horovod_elastic.py builds on this module, so it loads on first use).
+    if name == "elastic":
+        import importlib
+        return importlib.import_module("tf1compat.distribute.horovod_elastic")
+    raise AttributeError(f"module 'horovod.tensorflow' has no attribute '{name}'")
+
+
 def init(comm: Any = None, process_sets: Any = None) -> None:
     """Joins the job started by torchrun / `tf1compat run --nproc-per-node N` (a world of
     one process without it)."""
