@@ -88,6 +88,31 @@ def test_sync_replicas_equal_one_process_on_the_combined_batch(tmp_path):
         np.testing.assert_allclose(held[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
 
 
+def test_sync_replicas_backup_workers_drop_stale_gradients(tmp_path):
+    """replicas_to_aggregate=1 of 2 workers: each step applies one worker's gradient at
+    that step's weights; a gradient that comes after its step is dropped."""
+    ps, worker0, worker1 = _run_cluster("backup", tmp_path)
+    held = np.load(ps)
+    steps = int(held["global_step"])
+    runs = int(worker0.read_text()) + int(worker1.read_text())
+    assert 10 <= steps <= runs and int(worker1.read_text()) >= 1
+    rng = np.random.RandomState(0)
+    features = rng.randn(8, 3).astype(np.float64)
+    targets = features @ np.array([[1.0], [-2.0], [0.5]]) + 0.3
+
+    def gradient(params, task):
+        x, y = features[4 * task:4 * task + 4], targets[4 * task:4 * task + 4]
+        error = 2 * (x @ params[:3] + params[3] - y) / 4
+        return np.concatenate([x.T @ error, [[error.sum()]]])
+
+    # Some choice of worker per step reproduces the ps values; a stale gradient would not.
+    found = [np.zeros((4, 1))]
+    for _ in range(steps):
+        found = [p - 0.1 * gradient(p, task) for p in found for task in (0, 1)]
+    final = np.concatenate([held["weights"], held["bias"].reshape(1, 1)])
+    assert min(np.abs(p - final).max() for p in found) < 1e-5
+
+
 def test_a_dead_sync_worker_fails_the_other_within_the_timeout(tmp_path):
     outs = _run_cluster("sync_die", tmp_path, rpc_timeout=10, expected=(0, 0, 3))
     kind, waited, message = outs[1].read_text().split("\n", 2)

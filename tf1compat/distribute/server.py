@@ -42,13 +42,23 @@ from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.serialization.messages import ServerDef
 from tf1compat.training.device_setter import ClusterSpec
 
-__all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout", "SYNC_REPLICAS_COLLECTION",
-           "RPC_TIMEOUT_ENV"]
+__all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout",
+           "SYNC_REPLICAS_COLLECTION", "RPC_TIMEOUT_ENV", "discard_run"]
 
 RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
 # Graphs with a SyncReplicasOptimizer's train op add a marker here: updates are values.
 SYNC_REPLICAS_COLLECTION = "tf1compat_sync_replicas"
 _VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
+
+
+# Per thread: the session run in progress must not push its changes (a stale
+# SyncReplicasOptimizer step: TF drops its gradients).
+_DISCARD = threading.local()
+
+
+def discard_run() -> None:
+    """Called from inside a run (its PyFunc): the ps tasks will not see this run's changes."""
+    _DISCARD.flag = True
 
 
 def rpc_timeout() -> float:
@@ -322,6 +332,7 @@ class _RemoteVariables:
 
     def before_run(self, state: Dict[str, Any], plan: Any) -> Any:
         """Pulls the run's ps variables into `state`; returns what `after_run` needs."""
+        _DISCARD.flag = False
         used = self._plan_variables(plan)
         before: Dict[str, torch.Tensor] = {}
         for task, names in used.items():
@@ -337,6 +348,9 @@ class _RemoteVariables:
     def after_run(self, state: Dict[str, Any], pulled: Any) -> None:
         """Sends the ps tasks what the run changed (`pulled`: before_run's result)."""
         used, before_values = pulled
+        if getattr(_DISCARD, "flag", False):
+            _DISCARD.flag = False
+            return
         as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
         for task, names in used.items():
             initial, changes, values = {}, {}, {}

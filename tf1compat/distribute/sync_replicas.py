@@ -5,11 +5,17 @@ gradients go to ps task 0, which waits until `replicas_to_aggregate` workers hav
 gradients of that global step and returns their average to all of them; every worker then
 applies the same averaged update, and its session sends the updated values to the ps
 tasks as values (server.py's `SYNC_REPLICAS_COLLECTION`). The result equals one process
-training on the workers' combined batch. TF drops late gradients when
-`total_num_replicas > replicas_to_aggregate` (backup workers): not supported here
-(NotImplementedError). The exchange runs in a `PyFunc` op (`tf.py_func`) fed by the
-gradients and the global step. Without such a cluster it is the one-process pass-through of
-training/optimizers/sync_replicas.py.
+training on the workers' combined batch.
+
+Backup workers (`total_num_replicas > replicas_to_aggregate`): as TF's accumulators, a step
+takes the first `replicas_to_aggregate` gradients computed at that global step; gradients
+that arrive once their step is complete are stale and dropped. The late worker's run then
+changes nothing on the ps (its session does not push that run, `server.discard_run`) and
+its next run starts from the current values, as a TF worker continues with the token of
+the new global step. `total_num_replicas < replicas_to_aggregate` (several gradients per
+worker and step) is not supported (NotImplementedError). The exchange runs in a `PyFunc`
+op (`tf.py_func`) fed by the gradients and the global step. Without such a cluster it is
+the one-process pass-through of training/optimizers/sync_replicas.py.
 """
 
 from __future__ import annotations
@@ -38,15 +44,20 @@ class _Aggregation:
     def __init__(self) -> None:
         self.condition = threading.Condition()
         self.steps: Dict[Any, Dict[str, Any]] = {}
+        # The last global step completed, per optimizer: older gradients are stale.
+        self.completed: Dict[str, int] = {}
 
 
 _AGGREGATION = _Aggregation()
 
 
 def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
-               timeout: float) -> List[np.ndarray]:
-    """Runs on ps task 0 (over rpc): blocks until `replicas` workers sent step `key`."""
+               timeout: float) -> Optional[List[np.ndarray]]:
+    """Runs on ps task 0 (over rpc): blocks until `replicas` workers sent step `key`;
+    None for a stale gradient (its step is complete: dropped)."""
     with _AGGREGATION.condition:
+        if key[1] <= _AGGREGATION.completed.get(key[0], -1):
+            return None
         entry = _AGGREGATION.steps.setdefault(key, {"sum": None, "count": 0, "result": None,
                                                     "taken": 0})
         if entry["sum"] is None:
@@ -57,6 +68,7 @@ def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
         entry["count"] += 1
         if entry["count"] == replicas:
             entry["result"] = [(total / replicas).astype(total.dtype) for total in entry["sum"]]
+            _AGGREGATION.completed[key[0]] = max(key[1], _AGGREGATION.completed.get(key[0], -1))
             _AGGREGATION.condition.notify_all()
         elif not _AGGREGATION.condition.wait_for(lambda: entry["result"] is not None,
                                                  timeout):
@@ -82,11 +94,12 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
             return super().apply_gradients(grads_and_vars, global_step, name)
         if global_step is None:
             raise ValueError("Global step is required to check staleness")
-        if self._total_num_replicas != self._replicas_to_aggregate:
+        if self._total_num_replicas < self._replicas_to_aggregate:
             raise NotImplementedError(
-                "SyncReplicasOptimizer with backup workers (total_num_replicas="
-                f"{self._total_num_replicas} > replicas_to_aggregate="
-                f"{self._replicas_to_aggregate}) is not supported by tf1compat")
+                "SyncReplicasOptimizer with total_num_replicas="
+                f"{self._total_num_replicas} < replicas_to_aggregate="
+                f"{self._replicas_to_aggregate} (several gradients per worker and step) is "
+                "not supported by tf1compat")
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("Must supply at least one variable")
@@ -111,9 +124,14 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
         def exchange(step: Any, *values: np.ndarray) -> List[np.ndarray]:
             timeout = _server.rpc_timeout()
             try:
-                return rpc.rpc_sync(_server.task_name("ps", 0), _aggregate,
-                                    args=((key_prefix, int(step)), list(values), replicas,
-                                          timeout), timeout=2 * timeout + 5)
+                averaged = rpc.rpc_sync(_server.task_name("ps", 0), _aggregate,
+                                        args=((key_prefix, int(step)), list(values), replicas,
+                                              timeout), timeout=2 * timeout + 5)
+                if averaged is None:
+                    # Stale: this run's updates are dropped (not pushed to the ps).
+                    _server.discard_run()
+                    return list(values)
+                return averaged
             except TimeoutError as e:
                 raise errors.DeadlineExceededError(None, None, str(e)) from e
             except RuntimeError as e:
