@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import torch.distributed.rpc as rpc
 
+from tf1compat.distribute import local_cluster as _local_cluster
 from tf1compat.distribute import server as _server
 from tf1compat.framework import errors
 from tf1compat.framework.graph import get_default_graph
@@ -90,7 +91,9 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
                         name: Optional[str] = None) -> Any:
         server = _server.active_server()
-        if server is None or "ps" not in server.cluster.jobs:
+        local = _local_cluster.current_cluster() if server is None else None
+        cluster = server.cluster if server is not None else local.spec if local else None
+        if cluster is None or "ps" not in cluster.jobs:
             return super().apply_gradients(grads_and_vars, global_step, name)
         if global_step is None:
             raise ValueError("Global step is required to check staleness")
@@ -104,7 +107,9 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
         if not pairs:
             raise ValueError("Must supply at least one variable")
         grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g, _ in pairs]
-        averaged = self._averaged(grads, global_step)
+        # Steps are told apart per cluster (a local cluster's aggregation is in-process).
+        key_prefix = self._name if local is None else f"{self._name}@{id(local)}"
+        averaged = self._averaged(grads, global_step, key_prefix, in_process=local is not None)
         # The marker is the exchange op, which a .meta can write (a node name), not a bool.
         get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION, averaged[0].op)
         # The pass-through applies the averaged gradients with the wrapped optimizer; the
@@ -117,16 +122,19 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
         finally:
             self._replicas_to_aggregate, self._total_num_replicas = counts
 
-    def _averaged(self, grads: Sequence[Any], global_step: Any) -> List[Any]:
+    def _averaged(self, grads: Sequence[Any], global_step: Any, key_prefix: str,
+                  in_process: bool) -> List[Any]:
+        """The gradients averaged on ps task 0 (over rpc; in this process for a local
+        cluster, whose sessions run as threads of it)."""
         replicas = self._replicas_to_aggregate
-        key_prefix = self._name
 
         def exchange(step: Any, *values: np.ndarray) -> List[np.ndarray]:
             timeout = _server.rpc_timeout()
+            arguments = ((key_prefix, int(step)), list(values), replicas, timeout)
             try:
-                averaged = rpc.rpc_sync(_server.task_name("ps", 0), _aggregate,
-                                        args=((key_prefix, int(step)), list(values), replicas,
-                                              timeout), timeout=2 * timeout + 5)
+                averaged = _aggregate(*arguments) if in_process else rpc.rpc_sync(
+                    _server.task_name("ps", 0), _aggregate, args=arguments,
+                    timeout=2 * timeout + 5)
                 if averaged is None:
                     # Stale: this run's updates are dropped (not pushed to the ps).
                     _server.discard_run()
