@@ -93,6 +93,7 @@ class Reduction:
         self.prescale = prescale
         self.postscale = postscale
         self.process_set_id = process_set_id
+        self.agreed = {"forward": False, "backward": False}
 
     def run(self, tensors: Sequence[torch.Tensor], direction: str) -> List[torch.Tensor]:
         """Reduces `tensors` (one dtype) across the set's processes in one fused buffer."""
@@ -107,11 +108,18 @@ class Reduction:
         else:
             flat = scale(flat, self.prescale)
             torch_op = _TORCH_REDUCE[self.reduce_op]
-            _negotiation.negotiate(_negotiation.ALLREDUCE, self.name, signature, members,
-                                   like=flat, numel=flat.numel(), reduce_op=torch_op)
+            # The first run of each direction agrees before exchanging data; later runs
+            # overlap the agreement with the exchange (one round trip, not two).
+            first = not self.agreed[direction]
+            finish = _negotiation.begin(_negotiation.ALLREDUCE, self.name, signature, members,
+                                        like=flat, numel=flat.numel(), reduce_op=torch_op,
+                                        wait=first)
             if members.size > 1:
-                pg.collective(self.name, lambda: dist.all_reduce(flat, op=torch_op,
-                                                                 group=members.group))
+                work = pg.collective(self.name, lambda: dist.all_reduce(
+                    flat, op=torch_op, group=members.group, async_op=True))
+                finish()
+                pg.collective(self.name, work.wait)
+            self.agreed[direction] = True
             if self.reduce_op == AVERAGE:
                 flat = scale(flat, 1.0 / members.size)
             flat = scale(flat, self.postscale)

@@ -19,7 +19,7 @@ this time.").
 from __future__ import annotations
 
 import zlib
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional
 
 import torch
 import torch.distributed as dist
@@ -29,7 +29,7 @@ from tf1compat.distribute.process_sets import Members
 from tf1compat.framework import errors
 
 __all__ = ["ALLREDUCE", "ALLGATHER", "BROADCAST", "ALLTOALL", "REDUCESCATTER", "ADASUM",
-           "negotiate", "join"]
+           "negotiate", "begin", "join"]
 
 ALLREDUCE, ALLGATHER, BROADCAST, ALLTOALL, REDUCESCATTER, ADASUM = 1, 2, 3, 4, 5, 6
 _KIND_NAMES = {ALLGATHER: "Allgather", BROADCAST: "Broadcast", ALLTOALL: "Alltoall",
@@ -61,9 +61,19 @@ def negotiate(kind: int, name: str, signature: str, members: Members,
               reduce_op: Any = dist.ReduceOp.SUM) -> None:
     """Agrees with the set's other processes on the collective about to run (`like`: the
     wire tensor of an allreduce, which joined processes shadow with zeros)."""
+    begin(kind, name, signature, members, like, numel, reduce_op)()
+
+
+def begin(kind: int, name: str, signature: str, members: Members,
+          like: Optional[torch.Tensor] = None, numel: int = 0,
+          reduce_op: Any = dist.ReduceOp.SUM, wait: bool = True) -> Callable[[], None]:
+    """`negotiate`, whose header exchange (with `wait=False`) overlaps the collective the
+    caller issues next: call the returned function before using that collective's result.
+    Only for allreduces, the one collective joined processes take part in; their matching
+    is by issue order, so the pair stays matched."""
     size = members.size
     if size == 1:
-        return
+        return _done
     joinable = members.process_set_id == 0
     header = torch.zeros(_FIELDS + (size if joinable else 0), dtype=torch.int64)
     header[_ACTIVE] = 1
@@ -75,7 +85,28 @@ def negotiate(kind: int, name: str, signature: str, members: Members,
         header[_REDUCE] = _reduce_code(reduce_op)
         header[_CUDA] = int(like.is_cuda)
     mine = header[:_FIELDS].clone()
+    if not wait:
+        work = pg.collective(name, lambda: dist.all_reduce(header, group=members.group,
+                                                           async_op=True))
+
+        def finish() -> None:
+            pg.collective(name, work.wait)
+            _agreed(kind, name, signature, members, header, mine)
+        return finish
     pg.collective(name, lambda: dist.all_reduce(header, group=members.group))
+    _agreed(kind, name, signature, members, header, mine)
+    return _done
+
+
+def _done() -> None:
+    """Nothing left to agree on."""
+
+
+def _agreed(kind: int, name: str, signature: str, members: Members, header: torch.Tensor,
+            mine: torch.Tensor) -> None:
+    """Checks the summed header: the same collective everywhere; join's restrictions."""
+    size = members.size
+    joinable = members.process_set_id == 0
     active = int(header[_ACTIVE])
     if joinable:
         _STATE.joined = header[_FIELDS:].clone()
