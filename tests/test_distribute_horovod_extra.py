@@ -198,3 +198,37 @@ def test_elastic_run_restores_the_commit_then_refuses_to_reform_the_job(hvd):
             sess.run(v.assign([5.0, 6.0]))
             tf_state.restore()
             assert sess.run(v).tolist() == [1.0, 2.0]
+
+
+def test_keras_elastic_state_and_callbacks():
+    tf.install()
+    import horovod.tensorflow.keras as hvd_keras
+    hvd_keras.init()
+    try:
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        state = hvd_keras.elastic.KerasState(model, batch=0, epoch=0)
+        x, y = np.ones((8, 2), np.float32), np.zeros((8, 1), np.float32)
+        seen = []
+
+        @hvd_keras.elastic.run
+        def train(state):
+            callbacks = [hvd_keras.elastic.CommitStateCallback(state, batches_per_commit=2),
+                         hvd_keras.elastic.UpdateBatchStateCallback(state),
+                         hvd_keras.elastic.UpdateEpochStateCallback(state),
+                         tf.keras.callbacks.LambdaCallback(
+                             on_batch_end=lambda b, logs: seen.append(state.batch))]
+            model.fit(x, y, batch_size=4, epochs=state.epoch + 2, initial_epoch=state.epoch,
+                      callbacks=callbacks, verbose=0)
+
+        train(state)
+        assert (state.epoch, state.batch) == (2, 0) and seen == [0, 1, 0, 1]
+        committed = [w.copy() for w in model.get_weights()]
+        model.set_weights([w + 1 for w in committed])
+        state.restore()
+        for got, want in zip(model.get_weights(), committed):
+            np.testing.assert_array_equal(got, want)
+        assert hvd_keras.reducescatter(np.arange(4.0), op=hvd_keras.Sum).tolist() == \
+            [0.0, 1.0, 2.0, 3.0]
+    finally:
+        hvd_keras.shutdown()

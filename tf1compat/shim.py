@@ -221,8 +221,10 @@ HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow.elastic": "tf1compat.distribute.horovod_elastic",
     "horovod.tensorflow.keras": "tf1compat.distribute.horovod_keras",
     "horovod.tensorflow.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
+    "horovod.tensorflow.keras.elastic": "tf1compat.distribute.horovod_keras_elastic",
     "horovod.keras": "tf1compat.distribute.horovod_keras",
     "horovod.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
+    "horovod.keras.elastic": "tf1compat.distribute.horovod_keras_elastic",
 }
 
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")

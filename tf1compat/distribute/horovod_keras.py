@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from tf1compat.distribute import horovod_tensorflow as _hvd
 from tf1compat.distribute import horovod_keras_callbacks as callbacks
+from tf1compat.distribute import horovod_keras_elastic as elastic
 from tf1compat.distribute.horovod_tensorflow import (  # noqa: F401  (Horovod's re-exports)
     Adasum, Average, Compression, ProcessSet, Sum, add_process_set, ccl_built, cross_rank,
     cross_size, cuda_built, ddl_built, global_process_set, gloo_built, gloo_enabled, init,
@@ -51,7 +52,7 @@ __all__ = [
     "Compression", "ProcessSet", "global_process_set", "add_process_set",
     "remove_process_set", "DistributedOptimizer", "PartialDistributedOptimizer",
     "broadcast_global_variables", "allreduce", "allgather", "broadcast", "reducescatter",
-    "load_model", "callbacks",
+    "load_model", "callbacks", "elastic",
 ]
 
 
@@ -251,7 +252,8 @@ def broadcast(value: Any, root_rank: int, name: Optional[str] = None) -> Any:
 
 
 def reducescatter(value: Any, name: Optional[str] = None, op: int = Average) -> Any:
-    raise _hvd._unsupported("keras.reducescatter", "allreduce and slice")
+    """This rank's share (dimension 0) of the processes' reduction of `value`, as numpy."""
+    return _in_keras_graph(lambda: _hvd.reducescatter(constant(value, name=name), op=op))
 
 
 # -- loading --------------------------------------------------------------------------------------
