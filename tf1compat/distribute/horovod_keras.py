@@ -18,9 +18,9 @@ custom loop with `tape.gradient`), in `apply_gradients` (what Horovod does with 
 
 Keras-level `allreduce`/`allgather`/`broadcast` take and return numpy values (evaluated in
 Keras' session in graph mode). Both Horovod paths resolve to this one module; it has the
-larger `horovod.tensorflow.keras` signatures. Not provided (NotImplementedError naming
-them): `reducescatter`, elastic training, and what horovod.tensorflow lacks (Adasum,
-process sets, `backward_passes_per_step > 1`).
+larger `horovod.tensorflow.keras` signatures; `elastic` is horovod_keras_elastic.py.
+Not provided (NotImplementedError naming them): what horovod.tensorflow lacks
+(`backward_passes_per_step > 1`), and `op=Adasum` (Horovod's Keras refuses it too).
 """
 
 from __future__ import annotations
@@ -283,10 +283,3 @@ def load_model(filepath: Any, custom_optimizers: Optional[Sequence[type]] = None
     objects.update({cls.__name__: wrap(cls) for cls in custom_optimizers or ()})
     objects.update(custom_objects or {})
     return _keras_load_model(filepath, custom_objects=objects)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "elastic":
-        raise _hvd._unsupported("keras.elastic", "restart the job from a checkpoint")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
