@@ -89,6 +89,7 @@ def test_process_set_restricts_collectives_to_its_ranks(collectives):
         np.testing.assert_array_equal(got["set_gather"], np.concatenate([x0[:1], x2[:3]]))
         np.testing.assert_array_equal(got["set_bcast"], x2)
         assert int(got["set_size"]) == 2 and got["set_objects"].tolist() == [0, 20]
+        assert float(got["set_grad"]) == (1.0 + 3.0) / 2     # DistributedOptimizer over the set
     outside = collectives[1]
     assert int(outside["even_rank"]) == -1 and int(outside["included"]) == 0
     assert str(outside["set_sum"]).startswith("error:InvalidArgumentError")

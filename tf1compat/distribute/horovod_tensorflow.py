@@ -532,17 +532,15 @@ class GradientAllreducer:
                          for g in grads]
             present = [i for i, g in enumerate(grads) if g is not None]
             out = list(grads)
+            options = dict(device_dense=self._device_dense,
+                           device_sparse=self._device_sparse, compression=self._compression,
+                           op=self._op, prescale_factor=self._prescale,
+                           postscale_factor=self._postscale, process_set=self._process_set)
             for members in self._group_indices(present, variables):
-                reduced = grouped_allreduce(
-                    [grads[i] for i in members], device_dense=self._device_dense,
-                    device_sparse=self._device_sparse, compression=self._compression,
-                    op=self._op, prescale_factor=self._prescale,
-                    postscale_factor=self._postscale, process_set=self._process_set) if len(members) > 1 or \
-                    self._groups is not None else [allreduce(
-                        grads[members[0]], device_dense=self._device_dense,
-                        device_sparse=self._device_sparse, compression=self._compression,
-                        op=self._op, prescale_factor=self._prescale,
-                        postscale_factor=self._postscale)]
+                if len(members) > 1 or self._groups is not None:
+                    reduced = grouped_allreduce([grads[i] for i in members], **options)
+                else:
+                    reduced = [allreduce(grads[members[0]], **options)]
                 for i, r in zip(members, reduced):
                     out[i] = r
             return out

@@ -14,7 +14,7 @@ by the set's size after `prescale_factor`, before `postscale_factor`. Gradient (
 registered one): the allgather of the output gradient, multiplied by the set's size for
 Sum and by the scale factors.
 
-Both run on torch.distributed's `all_to_all_single` and `reduce_scatter_tensor` over the
+Both run on torch.distributed's `all_to_all_single` and `reduce_scatter_single` over the
 set's group, after the header exchange of negotiation.py.
 """
 
@@ -45,6 +45,10 @@ __all__ = ["alltoall_op", "reducescatter_op", "grouped_reducescatter_op", "split
 _ALLTOALL_TYPES = (D.uint8, D.int8, D.uint16, D.int16, D.int32, D.int64, D.float16, D.float32,
                    D.float64, D.bool)
 _REDUCESCATTER_TYPES = (D.int32, D.int64, D.float16, D.float32, D.float64)
+
+
+# torch >= 2.13 names it reduce_scatter_single (reduce_scatter_tensor is deprecated).
+_REDUCE_SCATTER = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
 
 
 def split_rows(rows: int, size: int) -> List[int]:
@@ -171,7 +175,7 @@ def _reduce_scatter(x: torch.Tensor, spec: dict, members: Any) -> torch.Tensor:
     shares = split_rows(x.shape[0], members.size)
     flat = scale(wire(x), spec["prescale"])
     if members.size > 1:
-        # reduce_scatter_tensor needs equal pieces: each rank's share padded to the longest.
+        # reduce_scatter_single needs equal pieces: each rank's share padded to the longest.
         longest = shares[0]
         padded = torch.zeros((members.size * longest,) + tuple(flat.shape[1:]),
                              dtype=flat.dtype, device=flat.device)
@@ -181,8 +185,8 @@ def _reduce_scatter(x: torch.Tensor, spec: dict, members: Any) -> torch.Tensor:
             offset += n
         mine = torch.empty((longest,) + tuple(flat.shape[1:]), dtype=flat.dtype,
                            device=flat.device)
-        pg.collective(spec["name"], lambda: dist.reduce_scatter_tensor(
-            mine, padded, group=members.group))
+        pg.collective(spec["name"], lambda: _REDUCE_SCATTER(mine, padded,
+                                                            group=members.group))
         flat = mine[:shares[members.rank]]
     if spec["reduce_op"] == AVERAGE:
         flat = scale(flat, 1.0 / members.size)
