@@ -113,8 +113,9 @@ def test_uninitialized_and_unsupported(hvd):
     with pytest.raises(ValueError, match="has not been initialized"):
         hvd.size()
     hvd.init()
-    with pytest.raises(NotImplementedError, match="Adasum"):
-        hvd.DistributedOptimizer(tf.train.GradientDescentOptimizer(0.1), op=hvd.Adasum)
+    with pytest.raises(ValueError, match="Adasum does not support average_aggregated"):
+        hvd.DistributedOptimizer(tf.train.GradientDescentOptimizer(0.1), op=hvd.Adasum,
+                                 average_aggregated_gradients=True)
     with pytest.raises(NotImplementedError, match="backward_passes_per_step"):
         hvd.DistributedOptimizer(tf.train.GradientDescentOptimizer(0.1),
                                  backward_passes_per_step=2)

@@ -88,6 +88,31 @@ def test_sync_replicas_equal_one_process_on_the_combined_batch(tmp_path):
         np.testing.assert_allclose(held[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
 
 
+def test_sync_replicas_backup_workers_drop_stale_gradients(tmp_path):
+    """replicas_to_aggregate=1 of 2 workers: each step applies one worker's gradient at
+    that step's weights; a gradient that comes after its step is dropped."""
+    ps, worker0, worker1 = _run_cluster("backup", tmp_path)
+    held = np.load(ps)
+    steps = int(held["global_step"])
+    runs = int(worker0.read_text()) + int(worker1.read_text())
+    assert 10 <= steps <= runs and int(worker1.read_text()) >= 1
+    rng = np.random.RandomState(0)
+    features = rng.randn(8, 3).astype(np.float64)
+    targets = features @ np.array([[1.0], [-2.0], [0.5]]) + 0.3
+
+    def gradient(params, task):
+        x, y = features[4 * task:4 * task + 4], targets[4 * task:4 * task + 4]
+        error = 2 * (x @ params[:3] + params[3] - y) / 4
+        return np.concatenate([x.T @ error, [[error.sum()]]])
+
+    # Some choice of worker per step reproduces the ps values; a stale gradient would not.
+    found = [np.zeros((4, 1))]
+    for _ in range(steps):
+        found = [p - 0.1 * gradient(p, task) for p in found for task in (0, 1)]
+    final = np.concatenate([held["weights"], held["bias"].reshape(1, 1)])
+    assert min(np.abs(p - final).max() for p in found) < 1e-5
+
+
 def test_a_dead_sync_worker_fails_the_other_within_the_timeout(tmp_path):
     outs = _run_cluster("sync_die", tmp_path, rpc_timeout=10, expected=(0, 0, 3))
     kind, waited, message = outs[1].read_text().split("\n", 2)
@@ -108,3 +133,65 @@ def test_server_arguments_as_tf():
     assert server.target == "grpc://localhost:3"
     with pytest.raises(NotImplementedError, match="protocol"):
         tf.train.Server(cluster, job_name="ps", protocol="grpc+verbs", start=False)
+
+
+def test_local_cluster_sync_replicas_threads_equal_one_process():
+    """tf.test.create_local_cluster: two worker threads (one session each on its worker's
+    target) with SyncReplicasOptimizer end where one process on both batches ends."""
+    import threading
+    import tf1compat as tf
+    rng = np.random.RandomState(0)
+    features = rng.randn(8, 3).astype(np.float32)
+    targets = features @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
+    workers, ps_servers = tf.test.create_local_cluster(num_workers=2, num_ps=1)
+    assert isinstance(workers[0], tf.train.Server) and len(ps_servers) == 1
+    runs, failures = {}, []
+
+    def work(task):
+        try:
+            with tf.Graph().as_default():
+                with tf.device(tf.train.replica_device_setter(
+                        worker_device=f"/job:worker/task:{task}", cluster=workers[0].cluster)):
+                    weights = tf.get_variable("weights", [3, 1],
+                                              initializer=tf.zeros_initializer())
+                    bias = tf.get_variable("bias", [1], initializer=tf.zeros_initializer())
+                    rows = slice(4 * task, 4 * task + 4)
+                    loss = tf.reduce_mean(tf.square(
+                        tf.matmul(features[rows], weights) + bias - targets[rows]))
+                    opt = tf.train.SyncReplicasOptimizer(
+                        tf.train.GradientDescentOptimizer(0.1), replicas_to_aggregate=2,
+                        total_num_replicas=2)
+                    train_op = opt.minimize(loss,
+                                            global_step=tf.train.get_or_create_global_step())
+                hooks = [opt.make_session_run_hook(task == 0),
+                         tf.train.StopAtStepHook(last_step=4)]
+                if task:
+                    chief_ready.wait(60)
+                with tf.train.MonitoredTrainingSession(master=workers[task].target,
+                                                       is_chief=task == 0,
+                                                       hooks=hooks) as sess:
+                    chief_ready.set()
+                    runs[task] = 0
+                    while not sess.should_stop():
+                        sess.run(train_op)
+                        runs[task] += 1
+        except Exception as e:  # noqa: BLE001 - reported by the test thread
+            failures.append(e)
+            chief_ready.set()
+
+    chief_ready = threading.Event()
+    threads = [threading.Thread(target=work, args=(task,)) for task in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(JOB_TIMEOUT)
+    assert not failures, failures
+    assert runs == {0: 4, 1: 4}
+    with tf.Graph().as_default():
+        with tf.device("/job:ps/task:0"):
+            weights = tf.get_variable("weights", [3, 1])
+            bias = tf.get_variable("bias", [1])
+        with tf.Session(workers[1].target) as sess:
+            held = sess.run({"weights": weights, "bias": bias})
+    for name, value in _single_process_reference(4).items():
+        np.testing.assert_allclose(held[name], value, rtol=1e-5, atol=1e-6, err_msg=name)

@@ -218,10 +218,13 @@ HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.mpi_ops": "tf1compat.distribute.horovod_tensorflow",
     "horovod.tensorflow.compression": "tf1compat.distribute.horovod_tensorflow",
+    "horovod.tensorflow.elastic": "tf1compat.distribute.horovod_elastic",
     "horovod.tensorflow.keras": "tf1compat.distribute.horovod_keras",
     "horovod.tensorflow.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
+    "horovod.tensorflow.keras.elastic": "tf1compat.distribute.horovod_keras_elastic",
     "horovod.keras": "tf1compat.distribute.horovod_keras",
     "horovod.keras.callbacks": "tf1compat.distribute.horovod_keras_callbacks",
+    "horovod.keras.elastic": "tf1compat.distribute.horovod_keras_elastic",
 }
 
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")

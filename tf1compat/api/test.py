@@ -15,11 +15,13 @@ __all__ = ["TestCase", "main", "is_gpu_available", "gpu_device_name", "is_built_
            "is_cpu_target_available", "get_temp_dir", "test_src_dir_path",
            "compute_gradient", "compute_gradient_error", "Benchmark", "benchmark_config",
            "StubOutForTesting", "mock", "assert_equal_graph_def", "disable_with_predicate",
-           "with_eager_op_as_function", "experimental"]
+           "with_eager_op_as_function", "experimental", "create_local_cluster"]
 
 # (section: gradients)
 from tf1compat.autodiff.gradient_checker import (compute_gradient,  # noqa: E402
                                                  compute_gradient_error)
+# (section: clusters)
+from tf1compat.distribute.local_cluster import create_local_cluster  # noqa: E402
 
 
 def is_built_with_cuda() -> bool:

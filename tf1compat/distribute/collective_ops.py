@@ -9,9 +9,10 @@ registered gradient functions, computed by torch autograd through
 allreduce of the gradient with the same reduction; allgather -> the averaged gradient's
 slice of this rank; broadcast -> the averaged gradient on the root rank, zeros elsewhere.
 
-torch.distributed matches collectives by call order where Horovod matches them by name:
-the first time each collective op of a plan runs it checks that every process is at the
-same op (`process_group.check_same_collective`).
+Every collective runs over the process set its `process_set_id` attr names
+(`process_sets.py`: a torch.distributed group) and is preceded by the header exchange of
+`negotiation.py` (same collective on every process; `hvd.join`). `reduce_op` Adasum runs
+Horovod's Adasum (`adasum.py`). alltoall and reducescatter live in `scatter_ops.py`.
 """
 
 from __future__ import annotations
@@ -22,17 +23,24 @@ from typing import Any, Callable, List, Optional, Sequence
 import torch
 import torch.distributed as dist
 
+from tf1compat.distribute import adasum as _adasum
+from tf1compat.distribute import negotiation as _negotiation
 from tf1compat.distribute import process_group as pg
+from tf1compat.distribute import process_sets as _process_sets
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
 __all__ = ["AVERAGE", "SUM", "ADASUM", "MIN", "MAX", "PRODUCT", "allreduce_op",
-           "grouped_allreduce_op", "allgather_op", "broadcast_op", "size_op", "rank_op",
-           "local_size_op", "local_rank_op", "normalize_name"]
+           "grouped_allreduce_op", "allgather_op", "grouped_allgather_op", "broadcast_op",
+           "join_op", "size_op", "rank_op", "local_size_op", "local_rank_op",
+           "process_set_included_op", "normalize_name", "process_set_id_of", "grouped_op_name",
+           "first_dim_unknown", "wire", "scale", "Reduction",
+           "gather_rows"]
 
 # Horovod's ReduceOp values (horovod/common/message.h).
 AVERAGE, SUM, ADASUM, MIN, MAX, PRODUCT = 0, 1, 2, 3, 4, 5
@@ -54,14 +62,14 @@ def normalize_name(name: str) -> str:
 
 # -- the collectives on torch tensors ------------------------------------------------------
 
-def _wire(x: torch.Tensor) -> torch.Tensor:
+def wire(x: torch.Tensor) -> torch.Tensor:
     """A contiguous copy the collective may overwrite, in a dtype the backend supports."""
     wire = _WIRE_DTYPE.get(x.dtype)
     out = x.detach().to(wire) if wire is not None else x.detach().clone()
     return out.contiguous()
 
 
-def _scale(y: torch.Tensor, factor: float) -> torch.Tensor:
+def scale(y: torch.Tensor, factor: float) -> torch.Tensor:
     """`y * factor`, for integers as Horovod's ScaleBuffer: computed in double, truncated."""
     if factor == 1.0:
         return y
@@ -72,40 +80,49 @@ def _scale(y: torch.Tensor, factor: float) -> torch.Tensor:
     return (y.double() * factor).to(y.dtype)
 
 
-class _Reduction:
-    """One allreduce configuration: the reduction, the scale factors, the op's name."""
+class Reduction:
+    """One allreduce configuration: the reduction, the scale factors, the process set and
+    the op's name."""
 
-    def __init__(self, name: str, reduce_op: int, prescale: float, postscale: float):
-        if reduce_op == ADASUM:
-            raise NotImplementedError(
-                f"{name}: the Adasum reduction is not supported by tf1compat (torch.distributed "
-                "has no Adasum); use op=hvd.Average or hvd.Sum")
-        if reduce_op not in _TORCH_REDUCE:
+    def __init__(self, name: str, reduce_op: int, prescale: float, postscale: float,
+                 process_set_id: int = 0):
+        if reduce_op not in _TORCH_REDUCE and reduce_op != ADASUM:
             raise ValueError(f"{name}: unknown reduce_op {reduce_op}")
         self.name = name
         self.reduce_op = reduce_op
         self.prescale = prescale
         self.postscale = postscale
-        self.checked = {"forward": False, "backward": False}
+        self.process_set_id = process_set_id
+        self.agreed = {"forward": False, "backward": False}
 
     def run(self, tensors: Sequence[torch.Tensor], direction: str) -> List[torch.Tensor]:
-        """Reduces `tensors` (one dtype) across processes in one fused buffer."""
-        world = pg.world()
-        if not self.checked[direction]:
-            signature = (f"allreduce {self.name} ({direction}) "
-                         f"{[(str(t.dtype), tuple(t.shape)) for t in tensors]}")
-            pg.check_same_collective(signature, self.name)
-            self.checked[direction] = True
+        """Reduces `tensors` (one dtype) across the set's processes in one fused buffer."""
+        members = _process_sets.members(self.process_set_id, self.name)
         dtype = tensors[0].dtype
-        flat = torch.cat([_wire(t).reshape(-1) for t in tensors]) if len(tensors) > 1 \
-            else _wire(tensors[0]).reshape(-1)
-        flat = _scale(flat, self.prescale)
-        if world.size > 1:
-            pg.collective(self.name, lambda: dist.all_reduce(
-                flat, op=_TORCH_REDUCE[self.reduce_op]))
-        if self.reduce_op == AVERAGE:
-            flat = _scale(flat, 1.0 / world.size)
-        flat = _scale(flat, self.postscale)
+        flat = torch.cat([wire(t).reshape(-1) for t in tensors]) if len(tensors) > 1 \
+            else wire(tensors[0]).reshape(-1)
+        signature = (f"allreduce {self.name} ({direction}) op {self.reduce_op} "
+                     f"{[(str(t.dtype), tuple(t.shape)) for t in tensors]}")
+        if self.reduce_op == ADASUM:
+            flat = self._adasum(flat, [t.numel() for t in tensors], members, signature)
+        else:
+            flat = scale(flat, self.prescale)
+            torch_op = _TORCH_REDUCE[self.reduce_op]
+            # The first run of each direction agrees before exchanging data; later runs
+            # overlap the agreement with the exchange (one round trip, not two).
+            first = not self.agreed[direction]
+            finish = _negotiation.begin(_negotiation.ALLREDUCE, self.name, signature, members,
+                                        like=flat, numel=flat.numel(), reduce_op=torch_op,
+                                        wait=first)
+            if members.size > 1:
+                work = pg.collective(self.name, lambda: dist.all_reduce(
+                    flat, op=torch_op, group=members.group, async_op=True))
+                finish()
+                pg.collective(self.name, work.wait)
+            self.agreed[direction] = True
+            if self.reduce_op == AVERAGE:
+                flat = scale(flat, 1.0 / members.size)
+            flat = scale(flat, self.postscale)
         if flat.dtype != dtype:
             flat = flat.to(dtype)
         out, offset = [], 0
@@ -115,12 +132,27 @@ class _Reduction:
             offset += n
         return out
 
+    def _adasum(self, flat: torch.Tensor, counts: List[int], members: Any,
+                signature: str) -> torch.Tensor:
+        if flat.dtype not in _adasum.SUPPORTED_DTYPES:
+            raise errors.InvalidArgumentError(
+                None, None, f"{self.name}: Adasum supports float16, float32 and float64 "
+                            f"tensors, not {flat.dtype}")
+        if members.process_set_id != 0:
+            raise NotImplementedError("Adasum does not support non-global process sets yet.")
+        if not _adasum.is_power_of_2(members.size):
+            raise NotImplementedError("Running Adasum with non-power of 2 ranks is not "
+                                      "supported yet.")
+        _negotiation.negotiate(_negotiation.ADASUM, self.name, signature, members)
+        flat = scale(flat, self.prescale)
+        return scale(_adasum.allreduce(flat, counts, members, self.name), self.postscale)
+
 
 class _AllreduceFunction(torch.autograd.Function):
     """Allreduce whose gradient is the same allreduce of the incoming gradients."""
 
     @staticmethod
-    def forward(ctx: Any, reduction: _Reduction, *tensors: torch.Tensor) -> Any:
+    def forward(ctx: Any, reduction: Reduction, *tensors: torch.Tensor) -> Any:
         ctx.reduction = reduction
         return tuple(reduction.run(tensors, "forward"))
 
@@ -130,9 +162,10 @@ class _AllreduceFunction(torch.autograd.Function):
 
 
 def _allreduce_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    reduction = _Reduction(node.name, int(node.attrs["reduce_op"]),
-                           float(node.attrs["prescale_factor"]),
-                           float(node.attrs["postscale_factor"]))
+    reduction = Reduction(node.name, int(node.attrs["reduce_op"]),
+                          float(node.attrs["prescale_factor"]),
+                          float(node.attrs["postscale_factor"]),
+                          int(node.attrs["process_set_id"]))
     single = node.type == "HorovodAllreduce"
 
     def run(*tensors: torch.Tensor) -> Any:
@@ -141,55 +174,68 @@ def _allreduce_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-def _gather_rows(x: torch.Tensor, name: str) -> tuple:
-    """All processes' `x` concatenated on dimension 0 (sizes may differ); and the sizes."""
-    world = pg.world()
-    if world.size == 1:
+def gather_rows(x: torch.Tensor, name: str, members: Any) -> tuple:
+    """The set's processes' `x` concatenated on dimension 0 (sizes may differ), in the
+    set's rank order; and the sizes."""
+    if members.size == 1:
         return x.detach().clone(), [x.shape[0]]
-    wire = _wire(x)
-    rows = torch.tensor([wire.shape[0]], dtype=torch.int64)
-    all_rows = [torch.zeros_like(rows) for _ in range(world.size)]
-    pg.collective(name, lambda: dist.all_gather(all_rows, rows))
+    on_wire = wire(x)
+    rows = torch.tensor([on_wire.shape[0]], dtype=torch.int64)
+    all_rows = [torch.zeros_like(rows) for _ in range(members.size)]
+    pg.collective(name, lambda: dist.all_gather(all_rows, rows, group=members.group))
     sizes = [int(r) for r in all_rows]
     longest = max(sizes)
-    padded = wire
-    if wire.shape[0] < longest:
-        padding = torch.zeros((longest - wire.shape[0],) + tuple(wire.shape[1:]),
-                              dtype=wire.dtype, device=wire.device)
-        padded = torch.cat([wire, padding])
-    pieces = [torch.empty_like(padded) for _ in range(world.size)]
-    pg.collective(name, lambda: dist.all_gather(pieces, padded))
+    padded = on_wire
+    if on_wire.shape[0] < longest:
+        padding = torch.zeros((longest - on_wire.shape[0],) + tuple(on_wire.shape[1:]),
+                              dtype=on_wire.dtype, device=on_wire.device)
+        padded = torch.cat([on_wire, padding])
+    pieces = [torch.empty_like(padded) for _ in range(members.size)]
+    pg.collective(name, lambda: dist.all_gather(pieces, padded, group=members.group))
     out = torch.cat([p[:n] for p, n in zip(pieces, sizes)])
     return out.to(x.dtype), sizes
 
 
 class _AllgatherFunction(torch.autograd.Function):
-    """Horovod's allgather gradient: the averaged gradient's rows of this rank."""
+    """Allgather of one or more tensors; Horovod's gradient: this rank's rows of each
+    averaged gradient."""
 
     @staticmethod
-    def forward(ctx: Any, spec: dict, x: torch.Tensor) -> torch.Tensor:
-        if not spec["checked"]:
-            pg.check_same_collective(f"allgather {spec['name']} {x.dtype} "
-                                     f"{tuple(x.shape[1:])}", spec["name"])
-            spec["checked"] = True
-        out, sizes = _gather_rows(x, spec["name"])
-        ctx.sizes = sizes
+    def forward(ctx: Any, spec: dict, *tensors: torch.Tensor) -> Any:
+        members = _process_sets.members(spec["process_set_id"], spec["name"])
+        signature = (f"allgather {spec['name']} "
+                     f"{[(str(x.dtype), tuple(x.shape[1:])) for x in tensors]}")
+        _negotiation.negotiate(_negotiation.ALLGATHER, spec["name"], signature, members)
+        outs, ctx.sizes = [], []
+        for x in tensors:
+            out, sizes = gather_rows(x, spec["name"], members)
+            outs.append(out)
+            ctx.sizes.append(sizes)
         ctx.spec = spec
-        return out
+        return tuple(outs)
 
     @staticmethod
-    def backward(ctx: Any, grad: torch.Tensor) -> Any:
-        reduction = ctx.spec.setdefault(
-            "grad_reduction", _Reduction(ctx.spec["name"] + "_grad", AVERAGE, 1.0, 1.0))
-        averaged = reduction.run([grad], "backward")[0]
-        rank = pg.world().rank
-        start = sum(ctx.sizes[:rank])
-        return None, averaged[start:start + ctx.sizes[rank]]
+    def backward(ctx: Any, *grads: torch.Tensor) -> Any:
+        spec = ctx.spec
+        out: List[Any] = [None]
+        for k, (grad, sizes) in enumerate(zip(grads, ctx.sizes)):
+            reduction = spec.setdefault(f"grad_reduction_{k}", Reduction(
+                f"{spec['name']}_grad_{k}", AVERAGE, 1.0, 1.0, spec["process_set_id"]))
+            averaged = reduction.run([grad], "backward")[0]
+            rank = _process_sets.members(spec["process_set_id"]).rank
+            start = sum(sizes[:rank])
+            out.append(averaged[start:start + sizes[rank]])
+        return tuple(out)
 
 
 def _allgather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    spec = {"name": node.name, "checked": False}
-    return lambda x: _AllgatherFunction.apply(spec, x)
+    spec = {"name": node.name, "process_set_id": int(node.attrs["process_set_id"])}
+    single = node.type == "HorovodAllgather"
+
+    def run(*tensors: torch.Tensor) -> Any:
+        out = _AllgatherFunction.apply(spec, *tensors)
+        return out[0] if single else tuple(out)
+    return run
 
 
 class _BroadcastFunction(torch.autograd.Function):
@@ -197,54 +243,75 @@ class _BroadcastFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx: Any, spec: dict, x: torch.Tensor) -> torch.Tensor:
-        world = pg.world()
+        members = _process_sets.members(spec["process_set_id"], spec["name"])
         root = spec["root_rank"]
-        if not 0 <= root < world.size:
-            from tf1compat.framework import errors
+        if root not in members.ranks:
             raise errors.InvalidArgumentError(
-                None, None, f"{spec['name']}: root_rank {root} is not a rank of this job "
-                            f"(size {world.size})")
-        if not spec["checked"]:
-            pg.check_same_collective(f"broadcast {spec['name']} {x.dtype} {tuple(x.shape)} "
-                                     f"root {root}", spec["name"])
-            spec["checked"] = True
-        y = _wire(x)
-        if world.size > 1:
-            pg.collective(spec["name"], lambda: dist.broadcast(y, src=root))
+                None, None, f"{spec['name']}: root_rank {root} is not a rank of this process "
+                            f"set (ranks {members.ranks})")
+        _negotiation.negotiate(_negotiation.BROADCAST, spec["name"],
+                               f"broadcast {spec['name']} {x.dtype} {tuple(x.shape)} root "
+                               f"{root}", members)
+        y = wire(x)
+        if members.size > 1:
+            pg.collective(spec["name"], lambda: dist.broadcast(y, src=root,
+                                                               group=members.group))
         ctx.spec = spec
         return y.to(x.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> Any:
-        reduction = ctx.spec.setdefault(
-            "grad_reduction", _Reduction(ctx.spec["name"] + "_grad", AVERAGE, 1.0, 1.0))
+        spec = ctx.spec
+        reduction = spec.setdefault("grad_reduction", Reduction(
+            spec["name"] + "_grad", AVERAGE, 1.0, 1.0, spec["process_set_id"]))
         averaged = reduction.run([grad], "backward")[0]
-        if pg.world().rank != ctx.spec["root_rank"]:
+        if pg.world().rank != spec["root_rank"]:
             averaged = averaged * 0
         return None, averaged
 
 
 def _broadcast_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    spec = {"name": node.name, "root_rank": int(node.attrs["root_rank"]), "checked": False}
+    spec = {"name": node.name, "root_rank": int(node.attrs["root_rank"]),
+            "process_set_id": int(node.attrs["process_set_id"])}
     return lambda x: _BroadcastFunction.apply(spec, x)
 
 
 def _query_kernel(field: str) -> Callable[[Any, Any], Callable[[], torch.Tensor]]:
     def factory(node: Any, kctx: Any) -> Callable[[], torch.Tensor]:
+        set_id = int(node.attrs.get("process_set_id", 0))
+
         def run() -> torch.Tensor:
-            return torch.tensor(getattr(pg.world(), field), dtype=torch.int32)
+            if set_id and field in ("size", "rank"):
+                value = getattr(_process_sets.members(set_id), field)
+            else:
+                value = getattr(pg.world(), field)
+            return torch.tensor(value, dtype=torch.int32)
         return run
     return factory
 
 
-def _allgather_shape(ctx: Any) -> List[TensorShape]:
-    shape = ctx.shape(0)
-    if shape.rank is None:
-        return [shape]
-    if shape.rank == 0:
-        raise ValueError(f"Shape must be at least rank 1 but is rank 0 for '{ctx.name}' "
-                         f"(op: 'HorovodAllgather')")
-    return [TensorShape([None] + shape.as_list()[1:])]
+def _included_kernel(node: Any, kctx: Any) -> Callable[[], torch.Tensor]:
+    set_id = int(node.attrs["process_set_id"])
+    return lambda: torch.tensor(int(_process_sets.members(set_id).included), dtype=torch.int32)
+
+
+def _join_kernel(node: Any, kctx: Any) -> Callable[[], torch.Tensor]:
+    return lambda: torch.tensor(_negotiation.join(), dtype=torch.int32)
+
+
+def first_dim_unknown(op_type: str) -> Callable[[Any], List[TensorShape]]:
+    """The shape rule of gathers and scatters: each input's shape with dimension 0
+    unknown; a scalar input is an error."""
+    def rule(ctx: Any) -> List[TensorShape]:
+        out = []
+        for shape in ctx.shapes:
+            if shape.rank == 0:
+                raise ValueError(f"Shape must be at least rank 1 but is rank 0 for "
+                                 f"'{ctx.name}' (op: '{op_type}')")
+            out.append(shape if shape.rank is None else
+                       TensorShape([None] + shape.as_list()[1:]))
+        return out
+    return rule
 
 
 _COMMON_ATTRS = {"ignore_name_scope": False, "process_set_id": 0}
@@ -262,8 +329,13 @@ declare("HorovodGroupedAllreduce", inputs=["tensors: num_tensors * T"],
         doc="Allreduce of several tensors of one dtype in one fused buffer.")
 declare("HorovodAllgather", inputs=["tensor: T"], outputs=["output: T"],
         attrs={"T": Type(_TYPES), **_COMMON_ATTRS},
-        shape=_allgather_shape, kernel=_allgather_kernel, stateful=True,
-        doc="Concatenates every process's tensor on dimension 0 (rank order).")
+        shape=first_dim_unknown("HorovodAllgather"), kernel=_allgather_kernel,
+        stateful=True, doc="Concatenates every process's tensor on dimension 0 (rank order).")
+declare("HorovodGroupedAllgather", inputs=["tensors: num_tensors * T"],
+        outputs=["outputs: num_tensors * T"],
+        attrs={"T": Type(_TYPES), "num_tensors": Int(1), **_COMMON_ATTRS},
+        shape=first_dim_unknown("HorovodGroupedAllgather"), kernel=_allgather_kernel,
+        stateful=True, doc="Allgather of several tensors of one dtype in one operation.")
 declare("HorovodBroadcast", inputs=["tensor: T"], outputs=["output: T"],
         attrs={"T": Type(_TYPES), "root_rank": 0, **_COMMON_ATTRS},
         shape=lambda ctx: [ctx.shape(0)], kernel=_broadcast_kernel, stateful=True,
@@ -273,6 +345,12 @@ for _op_type, _field in (("HorovodSize", "size"), ("HorovodRank", "rank"),
     declare(_op_type, outputs=["output: int32"], attrs={"process_set_id": 0},
             shape=lambda ctx: [TensorShape([])], kernel=_query_kernel(_field), stateful=True,
             grad="none", doc=f"This process's Horovod {_field} (int32 scalar).")
+declare("HorovodProcessSetIncluded", outputs=["included: int32"], attrs={"process_set_id": 0},
+        shape=lambda ctx: [TensorShape([])], kernel=_included_kernel, stateful=True,
+        grad="none", doc="1 if this process belongs to the process set, else 0.")
+declare("HorovodJoin", outputs=["output: int32"], shape=lambda ctx: [TensorShape([])],
+        kernel=_join_kernel, stateful=True, grad="none",
+        doc="Shadows the other processes' allreduces until all joined; the last to join.")
 
 
 # -- graph-building wrappers (horovod.tensorflow.mpi_ops) -------------------------------------
@@ -290,48 +368,91 @@ def _scoped(name: str, ignore_name_scope: bool) -> str:
     return name + "/" if ignore_name_scope else name
 
 
+def process_set_id_of(process_set: Any) -> int:
+    """The `process_set_id` attr of a ProcessSet (ValueError while it is unregistered)."""
+    set_id = getattr(process_set, "process_set_id", 0) if process_set is not None else 0
+    if set_id is None:
+        raise ValueError(f"{process_set} is not registered: pass it to hvd.init(process_sets="
+                         "...) or hvd.add_process_set first")
+    return int(set_id)
+
+
 def allreduce_op(tensor: Any, name: Optional[str] = None, op: int = SUM,
                  prescale_factor: float = 1.0, postscale_factor: float = 1.0,
-                 ignore_name_scope: bool = False) -> Tensor:
+                 ignore_name_scope: bool = False, process_set: Any = None) -> Tensor:
     """Horovod's `_allreduce`: one HorovodAllreduce op (named after the tensor)."""
     return apply_op("HorovodAllreduce", [tensor],
                     {"reduce_op": op, "prescale_factor": float(prescale_factor),
                      "postscale_factor": float(postscale_factor),
-                     "ignore_name_scope": ignore_name_scope},
+                     "ignore_name_scope": ignore_name_scope,
+                     "process_set_id": process_set_id_of(process_set)},
                     name=_scoped(_op_name("HorovodAllreduce", tensor, name),
                                  ignore_name_scope)).outputs[0]
 
 
+def grouped_op_name(prefix: str, tensors: Sequence[Any], name: Optional[str]) -> str:
+    """Horovod's name of a grouped op: after its first and last tensors."""
+    if name is not None:
+        return name
+    if _context.executing_eagerly():
+        return prefix
+    return normalize_name(f"{prefix}_{tensors[0].name}_{tensors[-1].name}")
+
+
 def grouped_allreduce_op(tensors: Sequence[Any], name: Optional[str] = None, op: int = SUM,
                          prescale_factor: float = 1.0, postscale_factor: float = 1.0,
-                         ignore_name_scope: bool = False) -> List[Tensor]:
+                         ignore_name_scope: bool = False,
+                         process_set: Any = None) -> List[Tensor]:
     """Horovod's `_grouped_allreduce`: one HorovodGroupedAllreduce op for all tensors."""
-    if name is None and _context.executing_eagerly():
-        name = "HorovodGroupedAllreduce"
-    elif name is None:
-        name = normalize_name(f"HorovodGroupedAllreduce_{tensors[0].name}_{tensors[-1].name}")
+    name = grouped_op_name("HorovodGroupedAllreduce", tensors, name)
     return apply_op("HorovodGroupedAllreduce", [list(tensors)],
                     {"reduce_op": op, "prescale_factor": float(prescale_factor),
                      "postscale_factor": float(postscale_factor),
-                     "ignore_name_scope": ignore_name_scope},
+                     "ignore_name_scope": ignore_name_scope,
+                     "process_set_id": process_set_id_of(process_set)},
                     name=_scoped(name, ignore_name_scope)).outputs
 
 
-def allgather_op(tensor: Any, name: Optional[str] = None,
-                 ignore_name_scope: bool = False) -> Tensor:
+def allgather_op(tensor: Any, name: Optional[str] = None, ignore_name_scope: bool = False,
+                 process_set: Any = None) -> Tensor:
     """Horovod's `allgather` op."""
-    return apply_op("HorovodAllgather", [tensor], {"ignore_name_scope": ignore_name_scope},
+    return apply_op("HorovodAllgather", [tensor],
+                    {"ignore_name_scope": ignore_name_scope,
+                     "process_set_id": process_set_id_of(process_set)},
                     name=_scoped(_op_name("HorovodAllgather", tensor, name),
                                  ignore_name_scope)).outputs[0]
 
 
+def grouped_allgather_op(tensors: Sequence[Any], name: Optional[str] = None,
+                         ignore_name_scope: bool = False,
+                         process_set: Any = None) -> List[Tensor]:
+    """Horovod's `grouped_allgather`: one HorovodGroupedAllgather op (one dtype)."""
+    name = grouped_op_name("HorovodGroupedAllgather", tensors, name)
+    return apply_op("HorovodGroupedAllgather", [list(tensors)],
+                    {"ignore_name_scope": ignore_name_scope,
+                     "process_set_id": process_set_id_of(process_set)},
+                    name=_scoped(name, ignore_name_scope)).outputs
+
+
 def broadcast_op(tensor: Any, root_rank: int, name: Optional[str] = None,
-                 ignore_name_scope: bool = False) -> Tensor:
+                 ignore_name_scope: bool = False, process_set: Any = None) -> Tensor:
     """Horovod's `broadcast` op."""
     return apply_op("HorovodBroadcast", [tensor],
-                    {"root_rank": int(root_rank), "ignore_name_scope": ignore_name_scope},
+                    {"root_rank": int(root_rank), "ignore_name_scope": ignore_name_scope,
+                     "process_set_id": process_set_id_of(process_set)},
                     name=_scoped(_op_name("HorovodBroadcast", tensor, name),
                                  ignore_name_scope)).outputs[0]
+
+
+def join_op() -> Tensor:
+    """Horovod's `join`: an int32 scalar, the rank that joined last (see negotiation.py)."""
+    return apply_op("HorovodJoin", [], {}, name="HorovodJoin").outputs[0]
+
+
+def process_set_included_op(process_set_id: int = 0, name: Optional[str] = None) -> Tensor:
+    """Horovod's `process_set_included_op`: 1 if this process is in the set, else 0."""
+    return apply_op("HorovodProcessSetIncluded", [], {"process_set_id": process_set_id},
+                    name=name or "HorovodProcessSetIncluded").outputs[0]
 
 
 def _query(op_type: str) -> Callable[..., Tensor]:

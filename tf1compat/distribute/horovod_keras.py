@@ -18,9 +18,9 @@ custom loop with `tape.gradient`), in `apply_gradients` (what Horovod does with 
 
 Keras-level `allreduce`/`allgather`/`broadcast` take and return numpy values (evaluated in
 Keras' session in graph mode). Both Horovod paths resolve to this one module; it has the
-larger `horovod.tensorflow.keras` signatures. Not provided (NotImplementedError naming
-them): `reducescatter`, elastic training, and what horovod.tensorflow lacks (Adasum,
-process sets, `backward_passes_per_step > 1`).
+larger `horovod.tensorflow.keras` signatures; `elastic` is horovod_keras_elastic.py.
+Not provided (NotImplementedError naming them): what horovod.tensorflow lacks
+(`backward_passes_per_step > 1`), and `op=Adasum` (Horovod's Keras refuses it too).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from tf1compat.distribute import horovod_tensorflow as _hvd
 from tf1compat.distribute import horovod_keras_callbacks as callbacks
+from tf1compat.distribute import horovod_keras_elastic as elastic
 from tf1compat.distribute.horovod_tensorflow import (  # noqa: F401  (Horovod's re-exports)
     Adasum, Average, Compression, ProcessSet, Sum, add_process_set, ccl_built, cross_rank,
     cross_size, cuda_built, ddl_built, global_process_set, gloo_built, gloo_enabled, init,
@@ -51,7 +52,7 @@ __all__ = [
     "Compression", "ProcessSet", "global_process_set", "add_process_set",
     "remove_process_set", "DistributedOptimizer", "PartialDistributedOptimizer",
     "broadcast_global_variables", "allreduce", "allgather", "broadcast", "reducescatter",
-    "load_model", "callbacks",
+    "load_model", "callbacks", "elastic",
 ]
 
 
@@ -168,14 +169,16 @@ def DistributedOptimizer(optimizer: Any, name: Optional[str] = None,  # noqa: N8
         return _hvd.DistributedOptimizer(
             optimizer, name=name, device_dense=device_dense, device_sparse=device_sparse,
             compression=compression, sparse_as_dense=sparse_as_dense, op=op,
-            gradient_predivide_factor=gradient_predivide_factor, groups=groups)
+            gradient_predivide_factor=gradient_predivide_factor, groups=groups,
+            process_set=process_set)
     if not isinstance(optimizer, OptimizerV2):
         raise ValueError(f"Provided optimizer doesn't inherit from either legacy TensorFlow "
                          f"or Keras optimizer: {optimizer}")
     cls = _distributed_class(type(optimizer))
     wrapped = cls.from_config(optimizer.get_config())
     wrapped._hvd_setup(name, (device_dense, device_sparse, compression, sparse_as_dense, op,
-                              gradient_predivide_factor, groups), scale_local_gradients)
+                              gradient_predivide_factor, groups, process_set),
+                       scale_local_gradients)
     return wrapped
 
 
@@ -249,7 +252,8 @@ def broadcast(value: Any, root_rank: int, name: Optional[str] = None) -> Any:
 
 
 def reducescatter(value: Any, name: Optional[str] = None, op: int = Average) -> Any:
-    raise _hvd._unsupported("keras.reducescatter", "allreduce and slice")
+    """This rank's share (dimension 0) of the processes' reduction of `value`, as numpy."""
+    return _in_keras_graph(lambda: _hvd.reducescatter(constant(value, name=name), op=op))
 
 
 # -- loading --------------------------------------------------------------------------------------
@@ -279,10 +283,3 @@ def load_model(filepath: Any, custom_optimizers: Optional[Sequence[type]] = None
     objects.update({cls.__name__: wrap(cls) for cls in custom_optimizers or ()})
     objects.update(custom_objects or {})
     return _keras_load_model(filepath, custom_objects=objects)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "elastic":
-        raise _hvd._unsupported("keras.elastic", "restart the job from a checkpoint")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-

@@ -13,9 +13,11 @@ travel in one fused buffer (a HorovodGroupedAllreduce, as Horovod's tensor fusio
 them; HOROVOD_FUSION_THRESHOLD=0 gives one HorovodAllreduce per gradient), sparse
 gradients (IndexedSlices) as two allgathers, as Horovod does.
 
-Not provided (NotImplementedError naming them): Adasum, process sets other than the
-global one, `backward_passes_per_step > 1`, `join`, `alltoall`, `reducescatter`,
-timelines, elastic training and MPI communicators.
+Also Horovod's process sets (`process_sets.py`), `join` (`negotiation.py`), Adasum
+(`adasum.py`; `DistributedOptimizer(op=hvd.Adasum)` combines the processes' model deltas),
+`alltoall` and `reducescatter` (`scatter_ops.py`) and `hvd.elastic`
+(`horovod_elastic.py`). Not provided (NotImplementedError naming them):
+`backward_passes_per_step > 1`, timelines and MPI communicators.
 """
 
 from __future__ import annotations
@@ -26,17 +28,23 @@ from typing import Any, Dict, List, Optional, Sequence
 import torch
 import torch.distributed as dist
 
+from tf1compat.distribute import adasum as _adasum
 from tf1compat.distribute import collective_ops as ops
 from tf1compat.distribute import process_group as pg
+from tf1compat.distribute import process_sets as _process_sets
+from tf1compat.distribute import scatter_ops as _scatter
+from tf1compat.distribute.process_sets import (ProcessSet, add_process_set,
+                                               global_process_set, remove_process_set)
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.graph import control_dependencies
 from tf1compat.framework.graph import device as _device
 from tf1compat.framework.graph import get_default_graph, name_scope
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops.control_flow_ops import group
 from tf1compat.ops.math_ops import cast
-from tf1compat.ops.state_ops import assign
+from tf1compat.ops.state_ops import assign, assign_add
 from tf1compat.training.optimizers.optimizer import Optimizer
 from tf1compat.training.sessions.session_run_hook import SessionRunHook
 from tf1compat.variables import collections as _var_collections
@@ -52,16 +60,26 @@ __all__ = [
     "Compression", "Compressor", "NoneCompressor", "FP16Compressor",
     "size_op", "rank_op", "local_size_op", "local_rank_op", "ProcessSet",
     "global_process_set", "add_process_set", "remove_process_set", "allgather_object",
-    "broadcast_object", "join", "alltoall", "reducescatter",
+    "broadcast_object", "join", "alltoall", "reducescatter", "grouped_reducescatter",
+    "grouped_allgather", "process_set_included_op",
 ]
 
 Average, Sum, Adasum, Min, Max, Product = (ops.AVERAGE, ops.SUM, ops.ADASUM, ops.MIN, ops.MAX,
                                            ops.PRODUCT)
 size_op, rank_op = ops.size_op, ops.rank_op
+process_set_included_op = ops.process_set_included_op
 local_size_op, local_rank_op = ops.local_size_op, ops.local_rank_op
 
 
 # -- basics ----------------------------------------------------------------------------------
+
+def __getattr__(name: str) -> Any:
+    # `hvd.elastic` (horovod_elastic.py builds on this module, so it loads on first use).
+    if name == "elastic":
+        import importlib
+        return importlib.import_module("tf1compat.distribute.horovod_elastic")
+    raise AttributeError(f"module 'horovod.tensorflow' has no attribute '{name}'")
+
 
 def init(comm: Any = None, process_sets: Any = None) -> None:
     """Joins the job started by torchrun / `tf1compat run --nproc-per-node N` (a world of
@@ -69,14 +87,13 @@ def init(comm: Any = None, process_sets: Any = None) -> None:
     if comm is not None:
         raise NotImplementedError("hvd.init(comm=...): MPI communicators are not supported by "
                                   "tf1compat; processes come from torchrun")
-    if process_sets not in (None, "dynamic") and process_sets != []:
-        raise NotImplementedError("hvd.init(process_sets=...): tf1compat supports only the "
-                                  "global process set")
     pg.init()
+    _process_sets.setup(process_sets)
 
 
 def shutdown() -> None:
     """Leaves the job (collectives raise until `init()` is called again)."""
+    _process_sets.reset()
     pg.shutdown()
 
 
@@ -174,50 +191,21 @@ def stop_timeline() -> None:
 
 
 def join(device: str = "") -> Any:
-    raise _unsupported("join", "give every process the same number of steps")
-
-
-def alltoall(*args: Any, **kwargs: Any) -> Any:
-    raise _unsupported("alltoall", "gloo has no all-to-all")
-
-
-def reducescatter(*args: Any, **kwargs: Any) -> Any:
-    raise _unsupported("reducescatter", "allreduce and slice")
-
-
-class ProcessSet:
-    """Horovod's process set; tf1compat supports the global one (every process)."""
-
-    process_set_id = 0
-
-    def size(self) -> int:
-        return size()
-
-    def rank(self) -> int:
-        return rank()
-
-    def included(self) -> bool:
-        return True
-
-    def __repr__(self) -> str:
-        return "ProcessSet(process_set_id=0, ranks=<all>)"
-
-
-global_process_set = ProcessSet()
-
-
-def add_process_set(process_set: Any) -> Any:
-    raise _unsupported("add_process_set", "only the global process set is supported")
-
-
-def remove_process_set(process_set: Any) -> Any:
-    raise _unsupported("remove_process_set", "only the global process set is supported")
+    """Horovod's `join`: this process has no more data; until every process has joined it
+    contributes zeros to the others' allreduces. An int32 scalar tensor: the last rank that
+    joined (in a graph: run it in a session)."""
+    with _device(device):
+        return ops.join_op()
 
 
 def _check_process_set(process_set: Any) -> None:
-    if process_set is not global_process_set and \
-            getattr(process_set, "process_set_id", 0) != 0:
-        raise _unsupported("process sets", "only the global process set is supported")
+    if process_set is None or process_set.process_set_id is None:
+        raise ValueError(f"{process_set} is not registered: pass it to hvd.init(process_sets="
+                         "...) or hvd.add_process_set first")
+
+
+def _set_size(process_set: Any) -> int:
+    return _process_sets.members(process_set.process_set_id).size
 
 
 # -- compression ------------------------------------------------------------------------------
@@ -280,7 +268,8 @@ def _reduce_op(op: Optional[int], average: Optional[bool]) -> int:
 
 
 def _sparse_allreduce(tensor: IndexedSlices, op: int, prescale_factor: float,
-                      postscale_factor: float, ignore_name_scope: bool) -> IndexedSlices:
+                      postscale_factor: float, ignore_name_scope: bool,
+                      process_set: Any) -> IndexedSlices:
     if op == Adasum:
         raise NotImplementedError("The Adasum reduction does not currently support sparse "
                                   "tensors. As a workaround please pass sparse_as_dense=True "
@@ -289,10 +278,12 @@ def _sparse_allreduce(tensor: IndexedSlices, op: int, prescale_factor: float,
         raise NotImplementedError("Only Sum and Average ops are supported with tf.IndexedSlices")
     if prescale_factor != 1.0 or postscale_factor != 1.0:
         raise NotImplementedError("Pre/postscale_factor are not supported with tf.IndexedSlices")
-    values = ops.allgather_op(tensor.values, ignore_name_scope=ignore_name_scope)
-    indices = ops.allgather_op(tensor.indices, ignore_name_scope=ignore_name_scope)
+    values = ops.allgather_op(tensor.values, ignore_name_scope=ignore_name_scope,
+                              process_set=process_set)
+    indices = ops.allgather_op(tensor.indices, ignore_name_scope=ignore_name_scope,
+                               process_set=process_set)
     if op == Average:
-        values = values / cast(size(), values.dtype)
+        values = values / cast(_set_size(process_set), values.dtype)
     return IndexedSlices(values, indices, dense_shape=tensor.dense_shape)
 
 
@@ -308,15 +299,27 @@ def allreduce(tensor: Any, average: Optional[bool] = None, device_dense: str = "
     if isinstance(tensor, IndexedSlices):
         with _device(device_sparse):
             return _sparse_allreduce(tensor, op, prescale_factor, postscale_factor,
-                                     ignore_name_scope)
+                                     ignore_name_scope, process_set)
+    if op == Adasum:
+        _check_adasum(process_set)
     with _device(device_dense):
         tensor = convert_to_tensor(tensor)
         compressed, ctx = compression.compress(tensor)
         reduced = ops.allreduce_op(compressed, name=name, op=op,
                                    prescale_factor=prescale_factor,
                                    postscale_factor=postscale_factor,
-                                   ignore_name_scope=ignore_name_scope)
+                                   ignore_name_scope=ignore_name_scope,
+                                   process_set=process_set)
         return compression.decompress(reduced, ctx)
+
+
+def _check_adasum(process_set: Any) -> None:
+    """Horovod's build-time refusals for Adasum on CPU."""
+    if process_set.process_set_id != 0:
+        raise NotImplementedError("Adasum does not support non-global process sets yet.")
+    if not _adasum.is_power_of_2(size()):
+        raise NotImplementedError("Running Adasum with non-power of 2 ranks is not supported "
+                                  "yet.")
 
 
 def grouped_allreduce(tensors: Sequence[Any], average: Optional[bool] = None,
@@ -338,11 +341,13 @@ def grouped_allreduce(tensors: Sequence[Any], average: Optional[bool] = None,
         if isinstance(t, IndexedSlices):
             with _device(device_sparse):
                 out[i] = _sparse_allreduce(t, op, prescale_factor, postscale_factor,
-                                           ignore_name_scope)
+                                           ignore_name_scope, process_set)
             continue
         with _device(device_dense):
             compressed[i], contexts[i] = compression.compress(convert_to_tensor(t))
         dense.setdefault(compressed[i].dtype.base_dtype, []).append(i)
+    if op == Adasum and dense:
+        _check_adasum(process_set)
     with _device(device_dense):
         for k, indices in enumerate(dense.values()):
             group_name = name if name is None or len(dense) == 1 else f"{name}_{k}"
@@ -350,7 +355,8 @@ def grouped_allreduce(tensors: Sequence[Any], average: Optional[bool] = None,
                                                name=group_name, op=op,
                                                prescale_factor=prescale_factor,
                                                postscale_factor=postscale_factor,
-                                               ignore_name_scope=ignore_name_scope)
+                                               ignore_name_scope=ignore_name_scope,
+                                               process_set=process_set)
             for i, r in zip(indices, reduced):
                 out[i] = compression.decompress(r, contexts[i])
     return out
@@ -360,21 +366,79 @@ def allgather(tensor: Any, name: Optional[str] = None, ignore_name_scope: bool =
               process_set: Any = global_process_set) -> Any:
     """Concatenates every process's `tensor` on dimension 0, in rank order."""
     _check_process_set(process_set)
-    return ops.allgather_op(tensor, name=name, ignore_name_scope=ignore_name_scope)
+    return ops.allgather_op(tensor, name=name, ignore_name_scope=ignore_name_scope,
+                            process_set=process_set)
+
+
+def grouped_allgather(tensors: Sequence[Any], name: Optional[str] = None,
+                      ignore_name_scope: bool = False,
+                      process_set: Any = global_process_set) -> List[Any]:
+    """Allgathers of several tensors of one dtype in one operation."""
+    _check_process_set(process_set)
+    return ops.grouped_allgather_op([convert_to_tensor(t) for t in tensors], name=name,
+                                    ignore_name_scope=ignore_name_scope,
+                                    process_set=process_set)
+
+
+def alltoall(tensor: Any, splits: Any = None, name: Optional[str] = None,
+             ignore_name_scope: bool = False, process_set: Any = global_process_set) -> Any:
+    """Sends rows `splits[k]` of `tensor` to rank k (equal shares without `splits`) and
+    concatenates what every rank sent this one; with `splits` also the received splits."""
+    _check_process_set(process_set)
+    tensor = convert_to_tensor(tensor)
+    if splits is not None:
+        splits = convert_to_tensor(splits, dtype=D.int32)
+    return _scatter.alltoall_op(tensor, splits, name=name,
+                                ignore_name_scope=ignore_name_scope, process_set=process_set)
+
+
+def reducescatter(tensor: Any, device_dense: str = "", compression: Any = Compression.none,
+                  op: int = Average, name: Optional[str] = None,
+                  process_set: Any = global_process_set, ignore_name_scope: bool = False,
+                  prescale_factor: float = 1.0, postscale_factor: float = 1.0) -> Any:
+    """The processes' sum (or average) of `tensor`, of which this rank keeps its share of
+    dimension 0 (`d0 // size` rows, one more on the first `d0 % size` ranks)."""
+    _check_process_set(process_set)
+    with _device(device_dense):
+        compressed, ctx = compression.compress(convert_to_tensor(tensor))
+        reduced = _scatter.reducescatter_op(compressed, name=name, op=op,
+                                            ignore_name_scope=ignore_name_scope,
+                                            process_set=process_set,
+                                            prescale_factor=prescale_factor,
+                                            postscale_factor=postscale_factor)
+        return compression.decompress(reduced, ctx)
+
+
+def grouped_reducescatter(tensors: Sequence[Any], device_dense: str = "",
+                          compression: Any = Compression.none, op: int = Average,
+                          process_set: Any = global_process_set, prescale_factor: float = 1.0,
+                          postscale_factor: float = 1.0) -> List[Any]:
+    """Reducescatters of several tensors of one dtype in one operation."""
+    _check_process_set(process_set)
+    if not tensors:
+        return tensors
+    with _device(device_dense):
+        compressed = [compression.compress(convert_to_tensor(t)) for t in tensors]
+        reduced = _scatter.grouped_reducescatter_op(
+            [c for c, _ in compressed], op=op, process_set=process_set,
+            prescale_factor=prescale_factor, postscale_factor=postscale_factor)
+        return [compression.decompress(r, ctx) for r, (_, ctx) in zip(reduced, compressed)]
 
 
 def broadcast(tensor: Any, root_rank: int, name: Optional[str] = None,
               ignore_name_scope: bool = False, process_set: Any = global_process_set) -> Any:
     """`root_rank`'s value of `tensor` on every process."""
     _check_process_set(process_set)
-    return ops.broadcast_op(tensor, root_rank, name=name, ignore_name_scope=ignore_name_scope)
+    return ops.broadcast_op(tensor, root_rank, name=name, ignore_name_scope=ignore_name_scope,
+                            process_set=process_set)
 
 
 def broadcast_variables(variables: Sequence[Any], root_rank: int,
                         process_set: Any = global_process_set, inplace: bool = False) -> Any:
     """One op assigning every variable `root_rank`'s value."""
     _check_process_set(process_set)
-    return group(*[assign(v, broadcast(v, root_rank)) for v in variables])
+    return group(*[assign(v, broadcast(v, root_rank, process_set=process_set))
+                   for v in variables])
 
 
 def broadcast_global_variables(root_rank: int) -> Any:
@@ -390,11 +454,12 @@ def allgather_object(obj: Any, session: Any = None, name: Optional[str] = None,
                      process_set: Any = global_process_set) -> List[Any]:
     """Every process's picklable `obj`, in rank order."""
     _check_process_set(process_set)
-    world = pg.world()
-    if world.size == 1:
+    members = _process_sets.members(process_set.process_set_id, "allgather_object")
+    if members.size == 1:
         return [obj]
-    out: List[Any] = [None] * world.size
-    pg.collective("allgather_object", lambda: dist.all_gather_object(out, obj))
+    out: List[Any] = [None] * members.size
+    pg.collective("allgather_object",
+                  lambda: dist.all_gather_object(out, obj, group=members.group))
     return out
 
 
@@ -403,10 +468,12 @@ def broadcast_object(obj: Any, root_rank: int = 0, session: Any = None,
                      process_set: Any = global_process_set) -> Any:
     """`root_rank`'s picklable `obj` on every process."""
     _check_process_set(process_set)
-    if pg.world().size == 1:
+    members = _process_sets.members(process_set.process_set_id, "broadcast_object")
+    if members.size == 1:
         return obj
     box = [obj]
-    pg.collective("broadcast_object", lambda: dist.broadcast_object_list(box, src=root_rank))
+    pg.collective("broadcast_object", lambda: dist.broadcast_object_list(
+        box, src=root_rank, group=members.group))
     return box[0]
 
 
@@ -445,8 +512,9 @@ class GradientAllreducer:
     def __init__(self, name: str, device_dense: str = "", device_sparse: str = "",
                  compression: Any = Compression.none, sparse_as_dense: bool = False,
                  op: int = Average, gradient_predivide_factor: float = 1.0,
-                 groups: Any = None):
+                 groups: Any = None, process_set: Any = global_process_set):
         self._name = name
+        self._process_set = process_set
         self._device_dense = device_dense
         self._device_sparse = device_sparse
         self._compression = compression
@@ -464,17 +532,15 @@ class GradientAllreducer:
                          for g in grads]
             present = [i for i, g in enumerate(grads) if g is not None]
             out = list(grads)
+            options = dict(device_dense=self._device_dense,
+                           device_sparse=self._device_sparse, compression=self._compression,
+                           op=self._op, prescale_factor=self._prescale,
+                           postscale_factor=self._postscale, process_set=self._process_set)
             for members in self._group_indices(present, variables):
-                reduced = grouped_allreduce(
-                    [grads[i] for i in members], device_dense=self._device_dense,
-                    device_sparse=self._device_sparse, compression=self._compression,
-                    op=self._op, prescale_factor=self._prescale,
-                    postscale_factor=self._postscale) if len(members) > 1 or \
-                    self._groups is not None else [allreduce(
-                        grads[members[0]], device_dense=self._device_dense,
-                        device_sparse=self._device_sparse, compression=self._compression,
-                        op=self._op, prescale_factor=self._prescale,
-                        postscale_factor=self._postscale)]
+                if len(members) > 1 or self._groups is not None:
+                    reduced = grouped_allreduce([grads[i] for i in members], **options)
+                else:
+                    reduced = [allreduce(grads[members[0]], **options)]
                 for i, r in zip(members, reduced):
                     out[i] = r
             return out
@@ -506,9 +572,6 @@ def check_optimizer_options(op: int, gradient_predivide_factor: float,
     NotImplementedError); returns the effective `groups`."""
     if gradient_predivide_factor != 1.0 and op != Average:
         raise ValueError("gradient_predivide_factor not supported with op != Average")
-    if op == Adasum:
-        raise NotImplementedError("hvd.DistributedOptimizer(op=hvd.Adasum) is not supported by "
-                                  "tf1compat; use op=hvd.Average")
     if backward_passes_per_step != 1:
         raise NotImplementedError("hvd.DistributedOptimizer(backward_passes_per_step > 1) is "
                                   "not supported by tf1compat; accumulate gradients in the "
@@ -528,19 +591,21 @@ class _DistributedOptimizer(Optimizer):
                  use_locking: bool = False, device_dense: str = "", device_sparse: str = "",
                  compression: Any = Compression.none, sparse_as_dense: bool = False,
                  op: int = Average, gradient_predivide_factor: float = 1.0,
-                 groups: Any = None):
+                 groups: Any = None, process_set: Any = global_process_set):
         if name is None:
             name = f"Distributed{type(optimizer).__name__}"
         super().__init__(name=name, use_locking=use_locking)
         self._optimizer = optimizer
+        self._process_set = process_set
         self._allreduce_grads = GradientAllreducer(name, device_dense, device_sparse,
                                                     compression, sparse_as_dense, op,
-                                                    gradient_predivide_factor, groups)
+                                                    gradient_predivide_factor, groups,
+                                                    process_set)
 
     def compute_gradients(self, *args: Any, **kwargs: Any) -> List[Any]:
         """The wrapped optimizer's gradients, averaged (allreduced) across processes."""
         gradients = self._optimizer.compute_gradients(*args, **kwargs)
-        if size() == 1:
+        if _set_size(self._process_set) == 1:
             return gradients
         grads, variables = zip(*gradients)
         reduced = self._allreduce_grads(list(grads), list(variables))
@@ -576,6 +641,71 @@ def DistributedOptimizer(optimizer: Optimizer, name: Optional[str] = None,  # no
     if not isinstance(optimizer, Optimizer):
         raise ValueError(f"Provided optimizer doesn't inherit from either legacy TensorFlow "
                          f"or Keras optimizer: {optimizer}")
+    if op == Adasum:
+        if average_aggregated_gradients:
+            raise ValueError("Adasum does not support average_aggregated_gradients == True")
+        if process_set.process_set_id != 0:
+            raise NotImplementedError("Adasum does not support process sets yet")
+        return _DistributedAdasumOptimizer(optimizer, name, use_locking, device_dense,
+                                           device_sparse, compression)
     return _DistributedOptimizer(optimizer, name, use_locking, device_dense, device_sparse,
                                  compression, sparse_as_dense, op, gradient_predivide_factor,
-                                 groups)
+                                 groups, process_set)
+
+
+class _DistributedAdasumOptimizer(Optimizer):
+    """Horovod's delta optimizer for `op=hvd.Adasum`: each process applies its own
+    gradients with the wrapped optimizer, then the processes' model deltas (new value minus
+    the value at the step's start, kept in a `delta_start` slot) are combined with Adasum
+    and every process sets `start + combined delta`. (Horovod 0.28's TF1 class forwards
+    `apply_gradients` straight to the wrapped optimizer, so its deltas are never combined;
+    this applies the combination its docstring and `_apply_shared` describe.)"""
+
+    def __init__(self, optimizer: Optimizer, name: Optional[str], use_locking: bool,
+                 device_dense: str, device_sparse: str, compression: Any):
+        if name is None:
+            name = f"DistributedDelta{type(optimizer).__name__}"
+        super().__init__(name=name, use_locking=use_locking)
+        self._optimizer = optimizer
+        self._device_dense = device_dense
+        self._device_sparse = device_sparse
+        self._compression = compression
+
+    def compute_gradients(self, *args: Any, **kwargs: Any) -> List[Any]:
+        """The wrapped optimizer's (local) gradients."""
+        return self._optimizer.compute_gradients(*args, **kwargs)
+
+    def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
+                        name: Optional[str] = None) -> Any:
+        grads_and_vars = list(grads_and_vars)
+        variables = [v for g, v in grads_and_vars if g is not None]
+        if not variables:
+            raise ValueError(f"No gradients provided for any variable: "
+                             f"{[str(v) for _, v in grads_and_vars]}.")
+        with name_scope(self._name):
+            starts = [self._zeros_slot(v, "delta_start", self._name) for v in variables]
+            began = [assign(s, v, use_locking=self._use_locking)
+                     for s, v in zip(starts, variables)]
+        with control_dependencies(began):
+            update = self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
+                                                     name=name)
+        with control_dependencies([update]), name_scope(self._name + "_Adasum"):
+            deltas = [v - s for v, s in zip(variables, starts)]
+            combined = grouped_allreduce(deltas, device_dense=self._device_dense,
+                                         device_sparse=self._device_sparse,
+                                         compression=self._compression, op=Adasum) \
+                if size() > 1 else deltas
+            ends = [assign(v, assign_add(s, d, use_locking=self._use_locking),
+                           use_locking=self._use_locking)
+                    for v, s, d in zip(variables, starts, combined)]
+        return group(*ends, name=name)
+
+    def get_slot(self, var: Any, name: str) -> Any:
+        mine = super().get_slot(var, name)
+        return mine if mine is not None else self._optimizer.get_slot(var, name)
+
+    def get_slot_names(self) -> List[str]:
+        return super().get_slot_names() + self._optimizer.get_slot_names()
+
+    def variables(self, *args: Any, **kwargs: Any) -> list:
+        return self._optimizer.variables(*args, **kwargs)

@@ -20,9 +20,8 @@ import atexit
 import datetime
 import os
 import threading
-import zlib
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Optional
 
 import torch
 import torch.distributed as dist
@@ -30,7 +29,7 @@ import torch.distributed as dist
 from tf1compat.framework import errors
 
 __all__ = ["World", "init", "shutdown", "is_initialized", "world", "backend_name",
-           "collective", "check_same_collective", "TIMEOUT_ENV", "SHUT_DOWN_MESSAGE"]
+           "collective", "TIMEOUT_ENV", "SHUT_DOWN_MESSAGE"]
 
 TIMEOUT_ENV = "TF1COMPAT_DISTRIBUTED_TIMEOUT"
 BACKEND_ENV = "TF1COMPAT_DISTRIBUTED_BACKEND"
@@ -153,28 +152,3 @@ def collective(what: str, fn: Callable[[], Any]) -> Any:
     except RuntimeError as e:      # gloo/NCCL errors (DistBackendError is one)
         raise errors.UnknownError(None, None, f"{SHUT_DOWN_MESSAGE} ({what} failed: "
                                               f"{str(e).strip()})") from e
-
-
-def check_same_collective(signature: str, what: str) -> None:
-    """Checks that every process is at the same collective (its name, dtype and shape).
-
-    torch.distributed matches collectives by the order they are called in, where Horovod
-    matches them by name; this check, run the first time each collective op of a plan
-    runs, turns a mismatch (processes that built different graphs or run different
-    fetches) into an error instead of a silent exchange of unrelated tensors.
-    """
-    size = world().size
-    if size == 1:
-        return
-    mine = torch.tensor([zlib.crc32(signature.encode("utf-8"))], dtype=torch.int64)
-    gathered = [torch.zeros_like(mine) for _ in range(size)]
-    collective(what, lambda: dist.all_gather(gathered, mine))
-    if all(int(g) == int(mine) for g in gathered):
-        return
-    names: List[Any] = [None] * size
-    collective(what, lambda: dist.all_gather_object(names, signature))
-    listing = "; ".join(f"rank {r}: {n}" for r, n in enumerate(names))
-    raise errors.FailedPreconditionError(
-        None, None, f"Mismatched collective operations: the processes are not running the same "
-                    f"collective ({listing}). Every process must build the same graph and "
-                    "run the same fetches, so that collectives happen in the same order.")

@@ -42,13 +42,24 @@ from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.serialization.messages import ServerDef
 from tf1compat.training.device_setter import ClusterSpec
 
-__all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout", "SYNC_REPLICAS_COLLECTION",
-           "RPC_TIMEOUT_ENV"]
+__all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout",
+           "SYNC_REPLICAS_COLLECTION", "RPC_TIMEOUT_ENV", "discard_run", "LOCAL_TARGETS",
+           "VariableValues", "RemoteVariables", "VARIABLE_OPS"]
 
 RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
 # Graphs with a SyncReplicasOptimizer's train op add a marker here: updates are values.
 SYNC_REPLICAS_COLLECTION = "tf1compat_sync_replicas"
-_VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
+VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
+
+
+# Per thread: the session run in progress must not push its changes (a stale
+# SyncReplicasOptimizer step: TF drops its gradients).
+_DISCARD = threading.local()
+
+
+def discard_run() -> None:
+    """Called from inside a run (its PyFunc): the ps tasks will not see this run's changes."""
+    _DISCARD.flag = True
 
 
 def rpc_timeout() -> float:
@@ -61,7 +72,7 @@ def task_name(job: str, index: int) -> str:
 
 # -- what a ps task serves (runs in the ps process, called over rpc) -------------------------
 
-class _VariableValues:
+class VariableValues:
     """The values of the variables placed on this task; one lock orders the updates."""
 
     def __init__(self) -> None:
@@ -69,23 +80,25 @@ class _VariableValues:
         self.values: Dict[str, torch.Tensor] = {}
 
 
-_SERVED = _VariableValues()
+_SERVED = VariableValues()
 
 
-def _pull(names: List[str]) -> Dict[str, torch.Tensor]:
-    with _SERVED.lock:
-        return {n: _SERVED.values[n].clone() for n in names if n in _SERVED.values}
+def _pull(names: List[str], store: Optional[VariableValues] = None) -> Dict[str, torch.Tensor]:
+    store = store or _SERVED
+    with store.lock:
+        return {n: store.values[n].clone() for n in names if n in store.values}
 
 
 def _push(initial: Dict[str, torch.Tensor], changes: Dict[str, torch.Tensor],
-          values: Dict[str, torch.Tensor]) -> None:
-    with _SERVED.lock:
+          values: Dict[str, torch.Tensor], store: Optional[VariableValues] = None) -> None:
+    store = store or _SERVED
+    with store.lock:
         for name, value in initial.items():
-            _SERVED.values.setdefault(name, value)
+            store.values.setdefault(name, value)
         for name, change in changes.items():
-            current = _SERVED.values.get(name)
-            _SERVED.values[name] = change if current is None else current + change
-        _SERVED.values.update(values)
+            current = store.values.get(name)
+            store.values[name] = change if current is None else current + change
+        store.values.update(values)
 
 
 class _FinishedTasks:
@@ -267,7 +280,7 @@ class Server:
 
 # -- worker sessions -------------------------------------------------------------------------------
 
-class _RemoteVariables:
+class RemoteVariables:
     """A worker session's exchange with the ps tasks around each run.
 
     A run exchanges only the ps variables its plan touches, and keeps its own "before"
@@ -288,7 +301,7 @@ class _RemoteVariables:
         if graph.version != self._graph_version:
             by_task: Dict[str, List[str]] = {}
             for op in graph.get_operations():
-                if op.type in _VARIABLE_OPS and op.device:
+                if op.type in VARIABLE_OPS and op.device:
                     spec = DeviceSpec.from_string(op.device)
                     if spec.job == "ps":
                         by_task.setdefault(task_name("ps", spec.task or 0), []).append(op.name)
@@ -306,7 +319,7 @@ class _RemoteVariables:
         if plan.dataflow:
             used = by_task
         else:
-            touched = {step.op.name for step in plan.steps if step.op.type in _VARIABLE_OPS}
+            touched = {step.op.name for step in plan.steps if step.op.type in VARIABLE_OPS}
             used = {task: [n for n in names if n in touched] for task, names in by_task.items()}
             used = {task: names for task, names in used.items() if names}
         self._by_plan[id(plan)] = (plan, used)
@@ -322,6 +335,7 @@ class _RemoteVariables:
 
     def before_run(self, state: Dict[str, Any], plan: Any) -> Any:
         """Pulls the run's ps variables into `state`; returns what `after_run` needs."""
+        _DISCARD.flag = False
         used = self._plan_variables(plan)
         before: Dict[str, torch.Tensor] = {}
         for task, names in used.items():
@@ -337,6 +351,9 @@ class _RemoteVariables:
     def after_run(self, state: Dict[str, Any], pulled: Any) -> None:
         """Sends the ps tasks what the run changed (`pulled`: before_run's result)."""
         used, before_values = pulled
+        if getattr(_DISCARD, "flag", False):
+            _DISCARD.flag = False
+            return
         as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
         for task, names in used.items():
             initial, changes, values = {}, {}, {}
@@ -357,10 +374,17 @@ class _RemoteVariables:
                 self._call(task, _push, initial, changes, values)
 
 
-def _session_for_target(session: Any, target: str) -> Optional[_RemoteVariables]:
+# Targets of in-process clusters (local_cluster.py: tf.test.create_local_cluster): target ->
+# a function making the session's exchange with that cluster's variable stores.
+LOCAL_TARGETS: Dict[str, Any] = {}
+
+
+def _session_for_target(session: Any, target: str) -> Optional[RemoteVariables]:
     server = _ACTIVE["server"]
     if not target.startswith("grpc://"):
         return None
+    if target in LOCAL_TARGETS:
+        return LOCAL_TARGETS[target](session)
     if server is None:
         # TF would try to reach that server (and wait); running locally instead would
         # silently train apart from the cluster. Not UnavailableError: MonitoredSession
@@ -371,7 +395,7 @@ def _session_for_target(session: Any, target: str) -> Optional[_RemoteVariables]
                         "session's own process: start tf.train.Server(cluster, job_name, "
                         "task_index) first (tf.estimator.train_and_evaluate starts it for "
                         "TF_CONFIG tasks).")
-    return _RemoteVariables(session, server)
+    return RemoteVariables(session, server)
 
 
 hooks.SESSION_TARGETS["grpc"] = _session_for_target

@@ -5,11 +5,17 @@ gradients go to ps task 0, which waits until `replicas_to_aggregate` workers hav
 gradients of that global step and returns their average to all of them; every worker then
 applies the same averaged update, and its session sends the updated values to the ps
 tasks as values (server.py's `SYNC_REPLICAS_COLLECTION`). The result equals one process
-training on the workers' combined batch. TF drops late gradients when
-`total_num_replicas > replicas_to_aggregate` (backup workers): not supported here
-(NotImplementedError). The exchange runs in a `PyFunc` op (`tf.py_func`) fed by the
-gradients and the global step. Without such a cluster it is the one-process pass-through of
-training/optimizers/sync_replicas.py.
+training on the workers' combined batch.
+
+Backup workers (`total_num_replicas > replicas_to_aggregate`): as TF's accumulators, a step
+takes the first `replicas_to_aggregate` gradients computed at that global step; gradients
+that arrive once their step is complete are stale and dropped. The late worker's run then
+changes nothing on the ps (its session does not push that run, `server.discard_run`) and
+its next run starts from the current values, as a TF worker continues with the token of
+the new global step. `total_num_replicas < replicas_to_aggregate` (several gradients per
+worker and step) is not supported (NotImplementedError). The exchange runs in a `PyFunc`
+op (`tf.py_func`) fed by the gradients and the global step. Without such a cluster it is
+the one-process pass-through of training/optimizers/sync_replicas.py.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import torch.distributed.rpc as rpc
 
+from tf1compat.distribute import local_cluster as _local_cluster
 from tf1compat.distribute import server as _server
 from tf1compat.framework import errors
 from tf1compat.framework.graph import get_default_graph
@@ -38,15 +45,20 @@ class _Aggregation:
     def __init__(self) -> None:
         self.condition = threading.Condition()
         self.steps: Dict[Any, Dict[str, Any]] = {}
+        # The last global step completed, per optimizer: older gradients are stale.
+        self.completed: Dict[str, int] = {}
 
 
 _AGGREGATION = _Aggregation()
 
 
 def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
-               timeout: float) -> List[np.ndarray]:
-    """Runs on ps task 0 (over rpc): blocks until `replicas` workers sent step `key`."""
+               timeout: float) -> Optional[List[np.ndarray]]:
+    """Runs on ps task 0 (over rpc): blocks until `replicas` workers sent step `key`;
+    None for a stale gradient (its step is complete: dropped)."""
     with _AGGREGATION.condition:
+        if key[1] <= _AGGREGATION.completed.get(key[0], -1):
+            return None
         entry = _AGGREGATION.steps.setdefault(key, {"sum": None, "count": 0, "result": None,
                                                     "taken": 0})
         if entry["sum"] is None:
@@ -57,6 +69,7 @@ def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
         entry["count"] += 1
         if entry["count"] == replicas:
             entry["result"] = [(total / replicas).astype(total.dtype) for total in entry["sum"]]
+            _AGGREGATION.completed[key[0]] = max(key[1], _AGGREGATION.completed.get(key[0], -1))
             _AGGREGATION.condition.notify_all()
         elif not _AGGREGATION.condition.wait_for(lambda: entry["result"] is not None,
                                                  timeout):
@@ -78,20 +91,25 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
                         name: Optional[str] = None) -> Any:
         server = _server.active_server()
-        if server is None or "ps" not in server.cluster.jobs:
+        local = _local_cluster.current_cluster() if server is None else None
+        cluster = server.cluster if server is not None else local.spec if local else None
+        if cluster is None or "ps" not in cluster.jobs:
             return super().apply_gradients(grads_and_vars, global_step, name)
         if global_step is None:
             raise ValueError("Global step is required to check staleness")
-        if self._total_num_replicas != self._replicas_to_aggregate:
+        if self._total_num_replicas < self._replicas_to_aggregate:
             raise NotImplementedError(
-                "SyncReplicasOptimizer with backup workers (total_num_replicas="
-                f"{self._total_num_replicas} > replicas_to_aggregate="
-                f"{self._replicas_to_aggregate}) is not supported by tf1compat")
+                "SyncReplicasOptimizer with total_num_replicas="
+                f"{self._total_num_replicas} < replicas_to_aggregate="
+                f"{self._replicas_to_aggregate} (several gradients per worker and step) is "
+                "not supported by tf1compat")
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("Must supply at least one variable")
         grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g, _ in pairs]
-        averaged = self._averaged(grads, global_step)
+        # Steps are told apart per cluster (a local cluster's aggregation is in-process).
+        key_prefix = self._name if local is None else f"{self._name}@{id(local)}"
+        averaged = self._averaged(grads, global_step, key_prefix, in_process=local is not None)
         # The marker is the exchange op, which a .meta can write (a node name), not a bool.
         get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION, averaged[0].op)
         # The pass-through applies the averaged gradients with the wrapped optimizer; the
@@ -104,16 +122,24 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
         finally:
             self._replicas_to_aggregate, self._total_num_replicas = counts
 
-    def _averaged(self, grads: Sequence[Any], global_step: Any) -> List[Any]:
+    def _averaged(self, grads: Sequence[Any], global_step: Any, key_prefix: str,
+                  in_process: bool) -> List[Any]:
+        """The gradients averaged on ps task 0 (over rpc; in this process for a local
+        cluster, whose sessions run as threads of it)."""
         replicas = self._replicas_to_aggregate
-        key_prefix = self._name
 
         def exchange(step: Any, *values: np.ndarray) -> List[np.ndarray]:
             timeout = _server.rpc_timeout()
+            arguments = ((key_prefix, int(step)), list(values), replicas, timeout)
             try:
-                return rpc.rpc_sync(_server.task_name("ps", 0), _aggregate,
-                                    args=((key_prefix, int(step)), list(values), replicas,
-                                          timeout), timeout=2 * timeout + 5)
+                averaged = _aggregate(*arguments) if in_process else rpc.rpc_sync(
+                    _server.task_name("ps", 0), _aggregate, args=arguments,
+                    timeout=2 * timeout + 5)
+                if averaged is None:
+                    # Stale: this run's updates are dropped (not pushed to the ps).
+                    _server.discard_run()
+                    return list(values)
+                return averaged
             except TimeoutError as e:
                 raise errors.DeadlineExceededError(None, None, str(e)) from e
             except RuntimeError as e:

@@ -151,12 +151,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                        "tf.print, tf.debugging.enable_check_numerics"),
     "config.experimental.enable_mlir_bridge": _MLIR_BRIDGE,
     "config.experimental.disable_mlir_bridge": _MLIR_BRIDGE,
-    "test.create_local_cluster": Unsupported(
-        "it starts num_workers + num_ps tf.train.Servers in the calling process, and "
-        "tf1compat's tf.train.Server is one task per process (torch.distributed.rpc runs "
-        "one agent per process: docs/distributed.md)",
-        "start each task's tf.train.Server in a process of its own (multiprocessing), or "
-        "tf.train.Server.create_local_server() for a one-task cluster"),
     "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
                                  "torch-tensorrt on the equivalent torch model"),
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),
