@@ -37,7 +37,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.training.optimizers import slot_creator
 from tf1compat.training.strategies.distribute_lib import (current_replica_context_for_merge,
                                                           get_loss_reduction, get_strategy)
-from tf1compat.training.strategies.values import ReduceOp
+from tf1compat.training.strategies.values import ReduceOp, local_results
 from tf1compat.training.saving.tracking import Trackable
 from tf1compat.variables.variables import Variable, init_scope
 
@@ -548,7 +548,7 @@ def _distributed_apply(strategy: Any, grads_and_vars: Any, optimizer: Optimizer,
     to the variables the replicas share."""
     with_grads = [(g, v) for g, v in grads_and_vars if g is not None]
     reduced = strategy.extended.batch_reduce_to(ReduceOp.SUM, with_grads)
-    summed = iter(reduced)
+    summed = iter(local_results(r)[0] for r in reduced)   # (the variables are shared)
     merged = [(next(summed) if g is not None else None, v) for g, v in grads_and_vars]
     return optimizer.apply_gradients(merged, global_step=global_step, name=name)
 

@@ -44,9 +44,10 @@ class CrossDeviceOps:
 
 def _as_slices(dense: Any) -> Any:
     from tf1compat.framework.indexed_slices import IndexedSlices
-    from tf1compat.ops import array_ops, math_ops
+    from tf1compat.ops import array_ops
+    from tf1compat.ops.creation_ops import range as range_op
     shape = array_ops.shape(dense)
-    return IndexedSlices(dense, math_ops.range(shape[0]), shape)
+    return IndexedSlices(dense, range_op(shape[0]), shape)
 
 
 class ReductionToOneDevice(CrossDeviceOps):

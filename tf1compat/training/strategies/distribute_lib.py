@@ -218,8 +218,7 @@ class ReplicaContext:
         def _merge(strategy: "Strategy", per_replica: Any) -> Any:
             from tf1compat.util import nest
             return nest.map_structure(
-                lambda v: Mirrored([strategy.extended._reduce_to(reduce_op, v)]
-                                   * strategy.num_replicas_in_sync), per_replica)
+                lambda v: strategy.extended._reduce_to_replicas(reduce_op, v), per_replica)
         return self.merge_call(_merge, args=(value,))
 
     def __enter__(self) -> "ReplicaContext":
@@ -347,12 +346,17 @@ class StrategyExtended:
         _require_cross_replica_or_default(self)
         return self._reduce_to(_as_reduce_op(reduce_op), value)
 
+    def _reduce_to_replicas(self, reduce_op: ReduceOp, value: Any) -> Any:
+        """The reduced value on every replica's device (a Mirrored value)."""
+        return self._reduce_to(reduce_op, value)
+
     def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Any,
                         experimental_hints: Any = None) -> List[Any]:
-        """`reduce_to` of each (value, destinations) pair."""
+        """`reduce_to` of each (value, destinations) pair; the destinations are taken to be
+        mirrored variables: the result is on every replica's device."""
         _require_cross_replica_or_default(self)
         op = _as_reduce_op(reduce_op)
-        return [self._reduce_to(op, v) for v, _ in value_destination_pairs]
+        return [self._reduce_to_replicas(op, v) for v, _ in value_destination_pairs]
 
     def broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         return tensor
@@ -456,16 +460,18 @@ class Strategy:
         if axis is None:
             return self._extended._reduce_to(op, value)
         from tf1compat.ops import math_ops, array_ops
+        from tf1compat.ops.indexing_ops import gather
+        from tf1compat.ops.reduction_ops import reduce_prod, reduce_sum
         from tf1compat.framework import dtypes
         if op == ReduceOp.SUM:
-            sums = self.run(lambda v: math_ops.reduce_sum(v, axis=axis), args=(value,))
+            sums = self.run(lambda v: reduce_sum(v, axis=axis), args=(value,))
             return self._extended._reduce_to(op, sums)
 
         def mean_parts(v: Any) -> Any:
-            numer = math_ops.reduce_sum(v, axis=axis)
+            numer = reduce_sum(v, axis=axis)
             axes = axis if isinstance(axis, (list, tuple)) else [axis]
             shape = array_ops.shape(v, out_type=dtypes.int64)
-            denom = math_ops.reduce_prod(array_ops.gather(shape, list(axes)))
+            denom = reduce_prod(gather(shape, list(axes)))
             return numer, math_ops.cast(denom, numer.dtype)
         numer, denom = self.run(mean_parts, args=(value,))
         numer = self._extended._reduce_to(ReduceOp.SUM, numer)
@@ -473,7 +479,8 @@ class Strategy:
         return math_ops.truediv(numer, denom)
 
     def experimental_local_results(self, value: Any) -> tuple:
-        return local_results(value)
+        """The replicas' parts of `value`, as a tuple."""
+        return local_results(value, self.num_replicas_in_sync)
 
     unwrap = experimental_local_results
 
@@ -536,8 +543,8 @@ class _StrategyScope:
         entry = _current()
         if entry.strategy is not _default_strategy() and entry.strategy is not \
                 self._strategy:
-            raise ValueError(f"Mixing different tf.distribute.Strategy objects: "
-                             f"{self._strategy} is not {entry.strategy}")
+            raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: "
+                               f"{self._strategy} is not {entry.strategy}")
         if entry.replica is not None and entry.strategy is self._strategy:
             self._stack = contextlib.ExitStack()     # (already in this strategy's replica)
             return self._strategy

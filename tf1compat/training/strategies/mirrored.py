@@ -31,8 +31,8 @@ from tf1compat.framework.graph import get_default_graph
 from tf1compat.training.strategies import cross_device_ops as cross_ops_lib
 from tf1compat.training.strategies.distribute_lib import (ReplicaContext, Strategy,
                                                           StrategyExtended, push_context)
-from tf1compat.training.strategies.values import (DistributedValues, ReduceOp, regroup,
-                                                  select_replica)
+from tf1compat.training.strategies.values import (DistributedValues, Mirrored, ReduceOp,
+                                                  regroup, select_replica)
 
 __all__ = ["MirroredStrategy", "OneDeviceStrategy", "CentralStorageStrategy",
            "ContribMirroredStrategy", "MultiWorkerMirroredStrategy", "canonical_device",
@@ -265,7 +265,8 @@ class MirroredExtended(StrategyExtended):
         if not devices:
             raise ValueError("Must specify at least one device.")
         if len(set(devices)) != len(devices):
-            raise ValueError(f"No duplicates allowed in `devices` argument: {tuple(devices)}")
+            raise AssertionError(f"No duplicates allowed in `devices` argument: "
+                                 f"{tuple(devices)}")
         if cross_device_ops is not None and not isinstance(cross_device_ops,
                                                            cross_ops_lib.CrossDeviceOps):
             raise ValueError(f"cross_device_ops must be a tf.distribute.CrossDeviceOps, not "
@@ -293,7 +294,32 @@ class MirroredExtended(StrategyExtended):
     def _reduce_to(self, reduce_op: ReduceOp, value: Any) -> Any:
         if not isinstance(value, DistributedValues):
             return _reduce_non_distributed(reduce_op, value, len(self._devices))
-        return self._cross_device_ops._reduce(reduce_op, list(value.values))
+        return self._copies(self._cross_device_ops._reduce(reduce_op, list(value.values)),
+                            self._devices[:1])[0]
+
+    def _reduce_to_replicas(self, reduce_op: ReduceOp, value: Any) -> Any:
+        if not isinstance(value, DistributedValues):
+            return _reduce_non_distributed(reduce_op, value, len(self._devices))
+        reduced = self._cross_device_ops._reduce(reduce_op, list(value.values))
+        return Mirrored(self._copies(reduced, self._devices))
+
+    @staticmethod
+    def _copies(reduced: Any, devices: Sequence[str]) -> List[Any]:
+        """The reduced value on each destination device (TF's broadcast: one Identity per
+        device, which also gives later ops TF's names)."""
+        from tf1compat.framework.indexed_slices import IndexedSlices
+        from tf1compat.ops.array_ops import identity
+        graph = get_default_graph()
+        copies = []
+        for device in devices:
+            with graph.device(device):
+                if isinstance(reduced, IndexedSlices):
+                    copies.append(IndexedSlices(identity(reduced.values),
+                                                identity(reduced.indices),
+                                                reduced.dense_shape))
+                else:
+                    copies.append(identity(reduced))
+        return copies
 
 
 def _reduce_non_distributed(reduce_op: ReduceOp, value: Any, num_replicas: int) -> Any:
@@ -351,7 +377,7 @@ class OneDeviceStrategy(Strategy):
     """`tf.distribute.OneDeviceStrategy(device)`: one replica on `device`."""
 
     def __init__(self, device: str):
-        super().__init__(MirroredExtended(self, (canonical_device(device, "localhost"),)))
+        super().__init__(MirroredExtended(self, (canonical_device(device),)))
 
 
 class CentralStorageStrategy(Strategy):

@@ -65,10 +65,13 @@ class Mirrored(DistributedValues):
     """Values equal on every replica (the result of an all-reduce)."""
 
 
-def local_results(value: Any) -> Tuple[Any, ...]:
-    """`strategy.experimental_local_results`: the replicas' values as a tuple."""
+def local_results(value: Any, num_replicas: int = 1) -> Tuple[Any, ...]:
+    """`strategy.experimental_local_results`: the replicas' values as a tuple (of
+    structures, for a structure holding per-replica values)."""
     if isinstance(value, DistributedValues):
         return value.values
+    if isinstance(value, (list, tuple, dict)):
+        return tuple(select_replica(k, value) for k in range(num_replicas))
     return (value,)
 
 
