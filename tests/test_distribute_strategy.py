@@ -76,8 +76,10 @@ def test_contrib_spellings():
 
 
 def test_multi_worker_strategy_is_refused_by_name():
-    with pytest.raises(NotImplementedError, match="MultiWorkerMirroredStrategy"):
+    with pytest.raises(NotImplementedError, match="MultiWorkerMirroredStrategy .collective"):
         tf.distribute.experimental.MultiWorkerMirroredStrategy()
+    with pytest.raises(NotImplementedError, match="TPUStrategy"):
+        tf.distribute.experimental.TPUStrategy  # noqa: B018
     with pytest.raises(Exception, match="ParameterServerStrategy"):
         tf.distribute.experimental.ParameterServerStrategy  # noqa: B018
 

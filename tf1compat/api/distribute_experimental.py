@@ -2,8 +2,7 @@
 TPU strategies raise NotImplementedError naming themselves."""
 
 # ruff: noqa: F401
-from tf1compat.training.strategies.mirrored import (CentralStorageStrategy,
-                                                    MultiWorkerMirroredStrategy)
+from tf1compat.training.strategies.mirrored import CentralStorageStrategy
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

@@ -172,6 +172,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute.cluster_resolver": _DISTRIBUTED,
     "distribute.RunOptions": _DISTRIBUTED,
+    "distribute.experimental.MultiWorkerMirroredStrategy": Unsupported(
+        "MultiWorkerMirroredStrategy (collective all-reduce between the workers of a "
+        "TF_CONFIG cluster) is not provided; tf1compat's strategies replicate over the "
+        "devices of one process",
+        "horovod.tensorflow's DistributedOptimizer (tf1compat run --nproc-per-node N) across "
+        "processes, MirroredStrategy within one (docs/distributed.md)"),
     "distribute.experimental.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.TPUStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.CollectiveCommunication": _MULTI_WORKER_STRATEGY,

@@ -35,7 +35,7 @@ from tf1compat.training.strategies.values import (DistributedValues, Mirrored, R
                                                   regroup, select_replica)
 
 __all__ = ["MirroredStrategy", "OneDeviceStrategy", "CentralStorageStrategy",
-           "ContribMirroredStrategy", "MultiWorkerMirroredStrategy", "canonical_device",
+           "ContribMirroredStrategy", "canonical_device",
            "all_local_devices"]
 
 
@@ -393,15 +393,3 @@ class CentralStorageStrategy(Strategy):
             parameter_device = devices[0] if len(devices) == 1 else \
                 canonical_device("/device:CPU:0", "localhost")
         super().__init__(MirroredExtended(self, devices, parameter_device=parameter_device))
-
-
-class MultiWorkerMirroredStrategy:
-    """`tf.distribute.experimental.MultiWorkerMirroredStrategy`: not provided."""
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        raise NotImplementedError(
-            "tf.distribute.experimental.MultiWorkerMirroredStrategy (collective all-reduce "
-            "between the workers of a TF_CONFIG cluster) is not provided by tf1compat; use "
-            "horovod.tensorflow (tf1compat run --nproc-per-node N) for data parallelism "
-            "across processes, or MirroredStrategy within one process "
-            "(docs/distributed.md)")
