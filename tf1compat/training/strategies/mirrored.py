@@ -113,7 +113,8 @@ class _ReplicaThread(threading.Thread):
         self.should_run.clear()
         runner = self.runner
         try:
-            with runner.graph.as_default():
+            # (eagerly the replicas run their ops at once; graph mode builds in the graph)
+            with contextlib.nullcontext() if runner.eager else runner.graph.as_default():
                 self.state.install(runner.graph)
                 with contextlib.ExitStack() as stack:
                     self._enter_replica(stack)
@@ -134,7 +135,7 @@ class _ReplicaThread(threading.Thread):
         context._merge_hook = self.merge_call
         stack.enter_context(push_context(runner.strategy, None, context))
         stack.enter_context(graph.device(runner.devices[self.replica_id]))
-        if self.replica_id > 0:
+        if self.replica_id > 0 and not runner.eager:
             outer = graph.get_name_scope()
             scope = (outer + "/" if outer else "") + f"replica_{self.replica_id}/"
             stack.enter_context(graph.name_scope(scope))
@@ -197,7 +198,9 @@ class _ReplicaRunner:
         self.strategy = strategy
         self.devices = list(devices)
         self.fn, self.args, self.kwargs = fn, args, kwargs
+        from tf1compat.framework import context
         self.graph = get_default_graph()
+        self.eager = context.executing_eagerly()
         self.var_scope = get_variable_scope()
         self.created: Dict[str, List[Any]] = {}
         self.aborted = False
