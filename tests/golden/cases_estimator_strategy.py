@@ -117,3 +117,27 @@ def case_errors(tf):
                                                          shuffle=False)
         out["numpy_input_fn"] = catch(lambda: est.train(numpy_input, steps=1), message=True)
     return out
+
+
+def case_canned_estimators(tf):
+    devices = _two_cpus(tf)
+    columns = [tf.feature_column.numeric_column("x", shape=[3])]
+    makers = {
+        "linear": lambda config, d: tf.estimator.LinearRegressor(
+            columns, model_dir=d, config=config),
+        "dnn": lambda config, d: tf.estimator.DNNRegressor(
+            [4], columns, model_dir=d, config=config,
+            optimizer=tf.train.GradientDescentOptimizer(0.05)),
+    }
+    out = {}
+    for name, make in makers.items():
+        s = tf.distribute.MirroredStrategy(devices)
+        with model_dir() as d:
+            config = tf.estimator.RunConfig(train_distribute=s, eval_distribute=s,
+                                            tf_random_seed=1)
+            est = make(config, d)
+            est.train(_input_fn(tf, 4), steps=4)
+            out[name] = {"values": {n: est.get_variable_value(n)
+                                    for n in est.get_variable_names()},
+                         "evaluate": est.evaluate(_input_fn(tf, 4), steps=2)}
+    return out

@@ -548,9 +548,12 @@ class _StrategyScope:
         if entry.replica is not None and entry.strategy is self._strategy:
             self._stack = contextlib.ExitStack()     # (already in this strategy's replica)
             return self._strategy
+        from tf1compat.variables.variable_scope import get_variable_scope, variable_scope
         self._stack = contextlib.ExitStack()
         self._stack.enter_context(push_context(self._strategy, self._strategy, None))
         self._stack.enter_context(variable_creator_scope(self._creator))
+        self._stack.enter_context(variable_scope(get_variable_scope(),
+                                                 custom_getter=_without_partitioner))
         return self._strategy
 
     def _creator(self, next_creator: Callable[..., Any], **kwargs: Any) -> Any:
@@ -563,6 +566,15 @@ class _StrategyScope:
 
     def __exit__(self, *exc: Any) -> None:
         self._stack.__exit__(*exc)
+
+
+def _without_partitioner(getter: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Under a strategy variables are not partitioned (TF drops the partitioner)."""
+    if kwargs.pop("partitioner", None) is not None:
+        from tf1compat.util import tf_logging
+        tf_logging.log_first_n(tf_logging.WARN, "Partitioned variables are disabled when "
+                               "using current tf.distribute.Strategy.", 1)
+    return getter(*args, **kwargs)
 
 
 class _DefaultExtended(StrategyExtended):

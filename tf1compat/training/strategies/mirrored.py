@@ -106,6 +106,7 @@ class _ReplicaThread(threading.Thread):
         self.error: Optional[BaseException] = None
         self.merge: Optional[tuple] = None          # (merge_fn, args, kwargs)
         self.merge_result: Any = None
+        self.merge_var_scope: Any = None
         self.shared_names: Dict[str, int] = {}
 
     def run(self) -> None:
@@ -162,7 +163,9 @@ class _ReplicaThread(threading.Thread):
 
     def merge_call(self, merge_fn: Callable[..., Any], args: Sequence[Any],
                    kwargs: Dict[str, Any]) -> Any:
+        from tf1compat.variables.variable_scope import get_variable_scope
         self.merge = (merge_fn, tuple(args), dict(kwargs))
+        self.merge_var_scope = get_variable_scope()
         graph = self.runner.graph
         self.state = _GraphState.capture(graph, copy=False)
         self.has_paused.set()
@@ -237,10 +240,13 @@ class _ReplicaRunner:
         merge_fn = threads[0].merge[0]
         args = regroup([t.merge[1] for t in threads])
         kwargs = regroup([t.merge[2] for t in threads])
-        # As TF: the merge function runs under replica 0's scopes at its merge_call.
+        from tf1compat.variables.variable_scope import variable_scope
+        # As TF: the merge function runs under replica 0's scopes at its merge_call (its
+        # name scope, control dependencies, devices and variable scope).
         threads[0].state.install(self.graph)
         try:
-            with push_context(self.strategy, self.strategy, None):
+            with push_context(self.strategy, self.strategy, None), \
+                    variable_scope(threads[0].merge_var_scope):
                 result = merge_fn(self.strategy, *args, **kwargs)
         finally:
             main_state.install(self.graph)
