@@ -141,3 +141,21 @@ def case_canned_estimators(tf):
                                     for n in est.get_variable_names()},
                          "evaluate": est.evaluate(_input_fn(tf, 4), steps=2)}
     return out
+
+
+def case_keras_model_to_estimator(tf):
+    """A Keras model (v2 optimizer, mean loss) as an Estimator under train_distribute."""
+    devices = _two_cpus(tf)
+    x, y = _data()
+    tf.keras.backend.clear_session()
+    inputs = tf.keras.Input((3,), name="x")
+    hidden = tf.keras.layers.Dense(4, kernel_initializer="ones")(inputs)
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, kernel_initializer="ones")(hidden))
+    model.compile(tf.keras.optimizers.SGD(0.01), "mse")
+    s = tf.distribute.MirroredStrategy(devices)
+    with model_dir() as d:
+        est = tf.keras.estimator.model_to_estimator(
+            model, model_dir=d, config=tf.estimator.RunConfig(train_distribute=s))
+        est.train(lambda: tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(4).repeat(),
+                  steps=3)
+        return {n: est.get_variable_value(n) for n in est.get_variable_names()}

@@ -181,8 +181,8 @@ class _Aborted(Exception):
     """Stops a paused replica thread when another replica failed."""
 
 
-_UNIQUIFIED = re.compile(r"_\d+/")
-_UNIQUIFIED_AT_END = re.compile(r"_\d+$")
+_UNIQUIFIED = re.compile(r"_\d/")
+_UNIQUIFIED_AT_END = re.compile(r"_\d$")
 
 
 def _canonical_variable_name(name: Optional[str]) -> str:
