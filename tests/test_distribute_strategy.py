@@ -111,6 +111,16 @@ def test_replica_error_propagates_and_threads_end():
         assert tf.get_default_graph().get_name_scope() == ""
         assert tf.constant(1.).op.name == "Const"
 
+    def fails_first(x):
+        if tf.get_default_graph().get_name_scope() == "":
+            raise ValueError("replica 0 failed")
+        tf.identity(x, name="built_by_replica_1")
+    with tf.Graph().as_default() as g:
+        with pytest.raises(ValueError, match="replica 0 failed"):
+            s.run(fails_first, args=(tf.constant(1.),))
+        # the replicas after the failed one do not run
+        assert not [op for op in g.get_operations() if "built_by" in op.name]
+
 
 def test_merge_call_count_mismatch():
     s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
@@ -160,6 +170,28 @@ def test_experimental_set_strategy():
         finally:
             tf.distribute.experimental_set_strategy(None)
         assert not tf.distribute.has_strategy()
+
+
+def test_estimator_checkpoints_restore_without_the_strategy(tmp_path):
+    x, y = _data(16)
+
+    def model_fn(features, labels, mode):
+        w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
+        loss = tf.losses.mean_squared_error(labels, tf.matmul(features["x"], w))
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(
+            loss, global_step=tf.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train)
+
+    def input_fn():
+        return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(4).repeat()
+    s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    tf.estimator.Estimator(model_fn, str(tmp_path), tf.estimator.RunConfig(
+        train_distribute=s)).train(input_fn, steps=2)
+    plain = tf.estimator.Estimator(model_fn, str(tmp_path))
+    assert plain.get_variable_value("global_step") == 2
+    assert plain.evaluate(input_fn, steps=1)["global_step"] == 2
+    plain.train(input_fn, steps=1)
+    assert plain.get_variable_value("global_step") == 3
 
 
 def test_estimator_refuses_strategies_in_a_cluster(monkeypatch):

@@ -113,6 +113,10 @@ class _ReplicaThread(threading.Thread):
         self.should_run.wait()
         self.should_run.clear()
         runner = self.runner
+        if runner.aborted:          # another replica failed before this one started
+            self.done = True
+            self.has_paused.set()
+            return
         try:
             # (eagerly the replicas run their ops at once; graph mode builds in the graph)
             with contextlib.nullcontext() if runner.eager else runner.graph.as_default():
