@@ -21,8 +21,7 @@ import threading
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from tf1compat.framework.graph import get_default_graph
-from tf1compat.training.strategies.values import (DistributedValues, Mirrored, ReduceOp,
-                                                  local_results)
+from tf1compat.training.strategies.values import DistributedValues, ReduceOp, local_results
 
 __all__ = ["Strategy", "StrategyExtended", "ReplicaContext", "InputContext",
            "InputReplicationMode", "get_strategy", "has_strategy", "get_replica_context",
