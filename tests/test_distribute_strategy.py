@@ -199,3 +199,20 @@ def test_estimator_refuses_strategies_in_a_cluster(monkeypatch):
                                     '"task": {"type": "worker", "index": 0}}')
     with pytest.raises(NotImplementedError, match="TF_CONFIG cluster"):
         tf.estimator.RunConfig(train_distribute=tf.distribute.MirroredStrategy(["/cpu:0"]))
+
+
+def test_assign_moving_average_in_replicas_moves_toward_the_mean():
+    from tf1compat.training.moving_averages import assign_moving_average
+    s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with tf.Graph().as_default(), s.scope():
+        avg = tf.get_variable("avg", [], initializer=tf.zeros_initializer(), trainable=False)
+
+        def fn():
+            rid = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
+                          tf.float32)
+            return assign_moving_average(avg, 10. * (rid + 1.), 0.9, zero_debias=False)
+        update = s.run(fn)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(s.group(update))
+            np.testing.assert_allclose(sess.run(avg), 0.1 * 15., rtol=1e-6)

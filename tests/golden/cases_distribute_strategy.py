@@ -218,3 +218,35 @@ def case_keras_under_scope(tf):
                   "predict": model.predict(x[:3]),
                   "final": model.get_weights()}
     return out
+
+
+def case_batch_norm_moving_averages(tf):
+    """Moving statistics updated in replicas (tf.layers.batch_normalization): TF keeps
+    MEAN-aggregated per-replica copies."""
+    devices = _two_cpus(tf)
+    x, y = _data()
+    out = {}
+    for n in (1, 2):
+        with tf.Graph().as_default():
+            s = tf.distribute.MirroredStrategy(devices[:n])
+            with s.scope():
+                it = s.make_dataset_iterator(
+                    tf.data.Dataset.from_tensor_slices((x, y)).batch(8).repeat())
+
+                def step(inputs):
+                    xx, yy = inputs
+                    h = tf.layers.batch_normalization(tf.layers.dense(
+                        xx, 2, kernel_initializer=tf.ones_initializer()), training=True)
+                    loss = tf.reduce_mean(tf.square(tf.reduce_sum(h, 1, keepdims=True) - yy))
+                    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+                        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+                    with tf.control_dependencies([train]):
+                        return tf.identity(loss)
+                loss = s.reduce("MEAN", s.experimental_run(step, it), axis=None)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    sess.run(it.initialize())
+                    losses = [sess.run(loss) for _ in range(3)]
+                    out[str(n)] = {"losses": losses, "values": sess.run(
+                        {v.op.name: v for v in tf.global_variables()})}
+    return out
