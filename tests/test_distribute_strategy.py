@@ -216,3 +216,14 @@ def test_assign_moving_average_in_replicas_moves_toward_the_mean():
             sess.run(tf.global_variables_initializer())
             sess.run(s.group(update))
             np.testing.assert_allclose(sess.run(avg), 0.1 * 15., rtol=1e-6)
+
+
+def test_internal_import_paths():
+    import importlib
+    shim = importlib.import_module("tf1compat.shim")
+    context = importlib.import_module(
+        shim.INTERNAL_PATHS["tensorflow.python.distribute.distribution_strategy_context"])
+    assert context.get_distribution_strategy() is tf.distribute.get_strategy()
+    reduce_util = importlib.import_module(
+        shim.INTERNAL_PATHS["tensorflow.python.distribute.reduce_util"])
+    assert reduce_util.ReduceOp is tf.distribute.ReduceOp
