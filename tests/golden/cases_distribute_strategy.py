@@ -6,6 +6,8 @@ tests do. TF allows that only before its runtime starts, so this module is recor
 process of its own: `/tmp/tf/bin/python scripts/record_goldens.py cases_distribute_strategy`.
 """
 
+import functools
+
 import numpy as np
 
 from tests.golden.harness import catch
@@ -19,6 +21,21 @@ def _two_cpus(tf):
     return ["/cpu:0", "/cpu:1"]
 
 
+def _restores_devices(case):
+    """In the replay, leaves the device configuration as the case found it, so that the
+    two CPUs do not leak into other tests (TF cannot undo it once its runtime started)."""
+    @functools.wraps(case)
+    def run(tf):
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        before = tf.config.get_logical_device_configuration(cpu)
+        try:
+            return case(tf)
+        finally:
+            if not tf.__name__.startswith("tensorflow"):
+                tf.config.set_logical_device_configuration(cpu, before)
+    return run
+
+
 def _data():
     rng = np.random.RandomState(0)
     x = rng.randn(8, 3).astype(np.float32)
@@ -26,6 +43,7 @@ def _data():
     return x, y
 
 
+@_restores_devices
 def case_strategy_properties(tf):
     devices = _two_cpus(tf)
     out = {}
@@ -57,6 +75,7 @@ def case_strategy_properties(tf):
     return out
 
 
+@_restores_devices
 def case_custom_loop_mirrored(tf):
     devices = _two_cpus(tf)
     x, y = _data()
@@ -99,6 +118,7 @@ def replica_id_of(tf):
     return tf.distribute.get_replica_context().replica_id_in_sync_group
 
 
+@_restores_devices
 def case_reduce_and_merge(tf):
     devices = _two_cpus(tf)
     s = tf.distribute.MirroredStrategy(devices)
@@ -164,6 +184,7 @@ def case_reduce_and_merge(tf):
     return out
 
 
+@_restores_devices
 def case_input_splitting(tf):
     devices = _two_cpus(tf)
     s = tf.distribute.MirroredStrategy(devices)
@@ -197,6 +218,7 @@ def case_input_splitting(tf):
     return out
 
 
+@_restores_devices
 def case_keras_under_scope(tf):
     devices = _two_cpus(tf)
     x, y = _data()
@@ -220,6 +242,7 @@ def case_keras_under_scope(tf):
     return out
 
 
+@_restores_devices
 def case_batch_norm_moving_averages(tf):
     """Moving statistics updated in replicas (tf.layers.batch_normalization): TF keeps
     MEAN-aggregated per-replica copies."""

@@ -5,6 +5,7 @@ TF allows the split only before its runtime starts, so this module is recorded i
 process of its own: `/tmp/tf215/bin/python scripts/record_goldens.py cases_estimator_strategy`.
 """
 
+import functools
 import os
 
 import numpy as np
@@ -21,6 +22,21 @@ def _two_cpus(tf):
         tf.config.set_logical_device_configuration(
             cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
     return ["/cpu:0", "/cpu:1"]
+
+
+def _restores_devices(case):
+    """In the replay, leaves the device configuration as the case found it, so that the
+    two CPUs do not leak into other tests (TF cannot undo it once its runtime started)."""
+    @functools.wraps(case)
+    def run(tf):
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        before = tf.config.get_logical_device_configuration(cpu)
+        try:
+            return case(tf)
+        finally:
+            if not tf.__name__.startswith("tensorflow"):
+                tf.config.set_logical_device_configuration(cpu, before)
+    return run
 
 
 def _data():
@@ -74,18 +90,21 @@ def _run(tf, devices, model_fn, steps=6, eval_steps=2, batch=4):
                     lambda: tf.data.Dataset.from_tensor_slices({"x": _data()[0][:3]}).batch(3))]}
 
 
+@_restores_devices
 def case_train_evaluate_one_and_two_replicas(tf):
     devices = _two_cpus(tf)
     return {"1": _run(tf, devices[:1], _model_fn(tf)),
             "2": _run(tf, devices, _model_fn(tf))}
 
 
+@_restores_devices
 def case_sum_reduction_and_adam(tf):
     devices = _two_cpus(tf)
     return {"sum": _run(tf, devices, _model_fn(tf, reduction=tf.losses.Reduction.SUM)),
             "adam": _run(tf, devices, _model_fn(tf, optimizer="adam"), steps=4)}
 
 
+@_restores_devices
 def case_train_loss_reported(tf):
     """The loss the train loop logs and returns: the replicas' mean of the scaled loss."""
     devices = _two_cpus(tf)
@@ -105,6 +124,7 @@ def case_train_loss_reported(tf):
     return losses
 
 
+@_restores_devices
 def case_errors(tf):
     devices = _two_cpus(tf)
     s = tf.distribute.MirroredStrategy(devices)
@@ -119,6 +139,7 @@ def case_errors(tf):
     return out
 
 
+@_restores_devices
 def case_canned_estimators(tf):
     devices = _two_cpus(tf)
     columns = [tf.feature_column.numeric_column("x", shape=[3])]
@@ -143,6 +164,7 @@ def case_canned_estimators(tf):
     return out
 
 
+@_restores_devices
 def case_keras_model_to_estimator(tf):
     """A Keras model (v2 optimizer, mean loss) as an Estimator under train_distribute."""
     devices = _two_cpus(tf)
