@@ -19,7 +19,8 @@ NAMESPACES = ["", "nn", "train", "layers", "losses", "math", "random", "linalg",
               "metrics", "io", "gfile", "errors", "dtypes", "test", "logging", "sparse",
               "strings", "saved_model", "estimator", "nn.rnn_cell", "bitwise", "debugging",
               "compat", "app", "flags", "graph_util", "feature_column", "distributions",
-              "spectral", "signal", "manip", "sets", "lookup", "queue", "python_io"]
+              "spectral", "signal", "manip", "sets", "lookup", "queue", "python_io",
+              "distribute", "distribute.experimental"]
 
 
 def main() -> int:

@@ -425,7 +425,7 @@ def test_tpu_estimator_requires_use_tpu_false(tmp_path):
     lambda d: tf.estimator.BinaryClassHead(),
     lambda d: tf.estimator.Estimator(
         _model_fn, model_dir=d,
-        config=tf.estimator.RunConfig(train_distribute=object())),
+        config=tf.estimator.RunConfig(experimental_distribute=object())),
 ])
 def test_unsupported_corners_raise_not_implemented(make, tmp_path):
     with pytest.raises(NotImplementedError):

@@ -129,7 +129,12 @@ def test_replica_device_setter_places_variables_on_ps(monkeypatch):
     assert y.op.device == "/job:worker/task:0"
 
 
-def test_train_distribute_is_still_not_supported():
+def test_train_distribute_in_a_cluster_is_not_supported(monkeypatch):
+    """Strategies replicate within one process (tests/test_distribute_strategy.py); TF's
+    distribute coordinator for a TF_CONFIG cluster is not provided."""
     import tf1compat as tf
-    with pytest.raises(NotImplementedError, match="distribution strategies"):
-        tf.estimator.RunConfig(train_distribute=object())
+    monkeypatch.setenv("TF_CONFIG", json.dumps({
+        "cluster": {"chief": ["localhost:1"], "worker": ["localhost:2"]},
+        "task": {"type": "worker", "index": 0}}))
+    with pytest.raises(NotImplementedError, match="TF_CONFIG cluster"):
+        tf.estimator.RunConfig(train_distribute=tf.distribute.MirroredStrategy(["/cpu:0"]))

@@ -341,6 +341,10 @@ keras.estimator = _keras_estimator    # tf.keras.estimator (estimator/keras_lib.
 # -- tools: resource paths, call batching, the profiler (issue 12) -------------------------------------
 # (section: apitools)
 from tf1compat.api import resource_loader, profiler
+
+# -- tf.distribute strategies (TF1 API; issues 14/19) -------------------------------------------
+# (section: diststrat)
+from tf1compat.api import distribute   # training/strategies/
 from tf1compat.ops.batch_ops import batch_function as nondifferentiable_batch_function
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------

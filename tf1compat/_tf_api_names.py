@@ -483,4 +483,13 @@ API_NAMES = {
                'TextFileIndex', 'TextFileInitializer', 'experimental']),
     'queue': frozenset(['FIFOQueue', 'PaddingFIFOQueue', 'PriorityQueue', 'QueueBase', 'RandomShuffleQueue']),
     'python_io': frozenset(['TFRecordCompressionType', 'TFRecordOptions', 'TFRecordWriter', 'tf_record_iterator']),
+    'distribute': frozenset(['CrossDeviceOps', 'HierarchicalCopyAllReduce', 'InputContext', 'InputReplicationMode',
+               'MirroredStrategy', 'NcclAllReduce', 'OneDeviceStrategy', 'ReduceOp',
+               'ReductionToOneDevice', 'ReplicaContext', 'RunOptions', 'Server', 'Strategy',
+               'StrategyExtended', 'cluster_resolver', 'experimental', 'experimental_set_strategy',
+               'get_loss_reduction', 'get_replica_context', 'get_strategy', 'has_strategy',
+               'in_cross_replica_context']),
+    'distribute.experimental': frozenset(['CentralStorageStrategy', 'CollectiveCommunication', 'CollectiveHints',
+               'CommunicationImplementation', 'CommunicationOptions', 'MultiWorkerMirroredStrategy',
+               'ParameterServerStrategy', 'TPUStrategy']),
 }

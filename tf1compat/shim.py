@@ -52,6 +52,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.training.experimental.mixed_precision":
         "tf1compat.training.experimental.mixed_precision",
     "tensorflow.python.client.device_lib": "tf1compat.internal.device_lib",
+    "tensorflow.python.distribute.distribution_strategy_context":
+        "tf1compat.internal.distribution_strategy_context",
+    "tensorflow.python.distribute.reduce_util": "tf1compat.internal.reduce_util",
     "tensorflow.python.client.session": "tf1compat.runtime.session",
     "tensorflow.python.platform.gfile": "tf1compat.util.gfile",
     "tensorflow.python.platform.tf_logging": "tf1compat.util.tf_logging",

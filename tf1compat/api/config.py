@@ -107,7 +107,9 @@ def set_visible_devices(devices: Any, device_type: Optional[str] = None) -> None
 def list_logical_devices(device_type: Optional[str] = None) -> List[LogicalDevice]:
     """One logical device per visible physical device (`/device:GPU:0` is the first)."""
     gpus = [d for d in get_visible_devices() if d.device_type == "GPU"]
-    devices = [LogicalDevice("/device:CPU:0", "CPU")] + [
+    cpus = max((len(logical) for device, logical in _state["logical"].items()
+                if device.device_type == "CPU" and logical), default=1)
+    devices = [LogicalDevice(f"/device:CPU:{k}", "CPU") for k in range(cpus)] + [
         LogicalDevice(f"/device:GPU:{k}", "GPU") for k in range(len(gpus))]
     return _filter(devices, device_type)
 
@@ -150,9 +152,12 @@ def get_logical_device_configuration(device: PhysicalDevice) -> Optional[list]:
 
 def set_logical_device_configuration(device: PhysicalDevice, logical_devices: Any) -> None:
     """One logical device with a `memory_limit` (MB) caps torch's allocator on that GPU;
-    several logical devices on one physical device have no torch counterpart."""
+    several logical devices on one GPU have no torch counterpart. The CPU may be split
+    into N logical devices (`/device:CPU:0..N-1`, all running on the CPU), as TF tests
+    and CPU-only MirroredStrategy runs do."""
     logical_devices = None if logical_devices is None else list(logical_devices)
-    if logical_devices is not None and len(logical_devices) > 1:
+    if logical_devices is not None and len(logical_devices) > 1 and \
+            device.device_type != "CPU":
         raise NotImplementedError("tf.config.set_logical_device_configuration: splitting one "
                                   f"{device.device_type} into {len(logical_devices)} logical "
                                   "devices is not supported by tf1compat (torch has one "

@@ -13,6 +13,7 @@ them with `loss` and `global_step`.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import tempfile
@@ -133,6 +134,10 @@ class Estimator(SavedModelExportMixin):
 
     def _train_model(self, input_fn: Any, hooks: List[Any], saving_listeners: List[Any]
                      ) -> Any:
+        if self._config.train_distribute is not None:
+            from tf1compat.estimator.strategy_training import train_model_distributed
+            return train_model_distributed(self, self._config.train_distribute, input_fn,
+                                           hooks, saving_listeners)
         worker_hooks: List[Any] = []
         with Graph().as_default() as g, g.device(self._device_fn):
             set_random_seed(self._config.tf_random_seed)
@@ -253,7 +258,8 @@ class Estimator(SavedModelExportMixin):
             if not checkpoint_path:
                 tf_logging.info("Could not find trained model in model_dir: {}, running "
                                 "initialization to evaluate.".format(self._model_dir))
-        with Graph().as_default():
+        strategy = self._config.eval_distribute
+        with Graph().as_default(), strategy.scope() if strategy else contextlib.nullcontext():
             scaffold, update_op, eval_dict, all_hooks = self._evaluate_build_graph(
                 input_fn, hooks, checkpoint_path)
             return self._evaluate_run(checkpoint_path, scaffold, update_op, eval_dict,
@@ -263,6 +269,13 @@ class Estimator(SavedModelExportMixin):
                               checkpoint_path: Optional[str]) -> Any:
         from tf1compat.ops.control_flow_ops import group
         from tf1compat.metrics.metrics_impl import mean
+        if self._config.eval_distribute is not None:
+            from tf1compat.estimator.strategy_training import \
+                evaluate_build_graph_distributed
+            scaffold, update_op, eval_dict, all_hooks = evaluate_build_graph_distributed(
+                self, self._config.eval_distribute, input_fn, hooks)
+            self._maybe_warm_start(checkpoint_path)
+            return scaffold, update_op, eval_dict, all_hooks
         set_random_seed(self._config.tf_random_seed)
         self._create_and_assert_global_step(get_default_graph())
         features, labels, input_hooks = self._get_features_and_labels_from_input_fn(

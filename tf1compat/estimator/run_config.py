@@ -128,12 +128,17 @@ class RunConfig:
             experimental_max_worker_delay_secs=experimental_max_worker_delay_secs,
             session_creation_timeout_secs=session_creation_timeout_secs,
             checkpoint_save_graph_def=checkpoint_save_graph_def)
-        if train_distribute is not None or eval_distribute is not None or \
-                experimental_distribute is not None:
-            raise NotImplementedError("RunConfig(train_distribute=/eval_distribute=/"
-                                      "experimental_distribute=): distribution strategies "
-                                      "are not supported by tf1compat's Estimator.")
+        if experimental_distribute is not None:
+            raise NotImplementedError("RunConfig(experimental_distribute=DistributeConfig): "
+                                      "tf.contrib.distribute.DistributeConfig is not "
+                                      "provided; pass train_distribute= / eval_distribute=")
         self._init_cluster(tf_config)
+        if (train_distribute is not None or eval_distribute is not None) and \
+                self._cluster_spec and "master" not in self._cluster_spec.jobs:
+            raise NotImplementedError("RunConfig(train_distribute=) with a TF_CONFIG cluster "
+                                      "(TF's distribute coordinator, multi-worker "
+                                      "strategies) is not provided by tf1compat: strategies "
+                                      "replicate over the devices of one process")
         if self._session_config is None and self._cluster_spec:
             self._session_config = _distributed_session_config(self._task_type,
                                                                self._task_id)

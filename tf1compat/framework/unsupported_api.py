@@ -54,6 +54,12 @@ _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and col
                            "torch.distributed: docs/distributed.md)",
                            "tf.train.Server + ClusterSpec + replica_device_setter (parameter "
                            "servers), or horovod.tensorflow (data parallel)")
+_MULTI_WORKER_STRATEGY = Unsupported(
+    "of tf.distribute's strategies only the in-graph ones of one process are provided "
+    "(MirroredStrategy, OneDeviceStrategy, CentralStorageStrategy); the multi-worker, "
+    "parameter-server and TPU strategies and their collective options are not",
+    "tf.distribute.MirroredStrategy within one process; horovod.tensorflow or "
+    "tf.train.Server + replica_device_setter across processes (docs/distributed.md)")
 _CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implemented (the "
                               "streaming_* metrics, f1_score, cohen_kappa and "
                               "streaming_dynamic_auc are)",
@@ -158,8 +164,32 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.mpi_collectives": _DISTRIBUTED,
     "contrib.nccl": _DISTRIBUTED,
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
-    "distribute": _DISTRIBUTED,
-    "contrib.distribute": _DISTRIBUTED,
+    "distribute.cluster_resolver": _DISTRIBUTED,
+    "distribute.RunOptions": _DISTRIBUTED,
+    "distribute.experimental.MultiWorkerMirroredStrategy": Unsupported(
+        "MultiWorkerMirroredStrategy (collective all-reduce between the workers of a "
+        "TF_CONFIG cluster) is not provided; tf1compat's strategies replicate over the "
+        "devices of one process",
+        "horovod.tensorflow's DistributedOptimizer (tf1compat run --nproc-per-node N) across "
+        "processes, MirroredStrategy within one (docs/distributed.md)"),
+    "distribute.experimental.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
+    "distribute.experimental.TPUStrategy": _MULTI_WORKER_STRATEGY,
+    "distribute.experimental.CollectiveCommunication": _MULTI_WORKER_STRATEGY,
+    "distribute.experimental.CommunicationImplementation": _MULTI_WORKER_STRATEGY,
+    "distribute.experimental.CommunicationOptions": _MULTI_WORKER_STRATEGY,
+    "distribute.experimental.CollectiveHints": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.CollectiveAllReduceStrategy": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.TPUStrategy": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.initialize_tpu_system": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.MultiWorkerAllReduce": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.DistributeConfig": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.run_standard_tensorflow_server": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.Monitor": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.Step": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.StandardInputStep": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.StandardSingleLossStep": _MULTI_WORKER_STRATEGY,
+    "contrib.distribute.UpdateContext": _MULTI_WORKER_STRATEGY,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
     "RaggedTensor": _RAGGED,

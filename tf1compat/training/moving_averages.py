@@ -32,6 +32,16 @@ def assign_moving_average(variable: Any, value: Any, decay: Any, zero_debias: bo
     """`variable -= (variable - value) * (1 - decay)`; with zero_debias, TF's Adam-style
     bias correction through `biased` and `local_step` companion variables."""
     from tf1compat.ops.math_ops import cast
+    from tf1compat.training.strategies.distribute_lib import current_replica_context_for_merge
+    replica_context = current_replica_context_for_merge()
+    if replica_context is not None:
+        # A tf.distribute replica: the variable moves once, toward the replicas' mean value
+        # (TF's merge_call with ReduceOp.MEAN).
+        def merge_fn(strategy: Any, variable: Any, value: Any) -> Any:
+            from tf1compat.training.strategies.values import ReduceOp
+            mean = strategy.extended._reduce_to(ReduceOp.MEAN, value)
+            return assign_moving_average(variable, mean, decay, zero_debias, name)
+        return replica_context.merge_call(merge_fn, args=(variable, value))
     with name_scope(name, "AssignMovingAvg", [variable, value, decay]) as scope:
         decay = convert_to_tensor(1.0 - decay, name="decay")
         if decay.dtype != variable.dtype.base_dtype:

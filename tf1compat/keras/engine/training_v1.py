@@ -249,6 +249,8 @@ class TrainingV1(CompiledMetrics):
                             per_sample, sample_weight, mask, reduction)
                         output_loss = losses_module.compute_weighted_loss(
                             per_sample, sample_weight, reduction=reduction)
+                        if reduction == losses_module.Reduction.SUM_OVER_BATCH_SIZE:
+                            output_loss = _scale_loss_for_replicas(output_loss)
                     else:
                         output_loss = loss_fn(y_true, y_pred, sample_weight=sample_weight)
                 if len(self.outputs) > 1:
@@ -713,3 +715,15 @@ def _loop_for(x: Any) -> Any:
         return training_generator
     from tf1compat.keras.engine import training_arrays
     return training_arrays
+
+
+def _scale_loss_for_replicas(loss: Any) -> Any:
+    """In a replica of a tf.distribute strategy (model_to_estimator's model_fn) a mean loss
+    is divided by the number of replicas, whose gradients are summed (tf-keras'
+    scale_loss_for_distribution)."""
+    from tf1compat.training.strategies.distribute_lib import current_replica_context_for_merge
+    context = current_replica_context_for_merge()
+    if context is None or context.num_replicas_in_sync == 1:
+        return loss
+    return loss * (1. / context.num_replicas_in_sync)
+

@@ -208,6 +208,18 @@ class BatchNormalization(Layer):
     # -- the moving-average update ------------------------------------------------------------
     def _assign_moving_average(self, variable: Any, value: Any, momentum: Any) -> Any:
         from tf1compat.ops.state_ops import assign_sub
+        from tf1compat.training.strategies.distribute_lib import \
+            current_replica_context_for_merge
+        replica_context = current_replica_context_for_merge()
+        if replica_context is not None:
+            # A tf.distribute replica: TF's moving statistics are MEAN-aggregated per-replica
+            # copies; their mean moves toward the replicas' mean batch statistic, which is
+            # what one shared variable does when updated once with that mean.
+            def merge_fn(strategy: Any, value: Any) -> Any:
+                from tf1compat.training.strategies.values import ReduceOp
+                mean = strategy.extended._reduce_to(ReduceOp.MEAN, value)
+                return self._assign_moving_average(variable, mean, momentum)
+            return replica_context.merge_call(merge_fn, args=(value,))
         with backend.name_scope("AssignMovingAvg") as scope:
             with colocate_with(variable):
                 decay = convert_to_tensor(1.0 - momentum, name="decay")

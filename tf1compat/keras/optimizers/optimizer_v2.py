@@ -360,7 +360,16 @@ class OptimizerV2(Trackable):
         """Applies the gradients (one training op per variable) and increments
         `iterations`; returns that increment (an op in graph mode)."""
         from tf1compat.ops.control_flow_ops import group, no_op
+        from tf1compat.training.strategies.distribute_lib import \
+            current_replica_context_for_merge
         grads_and_vars = _filter_empty_gradients(grads_and_vars)
+        replica_context = current_replica_context_for_merge()
+        if replica_context is not None:
+            # A tf.distribute replica: the replicas' gradients are summed and applied once
+            # to the variables they share (replica 0's optimizer, as TF's merge_call).
+            return replica_context.merge_call(
+                functools.partial(_distributed_apply, optimizer=self),
+                args=(tuple(tuple(gv) for gv in grads_and_vars),), kwargs={"name": name})
         var_list = [v for _, v in grads_and_vars]
         with name_scope(self._name):
             with init_scope():
@@ -519,3 +528,13 @@ def with_coefficients(fn: Callable) -> Callable:
                 ) -> Any:
         return fn(self, grad, var, *args, coefficients=self._coefficients(var, apply_state))
     return wrapper
+
+
+def _distributed_apply(strategy: Any, grads_and_vars: Any, optimizer: "OptimizerV2",
+                       name: Optional[str] = None) -> Any:
+    """apply_gradients in the cross-replica context with the summed gradients."""
+    from tf1compat.training.strategies.values import ReduceOp, local_results
+    reduced = strategy.extended.batch_reduce_to(ReduceOp.SUM, list(grads_and_vars))
+    return optimizer.apply_gradients([(local_results(g)[0], v) for g, (_, v)
+                                      in zip(reduced, grads_and_vars)], name=name)
+

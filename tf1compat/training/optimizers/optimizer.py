@@ -22,6 +22,7 @@ is created.
 from __future__ import annotations
 
 import collections.abc
+import functools
 from typing import Callable, Any, Dict, List, Optional, Sequence, Tuple
 
 from tf1compat.framework import context as _context
@@ -34,6 +35,9 @@ from tf1compat.framework.indexed_slices import (IndexedSlices,
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.training.optimizers import slot_creator
+from tf1compat.training.strategies.distribute_lib import (current_replica_context_for_merge,
+                                                          get_loss_reduction, get_strategy)
+from tf1compat.training.strategies.values import ReduceOp, local_results
 from tf1compat.training.saving.tracking import Trackable
 from tf1compat.variables.variables import Variable, init_scope
 
@@ -246,6 +250,7 @@ class Optimizer(Trackable):
             raise ValueError("gate_gradients must be one of: Optimizer.GATE_NONE, "
                              f"Optimizer.GATE_OP, Optimizer.GATE_GRAPH.  Not {gate_gradients}")
         self._assert_valid_dtypes([loss])
+        loss = _scale_loss(loss)
         if grad_loss is not None:
             self._assert_valid_dtypes([grad_loss])
         if var_list is None:
@@ -290,6 +295,15 @@ class Optimizer(Trackable):
         grads_and_vars = tuple(grads_and_vars)
         if not grads_and_vars:
             raise ValueError("No variables provided.")
+        replica_context = current_replica_context_for_merge()
+        if replica_context is not None:
+            # A tf.distribute replica: the replicas' gradients are summed and applied
+            # once, in the cross-replica context (TF's _distributed_apply).
+            # (replica 0's optimizer applies them, as TF runs replica 0's merge_fn)
+            return replica_context.merge_call(
+                functools.partial(_distributed_apply, optimizer=self),
+                args=(tuple(tuple(gv) for gv in grads_and_vars),),
+                kwargs={"global_step": global_step, "name": name})
         converted = []
         for g, v in grads_and_vars:
             if g is not None:
@@ -513,6 +527,30 @@ class Optimizer(Trackable):
     @staticmethod
     def _call_if_callable(param: Any) -> Any:
         return param() if callable(param) else param
+
+
+def _scale_loss(loss: Any) -> Any:
+    """Under a strategy whose loss reduction is MEAN (Estimator's train_distribute), the
+    loss is divided by the number of replicas, as TF's v1 optimizer does."""
+    graph = get_default_graph()
+    graph._is_loss_scaled_by_optimizer = False
+    if get_loss_reduction() == ReduceOp.MEAN:
+        num_replicas = get_strategy().num_replicas_in_sync
+        if num_replicas > 1:
+            loss = loss * (1. / num_replicas)
+            graph._is_loss_scaled_by_optimizer = True
+    return loss
+
+
+def _distributed_apply(strategy: Any, grads_and_vars: Any, optimizer: Optimizer,
+                       global_step: Any = None, name: Optional[str] = None) -> Any:
+    """apply_gradients in the cross-replica context: the summed gradients, applied once
+    to the variables the replicas share."""
+    with_grads = [(g, v) for g, v in grads_and_vars if g is not None]
+    reduced = strategy.extended.batch_reduce_to(ReduceOp.SUM, with_grads)
+    summed = iter(local_results(r)[0] for r in reduced)   # (the variables are shared)
+    merged = [(next(summed) if g is not None else None, v) for g, v in grads_and_vars]
+    return optimizer.apply_gradients(merged, global_step=global_step, name=name)
 
 
 def _increment(global_step: Any, name: str) -> Any:

@@ -1,0 +1,10 @@
+"""`tf.distribute.experimental` (TF1): CentralStorageStrategy; the multi-worker and
+TPU strategies raise NotImplementedError naming themselves."""
+
+# ruff: noqa: F401
+from tf1compat.training.strategies.mirrored import CentralStorageStrategy
+
+
+from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
+
+__getattr__ = _attribute_hook('distribute.experimental', globals())
