@@ -190,9 +190,19 @@ def test_config_devices_threads_and_jit():
     cpu = tf.config.list_physical_devices("CPU")[0]
     with pytest.raises(KeyError):
         tf.config.experimental.get_memory_growth(cpu)
-    with pytest.raises(NotImplementedError, match="logical devices"):
+    # The CPU splits into logical devices (CPU-only MirroredStrategy runs); a GPU cannot.
+    before = tf.config.get_logical_device_configuration(cpu)
+    try:
         tf.config.set_logical_device_configuration(
             cpu, [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()])
+        assert [d.name for d in tf.config.list_logical_devices("CPU")] == [
+            "/device:CPU:0", "/device:CPU:1"]
+    finally:
+        tf.config.set_logical_device_configuration(cpu, before)
+    gpu = tf.config.PhysicalDevice("/physical_device:GPU:0", "GPU")
+    with pytest.raises(NotImplementedError, match="logical devices"):
+        tf.config.set_logical_device_configuration(
+            gpu, [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()])
     tf.config.optimizer.set_jit(True)
     try:
         assert tf.config.optimizer.get_jit() == "autoclustering"

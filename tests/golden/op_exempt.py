@@ -128,7 +128,9 @@ EXEMPT: Dict[str, str] = {
     **{op: _SPARSE_MAP for op in (
         "AddSparseToTensorsMap", "AddManySparseToTensorsMap", "TakeManySparseFromTensorsMap")},
     **{op: _HOROVOD for op in (
-        "HorovodAllgather", "HorovodAllreduce", "HorovodBroadcast", "HorovodGroupedAllreduce",
+        "HorovodAllgather", "HorovodAllreduce", "HorovodAlltoall", "HorovodBroadcast",
+        "HorovodGroupedAllgather", "HorovodGroupedAllreduce", "HorovodGroupedReducescatter",
+        "HorovodJoin", "HorovodProcessSetIncluded", "HorovodReducescatter",
         "HorovodLocalRank", "HorovodLocalSize", "HorovodRank", "HorovodSize")},
     **{op: _GPU_ONLY + "covered by tests/golden/cases_signal.py (N-D FFTs)" for op in (
         "FFTND", "IFFTND", "RFFTND", "IRFFTND")},

@@ -85,13 +85,21 @@ def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
         return entry["result"]
 
 
+def _on_ps_job(grads_and_vars: Sequence[Any]) -> bool:
+    """Whether a variable being updated is placed on a ps task (replica_device_setter)."""
+    return any("/job:ps" in (getattr(v, "device", "") or "") for _, v in grads_and_vars)
+
+
 class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
     """`tf.train.SyncReplicasOptimizer` (see the module docstring)."""
 
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
                         name: Optional[str] = None) -> Any:
+        grads_and_vars = list(grads_and_vars)
         server = _server.active_server()
         local = _local_cluster.current_cluster() if server is None else None
+        if local is not None and not _on_ps_job(grads_and_vars):
+            local = None        # a graph of its own, not placed on the local cluster's ps
         cluster = server.cluster if server is not None else local.spec if local else None
         if cluster is None or "ps" not in cluster.jobs:
             return super().apply_gradients(grads_and_vars, global_step, name)

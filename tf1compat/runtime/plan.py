@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import torch
 
 from tf1compat.framework import errors
+from tf1compat.framework.func_graph import FuncGraph
 from tf1compat.framework.hooks import GRAD_MODE
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
@@ -568,9 +569,12 @@ def _toposort(ops: List[Operation]) -> List[Operation]:
     values from before the step, as TF does (its reads are ready at once, the update only
     once its gradient is computed), also when the gradient is a function that does not
     depend on the fetched loss (imported graphs), and contrib's decoupled weight decay
-    (an update ordered only after its own inputs) leaves the gradient alone.
+    (an update ordered only after its own inputs) leaves the gradient alone. A
+    tf.function's graph instead runs its stateful ops in program order (TF's automatic
+    control dependencies).
     """
-    extra = _after_reads(ops)
+    extra = _program_order(ops) if ops and isinstance(ops[0]._graph, FuncGraph) else \
+        _after_reads(ops)
     try:
         return _by_depth(ops, extra)
     except errors.InvalidArgumentError:
@@ -607,6 +611,14 @@ def _by_depth(ops: List[Operation], extra: Dict[Operation, List[Operation]]
         raise errors.op_error(errors.InvalidArgumentError, None,
                               f"Graph has a cycle through {[op.name for op in stuck[:5]]}")
     return sorted(ops, key=lambda o: (depth[o], o._id))
+
+
+def _program_order(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
+    """{stateful op: [the stateful op created before it]}: a tf.function's graph runs its
+    stateful ops in program order, as TF's automatic control dependencies order them
+    (`v.assign_add(x); return v.read_value()` returns the new value)."""
+    stateful = sorted((op for op in ops if op._op_def.stateful), key=lambda o: o._id)
+    return {op: [before] for before, op in zip(stateful, stateful[1:])}
 
 
 def _after_reads(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
