@@ -106,32 +106,9 @@ def _get_or_create_global_step_read(graph: Optional[Graph] = None) -> Optional[T
             value = tensor.initialized_value() if isinstance(tensor, Variable) else tensor
             read = value + 0
             graph.add_to_collection(GLOBAL_STEP_READ_KEY, read)
-    _read_before_increments(read, tensor)
+    # No edge to the increments: a run reads the step before the updates it is not
+    # ordered after (runtime/plan.py), so hooks see the step of the run's start.
     return read
-
-
-def _read_before_increments(read: Tensor, step: Any) -> None:
-    """Runs the read before the ops that already update the global step, in any run that
-    has both. TF's executor starts the read (which waits for nothing) long before the
-    optimizer's increment, so hooks see the step of the run's start ("stale global step":
-    a SummarySaverHook(save_steps=10) writes at steps 1, 11, 21); tf1compat runs ops in
-    creation order, and hooks create the read after the training ops."""
-    key = getattr(getattr(step, "op", None), "name", None)
-    if key is None:
-        return
-    for op in read.graph.get_operations():
-        if op is read.op or op._type not in _STEP_UPDATE_TYPES or not op._inputs:
-            continue
-        target = op._inputs[0]
-        while target.op._type in ("Identity", "ReadVariableOp") and target.op._inputs:
-            target = target.op._inputs[0]
-        if target.op.name == key:
-            op._add_control_input(read.op)
-
-
-# Ops that increment the variable that is their first input (not its initializer's Assign).
-_STEP_UPDATE_TYPES = frozenset({"AssignAdd", "AssignSub", "AssignAddVariableOp",
-                                "AssignSubVariableOp"})
 
 
 def _increment_global_step(increment: Any, graph: Optional[Graph] = None) -> Tensor:
