@@ -272,6 +272,24 @@ def test_constant_subgraphs_fold_at_plan_build():
         np.testing.assert_array_equal(got, [3])
 
 
+
+
+def test_view_ops_of_constants_fold_to_copies():
+    # tf.shape(x)[0] of a statically known shape (what every feature column's reshape
+    # builds) folds like any pure op; the folded slice is a copy, not a view of the shape.
+    x = tf.placeholder(tf.float32, [128, 1])
+    batch = tf.shape(x, name="shape")[0]
+    target = tf.stack([batch, 1], name="target")
+    out = tf.reshape(x, target, name="out")
+    first = tf.strided_slice(tf.constant([7, 8]), [0], [1], name="first")
+    with tf.Session() as sess:
+        plan = _plan(sess, [out, first], [x])
+        names = [step.op.name for step in plan.steps]
+        assert names == ["out"]
+        got = sess.run(first)
+        got[0] = 99
+        assert sess.run(first)[0] == 7
+        assert sess.run(out, {x: np.ones((128, 1), np.float32)}).shape == (128, 1)
 # -- the plan builder's passes, one at a time ---------------------------------------------------
 
 def test_prune_stops_at_feeds_and_keeps_creation_order():
