@@ -290,6 +290,22 @@ def test_view_ops_of_constants_fold_to_copies():
         got[0] = 99
         assert sess.run(first)[0] == 7
         assert sess.run(out, {x: np.ones((128, 1), np.float32)}).shape == (128, 1)
+
+
+def test_reshape_to_a_shape_tensor_follows_its_updates():
+    # The Reshape kernel reads a shape tensor's ints once while it stays the same,
+    # unchanged tensor (a folded tf.shape(x)[0]); a variable assigned in place is re-read.
+    x = tf.placeholder(tf.float32, [None])
+    shape = tf.Variable([2, 3])
+    out = tf.reshape(x, shape)
+    values = np.arange(6, dtype=np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(out, {x: values}).shape == (2, 3)
+        sess.run(tf.assign(shape, [3, 2]))
+        assert sess.run(out, {x: values}).shape == (3, 2)
+        sess.run(tf.assign(shape, [6, 1]))
+        np.testing.assert_array_equal(sess.run(out, {x: values}), values.reshape(6, 1))
 # -- the plan builder's passes, one at a time ---------------------------------------------------
 
 def test_prune_stops_at_feeds_and_keeps_creation_order():
