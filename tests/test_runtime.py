@@ -292,6 +292,17 @@ def test_view_ops_of_constants_fold_to_copies():
         assert sess.run(out, {x: np.ones((128, 1), np.float32)}).shape == (128, 1)
 
 
+def test_gradient_sources_computed_from_constants_are_not_folded():
+    # TF: d(z*z)/dz = 2z also where z is a pure op (a view or not) of constants.
+    x = tf.constant([1.0, 2.0])
+    doubled = x * 2.0
+    reshaped = tf.reshape(x, [2])
+    g = tf.gradients(doubled * doubled, doubled) + tf.gradients(reshaped * reshaped, reshaped)
+    with tf.Session() as sess:
+        got = sess.run(g)
+    np.testing.assert_array_equal(got[0], [4.0, 8.0])
+    np.testing.assert_array_equal(got[1], [2.0, 4.0])
+
 def test_reshape_to_a_shape_tensor_follows_its_updates():
     # The Reshape kernel reads a shape tensor's ints once while it stays the same,
     # unchanged tensor (a folded tf.shape(x)[0]); a variable assigned in place is re-read.

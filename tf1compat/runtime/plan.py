@@ -345,7 +345,8 @@ class _Binder:
                     kernel = single_output(kernel)
         except (ValueError, TypeError, NotImplementedError) as e:
             raise _factory_error(op, e) from None
-        if kernel is not None and not self.dataflow and _foldable(op, args, feeds):
+        if kernel is not None and not self.dataflow and \
+                _foldable(op, args, feeds, self.grads.sources):
             folded = _fold(kernel, args, len(op._outputs), od.view)
             if folded is not None:
                 for t, value in zip(op._outputs, folded):
@@ -478,11 +479,15 @@ class _Binder:
 # plan build and its outputs become constants of the plan (the rank arithmetic of
 # tf.nn.softmax_cross_entropy_with_logits, shapes built from static dimensions, ...).
 
-def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int]) -> bool:
+def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int],
+              grad_sources: set) -> bool:
     od = op._op_def
     if not od.foldable:
         return False
-    if not args or op._control_inputs or any(t in feeds for t in op._outputs):
+    # An output that a gradient is taken with respect to must stay an autograd leaf of
+    # the run (tf.gradients(y, [tf.reshape(c, s)]) is not zero).
+    if not args or op._control_inputs or \
+            any(t in feeds or t in grad_sources for t in op._outputs):
         return False
     return all(a.kind == CONST and a.ref is not None for a in args)
 
