@@ -1,32 +1,37 @@
-"""Benchmark: a canned DNNClassifier trained from numpy_input_fn, tf1compat vs real TF 2.15.
+"""Benchmark: canned Estimators trained from in-memory data, tf1compat vs real TF 2.15.
 
-    python scripts/bench_estimator.py [--steps N] [--rounds R] [--batch B]
+    python scripts/bench_estimator.py [--steps N] [--rounds R] [--batch B] [--load L]
+                                      [--variants dnn-numpy,linear-numpy,dnn-dataset]
 
 The same TF1 program runs in two fresh interpreters, one importing tf1compat and one importing
 `tensorflow.compat.v1` from the TF 2.15 venv (`/tmp/tf215/bin/python`, or $TF215_PYTHON;
-skipped when it does not exist): `tf.estimator.DNNClassifier(hidden_units=[64, 64],
-n_classes=3)` over 20 numeric feature columns, `tf.estimator.inputs.numpy_input_fn` (batch 128,
-shuffled, endless), default RunConfig (checkpoint at start and end, summaries every 100 steps,
-step-counter logging) in a fresh model_dir, `estimator.train(steps=N)`. It runs three times
-per side:
-  * the default session config;
-  * the same with OMP_WAIT_POLICY=PASSIVE in the environment (TF's thread pools are not
-    OpenMP; torch's are: by default OpenMP workers spin after each parallel region, which
-    on a small, loaded machine starves the thread that has work and makes every small
-    kernel wait for a time slice);
-  * `intra_op_parallelism_threads=1, inter_op_parallelism_threads=1` in
-    `RunConfig(session_config=...)` (the same TF1 program setting on both sides).
+skipped when it does not exist), over 20 numeric feature columns (4096 rows, 3 classes),
+default RunConfig (checkpoint at start and end, summaries every 100 steps, step-counter
+logging) in a fresh model_dir, `estimator.train(steps=N)`. Three variants show where the
+time goes:
+  * `dnn-numpy` (the issue's benchmark): `DNNClassifier(hidden_units=[64, 64])` fed by
+    `tf.estimator.inputs.numpy_input_fn` (batch 128, shuffled, endless: TF's feeding queue,
+    a feeder thread running enqueue_many, RandomShuffleQueue, DequeueMany);
+  * `linear-numpy`: `LinearClassifier` on the same input (little model, so mostly the input
+    pipeline, the 20 columns' ops and the hooks);
+  * `dnn-dataset`: the DNN with an input_fn returning a `tf.data.Dataset`
+    (from_tensor_slices -> shuffle(1000) -> repeat -> batch), no queue and no feeder thread.
+Each runs under two session configurations: the default, and
+`intra_op_parallelism_threads=1, inter_op_parallelism_threads=1` in
+`RunConfig(session_config=...)` (the same TF1 program setting on both sides). (tf1compat
+already sets OpenMP's wait policy to PASSIVE itself, docs/performance.md, so a separate
+OMP_WAIT_POLICY=PASSIVE run measured nothing new.)
 
-Two rates are reported per side and configuration, each the best of R rounds (the machine
-is shared; the best round is the least disturbed one):
+Reported per side, each the best of R rounds (the sides alternate round by round; the
+machine is shared, the best round is the least disturbed one):
   * steady steps/s: measured by a SessionRunHook between step 50 and the last step, i.e. the
     per-step cost of the training loop (input pipeline, Session.run, hooks, summaries);
   * steps per CPU-second of the process over the same steps (all its threads, spinning
     ones included), which other processes on the machine disturb less;
   * train() wall time: the whole call, graph construction, session creation, checkpoints.
 The ratios are tf1compat / TF on steps/s and on steps per CPU-second (> 1 means tf1compat
-is faster). The load
-averages (1, 5, 15 minutes) are printed beside the numbers.
+is faster). `--load L` runs L busy-loop processes beside the measurement (a machine whose
+cores are busy). The load averages (1, 5, 15 minutes) are printed beside the numbers.
 """
 
 from __future__ import annotations
@@ -38,15 +43,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 TF215_PYTHON = os.environ.get("TF215_PYTHON", "/tmp/tf215/bin/python")
-N_FEATURES, N_CLASSES, WARMUP = 20, 3, 50
+N_FEATURES, N_CLASSES, N_ROWS, WARMUP = 20, 3, 4096, 50
+VARIANTS = ("dnn-numpy", "linear-numpy", "dnn-dataset")
 
 
-def _worker(backend: str, steps: int, batch: int, threads: int) -> Dict[str, float]:
-    """One training run in this interpreter; returns its timings."""
+def _worker(backend: str, variant: str, steps: int, batch: int,
+            threads: int) -> Dict[str, float]:
+    """One training run of `variant` in this interpreter; returns its timings."""
     import numpy as np
     if backend == "tensorflow":
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -56,10 +64,11 @@ def _worker(backend: str, steps: int, batch: int, threads: int) -> Dict[str, flo
         sys.path.insert(0, ROOT)
         import tf1compat as tf
     tf.logging.set_verbosity(tf.logging.ERROR)
+    model, source = variant.split("-")
 
     rng = np.random.RandomState(0)
-    x = {f"f{i}": rng.randn(4096).astype(np.float32) for i in range(N_FEATURES)}
-    y = rng.randint(0, N_CLASSES, size=4096).astype(np.int64)
+    x = {f"f{i}": rng.randn(N_ROWS).astype(np.float32) for i in range(N_FEATURES)}
+    y = rng.randint(0, N_CLASSES, size=N_ROWS).astype(np.int64)
     columns = [tf.feature_column.numeric_column(f"f{i}") for i in range(N_FEATURES)]
 
     class Clock(tf.train.SessionRunHook):
@@ -79,13 +88,23 @@ def _worker(backend: str, steps: int, batch: int, threads: int) -> Dict[str, flo
     if threads:
         session_config = tf.ConfigProto(intra_op_parallelism_threads=threads,
                                         inter_op_parallelism_threads=threads)
-    with tempfile.TemporaryDirectory() as model_dir:
-        estimator = tf.estimator.DNNClassifier(
-            hidden_units=[64, 64], feature_columns=columns, n_classes=N_CLASSES,
-            model_dir=model_dir, config=tf.estimator.RunConfig(
-                tf_random_seed=1, session_config=session_config))
+    if source == "numpy":
         input_fn = tf.estimator.inputs.numpy_input_fn(
             x, y, batch_size=batch, num_epochs=None, shuffle=True)
+    else:
+        def input_fn() -> Any:
+            data = tf.data.Dataset.from_tensor_slices((x, y))
+            return data.shuffle(1000, seed=1).repeat().batch(batch)
+    with tempfile.TemporaryDirectory() as model_dir:
+        config = tf.estimator.RunConfig(tf_random_seed=1, session_config=session_config)
+        if model == "dnn":
+            estimator = tf.estimator.DNNClassifier(
+                hidden_units=[64, 64], feature_columns=columns, n_classes=N_CLASSES,
+                model_dir=model_dir, config=config)
+        else:
+            estimator = tf.estimator.LinearClassifier(
+                feature_columns=columns, n_classes=N_CLASSES, model_dir=model_dir,
+                config=config)
         clock = Clock()
         began = time.perf_counter()
         estimator.train(input_fn, steps=steps, hooks=[clock])
@@ -96,13 +115,12 @@ def _worker(backend: str, steps: int, batch: int, threads: int) -> Dict[str, flo
             "train_wall_s": wall}
 
 
-def _run(python: str, backend: str, steps: int, batch: int, threads: int,
-         env: Dict[str, str]) -> Dict[str, float]:
+def _run(python: str, backend: str, variant: str, steps: int, batch: int,
+         threads: int) -> Dict[str, float]:
     proc = subprocess.run([python, os.path.abspath(__file__), "--worker", backend,
-                           "--steps", str(steps), "--batch", str(batch),
-                           "--threads", str(threads)],
-                          capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, **env))
+                           "--variants", variant, "--steps", str(steps),
+                           "--batch", str(batch), "--threads", str(threads)],
+                          capture_output=True, text=True, cwd=ROOT)
     if proc.returncode:
         tail = proc.stderr.strip().splitlines()[-3:]
         raise RuntimeError(f"{backend} worker failed: {' | '.join(tail)}")
@@ -116,22 +134,24 @@ def _load() -> str:
         return "unknown"
 
 
-def _bench_config(steps: int, rounds: int, batch: int, threads: int, have_tf: bool,
-                  env: Dict[str, str], label: str) -> Dict[str, Any]:
-    """Best-of-`rounds` rates of both sides under one session config, rounds alternating."""
+def _bench_config(variant: str, steps: int, rounds: int, batch: int, threads: int,
+                  have_tf: bool) -> Dict[str, Any]:
+    """Best-of-`rounds` rates of both sides for one variant and session config, the sides
+    alternating."""
     best: Dict[str, Dict[str, float]] = {}
     for _ in range(rounds):
         sides = [("tf1compat", sys.executable)]
         if have_tf:
             sides.append(("tensorflow", TF215_PYTHON))
         for backend, python in sides:
-            result = _run(python, backend, steps, batch, threads, env)
+            result = _run(python, backend, variant, steps, batch, threads)
             prev = best.get(backend)
             best[backend] = {
                 key: (min if key == "train_wall_s" else max)(value, prev[key])
                 if prev else value for key, value in result.items()}
     ours = best["tf1compat"]
-    line = (f"estimator DNNClassifier ({label:23s}) tf1compat {ours['steps_per_s']:6.1f} "
+    label = "1 thread" if threads else "default threads"
+    line = (f"estimator {variant:12s} ({label:15s}) tf1compat {ours['steps_per_s']:6.1f} "
             f"steps/s, {ours['steps_per_cpu_s']:6.1f}/cpu-s (train() "
             f"{ours['train_wall_s']:5.2f} s)")
     out: Dict[str, Any] = {"tf1compat": ours}
@@ -145,20 +165,26 @@ def _bench_config(steps: int, rounds: int, batch: int, threads: int, have_tf: bo
         out.update(tensorflow=theirs, ratio=ratio, cpu_ratio=cpu_ratio)
     else:
         line += f" | TF 2.15 skipped ({TF215_PYTHON} not found)"
-    print(line + f" | load {_load()}")
+    print(line + f" | load {_load()}", flush=True)
     return out
 
 
-def bench_estimator(steps: int = 300, rounds: int = 2, batch: int = 128) -> Dict[str, Any]:
-    """The three configurations; a dict per configuration."""
+def bench_estimator(steps: int = 300, rounds: int = 2, batch: int = 128, load: int = 0,
+                    variants: Sequence[str] = VARIANTS) -> Dict[str, Any]:
+    """Every variant under the default session config and one thread; a dict per
+    (variant, config), with `load` busy-loop processes running beside it."""
+    from bench_vs_tf import _busy_loops
     have_tf = os.path.exists(TF215_PYTHON)
-    # the first configuration inherits the caller's environment as it is
-    return {"default_threads": _bench_config(steps, rounds, batch, 0, have_tf, {},
-                                             "default threads"),
-            "passive_omp": _bench_config(steps, rounds, batch, 0, have_tf,
-                                         {"OMP_WAIT_POLICY": "PASSIVE"},
-                                         "OMP_WAIT_POLICY=PASSIVE"),
-            "one_thread": _bench_config(steps, rounds, batch, 1, have_tf, {}, "1 thread")}
+    loops = _busy_loops(load, 24 * 3600) if load else []
+    try:
+        return {f"{variant}/{label}": _bench_config(variant, steps, rounds, batch, threads,
+                                                    have_tf)
+                for variant in variants
+                for label, threads in (("default_threads", 0), ("one_thread", 1))}
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
 
 
 def main(argv: List[str]) -> int:
@@ -167,13 +193,22 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--load", type=int, default=0,
+                        help="busy-loop processes to run beside the benchmark")
+    parser.add_argument("--variants", default=",".join(VARIANTS),
+                        help=f"comma-separated, of {', '.join(VARIANTS)}")
     parser.add_argument("--threads", type=int, default=0,
                         help="worker only: intra/inter-op threads (0: the default config)")
     args = parser.parse_args(argv)
+    variants = args.variants.split(",")
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        parser.error(f"unknown variants {unknown}; choose from {', '.join(VARIANTS)}")
     if args.worker:
-        print(json.dumps(_worker(args.worker, args.steps, args.batch, args.threads)))
+        print(json.dumps(_worker(args.worker, variants[0], args.steps, args.batch,
+                                 args.threads)))
         return 0
-    bench_estimator(args.steps, args.rounds, args.batch)
+    bench_estimator(args.steps, args.rounds, args.batch, args.load, variants)
     return 0
 
 

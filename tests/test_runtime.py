@@ -272,6 +272,51 @@ def test_constant_subgraphs_fold_at_plan_build():
         np.testing.assert_array_equal(got, [3])
 
 
+
+
+def test_view_ops_of_constants_fold_to_copies():
+    # tf.shape(x)[0] of a statically known shape (what every feature column's reshape
+    # builds) folds like any pure op; the folded slice is a copy, not a view of the shape.
+    x = tf.placeholder(tf.float32, [128, 1])
+    batch = tf.shape(x, name="shape")[0]
+    target = tf.stack([batch, 1], name="target")
+    out = tf.reshape(x, target, name="out")
+    first = tf.strided_slice(tf.constant([7, 8]), [0], [1], name="first")
+    with tf.Session() as sess:
+        plan = _plan(sess, [out, first], [x])
+        names = [step.op.name for step in plan.steps]
+        assert names == ["out"]
+        got = sess.run(first)
+        got[0] = 99
+        assert sess.run(first)[0] == 7
+        assert sess.run(out, {x: np.ones((128, 1), np.float32)}).shape == (128, 1)
+
+
+def test_gradient_sources_computed_from_constants_are_not_folded():
+    # TF: d(z*z)/dz = 2z also where z is a pure op (a view or not) of constants.
+    x = tf.constant([1.0, 2.0])
+    doubled = x * 2.0
+    reshaped = tf.reshape(x, [2])
+    g = tf.gradients(doubled * doubled, doubled) + tf.gradients(reshaped * reshaped, reshaped)
+    with tf.Session() as sess:
+        got = sess.run(g)
+    np.testing.assert_array_equal(got[0], [4.0, 8.0])
+    np.testing.assert_array_equal(got[1], [2.0, 4.0])
+
+def test_reshape_to_a_shape_tensor_follows_its_updates():
+    # The Reshape kernel reads a shape tensor's ints once while it stays the same,
+    # unchanged tensor (a folded tf.shape(x)[0]); a variable assigned in place is re-read.
+    x = tf.placeholder(tf.float32, [None])
+    shape = tf.Variable([2, 3])
+    out = tf.reshape(x, shape)
+    values = np.arange(6, dtype=np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(out, {x: values}).shape == (2, 3)
+        sess.run(tf.assign(shape, [3, 2]))
+        assert sess.run(out, {x: values}).shape == (3, 2)
+        sess.run(tf.assign(shape, [6, 1]))
+        np.testing.assert_array_equal(sess.run(out, {x: values}), values.reshape(6, 1))
 # -- the plan builder's passes, one at a time ---------------------------------------------------
 
 def test_prune_stops_at_feeds_and_orders_by_depth_then_creation():

@@ -179,19 +179,28 @@ class TensorSliceValue(DatasetValue):
         if len(sizes) > 1:
             raise invalid("All components must have the same size in the 0th dimension")
         self.n = sizes.pop()
+        self._elements: Optional[List[Element]] = None
+
+    def _rows(self) -> List[Element]:
+        """The elements, sliced once for every pass: slicing (a tensor per row and
+        component) costs far more than a pass's Python, and `shuffle().repeat()` starts a
+        pass per epoch. The slices are views, as before, of the same components."""
+        if self._elements is None:
+            n = self.n
+            rows: List[Any] = []
+            for c in self.components:
+                if isinstance(c, SparseValue):
+                    rows.append([slice_sparse(c, i) for i in range(n)])
+                elif isinstance(c, np.ndarray):
+                    rows.append(list(c) if c.ndim == 1 else [c[i] for i in range(n)])
+                else:
+                    rows.append(c.unbind(0))
+            self._elements = list(zip(*rows)) if rows else []
+        return self._elements
 
     def iterator(self) -> Iter:
-        comps = self.components
         n = self.n
-        rows: List[Any] = []
-        for c in comps:
-            if isinstance(c, SparseValue):
-                rows.append([slice_sparse(c, i) for i in range(n)])
-            elif isinstance(c, np.ndarray):
-                rows.append(list(c) if c.ndim == 1 else [c[i] for i in range(n)])
-            else:
-                rows.append(c.unbind(0))
-        elements = list(zip(*rows)) if rows else []
+        elements = self._rows()
         position = [0]
 
         def get_next() -> Optional[Element]:

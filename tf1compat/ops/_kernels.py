@@ -11,8 +11,8 @@ from torch._subclasses.fake_tensor import is_fake
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 
-__all__ = ["static_ints", "is_string", "is_traced", "torch_or_numpy", "as_int_list",
-           "identity_kernel", "any_true"]
+__all__ = ["static_ints", "is_string", "torch_or_numpy", "as_int_list", "identity_kernel",
+           "any_true", "is_fake_tensor"]
 
 
 def static_ints(node: Any, index: int) -> Optional[List[int]]:
@@ -38,10 +38,18 @@ def as_int_list(value: Any) -> List[int]:
 _compiling = getattr(torch.compiler, "is_compiling", lambda: False)
 
 
-def is_traced(t: torch.Tensor) -> bool:
-    """A fake or functional tensor of a trace. Plain tensors, which every op-by-op run
-    hands kernels, skip torch's slower check (it imports on every call)."""
-    return type(t) is not torch.Tensor and is_fake(t)
+_is_functional = torch._is_functional_tensor
+_is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+
+
+def is_fake_tensor(value: Any) -> bool:
+    """torch's `is_fake`, with the common case - a plain tensor that no functional or
+    functorch wrapper hides a fake tensor in - decided by three C-level checks; `is_fake`
+    itself costs a few microseconds per call, which kernels checking on every run felt."""
+    if type(value) is torch.Tensor and not _is_functional(value) and \
+            not _is_functorch_wrapped(value):
+        return False
+    return is_fake(value)
 
 
 def any_true(flags: torch.Tensor,
@@ -54,7 +62,7 @@ def any_true(flags: torch.Tensor,
     decide Python control flow, the check becomes a run-time assertion of the traced
     program (`torch._assert_async`, failing with `what`) and validation passes here.
     """
-    if _compiling() or is_traced(flags):
+    if _compiling() or is_fake_tensor(flags):
         torch._assert_async(torch.logical_not(flags.any()), f"tf1compat: {what}")
         return False
     return bool(flags.any())

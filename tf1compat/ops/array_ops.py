@@ -304,8 +304,16 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if string:
             return lambda x, s: np.reshape(x, target)
         return lambda x, s: x.reshape(target)
+    # The last shape tensor read, its version (in-place writes bump it) and its ints: a
+    # shape the plan folded to a constant (tf.shape(x)[0] of a static shape, as every
+    # feature column builds) is the same tensor on every run, read only once.
+    last: List[Any] = [(None, -1, [])]
+
     def dynamic(x: Any, s: Any) -> Any:
-        target = as_int_list(s)
+        shape, version, target = last[0]
+        if s is not shape or not isinstance(s, torch.Tensor) or s._version != version:
+            target = as_int_list(s)
+            last[0] = (s, s._version if isinstance(s, torch.Tensor) else -1, target)
         _check_reshape(x, target)
         return np.reshape(x, target) if string else x.reshape(target)
     return dynamic

@@ -100,7 +100,8 @@ def _sparse_xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             raise errors.InvalidArgumentError(
                 None, None, f"Received a label value of {first} which is outside the valid "
                             f"range of [0, {n}).  Label values: {values}")
-        safe = torch.where(bad, torch.zeros_like(labels), labels).long()
+        # Checked labels are all in range; unchecked (GPU) ones give NaN rows below.
+        safe = (labels if check else torch.where(bad, torch.zeros_like(labels), labels)).long()
         log_probs = torch.log_softmax(logits, dim=-1)
         loss = -log_probs.gather(1, safe[:, None])[:, 0]
         # softmax - onehot, with the softmax computed as TF's kernel does (exp(x - max) / sum);

@@ -347,8 +347,9 @@ class _Binder:
                     kernel = single_output(kernel)
         except (ValueError, TypeError, NotImplementedError) as e:
             raise _factory_error(op, e) from None
-        if kernel is not None and not self.dataflow and _foldable(op, args, feeds):
-            folded = _fold(kernel, args, len(op._outputs))
+        if kernel is not None and not self.dataflow and \
+                _foldable(op, args, feeds, self.grads.sources):
+            folded = _fold(kernel, args, len(op._outputs), od.view)
             if folded is not None:
                 for t, value in zip(op._outputs, folded):
                     sources[t] = Source(CONST, value)
@@ -480,17 +481,25 @@ class _Binder:
 # plan build and its outputs become constants of the plan (the rank arithmetic of
 # tf.nn.softmax_cross_entropy_with_logits, shapes built from static dimensions, ...).
 
-def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int]) -> bool:
+def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int],
+              grad_sources: set) -> bool:
     od = op._op_def
-    # A view's folded output could share storage with a constant the plan hands out.
-    if not od.foldable or od.view:
+    if not od.foldable:
         return False
-    if not args or op._control_inputs or any(t in feeds for t in op._outputs):
+    # An output that a gradient is taken with respect to must stay an autograd leaf of
+    # the run (tf.gradients(y, [tf.reshape(c, s)]) is not zero).
+    if not args or op._control_inputs or \
+            any(t in feeds or t in grad_sources for t in op._outputs):
         return False
     return all(a.kind == CONST and a.ref is not None for a in args)
 
 
-def _fold(kernel: Callable[..., Any], args: List[Source], n_outputs: int) -> Optional[list]:
+def _fold(kernel: Callable[..., Any], args: List[Source], n_outputs: int,
+          view: bool) -> Optional[list]:
+    """The outputs of `kernel` on constant `args`, or None when they are not small tensors
+    (or it fails: it then fails at run time, with its error). A view op's outputs (a
+    strided slice of a static shape, ...) are copied: they could share storage with a
+    constant the plan hands out."""
     values = []
     for a in args:
         value = a.ref
@@ -508,7 +517,7 @@ def _fold(kernel: Callable[..., Any], args: List[Source], n_outputs: int) -> Opt
     for value in outs:
         if not isinstance(value, torch.Tensor) or value.numel() > FOLD_ELEMENT_LIMIT:
             return None
-    return outs
+    return [value.clone() for value in outs] if view else outs
 
 
 def _is_fed(t: Tensor, feeds: Dict[Tensor, int]) -> bool:
