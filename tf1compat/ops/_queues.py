@@ -215,6 +215,17 @@ class Queue:
 
     # -- operations ----------------------------------------------------------------------------
     def enqueue(self, element: Element, deadline: Optional[float]) -> None:
+        with self._lock:
+            if not self._enqueues and not self.closed and not self._cancelled and \
+                    self._size() < self.capacity:
+                # The common case, without an attempt: nothing waits ahead of it and
+                # there is room, so the attempt would complete at once (dequeues
+                # waiting for elements still run, as after any completed enqueue).
+                self._push(element)
+                if self._dequeues:
+                    self._flush()
+                return
+
         def step(attempt: _Attempt) -> int:
             if self.closed:
                 attempt.error = errors.CancelledError(None, None,
