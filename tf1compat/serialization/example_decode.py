@@ -13,7 +13,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from tf1compat.serialization.messages import Example, Feature, SequenceExample
+from tf1compat.serialization.messages import (Example, ExampleFloatList, Feature,
+                                              SequenceExample)
 
 __all__ = ["decode_features", "FixedFeatureDecoder", "decode_sequence_example", "KIND_BYTES",
            "KIND_FLOAT", "KIND_INT64", "KIND_NONE"]
@@ -68,7 +69,9 @@ class FixedFeatureDecoder:
             size = int(np.prod(dims)) if dims else 1
             if size <= 0:
                 raise ValueError("FixedFeatureDecoder needs features with values")
-            header = b"\x0a" + _varint(4 * size) if kind == KIND_FLOAT else b""
+            # A FloatList of `size` values serializes as this header and the floats.
+            header = ExampleFloatList(value=[0.0] * size).SerializeToString()[:-4 * size] \
+                if kind == KIND_FLOAT else b""
             self._specs.append((key, kind, tuple(dims), size, header))
 
     def decode(self, serialized: bytes) -> Optional[List[Any]]:
@@ -100,16 +103,6 @@ class FixedFeatureDecoder:
                 strings[:] = list(values)
                 append(strings.reshape(dims))
         return out
-
-
-def _varint(value: int) -> bytes:
-    """`value` as a protobuf base-128 varint."""
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def decode_sequence_example(serialized: bytes
