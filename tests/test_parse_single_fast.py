@@ -99,3 +99,35 @@ def test_decoder_declines_what_it_does_not_take():
     values = [float(i) for i in range(32)]
     assert wide.decode(_example(x=values))[0].tolist() == values
     assert wide.decode(_example(x=values[:31])) is None
+
+
+def test_values_only_a_queue_reads_stay_numpy_and_dequeue_as_tensors():
+    graph = tf.Graph()
+    with graph.as_default():
+        placeholder = tf.placeholder(tf.string, [])
+        parsed = tf.parse_single_example(placeholder, SPEC)
+        keys = sorted(SPEC)
+        queue = tf.FIFOQueue(10, [SPEC[k].dtype for k in keys],
+                             shapes=[SPEC[k].shape for k in keys])
+        enqueue = queue.enqueue([parsed[k] for k in keys])
+        one = queue.dequeue()
+        two = queue.dequeue_many(2)
+        doubled = one[keys.index("n")] * 2     # a dequeued value feeds other ops
+        with tf.Session() as sess:
+            record = _example(**GOOD)
+            fetched = sess.run([enqueue, parsed], {placeholder: record})[1]
+            assert fetched["x"].dtype == np.float32 and fetched["n"] == -7
+            for _ in range(2):
+                sess.run(enqueue, {placeholder: record})
+            first, twice = sess.run([one, doubled])
+            batch = sess.run(two)
+    assert twice == -14
+    for i, key in enumerate(keys):
+        np.testing.assert_array_equal(first[i], GOOD_VALUES[key])
+        np.testing.assert_array_equal(batch[i], np.stack([GOOD_VALUES[key]] * 2))
+        if SPEC[key].dtype != tf.string:
+            assert batch[i].dtype == SPEC[key].dtype.as_numpy_dtype
+
+
+GOOD_VALUES = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) + 0.5, "n": -7,
+               "v": np.array([1 << 40, 3]), "s": b"abc", "t": np.array([[b"p", b"q"]])}

@@ -351,7 +351,11 @@ def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DT
         name = key.decode() if isinstance(key, bytes) else str(key)
         specs.append((name, _KIND_OF[dtype], dims))
     decoder = FixedFeatureDecoder(specs)
-    numeric = [kind != KIND_BYTES for _, kind, _ in specs]
+    # Numeric values become tensors, unless only queue enqueues read them: a queue keeps
+    # numpy arrays as they are (ops/_queues.py) and stacks them the cheapest way, and a
+    # numpy array is several times cheaper to make and free than a tensor (an input
+    # pipeline makes one per feature per record).
+    numeric = [kind != KIND_BYTES and not _only_enqueued(node) for _, kind, _ in specs]
     from_numpy = torch.from_numpy
 
     def run(serialized: bytes, defaults: tuple) -> Optional[tuple]:
@@ -364,6 +368,21 @@ def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DT
         out = [from_numpy(v) if n else v for v, n in zip(values, numeric)]
         return out[0] if len(out) == 1 else tuple(out)
     return run
+
+
+_ENQUEUE_TYPES = frozenset(["QueueEnqueueV2", "QueueEnqueueManyV2"])
+
+
+def _only_enqueued(node: Any) -> bool:
+    """Whether every reader of the op's outputs is a queue enqueue (a graph op's outputs
+    know their consumers; other nodes say nothing, hence False)."""
+    readers = []
+    for output in node.outputs:
+        consumers = getattr(output, "consumers", None)
+        if consumers is None:
+            return False
+        readers.extend(consumers())
+    return bool(readers) and all(op.type in _ENQUEUE_TYPES for op in readers)
 
 
 def _single_dense(features: Dict[str, Any], key: str, dtype: D.DType, shape: TensorShape,
