@@ -60,6 +60,9 @@ def value_shape(value: Any) -> Tuple[int, ...]:
     return ()
 
 
+_SHAPED = (np.ndarray, torch.Tensor)     # exact types whose `shape` compares with a tuple
+
+
 def split_batch(value: Any) -> List[Any]:
     """The elements of a batched component (its slices along dimension 0).
 
@@ -179,7 +182,7 @@ class Queue:
     def check_element(self, components: Sequence[Any]) -> None:
         """TF's ValidateTuple: each component has the declared shape."""
         for i, (value, dims) in enumerate(zip(components, self._dims)):
-            actual = value_shape(value)
+            actual = value.shape if type(value) in _SHAPED else value_shape(value)
             if dims is None or dims == actual:
                 continue
             if len(dims) != len(actual) or any(d is not None and d != a
