@@ -20,6 +20,7 @@ __all__ = ["decode_features", "FixedFeatureDecoder", "decode_sequence_example", 
            "KIND_FLOAT", "KIND_INT64", "KIND_NONE"]
 
 KIND_BYTES, KIND_FLOAT, KIND_INT64, KIND_NONE = 1, 2, 3, 0
+_LITTLE_FLOAT32 = np.dtype("<f4")      # the wire's floats (a dtype object: no parsing per use)
 
 
 def _floats(float_list: Any) -> np.ndarray:
@@ -86,7 +87,7 @@ class FixedFeatureDecoder:
                 data = feature.float_list.SerializeToString()
                 if len(data) != len(header) + 4 * size or not data.startswith(header):
                     return None
-                values = np.frombuffer(data, "<f4", offset=len(header)).astype(np.float32)
+                values = np.frombuffer(data, _LITTLE_FLOAT32, offset=len(header)).astype(np.float32)
                 append(values if len(dims) == 1 else values.reshape(dims))
                 continue
             values = feature.int64_list.value if kind == KIND_INT64 else \
