@@ -87,7 +87,8 @@ class FixedFeatureDecoder:
                 data = feature.float_list.SerializeToString()
                 if len(data) != len(header) + 4 * size or not data.startswith(header):
                     return None
-                values = np.frombuffer(data, _LITTLE_FLOAT32, offset=len(header)).astype(np.float32)
+                values = np.frombuffer(data, _LITTLE_FLOAT32, offset=len(header))
+                values = values.astype(np.float32)     # a writable, native-order copy
                 append(values if len(dims) == 1 else values.reshape(dims))
                 continue
             values = feature.int64_list.value if kind == KIND_INT64 else \
