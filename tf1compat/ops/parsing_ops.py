@@ -355,7 +355,8 @@ def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DT
     # numpy arrays as they are (ops/_queues.py) and stacks them the cheapest way, and a
     # numpy array is several times cheaper to make and free than a tensor (an input
     # pipeline makes one per feature per record).
-    numeric = [kind != KIND_BYTES and not _only_enqueued(node) for _, kind, _ in specs]
+    as_tensors = not _only_enqueued(node)
+    numeric = [kind != KIND_BYTES and as_tensors for _, kind, _ in specs]
     from_numpy = torch.from_numpy
 
     def run(serialized: bytes, defaults: tuple) -> Optional[tuple]:
