@@ -60,6 +60,9 @@ def value_shape(value: Any) -> Tuple[int, ...]:
     return ()
 
 
+_SHAPED = (np.ndarray, torch.Tensor)     # exact types whose `shape` compares with a tuple
+
+
 def split_batch(value: Any) -> List[Any]:
     """The elements of a batched component (its slices along dimension 0).
 
@@ -179,7 +182,7 @@ class Queue:
     def check_element(self, components: Sequence[Any]) -> None:
         """TF's ValidateTuple: each component has the declared shape."""
         for i, (value, dims) in enumerate(zip(components, self._dims)):
-            actual = value_shape(value)
+            actual = value.shape if type(value) in _SHAPED else value_shape(value)
             if dims is None or dims == actual:
                 continue
             if len(dims) != len(actual) or any(d is not None and d != a
@@ -215,6 +218,17 @@ class Queue:
 
     # -- operations ----------------------------------------------------------------------------
     def enqueue(self, element: Element, deadline: Optional[float]) -> None:
+        with self._lock:
+            if not self._enqueues and not self.closed and not self._cancelled and \
+                    self._size() < self.capacity:
+                # The common case, without an attempt: nothing waits ahead of it and
+                # there is room, so the attempt would complete at once (dequeues
+                # waiting for elements still run, as after any completed enqueue).
+                self._push(element)
+                if self._dequeues:
+                    self._flush()
+                return
+
         def step(attempt: _Attempt) -> int:
             if self.closed:
                 attempt.error = errors.CancelledError(None, None,

@@ -205,17 +205,19 @@ def _strings(value: Any) -> List[bytes]:
     return [bytes(v) for v in np.asarray(value, dtype=object).reshape(-1)]
 
 
-def _decode(serialized: bytes, name: str,
-            keys: Optional[Sequence[str]] = None) -> Any:
-    """{feature name: (kind, values)} of a serialized Example, or with `keys` the list of
-    those features' (kind, values) (None where absent); TF's error if it is malformed."""
-    from tf1compat.serialization.example_decode import decode_features, decode_named_features
+def _decode(serialized: bytes) -> Dict[str, Tuple[int, Any]]:
+    """{feature name: (kind, values)} of a serialized Example; TF's error if it is
+    malformed."""
+    from tf1compat.serialization.example_decode import decode_features
     try:
-        return decode_features(serialized) if keys is None else \
-            decode_named_features(serialized, keys)
+        return decode_features(serialized)
     except (DecodeError, ValueError, IndexError, UnicodeDecodeError):
-        raise errors.InvalidArgumentError(None, None, f"Could not parse example input, value: "
-                                                      f"'{serialized!r:.200}'") from None
+        raise _malformed(serialized) from None
+
+
+def _malformed(serialized: bytes) -> errors.OpError:
+    return errors.InvalidArgumentError(None, None, f"Could not parse example input, value: "
+                                                   f"'{serialized!r:.200}'")
 
 
 def _values_array(kind: int, values: Any, dtype: D.DType) -> Any:
@@ -301,7 +303,7 @@ def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         for i, record in enumerate(records):
             name = example_names[i].decode() if i < len(example_names) else "<unknown>"
             # A single example's errors do not name it (TF's FastParseSingleExample).
-            parsed.append((name if batched else None, _decode(record, name)))
+            parsed.append((name if batched else None, _decode(record)))
         outputs: List[Any] = []
         sparse_parts = []
         for key, dtype in zip(s_keys, sparse_types):
@@ -333,6 +335,7 @@ def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DT
     features with constant keys, each present with the right type and size. It returns
     None for anything else, which then takes the general path (and its errors)."""
     from tf1compat.framework.constant_value import constant_value
+    from tf1compat.serialization.example_decode import FixedFeatureDecoder
     if num_sparse or not dense_types or any(s.rank is None or not s.is_fully_defined()
                                             for s in dense_shapes):
         return None
@@ -343,33 +346,44 @@ def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DT
     for key, dtype, shape in zip(np.asarray(keys, dtype=object).reshape(-1), dense_types,
                                  dense_shapes):
         dims = tuple(shape.as_list())
-        size = int(np.prod(dims)) if dims else 1
-        if size == 0:
+        if dims and int(np.prod(dims)) == 0:
             return None
         name = key.decode() if isinstance(key, bytes) else str(key)
-        specs.append((name, _KIND_OF[dtype], dims, size))
-    single = len(specs) == 1
-    names = [spec[0] for spec in specs]
+        specs.append((name, _KIND_OF[dtype], dims))
+    decoder = FixedFeatureDecoder(specs)
+    # Numeric values become tensors, unless only queue enqueues read them: a queue keeps
+    # numpy arrays as they are (ops/_queues.py) and stacks them the cheapest way, and a
+    # numpy array is several times cheaper to make and free than a tensor (an input
+    # pipeline makes one per feature per record).
+    as_tensors = not _only_enqueued(node)
+    numeric = [kind != KIND_BYTES and as_tensors for _, kind, _ in specs]
+    from_numpy = torch.from_numpy
 
     def run(serialized: bytes, defaults: tuple) -> Optional[tuple]:
-        out = []
-        for (name, kind, dims, size), found in zip(specs, _decode(serialized, "<unknown>",
-                                                                   names)):
-            if found is None or found[0] != kind or len(found[1]) != size:
-                return None
-            values = found[1]
-            if kind == KIND_FLOAT:
-                out.append(torch.from_numpy(np.array(values, dtype=np.float32).reshape(dims)))
-            elif kind == KIND_INT64:
-                out.append(torch.from_numpy(np.array(values, dtype=np.int64).reshape(dims)))
-            elif not dims:
-                out.append(values[0])
-            else:
-                arr = np.empty(size, dtype=object)
-                arr[:] = values
-                out.append(arr.reshape(dims))
-        return out[0] if single else tuple(out)
+        try:
+            values = decoder.decode(serialized)
+        except (DecodeError, ValueError, IndexError, UnicodeDecodeError):
+            raise _malformed(serialized) from None
+        if values is None:
+            return None
+        out = [from_numpy(v) if n else v for v, n in zip(values, numeric)]
+        return out[0] if len(out) == 1 else tuple(out)
     return run
+
+
+_ENQUEUE_TYPES = frozenset(["QueueEnqueueV2", "QueueEnqueueManyV2"])
+
+
+def _only_enqueued(node: Any) -> bool:
+    """Whether every reader of the op's outputs is a queue enqueue (a graph op's outputs
+    know their consumers; other nodes say nothing, hence False)."""
+    readers = []
+    for output in node.outputs:
+        consumers = getattr(output, "consumers", None)
+        if consumers is None:
+            return False
+        readers.extend(consumers())
+    return bool(readers) and all(op.type in _ENQUEUE_TYPES for op in readers)
 
 
 def _single_dense(features: Dict[str, Any], key: str, dtype: D.DType, shape: TensorShape,
