@@ -242,7 +242,7 @@ TF_SLIM_PATHS: Dict[str, str] = {
     "tf_slim.ops.variables": "tf1compat.contrib.framework.variables",
     "tf_slim.losses": "tf1compat.contrib.losses",
     "tf_slim.metrics": "tf1compat.contrib.metrics",
-    "tf_slim.training.evaluation": "tf1compat.contrib.training",
+    "tf_slim.training.evaluation": "tf1compat.contrib.training.evaluation",
 }
 
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")
