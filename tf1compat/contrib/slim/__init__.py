@@ -16,7 +16,11 @@ an error naming them.
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.framework import variables
-from tf1compat.contrib.slim import evaluation, learning, model_analyzer, nets, queues
+from tf1compat.contrib.slim import (evaluation, learning, model_analyzer, nets, queues,
+                                    summaries)
+from tf1compat.contrib.slim.data import (data_decoder, data_provider, dataset,
+                                         dataset_data_provider, parallel_reader,
+                                         prefetch_queue, tfexample_decoder)
 from tf1compat.contrib import losses, metrics
 from tf1compat.contrib.layers import utils
 from tf1compat.contrib.layers import initializers
