@@ -213,7 +213,17 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
         "tf1compat.contrib.tpu.cross_shard_optimizer",
 }
-# (section: slim) TF 1.15's slim modules, e.g. tensorflow.contrib.slim.python.slim.nets.vgg
+# (section: slim) the TF-internal modules slim-era code and tests import
+INTERNAL_PATHS.update({
+    "tensorflow.python.summary.summary": "tf1compat.summary",
+    "tensorflow.python.summary.summary_iterator": "tf1compat.summary.summary_iterator",
+    "tensorflow.python.ops.io_ops": "tf1compat.data.reader_ops",
+    "tensorflow.python.ops.metrics": "tf1compat.metrics",
+    "tensorflow.python.training.gradient_descent":
+        "tf1compat.training.optimizers.gradient_descent",
+    "tensorflow.python.training.supervisor": "tf1compat.training.sessions.supervisor",
+})
+# TF 1.15's slim modules, e.g. tensorflow.contrib.slim.python.slim.nets.vgg
 INTERNAL_PATHS.update({
     f"tensorflow.contrib.slim.python.slim.{path}": f"tf1compat.contrib.slim.{path}"
     for path in ("learning", "evaluation", "summaries", "queues", "model_analyzer",

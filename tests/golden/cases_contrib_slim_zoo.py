@@ -29,6 +29,13 @@ def _alias_legacy_tf_layers():
     batch_norm goes through it)."""
     import importlib
     import sys
+    from scripts import oracle_contrib
+    from tensorflow.python.ops import control_flow_ops
+    oracle_contrib._restore_moved_tf_names()        # array_ops.stack/unstack
+    if not hasattr(control_flow_ops, "case"):     # moved out of control_flow_ops in TF 2.x
+        from tensorflow.python.ops import cond, control_flow_case
+        control_flow_ops.case = control_flow_case.case
+        control_flow_ops.cond = cond.cond
     for name in ("", ".base", ".normalization", ".core", ".convolutional", ".pooling"):
         try:
             module = importlib.import_module("tf_keras.src.legacy_tf_layers" + name)
