@@ -309,3 +309,43 @@ def case_dataset_data_provider(tf):
            "queue_summaries": sorted(op.name for op in tf.get_collection(
                tf.GraphKeys.SUMMARIES))}
     return out
+
+
+def case_assign_from_checkpoint(tf):
+    slim = _slim(tf)
+    directory = tempfile.mkdtemp()
+    with tf.Graph().as_default():
+        tf.get_variable("a", initializer=np.arange(6, dtype=np.float32).reshape(2, 3))
+        parts = tf.get_variable("b", [4], partitioner=tf.fixed_size_partitioner(2))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i, part in enumerate(parts):
+                sess.run(part.assign([10.0 * i, 10.0 * i + 1]))
+            path = tf.train.Saver().save(sess, os.path.join(directory, "m"))
+    out = {}
+    with tf.Graph().as_default():
+        a = tf.get_variable("a", [2, 3])
+        b = tf.get_variable("b", [4], partitioner=tf.fixed_size_partitioner(2))
+        c = tf.get_variable("c", [1], initializer=tf.zeros_initializer())
+        # (a partitioned variable here would trip tf_slim on numpy 2: it indexes with a
+        # list of slices)
+        op, feed = slim.assign_from_checkpoint(path, [a, c], ignore_missing_vars=True)
+        out["placeholders"] = sorted(t.op.name for t in feed)
+        restore = slim.assign_from_checkpoint_fn(path, {"a": a, "c": c, "b": list(b)},
+                                                 ignore_missing_vars=True)
+        values_op, values_feed = slim.assign_from_values({"c": np.array([7.0], np.float32)})
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(op, feed)
+            out["restored"] = sess.run([a, c])
+            sess.run(values_op, values_feed)
+            sess.run(a.assign(tf.zeros([2, 3])))
+            sess.run([part.assign(tf.zeros([2])) for part in b])
+            restore(sess)
+            out["fn_restored"] = sess.run([a, c, tf.convert_to_tensor(b)])
+        out["missing"] = catch(lambda: slim.assign_from_checkpoint(path, [c]), message=True)
+        out["empty"] = catch(lambda: slim.assign_from_checkpoint_fn(path, []), message=True)
+        out["none_left"] = slim.assign_from_checkpoint_fn(path, [c], ignore_missing_vars=True)
+        out["unknown"] = catch(lambda: slim.assign_from_values({"zz": np.zeros(1)}),
+                               message=True)
+    return out

@@ -43,6 +43,11 @@ from tf1compat.contrib.layers.separable import separable_conv2d, separable_convo
 from tf1compat.contrib.framework.arg_scope import (add_arg_scope, arg_scope,
                                                    arg_scope_func_key, arg_scoped_arguments,
                                                    current_arg_scope, has_arg_scope)
+from tf1compat.contrib.framework.checkpoint_assign import (assign_from_checkpoint,
+                                                           assign_from_checkpoint_fn,
+                                                           assign_from_values,
+                                                           assign_from_values_fn,
+                                                           get_variable_full_name)
 from tf1compat.contrib.framework.variables import (add_model_variable, get_local_variables,
                                                    get_model_variables,
                                                    get_trainable_variables,
