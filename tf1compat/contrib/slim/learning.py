@@ -282,14 +282,17 @@ def train(train_op: Any, logdir: Optional[str],
                     logging.info("Wrapping session with wrapper function: %s",
                                  session_wrapper)
                     sess = session_wrapper(sess)
+                # The queue runners start before the standard services: this Supervisor
+                # runs its services in the training thread, and a summary of the input
+                # (TF's summary thread just waits for it) would block on empty queues.
+                threads = sv.start_queue_runners(sess)
+                logging.info("Starting Queues.")
                 if is_chief:
                     if logdir:
                         sv.start_standard_services(sess)
                 elif startup_delay_steps > 0:
                     _wait_for_step(sess, global_step,
                                    min(startup_delay_steps, number_of_steps or sys.maxsize))
-                threads = sv.start_queue_runners(sess)
-                logging.info("Starting Queues.")
                 try:
                     while not sv.should_stop():
                         total_loss, should_stop = train_step_fn(sess, train_op, global_step,
