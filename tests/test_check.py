@@ -82,7 +82,7 @@ def test_report_of_a_script(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(textwrap.dedent("""
         import tensorflow as tf
-        from tensorflow.contrib.slim.nets import vgg
+        from tensorflow.contrib.quantize import create_training_graph
         from tensorflow.python.ops import math_ops, gen_nn_ops
         import tensorflow_hub as hub
         x = tf.placeholder(tf.float32)
@@ -95,16 +95,17 @@ def test_report_of_a_script(tmp_path):
     assert by_name["tf.placeholder"].status == SUPPORTED
     assert (by_name["tf.placeholder"].line, by_name["tf.placeholder"].col) == (6, 5)
     assert by_name["tensorflow.python.ops.math_ops.add"].status == SUPPORTED
-    assert by_name["tf.contrib.slim.nets.vgg"].status == UNSUPPORTED
-    assert "models repository" in by_name["tf.contrib.slim.nets.vgg"].replacement
+    assert by_name["tf.contrib.quantize.create_training_graph"].status == UNSUPPORTED
+    assert "torch.ao.quantization" in by_name[
+        "tf.contrib.quantize.create_training_graph"].replacement
     assert by_name["tf.train.sdca_optimizer"].status == UNSUPPORTED
     assert by_name["tensorflow.python.ops.gen_nn_ops"].status == MISSING
     assert by_name["tensorflow_hub"].kind == "package"
     summary = report.summary()
     assert summary["unsupported_names"] == 4 and summary["files"] == 1
     assert [e["name"] for e in report.unsupported()] == [
-        "tensorflow.python.ops.gen_nn_ops", "tensorflow_hub", "tf.contrib.slim.nets.vgg",
-        "tf.train.sdca_optimizer"]
+        "tensorflow.python.ops.gen_nn_ops", "tensorflow_hub",
+        "tf.contrib.quantize.create_training_graph", "tf.train.sdca_optimizer"]
 
 
 def test_unreadable_files_are_reported(tmp_path):

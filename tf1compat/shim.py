@@ -6,7 +6,8 @@ stand-ins, and adds an import hook so that `tensorflow.<ns>` resolves to tf1comp
 namespace `<ns>` (`tensorflow.contrib.layers`, `tensorflow.keras.layers`, ...). Any other
 `tensorflow.*` path fails with an ImportError that names it. `horovod.tensorflow` resolves
 to tf1compat's Horovod on torch.distributed (`HOROVOD_PATHS`), `horovod.keras` and
-`horovod.tensorflow.keras` to its Keras face.
+`horovod.tensorflow.keras` to its Keras face. `tf_slim` (the standalone TF-Slim package)
+resolves to `tf.contrib.slim` (`TF_SLIM_PATHS` for its internal module paths).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 import types
 from typing import Any, Dict, Optional
 
-__all__ = ["install", "uninstall", "INTERNAL_PATHS", "HOROVOD_PATHS"]
+__all__ = ["install", "uninstall", "INTERNAL_PATHS", "HOROVOD_PATHS", "TF_SLIM_PATHS"]
 
 # TensorFlow-internal import path -> the tf1compat module standing in for it.
 INTERNAL_PATHS: Dict[str, str] = {
@@ -37,7 +38,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.variable_scope": "tf1compat.internal.variable_scope",
     "tensorflow.python.ops.variables": "tf1compat.internal.variable_scope",
     "tensorflow.python.ops.control_flow_ops": "tf1compat.internal.control_flow_ops",
-    "tensorflow.python.ops.random_ops": "tf1compat.api.random",
+    "tensorflow.python.ops.random_ops": "tf1compat.internal.random_ops",
     "tensorflow.python.ops.rnn": "tf1compat.internal.rnn",
     "tensorflow.python.ops.rnn_cell": "tf1compat.internal.rnn_cell_impl",
     "tensorflow.python.ops.rnn_cell_impl": "tf1compat.internal.rnn_cell_impl",
@@ -215,6 +216,25 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
         "tf1compat.contrib.tpu.cross_shard_optimizer",
 }
+# (section: slim) the TF-internal modules slim-era code and tests import
+INTERNAL_PATHS.update({
+    "tensorflow.python.summary.summary": "tf1compat.summary",
+    "tensorflow.python.summary.summary_iterator": "tf1compat.summary.summary_iterator",
+    "tensorflow.python.ops.io_ops": "tf1compat.data.reader_ops",
+    "tensorflow.python.ops.metrics": "tf1compat.metrics",
+    "tensorflow.python.training.gradient_descent":
+        "tf1compat.training.optimizers.gradient_descent",
+    "tensorflow.python.training.supervisor": "tf1compat.training.sessions.supervisor",
+})
+# TF 1.15's slim modules, e.g. tensorflow.contrib.slim.python.slim.nets.vgg
+INTERNAL_PATHS.update({
+    f"tensorflow.contrib.slim.python.slim.{path}": f"tf1compat.contrib.slim.{path}"
+    for path in ("learning", "evaluation", "summaries", "queues", "model_analyzer",
+                 "nets.alexnet", "nets.inception", "nets.inception_v1", "nets.inception_v2",
+                 "nets.inception_v3", "nets.overfeat", "nets.resnet_utils", "nets.resnet_v1",
+                 "nets.resnet_v2", "nets.vgg", "data.data_decoder", "data.data_provider",
+                 "data.dataset", "data.dataset_data_provider", "data.parallel_reader",
+                 "data.prefetch_queue", "data.tfexample_decoder")})
 
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.
 HOROVOD_PATHS: Dict[str, str] = {
@@ -230,9 +250,20 @@ HOROVOD_PATHS: Dict[str, str] = {
     "horovod.keras.elastic": "tf1compat.distribute.horovod_keras_elastic",
 }
 
+# tf_slim's internal module paths whose tf1compat module is not tf1compat.contrib.slim's
+# module of the same path (tf_slim.nets.vgg is tf1compat.contrib.slim.nets.vgg).
+TF_SLIM_PATHS: Dict[str, str] = {
+    "tf_slim.layers": "tf1compat.contrib.layers",
+    "tf_slim.ops.arg_scope": "tf1compat.contrib.framework.arg_scope",
+    "tf_slim.ops.variables": "tf1compat.contrib.framework.variables",
+    "tf_slim.losses": "tf1compat.contrib.losses",
+    "tf_slim.metrics": "tf1compat.contrib.metrics",
+    "tf_slim.training.evaluation": "tf1compat.contrib.training.evaluation",
+}
+
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")
 # Top-level packages whose imports the finder resolves.
-_ROOT_PACKAGES = ("tensorflow", "tensorflow_estimator", "horovod")
+_ROOT_PACKAGES = ("tensorflow", "tensorflow_estimator", "horovod", "tf_slim")
 
 # tf1compat packages that are TF namespaces of the same name (imported on demand).
 _PUBLIC_PACKAGES = {"examples", "keras", "layers", "contrib", "estimator", "data", "summary",
@@ -241,6 +272,9 @@ _PUBLIC_PACKAGES = {"examples", "keras", "layers", "contrib", "estimator", "data
 
 
 def _not_provided(name: str) -> ImportError:
+    if name.split(".")[0] == "tf_slim":
+        return ImportError(f"tf1compat does not provide {name!r}: tf_slim resolves to "
+                           "tf.contrib.slim, which has no such module.", name=name)
     if name.split(".")[0] == "horovod":
         return ImportError(f"tf1compat does not provide {name!r}: of Horovod it provides "
                            f"{', '.join(sorted(HOROVOD_PATHS))} (on torch.distributed).",
@@ -266,9 +300,42 @@ def _resolve_horovod(fullname: str) -> Optional[types.ModuleType]:
     return None
 
 
+class _SlimPackage(types.ModuleType):
+    """`tf_slim`: tf.contrib.slim's names, in a module of its own (so that importing
+    tf_slim's submodules never sets attributes on tf1compat's modules)."""
+
+    __path__: list = []
+
+    def __getattr__(self, name: str) -> Any:
+        from tf1compat.contrib import slim
+        return getattr(slim, name)
+
+
+def _resolve_tf_slim(fullname: str) -> Optional[types.ModuleType]:
+    """The module that `tf_slim[.<...>]` stands for, or None if tf1compat has none."""
+    if fullname == "tf_slim":
+        if "tf_slim" not in _PACKAGES:
+            _PACKAGES["tf_slim"] = _SlimPackage("tf_slim", "tf.contrib.slim as tf_slim")
+        return _PACKAGES["tf_slim"]
+    target = TF_SLIM_PATHS.get(fullname)
+    if target is not None:
+        return importlib.import_module(target)
+    if any(path.startswith(fullname + ".") for path in TF_SLIM_PATHS):
+        return _package(fullname)
+    target = "tf1compat.contrib.slim" + fullname[len("tf_slim"):]
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as error:
+        if error.name and target.startswith(error.name):
+            return None
+        raise
+
+
 def _resolve(fullname: str) -> Optional[types.ModuleType]:
     """The module that `tensorflow.<...>` stands for, or None if there is none."""
     import tf1compat
+    if fullname == "tf_slim" or fullname.startswith("tf_slim."):
+        return _resolve_tf_slim(fullname)
     if fullname == "tensorflow_estimator" or fullname.startswith("tensorflow_estimator."):
         return _resolve_estimator_package(fullname)
     if fullname == "horovod" or fullname.startswith("horovod."):

@@ -214,11 +214,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "it rewrites a GraphDef for TF's quantized inference kernels"),
     "contrib.quantize": _tf_only("it rewrites graphs for TF Lite's quantized kernels",
                                  "torch.ao.quantization on the equivalent torch model"),
-    "contrib.slim.nets": Unsupported("slim's model zoo (alexnet, vgg, inception, resnet) is "
-                                     "not bundled",
-                                     "the nets' source from the TensorFlow models "
-                                     "repository, which builds on slim layers tf1compat "
-                                     "provides"),
     "saved_model.save": _OBJECT_SAVED_MODEL,
     "saved_model.load_v2": _OBJECT_SAVED_MODEL,
     "saved_model.Asset": _OBJECT_SAVED_MODEL,
@@ -301,13 +296,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "
                                                   "npairs, lifted structure) are not "
                                                   "provided"),
-    "contrib.slim.learning.train": Unsupported(
-        "slim's training loop is not provided",
-        "tf.train.MonitoredTrainingSession running slim.learning.create_train_op's op"),
-    "contrib.slim.evaluation": Unsupported("slim's evaluation loop is not provided",
-                                           "tf.metrics update ops run in a Session loop"),
-    "contrib.slim.data": _moved("slim's queue-based data providers and decoders",
-                                "tf.data with tf.parse_single_example"),
     "image.decode_jxl": _JPEG_XL,
     "io.decode_jxl": _JPEG_XL,
     # -- queue-based input ---------------------------------------------------------------------

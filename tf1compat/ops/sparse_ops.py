@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional
 
+import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
@@ -35,7 +36,8 @@ def _sparse_to_dense_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         elif idx.dim() == 1:
             idx = idx.reshape(-1, 1) if len(dims) == 1 else idx.reshape(1, -1)
         n = idx.shape[0]
-        vals = values.expand(n) if values.dim() == 0 else values
+        vals = values.expand(n) if isinstance(values, torch.Tensor) and values.dim() == 0 \
+            else values
         if n and bool(((idx < 0) | (idx >= torch.tensor(dims, device=idx.device))).any()):
             raise errors.InvalidArgumentError(None, None, "indices is out of bounds")
         if validate and n > 1:
@@ -45,6 +47,12 @@ def _sparse_to_dense_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             if bool((flat[1:] <= flat[:-1]).any()):
                 raise errors.InvalidArgumentError(
                     None, None, "indices is out of order or repeated")
+        if isinstance(values, np.ndarray):
+            # String tensors are numpy object arrays, not torch tensors.
+            dense = np.full(dims, np.asarray(default).reshape(()).item(), dtype=object)
+            if n:
+                dense[tuple(idx.t().cpu().numpy())] = np.broadcast_to(values, (n,))
+            return dense
         out = default.reshape(()).expand(dims).clone() if dims else default.clone()
         if n == 0:
             return out

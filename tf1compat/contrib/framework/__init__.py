@@ -1,4 +1,5 @@
-"""`tf.contrib.framework`: arg_scope and the variable helpers."""
+"""`tf.contrib.framework`: arg_scope, the variable helpers and the assignment of variables
+from values or a checkpoint (`assign_from_checkpoint_fn`, ...)."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -14,6 +15,11 @@ from tf1compat.contrib.framework.variables import (add_model_variable, get_local
                                                    get_variables_by_suffix,
                                                    get_variables_to_restore, global_variable,
                                                    local_variable, model_variable, variable)
+from tf1compat.contrib.framework.checkpoint_assign import (assign_from_checkpoint,
+                                                           assign_from_checkpoint_fn,
+                                                           assign_from_values,
+                                                           assign_from_values_fn,
+                                                           get_variable_full_name)
 from tf1compat.framework.misc import is_tensor
 from tf1compat.ops.cond import smart_cond
 from tf1compat.training.training_util import (assert_global_step, create_global_step,

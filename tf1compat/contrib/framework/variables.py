@@ -8,6 +8,14 @@ import functools
 from typing import Any, List, Optional, Sequence
 
 from tf1compat.contrib.framework.arg_scope import add_arg_scope
+# TF 1.15's contrib variables module also holds these (slim code imports them from here).
+from tf1compat.contrib.framework.checkpoint_assign import (assign_from_checkpoint,
+                                                           assign_from_checkpoint_fn,
+                                                           assign_from_values,
+                                                           assign_from_values_fn,
+                                                           get_variable_full_name)
+from tf1compat.training.training_util import (assert_global_step, create_global_step,
+                                              get_global_step, get_or_create_global_step)
 from tf1compat.framework.graph import GraphKeys, device as _device
 from tf1compat.variables.collections import (get_local_variables, get_model_variables,
                                              get_trainable_variables, get_unique_variable,
@@ -20,7 +28,10 @@ from tf1compat.variables.variables import (Variable, VariableAggregation,
 __all__ = ["variable", "model_variable", "local_variable", "global_variable",
            "get_variables", "get_variables_by_name", "get_variables_by_suffix",
            "get_model_variables", "get_local_variables", "get_trainable_variables",
-           "get_unique_variable", "get_variables_to_restore", "add_model_variable"]
+           "get_unique_variable", "get_variables_to_restore", "add_model_variable",
+           "assign_from_checkpoint", "assign_from_checkpoint_fn", "assign_from_values",
+           "assign_from_values_fn", "get_variable_full_name", "create_global_step",
+           "get_global_step", "get_or_create_global_step", "assert_global_step"]
 
 
 @add_arg_scope

@@ -3,7 +3,10 @@
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.training.hparam import HParams, parse_values
-from tf1compat.training.saving.checkpoint_utils import checkpoints_iterator
-from tf1compat.training.sessions.evaluation import StopAfterNEvalsHook, evaluate_once
+from tf1compat.contrib.training.evaluation import (SummaryAtEndHook, StopAfterNEvalsHook,
+                                                   checkpoints_iterator, evaluate_once,
+                                                   evaluate_repeatedly,
+                                                   get_or_create_eval_step,
+                                                   wait_for_new_checkpoint)
 
 __getattr__ = _missing("tf.contrib.training")

@@ -106,6 +106,11 @@ class Conv(Layer):
         return self.padding.upper() if isinstance(self.padding, str) else self.padding
 
     def convolution_op(self, inputs: Any, kernel: Any) -> Any:
+        if any(s > 1 for s in self.strides) and any(d > 1 for d in self.dilation_rate):
+            # TF's tf.nn.convolution refuses the combination when building the op.
+            raise ValueError("`strides > 1` not supported in conjunction with "
+                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
+                             f"dilation_rate={self.dilation_rate}")
         name = type(self).__name__
         for base in type(self).__mro__:
             if base.__name__ in ("Conv1D", "Conv2D", "Conv3D"):

@@ -1,0 +1,94 @@
+"""`slim.nets.resnet_v1`: ResNet v1 (He et al. 2015, Deep Residual Learning), bottleneck units.
+
+    with slim.arg_scope(resnet_v1.resnet_arg_scope()):
+        net, end_points = resnet_v1.resnet_v1_50(images, 1000, is_training=False)
+
+`output_stride` (a multiple of 4; 8, 16 or 32) makes the later blocks atrous, for dense
+prediction; `global_pool=False` keeps the spatial map; `num_classes=None` returns the
+features before the logits.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+from tf1compat.contrib.framework.arg_scope import add_arg_scope
+from tf1compat.contrib.layers import layers
+from tf1compat.contrib.layers.utils import collect_named_outputs, last_dimension
+from tf1compat.contrib.slim.nets import resnet_utils
+from tf1compat.ops.nn_ops import relu
+from tf1compat.variables.variable_scope import variable_scope
+
+__all__ = ["bottleneck", "resnet_v1", "resnet_v1_block", "resnet_v1_50", "resnet_v1_101",
+           "resnet_v1_152", "resnet_v1_200", "resnet_arg_scope"]
+
+resnet_arg_scope = resnet_utils.resnet_arg_scope
+
+@add_arg_scope
+def bottleneck(inputs: Any, depth: int, depth_bottleneck: int, stride: int, rate: int = 1,
+               outputs_collections: Any = None, scope: Optional[str] = None) -> Any:
+    """relu(shortcut + 1x1 -> 3x3 (strided, atrous) -> 1x1); the shortcut is the input
+    (subsampled) when depths match, else a strided 1x1 projection."""
+    with variable_scope(scope, "bottleneck_v1", [inputs]) as sc:
+        depth_in = last_dimension(inputs.get_shape(), min_rank=4)
+        if depth == depth_in:
+            shortcut = resnet_utils.subsample(inputs, stride, "shortcut")
+        else:
+            shortcut = layers.conv2d(inputs, depth, [1, 1], stride=stride, activation_fn=None,
+                                     scope="shortcut")
+        residual = layers.conv2d(inputs, depth_bottleneck, [1, 1], stride=1, scope="conv1")
+        residual = resnet_utils.conv2d_same(residual, depth_bottleneck, 3, stride, rate=rate,
+                                            scope="conv2")
+        residual = layers.conv2d(residual, depth, [1, 1], stride=1, activation_fn=None,
+                                 scope="conv3")
+        return collect_named_outputs(outputs_collections, sc.name, relu(shortcut + residual))
+
+def _root_conv(net: Any) -> Any:
+    return resnet_utils.conv2d_same(net, 64, 7, stride=2, scope="conv1")
+
+
+def _after_blocks(net: Any) -> Any:
+    return net
+
+
+def resnet_v1(inputs: Any, blocks: Any, num_classes: Optional[int] = None,
+              is_training: bool = True, global_pool: bool = True,
+              output_stride: Optional[int] = None, include_root_block: bool = True,
+              reuse: Any = None, scope: Optional[str] = None) -> Tuple[Any, Dict[str, Any]]:
+    """The ResNet v1 generator over `blocks` (Block list): the net and its end_points."""
+    return resnet_utils.build_resnet(inputs, blocks, bottleneck, num_classes, is_training,
+                                     global_pool, output_stride, include_root_block, reuse,
+                                     scope, "resnet_v1", _root_conv, _after_blocks)
+
+
+resnet_v1.default_image_size = 224
+
+
+def resnet_v1_block(scope: str, base_depth: int, num_units: int, stride: int
+                    ) -> resnet_utils.Block:
+    """A block of `num_units` bottlenecks of depth 4 * base_depth, the last with `stride`."""
+    return resnet_utils.Block(scope, bottleneck,
+                              resnet_utils.block_args(base_depth, num_units, stride))
+
+
+def _standard(depth: int) -> Any:
+    units = resnet_utils.STANDARD_UNITS[depth]
+
+    def net(inputs: Any, num_classes: Optional[int] = None, is_training: bool = True,
+            global_pool: bool = True, output_stride: Optional[int] = None, reuse: Any = None,
+            scope: str = f"resnet_v1_{depth}") -> Tuple[Any, Dict[str, Any]]:
+        blocks = [resnet_v1_block(f"block{i + 1}", base, count, stride)
+                  for i, (base, count, stride) in enumerate(zip((64, 128, 256, 512), units,
+                                                                (2, 2, 2, 1)))]
+        return resnet_v1(inputs, blocks, num_classes, is_training, global_pool, output_stride,
+                         include_root_block=True, reuse=reuse, scope=scope)
+    net.__name__ = net.__qualname__ = f"resnet_v1_{depth}"
+    net.__doc__ = f"ResNet-{depth} v1: the net and its end_points."
+    net.default_image_size = 224
+    return net
+
+
+resnet_v1_50 = _standard(50)
+resnet_v1_101 = _standard(101)
+resnet_v1_152 = _standard(152)
+resnet_v1_200 = _standard(200)
