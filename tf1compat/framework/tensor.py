@@ -7,6 +7,7 @@ so this module depends on no op family.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from tf1compat.framework import dtypes as _dtypes
@@ -124,7 +125,18 @@ class Tensor:
                      if a is not None and b is not None and a != b)
             raise ValueError(f"Dimension {i} in both shapes must be equal, but are {mine[i]} and "
                              f"{theirs[i]}. Shapes are {_dims(mine)} and {_dims(theirs)}.")
-        self._shape = self._shape.merge_with(shape)
+        merged = self._shape.merge_with(shape)
+        if merged != self._shape:
+            # What the program asserts, which TF never checks at run time (slim's Image
+            # decoder declares [?, ?, 3] for decode_raw's flat bytes, then reshapes):
+            # runtime/interpreter.py's CheckingInterpreter holds op shape rules, not
+            # these, against the kernels' outputs.
+            graph = self._op._graph
+            refined = graph._extras.get("refined_by_set_shape")
+            if refined is None:
+                refined = graph._extras["refined_by_set_shape"] = weakref.WeakSet()
+            refined.add(self)
+        self._shape = merged
 
     @property
     def ndim(self) -> Any:

@@ -14,7 +14,8 @@ from tf1compat.training.saving.checkpoint_utils import (checkpoints_iterator,
                                                         wait_for_new_checkpoint)
 from tf1compat.training.sessions.basic_session_run_hooks import FinalOpsHook
 from tf1compat.training.sessions.evaluation import (StopAfterNEvalsHook, evaluate_once,
-                                                    get_or_create_eval_step)
+                                                    get_or_create_eval_step,
+                                                    with_eval_step_update)
 from tf1compat.training.sessions.monitored_session import (ChiefSessionCreator,
                                                            MonitoredSession)
 from tf1compat.training.sessions.session_run_hook import SessionRunHook
@@ -82,12 +83,7 @@ def evaluate_repeatedly(checkpoint_dir: str, master: str = "", scaffold: Any = N
         for hook in hooks:
             if isinstance(hook, StopAfterNEvalsHook):
                 hook._set_evals_completed_tensor(update_eval_step)
-        if isinstance(eval_ops, dict):
-            eval_ops["update_eval_step"] = update_eval_step
-        elif isinstance(eval_ops, (tuple, list)):
-            eval_ops = list(eval_ops) + [update_eval_step]
-        else:
-            eval_ops = [eval_ops, update_eval_step]
+        eval_ops = with_eval_step_update(eval_ops, update_eval_step)
     final_ops_hook = FinalOpsHook(final_ops, final_ops_feed_dict)
     hooks.append(final_ops_hook)
     evaluations = 0

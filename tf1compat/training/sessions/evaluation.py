@@ -15,7 +15,8 @@ from tf1compat.training.sessions.basic_session_run_hooks import FinalOpsHook
 from tf1compat.training.sessions.monitored_session import ChiefSessionCreator, MonitoredSession
 from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 
-__all__ = ["get_or_create_eval_step", "StopAfterNEvalsHook", "evaluate_once"]
+__all__ = ["get_or_create_eval_step", "StopAfterNEvalsHook", "evaluate_once",
+           "with_eval_step_update"]
 
 
 def get_or_create_eval_step() -> Any:
@@ -68,6 +69,17 @@ class StopAfterNEvalsHook(SessionRunHook):
             run_context.request_stop()
 
 
+def with_eval_step_update(eval_ops: Any, update_eval_step: Any) -> Any:
+    """`eval_ops` also running `update_eval_step`: a dict gets the key
+    "update_eval_step", a list or tuple one more element, a single op becomes a list."""
+    if isinstance(eval_ops, dict):
+        eval_ops["update_eval_step"] = update_eval_step
+        return eval_ops
+    if isinstance(eval_ops, (tuple, list)):
+        return list(eval_ops) + [update_eval_step]
+    return [eval_ops, update_eval_step]
+
+
 def evaluate_once(checkpoint_path: Optional[str], master: str = "", scaffold: Any = None,
                   eval_ops: Any = None, feed_dict: Any = None, final_ops: Any = None,
                   final_ops_feed_dict: Any = None, hooks: Optional[List[Any]] = None,
@@ -79,12 +91,7 @@ def evaluate_once(checkpoint_path: Optional[str], master: str = "", scaffold: An
     hooks = list(hooks or [])
     if eval_ops is not None:
         update_eval_step = assign_add(eval_step, 1, use_locking=True)
-        if isinstance(eval_ops, dict):
-            eval_ops["update_eval_step"] = update_eval_step
-        elif isinstance(eval_ops, (tuple, list)):
-            eval_ops = list(eval_ops) + [update_eval_step]
-        else:
-            eval_ops = [eval_ops, update_eval_step]
+        eval_ops = with_eval_step_update(eval_ops, update_eval_step)
         step_value = _latest_eval_step_value(eval_ops)
         for hook in hooks:
             if isinstance(hook, StopAfterNEvalsHook):

@@ -103,6 +103,28 @@ STANDARD_UNITS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3),
                   200: (3, 24, 36, 3)}
 
 
+def standard_net(version: str, depth: int, generator: Callable[..., Any],
+                 block: Callable[[str, int, int, int], Block]) -> Callable[..., Any]:
+    """ResNet-`depth` of `version` ("resnet_v1", "resnet_v2"): `generator` over four
+    `block`s of base depths 64, 128, 256, 512 with STANDARD_UNITS[depth] units and strides
+    2, 2, 2, 1 — `resnet_v1_50` & co. with TF's signature."""
+    units = STANDARD_UNITS[depth]
+    name = f"{version}_{depth}"
+
+    def net(inputs: Any, num_classes: Optional[int] = None, is_training: bool = True,
+            global_pool: bool = True, output_stride: Optional[int] = None, reuse: Any = None,
+            scope: str = name) -> Tuple[Any, Dict[str, Any]]:
+        blocks = [block(f"block{i + 1}", base, count, stride)
+                  for i, (base, count, stride) in enumerate(zip((64, 128, 256, 512), units,
+                                                                (2, 2, 2, 1)))]
+        return generator(inputs, blocks, num_classes, is_training, global_pool,
+                         output_stride, include_root_block=True, reuse=reuse, scope=scope)
+    net.__name__ = net.__qualname__ = name
+    net.__doc__ = f"ResNet-{depth} {version[-2:]}: the net and its end_points."
+    net.default_image_size = 224
+    return net
+
+
 def build_resnet(inputs: Any, blocks: Sequence[Block], unit_fn: Callable[..., Any],
                  num_classes: Optional[int], is_training: bool, global_pool: bool,
                  output_stride: Optional[int], include_root_block: bool, reuse: Any,

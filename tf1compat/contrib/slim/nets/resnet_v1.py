@@ -71,24 +71,7 @@ def resnet_v1_block(scope: str, base_depth: int, num_units: int, stride: int
                               resnet_utils.block_args(base_depth, num_units, stride))
 
 
-def _standard(depth: int) -> Any:
-    units = resnet_utils.STANDARD_UNITS[depth]
-
-    def net(inputs: Any, num_classes: Optional[int] = None, is_training: bool = True,
-            global_pool: bool = True, output_stride: Optional[int] = None, reuse: Any = None,
-            scope: str = f"resnet_v1_{depth}") -> Tuple[Any, Dict[str, Any]]:
-        blocks = [resnet_v1_block(f"block{i + 1}", base, count, stride)
-                  for i, (base, count, stride) in enumerate(zip((64, 128, 256, 512), units,
-                                                                (2, 2, 2, 1)))]
-        return resnet_v1(inputs, blocks, num_classes, is_training, global_pool, output_stride,
-                         include_root_block=True, reuse=reuse, scope=scope)
-    net.__name__ = net.__qualname__ = f"resnet_v1_{depth}"
-    net.__doc__ = f"ResNet-{depth} v1: the net and its end_points."
-    net.default_image_size = 224
-    return net
-
-
-resnet_v1_50 = _standard(50)
-resnet_v1_101 = _standard(101)
-resnet_v1_152 = _standard(152)
-resnet_v1_200 = _standard(200)
+resnet_v1_50 = resnet_utils.standard_net("resnet_v1", 50, resnet_v1, resnet_v1_block)
+resnet_v1_101 = resnet_utils.standard_net("resnet_v1", 101, resnet_v1, resnet_v1_block)
+resnet_v1_152 = resnet_utils.standard_net("resnet_v1", 152, resnet_v1, resnet_v1_block)
+resnet_v1_200 = resnet_utils.standard_net("resnet_v1", 200, resnet_v1, resnet_v1_block)

@@ -1,4 +1,5 @@
-"""`slim.nets.resnet_v2`: ResNet v2 (He et al. 2016, Identity Mappings; pre-activation units), bottleneck units.
+"""`slim.nets.resnet_v2`: ResNet v2 (He et al. 2016, Identity Mappings: pre-activation
+bottleneck units).
 
     with slim.arg_scope(resnet_v2.resnet_arg_scope()):
         net, end_points = resnet_v2.resnet_v2_50(images, 1000, is_training=False)
@@ -76,24 +77,7 @@ def resnet_v2_block(scope: str, base_depth: int, num_units: int, stride: int
                               resnet_utils.block_args(base_depth, num_units, stride))
 
 
-def _standard(depth: int) -> Any:
-    units = resnet_utils.STANDARD_UNITS[depth]
-
-    def net(inputs: Any, num_classes: Optional[int] = None, is_training: bool = True,
-            global_pool: bool = True, output_stride: Optional[int] = None, reuse: Any = None,
-            scope: str = f"resnet_v2_{depth}") -> Tuple[Any, Dict[str, Any]]:
-        blocks = [resnet_v2_block(f"block{i + 1}", base, count, stride)
-                  for i, (base, count, stride) in enumerate(zip((64, 128, 256, 512), units,
-                                                                (2, 2, 2, 1)))]
-        return resnet_v2(inputs, blocks, num_classes, is_training, global_pool, output_stride,
-                         include_root_block=True, reuse=reuse, scope=scope)
-    net.__name__ = net.__qualname__ = f"resnet_v2_{depth}"
-    net.__doc__ = f"ResNet-{depth} v2: the net and its end_points."
-    net.default_image_size = 224
-    return net
-
-
-resnet_v2_50 = _standard(50)
-resnet_v2_101 = _standard(101)
-resnet_v2_152 = _standard(152)
-resnet_v2_200 = _standard(200)
+resnet_v2_50 = resnet_utils.standard_net("resnet_v2", 50, resnet_v2, resnet_v2_block)
+resnet_v2_101 = resnet_utils.standard_net("resnet_v2", 101, resnet_v2, resnet_v2_block)
+resnet_v2_152 = resnet_utils.standard_net("resnet_v2", 152, resnet_v2, resnet_v2_block)
+resnet_v2_200 = resnet_utils.standard_net("resnet_v2", 200, resnet_v2, resnet_v2_block)
