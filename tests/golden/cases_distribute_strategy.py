@@ -6,34 +6,10 @@ tests do. TF allows that only before its runtime starts, so this module is recor
 process of its own: `/tmp/tf/bin/python scripts/record_goldens.py cases_distribute_strategy`.
 """
 
-import functools
-
 import numpy as np
 
 from tests.golden.harness import catch
-
-
-def _two_cpus(tf):
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    if not tf.config.get_logical_device_configuration(cpu):
-        tf.config.set_logical_device_configuration(
-            cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    return ["/cpu:0", "/cpu:1"]
-
-
-def _restores_devices(case):
-    """In the replay, leaves the device configuration as the case found it, so that the
-    two CPUs do not leak into other tests (TF cannot undo it once its runtime started)."""
-    @functools.wraps(case)
-    def run(tf):
-        cpu = tf.config.list_physical_devices("CPU")[0]
-        before = tf.config.get_logical_device_configuration(cpu)
-        try:
-            return case(tf)
-        finally:
-            if not tf.__name__.startswith("tensorflow"):
-                tf.config.set_logical_device_configuration(cpu, before)
-    return run
+from tests.golden.two_cpus import on_two_cpus
 
 
 def _data():
@@ -43,9 +19,8 @@ def _data():
     return x, y
 
 
-@_restores_devices
-def case_strategy_properties(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_strategy_properties(tf, devices):
     out = {}
     for name, make in (("mirrored1", lambda: tf.distribute.MirroredStrategy(devices[:1])),
                        ("mirrored2", lambda: tf.distribute.MirroredStrategy(devices)),
@@ -75,9 +50,8 @@ def case_strategy_properties(tf):
     return out
 
 
-@_restores_devices
-def case_custom_loop_mirrored(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_custom_loop_mirrored(tf, devices):
     x, y = _data()
     out = {}
     for n in (1, 2):
@@ -118,9 +92,8 @@ def replica_id_of(tf):
     return tf.distribute.get_replica_context().replica_id_in_sync_group
 
 
-@_restores_devices
-def case_reduce_and_merge(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_reduce_and_merge(tf, devices):
     s = tf.distribute.MirroredStrategy(devices)
     out = {}
     with s.scope():
@@ -184,9 +157,8 @@ def case_reduce_and_merge(tf):
     return out
 
 
-@_restores_devices
-def case_input_splitting(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_input_splitting(tf, devices):
     s = tf.distribute.MirroredStrategy(devices)
     out = {}
     with s.scope():
@@ -218,9 +190,8 @@ def case_input_splitting(tf):
     return out
 
 
-@_restores_devices
-def case_keras_under_scope(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_keras_under_scope(tf, devices):
     x, y = _data()
     out = {}
     for n in (1, 2):
@@ -242,11 +213,10 @@ def case_keras_under_scope(tf):
     return out
 
 
-@_restores_devices
-def case_batch_norm_moving_averages(tf):
+@on_two_cpus
+def case_batch_norm_moving_averages(tf, devices):
     """Moving statistics updated in replicas (tf.layers.batch_normalization): TF keeps
     MEAN-aggregated per-replica copies."""
-    devices = _two_cpus(tf)
     x, y = _data()
     out = {}
     for n in (1, 2):

@@ -5,38 +5,15 @@ TF allows the split only before its runtime starts, so this module is recorded i
 process of its own: `/tmp/tf215/bin/python scripts/record_goldens.py cases_estimator_strategy`.
 """
 
-import functools
 import os
 
 import numpy as np
 
 from tests.golden.estimator_util import model_dir
 from tests.golden.harness import catch
+from tests.golden.two_cpus import on_two_cpus
 
 TF_VERSION = "2.15"
-
-
-def _two_cpus(tf):
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    if not tf.config.get_logical_device_configuration(cpu):
-        tf.config.set_logical_device_configuration(
-            cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    return ["/cpu:0", "/cpu:1"]
-
-
-def _restores_devices(case):
-    """In the replay, leaves the device configuration as the case found it, so that the
-    two CPUs do not leak into other tests (TF cannot undo it once its runtime started)."""
-    @functools.wraps(case)
-    def run(tf):
-        cpu = tf.config.list_physical_devices("CPU")[0]
-        before = tf.config.get_logical_device_configuration(cpu)
-        try:
-            return case(tf)
-        finally:
-            if not tf.__name__.startswith("tensorflow"):
-                tf.config.set_logical_device_configuration(cpu, before)
-    return run
 
 
 def _data():
@@ -90,24 +67,21 @@ def _run(tf, devices, model_fn, steps=6, eval_steps=2, batch=4):
                     lambda: tf.data.Dataset.from_tensor_slices({"x": _data()[0][:3]}).batch(3))]}
 
 
-@_restores_devices
-def case_train_evaluate_one_and_two_replicas(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_train_evaluate_one_and_two_replicas(tf, devices):
     return {"1": _run(tf, devices[:1], _model_fn(tf)),
             "2": _run(tf, devices, _model_fn(tf))}
 
 
-@_restores_devices
-def case_sum_reduction_and_adam(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_sum_reduction_and_adam(tf, devices):
     return {"sum": _run(tf, devices, _model_fn(tf, reduction=tf.losses.Reduction.SUM)),
             "adam": _run(tf, devices, _model_fn(tf, optimizer="adam"), steps=4)}
 
 
-@_restores_devices
-def case_train_loss_reported(tf):
+@on_two_cpus
+def case_train_loss_reported(tf, devices):
     """The loss the train loop logs and returns: the replicas' mean of the scaled loss."""
-    devices = _two_cpus(tf)
     s = tf.distribute.MirroredStrategy(devices)
     losses = []
 
@@ -124,9 +98,8 @@ def case_train_loss_reported(tf):
     return losses
 
 
-@_restores_devices
-def case_errors(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_errors(tf, devices):
     s = tf.distribute.MirroredStrategy(devices)
     x, y = _data()
     out = {}
@@ -139,9 +112,8 @@ def case_errors(tf):
     return out
 
 
-@_restores_devices
-def case_canned_estimators(tf):
-    devices = _two_cpus(tf)
+@on_two_cpus
+def case_canned_estimators(tf, devices):
     columns = [tf.feature_column.numeric_column("x", shape=[3])]
     makers = {
         "linear": lambda config, d: tf.estimator.LinearRegressor(
@@ -164,10 +136,9 @@ def case_canned_estimators(tf):
     return out
 
 
-@_restores_devices
-def case_keras_model_to_estimator(tf):
+@on_two_cpus
+def case_keras_model_to_estimator(tf, devices):
     """A Keras model (v2 optimizer, mean loss) as an Estimator under train_distribute."""
-    devices = _two_cpus(tf)
     x, y = _data()
     tf.keras.backend.clear_session()
     inputs = tf.keras.Input((3,), name="x")
