@@ -128,7 +128,26 @@ def _broadcast_object(obj: Any) -> Any:
     return _hvd.broadcast_object(obj, root_rank=0)
 
 
-class TensorFlowState(ObjectState):
+class _ModelState(ObjectState):
+    """An ObjectState that also commits and restores a model's values (`_save_model`,
+    `_load_model` of the subclass)."""
+
+    def save(self) -> None:
+        self._save_model()
+        super().save()
+
+    def restore(self) -> None:
+        self._load_model()
+        super().restore()
+
+    def _save_model(self) -> None:
+        raise NotImplementedError
+
+    def _load_model(self) -> None:
+        raise NotImplementedError
+
+
+class TensorFlowState(_ModelState):
     """A list of variables (default: the global variables) plus keyword attributes. In a
     graph the variables are read and broadcast through `session` (default: the default
     session); eagerly through the variables themselves."""
@@ -144,14 +163,6 @@ class TensorFlowState(ObjectState):
         self._values: List[np.ndarray] = []
         self._save_model()
         super().__init__(bcast_object=_broadcast_object, get_rank=_hvd.rank, **kwargs)
-
-    def save(self) -> None:
-        self._save_model()
-        super().save()
-
-    def restore(self) -> None:
-        self._load_model()
-        super().restore()
 
     def sync(self) -> None:
         if self._eager:
@@ -176,7 +187,7 @@ class TensorFlowState(ObjectState):
                 v.load(value, self.session)
 
 
-class TensorFlowKerasState(ObjectState):
+class TensorFlowKerasState(_ModelState):
     """A Keras model and its optimizer (weights synced from rank 0) plus attributes."""
 
     def __init__(self, model: Any, optimizer: Any = None, backend: Any = None, **kwargs: Any):
@@ -189,14 +200,6 @@ class TensorFlowKerasState(ObjectState):
         self._saved_optimizer_state: List[np.ndarray] = []
         self._save_model()
         super().__init__(bcast_object=_broadcast_object, get_rank=_hvd.rank, **kwargs)
-
-    def save(self) -> None:
-        self._save_model()
-        super().save()
-
-    def restore(self) -> None:
-        self._load_model()
-        super().restore()
 
     def sync(self) -> None:
         self.model.set_weights(_broadcast_object(self.model.get_weights()))
