@@ -45,6 +45,7 @@ from tf1compat.serialization.messages import (AttrValue, CondContextDef, NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto, tensor_to_proto
 from tf1compat.graphdef.gradient_export import symbolic_gradient_node
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
+from tf1compat.graphdef.loop_gradient_export import write_loop_gradient
 
 __all__ = ["ControlFlowExport"]
 
@@ -355,9 +356,13 @@ class ControlFlowExport:
                 self.output_names[op.inputs[0]] == op.name:
             self._write_construct_output(op)
             return
+        loop_form = write_loop_gradient(self, op) \
+            if op.type == "SymbolicGradient" and context is None else None
+        if loop_form:                # backward loops (loop_gradient_export.py)
+            return
         written = symbolic_gradient_node(
             op, self.functions, lambda t: self.gradient_input(t, context, op.name)) \
-            if op.type == "SymbolicGradient" else None
+            if op.type == "SymbolicGradient" and loop_form is None else None
         if written is not None:      # TF's form (gradient_export.py)
             node, shapes = written
             node.name = self._strip(node.name)

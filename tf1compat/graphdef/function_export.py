@@ -152,17 +152,19 @@ class FunctionExport:
 
     def function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
                  ops: List[Operation], lower: Optional[Callable[..., Any]] = None,
-                 aliases: Optional[Dict[Tensor, Tensor]] = None) -> AttrValue:
-        """A function of `ops` (graph ops outside control-flow regions) taking `inputs`
-        and returning `outputs` (a gradient op's forward function, gradient_export.py);
+                 aliases: Optional[Dict[Tensor, Tensor]] = None,
+                 context: Any = None) -> AttrValue:
+        """A function of `ops` (graph ops outside control-flow regions, or those of the
+        loop body `context`) taking `inputs` and returning `outputs` (a gradient op's
+        forward function, gradient_export.py; a loop body's, loop_gradient_export.py);
         `aliases` maps further tensors to the input they stand for.
 
         It is marked `_noinline`: TF's graph optimizer would otherwise inline the gradient
         into the graph, where the reads of ref variables inside it are no longer ordered
         before the optimizer's in-place updates (a data race: results vary per run)."""
         fname = self._unique(name)
-        self._write(fname, inputs, outputs, ops, {"_noinline": True}, lower=lower,
-                    aliases=aliases)
+        self._write(fname, inputs, outputs, ops, {"_noinline": True}, context=context,
+                    lower=lower, aliases=aliases)
         return AttrValue(func=NameAttrList(name=fname))
 
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:

@@ -41,7 +41,9 @@ from tf1compat.graphdef.gradient_lowering import LOWERINGS, NodeBuilder
 from tf1compat.graphdef.graph_io import UnserializableGraphError, check_serializable
 from tf1compat.util import tf_logging
 
-__all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs"]
+__all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs",
+           "forward_function", "forward_reach", "lower_op", "warn_once", "unsupported",
+           "forward_has_control_dependencies", "data_upstream"]
 
 # Op types TF 2.21's SymbolicGradient differentiates inside a function (its C++ gradient
 # registry) to tf1compat's values: scripts/probe_tf_function_gradients.py, which also lists
@@ -63,7 +65,8 @@ _CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient"])
 _warned: Set[str] = set()
 
 
-def _warn_once(op: Operation, reason: str) -> None:
+def warn_once(op: Operation, reason: str) -> None:
+    """Logs once per process why a gradient op keeps tf1compat's form."""
     if reason in _warned:
         return
     _warned.add(reason)
@@ -81,7 +84,8 @@ def _source_values(x: Tensor) -> List[Tensor]:
     return [c.outputs[0] for c in x.consumers() if c.type == "ReadVariableOp"]
 
 
-def _upstream(ys: List[Tensor]) -> Set[Operation]:
+def data_upstream(ys: List[Tensor]) -> Set[Operation]:
+    """The ops `ys` are computed from (data inputs only)."""
     found: Set[Operation] = set()
     stack = [y.op for y in ys]
     while stack:
@@ -92,33 +96,43 @@ def _upstream(ys: List[Tensor]) -> Set[Operation]:
     return found
 
 
-def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor]
-            ) -> Tuple[Any, Any, Dict[Operation, CondPlan]]:
-    """(body ops in creation order, extra input tensors, the plans of its tf.conds) of the
-    forward region from the source values `xs` to `ys`, or (None, reason, {}) when TF
-    cannot differentiate it."""
-    upstream = _upstream(ys)
-    for handle in handles:
-        if any(c.type not in ("ReadVariableOp", "If") and c in upstream
-               for c in handle.consumers()):
-            return None, (f"resource variable {handle.op.name} reaches the ys through an "
-                          "op other than ReadVariableOp"), {}
-    # Forward from the sources, not through stateful ops (their outputs become inputs).
+def forward_reach(xs: List[Tensor], stops: Set[Operation] = frozenset()
+                  ) -> Set[Operation]:
+    """The ops computed from `xs`: forward from them, not through stateful ops (their
+    outputs become inputs of f) nor through `stops` (while loops whose outputs are
+    sources of their own, loop_gradient_export.py)."""
     reached: Set[Operation] = set()
     stack = [c for x in xs for c in x.consumers()]
     while stack:
         current = stack.pop()
-        if current in reached:
+        if current in reached or current in stops:
             continue
         if current.type in _CUT_OP_TYPES or (current._op_def.stateful and
                                               current.type not in ("If", "Case", "While")):
             continue
         reached.add(current)
         stack.extend(c for t in current.outputs for c in t.consumers())
+    return reached
+
+
+def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
+            stops: Set[Operation] = frozenset()
+            ) -> Tuple[Any, Any, Dict[Operation, CondPlan]]:
+    """(body ops in creation order, extra input tensors, the plans of its tf.conds) of the
+    forward region from the source values `xs` to `ys`, or (None, reason, {}) when TF
+    cannot differentiate it. The ops `stops` (while loops) are left out: their outputs
+    are among `xs`."""
+    upstream = data_upstream(ys)
+    for handle in handles:
+        if any(c.type not in ("ReadVariableOp", "If") and c in upstream
+               for c in handle.consumers()):
+            return None, (f"resource variable {handle.op.name} reaches the ys through an "
+                          "op other than ReadVariableOp"), {}
+    reached = forward_reach(xs, stops)
     source_ops = {x.op for x in xs}
     if source_ops & reached:
         return None, "a source is computed from another source", {}
-    blocked = _cut_on_gradient_path(upstream, xs, reached)
+    blocked = _cut_on_gradient_path(upstream - set(stops), xs, reached)
     if blocked is not None:
         return None, f"the gradient flows through the stateful op type {blocked}", {}
     body: Set[Operation] = set()
@@ -187,6 +201,37 @@ def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
     return None
 
 
+def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: Any,
+                     stops: Set[Operation] = frozenset()) -> Any:
+    """(`f` as an AttrValue, f's inputs: one per source of `xs`, then the extras) of the
+    forward region from `xs` to `ys` (leaving out the while loops `stops`, whose outputs
+    are among `xs`), or the reason TF cannot differentiate it."""
+    upstream = data_upstream(ys)
+    # The reads the forward computation uses first: f's input is one of them (one
+    # outside the tf.cond branches if there is one: those exist only when they run).
+    groups = [sorted(_source_values(x), key=lambda t: (
+        t.op not in upstream, t.op._control_flow_context is not None)) for x in xs]
+    if not all(groups):
+        return "a resource variable source without a ReadVariableOp"
+    handles = [x for x, g in zip(xs, groups) if g[0] is not x]
+    body, extras, plans = _region(ys, handles, [t for g in groups for t in g], stops)
+    if body is None:
+        return extras
+    f_inputs = [g[0] for g in groups] + extras
+
+    def lower(member: Operation, name_of: Callable[[Tensor], str]
+              ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
+        if member in plans:
+            return write_cond(plans[member], name_of, lower_op)
+        return lower_op(member, [name_of(t) for t in member.inputs])
+    try:
+        func = functions.function(name, f_inputs, ys, body, lower,
+                                  {t: g[0] for g in groups for t in g[1:]})
+    except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
+        return f"its forward function cannot be written ({e})"
+    return func, f_inputs
+
+
 def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Tensor], str]
                            ) -> Optional[Tuple[NodeDef, List[Any]]]:
     """TF's SymbolicGradient NodeDef for tf1compat's gradient op `op` (inputs named by
@@ -199,46 +244,19 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
     inputs = list(op.inputs)
     xs, dys = inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
     if attrs.get("f") is not None:            # read from a file in TF's form: as it came
-        f_inputs, extras = xs, []
+        f_inputs = xs
         func = functions.attr(attrs["f"])
     else:
-        upstream = _upstream(inputs[:ny])
-        # The reads the forward computation uses first: f's input is one of them (one
-        # outside the tf.cond branches if there is one: those exist only when they run).
-        groups = [sorted(_source_values(x), key=lambda t: (
-            t.op not in upstream, t.op._control_flow_context is not None)) for x in xs]
-        reason = _unsupported(op)
-        if reason is None and not all(groups):
-            reason = "a resource variable source without a ReadVariableOp"
-        plans: Dict[Operation, CondPlan] = {}
-        if reason is None:
-            handles = [x for x, g in zip(xs, groups) if g[0] is not x]
-            body, extras, plans = _region(inputs[:ny], handles,
-                                          [t for g in groups for t in g])
-            if body is None:
-                reason = extras
-        if reason is not None:
-            _warn_once(op, reason)
+        reason = unsupported(op)
+        written = forward_function(f"{op.name.replace('/', '_')}_forward", inputs[:ny], xs,
+                                   functions) if reason is None else reason
+        if isinstance(written, str):
+            warn_once(op, written)
             return None
-        f_inputs = [g[0] for g in groups] + extras
-
-        def lower(member: Operation, name_of: Callable[[Tensor], str]
-                  ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
-            if member in plans:
-                return write_cond(plans[member], name_of, _lower)
-            if member.type not in LOWERINGS:
-                return None
-            return _lower(member, [name_of(t) for t in member.inputs])
-        try:
-            func = functions.function(f"{op.name.replace('/', '_')}_forward", f_inputs,
-                                      inputs[:ny], body, lower,
-                                      {t: g[0] for g in groups for t in g[1:]})
-        except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
-            _warn_once(op, f"its forward function cannot be written ({e})")
-            return None
+        func, f_inputs = written
     node = NodeDef(name=op.name, op="SymbolicGradient",
                    input=[name_of(t) for t in f_inputs + dys])
-    if attrs.get("f") is None and _forward_has_control_dependencies(inputs[:ny]):
+    if attrs.get("f") is None and forward_has_control_dependencies(inputs[:ny]):
         # tf1compat's op reads the ys, so their forward computation runs with it, and
         # with it what that computation waits for (a tf.cond branch assigning moving
         # statistics under control_dependencies); f recomputes the values from its
@@ -250,7 +268,7 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
     return node, [t.shape for t in f_inputs]
 
 
-def _forward_has_control_dependencies(ys: List[Tensor]) -> bool:
+def forward_has_control_dependencies(ys: List[Tensor]) -> bool:
     """Whether an op computing `ys` (tf.cond branches included) has control inputs."""
     seen: Set[Operation] = set()
     stack = [y.op for y in ys]
@@ -269,7 +287,8 @@ def _forward_has_control_dependencies(ys: List[Tensor]) -> bool:
     return False
 
 
-def _lower(op: Operation, input_names: List[str]) -> Optional[Tuple[List[NodeDef], List[Any]]]:
+def lower_op(op: Operation, input_names: List[str]
+             ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
     """An op of LOWERINGS as the ops TF can differentiate (gradient_lowering.py)."""
     if op.type not in LOWERINGS:
         return None
@@ -278,7 +297,8 @@ def _lower(op: Operation, input_names: List[str]) -> Optional[Tuple[List[NodeDef
     return builder.nodes, outputs
 
 
-def _unsupported(op: Operation) -> Optional[str]:
+def unsupported(op: Operation) -> Optional[str]:
+    """Why tf1compat's gradient op `op` has no TF form whatever its region holds."""
     attrs = op.attrs
     if attrs["jacobian"]:
         return "tf.hessians' Jacobian form has no TF op"

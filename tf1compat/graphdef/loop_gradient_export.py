@@ -1,0 +1,441 @@
+"""`tf.gradients` through `tf.while_loop` in graph files: a backward loop TF can run.
+
+TF 2.21 has no function gradient for While (or Switch/Merge: probed), so a gradient op
+whose region holds a loop cannot be one `SymbolicGradient` of a forward function
+(gradient_export.py). TF 1.x itself differentiates a loop op by op: the forward loop
+pushes the values the gradient needs on stacks (`StackPushV2`), a second loop under
+`gradients/` runs as many iterations backwards, pops them (`StackPopV2`) and
+accumulates the gradients of the tensors the body captures. tf1compat has no per-op
+gradient graph (autograd), so its backward loop calls TF's gradient of the loop BODY
+as a function instead:
+
+* the forward loop (already written as TF 1.x writes it, control_flow_export.py) gains,
+  in its frame, an iteration counter (`<grad op>/<loop>/f_count`, TF's own `f_count`)
+  and one `StackPushV2` per loop variable the body's gradient reads: the variable's
+  value at the start of each iteration. The pushes are ordered by the counter (each
+  waits for this iteration's counter, the next increment waits for them), and run only
+  when the gradient runs (only the backward loop reads the counter's Exit);
+* the body becomes a FunctionDef: the loop variables it reads and the tensors it takes
+  from outside, returning the next values of the floating loop variables;
+* the backward loop (frame `<grad op>/<loop>_grad/while_context`) counts the
+  iterations down; each pops the saved variables and runs `SymbolicGradient` of the
+  body function with the gradients of the next values: its outputs are the gradients
+  of the variables (carried to the next backward iteration) and of the captured
+  tensors (summed over iterations). Its Exits are the gradients of the loop's initial
+  values and captured tensors;
+* the rest of the region is cut at the loops: one forward function from the sources
+  and the loops' outputs to the ys (its gradient gives the loops' output gradients),
+  and per loop one from the sources (and earlier loops' outputs) to the loop's inputs,
+  differentiated with the backward loop's results. Loops are taken last-created first,
+  so a loop's output gradient is complete before its backward loop runs;
+* the gradient op's name is an `IdentityN` of the summed gradients of the sources, so
+  its consumers (the optimizer's updates) read the same outputs as from tf1compat's op.
+
+Not written this way (tf1compat's form, with gradient_export's warning): loops inside
+other constructs, a body holding a construct (a nested loop, a tf.cond) or an op TF
+cannot differentiate in a function (TensorArray reads and writes, random ops...),
+resource variables as sources.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+import numpy as np
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.serialization.messages import AttrValue, ValuesDef, WhileContextDef
+from tf1compat.serialization.tensor_proto import attr_to_proto, tensor_to_proto
+from tf1compat.graphdef.gradient_export import (
+    TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_function, forward_has_control_dependencies,
+    forward_reach, lower_op, unsupported, warn_once)
+from tf1compat.graphdef.gradient_lowering import LOWERINGS
+from tf1compat.graphdef.graph_io import check_serializable
+
+__all__ = ["write_loop_gradient"]
+
+_SCALAR = TensorShape([])
+_HANDLE = TensorShape([2])   # a stack's handle (TF's shape for StackV2's output)
+
+
+class _LoopPlan:
+    """What the backward loop of one forward loop needs: the body ops its function
+    computes, the loop variables it reads (pushed each iteration), the outside tensors
+    it captures and the floating loop variables that carry gradients."""
+
+    def __init__(self, op: Operation):
+        info = op.attrs["loop"]
+        self.op = op
+        self.info = info
+        self.floats = [k for k, t in enumerate(info.body_outputs)
+                       if t.dtype.base_dtype.is_floating]
+        self.ops: List[Operation] = []
+        self.args: List[int] = []           # loop variables the body function reads
+        self.captures: List[Tensor] = []    # outside tensors it reads
+
+
+def _plan_loop(op: Operation) -> Tuple[Optional[_LoopPlan], Optional[str]]:
+    """The plan of loop `op`'s backward loop, or why it cannot be written."""
+    plan = _LoopPlan(op)
+    info = plan.info
+    region = info.body_region
+    if op._control_flow_context is not None:
+        return None, f"the loop {op.name} is inside another control-flow construct"
+    outputs = [info.body_outputs[k] for k in plan.floats]
+    arg_index = {t: k for k, t in enumerate(info.body_args)}
+    seen: Set[Operation] = set()
+    stack = [t.op for t in outputs]
+    used: Set[int] = {arg_index[t] for t in outputs if t in arg_index}
+    while stack:
+        member = stack.pop()
+        if member in seen:
+            continue
+        seen.add(member)
+        if member._control_flow_context is not region:
+            if member._control_flow_context is not None:
+                return None, f"the body of loop {op.name} holds a control-flow construct"
+            continue                    # an outside tensor: a capture
+        if member.type == "_Arg":
+            continue
+        reason = _body_op_reason(member)
+        if reason is not None:
+            return None, f"{reason} (in the body of loop {op.name})"
+        plan.ops.append(member)
+        for t in member.inputs:
+            if t in arg_index:
+                used.add(arg_index[t])
+            elif t.op._control_flow_context is None:
+                if t not in plan.captures:
+                    plan.captures.append(t)
+            else:
+                stack.append(t.op)
+    for t in outputs:
+        if t.op._control_flow_context is None and t not in plan.captures:
+            plan.captures.append(t)
+    if any(t.dtype.base_dtype == D.resource for t in plan.captures):
+        return None, f"the body of loop {op.name} reads a resource variable"
+    plan.ops.sort(key=lambda o: o._id)
+    plan.args = sorted(used)
+    return plan, None
+
+
+def _body_op_reason(member: Operation) -> Optional[str]:
+    if member.type in LOWERINGS:
+        reason = LOWERINGS[member.type][0](member)
+        if reason is None and len(member.outputs) > 1 and any(
+                c for t in member.outputs[1:] for c in t.consumers()):
+            reason = f"the body uses a second output of {member.type}"
+        return reason
+    if member.type in TF_DIFFERENTIABLE_OP_TYPES or member.type == "Const":
+        return None
+    return f"TF has no function gradient for op type {member.type}"
+
+
+def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
+    """Writes gradient op `op` with the while loops of its region as backward loops
+    (see the module docstring) through `writer` (control_flow_export.ControlFlowExport).
+    True: written; None: its region has no loop; False: it has one this cannot write
+    (warned; the caller writes tf1compat's form)."""
+    if op.attrs.get("f") is not None:
+        return None
+    check_serializable(op)
+    attrs = op.attrs
+    ny, nx, ndy = len(attrs["Ty"]), len(attrs["Tx"]), len(attrs["Tdy"])
+    inputs = list(op.inputs)
+    ys, xs, dys = inputs[:ny], inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
+    upstream = data_upstream(ys)
+    reached = forward_reach(xs)
+    loops = sorted((o for o in upstream if o.type == "While" and o in reached
+                    and o.attrs.get("loop") is not None), key=lambda o: o._id)
+    if not loops:
+        return None
+    reason = unsupported(op)
+    if reason is None and any(x.dtype.base_dtype == D.resource for x in xs):
+        reason = "a resource variable source of a gradient through a while loop"
+    plans: List[_LoopPlan] = []
+    for loop in loops:
+        if reason is None:
+            plan, reason = _plan_loop(loop)
+            plans.append(plan)
+    if reason is not None:
+        warn_once(op, reason)
+        return False
+    marks = (len(writer.nodes), len(writer.functions.library.function))
+    try:
+        _LoopGradientWriter(writer, op, plans).write(ys, xs, dys)
+    except _Unwritable as e:
+        del writer.nodes[marks[0]:]
+        del writer.functions.library.function[marks[1]:]
+        warn_once(op, str(e))
+        return False
+    return True
+
+
+class _Unwritable(Exception):
+    """A part of the gradient has no TF form (the message says why)."""
+
+
+class _LoopGradientWriter:
+    """Writes the nodes of one gradient op with loops in its region."""
+
+    def __init__(self, writer: Any, op: Operation, plans: List[_LoopPlan]):
+        self.writer = writer
+        self.op = op
+        self.plans = plans
+        self.stops = {plan.op for plan in plans}
+        self.loop_outputs = [plan.op.outputs[k] for plan in plans for k in plan.floats]
+        self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
+
+    # -- helpers --------------------------------------------------------------------------
+    def _node(self, base: str, op_type: str, inputs: List[str], attrs: Dict[str, Any],
+              shapes: List[TensorShape]) -> str:
+        name = self.writer.unique(base)
+        self.writer._add(name, op_type, inputs, attrs, shapes)
+        return self.writer._strip(name)
+
+    def _const(self, base: str, value: Any, dtype: Any, controls: List[str] = ()) -> str:
+        name = self._node(base, "Const", ["^" + c for c in controls], {"dtype": dtype},
+                          [_SCALAR])
+        self.writer.nodes[-1].attr["value"].tensor.CopyFrom(
+            tensor_to_proto(np.asarray(value, dtype.as_numpy_dtype), dtype))
+        return name
+
+    def _name(self, t: Tensor) -> str:
+        return self.writer.gradient_input(t, None, self.op.name)
+
+    def _total(self, base: str, parts: List[str], like: Tensor) -> str:
+        """The sum of gradient `parts` of `like` (zeros where there is none)."""
+        dtype = like.dtype.base_dtype
+        if not parts:
+            return self._node(base + "/zeros", "ZerosLike", [self._name(like)],
+                              {"T": dtype}, [like.shape])
+        if len(parts) == 1:
+            return parts[0]
+        return self._node(base + "/AddN", "AddN", parts, {"T": dtype, "N": len(parts)},
+                          [like.shape])
+
+    def _gradient_node(self, base: str, func: AttrValue, inputs: List[str],
+                       in_types: List[Any], dys: List[str], dy_types: List[Any],
+                       shapes: List[TensorShape]) -> str:
+        name = self._node(base, "SymbolicGradient", inputs + dys,
+                          {"Tin": in_types + dy_types, "Tout": in_types}, shapes)
+        self.writer.nodes[-1].attr["f"].CopyFrom(func)
+        return name
+
+    def _segment(self, base: str, ys: List[Tensor], dys: List[str], xs: List[Tensor],
+                 controls: List[str] = ()) -> None:
+        """Gradient of the region from `xs` (and the loops' outputs) to `ys` given `dys`,
+        added to the parts of each x and loop output."""
+        sources = xs + self.loop_outputs
+        written = forward_function(f"{base.replace('/', '_')}_forward", ys, sources,
+                                   self.writer.functions, self.stops)
+        if isinstance(written, str):
+            raise _Unwritable(written)
+        func, f_inputs = written
+        name = self._gradient_node(
+            base, func, [self._name(t) for t in f_inputs],
+            [t.dtype.base_dtype for t in f_inputs], dys, [y.dtype.base_dtype for y in ys],
+            [t.shape for t in f_inputs])
+        self.writer.nodes[-1].input.extend(controls)
+        for k, t in enumerate(sources):
+            self.sums.setdefault(t, []).append(f"{name}:{k}")
+
+    # -- the whole gradient ---------------------------------------------------------------
+    def write(self, ys: List[Tensor], xs: List[Tensor], dys: List[Tensor]) -> None:
+        op = self.op
+        controls = sorted({"^" + self._name(y).split(":")[0] for y in ys}) \
+            if forward_has_control_dependencies(ys) else []
+        self._segment(op.name + "/head", ys, [self._name(d) for d in dys], xs, controls)
+        sources = set(xs) | set(self.loop_outputs)
+        reached = forward_reach(xs + self.loop_outputs, self.stops)
+        for plan in reversed(self.plans):
+            outputs = [plan.op.outputs[k] for k in plan.floats]
+            if not any(len(self.sums.get(t, ())) for t in outputs):
+                continue
+            grads = self._backward_loop(plan, [
+                self._total(f"{op.name}/{self._scope(plan)}grad_out", self.sums.get(t, []), t)
+                for t in outputs])
+            # Gradients of the loop's inputs: a source's (or an earlier loop output's)
+            # directly, one computed from them through the region before the loop.
+            before: Dict[Tensor, List[str]] = {}
+            for t, g in grads:
+                if t in sources:
+                    self.sums.setdefault(t, []).append(g)
+                elif t.op in reached:
+                    before.setdefault(t, []).append(g)
+            if before:
+                targets = list(before)
+                self._segment(f"{op.name}/{self._scope(plan)}inputs_grad", targets,
+                              [self._total(f"{op.name}/{self._scope(plan)}input_grad",
+                                           before[t], t) for t in targets], xs)
+        totals = [self._total(f"{op.name}/total", self.sums.get(x, []), x) for x in xs]
+        self.writer._add(op.name, "IdentityN", totals,
+                         {"T": [x.dtype.base_dtype for x in xs]}, [x.shape for x in xs],
+                         device="" if self.writer.clear_devices else op.device)
+
+    def _scope(self, plan: _LoopPlan) -> str:
+        return self.writer.loops[plan.op].scope
+
+    # -- the forward loop's counter and stacks -----------------------------------------------
+    def _forward_stacks(self, plan: _LoopPlan) -> Tuple[str, List[str]]:
+        """(the forward iteration count, one stack per loop variable the body function
+        reads) written into the forward loop's frame."""
+        loop = self.writer.loops[plan.op]
+        info = plan.info
+        base = f"{self.op.name}/{loop.scope}"
+        frame = self.writer._strip(loop.frame)
+        iterations = int(plan.op.attrs["parallel_iterations"])
+        enter = {"frame_name": frame, "parallel_iterations": iterations}
+        new_values: List[str] = []
+        external: Dict[str, str] = {}
+        zero = self._const(base + "f_count", 0, D.int32)
+        count_enter = self._node(base + "f_count/Enter", "Enter", [zero],
+                                 dict(enter, T=D.int32, is_constant=False), [_SCALAR])
+        external[zero + ":0"] = count_enter + ":0"
+        next_name = self.writer.unique(base + "f_count/NextIteration")
+        merge = self._node(base + "f_count/Merge", "Merge", [count_enter, next_name],
+                           {"T": D.int32, "N": 2}, [_SCALAR, _SCALAR])
+        switch = self._node(base + "f_count/Switch", "Switch",
+                            [merge, self.writer._strip(loop.loop_cond)], {"T": D.int32},
+                            [_SCALAR, _SCALAR])
+        pivot = self._node(base + "f_count/Identity", "Identity", [switch + ":1"],
+                           {"T": D.int32}, [_SCALAR])
+        max_size = self._const(base + "stack/max_size", -1, D.int32)
+        stacks, pushes = [], []
+        for k in plan.args:
+            arg = info.body_args[k]
+            dtype = arg.dtype.base_dtype
+            stack = self._node(base + "stack", "StackV2", [max_size],
+                               {"elem_type": dtype, "stack_name": ""}, [_HANDLE])
+            self.writer.nodes[-1].attr["stack_name"].s = stack.encode()
+            stack_enter = self._node(base + "stack/Enter", "Enter", [stack],
+                                     dict(enter, T=D.resource, is_constant=True), [_HANDLE])
+            external[stack + ":0"] = stack_enter + ":0"
+            push = self._node(base + "stack/push", "StackPushV2",
+                              [stack_enter, self.writer._name(arg), "^" + pivot],
+                              {"T": dtype, "swap_memory": bool(plan.op.attrs["swap_memory"])},
+                              [arg.shape])
+            stacks.append(stack)
+            pushes.append(push)
+            new_values += [stack_enter + ":0", push + ":0"]
+        one = self._const(base + "f_count/add/y", 1, D.int32, [pivot])
+        add = self._node(base + "f_count/add", "AddV2",
+                         [pivot, one] + ["^" + p for p in pushes], {"T": D.int32}, [_SCALAR])
+        self.writer._add(next_name, "NextIteration", [add], {"T": D.int32}, [_SCALAR])
+        count = self._node(base + "f_count/Exit", "Exit", [switch], {"T": D.int32}, [_SCALAR])
+        new_values += [count_enter + ":0", merge + ":0", merge + ":1", switch + ":0",
+                       switch + ":1", pivot + ":0", one + ":0", add + ":0",
+                       self.writer._strip(next_name) + ":0", count + ":0"]
+        for proto in self.writer.while_protos:
+            if proto.context_name == frame:
+                values = set(proto.values_def.values) | set(new_values) | set(external) \
+                    | set(external.values())
+                del proto.values_def.values[:]
+                proto.values_def.values.extend(sorted(values))
+                for key, value in external.items():
+                    proto.values_def.external_values[key] = value
+        return count, stacks
+
+    # -- the backward loop -------------------------------------------------------------------
+    def _backward_loop(self, plan: _LoopPlan, output_grads: List[str]
+                       ) -> List[Tuple[Tensor, str]]:
+        """Writes the backward loop of `plan` given the gradients of its floating
+        outputs; returns (loop input, its gradient) for the initial values of the
+        floating loop variables and the captured tensors."""
+        writer = self.writer
+        info = plan.info
+        count, stacks = self._forward_stacks(plan)
+        func = writer.functions.function(
+            f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"),
+            [info.body_args[k] for k in plan.args] + plan.captures,
+            [info.body_outputs[k] for k in plan.floats], plan.ops,
+            lambda member, name_of: lower_op(member, [name_of(t) for t in member.inputs]),
+            context=info.body_region)
+        base = writer._strip(writer.unique(
+            f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"
+        frame = base + "while_context"
+        iterations = int(plan.op.attrs["parallel_iterations"])
+        enter = {"frame_name": frame, "parallel_iterations": iterations}
+        floats = [info.body_outputs[k] for k in plan.floats]
+        # Loop variables: the count of iterations left, the gradients of the floating
+        # loop variables, the sums of the captured tensors' gradients.
+        inits = [count] + output_grads + [
+            self._node(base + "zeros", "ZerosLike", [self._name(c)],
+                       {"T": c.dtype.base_dtype}, [c.shape]) for c in plan.captures]
+        types = [D.int32] + [t.dtype.base_dtype for t in floats] + \
+            [c.dtype.base_dtype for c in plan.captures]
+        shapes = [_SCALAR] + [t.shape for t in floats] + [c.shape for c in plan.captures]
+        enters = [self._node(base + "Enter", "Enter", [init],
+                             dict(enter, T=dtype, is_constant=False), [shape])
+                  for init, dtype, shape in zip(inits, types, shapes)]
+        next_names = [writer.unique(base + "NextIteration") for _ in inits]
+        merges = [self._node(base + "Merge", "Merge", [e, n], {"T": dtype, "N": 2},
+                             [shape, _SCALAR])
+                  for e, n, dtype, shape in zip(enters, next_names, types, shapes)]
+        zero = self._const(base + "Greater/y", 0, D.int32, [merges[0]])
+        greater = self._node(base + "Greater", "Greater", [merges[0], zero], {"T": D.int32},
+                             [_SCALAR])
+        loop_cond = self._node(base + "LoopCond", "LoopCond", [greater], {}, [_SCALAR])
+        switches = [self._node(base + "Switch", "Switch", [m, loop_cond], {"T": dtype},
+                               [shape, shape])
+                    for m, dtype, shape in zip(merges, types, shapes)]
+        views = [self._node(base + "Identity", "Identity", [s + ":1"], {"T": dtype}, [shape])
+                 for s, dtype, shape in zip(switches, types, shapes)]
+        exits = [self._node(base + "Exit", "Exit", [s], {"T": dtype}, [shape])
+                 for s, dtype, shape in zip(switches, types, shapes)]
+        external: Dict[str, str] = {}
+        pops = []
+        for k, stack in zip(plan.args, stacks):
+            arg = info.body_args[k]
+            stack_enter = self._node(base + "stack/Enter", "Enter", [stack],
+                                     dict(enter, T=D.resource, is_constant=True), [_HANDLE])
+            external[stack + ":0"] = stack_enter + ":0"
+            pops.append(self._node(base + "stack/pop", "StackPopV2",
+                                   [stack_enter, "^" + views[0]],
+                                   {"elem_type": arg.dtype.base_dtype}, [arg.shape]))
+        captured = []
+        for c in plan.captures:
+            outer = self._name(c)
+            name = self._node(base + "captured/Enter", "Enter", [outer],
+                              dict(enter, T=c.dtype.base_dtype, is_constant=True), [c.shape])
+            external[outer if ":" in outer else outer + ":0"] = name + ":0"
+            captured.append(name)
+        args = [info.body_args[k] for k in plan.args]
+        arg_types = [t.dtype.base_dtype for t in args + plan.captures]
+        n_floats = len(floats)
+        grad = self._gradient_node(
+            base + "body_grad", func, pops + captured, arg_types,
+            views[1:1 + n_floats], types[1:1 + n_floats],
+            [t.shape for t in args + plan.captures])
+        one = self._const(base + "sub/y", 1, D.int32, [views[0]])
+        nexts = [self._node(base + "sub", "Sub", [views[0], one] + ["^" + p for p in pops],
+                            {"T": D.int32}, [_SCALAR])]
+        for j, k in enumerate(plan.floats):
+            if k in plan.args:
+                nexts.append(f"{grad}:{plan.args.index(k)}")
+            else:                       # the next value does not read this variable
+                nexts.append(self._node(base + "zeros", "ZerosLike", [views[1 + j]],
+                                        {"T": types[1 + j]}, [shapes[1 + j]]))
+        for j, c in enumerate(plan.captures):
+            view = views[1 + n_floats + j]
+            nexts.append(self._node(base + "add", "AddV2",
+                                    [view, f"{grad}:{len(args) + j}"],
+                                    {"T": c.dtype.base_dtype}, [c.shape]))
+        for name, value, dtype, shape in zip(next_names, nexts, types, shapes):
+            writer._add(name, "NextIteration", [value], {"T": dtype}, [shape])
+        written = {n.name for n in writer.nodes}
+        values = {f"{n}:0" for n in written if n.startswith(base)} | \
+            {f"{s}:1" for s in switches} | {f"{m}:1" for m in merges}
+        writer.while_protos.append(WhileContextDef(
+            context_name=frame, parallel_iterations=iterations, back_prop=False,
+            swap_memory=bool(plan.op.attrs["swap_memory"]), pivot_name=loop_cond + ":0",
+            pivot_for_pred_name=merges[0] + ":0", pivot_for_body_name=views[0] + ":0",
+            loop_exit_names=[e + ":0" for e in exits],
+            loop_enter_names=[e + ":0" for e in enters],
+            values_def=ValuesDef(values=sorted(values | set(external)),
+                                 external_values=external)))
+        out = [(plan.op.inputs[k], exits[1 + j]) for j, k in enumerate(plan.floats)]
+        return out + [(c, exits[1 + n_floats + j]) for j, c in enumerate(plan.captures)]
