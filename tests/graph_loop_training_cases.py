@@ -14,6 +14,9 @@ import numpy as np
 
 from tests.graph_training_cases import X8, _training_spec
 
+IDS5 = np.array([[1, 3, 4, 0, 0], [3, 5, 8, 2, 7], [0, 7, 0, 0, 0], [5, 5, 6, 1, 0]],
+                np.int32)
+LENGTHS = np.array([3, 5, 2, 4], np.int32)
 SEQ = np.sin(np.arange(4 * 5 * 3, dtype=np.float32) * 0.41).reshape(4, 5, 3)
 
 
@@ -40,4 +43,86 @@ def case_train_while_loop_captured_weights(tf):
                           ["loss:0", "global_step:0", "encode/kernel:0", "w:0", "b:0"])
 
 
-LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights]
+def case_train_dynamic_rnn_basic_lstm(tf):
+    """`tf.nn.dynamic_rnn` over a BasicLSTMCell (the inputs unstacked into a
+    TensorArray read in the loop, the outputs written to one stacked after it), a dense
+    layer on the last output and the final state's h; Adam."""
+    tf.set_random_seed(21)
+    seq = tf.placeholder(tf.float32, [4, 5, 3], name="seq")
+    y = tf.placeholder(tf.float32, [4, 2], name="y")
+    cell = tf.nn.rnn_cell.BasicLSTMCell(6)
+    outputs, state = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
+    pred = tf.layers.dense(tf.concat([outputs[:, -1], state.h], 1), 2, name="pred")
+    loss = tf.reduce_mean(tf.square(pred - y), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(
+        loss, global_step=tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"seq:0": SEQ, "y:0": X8[:4, :2]},
+                          ["loss:0", "global_step:0", "rnn/basic_lstm_cell/kernel:0",
+                           "rnn/basic_lstm_cell/bias:0", "pred/kernel:0"])
+
+
+def case_train_dynamic_rnn_gru_sequence_length(tf):
+    """Embedded ids through a GRUCell `dynamic_rnn` with `sequence_length` (outputs
+    past a sequence's end are zeros, its state copied through: Select in the body),
+    time-major=False, mean over the outputs; GradientDescent."""
+    tf.set_random_seed(22)
+    ids = tf.placeholder(tf.int32, [4, 5], name="ids")
+    lengths = tf.placeholder(tf.int32, [4], name="lengths")
+    embeddings = tf.get_variable("embeddings", [9, 3])
+    cell = tf.nn.rnn_cell.GRUCell(5)
+    outputs, state = tf.nn.dynamic_rnn(cell, tf.nn.embedding_lookup(embeddings, ids),
+                                       sequence_length=lengths, dtype=tf.float32)
+    logits = tf.layers.dense(state, 3, name="logits")
+    loss = tf.add(tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=ids[:, 0] % 3, logits=logits)), 0.1 * tf.reduce_mean(outputs), name="loss")
+    tf.train.GradientDescentOptimizer(0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"ids:0": IDS5, "lengths:0": LENGTHS},
+                          ["loss:0", "embeddings:0", "rnn/gru_cell/gates/kernel:0",
+                           "rnn/gru_cell/candidate/kernel:0", "logits/kernel:0"])
+
+
+def case_train_dynamic_rnn_lstm_cell_projection(tf):
+    """LSTMCell with a projection (num_proj) and an initial state from a placeholder,
+    time-major inputs with sequence_length; Momentum."""
+    tf.set_random_seed(23)
+    seq = tf.placeholder(tf.float32, [5, 4, 3], name="seq")
+    lengths = tf.placeholder(tf.int32, [4], name="lengths")
+    c0 = tf.placeholder(tf.float32, [4, 6], name="c0")
+    cell = tf.nn.rnn_cell.LSTMCell(6, num_proj=2)
+    init = tf.nn.rnn_cell.LSTMStateTuple(c0, tf.zeros([4, 2]))
+    outputs, state = tf.nn.dynamic_rnn(cell, seq, sequence_length=lengths,
+                                       initial_state=init, time_major=True)
+    loss = tf.reduce_mean(tf.square(outputs)) + tf.reduce_mean(state.c)
+    loss = tf.identity(loss, name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"seq:0": SEQ.transpose(1, 0, 2), "lengths:0": LENGTHS,
+                           "c0:0": X8[:4, :3].repeat(2, 1)},
+                          ["loss:0", "rnn/lstm_cell/kernel:0", "rnn/lstm_cell/bias:0",
+                           "rnn/lstm_cell/projection/kernel:0"])
+
+
+def case_train_scan_and_map_fn(tf):
+    """`tf.scan` (a running state over the rows, captured weights) and `tf.map_fn`
+    (per example), both TensorArray loops; GradientDescent."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.3 + 0.05))
+    v = tf.get_variable("v", [4], initializer=tf.constant_initializer(0.2))
+    running = tf.scan(lambda acc, row: tf.tanh(tf.matmul(acc[None], w)[0] + row), x,
+                      initializer=tf.zeros([4]))
+    mapped = tf.map_fn(lambda row: tf.reduce_sum(row * v) * row, running)
+    loss = tf.reduce_mean(tf.square(mapped - 0.1), name="loss")
+    tf.train.GradientDescentOptimizer(0.3).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8}, ["loss:0", "w:0", "v:0"])
+
+
+LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
+                       case_train_dynamic_rnn_basic_lstm,
+                       case_train_dynamic_rnn_gru_sequence_length,
+                       case_train_dynamic_rnn_lstm_cell_projection,
+                       case_train_scan_and_map_fn]

@@ -84,15 +84,17 @@ def _source_values(x: Tensor) -> List[Tensor]:
     return [c.outputs[0] for c in x.consumers() if c.type == "ReadVariableOp"]
 
 
-def data_upstream(ys: List[Tensor]) -> Set[Operation]:
-    """The ops `ys` are computed from (data inputs only)."""
+def data_upstream(ys: List[Tensor], stops: Set[Operation] = frozenset()
+                  ) -> Set[Operation]:
+    """The ops `ys` are computed from (data inputs only; not those of `stops`)."""
     found: Set[Operation] = set()
     stack = [y.op for y in ys]
     while stack:
         current = stack.pop()
         if current not in found:
             found.add(current)
-            stack.extend(t.op for t in current.inputs)
+            if current not in stops:
+                stack.extend(t.op for t in current.inputs)
     return found
 
 
@@ -122,7 +124,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
     forward region from the source values `xs` to `ys`, or (None, reason, {}) when TF
     cannot differentiate it. The ops `stops` (while loops) are left out: their outputs
     are among `xs`."""
-    upstream = data_upstream(ys)
+    upstream = data_upstream(ys, stops)
     for handle in handles:
         if any(c.type not in ("ReadVariableOp", "If") and c in upstream
                for c in handle.consumers()):

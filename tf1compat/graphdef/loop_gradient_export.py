@@ -63,29 +63,84 @@ _HANDLE = TensorShape([2])   # a stack's handle (TF's shape for StackV2's output
 
 class _LoopPlan:
     """What the backward loop of one forward loop needs: the body ops its function
-    computes, the loop variables it reads (pushed each iteration), the outside tensors
-    it captures and the floating loop variables that carry gradients."""
+    computes, the values pushed each iteration (the loop variables the function reads,
+    the elements it reads from TensorArrays and their indices, the indices of the
+    elements it writes), the outside tensors it captures, the floating loop variables
+    that carry gradients and the TensorArray reads and writes."""
 
     def __init__(self, op: Operation):
         info = op.attrs["loop"]
         self.op = op
         self.info = info
-        self.floats = [k for k, t in enumerate(info.body_outputs)
-                       if t.dtype.base_dtype.is_floating]
+        self.floats: List[int] = []       # floating loop variables (not TensorArray flows)
         self.ops: List[Operation] = []
         self.args: List[int] = []           # loop variables the body function reads
         self.captures: List[Tensor] = []    # outside tensors it reads
+        # TensorArrayReadV3 ops of arrays filled before the loop (TensorArrayScatterV3
+        # of a range: an unstack) -> the scattered value
+        self.reads: Dict[Operation, Tensor] = {}
+        # TensorArrayWriteV3 ops of the body -> the TensorArrayGatherV3 of a range
+        # after the loop (a stack), reading the loop's output flow
+        self.writes: Dict[Operation, Operation] = {}
+
+    @property
+    def pushed(self) -> List[Tensor]:
+        """The body values the backward loop pops, in this order."""
+        values = [self.info.body_args[k] for k in self.args] + \
+            [read.outputs[0] for read in self.reads]
+        for op in list(self.reads) + list(self.writes):
+            if op.inputs[1] not in values:
+                values.append(op.inputs[1])
+        return values
+
+    @property
+    def sources(self) -> List[Tensor]:
+        """The loop's outputs the rest of the region reads: floating loop variables and
+        the stacked TensorArrays."""
+        return [self.op.outputs[k] for k in self.floats] + \
+            [g.outputs[0] for g in self.writes.values()]
 
 
-def _plan_loop(op: Operation) -> Tuple[Optional[_LoopPlan], Optional[str]]:
-    """The plan of loop `op`'s backward loop, or why it cannot be written."""
+def _is_range(t: Tensor) -> bool:
+    """Whether `t` is `tf.range(n)` (indices 0, 1, ...: TensorArray.unstack/stack)."""
+    from tf1compat.framework.constant_value import constant_value
+    op = t.op
+    if op.type != "Range":
+        return False
+    start, delta = constant_value(op.inputs[0]), constant_value(op.inputs[2])
+    return start is not None and delta is not None and int(start) == 0 and int(delta) == 1
+
+
+def _outside(t: Tensor) -> Tensor:
+    """`t` past the Identity ops (a loop's Exit) in front of it."""
+    while t.op.type == "Identity" and t.op._control_flow_context is None:
+        t = t.op.inputs[0]
+    return t
+
+
+def _plan_loop(op: Operation, upstream: Set[Operation]
+               ) -> Tuple[Optional[_LoopPlan], Optional[str]]:
+    """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
+    from), or why it cannot be written."""
     plan = _LoopPlan(op)
     info = plan.info
     region = info.body_region
     if op._control_flow_context is not None:
         return None, f"the loop {op.name} is inside another control-flow construct"
-    outputs = [info.body_outputs[k] for k in plan.floats]
     arg_index = {t: k for k, t in enumerate(info.body_args)}
+    outputs: List[Tensor] = []
+    for k, out in enumerate(info.body_outputs):
+        if not out.dtype.base_dtype.is_floating:
+            continue
+        if out.op.type != "TensorArrayWriteV3" and not op.inputs[k].op.type.startswith(
+                "TensorArray"):
+            plan.floats.append(k)
+            outputs.append(out)
+            continue
+        reason = _plan_write(plan, k, upstream)
+        if reason is not None:
+            return None, reason
+    outputs += [w.inputs[2] for w in plan.writes]
     seen: Set[Operation] = set()
     stack = [t.op for t in outputs]
     used: Set[int] = {arg_index[t] for t in outputs if t in arg_index}
@@ -99,6 +154,11 @@ def _plan_loop(op: Operation) -> Tuple[Optional[_LoopPlan], Optional[str]]:
                 return None, f"the body of loop {op.name} holds a control-flow construct"
             continue                    # an outside tensor: a capture
         if member.type == "_Arg":
+            continue
+        if member.type == "TensorArrayReadV3":
+            reason = _plan_read(plan, member)
+            if reason is not None:
+                return None, reason
             continue
         reason = _body_op_reason(member)
         if reason is not None:
@@ -117,9 +177,48 @@ def _plan_loop(op: Operation) -> Tuple[Optional[_LoopPlan], Optional[str]]:
             plan.captures.append(t)
     if any(t.dtype.base_dtype == D.resource for t in plan.captures):
         return None, f"the body of loop {op.name} reads a resource variable"
+    for t in plan.pushed:
+        if t.op._control_flow_context is not region:
+            return None, f"a TensorArray index in loop {op.name} is not computed in its body"
     plan.ops.sort(key=lambda o: o._id)
     plan.args = sorted(used)
     return plan, None
+
+
+def _plan_write(plan: _LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
+    """Loop variable `k` is a TensorArray's flow: one write per iteration, stacked after
+    the loop (or not read on the way to the ys)."""
+    op, info = plan.op, plan.info
+    write = info.body_outputs[k].op
+    if write.type != "TensorArrayWriteV3" or write.inputs[3] is not info.body_args[k]:
+        return (f"loop {op.name} carries a TensorArray other than written once per "
+                "iteration")
+    readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
+               and c.type != "Identity"]
+    if not readers:
+        return None                     # the array does not lead to the ys
+    gather = readers[0]
+    if len(readers) > 1 or gather.type != "TensorArrayGatherV3" or \
+            _outside(gather.inputs[0]) is not _outside(write.inputs[0]) or \
+            not _is_range(gather.inputs[1]):
+        return (f"a TensorArray written in loop {op.name} is read after it other than "
+                "by one stack()")
+    plan.writes[write] = gather
+    return None
+
+
+def _plan_read(plan: _LoopPlan, read: Operation) -> Optional[str]:
+    """A TensorArray read in the body: of an array unstacked before the loop."""
+    handle, _, flow = read.inputs
+    scatter = _outside(flow).op
+    if handle.op._control_flow_context is not None or \
+            scatter.type != "TensorArrayScatterV3" or scatter._control_flow_context or \
+            _outside(scatter.inputs[0]) is not _outside(handle) or \
+            not _is_range(scatter.inputs[1]):
+        return (f"loop {plan.op.name} reads a TensorArray that is not unstacked before "
+                "it")
+    plan.reads[read] = scatter.inputs[2]
+    return None
 
 
 def _body_op_reason(member: Operation) -> Optional[str]:
@@ -158,7 +257,7 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     plans: List[_LoopPlan] = []
     for loop in loops:
         if reason is None:
-            plan, reason = _plan_loop(loop)
+            plan, reason = _plan_loop(loop, upstream)
             plans.append(plan)
     if reason is not None:
         warn_once(op, reason)
@@ -185,8 +284,9 @@ class _LoopGradientWriter:
         self.writer = writer
         self.op = op
         self.plans = plans
-        self.stops = {plan.op for plan in plans}
-        self.loop_outputs = [plan.op.outputs[k] for plan in plans for k in plan.floats]
+        self.stops = {plan.op for plan in plans} | \
+            {g for plan in plans for g in plan.writes.values()}
+        self.loop_outputs = [t for plan in plans for t in plan.sources]
         self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
 
     # -- helpers --------------------------------------------------------------------------
@@ -197,10 +297,10 @@ class _LoopGradientWriter:
         return self.writer._strip(name)
 
     def _const(self, base: str, value: Any, dtype: Any, controls: List[str] = ()) -> str:
+        value = np.asarray(value, dtype.as_numpy_dtype)
         name = self._node(base, "Const", ["^" + c for c in controls], {"dtype": dtype},
-                          [_SCALAR])
-        self.writer.nodes[-1].attr["value"].tensor.CopyFrom(
-            tensor_to_proto(np.asarray(value, dtype.as_numpy_dtype), dtype))
+                          [TensorShape(value.shape)])
+        self.writer.nodes[-1].attr["value"].tensor.CopyFrom(tensor_to_proto(value, dtype))
         return name
 
     def _name(self, t: Tensor) -> str:
@@ -252,7 +352,7 @@ class _LoopGradientWriter:
         sources = set(xs) | set(self.loop_outputs)
         reached = forward_reach(xs + self.loop_outputs, self.stops)
         for plan in reversed(self.plans):
-            outputs = [plan.op.outputs[k] for k in plan.floats]
+            outputs = plan.sources
             if not any(len(self.sums.get(t, ())) for t in outputs):
                 continue
             grads = self._backward_loop(plan, [
@@ -281,10 +381,9 @@ class _LoopGradientWriter:
 
     # -- the forward loop's counter and stacks -----------------------------------------------
     def _forward_stacks(self, plan: _LoopPlan) -> Tuple[str, List[str]]:
-        """(the forward iteration count, one stack per loop variable the body function
-        reads) written into the forward loop's frame."""
+        """(the forward iteration count, one stack per value `plan.pushed`) written into
+        the forward loop's frame."""
         loop = self.writer.loops[plan.op]
-        info = plan.info
         base = f"{self.op.name}/{loop.scope}"
         frame = self.writer._strip(loop.frame)
         iterations = int(plan.op.attrs["parallel_iterations"])
@@ -305,9 +404,8 @@ class _LoopGradientWriter:
                            {"T": D.int32}, [_SCALAR])
         max_size = self._const(base + "stack/max_size", -1, D.int32)
         stacks, pushes = [], []
-        for k in plan.args:
-            arg = info.body_args[k]
-            dtype = arg.dtype.base_dtype
+        for value in plan.pushed:
+            dtype = value.dtype.base_dtype
             stack = self._node(base + "stack", "StackV2", [max_size],
                                {"elem_type": dtype, "stack_name": ""}, [_HANDLE])
             self.writer.nodes[-1].attr["stack_name"].s = stack.encode()
@@ -315,9 +413,9 @@ class _LoopGradientWriter:
                                      dict(enter, T=D.resource, is_constant=True), [_HANDLE])
             external[stack + ":0"] = stack_enter + ":0"
             push = self._node(base + "stack/push", "StackPushV2",
-                              [stack_enter, self.writer._name(arg), "^" + pivot],
+                              [stack_enter, self.writer._name(value), "^" + pivot],
                               {"T": dtype, "swap_memory": bool(plan.op.attrs["swap_memory"])},
-                              [arg.shape])
+                              [value.shape])
             stacks.append(stack)
             pushes.append(push)
             new_values += [stack_enter + ":0", push + ":0"]
@@ -342,16 +440,21 @@ class _LoopGradientWriter:
     # -- the backward loop -------------------------------------------------------------------
     def _backward_loop(self, plan: _LoopPlan, output_grads: List[str]
                        ) -> List[Tuple[Tensor, str]]:
-        """Writes the backward loop of `plan` given the gradients of its floating
-        outputs; returns (loop input, its gradient) for the initial values of the
-        floating loop variables and the captured tensors."""
+        """Writes the backward loop of `plan` given the gradients of `plan.sources`;
+        returns (loop input, its gradient) for the initial values of the floating loop
+        variables, the captured tensors and the values unstacked into the arrays the
+        body reads."""
         writer = self.writer
         info = plan.info
         count, stacks = self._forward_stacks(plan)
+        args = [info.body_args[k] for k in plan.args]
+        reads = list(plan.reads)
+        writes = list(plan.writes)
+        inputs = args + [r.outputs[0] for r in reads] + plan.captures
+        floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
-            f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"),
-            [info.body_args[k] for k in plan.args] + plan.captures,
-            [info.body_outputs[k] for k in plan.floats], plan.ops,
+            f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
+            floats + [w.inputs[2] for w in writes], plan.ops,
             lambda member, name_of: lower_op(member, [name_of(t) for t in member.inputs]),
             context=info.body_region)
         base = writer._strip(writer.unique(
@@ -359,15 +462,16 @@ class _LoopGradientWriter:
         frame = base + "while_context"
         iterations = int(plan.op.attrs["parallel_iterations"])
         enter = {"frame_name": frame, "parallel_iterations": iterations}
-        floats = [info.body_outputs[k] for k in plan.floats]
+        unstacked = [plan.reads[r] for r in reads]
         # Loop variables: the count of iterations left, the gradients of the floating
-        # loop variables, the sums of the captured tensors' gradients.
-        inits = [count] + output_grads + [
+        # loop variables, the sums of the captured tensors' and of the unstacked
+        # values' gradients.
+        summed = plan.captures + unstacked
+        inits = [count] + output_grads[:len(floats)] + [
             self._node(base + "zeros", "ZerosLike", [self._name(c)],
-                       {"T": c.dtype.base_dtype}, [c.shape]) for c in plan.captures]
-        types = [D.int32] + [t.dtype.base_dtype for t in floats] + \
-            [c.dtype.base_dtype for c in plan.captures]
-        shapes = [_SCALAR] + [t.shape for t in floats] + [c.shape for c in plan.captures]
+                       {"T": c.dtype.base_dtype}, [c.shape]) for c in summed]
+        types = [D.int32] + [t.dtype.base_dtype for t in floats + summed]
+        shapes = [_SCALAR] + [t.shape for t in floats + summed]
         enters = [self._node(base + "Enter", "Enter", [init],
                              dict(enter, T=dtype, is_constant=False), [shape])
                   for init, dtype, shape in zip(inits, types, shapes)]
@@ -387,31 +491,41 @@ class _LoopGradientWriter:
         exits = [self._node(base + "Exit", "Exit", [s], {"T": dtype}, [shape])
                  for s, dtype, shape in zip(switches, types, shapes)]
         external: Dict[str, str] = {}
-        pops = []
-        for k, stack in zip(plan.args, stacks):
-            arg = info.body_args[k]
-            stack_enter = self._node(base + "stack/Enter", "Enter", [stack],
-                                     dict(enter, T=D.resource, is_constant=True), [_HANDLE])
-            external[stack + ":0"] = stack_enter + ":0"
-            pops.append(self._node(base + "stack/pop", "StackPopV2",
-                                   [stack_enter, "^" + views[0]],
-                                   {"elem_type": arg.dtype.base_dtype}, [arg.shape]))
-        captured = []
-        for c in plan.captures:
-            outer = self._name(c)
-            name = self._node(base + "captured/Enter", "Enter", [outer],
-                              dict(enter, T=c.dtype.base_dtype, is_constant=True), [c.shape])
+
+        def constant_enter(outer: str, dtype: Any, shape: TensorShape, what: str) -> str:
+            name = self._node(base + what + "/Enter", "Enter", [outer],
+                              dict(enter, T=dtype, is_constant=True), [shape])
             external[outer if ":" in outer else outer + ":0"] = name + ":0"
-            captured.append(name)
-        args = [info.body_args[k] for k in plan.args]
-        arg_types = [t.dtype.base_dtype for t in args + plan.captures]
-        n_floats = len(floats)
+            return name
+        popped: Dict[Tensor, str] = {}
+        for value, stack in zip(plan.pushed, stacks):
+            popped[value] = self._node(
+                base + "stack/pop", "StackPopV2",
+                [constant_enter(stack, D.resource, _HANDLE, "stack"), "^" + views[0]],
+                {"elem_type": value.dtype.base_dtype}, [value.shape])
+        captured = [constant_enter(self._name(c), c.dtype.base_dtype, c.shape, "captured")
+                    for c in plan.captures]
+        # The gradient of each written element: its row of the stacked array's gradient.
+        axis = self._const(base + "axis", 0, D.int32, [views[0]]) if writes or reads else ""
+        written = []
+        for w, stacked in zip(writes, output_grads[len(floats):]):
+            value = w.inputs[2]
+            entered = constant_enter(stacked, value.dtype.base_dtype, TensorShape(None),
+                                     "stacked_grad")
+            written.append(self._node(
+                base + "written_grad", "GatherV2", [entered, popped[w.inputs[1]], axis],
+                {"Tparams": value.dtype.base_dtype, "Tindices": D.int32, "Taxis": D.int32,
+                 "batch_dims": 0}, [value.shape]))
         grad = self._gradient_node(
-            base + "body_grad", func, pops + captured, arg_types,
-            views[1:1 + n_floats], types[1:1 + n_floats],
-            [t.shape for t in args + plan.captures])
+            base + "body_grad", func,
+            [popped[t] for t in args] + [popped[r.outputs[0]] for r in reads] + captured,
+            [t.dtype.base_dtype for t in inputs],
+            views[1:1 + len(floats)] + written,
+            types[1:1 + len(floats)] + [w.inputs[2].dtype.base_dtype for w in writes],
+            [t.shape for t in inputs])
         one = self._const(base + "sub/y", 1, D.int32, [views[0]])
-        nexts = [self._node(base + "sub", "Sub", [views[0], one] + ["^" + p for p in pops],
+        nexts = [self._node(base + "sub", "Sub",
+                            [views[0], one] + ["^" + p for p in popped.values()],
                             {"T": D.int32}, [_SCALAR])]
         for j, k in enumerate(plan.floats):
             if k in plan.args:
@@ -419,15 +533,29 @@ class _LoopGradientWriter:
             else:                       # the next value does not read this variable
                 nexts.append(self._node(base + "zeros", "ZerosLike", [views[1 + j]],
                                         {"T": types[1 + j]}, [shapes[1 + j]]))
+        first = 1 + len(floats)
         for j, c in enumerate(plan.captures):
-            view = views[1 + n_floats + j]
             nexts.append(self._node(base + "add", "AddV2",
-                                    [view, f"{grad}:{len(args) + j}"],
+                                    [views[first + j], f"{grad}:{len(args) + len(reads) + j}"],
                                     {"T": c.dtype.base_dtype}, [c.shape]))
+        first += len(plan.captures)
+        if reads:
+            row = self._const(base + "row_shape", [1, 1], D.int32, [views[0]])
+        for j, (r, value) in enumerate(zip(reads, unstacked)):
+            # The element read at index i gets its gradient at row i of the sum.
+            index = self._node(base + "read_index", "Reshape", [popped[r.inputs[1]], row],
+                               {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
+            update = self._node(base + "read_grad", "ExpandDims",
+                                [f"{grad}:{len(args) + j}", axis],
+                                {"T": value.dtype.base_dtype, "Tdim": D.int32},
+                                [TensorShape(None)])
+            nexts.append(self._node(base + "read_sum", "TensorScatterAdd",
+                                    [views[first + j], index, update],
+                                    {"T": value.dtype.base_dtype, "Tindices": D.int32},
+                                    [value.shape]))
         for name, value, dtype, shape in zip(next_names, nexts, types, shapes):
             writer._add(name, "NextIteration", [value], {"T": dtype}, [shape])
-        written = {n.name for n in writer.nodes}
-        values = {f"{n}:0" for n in written if n.startswith(base)} | \
+        values = {f"{n.name}:0" for n in writer.nodes if n.name.startswith(base)} | \
             {f"{s}:1" for s in switches} | {f"{m}:1" for m in merges}
         writer.while_protos.append(WhileContextDef(
             context_name=frame, parallel_iterations=iterations, back_prop=False,
@@ -438,4 +566,4 @@ class _LoopGradientWriter:
             values_def=ValuesDef(values=sorted(values | set(external)),
                                  external_values=external)))
         out = [(plan.op.inputs[k], exits[1 + j]) for j, k in enumerate(plan.floats)]
-        return out + [(c, exits[1 + n_floats + j]) for j, c in enumerate(plan.captures)]
+        return out + [(c, exits[1 + len(floats) + j]) for j, c in enumerate(summed)]
