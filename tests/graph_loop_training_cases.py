@@ -121,8 +121,65 @@ def case_train_scan_and_map_fn(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": X8}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_bidirectional_stacked_rnn(tf):
+    """`bidirectional_dynamic_rnn` (two loops, the backward one over reversed inputs)
+    feeding a second `dynamic_rnn` over a MultiRNNCell of two LSTMCells (a loop whose
+    inputs come from the others' outputs), with sequence_length; Adam."""
+    tf.set_random_seed(24)
+    seq = tf.placeholder(tf.float32, [4, 5, 3], name="seq")
+    lengths = tf.placeholder(tf.int32, [4], name="lengths")
+    y = tf.placeholder(tf.float32, [4, 2], name="y")
+    (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(
+        tf.nn.rnn_cell.GRUCell(4), tf.nn.rnn_cell.BasicLSTMCell(3), seq,
+        sequence_length=lengths, dtype=tf.float32)
+    stacked = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.LSTMCell(4),
+                                           tf.nn.rnn_cell.LSTMCell(3)])
+    outputs, state = tf.nn.dynamic_rnn(stacked, tf.concat([fw, bw], 2),
+                                       sequence_length=lengths, dtype=tf.float32,
+                                       scope="top")
+    pred = tf.layers.dense(state[-1].h, 2, name="pred")
+    loss = tf.add(tf.reduce_mean(tf.square(pred - y)),
+                  0.1 * tf.reduce_mean(tf.square(outputs)), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"seq:0": SEQ, "lengths:0": LENGTHS, "y:0": X8[:4, 1:3]},
+                          ["loss:0", "bidirectional_rnn/fw/gru_cell/gates/kernel:0",
+                           "bidirectional_rnn/bw/basic_lstm_cell/kernel:0",
+                           "top/multi_rnn_cell/cell_0/lstm_cell/kernel:0",
+                           "top/multi_rnn_cell/cell_1/lstm_cell/bias:0", "pred/kernel:0"])
+
+
+def case_train_while_loop_maximum_iterations(tf):
+    """A while_loop bounded by `maximum_iterations` and a data-dependent condition,
+    one loop variable passed through unchanged and one the body never reads; the
+    trip count differs per run (feeds), zero iterations included; GradientDescent."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    limit = tf.placeholder(tf.float32, [], name="limit")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.6 + 0.05))
+    scale = tf.get_variable("scale", [], initializer=tf.constant_initializer(0.5))
+
+    def body(h, kept, last):
+        return [tf.nn.relu(tf.matmul(h, w)) + 0.1, kept, h * scale]
+
+    h, kept, last = tf.while_loop(
+        lambda h, kept, last: tf.reduce_sum(h) < limit, body, [x, x * scale, x],
+        maximum_iterations=4)
+    loss = tf.reduce_mean(h * kept + last, name="loss")
+    tf.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "limit:0": 8.0},
+                          ["loss:0", "w:0", "scale:0"])
+    for runs in ({"x:0": X8, "limit:0": -100.0}, {"x:0": X8, "limit:0": 1e6}):
+        spec["runs"] += [{"feeds": runs, "fetches": [], "targets": ["train"]},
+                         {"feeds": runs, "fetches": ["loss:0", "w:0", "scale:0"]}]
+    return spec
+
+
 LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_dynamic_rnn_basic_lstm,
                        case_train_dynamic_rnn_gru_sequence_length,
                        case_train_dynamic_rnn_lstm_cell_projection,
-                       case_train_scan_and_map_fn]
+                       case_train_scan_and_map_fn, case_train_bidirectional_stacked_rnn,
+                       case_train_while_loop_maximum_iterations]

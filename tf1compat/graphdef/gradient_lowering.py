@@ -5,7 +5,8 @@ registry, which lacks several ops every training graph has (checked with real TF
 scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, AddN,
 SelectV2 (dropout), FusedBatchNormV3 (batch normalization, any layout and float
 type), Elu, Selu, LeakyRelu, Softplus, Tile, Pad, Prod, GatherV2, the stitches of
-partitioned embedding lookups, DepthwiseConv2dNative. Inside the forward function only,
+partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
+(bidirectional_dynamic_rnn). Inside the forward function only,
 such an op is written as the same computation in ops TF can differentiate; the graph
 outside keeps the op itself. The values are the same up to float rounding (the function
 is only differentiated, never fetched). Where a lowering chooses between branches with
@@ -450,6 +451,66 @@ def _depthwise_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _reverse_sequence(op: Operation, names: List[str], b: NodeBuilder
+                      ) -> List[Optional[str]]:
+    # Batch axis first, sequence axis second, the rest flattened: out[b] = P[b] @ x[b]
+    # with P[b, t, s] = (s == index of t), the index reversed inside the length.
+    dtype = op.outputs[0].dtype.base_dtype
+    rank = op.inputs[0].shape.ndims
+    batch, seq = int(op.attrs.get("batch_dim", 0)), int(op.attrs["seq_dim"])
+    perm = [batch, seq] + [k for k in range(rank) if k not in (batch, seq)]
+    x = names[0]
+    if perm != list(range(rank)):
+        x = b.add("Transpose", [x, b.const(perm, D.int32)], {"T": dtype, "Tperm": D.int32})
+    shape = b.add("Shape", [x], {"T": dtype, "out_type": D.int32})
+
+    def dims(begin: int, end: int, shrink: int) -> str:
+        return b.add("StridedSlice", [shape, b.const([begin], D.int32),
+                                      b.const([end], D.int32), b.const([1], D.int32)],
+                     {"T": D.int32, "Index": D.int32, "begin_mask": 0, "end_mask": 0,
+                      "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": shrink})
+    flat_shape = b.add("ConcatV2", [dims(0, 2, 0), b.const([-1], D.int32),
+                                    b.const(0, D.int32)],
+                       {"T": D.int32, "N": 2, "Tidx": D.int32})
+    flat = b.add("Reshape", [x, flat_shape], {"T": dtype, "Tshape": D.int32})
+    steps = b.add("Range", [b.const(0, D.int32), dims(1, 2, 1), b.const(1, D.int32)],
+                  {"Tidx": D.int32})
+    lengths = names[1]
+    if op.inputs[1].dtype.base_dtype != D.int32:
+        lengths = b.add("Cast", [lengths], {"SrcT": op.inputs[1].dtype.base_dtype,
+                                            "DstT": D.int32, "Truncate": False})
+
+    def int_op(op_type: str, *inputs: str) -> str:
+        return b.add(op_type, list(inputs), {"T": D.int32})
+    column = b.add("ExpandDims", [lengths, b.const(-1, D.int32)],
+                   {"T": D.int32, "Tdim": D.int32})
+    row = b.add("ExpandDims", [steps, b.const(0, D.int32)], {"T": D.int32, "Tdim": D.int32})
+    inside = b.add("Cast", [int_op("Greater", column, row)],
+                   {"SrcT": D.bool, "DstT": D.int32, "Truncate": False})
+    # t + inside * (length - 1 - 2t): the reversed position inside the length, else t.
+    moved = int_op("Sub", int_op("Sub", column, b.const(1, D.int32)),
+                   int_op("Mul", row, b.const(2, D.int32)))
+    index = int_op("AddV2", row, int_op("Mul", inside, moved))
+    picks = b.add("Equal", [b.add("ExpandDims", [index, b.const(-1, D.int32)],
+                                  {"T": D.int32, "Tdim": D.int32}),
+                            b.add("Reshape", [steps, b.const([1, 1, -1], D.int32)],
+                                  {"T": D.int32, "Tshape": D.int32})],
+                  {"T": D.int32, "incompatible_shape_error": True})
+    matrix = b.add("Cast", [picks], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    out = b.add("BatchMatMulV2", [matrix, flat], {"T": dtype, "adj_x": False, "adj_y": False})
+    out = b.add("Reshape", [out, shape], {"T": dtype, "Tshape": D.int32})
+    if perm != list(range(rank)):
+        out = b.add("Transpose", [out, b.const(np.argsort(perm), D.int32)],
+                    {"T": dtype, "Tperm": D.int32})
+    return [out]
+
+
+def _reverse_sequence_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[0].shape.ndims is None or op.inputs[0].shape.ndims < 2:
+        return "ReverseSequence of an input of unknown rank"
+    return None
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -474,4 +535,5 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Pad": (_pad_why_not, _pad),
     "GatherV2": (_gather_why_not, _gather),
     "DepthwiseConv2dNative": (_depthwise_why_not, _depthwise),
+    "ReverseSequence": (_reverse_sequence_why_not, _reverse_sequence),
 }

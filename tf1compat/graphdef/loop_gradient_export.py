@@ -160,6 +160,9 @@ def _plan_loop(op: Operation, upstream: Set[Operation]
             if reason is not None:
                 return None, reason
             continue
+        if member.type in ("If", "Case", "While"):
+            return None, (f"the body of loop {op.name} holds a control-flow construct "
+                          f"({member.type}: a nested loop or conditional)")
         reason = _body_op_reason(member)
         if reason is not None:
             return None, f"{reason} (in the body of loop {op.name})"

@@ -1,0 +1,168 @@
+"""Gradients through tf.while_loop written as backward loops TF runs
+(graphdef/loop_gradient_export.py): plain loops with captured weights, dynamic_rnn
+(BasicLSTMCell, GRUCell, LSTMCell with projection, sequence_length, bidirectional,
+stacked), tf.scan / tf.map_fn.
+
+What real TF 2.21 computes from the files tf1compat writes (importing the .meta,
+restoring the checkpoint and running the train op from the file) is recorded by
+scripts/check_tf_reads_graphs.py (tests/graph_loop_training_cases.py); the tests replay
+it: tf1compat's own training steps, and tf1compat's steps from the same file imported,
+give TF's weights.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.graphdef import gradient_export
+from tf1compat.graphdef import graph_export
+from tests import graph_loop_training_cases
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "tf1compat_graphs")
+CASES = graph_loop_training_cases.LOOP_TRAINING_CASES
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    gradient_export._warned.clear()
+    yield
+    tf.reset_default_graph()
+
+
+def _export(caplog):
+    with caplog.at_level(logging.WARNING):
+        gd = graph_export.graph_to_graph_def()
+    warned = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
+    return gd, warned
+
+
+def _recorded(case):
+    d = os.path.join(FIXTURES, case.__name__[len("case_"):])
+    with open(os.path.join(d, "case.json")) as f:
+        recorded = json.load(f)
+    return d, recorded, dict(np.load(os.path.join(d, "arrays.npz")))
+
+
+def _replay(sess, recorded, arrays):
+    for k, run in enumerate(recorded["runs"]):
+        feeds = {feed: arrays[key] for feed, key in run["feeds"].items()}
+        got = sess.run(run["fetches"] + run["targets"], feeds)
+        for fetch, key, value in zip(run["fetches"], recorded["tf"]["values"][k], got):
+            np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6,
+                                       err_msg=f"run {k}: {fetch}")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda fn: fn.__name__[len("case_"):])
+def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
+    d, recorded, arrays = _recorded(case)
+    assert recorded["tf"]["status"] == "ok"
+    with tf.Graph().as_default():
+        spec = case(tf)
+        gd, warned = _export(caplog)
+        # Written in TF's form: no tf1compat-only SymbolicGradient, no warning; the
+        # forward loops push, the backward loops pop and differentiate the body.
+        assert not warned, warned
+        gradients = [n for n in gd.node if n.op == "SymbolicGradient"]
+        assert gradients and all("f" in n.attr and "Ty" not in n.attr for n in gradients)
+        types = {n.op for n in gd.node}
+        assert {"StackV2", "StackPushV2", "StackPopV2", "IdentityN"} <= types
+        with tf.Session() as sess:
+            spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
+            _replay(sess, recorded, arrays)
+
+
+@pytest.mark.parametrize("case", CASES[:2] + CASES[-1:],
+                         ids=lambda fn: fn.__name__[len("case_"):])
+def test_the_written_train_op_runs_in_tf1compat_too(case):
+    """The file TF ran, imported into tf1compat: stacks, backward loops and the body
+    gradients run on tf1compat's dataflow executor to TF's weights."""
+    d, recorded, arrays = _recorded(case)
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+        with tf.Session() as sess:
+            saver.restore(sess, os.path.join(d, recorded["checkpoint"]))
+            _replay(sess, recorded, arrays)
+
+
+def test_backward_loop_structure():
+    """One counter and one stack per value the body gradient reads, pushed in the
+    forward loop's frame; a backward loop in its own frame with its WhileContextDef."""
+    x = tf.placeholder(tf.float32, [2, 3], name="x")
+    w = tf.get_variable("w", [3, 3])
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w))),
+                         [tf.constant(0), x])
+    tf.gradients(tf.reduce_sum(h), [w])
+    export = graph_export.GraphExport()
+    nodes = {n.name: n for n in export.graph_def.node}
+    push = nodes["gradients/SymbolicGradient/while/stack/push"]
+    assert push.op == "StackPushV2" and push.input[1] == "while/Identity_1"
+    enter = nodes[push.input[0]]
+    assert enter.attr["frame_name"].s == b"while/while_context"
+    assert nodes["gradients/SymbolicGradient"].op == "IdentityN"
+    frames = [p.context_name for p in export.while_contexts]
+    assert frames == ["while/while_context",
+                      "gradients/SymbolicGradient/while_grad/while_context"]
+    forward = export.while_contexts[0]
+    assert "gradients/SymbolicGradient/while/stack/push:0" in forward.values_def.values
+    body = [f for f in export.graph_def.library.function if "while_body" in f.signature.name]
+    assert [a.name for a in body[0].signature.input_arg] == ["while_identity_1", "w_read"]
+
+
+def _warned_reason(build, caplog):
+    build()
+    gd, warned = _export(caplog)
+    assert len(warned) == 1
+    assert not any(n.op == "StackPushV2" for n in gd.node)
+    return warned[0]
+
+
+def test_nested_loops_keep_tf1compat_form(caplog):
+    def build():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        w = tf.get_variable("w", [2])
+
+        def outer(i, h):
+            _, inner = tf.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, g * w),
+                                     [tf.constant(0), h])
+            return i + 1, inner
+        _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
+        tf.gradients(tf.reduce_sum(h), [w])
+    assert "control-flow construct" in _warned_reason(build, caplog)
+
+
+def test_random_ops_in_the_body_keep_tf1compat_form(caplog):
+    def build():
+        seq = tf.placeholder(tf.float32, [2, 3, 2], name="seq")
+        cell = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(3), output_keep_prob=0.5)
+        outputs, _ = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
+        tf.gradients(tf.reduce_sum(outputs), tf.trainable_variables())
+    assert "RandomUniform" in _warned_reason(build, caplog)
+
+
+def test_resource_variable_sources_keep_tf1compat_form(caplog):
+    def build():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        w = tf.get_variable("w", [2], use_resource=True)
+        _, h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, h * w),
+                             [tf.constant(0), x])
+        tf.gradients(tf.reduce_sum(h), [w])
+    assert "resource variable" in _warned_reason(build, caplog)
+
+
+def test_a_tensor_array_read_after_the_loop_keeps_tf1compat_form(caplog):
+    def build():
+        x = tf.placeholder(tf.float32, [3, 2], name="x")
+        w = tf.get_variable("w", [2])
+        ta = tf.TensorArray(tf.float32, 3)
+        _, ta = tf.while_loop(lambda i, ta: i < 3,
+                              lambda i, ta: (i + 1, ta.write(i, x[i] * w)),
+                              [tf.constant(0), ta])
+        tf.gradients(tf.reduce_sum(ta.read(2)), [w])
+    assert "TensorArray" in _warned_reason(build, caplog)
