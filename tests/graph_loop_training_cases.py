@@ -177,9 +177,31 @@ def case_train_while_loop_maximum_iterations(tf):
     return spec
 
 
+def case_train_while_loop_masks_and_stops(tf):
+    """A loop body with values not computed from what is differentiated — a mask from
+    the step counter through Floor/Cast (ops TF cannot differentiate in a function,
+    pushed each iteration as dropout's random masks are) — and a `tf.stop_gradient`
+    of the state; GradientDescent."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.4 + 0.1))
+
+    def body(i, h):
+        mask = tf.floor(tf.cast(i + tf.range(4), tf.float32) / 2.0) % 2.0
+        step = tf.tanh(tf.matmul(h * (mask + 0.5), w))
+        return i + 1, step + 0.3 * tf.stop_gradient(h)
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8}, ["loss:0", "w:0"])
+
+
 LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_dynamic_rnn_basic_lstm,
                        case_train_dynamic_rnn_gru_sequence_length,
                        case_train_dynamic_rnn_lstm_cell_projection,
                        case_train_scan_and_map_fn, case_train_bidirectional_stacked_rnn,
-                       case_train_while_loop_maximum_iterations]
+                       case_train_while_loop_maximum_iterations,
+                       case_train_while_loop_masks_and_stops]

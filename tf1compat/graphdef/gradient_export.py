@@ -43,7 +43,7 @@ from tf1compat.util import tf_logging
 
 __all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs",
            "forward_function", "forward_reach", "lower_op", "warn_once", "unsupported",
-           "forward_has_control_dependencies", "data_upstream"]
+           "forward_has_control_dependencies", "data_upstream", "CUT_OP_TYPES"]
 
 # Op types TF 2.21's SymbolicGradient differentiates inside a function (its C++ gradient
 # registry) to tf1compat's values: scripts/probe_tf_function_gradients.py, which also lists
@@ -60,7 +60,7 @@ Squeeze StridedSlice Sub Sum Tanh Transpose Unpack
 # Ops whose outputs become inputs of the forward function, computed outside it: stateful
 # ops (no new random numbers) and gradient stops (TF's function gradient of StopGradient
 # passes the gradient through; as an input of f, its gradient is dropped).
-_CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient"])
+CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient"])
 
 _warned: Set[str] = set()
 
@@ -109,7 +109,7 @@ def forward_reach(xs: List[Tensor], stops: Set[Operation] = frozenset()
         current = stack.pop()
         if current in reached or current in stops:
             continue
-        if current.type in _CUT_OP_TYPES or (current._op_def.stateful and
+        if current.type in CUT_OP_TYPES or (current._op_def.stateful and
                                               current.type not in ("If", "Case", "While")):
             continue
         reached.add(current)
@@ -195,7 +195,7 @@ def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
     lose that gradient. Random ops take only shapes, batch-norm updates do not lead to
     the ys."""
     for member in upstream - reached:
-        if member.type in _CUT_OP_TYPES:
+        if member.type in CUT_OP_TYPES:
             continue
         if any((t.op in reached or t in xs) and (t.dtype.is_floating or t.dtype.is_complex)
                for t in member.inputs):

@@ -50,8 +50,8 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.serialization.messages import AttrValue, ValuesDef, WhileContextDef
 from tf1compat.serialization.tensor_proto import attr_to_proto, tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
-    TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_function, forward_has_control_dependencies,
-    forward_reach, lower_op, unsupported, warn_once)
+    CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_function,
+    forward_has_control_dependencies, forward_reach, lower_op, unsupported, warn_once)
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.graph_io import check_serializable
 
@@ -79,6 +79,8 @@ class _LoopPlan:
         # TensorArrayReadV3 ops of arrays filled before the loop (TensorArrayScatterV3
         # of a range: an unstack) -> the scattered value
         self.reads: Dict[Operation, Tensor] = {}
+        # body values the function takes as inputs, not differentiated (a dropout mask)
+        self.extras: List[Tensor] = []
         # TensorArrayWriteV3 ops of the body -> the TensorArrayGatherV3 of a range
         # after the loop (a stack), reading the loop's output flow
         self.writes: Dict[Operation, Operation] = {}
@@ -87,7 +89,7 @@ class _LoopPlan:
     def pushed(self) -> List[Tensor]:
         """The body values the backward loop pops, in this order."""
         values = [self.info.body_args[k] for k in self.args] + \
-            [read.outputs[0] for read in self.reads]
+            [read.outputs[0] for read in self.reads] + self.extras
         for op in list(self.reads) + list(self.writes):
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
@@ -118,10 +120,10 @@ def _outside(t: Tensor) -> Tensor:
     return t
 
 
-def _plan_loop(op: Operation, upstream: Set[Operation]
+def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation]
                ) -> Tuple[Optional[_LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
-    from), or why it cannot be written."""
+    from; `on_path`: the ops computed from the sources), or why it cannot be written."""
     plan = _LoopPlan(op)
     info = plan.info
     region = info.body_region
@@ -141,19 +143,25 @@ def _plan_loop(op: Operation, upstream: Set[Operation]
         if reason is not None:
             return None, reason
     outputs += [w.inputs[2] for w in plan.writes]
-    seen: Set[Operation] = set()
-    stack = [t.op for t in outputs]
-    used: Set[int] = {arg_index[t] for t in outputs if t in arg_index}
+    live = _live_tensors(plan, on_path)
+    included: Set[Operation] = set()
+    seen: Set[Tensor] = set()
+    stack = list(outputs)
+    used: Set[int] = set()
     while stack:
-        member = stack.pop()
-        if member in seen:
+        t = stack.pop()
+        if t in seen:
             continue
-        seen.add(member)
+        seen.add(t)
+        member = t.op
+        if t in arg_index:
+            used.add(arg_index[t])
+            continue
         if member._control_flow_context is not region:
             if member._control_flow_context is not None:
                 return None, f"the body of loop {op.name} holds a control-flow construct"
-            continue                    # an outside tensor: a capture
-        if member.type == "_Arg":
+            if t not in plan.captures:
+                plan.captures.append(t)     # an outside tensor
             continue
         if member.type == "TensorArrayReadV3":
             reason = _plan_read(plan, member)
@@ -163,18 +171,18 @@ def _plan_loop(op: Operation, upstream: Set[Operation]
         if member.type in ("If", "Case", "While"):
             return None, (f"the body of loop {op.name} holds a control-flow construct "
                           f"({member.type}: a nested loop or conditional)")
-        reason = _body_op_reason(member)
+        reason = "" if member.type in CUT_OP_TYPES else _body_op_reason(member)
         if reason is not None:
-            return None, f"{reason} (in the body of loop {op.name})"
-        plan.ops.append(member)
-        for t in member.inputs:
-            if t in arg_index:
-                used.add(arg_index[t])
-            elif t.op._control_flow_context is None:
-                if t not in plan.captures:
-                    plan.captures.append(t)
-            else:
-                stack.append(t.op)
+            if reason and any(x in live for x in member.inputs):
+                return None, f"{reason} (in the body of loop {op.name})"
+            # Not computed from what is differentiated (dropout's random mask) or a
+            # gradient stop: pushed each iteration, an input of the body function.
+            plan.extras.append(t)
+            continue
+        if member not in included:
+            included.add(member)
+            plan.ops.append(member)
+            stack.extend(member.inputs)
     for t in outputs:
         if t.op._control_flow_context is None and t not in plan.captures:
             plan.captures.append(t)
@@ -186,6 +194,24 @@ def _plan_loop(op: Operation, upstream: Set[Operation]
     plan.ops.sort(key=lambda o: o._id)
     plan.args = sorted(used)
     return plan, None
+
+
+def _live_tensors(plan: _LoopPlan, on_path: Set[Operation]) -> Set[Tensor]:
+    """The floating body values computed from what the gradient differentiates: the
+    floating loop variables, TensorArray elements and outside tensors computed from the
+    sources; not through stateful ops or gradient stops."""
+    info = plan.info
+    live: Set[Tensor] = {info.body_args[k] for k in plan.floats}
+    for member in info.body_region.ops:
+        if member.type == "TensorArrayReadV3":
+            live.add(member.outputs[0])
+            continue
+        if member.type in CUT_OP_TYPES or member._op_def.stateful:
+            continue
+        if any(t in live or (t.op._control_flow_context is None and t.op in on_path
+                             and t.dtype.base_dtype.is_floating) for t in member.inputs):
+            live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
+    return live
 
 
 def _plan_write(plan: _LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
@@ -260,7 +286,7 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     plans: List[_LoopPlan] = []
     for loop in loops:
         if reason is None:
-            plan, reason = _plan_loop(loop, upstream)
+            plan, reason = _plan_loop(loop, upstream, reached)
             plans.append(plan)
     if reason is not None:
         warn_once(op, reason)
@@ -453,7 +479,7 @@ class _LoopGradientWriter:
         args = [info.body_args[k] for k in plan.args]
         reads = list(plan.reads)
         writes = list(plan.writes)
-        inputs = args + [r.outputs[0] for r in reads] + plan.captures
+        inputs = args + [r.outputs[0] for r in reads] + plan.extras + plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
@@ -521,7 +547,8 @@ class _LoopGradientWriter:
                  "batch_dims": 0}, [value.shape]))
         grad = self._gradient_node(
             base + "body_grad", func,
-            [popped[t] for t in args] + [popped[r.outputs[0]] for r in reads] + captured,
+            [popped[t] for t in args + [r.outputs[0] for r in reads] + plan.extras] +
+            captured,
             [t.dtype.base_dtype for t in inputs],
             views[1:1 + len(floats)] + written,
             types[1:1 + len(floats)] + [w.inputs[2].dtype.base_dtype for w in writes],
@@ -539,7 +566,8 @@ class _LoopGradientWriter:
         first = 1 + len(floats)
         for j, c in enumerate(plan.captures):
             nexts.append(self._node(base + "add", "AddV2",
-                                    [views[first + j], f"{grad}:{len(args) + len(reads) + j}"],
+                                    [views[first + j],
+                                     f"{grad}:{len(inputs) - len(plan.captures) + j}"],
                                     {"T": c.dtype.base_dtype}, [c.shape]))
         first += len(plan.captures)
         if reads:
