@@ -198,10 +198,39 @@ def case_train_while_loop_masks_and_stops(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": X8}, ["loss:0", "w:0"])
 
 
+def case_train_keras_lstm_gru_resource(tf):
+    """tf.keras LSTM and GRU layers (resource variables read inside the loop bodies)
+    in a TF1 graph, trained with a tf.train optimizer; resource `tf.get_variable`s
+    read by a hand-written loop (one through an embedding lookup); RMSProp."""
+    tf.set_random_seed(26)
+    seq = tf.placeholder(tf.float32, [4, 5, 3], name="seq")
+    y = tf.placeholder(tf.float32, [4, 2], name="y")
+    h = tf.keras.layers.GRU(4, return_sequences=True, name="gru")(seq)
+    h = tf.keras.layers.LSTM(3, name="lstm")(h)
+    scale = tf.get_variable("scale", [3], use_resource=True,
+                            initializer=tf.constant_initializer(0.9))
+    table = tf.get_variable("table", [3, 3], use_resource=True,
+                            initializer=tf.constant_initializer(0.1))
+    _, h = tf.while_loop(
+        lambda i, v: i < 2,
+        lambda i, v: (i + 1, tf.tanh(v * scale) + tf.nn.embedding_lookup(table, i)),
+        [tf.constant(0), h])
+    pred = tf.keras.layers.Dense(2, name="pred")(h)
+    loss = tf.reduce_mean(tf.square(pred - y), name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"seq:0": SEQ, "y:0": X8[:4, :2]},
+                          ["loss:0", "gru/gru_cell/kernel/Read/ReadVariableOp:0",
+                           "lstm/lstm_cell/recurrent_kernel/Read/ReadVariableOp:0",
+                           "scale/Read/ReadVariableOp:0", "table/Read/ReadVariableOp:0",
+                           "pred/kernel/Read/ReadVariableOp:0"])
+
+
 LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_dynamic_rnn_basic_lstm,
                        case_train_dynamic_rnn_gru_sequence_length,
                        case_train_dynamic_rnn_lstm_cell_projection,
                        case_train_scan_and_map_fn, case_train_bidirectional_stacked_rnn,
                        case_train_while_loop_maximum_iterations,
-                       case_train_while_loop_masks_and_stops]
+                       case_train_while_loop_masks_and_stops,
+                       case_train_keras_lstm_gru_resource]

@@ -126,8 +126,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
     are among `xs`."""
     upstream = data_upstream(ys, stops)
     for handle in handles:
-        if any(c.type not in ("ReadVariableOp", "If") and c in upstream
-               for c in handle.consumers()):
+        if any(c.type not in ("ReadVariableOp", "If") and c in upstream and
+               c not in stops for c in handle.consumers()):
             return None, (f"resource variable {handle.op.name} reaches the ys through an "
                           "op other than ReadVariableOp"), {}
     reached = forward_reach(xs, stops)

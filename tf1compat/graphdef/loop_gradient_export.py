@@ -81,6 +81,8 @@ class _LoopPlan:
         self.reads: Dict[Operation, Tensor] = {}
         # body values the function takes as inputs, not differentiated (a dropout mask)
         self.extras: List[Tensor] = []
+        # ReadVariableOps of the body (captures) -> the resource variable they read
+        self.variable_reads: Dict[Tensor, Tensor] = {}
         # TensorArrayWriteV3 ops of the body -> the TensorArrayGatherV3 of a range
         # after the loop (a stack), reading the loop's output flow
         self.writes: Dict[Operation, Operation] = {}
@@ -120,10 +122,11 @@ def _outside(t: Tensor) -> Tensor:
     return t
 
 
-def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation]
-               ) -> Tuple[Optional[_LoopPlan], Optional[str]]:
+def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
+               sources: Set[Tensor]) -> Tuple[Optional[_LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
-    from; `on_path`: the ops computed from the sources), or why it cannot be written."""
+    from; `on_path`: the ops computed from the `sources`), or why it cannot be
+    written."""
     plan = _LoopPlan(op)
     info = plan.info
     region = info.body_region
@@ -143,7 +146,7 @@ def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation]
         if reason is not None:
             return None, reason
     outputs += [w.inputs[2] for w in plan.writes]
-    live = _live_tensors(plan, on_path)
+    live = _live_tensors(plan, on_path, sources)
     included: Set[Operation] = set()
     seen: Set[Tensor] = set()
     stack = list(outputs)
@@ -167,6 +170,13 @@ def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation]
             reason = _plan_read(plan, member)
             if reason is not None:
                 return None, reason
+            continue
+        if member.type == "ReadVariableOp" and member.inputs[0].op._control_flow_context \
+                is None:
+            # A resource variable's value: loop-invariant, read once outside for the
+            # backward loop; its gradient is the variable's.
+            plan.variable_reads[t] = member.inputs[0]
+            plan.captures.append(t)
             continue
         if member.type in ("If", "Case", "While"):
             return None, (f"the body of loop {op.name} holds a control-flow construct "
@@ -196,15 +206,16 @@ def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation]
     return plan, None
 
 
-def _live_tensors(plan: _LoopPlan, on_path: Set[Operation]) -> Set[Tensor]:
+def _live_tensors(plan: _LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
+                  ) -> Set[Tensor]:
     """The floating body values computed from what the gradient differentiates: the
-    floating loop variables, TensorArray elements and outside tensors computed from the
-    sources; not through stateful ops or gradient stops."""
+    floating loop variables, TensorArray elements, outside tensors computed from the
+    sources and what reads a source variable; not through stateful ops or stops."""
     info = plan.info
     live: Set[Tensor] = {info.body_args[k] for k in plan.floats}
     for member in info.body_region.ops:
-        if member.type == "TensorArrayReadV3":
-            live.add(member.outputs[0])
+        if member.type == "TensorArrayReadV3" or any(t in sources for t in member.inputs):
+            live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
             continue
         if member.type in CUT_OP_TYPES or member._op_def.stateful:
             continue
@@ -281,12 +292,10 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     if not loops:
         return None
     reason = unsupported(op)
-    if reason is None and any(x.dtype.base_dtype == D.resource for x in xs):
-        reason = "a resource variable source of a gradient through a while loop"
     plans: List[_LoopPlan] = []
     for loop in loops:
         if reason is None:
-            plan, reason = _plan_loop(loop, upstream, reached)
+            plan, reason = _plan_loop(loop, upstream, reached, set(xs))
             plans.append(plan)
     if reason is not None:
         warn_once(op, reason)
@@ -335,11 +344,26 @@ class _LoopGradientWriter:
     def _name(self, t: Tensor) -> str:
         return self.writer.gradient_input(t, None, self.op.name)
 
-    def _total(self, base: str, parts: List[str], like: Tensor) -> str:
-        """The sum of gradient `parts` of `like` (zeros where there is none)."""
+    def _value(self, t: Tensor, base: str) -> str:
+        """A top-level value of `t`: its name; a resource variable's (or a body's read
+        of it) a new ReadVariableOp."""
+        handle = t if t.dtype.base_dtype == D.resource else None
+        for plan in self.plans:
+            handle = plan.variable_reads.get(t, handle)
+        if handle is None:
+            return self._name(t)
+        dtype = t.op.outputs[0].dtype.base_dtype if t.op.type == "ReadVariableOp" else \
+            handle.op.attrs["dtype"]
+        return self._node(base + "/read", "ReadVariableOp", [self._name(handle)],
+                          {"dtype": dtype}, [TensorShape(None)])
+
+    def _total(self, base: str, parts: List[str], like: Tensor,
+               value: Optional[str] = None) -> str:
+        """The sum of gradient `parts` of `like` (zeros like it, or like the node
+        `value`, where there is none)."""
         dtype = like.dtype.base_dtype
         if not parts:
-            return self._node(base + "/zeros", "ZerosLike", [self._name(like)],
+            return self._node(base + "/zeros", "ZerosLike", [value or self._name(like)],
                               {"T": dtype}, [like.shape])
         if len(parts) == 1:
             return parts[0]
@@ -358,6 +382,10 @@ class _LoopGradientWriter:
                  controls: List[str] = ()) -> None:
         """Gradient of the region from `xs` (and the loops' outputs) to `ys` given `dys`,
         added to the parts of each x and loop output."""
+        # A resource variable read only inside the loops has no value here.
+        xs = [x for x in xs if x.dtype.base_dtype != D.resource or any(
+            c.type == "ReadVariableOp" and c._control_flow_context is None
+            for c in x.consumers())]
         sources = xs + self.loop_outputs
         written = forward_function(f"{base.replace('/', '_')}_forward", ys, sources,
                                    self.writer.functions, self.stops)
@@ -391,6 +419,7 @@ class _LoopGradientWriter:
             # directly, one computed from them through the region before the loop.
             before: Dict[Tensor, List[str]] = {}
             for t, g in grads:
+                t = plan.variable_reads.get(t, t)
                 if t in sources:
                     self.sums.setdefault(t, []).append(g)
                 elif t.op in reached:
@@ -400,9 +429,12 @@ class _LoopGradientWriter:
                 self._segment(f"{op.name}/{self._scope(plan)}inputs_grad", targets,
                               [self._total(f"{op.name}/{self._scope(plan)}input_grad",
                                            before[t], t) for t in targets], xs)
-        totals = [self._total(f"{op.name}/total", self.sums.get(x, []), x) for x in xs]
+        totals = [self._total(f"{op.name}/total", self.sums.get(x, []), g,
+                              self._value(x, f"{op.name}/total"))
+                  for x, g in zip(xs, op.outputs)]
         self.writer._add(op.name, "IdentityN", totals,
-                         {"T": [x.dtype.base_dtype for x in xs]}, [x.shape for x in xs],
+                         {"T": [g.dtype.base_dtype for g in op.outputs[:len(xs)]]},
+                         [g.shape for g in op.outputs[:len(xs)]],
                          device="" if self.writer.clear_devices else op.device)
 
     def _scope(self, plan: _LoopPlan) -> str:
@@ -496,8 +528,9 @@ class _LoopGradientWriter:
         # loop variables, the sums of the captured tensors' and of the unstacked
         # values' gradients.
         summed = plan.captures + unstacked
+        outer = {c: self._value(c, base + "captured") for c in summed}
         inits = [count] + output_grads[:len(floats)] + [
-            self._node(base + "zeros", "ZerosLike", [self._name(c)],
+            self._node(base + "zeros", "ZerosLike", [outer[c]],
                        {"T": c.dtype.base_dtype}, [c.shape]) for c in summed]
         types = [D.int32] + [t.dtype.base_dtype for t in floats + summed]
         shapes = [_SCALAR] + [t.shape for t in floats + summed]
@@ -532,7 +565,7 @@ class _LoopGradientWriter:
                 base + "stack/pop", "StackPopV2",
                 [constant_enter(stack, D.resource, _HANDLE, "stack"), "^" + views[0]],
                 {"elem_type": value.dtype.base_dtype}, [value.shape])
-        captured = [constant_enter(self._name(c), c.dtype.base_dtype, c.shape, "captured")
+        captured = [constant_enter(outer[c], c.dtype.base_dtype, c.shape, "captured")
                     for c in plan.captures]
         # The gradient of each written element: its row of the stacked array's gradient.
         axis = self._const(base + "axis", 0, D.int32, [views[0]]) if writes or reads else ""
