@@ -15,8 +15,13 @@ as a function instead:
   value at the start of each iteration. The pushes are ordered by the counter (each
   waits for this iteration's counter, the next increment waits for them), and run only
   when the gradient runs (only the backward loop reads the counter's Exit);
-* the body becomes a FunctionDef: the loop variables it reads and the tensors it takes
-  from outside, returning the next values of the floating loop variables;
+* the body becomes a FunctionDef: the loop variables it reads, the elements it reads
+  from TensorArrays unstacked before the loop, the body values not computed from what
+  is differentiated that feed ops TF cannot differentiate (dropout's random masks) or
+  gradient stops (those three pushed each iteration too), and the tensors it takes
+  from outside (a resource variable's ReadVariableOp in the body: one read outside),
+  returning the next values of the floating loop variables and the elements it writes
+  to TensorArrays stacked after the loop;
 * the backward loop (frame `<grad op>/<loop>_grad/while_context`) counts the
   iterations down; each pops the saved variables and runs `SymbolicGradient` of the
   body function with the gradients of the next values: its outputs are the gradients
@@ -32,9 +37,8 @@ as a function instead:
   its consumers (the optimizer's updates) read the same outputs as from tf1compat's op.
 
 Not written this way (tf1compat's form, with gradient_export's warning): loops inside
-other constructs, a body holding a construct (a nested loop, a tf.cond) or an op TF
-cannot differentiate in a function (TensorArray reads and writes, random ops...),
-resource variables as sources.
+other constructs, a body holding a construct (a nested loop, a tf.cond), an op TF
+cannot differentiate in a function on the gradient path, other TensorArray uses.
 """
 
 from __future__ import annotations
