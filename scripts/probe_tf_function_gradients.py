@@ -80,6 +80,8 @@ PROBES = {
     "expand_squeeze": lambda tf, x: tf.squeeze(tf.expand_dims(x, 0), 0) * 3.0,
     "cast": lambda tf, x: tf.cast(tf.cast(x, tf.float64) * 2.0, tf.float32),
     "where": lambda tf, x: tf.where(x > 0, x, x * 0.1),
+    "less_logical": lambda tf, x: tf.where(x < 0.3, x, x * 0.1) + tf.where(
+        tf.logical_and(x <= 0.1, x >= -1.0), x * 2.0, x),
     "softmax_ce": lambda tf, x: tf.nn.softmax_cross_entropy_with_logits_v2(
         labels=tf.nn.softmax(tf.ones([8, 8])), logits=tf.reshape(x, [8, 8])),
     "sparse_softmax_ce": lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(

@@ -226,6 +226,42 @@ def case_train_keras_lstm_gru_resource(tf):
                            "pred/kernel/Read/ReadVariableOp:0"])
 
 
+def case_train_seq2seq_attention(tf):
+    """The NMT-tutorial pattern: a GRU encoder (dynamic_rnn), a decoder over
+    `tf.contrib.seq2seq` (TrainingHelper, whose next inputs come from a tf.cond in the
+    loop body — not differentiated, so pushed; BasicDecoder with a Bahdanau
+    AttentionWrapper and an output layer; dynamic_decode's dynamic-size TensorArrays),
+    `sequence_loss` with a mask; Adam."""
+    tf.set_random_seed(27)
+    seq = tf.placeholder(tf.float32, [4, 5, 3], name="seq")
+    lengths = tf.placeholder(tf.int32, [4], name="lengths")
+    targets = tf.placeholder(tf.int32, [4, 5], name="targets")
+    memory, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(6), seq,
+                                      sequence_length=lengths, dtype=tf.float32,
+                                      scope="encoder")
+    attention = tf.contrib.seq2seq.BahdanauAttention(4, memory,
+                                                     memory_sequence_length=lengths)
+    cell = tf.contrib.seq2seq.AttentionWrapper(tf.nn.rnn_cell.GRUCell(6), attention,
+                                               attention_layer_size=5)
+    helper = tf.contrib.seq2seq.TrainingHelper(seq[:, ::-1], lengths)
+    decoder = tf.contrib.seq2seq.BasicDecoder(
+        cell, helper, cell.zero_state(4, tf.float32).clone(cell_state=state),
+        output_layer=tf.layers.Dense(9, name="project"))
+    outputs, _, _ = tf.contrib.seq2seq.dynamic_decode(decoder, scope="decoder")
+    logits = outputs.rnn_output
+    weights = tf.sequence_mask(lengths, tf.shape(logits)[1], dtype=tf.float32)
+    loss = tf.identity(tf.contrib.seq2seq.sequence_loss(
+        logits, targets[:, :tf.shape(logits)[1]], weights), name="loss")
+    tf.train.AdamOptimizer(0.02).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"seq:0": SEQ, "lengths:0": LENGTHS, "targets:0": IDS5},
+                          ["loss:0", "encoder/gru_cell/gates/kernel:0",
+                           "decoder/attention_wrapper/bahdanau_attention/attention_v:0",
+                           "decoder/attention_wrapper/attention_layer/kernel:0",
+                           "decoder/project/kernel:0"])
+
+
 LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_dynamic_rnn_basic_lstm,
                        case_train_dynamic_rnn_gru_sequence_length,
@@ -233,4 +269,4 @@ LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_scan_and_map_fn, case_train_bidirectional_stacked_rnn,
                        case_train_while_loop_maximum_iterations,
                        case_train_while_loop_masks_and_stops,
-                       case_train_keras_lstm_gru_resource]
+                       case_train_keras_lstm_gru_resource, case_train_seq2seq_attention]

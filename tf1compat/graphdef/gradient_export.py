@@ -51,7 +51,8 @@ __all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs
 # gradient_lowering.LOWERINGS are written as others).
 TF_DIFFERENTIABLE_OP_TYPES = frozenset("""
 Abs AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Conv2D Cos DivNoNan Equal
-Exp ExpandDims Fill Greater GreaterEqual Identity Log Log1p LogSoftmax MatMul Max MaxPool
+Exp ExpandDims Fill Greater GreaterEqual Identity Less LessEqual Log Log1p LogSoftmax
+LogicalAnd MatMul Max MaxPool
 Maximum Mean Minimum Mul Neg NotEqual Pack Pow Range RealDiv Reciprocal Relu Relu6 Reshape
 Rsqrt Select Shape Sigmoid Sin Size Slice Softmax Split Sqrt Square SquaredDifference
 Squeeze StridedSlice Sub Sum Tanh Transpose Unpack

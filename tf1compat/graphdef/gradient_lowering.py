@@ -6,8 +6,8 @@ scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, Ad
 SelectV2 (dropout), FusedBatchNormV3 (batch normalization, any layout and float
 type), Elu, Selu, LeakyRelu, Softplus, Tile, Pad, Prod, GatherV2, the stitches of
 partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
-(bidirectional_dynamic_rnn). Inside the forward function only,
-such an op is written as the same computation in ops TF can differentiate; the graph
+(bidirectional_dynamic_rnn), Einsum (Dense layers over inputs of rank > 2). Inside the
+forward function only, such an op is written as the same computation in ops TF can differentiate; the graph
 outside keeps the op itself. The values are the same up to float rounding (the function
 is only differentiated, never fetched). Where a lowering chooses between branches with
 Select, each branch is computed on inputs clipped to its own side, so the branch Select
@@ -79,15 +79,26 @@ def _sparse_softmax_ce(op: Operation, names: List[str], b: NodeBuilder
     # one_hot(labels) as Equal(labels[:, None], [0..depth)): TF has no gradient for OneHot.
     column = b.add("ExpandDims", [names[1], b.const(-1, D.int32)],
                    {"T": index_type, "Tdim": D.int32})
-    hits = b.add("Equal", [column, b.const(np.arange(depth), index_type)],
+    if depth is not None:
+        classes = b.const(np.arange(depth), index_type)
+    else:           # the number of classes known when the op runs (sequence_loss)
+        shape = b.add("Shape", [names[0]], {"T": dtype, "out_type": index_type})
+        depth_now = b.add("StridedSlice", [shape, b.const([1], D.int32),
+                                           b.const([2], D.int32), b.const([1], D.int32)],
+                          {"T": index_type, "Index": D.int32, "begin_mask": 0,
+                           "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0,
+                           "shrink_axis_mask": 1})
+        classes = b.add("Range", [b.const(0, index_type), depth_now, b.const(1, index_type)],
+                        {"Tidx": index_type})
+    hits = b.add("Equal", [column, classes],
                  {"T": index_type, "incompatible_shape_error": True})
     one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
     return [_cross_entropy(b, names[0], one_hot, dtype), None]
 
 
 def _sparse_why_not(op: Operation) -> Optional[str]:
-    if op.inputs[0].shape.ndims != 2 or op.inputs[0].shape[1].value is None:
-        return "SparseSoftmaxCrossEntropyWithLogits with an unknown number of classes"
+    if op.inputs[0].shape.ndims not in (2, None):
+        return "SparseSoftmaxCrossEntropyWithLogits of logits not of rank 2"
     return None
 
 
@@ -511,6 +522,55 @@ def _reverse_sequence_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _einsum_parts(op: Operation) -> Optional[Tuple[str, str, str]]:
+    """(lhs, rhs, out) of a two-operand equation without ellipsis, or None."""
+    equation = op.attrs["equation"]
+    equation = equation.decode() if isinstance(equation, bytes) else equation
+    if "->" not in equation or "." in equation or len(op.inputs) != 2:
+        return None
+    operands, out = equation.replace(" ", "").split("->")
+    parts = operands.split(",")
+    return (parts[0], parts[1], out) if len(parts) == 2 else None
+
+
+def _einsum_why_not(op: Operation) -> Optional[str]:
+    # The form tf.layers.dense / Keras Dense write for inputs of rank > 2: the last axis
+    # contracted with a matrix ("abc,cd->abd").
+    parts = _einsum_parts(op)
+    if parts is not None:
+        lhs, rhs, out = parts
+        if len(rhs) == 2 and lhs[-1:] == rhs[0] and out == lhs[:-1] + rhs[1] and \
+                len(set(lhs + rhs[1])) == len(lhs) + 1:
+            return None
+    return "Einsum other than a product over the last axis with a matrix"
+
+
+def _einsum(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Reshape to a matrix, MatMul, reshape back to the leading axes + the kernel's last.
+    dtype = op.outputs[0].dtype.base_dtype
+    shape = b.add("Shape", [names[0]], {"T": dtype, "out_type": D.int32})
+    leading = b.add("StridedSlice", [shape, b.const([0], D.int32), b.const([-1], D.int32),
+                                     b.const([1], D.int32)],
+                    {"T": D.int32, "Index": D.int32, "begin_mask": 1, "end_mask": 0,
+                     "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0})
+    kernel_shape = b.add("Shape", [names[1]], {"T": dtype, "out_type": D.int32})
+    units = b.add("StridedSlice", [kernel_shape, b.const([1], D.int32),
+                                   b.const([2], D.int32), b.const([1], D.int32)],
+                  {"T": D.int32, "Index": D.int32, "begin_mask": 0, "end_mask": 0,
+                   "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0})
+    matrix = b.add("Reshape", [names[0], b.add("Pack", [b.const(-1, D.int32), b.add(
+        "StridedSlice", [shape, b.const([-1], D.int32), b.const([0], D.int32),
+                         b.const([1], D.int32)],
+        {"T": D.int32, "Index": D.int32, "begin_mask": 0, "end_mask": 1, "ellipsis_mask": 0,
+         "new_axis_mask": 0, "shrink_axis_mask": 1})], {"T": D.int32, "N": 2, "axis": 0})],
+        {"T": dtype, "Tshape": D.int32})
+    product = b.add("MatMul", [matrix, names[1]],
+                    {"T": dtype, "transpose_a": False, "transpose_b": False})
+    out_shape = b.add("ConcatV2", [leading, units, b.const(0, D.int32)],
+                      {"T": D.int32, "N": 2, "Tidx": D.int32})
+    return [b.add("Reshape", [product, out_shape], {"T": dtype, "Tshape": D.int32})]
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -536,4 +596,5 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "GatherV2": (_gather_why_not, _gather),
     "DepthwiseConv2dNative": (_depthwise_why_not, _depthwise),
     "ReverseSequence": (_reverse_sequence_why_not, _reverse_sequence),
+    "Einsum": (_einsum_why_not, _einsum),
 }

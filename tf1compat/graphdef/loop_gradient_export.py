@@ -48,11 +48,12 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.serialization.messages import AttrValue, ValuesDef, WhileContextDef
-from tf1compat.serialization.tensor_proto import attr_to_proto, tensor_to_proto
+from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_function,
     forward_has_control_dependencies, forward_reach, lower_op, unsupported, warn_once)
@@ -111,7 +112,6 @@ class _LoopPlan:
 
 def _is_range(t: Tensor) -> bool:
     """Whether `t` is `tf.range(n)` (indices 0, 1, ...: TensorArray.unstack/stack)."""
-    from tf1compat.framework.constant_value import constant_value
     op = t.op
     if op.type != "Range":
         return False
@@ -182,13 +182,15 @@ def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             plan.variable_reads[t] = member.inputs[0]
             plan.captures.append(t)
             continue
-        if member.type in ("If", "Case", "While"):
-            return None, (f"the body of loop {op.name} holds a control-flow construct "
-                          f"({member.type}: a nested loop or conditional)")
-        reason = "" if member.type in CUT_OP_TYPES else _body_op_reason(member)
+        if member.type in _CONSTRUCTS:
+            reason = (f"the body of loop {op.name} holds a control-flow construct "
+                      f"({member.type}: a nested loop or conditional) on the gradient path")
+        else:
+            reason = "" if member.type in CUT_OP_TYPES else _body_op_reason(member)
         if reason is not None:
-            if reason and any(x in live for x in member.inputs):
-                return None, f"{reason} (in the body of loop {op.name})"
+            if reason and any(x in live for x in _construct_inputs(member)):
+                return None, reason if member.type in _CONSTRUCTS else \
+                    f"{reason} (in the body of loop {op.name})"
             # Not computed from what is differentiated (dropout's random mask) or a
             # gradient stop: pushed each iteration, an input of the body function.
             plan.extras.append(t)
@@ -218,15 +220,47 @@ def _live_tensors(plan: _LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
     info = plan.info
     live: Set[Tensor] = {info.body_args[k] for k in plan.floats}
     for member in info.body_region.ops:
-        if member.type == "TensorArrayReadV3" or any(t in sources for t in member.inputs):
+        inputs = _construct_inputs(member)
+        if member.type == "TensorArrayReadV3" or any(t in sources for t in inputs):
             live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
             continue
-        if member.type in CUT_OP_TYPES or member._op_def.stateful:
+        if member.type in CUT_OP_TYPES or (member._op_def.stateful and
+                                            member.type not in _CONSTRUCTS):
             continue
         if any(t in live or (t.op._control_flow_context is None and t.op in on_path
-                             and t.dtype.base_dtype.is_floating) for t in member.inputs):
+                             and t.dtype.base_dtype.is_floating) for t in inputs):
             live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
     return live
+
+
+_CONSTRUCTS = ("If", "Case", "While")
+
+
+def _regions(op: Operation) -> List[Any]:
+    """The regions of a tf.cond / tf.switch_case / tf.while_loop op."""
+    attrs = op.attrs
+    if op.type == "While":
+        return [attrs["loop"].cond_region, attrs["loop"].body_region]
+    if op.type == "If":
+        return [attrs["then_branch"].region, attrs["else_branch"].region]
+    return [branch.region for branch in attrs["branches"]]
+
+
+def _construct_inputs(op: Operation) -> List[Tensor]:
+    """The inputs of `op`; of a tf.cond / nested loop, also every tensor an op of its
+    regions (at any depth) reads from outside them (variables are read in place)."""
+    if op.type not in _CONSTRUCTS:
+        return list(op.inputs)
+    regions = _regions(op)
+    inside: Set[Operation] = set()
+    while regions:
+        region = regions.pop()
+        for member in region.ops:
+            inside.add(member)
+            if member.type in _CONSTRUCTS:
+                regions.extend(_regions(member))
+    return list(op.inputs) + [t for member in inside for t in member.inputs
+                              if t.op not in inside]
 
 
 def _plan_write(plan: _LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
@@ -238,9 +272,9 @@ def _plan_write(plan: _LoopPlan, k: int, upstream: Set[Operation]) -> Optional[s
         return (f"loop {op.name} carries a TensorArray other than written once per "
                 "iteration")
     readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
-               and c.type != "Identity"]
-    if not readers:
-        return None                     # the array does not lead to the ys
+               and c.type not in ("Identity", "TensorArraySizeV3")]
+    if not readers or not write.inputs[2].dtype.base_dtype.is_floating:
+        return None         # the array does not lead to the ys, or carries no gradient
     gather = readers[0]
     if len(readers) > 1 or gather.type != "TensorArrayGatherV3" or \
             _outside(gather.inputs[0]) is not _outside(write.inputs[0]) or \
