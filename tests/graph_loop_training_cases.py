@@ -262,6 +262,33 @@ def case_train_seq2seq_attention(tf):
                            "decoder/project/kernel:0"])
 
 
+def case_train_while_loop_cond_in_body(tf):
+    """A tf.cond on the gradient path inside the loop body (odd steps a tanh layer,
+    even ones a decay plus a bias term; written as both branches + Select in the body
+    function), the predicate from the step counter and a placeholder; Momentum."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    flip = tf.placeholder(tf.bool, [], name="flip")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.5 + 0.1))
+    b = tf.get_variable("b", [4], initializer=tf.constant_initializer(0.05))
+
+    def body(i, h):
+        odd = tf.not_equal(tf.equal(i % 2, 1), flip)
+        return i + 1, tf.cond(odd, lambda: tf.tanh(tf.matmul(h, w)),
+                              lambda: h * 0.9 + b * tf.reduce_mean(w))
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.3, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "flip:0": False},
+                          ["loss:0", "w:0", "b:0"])
+    other = {"x:0": X8, "flip:0": True}
+    spec["runs"] += [{"feeds": other, "fetches": [], "targets": ["train"]},
+                     {"feeds": other, "fetches": ["loss:0", "w:0", "b:0"]}]
+    return spec
+
+
 LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_dynamic_rnn_basic_lstm,
                        case_train_dynamic_rnn_gru_sequence_length,
@@ -269,4 +296,5 @@ LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_scan_and_map_fn, case_train_bidirectional_stacked_rnn,
                        case_train_while_loop_maximum_iterations,
                        case_train_while_loop_masks_and_stops,
-                       case_train_keras_lstm_gru_resource, case_train_seq2seq_attention]
+                       case_train_keras_lstm_gru_resource, case_train_seq2seq_attention,
+                       case_train_while_loop_cond_in_body]

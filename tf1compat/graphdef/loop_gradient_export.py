@@ -57,6 +57,7 @@ from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_function,
     forward_has_control_dependencies, forward_reach, lower_op, unsupported, warn_once)
+from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond, write_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.graph_io import check_serializable
 
@@ -88,6 +89,8 @@ class _LoopPlan:
         self.extras: List[Tensor] = []
         # ReadVariableOps of the body (captures) -> the resource variable they read
         self.variable_reads: Dict[Tensor, Tensor] = {}
+        # tf.conds of the body on the gradient path: both branches + Select
+        self.conds: Dict[Operation, CondPlan] = {}
         # TensorArrayWriteV3 ops of the body -> the TensorArrayGatherV3 of a range
         # after the loop (a stack), reading the loop's output flow
         self.writes: Dict[Operation, Operation] = {}
@@ -182,6 +185,15 @@ def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             plan.variable_reads[t] = member.inputs[0]
             plan.captures.append(t)
             continue
+        if member.type == "If" and any(x in live for x in _construct_inputs(member)):
+            reason = _plan_body_cond(plan, member, live, on_path)
+            if reason is not None:
+                return None, reason
+            if member not in included:
+                included.add(member)
+                plan.ops.append(member)
+                stack.extend(plan.conds[member].reads)
+            continue
         if member.type in _CONSTRUCTS:
             reason = (f"the body of loop {op.name} holds a control-flow construct "
                       f"({member.type}: a nested loop or conditional) on the gradient path")
@@ -234,6 +246,23 @@ def _live_tensors(plan: _LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
 
 
 _CONSTRUCTS = ("If", "Case", "While")
+
+
+def _plan_body_cond(plan: _LoopPlan, cond: Operation, live: Set[Tensor],
+                    on_path: Set[Operation]) -> Optional[str]:
+    """Plans a tf.cond of the body on the gradient path as both branches + Select in the
+    body function (cond_lowering.py), or says why not."""
+    used = [k for k, t in enumerate(cond.outputs) if t in live]
+    # What the branches read from the body comes back as `reads`: the traversal takes
+    # them on (loop variables, TensorArray elements, body ops, captures).
+    cond_plan, reason = plan_cond(cond, used, {t.op for t in live} | on_path, set())
+    where = f" (a tf.cond in the body of loop {plan.op.name})"
+    if reason is not None:
+        return reason + where
+    if cond_plan.cut:
+        return "a random value, gradient stop or variable read in a branch" + where
+    plan.conds[cond] = cond_plan
+    return None
 
 
 def _regions(op: Operation) -> List[Any]:
@@ -554,7 +583,8 @@ class _LoopGradientWriter:
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
             floats + [w.inputs[2] for w in writes], plan.ops,
-            lambda member, name_of: lower_op(member, [name_of(t) for t in member.inputs]),
+            lambda member, name_of: write_cond(plan.conds[member], name_of, lower_op)
+            if member in plan.conds else lower_op(member, [name_of(t) for t in member.inputs]),
             context=info.body_region)
         base = writer._strip(writer.unique(
             f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"
@@ -565,8 +595,9 @@ class _LoopGradientWriter:
         # Loop variables: the count of iterations left, the gradients of the floating
         # loop variables, the sums of the captured tensors' and of the unstacked
         # values' gradients.
-        summed = plan.captures + unstacked
-        outer = {c: self._value(c, base + "captured") for c in summed}
+        differentiated = [c for c in plan.captures if c.dtype.base_dtype.is_floating]
+        summed = differentiated + unstacked
+        outer = {c: self._value(c, base + "captured") for c in plan.captures + unstacked}
         inits = [count] + output_grads[:len(floats)] + [
             self._node(base + "zeros", "ZerosLike", [outer[c]],
                        {"T": c.dtype.base_dtype}, [c.shape]) for c in summed]
@@ -635,12 +666,11 @@ class _LoopGradientWriter:
                 nexts.append(self._node(base + "zeros", "ZerosLike", [views[1 + j]],
                                         {"T": types[1 + j]}, [shapes[1 + j]]))
         first = 1 + len(floats)
-        for j, c in enumerate(plan.captures):
+        for j, c in enumerate(differentiated):
             nexts.append(self._node(base + "add", "AddV2",
-                                    [views[first + j],
-                                     f"{grad}:{len(inputs) - len(plan.captures) + j}"],
+                                    [views[first + j], f"{grad}:{inputs.index(c)}"],
                                     {"T": c.dtype.base_dtype}, [c.shape]))
-        first += len(plan.captures)
+        first += len(differentiated)
         if reads:
             row = self._const(base + "row_shape", [1, 1], D.int32, [views[0]])
         for j, (r, value) in enumerate(zip(reads, unstacked)):
