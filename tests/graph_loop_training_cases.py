@@ -24,6 +24,7 @@ def case_train_while_loop_captured_weights(tf):
     """A hand-written recurrence: `tf.while_loop` over a counter and a state that a
     dense layer computes from x (the region before the loop), the body multiplying by
     captured weights; Momentum."""
+    tf.set_random_seed(20)
     x = tf.placeholder(tf.float32, [None, 4], name="x")
     y = tf.placeholder(tf.float32, [None, 4], name="y")
     h0 = tf.layers.dense(x, 4, activation=tf.tanh, name="encode")

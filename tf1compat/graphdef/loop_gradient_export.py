@@ -36,9 +36,13 @@ as a function instead:
 * the gradient op's name is an `IdentityN` of the summed gradients of the sources, so
   its consumers (the optimizer's updates) read the same outputs as from tf1compat's op.
 
-Not written this way (tf1compat's form, with gradient_export's warning): loops inside
-other constructs, a body holding a construct (a nested loop, a tf.cond), an op TF
-cannot differentiate in a function on the gradient path, other TensorArray uses.
+A tf.cond of the body on the gradient path is written in the body function as both
+branches + Select (cond_lowering.py); one off the path (seq2seq's TrainingHelper picking
+the next inputs) is a pushed value. Not written this way (tf1compat's form, with
+gradient_export's warning): loops inside other constructs, nested loops on the
+gradient path, conds whose branches draw random numbers, stop gradients or read
+variables on it, an op TF cannot differentiate in a function on the gradient path,
+other TensorArray uses.
 """
 
 from __future__ import annotations
@@ -211,9 +215,6 @@ def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             included.add(member)
             plan.ops.append(member)
             stack.extend(member.inputs)
-    for t in outputs:
-        if t.op._control_flow_context is None and t not in plan.captures:
-            plan.captures.append(t)
     if any(t.dtype.base_dtype == D.resource for t in plan.captures):
         return None, f"the body of loop {op.name} reads a resource variable"
     for t in plan.pushed:
