@@ -78,8 +78,14 @@ def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, cap
             _replay(sess, recorded, arrays)
 
 
-@pytest.mark.parametrize("case", CASES[:2] + CASES[-1:],
-                         ids=lambda fn: fn.__name__[len("case_"):])
+ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
+              graph_loop_training_cases.case_train_scan_and_map_fn,
+              graph_loop_training_cases.case_train_keras_lstm_gru_resource,
+              graph_loop_training_cases.case_train_seq2seq_attention,
+              graph_loop_training_cases.case_train_while_loop_cond_in_body]
+
+
+@pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
 def test_the_written_train_op_runs_in_tf1compat_too(case):
     """The file TF ran, imported into tf1compat: stacks, backward loops and the body
     gradients run on tf1compat's dataflow executor to TF's weights."""
