@@ -82,6 +82,7 @@ PROBES = {
     "where": lambda tf, x: tf.where(x > 0, x, x * 0.1),
     "less_logical": lambda tf, x: tf.where(x < 0.3, x, x * 0.1) + tf.where(
         tf.logical_and(x <= 0.1, x >= -1.0), x * 2.0, x),
+    "reverse": lambda tf, x: tf.reverse(x, [1]) * tf.range(4, dtype=tf.float32)[:, None, None],
     "softmax_ce": lambda tf, x: tf.nn.softmax_cross_entropy_with_logits_v2(
         labels=tf.nn.softmax(tf.ones([8, 8])), logits=tf.reshape(x, [8, 8])),
     "sparse_softmax_ce": lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(

@@ -290,6 +290,28 @@ def case_train_while_loop_cond_in_body(tf):
     return spec
 
 
+def case_train_stacked_bidirectional_layers(tf):
+    """`tf.contrib.rnn.stack_bidirectional_dynamic_rnn` without sequence lengths (the
+    backward direction reversed with ReverseV2) under a tf.keras Bidirectional(LSTM)
+    and a LayerNormBasicLSTMCell dynamic_rnn; GradientDescent."""
+    tf.set_random_seed(28)
+    seq = tf.placeholder(tf.float32, [4, 5, 3], name="seq")
+    outputs, _, _ = tf.contrib.rnn.stack_bidirectional_dynamic_rnn(
+        [tf.nn.rnn_cell.GRUCell(3)], [tf.nn.rnn_cell.GRUCell(3)], seq, dtype=tf.float32)
+    normed, _ = tf.nn.dynamic_rnn(tf.contrib.rnn.LayerNormBasicLSTMCell(4), outputs,
+                                  dtype=tf.float32, scope="norm")
+    pooled = tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(2), name="bi")(normed)
+    loss = tf.reduce_mean(tf.square(pooled - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(
+        tf, tf.train.Saver(), {"seq:0": SEQ},
+        ["loss:0", "stack_bidirectional_rnn/cell_0/bidirectional_rnn/bw/gru_cell/gates/kernel:0",
+         "norm/layer_norm_basic_lstm_cell/kernel:0",
+         "norm/layer_norm_basic_lstm_cell/state/gamma:0",
+         "bi/forward_lstm/lstm_cell/kernel/Read/ReadVariableOp:0"])
+
+
 LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_dynamic_rnn_basic_lstm,
                        case_train_dynamic_rnn_gru_sequence_length,
@@ -298,4 +320,5 @@ LOOP_TRAINING_CASES = [case_train_while_loop_captured_weights,
                        case_train_while_loop_maximum_iterations,
                        case_train_while_loop_masks_and_stops,
                        case_train_keras_lstm_gru_resource, case_train_seq2seq_attention,
-                       case_train_while_loop_cond_in_body]
+                       case_train_while_loop_cond_in_body,
+                       case_train_stacked_bidirectional_layers]

@@ -54,7 +54,7 @@ Abs AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Conv2D Cos Div
 Exp ExpandDims Fill Greater GreaterEqual Identity Less LessEqual Log Log1p LogSoftmax
 LogicalAnd MatMul Max MaxPool
 Maximum Mean Minimum Mul Neg NotEqual Pack Pow Range RealDiv Reciprocal Relu Relu6 Reshape
-Rsqrt Select Shape Sigmoid Sin Size Slice Softmax Split Sqrt Square SquaredDifference
+ReverseV2 Rsqrt Select Shape Sigmoid Sin Size Slice Softmax Split Sqrt Square SquaredDifference
 Squeeze StridedSlice Sub Sum Tanh Transpose Unpack
 """.split())
 
