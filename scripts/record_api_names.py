@@ -14,26 +14,41 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NAMESPACES = ["", "nn", "train", "layers", "losses", "math", "random", "linalg", "image",
-              "initializers", "keras", "keras.layers", "keras.backend", "summary", "data",
-              "metrics", "io", "gfile", "errors", "dtypes", "test", "logging", "sparse",
-              "strings", "saved_model", "estimator", "nn.rnn_cell", "bitwise", "debugging",
-              "compat", "app", "flags", "graph_util", "feature_column", "distributions",
-              "spectral", "signal", "manip", "sets", "lookup", "queue", "python_io",
-              "distribute", "distribute.experimental"]
+# Keras lives in tf-keras (its own package): only these of its namespaces are recorded.
+KERAS_NAMESPACES = ["keras", "keras.layers", "keras.backend"]
+# Not walked: `compat` re-exports the whole API, `raw_ops` has its own table
+# (tf1compat/api/_tf_raw_ops.py), `lite` is TF Lite's converter.
+SKIPPED = ("compat.", "raw_ops", "lite")
+INTERNAL = ("tf_decorator",)        # a helper module TF leaves visible in its flags namespace
+
+
+def _namespaces(tf) -> dict:
+    """{dotted namespace: sorted public names} for compat.v1 and every TF module below it."""
+    out = {}
+    pending = [("", tf)]
+    while pending:
+        ns, module = pending.pop()
+        names = sorted(n for n in dir(module) if not n.startswith("_"))
+        out[ns] = names
+        for name in names:
+            child = f"{ns}.{name}" if ns else name
+            value = getattr(module, name, None)
+            if not isinstance(value, types.ModuleType) or child in out or \
+                    child.startswith(SKIPPED) or child.startswith("keras") or name in INTERNAL:
+                continue
+            if value.__name__.startswith("tensorflow") and value is not tf:
+                pending.append((child, value))
+    for ns in KERAS_NAMESPACES:
+        obj = tf
+        for part in ns.split("."):
+            obj = getattr(obj, part)
+        out[ns] = sorted(n for n in dir(obj) if not n.startswith("_"))
+    return dict(sorted(out.items()))
 
 
 def main() -> int:
     import tensorflow.compat.v1 as tf
-    out = {}
-    for ns in NAMESPACES:
-        obj = tf
-        try:
-            for part in filter(None, ns.split(".")):
-                obj = getattr(obj, part)
-        except AttributeError:
-            continue
-        out[ns] = sorted(n for n in dir(obj) if not n.startswith("_"))
+    out = _namespaces(tf)
     path = os.path.join(ROOT, "tf1compat", "_tf_api_names.py")
     with open(path, "w") as f:
         f.write('"""Public names of TensorFlow\'s compat.v1 namespaces (TF 2.21), recorded by\n'

@@ -52,3 +52,27 @@ def test_critical_section_releases_its_lock_when_a_run_fails():
             worker.start()
             worker.join(timeout=30)
             assert result == [4.0]
+
+
+def _resolve(namespace: str, name: str):
+    obj = tf
+    for part in filter(None, namespace.split(".")):
+        obj = getattr(obj, part)
+    return getattr(obj, name)
+
+
+def test_every_name_of_tfs_compat_v1_api_exists_or_says_it_is_unsupported():
+    """Every public name of TF 2.21's compat.v1 namespaces (recorded by
+    scripts/record_api_names.py) resolves, or raises a NotImplementedError naming it."""
+    from tf1compat._tf_api_names import API_NAMES
+    absent = []
+    for namespace, names in API_NAMES.items():
+        for name in names:
+            try:
+                _resolve(namespace, name)
+            except NotImplementedError:
+                continue
+            except Exception as error:  # noqa: BLE001 - any other error is a gap
+                absent.append(f"tf.{namespace + '.' if namespace else ''}{name}: "
+                              f"{type(error).__name__}")
+    assert not absent, "\n".join(absent)

@@ -214,3 +214,19 @@ def test_tensorflow_core_protos_resolve():
     proc = _run_python(code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["MetaGraphDef", "SavedModel"]
+
+
+def test_cli_reports_an_uncaught_error_from_the_script_as_python_does(tmp_path):
+    """The traceback starts at the script (no tf1compat CLI or runpy frames) and ends with
+    the error; the exit status is 1."""
+    script = tmp_path / "typo.py"
+    script.write_text("import tensorflow as tf\n\ndef build():\n    return tf.placeholdr\n\n"
+                      "build()\n")
+    proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", str(script)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert lines[1].startswith(f'  File "{script}", line 6')
+    assert "cli.py" not in proc.stderr and "runpy" not in proc.stderr
+    assert "Did you mean tf.placeholder" in lines[-1]

@@ -341,6 +341,7 @@ keras.estimator = _keras_estimator    # tf.keras.estimator (estimator/keras_lib.
 # -- tools: resource paths, call batching, the profiler (issue 12) -------------------------------------
 # (section: apitools)
 from tf1compat.api import resource_loader, profiler
+from tf1compat.api import xla  # jit_scope, compile: ops/xla_scopes.py
 
 # -- tf.distribute strategies (TF1 API; issues 14/19) -------------------------------------------
 # (section: diststrat)

@@ -255,7 +255,8 @@ def _run_module(module: str, module_args: List[str]) -> int:
 
 
 def _exit_status(run: Any) -> int:
-    """Runs `run()` and turns its SystemExit into an exit status, as the interpreter does."""
+    """Runs `run()` and turns its SystemExit into an exit status, and an uncaught exception
+    into a traceback starting at the user's code and status 1, as the interpreter does."""
     try:
         run()
     except SystemExit as e:
@@ -266,7 +267,19 @@ def _exit_status(run: Any) -> int:
             return code
         print(code, file=sys.stderr)
         return 1
+    except Exception as e:  # noqa: BLE001 - reported as `python script.py` reports it
+        tb = _user_frames(e.__traceback__)
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        return 1
     return 0
+
+
+def _user_frames(tb: Any) -> Any:
+    """The traceback without its first frames in this module and runpy."""
+    while tb is not None and (tb.tb_frame.f_code.co_filename == __file__ or
+                              "runpy" in tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    return tb
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,6 +2,8 @@
 
 import os
 
+from tf1compat._version import CXX11_ABI_FLAG, CXX_VERSION, MONOLITHIC_BUILD  # noqa: F401
+
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

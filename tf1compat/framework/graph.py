@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+import types
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from tf1compat.framework import context as _context
@@ -242,7 +243,7 @@ class Graph:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         complete_attrs(op_def, attrs)
         if self._attr_scope_map:
-            attrs.update(self._attr_scope_map)
+            attrs.update(self._scoped_attrs(op_def.type, name, flat))
         dtypes_out = op_def.output_dtypes(attrs)
         ctx = _op_def.InferCtx(op_def.type, name, flat, attrs, groups)
         shapes = op_def.shape(ctx)
@@ -434,6 +435,13 @@ class Graph:
             yield
         finally:
             self._attr_scope_map = saved
+
+    def _scoped_attrs(self, op_type: str, name: str, inputs: List[Tensor]) -> Dict[str, Any]:
+        """The attrs `_attr_scope` adds to a new op; a callable value (TF's per-node form, as
+        `jit_scope(compile_ops=lambda node_def: ...)`) is called with the node's fields."""
+        node = types.SimpleNamespace(name=name, op=op_type, input=[t.name for t in inputs])
+        return {key: value(node) if callable(value) else value
+                for key, value in self._attr_scope_map.items()}
 
     @contextlib.contextmanager
     def _kernel_label_map(self, op_to_kernel_label_map: Dict[str, str]) -> Iterator[None]:

@@ -126,9 +126,9 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                     "call the model function directly: it runs on the CPU or CUDA"),
     "contrib.tpu": _tf_only("TPU programs compile for Google TPUs, which torch does not "
                             "target", "call the model function directly"),
-    "xla": _tf_only("XLA is TensorFlow's compiler",
-                    "tf.config.optimizer.set_jit(True) or ConfigProto graph_options "
-                    "global_jit_level: session plans run through torch.compile"),
+    "keras.export": _tf_only("tf.keras.export.ExportArchive writes TF 2's object-based "
+                             "SavedModel for serving, which needs eager resource variables",
+                             "model.save(path) or tf.saved_model.simple_save"),
     "lite": _tf_only("TensorFlow Lite converts models to .tflite files for TF's mobile "
                      "interpreter",
                      "save a checkpoint or SavedModel; export for mobile with PyTorch's "
@@ -150,7 +150,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "inspect.signature of the Python function"),
     "autograph.to_graph": _AUTOGRAPH,
     "autograph.to_code": _AUTOGRAPH,
-    "autograph.convert": _AUTOGRAPH,
     "contrib.tfprof": _tf_only("tfprof analyses TF's own run metadata", "torch.profiler"),
     "debugging.experimental": _tf_only("tfdbg v2 dumps TF's internal execution traces for "
                                        "TensorBoard's Debugger V2",

@@ -13,9 +13,6 @@ from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.engine.training import Model
 
 
-def __getattr__(name: str) -> object:
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise AttributeError(f"tf.keras.{name} is not provided by tf1compat (its Keras covers "
-                         "the layers, models, backend and helper modules TF1 graph code "
-                         "uses)")
+from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
+
+__getattr__ = _attribute_hook("keras", globals())

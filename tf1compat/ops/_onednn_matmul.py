@@ -84,7 +84,12 @@ def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     if _LINEAR is None or a.dtype != torch.float32 or b.dtype != torch.float32 or \
             a.device.type != "cpu" or b.device.type != "cpu" or a.dim() != 2 or \
             b.dim() != 2 or a.shape[0] * a.shape[1] * b.shape[1] < MIN_MACS or \
-            a.shape[1] != b.shape[0] or _compiling() or is_fake_tensor(a) or is_fake_tensor(b):
+            a.shape[1] != b.shape[0] or _compiling() or is_fake_tensor(a) or is_fake_tensor(b) \
+            or not (b.is_contiguous() or b.t().is_contiguous()):
+        # A weight that is a column slice of a wider matrix (Keras' recurrent cells slice
+        # their gate kernels so) costs oneDNN a new primitive per call, thousands of times
+        # the product itself (1.8 s against 0.1 ms for 64x256 by 256x256): sgemm takes any
+        # leading dimension.
         return torch.matmul(a, b)
     if (a.requires_grad or b.requires_grad) and torch.is_grad_enabled():
         return _OneDnnMatMul.apply(a, b)

@@ -15,7 +15,7 @@ from tf1compat.framework import errors
 
 __all__ = ["GFile", "Open", "FastGFile", "Exists", "IsDirectory", "MakeDirs", "MkDir",
            "ListDirectory", "Glob", "Remove", "DeleteRecursively", "Copy", "Rename", "Stat",
-           "Walk"]
+           "Walk", "join", "get_registered_schemes"]
 
 
 def _local(path: Any) -> str:
@@ -209,6 +209,18 @@ def Stat(filename: Any) -> _FileStatistics:  # noqa: N802
 def Walk(top: Any, in_order: bool = True) -> Iterator[Any]:  # noqa: N802
     for root, dirs, files in os.walk(_local(top), topdown=in_order):
         yield root, dirs, files
+
+
+def join(path: Any, *paths: Any) -> str:
+    """`tf.io.gfile.join`: path components joined as `os.path.join` does (TF's result for
+    local paths and URLs alike: `join("gs://b/", "x")` -> "gs://b/x")."""
+    return os.path.join(os.fspath(path), *(os.fspath(p) for p in paths))
+
+
+def get_registered_schemes() -> List[str]:
+    """`tf.io.gfile.get_registered_schemes`: the file systems this gfile reads (local paths,
+    with or without `file://`); remote schemes raise UnimplementedError."""
+    return ["file", ""]
 
 
 # TF2-style lower-case aliases (tf.io.gfile.*)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, Optional
 
+from tf1compat.framework import errors
 from tf1compat.framework.tensor import Tensor
-from tf1compat.serialization.messages import SignatureDef, TensorInfo
-from tf1compat.training.saved_model import signature_constants as sc
+from tf1compat.serialization.atomic_files import atomic_write_bytes
+from tf1compat.serialization.messages import SignatureDef, TensorInfo, to_text
+from tf1compat.training.saved_model import constants, signature_constants as sc
+from tf1compat.training.saved_model.loader import parse_saved_model
+from tf1compat.util import tf_logging
 from tf1compat.training.saved_model.utils import build_tensor_info
 
 __all__ = ["build_signature_def", "predict_signature_def", "classification_signature_def",
            "regression_signature_def", "supervised_train_signature_def",
-           "supervised_eval_signature_def", "is_valid_signature"]
+           "supervised_eval_signature_def", "is_valid_signature", "MethodNameUpdater"]
 
 _DT_FLOAT, _DT_STRING = 1, 7
 
@@ -136,3 +141,58 @@ def is_valid_signature(signature_def: Optional[SignatureDef]) -> bool:
                 and set(outs) == {sc.REGRESS_OUTPUTS}
                 and outs[sc.REGRESS_OUTPUTS].dtype == _DT_FLOAT)
     return False
+
+
+class MethodNameUpdater:
+    """`tf.saved_model.signature_def_utils.MethodNameUpdater`: changes the `method_name` of
+    signatures in an existing SavedModel's `saved_model.pb` (or `.pbtxt`), e.g. to
+    `tensorflow/serving/regress` for TF Serving's Regress API. Variables are not touched."""
+
+    def __init__(self, export_dir: Any):
+        self._export_dir = os.fspath(export_dir)
+        self._saved_model = parse_saved_model(export_dir)   # IOError when there is none
+
+    def replace_method_name(self, signature_key: str, method_name: str,
+                            tags: Any = None) -> None:
+        """Sets `method_name` of the signature `signature_key` in the MetaGraphDef tagged
+        exactly `tags`, or in every MetaGraphDef when `tags` is None (each must have it)."""
+        if not signature_key:
+            raise ValueError("`signature_key` must be defined.")
+        if not method_name:
+            raise ValueError("`method_name` must be defined.")
+        if tags is not None and not isinstance(tags, list):
+            tags = [tags]
+        matched = [meta for meta in self._saved_model.meta_graphs
+                   if tags is None or set(tags) == set(meta.meta_info_def.tags)]
+        for meta in matched:
+            if signature_key not in meta.signature_def:
+                raise ValueError(
+                    f"MetaGraphDef associated with tags {tags} does not have a signature_def "
+                    f"with key: '{signature_key}'. This means either you specified the wrong "
+                    "signature key or forgot to put the signature_def with the corresponding "
+                    "key in your SavedModel.")
+        if not matched:
+            raise ValueError(
+                f"MetaGraphDef associated with tags {tags} could not be found in SavedModel. "
+                "This means either you specified invalid tags or your SavedModel does not "
+                "have a MetaGraphDef with the specified tags.")
+        # Checked before any change, so a failing call leaves the proto as it was.
+        for meta in matched:
+            meta.signature_def[signature_key].method_name = method_name
+
+    def save(self, new_export_dir: Any = None) -> None:
+        """Writes the updated proto over the original (or into the existing directory
+        `new_export_dir`), in the original's format (binary or text)."""
+        directory = os.fspath(new_export_dir) if new_export_dir else self._export_dir
+        as_text = os.path.exists(os.path.join(self._export_dir,
+                                              constants.SAVED_MODEL_FILENAME_PBTXT))
+        if as_text:
+            path = os.path.join(directory, constants.SAVED_MODEL_FILENAME_PBTXT)
+            data = to_text(self._saved_model).encode("utf-8")
+        else:
+            path = os.path.join(directory, constants.SAVED_MODEL_FILENAME_PB)
+            data = self._saved_model.SerializeToString(deterministic=True)
+        if not os.path.isdir(directory):
+            raise errors.NotFoundError(None, None, f"{path}; No such file or directory")
+        atomic_write_bytes(path, data)
+        tf_logging.info("SavedModel written to: %s", path)

@@ -61,6 +61,14 @@ class DatasetIterator:
             return element
         return regroup(_split(element, n))
 
+    def __iter__(self) -> "DatasetIterator":
+        return self
+
+    def __next__(self) -> Any:
+        """`next(iterator)`: the same as `get_next()` (TF's distributed iterators are Python
+        iterators, in graph mode too)."""
+        return self.get_next()
+
     def initialize(self) -> List[Any]:
         """The initializer ops (run them before `get_next`)."""
         return [] if self._one_shot else [self._iterator.initializer]
