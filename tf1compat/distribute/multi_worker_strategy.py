@@ -390,6 +390,12 @@ class MultiWorkerMirroredStrategy(Strategy):
     def num_replicas_in_sync(self) -> int:
         return len(self.extended.worker_devices) * self.extended._num_workers
 
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "MultiWorkerMirroredStrategy":
+        # One strategy per process: it stands for the process's place in the job and its
+        # collective instance keys, which a copy (RunConfig.replace deep-copies the
+        # config) must share.
+        return self
+
     @property
     def cluster_resolver(self) -> Any:
         return self.extended._cluster_resolver or TFConfigClusterResolver()

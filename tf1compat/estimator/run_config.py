@@ -13,6 +13,7 @@ import os
 from typing import Any, Dict, Iterable, Optional
 
 from tf1compat.util import tf_logging
+from tf1compat.estimator.collective_training import between_graph_mode
 from tf1compat.estimator.util import fn_args
 
 __all__ = ["RunConfig", "TaskType", "get_default_session_config"]
@@ -132,6 +133,9 @@ class RunConfig:
             raise NotImplementedError("RunConfig(experimental_distribute=DistributeConfig): "
                                       "tf.contrib.distribute.DistributeConfig is not "
                                       "provided; pass train_distribute= / eval_distribute=")
+        self._distribute_coordinator_mode = between_graph_mode(self, tf_config)
+        if self._distribute_coordinator_mode:
+            return
         self._init_cluster(tf_config)
         if (train_distribute is not None or eval_distribute is not None) and \
                 self._cluster_spec and "master" not in self._cluster_spec.jobs:
