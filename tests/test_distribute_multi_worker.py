@@ -6,7 +6,7 @@ Multi-worker jobs run as subprocesses with a TF_CONFIG cluster (gloo, free ports
 timeouts, always killed): 2 workers, each on its part of every global batch, end with the
 weights of 1 worker trained on the whole batch — a custom graph-mode loop (Momentum, dense
 and sparse gradients) and Estimator's train_and_evaluate (Adam; chief + worker, only the
-chief writes model_dir) — and start equal although each seeds its own initializers.
+chief writes model_dir) and Keras `fit` of a model built in the scope — and start equal although each seeds its own initializers.
 """
 
 import json
@@ -116,6 +116,14 @@ def test_estimator_train_and_evaluate_with_a_chief_and_a_worker(tmp_path):
         return {f for f in listing if not f.startswith("events.")}
     assert files(chief_files) == files(local_files) - {"eval"}
     assert (tmp_path / "w1.npz.txt").read_text() == ""     # the worker wrote nothing
+
+
+def test_keras_fit_of_a_model_built_in_scope_on_two_workers(tmp_path):
+    one = tmp_path / "one.npz"
+    assert _run_job("keras", [one], None, tmp_path) == [0]
+    workers = [tmp_path / "w0.npz", tmp_path / "w1.npz"]
+    assert _run_job("keras", workers, [("worker", 0), ("worker", 1)], tmp_path) == [0, 0]
+    _assert_same_training(one, workers)
 
 
 def test_workers_running_different_collectives_fail_clearly(tmp_path):
