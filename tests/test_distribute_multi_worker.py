@@ -20,8 +20,11 @@ from typing import List, Optional
 import numpy as np
 import pytest
 
+import torch
+
 import tf1compat as tf
 from tf1compat.distribute import process_group
+from tests.test_distribute_horovod import _run_job as _run_launcher_job
 
 WORKER = Path(__file__).parent / "fixtures" / "distributed" / "mwms_worker.py"
 JOB_TIMEOUT = 240
@@ -66,6 +69,11 @@ def _run_job(mode: str, outs: List[Path], tasks: Optional[List[tuple]], tmp_path
                 p.wait()
 
 
+def _run_horovod_style_job(size: int, mode: str, outs: List[Path]) -> List[int]:
+    return _run_launcher_job(size, mode, outs, {process_group.TIMEOUT_ENV: "60"},
+                             worker=WORKER)
+
+
 def _assert_same_training(one: Path, workers: List[Path], prefix: str = "") -> None:
     reference, *results = (np.load(p) for p in [one] + workers)
     def names_in(npz):      # (the strategy's variables: not the one made outside scope)
@@ -97,6 +105,30 @@ def test_custom_loop_on_two_workers_equals_one_worker_on_the_whole_batch(tmp_pat
     assert w0["replica_ids"].tolist() == [[0]] * 4 and w1["replica_ids"].tolist() == [[1]] * 4
     assert list(w1["worker_devices"]) == ["/job:worker/replica:0/task:1/device:CPU:0"]
     assert bool(w0["should_checkpoint"]) and not bool(w1["should_checkpoint"])
+
+
+def test_custom_loop_on_processes_started_like_torchrun(tmp_path):
+    """Without TF_CONFIG the workers are torchrun's processes (RANK, WORLD_SIZE, ...)."""
+    one = tmp_path / "one.npz"
+    assert _run_job("loop", [one], None, tmp_path) == [0]
+    workers = [tmp_path / "w0.npz", tmp_path / "w1.npz"]
+    assert _run_horovod_style_job(2, "loop", workers) == [0, 0]
+    _assert_same_training(one, workers, "final/")
+    w1 = np.load(workers[1])
+    assert list(w1["worker_devices"]) == ["/job:worker/replica:0/task:1/device:CPU:0"]
+
+
+@pytest.mark.skipif(not torch.cuda.is_available() or torch.cuda.device_count() < 2,
+                    reason="needs 2 CUDA devices (NCCL between the workers' GPUs)")
+def test_custom_loop_on_two_gpus_with_nccl(tmp_path):
+    one = tmp_path / "one.npz"
+    assert _run_job("loop", [one], None, tmp_path) == [0]
+    workers = [tmp_path / "w0.npz", tmp_path / "w1.npz"]
+    assert _run_horovod_style_job(2, "loop", workers) == [0, 0]
+    _assert_same_training(one, workers, "final/")
+    devices = [list(np.load(w)["worker_devices"]) for w in workers]
+    assert devices == [["/job:worker/replica:0/task:0/device:GPU:0"],
+                       ["/job:worker/replica:0/task:1/device:GPU:1"]]
 
 
 def test_estimator_train_and_evaluate_with_a_chief_and_a_worker(tmp_path):
