@@ -158,6 +158,18 @@ def test_keras_fit_of_a_model_built_in_scope_on_two_workers(tmp_path):
     _assert_same_training(one, workers)
 
 
+def test_estimator_evaluator_task_evaluates_the_chiefs_checkpoints(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHARED_MODEL_DIR", "1")
+    outs = [tmp_path / "chief.npz", tmp_path / "worker.npz", tmp_path / "evaluator.npz"]
+    assert _run_job("estimator", outs, [("chief", 0), ("worker", 0), ("evaluator", 0)],
+                    tmp_path) == [0, 0, 0]
+    _assert_same_training(outs[0], outs[1:2])
+    files = (tmp_path / "evaluator.npz.txt").read_text().split()
+    assert "eval" in files and "model.ckpt-6.index" in files
+    evaluations = os.listdir(tmp_path / "md" / "eval")
+    assert any(name.startswith("events.out.tfevents") for name in evaluations)
+
+
 def test_workers_running_different_collectives_fail_clearly(tmp_path):
     outs = [tmp_path / "w0.txt", tmp_path / "w1.txt"]
     assert _run_job("mismatch", outs, [("worker", 0), ("worker", 1)], tmp_path) == [0, 0]

@@ -26,6 +26,15 @@ from tf1compat.framework import dtypes
 from tf1compat.framework.graph import GraphKeys, control_dependencies
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.ops.cond import cond
+from tf1compat.ops.control_flow_ops import group, no_op
+from tf1compat.ops.creation_ops import zeros
+from tf1compat.ops.math_ops import divide, equal
+from tf1compat.ops.state_ops import assign, assign_add
+from tf1compat.variables.collections import variables_initializer
+from tf1compat.variables.init_ops import zeros_initializer
+from tf1compat.variables.variable_scope import get_variable, variable_scope
+from tf1compat.variables.variable_store import AUTO_REUSE
 
 __all__ = ["LocalGradientAggregation"]
 
@@ -59,10 +68,6 @@ class LocalGradientAggregation:
         return grad
 
     def _create_variables(self, grads: List[Any]) -> None:
-        from tf1compat.ops.creation_ops import zeros
-        from tf1compat.variables.init_ops import zeros_initializer
-        from tf1compat.variables.variable_scope import get_variable, variable_scope
-        from tf1compat.variables.variable_store import AUTO_REUSE
         with variable_scope(self._scope_name, reuse=AUTO_REUSE):
             self.counter = get_variable("aggregation_counter", shape=(), dtype=dtypes.int32,
                                         trainable=False, initializer=zeros_initializer(),
@@ -79,17 +84,12 @@ class LocalGradientAggregation:
         if self._keras_session:
             # (Keras' session initializes only the model's variables: these now.)
             from tf1compat.keras import backend
-            from tf1compat.variables.collections import variables_initializer
             backend.get_session().run(variables_initializer(
                 [self.counter] + self._accumulators))
 
     def compute_gradients(self, grads: List[Any], variables: List[Any]) -> List[Any]:
         """This step's gradients added to the accumulators; every N-th step the
         accumulated gradients allreduced, else the local gradients (to be ignored)."""
-        from tf1compat.ops.cond import cond
-        from tf1compat.ops.control_flow_ops import group, no_op
-        from tf1compat.ops.math_ops import equal
-        from tf1compat.ops.state_ops import assign, assign_add
         self._create_variables(grads)
         clear = cond(equal(self.counter, 0),
                      lambda: group(*[assign(a, a.initial_value) for a in self._accumulators]),
@@ -112,9 +112,6 @@ class LocalGradientAggregation:
         return out
 
     def _allreduce(self, variables: List[Any]) -> List[Any]:
-        from tf1compat.ops.control_flow_ops import group
-        from tf1compat.ops.math_ops import divide
-        from tf1compat.ops.state_ops import assign
         values = [a.read_value() for a in self._accumulators]
         with control_dependencies([group(*values)]):
             reduced = self._allreduce_grads(values, variables)
@@ -129,10 +126,6 @@ class LocalGradientAggregation:
                         ) -> Any:
         """`apply()` on the steps that allreduced; on the others `iterations` (a Keras
         optimizer's) and `global_step` are incremented instead."""
-        from tf1compat.ops.cond import cond
-        from tf1compat.ops.control_flow_ops import group, no_op
-        from tf1compat.ops.math_ops import equal
-        from tf1compat.ops.state_ops import assign_add
 
         def skip() -> Any:
             return assign_add(iterations, 1).op if iterations is not None else no_op()

@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.distribute import process_group as pg
 from tf1compat.distribute import tf_collective_ops as collective
-from tf1compat.framework.graph import control_dependencies, get_default_graph
+from tf1compat.framework.graph import control_dependencies
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.training.strategies.distribute_lib import Strategy
 from tf1compat.training.strategies.mirrored import (MirroredExtended, all_local_devices,
