@@ -364,7 +364,9 @@ class MultiWorkerExtended(MirroredExtended):
                 self.task_type, self.task_id = task_type, task_id
 
             def cluster_spec(self) -> Any:
-                return cluster_spec
+                from tf1compat.training.device_setter import ClusterSpec
+                return ClusterSpec(cluster_spec) if isinstance(cluster_spec, dict) \
+                    else cluster_spec
         self._setup(_place(_Given()))
         self._devices = self._local_devices()
 

@@ -93,8 +93,9 @@ def _gather_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tenso
 
 
 def _broadcast(node: Any, value: Optional[torch.Tensor], dtype: torch.dtype,
-               shape: tuple) -> torch.Tensor:
-    """The sender's `value` on every process (receivers pass None)."""
+               shape: tuple, device: Any = None) -> torch.Tensor:
+    """The sender's `value` on every process (receivers pass None and receive on
+    `device`: the op's, where the sender's value is too, so both use one backend)."""
     members = _members(node)
     name = _key(node, "CollectiveBcast")
     _negotiation.negotiate(_negotiation.BROADCAST, name, f"{name} {dtype} {shape}", members)
@@ -110,7 +111,8 @@ def _broadcast(node: Any, value: Optional[torch.Tensor], dtype: torch.dtype,
     src = int(sender[0])
     if src < 0:
         raise errors.InternalError(None, None, f"{node.name}: no process sends {name}")
-    buffer = _hvd_ops.wire(value) if value is not None else torch.empty(shape, dtype=dtype)
+    buffer = _hvd_ops.wire(value) if value is not None else \
+        torch.empty(shape, dtype=dtype, device=device)
     pg.collective(name, lambda: dist.broadcast(buffer, src=src, group=members.group))
     return buffer.to(dtype)
 
@@ -122,7 +124,7 @@ def _send_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]
 def _recv_kernel(node: Any, kctx: Any) -> Callable[[], torch.Tensor]:
     shape = tuple(TensorShape(node.attrs["shape"]).as_list())
     dtype = D.as_dtype(node.attrs["T"]).torch_dtype
-    return lambda: _broadcast(node, None, dtype, shape)
+    return lambda: _broadcast(node, None, dtype, shape, kctx.device)
 
 
 declare("CollectiveReduce", inputs=["input: T"], outputs=["data: T"],
