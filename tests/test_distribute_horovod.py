@@ -116,9 +116,6 @@ def test_uninitialized_and_unsupported(hvd):
     with pytest.raises(ValueError, match="Adasum does not support average_aggregated"):
         hvd.DistributedOptimizer(tf.train.GradientDescentOptimizer(0.1), op=hvd.Adasum,
                                  average_aggregated_gradients=True)
-    with pytest.raises(NotImplementedError, match="backward_passes_per_step"):
-        hvd.DistributedOptimizer(tf.train.GradientDescentOptimizer(0.1),
-                                 backward_passes_per_step=2)
     with pytest.raises(ValueError, match="supersedes average"):
         hvd.allreduce(tf.constant(1.0), average=True, op=hvd.Sum)
 

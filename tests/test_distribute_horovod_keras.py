@@ -109,8 +109,8 @@ def test_both_import_paths_and_the_optimizer_class(hvd):
     assert default.get_config()["name"] == "DistributedSGD"
     with pytest.raises(ValueError, match="only supports Average and Sum"):
         hvd.DistributedOptimizer(tf.keras.optimizers.SGD(), op=hvd.Adasum)
-    with pytest.raises(NotImplementedError, match="backward_passes_per_step"):
-        hvd.DistributedOptimizer(tf.keras.optimizers.SGD(), backward_passes_per_step=2)
+    with pytest.raises(ValueError, match="backward_passes_per_step must be > 0"):
+        hvd.DistributedOptimizer(tf.keras.optimizers.SGD(), backward_passes_per_step=0)
     assert hvd.elastic.KerasState.__name__ == "KerasState"
     with pytest.raises(ValueError, match="initial_lr"):
         hvd.callbacks.LearningRateScheduleCallback(None, 0.5)

@@ -1,7 +1,12 @@
-"""`tf.distribute.experimental` (TF1): CentralStorageStrategy; the multi-worker and
-TPU strategies raise NotImplementedError naming themselves."""
+"""`tf.distribute.experimental` (TF1): CentralStorageStrategy, MultiWorkerMirroredStrategy
+and its communication options; the parameter-server and TPU strategies raise
+NotImplementedError naming themselves."""
 
 # ruff: noqa: F401
+from tf1compat.distribute.multi_worker_strategy import (CollectiveCommunication,
+                                                        CommunicationImplementation,
+                                                        CommunicationOptions,
+                                                        MultiWorkerMirroredStrategy)
 from tf1compat.training.strategies.mirrored import CentralStorageStrategy
 
 

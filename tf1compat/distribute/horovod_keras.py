@@ -19,8 +19,9 @@ custom loop with `tape.gradient`), in `apply_gradients` (what Horovod does with 
 Keras-level `allreduce`/`allgather`/`broadcast` take and return numpy values (evaluated in
 Keras' session in graph mode). Both Horovod paths resolve to this one module; it has the
 larger `horovod.tensorflow.keras` signatures; `elastic` is horovod_keras_elastic.py.
-Not provided (NotImplementedError naming them): what horovod.tensorflow lacks
-(`backward_passes_per_step > 1`), and `op=Adasum` (Horovod's Keras refuses it too).
+`backward_passes_per_step > 1` accumulates gradients as horovod.tensorflow does
+(gradient_aggregation.py; graph mode). Not provided (NotImplementedError naming them): that
+under eager execution, and `op=Adasum` (Horovod's Keras refuses it too).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 from tf1compat.distribute import horovod_tensorflow as _hvd
 from tf1compat.distribute import horovod_keras_callbacks as callbacks
 from tf1compat.distribute import horovod_keras_elastic as elastic
+from tf1compat.distribute.gradient_aggregation import LocalGradientAggregation
 from tf1compat.distribute.horovod_tensorflow import (  # noqa: F401  (Horovod's re-exports)
     Adasum, Average, Compression, ProcessSet, Sum, add_process_set, ccl_built, cross_rank,
     cross_size, cuda_built, ddl_built, global_process_set, gloo_built, gloo_enabled, init,
@@ -63,7 +65,8 @@ class _DistributedKerasOptimizer:
     _hvd_allreduce: Callable[[List[Any], List[Any]], List[Any]]
 
     def _hvd_setup(self, name: Optional[str], allreducer_args: Tuple[Any, ...],
-                   scale_local_gradients: bool) -> None:
+                   scale_local_gradients: bool, backward_passes_per_step: int = 1,
+                   average_aggregated_gradients: bool = False) -> None:
         # Horovod names the optimizer (its name scopes) Distributed<Class>.
         base = next(c for c in type(self).__mro__[1:]
                     if not issubclass(c, _DistributedKerasOptimizer))
@@ -73,6 +76,23 @@ class _DistributedKerasOptimizer:
         self._hvd_scale_local = scale_local_gradients
         # True between a get_gradients/_compute_gradients and the apply_gradients after it.
         self._hvd_aggregated = False
+        self._hvd_aggregation: Optional[LocalGradientAggregation] = None
+        if backward_passes_per_step > 1:
+            if _context.executing_eagerly():
+                raise NotImplementedError("horovod.keras DistributedOptimizer("
+                                          "backward_passes_per_step > 1) under eager "
+                                          "execution (Horovod's eager aggregation helper) is "
+                                          "not provided; graph-mode Keras supports it")
+            sparse_as_dense = allreducer_args[3]
+            self._hvd_aggregation = LocalGradientAggregation(
+                backward_passes_per_step, self._allreduce, sparse_as_dense,
+                average_aggregated_gradients, rank(), keras_session=True)
+
+    def _reduce_or_accumulate(self, grads: List[Any], variables: List[Any]) -> List[Any]:
+        if self._hvd_aggregation is None:
+            return self._allreduce(grads, variables)
+        self._hvd_aggregated = True
+        return self._hvd_aggregation.compute_gradients(grads, variables)
 
     def register_local_var(self, var: Any) -> None:
         """Keeps `var`'s gradient local: it is not allreduced (only divided by size() when
@@ -98,7 +118,7 @@ class _DistributedKerasOptimizer:
         """The gradients of `loss`, averaged across processes (graph-mode `fit`)."""
         grads = super().get_gradients(loss, params)  # type: ignore[misc]
         from tf1compat.util import nest
-        return self._allreduce(grads, nest.flatten(params))
+        return self._reduce_or_accumulate(list(grads), nest.flatten(params))
 
     def _compute_gradients(self, loss: Any, var_list: Any, grad_loss: Any = None,
                            tape: Any = None) -> List[Tuple[Any, Any]]:
@@ -106,7 +126,7 @@ class _DistributedKerasOptimizer:
             loss, var_list, grad_loss=grad_loss, tape=tape)
         grads = [g for g, _ in grads_and_vars]
         variables = [v for _, v in grads_and_vars]
-        return list(zip(self._allreduce(grads, variables), variables))
+        return list(zip(self._reduce_or_accumulate(grads, variables), variables))
 
     def compute_gradients(self, loss: Any, var_list: Any, tape: Any = None
                           ) -> List[Tuple[Any, Any]]:
@@ -119,12 +139,20 @@ class _DistributedKerasOptimizer:
         grads_and_vars = list(grads_and_vars)
         if not self._hvd_aggregated and experimental_aggregate_gradients:
             variables = [v for _, v in grads_and_vars]
-            grads = self._allreduce([g for g, _ in grads_and_vars], variables)
+            grads = self._reduce_or_accumulate([g for g, _ in grads_and_vars], variables)
             grads_and_vars = list(zip(grads, variables))
         self._hvd_aggregated = False
-        return super().apply_gradients(  # type: ignore[misc]
-            grads_and_vars, name=name,
-            experimental_aggregate_gradients=experimental_aggregate_gradients)
+        base = super(_DistributedKerasOptimizer, self)
+
+        def apply() -> Any:
+            return base.apply_gradients(  # type: ignore[attr-defined]
+                grads_and_vars, name=name,
+                experimental_aggregate_gradients=experimental_aggregate_gradients)
+        if self._hvd_aggregation is None:
+            return apply()
+        return self._hvd_aggregation.apply_gradients(
+            apply, [g for g, _ in grads_and_vars],
+            iterations=self.iterations)  # type: ignore[attr-defined]
 
 
 def _scaled(grad: Any, factor: float) -> Any:
@@ -170,7 +198,8 @@ def DistributedOptimizer(optimizer: Any, name: Optional[str] = None,  # noqa: N8
             optimizer, name=name, device_dense=device_dense, device_sparse=device_sparse,
             compression=compression, sparse_as_dense=sparse_as_dense, op=op,
             gradient_predivide_factor=gradient_predivide_factor, groups=groups,
-            process_set=process_set)
+            process_set=process_set, backward_passes_per_step=backward_passes_per_step,
+            average_aggregated_gradients=average_aggregated_gradients)
     if not isinstance(optimizer, OptimizerV2):
         raise ValueError(f"Provided optimizer doesn't inherit from either legacy TensorFlow "
                          f"or Keras optimizer: {optimizer}")
@@ -178,7 +207,8 @@ def DistributedOptimizer(optimizer: Any, name: Optional[str] = None,  # noqa: N8
     wrapped = cls.from_config(optimizer.get_config())
     wrapped._hvd_setup(name, (device_dense, device_sparse, compression, sparse_as_dense, op,
                               gradient_predivide_factor, groups, process_set),
-                       scale_local_gradients)
+                       scale_local_gradients, backward_passes_per_step,
+                       average_aggregated_gradients)
     return wrapped
 
 

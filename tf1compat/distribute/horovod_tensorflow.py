@@ -15,9 +15,9 @@ gradients (IndexedSlices) as two allgathers, as Horovod does.
 
 Also Horovod's process sets (`process_sets.py`), `join` (`negotiation.py`), Adasum
 (`adasum.py`; `DistributedOptimizer(op=hvd.Adasum)` combines the processes' model deltas),
-`alltoall` and `reducescatter` (`scatter_ops.py`) and `hvd.elastic`
-(`horovod_elastic.py`). Not provided (NotImplementedError naming them):
-`backward_passes_per_step > 1`, timelines and MPI communicators.
+`alltoall` and `reducescatter` (`scatter_ops.py`), `hvd.elastic` (`horovod_elastic.py`)
+and `backward_passes_per_step` (`gradient_aggregation.py`). Not provided
+(NotImplementedError naming them): timelines and MPI communicators.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from tf1compat.distribute import collective_ops as ops
 from tf1compat.distribute import process_group as pg
 from tf1compat.distribute import process_sets as _process_sets
 from tf1compat.distribute import scatter_ops as _scatter
+from tf1compat.distribute.gradient_aggregation import LocalGradientAggregation
 from tf1compat.distribute.process_sets import (ProcessSet, add_process_set,
                                                global_process_set, remove_process_set)
 from tf1compat.framework import context as _context
@@ -572,10 +573,8 @@ def check_optimizer_options(op: int, gradient_predivide_factor: float,
     NotImplementedError); returns the effective `groups`."""
     if gradient_predivide_factor != 1.0 and op != Average:
         raise ValueError("gradient_predivide_factor not supported with op != Average")
-    if backward_passes_per_step != 1:
-        raise NotImplementedError("hvd.DistributedOptimizer(backward_passes_per_step > 1) is "
-                                  "not supported by tf1compat; accumulate gradients in the "
-                                  "graph or use a larger batch")
+    if backward_passes_per_step <= 0:
+        raise ValueError("backward_passes_per_step must be > 0")
     if num_groups and groups is None:
         groups = num_groups
     if groups is not None and not (isinstance(groups, list) or groups > 0):
@@ -591,7 +590,9 @@ class _DistributedOptimizer(Optimizer):
                  use_locking: bool = False, device_dense: str = "", device_sparse: str = "",
                  compression: Any = Compression.none, sparse_as_dense: bool = False,
                  op: int = Average, gradient_predivide_factor: float = 1.0,
-                 groups: Any = None, process_set: Any = global_process_set):
+                 groups: Any = None, process_set: Any = global_process_set,
+                 backward_passes_per_step: int = 1,
+                 average_aggregated_gradients: bool = False):
         if name is None:
             name = f"Distributed{type(optimizer).__name__}"
         super().__init__(name=name, use_locking=use_locking)
@@ -601,18 +602,36 @@ class _DistributedOptimizer(Optimizer):
                                                     compression, sparse_as_dense, op,
                                                     gradient_predivide_factor, groups,
                                                     process_set)
+        self._aggregation: Optional[LocalGradientAggregation] = None
+        if backward_passes_per_step > 1:
+            if _context.executing_eagerly():
+                raise ValueError("backward_passes_per_step > 1 is not yet supported for "
+                                 "_LegacyOptimizer with eager execution.")
+            self._aggregation = LocalGradientAggregation(
+                backward_passes_per_step, self._allreduce_grads, sparse_as_dense,
+                average_aggregated_gradients, rank(), name)
 
     def compute_gradients(self, *args: Any, **kwargs: Any) -> List[Any]:
-        """The wrapped optimizer's gradients, averaged (allreduced) across processes."""
+        """The wrapped optimizer's gradients, averaged (allreduced) across processes
+        (with `backward_passes_per_step`: accumulated, see gradient_aggregation.py)."""
         gradients = self._optimizer.compute_gradients(*args, **kwargs)
-        if _set_size(self._process_set) == 1:
-            return gradients
         grads, variables = zip(*gradients)
-        reduced = self._allreduce_grads(list(grads), list(variables))
+        if self._aggregation is not None:
+            reduced = self._aggregation.compute_gradients(list(grads), list(variables))
+        elif _set_size(self._process_set) == 1:
+            return gradients
+        else:
+            reduced = self._allreduce_grads(list(grads), list(variables))
         return list(zip(reduced, variables))
 
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
                         name: Optional[str] = None) -> Any:
+        if self._aggregation is not None:
+            grads_and_vars = list(grads_and_vars)
+            return self._aggregation.apply_gradients(
+                lambda: self._optimizer.apply_gradients(grads_and_vars,
+                                                        global_step=global_step, name=name),
+                [g for g, _ in grads_and_vars], global_step=global_step)
         return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
                                                name=name)
 
@@ -650,7 +669,8 @@ def DistributedOptimizer(optimizer: Optimizer, name: Optional[str] = None,  # no
                                            device_sparse, compression)
     return _DistributedOptimizer(optimizer, name, use_locking, device_dense, device_sparse,
                                  compression, sparse_as_dense, op, gradient_predivide_factor,
-                                 groups, process_set)
+                                 groups, process_set, backward_passes_per_step,
+                                 average_aggregated_gradients)
 
 
 class _DistributedAdasumOptimizer(Optimizer):

@@ -91,15 +91,26 @@ def timeout() -> datetime.timedelta:
     return datetime.timedelta(minutes=30)
 
 
-def init() -> World:
-    """Joins the job's process group (idempotent); returns this process's place in it."""
+def init(explicit: Optional[World] = None, rendezvous: Optional[str] = None) -> World:
+    """Joins the job's process group (idempotent); returns this process's place in it.
+
+    By default the place comes from torch's launcher environment. `explicit` gives it
+    instead, with `rendezvous` ("host:port" of rank 0, where torch's store listens): what
+    a TF_CONFIG cluster describes (MultiWorkerMirroredStrategy)."""
     global _world
     with _lock:
         if _world is not None:
+            if explicit is not None and (explicit.rank, explicit.size) != \
+                    (_world.rank, _world.size):
+                raise ValueError(f"this process already joined a job as rank {_world.rank} "
+                                 f"of {_world.size}; it cannot also be rank {explicit.rank} "
+                                 f"of {explicit.size}")
             return _world
-        found = _world_from_environment()
+        found = explicit or _world_from_environment()
+        init_method = f"tcp://{rendezvous}" if explicit is not None and rendezvous else None
         if found.size > 1 and not dist.is_initialized():
-            if "MASTER_ADDR" not in os.environ or "MASTER_PORT" not in os.environ:
+            if init_method is None and ("MASTER_ADDR" not in os.environ or
+                                        "MASTER_PORT" not in os.environ):
                 raise ValueError(
                     f"WORLD_SIZE={found.size} but MASTER_ADDR/MASTER_PORT are not set: start "
                     "the processes with `torchrun` or `tf1compat run --nproc-per-node N`")
@@ -107,8 +118,8 @@ def init() -> World:
                 # Each process drives its own GPU, as Horovod scripts pin it through
                 # visible_device_list = local_rank.
                 torch.cuda.set_device(found.local_rank % torch.cuda.device_count())
-            dist.init_process_group(backend_name(), rank=found.rank, world_size=found.size,
-                                    timeout=timeout())
+            dist.init_process_group(backend_name(), init_method=init_method,
+                                    rank=found.rank, world_size=found.size, timeout=timeout())
             # A process group still alive at interpreter exit is torn down by C++
             # destructors, which abort ("terminate called without an active exception")
             # when a peer has already gone: leave it while Python still runs.

@@ -135,7 +135,9 @@ class Estimator(SavedModelExportMixin):
     def _train_model(self, input_fn: Any, hooks: List[Any], saving_listeners: List[Any]
                      ) -> Any:
         if self._config.train_distribute is not None:
+            from tf1compat.estimator.collective_training import check_direct_call
             from tf1compat.estimator.strategy_training import train_model_distributed
+            check_direct_call(self, "train")
             return train_model_distributed(self, self._config.train_distribute, input_fn,
                                            hooks, saving_listeners)
         worker_hooks: List[Any] = []
@@ -180,6 +182,13 @@ class Estimator(SavedModelExportMixin):
                 sharded=True, max_to_keep=self._config.keep_checkpoint_max,
                 keep_checkpoint_every_n_hours=self._config.keep_checkpoint_every_n_hours,
                 defer_build=True, save_relative_paths=True))
+        strategy = self._config.train_distribute
+        if self._config.cluster_spec and strategy is not None and \
+                strategy.extended.experimental_between_graph:
+            from tf1compat.estimator.collective_training import \
+                train_with_estimator_spec_distributed
+            return train_with_estimator_spec_distributed(self, spec, worker_hooks,
+                                                         saving_listeners)
         chief_hooks: List[Any] = []
         all_hooks = worker_hooks + list(spec.training_chief_hooks)
         saver_hooks = [h for h in all_hooks if isinstance(h, hooks_lib.CheckpointSaverHook)]
@@ -248,6 +257,8 @@ class Estimator(SavedModelExportMixin):
                  ) -> Dict[str, Any]:
         """Evaluates the latest checkpoint (or `checkpoint_path`) on `input_fn` until it
         ends or for `steps` batches; returns the metrics with `loss` and `global_step`."""
+        from tf1compat.estimator.collective_training import check_direct_call
+        check_direct_call(self, "evaluate")
         hooks = _check_hooks_type(hooks)
         if steps is not None:
             if steps <= 0:

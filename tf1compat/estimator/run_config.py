@@ -13,6 +13,7 @@ import os
 from typing import Any, Dict, Iterable, Optional
 
 from tf1compat.util import tf_logging
+from tf1compat.estimator.collective_training import between_graph_mode
 from tf1compat.estimator.util import fn_args
 
 __all__ = ["RunConfig", "TaskType", "get_default_session_config"]
@@ -132,13 +133,18 @@ class RunConfig:
             raise NotImplementedError("RunConfig(experimental_distribute=DistributeConfig): "
                                       "tf.contrib.distribute.DistributeConfig is not "
                                       "provided; pass train_distribute= / eval_distribute=")
+        self._distribute_coordinator_mode = between_graph_mode(self, tf_config)
+        if self._distribute_coordinator_mode:
+            return
         self._init_cluster(tf_config)
         if (train_distribute is not None or eval_distribute is not None) and \
                 self._cluster_spec and "master" not in self._cluster_spec.jobs:
-            raise NotImplementedError("RunConfig(train_distribute=) with a TF_CONFIG cluster "
-                                      "(TF's distribute coordinator, multi-worker "
-                                      "strategies) is not provided by tf1compat: strategies "
-                                      "replicate over the devices of one process")
+            raise NotImplementedError("RunConfig(train_distribute=) of an in-graph strategy "
+                                      "with a TF_CONFIG cluster (TF's distribute "
+                                      "coordinator running it per worker) is not provided "
+                                      "by tf1compat: across workers use "
+                                      "tf.distribute.experimental."
+                                      "MultiWorkerMirroredStrategy")
         if self._session_config is None and self._cluster_spec:
             self._session_config = _distributed_session_config(self._task_type,
                                                                self._task_id)

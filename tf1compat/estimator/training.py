@@ -11,9 +11,12 @@ the call returns None, as TF's.
 from __future__ import annotations
 
 import collections
+import json
+import os
 from typing import Any, Dict, Optional, Tuple
 
 from tf1compat.util import tf_logging
+from tf1compat.estimator import collective_training
 from tf1compat.estimator import exporter as exporter_lib
 from tf1compat.estimator.checkpoint_evaluator import (CheckpointEvaluator,
                                                       NewCheckpointListenerForEvaluate)
@@ -130,6 +133,10 @@ def train_and_evaluate(estimator: Any, train_spec: TrainSpec, eval_spec: EvalSpe
     if config.task_type == TaskType.EVALUATOR and config.task_id > 0:
         raise ValueError("For distributed training, there can only be one `evaluator` task "
                          f"(with task id 0).  Given task id {config.task_id}")
+    if getattr(config, "_distribute_coordinator_mode", None):
+        collective_training.train_and_evaluate(
+            estimator, train_spec, eval_spec, json.loads(os.environ.get("TF_CONFIG", "{}")))
+        return None
     if config.cluster_spec or config.task_type == TaskType.EVALUATOR:
         run_task(estimator, train_spec, eval_spec)
         return None

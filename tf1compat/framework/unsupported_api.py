@@ -56,9 +56,11 @@ _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and col
                            "servers), or horovod.tensorflow (data parallel)")
 _MULTI_WORKER_STRATEGY = Unsupported(
     "of tf.distribute's strategies only the in-graph ones of one process are provided "
-    "(MirroredStrategy, OneDeviceStrategy, CentralStorageStrategy); the multi-worker, "
-    "parameter-server and TPU strategies and their collective options are not",
-    "tf.distribute.MirroredStrategy within one process; horovod.tensorflow or "
+    "(MirroredStrategy, OneDeviceStrategy, CentralStorageStrategy) and "
+    "MultiWorkerMirroredStrategy; the parameter-server and TPU strategies and contrib's "
+    "multi-worker spellings are not",
+    "tf.distribute.MirroredStrategy within one process; "
+    "tf.distribute.experimental.MultiWorkerMirroredStrategy, horovod.tensorflow or "
     "tf.train.Server + replica_device_setter across processes (docs/distributed.md)")
 _CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implemented (the "
                               "streaming_* metrics, f1_score, cohen_kappa and "
@@ -165,17 +167,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute.cluster_resolver": _DISTRIBUTED,
     "distribute.RunOptions": _DISTRIBUTED,
-    "distribute.experimental.MultiWorkerMirroredStrategy": Unsupported(
-        "MultiWorkerMirroredStrategy (collective all-reduce between the workers of a "
-        "TF_CONFIG cluster) is not provided; tf1compat's strategies replicate over the "
-        "devices of one process",
-        "horovod.tensorflow's DistributedOptimizer (tf1compat run --nproc-per-node N) across "
-        "processes, MirroredStrategy within one (docs/distributed.md)"),
     "distribute.experimental.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.TPUStrategy": _MULTI_WORKER_STRATEGY,
-    "distribute.experimental.CollectiveCommunication": _MULTI_WORKER_STRATEGY,
-    "distribute.experimental.CommunicationImplementation": _MULTI_WORKER_STRATEGY,
-    "distribute.experimental.CommunicationOptions": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.CollectiveHints": _MULTI_WORKER_STRATEGY,
     "contrib.distribute.CollectiveAllReduceStrategy": _MULTI_WORKER_STRATEGY,
     "contrib.distribute.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,

@@ -364,6 +364,8 @@ class OptimizerV2(Trackable):
             current_replica_context_for_merge
         grads_and_vars = _filter_empty_gradients(grads_and_vars)
         replica_context = current_replica_context_for_merge()
+        if replica_context is None:
+            grads_and_vars = _mean_over_workers(grads_and_vars)
         if replica_context is not None:
             # A tf.distribute replica: the replicas' gradients are summed and applied once
             # to the variables they share (replica 0's optimizer, as TF's merge_call).
@@ -504,6 +506,23 @@ def _colocate(var: Any) -> Any:
         return contextlib.nullcontext()
     from tf1compat.framework.graph import colocate_with
     return colocate_with(var)
+
+
+def _mean_over_workers(grads_and_vars: List[Tuple[Any, Any]]) -> List[Tuple[Any, Any]]:
+    """Keras `fit` of a model built in a multi-worker strategy's scope: each worker
+    trains on its own batch and the gradients become their mean over the workers (TF's
+    per-replica losses divided by the replicas, then summed)."""
+    strategies = {id(s): s for s in (getattr(v, "_created_by_strategy", None)
+                                     for _, v in grads_and_vars) if s is not None}
+    if len(strategies) != 1:
+        return grads_and_vars
+    strategy = next(iter(strategies.values()))
+    if not strategy.extended._in_multi_worker_mode():
+        return grads_and_vars
+    from tf1compat.training.strategies.values import ReduceOp, local_results
+    with strategy.scope():
+        reduced = strategy.extended.batch_reduce_to(ReduceOp.MEAN, grads_and_vars)
+    return [(local_results(g)[0], v) for g, (_, v) in zip(reduced, grads_and_vars)]
 
 
 def _filter_empty_gradients(grads_and_vars: Any) -> List[Tuple[Any, Any]]:

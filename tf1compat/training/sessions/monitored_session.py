@@ -640,12 +640,23 @@ def MonitoredTrainingSession(master: str = "", is_chief: bool = True,  # noqa: N
     elif save_checkpoint_steps is USE_DEFAULT:
         save_checkpoint_steps = None
     scaffold = scaffold or Scaffold()
-    if not is_chief:
+    from tf1compat.training.strategies.distribute_lib import get_strategy
+    extended = get_strategy().extended
+    if extended._in_multi_worker_mode():
+        # A multi-worker strategy (TF's worker context): every worker initializes (or
+        # restores), the chief runs the chief-only hooks, summaries and checkpoints go
+        # where the strategy says.
+        is_chief = extended.should_checkpoint
+        if not extended.should_save_summary:
+            save_summaries_steps = save_summaries_secs = log_step_count_steps = None
+        if not extended.should_checkpoint:
+            save_checkpoint_steps = save_checkpoint_secs = None
+    elif not is_chief:
         creator = WorkerSessionCreator(scaffold=scaffold, master=master, config=config,
                                        max_wait_secs=max_wait_secs)
         return MonitoredSession(session_creator=creator, hooks=hooks or [],
                                 stop_grace_period_secs=stop_grace_period_secs)
-    all_hooks: List[Any] = list(chief_only_hooks or [])
+    all_hooks: List[Any] = list(chief_only_hooks or []) if is_chief else []
     creator = ChiefSessionCreator(scaffold=scaffold, checkpoint_dir=checkpoint_dir,
                                   master=master, config=config)
     summary_dir = summary_dir or checkpoint_dir

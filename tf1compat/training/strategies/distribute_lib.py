@@ -175,7 +175,8 @@ class ReplicaContext:
         """This replica's index, as an int32 tensor (graph mode), as TF."""
         from tf1compat.framework.constant_op import constant
         from tf1compat.framework import dtypes
-        return constant(self._replica_id, dtypes.int32, name="replica_id_in_sync_group")
+        return constant(self._replica_id + self._strategy.extended._replica_id_offset,
+                        dtypes.int32, name="replica_id_in_sync_group")
 
     @property
     def devices(self) -> tuple:
@@ -280,6 +281,13 @@ class InputContext:
 class StrategyExtended:
     """`tf.distribute.StrategyExtended` (TF1): the strategy's device-level API."""
 
+    # Between-graph strategies (one process per worker) number the replicas of this
+    # process from `_replica_id_offset` and read their input as pipeline
+    # `_input_pipeline_id` of `_num_input_pipelines`.
+    _replica_id_offset = 0
+    _num_input_pipelines = 1
+    _input_pipeline_id = 0
+
     def __init__(self, container_strategy: "Strategy"):
         self._container_strategy_ref = container_strategy
         self._scale_loss_for_estimator = False
@@ -326,6 +334,17 @@ class StrategyExtended:
     def _variable_device(self) -> Optional[str]:
         """Where the strategy puts its variables (None: where they are created)."""
         return None
+
+    def _create_variable(self, next_creator: Callable[..., Any], kwargs: Dict[str, Any]
+                         ) -> Any:
+        """Creates a variable of the strategy's scope (multi-worker strategies make its
+        initial value the same on every worker)."""
+        return next_creator(**kwargs)
+
+    def _in_multi_worker_mode(self) -> bool:
+        """Whether the replicas span several processes (MonitoredTrainingSession then
+        initializes on every worker and checkpoints on the chief, as TF)."""
+        return False
 
     def variable_created_in_scope(self, v: Any) -> bool:
         return getattr(v, "_created_by_strategy", None) is self._container_strategy()
@@ -559,7 +578,7 @@ class _StrategyScope:
         kwargs["use_resource"] = True
         device = self._strategy.extended._variable_device()
         with get_default_graph().device(device) if device else contextlib.nullcontext():
-            variable = next_creator(**kwargs)
+            variable = self._strategy.extended._create_variable(next_creator, kwargs)
         variable._created_by_strategy = self._strategy
         return variable
 

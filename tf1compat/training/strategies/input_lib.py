@@ -59,7 +59,10 @@ class DatasetIterator:
         n = self._strategy.num_replicas_in_sync
         if n == 1:
             return element
-        return regroup(_split(element, n))
+        # Between-graph (one process per worker): this worker's replicas take their parts.
+        first = self._strategy.extended._replica_id_offset
+        local = len(self._strategy.extended.worker_devices)
+        return regroup(_split(element, n)[first:first + local])
 
     def __iter__(self) -> "DatasetIterator":
         return self
@@ -96,7 +99,9 @@ class InputFunctionIterator:
 
     def __init__(self, input_fn: Callable[..., Any], strategy: Strategy):
         self._strategy = strategy
-        context = InputContext(num_input_pipelines=1, input_pipeline_id=0,
+        extended = strategy.extended
+        context = InputContext(num_input_pipelines=extended._num_input_pipelines,
+                               input_pipeline_id=extended._input_pipeline_id,
                                num_replicas_in_sync=strategy.num_replicas_in_sync)
         result = input_fn(context)
         self._iterator = None
@@ -112,7 +117,7 @@ class InputFunctionIterator:
         from tf1compat.framework.graph import control_dependencies
         from tf1compat.util import nest
         elements: List[Any] = []
-        for _ in range(self._strategy.num_replicas_in_sync):
+        for _ in range(len(self._strategy.extended.worker_devices)):   # this worker's
             # Replica k's element is the k-th of the step: order the reads.
             previous = [t for t in nest.flatten(elements[-1]) if hasattr(t, "op")] \
                 if elements else []
