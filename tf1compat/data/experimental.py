@@ -9,10 +9,19 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, dataset_seeds
 from tf1compat.data.functions import StructuredFunction
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec, map_structure
+from tf1compat.data.experimental_transforms import (
+    Counter, RandomDataset, Reducer, assert_cardinality, bucket_by_sequence_length, cardinality,
+    choose_from_datasets, dense_to_sparse_batch, enumerate_dataset, get_single_element,
+    group_by_reducer, group_by_window, sample_from_datasets, scan, take_while, unique)
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "map_and_batch",
            "shuffle_and_repeat", "ignore_errors", "unbatch", "parallel_interleave", "Options",
-           "get_structure", "TensorStructure", "SparseTensorStructure", "DatasetStructure"]
+           "get_structure", "TensorStructure", "SparseTensorStructure", "DatasetStructure",
+           "Counter", "RandomDataset", "Reducer", "assert_cardinality",
+           "bucket_by_sequence_length", "cardinality", "choose_from_datasets",
+           "dense_to_sparse_batch", "enumerate_dataset", "get_single_element",
+           "group_by_reducer", "group_by_window", "sample_from_datasets", "scan", "take_while",
+           "unique"]
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
