@@ -13,6 +13,9 @@ from tf1compat.data.experimental_transforms import (
     Counter, RandomDataset, Reducer, assert_cardinality, bucket_by_sequence_length, cardinality,
     choose_from_datasets, dense_to_sparse_batch, enumerate_dataset, get_single_element,
     group_by_reducer, group_by_window, sample_from_datasets, scan, take_while, unique)
+from tf1compat.data.experimental_readers import (
+    CsvDataset, SqlDataset, TFRecordWriter, make_batched_features_dataset, make_csv_dataset,
+    parse_example_dataset)
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "map_and_batch",
            "shuffle_and_repeat", "ignore_errors", "unbatch", "parallel_interleave", "Options",
@@ -21,7 +24,8 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "map_and_b
            "bucket_by_sequence_length", "cardinality", "choose_from_datasets",
            "dense_to_sparse_batch", "enumerate_dataset", "get_single_element",
            "group_by_reducer", "group_by_window", "sample_from_datasets", "scan", "take_while",
-           "unique"]
+           "unique", "CsvDataset", "SqlDataset", "TFRecordWriter",
+           "make_batched_features_dataset", "make_csv_dataset", "parse_example_dataset"]
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN

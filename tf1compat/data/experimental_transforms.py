@@ -31,7 +31,7 @@ from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
 __all__ = ["scan", "take_while", "unique", "group_by_window", "group_by_reducer", "Reducer",
            "bucket_by_sequence_length", "dense_to_sparse_batch", "assert_cardinality",
            "cardinality", "get_single_element", "enumerate_dataset", "Counter",
-           "RandomDataset", "sample_from_datasets", "choose_from_datasets"]
+           "RandomDataset", "sample_from_datasets", "choose_from_datasets", "map_preserving"]
 
 _INT64_SCALAR = TensorSpec([], D.int64)
 
@@ -432,13 +432,14 @@ def _directed_interleave(selector: DatasetV2, datasets: Sequence[DatasetV2],
                           [selector] + list(datasets))
 
 
-def _select_map(selector_input: DatasetV2, select: Callable[..., Any]) -> DatasetV1Adapter:
-    fn = StructuredFunction(select, "Dataset.map()", selector_input.element_spec)
-    return selector_input._make("MapDataset", [selector_input._variant_tensor,
-                                               fn.captured_inputs],
-                                {"f": fn, "use_inter_op_parallelism": False,
-                                 "preserve_cardinality": True, "force_synchronous": False},
-                                fn.output_structure, [selector_input])
+def map_preserving(dataset: DatasetV2, func: Callable[..., Any]) -> DatasetV1Adapter:
+    """TF's internal `_MapDataset(use_inter_op_parallelism=False)`: a MapDataset that keeps
+    its input's cardinality (TF's own pipelines build their maps this way)."""
+    fn = StructuredFunction(func, "Dataset.map()", dataset.element_spec)
+    return dataset._make("MapDataset", [dataset._variant_tensor, fn.captured_inputs],
+                         {"f": fn, "use_inter_op_parallelism": False,
+                          "preserve_cardinality": True, "force_synchronous": False},
+                         fn.output_structure, [dataset])
 
 
 def _draw(logits: Any, seed: Tensor) -> Tensor:
@@ -484,12 +485,12 @@ def sample_from_datasets(datasets: Sequence[DatasetV2], weights: Any = None,
             logits = expand_dims(log(weights, name="logits"), 0)
         if len(datasets) == 1:
             return datasets[0]
-        selector = _select_map(RandomDataset(seed).batch(2),
+        selector = map_preserving(RandomDataset(seed).batch(2),
                                lambda seed_pair: _draw(logits, seed_pair))
     else:
         logits_ds = weights.map(lambda *p: log(p, name="logits"))
         pairs = DatasetV1.zip((logits_ds, RandomDataset(seed).batch(2)))
-        selector = _select_map(pairs, _draw)
+        selector = map_preserving(pairs, _draw)
     return _directed_interleave(selector, datasets, stop_on_empty_dataset)
 
 
