@@ -52,18 +52,14 @@ def read_file_bytes(filename: str, compression: str) -> bytes:
                                                f"corrupted: {e}") from None
 
 
-class _Record:
-    """The fields of one record and the first error met while reading it."""
+class _Field:
+    """One field of a record: its bytes (None when it is not output) and the first
+    grammar error met while reading it."""
 
-    __slots__ = ("fields", "error")
+    __slots__ = ("value", "error")
 
-    def __init__(self) -> None:
-        self.fields: List[Optional[bytes]] = []     # None: a field that is not output
-        self.error: Optional[str] = None
-
-    def fail(self, message: str) -> None:
-        if self.error is None:
-            self.error = message
+    def __init__(self, value: Optional[bytes], error: Optional[str] = None):
+        self.value, self.error = value, error
 
 
 class _Reader:
@@ -77,69 +73,67 @@ class _Reader:
         if self.pos < len(self.data) and self.data[self.pos] == 0x0A:
             self.pos += 1
 
-    def record(self, include: Callable[[int], bool]) -> Optional[_Record]:
-        """The next record (None at the end of the data); `include(i)`: whether field i
-        is output."""
+    def record(self, include: Callable[[int], bool]) -> Optional[List[_Field]]:
+        """The fields of the next record (None at the end of the data); `include(i)`:
+        whether field i is output."""
         if self.pos >= len(self.data):
             return None
-        record = _Record()
-        index, end = 0, False
+        fields: List[_Field] = []
+        end = False
         while not end:
-            keep = include(index)
+            keep = include(len(fields))
             if self.pos >= len(self.data):          # a delimiter ended the data
-                record.fields.append(b"" if keep else None)
+                fields.append(_Field(b"" if keep else None))
                 break
             if self.quote and self.data[self.pos] == _QUOTE:
-                field, end = self._quoted(record)
+                field, end = self._quoted(keep)
             else:
-                field, end = self._unquoted(record)
-            record.fields.append(field if keep else None)
-            index += 1
-        return record
+                field, end = self._unquoted(keep)
+            fields.append(field)
+        return fields
 
-    def _unquoted(self, record: _Record) -> Tuple[Optional[bytes], bool]:
+    def _unquoted(self, keep: bool) -> Tuple[_Field, bool]:
         data, start, delim = self.data, self.pos, self.delim
-        i = start
-        n = len(data)
+        error = None
+        i, n = start, len(data)
         while i < n:
             ch = data[i]
-            if ch == delim:
-                self.pos = i + 1
-                return data[start:i], False
-            if ch == 0x0A or ch == 0x0D:
+            if ch == delim or ch == 0x0A or ch == 0x0D:
                 self.pos = i + 1
                 if ch == 0x0D:
                     self._skip_newline_after_cr()
-                return data[start:i], True
-            if self.quote and ch == _QUOTE:
-                record.fail("Unquoted fields cannot have quotes inside")
+                return _Field(data[start:i] if keep else None, error), ch != delim
+            if self.quote and ch == _QUOTE and error is None:
+                error = "Unquoted fields cannot have quotes inside"
             i += 1
         self.pos = n
-        return data[start:], True
+        return _Field(data[start:] if keep else None, error), True
 
-    def _quoted(self, record: _Record) -> Tuple[Optional[bytes], bool]:
+    def _quoted(self, keep: bool) -> Tuple[_Field, bool]:
         data, start, n = self.data, self.pos, len(self.data)
         i = start + 1
-        valid = True
+        error = None
         while True:
             close = data.find(b'"', i)
             if close < 0:
+                # TF returns this error alone: it replaces the field's earlier one.
                 self.pos = n
-                record.fail("Reached end of file without closing quoted field in record")
-                return None, True
+                return _Field(None, "Reached end of file without closing quoted field in "
+                                    "record"), True
             if close + 1 >= n:
                 self.pos = n
-                return (_unescape(data[start:close + 1]) if valid else None), True
+                return _Field(_unescape(data[start:close + 1]) if keep and error is None
+                              else None, error), True
             nxt = data[close + 1]
             i = close + 2
             if nxt == self.delim or nxt == 0x0A or nxt == 0x0D:
                 self.pos = i
                 if nxt == 0x0D:
                     self._skip_newline_after_cr()
-                return (_unescape(data[start:close + 1]) if valid else None), nxt != self.delim
-            if nxt != _QUOTE:
-                valid = False
-                record.fail("Quote inside a string has to be escaped by another quote")
+                return _Field(_unescape(data[start:close + 1]) if keep and error is None
+                              else None, error), nxt != self.delim
+            if nxt != _QUOTE and error is None:
+                error = "Quote inside a string has to be escaped by another quote"
 
 
 def _unescape(field: bytes) -> bytes:
@@ -183,18 +177,19 @@ class CsvValue(rt.DatasetValue):
 
     def iterator(self) -> rt.Iter:
         include = self._include()
-        files = iter(self.filenames)
-        state: dict = {"reader": None}
+        state: dict = {"reader": None, "file": 0}
         n_out = len(self.types)
 
         def open_next() -> bool:
-            name = next(files, None)
-            if name is None:
+            if state["file"] >= len(self.filenames):
                 return False
+            # A file that fails to open fails again at the next call, as in TF.
+            name = self.filenames[state["file"]]
             reader = _Reader(read_file_bytes(name, self.compression), self.delim, self.quote)
+            state["file"] += 1
             if self.header:
                 header = reader.record(lambda i: False)
-                if header is None or header.error is not None:
+                if header is None or any(f.error is not None for f in header):
                     raise rt.invalid("Can't read header of file")
             state["reader"] = reader
             return True
@@ -210,19 +205,23 @@ class CsvValue(rt.DatasetValue):
                     return None
         return rt._FnIter(get_next)
 
-    def _element(self, record: _Record, n_out: int) -> tuple:
+    def _element(self, fields: List[_Field], n_out: int) -> tuple:
+        """The record's output values; as TF, the first failing field (in order: its
+        grammar error, then its conversion) is the record's error."""
         out: List[Any] = []
-        error = record.error
-        for field in record.fields:
-            if field is None:
+        error = None
+        for field in fields:
+            if field.error is not None:
+                error = error or field.error
+            if field.value is None:
                 continue
             index = len(out)
             if index >= n_out:
                 error = error or f"Expect {n_out} fields but have more in record"
-                break
+                continue
             try:
-                out.append(_convert(field, index, self.types[index], self.defaults[index],
-                                    self.na_value))
+                out.append(_convert(field.value, index, self.types[index],
+                                    self.defaults[index], self.na_value))
             except errors.InvalidArgumentError as e:
                 error = error or e.message
                 out.append(None)

@@ -1,7 +1,7 @@
 """Declarations and run-time datasets of `tf.data.experimental`'s transformations.
 
 Each op has TF's type, inputs and attrs (ScanDataset, TakeWhileDataset, UniqueDataset,
-GroupByWindowDataset, GroupByReducerDataset, DenseToSparseBatchDataset,
+GroupByWindowDataset, ExperimentalGroupByReducerDataset, DenseToSparseBatchDataset,
 AssertCardinalityDataset, RandomDataset, DirectedInterleaveDataset) plus the two ops that
 return tensors rather than datasets (DatasetCardinality, DatasetToSingleElement). The
 run-time values follow `_runtime.py`'s iterator protocol: `get_next()` returns an element
@@ -245,9 +245,9 @@ dataset_op("GroupByWindowDataset",
 
 
 class GroupByReducerValue(rt.DatasetValue):
-    """TF's GroupByReducerDataset: one state per key (`init_func(key)`), folded with
-    `reduce_func(state, element)`; at the end of the input `finalize_func(state)` of each
-    key, in the order the keys first appeared."""
+    """TF's (Experimental)GroupByReducerDataset: one state per key (`init_func(key)`),
+    folded with `reduce_func(state, element)`; at the end of the input
+    `finalize_func(state)` of each key, in ascending key order."""
 
     def __init__(self, input_value: rt.DatasetValue, key_fn: Callable[[tuple], int],
                  init_fn: Callable[[int], tuple], reduce_fn: Callable[[tuple, tuple], tuple],
@@ -270,8 +270,8 @@ class GroupByReducerValue(rt.DatasetValue):
                     key = self.key_fn(element)
                     if key not in states:
                         states[key] = self.init_fn(key)
-                        keys.append(key)
                     states[key] = self.reduce_fn(states[key], element)
+                keys.extend(sorted(states))
                 position[0] = 0
             i = position[0]
             if i >= len(keys):
@@ -297,7 +297,7 @@ def _group_by_reducer(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-dataset_op("GroupByReducerDataset",
+dataset_op("ExperimentalGroupByReducerDataset",
            ["input_dataset: variant", "key_func_other_arguments: Tkey_func_other_arguments",
             "init_func_other_arguments: Tinit_func_other_arguments",
             "reduce_func_other_arguments: Treduce_func_other_arguments",
@@ -311,6 +311,10 @@ dataset_op("GroupByReducerDataset",
 
 
 # -- batching to sparse ------------------------------------------------------------------------
+
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
 
 class DenseToSparseBatchValue(rt.DatasetValue):
     """`dense_to_sparse_batch`: `batch_size` elements as one SparseTensor holding every
@@ -326,10 +330,13 @@ class DenseToSparseBatchValue(rt.DatasetValue):
         dims = list(self.row_shape)
         for v in values:
             shape = rt.element_shape(v)
-            if len(shape) != rank or any(0 <= d < s for d, s in zip(self.row_shape, shape)):
-                raise rt.invalid(f"Input element had shape ({', '.join(map(str, shape))}) "
-                                 f"that is incompatible with the row shape "
-                                 f"({', '.join(map(str, self.row_shape))}).")
+            if len(shape) != rank:
+                raise rt.invalid(f"Input element had shape ({_dims(shape)}) that is "
+                                 f"incompatible with the row shape ({_dims(self.row_shape)}).")
+            if any(0 <= d < s for d, s in zip(self.row_shape, shape)):
+                raise errors.DataLossError(
+                    None, None, f"Input element had shape ({_dims(shape)}) that is larger "
+                                f"than the row shape ({_dims(self.row_shape)}).")
             dims = [max(d, s) if r < 0 else d for d, s, r in zip(dims, shape, self.row_shape)]
         dims = [max(d, 0) for d in dims]
         indices, flat = [], []
@@ -385,7 +392,8 @@ class AssertCardinalityValue(rt.DatasetValue):
         def get_next() -> Optional[Element]:
             element = source()
             if element is None:
-                if expected != INFINITE and count[0] < expected:
+                # As TF: the end of a dataset of the wrong size fails again at every call.
+                if count[0] != expected:
                     raise errors.FailedPreconditionError(
                         None, None, f"Input dataset was expected to contain "
                                     f"{self._elements(expected)} elements but contained "

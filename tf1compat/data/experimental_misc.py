@@ -301,8 +301,10 @@ def make_saveable_from_iterator(iterator: Any, external_state_policy: Any = None
 def _check_table_spec(spec: Any) -> None:
     base = ("Datasets used to initialize lookup tables must produce elements in the form "
             "(key, value), where the keys and values are scalar tensors. ")
-    if not isinstance(spec, tuple) or len(spec) != 2:
-        n = len(spec) if isinstance(spec, tuple) else 1
+    if not isinstance(spec, (tuple, list, dict)):
+        raise TypeError(f"object of type '{type(spec).__name__}' has no len()")
+    if len(spec) != 2:
+        n = len(spec)
         raise ValueError(base + f"However, the given dataset produces {n} components instead "
                                 f"of two (key, value) components. Full dataset element spec: "
                                 f"{spec}.")

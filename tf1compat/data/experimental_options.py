@@ -74,7 +74,7 @@ class OptionsBase:
         kind = schema[name][0]
         if value is not None and not isinstance(value, kind):
             raise TypeError(f"Property \"{name}\" must be of type {kind}, got: {value} "
-                            f"(type: {type(value)}).")
+                            f"(type: {type(value)})")
         object.__getattribute__(self, "_values")[name] = value
 
     def __eq__(self, other: Any) -> bool:

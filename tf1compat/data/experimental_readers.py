@@ -53,15 +53,11 @@ def _optional_tensor(name: str, value: Any, default: Any, dtype: D.DType) -> Ten
 def _record_defaults(defaults: Sequence[Any]) -> List[Tensor]:
     """A dtype means a required column (an empty default), other values are defaults."""
     from tf1compat.framework.constant_op import constant
-    out = []
-    for i, value in enumerate(defaults):
-        if not isinstance(value, Tensor) and _is_csv_type(value):
-            out.append(constant([], dtype=D.as_dtype(value)))
-        elif isinstance(value, Tensor):
-            out.append(value)
-        else:
-            out.append(convert_to_tensor(value, name=f"record_defaults_{i}"))
-    return out
+    # As TF: the empty defaults of every dtype first, then the others are converted.
+    typed = [constant([], dtype=D.as_dtype(v)) if not isinstance(v, Tensor) and
+             _is_csv_type(v) else v for v in defaults]
+    return [v if isinstance(v, Tensor) else convert_to_tensor(v, name=f"record_defaults_{i}")
+            for i, v in enumerate(typed)]
 
 
 def _is_csv_type(value: Any) -> bool:
@@ -71,7 +67,7 @@ def _is_csv_type(value: Any) -> bool:
         return False
 
 
-class CsvDataset(DatasetV1Adapter):
+class CsvDatasetV1(DatasetV1Adapter):
     """`tf.data.experimental.CsvDataset`: the records of CSV files, one scalar per column
     (`record_defaults` give the columns' types and the values of empty fields)."""
 
@@ -103,7 +99,7 @@ class CsvDataset(DatasetV1Adapter):
         super().__init__(op._outputs[0], spec, [])
 
 
-CsvDatasetV1 = CsvDataset
+CsvDataset = CsvDatasetV1
 
 
 # -- make_csv_dataset ----------------------------------------------------------------------------
@@ -226,7 +222,7 @@ def _selected_columns(select_columns: Sequence[Any], names: List[str]) -> List[i
             out.append(index[v])
     result = sorted(set(out))
     if len(result) != len(select_columns):
-        ordered = sorted(out)
+        ordered = result        # TF looks for the duplicates here, after removing them
         duplicates = {a for a, b in zip(ordered[:-1], ordered[1:]) if a == b}
         raise ValueError(f"The `select_columns` argument contains duplicate columns: "
                          f"{duplicates}.")
@@ -470,7 +466,7 @@ dataset_op("SqlDataset", ["driver_name: string", "data_source_name: string", "qu
                [D.as_dtype(t) for t in node.attrs["output_types"]]))
 
 
-class SqlDataset(DatasetV1Adapter):
+class SqlDatasetV1(DatasetV1Adapter):
     """`tf.data.experimental.SqlDataset("sqlite", path, query, output_types)`: the rows
     of a query, one scalar per column."""
 
@@ -484,6 +480,9 @@ class SqlDataset(DatasetV1Adapter):
         op = apply_op("SqlDataset", [driver, source, query_t],
                       {"output_types": flat, "output_shapes": [TensorShape([])] * len(flat)})
         super().__init__(op._outputs[0], spec, [])
+
+
+SqlDataset = SqlDatasetV1
 
 
 # -- writing -------------------------------------------------------------------------------------

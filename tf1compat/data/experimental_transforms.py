@@ -31,7 +31,8 @@ from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
 __all__ = ["scan", "take_while", "unique", "group_by_window", "group_by_reducer", "Reducer",
            "bucket_by_sequence_length", "dense_to_sparse_batch", "assert_cardinality",
            "cardinality", "get_single_element", "enumerate_dataset", "Counter",
-           "RandomDataset", "sample_from_datasets", "choose_from_datasets", "map_preserving"]
+           "RandomDataset", "sample_from_datasets", "choose_from_datasets", "map_preserving",
+           "replicate_on_split"]
 
 _INT64_SCALAR = TensorSpec([], D.int64)
 
@@ -111,7 +112,7 @@ def take_while_dataset(dataset: DatasetV2, predicate: Callable[..., Any],
     if not (isinstance(out, TensorSpec) and out.dtype == D.bool and
             out.shape.is_compatible_with(TensorShape([]))):
         raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                         f"tensor, but its return type is {out}.")
+                         f"tensor but its return type is{out}.")
     return dataset._make("TakeWhileDataset", [dataset._variant_tensor, fn.captured_inputs],
                          {"predicate": fn}, dataset.element_spec, [dataset], name)
 
@@ -129,7 +130,7 @@ def unique_dataset(dataset: DatasetV2, name: Optional[str] = None) -> DatasetV1A
                         "single tensors.")
     if spec.dtype not in (D.int32, D.int64, D.string):
         raise TypeError(f"`tf.data.Dataset.unique` does not support type "
-                        f"{spec.dtype.name} -- only `tf.int32`, `tf.int64`, and "
+                        f"<dtype: '{spec.dtype.name}'> -- only `tf.int32`, `tf.int64`, and "
                         f"`tf.string` are supported.")
     return dataset._make("UniqueDataset", [dataset._variant_tensor], {}, spec, [dataset], name)
 
@@ -253,7 +254,7 @@ def group_by_reducer(key_func: Callable[..., Any], reducer: Reducer) -> Callable
         reduce_fn, state_spec = _reduce_function(reducer, init_fn.output_structure,
                                                  dataset.element_spec, name)
         finalize_fn = StructuredFunction(reducer.finalize_func, name, state_spec)
-        return dataset._make("GroupByReducerDataset",
+        return dataset._make("ExperimentalGroupByReducerDataset",
                              [dataset._variant_tensor, key_fn.captured_inputs,
                               init_fn.captured_inputs, reduce_fn.captured_inputs,
                               finalize_fn.captured_inputs],
@@ -272,12 +273,12 @@ def bucket_by_sequence_length(element_length_func: Callable[..., Any],
     """Batches elements of similar length (`element_length_func`) together: bucket i
     holds lengths in [boundaries[i-1], boundaries[i]) and is batched (padded) by
     `bucket_batch_sizes[i]`; TF's group_by_window graph."""
-    if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
-        raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` "
-                         f"but `len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
-                         f"`len(bucket_boundaries)={len(bucket_boundaries)}`.")
-
     def apply(dataset: DatasetV2) -> DatasetV1Adapter:
+        if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
+            raise ValueError(f"`len(bucket_batch_sizes)` must equal "
+                             f"`len(bucket_boundaries) + 1` but "
+                             f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
+                             f"`len(bucket_boundaries)={len(bucket_boundaries)}`.")
         from tf1compat.framework.constant_op import constant
         from tf1compat.ops import check_ops
         from tf1compat.ops.indexing_ops import where_v2
@@ -334,16 +335,22 @@ def dense_to_sparse_batch(batch_size: Any, row_shape: Any) -> Callable[[Any], An
         if not isinstance(spec, TensorSpec):
             raise TypeError("dense_to_sparse_batch needs a dataset of single dense tensors, "
                             f"got {spec}.")
-        shape = convert_to_tensor(row_shape, dtype=D.int64)
-        from tf1compat.framework.constant_value import constant_value
-        known = constant_value(shape)
-        dims = TensorShape(None) if known is None else \
-            TensorShape([None if d < 0 else int(d) for d in np.reshape(known, -1)])
-        with name_scope("DenseToSparseBatchDataset"):
-            size = convert_to_tensor(batch_size, dtype=D.int64, name="batch_size")
+        if isinstance(row_shape, Tensor):
+            from tf1compat.framework.constant_value import constant_value
+            known = constant_value(row_shape)
+            dims = TensorShape(None) if known is None else \
+                TensorShape([None if d < 0 else int(d) for d in np.reshape(known, -1)])
+            shape = convert_to_tensor(row_shape, dtype=D.int64)
+        else:
+            dims = TensorShape(row_shape)        # TF's ValueError for negative dimensions
+            shape = convert_to_tensor([-1 if d is None else d for d in dims.as_list()],
+                                      dtype=D.int64)
         out = SparseTensorSpec(TensorShape([None]).concatenate(dims), spec.dtype)
-        return dataset._make("DenseToSparseBatchDataset",
-                             [dataset._variant_tensor, size, shape], {}, out, [dataset])
+        with name_scope("DenseToSparseBatchDataset") as scope:
+            size = convert_to_tensor(batch_size, dtype=D.int64, name="batch_size")
+            return dataset._make("DenseToSparseBatchDataset",
+                                 [dataset._variant_tensor, size, shape], {}, out, [dataset],
+                                 name=scope)
     return apply
 
 
@@ -505,8 +512,14 @@ def choose_from_datasets(datasets: Sequence[DatasetV2], choice_dataset: DatasetV
     if not _is_int64_scalar(choice_dataset.element_spec):
         raise TypeError(f"Invalid `choice_dataset`. Elements of `choice_dataset` must be "
                         f"scalar `tf.int64` tensors but are {choice_dataset.element_spec}.")
-    with name_scope("RewriteDataset"):
+    return _directed_interleave(replicate_on_split(choice_dataset), list(datasets),
+                                stop_on_empty_dataset)
+
+
+def replicate_on_split(dataset: DatasetV2) -> DatasetV1Adapter:
+    """TF's `apply_rewrite(dataset, "replicate_on_split")`: a RewriteDataset op, elements
+    unchanged (op "RewriteDataset", its constant "RewriteDataset/rewrite_name")."""
+    with name_scope("RewriteDataset") as scope:
         rewrite = convert_to_tensor("replicate_on_split", dtype=D.string, name="rewrite_name")
-    choice = choice_dataset._make("RewriteDataset", [choice_dataset._variant_tensor, rewrite],
-                                  {}, choice_dataset.element_spec, [choice_dataset])
-    return _directed_interleave(choice, list(datasets), stop_on_empty_dataset)
+        return dataset._make("RewriteDataset", [dataset._variant_tensor, rewrite], {},
+                             dataset.element_spec, [dataset], name=scope)
