@@ -20,7 +20,7 @@ NAMESPACES = ["", "nn", "train", "layers", "losses", "math", "random", "linalg",
               "strings", "saved_model", "estimator", "nn.rnn_cell", "bitwise", "debugging",
               "compat", "app", "flags", "graph_util", "feature_column", "distributions",
               "spectral", "signal", "manip", "sets", "lookup", "queue", "python_io",
-              "distribute", "distribute.experimental"]
+              "distribute", "distribute.experimental", "data.experimental"]
 
 
 def main() -> int:

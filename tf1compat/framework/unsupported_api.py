@@ -174,6 +174,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "tf1compat already computes elements one at a time in order"),
     "data.experimental.RaggedTensorStructure": Unsupported(
         "ragged tensors are not supported by tf1compat"),
+    "data.experimental.dense_to_ragged_batch": Unsupported(
+        "ragged tensors are not supported by tf1compat",
+        "Dataset.padded_batch, or tf.data.experimental.dense_to_sparse_batch"),
+    "data.experimental.make_saveable_from_iterator": Unsupported(
+        "iterator state is not checkpointed by tf1compat (Saver saves variables only)",
+        "re-create the iterator and skip the elements already consumed (Dataset.skip)"),
     "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
                                  "torch-tensorrt on the equivalent torch model"),
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),
