@@ -516,3 +516,14 @@ def case_drain_helpers_end_message(tf):
     nx = _next(tf, tf.data.experimental.CsvDataset(path, [[0]]))
     with tf.Session() as sess:
         return drain(tf, sess, nx)
+
+
+def case_csv_dataset_numbers(tf):
+    """TF's number parsing: float32 overflow to inf, hex floats, padded whitespace, ints
+    out of range."""
+    path = _write("n.csv", "a\n1e39\n-1e40\n0x1p3\n 7 \n3000000000\n1.5\n")
+    out = {}
+    for t in (tf.float32, tf.float64, tf.int32, tf.int64):
+        ds = tf.data.experimental.CsvDataset(path, [t], header=True)
+        out[t.name] = _drain_errors(tf, _next(tf, ds))
+    return out

@@ -12,6 +12,7 @@ of every file is skipped. Files are read whole, decompressed for GZIP/ZLIB.
 
 from __future__ import annotations
 
+import re
 import zlib
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -30,6 +31,7 @@ __all__ = ["CsvValue", "read_file_bytes"]
 
 _TYPE_NAMES = {D.int32: "int32", D.int64: "int64", D.float32: "float", D.float64: "double"}
 _QUOTE = 0x22
+_LINE_END = re.compile(rb"[\r\n]")
 
 
 def read_file_bytes(filename: str, compression: str) -> bytes:
@@ -67,6 +69,7 @@ class _Reader:
 
     def __init__(self, data: bytes, delim: int, quote: bool):
         self.data, self.delim, self.quote = data, delim, quote
+        self.delim_bytes = bytes([delim])
         self.pos = 0
 
     def _skip_newline_after_cr(self) -> None:
@@ -78,6 +81,9 @@ class _Reader:
         whether field i is output."""
         if self.pos >= len(self.data):
             return None
+        plain = self._plain_record(include)
+        if plain is not None:
+            return plain
         fields: List[_Field] = []
         end = False
         while not end:
@@ -91,6 +97,21 @@ class _Reader:
                 field, end = self._unquoted(keep)
             fields.append(field)
         return fields
+
+    def _plain_record(self, include: Callable[[int], bool]) -> Optional[List[_Field]]:
+        """A record without quote characters, split at once (the common case); None
+        when the record needs the field-by-field grammar."""
+        data, start = self.data, self.pos
+        match = _LINE_END.search(data, start)
+        end = match.start() if match else len(data)
+        line = data[start:end]
+        if self.quote and b'"' in line:
+            return None
+        self.pos = end + 1 if match else end
+        if match and data[end] == 0x0D:
+            self._skip_newline_after_cr()
+        return [_Field(v if include(i) else None)
+                for i, v in enumerate(line.split(self.delim_bytes))]
 
     def _unquoted(self, keep: bool) -> Tuple[_Field, bool]:
         data, start, delim = self.data, self.pos, self.delim
@@ -152,7 +173,10 @@ def _convert(field: bytes, index: int, dtype: D.DType, default: Any, na_value: b
     if value is None:
         raise rt.invalid(f"Field {index} in record is not a valid {_TYPE_NAMES[dtype]}: "
                          f"{field.decode('utf-8', 'replace')}")
-    return torch.tensor(value, dtype=dtype.torch_dtype)
+    if dtype == D.float32:
+        with np.errstate(over="ignore"):       # out of float32's range: +-inf, as TF
+            value = float(np.float32(value))
+    return torch.scalar_tensor(value, dtype=dtype.torch_dtype)
 
 
 class CsvValue(rt.DatasetValue):
