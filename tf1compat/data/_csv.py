@@ -161,22 +161,45 @@ def _unescape(field: bytes) -> bytes:
     return field[1:-1].replace(b'""', b'"')
 
 
-def _convert(field: bytes, index: int, dtype: D.DType, default: Any, na_value: bytes) -> Any:
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FLOAT32_LIMIT = 3.4028235677973366e38     # FLT_MAX + half an ulp: larger rounds to inf
+
+
+def _parser(dtype: D.DType) -> Callable[[bytes], Any]:
+    """bytes -> a scalar of `dtype` (TF's safe_strto* rules), None when invalid."""
+    if dtype == D.string:
+        return lambda field: field
+    torch_dtype = dtype.torch_dtype
+    if dtype == D.float32:
+        def parse_float32(field: bytes) -> Any:
+            value = _parse_number(field, dtype)
+            if value is None:
+                return None
+            if abs(value) >= _FLOAT32_LIMIT:
+                value = float("inf") if value > 0 else float("-inf")
+            elif abs(value) > _FLOAT32_MAX:       # rounds down to the largest float32
+                value = _FLOAT32_MAX if value > 0 else -_FLOAT32_MAX
+            return torch.scalar_tensor(value, dtype=torch_dtype)
+        return parse_float32
+
+    def parse(field: bytes) -> Any:
+        value = _parse_number(field, dtype)
+        return None if value is None else torch.scalar_tensor(value, dtype=torch_dtype)
+    return parse
+
+
+def _convert(field: bytes, index: int, parse: Callable[[bytes], Any], dtype: D.DType,
+             default: Any, na_value: bytes) -> Any:
     """One output value of column `index` (TF's FieldToOutput)."""
     if not field or field == na_value:
         if default is None:
             raise rt.invalid(f"Field {index} is required but missing in record!")
         return default
-    if dtype == D.string:
-        return field
-    value = _parse_number(field, dtype)
+    value = parse(field)
     if value is None:
         raise rt.invalid(f"Field {index} in record is not a valid {_TYPE_NAMES[dtype]}: "
                          f"{field.decode('utf-8', 'replace')}")
-    if dtype == D.float32:
-        with np.errstate(over="ignore"):       # out of float32's range: +-inf, as TF
-            value = float(np.float32(value))
-    return torch.scalar_tensor(value, dtype=dtype.torch_dtype)
+    return value
 
 
 class CsvValue(rt.DatasetValue):
@@ -189,6 +212,7 @@ class CsvValue(rt.DatasetValue):
         self.delim, self.quote, self.na_value = delim[0], quote, na_value
         self.select, self.exclude = select, exclude
         self.types, self.defaults = types, defaults
+        self.parsers = [_parser(t) for t in types]
 
     def _include(self) -> Callable[[int], bool]:
         if self.select:
@@ -244,8 +268,8 @@ class CsvValue(rt.DatasetValue):
                 error = error or f"Expect {n_out} fields but have more in record"
                 continue
             try:
-                out.append(_convert(field.value, index, self.types[index],
-                                    self.defaults[index], self.na_value))
+                out.append(_convert(field.value, index, self.parsers[index],
+                                    self.types[index], self.defaults[index], self.na_value))
             except errors.InvalidArgumentError as e:
                 error = error or e.message
                 out.append(None)
