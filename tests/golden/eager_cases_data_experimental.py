@@ -4,15 +4,8 @@ tutorial's make_csv_dataset loop, seeded sampling, scan, grouping, single elemen
 import os
 import tempfile
 
+from tests.golden.eager_cases_data import _values
 from tests.golden.harness import catch
-
-
-def _values(element):
-    if isinstance(element, dict):
-        return {k: _values(v) for k, v in element.items()}
-    if isinstance(element, (tuple, list)):
-        return [_values(v) for v in element]
-    return element.numpy()
 
 
 def case_make_csv_dataset_iris_loop(tf):

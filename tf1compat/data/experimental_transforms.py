@@ -48,6 +48,27 @@ def _flat_dtypes(spec: Any) -> list:
 
 # -- scan --------------------------------------------------------------------------------------
 
+def _check_new_state(state_spec: Any, new_state: Any, prefix: str, sep: str) -> Any:
+    """TF's checks of a fold's new state against its state (TypeError for other classes
+    or dtypes); the state weakened to both states' shapes, or None when it holds them."""
+    old_flat, new_flat = structure.flatten(state_spec), structure.flatten(new_state)
+    if len(old_flat) != len(new_flat) or \
+            any(type(a) is not type(b) for a, b in zip(old_flat, new_flat)):
+        raise TypeError(f"{prefix}The element classes for the new state must match the "
+                        f"initial state. Expected {structure.legacy_classes(state_spec)}{sep} "
+                        f"got {structure.legacy_classes(new_state)}.")
+    if _flat_dtypes(state_spec) != _flat_dtypes(new_state):
+        raise TypeError(f"{prefix}The element types for the new state must match the "
+                        f"initial state. Expected {structure.legacy_types(state_spec)}{sep} "
+                        f"got {structure.legacy_types(new_state)}.")
+    weakened = [a.shape.most_specific_compatible_shape(b.shape)
+                for a, b in zip(old_flat, new_flat)]
+    if all(a.shape.rank is None or (w.rank is not None and a.shape.as_list() == w.as_list())
+           for a, w in zip(old_flat, weakened)):
+        return None
+    return structure.pack(state_spec, [type(s)(w, s.dtype) for w, s in zip(weakened, old_flat)])
+
+
 def _scan_function(scan_func: Callable[..., Any], state_spec: Any, element_spec: Any,
                    name: str) -> tuple:
     """Traces `scan_func`, weakening the state's shapes until they stop changing (TF's
@@ -60,26 +81,10 @@ def _scan_function(scan_func: Callable[..., Any], state_spec: Any, element_spec:
                             f"consisting of new state and the output value but its return "
                             f"type is {out}.")
         new_state, output = out
-        old_flat, new_flat = structure.flatten(state_spec), structure.flatten(new_state)
-        old_classes = structure.legacy_classes(state_spec)
-        new_classes = structure.legacy_classes(new_state)
-        if len(old_flat) != len(new_flat) or \
-                [type(s) for s in old_flat] != [type(s) for s in new_flat]:
-            raise TypeError(f"Invalid `scan_func`. The element classes for the new state "
-                            f"must match the initial state. Expected {old_classes}, got "
-                            f"{new_classes}.")
-        if _flat_dtypes(state_spec) != _flat_dtypes(new_state):
-            raise TypeError(f"Invalid `scan_func`. The element types for the new state must "
-                            f"match the initial state. Expected "
-                            f"{structure.legacy_types(state_spec)}, got "
-                            f"{structure.legacy_types(new_state)}.")
-        weakened = [a.shape.most_specific_compatible_shape(b.shape)
-                    for a, b in zip(old_flat, new_flat)]
-        if all(a.shape.rank is None or (w.rank is not None and a.shape.as_list() ==
-                                        w.as_list()) for a, w in zip(old_flat, weakened)):
+        weakened = _check_new_state(state_spec, new_state, "Invalid `scan_func`. ", ",")
+        if weakened is None:
             return fn, state_spec, output
-        state_spec = structure.pack(state_spec, [type(s)(w, s.dtype)
-                                                 for w, s in zip(weakened, old_flat)])
+        state_spec = weakened
 
 
 def scan_dataset(dataset: DatasetV2, initial_state: Any, scan_func: Callable[..., Any],
@@ -224,24 +229,10 @@ def _reduce_function(reducer: Reducer, state_spec: Any, element_spec: Any,
     """The reduce function traced until the state's shapes stop changing."""
     while True:
         fn = StructuredFunction(reducer.reduce_func, name, (state_spec, element_spec))
-        old_flat = structure.flatten(state_spec)
-        new_flat = structure.flatten(fn.output_structure)
-        if len(old_flat) != len(new_flat) or \
-                any(type(a) is not type(b) for a, b in zip(old_flat, new_flat)):
-            raise TypeError(f"The element classes for the new state must match the initial "
-                            f"state. Expected {structure.legacy_classes(state_spec)}; got "
-                            f"{structure.legacy_classes(fn.output_structure)}.")
-        if _flat_dtypes(state_spec) != _flat_dtypes(fn.output_structure):
-            raise TypeError(f"The element types for the new state must match the initial "
-                            f"state. Expected {structure.legacy_types(state_spec)}; got "
-                            f"{structure.legacy_types(fn.output_structure)}.")
-        weakened = [a.shape.most_specific_compatible_shape(b.shape)
-                    for a, b in zip(old_flat, new_flat)]
-        if all(a.shape.rank is None or (w.rank is not None and a.shape.as_list() ==
-                                        w.as_list()) for a, w in zip(old_flat, weakened)):
+        weakened = _check_new_state(state_spec, fn.output_structure, "", ";")
+        if weakened is None:
             return fn, state_spec
-        state_spec = structure.pack(state_spec, [type(s)(w, s.dtype)
-                                                 for w, s in zip(weakened, old_flat)])
+        state_spec = weakened
 
 
 def group_by_reducer(key_func: Callable[..., Any], reducer: Reducer) -> Callable[[Any], Any]:
