@@ -12,6 +12,10 @@ from typing import Dict
 
 _DATASET = ("tf.data: a variant of a run-time dataset, built from function graphs and "
             "consumed by iterators; covered by tests/golden/cases_data*.py")
+_DATASET_EXPERIMENTAL = ("tf.data.experimental: takes or makes a dataset variant (with "
+                         "function graphs, files or an iterator or table resource); covered "
+                         "by tests/golden/cases_data_experimental.py, "
+                         "eager_cases_data_experimental.py")
 _ITERATOR = ("tf.data iterator resource; covered by tests/golden/cases_data.py, "
              "cases_data_iterators.py")
 _TENSOR_ARRAY = ("TensorArray handle and flow; covered by tests/golden/"
@@ -60,6 +64,12 @@ EXEMPT: Dict[str, str] = {
         "ShuffleAndRepeatDataset", "ShuffleDataset", "SkipDataset", "TFRecordDataset",
         "TakeDataset", "TensorDataset", "TensorSliceDataset", "TextLineDataset",
         "UnbatchDataset", "WindowDataset", "ZipDataset", "OptionsDataset")},
+    **{op: _DATASET_EXPERIMENTAL for op in (
+        "AssertCardinalityDataset", "CSVDatasetV2", "DenseToSparseBatchDataset",
+        "DirectedInterleaveDataset", "ExperimentalGroupByReducerDataset",
+        "GroupByWindowDataset", "ListDataset", "RandomDataset", "ScanDataset", "SqlDataset",
+        "TakeWhileDataset", "UniqueDataset", "DatasetCardinality", "DatasetToSingleElement",
+        "DatasetToTFRecord", "IteratorGetNextAsOptional", "InitializeTableFromDataset")},
     **{op: _ITERATOR for op in (
         "IteratorFromStringHandleV2", "IteratorGetNext", "IteratorToStringHandle",
         "IteratorV2", "MakeIterator", "OneShotIterator")},

@@ -381,12 +381,8 @@ class DatasetV2:
     def enumerate(self, start: Any = 0, name: Optional[str] = None) -> "DatasetV1Adapter":
         """(index, element) pairs, counting from `start`."""
         max_value = np.iinfo(np.int64).max
-        counter = DatasetV1.range(start, max_value)
-        with name_scope("RewriteDataset"):
-            rewrite = convert_to_tensor("replicate_on_split", dtype=D.string,
-                                        name="rewrite_name")
-        counter = counter._make("RewriteDataset", [counter._variant_tensor, rewrite], {},
-                                counter.element_spec, [counter])
+        from tf1compat.data.experimental_transforms import replicate_on_split
+        counter = replicate_on_split(DatasetV1.range(start, max_value))
         return DatasetV1.zip((counter, self))
 
     def apply(self, transformation_func: Callable[["DatasetV2"], "DatasetV2"]
@@ -417,11 +413,63 @@ class DatasetV2:
         from tf1compat.data.reduce import reduce_dataset
         return reduce_dataset(self, initial_state, reduce_func, name)
 
+    # -- TF 2's methods for tf.data.experimental's transformations (experimental_*.py) ----------
     def take_while(self, predicate: Callable[..., Any], name: Optional[str] = None) -> Any:
-        raise NotImplementedError("tf.data.Dataset.take_while is not supported by tf1compat.")
+        """The elements up to the first one for which `predicate` is False."""
+        from tf1compat.data.experimental_transforms import take_while_dataset
+        return take_while_dataset(self, predicate, name)
 
     def cardinality(self) -> Any:
-        raise NotImplementedError("tf.data.Dataset.cardinality is not supported by tf1compat.")
+        """The number of elements (int64 scalar; -1 infinite, -2 unknown)."""
+        from tf1compat.data.experimental_transforms import cardinality
+        return cardinality(self)
+
+    def scan(self, initial_state: Any, scan_func: Callable[..., Any],
+             name: Optional[str] = None) -> Any:
+        from tf1compat.data.experimental_transforms import scan_dataset
+        return scan_dataset(self, initial_state, scan_func, name)
+
+    def unique(self, name: Optional[str] = None) -> Any:
+        from tf1compat.data.experimental_transforms import unique_dataset
+        return unique_dataset(self, name)
+
+    def group_by_window(self, key_func: Callable[..., Any], reduce_func: Callable[..., Any],
+                        window_size: Any = None, window_size_func: Any = None,
+                        name: Optional[str] = None) -> Any:
+        from tf1compat.data.experimental_transforms import group_by_window_dataset
+        return group_by_window_dataset(self, key_func, reduce_func, window_size,
+                                       window_size_func, name)
+
+    def get_single_element(self, name: Optional[str] = None) -> Any:
+        from tf1compat.data.experimental_transforms import get_single_element
+        return get_single_element(self, name)
+
+    def ignore_errors(self, log_warning: bool = False, name: Optional[str] = None) -> Any:
+        from tf1compat.data.experimental import ignore_errors
+        return ignore_errors(log_warning)(self)
+
+    @staticmethod
+    def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
+                             stop_on_empty_dataset: bool = False) -> Any:
+        from tf1compat.data.experimental_transforms import sample_from_datasets
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+    @staticmethod
+    def choose_from_datasets(datasets: Any, choice_dataset: Any,
+                             stop_on_empty_dataset: bool = True) -> Any:
+        from tf1compat.data.experimental_transforms import choose_from_datasets
+        return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def random(seed: Optional[int] = None, name: Optional[str] = None) -> Any:
+        from tf1compat.data.experimental_transforms import RandomDataset
+        return RandomDataset(seed)
+
+    @staticmethod
+    def counter(start: Any = 0, step: Any = 1, dtype: Any = D.int64,
+                name: Optional[str] = None) -> Any:
+        from tf1compat.data.experimental_transforms import Counter
+        return Counter(start, step, dtype)
 
 
 class DatasetV1(DatasetV2):

@@ -1,4 +1,14 @@
-"""`tf.data.experimental`: the parts TF1 pipelines use."""
+"""`tf.data.experimental` (TF 2.21's compat.v1 names): the export list, plus the small
+transformations TF1 pipelines used first (map_and_batch, shuffle_and_repeat, ignore_errors,
+unbatch, parallel_interleave).
+
+Where the rest lives: experimental_transforms.py (scan, group_by_window, sampling,
+cardinality, ...), experimental_readers.py (CsvDataset, make_csv_dataset, SqlDataset,
+TFRecordWriter, make_batched_features_dataset), experimental_misc.py (from_list,
+rejection_resample, get_next_as_optional, tables from datasets, ...),
+experimental_options.py (Options and its groups). Names tf1compat does not provide are in
+framework/unsupported_api.py.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +18,44 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, dataset_seeds
 from tf1compat.data.functions import StructuredFunction
-from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec, map_structure
+from tf1compat.data.structure import (DatasetSpec, SparseTensorSpec, TensorSpec, TypeSpec,
+                                      map_structure)
+from tf1compat.data.type_specs import OptionalSpec, TensorArraySpec
+from tf1compat.data.experimental_transforms import (
+    Counter, RandomDataset, Reducer, assert_cardinality, bucket_by_sequence_length, cardinality,
+    choose_from_datasets, dense_to_sparse_batch, enumerate_dataset, get_single_element,
+    group_by_reducer, group_by_window, sample_from_datasets, scan, take_while, unique)
+from tf1compat.data.experimental_misc import (
+    DatasetInitializer, copy_to_device, from_list, from_variant, get_next_as_optional,
+    index_table_from_dataset, make_saveable_from_iterator, pad_to_cardinality,
+    prefetch_to_device, rejection_resample, table_from_dataset, to_variant)
+from tf1compat.data.experimental_options import (
+    AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
+    OptimizationOptions, Options, ServiceOptions, ThreadingOptions)
+from tf1compat.data.experimental_readers import (
+    CsvDataset, SqlDataset, TFRecordWriter, make_batched_features_dataset, make_csv_dataset,
+    parse_example_dataset)
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "map_and_batch",
            "shuffle_and_repeat", "ignore_errors", "unbatch", "parallel_interleave", "Options",
-           "get_structure", "TensorStructure", "SparseTensorStructure", "DatasetStructure"]
+           "get_structure", "TensorStructure", "SparseTensorStructure", "DatasetStructure",
+           "Counter", "RandomDataset", "Reducer", "assert_cardinality",
+           "bucket_by_sequence_length", "cardinality", "choose_from_datasets",
+           "dense_to_sparse_batch", "enumerate_dataset", "get_single_element",
+           "group_by_reducer", "group_by_window", "sample_from_datasets", "scan", "take_while",
+           "unique", "CsvDataset", "SqlDataset", "TFRecordWriter",
+           "make_batched_features_dataset", "make_csv_dataset", "parse_example_dataset",
+           "DatasetInitializer", "copy_to_device", "from_list", "from_variant",
+           "get_next_as_optional", "index_table_from_dataset", "make_saveable_from_iterator",
+           "pad_to_cardinality", "prefetch_to_device", "rejection_resample",
+           "table_from_dataset", "to_variant", "AutoShardPolicy", "AutotuneAlgorithm",
+           "AutotuneOptions", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
+           "ServiceOptions", "ThreadingOptions", "SHARD_HINT", "Structure", "OptionalStructure",
+           "TensorArrayStructure", "map_and_batch_with_legacy_function"]
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
+SHARD_HINT = -1        # a shard index placeholder for AutoShardPolicy.HINT
 
 
 def map_and_batch(map_func: Callable[..., Any], batch_size: Any,
@@ -44,6 +84,9 @@ def map_and_batch(map_func: Callable[..., Any], batch_size: Any,
                                                     fn.captured_inputs, size, n, drop],
                              {"f": fn, "preserve_cardinality": True}, spec, [dataset])
     return apply
+
+
+map_and_batch_with_legacy_function = map_and_batch
 
 
 def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Optional[int] = None
@@ -116,35 +159,15 @@ def SparseTensorStructure(dtype: Any, shape: Any) -> SparseTensorSpec:  # noqa: 
 
 
 DatasetStructure = DatasetSpec
+Structure = TypeSpec
+OptionalStructure = OptionalSpec
 
 
-class _OptionsGroup:
-    """A bag of settings (tf1compat ignores them: pipelines run element by element)."""
-
-    def __init__(self) -> None:
-        object.__setattr__(self, "_values", {})
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        values = object.__getattribute__(self, "_values")
-        if name not in values:
-            if name in ("experimental_threading", "threading"):
-                values[name] = ThreadingOptions()
-            else:
-                values[name] = _OptionsGroup() if name.endswith("_options") or \
-                    name in ("experimental_optimization", "experimental_distribute") else None
-        return values[name]
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__getattribute__(self, "_values")[name] = value
+def TensorArrayStructure(dtype: Any, element_shape: Any, dynamic_size: bool,  # noqa: N802
+                         infer_shape: bool) -> TensorArraySpec:
+    return TensorArraySpec(element_shape, dtype, dynamic_size, infer_shape)
 
 
-class ThreadingOptions(_OptionsGroup):
-    """`tf.data.ThreadingOptions` (`Options().threading`): `max_intra_op_parallelism`,
-    `private_threadpool_size`; kept, without effect (tf1compat has no tf.data threadpools)."""
+from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
-
-class Options(_OptionsGroup):
-    """`tf.data.Options`: accepted and kept; they do not change tf1compat's results."""
-
+__getattr__ = _attribute_hook("data.experimental", globals())

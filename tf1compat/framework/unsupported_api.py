@@ -158,6 +158,29 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                        "tf.print, tf.debugging.enable_check_numerics"),
     "config.experimental.enable_mlir_bridge": _MLIR_BRIDGE,
     "config.experimental.disable_mlir_bridge": _MLIR_BRIDGE,
+    "data.experimental.service": _tf_only(
+        "the tf.data service distributes pipelines to TF's dispatcher and worker servers, "
+        "which tf1compat does not run", "shard the dataset per worker (Dataset.shard)"),
+    "data.experimental.distributed_save": _tf_only(
+        "it writes a dataset through the tf.data service's workers (no tf.data service here)",
+        "iterate the dataset and write it (e.g. tf.data.experimental.TFRecordWriter)"),
+    "data.experimental.snapshot": Unsupported(
+        "tf.data snapshots (TF's on-disk snapshot format and its reader/writer threads) are "
+        "not implemented", "Dataset.cache(filename)"),
+    "data.experimental.get_model_proto": _tf_only(
+        "it returns the tf.data autotuning model, which tf1compat's on-demand pipelines do "
+        "not have"),
+    "data.experimental.enable_debug_mode": Unsupported(
+        "tf.data debug mode (running dataset functions eagerly) is not implemented; "
+        "tf1compat already computes elements one at a time in order"),
+    "data.experimental.RaggedTensorStructure": Unsupported(
+        "ragged tensors are not supported by tf1compat"),
+    "data.experimental.dense_to_ragged_batch": Unsupported(
+        "ragged tensors are not supported by tf1compat",
+        "Dataset.padded_batch, or tf.data.experimental.dense_to_sparse_batch"),
+    "data.experimental.make_saveable_from_iterator": Unsupported(
+        "iterator state is not checkpointed by tf1compat (Saver saves variables only)",
+        "re-create the iterator and skip the elements already consumed (Dataset.skip)"),
     "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
                                  "torch-tensorrt on the equivalent torch model"),
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),

@@ -266,7 +266,7 @@ def _get_value_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
     def get_value(optional: OptionalValue) -> Any:
         if optional.components is None:
-            raise _invalid("The optional does not have a value")
+            raise _invalid("The given optional does not have a value.")
         return optional.components[0] if single else optional.components
     return get_value
 

@@ -90,7 +90,8 @@ def _elementwise(op_type: str, fn: Callable[[bytes], Any], doc: str,
 
 _NUMBER_TYPES = (D.float32, D.float64, D.int32, D.int64, D.uint32, D.uint64)
 _INT_RE = re.compile(rb"^[+-]?[0-9]+$")
-_HEX_RE = re.compile(rb"^[+-]?0[xX][0-9a-fA-F]+$")
+_HEX_RE = re.compile(rb"^[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                     rb"([pP][+-]?[0-9]+)?$")
 _WS = b" \t\n\v\f\r"
 
 
@@ -105,8 +106,8 @@ def _parse_number(text: bytes, dtype: D.DType) -> Any:
         return value if info.min <= value <= info.max else None
     if not body or b"_" in body:  # Python's float() accepts digit separators; C does not
         return None
-    if _HEX_RE.match(body):
-        return float(int(body, 16))
+    if _HEX_RE.match(body):                   # C's hex floats: 0x1p3, 0x1.8p1, 0xA
+        return float.fromhex(body.decode())
     try:
         return float(body)
     except ValueError:
