@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Mapping
 from typing import Any, Iterator, Optional
 
 import numpy as np
@@ -59,15 +60,44 @@ def main(argv: Any = None) -> None:
     absltest.main(argv=argv)
 
 
+@contextlib.contextmanager
+def _as_default_session(sess: Any) -> Iterator[Any]:
+    """The session and its graph as defaults for the block; the session stays open."""
+    with sess.graph.as_default(), sess.as_default():
+        yield sess
+
+
 class TestCase(absltest.TestCase):
     """absltest.TestCase (as TF's: assertItemsEqual, assertLen, ...) with TF1's session
     helpers and numeric assertions."""
 
     def setUp(self) -> None:
-        from tf1compat.framework.graph import reset_default_graph, has_default_graph
+        """As TF's fixture: Python's and numpy's RNGs and the graph-level seed set to TF's
+        default seed (so unseeded random ops repeat from run to run), a fresh default
+        graph (unless the test runs inside a `with g.as_default()`), no cached session;
+        a method named `test_session` is skipped: it is the session helper, not a test."""
+        import random
+        from tf1compat.framework.graph import has_default_graph, reset_default_graph
+        from tf1compat.framework.random_seed import DEFAULT_GRAPH_SEED, set_random_seed
+        super().setUp()
+        self._clear_cached_session()
+        random.seed(DEFAULT_GRAPH_SEED)
+        np.random.seed(DEFAULT_GRAPH_SEED)
         if not has_default_graph():
             reset_default_graph()
-        super().setUp()
+        set_random_seed(DEFAULT_GRAPH_SEED)
+        if self.id().endswith(".test_session"):
+            self.skipTest("Not a test.")
+
+    def tearDown(self) -> None:
+        self._clear_cached_session()
+        super().tearDown()
+
+    def _clear_cached_session(self) -> None:
+        cached = getattr(self, "_cached_session", None)
+        self._cached_session = None
+        if cached is not None:
+            cached.close()
 
     def get_temp_dir(self) -> str:
         return tempfile.mkdtemp(dir=get_temp_dir())
@@ -75,6 +105,7 @@ class TestCase(absltest.TestCase):
     @contextlib.contextmanager
     def session(self, graph: Any = None, config: Any = None, use_gpu: bool = True,
                 force_gpu: bool = False) -> Iterator[Any]:
+        """A new session on `graph` (default: the default graph), its default session."""
         from tf1compat.framework.graph import get_default_graph
         from tf1compat.runtime.session import Session
         graph = graph or get_default_graph()
@@ -82,20 +113,37 @@ class TestCase(absltest.TestCase):
             with Session(graph=graph, config=config) as sess:
                 yield sess
 
-    cached_session = session
+    @contextlib.contextmanager
+    def cached_session(self, graph: Any = None, config: Any = None, use_gpu: bool = True,
+                       force_gpu: bool = False) -> Iterator[Any]:
+        """One session per test, reused by every call (variables keep their values between
+        the `with` blocks); closed when the test ends. ValueError for another graph."""
+        with self._cached(graph, config, strict=True) as sess:
+            yield sess
+
+    def _cached(self, graph: Any, config: Any, strict: bool) -> Any:
+        from tf1compat.framework.graph import get_default_graph
+        from tf1compat.runtime.session import Session
+        if self._cached_session is None:
+            graph = graph or get_default_graph()
+            self._cached_session = Session(graph=graph, config=config)
+        elif strict and graph is not None and graph is not self._cached_session.graph:
+            raise ValueError("The graph used to get the cached session is different than "
+                             "the one that was used to create the session. Maybe create a "
+                             "new session with self.session()")
+        return _as_default_session(self._cached_session)
 
     @contextlib.contextmanager
     def test_session(self, graph: Any = None, config: Any = None, use_gpu: bool = True,
                      force_gpu: bool = False) -> Iterator[Any]:
-        """TF1's name for `session`. Not a test: pytest does not collect it (a unittest
-        runner does, by name; as with TF's fixture, calling it does nothing)."""
-        if self.id().endswith(".test_session"):
-            self.skipTest("Tests that have the name \"test_session\" are automatically "
-                          "skipped by TensorFlow test fixture, as the name is reserved for "
-                          "creating sessions within tests. Please rename your test if you "
-                          "have a test with this name.")
-        with self.session(graph, config, use_gpu, force_gpu) as sess:
-            yield sess
+        """TF1's name for `cached_session` (a new session when given a graph). Not a test:
+        pytest does not collect it; a unittest runner does, by name, and setUp skips it."""
+        if graph is None:
+            with self._cached(None, config, strict=False) as sess:
+                yield sess
+        else:
+            with self.session(graph, config, use_gpu, force_gpu) as sess:
+                yield sess
 
     test_session.__test__ = False  # type: ignore[attr-defined]
 
@@ -107,28 +155,6 @@ class TestCase(absltest.TestCase):
         self.assertEqual(device1, device2,
                          f"Devices {device1} and {device2} are not equal. {msg}")
 
-    def assertAllGreaterEqual(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
-        self.assertTrue(np.all(np.asarray(a) >= comparison_target))
-
-    def assertAllLessEqual(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
-        self.assertTrue(np.all(np.asarray(a) <= comparison_target))
-
-    def assertAllInSet(self, target: Any, expected_set: Any) -> None:  # noqa: N802
-        diff = set(np.unique(np.asarray(target)).tolist()) - set(expected_set)
-        if diff:
-            self.fail(f"{sorted(diff)} unexpected values not in {sorted(expected_set)}")
-
-    def assertNDArrayNear(self, ndarray1: Any, ndarray2: Any, err: float,  # noqa: N802
-                          msg: Optional[str] = None) -> None:
-        self.assertTrue(np.linalg.norm(np.asarray(ndarray1) - np.asarray(ndarray2)) <= err,
-                        msg=msg)
-
-    def assertRaisesIncompatibleShapesError(self, exception_type: Any = None) -> Any:  # noqa: N802
-        from tf1compat.framework.errors import InvalidArgumentError
-        return self.assertRaisesWithPredicateMatch(
-            exception_type or InvalidArgumentError,
-            r"Incompatible shapes|Dimensions must be equal|required broadcastable shapes")
-
     def evaluate(self, tensors: Any) -> Any:
         from tf1compat.framework.tensor import get_default_session
         sess = get_default_session()
@@ -137,55 +163,187 @@ class TestCase(absltest.TestCase):
                 return sess.run(tensors)
         return sess.run(tensors)
 
+    # -- value assertions: tensors (and variables) are run in the test's session first, as
+    # TF's test_util does, so `assertAllEqual(tf.square([2, 3]), [4, 9])` works.
+
+    def _GetNdArray(self, a: Any) -> np.ndarray:  # noqa: N802 - TF's name, subclasses call it
+        """`a` as an ndarray; a tensor is evaluated (graph) or read (eager) first."""
+        from tf1compat.framework.misc import is_tensor
+        if is_tensor(a):
+            a = a.numpy() if getattr(a, "_is_eager_tensor", False) else self.evaluate(a)
+        return a if isinstance(a, np.ndarray) else np.array(a)
+
+    def evaluate_if_both_tensors(self, a: Any, b: Any) -> Any:
+        """Both graph tensors: run together, in one step (their random ops agree)."""
+        from tf1compat.framework.misc import is_tensor
+        if is_tensor(a) and is_tensor(b) and not getattr(a, "_is_eager_tensor", False) \
+                and not getattr(b, "_is_eager_tensor", False):
+            return tuple(self.evaluate((a, b)))
+        return a, b
+
+    def _assert_shapes_equal(self, a: np.ndarray, b: np.ndarray, msg: Any) -> None:
+        contents = f" Contents: {b!r}." if b.ndim <= 3 or b.size < 500 else ""
+        self.assertEqual(a.shape, b.shape,
+                         f"Shape mismatch: expected {a.shape}, got {b.shape}.{contents} {msg or ''}")
+
+    def _assert_arrays_close(self, a: Any, b: Any, rtol: float, atol: float,
+                             msg: Any) -> None:
+        a, b = self.evaluate_if_both_tensors(a, b)
+        a, b = self._GetNdArray(a), self._GetNdArray(b)
+        self._assert_shapes_equal(a, b, msg)
+        if not np.allclose(a, b, rtol=rtol, atol=atol):
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True,
+                                       err_msg=str(msg or ""))
+
+    def _assert_nested_close(self, a: Any, b: Any, rtol: float, atol: float, path: list,
+                             msg: Any) -> None:
+        """Dicts by key, namedtuples as dicts, lists/tuples as one array when they make
+        one, else element by element; anything else as arrays."""
+        where = "".join(f"[{p}]" for p in path)
+        a = a._asdict() if hasattr(a, "_asdict") else a
+        b = b._asdict() if hasattr(b, "_asdict") else b
+        if isinstance(a, Mapping) != isinstance(b, Mapping):
+            raise ValueError(f"Can't compare dict to non-dict, a{where} vs b{where}. {msg or ''}")
+        if isinstance(a, Mapping):
+            self.assertItemsEqual(a.keys(), b.keys(),
+                                  msg=f"mismatched keys: a{where} has keys {a.keys()}, but "
+                                      f"b{where} has keys {b.keys()}. {msg or ''}")
+            for key in a:
+                self._assert_nested_close(a[key], b[key], rtol, atol, path + [key], msg)
+            return
+        detail = f"Mismatched value: a{where} is different from b{where}. {msg or ''}"
+        if isinstance(a, (list, tuple)):
+            try:
+                self._assert_arrays_close(a, b, rtol, atol, detail)
+                return
+            except (ValueError, TypeError, NotImplementedError):
+                if len(a) != len(b):
+                    raise ValueError(f"Mismatched length: a{where} has {len(a)} items, but "
+                                     f"b{where} has {len(b)} items. {msg or ''}") from None
+            for i, (x, y) in enumerate(zip(a, b)):
+                self._assert_nested_close(x, y, rtol, atol, path + [str(i)], msg)
+            return
+        self._assert_arrays_close(a, b, rtol, atol, detail)
+
     def assertAllClose(self, a: Any, b: Any, rtol: float = 1e-6, atol: float = 1e-6,  # noqa: N802
                        msg: Optional[str] = None) -> None:
-        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol,
-                                   err_msg=msg or "")
+        """Nested structures of arrays or tensors with equal shapes and near values."""
+        self._assert_nested_close(a, b, rtol, atol, [], msg)
 
     def assertAllCloseAccordingToType(self, a: Any, b: Any, rtol: float = 1e-6,  # noqa: N802
                                       atol: float = 1e-6, float_rtol: float = 1e-6,
                                       float_atol: float = 1e-6, half_rtol: float = 1e-3,
-                                      half_atol: float = 1e-3, **kwargs: Any) -> None:
-        a = np.asarray(a)
-        if a.dtype == np.float16:
-            rtol, atol = max(rtol, half_rtol), max(atol, half_atol)
-        elif a.dtype == np.float32:
+                                      half_atol: float = 1e-3, bfloat16_rtol: float = 1e-2,
+                                      bfloat16_atol: float = 1e-2,
+                                      msg: Optional[str] = None) -> None:
+        """assertAllClose with the tolerances widened to the less precise dtype."""
+        a, b = self.evaluate_if_both_tensors(a, b)
+        a, b = self._GetNdArray(a), self._GetNdArray(b)
+        kinds = {a.dtype, b.dtype}
+        if kinds & {np.dtype(np.float32), np.dtype(np.complex64)}:
             rtol, atol = max(rtol, float_rtol), max(atol, float_atol)
-        self.assertAllClose(a, b, rtol=rtol, atol=atol)
+        if np.dtype(np.float16) in kinds:
+            rtol, atol = max(rtol, half_rtol), max(atol, half_atol)
+        if any(kind.name == "bfloat16" for kind in kinds):
+            rtol, atol = max(rtol, bfloat16_rtol), max(atol, bfloat16_atol)
+        self.assertAllClose(a, b, rtol=rtol, atol=atol, msg=msg)
 
-    def assertAllEqual(self, a: Any, b: Any, msg: Optional[str] = None) -> None:  # noqa: N802
-        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=msg or "")
-
-    def assertNotAllClose(self, a: Any, b: Any, **kwargs: Any) -> None:  # noqa: N802
+    def assertNotAllClose(self, a: Any, b: Any, rtol: float = 1e-6, atol: float = 1e-6,  # noqa: N802
+                          msg: Optional[str] = None) -> None:
         try:
-            self.assertAllClose(a, b, **kwargs)
+            self.assertAllClose(a, b, rtol=rtol, atol=atol, msg=msg)
         except AssertionError:
             return
-        raise AssertionError("The two values are close at all elements")
+        raise AssertionError(f"The two values are close at all elements. {msg or ''}")
+
+    def assertAllEqual(self, a: Any, b: Any, msg: Optional[str] = None) -> None:  # noqa: N802
+        """Equal shapes and equal elements (NaNs equal each other in float arrays)."""
+        a, b = self.evaluate_if_both_tensors(a, b)
+        a, b = self._GetNdArray(a), self._GetNdArray(b)
+        self._assert_shapes_equal(a, b, msg)
+        same = a == b
+        if a.dtype.kind == "f":
+            same = np.logical_or(same, np.logical_and(np.isnan(a), np.isnan(b)))
+        if not np.all(same):
+            np.testing.assert_array_equal(a, b, err_msg=str(msg or ""))
+
+    def assertNotAllEqual(self, a: Any, b: Any, msg: Optional[str] = None) -> None:  # noqa: N802
+        try:
+            self.assertAllEqual(a, b)
+        except AssertionError:
+            return
+        raise AssertionError(f"The two values are equal at all elements. {msg or ''}")
+
+    def assertAllGreater(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
+        a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
+        self.assertGreater(np.min(self._GetNdArray(a)), comparison_target)
+
+    def assertAllLess(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
+        a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
+        self.assertLess(np.max(self._GetNdArray(a)), comparison_target)
+
+    def assertAllGreaterEqual(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
+        a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
+        self.assertGreaterEqual(np.min(self._GetNdArray(a)), comparison_target)
+
+    def assertAllLessEqual(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
+        a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
+        self.assertLessEqual(np.max(self._GetNdArray(a)), comparison_target)
+
+    def assertAllInRange(self, target: Any, lower_bound: Any, upper_bound: Any,  # noqa: N802
+                         open_lower_bound: bool = False, open_upper_bound: bool = False) -> None:
+        """Every element in the range; NaNs and non-numeric dtypes fail."""
+        t = self._GetNdArray(target)
+        if not (np.issubdtype(t.dtype, np.floating) or np.issubdtype(t.dtype, np.integer)):
+            raise AssertionError(f"The value of {t} does not have an ordered numeric type, "
+                                 f"instead it has type: {t.dtype}")
+        if np.any(np.isnan(t)):
+            raise AssertionError(f"{int(np.sum(np.isnan(t)))} of the {t.size} element(s) "
+                                 "are NaN.")
+        below = t <= lower_bound if open_lower_bound else t < lower_bound
+        above = t >= upper_bound if open_upper_bound else t > upper_bound
+        outside = np.logical_or(below, above)
+        if np.any(outside):
+            bounds = (("(" if open_lower_bound else "[") + f"{lower_bound}, {upper_bound}" +
+                      (")" if open_upper_bound else "]"))
+            raise AssertionError(f"{int(np.sum(outside))} of the {t.size} element(s) are "
+                                 f"outside the range {bounds}.")
+
+    def assertAllInSet(self, target: Any, expected_set: Any) -> None:  # noqa: N802
+        diff = np.setdiff1d(self._GetNdArray(target).flatten(), list(expected_set))
+        if np.size(diff):
+            raise AssertionError(f"{np.size(diff)} unique element(s) are not in the set "
+                                 f"{expected_set}: {diff}")
+
+    def assertDTypeEqual(self, target: Any, expected_dtype: Any) -> None:  # noqa: N802
+        self.assertEqual(self._GetNdArray(target).dtype, expected_dtype)
+
+    def assertNDArrayNear(self, ndarray1: Any, ndarray2: Any, err: float,  # noqa: N802
+                          msg: Optional[str] = None) -> None:
+        self.assertTrue(np.linalg.norm(ndarray1 - ndarray2) < err, msg=msg)
+
+    def assertArrayNear(self, farray1: Any, farray2: Any, err: float,  # noqa: N802
+                        msg: Optional[str] = None) -> None:
+        self.assertEqual(len(farray1), len(farray2), msg=msg)
+        for f1, f2 in zip(farray1, farray2):
+            self.assertNear(float(f1), float(f2), err, msg=msg)
+
+    def assertNear(self, f1: float, f2: float, err: float, msg: Optional[str] = None) -> None:  # noqa: N802
+        f1, f2 = np.squeeze(f1), np.squeeze(f2)
+        if f1 != f2:
+            diff = abs(f1 - f2)
+            self.assertTrue(diff <= err, f"{f1:f} != {f2:f} +/- {err:f} (difference: {diff:g})"
+                            + (f" ({msg})" if msg is not None else ""))
 
     def assertShapeEqual(self, np_array: Any, tf_tensor: Any, msg: Optional[str] = None  # noqa: N802
                          ) -> None:
         self.assertAllEqual(np_array.shape, tf_tensor.get_shape().as_list(), msg)
 
-    def assertArrayNear(self, farray1: Any, farray2: Any, err: float,  # noqa: N802
-                        msg: Optional[str] = None) -> None:
-        self.assertAllClose(farray1, farray2, rtol=0, atol=err, msg=msg)
-
-    def assertNear(self, f1: float, f2: float, err: float, msg: Optional[str] = None) -> None:  # noqa: N802
-        self.assertTrue(abs(f1 - f2) <= err, msg or f"{f1} != {f2} +/- {err}")
-
-    def assertAllGreater(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
-        self.assertTrue(np.all(np.asarray(a) > comparison_target))
-
-    def assertAllLess(self, a: Any, comparison_target: Any) -> None:  # noqa: N802
-        self.assertTrue(np.all(np.asarray(a) < comparison_target))
-
-    def assertAllInRange(self, target: Any, lower: Any, upper: Any, **kwargs: Any) -> None:  # noqa: N802
-        t = np.asarray(target)
-        self.assertTrue(np.all((t >= lower) & (t <= upper)))
-
-    def assertDTypeEqual(self, target: Any, expected_dtype: Any) -> None:  # noqa: N802
-        self.assertEqual(np.asarray(target).dtype, np.dtype(expected_dtype))
+    def assertRaisesIncompatibleShapesError(self, exception_type: Any = None) -> Any:  # noqa: N802
+        from tf1compat.framework.errors import InvalidArgumentError
+        return self.assertRaisesWithPredicateMatch(
+            exception_type or InvalidArgumentError,
+            r"Incompatible shapes|Dimensions must be equal|required broadcastable shapes")
 
     @contextlib.contextmanager
     def assertRaisesOpError(self, expected_err_re_or_predicate: Any) -> Iterator[None]:  # noqa: N802

@@ -642,10 +642,23 @@ class Session(BaseSession):
 class InteractiveSession(BaseSession):
     """A session that installs itself as the default session (and its graph as default)."""
 
-    _count = 0
+    _active_count = 0
+    _count_lock = threading.Lock()
 
     def __init__(self, target: str = "", graph: Optional[Graph] = None, config: Any = None):
+        from tf1compat.util import tf_logging
         super().__init__(target, graph, config)
+        with InteractiveSession._count_lock:
+            # TF logs (does not raise) when notebooks open a second one without closing.
+            if InteractiveSession._active_count > 0:
+                tf_logging.error(
+                    "An interactive session is already active. This can cause out-of-memory "
+                    "errors or some other unexpected errors (due to the unpredictable timing "
+                    "of garbage collection) in some cases. You must explicitly call "
+                    "`InteractiveSession.close()` to release resources held by the other "
+                    "session(s). Please use `tf.Session()` if you intend to productionize.")
+            InteractiveSession._active_count += 1
+        self._explicitly_closed = False
         self._default_session = self.as_default()
         self._default_session.__enter__()
         self._explicit_graph = graph
@@ -656,6 +669,11 @@ class InteractiveSession(BaseSession):
 
     def close(self) -> None:
         super().close()
+        with InteractiveSession._count_lock:
+            if self._explicitly_closed:
+                return
+            InteractiveSession._active_count -= 1
+            self._explicitly_closed = True
         if self._default_session is not None:
             self._default_session.__exit__(None, None, None)
             self._default_session = None
