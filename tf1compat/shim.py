@@ -243,6 +243,14 @@ INTERNAL_PATHS.update({
                  "data.dataset", "data.dataset_data_provider", "data.parallel_reader",
                  "data.prefetch_queue", "data.tfexample_decoder")})
 
+# TF 1.15's tf.contrib.layers modules, e.g. ...contrib.layers.python.layers.initializers
+# (tflearn takes its initializers from there); the package itself is tf.contrib.layers.
+INTERNAL_PATHS.update({
+    "tensorflow.contrib.layers.python.layers": "tf1compat.contrib.layers",
+    **{f"tensorflow.contrib.layers.python.layers.{path}": f"tf1compat.contrib.layers.{path}"
+       for path in ("embedding_ops", "encoders", "initializers", "layers", "normalization",
+                    "optimizers", "regularizers", "summaries", "utils")}})
+
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.
 HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",
