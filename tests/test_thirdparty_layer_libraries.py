@@ -45,6 +45,25 @@ def test_tflearn_internal_imports_resolve(installed):
     assert pywrap_tensorflow.NewCheckpointReader is tf.train.NewCheckpointReader
 
 
+def test_tf115_contrib_module_paths(installed):
+    from tensorflow.contrib.layers.python.layers import layers, utils
+    from tensorflow.contrib.layers.python.layers.initializers import (
+        variance_scaling_initializer, xavier_initializer)
+    from tensorflow.contrib.legacy_seq2seq.python.ops import seq2seq
+    from tensorflow.contrib.rnn.python.ops import core_rnn_cell, rnn_cell
+    from tensorflow.contrib.rnn.python.ops.core_rnn import static_rnn
+    assert layers.conv2d is tf.contrib.layers.conv2d
+    assert utils.collect_named_outputs is tf.contrib.layers.utils.collect_named_outputs
+    assert xavier_initializer is tf.contrib.layers.xavier_initializer
+    assert variance_scaling_initializer is tf.contrib.layers.variance_scaling_initializer
+    assert core_rnn_cell.OutputProjectionWrapper is tf.contrib.rnn.OutputProjectionWrapper
+    assert rnn_cell.LayerNormBasicLSTMCell is tf.contrib.rnn.LayerNormBasicLSTMCell
+    assert static_rnn is tf.nn.static_rnn
+    assert seq2seq.sequence_loss is tf.contrib.legacy_seq2seq.sequence_loss
+    with pytest.raises(AttributeError, match="embedding_rnn_seq2seq is not provided"):
+        seq2seq.embedding_rnn_seq2seq
+
+
 def test_any_attribute_on_tensors_operations_and_variables():
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [None, 2], name="x")

@@ -251,6 +251,15 @@ INTERNAL_PATHS.update({
        for path in ("embedding_ops", "encoders", "initializers", "layers", "normalization",
                     "optimizers", "regularizers", "summaries", "utils")}})
 
+# TF 1.15's tf.contrib.rnn / legacy_seq2seq modules (tflearn's fallbacks for old TFs
+# import them): tf.contrib.rnn holds their cells, wrappers and static RNNs.
+INTERNAL_PATHS.update({
+    "tensorflow.contrib.rnn.python.ops.core_rnn": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.core_rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq": "tf1compat.contrib.legacy_seq2seq",
+})
+
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.
 HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",
