@@ -60,6 +60,9 @@ def test_tf115_contrib_module_paths(installed):
     assert rnn_cell.LayerNormBasicLSTMCell is tf.contrib.rnn.LayerNormBasicLSTMCell
     assert static_rnn is tf.nn.static_rnn
     assert seq2seq.sequence_loss is tf.contrib.legacy_seq2seq.sequence_loss
+    from tensorflow.contrib.factorization.python.ops import clustering_ops
+    from tensorflow.python.ops import gen_clustering_ops
+    assert clustering_ops.nearest_neighbors is gen_clustering_ops.nearest_neighbors
     with pytest.raises(AttributeError, match="embedding_rnn_seq2seq is not provided"):
         seq2seq.embedding_rnn_seq2seq
 
