@@ -78,6 +78,23 @@ def test_support_answers():
     assert support_of("GraphKeys.NOT_A_KEY").status == UNKNOWN
 
 
+def test_names_the_scanned_code_sets_on_tf_are_supported_in_every_file(tmp_path):
+    # tflearn adds its collection keys to tf.GraphKeys in one module, reads them elsewhere
+    (tmp_path / "keys.py").write_text("import tensorflow as tf\n"
+                                      "tf.GraphKeys.LAYER_TENSOR = 'layer_tensor'\n")
+    (tmp_path / "layers.py").write_text("import tensorflow.compat.v1 as tf\n"
+                                        "tf.add_to_collection(tf.GraphKeys.LAYER_TENSOR, 1)\n"
+                                        "tf.GraphKeys.NOT_SET_ANYWHERE\n")
+    report = check_paths([str(tmp_path)])
+    found = {(os.path.basename(f.file), f.name): f for f in report.findings}
+    for file in ("keys.py", "layers.py"):
+        finding = found[(file, "tf.GraphKeys.LAYER_TENSOR")]
+        assert finding.status == SUPPORTED and "keys.py:2" in finding.reason
+    assert found[("layers.py", "tf.GraphKeys.NOT_SET_ANYWHERE")].status == UNKNOWN
+    assert [use.kind for use in scan_source("import tensorflow as tf\ntf.A.b = 1\n")] == \
+        ["import", "assign"]
+
+
 def test_report_of_a_script(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(textwrap.dedent("""

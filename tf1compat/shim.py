@@ -49,6 +49,12 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.rnn": "tf1compat.internal.rnn",
     "tensorflow.python.ops.rnn_cell": "tf1compat.internal.rnn_cell_impl",
     "tensorflow.python.ops.rnn_cell_impl": "tf1compat.internal.rnn_cell_impl",
+    "tensorflow.python.ops.state_ops": "tf1compat.ops.state_ops",
+    "tensorflow.python.ops.standard_ops": "tf1compat.internal.standard_ops",
+    "tensorflow.python.ops.resources": "tf1compat.ops.resources",
+    "tensorflow.python.pywrap_tensorflow": "tf1compat.internal.pywrap_tensorflow",
+    "tensorflow.python.training.optimizer": "tf1compat.training.optimizers.optimizer",
+    "tensorflow.python.training.moving_averages": "tf1compat.training.moving_averages",
     "tensorflow.python.tools.inspect_checkpoint": "tf1compat.training.saving.inspect_checkpoint",
     "tensorflow.python.framework.graph_util": "tf1compat.api.graph_util",
     "tensorflow.python.framework.graph_io": "tf1compat.training.saving.graph_util",
@@ -72,6 +78,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.resource_loader": "tf1compat.util.resource_loader",
     "tensorflow.python.util.nest": "tf1compat.util.nest",
     "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
+    "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
     "tensorflow.python.eager.context": "tf1compat.eager.context",
     "tensorflow.python.eager.backprop": "tf1compat.autodiff.tape",
@@ -242,6 +249,23 @@ INTERNAL_PATHS.update({
                  "nets.resnet_v2", "nets.vgg", "data.data_decoder", "data.data_provider",
                  "data.dataset", "data.dataset_data_provider", "data.parallel_reader",
                  "data.prefetch_queue", "data.tfexample_decoder")})
+
+# TF 1.15's tf.contrib.layers modules, e.g. ...contrib.layers.python.layers.initializers
+# (tflearn takes its initializers from there); the package itself is tf.contrib.layers.
+INTERNAL_PATHS.update({
+    "tensorflow.contrib.layers.python.layers": "tf1compat.contrib.layers",
+    **{f"tensorflow.contrib.layers.python.layers.{path}": f"tf1compat.contrib.layers.{path}"
+       for path in ("embedding_ops", "encoders", "initializers", "layers", "normalization",
+                    "optimizers", "regularizers", "summaries", "utils")}})
+
+# TF 1.15's tf.contrib.rnn / legacy_seq2seq modules (tflearn's fallbacks for old TFs
+# import them): tf.contrib.rnn holds their cells, wrappers and static RNNs.
+INTERNAL_PATHS.update({
+    "tensorflow.contrib.rnn.python.ops.core_rnn": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.core_rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq": "tf1compat.contrib.legacy_seq2seq",
+})
 
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.
 HOROVOD_PATHS: Dict[str, str] = {

@@ -154,19 +154,26 @@ def check_paths(paths: Sequence[str]) -> Report:
     """Scans the Python files of `paths` (see the module docstring)."""
     report = Report()
     cache: Dict[tuple, Support] = {}
+    scanned: List[tuple] = []
     for path in python_files(paths):
         report.files.append(path)
         try:
             with open(path, encoding="utf-8") as f:
                 source = f.read()
-            uses = scan_source(source, path)
+            scanned.append((path, scan_source(source, path)))
         except (SyntaxError, UnicodeDecodeError, OSError) as e:
             line = getattr(e, "lineno", None) or 1
             report.findings.append(Finding(path, line, 1, path, "error", "error",
                                            f"cannot be read as Python: {e}"))
-            continue
+    # Names the scanned code sets on TF's namespaces (tflearn's `tf.GraphKeys.INPUTS`)
+    # exist when the code runs, in whichever file they are read.
+    assigned = {(use.module, use.attrs): f"{path}:{use.line}" for path, uses in scanned
+                for use in uses if use.kind == "assign"}
+    for path, uses in scanned:
         for use in uses:
-            support = _support(use, cache)
+            where = assigned.get((use.module, use.attrs))
+            support = Support(SUPPORTED, f"set by the scanned code ({where})") \
+                if where is not None else _support(use, cache)
             report.findings.append(Finding(path, use.line, use.col + 1, _display_name(use),
                                            _kind(use), support.status, support.reason,
                                            support.replacement))

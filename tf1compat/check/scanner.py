@@ -11,8 +11,9 @@ The scan follows the names a script binds to TensorFlow modules and symbols:
     tf = tensorflow.compat.v1                    tf      -> tf
 
 and reports every use: the import itself, each attribute chain rooted at such a name
-(`tf.nn.rnn_cell.LSTMCell`, `slim.conv2d`), each use of an imported symbol, and
-`getattr(tf, "name")` with a constant name. Other packages of the TF family
+(`tf.nn.rnn_cell.LSTMCell`, `slim.conv2d`; an assignment `tf.GraphKeys.INPUTS = ...` is a
+use of kind "assign"), each use of an imported symbol, and `getattr(tf, "name")` with a
+constant name. Other packages of the TF family
 (`tensorflow_hub`, `tensorflow_datasets`, ...) are reported as imports tf1compat does not
 provide.
 """
@@ -36,7 +37,7 @@ class Use:
     col: int
     module: str          # the Python module path it starts from ("tensorflow.contrib.slim")
     attrs: Tuple[str, ...]   # attribute chain below it (("conv2d",))
-    kind: str            # "import", "name" (a use in code)
+    kind: str            # "import", "name" (a use in code), "assign" (code sets it)
 
 
 def _tf_module(name: str) -> Optional[str]:
@@ -136,7 +137,9 @@ class _Scanner(ast.NodeVisitor):
         if id(node) not in self._in_chain:
             chain = self._chain(node)
             if chain is not None:
-                self.uses.append(Use(node.lineno, node.col_offset, chain[0], chain[1], "name"))
+                # `tf.GraphKeys.INPUTS = "inputs"`: libraries add their own names to TF's
+                kind = "assign" if isinstance(node.ctx, ast.Store) else "name"
+                self.uses.append(Use(node.lineno, node.col_offset, chain[0], chain[1], kind))
                 inner = node.value
                 while isinstance(inner, ast.Attribute):
                     self._in_chain.add(id(inner))

@@ -42,7 +42,8 @@ class Operation:
 
     __slots__ = ("_graph", "_id", "_name", "_type", "_op_def", "_inputs", "_control_inputs",
                  "_control_outputs", "_outputs", "_attrs", "_device", "_traceback",
-                 "_control_flow_context", "_original_op", "__weakref__")
+                 "_control_flow_context", "_original_op", "__weakref__",
+                 "__dict__")  # TF's operations take any attribute a library sets
 
     def __init__(self, graph: "Graph", op_id: int, name: str, op_def: "OpDef",
                  inputs: List[Tensor], attrs: dict, output_specs: list,

@@ -59,8 +59,10 @@ class Tensor:
 
     # `aliases`: the names tf.contrib.layers' collect_named_outputs gives a tensor (TF sets
     # it as a Python attribute; unset until then, so hasattr() reports it as TF's does).
+    # `__dict__`: TF's tensors take any attribute, and layer libraries hang their own on
+    # the tensors they return (tflearn's `net.scope`, `net.W`, `net.b`).
     __slots__ = ("_op", "_value_index", "_dtype", "_shape", "_consumers", "_name",
-                 "aliases", "__weakref__")
+                 "aliases", "__weakref__", "__dict__")
 
     def __init__(self, op: "Operation", value_index: int, dtype: _dtypes.DType,
                  shape: TensorShape):

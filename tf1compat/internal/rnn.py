@@ -1,6 +1,7 @@
 """Stand-in for `tensorflow.python.ops.rnn`: the RNN functions and their helpers."""
 
 # ruff: noqa: F401
+from tf1compat.internal import rnn_cell_impl  # TF's rnn module imports it: code reaches it here
 from tf1compat.rnn.dynamic import best_effort_batch_size as _best_effort_input_batch_size
 from tf1compat.rnn.dynamic import bidirectional_dynamic_rnn, dynamic_rnn, raw_rnn
 from tf1compat.rnn.dynamic import infer_state_dtype as _infer_state_dtype

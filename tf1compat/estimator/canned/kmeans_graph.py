@@ -29,6 +29,10 @@ from tf1compat.framework.constant_op import constant
 from tf1compat.framework.graph import colocate_with, control_dependencies
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops import check_ops, clustering_ops
+# TF's clustering_ops module re-exports its generated ops (tflearn's KMeans calls
+# `clustering_ops.nearest_neighbors` through the contrib path).
+from tf1compat.ops.clustering_ops import (kmc2_chain_initialization,
+                                          kmeans_plus_plus_initialization, nearest_neighbors)
 from tf1compat.ops.array_ops import concat, identity, rank, reshape, shape, size, squeeze
 from tf1compat.ops.cond import cond
 from tf1compat.ops.control_flow_ops import group, no_op
@@ -47,7 +51,8 @@ from tf1compat.ops.while_loop import while_loop
 from tf1compat.variables.variables import Variable
 
 __all__ = ["KMeans", "SQUARED_EUCLIDEAN_DISTANCE", "COSINE_DISTANCE", "RANDOM_INIT",
-           "KMEANS_PLUS_PLUS_INIT", "KMC2_INIT", "CLUSTERS_VAR_NAME"]
+           "KMEANS_PLUS_PLUS_INIT", "KMC2_INIT", "CLUSTERS_VAR_NAME", "nearest_neighbors",
+           "kmeans_plus_plus_initialization", "kmc2_chain_initialization"]
 
 SQUARED_EUCLIDEAN_DISTANCE = "squared_euclidean"
 COSINE_DISTANCE = "cosine"
