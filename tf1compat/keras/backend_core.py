@@ -489,7 +489,8 @@ class GraphExecutionFunction:
                      id(session))
         if self._callable is None or signature != self._signature:
             self._callable = session.make_callable(
-                self.outputs + self.fetches + [self.updates_op], feed_tensors)
+                self.outputs + self.fetches + [self.updates_op], feed_tensors,
+                _check_shapes=False)
             self._signature = signature
             self._fetched = list(self.fetches)
         fetched = self._callable(*values)

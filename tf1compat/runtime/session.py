@@ -152,7 +152,8 @@ def _ml_dtypes_numpy(value: torch.Tensor) -> np.ndarray:
     return as_float.astype(getattr(ml_dtypes, name))
 
 
-def _feed_to_value(tensor: Tensor, value: Any, device: torch.device) -> Tuple[Any, Any]:
+def _feed_to_value(tensor: Tensor, value: Any, device: torch.device,
+                   check_shape: bool = True) -> Tuple[Any, Any]:
     """Converts one feed value to the tensor's dtype: (numpy array, run-time value).
 
     The numpy array is what TF hands back when the fed tensor itself is fetched (TF returns
@@ -180,7 +181,7 @@ def _feed_to_value(tensor: Tensor, value: Any, device: torch.device) -> Tuple[An
                                 "setting the type of the feed tensor to a larger type (e.g. "
                                 "int64).")
         arr = np.asarray(value, dtype=np_dtype)
-    if not _shape_ok(tensor.shape._dims, arr.shape):
+    if check_shape and not _shape_ok(tensor.shape._dims, arr.shape):
         raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {tensor.name}, "
                          f"which has shape {tensor.shape}")
     if dtype == _dtypes.string:
@@ -540,8 +541,14 @@ class BaseSession:
         return errors.CancelledError(None, None, "Session has been closed.")
 
     def make_callable(self, fetches: Any, feed_list: Optional[Sequence[Any]] = None,
-                      accept_options: bool = False) -> Callable[..., Any]:
-        """A function that runs `fetches` with positional feed values for `feed_list`."""
+                      accept_options: bool = False, _check_shapes: bool = True
+                      ) -> Callable[..., Any]:
+        """A function that runs `fetches` with positional feed values for `feed_list`.
+
+        `_check_shapes=False` is TF's `_make_callable_from_options` path that tf-keras runs
+        its v1 training functions through: fed values are not held against the feeds'
+        static shapes (a sparse label of shape [batch, time] fills a custom loss's target
+        placeholder of shape [?, ?, ?])."""
         graph = self._graph
         mapper = FetchMapper.for_fetch(fetches, graph)
         elements = mapper.unique_fetches()
@@ -561,7 +568,7 @@ class BaseSession:
                 # unfed placeholder is InvalidArgumentError).
                 return self.run(fetches, feed_dict=dict(zip(feed_tensors, args)))
             values = [_feed_to_value(sorted_tensors[k], args[i],
-                                     placer.device_for(sorted_tensors[k]._op))
+                                     placer.device_for(sorted_tensors[k]._op), _check_shapes)
                       for k, i in enumerate(order)]
             options = kwargs.get("options") if accept_options else None
             if options is not None or self._timeout_ms:
