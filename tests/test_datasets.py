@@ -192,6 +192,9 @@ def test_keras_datasets_download_missing_files(tmp_path, monkeypatch, http_folde
              x_test=x[:1], y_test=np.array([9], np.uint8))
     from tf1compat.keras.datasets import mnist
     monkeypatch.setattr(mnist, "ORIGIN", url + "mnist.npz")
+    import hashlib
+    monkeypatch.setattr(mnist, "DATA_HASH",
+                        hashlib.sha256((served / "mnist.npz").read_bytes()).hexdigest())
     (tmp_path / "home").mkdir()
     (tmp_path / "other").mkdir()
     monkeypatch.setenv("KERAS_HOME", str(tmp_path / "home"))

@@ -1,5 +1,5 @@
 """Small synthetic files in the real formats of tf-keras's dataset caches (imdb, reuters,
-boston_housing, cifar-100), the grid of loader calls made on them, and a JSON-able summary
+boston_housing, cifar-100, mnist, fashion-mnist), the grid of loader calls made on them, and a JSON-able summary
 of what each call returns or raises.
 
 Shared by scripts/record_keras_datasets.py (which runs tf-keras 2.21's loaders on these
@@ -11,6 +11,7 @@ numpy's legacy RandomState streams are fixed across numpy versions.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -76,6 +77,11 @@ CASES: List[Tuple[str, str, str, Dict[str, Any]]] = [
     ("cifar100_bad_label_mode", "cifar100", "load_data", {"label_mode": "medium"}),
     ("cifar100_cache_dir", "cifar100", "load_data", {"cache_dir": ROOT + "/custom",
                                                      "label_mode": "coarse"}),
+    ("mnist_default", "mnist", "load_data", {}),
+    ("mnist_absolute_path", "mnist", "load_data", {"path": ROOT + "/elsewhere/mnist_abs.npz"}),
+    ("mnist_cache_dir", "mnist", "load_data", {"cache_dir": ROOT + "/custom"}),
+    ("fashion_mnist_default", "fashion_mnist", "load_data", {}),
+    ("fashion_mnist_cache_dir", "fashion_mnist", "load_data", {"cache_dir": ROOT + "/custom"}),
 ]
 
 
@@ -107,15 +113,22 @@ def _cifar100_batch(rng: np.random.RandomState, count: int, label: bytes) -> Dic
             b"data": rng.randint(0, 256, size=(count, 3072)).astype(np.uint8)}
 
 
+def _write_idx(path: str, array: np.ndarray) -> None:
+    """An MNIST-style gzipped IDX file: magic (0x0801 labels, 0x0803 images), sizes, bytes."""
+    with gzip.open(path, "wb") as f:
+        f.write(np.array([0x800 + array.ndim] + list(array.shape), ">u4").tobytes())
+        f.write(array.astype(np.uint8).tobytes())
+
+
 def _word_index(prefix: str, size: int) -> Dict[str, int]:
     return {f"{prefix}{rank}": rank for rank in range(1, size + 1)}
 
 
-def write_files(root: str, datasets_dir: str, cifar_unpacked: bool = False) -> None:
+def write_files(root: str, datasets_dir: str) -> None:
     """Writes every file CASES reads: the default cache's files into `datasets_dir`, the
     `cache_dir` cases' into `root/custom/datasets`, absolute paths under `root/elsewhere`.
-    CIFAR-100 goes in as `cifar-100-python.tar.gz` (what tf-keras's get_file looks for),
-    and also unpacked when `cifar_unpacked`."""
+    CIFAR-100 goes in as `cifar-100-python.tar.gz` only (what tf-keras's get_file looks
+    for; loaders unpack it)."""
     custom = os.path.join(root, "custom", "datasets")
     elsewhere = os.path.join(root, "elsewhere")
     for folder in (datasets_dir, custom, elsewhere):
@@ -152,11 +165,21 @@ def write_files(root: str, datasets_dir: str, cifar_unpacked: bool = False) -> N
                 info = tarfile.TarInfo(f"cifar-100-python/{name}")
                 info.size = len(payload)
                 tar.addfile(info, io.BytesIO(payload))
-    if cifar_unpacked:
-        os.makedirs(os.path.join(datasets_dir, "cifar-100-python"), exist_ok=True)
-        for name, batch in batches.items():
-            with open(os.path.join(datasets_dir, "cifar-100-python", name), "wb") as f:
-                pickle.dump(batch, f, protocol=2)
+    mnist = {"x_train": rng.randint(0, 256, size=(6, 28, 28)).astype(np.uint8),
+             "y_train": rng.randint(0, 10, size=6).astype(np.uint8),
+             "x_test": rng.randint(0, 256, size=(3, 28, 28)).astype(np.uint8),
+             "y_test": rng.randint(0, 10, size=3).astype(np.uint8)}
+    for path in (os.path.join(datasets_dir, "mnist.npz"), os.path.join(custom, "mnist.npz"),
+                 os.path.join(elsewhere, "mnist_abs.npz")):
+        np.savez(path, **mnist)
+    fashion = {"train-labels-idx1-ubyte.gz": rng.randint(0, 10, size=5),
+               "train-images-idx3-ubyte.gz": rng.randint(0, 256, size=(5, 28, 28)),
+               "t10k-labels-idx1-ubyte.gz": rng.randint(0, 10, size=2),
+               "t10k-images-idx3-ubyte.gz": rng.randint(0, 256, size=(2, 28, 28))}
+    for folder in (datasets_dir, custom):
+        os.makedirs(os.path.join(folder, "fashion-mnist"), exist_ok=True)
+        for name, array in fashion.items():
+            _write_idx(os.path.join(folder, "fashion-mnist", name), array)
 
 
 def resolve(kwargs: Dict[str, Any], root: str) -> Dict[str, Any]:
