@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -29,6 +30,13 @@ OUT = os.path.join(ROOT, "tests", "fixtures", "keras_datasets.json")
 
 def main() -> int:
     home = tempfile.mkdtemp(prefix="keras_datasets_home_")
+    try:
+        return record(home)
+    finally:
+        shutil.rmtree(home)
+
+
+def record(home: str) -> int:
     os.environ["HOME"] = home      # tf-keras's get_file caches under ~/.keras
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
@@ -50,7 +58,6 @@ def main() -> int:
         f.write(",\n".join(lines) + "\n}}\n")
     print(f"wrote {len(results)} cases to {OUT}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -44,8 +44,9 @@ def test_matches_tf_keras(case, written, monkeypatch):
     assert files.run_case(tf.keras.datasets, case, root) == EXPECTED[case[0]]
 
 
-def test_cifar100_unpacks_the_archive_once(written, monkeypatch):
-    root, home = written
+def test_cifar100_unpacks_the_archive_once(tmp_path, monkeypatch):
+    home = str(tmp_path / "home")
+    files.write_files(str(tmp_path / "files"), os.path.join(home, "datasets"))
     monkeypatch.setenv("KERAS_HOME", home)
     tf.keras.datasets.cifar100.load_data()
     folder = os.path.join(home, "datasets", "cifar-100-python")
