@@ -118,3 +118,23 @@ def test_missing_files_are_downloaded_and_checked(tmp_path, http_folder, monkeyp
     monkeypatch.setattr(_sequences, "ORIGIN_FOLDER", "http://127.0.0.1:1/")
     with pytest.raises(Exception, match="URL fetch failure"):
         tf.keras.datasets.reuters.load_data()
+
+
+def test_tutorial_text_pipeline(written, monkeypatch):
+    """TF's basic_text_classification / overfit_and_underfit steps on the loaded arrays:
+    decoding through the word index, pad_sequences, multi-hot rows."""
+    root, home = written
+    monkeypatch.setenv("KERAS_HOME", home)
+    imdb = tf.keras.datasets.imdb
+    (train, labels), _ = imdb.load_data(num_words=30)
+    index = {word: rank + 3 for word, rank in imdb.get_word_index().items()}
+    reverse = {rank: word for word, rank in index.items()}
+    assert [reverse.get(i, "?") for i in train[0]][1] == "word20"
+    padded = tf.keras.preprocessing.sequence.pad_sequences(train, value=0, padding="post",
+                                                           maxlen=16)
+    assert padded.shape == (25, 16) and padded.dtype == np.int32
+    assert padded[0].tolist() == train[0] + [0] * (16 - len(train[0]))
+    multi_hot = np.zeros((len(train), 30))
+    for i, words in enumerate(train):
+        multi_hot[i, words] = 1.0
+    assert multi_hot[:, 1].all() and labels.dtype == np.int64
