@@ -12,6 +12,7 @@ import pytest
 
 from tf1compat.examples.tutorials.mnist import input_data
 from tf1compat.framework import dtypes
+from tests.local_http import http_folder  # noqa: F401  (a fixture)
 
 
 def _write_idx(path: str, array: np.ndarray, magic: int) -> None:
@@ -120,23 +121,6 @@ def test_tensorflow_path_import():
 
 # -- tf.contrib.learn.datasets: downloads, load_dataset ----------------------------------------
 
-@pytest.fixture
-def http_folder(tmp_path):
-    """A local HTTP server over a folder: (folder, base URL)."""
-    import functools
-    import http.server
-    import threading
-    served = tmp_path / "served"
-    served.mkdir()
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield served, f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
 def test_read_data_sets_downloads_missing_files_once(tmp_path, mnist_dir, http_folder,
                                                      capsys):
     served, url = http_folder
@@ -208,6 +192,9 @@ def test_keras_datasets_download_missing_files(tmp_path, monkeypatch, http_folde
              x_test=x[:1], y_test=np.array([9], np.uint8))
     from tf1compat.keras.datasets import mnist
     monkeypatch.setattr(mnist, "ORIGIN", url + "mnist.npz")
+    import hashlib
+    monkeypatch.setattr(mnist, "DATA_HASH",
+                        hashlib.sha256((served / "mnist.npz").read_bytes()).hexdigest())
     (tmp_path / "home").mkdir()
     (tmp_path / "other").mkdir()
     monkeypatch.setenv("KERAS_HOME", str(tmp_path / "home"))

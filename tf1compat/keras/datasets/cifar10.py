@@ -3,35 +3,32 @@
 from __future__ import annotations
 
 import os
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
-from tf1compat.keras.datasets._cache import cache_path, restricted_unpickle
+from tf1compat.keras.datasets._cache import cache_path
+from tf1compat.keras.datasets._cifar import load_batch, to_data_format
 
 ORIGIN = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
+DATA_HASH = "6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce"
 
 
-def _load_batch(path: str) -> Tuple[np.ndarray, np.ndarray]:
-    with open(path, "rb") as f:
-        d = restricted_unpickle(f)
-    d = {k.decode("utf8") if isinstance(k, bytes) else k: v for k, v in d.items()}
-    data = np.asarray(d["data"], dtype=np.uint8).reshape(-1, 3, 32, 32)
-    return data, np.asarray(d["labels"])
-
-
-def load_data() -> Tuple[Tuple[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]]:
-    """((x_train, y_train), (x_test, y_test)); images channels-last (N, 32, 32, 3), uint8."""
+def load_data(cache_dir: Optional[str] = None
+              ) -> Tuple[Tuple[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]]:
+    """((x_train, y_train), (x_test, y_test)): uint8 images (N, 32, 32, 3) under
+    "channels_last" (else (N, 3, 32, 32)); labels (N, 1), uint8 for train and int64 for
+    test, as tf-keras returns them."""
     folder = "cifar-10-batches-py"
     x_train = np.empty((50000, 3, 32, 32), dtype="uint8")
     y_train = np.empty((50000,), dtype="uint8")
     for i in range(1, 6):
-        path = cache_path(os.path.join(folder, f"data_batch_{i}"), ORIGIN)
-        data, labels = _load_batch(path)
-        x_train[(i - 1) * 10000:i * 10000] = data
-        y_train[(i - 1) * 10000:i * 10000] = labels
-    x_test, y_test = _load_batch(cache_path(os.path.join(folder, "test_batch"), ORIGIN))
-    y_train = np.reshape(y_train, (len(y_train), 1))
-    y_test = np.reshape(y_test, (len(y_test), 1)).astype("uint8")
-    return ((x_train.transpose(0, 2, 3, 1), y_train),
-            (x_test.transpose(0, 2, 3, 1).astype("uint8"), y_test))
+        path = cache_path(os.path.join(folder, f"data_batch_{i}"), ORIGIN, DATA_HASH,
+                          cache_dir)
+        x_train[(i - 1) * 10000:i * 10000], y_train[(i - 1) * 10000:i * 10000] = \
+            load_batch(path)
+    x_test, y_test = load_batch(cache_path(os.path.join(folder, "test_batch"), ORIGIN,
+                                           DATA_HASH, cache_dir))
+    return ((to_data_format(x_train), np.reshape(y_train, (len(y_train), 1))),
+            (to_data_format(x_test).astype(x_train.dtype),
+             np.reshape(y_test, (len(y_test), 1))))

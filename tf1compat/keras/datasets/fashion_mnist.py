@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -15,8 +15,11 @@ FILES = ["train-labels-idx1-ubyte.gz", "train-images-idx3-ubyte.gz",
          "t10k-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz"]
 
 
-def load_data() -> Tuple[Tuple[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]]:
-    paths = [cache_path(os.path.join("fashion-mnist", f), ORIGIN + f) for f in FILES]
+def load_data(cache_dir: Optional[str] = None
+              ) -> Tuple[Tuple[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]]:
+    """((x_train, y_train), (x_test, y_test)) as uint8 arrays, images (N, 28, 28)."""
+    paths = [cache_path(os.path.join("fashion-mnist", f), ORIGIN + f, keras_dir=cache_dir)
+             for f in FILES]
     with gzip.open(paths[0], "rb") as f:
         y_train = np.frombuffer(f.read(), np.uint8, offset=8)
     with gzip.open(paths[1], "rb") as f:
