@@ -53,10 +53,10 @@ def _numpy_dtype(dtype: D.DType) -> np.dtype:
 def _as_numpy(value: Any) -> Any:
     """A component value (a CPU tensor, a numpy array or scalar, bytes) numpy can read."""
     if isinstance(value, torch.Tensor):
-        value = value.detach()
-        if value.is_conj() or value.is_neg():
-            value = value.resolve_conj().resolve_neg()
-        return value.cpu().numpy()
+        try:
+            return value.numpy()
+        except (RuntimeError, TypeError):     # needs grad, a conjugate view, not on CPU
+            return value.detach().resolve_conj().resolve_neg().cpu().numpy()
     return value
 
 
@@ -179,9 +179,9 @@ class ColumnarRandomShuffleQueue(RandomShuffleQueue):
         return element
 
     def _take(self, count: int) -> Columns:
-        items, draw, slots = self._list, self._random, []
-        for _ in range(count):
-            index = draw() % len(items)
+        items, slots = self._list, []
+        for word in self._random.take(count):
+            index = word % len(items)
             slots.append(items[index])
             items[index] = items[-1]
             items.pop()

@@ -229,6 +229,8 @@ class Queue:
         if self.shapes:
             batch = shapes[0][0] if shapes[0] else None
             for i, (actual, shape) in enumerate(zip(shapes, self.shapes)):
+                if actual and actual[0] == batch and actual[1:] == self._dims[i]:
+                    continue        # the common case, without building shapes
                 expected = [batch] + _dims(shape)
                 if not actual or not value_matches(TensorShape(expected), actual):
                     raise errors.InvalidArgumentError(
