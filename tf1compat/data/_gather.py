@@ -14,7 +14,7 @@ sparse components, ...) takes the element path.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional
+from typing import Callable, List, Optional
 
 import numpy as np
 import torch

@@ -14,7 +14,10 @@ partly filled `dequeue_many` gives its elements back, where TF would drop them) 
 session closes (CancelledError).
 
 Elements are tuples of component values as kernels see them: torch tensors, and for
-string components numpy object arrays (bytes objects for scalars).
+string components numpy object arrays (bytes objects for scalars). Queues of fixed-shape
+components keep them in columns instead (`_queue_columns.py`, through the storage hooks
+`rows_of`, `_push_rows`, `_take`, `_return` and `_assemble`); the machinery here works in
+chunks of rows either way.
 """
 
 from __future__ import annotations
