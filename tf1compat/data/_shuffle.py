@@ -77,23 +77,32 @@ class ShuffleIter(Iter):
         # a single refill, so the call's input is asked for at once.
         want = size - (self.end - self.start) + count - 1
         items = self.pull(want) if self.pull is not None and want > 0 else iter(())
-        for _ in range(count):
-            while self.pull is not None and self.end - self.start < size:
-                item = next(items, _NONE)
-                if item is _NONE:
-                    self.pull = None     # the input is exhausted
+        words: Any = ()
+        start, end = self.start, self.end
+        try:
+            for k in range(count):
+                while self.pull is not None and end - start < size:
+                    item = next(items, _NONE)
+                    if item is _NONE:
+                        self.pull = None     # the input is exhausted
+                        break
+                    buffer[end % size] = item
+                    end += 1
+                n = end - start
+                if n == 0:
                     break
-                buffer[self.end % size] = item
-                self.end += 1
-            n = self.end - self.start
-            if n == 0:
-                break
-            index = (self.start + self.random() % n) % size
-            head = self.start % size
-            out.append(buffer[index])
-            buffer[index] = buffer[head]
-            buffer[head] = None
-            self.start += 1
+                if not k:
+                    # The words of all the call's draws at once, once the first fill is
+                    # done (an input error there leaves the word stream untouched).
+                    words = iter(self.random.take(count))
+                index = (start + next(words) % n) % size
+                head = start % size
+                out.append(buffer[index])
+                buffer[index] = buffer[head]
+                buffer[head] = None
+                start += 1
+        finally:
+            self.start, self.end = start, end
         return out
 
     def get_next(self) -> Optional[Element]:
