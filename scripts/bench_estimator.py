@@ -2,6 +2,7 @@
 
     python scripts/bench_estimator.py [--steps N] [--rounds R] [--batch B] [--load L]
                                       [--variants dnn-numpy,linear-numpy,dnn-dataset]
+                                      [--baseline OTHER_CHECKOUT]
 
 The same TF1 program runs in two fresh interpreters, one importing tf1compat and one importing
 `tensorflow.compat.v1` from the TF 2.15 venv (`/tmp/tf215/bin/python`, or $TF215_PYTHON;
@@ -53,7 +54,7 @@ VARIANTS = ("dnn-numpy", "linear-numpy", "dnn-dataset")
 
 
 def _worker(backend: str, variant: str, steps: int, batch: int,
-            threads: int) -> Dict[str, float]:
+            threads: int, root: str = ROOT) -> Dict[str, float]:
     """One training run of `variant` in this interpreter; returns its timings."""
     import numpy as np
     if backend == "tensorflow":
@@ -61,7 +62,7 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
         import tensorflow.compat.v1 as tf
         tf.disable_v2_behavior()
     else:
-        sys.path.insert(0, ROOT)
+        sys.path.insert(0, root)
         import tf1compat as tf
     tf.logging.set_verbosity(tf.logging.ERROR)
     model, source = variant.split("-")
@@ -116,10 +117,11 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
 
 
 def _run(python: str, backend: str, variant: str, steps: int, batch: int,
-         threads: int) -> Dict[str, float]:
+         threads: int, root: str = ROOT) -> Dict[str, float]:
     proc = subprocess.run([python, os.path.abspath(__file__), "--worker", backend,
                            "--variants", variant, "--steps", str(steps),
-                           "--batch", str(batch), "--threads", str(threads)],
+                           "--batch", str(batch), "--threads", str(threads),
+                           "--root", root],
                           capture_output=True, text=True, cwd=ROOT)
     if proc.returncode:
         tail = proc.stderr.strip().splitlines()[-3:]
@@ -135,18 +137,20 @@ def _load() -> str:
 
 
 def _bench_config(variant: str, steps: int, rounds: int, batch: int, threads: int,
-                  have_tf: bool) -> Dict[str, Any]:
-    """Best-of-`rounds` rates of both sides for one variant and session config, the sides
-    alternating."""
+                  have_tf: bool, baseline: Optional[str] = None) -> Dict[str, Any]:
+    """Best-of-`rounds` rates of both sides (and of a `baseline` tf1compat checkout) for
+    one variant and session config, the sides alternating."""
     best: Dict[str, Dict[str, float]] = {}
     for _ in range(rounds):
-        sides = [("tf1compat", sys.executable)]
+        sides = [("tf1compat", "tf1compat", sys.executable, ROOT)]
+        if baseline:
+            sides.append(("baseline", "tf1compat", sys.executable, baseline))
         if have_tf:
-            sides.append(("tensorflow", TF215_PYTHON))
-        for backend, python in sides:
-            result = _run(python, backend, variant, steps, batch, threads)
-            prev = best.get(backend)
-            best[backend] = {
+            sides.append(("tensorflow", "tensorflow", TF215_PYTHON, ROOT))
+        for side, backend, python, root in sides:
+            result = _run(python, backend, variant, steps, batch, threads, root)
+            prev = best.get(side)
+            best[side] = {
                 key: (min if key == "train_wall_s" else max)(value, prev[key])
                 if prev else value for key, value in result.items()}
     ours = best["tf1compat"]
@@ -165,12 +169,20 @@ def _bench_config(variant: str, steps: int, rounds: int, batch: int, threads: in
         out.update(tensorflow=theirs, ratio=ratio, cpu_ratio=cpu_ratio)
     else:
         line += f" | TF 2.15 skipped ({TF215_PYTHON} not found)"
+    if baseline:
+        base = best["baseline"]
+        line += (f" | baseline {base['steps_per_s']:6.1f} steps/s, "
+                 f"{base['steps_per_cpu_s']:6.1f}/cpu-s: this checkout "
+                 f"{ours['steps_per_s'] / base['steps_per_s']:5.2f}x, cpu "
+                 f"{ours['steps_per_cpu_s'] / base['steps_per_cpu_s']:5.2f}x")
+        out["baseline"] = base
     print(line + f" | load {_load()}", flush=True)
     return out
 
 
 def bench_estimator(steps: int = 300, rounds: int = 2, batch: int = 128, load: int = 0,
-                    variants: Sequence[str] = VARIANTS) -> Dict[str, Any]:
+                    variants: Sequence[str] = VARIANTS,
+                    baseline: Optional[str] = None) -> Dict[str, Any]:
     """Every variant under the default session config and one thread; a dict per
     (variant, config), with `load` busy-loop processes running beside it."""
     from bench_vs_tf import _busy_loops
@@ -178,7 +190,7 @@ def bench_estimator(steps: int = 300, rounds: int = 2, batch: int = 128, load: i
     loops = _busy_loops(load, 24 * 3600) if load else []
     try:
         return {f"{variant}/{label}": _bench_config(variant, steps, rounds, batch, threads,
-                                                    have_tf)
+                                                    have_tf, baseline)
                 for variant in variants
                 for label, threads in (("default_threads", 0), ("one_thread", 1))}
     finally:
@@ -199,6 +211,10 @@ def main(argv: List[str]) -> int:
                         help=f"comma-separated, of {', '.join(VARIANTS)}")
     parser.add_argument("--threads", type=int, default=0,
                         help="worker only: intra/inter-op threads (0: the default config)")
+    parser.add_argument("--root", default=ROOT, help="worker only: the checkout to import")
+    parser.add_argument("--baseline", default=None,
+                        help="another tf1compat checkout (a directory) measured alongside, "
+                             "e.g. `git worktree add /tmp/base main`")
     args = parser.parse_args(argv)
     variants = args.variants.split(",")
     unknown = [v for v in variants if v not in VARIANTS]
@@ -206,9 +222,9 @@ def main(argv: List[str]) -> int:
         parser.error(f"unknown variants {unknown}; choose from {', '.join(VARIANTS)}")
     if args.worker:
         print(json.dumps(_worker(args.worker, variants[0], args.steps, args.batch,
-                                 args.threads)))
+                                 args.threads, args.root)))
         return 0
-    bench_estimator(args.steps, args.rounds, args.batch, args.load, variants)
+    bench_estimator(args.steps, args.rounds, args.batch, args.load, variants, args.baseline)
     return 0
 
 

@@ -349,10 +349,14 @@ def test_numpy_input_fn_shuffle_epochs_and_graph_seed():
 
 def test_numpy_input_fn_feeder_start_row_and_epoch_ends():
     from tf1compat.estimator.inputs.feeding import next_batch_indices
-    assert next_batch_indices(8, 4, 7, 10, 0, 2) == ([8, 9, 0, 1], 0)
-    assert next_batch_indices(6, 4, 7, 10, 0, 2) == ([6, 7, 8, 9], 1)
-    assert next_batch_indices(6, 4, 7, 10, 1, 2) == ([6, 7], 2)       # the last epoch's end
-    assert next_batch_indices(0, 25, 9, 10, 0, 2) == (list(range(10)) * 2, 2)
+
+    def rows(*args):
+        found, epochs = next_batch_indices(*args)
+        return found.tolist(), epochs
+    assert rows(8, 4, 7, 10, 0, 2) == ([8, 9, 0, 1], 0)
+    assert rows(6, 4, 7, 10, 0, 2) == ([6, 7, 8, 9], 1)
+    assert rows(6, 4, 7, 10, 1, 2) == ([6, 7], 2)       # the last epoch's end
+    assert rows(0, 25, 9, 10, 0, 2) == (list(range(10)) * 2, 2)
     with pytest.raises(tf.errors.OutOfRangeError, match="Already emitted 2 epochs"):
         next_batch_indices(0, 4, 9, 10, 2, 2)
 

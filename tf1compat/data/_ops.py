@@ -17,6 +17,7 @@ import torch
 from tf1compat.framework.op_def import Int, TypeList, declare
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _runtime as rt
+from tf1compat.data._gather import batch_value
 from tf1compat.data._shuffle import ShuffleValue
 from tf1compat.data.functions import StructuredFunction
 
@@ -198,8 +199,8 @@ dataset_op("MapAndBatchDataset", ["input_dataset: variant", "other_arguments: Ta
 
 dataset_op("BatchDatasetV2", ["input_dataset: variant", "batch_size: int64",
                               "drop_remainder: bool"],
-           lambda node, kctx: lambda ds, n, drop: rt.BatchValue(ds, scalar_int(n),
-                                                                scalar_bool(drop)),
+           lambda node, kctx: lambda ds, n, drop: batch_value(ds, scalar_int(n),
+                                                              scalar_bool(drop)),
            {"parallel_copy": False})
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, Callable, Iterator, List, Optional
 
 from tf1compat.data._runtime import DatasetValue, Element, Iter, invalid
 from tf1compat.ops._philox import PhiloxWords
 
-__all__ = ["ShuffleValue"]
+__all__ = ["ShuffleValue", "ShuffleIter"]
 
 
 def _resolve_seeds(seed: int, seed2: int) -> tuple:
@@ -39,39 +39,75 @@ class ShuffleValue(DatasetValue):
         self.generator = PhiloxWords(*self.seeds) if reshuffle else None
 
     def iterator(self) -> Iter:
+        source = self.input.iterator().get_next
+
+        def pull(count: int) -> Iterator[Any]:
+            for _ in range(count):
+                element = source()
+                if element is None:
+                    return
+                yield element
+        return ShuffleIter(self.buffer_size, self.pass_random(), pull)
+
+    def pass_random(self) -> PhiloxWords:
+        """The random words of a new pass (drawing its seeds from the seed generator)."""
         if self.generator is not None:
-            seeds = (self.generator(), self.generator())
-        else:
-            seeds = self.seeds
-        return _ShuffleIter(self, PhiloxWords(*seeds))
+            return PhiloxWords(self.generator(), self.generator())
+        return PhiloxWords(*self.seeds)
 
 
-class _ShuffleIter(Iter):
-    def __init__(self, dataset: ShuffleValue, random: PhiloxWords):
+class ShuffleIter(Iter):
+    """One pass of TF's shuffle over the items `pull(count)` yields (elements, or row
+    numbers for data/_gather.py): up to `count`, fewer only once the input is exhausted.
+    Each item goes into the buffer as it comes, so an input error loses nothing."""
+
+    def __init__(self, size: int, random: PhiloxWords,
+                 pull: Callable[[int], Iterator[Any]]):
         self.random = random
-        self.size = dataset.buffer_size
-        self.buffer: List[Any] = [None] * self.size
-        self.start = 0                  # the ring holds elements [start, end)
+        self.size = size
+        self.buffer: List[Any] = [None] * size
+        self.start = 0                  # the ring holds items [start, end)
         self.end = 0
-        self.input: Optional[Iter] = dataset.input.iterator()
+        self.pull: Optional[Callable[[int], Iterator[Any]]] = pull
+
+    def take(self, count: int) -> List[Any]:
+        """The next `count` items (fewer only at the end of the pass)."""
+        size, buffer, out = self.size, self.buffer, []
+        # Each draw comes from a full buffer: the first needs it filled up, each later one
+        # a single refill, so the call's input is asked for at once.
+        want = size - (self.end - self.start) + count - 1
+        items = self.pull(want) if self.pull is not None and want > 0 else iter(())
+        words: Any = ()
+        start, end = self.start, self.end
+        try:
+            for k in range(count):
+                while self.pull is not None and end - start < size:
+                    item = next(items, _NONE)
+                    if item is _NONE:
+                        self.pull = None     # the input is exhausted
+                        break
+                    buffer[end % size] = item
+                    end += 1
+                n = end - start
+                if n == 0:
+                    break
+                if not k:
+                    # The words of all the call's draws at once, once the first fill is
+                    # done (an input error there leaves the word stream untouched).
+                    words = iter(self.random.take(count))
+                index = (start + next(words) % n) % size
+                head = start % size
+                out.append(buffer[index])
+                buffer[index] = buffer[head]
+                buffer[head] = None
+                start += 1
+        finally:
+            self.start, self.end = start, end
+        return out
 
     def get_next(self) -> Optional[Element]:
-        size = self.size
-        source = self.input
-        while source is not None and self.end - self.start < size:
-            element = source.get_next()
-            if element is None:
-                self.input = source = None
-                break
-            self.buffer[self.end % size] = element
-            self.end += 1
-        n = self.end - self.start
-        if n == 0:
-            return None
-        index = (self.start + self.random() % n) % size
-        element = self.buffer[index]
-        head = self.start % size
-        self.buffer[index] = self.buffer[head]
-        self.buffer[head] = None
-        self.start += 1
-        return element
+        items = self.take(1)
+        return items[0] if items else None
+
+
+_NONE = object()

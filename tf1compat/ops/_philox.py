@@ -166,3 +166,16 @@ class PhiloxWords:
         w = self._words[self._i]
         self._i += 1
         return w
+
+    def take(self, n: int) -> List[int]:
+        """The next `n` words (as `n` calls would return them)."""
+        out: List[int] = []
+        while len(out) < n:
+            if self._i >= len(self._words):
+                self._words = blocks(self._key, self._counter, 256).reshape(-1).tolist()
+                self._counter += 256
+                self._i = 0
+            stop = min(len(self._words), self._i + n - len(out))
+            out.extend(self._words[self._i:stop])
+            self._i = stop
+        return out

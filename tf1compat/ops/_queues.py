@@ -14,7 +14,10 @@ partly filled `dequeue_many` gives its elements back, where TF would drop them) 
 session closes (CancelledError).
 
 Elements are tuples of component values as kernels see them: torch tensors, and for
-string components numpy object arrays (bytes objects for scalars).
+string components numpy object arrays (bytes objects for scalars). Queues of fixed-shape
+components keep them in columns instead (`_queue_columns.py`, through the storage hooks
+`rows_of`, `_push_rows`, `_take`, `_return` and `_assemble`); the machinery here works in
+chunks of rows either way.
 """
 
 from __future__ import annotations
@@ -133,7 +136,7 @@ class _Attempt:
     def __init__(self, count: int, step: Callable[["_Attempt"], int]):
         self.count = count                 # elements still to enqueue / dequeue
         self.step = step
-        self.taken: List[Element] = []     # elements a dequeue_many holds so far
+        self.taken: List[Any] = []         # the chunks a dequeue_many holds so far
         self.done = False
         self.error: Optional[BaseException] = None
         self.result: Any = None
@@ -144,6 +147,8 @@ class Queue:
     """TF's queue machinery (QueueBase), FIFO order; subclasses change the order."""
 
     kind = "FIFOQueue"
+    # Whether the storage copies what it is given (then the enqueue kernel need not).
+    copies_rows = False
 
     def __init__(self, name: str, dtypes: Sequence[D.DType], shapes: Sequence[TensorShape],
                  capacity: int):
@@ -178,6 +183,36 @@ class Queue:
         """How many elements a dequeue may take now (RandomShuffleQueue keeps some)."""
         return len(self._elements)
 
+    # -- batches: per-row storage (columnar queues, _queue_columns.py, override these) -----
+    def rows_of(self, components: Sequence[Any]) -> List[Element]:
+        """The elements of an enqueue_many's batch, as `enqueue_many` takes them."""
+        return list(zip(*[split_batch(v) for v in components]))
+
+    def _push_rows(self, rows: List[Element], start: int, stop: int) -> None:
+        for i in range(start, stop):
+            self._push(rows[i])
+
+    def _take(self, count: int) -> List[Element]:
+        """`count` elements in dequeue order: one chunk of a dequeue_many."""
+        return [self._pop() for _ in range(count)]
+
+    def _return(self, chunks: List[List[Element]]) -> int:
+        """Gives back the chunks an unfinished dequeue_many took; returns their size."""
+        elements = [e for chunk in chunks for e in chunk]
+        self._give_back(elements)
+        return len(elements)
+
+    def _assemble(self, chunks: List[List[Element]]) -> List[Any]:
+        """A dequeue_many's batch per component from the chunks it took."""
+        elements = [e for chunk in chunks for e in chunk]
+        # One transposition in C instead of a Python loop over the elements per component.
+        columns = list(zip(*elements)) if elements else [[] for _ in self.dtypes]
+        return [self._batch(column, i) for i, column in enumerate(columns)]
+
+    def _batch(self, values: Sequence[Any], index: int) -> Any:
+        dtype, shape = self.dtypes[index], self.shapes[index]
+        return stack_components(values, dtype, tuple(d or 0 for d in shape.as_list()))
+
     # -- validation -------------------------------------------------------------------------
     def check_element(self, components: Sequence[Any]) -> None:
         """TF's ValidateTuple: each component has the declared shape."""
@@ -197,6 +232,8 @@ class Queue:
         if self.shapes:
             batch = shapes[0][0] if shapes[0] else None
             for i, (actual, shape) in enumerate(zip(shapes, self.shapes)):
+                if actual and actual[0] == batch and actual[1:] == self._dims[i]:
+                    continue        # the common case, without building shapes
                 expected = [batch] + _dims(shape)
                 if not actual or not value_matches(TensorShape(expected), actual):
                     raise errors.InvalidArgumentError(
@@ -240,8 +277,9 @@ class Queue:
             return _NO_PROGRESS
         self._wait(self._enqueues, _Attempt(1, step), deadline)
 
-    def enqueue_many(self, elements: List[Element], deadline: Optional[float]) -> None:
-        if not elements:
+    def enqueue_many(self, rows: Any, count: int, deadline: Optional[float]) -> None:
+        """Enqueues the `count` elements of `rows` (what `rows_of` made of a batch)."""
+        if not count:
             return
 
         def step(attempt: _Attempt) -> int:
@@ -249,15 +287,15 @@ class Queue:
                 attempt.error = errors.CancelledError(None, None,
                                                       f"{self.kind} '{self.name}' is closed.")
                 return _COMPLETE
-            result = _NO_PROGRESS
-            while self._size() < self.capacity:
-                result = _PROGRESS
-                self._push(elements[len(elements) - attempt.count])
-                attempt.count -= 1
-                if attempt.count == 0:
-                    return _COMPLETE
-            return result
-        self._wait(self._enqueues, _Attempt(len(elements), step), deadline)
+            room = self.capacity - self._size()
+            if room <= 0:
+                return _NO_PROGRESS
+            start = count - attempt.count
+            taking = min(room, attempt.count)
+            self._push_rows(rows, start, start + taking)
+            attempt.count -= taking
+            return _COMPLETE if attempt.count == 0 else _PROGRESS
+        self._wait(self._enqueues, _Attempt(count, step), deadline)
 
     def dequeue(self, deadline: Optional[float]) -> Element:
         def step(attempt: _Attempt) -> int:
@@ -272,10 +310,11 @@ class Queue:
         return self._wait(self._dequeues, _Attempt(1, step), deadline)
 
     def dequeue_many(self, n: int, allow_small: bool,
-                     deadline: Optional[float]) -> List[Element]:
-        """`n` elements (fewer, at least one, from a closed queue with `allow_small`)."""
+                     deadline: Optional[float]) -> List[Any]:
+        """`n` elements (fewer, at least one, from a closed queue with `allow_small`) as
+        one batch per component."""
         if n == 0:
-            return []
+            return self._assemble([])
 
         def step(attempt: _Attempt) -> int:
             size = self._size()
@@ -284,8 +323,7 @@ class Queue:
                 # counts only the elements missing, and the size before that).
                 missing = attempt.count
                 if attempt.taken:
-                    self._give_back(attempt.taken)
-                    attempt.count += len(attempt.taken)
+                    attempt.count += self._return(attempt.taken)
                     attempt.taken = []
                 if allow_small and self._size() > 0:
                     attempt.count = size = self._size()
@@ -295,16 +333,15 @@ class Queue:
                     attempt.error = self._insufficient(missing, size)
                     return _COMPLETE
             available = size if self.closed else self._available()
-            result = _NO_PROGRESS
-            while available > 0:
-                result = _PROGRESS
-                attempt.taken.append(self._pop())
-                attempt.count -= 1
-                available -= 1
-                if attempt.count == 0:
-                    attempt.result = attempt.taken
-                    return _COMPLETE
-            return result
+            if available <= 0:
+                return _NO_PROGRESS
+            taking = min(available, attempt.count)
+            attempt.taken.append(self._take(taking))
+            attempt.count -= taking
+            if attempt.count == 0:
+                attempt.result = self._assemble(attempt.taken)
+                return _COMPLETE
+            return _PROGRESS
         return self._wait(self._dequeues, _Attempt(n, step), deadline)
 
     def close_queue(self, cancel_pending_enqueues: bool, deadline: Optional[float]) -> None:
@@ -341,7 +378,7 @@ class Queue:
                 while line:
                     attempt = line.popleft()
                     if attempt.taken:
-                        self._give_back(attempt.taken)
+                        self._return(attempt.taken)
                     self._finish(attempt, errors.CancelledError(
                         None, None, f"{what} operation was cancelled"))
 
@@ -381,7 +418,7 @@ class Queue:
         if attempt in line:
             line.remove(attempt)
         if attempt.taken:
-            self._give_back(attempt.taken)
+            self._return(attempt.taken)
             attempt.taken = []
         self._flush()
 
@@ -423,6 +460,12 @@ class PaddingFIFOQueue(FIFOQueue):
     batch to its largest element (TF's PaddingFIFOQueue)."""
 
     kind = "PaddingFIFOQueue"
+
+    def _batch(self, values: Sequence[Any], index: int) -> Any:
+        shape = self.shapes[index]
+        if shape.is_fully_defined():
+            return super()._batch(values, index)
+        return padded(values, self.dtypes[index], shape.rank)
 
 
 class RandomShuffleQueue(Queue):

@@ -567,7 +567,8 @@ class BaseSession:
                 # extra values are ignored and feeds left without one stay unfed (an
                 # unfed placeholder is InvalidArgumentError).
                 return self.run(fetches, feed_dict=dict(zip(feed_tensors, args)))
-            values = [_feed_to_value(sorted_tensors[k], args[i],
+            values = [_fast_feed(sorted_tensors[k], args[i]) or
+                      _feed_to_value(sorted_tensors[k], args[i],
                                      placer.device_for(sorted_tensors[k]._op), _check_shapes)
                       for k, i in enumerate(order)]
             options = kwargs.get("options") if accept_options else None

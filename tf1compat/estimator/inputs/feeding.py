@@ -40,8 +40,9 @@ __all__ = ["enqueue_data", "FeedingQueueRunner", "next_batch_indices"]
 
 
 def next_batch_indices(start: int, batch_size: int, epoch_end: int, length: int,
-                       epoch: int, total_epochs: Optional[int]) -> Tuple[List[int], int]:
-    """The row numbers of the next chunk from row `start`, and the epochs completed after it.
+                       epoch: int, total_epochs: Optional[int]) -> Tuple[np.ndarray, int]:
+    """The row numbers (int64) of the next chunk from row `start`, and the epochs
+    completed after it.
 
     An epoch ends at row `epoch_end` (the row before the feeder's start row); the chunk that
     completes the last of `total_epochs` epochs stops at that row. Raises OutOfRangeError
@@ -49,13 +50,13 @@ def next_batch_indices(start: int, batch_size: int, epoch_end: int, length: int,
     """
     if total_epochs is not None and epoch >= total_epochs:
         raise OutOfRangeError(None, None, f"Already emitted {epoch} epochs.")
-    rows = [j % length for j in range(start, start + batch_size)]
-    ends = [i for i, row in enumerate(rows) if row == epoch_end]
+    rows = np.arange(start, start + batch_size, dtype=np.int64) % length
+    ends = np.flatnonzero(rows == epoch_end)
     epoch += len(ends)
     if total_epochs is None or epoch < total_epochs:
         return rows, epoch
     # The chunk runs past the last epoch's end: cut it after that end.
-    last_end = ends[-(epoch - total_epochs + 1)]
+    last_end = int(ends[-(epoch - total_epochs + 1)])
     return rows[:last_end + 1], total_epochs
 
 
@@ -71,14 +72,14 @@ class _FeedFn:
         self._next = random.Random(seed).randrange(length) if random_start else 0
         self._epoch_end = (self._next - 1) % length
 
-    def _next_rows(self) -> List[int]:
+    def _next_rows(self) -> np.ndarray:
         rows, self._epoch = next_batch_indices(self._next, self._batch_size, self._epoch_end,
                                                self._length, self._epoch, self._num_epochs)
-        if not rows:
+        if not len(rows):
             # TF's feeder fails the same way (an IndexError in its thread) on batch_size 0.
             raise IndexError("numpy_input_fn/pandas_input_fn: batch_size 0 gives the queue "
                              "feeder no rows to enqueue")
-        self._next = (rows[-1] + 1) % self._length
+        self._next = (int(rows[-1]) + 1) % self._length
         return rows
 
     def __call__(self) -> List[Any]:
@@ -98,7 +99,12 @@ class _ArraysFeedFn(_FeedFn):
         super().__init__(length, batch_size, random_start, seed, num_epochs)
 
     def __call__(self) -> List[Any]:
-        rows = np.asarray(self._next_rows(), np.int64)
+        rows = self._next_rows()
+        first, last = int(rows[0]), int(rows[-1])
+        if last - first == len(rows) - 1:
+            # Consecutive rows (all but the chunk that wraps around): views, no gather;
+            # the queue copies what it keeps.
+            return [rows] + [a[first:last + 1] for a in self._arrays]
         return [rows] + [a[rows] for a in self._arrays]
 
 
