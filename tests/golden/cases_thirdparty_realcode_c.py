@@ -183,3 +183,32 @@ def case_lstm_regression_sequence_loss_by_example(tf):
                 costs.append(c)
     return {"losses": {"name": losses.name, "shape": losses.shape.as_list()},
             "costs": costs, "last_pred": p, "state": list(state)}
+
+
+def case_one_shot_iterator_draws_an_op_seed(tf):
+    """An Estimator-style input_fn (TFRecord-like dataset, map, shuffle, repeat, batch,
+    make_one_shot_iterator) built before the model under a graph seed: the one-shot
+    iterator draws an op seed, so the model's unseeded initializers get the op seeds (and
+    values) they get in TF. Both iterator spellings are covered."""
+    out = {}
+    for spelling in ("method", "function"):
+        with tf.Graph().as_default():
+            tf.set_random_seed(1)
+            data = tf.data.Dataset.from_tensor_slices(np.arange(12, dtype=np.float32))
+            data = data.map(lambda x: x * 2.0).shuffle(8).repeat().batch(4)
+            if spelling == "method":
+                it = data.make_one_shot_iterator()
+            else:
+                it = tf.data.make_one_shot_iterator(data)
+            batch = it.get_next()
+            kernel = tf.get_variable("kernel", [3, 2],
+                                     initializer=tf.glorot_uniform_initializer())
+            noise = tf.random_normal([2])
+            seeds = [[op.get_attr("seed"), op.get_attr("seed2")]
+                     for op in tf.get_default_graph().get_operations()
+                     if op.type in ("RandomUniform", "RandomStandardNormal")]
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                out[spelling] = {"seeds": seeds, "kernel": sess.run(kernel),
+                                 "noise": sess.run(noise), "batch": sess.run(batch)}
+    return out
