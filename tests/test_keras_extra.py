@@ -171,3 +171,9 @@ def test_bench_keras_smoke(monkeypatch):
     assert env == {"BENCH_TF1COMPAT_ROOT": os.path.abspath("/src/main"),
                    "TF1COMPAT_THREADS": "1"}
     assert bench_keras.parse_variant("auto=") == ("auto", {})
+
+
+def test_keras_version_is_tf115s():
+    # TF 1.15 (TF1 behaviour) sets tf.keras.__version__ to "2.2.4-tf"; TF 2.x's compat.v1
+    # has none, so no golden: tutorials print it (Hvass-Labs 20_Natural_Language_Processing).
+    assert tf.keras.__version__ == "2.2.4-tf"

@@ -230,3 +230,35 @@ def test_cli_reports_an_uncaught_error_from_the_script_as_python_does(tmp_path):
     assert lines[1].startswith(f'  File "{script}", line 6')
     assert "cli.py" not in proc.stderr and "runpy" not in proc.stderr
     assert "Did you mean tf.placeholder" in lines[-1]
+
+
+def test_tensorflow_python_keras_paths_are_tf_keras():
+    # TF 1.x's tf.keras lives at tensorflow.python.keras (tensorflow.python.keras._impl.keras
+    # before TF 1.9); tutorials import models, layers and engine modules from there.
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        from tensorflow.python.keras.models import Model, Sequential, load_model
+        from tensorflow.python.keras.layers import Dense, Input
+        from tensorflow.python.keras import backend as K
+        from tensorflow.python.keras.layers.core import Dense as CoreDense
+        from tensorflow.python.keras.engine.base_layer import Layer
+        from tensorflow.python.keras._impl.keras.layers import Dense as ImplDense
+        import tensorflow.python.keras as pk
+        assert Model is tf.keras.Model and Sequential is tf.keras.Sequential
+        assert load_model is tf.keras.models.load_model and K is tf.keras.backend
+        assert Dense is CoreDense is ImplDense is tf.keras.layers.Dense
+        assert Layer is tf.keras.layers.Layer and pk.layers is tf.keras.layers
+        x = Input(shape=(3,))
+        print(Model(x, Dense(2)(x)).output_shape)
+        try:
+            import tensorflow.python.keras.no_such_module
+        except ImportError as e:
+            print("ERR", e)
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "(None, 2)"
+    assert lines[1].startswith("ERR tf1compat does not provide TensorFlow's module "
+                               "'tensorflow.python.keras.no_such_module'")

@@ -4,10 +4,12 @@
 TensorFlow-internal module paths legacy code commonly imports (`INTERNAL_PATHS`) to their
 stand-ins, and adds an import hook so that `tensorflow.<ns>` resolves to tf1compat's
 namespace `<ns>` (`tensorflow.contrib.layers`, `tensorflow.keras.layers`, ...). Any other
-`tensorflow.*` path fails with an ImportError that names it. `horovod.tensorflow` resolves
-to tf1compat's Horovod on torch.distributed (`HOROVOD_PATHS`), `horovod.keras` and
-`horovod.tensorflow.keras` to its Keras face. `tf_slim` (the standalone TF-Slim package)
-resolves to `tf.contrib.slim` (`TF_SLIM_PATHS` for its internal module paths).
+`tensorflow.*` path fails with an ImportError that names it. `tensorflow.python.keras.X` (and
+`tensorflow.python.keras._impl.keras.X`, TF 1.x's own paths of tf.keras) resolve as
+`tensorflow.keras.X`. `horovod.tensorflow` resolves to tf1compat's Horovod on
+torch.distributed (`HOROVOD_PATHS`), `horovod.keras` and `horovod.tensorflow.keras` to its
+Keras face. `tf_slim` (the standalone TF-Slim package) resolves to `tf.contrib.slim`
+(`TF_SLIM_PATHS` for its internal module paths).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.util
+import re
 import sys
 import types
 from typing import Any, Dict, Optional
@@ -362,6 +365,9 @@ def _resolve_tf_slim(fullname: str) -> Optional[types.ModuleType]:
         raise
 
 
+_KERAS_IMPL_PATH = re.compile(r"tensorflow\.python\.keras(\._impl\.keras)?(?=\.|$)")
+
+
 def _resolve(fullname: str) -> Optional[types.ModuleType]:
     """The module that `tensorflow.<...>` stands for, or None if there is none."""
     import tf1compat
@@ -381,6 +387,14 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
             return importlib.import_module(target)
         except ImportError:
             return None
+    if fullname == "tensorflow.python.keras._impl":
+        return _package(fullname)
+    keras_path = _KERAS_IMPL_PATH.match(fullname)
+    if keras_path:
+        # TF 1.x's tf.keras *is* tensorflow.python.keras (tensorflow.python.keras._impl.keras
+        # before 1.9): tutorials import its public modules (models, layers, backend...)
+        # and internal ones (engine.base_layer, layers.core...) under that path.
+        return _resolve_public("tensorflow.keras" + fullname[keras_path.end():])
     public = None
     if not (fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.core")):
         public = _resolve_public(fullname)

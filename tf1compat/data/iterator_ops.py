@@ -27,6 +27,7 @@ from typing import Any, Callable, List, Optional
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework import random_seed
 from tf1compat.framework.graph import (apply_op, colocate_with, get_default_graph,
                                        name_scope)
 from tf1compat.framework.op_def import REQUIRED, TypeList, declare
@@ -460,6 +461,10 @@ def make_one_shot(dataset: Any) -> Iterator:
         from tf1compat.data.eager_iterator import EagerIterator
         return EagerIterator(dataset)  # type: ignore[return-value]
     _ensure_same_graph(dataset)
+    # TF seeds the dataset factory function from an op seed drawn here: under a graph seed
+    # that draw advances the graph's op-seed counter, so random ops built afterwards (a
+    # model's initializers) get the op seeds they get in TF.
+    random_seed.get_seed(None)
     _check_capture_by_value(dataset._variant_tensor)
     spec = dataset.element_spec
     with colocate_with(dataset._variant_tensor):

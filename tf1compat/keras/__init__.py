@@ -12,6 +12,9 @@ from tf1compat.keras.engine.input_layer import Input
 from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.engine.training import Model
 
+# TF 1.15's tf.keras reports the Keras API version it implements (under TF1 behaviour).
+__version__ = "2.2.4-tf"
+
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
