@@ -43,14 +43,19 @@ def _worker() -> None:
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         sess.run(hvd.broadcast_global_variables(0))
-        for _ in range(WARMUP_STEPS):
-            sess.run(train_op)
-        start = time.perf_counter()
-        for _ in range(TIMED_STEPS):
-            sess.run(train_op)
-        seconds = time.perf_counter() - start
+        rate = _examples_per_second(sess, train_op)
     if hvd.rank() == 0:
-        print(f"{GLOBAL_BATCH * TIMED_STEPS / seconds:.1f}")
+        print(f"{rate:.1f}")
+
+
+def _examples_per_second(sess: object, train_op: object) -> float:
+    """Global examples per second over TIMED_STEPS runs of `train_op` after the warm-up."""
+    for _ in range(WARMUP_STEPS):
+        sess.run(train_op)
+    start = time.perf_counter()
+    for _ in range(TIMED_STEPS):
+        sess.run(train_op)
+    return GLOBAL_BATCH * TIMED_STEPS / (time.perf_counter() - start)
 
 
 def _strategy_worker() -> None:
@@ -76,14 +81,9 @@ def _strategy_worker() -> None:
         train_op = strategy.group(strategy.experimental_run_v2(step))
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
-        for _ in range(WARMUP_STEPS):
-            sess.run(train_op)
-        start = time.perf_counter()
-        for _ in range(TIMED_STEPS):
-            sess.run(train_op)
-        seconds = time.perf_counter() - start
+        rate = _examples_per_second(sess, train_op)
     if rank == 0:
-        print(f"{GLOBAL_BATCH * TIMED_STEPS / seconds:.1f}")
+        print(f"{rate:.1f}")
 
 
 def _free_port() -> int:

@@ -6,12 +6,12 @@ Multi-worker jobs run as subprocesses with a TF_CONFIG cluster (gloo, free ports
 timeouts, always killed): 2 workers, each on its part of every global batch, end with the
 weights of 1 worker trained on the whole batch — a custom graph-mode loop (Momentum, dense
 and sparse gradients) and Estimator's train_and_evaluate (Adam; chief + worker, only the
-chief writes model_dir) and Keras `fit` of a model built in the scope — and start equal although each seeds its own initializers.
+chief writes model_dir) and Keras `fit` of a model built in the scope — and start equal
+although each seeds its own initializers.
 """
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -24,16 +24,10 @@ import torch
 
 import tf1compat as tf
 from tf1compat.distribute import process_group
-from tests.test_distribute_horovod import _run_job as _run_launcher_job
+from tests.test_distribute_horovod import _free_port, _run_job as _run_launcher_job
 
 WORKER = Path(__file__).parent / "fixtures" / "distributed" / "mwms_worker.py"
 JOB_TIMEOUT = 240
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _run_job(mode: str, outs: List[Path], tasks: Optional[List[tuple]], tmp_path: Path

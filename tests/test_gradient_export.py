@@ -16,16 +16,9 @@ import pytest
 import tf1compat as tf
 from tf1compat.graphdef import gradient_export
 from tf1compat.graphdef import graph_export
+from tests.gradient_export_util import fresh_graph  # noqa: F401 - autouse fixture
 
 X = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    gradient_export._warned.clear()
-    yield
-    tf.reset_default_graph()
 
 
 def _nodes(op_type):

@@ -9,7 +9,6 @@ here replay it: tf1compat's own training steps (no import) give TF's weights.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 
@@ -20,8 +19,9 @@ import tf1compat as tf
 from tf1compat.graphdef import gradient_export
 from tf1compat.graphdef import graph_export
 from tests import graph_training_cases
+from tests.gradient_export_util import (export_with_warnings, fresh_graph,  # noqa: F401
+                                         recorded_case, replay_tf_runs)
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "tf1compat_graphs")
 X = np.cos(np.arange(24, dtype=np.float32)).reshape(4, 6)
 
 LOWERED_CASES = [graph_training_cases.case_train_cond_dropout_batch_norm,
@@ -33,28 +33,14 @@ LOWERED_CASES = [graph_training_cases.case_train_cond_dropout_batch_norm,
                  graph_training_cases.case_train_keras_conv_noise_batch_norms]
 
 
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    gradient_export._warned.clear()
-    yield
-    tf.reset_default_graph()
-
-
 def _symbolic_gradients(caplog):
-    with caplog.at_level(logging.WARNING):
-        gd = graph_export.graph_to_graph_def()
-    warned = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
+    gd, warned = export_with_warnings(caplog)
     return gd, [n for n in gd.node if n.op == "SymbolicGradient"], warned
 
 
 @pytest.mark.parametrize("case", LOWERED_CASES, ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
-    name = case.__name__[len("case_"):]
-    d = os.path.join(FIXTURES, name)
-    with open(os.path.join(d, "case.json")) as f:
-        recorded = json.load(f)
-    arrays = dict(np.load(os.path.join(d, "arrays.npz")))
+    d, recorded, arrays = recorded_case(case)
     with tf.Graph().as_default():
         spec = case(tf)
         _, nodes, warned = _symbolic_gradients(caplog)
@@ -63,12 +49,7 @@ def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, cap
         assert not warned, warned
         with tf.Session() as sess:
             spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
-            for k, run in enumerate(recorded["runs"]):
-                feeds = {feed: arrays[key] for feed, key in run["feeds"].items()}
-                got = sess.run(run["fetches"] + run["targets"], feeds)
-                for fetch, key, value in zip(run["fetches"], recorded["tf"]["values"][k], got):
-                    np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6,
-                                               err_msg=f"run {k}: {fetch}")
+            replay_tf_runs(sess, recorded, arrays)
 
 
 def _roundtrip(build, feeds):

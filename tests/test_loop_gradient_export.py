@@ -12,60 +12,27 @@ give TF's weights.
 
 from __future__ import annotations
 
-import json
-import logging
 import os
 
 import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.graphdef import gradient_export
 from tf1compat.graphdef import graph_export
 from tests import graph_loop_training_cases
+from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
+                                         fresh_graph, recorded_case, replay_tf_runs)
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "tf1compat_graphs")
 CASES = graph_loop_training_cases.LOOP_TRAINING_CASES
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    gradient_export._warned.clear()
-    yield
-    tf.reset_default_graph()
-
-
-def _export(caplog):
-    with caplog.at_level(logging.WARNING):
-        gd = graph_export.graph_to_graph_def()
-    warned = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
-    return gd, warned
-
-
-def _recorded(case):
-    d = os.path.join(FIXTURES, case.__name__[len("case_"):])
-    with open(os.path.join(d, "case.json")) as f:
-        recorded = json.load(f)
-    return d, recorded, dict(np.load(os.path.join(d, "arrays.npz")))
-
-
-def _replay(sess, recorded, arrays):
-    for k, run in enumerate(recorded["runs"]):
-        feeds = {feed: arrays[key] for feed, key in run["feeds"].items()}
-        got = sess.run(run["fetches"] + run["targets"], feeds)
-        for fetch, key, value in zip(run["fetches"], recorded["tf"]["values"][k], got):
-            np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6,
-                                       err_msg=f"run {k}: {fetch}")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
-    d, recorded, arrays = _recorded(case)
+    d, recorded, arrays = recorded_case(case)
     assert recorded["tf"]["status"] == "ok"
     with tf.Graph().as_default():
         spec = case(tf)
-        gd, warned = _export(caplog)
+        gd, warned = export_with_warnings(caplog)
         # Written in TF's form: no tf1compat-only SymbolicGradient, no warning; the
         # forward loops push, the backward loops pop and differentiate the body.
         assert not warned, warned
@@ -75,7 +42,7 @@ def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, cap
         assert {"StackV2", "StackPushV2", "StackPopV2", "IdentityN"} <= types
         with tf.Session() as sess:
             spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
-            _replay(sess, recorded, arrays)
+            replay_tf_runs(sess, recorded, arrays)
 
 
 ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
@@ -89,12 +56,12 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
 def test_the_written_train_op_runs_in_tf1compat_too(case):
     """The file TF ran, imported into tf1compat: stacks, backward loops and the body
     gradients run on tf1compat's dataflow executor to TF's weights."""
-    d, recorded, arrays = _recorded(case)
+    d, recorded, arrays = recorded_case(case)
     with tf.Graph().as_default():
         saver = tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
         with tf.Session() as sess:
             saver.restore(sess, os.path.join(d, recorded["checkpoint"]))
-            _replay(sess, recorded, arrays)
+            replay_tf_runs(sess, recorded, arrays)
 
 
 def test_backward_loop_structure():
@@ -123,7 +90,7 @@ def test_backward_loop_structure():
 
 def _warned_reason(build, caplog):
     build()
-    gd, warned = _export(caplog)
+    gd, warned = export_with_warnings(caplog)
     assert len(warned) == 1
     assert not any(n.op == "StackPushV2" for n in gd.node)
     return warned[0]
@@ -159,7 +126,7 @@ def test_dropout_masks_in_the_body_are_pushed_not_redrawn(caplog, tmp_path):
     loss = tf.reduce_mean(tf.square(outputs))
     grads = tf.gradients(loss, tf.trainable_variables())
     init = tf.global_variables_initializer()
-    gd, warned = _export(caplog)
+    gd, warned = export_with_warnings(caplog)
     assert not warned, warned
     body = [f for f in gd.library.function if f.signature.name.endswith("while_body")]
     assert len(body) == 1

@@ -1,0 +1,54 @@
+"""Shared by the tests of gradients in graph files (test_gradient_export.py,
+test_gradient_lowering.py, test_loop_gradient_export.py): a fresh graph per test, the
+export with its warnings, and the replay of what real TF computed from a recorded file."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.graphdef import gradient_export
+from tf1compat.graphdef import graph_export
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "tf1compat_graphs")
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    """Each test in a new default graph, with the export's once-per-process warnings reset."""
+    tf.reset_default_graph()
+    gradient_export._warned.clear()
+    yield
+    tf.reset_default_graph()
+
+
+def export_with_warnings(caplog: Any) -> Tuple[Any, List[str]]:
+    """The default graph's GraphDef and the SymbolicGradient warnings writing it logged."""
+    with caplog.at_level(logging.WARNING):
+        gd = graph_export.graph_to_graph_def()
+    warned = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
+    return gd, warned
+
+
+def recorded_case(case: Any) -> Tuple[str, Dict[str, Any], Dict[str, np.ndarray]]:
+    """A recorded training case's fixture directory, its case.json and its arrays."""
+    d = os.path.join(FIXTURES, case.__name__[len("case_"):])
+    with open(os.path.join(d, "case.json")) as f:
+        recorded = json.load(f)
+    return d, recorded, dict(np.load(os.path.join(d, "arrays.npz")))
+
+
+def replay_tf_runs(sess: Any, recorded: Dict[str, Any], arrays: Dict[str, np.ndarray]) -> None:
+    """Runs the recorded runs in `sess` and compares the fetches with TF's values."""
+    for k, run in enumerate(recorded["runs"]):
+        feeds = {feed: arrays[key] for feed, key in run["feeds"].items()}
+        got = sess.run(run["fetches"] + run["targets"], feeds)
+        for fetch, key, value in zip(run["fetches"], recorded["tf"]["values"][k], got):
+            np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6,
+                                       err_msg=f"run {k}: {fetch}")
