@@ -126,7 +126,11 @@ def _compiled_optimizer(model: Any, optimizer_config: Any, iterations: Any) -> A
     """A fresh optimizer like the model's (from its config) counting `iterations`."""
     original = model.optimizer
     if isinstance(original, keras_optimizers.TFOptimizer):
-        return keras_optimizers.TFOptimizer(original.optimizer, iterations)
+        # Tracked in the clone's graph, so that Keras' session initializes its slots (an
+        # untrained model's first checkpoint saves them).
+        wrapper = keras_optimizers.TFOptimizer(original.optimizer, iterations)
+        backend.track_tf_optimizer(wrapper)
+        return wrapper
     config = optimizer_config if optimizer_config is not None else original.get_config()
     optimizer = type(original).from_config(config)
     if iterations is not None:
