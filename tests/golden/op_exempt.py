@@ -37,6 +37,9 @@ _SPARSE_MAP = ("SparseTensorsMap handles (int64 keys into a per-session map othe
                "covered by tests/golden/cases_queue_input.py (sparse batches)")
 _HOROVOD = ("Horovod's op, not a TF op (no tf.raw_ops entry; needs a torch.distributed "
             "process group); covered by tests/test_distribute_horovod.py")
+_COLLECTIVE = ("TF's collective op between the workers of a MultiWorkerMirroredStrategy job "
+               "(group/instance keys shared by several processes; a one-process row has "
+               "no peer); covered by tests/test_distribute_multi_worker.py")
 _GPU_ONLY = ("TF 2.21 registers this op's kernels for GPU only (a CPU row records only "
              "TF's missing-kernel error); ")
 _IMPORTED_FUNCTION = ("takes TF function attrs (library functions of imported graphs); "
@@ -53,6 +56,8 @@ EXEMPT: Dict[str, str] = {
         "SummaryWriter", "CreateSummaryFileWriter", "WriteScalarSummary",
         "WriteHistogramSummary", "WriteImageSummary", "WriteAudioSummary", "WriteSummary",
         "WriteGraphSummary", "FlushSummaryWriter", "CloseSummaryWriter")},
+    **{op: _COLLECTIVE for op in (
+        "CollectiveBcastRecv", "CollectiveBcastSend", "CollectiveGather", "CollectiveReduce")},
     # tf.data datasets and iterators
     **{op: _DATASET for op in (
         "BatchDatasetV2", "CacheDataset", "ConcatenateDataset", "FilterDataset",

@@ -21,7 +21,7 @@ from tf1compat.framework.op_def import Int, TypeList, declare
 from tf1compat.framework.tensor_shape import as_shape
 from tf1compat.data import _runtime as rt
 from tf1compat.data._file_cache import FileCacheValue
-from tf1compat.data._ops import dataset_function, dataset_op, scalar_int
+from tf1compat.data._ops import ELEMENT_SPEC_ATTRS, dataset_function, dataset_op, scalar_int
 from tf1compat.data._shuffle import ShuffleValue, _resolve_seeds
 from tf1compat.ops._philox import PhiloxWords
 
@@ -307,7 +307,8 @@ dataset_op("ExperimentalGroupByReducerDataset",
             "Tkey_func_other_arguments": TypeList(default=[]),
             "Tinit_func_other_arguments": TypeList(default=[]),
             "Treduce_func_other_arguments": TypeList(default=[]),
-            "Tfinalize_func_other_arguments": TypeList(default=[])})
+            "Tfinalize_func_other_arguments": TypeList(default=[]), **ELEMENT_SPEC_ATTRS},
+           common=False)
 
 
 # -- batching to sparse ------------------------------------------------------------------------
@@ -372,7 +373,8 @@ class DenseToSparseBatchValue(rt.DatasetValue):
 dataset_op("DenseToSparseBatchDataset", ["input_dataset: variant", "batch_size: int64",
                                          "row_shape: int64"],
            lambda node, kctx: lambda ds, n, shape: DenseToSparseBatchValue(
-               ds, scalar_int(n), [int(d) for d in shape.reshape(-1).tolist()]))
+               ds, scalar_int(n), [int(d) for d in shape.reshape(-1).tolist()]),
+           ELEMENT_SPEC_ATTRS, common=False)
 
 
 # -- cardinality -------------------------------------------------------------------------------
@@ -410,7 +412,8 @@ class AssertCardinalityValue(rt.DatasetValue):
 
 
 dataset_op("AssertCardinalityDataset", ["input_dataset: variant", "cardinality: int64"],
-           lambda node, kctx: lambda ds, n: AssertCardinalityValue(ds, scalar_int(n)))
+           lambda node, kctx: lambda ds, n: AssertCardinalityValue(ds, scalar_int(n)),
+           ELEMENT_SPEC_ATTRS, common=False)
 
 
 def _batched(n: int, size: int, drop: bool) -> int:
@@ -604,4 +607,5 @@ dataset_op("DirectedInterleaveDataset", ["selector_input_dataset: variant",
                                          "data_input_datasets: N * variant"],
            lambda node, kctx: lambda selector, *inputs: DirectedInterleaveValue(
                selector, inputs, bool(node.attrs["stop_on_empty_dataset"])),
-           {"N": Int(minimum=1), "stop_on_empty_dataset": False})
+           {"N": Int(minimum=1), "stop_on_empty_dataset": False, **ELEMENT_SPEC_ATTRS},
+           common=False)

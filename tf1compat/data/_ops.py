@@ -45,7 +45,11 @@ def _scalar_shape(ctx: Any) -> List[TensorShape]:
     return [TensorShape([])]
 
 
-_COMMON = {"output_types": [], "output_shapes": [], "metadata": ""}
+# The element-spec attrs of every dataset op; most (not all: TF 2.21's
+# AssertCardinalityDataset, DirectedInterleaveDataset, SqlDataset, ... have none) also
+# carry `metadata`.
+ELEMENT_SPEC_ATTRS = {"output_types": [], "output_shapes": []}
+_COMMON = {**ELEMENT_SPEC_ATTRS, "metadata": ""}
 
 
 def dataset_op(op_type: str, inputs: Sequence[str], make: Callable[..., Any],

@@ -30,7 +30,7 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _csv  # noqa: F401 - registers CSVDatasetV2
 from tf1compat.data import _runtime as rt
 from tf1compat.data import structure
-from tf1compat.data._ops import dataset_op, scalar_bytes
+from tf1compat.data._ops import ELEMENT_SPEC_ATTRS, dataset_op, scalar_bytes
 from tf1compat.data.dataset_ops import AUTOTUNE, DatasetV1, DatasetV1Adapter, DatasetV2
 from tf1compat.data.structure import TensorSpec
 from tf1compat.data.tf_record import local_path
@@ -463,7 +463,8 @@ dataset_op("SqlDataset", ["driver_name: string", "data_source_name: string", "qu
            lambda node, kctx: lambda driver, source, query: _SqlValue(
                scalar_bytes(driver).decode(), scalar_bytes(source).decode(),
                scalar_bytes(query).decode(),
-               [D.as_dtype(t) for t in node.attrs["output_types"]]))
+               [D.as_dtype(t) for t in node.attrs["output_types"]]),
+           ELEMENT_SPEC_ATTRS, common=False)
 
 
 class SqlDatasetV1(DatasetV1Adapter):

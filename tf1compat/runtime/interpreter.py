@@ -101,7 +101,8 @@ class CheckingInterpreter(Interpreter):
                 shape = tuple(np.shape(value))
             else:
                 continue
-            if step.op._op_def.rank_follows_data and tensor.shape.rank != len(shape):
+            if step.op._op_def.rank_follows_data and tensor.shape.rank != len(shape) or \
+                    step.op._graph._extras.get("fed_past_static_shapes"):
                 continue
             if not tensor.shape.is_compatible_with(shape) and tensor not in \
                     step.op._graph._extras.get("refined_by_set_shape", ()):

@@ -181,9 +181,13 @@ def _feed_to_value(tensor: Tensor, value: Any, device: torch.device,
                                 "setting the type of the feed tensor to a larger type (e.g. "
                                 "int64).")
         arr = np.asarray(value, dtype=np_dtype)
-    if check_shape and not _shape_ok(tensor.shape._dims, arr.shape):
-        raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {tensor.name}, "
-                         f"which has shape {tensor.shape}")
+    if not _shape_ok(tensor.shape._dims, arr.shape):
+        if check_shape:
+            raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor "
+                             f"{tensor.name}, which has shape {tensor.shape}")
+        # The graph's static shapes no longer describe its values (the checking
+        # interpreter stops holding kernels to them).
+        tensor._op._graph._extras["fed_past_static_shapes"] = True
     if dtype == _dtypes.string:
         # Fetching the fed tensor returns the caller's objects (str stays str), as TF.
         return given, (arr if arr.ndim else arr[()])
