@@ -136,6 +136,12 @@ def train_with_estimator_spec_distributed(estimator: Any, spec: Any, worker_hook
             max_wait_secs=config.session_creation_timeout_secs,
             log_step_count_steps=config.log_step_count_steps,
             save_graph_def=config.checkpoint_save_graph_def) as mon_sess:
-        from tf1compat.estimator.estimator import train_until_stop   # (imports this module)
-        return train_until_stop(mon_sess, spec)
-
+        loss = None
+        current_step = 0
+        while not mon_sess.should_stop():
+            current_step += 1
+            _, loss = mon_sess.run([spec.train_op, spec.loss])
+        if current_step == 0:
+            tf_logging.warning("Training with estimator made no steps. Perhaps input is "
+                               "empty or misspecified.")
+    return loss

@@ -218,7 +218,17 @@ class Estimator(SavedModelExportMixin):
                 max_wait_secs=self._config.session_creation_timeout_secs,
                 log_step_count_steps=log_steps,
                 save_graph_def=self._config.checkpoint_save_graph_def) as mon_sess:
-            return train_until_stop(mon_sess, spec)
+            loss = None
+            current_step = 0
+            while not mon_sess.should_stop():
+                current_step += 1
+                _, loss = mon_sess.run([spec.train_op, spec.loss])
+            if current_step == 0:
+                tf_logging.warning("Training with estimator made no steps. Perhaps input is "
+                                   "empty or misspecified.")
+        # Returned after the block: input running out raises OutOfRangeError out of the
+        # loop, which MonitoredSession's __exit__ swallows; `loss` keeps the last step's.
+        return loss
 
     def _summary_and_step_rate_cadence(self, spec: Any, worker_hooks: List[Any]) -> Any:
         """The chief's summary and step-rate cadence for MonitoredTrainingSession. In a
@@ -538,18 +548,3 @@ def _has_dataset_or_queue_runner(features: Any) -> bool:
     if any(t.op.type == "IteratorGetNext" for t in tensors):
         return True
     return bool(get_default_graph().get_collection(GraphKeys.QUEUE_RUNNERS))
-
-
-def train_until_stop(mon_sess: Any, spec: Any) -> Any:
-    """Runs the spec's train op (fetching its loss) until the session should stop, as
-    Estimator's training loop does; the last loss, or None (with TF's warning) when no step
-    ran."""
-    loss = None
-    current_step = 0
-    while not mon_sess.should_stop():
-        current_step += 1
-        _, loss = mon_sess.run([spec.train_op, spec.loss])
-    if current_step == 0:
-        tf_logging.warning("Training with estimator made no steps. Perhaps input is "
-                           "empty or misspecified.")
-    return loss
