@@ -133,7 +133,7 @@ def test_columnar_storage_copies_what_it_is_given():
     assert queue.dequeue_many(3, False, None)[0].sum().item() == 0
 
 
-def test_graph_queues_choose_columnar_storage_for_fixed_shapes():
+def test_graph_queues_choose_columnar_storage_for_fixed_shapes_filled_in_blocks():
     assert columnar([D.int64, D.string], [TensorShape([]), TensorShape([3])])
     assert not columnar([D.int64], [TensorShape([None])])
     assert not columnar([D.int64], [])
@@ -142,8 +142,11 @@ def test_graph_queues_choose_columnar_storage_for_fixed_shapes():
         fixed = tf.RandomShuffleQueue(10, 2, [tf.int64], shapes=[[]], seed=3)
         loose = tf.FIFOQueue(10, [tf.int64])
         padding = tf.PaddingFIFOQueue(10, [tf.int64], shapes=[[None]])
+        # Fixed shapes but filled one element per run (as tf.train.batch threads do):
+        # lists are cheaper per row.
+        per_row = tf.FIFOQueue(10, [tf.int64], shapes=[[]], name="per_row")
         ops = [fixed.enqueue_many([[1, 2, 3, 4]]), loose.enqueue([1]),
-               padding.enqueue([[1, 2]])]
+               padding.enqueue([[1, 2]]), per_row.enqueue([5])]
         with tf.Session() as sess:
             sess.run(ops)
             kinds = {type(r).__name__ for r in sess._runtime.resources.values()
