@@ -105,9 +105,10 @@ def _in_columns(node: Any, dtypes: Any, shapes: List[TensorShape]) -> bool:
     CPU per example in scripts/bench_queues.py)."""
     if not columnar(dtypes, shapes):
         return False
-    outputs = getattr(node, "outputs", None)
-    return not outputs or any(op.type == "QueueEnqueueManyV2"
-                              for op in outputs[0].consumers())
+    consumers = getattr(getattr(node, "outputs", [None])[0], "consumers", None)
+    if consumers is None:           # an eager op: no graph says how it will be filled
+        return True
+    return any(op.type == "QueueEnqueueManyV2" for op in consumers())
 
 
 def _fifo(node: Any, name: str) -> _queues.Queue:
