@@ -32,21 +32,28 @@ def _run_job(size: int, mode: str, outs: List[Path], extra_env: dict = None,
              worker: Path = WORKER) -> List[int]:
     """Starts `size` processes of one job running `worker`; returns their exit codes."""
     port = _free_port()
+    envs = [dict(os.environ, RANK=str(rank), WORLD_SIZE=str(size), LOCAL_RANK=str(rank),
+                 LOCAL_WORLD_SIZE=str(size), MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
+                 OMP_NUM_THREADS="1", **(extra_env or {})) for rank in range(size)]
+    return _run_processes(worker, mode, envs, outs, quiet=(0, 3))
+
+
+def _run_processes(worker: Path, mode: str, envs: List[dict], outs: List[Path],
+                   quiet: tuple = (0,)) -> List[int]:
+    """Runs `tf1compat run worker mode out` once per (env, out) at the same time; returns
+    the exit codes, printing the output's tail of a process that ended with another code
+    than `quiet`; kills what is left when waiting fails."""
     procs = []
     try:
-        for rank in range(size):
-            env = dict(os.environ, RANK=str(rank), WORLD_SIZE=str(size),
-                       LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE=str(size),
-                       MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), OMP_NUM_THREADS="1",
-                       **(extra_env or {}))
+        for env, out in zip(envs, outs):
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "tf1compat", "run", str(worker), mode, str(outs[rank])],
+                [sys.executable, "-m", "tf1compat", "run", str(worker), mode, str(out)],
                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
         codes = []
         for p in procs:
             out, _ = p.communicate(timeout=JOB_TIMEOUT)
             codes.append(p.returncode)
-            if p.returncode not in (0, 3):
+            if p.returncode not in quiet:
                 print(out.decode(errors="replace")[-3000:])
         return codes
     finally:

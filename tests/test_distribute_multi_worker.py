@@ -12,8 +12,6 @@ although each seeds its own initializers.
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -24,7 +22,8 @@ import torch
 
 import tf1compat as tf
 from tf1compat.distribute import process_group
-from tests.test_distribute_horovod import _free_port, _run_job as _run_launcher_job
+from tests.test_distribute_horovod import (_free_port, _run_job as _run_launcher_job,
+                                          _run_processes)
 
 WORKER = Path(__file__).parent / "fixtures" / "distributed" / "mwms_worker.py"
 JOB_TIMEOUT = 240
@@ -43,24 +42,7 @@ def _run_job(mode: str, outs: List[Path], tasks: Optional[List[tuple]], tmp_path
             cluster.setdefault(job, []).append(f"127.0.0.1:{_free_port()}")
         envs = [dict(env_base, TF_CONFIG=json.dumps({"cluster": cluster, "task": {
             "type": job, "index": index}})) for job, index in tasks]
-    procs = []
-    try:
-        for env, out in zip(envs, outs):
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "tf1compat", "run", str(WORKER), mode, str(out)],
-                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
-        codes = []
-        for p in procs:
-            out, _ = p.communicate(timeout=JOB_TIMEOUT)
-            codes.append(p.returncode)
-            if p.returncode != 0:
-                print(out.decode(errors="replace")[-3000:])
-        return codes
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+    return _run_processes(WORKER, mode, envs, outs)
 
 
 def _run_horovod_style_job(size: int, mode: str, outs: List[Path]) -> List[int]:

@@ -4,7 +4,6 @@ The three tasks run as subprocesses on free local ports, with timeouts, always k
 """
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -13,19 +12,10 @@ from typing import List
 import numpy as np
 import pytest
 
+from tf1compat.distribute.local_cluster import _free_ports
+
 WORKER = Path(__file__).parent / "fixtures" / "distributed" / "ps_worker.py"
 JOB_TIMEOUT = 240
-
-
-def _free_ports(n: int) -> List[int]:
-    sockets = [socket.socket() for _ in range(n)]
-    try:
-        for s in sockets:
-            s.bind(("localhost", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
 
 
 def _run_cluster(mode: str, tmp_path: Path, rpc_timeout: int = 60,
