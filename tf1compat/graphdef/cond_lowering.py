@@ -57,6 +57,7 @@ __all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES
 # norm's rsqrt adds epsilon > 0, Prod multiplies).
 FINITE_GRADIENT_OP_TYPES = frozenset("""
 Abs AddN AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Const Conv2D Cos
+Cumprod Cumsum
 DepthwiseConv2dNative Elu Equal ExpandDims Fill FusedBatchNormV3 GatherV2 Greater
 GreaterEqual Identity L2Loss LeakyRelu LogSoftmax MatMul Max MaxPool Maximum
 Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape Select SelectV2 Selu Shape

@@ -6,9 +6,10 @@ scripts/probe_tf_function_gradients.py): the softmax cross-entropies, L2Loss, Ad
 SelectV2 (dropout), FusedBatchNormV3 (batch normalization, any layout and float
 type), Elu, Selu, LeakyRelu, Softplus, Tile, Pad, Prod, GatherV2, the stitches of
 partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
-(bidirectional_dynamic_rnn), Einsum (Dense layers over inputs of rank > 2). Inside the
-forward function only, such an op is written as the same computation in ops TF can differentiate; the graph
-outside keeps the op itself. The values are the same up to float rounding (the function
+(bidirectional_dynamic_rnn), Einsum (Dense layers over inputs of rank > 2), Cumsum and
+Cumprod (with TF's Cumprod gradient at zeros). Inside the forward function only, such an
+op is written as the same computation in ops TF can differentiate; the graph outside
+keeps the op itself. The values are the same up to float rounding (the function
 is only differentiated, never fetched). Where a lowering chooses between branches with
 Select, each branch is computed on inputs clipped to its own side, so the branch Select
 drops has finite gradients.
@@ -571,6 +572,73 @@ def _einsum(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[st
     return [b.add("Reshape", [product, out_shape], {"T": dtype, "Tshape": D.int32})]
 
 
+def _cumulative(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The slices along the axis, unstacked and combined one after another (from the end
+    # with `reverse`; each output without its own slice with `exclusive`), stacked back.
+    dtype = op.outputs[0].dtype.base_dtype
+    axis, count = _cumulative_axis(op)
+    unpacked = b.add("Unpack", [names[0]], {"T": dtype, "num": count, "axis": axis})
+    node = unpacked[:unpacked.index(":")]
+    slices = [f"{node}:output:{k}" for k in range(count)]
+    shape = b.add("Shape", [slices[0]], {"T": dtype, "out_type": D.int32})
+
+    def filled(value: float) -> str:
+        return b.add("Fill", [shape, b.const(value, dtype)], {"T": dtype, "index_type": D.int32})
+    is_sum = op.type == "Cumsum"
+    combine = "AddV2" if is_sum else "Mul"
+    exclusive, reverse = bool(op.attrs["exclusive"]), bool(op.attrs["reverse"])
+    order = list(range(count))[::-1] if reverse else list(range(count))
+
+    def running(parts: List[str], start: str) -> List[str]:
+        out: List[str] = [""] * count
+        total = None
+        for k in order:
+            if exclusive:
+                out[k] = total or start
+            total = parts[k] if total is None else b.add(combine, [total, parts[k]],
+                                                          {"T": dtype})
+            if not exclusive:
+                out[k] = total
+        return out
+    if is_sum:
+        outs = running(slices, filled(0.0) if exclusive else "")
+    else:
+        # TF's Cumprod gradient divides by x with div_no_nan: 0 at an input that is 0. The
+        # product runs over the inputs with their zeros replaced by ones, and is 0 (by
+        # Select) where a zero was among its factors, which gives that gradient exactly.
+        ones, zeros = filled(1.0), filled(0.0)
+        zero = b.const(0, dtype)
+        hits = [b.add("Equal", [s, zero], {"T": dtype, "incompatible_shape_error": True})
+                for s in slices]
+        safe = [b.add("Select", [hit, ones, s], {"T": dtype}) for hit, s in zip(hits, slices)]
+        kept = [b.add("Cast", [b.add("NotEqual", [s, zero], {
+            "T": dtype, "incompatible_shape_error": True})],
+            {"SrcT": D.bool, "DstT": dtype, "Truncate": False}) for s in slices]
+        outs = [b.add("Select", [b.add("Equal", [nonzero, zero], {
+            "T": dtype, "incompatible_shape_error": True}), zeros, product], {"T": dtype})
+            for product, nonzero in zip(running(safe, ones), running(kept, ones))]
+    return [b.add("Pack", outs, {"T": dtype, "N": count, "axis": axis})]
+
+
+def _cumulative_axis(op: Operation) -> Tuple[int, int]:
+    """(axis, its size) of a Cumsum/Cumprod."""
+    rank = op.inputs[0].shape.ndims
+    axis = int(constant_value(op.inputs[1])) % rank
+    return axis, op.inputs[0].shape[axis].value
+
+
+def _cumulative_why_not(op: Operation) -> Optional[str]:
+    x = op.inputs[0]
+    if x.shape.ndims is None or x.shape.ndims == 0 or constant_value(op.inputs[1]) is None \
+            or not op.outputs[0].dtype.is_floating:
+        return f"{op.type} with an axis or rank unknown when the graph is written"
+    size = _cumulative_axis(op)[1]
+    if size is None or not 1 <= size <= _MAX_PROD_FACTORS:
+        return (f"{op.type} over an axis of a size unknown when the graph is written or "
+                f"outside 1..{_MAX_PROD_FACTORS}")
+    return None
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -597,4 +665,6 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "DepthwiseConv2dNative": (_depthwise_why_not, _depthwise),
     "ReverseSequence": (_reverse_sequence_why_not, _reverse_sequence),
     "Einsum": (_einsum_why_not, _einsum),
+    "Cumsum": (_cumulative_why_not, _cumulative),
+    "Cumprod": (_cumulative_why_not, _cumulative),
 }

@@ -47,298 +47,27 @@ other TensorArray uses.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.serialization.messages import AttrValue, ValuesDef, WhileContextDef
 from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
-    CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_function,
-    forward_has_control_dependencies, forward_reach, lower_op, unsupported, warn_once)
-from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond, write_cond
-from tf1compat.graphdef.gradient_lowering import LOWERINGS
+    data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
+    lower_op, unsupported, warn_once)
+from tf1compat.graphdef.cond_lowering import write_cond
 from tf1compat.graphdef.graph_io import check_serializable
+from tf1compat.graphdef.loop_gradient_plan import LoopPlan, plan_loop
 
 __all__ = ["write_loop_gradient"]
 
 _SCALAR = TensorShape([])
 _HANDLE = TensorShape([2])   # a stack's handle (TF's shape for StackV2's output)
-
-
-class _LoopPlan:
-    """What the backward loop of one forward loop needs: the body ops its function
-    computes, the values pushed each iteration (the loop variables the function reads,
-    the elements it reads from TensorArrays and their indices, the indices of the
-    elements it writes), the outside tensors it captures, the floating loop variables
-    that carry gradients and the TensorArray reads and writes."""
-
-    def __init__(self, op: Operation):
-        info = op.attrs["loop"]
-        self.op = op
-        self.info = info
-        self.floats: List[int] = []       # floating loop variables (not TensorArray flows)
-        self.ops: List[Operation] = []
-        self.args: List[int] = []           # loop variables the body function reads
-        self.captures: List[Tensor] = []    # outside tensors it reads
-        # TensorArrayReadV3 ops of arrays filled before the loop (TensorArrayScatterV3
-        # of a range: an unstack) -> the scattered value
-        self.reads: Dict[Operation, Tensor] = {}
-        # body values the function takes as inputs, not differentiated (a dropout mask)
-        self.extras: List[Tensor] = []
-        # ReadVariableOps of the body (captures) -> the resource variable they read
-        self.variable_reads: Dict[Tensor, Tensor] = {}
-        # tf.conds of the body on the gradient path: both branches + Select
-        self.conds: Dict[Operation, CondPlan] = {}
-        # TensorArrayWriteV3 ops of the body -> the TensorArrayGatherV3 of a range
-        # after the loop (a stack), reading the loop's output flow
-        self.writes: Dict[Operation, Operation] = {}
-
-    @property
-    def pushed(self) -> List[Tensor]:
-        """The body values the backward loop pops, in this order."""
-        values = [self.info.body_args[k] for k in self.args] + \
-            [read.outputs[0] for read in self.reads] + self.extras
-        for op in list(self.reads) + list(self.writes):
-            if op.inputs[1] not in values:
-                values.append(op.inputs[1])
-        return values
-
-    @property
-    def sources(self) -> List[Tensor]:
-        """The loop's outputs the rest of the region reads: floating loop variables and
-        the stacked TensorArrays."""
-        return [self.op.outputs[k] for k in self.floats] + \
-            [g.outputs[0] for g in self.writes.values()]
-
-
-def _is_range(t: Tensor) -> bool:
-    """Whether `t` is `tf.range(n)` (indices 0, 1, ...: TensorArray.unstack/stack)."""
-    op = t.op
-    if op.type != "Range":
-        return False
-    start, delta = constant_value(op.inputs[0]), constant_value(op.inputs[2])
-    return start is not None and delta is not None and int(start) == 0 and int(delta) == 1
-
-
-def _outside(t: Tensor) -> Tensor:
-    """`t` past the Identity ops (a loop's Exit) in front of it."""
-    while t.op.type == "Identity" and t.op._control_flow_context is None:
-        t = t.op.inputs[0]
-    return t
-
-
-def _plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
-               sources: Set[Tensor]) -> Tuple[Optional[_LoopPlan], Optional[str]]:
-    """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
-    from; `on_path`: the ops computed from the `sources`), or why it cannot be
-    written."""
-    plan = _LoopPlan(op)
-    info = plan.info
-    region = info.body_region
-    if op._control_flow_context is not None:
-        return None, f"the loop {op.name} is inside another control-flow construct"
-    arg_index = {t: k for k, t in enumerate(info.body_args)}
-    outputs: List[Tensor] = []
-    for k, out in enumerate(info.body_outputs):
-        if not out.dtype.base_dtype.is_floating:
-            continue
-        if out.op.type != "TensorArrayWriteV3" and not op.inputs[k].op.type.startswith(
-                "TensorArray"):
-            plan.floats.append(k)
-            outputs.append(out)
-            continue
-        reason = _plan_write(plan, k, upstream)
-        if reason is not None:
-            return None, reason
-    outputs += [w.inputs[2] for w in plan.writes]
-    live = _live_tensors(plan, on_path, sources)
-    included: Set[Operation] = set()
-    seen: Set[Tensor] = set()
-    stack = list(outputs)
-    used: Set[int] = set()
-    while stack:
-        t = stack.pop()
-        if t in seen:
-            continue
-        seen.add(t)
-        member = t.op
-        if t in arg_index:
-            used.add(arg_index[t])
-            continue
-        if member._control_flow_context is not region:
-            if member._control_flow_context is not None:
-                return None, f"the body of loop {op.name} holds a control-flow construct"
-            if t not in plan.captures:
-                plan.captures.append(t)     # an outside tensor
-            continue
-        if member.type == "TensorArrayReadV3":
-            reason = _plan_read(plan, member)
-            if reason is not None:
-                return None, reason
-            continue
-        if member.type == "ReadVariableOp" and member.inputs[0].op._control_flow_context \
-                is None:
-            # A resource variable's value: loop-invariant, read once outside for the
-            # backward loop; its gradient is the variable's.
-            plan.variable_reads[t] = member.inputs[0]
-            plan.captures.append(t)
-            continue
-        if member.type == "If" and any(x in live for x in _construct_inputs(member)):
-            reason = _plan_body_cond(plan, member, live, on_path)
-            if reason is not None:
-                return None, reason
-            if member not in included:
-                included.add(member)
-                plan.ops.append(member)
-                stack.extend(plan.conds[member].reads)
-            continue
-        if member.type in _CONSTRUCTS:
-            reason = (f"the body of loop {op.name} holds a control-flow construct "
-                      f"({member.type}: a nested loop or conditional) on the gradient path")
-        else:
-            reason = "" if member.type in CUT_OP_TYPES else _body_op_reason(member)
-        if reason is not None:
-            if reason and any(x in live for x in _construct_inputs(member)):
-                return None, reason if member.type in _CONSTRUCTS else \
-                    f"{reason} (in the body of loop {op.name})"
-            # Not computed from what is differentiated (dropout's random mask) or a
-            # gradient stop: pushed each iteration, an input of the body function.
-            plan.extras.append(t)
-            continue
-        if member not in included:
-            included.add(member)
-            plan.ops.append(member)
-            stack.extend(member.inputs)
-    if any(t.dtype.base_dtype == D.resource for t in plan.captures):
-        return None, f"the body of loop {op.name} reads a resource variable"
-    for t in plan.pushed:
-        if t.op._control_flow_context is not region:
-            return None, f"a TensorArray index in loop {op.name} is not computed in its body"
-    plan.ops.sort(key=lambda o: o._id)
-    plan.args = sorted(used)
-    return plan, None
-
-
-def _live_tensors(plan: _LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
-                  ) -> Set[Tensor]:
-    """The floating body values computed from what the gradient differentiates: the
-    floating loop variables, TensorArray elements, outside tensors computed from the
-    sources and what reads a source variable; not through stateful ops or stops."""
-    info = plan.info
-    live: Set[Tensor] = {info.body_args[k] for k in plan.floats}
-    for member in info.body_region.ops:
-        inputs = _construct_inputs(member)
-        if member.type == "TensorArrayReadV3" or any(t in sources for t in inputs):
-            live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
-            continue
-        if member.type in CUT_OP_TYPES or (member._op_def.stateful and
-                                            member.type not in _CONSTRUCTS):
-            continue
-        if any(t in live or (t.op._control_flow_context is None and t.op in on_path
-                             and t.dtype.base_dtype.is_floating) for t in inputs):
-            live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
-    return live
-
-
-_CONSTRUCTS = ("If", "Case", "While")
-
-
-def _plan_body_cond(plan: _LoopPlan, cond: Operation, live: Set[Tensor],
-                    on_path: Set[Operation]) -> Optional[str]:
-    """Plans a tf.cond of the body on the gradient path as both branches + Select in the
-    body function (cond_lowering.py), or says why not."""
-    used = [k for k, t in enumerate(cond.outputs) if t in live]
-    # What the branches read from the body comes back as `reads`: the traversal takes
-    # them on (loop variables, TensorArray elements, body ops, captures).
-    cond_plan, reason = plan_cond(cond, used, {t.op for t in live} | on_path, set())
-    where = f" (a tf.cond in the body of loop {plan.op.name})"
-    if reason is not None:
-        return reason + where
-    if cond_plan.cut:
-        return "a random value, gradient stop or variable read in a branch" + where
-    plan.conds[cond] = cond_plan
-    return None
-
-
-def _regions(op: Operation) -> List[Any]:
-    """The regions of a tf.cond / tf.switch_case / tf.while_loop op."""
-    attrs = op.attrs
-    if op.type == "While":
-        return [attrs["loop"].cond_region, attrs["loop"].body_region]
-    if op.type == "If":
-        return [attrs["then_branch"].region, attrs["else_branch"].region]
-    return [branch.region for branch in attrs["branches"]]
-
-
-def _construct_inputs(op: Operation) -> List[Tensor]:
-    """The inputs of `op`; of a tf.cond / nested loop, also every tensor an op of its
-    regions (at any depth) reads from outside them (variables are read in place)."""
-    if op.type not in _CONSTRUCTS:
-        return list(op.inputs)
-    regions = _regions(op)
-    inside: Set[Operation] = set()
-    while regions:
-        region = regions.pop()
-        for member in region.ops:
-            inside.add(member)
-            if member.type in _CONSTRUCTS:
-                regions.extend(_regions(member))
-    return list(op.inputs) + [t for member in inside for t in member.inputs
-                              if t.op not in inside]
-
-
-def _plan_write(plan: _LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
-    """Loop variable `k` is a TensorArray's flow: one write per iteration, stacked after
-    the loop (or not read on the way to the ys)."""
-    op, info = plan.op, plan.info
-    write = info.body_outputs[k].op
-    if write.type != "TensorArrayWriteV3" or write.inputs[3] is not info.body_args[k]:
-        return (f"loop {op.name} carries a TensorArray other than written once per "
-                "iteration")
-    readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
-               and c.type not in ("Identity", "TensorArraySizeV3")]
-    if not readers or not write.inputs[2].dtype.base_dtype.is_floating:
-        return None         # the array does not lead to the ys, or carries no gradient
-    gather = readers[0]
-    if len(readers) > 1 or gather.type != "TensorArrayGatherV3" or \
-            _outside(gather.inputs[0]) is not _outside(write.inputs[0]) or \
-            not _is_range(gather.inputs[1]):
-        return (f"a TensorArray written in loop {op.name} is read after it other than "
-                "by one stack()")
-    plan.writes[write] = gather
-    return None
-
-
-def _plan_read(plan: _LoopPlan, read: Operation) -> Optional[str]:
-    """A TensorArray read in the body: of an array unstacked before the loop."""
-    handle, _, flow = read.inputs
-    scatter = _outside(flow).op
-    if handle.op._control_flow_context is not None or \
-            scatter.type != "TensorArrayScatterV3" or scatter._control_flow_context or \
-            _outside(scatter.inputs[0]) is not _outside(handle) or \
-            not _is_range(scatter.inputs[1]):
-        return (f"loop {plan.op.name} reads a TensorArray that is not unstacked before "
-                "it")
-    plan.reads[read] = scatter.inputs[2]
-    return None
-
-
-def _body_op_reason(member: Operation) -> Optional[str]:
-    if member.type in LOWERINGS:
-        reason = LOWERINGS[member.type][0](member)
-        if reason is None and len(member.outputs) > 1 and any(
-                c for t in member.outputs[1:] for c in t.consumers()):
-            reason = f"the body uses a second output of {member.type}"
-        return reason
-    if member.type in TF_DIFFERENTIABLE_OP_TYPES or member.type == "Const":
-        return None
-    return f"TF has no function gradient for op type {member.type}"
 
 
 def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
@@ -360,10 +89,10 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     if not loops:
         return None
     reason = unsupported(op)
-    plans: List[_LoopPlan] = []
+    plans: List[LoopPlan] = []
     for loop in loops:
         if reason is None:
-            plan, reason = _plan_loop(loop, upstream, reached, set(xs))
+            plan, reason = plan_loop(loop, upstream, reached, set(xs))
             plans.append(plan)
     if reason is not None:
         warn_once(op, reason)
@@ -386,7 +115,7 @@ class _Unwritable(Exception):
 class _LoopGradientWriter:
     """Writes the nodes of one gradient op with loops in its region."""
 
-    def __init__(self, writer: Any, op: Operation, plans: List[_LoopPlan]):
+    def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan]):
         self.writer = writer
         self.op = op
         self.plans = plans
@@ -505,11 +234,11 @@ class _LoopGradientWriter:
                          [g.shape for g in op.outputs[:len(xs)]],
                          device="" if self.writer.clear_devices else op.device)
 
-    def _scope(self, plan: _LoopPlan) -> str:
+    def _scope(self, plan: LoopPlan) -> str:
         return self.writer.loops[plan.op].scope
 
     # -- the forward loop's counter and stacks -----------------------------------------------
-    def _forward_stacks(self, plan: _LoopPlan) -> Tuple[str, List[str]]:
+    def _forward_stacks(self, plan: LoopPlan) -> Tuple[str, List[str]]:
         """(the forward iteration count, one stack per value `plan.pushed`) written into
         the forward loop's frame."""
         loop = self.writer.loops[plan.op]
@@ -567,7 +296,7 @@ class _LoopGradientWriter:
         return count, stacks
 
     # -- the backward loop -------------------------------------------------------------------
-    def _backward_loop(self, plan: _LoopPlan, output_grads: List[str]
+    def _backward_loop(self, plan: LoopPlan, output_grads: List[str]
                        ) -> List[Tuple[Tensor, str]]:
         """Writes the backward loop of `plan` given the gradients of `plan.sources`;
         returns (loop input, its gradient) for the initial values of the floating loop
