@@ -19,11 +19,11 @@ import pytest
 
 import tf1compat as tf
 from tf1compat.graphdef import graph_export
-from tests import graph_loop_training_cases
+from tests import graph_loop_more_cases, graph_loop_training_cases
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
                                          fresh_graph, recorded_case, replay_tf_runs)
 
-CASES = graph_loop_training_cases.LOOP_TRAINING_CASES
+CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -49,7 +49,10 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_training_cases.case_train_scan_and_map_fn,
               graph_loop_training_cases.case_train_keras_lstm_gru_resource,
               graph_loop_training_cases.case_train_seq2seq_attention,
-              graph_loop_training_cases.case_train_while_loop_cond_in_body]
+              graph_loop_training_cases.case_train_while_loop_cond_in_body,
+              graph_loop_more_cases.case_train_foldl_foldr,
+              graph_loop_more_cases.case_train_while_loop_cumsum_cumprod,
+              graph_loop_more_cases.case_train_while_loop_cond_branch_cuts]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])

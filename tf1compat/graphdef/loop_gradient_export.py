@@ -55,6 +55,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops._regions import CondRegion
 from tf1compat.serialization.messages import AttrValue, ValuesDef, WhileContextDef
 from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
@@ -271,7 +272,8 @@ class _LoopGradientWriter:
                                      dict(enter, T=D.resource, is_constant=True), [_HANDLE])
             external[stack + ":0"] = stack_enter + ":0"
             push = self._node(base + "stack/push", "StackPushV2",
-                              [stack_enter, self.writer._name(value), "^" + pivot],
+                              [stack_enter, self._pushed_value(value, base, new_values),
+                               "^" + pivot],
                               {"T": dtype, "swap_memory": bool(plan.op.attrs["swap_memory"])},
                               [value.shape])
             stacks.append(stack)
@@ -294,6 +296,28 @@ class _LoopGradientWriter:
                 for key, value in external.items():
                     proto.values_def.external_values[key] = value
         return count, stacks
+
+    def _pushed_value(self, value: Tensor, base: str, new_values: List[str]) -> str:
+        """The name the forward loop pushes for `value`. A value computed in a tf.cond
+        branch of the body (random numbers, a gradient stop) exists only when its branch
+        runs: it passes through `Merge(value, Switch(other, pred))`, the other side a
+        scalar the body function computes with and its Select then drops."""
+        region = value.op._control_flow_context
+        if not isinstance(region, CondRegion):
+            return self.writer._name(value)
+        cond = self.writer.conds[region]
+        pred = self.writer._strip(cond.pred_id)
+        dtype = value.dtype.base_dtype
+        other = self._node(base + "branch_other", "Cast", [pred],
+                           {"SrcT": D.bool, "DstT": dtype, "Truncate": False}, [_SCALAR])
+        switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
+                            [_SCALAR, _SCALAR])
+        merge = self._node(base + "branch_value", "Merge",
+                           [self.writer._name(value), f"{switch}:{1 - region.branch}"],
+                           {"T": dtype, "N": 2}, [TensorShape(None), _SCALAR])
+        new_values += [other + ":0", switch + ":0", switch + ":1", merge + ":0",
+                       merge + ":1"]
+        return merge + ":0"
 
     # -- the backward loop -------------------------------------------------------------------
     def _backward_loop(self, plan: LoopPlan, output_grads: List[str]

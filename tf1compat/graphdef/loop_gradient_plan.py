@@ -166,7 +166,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
     if any(t.dtype.base_dtype == D.resource for t in plan.captures):
         return None, f"the body of loop {op.name} reads a resource variable"
     for t in plan.pushed:
-        if t.op._control_flow_context is not region:
+        context = t.op._control_flow_context
+        if context is not region and getattr(context, "outer_context", None) is not region:
             return None, f"a TensorArray index in loop {op.name} is not computed in its body"
     plan.ops.sort(key=lambda o: o._id)
     plan.args = sorted(used)
@@ -204,14 +205,40 @@ def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
     used = [k for k, t in enumerate(cond.outputs) if t in live]
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
-    cond_plan, reason = plan_cond(cond, used, {t.op for t in live} | on_path, set())
+    cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set())
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where
-    if cond_plan.cut:
-        return "a random value, gradient stop or variable read in a branch" + where
+    for t in cond_plan.cut:
+        if t.op.type == "ReadVariableOp" and t.op.inputs[0].op._control_flow_context is None:
+            # A variable's value, loop-invariant: one read outside, as a body read.
+            plan.variable_reads[t] = t.op.inputs[0]
+            if t not in plan.captures:
+                plan.captures.append(t)
+        elif t not in plan.extras:
+            # Random numbers or a gradient stop of a branch: pushed each iteration (the
+            # forward loop passes it through a Merge, loop_gradient_export.py).
+            plan.extras.append(t)
     plan.conds[cond] = cond_plan
     return None
+
+
+def _branch_reach(cond: Operation, live: Set[Tensor], on_path: Set[Operation]
+                  ) -> Set[Operation]:
+    """The ops computed from what the gradient differentiates, the branch ops of `cond`
+    included: those reading a live body value, a variable (its read in the branch) or
+    one of them; not through stateful ops or gradient stops."""
+    reached = {t.op for t in live} | on_path
+    members = sorted((m for region in _regions(cond) for m in region.ops), key=lambda o: o._id)
+    for member in members:
+        if member.type == "ReadVariableOp":
+            if member.inputs[0].op._control_flow_context is None and \
+                    member.outputs[0].dtype.base_dtype.is_floating:
+                reached.add(member)
+        elif member.type not in CUT_OP_TYPES and not member._op_def.stateful and any(
+                t.op in reached for t in member.inputs):
+            reached.add(member)
+    return reached
 
 
 def _regions(op: Operation) -> List[Any]:

@@ -1,0 +1,88 @@
+"""More training graphs with loops in the gradient region that real TensorFlow trains
+from the file tf1compat writes (scripts/check_tf_reads_graphs.py; as
+tests/graph_loop_training_cases.py): tf.foldl/foldr, Cumsum/Cumprod in a loop body,
+tf.conds in a loop body whose branches draw random numbers, stop gradients and read
+resource variables, TensorArrays read after the loop (read, concat) and split before it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.graph_training_cases import X8, _training_spec
+
+ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
+# A row with an exact zero: Cumprod's gradient there is TF's (div_no_nan: 0).
+WITH_ZERO = np.array([[0.5, -1.0, 0.8, 1.2, 0.3], [0.9, 0.0, 1.1, -0.4, 0.7],
+                      [1.3, 0.6, -0.2, 0.5, 1.0], [-0.7, 0.4, 0.9, 0.0, 0.6]], np.float32)
+
+
+def case_train_foldl_foldr(tf):
+    """`tf.foldl` (a tanh recurrence over the rows with a captured weight) and
+    `tf.foldr` (the rows from the last, scaled by another); GradientDescent."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.8]))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.4))
+    left = tf.foldl(lambda acc, row: tf.tanh(acc * w + row), x, initializer=tf.zeros([3]))
+    right = tf.foldr(lambda acc, row: acc * 0.5 + row * v, x, initializer=tf.ones([3]))
+    loss = tf.add(tf.reduce_mean(tf.square(left - 0.2)), tf.reduce_mean(tf.square(right)),
+                  name="loss")
+    tf.train.GradientDescentOptimizer(0.3).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_while_loop_cumsum_cumprod(tf):
+    """Cumsum (plain, exclusive + reverse, over either axis) and Cumprod (of an input
+    with zeros: TF's gradient there) in a loop body; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 5], name="x")
+    w = tf.get_variable("w", [5], initializer=tf.constant_initializer(
+        [0.3, -0.2, 0.5, 0.1, 0.4]))
+    v = tf.get_variable("v", [5], initializer=tf.constant_initializer(0.7))
+
+    def body(i, h):
+        mixed = tf.tanh(tf.cumsum(h * w, axis=1) * 0.3) + \
+            0.2 * tf.cumsum(h, axis=0, exclusive=True, reverse=True)
+        scaled = tf.cumprod(x * v, axis=1, exclusive=True, reverse=True) + \
+            tf.cumprod(tf.sigmoid(h), axis=-1) * w
+        return i + 1, mixed + 0.1 * scaled
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.1), name="loss")
+    tf.train.MomentumOptimizer(0.2, 0.9).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": WITH_ZERO}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_while_loop_cond_branch_cuts(tf):
+    """A tf.cond in the loop body whose branches read a resource variable (the tanh
+    layer), draw random numbers (uniform in [1, 1]: the same values in TF and tf1compat)
+    and stop a gradient; the values not differentiated are pushed each iteration;
+    Momentum, with the predicate flipped by a placeholder."""
+    tf.set_random_seed(31)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    flip = tf.placeholder(tf.bool, [], name="flip")
+    w = tf.get_variable("w", [4, 4], use_resource=True, initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.5 + 0.1))
+    b = tf.get_variable("b", [4], initializer=tf.constant_initializer(0.05))
+
+    def body(i, h):
+        odd = tf.not_equal(tf.equal(i % 2, 1), flip)
+        return i + 1, tf.cond(
+            odd, lambda: tf.tanh(tf.matmul(h, w)) * tf.random_uniform(tf.shape(h), 1.0, 1.0),
+            lambda: h * 0.9 + tf.stop_gradient(h * b) * 0.5 + b)
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.3, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "flip:0": False},
+                          ["loss:0", "w/Read/ReadVariableOp:0", "b:0"])
+    other = {"x:0": X8, "flip:0": True}
+    spec["runs"] += [{"feeds": other, "fetches": [], "targets": ["train"]},
+                     {"feeds": other, "fetches": ["loss:0", "w/Read/ReadVariableOp:0", "b:0"]}]
+    return spec
+
+
+LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
+                   case_train_while_loop_cond_branch_cuts]
