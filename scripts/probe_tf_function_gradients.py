@@ -137,6 +137,12 @@ PROBES = {
         x, 0.5, training=tf.placeholder_with_default(False, []), seed=3) * 2.0,
     "cond_fused_batch_norm_training": lambda tf, x: _cond_batch_norm(tf, x, True),
     "cond_fused_batch_norm_inference": lambda tf, x: _cond_batch_norm(tf, x, False),
+    "cumsum": lambda tf, x: tf.cumsum(x, 1) * tf.range(2, dtype=tf.float32),
+    "cumsum_exclusive_reverse": lambda tf, x: tf.cumsum(
+        x, -2, exclusive=True, reverse=True) * tf.range(2, dtype=tf.float32),
+    "cumprod": lambda tf, x: tf.cumprod(x, 2) * tf.range(2, dtype=tf.float32),
+    "cumprod_zeros_exclusive_reverse": lambda tf, x: tf.cumprod(
+        tf.nn.relu(x), 1, exclusive=True, reverse=True) * tf.range(2, dtype=tf.float32),
 }
 
 

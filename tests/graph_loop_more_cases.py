@@ -84,5 +84,33 @@ def case_train_while_loop_cond_branch_cuts(tf):
     return spec
 
 
+def case_train_tensor_arrays_split_read_concat(tf):
+    """A TensorArray split before the loop (elements of 1, 2 and 3 rows) and read in
+    the body; two written in it: one concatenated after the loop, one read at an index
+    and stacked; Adam."""
+    x = tf.placeholder(tf.float32, [6, 3], name="x")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.6, -0.4, 0.9]))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.8))
+    pieces = tf.TensorArray(tf.float32, 3, infer_shape=False).split(x * v, [1, 2, 3])
+    blocks = tf.TensorArray(tf.float32, 3, infer_shape=False)
+    states = tf.TensorArray(tf.float32, 3, clear_after_read=False)
+
+    def body(i, h, blocks, states):
+        rows = tf.reshape(pieces.read(i), [-1, 3])
+        h = tf.tanh(h * w + tf.reduce_sum(rows, 0))
+        return i + 1, h, blocks.write(i, rows * h), states.write(i, h * w)
+
+    _, h, blocks, states = tf.while_loop(lambda i, *_: i < 3, body,
+                                         [tf.constant(0), tf.zeros([3]), blocks, states])
+    loss = tf.reduce_mean(tf.square(tf.reshape(blocks.concat(), [6, 3]))) + \
+        tf.reduce_mean(tf.square(states.read(1) - 0.3)) + 0.1 * tf.reduce_mean(states.stack())
+    loss = tf.identity(loss, name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": np.concatenate([ROWS, ROWS])[:6]},
+                          ["loss:0", "w:0", "v:0"])
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
-                   case_train_while_loop_cond_branch_cuts]
+                   case_train_while_loop_cond_branch_cuts,
+                   case_train_tensor_arrays_split_read_concat]

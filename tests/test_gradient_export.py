@@ -239,7 +239,9 @@ def test_differentiable_op_types_are_those_real_tf_differentiated():
             "fused_batch_norm_bfloat16", "partitioned_embedding",
             "partitioned_embedding_div", "cond_taken", "cond_not_taken",
             "cond_dropout_training", "cond_dropout_inference",
-            "cond_fused_batch_norm_training", "cond_fused_batch_norm_inference"} <= passing
+            "cond_fused_batch_norm_training", "cond_fused_batch_norm_inference",
+            "cumsum", "cumsum_exclusive_reverse", "cumprod",
+            "cumprod_zeros_exclusive_reverse"} <= passing
     # TF's own ops that its function gradients lack: why those are rewritten.
     for op_type in ("If", "StatelessIf", "While", "StatelessWhile", "Prod", "GatherV2",
                     "DynamicStitch", "ParallelDynamicStitch", "AddN"):

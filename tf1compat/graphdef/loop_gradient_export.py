@@ -67,6 +67,8 @@ from tf1compat.graphdef.loop_gradient_plan import LoopPlan, plan_loop
 
 __all__ = ["write_loop_gradient"]
 
+# TensorArray ops filling an array before a loop reads it, and their value's input index.
+_FILL_VALUE_INPUT = {"TensorArrayScatterV3": 2, "TensorArraySplitV3": 1}
 _SCALAR = TensorShape([])
 _HANDLE = TensorShape([2])   # a stack's handle (TF's shape for StackV2's output)
 
@@ -85,6 +87,13 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     ys, xs, dys = inputs[:ny], inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
     upstream = data_upstream(ys)
     reached = forward_reach(xs)
+    # A loop whose only way from the sources is a TensorArray unstacked or split before
+    # it (a stateful op, where the reach stops): reached through the array's flow.
+    fills = [o.outputs[0] for o in upstream if o.type in _FILL_VALUE_INPUT and o not in
+             reached and (o.inputs[_FILL_VALUE_INPUT[o.type]].op in reached or
+                          o.inputs[_FILL_VALUE_INPUT[o.type]] in xs)]
+    if fills:
+        reached |= forward_reach(fills)
     loops = sorted((o for o in upstream if o.type == "While" and o in reached
                     and o.attrs.get("loop") is not None), key=lambda o: o._id)
     if not loops:
@@ -121,7 +130,7 @@ class _LoopGradientWriter:
         self.op = op
         self.plans = plans
         self.stops = {plan.op for plan in plans} | \
-            {g for plan in plans for g in plan.writes.values()}
+            {r for plan in plans for readers in plan.writes.values() for r in readers}
         self.loop_outputs = [t for plan in plans for t in plan.sources]
         self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
 
@@ -297,6 +306,60 @@ class _LoopGradientWriter:
                     proto.values_def.external_values[key] = value
         return count, stacks
 
+    def _element_grad(self, reader: Operation, grad: str, index: str, value: Tensor,
+                      base: str, pivot: str, axis: str, constant_enter: Any) -> str:
+        """The part of the gradient of the element written at `index` (`value`) in the
+        gradient `grad` (entered into the backward loop) of `reader`'s output (`axis`:
+        a constant 0 in the backward loop)."""
+        dtype = value.dtype.base_dtype
+        if reader.type == "TensorArrayGatherV3":     # stack(): row i
+            return self._node(base + "written_grad", "GatherV2", [grad, index, axis],
+                              {"Tparams": dtype, "Tindices": D.int32, "Taxis": D.int32,
+                               "batch_dims": 0}, [value.shape])
+        if reader.type == "TensorArrayReadV3":       # read(k): all of it at i == k
+            read_at = constant_enter(self._name(reader.inputs[1]), D.int32, _SCALAR,
+                                     "read_after_index")
+            hit = self._node(base + "read_after/Equal", "Equal", [index, read_at],
+                             {"T": D.int32, "incompatible_shape_error": True}, [_SCALAR])
+            zeros = self._node(base + "read_after/zeros", "ZerosLike", [grad], {"T": dtype},
+                               [value.shape])
+            return self._node(base + "written_grad", "Select", [hit, grad, zeros],
+                              {"T": dtype}, [value.shape])
+        # concat(): the rows offset_i ... of the concatenation
+        lengths = constant_enter(self._name(reader.outputs[1]), D.int64,
+                                 TensorShape([None]), "concat_lengths")
+        offset, length = self._offset_and_length(lengths, index, base, pivot)
+        rank = value.shape.ndims
+        zero = self._const(base + "concat/zero", 0, D.int32, [pivot])
+        everything = self._const(base + "concat/all", -1, D.int32, [pivot])
+        begin = self._node(base + "concat/begin", "Pack", [offset] + [zero] * (rank - 1),
+                           {"T": D.int32, "N": rank, "axis": 0}, [TensorShape([rank])])
+        size = self._node(base + "concat/size", "Pack", [length] + [everything] * (rank - 1),
+                          {"T": D.int32, "N": rank, "axis": 0}, [TensorShape([rank])])
+        return self._node(base + "written_grad", "Slice", [grad, begin, size],
+                          {"T": dtype, "Index": D.int32}, [value.shape])
+
+    def _offset_and_length(self, lengths: str, index: str, base: str, pivot: str
+                           ) -> Tuple[str, str]:
+        """(the first row, the number of rows) of element `index` of a TensorArray
+        split or concatenated with the int64 element `lengths`."""
+        lengths = self._node(base + "lengths", "Cast", [lengths],
+                             {"SrcT": D.int64, "DstT": D.int32, "Truncate": False},
+                             [TensorShape([None])])
+        start = self._const(base + "lengths/begin", [0], D.int32, [pivot])
+        shape = self._const(base + "lengths/shape", [1], D.int32, [pivot])
+        count = self._node(base + "lengths/count", "Reshape", [index, shape],
+                           {"T": D.int32, "Tshape": D.int32}, [TensorShape([1])])
+        before = self._node(base + "lengths/before", "Slice", [lengths, start, count],
+                            {"T": D.int32, "Index": D.int32}, [TensorShape([None])])
+        axis = self._const(base + "axis", 0, D.int32, [pivot])
+        offset = self._node(base + "offset", "Sum", [before, axis],
+                            {"T": D.int32, "Tidx": D.int32, "keep_dims": False}, [_SCALAR])
+        length = self._node(base + "length", "GatherV2", [lengths, index, axis],
+                            {"Tparams": D.int32, "Tindices": D.int32, "Taxis": D.int32,
+                             "batch_dims": 0}, [_SCALAR])
+        return offset, length
+
     def _pushed_value(self, value: Tensor, base: str, new_values: List[str]) -> str:
         """The name the forward loop pushes for `value`. A value computed in a tf.cond
         branch of the body (random numbers, a gradient stop) exists only when its branch
@@ -390,17 +453,20 @@ class _LoopGradientWriter:
                 {"elem_type": value.dtype.base_dtype}, [value.shape])
         captured = [constant_enter(outer[c], c.dtype.base_dtype, c.shape, "captured")
                     for c in plan.captures]
-        # The gradient of each written element: its row of the stacked array's gradient.
         axis = self._const(base + "axis", 0, D.int32, [views[0]]) if writes or reads else ""
         written = []
-        for w, stacked in zip(writes, output_grads[len(floats):]):
-            value = w.inputs[2]
-            entered = constant_enter(stacked, value.dtype.base_dtype, TensorShape(None),
-                                     "stacked_grad")
-            written.append(self._node(
-                base + "written_grad", "GatherV2", [entered, popped[w.inputs[1]], axis],
-                {"Tparams": value.dtype.base_dtype, "Tindices": D.int32, "Taxis": D.int32,
-                 "batch_dims": 0}, [value.shape]))
+        read_grads = iter(output_grads[len(floats):])
+        for w, readers in plan.writes.items():
+            # The gradient of each written element: the sum of its parts in the gradients
+            # of what is read from the array after the loop.
+            parts = [self._element_grad(r, constant_enter(
+                next(read_grads), w.inputs[2].dtype.base_dtype, TensorShape(None),
+                "stacked_grad" if r.type == "TensorArrayGatherV3" else "read_after_grad"),
+                popped[w.inputs[1]], w.inputs[2], base, views[0], axis, constant_enter)
+                for r in readers]
+            written.append(parts[0] if len(parts) == 1 else self._node(
+                base + "written_grad", "AddN", parts,
+                {"T": w.inputs[2].dtype.base_dtype, "N": len(parts)}, [w.inputs[2].shape]))
         grad = self._gradient_node(
             base + "body_grad", func,
             [popped[t] for t in args + [r.outputs[0] for r in reads] + plan.extras] +
@@ -427,14 +493,30 @@ class _LoopGradientWriter:
         first += len(differentiated)
         if reads:
             row = self._const(base + "row_shape", [1, 1], D.int32, [views[0]])
+            column = self._const(base + "column_shape", [-1, 1], D.int32, [views[0]]) \
+                if plan.splits else ""
         for j, (r, value) in enumerate(zip(reads, unstacked)):
-            # The element read at index i gets its gradient at row i of the sum.
-            index = self._node(base + "read_index", "Reshape", [popped[r.inputs[1]], row],
-                               {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
-            update = self._node(base + "read_grad", "ExpandDims",
-                                [f"{grad}:{len(args) + j}", axis],
-                                {"T": value.dtype.base_dtype, "Tdim": D.int32},
-                                [TensorShape(None)])
+            if r in plan.splits:
+                # Split: the element read at index i is rows offset_i ... of the value.
+                lengths = constant_enter(self._name(plan.splits[r].inputs[2]), D.int64,
+                                         TensorShape([None]), "split_lengths")
+                offset, length = self._offset_and_length(lengths, popped[r.inputs[1]], base,
+                                                         views[0])
+                last = self._node(base + "read_rows/limit", "AddV2", [offset, length],
+                                  {"T": D.int32}, [_SCALAR])
+                rows = self._node(base + "read_rows", "Range", [offset, last, one],
+                                  {"Tidx": D.int32}, [TensorShape([None])])
+                index = self._node(base + "read_index", "Reshape", [rows, column],
+                                   {"T": D.int32, "Tshape": D.int32}, [TensorShape([None, 1])])
+                update = f"{grad}:{len(args) + j}"
+            else:
+                # Unstack: the element read at index i gets its gradient at row i.
+                index = self._node(base + "read_index", "Reshape", [popped[r.inputs[1]], row],
+                                   {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
+                update = self._node(base + "read_grad", "ExpandDims",
+                                    [f"{grad}:{len(args) + j}", axis],
+                                    {"T": value.dtype.base_dtype, "Tdim": D.int32},
+                                    [TensorShape(None)])
             nexts.append(self._node(base + "read_sum", "TensorScatterAdd",
                                     [views[first + j], index, update],
                                     {"T": value.dtype.base_dtype, "Tindices": D.int32},

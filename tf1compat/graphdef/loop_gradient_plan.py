@@ -43,9 +43,13 @@ class LoopPlan:
         self.variable_reads: Dict[Tensor, Tensor] = {}
         # tf.conds of the body on the gradient path: both branches + Select
         self.conds: Dict[Operation, CondPlan] = {}
-        # TensorArrayWriteV3 ops of the body -> the TensorArrayGatherV3 of a range
-        # after the loop (a stack), reading the loop's output flow
-        self.writes: Dict[Operation, Operation] = {}
+        # TensorArrayReadV3 ops of arrays split before the loop (TensorArraySplitV3) ->
+        # the split op (its lengths place each element's gradient)
+        self.splits: Dict[Operation, Operation] = {}
+        # TensorArrayWriteV3 ops of the body -> the ops reading the array after the loop
+        # from its output flow: TensorArrayGatherV3 of a range (a stack),
+        # TensorArrayReadV3 (an index computed outside), TensorArrayConcatV3
+        self.writes: Dict[Operation, List[Operation]] = {}
 
     @property
     def pushed(self) -> List[Tensor]:
@@ -60,9 +64,9 @@ class LoopPlan:
     @property
     def sources(self) -> List[Tensor]:
         """The loop's outputs the rest of the region reads: floating loop variables and
-        the stacked TensorArrays."""
+        what is read from the TensorArrays it writes."""
         return [self.op.outputs[k] for k in self.floats] + \
-            [g.outputs[0] for g in self.writes.values()]
+            [r.outputs[0] for readers in self.writes.values() for r in readers]
 
 
 def _is_range(t: Tensor) -> bool:
@@ -269,8 +273,8 @@ def _construct_inputs(op: Operation) -> List[Tensor]:
 
 
 def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
-    """Loop variable `k` is a TensorArray's flow: one write per iteration, stacked after
-    the loop (or not read on the way to the ys)."""
+    """Loop variable `k` is a TensorArray's flow: one write per iteration, read after
+    the loop by a stack(), read(index) or concat() (or not read on the way to the ys)."""
     op, info = plan.op, plan.info
     write = info.body_outputs[k].op
     if write.type != "TensorArrayWriteV3" or write.inputs[3] is not info.body_args[k]:
@@ -280,27 +284,42 @@ def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[st
                and c.type not in ("Identity", "TensorArraySizeV3")]
     if not readers or not write.inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
-    gather = readers[0]
-    if len(readers) > 1 or gather.type != "TensorArrayGatherV3" or \
-            _outside(gather.inputs[0]) is not _outside(write.inputs[0]) or \
-            not _is_range(gather.inputs[1]):
-        return (f"a TensorArray written in loop {op.name} is read after it other than "
-                "by one stack()")
-    plan.writes[write] = gather
+    for reader in readers:
+        handle = _outside(reader.inputs[0])
+        if handle is not _outside(write.inputs[0]) or reader._control_flow_context or \
+                reader.type not in _AFTER_LOOP_READS:
+            return (f"a TensorArray written in loop {op.name} is read after it other than "
+                    "by stack(), read() or concat()")
+        if reader.type == "TensorArrayGatherV3" and not _is_range(reader.inputs[1]):
+            return (f"a TensorArray written in loop {op.name} is gathered after it at "
+                    "indices other than a range")
+        if reader.type == "TensorArrayConcatV3" and write.inputs[2].shape.ndims is None:
+            return (f"a TensorArray written in loop {op.name} is concatenated after it "
+                    "from elements of unknown rank")
+    plan.writes[write] = sorted(readers, key=lambda o: o._id)
     return None
 
 
+# The reads of a TensorArray after the loop that wrote it, and what each reads: all
+# elements (index i: row i), one element, all elements one after another.
+_AFTER_LOOP_READS = ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3")
+
+
 def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
-    """A TensorArray read in the body: of an array unstacked before the loop."""
+    """A TensorArray read in the body: of an array unstacked or split before the loop."""
     handle, _, flow = read.inputs
-    scatter = _outside(flow).op
-    if handle.op._control_flow_context is not None or \
-            scatter.type != "TensorArrayScatterV3" or scatter._control_flow_context or \
-            _outside(scatter.inputs[0]) is not _outside(handle) or \
-            not _is_range(scatter.inputs[1]):
-        return (f"loop {plan.op.name} reads a TensorArray that is not unstacked before "
-                "it")
-    plan.reads[read] = scatter.inputs[2]
+    filled = _outside(flow).op
+    if handle.op._control_flow_context is not None or filled._control_flow_context or \
+            _outside(filled.inputs[0]) is not _outside(handle) or not (
+                filled.type == "TensorArrayScatterV3" and _is_range(filled.inputs[1]) or
+                filled.type == "TensorArraySplitV3"):
+        return (f"loop {plan.op.name} reads a TensorArray that is not unstacked or split "
+                "before it")
+    if filled.type == "TensorArraySplitV3":
+        plan.reads[read] = filled.inputs[1]
+        plan.splits[read] = filled
+    else:
+        plan.reads[read] = filled.inputs[2]
     return None
 
 
