@@ -16,12 +16,14 @@ as a function instead:
   waits for this iteration's counter, the next increment waits for them), and run only
   when the gradient runs (only the backward loop reads the counter's Exit);
 * the body becomes a FunctionDef: the loop variables it reads, the elements it reads
-  from TensorArrays unstacked before the loop, the body values not computed from what
-  is differentiated that feed ops TF cannot differentiate (dropout's random masks) or
-  gradient stops (those three pushed each iteration too), and the tensors it takes
-  from outside (a resource variable's ReadVariableOp in the body: one read outside),
-  returning the next values of the floating loop variables and the elements it writes
-  to TensorArrays stacked after the loop;
+  from TensorArrays unstacked or split before the loop, the body values not computed
+  from what is differentiated that feed ops TF cannot differentiate (dropout's random
+  masks) or gradient stops, also those of a tf.cond's branches (those three pushed
+  each iteration too; a branch value through a Merge: `_pushed_value`), and the
+  tensors it takes from outside (a resource variable's ReadVariableOp in the body or
+  in a branch of its conds: one read outside), returning the next values of the
+  floating loop variables and the elements it writes to TensorArrays read after the
+  loop (by stack(), read(k), concat(): `_element_grad` places each element's gradient);
 * the backward loop (frame `<grad op>/<loop>_grad/while_context`) counts the
   iterations down; each pops the saved variables and runs `SymbolicGradient` of the
   body function with the gradients of the next values: its outputs are the gradients
@@ -39,10 +41,11 @@ as a function instead:
 A tf.cond of the body on the gradient path is written in the body function as both
 branches + Select (cond_lowering.py); one off the path (seq2seq's TrainingHelper picking
 the next inputs) is a pushed value. Not written this way (tf1compat's form, with
-gradient_export's warning): loops inside other constructs, nested loops on the
-gradient path, conds whose branches draw random numbers, stop gradients or read
-variables on it, an op TF cannot differentiate in a function on the gradient path,
-other TensorArray uses.
+gradient_export's warning; real TF refuses the file at import): loops inside other
+constructs, nested loops on the gradient path, conds in a body holding nested
+constructs, an op TF cannot differentiate in a function on the gradient path, other
+TensorArray uses, gradients of gradients and tf.hessians through loops. What is planned
+for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
 from __future__ import annotations
