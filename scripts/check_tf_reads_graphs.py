@@ -8,7 +8,8 @@ writes `tests/fixtures/tf1compat_graphs/<case>/graph.meta`, then runs itself und
 TensorFlow venv (`--read DIR`), which imports the file with `tf.train.import_meta_graph`,
 runs the variables' initializer (training cases, tests/graph_training_cases.py: restores
 the checkpoint tf1compat's Saver wrote, then runs the train op from the file) and the
-case's runs, and, for cases with a `minimize` check, trains the imported loss with GradientDescent (TF's own gradients of the imported
+case's runs (for training cases also the same case built by TF itself, with its own
+gradients: `native`, the largest difference), and, for cases with a `minimize` check, trains the imported loss with GradientDescent (TF's own gradients of the imported
 conds and loops, which need the cond/while contexts tf1compat wrote). What TF computed goes
 into `arrays.npz` and `case.json`; the script prints tf1compat's values beside TF's.
 """
@@ -90,6 +91,8 @@ def compare(names: list) -> int:
         print(f"{name}: TF {status}")
         if status != "ok":
             continue
+        if "native" in spec["tf"]:
+            print(f"  the case built by TF itself: {spec['tf']['native']}")
         mine = run_case(tf, d, spec, arrays)
         pairs = [(f"run {k}: {fetch}", mine["values"][k][i], arrays[key])
                  for k, run in enumerate(spec["runs"])
@@ -135,9 +138,33 @@ def read_with_tf(names: list) -> None:
                 minimize.append(f"tf_minimize_{i}")
             spec["tf"] = {"status": "ok", "values": keys, "minimize": minimize,
                           "version": tf.__version__}
+            if spec.get("checkpoint"):
+                spec["tf"]["native"] = native_difference(tf, name, d, spec, arrays, got)
         with open(os.path.join(d, "case.json"), "w") as f:
             json.dump(spec, f, indent=1, sort_keys=True)
         np.savez(os.path.join(d, "arrays.npz"), **arrays)
+
+
+def native_difference(tf, name: str, d: str, spec: dict, arrays: dict, got: dict) -> object:
+    """A training case built by real TF itself (its own gradients), restored from the
+    same checkpoint and run as the file was: the largest difference from what TF
+    computed from tf1compat's file, or why TF cannot build the case (tf.contrib)."""
+    build = {fn.__name__[len("case_"):]: fn for fn in CASES}[name]
+    worst = 0.0
+    try:
+        with tf.Graph().as_default():
+            case = build(tf)
+            with tf.Session() as sess:
+                case["saver"].restore(sess, os.path.join(d, spec["checkpoint"]))
+                for run, values in zip(spec["runs"], got["values"]):
+                    feeds = {feed: arrays[key] for feed, key in run["feeds"].items()}
+                    mine = sess.run(run["fetches"] + run["targets"], feeds)
+                    for a, b in zip(mine, values):
+                        worst = max(worst, float(np.max(np.abs(
+                            np.asarray(a, np.float64) - np.asarray(b, np.float64)), initial=0)))
+    except Exception as e:  # noqa: BLE001 - recorded: TF cannot build the case itself
+        return f"unavailable: {type(e).__name__}: {str(e)[:200]}"
+    return worst
 
 
 def main(argv: list) -> int:

@@ -18,15 +18,18 @@ WITH_ZERO = np.array([[0.5, -1.0, 0.8, 1.2, 0.3], [0.9, 0.0, 1.1, -0.4, 0.7],
 
 
 def case_train_foldl_foldr(tf):
-    """`tf.foldl` (a tanh recurrence over the rows with a captured weight) and
-    `tf.foldr` (the rows from the last, scaled by another); GradientDescent."""
+    """`tf.foldl` (a tanh recurrence over the rows with a captured weight),
+    `tf.foldr` (the rows from the last, scaled by another) and `tf.scan(reverse=True)`;
+    GradientDescent."""
     x = tf.placeholder(tf.float32, [5, 3], name="x")
     w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.8]))
     v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.4))
     left = tf.foldl(lambda acc, row: tf.tanh(acc * w + row), x, initializer=tf.zeros([3]))
     right = tf.foldr(lambda acc, row: acc * 0.5 + row * v, x, initializer=tf.ones([3]))
-    loss = tf.add(tf.reduce_mean(tf.square(left - 0.2)), tf.reduce_mean(tf.square(right)),
-                  name="loss")
+    backwards = tf.scan(lambda acc, row: tf.sigmoid(acc * v - row * w), x,
+                        initializer=tf.zeros([3]), reverse=True)
+    loss = tf.add_n([tf.reduce_mean(tf.square(left - 0.2)), tf.reduce_mean(tf.square(right)),
+                     tf.reduce_mean(backwards[1:] * backwards[:-1])], name="loss")
     tf.train.GradientDescentOptimizer(0.3).minimize(loss, name="train")
     tf.global_variables_initializer()
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
@@ -86,8 +89,8 @@ def case_train_while_loop_cond_branch_cuts(tf):
 
 def case_train_tensor_arrays_split_read_concat(tf):
     """A TensorArray split before the loop (elements of 1, 2 and 3 rows) and read in
-    the body; two written in it: one concatenated after the loop, one read at an index
-    and stacked; Adam."""
+    the body; two written in it: one concatenated after the loop, one read at a constant
+    index, at one computed from the loop's counter, and stacked; Adam."""
     x = tf.placeholder(tf.float32, [6, 3], name="x")
     w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.6, -0.4, 0.9]))
     v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.8))
@@ -100,10 +103,11 @@ def case_train_tensor_arrays_split_read_concat(tf):
         h = tf.tanh(h * w + tf.reduce_sum(rows, 0))
         return i + 1, h, blocks.write(i, rows * h), states.write(i, h * w)
 
-    _, h, blocks, states = tf.while_loop(lambda i, *_: i < 3, body,
+    n, h, blocks, states = tf.while_loop(lambda i, *_: i < 3, body,
                                          [tf.constant(0), tf.zeros([3]), blocks, states])
     loss = tf.reduce_mean(tf.square(tf.reshape(blocks.concat(), [6, 3]))) + \
-        tf.reduce_mean(tf.square(states.read(1) - 0.3)) + 0.1 * tf.reduce_mean(states.stack())
+        tf.reduce_mean(tf.square(states.read(1) - 0.3)) + 0.1 * tf.reduce_mean(states.stack()) \
+        + tf.reduce_sum(states.read(n - 1) * h)
     loss = tf.identity(loss, name="loss")
     tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
     tf.global_variables_initializer()
