@@ -87,6 +87,32 @@ def case_train_while_loop_cond_branch_cuts(tf):
     return spec
 
 
+def case_train_while_loop_dropout_flag(tf):
+    """`tf.layers.dropout` with a tensor `training` flag in a loop body (a tf.cond whose
+    training branch draws the mask: pushed each iteration); GradientDescent. TF's
+    random numbers inside loops differ from tf1compat's, so the steps compared run
+    with training=False; a last step with training=True shows TF runs the drawn
+    branch's gradient from the file (its values are not compared)."""
+    tf.set_random_seed(33)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    training = tf.placeholder(tf.bool, [], name="training")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.6 - 0.05))
+
+    def body(i, h):
+        return i + 1, tf.layers.dropout(tf.tanh(tf.matmul(h, w)), 0.3, training=training)
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.25), name="loss")
+    tf.train.GradientDescentOptimizer(0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "training:0": False},
+                          ["loss:0", "w:0"])
+    spec["runs"].append({"feeds": {"x:0": X8, "training:0": True}, "fetches": [],
+                         "targets": ["train"]})
+    return spec
+
+
 def case_train_tensor_arrays_split_read_concat(tf):
     """A TensorArray split before the loop (elements of 1, 2 and 3 rows) and read in
     the body; two written in it: one concatenated after the loop, one read at a constant
@@ -116,5 +142,5 @@ def case_train_tensor_arrays_split_read_concat(tf):
 
 
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
-                   case_train_while_loop_cond_branch_cuts,
+                   case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat]

@@ -68,6 +68,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_foldl_foldr,
               graph_loop_more_cases.case_train_while_loop_cumsum_cumprod,
               graph_loop_more_cases.case_train_while_loop_cond_branch_cuts,
+              graph_loop_more_cases.case_train_while_loop_dropout_flag,
               graph_loop_more_cases.case_train_tensor_arrays_split_read_concat]
 
 
@@ -165,6 +166,38 @@ def test_dropout_masks_in_the_body_are_pushed_not_redrawn(caplog, tmp_path):
     for a, b in zip(here, back):
         np.testing.assert_allclose(getattr(a, "values", a), getattr(b, "values", b),
                                    rtol=1e-5, atol=1e-7)
+
+
+def test_random_masks_of_a_body_cond_are_pushed_not_redrawn(caplog, tmp_path):
+    """tf.layers.dropout with a tensor flag in a loop body: the mask drawn in the cond's
+    training branch reaches the stack through a Merge in the loop's frame; with the
+    flag on, the gradient from the saved .meta, imported, is the in-process one."""
+    tf.set_random_seed(34)
+    x = tf.placeholder(tf.float32, [3, 4], name="x")
+    training = tf.placeholder(tf.bool, [], name="training")
+    w = tf.get_variable("w", [4, 4])
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (
+        i + 1, tf.layers.dropout(tf.tanh(tf.matmul(h, w)), 0.4, training=training)),
+        [tf.constant(0), x])
+    grad, = tf.gradients(tf.reduce_sum(tf.square(h)), [w])
+    init = tf.global_variables_initializer()
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    merges = [n for n in gd.node if n.name.endswith("branch_value")]
+    assert merges and all(n.op == "Merge" for n in merges)
+    feeds = {"x:0": graph_loop_training_cases.X8[:3], "training:0": True}
+    prefix = str(tmp_path / "model")
+    with tf.Session() as sess:
+        sess.run(init)
+        tf.train.Saver().save(sess, prefix)
+        here = sess.run(grad, feeds)
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(prefix + ".meta")
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            back = sess.run(grad.name, feeds)
+    assert np.abs(here).sum() > 0
+    np.testing.assert_allclose(here, back, rtol=1e-5, atol=1e-7)
 
 
 def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(caplog):
