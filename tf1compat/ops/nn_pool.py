@@ -125,6 +125,10 @@ def _max_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
         pool = _MAX_POOL[nd]
 
         def run(x: torch.Tensor) -> torch.Tensor:
+            if x.is_cuda and not x.is_floating_point():
+                # torch has no CUDA max pooling for integers; float64 holds every int32
+                # (and int64 up to 2**53) exactly, and the maximum is one of the inputs.
+                return run(x.double()).to(x.dtype)
             xin = to_channels_first(x, geo.fmt)
             pads = geo.pads(xin.shape[2:])
             sym = geo.torch_padding(pads)
