@@ -220,3 +220,41 @@ def test_a_tensor_array_gathered_at_other_indices_keeps_tf1compat_form(caplog):
                               [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(ta.gather([2, 0])), [w])
     assert "indices other than a range" in _warned_reason(build, caplog)
+
+
+def _loop_in_cond():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [2])
+    h = tf.cond(flag, lambda: tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, h * w),
+                                            [tf.constant(0), x])[1], lambda: x * 2.0)
+    tf.gradients(tf.reduce_sum(h), [w])
+
+
+def _loop_hessians():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    w = tf.get_variable("w", [2])
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, h * w), [tf.constant(0), x])
+    tf.hessians(tf.reduce_sum(h), [w])
+
+
+def _loop_gradient_of_gradient():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    w = tf.get_variable("w", [2])
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, h * w), [tf.constant(0), x])
+    g, = tf.gradients(tf.reduce_sum(h), [w])
+    tf.gradients(tf.reduce_sum(g * g), [w])
+
+
+@pytest.mark.parametrize("build,reason", [
+    (_loop_in_cond, "holds the stateful op While"),
+    (_loop_hessians, "tf.hessians' Jacobian form"),
+    (_loop_gradient_of_gradient, "differentiated again")],
+    ids=["loop_in_cond", "hessians", "gradient_of_gradient"])
+def test_loop_gradients_without_a_tf_form_name_the_case(build, reason, caplog):
+    """Not written in TF's form (real TF refuses such a file at import: the
+    SymbolicGradient lacks `f`): a warning names the case; tf1compat reads it back."""
+    build()
+    gd, warned = export_with_warnings(caplog)
+    assert any(reason in w for w in warned), warned
+    assert any(n.op == "SymbolicGradient" and "Ty" in n.attr for n in gd.node)

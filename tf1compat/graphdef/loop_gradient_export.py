@@ -372,6 +372,7 @@ class _LoopGradientWriter:
         if not isinstance(region, CondRegion):
             return self.writer._name(value)
         cond = self.writer.conds[region]
+        self.writer._cond_header(cond)
         pred = self.writer._strip(cond.pred_id)
         dtype = value.dtype.base_dtype
         other = self._node(base + "branch_other", "Cast", [pred],

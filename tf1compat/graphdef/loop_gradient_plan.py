@@ -172,7 +172,9 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
     for t in plan.pushed:
         context = t.op._control_flow_context
         if context is not region and getattr(context, "outer_context", None) is not region:
-            return None, f"a TensorArray index in loop {op.name} is not computed in its body"
+            return None, (f"a value the backward loop of {op.name} pops (a TensorArray index, "
+                          "a random draw or gradient stop) is not computed in its body or "
+                          "a tf.cond directly in it")
     plan.ops.sort(key=lambda o: o._id)
     plan.args = sorted(used)
     return plan, None
