@@ -113,6 +113,35 @@ def case_train_while_loop_dropout_flag(tf):
     return spec
 
 
+def case_train_loop_in_cond(tf):
+    """A tf.while_loop in a tf.cond branch (the other branch without one), after a
+    dense layer: the branch gradients are switched on the predicate, the loop's
+    backward loop runs only where its branch did; Momentum, the predicate fed both
+    ways."""
+    tf.set_random_seed(35)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    deep = tf.placeholder(tf.bool, [], name="deep")
+    h0 = tf.layers.dense(x, 4, activation=tf.tanh, name="encode")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.5 + 0.1))
+    b = tf.get_variable("b", [4], initializer=tf.constant_initializer(0.05))
+
+    def recur():
+        return tf.while_loop(lambda i, h: i < 3, lambda i, h: (
+            i + 1, tf.tanh(tf.matmul(h, w)) + b), [tf.constant(0), h0])[1]
+
+    h = tf.cond(deep, recur, lambda: h0 * tf.reduce_mean(w) + b)
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.MomentumOptimizer(0.3, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "encode/kernel:0", "w:0", "b:0"]
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "deep:0": True}, fetches)
+    shallow = {"x:0": X8, "deep:0": False}
+    spec["runs"] += [{"feeds": shallow, "fetches": [], "targets": ["train"]},
+                     {"feeds": shallow, "fetches": fetches}]
+    return spec
+
+
 def case_train_tensor_arrays_split_read_concat(tf):
     """A TensorArray split before the loop (elements of 1, 2 and 3 rows) and read in
     the body; two written in it: one concatenated after the loop, one read at a constant
@@ -143,4 +172,4 @@ def case_train_tensor_arrays_split_read_concat(tf):
 
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
-                   case_train_tensor_arrays_split_read_concat]
+                   case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond]

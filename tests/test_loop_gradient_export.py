@@ -69,7 +69,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_while_loop_cumsum_cumprod,
               graph_loop_more_cases.case_train_while_loop_cond_branch_cuts,
               graph_loop_more_cases.case_train_while_loop_dropout_flag,
-              graph_loop_more_cases.case_train_tensor_arrays_split_read_concat]
+              graph_loop_more_cases.case_train_tensor_arrays_split_read_concat,
+              graph_loop_more_cases.case_train_loop_in_cond]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -222,15 +223,6 @@ def test_a_tensor_array_gathered_at_other_indices_keeps_tf1compat_form(caplog):
     assert "indices other than a range" in _warned_reason(build, caplog)
 
 
-def _loop_in_cond():
-    x = tf.placeholder(tf.float32, [2], name="x")
-    flag = tf.placeholder(tf.bool, [], name="flag")
-    w = tf.get_variable("w", [2])
-    h = tf.cond(flag, lambda: tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, h * w),
-                                            [tf.constant(0), x])[1], lambda: x * 2.0)
-    tf.gradients(tf.reduce_sum(h), [w])
-
-
 def _loop_hessians():
     x = tf.placeholder(tf.float32, [2], name="x")
     w = tf.get_variable("w", [2])
@@ -247,10 +239,9 @@ def _loop_gradient_of_gradient():
 
 
 @pytest.mark.parametrize("build,reason", [
-    (_loop_in_cond, "holds the stateful op While"),
     (_loop_hessians, "tf.hessians' Jacobian form"),
     (_loop_gradient_of_gradient, "differentiated again")],
-    ids=["loop_in_cond", "hessians", "gradient_of_gradient"])
+    ids=["hessians", "gradient_of_gradient"])
 def test_loop_gradients_without_a_tf_form_name_the_case(build, reason, caplog):
     """Not written in TF's form (real TF refuses such a file at import: the
     SymbolicGradient lacks `f`): a warning names the case; tf1compat reads it back."""

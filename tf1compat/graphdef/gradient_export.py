@@ -119,7 +119,7 @@ def forward_reach(xs: List[Tensor], stops: Set[Operation] = frozenset()
 
 
 def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
-            stops: Set[Operation] = frozenset()
+            stops: Set[Operation] = frozenset(), context: Any = None
             ) -> Tuple[Any, Any, Dict[Operation, CondPlan]]:
     """(body ops in creation order, extra input tensors, the plans of its tf.conds) of the
     forward region from the source values `xs` to `ys`, or (None, reason, {}) when TF
@@ -132,6 +132,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
             return None, (f"resource variable {handle.op.name} reaches the ys through an "
                           "op other than ReadVariableOp"), {}
     reached = forward_reach(xs, stops)
+    if context is not None:     # a tf.cond branch's region: its own ops only
+        reached = {o for o in reached if o._control_flow_context is context}
     source_ops = {x.op for x in xs}
     if source_ops & reached:
         return None, "a source is computed from another source", {}
@@ -156,7 +158,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
             body.discard(member)
             continue
         reason = None
-        if member._control_flow_context is not None:
+        if member._control_flow_context is not context:
             reason = "the region contains a control-flow construct"
         elif member.type == "If":
             plans[member], reason = plan_cond(member, used, reached, set(xs))
@@ -205,10 +207,11 @@ def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
 
 
 def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: Any,
-                     stops: Set[Operation] = frozenset()) -> Any:
+                     stops: Set[Operation] = frozenset(), context: Any = None) -> Any:
     """(`f` as an AttrValue, f's inputs: one per source of `xs`, then the extras) of the
     forward region from `xs` to `ys` (leaving out the while loops `stops`, whose outputs
-    are among `xs`), or the reason TF cannot differentiate it."""
+    are among `xs`; of the tf.cond branch `context`: its ops only), or the reason TF
+    cannot differentiate it."""
     upstream = data_upstream(ys)
     # The reads the forward computation uses first: f's input is one of them (one
     # outside the tf.cond branches if there is one: those exist only when they run).
@@ -217,7 +220,8 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
     if not all(groups):
         return "a resource variable source without a ReadVariableOp"
     handles = [x for x, g in zip(xs, groups) if g[0] is not x]
-    body, extras, plans = _region(ys, handles, [t for g in groups for t in g], stops)
+    body, extras, plans = _region(ys, handles, [t for g in groups for t in g], stops,
+                                  context)
     if body is None:
         return extras
     f_inputs = [g[0] for g in groups] + extras
@@ -229,7 +233,7 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
         return lower_op(member, [name_of(t) for t in member.inputs])
     try:
         func = functions.function(name, f_inputs, ys, body, lower,
-                                  {t: g[0] for g in groups for t in g[1:]})
+                                  {t: g[0] for g in groups for t in g[1:]}, context)
     except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
         return f"its forward function cannot be written ({e})"
     return func, f_inputs

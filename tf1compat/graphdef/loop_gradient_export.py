@@ -50,7 +50,7 @@ for each loop, and why a loop cannot be: loop_gradient_plan.py.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
@@ -66,7 +66,8 @@ from tf1compat.graphdef.gradient_export import (
     lower_op, unsupported, warn_once)
 from tf1compat.graphdef.cond_lowering import write_cond
 from tf1compat.graphdef.graph_io import check_serializable
-from tf1compat.graphdef.loop_gradient_plan import LoopPlan, plan_loop
+from tf1compat.graphdef.loop_gradient_plan import (
+    LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
 
 __all__ = ["write_loop_gradient"]
 
@@ -99,7 +100,9 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
         reached |= forward_reach(fills)
     loops = sorted((o for o in upstream if o.type == "While" and o in reached
                     and o.attrs.get("loop") is not None), key=lambda o: o._id)
-    if not loops:
+    conds = sorted((o for o in upstream if o in reached and o._control_flow_context is None
+                    and holds_loop(o)), key=lambda o: o._id)
+    if not loops and not conds:
         return None
     reason = unsupported(op)
     plans: List[LoopPlan] = []
@@ -112,7 +115,7 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
         return False
     marks = (len(writer.nodes), len(writer.functions.library.function))
     try:
-        _LoopGradientWriter(writer, op, plans).write(ys, xs, dys)
+        _LoopGradientWriter(writer, op, plans, conds).write(ys, xs, dys)
     except _Unwritable as e:
         del writer.nodes[marks[0]:]
         del writer.functions.library.function[marks[1]:]
@@ -128,13 +131,21 @@ class _Unwritable(Exception):
 class _LoopGradientWriter:
     """Writes the nodes of one gradient op with loops in its region."""
 
-    def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan]):
+    def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan],
+                 conds: List[Operation] = (), context: Any = None, pivot: str = ""):
         self.writer = writer
         self.op = op
         self.plans = plans
-        self.stops = {plan.op for plan in plans} | \
+        # tf.conds with loops in a branch (cut like loops: `_cond_gradient`); `context`:
+        # the branch this writes the gradient of, `pivot` the node its values wait for
+        self.conds = list(conds)
+        self.context = context
+        self.pivot = pivot
+        self.prefix = op.name
+        self.stops = {plan.op for plan in plans} | set(self.conds) | \
             {r for plan in plans for readers in plan.writes.values() for r in readers}
-        self.loop_outputs = [t for plan in plans for t in plan.sources]
+        self.loop_outputs = [t for plan in plans for t in plan.sources] + [
+            t for cond in self.conds for t in cond.outputs if t.dtype.base_dtype.is_floating]
         self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
 
     # -- helpers --------------------------------------------------------------------------
@@ -198,7 +209,7 @@ class _LoopGradientWriter:
             for c in x.consumers())]
         sources = xs + self.loop_outputs
         written = forward_function(f"{base.replace('/', '_')}_forward", ys, sources,
-                                   self.writer.functions, self.stops)
+                                   self.writer.functions, self.stops, self.context)
         if isinstance(written, str):
             raise _Unwritable(written)
         func, f_inputs = written
@@ -213,32 +224,7 @@ class _LoopGradientWriter:
     # -- the whole gradient ---------------------------------------------------------------
     def write(self, ys: List[Tensor], xs: List[Tensor], dys: List[Tensor]) -> None:
         op = self.op
-        controls = sorted({"^" + self._name(y).split(":")[0] for y in ys}) \
-            if forward_has_control_dependencies(ys) else []
-        self._segment(op.name + "/head", ys, [self._name(d) for d in dys], xs, controls)
-        sources = set(xs) | set(self.loop_outputs)
-        reached = forward_reach(xs + self.loop_outputs, self.stops)
-        for plan in reversed(self.plans):
-            outputs = plan.sources
-            if not any(len(self.sums.get(t, ())) for t in outputs):
-                continue
-            grads = self._backward_loop(plan, [
-                self._total(f"{op.name}/{self._scope(plan)}grad_out", self.sums.get(t, []), t)
-                for t in outputs])
-            # Gradients of the loop's inputs: a source's (or an earlier loop output's)
-            # directly, one computed from them through the region before the loop.
-            before: Dict[Tensor, List[str]] = {}
-            for t, g in grads:
-                t = plan.variable_reads.get(t, t)
-                if t in sources:
-                    self.sums.setdefault(t, []).append(g)
-                elif t.op in reached:
-                    before.setdefault(t, []).append(g)
-            if before:
-                targets = list(before)
-                self._segment(f"{op.name}/{self._scope(plan)}inputs_grad", targets,
-                              [self._total(f"{op.name}/{self._scope(plan)}input_grad",
-                                           before[t], t) for t in targets], xs)
+        self.accumulate(ys, xs, [self._name(d) for d in dys])
         totals = [self._total(f"{op.name}/total", self.sums.get(x, []), g,
                               self._value(x, f"{op.name}/total"))
                   for x, g in zip(xs, op.outputs)]
@@ -246,6 +232,98 @@ class _LoopGradientWriter:
                          {"T": [g.dtype.base_dtype for g in op.outputs[:len(xs)]]},
                          [g.shape for g in op.outputs[:len(xs)]],
                          device="" if self.writer.clear_devices else op.device)
+
+    def accumulate(self, ys: List[Tensor], xs: List[Tensor], dys: List[str]) -> None:
+        """Adds the gradient parts of `xs` (and of the loops' and conds' outputs) from
+        `ys` given the gradients `dys` (node names) to `sums`."""
+        controls = sorted({"^" + self._name(y).split(":")[0] for y in ys}) \
+            if forward_has_control_dependencies(ys) else []
+        self._segment(self.prefix + "/head", ys, dys, xs, controls)
+        sources = set(xs) | set(self.loop_outputs)
+        reached = forward_reach(xs + self.loop_outputs, self.stops)
+        constructs = sorted([(plan.op._id, plan) for plan in self.plans] +
+                            [(cond._id, cond) for cond in self.conds],
+                            key=lambda pair: pair[0], reverse=True)
+        for _, item in constructs:
+            if isinstance(item, LoopPlan):
+                outputs = item.sources
+                if not any(len(self.sums.get(t, ())) for t in outputs):
+                    continue
+                scope = f"{self.prefix}/{self._scope(item)}"
+                grads = [(item.variable_reads.get(t, t), g) for t, g in self._backward_loop(
+                    item, [self._total(scope + "grad_out", self.sums.get(t, []), t)
+                           for t in outputs])]
+            else:
+                scope = f"{self.prefix}/{item.name}_grad/"
+                grads = self._cond_gradient(item, scope, xs, reached)
+            # Gradients of the construct's inputs: a source's (or an earlier construct
+            # output's) directly, one computed from them through the region before it.
+            before: Dict[Tensor, List[str]] = {}
+            for t, g in grads:
+                if t in sources:
+                    self.sums.setdefault(t, []).append(g)
+                elif t.op in reached:
+                    before.setdefault(t, []).append(g)
+            if before:
+                targets = list(before)
+                self._segment(scope + "inputs_grad", targets,
+                              [self._total(scope + "input_grad", before[t], t)
+                               for t in targets], xs)
+
+    def _cond_gradient(self, cond: Operation, scope: str, xs: List[Tensor],
+                       reached: Set[Operation]) -> List[Tuple[Tensor, str]]:
+        """(outside tensor, its gradient) through tf.cond `cond`, whose branches hold
+        loops: per branch, the gradients of the cond's outputs pass a Switch on its
+        predicate (dead where the branch did not run), the branch's gradient is written
+        as the region's (backward loops included), and each result passes a Merge with
+        zeros from the other side."""
+        outputs = [t for t in cond.outputs if t in self.loop_outputs]
+        if not any(len(self.sums.get(t, ())) for t in outputs):
+            return []
+        header = self.writer.conds[cond]
+        self.writer._cond_header(header)
+        pred = self.writer._strip(header.pred_id)
+        grads = [self._total(scope + "grad_out", self.sums.get(t, []), t) for t in outputs]
+        found: List[Tuple[Tensor, str]] = []
+        for branch in (cond.attrs["then_branch"], cond.attrs["else_branch"]):
+            region = branch.region
+            side = region.branch
+            frontier = branch_frontier(region, set(xs), reached)
+            if any(t.dtype.base_dtype == D.resource for t in frontier):
+                raise _Unwritable(f"a resource variable is read in a branch of {cond.name}, "
+                                  "which holds a loop")
+            sub_plans, reason = plan_branch_loops(region, frontier, [
+                branch.outputs[t.value_index] for t in outputs])
+            if reason is not None:
+                raise _Unwritable(reason)
+            sub = _LoopGradientWriter(self.writer, self.op, sub_plans, context=region,
+                                      pivot=self.writer._strip(header.pivots[side]))
+            sub.prefix = scope + ("then" if side else "else")
+            ys, dys = [], []
+            for t, g in zip(outputs, grads):
+                y = branch.outputs[t.value_index]
+                switch = self._node(scope + "Switch", "Switch", [g, pred],
+                                    {"T": t.dtype.base_dtype}, [t.shape, t.shape])
+                if y.op._control_flow_context is region:
+                    ys.append(y)
+                    dys.append(f"{switch}:{side}")
+                elif y in frontier:       # an outside value the branch returns
+                    sub.sums.setdefault(y, []).append(f"{switch}:{side}")
+            if ys:
+                sub.accumulate(ys, frontier, dys)
+            for t in frontier:
+                if not sub.sums.get(t):
+                    continue
+                dtype = t.dtype.base_dtype
+                zeros = self._node(scope + "zeros", "ZerosLike", [self._value(t, scope)],
+                                   {"T": dtype}, [t.shape])
+                other = self._node(scope + "Switch", "Switch", [zeros, pred], {"T": dtype},
+                                   [t.shape, t.shape])
+                found.append((t, self._node(
+                    scope + "Merge", "Merge",
+                    [sub._total(sub.prefix + "/total", sub.sums[t], t), f"{other}:{1 - side}"],
+                    {"T": dtype, "N": 2}, [t.shape, _SCALAR])))
+        return found
 
     def _scope(self, plan: LoopPlan) -> str:
         return self.writer.loops[plan.op].scope
@@ -261,7 +339,10 @@ class _LoopGradientWriter:
         enter = {"frame_name": frame, "parallel_iterations": iterations}
         new_values: List[str] = []
         external: Dict[str, str] = {}
-        zero = self._const(base + "f_count", 0, D.int32)
+        # In a tf.cond branch, the counter and stacks wait for its pivot: dead (not run)
+        # where the branch is not taken, as the loop is.
+        pivots = [self.pivot] if self.pivot else []
+        zero = self._const(base + "f_count", 0, D.int32, pivots)
         count_enter = self._node(base + "f_count/Enter", "Enter", [zero],
                                  dict(enter, T=D.int32, is_constant=False), [_SCALAR])
         external[zero + ":0"] = count_enter + ":0"
@@ -273,7 +354,7 @@ class _LoopGradientWriter:
                             [_SCALAR, _SCALAR])
         pivot = self._node(base + "f_count/Identity", "Identity", [switch + ":1"],
                            {"T": D.int32}, [_SCALAR])
-        max_size = self._const(base + "stack/max_size", -1, D.int32)
+        max_size = self._const(base + "stack/max_size", -1, D.int32, pivots)
         stacks, pushes = [], []
         for value in plan.pushed:
             dtype = value.dtype.base_dtype

@@ -12,11 +12,12 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.graphdef.gradient_export import CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES
+from tf1compat.graphdef.gradient_export import (
+    CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
 
-__all__ = ["LoopPlan", "plan_loop"]
+__all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops"]
 
 
 class LoopPlan:
@@ -86,14 +87,15 @@ def _outside(t: Tensor) -> Tensor:
 
 
 def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
-               sources: Set[Tensor]) -> Tuple[Optional[LoopPlan], Optional[str]]:
+               sources: Set[Tensor], context: Any = None
+               ) -> Tuple[Optional[LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
-    from; `on_path`: the ops computed from the `sources`), or why it cannot be
-    written."""
+    from; `on_path`: the ops computed from the `sources`; `context`: the tf.cond branch
+    the loop is in, or None), or why it cannot be written."""
     plan = LoopPlan(op)
     info = plan.info
     region = info.body_region
-    if op._control_flow_context is not None:
+    if op._control_flow_context is not context:
         return None, f"the loop {op.name} is inside another control-flow construct"
     arg_index = {t: k for k, t in enumerate(info.body_args)}
     outputs: List[Tensor] = []
@@ -124,7 +126,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             used.add(arg_index[t])
             continue
         if member._control_flow_context is not region:
-            if member._control_flow_context is not None:
+            if member._control_flow_context not in (None, context):
                 return None, f"the body of loop {op.name} holds a control-flow construct"
             if t not in plan.captures:
                 plan.captures.append(t)     # an outside tensor
@@ -195,7 +197,8 @@ def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
         if member.type in CUT_OP_TYPES or (member._op_def.stateful and
                                             member.type not in _CONSTRUCTS):
             continue
-        if any(t in live or (t.op._control_flow_context is None and t.op in on_path
+        if any(t in live or (t.op._control_flow_context in (None, plan.op._control_flow_context)
+                             and t.op in on_path
                              and t.dtype.base_dtype.is_floating) for t in inputs):
             live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
     return live
@@ -335,3 +338,42 @@ def _body_op_reason(member: Operation) -> Optional[str]:
     if member.type in TF_DIFFERENTIABLE_OP_TYPES or member.type == "Const":
         return None
     return f"TF has no function gradient for op type {member.type}"
+
+
+def holds_loop(op: Operation) -> bool:
+    """Whether tf.cond `op` has a while loop directly in a branch."""
+    return op.type == "If" and all(getattr(op.attrs.get(k), "region", None) is not None
+                                   for k in ("then_branch", "else_branch")) and any(
+        m.type == "While" and m.attrs.get("loop") is not None
+        for region in _regions(op) for m in region.ops)
+
+
+def branch_frontier(region: Any, sources: Set[Tensor], reached: Set[Operation]
+                    ) -> List[Tensor]:
+    """The tensors from outside that the ops of tf.cond branch `region` (those of its
+    loops included) read and that are differentiated: sources or computed from them."""
+    found: List[Tensor] = []
+    for member in region.ops:
+        for t in _construct_inputs(member):
+            if t.op._control_flow_context is None and t not in found and (
+                    t in sources or t.op in reached) and (
+                    t.dtype.base_dtype.is_floating or t.dtype.base_dtype == D.resource):
+                found.append(t)
+    return found
+
+
+def plan_branch_loops(region: Any, frontier: List[Tensor], ys: List[Tensor]
+                      ) -> Tuple[List[LoopPlan], Optional[str]]:
+    """The plans of the loops of tf.cond branch `region` on the way from `frontier` to
+    its outputs `ys`, or why one cannot be written."""
+    upstream = data_upstream(ys)
+    reached = forward_reach(frontier)
+    plans: List[LoopPlan] = []
+    for loop in sorted((m for m in region.ops if m.type == "While" and m in upstream and
+                        m in reached and m.attrs.get("loop") is not None),
+                       key=lambda o: o._id):
+        plan, reason = plan_loop(loop, upstream, reached, set(frontier), context=region)
+        if reason is not None:
+            return [], reason
+        plans.append(plan)
+    return plans, None
