@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.graph_loop_training_cases import SEQ
 from tests.graph_training_cases import X8, _training_spec
 
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
@@ -142,6 +143,37 @@ def case_train_loop_in_cond(tf):
     return spec
 
 
+def case_train_rnn_and_resource_loop_in_cond(tf):
+    """A dynamic_rnn (TensorArrays unstacked and stacked inside the branch) in one
+    tf.cond branch, a loop reading a resource variable in the other; GradientDescent,
+    the predicate fed both ways."""
+    tf.set_random_seed(36)
+    seq = tf.placeholder(tf.float32, [4, 5, 3], name="seq")
+    use_rnn = tf.placeholder(tf.bool, [], name="use_rnn")
+    v = tf.get_variable("v", [3], use_resource=True, initializer=tf.constant_initializer(
+        [0.9, -0.5, 0.7]))
+    cell = tf.nn.rnn_cell.GRUCell(3)
+
+    def rnn():
+        return tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)[0][:, -1]
+
+    def scaled():
+        return tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, tf.tanh(h * v) + 0.1),
+                             [tf.constant(0), seq[:, 0]])[1]
+
+    out = tf.cond(use_rnn, rnn, scaled)
+    loss = tf.reduce_mean(tf.square(out - 0.1), name="loss")
+    tf.train.GradientDescentOptimizer(0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "rnn/gru_cell/gates/kernel:0", "rnn/gru_cell/candidate/kernel:0",
+               "v/Read/ReadVariableOp:0"]
+    spec = _training_spec(tf, tf.train.Saver(), {"seq:0": SEQ, "use_rnn:0": True}, fetches)
+    other = {"seq:0": SEQ, "use_rnn:0": False}
+    spec["runs"] += [{"feeds": other, "fetches": [], "targets": ["train"]},
+                     {"feeds": other, "fetches": fetches}]
+    return spec
+
+
 def case_train_tensor_arrays_split_read_concat(tf):
     """A TensorArray split before the loop (elements of 1, 2 and 3 rows) and read in
     the body; two written in it: one concatenated after the loop, one read at a constant
@@ -172,4 +204,5 @@ def case_train_tensor_arrays_split_read_concat(tf):
 
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
-                   case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond]
+                   case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
+                   case_train_rnn_and_resource_loop_in_cond]

@@ -179,17 +179,18 @@ class _LoopGradientWriter:
                           {"dtype": dtype}, [TensorShape(None)])
 
     def _total(self, base: str, parts: List[str], like: Tensor,
-               value: Optional[str] = None) -> str:
+               value: Optional[str] = None, dtype: Any = None) -> str:
         """The sum of gradient `parts` of `like` (zeros like it, or like the node
-        `value`, where there is none)."""
-        dtype = like.dtype.base_dtype
+        `value`, where there is none; `dtype`: the gradient's, where not like's)."""
+        dtype = dtype or like.dtype.base_dtype
+        shape = like.shape if like.dtype.base_dtype != D.resource else TensorShape(None)
         if not parts:
             return self._node(base + "/zeros", "ZerosLike", [value or self._name(like)],
-                              {"T": dtype}, [like.shape])
+                              {"T": dtype}, [shape])
         if len(parts) == 1:
             return parts[0]
         return self._node(base + "/AddN", "AddN", parts, {"T": dtype, "N": len(parts)},
-                          [like.shape])
+                          [shape])
 
     def _gradient_node(self, base: str, func: AttrValue, inputs: List[str],
                        in_types: List[Any], dys: List[str], dy_types: List[Any],
@@ -205,7 +206,7 @@ class _LoopGradientWriter:
         added to the parts of each x and loop output."""
         # A resource variable read only inside the loops has no value here.
         xs = [x for x in xs if x.dtype.base_dtype != D.resource or any(
-            c.type == "ReadVariableOp" and c._control_flow_context is None
+            c.type == "ReadVariableOp" and c._control_flow_context in (None, self.context)
             for c in x.consumers())]
         sources = xs + self.loop_outputs
         written = forward_function(f"{base.replace('/', '_')}_forward", ys, sources,
@@ -289,9 +290,6 @@ class _LoopGradientWriter:
             region = branch.region
             side = region.branch
             frontier = branch_frontier(region, set(xs), reached)
-            if any(t.dtype.base_dtype == D.resource for t in frontier):
-                raise _Unwritable(f"a resource variable is read in a branch of {cond.name}, "
-                                  "which holds a loop")
             sub_plans, reason = plan_branch_loops(region, frontier, [
                 branch.outputs[t.value_index] for t in outputs])
             if reason is not None:
@@ -314,15 +312,17 @@ class _LoopGradientWriter:
             for t in frontier:
                 if not sub.sums.get(t):
                     continue
-                dtype = t.dtype.base_dtype
-                zeros = self._node(scope + "zeros", "ZerosLike", [self._value(t, scope)],
-                                   {"T": dtype}, [t.shape])
+                # (a resource variable's gradient: of its value's type and shape)
+                dtype, shape = (t.dtype.base_dtype, t.shape) if t.dtype.base_dtype != \
+                    D.resource else (t.op.attrs["dtype"], TensorShape(None))
+                value = self._value(t, scope + "value")
+                zeros = self._node(scope + "zeros", "ZerosLike", [value], {"T": dtype}, [shape])
                 other = self._node(scope + "Switch", "Switch", [zeros, pred], {"T": dtype},
-                                   [t.shape, t.shape])
-                found.append((t, self._node(
-                    scope + "Merge", "Merge",
-                    [sub._total(sub.prefix + "/total", sub.sums[t], t), f"{other}:{1 - side}"],
-                    {"T": dtype, "N": 2}, [t.shape, _SCALAR])))
+                                   [shape, shape])
+                total = sub._total(sub.prefix + "/total", sub.sums[t], t, value, dtype)
+                found.append((t, self._node(scope + "Merge", "Merge",
+                                            [total, f"{other}:{1 - side}"],
+                                            {"T": dtype, "N": 2}, [shape, _SCALAR])))
         return found
 
     def _scope(self, plan: LoopPlan) -> str:

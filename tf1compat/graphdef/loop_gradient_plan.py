@@ -12,6 +12,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
+from tf1compat.ops._regions import LoopRegion
 from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
@@ -80,8 +81,8 @@ def _is_range(t: Tensor) -> bool:
 
 
 def _outside(t: Tensor) -> Tensor:
-    """`t` past the Identity ops (a loop's Exit) in front of it."""
-    while t.op.type == "Identity" and t.op._control_flow_context is None:
+    """`t` past the Identity ops (a loop's Exit) in front of it, outside loop bodies."""
+    while t.op.type == "Identity" and not isinstance(t.op._control_flow_context, LoopRegion):
         t = t.op.inputs[0]
     return t
 
@@ -291,7 +292,8 @@ def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[st
         return None         # the array does not lead to the ys, or carries no gradient
     for reader in readers:
         handle = _outside(reader.inputs[0])
-        if handle is not _outside(write.inputs[0]) or reader._control_flow_context or \
+        if handle is not _outside(write.inputs[0]) or \
+                reader._control_flow_context is not op._control_flow_context or \
                 reader.type not in _AFTER_LOOP_READS:
             return (f"a TensorArray written in loop {op.name} is read after it other than "
                     "by stack(), read() or concat()")
@@ -314,7 +316,9 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     """A TensorArray read in the body: of an array unstacked or split before the loop."""
     handle, _, flow = read.inputs
     filled = _outside(flow).op
-    if handle.op._control_flow_context is not None or filled._control_flow_context or \
+    outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
+    if handle.op._control_flow_context is not outer or \
+            filled._control_flow_context is not outer or \
             _outside(filled.inputs[0]) is not _outside(handle) or not (
                 filled.type == "TensorArrayScatterV3" and _is_range(filled.inputs[1]) or
                 filled.type == "TensorArraySplitV3"):
