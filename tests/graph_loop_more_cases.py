@@ -177,7 +177,8 @@ def case_train_rnn_and_resource_loop_in_cond(tf):
 def case_train_tensor_arrays_split_read_concat(tf):
     """A TensorArray split before the loop (elements of 1, 2 and 3 rows) and read in
     the body; two written in it: one concatenated after the loop, one read at a constant
-    index, at one computed from the loop's counter, and stacked; Adam."""
+    index, at one computed from the loop's counter, gathered (an index twice) and
+    stacked; Adam."""
     x = tf.placeholder(tf.float32, [6, 3], name="x")
     w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.6, -0.4, 0.9]))
     v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.8))
@@ -194,7 +195,8 @@ def case_train_tensor_arrays_split_read_concat(tf):
                                          [tf.constant(0), tf.zeros([3]), blocks, states])
     loss = tf.reduce_mean(tf.square(tf.reshape(blocks.concat(), [6, 3]))) + \
         tf.reduce_mean(tf.square(states.read(1) - 0.3)) + 0.1 * tf.reduce_mean(states.stack()) \
-        + tf.reduce_sum(states.read(n - 1) * h)
+        + tf.reduce_sum(states.read(n - 1) * h) + \
+        tf.reduce_sum(states.gather([2, 0, 2]) * [[0.3], [-0.2], [0.1]])
     loss = tf.identity(loss, name="loss")
     tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
     tf.global_variables_initializer()

@@ -212,16 +212,15 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
     assert "op type Atan" in _warned_reason(build, caplog)
 
 
-def test_a_tensor_array_gathered_at_other_indices_keeps_tf1compat_form(caplog):
+def test_a_tensor_array_written_twice_per_iteration_keeps_tf1compat_form(caplog):
     def build():
         x = tf.placeholder(tf.float32, [3, 2], name="x")
         w = tf.get_variable("w", [2])
-        ta = tf.TensorArray(tf.float32, 3)
-        _, ta = tf.while_loop(lambda i, ta: i < 3,
-                              lambda i, ta: (i + 1, ta.write(i, x[i] * w)),
-                              [tf.constant(0), ta])
-        tf.gradients(tf.reduce_sum(ta.gather([2, 0])), [w])
-    assert "indices other than a range" in _warned_reason(build, caplog)
+        ta = tf.TensorArray(tf.float32, 6)
+        _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (
+            i + 1, ta.write(2 * i, x[i] * w).write(2 * i + 1, x[i])), [tf.constant(0), ta])
+        tf.gradients(tf.reduce_sum(ta.stack()), [w])
+    assert "written once per iteration" in _warned_reason(build, caplog)
 
 
 def _loop_hessians():

@@ -69,7 +69,7 @@ from tf1compat.graphdef.gradient_export import (
 from tf1compat.graphdef.cond_lowering import write_cond
 from tf1compat.graphdef.graph_io import check_serializable
 from tf1compat.graphdef.loop_gradient_plan import (
-    LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
+    LoopPlan, branch_frontier, holds_loop, is_range, plan_branch_loops, plan_loop)
 
 __all__ = ["write_loop_gradient"]
 
@@ -398,10 +398,43 @@ class _LoopGradientWriter:
         gradient `grad` (entered into the backward loop) of `reader`'s output (`axis`:
         a constant 0 in the backward loop)."""
         dtype = value.dtype.base_dtype
-        if reader.type == "TensorArrayGatherV3":     # stack(): row i
+        if reader.type == "TensorArrayGatherV3" and is_range(reader.inputs[1]):
             return self._node(base + "written_grad", "GatherV2", [grad, index, axis],
                               {"Tparams": dtype, "Tindices": D.int32, "Taxis": D.int32,
-                               "batch_dims": 0}, [value.shape])
+                               "batch_dims": 0}, [value.shape])    # stack(): row i
+        if reader.type == "TensorArrayGatherV3":
+            # gather(indices): the sum of the rows j with indices[j] == i, a product with
+            # their one-hot weights
+            indices = constant_enter(self._name(reader.inputs[1]), D.int32,
+                                     TensorShape([None]), "gather_indices")
+            hits = self._node(base + "gather/Equal", "Equal", [indices, index],
+                              {"T": D.int32, "incompatible_shape_error": True},
+                              [TensorShape([None])])
+            weights = self._node(base + "gather/weights", "Cast", [hits],
+                                 {"SrcT": D.bool, "DstT": dtype, "Truncate": False},
+                                 [TensorShape([None])])
+            row = self._const(base + "gather/row", [1, -1], D.int32, [pivot])
+            weights = self._node(base + "gather/row_weights", "Reshape", [weights, row],
+                                 {"T": dtype, "Tshape": D.int32}, [TensorShape([1, None])])
+            count = self._node(base + "gather/count", "Size", [indices],
+                               {"T": D.int32, "out_type": D.int32}, [_SCALAR])
+            rows_shape = self._node(base + "gather/rows_shape", "Pack", [count, self._const(
+                base + "gather/all", -1, D.int32, [pivot])], {"T": D.int32, "N": 2, "axis": 0},
+                [TensorShape([2])])
+            rows = self._node(base + "gather/rows", "Reshape", [grad, rows_shape],
+                              {"T": dtype, "Tshape": D.int32}, [TensorShape([None, None])])
+            summed = self._node(base + "gather/sum", "MatMul", [weights, rows],
+                                {"T": dtype, "transpose_a": False, "transpose_b": False},
+                                [TensorShape([1, None])])
+            shape = self._node(base + "gather/shape", "Shape", [grad],
+                               {"T": dtype, "out_type": D.int32}, [TensorShape([None])])
+            element_shape = self._node(
+                base + "gather/element_shape", "Slice",
+                [shape, self._const(base + "gather/begin", [1], D.int32, [pivot]),
+                 self._const(base + "gather/size", [-1], D.int32, [pivot])],
+                {"T": D.int32, "Index": D.int32}, [TensorShape([None])])
+            return self._node(base + "written_grad", "Reshape", [summed, element_shape],
+                              {"T": dtype, "Tshape": D.int32}, [value.shape])
         if reader.type == "TensorArrayReadV3":       # read(k): all of it at i == k
             read_at = constant_enter(self._name(reader.inputs[1]), D.int32, _SCALAR,
                                      "read_after_index")

@@ -18,7 +18,8 @@ from tf1compat.graphdef.gradient_export import (
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
 
-__all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops"]
+__all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops",
+           "is_range"]
 
 
 class LoopPlan:
@@ -71,7 +72,7 @@ class LoopPlan:
             [r.outputs[0] for readers in self.writes.values() for r in readers]
 
 
-def _is_range(t: Tensor) -> bool:
+def is_range(t: Tensor) -> bool:
     """Whether `t` is `tf.range(n)` (indices 0, 1, ...: TensorArray.unstack/stack)."""
     op = t.op
     if op.type != "Range":
@@ -297,9 +298,6 @@ def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[st
                 reader.type not in _AFTER_LOOP_READS:
             return (f"a TensorArray written in loop {op.name} is read after it other than "
                     "by stack(), read() or concat()")
-        if reader.type == "TensorArrayGatherV3" and not _is_range(reader.inputs[1]):
-            return (f"a TensorArray written in loop {op.name} is gathered after it at "
-                    "indices other than a range")
         if reader.type == "TensorArrayConcatV3" and write.inputs[2].shape.ndims is None:
             return (f"a TensorArray written in loop {op.name} is concatenated after it "
                     "from elements of unknown rank")
@@ -307,8 +305,9 @@ def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[st
     return None
 
 
-# The reads of a TensorArray after the loop that wrote it, and what each reads: all
-# elements (index i: row i), one element, all elements one after another.
+# The reads of a TensorArray after the loop that wrote it, and what each reads: the
+# elements at some indices (of a range: all, element i at row i), one element, all
+# elements one after another.
 _AFTER_LOOP_READS = ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3")
 
 
@@ -320,7 +319,7 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     if handle.op._control_flow_context is not outer or \
             filled._control_flow_context is not outer or \
             _outside(filled.inputs[0]) is not _outside(handle) or not (
-                filled.type == "TensorArrayScatterV3" and _is_range(filled.inputs[1]) or
+                filled.type == "TensorArrayScatterV3" and is_range(filled.inputs[1]) or
                 filled.type == "TensorArraySplitV3"):
         return (f"loop {plan.op.name} reads a TensorArray that is not unstacked or split "
                 "before it")
