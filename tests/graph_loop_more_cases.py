@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.graph_loop_training_cases import SEQ
+from tests.graph_loop_training_cases import IDS5, SEQ
 from tests.graph_training_cases import X8, _training_spec
 
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
@@ -174,6 +174,48 @@ def case_train_rnn_and_resource_loop_in_cond(tf):
     return spec
 
 
+def case_train_train_infer_cond(tf):
+    """A train/infer switch: `tf.cond(training, ...)` between a teacher-forced
+    dynamic_rnn and a hand-written greedy decoding loop (argmax of the shared
+    projection fed back through the shared embedding and cell); Adam on the sparse
+    cross-entropy, trained through either branch."""
+    tf.set_random_seed(37)
+    ids = tf.placeholder(tf.int32, [4, 5], name="ids")
+    training = tf.placeholder(tf.bool, [], name="training")
+    embeddings = tf.get_variable("embeddings", [9, 3])
+    cell = tf.nn.rnn_cell.GRUCell(4)
+    project = tf.layers.Dense(9, name="project")
+
+    def teacher_forced():
+        outputs, _ = tf.nn.dynamic_rnn(cell, tf.nn.embedding_lookup(embeddings, ids),
+                                       dtype=tf.float32)
+        return project(outputs)
+
+    def greedy():
+        def body(i, token, state, steps):
+            output, state = cell(tf.nn.embedding_lookup(embeddings, token), state)
+            logits = project(output)
+            return (i + 1, tf.argmax(logits, -1, output_type=tf.int32), state,
+                    steps.write(i, logits))
+        steps = tf.while_loop(lambda i, *_: i < 5, body, [
+            tf.constant(0), ids[:, 0], cell.zero_state(4, tf.float32),
+            tf.TensorArray(tf.float32, 5)])[3]
+        return tf.transpose(steps.stack(), [1, 0, 2])
+
+    logits = tf.cond(training, teacher_forced, greedy)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=ids, logits=logits), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "embeddings:0", "rnn/gru_cell/gates/kernel:0", "project/kernel:0"]
+    spec = _training_spec(tf, tf.train.Saver(), {"ids:0": IDS5, "training:0": True},
+                          fetches)
+    infer = {"ids:0": IDS5, "training:0": False}
+    spec["runs"] += [{"feeds": infer, "fetches": [], "targets": ["train"]},
+                     {"feeds": infer, "fetches": fetches}]
+    return spec
+
+
 def case_train_tensor_arrays_split_read_concat(tf):
     """A TensorArray split before the loop (elements of 1, 2 and 3 rows) and read in
     the body; two written in it: one concatenated after the loop, one read at a constant
@@ -207,4 +249,4 @@ def case_train_tensor_arrays_split_read_concat(tf):
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
-                   case_train_rnn_and_resource_loop_in_cond]
+                   case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond]

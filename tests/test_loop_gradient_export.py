@@ -71,7 +71,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_while_loop_dropout_flag,
               graph_loop_more_cases.case_train_tensor_arrays_split_read_concat,
               graph_loop_more_cases.case_train_loop_in_cond,
-              graph_loop_more_cases.case_train_rnn_and_resource_loop_in_cond]
+              graph_loop_more_cases.case_train_rnn_and_resource_loop_in_cond,
+              graph_loop_more_cases.case_train_train_infer_cond]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
