@@ -38,7 +38,7 @@ class LoopPlan:
         self.args: List[int] = []           # loop variables the body function reads
         self.captures: List[Tensor] = []    # outside tensors it reads
         # TensorArrayReadV3 ops of arrays filled before the loop (TensorArrayScatterV3
-        # of a range: an unstack) -> the scattered value
+        # of a range: an unstack; TensorArraySplitV3) -> the scattered or split value
         self.reads: Dict[Operation, Tensor] = {}
         # body values the function takes as inputs, not differentiated (a dropout mask)
         self.extras: List[Tensor] = []
@@ -50,7 +50,7 @@ class LoopPlan:
         # the split op (its lengths place each element's gradient)
         self.splits: Dict[Operation, Operation] = {}
         # TensorArrayWriteV3 ops of the body -> the ops reading the array after the loop
-        # from its output flow: TensorArrayGatherV3 of a range (a stack),
+        # from its output flow: TensorArrayGatherV3 (of a range: a stack),
         # TensorArrayReadV3 (an index computed outside), TensorArrayConcatV3
         self.writes: Dict[Operation, List[Operation]] = {}
 
@@ -89,8 +89,8 @@ def _outside(t: Tensor) -> Tensor:
 
 
 def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
-               sources: Set[Tensor], context: Any = None
-               ) -> Tuple[Optional[LoopPlan], Optional[str]]:
+              sources: Set[Tensor], context: Any = None
+              ) -> Tuple[Optional[LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
     from; `on_path`: the ops computed from the `sources`; `context`: the tf.cond branch
     the loop is in, or None), or why it cannot be written."""
