@@ -69,6 +69,7 @@ def restore_threads():
     yield
     torch.set_num_threads(before)
     _thread_policy._STATE["threads"] = before
+    _thread_policy._LOCAL.__dict__.clear()
 
 
 def test_session_config_intra_op_threads_honoured(restore_threads):

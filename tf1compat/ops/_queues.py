@@ -35,6 +35,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.util.gil_lock import GilLock
 
 __all__ = ["Queue", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
            "resource_name", "split_batch", "as_tensor", "stack_components", "padded",
@@ -160,7 +161,8 @@ class Queue:
         self.capacity = capacity if capacity >= 0 else (1 << 31) - 1
         self.closed = False
         self._cancelled = False       # the session closed: everything fails
-        self._lock = threading.Lock()
+        # Shared by producer and consumer threads (no lock convoy: util/gil_lock.py).
+        self._lock = GilLock()
         self._enqueues: Deque[_Attempt] = collections.deque()
         self._dequeues: Deque[_Attempt] = collections.deque()
         self._elements: Deque[Element] = collections.deque()
