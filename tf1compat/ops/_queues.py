@@ -503,6 +503,16 @@ class RandomShuffleQueue(Queue):
         items.pop()
         return element
 
+    def _take(self, count: int) -> List[Element]:
+        # `_pop` `count` times, with the random words drawn in one call.
+        items, taken = self._list, []
+        for word in self._random.take(count):
+            index = word % len(items)
+            taken.append(items[index])
+            items[index] = items[-1]
+            items.pop()
+        return taken
+
     def _give_back(self, elements: List[Element]) -> None:
         self._list.extend(reversed(elements))
 
