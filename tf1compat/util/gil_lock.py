@@ -10,13 +10,13 @@ which then owns it while it waits for the GIL. The former holder, a few microsec
 at its next `read`, finds the lock taken, blocks in turn, and gives the GIL away: from then
 on every acquisition costs two thread switches (a convoy). On a busy machine the sleeper
 is rarely woken in time and the holder takes the lock back first, so the convoy breaks up;
-on a machine with an idle core it lasts, and measured as about twice the CPU time per
-example of a queue pipeline (docs/performance.md, "Queue pipelines on a quiet machine").
+on a machine with an idle core it lasts (docs/performance.md, "Queue pipelines and
+numpy_input_fn with a core to spare": what was measured).
 
 A `GilLock` is only ever taken by a thread that holds the GIL (a non-blocking try). A
 thread that finds it held sleeps briefly and tries again, backing off, so the holder,
-which usually only needs the GIL to finish its critical section, gets to run; after a few
-milliseconds (the holder is blocked: reading a file, waiting on a queue) it waits in the
+which usually only needs the GIL to finish its critical section, gets to run; after about
+3 ms (the holder is blocked: reading a file, waiting on a queue) it waits in the
 kernel as a plain lock does.
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 __all__ = ["GilLock"]
 
 # Sleeps between tries while the lock is held (seconds): the first only yields the GIL;
-# about 4 ms in all before waiting in the kernel.
+# about 3 ms in all before waiting in the kernel.
 _BACKOFF = (0.0, 2e-5, 5e-5, 1e-4, 2e-4, 4e-4, 8e-4, 1.6e-3)
 
 
