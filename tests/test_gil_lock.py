@@ -24,6 +24,8 @@ def test_lock_interface():
     assert not lock.locked()
     with pytest.raises(RuntimeError):
         lock.release()
+    with pytest.raises(ValueError):
+        lock.acquire(blocking=False, timeout=1)
 
 
 def test_mutual_exclusion_under_threads():

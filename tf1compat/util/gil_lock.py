@@ -45,6 +45,8 @@ class GilLock:
     def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
         """Takes the lock; False when not `blocking` (or after `timeout` seconds) while
         another thread holds it."""
+        if not blocking and timeout != -1:
+            raise ValueError("can't specify a timeout for a non-blocking call")
         if self._lock.acquire(False):
             return True
         if not blocking:
