@@ -69,6 +69,7 @@ def restore_threads():
     yield
     torch.set_num_threads(before)
     _thread_policy._STATE["threads"] = before
+    _thread_policy._LOCAL.__dict__.clear()
 
 
 def test_session_config_intra_op_threads_honoured(restore_threads):
@@ -218,3 +219,35 @@ def test_tuner_decides_again_when_the_load_changes(restore_threads, monkeypatch)
             run(thread_tuner._WATCH_RUNS + 4 * thread_tuner._TRIAL_RUNS)
             assert tuned.best == 1 and tuned.decisions == 3
             assert tuned.hold == 2 * thread_tuner._MIN_DECIDED_SECONDS
+
+
+def test_a_count_set_on_another_thread_leaves_this_threads_policy_automatic(
+        restore_threads, monkeypatch):
+    """torch's count is per thread: a queue-runner or feeder thread whose plan the tuner
+    sets to one thread leaves the training thread at its own count, and that count is
+    still tf1compat's to choose (before, the training thread's plan was then taken for
+    the program's own setting and never tuned, and the next Session kept it for good)."""
+    import threading
+    if _thread_policy.available_cores() < 2:
+        pytest.skip("one core: one count for every thread")
+    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    mine = torch.get_num_threads()
+    assert mine == _thread_policy.available_cores() and _thread_policy.is_automatic()
+    seen = {}
+
+    def feeder():
+        _thread_policy.set_tuned_threads(1)
+        seen["feeder"] = (torch.get_num_threads(), _thread_policy.is_automatic())
+    thread = threading.Thread(target=feeder)
+    thread.start()
+    thread.join()
+    assert seen["feeder"] == (1, True)
+    assert torch.get_num_threads() == mine and _thread_policy.is_automatic()
+    _thread_policy.apply()                                  # a new Session on this thread
+    assert _thread_policy.describe()["threads_reason"].startswith("auto")
+    # The program's own setting on this thread is still recognised as such.
+    torch.set_num_threads(1 if mine > 1 else 2)
+    assert not _thread_policy.is_automatic()

@@ -22,6 +22,12 @@ the `tf1compat` command, runs `prepare_environment()` first):
   CPU-bound process per core beside it one thread wins, on a machine shared by many
   processes every core does, and no reading of the load tells which in advance.
 
+torch's count is per thread: `torch.set_num_threads` sets the calling thread's OpenMP
+count (and the one threads that have not run a parallel kernel yet will start with), so
+one set from a queue-runner or feeder thread leaves the training thread's alone. What
+tf1compat last set is therefore recorded per thread as well; a thread's count that differs
+from it is the program's own setting.
+
 `describe()` returns the decisions and their reasons; `TF1COMPAT_THREADS_VERBOSE=1` prints
 them to stderr when tf1compat is imported. This module imports nothing from tf1compat and
 torch only inside `apply()`, so it can run before torch exists in the process.
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import Any, Dict, Optional
 
 __all__ = ["prepare_environment", "apply", "apply_session_config", "describe",
@@ -44,6 +51,22 @@ _STATE: Dict[str, Any] = {
     "threads_reason": "",
     "interop_threads_reason": "",
 }
+# Per thread: the count tf1compat last set on it (torch's count is per thread, above).
+_LOCAL = threading.local()
+
+
+def _record(n: int) -> None:
+    """Notes `n` as tf1compat's count, for the process and the calling thread."""
+    _STATE["threads"] = n
+    _LOCAL.threads = n
+
+
+def _expected() -> Optional[int]:
+    """The count the calling thread should have if nobody else set one: what tf1compat set
+    on it, else (a thread that has not had one set) the process's."""
+    if _STATE["threads"] is None:
+        return None
+    return getattr(_LOCAL, "threads", _STATE["threads"])
 
 
 def available_cores() -> int:
@@ -111,17 +134,17 @@ def _decide_threads() -> tuple:
 def apply() -> None:
     """Applies the thread count to torch (torch is imported here)."""
     import torch
-    if _STATE["threads"] is not None and (torch.get_num_threads() != _STATE["threads"] or
+    if _STATE["threads"] is not None and (torch.get_num_threads() != _expected() or
                                           _STATE["threads_reason"].startswith("set by")):
         # Someone called torch.set_num_threads (or tf.config.threading) since our last
         # decision: theirs stands.
-        _STATE["threads"] = torch.get_num_threads()
+        _record(torch.get_num_threads())
         _STATE["threads_reason"] = "set by the program (torch.set_num_threads)"
         return
     n, reason = _decide_threads()
     if n is not None and torch.get_num_threads() != n:
         torch.set_num_threads(n)
-    _STATE["threads"] = torch.get_num_threads()
+    _record(torch.get_num_threads())
     _STATE["threads_reason"] = reason
     if _env("TF1COMPAT_THREADS_VERBOSE") not in ("", "0"):
         print(f"tf1compat threads: {describe()}", file=sys.stderr)
@@ -135,7 +158,7 @@ def apply_session_config(config: Any) -> None:
     intra = int(getattr(config, "intra_op_parallelism_threads", 0) or 0)
     if intra > 0:
         torch.set_num_threads(intra)
-        _STATE["threads"] = intra
+        _record(intra)
         _STATE["threads_reason"] = "ConfigProto.intra_op_parallelism_threads"
     else:
         apply()
@@ -158,7 +181,7 @@ def is_automatic() -> bool:
     if not _STATE["threads_reason"].startswith("auto"):
         return False
     import torch
-    return torch.get_num_threads() == _STATE["threads"]
+    return torch.get_num_threads() == _expected()
 
 
 def set_tuned_threads(n: int, medians: Optional[Dict[int, float]] = None) -> None:
@@ -166,7 +189,7 @@ def set_tuned_threads(n: int, medians: Optional[Dict[int, float]] = None) -> Non
     import torch
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
-    _STATE["threads"] = n
+    _record(n)
     if medians is not None:
         timings = ", ".join(f"{k} thread{'s' if k > 1 else ''} {v * 1e3:.1f} ms"
                             for k, v in sorted(medians.items()))

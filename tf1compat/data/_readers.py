@@ -22,7 +22,6 @@ Every operation on one reader holds its lock, as TF's ReaderBase mutex.
 from __future__ import annotations
 
 import collections
-import threading
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -30,6 +29,7 @@ import numpy as np
 from tf1compat.framework import errors
 from tf1compat.serialization import crc32c, tfrecord
 from tf1compat.serialization.messages import DecodeError, ReaderBaseState
+from tf1compat.util.gil_lock import GilLock
 
 __all__ = ["Reader", "TFRecordReader", "TextLineReader", "WholeFileReader",
            "FixedLengthRecordReader", "IdentityReader"]
@@ -45,7 +45,8 @@ class Reader:
 
     def __init__(self, name: str):
         self.name = name
-        self._lock = threading.Lock()
+        # Shared by the reading threads of a pipeline (no lock convoy: util/gil_lock.py).
+        self._lock = GilLock()
         self._reset_counters()
 
     def _reset_counters(self) -> None:

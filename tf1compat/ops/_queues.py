@@ -35,6 +35,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.util.gil_lock import GilLock
 
 __all__ = ["Queue", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
            "resource_name", "split_batch", "as_tensor", "stack_components", "padded",
@@ -160,7 +161,8 @@ class Queue:
         self.capacity = capacity if capacity >= 0 else (1 << 31) - 1
         self.closed = False
         self._cancelled = False       # the session closed: everything fails
-        self._lock = threading.Lock()
+        # Shared by producer and consumer threads (no lock convoy: util/gil_lock.py).
+        self._lock = GilLock()
         self._enqueues: Deque[_Attempt] = collections.deque()
         self._dequeues: Deque[_Attempt] = collections.deque()
         self._elements: Deque[Element] = collections.deque()
@@ -500,6 +502,16 @@ class RandomShuffleQueue(Queue):
         items[index] = items[-1]
         items.pop()
         return element
+
+    def _take(self, count: int) -> List[Element]:
+        # `_pop` `count` times, with the random words drawn in one call.
+        items, taken = self._list, []
+        for word in self._random.take(count):
+            index = word % len(items)
+            taken.append(items[index])
+            items[index] = items[-1]
+            items.pop()
+        return taken
 
     def _give_back(self, elements: List[Element]) -> None:
         self._list.extend(reversed(elements))

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import threading
 from typing import List, Sequence, Tuple
 
 import numpy as np
@@ -35,6 +34,7 @@ import torch
 
 from tf1compat.ops import _glibc_math as libm
 from tf1compat.ops import _philox as philox
+from tf1compat.util.gil_lock import GilLock
 
 __all__ = ["RandomStream", "multinomial_shards", "default_intra_op_threads"]
 
@@ -177,7 +177,9 @@ class RandomStream:
             seed, seed2 = secrets.randbits(64), secrets.randbits(64)
         self.key = int(seed) & philox.MASK64
         self.counter = (int(seed2) & philox.MASK64) << 64
-        self._lock = threading.Lock()        # runs of one session may come from threads
+        # Runs of one session may come from threads (queue runners drawing random crops):
+        # a lock without convoys (util/gil_lock.py).
+        self._lock = GilLock()
 
     def reserve(self, blocks: int) -> int:
         """Reserves `blocks` 128-bit samples; returns the counter where they start."""

@@ -11,7 +11,6 @@ dimension the largest of the batch's), removing them from the map.
 from __future__ import annotations
 
 import itertools
-import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -23,6 +22,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import Dimension, TensorShape, dimension_value
+from tf1compat.util.gil_lock import GilLock
 
 __all__ = ["add_sparse_to_tensors_map", "add_many_sparse_to_tensors_map",
            "take_many_sparse_from_tensors_map", "store_sparse_tensors",
@@ -38,7 +38,7 @@ class SparseTensorsMap:
         self.name = name
         self._entries: Dict[int, _Entry] = {}
         self._ids = itertools.count(1)
-        self._lock = threading.Lock()
+        self._lock = GilLock()     # shared by batching threads (util/gil_lock.py)
 
     def add(self, entry: _Entry) -> int:
         with self._lock:

@@ -1,1 +1,1 @@
-"""Utilities at the bottom of the layers, importing only `framework`: `nest` (nested structures), `gfile`, `tf_logging`, `app` and `flags`."""
+"""Utilities at the bottom of the layers, importing only `framework`: `nest` (nested structures), `gfile`, `tf_logging`, `app`, `flags` and `gil_lock` (a mutex for Python threads without lock convoys)."""
