@@ -188,7 +188,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.mpi_collectives": _DISTRIBUTED,
     "contrib.nccl": _DISTRIBUTED,
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
-    "distribute.cluster_resolver": _DISTRIBUTED,
     "distribute.RunOptions": _DISTRIBUTED,
     "distribute.experimental.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.TPUStrategy": _MULTI_WORKER_STRATEGY,

@@ -27,7 +27,7 @@ def _is_dataset(value: Any) -> bool:
     return isinstance(value, DatasetV2)
 
 
-def _split(value: Any, num_replicas: int) -> List[Any]:
+def split_global_batch(value: Any, num_replicas: int) -> List[Any]:
     """A global batch -> per-replica batches along axis 0."""
     from tf1compat.ops import array_ops, math_ops
     from tf1compat.util import nest
@@ -62,7 +62,7 @@ class DatasetIterator:
         # Between-graph (one process per worker): this worker's replicas take their parts.
         first = self._strategy.extended._replica_id_offset
         local = len(self._strategy.extended.worker_devices)
-        return regroup(_split(element, n)[first:first + local])
+        return regroup(split_global_batch(element, n)[first:first + local])
 
     def __iter__(self) -> "DatasetIterator":
         return self
