@@ -29,11 +29,11 @@ WORKER = Path(__file__).parent / "fixtures" / "distributed" / "mwms_worker.py"
 JOB_TIMEOUT = 240
 
 
-def _run_job(mode: str, outs: List[Path], tasks: Optional[List[tuple]], tmp_path: Path
-             ) -> List[int]:
+def _run_job(mode: str, outs: List[Path], tasks: Optional[List[tuple]], tmp_path: Path,
+             **env: str) -> List[int]:
     """Runs the worker script once per task of a cluster (None: one local process)."""
     env_base = dict(os.environ, OMP_NUM_THREADS="1", MODEL_DIR_BASE=str(tmp_path / "md"),
-                    **{process_group.TIMEOUT_ENV: "60"})
+                    **{process_group.TIMEOUT_ENV: "60"}, **env)
     env_base.pop("TF_CONFIG", None)
     envs = [env_base]
     if tasks is not None:
@@ -81,6 +81,19 @@ def test_custom_loop_on_two_workers_equals_one_worker_on_the_whole_batch(tmp_pat
     assert w0["replica_ids"].tolist() == [[0]] * 4 and w1["replica_ids"].tolist() == [[1]] * 4
     assert list(w1["worker_devices"]) == ["/job:worker/replica:0/task:1/device:CPU:0"]
     assert bool(w0["should_checkpoint"]) and not bool(w1["should_checkpoint"])
+
+
+def test_contrib_collective_all_reduce_strategy_on_two_workers(tmp_path):
+    """TF 1.15's tf.contrib.distribute.CollectiveAllReduceStrategy: the same job."""
+    one = tmp_path / "one.npz"
+    assert _run_job("loop", [one], None, tmp_path, CONTRIB_STRATEGY="1") == [0]
+    workers = [tmp_path / "w0.npz", tmp_path / "w1.npz"]
+    assert _run_job("loop", workers, [("worker", 0), ("worker", 1)], tmp_path,
+                    CONTRIB_STRATEGY="1") == [0, 0]
+    _assert_same_training(one, workers, "final/")
+    w0, w1 = np.load(workers[0]), np.load(workers[1])
+    assert int(w0["num_replicas_in_sync"]) == 2
+    assert list(w1["worker_devices"]) == ["/job:worker/replica:0/task:1/device:CPU:0"]
 
 
 def test_custom_loop_on_processes_started_like_torchrun(tmp_path):

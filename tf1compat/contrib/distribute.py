@@ -1,8 +1,9 @@
 """`tf.contrib.distribute` (TF 1.13-1.15): the contrib spellings of tf.distribute's
 in-graph strategies — `MirroredStrategy(devices=None, num_gpus=None, ...)`,
 `OneDeviceStrategy`, the cross-device ops, `DistributionStrategy` (= tf.distribute's
-Strategy) and the context functions under their old names. The multi-worker,
-parameter-server and TPU strategies raise an error naming them."""
+Strategy) and the context functions under their old names, and the multi-worker
+`CollectiveAllReduceStrategy(num_gpus_per_worker)` (distribute/multi_worker_strategy.py).
+The parameter-server and TPU strategies raise an error naming them."""
 
 # ruff: noqa: F401
 from tf1compat.training.strategies.cross_device_ops import (
@@ -15,6 +16,7 @@ from tf1compat.training.strategies.distribute_lib import (
 from tf1compat.training.strategies.mirrored import (ContribMirroredStrategy as
                                                     MirroredStrategy, OneDeviceStrategy)
 from tf1compat.training.strategies.values import ReduceOp
+from tf1compat.distribute.multi_worker_strategy import CollectiveAllReduceStrategy
 from tf1compat.contrib._missing import missing as _missing
 
 ReductionToOneDeviceCrossDeviceOps = ReductionToOneDevice

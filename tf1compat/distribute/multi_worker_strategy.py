@@ -37,7 +37,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.distribute import process_group as pg
 from tf1compat.distribute import tf_collective_ops as collective
-from tf1compat.distribute.cluster_resolver import TFConfigClusterResolver
+from tf1compat.distribute.cluster_resolver import (SimpleClusterResolver,
+                                                   TFConfigClusterResolver)
 from tf1compat.framework.graph import control_dependencies
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.training.strategies.distribute_lib import Strategy
@@ -46,8 +47,8 @@ from tf1compat.training.strategies.mirrored import (MirroredExtended, all_local_
                                                     _reduce_non_distributed)
 from tf1compat.training.strategies.values import DistributedValues, Mirrored, ReduceOp
 
-__all__ = ["CollectiveCommunication", "CommunicationImplementation", "CommunicationOptions",
-           "MultiWorkerMirroredStrategy"]
+__all__ = ["CollectiveAllReduceStrategy", "CollectiveCommunication",
+           "CommunicationImplementation", "CommunicationOptions", "MultiWorkerMirroredStrategy"]
 
 
 class CollectiveCommunication(enum.Enum):
@@ -370,3 +371,23 @@ class MultiWorkerMirroredStrategy(Strategy):
                   task_type: Any = None, task_id: Any = None) -> None:
         self.extended.configure(session_config, cluster_spec, task_type, task_id)
 
+
+
+class CollectiveAllReduceStrategy(MultiWorkerMirroredStrategy):
+    """`tf.contrib.distribute.CollectiveAllReduceStrategy(num_gpus_per_worker=0,
+    communication=AUTO)` (TF 1.15): MultiWorkerMirroredStrategy over TF_CONFIG's cluster
+    (read once, at construction) with `num_gpus_per_worker` GPU replicas per worker, or
+    the CPU when 0; without a cluster it is local until `configure` gives one."""
+
+    def __init__(self, num_gpus_per_worker: int = 0,
+                 communication: Any = CollectiveCommunication.AUTO):
+        tf_config = TFConfigClusterResolver()
+        resolver = SimpleClusterResolver(
+            cluster_spec=tf_config.cluster_spec(), task_type=tf_config.task_type,
+            task_id=tf_config.task_id, num_accelerators={"GPU": num_gpus_per_worker},
+            rpc_layer=tf_config.rpc_layer)
+        devices = tuple(f"/device:GPU:{i}" for i in range(num_gpus_per_worker)) or \
+            ("/device:CPU:0",)
+        communication = _as_communication(communication)
+        Strategy.__init__(self, MultiWorkerExtended(self, resolver, communication, devices))
+        self._communication_options = CommunicationOptions(implementation=communication)
