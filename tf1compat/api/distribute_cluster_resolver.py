@@ -1,9 +1,9 @@
 """`tf.distribute.cluster_resolver` (also `tf.contrib.cluster_resolver`): TF_CONFIG,
 simple, union and Slurm resolvers; the cloud ones raise NotImplementedError naming
-themselves (tf1compat/distribute/cluster_resolver.py)."""
+themselves (tf1compat.training.cluster_resolver.py)."""
 
 # ruff: noqa: F401
-from tf1compat.distribute.cluster_resolver import (
+from tf1compat.training.cluster_resolver import (
     ClusterResolver, GCEClusterResolver, KubernetesClusterResolver,
     KubernetesExecutableLocation, SimpleClusterResolver, SlurmClusterResolver,
     TFConfigClusterResolver, TPUClusterResolver, UnionResolver)

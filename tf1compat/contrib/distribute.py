@@ -2,7 +2,8 @@
 in-graph strategies — `MirroredStrategy(devices=None, num_gpus=None, ...)`,
 `OneDeviceStrategy`, the cross-device ops, `DistributionStrategy` (= tf.distribute's
 Strategy) and the context functions under their old names, and the multi-worker
-`CollectiveAllReduceStrategy(num_gpus_per_worker)` (distribute/multi_worker_strategy.py).
+`CollectiveAllReduceStrategy(num_gpus_per_worker)` (distribute/multi_worker_strategy.py,
+above this layer: api/distribute_experimental.py fills it into `FILLED_FROM_ABOVE`).
 The parameter-server and TPU strategies raise an error naming them."""
 
 # ruff: noqa: F401
@@ -16,7 +17,6 @@ from tf1compat.training.strategies.distribute_lib import (
 from tf1compat.training.strategies.mirrored import (ContribMirroredStrategy as
                                                     MirroredStrategy, OneDeviceStrategy)
 from tf1compat.training.strategies.values import ReduceOp
-from tf1compat.distribute.multi_worker_strategy import CollectiveAllReduceStrategy
 from tf1compat.contrib._missing import missing as _missing
 
 ReductionToOneDeviceCrossDeviceOps = ReductionToOneDevice
@@ -34,4 +34,12 @@ def require_replica_context(replica_ctx: ReplicaContext) -> None:
         raise RuntimeError("Using wrong replica context.")
 
 
-__getattr__ = _missing("tf.contrib.distribute")
+# Names whose classes live in a higher layer (distribute/), set by api/.
+FILLED_FROM_ABOVE: dict = {}
+_missing_name = _missing("tf.contrib.distribute")
+
+
+def __getattr__(name: str) -> object:
+    if name in FILLED_FROM_ABOVE:
+        return FILLED_FROM_ABOVE[name]
+    return _missing_name(name)

@@ -37,7 +37,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.distribute import process_group as pg
 from tf1compat.distribute import tf_collective_ops as collective
-from tf1compat.distribute.cluster_resolver import (SimpleClusterResolver,
+from tf1compat.training.cluster_resolver import (SimpleClusterResolver,
                                                    TFConfigClusterResolver)
 from tf1compat.framework.graph import control_dependencies
 from tf1compat.framework.indexed_slices import IndexedSlices
