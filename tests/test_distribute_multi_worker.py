@@ -96,6 +96,21 @@ def test_contrib_collective_all_reduce_strategy_on_two_workers(tmp_path):
     assert list(w1["worker_devices"]) == ["/job:worker/replica:0/task:1/device:CPU:0"]
 
 
+def test_workers_read_their_share_of_the_files(tmp_path):
+    """TF's FILE auto-sharding: worker i reads files i, i+2, ...; each of its batches of 4
+    is cut into 2 per-replica batches that its one replica reads in turn."""
+    files = tmp_path / "files"
+    files.mkdir()
+    for i in range(4):
+        (files / f"part{i}.txt").write_text("".join(f"{10 * i + j}\n" for j in range(3)))
+    outs = [tmp_path / "w0.json", tmp_path / "w1.json"]
+    assert _run_job("files", outs, [("worker", 0), ("worker", 1)], tmp_path,
+                    FILES_DIR=str(files)) == [0, 0]
+    seen = [json.loads(p.read_text()) for p in outs]
+    assert seen[0] == [[0, 1], [2, 20], [21], [22]]
+    assert seen[1] == [[10, 11], [12, 30], [31], [32]]
+
+
 def test_custom_loop_on_processes_started_like_torchrun(tmp_path):
     """Without TF_CONFIG the workers are torchrun's processes (RANK, WORLD_SIZE, ...)."""
     one = tmp_path / "one.npz"
