@@ -14,6 +14,7 @@ import pytest
 import tf1compat as tf
 from tf1compat.distribute import horovod_keras as hvd_keras
 from tests.test_distribute_horovod import _run_job, hvd  # noqa: F401  (the fixture)
+from tests.test_eager import eager  # noqa: F401  (the fixture)
 
 WORKER = Path(__file__).parent / "fixtures" / "distributed" / "hvd_aggregation_worker.py"
 
@@ -119,3 +120,30 @@ def test_two_processes_accumulate_like_one_process_on_the_combined_batches(tmp_p
                                    err_msg=name)
         np.testing.assert_array_equal(rank0[name], rank1[name], err_msg=name)
     assert int(rank0["global_step"]) == 6
+
+
+def test_eager_keras_optimizer_accumulates_like_horovods_eager_helper(hvd, eager):
+    """Under eager execution (Horovod's LocalGradientAggregationHelperEager order): the
+    sums of N passes are allreduced and applied on the N-th; `iterations` counts every
+    pass; a last incomplete cycle stays unapplied."""
+    rng = np.random.RandomState(0)
+    x = rng.randn(20, 3).astype(np.float32)
+    y = rng.randn(20, 1).astype(np.float32)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,),
+                                                       kernel_initializer="ones")])
+    model.compile(hvd_keras.DistributedOptimizer(tf.keras.optimizers.SGD(0.1),
+                                                 backward_passes_per_step=2,
+                                                 average_aggregated_gradients=True), "mse")
+    model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+    kernel, bias = model.get_weights()
+    iterations = int(model.optimizer.iterations.numpy())
+    w, b, acc = np.ones((3, 1)), np.zeros(1), (0.0, 0.0)
+    for i in range(5):
+        xb, yb = x[4 * i:4 * i + 4], y[4 * i:4 * i + 4]
+        err = xb @ w + b - yb
+        acc = (acc[0] + 2 * xb.T @ err / 4, acc[1] + 2 * err.sum(0) / 4)
+        if i % 2 == 1:
+            w, b, acc = w - 0.1 * acc[0] / 2, b - 0.1 * acc[1] / 2, (0.0, 0.0)
+    np.testing.assert_allclose(kernel.ravel(), w.ravel(), rtol=1e-5)
+    np.testing.assert_allclose(bias, b, rtol=1e-5)
+    assert iterations == 5

@@ -29,11 +29,11 @@ WORKER = Path(__file__).parent / "fixtures" / "distributed" / "mwms_worker.py"
 JOB_TIMEOUT = 240
 
 
-def _run_job(mode: str, outs: List[Path], tasks: Optional[List[tuple]], tmp_path: Path
-             ) -> List[int]:
+def _run_job(mode: str, outs: List[Path], tasks: Optional[List[tuple]], tmp_path: Path,
+             **env: str) -> List[int]:
     """Runs the worker script once per task of a cluster (None: one local process)."""
     env_base = dict(os.environ, OMP_NUM_THREADS="1", MODEL_DIR_BASE=str(tmp_path / "md"),
-                    **{process_group.TIMEOUT_ENV: "60"})
+                    **{process_group.TIMEOUT_ENV: "60"}, **env)
     env_base.pop("TF_CONFIG", None)
     envs = [env_base]
     if tasks is not None:
@@ -81,6 +81,34 @@ def test_custom_loop_on_two_workers_equals_one_worker_on_the_whole_batch(tmp_pat
     assert w0["replica_ids"].tolist() == [[0]] * 4 and w1["replica_ids"].tolist() == [[1]] * 4
     assert list(w1["worker_devices"]) == ["/job:worker/replica:0/task:1/device:CPU:0"]
     assert bool(w0["should_checkpoint"]) and not bool(w1["should_checkpoint"])
+
+
+def test_contrib_collective_all_reduce_strategy_on_two_workers(tmp_path):
+    """TF 1.15's tf.contrib.distribute.CollectiveAllReduceStrategy: the same job."""
+    one = tmp_path / "one.npz"
+    assert _run_job("loop", [one], None, tmp_path, CONTRIB_STRATEGY="1") == [0]
+    workers = [tmp_path / "w0.npz", tmp_path / "w1.npz"]
+    assert _run_job("loop", workers, [("worker", 0), ("worker", 1)], tmp_path,
+                    CONTRIB_STRATEGY="1") == [0, 0]
+    _assert_same_training(one, workers, "final/")
+    w0, w1 = np.load(workers[0]), np.load(workers[1])
+    assert int(w0["num_replicas_in_sync"]) == 2
+    assert list(w1["worker_devices"]) == ["/job:worker/replica:0/task:1/device:CPU:0"]
+
+
+def test_workers_read_their_share_of_the_files(tmp_path):
+    """TF's FILE auto-sharding: worker i reads files i, i+2, ...; each of its batches of 4
+    is cut into 2 per-replica batches that its one replica reads in turn."""
+    files = tmp_path / "files"
+    files.mkdir()
+    for i in range(4):
+        (files / f"part{i}.txt").write_text("".join(f"{10 * i + j}\n" for j in range(3)))
+    outs = [tmp_path / "w0.json", tmp_path / "w1.json"]
+    assert _run_job("files", outs, [("worker", 0), ("worker", 1)], tmp_path,
+                    FILES_DIR=str(files)) == [0, 0]
+    seen = [json.loads(p.read_text()) for p in outs]
+    assert seen[0] == [[0, 1], [2, 20], [21], [22]]
+    assert seen[1] == [[10, 11], [12, 30], [31], [32]]
 
 
 def test_custom_loop_on_processes_started_like_torchrun(tmp_path):

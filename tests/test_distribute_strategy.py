@@ -70,9 +70,14 @@ def test_contrib_spellings():
             cd.require_replica_context(cd.get_replica_context())
             return 1
         assert s.extended.call_for_each_replica(fn) == 1
-    for name in ("CollectiveAllReduceStrategy", "ParameterServerStrategy", "TPUStrategy"):
+    for name in ("ParameterServerStrategy", "TPUStrategy"):
         with pytest.raises(Exception, match=f"tf.contrib.distribute.{name}"):
             getattr(cd, name)
+    # (TF 1.15's multi-worker strategy: local without TF_CONFIG, GPUs as asked)
+    collective = cd.CollectiveAllReduceStrategy(num_gpus_per_worker=2)
+    assert collective.num_replicas_in_sync == 2
+    assert collective.extended.worker_devices[1].endswith("/device:GPU:1")
+    assert collective.cluster_resolver.num_accelerators() == {"GPU": 2}
 
 
 def test_parameter_server_and_tpu_strategies_are_refused_by_name():

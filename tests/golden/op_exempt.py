@@ -16,6 +16,9 @@ _DATASET_EXPERIMENTAL = ("tf.data.experimental: takes or makes a dataset variant
                          "function graphs, files or an iterator or table resource); covered "
                          "by tests/golden/cases_data_experimental.py, "
                          "eager_cases_data_experimental.py")
+_AUTO_SHARD = ("a multi-worker strategy's input sharding (a dataset variant read per "
+               "worker); covered by tests/test_distribute_auto_shard.py against TF's "
+               "input_ops.auto_shard_dataset")
 _ITERATOR = ("tf.data iterator resource; covered by tests/golden/cases_data.py, "
              "cases_data_iterators.py")
 _TENSOR_ARRAY = ("TensorArray handle and flow; covered by tests/golden/"
@@ -58,6 +61,7 @@ EXEMPT: Dict[str, str] = {
         "WriteGraphSummary", "FlushSummaryWriter", "CloseSummaryWriter")},
     **{op: _COLLECTIVE for op in (
         "CollectiveBcastRecv", "CollectiveBcastSend", "CollectiveGather", "CollectiveReduce")},
+    "AutoShardDataset": _AUTO_SHARD,
     # tf.data datasets and iterators
     **{op: _DATASET for op in (
         "BatchDatasetV2", "CacheDataset", "ConcatenateDataset", "FilterDataset",

@@ -13,6 +13,7 @@ from tf1compat.training.strategies.distribute_lib import (
 from tf1compat.training.strategies.mirrored import MirroredStrategy, OneDeviceStrategy
 from tf1compat.training.strategies.values import ReduceOp
 from tf1compat.api import distribute_experimental as experimental
+from tf1compat.api import distribute_cluster_resolver as cluster_resolver
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

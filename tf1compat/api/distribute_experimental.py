@@ -8,6 +8,10 @@ from tf1compat.distribute.multi_worker_strategy import (CollectiveCommunication,
                                                         CommunicationOptions,
                                                         MultiWorkerMirroredStrategy)
 from tf1compat.training.strategies.mirrored import CentralStorageStrategy
+from tf1compat.contrib import distribute as _contrib_distribute
+from tf1compat.distribute.multi_worker_strategy import CollectiveAllReduceStrategy as _CARS
+
+_contrib_distribute.FILLED_FROM_ABOVE["CollectiveAllReduceStrategy"] = _CARS
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

@@ -1,8 +1,10 @@
 """`tf.contrib.distribute` (TF 1.13-1.15): the contrib spellings of tf.distribute's
 in-graph strategies — `MirroredStrategy(devices=None, num_gpus=None, ...)`,
 `OneDeviceStrategy`, the cross-device ops, `DistributionStrategy` (= tf.distribute's
-Strategy) and the context functions under their old names. The multi-worker,
-parameter-server and TPU strategies raise an error naming them."""
+Strategy) and the context functions under their old names, and the multi-worker
+`CollectiveAllReduceStrategy(num_gpus_per_worker)` (distribute/multi_worker_strategy.py,
+above this layer: api/distribute_experimental.py fills it into `FILLED_FROM_ABOVE`).
+The parameter-server and TPU strategies raise an error naming them."""
 
 # ruff: noqa: F401
 from tf1compat.training.strategies.cross_device_ops import (
@@ -32,4 +34,12 @@ def require_replica_context(replica_ctx: ReplicaContext) -> None:
         raise RuntimeError("Using wrong replica context.")
 
 
-__getattr__ = _missing("tf.contrib.distribute")
+# Names whose classes live in a higher layer (distribute/), set by api/.
+FILLED_FROM_ABOVE: dict = {}
+_missing_name = _missing("tf.contrib.distribute")
+
+
+def __getattr__(name: str) -> object:
+    if name in FILLED_FROM_ABOVE:
+        return FILLED_FROM_ABOVE[name]
+    return _missing_name(name)

@@ -6,6 +6,7 @@ functions.py / func_graph.py (traced functions) and _runtime.py (what runs).
 
 # ruff: noqa: F401
 from tf1compat.data import experimental
+from tf1compat.data import auto_shard as _auto_shard  # noqa: F401 (declares AutoShardDataset)
 from tf1compat.data.dataset_ops import (AUTOTUNE, INFINITE as INFINITE_CARDINALITY,
                                         UNKNOWN as UNKNOWN_CARDINALITY, DatasetV1 as Dataset)
 from tf1compat.data.eager_iterator import NumpyIterator

@@ -146,9 +146,34 @@ dataset_op("FilterDataset", ["input_dataset: variant", "other_arguments: Targume
            _filter, {"Targuments": TypeList(default=[]), "predicate": None})
 
 
+# The file readers' op types: a flat_map / interleave whose function builds one opens a
+# file per input element (what FILE auto-sharding shards: data/auto_shard.py).
+FILE_READER_OP_TYPES = frozenset({"TFRecordDataset", "TextLineDataset",
+                                  "FixedLengthRecordDatasetV2", "CSVDatasetV2"})
+
+
+def _builds_reader(function: Any) -> bool:
+    """Whether a dataset function's graph, or a function nested in it, makes a reader."""
+    graph = getattr(function, "graph", None)
+    if graph is None:
+        return False
+    for op in graph.get_operations():
+        if op.type in FILE_READER_OP_TYPES:
+            return True
+        if op.type in DATASET_OP_TYPES and "f" in op.node_def.attr and \
+                _builds_reader(op.get_attr("f")):
+            return True
+    return False
+
+
+def _opening_files(node: Any, value: Any) -> Any:
+    value.opens_files = _builds_reader(node.attrs.get("f"))
+    return value
+
+
 def _flat_map(node: Any, kctx: Any) -> Callable[..., Any]:
     fn = dataset_function(node, kctx)
-    return lambda ds, *caps: rt.FlatMapValue(ds, fn, caps)
+    return lambda ds, *caps: _opening_files(node, rt.FlatMapValue(ds, fn, caps))
 
 
 dataset_op("FlatMapDataset", ["input_dataset: variant", "other_arguments: Targuments"],
@@ -163,7 +188,8 @@ def _interleave(extra: int) -> Callable[..., Any]:
 
         def run(ds: Any, *rest: Any) -> Any:
             caps, tail = rest[:n_caps], rest[n_caps:]
-            return rt.InterleaveValue(ds, fn, caps, scalar_int(tail[0]), scalar_int(tail[1]))
+            return _opening_files(node, rt.InterleaveValue(ds, fn, caps, scalar_int(tail[0]),
+                                                           scalar_int(tail[1])))
         return run
     return make
 

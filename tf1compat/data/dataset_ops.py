@@ -398,13 +398,30 @@ class DatasetV2:
                                 dataset._inputs())
 
     def with_options(self, options: Any, name: Optional[str] = None) -> "DatasetV1Adapter":
-        """Options have no effect on tf1compat's pipelines; the elements are unchanged."""
-        return self._make("OptionsDataset", [self._variant_tensor],
-                          {"serialized_options": b""}, self.element_spec, [self], name)
+        """The elements unchanged; `options()` of the result (and of datasets made from
+        it) includes these (a multi-worker strategy reads their auto-shard policy)."""
+        dataset = self._make("OptionsDataset", [self._variant_tensor],
+                             {"serialized_options": b""}, self.element_spec, [self], name)
+        dataset._given_options = options
+        return dataset
 
     def options(self) -> Any:
+        """The options given along the input pipeline, later ones overriding (TF)."""
         from tf1compat.data.experimental import Options
-        return Options()
+        given: List[Any] = []
+        pending, seen = [self], set()
+        while pending:
+            dataset = pending.pop()
+            if id(dataset) in seen:
+                continue
+            seen.add(id(dataset))
+            if getattr(dataset, "_given_options", None) is not None:
+                given.append(dataset._given_options)
+            pending.extend(dataset._inputs())
+        merged = Options()
+        for options in reversed(given):
+            merged = merged.merge(options)
+        return merged
 
     def reduce(self, initial_state: Any, reduce_func: Callable[..., Any],
                name: Optional[str] = None) -> Any:

@@ -457,6 +457,9 @@ def _check_capture_by_value(tensor: Tensor) -> None:
 def make_one_shot(dataset: Any) -> Iterator:
     """`dataset.make_one_shot_iterator()` / `tf.data.make_one_shot_iterator(dataset)`."""
     from tf1compat.framework import context as _context
+    if not hasattr(dataset, "_variant_tensor") and hasattr(dataset, "make_one_shot_iterator"):
+        # A strategy's distributed dataset makes its own iterator (TF asks the object).
+        return dataset.make_one_shot_iterator()
     if _context.executing_eagerly():
         from tf1compat.data.eager_iterator import EagerIterator
         return EagerIterator(dataset)  # type: ignore[return-value]
@@ -479,6 +482,9 @@ def make_one_shot(dataset: Any) -> Iterator:
 def make_initializable(dataset: Any, shared_name: Optional[str] = None) -> Iterator:
     """`dataset.make_initializable_iterator()`: IteratorV2 plus its MakeIterator."""
     from tf1compat.framework import context as _context
+    if not hasattr(dataset, "_variant_tensor") and hasattr(dataset,
+                                                           "make_initializable_iterator"):
+        return dataset.make_initializable_iterator()      # a distributed dataset
     if _context.executing_eagerly():
         raise RuntimeError("`make_initializable_iterator()` is not supported in eager mode. "
                            "Use Python-style iteration instead.")

@@ -20,7 +20,7 @@ and one per gradient named by its index. IndexedSlices gradients need
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import GraphKeys, control_dependencies
@@ -36,7 +36,7 @@ from tf1compat.variables.init_ops import zeros_initializer
 from tf1compat.variables.variable_scope import get_variable, variable_scope
 from tf1compat.variables.variable_store import AUTO_REUSE
 
-__all__ = ["LocalGradientAggregation"]
+__all__ = ["EagerGradientAggregation", "LocalGradientAggregation"]
 
 
 class LocalGradientAggregation:
@@ -139,3 +139,61 @@ class LocalGradientAggregation:
             applied = cond(equal(self.counter, 0), apply, skip)
         with control_dependencies([applied]):
             return cond(equal(self.counter, 0), no_op, count_step)
+
+
+class EagerGradientAggregation:
+    """`backward_passes_per_step` under eager execution (Horovod 0.28's eager helper):
+    each call adds the gradients to local sums and counts the pass; the N-th pass
+    allreduces the sums (divided by N with `average_aggregated_gradients=True`), clears
+    them and lets `apply_gradients` apply; the other passes return the sums so far and
+    only increment the optimizer's `iterations`."""
+
+    def __init__(self, backward_passes_per_step: int,
+                 allreduce_grads: Callable[[List[Any], List[Any]], List[Any]],
+                 sparse_as_dense: bool, average_aggregated_gradients: bool):
+        if backward_passes_per_step <= 0:
+            raise ValueError("backward_passes_per_step must be > 0")
+        self.backward_passes_per_step = backward_passes_per_step
+        self._allreduce_grads = allreduce_grads
+        self._sparse_as_dense = sparse_as_dense
+        self._average = average_aggregated_gradients
+        self.counter = 0
+        self._sums: Dict[int, Any] = {}
+
+    def compute_gradients(self, grads: List[Any], variables: List[Any]) -> List[Any]:
+        """The sums after this pass; on the N-th pass their allreduced values."""
+        out: List[Any] = []
+        for index, grad in enumerate(grads):
+            if isinstance(grad, IndexedSlices):
+                if not self._sparse_as_dense:
+                    raise ValueError("IndexedSlices are not supported when "
+                                     "`backward_passes_per_step` > 1 and `sparse_as_dense` "
+                                     "is False.")
+                grad = convert_to_tensor(grad)
+            if grad is None:
+                out.append(None)
+                continue
+            total = self._sums.get(index)
+            self._sums[index] = grad if total is None else total + grad
+            out.append(self._sums[index])
+        self.counter += 1
+        if self.counter != self.backward_passes_per_step:
+            return out
+        reduced = self._allreduce_grads(out, variables)
+        if self._average:
+            reduced = [divide(r, self.backward_passes_per_step) if r is not None else None
+                       for r in reduced]
+        self.counter = 0
+        self._sums = {}
+        return list(reduced)
+
+    def apply_gradients(self, apply: Callable[[], Any], grads: List[Any],
+                        iterations: Optional[Any] = None, global_step: Optional[Any] = None
+                        ) -> Any:
+        """`apply()` after an allreducing pass; else `iterations` (and `global_step`)
+        incremented."""
+        if self.counter == 0:
+            return apply()
+        if global_step is not None:
+            global_step.assign_add(1)
+        return iterations.assign_add(1) if iterations is not None else None

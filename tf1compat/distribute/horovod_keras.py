@@ -20,8 +20,9 @@ Keras-level `allreduce`/`allgather`/`broadcast` take and return numpy values (ev
 Keras' session in graph mode). Both Horovod paths resolve to this one module; it has the
 larger `horovod.tensorflow.keras` signatures; `elastic` is horovod_keras_elastic.py.
 `backward_passes_per_step > 1` accumulates gradients as horovod.tensorflow does
-(gradient_aggregation.py; graph mode). Not provided (NotImplementedError naming them): that
-under eager execution, and `op=Adasum` (Horovod's Keras refuses it too).
+(gradient_aggregation.py: in the graph, or under eager execution with Horovod's eager
+helper's order). Not provided (NotImplementedError naming it): `op=Adasum` (Horovod's
+Keras refuses it too).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 from tf1compat.distribute import horovod_tensorflow as _hvd
 from tf1compat.distribute import horovod_keras_callbacks as callbacks
 from tf1compat.distribute import horovod_keras_elastic as elastic
-from tf1compat.distribute.gradient_aggregation import LocalGradientAggregation
+from tf1compat.distribute.gradient_aggregation import (EagerGradientAggregation,
+                                                      LocalGradientAggregation)
 from tf1compat.distribute.horovod_tensorflow import (  # noqa: F401  (Horovod's re-exports)
     Adasum, Average, Compression, ProcessSet, Sum, add_process_set, ccl_built, cross_rank,
     cross_size, cuda_built, ddl_built, global_process_set, gloo_built, gloo_enabled, init,
@@ -76,14 +78,14 @@ class _DistributedKerasOptimizer:
         self._hvd_scale_local = scale_local_gradients
         # True between a get_gradients/_compute_gradients and the apply_gradients after it.
         self._hvd_aggregated = False
-        self._hvd_aggregation: Optional[LocalGradientAggregation] = None
+        self._hvd_aggregation: Any = None
         if backward_passes_per_step > 1:
-            if _context.executing_eagerly():
-                raise NotImplementedError("horovod.keras DistributedOptimizer("
-                                          "backward_passes_per_step > 1) under eager "
-                                          "execution (Horovod's eager aggregation helper) is "
-                                          "not provided; graph-mode Keras supports it")
             sparse_as_dense = allreducer_args[3]
+            if _context.executing_eagerly():
+                self._hvd_aggregation = EagerGradientAggregation(
+                    backward_passes_per_step, self._allreduce, sparse_as_dense,
+                    average_aggregated_gradients)
+                return
             self._hvd_aggregation = LocalGradientAggregation(
                 backward_passes_per_step, self._allreduce, sparse_as_dense,
                 average_aggregated_gradients, rank(), keras_session=True)

@@ -31,13 +31,14 @@ the local devices, as TF's.
 from __future__ import annotations
 
 import enum
-import json
 import os
 import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.distribute import process_group as pg
 from tf1compat.distribute import tf_collective_ops as collective
+from tf1compat.training.cluster_resolver import (SimpleClusterResolver,
+                                                   TFConfigClusterResolver)
 from tf1compat.framework.graph import control_dependencies
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.training.strategies.distribute_lib import Strategy
@@ -46,9 +47,8 @@ from tf1compat.training.strategies.mirrored import (MirroredExtended, all_local_
                                                     _reduce_non_distributed)
 from tf1compat.training.strategies.values import DistributedValues, Mirrored, ReduceOp
 
-__all__ = ["CollectiveCommunication", "CommunicationImplementation", "CommunicationOptions",
-           "MultiWorkerMirroredStrategy",
-           "TFConfigClusterResolver"]
+__all__ = ["CollectiveAllReduceStrategy", "CollectiveCommunication",
+           "CommunicationImplementation", "CommunicationOptions", "MultiWorkerMirroredStrategy"]
 
 
 class CollectiveCommunication(enum.Enum):
@@ -90,41 +90,6 @@ def _as_communication(value: Any) -> CollectiveCommunication:
 
 
 # -- the cluster ------------------------------------------------------------------------------
-
-class TFConfigClusterResolver:
-    """What the strategy knows of its cluster (TF's TFConfigClusterResolver): the
-    `cluster` and `task` of TF_CONFIG."""
-
-    def __init__(self, task_type: Optional[str] = None, task_id: Optional[int] = None,
-                 rpc_layer: Optional[str] = None, environment: Optional[str] = None):
-        config = json.loads(os.environ.get("TF_CONFIG", "{}") or "{}")
-        task = config.get("task", {})
-        self._cluster = {job: list(tasks) for job, tasks in config.get("cluster", {}).items()}
-        self.task_type = task_type if task_type is not None else task.get("type")
-        self.task_id = int(task_id if task_id is not None else task.get("index", 0))
-        self.rpc_layer = rpc_layer or config.get("rpc_layer")
-        self.environment = environment or config.get("environment", "")
-
-    def cluster_spec(self) -> Any:
-        from tf1compat.training.device_setter import ClusterSpec
-        return ClusterSpec(self._cluster)
-
-    def master(self, task_type: Optional[str] = None, task_id: Optional[int] = None,
-               rpc_layer: Optional[str] = None) -> str:
-        task_type = task_type if task_type is not None else self.task_type
-        task_id = task_id if task_id is not None else self.task_id
-        if not task_type or task_type not in self._cluster:
-            return ""
-        address = self._cluster[task_type][task_id]
-        layer = rpc_layer or self.rpc_layer
-        return f"{layer}://{address}" if layer else address
-
-    def num_accelerators(self, task_type: Any = None, task_id: Any = None,
-                         config_proto: Any = None) -> Dict[str, int]:
-        import torch
-        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
-        return {"GPU": count} if count else {}
-
 
 class _Place:
     """This process's place among the workers (TF's task order: chief, then workers)."""
@@ -406,3 +371,23 @@ class MultiWorkerMirroredStrategy(Strategy):
                   task_type: Any = None, task_id: Any = None) -> None:
         self.extended.configure(session_config, cluster_spec, task_type, task_id)
 
+
+
+class CollectiveAllReduceStrategy(MultiWorkerMirroredStrategy):
+    """`tf.contrib.distribute.CollectiveAllReduceStrategy(num_gpus_per_worker=0,
+    communication=AUTO)` (TF 1.15): MultiWorkerMirroredStrategy over TF_CONFIG's cluster
+    (read once, at construction) with `num_gpus_per_worker` GPU replicas per worker, or
+    the CPU when 0; without a cluster it is local until `configure` gives one."""
+
+    def __init__(self, num_gpus_per_worker: int = 0,
+                 communication: Any = CollectiveCommunication.AUTO):
+        tf_config = TFConfigClusterResolver()
+        resolver = SimpleClusterResolver(
+            cluster_spec=tf_config.cluster_spec(), task_type=tf_config.task_type,
+            task_id=tf_config.task_id, num_accelerators={"GPU": num_gpus_per_worker},
+            rpc_layer=tf_config.rpc_layer)
+        devices = tuple(f"/device:GPU:{i}" for i in range(num_gpus_per_worker)) or \
+            ("/device:CPU:0",)
+        communication = _as_communication(communication)
+        Strategy.__init__(self, MultiWorkerExtended(self, resolver, communication, devices))
+        self._communication_options = CommunicationOptions(implementation=communication)

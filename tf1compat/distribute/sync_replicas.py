@@ -12,8 +12,13 @@ takes the first `replicas_to_aggregate` gradients computed at that global step; 
 that arrive once their step is complete are stale and dropped. The late worker's run then
 changes nothing on the ps (its session does not push that run, `server.discard_run`) and
 its next run starts from the current values, as a TF worker continues with the token of
-the new global step. `total_num_replicas < replicas_to_aggregate` (several gradients per
-worker and step) is not supported (NotImplementedError). The exchange runs in a `PyFunc`
+the new global step. Fewer workers than gradients per step (`total_num_replicas <
+replicas_to_aggregate`): as TF's token queue, which the chief fills with
+`replicas_to_aggregate - total_num_replicas` spare tokens and each completed step refills
+with `replicas_to_aggregate`, a run whose gradient does not complete its step returns at
+once while a spare token is left (changing nothing: its worker computes another gradient at
+the same step), else waits for the step; the update is the mean of the step's
+`replicas_to_aggregate` gradients, all computed at that step's weights. The exchange runs in a `PyFunc`
 op (`tf.py_func`) fed by the gradients and the global step. Without such a cluster it is
 the one-process pass-through of training/optimizers/sync_replicas.py.
 """
@@ -47,20 +52,30 @@ class _Aggregation:
         self.steps: Dict[Any, Dict[str, Any]] = {}
         # The last global step completed, per optimizer: older gradients are stale.
         self.completed: Dict[str, int] = {}
+        # TF's token queue, per optimizer, where fewer workers than gradients per step
+        # run (total_num_replicas < replicas_to_aggregate).
+        self.tokens: Dict[str, int] = {}
 
 
 _AGGREGATION = _Aggregation()
 
 
-def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
-               timeout: float) -> Optional[List[np.ndarray]]:
-    """Runs on ps task 0 (over rpc): blocks until `replicas` workers sent step `key`;
-    None for a stale gradient (its step is complete: dropped)."""
+def _aggregate(key: Any, grads: List[np.ndarray], replicas: int, timeout: float,
+               workers: Optional[int] = None) -> Optional[List[np.ndarray]]:
+    """Runs on ps task 0 (over rpc): blocks until `replicas` gradients of step `key` came;
+    None for a gradient whose run must change nothing: a stale one (its step is complete:
+    dropped), or, with fewer `workers` than `replicas`, one that took a spare token of
+    TF's token queue (the chief's init tokens hold replicas - workers of them, each
+    completed step adds `replicas`): that worker runs again at the same step."""
+    optimizer = key[0]
+    spare = replicas - (workers or replicas)
     with _AGGREGATION.condition:
-        if key[1] <= _AGGREGATION.completed.get(key[0], -1):
+        if key[1] <= _AGGREGATION.completed.get(optimizer, -1):
             return None
+        if spare > 0:
+            _AGGREGATION.tokens.setdefault(optimizer, spare)
         entry = _AGGREGATION.steps.setdefault(key, {"sum": None, "count": 0, "result": None,
-                                                    "taken": 0})
+                                                    "readers": 0})
         if entry["sum"] is None:
             entry["sum"] = [np.array(g, copy=True) for g in grads]
         else:
@@ -69,18 +84,30 @@ def _aggregate(key: Any, grads: List[np.ndarray], replicas: int,
         entry["count"] += 1
         if entry["count"] == replicas:
             entry["result"] = [(total / replicas).astype(total.dtype) for total in entry["sum"]]
-            _AGGREGATION.completed[key[0]] = max(key[1], _AGGREGATION.completed.get(key[0], -1))
+            _AGGREGATION.completed[optimizer] = max(key[1], _AGGREGATION.completed.get(
+                optimizer, -1))
+            if spare > 0:
+                _AGGREGATION.tokens[optimizer] += replicas
             _AGGREGATION.condition.notify_all()
-        elif not _AGGREGATION.condition.wait_for(lambda: entry["result"] is not None,
-                                                 timeout):
-            # The step failed: a later call (a retry) must not complete it with stale sums.
-            if _AGGREGATION.steps.get(key) is entry:
-                del _AGGREGATION.steps[key]
-            raise TimeoutError(f"SyncReplicasOptimizer: {entry['count']} of {replicas} "
-                               f"replicas sent their gradients for global step {key[1]} "
-                               f"within {timeout:g} s")
-        entry["taken"] += 1
-        if entry["taken"] == replicas:
+        elif spare > 0 and _AGGREGATION.tokens[optimizer] > 0:
+            _AGGREGATION.tokens[optimizer] -= 1
+            return None
+        else:
+            entry["readers"] += 1
+            done = _AGGREGATION.condition.wait_for(lambda: entry["result"] is not None,
+                                                   timeout)
+            entry["readers"] -= 1
+            if not done:
+                # The step failed: a later call (a retry) must not complete it with stale
+                # sums.
+                if _AGGREGATION.steps.get(key) is entry:
+                    del _AGGREGATION.steps[key]
+                raise TimeoutError(f"SyncReplicasOptimizer: {entry['count']} of {replicas} "
+                                   f"replicas sent their gradients for global step {key[1]} "
+                                   f"within {timeout:g} s")
+        if spare > 0:
+            _AGGREGATION.tokens[optimizer] -= 1
+        if entry["readers"] == 0 and _AGGREGATION.steps.get(key) is entry:
             del _AGGREGATION.steps[key]
         return entry["result"]
 
@@ -105,12 +132,6 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
             return super().apply_gradients(grads_and_vars, global_step, name)
         if global_step is None:
             raise ValueError("Global step is required to check staleness")
-        if self._total_num_replicas < self._replicas_to_aggregate:
-            raise NotImplementedError(
-                "SyncReplicasOptimizer with total_num_replicas="
-                f"{self._total_num_replicas} < replicas_to_aggregate="
-                f"{self._replicas_to_aggregate} (several gradients per worker and step) is "
-                "not supported by tf1compat")
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("Must supply at least one variable")
@@ -134,17 +155,18 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
                   in_process: bool) -> List[Any]:
         """The gradients averaged on ps task 0 (over rpc; in this process for a local
         cluster, whose sessions run as threads of it)."""
-        replicas = self._replicas_to_aggregate
+        replicas, workers = self._replicas_to_aggregate, self._total_num_replicas
 
         def exchange(step: Any, *values: np.ndarray) -> List[np.ndarray]:
             timeout = _server.rpc_timeout()
-            arguments = ((key_prefix, int(step)), list(values), replicas, timeout)
+            arguments = ((key_prefix, int(step)), list(values), replicas, timeout, workers)
             try:
                 averaged = _aggregate(*arguments) if in_process else rpc.rpc_sync(
                     _server.task_name("ps", 0), _aggregate, args=arguments,
                     timeout=2 * timeout + 5)
                 if averaged is None:
-                    # Stale: this run's updates are dropped (not pushed to the ps).
+                    # Stale, or a spare token's run: this run's updates are dropped (not
+                    # pushed to the ps).
                     _server.discard_run()
                     return list(values)
                 return averaged

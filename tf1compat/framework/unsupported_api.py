@@ -57,8 +57,8 @@ _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and col
 _MULTI_WORKER_STRATEGY = Unsupported(
     "of tf.distribute's strategies only the in-graph ones of one process are provided "
     "(MirroredStrategy, OneDeviceStrategy, CentralStorageStrategy) and "
-    "MultiWorkerMirroredStrategy; the parameter-server and TPU strategies and contrib's "
-    "multi-worker spellings are not",
+    "MultiWorkerMirroredStrategy (contrib: CollectiveAllReduceStrategy); the "
+    "parameter-server and TPU strategies and contrib's other multi-worker spellings are not",
     "tf.distribute.MirroredStrategy within one process; "
     "tf.distribute.experimental.MultiWorkerMirroredStrategy, horovod.tensorflow or "
     "tf.train.Server + replica_device_setter across processes (docs/distributed.md)")
@@ -188,12 +188,10 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.mpi_collectives": _DISTRIBUTED,
     "contrib.nccl": _DISTRIBUTED,
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
-    "distribute.cluster_resolver": _DISTRIBUTED,
     "distribute.RunOptions": _DISTRIBUTED,
     "distribute.experimental.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.TPUStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.CollectiveHints": _MULTI_WORKER_STRATEGY,
-    "contrib.distribute.CollectiveAllReduceStrategy": _MULTI_WORKER_STRATEGY,
     "contrib.distribute.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
     "contrib.distribute.TPUStrategy": _MULTI_WORKER_STRATEGY,
     "contrib.distribute.initialize_tpu_system": _MULTI_WORKER_STRATEGY,

@@ -60,7 +60,7 @@ class ClusterSpec:
             if indices == list(range(len(indices))):
                 out[job] = [tasks[i] for i in indices]
             else:
-                out[job] = dict(tasks)
+                out[job] = {i: tasks[i] for i in indices}     # (sorted, as TF)
         return out
 
     def as_cluster_def(self) -> ClusterDef:

@@ -44,7 +44,7 @@ TRAINING_ATTRIBUTES = frozenset({
     "sample_weight_mode", "_feed_inputs", "_feed_input_names", "_feed_input_shapes",
     "_compiled_trainable_state", "_function_kwargs", "stop_training", "_is_compiled",
     "_run_eagerly", "_v1_compile_was_called", "_eager", "_from_serialized",
-    "_successful_loop_finish", "_build_input_shape"})
+    "_successful_loop_finish", "_build_input_shape", "_distribution_strategy"})
 
 
 def _executing_eagerly() -> bool:
@@ -91,6 +91,9 @@ class TrainingV1(CompiledMetrics):
         if distribute is not None:
             raise NotImplementedError("compile(distribute=...) (distribution strategies) is "
                                       "not supported by tf1compat")
+        if not self._from_serialized:
+            from tf1compat.keras.engine.training_distributed import strategy_at_compile
+            self._distribution_strategy = strategy_at_compile()
         self._set_optimizer(optimizer)
         self.loss = loss or {}
         self.loss_weights = loss_weights
@@ -533,10 +536,13 @@ class TrainingV1(CompiledMetrics):
                                  f"tensors. You passed: x={all_inputs}; y={target}")
             symbolic = [v for v in targets if isinstance(v, Tensor)]
             target_tensors = symbolic or None
+        strategy = getattr(self, "_distribution_strategy", None)
         self.compile(optimizer=self.optimizer, loss=self.loss, metrics=self._compile_metrics,
                      weighted_metrics=self._compile_weighted_metrics,
                      loss_weights=self.loss_weights, target_tensors=target_tensors,
                      sample_weight_mode=self.sample_weight_mode, **self._function_kwargs)
+        # (this compile may run outside the scope the user compiled in)
+        self._distribution_strategy = strategy
 
     def _prepare_validation_data(self, validation_data: Any, batch_size: Optional[int],
                                  validation_steps: Optional[int]) -> tuple:
@@ -564,7 +570,7 @@ class TrainingV1(CompiledMetrics):
             raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
         self._assert_compile_was_called()
         verbose = 1 if verbose == "auto" else verbose
-        return _loop_for(x).fit(self, **_loop_args(locals()))
+        return _loop_for(self, x).fit(self, **_loop_args(locals()))
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: Optional[int] = None,
                  verbose: Any = "auto", sample_weight: Any = None,
@@ -578,7 +584,7 @@ class TrainingV1(CompiledMetrics):
         if return_dict:
             raise TypeError("evaluate() got an unexpected keyword argument 'return_dict'")
         verbose = 1 if verbose == "auto" else verbose
-        return _loop_for(x).evaluate(self, **_loop_args(locals()))
+        return _loop_for(self, x).evaluate(self, **_loop_args(locals()))
 
     def predict(self, x: Any, batch_size: Optional[int] = None, verbose: Any = "auto",
                 steps: Optional[int] = None, callbacks: Any = None, max_queue_size: int = 10,
@@ -587,7 +593,7 @@ class TrainingV1(CompiledMetrics):
         if _executing_eagerly():
             return _eager().predict(self, **_loop_args(locals()))
         verbose = 0 if verbose == "auto" else verbose
-        return _loop_for(x).predict(self, **_loop_args(locals()))
+        return _loop_for(self, x).predict(self, **_loop_args(locals()))
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
                        class_weight: Any = None, reset_metrics: bool = True,
@@ -706,13 +712,16 @@ def _loop_args(scope: Dict[str, Any]) -> Dict[str, Any]:
     return {k: v for k, v in scope.items() if k not in ("self", "kwargs")}
 
 
-def _loop_for(x: Any) -> Any:
-    """The loop module for this input: generators/Sequences, else arrays (which also
-    take graph-mode datasets and iterators)."""
+def _loop_for(model: Any, x: Any) -> Any:
+    """The loop module for this model and input: generators/Sequences, a model compiled in
+    a strategy's scope, else arrays (which also take graph-mode datasets and iterators)."""
     from tf1compat.keras.utils.data_utils import is_generator_or_sequence
     if is_generator_or_sequence(x):
         from tf1compat.keras.engine import training_generator
         return training_generator
+    if getattr(model, "_distribution_strategy", None) is not None:
+        from tf1compat.keras.engine import training_distributed
+        return training_distributed
     from tf1compat.keras.engine import training_arrays
     return training_arrays
 

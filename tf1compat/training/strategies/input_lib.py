@@ -27,7 +27,7 @@ def _is_dataset(value: Any) -> bool:
     return isinstance(value, DatasetV2)
 
 
-def _split(value: Any, num_replicas: int) -> List[Any]:
+def split_global_batch(value: Any, num_replicas: int) -> List[Any]:
     """A global batch -> per-replica batches along axis 0."""
     from tf1compat.ops import array_ops, math_ops
     from tf1compat.util import nest
@@ -50,6 +50,14 @@ class DatasetIterator:
         if not _is_dataset(dataset):
             raise ValueError(f"Expected a tf.data.Dataset, got {dataset!r}")
         self._strategy = strategy
+        extended = strategy.extended
+        self._workers = getattr(extended, "_num_input_pipelines", 1)
+        if self._workers > 1:
+            # Between-graph (one process per worker): TF's auto-sharding gives this
+            # worker its files (FILE) or its part of each global batch (DATA).
+            from tf1compat.data.auto_shard import auto_shard_dataset
+            dataset = auto_shard_dataset(dataset, self._workers, extended._input_pipeline_id,
+                                         strategy.num_replicas_in_sync)
         self._iterator = dataset.make_one_shot_iterator() if one_shot else \
             dataset.make_initializable_iterator()
         self._one_shot = one_shot
@@ -59,10 +67,10 @@ class DatasetIterator:
         n = self._strategy.num_replicas_in_sync
         if n == 1:
             return element
-        # Between-graph (one process per worker): this worker's replicas take their parts.
-        first = self._strategy.extended._replica_id_offset
-        local = len(self._strategy.extended.worker_devices)
-        return regroup(_split(element, n)[first:first + local])
+        if self._workers > 1:       # this worker's part: its replicas' parts
+            return regroup(split_global_batch(element,
+                                              len(self._strategy.extended.worker_devices)))
+        return regroup(split_global_batch(element, n))
 
     def __iter__(self) -> "DatasetIterator":
         return self
