@@ -7,7 +7,10 @@ tf1compat's standalone `keras`; it lacks the 2.2.4 module paths 2018 scripts imp
 `keras.optimizers.X` are the TF2 optimizers. `install(v1)` registers those paths as
 aliases of 2.15's modules, makes `keras.optimizers.X` the legacy (TF1-graph) classes and
 `keras.layers.LSTM` / `GRU` the TF1 layers (Keras 2.2.4's defaults: `hard_sigmoid`
-recurrent activation, GRU without `reset_after`).
+recurrent activation, GRU without `reset_after`). This TF 2.15 venv has no SciPy, which
+2.15's ImageDataGenerator checks for even when no affine transform is drawn: the check is
+satisfied by a placeholder, so flips and standardization record (shifts and rotations
+would fail on the placeholder, not silently).
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ def install(v1: types.ModuleType) -> None:
         device.name for device in v1.config.list_logical_devices("GPU")]
     backend.tensorflow_backend = tensorflow_backend
     sys.modules["keras.backend.tensorflow_backend"] = tensorflow_backend
+    from keras.src.preprocessing import image
+    if getattr(image, "scipy", None) is None:
+        image.scipy = types.ModuleType("scipy placeholder: affine transforms need SciPy")
     from keras.src.layers.rnn import gru_v1, lstm_v1
     keras.layers.LSTM, keras.layers.GRU = lstm_v1.LSTM, gru_v1.GRU
     for name in _OPTIMIZERS:
