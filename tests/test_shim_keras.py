@@ -98,11 +98,13 @@ def test_standalone_modules_are_their_own_objects():
         import keras.layers.merge, keras.engine.topology, keras.backend.tensorflow_backend
         import keras
         print(keras is not tf.keras, keras.layers is not tf.keras.layers,
-              hasattr(tf.keras.engine, "topology"), hasattr(tf.keras.backend, "tensorflow_backend"),
+              hasattr(tf.keras.engine, "topology"),
+              hasattr(tf.keras.backend, "tensorflow_backend"),
               "merge" in dir(keras.layers), "Dense" in dir(keras.layers))
         ns = {}
         exec("from keras.layers import *", ns)
-        print(ns["Dense"] is tf.keras.layers.Dense, ns["concatenate"] is tf.keras.layers.concatenate)
+        print(ns["Dense"] is tf.keras.layers.Dense,
+              ns["concatenate"] is tf.keras.layers.concatenate)
         """)
     assert out.split() == ["True", "True", "False", "False", "True", "True", "True", "True"]
 

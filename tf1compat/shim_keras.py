@@ -5,11 +5,14 @@ Keras 2.2.4+ mirrors `tf.keras` (TF 1.15's tf.keras reports "2.2.4-tf"), so each
 path of the standalone package (`KERAS_PATHS`) stands for the tf1compat.keras modules that
 hold its names: `keras.layers.merge` looks names up in tf1compat.keras.layers.merge, then
 in tf1compat.keras.layers; `keras.backend.tensorflow_backend` in tf1compat.keras.backend,
-then tf1compat/keras/standalone.py (the standalone package's own names: `K.tf`,
-`K.image_dim_ordering`, `_get_available_gpus`...). Every path is a module object of its
-own, so importing `keras.X` never sets attributes on tf1compat's modules. A path the
-standalone package has and tf1compat lacks (`keras.legacy`, `keras.wrappers.scikit_learn`,
-the Theano/CNTK backends) fails with an ImportError naming it.
+then tf1compat/keras/standalone.py (the standalone package's own names:
+`K.image_dim_ordering`, `_get_available_gpus`...); `K.tf` is tf1compat. Every path is a
+module object of its own, so importing `keras.X` never sets attributes on tf1compat's
+modules. A path the standalone package has and tf1compat lacks (`keras.legacy`,
+`keras.wrappers.scikit_learn`, the Theano/CNTK backends) fails with an ImportError naming
+it. A leaf module such as `keras.layers.core` also answers names of the whole
+`keras.layers` namespace (lenient: Keras 2.2.4 would raise ImportError for
+`from keras.layers.core import Conv2D`).
 
 The mapping applies even when a real `keras` is installed: a script run under tf1compat
 expects Keras on TF1 graphs (Keras 3 cannot run them, and Keras 2.4+ is tf.keras importing
@@ -120,6 +123,10 @@ class _KerasModule(types.ModuleType):
         self.__path__: List[str] = []   # a package: submodules resolve through the finder
         if name == "keras":
             self.__version__ = KERAS_VERSION
+        if name.startswith("keras.backend"):
+            # Keras's TensorFlow backend module does `import tensorflow as tf`: `K.tf`
+            import tf1compat
+            self.tf = tf1compat
 
     def _sources(self) -> List[types.ModuleType]:
         return [_tf1compat_module(source) for source in self._tf1compat_sources]

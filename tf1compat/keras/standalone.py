@@ -2,7 +2,7 @@
 
 `import keras` under `tf1compat run` resolves to tf1compat's Keras (tf1compat/shim_keras.py);
 the standalone package's backend and engine modules have a few names of their own that
-2018-era scripts use: `K.tf`, `K.image_dim_ordering()`, `K.normalize_data_format`,
+2018-era scripts use: `K.image_dim_ordering()`, `K.normalize_data_format`,
 `K.tensorflow_backend._get_available_gpus()`, `keras.engine.network.Network`. They live
 here, and the shim's modules look them up after tf.keras's own.
 """
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-import tf1compat as tf  # `K.tf`: Keras's TensorFlow backend module imports TF as `tf`
 from tf1compat.keras import backend
 from tf1compat.keras.engine.training import Model
 
-__all__ = ["tf", "image_dim_ordering", "set_image_dim_ordering", "normalize_data_format",
+__all__ = ["image_dim_ordering", "set_image_dim_ordering", "normalize_data_format",
            "Network"]
 
 # Keras 2.2.4's Network (engine/network.py) is the layer graph Model adds training to;
@@ -54,6 +53,6 @@ def normalize_data_format(value: Optional[str]) -> str:
 def _get_available_gpus() -> List[str]:
     """The names of the local GPU devices ('/device:GPU:0', ...), as Keras's TensorFlow
     backend lists them (scripts call it to pick multi_gpu_model's `gpus`)."""
-    from tf1compat.internal import device_lib
-    return [device.name for device in device_lib.list_local_devices()
+    from tf1compat.runtime.placement import list_local_devices
+    return [device.name for device in list_local_devices()
             if device.device_type == "GPU"]
