@@ -45,6 +45,8 @@ def test_standalone_paths_are_tf_keras_objects():
         from keras.utils.np_utils import to_categorical as np_to_categorical
         from keras.utils.data_utils import get_file, Sequence
         from keras.utils.generic_utils import get_custom_objects, CustomObjectScope
+        from keras.utils.layer_utils import count_params, print_summary
+        from keras.utils import print_summary as utils_print_summary
         from keras.callbacks import ModelCheckpoint, EarlyStopping, TensorBoard
         from keras.callbacks.callbacks import History
         from keras.optimizers import Adam, SGD
@@ -73,7 +75,8 @@ def test_standalone_paths_are_tf_keras_objects():
                  (mnist.load_data, tf.keras.datasets.mnist.load_data),
                  (ResNet50, tf.keras.applications.ResNet50),
                  (categorical_crossentropy, tf.keras.losses.categorical_crossentropy),
-                 (History, tf.keras.callbacks.History)]
+                 (History, tf.keras.callbacks.History),
+                 (utils_print_summary, print_summary)]
         print([i for i, (a, b) in enumerate(pairs) if a is not b])
         print(keras.__version__, K.backend(), K.image_data_format(), K.tf is tf)
         print(K.image_dim_ordering(), K.normalize_data_format(None),

@@ -79,7 +79,7 @@ KERAS_PATHS: Dict[str, Tuple[str, ...]] = {
     "keras.optimizers": (f"{_K}.optimizers",),
     "keras.preprocessing": (f"{_K}.preprocessing",),
     "keras.regularizers": (f"{_K}.regularizers",),
-    "keras.utils": (f"{_K}.utils",),
+    "keras.utils": (f"{_K}.utils", f"{_K}.engine.summary"),   # print_summary
     "keras.utils.conv_utils": (f"{_LAYERS}.conv_utils",),
 }
 # keras.layers.<module>: the layer classes of that module; tf1compat groups them otherwise
@@ -109,6 +109,8 @@ KERAS_PATHS.update({
     f"keras.utils.{module}": (f"{_K}.utils.{module}", f"{_K}.utils")
     for module in ("data_utils", "generic_utils", "io_utils", "layer_utils", "np_utils",
                    "vis_utils")})
+KERAS_PATHS["keras.utils.layer_utils"] = (f"{_K}.utils.layer_utils", f"{_K}.engine.summary",
+                                          f"{_K}.utils")      # count_params, print_summary
 KERAS_PATHS["keras.applications.mobilenetv2"] = (f"{_K}.applications.mobilenet_v2",)
 
 
