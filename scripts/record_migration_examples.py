@@ -10,7 +10,9 @@ written to migration_examples/<name>/expected_output.txt.
 Examples with a `TF_VERSION` file saying 2.15 (Estimator programs: TF >= 2.16 has no
 Estimator) are recorded under TF 2.15 + tensorflow-estimator, with scripts/oracle_contrib.py
 standing in for TF 1.15's tf.contrib.learn / tf.contrib.training; the others under TF 2.21.
-Examples for another TF version than the running one are skipped.
+Examples for another TF version than the running one are skipped. Examples with a
+`KERAS_STANDALONE` file (`import keras` scripts) are recorded under TF 2.15's `keras` 2.15
+package with Keras 2.2.4's module paths added (scripts/oracle_keras_standalone.py).
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ if v1.__version__.startswith("2.15"):
     sys.path.insert(0, SCRIPTS)
     import oracle_contrib
     v1.contrib = oracle_contrib.build(v1)
+    if os.path.exists("KERAS_STANDALONE"):
+        import oracle_keras_standalone
+        oracle_keras_standalone.install(v1)
 sys.modules["tensorflow"] = v1
 sys.argv = ["main.py"]
 runpy.run_path("main.py", run_name="__main__")

@@ -9,7 +9,8 @@ namespace `<ns>` (`tensorflow.contrib.layers`, `tensorflow.keras.layers`, ...). 
 `tensorflow.keras.X`. `horovod.tensorflow` resolves to tf1compat's Horovod on
 torch.distributed (`HOROVOD_PATHS`), `horovod.keras` and `horovod.tensorflow.keras` to its
 Keras face. `tf_slim` (the standalone TF-Slim package) resolves to `tf.contrib.slim`
-(`TF_SLIM_PATHS` for its internal module paths).
+(`TF_SLIM_PATHS` for its internal module paths). Standalone `keras` (Keras 2.2.4 on the
+TensorFlow backend) resolves to tf1compat's Keras (tf1compat/shim_keras.py).
 """
 
 from __future__ import annotations
@@ -477,9 +478,13 @@ class _TensorflowFinder(importlib.abc.MetaPathFinder):
 _FINDER = _TensorflowFinder()
 
 
-def install() -> None:
-    """Registers tf1compat as `tensorflow` (idempotent)."""
+def install(keras: bool = True) -> None:
+    """Registers tf1compat as `tensorflow` (idempotent); with `keras`, standalone
+    `import keras` resolves to tf1compat's Keras too (tf1compat/shim_keras.py)."""
     import tf1compat
+    from tf1compat import shim_keras
+    if keras:
+        shim_keras.install()
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
     sys.modules["tensorflow"] = tf1compat
@@ -488,7 +493,9 @@ def install() -> None:
 
 
 def uninstall() -> None:
-    """Removes the `tensorflow` aliases installed by `install()`."""
+    """Removes the `tensorflow` (and `keras`) aliases installed by `install()`."""
+    from tf1compat import shim_keras
+    shim_keras.uninstall()
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
     for name in list(sys.modules):

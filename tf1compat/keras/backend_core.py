@@ -14,6 +14,8 @@ from __future__ import annotations
 import builtins
 import collections
 import contextlib
+import json
+import os
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
@@ -76,6 +78,35 @@ def set_image_data_format(data_format: str) -> None:
 
 def backend() -> str:
     return "tensorflow"
+
+
+def _read_keras_config() -> None:
+    """Applies `$KERAS_HOME/keras.json` (else `~/.keras/keras.json`), as TF's Keras does on
+    import: its floatx, epsilon and image_data_format replace the defaults (a file that is
+    not JSON counts as empty; a value of the wrong kind is an AssertionError, as in TF).
+    Unlike TF, tf1compat does not create the file when it is missing."""
+    keras_dir = os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
+    path = os.path.expanduser(os.path.join(keras_dir, "keras.json"))
+    if not os.path.exists(path):
+        return
+    try:
+        with open(path) as f:
+            config = json.load(f)
+    except ValueError:
+        config = {}
+    float_type = config.get("floatx", floatx())
+    fuzz = config.get("epsilon", epsilon())
+    data_format = config.get("image_data_format", image_data_format())
+    assert float_type in {"float16", "float32", "float64"}, f"{path}: floatx {float_type!r}"
+    assert isinstance(fuzz, float), f"{path}: epsilon {fuzz!r} is not a float"
+    assert data_format in {"channels_last", "channels_first"}, \
+        f"{path}: image_data_format {data_format!r}"
+    set_floatx(float_type)
+    set_epsilon(fuzz)
+    set_image_data_format(data_format)
+
+
+_read_keras_config()
 
 
 # -- per-graph state ---------------------------------------------------------------------------

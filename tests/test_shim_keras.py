@@ -1,0 +1,185 @@
+"""Standalone `import keras` (Keras 2.2.4 paths) under `tf1compat.install()` / `tf1compat run`
+resolves to tf1compat's Keras (tf1compat/shim_keras.py). The numerics are compared with
+real Keras by the migration examples keras_standalone_* (tests/test_migration_examples.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=300)
+
+
+def _ok(code: str) -> str:
+    proc = _run(code)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+def test_standalone_paths_are_tf_keras_objects():
+    out = _ok("""
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        import keras
+        from keras.models import Sequential, Model, load_model
+        from keras.layers import Dense, Conv2D, LSTM, Input, concatenate
+        from keras.layers.merge import concatenate as merge_concatenate, Concatenate
+        from keras.layers.core import Dense as CoreDense, Dropout, Flatten, Activation
+        from keras.layers.convolutional import Conv2D as ConvConv2D, MaxPooling2D, UpSampling2D
+        from keras.layers.recurrent import LSTM as RecLSTM, GRU, SimpleRNN
+        from keras.layers.noise import GaussianNoise
+        from keras.layers.advanced_activations import LeakyReLU, PReLU
+        from keras.layers.normalization import BatchNormalization
+        from keras.engine.topology import Layer, InputSpec, Network
+        from keras.engine import Layer as EngineLayer, Input as EngineInput
+        from keras.engine.training import Model as TrainingModel
+        from keras.utils import np_utils, to_categorical
+        from keras.utils.np_utils import to_categorical as np_to_categorical
+        from keras.utils.data_utils import get_file, Sequence
+        from keras.utils.generic_utils import get_custom_objects, CustomObjectScope
+        from keras.utils.layer_utils import count_params, print_summary
+        from keras.utils import print_summary as utils_print_summary
+        from keras.callbacks import ModelCheckpoint, EarlyStopping, TensorBoard
+        from keras.callbacks.callbacks import History
+        from keras.optimizers import Adam, SGD
+        from keras.preprocessing.image import ImageDataGenerator
+        from keras.preprocessing.sequence import pad_sequences
+        from keras.preprocessing.text import Tokenizer
+        from keras.datasets import mnist, cifar10
+        from keras.applications.resnet50 import ResNet50, preprocess_input
+        from keras.applications.mobilenetv2 import MobileNetV2
+        from keras.objectives import categorical_crossentropy
+        from keras import backend as K
+        K2 = keras.backend.tensorflow_backend
+        pairs = [(Sequential, tf.keras.Sequential), (Model, tf.keras.Model),
+                 (merge_concatenate, tf.keras.layers.concatenate),
+                 (concatenate, tf.keras.layers.concatenate), (CoreDense, Dense),
+                 (Dense, tf.keras.layers.Dense), (ConvConv2D, Conv2D), (RecLSTM, LSTM),
+                 (LSTM, tf.keras.layers.LSTM), (Layer, tf.keras.layers.Layer),
+                 (EngineLayer, Layer), (EngineInput, tf.keras.Input), (Network, Model),
+                 (TrainingModel, Model), (to_categorical, np_to_categorical),
+                 (np_utils.to_categorical, tf.keras.utils.to_categorical),
+                 (Adam, tf.keras.optimizers.Adam), (load_model, tf.keras.models.load_model),
+                 (K.get_session, tf.keras.backend.get_session),
+                 (K2.set_session, tf.keras.backend.set_session),
+                 (pad_sequences, tf.keras.preprocessing.sequence.pad_sequences),
+                 (ImageDataGenerator, tf.keras.preprocessing.image.ImageDataGenerator),
+                 (mnist.load_data, tf.keras.datasets.mnist.load_data),
+                 (ResNet50, tf.keras.applications.ResNet50),
+                 (categorical_crossentropy, tf.keras.losses.categorical_crossentropy),
+                 (History, tf.keras.callbacks.History),
+                 (utils_print_summary, print_summary)]
+        print([i for i, (a, b) in enumerate(pairs) if a is not b])
+        print(keras.__version__, K.backend(), K.image_data_format(), K.tf is tf)
+        print(K.image_dim_ordering(), K.normalize_data_format(None),
+              K.tensorflow_backend._get_available_gpus() == [
+                  d.name for d in tf.config.experimental.list_physical_devices("GPU")] or
+              isinstance(K.tensorflow_backend._get_available_gpus(), list))
+        K.set_image_dim_ordering("th")
+        print(K.image_data_format())
+        """)
+    lines = out.splitlines()
+    assert lines[0] == "[]"
+    assert lines[1] == "2.2.4 tensorflow channels_last True"
+    assert lines[2] == "tf channels_last True"
+    assert lines[3] == "channels_first"
+
+
+def test_standalone_modules_are_their_own_objects():
+    # importing keras.X must not add attributes to tf1compat's modules (tf.keras.legacy...)
+    out = _ok("""
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        import keras.layers.merge, keras.engine.topology, keras.backend.tensorflow_backend
+        import keras
+        print(keras is not tf.keras, keras.layers is not tf.keras.layers,
+              hasattr(tf.keras.engine, "topology"),
+              hasattr(tf.keras.backend, "tensorflow_backend"),
+              "merge" in dir(keras.layers), "Dense" in dir(keras.layers))
+        ns = {}
+        exec("from keras.layers import *", ns)
+        print(ns["Dense"] is tf.keras.layers.Dense,
+              ns["concatenate"] is tf.keras.layers.concatenate)
+        """)
+    assert out.split() == ["True", "True", "False", "False", "True", "True", "True", "True"]
+
+
+def test_unknown_standalone_paths_and_names_are_clear_errors():
+    out = _ok("""
+        import tf1compat; tf1compat.install()
+        for statement in ("import keras.legacy.interfaces", "import keras.backend.theano_backend",
+                          "from keras.layers import NoSuchLayer",
+                          "from keras.wrappers.scikit_learn import KerasClassifier"):
+            try:
+                exec(statement)
+            except ImportError as e:
+                print(type(e).__name__, "|", e)
+        import keras
+        try:
+            keras.layers.core.NoSuchLayer
+        except AttributeError as e:
+            print("AttributeError |", e)
+        """)
+    lines = out.splitlines()
+    assert lines[0].startswith("ModuleNotFoundError | tf1compat does not provide "
+                               "'keras.legacy': standalone `import keras` resolves")
+    assert "'keras.backend.theano_backend'" in lines[1]
+    assert lines[2].startswith("ImportError | cannot import name 'NoSuchLayer' from "
+                               "'keras.layers'")
+    assert "'keras.wrappers'" in lines[3]
+    assert lines[4].startswith("AttributeError | module 'keras.layers.core' has no "
+                               "attribute 'NoSuchLayer'")
+
+
+def test_install_can_leave_keras_alone_and_uninstall_removes_it():
+    out = _ok("""
+        import sys, types, warnings
+        import tf1compat
+        tf1compat.install(keras=False)
+        try:
+            import keras
+        except ImportError:
+            print("no keras")
+        tf1compat.uninstall()
+        tf1compat.install()
+        import keras.layers
+        print(keras.__version__)
+        tf1compat.uninstall()
+        print([name for name in sys.modules if name.split(".")[0] == "keras"])
+        sys.modules["keras"] = types.ModuleType("keras")   # a real keras imported first
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tf1compat.install()
+        print(sys.modules["keras"].__dict__.get("__version__"),
+              "already imported" in str(caught[0].message))
+        """)
+    assert out.splitlines() == ["no keras", "2.2.4", "[]", "None True"]
+
+
+def test_tf1compat_run_maps_keras(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np
+        from keras.models import Sequential
+        from keras.layers import Dense
+        from keras.optimizers import SGD
+        from keras import backend as K
+        model = Sequential([Dense(1, input_shape=(2,), kernel_initializer="ones")])
+        model.compile(SGD(lr=0.1), "mse")
+        model.fit(np.ones((4, 2)), np.zeros((4, 1)), epochs=1, verbose=0)
+        print(K.get_value(model.layers[0].kernel).ravel().tolist())
+        """))
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", str(script)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # one SGD step on mse: w - 0.1 * 2 * (2 - 0) * 1 = 1 - 0.4
+    assert proc.stdout.split() == ["[0.6000000238418579,", "0.6000000238418579]"]
