@@ -93,6 +93,36 @@ def test_standalone_paths_are_tf_keras_objects():
     assert lines[3] == "channels_first"
 
 
+def test_keras1_kernel_arguments_of_conv_layers_mean_what_keras_2_2_4_made_of_them():
+    # Keras 2.2.4's legacy interface: Conv2D(32, 3, 3) is nb_filter, nb_row, nb_col (a 3x3
+    # kernel, with a warning); tf.keras would read the third argument as strides.
+    out = _ok("""
+        import warnings
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        from keras.layers import Conv2D, Convolution3D
+        from keras.layers.convolutional import Convolution2D
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            old = Convolution2D(32, 3, 3, activation="relu")
+            old3 = Convolution3D(4, 2, 3, 4)
+        assert old.kernel_size == (3, 3) and old.strides == (1, 1), (old.kernel_size, old.strides)
+        assert old3.kernel_size == (2, 3, 4) and old3.strides == (1, 1, 1)
+        assert "Update your `Conv2D` call to the Keras 2 API: `Conv2D(32, (3, 3))`" in \
+            str(caught[0].message), [str(w.message) for w in caught]
+        new = Conv2D(8, (3, 3), 2)
+        assert new.kernel_size == (3, 3) and new.strides == (2, 2)
+        assert Conv2D(8, 5).kernel_size == (5, 5)
+        assert isinstance(old, tf.keras.layers.Conv2D) and type(old).__name__ == "Conv2D"
+        assert tf.keras.layers.Conv2D(8, 3, 3).strides == (3, 3)    # tf.keras's own meaning
+        try:
+            Conv2D(8, 3, 3, 3)
+        except TypeError as e:
+            print(e)
+        """)
+    assert "Layer can receive at most 3 positional arguments." in out
+
+
 def test_standalone_modules_are_their_own_objects():
     # importing keras.X must not add attributes to tf1compat's modules (tf.keras.legacy...)
     out = _ok("""

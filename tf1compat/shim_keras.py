@@ -71,7 +71,7 @@ KERAS_PATHS: Dict[str, Tuple[str, ...]] = {
     "keras.engine.training": (f"{_K}.engine.training", f"{_K}.engine.training_utils"),
     "keras.engine.training_utils": (f"{_K}.engine.training_utils",),
     "keras.initializers": (f"{_K}.initializers",),
-    "keras.layers": (_LAYERS,),
+    "keras.layers": (f"{_K}.standalone", _LAYERS),   # Conv2D/Conv3D: Keras 1's kernel args
     "keras.losses": (f"{_K}.losses",),
     "keras.objectives": (f"{_K}.losses",),              # Keras 1's name of keras.losses
     "keras.metrics": (f"{_K}.metrics",),
@@ -85,7 +85,8 @@ KERAS_PATHS: Dict[str, Tuple[str, ...]] = {
 # keras.layers.<module>: the layer classes of that module; tf1compat groups them otherwise
 # (keras.layers.noise's in regularization.py...), so the whole namespace comes second.
 KERAS_PATHS.update({
-    f"keras.layers.{module}": (f"{_LAYERS}.{tf1compat_module}", _LAYERS)
+    f"keras.layers.{module}": ((f"{_K}.standalone",) if module == "convolutional" else ()) +
+    (f"{_LAYERS}.{tf1compat_module}", _LAYERS)
     for module, tf1compat_module in (
         ("advanced_activations", "advanced"), ("convolutional", "convolutional"),
         ("convolutional_recurrent", "conv_recurrent"), ("core", "core"),
