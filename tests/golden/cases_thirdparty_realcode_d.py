@@ -7,6 +7,8 @@ are set from a seeded numpy stream after initialization (`set_weights`, which al
 the variables both sides must create) where the initializers are not the point.
 """
 
+import hashlib
+
 import numpy as np
 
 from tests.golden.cases_contrib_seq2seq import set_weights
@@ -208,3 +210,33 @@ def case_dropout_keep_all_keeps_op_seeds(tf):
         sess.run(tf.global_variables_initializer())
         return {"same_tensor": [kept is x, kept_v2 is x],
                 "after": sess.run(after), "w": sess.run(weights)}
+
+
+def case_encode_png_bytes_as_libpng(tf):
+    """pix2pix writes its outputs with tf.image.encode_png: the files are TF's byte for
+    byte (libpng's per-row filters and zlib settings, 8 KiB IDAT chunks) for smooth and
+    noisy images, 1..4 channels, uint16, and compression levels 1..9 (level 0's stored
+    blocks split elsewhere: its image is compared decoded)."""
+    rng = np.random.RandomState(4)
+    yy, xx = np.mgrid[0:96, 0:120]
+    smooth = np.stack([xx * 2, yy * 2, (xx + yy)], -1).astype(np.uint8)
+    noisy = (rng.rand(80, 90, 3) * 255).astype(np.uint8)
+    images = {"smooth": smooth, "noisy": noisy, "gray": smooth[:, :, :1],
+              "gray_alpha": np.concatenate([smooth[:, :, :1], 255 - smooth[:, :, 2:]], -1),
+              "rgba": np.concatenate([smooth, smooth[:, :, :1]], -1),
+              "wide16": (np.stack([xx * 500, yy * 300], -1) % 65536).astype(np.uint16)}
+    fetches = {name: tf.image.encode_png(image) for name, image in images.items()}
+    for level in (1, 6, 9):
+        fetches[f"level{level}"] = tf.image.encode_png(smooth, compression=level)
+    stored = tf.image.decode_png(tf.image.encode_png(noisy, compression=0))
+    placeholder = tf.placeholder(tf.uint8, [None, None, 3])
+    with tf.Session() as sess:
+        out = sess.run(fetches)
+        level0 = sess.run(stored)
+        fed = sess.run(tf.image.encode_png(placeholder), {placeholder: smooth[:5, :7]})
+    out["fed"] = fed
+    # files up to 1 KB as hex, larger ones by length, digest and first bytes
+    files = {name: data.hex() if len(data) <= 1024 else
+             [len(data), hashlib.sha256(data).hexdigest(), data[:64].hex()]
+             for name, data in out.items()}
+    return {**files, "level0_round_trip": [list(level0.shape), bool((level0 == noisy).all())]}
