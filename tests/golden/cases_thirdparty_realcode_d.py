@@ -189,11 +189,19 @@ def case_one2many_rnn_seq2seq(tf):
     cells = {"a": tf.nn.rnn_cell.GRUCell(4), "b": tf.nn.rnn_cell.GRUCell(4)}
     outputs, states = s2s.one2many_rnn_seq2seq(enc, decs, tf.nn.rnn_cell.GRUCell(4), cells,
                                                7, {"a": 5, "b": 6}, 3, feed_previous=True)
+    feed = tf.placeholder(tf.bool, [])
+    with tf.variable_scope("switch"):
+        switch_cells = {"a": tf.nn.rnn_cell.LSTMCell(4), "b": tf.nn.rnn_cell.LSTMCell(4)}
+        switch, switch_states = s2s.one2many_rnn_seq2seq(
+            enc, decs, tf.nn.rnn_cell.LSTMCell(4), switch_cells, 7, {"a": 5, "b": 6}, 3,
+            feed_previous=feed)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         names = set_weights(tf, sess)
         out = sess.run({"outputs": outputs, "states": states})
-    return {"names": names, **out}
+        on = sess.run({"outputs": switch, "states": switch_states}, {feed: True})
+        off = sess.run({"outputs": switch, "states": switch_states}, {feed: False})
+    return {"names": names, "on": on, "off": off, **out}
 
 
 def case_dropout_keep_all_keeps_op_seeds(tf):
