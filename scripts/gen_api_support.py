@@ -78,7 +78,7 @@ def render() -> str:
         else:
             lines.append("TF 2 has no contrib; tf1compat provides `layers`, `slim`, "
                          "`framework`, `losses`, `rnn`, `data`, `eager`, `lookup`, "
-                         "`seq2seq` / `legacy_seq2seq` losses, `tensorboard.plugins."
+                         "`seq2seq`, `legacy_seq2seq`, `tensorboard.plugins."
                          "projector` and `factorization` k-means (TF 1.15 is the "
                          "reference). Contrib modules with a "
                          "known reason or successor:")

@@ -236,6 +236,52 @@ def tf115_seq2seq(tf):
     return out
 
 
+def tf115_legacy_seq2seq(tf):
+    """TF 1.15's `tf.contrib.legacy_seq2seq` (seq2seq.py, with contrib.rnn's core_rnn_cell
+    for its EmbeddingWrapper / OutputProjectionWrapper / _Linear), executed under the
+    oracle's TF (2.21, graph mode). `control_flow_ops.cond` (moved in TF 2.x) is put back
+    for the `feed_previous` tensor path, `nest.is_sequence` (renamed is_nested) too."""
+    import importlib.util
+    import os
+    import sys
+    from tensorflow.python.ops import control_flow_ops, rnn_cell_impl
+    from tensorflow.python.util import nest
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    name = "tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq"
+    if name in sys.modules:
+        return sys.modules[name]
+    for package in ("tensorflow.contrib", "tensorflow.contrib.rnn",
+                    "tensorflow.contrib.rnn.python", "tensorflow.contrib.rnn.python.ops",
+                    "tensorflow.contrib.legacy_seq2seq",
+                    "tensorflow.contrib.legacy_seq2seq.python",
+                    "tensorflow.contrib.legacy_seq2seq.python.ops"):
+        module = sys.modules.setdefault(package, types.ModuleType(package))
+        module.__path__ = []
+        parent, _, leaf = package.rpartition(".")
+        if parent in sys.modules:
+            setattr(sys.modules[parent], leaf, module)
+    if not hasattr(control_flow_ops, "cond"):
+        control_flow_ops.cond = tf.cond
+    if not hasattr(nest, "is_sequence"):
+        nest.is_sequence = nest.is_nested
+    _restore_moved_tf_names()
+    loaded = None
+    for module, path in (("tensorflow.contrib.rnn.python.ops.core_rnn_cell",
+                          "contrib/rnn/python/ops/core_rnn_cell.py"),
+                         (name, "contrib/legacy_seq2seq/python/ops/seq2seq.py")):
+        spec = importlib.util.spec_from_file_location(module, os.path.join(root, path))
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[module] = loaded
+        parent, _, leaf = module.rpartition(".")
+        setattr(sys.modules[parent], leaf, loaded)
+        spec.loader.exec_module(loaded)
+    # tf.nn.rnn_cell's cells are tf_keras' legacy cells, not rnn_cell_impl.RNNCell
+    # subclasses: one2many_rnn_seq2seq's type checks accept both.
+    loaded.rnn_cell_impl = types.SimpleNamespace(
+        RNNCell=(rnn_cell_impl.RNNCell, tf.nn.rnn_cell.RNNCell))
+    return loaded
+
+
 def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
     (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices): put them

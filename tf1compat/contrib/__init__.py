@@ -1,7 +1,8 @@
 """`tf.contrib` (the most used parts): `tf.contrib.layers`, `tf.contrib.slim`,
 `tf.contrib.framework`, `tf.contrib.eager`, `tf.contrib.data`, `tf.contrib.rnn`,
 `tf.contrib.losses`, `tf.contrib.util.constant_value`, `tf.contrib.seq2seq` (decoders,
-attention, beam search), the sequence losses of `legacy_seq2seq`, and the Estimator family: `tf.contrib.learn`
+attention, beam search), `tf.contrib.legacy_seq2seq` (model builders and sequence losses),
+and the Estimator family: `tf.contrib.learn`
 (Experiment, learn_runner), `tf.contrib.training` (HParams), `tf.contrib.tpu` (TPUEstimator
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
 (k-means); `tf.contrib.crf`; `tf.contrib.distributions` (with bijectors);

@@ -23,6 +23,8 @@ from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
+from tf1compat.ops._png_encoder import encode_png_like_libpng
+
 __all__ = ["ImageFormatError", "sniff", "decode_jpeg", "jpeg_shape", "decode_png",
            "decode_gif", "decode_bmp", "encode_jpeg", "encode_png"]
 
@@ -337,26 +339,9 @@ def _unfilter(rows: np.ndarray, bpp: int) -> np.ndarray:
 
 
 def encode_png(image: np.ndarray, compression: int) -> bytes:
-    """uint8/uint16 [h, w, 1..4] -> PNG bytes (Pillow for 8 bits; 16 bits written here)."""
-    level = 6 if compression < 0 else compression
-    if image.dtype == np.uint8:
-        image_module, _ = _pillow()
-        mode = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}[image.shape[2]]
-        im = image_module.fromarray(image[:, :, 0] if mode == "L" else image, mode)
-        buf = io.BytesIO()
-        im.save(buf, "PNG", compress_level=level)
-        return buf.getvalue()
-    height, width, channels = image.shape
-    color = {1: 0, 2: _ALPHA, 3: _COLOR, 4: _COLOR | _ALPHA}[channels]
-    rows = image.astype(">u2").reshape(height, width * channels).view(np.uint8)
-    raw = np.concatenate([np.zeros((height, 1), np.uint8), rows], axis=1).tobytes()
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + \
-            struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-    return (b"\x89PNG\r\n\x1a\n" +
-            chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 16, color, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(raw, level)) + chunk(b"IEND", b""))
+    """uint8/uint16 [h, w, 1..4] -> PNG bytes, TF's (libpng's) bytes: compression -1 is
+    zlib's default level 6."""
+    return encode_png_like_libpng(image, 6 if compression < 0 else compression)
 
 
 # -- BMP ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from tf1compat.framework.constant_op import constant
 from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.random_seed import get_seed
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
@@ -391,14 +392,17 @@ def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: Optional[int] =
     from tf1compat.ops.random_ops import random_uniform
     return dropout_with_sampler(
         x, rate, noise_shape, lambda shape, dtype: random_uniform(shape, seed=seed, dtype=dtype),
-        name, "dropout")
+        name, "dropout", skipped_draw=lambda: get_seed(seed))
 
 
 def dropout_with_sampler(x: Any, rate: Any, noise_shape: Any,
                          uniform_sampler: Callable[..., Tensor], name: Optional[str],
-                         default_name: str) -> Tensor:
+                         default_name: str,
+                         skipped_draw: Optional[Callable[[], Any]] = None) -> Tensor:
     """TF's _dropout: drops where `uniform_sampler(shape=, dtype=)` draws below `rate`
-    (tf.nn.dropout, tf.nn.experimental.general_dropout / stateless_dropout)."""
+    (tf.nn.dropout, tf.nn.experimental.general_dropout / stateless_dropout).
+    `skipped_draw` runs when a Python rate of 0 returns `x` unchanged: tf.nn.dropout still
+    draws its op seed there, so the seeds of later random ops do not shift."""
     from tf1compat.ops.indexing_ops import where_v2
     with name_scope(name, default_name, [x]):
         is_number = isinstance(rate, numbers.Real) and not isinstance(rate, bool)
@@ -411,6 +415,8 @@ def dropout_with_sampler(x: Any, rate: Any, noise_shape: Any,
             raise ValueError("`x.dtype` must be a floating point tensor as `x` will be "
                              f"scaled. Received: x_dtype={x.dtype}")
         if is_number and rate == 0:
+            if skipped_draw is not None:
+                skipped_draw()
             return x
         if not isinstance(rate, Tensor):
             if not is_number:

@@ -12,6 +12,8 @@ from typing import Any, Dict, List
 import numpy as np
 import torch
 
+from tf1compat.ops._png_encoder import encode_png_like_libpng
+
 __all__ = ["histogram", "encode_png", "encode_wav", "image_to_uint8"]
 
 
@@ -86,79 +88,10 @@ def image_to_uint8(image: np.ndarray) -> np.ndarray:
     return np.clip(np.trunc(out), 0, 255).astype(np.uint8)
 
 
-def _cost(filtered: np.ndarray) -> int:
-    """libpng's filter heuristic: the sum of the bytes read as signed magnitudes."""
-    v = filtered.astype(np.int64)
-    return int(np.minimum(v, 256 - v).sum())
-
-
-def _filter_row(row: np.ndarray, prior: np.ndarray, bpp: int) -> bytes:
-    """One scanline with the PNG filter TF's libpng picks: of None, Sub, Up, Average and
-    Paeth (in that order, the first wins a tie), the one of least `_cost`."""
-    x = row.astype(np.int64)
-    up = prior.astype(np.int64)
-    left = np.concatenate([np.zeros(bpp, np.int64), x[:-bpp]])
-    up_left = np.concatenate([np.zeros(bpp, np.int64), up[:-bpp]])
-    p = left + up - up_left
-    pa, pb, pc = np.abs(p - left), np.abs(p - up), np.abs(p - up_left)
-    paeth = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, up, up_left))
-    candidates = [x, x - left, x - up, x - (left + up) // 2, x - paeth]
-    filtered = [(c % 256).astype(np.uint8) for c in candidates]
-    costs = [_cost(f) for f in filtered]
-    best = costs.index(min(costs))
-    return bytes([best]) + filtered[best].tobytes()
-
-
-def _deflate_like_libpng(data: bytes) -> bytes:
-    """zlib data as libpng writes it: level 6, Z_FILTERED, a window no larger than the
-    data needs (libpng's windowBits reduction, 9 at least), and the stream header's
-    window size then lowered to the smallest that holds the data (libpng rewrites it)."""
-    window_bits = 15
-    if len(data) <= 16384:
-        half = 1 << (window_bits - 1)
-        while len(data) + 262 <= half:
-            half >>= 1
-            window_bits -= 1
-        window_bits = max(window_bits, 9)
-    compressor = zlib.compressobj(6, zlib.DEFLATED, window_bits, 8, zlib.Z_FILTERED)
-    out = bytearray(compressor.compress(data) + compressor.flush())
-    if len(data) <= 16384 and out[0] & 0x0F == 8 and out[0] >> 4 <= 7:
-        cinfo = out[0] >> 4
-        half = 1 << (cinfo + 7)
-        if len(data) <= half:
-            while True:
-                half >>= 1
-                cinfo -= 1
-                if not (cinfo > 0 and len(data) <= half):
-                    break
-            out[0] = 0x08 | cinfo << 4
-            level_bits = out[1] & 0xE0
-            out[1] = level_bits + 0x1F - ((out[0] << 8) + level_bits) % 0x1F
-    return bytes(out)
-
-
 def encode_png(image: np.ndarray) -> bytes:
     """PNG bytes of an [h, w, c] uint8 image (c = 1, 3 or 4), byte for byte as TF's
-    encoder (libpng) writes them: its per-row filters, zlib stream and 8 KiB IDATs."""
-    h, w, c = image.shape
-    color_type = {1: 0, 2: 4, 3: 2, 4: 6}[c]
-    rows = image.reshape(h, w * c)
-    prior = np.zeros(w * c, np.uint8)
-    raw = bytearray()
-    for row in rows:
-        raw += _filter_row(row, prior, c)
-        prior = row
-    compressed = _deflate_like_libpng(bytes(raw))
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        crc = struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
-        return struct.pack(">I", len(data)) + body + crc
-
-    header = struct.pack(">IIBBBBB", w, h, 8, color_type, 0, 0, 0)
-    idats = b"".join(chunk(b"IDAT", compressed[i:i + 8192])
-                     for i in range(0, max(len(compressed), 1), 8192))
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + idats + chunk(b"IEND", b"")
+    encoder (libpng) writes them (tf1compat/ops/_png_encoder.py)."""
+    return encode_png_like_libpng(image)
 
 
 def encode_wav(samples: np.ndarray, sample_rate: int) -> bytes:

@@ -164,6 +164,11 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
     try:
         if key in _VARIABLE_DEF_KEYS:
             for x in items:
+                if isinstance(x, (Tensor, Operation)):
+                    # TF asks each item for its to_proto (a tensor put in the global_step
+                    # collection by hand has none): the warning names that attribute
+                    raise AttributeError(f"'{type(x).__name__}' object has no attribute "
+                                         f"'to_proto'")
                 proto = variable_to_proto(x, export_scope)
                 if proto is not None:
                     col.bytes_list.value.append(proto.SerializeToString())

@@ -12,7 +12,9 @@ in background threads whose first tick is immediate and whose later ticks come e
 `save_summaries_secs` / `save_model_secs`, concurrently with the training loop. Here no
 thread is started for them:
 
-* each service runs once, synchronously, when the services start (TF's first tick):
+* each service runs once, synchronously, when the services start (TF's first tick) --
+  in a graph with queue runners once those are started, since a summary op may read
+  the input queues (TF's threads would wait on them beside the training loop):
   the summary op (with the global step), the `<global_step>/sec` step-rate summary
   (0.0 then, as TF's first tick reports), and a checkpoint `<logdir>/model.ckpt-<step>`
   with a CHECKPOINT session log;
@@ -99,6 +101,7 @@ class Supervisor:
         self._summary_writer: Any = None
         self._graph_added_to_summary = False
         self._services: List[_Service] = []
+        self._queue_runners_started = False
         if is_chief:
             self._logdir = logdir
             self._save_summaries_secs = save_summaries_secs
@@ -314,7 +317,12 @@ class Supervisor:
         if self._saver and self._save_model_secs:
             self._services.append(_Service(self._save_model_secs,
                                            lambda: self._checkpoint_tick(sess)))
-        self._run_due_services()
+        # A summary op may read from the graph's input queues: until their runners run,
+        # the first tick waits for start_queue_runners (TF's service threads would block
+        # beside the caller instead of in it).
+        if self._queue_runners_started or not self._graph.get_collection(
+                GraphKeys.QUEUE_RUNNERS):
+            self._run_due_services()
         return []
 
     def _summary_tick(self, sess: Any) -> None:
@@ -394,6 +402,8 @@ class Supervisor:
         for runner in queue_runners:
             threads.extend(runner.create_threads(sess, coord=self._coord, daemon=True,
                                                  start=True))
+        self._queue_runners_started = True
+        self._run_due_services()        # the first ticks start_standard_services held back
         return threads
 
     def loop(self, timer_interval_secs: float, target: Callable[..., Any], args: Any = None,
