@@ -228,6 +228,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.clustering_ops": "tf1compat.estimator.canned.kmeans_graph",
     "tensorflow.python.estimator.canned.kmeans": "tf1compat.estimator.canned.kmeans",
     "tensorflow.python.ops.gen_clustering_ops": "tf1compat.ops.clustering_ops",
+    # (section: audio) the speech_commands example's spectrogram / MFCC ops
+    "tensorflow.python.ops.gen_audio_ops": "tf1compat.internal.gen_audio_ops",
+    "tensorflow.python.ops.audio_ops": "tf1compat.internal.gen_audio_ops",
+    "tensorflow.contrib.framework.python.ops.audio_ops": "tf1compat.internal.gen_audio_ops",
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
