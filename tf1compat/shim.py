@@ -320,6 +320,13 @@ def _not_provided(name: str) -> ImportError:
     if name.startswith("tensorflow.contrib."):
         # contrib is public TF1 API: say which piece is missing, not "use the public API".
         public = "tf." + name[len("tensorflow."):]
+        from tf1compat.framework.missing import UnimplementedModuleError
+        from tf1compat.framework.unsupported_api import explain
+        why = explain(name[len("tensorflow."):])
+        if why:
+            return UnimplementedModuleError(f"{public} is part of TensorFlow 1.x's tf.contrib "
+                                            f"but is not implemented by tf1compat.{why}",
+                                            name=name)
         return ImportError(f"{public} ({name!r}) is not provided by tf1compat: only the most "
                            "used parts of tf.contrib are implemented (docs/api_support.md "
                            "lists them).", name=name)

@@ -244,6 +244,17 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                  "VocabularyProcessor and datasets are)",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
+    # (section: realcode-e) contrib's tree ensembles: TF's C++ tree-growing ops
+    "contrib.tensor_forest": Unsupported(
+        "its random forests (ForestHParams, RandomForestGraphs, TensorForestEstimator) are "
+        "grown by TF 1.x's C++ tree-building ops, which tf1compat has not rebuilt",
+        "tf.estimator.BoostedTreesClassifier / BoostedTreesRegressor (tree ensembles), or a "
+        "forest from scikit-learn"),
+    "contrib.boosted_trees": Unsupported(
+        "its GradientBoostedDecisionTreeClassifier/Regressor and learner protos are not "
+        "rebuilt (TF 1.15 has core boosted trees)",
+        "tf.estimator.BoostedTreesClassifier / BoostedTreesRegressor, TF 1.15's core "
+        "gradient-boosted trees"),
     # (section: kmeans) of tf.contrib.factorization only k-means is implemented
     "contrib.factorization.WALSModel": _FACTORIZATION_MODELS,
     "contrib.factorization.WALSMatrixFactorization": _FACTORIZATION_MODELS,
