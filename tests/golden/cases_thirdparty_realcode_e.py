@@ -147,3 +147,22 @@ def case_audio_feature_errors(tf):
         "fed_vector_rate": catch(lambda: run(audio_ops.mfcc(good, rate),
                                              {x: data, rate: [16000]}), message=True),
     }
+
+
+def case_constant_snapshots_numpy_arrays(tf):
+    """tf.constant / convert_to_tensor copy the caller's array into the graph (later writes
+    to it are not seen), and read-only arrays (np.frombuffer, as MNIST loaders build their
+    labels) become constants and dataset slices without complaint."""
+    weights = np.arange(6, dtype=np.float32).reshape(2, 3)
+    frozen = np.frombuffer(bytes([3, 1, 4, 1, 5]), dtype=np.uint8)
+    c = tf.constant(weights)
+    t = tf.convert_to_tensor(weights)
+    labels = tf.constant(frozen)
+    batches = tf.data.Dataset.from_tensor_slices(frozen).batch(2)
+    batch = tf.data.make_one_shot_iterator(batches).get_next()
+    weights[0, 0] = 100.0
+    with tf.Session() as sess:
+        values = sess.run([c, t, labels])
+        seen = [sess.run(batch).tolist() for _ in range(3)]
+    return {"constant": values[0], "converted": values[1], "labels": values[2],
+            "batches": seen}
