@@ -69,6 +69,9 @@ def test_the_batched_call_takes_the_step(name, resource, monkeypatch):
     """The batched call applies the step itself (it does not decline to the ops)."""
     if name.startswith("keras") and not resource:
         pytest.skip("Keras optimizers make resource variables' updates only")
+    if name == "keras_adam" and torch.cuda.is_available():
+        pytest.skip("Keras Adam's betas are variables: reading them for the fused kernel "
+                    "would wait for the GPU, so on CUDA its updates stay per variable")
     from tf1compat.ops import training_ops
     calls = []
     real = training_ops._batched_update
