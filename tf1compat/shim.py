@@ -241,7 +241,7 @@ INTERNAL_PATHS: Dict[str, str] = {
 INTERNAL_PATHS.update({
     "tensorflow.python.summary.summary": "tf1compat.summary",
     "tensorflow.python.summary.summary_iterator": "tf1compat.summary.summary_iterator",
-    "tensorflow.python.ops.io_ops": "tf1compat.data.reader_ops",
+    "tensorflow.python.ops.io_ops": "tf1compat.internal.io_ops",
     "tensorflow.python.ops.metrics": "tf1compat.metrics",
     "tensorflow.python.training.gradient_descent":
         "tf1compat.training.optimizers.gradient_descent",

@@ -166,3 +166,60 @@ def case_constant_snapshots_numpy_arrays(tf):
         seen = [sess.run(batch).tolist() for _ in range(3)]
     return {"constant": values[0], "converted": values[1], "labels": values[2],
             "batches": seen}
+
+
+def _png_pixels(tf, summary_bytes):
+    import io
+    from PIL import Image
+    summary = tf.Summary()
+    summary.ParseFromString(summary_bytes)
+    return [(v.tag, np.array(Image.open(io.BytesIO(v.image.encoded_image_string))).tolist())
+            for v in summary.value]
+
+
+def case_image_summary_of_spectrogram_pixels(tf):
+    """speech_commands writes its spectrogram / MFCC as image summaries: float images are
+    scaled in their own precision and truncated (a value at the maximum can land on 254),
+    maxima under 1e-6 count as zero, non-finite pixels are painted red; half and double."""
+    audio_ops = _internal(tf, "tensorflow.python.ops.gen_audio_ops")
+    x = tf.placeholder(tf.float32, [4000, 1])
+    spectrogram = audio_ops.audio_spectrogram(x, window_size=200, stride=100,
+                                              magnitude_squared=True)
+    spec_image = tf.summary.image("spectrogram", tf.expand_dims(spectrogram, -1))
+    mfcc_image = tf.summary.image("mfcc", tf.expand_dims(
+        audio_ops.mfcc(spectrogram, 16000, dct_coefficient_count=13), -1))
+    odd = {
+        "nonfinite": np.array([[[1.0], [np.nan]], [[np.inf], [0.5]]], np.float32)[None],
+        "tiny": np.full((1, 2, 2, 1), 5e-7, np.float32),
+        "tiny_negative": np.array([[[-5e-7], [1e-7]], [[0.0], [2e-7]]], np.float32)[None],
+        "rgb_nonfinite": np.array([[[0.2, np.nan, 0.4], [0.9, 0.1, 0.3]]], np.float32)[None],
+        "half": np.arange(12, dtype=np.float16).reshape(1, 2, 2, 3) / np.float16(7),
+        "double": np.arange(12, dtype=np.float64).reshape(1, 2, 2, 3) / 7 - 0.5,
+        "third": np.arange(1, 7, dtype=np.float32).reshape(1, 2, 3, 1) / 3,
+    }
+    odd_images = {name: tf.summary.image(name, tf.constant(value))
+                  for name, value in odd.items()}
+    with tf.Session() as sess:
+        spec_bytes, mfcc_bytes = sess.run([spec_image, mfcc_image], {x: _tone(4000)})
+        odd_bytes = sess.run(odd_images)
+    result = {"spectrogram": _png_pixels(tf, spec_bytes), "mfcc": _png_pixels(tf, mfcc_bytes)}
+    result.update({name: _png_pixels(tf, value) for name, value in odd_bytes.items()})
+    return result
+
+
+def case_io_ops_read_and_write_file(tf):
+    """speech_commands loads and saves clips through TF's internal io_ops module:
+    io_ops.read_file / io_ops.write_file next to its reader classes."""
+    import os
+    import tempfile
+    io_ops = _internal(tf, "tensorflow.python.ops.io_ops")
+    path = os.path.join(tempfile.mkdtemp(), "clip.bin")
+    name = tf.placeholder(tf.string, [])
+    payload = tf.placeholder(tf.string, [])
+    write = io_ops.write_file(name, payload)
+    read = io_ops.read_file(name)
+    with tf.Session() as sess:
+        sess.run(write, {name: path, payload: b"RIFF\x00\x01wave"})
+        back = sess.run(read, {name: path})
+    return {"read": back, "op_types": [write.type, read.op.type],
+            "readers": [hasattr(io_ops, n) for n in ("TFRecordReader", "WholeFileReader")]}
