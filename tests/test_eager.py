@@ -322,13 +322,62 @@ def test_tfe_aliases(eager):
     assert tfe.py_func(lambda x: x + 1.0, [tf.constant(1.0)], tf.float32).numpy() == 2.0
     from tf1compat.data.eager_iterator import EagerIterator
     assert tfe.Iterator is EagerIterator
-    with pytest.raises(NotImplementedError, match="Network"):
-        tfe.Network
+    with pytest.raises(NotImplementedError, match="Sequential"):
+        tfe.Sequential
     with pytest.raises(AttributeError):
         tfe.no_such_name
     if not hasattr(tf.train, "Checkpoint"):
         with pytest.raises(NotImplementedError, match="tf.train.Checkpoint"):
             tfe.Checkpoint
+
+
+def test_tfe_network_trains_eagerly(eager):
+    # aymericdamien's neural_network_eager_api.py: a tfe.Network of tracked tf.layers,
+    # trained with tfe.implicit_gradients and an optimizer's apply_gradients
+    tfe = tf.contrib.eager
+
+    class Net(tfe.Network):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.hidden = self.track_layer(tf.layers.Dense(8, activation=tf.nn.relu))
+            self.out = self.track_layer(tf.layers.Dense(2))
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    net = Net()
+    with pytest.raises(ValueError, match="does not yet have a final name"):
+        net.name
+    x = tf.constant(np.random.RandomState(0).randn(16, 4).astype(np.float32))
+    y = tf.constant(np.arange(16) % 2)
+
+    def loss_fn(inference, inputs, labels):
+        return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+            logits=inference(inputs), labels=labels))
+
+    grad = tfe.implicit_gradients(loss_fn)
+    optimizer = tf.train.GradientDescentOptimizer(0.5)
+    first = float(loss_fn(net, x, y))
+    for _ in range(20):
+        optimizer.apply_gradients(grad(net, x, y))
+    assert float(loss_fn(net, x, y)) < first
+    assert net.name == "net"
+    assert [v.name for v in net.variables] == [
+        "net/dense/kernel:0", "net/dense/bias:0", "net/dense_1/kernel:0", "net/dense_1/bias:0"]
+    assert net.get_layer(index=1) is net.out and len(net.trainable_weights) == 4
+
+
+def test_tf_layers_weights_and_updates_under_eager(eager):
+    # TF 1.x eager: tf.layers weights are trainable (no collections to consult), and batch
+    # norm's moving averages update as the layer runs (nothing is left in `updates`)
+    dense = tf.layers.Dense(3)
+    dense(tf.zeros([2, 4]))
+    assert len(dense.trainable_weights) == 2 and not dense.non_trainable_weights
+    norm = tf.layers.BatchNormalization()
+    norm(tf.ones([2, 4]) * 3.0, training=True)
+    assert len(norm.trainable_weights) == 2 and len(norm.non_trainable_weights) == 2
+    np.testing.assert_allclose(norm.moving_mean.numpy(), [0.03] * 4, rtol=1e-6)
+    assert norm.updates == []
 
 
 def test_py_function_under_eager(eager):

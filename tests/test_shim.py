@@ -81,6 +81,26 @@ def test_missing_contrib_module_names_the_contrib_piece():
         "provided by tf1compat" in proc.stdout
 
 
+def test_contrib_module_refused_on_purpose_is_not_implemented_and_an_import_error():
+    # aymericdamien's random_forest.py / gradient_boosted_decision_tree.py import these
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        for path in ("tensorflow.contrib.tensor_forest.python",
+                     "tensorflow.contrib.boosted_trees.estimator_batch.estimator"):
+            try:
+                __import__(path)
+            except ImportError as e:
+                print("ERR", isinstance(e, NotImplementedError), e)
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("ERR True tf.contrib.tensor_forest is part of TensorFlow "
+                               "1.x's tf.contrib but is not implemented by tf1compat.")
+    assert "Instead: tf.estimator.BoostedTreesClassifier" in lines[0]
+    assert lines[1].startswith("ERR True tf.contrib.boosted_trees is part of")
+
+
 def test_cli_runs_script_as_main_with_argv(tmp_path):
     script = tmp_path / "legacy.py"
     script.write_text(textwrap.dedent("""

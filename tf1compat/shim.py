@@ -229,6 +229,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.clustering_ops": "tf1compat.estimator.canned.kmeans_graph",
     "tensorflow.python.estimator.canned.kmeans": "tf1compat.estimator.canned.kmeans",
     "tensorflow.python.ops.gen_clustering_ops": "tf1compat.ops.clustering_ops",
+    # (section: audio) the speech_commands example's spectrogram / MFCC ops
+    "tensorflow.python.ops.gen_audio_ops": "tf1compat.internal.gen_audio_ops",
+    "tensorflow.python.ops.audio_ops": "tf1compat.internal.gen_audio_ops",
+    "tensorflow.contrib.framework.python.ops.audio_ops": "tf1compat.internal.gen_audio_ops",
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
@@ -238,7 +242,7 @@ INTERNAL_PATHS: Dict[str, str] = {
 INTERNAL_PATHS.update({
     "tensorflow.python.summary.summary": "tf1compat.summary",
     "tensorflow.python.summary.summary_iterator": "tf1compat.summary.summary_iterator",
-    "tensorflow.python.ops.io_ops": "tf1compat.data.reader_ops",
+    "tensorflow.python.ops.io_ops": "tf1compat.internal.io_ops",
     "tensorflow.python.ops.metrics": "tf1compat.metrics",
     "tensorflow.python.training.gradient_descent":
         "tf1compat.training.optimizers.gradient_descent",
@@ -317,6 +321,13 @@ def _not_provided(name: str) -> ImportError:
     if name.startswith("tensorflow.contrib."):
         # contrib is public TF1 API: say which piece is missing, not "use the public API".
         public = "tf." + name[len("tensorflow."):]
+        from tf1compat.framework.missing import UnimplementedModuleError
+        from tf1compat.framework.unsupported_api import explain
+        why = explain(name[len("tensorflow."):])
+        if why:
+            return UnimplementedModuleError(f"{public} is part of TensorFlow 1.x's tf.contrib "
+                                            f"but is not implemented by tf1compat.{why}",
+                                            name=name)
         return ImportError(f"{public} ({name!r}) is not provided by tf1compat: only the most "
                            "used parts of tf.contrib are implemented (docs/api_support.md "
                            "lists them).", name=name)

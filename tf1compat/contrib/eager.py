@@ -30,7 +30,7 @@ __all__ = ["Variable", "GradientTape", "implicit_gradients", "implicit_value_and
            "get_optimizer_variables", "run", "DEVICE_PLACEMENT_EXPLICIT",
            "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT",
            "DEVICE_PLACEMENT_SILENT_FOR_INT32", "SYNC", "ASYNC"]
-# (Checkpoint and Saver resolve through __getattr__ when used.)
+# (Checkpoint, Saver, Iterator and Network resolve through __getattr__ when used.)
 
 
 def in_eager_mode() -> bool:
@@ -99,10 +99,13 @@ def __getattr__(name: str) -> Any:
     if name == "Checkpointable":
         from tf1compat.training.saving.tracking import AutoTrackable
         return AutoTrackable
+    if name == "Network":
+        from tf1compat.contrib.eager_network import Network
+        return Network
     if name == "Iterator":
         from tf1compat.data.eager_iterator import EagerIterator
         return EagerIterator
-    if name in ("Network", "Sequential", "Metric", "metrics", "graph_callable",
+    if name in ("Sequential", "Metric", "metrics", "graph_callable",
                 "restore_variables_on_create", "save_network_checkpoint",
                 "restore_network_checkpoint", "add_execution_callback",
                 "clear_execution_callbacks", "inf_callback", "nan_callback",

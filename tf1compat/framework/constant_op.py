@@ -66,6 +66,11 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Optional[st
             raise TypeError(f"tf.constant does not take a Tensor ({value.name}); "
                             "use tf.identity or tf.cast.")
     arr = to_numpy_value(value, dtype)
+    if isinstance(value, np.ndarray) and (np.shares_memory(arr, value) or
+                                          not arr.flags.writeable):
+        # TF copies the value into the graph: later writes to the caller's array must not
+        # reach the constant (and torch cannot share a read-only buffer, e.g. np.frombuffer's).
+        arr = arr.copy()
     if dtype is None:
         dtype = _dtypes.as_dtype(arr.dtype) if arr.dtype != object else _dtypes.string
     if shape is not None:

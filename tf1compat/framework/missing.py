@@ -20,6 +20,11 @@ class UnimplementedAPIError(MissingAPIError, NotImplementedError):
     """A TensorFlow 1.x API name tf1compat does not implement."""
 
 
+class UnimplementedModuleError(ImportError, NotImplementedError):
+    """An import of a TensorFlow 1.x module tf1compat does not implement on purpose (an
+    ImportError still, so `try: import ... except ImportError` fallbacks keep working)."""
+
+
 # TF 1.15 names that TF 2.21's compat.v1 (which API_NAMES records) no longer has.
 # (tf.estimator is not in TF 2.21: its names are TF 2.15's compat.v1 that tf1compat lacks.)
 _TF1_ONLY = {"": frozenset({"estimator"}),

@@ -242,6 +242,17 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                  "VocabularyProcessor and datasets are)",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
+    # (section: realcode-e) contrib's tree ensembles: TF's C++ tree-growing ops
+    "contrib.tensor_forest": Unsupported(
+        "its random forests (ForestHParams, RandomForestGraphs, TensorForestEstimator) are "
+        "grown by TF 1.x's C++ tree-building ops, which tf1compat has not rebuilt",
+        "a forest from scikit-learn (sklearn.ensemble.RandomForestClassifier/Regressor); "
+        "tf1compat has no tree ensembles"),
+    "contrib.boosted_trees": Unsupported(
+        "its GradientBoostedDecisionTreeClassifier/Regressor and learner protos are not "
+        "rebuilt (TF 1.15 has core boosted trees)",
+        "gradient-boosted trees from scikit-learn or XGBoost/LightGBM (tf1compat's "
+        "tf.estimator.BoostedTrees* are refused too)"),
     # (section: kmeans) of tf.contrib.factorization only k-means is implemented
     "contrib.factorization.WALSModel": _FACTORIZATION_MODELS,
     "contrib.factorization.WALSMatrixFactorization": _FACTORIZATION_MODELS,

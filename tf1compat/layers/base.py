@@ -202,8 +202,10 @@ class Layer(base_layer.Layer):
                         else [variable]
                     if all(id(v) not in existing_variables for v in parts):
                         self._handle_weight_regularization(name, variable, regularizer)
+                # (Eager mode keeps no collections: nothing to learn from them there.)
                 trainable_ids = {id(v) for v in trainable_variables()}
-                if trainable and self.trainable and id(variable) not in trainable_ids:
+                if trainable and self.trainable and not executing_eagerly() and \
+                        id(variable) not in trainable_ids:
                     # The scope made it non-trainable (e.g. a custom getter): file it so.
                     extra = self._trainable_weights[n_trainable:]
                     self._trainable_weights = self._trainable_weights[:n_trainable]

@@ -7,7 +7,7 @@ import struct
 import sys
 import wave
 import zlib
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 import torch
@@ -67,25 +67,38 @@ def histogram(values: np.ndarray) -> Dict[str, Any]:
             "bucket_limit": _LIMITS[keep].tolist(), "bucket": counts[keep].tolist()}
 
 
-def image_to_uint8(image: np.ndarray) -> np.ndarray:
-    """TF's image-summary conversion: floats scaled to [0, 255] (shifted if negative)."""
+# Image maxima below this are "all zero" to TF's image summary (scale 0).
+_IMAGE_ZERO_THRESHOLD = 1e-6
+_DEFAULT_BAD_COLOR = np.array([255, 0, 0, 255], np.uint8)
+
+
+def image_to_uint8(image: np.ndarray, bad_color: Optional[np.ndarray] = None) -> np.ndarray:
+    """TF's image-summary conversion of one [h, w, depth] image: floats scaled to [0, 255]
+    by 255 / max (by 127 / max |x| around 128 when any is negative) in the image's own
+    precision and truncated; a pixel with any non-finite channel is `bad_color` (red)."""
     if image.dtype == np.uint8:
         return image
-    img = image.astype(np.float64)
-    finite = img[np.isfinite(img)]
-    if finite.size == 0:
-        return np.zeros(img.shape, np.uint8)
-    lo, hi = finite.min(), finite.max()
-    if lo >= 0:
-        scale = 255.0 / hi if hi > 0 else 0.0
-        offset = 0.0
-    else:
+    kind = image.dtype.type if image.dtype in (np.float16, np.float32, np.float64) else \
+        np.float32
+    img = image.astype(kind)
+    bad_pixels = ~np.isfinite(img).all(axis=-1)
+    finite = img[~bad_pixels]
+    lo = finite.min() if finite.size else kind(np.inf)
+    hi = finite.max() if finite.size else kind(-np.inf)
+    if lo < 0:
         bound = max(abs(lo), abs(hi))
-        scale = 127.0 / bound if bound > 0 else 0.0
-        offset = 128.0
-    out = np.where(np.isfinite(img), img * scale + offset, 0.0)
-    # (TF casts, so fractions are truncated.)
-    return np.clip(np.trunc(out), 0, 255).astype(np.uint8)
+        scale = kind(0) if bound < _IMAGE_ZERO_THRESHOLD else kind(127) / kind(bound)
+        offset = kind(128)
+    else:
+        scale = kind(0) if hi < _IMAGE_ZERO_THRESHOLD else kind(255) / kind(hi)
+        offset = kind(0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = img * scale + offset
+    out = np.clip(np.trunc(np.nan_to_num(out)), 0, 255).astype(np.uint8)
+    color = _DEFAULT_BAD_COLOR if bad_color is None else \
+        np.asarray(bad_color, np.uint8).reshape(-1)
+    out[bad_pixels] = color[:img.shape[-1]]
+    return out
 
 
 def encode_png(image: np.ndarray) -> bytes:

@@ -95,6 +95,8 @@ def _numbered(tag: str, kind: str, i: int, many: bool) -> str:
 
 def _image_kernel(node: Any, kctx: Any) -> Any:
     max_images = node.attrs["max_images"]
+    bad_color = node.attrs.get("bad_color")
+    bad_color = None if bad_color is None else np.asarray(bad_color, np.uint8)
 
     def run(tag: Any, tensor: Any) -> np.ndarray:
         images = _to_numpy(tensor)
@@ -105,7 +107,7 @@ def _image_kernel(node: Any, kctx: Any) -> Any:
         count = min(max_images, images.shape[0])
         summary = Summary()
         for i in range(count):
-            img = encoding.image_to_uint8(images[i])
+            img = encoding.image_to_uint8(images[i], bad_color)
             summary.value.add(tag=_numbered(_as_text(tag), "image", i, max_images > 1),
                               image=Summary.Image(
                                   height=img.shape[0], width=img.shape[1],

@@ -132,6 +132,17 @@ def _is_split_variable(v: Any) -> bool:
     return hasattr(v, "_variable_list") or hasattr(v, "_variables")
 
 
+def _ran_eagerly(update: Any) -> bool:
+    """Whether an update is an eager result (an eager tensor, or an eager variable that an
+    assign returned) rather than a graph op to run later."""
+    if update is None:
+        return True
+    if isinstance(update, (Tensor, Operation)):
+        return bool(getattr(update, "_is_eager_tensor", False))
+    from tf1compat.framework.context import executing_eagerly
+    return executing_eagerly() and not hasattr(update, "graph")
+
+
 def _reachable(inputs: Sequence[Any], target: Any) -> bool:
     """Whether `target` (an op or tensor) depends on any of `inputs` in the graph."""
     goal = {id(x.op if isinstance(x, Tensor) else x) for x in nest.flatten(inputs)
@@ -518,7 +529,8 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         return out
 
     def add_update(self, updates: Any, inputs: Any = None) -> None:
-        """Adds update ops; a callable is called now and its result added."""
+        """Adds update ops; a callable is called now and its result added. Updates that ran
+        eagerly (eager tensors, variables) are not kept: they have already happened (TF)."""
         call_ctx = node_module.call_context()
         relevant = call_ctx.stack[-1].get("inputs") if call_ctx.in_call else [
             n.input_tensors for n in self._inbound_nodes]
@@ -526,6 +538,8 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         def process(x: Any) -> Any:
             if callable(x):
                 return process(x())
+            if _ran_eagerly(x):
+                return None
             if isinstance(x, Operation):
                 update = x
             elif hasattr(x, "op"):
@@ -536,7 +550,9 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
                 relevant if relevant is not None else [], update)
             return update
         for u in (updates if isinstance(updates, (list, tuple)) else [updates]):
-            self._updates.append(process(u))
+            update = process(u)
+            if update is not None:
+                self._updates.append(update)
 
     @property
     def updates(self) -> List[Any]:
