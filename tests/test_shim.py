@@ -97,7 +97,7 @@ def test_contrib_module_refused_on_purpose_is_not_implemented_and_an_import_erro
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("ERR True tf.contrib.tensor_forest is part of TensorFlow "
                                "1.x's tf.contrib but is not implemented by tf1compat.")
-    assert "Instead: tf.estimator.BoostedTreesClassifier" in lines[0]
+    assert "Instead: a forest from scikit-learn" in lines[0]
     assert lines[1].startswith("ERR True tf.contrib.boosted_trees is part of")
 
 
