@@ -51,17 +51,18 @@ _OPTIMIZERS = {
 }
 
 
-def _train(make_optimizer, batched, monkeypatch, steps=4, resource=False, device=None):
+def _train(make_optimizer, batched, monkeypatch, steps=4, resource=False, device=None,
+           dtype=np.float32):
     monkeypatch.setenv("TF1COMPAT_BATCH_KERNELS", "1" if batched else "0")
     rng = np.random.RandomState(0)
     with tf.Graph().as_default(), tf.device(device):
         tf.set_random_seed(1)
-        x = tf.constant(rng.randn(16, 5).astype(np.float32))
-        y = tf.constant(rng.randn(16, 3).astype(np.float32))
+        x = tf.constant(rng.randn(16, 5).astype(dtype))
+        y = tf.constant(rng.randn(16, 3).astype(dtype))
         with tf.variable_scope("net", use_resource=resource):
-            w1 = tf.get_variable("w1", initializer=rng.randn(5, 7).astype(np.float32))
-            b1 = tf.get_variable("b1", initializer=rng.randn(7).astype(np.float32))
-            w2 = tf.get_variable("w2", initializer=rng.randn(7, 3).astype(np.float32))
+            w1 = tf.get_variable("w1", initializer=rng.randn(5, 7).astype(dtype))
+            b1 = tf.get_variable("b1", initializer=rng.randn(7).astype(dtype))
+            w2 = tf.get_variable("w2", initializer=rng.randn(7, 3).astype(dtype))
         loss = tf.reduce_mean(tf.square(tf.matmul(tf.tanh(tf.matmul(x, w1) + b1), w2) - y))
         train = _minimize(make_optimizer(), loss, [w1, b1, w2])
         return _run_steps(train, [{}] * steps)
@@ -107,6 +108,19 @@ def test_the_batched_call_takes_the_step(name, resource, monkeypatch):
     calls = _record_batched_calls(monkeypatch)
     _train(_OPTIMIZERS[name], True, monkeypatch, steps=3, resource=resource)
     assert calls == [True, True, True]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float16], ids=["float64", "float16"])
+@pytest.mark.parametrize("name", ["adadelta", "ftrl_power", "centered_rmsprop", "adamax",
+                                  "power_sign", "nadam"])
+def test_batched_updates_of_other_float_dtypes(name, dtype, monkeypatch):
+    calls = _record_batched_calls(monkeypatch)
+    batched, _ = _train(_OPTIMIZERS[name], True, monkeypatch, dtype=dtype)
+    assert calls and all(calls), calls
+    alone, _ = _train(_OPTIMIZERS[name], False, monkeypatch, dtype=dtype)
+    for a, b in zip(alone, batched):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
 
 
 def _record_batched_calls(monkeypatch):
