@@ -56,9 +56,39 @@ def enabled() -> bool:
     return _LINEAR is not None
 
 
+def _product_threads() -> int:
+    """`TF1COMPAT_PRODUCT_THREADS=N`: these products run on N threads whatever the count
+    the rest of the plan runs on (0, unset: the caller's count). With OpenMP's idle
+    threads asleep (tf1compat's PASSIVE default) every parallel kernel pays for waking
+    them; one thread for the many small kernels of a training step and N for its few
+    large products pays that only for the products (docs/performance.md)."""
+    text = os.environ.get("TF1COMPAT_PRODUCT_THREADS", "").strip()
+    if not text:
+        return 0
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise ValueError(f"TF1COMPAT_PRODUCT_THREADS must be a count of threads, not {text!r}")
+    return n
+
+
+_PRODUCT_THREADS = _product_threads()
+
+
 def _product(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     # oneDNN's inner product computes x @ w.T with w as [out, in]: b.T, a strided view.
-    return _LINEAR(a, b.t(), None, "none", [], "")
+    if not _PRODUCT_THREADS:
+        return _LINEAR(a, b.t(), None, "none", [], "")
+    caller = torch.get_num_threads()       # (the calling thread's count: set per thread)
+    if caller == _PRODUCT_THREADS:
+        return _LINEAR(a, b.t(), None, "none", [], "")
+    torch.set_num_threads(_PRODUCT_THREADS)
+    try:
+        return _LINEAR(a, b.t(), None, "none", [], "")
+    finally:
+        torch.set_num_threads(caller)
 
 
 class _OneDnnMatMul(torch.autograd.Function):
