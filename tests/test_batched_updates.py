@@ -105,6 +105,9 @@ def test_the_batched_call_takes_the_step(name, resource, monkeypatch):
     """The batched call applies the step itself (it does not decline to the ops)."""
     if name.startswith("keras") and not resource:
         pytest.skip("Keras optimizers make resource variables' updates only")
+    if name == "keras_adam" and torch.cuda.is_available():
+        pytest.skip("Keras Adam's betas are variables: reading them for the fused kernel "
+                    "would wait for the GPU, so on CUDA its updates stay per variable")
     calls = _record_batched_calls(monkeypatch)
     _train(_OPTIMIZERS[name], True, monkeypatch, steps=3, resource=resource)
     assert calls == [True, True, True]

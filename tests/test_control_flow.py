@@ -297,11 +297,12 @@ def _grad(fetch, feed, values):
     plan = s._runtime.builder.build([fetch], [feed])
     assert plan.error is None
     compile_plan(plan)
-    x = torch.tensor(values, dtype=torch.float32, requires_grad=True)
+    x = torch.tensor(values, dtype=torch.float32, requires_grad=True,
+                     device=s._runtime.placer.default)    # where Session.run puts feeds
     with torch.enable_grad():
         (out,) = plan.fn([x], s._runtime.state)
         (g,) = torch.autograd.grad(out.sum(), x)
-    return out.detach().numpy(), g.numpy()
+    return out.detach().cpu().numpy(), g.cpu().numpy()
 
 
 def test_autograd_through_cond():
@@ -345,11 +346,11 @@ def test_while_back_prop_false_stops_gradients():
     s = tf.Session()
     plan = s._runtime.builder.build([y], [x])
     compile_plan(plan)
-    xt = torch.tensor([2.0, 3.0], requires_grad=True)
+    xt = torch.tensor([2.0, 3.0], requires_grad=True, device=s._runtime.placer.default)
     with torch.enable_grad():
         (out,) = plan.fn([xt], s._runtime.state)
     assert not out.requires_grad
-    np.testing.assert_allclose(out.numpy(), [8.0, 27.0])
+    np.testing.assert_allclose(out.cpu().numpy(), [8.0, 27.0])
 
 
 def test_tensor_array_elements_keep_autograd_history():

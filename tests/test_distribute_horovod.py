@@ -14,6 +14,7 @@ from typing import List
 
 import numpy as np
 import pytest
+import torch
 
 import tf1compat as tf
 from tf1compat.distribute import process_group
@@ -43,6 +44,10 @@ def _run_processes(worker: Path, mode: str, envs: List[dict], outs: List[Path],
     """Runs `tf1compat run worker mode out` once per (env, out) at the same time; returns
     the exit codes, printing the output's tail of a process that ended with another code
     than `quiet`; kills what is left when waiting fails."""
+    if torch.cuda.device_count() < len(envs):
+        # NCCL needs a GPU per process ("Duplicate GPU detected"): these jobs then run
+        # on the CPU with gloo, as on machines without a GPU.
+        envs = [dict(env, CUDA_VISIBLE_DEVICES="") for env in envs]
     procs = []
     try:
         for env, out in zip(envs, outs):

@@ -158,7 +158,7 @@ def test_variable_values_live_in_the_eager_store_and_die_with_the_variable(eager
     key = v.handle._value
     assert key in RUNTIME.state
     v.assign([3.0, 4.0])
-    np.testing.assert_array_equal(RUNTIME.state[key].numpy(), [3.0, 4.0])
+    np.testing.assert_array_equal(RUNTIME.state[key].cpu().numpy(), [3.0, 4.0])
     del v
     gc.collect()
     assert key not in RUNTIME.state

@@ -54,10 +54,11 @@ def test_gradient_wrt_variable_sums_over_all_reads():
     g, = tf.gradients(loss, v)
     assert g.dtype == tf.float32 and g.shape.as_list() == [2, 2]
     with tf.Session() as sess:
-        sess._runtime.state["v"] = torch.from_numpy(init.copy())
+        sess._runtime.state["v"] = torch.from_numpy(init.copy()).to(
+            sess._runtime.placer.default)
         value, loss_value = sess.run([g, loss])
         assert not sess._runtime.state["v"].requires_grad
-        np.testing.assert_allclose(sess._runtime.state["v"].numpy(), init)
+        np.testing.assert_allclose(sess._runtime.state["v"].cpu().numpy(), init)
     np.testing.assert_allclose(value, 2 * init + 3.0 + 1.0)
     np.testing.assert_allclose(loss_value, (init * init).sum() + 3 * init.sum() + init.sum())
 
@@ -69,7 +70,8 @@ def test_variable_gradient_through_gather_is_indexed_slices():
     g, = tf.gradients(tf.reduce_sum(tf.gather(read, [3, 1, 3]) * 2.0), v)
     assert isinstance(g, tf.IndexedSlices)
     with tf.Session() as sess:
-        sess._runtime.state["emb"] = torch.from_numpy(init.copy())
+        sess._runtime.state["emb"] = torch.from_numpy(init.copy()).to(
+            sess._runtime.placer.default)
         value = sess.run(g)
         dense = sess.run(tf.convert_to_tensor(g))
     np.testing.assert_array_equal(value.indices, [3, 1, 3])

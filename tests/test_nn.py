@@ -126,6 +126,8 @@ def test_kernels_are_differentiable_in_float64():
         assert torch.autograd.gradcheck(lambda a: kernel(a, *consts), args)
 
 
+@pytest.mark.skipif(torch.cuda.is_available(),
+                    reason="on a GPU an out-of-range label gives NaN rows, as TF's GPU kernel")
 def test_sparse_xent_label_error_message():
     logits = tf.placeholder(tf.float32, [None, 4])
     labels = tf.placeholder(tf.int32, [None])

@@ -140,9 +140,9 @@ def test_codegen_matches_interpreter(build):
     with tf.Session() as sess:
         compiled = sess.run(y, {x: value})
         plan = _plan(sess, y, [x])
-        feeds = [torch.from_numpy(value)]
+        feeds = [torch.from_numpy(value).to(sess._runtime.placer.default)]
         interpreted = Interpreter(plan).run(feeds, sess._runtime.state)[0]
-    np.testing.assert_allclose(compiled, interpreted.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(compiled, interpreted.cpu().numpy(), rtol=1e-6)
 
 
 def test_interpreter_env_switch(monkeypatch):

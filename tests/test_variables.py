@@ -76,7 +76,7 @@ def test_interpreter_matches_generated_code():
             if interpreted:
                 plan = sess._plan_for([out], [])
                 value = Interpreter(plan).run([], sess._runtime.state)[0]
-                value = value.numpy()
+                value = value.cpu().numpy()
             else:
                 value = sess.run(out)
             np.testing.assert_allclose(value, [[2.0 * 3.0 + 3.0 * 4.0]])

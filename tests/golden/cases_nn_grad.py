@@ -31,7 +31,7 @@ def _torch_gradients(tf, ys, xs, feed):
         total = sum(o.sum() for o in outs)
         sources = [next(v for t, v in zip(tensors, values) if t is x) for x in xs]
         grads = torch.autograd.grad(total, sources, allow_unused=True)
-    return [np.zeros(s.shape, np.float32) if g is None else g.detach().numpy()
+    return [np.zeros(s.shape, np.float32) if g is None else g.detach().cpu().numpy()
             for g, s in zip(grads, sources)]
 
 

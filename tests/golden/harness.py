@@ -28,6 +28,8 @@ def catch(fn: Callable[[], Any], message: bool = False) -> Dict[str, Any]:
     try:
         return {"value": fn()}
     except Exception as e:  # noqa: BLE001 - recording what TF raises is the point
+        from tests.golden.runner import print_traceback_when_asked
+        print_traceback_when_asked()
         out = {"error": type(e).__name__}
         if message:
             out["message"] = str(e).split("\n")[0]

@@ -580,6 +580,7 @@ def _compare_stats(r: Row, expected: Dict[str, Any], actual: Dict[str, Any]) -> 
 def _eager_main(argv: List[str]) -> int:
     """`python -m tests.golden.op_harness OUT.json MODULE...`: tf1compat's eager results
     (a file, not stdout: rows of printing ops write there)."""
+    import tests.conftest  # noqa: F401 - the suite's float32 GPU arithmetic, here too
     import tf1compat as tf
     tf.enable_eager_execution()
     out = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import traceback
 from typing import Any, Callable, Dict, List, Tuple
 
 GOLDEN_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -29,10 +30,18 @@ def oracle_of(module_name: str) -> str:
     return getattr(module, "TF_VERSION", "2.21")
 
 
+def print_traceback_when_asked() -> None:
+    """With TF1COMPAT_GOLDEN_TRACEBACKS=1, the exception being handled is printed (the
+    recorded result keeps only its class: this is how a failing replay shows why)."""
+    if os.environ.get("TF1COMPAT_GOLDEN_TRACEBACKS", "") not in ("", "0"):
+        traceback.print_exc()
+
+
 def run_case(tf: Any, fn: Callable) -> Dict[str, Any]:
     """Runs one case in a fresh default graph; an escaping exception is part of the result."""
     tf.reset_default_graph()
     try:
         return {"result": fn(tf)}
     except Exception as e:  # noqa: BLE001 - the exception class is the recorded behaviour
+        print_traceback_when_asked()
         return {"raised": type(e).__name__}

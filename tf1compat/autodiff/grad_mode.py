@@ -211,8 +211,8 @@ def _identity_like(*args: Any) -> Any:
 class _CustomSpec:
     """What the backward of one custom-gradient op needs, built once per plan."""
 
-    __slots__ = ("kernel", "record", "fn", "feed", "n_in", "n_out", "box", "grad_slots",
-                 "input_tensors")
+    __slots__ = ("kernel", "record", "fn", "feed", "feed_devices", "n_in", "n_out", "box",
+                 "grad_slots", "input_tensors")
 
     def __init__(self, op: Operation, kernel: Callable[..., Any], kctx: Any, record: Any,
                  box: CaptureBox):
@@ -229,6 +229,12 @@ class _CustomSpec:
             if t not in feed:
                 feed.append(t)
         self.feed = feed
+        # The compiled sub-graph takes each fed value on its producer's device; the op
+        # itself may run elsewhere (py_func on the CPU, its neighbours on the GPU), so the
+        # values backward collects are moved there first.
+        placer = getattr(getattr(kctx, "runtime", None), "placer", None)
+        self.feed_devices = [placer.device_for(t.op) if placer is not None else None
+                             for t in feed]
         outputs = [g for g in record.input_grads if g is not None]
         self.grad_slots = [i for i, g in enumerate(record.input_grads) if g is not None]
         self.fn = kctx.compile_function(feed, outputs, record.context) if outputs else None
@@ -273,15 +279,22 @@ class _CustomGradFunction(torch.autograd.Function):
                                f"{missing[0].name} was not provided by the gradient op")
         for t in record.captures:
             by_tensor[t] = spec.box.values[t]
-        results = spec.fn(*[by_tensor[t] for t in spec.feed])
+        results = spec.fn(*[_on_device(by_tensor[t], device)
+                            for t, device in zip(spec.feed, spec.feed_devices)])
         input_grads: List[Any] = [None] * spec.n_in
         for slot, value in zip(spec.grad_slots, results):
             arg = values[slot]
             if isinstance(arg, torch.Tensor) and (arg.is_floating_point() or arg.is_complex()):
-                if isinstance(value, torch.Tensor) and value.dtype != arg.dtype:
-                    value = value.to(arg.dtype)
+                if isinstance(value, torch.Tensor):
+                    value = value.to(device=arg.device, dtype=arg.dtype)
                 input_grads[slot] = value
         return (None, *input_grads)
+
+
+def _on_device(value: Any, device: Any) -> Any:
+    if device is not None and isinstance(value, torch.Tensor) and value.device != device:
+        return value.to(device)
+    return value
 
 
 def _custom_kernel(op: Operation, kernel: Callable[..., Any], kctx: Any, record: Any,

@@ -72,7 +72,7 @@ def dataset_function(node: Any, kctx: Any, attr: str = "f"
     function = node.attrs[attr]
     if isinstance(function, StructuredFunction):
         return function.bind(kctx)
-    call = function.bind(kctx)
+    call = function.bind(kctx, on_cpu=True)
     return lambda element, captures: tuple(call(tuple(element) + tuple(captures)))
 
 

@@ -74,12 +74,16 @@ def _world_from_environment() -> World:
     return World(rank, size, local_rank, local_size, cross_rank, cross_size)
 
 
-def backend_name() -> str:
-    """gloo on CPU; gloo for CPU tensors and NCCL for CUDA tensors when CUDA is usable."""
+def backend_name(local_size: int = 1) -> str:
+    """gloo on CPU; gloo for CPU tensors and NCCL for CUDA tensors when CUDA is usable and
+    each of the `local_size` processes on this host has a GPU of its own (NCCL refuses
+    two ranks on one GPU: "Duplicate GPU detected"); with fewer GPUs than processes,
+    gloo carries the CUDA tensors too."""
     chosen = os.environ.get(BACKEND_ENV)
     if chosen:
         return chosen
-    if torch.cuda.is_available() and dist.is_nccl_available():
+    if torch.cuda.is_available() and dist.is_nccl_available() and \
+            local_size <= torch.cuda.device_count():
         return "cpu:gloo,cuda:nccl"
     return "gloo"
 
@@ -118,7 +122,7 @@ def init(explicit: Optional[World] = None, rendezvous: Optional[str] = None) -> 
                 # Each process drives its own GPU, as Horovod scripts pin it through
                 # visible_device_list = local_rank.
                 torch.cuda.set_device(found.local_rank % torch.cuda.device_count())
-            dist.init_process_group(backend_name(), init_method=init_method,
+            dist.init_process_group(backend_name(found.local_size), init_method=init_method,
                                     rank=found.rank, world_size=found.size, timeout=timeout())
             # A process group still alive at interpreter exit is torn down by C++
             # destructors, which abort ("terminate called without an active exception")

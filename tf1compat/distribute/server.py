@@ -293,6 +293,9 @@ class RemoteVariables:
         self._session = session
         self._server = server
         self._by_task: Dict[str, List[str]] = {}
+        # Where the worker's runs read each ps variable (its op's device: the GPU when the
+        # worker has one); pulled values arrive on the CPU.
+        self._devices: Dict[str, torch.device] = {}
         self._graph_version = -1
         self._by_plan: Dict[int, Tuple[Any, Dict[str, List[str]]]] = {}
 
@@ -300,11 +303,13 @@ class RemoteVariables:
         graph = self._session.graph
         if graph.version != self._graph_version:
             by_task: Dict[str, List[str]] = {}
+            placer = self._session._runtime.placer
             for op in graph.get_operations():
                 if op.type in VARIABLE_OPS and op.device:
                     spec = DeviceSpec.from_string(op.device)
                     if spec.job == "ps":
                         by_task.setdefault(task_name("ps", spec.task or 0), []).append(op.name)
+                        self._devices[op.name] = placer.device_for(op)
             self._by_task, self._graph_version = by_task, graph.version
             self._by_plan = {}
         return self._by_task
@@ -342,8 +347,9 @@ class RemoteVariables:
             current = self._call(task, _pull, names)
             for name in names:
                 if name in current:
-                    state[name] = current[name]
-                    before[name] = current[name].clone()
+                    value = current[name].to(self._devices.get(name, "cpu"))
+                    state[name] = value
+                    before[name] = value.clone()
                 else:
                     state.pop(name, None)
         return used, before

@@ -109,9 +109,15 @@ class LibraryFunction:
         return node
 
     # -- running -------------------------------------------------------------------------------
-    def bind(self, kctx: Any) -> Callable[[tuple], tuple]:
-        """`call(values) -> outputs`, compiled for the session of `kctx`."""
+    def bind(self, kctx: Any, on_cpu: bool = False) -> Callable[[tuple], tuple]:
+        """`call(values) -> outputs`, compiled for the session of `kctx`. `on_cpu`: the
+        body's ops that name no device run on the CPU (tf.data's functions: TF runs them
+        there, and the elements they get are host tensors)."""
         self.build()
+        if on_cpu:
+            for op in self.graph.get_operations():
+                if not op._device:
+                    op._device = "/device:CPU:0"
         n = len(self.outputs)
         compiled = kctx.compile_function(self.inputs, self.outputs + self.control_outputs)
         fn, state = compiled.fn, compiled.state

@@ -340,6 +340,19 @@ def _same_dtype(variables: List[Tensor], grads: List[Tensor], dtypes: tuple) -> 
     return dtype in dtypes and all(g.dtype == dtype for g in grads)
 
 
+def _fusable(variables: List[Tensor], grads: List[Tensor], lr: Tensor) -> bool:
+    """Whether torch's fused Adam/SGD kernels take these tensors. On the CPU they take
+    every float dtype with a learning rate of the same dtype; the CUDA kernels read a
+    tensor learning rate as float32, so there only float32 variables (and rate) qualify
+    (others take the per-variable rule, with the same bits)."""
+    if not _same_dtype(variables, grads, _FUSED_DTYPES):
+        return False
+    if variables[0].device.type == "cpu":
+        return True
+    return variables[0].dtype == torch.float32 and \
+        (not isinstance(lr, Tensor) or lr.dtype == torch.float32)
+
+
 def _foreach_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]
                   ) -> Optional[ForeachRule]:
     beta1, beta2, epsilon = static[3], static[4], static[5]
@@ -350,7 +363,7 @@ def _foreach_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]
              attrs: Dict[str, Any]) -> bool:
         variables, m, v = states
         first = variables[0]
-        if not _same_dtype(variables, grads, _FUSED_DTYPES) or \
+        if not _fusable(variables, grads, s[2]) or \
                 not _flat(*variables, *m, *v, *grads) or \
                 ((beta1 is None or beta2 is None) and first.device.type != "cpu"):
             return False
@@ -374,8 +387,7 @@ def _foreach_momentum(attrs: Dict[str, Any], static: Sequence[Optional[float]]
     def momentum_update(states: List[List[Tensor]], grads: List[Tensor],
                         s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
         variables, accum = states
-        if not _same_dtype(variables, grads, _FUSED_DTYPES) or \
-                not _flat(*variables, *accum, *grads):
+        if not _fusable(variables, grads, s[0]) or not _flat(*variables, *accum, *grads):
             return False
         torch._fused_sgd_(variables, grads, accum, weight_decay=0.0, momentum=momentum,
                           lr=s[0], dampening=0.0, nesterov=nesterov, maximize=False,

@@ -128,16 +128,24 @@ def _is_int(t: torch.Tensor) -> bool:
     return not (t.is_floating_point() or t.is_complex() or t.dtype == torch.bool)
 
 
+def _nonzero_int_divisor(y: torch.Tensor) -> torch.Tensor:
+    """`y`, after checking that no element is zero where torch does not check: its CPU
+    integer division raises (as TF's kernels do), its CUDA one yields garbage."""
+    if isinstance(y, torch.Tensor) and y.is_cuda and bool((y == 0).any()):
+        raise RuntimeError("ZeroDivisionError")
+    return y
+
+
 def _real_div(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     # TF's RealDiv/Div on integers is C++ division: truncation toward zero.
     if _is_int(x):
-        return torch.div(x, y, rounding_mode="trunc")
+        return torch.div(x, _nonzero_int_divisor(y), rounding_mode="trunc")
     return torch.div(x, y)
 
 
 def _floor_div(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     if _is_int(x):
-        return torch.div(x, y, rounding_mode="floor")
+        return torch.div(x, _nonzero_int_divisor(y), rounding_mode="floor")
     return torch.floor(torch.div(x, y))
 
 

@@ -125,6 +125,10 @@ def _max_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
         pool = _MAX_POOL[nd]
 
         def run(x: torch.Tensor) -> torch.Tensor:
+            if x.is_cuda and not x.is_floating_point():
+                # torch has no CUDA max pooling for integers; float64 holds every int32
+                # (and int64 up to 2**53) exactly, and the maximum is one of the inputs.
+                return run(x.double()).to(x.dtype)
             xin = to_channels_first(x, geo.fmt)
             pads = geo.pads(xin.shape[2:])
             sym = geo.torch_padding(pads)
@@ -157,7 +161,10 @@ def _avg_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
             xin = to_channels_first(x, geo.fmt)
             sizes = tuple(xin.shape[2:])
             pads = geo.pads(sizes)
-            sym = geo.torch_padding(pads)
+            # torch's CUDA backward of padded average pooling without the padding in the
+            # count gives wrong gradients for channels-last inputs (seen on torch 2.11,
+            # H100): there the explicit sum / count form below runs instead.
+            sym = None if xin.is_cuda else geo.torch_padding(pads)
             if sym is not None:
                 y = pool(xin, geo.ksize, geo.strides, sym, count_include_pad=False)
             else:

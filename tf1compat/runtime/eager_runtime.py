@@ -67,8 +67,11 @@ class _DeviceProbe:
 
     class _OpDef:
         cpu_only = False
+        keeps_devices = False
 
     _op_def = _OpDef()
+    _inputs: tuple = ()
+    _outputs: tuple = ()
     name = "eager"
 
     def __init__(self, device: str):

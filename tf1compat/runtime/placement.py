@@ -6,7 +6,11 @@
   placement, so legacy `tf.device('/gpu:0')` scripts run on CPU-only machines). With
   GPUs but no GPU n: cuda:0 when `allow_soft_placement`, else InvalidArgumentError at
   run time, as TF.
-* "/device:CPU:n": the CPU. Ops declared `cpu_only` (strings, py_func) always run there.
+* "/device:CPU:n": the CPU. Ops declared `cpu_only` (py_func, tf.data, readers) always
+  run there, and so does every op with a string input or output (TF has no GPU kernels
+  for strings; its placer puts such ops on the CPU): their kernels build strings and the
+  numbers they yield (string comparisons, hash buckets, table lookups) on the host, and
+  the plan then moves those numbers to the GPU ops that consume them.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any, Dict, List, Sequence, Union
 
 import torch
 
-from tf1compat.framework import errors
+from tf1compat.framework import dtypes, errors
 from tf1compat.framework.device_spec import DeviceSpec
 
 __all__ = ["Placer", "cuda_device_count", "list_local_devices"]
@@ -56,7 +60,8 @@ class Placer:
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def device_for(self, op: Any) -> torch.device:
-        if op._op_def.cpu_only:
+        od = op._op_def
+        if od.cpu_only or (not od.keeps_devices and _handles_strings(op)):
             return CPU
         name = op._device
         if not name:
@@ -94,6 +99,11 @@ class Placer:
                                   f"device type {kind!r} in '{name}'")
         self._cache[name] = device
         return device
+
+
+def _handles_strings(op: Any) -> bool:
+    return any(t._dtype == dtypes.string for t in op._inputs) or \
+        any(t._dtype == dtypes.string for t in op._outputs)
 
 
 class _DeviceAttributes:
