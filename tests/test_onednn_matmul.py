@@ -60,9 +60,28 @@ def test_products_run_on_their_own_thread_count(monkeypatch):
         torch.set_num_threads(before)
 
 
+@pytest.mark.parametrize("automatic", [True, False], ids=["auto", "set_by_user"])
+def test_automatic_policy_runs_products_on_every_core(automatic, monkeypatch):
+    """Under the automatic policy a plan tuned to one thread still runs its products on
+    every core; a count the user set applies to the products too."""
+    from tf1compat import _thread_policy
+    monkeypatch.setattr(_onednn_matmul, "_PRODUCT_THREADS", None)
+    monkeypatch.setattr(_onednn_matmul, "_CORES", 2)
+    monkeypatch.setattr(_thread_policy, "is_automatic", lambda: automatic)
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        assert _onednn_matmul._threads_for_products() == (2 if automatic else 1)
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_product_threads_setting_is_checked(monkeypatch):
-    monkeypatch.setenv("TF1COMPAT_PRODUCT_THREADS", "two")
-    with pytest.raises(ValueError, match="TF1COMPAT_PRODUCT_THREADS"):
-        _onednn_matmul._product_threads()
+    for bad in ("two", "0"):
+        monkeypatch.setenv("TF1COMPAT_PRODUCT_THREADS", bad)
+        with pytest.raises(ValueError, match="TF1COMPAT_PRODUCT_THREADS"):
+            _onednn_matmul._product_threads()
     monkeypatch.setenv("TF1COMPAT_PRODUCT_THREADS", "3")
     assert _onednn_matmul._product_threads() == 3
+    monkeypatch.setenv("TF1COMPAT_PRODUCT_THREADS", "auto")
+    assert _onednn_matmul._product_threads() is None
