@@ -430,7 +430,8 @@ def _same_scalar(a: torch.Tensor, b: torch.Tensor) -> bool:
     its adjusted l2 once per variable: equal tensors, not the same one)."""
     if a is b:
         return True
-    if a.shape != b.shape or a.dtype != b.dtype or a.device != b.device or a.numel() != 1:
+    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor) or \
+            a.shape != b.shape or a.dtype != b.dtype or a.device != b.device or a.numel() != 1:
         return False
     return bool((a == b) & (torch.signbit(a) == torch.signbit(b)))
 
