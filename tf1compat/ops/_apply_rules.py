@@ -17,9 +17,11 @@ in one call (ops/training_ops.py batches the step's Apply* ops): torch's fused k
 for Adam and momentum (`torch._fused_adam_`, `torch._fused_sgd_`: one pass over memory
 instead of one per operation; TF's epsilon-hat Adam is torch's Adam with its bias
 corrections switched off and TF's `alpha` as the learning rate, differing from the
-unfused rule in float rounding only), `torch._foreach_*` sequences of the per-variable
-rule's own operations for the others (the same bits). `FAST` is the same kernels on one
-variable, for an Apply* op that runs alone.
+unfused rule in float rounding only), hand-written `torch._foreach_*` sequences of the
+per-variable rule's own operations for GradientDescent, RMSProp, Adagrad and Keras's
+momentum, and for every other family (and case the hand-written ones decline) the
+per-variable rule itself run on lists of tensors (_apply_many.py): the same bits.
+`FAST` is the hand-written kernels on one variable, for an Apply* op that runs alone.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
+
+from tf1compat.ops._apply_many import many_form
 
 __all__ = ["RULES", "FAST", "FOREACH", "FLOAT_DTYPES"]
 
@@ -469,7 +473,7 @@ def _foreach_adagrad(attrs: Dict[str, Any], static: Sequence[Optional[float]]
     return adagrad
 
 
-FOREACH: Dict[str, ForeachFactory] = {
+_HAND_WRITTEN: Dict[str, ForeachFactory] = {
     "Adam": _foreach_adam,
     "Momentum": _foreach_momentum,
     "GradientDescent": _foreach_gradient_descent,
@@ -479,11 +483,29 @@ FOREACH: Dict[str, ForeachFactory] = {
 }
 
 
+def _hand_written_or_many(name: str) -> ForeachFactory:
+    """A family's multi-tensor factory: its hand-written (fused) rule where that takes
+    the op's attrs and static scalars, else the per-variable rule run on lists
+    (_apply_many.py), which the op-by-op path matches bit for bit: it runs the same
+    per-variable rule whenever FAST has no form (nesterov Adam, a dynamic momentum)."""
+    hand_written = _HAND_WRITTEN.get(name)
+    many = many_form(RULES[name])
+
+    def factory(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                ) -> Optional[ForeachRule]:
+        fused = hand_written(attrs, static) if hand_written is not None else None
+        return fused or many
+    return factory
+
+
+FOREACH: Dict[str, ForeachFactory] = {name: _hand_written_or_many(name) for name in RULES}
+
+
 def _one_variable(name: str) -> FastFactory:
     """The FAST form of a family: its multi-tensor rule on one variable, the per-variable
     rule where that declines."""
     def factory(attrs: Dict[str, Any], static: Sequence[Optional[float]]) -> Optional[Rule]:
-        multi = FOREACH[name](attrs, static)
+        multi = _HAND_WRITTEN[name](attrs, static)
         if multi is None:
             return None
         dense = RULES[name]

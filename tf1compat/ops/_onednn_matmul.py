@@ -13,6 +13,10 @@ rounding of the sums.
 Small products stay on torch.matmul (oneDNN's per-call cost would outweigh the gain), as
 do other dtypes and devices, and traced code (torch.compile, export), where the custom
 autograd function would break the graph. `TF1COMPAT_ONEDNN_MATMUL=0` turns the path off.
+
+Under the automatic thread policy these products run on every core even where the rest of
+a plan runs on one thread (`_threads_for_products`); `TF1COMPAT_PRODUCT_THREADS=N` fixes
+their count.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any, Optional
 
 import torch
 
+from tf1compat import _thread_policy
 from tf1compat.ops._kernels import is_fake_tensor
 
 __all__ = ["enabled", "matmul"]
@@ -56,9 +61,56 @@ def enabled() -> bool:
     return _LINEAR is not None
 
 
+def _product_threads() -> Optional[int]:
+    """`TF1COMPAT_PRODUCT_THREADS=N`: the thread count of these products (unset: "auto")."""
+    text = os.environ.get("TF1COMPAT_PRODUCT_THREADS", "").strip().lower()
+    if not text or text == "auto":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"TF1COMPAT_PRODUCT_THREADS must be 'auto' or a positive integer, "
+                         f"not {text!r}")
+    return n
+
+
+_PRODUCT_THREADS = _product_threads()
+
+
+def _threads_for_products() -> int:
+    """How many threads a product runs on: `TF1COMPAT_PRODUCT_THREADS` when set; under
+    the automatic thread policy every core the process may use, whatever count the rest
+    of the plan runs on (the thread tuner's one-thread choice included); else the
+    caller's count (a count the user set applies to everything, as TF's intra-op one).
+
+    Why: with OpenMP's idle threads asleep (tf1compat's PASSIVE default, which keeps it
+    from collapsing on a busy machine) every parallel kernel pays for waking them, and a
+    training step has a few large products and many small kernels; on one thread with
+    its products on every core it pays that only for the products (docs/performance.md:
+    0.76-1.11x tf-keras's fit against 0.27-0.58x on one thread, under load)."""
+    if _PRODUCT_THREADS is not None:
+        return _PRODUCT_THREADS
+    if _thread_policy.is_automatic():
+        return _CORES
+    return torch.get_num_threads()
+
+
+_CORES = _thread_policy.available_cores()
+
+
 def _product(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     # oneDNN's inner product computes x @ w.T with w as [out, in]: b.T, a strided view.
-    return _LINEAR(a, b.t(), None, "none", [], "")
+    wanted = _threads_for_products()
+    caller = torch.get_num_threads()       # (the calling thread's count: set per thread)
+    if caller == wanted:
+        return _LINEAR(a, b.t(), None, "none", [], "")
+    torch.set_num_threads(wanted)
+    try:
+        return _LINEAR(a, b.t(), None, "none", [], "")
+    finally:
+        torch.set_num_threads(caller)
 
 
 class _OneDnnMatMul(torch.autograd.Function):

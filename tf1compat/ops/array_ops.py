@@ -207,7 +207,8 @@ declare("Size", inputs=["input: T"], outputs=["output: out_type"],
         attrs={"T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            int(np.prod(x.shape)), dtype=node.attrs["out_type"].torch_dtype,
+            x.numel() if isinstance(x, torch.Tensor) else int(np.prod(x.shape)),
+            dtype=node.attrs["out_type"].torch_dtype,
             device=kctx.device)), static_value=_size_static_value)
 
 def _rank_static_value(t: Tensor) -> Optional[np.ndarray]:

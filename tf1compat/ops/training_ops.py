@@ -19,13 +19,17 @@ the stored tensor without holding anything the ownership test could see.
 An update holds the locks of the variable and of all its slots for its whole
 read-modify-write (runtime/session_state.py), so concurrent steps lose no update.
 
-Batched updates: the dense ops of the families in `_apply_rules.FOREACH` (Adam, Momentum,
-GradientDescent, RMSProp, Adagrad, Keras's momentum) give their kernels a `batch_key`, so
-a plan that runs several of them back to back (one optimizer step over many variables)
+Batched updates: every op of a real floating dtype gives its kernel a `batch_key`, so a
+plan that runs several of one type back to back (one optimizer step over many variables)
 calls `_batched_update` once for all (runtime/codegen.py): one lock and ownership pass,
-one multi-tensor kernel per operation of the update rule instead of one per variable.
-It declines (the ops then run one by one) unless every variable is distinct, initialized,
-of the op's dtype on one device, with matching shapes and the same scalar inputs.
+one multi-tensor kernel per operation of the update rule instead of one per variable
+(`_apply_rules.FOREACH`: fused kernels for Adam and momentum, the per-variable rule on
+lists for the rest, _apply_many.py). Sparse ops batch too: each member's rows are
+gathered, updated together with the per-variable rule's list form, and written back. The
+batch declines (the ops then run one by one, with their errors) unless every variable is
+distinct, initialized, of the op's dtype on one device, with matching shapes, the same
+scalar inputs (the same tensors, or equal values) and, for sparse ops, distinct in-range
+indices (TF applies a repeated index row after row: the op-by-op kernel does that).
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, declare, no_kernel
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops._apply_many import many_form
 from tf1compat.ops._apply_rules import FAST, FLOAT_DTYPES, FOREACH, RULES
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.resource_variable_ops import handle_shape
@@ -271,8 +276,7 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
         index_arg = None if layout.indices is None else where[layout.indices]
         state_names = [names[i] for i in layout.state]
         rule = dense_rule
-        static = [_static_scalar(node.inputs[i]) for i in layout.scalars] \
-            if index_arg is None and (family.name in FAST or family.name in FOREACH) else []
+        static = [_static_scalar(node.inputs[i]) for i in layout.scalars]
         if index_arg is None and family.name in FAST:
             rule = FAST[family.name](attrs, static) or dense_rule
 
@@ -349,28 +353,36 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
                 if exclusive:
                     state.end_exclusive()
 
-        foreach = FOREACH.get(family.name)
-        foreach_rule = foreach(attrs, static) if foreach and index_arg is None and \
-            dtype in FLOAT_DTYPES else None
-        if foreach_rule is not None:
-            # (Internal attrs such as `_class`, the colocation, do not change the update.)
-            run.batch_key = (node.type, tuple(sorted((k, str(v)) for k, v in attrs.items()
-                                                     if not k.startswith("_"))),
-                             tuple(static), device)
-            run.keys_of = keys_of
-            run.make_batch = lambda kernels: _batched_update(
-                foreach_rule, attrs, state, device, scalar_args, grad_arg,
-                [k.keys_of for k in kernels])
+        if dtype not in FLOAT_DTYPES:
+            return run
+        # Sparse updates batch with the per-variable rule's list form, the rule their
+        # op-by-op path runs on the gathered rows (never a fused kernel).
+        foreach_rule = FOREACH[family.name](attrs, static) if index_arg is None else \
+            many_form(dense_rule)
+        # (Internal attrs such as `_class`, the colocation, do not change the update,
+        # nor does the indices' dtype: the batch takes them as int64.)
+        run.batch_key = (node.type, tuple(sorted((k, str(v)) for k, v in attrs.items()
+                                                 if not k.startswith("_") and
+                                                 k != "Tindices")),
+                         tuple(static), device)
+        run.keys_of = keys_of
+        # Members share the key's static scalars; the others must be the same tensors.
+        dynamic_args = [k for k, value in zip(scalar_args, static) if value is None]
+        run.make_batch = lambda kernels: _batched_update(
+            foreach_rule, attrs, state, device, scalar_args, dynamic_args, grad_arg,
+            index_arg, [k.keys_of for k in kernels])
         return run
     return factory
 
 
 def _batched_update(rule: Callable[..., bool], attrs: Dict[str, Any], state: Any,
                     device: Optional[torch.device], scalar_args: Sequence[int],
-                    grad_arg: int, keys_of: Sequence[Callable[[tuple], List[str]]]
-                    ) -> Callable[..., bool]:
-    """One call applying a group of same-type Apply* ops (their argument tuples, in plan
-    order) with a multi-tensor rule; False, having changed nothing, when it cannot."""
+                    dynamic_args: Sequence[int], grad_arg: int, index_arg: Optional[int],
+                    keys_of: Sequence[Callable[[tuple], List[str]]]) -> Callable[..., bool]:
+    """One call applying a group of same-type Apply* (or SparseApply*) ops, their
+    argument tuples in plan order, with a multi-tensor rule; False, having changed
+    nothing, when it cannot. Sparse members update their gathered rows, as
+    `_sparse_update` does for one."""
 
     def run(*calls: tuple) -> bool:
         member_keys = [of(args) for of, args in zip(keys_of, calls)]
@@ -378,24 +390,25 @@ def _batched_update(rule: Callable[..., bool], attrs: Dict[str, Any], state: Any
         if len(set(flat)) != len(flat):
             return False            # one variable twice: its updates compose, in order
         scalars = [calls[0][k] for k in scalar_args]
-        if any(args[k] is not first for args in calls[1:]
-               for k, first in zip(scalar_args, scalars)):
+        if not all(_same_scalar(args[k], calls[0][k]) for args in calls[1:]
+                   for k in dynamic_args):
             return False
         locks = [state.lock(key) for key in sorted(flat)]
         for lock in locks:
             lock.acquire()
         try:
-            grads = _batch_inputs(state, device, member_keys, calls, grad_arg, scalars)
-            if grads is None:
+            inputs = _batch_inputs(state, device, member_keys, calls, grad_arg, index_arg,
+                                   scalars)
+            if inputs is None:
                 return False
+            grads, rows = inputs
             exclusive = state.try_exclusive()
             try:
                 targets = [_update_targets(state, exclusive, keys) for keys in member_keys]
                 previous = torch.is_grad_enabled()
                 torch._C._set_grad_enabled(False)
                 try:
-                    done = rule([list(column) for column in zip(*targets)], grads, scalars,
-                                attrs)
+                    done = _apply_batched(rule, targets, grads, rows, scalars, attrs)
                 finally:
                     torch._C._set_grad_enabled(previous)
                 if not done:
@@ -412,19 +425,49 @@ def _batched_update(rule: Callable[..., bool], attrs: Dict[str, Any], state: Any
     return run
 
 
+def _same_scalar(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether two scalar inputs are one value, bit for bit (tf-keras's Ftrl computes
+    its adjusted l2 once per variable: equal tensors, not the same one)."""
+    if a is b:
+        return True
+    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor) or \
+            a.shape != b.shape or a.dtype != b.dtype or a.device != b.device or a.numel() != 1:
+        return False
+    return bool((a == b) & (torch.signbit(a) == torch.signbit(b)))
+
+
+def _apply_batched(rule: Callable[..., bool], targets: List[List[torch.Tensor]],
+                   grads: List[torch.Tensor], rows: Optional[List[torch.Tensor]],
+                   scalars: Sequence[torch.Tensor], attrs: Dict[str, Any]) -> bool:
+    """The rule on every member's state (`targets[i]`: variable i, then its slots), or
+    on the rows `rows[i]` of it for sparse updates (distinct, in range: checked)."""
+    if rows is None:
+        return rule([list(column) for column in zip(*targets)], grads, scalars, attrs)
+    parts = [[t.index_select(0, idx) for t in tensors] for tensors, idx in zip(targets, rows)]
+    if not rule([list(column) for column in zip(*parts)], grads, scalars, attrs):
+        return False
+    for tensors, member_parts, idx in zip(targets, parts, rows):
+        for t, part in zip(tensors, member_parts):
+            t.index_copy_(0, idx, part)
+    return True
+
+
 def _batch_inputs(state: Any, device: Optional[torch.device],
                   member_keys: List[List[str]], calls: Sequence[tuple], grad_arg: int,
-                  scalars: List[torch.Tensor]) -> Optional[List[torch.Tensor]]:
-    """The gradients, on the variables' device (and `scalars` moved there), or None when
-    an input is not what the batched rule takes: the op-by-op kernels then raise TF's
-    error for it, or convert it, one op at a time. (Holds no reference to a stored
-    tensor when it returns: those would defeat the ownership test.)"""
+                  index_arg: Optional[int], scalars: List[torch.Tensor]
+                  ) -> Optional[Tuple[List[torch.Tensor], Optional[List[torch.Tensor]]]]:
+    """The gradients on the variables' device (and `scalars` moved there), with each
+    sparse member's row indices (int64, there), or None when an input is not what the
+    batched rule takes: the op-by-op kernels then raise TF's error for it, convert it,
+    or apply repeated indices row by row, one op at a time. (Holds no reference to a
+    stored tensor when it returns: those would defeat the ownership test.)"""
     first = state.get(member_keys[0][0])
     if first is None:
         return None
     where = first.device if device is None else device
     dtype = first.dtype
     grads = []
+    rows: Optional[List[torch.Tensor]] = None if index_arg is None else []
     for keys, args in zip(member_keys, calls):
         var = state.get(keys[0])
         if var is None:
@@ -434,15 +477,39 @@ def _batch_inputs(state: Any, device: Optional[torch.device],
             if t is None or t.shape != var.shape or t.dtype != dtype or t.device != where:
                 return None
         grad = args[grad_arg]
-        if grad.shape != var.shape or grad.dtype != dtype:
+        if grad.dtype != dtype:
             return None
+        if rows is None:
+            if grad.shape != var.shape:
+                return None
+        else:
+            idx = _distinct_rows(args[index_arg], var, grad, where)
+            if idx is None:
+                return None
+            rows.append(idx)
         grads.append(grad if grad.device == where else grad.to(where))
     for k, s in enumerate(scalars):
-        if s.dim() != 0 or s.dtype != dtype:
-            return None
+        if s.dim() != 0 or (s.dtype != dtype and s.is_floating_point()):
+            return None             # (AdagradDA's global_step is int64)
         if s.device != where:
             scalars[k] = s.to(where)
-    return grads
+    return grads, rows
+
+
+def _distinct_rows(indices: torch.Tensor, var: torch.Tensor, grad: torch.Tensor,
+                   where: torch.device) -> Optional[torch.Tensor]:
+    """A sparse update's indices as int64 on `where` when they are distinct rows of
+    `var` that match `grad`'s rows; else None."""
+    if indices.dim() != 1 or var.dim() < 1 or grad.dim() < 1 or \
+            grad.shape[1:] != var.shape[1:] or grad.shape[0] != indices.shape[0]:
+        return None
+    idx = indices.to(where).long()
+    distinct = torch.unique(idx)
+    if distinct.numel() != idx.numel():
+        return None
+    if idx.numel() and (int(distinct[0]) < 0 or int(distinct[-1]) >= var.shape[0]):
+        return None
+    return idx
 
 
 def _sparse_update(rule: Callable[..., None], tensors: List[torch.Tensor], grad: torch.Tensor,
