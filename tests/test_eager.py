@@ -43,6 +43,9 @@ def eager():
         _context._state.update(saved)
         random_seed._eager_state.update(seed)
         torch.set_grad_enabled(grad)
+        # Keras objects an eager test made (metrics with eager variables) must not reach
+        # the graph-mode tests that run next in this process.
+        tf.keras.backend.clear_session()
     assert not tf.executing_eagerly()
 
 

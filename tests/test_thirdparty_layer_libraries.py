@@ -63,8 +63,7 @@ def test_tf115_contrib_module_paths(installed):
     from tensorflow.contrib.factorization.python.ops import clustering_ops
     from tensorflow.python.ops import gen_clustering_ops
     assert clustering_ops.nearest_neighbors is gen_clustering_ops.nearest_neighbors
-    with pytest.raises(AttributeError, match="embedding_rnn_seq2seq is not provided"):
-        seq2seq.embedding_rnn_seq2seq
+    assert seq2seq.embedding_rnn_seq2seq is tf.contrib.legacy_seq2seq.embedding_rnn_seq2seq
 
 
 def test_any_attribute_on_tensors_operations_and_variables():

@@ -3,6 +3,8 @@ tf.NameAttrList, tf.make_tensor_proto / tf.make_ndarray."""
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 
 from tests.golden.harness import catch, tolerance
@@ -10,7 +12,9 @@ from tests.golden.harness import catch, tolerance
 
 def case_no_gradient_alias(tf):
     x = tf.placeholder(tf.float32, [3])
-    op_type = "ApiTailNoGrad"
+    # A name of its own per run: registering a name twice is a KeyError (TF's too), and the
+    # plain and checked golden tests run this case in one process.
+    op_type = f"ApiTailNoGrad{uuid.uuid4().hex}"
     tf.NoGradient(op_type)
     with tf.get_default_graph().gradient_override_map({"Tanh": op_type}):
         y = tf.tanh(x)

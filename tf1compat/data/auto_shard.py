@@ -24,7 +24,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from tf1compat.data import _runtime as rt
-from tf1compat.data._ops import dataset_op, scalar_int
+from tf1compat.data._ops import ELEMENT_SPEC_ATTRS, dataset_op, scalar_int
 from tf1compat.data.experimental_options import AutoShardPolicy
 from tf1compat.framework import errors
 
@@ -179,7 +179,8 @@ def _auto_shard(node: Any, kctx: Any) -> Any:
 
 dataset_op("AutoShardDataset", ["input_dataset: variant", "num_workers: int64",
                                 "index: int64"], _auto_shard,
-           {"auto_shard_policy": 0, "num_replicas": 0})
+           {**ELEMENT_SPEC_ATTRS, "auto_shard_policy": 0, "num_replicas": 0},
+           common=False)      # TF's AutoShardDataset has no `metadata` attr
 
 
 def auto_shard_dataset(dataset: Any, num_workers: int, index: int, num_replicas: int) -> Any:
