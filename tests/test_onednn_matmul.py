@@ -4,6 +4,7 @@ whose layout oneDNN takes without building a primitive per call."""
 import pytest
 import torch
 
+from tf1compat import _thread_policy
 from tf1compat.ops import _onednn_matmul
 
 
@@ -80,8 +81,8 @@ def test_product_threads_setting_is_checked(monkeypatch):
     for bad in ("two", "0"):
         monkeypatch.setenv("TF1COMPAT_PRODUCT_THREADS", bad)
         with pytest.raises(ValueError, match="TF1COMPAT_PRODUCT_THREADS"):
-            _onednn_matmul._product_threads()
+            _thread_policy.count_setting("TF1COMPAT_PRODUCT_THREADS")
     monkeypatch.setenv("TF1COMPAT_PRODUCT_THREADS", "3")
-    assert _onednn_matmul._product_threads() == 3
+    assert _thread_policy.count_setting("TF1COMPAT_PRODUCT_THREADS") == 3
     monkeypatch.setenv("TF1COMPAT_PRODUCT_THREADS", "auto")
-    assert _onednn_matmul._product_threads() is None
+    assert _thread_policy.count_setting("TF1COMPAT_PRODUCT_THREADS") is None

@@ -114,17 +114,26 @@ def prepare_environment() -> None:
                          f"not {requested!r}")
 
 
+def count_setting(name: str) -> Optional[int]:
+    """A thread-count variable (`TF1COMPAT_THREADS`, `TF1COMPAT_PRODUCT_THREADS`): None
+    when unset or "auto", else its positive integer (a ValueError naming it otherwise)."""
+    text = _env(name).lower()
+    if not text or text == "auto":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"{name} must be 'auto' or a positive integer, not {text!r}")
+    return n
+
+
 def _decide_threads() -> tuple:
     """(thread count or None to leave torch's, reason)."""
     fixed = _env("TF1COMPAT_THREADS").lower()
-    if fixed and fixed != "auto":
-        try:
-            n = int(fixed)
-        except ValueError:
-            n = 0
-        if n < 1:
-            raise ValueError(f"TF1COMPAT_THREADS must be 'auto' or a positive integer, "
-                             f"not {fixed!r}")
+    n = count_setting("TF1COMPAT_THREADS")
+    if n is not None:
         return n, "TF1COMPAT_THREADS"
     if _env("OMP_NUM_THREADS") and not fixed:
         return None, "OMP_NUM_THREADS set by the user (torch's reading)"

@@ -39,24 +39,19 @@ from tf1compat.variables.variable_store import AUTO_REUSE
 __all__ = ["EagerGradientAggregation", "LocalGradientAggregation"]
 
 
-class LocalGradientAggregation:
-    """Accumulates gradients for `backward_passes_per_step` passes before
-    `allreduce_grads(grads, variables)` exchanges them."""
+class _Aggregation:
+    """What graph and eager aggregation share: Horovod's settings and its rule for
+    IndexedSlices (summed as dense tensors, only with `sparse_as_dense`)."""
 
     def __init__(self, backward_passes_per_step: int,
                  allreduce_grads: Callable[[List[Any], List[Any]], List[Any]],
-                 sparse_as_dense: bool, average_aggregated_gradients: bool, rank: int,
-                 name: str = "", keras_session: bool = False):
+                 sparse_as_dense: bool, average_aggregated_gradients: bool):
         if backward_passes_per_step <= 0:
             raise ValueError("backward_passes_per_step must be > 0")
         self.backward_passes_per_step = backward_passes_per_step
         self._allreduce_grads = allreduce_grads
         self._sparse_as_dense = sparse_as_dense
         self._average = average_aggregated_gradients
-        self._scope_name = f"aggregation_variables_{name}{rank}"
-        self._keras_session = keras_session
-        self.counter: Any = None
-        self._accumulators: List[Any] = []
 
     def _dense(self, grad: Any) -> Any:
         if isinstance(grad, IndexedSlices):
@@ -66,6 +61,22 @@ class LocalGradientAggregation:
                                  "False.")
             return convert_to_tensor(grad)
         return grad
+
+
+class LocalGradientAggregation(_Aggregation):
+    """Accumulates gradients for `backward_passes_per_step` passes before
+    `allreduce_grads(grads, variables)` exchanges them."""
+
+    def __init__(self, backward_passes_per_step: int,
+                 allreduce_grads: Callable[[List[Any], List[Any]], List[Any]],
+                 sparse_as_dense: bool, average_aggregated_gradients: bool, rank: int,
+                 name: str = "", keras_session: bool = False):
+        super().__init__(backward_passes_per_step, allreduce_grads, sparse_as_dense,
+                         average_aggregated_gradients)
+        self._scope_name = f"aggregation_variables_{name}{rank}"
+        self._keras_session = keras_session
+        self.counter: Any = None
+        self._accumulators: List[Any] = []
 
     def _create_variables(self, grads: List[Any]) -> None:
         with variable_scope(self._scope_name, reuse=AUTO_REUSE):
@@ -141,7 +152,7 @@ class LocalGradientAggregation:
             return cond(equal(self.counter, 0), no_op, count_step)
 
 
-class EagerGradientAggregation:
+class EagerGradientAggregation(_Aggregation):
     """`backward_passes_per_step` under eager execution (Horovod 0.28's eager helper):
     each call adds the gradients to local sums and counts the pass; the N-th pass
     allreduces the sums (divided by N with `average_aggregated_gradients=True`), clears
@@ -151,12 +162,8 @@ class EagerGradientAggregation:
     def __init__(self, backward_passes_per_step: int,
                  allreduce_grads: Callable[[List[Any], List[Any]], List[Any]],
                  sparse_as_dense: bool, average_aggregated_gradients: bool):
-        if backward_passes_per_step <= 0:
-            raise ValueError("backward_passes_per_step must be > 0")
-        self.backward_passes_per_step = backward_passes_per_step
-        self._allreduce_grads = allreduce_grads
-        self._sparse_as_dense = sparse_as_dense
-        self._average = average_aggregated_gradients
+        super().__init__(backward_passes_per_step, allreduce_grads, sparse_as_dense,
+                         average_aggregated_gradients)
         self.counter = 0
         self._sums: Dict[int, Any] = {}
 
@@ -164,12 +171,7 @@ class EagerGradientAggregation:
         """The sums after this pass; on the N-th pass their allreduced values."""
         out: List[Any] = []
         for index, grad in enumerate(grads):
-            if isinstance(grad, IndexedSlices):
-                if not self._sparse_as_dense:
-                    raise ValueError("IndexedSlices are not supported when "
-                                     "`backward_passes_per_step` > 1 and `sparse_as_dense` "
-                                     "is False.")
-                grad = convert_to_tensor(grad)
+            grad = self._dense(grad)
             if grad is None:
                 out.append(None)
                 continue

@@ -61,22 +61,8 @@ def enabled() -> bool:
     return _LINEAR is not None
 
 
-def _product_threads() -> Optional[int]:
-    """`TF1COMPAT_PRODUCT_THREADS=N`: the thread count of these products (unset: "auto")."""
-    text = os.environ.get("TF1COMPAT_PRODUCT_THREADS", "").strip().lower()
-    if not text or text == "auto":
-        return None
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise ValueError(f"TF1COMPAT_PRODUCT_THREADS must be 'auto' or a positive integer, "
-                         f"not {text!r}")
-    return n
-
-
-_PRODUCT_THREADS = _product_threads()
+# `TF1COMPAT_PRODUCT_THREADS=N`: the thread count of these products (unset: "auto").
+_PRODUCT_THREADS = _thread_policy.count_setting("TF1COMPAT_PRODUCT_THREADS")
 
 
 def _threads_for_products() -> int:

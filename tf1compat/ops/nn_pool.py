@@ -161,10 +161,12 @@ def _avg_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
             xin = to_channels_first(x, geo.fmt)
             sizes = tuple(xin.shape[2:])
             pads = geo.pads(sizes)
-            # torch's CUDA backward of padded average pooling without the padding in the
-            # count gives wrong gradients for channels-last inputs (seen on torch 2.11,
-            # H100): there the explicit sum / count form below runs instead.
-            sym = None if xin.is_cuda else geo.torch_padding(pads)
+            sym = geo.torch_padding(pads)
+            if xin.is_cuda and sym is not None and any(sym):
+                # torch's CUDA backward of padded average pooling without the padding in
+                # the count gives wrong gradients for channels-last inputs (seen on torch
+                # 2.11, H100): there the explicit sum / count form below runs instead.
+                sym = None
             if sym is not None:
                 y = pool(xin, geo.ksize, geo.strides, sym, count_include_pad=False)
             else:
