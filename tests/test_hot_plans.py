@@ -232,3 +232,27 @@ def test_dataflow_plans_stay_op_by_op_even_under_jit():
     assert "dataflow" in plan.hot.reason
     for value, key in zip(got, run["values"]):
         np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6)
+
+
+def test_compiled_plans_build_small_constants_inside_the_graph(compile_env):
+    """Small constants become constants of the compiled graph, not graph inputs that each
+    run checks (a 30-op chain has 30 scalar constants: one input is left, the feed)."""
+    with tf.Graph().as_default():
+        x, h = _chain()
+        big = tf.constant(np.arange(100, dtype=np.float32))   # stays an input
+        out = h + big
+        feed = {x: np.linspace(-1, 1, 100).astype(np.float32)}
+        with tf.Session() as sess:
+            want = sess.run(out, feed)
+            plan = _plan(sess)
+    inputs = []
+
+    def counting(gm, example_inputs):
+        inputs.append(len(example_inputs))
+        return gm.forward
+    fn = hot_plans.with_inline_constants(plan.fn.eager, plan.source)
+    assert fn is not plan.fn.eager
+    compiled = torch.compile(fn, backend=counting, dynamic=False)
+    got, = compiled([torch.from_numpy(feed[x])], {})
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    assert inputs == [2]

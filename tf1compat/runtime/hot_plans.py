@@ -156,6 +156,45 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or a == b
 
 
+# Constants of at most this many elements are built inside the compiled graph.
+_INLINE_CONSTANT_ELEMENTS = 64
+
+
+def with_inline_constants(fn: Callable[..., Any], source: str) -> Callable[..., Any]:
+    """`fn` (generated from `source`) made again with its small constants built inside.
+
+    The generated function reads its constants as module globals (`c0`, `c1`, ...), and
+    torch.compile lifts every global tensor to a graph input: a chain with hundreds of
+    scalar constants then checks the size and stride of each one on every run. Built by
+    `torch.tensor(<python value>, dtype, device)` at the top of the function instead,
+    they become constants of the compiled graph (inlined into the fused kernels). Large
+    constants (frozen weights) stay inputs; the values are the same either way.
+    """
+    ns = dict(fn.__globals__)
+    made = []
+    for name, value in fn.__globals__.items():
+        if not (isinstance(value, torch.Tensor) and not value.requires_grad and
+                value.numel() <= _INLINE_CONSTANT_ELEMENTS and value.layout == torch.strided and
+                (value.dtype.is_floating_point or value.dtype.is_complex or
+                 value.dtype in _PLAIN_DTYPES)):
+            continue
+        ns[f"_value_{name}"] = value.tolist()
+        ns[f"_dtype_{name}"] = value.dtype
+        ns[f"_device_{name}"] = value.device
+        made.append(f"{name} = _tensor(_value_{name}, dtype=_dtype_{name}, "
+                    f"device=_device_{name})")
+    if not made:
+        return fn
+    ns["_tensor"] = torch.tensor
+    head, _, body = source.partition("\n")
+    code = compile(f"{head}\n    {'; '.join(made)}\n{body}", "<tf1compat-compiled-plan>", "exec")
+    exec(code, ns)  # noqa: S102 - our own generated code
+    return ns[fn.__name__]
+
+
+_PLAIN_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+
+
 def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
     options = None
     if backend == "inductor":
@@ -228,7 +267,8 @@ class _HotPlan:
         start = time.perf_counter()
         try:
             torch.set_num_threads(self.threads)
-            compiled = _compile(self.eager, self.cfg["backend"])
+            compiled = _compile(with_inline_constants(self.eager, self.plan.source),
+                                self.cfg["backend"])
             snapshot = type(before)(before) if isinstance(before, dict) else dict(before)
             with torch.set_grad_enabled(grad):
                 got = compiled(feeds, snapshot)
