@@ -125,10 +125,14 @@ def _last_gradient_step(plan: Plan) -> Optional[int]:
     return last
 
 
-def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
+def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False
+                 ) -> Callable[..., tuple]:
     """Generates, compiles and attaches `plan.fn`; returns it.
 
     A plan with TF1 dataflow control flow gets the dataflow executor instead.
+    `release_feeds`: the function empties its feed list once it has read it, so values
+    handed over in it die when the function is done with them (runtime/compiled_steps.py
+    passes values that carry an autograd graph this way).
     """
     if plan.dataflow:
         from tf1compat.runtime.dataflow import compile_dataflow
@@ -174,7 +178,8 @@ def compile_plan(plan: Plan, name: str = "plan") -> Callable[..., tuple]:
         return text
 
     if plan.feed_slots:
-        lines.append("    " + ", ".join(slot(s) for s in plan.feed_slots) + ", = F")
+        lines.append("    " + ", ".join(slot(s) for s in plan.feed_slots) + ", = F" +
+                     ("; F.clear()" if release_feeds else ""))
     for key in plan.state_marks:
         lines.append(f"    S[{key!r}] = _src(S[{key!r}])")
     last_gradient = _last_gradient_step(plan)

@@ -49,6 +49,7 @@ import numpy as np
 import torch
 
 from tf1compat.framework import dtypes as D
+from tf1compat.runtime import compiled_steps
 from tf1compat.runtime.plan import Plan
 from tf1compat.runtime.thread_tuner import tune_threads
 
@@ -102,10 +103,23 @@ class HotPlanRecord:
     compiled_us: float = 0.0
 
 
+# A training step's forward segment counts this many times against
+# TF1COMPAT_COMPILE_MIN_OPS: its backward (compiled with it) and updates come with it.
+_STEP_WEIGHT = 4
+
+
 def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
     """Why `plan` must run op by op (None: it may be compiled)."""
     if plan.dataflow:
         return "TF1 dataflow control flow (runs on the dataflow executor, nothing to trace)"
+    if compiled_steps.first_gradient(plan) is not None:
+        pieces = compiled_steps.split(plan)
+        if isinstance(pieces, str):
+            return pieces
+        if not jit and pieces.forward_kernels * _STEP_WEIGHT < min_ops:
+            return (f"{pieces.forward_kernels} ops before the gradient (fewer than "
+                    f"TF1COMPAT_COMPILE_MIN_OPS={min_ops} / {_STEP_WEIGHT})")
+        return None
     kernels = 0
     for step in plan.steps:
         if step.kernel is None:
@@ -204,6 +218,12 @@ def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
     return torch.compile(fn, dynamic=False, backend=backend, options=options)
 
 
+def _failure(e: BaseException) -> str:
+    text = str(e).strip()
+    return (f"torch.compile failed: {type(e).__name__}: "
+            f"{text.splitlines()[0][:200] if text else ''}")
+
+
 def _report(plan: Plan, record: HotPlanRecord) -> None:
     """`TF1COMPAT_COMPILE_VERBOSE=1`: one stderr line per decision taken after a compile."""
     if os.environ.get("TF1COMPAT_COMPILE_VERBOSE", "") in ("", "0"):
@@ -273,8 +293,7 @@ class _HotPlan:
             with torch.set_grad_enabled(grad):
                 got = compiled(feeds, snapshot)
         except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
-            self._give_up(f"torch.compile failed: {type(e).__name__}: "
-                          f"{str(e).strip().splitlines()[0][:200] if str(e).strip() else ''}")
+            self._give_up(_failure(e))
             return
         self.record.compile_seconds = time.perf_counter() - start
         if len(got) != len(result) or not all(_same(a, b) for a, b in zip(got, result)):
@@ -347,6 +366,80 @@ class _HotPlan:
             return self.eager(feeds, state)
 
 
+class _StepHotPlan(_HotPlan):
+    """A plan with a gradient op: its forward segment is compiled, the gradient op and
+    what follows run as before (runtime/compiled_steps.py). The run that starts the
+    compile keeps copies of the variables the forward segment reads; the compiled
+    segment's values and gradients are checked on those copies, since the step itself
+    updates the variables."""
+
+    def __init__(self, plan: Plan, record: HotPlanRecord, after: int, cfg: Dict[str, Any]):
+        super().__init__(plan, record, after, cfg)
+        pieces = compiled_steps.split(plan)
+        assert not isinstance(pieces, str), pieces     # blocker() let it through
+        self.pieces = pieces
+
+    def _start(self, feeds: Any, state: Any) -> tuple:
+        sig = _signature(feeds)
+        pieces = self.pieces
+        keys = dict.fromkeys([*pieces.state_keys, *self.plan.state_marks,
+                              *(key for _, key in pieces.reads)])
+        variables = {key: state.get(key) for key in keys}
+        if sig is None or not all(isinstance(v, torch.Tensor) for v in variables.values()):
+            self._give_up("feeds or variables that are not torch tensors", OP_BY_OP)
+            return self.eager(feeds, state)
+        variables = {key: v.detach().clone() for key, v in variables.items()}
+        result = self.eager(feeds, state)
+        self.sig = sig
+        self.record.status = COMPILING
+        self.threads = torch.get_num_threads()
+        pieces.generate()
+        job = ([f.detach().clone() for f in feeds], variables)
+        if self.cfg["background"]:
+            threading.Thread(target=self._compile_job, args=job, daemon=True,
+                             name=f"tf1compat-compile-{id(self.plan):x}").start()
+        else:
+            self._compile_job(*job)
+        return result
+
+    def _compile_job(self, feeds: List[Any], variables: Dict[str, Any]) -> None:
+        start = time.perf_counter()
+        pieces = self.pieces
+        try:
+            torch.set_num_threads(self.threads)
+            compiled = _compile(with_inline_constants(pieces.forward,
+                                                      pieces.forward_plan.source),
+                                self.cfg["backend"])
+            mismatch = compiled_steps.check(pieces, compiled, feeds, variables, _same)
+        except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
+            self._give_up(_failure(e))
+            return
+        self.record.compile_seconds = time.perf_counter() - start
+        if mismatch is not None:
+            self._give_up(mismatch)
+            return
+        self.compiled = compiled
+        self.record.status = TRIAL
+
+    def _run_compiled(self, feeds: Any, state: Any) -> tuple:
+        compiled = self.compiled
+
+        def forward(values: List[Any], variables: Dict[str, Any]) -> tuple:
+            with torch.compiler.set_stance("fail_on_recompile"):
+                return compiled(values, variables)
+        try:
+            return self.pieces.run(forward, feeds, state)
+        except compiled_steps.ForwardFailed as e:
+            # Nothing ran past the forward segment: the op-by-op run gives TF's result,
+            # or TF's error naming the op. Errors of the gradient op and the updates
+            # come from the same kernels as op by op and are the run's errors.
+            if "recompil" in str(e).lower():
+                self._give_up(f"inputs changed in a way the compiled plan did not cover: "
+                              f"{type(e.__cause__).__name__}")
+                self.plan.fn = self.eager
+            return self.eager(feeds, state)
+
+
 class HotPlans:
     """One session's hot-plan policy."""
 
@@ -372,4 +465,8 @@ class HotPlans:
             plan.hot = HotPlanRecord(OP_BY_OP, reason)
             return
         plan.hot = HotPlanRecord(COUNTING)
-        plan.fn = _HotPlan(plan, plan.hot, 1 if self.jit else cfg["after"], cfg)
+        after = 1 if self.jit else cfg["after"]
+        if compiled_steps.first_gradient(plan) is not None:
+            plan.fn = _StepHotPlan(plan, plan.hot, after, cfg)
+        else:
+            plan.fn = _HotPlan(plan, plan.hot, after, cfg)
