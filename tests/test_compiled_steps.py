@@ -1,0 +1,185 @@
+"""Training steps compiled in pieces (runtime/compiled_steps.py, runtime/hot_plans.py): the
+compiled step trains to the same variables as op by op, plans it cannot compile say why,
+and failures of the compiled path fall back with the reason."""
+
+import numpy as np
+import pytest
+import torch
+
+import tf1compat as tf
+from tf1compat.runtime import hot_plans
+from tf1compat.runtime.hot_plans import COMPILED, FALLBACK, OP_BY_OP, TRIAL
+
+STEPS = 3 + 2 * hot_plans._TRIAL_RUNS + 4     # count, compile, trial, then steady runs
+
+
+@pytest.fixture
+def compile_env(monkeypatch):
+    monkeypatch.setenv("TF1COMPAT_COMPILE_AFTER", "3")
+    monkeypatch.setenv("TF1COMPAT_COMPILE_MIN_OPS", "4")
+    # AOTAutograd without inductor's code generation: the compiled backward is traced
+    # and run as in production, in a fraction of the compile time.
+    monkeypatch.setenv("TF1COMPAT_COMPILE_BACKEND", "aot_eager")
+    monkeypatch.setenv("TF1COMPAT_COMPILE_BACKGROUND", "0")
+    return monkeypatch
+
+
+def _train(build, feeds, steps=STEPS, device="/cpu:0"):
+    """Runs `steps` training steps of `build()` -> (loss, train_op); returns the losses,
+    the variables after, and the step plan's hot record."""
+    with tf.Graph().as_default(), tf.device(device):
+        tf.set_random_seed(3)
+        loss, train = build()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            losses = [sess.run([loss, train], feeds(i))[0] for i in range(steps)]
+            variables = sess.run(tf.global_variables())
+            record, = (p.hot for p in sess._plans.values()
+                       if any(s.op.type == "SymbolicGradient" for s in p.steps))
+    return losses, variables, record
+
+
+def _same_training(compile_env, build, feeds, rtol=1e-5, **kw):
+    got = _train(build, feeds, **kw)
+    compile_env.setenv("TF1COMPAT_COMPILE", "off")
+    want = _train(build, feeds, **kw)
+    compile_env.setenv("TF1COMPAT_COMPILE", "auto")
+    np.testing.assert_allclose(got[0], want[0], rtol=rtol, atol=1e-6)
+    for a, b in zip(got[1], want[1]):
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=1e-6)
+    return got[2]
+
+
+def _compiled_was_used(record):
+    assert record.status in (TRIAL, COMPILED, FALLBACK), record
+    if record.status == FALLBACK:
+        assert "not faster" in record.reason, record.reason
+    assert record.compiled_us > 0
+
+
+_RNG = np.random.RandomState(0)
+_X = _RNG.rand(32, 12).astype(np.float32)
+_Y = np.eye(3, dtype=np.float32)[_RNG.randint(0, 3, 32)]
+
+
+def _mlp(use_resource=False, optimizer=lambda: tf.train.AdamOptimizer(0.01)):
+    def build():
+        with tf.variable_scope("mlp", use_resource=use_resource):
+            x = tf.placeholder(tf.float32, [None, 12], name="x")
+            y = tf.placeholder(tf.float32, [None, 3], name="y")
+            h = tf.layers.dense(x, 16, tf.nn.relu)
+            logits = tf.layers.dense(h, 3)
+            loss = tf.losses.softmax_cross_entropy(y, logits)
+        return loss, optimizer().minimize(loss)
+    return build
+
+
+def _feeds(i):
+    return {"mlp/x:0": _X[i % 2 * 16:][:16], "mlp/y:0": _Y[i % 2 * 16:][:16]}
+
+
+def test_mlp_with_adam_trains_to_the_op_by_op_variables(compile_env):
+    _compiled_was_used(_same_training(compile_env, _mlp(), _feeds))
+
+
+def test_resource_variables_and_momentum(compile_env):
+    record = _same_training(compile_env, _mlp(True, lambda: tf.train.MomentumOptimizer(
+        0.1, 0.9)), _feeds)
+    _compiled_was_used(record)
+
+
+def test_cnn_trains_to_the_op_by_op_variables(compile_env):
+    images = _RNG.rand(8, 8, 8, 1).astype(np.float32)
+
+    def build():
+        x = tf.placeholder(tf.float32, [None, 8, 8, 1], name="img")
+        y = tf.placeholder(tf.float32, [None, 3], name="lab")
+        h = tf.layers.conv2d(x, 4, 3, padding="same", activation=tf.nn.relu)
+        h = tf.layers.max_pooling2d(h, 2, 2)
+        logits = tf.layers.dense(tf.layers.flatten(h), 3)
+        loss = tf.losses.softmax_cross_entropy(y, logits)
+        return loss, tf.train.AdamOptimizer(0.01).minimize(loss)
+    _compiled_was_used(_same_training(
+        compile_env, build, lambda i: {"img:0": images, "lab:0": _Y[:8]}))
+
+
+def test_batch_norm_with_update_ops_stays_op_by_op_with_the_reason(compile_env):
+    def build():
+        x = tf.placeholder(tf.float32, [None, 12], name="x")
+        h = tf.layers.batch_normalization(tf.layers.dense(x, 8), training=True)
+        loss = tf.reduce_mean(tf.square(h - 0.5))
+        with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+            return loss, tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    record = _same_training(compile_env, build, lambda i: {"x:0": _X})
+    assert record.status == OP_BY_OP
+    assert "updates variables before the gradient" in record.reason
+
+
+def test_dropout_keeps_tfs_random_stream_op_by_op(compile_env):
+    def build():
+        x = tf.placeholder(tf.float32, [None, 12], name="x")
+        h = tf.nn.dropout(tf.layers.dense(x, 8), keep_prob=0.7)
+        loss = tf.reduce_mean(tf.square(h))
+        return loss, tf.train.AdamOptimizer(0.01).minimize(loss)
+    record = _same_training(compile_env, build, lambda i: {"x:0": _X}, rtol=0)
+    assert record.status == OP_BY_OP and "random" in record.reason
+
+
+def _chain_gradient():
+    x = tf.placeholder(tf.float32, [16], name="x")
+    h = x
+    for i in range(12):
+        h = tf.tanh(h) if i % 2 else h * 1.01 + 0.01
+    return x, tf.gradients(tf.reduce_sum(h), x)[0]
+
+
+def test_gradients_without_updates_are_compiled(compile_env):
+    feed = np.linspace(-1, 1, 16).astype(np.float32)
+    with tf.Graph().as_default():
+        x, g = _chain_gradient()
+        with tf.Session() as sess:
+            want = sess.run(g, {x: feed})
+            for _ in range(STEPS):
+                np.testing.assert_allclose(sess.run(g, {x: feed}), want, rtol=1e-6)
+            record = list(sess._plans.values())[-1].hot
+    _compiled_was_used(record)
+
+
+def _fake_compile(monkeypatch, make):
+    monkeypatch.setattr(hot_plans, "_compile", lambda fn, backend: make(fn))
+
+
+@pytest.mark.parametrize("make,reason", [
+    (lambda fn: (lambda *a: (_ for _ in ()).throw(RuntimeError("boom"))),
+     "torch.compile failed: RuntimeError: boom"),
+    (lambda fn: (lambda *a: tuple(v * 2 if isinstance(v, torch.Tensor) and
+                                  v.is_floating_point() else v for v in fn(*a))),
+     "compiled forward values differ"),
+])
+def test_compile_failures_fall_back_with_the_reason(compile_env, make, reason):
+    _fake_compile(compile_env, make)
+    record = _same_training(compile_env, _mlp(), _feeds)
+    assert record.status == FALLBACK and reason in record.reason
+
+
+def test_errors_of_the_compiled_forward_run_op_by_op(compile_env):
+    """The compiled segment raising after the check: the run goes op by op (nothing was
+    updated), with the same result."""
+    calls = []
+
+    def make(fn):
+        def compiled(*args):
+            calls.append(1)
+            if len(calls) > 2:           # the check's run passes, later runs fail
+                raise RuntimeError("compiled kernel failed")
+            return fn(*args)
+        return compiled
+    _fake_compile(compile_env, make)
+    _same_training(compile_env, _mlp(), _feeds)
+    assert len(calls) > 3
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_mlp_on_cuda(compile_env):
+    _compiled_was_used(_same_training(compile_env, _mlp(), _feeds, rtol=1e-4,
+                                      device="/gpu:0"))
