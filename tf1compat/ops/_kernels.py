@@ -31,6 +31,10 @@ def as_int_list(value: Any) -> List[int]:
     """A run-time int tensor (or numpy/list) as Python ints."""
     if isinstance(value, torch.Tensor):
         return [int(v) for v in value.reshape(-1).tolist()]
+    if isinstance(value, list):
+        # A shape a compiled plan baked in (runtime/compiled_steps.py): read as is, so
+        # torch.compile sees Python ints, not a numpy array it would trace as a tensor.
+        return [int(v) for v in value]
     return [int(v) for v in np.asarray(value).reshape(-1)]
 
 

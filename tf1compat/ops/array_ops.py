@@ -311,6 +311,11 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     last: List[Any] = [(None, -1, [])]
 
     def dynamic(x: Any, s: Any) -> Any:
+        if isinstance(s, list):
+            # A shape a compiled plan baked in (runtime/compiled_steps.py): no cache,
+            # whose update torch.compile would guard on.
+            _check_reshape(x, s)
+            return x.reshape(s)
         shape, version, target = last[0]
         if s is not shape or not isinstance(s, torch.Tensor) or s._version != version:
             target = as_int_list(s)

@@ -55,6 +55,52 @@ class StepPieces:
     state_keys: List[str]                 # variables the forward segment reads directly
     forward_kernels: int
 
+    def specialised_forward(self, feeds: Sequence[Any], variables: Dict[str, Any]
+                            ) -> Plan:
+        """The forward segment for these feeds' shapes, generated: values computed from
+        shapes alone (`tf.shape(x)`, slices and concatenations of it: the dynamic-shape
+        arithmetic of losses and layers) are computed once here and become constants,
+        since torch.compile would stop its graph at every tensor read back as Python ints
+        (a reshape's target). Small integer ones are baked in as Python lists, which the
+        kernels read as shapes (ops/_kernels.py `as_int_list`). The compiled function is
+        used only for feeds of these shapes and variables of the shapes traced."""
+        static = _static_slots(self.forward_plan.steps)
+        if not static:
+            return self.forward_plan
+        probe = Plan(steps=self.forward_plan.steps, feed_slots=self.forward_plan.feed_slots,
+                     fetches=[Source(SLOT, s) for s in static],
+                     fetch_copies=[False] * len(static), needs_grad=False, state_marks=[],
+                     slot_tensors=self.plan.slot_tensors)
+        frees = {slot for step in probe.steps for slot in step.frees}
+        if frees & set(static):
+            # Fetched by the probe, so never freed in it.
+            probe.steps = [dataclasses.replace(step, frees=[f for f in step.frees
+                                                            if f not in static])
+                           for step in probe.steps]
+        values, state, _ = _snapshot_inputs(self, feeds, variables)
+        with torch.no_grad():
+            got = compile_plan(probe, "probe")(values, state)
+        known = {slot: Source(CONST, _baked(value)) for slot, value in zip(static, got)}
+        tensors = {slot: Source(CONST, value) for slot, value in zip(static, got)}
+        steps = []
+        for step in self.forward_plan.steps:
+            kept_frees = [f for f in step.frees if f not in known]
+            if step.outs and all(s is None or s in known for s in step.outs) and \
+                    any(s is not None for s in step.outs):
+                if kept_frees:
+                    steps.append(dataclasses.replace(step, kernel=None, args=[], outs=[],
+                                                     frees=kept_frees))
+                continue
+            args = [known.get(a.ref, a) if a.kind == SLOT else a for a in step.args]
+            steps.append(dataclasses.replace(step, args=args, frees=kept_frees))
+        fetches = [tensors.get(f.ref, f) if f.kind == SLOT else f
+                   for f in self.forward_plan.fetches]
+        special = Plan(steps=steps, feed_slots=self.forward_plan.feed_slots, fetches=fetches,
+                       fetch_copies=self.forward_plan.fetch_copies, needs_grad=False,
+                       state_marks=[], slot_tensors=self.plan.slot_tensors)
+        compile_plan(special, "forward")
+        return special
+
     def generate(self) -> None:
         """Generates the forward segment's and the tail's functions (runtime/codegen.py)."""
         if self.forward_plan.fn is None:
@@ -106,6 +152,31 @@ def first_gradient(plan: Plan) -> Optional[int]:
         if step.kernel is not None and step.op._op_def.grad_sources is not None:
             return number
     return None
+
+
+# Ops whose value depends on their input's shape alone.
+_SHAPE_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank"})
+
+
+def _static_slots(steps: Sequence[Any]) -> List[int]:
+    """Slots of values computed from shapes and constants alone, in plan order."""
+    static: Dict[int, None] = {}
+    for step in steps:
+        if step.kernel is None or step.marks or not any(s is not None for s in step.outs):
+            continue
+        if step.op.type in _SHAPE_OPS or (step.args and all(
+                a.kind == CONST or (a.kind == SLOT and a.ref in static) for a in step.args)):
+            static.update(dict.fromkeys(s for s in step.outs if s is not None))
+    return list(static)
+
+
+def _baked(value: Any) -> Any:
+    """A shape-derived value as the compiled segment gets it: a small integer vector as
+    a Python list of ints (read as a shape), anything else as the tensor."""
+    if isinstance(value, torch.Tensor) and value.dtype in (torch.int32, torch.int64) and \
+            value.dim() == 1 and value.numel() <= 16:
+        return [int(v) for v in value.tolist()]
+    return value
 
 
 def _blocker(step: Any) -> Optional[str]:

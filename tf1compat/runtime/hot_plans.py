@@ -407,8 +407,8 @@ class _StepHotPlan(_HotPlan):
         pieces = self.pieces
         try:
             torch.set_num_threads(self.threads)
-            compiled = _compile(with_inline_constants(pieces.forward,
-                                                      pieces.forward_plan.source),
+            special = pieces.specialised_forward(feeds, variables)
+            compiled = _compile(with_inline_constants(special.fn, special.source),
                                 self.cfg["backend"])
             mismatch = compiled_steps.check(pieces, compiled, feeds, variables, _same)
         except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
