@@ -1,4 +1,4 @@
-"""Training steps compiled in pieces: the forward segment compiled, the rest as today.
+"""Training steps compiled in pieces: the forward segment compiled, the rest op by op.
 
 A plan that computes gradients (`tf.gradients`, every `optimizer.minimize` step) runs
 the forward ops, then the gradient op (`SymbolicGradient`: `torch.autograd.grad` on the

@@ -6,16 +6,20 @@ same plan becomes a few fused kernels. Compiling costs seconds to a minute, so i
 only worth it for plans that run often, and only where the result is the same:
 
 1. At plan build, `blocker(plan)` says why a plan must stay op by op: side effects
-   (random streams, py_func, printing, iterators, queues, control-flow constructs) and
-   variable updates (training ops write the session's store from their kernels, so a
-   compiled run cannot be checked aside first: training steps stay op by op, with
-   torch's fused/foreach optimizer kernels), string values, gradients
-   (`torch.autograd.grad` breaks the compiled graph; the plan would run as pieces with
-   no gain), or fewer than
-   `TF1COMPAT_COMPILE_MIN_OPS` kernels (default 64; torch's per-call guards cost more
-   than they save on small plans). A session that asks for XLA's JIT
-   (`global_jit_level` ON_1/ON_2) lowers the bar: any plan without such side effects,
-   from its first run.
+   (random streams, py_func, printing, iterators, queues, control-flow constructs),
+   variable updates (kernels that write the session's store cannot be checked aside
+   on a snapshot), string values, or fewer than `TF1COMPAT_COMPILE_MIN_OPS` kernels
+   (default 64; torch's per-call guards cost more than they save on small plans).
+   A plan with a gradient op (`tf.gradients`, every `minimize` step) is compiled in
+   pieces (runtime/compiled_steps.py): its forward segment, from the feeds and
+   variable reads to the values the gradient op needs, is compiled, AOTAutograd
+   compiling its backward with it, so the gradient op's `torch.autograd.grad` runs
+   compiled kernels; the gradient op and the optimizer's (batched) updates run as
+   before. Here the rules above apply to the forward segment only (a random op such
+   as dropout, or batch norm's moving-average updates before the gradient, keep the
+   step op by op), and its kernels count four times against the minimum. A session
+   that asks for XLA's JIT (`global_jit_level` ON_1/ON_2) lowers the bar: any plan
+   without such side effects, from its first run.
 2. The `TF1COMPAT_COMPILE_AFTER`-th run (default 50) snapshots its inputs (feeds and the
    variable store: stored tensors are replaced, never changed in place, so a shallow
    copy is a snapshot) and its results, then compiles in a background thread while the
@@ -23,7 +27,11 @@ only worth it for plans that run often, and only where the result is the same:
    calling thread instead).
 3. The compiled function runs once on the snapshot; its results must equal the
    op-by-op results (same dtypes and shapes, values within float rounding), else the
-   plan stays op by op with the mismatch as its reason.
+   plan stays op by op with the mismatch as its reason. A training step updates the
+   variables it reads, so its run keeps copies of them instead, and its compiled
+   forward segment's values and their gradients are compared with the op-by-op
+   segment's on those copies. Small constants are built inside the compiled graph
+   (`with_inline_constants`) rather than passed in as inputs checked on every run.
 4. Trial: the next runs alternate compiled and op by op; the compiled function is kept
    only if its best run beats op by op's best by 5%. The compiled function is specialised to the feeds' shapes and
    dtypes and to the thread count: a run with other shapes or threads runs op by op (no
