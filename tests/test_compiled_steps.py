@@ -183,3 +183,17 @@ def test_errors_of_the_compiled_forward_run_op_by_op(compile_env):
 def test_mlp_on_cuda(compile_env):
     _compiled_was_used(_same_training(compile_env, _mlp(), _feeds, rtol=1e-4,
                                       device="/gpu:0"))
+
+
+def test_the_forward_segment_is_one_graph(compile_env):
+    """The loss's shape arithmetic (tf.shape -> slice -> concat -> reshape) is baked in
+    for the traced shapes: torch.compile sees the whole forward segment as one graph."""
+    graphs = []
+
+    def counting(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+    _fake_compile(compile_env, lambda fn: torch.compile(fn, backend=counting, dynamic=False))
+    record = _same_training(compile_env, _mlp(), _feeds)
+    assert record.status in (TRIAL, COMPILED, FALLBACK) and record.compiled_us > 0
+    assert len(graphs) == 1
