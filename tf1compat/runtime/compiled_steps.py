@@ -190,8 +190,10 @@ def _blocker(step: Any) -> Optional[str]:
         if od.ref_input_indices or any(t._dtype.base_dtype == D.resource for t in op._inputs):
             return (f"op {op.name} ({op.type}) updates variables before the gradient is "
                     f"taken")
-        return (f"op {op.name} ({op.type}) has side effects (random ops keep TF's stream "
-                f"op by op)")
+        if "Random" in op.type or "Dropout" in op.type:
+            return (f"op {op.name} ({op.type}) draws random numbers (TF's stream is kept "
+                    f"op by op)")
+        return f"op {op.name} ({op.type}) has side effects"
     if od.cpu_only:
         return f"op {op.name} ({op.type}) runs on the CPU only"
     return None
