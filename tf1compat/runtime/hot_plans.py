@@ -25,6 +25,8 @@ only worth it for plans that run often, and only where the result is the same:
    copy is a snapshot) and its results, then compiles in a background thread while the
    user's loop goes on op by op (`TF1COMPAT_COMPILE_BACKGROUND=0` compiles in the
    calling thread instead).
+   A plan that falls back (a failed compile or check, a slower trial) runs op by op
+   with its thread count tuned as any uncompiled plan's (runtime/thread_tuner.py).
 3. The compiled function runs once on the snapshot; its results must equal the
    op-by-op results (same dtypes and shapes, values within float rounding), else the
    plan stays op by op with the mismatch as its reason. A training step updates the
@@ -317,6 +319,9 @@ class _HotPlan:
         self.record.status = status
         self.record.reason = reason
         self.compiled = None
+        # Op by op from now on, with its thread count measured as any uncompiled plan's.
+        self.plan.fn = self.eager
+        tune_threads(self.plan)
         _report(self.plan, self.record)
 
     # -- trial and steady state ------------------------------------------------------------
@@ -348,7 +353,6 @@ class _HotPlan:
         else:
             self._give_up(f"compiled runs were not faster ({compiled_s * 1e6:.0f} us vs "
                           f"{eager_s * 1e6:.0f} us op by op)")
-            self.plan.fn = self.eager
 
     def _steady(self, feeds: Any, state: Any) -> tuple:
         self.record.runs += 1
@@ -370,7 +374,6 @@ class _HotPlan:
             if "recompil" in str(e).lower():
                 self._give_up(f"inputs changed in a way the compiled plan did not cover: "
                               f"{type(e).__name__}")
-                self.plan.fn = self.eager
             return self.eager(feeds, state)
 
 
@@ -444,7 +447,6 @@ class _StepHotPlan(_HotPlan):
             if "recompil" in str(e).lower():
                 self._give_up(f"inputs changed in a way the compiled plan did not cover: "
                               f"{type(e.__cause__).__name__}")
-                self.plan.fn = self.eager
             return self.eager(feeds, state)
 
 
