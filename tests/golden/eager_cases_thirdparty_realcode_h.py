@@ -21,3 +21,19 @@ def case_derived_datasets_restart_the_shuffle_sequence(tf):
     fixed = tf.data.Dataset.range(8).shuffle(8, seed=5, reshuffle_each_iteration=False)
     out["fixed"] = _orders(fixed, 2) + _orders(fixed.map(lambda x: x + 0), 1)
     return out
+
+
+def case_eager_writers_return_none(tf):
+    """TF's r1 TFRecord tutorial prints what TFRecordWriter.write returns under eager
+    execution: None (the records are written at once), as tf.io.write_file's."""
+    import os
+    import tempfile
+    folder = tempfile.mkdtemp()
+    records = os.path.join(folder, "x.tfrecord")
+    text = os.path.join(folder, "x.txt")
+    written = tf.data.experimental.TFRecordWriter(records).write(
+        tf.data.Dataset.from_tensor_slices([b"ab", b"cde"]))
+    wrote = tf.io.write_file(text, "hello")
+    back = [r.numpy() for r in tf.data.TFRecordDataset(records)]
+    return {"write": repr(written), "write_file": repr(wrote), "records": back,
+            "text": open(text, "rb").read()}
