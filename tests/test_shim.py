@@ -46,6 +46,8 @@ def test_install_makes_tensorflow_importable():
         assert any(d.device_type == "CPU" for d in device_lib.list_local_devices())
         assert gfile.Exists(".")
         from tensorflow import nn, train
+        from tensorflow.python.training import training  # facenet.py's import
+        assert training.NewCheckpointReader is train.NewCheckpointReader
         print("ok", tf.__version__)
     """)
     proc = _run_python(code)

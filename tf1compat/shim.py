@@ -59,6 +59,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.pywrap_tensorflow": "tf1compat.internal.pywrap_tensorflow",
     "tensorflow.python.training.optimizer": "tf1compat.training.optimizers.optimizer",
     "tensorflow.python.training.moving_averages": "tf1compat.training.moving_averages",
+    "tensorflow.python.training.training": "tf1compat.api.train",
     "tensorflow.python.tools.inspect_checkpoint": "tf1compat.training.saving.inspect_checkpoint",
     "tensorflow.python.framework.graph_util": "tf1compat.api.graph_util",
     "tensorflow.python.framework.graph_io": "tf1compat.training.saving.graph_util",

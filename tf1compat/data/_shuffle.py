@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import weakref
 from typing import Any, Callable, Iterator, List, Optional
 
 from tf1compat.data._runtime import DatasetValue, Element, Iter, invalid
 from tf1compat.ops._philox import PhiloxWords
 
-__all__ = ["ShuffleValue", "ShuffleIter"]
+__all__ = ["ShuffleValue", "ShuffleIter", "passes_owned_by"]
+
+# The eager dataset object whose iterator is running (None in a Session): see
+# ShuffleValue.pass_random.
+_PASS_OWNER: contextvars.ContextVar = contextvars.ContextVar("dataset_pass_owner",
+                                                             default=None)
+
+
+@contextlib.contextmanager
+def passes_owned_by(owner: Any) -> Iterator[None]:
+    """Passes started inside draw their reshuffle seeds from `owner`'s own generators."""
+    token = _PASS_OWNER.set(owner)
+    try:
+        yield
+    finally:
+        _PASS_OWNER.reset(token)
 
 
 def _resolve_seeds(seed: int, seed2: int) -> tuple:
@@ -35,8 +53,10 @@ class ShuffleValue(DatasetValue):
                           f"UNKNOWN_CARDINALITY, got {buffer_size}.")
         self.input, self.buffer_size = input_value, buffer_size
         self.seeds = _resolve_seeds(seed, seed2)
+        self._given_seeds = (seed, seed2)
         self.reshuffle = reshuffle
         self.generator = PhiloxWords(*self.seeds) if reshuffle else None
+        self._owned_generators: Any = weakref.WeakKeyDictionary()
 
     def iterator(self) -> Iter:
         source = self.input.iterator().get_next
@@ -52,7 +72,16 @@ class ShuffleValue(DatasetValue):
     def pass_random(self) -> PhiloxWords:
         """The random words of a new pass (drawing its seeds from the seed generator)."""
         if self.generator is not None:
-            return PhiloxWords(self.generator(), self.generator())
+            # Eager TF 2.x instantiates the pipeline of every dataset object it iterates
+            # anew, fresh seed generators included: `ds.map(f)` reshuffles from the first
+            # order again while `ds` itself goes on with its own sequence.
+            owner, generator = _PASS_OWNER.get(), self.generator
+            if owner is not None:
+                generator = self._owned_generators.get(owner)
+                if generator is None:
+                    generator = self._owned_generators[owner] = PhiloxWords(
+                        *_resolve_seeds(*self._given_seeds))
+            return PhiloxWords(generator(), generator())
         return PhiloxWords(*self.seeds)
 
 

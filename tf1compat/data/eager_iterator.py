@@ -17,6 +17,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.data import _runtime as rt
 from tf1compat.data import structure
+from tf1compat.data._shuffle import passes_owned_by
 from tf1compat.data.structure import SparseTensorSpec
 
 __all__ = ["EagerIterator", "NumpyIterator"]
@@ -33,7 +34,9 @@ class EagerIterator:
         self._spec = dataset.element_spec
         self._components = structure.flatten(self._spec)
         self._types: List[D.DType] = structure.flat_tensor_types(self._spec)
-        self._iterator = value.iterator()
+        self._owner = dataset
+        with passes_owned_by(dataset):
+            self._iterator = value.iterator()
 
     @property
     def element_spec(self) -> Any:
@@ -56,7 +59,8 @@ class EagerIterator:
 
     def _next_element(self) -> Any:
         try:
-            element = self._iterator.get_next()
+            with passes_owned_by(self._owner):
+                element = self._iterator.get_next()
         except Exception as e:  # a failing map function, a corrupted record, ...
             raise rt.to_op_error(e) from e
         if element is None:

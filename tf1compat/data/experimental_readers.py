@@ -19,6 +19,7 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 import torch
 
+from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_value import constant_value
@@ -524,5 +525,7 @@ class TFRecordWriter:
                             f"`tf.string` elements, but got a dataset which produces "
                             f"elements with shapes {structure.legacy_shapes(spec)} and types "
                             f"{structure.legacy_types(spec)}.")
-        return apply_op("DatasetToTFRecord", [dataset._variant_tensor, self._filename,
-                                              self._compression_type], {})
+        op = apply_op("DatasetToTFRecord", [dataset._variant_tensor, self._filename,
+                                            self._compression_type], {})
+        # Under eager execution the records are written now; TF returns None.
+        return None if _context._state["eager"] else op

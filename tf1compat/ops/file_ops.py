@@ -9,6 +9,7 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 
+from tf1compat.framework import context as _context
 from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import declare
@@ -103,8 +104,10 @@ def read_file(filename: Any, name: Optional[str] = None) -> Tensor:
 
 
 def write_file(filename: Any, contents: Any, name: Optional[str] = None) -> Any:
-    """`tf.write_file` / `tf.io.write_file`: an op writing `contents` to `filename`."""
-    return apply_op("WriteFile", [filename, contents], name=name)
+    """`tf.write_file` / `tf.io.write_file`: an op writing `contents` to `filename` (under
+    eager execution it writes at once and returns None, as TF)."""
+    op = apply_op("WriteFile", [filename, contents], name=name)
+    return None if _context._state["eager"] else op
 
 
 def matching_files(pattern: Any, name: Optional[str] = None) -> Tensor:

@@ -15,7 +15,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
-from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.hooks import TENSOR_OPERATORS
@@ -166,7 +166,7 @@ def _strided_slice_shape(ctx: Any) -> List[TensorShape]:
 
 def _partial_ints(t: Tensor) -> Optional[List[Optional[int]]]:
     """A 1-D int tensor's static elements, None for unknown ones (through Pack)."""
-    from tf1compat.framework.constant_value import constant_value
+    from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
     value = constant_value(t)
     if value is not None:
         return [int(v) for v in np.asarray(value).reshape(-1)]
@@ -223,18 +223,43 @@ def _strided_slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 def _strided_slice_static_value(t: Tensor) -> Optional[np.ndarray]:
     op = t.op
-    value = constant_value(op.inputs[0])
     begin, end, strides = (constant_value(i) for i in op.inputs[1:])
-    if value is None or begin is None or end is None or strides is None:
+    if begin is None or end is None or strides is None:
         return None
-    if value.ndim != 1 or begin.size != 1 or op.attrs.get("ellipsis_mask") or \
-            op.attrs.get("new_axis_mask"):
+    value = constant_value(op.inputs[0])
+    if value is None:
+        value = _known_shape_entries(op.inputs[0])
+    if value is None or value.ndim != 1 or begin.size != 1 or \
+            op.attrs.get("ellipsis_mask") or op.attrs.get("new_axis_mask"):
         return None
     b = None if op.attrs["begin_mask"] & 1 else int(begin[0])
     e = None if op.attrs["end_mask"] & 1 else int(end[0])
-    if op.attrs["shrink_axis_mask"] & 1:
-        return np.asarray(value[int(begin[0])])
-    return value[b:e:int(strides[0])]
+    try:
+        if op.attrs["shrink_axis_mask"] & 1:
+            picked = np.asarray(value[int(begin[0])])
+        else:
+            picked = value[b:e:int(strides[0])]
+    except IndexError:
+        return None
+    if picked.dtype == object:
+        # A slice of a partly known shape: constant only where every entry it selects is
+        # known (TF's shape inference folds `tf.shape(x)[0]` when x's first dimension is).
+        if any(v is None for v in picked.reshape(-1)):
+            return None
+        picked = picked.astype(t.dtype.as_numpy_dtype)
+    return picked
+
+
+def _known_shape_entries(source: Tensor) -> Optional[np.ndarray]:
+    """A partly known 1-D shape tensor (`tf.shape(x)` of a partial shape, a Pack or Concat
+    of such) as an object array of ints and None, or None when nothing describes it."""
+    if source.op._op_def.shape_value is None or source.shape.rank != 1 or \
+            not source.dtype.is_integer:
+        return None
+    dims = constant_value_as_shape(source)
+    if dims.rank is None:
+        return None
+    return np.asarray(dims.as_list(), dtype=object)
 
 
 def _strided_slice_shape_value(t: Tensor) -> Optional[TensorShape]:

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import inspect
 import re
+import warnings
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
@@ -410,6 +411,13 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
             backend.track_variable(v)
             (self._trainable_weights if trainable else self._non_trainable_weights).append(v)
         return dtype_policy.maybe_autocast_weight(self, variable)
+
+    def add_variable(self, *args: Any, **kwargs: Any) -> Any:
+        """Deprecated alias of `add_weight` (TF 1.x custom layers still call it)."""
+        warnings.warn("`layer.add_variable` is deprecated and will be removed in a future "
+                      "version. Please use the `layer.add_weight()` method instead.",
+                      stacklevel=2)
+        return self.add_weight(*args, **kwargs)
 
     def _handle_weight_regularization(self, name: str, variable: Any, regularizer: Any
                                       ) -> None:
