@@ -4,6 +4,7 @@ builds them; `tf1compat.keras.backend` re-exports them."""
 
 from __future__ import annotations
 
+import builtins
 import weakref
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
@@ -49,11 +50,72 @@ def dot(x: Any, y: Any) -> Tensor:
 
 
 def batch_dot(x: Any, y: Any, axes: Any = None) -> Tensor:
+    """`K.batch_dot`: per sample, the dot product of `x[i]` and `y[i]` over `axes` (an int
+    for both, or `(axis_of_x, axis_of_y)`; default: x's last axis with y's second-to-last,
+    or its last when y is 2-D). The result has x's remaining axes then y's; a 2-D operand
+    adds no axis, and two 2-D operands give `(batch, 1)`. Built as TF's Keras builds it:
+    the contracted axes moved to x's end and y's axis 1, ranks above 3 folded into one
+    axis around a batched MatMul and unfolded after."""
     from tf1compat.ops.linalg_ops import matmul
-    if axes is None or list(np.atleast_1d(axes)) in ([2, 1], [len(x.shape) - 1, 1]):
-        return matmul(x, y)
-    raise NotImplementedError("K.batch_dot with axes other than (ndim(x) - 1, 1) is not "
-                              "supported by tf1compat")
+    from tf1compat.ops.transform_ops import transpose
+    array_ops = _a()
+    x, y = convert_to_tensor(x), convert_to_tensor(y)
+    x_shape, y_shape = int_shape(x), int_shape(y)
+    if x_shape is None or y_shape is None or len(x_shape) < 2 or len(y_shape) < 2:
+        raise ValueError("Cannot do batch_dot on inputs with rank < 2. Received inputs with "
+                         f"tf.shapes {x_shape} and {y_shape}.")
+    x_ndim, y_ndim = len(x_shape), len(y_shape)
+    if x_shape[0] is not None and y_shape[0] is not None and x_shape[0] != y_shape[0]:
+        raise ValueError("Cannot do batch_dot on inputs with different batch sizes. Received "
+                         f"inputs with tf.shapes {x_shape} and {y_shape}.")
+    if isinstance(axes, int):
+        axes = [axes, axes]
+    if axes is None:
+        axes = [x_ndim - 1, y_ndim - 1 if y_ndim == 2 else y_ndim - 2]
+    if builtins.any(isinstance(a, (list, tuple)) for a in axes):
+        raise ValueError("Multiple target dimensions are not supported. Expected: None, int, "
+                         f"(int, int), Provided: {axes}")
+    x_axis, y_axis = [int(a) + (rank if int(a) < 0 else 0)
+                      for a, rank in zip(axes, (x_ndim, y_ndim))]
+    if 0 in (x_axis, y_axis):
+        raise ValueError("Cannot perform batch_dot over axis 0. If your inputs are not "
+                         "batched, add a dummy batch dimension to your inputs using "
+                         "K.expand_dims(x, 0)")
+    if None not in (x_shape[x_axis], y_shape[y_axis]) and x_shape[x_axis] != y_shape[y_axis]:
+        raise ValueError(f"Cannot do batch_dot on inputs with shapes {x_shape} and {y_shape} "
+                         f"with axes={[x_axis, y_axis]}. x.shape[{x_axis}] != "
+                         f"y.shape[{y_axis}] ({x_shape[x_axis]} != {y_shape[y_axis]}).")
+    x_was_2d, y_was_2d = x_ndim == 2, y_ndim == 2
+    if x_was_2d:    # (batch, d) -> (batch, 1, d)
+        x = array_ops.expand_dims(x, 1)
+        x_axis, x_ndim = x_axis + 1, x_ndim + 1
+    if y_was_2d:    # (batch, d) -> (batch, d, 1)
+        y = array_ops.expand_dims(y, 2)
+        y_ndim += 1
+    if x_axis != x_ndim - 1:     # the contracted axis last, the others in order
+        x = transpose(x, [a for a in range(x_ndim) if a != x_axis] + [x_axis])
+    if y_axis != 1:              # the contracted axis second, the others in order
+        y = transpose(y, [0, y_axis] + [a for a in range(1, y_ndim) if a != y_axis])
+    x_middle = y_trailing = None
+    if x_ndim > 3:
+        dynamic = array_ops.shape(x)
+        x_middle = dynamic[1:-1]
+        x = array_ops.reshape(x, array_ops.stack([dynamic[0], -1, dynamic[-1]]))
+    if y_ndim > 3:
+        dynamic = array_ops.shape(y)
+        y_trailing = dynamic[2:]
+        y = array_ops.reshape(y, array_ops.stack([dynamic[0], dynamic[1], -1]))
+    result = matmul(x, y)
+    if x_middle is not None or y_trailing is not None:
+        dynamic = array_ops.shape(result)
+        parts = [dynamic[:1], x_middle if x_middle is not None else dynamic[1:2],
+                 y_trailing if y_trailing is not None else dynamic[-1:]]
+        result = array_ops.reshape(result, array_ops.concat(parts, 0))
+    if x_was_2d:
+        result = array_ops.squeeze(result, [1])
+    elif y_was_2d:
+        result = array_ops.squeeze(result, [-1])
+    return result
 
 
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
