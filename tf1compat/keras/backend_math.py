@@ -63,11 +63,11 @@ def batch_dot(x: Any, y: Any, axes: Any = None) -> Tensor:
     x_shape, y_shape = int_shape(x), int_shape(y)
     if x_shape is None or y_shape is None or len(x_shape) < 2 or len(y_shape) < 2:
         raise ValueError("Cannot do batch_dot on inputs with rank < 2. Received inputs with "
-                         f"tf.shapes {x_shape} and {y_shape}.")
+                         f"shapes {x_shape} and {y_shape}.")
     x_ndim, y_ndim = len(x_shape), len(y_shape)
     if x_shape[0] is not None and y_shape[0] is not None and x_shape[0] != y_shape[0]:
         raise ValueError("Cannot do batch_dot on inputs with different batch sizes. Received "
-                         f"inputs with tf.shapes {x_shape} and {y_shape}.")
+                         f"inputs with shapes {x_shape} and {y_shape}.")
     if isinstance(axes, int):
         axes = [axes, axes]
     if axes is None:
