@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from tf1compat.util import nest
-from tf1compat.util import tf_logging as logging
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer, default
 from tf1compat.keras.engine.input_layer import Input, InputLayer
@@ -144,24 +143,6 @@ class Sequential(Model):
         if not self._is_graph_network:
             self._track_layer_dependencies()
         return outputs
-
-    def predict_proba(self, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:
-        """`predict`'s output, taken as class probabilities (TF 1.x / Keras 2.2.4; removed
-        in TF 2.6): a warning when some value lies outside [0, 1]."""
-        probabilities = self.predict(x, batch_size, verbose)
-        if probabilities.min() < 0.0 or probabilities.max() > 1.0:
-            logging.warning("Network returning invalid probability values. The last layer "
-                            "might not normalize predictions into probabilities (like "
-                            "softmax or sigmoid would).")
-        return probabilities
-
-    def predict_classes(self, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:
-        """The predicted class of each sample (TF 1.x / Keras 2.2.4; removed in TF 2.6):
-        the argmax of the last axis, or for a single output unit the int32 `output > 0.5`."""
-        probabilities = self.predict(x, batch_size=batch_size, verbose=verbose)
-        if probabilities.shape[-1] > 1:
-            return probabilities.argmax(axis=-1)
-        return (probabilities > 0.5).astype("int32")
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         shape = input_shape
