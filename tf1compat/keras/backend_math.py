@@ -50,14 +50,17 @@ def dot(x: Any, y: Any) -> Tensor:
 
 
 def batch_dot(x: Any, y: Any, axes: Any = None) -> Tensor:
-    """`K.batch_dot`: per sample, the dot product of `x[i]` and `y[i]` over `axes` (an int
-    for both, or `(axis_of_x, axis_of_y)`; default: x's last axis with y's second-to-last,
-    or its last when y is 2-D). The result has x's remaining axes then y's; a 2-D operand
-    adds no axis, and two 2-D operands give `(batch, 1)`. Built as TF's Keras builds it:
-    the contracted axes moved to x's end and y's axis 1, ranks above 3 folded into one
-    axis around a batched MatMul and unfolded after."""
+    """`K.batch_dot`: per sample, the product of `x[i]` and `y[i]` over `axes` (an int for
+    both, or `(axis_of_x, axis_of_y)`; default: x's last axis with y's second-to-last, or
+    its last when y is 2-D). TF 1.x's algorithm (Keras 2.2.4's, which 2018 programs such
+    as the capsule network of Keras's examples rely on): the lower-rank operand gets
+    trailing axes of size 1, two 2-D operands are multiplied and summed (`(batch, 1)`),
+    others are one batched MatMul over their last two axes, adjoint where the contracted
+    axis is not the one MatMul contracts, then the added axes are squeezed. For rank-3
+    operands this equals tf-keras 2.x's result; for rank 4 and up tf-keras 2.x contracts
+    differently (it folds the middle axes). Checked first, as ValueErrors: ranks below 2,
+    unequal batch sizes, axis 0, unequal sizes of the contracted axes."""
     from tf1compat.ops.linalg_ops import matmul
-    from tf1compat.ops.transform_ops import transpose
     array_ops = _a()
     x, y = convert_to_tensor(x), convert_to_tensor(y)
     x_shape, y_shape = int_shape(x), int_shape(y)
@@ -70,7 +73,7 @@ def batch_dot(x: Any, y: Any, axes: Any = None) -> Tensor:
                          f"inputs with shapes {x_shape} and {y_shape}.")
     if isinstance(axes, int):
         axes = [axes, axes]
-    if axes is None:
+    if axes is None:    # y's second-to-last axis; for a 2-D y its last (the same product)
         axes = [x_ndim - 1, y_ndim - 1 if y_ndim == 2 else y_ndim - 2]
     if builtins.any(isinstance(a, (list, tuple)) for a in axes):
         raise ValueError("Multiple target dimensions are not supported. Expected: None, int, "
@@ -85,37 +88,24 @@ def batch_dot(x: Any, y: Any, axes: Any = None) -> Tensor:
         raise ValueError(f"Cannot do batch_dot on inputs with shapes {x_shape} and {y_shape} "
                          f"with axes={[x_axis, y_axis]}. x.shape[{x_axis}] != "
                          f"y.shape[{y_axis}] ({x_shape[x_axis]} != {y_shape[y_axis]}).")
-    x_was_2d, y_was_2d = x_ndim == 2, y_ndim == 2
-    if x_was_2d:    # (batch, d) -> (batch, 1, d)
-        x = array_ops.expand_dims(x, 1)
-        x_axis, x_ndim = x_axis + 1, x_ndim + 1
-    if y_was_2d:    # (batch, d) -> (batch, d, 1)
-        y = array_ops.expand_dims(y, 2)
-        y_ndim += 1
-    if x_axis != x_ndim - 1:     # the contracted axis last, the others in order
-        x = transpose(x, [a for a in range(x_ndim) if a != x_axis] + [x_axis])
-    if y_axis != 1:              # the contracted axis second, the others in order
-        y = transpose(y, [0, y_axis] + [a for a in range(1, y_ndim) if a != y_axis])
-    x_middle = y_trailing = None
-    if x_ndim > 3:
-        dynamic = array_ops.shape(x)
-        x_middle = dynamic[1:-1]
-        x = array_ops.reshape(x, array_ops.stack([dynamic[0], -1, dynamic[-1]]))
-    if y_ndim > 3:
-        dynamic = array_ops.shape(y)
-        y_trailing = dynamic[2:]
-        y = array_ops.reshape(y, array_ops.stack([dynamic[0], dynamic[1], -1]))
-    result = matmul(x, y)
-    if x_middle is not None or y_trailing is not None:
-        dynamic = array_ops.shape(result)
-        parts = [dynamic[:1], x_middle if x_middle is not None else dynamic[1:2],
-                 y_trailing if y_trailing is not None else dynamic[-1:]]
-        result = array_ops.reshape(result, array_ops.concat(parts, 0))
-    if x_was_2d:
-        result = array_ops.squeeze(result, [1])
-    elif y_was_2d:
-        result = array_ops.squeeze(result, [-1])
-    return result
+    diff = builtins.abs(x_ndim - y_ndim)
+    if diff:    # trailing size-1 axes on the lower-rank operand
+        ones = [1] * diff
+        if x_ndim > y_ndim:
+            y = array_ops.reshape(y, array_ops.concat([array_ops.shape(y), ones], 0))
+        else:
+            x = array_ops.reshape(x, array_ops.concat([array_ops.shape(x), ones], 0))
+    rank = builtins.max(x_ndim, y_ndim)
+    if rank == 2:
+        out = _r().reduce_sum(_m().multiply(x, y), x_axis)
+    else:
+        out = matmul(x, y, adjoint_a=x_axis != rank - 1, adjoint_b=y_axis == rank - 1)
+    if diff:
+        first = x_ndim + y_ndim - 3 if x_ndim > y_ndim else x_ndim - 1
+        out = array_ops.squeeze(out, list(range(first, first + diff)))
+    if ndim(out) == 1:
+        out = array_ops.expand_dims(out, 1)
+    return out
 
 
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
