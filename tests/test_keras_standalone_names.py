@@ -2,7 +2,8 @@
 tf1compat (tf1compat/keras/standalone_names.py): the lowercase optimizer aliases
 (keras-team/keras examples/cifar10_cnn.py builds `keras.optimizers.rmsprop(lr=0.0001,
 decay=1e-6)`), `initializers.one`/`zero`, `K.identity`/`slice`/`is_tensor`/
-`get_variable_shape` and conv_utils/generic_utils helpers. Expected values follow Keras
+`get_variable_shape`, conv_utils/generic_utils helpers, and TF 1.x's
+`tensorflow.python.keras.utils.data_utils.get_file`. Expected values follow Keras
 2.2.4's definitions (keras/utils/conv_utils.py at tag 2.2.4)."""
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def test_standalone_paths_answer_the_names():
             print(sess.run(y, {x: np.arange(24.).reshape(2, 4, 3)})[1].tolist())
         print(conv_utils.conv_input_length(5, 3, "valid", 2),
               generic_utils.unpack_singleton([7]))
+        # TF 1.x's own module path of the download helper
+        from tensorflow.python.keras.utils.data_utils import get_file, validate_file
+        from keras.utils.data_utils import get_file as standalone_get_file
+        assert get_file is tf.keras.utils.get_file is standalone_get_file
         """)
     env = dict(os.environ, PYTHONPATH=ROOT)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
