@@ -113,6 +113,11 @@ KERAS_PATHS.update({
 KERAS_PATHS["keras.utils.layer_utils"] = (f"{_K}.utils.layer_utils", f"{_K}.engine.summary",
                                           f"{_K}.utils")      # count_params, print_summary
 KERAS_PATHS["keras.applications.mobilenetv2"] = (f"{_K}.applications.mobilenet_v2",)
+# Keras 2.2.4 names tf.keras dropped (keras.optimizers.rmsprop, K.identity, ...), looked up last.
+for _path in ("keras.optimizers", "keras.initializers", "keras.backend",
+              "keras.backend.tensorflow_backend", "keras.utils.conv_utils",
+              "keras.utils.generic_utils"):
+    KERAS_PATHS[_path] = KERAS_PATHS[_path] + (f"{_K}.standalone_names",)
 
 
 class _KerasModule(types.ModuleType):

@@ -4,6 +4,7 @@ builds them; `tf1compat.keras.backend` re-exports them."""
 
 from __future__ import annotations
 
+import builtins
 import weakref
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
@@ -49,11 +50,62 @@ def dot(x: Any, y: Any) -> Tensor:
 
 
 def batch_dot(x: Any, y: Any, axes: Any = None) -> Tensor:
+    """`K.batch_dot`: per sample, the product of `x[i]` and `y[i]` over `axes` (an int for
+    both, or `(axis_of_x, axis_of_y)`; default: x's last axis with y's second-to-last, or
+    its last when y is 2-D). TF 1.x's algorithm (Keras 2.2.4's, which 2018 programs such
+    as the capsule network of Keras's examples rely on): the lower-rank operand gets
+    trailing axes of size 1, two 2-D operands are multiplied and summed (`(batch, 1)`),
+    others are one batched MatMul over their last two axes, adjoint where the contracted
+    axis is not the one MatMul contracts, then the added axes are squeezed. For rank-3
+    operands this equals tf-keras 2.x's result; for rank 4 and up tf-keras 2.x contracts
+    differently (it folds the middle axes). Checked first, as ValueErrors: ranks below 2,
+    unequal batch sizes, axis 0, unequal sizes of the contracted axes."""
     from tf1compat.ops.linalg_ops import matmul
-    if axes is None or list(np.atleast_1d(axes)) in ([2, 1], [len(x.shape) - 1, 1]):
-        return matmul(x, y)
-    raise NotImplementedError("K.batch_dot with axes other than (ndim(x) - 1, 1) is not "
-                              "supported by tf1compat")
+    array_ops = _a()
+    x, y = convert_to_tensor(x), convert_to_tensor(y)
+    x_shape, y_shape = int_shape(x), int_shape(y)
+    if x_shape is None or y_shape is None or len(x_shape) < 2 or len(y_shape) < 2:
+        raise ValueError("Cannot do batch_dot on inputs with rank < 2. Received inputs with "
+                         f"shapes {x_shape} and {y_shape}.")
+    x_ndim, y_ndim = len(x_shape), len(y_shape)
+    if x_shape[0] is not None and y_shape[0] is not None and x_shape[0] != y_shape[0]:
+        raise ValueError("Cannot do batch_dot on inputs with different batch sizes. Received "
+                         f"inputs with shapes {x_shape} and {y_shape}.")
+    if isinstance(axes, int):
+        axes = [axes, axes]
+    if axes is None:    # y's second-to-last axis; for a 2-D y its last (the same product)
+        axes = [x_ndim - 1, y_ndim - 1 if y_ndim == 2 else y_ndim - 2]
+    if builtins.any(isinstance(a, (list, tuple)) for a in axes):
+        raise ValueError("Multiple target dimensions are not supported. Expected: None, int, "
+                         f"(int, int), Provided: {axes}")
+    x_axis, y_axis = [int(a) + (rank if int(a) < 0 else 0)
+                      for a, rank in zip(axes, (x_ndim, y_ndim))]
+    if 0 in (x_axis, y_axis):
+        raise ValueError("Cannot perform batch_dot over axis 0. If your inputs are not "
+                         "batched, add a dummy batch dimension to your inputs using "
+                         "K.expand_dims(x, 0)")
+    if None not in (x_shape[x_axis], y_shape[y_axis]) and x_shape[x_axis] != y_shape[y_axis]:
+        raise ValueError(f"Cannot do batch_dot on inputs with shapes {x_shape} and {y_shape} "
+                         f"with axes={[x_axis, y_axis]}. x.shape[{x_axis}] != "
+                         f"y.shape[{y_axis}] ({x_shape[x_axis]} != {y_shape[y_axis]}).")
+    diff = builtins.abs(x_ndim - y_ndim)
+    if diff:    # trailing size-1 axes on the lower-rank operand
+        ones = [1] * diff
+        if x_ndim > y_ndim:
+            y = array_ops.reshape(y, array_ops.concat([array_ops.shape(y), ones], 0))
+        else:
+            x = array_ops.reshape(x, array_ops.concat([array_ops.shape(x), ones], 0))
+    rank = builtins.max(x_ndim, y_ndim)
+    if rank == 2:
+        out = _r().reduce_sum(_m().multiply(x, y), x_axis)
+    else:
+        out = matmul(x, y, adjoint_a=x_axis != rank - 1, adjoint_b=y_axis == rank - 1)
+    if diff:
+        first = x_ndim + y_ndim - 3 if x_ndim > y_ndim else x_ndim - 1
+        out = array_ops.squeeze(out, list(range(first, first + diff)))
+    if ndim(out) == 1:
+        out = array_ops.expand_dims(out, 1)
+    return out
 
 
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001

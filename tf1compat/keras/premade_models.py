@@ -149,9 +149,10 @@ class WideDeepModel(Model):
         optimizer, the DNN's by the second (or both by the one optimizer)."""
         has_recompiled = self._recompile_weights_loss_and_weighted_metrics()
         if len(self.trainable_weights) != len(self._collected_trainable_weights):
-            logging.warning("Discrepancy between trainable weights and collected trainable "
-                            "weights, did you set `model.trainable` without calling "
-                            "`model.compile` after ?")
+            # once per process, as TF's log_first_n (GANs freeze a model every step)
+            logging.log_first_n(logging.WARN, "Discrepancy between trainable weights and "
+                                "collected trainable weights, did you set `model.trainable` "
+                                "without calling `model.compile` after ?", 1)
         if self.train_function is not None and not has_recompiled:
             return
         current = self._get_trainable_state()

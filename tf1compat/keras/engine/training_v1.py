@@ -343,9 +343,10 @@ class TrainingV1(CompiledMetrics):
     def _make_train_function(self) -> None:
         has_recompiled = self._recompile_weights_loss_and_weighted_metrics()
         if len(self.trainable_weights) != len(self._collected_trainable_weights):
-            logging.warning("Discrepancy between trainable weights and collected trainable "
-                            "weights, did you set `model.trainable` without calling "
-                            "`model.compile` after ?")
+            # once per process, as TF's log_first_n (GANs freeze a model every step)
+            logging.log_first_n(logging.WARN, "Discrepancy between trainable weights and "
+                                "collected trainable weights, did you set `model.trainable` "
+                                "without calling `model.compile` after ?", 1)
         if isinstance(self.optimizer, list):
             raise ValueError("The `optimizer` in `compile` should be a single optimizer.")
         if self.train_function is not None and not has_recompiled:

@@ -212,30 +212,65 @@ class Concatenate(_Merge):
 
 
 class Dot(_Merge):
-    """Dot product of two (batch, d) tensors along `axes` (rank-2 inputs only)."""
+    """Per-sample dot product of two tensors along `axes` (an int for both, or one axis of
+    each; negative axes count from the end), as `K.batch_dot`: `(batch, n, d)` and
+    `(batch, m, d)` along `(2, 2)` give `(batch, n, m)`; two 2-D inputs give `(batch, 1)`.
+    `normalize=True` L2-normalizes both along their axes first (cosine proximity)."""
 
     def __init__(self, axes: Any, normalize: bool = False, **kwargs: Any):
         super().__init__(**kwargs)
+        if not isinstance(axes, int):
+            if not isinstance(axes, (list, tuple)) or len(axes) != 2 or \
+                    not all(isinstance(a, int) for a in axes):
+                raise ValueError("Invalid format for argument `axes`: expected an int or a "
+                                 f"list/tuple of 2 ints. Received: axes={axes}")
         self.axes = axes
         self.normalize = normalize
-
-    def build(self, input_shape: Any) -> None:
-        self.built = True
         self._reshape_required = False
 
+    def _axes_for(self, ranks: Sequence[int]) -> List[int]:
+        axes = [self.axes] * 2 if isinstance(self.axes, int) else list(self.axes)
+        return [a % rank if a < 0 else a for a, rank in zip(axes, ranks)]
+
+    def build(self, input_shape: Any) -> None:
+        if not isinstance(input_shape, (list, tuple)) or len(input_shape) != 2:
+            raise ValueError("A `Dot` layer should be called on a list of 2 inputs. "
+                             f"Received: input_shape={input_shape}")
+        shape1, shape2 = _as_tuple(input_shape[0]), _as_tuple(input_shape[1])
+        if shape1 is None or shape2 is None:
+            return
+        axes = self._axes_for((len(shape1), len(shape2)))
+        if shape1[axes[0]] != shape2[axes[1]]:
+            raise ValueError("Incompatible input shapes: axis values "
+                             f"{shape1[axes[0]]} (at axis {axes[0]}) != "
+                             f"{shape2[axes[1]]} (at axis {axes[1]}). "
+                             f"Full input shapes: {shape1}, {shape2}")
+        self.built = True
+
     def _merge_function(self, inputs: List[Any]) -> Any:
-        from tf1compat.ops.reduction_ops import reduce_sum
+        if len(inputs) != 2:
+            raise ValueError("A `Dot` layer should be called on exactly 2 inputs. "
+                             f"Received: inputs={inputs}")
         x1, x2 = inputs
-        if x1.shape.rank != 2 or x2.shape.rank != 2 or self.axes not in (1, -1, (1, 1)):
-            raise NotImplementedError("keras.layers.Dot is supported by tf1compat for rank-2 "
-                                      "inputs along their last axis only")
+        axes = self._axes_for((x1.shape.rank, x2.shape.rank))
         if self.normalize:
-            x1 = backend.l2_normalize(x1, axis=1)
-            x2 = backend.l2_normalize(x2, axis=1)
-        return reduce_sum(x1 * x2, axis=1, keepdims=True)
+            x1 = backend.l2_normalize(x1, axis=axes[0])
+            x2 = backend.l2_normalize(x2, axis=axes[1])
+        return backend.batch_dot(x1, x2, axes)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
-        return (_as_tuple(input_shape[0])[0], 1)
+        shape1, shape2 = list(_as_tuple(input_shape[0])), list(_as_tuple(input_shape[1]))
+        axes = self._axes_for((len(shape1), len(shape2)))
+        shape1.pop(axes[0])
+        shape2.pop(axes[1])
+        shape2.pop(0)
+        output_shape = shape1 + shape2
+        return tuple(output_shape + [1] if len(output_shape) == 1 else output_shape)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.update({"axes": self.axes, "normalize": self.normalize})
+        return config
 
 
 def add(inputs: Sequence[Any], **kwargs: Any) -> Any:

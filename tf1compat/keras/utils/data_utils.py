@@ -15,8 +15,13 @@ from typing import Any, Iterator, Optional
 
 import numpy as np
 
+# TF 1.x kept the file download helpers in this module too
+# (`from tensorflow.python.keras.utils.data_utils import get_file`).
+from tf1compat.keras.utils.file_utils import get_file, validate_file
+
 __all__ = ["Sequence", "SequenceEnqueuer", "OrderedEnqueuer", "GeneratorEnqueuer",
-           "is_generator_or_sequence", "iter_sequence_infinite", "pad_sequences"]
+           "is_generator_or_sequence", "iter_sequence_infinite", "pad_sequences", "get_file",
+           "validate_file"]
 
 
 class Sequence:
