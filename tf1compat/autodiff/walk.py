@@ -234,6 +234,9 @@ class _Walker:
                 entries = default_names(op)
             for i in none_input_indices(rule_type):
                 entries[i] = None
+            connected = branch_connected_inputs(op)
+            if connected is not None:
+                entries = [e if ok else None for e, ok in zip(entries, connected)]
         results: List[Optional[GradValue]] = []
         local = Namer(self.graph)
         gated = self.gate and sum(e is not None for e in entries) > 1
@@ -369,6 +372,56 @@ class _Walker:
             else:
                 results.append(None)
         return WalkResult(results, between, self.custom_ops, self.walked_gradient_ops)
+
+
+def _differentiable_inputs(op: Operation) -> List[Tensor]:
+    """The inputs through which a gradient of `op`'s outputs can reach, as TF's walk
+    finds them: none for StopGradient and other non-differentiable ops, not the inputs
+    TF's gradient function always leaves None, only trainable dtypes. An op whose
+    gradient is a Python function or missing keeps every trainable input (the walk
+    calls or reports it)."""
+    try:
+        kind, fn = gradient_function(op)
+    except LookupError:
+        kind, fn = "python", None
+    if kind == "none":
+        return []
+    blocked = set(none_input_indices(fn)) if kind != "python" else set()
+    connected = branch_connected_inputs(op)
+    return [t for i, t in enumerate(op._inputs)
+            if i not in blocked and is_trainable(t) and (connected is None or connected[i])]
+
+
+def branch_connected_inputs(op: Operation) -> Optional[List[bool]]:
+    """For an If/Case op over traced branches: per input, whether a gradient of the
+    branches' outputs can reach it. TF's cond gradient flows through Merge and Switch
+    into each branch's ops, so a tensor a branch uses only through `stop_gradient`, an
+    assign or a control dependency gets None, as in TF (not zeros). None: not such an
+    op (imported If ops run library functions: every input stays connected)."""
+    if op._type == "If":
+        branches = [op.attrs.get("then_branch"), op.attrs.get("else_branch")]
+    elif op._type == "Case":
+        branches = list(op.attrs.get("branches") or [])
+    else:
+        return None
+    if not branches or not all(hasattr(b, "region") and hasattr(b, "outputs")
+                               for b in branches):
+        return None
+    reached: Set[Tensor] = set()
+    for branch in branches:
+        members = set(branch.region.ops)
+        stack = [t for t in branch.outputs if is_trainable(t)]
+        seen: Set[Tensor] = set()
+        while stack:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            if t._op not in members:
+                reached.add(t)
+                continue
+            stack.extend(_differentiable_inputs(t._op))
+    return [t in reached for t in op._inputs]
 
 
 # A while loop of an imported TF1 graph closes its cycle through these ops.
