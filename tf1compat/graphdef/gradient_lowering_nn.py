@@ -1,0 +1,180 @@
+"""More ops written as other ops inside a gradient's forward function (as
+gradient_lowering.py, whose `LOWERINGS` holds these too): the transposed convolution
+(`Conv2DBackpropInput`: tf.nn.conv2d_transpose, tf.layers.conv2d_transpose, the
+generators of DCGAN and pix2pix) and `Tile` with multiples computed at run time (the
+key masks of attention models: `tf.tile(mask, [tf.shape(q)[0], 1])`). TF 2.21 has no
+function gradient for either (scripts/probe_tf_function_gradients.py). And the reductions
+(Sum, Mean, Max, Min) over negative axes, which TF's function gradients refuse.
+
+`LOWERINGS_NN[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
+builder) -> the name of each output the body uses, or None: the op written as it is).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.operation import Operation
+from tf1compat.graphdef.function_nodes import NodeBuilder
+
+__all__ = ["LOWERINGS_NN", "tile_dynamic", "tile_dynamic_why_not"]
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _spatial(op: Operation, key: str) -> List[int]:
+    """The height and width entries of a 4-entry attr (strides, dilations)."""
+    values = [int(v) for v in op.attrs.get(key) or [1, 1, 1, 1]]
+    return values[2:] if _text(op.attrs.get("data_format", "NHWC")) == "NCHW" else values[1:3]
+
+
+def _placement(size_in: int, size_out: int, kernel: int, stride: int, before: int
+               ) -> np.ndarray:
+    """The 0/1 matrix [size_in + kernel - 1, size_out] placing the gradient's entries
+    of one spatial axis, `stride - 1` zeros between them, in the input padded for a
+    stride-1 VALID correlation with the flipped kernel: entry i at
+    kernel - 1 - before + i * stride (entries outside are windows of padding only)."""
+    matrix = np.zeros([size_in + kernel - 1, size_out])
+    for i in range(size_out):
+        row = kernel - 1 - before + i * stride
+        if 0 <= row < matrix.shape[0]:
+            matrix[row, i] = 1.0
+    return matrix
+
+
+def _padding_before(op: Operation, axis: int, size_in: int, size_out: int, kernel: int,
+                    stride: int) -> int:
+    padding = _text(op.attrs["padding"])
+    if padding == "VALID":
+        return 0
+    if padding == "SAME":
+        return max((size_out - 1) * stride + kernel - size_in, 0) // 2
+    explicit = [int(v) for v in op.attrs["explicit_paddings"]]
+    first = 2 if _text(op.attrs.get("data_format", "NHWC")) == "NCHW" else 1
+    return explicit[2 * (first + axis)]
+
+
+def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The transposed convolution is a stride-1 VALID Conv2D of the gradient spread out
+    # (stride - 1 zeros between entries) and padded, with the kernel flipped and its
+    # channel axes swapped. Spreading and padding are two constant 0/1 matrix products
+    # (one per spatial axis), so TF differentiates every step.
+    dtype = op.outputs[0].dtype.base_dtype
+    nchw = _text(op.attrs.get("data_format", "NHWC")) == "NCHW"
+    kh, kw, _, channels = op.inputs[1].shape.as_list()
+    dy_shape = op.inputs[2].shape.as_list()
+    out_shape = op.outputs[0].shape.as_list()
+    (size_out_h, size_out_w), (size_in_h, size_in_w) = \
+        (dy_shape[2:], out_shape[2:]) if nchw else (dy_shape[1:3], out_shape[1:3])
+    stride_h, stride_w = _spatial(op, "strides")
+
+    def shape(dims: List[int]) -> str:
+        return b.const(dims, D.int32)
+
+    def transpose(x: str, perm: List[int]) -> str:
+        return b.add("Transpose", [x, b.const(perm, D.int32)], {"T": dtype, "Tperm": D.int32})
+
+    def reshape(x: str, dims: List[int]) -> str:
+        return b.add("Reshape", [x, shape(dims)], {"T": dtype, "Tshape": D.int32})
+
+    def place(x: str, matrix: np.ndarray) -> str:
+        # Rows of x (the axis to place last) times matrix^T.
+        return b.add("MatMul", [x, b.const(matrix, dtype)],
+                     {"T": dtype, "transpose_a": False, "transpose_b": True})
+
+    along_h = _placement(size_in_h, size_out_h, kh, stride_h,
+                         _padding_before(op, 0, size_in_h, size_out_h, kh, stride_h))
+    along_w = _placement(size_in_w, size_out_w, kw, stride_w,
+                         _padding_before(op, 1, size_in_w, size_out_w, kw, stride_w))
+    # [N, Ho, Wo, C] -> [N, Wo, C, Ho] -> rows of Ho -> [N, Wo, C, Hp]
+    grad = transpose(names[2], [0, 3, 1, 2] if nchw else [0, 2, 3, 1])
+    grad = place(reshape(grad, [-1, size_out_h]), along_h)
+    grad = reshape(grad, [-1, size_out_w, channels, along_h.shape[0]])
+    # -> [N, Hp, C, Wo] -> rows of Wo -> [N, Hp, C, Wp] -> [N, Hp, Wp, C]
+    grad = transpose(grad, [0, 3, 2, 1])
+    grad = place(reshape(grad, [-1, size_out_w]), along_w)
+    grad = reshape(grad, [-1, along_h.shape[0], channels, along_w.shape[0]])
+    padded = transpose(grad, [0, 1, 3, 2])
+    flipped = b.add("ReverseV2", [names[1], b.const([0, 1], D.int32)],
+                    {"T": dtype, "Tidx": D.int32})
+    kernel = transpose(flipped, [0, 1, 3, 2])
+    out = b.add("Conv2D", [padded, kernel], {
+        "T": dtype, "strides": [1, 1, 1, 1], "padding": "VALID", "data_format": "NHWC",
+        "dilations": [1, 1, 1, 1], "use_cudnn_on_gpu": True, "explicit_paddings": []})
+    return [transpose(out, [0, 3, 1, 2]) if nchw else out]
+
+
+def _conv_transpose_why_not(op: Operation) -> Optional[str]:
+    dy_shape, out_shape = op.inputs[2].shape, op.outputs[0].shape
+    if _spatial(op, "dilations") != [1, 1]:
+        return "Conv2DBackpropInput with dilations"
+    if not op.inputs[1].shape.is_fully_defined() or dy_shape.ndims != 4 or \
+            out_shape.ndims != 4 or None in dy_shape.as_list()[1:] or \
+            None in out_shape.as_list()[1:]:
+        return ("Conv2DBackpropInput with a kernel, gradient or output shape (but the "
+                "batch) unknown when the graph is written")
+    return None
+
+
+def tile_dynamic(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    """Tile with multiples known at run time only: x reshaped to [1, d0, 1, d1, ...],
+    broadcast to [m0, d0, m1, d1, ...] and reshaped to [m0 * d0, m1 * d1, ...]."""
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[1].dtype.base_dtype
+    rank = op.inputs[0].shape.ndims
+    shape = b.add("Shape", [names[0]], {"T": dtype, "out_type": index_type})
+
+    def interleaved(first: str) -> str:
+        pairs = b.add("Pack", [first, shape], {"T": index_type, "N": 2, "axis": 1})
+        return b.add("Reshape", [pairs, b.const([-1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    spread = b.add("Reshape", [names[0], interleaved(b.const([1] * rank, index_type))],
+                   {"T": dtype, "Tshape": index_type})
+    copies = b.add("BroadcastTo", [spread, interleaved(names[1])],
+                   {"T": dtype, "Tidx": index_type})
+    sizes = b.add("Mul", [names[1], shape], {"T": index_type})
+    return [b.add("Reshape", [copies, sizes], {"T": dtype, "Tshape": index_type})]
+
+
+def tile_dynamic_why_not(op: Operation) -> Optional[str]:
+    """Why `tile_dynamic` cannot write `op` (None: it can)."""
+    if op.inputs[0].shape.ndims is None:
+        return "Tile of a tensor of unknown rank with multiples unknown when written"
+    return None
+
+
+def _reduction(op: Operation, names: List[str], b: NodeBuilder
+               ) -> Optional[List[Optional[str]]]:
+    # The same reduction over the axes counted from the front: TF's function gradient
+    # of Sum, Mean, Max and Min places the reduced axes with DynamicStitch, which
+    # refuses a negative axis ("indices[0] is out of range": `reduce_sum(x, -1)`).
+    # Other reductions are written as they are (None).
+    value = constant_value(op.inputs[1])
+    if value is None or not (np.asarray(value) < 0).any():
+        return None
+    axes = b.const(np.asarray(value) % op.inputs[0].shape.ndims,
+                   op.inputs[1].dtype.base_dtype)
+    attrs = {key: op.attrs[key] for key in ("T", "Tidx", "keep_dims")}
+    return [b.add(op.type, [names[0], axes], attrs)]
+
+
+def _reduction_why_not(op: Operation) -> Optional[str]:
+    value = constant_value(op.inputs[1])
+    if value is not None and (np.asarray(value) < 0).any() and \
+            op.inputs[0].shape.ndims is None:
+        return f"{op.type} over a negative axis of a tensor of unknown rank"
+    return None
+
+
+LOWERINGS_NN: Dict[str, Tuple[Callable[[Operation], Optional[str]],
+                              Callable[[Operation, List[str], NodeBuilder],
+                                       List[Optional[str]]]]] = {
+    "Conv2DBackpropInput": (_conv_transpose_why_not, _conv_transpose),
+    **{op_type: (_reduction_why_not, _reduction) for op_type in ("Sum", "Mean", "Max", "Min")},
+}
