@@ -164,6 +164,16 @@ PROBES = {
     tf.range(2, dtype=tf.float32),
     "resize_bilinear": lambda tf, x: tf.image.resize_bilinear(x, [7, 6]),
     "resize_nearest": lambda tf, x: tf.image.resize_nearest_neighbor(x, [8, 8]),
+    "resize_bilinear_half_pixel": lambda tf, x: tf.image.resize_bilinear(
+        x, [7, 3], half_pixel_centers=True) * tf.range(2, dtype=tf.float32),
+    "resize_bilinear_align_corners": lambda tf, x: tf.image.resize_bilinear(
+        x, [3, 6], align_corners=True) * tf.range(2, dtype=tf.float32),
+    "resize_nearest_align_corners": lambda tf, x: tf.image.resize_nearest_neighbor(
+        x, [7, 5], align_corners=True) * tf.range(2, dtype=tf.float32),
+    "resize_nearest_half_pixel": lambda tf, x: tf.image.resize_nearest_neighbor(
+        x, [6, 9], half_pixel_centers=True) * tf.range(2, dtype=tf.float32),
+    "mirror_pad_symmetric": lambda tf, x: tf.pad(x, [[1, 0], [0, 2], [3, 1], [0, 0]],
+                                                 "SYMMETRIC") * tf.range(2, dtype=tf.float32),
     "segment_sum": lambda tf, x: tf.segment_sum(tf.reshape(x, [8, 8]), [0, 0, 1, 1, 1, 2,
                                                                        3, 3]),
     "unsorted_segment_sum": lambda tf, x: tf.unsorted_segment_sum(

@@ -1,10 +1,13 @@
 """More ops written as other ops inside a gradient's forward function (as
 gradient_lowering.py, whose `LOWERINGS` holds these too): the transposed convolution
 (`Conv2DBackpropInput`: tf.nn.conv2d_transpose, tf.layers.conv2d_transpose, the
-generators of DCGAN and pix2pix) and `Tile` with multiples computed at run time (the
-key masks of attention models: `tf.tile(mask, [tf.shape(q)[0], 1])`). TF 2.21 has no
-function gradient for either (scripts/probe_tf_function_gradients.py). And the reductions
-(Sum, Mean, Max, Min) over negative axes, which TF's function gradients refuse.
+generators of DCGAN and pix2pix), the image resizes (`ResizeBilinear`,
+`ResizeNearestNeighbor`: upsampling decoders), `MirrorPad` (CycleGAN's and style
+transfer's reflection padding) and `Tile` with multiples computed at run time (the key
+masks of attention models: `tf.tile(mask, [tf.shape(q)[0], 1])`). TF 2.21 has no
+function gradient for any of them (scripts/probe_tf_function_gradients.py). And the
+reductions (Sum, Mean, Max, Min) over negative axes, which TF's function gradients
+refuse.
 
 `LOWERINGS_NN[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
 builder) -> the name of each output the body uses, or None: the op written as it is).
@@ -60,6 +63,38 @@ def _padding_before(op: Operation, axis: int, size_in: int, size_out: int, kerne
     return explicit[2 * (first + axis)]
 
 
+def _spatial_products(b: NodeBuilder, x: str, dtype: D.DType, channels: int,
+                      along_h: np.ndarray, along_w: np.ndarray) -> str:
+    """[N, H, W, C] -> [N, H', W', C]: along_h [H', H] times each column, along_w [W', W]
+    times each row (MatMuls of reshaped transposes: TF differentiates every step)."""
+    def transpose(value: str, perm: List[int]) -> str:
+        return b.add("Transpose", [value, b.const(perm, D.int32)],
+                     {"T": dtype, "Tperm": D.int32})
+
+    def reshape(value: str, dims: List[int]) -> str:
+        return b.add("Reshape", [value, b.const(dims, D.int32)],
+                     {"T": dtype, "Tshape": D.int32})
+
+    def times(rows: str, matrix: np.ndarray) -> str:
+        return b.add("MatMul", [rows, b.const(matrix, dtype)],
+                     {"T": dtype, "transpose_a": False, "transpose_b": True})
+    (size_h, h), (size_w, w) = along_h.shape, along_w.shape
+    # [N, H, W, C] -> [N, W, C, H] -> rows of H -> [N, W, C, H']
+    out = times(reshape(transpose(x, [0, 2, 3, 1]), [-1, h]), along_h)
+    out = transpose(reshape(out, [-1, w, channels, size_h]), [0, 3, 2, 1])
+    # [N, H', C, W] -> rows of W -> [N, H', C, W'] -> [N, H', W', C]
+    out = times(reshape(out, [-1, w]), along_w)
+    return transpose(reshape(out, [-1, size_h, channels, size_w]), [0, 1, 3, 2])
+
+
+def _channels_last(b: NodeBuilder, x: str, dtype: D.DType, nchw: bool, back: bool = False
+                   ) -> str:
+    if not nchw:
+        return x
+    return b.add("Transpose", [x, b.const([0, 2, 3, 1] if not back else [0, 3, 1, 2],
+                                          D.int32)], {"T": dtype, "Tperm": D.int32})
+
+
 def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
     # The transposed convolution is a stride-1 VALID Conv2D of the gradient spread out
     # (stride - 1 zeros between entries) and padded, with the kernel flipped and its
@@ -73,41 +108,20 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
     (size_out_h, size_out_w), (size_in_h, size_in_w) = \
         (dy_shape[2:], out_shape[2:]) if nchw else (dy_shape[1:3], out_shape[1:3])
     stride_h, stride_w = _spatial(op, "strides")
-
-    def shape(dims: List[int]) -> str:
-        return b.const(dims, D.int32)
-
-    def transpose(x: str, perm: List[int]) -> str:
-        return b.add("Transpose", [x, b.const(perm, D.int32)], {"T": dtype, "Tperm": D.int32})
-
-    def reshape(x: str, dims: List[int]) -> str:
-        return b.add("Reshape", [x, shape(dims)], {"T": dtype, "Tshape": D.int32})
-
-    def place(x: str, matrix: np.ndarray) -> str:
-        # Rows of x (the axis to place last) times matrix^T.
-        return b.add("MatMul", [x, b.const(matrix, dtype)],
-                     {"T": dtype, "transpose_a": False, "transpose_b": True})
-
     along_h = _placement(size_in_h, size_out_h, kh, stride_h,
                          _padding_before(op, 0, size_in_h, size_out_h, kh, stride_h))
     along_w = _placement(size_in_w, size_out_w, kw, stride_w,
                          _padding_before(op, 1, size_in_w, size_out_w, kw, stride_w))
-    # [N, Ho, Wo, C] -> [N, Wo, C, Ho] -> rows of Ho -> [N, Wo, C, Hp]
-    grad = transpose(names[2], [0, 3, 1, 2] if nchw else [0, 2, 3, 1])
-    grad = place(reshape(grad, [-1, size_out_h]), along_h)
-    grad = reshape(grad, [-1, size_out_w, channels, along_h.shape[0]])
-    # -> [N, Hp, C, Wo] -> rows of Wo -> [N, Hp, C, Wp] -> [N, Hp, Wp, C]
-    grad = transpose(grad, [0, 3, 2, 1])
-    grad = place(reshape(grad, [-1, size_out_w]), along_w)
-    grad = reshape(grad, [-1, along_h.shape[0], channels, along_w.shape[0]])
-    padded = transpose(grad, [0, 1, 3, 2])
+    padded = _spatial_products(b, _channels_last(b, names[2], dtype, nchw), dtype, channels,
+                               along_h, along_w)
     flipped = b.add("ReverseV2", [names[1], b.const([0, 1], D.int32)],
                     {"T": dtype, "Tidx": D.int32})
-    kernel = transpose(flipped, [0, 1, 3, 2])
+    kernel = b.add("Transpose", [flipped, b.const([0, 1, 3, 2], D.int32)],
+                   {"T": dtype, "Tperm": D.int32})
     out = b.add("Conv2D", [padded, kernel], {
         "T": dtype, "strides": [1, 1, 1, 1], "padding": "VALID", "data_format": "NHWC",
         "dilations": [1, 1, 1, 1], "use_cudnn_on_gpu": True, "explicit_paddings": []})
-    return [transpose(out, [0, 3, 1, 2]) if nchw else out]
+    return [_channels_last(b, out, dtype, nchw, back=True)]
 
 
 def _conv_transpose_why_not(op: Operation) -> Optional[str]:
@@ -119,6 +133,84 @@ def _conv_transpose_why_not(op: Operation) -> Optional[str]:
             None in out_shape.as_list()[1:]:
         return ("Conv2DBackpropInput with a kernel, gradient or output shape (but the "
                 "batch) unknown when the graph is written")
+    return None
+
+
+def _resize_weights(op: Operation, size_in: int, size_out: int) -> np.ndarray:
+    """[size_out, size_in]: the weight of each input row in each output row of TF's
+    ResizeBilinear / ResizeNearestNeighbor (align_corners, half_pixel_centers)."""
+    align = bool(op.attrs.get("align_corners"))
+    half = bool(op.attrs.get("half_pixel_centers"))
+    scale = (size_in - 1) / (size_out - 1) if align and size_out > 1 else size_in / size_out
+    weights = np.zeros([size_out, size_in])
+    for i in range(size_out):
+        if op.type == "ResizeBilinear":
+            source = np.float32((i + 0.5) * scale - 0.5 if half else i * scale)
+            low = np.floor(source)
+            lerp = float(source - low)
+            weights[i, int(max(low, 0))] += 1.0 - lerp
+            weights[i, int(min(np.ceil(source), size_in - 1))] += lerp
+        else:
+            source = np.float32((i + 0.5) * scale if half else i * scale)
+            # (TF rounds halves up, as C's round of these non-negative positions.)
+            index = np.floor(source + np.float32(0.5)) if align else np.floor(source)
+            weights[i, int(min(max(index, 0), size_in - 1))] = 1.0
+    return weights
+
+
+def _resize(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Both resizes are linear in the image, separable over height and width: two
+    # constant matrix products (TF has no function gradient for either).
+    dtype = op.outputs[0].dtype.base_dtype
+    _, size_in_h, size_in_w, channels = op.inputs[0].shape.as_list()
+    _, size_out_h, size_out_w, _ = op.outputs[0].shape.as_list()
+    image = names[0]
+    if op.inputs[0].dtype.base_dtype != dtype:
+        image = b.add("Cast", [image], {"SrcT": op.inputs[0].dtype.base_dtype, "DstT": dtype,
+                                        "Truncate": False})
+    return [_spatial_products(b, image, dtype, channels,
+                              _resize_weights(op, size_in_h, size_out_h),
+                              _resize_weights(op, size_in_w, size_out_w))]
+
+
+def _resize_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[0].shape.ndims != 4 or None in op.inputs[0].shape.as_list()[1:] or \
+            op.outputs[0].shape.ndims != 4 or None in op.outputs[0].shape.as_list()[1:3]:
+        return f"{op.type} with image or output sizes unknown when the graph is written"
+    return None
+
+
+def _mirror_pad(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Along each padded axis: the reversed slices next to each edge (without the edge
+    # in REFLECT mode, with it in SYMMETRIC), concatenated around the value.
+    dtype = op.outputs[0].dtype.base_dtype
+    edge = 1 if _text(op.attrs["mode"]) == "REFLECT" else 0
+    rank = op.inputs[0].shape.ndims
+    out = names[0]
+    for axis, (before, after) in enumerate(constant_value(op.inputs[1]).tolist()):
+        others = sum(1 << k for k in range(rank) if k != axis)
+
+        def edge_slice(start: int, stop: int) -> str:
+            begin, end = [0] * rank, [0] * rank
+            begin[axis], end[axis] = start, stop
+            part = b.add("StridedSlice", [out, b.const(begin, D.int32),
+                                          b.const(end, D.int32), b.const([1] * rank, D.int32)],
+                         {"T": dtype, "Index": D.int32, "begin_mask": others,
+                          "end_mask": others | (1 << axis if stop == 0 else 0),
+                          "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0})
+            return b.add("ReverseV2", [part, b.const([axis], D.int32)],
+                         {"T": dtype, "Tidx": D.int32})
+        parts = ([edge_slice(edge, edge + before)] if before else []) + [out] + \
+            ([edge_slice(-after - edge, -edge)] if after else [])
+        if len(parts) > 1:
+            out = b.add("ConcatV2", parts + [b.const(axis, D.int32)],
+                        {"T": dtype, "N": len(parts), "Tidx": D.int32})
+    return [out]
+
+
+def _mirror_pad_why_not(op: Operation) -> Optional[str]:
+    if constant_value(op.inputs[1]) is None or op.inputs[0].shape.ndims is None:
+        return "MirrorPad with paddings or rank unknown when the graph is written"
     return None
 
 
@@ -176,5 +268,8 @@ LOWERINGS_NN: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                               Callable[[Operation, List[str], NodeBuilder],
                                        List[Optional[str]]]]] = {
     "Conv2DBackpropInput": (_conv_transpose_why_not, _conv_transpose),
+    "ResizeBilinear": (_resize_why_not, _resize),
+    "ResizeNearestNeighbor": (_resize_why_not, _resize),
+    "MirrorPad": (_mirror_pad_why_not, _mirror_pad),
     **{op_type: (_reduction_why_not, _reduction) for op_type in ("Sum", "Mean", "Max", "Min")},
 }
