@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.graph_training_cases import _training_spec
+from tests.graph_training_cases import X8, _training_spec
 
 NOISE = np.cos(np.arange(4 * 6, dtype=np.float32) * 0.9).reshape(4, 6)
 REAL = np.sin(np.arange(4 * 8 * 8, dtype=np.float32) * 0.21).reshape(4, 8, 8, 1)
@@ -110,4 +110,28 @@ def case_train_attention_key_masks(tf):
                           ["loss:0", "embeddings:0", "q/kernel:0", "out/kernel:0"])
 
 
-NN_TRAINING_CASES = [case_train_dcgan_conv_transpose, case_train_attention_key_masks]
+def case_train_while_loop_body_ops(tf):
+    """A loop body with ops TF's function gradients take since the 40 ops probed (atan,
+    sign, a reduction over axis -1, xlogy), rounding (no gradient: pushed each
+    iteration) and reflection padding of the state; Momentum."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.7 + 0.05))
+    v = tf.get_variable("v", [4], initializer=tf.constant_initializer(0.3))
+
+    def body(i, h):
+        mixed = tf.atan(tf.matmul(h, w)) + 0.1 * tf.sign(h) * tf.reduce_mean(
+            h * v, axis=-1, keepdims=True)
+        padded = tf.pad(mixed, [[0, 0], [1, 1]], "REFLECT")
+        return i + 1, padded[:, 1:-1] * 0.9 + 0.05 * padded[:, :-2] + \
+            0.01 * tf.floor(h * 4.0) + 0.1 * tf.math.xlogy(v * v + 0.1, h * h + 1.0)
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.MomentumOptimizer(0.2, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8}, ["loss:0", "w:0", "v:0"])
+
+
+NN_TRAINING_CASES = [case_train_dcgan_conv_transpose, case_train_attention_key_masks,
+                     case_train_while_loop_body_ops]
