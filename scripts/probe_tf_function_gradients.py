@@ -178,7 +178,8 @@ PROBES = {
                                                                        3, 3]),
     "unsorted_segment_sum": lambda tf, x: tf.unsorted_segment_sum(
         tf.reshape(x, [8, 8]), [2, 0, 1, 1, 0, 2, 3, 3], 4),
-    "lrn": lambda tf, x: tf.nn.lrn(x, 1),
+    "pad_v2": lambda tf, x: tf.pad(x, [[0, 0], [1, 0], [0, 2], [0, 0]], constant_values=0.5) *
+    tf.range(2, dtype=tf.float32),
     "conv2d_transpose": lambda tf, x: tf.nn.conv2d_transpose(
         x, tf.reshape(tf.range(54, dtype=tf.float32) * 0.01, [3, 3, 3, 2]), [2, 8, 7, 3],
         [1, 2, 2, 1], "SAME") * tf.range(3, dtype=tf.float32),

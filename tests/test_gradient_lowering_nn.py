@@ -52,7 +52,8 @@ def test_tf_differentiates_the_lowered_probes():
     for name in ("conv2d_transpose", "tile_run_time_multiples", "resize_bilinear",
                  "resize_nearest", "resize_bilinear_half_pixel",
                  "resize_bilinear_align_corners", "resize_nearest_align_corners",
-                 "resize_nearest_half_pixel", "mirror_pad", "mirror_pad_symmetric"):
+                 "resize_nearest_half_pixel", "mirror_pad", "mirror_pad_symmetric",
+                 "segment_sum", "unsorted_segment_sum", "pad_v2"):
         assert probes[name]["ok"], probes[name]
     assert "Conv2DBackpropInput" not in probes["conv2d_transpose"]["types"]
     assert "Tile" not in probes["tile_run_time_multiples"]["types"]
@@ -133,6 +134,23 @@ def test_resizes_and_mirror_pads_are_constant_products_and_slices(resize):
         n.op for f in gd.library.function for n in f.node_def}
     for a, b in zip(here, back):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_segment_sums_and_constant_pads():
+    def build():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.Variable(np.linspace(-1, 1, 6, dtype=np.float32).reshape(3, 2), name="w")
+        h = tf.matmul(x, w)
+        unsorted = tf.unsorted_segment_sum(h, tf.constant([2, 0, 2, 1]), 4)
+        # ids of a constant: the segment count is one past the largest
+        sorted_ = tf.segment_sum(tf.stack([h, h * 2.0], 1), tf.constant([0, 0, 1, 3]))
+        padded = tf.pad(h, [[1, 0], [0, 2]], constant_values=0.7)
+        return tf.gradients(tf.reduce_sum(tf.sin(unsorted)) + tf.reduce_sum(tf.cos(sorted_)) +
+                            tf.reduce_sum(tf.sin(padded) * padded), [w])
+    here, back, gd = _gradients_here_and_from_the_file(build, {"x:0": IMAGES[0, :4, 0]})
+    assert not {"SegmentSum", "UnsortedSegmentSum", "PadV2"} & {
+        n.op for f in gd.library.function for n in f.node_def}
+    np.testing.assert_allclose(here[0], back[0], rtol=1e-6)
 
 
 def test_tile_with_run_time_multiples_and_negative_axis_reductions():

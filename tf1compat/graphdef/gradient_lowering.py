@@ -342,8 +342,8 @@ def _tile(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]
 
 
 def _pad(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
-    # Zeros concatenated before and after along each padded axis; the zeros' shape is the
-    # run-time shape of the value so far with the axis' size replaced.
+    # Zeros (PadV2: its constant) concatenated before and after along each padded axis;
+    # their shape is the run-time shape of the value so far with the axis' size replaced.
     dtype = op.outputs[0].dtype.base_dtype
     out = names[0]
     for axis, (before, after) in enumerate(constant_value(op.inputs[1]).tolist()):
@@ -362,7 +362,8 @@ def _pad(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]
                 dims = b.add("ConcatV2", [head, b.const([size], D.int32), tail,
                                           b.const(0, D.int32)],
                              {"T": D.int32, "N": 3, "Tidx": D.int32})
-                parts.append(b.add("Fill", [dims, b.const(0, dtype)],
+                fill = names[2] if op.type == "PadV2" else b.const(0, dtype)
+                parts.append(b.add("Fill", [dims, fill],
                                    {"T": dtype, "index_type": D.int32}))
         out = b.add("ConcatV2", parts + [b.const(axis, D.int32)],
                     {"T": dtype, "N": len(parts), "Tidx": D.int32})
@@ -634,6 +635,7 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Softplus": (_always, _softplus),
     "Tile": (tile_dynamic_why_not, _tile),
     "Pad": (_pad_why_not, _pad),
+    "PadV2": (_pad_why_not, _pad),
     "GatherV2": (_gather_why_not, _gather),
     "DepthwiseConv2dNative": (_depthwise_why_not, _depthwise),
     "ReverseSequence": (_reverse_sequence_why_not, _reverse_sequence),

@@ -3,7 +3,8 @@ gradient_lowering.py, whose `LOWERINGS` holds these too): the transposed convolu
 (`Conv2DBackpropInput`: tf.nn.conv2d_transpose, tf.layers.conv2d_transpose, the
 generators of DCGAN and pix2pix), the image resizes (`ResizeBilinear`,
 `ResizeNearestNeighbor`: upsampling decoders), `MirrorPad` (CycleGAN's and style
-transfer's reflection padding) and `Tile` with multiples computed at run time (the key
+transfer's reflection padding), the segment sums (graph networks' message sums) and
+`Tile` with multiples computed at run time (the key
 masks of attention models: `tf.tile(mask, [tf.shape(q)[0], 1])`). TF 2.21 has no
 function gradient for any of them (scripts/probe_tf_function_gradients.py). And the
 reductions (Sum, Mean, Max, Min) over negative axes, which TF's function gradients
@@ -214,6 +215,50 @@ def _mirror_pad_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _segment_sum(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # A product with the one-hot matrix [segments, ids] of the segment ids: row s sums
+    # the data rows whose id is s (memory segments x ids; TF has no function gradient
+    # for either segment sum).
+    dtype = op.outputs[0].dtype.base_dtype
+    ids = op.inputs[1]
+    index_type = ids.dtype.base_dtype
+    segments = _segment_count(op)
+    flat_ids = b.add("Reshape", [names[1], b.const([1, -1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(segments).reshape(-1, 1), index_type),
+                           flat_ids], {"T": index_type, "incompatible_shape_error": True})
+    one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    rows = b.add("Reshape", [names[0], b.const([-1, int(np.prod(_row_shape(op)))], D.int32)],
+                 {"T": dtype, "Tshape": D.int32})
+    summed = b.add("MatMul", [one_hot, rows],
+                   {"T": dtype, "transpose_a": False, "transpose_b": False})
+    return [b.add("Reshape", [summed, b.const([segments] + _row_shape(op), D.int32)],
+                  {"T": dtype, "Tshape": D.int32})]
+
+
+def _segment_count(op: Operation) -> Optional[int]:
+    """The number of segments: the output's first dim, or one past the largest
+    constant id."""
+    if op.outputs[0].shape.ndims and op.outputs[0].shape[0].value is not None:
+        return op.outputs[0].shape[0].value
+    ids = constant_value(op.inputs[1])
+    return int(np.max(ids)) + 1 if ids is not None and np.size(ids) else None
+
+
+def _row_shape(op: Operation) -> List[int]:
+    """The shape of a segment: the data's dims after those of the ids."""
+    return op.inputs[0].shape.as_list()[op.inputs[1].shape.ndims:]
+
+
+def _segment_sum_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[1].shape.ndims is None or op.inputs[0].shape.ndims is None or \
+            _segment_count(op) is None or None in _row_shape(op) or \
+            not op.outputs[0].dtype.is_floating:
+        return (f"{op.type} with a segment count or segment shape unknown when the graph "
+                "is written")
+    return None
+
+
 def tile_dynamic(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
     """Tile with multiples known at run time only: x reshaped to [1, d0, 1, d1, ...],
     broadcast to [m0, d0, m1, d1, ...] and reshaped to [m0 * d0, m1 * d1, ...]."""
@@ -271,5 +316,7 @@ LOWERINGS_NN: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "ResizeBilinear": (_resize_why_not, _resize),
     "ResizeNearestNeighbor": (_resize_why_not, _resize),
     "MirrorPad": (_mirror_pad_why_not, _mirror_pad),
+    "SegmentSum": (_segment_sum_why_not, _segment_sum),
+    "UnsortedSegmentSum": (_segment_sum_why_not, _segment_sum),
     **{op_type: (_reduction_why_not, _reduction) for op_type in ("Sum", "Mean", "Max", "Min")},
 }
