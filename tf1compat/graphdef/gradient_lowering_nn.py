@@ -4,11 +4,10 @@ gradient_lowering.py, whose `LOWERINGS` holds these too): the transposed convolu
 generators of DCGAN and pix2pix), the image resizes (`ResizeBilinear`,
 `ResizeNearestNeighbor`: upsampling decoders), `MirrorPad` (CycleGAN's and style
 transfer's reflection padding), the segment sums (graph networks' message sums) and
-`Tile` with multiples computed at run time (the key
-masks of attention models: `tf.tile(mask, [tf.shape(q)[0], 1])`). TF 2.21 has no
-function gradient for any of them (scripts/probe_tf_function_gradients.py). And the
-reductions (Sum, Mean, Max, Min) over negative axes, which TF's function gradients
-refuse.
+`Tile` with multiples computed at run time (the key masks of attention models:
+`tf.tile(mask, [tf.shape(q)[0], 1])`). TF 2.21 has no function gradient for any of
+them (scripts/probe_tf_function_gradients.py). And the reductions (Sum, Mean, Max,
+Min) over negative axes, which TF's function gradients refuse.
 
 `LOWERINGS_NN[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
 builder) -> the name of each output the body uses, or None: the op written as it is).
