@@ -3,7 +3,8 @@ tf1compat writes (scripts/check_tf_reads_graphs.py; as tests/graph_training_case
 transposed convolutions (DCGAN's and pix2pix' generators), Tile with multiples known at
 run time only and rounding, arg max and one-hot on the gradient path (a transformer's
 key masks and pseudo labels): ops TF has no function gradient for, written as others
-inside the forward function (graphdef/gradient_lowering_nn.py, gradient_export.py).
+inside the forward function (graphdef/gradient_lowering_nn.py, gradient_export.py),
+and tf.cond branches whose random numbers and gradient stops feed a MatMul.
 """
 
 from __future__ import annotations
@@ -133,5 +134,36 @@ def case_train_while_loop_body_ops(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": X8}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_cond_cuts_into_matmul(tf):
+    """tf.cond branches (in a loop body and after the loop) whose random numbers
+    (uniform in [1, 1]: the same values in TF and tf1compat) and gradient stops feed a
+    MatMul, not only broadcasting ops: the other branch's stand-in is zeros of their
+    static shape; Momentum, with the predicate flipped by a placeholder."""
+    tf.set_random_seed(35)
+    x = tf.placeholder(tf.float32, [4, 4], name="x")
+    flip = tf.placeholder(tf.bool, [], name="flip")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.4 + 0.05))
+
+    def body(i, h):
+        odd = tf.not_equal(tf.equal(i % 2, 1), flip)
+        return i + 1, tf.cond(
+            odd, lambda: tf.matmul(tf.random_uniform([4, 4], 1.0, 1.0) * 0.2,
+                                   tf.tanh(tf.matmul(h, w))),
+            lambda: tf.matmul(tf.stop_gradient(h * 0.5), w) + h * 0.3)
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    top = tf.cond(flip, lambda: tf.matmul(tf.stop_gradient(h), w), lambda: h * 2.0)
+    loss = tf.reduce_mean(tf.square(top - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8[:4], "flip:0": False},
+                          ["loss:0", "w:0"])
+    other = {"x:0": X8[:4], "flip:0": True}
+    spec["runs"] += [{"feeds": other, "fetches": [], "targets": ["train"]},
+                     {"feeds": other, "fetches": ["loss:0", "w:0"]}]
+    return spec
+
+
 NN_TRAINING_CASES = [case_train_dcgan_conv_transpose, case_train_attention_key_masks,
-                     case_train_while_loop_body_ops]
+                     case_train_while_loop_body_ops, case_train_cond_cuts_into_matmul]
