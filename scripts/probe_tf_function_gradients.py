@@ -178,6 +178,10 @@ PROBES = {
                                                                        3, 3]),
     "unsorted_segment_sum": lambda tf, x: tf.unsorted_segment_sum(
         tf.reshape(x, [8, 8]), [2, 0, 1, 1, 0, 2, 3, 3], 4),
+    "sparse_segment_mean_sqrtn": lambda tf, x: tf.sparse_segment_mean(
+        tf.reshape(x, [8, 8]), [3, 1, 3, 7], [0, 0, 1, 3]) + tf.sparse_segment_sqrt_n(
+        tf.reshape(x, [8, 8]), [2, 2, 5], [0, 3, 3]) + tf.sparse_segment_sum(
+        tf.reshape(x, [8, 8]), [0, 6, 6, 1], [0, 1, 1, 3]),
     "pad_v2": lambda tf, x: tf.pad(x, [[0, 0], [1, 0], [0, 2], [0, 0]], constant_values=0.5) *
     tf.range(2, dtype=tf.float32),
     "conv2d_transpose": lambda tf, x: tf.nn.conv2d_transpose(

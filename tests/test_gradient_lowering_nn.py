@@ -53,7 +53,8 @@ def test_tf_differentiates_the_lowered_probes():
                  "resize_nearest", "resize_bilinear_half_pixel",
                  "resize_bilinear_align_corners", "resize_nearest_align_corners",
                  "resize_nearest_half_pixel", "mirror_pad", "mirror_pad_symmetric",
-                 "segment_sum", "unsorted_segment_sum", "pad_v2"):
+                 "segment_sum", "unsorted_segment_sum", "pad_v2",
+                 "sparse_segment_mean_sqrtn"):
         assert probes[name]["ok"], probes[name]
     assert "Conv2DBackpropInput" not in probes["conv2d_transpose"]["types"]
     assert "Tile" not in probes["tile_run_time_multiples"]["types"]
@@ -151,6 +152,23 @@ def test_segment_sums_and_constant_pads():
     assert not {"SegmentSum", "UnsortedSegmentSum", "PadV2"} & {
         n.op for f in gd.library.function for n in f.node_def}
     np.testing.assert_allclose(here[0], back[0], rtol=1e-6)
+
+
+def test_sparse_embedding_lookups_of_every_combiner():
+    """embedding_lookup_sparse (feature columns, canned estimators): SparseSegmentSum,
+    Mean and SqrtN as one-hot products (an empty segment, a repeated id)."""
+    def build():
+        emb = tf.Variable(np.cos(np.arange(30, dtype=np.float32)).reshape(10, 3), name="emb")
+        ids = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [3, 2]],
+                              tf.constant([3, 7, 3, 1], tf.int64), [4, 3])
+        outs = [tf.nn.embedding_lookup_sparse(emb, ids, None, combiner=combiner)
+                for combiner in ("sum", "mean", "sqrtn")]
+        loss = tf.add_n([tf.reduce_sum(tf.sin(o) * (k + 1.0)) for k, o in enumerate(outs)])
+        return [tf.convert_to_tensor(g) for g in tf.gradients(loss, [emb])]
+    here, back, gd = _gradients_here_and_from_the_file(build, {})
+    assert not {"SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"} & {
+        n.op for f in gd.library.function for n in f.node_def}
+    np.testing.assert_allclose(here[0], back[0], rtol=1e-6, atol=1e-7)
 
 
 def test_tile_with_run_time_multiples_and_negative_axis_reductions():

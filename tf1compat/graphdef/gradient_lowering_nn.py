@@ -3,7 +3,8 @@ gradient_lowering.py, whose `LOWERINGS` holds these too): the transposed convolu
 (`Conv2DBackpropInput`: tf.nn.conv2d_transpose, tf.layers.conv2d_transpose, the
 generators of DCGAN and pix2pix), the image resizes (`ResizeBilinear`,
 `ResizeNearestNeighbor`: upsampling decoders), `MirrorPad` (CycleGAN's and style
-transfer's reflection padding), the segment sums (graph networks' message sums) and
+transfer's reflection padding), the segment sums (graph networks' message sums), the
+sparse segment sums, means and root-n sums (feature columns' embedding lookups) and
 `Tile` with multiples computed at run time (the key masks of attention models:
 `tf.tile(mask, [tf.shape(q)[0], 1])`). TF 2.21 has no function gradient for any of
 them (scripts/probe_tf_function_gradients.py). And the reductions (Sum, Mean, Max,
@@ -15,7 +16,7 @@ builder) -> the name of each output the body uses, or None: the op written as it
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -258,6 +259,71 @@ def _segment_sum_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _sparse_segment(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Rows picked by a one-hot product of the indices, summed by one of the segment ids
+    # ([segments, indices]; segments: one past the largest id, at run time), divided by
+    # the segment sizes (mean) or their roots (sqrt n); empty segments give zeros as in
+    # TF (embedding_lookup_sparse of feature columns, canned estimators).
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type, segment_type = op.inputs[1].dtype.base_dtype, op.inputs[2].dtype.base_dtype
+    width = int(np.prod(_row_shape_of(op.inputs[0])))
+
+    def column(x: str, t: D.DType) -> str:
+        return b.add("Reshape", [x, b.const([-1, 1], D.int32)], {"T": t, "Tshape": D.int32})
+
+    def row(x: str, t: D.DType) -> str:
+        return b.add("Reshape", [x, b.const([1, -1], D.int32)], {"T": t, "Tshape": D.int32})
+
+    def one_hot(ids: str, count: str, t: D.DType, ids_first: bool) -> str:
+        positions = b.add("Range", [b.const(0, t), count, b.const(1, t)], {"Tidx": t})
+        pair = [column(ids, t), row(positions, t)] if ids_first else \
+            [column(positions, t), row(ids, t)]
+        hits = b.add("Equal", pair, {"T": t, "incompatible_shape_error": True})
+        return b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    shape = b.add("Shape", [names[0]], {"T": dtype, "out_type": index_type})
+    rows = b.add("StridedSlice", [shape, b.const([0], D.int32), b.const([1], D.int32),
+                                  b.const([1], D.int32)],
+                 {"T": index_type, "Index": D.int32, "begin_mask": 0, "end_mask": 0,
+                  "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1})
+    table = b.add("Reshape", [names[0], b.const([-1, width], D.int32)],
+                  {"T": dtype, "Tshape": D.int32})
+    picked = b.add("MatMul", [one_hot(names[1], rows, index_type, True), table],
+                   {"T": dtype, "transpose_a": False, "transpose_b": False})
+    largest = b.add("Max", [names[2], b.const(0, D.int32)],
+                    {"T": segment_type, "Tidx": D.int32, "keep_dims": False})
+    segments = b.add("Maximum", [b.add("AddV2", [largest, b.const(1, segment_type)],
+                                       {"T": segment_type}), b.const(0, segment_type)],
+                     {"T": segment_type})
+    members = one_hot(names[2], segments, segment_type, False)
+    out = b.add("MatMul", [members, picked],
+                {"T": dtype, "transpose_a": False, "transpose_b": False})
+    if op.type != "SparseSegmentSum":
+        sizes = b.add("Maximum", [b.add("Sum", [members, b.const([1], D.int32)],
+                                        {"T": dtype, "Tidx": D.int32, "keep_dims": True}),
+                                  b.const(1, dtype)], {"T": dtype})
+        if op.type == "SparseSegmentSqrtN":
+            sizes = b.add("Sqrt", [sizes], {"T": dtype})
+        out = b.add("RealDiv", [out, sizes], {"T": dtype})
+    count = b.add("Cast", [column(segments, segment_type)],
+                  {"SrcT": segment_type, "DstT": D.int32, "Truncate": False})
+    dims = b.add("ConcatV2", [b.add("Reshape", [count, b.const([1], D.int32)],
+                                    {"T": D.int32, "Tshape": D.int32}),
+                              b.const(_row_shape_of(op.inputs[0]), D.int32),
+                              b.const(0, D.int32)], {"T": D.int32, "N": 2, "Tidx": D.int32})
+    return [b.add("Reshape", [out, dims], {"T": dtype, "Tshape": D.int32})]
+
+
+def _row_shape_of(data: Any) -> List[int]:
+    return data.shape.as_list()[1:]
+
+
+def _sparse_segment_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[0].shape.ndims is None or op.inputs[0].shape.ndims < 1 or \
+            None in _row_shape_of(op.inputs[0]):
+        return f"{op.type} of rows of a shape unknown when the graph is written"
+    return None
+
+
 def tile_dynamic(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
     """Tile with multiples known at run time only: x reshaped to [1, d0, 1, d1, ...],
     broadcast to [m0, d0, m1, d1, ...] and reshaped to [m0 * d0, m1 * d1, ...]."""
@@ -317,5 +383,7 @@ LOWERINGS_NN: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "MirrorPad": (_mirror_pad_why_not, _mirror_pad),
     "SegmentSum": (_segment_sum_why_not, _segment_sum),
     "UnsortedSegmentSum": (_segment_sum_why_not, _segment_sum),
+    **{op_type: (_sparse_segment_why_not, _sparse_segment)
+       for op_type in ("SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN")},
     **{op_type: (_reduction_why_not, _reduction) for op_type in ("Sum", "Mean", "Max", "Min")},
 }
