@@ -143,6 +143,66 @@ PROBES = {
     "cumprod": lambda tf, x: tf.cumprod(x, 2) * tf.range(2, dtype=tf.float32),
     "cumprod_zeros_exclusive_reverse": lambda tf, x: tf.cumprod(
         tf.nn.relu(x), 1, exclusive=True, reverse=True) * tf.range(2, dtype=tf.float32),
+    # One op each: which elementwise and layer ops of training graphs TF differentiates.
+    "sign": lambda tf, x: tf.sign(x) * 2.0, "atan": lambda tf, x: tf.atan(x),
+    "tan": lambda tf, x: tf.tan(x * 0.5), "asin": lambda tf, x: tf.asin(x * 0.5),
+    "acos": lambda tf, x: tf.acos(x * 0.5), "sinh": lambda tf, x: tf.sinh(x),
+    "cosh": lambda tf, x: tf.cosh(x), "asinh": lambda tf, x: tf.asinh(x),
+    "acosh": lambda tf, x: tf.acosh(x * x + 1.5), "atanh": lambda tf, x: tf.atanh(x * 0.5),
+    "expm1": lambda tf, x: tf.expm1(x), "erf": lambda tf, x: tf.erf(x),
+    "erfc": lambda tf, x: tf.erfc(x), "lgamma": lambda tf, x: tf.lgamma(x * x + 0.5),
+    "digamma": lambda tf, x: tf.digamma(x * x + 0.5),
+    "softsign": lambda tf, x: tf.nn.softsign(x),
+    "floor_ceil_round": lambda tf, x: x * (tf.floor(x) + tf.ceil(x) + tf.round(x)),
+    "reduce_min": lambda tf, x: tf.reduce_min(x, 2),
+    "xlogy_xdivy": lambda tf, x: tf.math.xlogy(x, x * x + 1.0) + tf.math.xdivy(
+        x, x * x + 1.0),
+    "atan2": lambda tf, x: tf.atan2(x, x * x + 1.0),
+    "floor_mod": lambda tf, x: tf.floormod(x, 0.7) * x,
+    "zeros_like_of_value": lambda tf, x: x * 2.0 + tf.zeros_like(tf.sin(x)),
+    "mirror_pad": lambda tf, x: tf.pad(x, [[0, 0], [1, 1], [2, 1], [0, 0]], "REFLECT") *
+    tf.range(2, dtype=tf.float32),
+    "resize_bilinear": lambda tf, x: tf.image.resize_bilinear(x, [7, 6]),
+    "resize_nearest": lambda tf, x: tf.image.resize_nearest_neighbor(x, [8, 8]),
+    "resize_bilinear_half_pixel": lambda tf, x: tf.image.resize_bilinear(
+        x, [7, 3], half_pixel_centers=True) * tf.range(2, dtype=tf.float32),
+    "resize_bilinear_align_corners": lambda tf, x: tf.image.resize_bilinear(
+        x, [3, 6], align_corners=True) * tf.range(2, dtype=tf.float32),
+    "resize_nearest_align_corners": lambda tf, x: tf.image.resize_nearest_neighbor(
+        x, [7, 5], align_corners=True) * tf.range(2, dtype=tf.float32),
+    "resize_nearest_half_pixel": lambda tf, x: tf.image.resize_nearest_neighbor(
+        x, [6, 9], half_pixel_centers=True) * tf.range(2, dtype=tf.float32),
+    "mirror_pad_symmetric": lambda tf, x: tf.pad(x, [[1, 0], [0, 2], [3, 1], [0, 0]],
+                                                 "SYMMETRIC") * tf.range(2, dtype=tf.float32),
+    "segment_sum": lambda tf, x: tf.segment_sum(tf.reshape(x, [8, 8]), [0, 0, 1, 1, 1, 2,
+                                                                       3, 3]),
+    "unsorted_segment_sum": lambda tf, x: tf.unsorted_segment_sum(
+        tf.reshape(x, [8, 8]), [2, 0, 1, 1, 0, 2, 3, 3], 4),
+    "sparse_segment_mean_sqrtn": lambda tf, x: tf.sparse_segment_mean(
+        tf.reshape(x, [8, 8]), [3, 1, 3, 7], [0, 0, 1, 3]) + tf.sparse_segment_sqrt_n(
+        tf.reshape(x, [8, 8]), [2, 2, 5], [0, 3, 3]) + tf.sparse_segment_sum(
+        tf.reshape(x, [8, 8]), [0, 6, 6, 1], [0, 1, 1, 3]),
+    "pad_v2": lambda tf, x: tf.pad(x, [[0, 0], [1, 0], [0, 2], [0, 0]], constant_values=0.5) *
+    tf.range(2, dtype=tf.float32),
+    "conv2d_transpose": lambda tf, x: tf.nn.conv2d_transpose(
+        x, tf.reshape(tf.range(54, dtype=tf.float32) * 0.01, [3, 3, 3, 2]), [2, 8, 7, 3],
+        [1, 2, 2, 1], "SAME") * tf.range(3, dtype=tf.float32),
+    "tile_run_time_multiples": lambda tf, x: tf.tile(x, tf.stack([
+        1, tf.placeholder_with_default(2, []), 1, 1])) * tf.range(2, dtype=tf.float32),
+    "split_v": lambda tf, x: tf.split(x, [1, 3], axis=1)[1] * 2.0,
+    "gather_nd": lambda tf, x: tf.gather_nd(x, [[0, 1], [1, 3]]),
+    "one_hot_argmax": lambda tf, x: x * tf.one_hot(tf.argmax(x, -1), 2),
+    "matrix_band_part": lambda tf, x: tf.matrix_band_part(tf.reshape(x, [8, 8]), 0, -1),
+    "space_to_batch": lambda tf, x: tf.nn.atrous_conv2d(x, tf.ones([2, 2, 2, 3]) * 0.1, 2,
+                                                        "SAME"),
+    "logical_masks": lambda tf, x: tf.where(tf.logical_or(x > 0.5, tf.logical_not(
+        x > -0.2)), x, x * 0.3),
+    "conv3d_pool3d": lambda tf, x: tf.nn.max_pool3d(tf.nn.conv3d(
+        tf.expand_dims(x, -1), tf.ones([2, 2, 2, 1, 2]) * 0.1, [1, 1, 1, 1, 1], "SAME"),
+        [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID"),
+    "avg_pool3d": lambda tf, x: tf.nn.avg_pool3d(tf.expand_dims(x, -1), [1, 2, 2, 2, 1],
+                                                 [1, 2, 2, 2, 1], "VALID"),
+    "top_k": lambda tf, x: tf.nn.top_k(tf.reshape(x, [8, 8]), 3)[0],
 }
 
 

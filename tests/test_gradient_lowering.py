@@ -127,7 +127,8 @@ def test_untaken_branch_with_an_unbounded_gradient_keeps_tf1compat_form(caplog):
                                rtol=1e-5)
 
 
-def test_stateful_and_full_shape_random_branches_keep_tf1compat_form(caplog):
+def test_stateful_branches_keep_tf1compat_form_random_draws_of_a_static_shape_do_not(
+        caplog):
     x = tf.placeholder(tf.float32, [4, 6], name="x")
     w = tf.Variable(np.ones((6, 2), np.float32), name="w")
     counter = tf.Variable(0.0, name="counter")
@@ -138,23 +139,30 @@ def test_stateful_and_full_shape_random_branches_keep_tf1compat_form(caplog):
                         lambda: y)
     stopped = tf.cond(flag, lambda: tf.matmul(y, tf.stop_gradient(tf.transpose(y))),
                       lambda: tf.matmul(y, tf.transpose(y)))
-    # The draws would give the sum its shape: with a scalar in the untaken branch the
-    # shapes Select needs would not hold.
+    # The draws give the sum its shape: the untaken branch's stand-in has it too.
     bias = tf.Variable(np.zeros(2, np.float32), name="bias")
     widened = tf.cond(flag, lambda: tf.random_normal([4, 2], seed=2) + bias,
                       lambda: y)
+    # Draws of a shape known only at run time into a MatMul: no stand-in of their shape.
+    z = tf.placeholder(tf.float32, [None, 2], name="z")
+    dynamic = tf.cond(flag, lambda: tf.matmul(tf.random_normal(tf.shape(z)), y,
+                                              transpose_b=True),
+                      lambda: tf.matmul(z, y, transpose_b=True))
     tf.gradients(tf.reduce_sum(assigning), [w])
     tf.gradients(tf.reduce_sum(projected), [w])
     tf.gradients(tf.reduce_sum(stopped), [w])
     tf.gradients(tf.reduce_sum(widened * y), [bias])
-    _, nodes, warned = _symbolic_gradients(caplog)
-    assert [("f" in n.attr) for n in nodes] == [False, False, False, False]
+    tf.gradients(tf.reduce_sum(dynamic), [w])
+    gd, nodes, warned = _symbolic_gradients(caplog)
+    assert [("f" in n.attr) for n in nodes] == [False, True, True, True, False]
     assert "stateful op AssignAdd" in warned[0]
     # Random draws or a gradient stop become inputs of f; the other side of their Merge
-    # is a scalar, which only broadcasting ops take.
+    # is zeros of their shape (Fill) where it is static, else a scalar, which only
+    # broadcasting ops take.
     assert "MatMul, which needs their full shape" in warned[1]
-    assert "AddV2, which needs their full shape" in warned[2]
-    assert len(warned) == 3      # the same cause once
+    assert len(warned) == 2
+    fills = [n for n in gd.node if n.op == "Fill" and n.name.endswith("/zeros")]
+    assert len(fills) == 3
 
 
 def test_prod_is_a_product_of_its_factors_exact_at_zeros():

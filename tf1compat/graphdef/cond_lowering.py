@@ -21,12 +21,13 @@ lowered only when (`plan_cond`):
   form (gradient_export warns);
 * random numbers drawn in a branch (dropout's mask) are not redrawn, gradient stops
   (`tf.nn.moments`) not differentiated: the values computed from them enter `f` as
-  inputs (`CondPlan.cut`), and only through ops in
-  `BROADCASTING_OP_TYPES`. In the graph file, such a value exists only when its branch
-  runs; the export passes it through a `Merge` with a scalar zero from the other branch
-  (control_flow_export.ControlFlowExport.gradient_input), which the broadcasting ops
-  accept in the branch Select drops (where another input of theirs has their output's
-  shape, so that branch keeps the shapes Select needs). A resource variable read in a branch (Keras' batch
+  inputs (`CondPlan.cut`). In the graph file, such a value exists only when its branch
+  runs; the export passes it through a `Merge` with zeros from the other branch
+  (control_flow_export.ControlFlowExport.gradient_input; in a loop body
+  loop_gradient_export's `_pushed_value`): of its shape where that is static (any op
+  takes them), else a scalar, which only ops in `BROADCASTING_OP_TYPES` accept in the
+  branch Select drops (where another input of theirs has their output's shape, so
+  that branch keeps the shapes Select needs). A resource variable read in a branch (Keras' batch
   norm reads its moving moments there) is an input of f the same way; the other side of
   its Merge reads the variable outside the cond (any value of the right shape would do:
   Select drops it).
@@ -179,9 +180,13 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
 
 
 def _shape_without_cut(op: Operation, kinds: Dict[Operation, str]) -> bool:
-    """Whether broadcasting op `op` computes its output's shape with a scalar in place
-    of its cut inputs: another input has that shape already (so the untaken branch,
-    computed with the scalar, keeps the shapes Select needs)."""
+    """Whether `op` computes its output's shape with the other branch's stand-ins in
+    place of its cut inputs: zeros of their shape where it is static (any op), else a
+    scalar into a broadcasting op another input of which has the output's shape (so
+    the untaken branch keeps the shapes Select needs)."""
+    cut = [t for t in op.inputs if kinds.get(t.op) == "cut"]
+    if all(t.shape.is_fully_defined() for t in cut):
+        return True     # the other branch's stand-in has their shape (full_shape_stand_in)
     if op.type not in BROADCASTING_OP_TYPES or op.outputs[0].shape.ndims is None:
         return False
     out = op.outputs[0].shape.as_list()

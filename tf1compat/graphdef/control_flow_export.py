@@ -252,8 +252,8 @@ class ControlFlowExport:
         computed in a branch of a top-level tf.cond (random numbers or a variable's value
         the forward function reads, cond_lowering.py). That exists only when its branch
         runs, so it passes through `Merge(value, Switch(other, pred))`: on the other side
-        a scalar zero (a variable: its value read here), which the function computes
-        with and Select then drops."""
+        zeros of its shape where static, else a scalar zero (a variable: its value read
+        here), which the function computes with and Select then drops."""
         region = t.op._control_flow_context
         if context is not None or not isinstance(region, CondRegion) or \
                 region.outer_context is not None:
@@ -277,6 +277,15 @@ class ControlFlowExport:
             node.attr["value"].tensor.CopyFrom(
                 tensor_to_proto(np.zeros((), dtype.as_numpy_dtype), dtype))
             shape = TensorShape([])
+            if t.shape.is_fully_defined():   # zeros of the value's shape: any op takes them
+                dims = self.unique(scope + "/shape")
+                node = self._add(dims, "Const", [], {"dtype": D.int32},
+                                 [TensorShape([t.shape.ndims])])
+                node.attr["value"].tensor.CopyFrom(
+                    tensor_to_proto(np.asarray(t.shape.as_list(), np.int32), D.int32))
+                shape, zero, other = t.shape, other, self.unique(scope + "/zeros")
+                self._add(other, "Fill", [dims, zero], {"T": dtype, "index_type": D.int32},
+                          [shape])
         switch = self.unique(scope + "/Switch")
         self._add(switch, "Switch", [other, cond.pred_id], {"T": dtype}, [shape, shape])
         merge = self.unique(scope + "/Merge")

@@ -220,7 +220,16 @@ class FunctionExport:
         cond_lowering.py; `name_of(tensor)` names the function's values so far)."""
         fdef = FunctionDef()
         fdef.signature.name = name
-        used: set = set()
+        if ops is None:    # a factory: the ops computing the outputs, from the graph
+            ops = upstream_ops(outputs)
+        input_ops = {t.op for t in inputs}
+        # Ops of regions inside the body belong to their constructs' functions.
+        body = [op for op in ops if op not in input_ops and
+                op._control_flow_context is context]
+        names = {op.name for op in body}
+        # An argument named as a node of the body (the input `stack/1` of a tf.stack
+        # beside the op `stack_1` of another) would make the body's names ambiguous.
+        used: set = set(names)
         arg_of: Dict[Tensor, str] = {}
         for t in inputs:
             arg = _arg_name(t.op.name, used)
@@ -232,13 +241,6 @@ class FunctionExport:
                 fdef.arg_attr[len(arg_of) - 1].attr["_output_shapes"].CopyFrom(shapes)
         for t, same in (aliases or {}).items():
             arg_of[t] = arg_of[same]
-        if ops is None:    # a factory: the ops computing the outputs, from the graph
-            ops = upstream_ops(outputs)
-        input_ops = {t.op for t in inputs}
-        # Ops of regions inside the body belong to their constructs' functions.
-        body = [op for op in ops if op not in input_ops and
-                op._control_flow_context is context]
-        names = {op.name for op in body}
         lowered: Dict[Tensor, str] = {}
 
         def name_of(t: Tensor) -> str:

@@ -50,18 +50,22 @@ __all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs
 # those TF lacks (Prod, ParallelDynamicStitch, ...; the ones of
 # gradient_lowering.LOWERINGS are written as others).
 TF_DIFFERENTIABLE_OP_TYPES = frozenset("""
-Abs AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Conv2D Cos DivNoNan Equal
-Exp ExpandDims Fill Greater GreaterEqual Identity Less LessEqual Log Log1p LogSoftmax
-LogicalAnd MatMul Max MaxPool
-Maximum Mean Minimum Mul Neg NotEqual Pack Pow Range RealDiv Reciprocal Relu Relu6 Reshape
-ReverseV2 Rsqrt Select Shape Sigmoid Sin Size Slice Softmax Split Sqrt Square SquaredDifference
-Squeeze StridedSlice Sub Sum Tanh Transpose Unpack
+Abs Acos AddV2 Asin Atan Atanh AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Conv2D
+Cos Cosh DivNoNan Equal Exp ExpandDims Expm1 Fill GatherNd Greater GreaterEqual Identity Less
+LessEqual Log Log1p LogSoftmax LogicalAnd LogicalNot LogicalOr MatMul Max MaxPool Maximum Mean
+Min Minimum Mul Neg NotEqual Pack Pow Range RealDiv Reciprocal Relu Relu6 Reshape ReverseV2
+Rsqrt Select Shape Sigmoid Sign Sin Sinh Size Slice Softmax Split SplitV Sqrt Square
+SquaredDifference Squeeze StridedSlice Sub Sum Tan Tanh Transpose Unpack Xdivy Xlogy
 """.split())
 
 # Ops whose outputs become inputs of the forward function, computed outside it: stateful
 # ops (no new random numbers) and gradient stops (TF's function gradient of StopGradient
-# passes the gradient through; as an input of f, its gradient is dropped).
-CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient"])
+# passes the gradient through; as an input of f, its gradient is dropped), and the ops
+# TF's tf.gradients gives no gradient (rounding, arg max, one-hot, zeros_like of a shape
+# known at run time only: TF has no function gradient for them; as inputs of f, theirs
+# is the same nothing).
+CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient", "Floor", "Ceil", "Round",
+                          "Rint", "ArgMax", "ArgMin", "OneHot", "ZerosLike", "OnesLike"])
 
 _warned: Set[str] = set()
 
@@ -296,12 +300,13 @@ def forward_has_control_dependencies(ys: List[Tensor]) -> bool:
 
 def lower_op(op: Operation, input_names: List[str]
              ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
-    """An op of LOWERINGS as the ops TF can differentiate (gradient_lowering.py)."""
+    """An op of LOWERINGS as the ops TF can differentiate (gradient_lowering.py), or
+    None where the op is written as it is (a lowering that returns None)."""
     if op.type not in LOWERINGS:
         return None
     builder = NodeBuilder(op.name)
     outputs = LOWERINGS[op.type][1](op, input_names, builder)
-    return builder.nodes, outputs
+    return None if outputs is None else (builder.nodes, outputs)
 
 
 def unsupported(op: Operation) -> Optional[str]:

@@ -7,7 +7,8 @@ SelectV2 (dropout), FusedBatchNormV3 (batch normalization, any layout and float
 type), Elu, Selu, LeakyRelu, Softplus, Tile, Pad, Prod, GatherV2, the stitches of
 partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
 (bidirectional_dynamic_rnn), Einsum (Dense layers over inputs of rank > 2), Cumsum and
-Cumprod (with TF's Cumprod gradient at zeros). Inside the forward function only, such an
+Cumprod (with TF's Cumprod gradient at zeros); gradient_lowering_nn.py adds the
+transposed convolution and Tile with run-time multiples. Inside the forward function only, such an
 op is written as the same computation in ops TF can differentiate; the graph outside
 keeps the op itself. The values are the same up to float rounding (the function
 is only differentiated, never fetched). Where a lowering chooses between branches with
@@ -26,37 +27,12 @@ import numpy as np
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
-from tf1compat.framework.op_def import get_op_def
 from tf1compat.framework.operation import Operation
-from tf1compat.serialization.messages import NodeDef
-from tf1compat.serialization.tensor_proto import attr_to_proto, tensor_to_proto
+from tf1compat.graphdef.function_nodes import NodeBuilder
+from tf1compat.graphdef.gradient_lowering_nn import (LOWERINGS_NN, tile_dynamic,
+                                                    tile_dynamic_why_not)
 
-__all__ = ["LOWERINGS", "NodeBuilder"]
-
-
-class NodeBuilder:
-    """Adds NodeDefs to a function body under `prefix`; returns TF's `node:arg:0` names."""
-
-    def __init__(self, prefix: str):
-        self.prefix = prefix
-        self.nodes: List[NodeDef] = []
-
-    def add(self, op_type: str, inputs: List[str], attrs: Dict[str, Any]) -> str:
-        name = f"{self.prefix}/{op_type}_{len(self.nodes)}"
-        node = NodeDef(name=name, op=op_type, input=list(inputs))
-        for key in sorted(attrs):
-            node.attr[key].CopyFrom(attr_to_proto(attrs[key]))
-        self.nodes.append(node)
-        return f"{name}:{get_op_def(op_type).outputs[0].name}:0"
-
-    def const(self, value: Any, dtype: D.DType) -> str:
-        array = np.asarray(value, dtype=dtype.as_numpy_dtype)
-        name = f"{self.prefix}/Const_{len(self.nodes)}"
-        node = NodeDef(name=name, op="Const")
-        node.attr["dtype"].CopyFrom(attr_to_proto(dtype))
-        node.attr["value"].tensor.CopyFrom(tensor_to_proto(array, dtype))
-        self.nodes.append(node)
-        return f"{name}:output:0"
+__all__ = ["LOWERINGS", "NodeBuilder"]   # NodeBuilder: function_nodes.py
 
 
 def _cross_entropy(b: NodeBuilder, logits: str, one_hot: str, dtype: D.DType) -> str:
@@ -351,26 +327,23 @@ def _stitch_why_not(op: Operation) -> Optional[str]:
 
 
 def _tile(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
-    # Copies concatenated along each axis (TF has no function gradient for Tile).
+    # Copies concatenated along each axis (TF has no function gradient for Tile); with
+    # multiples known at run time only (or zero), a broadcast (gradient_lowering_nn.py).
+    multiples = constant_value(op.inputs[1])
+    if multiples is None or (multiples < 1).any():
+        return tile_dynamic(op, names, b)
     dtype = op.outputs[0].dtype.base_dtype
     out = names[0]
-    for axis, count in enumerate(constant_value(op.inputs[1]).tolist()):
+    for axis, count in enumerate(multiples.tolist()):
         if count != 1:
             out = b.add("ConcatV2", [out] * count + [b.const(axis, D.int32)],
                         {"T": dtype, "N": count, "Tidx": D.int32})
     return [out]
 
 
-def _tile_why_not(op: Operation) -> Optional[str]:
-    multiples = constant_value(op.inputs[1])
-    if multiples is None or (multiples < 1).any():
-        return "Tile with multiples unknown when the graph is written (or zero)"
-    return None
-
-
 def _pad(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
-    # Zeros concatenated before and after along each padded axis; the zeros' shape is the
-    # run-time shape of the value so far with the axis' size replaced.
+    # Zeros (PadV2: its constant) concatenated before and after along each padded axis;
+    # their shape is the run-time shape of the value so far with the axis' size replaced.
     dtype = op.outputs[0].dtype.base_dtype
     out = names[0]
     for axis, (before, after) in enumerate(constant_value(op.inputs[1]).tolist()):
@@ -389,7 +362,8 @@ def _pad(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]
                 dims = b.add("ConcatV2", [head, b.const([size], D.int32), tail,
                                           b.const(0, D.int32)],
                              {"T": D.int32, "N": 3, "Tidx": D.int32})
-                parts.append(b.add("Fill", [dims, b.const(0, dtype)],
+                fill = names[2] if op.type == "PadV2" else b.const(0, dtype)
+                parts.append(b.add("Fill", [dims, fill],
                                    {"T": dtype, "index_type": D.int32}))
         out = b.add("ConcatV2", parts + [b.const(axis, D.int32)],
                     {"T": dtype, "N": len(parts), "Tidx": D.int32})
@@ -659,12 +633,14 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Selu": (_always, _selu),
     "LeakyRelu": (_always, _leaky_relu),
     "Softplus": (_always, _softplus),
-    "Tile": (_tile_why_not, _tile),
+    "Tile": (tile_dynamic_why_not, _tile),
     "Pad": (_pad_why_not, _pad),
+    "PadV2": (_pad_why_not, _pad),
     "GatherV2": (_gather_why_not, _gather),
     "DepthwiseConv2dNative": (_depthwise_why_not, _depthwise),
     "ReverseSequence": (_reverse_sequence_why_not, _reverse_sequence),
     "Einsum": (_einsum_why_not, _einsum),
     "Cumsum": (_cumulative_why_not, _cumulative),
     "Cumprod": (_cumulative_why_not, _cumulative),
+    **LOWERINGS_NN,
 }

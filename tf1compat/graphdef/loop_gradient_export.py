@@ -482,8 +482,9 @@ class _LoopGradientWriter:
     def _pushed_value(self, value: Tensor, base: str, new_values: List[str]) -> str:
         """The name the forward loop pushes for `value`. A value computed in a tf.cond
         branch of the body (random numbers, a gradient stop) exists only when its branch
-        runs: it passes through `Merge(value, Switch(other, pred))`, the other side a
-        scalar the body function computes with and its Select then drops."""
+        runs: it passes through `Merge(value, Switch(other, pred))`, the other side
+        zeros of its shape where static, else a scalar, which the body function
+        computes with and its Select then drops."""
         region = value.op._control_flow_context
         if not isinstance(region, CondRegion):
             return self.writer._name(value)
@@ -493,13 +494,20 @@ class _LoopGradientWriter:
         dtype = value.dtype.base_dtype
         other = self._node(base + "branch_other", "Cast", [pred],
                            {"SrcT": D.bool, "DstT": dtype, "Truncate": False}, [_SCALAR])
+        new_values.append(other + ":0")
+        shape = _SCALAR
+        if value.shape.is_fully_defined():   # of the value's shape: any op takes it
+            shape = value.shape
+            dims = self._const(base + "branch_shape", shape.as_list(), D.int32, [pred])
+            other = self._node(base + "branch_full", "Fill", [dims, other],
+                               {"T": dtype, "index_type": D.int32}, [shape])
+            new_values += [dims + ":0", other + ":0"]
         switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
-                            [_SCALAR, _SCALAR])
+                            [shape, shape])
         merge = self._node(base + "branch_value", "Merge",
                            [self.writer._name(value), f"{switch}:{1 - region.branch}"],
                            {"T": dtype, "N": 2}, [TensorShape(None), _SCALAR])
-        new_values += [other + ":0", switch + ":0", switch + ":1", merge + ":0",
-                       merge + ":1"]
+        new_values += [switch + ":0", switch + ":1", merge + ":0", merge + ":1"]
         return merge + ":0"
 
     # -- the backward loop -------------------------------------------------------------------
