@@ -189,3 +189,37 @@ def test_imports_tf1compat_does_not_provide(tmp_path, source, status):
     path.write_text(source)
     (finding,) = check_paths([str(path)]).findings
     assert finding.status == status, finding
+
+
+def test_standalone_keras_names_are_scanned(tmp_path):
+    # `import keras` resolves to tf1compat's Keras (shim_keras.py): its names are checked
+    script = tmp_path / "keras_script.py"
+    script.write_text(textwrap.dedent("""
+        import keras
+        from keras.models import Sequential
+        from keras.layers import Dense, Merge
+        from keras.layers.core import Lambda
+        from keras import backend as K
+        from keras.backend import theano_backend
+        import keras.layers.recurrent
+        shape = K.int_shape(None)
+        K.no_such_function(1)
+        keras.layers.Recurrent
+        keras.utils.multi_gpu_model
+    """))
+    assert ("keras.layers", ("Dense",), "import") in [
+        (u.module, u.attrs, u.kind) for u in scan_source(script.read_text())]
+    report = check_paths([str(script)])
+    by_name = {f.name: f for f in report.findings}
+    for name in ("keras", "keras.models.Sequential", "keras.layers.Dense",
+                 "keras.layers.core.Lambda", "keras.backend", "keras.backend.int_shape",
+                 "keras.layers.recurrent", "keras.utils.multi_gpu_model"):
+        assert by_name[name].status == SUPPORTED, by_name[name]
+        assert by_name[name].kind == "keras"
+    assert by_name["keras.layers.Merge"].status == MISSING
+    assert "'Merge'" in by_name["keras.layers.Merge"].reason
+    assert by_name["keras.backend.no_such_function"].status == MISSING
+    assert by_name["keras.backend.theano_backend"].status == MISSING
+    assert "Recurrent" in by_name["keras.layers.Recurrent"].reason
+    assert "keras" not in sys.modules or not hasattr(sys.modules["keras"],
+                                                     "_tf1compat_sources")

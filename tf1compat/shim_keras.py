@@ -8,9 +8,11 @@ in tf1compat.keras.layers; `keras.backend.tensorflow_backend` in tf1compat.keras
 then tf1compat/keras/standalone.py (the standalone package's own names:
 `K.image_dim_ordering`, `_get_available_gpus`...); `K.tf` is tf1compat. Every path is a
 module object of its own, so importing `keras.X` never sets attributes on tf1compat's
-modules. A path the standalone package has and tf1compat lacks (`keras.legacy`,
-`keras.wrappers.scikit_learn`, the Theano/CNTK backends) fails with an ImportError naming
-it. A leaf module such as `keras.layers.core` also answers names of the whole
+modules. The classes that took Keras 1 arguments in Keras 2.2.4 (`Dense(output_dim=)`,
+`Conv2D(32, 3, 3, border_mode=)`, `Model(input=, output=)`, `fit(nb_epoch=)`...) come
+from tf1compat/keras/legacy/keras1_classes.py, which converts them with 2.2.4's warning
+(tf.keras stays strict). A path the standalone package has and tf1compat lacks (the
+Theano/CNTK backends) fails with an ImportError naming it. A leaf module such as `keras.layers.core` also answers names of the whole
 `keras.layers` namespace (lenient: Keras 2.2.4 would raise ImportError for
 `from keras.layers.core import Conv2D`).
 
@@ -37,11 +39,12 @@ KERAS_VERSION = "2.2.4"
 
 _K = "tf1compat.keras"
 _LAYERS = f"{_K}.layers"
+_KERAS1 = f"{_K}.legacy.keras1_classes"     # the classes taking Keras 1 arguments
 _BACKEND = (f"{_K}.backend", f"{_K}.standalone")
 
 # Standalone Keras module path -> the tf1compat modules its names come from (first wins).
 KERAS_PATHS: Dict[str, Tuple[str, ...]] = {
-    "keras": (_K,),
+    "keras": (_KERAS1, _K),
     "keras.activations": (f"{_K}.activations",),
     "keras.applications": (f"{_K}.applications",),
     "keras.backend": _BACKEND,
@@ -54,39 +57,43 @@ KERAS_PATHS: Dict[str, Tuple[str, ...]] = {
     "keras.constraints": (f"{_K}.constraints",),
     "keras.datasets": (f"{_K}.datasets",),
     "keras.datasets.cifar": (f"{_K}.datasets._cifar",),
-    "keras.engine": (f"{_K}.engine.base_layer", f"{_K}.engine.input_layer",
+    "keras.engine": (_KERAS1, f"{_K}.engine.base_layer", f"{_K}.engine.input_layer",
                      f"{_K}.engine.input_spec", f"{_K}.engine.training",
                      f"{_K}.utils.layer_utils"),
-    "keras.engine.base_layer": (f"{_K}.engine.base_layer", f"{_K}.engine.input_spec",
+    "keras.engine.base_layer": (_KERAS1, f"{_K}.engine.base_layer", f"{_K}.engine.input_spec",
                                 f"{_K}.engine.node"),
-    "keras.engine.input_layer": (f"{_K}.engine.input_layer",),
-    "keras.engine.network": (f"{_K}.standalone", f"{_K}.utils.layer_utils"),
+    "keras.engine.input_layer": (_KERAS1, f"{_K}.engine.input_layer"),
+    "keras.engine.network": (_KERAS1, f"{_K}.standalone", f"{_K}.utils.layer_utils"),
     "keras.engine.saving": (f"{_K}.saving.save", f"{_K}.saving.model_config",
                             f"{_K}.saving.hdf5_format"),
-    "keras.engine.sequential": (f"{_K}.engine.sequential",),
+    "keras.engine.sequential": (_KERAS1, f"{_K}.engine.sequential"),
     # Keras 2.0's module of the layer graph, still re-exported by 2.2.4 and 2.3.1
-    "keras.engine.topology": (f"{_K}.engine.base_layer", f"{_K}.engine.input_layer",
+    "keras.engine.topology": (_KERAS1, f"{_K}.engine.base_layer", f"{_K}.engine.input_layer",
                               f"{_K}.engine.input_spec", f"{_K}.engine.node",
                               f"{_K}.standalone", f"{_K}.utils.layer_utils"),
-    "keras.engine.training": (f"{_K}.engine.training", f"{_K}.engine.training_utils"),
+    "keras.engine.training": (_KERAS1, f"{_K}.engine.training", f"{_K}.engine.training_utils"),
     "keras.engine.training_utils": (f"{_K}.engine.training_utils",),
     "keras.initializers": (f"{_K}.initializers",),
-    "keras.layers": (f"{_K}.standalone", _LAYERS),   # Conv2D/Conv3D: Keras 1's kernel args
+    "keras.layers": (_KERAS1, f"{_K}.legacy.layers", _LAYERS),
+    "keras.legacy": (f"{_K}.legacy",),
+    "keras.legacy.interfaces": (f"{_K}.legacy.interfaces",),
+    "keras.legacy.layers": (f"{_K}.legacy.layers",),
     "keras.losses": (f"{_K}.losses",),
     "keras.objectives": (f"{_K}.losses",),              # Keras 1's name of keras.losses
     "keras.metrics": (f"{_K}.metrics",),
-    "keras.models": (f"{_K}.models",),
+    "keras.models": (_KERAS1, f"{_K}.models"),
     "keras.optimizers": (f"{_K}.optimizers",),
     "keras.preprocessing": (f"{_K}.preprocessing",),
     "keras.regularizers": (f"{_K}.regularizers",),
     "keras.utils": (f"{_K}.utils", f"{_K}.engine.summary"),   # print_summary
     "keras.utils.conv_utils": (f"{_LAYERS}.conv_utils",),
+    "keras.wrappers": (f"{_K}.wrappers",),
+    "keras.wrappers.scikit_learn": (f"{_K}.wrappers.scikit_learn",),
 }
 # keras.layers.<module>: the layer classes of that module; tf1compat groups them otherwise
 # (keras.layers.noise's in regularization.py...), so the whole namespace comes second.
 KERAS_PATHS.update({
-    f"keras.layers.{module}": ((f"{_K}.standalone",) if module == "convolutional" else ()) +
-    (f"{_LAYERS}.{tf1compat_module}", _LAYERS)
+    f"keras.layers.{module}": (_KERAS1, f"{_LAYERS}.{tf1compat_module}", _LAYERS)
     for module, tf1compat_module in (
         ("advanced_activations", "advanced"), ("convolutional", "convolutional"),
         ("convolutional_recurrent", "conv_recurrent"), ("core", "core"),
@@ -108,8 +115,8 @@ KERAS_PATHS.update({
 # (Keras 2.2.4's data_utils.get_file is in file_utils.py here).
 KERAS_PATHS.update({
     f"keras.utils.{module}": (f"{_K}.utils.{module}", f"{_K}.utils")
-    for module in ("data_utils", "generic_utils", "io_utils", "layer_utils", "np_utils",
-                   "vis_utils")})
+    for module in ("data_utils", "generic_utils", "io_utils", "layer_utils",
+                   "multi_gpu_utils", "np_utils", "vis_utils")})
 KERAS_PATHS["keras.utils.layer_utils"] = (f"{_K}.utils.layer_utils", f"{_K}.engine.summary",
                                           f"{_K}.utils")      # count_params, print_summary
 KERAS_PATHS["keras.applications.mobilenetv2"] = (f"{_K}.applications.mobilenet_v2",)

@@ -15,9 +15,9 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Dict, Iterator, List, Sequence, TextIO
 
-from tf1compat.check.scanner import ROOT, Use, scan_source
+from tf1compat.check.scanner import KERAS_ROOT, ROOT, Use, scan_source
 from tf1compat.check.support import (SUPPORTED, UNSUPPORTED, Support, is_internal,
-                                     support_of_use)
+                                     support_of_keras_use, support_of_use)
 
 __all__ = ["Finding", "Report", "check_paths", "python_files"]
 
@@ -31,7 +31,7 @@ class Finding:
     line: int
     col: int             # 1-based, as editors count
     name: str            # "tf.nn.relu", "tensorflow.python.ops.math_ops.add"
-    kind: str            # "api", "internal", "package", "error"
+    kind: str            # "api", "internal", "keras" (standalone), "package", "error"
     status: str
     reason: str = ""
     replacement: str = ""
@@ -129,6 +129,8 @@ def _display_name(use: Use) -> str:
 
 
 def _kind(use: Use) -> str:
+    if use.module == KERAS_ROOT or use.module.startswith(KERAS_ROOT + "."):
+        return "keras"
     if not use.module.startswith(ROOT + ".") and use.module != ROOT:
         return "package"
     return "internal" if is_internal(use.module) else "api"
@@ -144,6 +146,8 @@ def _support(use: Use, cache: Dict[tuple, Support]) -> Support:
                                          "TensorFlow family, which tf1compat does not "
                                          "provide", "its data or models through numpy, or "
                                                     "the PyTorch equivalent")
+        elif _kind(use) == "keras":
+            found = support_of_keras_use(use.module, use.attrs)
         else:
             found = support_of_use(use.module, use.attrs)
         cache[key] = found

@@ -13,9 +13,11 @@ The scan follows the names a script binds to TensorFlow modules and symbols:
 and reports every use: the import itself, each attribute chain rooted at such a name
 (`tf.nn.rnn_cell.LSTMCell`, `slim.conv2d`; an assignment `tf.GraphKeys.INPUTS = ...` is a
 use of kind "assign"), each use of an imported symbol, and `getattr(tf, "name")` with a
-constant name. Other packages of the TF family
-(`tensorflow_hub`, `tensorflow_datasets`, ...) are reported as imports tf1compat does not
-provide.
+constant name. Standalone Keras (`import keras`, `from keras.layers import Dense`,
+`K.int_shape` after `from keras import backend as K`), which tf1compat maps to its Keras
+(tf1compat/shim_keras.py), is followed the same way from the root `keras`. Other packages
+of the TF family (`tensorflow_hub`, `tensorflow_datasets`, ...) are reported as imports
+tf1compat does not provide.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Dict, List, Optional, Tuple
 __all__ = ["Use", "scan_source"]
 
 ROOT = "tensorflow"
+KERAS_ROOT = "keras"
 _ROOT_ALIASES = ("tensorflow", "tensorflow.compat.v1")
 
 
@@ -50,6 +53,16 @@ def _tf_module(name: str) -> Optional[str]:
         if name.startswith(alias + "."):
             return ROOT + name[len(alias):]
     return name
+
+
+def _keras_module(name: str) -> Optional[str]:
+    """`keras` and `keras.<...>` (standalone Keras) as they are; None for other modules."""
+    return name if name == KERAS_ROOT or name.startswith(KERAS_ROOT + ".") else None
+
+
+def _scanned_module(name: str) -> Optional[str]:
+    """The module path a scan follows (TensorFlow's, normalised, or standalone Keras's)."""
+    return _tf_module(name) or _keras_module(name)
 
 
 def _family_package(name: str) -> Optional[str]:
@@ -88,7 +101,7 @@ class _Scanner(ast.NodeVisitor):
             if family is not None:
                 self.uses.append(Use(node.lineno, node.col_offset, alias.name, (), "import"))
                 continue
-            module = _tf_module(alias.name)
+            module = _scanned_module(alias.name)
             if module is None:
                 continue
             self.uses.append(Use(node.lineno, node.col_offset, module, (), "import"))
@@ -96,7 +109,8 @@ class _Scanner(ast.NodeVisitor):
                 self.aliases[alias.asname] = (module, ())
             else:
                 # `import tensorflow.contrib.slim` binds `tensorflow` (the root).
-                self.aliases[alias.name.split(".")[0]] = (ROOT, ())
+                top = alias.name.split(".")[0]
+                self.aliases[top] = (ROOT if top == ROOT else KERAS_ROOT, ())
 
     def _import_from(self, node: ast.ImportFrom) -> None:
         if node.level or not node.module:
@@ -105,7 +119,7 @@ class _Scanner(ast.NodeVisitor):
         if family is not None:
             self.uses.append(Use(node.lineno, node.col_offset, node.module, (), "import"))
             return
-        module = _tf_module(node.module)
+        module = _scanned_module(node.module)
         if module is None:
             return
         for alias in node.names:

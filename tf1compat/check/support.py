@@ -20,7 +20,7 @@ from tf1compat.framework.unsupported_api import UNSUPPORTED as UNSUPPORTED_NAMES
 from tf1compat.framework.unsupported_api import Unsupported, lookup
 
 __all__ = ["Support", "SUPPORTED", "UNSUPPORTED", "MISSING", "UNKNOWN", "support_of",
-           "support_of_use", "canonical", "is_internal"]
+           "support_of_use", "support_of_keras_use", "canonical", "is_internal"]
 
 SUPPORTED = "supported"
 UNSUPPORTED = "unsupported"     # left out on purpose: the table says why
@@ -148,3 +148,26 @@ def support_of(dotted: str) -> Support:
     """Support for `tf.<dotted>` ("nn.relu", "contrib.slim.conv2d", "GraphKeys.LOSSES")."""
     parts: Tuple[str, ...] = tuple(p for p in canonical(dotted).split(".") if p)
     return support_of_use(_ROOT, parts)
+
+
+def support_of_keras_use(module: str, attrs: Sequence[str] = ()) -> Support:
+    """Support for standalone Keras's `module.attrs...` (`keras.layers.Dense`), as
+    `import keras...` resolves under tf1compat (tf1compat/shim_keras.py), then attribute
+    access; a name that does not resolve is MISSING with the error it raises."""
+    from tf1compat import shim_keras
+    try:
+        obj: Any = shim_keras._resolve(module)
+    except ImportError as e:
+        return Support(MISSING, str(e))
+    path = module
+    for part in attrs:
+        if not isinstance(obj, (types.ModuleType, type)):
+            break
+        try:
+            # a submodule (`keras.backend`) resolves without installing the import hook
+            obj = (shim_keras._resolve(f"{path}.{part}")
+                   if f"{path}.{part}" in shim_keras.KERAS_PATHS else getattr(obj, part))
+        except Exception as e:  # noqa: BLE001 - any failure means the name is not provided
+            return Support(MISSING, str(e) or f"{path} has no attribute {part!r}")
+        path = f"{path}.{part}"
+    return Support(SUPPORTED)

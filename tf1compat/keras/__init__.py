@@ -7,7 +7,7 @@ losses, metrics, optimizers, callbacks and the datasets; training with
 from tf1compat.keras import (activations, applications, backend, callbacks, constraints,
                              datasets, experimental, initializers, layers, losses, metrics,
                              mixed_precision, models, optimizers, preprocessing, regularizers,
-                             saving, utils)
+                             saving, utils, wrappers)
 from tf1compat.keras.engine.input_layer import Input
 from tf1compat.keras.engine.sequential import Sequential
 from tf1compat.keras.engine.training import Model

@@ -3,25 +3,17 @@
 `import keras` under `tf1compat run` resolves to tf1compat's Keras (tf1compat/shim_keras.py);
 the standalone package's backend and engine modules have a few names of their own that
 2018-era scripts use: `K.image_dim_ordering()`, `K.normalize_data_format`,
-`K.tensorflow_backend._get_available_gpus()`, `keras.engine.network.Network`. They live
-here, and the shim's modules look them up after tf.keras's own.
+`K.tensorflow_backend._get_available_gpus()`. They live here, and the shim's modules look
+them up after tf.keras's own (the classes taking Keras 1 arguments: keras/legacy/).
 """
 
 from __future__ import annotations
 
-import warnings
-from typing import Any, List, Optional
+from typing import List, Optional
 
 from tf1compat.keras import backend
-from tf1compat.keras.engine.training import Model
-from tf1compat.keras.layers import convolutional
 
-__all__ = ["image_dim_ordering", "set_image_dim_ordering", "normalize_data_format",
-           "Network", "Conv2D", "Convolution2D", "Conv3D", "Convolution3D"]
-
-# Keras 2.2.4's Network (engine/network.py) is the layer graph Model adds training to;
-# tf.keras merged the two, and every Network method is a Model method.
-Network = Model
+__all__ = ["image_dim_ordering", "set_image_dim_ordering", "normalize_data_format"]
 
 _ORDERING_OF_FORMAT = {"channels_last": "tf", "channels_first": "th"}
 _FORMAT_OF_ORDERING = {ordering: data_format
@@ -58,33 +50,3 @@ def _get_available_gpus() -> List[str]:
     from tf1compat.runtime.placement import list_local_devices
     return [device.name for device in list_local_devices()
             if device.device_type == "GPU"]
-
-
-def _keras1_kernel_class(base: type, rank: int) -> type:
-    """`base` taking Keras 1's spelling of the kernel as Keras 2.2.4's legacy interface did.
-
-    `Conv2D(32, 3, 3)` (Keras 1: nb_filter, nb_row, nb_col) was, in the standalone package,
-    a 3x3 kernel with a warning; tf.keras reads the third argument as `strides`. Scripts
-    that `import keras` get the standalone meaning (a silent stride-3 convolution would
-    be a wrong model).
-    """
-    name = base.__name__
-
-    class KerasOneKernel(base):
-        def __init__(self, filters: Any, *args: Any, **kwargs: Any):
-            if len(args) > rank:
-                raise TypeError("Layer can receive at most "
-                                f"{rank + 1} positional arguments.")
-            if len(args) == rank and all(isinstance(a, int) for a in args):
-                kernel = tuple(args)
-                warnings.warn(f"Update your `{name}` call to the Keras 2 API: "
-                              f"`{name}({filters}, {kernel})`", stacklevel=2)
-                args = (kernel,)
-            super().__init__(filters, *args, **kwargs)
-
-    KerasOneKernel.__name__ = KerasOneKernel.__qualname__ = name
-    return KerasOneKernel
-
-
-Conv2D = Convolution2D = _keras1_kernel_class(convolutional.Conv2D, 2)
-Conv3D = Convolution3D = _keras1_kernel_class(convolutional.Conv3D, 3)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from tf1compat.util import nest
+from tf1compat.util import tf_logging as logging
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer, default
 from tf1compat.keras.engine.input_layer import Input, InputLayer
@@ -143,6 +144,23 @@ class Sequential(Model):
         if not self._is_graph_network:
             self._track_layer_dependencies()
         return outputs
+
+    def predict_proba(self, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:
+        """`predict(x)`, with TF 1.x's warning when the outputs are not in [0, 1]."""
+        preds = self.predict(x, batch_size, verbose)
+        if preds.min() < 0.0 or preds.max() > 1.0:
+            logging.warning("Network returning invalid probability values. The last layer "
+                            "might not normalize predictions into probabilities (like "
+                            "softmax or sigmoid would).")
+        return preds
+
+    def predict_classes(self, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:
+        """The class of each sample: the argmax of `predict(x)`, or `> 0.5` (int32) for a
+        single output unit (TF 1.x's Sequential)."""
+        proba = self.predict(x, batch_size=batch_size, verbose=verbose)
+        if proba.shape[-1] > 1:
+            return proba.argmax(axis=-1)
+        return (proba > 0.5).astype("int32")
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         shape = input_shape

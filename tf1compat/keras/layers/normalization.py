@@ -21,6 +21,7 @@ with `tf.nn.moments` + `tf.nn.batch_normalization`.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, List, Optional
 
 from tf1compat.framework import dtypes as D
@@ -221,7 +222,11 @@ class BatchNormalization(Layer):
                 return self._assign_moving_average(variable, mean, momentum)
             return replica_context.merge_call(merge_fn, args=(value,))
         with backend.name_scope("AssignMovingAvg") as scope:
-            with colocate_with(variable):
+            # (a variable created eagerly, updated in a functional model's graph, has no op
+            # of that graph to colocate with: TF captures its handle, placement unchanged)
+            graph_variable = getattr(variable, "_as_graph_element", lambda: variable)()
+            with (colocate_with(variable) if graph_variable is not None
+                  else contextlib.nullcontext()):
                 decay = convert_to_tensor(1.0 - momentum, name="decay")
                 if decay.dtype != variable.dtype.base_dtype:
                     decay = math_ops.cast(decay, variable.dtype.base_dtype)

@@ -5,12 +5,14 @@ object registry and serialization helpers, `get_file` and the image conversions.
 from tf1compat.keras.utils.data_utils import (GeneratorEnqueuer, OrderedEnqueuer, Sequence,
                                               SequenceEnqueuer, pad_sequences)
 from tf1compat.keras.utils.file_utils import get_file
+from tf1compat.keras.utils.hdf5_matrix import HDF5Matrix
 from tf1compat.keras.utils.generic_utils import Progbar
 from tf1compat.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from tf1compat.keras.utils.io_utils import (disable_interactive_logging,
                                             enable_interactive_logging,
                                             is_interactive_logging_enabled)
 from tf1compat.keras.utils.layer_utils import get_source_inputs
+from tf1compat.keras.utils.multi_gpu_utils import multi_gpu_model
 from tf1compat.keras.utils.vis_utils import model_to_dot, plot_model
 from tf1compat.keras.utils.np_utils import normalize, to_categorical, to_ordinal
 from tf1compat.keras.utils.serialization import (CustomObjectScope, custom_object_scope,
@@ -27,5 +29,6 @@ __all__ = ["Progbar", "Sequence", "SequenceEnqueuer", "OrderedEnqueuer",
            "get_registered_object", "serialize_keras_object", "deserialize_keras_object",
            "enable_interactive_logging", "disable_interactive_logging",
            "is_interactive_logging_enabled", "get_file", "array_to_img", "img_to_array",
-           "load_img", "save_img", "plot_model", "model_to_dot"]
+           "load_img", "save_img", "plot_model", "model_to_dot", "HDF5Matrix",
+           "multi_gpu_model"]
 
