@@ -31,17 +31,25 @@ def _probe(env_extra, pre=""):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_passive_wait_policy_set_before_torch_loads():
+def test_default_wait_policy_is_libgomps_bounded_spin():
     d = _probe({})
     assert d["torch_loaded_first"] is False
-    assert d["env_wait"] == "PASSIVE" and d["wait_policy"] == "PASSIVE"
+    assert d["env_wait"] is None and d["wait_policy"].startswith("libgomp default")
+    assert "default" in d["wait_policy_reason"]
     assert 1 <= d["torch_threads"] <= _thread_policy.available_cores()
     assert d["threads_reason"].startswith("auto")
+    d = _probe({"TF1COMPAT_FOLLOW_LOAD": "0"})
     assert d["torch_threads"] == _thread_policy.available_cores()
+    assert "TF1COMPAT_FOLLOW_LOAD=0" in d["threads_reason"]
+
+
+def test_passive_wait_policy_set_before_torch_loads():
+    d = _probe({"TF1COMPAT_WAIT_POLICY": "passive"})
+    assert d["env_wait"] == "PASSIVE" and d["wait_policy"] == "PASSIVE"
 
 
 def test_torch_imported_first_is_reported_not_hidden():
-    d = _probe({}, pre="import torch")
+    d = _probe({"TF1COMPAT_WAIT_POLICY": "passive"}, pre="import torch")
     assert d["torch_loaded_first"] is True
     assert d["env_wait"] is None
     assert "imported before tf1compat" in d["wait_policy_reason"]
@@ -56,16 +64,21 @@ def test_user_variables_win():
     assert d["env_wait"] is None
 
 
-def test_bad_setting_is_a_clear_error():
-    env = dict(os.environ, TF1COMPAT_THREADS="many")
+@pytest.mark.parametrize("name,value", [("TF1COMPAT_THREADS", "many"),
+                                        ("TF1COMPAT_WAIT_POLICY", "spinning")])
+def test_bad_setting_is_a_clear_error(name, value):
+    env = dict(os.environ, **{name: value})
     out = subprocess.run([sys.executable, "-c", "import tf1compat"], env=env,
                          capture_output=True, text=True, timeout=300)
-    assert out.returncode != 0 and "TF1COMPAT_THREADS must be" in out.stderr
+    assert out.returncode != 0 and f"{name} must be" in out.stderr
 
 
 @pytest.fixture
-def restore_threads():
+def restore_threads(monkeypatch):
+    """Restores torch's count after the test; the machine reads as idle (this one is
+    shared: its real load would decide the automatic count)."""
     before = torch.get_num_threads()
+    monkeypatch.setattr(_thread_policy, "load_threads", _thread_policy.available_cores)
     yield
     torch.set_num_threads(before)
     _thread_policy._STATE["threads"] = before

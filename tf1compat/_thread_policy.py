@@ -1,26 +1,35 @@
 """Thread policy: how many threads torch's kernels use, and how idle OpenMP threads wait.
 
 A CPU shared with other work is where TF1 scripts usually run, and torch's defaults suit
-an idle one: as many OpenMP threads as cores, each spinning after a parallel region in
-case another follows. With every core busy those threads spin against each other and
-against the other processes; a training loop then runs many times slower than on one
-thread. TensorFlow's own pools block instead of spinning, so it degrades gently.
+an idle one: as many OpenMP threads as cores, each spinning a while after a parallel
+region in case another follows. With every core busy those threads spin against each
+other and against the other processes, and every parallel region waits at its barrier
+for a thread the scheduler has descheduled: a training loop then runs many times slower
+than on one thread. Sleeping threads (`OMP_WAIT_POLICY=PASSIVE`) are safe there, but on
+an idle machine every parallel kernel then pays for waking them (MLP training 0.50x TF
+against 0.82x with spinning threads, docs/performance.md). TensorFlow's Eigen pool spins
+briefly and then sleeps, and its work-stealing tasks do not wait for one another.
 
-So tf1compat decides before torch loads (`import tf1compat`, hence also `install()` and
-the `tf1compat` command, runs `prepare_environment()` first):
+tf1compat gets both by letting the thread count follow the machine's load:
 
-* OpenMP's wait policy: `OMP_WAIT_POLICY=PASSIVE` (idle threads sleep), unless the user
-  set `OMP_WAIT_POLICY` or `TF1COMPAT_WAIT_POLICY=keep|active`. libgomp reads this once,
-  when torch's library loads: if torch was imported before tf1compat it is too late, and
-  `describe()` says so.
+* OpenMP's wait policy, decided before torch loads (`import tf1compat`, hence also
+  `install()` and the `tf1compat` command, runs `prepare_environment()` first): by
+  default libgomp's own bounded spin (about 300,000 pause loops, 3 ms here, then
+  sleep), which costs nothing while a thread runs no parallel region; or what the user
+  set: `OMP_WAIT_POLICY` / `GOMP_SPINCOUNT`, or `TF1COMPAT_WAIT_POLICY=passive|active|keep`.
+  libgomp reads this once, when torch's library loads: if torch was imported before
+  tf1compat it is too late, and `describe()` says so.
 * The thread count, applied with `torch.set_num_threads` once torch is loaded (and again
   for each Session, which also honours `ConfigProto.intra_op_parallelism_threads` /
   `inter_op_parallelism_threads`): `TF1COMPAT_THREADS=N` fixes it; otherwise
-  `OMP_NUM_THREADS` (torch's own reading) wins when set; otherwise ("auto") every core
-  the process may use, as TF does, and runtime/thread_tuner.py then times each heavy
-  plan's own runs on one thread and on every core and keeps the faster: with one
-  CPU-bound process per core beside it one thread wins, on a machine shared by many
-  processes every core does, and no reading of the load tells which in advance.
+  `OMP_NUM_THREADS` (torch's own reading) wins when set; otherwise ("auto")
+  `load_threads()`: every core this process may use while other processes leave them
+  idle, fewer (down to one) while they keep cores busy (`_machine_load.py` reads
+  /proc/stat at most once a second, never per op; `TF1COMPAT_FOLLOW_LOAD=0`: every core
+  whatever the load). runtime/thread_tuner.py then times each heavy plan's own runs on one
+  thread and on that many and keeps the faster, and ops/_onednn_matmul.py runs large
+  products on that many: on a busy machine both are one thread, so no parallel region
+  runs and no thread spins.
 
 torch's count is per thread: `torch.set_num_threads` sets the calling thread's OpenMP
 count (and the one threads that have not run a parallel kernel yet will start with), so
@@ -29,8 +38,9 @@ tf1compat last set is therefore recorded per thread as well; a thread's count th
 from it is the program's own setting.
 
 `describe()` returns the decisions and their reasons; `TF1COMPAT_THREADS_VERBOSE=1` prints
-them to stderr when tf1compat is imported. This module imports nothing from tf1compat and
-torch only inside `apply()`, so it can run before torch exists in the process.
+them to stderr when tf1compat is imported. This module imports nothing from tf1compat
+but `_machine_load` (standard library only) and torch only inside the functions that
+apply a count, so it can run before torch exists in the process.
 """
 
 from __future__ import annotations
@@ -38,10 +48,13 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from typing import Any, Dict, Optional
 
+from tf1compat import _machine_load
+
 __all__ = ["prepare_environment", "apply", "apply_session_config", "describe",
-           "available_cores", "is_automatic", "set_tuned_threads"]
+           "available_cores", "is_automatic", "set_tuned_threads", "load_threads"]
 
 _STATE: Dict[str, Any] = {
     "torch_loaded_first": None,  # True when torch was imported before tf1compat
@@ -50,6 +63,7 @@ _STATE: Dict[str, Any] = {
     "threads": None,             # torch.get_num_threads() after our last decision
     "threads_reason": "",
     "interop_threads_reason": "",
+    "others_busy": None,         # cores' worth other processes used at the last reading
 }
 # Per thread: the count tf1compat last set on it (torch's count is per thread, above).
 _LOCAL = threading.local()
@@ -89,29 +103,32 @@ def prepare_environment() -> None:
         return
     loaded = "torch" in sys.modules
     _STATE["torch_loaded_first"] = loaded
-    requested = _env("TF1COMPAT_WAIT_POLICY").lower() or "passive"
+    requested = _env("TF1COMPAT_WAIT_POLICY").lower()
+    if requested not in ("", "keep", "passive", "active"):
+        raise ValueError(f"TF1COMPAT_WAIT_POLICY must be passive, active or keep, "
+                         f"not {requested!r}")
     user_policy = _env("OMP_WAIT_POLICY")
+    spin = "spin for GOMP_SPINCOUNT, then sleep" if _env("GOMP_SPINCOUNT") else \
+        "spin about 300,000 pause loops, then sleep"
     if user_policy:
         _STATE["wait_policy"] = user_policy.upper()
         _STATE["wait_policy_reason"] = "OMP_WAIT_POLICY set by the user"
-    elif requested == "keep":
-        _STATE["wait_policy"] = "libgomp default (spin, then sleep)"
-        _STATE["wait_policy_reason"] = "TF1COMPAT_WAIT_POLICY=keep"
-    elif loaded:
-        _STATE["wait_policy"] = "libgomp default (spin, then sleep)"
-        _STATE["wait_policy_reason"] = ("torch was imported before tf1compat: OpenMP read its "
-                                        "wait policy already; set OMP_WAIT_POLICY=PASSIVE "
-                                        "before starting Python to change it")
+    elif loaded and requested in ("passive", "active"):
+        _STATE["wait_policy"] = f"libgomp default ({spin})"
+        _STATE["wait_policy_reason"] = (f"torch was imported before tf1compat: OpenMP read "
+                                        f"its wait policy already; set OMP_WAIT_POLICY="
+                                        f"{requested.upper()} before starting Python")
     elif requested in ("passive", "active"):
         os.environ["OMP_WAIT_POLICY"] = requested.upper()
         _STATE["wait_policy"] = requested.upper()
-        _STATE["wait_policy_reason"] = ("tf1compat's default (idle threads sleep)"
-                                        if requested == "passive" and
-                                        not _env("TF1COMPAT_WAIT_POLICY")
-                                        else "TF1COMPAT_WAIT_POLICY")
+        _STATE["wait_policy_reason"] = "TF1COMPAT_WAIT_POLICY"
     else:
-        raise ValueError(f"TF1COMPAT_WAIT_POLICY must be passive, active or keep, "
-                         f"not {requested!r}")
+        _STATE["wait_policy"] = f"libgomp default ({spin})"
+        _STATE["wait_policy_reason"] = (
+            "TF1COMPAT_WAIT_POLICY=keep" if requested else
+            "tf1compat's default: a bounded spin is fast on idle cores, and the automatic "
+            "thread count drops to one thread (no parallel regions, nothing spins) while "
+            "other processes keep the cores busy")
 
 
 def count_setting(name: str) -> Optional[int]:
@@ -129,6 +146,78 @@ def count_setting(name: str) -> Optional[int]:
     return n
 
 
+# How often the automatic policy reads the load (seconds): a reading is one small /proc
+# read, and a second is short against a training run and long against a step.
+_LOAD_CHECK_SECONDS = 1.0
+_monotonic = time.monotonic            # tests give a fake clock
+_LOAD: Dict[str, Any] = {"next": 0.0, "threads": None, "source": None}
+_LOAD_LOCK = threading.Lock()
+
+
+def _follows_load() -> bool:
+    return _env("TF1COMPAT_FOLLOW_LOAD").lower() not in ("0", "false", "off")
+
+
+def _load_source() -> _machine_load.OthersLoad:
+    if _LOAD["source"] is None:
+        try:
+            cpus = sorted(os.sched_getaffinity(0))
+        except (AttributeError, OSError):  # pragma: no cover - not Linux
+            cpus = list(range(available_cores()))
+        _LOAD["source"] = _machine_load.OthersLoad(cpus)
+    return _LOAD["source"]
+
+
+def _first_estimate(cores: int) -> Optional[float]:
+    """Before two /proc/stat readings exist: the one-minute load average less this
+    process (one runnable thread while it imports), a rough figure the next reading,
+    a second later, replaces."""
+    try:
+        return max(0.0, min(float(cores), os.getloadavg()[0] - 1.0))
+    except (AttributeError, OSError):  # pragma: no cover - not Unix
+        return None
+
+
+def load_threads() -> int:
+    """The automatic policy's thread count now: every core this process may use, less
+    those other processes keep busy (`_machine_load.threads_beside`), never fewer than
+    one; re-read at most every `_LOAD_CHECK_SECONDS` (between readings a clock call and a
+    dict lookup). `TF1COMPAT_FOLLOW_LOAD=0`: every core whatever the load."""
+    threads = _LOAD["threads"]
+    if threads is not None and _monotonic() < _LOAD["next"]:
+        return threads
+    if not _LOAD_LOCK.acquire(False):  # another thread is reading it
+        return threads if threads is not None else available_cores()
+    try:
+        _LOAD["next"] = _monotonic() + _LOAD_CHECK_SECONDS
+        cores = available_cores()
+        if cores == 1 or not _follows_load():
+            _STATE["others_busy"] = None
+            _LOAD["threads"] = cores
+            return cores
+        source = _load_source()
+        others = source.sample()
+        if others is None and threads is None:
+            others = _first_estimate(cores)
+        if others is not None or threads is None:
+            _STATE["others_busy"] = others
+            _LOAD["threads"] = _machine_load.threads_beside(cores, others)
+        return _LOAD["threads"]
+    finally:
+        _LOAD_LOCK.release()
+
+
+def _auto_reason() -> str:
+    cores = available_cores()
+    if cores == 1:
+        return "auto: the one core this process may use"
+    if not _follows_load():
+        return "auto: every core this process may use (TF1COMPAT_FOLLOW_LOAD=0)"
+    others = _STATE["others_busy"]
+    busy = "unknown" if others is None else f"{others:.1f} of {cores} cores"
+    return f"auto: cores other processes leave idle (others' use: {busy})"
+
+
 def _decide_threads() -> tuple:
     """(thread count or None to leave torch's, reason)."""
     fixed = _env("TF1COMPAT_THREADS").lower()
@@ -137,7 +226,7 @@ def _decide_threads() -> tuple:
         return n, "TF1COMPAT_THREADS"
     if _env("OMP_NUM_THREADS") and not fixed:
         return None, "OMP_NUM_THREADS set by the user (torch's reading)"
-    return available_cores(), "auto: every core this process may use (TF's default)"
+    return load_threads(), _auto_reason()
 
 
 def apply() -> None:
@@ -199,10 +288,12 @@ def set_tuned_threads(n: int, medians: Optional[Dict[int, float]] = None) -> Non
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
     _record(n)
-    if medians is not None:
+    if medians is not None and len(medians) > 1:
         timings = ", ".join(f"{k} thread{'s' if k > 1 else ''} {v * 1e3:.1f} ms"
                             for k, v in sorted(medians.items()))
         _STATE["threads_reason"] = f"auto, measured on a heavy plan: {timings}"
+    elif medians is not None:
+        _STATE["threads_reason"] = f"{_auto_reason()}; nothing to measure"
 
 
 def describe() -> Dict[str, Any]:
