@@ -61,6 +61,17 @@ def test_read_proc_stat_on_this_machine():
     assert 0 <= busy <= total
 
 
+def test_runnable_others_averages_procs_running(tmp_path):
+    path = tmp_path / "stat"
+    path.write_text(_STAT + "procs_running 3\nprocs_blocked 0\n")
+    assert _machine_load.runnable_others(4, 0.0, str(path)) == 2.0   # less the caller
+    path.write_text(_STAT + "procs_running 1\n")
+    assert _machine_load.runnable_others(4, 0.0, str(path)) == 0.0
+    path.write_text(_STAT)
+    assert _machine_load.runnable_others(4, 0.0, str(path)) is None
+    assert _machine_load.runnable_others(2, 0.0, str(tmp_path / "missing")) is None
+
+
 class FakeMachine:
     """Processor time as /proc/stat and time.process_time would report it."""
 
@@ -109,6 +120,7 @@ def fake_load(monkeypatch):
     monkeypatch.setitem(_thread_policy._LOAD, "threads", None)
     monkeypatch.setitem(_thread_policy._LOAD, "next", 0.0)
     monkeypatch.delenv("TF1COMPAT_FOLLOW_LOAD", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "libgomp default (spin)")
 
     def advance(seconds, others, own=1.0):
         machine.advance(seconds, others, own)
@@ -144,6 +156,21 @@ def test_follow_load_off_keeps_every_core(fake_load, monkeypatch):
     fake_load.step(2.0, others=2.0)
     assert _thread_policy.load_threads() == 2
     assert "TF1COMPAT_FOLLOW_LOAD=0" in _thread_policy._auto_reason()
+
+
+def test_passive_threads_keep_every_core_unless_asked(fake_load, monkeypatch):
+    """With PASSIVE threads (the automatic policy on a machine busy at start) the count is
+    not capped: the thread tuner measures what pays; TF1COMPAT_FOLLOW_LOAD=1 caps it."""
+    monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "PASSIVE")
+    assert not _thread_policy.spinning()
+    fake_load.step(2.0, others=2.0)
+    assert _thread_policy.load_threads() == 2
+    assert "PASSIVE threads" in _thread_policy._auto_reason()
+    monkeypatch.setenv("TF1COMPAT_FOLLOW_LOAD", "1")
+    fake_load.step(2.0, others=2.0)
+    _thread_policy.load_threads()                       # the first of two readings
+    fake_load.step(2.0, others=2.0)
+    assert _thread_policy.load_threads() == 1
 
 
 def test_an_unreadable_source_keeps_the_last_count(fake_load):

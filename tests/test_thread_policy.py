@@ -31,16 +31,29 @@ def _probe(env_extra, pre=""):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_default_wait_policy_is_libgomps_bounded_spin():
+def test_default_wait_policy_follows_the_load_at_start():
     d = _probe({})
     assert d["torch_loaded_first"] is False
-    assert d["env_wait"] is None and d["wait_policy"].startswith("libgomp default")
-    assert "default" in d["wait_policy_reason"]
+    assert d["wait_policy_reason"].startswith("auto: the machine was")
+    if "was busy" in d["wait_policy_reason"]:
+        assert d["env_wait"] == "PASSIVE" and d["wait_policy"] == "PASSIVE"
+    else:
+        assert d["env_wait"] is None and d["wait_policy"].startswith("libgomp default")
     assert 1 <= d["torch_threads"] <= _thread_policy.available_cores()
     assert d["threads_reason"].startswith("auto")
-    d = _probe({"TF1COMPAT_FOLLOW_LOAD": "0"})
+    d = _probe({"TF1COMPAT_FOLLOW_LOAD": "0", "TF1COMPAT_WAIT_POLICY": "keep"})
+    assert d["env_wait"] is None and d["wait_policy"].startswith("libgomp default")
     assert d["torch_threads"] == _thread_policy.available_cores()
     assert "TF1COMPAT_FOLLOW_LOAD=0" in d["threads_reason"]
+
+
+@pytest.mark.parametrize("others,busy", [(0.0, False), (0.2, False), (1.5, True)])
+def test_automatic_wait_policy_from_the_load_at_start(others, busy, monkeypatch):
+    monkeypatch.setattr(_thread_policy, "available_cores", lambda: 2)
+    monkeypatch.setattr(_thread_policy, "_first_estimate", lambda cores: others)
+    policy, reason = _thread_policy._automatic_wait_policy("spin")
+    assert (policy == "PASSIVE") is busy
+    assert ("was busy" in reason) is busy and reason.startswith("auto")
 
 
 def test_passive_wait_policy_set_before_torch_loads():

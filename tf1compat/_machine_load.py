@@ -18,8 +18,10 @@ work. The CPU others got is less than what they asked for when the machine is
 oversubscribed; it is still above the threshold that matters (a fraction of a core).
 
 A reading costs one read of a small /proc file and one clock call; callers re-read at
-most every `_thread_policy._LOAD_CHECK_SECONDS` (never per op). Where /proc/stat is
-missing (not Linux) the reading is None and the policy keeps every core.
+most every `_thread_policy._LOAD_CHECK_SECONDS` (never per op). Before the first interval
+exists (at import, where the OpenMP wait policy must be chosen before torch loads),
+`runnable_others` averages /proc/stat's count of runnable threads over about 20 ms.
+Where /proc/stat is missing (not Linux) the readings are None.
 
 This module imports nothing from tf1compat and not torch.
 """
@@ -30,7 +32,7 @@ import os
 import time
 from typing import Callable, Optional, Sequence, Tuple
 
-__all__ = ["OthersLoad", "read_proc_stat", "threads_beside"]
+__all__ = ["OthersLoad", "read_proc_stat", "runnable_others", "threads_beside"]
 
 # Columns of a /proc/stat "cpuN" line after its name: user nice system idle iowait irq
 # softirq steal guest guest_nice. guest time is already counted in user (and guest_nice
@@ -70,6 +72,35 @@ def read_proc_stat(cpus: Optional[Sequence[int]] = None,
     if not found:
         return None
     return busy / _TICKS_PER_SECOND, total / _TICKS_PER_SECOND
+
+
+def runnable_others(samples: int = 20, interval: float = 0.001,
+                    path: str = "/proc/stat") -> Optional[float]:
+    """Other processes' runnable threads, averaged over `samples` readings `interval`
+    seconds apart (/proc/stat's `procs_running`, less the calling thread): what the
+    policy knows before two CPU-time readings exist. Unlike the load average (a
+    one-minute mean) it sees only the present, so a process that just exited (another
+    benchmark's child, a finished build) does not count. None where it cannot be read."""
+    total = 0
+    for i in range(samples):
+        if i:
+            time.sleep(interval)
+        running = _procs_running(path)
+        if running is None:
+            return None
+        total += max(0, running - 1)
+    return total / samples
+
+
+def _procs_running(path: str) -> Optional[int]:
+    try:
+        with open(path, "rb") as stat:
+            for raw in stat:
+                if raw.startswith(b"procs_running "):
+                    return int(raw.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def threads_beside(cores: int, others_busy: Optional[float]) -> int:

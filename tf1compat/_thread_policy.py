@@ -13,23 +13,25 @@ briefly and then sleeps, and its work-stealing tasks do not wait for one another
 tf1compat gets both by letting the thread count follow the machine's load:
 
 * OpenMP's wait policy, decided before torch loads (`import tf1compat`, hence also
-  `install()` and the `tf1compat` command, runs `prepare_environment()` first): by
-  default libgomp's own bounded spin (about 300,000 pause loops, 3 ms here, then
-  sleep), which costs nothing while a thread runs no parallel region; or what the user
-  set: `OMP_WAIT_POLICY` / `GOMP_SPINCOUNT`, or `TF1COMPAT_WAIT_POLICY=passive|active|keep`.
+  `install()` and the `tf1compat` command, runs `prepare_environment()` first).
+  `TF1COMPAT_WAIT_POLICY=auto` (the default) looks at the machine as it starts (other
+  processes' runnable threads over about 20 ms): idle, libgomp's own bounded spin (about
+  300,000 pause loops, 3 ms here, then sleep); busy, `PASSIVE` (as before session 7).
+  `passive|active|keep` fix it, and a user's `OMP_WAIT_POLICY` / `GOMP_SPINCOUNT` win.
   libgomp reads this once, when torch's library loads: if torch was imported before
   tf1compat it is too late, and `describe()` says so.
 * The thread count, applied with `torch.set_num_threads` once torch is loaded (and again
   for each Session, which also honours `ConfigProto.intra_op_parallelism_threads` /
   `inter_op_parallelism_threads`): `TF1COMPAT_THREADS=N` fixes it; otherwise
   `OMP_NUM_THREADS` (torch's own reading) wins when set; otherwise ("auto")
-  `load_threads()`: every core this process may use while other processes leave them
-  idle, fewer (down to one) while they keep cores busy (`_machine_load.py` reads
-  /proc/stat at most once a second, never per op; `TF1COMPAT_FOLLOW_LOAD=0`: every core
-  whatever the load). runtime/thread_tuner.py then times each heavy plan's own runs on one
-  thread and on that many and keeps the faster, and ops/_onednn_matmul.py runs large
-  products on that many: on a busy machine both are one thread, so no parallel region
-  runs and no thread spins.
+  `load_threads()`. While idle threads spin it is every core this process may use less
+  those other processes keep busy (`_machine_load.py` reads /proc/stat at most once a
+  second, never per op), so a busy machine runs one thread: no parallel region runs and
+  nothing spins against the other processes. With PASSIVE threads it is every core (a
+  parallel region there costs wake-ups, not a collapse). `TF1COMPAT_FOLLOW_LOAD=1|0`
+  forces following the load on or off. runtime/thread_tuner.py then times each heavy
+  plan's own runs on one thread and on `load_threads()` and keeps the faster, and
+  ops/_onednn_matmul.py runs large products on `load_threads()`.
 
 torch's count is per thread: `torch.set_num_threads` sets the calling thread's OpenMP
 count (and the one threads that have not run a parallel kernel yet will start with), so
@@ -54,7 +56,8 @@ from typing import Any, Dict, Optional
 from tf1compat import _machine_load
 
 __all__ = ["prepare_environment", "apply", "apply_session_config", "describe",
-           "available_cores", "is_automatic", "set_tuned_threads", "load_threads"]
+           "available_cores", "is_automatic", "set_tuned_threads", "load_threads",
+           "spinning"]
 
 _STATE: Dict[str, Any] = {
     "torch_loaded_first": None,  # True when torch was imported before tf1compat
@@ -103,32 +106,59 @@ def prepare_environment() -> None:
         return
     loaded = "torch" in sys.modules
     _STATE["torch_loaded_first"] = loaded
-    requested = _env("TF1COMPAT_WAIT_POLICY").lower()
-    if requested not in ("", "keep", "passive", "active"):
-        raise ValueError(f"TF1COMPAT_WAIT_POLICY must be passive, active or keep, "
+    requested = _env("TF1COMPAT_WAIT_POLICY").lower() or "auto"
+    if requested not in ("auto", "keep", "passive", "active"):
+        raise ValueError(f"TF1COMPAT_WAIT_POLICY must be auto, passive, active or keep, "
                          f"not {requested!r}")
-    user_policy = _env("OMP_WAIT_POLICY")
+    user_policy = _env("OMP_WAIT_POLICY").upper()
     spin = "spin for GOMP_SPINCOUNT, then sleep" if _env("GOMP_SPINCOUNT") else \
         "spin about 300,000 pause loops, then sleep"
     if user_policy:
-        _STATE["wait_policy"] = user_policy.upper()
-        _STATE["wait_policy_reason"] = "OMP_WAIT_POLICY set by the user"
+        policy, reason = user_policy, "OMP_WAIT_POLICY set by the user"
     elif loaded and requested in ("passive", "active"):
-        _STATE["wait_policy"] = f"libgomp default ({spin})"
-        _STATE["wait_policy_reason"] = (f"torch was imported before tf1compat: OpenMP read "
-                                        f"its wait policy already; set OMP_WAIT_POLICY="
-                                        f"{requested.upper()} before starting Python")
+        policy = f"libgomp default ({spin})"
+        reason = (f"torch was imported before tf1compat: OpenMP read its wait policy "
+                  f"already; set OMP_WAIT_POLICY={requested.upper()} before starting Python")
     elif requested in ("passive", "active"):
-        os.environ["OMP_WAIT_POLICY"] = requested.upper()
-        _STATE["wait_policy"] = requested.upper()
-        _STATE["wait_policy_reason"] = "TF1COMPAT_WAIT_POLICY"
+        policy, reason = requested.upper(), "TF1COMPAT_WAIT_POLICY"
+    elif requested == "keep" or loaded:
+        policy = f"libgomp default ({spin})"
+        reason = "TF1COMPAT_WAIT_POLICY=keep" if requested == "keep" else \
+            "torch was imported before tf1compat: OpenMP read its wait policy already"
     else:
-        _STATE["wait_policy"] = f"libgomp default ({spin})"
-        _STATE["wait_policy_reason"] = (
-            "TF1COMPAT_WAIT_POLICY=keep" if requested else
-            "tf1compat's default: a bounded spin is fast on idle cores, and the automatic "
-            "thread count drops to one thread (no parallel regions, nothing spins) while "
-            "other processes keep the cores busy")
+        policy, reason = _automatic_wait_policy(spin)
+    if policy in ("PASSIVE", "ACTIVE") and not user_policy and not loaded:
+        os.environ["OMP_WAIT_POLICY"] = policy
+    _STATE["wait_policy"] = policy
+    _STATE["wait_policy_reason"] = reason
+
+
+def _automatic_wait_policy(spin: str) -> tuple:
+    """TF1COMPAT_WAIT_POLICY=auto: (policy, reason) from the load when the process starts
+    (other processes' runnable threads, `_first_estimate`: the policy must be set before
+    torch loads, and CPU-time readings need a second apart). Idle: libgomp's bounded spin, and thread counts follow the
+    load from then on (one thread once other processes take the cores, so nothing spins
+    against them). Busy: PASSIVE, as before session 7: on a heavily shared machine a
+    plan on one thread with its large products on every core, threads sleeping, took
+    more of the CPU than one thread alone (docs/performance.md)."""
+    cores = available_cores()
+    others = _first_estimate(cores)
+    if others is None:
+        # Without a load reading (not Linux) the count could not follow the load: keep
+        # threads that cannot spin against other processes.
+        return "PASSIVE", "auto: the machine's load cannot be read here"
+    if cores > 1 and _machine_load.threads_beside(cores, others) < cores:
+        return "PASSIVE", (f"auto: the machine was busy when tf1compat loaded (other "
+                           f"processes' runnable threads: {others:.1f} on {cores} cores)")
+    return f"libgomp default ({spin})", (
+        "auto: the machine was idle when tf1compat loaded: a bounded spin is fast on idle "
+        "cores, and the automatic thread count drops to one thread (no parallel regions, "
+        "nothing spins) while other processes keep the cores busy")
+
+
+def spinning() -> bool:
+    """Whether OpenMP's idle threads spin before they sleep (every policy but PASSIVE)."""
+    return _STATE["wait_policy"] != "PASSIVE"
 
 
 def count_setting(name: str) -> Optional[int]:
@@ -155,7 +185,13 @@ _LOAD_LOCK = threading.Lock()
 
 
 def _follows_load() -> bool:
-    return _env("TF1COMPAT_FOLLOW_LOAD").lower() not in ("0", "false", "off")
+    """TF1COMPAT_FOLLOW_LOAD: 1 always, 0 never; unset: whenever idle threads spin (with
+    PASSIVE threads a parallel region on a busy machine costs wake-ups, not a collapse,
+    and the thread tuner measures what pays)."""
+    setting = _env("TF1COMPAT_FOLLOW_LOAD").lower()
+    if setting in ("0", "false", "off"):
+        return False
+    return setting in ("1", "true", "on") or spinning()
 
 
 def _load_source() -> _machine_load.OthersLoad:
@@ -169,13 +205,11 @@ def _load_source() -> _machine_load.OthersLoad:
 
 
 def _first_estimate(cores: int) -> Optional[float]:
-    """Before two /proc/stat readings exist: the one-minute load average less this
-    process (one runnable thread while it imports), a rough figure the next reading,
-    a second later, replaces."""
-    try:
-        return max(0.0, min(float(cores), os.getloadavg()[0] - 1.0))
-    except (AttributeError, OSError):  # pragma: no cover - not Unix
-        return None
+    """Before two /proc/stat readings exist: other processes' runnable threads now
+    (`_machine_load.runnable_others`, 20 readings over about 20 ms), capped at the cores;
+    the next CPU-time reading, a second later, replaces it."""
+    others = _machine_load.runnable_others()
+    return None if others is None else min(float(cores), others)
 
 
 def load_threads() -> int:
@@ -212,7 +246,9 @@ def _auto_reason() -> str:
     if cores == 1:
         return "auto: the one core this process may use"
     if not _follows_load():
-        return "auto: every core this process may use (TF1COMPAT_FOLLOW_LOAD=0)"
+        why = "PASSIVE threads" if spinning() is False and \
+            not _env("TF1COMPAT_FOLLOW_LOAD") else "TF1COMPAT_FOLLOW_LOAD=0"
+        return f"auto: every core this process may use ({why})"
     others = _STATE["others_busy"]
     busy = "unknown" if others is None else f"{others:.1f} of {cores} cores"
     return f"auto: cores other processes leave idle (others' use: {busy})"
