@@ -1,8 +1,9 @@
 """How many of this process's processors other processes keep busy, read cheaply.
 
 The automatic thread policy (`_thread_policy.load_threads`) runs torch's kernels on
-every core while the machine is otherwise idle and on fewer (down to one) while other
-processes use the cores: OpenMP's threads meet at a barrier after every parallel kernel,
+every core while the machine is otherwise idle and on the cores left idle while other
+processes use some (on a busy machine, one thread more than cores, where libgomp stops
+spinning): OpenMP's threads meet at a barrier after every parallel kernel,
 so one of them descheduled in favour of another process stalls the rest, and with
 spinning waits a two-thread product on a busy 2-core machine was measured at 16 ms
 against 0.14 ms (docs/performance.md, "Thread advice").

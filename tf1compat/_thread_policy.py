@@ -26,10 +26,13 @@ tf1compat gets both by letting the thread count follow the machine's load:
   `OMP_NUM_THREADS` (torch's own reading) wins when set; otherwise ("auto")
   `load_threads()`. While idle threads spin it is every core this process may use less
   those other processes keep busy (`_machine_load.py` reads /proc/stat at most once a
-  second, never per op), so a busy machine runs one thread: no parallel region runs and
-  nothing spins against the other processes. With PASSIVE threads it is every core (a
-  parallel region there costs wake-ups, not a collapse). `TF1COMPAT_FOLLOW_LOAD=1|0`
-  forces following the load on or off. runtime/thread_tuner.py then times each heavy
+  second, never per op), and on a machine they leave one core or none, one thread more
+  than cores: libgomp then cuts its spin to a few microseconds by itself (its threads
+  outnumber its processors), so nothing spins against the other processes and the
+  threads sleep as PASSIVE ones do (`_spinning_count`). With PASSIVE threads it is every
+  core (a parallel region there costs wake-ups, not a collapse).
+  `TF1COMPAT_FOLLOW_LOAD=1|0` forces following the load on or off (on with PASSIVE
+  threads: the cores left idle, down to one). runtime/thread_tuner.py then times each heavy
   plan's own runs on one thread and on `load_threads()` and keeps the faster, and
   ops/_onednn_matmul.py runs large products on `load_threads()`.
 
@@ -212,6 +215,18 @@ def _first_estimate(cores: int) -> Optional[float]:
     return None if others is None else min(float(cores), others)
 
 
+def _spinning_count(cores: int, idle: int) -> int:
+    """The count for spinning threads when other processes leave `idle` of `cores` idle:
+    that many while it is more than one; on a machine left with one core (or none),
+    one more thread than cores. libgomp itself cuts its spin to a few microseconds
+    whenever its threads outnumber the processors it may use (its "throttled" spin), so
+    the extra thread turns the spinning policy into a sleeping one for as long as the
+    machine is busy: measured at load 12 on 2 cores (MLP step, spinning policy), 1
+    thread 29-34 ms (a CPU-bound thread gets a hog's share), 2 threads 288 ms (they spin
+    against the others), 3 threads 13-14 ms, as PASSIVE's 2 threads (12.6 ms)."""
+    return cores + 1 if idle <= 1 < cores else idle
+
+
 def load_threads() -> int:
     """The automatic policy's thread count now: every core this process may use, less
     those other processes keep busy (`_machine_load.threads_beside`), never fewer than
@@ -235,7 +250,8 @@ def load_threads() -> int:
             others = _first_estimate(cores)
         if others is not None or threads is None:
             _STATE["others_busy"] = others
-            _LOAD["threads"] = _machine_load.threads_beside(cores, others)
+            idle = _machine_load.threads_beside(cores, others)
+            _LOAD["threads"] = _spinning_count(cores, idle) if spinning() else idle
         return _LOAD["threads"]
     finally:
         _LOAD_LOCK.release()

@@ -15,7 +15,8 @@ do other dtypes and devices, and traced code (torch.compile, export), where the 
 autograd function would break the graph. `TF1COMPAT_ONEDNN_MATMUL=0` turns the path off.
 
 Under the automatic thread policy these products run on the cores other processes leave
-idle (`_thread_policy.load_threads()`: every core on an idle machine, one on a busy one)
+idle (`_thread_policy.load_threads()`: every core on an idle machine; on a busy one, one
+more than cores, where libgomp's threads stop spinning)
 even where the rest of a plan runs on one thread (`_threads_for_products`);
 `TF1COMPAT_PRODUCT_THREADS=N` fixes their count.
 """
@@ -75,10 +76,8 @@ def _threads_for_products() -> int:
 
     Why: a training step has a few large products, where more threads pay, and many
     small kernels, where waking or spinning threads costs more than it gains; so the
-    tuner often keeps the plan on one thread while its products use the idle cores. On a
-    busy machine the products stay on one thread as well: a parallel region there waits
-    at its barrier for threads the scheduler has descheduled (docs/performance.md,
-    "Thread advice")."""
+    tuner often keeps the plan on one thread while its products use the idle cores
+    (docs/performance.md, "Thread advice": what a busy machine gets)."""
     if _PRODUCT_THREADS is not None:
         return _PRODUCT_THREADS
     if _thread_policy.is_automatic():

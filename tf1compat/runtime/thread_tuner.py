@@ -1,13 +1,14 @@
 """Thread counts chosen by measurement, per heavy plan, when the policy is 'auto'.
 
 Whether torch's kernels run faster on one thread or on several depends on what else the
-machine runs. `_thread_policy.load_threads()` caps the count at the cores other
-processes leave idle (one on a busy machine: then there is nothing to measure, and no
-parallel region runs); below that cap the answer still depends on the plan (a plan of
+machine runs. `_thread_policy.load_threads()` gives the count to try against one
+thread: the cores other processes leave idle, or on a busy machine one more than cores
+(where libgomp stops spinning; a count of one: nothing to measure). Which wins still
+depends on the plan (a plan of
 small kernels gains nothing from more threads and pays for waking or spinning them)
 and on what the load reading cannot see (cgroup quotas, hyperthread siblings). So for a
 plan whose runs take long enough for threading to matter (>= 2 ms), the tuner times a
-few of the user's own runs on one thread and on the cap, alternately, and keeps the
+few of the user's own runs on one thread and on that count, alternately, and keeps the
 faster (the lower median of `_TRIAL_RUNS` runs each; a run right after a switch of the
 count is not timed).
 
