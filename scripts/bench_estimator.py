@@ -20,8 +20,8 @@ time goes:
 Each runs under two session configurations: the default, and
 `intra_op_parallelism_threads=1, inter_op_parallelism_threads=1` in
 `RunConfig(session_config=...)` (the same TF1 program setting on both sides). (tf1compat
-already sets OpenMP's wait policy to PASSIVE itself, docs/performance.md, so a separate
-OMP_WAIT_POLICY=PASSIVE run measured nothing new.)
+chooses OpenMP's wait policy and a thread count that follows the load itself,
+docs/performance.md "Thread advice".)
 
 Reported per side, each the best of R rounds (the sides alternate round by round; the
 machine is shared, the best round is the least disturbed one):

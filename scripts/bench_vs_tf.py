@@ -16,6 +16,11 @@ is TF's time / tf1compat's time: above 1, tf1compat is faster.
 `--load N` starts N processes that spin on the CPU for the whole run (the "shared
 machine" case: one per core makes every core busy) and stops them at the end.
 `--threads` passes TF1COMPAT_THREADS to the tf1compat side (default: its auto policy).
+`--variant LABEL:VAR=VALUE,...` (repeatable) runs the tf1compat side once per variant in
+every round, each with those environment variables (e.g. `--variant default:
+--variant passive:TF1COMPAT_WAIT_POLICY=passive,TF1COMPAT_FOLLOW_LOAD=0`), against the
+same TF runs: policies compared within the same minutes. Each row ends with the
+one-minute load average when it was printed (the busy loops included).
 tf1compat's hot-plan compilation is allowed to settle (up to `--settle` seconds of
 warm-up runs) before timing, and its outcome is printed.
 """
@@ -283,6 +288,23 @@ def _run_child(python: str, runtime: str, workload: str, batches: int, settle: f
     return json.loads(lines[-1])
 
 
+def _variants(specs: List[str], base: Dict[str, str]) -> Dict[str, Dict[str, str]]:
+    """--variant LABEL:VAR=VALUE,... -> {label: environment}."""
+    if not specs:
+        return {"default": base}
+    variants = {}
+    for spec in specs:
+        label, _, assignments = spec.partition(":")
+        env = dict(base)
+        for item in filter(None, assignments.split(",")):
+            var, eq, value = item.partition("=")
+            if not eq:
+                raise SystemExit(f"--variant {spec!r}: expected VAR=VALUE, not {item!r}")
+            env[var.strip()] = value.strip()
+        variants[label or spec] = env
+    return variants
+
+
 def _busy_loops(n: int, seconds: float) -> List[subprocess.Popen]:
     code = f"import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass\n"
     return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
@@ -296,6 +318,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--load", type=int, default=0,
                         help="busy-loop processes to run beside the benchmark")
     parser.add_argument("--threads", default="", help="TF1COMPAT_THREADS for tf1compat")
+    parser.add_argument("--variant", action="append", default=[],
+                        metavar="LABEL:VAR=VALUE,...",
+                        help="a tf1compat environment to run (repeatable; default: one, "
+                             "as is)")
     parser.add_argument("--settle", type=float, default=300.0,
                         help="seconds tf1compat may warm up for hot plans to compile")
     parser.add_argument("--tf-python", default=DEFAULT_TF_PYTHON)
@@ -321,6 +347,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ours_env = dict(base_env)
     if args.threads:
         ours_env["TF1COMPAT_THREADS"] = args.threads
+    variants = _variants(args.variant, ours_env)
     loops = _busy_loops(args.load, 24 * 3600) if args.load else []
     try:
         print(f"load: {args.load} busy-loop processes; cores: {os.cpu_count()}; "
@@ -328,30 +355,36 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{'workload':12s} {'unit':16s} {'tf1compat':>12s} {'TF':>12s} {'TF/ours':>8s}"
               f"  notes")
         for name in names:
-            ours: List[float] = []
+            ours: Dict[str, List[float]] = {label: [] for label in variants}
             theirs: List[float] = []
-            last: Dict[str, Any] = {}
+            last: Dict[str, Dict[str, Any]] = {}
             for _ in range(args.rounds):
-                r = _run_child(sys.executable, "tf1compat", name, args.batches, args.settle,
-                               ours_env)
-                if r:
-                    ours.append(r["seconds"])
-                    last = r
+                for label, env in variants.items():
+                    r = _run_child(sys.executable, "tf1compat", name, args.batches,
+                                   args.settle, env)
+                    if r:
+                        ours[label].append(r["seconds"])
+                        last[label] = r
                 if with_tf:
                     r = _run_child(args.tf_python, "tf", name, args.batches, args.settle,
                                    tf_env)
                     if r:
                         theirs.append(r["seconds"])
-            if not ours:
-                continue
-            o = statistics.median(ours)
             t = statistics.median(theirs) if theirs else float("nan")
-            hot = [h for h in last.get("hot", []) if h[0] in ("compiled", "fallback")]
-            notes = f"threads={last.get('threads')}"
-            if hot:
-                notes += f"; plans: {hot}"
-            print(f"{name:12s} {last['unit']:16s} {o * 1e6:10.0f}us {t * 1e6:10.0f}us "
-                  f"{t / o:7.2f}x  {notes}", flush=True)
+            for label, seconds in ours.items():
+                if not seconds:
+                    continue
+                o = statistics.median(seconds)
+                r = last[label]
+                hot = [h for h in r.get("hot", []) if h[0] in ("compiled", "fallback")]
+                notes = f"threads={r.get('threads')}"
+                if len(variants) > 1:
+                    notes = f"{label}; {notes}"
+                if hot:
+                    notes += f"; plans: {hot}"
+                notes += f"; load {os.getloadavg()[0]:.1f}"
+                print(f"{name:12s} {r['unit']:16s} {o * 1e6:10.0f}us {t * 1e6:10.0f}us "
+                      f"{t / o:7.2f}x  {notes}", flush=True)
     finally:
         for p in loops:
             p.kill()

@@ -14,9 +14,11 @@ Small products stay on torch.matmul (oneDNN's per-call cost would outweigh the g
 do other dtypes and devices, and traced code (torch.compile, export), where the custom
 autograd function would break the graph. `TF1COMPAT_ONEDNN_MATMUL=0` turns the path off.
 
-Under the automatic thread policy these products run on every core even where the rest of
-a plan runs on one thread (`_threads_for_products`); `TF1COMPAT_PRODUCT_THREADS=N` fixes
-their count.
+Under the automatic thread policy these products run on the cores other processes leave
+idle (`_thread_policy.load_threads()`: every core on an idle machine; on a busy one, one
+more than cores, where libgomp's threads stop spinning)
+even where the rest of a plan runs on one thread (`_threads_for_products`);
+`TF1COMPAT_PRODUCT_THREADS=N` fixes their count.
 """
 
 from __future__ import annotations
@@ -67,23 +69,20 @@ _PRODUCT_THREADS = _thread_policy.count_setting("TF1COMPAT_PRODUCT_THREADS")
 
 def _threads_for_products() -> int:
     """How many threads a product runs on: `TF1COMPAT_PRODUCT_THREADS` when set; under
-    the automatic thread policy every core the process may use, whatever count the rest
-    of the plan runs on (the thread tuner's one-thread choice included); else the
+    the automatic thread policy the cores other processes leave idle
+    (`_thread_policy.load_threads()`, re-read at most once a second), whatever count the
+    rest of the plan runs on (the thread tuner's one-thread choice included); else the
     caller's count (a count the user set applies to everything, as TF's intra-op one).
 
-    Why: with OpenMP's idle threads asleep (tf1compat's PASSIVE default, which keeps it
-    from collapsing on a busy machine) every parallel kernel pays for waking them, and a
-    training step has a few large products and many small kernels; on one thread with
-    its products on every core it pays that only for the products (docs/performance.md:
-    0.76-1.11x tf-keras's fit against 0.27-0.58x on one thread, under load)."""
+    Why: a training step has a few large products, where more threads pay, and many
+    small kernels, where waking or spinning threads costs more than it gains; so the
+    tuner often keeps the plan on one thread while its products use the idle cores
+    (docs/performance.md, "Thread advice": what a busy machine gets)."""
     if _PRODUCT_THREADS is not None:
         return _PRODUCT_THREADS
     if _thread_policy.is_automatic():
-        return _CORES
+        return _thread_policy.load_threads()
     return torch.get_num_threads()
-
-
-_CORES = _thread_policy.available_cores()
 
 
 def _product(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:

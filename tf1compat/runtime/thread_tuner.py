@@ -1,24 +1,27 @@
 """Thread counts chosen by measurement, per heavy plan, when the policy is 'auto'.
 
-Whether torch's kernels run faster on one thread or on every core depends on what else
-the machine runs, and no reading of the load predicts it well: with one CPU-bound
-process per core beside it, one thread wins (OpenMP's threads wait for each other at
-every parallel region while the scheduler shares their cores); on an idle machine, or
-one shared by many mixed processes, using every core usually wins. So for a plan whose
-runs take long enough for threading to matter (>= 2 ms), the tuner times a few of the
-user's own runs on one thread and on all cores, alternately, and keeps the faster (the
-lower median of `_TRIAL_RUNS` runs each; a run right after a switch of the count is not
-timed).
+Whether torch's kernels run faster on one thread or on several depends on what else the
+machine runs. `_thread_policy.load_threads()` gives the count to try against one
+thread: the cores other processes leave idle, or on a busy machine one more than cores
+(where libgomp stops spinning; a count of one: nothing to measure). Which wins still
+depends on the plan (a plan of
+small kernels gains nothing from more threads and pays for waking or spinning them)
+and on what the load reading cannot see (cgroup quotas, hyperthread siblings). So for a
+plan whose runs take long enough for threading to matter (>= 2 ms), the tuner times a
+few of the user's own runs on one thread and on that count, alternately, and keeps the
+faster (the lower median of `_TRIAL_RUNS` runs each; a run right after a switch of the
+count is not timed).
 
-The decision is re-made when the load changes, which the plan's own run times show at
-no cost: every run at the chosen count is timed anyway (two clock reads), and when the
-median of a window of `_WATCH_RUNS` runs drifts from the decision's median by more than
-a factor `_DRIFT` (other processes started: slower; they stopped: faster), the next runs
-measure both counts again; a decision stands at least a second against drift, twice as
-long each time a new measurement confirms it (a machine whose load swings all the time
-would otherwise keep measuring). A change that leaves the chosen count's time alone can
-still flip the other count's, so the decision is also re-made every `_RETUNE_SECONDS`.
-Quicker plans keep the process's count.
+The decision is re-made when the load changes: at once when the cap changes (read at
+most once a second by `load_threads`, a clock call between readings), and when the
+plan's own run times show it, at no cost: every run at the chosen count is timed anyway
+(two clock reads), and when the median of a window of `_WATCH_RUNS` runs drifts from
+the decision's median by more than a factor `_DRIFT` (other processes started: slower;
+they stopped: faster), the next runs measure both counts again; a decision stands at
+least a second against drift, twice as long each time a new measurement confirms it (a
+machine whose load swings all the time would otherwise keep measuring). A change that
+leaves the chosen count's time alone can still flip the other count's, so the decision
+is also re-made every `_RETUNE_SECONDS`. Quicker plans keep the process's count.
 
 Only under the automatic policy (`_thread_policy`: no TF1COMPAT_THREADS, OMP_NUM_THREADS,
 ConfigProto intra-op count or program's own `torch.set_num_threads`), and only where
@@ -66,9 +69,9 @@ class _TunedPlan:
     def __init__(self, plan: Plan, fn: Callable[..., tuple]):
         self.plan = plan
         self.fn = fn
-        self.cores = _thread_policy.available_cores()
         self.runs = 0
         self.best = 0                       # 0: not decided
+        self.cap = 0                        # load_threads() when it was decided
         self.decided_median = 0.0
         self.decided_at = 0.0               # _monotonic() at the decision
         self.decisions = 0                  # how many times a count was chosen
@@ -80,7 +83,8 @@ class _TunedPlan:
     def __call__(self, feeds: Any, state: Any) -> tuple:
         self.runs += 1
         if self.best:
-            if _since(self.decided_at) >= _RETUNE_SECONDS:
+            if _since(self.decided_at) >= _RETUNE_SECONDS or \
+                    _thread_policy.load_threads() != self.cap:
                 self._redecide()
             else:
                 return self._decided(feeds, state)
@@ -113,12 +117,15 @@ class _TunedPlan:
         return result
 
     def _trial(self, feeds: Any, state: Any) -> tuple:
-        candidates = (1, self.cores)
-        counts = {n: len(self.samples.get(n, ())) for n in candidates}
-        n = min(candidates, key=lambda c: (counts[c], c))
         if not _thread_policy.is_automatic():
             self.plan.fn = self.fn            # the program took over the thread count
             return self.fn(feeds, state)
+        cap = _thread_policy.load_threads()
+        candidates = (1, cap) if cap > 1 else (1,)
+        if any(c not in candidates for c in self.samples):
+            self.samples = {}                 # the load changed during the measurement
+        counts = {n: len(self.samples.get(n, ())) for n in candidates}
+        n = min(candidates, key=lambda c: (counts[c], c))
         # Only a run that follows a run at the same count is timed: the first run after
         # a switch finds the other threads (and their idle processors) asleep, and pays
         # wake-ups that runs in a steady loop at that count do not.
@@ -133,7 +140,10 @@ class _TunedPlan:
         if switched:
             return result
         self.samples.setdefault(n, []).append(elapsed)
-        if all(len(self.samples.get(c, ())) >= _TRIAL_RUNS for c in candidates):
+        # One candidate (other processes leave one core): one timed run decides, and
+        # only the cap's change re-decides (drift would measure the same count again).
+        wanted = _TRIAL_RUNS if len(candidates) > 1 else 1
+        if all(len(self.samples.get(c, ())) >= wanted for c in candidates):
             medians = {c: statistics.median(v) for c, v in self.samples.items()}
             # A tie goes to one thread: it leaves the other cores to other work.
             best = min(medians, key=lambda c: (medians[c], c))
@@ -143,7 +153,8 @@ class _TunedPlan:
             self.hold = min(2 * self.hold, _RETUNE_SECONDS) \
                 if self.decisions and best == self.best_before else _MIN_DECIDED_SECONDS
             self.best = best
-            self.decided_median = medians[self.best]
+            self.cap = cap
+            self.decided_median = medians[self.best] if len(candidates) > 1 else 0.0
             self.decided_at = _monotonic()
             self.decisions += 1
             _thread_policy.set_tuned_threads(self.best, medians)

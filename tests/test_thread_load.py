@@ -1,0 +1,280 @@
+"""The automatic thread count follows the machine's load (tf1compat/_machine_load.py,
+`_thread_policy.load_threads`, the thread tuner's cap, the oneDNN products' count).
+
+The load source is faked throughout: this machine is shared, so its real load would
+decide the counts; nothing here is timed.
+"""
+
+import numpy as np
+import pytest
+import torch
+
+import tf1compat as tf
+from tf1compat import _machine_load, _thread_policy
+from tf1compat.ops import _onednn_matmul
+from tf1compat.runtime import thread_tuner
+
+
+# -- _machine_load: the reading and the decision ---------------------------------------------
+
+@pytest.mark.parametrize("cores,others,want", [
+    (2, None, 2),        # unknown load: every core
+    (2, 0.0, 2),
+    (2, 0.3, 2),         # a shell or an editor: still ours
+    (2, 0.5, 1),
+    (2, 1.4, 1),
+    (2, 6.0, 1),         # never fewer than one
+    (16, 3.5, 12),
+    (16, 0.2, 16),
+    (1, 0.0, 1),
+])
+def test_threads_beside_other_processes(cores, others, want):
+    assert _machine_load.threads_beside(cores, others) == want
+
+
+_STAT = """cpu  100 10 50 1000 20 0 5 15 7 0
+cpu0 60 5 30 400 10 0 3 10 7 0
+cpu1 40 5 20 600 10 0 2 5 0 0
+intr 12345
+"""
+
+
+def test_read_proc_stat_sums_the_affinity_set(tmp_path):
+    path = tmp_path / "stat"
+    path.write_text(_STAT)
+    hz = _machine_load._TICKS_PER_SECOND
+    # busy = user nice system irq softirq steal; guest (already in user) left out.
+    assert _machine_load.read_proc_stat(None, str(path)) == (180 / hz, 1200 / hz)
+    assert _machine_load.read_proc_stat([0], str(path)) == (108 / hz, 518 / hz)
+    assert _machine_load.read_proc_stat([1], str(path)) == (72 / hz, 682 / hz)
+    assert _machine_load.read_proc_stat([5], str(path)) is None
+    assert _machine_load.read_proc_stat(None, str(tmp_path / "missing")) is None
+    path.write_text("cpu  1 2 x\n")
+    assert _machine_load.read_proc_stat(None, str(path)) is None
+
+
+def test_read_proc_stat_on_this_machine():
+    reading = _machine_load.read_proc_stat()
+    if reading is None:
+        pytest.skip("no /proc/stat")
+    busy, total = reading
+    assert 0 <= busy <= total
+
+
+def test_runnable_others_averages_procs_running(tmp_path):
+    path = tmp_path / "stat"
+    path.write_text(_STAT + "procs_running 3\nprocs_blocked 0\n")
+    assert _machine_load.runnable_others(4, 0.0, str(path)) == 2.0   # less the caller
+    path.write_text(_STAT + "procs_running 1\n")
+    assert _machine_load.runnable_others(4, 0.0, str(path)) == 0.0
+    path.write_text(_STAT)
+    assert _machine_load.runnable_others(4, 0.0, str(path)) is None
+    assert _machine_load.runnable_others(2, 0.0, str(tmp_path / "missing")) is None
+
+
+class FakeMachine:
+    """Processor time as /proc/stat and time.process_time would report it."""
+
+    def __init__(self, cores):
+        self.cores = cores
+        self.busy = self.total = self.own = 0.0
+        self.reads = 0
+
+    def advance(self, seconds, others, own=0.0):
+        """`seconds` of wall-clock time with other processes using `others` cores and
+        this process `own`."""
+        self.total += seconds * self.cores
+        self.busy += seconds * min(self.cores, others + own)
+        self.own += seconds * own
+
+    def read(self):
+        self.reads += 1
+        return self.busy, self.total
+
+
+def test_others_load_subtracts_this_processs_own_cpu():
+    machine = FakeMachine(2)
+    load = _machine_load.OthersLoad([0, 1], read=machine.read, own_cpu=lambda: machine.own)
+    assert load.sample() is None                        # no interval yet
+    machine.advance(1.0, others=0.0, own=2.0)           # our own threads on both cores
+    assert load.sample() == pytest.approx(0.0)
+    machine.advance(2.0, others=1.5, own=0.5)
+    assert load.sample() == pytest.approx(1.5)
+    assert load.sample() is None                        # no time passed
+    unreadable = _machine_load.OthersLoad([0], read=lambda: None)
+    assert unreadable.sample() is None and unreadable.sample() is None
+
+
+# -- _thread_policy.load_threads: cached, re-read at most once a second ----------------------
+
+@pytest.fixture
+def fake_load(monkeypatch):
+    """A 2-core process whose load reading and clock the test drives."""
+    machine = FakeMachine(2)
+    now = [100.0]
+    monkeypatch.setattr(_thread_policy, "available_cores", lambda: 2)
+    monkeypatch.setattr(_thread_policy, "_monotonic", lambda: now[0])
+    monkeypatch.setattr(_thread_policy, "_first_estimate", lambda cores: 0.0)
+    monkeypatch.setitem(_thread_policy._LOAD, "source", _machine_load.OthersLoad(
+        [0, 1], read=machine.read, own_cpu=lambda: machine.own))
+    monkeypatch.setitem(_thread_policy._LOAD, "threads", None)
+    monkeypatch.setitem(_thread_policy._LOAD, "next", 0.0)
+    monkeypatch.delenv("TF1COMPAT_FOLLOW_LOAD", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "libgomp default (spin)")
+
+    def advance(seconds, others, own=1.0):
+        machine.advance(seconds, others, own)
+        now[0] += seconds
+    machine.step = advance
+    return machine
+
+
+def test_load_threads_follows_other_processes(fake_load):
+    assert _thread_policy.load_threads() == 2           # first estimate: idle
+    fake_load.step(1.0, others=2.0)                     # busy loops start
+    # One more thread than cores: libgomp's throttled (short) spin, as PASSIVE.
+    assert _thread_policy.load_threads() == 3
+    assert _thread_policy.describe()["others_busy"] == pytest.approx(1.0)  # 2 - our own 1
+    fake_load.step(1.0, others=0.1, own=2.0)            # they stop
+    assert _thread_policy.load_threads() == 2
+    assert "cores other processes leave idle" in _thread_policy._auto_reason()
+
+
+def test_load_is_read_at_most_once_a_check_interval(fake_load):
+    _thread_policy.load_threads()
+    reads = fake_load.reads
+    fake_load.step(_thread_policy._LOAD_CHECK_SECONDS / 4, others=2.0)
+    for _ in range(1000):                               # e.g. a product per op
+        assert _thread_policy.load_threads() == 2
+    assert fake_load.reads == reads
+    fake_load.step(_thread_policy._LOAD_CHECK_SECONDS, others=2.0)
+    assert _thread_policy.load_threads() == 3
+    assert fake_load.reads == reads + 1
+
+
+def test_follow_load_off_keeps_every_core(fake_load, monkeypatch):
+    monkeypatch.setenv("TF1COMPAT_FOLLOW_LOAD", "0")
+    fake_load.step(2.0, others=2.0)
+    assert _thread_policy.load_threads() == 2
+    assert "TF1COMPAT_FOLLOW_LOAD=0" in _thread_policy._auto_reason()
+
+
+def test_passive_threads_keep_every_core_unless_asked(fake_load, monkeypatch):
+    """With PASSIVE threads (the automatic policy on a machine busy at start) the count is
+    not capped: the thread tuner measures what pays; TF1COMPAT_FOLLOW_LOAD=1 caps it."""
+    monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "PASSIVE")
+    assert not _thread_policy.spinning()
+    fake_load.step(2.0, others=2.0)
+    assert _thread_policy.load_threads() == 2
+    assert "PASSIVE threads" in _thread_policy._auto_reason()
+    monkeypatch.setenv("TF1COMPAT_FOLLOW_LOAD", "1")
+    fake_load.step(2.0, others=2.0)
+    _thread_policy.load_threads()                       # the first of two readings
+    fake_load.step(2.0, others=2.0)
+    assert _thread_policy.load_threads() == 1
+
+
+def test_an_unreadable_source_keeps_the_last_count(fake_load):
+    fake_load.step(1.0, others=2.0)
+    _thread_policy.load_threads()
+    fake_load.step(1.0, others=2.0)
+    assert _thread_policy.load_threads() == 3
+    _thread_policy._LOAD["source"] = _machine_load.OthersLoad([0, 1], read=lambda: None)
+    fake_load.step(1.0, others=0.0)
+    assert _thread_policy.load_threads() == 3
+
+
+# -- the thread tuner and the products under the cap -----------------------------------------
+
+@pytest.fixture
+def auto_policy(monkeypatch, fake_load):
+    before = torch.get_num_threads()
+    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    yield fake_load
+    torch.set_num_threads(before)
+    _thread_policy._STATE["threads"] = before
+    _thread_policy._LOCAL.__dict__.clear()
+
+
+def _tuned_session(monkeypatch, cost):
+    """A heavy plan whose run time is faked from the thread count (`cost`); returns
+    (run(times), the tuned plan, counts seen)."""
+    x = tf.placeholder(tf.float32, [None, 64])
+    w = tf.constant(np.full((64, 64), 0.01, np.float32))
+    h = tf.tanh(tf.matmul(tf.tanh(tf.matmul(x, w)), w))
+    sess = tf.Session()
+    feed = {x: np.ones((8, 64), np.float32)}
+    want = sess.run(h, feed)
+    tuned = list(sess._plans.values())[-1].fn
+    assert isinstance(tuned, thread_tuner._TunedPlan)
+    inner = tuned.fn
+    clock = [0.0]
+    monkeypatch.setattr(thread_tuner, "_clock", lambda: clock[0])
+    monkeypatch.setattr(thread_tuner, "_monotonic", lambda: clock[0])
+    seen = []
+
+    def fake(feeds, state):
+        seen.append(torch.get_num_threads())
+        clock[0] += cost[torch.get_num_threads()]
+        return inner(feeds, state)
+    tuned.fn = fake
+
+    def run(times):
+        for _ in range(times):
+            np.testing.assert_array_equal(sess.run(h, feed), want)
+    return run, tuned, seen
+
+
+def test_tuner_measures_one_thread_against_the_load_count(auto_policy, monkeypatch):
+    machine = auto_policy
+    machine.step(1.0, others=2.0)
+    assert _thread_policy.load_threads() == 3
+    with tf.Graph().as_default():
+        run, tuned, seen = _tuned_session(monkeypatch, {1: 0.005, 2: 0.001, 3: 0.002})
+        run(thread_tuner._WARMUP_RUNS + 4 * thread_tuner._TRIAL_RUNS)
+        assert tuned.best == 3 and set(seen[thread_tuner._WARMUP_RUNS:]) == {1, 3}
+        # The machine goes idle: the cap changes, both counts are measured again.
+        machine.step(1.0, others=0.0, own=2.0)
+        run(4 * thread_tuner._TRIAL_RUNS + 2)
+        assert tuned.best == 2 and tuned.decisions == 2
+        assert torch.get_num_threads() == 2
+
+
+def test_tuner_with_a_cap_of_one_measures_nothing(auto_policy, monkeypatch):
+    """PASSIVE threads with TF1COMPAT_FOLLOW_LOAD=1 on a busy machine: one thread, no
+    trial of more; the cap's rise re-decides."""
+    machine = auto_policy
+    monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "PASSIVE")
+    monkeypatch.setenv("TF1COMPAT_FOLLOW_LOAD", "1")
+    machine.step(1.0, others=2.0)
+    _thread_policy.load_threads()
+    machine.step(1.0, others=2.0)
+    assert _thread_policy.load_threads() == 1
+    with tf.Graph().as_default():
+        run, tuned, seen = _tuned_session(monkeypatch, {1: 0.005, 2: 0.001})
+        run(thread_tuner._WARMUP_RUNS + 10)
+        assert tuned.best == 1 and set(seen[thread_tuner._WARMUP_RUNS:]) == {1}
+        assert "nothing to measure" in _thread_policy.describe()["threads_reason"]
+        machine.step(1.0, others=0.0, own=2.0)
+        run(4 * thread_tuner._TRIAL_RUNS + 2)
+        assert tuned.best == 2 and tuned.decisions == 2
+
+
+def test_products_follow_the_load_only_under_the_automatic_policy(auto_policy,
+                                                                   monkeypatch):
+    machine = auto_policy
+    monkeypatch.setattr(_onednn_matmul, "_PRODUCT_THREADS", None)
+    assert _onednn_matmul._threads_for_products() == 2
+    machine.step(1.0, others=2.0)
+    assert _onednn_matmul._threads_for_products() == 3
+    machine.step(1.0, others=0.0, own=2.0)
+    assert _onednn_matmul._threads_for_products() == 2
+    monkeypatch.setattr(_onednn_matmul, "_PRODUCT_THREADS", 3)     # TF1COMPAT_PRODUCT_THREADS
+    assert _onednn_matmul._threads_for_products() == 3
+    monkeypatch.setattr(_onednn_matmul, "_PRODUCT_THREADS", None)
+    torch.set_num_threads(3)                                      # the program's own count
+    machine.step(1.0, others=2.0)
+    assert _onednn_matmul._threads_for_products() == 3
