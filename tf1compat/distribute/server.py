@@ -278,7 +278,7 @@ class Server:
                       task_index=0, config=config, start=start)
 
 
-# -- worker sessions -------------------------------------------------------------------------------
+# -- worker sessions ------------------------------------------------------------------------------
 
 class RemoteVariables:
     """A worker session's exchange with the ps tasks around each run.
