@@ -323,8 +323,8 @@ def _counts_from_zero(indices: Tensor) -> bool:
     """Whether the graph makes `indices` `range(0, n)` (a Range op with constant start 0
     and delta 1, as TensorArray.stack and unstack build it): a kernel then knows them
     from their length, without reading them (a device synchronisation on CUDA)."""
-    op = indices.op
-    if op.type != "Range":
+    op = getattr(indices, "op", None)     # eager tensors have no producing op
+    if op is None or getattr(op, "type", None) != "Range":
         return False
     return static_ints(op, 0) == [0] and static_ints(op, 2) == [1]
 
