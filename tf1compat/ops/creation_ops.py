@@ -167,10 +167,15 @@ def _range_shape(ctx: Any) -> List[TensorShape]:
 def _range_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dtype = node.attrs["Tidx"].torch_dtype
     device = kctx.device
+    # Bounds the graph makes constant are taken from it: reading a value of the run is a
+    # device synchronisation on CUDA (TensorArray.stack's range(0, size) runs per step).
+    known = [constant_value(t) for t in node.inputs]
+    known = [v.item() if v is not None and np.ndim(v) == 0 else None for v in known]
 
     def run(start: Any, limit: Any, delta: Any) -> torch.Tensor:
-        return torch.arange(start.item(), limit.item(), delta.item(), dtype=dtype,
-                            device=device)
+        a, b, c = (v.item() if k is None else k
+                   for k, v in zip(known, (start, limit, delta)))
+        return torch.arange(a, b, c, dtype=dtype, device=device)
     return run
 
 

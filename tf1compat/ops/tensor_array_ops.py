@@ -8,6 +8,14 @@ through a while loop or a cond branch as its flow is the same array. Elements ar
 as produced and `stack`/`gather`/`concat` build new tensors from them, so values keep their
 autograd history (gradients through TensorArrays come from torch autograd).
 
+Rows written as one block (`unstack`/`scatter` of rows 0..n-1 in order, the fused RNN's
+outputs) are kept as that stacked tensor: a `stack`/`gather` of exactly those rows in
+order returns it as it is, and single reads are its rows. A dynamic_rnn step then pays no
+unbind/stack pair (hundreds of row views and their backward) around the fused kernel.
+When a gather's or scatter's indices come from `range(0, n)` with constant start and
+delta (`stack`, `unstack`), the kernel takes the count from their shape instead of
+reading them (no host-device synchronisation on CUDA).
+
 The Python class mirrors TF's graph-mode TensorArray: op names (`TensorArrayWrite/
 TensorArrayWriteV3`, `TensorArrayStack/TensorArrayGatherV3`, ...), the shared, merged
 static element shape, and the ValueError for inconsistent element shapes at graph build.
@@ -31,10 +39,22 @@ from tf1compat.framework.op_def import REQUIRED, Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from tf1compat.ops._kernels import static_ints
 
 __all__ = ["TensorArray", "TensorArrayValue", "build_ta_with_new_flow"]
 
 _names = itertools.count()
+
+
+class _BlockRow:
+    """Marks an element kept as a row of the array's block (`TensorArrayValue.block`)."""
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<row of the block>"
+
+
+_IN_BLOCK = _BlockRow()
 
 
 def _shape_text(shape: Any) -> str:
@@ -53,7 +73,7 @@ class TensorArrayValue:
 
     __slots__ = ("name", "dtype", "size", "dynamic_size", "clear_after_read",
                  "identical_shapes", "element_shape", "elements", "cleared", "closed",
-                 "device", "is_string", "aggregate", "grads")
+                 "device", "is_string", "aggregate", "grads", "block")
 
     def __init__(self, name: str, dtype: D.DType, size: int, dynamic_size: bool,
                  clear_after_read: bool, identical_shapes: bool, element_shape: TensorShape,
@@ -72,6 +92,8 @@ class TensorArrayValue:
         self.is_string = dtype == D.string
         self.aggregate = False     # gradient arrays: writes to one index add up
         self.grads: dict = {}      # source -> the gradient array (TensorArrayGradV3)
+        # Rows 0..len(block)-1 written together: elements marked _IN_BLOCK are its rows.
+        self.block: Optional[torch.Tensor] = None
 
     def to(self, *args: Any, **kwargs: Any) -> "TensorArrayValue":
         """Device moves inserted by plans leave the handle as it is."""
@@ -84,6 +106,8 @@ class TensorArrayValue:
     def requires_grad(self) -> bool:
         """Whether a stored element carries autograd history (an eager tape then runs
         reads, stacks and gathers under grad mode, so gradients flow through the array)."""
+        if self.block is not None and self.block.requires_grad:
+            return True
         return any(isinstance(e, torch.Tensor) and e.requires_grad for e in self.elements)
 
     # -- element access ---------------------------------------------------------------
@@ -100,6 +124,19 @@ class TensorArrayValue:
         self.element_shape = self.element_shape.merge_with(shape)
 
     def write(self, index: int, value: Any) -> None:
+        self._check_write(index, _value_dtype(value),
+                          np.shape(value) if isinstance(value, bytes) else value.shape)
+        if self.aggregate and self.elements[index] is not None:
+            self.elements[index] = self._element(index) + value
+            return
+        if self.elements[index] is not None or self.cleared[index]:
+            raise _invalid(f"TensorArray {self.name}: Could not write to TensorArray index "
+                           f"{index} because it has already been written to.")
+        self.elements[index] = value
+
+    def _check_write(self, index: int, vdtype: Optional[D.DType], value_shape: Any) -> None:
+        """TF's checks of a write at `index` (open, in range, dtype, element shape); grows
+        a dynamic array to hold it."""
         self._check_open()
         n = len(self.elements)
         if index < 0 or (index >= n and not self.dynamic_size):
@@ -109,12 +146,11 @@ class TensorArrayValue:
             grow = index + 1 - n
             self.elements.extend([None] * grow)
             self.cleared.extend([False] * grow)
-        vdtype = _value_dtype(value)
         if vdtype is not None and vdtype != self.dtype:
             raise _invalid(f"TensorArray dtype is {_c_name(self.dtype)} but Op is trying to "
                            f"write dtype {_c_name(vdtype)}.")
         # (a string scalar is a bytes object at run time, see framework/constant_op.py)
-        shape = TensorShape(list(np.shape(value) if isinstance(value, bytes) else value.shape))
+        shape = TensorShape(list(value_shape))
         if not self.element_shape.is_compatible_with(shape):
             raise _invalid(f"TensorArray {self.name}: Could not write to TensorArray index "
                            f"{index} because the value "
@@ -124,18 +160,12 @@ class TensorArrayValue:
                            "infer_shape=False).")
         if self.identical_shapes and not self.element_shape.is_fully_defined():
             self.element_shape = shape
-        if self.aggregate and self.elements[index] is not None:
-            self.elements[index] = self.elements[index] + value
-            return
-        if self.elements[index] is not None or self.cleared[index]:
-            raise _invalid(f"TensorArray {self.name}: Could not write to TensorArray index "
-                           f"{index} because it has already been written to.")
-        self.elements[index] = value
 
     def write_rows(self, indices: Sequence[int], rows: torch.Tensor) -> None:
         """`write(indices[k], rows[k])` for every k, with the dtype and shape checks made
         once for the whole stacked tensor (scatters and unstacks write hundreds of rows
-        a step); nothing is written when any index is refused."""
+        a step); nothing is written when any index is refused. Rows 0..n-1 written in
+        order into an empty array are kept as the block `rows` itself."""
         if not indices:
             return
         if len(indices) == 1 or not isinstance(rows, torch.Tensor):
@@ -152,17 +182,55 @@ class TensorArrayValue:
                 break       # write() raises TF's error at this index, after the others
         else:
             if len(set(indices)) == len(indices):
-                self.write(indices[0], rows[0])     # dtype and shape checks, once
+                self._check_write(indices[0], _value_dtype(rows), rows.shape[1:])
                 top = max(indices) + 1
                 if top > len(self.elements):
                     grow = top - len(self.elements)
                     self.elements.extend([None] * grow)
                     self.cleared.extend([False] * grow)
-                for i, row in zip(indices[1:], rows.unbind(0)[1:]):
+                if self._takes_block(indices):
+                    self.block = rows
+                    self.elements[:len(indices)] = [_IN_BLOCK] * len(indices)
+                    return
+                for i, row in zip(indices, rows.unbind(0)):
                     self.elements[i] = row
                 return
         for k, i in enumerate(indices):
             self.write(i, rows[k])
+
+    def _takes_block(self, indices: Sequence[int]) -> bool:
+        """Whether rows written at `indices` (checked, distinct, free) can be kept as one
+        block: rows 0..n-1 in order, no block yet, not a gradient array (writes there
+        add up)."""
+        return not self.aggregate and self.block is None and _from_zero_in_order(indices)
+
+    def _element(self, index: int) -> Any:
+        """The stored element at `index` (a row of the block, or as written)."""
+        value = self.elements[index]
+        return self.block[index] if value is _IN_BLOCK else value
+
+    def block_rows(self, count: int) -> Optional[torch.Tensor]:
+        """Rows 0..count-1 when they are all rows of the block (the block or a slice of
+        it, no copy), else None. Nothing is read: clear_after_read does not apply."""
+        block = self.block
+        if block is None or count < 1 or count > block.shape[0] or \
+                any(e is not _IN_BLOCK for e in self.elements[:count]):
+            return None
+        return block if count == block.shape[0] else block[:count]
+
+    def take_block(self, indices: Sequence[int]) -> Optional[torch.Tensor]:
+        """A gather of `indices` when they are exactly the block's rows in order: the
+        block itself (cleared after the read as TF's gather would), else None."""
+        block = self.block
+        if block is None or len(indices) != block.shape[0] or \
+                not _from_zero_in_order(indices) or \
+                any(e is not _IN_BLOCK for e in self.elements[:len(indices)]):
+            return None
+        if self.clear_after_read:
+            self.elements[:len(indices)] = [None] * len(indices)
+            self.cleared[:len(indices)] = [True] * len(indices)
+            self.block = None
+        return block
 
     def read(self, index: int) -> Any:
         self._check_open()
@@ -170,7 +238,9 @@ class TensorArrayValue:
         if index < 0 or index >= n:
             raise _invalid(f"Tried to read from index {index} but array size is: {n}")
         value = self.elements[index]
-        if value is None:
+        if value is _IN_BLOCK:
+            value = self.block[index]
+        elif value is None:
             if self.cleared[index]:
                 raise _invalid(
                     f"TensorArray {self.name}: Could not read index {index} twice because "
@@ -220,6 +290,13 @@ class TensorArrayValue:
         return torch.stack(values)
 
 
+def _from_zero_in_order(indices: Sequence[int]) -> bool:
+    """Whether `indices` (not empty) are 0, 1, ..., len - 1."""
+    if isinstance(indices, range):
+        return indices.start == 0 and indices.step == 1
+    return indices[0] == 0 and all(b - a == 1 for a, b in zip(indices, indices[1:]))
+
+
 def _value_dtype(value: Any) -> Optional[D.DType]:
     if isinstance(value, torch.Tensor):
         return D.as_dtype(value.dtype) if value.dtype != torch.bool else D.bool
@@ -242,6 +319,24 @@ def _indices(value: Any) -> List[int]:
     return [int(v) for v in np.asarray(value).reshape(-1)]
 
 
+def _counts_from_zero(indices: Tensor) -> bool:
+    """Whether the graph makes `indices` `range(0, n)` (a Range op with constant start 0
+    and delta 1, as TensorArray.stack and unstack build it): a kernel then knows them
+    from their length, without reading them (a device synchronisation on CUDA)."""
+    op = getattr(indices, "op", None)     # eager tensors have no producing op
+    if op is None or getattr(op, "type", None) != "Range":
+        return False
+    return static_ints(op, 0) == [0] and static_ints(op, 2) == [1]
+
+
+def _index_reader(indices: Tensor) -> Callable[[Any], Sequence[int]]:
+    """How a kernel turns its run-time `indices` into Python ints (see _counts_from_zero)."""
+    if _counts_from_zero(indices):
+        return lambda value: range(int(value.shape[0])) \
+            if isinstance(value, torch.Tensor) and value.dim() == 1 else _indices(value)
+    return _indices
+
+
 # -- kernels -----------------------------------------------------------------------------------
 
 def _create_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -253,9 +348,13 @@ def _create_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     element_shape = as_shape(attrs["element_shape"])
     base_name = attrs["tensor_array_name"] or node.name
     device = kctx.device
+    # A size the graph makes constant (dynamic_rnn's time steps of a fully shaped input)
+    # is taken from it: reading it from the run is a device synchronisation on CUDA.
+    known = static_ints(node, 0)
+    known = known[0] if known is not None and len(known) == 1 else None
 
     def create(size: Any) -> tuple:
-        n = int(size)
+        n = int(size) if known is None else known
         if n < 0:
             raise _invalid(f"Size should be >= 0, but saw: {n}")
         ta = TensorArrayValue(f"{base_name}_{next(_names)}", dtype, n, dynamic, clear,
@@ -279,17 +378,24 @@ def _read_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     element_shape = as_shape(node.attrs["element_shape"])
+    read_indices = _index_reader(node.inputs[1])
 
     def gather(ta: TensorArrayValue, indices: Any, flow: Any) -> Any:
         ta._check_open()
         ta.merge_shape(element_shape)
-        return ta.stack([ta.read(i) for i in _indices(indices)])
+        idx = read_indices(indices)
+        block = ta.take_block(idx) if idx else None
+        if block is not None:
+            return block
+        return ta.stack([ta.read(i) for i in idx])
     return gather
 
 
 def _scatter_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    read_indices = _index_reader(node.inputs[1])
+
     def scatter(ta: TensorArrayValue, indices: Any, value: Any, flow: Any) -> Any:
-        idx = _indices(indices)
+        idx = read_indices(indices)
         if len(idx) != value.shape[0]:
             raise _invalid(f"Expected len(indices) == values.shape[0], but saw: {len(idx)} "
                            f"vs. {value.shape[0]}")
@@ -372,6 +478,7 @@ def _close_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def close(ta: TensorArrayValue) -> None:
         ta.closed = True
         ta.elements = [None] * len(ta.elements)
+        ta.block = None
         return None
     return close
 
@@ -411,11 +518,11 @@ declare("TensorArrayWriteV3",
         kernel=_write_kernel, stateful=True)
 declare("TensorArrayReadV3", inputs=["handle: resource", "index: int32", "flow_in: float32"],
         outputs=["value: dtype"], attrs={"dtype": Type()}, shape=_element_rule,
-        kernel=_read_kernel, stateful=True)
+        kernel=_read_kernel, stateful=True, view=True)
 declare("TensorArrayGatherV3",
         inputs=["handle: resource", "indices: int32", "flow_in: float32"],
         outputs=["value: dtype"], attrs={"dtype": Type(), "element_shape": unknown_shape()},
-        shape=_gather_rule, kernel=_gather_kernel, stateful=True)
+        shape=_gather_rule, kernel=_gather_kernel, stateful=True, view=True)
 declare("TensorArrayScatterV3",
         inputs=["handle: resource", "indices: int32", "value: T", "flow_in: float32"],
         outputs=["flow_out: float32"], attrs={"T": Type()}, shape=_scalar_rule,

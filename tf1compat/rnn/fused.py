@@ -26,11 +26,18 @@ input tensors, dtypes other than float32/float64.
 `sequence_length` follows TF's `dynamic_rnn`: rows stop at their length (zero outputs,
 state carried), the loop runs to the longest row; rows are packed for torch's kernel.
 `TF1COMPAT_FUSED_RNN=0` turns the fast path off (it is read when a plan is built).
+
+Host cost per run (a small model's step on a GPU is bound by it): the inputs come from
+the input TensorArray's block (the unstacked tensor itself) and the outputs go into the
+output TensorArray as one block, which `stack` hands back as it is; each cell's weights
+are re-laid by one autograd node (`_CellWeights`) into one buffer in the layout of the
+device's kernel (cuDNN's on CUDA, so cuDNN does not copy them into its own every call);
+without `sequence_length` nothing is read back from the device (the loop's start values
+are checked when the plan is built, the number of steps is the input array's size).
 """
 
 from __future__ import annotations
 
-import functools
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence
@@ -39,7 +46,9 @@ import torch
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.tensor import Tensor
+from tf1compat.rnn.fused_weights import cell_weights
 
 __all__ = ["attach", "fusion_reason", "enabled"]
 
@@ -149,31 +158,47 @@ class FusedRNNLoop:
         first = 1 if self.counter else 0     # index of `time` among the loop values
         if n != first + 2 + n_state:
             return None
+        # The loop starts at time 0 (and counter 0): known from the graph when those are
+        # constants, else read at run time (a device synchronisation on CUDA).
+        starts = [i for i in range(first + 1) if not _is_zero(node.inputs[i])]
+        # Without sequence_length dynamic_rnn's bound is min(time_steps, max(1,
+        # time_steps)): the input array's size whenever the loop runs at all.
+        bound_is_size = p_len is None
         layers = self.layers
 
         def run(values: tuple, captures: tuple) -> Optional[tuple]:
-            time0 = values[first]
-            if int(time0) != 0 or (first and int(values[0]) != 0):
+            if any(int(values[i]) != 0 for i in starts):
                 return None
             in_ta, out_ta = captures[p_in], captures[p_out]
-            steps = min(int(captures[p_bound]), len(in_ta.elements))
-            if steps < 1 or any(e is None for e in in_ta.elements[:steps]) or \
-                    any(e is not None for e in out_ta.elements):
+            size = len(in_ta.elements)
+            steps = size if bound_is_size else min(int(captures[p_bound]), size)
+            if steps < 1 or any(e is not None for e in out_ta.elements):
                 return None
+            x = in_ta.block_rows(steps)
+            if x is None:
+                if any(e is None for e in in_ta.elements[:steps]):
+                    return None
+                x = torch.stack([in_ta._element(i) for i in range(steps)])
             weights = [g(captures) for g in getters]
             # Everything on the weights' device: the cell loop's ops would move their
             # inputs there one by one; torch's fused kernels (cuDNN) need them together.
             device = weights[0].device
-            x = torch.stack(in_ta.elements[:steps]).to(device)
+            x = x.to(device)
             if x.dim() != 3 or not x.is_floating_point():
                 return None
             lengths = None if p_len is None else captures[p_len].to(device)
             state = [s.to(device) for s in values[first + 2:]]
             outputs, new_state = _run_layers(layers, x, state, weights, lengths)
-            out_ta.write_rows(list(range(steps)), outputs)
+            out_ta.write_rows(range(steps), outputs)
             head = tuple(v + steps for v in values[:first + 1])
             return head + (values[first + 1],) + tuple(new_state)
         return run
+
+
+def _is_zero(t: Tensor) -> bool:
+    """Whether the graph makes `t` the constant 0."""
+    value = constant_value(t)
+    return value is not None and getattr(value, "ndim", 0) == 0 and value == 0
 
 
 def _variable_getter(variable: Any, position: dict, kctx: Any) -> Any:
@@ -203,36 +228,6 @@ def _reads(t: Tensor, roots: set) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=64)
-def _gate_order(units: int, device: torch.device) -> torch.Tensor:
-    """Rows of TF's LSTM kernel in torch's gate order: TF's blocks are i, j, f, o;
-    torch's are i, f, g(=j), o. Cached: built on the host and copied to the device once."""
-    u = units
-    return torch.cat([torch.arange(0, u), torch.arange(2 * u, 3 * u),
-                      torch.arange(u, 2 * u), torch.arange(3 * u, 4 * u)]).to(device)
-
-
-@functools.lru_cache(maxsize=64)
-def _forget_shift(units: int, forget_bias: float, dtype: torch.dtype,
-                  device: torch.device) -> torch.Tensor:
-    """`forget_bias` on the forget gate's block of torch's bias (never written to)."""
-    shift = torch.zeros(4 * units, dtype=dtype)
-    shift[units:2 * units] = forget_bias
-    return shift.to(device)
-
-
-def _lstm_params(layer: _Layer, kernel: torch.Tensor, bias: torch.Tensor,
-                 depth: int) -> List[torch.Tensor]:
-    """torch's (w_ih, w_hh, b_ih, b_hh) as views of TF's kernel and bias."""
-    u = layer.units
-    order = _gate_order(u, kernel.device)
-    w = kernel.t().index_select(0, order)
-    b = bias.index_select(0, order)
-    if layer.forget_bias:
-        b = b + _forget_shift(u, layer.forget_bias, b.dtype, b.device)
-    return [w[:, :depth].contiguous(), w[:, depth:].contiguous(), b, torch.zeros_like(b)]
-
-
 def _run_layers(layers: Sequence[_Layer], x: torch.Tensor, state: List[torch.Tensor],
                 weights: List[torch.Tensor], lengths: Optional[torch.Tensor]) -> tuple:
     steps, batch = x.shape[0], x.shape[1]
@@ -253,12 +248,11 @@ def _run_layers(layers: Sequence[_Layer], x: torch.Tensor, state: List[torch.Ten
                 c0, h0 = state[at], state[at + 1]
             else:
                 c0, h0 = state[at][:, :layer.units], state[at][:, layer.units:]
-            params = _lstm_params(layer, kernel, bias, depth)
             hx = [h0.unsqueeze(0).contiguous(), c0.unsqueeze(0).contiguous()]
         else:
-            params = [kernel[:depth].t().contiguous(), kernel[depth:].t().contiguous(), bias,
-                      torch.zeros_like(bias)]
             hx = [state[at].unsqueeze(0).contiguous()]
+        params = list(cell_weights(layer.kind, layer.units, layer.forget_bias, kernel, bias,
+                                   depth))
         if packed is not None:
             hx = [h.index_select(1, packed.sorted_indices) for h in hx]
             fn = getattr(torch._VF, layer.kind)
