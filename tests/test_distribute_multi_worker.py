@@ -265,3 +265,28 @@ def test_estimator_train_in_a_cluster_is_refused_as_tf(no_cluster, monkeypatch, 
         "task": {"type": "worker", "index": 0}}))
     with pytest.raises(NotImplementedError, match="ps"):
         tf.estimator.RunConfig(model_dir=str(tmp_path), train_distribute=strategy)
+
+
+def test_tf_config_tasks_on_one_host_share_its_gpus(monkeypatch):
+    """Tasks whose TF_CONFIG addresses name the same host are local to each other: with
+    more of them than GPUs the collectives go over gloo (NCCL refuses two ranks on one
+    GPU) and each task drives GPU local_rank % count."""
+    from tf1compat.distribute import multi_worker_strategy as mws
+    from tf1compat.distribute import process_group as pg
+    from tf1compat.training.cluster_resolver import SimpleClusterResolver
+    from tf1compat.training.device_setter import ClusterSpec
+    cluster = ClusterSpec({"chief": ["localhost:2000"],
+                           "worker": ["127.0.0.1:2001", "hostb:2002", "hostb:2003"]})
+    places = [mws._place(SimpleClusterResolver(cluster, task_type=t, task_id=i))
+              for t, i in (("chief", 0), ("worker", 0), ("worker", 1), ("worker", 2))]
+    worlds = [p.world() for p in places]
+    assert [(w.rank, w.size) for w in worlds] == [(0, 4), (1, 4), (2, 4), (3, 4)]
+    assert [(w.local_rank, w.local_size) for w in worlds] == [(0, 2), (1, 2), (0, 2), (1, 2)]
+    assert [(w.cross_rank, w.cross_size) for w in worlds] == [(0, 2), (0, 2), (1, 2), (1, 2)]
+
+    monkeypatch.delenv(pg.BACKEND_ENV, raising=False)
+    monkeypatch.setattr(pg.torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(pg.torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(pg.dist, "is_nccl_available", lambda: True)
+    assert pg.backend_name(2) == "gloo"
+    assert pg.backend_name(1) == "cpu:gloo,cuda:nccl"

@@ -80,7 +80,7 @@ class LocalServer(_server.Server):
     """One task of a local cluster (a tf.train.Server that joins no rpc group): `target`,
     `server_def`, `cluster`, `start`, `join`."""
 
-    def __init__(self, cluster: _LocalCluster, job_name: str,  # noqa: super not called
+    def __init__(self, cluster: _LocalCluster, job_name: str,  # no super().__init__: no rpc group
                  task_index: int, config: Any = None):
         self._local = cluster
         self._server_def = _server.make_server_def(cluster.spec, job_name, task_index,

@@ -95,9 +95,33 @@ class _Place:
     """This process's place among the workers (TF's task order: chief, then workers)."""
 
     def __init__(self, task_type: str, task_id: int, num_workers: int, rank: int,
-                 rendezvous: Optional[str]):
+                 rendezvous: Optional[str], hosts: Optional[List[str]] = None):
         self.task_type, self.task_id = task_type, task_id
         self.num_workers, self.rank, self.rendezvous = num_workers, rank, rendezvous
+        # The host of every task in rank order (TF_CONFIG's addresses): tasks on this
+        # task's host share its GPUs, which decides the backend and each one's GPU.
+        self.hosts = hosts or []
+
+    def world(self) -> pg.World:
+        """This task's place in the process group: local rank and size among the tasks
+        on its own host, cross rank and size among the hosts."""
+        if not self.hosts:
+            return pg.World(self.rank, self.num_workers, 0, 1, self.rank, self.num_workers)
+        mine = _same_host_key(self.hosts[self.rank])
+        keys = [_same_host_key(h) for h in self.hosts]
+        local = [r for r, k in enumerate(keys) if k == mine]
+        distinct = list(dict.fromkeys(keys))
+        return pg.World(self.rank, self.num_workers, local.index(self.rank), len(local),
+                        distinct.index(mine), len(distinct))
+
+
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0"}
+
+
+def _same_host_key(address: str) -> str:
+    """'host:port' -> the host, with every loopback spelling as one host."""
+    host = address.rsplit(":", 1)[0] if ":" in address else address
+    return "localhost" if host in _LOOPBACK else host
 
 
 def _place(cluster_resolver: Any) -> Optional[_Place]:
@@ -120,7 +144,7 @@ def _place(cluster_resolver: Any) -> Optional[_Place]:
         order = [(job, i) for job, i, _ in tasks]
         rank = order.index((resolver.task_type, int(resolver.task_id)))
         return _Place(resolver.task_type, int(resolver.task_id), len(tasks), rank,
-                      tasks[0][2])
+                      tasks[0][2], [a for _, _, a in tasks])
     if int(os.environ.get("WORLD_SIZE", "1") or 1) > 1:       # torchrun / tf1compat run
         world = pg.init()
         return _Place("worker", world.rank, world.size, world.rank, None)
@@ -156,17 +180,17 @@ class MultiWorkerExtended(MirroredExtended):
         self._is_chief = place is None or place.task_type == "chief" or (
             place.rank == 0 and place.task_type == "worker")
         if place is not None and place.num_workers > 1:
-            world = pg.World(place.rank, place.num_workers, 0, 1, place.rank,
-                             place.num_workers)
-            pg.init(world if place.rendezvous else None, place.rendezvous)
+            pg.init(place.world() if place.rendezvous else None, place.rendezvous)
 
     def _local_devices(self) -> tuple:
         if self._local_devices_asked is not None:
             local = self._local_devices_asked
         elif self._place is not None and pg.is_initialized() and \
                 pg.world().local_size > 1 and "/device:GPU:" in all_local_devices()[0]:
-            # Several processes on one machine's GPUs: each drives its local rank's.
-            local = (f"/device:GPU:{pg.world().local_rank}",)
+            # Several processes on one machine's GPUs: each drives its local rank's (more
+            # processes than GPUs share them round robin, over gloo: backend_name).
+            gpus = [d for d in all_local_devices() if "/device:GPU:" in d]
+            local = (gpus[pg.world().local_rank % len(gpus)],)
         else:
             local = all_local_devices()
         if self._place is None:

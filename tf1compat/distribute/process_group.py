@@ -27,6 +27,7 @@ import torch
 import torch.distributed as dist
 
 from tf1compat.framework import errors
+from tf1compat.util import tf_logging as _logging
 
 __all__ = ["World", "init", "shutdown", "is_initialized", "world", "backend_name",
            "collective", "TIMEOUT_ENV", "SHUT_DOWN_MESSAGE"]
@@ -82,9 +83,12 @@ def backend_name(local_size: int = 1) -> str:
     chosen = os.environ.get(BACKEND_ENV)
     if chosen:
         return chosen
-    if torch.cuda.is_available() and dist.is_nccl_available() and \
-            local_size <= torch.cuda.device_count():
-        return "cpu:gloo,cuda:nccl"
+    if torch.cuda.is_available() and dist.is_nccl_available():
+        if local_size <= torch.cuda.device_count():
+            return "cpu:gloo,cuda:nccl"
+        _logging.info("%d processes on this host share %d GPU(s): collectives over gloo "
+                      "(NCCL needs a GPU per process)", local_size,
+                      torch.cuda.device_count())
     return "gloo"
 
 

@@ -163,8 +163,8 @@ class _ReducescatterFunction(torch.autograd.Function):
         members = _process_sets.members(spec["process_set_id"], name)
         factor = spec["prescale"] * spec["postscale"] * \
             (members.size if spec["reduce_op"] == SUM else 1)
-        _negotiation.negotiate(_negotiation.ALLGATHER, name,
-                               f"allgather {name} {[(str(g.dtype), tuple(g.shape[1:])) for g in grads]}",
+        shapes = [(str(g.dtype), tuple(g.shape[1:])) for g in grads]
+        _negotiation.negotiate(_negotiation.ALLGATHER, name, f"allgather {name} {shapes}",
                                members)
         out = [gather_rows(g * factor if factor != 1 else g, name, members)[0] for g in grads]
         return (None,) + tuple(out)

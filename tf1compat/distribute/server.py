@@ -278,7 +278,7 @@ class Server:
                       task_index=0, config=config, start=start)
 
 
-# -- worker sessions -------------------------------------------------------------------------------
+# -- worker sessions ------------------------------------------------------------------------------
 
 class RemoteVariables:
     """A worker session's exchange with the ps tasks around each run.
@@ -370,7 +370,7 @@ class RemoteVariables:
                 before = before_values.get(name)
                 if before is None:
                     initial[name] = value.detach().cpu().clone()
-                elif not torch.equal(value, before):
+                elif not torch.equal(value, before.to(value.device)):
                     if as_values or value.dtype == torch.bool or not value.is_floating_point() \
                             and value.dtype not in (torch.int32, torch.int64):
                         values[name] = value.detach().cpu().clone()

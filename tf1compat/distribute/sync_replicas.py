@@ -18,9 +18,9 @@ replicas_to_aggregate`): as TF's token queue, which the chief fills with
 with `replicas_to_aggregate`, a run whose gradient does not complete its step returns at
 once while a spare token is left (changing nothing: its worker computes another gradient at
 the same step), else waits for the step; the update is the mean of the step's
-`replicas_to_aggregate` gradients, all computed at that step's weights. The exchange runs in a `PyFunc`
-op (`tf.py_func`) fed by the gradients and the global step. Without such a cluster it is
-the one-process pass-through of training/optimizers/sync_replicas.py.
+`replicas_to_aggregate` gradients, all computed at that step's weights. The exchange runs
+in a `PyFunc` op (`tf.py_func`) fed by the gradients and the global step. Without such a
+cluster it is the one-process pass-through of training/optimizers/sync_replicas.py.
 """
 
 from __future__ import annotations

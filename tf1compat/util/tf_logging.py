@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging as _logging
+import os
 import sys
 from typing import Any
 
@@ -16,13 +17,41 @@ WARN = _logging.WARN
 ERROR = _logging.ERROR
 FATAL = _logging.FATAL
 
-_logger = _logging.getLogger("tensorflow")
-if not _logger.handlers:
-    _handler = _logging.StreamHandler(sys.stderr)
-    _handler.setFormatter(_logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
-    _logger.addHandler(_handler)
-    _logger.propagate = False
-    _logger.setLevel(WARN)
+_THIS_FILE = os.path.normcase(__file__)
+
+
+def _find_caller(stack_info: bool = False, stacklevel: int = 1) -> tuple:
+    """Logger.findCaller that skips this module's helpers as well as `logging`'s, so a
+    record names the user's file and line (absl's handler prints them: `s.py:4]`)."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.normcase(frame.f_code.co_filename) in (
+            _THIS_FILE, _logging._srcfile):
+        frame = frame.f_back
+    if frame is None:
+        return "(unknown file)", 0, "(unknown function)", None
+    return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name, None
+
+
+def _make_logger() -> _logging.Logger:
+    """The "tensorflow" logger configured as TF 1.x's `get_logger` does: no level of its
+    own (it follows the root logger's: WARNING by default, INFO once absl's `app.run` or
+    `logging.basicConfig(level=INFO)` set it so, as TF prints Estimator's INFO lines under
+    `tf.app.run`), records propagate to the root logger, and its own stderr handler only
+    when the root logger has none (else TF would print each record twice); in an
+    interactive shell INFO to stdout."""
+    logger = _logging.getLogger("tensorflow")
+    logger.findCaller = _find_caller
+    if not _logging.getLogger().handlers and not logger.handlers:
+        interactive = bool(getattr(sys, "ps1", None)) or bool(sys.flags.interactive)
+        if interactive:
+            logger.setLevel(INFO)
+        handler = _logging.StreamHandler(sys.stdout if interactive else sys.stderr)
+        handler.setFormatter(_logging.Formatter(_logging.BASIC_FORMAT, None))
+        logger.addHandler(handler)
+    return logger
+
+
+_logger = _make_logger()
 
 
 def get_logger() -> _logging.Logger:
