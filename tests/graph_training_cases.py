@@ -388,10 +388,38 @@ def case_train_keras_conv_noise_batch_norms(tf):
          "cbn/moving_variance:0", "out/bias/Read/ReadVariableOp:0"], "keras_learning_phase:0")
 
 
+def case_train_cifar10_tutorial_lrn(tf):
+    """The CIFAR-10 tutorial's model in small: conv, max pool, local response
+    normalization (LRN: written in the gradient's function as a band-matrix product),
+    conv, LRN, dense; weight decay as L2Loss in a 'losses' collection, GradientDescent
+    with a global step."""
+    tf.set_random_seed(15)
+    images = tf.placeholder(tf.float32, [4, 6, 6, 1], name="images")
+    labels = tf.placeholder(tf.int32, [4], name="labels")
+    kernel = tf.get_variable("conv1/weights", [3, 3, 1, 5],
+                             initializer=tf.truncated_normal_initializer(stddev=0.5))
+    h = tf.nn.relu(tf.nn.conv2d(images, kernel, [1, 1, 1, 1], padding="SAME"))
+    h = tf.nn.max_pool(h, [1, 3, 3, 1], [1, 2, 2, 1], padding="SAME")
+    h = tf.nn.lrn(h, 4, bias=1.0, alpha=0.001 / 9.0, beta=0.75, name="norm1")
+    h = tf.layers.conv2d(h, 4, 3, padding="same", activation=tf.nn.relu, name="conv2")
+    h = tf.nn.lrn(h, 1, bias=0.5, alpha=0.2, beta=0.5, name="norm2")
+    logits = tf.layers.dense(tf.reshape(h, [4, 36]), 3, name="logits")
+    tf.add_to_collection("losses", tf.multiply(tf.nn.l2_loss(kernel), 0.004))
+    tf.add_to_collection("losses", tf.reduce_mean(
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)))
+    loss = tf.add_n(tf.get_collection("losses"), name="loss")
+    tf.train.GradientDescentOptimizer(0.5).minimize(
+        loss, tf.train.get_or_create_global_step(), name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"images:0": IMAGES, "labels:0": LABELS8[:4]},
+                          ["loss:0", "conv1/weights:0", "conv2/kernel:0", "logits/kernel:0"])
+
+
 TRAINING_CASES = [case_train_mlp_dropout, case_train_cnn_batch_norm, case_train_embedding,
                   case_train_adam, case_train_keras_resource, case_train_mnist_tutorial,
                   case_train_separable_losses, case_train_cond_dropout_batch_norm,
                   case_train_batch_norm_nchw_half, case_train_prod_partitioned_embedding,
                   case_train_keras_dropout_learning_phase, case_train_mlp_batch_norm_flag,
                   case_train_batch_norm_wrapper_tutorial,
-                  case_train_keras_conv_noise_batch_norms]
+                  case_train_keras_conv_noise_batch_norms,
+                  case_train_cifar10_tutorial_lrn]

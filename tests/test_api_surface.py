@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import unittest
 from typing import Any
 
 import numpy as np
@@ -281,6 +282,23 @@ def test_test_session_is_not_collected_by_pytest(tmp_path):
     out = _python("-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA", str(tmp_path))
     assert "1 passed" in out.stdout, out.stdout + out.stderr
     assert "MyTest::test_session" not in out.stdout
+
+
+def test_session_helpers_work_when_set_up_skips_super():
+    # tensorflow/models' ptb reader_test overrides setUp without super().setUp().
+    class ReaderTest(tf.test.TestCase):
+        def setUp(self):
+            self.data = [1, 2]
+
+        def runTest(self):
+            with self.test_session() as sess:
+                self.assertAllEqual(sess.run(tf.constant(self.data) * 2), [2, 4])
+            with self.cached_session() as again:
+                assert again is sess
+
+    result = unittest.TestResult()
+    ReaderTest().run(result)
+    assert result.wasSuccessful(), result.errors + result.failures
 
 
 def test_stub_out_for_testing_and_benchmark():

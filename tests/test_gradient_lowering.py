@@ -1,6 +1,6 @@
 """Regions written for TF's function gradients by rewriting (graphdef/cond_lowering.py,
 graphdef/gradient_lowering.py): tf.cond as both branches + Select, Prod, the stitches of
-partitioned embedding lookups, batch norm in NCHW / float16 / bfloat16.
+partitioned embedding lookups, batch norm in NCHW / float16 / bfloat16, LRN.
 
 What real TF computes from such files is recorded by scripts/check_tf_reads_graphs.py
 (tests/graph_training_cases.py) and by scripts/probe_tf_function_gradients.py; the tests
@@ -30,7 +30,8 @@ LOWERED_CASES = [graph_training_cases.case_train_cond_dropout_batch_norm,
                  graph_training_cases.case_train_keras_dropout_learning_phase,
                  graph_training_cases.case_train_mlp_batch_norm_flag,
                  graph_training_cases.case_train_batch_norm_wrapper_tutorial,
-                 graph_training_cases.case_train_keras_conv_noise_batch_norms]
+                 graph_training_cases.case_train_keras_conv_noise_batch_norms,
+                 graph_training_cases.case_train_cifar10_tutorial_lrn]
 
 
 def _symbolic_gradients(caplog):

@@ -71,6 +71,12 @@ class TestCase(absltest.TestCase):
     """absltest.TestCase (as TF's: assertItemsEqual, assertLen, ...) with TF1's session
     helpers and numeric assertions."""
 
+    def __init__(self, methodName: str = "runTest") -> None:  # noqa: N803 (unittest's name)
+        super().__init__(methodName)
+        # Here and not only in setUp: TF1 tests often override setUp without calling
+        # super().setUp() and still use test_session / cached_session.
+        self._cached_session = None
+
     def setUp(self) -> None:
         """As TF's fixture: Python's and numpy's RNGs and the graph-level seed set to TF's
         default seed (so unseeded random ops repeat from run to run), a fresh default

@@ -7,8 +7,9 @@ SelectV2 (dropout), FusedBatchNormV3 (batch normalization, any layout and float
 type), Elu, Selu, LeakyRelu, Softplus, Tile, Pad, Prod, GatherV2, the stitches of
 partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
 (bidirectional_dynamic_rnn), Einsum (Dense layers over inputs of rank > 2), Cumsum and
-Cumprod (with TF's Cumprod gradient at zeros); gradient_lowering_nn.py adds the
-transposed convolution and Tile with run-time multiples. Inside the forward function only, such an
+Cumprod (with TF's Cumprod gradient at zeros), LRN (AlexNet-style local response
+normalization); gradient_lowering_nn.py adds the transposed convolution and Tile with
+run-time multiples. Inside the forward function only, such an
 op is written as the same computation in ops TF can differentiate; the graph outside
 keeps the op itself. The values are the same up to float rounding (the function
 is only differentiated, never fetched). Where a lowering chooses between branches with
@@ -613,6 +614,34 @@ def _cumulative_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _lrn_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[0].shape.ndims != 4 or op.inputs[0].shape[-1].value is None:
+        return "LRN over a depth unknown when the graph is written"
+    return None
+
+
+def _lrn(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # x / (bias + alpha * window_sum(x ** 2)) ** beta; the sum over the depth window
+    # [d - r, d + r] is a product with a 0/1 band matrix over the last axis.
+    dtype = op.outputs[0].dtype.base_dtype
+    x = names[0]
+    depth = op.inputs[0].shape[-1].value
+    radius = int(op.attrs["depth_radius"])
+    offsets = np.arange(depth)
+    band = (np.abs(offsets[:, None] - offsets[None, :]) <= radius).astype(np.float32)
+    flat = b.add("Reshape", [b.add("Square", [x], {"T": dtype}), b.const([-1, depth], D.int32)],
+                 {"T": dtype, "Tshape": D.int32})
+    window = b.add("MatMul", [flat, b.const(band, dtype)],
+                   {"T": dtype, "transpose_a": False, "transpose_b": False})
+    window = b.add("Reshape", [window, b.add("Shape", [x], {"T": dtype, "out_type": D.int32})],
+                   {"T": dtype, "Tshape": D.int32})
+    scaled = b.add("AddV2", [b.const(float(op.attrs["bias"]), dtype),
+                             b.add("Mul", [b.const(float(op.attrs["alpha"]), dtype), window],
+                                   {"T": dtype})], {"T": dtype})
+    denominator = b.add("Pow", [scaled, b.const(float(op.attrs["beta"]), dtype)], {"T": dtype})
+    return [b.add("RealDiv", [x, denominator], {"T": dtype})]
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -642,5 +671,6 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Einsum": (_einsum_why_not, _einsum),
     "Cumsum": (_cumulative_why_not, _cumulative),
     "Cumprod": (_cumulative_why_not, _cumulative),
+    "LRN": (_lrn_why_not, _lrn),
     **LOWERINGS_NN,
 }

@@ -1,8 +1,10 @@
 """`tf.contrib.estimator` (TF 1.15): the parts that moved into tf.estimator (early
-stopping hooks, logit_fn builders, heads)."""
+stopping hooks, logit_fn builders, heads) and in-graph replication over local devices
+(replicate_model_fn, TowerOptimizer)."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
+from tf1compat.contrib.estimator.replicate_model_fn import TowerOptimizer, replicate_model_fn
 from tf1compat.estimator.canned.dnn import dnn_logit_fn_builder
 from tf1compat.estimator.canned.head import binary_logistic_head as binary_classification_head
 from tf1compat.estimator.canned.head import multi_class_head, regression_head
