@@ -116,8 +116,10 @@ class _OneDnnMatMul(torch.autograd.Function):
             # oneDNN copies a strided left operand into a dense one: a.t() costs a copy
             # of the whole [m, k] input (a GCN's 2708x256 features, 0.25 ms a step).
             # (grad.t() @ a).t() copies the [m, n] gradient instead, and the [k, n]
-            # result once more (optimizers' fused kernels want dense gradients).
-            if grad.shape[1] < a.shape[1]:
+            # result once more (optimizers' fused kernels want dense gradients): taken
+            # when those two copies are the smaller (not for an MLP's 64x784 input).
+            (m, k), n = a.shape, grad.shape[1]
+            if m * n + k * n < m * k:
                 grad_b = matmul(grad.t().contiguous(), a).t().contiguous()
             else:
                 grad_b = matmul(a.t(), grad)
