@@ -19,10 +19,9 @@ import os
 import subprocess
 import sys
 import types
-import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tests.keras1_interface_cases import CASES, Generator, Self, encode  # noqa: E402
+from tests.keras1_interface_cases import CASES, run_case  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden",
                    "data", "keras1_interfaces.json")
@@ -35,23 +34,6 @@ def load_interfaces(git_dir: str) -> types.ModuleType:
     module = types.ModuleType("keras_224_interfaces")
     exec(compile(source, "keras-2.2.4/keras/legacy/interfaces.py", "exec"), module.__dict__)
     return module
-
-
-def run_case(interfaces: types.ModuleType, rule: str, owner: str, args: list,
-             kwargs: dict) -> dict:
-    def target(*a, **k):
-        return a, k
-    target.__name__ = owner      # a method rule names the warning after the function
-    decorated = getattr(interfaces, rule)(target)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out_args, out_kwargs = decorated(Self(owner), *args, **kwargs)
-            result = {"args": encode(list(out_args[1:])), "kwargs": encode(out_kwargs)}
-        except Exception as error:   # noqa: BLE001 (recorded)
-            result = {"error": type(error).__name__, "message": str(error)}
-    result["warnings"] = [[w.category.__name__, str(w.message)] for w in caught]
-    return result
 
 
 def main() -> None:

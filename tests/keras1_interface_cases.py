@@ -7,6 +7,8 @@ A case is (rule name, the class or method name the call is on, positional argume
 
 from __future__ import annotations
 
+import types
+import warnings
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
@@ -150,3 +152,22 @@ CASES: Dict[str, Tuple[str, str, List[Any], Dict[str, Any]]] = {
     "get_updates_keras1_kw": ("legacy_get_updates_support", "SGD", [["p"], {}],
                               {"loss": "loss"}),
 }
+
+
+def run_case(interfaces: types.ModuleType, rule: str, owner: str, args: list,
+             kwargs: dict) -> dict:
+    """Applies `interfaces.<rule>` (Keras 2.2.4's module or tf1compat's) to a stand-in
+    method and calls it: the converted arguments or the error, and the warnings."""
+    def target(*a, **k):
+        return a, k
+    target.__name__ = owner      # a method rule names the warning after the function
+    decorated = getattr(interfaces, rule)(target)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out_args, out_kwargs = decorated(Self(owner), *args, **kwargs)
+            result = {"args": encode(list(out_args[1:])), "kwargs": encode(out_kwargs)}
+        except Exception as error:   # noqa: BLE001 (recorded and compared)
+            result = {"error": type(error).__name__, "message": str(error)}
+    result["warnings"] = [[w.category.__name__, str(w.message)] for w in caught]
+    return result

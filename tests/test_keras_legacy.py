@@ -15,27 +15,11 @@ import tf1compat as tf
 from tf1compat import shim_keras
 from tf1compat.keras.legacy import interfaces
 
-from tests.keras1_interface_cases import CASES, Self, encode
+from tests.keras1_interface_cases import CASES, run_case
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "data", "keras1_interfaces.json")
 with open(GOLDEN) as _f:
     EXPECTED = json.load(_f)
-
-
-def _replay(rule: str, owner: str, args: list, kwargs: dict) -> dict:
-    def target(*a, **k):
-        return a, k
-    target.__name__ = owner
-    decorated = getattr(interfaces, rule)(target)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out_args, out_kwargs = decorated(Self(owner), *args, **kwargs)
-            result = {"args": encode(list(out_args[1:])), "kwargs": encode(out_kwargs)}
-        except Exception as error:   # noqa: BLE001 (compared with the golden)
-            result = {"error": type(error).__name__, "message": str(error)}
-    result["warnings"] = [[w.category.__name__, str(w.message)] for w in caught]
-    return result
 
 
 def test_golden_covers_every_case():
@@ -45,7 +29,7 @@ def test_golden_covers_every_case():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_conversion_matches_keras_224(name):
     rule, owner, args, kwargs = CASES[name]
-    assert _replay(rule, owner, list(args), dict(kwargs)) == EXPECTED[name]
+    assert run_case(interfaces, rule, owner, list(args), dict(kwargs)) == EXPECTED[name]
 
 
 @pytest.fixture
