@@ -257,3 +257,29 @@ def case_coordinator(tf):
         out["queue_runners"] = tf.train.start_queue_runners(sess, coord)
     out["no_session"] = catch(lambda: tf.train.start_queue_runners(), message=True)
     return out
+
+
+def case_monitored_session_event_sequence(tf):
+    """The kinds of events a MonitoredTrainingSession writes, in order: the cached
+    FileWriter writes the graph and meta graph when it is created, and the checkpoint
+    hook writes both again, so TensorBoard's event file holds them twice."""
+    with _TmpDir() as d:
+        gs, w, loss, train = _model(tf)
+        tf.summary.scalar("loss", loss)
+        with tf.train.MonitoredTrainingSession(
+                checkpoint_dir=d, save_checkpoint_steps=3, save_summaries_steps=2,
+                log_step_count_steps=None,
+                hooks=[tf.train.StopAtStepHook(last_step=5)]) as sess:
+            while not sess.should_stop():
+                sess.run(train)
+        events = [e for name in sorted(os.listdir(d)) if name.startswith("events.out")
+                  for e in tf.train.summary_iterator(os.path.join(d, name))]
+        sequence = []
+        for event in events:
+            kind = event.WhichOneof("what")
+            if kind == "summary":
+                kind += ":" + ",".join(v.tag for v in event.summary.value)
+            elif kind == "session_log":
+                kind += ":%d" % event.session_log.status
+            sequence.append([int(event.step), kind])
+        return {"sequence": sequence}

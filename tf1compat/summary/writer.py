@@ -15,6 +15,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from tf1compat.framework.graph import get_default_graph
 from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.serialization.messages import Event, SessionLog, Summary, TaggedRunMetadata
 from tf1compat.serialization.tfrecord import encode_record
@@ -178,9 +179,12 @@ class FileWriterCache:
 
     @staticmethod
     def get(logdir: str) -> FileWriter:
+        """The directory's writer; a new one writes the default graph (and its meta graph)
+        first, as TF's does, so a MonitoredTrainingSession's event file holds the graph
+        twice: once from here, once from the CheckpointSaverHook."""
         with FileWriterCache._lock:
             if logdir not in FileWriterCache._cache:
-                FileWriterCache._cache[logdir] = FileWriter(logdir)
+                FileWriterCache._cache[logdir] = FileWriter(logdir, graph=get_default_graph())
             return FileWriterCache._cache[logdir]
 
     @staticmethod
