@@ -351,9 +351,122 @@ def case_frozen_keras_mobilenet(rec: Recorder) -> None:
     rec.save_pb(frozen)
 
 
+def case_gradient_ops(rec: Recorder) -> None:
+    """TF's own gradient ops for slices, resizes, mirror pads, 3-D pooling and convolution,
+    crops, max pooling's second derivative and argmax pooling, fetched by name from the
+    file (StridedSliceGrad, ResizeBilinearGrad, MirrorPadGrad, MaxPoolGradGrad, ...)."""
+    rng = np.random.RandomState(5)
+    x = tf.placeholder(tf.float32, [2, 6, 6, 3], name="x")
+    v = tf.placeholder(tf.float32, [2, 4, 4, 4, 2], name="v")
+    seq = tf.placeholder(tf.float32, [2, 5, 3], name="seq")
+    boxes = tf.constant([[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 0.5, 0.6]])
+    parts = {
+        "slice": seq[:, -1] * 2.0 + tf.reduce_sum(seq[:, 1:4:2, ::-1] ** 2, [1]),
+        "bilinear": tf.image.resize_bilinear(x, [9, 4]),
+        "bilinear_corners": tf.image.resize_bilinear(x, [4, 9], align_corners=True),
+        "nearest": tf.image.resize_nearest_neighbor(x, [12, 5]),
+        "bicubic": tf.image.resize_bicubic(x, [8, 8]),
+        "reflect": tf.pad(x, [[0, 0], [2, 1], [1, 2], [0, 0]], "REFLECT"),
+        "symmetric": tf.pad(x, [[0, 0], [1, 1], [3, 0], [0, 0]], "SYMMETRIC"),
+        "max3d": tf.nn.max_pool3d(v, [1, 2, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"),
+        "avg3d": tf.nn.avg_pool3d(v, [1, 2, 2, 2, 1], [1, 1, 2, 2, 1], "VALID"),
+        "conv3d": tf.nn.conv3d(v, tf.constant(rng.randn(2, 2, 2, 2, 3).astype(np.float32)),
+                               [1, 1, 2, 1, 1], "SAME"),
+        "crops": tf.image.crop_and_resize(x, boxes, [0, 1], [3, 4]),
+    }
+    pooled, argmax = tf.nn.max_pool_with_argmax(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+    parts["argmax_pool"] = pooled
+    weights = {k: tf.constant(rng.randn(*t.shape.as_list()).astype(np.float32))
+               for k, t in parts.items()}
+    loss = tf.add_n([tf.reduce_sum(t * weights[k]) for k, t in sorted(parts.items())],
+                    name="loss")
+    gx, gv, gseq = tf.gradients(loss, [x, v, seq])
+    tf.identity(gx, name="gx")
+    tf.identity(gv, name="gv")
+    tf.identity(gseq, name="gseq")
+    g_boxes = tf.gradients(tf.reduce_sum(parts["crops"] * weights["crops"]), boxes)[0]
+    tf.identity(g_boxes, name="g_boxes")
+    # MaxPoolGradGrad: the gradient of max pooling's gradient.
+    pool = tf.nn.max_pool(x, [1, 2, 2, 1], [1, 1, 1, 1], "SAME")
+    first = tf.gradients(tf.reduce_sum(pool * pool), x)[0]
+    tf.identity(tf.gradients(tf.reduce_sum(first * x), x)[0], name="g_max_pool_twice")
+    feed = {"x:0": rng.randn(2, 6, 6, 3).astype(np.float32),
+            "v:0": rng.randn(2, 4, 4, 4, 2).astype(np.float32),
+            "seq:0": rng.randn(2, 5, 3).astype(np.float32)}
+    with tf.Session() as sess:
+        rec.run(sess, ["loss:0", "gx:0", "gv:0", "gseq:0", "g_boxes:0",
+                       "g_max_pool_twice:0"], feed)
+    rec.save_meta()
+
+
+def case_tf1_era_ops(rec: Recorder) -> None:
+    """Ops of graphs written by TF <= 1.13 and their gradients: FusedBatchNorm (V1, V2),
+    MaxPoolV2; trained from the file with Momentum. (TF 2.21
+    refuses to build BatchNormWithGlobalNormalization, which only older graphs hold.)"""
+    rng = np.random.RandomState(6)
+    raw = tf.raw_ops
+    x = tf.placeholder(tf.float32, [4, 5, 5, 3], name="x")
+    scale = tf.Variable(rng.rand(3).astype(np.float32) + 0.5, name="scale")
+    offset = tf.Variable(rng.randn(3).astype(np.float32), name="offset")
+    mean = tf.constant(rng.randn(3).astype(np.float32))
+    var = tf.constant(rng.rand(3).astype(np.float32) + 0.1)
+    v1 = raw.FusedBatchNorm(x=x, scale=scale, offset=offset, mean=tf.constant([], tf.float32),
+                            variance=tf.constant([], tf.float32), epsilon=0.001)
+    v2 = raw.FusedBatchNormV2(x=x * 2.0, scale=scale, offset=offset, mean=mean,
+                              variance=var, is_training=False)
+    pooled = raw.MaxPoolV2(input=v1.y + v2.y, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                           padding="SAME")
+    loss = tf.identity(tf.reduce_sum(tf.square(pooled)) + tf.reduce_sum(v1.batch_mean),
+                       name="loss")
+    train = tf.train.MomentumOptimizer(0.01, 0.9).minimize(loss)
+    tf.add_to_collection("train_op", train)
+    grads = tf.gradients(loss, [x, scale, offset])
+    for i, g in enumerate(grads):
+        tf.identity(g, name=f"grad_{i}")
+    saver = tf.train.Saver()
+    feed = {"x:0": rng.randn(4, 5, 5, 3).astype(np.float32)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["loss:0", "grad_0:0", "grad_1:0", "grad_2:0"], feed)
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, ["scale:0", "offset:0", "loss:0"], feed)
+
+
+def case_sparse_segment_gradients(rec: Recorder) -> None:
+    """embedding_lookup_sparse with every combiner trained from the file (TF 2.21 writes
+    SparseSegment*GradV2), and TF 1.x's SparseSegment*Grad ops fetched by name."""
+    emb = tf.Variable(np.arange(24, dtype=np.float32).reshape(6, 4) / 10.0, name="emb")
+    ids = tf.SparseTensor([[0, 0], [0, 1], [0, 2], [2, 0], [3, 1]],
+                          tf.constant([1, 3, 1, 5, 0], tf.int64), [4, 3])
+    weights = tf.SparseTensor(ids.indices, tf.constant([0.5, 2.0, 1.0, 3.0, 1.5]), [4, 3])
+    outs = [tf.nn.embedding_lookup_sparse(emb, ids, None, combiner=c)
+            for c in ("sum", "mean", "sqrtn")]
+    outs.append(tf.nn.safe_embedding_lookup_sparse(emb, ids, weights, combiner="mean"))
+    loss = tf.identity(tf.add_n([tf.reduce_sum(tf.square(o)) for o in outs]), name="loss")
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    tf.add_to_collection("train_op", train)
+    grad = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+    indices = tf.constant([4, 0, 4, 2, 1])
+    segments = tf.constant([0, 0, 1, 2, 2])
+    for kind in ("Sum", "Mean", "SqrtN"):
+        op = getattr(tf.raw_ops, f"SparseSegment{kind}Grad")
+        tf.identity(op(grad=grad, indices=indices, segment_ids=segments, output_dim0=6),
+                    name=f"v1_{kind}")
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["loss:0", "v1_Sum:0", "v1_Mean:0", "v1_SqrtN:0"])
+        rec.run(sess, [], targets=[train.name])
+        rec.run(sess, ["emb:0", "loss:0"])
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
-         case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet]
+         case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
+         case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients]
 
 
 def main(argv: list) -> int:

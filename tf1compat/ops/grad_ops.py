@@ -158,7 +158,7 @@ declare("ConcatOffset", inputs=["concat_dim: int32", "shape: N * shape_type"],
 
 # -- gradients of ops that autograd differentiates: the forward kernel, run backwards -----------
 
-class _ForwardNode:
+class ForwardNode:
     """The attrs a forward op's kernel factory reads, taken from its gradient op's node
     (plus the forward op's defaults for attrs the gradient op does not carry)."""
 
@@ -173,13 +173,13 @@ class _ForwardNode:
         self.device = node.device
 
 
-def _through_forward(forward_type: str,
+def through_forward(forward_type: str,
                      run: Callable[[Callable[..., Any], tuple], tuple]) -> Callable:
     """A kernel factory: `run(forward_kernel, inputs)` returns the gradient op's outputs,
     computing them with torch.autograd through `forward_type`'s own kernel (so TF's
     gradient op agrees with what tf1compat's autograd gives for the forward op)."""
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        forward = get_op_def(forward_type).kernel(_ForwardNode(node, forward_type), kctx)
+        forward = get_op_def(forward_type).kernel(ForwardNode(node, forward_type), kctx)
 
         def kernel(*args: Any) -> Any:
             with torch.enable_grad():
@@ -188,7 +188,7 @@ def _through_forward(forward_type: str,
     return factory
 
 
-def _vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any, args: tuple) -> tuple:
+def vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any, args: tuple) -> tuple:
     """d(outputs . grads)/d inputs, keeping a graph when any of the gradient op's `args`
     is itself differentiated (the gradient op inside tf.gradients)."""
     create = any(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
@@ -197,7 +197,7 @@ def _vjp(outputs: Any, inputs: List[torch.Tensor], grads: Any, args: tuple) -> t
     return tuple(torch.zeros_like(x) if g is None else g for g, x in zip(found, inputs))
 
 
-def _leaf(x: torch.Tensor) -> torch.Tensor:
+def leaf(x: torch.Tensor) -> torch.Tensor:
     """`x` as a tensor to differentiate with respect to: itself when it is already part of
     an autograd graph (so the gradient op's outputs stay differentiable in it)."""
     return x if x.requires_grad else x.detach().requires_grad_()
@@ -205,29 +205,29 @@ def _leaf(x: torch.Tensor) -> torch.Tensor:
 
 def _max_pool_grad(forward: Callable, args: tuple) -> Any:
     orig_input, _, grad = args
-    x = _leaf(orig_input)
-    return _vjp([forward(x)], [x], [grad], args)[0]
+    x = leaf(orig_input)
+    return vjp([forward(x)], [x], [grad], args)[0]
 
 
 def _avg_pool_grad(forward: Callable, args: tuple) -> Any:
     shape, grad = args
     x = torch.zeros([int(d) for d in shape.tolist()], dtype=grad.dtype, device=grad.device,
                     requires_grad=True)
-    return _vjp([forward(x)], [x], [grad], args)[0]
+    return vjp([forward(x)], [x], [grad], args)[0]
 
 
 def _lrn_grad(forward: Callable, args: tuple) -> Any:
     grads, image, _ = args
-    x = _leaf(image)
-    return _vjp([forward(x)], [x], [grads], args)[0]
+    x = leaf(image)
+    return vjp([forward(x)], [x], [grads], args)[0]
 
 
 def _fused_batch_norm_grad(forward: Callable, args: tuple) -> tuple:
     dy, x, scale, mean, variance = args[:5]
-    xs, s = _leaf(x), _leaf(scale)
+    xs, s = leaf(x), leaf(scale)
     offset = torch.zeros_like(scale, requires_grad=True)
     y = forward(xs, s, offset, mean.detach(), variance.detach())[0]
-    dx, dscale, doffset = _vjp([y], [xs, s, offset], [dy], args)
+    dx, dscale, doffset = vjp([y], [xs, s, offset], [dy], args)
     empty = torch.zeros(0, dtype=scale.dtype, device=scale.device)
     return dx, dscale, doffset, empty, empty
 
@@ -236,19 +236,19 @@ _POOL_GRAD_ATTRS = {"ksize": [], "strides": [], "padding": "VALID", "data_format
 
 declare("MaxPoolGrad", inputs=["orig_input: T", "orig_output: T", "grad: T"],
         outputs=["output: T"], attrs={**_POOL_GRAD_ATTRS, "T": Type(REAL)},
-        shape=lambda ctx: [ctx.shape(0)], kernel=_through_forward("MaxPool", _max_pool_grad),
+        shape=lambda ctx: [ctx.shape(0)], kernel=through_forward("MaxPool", _max_pool_grad),
         flops=flops.max_pool_grad,
         doc="The gradient of MaxPool with respect to its input.")
 declare("AvgPoolGrad", inputs=["orig_input_shape: int32", "grad: T"], outputs=["output: T"],
         attrs={**_POOL_GRAD_ATTRS, "T": Type(FLOAT)},
         shape=lambda ctx: [ctx.const_shape(0)],
-        kernel=_through_forward("AvgPool", _avg_pool_grad), flops=flops.avg_pool_grad,
+        kernel=through_forward("AvgPool", _avg_pool_grad), flops=flops.avg_pool_grad,
         doc="The gradient of AvgPool with respect to its input.")
 declare("LRNGrad", inputs=["input_grads: T", "input_image: T", "output_image: T"],
         outputs=["output: T"],
         attrs={"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
                "T": Type((D.float16, D.bfloat16, D.float32), default=D.float32)},
-        shape=lambda ctx: [ctx.shape(1)], kernel=_through_forward("LRN", _lrn_grad),
+        shape=lambda ctx: [ctx.shape(1)], kernel=through_forward("LRN", _lrn_grad),
         grad="unregistered", doc="The gradient of LRN with respect to its input.")
 declare("FusedBatchNormGradV3",
         inputs=["y_backprop: T", "x: T", "scale: float32", "reserve_space_1: U",
@@ -259,6 +259,6 @@ declare("FusedBatchNormGradV3",
                "epsilon": 0.0001, "data_format": "NHWC", "is_training": True},
         shape=lambda ctx: [ctx.shape(1), ctx.shape(2), ctx.shape(2), TensorShape([0]),
                            TensorShape([0])],
-        kernel=_through_forward("FusedBatchNormV3", _fused_batch_norm_grad),
+        kernel=through_forward("FusedBatchNormV3", _fused_batch_norm_grad),
         grad_none_inputs=(3, 4, 5),     # (TF: no gradient for the saved statistics)
         doc="The gradients of FusedBatchNormV3 (batch statistics when is_training).")

@@ -1,0 +1,75 @@
+"""Ops only graphs from older TF versions hold, which TF 2.21 no longer builds (so no
+recorded fixture): BatchNormWithGlobalNormalization (2015-era frozen models) and its
+gradient, imported from a hand-written GraphDef; MaxPoolV2's refusal of a window known
+only at run time (TF's UnimplementedError at the run)."""
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.serialization.messages import GraphDef
+
+
+def _node(graph_def, name, op, inputs=(), **attrs):
+    node = graph_def.node.add()
+    node.name, node.op = name, op
+    node.input.extend(inputs)
+    for key, value in attrs.items():
+        if isinstance(value, bool):
+            node.attr[key].b = value
+        elif isinstance(value, float):
+            node.attr[key].f = value
+        else:
+            node.attr[key].type = value
+    return node
+
+
+def _global_norm_graph(op):
+    graph_def = GraphDef()
+    for name in ("t", "m", "v", "beta_or_gamma", "gamma_or_backprop"):
+        _node(graph_def, name, "Placeholder", dtype=1)
+    _node(graph_def, "out", op, ["t", "m", "v", "beta_or_gamma", "gamma_or_backprop"], T=1,
+          variance_epsilon=0.01, scale_after_normalization=True)
+    return graph_def
+
+
+def test_batch_norm_with_global_normalization_and_its_gradient():
+    rng = np.random.RandomState(0)
+    t = rng.randn(2, 3, 3, 4).astype(np.float32)
+    m, beta = rng.randn(4).astype(np.float32), rng.randn(4).astype(np.float32)
+    v, gamma = rng.rand(4).astype(np.float32) + 0.1, rng.rand(4).astype(np.float32) + 0.5
+    factor = 1 / np.sqrt(v + 0.01) * gamma
+    with tf.Graph().as_default():
+        tf.import_graph_def(_global_norm_graph("BatchNormWithGlobalNormalization"),
+                            name="")
+        with tf.Session() as sess:
+            out = sess.run("out:0", {"t:0": t, "m:0": m, "v:0": v, "beta_or_gamma:0": beta,
+                                     "gamma_or_backprop:0": gamma})
+    np.testing.assert_allclose(out, (t - m) * factor + beta, rtol=1e-5, atol=1e-6)
+
+    backprop = rng.randn(*t.shape).astype(np.float32)
+    with tf.Graph().as_default():
+        tf.import_graph_def(_global_norm_graph("BatchNormWithGlobalNormalizationGrad"),
+                            name="")
+        with tf.Session() as sess:
+            dx, dm, dv, db, dg = sess.run(["out:%d" % i for i in range(5)],
+                                          {"t:0": t, "m:0": m, "v:0": v,
+                                           "beta_or_gamma:0": gamma,
+                                           "gamma_or_backprop:0": backprop})
+    axes = (0, 1, 2)
+    np.testing.assert_allclose(dx, backprop * factor, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(dm, -(backprop * factor).sum(axes), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(db, backprop.sum(axes), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dg, (backprop * (t - m) / np.sqrt(v + 0.01)).sum(axes),
+                               rtol=1e-4, atol=1e-5)
+    want_dv = (backprop * (t - m) * gamma * -0.5 * (v + 0.01) ** -1.5).sum(axes)
+    np.testing.assert_allclose(dv, want_dv, rtol=1e-4, atol=1e-5)
+
+
+def test_max_pool_v2_with_a_run_time_window_is_refused_by_name():
+    x = tf.placeholder(tf.float32, [1, 4, 4, 1])
+    ksize = tf.placeholder(tf.int32, [4])
+    out = tf.raw_ops.MaxPoolV2(input=x, ksize=ksize, strides=[1, 1, 1, 1], padding="VALID")
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.UnimplementedError, match="ksize known only at run"):
+            sess.run(out, {x: np.zeros([1, 4, 4, 1], np.float32), ksize: [1, 2, 2, 1]})
