@@ -463,10 +463,42 @@ def case_sparse_segment_gradients(rec: Recorder) -> None:
         rec.run(sess, ["emb:0", "loss:0"])
 
 
+def case_rnn_batch_norm_training(rec: Recorder) -> None:
+    """dynamic_rnn, then batch norm and dropout under a tensor training flag, trained with
+    Adam under control_dependencies(UPDATE_OPS): TF's gradient code enters the update ops'
+    Merges into the forward loop's frame, so that loop's frame gets Enters that depend on
+    its own results (they arrive after it ran)."""
+    tf.set_random_seed(11)
+    x = tf.placeholder(tf.float32, [None, 5, 3], name="x")
+    y = tf.placeholder(tf.int64, [None], name="y")
+    training = tf.placeholder_with_default(False, [], name="training")
+    outputs, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(6), x, dtype=tf.float32)
+    h = tf.layers.batch_normalization(outputs[:, -1], training=training)
+    h = tf.layers.dropout(h, 0.0, training=training)
+    logits = tf.layers.dense(h, 2, name="logits")
+    loss = tf.identity(tf.losses.sparse_softmax_cross_entropy(y, logits), name="loss")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        train = tf.train.AdamOptimizer(0.01).minimize(loss, name="train")
+    tf.add_to_collection("train_op", train)
+    saver = tf.train.Saver()
+    rng = np.random.RandomState(12)
+    feed = {"x:0": rng.rand(8, 5, 3).astype(np.float32),
+            "y:0": rng.randint(0, 2, 8).astype(np.int64), "training:0": True}
+    names = [v.name for v in tf.global_variables()]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["loss:0"], feed)
+        rec.run(sess, [], feed, targets=["train"])
+        rec.run(sess, [], feed, targets=["train"])
+        rec.run(sess, names + ["loss:0"], feed)
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
-         case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients]
+         case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
+         case_rnn_batch_norm_training]
 
 
 def main(argv: list) -> int:

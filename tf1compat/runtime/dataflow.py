@@ -204,6 +204,8 @@ class _Run:
         self.next_iterations: deque = deque()            # (NextIteration, tag, value)
         # (tag, frame) of a simple loop -> the Enters arrived so far (dataflow_loops.py)
         self.simple_enters: Dict[Tuple[Tag, str], list] = {}
+        # simple-loop instances handed to the general path (see _start_stalled_loops)
+        self.general_instances: set = set()
         self.read_outside = read_outside_getter(self.feeds, state)
         self.frames: Dict[Tuple[Tag, str], _Frame] = {}
 
@@ -325,7 +327,7 @@ class _Run:
                 name, i = tag[-1]
                 self._put(node, self._iteration(self._frame(tag[:-1], name), i + 1), value)
                 continue
-            if not self._flush_dead_exits():
+            if not self._flush_dead_exits() and not self._start_stalled_loops():
                 break
         out = tuple(self._fetch(src, i) for i, src in enumerate(plan.fetches))
         for key in plan.state_marks:
@@ -385,8 +387,8 @@ class _Run:
 
     def _enter(self, node: _Node, tag: Tag, dead: bool) -> None:
         loop = self.program.simple_loops.get(node.frame_name)
-        if loop is not None:
-            key = (tag, node.frame_name)
+        key = (tag, node.frame_name)
+        if loop is not None and key not in self.general_instances:
             arrived = self.simple_enters.setdefault(key, [])
             arrived.append((node, _DEAD if dead else self._input(node, tag), dead))
             if len(arrived) == loop.n_enters:
@@ -399,6 +401,24 @@ class _Run:
                          lambda exit_node, value: self._put(exit_node, tag, value))
             return
         self._enter_frame(node, tag, dead)
+
+    def _start_stalled_loops(self) -> bool:
+        """Runs on the general path the simple loops still waiting for Enters when nothing
+        else can run; whether there were any.
+
+        An Enter may depend on the loop's own results: TF's gradient code enters the
+        update ops of a `control_dependencies(UPDATE_OPS)` block into the forward loop's
+        frame (as constants its stack pushes wait for), and those update ops read what the
+        loop computed. TF's executor runs the frame without them and hands them to the
+        iterations when they arrive; so does the general path here."""
+        if not self.simple_enters:
+            return False
+        stalled, self.simple_enters = self.simple_enters, {}
+        for key, arrived in stalled.items():
+            self.general_instances.add(key)
+            for enter, _, enter_dead in arrived:
+                self._enter_frame(enter, key[0], enter_dead)
+        return True
 
     def _enter_frame(self, node: _Node, tag: Tag, dead: bool) -> None:
         frame = self._frame(tag, node.frame_name)
