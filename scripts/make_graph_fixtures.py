@@ -494,11 +494,27 @@ def case_rnn_batch_norm_training(rec: Recorder) -> None:
         rec.run(sess, names + ["loss:0"], feed)
 
 
+def case_cond_of_assigns(rec: Recorder) -> None:
+    """tf.cond whose branches return assign_add's outputs (reference tensors: RefMerge),
+    run repeatedly from the file."""
+    v = tf.Variable(0, name="v")
+    p = tf.placeholder(tf.bool, [], name="p")
+    r = tf.cond(p, lambda: tf.assign_add(v, 1), lambda: tf.assign_add(v, 100))
+    tf.identity(r, name="r")
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        for value in (True, True, False):
+            rec.run(sess, ["r:0"], {"p:0": value})
+        rec.run(sess, ["v:0"])
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
-         case_rnn_batch_norm_training]
+         case_rnn_batch_norm_training, case_cond_of_assigns]
 
 
 def main(argv: list) -> int:

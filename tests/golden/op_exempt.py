@@ -168,6 +168,9 @@ EXEMPT: Dict[str, str] = {
     **{op: _REF_FRAME for op in ("RefEnter", "RefExit", "RefNextIteration")},
     "RefSwitch": "Switch of a ref tensor (tf.cond on a ref variable); covered by "
                  "tests/golden/cases_control_flow.py",
+    "RefMerge": ("Merge of ref tensors (a cond returning assigns' outputs), only in TF's "
+                 "own graphs; covered by tests/fixtures/tf_graphs/cond_of_assigns "
+                 "(tests/test_graph_import.py)"),
     **{op: _CHAINS + "switch_merge" for op in ("Switch", "Merge", "ControlTrigger")},
     **{op: _CHAINS + "stack_ops" for op in (
         "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2")},

@@ -1,9 +1,10 @@
-"""Op rows: TF's gradient ops that imported training graphs hold (ops/grad_ops_nn.py,
-ops/grad_ops_sparse.py) and the TF <= 1.13 forward ops FusedBatchNorm(V2) and MaxPoolV2."""
+"""Op rows: ops only TF's own graphs hold, which tf1compat runs for imported graphs: TF's
+gradient ops (ops/grad_ops_nn.py, ops/grad_ops_sparse.py), the TF <= 1.13 forward ops
+FusedBatchNorm(V2) and MaxPoolV2, and raw ops without a TF 1.x Python API."""
 
 import numpy as np
 
-from tests.golden.op_harness import f32, row
+from tests.golden.op_harness import err, f32, row
 
 _X = f32(2, 4, 5, 3)
 _SEQ = f32(2, 5, 3, seed=2)
@@ -103,3 +104,28 @@ for _kind in ("Sum", "Mean", "SqrtN"):
         row(f"SparseSegment{_kind}GradV2", grad=_SEG_GRAD, indices=_SEG_INDICES,
             segment_ids=_SEG_IDS, dense_output_dim0=np.int32(6)),
     ]
+
+_IMAGE = f32(1, 5, 5, 2, seed=25)
+_STRUCTURE = f32(2, 2, 2, seed=26)
+_DILATION = {"strides": [1, 1, 1, 1], "rates": [1, 1, 1, 1], "padding": "VALID"}
+ROWS += [
+    row("Dilation2DBackpropInput", input=_IMAGE, filter=_STRUCTURE,
+        out_backprop=f32(1, 4, 4, 2, seed=27), **_DILATION),
+    row("Dilation2DBackpropFilter", input=_IMAGE, filter=_STRUCTURE,
+        out_backprop=f32(1, 4, 4, 2, seed=27), **_DILATION),
+    row("SparseAddGrad", backprop_val_grad=np.array([1.0, 2.0, 3.0, 4.0], np.float32),
+        a_indices=np.array([[0, 1], [2, 0]], np.int64),
+        b_indices=np.array([[0, 1], [1, 1], [3, 3]], np.int64),
+        sum_indices=np.array([[0, 1], [1, 1], [2, 0], [3, 3]], np.int64)),
+    row("SparseDenseCwiseAdd", sp_indices=np.array([[0, 1], [1, 0], [1, 2]], np.int64),
+        sp_values=np.array([1.0, 2.0, 3.0], np.float32),
+        sp_shape=np.array([2, 3], np.int64), dense=f32(2, 3, seed=28)),
+    row("SparseDenseCwiseAdd", sp_indices=np.array([[0, 1], [1, 0]], np.int64),
+        sp_values=np.array([1.0, 2.0], np.float32), sp_shape=np.array([2, 3], np.int64),
+        dense=f32(3, seed=29)),
+    row("Empty", shape=np.array([2, 3], np.int32), dtype=np.float32, init=True),
+    row("CheckNumericsV2", tensor=f32(2, 3, seed=30), message="fine"),
+]
+for _values in ([1.0, np.inf], [1.0, -np.inf], [np.nan, 0.0], [-np.inf, np.inf, np.nan],
+                [np.inf, np.nan]):
+    ROWS.append(err("CheckNumericsV2", tensor=np.array(_values, np.float32), message="bad"))

@@ -67,6 +67,21 @@ declare("Fill", inputs=["dims: index_type", "value: T"], outputs=["output: T"],
         static_value=_fill_static_value)
 
 
+def _empty_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    dtype = node.attrs["dtype"].torch_dtype
+
+    def run(shape: Any) -> torch.Tensor:
+        # TF leaves the memory uninitialised unless `init`; zeros are one such content.
+        return torch.zeros([int(d) for d in shape.tolist()], dtype=dtype, device=kctx.device)
+    return run
+
+
+declare("Empty", inputs=["shape: int32"], outputs=["output: dtype"],
+        attrs={"dtype": Type(), "init": False}, shape=lambda ctx: [ctx.const_shape(0)],
+        kernel=_empty_kernel, grad="none",
+        doc="A tensor of `shape` (zeros here; TF's holds whatever memory it got unless init).")
+
+
 def fill(dims: Any, value: Any, name: Optional[str] = None) -> Tensor:
     """`tf.fill`."""
     return apply_op1("Fill", [dims, value], name=name)

@@ -88,6 +88,13 @@ declare("RefSwitch", inputs=["data: Ref(T)", "pred: bool"],
 declare("Merge", inputs=["inputs: N * T"], outputs=["output: T", "value_index: int32"],
         attrs={"T": Type(), "N": Int(minimum=1)}, shape=_merge_shape, kernel=_merge_kernel,
         view=True, doc="Forwards the first live input and its index.")
+# RefMerge's inputs and output are references in TF; here they are the values the
+# references hold when the merge runs (the branch's assign has run by then), which is
+# all a reader of the merged reference sees in TF 1.x graphs.
+declare("RefMerge", inputs=["inputs: N * T"], outputs=["output: T", "value_index: int32"],
+        attrs={"T": Type(), "N": Int(minimum=1)}, shape=_merge_shape, kernel=_merge_kernel,
+        view=True, doc="Merge of variable references (a cond whose branches return "
+                       "assigns' outputs, in TF 1.x graphs).")
 declare("Enter", inputs=["data: T"], outputs=["output: T"], attrs=dict(_FRAME_ATTRS),
         shape=_enter_shape, kernel=identity_kernel, view=True, forwards_alias=True,
         doc="Makes data available in the child frame frame_name.")

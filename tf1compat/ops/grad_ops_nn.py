@@ -152,6 +152,27 @@ declare("CropAndResizeGradBoxes",
         doc="The gradient of CropAndResize with respect to its boxes.")
 
 
+# -- morphological dilation ---------------------------------------------------------------------
+
+def _dilation_grad(wrt: int) -> Callable:
+    def run(forward: Callable, args: tuple) -> Any:
+        image, kernel, out_backprop = args
+        operands = [image, kernel]
+        operands[wrt] = leaf(operands[wrt])
+        return vjp([forward(*operands)], [operands[wrt]], [out_backprop], args)[0]
+    return run
+
+
+for _op, _wrt, _result in (("Dilation2DBackpropInput", 0, "in_backprop"),
+                           ("Dilation2DBackpropFilter", 1, "filter_backprop")):
+    declare(_op, inputs=["input: T", "filter: T", "out_backprop: T"],
+            outputs=[f"{_result}: T"],
+            attrs={"T": Type(REAL), "strides": [], "rates": [], "padding": "VALID"},
+            shape=lambda ctx, _wrt=_wrt: [ctx.shape(_wrt)],
+            kernel=through_forward("Dilation2D", _dilation_grad(_wrt)), grad="unregistered",
+            doc=f"The gradient of Dilation2D with respect to its {('input', 'filter')[_wrt]}.")
+
+
 # -- pooling ------------------------------------------------------------------------------------
 
 _POOL_ATTRS = {"padding": "VALID", "data_format": "NHWC"}

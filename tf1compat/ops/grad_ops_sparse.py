@@ -1,6 +1,7 @@
-"""TF's gradient ops of the sparse segment reductions (embedding_lookup_sparse, feature
-columns' embedding and shared-embedding columns): `SparseSegment{Sum,Mean,SqrtN}Grad`
-(TF 1.x graphs) and their V2 forms (TF >= 2.13: one row per distinct index).
+"""TF's gradient ops of sparse ops: the sparse segment reductions (embedding_lookup_sparse,
+feature columns' embedding and shared-embedding columns) as `SparseSegment{Sum,Mean,
+SqrtN}Grad` (TF 1.x graphs) and their V2 forms (TF >= 2.13: one row per distinct index),
+and `SparseAddGrad`.
 
 Like grad_ops.py, for imported graphs: tf1compat's own gradients come from autograd.
 """
@@ -94,3 +95,34 @@ for _kind in ("Sum", "Mean", "SqrtN"):
             shape=_grad_v2_shape, kernel=_grad_v2_kernel(_kind), grad="unregistered",
             doc=f"The gradient of SparseSegment{_kind} as one row per distinct index "
                 f"(sorted), for an IndexedSlices gradient.")
+
+
+def _sparse_add_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    def run(backprop: torch.Tensor, a_indices: torch.Tensor, b_indices: torch.Tensor,
+            sum_indices: torch.Tensor) -> tuple:
+        # Each operand's entry takes the sum's gradient at the same index (0 where the
+        # sum dropped the entry under `thresh`).
+        rows = torch.cat([sum_indices, a_indices, b_indices])
+        _, key = torch.unique(rows, dim=0, return_inverse=True)
+        n_sum, n_a = sum_indices.shape[0], a_indices.shape[0]
+        where_in_sum = torch.full((int(key.max()) + 1 if key.numel() else 0,), -1,
+                                  dtype=torch.long, device=key.device)
+        where_in_sum[key[:n_sum]] = torch.arange(n_sum, device=key.device)
+
+        def pick(keys: torch.Tensor) -> torch.Tensor:
+            position = where_in_sum[keys]
+            picked = backprop[position.clamp_min(0)] if n_sum else \
+                torch.zeros(keys.shape, dtype=backprop.dtype, device=backprop.device)
+            return torch.where(position >= 0, picked, torch.zeros_like(picked))
+        return pick(key[n_sum:n_sum + n_a]), pick(key[n_sum + n_a:])
+    return run
+
+
+declare("SparseAddGrad",
+        inputs=["backprop_val_grad: T", "a_indices: int64", "b_indices: int64",
+                "sum_indices: int64"],
+        outputs=["a_val_grad: T", "b_val_grad: T"], attrs={"T": Type()},
+        shape=lambda ctx: [TensorShape([ctx.shape(1)[0] if ctx.shape(1).rank else None]),
+                           TensorShape([ctx.shape(2)[0] if ctx.shape(2).rank else None])],
+        kernel=_sparse_add_grad_kernel, grad="none",
+        doc="The gradient of SparseAdd with respect to both operands' values.")

@@ -36,13 +36,21 @@ _CHECKED = (D.bfloat16, D.float16, D.float32, D.float64)
 _GRAD_MESSAGE = "Not a number (NaN) or infinity (Inf) values detected in gradient. "
 
 
-def _check(x: torch.Tensor, message: str) -> None:
+def _check(x: torch.Tensor, message: str, signed: bool = False) -> None:
+    """TF's CheckNumerics error when `x` holds NaN or Inf (CheckNumericsV2, `signed`,
+    names -Inf and +Inf apart)."""
     # One pass (and one device sync) in the common all-finite case; details only on failure.
     if x.is_floating_point() and x.numel() and not bool(torch.isfinite(x).all()):
-        has_nan = bool(torch.isnan(x).any())
-        has_inf = bool(torch.isinf(x).any())
-        if has_nan or has_inf:
-            what = "Inf and NaN" if has_nan and has_inf else ("NaN" if has_nan else "Inf")
+        if signed:
+            found = [name for name, flag in (("-Inf", bool(torch.isneginf(x).any())),
+                                             ("+Inf", bool(torch.isposinf(x).any())),
+                                             ("NaN", bool(torch.isnan(x).any()))) if flag]
+        else:
+            found = [name for name, flag in (("Inf", bool(torch.isinf(x).any())),
+                                             ("NaN", bool(torch.isnan(x).any()))) if flag]
+        if found:
+            what = ", ".join(found[:-1]) + ", and " + found[-1] if len(found) == 3 else \
+                " and ".join(found)
             raise errors.InvalidArgumentError(None, None,
                                               f"{message} : Tensor had {what} values")
 
@@ -51,16 +59,17 @@ class _CheckNumericsFn(torch.autograd.Function):
     """Identity whose forward value and incoming gradient are both checked."""
 
     @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, message: str) -> torch.Tensor:  # type: ignore
-        _check(x, message)
-        ctx.message = message
+    def forward(ctx: Any, x: torch.Tensor, message: str,  # type: ignore[override]
+                signed: bool) -> torch.Tensor:
+        _check(x, message, signed)
+        ctx.message, ctx.signed = message, signed
         return x.view_as(x)
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> Any:  # type: ignore[override]
         # TF formats the bytes attr with %s, so the message shows as b'...'.
-        _check(grad, _GRAD_MESSAGE + str(ctx.message.encode("utf-8")))
-        return grad, None
+        _check(grad, _GRAD_MESSAGE + str(ctx.message.encode("utf-8")), ctx.signed)
+        return grad, None, None
 
 
 def _check_numerics_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
@@ -68,10 +77,12 @@ def _check_numerics_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], tor
     if isinstance(message, bytes):
         message = message.decode("utf-8", "replace")
 
+    signed = node.type == "CheckNumericsV2"
+
     def run(x: torch.Tensor) -> torch.Tensor:
         if x.requires_grad and torch.is_grad_enabled():
-            return _CheckNumericsFn.apply(x, message)
-        _check(x, message)
+            return _CheckNumericsFn.apply(x, message, signed)
+        _check(x, message, signed)
         return x
     return run
 
@@ -80,6 +91,10 @@ declare("CheckNumerics", inputs=["tensor: T"], outputs=["output: T"],
         attrs={"T": Type(_CHECKED), "message": REQUIRED},
         shape=unary_rule, kernel=_check_numerics_kernel, view=True,
         doc="Passes `tensor` through; InvalidArgumentError if it holds NaN or Inf.")
+declare("CheckNumericsV2", inputs=["tensor: T"], outputs=["output: T"],
+        attrs={"T": Type(_CHECKED), "message": REQUIRED},
+        shape=unary_rule, kernel=_check_numerics_kernel, view=True,
+        doc="CheckNumerics naming -Inf and +Inf apart (tf.debugging.enable_check_numerics).")
 
 
 def check_numerics(tensor: Any, message: str, name: Optional[str] = None) -> Tensor:

@@ -66,12 +66,17 @@ def _values_shape(ctx: Any) -> List[TensorShape]:
     return [TensorShape([n]).merge_with(ctx.shape(1).with_rank(1))]
 
 
+# SparseDenseCwiseAdd has no Python API in TF 1.x (only its raw op, in TF's own graphs).
 for _op_type, _combine in (("SparseDenseCwiseMul", torch.mul),
-                           ("SparseDenseCwiseDiv", _divide)):
+                           ("SparseDenseCwiseDiv", _divide),
+                           ("SparseDenseCwiseAdd", torch.add)):
     declare(_op_type, inputs=["sp_indices: int64", "sp_values: T", "sp_shape: int64",
                               "dense: T"],
             outputs=["output: T"], attrs={"T": Type(D.NUMBER_TYPES)},
             shape=_values_shape, kernel=_cwise_kernel(_combine),
+            **({"grad": "none", "grad_error": lambda op: NotImplementedError(
+                "Gradient for SparseDenseCwiseAdd is not implemented.")}
+               if _op_type == "SparseDenseCwiseAdd" else {}),
             doc="New values for a SparseTensor's indices: values (op) the dense operand "
                 "broadcast to the sparse shape.")
 
