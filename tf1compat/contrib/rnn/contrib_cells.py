@@ -52,6 +52,12 @@ def _cell_outputs_shape(n_outputs: int, state_input: int) -> Callable[[Any], lis
     return rule
 
 
+def clip_as_tf(cs: torch.Tensor, cell_clip: float) -> torch.Tensor:
+    """The cell state clipped to [-cell_clip, cell_clip], with the gradient passed through
+    unchanged as TF's LSTMBlockCellGrad/BlockLSTMGrad do (they ignore the clip)."""
+    return cs + (cs.clamp(-cell_clip, cell_clip) - cs).detach()
+
+
 def _lstm_block_cell_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     forget_bias = float(node.attrs["forget_bias"])
     cell_clip = float(node.attrs["cell_clip"])
@@ -70,7 +76,7 @@ def _lstm_block_cell_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         ci = torch.tanh(ci)
         cs = ci * i + cs_prev * f
         if cell_clip > 0:
-            cs = cs.clamp(-cell_clip, cell_clip)
+            cs = clip_as_tf(cs, cell_clip)
         o = torch.sigmoid(o + cs * wco) if peephole else torch.sigmoid(o)
         co = torch.tanh(cs)
         return i, cs, f, o, ci, co, co * o
