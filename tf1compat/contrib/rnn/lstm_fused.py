@@ -16,7 +16,7 @@ from typing import Any, Callable, List, Optional
 
 import torch
 
-from tf1compat.contrib.rnn.contrib_cells import clip_as_tf
+from tf1compat.contrib.rnn.contrib_cells import lstm_block_step
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, declare
@@ -57,25 +57,10 @@ def _block_lstm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         series: List[List[torch.Tensor]] = [[] for _ in range(7)]
         cs, h = cs_prev, h_prev
         for t in range(steps):
-            gates = torch.addmm(b, torch.cat([x[t], h], 1), w)
-            if ifco:
-                i, f, ci, o = gates.chunk(4, 1)
-            else:
-                i, ci, f, o = gates.chunk(4, 1)
-            f = f + forget_bias
-            if peephole:
-                i = torch.sigmoid(i + cs * wci)
-                f = torch.sigmoid(f + cs * wcf)
-            else:
-                i, f = torch.sigmoid(i), torch.sigmoid(f)
-            ci = torch.tanh(ci)
-            cs = ci * i + cs * f
-            if cell_clip > 0:
-                cs = clip_as_tf(cs, cell_clip)
-            o = torch.sigmoid(o + cs * wco) if peephole else torch.sigmoid(o)
-            co = torch.tanh(cs)
-            h = co * o
-            for k, value in enumerate((i, cs, f, o, ci, co, h)):
+            step = lstm_block_step(x[t], cs, h, w, wci, wcf, wco, b, forget_bias, cell_clip,
+                                   peephole, ifco)
+            cs, h = step[1], step[6]
+            for k, value in enumerate(step):
                 series[k].append(value)
         pad = x.new_zeros((x.shape[0] - steps,) + tuple(cs_prev.shape))
         return tuple(torch.cat([torch.stack(s), pad]) if s else pad.clone() for s in series)
