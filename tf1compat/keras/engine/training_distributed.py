@@ -27,7 +27,8 @@ import numpy as np
 from tf1compat.keras import callbacks as cbks
 from tf1compat.keras.engine import training_arrays, training_utils
 
-__all__ = ["fit", "evaluate", "predict", "strategy_at_compile"]
+__all__ = ["fit", "evaluate", "predict", "strategy_at_compile", "refuse_compile_args",
+           "refuse_on_batch"]
 
 TRAIN, TEST, PREDICT = cbks.TRAIN, cbks.TEST, cbks.PREDICT
 
@@ -40,6 +41,31 @@ def strategy_at_compile() -> Any:
     if has_strategy() and in_cross_replica_context():
         return get_strategy()
     return None
+
+
+def refuse_compile_args(strategy: Any, sample_weight_mode: Any, weighted_metrics: Any,
+                        target_tensors: Any) -> None:
+    """Raises what tf-keras's v1 compile raises for arguments a strategy does not take."""
+    if strategy is None:
+        return
+    if sample_weight_mode:
+        raise NotImplementedError("sample_weight_mode is not supported with "
+                                  "tf.distribute.Strategy.")
+    if weighted_metrics:
+        raise NotImplementedError("weighted_metrics is not supported with "
+                                  "tf.distribute.Strategy.")
+    if target_tensors:
+        raise ValueError("target_tensors is not supported with tf.distribute.Strategy.")
+
+
+def refuse_on_batch(model: Any, method: str) -> None:
+    """`train_on_batch`/`test_on_batch`/`predict_on_batch` of a model compiled under a
+    strategy, called in the cross-replica context: tf-keras's NotImplementedError."""
+    from tf1compat.training.strategies.distribute_lib import in_cross_replica_context
+    if getattr(model, "_distribution_strategy", None) is not None and \
+            in_cross_replica_context():
+        raise NotImplementedError(f"`{method}` is not supported for models distributed "
+                                  "with tf.distribute.Strategy.")
 
 
 def fit(model: Any, x: Any = None, y: Any = None, batch_size: Optional[int] = None,
@@ -219,6 +245,7 @@ class _ReplicaParts:
     def __call__(self, *element: Any) -> Any:
         from tf1compat.ops import array_ops, creation_ops, math_ops
         from tf1compat.training.strategies.input_lib import split_global_batch
+        from tf1compat.util import nest
         value = element[0] if len(element) == 1 else element
         if self._local < self._replicas:
             parts = split_global_batch(value, self._replicas)[
@@ -236,8 +263,11 @@ class _ReplicaParts:
                 self._local * math_ops.cast(rows, "float32"))))
         weights = array_ops.concat(pieces, 0)
         if len(value) > 2:
-            weights = value[2] * weights
-        return x, y, weights
+            # The user's sample weights (one array, or one per output) scaled alike.
+            return x, y, nest.map_structure(lambda given: given * weights, value[2])
+        # A multi-output model takes one weight array per output (a list or dict as y).
+        return x, y, nest.map_structure(lambda _: weights, y) if nest.is_nested(y) \
+            else weights
 
 
 def _first_tensor(value: Any) -> Any:

@@ -56,6 +56,11 @@ def _eager() -> Any:
     return training_eager
 
 
+def _distributed() -> Any:
+    from tf1compat.keras.engine import training_distributed
+    return training_distributed
+
+
 class TrainingV1(CompiledMetrics):
     """The training API of `tf.keras.Model` (mixed into Model)."""
 
@@ -92,8 +97,10 @@ class TrainingV1(CompiledMetrics):
             raise NotImplementedError("compile(distribute=...) (distribution strategies) is "
                                       "not supported by tf1compat")
         if not self._from_serialized:
-            from tf1compat.keras.engine.training_distributed import strategy_at_compile
-            self._distribution_strategy = strategy_at_compile()
+            self._distribution_strategy = _distributed().strategy_at_compile()
+        _distributed().refuse_compile_args(getattr(self, "_distribution_strategy", None),
+                                           sample_weight_mode, weighted_metrics,
+                                           target_tensors)
         self._set_optimizer(optimizer)
         self.loss = loss or {}
         self.loss_weights = loss_weights
@@ -604,6 +611,7 @@ class TrainingV1(CompiledMetrics):
             return _eager().train_on_batch(self, x, y, sample_weight, class_weight,
                                            reset_metrics, return_dict)
         self._assert_compile_was_called()
+        _distributed().refuse_on_batch(self, "train_on_batch")
         x, y, sample_weights = self._standardize_user_data(
             x, y, sample_weight=sample_weight, class_weight=class_weight)
         ins = _as_list(self, x) + list(y or []) + list(sample_weights or []) + \
@@ -622,6 +630,7 @@ class TrainingV1(CompiledMetrics):
             return _eager().test_on_batch(self, x, y, sample_weight, reset_metrics,
                                           return_dict)
         self._assert_compile_was_called()
+        _distributed().refuse_on_batch(self, "test_on_batch")
         x, y, sample_weights = self._standardize_user_data(x, y, sample_weight=sample_weight)
         ins = _as_list(self, x) + list(y or []) + list(sample_weights or [])
         self._update_sample_weight_modes(sample_weights=sample_weights)
@@ -635,6 +644,7 @@ class TrainingV1(CompiledMetrics):
         """The model's outputs on one batch."""
         if _executing_eagerly():
             return _eager().predict_on_batch(self, x)
+        _distributed().refuse_on_batch(self, "predict_on_batch")
         inputs, _, _ = self._standardize_user_data(x)
         self._make_predict_function()
         outputs = self.predict_function(_as_list(self, inputs))
@@ -721,8 +731,7 @@ def _loop_for(model: Any, x: Any) -> Any:
         from tf1compat.keras.engine import training_generator
         return training_generator
     if getattr(model, "_distribution_strategy", None) is not None:
-        from tf1compat.keras.engine import training_distributed
-        return training_distributed
+        return _distributed()
     from tf1compat.keras.engine import training_arrays
     return training_arrays
 
