@@ -3,7 +3,9 @@
 Two gloo processes train an MLP eagerly on their halves of each batch with the tape's
 averaged gradients and end with the variables of one process trained on the whole batches;
 a source registered local keeps its own gradient divided by the world size, as Horovod's
-`scale_local_gradients`. In one process: Horovod's argument checks, the wrapper is a
+`scale_local_gradients`; horovod.tensorflow.keras's DistributedOptimizer with
+`backward_passes_per_step=2` in eager gives the same weights on 2 processes as on one and
+as the mean gradient of each pair of batches applied once. In one process: Horovod's argument checks, the wrapper is a
 GradientTape of the wrapped tape's class, PartialDistributedGradientTape.
 """
 
@@ -20,7 +22,7 @@ WORKER = Path(__file__).parent / "fixtures" / "distributed" / "hvd_tape_worker.p
 NAMES = ["w1", "b1", "w2", "b2"]
 
 
-def test_two_processes_train_like_one_process_on_the_whole_batches(tmp_path):
+def test_two_processes_train_like_one_process_on_the_whole_batches(tmp_path, eager):  # noqa: F811
     one = [tmp_path / "one.npz"]
     assert _run_job(1, "train", one, worker=WORKER) == [0]
     two = [tmp_path / "rank0.npz", tmp_path / "rank1.npz"]
@@ -38,6 +40,39 @@ def test_two_processes_train_like_one_process_on_the_whole_batches(tmp_path):
     for rank in (rank0, rank1):
         np.testing.assert_allclose(rank["local_b2"], rank["own_b2"] / 2, rtol=1e-6)
     assert not np.allclose(rank0["own_b2"], rank1["own_b2"])
+    # Keras DistributedOptimizer(backward_passes_per_step=2) in eager: the same across
+    # processes, equal to one process, and to the mean gradient of each pair of batches
+    # (both computed at the pair's starting weights) applied once per pair.
+    expected = _every_second_pass_reference()
+    for i, name in enumerate(NAMES):
+        np.testing.assert_allclose(rank0["keras_" + name], reference["keras_" + name],
+                                   rtol=1e-5, atol=1e-6, err_msg=name)
+        np.testing.assert_array_equal(rank0["keras_" + name], rank1["keras_" + name])
+        np.testing.assert_allclose(rank0["keras_" + name], expected[i], rtol=1e-5, atol=1e-6)
+    assert int(rank0["keras_iterations"]) == 4
+
+
+def _every_second_pass_reference() -> list:
+    """Plain eager tf1compat, one process, no Horovod: the worker's MLP, initial values
+    and batches."""
+    rng = np.random.RandomState(0)
+    features = rng.randn(5, 8, 5).astype(np.float32)
+    labels = rng.randn(5, 8, 1).astype(np.float32)
+    init = np.random.RandomState(7)
+    weights = [init.randn(*shape).astype(np.float32) * 0.5
+               for shape in [(5, 4), (4,), (4, 1), (1,)]]
+    variables = [tf.Variable(w) for w in weights]
+    for first in (0, 2):
+        grads = []
+        for k in (first, first + 1):
+            with tf.GradientTape() as tape:
+                w1, b1, w2, b2 = variables
+                hidden = tf.tanh(tf.matmul(tf.constant(features[k]), w1) + b1)
+                loss = tf.reduce_mean(tf.square(tf.matmul(hidden, w2) + b2 - labels[k]))
+            grads.append([g.numpy() for g in tape.gradient(loss, variables)])
+        for v, g0, g1 in zip(variables, *grads):
+            v.assign(v.numpy() - 0.1 * (g0 + g1) / 2)
+    return [v.numpy() for v in variables]
 
 
 def test_wrapper_is_a_tape_sharing_the_recording(hvd, eager):  # noqa: F811
