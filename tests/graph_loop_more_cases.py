@@ -225,7 +225,7 @@ def case_train_tensor_arrays_split_read_concat(tf):
     w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.6, -0.4, 0.9]))
     v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.8))
     pieces = tf.TensorArray(tf.float32, 3, infer_shape=False).split(x * v, [1, 2, 3])
-    blocks = tf.TensorArray(tf.float32, 3, infer_shape=False)
+    blocks = tf.TensorArray(tf.float32, 6, infer_shape=False)
     states = tf.TensorArray(tf.float32, 3, clear_after_read=False)
 
     def body(i, h, blocks, states):
@@ -246,7 +246,73 @@ def case_train_tensor_arrays_split_read_concat(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_written_twice(tf):
+    """A TensorArray written twice per iteration (rows 2i and 2i + 1), stacked and read
+    at a constant index after the loop; another written twice, concatenated; RMSProp."""
+    x = tf.placeholder(tf.float32, [3, 4], name="x")
+    w = tf.get_variable("w", [4], initializer=tf.constant_initializer([0.6, -0.4, 0.9, 0.2]))
+    v = tf.get_variable("v", [4], initializer=tf.constant_initializer(0.7))
+    pairs = tf.TensorArray(tf.float32, 6, clear_after_read=False)
+    blocks = tf.TensorArray(tf.float32, 6, infer_shape=False)
+
+    def body(i, h, pairs, blocks):
+        h = tf.tanh(h * w + x[i])
+        pairs = pairs.write(2 * i, h * v).write(2 * i + 1, tf.sigmoid(h - v))
+        blocks = blocks.write(2 * i, tf.reshape(h * w, [2, 2])).write(
+            2 * i + 1, tf.reshape(h[:2] * v[2:], [1, 2]))
+        return i + 1, h, pairs, blocks
+
+    _, h, pairs, blocks = tf.while_loop(lambda i, *_: i < 3, body,
+                                        [tf.constant(0), tf.zeros([4]), pairs, blocks])
+    stacked = pairs.stack()
+    loss = tf.reduce_mean(tf.square(stacked - 0.1) * tf.reshape(tf.range(6.0), [6, 1])) + \
+        tf.reduce_sum(pairs.read(3) * w) + 0.2 * tf.reduce_sum(h) + \
+        tf.reduce_mean(tf.square(tf.reshape(blocks.concat(), [9, 2])))
+    loss = tf.identity(loss, name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:3, :3].repeat(2, 1)[:, :4]},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_loop_in_cond_in_cond(tf):
+    """A tf.while_loop in a tf.cond branch inside another tf.cond's branch (the inner
+    cond's other branch a dense-free expression, the outer's other branch too): the
+    gradients pass both predicates' Switches, the loop's backward loop runs only where
+    both branches did; Adam, the predicates fed all three ways."""
+    tf.set_random_seed(41)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    outer = tf.placeholder(tf.bool, [], name="outer")
+    inner = tf.placeholder(tf.bool, [], name="inner")
+    h0 = tf.layers.dense(x, 4, activation=tf.tanh, name="encode")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.5 + 0.1))
+    b = tf.get_variable("b", [4], initializer=tf.constant_initializer(0.05))
+
+    def recur():
+        start = h0 * 0.5 + b
+        return tf.while_loop(lambda i, h: i < 3, lambda i, h: (
+            i + 1, tf.tanh(tf.matmul(h, w)) + b), [tf.constant(0), start])[1]
+
+    def deep():
+        return tf.cond(inner, recur, lambda: tf.sigmoid(h0 * b)) * 1.5
+
+    h = tf.cond(outer, deep, lambda: h0 * tf.reduce_mean(w) + b)
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "encode/kernel:0", "w:0", "b:0"]
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "outer:0": True,
+                                                 "inner:0": True}, fetches)
+    for o, i in ((True, False), (False, True), (True, True)):
+        feeds = {"x:0": X8, "outer:0": o, "inner:0": i}
+        spec["runs"] += [{"feeds": feeds, "fetches": [], "targets": ["train"]},
+                         {"feeds": feeds, "fetches": fetches}]
+    return spec
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
-                   case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond]
+                   case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond,
+                   case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond]

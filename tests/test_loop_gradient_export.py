@@ -72,7 +72,9 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_tensor_arrays_split_read_concat,
               graph_loop_more_cases.case_train_loop_in_cond,
               graph_loop_more_cases.case_train_rnn_and_resource_loop_in_cond,
-              graph_loop_more_cases.case_train_train_infer_cond]
+              graph_loop_more_cases.case_train_train_infer_cond,
+              graph_loop_more_cases.case_train_tensor_array_written_twice,
+              graph_loop_more_cases.case_train_loop_in_cond_in_cond]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -213,15 +215,18 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
     assert "op type Erf" in _warned_reason(build, caplog)
 
 
-def test_a_tensor_array_written_twice_per_iteration_keeps_tf1compat_form(caplog):
+def test_a_tensor_array_read_in_the_body_after_a_write_keeps_tf1compat_form(caplog):
     def build():
         x = tf.placeholder(tf.float32, [3, 2], name="x")
         w = tf.get_variable("w", [2])
         ta = tf.TensorArray(tf.float32, 6)
-        _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (
-            i + 1, ta.write(2 * i, x[i] * w).write(2 * i + 1, x[i])), [tf.constant(0), ta])
+
+        def body(i, ta):
+            ta = ta.write(2 * i, x[i] * w)
+            return i + 1, ta.write(2 * i + 1, ta.read(2 * i) * w)
+        _, ta = tf.while_loop(lambda i, ta: i < 3, body, [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(ta.stack()), [w])
-    assert "written once per iteration" in _warned_reason(build, caplog)
+    assert "one write after another" in _warned_reason(build, caplog)
 
 
 def _loop_hessians():

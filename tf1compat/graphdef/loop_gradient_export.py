@@ -165,6 +165,11 @@ class _LoopGradientWriter:
         return name
 
     def _name(self, t: Tensor) -> str:
+        region = t.op._control_flow_context
+        if isinstance(region, CondRegion) and region.outer_context is not None:
+            # A value of a tf.cond inside a tf.cond's branch, read by the gradient of
+            # that branch: as it is (dead, as what reads it, where the branch did not run)
+            return self.writer._name(t)
         return self.writer.gradient_input(t, None, self.op.name)
 
     def _value(self, t: Tensor, base: str) -> str:
@@ -292,11 +297,12 @@ class _LoopGradientWriter:
             region = branch.region
             side = region.branch
             frontier = branch_frontier(region, set(xs), reached)
-            sub_plans, reason = plan_branch_loops(region, frontier, [
+            sub_plans, sub_conds, reason = plan_branch_loops(region, frontier, [
                 branch.outputs[t.value_index] for t in outputs])
             if reason is not None:
                 raise _Unwritable(reason)
-            sub = _LoopGradientWriter(self.writer, self.op, sub_plans, context=region,
+            sub = _LoopGradientWriter(self.writer, self.op, sub_plans, sub_conds,
+                                      context=region,
                                       pivot=self.writer._strip(header.pivots[side]))
             sub.prefix = scope + ("then" if side else "else")
             ys, dys = [], []
@@ -569,9 +575,12 @@ class _LoopGradientWriter:
         external: Dict[str, str] = {}
 
         def constant_enter(outer: str, dtype: Any, shape: TensorShape, what: str) -> str:
+            key = outer if ":" in outer else outer + ":0"
+            if key in external:     # entered for another write of the same array
+                return external[key][:-len(":0")]
             name = self._node(base + what + "/Enter", "Enter", [outer],
                               dict(enter, T=dtype, is_constant=True), [shape])
-            external[outer if ":" in outer else outer + ":0"] = name + ":0"
+            external[key] = name + ":0"
             return name
         popped: Dict[Tensor, str] = {}
         for value, stack in zip(plan.pushed, stacks):
@@ -583,12 +592,14 @@ class _LoopGradientWriter:
                     for c in plan.captures]
         axis = self._const(base + "axis", 0, D.int32, [views[0]]) if writes or reads else ""
         written = []
-        read_grads = iter(output_grads[len(floats):])
+        # The gradients of what is read after the loop, entered once (an array's writes
+        # share them)
+        read_grads = dict(zip(plan.readers_outputs, output_grads[len(floats):]))
         for w, readers in plan.writes.items():
             # The gradient of each written element: the sum of its parts in the gradients
             # of what is read from the array after the loop.
             parts = [self._element_grad(r, constant_enter(
-                next(read_grads), w.inputs[2].dtype.base_dtype, TensorShape(None),
+                read_grads[r.outputs[0]], w.inputs[2].dtype.base_dtype, TensorShape(None),
                 "stacked_grad" if r.type == "TensorArrayGatherV3" else "read_after_grad"),
                 popped[w.inputs[1]], w.inputs[2], base, views[0], axis, constant_enter)
                 for r in readers]

@@ -68,8 +68,16 @@ class LoopPlan:
     def sources(self) -> List[Tensor]:
         """The loop's outputs the rest of the region reads: floating loop variables and
         what is read from the TensorArrays it writes."""
-        return [self.op.outputs[k] for k in self.floats] + \
-            [r.outputs[0] for readers in self.writes.values() for r in readers]
+        return [self.op.outputs[k] for k in self.floats] + self.readers_outputs
+
+    @property
+    def readers_outputs(self) -> List[Tensor]:
+        """What is read after the loop from the TensorArrays it writes (once each: the
+        writes of one array share their readers)."""
+        found: List[Tensor] = []
+        for readers in self.writes.values():
+            found += [r.outputs[0] for r in readers if r.outputs[0] not in found]
+        return found
 
 
 def is_range(t: Tensor) -> bool:
@@ -280,28 +288,39 @@ def _construct_inputs(op: Operation) -> List[Tensor]:
 
 
 def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
-    """Loop variable `k` is a TensorArray's flow: one write per iteration, read after
+    """Loop variable `k` is a TensorArray's flow: written once or more per iteration
+    (writes one after another: `ta.write(2 * i, a).write(2 * i + 1, b)`), read after
     the loop by a stack(), read(index) or concat() (or not read on the way to the ys)."""
     op, info = plan.op, plan.info
-    write = info.body_outputs[k].op
-    if write.type != "TensorArrayWriteV3" or write.inputs[3] is not info.body_args[k]:
-        return (f"loop {op.name} carries a TensorArray other than written once per "
-                "iteration")
+    chain: List[Operation] = []
+    flow = info.body_outputs[k]
+    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
+        chain.insert(0, flow.op)
+        flow = flow.op.inputs[3]
+    # Each write's flow goes only to the next write (the next value read in the body
+    # would be a read after a write) and all write the same array.
+    if not chain or flow is not info.body_args[k] or any(
+            len(w.outputs[0].consumers()) != 1 for w in chain[:-1]) or any(
+            _outside(w.inputs[0]) is not _outside(chain[0].inputs[0]) for w in chain):
+        return (f"loop {op.name} carries a TensorArray other than written once or more "
+                "per iteration, one write after another")
     readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
                and c.type not in ("Identity", "TensorArraySizeV3")]
-    if not readers or not write.inputs[2].dtype.base_dtype.is_floating:
+    if not readers or not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
     for reader in readers:
         handle = _outside(reader.inputs[0])
-        if handle is not _outside(write.inputs[0]) or \
+        if handle is not _outside(chain[0].inputs[0]) or \
                 reader._control_flow_context is not op._control_flow_context or \
                 reader.type not in _AFTER_LOOP_READS:
             return (f"a TensorArray written in loop {op.name} is read after it other than "
                     "by stack(), read() or concat()")
-        if reader.type == "TensorArrayConcatV3" and write.inputs[2].shape.ndims is None:
+        if reader.type == "TensorArrayConcatV3" and any(
+                w.inputs[2].shape.ndims is None for w in chain):
             return (f"a TensorArray written in loop {op.name} is concatenated after it "
                     "from elements of unknown rank")
-    plan.writes[write] = sorted(readers, key=lambda o: o._id)
+    for write in chain:
+        plan.writes[write] = sorted(readers, key=lambda o: o._id)
     return None
 
 
@@ -344,11 +363,23 @@ def _body_op_reason(member: Operation) -> Optional[str]:
 
 
 def holds_loop(op: Operation) -> bool:
-    """Whether tf.cond `op` has a while loop directly in a branch."""
+    """Whether tf.cond `op` has a while loop in a branch, directly or in a tf.cond of
+    a branch (at any depth)."""
     return op.type == "If" and all(getattr(op.attrs.get(k), "region", None) is not None
                                    for k in ("then_branch", "else_branch")) and any(
-        m.type == "While" and m.attrs.get("loop") is not None
+        m.type == "While" and m.attrs.get("loop") is not None or holds_loop(m)
         for region in _regions(op) for m in region.ops)
+
+
+def _enclosing(region: Any) -> List[Any]:
+    """The contexts around tf.cond branch `region`, innermost first, ending with None
+    (the top level)."""
+    found: List[Any] = []
+    context = getattr(region, "outer_context", None)
+    while context is not None:
+        found.append(context)
+        context = getattr(context, "outer_context", None)
+    return found + [None]
 
 
 def branch_frontier(region: Any, sources: Set[Tensor], reached: Set[Operation]
@@ -356,9 +387,10 @@ def branch_frontier(region: Any, sources: Set[Tensor], reached: Set[Operation]
     """The tensors from outside that the ops of tf.cond branch `region` (those of its
     loops included) read and that are differentiated: sources or computed from them."""
     found: List[Tensor] = []
+    outside = _enclosing(region)
     for member in region.ops:
         for t in _construct_inputs(member):
-            if t.op._control_flow_context is None and t not in found and (
+            if t.op._control_flow_context in outside and t not in found and (
                     t in sources or t.op in reached) and (
                     t.dtype.base_dtype.is_floating or t.dtype.base_dtype == D.resource):
                 found.append(t)
@@ -366,17 +398,20 @@ def branch_frontier(region: Any, sources: Set[Tensor], reached: Set[Operation]
 
 
 def plan_branch_loops(region: Any, frontier: List[Tensor], ys: List[Tensor]
-                      ) -> Tuple[List[LoopPlan], Optional[str]]:
+                      ) -> Tuple[List[LoopPlan], List[Operation], Optional[str]]:
     """The plans of the loops of tf.cond branch `region` on the way from `frontier` to
-    its outputs `ys`, or why one cannot be written."""
+    its outputs `ys` and the tf.conds of the branch holding loops on that way (cut as
+    the top level's are), or why one cannot be written."""
     upstream = data_upstream(ys)
     reached = forward_reach(frontier)
+    conds = sorted((m for m in region.ops if m in upstream and m in reached and
+                    holds_loop(m)), key=lambda o: o._id)
     plans: List[LoopPlan] = []
     for loop in sorted((m for m in region.ops if m.type == "While" and m in upstream and
                         m in reached and m.attrs.get("loop") is not None),
                        key=lambda o: o._id):
         plan, reason = plan_loop(loop, upstream, reached, set(frontier), context=region)
         if reason is not None:
-            return [], reason
+            return [], [], reason
         plans.append(plan)
-    return plans, None
+    return plans, conds, None
