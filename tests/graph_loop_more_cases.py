@@ -311,8 +311,45 @@ def case_train_loop_in_cond_in_cond(tf):
     return spec
 
 
+def case_train_while_loop_cond_run_time_shapes(tf):
+    """A tf.cond in the loop body (the batch size known only at run time) whose
+    branches send random numbers (uniform in [1, 1]), a gradient stop and a Floor of
+    random numbers straight into MatMuls, then a tf.cond after the loop doing the same:
+    the untaken branch's stand-in is a Fill of zeros of the run-time shape; RMSProp,
+    the predicate flipped."""
+    tf.set_random_seed(43)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    flip = tf.placeholder(tf.bool, [], name="flip")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.5 + 0.1))
+    v = tf.get_variable("v", [4, 4], initializer=tf.constant_initializer(0.15))
+    b = tf.get_variable("b", [4], initializer=tf.constant_initializer(0.05))
+
+    def body(i, h):
+        odd = tf.not_equal(tf.equal(i % 2, 1), flip)
+        return i + 1, tf.cond(
+            odd, lambda: tf.tanh(tf.matmul(tf.random_uniform(tf.shape(h), 1.0, 1.0), w) +
+                                 tf.matmul(h, v)),
+            lambda: tf.sigmoid(tf.matmul(tf.stop_gradient(h * b), v) + h * b) +
+            tf.matmul(tf.floor(tf.random_uniform(tf.shape(h), 1.0, 1.0) * 0.5) + h, w) * 0.1)
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), x])
+    h = tf.cond(flip, lambda: tf.matmul(tf.stop_gradient(h * 0.5), v) + h,
+                lambda: tf.matmul(tf.random_uniform(tf.shape(h), 1.0, 1.0), w) * h)
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "w:0", "v:0", "b:0"]
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "flip:0": False}, fetches)
+    other = {"x:0": X8, "flip:0": True}
+    spec["runs"] += [{"feeds": other, "fetches": [], "targets": ["train"]},
+                     {"feeds": other, "fetches": fetches}]
+    return spec
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
                    case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond,
-                   case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond]
+                   case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
+                   case_train_while_loop_cond_run_time_shapes]

@@ -66,7 +66,7 @@ from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
     lower_op, unsupported, warn_once)
-from tf1compat.graphdef.cond_lowering import write_cond
+from tf1compat.graphdef.cond_lowering import shape_source, write_cond
 from tf1compat.graphdef.graph_io import check_serializable
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, is_range, plan_branch_loops, plan_loop)
@@ -388,6 +388,8 @@ class _LoopGradientWriter:
         new_values += [count_enter + ":0", merge + ":0", merge + ":1", switch + ":0",
                        switch + ":1", pivot + ":0", one + ":0", add + ":0",
                        self.writer._strip(next_name) + ":0", count + ":0"]
+        # (Enters of the loop written since its context: a branch stand-in's shape)
+        external.update(loop.external)
         for proto in self.writer.while_protos:
             if proto.context_name == frame:
                 values = set(proto.values_def.values) | set(new_values) | set(external) \
@@ -502,12 +504,26 @@ class _LoopGradientWriter:
                            {"SrcT": D.bool, "DstT": dtype, "Truncate": False}, [_SCALAR])
         new_values.append(other + ":0")
         shape = _SCALAR
+        source = None if value.shape.is_fully_defined() else shape_source(value)
         if value.shape.is_fully_defined():   # of the value's shape: any op takes it
             shape = value.shape
             dims = self._const(base + "branch_shape", shape.as_list(), D.int32, [pred])
+            index_type = D.int32
+            new_values.append(dims + ":0")
+        elif source is not None:             # of its run-time shape, computed outside
+            shape = value.shape
+            outside = self.writer.resolve(source[0], region.outer_context, base + "branch")
+            dims, index_type = outside, source[0].dtype.base_dtype
+            if not source[1]:
+                dims = self._node(base + "branch_shape", "Shape", [outside],
+                                  {"T": source[0].dtype.base_dtype, "out_type": D.int32},
+                                  [TensorShape([shape.ndims])])
+                index_type = D.int32
+                new_values.append(dims + ":0")
+        if shape is not _SCALAR:
             other = self._node(base + "branch_full", "Fill", [dims, other],
-                               {"T": dtype, "index_type": D.int32}, [shape])
-            new_values += [dims + ":0", other + ":0"]
+                               {"T": dtype, "index_type": index_type}, [shape])
+            new_values.append(other + ":0")
         switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
                             [shape, shape])
         merge = self._node(base + "branch_value", "Merge",
