@@ -225,7 +225,7 @@ def case_train_tensor_arrays_split_read_concat(tf):
     w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.6, -0.4, 0.9]))
     v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.8))
     pieces = tf.TensorArray(tf.float32, 3, infer_shape=False).split(x * v, [1, 2, 3])
-    blocks = tf.TensorArray(tf.float32, 6, infer_shape=False)
+    blocks = tf.TensorArray(tf.float32, 3, infer_shape=False)
     states = tf.TensorArray(tf.float32, 3, clear_after_read=False)
 
     def body(i, h, blocks, states):
