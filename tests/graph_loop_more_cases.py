@@ -347,9 +347,35 @@ def case_train_while_loop_cond_run_time_shapes(tf):
     return spec
 
 
+def case_train_tensor_array_read_in_body(tf):
+    """A loop that reads, each iteration, elements its TensorArray holds from earlier
+    iterations (the last two: read before this iteration writes; element 0, never
+    written, reads as zeros) and writes the next; gathered after the loop; Adam."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.6, -0.4, 0.9]))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.7))
+    history = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[3])
+
+    def body(i, h, history):
+        last = history.read(i - 1)
+        before = history.read(tf.maximum(i - 2, 0))
+        h = tf.tanh(h * w + last * v + x[i]) + 0.3 * before * w
+        return i + 1, h, history.write(i, h * v + last)
+
+    _, h, history = tf.while_loop(lambda i, *_: i < 5, body,
+                                  [tf.constant(1), tf.zeros([3]), history])
+    loss = tf.reduce_mean(tf.square(history.gather(tf.range(1, 5)) - 0.2)) + \
+        tf.reduce_sum(h * w)
+    loss = tf.identity(loss, name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
                    case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond,
                    case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
-                   case_train_while_loop_cond_run_time_shapes]
+                   case_train_while_loop_cond_run_time_shapes,
+                   case_train_tensor_array_read_in_body]

@@ -75,7 +75,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_train_infer_cond,
               graph_loop_more_cases.case_train_tensor_array_written_twice,
               graph_loop_more_cases.case_train_loop_in_cond_in_cond,
-              graph_loop_more_cases.case_train_while_loop_cond_run_time_shapes]
+              graph_loop_more_cases.case_train_while_loop_cond_run_time_shapes,
+              graph_loop_more_cases.case_train_tensor_array_read_in_body]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])

@@ -532,6 +532,26 @@ class _LoopGradientWriter:
         new_values += [switch + ":0", switch + ":1", merge + ":0", merge + ":1"]
         return merge + ":0"
 
+    def _own_array_zeros(self, base: str, handle: Tensor, flow: Tensor, element: Tensor
+                         ) -> str:
+        """Zeros for the gradients of all elements of the array `handle` (its flow
+        after the loop `flow`, elements like `element`, of a static shape)."""
+        pivots = [self.pivot] if self.pivot else []
+        size = self._node(base + "own/size", "TensorArraySizeV3",
+                          [self._name(handle), self._name(flow)], {}, [_SCALAR])
+        count = self._node(base + "own/count", "Reshape",
+                           [size, self._const(base + "own/one", [1], D.int32, pivots)],
+                           {"T": D.int32, "Tshape": D.int32}, [TensorShape([1])])
+        shape = element.shape.as_list()
+        dims = self._node(base + "own/shape", "ConcatV2", [
+            count, self._const(base + "own/element_shape", shape, D.int32, pivots),
+            self._const(base + "own/axis", 0, D.int32, pivots)],
+            {"T": D.int32, "N": 2, "Tidx": D.int32}, [TensorShape([1 + len(shape)])])
+        dtype = element.dtype.base_dtype
+        return self._node(base + "own/zeros", "Fill",
+                          [dims, self._const(base + "own/zero", 0, dtype, pivots)],
+                          {"T": dtype, "index_type": D.int32}, [TensorShape([None] + shape)])
+
     # -- the backward loop -------------------------------------------------------------------
     def _backward_loop(self, plan: LoopPlan, output_grads: List[str]
                        ) -> List[Tuple[Tensor, str]]:
@@ -545,7 +565,8 @@ class _LoopGradientWriter:
         args = [info.body_args[k] for k in plan.args]
         reads = list(plan.reads)
         writes = list(plan.writes)
-        inputs = args + [r.outputs[0] for r in reads] + plan.extras + plan.captures
+        own = list(plan.own_reads)
+        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
@@ -570,6 +591,14 @@ class _LoopGradientWriter:
                        {"T": c.dtype.base_dtype}, [c.shape]) for c in summed]
         types = [D.int32] + [t.dtype.base_dtype for t in floats + summed]
         shapes = [_SCALAR] + [t.shape for t in floats + summed]
+        # The gradients of all elements of each array the body reads and writes, summed
+        # as its reads' gradients come (a loop variable after the others).
+        for k, (handle, chain) in plan.own_arrays.items():
+            inits.append(self._own_array_zeros(base, handle, plan.op.outputs[k],
+                                               chain[0].inputs[2]))
+            types.append(chain[0].inputs[2].dtype.base_dtype)
+            shapes.append(TensorShape([None]).concatenate(chain[0].inputs[2].shape))
+        own_first = 1 + len(floats) + len(summed)
         enters = [self._node(base + "Enter", "Enter", [init],
                              dict(enter, T=dtype, is_constant=False), [shape])
                   for init, dtype, shape in zip(inits, types, shapes)]
@@ -619,12 +648,19 @@ class _LoopGradientWriter:
                 "stacked_grad" if r.type == "TensorArrayGatherV3" else "read_after_grad"),
                 popped[w.inputs[1]], w.inputs[2], base, views[0], axis, constant_enter)
                 for r in readers]
+            for j, (_, chain) in enumerate(plan.own_arrays.values()):
+                if w in chain:      # what later iterations read of it
+                    parts.append(self._node(
+                        base + "own_grad", "GatherV2",
+                        [views[own_first + j], popped[w.inputs[1]], axis],
+                        {"Tparams": types[own_first + j], "Tindices": D.int32,
+                         "Taxis": D.int32, "batch_dims": 0}, [w.inputs[2].shape]))
             written.append(parts[0] if len(parts) == 1 else self._node(
                 base + "written_grad", "AddN", parts,
                 {"T": w.inputs[2].dtype.base_dtype, "N": len(parts)}, [w.inputs[2].shape]))
         grad = self._gradient_node(
             base + "body_grad", func,
-            [popped[t] for t in args + [r.outputs[0] for r in reads] + plan.extras] +
+            [popped[t] for t in args + [r.outputs[0] for r in reads + own] + plan.extras] +
             captured,
             [t.dtype.base_dtype for t in inputs],
             views[1:1 + len(floats)] + written,
@@ -676,6 +712,22 @@ class _LoopGradientWriter:
                                     [views[first + j], index, update],
                                     {"T": value.dtype.base_dtype, "Tindices": D.int32},
                                     [value.shape]))
+        for j, k in enumerate(plan.own_arrays):
+            summed_reads = views[own_first + j]
+            for r in (r for r in own if plan.own_reads[r] == k):
+                index = self._node(base + "own_index", "Reshape", [
+                    popped[r.inputs[1]], self._const(base + "own_row", [1, 1], D.int32,
+                                                     [views[0]])],
+                    {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
+                update = self._node(base + "own_read_grad", "ExpandDims",
+                                    [f"{grad}:{inputs.index(r.outputs[0])}", axis],
+                                    {"T": types[own_first + j], "Tdim": D.int32},
+                                    [TensorShape(None)])
+                summed_reads = self._node(base + "own_sum", "TensorScatterAdd",
+                                          [summed_reads, index, update],
+                                          {"T": types[own_first + j], "Tindices": D.int32},
+                                          [shapes[own_first + j]])
+            nexts.append(summed_reads)
         for name, value, dtype, shape in zip(next_names, nexts, types, shapes):
             writer._add(name, "NextIteration", [value], {"T": dtype}, [shape])
         values = {f"{n.name}:0" for n in writer.nodes if n.name.startswith(base)} | \

@@ -53,13 +53,19 @@ class LoopPlan:
         # from its output flow: TensorArrayGatherV3 (of a range: a stack),
         # TensorArrayReadV3 (an index computed outside), TensorArrayConcatV3
         self.writes: Dict[Operation, List[Operation]] = {}
+        # TensorArrayReadV3 ops of the body reading an array the loop writes (elements
+        # of earlier iterations) -> the loop variable of its flow
+        self.own_reads: Dict[Operation, int] = {}
+        # such an array's loop variable -> (its handle, the writes of the body to it)
+        self.own_arrays: Dict[int, Tuple[Tensor, List[Operation]]] = {}
 
     @property
     def pushed(self) -> List[Tensor]:
         """The body values the backward loop pops, in this order."""
         values = [self.info.body_args[k] for k in self.args] + \
-            [read.outputs[0] for read in self.reads] + self.extras
-        for op in list(self.reads) + list(self.writes):
+            [read.outputs[0] for read in list(self.reads) + list(self.own_reads)] + \
+            self.extras
+        for op in list(self.reads) + list(self.own_reads) + list(self.writes):
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
         return values
@@ -306,7 +312,9 @@ def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[st
                 "per iteration, one write after another")
     readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
                and c.type not in ("Identity", "TensorArraySizeV3")]
-    if not readers or not chain[0].inputs[2].dtype.base_dtype.is_floating:
+    read_in_body = any(c.type == "TensorArrayReadV3" for c in info.body_args[k].consumers())
+    if not readers and not read_in_body or \
+            not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
     for reader in readers:
         handle = _outside(reader.inputs[0])
@@ -331,8 +339,11 @@ _AFTER_LOOP_READS = ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayCon
 
 
 def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
-    """A TensorArray read in the body: of an array unstacked or split before the loop."""
+    """A TensorArray read in the body: of an array unstacked or split before the loop,
+    or of one the loop writes (`_plan_own_read`)."""
     handle, _, flow = read.inputs
+    if flow in plan.info.body_args:
+        return _plan_own_read(plan, read, plan.info.body_args.index(flow))
     filled = _outside(flow).op
     outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
     if handle.op._control_flow_context is not outer or \
@@ -347,6 +358,27 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
         plan.splits[read] = filled
     else:
         plan.reads[read] = filled.inputs[2]
+    return None
+
+
+def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:
+    """A read in the body, before this iteration's writes, of the array the loop writes
+    through loop variable `k` (an element an earlier iteration wrote): the array starts
+    empty (no gradient to hand on before the loop) and its elements have a static shape
+    (the backward loop sums their gradients in a tensor of all elements)."""
+    op = plan.op
+    chain = [w for w in plan.writes if _outside(w.inputs[0]) is _outside(read.inputs[0])]
+    start = _outside(op.inputs[k]).op
+    if not chain or start.type != "TensorArrayV3" or \
+            _outside(read.inputs[0]) is not start.outputs[0] or \
+            start._control_flow_context is not op._control_flow_context or \
+            not all(w.inputs[2].shape.is_fully_defined() and
+                    w.inputs[2].shape.as_list() == chain[0].inputs[2].shape.as_list()
+                    for w in chain):
+        return (f"loop {op.name} reads a TensorArray it writes other than one it fills "
+                "from empty with elements of one static shape")
+    plan.own_reads[read] = k
+    plan.own_arrays[k] = (start.outputs[0], chain)
     return None
 
 
