@@ -2,7 +2,9 @@
 from the file tf1compat writes (scripts/check_tf_reads_graphs.py; as
 tests/graph_loop_training_cases.py): tf.foldl/foldr, Cumsum/Cumprod in a loop body,
 tf.conds in a loop body whose branches draw random numbers, stop gradients and read
-resource variables, TensorArrays read after the loop (read, concat) and split before it.
+resource variables, TensorArrays read after the loop (read, concat) and split before it,
+written twice per iteration or read in the body from earlier iterations, a loop in a
+cond in a cond, branch values of run-time shape into MatMuls.
 """
 
 from __future__ import annotations

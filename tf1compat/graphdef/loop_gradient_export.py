@@ -42,7 +42,10 @@ A tf.cond of the body on the gradient path is written in the body function as bo
 branches + Select (cond_lowering.py); one off the path (seq2seq's TrainingHelper picking
 the next inputs) is a pushed value. A tf.cond of the region whose branches hold loops
 is cut like a loop (`_cond_gradient`): each branch's gradient is a region of its own
-behind a Switch on the predicate, merged back with zeros. Not written this way
+behind a Switch on the predicate, merged back with zeros (a branch's own conds
+holding loops: the same, inside). An array the body reads elements of that earlier
+iterations wrote gets their gradients through a backward-loop variable holding the
+gradients of all its elements (`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
 import): loops in conds in loops, nested loops on the gradient path, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
