@@ -231,6 +231,23 @@ def test_a_tensor_array_read_in_the_body_after_a_write_keeps_tf1compat_form(capl
     assert "one write after another" in _warned_reason(build, caplog)
 
 
+def test_a_tensor_array_read_in_the_body_that_enters_with_elements_keeps_tf1compat_form(
+        caplog):
+    """Its elements written before the loop would need their gradients handed on past
+    the loop's start: not written (warned), never a silently missing gradient."""
+    def build():
+        x = tf.placeholder(tf.float32, [4, 2], name="x")
+        w = tf.get_variable("w", [2])
+        ta = tf.TensorArray(tf.float32, 4, clear_after_read=False,
+                            element_shape=[2]).write(0, x[0] * w)
+
+        def body(i, ta):
+            return i + 1, ta.write(i, ta.read(i - 1) * w + x[i])
+        _, ta = tf.while_loop(lambda i, ta: i < 4, body, [tf.constant(1), ta])
+        tf.gradients(tf.reduce_sum(ta.stack()), [w])
+    assert "fills from empty" in _warned_reason(build, caplog)
+
+
 def _loop_hessians():
     x = tf.placeholder(tf.float32, [2], name="x")
     w = tf.get_variable("w", [2])
