@@ -115,6 +115,7 @@ from tf1compat.ops.control_flow_ops import group, no_op, tuple
 from tf1compat.ops import grad_ops as _grad_ops  # TF's explicit gradient ops, for imported graphs
 from tf1compat.ops import grad_ops_nn as _grad_ops_nn  # more of them, and TF 1.x-era ops
 from tf1compat.ops import grad_ops_sparse as _grad_ops_sparse  # sparse segment gradients
+from tf1compat.ops import legacy_ops as _legacy_ops  # op types of older TF versions
 
 # -- variables, scopes, initializers, collections (issue 3) -----------------------------------------
 # (section: variables)

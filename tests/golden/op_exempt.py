@@ -52,6 +52,9 @@ _SUMMARY_WRITER = ("summary writer resource (a handle whose ops append events to
                    "covered by tests/golden/cases_contrib_summary.py")
 
 EXEMPT: Dict[str, str] = {
+    "DisableCopyOnRead": ("takes a resource variable's handle and returns nothing (a no-op "
+                          "here); covered by tests/test_estimator_saved_model_import.py, a "
+                          "SavedModel TF 2.15 wrote with one per variable"),
     **{op: ("only graphs of TF <= 0.x hold it: TF 2.21 refuses to build it, so there is "
             "nothing to record; checked against its formula in tests/test_tf1_era_ops.py")
        for op in ("BatchNormWithGlobalNormalization", "BatchNormWithGlobalNormalizationGrad")},

@@ -4,7 +4,8 @@ FusedBatchNorm(V2) and MaxPoolV2, and raw ops without a TF 1.x Python API."""
 
 import numpy as np
 
-from tests.golden.op_harness import err, f32, row
+from tests.golden.op_harness import err, f32, row, strings
+from tests.golden.op_rows_strings import example
 
 _X = f32(2, 4, 5, 3)
 _SEQ = f32(2, 5, 3, seed=2)
@@ -129,3 +130,28 @@ ROWS += [
 for _values in ([1.0, np.inf], [1.0, -np.inf], [np.nan, 0.0], [-np.inf, np.inf, np.nan],
                 [np.inf, np.nan]):
     ROWS.append(err("CheckNumericsV2", tensor=np.array(_values, np.float32), message="bad"))
+
+# -- forward ops of older TF versions (ops/legacy_ops.py) --------------------------------------
+_EXAMPLES = strings(example(age=[29], score=[0.5, 1.5], tags=[b"a", b"b"]),
+                    example(age=[41], tags=[b"c"]), example(score=[2.0, -1.0]))
+ROWS += [
+    row("BatchMatMul", x=f32(2, 3, 4, seed=31), y=f32(2, 4, 2, seed=32)),
+    row("BatchMatMul", x=f32(2, 4, 3, seed=33), y=f32(2, 2, 4, seed=34), adj_x=True,
+        adj_y=True),
+    row("BatchMatMulV3", x=np.arange(12, dtype=np.int8).reshape(2, 2, 3),
+        y=np.arange(12, dtype=np.int8).reshape(2, 3, 2), Tout=np.int32),
+    row("Gather", params=f32(5, 3, seed=35), indices=np.array([[4, 0], [2, 2]], np.int32)),
+    err("Gather", params=f32(5, 3, seed=35), indices=np.array([7], np.int32)),
+    row("Concat", concat_dim=np.int32(1), values=[f32(2, 3, seed=36), f32(2, 1, seed=37)]),
+    row("Reverse", tensor=f32(2, 3, 4, seed=38), dims=np.array([True, False, True])),
+    row("BiasAddV1", value=f32(2, 3, 4, seed=39), bias=f32(4, seed=40)),
+    row("ParseExample", serialized=_EXAMPLES, names=[],
+        sparse_keys=[np.array(b"tags", object)],
+        dense_keys=[np.array(b"age", object), np.array(b"score", object)],
+        dense_defaults=[np.array([-1], np.int64), np.array([0.0, 0.0], np.float32)],
+        sparse_types=["string"], dense_shapes=[[1], [2]]),
+    row("ParseSingleExample", serialized=_EXAMPLES[0], sparse_keys=["tags"],
+        dense_keys=["age", "score"],
+        dense_defaults=[np.array([-1], np.int64), np.array([0.0, 0.0], np.float32)],
+        num_sparse=1, sparse_types=["string"], dense_shapes=[[1], [2]]),
+]

@@ -1,4 +1,4 @@
-"""More of TF's explicit gradient ops, and the older forward ops TF 1.x graphs hold.
+"""More of TF's explicit gradient ops, for imported training graphs.
 
 Real TF writes a training graph's backward pass as ops of its own (`StridedSliceGrad` for
 every slice such as `outputs[:, -1]`, `ResizeBilinearGrad`, `MirrorPadGrad`,
@@ -7,9 +7,8 @@ every slice such as `outputs[:, -1]`, `ResizeBilinearGrad`, `MirrorPadGrad`,
 forward op's own kernel backwards (`grad_ops.through_forward`), so the imported backward
 pass computes what tf1compat's autograd computes for the forward op.
 
-Graphs written by TF <= 1.13 (many pretrained frozen models) hold `FusedBatchNorm` and
-`FusedBatchNormV2` where newer ones hold V3, `MaxPoolV2` (ksize and strides as inputs) and,
-in 2015-era graphs, `BatchNormWithGlobalNormalization`; they are declared here too.
+`MaxPoolV2` (ksize and strides as inputs) lives here beside its gradients; the forward ops
+of older TF versions are in legacy_ops.py.
 """
 
 from __future__ import annotations
@@ -332,34 +331,9 @@ declare("AvgPool3DGrad", inputs=["orig_input_shape: int32", "grad: T"], outputs=
         doc="The gradient of AvgPool3D with respect to its input.")
 
 
-# -- batch normalization of TF <= 1.13 ----------------------------------------------------------
+# -- batch normalization gradients of TF <= 1.13 ----------------------------------------------
 
-def _fused_bn_v12_shape(ctx: Any) -> List[TensorShape]:
-    return get_op_def("FusedBatchNormV3").shape(ctx)[:5]
-
-
-def _fused_bn_v12_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    v3 = get_op_def("FusedBatchNormV3").kernel(ForwardNode(node, "FusedBatchNormV3"), kctx)
-    return lambda *args: tuple(v3(*args))[:5]
-
-
-_FUSED_BN_ATTRS = {"epsilon": 0.0001, "exponential_avg_factor": 1.0, "data_format": "NHWC",
-                   "is_training": True}
 _HALF_FLOAT = (D.float16, D.bfloat16, D.float32)
-declare("FusedBatchNorm", inputs=["x: T", "scale: T", "offset: T", "mean: T", "variance: T"],
-        outputs=["y: T", "batch_mean: T", "batch_variance: T", "reserve_space_1: T",
-                 "reserve_space_2: T"],
-        attrs={"T": Type((D.float32,)), **_FUSED_BN_ATTRS},
-        shape=_fused_bn_v12_shape, kernel=_fused_bn_v12_kernel, grad_none_inputs=(3, 4),
-        doc="TF <= 1.13's fused batch normalization (FusedBatchNormV3 without its "
-            "third reserve output).")
-declare("FusedBatchNormV2",
-        inputs=["x: T", "scale: U", "offset: U", "mean: U", "variance: U"],
-        outputs=["y: T", "batch_mean: U", "batch_variance: U", "reserve_space_1: U",
-                 "reserve_space_2: U"],
-        attrs={"T": Type(_HALF_FLOAT), "U": Type((D.float32,)), **_FUSED_BN_ATTRS},
-        shape=_fused_bn_v12_shape, kernel=_fused_bn_v12_kernel, grad_none_inputs=(3, 4),
-        doc="FusedBatchNorm with float16/bfloat16 inputs and float32 statistics.")
 
 
 def _fused_bn_grad(forward: Callable, args: tuple) -> tuple:
@@ -388,47 +362,3 @@ for _op, _scale, _stats, _types in (("FusedBatchNormGrad", "T", "T", (D.float32,
             kernel=through_forward("FusedBatchNormV3", _fused_bn_grad),
             grad_none_inputs=(3, 4), rank_follows_data=True,   # the 0-d placeholders
             doc=f"The gradients of {_op.replace('Grad', '')}.")
-
-
-def _global_norm(node: Any) -> Callable[..., torch.Tensor]:
-    eps = float(node.attrs["variance_epsilon"])
-    scale_after = bool(node.attrs["scale_after_normalization"])
-
-    def run(t: torch.Tensor, m: torch.Tensor, v: torch.Tensor, beta: torch.Tensor,
-            gamma: torch.Tensor) -> torch.Tensor:
-        factor = torch.rsqrt(v + eps)
-        if scale_after:
-            factor = factor * gamma
-        return (t - m) * factor + beta
-    return run
-
-
-def _global_norm_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    norm = _global_norm(node)
-
-    def run(t: torch.Tensor, m: torch.Tensor, v: torch.Tensor, gamma: torch.Tensor,
-            backprop: torch.Tensor) -> tuple:
-        with torch.enable_grad():
-            leaves = [leaf(a) for a in (t, m, v)]
-            beta = torch.zeros_like(m, requires_grad=True)
-            g = leaf(gamma)
-            out = norm(*leaves, beta, g)
-            return vjp([out], leaves + [beta, g], [backprop], (t, m, v, gamma, backprop))
-    return run
-
-
-_GLOBAL_NORM_ATTRS = {"T": Type(FLOAT), "variance_epsilon": 0.0,
-                      "scale_after_normalization": False}
-declare("BatchNormWithGlobalNormalization",
-        inputs=["t: T", "m: T", "v: T", "beta: T", "gamma: T"], outputs=["result: T"],
-        attrs=_GLOBAL_NORM_ATTRS, shape=lambda ctx: [ctx.shape(0)],
-        kernel=lambda node, kctx: _global_norm(node),
-        doc="TF 0.x-1.x's batch normalization with given statistics (2015-era graphs).")
-declare("BatchNormWithGlobalNormalizationGrad",
-        inputs=["t: T", "m: T", "v: T", "gamma: T", "backprop: T"],
-        outputs=["dx: T", "dm: T", "dv: T", "db: T", "dg: T"],
-        attrs=_GLOBAL_NORM_ATTRS,
-        shape=lambda ctx: [ctx.shape(0)] + [ctx.shape(1)] * 4,
-        kernel=_global_norm_grad_kernel,
-        doc="The gradients of BatchNormWithGlobalNormalization.")
-

@@ -155,6 +155,7 @@ def _segment_bag(data: torch.Tensor, indices: torch.Tensor, segs: torch.Tensor, 
     Segment s is the bag starting at the first entry whose id is >= s; empty bags give
     zero rows, as TF's empty segments."""
     table = data.reshape(data.shape[0], -1)
+    segs = segs.contiguous()     # (searchsorted warns about, and copies, a strided one)
     offsets = torch.searchsorted(segs, torch.arange(num, device=segs.device))
     if mode == "sqrtn":
         counts = torch.bincount(segs, minlength=num).to(data.dtype)

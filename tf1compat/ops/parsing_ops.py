@@ -279,12 +279,21 @@ def _sparse_output(per_example: List[np.ndarray], batched: bool, dtype: D.DType
 
 
 def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    from tf1compat.framework.constant_value import constant_value
+    return parse_example_function(node, constant_value(node.inputs[3]))
+
+
+def parse_example_function(node: Any, static_dense_keys: Any) -> Callable[..., Any]:
+    """ParseExampleV2's kernel for `node`'s attrs (also serves TF 1.x's ParseExample and
+    ParseSingleExample, ops/legacy_ops.py); `static_dense_keys`, the dense keys when known
+    at graph build, enables the one-Example fast path."""
     num_sparse = node.attrs["num_sparse"]
     sparse_types = [D.as_dtype(t) for t in node.attrs["sparse_types"]]
     dense_types = [D.as_dtype(t) for t in node.attrs["Tdense"]]
     dense_shapes = [as_shape(s) for s in node.attrs["dense_shapes"]]
 
-    single_example = _single_example_fast_path(node, num_sparse, dense_types, dense_shapes)
+    single_example = _single_example_fast_path(node, static_dense_keys, num_sparse,
+                                               dense_types, dense_shapes)
 
     def run(serialized: Any, names: Any, sparse_keys: Any, dense_keys: Any, ragged_keys: Any,
             *defaults: Any) -> tuple:
@@ -327,19 +336,18 @@ def _parse_example_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return run
 
 
-def _single_example_fast_path(node: Any, num_sparse: int, dense_types: List[D.DType],
+def _single_example_fast_path(node: Any, keys: Any, num_sparse: int,
+                              dense_types: List[D.DType],
                               dense_shapes: List[TensorShape]
                               ) -> Optional[Callable[[bytes, tuple], Optional[tuple]]]:
     """parse_single_example's common case, with what the general path works out per run
     (key names, shapes, kinds) worked out once: one Example, only fixed-length dense
     features with constant keys, each present with the right type and size. It returns
     None for anything else, which then takes the general path (and its errors)."""
-    from tf1compat.framework.constant_value import constant_value
     from tf1compat.serialization.example_decode import FixedFeatureDecoder
     if num_sparse or not dense_types or any(s.rank is None or not s.is_fully_defined()
                                             for s in dense_shapes):
         return None
-    keys = constant_value(node.inputs[3])
     if keys is None:
         return None
     specs = []

@@ -197,6 +197,11 @@ def _is_initialized_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("VarIsInitializedOp", inputs=["resource: resource"], outputs=["is_initialized: bool"],
         shape=lambda ctx: [TensorShape([])], kernel=_is_initialized_kernel, grad="none",
         stateful=True)
+# TF >= 2.12 writes one after each resource variable's creation in saved graphs: it turns
+# off TF's copy-on-read for variables of sparse updates, which tf1compat does not have.
+declare("DisableCopyOnRead", inputs=["resource: resource"],
+        shape=lambda ctx: [], kernel=lambda node, kctx: (lambda handle: None), grad="none",
+        stateful=True, doc="Turns off copy-on-read of a resource variable (a no-op here).")
 
 
 # -- gathers ---------------------------------------------------------------------------------
