@@ -374,10 +374,38 @@ def case_train_tensor_array_read_in_body(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_nested_while_loops(tf):
+    """A tf.while_loop of three refinement steps (a captured weight, the outer step's
+    input row, the outer counter through a Cast) in the body of an outer loop over the
+    rows, and one with `maximum_iterations` after it: the inner loops are unrolled in the
+    outer body's function; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
+        np.eye(3, dtype=np.float32) * 0.4 + 0.1))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+
+    def body(i, h):
+        row = x[i]
+        scale = tf.cast(i + 1, tf.float32) * 0.1
+
+        def refine(j, g):
+            return j + 1, tf.tanh(tf.matmul(g, w) + row * v) * (1.0 - scale) + g * scale
+        _, g = tf.while_loop(lambda j, g: j < 3, refine, [tf.constant(0), h])
+        _, g = tf.while_loop(lambda k, g: k < 10, lambda k, g: [k + 2, g * v + row],
+                             [tf.constant(1), g], maximum_iterations=2)
+        return i + 1, g
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
                    case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond,
                    case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
                    case_train_while_loop_cond_run_time_shapes,
-                   case_train_tensor_array_read_in_body]
+                   case_train_tensor_array_read_in_body, case_train_nested_while_loops]

@@ -76,7 +76,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_tensor_array_written_twice,
               graph_loop_more_cases.case_train_loop_in_cond_in_cond,
               graph_loop_more_cases.case_train_while_loop_cond_run_time_shapes,
-              graph_loop_more_cases.case_train_tensor_array_read_in_body]
+              graph_loop_more_cases.case_train_tensor_array_read_in_body,
+              graph_loop_more_cases.case_train_nested_while_loops]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -123,18 +124,45 @@ def _warned_reason(build, caplog):
     return warned[0]
 
 
-def test_nested_loops_keep_tf1compat_form(caplog):
+@pytest.mark.parametrize("inner,reason", [
+    ("counter", "not fixed"), ("fed", "not fixed"), ("scan", "TensorArray")])
+def test_nested_loops_not_unrolled_keep_tf1compat_form(inner, reason, caplog):
+    """An inner loop whose trip count is known only at run time (the outer counter,
+    a fed limit) or that holds a TensorArray (dynamic_rnn, tf.scan) is not unrolled:
+    warned, naming why."""
     def build():
         x = tf.placeholder(tf.float32, [2], name="x")
+        n = tf.placeholder(tf.int32, [], name="n")
         w = tf.get_variable("w", [2])
 
         def outer(i, h):
-            _, inner = tf.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, g * w),
-                                     [tf.constant(0), h])
-            return i + 1, inner
+            if inner == "scan":
+                return i + 1, tf.scan(lambda acc, e: acc * w + e, tf.stack([h, h]))[-1]
+            limit = i if inner == "counter" else n
+            return i + 1, tf.while_loop(lambda j, g: j < limit, lambda j, g: (
+                j + 1, g * w), [tf.constant(0), h])[1]
         _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
         tf.gradients(tf.reduce_sum(h), [w])
-    assert "control-flow construct" in _warned_reason(build, caplog)
+    assert reason in _warned_reason(build, caplog)
+
+
+def test_a_nested_loop_of_a_fixed_trip_count_is_unrolled_in_the_body_function():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    w = tf.get_variable("w", [2])
+
+    def outer(i, h):
+        _, inner = tf.while_loop(lambda j, g: j < 3, lambda j, g: (j + 1, g * w),
+                                 [tf.constant(0), h])
+        return i + 1, inner
+    _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
+    tf.gradients(tf.reduce_sum(h), [w])
+    gd = graph_export.GraphExport().graph_def
+    body, = [f for f in gd.library.function if "while_body" in f.signature.name]
+    copies = {n.name.split("/unrolled_")[1].split("/")[0] for n in body.node_def
+              if "/unrolled_" in n.name}
+    assert copies == {"0", "1", "2"}     # the inner body once per iteration
+    # the forward graph keeps the real nested loop
+    assert sum(n.op == "LoopCond" for n in gd.node) >= 3
 
 
 def test_dropout_masks_in_the_body_are_pushed_not_redrawn(caplog, tmp_path):

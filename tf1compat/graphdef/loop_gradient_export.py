@@ -47,7 +47,8 @@ holding loops: the same, inside). An array the body reads elements of that earli
 iterations wrote gets their gradients through a backward-loop variable holding the
 gradients of all its elements (`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
-import): loops in conds in loops, nested loops on the gradient path, conds in a body
+import): loops in conds in loops, nested loops on the gradient path other than those
+of a fixed trip count (unrolled in the body's function: loop_unrolling.py), conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
 TensorArray uses, gradients of gradients and tf.hessians through loops. What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
@@ -71,6 +72,7 @@ from tf1compat.graphdef.gradient_export import (
     lower_op, unsupported, warn_once)
 from tf1compat.graphdef.cond_lowering import shape_source, write_cond
 from tf1compat.graphdef.graph_io import check_serializable
+from tf1compat.graphdef.loop_unrolling import unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, is_range, plan_branch_loops, plan_loop)
 
@@ -575,7 +577,8 @@ class _LoopGradientWriter:
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
             floats + [w.inputs[2] for w in writes], plan.ops,
             lambda member, name_of: write_cond(plan.conds[member], name_of, lower_op)
-            if member in plan.conds else lower_op(member, [name_of(t) for t in member.inputs]),
+            if member in plan.conds else unrolled_loop(member, name_of)
+            if member.type == "While" else lower_op(member, [name_of(t) for t in member.inputs]),
             context=info.body_region)
         base = writer._strip(writer.unique(
             f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"
