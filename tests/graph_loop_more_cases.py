@@ -402,10 +402,45 @@ def case_train_nested_while_loops(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_map_fn_of_scan(tf):
+    """`tf.map_fn` over a batch of sequences whose function runs a `tf.scan` over the
+    sequence's steps (a tanh recurrence with captured weights), and a `dynamic_rnn`
+    (BasicRNNCell, static time) inside a `tf.while_loop` of two passes: the inner loops
+    (TensorArrays unstacked before them and stacked after them) are unrolled in the
+    outer bodies' functions; Adam."""
+    tf.set_random_seed(47)
+    x = tf.placeholder(tf.float32, [3, 4, 2], name="x")
+    w = tf.get_variable("w", [2, 2], initializer=tf.constant_initializer(
+        np.eye(2, dtype=np.float32) * 0.5 + 0.2))
+    v = tf.get_variable("v", [2], initializer=tf.constant_initializer([0.3, -0.4]))
+
+    def sequence(steps):
+        states = tf.scan(lambda acc, step: tf.tanh(tf.matmul(acc, w) + step * v),
+                         tf.expand_dims(steps, 1), initializer=tf.zeros([1, 2]))
+        return tf.reduce_sum(states, [1, 2])
+
+    mapped = tf.map_fn(sequence, x)
+    cell = tf.nn.rnn_cell.BasicRNNCell(2, name="cell")
+
+    def passes(i, h):
+        out, _ = tf.nn.dynamic_rnn(cell, h, dtype=tf.float32)
+        return i + 1, h * 0.5 + out
+
+    _, h = tf.while_loop(lambda i, h: i < 2, passes, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(mapped - 0.2)) + tf.reduce_mean(tf.square(h - 0.1))
+    loss = tf.identity(loss, name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(24, dtype=np.float32) * 0.6).reshape(3, 4, 2)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": data},
+                          ["loss:0", "w:0", "v:0", "rnn/cell/kernel:0", "rnn/cell/bias:0"])
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
                    case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond,
                    case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
                    case_train_while_loop_cond_run_time_shapes,
-                   case_train_tensor_array_read_in_body, case_train_nested_while_loops]
+                   case_train_tensor_array_read_in_body, case_train_nested_while_loops,
+                   case_train_map_fn_of_scan]

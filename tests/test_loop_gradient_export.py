@@ -77,7 +77,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_loop_in_cond_in_cond,
               graph_loop_more_cases.case_train_while_loop_cond_run_time_shapes,
               graph_loop_more_cases.case_train_tensor_array_read_in_body,
-              graph_loop_more_cases.case_train_nested_while_loops]
+              graph_loop_more_cases.case_train_nested_while_loops,
+              graph_loop_more_cases.case_train_map_fn_of_scan]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -125,11 +126,12 @@ def _warned_reason(build, caplog):
 
 
 @pytest.mark.parametrize("inner,reason", [
-    ("counter", "not fixed"), ("fed", "not fixed"), ("scan", "TensorArray")])
+    ("counter", "not fixed"), ("fed", "not fixed"), ("scan", "not fixed"),
+    ("gather", "TensorArrayGatherV3")])
 def test_nested_loops_not_unrolled_keep_tf1compat_form(inner, reason, caplog):
     """An inner loop whose trip count is known only at run time (the outer counter,
-    a fed limit) or that holds a TensorArray (dynamic_rnn, tf.scan) is not unrolled:
-    warned, naming why."""
+    a fed limit, a scan over a run-time length) or whose array is read other than by
+    stack() after it is not unrolled: warned, naming why."""
     def build():
         x = tf.placeholder(tf.float32, [2], name="x")
         n = tf.placeholder(tf.int32, [], name="n")
@@ -137,7 +139,13 @@ def test_nested_loops_not_unrolled_keep_tf1compat_form(inner, reason, caplog):
 
         def outer(i, h):
             if inner == "scan":
-                return i + 1, tf.scan(lambda acc, e: acc * w + e, tf.stack([h, h]))[-1]
+                steps = tf.reshape(tf.tile(h, [i + 1]), [-1, 2])
+                return i + 1, tf.scan(lambda acc, e: acc * w + e, steps)[-1]
+            if inner == "gather":
+                ta = tf.TensorArray(tf.float32, 2)
+                _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
+                    j + 1, ta.write(j, h * w)), [tf.constant(0), ta])
+                return i + 1, ta.gather([1, 0])[0]
             limit = i if inner == "counter" else n
             return i + 1, tf.while_loop(lambda j, g: j < limit, lambda j, g: (
                 j + 1, g * w), [tf.constant(0), h])[1]

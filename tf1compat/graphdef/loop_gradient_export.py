@@ -72,7 +72,7 @@ from tf1compat.graphdef.gradient_export import (
     lower_op, unsupported, warn_once)
 from tf1compat.graphdef.cond_lowering import shape_source, write_cond
 from tf1compat.graphdef.graph_io import check_serializable
-from tf1compat.graphdef.loop_unrolling import unrolled_loop
+from tf1compat.graphdef.loop_unrolling import lower_stack, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, is_range, plan_branch_loops, plan_loop)
 
@@ -129,6 +129,19 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
         warn_once(op, str(e))
         return False
     return True
+
+
+def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
+    """How op `member` of `plan`'s body is written in the body's function: a tf.cond as
+    both branches + Select, a nested loop unrolled (and the stack() of its array), an
+    op TF cannot differentiate as ops it can (None: as it is)."""
+    if member in plan.conds:
+        return write_cond(plan.conds[member], name_of, lower_op)
+    if member.type == "While":
+        return unrolled_loop(member, name_of)
+    if member.type == "TensorArrayGatherV3":
+        return lower_stack(member, name_of)
+    return lower_op(member, [name_of(t) for t in member.inputs])
 
 
 class _Unwritable(Exception):
@@ -576,9 +589,7 @@ class _LoopGradientWriter:
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
             floats + [w.inputs[2] for w in writes], plan.ops,
-            lambda member, name_of: write_cond(plan.conds[member], name_of, lower_op)
-            if member in plan.conds else unrolled_loop(member, name_of)
-            if member.type == "While" else lower_op(member, [name_of(t) for t in member.inputs]),
+            lambda member, name_of: _lower_body_op(plan, member, name_of),
             context=info.body_region)
         base = writer._strip(writer.unique(
             f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"

@@ -17,7 +17,7 @@ from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
-from tf1compat.graphdef.loop_unrolling import unrolling_reason
+from tf1compat.graphdef.loop_unrolling import stacked_loop, unrolled_inputs, unrolling_reason
 
 __all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops",
            "is_range"]
@@ -169,16 +169,21 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 plan.ops.append(member)
                 stack.extend(plan.conds[member].reads)
             continue
-        if member.type == "While" and any(x in live for x in _construct_inputs(member)):
-            # A nested loop on the gradient path: unrolled in the body's function
-            # where its trip count is fixed (loop_unrolling.py)
-            reason = unrolling_reason(member)
+        nested = stacked_loop(member) if member.type == "TensorArrayGatherV3" else member
+        if nested is not None and nested.type == "While" and \
+                nested._control_flow_context is region and \
+                any(x in live for x in nested.outputs):
+            # A nested loop on the gradient path (or the stack() of an array it writes):
+            # unrolled in the body's function where its trip count is fixed
+            # (loop_unrolling.py)
+            reason = unrolling_reason(nested)
             if reason is not None:
                 return None, f"{reason} (in the body of loop {op.name})"
             if member not in included:
                 included.add(member)
                 plan.ops.append(member)
-                stack.extend(_construct_inputs(member))
+                stack.extend(unrolled_inputs(member) if member is nested else
+                             [member.inputs[2]])
             continue
         if member.type in _CONSTRUCTS:
             reason = (f"the body of loop {op.name} holds a control-flow construct "

@@ -19,15 +19,18 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.graphdef.function_export import output_arg
+from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_export import TF_DIFFERENTIABLE_OP_TYPES
 from tf1compat.graphdef.graph_io import op_to_node_def
 
-__all__ = ["unrolling_reason", "unrolled_loop"]
+__all__ = ["unrolling_reason", "unrolled_loop", "unrolled_inputs", "stacked_loop",
+           "lower_stack", "static_trip_count"]
 
 # The most iterations an inner loop is unrolled to (a function's size grows with it).
 MAX_UNROLLED_ITERATIONS = 64
@@ -48,8 +51,11 @@ def _fold(t: Tensor, env: Dict[Tensor, Any], region: Any) -> Optional[np.ndarray
     """`t`'s value given the loop variables' values `env` (None where not known)."""
     if t in env:
         return env[t]
-    if t.op._control_flow_context is not region or t.op.type == "Const":
-        return constant_value(t)
+    inside = t.op._control_flow_context is region
+    if not inside or t.op.type == "Const":
+        value = constant_value(t)
+        if value is not None or t.op.type not in _FOLDS:
+            return value
     fold = _FOLDS.get(t.op.type)
     if fold is None:
         return None
@@ -60,24 +66,124 @@ def _fold(t: Tensor, env: Dict[Tensor, Any], region: Any) -> Optional[np.ndarray
     return env[t]
 
 
-def static_trip_count(loop: Operation) -> Optional[int]:
-    """How many iterations tf.while_loop `loop` runs, where that is fixed when the graph
-    is written, else None."""
+def _iterations(loop: Operation) -> Optional[List[Dict[Tensor, Any]]]:
+    """The known integer values of each iteration of tf.while_loop `loop` (one dict per
+    iteration), where its trip count is fixed when the graph is written, else None."""
     info = loop.attrs["loop"]
     n = len(info.body_args)
     state: List[Any] = [constant_value(t) if t.dtype.is_integer else None
                         for t in loop.inputs[:n]]
-    for count in range(MAX_UNROLLED_ITERATIONS + 1):
+    found: List[Dict[Tensor, Any]] = []
+    for _ in range(MAX_UNROLLED_ITERATIONS + 1):
         pred = _fold(info.pred, {a: v for a, v in zip(info.cond_args, state)
                                  if v is not None}, info.cond_region)
         if pred is None:
             return None
         if not bool(pred):
-            return count
+            return found
         env = {a: v for a, v in zip(info.body_args, state) if v is not None}
         state = [_fold(out, env, info.body_region) if out.dtype.is_integer else None
                  for out in info.body_outputs]
+        found.append(env)
     return None
+
+
+def static_trip_count(loop: Operation) -> Optional[int]:
+    """How many iterations tf.while_loop `loop` runs, where that is fixed when the graph
+    is written, else None."""
+    found = _iterations(loop)
+    return None if found is None else len(found)
+
+
+def _beyond_identities(t: Tensor) -> Tensor:
+    while t.op.type == "Identity":
+        t = t.op.inputs[0]
+    return t
+
+
+def _is_range(t: Tensor) -> bool:
+    op = t.op
+    return op.type == "Range" and [None if v is None else int(v) for v in (
+        constant_value(op.inputs[0]), constant_value(op.inputs[2]))] == [0, 1]
+
+
+def _unstacked(read: Operation) -> Optional[Tensor]:
+    """The value unstacked (`TensorArrayScatterV3` of a range) into the array a nested
+    loop's TensorArrayReadV3 `read` reads, or None."""
+    scatter = _beyond_identities(read.inputs[2]).op
+    if scatter.type != "TensorArrayScatterV3" or not _is_range(scatter.inputs[1]) or \
+            _beyond_identities(scatter.inputs[0]) is not _beyond_identities(read.inputs[0]):
+        return None
+    return scatter.inputs[2]
+
+
+def stacked_loop(op: Operation) -> Optional[Operation]:
+    """The nested loop whose written TensorArray `op` stacks (a TensorArrayGatherV3 of
+    a range of the loop's output flow), or None."""
+    if op.type != "TensorArrayGatherV3" or not _is_range(op.inputs[1]):
+        return None
+    loop = _beyond_identities(op.inputs[2]).op
+    return loop if loop.type == "While" and loop.attrs.get("loop") is not None else None
+
+
+def lower_stack(op: Operation, name_of: Callable[[Tensor], str]
+                ) -> Tuple[List[NodeDef], List[str]]:
+    """TensorArrayGatherV3 `op` stacking an unrolled loop's array: its elements packed
+    by `unrolled_loop`, named as the loop's output flow."""
+    return [], [name_of(_beyond_identities(op.inputs[2]))]
+
+
+def _written_arrays(loop: Operation) -> Tuple[Dict[int, Operation], Optional[str]]:
+    """The loop variables of nested loop `loop` that are flows of TensorArrays its body
+    writes once per iteration (-> the write), each stacked after the loop (or not
+    read), at indices 0, 1, ... in order; or why not."""
+    info = loop.attrs["loop"]
+    writes: Dict[int, Operation] = {}
+    for k, out in enumerate(info.body_outputs):
+        if out.op.type != "TensorArrayWriteV3":
+            continue
+        write = out.op
+        if write.inputs[3] is not info.body_args[k]:
+            return {}, f"the nested loop {loop.name} writes an array more than once"
+        for consumer in loop.outputs[k].consumers():
+            if consumer.type == "Identity":
+                continue
+            if stacked_loop(consumer) is not loop:
+                return {}, (f"an array the nested loop {loop.name} writes is read after it "
+                            "other than by stack()")
+        writes[k] = write
+    iterations = _iterations(loop) or []
+    reads = [m for m in _body_ops(info) if m.type == "TensorArrayReadV3"]
+    for step, env in enumerate(iterations):
+        if any(_fold(r.inputs[1], dict(env), info.body_region) is None for r in reads):
+            return {}, (f"the nested loop {loop.name} reads its array at an index not "
+                        "known when the graph is written")
+        for write in writes.values():
+            index = _fold(write.inputs[1], dict(env), info.body_region)
+            if index is None or int(index) != step:
+                return {}, (f"the nested loop {loop.name} writes its array other than at "
+                            "its iteration's index")
+    return writes, None
+
+
+def unrolled_inputs(loop: Operation) -> List[Tensor]:
+    """The tensors from outside that unrolled nested loop `loop` reads: its initial
+    values (not TensorArray flows), what its body reads from outside and the values
+    unstacked into the arrays it reads."""
+    info = loop.attrs["loop"]
+    n = len(info.body_args)
+    found = [t for t in loop.inputs[:n] if t.dtype.base_dtype.is_floating or
+             t.dtype.is_integer]
+    for member in _body_ops(info):
+        if member.type == "TensorArrayReadV3":
+            found.append(_unstacked(member))
+            inputs = [member.inputs[1]]
+        elif member.type == "TensorArrayWriteV3":
+            inputs = [member.inputs[1], member.inputs[2]]
+        else:
+            inputs = list(member.inputs)
+        found += [t for t in inputs if t.op._control_flow_context is not info.body_region]
+    return found
 
 
 def _body_ops(info: Any) -> List[Operation]:
@@ -94,13 +200,20 @@ def unrolling_reason(loop: Operation) -> Optional[str]:
     if not loop.attrs.get("back_prop", True):
         return f"the nested loop {loop.name} has back_prop=False"
     for member in _body_ops(info):
+        if member.type == "TensorArrayReadV3" and _unstacked(member) is not None or \
+                member.type == "TensorArrayWriteV3":
+            continue
         if member.type != "Const" and member.type not in TF_DIFFERENTIABLE_OP_TYPES:
             return (f"the nested loop {loop.name} holds {member.type} (only ops TF "
-                    "differentiates in a function are unrolled)")
+                    "differentiates in a function and TensorArrays unstacked before it "
+                    "or stacked after it are unrolled)")
     if static_trip_count(loop) is None:
         return (f"the trip count of the nested loop {loop.name} is not fixed when the "
                 "graph is written (it is unrolled only then)")
-    return None
+    arrays, reason = _written_arrays(loop)
+    if arrays and not static_trip_count(loop):
+        return f"the nested loop {loop.name} writes an array and runs no iteration"
+    return reason
 
 
 def unrolled_loop(loop: Operation, name_of: Callable[[Tensor], str]
@@ -111,9 +224,11 @@ def unrolled_loop(loop: Operation, name_of: Callable[[Tensor], str]
     outside)."""
     info = loop.attrs["loop"]
     n = len(info.body_args)
-    current = [name_of(t) for t in loop.inputs[:n]]
-    nodes: List[NodeDef] = []
-    for k in range(static_trip_count(loop)):
+    arrays, _ = _written_arrays(loop)
+    current = ["" if k in arrays else name_of(t) for k, t in enumerate(loop.inputs[:n])]
+    builder = NodeBuilder(f"{loop.name}/unrolled")
+    elements: Dict[int, List[str]] = {k: [] for k in arrays}
+    for k, env in enumerate(_iterations(loop)):
         prefix = f"{loop.name}/unrolled_{k}/"
         written: Dict[Tensor, str] = dict(zip(info.body_args, current))
 
@@ -124,11 +239,30 @@ def unrolled_loop(loop: Operation, name_of: Callable[[Tensor], str]
                 return f"{prefix}{t.op.name}:{output_arg(t.op, t.value_index)}"
             return name_of(t)
         for member in _body_ops(info):
+            if member.type == "TensorArrayReadV3":
+                # row i of the unstacked value (i known for each iteration; a slice,
+                # which TF differentiates in a function, GatherV2 it does not)
+                row = int(_fold(member.inputs[1], dict(env), info.body_region))
+                written[member.outputs[0]] = builder.add("StridedSlice", [
+                    name_of(_unstacked(member)), builder.const([row], D.int32),
+                    builder.const([row + 1], D.int32), builder.const([1], D.int32)],
+                    {"T": member.outputs[0].dtype.base_dtype, "Index": D.int32,
+                     "begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
+                     "new_axis_mask": 0, "shrink_axis_mask": 1})
+                continue
+            if member.type == "TensorArrayWriteV3":     # element i of the stack
+                k_of = [j for j, w in arrays.items() if w is member]
+                elements[k_of[0]].append(value(member.inputs[2]))
+                written[member.outputs[0]] = ""
+                continue
             node = op_to_node_def(member)
             node.name = prefix + member.name
             del node.input[:]
             node.input.extend(value(t) for t in member.inputs)
             node.device = ""
-            nodes.append(node)
+            builder.nodes.append(node)
         current = [value(t) for t in info.body_outputs]
-    return nodes, current
+    for k, write in arrays.items():
+        current[k] = builder.add("Pack", elements[k], {
+            "T": write.inputs[2].dtype.base_dtype, "N": len(elements[k]), "axis": 0})
+    return builder.nodes, current
