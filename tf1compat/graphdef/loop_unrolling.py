@@ -5,12 +5,15 @@ TF's function gradients have no While (probed), so the outer loop's backward loo
 which runs `SymbolicGradient` of its body function, cannot differentiate an inner loop
 kept as a loop. Where the inner loop's trip count is fixed when the graph is written
 (its condition reads integer loop variables that start from constants and that the
-body steps by constants: `tf.while_loop(lambda j, h: j < 3, ...)` in a body), the
-function holds its body that many times, each copy reading the previous one's
-values: the same computation for every run, which TF differentiates. The forward
-graph keeps the real nested loop. Inner loops whose trip count depends on run-time
-values, or whose body holds TensorArrays, conditionals, further loops, stateful ops or
-ops TF cannot differentiate in a function, keep tf1compat's form (warned by the plan).
+body steps by constants: `tf.while_loop(lambda j, h: j < 3, ...)` in a body; a tf.scan
+or dynamic_rnn over a static length), the function holds its body that many times,
+each copy reading the previous one's values: the same computation for every run,
+which TF differentiates. TensorArrays unstacked before the inner loop are read as
+slices of the unstacked value; one written once per iteration at its index and
+stacked after the loop is the Pack of its elements. The forward graph keeps the real
+nested loop. Inner loops whose trip count depends on run-time values, or whose body
+holds other TensorArray uses, conditionals, further loops, stateful ops or ops TF
+cannot differentiate in a function, keep tf1compat's form (warned by the plan).
 """
 
 from __future__ import annotations
