@@ -203,6 +203,12 @@ PROBES = {
     "avg_pool3d": lambda tf, x: tf.nn.avg_pool3d(tf.expand_dims(x, -1), [1, 2, 2, 2, 1],
                                                  [1, 2, 2, 2, 1], "VALID"),
     "top_k": lambda tf, x: tf.nn.top_k(tf.reshape(x, [8, 8]), 3)[0],
+    "mul_no_nan": lambda tf, x: tf.math.multiply_no_nan(x, tf.nn.relu(x - 0.2)) * x,
+    "gelu_erf": lambda tf, x: 0.5 * x * (1.0 + tf.erf(x / np.sqrt(2.0))) * x,
+    "placeholder_with_default_value": lambda tf, x: tf.placeholder_with_default(
+        x * 2.0, x.shape) * x,
+    "atan2_both": lambda tf, x: tf.atan2(x * x - 0.3, x + 0.1),
+    "floor_mod_divisor": lambda tf, x: tf.floormod(x + 2.0, x * x + 0.6),
 }
 
 

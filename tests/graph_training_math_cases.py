@@ -1,0 +1,48 @@
+"""Training graphs with elementwise ops TF's function gradients lack (Erf of GELU, Erfc,
+Softsign, Atan2, FloorMod, MulNoNan, PlaceholderWithDefault) or get wrong (Asinh, Acosh),
+which real TensorFlow trains from the file tf1compat writes
+(scripts/check_tf_reads_graphs.py; as tests/graph_training_cases.py): written inside the
+forward function as their expansions around the graph's values
+(graphdef/gradient_lowering_math.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.graph_training_cases import X8, _training_spec
+
+TARGETS = np.sin(np.arange(8 * 3, dtype=np.float32) * 0.7).reshape(8, 3)
+MASK = (np.arange(8 * 5) % 3 != 0).astype(np.float32).reshape(8, 5)
+
+
+def case_train_gelu_math_ops(tf):
+    """A BERT-style feed-forward block (dense, GELU through erf as BERT writes it), its
+    output passed through tf.placeholder_with_default (feedable activations), then
+    features of the other ops (atan2, softsign, floormod, multiply_no_nan with a mask of
+    zeros, asinh, acosh, erfc) into a dense regression head; Adam."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    mask = tf.placeholder(tf.float32, [None, 5], name="mask")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    h = tf.layers.dense(x, 5, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(20, dtype=np.float32) * 0.9).reshape(4, 5)), name="intermediate")
+    h = 0.5 * h * (1.0 + tf.erf(h / np.sqrt(2.0)))
+    h = tf.placeholder_with_default(h, [None, 5], name="hidden")
+    features = tf.concat([
+        tf.atan2(h, tf.nn.softsign(h) + 1.5),
+        tf.floormod(h * 3.0 + 2.0, h * h + 0.9),
+        tf.math.multiply_no_nan(h, mask),
+        tf.asinh(h * 2.0) + tf.acosh(h * h + 1.2),
+        tf.math.erfc(h)], axis=1)
+    out = tf.layers.dense(features, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(75, dtype=np.float32) * 0.3).reshape(25, 3) * 0.3), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": X8, "mask:0": MASK, "targets:0": TARGETS},
+                          ["loss:0", "intermediate/kernel:0", "intermediate/bias:0",
+                           "out/kernel:0"])
+
+
+MATH_TRAINING_CASES = [case_train_gelu_math_ops]

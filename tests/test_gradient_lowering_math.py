@@ -1,0 +1,96 @@
+"""Gradients of Erf, Erfc, Softsign, Asinh, Acosh, Atan2, FloorMod, MulNoNan and
+PlaceholderWithDefault in TF's SymbolicGradient form: their first-order expansions around
+the graph's values inside the forward function (graphdef/gradient_lowering_math.py).
+
+What real TF computes from such files is recorded by scripts/check_tf_reads_graphs.py
+(tests/graph_training_math_cases.py) and scripts/probe_tf_function_gradients.py
+(tests/fixtures/tf_function_gradients.json); the tests replay it without TF.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.graphdef import graph_export
+from tf1compat.graphdef.gradient_lowering_math import LINEARIZED
+from tests import graph_training_math_cases
+from tests.gradient_export_util import (export_with_warnings, fresh_graph,  # noqa: F401
+                                         recorded_case, replay_tf_runs)
+
+PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradients.json")
+
+
+@pytest.mark.parametrize("case", graph_training_math_cases.MATH_TRAINING_CASES,
+                         ids=lambda fn: fn.__name__[len("case_"):])
+def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
+    d, recorded, arrays = recorded_case(case)
+    assert recorded["tf"]["status"] == "ok"
+    assert recorded["tf"]["native"] < 1e-5      # TF's own graph trains to the same values
+    with tf.Graph().as_default():
+        spec = case(tf)
+        gd, warned = export_with_warnings(caplog)
+        assert not warned, warned
+        forward = {n.op for f in gd.library.function for n in f.node_def}
+        assert not forward & set(LINEARIZED)
+        with tf.Session() as sess:
+            spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
+            replay_tf_runs(sess, recorded, arrays)
+
+
+def test_tf_differentiates_the_expanded_probes():
+    with open(PROBES) as f:
+        probes = json.load(f)["probes"]
+    for name in ("erf", "erfc", "gelu_erf", "softsign", "asinh", "acosh", "atan2",
+                 "atan2_both", "floor_mod", "floor_mod_divisor", "mul_no_nan",
+                 "placeholder_with_default_value"):
+        assert probes[name]["ok"], (name, probes[name])
+        assert not set(probes[name]["types"]) & set(LINEARIZED), name
+
+
+@pytest.mark.parametrize("build", [
+    lambda x: tf.erf(x) * x, lambda x: tf.math.erfc(x * 0.5),
+    lambda x: tf.nn.softsign(x) * x, lambda x: tf.asinh(x * 3.0),
+    lambda x: tf.acosh(x * x + 1.1), lambda x: tf.atan2(x - 0.2, x * x + 0.5),
+    lambda x: tf.floormod(x * 4.0, 0.3 + x * x) * x,
+    lambda x: tf.math.multiply_no_nan(x, tf.nn.relu(x)),
+    lambda x: tf.placeholder_with_default(x * 3.0, [2, 3]) * x],
+    ids=["erf", "erfc", "softsign", "asinh", "acosh", "atan2", "floor_mod", "mul_no_nan",
+         "placeholder_with_default"])
+def test_exported_gradient_is_the_in_process_one(build, caplog):
+    # The exported file read back by tf1compat: its gradient comes from the expanded
+    # forward function, which must give the gradient tf1compat computes in process.
+    value = np.linspace(-1.5, 1.5, 6, dtype=np.float32).reshape(2, 3)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 3], name="x")
+        g, = tf.gradients(tf.reduce_sum(build(x)), x)
+        with tf.Session() as sess:
+            expected = sess.run(g, {x: value})
+        gd, warned = export_with_warnings(caplog)
+        assert not warned, warned
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            got = sess.run(g.name, {"x:0": value})
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_fed_placeholder_with_default_is_the_value_the_gradient_sees(caplog):
+    # TF 2.21 gives d(sum(h^2))/dx = 2 * h_fed * 2 here (checked with real TF): the
+    # gradient passes through the op and sees the fed value.
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        h = tf.placeholder_with_default(x * 2.0, [3], name="h")
+        g, = tf.gradients(tf.reduce_sum(h * h), x)
+        gd, warned = export_with_warnings(caplog)
+        assert not warned, warned
+    fed = np.array([1.0, -2.0, 0.5], np.float32)
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            got = sess.run(g.name, {"x:0": np.ones(3, np.float32), "h:0": fed})
+    np.testing.assert_allclose(got, 4.0 * fed)
