@@ -209,6 +209,17 @@ PROBES = {
         x * 2.0, x.shape) * x,
     "atan2_both": lambda tf, x: tf.atan2(x * x - 0.3, x + 0.1),
     "floor_mod_divisor": lambda tf, x: tf.floormod(x + 2.0, x * x + 0.6),
+    "matrix_band_part_causal": lambda tf, x: tf.matrix_band_part(
+        tf.reshape(x, [2, 4, 8]), -1, 0) * tf.range(8, dtype=tf.float32),
+    "matrix_band_part_run_time": lambda tf, x: tf.matrix_band_part(
+        tf.reshape(x, [4, 4, 4]), tf.placeholder_with_default(tf.constant(1, tf.int64), []),
+        tf.placeholder_with_default(tf.constant(2, tf.int64), [])) * x[0, :, :, 0],
+    "space_to_batch_padded": lambda tf, x: tf.space_to_batch_nd(
+        x, [2, 2], [[1, 1], [0, 2]]) * tf.range(2, dtype=tf.float32),
+    "batch_to_space_crops": lambda tf, x: tf.batch_to_space_nd(
+        x, [1, 2], [[1, 0], [0, 1]]) * tf.range(2, dtype=tf.float32),
+    "atrous_conv_valid": lambda tf, x: tf.nn.atrous_conv2d(
+        x, tf.reshape(tf.range(12, dtype=tf.float32) * 0.1, [2, 1, 2, 3]), 2, "VALID"),
 }
 
 

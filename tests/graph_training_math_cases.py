@@ -3,7 +3,8 @@ Softsign, Atan2, FloorMod, MulNoNan, PlaceholderWithDefault) or get wrong (Asinh
 which real TensorFlow trains from the file tf1compat writes
 (scripts/check_tf_reads_graphs.py; as tests/graph_training_cases.py): written inside the
 forward function as their expansions around the graph's values
-(graphdef/gradient_lowering_math.py).
+(graphdef/gradient_lowering_math.py); and dilated convolutions and causal masks
+(SpaceToBatchND, BatchToSpaceND, MatrixBandPart: graphdef/gradient_lowering_array.py).
 """
 
 from __future__ import annotations
@@ -45,4 +46,35 @@ def case_train_gelu_math_ops(tf):
                            "out/kernel:0"])
 
 
-MATH_TRAINING_CASES = [case_train_gelu_math_ops]
+IMAGES = np.cos(np.arange(3 * 9 * 8 * 2, dtype=np.float32) * 0.37).reshape(3, 9, 8, 2)
+
+
+def case_train_atrous_conv_causal_attention(tf):
+    """A dilated CNN (tf.nn.atrous_conv2d 'SAME' and 'VALID': SpaceToBatchND and
+    BatchToSpaceND around a Conv2D) whose rows feed a causal self-attention (scores
+    masked with tf.matrix_band_part(scores, -1, 0), as decoder blocks write it);
+    GradientDescent."""
+    images = tf.placeholder(tf.float32, [None, 9, 8, 2], name="images")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    k1 = tf.get_variable("k1", initializer=np.sin(np.arange(3 * 3 * 2 * 4, dtype=np.float32)
+                                                     * 0.5).reshape(3, 3, 2, 4) * 0.3)
+    k2 = tf.get_variable("k2", initializer=np.cos(np.arange(2 * 2 * 4 * 4, dtype=np.float32)
+                                                     * 0.3).reshape(2, 2, 4, 4) * 0.3)
+    h = tf.nn.relu(tf.nn.atrous_conv2d(images, k1, 2, "SAME"))
+    h = tf.tanh(tf.nn.atrous_conv2d(h, k2, 3, "VALID"))          # [batch, 6, 5, 4]
+    rows = tf.reshape(h, [-1, 6, 5 * 4])
+    scores = tf.matmul(rows, rows, transpose_b=True) * 0.2
+    scores = tf.matrix_band_part(scores, -1, 0) - 1e4 * (
+        1.0 - tf.matrix_band_part(tf.ones_like(scores), -1, 0))
+    attended = tf.matmul(tf.nn.softmax(scores), rows)
+    out = tf.layers.dense(tf.reduce_mean(attended, 1), 3, kernel_initializer=(
+        tf.constant_initializer(np.linspace(-0.3, 0.3, 60, dtype=np.float32).reshape(20, 3))),
+        name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.3).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"images:0": IMAGES, "targets:0": TARGETS[:3]},
+                          ["loss:0", "k1:0", "k2:0", "out/kernel:0"])
+
+
+MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention]

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.graphdef import graph_export
+from tf1compat.graphdef.gradient_lowering_array import LOWERINGS_ARRAY
 from tf1compat.graphdef.gradient_lowering_math import LINEARIZED
 from tests import graph_training_math_cases
-from tests.gradient_export_util import (export_with_warnings, fresh_graph,  # noqa: F401
-                                         recorded_case, replay_tf_runs)
+from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
+                                         export_with_warnings, fresh_graph)
 
 PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradients.json")
 
@@ -28,18 +28,7 @@ PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradie
 @pytest.mark.parametrize("case", graph_training_math_cases.MATH_TRAINING_CASES,
                          ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
-    d, recorded, arrays = recorded_case(case)
-    assert recorded["tf"]["status"] == "ok"
-    assert recorded["tf"]["native"] < 1e-5      # TF's own graph trains to the same values
-    with tf.Graph().as_default():
-        spec = case(tf)
-        gd, warned = export_with_warnings(caplog)
-        assert not warned, warned
-        forward = {n.op for f in gd.library.function for n in f.node_def}
-        assert not forward & set(LINEARIZED)
-        with tf.Session() as sess:
-            spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
-            replay_tf_runs(sess, recorded, arrays)
+    check_recorded_training_case(case, caplog, set(LINEARIZED) | set(LOWERINGS_ARRAY))
 
 
 def test_tf_differentiates_the_expanded_probes():
@@ -47,9 +36,11 @@ def test_tf_differentiates_the_expanded_probes():
         probes = json.load(f)["probes"]
     for name in ("erf", "erfc", "gelu_erf", "softsign", "asinh", "acosh", "atan2",
                  "atan2_both", "floor_mod", "floor_mod_divisor", "mul_no_nan",
-                 "placeholder_with_default_value"):
+                 "placeholder_with_default_value", "matrix_band_part",
+                 "matrix_band_part_causal", "matrix_band_part_run_time", "space_to_batch",
+                 "space_to_batch_padded", "batch_to_space_crops", "atrous_conv_valid"):
         assert probes[name]["ok"], (name, probes[name])
-        assert not set(probes[name]["types"]) & set(LINEARIZED), name
+        assert not set(probes[name]["types"]) & (set(LINEARIZED) | set(LOWERINGS_ARRAY)), name
 
 
 @pytest.mark.parametrize("build", [
@@ -58,15 +49,23 @@ def test_tf_differentiates_the_expanded_probes():
     lambda x: tf.acosh(x * x + 1.1), lambda x: tf.atan2(x - 0.2, x * x + 0.5),
     lambda x: tf.floormod(x * 4.0, 0.3 + x * x) * x,
     lambda x: tf.math.multiply_no_nan(x, tf.nn.relu(x)),
-    lambda x: tf.placeholder_with_default(x * 3.0, [2, 3]) * x],
+    lambda x: tf.placeholder_with_default(x * 3.0, [2, 3, 4]) * x,
+    lambda x: tf.matrix_band_part(x, 1, 0) * x,
+    lambda x: tf.matrix_band_part(x, tf.constant(0, tf.int64),
+                                  tf.placeholder_with_default(tf.constant(-1, tf.int64), [])),
+    lambda x: tf.space_to_batch_nd(tf.reshape(x, [1, 2, 3, 4]), [2, 3],
+                                   [[0, 2], [1, 2]]) * tf.range(4, dtype=tf.float32),
+    lambda x: tf.batch_to_space_nd(tf.reshape(x, [2, 3, 1, 4]), [2, 1],
+                                   [[1, 2], [0, 0]]) * tf.range(4, dtype=tf.float32)],
     ids=["erf", "erfc", "softsign", "asinh", "acosh", "atan2", "floor_mod", "mul_no_nan",
-         "placeholder_with_default"])
+         "placeholder_with_default", "band_part", "band_part_run_time", "space_to_batch",
+         "batch_to_space"])
 def test_exported_gradient_is_the_in_process_one(build, caplog):
-    # The exported file read back by tf1compat: its gradient comes from the expanded
+    # The exported file read back by tf1compat: its gradient comes from the lowered
     # forward function, which must give the gradient tf1compat computes in process.
-    value = np.linspace(-1.5, 1.5, 6, dtype=np.float32).reshape(2, 3)
+    value = np.linspace(-1.5, 1.5, 24, dtype=np.float32).reshape(2, 3, 4)
     with tf.Graph().as_default():
-        x = tf.placeholder(tf.float32, [2, 3], name="x")
+        x = tf.placeholder(tf.float32, [2, 3, 4], name="x")
         g, = tf.gradients(tf.reduce_sum(build(x)), x)
         with tf.Session() as sess:
             expected = sess.run(g, {x: value})

@@ -25,7 +25,7 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.graphdef.function_nodes import NodeBuilder
 
-__all__ = ["LOWERINGS_NN", "tile_dynamic", "tile_dynamic_why_not"]
+__all__ = ["LOWERINGS_NN", "spatial_products", "tile_dynamic", "tile_dynamic_why_not"]
 
 
 def _text(value: object) -> str:
@@ -64,7 +64,7 @@ def _padding_before(op: Operation, axis: int, size_in: int, size_out: int, kerne
     return explicit[2 * (first + axis)]
 
 
-def _spatial_products(b: NodeBuilder, x: str, dtype: D.DType, channels: int,
+def spatial_products(b: NodeBuilder, x: str, dtype: D.DType, channels: int,
                       along_h: np.ndarray, along_w: np.ndarray) -> str:
     """[N, H, W, C] -> [N, H', W', C]: along_h [H', H] times each column, along_w [W', W]
     times each row (MatMuls of reshaped transposes: TF differentiates every step)."""
@@ -113,7 +113,7 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
                          _padding_before(op, 0, size_in_h, size_out_h, kh, stride_h))
     along_w = _placement(size_in_w, size_out_w, kw, stride_w,
                          _padding_before(op, 1, size_in_w, size_out_w, kw, stride_w))
-    padded = _spatial_products(b, _channels_last(b, names[2], dtype, nchw), dtype, channels,
+    padded = spatial_products(b, _channels_last(b, names[2], dtype, nchw), dtype, channels,
                                along_h, along_w)
     flipped = b.add("ReverseV2", [names[1], b.const([0, 1], D.int32)],
                     {"T": dtype, "Tidx": D.int32})
@@ -169,7 +169,7 @@ def _resize(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[st
     if op.inputs[0].dtype.base_dtype != dtype:
         image = b.add("Cast", [image], {"SrcT": op.inputs[0].dtype.base_dtype, "DstT": dtype,
                                         "Truncate": False})
-    return [_spatial_products(b, image, dtype, channels,
+    return [spatial_products(b, image, dtype, channels,
                               _resize_weights(op, size_in_h, size_out_h),
                               _resize_weights(op, size_in_w, size_out_w))]
 
