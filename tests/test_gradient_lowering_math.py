@@ -38,7 +38,8 @@ def test_tf_differentiates_the_expanded_probes():
                  "atan2_both", "floor_mod", "floor_mod_divisor", "mul_no_nan",
                  "placeholder_with_default_value", "matrix_band_part",
                  "matrix_band_part_causal", "matrix_band_part_run_time", "space_to_batch",
-                 "space_to_batch_padded", "batch_to_space_crops", "atrous_conv_valid"):
+                 "space_to_batch_padded", "batch_to_space_crops", "atrous_conv_valid",
+                 "segment_mean"):
         assert probes[name]["ok"], (name, probes[name])
         assert not set(probes[name]["types"]) & (set(LINEARIZED) | set(LOWERINGS_ARRAY)), name
 
@@ -56,10 +57,11 @@ def test_tf_differentiates_the_expanded_probes():
     lambda x: tf.space_to_batch_nd(tf.reshape(x, [1, 2, 3, 4]), [2, 3],
                                    [[0, 2], [1, 2]]) * tf.range(4, dtype=tf.float32),
     lambda x: tf.batch_to_space_nd(tf.reshape(x, [2, 3, 1, 4]), [2, 1],
-                                   [[1, 2], [0, 0]]) * tf.range(4, dtype=tf.float32)],
+                                   [[1, 2], [0, 0]]) * tf.range(4, dtype=tf.float32),
+    lambda x: tf.segment_mean(x * x, tf.constant([0, 2])) * tf.range(4, dtype=tf.float32)],
     ids=["erf", "erfc", "softsign", "asinh", "acosh", "atan2", "floor_mod", "mul_no_nan",
          "placeholder_with_default", "band_part", "band_part_run_time", "space_to_batch",
-         "batch_to_space"])
+         "batch_to_space", "segment_mean"])
 def test_exported_gradient_is_the_in_process_one(build, caplog):
     # The exported file read back by tf1compat: its gradient comes from the lowered
     # forward function, which must give the gradient tf1compat computes in process.

@@ -1,7 +1,9 @@
 """Array ops written as other ops inside a gradient's forward function (as
 gradient_lowering.py, whose `LOWERINGS` holds these too): `SpaceToBatchND` and
 `BatchToSpaceND` (dilated convolutions: tf.nn.atrous_conv2d, tf.nn.convolution with a
-dilation rate) and `MatrixBandPart` (a transformer's causal masks). TF 2.21 has no
+dilation rate), `MatrixBandPart` (a transformer's causal masks) and the segment means
+(`SegmentMean`, `UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a
+sum divided by counts). TF 2.21 has no
 function gradient for any of them (scripts/probe_tf_function_gradients.py).
 
 `LOWERINGS_ARRAY[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
@@ -18,7 +20,8 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.graphdef.function_nodes import NodeBuilder
-from tf1compat.graphdef.gradient_lowering_nn import spatial_products
+from tf1compat.graphdef.gradient_lowering_nn import (LOWERINGS_NN, segment_count,
+                                                    spatial_products)
 
 __all__ = ["LOWERINGS_ARRAY"]
 
@@ -129,10 +132,31 @@ def _band_part_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _segment_mean(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The segment sums (gradient_lowering_nn.py: a one-hot product of the ids) divided
+    # by the segment sizes, at least 1 (an empty segment's mean is 0, as TF's).
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[1].dtype.base_dtype
+    summed = LOWERINGS_NN["SegmentSum"][1](op, names, b)[0]
+    segments = segment_count(op)
+    flat_ids = b.add("Reshape", [names[1], b.const([1, -1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(segments).reshape(-1, 1), index_type), flat_ids],
+                 {"T": index_type, "incompatible_shape_error": True})
+    sizes = b.add("Sum", [b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype,
+                                                 "Truncate": False}), b.const(1, D.int32)],
+                  {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    sizes = b.add("Maximum", [sizes, b.const(1, dtype)], {"T": dtype})
+    rank = op.inputs[0].shape.ndims - op.inputs[1].shape.ndims + 1
+    sizes = _reshape(b, sizes, [segments] + [1] * (rank - 1), dtype)
+    return [b.add("RealDiv", [summed, sizes], {"T": dtype})]
+
+
 LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                                  Callable[[Operation, List[str], NodeBuilder],
                                           List[Optional[str]]]]] = {
     "SpaceToBatchND": (_space_batch_why_not, _space_to_batch),
     "BatchToSpaceND": (_space_batch_why_not, _batch_to_space),
     "MatrixBandPart": (_band_part_why_not, _band_part),
+    "SegmentMean": (LOWERINGS_NN["SegmentSum"][0], _segment_mean),
 }

@@ -3,10 +3,10 @@ gradient's forward function (gradient_export.py) as their first-order expansion 
 the values the graph computed outside it.
 
 TF 2.21's SymbolicGradient has no function gradient for Erf and Erfc (GELU of BERT-style
-models), Softsign, Atan2, FloorMod and MulNoNan, and its function gradients of Asinh and
-Acosh give other values than TF 1.x's Python gradients (scripts/
-probe_tf_function_gradients.py); nor for PlaceholderWithDefault. None of them can be written exactly as ops TF does
-differentiate, but each has a derivative that can, from the op's inputs and output. So
+models), Softsign, Atan2, FloorMod, MulNoNan and PlaceholderWithDefault, and its function
+gradients of Asinh and Acosh give other values than TF 1.x's Python gradients
+(scripts/probe_tf_function_gradients.py). None of them can be written exactly as ops TF
+differentiates, but each has a derivative that can, from the op's inputs and output. So
 inside the forward function an op `y = op(x_1, ..., x_n)` becomes
 
     y_outside + sum_k (x_k - x_k_outside) * c_k(x_outside, y_outside)
