@@ -220,6 +220,8 @@ PROBES = {
         x, [1, 2], [[1, 0], [0, 1]]) * tf.range(2, dtype=tf.float32),
     "segment_mean": lambda tf, x: tf.segment_mean(tf.reshape(x, [8, 8]) * x[0, 0, 0, 0], [
         0, 0, 1, 1, 1, 3, 3, 3]) * tf.range(8, dtype=tf.float32),
+    "top_k_indices": lambda tf, x: tf.nn.top_k(tf.reshape(x, [8, 8]) * 2.0, 3)[0] * tf.gather(
+        tf.range(8, dtype=tf.float32), tf.nn.top_k(tf.reshape(x, [8, 8]) * 2.0, 3)[1]),
     "atrous_conv_valid": lambda tf, x: tf.nn.atrous_conv2d(
         x, tf.reshape(tf.range(12, dtype=tf.float32) * 0.1, [2, 1, 2, 3]), 2, "VALID"),
 }

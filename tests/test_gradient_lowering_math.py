@@ -17,7 +17,7 @@ import pytest
 
 import tf1compat as tf
 from tf1compat.graphdef.gradient_lowering_array import LOWERINGS_ARRAY
-from tf1compat.graphdef.gradient_lowering_math import LINEARIZED
+from tf1compat.graphdef.gradient_lowering_math import LINEARIZED, PICKED
 from tests import graph_training_math_cases
 from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
                                          export_with_warnings, fresh_graph)
@@ -28,7 +28,8 @@ PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradie
 @pytest.mark.parametrize("case", graph_training_math_cases.MATH_TRAINING_CASES,
                          ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
-    check_recorded_training_case(case, caplog, set(LINEARIZED) | set(LOWERINGS_ARRAY))
+    check_recorded_training_case(case, caplog,
+                                 set(LINEARIZED) | set(PICKED) | set(LOWERINGS_ARRAY))
 
 
 def test_tf_differentiates_the_expanded_probes():
@@ -39,9 +40,10 @@ def test_tf_differentiates_the_expanded_probes():
                  "placeholder_with_default_value", "matrix_band_part",
                  "matrix_band_part_causal", "matrix_band_part_run_time", "space_to_batch",
                  "space_to_batch_padded", "batch_to_space_crops", "atrous_conv_valid",
-                 "segment_mean"):
+                 "segment_mean", "top_k", "top_k_indices"):
         assert probes[name]["ok"], (name, probes[name])
-        assert not set(probes[name]["types"]) & (set(LINEARIZED) | set(LOWERINGS_ARRAY)), name
+        assert not set(probes[name]["types"]) & (set(LINEARIZED) | set(PICKED) |
+                                                 set(LOWERINGS_ARRAY)), name
 
 
 @pytest.mark.parametrize("build", [
@@ -58,10 +60,12 @@ def test_tf_differentiates_the_expanded_probes():
                                    [[0, 2], [1, 2]]) * tf.range(4, dtype=tf.float32),
     lambda x: tf.batch_to_space_nd(tf.reshape(x, [2, 3, 1, 4]), [2, 1],
                                    [[1, 2], [0, 0]]) * tf.range(4, dtype=tf.float32),
-    lambda x: tf.segment_mean(x * x, tf.constant([0, 2])) * tf.range(4, dtype=tf.float32)],
+    lambda x: tf.segment_mean(x * x, tf.constant([0, 2])) * tf.range(4, dtype=tf.float32),
+    lambda x: tf.nn.top_k(x * x - x, 2)[0] * tf.gather(
+        tf.range(4, dtype=tf.float32), tf.nn.top_k(x * x - x, 2)[1])],
     ids=["erf", "erfc", "softsign", "asinh", "acosh", "atan2", "floor_mod", "mul_no_nan",
          "placeholder_with_default", "band_part", "band_part_run_time", "space_to_batch",
-         "batch_to_space", "segment_mean"])
+         "batch_to_space", "segment_mean", "top_k"])
 def test_exported_gradient_is_the_in_process_one(build, caplog):
     # The exported file read back by tf1compat: its gradient comes from the lowered
     # forward function, which must give the gradient tf1compat computes in process.

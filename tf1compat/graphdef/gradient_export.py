@@ -40,8 +40,8 @@ from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond, write_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS, NodeBuilder
-from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, OuterValue, linearize,
-                                                      outer_values)
+from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
+                                                      linearize, outer_values)
 from tf1compat.graphdef.graph_io import UnserializableGraphError, check_serializable
 from tf1compat.util import tf_logging
 
@@ -174,8 +174,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
             plans[member], reason = plan_cond(member, used, reached, set(xs))
             if reason is None:
                 needed.update(plans[member].reads)
-        elif member.type in LINEARIZED:
-            reason = LINEARIZED[member.type][0](member)
+        elif member.type in LINEARIZED or member.type in PICKED:
+            reason = (LINEARIZED.get(member.type) or PICKED[member.type])[0](member)
             outer[member] = outer_values(member)
         elif member.type in LOWERINGS:
             reason = LOWERINGS[member.type][0](member)

@@ -20,7 +20,8 @@ first derivatives only, all a training graph takes.)
 
 `LINEARIZED[op_type]` is (why_not(op) -> reason or None, factors(op, outside names,
 builder) -> the name of each input's factor c_k, or None for an input with no gradient);
-`outside names` are those of the op's inputs, then of its output.
+`outside names` are those of the op's inputs, then of its outputs. `PICKED` (TopKV2)
+holds ops written from their outside outputs otherwise.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.graphdef.function_nodes import NodeBuilder
 
-__all__ = ["LINEARIZED", "OuterValue", "linearize", "outer_values"]
+__all__ = ["LINEARIZED", "PICKED", "OuterValue", "linearize", "outer_values"]
 
 
 class _OuterName:
@@ -63,17 +64,20 @@ class OuterValue:
 
 
 def outer_values(op: Operation) -> List[OuterValue]:
-    """The outside values a linearized `op` reads: its inputs, then its output."""
-    return [OuterValue(t) for t in list(op.inputs) + [op.outputs[0]]]
+    """The outside values a linearized `op` reads: its inputs, then its outputs."""
+    return [OuterValue(t) for t in list(op.inputs) + list(op.outputs)]
 
 
 def linearize(op: Operation, inside: List[str], outside: List[str], b: NodeBuilder
               ) -> List[Optional[str]]:
-    """`op`'s output inside the forward function: the outside output plus each input's
-    difference from its outside value times its factor (names of the function's values:
+    """`op`'s outputs inside the forward function (names of the function's values:
     `inside` the op's inputs computed there, `outside` those of `outer_values`)."""
+    if op.type in PICKED:
+        return PICKED[op.type][1](op, inside, outside, b)
     dtype = op.outputs[0].dtype.base_dtype
-    total = outside[-1]
+    # The outside output plus each input's difference from its outside value times its
+    # factor.
+    total = outside[len(op.inputs)]
     for k, factor in enumerate(LINEARIZED[op.type][1](op, outside, b)):
         if factor is None:
             continue
@@ -160,6 +164,40 @@ def _identity(op: Operation, outside: List[str], b: NodeBuilder) -> List[Optiona
     return [""]
 
 
+def _top_k(op: Operation, inside: List[str], outside: List[str], b: NodeBuilder
+           ) -> List[Optional[str]]:
+    # The values are the input's entries at the indices the op chose outside: a one-hot
+    # [..., k, n] of those indices times the input, summed over n (TF 1.x's gradient
+    # scatters to the same indices); the indices are the outside ones.
+    dtype = op.outputs[0].dtype.base_dtype
+    indices = outside[len(op.inputs) + 1]
+    shape = b.add("Shape", [inside[0]], {"T": dtype, "out_type": D.int32})
+    size = b.add("StridedSlice", [shape, b.const([-1], D.int32), b.const([0], D.int32),
+                                  b.const([1], D.int32)],
+                 {"T": D.int32, "Index": D.int32, "begin_mask": 0, "end_mask": 1,
+                  "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1})
+    positions = b.add("Range", [b.const(0, D.int32), size, b.const(1, D.int32)],
+                      {"Tidx": D.int32})
+    column = b.add("ExpandDims", [indices, b.const(-1, D.int32)],
+                   {"T": D.int32, "Tdim": D.int32})
+    hits = b.add("Equal", [column, positions], {"T": D.int32, "incompatible_shape_error": True})
+    one_hot = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    rows = b.add("ExpandDims", [inside[0], b.const(-2, D.int32)],
+                 {"T": dtype, "Tdim": D.int32})
+    # (The last axis counted from the front: TF's function gradient of Sum refuses -1.)
+    last = b.const(op.inputs[0].shape.ndims, D.int32)
+    picked = b.add("Sum", [b.add("Mul", [rows, one_hot], {"T": dtype}), last],
+                   {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    return [picked, indices]
+
+
+def _top_k_why_not(op: Operation) -> Optional[str]:
+    if not op.outputs[0].dtype.is_floating or op.outputs[1].dtype.base_dtype != D.int32 \
+            or op.inputs[0].shape.ndims is None:
+        return "TopKV2 of a non-float input or of unknown rank"
+    return None
+
+
 Factors = Callable[[Operation, List[str], NodeBuilder], List[Optional[str]]]
 
 LINEARIZED: Dict[str, Tuple[Callable[[Operation], Optional[str]], Factors]] = {
@@ -172,5 +210,13 @@ LINEARIZED: Dict[str, Tuple[Callable[[Operation], Optional[str]], Factors]] = {
     "MulNoNan": (_floating, _mul_no_nan),
     "FloorMod": (_floating, _floor_mod),
     "PlaceholderWithDefault": (_floating, _identity),
+}
+
+# Ops whose outputs inside the forward function are picked from their inputs by what
+# the op computed outside it (TopKV2: the values at its indices, exact).
+PICKED: Dict[str, Tuple[Callable[[Operation], Optional[str]],
+                        Callable[[Operation, List[str], List[str], NodeBuilder],
+                                 List[Optional[str]]]]] = {
+    "TopKV2": (_top_k_why_not, _top_k),
 }
 
