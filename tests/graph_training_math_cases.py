@@ -4,7 +4,8 @@ which real TensorFlow trains from the file tf1compat writes
 (scripts/check_tf_reads_graphs.py; as tests/graph_training_cases.py): written inside the
 forward function as their expansions around the graph's values
 (graphdef/gradient_lowering_math.py); and dilated convolutions and causal masks
-(SpaceToBatchND, BatchToSpaceND, MatrixBandPart: graphdef/gradient_lowering_array.py).
+(SpaceToBatchND, BatchToSpaceND, MatrixBandPart: graphdef/gradient_lowering_array.py),
+k-max pooling and segment means (TopKV2, SegmentMean).
 """
 
 from __future__ import annotations
@@ -77,4 +78,25 @@ def case_train_atrous_conv_causal_attention(tf):
                           ["loss:0", "k1:0", "k2:0", "out/kernel:0"])
 
 
-MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention]
+def case_train_top_k_segment_mean(tf):
+    """k-max pooling (tf.nn.top_k values of each row, its indices picking position
+    weights) and per-group means of the rows (tf.segment_mean over sorted group ids)
+    into a regression head; Momentum."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [4, 3], name="targets")
+    h = tf.layers.dense(x, 6, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(24, dtype=np.float32) * 0.8).reshape(4, 6)), name="hidden")
+    values, indices = tf.nn.top_k(h, 3)
+    pooled = values * tf.gather(tf.linspace(0.5, 1.5, 6), indices)
+    groups = tf.segment_mean(pooled, tf.constant([0, 0, 1, 1, 1, 2, 3, 3]))
+    out = tf.layers.dense(groups, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(9, dtype=np.float32)).reshape(3, 3)), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.MomentumOptimizer(0.2, 0.9).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:4]},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
+
+
+MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
+                       case_train_top_k_segment_mean]
