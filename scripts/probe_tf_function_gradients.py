@@ -222,6 +222,10 @@ PROBES = {
         0, 0, 1, 1, 1, 3, 3, 3]) * tf.range(8, dtype=tf.float32),
     "top_k_indices": lambda tf, x: tf.nn.top_k(tf.reshape(x, [8, 8]) * 2.0, 3)[0] * tf.gather(
         tf.range(8, dtype=tf.float32), tf.nn.top_k(tf.reshape(x, [8, 8]) * 2.0, 3)[1]),
+    "segment_max_ties": lambda tf, x: tf.segment_max(tf.round(tf.reshape(x, [8, 8]) * 2.0) * x[
+        0, 0, 0, 0], [0, 0, 1, 1, 1, 3, 3, 3]) * tf.range(8, dtype=tf.float32),
+    "unsorted_segment_min_empty": lambda tf, x: tf.square(tf.unsorted_segment_min(
+        tf.reshape(x, [8, 8]), [2, 0, 1, 1, 0, 2, 4, 4], 5)),
     "atrous_conv_valid": lambda tf, x: tf.nn.atrous_conv2d(
         x, tf.reshape(tf.range(12, dtype=tf.float32) * 0.1, [2, 1, 2, 3]), 2, "VALID"),
 }

@@ -40,7 +40,8 @@ def test_tf_differentiates_the_expanded_probes():
                  "placeholder_with_default_value", "matrix_band_part",
                  "matrix_band_part_causal", "matrix_band_part_run_time", "space_to_batch",
                  "space_to_batch_padded", "batch_to_space_crops", "atrous_conv_valid",
-                 "segment_mean", "top_k", "top_k_indices"):
+                 "segment_mean", "top_k", "top_k_indices", "segment_max_ties",
+                 "unsorted_segment_min_empty"):
         assert probes[name]["ok"], (name, probes[name])
         assert not set(probes[name]["types"]) & (set(LINEARIZED) | set(PICKED) |
                                                  set(LOWERINGS_ARRAY)), name
@@ -62,10 +63,13 @@ def test_tf_differentiates_the_expanded_probes():
                                    [[1, 2], [0, 0]]) * tf.range(4, dtype=tf.float32),
     lambda x: tf.segment_mean(x * x, tf.constant([0, 2])) * tf.range(4, dtype=tf.float32),
     lambda x: tf.nn.top_k(x * x - x, 2)[0] * tf.gather(
-        tf.range(4, dtype=tf.float32), tf.nn.top_k(x * x - x, 2)[1])],
+        tf.range(4, dtype=tf.float32), tf.nn.top_k(x * x - x, 2)[1]),
+    lambda x: tf.segment_max(tf.round(x * 2.0) * x[0, 0, 0], tf.constant([0, 0])) * x[1],
+    lambda x: tf.square(tf.unsorted_segment_min(x, tf.constant([2, 0]), 4))],
     ids=["erf", "erfc", "softsign", "asinh", "acosh", "atan2", "floor_mod", "mul_no_nan",
          "placeholder_with_default", "band_part", "band_part_run_time", "space_to_batch",
-         "batch_to_space", "segment_mean", "top_k"])
+         "batch_to_space", "segment_mean", "top_k", "segment_max_ties",
+         "unsorted_segment_min_empty"])
 def test_exported_gradient_is_the_in_process_one(build, caplog):
     # The exported file read back by tf1compat: its gradient comes from the lowered
     # forward function, which must give the gradient tf1compat computes in process.

@@ -20,8 +20,9 @@ first derivatives only, all a training graph takes.)
 
 `LINEARIZED[op_type]` is (why_not(op) -> reason or None, factors(op, outside names,
 builder) -> the name of each input's factor c_k, or None for an input with no gradient);
-`outside names` are those of the op's inputs, then of its outputs. `PICKED` (TopKV2)
-holds ops written from their outside outputs otherwise.
+`outside names` are those of the op's inputs, then of its outputs. `PICKED` holds ops
+written from their outside outputs otherwise: TopKV2 (the input's entries at the outside
+indices) and the segment maxima and minima (the expansion over a one-hot of the ids).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.graphdef.function_nodes import NodeBuilder
+from tf1compat.graphdef.gradient_lowering_nn import segment_count
 
 __all__ = ["LINEARIZED", "PICKED", "OuterValue", "linearize", "outer_values"]
 
@@ -198,6 +200,55 @@ def _top_k_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _segment_extreme(op: Operation, inside: List[str], outside: List[str], b: NodeBuilder
+                     ) -> List[Optional[str]]:
+    # y_outside + M @ ((x - x_outside) * w), M the one-hot [segments, ids] of the ids and
+    # w the share TF 1.x's gradient gives each row: 1 / (the number of rows equal to its
+    # segment's maximum (minimum)) where it equals it, else 0 (all from outside values).
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[1].dtype.base_dtype
+    segments = segment_count(op)
+    width = int(np.prod(op.inputs[0].shape.as_list()[op.inputs[1].shape.ndims:]))
+
+    def rows(name: str) -> str:
+        return b.add("Reshape", [name, b.const([-1, width], D.int32)],
+                     {"T": dtype, "Tshape": D.int32})
+
+    def product(matrix: str, value: str, transpose: bool) -> str:
+        return b.add("MatMul", [matrix, value], {"T": dtype, "transpose_a": transpose,
+                                                 "transpose_b": False})
+    flat_ids = b.add("Reshape", [outside[1], b.const([1, -1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(segments).reshape(-1, 1), index_type), flat_ids],
+                 {"T": index_type, "incompatible_shape_error": True})
+    members = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    x_out, y_out = rows(outside[0]), rows(outside[len(op.inputs)])
+    chosen = b.add("Cast", [b.add("Equal", [x_out, product(members, y_out, True)], {
+        "T": dtype, "incompatible_shape_error": True})],
+        {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    counts = product(members, product(members, chosen, False), True)
+    share = b.add("DivNoNan", [chosen, counts], {"T": dtype})
+    step = b.add("Mul", [b.add("Sub", [rows(inside[0]), x_out], {"T": dtype}), share],
+                 {"T": dtype})
+    total = b.add("AddV2", [y_out, product(members, step, False)], {"T": dtype})
+    # An empty segment keeps its outside value by Select, so the gradient there (inf for
+    # the square of UnsortedSegmentMin's largest float) never meets the one-hot's zeros.
+    filled = b.add("Greater", [b.add("Sum", [members, b.const(1, D.int32)], {
+        "T": dtype, "Tidx": D.int32, "keep_dims": False}), b.const(0, dtype)], {"T": dtype})
+    total = b.add("Select", [filled, total, y_out], {"T": dtype})
+    shape = b.add("Shape", [outside[len(op.inputs)]], {"T": dtype, "out_type": D.int32})
+    return [b.add("Reshape", [total, shape], {"T": dtype, "Tshape": D.int32})]
+
+
+def _segment_extreme_why_not(op: Operation) -> Optional[str]:
+    data, ids = op.inputs[0].shape, op.inputs[1].shape
+    if data.ndims is None or ids.ndims is None or segment_count(op) is None or \
+            None in data.as_list()[ids.ndims:] or not op.outputs[0].dtype.is_floating:
+        return (f"{op.type} with a segment count or segment shape unknown when the graph "
+                "is written")
+    return None
+
+
 Factors = Callable[[Operation, List[str], NodeBuilder], List[Optional[str]]]
 
 LINEARIZED: Dict[str, Tuple[Callable[[Operation], Optional[str]], Factors]] = {
@@ -218,5 +269,7 @@ PICKED: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                         Callable[[Operation, List[str], List[str], NodeBuilder],
                                  List[Optional[str]]]]] = {
     "TopKV2": (_top_k_why_not, _top_k),
+    **{op_type: (_segment_extreme_why_not, _segment_extreme)
+       for op_type in ("SegmentMax", "SegmentMin", "UnsortedSegmentMax", "UnsortedSegmentMin")},
 }
 
