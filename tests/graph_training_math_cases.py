@@ -5,7 +5,8 @@ which real TensorFlow trains from the file tf1compat writes
 forward function as their expansions around the graph's values
 (graphdef/gradient_lowering_math.py); and dilated convolutions and causal masks
 (SpaceToBatchND, BatchToSpaceND, MatrixBandPart: graphdef/gradient_lowering_array.py),
-k-max pooling and segment means (TopKV2, SegmentMean).
+k-max pooling and segment means, maxima and minima (TopKV2, SegmentMean, SegmentMax,
+UnsortedSegmentMin).
 """
 
 from __future__ import annotations
@@ -80,15 +81,18 @@ def case_train_atrous_conv_causal_attention(tf):
 
 def case_train_top_k_segment_mean(tf):
     """k-max pooling (tf.nn.top_k values of each row, its indices picking position
-    weights) and per-group means of the rows (tf.segment_mean over sorted group ids)
-    into a regression head; Momentum."""
+    weights) and per-group means, maxima and minima of the rows (tf.segment_mean and
+    tf.segment_max over sorted group ids, tf.unsorted_segment_min) into a regression
+    head; Momentum."""
     x = tf.placeholder(tf.float32, [8, 4], name="x")
     targets = tf.placeholder(tf.float32, [4, 3], name="targets")
     h = tf.layers.dense(x, 6, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
         np.cos(np.arange(24, dtype=np.float32) * 0.8).reshape(4, 6)), name="hidden")
     values, indices = tf.nn.top_k(h, 3)
     pooled = values * tf.gather(tf.linspace(0.5, 1.5, 6), indices)
-    groups = tf.segment_mean(pooled, tf.constant([0, 0, 1, 1, 1, 2, 3, 3]))
+    ids = tf.constant([0, 0, 1, 1, 1, 2, 3, 3])
+    groups = tf.segment_mean(pooled, ids) + tf.segment_max(pooled, ids) - \
+        tf.unsorted_segment_min(pooled, tf.constant([3, 1, 0, 0, 2, 3, 1, 0]), 4)
     out = tf.layers.dense(groups, 3, kernel_initializer=tf.constant_initializer(
         np.sin(np.arange(9, dtype=np.float32)).reshape(3, 3)), name="out")
     loss = tf.reduce_mean(tf.square(out - targets), name="loss")
