@@ -92,3 +92,35 @@ def case_gfile_text_mode_bytes(tf):
         written = f.read()
     return {"bytes": list(written), "size": tf.gfile.Stat(path).length,
             "read_back": catch(lambda: list(tf.gfile.GFile(path, "rb").read()))}
+
+
+def case_sparse_attention_unordered_indices(tf):
+    """PetarV-/GAT's sparse attention head: an adjacency with indices in column-major
+    (not canonical) order, scaled by two broadcast score vectors, added with sparse_add,
+    leaky-relu'd, sparse_softmax'ed and multiplied into features. TF keeps sparse_add's
+    operand order and writes softmax values in canonical order; values and gradients
+    follow TF's kernels and registered gradients."""
+    n = 4
+    cols, rows = np.nonzero(np.array([[1, 1, 0, 1], [1, 1, 1, 0], [0, 1, 1, 1],
+                                      [1, 0, 1, 1]]).T)
+    adj = tf.SparseTensor(np.stack([rows, cols], 1).astype(np.int64),
+                          np.ones(len(rows), np.float32), [n, n])
+    feats = tf.constant(np.linspace(-1, 1, n * 3, dtype=np.float32).reshape(n, 3))
+    w1 = tf.Variable(np.array([[0.5], [-1.0], [2.0]], np.float32))
+    w2 = tf.Variable(np.array([[1.5], [0.25], [-0.5]], np.float32))
+    f1 = tf.matmul(feats, w1)
+    f2 = tf.transpose(tf.matmul(feats, w2), [1, 0])
+    logits = tf.sparse_add(adj * f1, adj * f2)
+    lrelu = tf.SparseTensor(logits.indices, tf.nn.leaky_relu(logits.values),
+                            logits.dense_shape)
+    coefs = tf.sparse_softmax(lrelu)
+    out = tf.sparse_tensor_dense_matmul(coefs, feats)
+    loss = tf.reduce_sum(out * tf.constant([[1.0, -2.0, 0.5]]))
+    grads = tf.gradients(loss, [w1, w2])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run({"sum": logits, "coefs": coefs.values, "out": out,
+                           "grads": grads})
+    summed = values.pop("sum")
+    values["sum_indices"], values["sum_values"] = summed.indices, summed.values
+    return values
