@@ -201,3 +201,32 @@ def test_training_method_errors_name_model(graph):
     with pytest.raises(TypeError, match=r"^Model\.fit_generator\(\) missing 1 required "
                                         "positional argument: 'generator'$"):
         model.fit_generator()
+
+
+def test_numpy_drawn_op_seeds_only_under_standalone_keras():
+    # Keras 2.2.4 (golden case keras_numpy_drawn_op_seeds has its numbers): np.random.seed
+    # alone repeats a standalone-keras model; tf.keras alone keeps TF's unseeded ops.
+    code = textwrap.dedent("""
+        import sys
+        import numpy as np
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        if sys.argv[1] == "standalone":
+            import keras
+        else:
+            keras = tf.keras
+
+        def kernel():
+            with tf.Graph().as_default(), tf.Session() as sess:
+                np.random.seed(3)
+                layer = keras.layers.Dense(3)
+                layer(keras.layers.Input((4,)))
+                sess.run(tf.global_variables_initializer())
+                return sess.run(layer.kernel)
+        print(bool(np.array_equal(kernel(), kernel())))
+    """)
+    for mode, repeats in (("standalone", "True"), ("tf.keras", "False")):
+        out = subprocess.run([sys.executable, "-c", code, mode], capture_output=True,
+                             text=True, cwd=ROOT, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == repeats, mode

@@ -212,7 +212,11 @@ class _Loader(importlib.abc.Loader):
         return _resolve(spec.name)
 
     def exec_module(self, module: types.ModuleType) -> None:
-        return None
+        if module.__name__ == "keras":
+            # A script using standalone Keras gets Keras 2.2.4's numpy-drawn op seeds
+            # (keras/backend_core.py); `uninstall()` turns them off again.
+            from tf1compat.keras.backend_core import use_numpy_op_seeds
+            use_numpy_op_seeds(True)
 
 
 class _KerasFinder(importlib.abc.MetaPathFinder):
@@ -250,3 +254,5 @@ def uninstall() -> None:
     for name, module in list(sys.modules.items()):
         if isinstance(module, _KerasModule):
             del sys.modules[name]
+    from tf1compat.keras.backend_core import use_numpy_op_seeds
+    use_numpy_op_seeds(False)

@@ -36,6 +36,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
+from tf1compat.keras.backend_core import with_numpy_op_seed
 from tf1compat.keras.engine import dtype_policy, masking
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.input_spec import InputSpec, assert_input_compatibility
@@ -381,6 +382,7 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
             elif not has_custom_getter:
                 raise ValueError(f"An initializer for variable {name} of type "
                                  f"{dtype.base_dtype} is required for layer {self.name}")
+        initializer = with_numpy_op_seed(initializer)
         variable = getter(name=name, shape=shape, initializer=initializer, dtype=dtype,
                           constraint=constraint, trainable=trainable, partitioner=partitioner,
                           use_resource=use_resource, collections=collections_arg,
