@@ -337,7 +337,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.child:
         print(json.dumps(child(args.child[0], args.child[1], args.batches, args.settle)))
         return 0
-    names = [n for n in WORKLOADS if not args.workloads or any(w in n for w in args.workloads)]
+    # A workload's exact name selects it alone ("mlp" without "data_mlp").
+    names = [n for n in WORKLOADS if not args.workloads or n in args.workloads or not any(
+        w in WORKLOADS for w in args.workloads) and any(w in n for w in args.workloads)]
     with_tf = not args.no_tf and os.path.exists(args.tf_python)
     if not with_tf and not args.no_tf:
         print(f"(no TensorFlow at {args.tf_python}: tf1compat only)")

@@ -10,7 +10,7 @@ import torch
 
 import tf1compat as tf
 from tf1compat.runtime import hot_plans
-from tf1compat.runtime.hot_plans import COMPILED, COUNTING, FALLBACK, OP_BY_OP
+from tf1compat.runtime.hot_plans import COMPILED, COUNTING, FALLBACK, OP_BY_OP, TRIAL
 
 
 @pytest.fixture
@@ -85,6 +85,65 @@ def test_faster_compiled_function_is_kept_and_other_shapes_run_op_by_op(compile_
             assert len(used) == n and out.shape == (7,)
             sess.run(h, {x: np.ones(4, np.float32)})
             assert len(used) == n + 1
+
+
+def test_one_lucky_compiled_run_does_not_keep_the_compiled_function(compile_env):
+    # A noisy trial: one run of the compiled function is quick, every other one far
+    # slower than op by op (the first, which also loads torch.compile's run-time code). Its best run beats op by op's best, but the pairs do not.
+    trial_runs = []
+    fast = {}
+
+    def make(fn):
+        def compiled(feeds, state):
+            if plan.hot.status == TRIAL:     # (not the snapshot check)
+                trial_runs.append(1)
+                if len(trial_runs) != 2:
+                    time.sleep(0.02)
+            return fast["fn"](feeds, state)
+        return compiled
+    _fake_compile(compile_env, make)
+    with tf.Graph().as_default():
+        x, h = _chain()
+        feed = {x: np.ones(4, np.float32)}
+        with tf.Session() as sess:
+            sess.run(h, feed)
+            plan = _plan(sess)
+            fast["fn"] = plan.fn.eager
+            plan.fn.eager = _slow(plan.fn.eager)
+            for _ in range(2 + 2 * hot_plans._TRIAL_RUNS):
+                sess.run(h, feed)
+            record = plan.hot
+    assert record.status == FALLBACK, record
+    assert "median ratio of paired runs" in record.reason
+    assert record.compiled_us < record.op_by_op_us     # the best runs alone would keep it
+
+
+def test_trial_pairs_alternate_which_kind_runs_first(compile_env):
+    order = []
+    unlogged = {}
+
+    def make(fn):
+        def compiled(feeds, state):
+            order.append("c")
+            return unlogged["fn"](feeds, state)
+        return compiled
+    _fake_compile(compile_env, make)
+    with tf.Graph().as_default():
+        x, h = _chain()
+        feed = {x: np.ones(4, np.float32)}
+        with tf.Session() as sess:
+            sess.run(h, feed)
+            hp = _plan(sess).fn
+            eager = unlogged["fn"] = hp.eager
+
+            def eager_run(feeds, state):
+                order.append("e")
+                return eager(feeds, state)
+            hp.eager = eager_run
+            for _ in range(2 + 2 * hot_plans._TRIAL_RUNS):
+                sess.run(h, feed)
+    # op by op until the compile, the snapshot check, then the trial's pairs
+    assert "".join(order).startswith("eec" + "ce" "ec" "ce" "ec"), "".join(order)
 
 
 def _slow(fn):
