@@ -85,10 +85,12 @@ def test_layer_norm_basic_lstm_cell_without_norm_has_bias():
 def test_lstm_block_cell_gradients_match_lstm_cell():
     x = tf.constant(_rng([2, 4, 3], 2))
     with tf.variable_scope("a", initializer=tf.glorot_uniform_initializer(seed=5)):
-        block = rnn.LSTMBlockCell(4, forget_bias=0.3, use_peephole=True, cell_clip=0.5)
+        # (no cell_clip: TF's LSTMBlockCellGrad passes gradients through the clip, which
+        # LSTMCell's clip_by_value does not; cases_contrib_rnn_fused.py checks TF's form)
+        block = rnn.LSTMBlockCell(4, forget_bias=0.3, use_peephole=True)
         ob, _ = tf.nn.dynamic_rnn(block, x, dtype=tf.float32, sequence_length=[4, 2])
     with tf.variable_scope("b", initializer=tf.glorot_uniform_initializer(seed=5)):
-        core = tf.nn.rnn_cell.LSTMCell(4, forget_bias=0.3, use_peepholes=True, cell_clip=0.5)
+        core = tf.nn.rnn_cell.LSTMCell(4, forget_bias=0.3, use_peepholes=True)
         oc, _ = tf.nn.dynamic_rnn(core, x, dtype=tf.float32, sequence_length=[4, 2])
     assert ob.op.graph.get_operation_by_name("a/rnn/while/lstm_cell/LSTMBlockCell").type \
         == "LSTMBlockCell"

@@ -1,6 +1,7 @@
 """`tf.contrib.rnn` (TF 1.15): the core cells, wrappers and static RNNs under their contrib
 names, plus LSTMBlockCell, GRUBlockCell(V2), LayerNormBasicLSTMCell, the projection and
-embedding wrappers and the stacked bidirectional RNNs (tf1compat/contrib/rnn/contrib_cells.py).
+embedding wrappers and the stacked bidirectional RNNs (tf1compat/contrib/rnn/contrib_cells.py),
+and LSTMBlockFusedCell (tf1compat/contrib/rnn/lstm_fused.py).
 Other contrib cells (GridLSTMCell, NASCell, AttentionCellWrapper, ...) raise an error
 naming them."""
 
@@ -13,6 +14,7 @@ from tf1compat.contrib.rnn.contrib_cells import (EmbeddingWrapper, GRUBlockCell,
                                                  LSTMBlockCell, OutputProjectionWrapper,
                                                  stack_bidirectional_dynamic_rnn,
                                                  stack_bidirectional_rnn)
+from tf1compat.contrib.rnn.lstm_fused import LSTMBlockFusedCell
 from tf1compat.rnn.dynamic import best_effort_batch_size as best_effort_input_batch_size
 from tf1compat.rnn.dynamic import transpose_batch_time
 from tf1compat.rnn.static import (static_bidirectional_rnn, static_rnn,

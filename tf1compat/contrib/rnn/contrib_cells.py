@@ -52,6 +52,37 @@ def _cell_outputs_shape(n_outputs: int, state_input: int) -> Callable[[Any], lis
     return rule
 
 
+def clip_as_tf(cs: torch.Tensor, cell_clip: float) -> torch.Tensor:
+    """The cell state clipped to [-cell_clip, cell_clip], with the gradient passed through
+    unchanged as TF's LSTMBlockCellGrad/BlockLSTMGrad do (they ignore the clip)."""
+    return cs + (cs.clamp(-cell_clip, cell_clip) - cs).detach()
+
+
+def lstm_block_step(x: Any, cs_prev: Any, h_prev: Any, w: Any, wci: Any, wcf: Any, wco: Any,
+                    b: Any, forget_bias: float, cell_clip: float, peephole: bool,
+                    ifco: bool = False) -> tuple:
+    """One step of TF's fused LSTM: (i, cs, f, o, ci, co, h) from [x, h_prev] w + b with
+    gates in i, ci, f, o order (`ifco`: i, f, ci, o, as BlockLSTMV2's)."""
+    gates = torch.addmm(b, torch.cat([x, h_prev], 1), w)
+    if ifco:
+        i, f, ci, o = gates.chunk(4, 1)
+    else:
+        i, ci, f, o = gates.chunk(4, 1)
+    f = f + forget_bias
+    if peephole:
+        i = torch.sigmoid(i + cs_prev * wci)
+        f = torch.sigmoid(f + cs_prev * wcf)
+    else:
+        i, f = torch.sigmoid(i), torch.sigmoid(f)
+    ci = torch.tanh(ci)
+    cs = ci * i + cs_prev * f
+    if cell_clip > 0:
+        cs = clip_as_tf(cs, cell_clip)
+    o = torch.sigmoid(o + cs * wco) if peephole else torch.sigmoid(o)
+    co = torch.tanh(cs)
+    return i, cs, f, o, ci, co, co * o
+
+
 def _lstm_block_cell_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     forget_bias = float(node.attrs["forget_bias"])
     cell_clip = float(node.attrs["cell_clip"])
@@ -59,21 +90,8 @@ def _lstm_block_cell_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
     def run(x: Any, cs_prev: Any, h_prev: Any, w: Any, wci: Any, wcf: Any, wco: Any,
             b: Any) -> tuple:
-        icfo = torch.addmm(b, torch.cat([x, h_prev], 1), w)
-        i, ci, f, o = icfo.chunk(4, 1)
-        f = f + forget_bias
-        if peephole:
-            i = torch.sigmoid(i + cs_prev * wci)
-            f = torch.sigmoid(f + cs_prev * wcf)
-        else:
-            i, f = torch.sigmoid(i), torch.sigmoid(f)
-        ci = torch.tanh(ci)
-        cs = ci * i + cs_prev * f
-        if cell_clip > 0:
-            cs = cs.clamp(-cell_clip, cell_clip)
-        o = torch.sigmoid(o + cs * wco) if peephole else torch.sigmoid(o)
-        co = torch.tanh(cs)
-        return i, cs, f, o, ci, co, co * o
+        return lstm_block_step(x, cs_prev, h_prev, w, wci, wcf, wco, b, forget_bias,
+                               cell_clip, peephole)
     return run
 
 
