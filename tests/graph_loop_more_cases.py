@@ -2,7 +2,9 @@
 from the file tf1compat writes (scripts/check_tf_reads_graphs.py; as
 tests/graph_loop_training_cases.py): tf.foldl/foldr, Cumsum/Cumprod in a loop body,
 tf.conds in a loop body whose branches draw random numbers, stop gradients and read
-resource variables, TensorArrays read after the loop (read, concat) and split before it.
+resource variables, TensorArrays read after the loop (read, concat) and split before it,
+written twice per iteration or read in the body from earlier iterations, a loop in a
+cond in a cond, branch values of run-time shape into MatMuls.
 """
 
 from __future__ import annotations
@@ -246,7 +248,199 @@ def case_train_tensor_arrays_split_read_concat(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_written_twice(tf):
+    """A TensorArray written twice per iteration (rows 2i and 2i + 1), stacked and read
+    at a constant index after the loop; another written twice, concatenated; RMSProp."""
+    x = tf.placeholder(tf.float32, [3, 4], name="x")
+    w = tf.get_variable("w", [4], initializer=tf.constant_initializer([0.6, -0.4, 0.9, 0.2]))
+    v = tf.get_variable("v", [4], initializer=tf.constant_initializer(0.7))
+    pairs = tf.TensorArray(tf.float32, 6, clear_after_read=False)
+    blocks = tf.TensorArray(tf.float32, 6, infer_shape=False)
+
+    def body(i, h, pairs, blocks):
+        h = tf.tanh(h * w + x[i])
+        pairs = pairs.write(2 * i, h * v).write(2 * i + 1, tf.sigmoid(h - v))
+        blocks = blocks.write(2 * i, tf.reshape(h * w, [2, 2])).write(
+            2 * i + 1, tf.reshape(h[:2] * v[2:], [1, 2]))
+        return i + 1, h, pairs, blocks
+
+    _, h, pairs, blocks = tf.while_loop(lambda i, *_: i < 3, body,
+                                        [tf.constant(0), tf.zeros([4]), pairs, blocks])
+    stacked = pairs.stack()
+    loss = tf.reduce_mean(tf.square(stacked - 0.1) * tf.reshape(tf.range(6.0), [6, 1])) + \
+        tf.reduce_sum(pairs.read(3) * w) + 0.2 * tf.reduce_sum(h) + \
+        tf.reduce_mean(tf.square(tf.reshape(blocks.concat(), [9, 2])))
+    loss = tf.identity(loss, name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:3, :3].repeat(2, 1)[:, :4]},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_loop_in_cond_in_cond(tf):
+    """A tf.while_loop in a tf.cond branch inside another tf.cond's branch (the inner
+    cond's other branch a dense-free expression, the outer's other branch too): the
+    gradients pass both predicates' Switches, the loop's backward loop runs only where
+    both branches did; Adam, the predicates fed all three ways."""
+    tf.set_random_seed(41)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    outer = tf.placeholder(tf.bool, [], name="outer")
+    inner = tf.placeholder(tf.bool, [], name="inner")
+    h0 = tf.layers.dense(x, 4, activation=tf.tanh, name="encode")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.5 + 0.1))
+    b = tf.get_variable("b", [4], initializer=tf.constant_initializer(0.05))
+
+    def recur():
+        start = h0 * 0.5 + b
+        return tf.while_loop(lambda i, h: i < 3, lambda i, h: (
+            i + 1, tf.tanh(tf.matmul(h, w)) + b), [tf.constant(0), start])[1]
+
+    def deep():
+        return tf.cond(inner, recur, lambda: tf.sigmoid(h0 * b)) * 1.5
+
+    h = tf.cond(outer, deep, lambda: h0 * tf.reduce_mean(w) + b)
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "encode/kernel:0", "w:0", "b:0"]
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "outer:0": True,
+                                                 "inner:0": True}, fetches)
+    for o, i in ((True, False), (False, True), (True, True)):
+        feeds = {"x:0": X8, "outer:0": o, "inner:0": i}
+        spec["runs"] += [{"feeds": feeds, "fetches": [], "targets": ["train"]},
+                         {"feeds": feeds, "fetches": fetches}]
+    return spec
+
+
+def case_train_while_loop_cond_run_time_shapes(tf):
+    """A tf.cond in the loop body (the batch size known only at run time) whose
+    branches send random numbers (uniform in [1, 1]), a gradient stop and a Floor of
+    random numbers straight into MatMuls, then a tf.cond after the loop doing the same:
+    the untaken branch's stand-in is a Fill of zeros of the run-time shape; RMSProp,
+    the predicate flipped."""
+    tf.set_random_seed(43)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    flip = tf.placeholder(tf.bool, [], name="flip")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.5 + 0.1))
+    v = tf.get_variable("v", [4, 4], initializer=tf.constant_initializer(0.15))
+    b = tf.get_variable("b", [4], initializer=tf.constant_initializer(0.05))
+
+    def body(i, h):
+        odd = tf.not_equal(tf.equal(i % 2, 1), flip)
+        return i + 1, tf.cond(
+            odd, lambda: tf.tanh(tf.matmul(tf.random_uniform(tf.shape(h), 1.0, 1.0), w) +
+                                 tf.matmul(h, v)),
+            lambda: tf.sigmoid(tf.matmul(tf.stop_gradient(h * b), v) + h * b) +
+            tf.matmul(tf.floor(tf.random_uniform(tf.shape(h), 1.0, 1.0) * 0.5) + h, w) * 0.1)
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), x])
+    h = tf.cond(flip, lambda: tf.matmul(tf.stop_gradient(h * 0.5), v) + h,
+                lambda: tf.matmul(tf.random_uniform(tf.shape(h), 1.0, 1.0), w) * h)
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.RMSPropOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "w:0", "v:0", "b:0"]
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "flip:0": False}, fetches)
+    other = {"x:0": X8, "flip:0": True}
+    spec["runs"] += [{"feeds": other, "fetches": [], "targets": ["train"]},
+                     {"feeds": other, "fetches": fetches}]
+    return spec
+
+
+def case_train_tensor_array_read_in_body(tf):
+    """A loop that reads, each iteration, elements its TensorArray holds from earlier
+    iterations (the last two: read before this iteration writes; element 0, never
+    written, reads as zeros) and writes the next; gathered after the loop; Adam."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.6, -0.4, 0.9]))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.7))
+    history = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[3])
+
+    def body(i, h, history):
+        last = history.read(i - 1)
+        before = history.read(tf.maximum(i - 2, 0))
+        h = tf.tanh(h * w + last * v + x[i]) + 0.3 * before * w
+        return i + 1, h, history.write(i, h * v + last)
+
+    _, h, history = tf.while_loop(lambda i, *_: i < 5, body,
+                                  [tf.constant(1), tf.zeros([3]), history])
+    loss = tf.reduce_mean(tf.square(history.gather(tf.range(1, 5)) - 0.2)) + \
+        tf.reduce_sum(h * w)
+    loss = tf.identity(loss, name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_nested_while_loops(tf):
+    """A tf.while_loop of three refinement steps (a captured weight, the outer step's
+    input row, the outer counter through a Cast) in the body of an outer loop over the
+    rows, and one with `maximum_iterations` after it: the inner loops are unrolled in the
+    outer body's function; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
+        np.eye(3, dtype=np.float32) * 0.4 + 0.1))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+
+    def body(i, h):
+        row = x[i]
+        scale = tf.cast(i + 1, tf.float32) * 0.1
+
+        def refine(j, g):
+            return j + 1, tf.tanh(tf.matmul(g, w) + row * v) * (1.0 - scale) + g * scale
+        _, g = tf.while_loop(lambda j, g: j < 3, refine, [tf.constant(0), h])
+        _, g = tf.while_loop(lambda k, g: k < 10, lambda k, g: [k + 2, g * v + row],
+                             [tf.constant(1), g], maximum_iterations=2)
+        return i + 1, g
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_map_fn_of_scan(tf):
+    """`tf.map_fn` over a batch of sequences whose function runs a `tf.scan` over the
+    sequence's steps (a tanh recurrence with captured weights), and a `dynamic_rnn`
+    (BasicRNNCell, static time) inside a `tf.while_loop` of two passes: the inner loops
+    (TensorArrays unstacked before them and stacked after them) are unrolled in the
+    outer bodies' functions; Adam."""
+    tf.set_random_seed(47)
+    x = tf.placeholder(tf.float32, [3, 4, 2], name="x")
+    w = tf.get_variable("w", [2, 2], initializer=tf.constant_initializer(
+        np.eye(2, dtype=np.float32) * 0.5 + 0.2))
+    v = tf.get_variable("v", [2], initializer=tf.constant_initializer([0.3, -0.4]))
+
+    def sequence(steps):
+        states = tf.scan(lambda acc, step: tf.tanh(tf.matmul(acc, w) + step * v),
+                         tf.expand_dims(steps, 1), initializer=tf.zeros([1, 2]))
+        return tf.reduce_sum(states, [1, 2])
+
+    mapped = tf.map_fn(sequence, x)
+    cell = tf.nn.rnn_cell.BasicRNNCell(2, name="cell")
+
+    def passes(i, h):
+        out, _ = tf.nn.dynamic_rnn(cell, h, dtype=tf.float32)
+        return i + 1, h * 0.5 + out
+
+    _, h = tf.while_loop(lambda i, h: i < 2, passes, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(mapped - 0.2)) + tf.reduce_mean(tf.square(h - 0.1))
+    loss = tf.identity(loss, name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(24, dtype=np.float32) * 0.6).reshape(3, 4, 2)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": data},
+                          ["loss:0", "w:0", "v:0", "rnn/cell/kernel:0", "rnn/cell/bias:0"])
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
-                   case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond]
+                   case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond,
+                   case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
+                   case_train_while_loop_cond_run_time_shapes,
+                   case_train_tensor_array_read_in_body, case_train_nested_while_loops,
+                   case_train_map_fn_of_scan]

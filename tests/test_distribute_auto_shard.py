@@ -122,3 +122,66 @@ def test_options_along_the_pipeline():
     assert dataset.options().experimental_distribute.auto_shard_policy == POLICY.DATA
     assert tf.data.Dataset.range(4).options().experimental_distribute.auto_shard_policy \
         == POLICY.AUTO
+
+
+def _mixed_pipelines(names, pattern):
+    return {
+        "map_read_file": lambda: tf.data.Dataset.list_files(pattern, shuffle=False).map(
+            tf.io.read_file).batch(2),
+        "interleave_without_reader": lambda: tf.data.Dataset.list_files(
+            pattern, shuffle=False).interleave(
+                lambda f: tf.data.Dataset.from_tensors(tf.io.read_file(f)),
+                cycle_length=1).batch(2),
+        "zip_reader_range": lambda: tf.data.Dataset.zip(
+            (tf.data.TextLineDataset(names[:4]), tf.data.Dataset.range(100))).map(
+                lambda line, i: line).batch(4),
+    }
+
+
+@pytest.mark.parametrize("pipeline", ["map_read_file", "interleave_without_reader",
+                                      "zip_reader_range"])
+def test_file_policy_on_a_source_that_is_not_a_reader(text_files, pipeline):
+    # TF 2.21: NotFoundError ("Found an unshardable source dataset") on every worker.
+    pattern = str(text_files[0]).replace("f0.txt", "f*.txt")
+    for index in (0, 1):
+        tf.reset_default_graph()
+        dataset = _with_policy(_mixed_pipelines(text_files, pattern)[pipeline](), POLICY.FILE)
+        with pytest.raises(tf.errors.NotFoundError, match="unshardable source dataset"):
+            _elements(auto_shard_dataset(dataset, 2, index, 2))
+
+
+def test_auto_policy_falls_back_to_data_without_a_reader(text_files):
+    pattern = str(text_files[0]).replace("f0.txt", "f*.txt")
+    parts = []
+    for index in (0, 1):
+        tf.reset_default_graph()
+        dataset = _with_policy(_mixed_pipelines(text_files, pattern)["map_read_file"](),
+                               POLICY.AUTO)
+        parts.append(_elements(auto_shard_dataset(dataset, 2, index, 2)))
+    contents = ["".join(f"{i}{j}\n" for j in range(3)) for i in range(5)]
+    # Every worker reads all 5 files; of each global batch of 2 it keeps its row (the
+    # last batch, of 1 row, is DATA's partial batch: not what this test is about).
+    assert parts[0][:3] == [[contents[0]], [contents[2]], [contents[4]]]
+    assert parts[1][:2] == [[contents[1]], [contents[3]]]
+
+
+def test_file_policy_shards_every_reader_of_a_concatenation_and_an_interleaved_map(
+        text_files):
+    # TF 2.21: worker 0 of 2 reads f0 of the first reader and f2, f4 of the second.
+    parts = []
+    for index in (0, 1):
+        tf.reset_default_graph()
+        dataset = tf.data.TextLineDataset(text_files[:2]).concatenate(
+            tf.data.TextLineDataset(text_files[2:])).batch(4)
+        parts.append(sum(_elements(auto_shard_dataset(_with_policy(dataset, POLICY.FILE),
+                                                      2, index, 2)), []))
+    assert parts == [["00", "01", "02", "20", "21", "22", "40", "41", "42"],
+                     ["10", "11", "12", "30", "31", "32"]]
+    # TF 2.21, an interleave whose function maps its reader's lines (cycle 2): worker 0
+    # reads files 0, 2, 4 in the order 00x 20x 01x 21x 02x 22x 40x 41x 42x.
+    pattern = str(text_files[0]).replace("f0.txt", "f*.txt")
+    tf.reset_default_graph()
+    dataset = tf.data.Dataset.list_files(pattern, shuffle=False).interleave(
+        lambda f: tf.data.TextLineDataset(f).map(lambda s: s + "x"), cycle_length=2).batch(4)
+    rows = sum(_elements(auto_shard_dataset(_with_policy(dataset, POLICY.FILE), 2, 0, 2)), [])
+    assert rows == ["00x", "20x", "01x", "21x", "02x", "22x", "40x", "41x", "42x"]

@@ -72,7 +72,13 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_tensor_arrays_split_read_concat,
               graph_loop_more_cases.case_train_loop_in_cond,
               graph_loop_more_cases.case_train_rnn_and_resource_loop_in_cond,
-              graph_loop_more_cases.case_train_train_infer_cond]
+              graph_loop_more_cases.case_train_train_infer_cond,
+              graph_loop_more_cases.case_train_tensor_array_written_twice,
+              graph_loop_more_cases.case_train_loop_in_cond_in_cond,
+              graph_loop_more_cases.case_train_while_loop_cond_run_time_shapes,
+              graph_loop_more_cases.case_train_tensor_array_read_in_body,
+              graph_loop_more_cases.case_train_nested_while_loops,
+              graph_loop_more_cases.case_train_map_fn_of_scan]
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -119,18 +125,52 @@ def _warned_reason(build, caplog):
     return warned[0]
 
 
-def test_nested_loops_keep_tf1compat_form(caplog):
+@pytest.mark.parametrize("inner,reason", [
+    ("counter", "not fixed"), ("fed", "not fixed"), ("scan", "not fixed"),
+    ("gather", "TensorArrayGatherV3")])
+def test_nested_loops_not_unrolled_keep_tf1compat_form(inner, reason, caplog):
+    """An inner loop whose trip count is known only at run time (the outer counter,
+    a fed limit, a scan over a run-time length) or whose array is read other than by
+    stack() after it is not unrolled: warned, naming why."""
     def build():
         x = tf.placeholder(tf.float32, [2], name="x")
+        n = tf.placeholder(tf.int32, [], name="n")
         w = tf.get_variable("w", [2])
 
         def outer(i, h):
-            _, inner = tf.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, g * w),
-                                     [tf.constant(0), h])
-            return i + 1, inner
+            if inner == "scan":
+                steps = tf.reshape(tf.tile(h, [i + 1]), [-1, 2])
+                return i + 1, tf.scan(lambda acc, e: acc * w + e, steps)[-1]
+            if inner == "gather":
+                ta = tf.TensorArray(tf.float32, 2)
+                _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
+                    j + 1, ta.write(j, h * w)), [tf.constant(0), ta])
+                return i + 1, ta.gather([1, 0])[0]
+            limit = i if inner == "counter" else n
+            return i + 1, tf.while_loop(lambda j, g: j < limit, lambda j, g: (
+                j + 1, g * w), [tf.constant(0), h])[1]
         _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
         tf.gradients(tf.reduce_sum(h), [w])
-    assert "control-flow construct" in _warned_reason(build, caplog)
+    assert reason in _warned_reason(build, caplog)
+
+
+def test_a_nested_loop_of_a_fixed_trip_count_is_unrolled_in_the_body_function():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    w = tf.get_variable("w", [2])
+
+    def outer(i, h):
+        _, inner = tf.while_loop(lambda j, g: j < 3, lambda j, g: (j + 1, g * w),
+                                 [tf.constant(0), h])
+        return i + 1, inner
+    _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
+    tf.gradients(tf.reduce_sum(h), [w])
+    gd = graph_export.GraphExport().graph_def
+    body, = [f for f in gd.library.function if "while_body" in f.signature.name]
+    copies = {n.name.split("/unrolled_")[1].split("/")[0] for n in body.node_def
+              if "/unrolled_" in n.name}
+    assert copies == {"0", "1", "2"}     # the inner body once per iteration
+    # the forward graph keeps the real nested loop
+    assert sum(n.op == "LoopCond" for n in gd.node) >= 3
 
 
 def test_dropout_masks_in_the_body_are_pushed_not_redrawn(caplog, tmp_path):
@@ -213,15 +253,35 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
     assert "op type Erf" in _warned_reason(build, caplog)
 
 
-def test_a_tensor_array_written_twice_per_iteration_keeps_tf1compat_form(caplog):
+def test_a_tensor_array_read_in_the_body_after_a_write_keeps_tf1compat_form(caplog):
     def build():
         x = tf.placeholder(tf.float32, [3, 2], name="x")
         w = tf.get_variable("w", [2])
         ta = tf.TensorArray(tf.float32, 6)
-        _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (
-            i + 1, ta.write(2 * i, x[i] * w).write(2 * i + 1, x[i])), [tf.constant(0), ta])
+
+        def body(i, ta):
+            ta = ta.write(2 * i, x[i] * w)
+            return i + 1, ta.write(2 * i + 1, ta.read(2 * i) * w)
+        _, ta = tf.while_loop(lambda i, ta: i < 3, body, [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(ta.stack()), [w])
-    assert "written once per iteration" in _warned_reason(build, caplog)
+    assert "one write after another" in _warned_reason(build, caplog)
+
+
+def test_a_tensor_array_read_in_the_body_that_enters_with_elements_keeps_tf1compat_form(
+        caplog):
+    """Its elements written before the loop would need their gradients handed on past
+    the loop's start: not written (warned), never a silently missing gradient."""
+    def build():
+        x = tf.placeholder(tf.float32, [4, 2], name="x")
+        w = tf.get_variable("w", [2])
+        ta = tf.TensorArray(tf.float32, 4, clear_after_read=False,
+                            element_shape=[2]).write(0, x[0] * w)
+
+        def body(i, ta):
+            return i + 1, ta.write(i, ta.read(i - 1) * w + x[i])
+        _, ta = tf.while_loop(lambda i, ta: i < 4, body, [tf.constant(1), ta])
+        tf.gradients(tf.reduce_sum(ta.stack()), [w])
+    assert "fills from empty" in _warned_reason(build, caplog)
 
 
 def _loop_hessians():

@@ -180,6 +180,62 @@ def test_sync_replicas_is_a_pass_through():
     assert results[0][1] == results[1][1] == 3
 
 
+def test_sync_replicas_init_ops_as_tfs_mnist_replica_script():
+    # TF 2.21 (tf.compat.v1): names, types and the token-count check recorded.
+    tf.reset_default_graph()
+    w = tf.Variable([1.0, -2.0], name="w")
+    gs = tf.train.get_or_create_global_step()
+    opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1),
+                                         replicas_to_aggregate=3, total_num_replicas=2)
+    with pytest.raises(ValueError, match="after apply_gradients"):
+        opt.get_init_tokens_op()
+    train_op = opt.minimize(tf.reduce_sum(w * w), global_step=gs)
+    assert [v.name for v in tf.local_variables()] == ["sync_rep_local_step:0"]
+    assert opt.chief_init_op.name == "sync_replicas/group_deps"
+    assert opt.chief_init_op.type == "NoOp"
+    queue_runner = opt.get_chief_queue_runner()
+    assert isinstance(queue_runner, tf.train.QueueRunner) and queue_runner.name == "sync_token_q"
+    with pytest.raises(ValueError, match=r"Too few tokens to finish the first step: 0 "
+                                         r"\(given\) vs 1 \(needed\)"):
+        opt.get_init_tokens_op(0)
+    with pytest.raises(ValueError, match="Too few tokens"):
+        opt.make_session_run_hook(True, num_tokens=0).begin()
+    sync_init_op = opt.get_init_tokens_op()
+    # TF 1.15's mnist_replica.py, chief side, through a Supervisor.
+    sv = tf.train.Supervisor(is_chief=True, logdir=None, init_op=tf.global_variables_initializer(),
+                             local_init_op=opt.chief_init_op,
+                             ready_for_local_init_op=opt.ready_for_local_init_op,
+                             recovery_wait_secs=1, global_step=gs)
+    sess = sv.prepare_or_wait_for_session("")
+    sess.run(sync_init_op)
+    assert sv.start_queue_runners(sess, [queue_runner]) == []
+    for _ in range(2):
+        sess.run(train_op)
+    np.testing.assert_allclose(sess.run(w), [1.0 * 0.8 ** 2, -2.0 * 0.8 ** 2], rtol=1e-6)
+    assert sess.run(opt._local_step) == 0
+    sess.run(opt.local_step_init_op)
+    assert sess.run(opt._local_step) == 2
+    sv.stop()
+
+
+@pytest.mark.parametrize("is_chief", [True, False])
+def test_sync_replicas_hook_in_a_monitored_session(is_chief):
+    tf.reset_default_graph()
+    w = tf.Variable([1.0, -2.0], name="w")
+    gs = tf.train.get_or_create_global_step()
+    opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1), 2)
+    train_op = opt.minimize(tf.reduce_sum(w * w), global_step=gs)
+    hooks = [opt.make_session_run_hook(is_chief), tf.train.StopAtStepHook(last_step=4)]
+    local_steps = []
+    with tf.train.MonitoredTrainingSession(hooks=hooks) as mon:
+        while not mon.should_stop():
+            local_steps.append(mon.run([train_op, opt._local_step])[1])
+    assert local_steps == [0] * 4     # set from the global step once, at the start
+    with pytest.raises(ValueError, match="apply_gradient should be called before"):
+        tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1),
+                                       2).make_session_run_hook(True).begin()
+
+
 # -- regularizers -------------------------------------------------------------------------------------
 
 def test_regularizers_values_and_names():

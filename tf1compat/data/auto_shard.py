@@ -7,9 +7,13 @@ multi-worker strategy's input (tf.distribute's auto-sharding, then its rebatchin
   starting at this worker's index; each of this worker's global batches is then cut into
   `num_workers` consecutive parts (TF's rebatching to per-replica batches, of which a
   worker's replicas take all). Fewer files than workers: TF's InvalidArgumentError on the
-  workers that get a file, an empty input on the others. No file source: TF's
-  NotFoundError ("Found an unshardable source dataset").
-- AUTO: FILE where the pipeline reads files, else DATA.
+  workers that get a file, an empty input on the others. A source that is not a file
+  reader (range, tensors, a `map(tf.io.read_file)` of file names, an interleave whose
+  function opens no reader): TF's NotFoundError ("Found an unshardable source dataset").
+- AUTO: FILE where every source of the pipeline is a file reader, else DATA (silently: TF
+  2.15 and 2.21 log the fallback only at VLOG level 2). Where the readers were visited
+  before the source that is not one (`zip`/`concatenate` of a reader then a range), TF's
+  rewrite leaves them sharded by file, and DATA then applies on top; so does this.
 - DATA: every worker reads everything; each global batch is cut into `num_workers` parts
   and this worker keeps its own.
 - OFF: every worker keeps every global batch whole.
@@ -19,7 +23,7 @@ Parts are cut along the first dimension, larger ones first (5 rows over 2: 3 + 2
 from __future__ import annotations
 
 import copy
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -40,36 +44,45 @@ def _opens_files(value: Any) -> bool:
     return bool(getattr(value, "opens_files", False))
 
 
-def shard_files(value: Any, num_workers: int, index: int) -> Optional[Any]:
-    """A copy of the run-time dataset `value` whose file sources read this worker's share
-    of their files; None when the pipeline reads no files."""
+def shard_files(value: Any, num_workers: int, index: int) -> Tuple[Any, bool]:
+    """`value` with its file sources reading this worker's share of their files, and
+    whether every source of the pipeline was such a file source. As TF's search for the
+    readers, inputs are visited in order and the search stops at the first source that is
+    not a file reader (a range, tensors, a generator: TF's "unshardable source"); the
+    readers met before it stay sharded (what TF's AUTO policy then also cuts by DATA)."""
     if _reads_files(value):
         sharded = copy.copy(value)
         sharded.filenames = list(value.filenames)[index::num_workers]
         sharded.file_count = len(value.filenames)
-        return sharded
+        return sharded, True
     if _opens_files(value):
         sharded = copy.copy(value)
         sharded.input = _FileNamesShard(value.input, num_workers, index)
-        return sharded
-    for attr in ("input", "first", "second"):
-        child = getattr(value, attr, None)
-        if isinstance(child, rt.DatasetValue):
-            found = shard_files(child, num_workers, index)
-            if found is not None:
-                sharded = copy.copy(value)
-                setattr(sharded, attr, found)
-                return sharded
+        return sharded, True
     inputs = getattr(value, "inputs", None)
     if isinstance(inputs, (list, tuple)) and inputs and all(
             isinstance(v, rt.DatasetValue) for v in inputs):
-        found_all = [shard_files(v, num_workers, index) for v in inputs]
-        if any(f is not None for f in found_all):
-            sharded = copy.copy(value)
-            sharded.inputs = type(inputs)(f if f is not None else v
-                                          for f, v in zip(found_all, inputs))
-            return sharded
-    return None
+        slots = [("inputs", k) for k in range(len(inputs))]
+    else:
+        slots = [(attr, None) for attr in ("input", "first", "second")
+                 if isinstance(getattr(value, attr, None), rt.DatasetValue)]
+    if not slots:
+        return value, False
+    sharded = copy.copy(value)
+    if slots[0][0] == "inputs":
+        sharded.inputs = list(inputs)
+    for attr, k in slots:
+        child = getattr(value, attr) if k is None else inputs[k]
+        child, found = shard_files(child, num_workers, index)
+        if k is None:
+            setattr(sharded, attr, child)
+        else:
+            sharded.inputs[k] = child
+        if not found:
+            return sharded, False
+    if slots[0][0] == "inputs":
+        sharded.inputs = type(inputs)(sharded.inputs)
+    return sharded, True
 
 
 def _too_few_files(files: int, num_workers: int) -> errors.InvalidArgumentError:
@@ -136,17 +149,19 @@ class AutoShardValue(rt.DatasetValue):
                             f"index = {index}).")
         self.num_workers, self.index = num_workers, index
         policy = AutoShardPolicy(policy)
-        sharded = None
+        self.by_file = False
+        self.input = input_value
         if policy in (AutoShardPolicy.AUTO, AutoShardPolicy.FILE) and num_workers > 1:
-            sharded = shard_files(input_value, num_workers, index)
-            if sharded is None and policy == AutoShardPolicy.FILE:
+            sharded, self.by_file = shard_files(input_value, num_workers, index)
+            if not self.by_file and policy == AutoShardPolicy.FILE:
                 raise errors.NotFoundError(
-                    None, None, "Found an unshardable source dataset: the pipeline reads no "
-                                "files (FILE auto-sharding needs TFRecord/text/fixed-length/"
-                                "CSV readers)")
-        self.by_file = sharded is not None
+                    None, None, "Found an unshardable source dataset: a source of the "
+                                "pipeline is not a file reader (FILE auto-sharding needs "
+                                "every source to be a TFRecord/text/fixed-length/CSV reader, "
+                                "or a flat_map/interleave opening one per file name)")
+            # AUTO then applies DATA, to what TF's search sharded before it failed.
+            self.input = sharded
         self.whole = policy == AutoShardPolicy.OFF
-        self.input = sharded if sharded is not None else input_value
 
     def iterator(self) -> rt.Iter:
         source = self.input.iterator().get_next

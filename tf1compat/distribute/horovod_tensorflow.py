@@ -15,9 +15,10 @@ gradients (IndexedSlices) as two allgathers, as Horovod does.
 
 Also Horovod's process sets (`process_sets.py`), `join` (`negotiation.py`), Adasum
 (`adasum.py`; `DistributedOptimizer(op=hvd.Adasum)` combines the processes' model deltas),
-`alltoall` and `reducescatter` (`scatter_ops.py`), `hvd.elastic` (`horovod_elastic.py`)
-and `backward_passes_per_step` (`gradient_aggregation.py`). Not provided
-(NotImplementedError naming them): timelines and MPI communicators.
+`alltoall` and `reducescatter` (`scatter_ops.py`), `hvd.elastic` (`horovod_elastic.py`),
+`backward_passes_per_step` (`gradient_aggregation.py`) and `DistributedGradientTape`
+(`horovod_gradient_tape.py`). Not provided (NotImplementedError naming them): timelines
+and MPI communicators.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ __all__ = [
     "size_op", "rank_op", "local_size_op", "local_rank_op", "ProcessSet",
     "global_process_set", "add_process_set", "remove_process_set", "allgather_object",
     "broadcast_object", "join", "alltoall", "reducescatter", "grouped_reducescatter",
-    "grouped_allgather", "process_set_included_op",
+    "grouped_allgather", "process_set_included_op", "DistributedGradientTape",
+    "PartialDistributedGradientTape",
 ]
 
 Average, Sum, Adasum, Min, Max, Product = (ops.AVERAGE, ops.SUM, ops.ADASUM, ops.MIN, ops.MAX,
@@ -79,6 +81,11 @@ def __getattr__(name: str) -> Any:
     if name == "elastic":
         import importlib
         return importlib.import_module("tf1compat.distribute.horovod_elastic")
+    # The tapes (horovod_gradient_tape.py) build on this module too.
+    if name in ("DistributedGradientTape", "PartialDistributedGradientTape"):
+        import importlib
+        return getattr(importlib.import_module("tf1compat.distribute.horovod_gradient_tape"),
+                       name)
     raise AttributeError(f"module 'horovod.tensorflow' has no attribute '{name}'")
 
 

@@ -36,16 +36,17 @@ def is_symbolic_tensor(tensor: Any) -> bool:
 
 
 def get_static_value(tensor: Any, partial: bool = False) -> Any:
-    """`tf.get_static_value` (= `tensor_util.constant_value`): a tensor's value when known
-    at graph build, else None; anything that is not a tensor is returned as it is."""
-    from tf1compat.framework.constant_value import constant_value
+    """`tf.get_static_value` (= `tensor_util.constant_value`): a tensor's value when TF's
+    table of foldable op types gives one at graph build (framework/static_value.py), else
+    None; anything that is not a tensor is returned as it is."""
+    from tf1compat.framework.static_value import tensor_util_constant_value
     if getattr(tensor, "_is_eager_tensor", False):
         return tensor.numpy()
     if not is_tensor(tensor):
         return tensor
     if not isinstance(tensor, Tensor):
         return None  # a Variable or SparseTensor: TF does not fold those either
-    return constant_value(tensor, partial)
+    return tensor_util_constant_value(tensor, partial)
 
 
 def op_scope(values: Any, name: Optional[str], default_name: Optional[str] = None) -> Any:

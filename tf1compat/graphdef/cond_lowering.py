@@ -51,7 +51,7 @@ from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.graph_io import op_to_node_def
 
 __all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
-           "CondPlan", "plan_cond", "write_cond"]
+           "CondPlan", "plan_cond", "write_cond", "shape_source"]
 
 # Ops whose TF gradient is finite wherever their inputs are finite (the lowered ones of
 # gradient_lowering.py included: Elu/Softplus/... compute each side on its own, batch
@@ -179,13 +179,56 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     return plan, None
 
 
+# Ops whose output has the shape of their first input.
+_SHAPE_KEEPING_OP_TYPES = frozenset("""
+Abs Cast Ceil Exp Floor Identity Neg PreventGradient Relu Rint Round Sigmoid Sign
+Square StopGradient Tanh
+""".split())
+
+
+def shape_source(t: Tensor) -> Optional[Tuple[Tensor, bool]]:
+    """For a value `t` computed in a tf.cond branch (random draws, a gradient stop, what
+    is computed from them) whose shape is known only at run time: (u, False) where
+    tensor u, computed outside the branch, has t's shape, (u, True) where u is t's shape
+    (a random op's shape input), or None. The untaken branch's stand-in for `t` is then
+    a Fill of zeros of that run-time shape, which any op takes."""
+    region = t.op._control_flow_context
+    while True:
+        op = t.op
+        if op.type in RANDOM_OP_TYPES:
+            dims = op.inputs[0]
+            if dims.op._control_flow_context is not region:
+                return dims, True
+            if dims.op.type == "Shape" and \
+                    dims.op.inputs[0].op._control_flow_context is not region:
+                return dims.op.inputs[0], False
+            return None
+        if op.type in _SHAPE_KEEPING_OP_TYPES:
+            nxt = op.inputs[0]
+        elif op.type in BROADCASTING_OP_TYPES and t.shape.ndims is not None:
+            # the one input of the output's shape, the others of static shapes (so no
+            # dimension of the output comes from them)
+            same = [x for x in op.inputs if x.shape.ndims is not None and
+                    x.shape.as_list() == t.shape.as_list()]
+            if not same or any(not x.shape.is_fully_defined() for x in op.inputs
+                               if x is not same[0]):
+                return None
+            nxt = same[0]
+        else:
+            return None
+        if nxt.op._control_flow_context is not region:
+            return nxt, False
+        t = nxt
+
+
 def _shape_without_cut(op: Operation, kinds: Dict[Operation, str]) -> bool:
     """Whether `op` computes its output's shape with the other branch's stand-ins in
-    place of its cut inputs: zeros of their shape where it is static (any op), else a
-    scalar into a broadcasting op another input of which has the output's shape (so
-    the untaken branch keeps the shapes Select needs)."""
+    place of its cut inputs: zeros of their shape where it is static or computed
+    outside the branch (`shape_source`: any op), else a scalar into a broadcasting op
+    another input of which has the output's shape (so the untaken branch keeps the
+    shapes Select needs)."""
     cut = [t for t in op.inputs if kinds.get(t.op) == "cut"]
-    if all(t.shape.is_fully_defined() for t in cut):
+    if all(t.shape.is_fully_defined() or shape_source(t) is not None for t in cut):
         return True     # the other branch's stand-in has their shape (full_shape_stand_in)
     if op.type not in BROADCASTING_OP_TYPES or op.outputs[0].shape.ndims is None:
         return False

@@ -43,6 +43,7 @@ from tf1compat.ops.cond import Branch
 from tf1compat.serialization.messages import (AttrValue, CondContextDef, NodeDef, ValuesDef,
                                               WhileContextDef)
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto, tensor_to_proto
+from tf1compat.graphdef.cond_lowering import shape_source
 from tf1compat.graphdef.gradient_export import symbolic_gradient_node
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 from tf1compat.graphdef.loop_gradient_export import write_loop_gradient
@@ -277,14 +278,10 @@ class ControlFlowExport:
             node.attr["value"].tensor.CopyFrom(
                 tensor_to_proto(np.zeros((), dtype.as_numpy_dtype), dtype))
             shape = TensorShape([])
-            if t.shape.is_fully_defined():   # zeros of the value's shape: any op takes them
-                dims = self.unique(scope + "/shape")
-                node = self._add(dims, "Const", [], {"dtype": D.int32},
-                                 [TensorShape([t.shape.ndims])])
-                node.attr["value"].tensor.CopyFrom(
-                    tensor_to_proto(np.asarray(t.shape.as_list(), np.int32), D.int32))
+            dims, index_type = self._stand_in_shape(t, scope)
+            if dims is not None:             # zeros of the value's shape: any op takes them
                 shape, zero, other = t.shape, other, self.unique(scope + "/zeros")
-                self._add(other, "Fill", [dims, zero], {"T": dtype, "index_type": D.int32},
+                self._add(other, "Fill", [dims, zero], {"T": dtype, "index_type": index_type},
                           [shape])
         switch = self.unique(scope + "/Switch")
         self._add(switch, "Switch", [other, cond.pred_id], {"T": dtype}, [shape, shape])
@@ -293,6 +290,28 @@ class ControlFlowExport:
                   {"T": dtype, "N": 2}, [TensorShape(None), TensorShape([])])
         self.passthrough[key] = merge
         return merge
+
+    def _stand_in_shape(self, t: Tensor, scope: str) -> Tuple[Optional[str], Any]:
+        """(the node of the shape of branch value `t`, its dtype) for its stand-in
+        outside the branch: a constant where static, else computed from a tensor outside
+        the branch (cond_lowering.shape_source); (None, None) where neither."""
+        if t.shape.is_fully_defined():
+            dims = self.unique(scope + "/shape")
+            node = self._add(dims, "Const", [], {"dtype": D.int32},
+                             [TensorShape([t.shape.ndims])])
+            node.attr["value"].tensor.CopyFrom(
+                tensor_to_proto(np.asarray(t.shape.as_list(), np.int32), D.int32))
+            return dims, D.int32
+        source = shape_source(t)
+        if source is None:
+            return None, None
+        outside = self.resolve(source[0], None, scope)
+        if source[1]:                        # a random op's shape input
+            return outside, source[0].dtype.base_dtype
+        dims = self.unique(scope + "/shape")
+        self._add(dims, "Shape", [outside], {"T": source[0].dtype.base_dtype,
+                                             "out_type": D.int32}, [TensorShape([None])])
+        return dims, D.int32
 
     def _frame_key(self, context: Any) -> Any:
         """Cond branches pass values per branch; a loop's condition and body share one

@@ -42,9 +42,13 @@ A tf.cond of the body on the gradient path is written in the body function as bo
 branches + Select (cond_lowering.py); one off the path (seq2seq's TrainingHelper picking
 the next inputs) is a pushed value. A tf.cond of the region whose branches hold loops
 is cut like a loop (`_cond_gradient`): each branch's gradient is a region of its own
-behind a Switch on the predicate, merged back with zeros. Not written this way
+behind a Switch on the predicate, merged back with zeros (a branch's own conds
+holding loops: the same, inside). An array the body reads elements of that earlier
+iterations wrote gets their gradients through a backward-loop variable holding the
+gradients of all its elements (`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
-import): loops in conds in loops, nested loops on the gradient path, conds in a body
+import): loops in conds in loops, nested loops on the gradient path other than those
+of a fixed trip count (unrolled in the body's function: loop_unrolling.py), conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
 TensorArray uses, gradients of gradients and tf.hessians through loops. What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
@@ -66,8 +70,9 @@ from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
     lower_op, unsupported, warn_once)
-from tf1compat.graphdef.cond_lowering import write_cond
+from tf1compat.graphdef.cond_lowering import shape_source, write_cond
 from tf1compat.graphdef.graph_io import check_serializable
+from tf1compat.graphdef.loop_unrolling import lower_stack, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, is_range, plan_branch_loops, plan_loop)
 
@@ -126,6 +131,19 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     return True
 
 
+def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
+    """How op `member` of `plan`'s body is written in the body's function: a tf.cond as
+    both branches + Select, a nested loop unrolled (and the stack() of its array), an
+    op TF cannot differentiate as ops it can (None: as it is)."""
+    if member in plan.conds:
+        return write_cond(plan.conds[member], name_of, lower_op)
+    if member.type == "While":
+        return unrolled_loop(member, name_of)
+    if member.type == "TensorArrayGatherV3":
+        return lower_stack(member, name_of)
+    return lower_op(member, [name_of(t) for t in member.inputs])
+
+
 class _Unwritable(Exception):
     """A part of the gradient has no TF form (the message says why)."""
 
@@ -165,6 +183,11 @@ class _LoopGradientWriter:
         return name
 
     def _name(self, t: Tensor) -> str:
+        region = t.op._control_flow_context
+        if isinstance(region, CondRegion) and region.outer_context is not None:
+            # A value of a tf.cond inside a tf.cond's branch, read by the gradient of
+            # that branch: as it is (dead, as what reads it, where the branch did not run)
+            return self.writer._name(t)
         return self.writer.gradient_input(t, None, self.op.name)
 
     def _value(self, t: Tensor, base: str) -> str:
@@ -292,11 +315,12 @@ class _LoopGradientWriter:
             region = branch.region
             side = region.branch
             frontier = branch_frontier(region, set(xs), reached)
-            sub_plans, reason = plan_branch_loops(region, frontier, [
+            sub_plans, sub_conds, reason = plan_branch_loops(region, frontier, [
                 branch.outputs[t.value_index] for t in outputs])
             if reason is not None:
                 raise _Unwritable(reason)
-            sub = _LoopGradientWriter(self.writer, self.op, sub_plans, context=region,
+            sub = _LoopGradientWriter(self.writer, self.op, sub_plans, sub_conds,
+                                      context=region,
                                       pivot=self.writer._strip(header.pivots[side]))
             sub.prefix = scope + ("then" if side else "else")
             ys, dys = [], []
@@ -382,6 +406,8 @@ class _LoopGradientWriter:
         new_values += [count_enter + ":0", merge + ":0", merge + ":1", switch + ":0",
                        switch + ":1", pivot + ":0", one + ":0", add + ":0",
                        self.writer._strip(next_name) + ":0", count + ":0"]
+        # (Enters of the loop written since its context: a branch stand-in's shape)
+        external.update(loop.external)
         for proto in self.writer.while_protos:
             if proto.context_name == frame:
                 values = set(proto.values_def.values) | set(new_values) | set(external) \
@@ -496,12 +522,26 @@ class _LoopGradientWriter:
                            {"SrcT": D.bool, "DstT": dtype, "Truncate": False}, [_SCALAR])
         new_values.append(other + ":0")
         shape = _SCALAR
+        source = None if value.shape.is_fully_defined() else shape_source(value)
         if value.shape.is_fully_defined():   # of the value's shape: any op takes it
             shape = value.shape
             dims = self._const(base + "branch_shape", shape.as_list(), D.int32, [pred])
+            index_type = D.int32
+            new_values.append(dims + ":0")
+        elif source is not None:             # of its run-time shape, computed outside
+            shape = value.shape
+            outside = self.writer.resolve(source[0], region.outer_context, base + "branch")
+            dims, index_type = outside, source[0].dtype.base_dtype
+            if not source[1]:
+                dims = self._node(base + "branch_shape", "Shape", [outside],
+                                  {"T": source[0].dtype.base_dtype, "out_type": D.int32},
+                                  [TensorShape([shape.ndims])])
+                index_type = D.int32
+                new_values.append(dims + ":0")
+        if shape is not _SCALAR:
             other = self._node(base + "branch_full", "Fill", [dims, other],
-                               {"T": dtype, "index_type": D.int32}, [shape])
-            new_values += [dims + ":0", other + ":0"]
+                               {"T": dtype, "index_type": index_type}, [shape])
+            new_values.append(other + ":0")
         switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
                             [shape, shape])
         merge = self._node(base + "branch_value", "Merge",
@@ -509,6 +549,26 @@ class _LoopGradientWriter:
                            {"T": dtype, "N": 2}, [TensorShape(None), _SCALAR])
         new_values += [switch + ":0", switch + ":1", merge + ":0", merge + ":1"]
         return merge + ":0"
+
+    def _own_array_zeros(self, base: str, handle: Tensor, flow: Tensor, element: Tensor
+                         ) -> str:
+        """Zeros for the gradients of all elements of the array `handle` (its flow
+        after the loop `flow`, elements like `element`, of a static shape)."""
+        pivots = [self.pivot] if self.pivot else []
+        size = self._node(base + "own/size", "TensorArraySizeV3",
+                          [self._name(handle), self._name(flow)], {}, [_SCALAR])
+        count = self._node(base + "own/count", "Reshape",
+                           [size, self._const(base + "own/one", [1], D.int32, pivots)],
+                           {"T": D.int32, "Tshape": D.int32}, [TensorShape([1])])
+        shape = element.shape.as_list()
+        dims = self._node(base + "own/shape", "ConcatV2", [
+            count, self._const(base + "own/element_shape", shape, D.int32, pivots),
+            self._const(base + "own/axis", 0, D.int32, pivots)],
+            {"T": D.int32, "N": 2, "Tidx": D.int32}, [TensorShape([1 + len(shape)])])
+        dtype = element.dtype.base_dtype
+        return self._node(base + "own/zeros", "Fill",
+                          [dims, self._const(base + "own/zero", 0, dtype, pivots)],
+                          {"T": dtype, "index_type": D.int32}, [TensorShape([None] + shape)])
 
     # -- the backward loop -------------------------------------------------------------------
     def _backward_loop(self, plan: LoopPlan, output_grads: List[str]
@@ -523,13 +583,13 @@ class _LoopGradientWriter:
         args = [info.body_args[k] for k in plan.args]
         reads = list(plan.reads)
         writes = list(plan.writes)
-        inputs = args + [r.outputs[0] for r in reads] + plan.extras + plan.captures
+        own = list(plan.own_reads)
+        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
             floats + [w.inputs[2] for w in writes], plan.ops,
-            lambda member, name_of: write_cond(plan.conds[member], name_of, lower_op)
-            if member in plan.conds else lower_op(member, [name_of(t) for t in member.inputs]),
+            lambda member, name_of: _lower_body_op(plan, member, name_of),
             context=info.body_region)
         base = writer._strip(writer.unique(
             f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"
@@ -548,6 +608,14 @@ class _LoopGradientWriter:
                        {"T": c.dtype.base_dtype}, [c.shape]) for c in summed]
         types = [D.int32] + [t.dtype.base_dtype for t in floats + summed]
         shapes = [_SCALAR] + [t.shape for t in floats + summed]
+        # The gradients of all elements of each array the body reads and writes, summed
+        # as its reads' gradients come (a loop variable after the others).
+        for k, (handle, chain) in plan.own_arrays.items():
+            inits.append(self._own_array_zeros(base, handle, plan.op.outputs[k],
+                                               chain[0].inputs[2]))
+            types.append(chain[0].inputs[2].dtype.base_dtype)
+            shapes.append(TensorShape([None]).concatenate(chain[0].inputs[2].shape))
+        own_first = 1 + len(floats) + len(summed)
         enters = [self._node(base + "Enter", "Enter", [init],
                              dict(enter, T=dtype, is_constant=False), [shape])
                   for init, dtype, shape in zip(inits, types, shapes)]
@@ -569,9 +637,12 @@ class _LoopGradientWriter:
         external: Dict[str, str] = {}
 
         def constant_enter(outer: str, dtype: Any, shape: TensorShape, what: str) -> str:
+            key = outer if ":" in outer else outer + ":0"
+            if key in external:     # entered for another write of the same array
+                return external[key][:-len(":0")]
             name = self._node(base + what + "/Enter", "Enter", [outer],
                               dict(enter, T=dtype, is_constant=True), [shape])
-            external[outer if ":" in outer else outer + ":0"] = name + ":0"
+            external[key] = name + ":0"
             return name
         popped: Dict[Tensor, str] = {}
         for value, stack in zip(plan.pushed, stacks):
@@ -583,21 +654,30 @@ class _LoopGradientWriter:
                     for c in plan.captures]
         axis = self._const(base + "axis", 0, D.int32, [views[0]]) if writes or reads else ""
         written = []
-        read_grads = iter(output_grads[len(floats):])
+        # The gradients of what is read after the loop, entered once (an array's writes
+        # share them)
+        read_grads = dict(zip(plan.readers_outputs, output_grads[len(floats):]))
         for w, readers in plan.writes.items():
             # The gradient of each written element: the sum of its parts in the gradients
             # of what is read from the array after the loop.
             parts = [self._element_grad(r, constant_enter(
-                next(read_grads), w.inputs[2].dtype.base_dtype, TensorShape(None),
+                read_grads[r.outputs[0]], w.inputs[2].dtype.base_dtype, TensorShape(None),
                 "stacked_grad" if r.type == "TensorArrayGatherV3" else "read_after_grad"),
                 popped[w.inputs[1]], w.inputs[2], base, views[0], axis, constant_enter)
                 for r in readers]
+            for j, (_, chain) in enumerate(plan.own_arrays.values()):
+                if w in chain:      # what later iterations read of it
+                    parts.append(self._node(
+                        base + "own_grad", "GatherV2",
+                        [views[own_first + j], popped[w.inputs[1]], axis],
+                        {"Tparams": types[own_first + j], "Tindices": D.int32,
+                         "Taxis": D.int32, "batch_dims": 0}, [w.inputs[2].shape]))
             written.append(parts[0] if len(parts) == 1 else self._node(
                 base + "written_grad", "AddN", parts,
                 {"T": w.inputs[2].dtype.base_dtype, "N": len(parts)}, [w.inputs[2].shape]))
         grad = self._gradient_node(
             base + "body_grad", func,
-            [popped[t] for t in args + [r.outputs[0] for r in reads] + plan.extras] +
+            [popped[t] for t in args + [r.outputs[0] for r in reads + own] + plan.extras] +
             captured,
             [t.dtype.base_dtype for t in inputs],
             views[1:1 + len(floats)] + written,
@@ -649,6 +729,22 @@ class _LoopGradientWriter:
                                     [views[first + j], index, update],
                                     {"T": value.dtype.base_dtype, "Tindices": D.int32},
                                     [value.shape]))
+        for j, k in enumerate(plan.own_arrays):
+            summed_reads = views[own_first + j]
+            for r in (r for r in own if plan.own_reads[r] == k):
+                index = self._node(base + "own_index", "Reshape", [
+                    popped[r.inputs[1]], self._const(base + "own_row", [1, 1], D.int32,
+                                                     [views[0]])],
+                    {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
+                update = self._node(base + "own_read_grad", "ExpandDims",
+                                    [f"{grad}:{inputs.index(r.outputs[0])}", axis],
+                                    {"T": types[own_first + j], "Tdim": D.int32},
+                                    [TensorShape(None)])
+                summed_reads = self._node(base + "own_sum", "TensorScatterAdd",
+                                          [summed_reads, index, update],
+                                          {"T": types[own_first + j], "Tindices": D.int32},
+                                          [shapes[own_first + j]])
+            nexts.append(summed_reads)
         for name, value, dtype, shape in zip(next_names, nexts, types, shapes):
             writer._add(name, "NextIteration", [value], {"T": dtype}, [shape])
         values = {f"{n.name}:0" for n in writer.nodes if n.name.startswith(base)} | \

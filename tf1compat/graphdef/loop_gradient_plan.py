@@ -17,6 +17,7 @@ from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
+from tf1compat.graphdef.loop_unrolling import stacked_loop, unrolled_inputs, unrolling_reason
 
 __all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops",
            "is_range"]
@@ -53,13 +54,19 @@ class LoopPlan:
         # from its output flow: TensorArrayGatherV3 (of a range: a stack),
         # TensorArrayReadV3 (an index computed outside), TensorArrayConcatV3
         self.writes: Dict[Operation, List[Operation]] = {}
+        # TensorArrayReadV3 ops of the body reading an array the loop writes (elements
+        # of earlier iterations) -> the loop variable of its flow
+        self.own_reads: Dict[Operation, int] = {}
+        # such an array's loop variable -> (its handle, the writes of the body to it)
+        self.own_arrays: Dict[int, Tuple[Tensor, List[Operation]]] = {}
 
     @property
     def pushed(self) -> List[Tensor]:
         """The body values the backward loop pops, in this order."""
         values = [self.info.body_args[k] for k in self.args] + \
-            [read.outputs[0] for read in self.reads] + self.extras
-        for op in list(self.reads) + list(self.writes):
+            [read.outputs[0] for read in list(self.reads) + list(self.own_reads)] + \
+            self.extras
+        for op in list(self.reads) + list(self.own_reads) + list(self.writes):
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
         return values
@@ -68,8 +75,16 @@ class LoopPlan:
     def sources(self) -> List[Tensor]:
         """The loop's outputs the rest of the region reads: floating loop variables and
         what is read from the TensorArrays it writes."""
-        return [self.op.outputs[k] for k in self.floats] + \
-            [r.outputs[0] for readers in self.writes.values() for r in readers]
+        return [self.op.outputs[k] for k in self.floats] + self.readers_outputs
+
+    @property
+    def readers_outputs(self) -> List[Tensor]:
+        """What is read after the loop from the TensorArrays it writes (once each: the
+        writes of one array share their readers)."""
+        found: List[Tensor] = []
+        for readers in self.writes.values():
+            found += [r.outputs[0] for r in readers if r.outputs[0] not in found]
+        return found
 
 
 def is_range(t: Tensor) -> bool:
@@ -153,6 +168,22 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 included.add(member)
                 plan.ops.append(member)
                 stack.extend(plan.conds[member].reads)
+            continue
+        nested = stacked_loop(member) if member.type == "TensorArrayGatherV3" else member
+        if nested is not None and nested.type == "While" and \
+                nested._control_flow_context is region and \
+                any(x in live for x in nested.outputs):
+            # A nested loop on the gradient path (or the stack() of an array it writes):
+            # unrolled in the body's function where its trip count is fixed
+            # (loop_unrolling.py)
+            reason = unrolling_reason(nested)
+            if reason is not None:
+                return None, f"{reason} (in the body of loop {op.name})"
+            if member not in included:
+                included.add(member)
+                plan.ops.append(member)
+                stack.extend(unrolled_inputs(member) if member is nested else
+                             [member.inputs[2]])
             continue
         if member.type in _CONSTRUCTS:
             reason = (f"the body of loop {op.name} holds a control-flow construct "
@@ -280,28 +311,41 @@ def _construct_inputs(op: Operation) -> List[Tensor]:
 
 
 def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
-    """Loop variable `k` is a TensorArray's flow: one write per iteration, read after
+    """Loop variable `k` is a TensorArray's flow: written once or more per iteration
+    (writes one after another: `ta.write(2 * i, a).write(2 * i + 1, b)`), read after
     the loop by a stack(), read(index) or concat() (or not read on the way to the ys)."""
     op, info = plan.op, plan.info
-    write = info.body_outputs[k].op
-    if write.type != "TensorArrayWriteV3" or write.inputs[3] is not info.body_args[k]:
-        return (f"loop {op.name} carries a TensorArray other than written once per "
-                "iteration")
+    chain: List[Operation] = []
+    flow = info.body_outputs[k]
+    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
+        chain.insert(0, flow.op)
+        flow = flow.op.inputs[3]
+    # Each write's flow goes only to the next write (the next value read in the body
+    # would be a read after a write) and all write the same array.
+    if not chain or flow is not info.body_args[k] or any(
+            len(w.outputs[0].consumers()) != 1 for w in chain[:-1]) or any(
+            _outside(w.inputs[0]) is not _outside(chain[0].inputs[0]) for w in chain):
+        return (f"loop {op.name} carries a TensorArray other than written once or more "
+                "per iteration, one write after another")
     readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
                and c.type not in ("Identity", "TensorArraySizeV3")]
-    if not readers or not write.inputs[2].dtype.base_dtype.is_floating:
+    read_in_body = any(c.type == "TensorArrayReadV3" for c in info.body_args[k].consumers())
+    if not readers and not read_in_body or \
+            not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
     for reader in readers:
         handle = _outside(reader.inputs[0])
-        if handle is not _outside(write.inputs[0]) or \
+        if handle is not _outside(chain[0].inputs[0]) or \
                 reader._control_flow_context is not op._control_flow_context or \
                 reader.type not in _AFTER_LOOP_READS:
             return (f"a TensorArray written in loop {op.name} is read after it other than "
                     "by stack(), read() or concat()")
-        if reader.type == "TensorArrayConcatV3" and write.inputs[2].shape.ndims is None:
+        if reader.type == "TensorArrayConcatV3" and any(
+                w.inputs[2].shape.ndims is None for w in chain):
             return (f"a TensorArray written in loop {op.name} is concatenated after it "
                     "from elements of unknown rank")
-    plan.writes[write] = sorted(readers, key=lambda o: o._id)
+    for write in chain:
+        plan.writes[write] = sorted(readers, key=lambda o: o._id)
     return None
 
 
@@ -312,8 +356,11 @@ _AFTER_LOOP_READS = ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayCon
 
 
 def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
-    """A TensorArray read in the body: of an array unstacked or split before the loop."""
+    """A TensorArray read in the body: of an array unstacked or split before the loop,
+    or of one the loop writes (`_plan_own_read`)."""
     handle, _, flow = read.inputs
+    if flow in plan.info.body_args:
+        return _plan_own_read(plan, read, plan.info.body_args.index(flow))
     filled = _outside(flow).op
     outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
     if handle.op._control_flow_context is not outer or \
@@ -331,6 +378,27 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     return None
 
 
+def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:
+    """A read in the body, before this iteration's writes, of the array the loop writes
+    through loop variable `k` (an element an earlier iteration wrote): the array starts
+    empty (no gradient to hand on before the loop) and its elements have a static shape
+    (the backward loop sums their gradients in a tensor of all elements)."""
+    op = plan.op
+    chain = [w for w in plan.writes if _outside(w.inputs[0]) is _outside(read.inputs[0])]
+    start = _outside(op.inputs[k]).op
+    if not chain or start.type != "TensorArrayV3" or \
+            _outside(read.inputs[0]) is not start.outputs[0] or \
+            start._control_flow_context is not op._control_flow_context or \
+            not all(w.inputs[2].shape.is_fully_defined() and
+                    w.inputs[2].shape.as_list() == chain[0].inputs[2].shape.as_list()
+                    for w in chain):
+        return (f"loop {op.name} reads a TensorArray it writes other than one it fills "
+                "from empty with elements of one static shape")
+    plan.own_reads[read] = k
+    plan.own_arrays[k] = (start.outputs[0], chain)
+    return None
+
+
 def _body_op_reason(member: Operation) -> Optional[str]:
     if member.type in LOWERINGS:
         reason = LOWERINGS[member.type][0](member)
@@ -344,11 +412,23 @@ def _body_op_reason(member: Operation) -> Optional[str]:
 
 
 def holds_loop(op: Operation) -> bool:
-    """Whether tf.cond `op` has a while loop directly in a branch."""
+    """Whether tf.cond `op` has a while loop in a branch, directly or in a tf.cond of
+    a branch (at any depth)."""
     return op.type == "If" and all(getattr(op.attrs.get(k), "region", None) is not None
                                    for k in ("then_branch", "else_branch")) and any(
-        m.type == "While" and m.attrs.get("loop") is not None
+        m.type == "While" and m.attrs.get("loop") is not None or holds_loop(m)
         for region in _regions(op) for m in region.ops)
+
+
+def _enclosing(region: Any) -> List[Any]:
+    """The contexts around tf.cond branch `region`, innermost first, ending with None
+    (the top level)."""
+    found: List[Any] = []
+    context = getattr(region, "outer_context", None)
+    while context is not None:
+        found.append(context)
+        context = getattr(context, "outer_context", None)
+    return found + [None]
 
 
 def branch_frontier(region: Any, sources: Set[Tensor], reached: Set[Operation]
@@ -356,9 +436,10 @@ def branch_frontier(region: Any, sources: Set[Tensor], reached: Set[Operation]
     """The tensors from outside that the ops of tf.cond branch `region` (those of its
     loops included) read and that are differentiated: sources or computed from them."""
     found: List[Tensor] = []
+    outside = _enclosing(region)
     for member in region.ops:
         for t in _construct_inputs(member):
-            if t.op._control_flow_context is None and t not in found and (
+            if t.op._control_flow_context in outside and t not in found and (
                     t in sources or t.op in reached) and (
                     t.dtype.base_dtype.is_floating or t.dtype.base_dtype == D.resource):
                 found.append(t)
@@ -366,17 +447,20 @@ def branch_frontier(region: Any, sources: Set[Tensor], reached: Set[Operation]
 
 
 def plan_branch_loops(region: Any, frontier: List[Tensor], ys: List[Tensor]
-                      ) -> Tuple[List[LoopPlan], Optional[str]]:
+                      ) -> Tuple[List[LoopPlan], List[Operation], Optional[str]]:
     """The plans of the loops of tf.cond branch `region` on the way from `frontier` to
-    its outputs `ys`, or why one cannot be written."""
+    its outputs `ys` and the tf.conds of the branch holding loops on that way (cut as
+    the top level's are), or why one cannot be written."""
     upstream = data_upstream(ys)
     reached = forward_reach(frontier)
+    conds = sorted((m for m in region.ops if m in upstream and m in reached and
+                    holds_loop(m)), key=lambda o: o._id)
     plans: List[LoopPlan] = []
     for loop in sorted((m for m in region.ops if m.type == "While" and m in upstream and
                         m in reached and m.attrs.get("loop") is not None),
                        key=lambda o: o._id):
         plan, reason = plan_loop(loop, upstream, reached, set(frontier), context=region)
         if reason is not None:
-            return [], reason
+            return [], [], reason
         plans.append(plan)
-    return plans, None
+    return plans, conds, None

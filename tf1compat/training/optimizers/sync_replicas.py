@@ -3,8 +3,15 @@
 TF aggregates gradients from `replicas_to_aggregate` workers in conditional accumulators
 and a token queue before the chief applies them. tf1compat runs one process with no
 workers to wait for, so the wrapper computes and applies each step's gradients with the
-wrapped optimizer directly: what TF computes with a single replica. Its session hook and
-queue-runner helpers exist so that distributed-style scripts run unchanged. Between
+wrapped optimizer directly: what TF computes with a single replica. What TF's scripts
+touch besides (TF 1.15's `mnist_replica.py` pattern) is TF's: `apply_gradients` makes the
+local `sync_rep_local_step` variable, `local_step_init_op`, `chief_init_op` and
+`ready_for_local_init_op`; `get_init_tokens_op(num_tokens)` checks the count as TF
+(ValueError on too few tokens for the first step); `get_chief_queue_runner()` is a
+QueueRunner and the session hook runs the chief's init ops. There is no token queue to
+fill: in one process no worker waits, and between processes the ps's aggregation
+(distribute/sync_replicas.py) hands out TF's tokens, so the chief's queue runner starts no
+thread and the init-tokens op is a no-op. Between
 processes (a tf.train.Server cluster) `tf.train.SyncReplicasOptimizer` is the subclass of
 distribute/sync_replicas.py, which aggregates the workers' gradients.
 """
@@ -13,9 +20,15 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from tf1compat.util import tf_logging as _logging
+from tf1compat.framework.graph import GraphKeys, control_dependencies, name_scope
+from tf1compat.ops import state_ops
+from tf1compat.ops.control_flow_ops import group, no_op
 from tf1compat.training.optimizers.optimizer import Optimizer
+from tf1compat.training.queue_runner import QueueRunner
 from tf1compat.training.sessions.session_run_hook import SessionRunHook
+from tf1compat.util import tf_logging as _logging
+from tf1compat.variables.collections import global_variables, report_uninitialized_variables
+from tf1compat.variables.variables import Variable
 
 __all__ = ["SyncReplicasOptimizer"]
 
@@ -58,13 +71,25 @@ class SyncReplicasOptimizer(Optimizer):
         train_op = self._opt.apply_gradients(grads_and_vars, global_step=global_step,
                                              name=name)
         if self._variable_averages is not None:
-            from tf1compat.framework.graph import control_dependencies
-            from tf1compat.ops.control_flow_ops import group
             with control_dependencies([train_op]):
                 averages = self._variable_averages.apply(self._variables_to_average)
             train_op = group(train_op, averages)
+        self._make_local_step(global_step)
         self._gradients_applied = True
         return train_op
+
+    def _make_local_step(self, global_step: Any) -> None:
+        """TF's `sync_rep_local_step` (a local variable: the step this worker's gradients
+        were computed at) and the init ops of the chief and of the other workers. (TF
+        places it on the global step's device; here it stays in the worker, whose own it
+        is: the ps's aggregation keys gradients by the global step they fetched.)"""
+        self._local_step = Variable(0, trainable=False, name="sync_rep_local_step",
+                                    collections=[GraphKeys.LOCAL_VARIABLES],
+                                    dtype=global_step.dtype.base_dtype)
+        self.local_step_init_op = state_ops.assign(self._local_step, global_step)
+        self.ready_for_local_init_op = report_uninitialized_variables(global_variables())
+        with name_scope(self._name):
+            self.chief_init_op = group(self.local_step_init_op)
 
     def get_slot(self, *args: Any, **kwargs: Any) -> Any:
         return self._opt.get_slot(*args, **kwargs)
@@ -76,14 +101,20 @@ class SyncReplicasOptimizer(Optimizer):
         return self._opt.variables()
 
     def get_chief_queue_runner(self) -> Any:
+        """The chief's QueueRunner (it starts no thread: see the module docstring)."""
         if not self._gradients_applied:
             raise ValueError("Should be called after apply_gradients().")
-        return None
+        return _ChiefQueueRunner()
 
     def get_init_tokens_op(self, num_tokens: int = -1) -> Any:
-        from tf1compat.ops.control_flow_ops import no_op
+        """The op the chief runs once to hand out the first step's tokens (TF's checks
+        of `num_tokens`; a no-op here: see the module docstring)."""
         if not self._gradients_applied:
             raise ValueError("get_init_tokens_op() should be called after apply_gradients().")
+        tokens_needed = self._replicas_to_aggregate - self._total_num_replicas
+        if num_tokens != -1 and num_tokens < tokens_needed:
+            raise ValueError(f"Too few tokens to finish the first step: {num_tokens} (given) "
+                             f"vs {tokens_needed} (needed)")
         return no_op(name="sync_token_init")
 
     def make_session_run_hook(self, is_chief: bool, num_tokens: int = -1) -> Any:
@@ -98,9 +129,30 @@ class SyncReplicasOptimizer(Optimizer):
         return self._opt._slot_variables_for_checkpoint()
 
 
+class _ChiefQueueRunner(QueueRunner):
+    """`get_chief_queue_runner()`: a QueueRunner with no queue of its own to feed, so
+    `Supervisor.start_queue_runners(sess, [runner])` starts nothing."""
+
+    def __init__(self) -> None:  # pylint: disable=super-init-not-called
+        self._queue = None
+        self._enqueue_ops: List[Any] = []
+        self._close_op = self._cancel_op = None
+        self._exceptions_raised: List[BaseException] = []
+
+    @property
+    def name(self) -> str:
+        return "sync_token_q"
+
+    def create_threads(self, sess: Any, coord: Any = None, daemon: bool = False,
+                       start: bool = False) -> List[Any]:
+        """No thread: the steps' tokens are handed out without one."""
+        return []
+
+
 class _SyncReplicasOptimizerHook(SessionRunHook):
     """The session hook of a SyncReplicasOptimizer (a SessionRunHook, as TF's, so
-    Estimator's TrainSpec accepts it): nothing to start in one process."""
+    Estimator's TrainSpec accepts it): TF's checks in `begin` and, once the session
+    exists, the chief's or the worker's local init op."""
 
     def __init__(self, sync_optimizer: SyncReplicasOptimizer, is_chief: bool,
                  num_tokens: int):
@@ -109,6 +161,18 @@ class _SyncReplicasOptimizerHook(SessionRunHook):
         self._num_tokens = num_tokens
 
     def begin(self) -> None:
-        if not self._sync_optimizer._gradients_applied:
+        optimizer = self._sync_optimizer
+        if not optimizer._gradients_applied:
             raise ValueError("SyncReplicasOptimizer.apply_gradient should be called before "
                              "using the hook.")
+        if self._is_chief:
+            self._local_init_op = optimizer.chief_init_op
+            self._init_tokens_op = optimizer.get_init_tokens_op(self._num_tokens)
+        else:
+            self._local_init_op = optimizer.local_step_init_op
+            self._init_tokens_op = None
+
+    def after_create_session(self, session: Any, coord: Any) -> None:
+        session.run(self._local_init_op)
+        if self._init_tokens_op is not None:
+            session.run(self._init_tokens_op)
