@@ -10,13 +10,19 @@ aliases of 2.15's modules, makes `keras.optimizers.X` the legacy (TF1-graph) cla
 recurrent activation, GRU without `reset_after`). This TF 2.15 venv has no SciPy, which
 2.15's ImageDataGenerator checks for even when no affine transform is drawn: the check is
 satisfied by a placeholder, so flips and standardization record (shifts and rotations
-would fail on the placeholder, not silently).
+would fail on the placeholder, not silently). Keras 2.2.4 drew the op seed of each
+unseeded random op from numpy (`np.random.randint(10e6)`: initializers when a layer creates
+its weights, Dropout / GaussianNoise at each call); `_numpy_op_seeds` restores that in 2.15,
+whose legacy ops otherwise take their seeds from the graph seed.
 """
 
 from __future__ import annotations
 
+import copy
 import sys
 import types
+
+import numpy as np
 
 _LAYER_MODULES = ("advanced_activations", "convolutional", "convolutional_recurrent", "core",
                   "embeddings", "merge", "noise", "normalization", "pooling", "recurrent",
@@ -49,3 +55,25 @@ def install(v1: types.ModuleType) -> None:
     keras.layers.LSTM, keras.layers.GRU = lstm_v1.LSTM, gru_v1.GRU
     for name in _OPTIMIZERS:
         setattr(keras.optimizers, name, getattr(keras.optimizers.legacy, name))
+    _numpy_op_seeds()
+
+
+def _numpy_op_seeds() -> None:
+    """Keras 2.2.4's seeding in Keras 2.15: unseeded initializers get a copy seeded from
+    numpy when the variable is made; unseeded legacy generators draw one per op."""
+    from keras.src import backend
+    from keras.src.engine import base_layer_utils
+    make_variable = base_layer_utils.make_variable
+
+    def make_numpy_seeded_variable(*args, initializer=None, **kwargs):
+        if getattr(initializer, "seed", 0) is None:
+            initializer = copy.copy(initializer)
+            initializer.seed = int(np.random.randint(10e6))
+        return make_variable(*args, initializer=initializer, **kwargs)
+    base_layer_utils.make_variable = make_numpy_seeded_variable
+    make_legacy_seed = backend.RandomGenerator.make_legacy_seed
+
+    def make_numpy_legacy_seed(self):
+        seed = make_legacy_seed(self)
+        return int(np.random.randint(10e6)) if seed is None else seed
+    backend.RandomGenerator.make_legacy_seed = make_numpy_legacy_seed

@@ -203,6 +203,31 @@ PROBES = {
     "avg_pool3d": lambda tf, x: tf.nn.avg_pool3d(tf.expand_dims(x, -1), [1, 2, 2, 2, 1],
                                                  [1, 2, 2, 2, 1], "VALID"),
     "top_k": lambda tf, x: tf.nn.top_k(tf.reshape(x, [8, 8]), 3)[0],
+    "mul_no_nan": lambda tf, x: tf.math.multiply_no_nan(x, tf.nn.relu(x - 0.2)) * x,
+    "gelu_erf": lambda tf, x: 0.5 * x * (1.0 + tf.erf(x / np.sqrt(2.0))) * x,
+    "placeholder_with_default_value": lambda tf, x: tf.placeholder_with_default(
+        x * 2.0, x.shape) * x,
+    "atan2_both": lambda tf, x: tf.atan2(x * x - 0.3, x + 0.1),
+    "floor_mod_divisor": lambda tf, x: tf.floormod(x + 2.0, x * x + 0.6),
+    "matrix_band_part_causal": lambda tf, x: tf.matrix_band_part(
+        tf.reshape(x, [2, 4, 8]), -1, 0) * tf.range(8, dtype=tf.float32),
+    "matrix_band_part_run_time": lambda tf, x: tf.matrix_band_part(
+        tf.reshape(x, [4, 4, 4]), tf.placeholder_with_default(tf.constant(1, tf.int64), []),
+        tf.placeholder_with_default(tf.constant(2, tf.int64), [])) * x[0, :, :, 0],
+    "space_to_batch_padded": lambda tf, x: tf.space_to_batch_nd(
+        x, [2, 2], [[1, 1], [0, 2]]) * tf.range(2, dtype=tf.float32),
+    "batch_to_space_crops": lambda tf, x: tf.batch_to_space_nd(
+        x, [1, 2], [[1, 0], [0, 1]]) * tf.range(2, dtype=tf.float32),
+    "segment_mean": lambda tf, x: tf.segment_mean(tf.reshape(x, [8, 8]) * x[0, 0, 0, 0], [
+        0, 0, 1, 1, 1, 3, 3, 3]) * tf.range(8, dtype=tf.float32),
+    "top_k_indices": lambda tf, x: tf.nn.top_k(tf.reshape(x, [8, 8]) * 2.0, 3)[0] * tf.gather(
+        tf.range(8, dtype=tf.float32), tf.nn.top_k(tf.reshape(x, [8, 8]) * 2.0, 3)[1]),
+    "segment_max_ties": lambda tf, x: tf.segment_max(tf.round(tf.reshape(x, [8, 8]) * 2.0) * x[
+        0, 0, 0, 0], [0, 0, 1, 1, 1, 3, 3, 3]) * tf.range(8, dtype=tf.float32),
+    "unsorted_segment_min_empty": lambda tf, x: tf.square(tf.unsorted_segment_min(
+        tf.reshape(x, [8, 8]), [2, 0, 1, 1, 0, 2, 4, 4], 5)),
+    "atrous_conv_valid": lambda tf, x: tf.nn.atrous_conv2d(
+        x, tf.reshape(tf.range(12, dtype=tf.float32) * 0.1, [2, 1, 2, 3]), 2, "VALID"),
 }
 
 

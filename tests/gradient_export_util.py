@@ -52,3 +52,21 @@ def replay_tf_runs(sess: Any, recorded: Dict[str, Any], arrays: Dict[str, np.nda
         for fetch, key, value in zip(run["fetches"], recorded["tf"]["values"][k], got):
             np.testing.assert_allclose(value, arrays[key], rtol=1e-5, atol=1e-6,
                                        err_msg=f"run {k}: {fetch}")
+
+
+def check_recorded_training_case(case: Any, caplog: Any, absent_types: set) -> None:
+    """A training case real TF trained from tf1compat's file: TF's own graph trains to
+    the same values, the file is written without a warning and its functions hold none
+    of `absent_types` (the lowered ops), and tf1compat's steps give what TF computed."""
+    d, recorded, arrays = recorded_case(case)
+    assert recorded["tf"]["status"] == "ok"
+    assert recorded["tf"]["native"] < 1e-5      # TF's own graph trains to the same values
+    with tf.Graph().as_default():
+        spec = case(tf)
+        gd, warned = export_with_warnings(caplog)
+        assert not warned, warned
+        forward = {n.op for f in gd.library.function for n in f.node_def}
+        assert not forward & set(absent_types), forward & set(absent_types)
+        with tf.Session() as sess:
+            spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
+            replay_tf_runs(sess, recorded, arrays)

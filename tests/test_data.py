@@ -374,3 +374,8 @@ def test_contrib_data_transformations():
     with tf.Session() as sess:
         assert [v.tolist() for v in _drain(sess, nx)] == [[0, 1, 2], [3, 4, 5]]
     assert tf.contrib.data.map_and_batch is tf.data.experimental.map_and_batch
+    # TF 1.15's contrib.data re-exported these from tf.data.experimental (nmt uses
+    # tf.contrib.data.group_by_window).
+    for name in ("group_by_window", "bucket_by_sequence_length", "scan", "unique",
+                 "sample_from_datasets", "get_single_element", "Counter", "CsvDataset"):
+        assert getattr(tf.contrib.data, name) is getattr(tf.data.experimental, name)

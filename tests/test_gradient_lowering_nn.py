@@ -21,8 +21,8 @@ import pytest
 import tf1compat as tf
 from tf1compat.graphdef import graph_export
 from tests import graph_training_nn_cases
-from tests.gradient_export_util import (export_with_warnings, fresh_graph,  # noqa: F401
-                                         recorded_case, replay_tf_runs)
+from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
+                                         export_with_warnings, fresh_graph)
 
 PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradients.json")
 IMAGES = np.cos(np.arange(2 * 5 * 4 * 3, dtype=np.float32) * 0.7).reshape(2, 5, 4, 3)
@@ -31,19 +31,8 @@ IMAGES = np.cos(np.arange(2 * 5 * 4 * 3, dtype=np.float32) * 0.7).reshape(2, 5, 
 @pytest.mark.parametrize("case", graph_training_nn_cases.NN_TRAINING_CASES,
                          ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
-    d, recorded, arrays = recorded_case(case)
-    assert recorded["tf"]["status"] == "ok"
-    assert recorded["tf"]["native"] < 1e-5      # TF's own graph trains to the same values
-    with tf.Graph().as_default():
-        spec = case(tf)
-        gd, warned = export_with_warnings(caplog)
-        assert not warned, warned
-        forward = {n.op for f in gd.library.function for n in f.node_def}
-        assert not forward & {"Conv2DBackpropInput", "Tile", "ZerosLike", "ArgMax",
-                              "OneHot", "Round", "Floor"}
-        with tf.Session() as sess:
-            spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
-            replay_tf_runs(sess, recorded, arrays)
+    check_recorded_training_case(case, caplog, {"Conv2DBackpropInput", "Tile", "ZerosLike",
+                                                "ArgMax", "OneHot", "Round", "Floor"})
 
 
 def test_tf_differentiates_the_lowered_probes():

@@ -64,8 +64,8 @@ KERAS_PATHS: Dict[str, Tuple[str, ...]] = {
                                 f"{_K}.engine.node"),
     "keras.engine.input_layer": (_KERAS1, f"{_K}.engine.input_layer"),
     "keras.engine.network": (_KERAS1, f"{_K}.standalone", f"{_K}.utils.layer_utils"),
-    "keras.engine.saving": (f"{_K}.saving.save", f"{_K}.saving.model_config",
-                            f"{_K}.saving.hdf5_format"),
+    "keras.engine.saving": (f"{_K}.legacy.engine_saving", f"{_K}.saving.save",
+                            f"{_K}.saving.model_config", f"{_K}.saving.hdf5_format"),
     "keras.engine.sequential": (_KERAS1, f"{_K}.engine.sequential"),
     # Keras 2.0's module of the layer graph, still re-exported by 2.2.4 and 2.3.1
     "keras.engine.topology": (_KERAS1, f"{_K}.engine.base_layer", f"{_K}.engine.input_layer",
@@ -212,7 +212,11 @@ class _Loader(importlib.abc.Loader):
         return _resolve(spec.name)
 
     def exec_module(self, module: types.ModuleType) -> None:
-        return None
+        if module.__name__ == "keras":
+            # A script using standalone Keras gets Keras 2.2.4's numpy-drawn op seeds
+            # (keras/backend_core.py); `uninstall()` turns them off again.
+            from tf1compat.keras.backend_core import use_numpy_op_seeds
+            use_numpy_op_seeds(True)
 
 
 class _KerasFinder(importlib.abc.MetaPathFinder):
@@ -250,3 +254,5 @@ def uninstall() -> None:
     for name, module in list(sys.modules.items()):
         if isinstance(module, _KerasModule):
             del sys.modules[name]
+    from tf1compat.keras.backend_core import use_numpy_op_seeds
+    use_numpy_op_seeds(False)

@@ -1,5 +1,5 @@
 """NodeDefs added to a function body under a prefix (the rewritten ops of
-gradient_lowering.py and gradient_lowering_nn.py)."""
+gradient_lowering*.py)."""
 
 from __future__ import annotations
 

@@ -16,8 +16,10 @@ becomes that op:
   tf1compat's op, so the consumers' inputs are unchanged. Gathers' IndexedSlices are
   built from the gradient with respect to the gather's output (a source), as in-process.
 
-Ops TF's C++ gradient registry lacks are rewritten inside `f` (gradient_lowering.py), a
-tf.cond as both branches and Select (cond_lowering.py). Where TF still cannot
+Ops TF's C++ gradient registry lacks are rewritten inside `f` (gradient_lowering.py), or
+as their first-order expansion around the graph's values, which enter `f` as extra
+inputs (gradient_lowering_math.py: Erf, Atan2, ...), a tf.cond as both branches and
+Select (cond_lowering.py). Where TF still cannot
 differentiate the region (other ops, while loops, conds not rewritten, TensorArrays, a
 gradient of a gradient, tf.hessians' Jacobian form, sources computed from other
 sources), the op is written in tf1compat's own form, which tf1compat reads back but TF
@@ -38,6 +40,8 @@ from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond, write_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS, NodeBuilder
+from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
+                                                      linearize, outer_values)
 from tf1compat.graphdef.graph_io import UnserializableGraphError, check_serializable
 from tf1compat.util import tf_logging
 
@@ -124,26 +128,28 @@ def forward_reach(xs: List[Tensor], stops: Set[Operation] = frozenset()
 
 def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
             stops: Set[Operation] = frozenset(), context: Any = None
-            ) -> Tuple[Any, Any, Dict[Operation, CondPlan]]:
-    """(body ops in creation order, extra input tensors, the plans of its tf.conds) of the
+            ) -> Tuple[Any, Any, Dict[Operation, CondPlan], Dict[Operation, List[OuterValue]]]:
+    """(body ops in creation order, extra input tensors, the plans of its tf.conds, the
+    outside values of its linearized ops: gradient_lowering_math.py) of the
     forward region from the source values `xs` to `ys`, or (None, reason, {}) when TF
     cannot differentiate it. The ops `stops` (while loops) are left out: their outputs
     are among `xs`."""
+    outer: Dict[Operation, List[OuterValue]] = {}
     upstream = data_upstream(ys, stops)
     for handle in handles:
         if any(c.type not in ("ReadVariableOp", "If") and c in upstream and
                c not in stops for c in handle.consumers()):
             return None, (f"resource variable {handle.op.name} reaches the ys through an "
-                          "op other than ReadVariableOp"), {}
+                          "op other than ReadVariableOp"), {}, {}
     reached = forward_reach(xs, stops)
     if context is not None:     # a tf.cond branch's region: its own ops only
         reached = {o for o in reached if o._control_flow_context is context}
     source_ops = {x.op for x in xs}
     if source_ops & reached:
-        return None, "a source is computed from another source", {}
+        return None, "a source is computed from another source", {}, {}
     blocked = _cut_on_gradient_path(upstream - set(stops), xs, reached)
     if blocked is not None:
-        return None, f"the gradient flows through the stateful op type {blocked}", {}
+        return None, f"the gradient flows through the stateful op type {blocked}", {}, {}
     body: Set[Operation] = set()
     stack = [y.op for y in ys]
     while stack:
@@ -168,6 +174,9 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
             plans[member], reason = plan_cond(member, used, reached, set(xs))
             if reason is None:
                 needed.update(plans[member].reads)
+        elif member.type in LINEARIZED or member.type in PICKED:
+            reason = (LINEARIZED.get(member.type) or PICKED[member.type])[0](member)
+            outer[member] = outer_values(member)
         elif member.type in LOWERINGS:
             reason = LOWERINGS[member.type][0](member)
             if reason is None and used != [0]:
@@ -177,7 +186,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
         elif member.type not in TF_DIFFERENTIABLE_OP_TYPES:
             reason = f"TF has no function gradient for op type {member.type}"
         if reason is not None:
-            return None, reason, {}
+            return None, reason, {}, {}
         if member.type != "If":
             needed.update(member.inputs)
     ordered = sorted(body, key=lambda o: o._id)
@@ -191,8 +200,9 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
         if t.op not in body and t not in xs and t not in extras:
             extras.append(t)
     if any(t.dtype.base_dtype == D.resource for t in extras):
-        return None, "the forward function would take a resource handle", {}
-    return ordered, extras, plans
+        return None, "the forward function would take a resource handle", {}, {}
+    extras += [value for member in ordered if member in outer for value in outer[member]]
+    return ordered, extras, plans, outer
 
 
 def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
@@ -224,7 +234,7 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
     if not all(groups):
         return "a resource variable source without a ReadVariableOp"
     handles = [x for x, g in zip(xs, groups) if g[0] is not x]
-    body, extras, plans = _region(ys, handles, [t for g in groups for t in g], stops,
+    body, extras, plans, outer = _region(ys, handles, [t for g in groups for t in g], stops,
                                   context)
     if body is None:
         return extras
@@ -234,13 +244,19 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
               ) -> Optional[Tuple[List[NodeDef], List[Any]]]:
         if member in plans:
             return write_cond(plans[member], name_of, lower_op)
+        if member in outer:
+            builder = NodeBuilder(member.name)
+            outputs = linearize(member, [name_of(t) for t in member.inputs],
+                                [name_of(value) for value in outer[member]], builder)
+            return builder.nodes, outputs
         return lower_op(member, [name_of(t) for t in member.inputs])
     try:
         func = functions.function(name, f_inputs, ys, body, lower,
                                   {t: g[0] for g in groups for t in g[1:]}, context)
     except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
         return f"its forward function cannot be written ({e})"
-    return func, f_inputs
+    # The outside values are the graph's own tensors where the gradient node reads them.
+    return func, [t.tensor if isinstance(t, OuterValue) else t for t in f_inputs]
 
 
 def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Tensor], str]

@@ -25,7 +25,8 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.graphdef.function_nodes import NodeBuilder
 
-__all__ = ["LOWERINGS_NN", "tile_dynamic", "tile_dynamic_why_not"]
+__all__ = ["LOWERINGS_NN", "segment_count", "spatial_products", "tile_dynamic",
+           "tile_dynamic_why_not"]
 
 
 def _text(value: object) -> str:
@@ -64,7 +65,7 @@ def _padding_before(op: Operation, axis: int, size_in: int, size_out: int, kerne
     return explicit[2 * (first + axis)]
 
 
-def _spatial_products(b: NodeBuilder, x: str, dtype: D.DType, channels: int,
+def spatial_products(b: NodeBuilder, x: str, dtype: D.DType, channels: int,
                       along_h: np.ndarray, along_w: np.ndarray) -> str:
     """[N, H, W, C] -> [N, H', W', C]: along_h [H', H] times each column, along_w [W', W]
     times each row (MatMuls of reshaped transposes: TF differentiates every step)."""
@@ -113,7 +114,7 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
                          _padding_before(op, 0, size_in_h, size_out_h, kh, stride_h))
     along_w = _placement(size_in_w, size_out_w, kw, stride_w,
                          _padding_before(op, 1, size_in_w, size_out_w, kw, stride_w))
-    padded = _spatial_products(b, _channels_last(b, names[2], dtype, nchw), dtype, channels,
+    padded = spatial_products(b, _channels_last(b, names[2], dtype, nchw), dtype, channels,
                                along_h, along_w)
     flipped = b.add("ReverseV2", [names[1], b.const([0, 1], D.int32)],
                     {"T": dtype, "Tidx": D.int32})
@@ -169,7 +170,7 @@ def _resize(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[st
     if op.inputs[0].dtype.base_dtype != dtype:
         image = b.add("Cast", [image], {"SrcT": op.inputs[0].dtype.base_dtype, "DstT": dtype,
                                         "Truncate": False})
-    return [_spatial_products(b, image, dtype, channels,
+    return [spatial_products(b, image, dtype, channels,
                               _resize_weights(op, size_in_h, size_out_h),
                               _resize_weights(op, size_in_w, size_out_w))]
 
@@ -222,7 +223,7 @@ def _segment_sum(op: Operation, names: List[str], b: NodeBuilder) -> List[Option
     dtype = op.outputs[0].dtype.base_dtype
     ids = op.inputs[1]
     index_type = ids.dtype.base_dtype
-    segments = _segment_count(op)
+    segments = segment_count(op)
     flat_ids = b.add("Reshape", [names[1], b.const([1, -1], D.int32)],
                      {"T": index_type, "Tshape": D.int32})
     hits = b.add("Equal", [b.const(np.arange(segments).reshape(-1, 1), index_type),
@@ -236,7 +237,7 @@ def _segment_sum(op: Operation, names: List[str], b: NodeBuilder) -> List[Option
                   {"T": dtype, "Tshape": D.int32})]
 
 
-def _segment_count(op: Operation) -> Optional[int]:
+def segment_count(op: Operation) -> Optional[int]:
     """The number of segments: the output's first dim, or one past the largest
     constant id."""
     if op.outputs[0].shape.ndims and op.outputs[0].shape[0].value is not None:
@@ -252,7 +253,7 @@ def _row_shape(op: Operation) -> List[int]:
 
 def _segment_sum_why_not(op: Operation) -> Optional[str]:
     if op.inputs[1].shape.ndims is None or op.inputs[0].shape.ndims is None or \
-            _segment_count(op) is None or None in _row_shape(op) or \
+            segment_count(op) is None or None in _row_shape(op) or \
             not op.outputs[0].dtype.is_floating:
         return (f"{op.type} with a segment count or segment shape unknown when the graph "
                 "is written")

@@ -40,7 +40,33 @@ __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format"
 # -- global settings ---------------------------------------------------------------------------
 
 _SETTINGS: Dict[str, Any] = {"floatx": "float32", "epsilon": 1e-7,
-                             "image_data_format": "channels_last", "manual_init": False}
+                             "image_data_format": "channels_last", "manual_init": False,
+                             "numpy_op_seeds": False}
+
+
+def use_numpy_op_seeds(enabled: bool) -> None:
+    """Standalone Keras 2.2.4 on TF 1.x drew the op seed of each unseeded random op it built
+    (initializers, Dropout and the noise layers) from numpy, so `np.random.seed(...)` alone
+    made a script repeat itself; tf1compat/shim_keras.py turns this on when a script imports
+    standalone `keras` (tf.keras alone keeps TF's graph-level seeding)."""
+    _SETTINGS["numpy_op_seeds"] = bool(enabled)
+
+
+def numpy_op_seed(seed: Optional[int]) -> Optional[int]:
+    """`seed`, or under standalone Keras's seeding a fresh `np.random.randint(10e6)`."""
+    if seed is None and _SETTINGS["numpy_op_seeds"]:
+        return int(np.random.randint(10e6))
+    return seed
+
+
+def with_numpy_op_seed(initializer: Any) -> Any:
+    """An unseeded random initializer, under standalone Keras's seeding, as a copy seeded
+    from numpy (drawn now: as Keras 2.2.4, when the layer creates the weight)."""
+    if _SETTINGS["numpy_op_seeds"] and getattr(initializer, "seed", 0) is None:
+        import copy
+        initializer = copy.copy(initializer)
+        initializer.seed = numpy_op_seed(None)
+    return initializer
 
 
 def floatx() -> str:

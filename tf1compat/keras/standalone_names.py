@@ -1,8 +1,8 @@
 """Names of the standalone Keras 2.2.4 package that tf.keras dropped and 2018-era scripts and
 custom layers still use: the lowercase optimizer aliases (`keras.optimizers.rmsprop(lr=...)`
 in cifar10_cnn), `keras.initializers.one` / `zero`, the backend's `K.identity`, `K.slice`,
-`K.is_tensor`, `K.get_variable_shape`, and helpers of `keras.utils.conv_utils` and
-`keras.utils.generic_utils`. tf1compat/shim_keras.py looks these up last, after the
+`K.is_tensor`, `K.get_variable_shape`, `K.separable_conv1d`, `K.conv3d_transpose`, and
+helpers of `keras.utils.conv_utils` and `keras.utils.generic_utils`. tf1compat/shim_keras.py looks these up last, after the
 tf1compat.keras modules each standalone path maps to.
 """
 
@@ -19,7 +19,8 @@ from tf1compat.keras.backend_core import int_shape
 from tf1compat.keras.utils.generic_utils import to_list
 
 __all__ = ["sgd", "rmsprop", "adagrad", "adadelta", "adam", "adamax", "nadam", "zero", "one",
-           "identity", "slice", "is_tensor", "get_variable_shape", "conv_input_length",
+           "identity", "slice", "is_tensor", "get_variable_shape", "separable_conv1d",
+           "conv3d_transpose", "conv_input_length",
            "deconv_length", "convert_kernel", "unpack_singleton", "transpose_shape",
            "object_list_uid", "is_all_none"]
 
@@ -60,6 +61,51 @@ def is_tensor(x: Any) -> bool:
 def get_variable_shape(x: Any) -> Any:
     """`K.get_variable_shape`: Keras 2.2.4's older name of `K.int_shape`."""
     return int_shape(x)
+
+
+def _tf_data_format(data_format: Optional[str], rank: int) -> str:
+    from tf1compat.keras.backend_core import image_data_format
+    data_format = data_format or image_data_format()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(f"Unknown data_format: {data_format}")
+    spatial = {4: "HW", 5: "DHW"}[rank]
+    return ("NC" + spatial) if data_format == "channels_first" else ("N" + spatial + "C")
+
+
+def separable_conv1d(x: Any, depthwise_kernel: Any, pointwise_kernel: Any, strides: Any = 1,
+                     padding: str = "valid", data_format: Optional[str] = None,
+                     dilation_rate: Any = 1) -> Any:
+    """`K.separable_conv1d` (Keras 2.2.4's backend): a separable 2D convolution over the
+    sequence with a height-1 axis added (kernels `(k, in, mult)` and `(1, in * mult, out)`)."""
+    from tf1compat.ops.array_ops import expand_dims, squeeze
+    from tf1compat.ops.nn_conv import separable_conv2d
+    fmt = _tf_data_format(data_format, 4)
+    strides = (strides,) if isinstance(strides, int) else tuple(strides)
+    dilation_rate = (dilation_rate,) if isinstance(dilation_rate, int) \
+        else tuple(dilation_rate)
+    axis = 1 if fmt == "NHWC" else 2
+    strides = (1,) + strides * 2 + (1,) if fmt == "NHWC" else (1, 1) + strides * 2
+    out = separable_conv2d(expand_dims(x, axis), expand_dims(depthwise_kernel, 0),
+                           expand_dims(pointwise_kernel, 0), strides=list(strides),
+                           padding=padding.upper(), rate=[1] + list(dilation_rate),
+                           data_format=fmt)
+    return squeeze(out, [axis])
+
+
+def conv3d_transpose(x: Any, kernel: Any, output_shape: Any, strides: Any = (1, 1, 1),
+                     padding: str = "valid", data_format: Optional[str] = None) -> Any:
+    """`K.conv3d_transpose` (Keras 2.2.4's backend): `tf.nn.conv3d_transpose`; an
+    `output_shape` whose batch entry is None takes the input's batch size."""
+    from tf1compat.ops.array_ops import shape, stack
+    from tf1compat.ops.nn_conv import conv3d_transpose as tf_conv3d_transpose
+    fmt = _tf_data_format(data_format, 5)
+    if isinstance(output_shape, (tuple, list)):
+        if output_shape[0] is None:
+            output_shape = (shape(x)[0],) + tuple(output_shape[1:])
+        output_shape = stack(list(output_shape))
+    strides = (1,) + tuple(strides) + (1,) if fmt == "NDHWC" else (1, 1) + tuple(strides)
+    return tf_conv3d_transpose(x, kernel, output_shape, list(strides),
+                               padding=padding.upper(), data_format=fmt)
 
 
 # -- keras.utils.conv_utils ---------------------------------------------------------------------

@@ -200,7 +200,9 @@ def _find_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         data = table.require()
         flat = as_keys(keys)
         fallback = as_keys(default)
-        shape = tuple(keys.shape)
+        # (A scalar string key reaches the kernel as a bare bytes object.)
+        shape = tuple(np.shape(keys)) if not isinstance(keys, torch.Tensor) else \
+            tuple(keys.shape)
         if len(fallback) == 1:
             values = [data.get(k, fallback[0]) for k in flat]
         else:

@@ -128,6 +128,26 @@ def sparse_slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = Non
 
 # -- SparseSoftmax ----------------------------------------------------------------------
 
+class _UnorderedSoftmaxValues(torch.autograd.Function):
+    """SparseSoftmax's values for unordered indices, with TF's registered gradient: it
+    pairs the output values with the input's indices by position, as the forward did, so
+    grad_x[k] = (g[k] - sum of out*g over k's row) * out[k]."""
+
+    @staticmethod
+    def forward(ctx: Any, vals: torch.Tensor, out: torch.Tensor, rows: torch.Tensor,
+                n_rows: int) -> torch.Tensor:
+        ctx.save_for_backward(out, rows)
+        ctx.n_rows = n_rows
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple:
+        out, rows = ctx.saved_tensors
+        row_sums = torch.zeros(ctx.n_rows, dtype=out.dtype, device=out.device).index_add(
+            0, rows, out * grad)
+        return (grad - row_sums[rows]) * out, None, None, None
+
+
 def _softmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def sparse_softmax(idx: torch.Tensor, vals: torch.Tensor, shape: torch.Tensor
                        ) -> torch.Tensor:
@@ -141,7 +161,16 @@ def _softmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                        device=vals.device).scatter_reduce(0, inverse, vals.detach(), "amax")
         e = torch.exp(vals - m[inverse])
         total = torch.zeros_like(m).index_add(0, inverse, e)
-        return e / total[inverse]
+        out = e / total[inverse]
+        # TF computes on a copy put in canonical order and writes the values in that
+        # order: for unordered indices they do not line up with the input's (GAT relies
+        # on TF's result).
+        lin = _linear(idx, dims)
+        if lin.shape[0] > 1 and not bool((lin[1:] >= lin[:-1]).all()):
+            out = _UnorderedSoftmaxValues.apply(
+                vals, out.detach()[torch.sort(lin, stable=True).indices], inverse,
+                uniq.shape[0])
+        return out
     return sparse_softmax
 
 

@@ -317,6 +317,55 @@ sparse_reduce_max_sparse = _reduce_wrapper("SparseReduceMaxSparse", True,
 
 # -- adds ----------------------------------------------------------------------------------
 
+def _is_increasing(lin: torch.Tensor) -> bool:
+    return bool((lin[1:] > lin[:-1]).all()) if lin.shape[0] > 1 else True
+
+
+def _merge_unordered(a_lin: torch.Tensor, a_vals: torch.Tensor, b_lin: torch.Tensor,
+                     b_vals: torch.Tensor, thresh: torch.Tensor, dims: List[int],
+                     shape: torch.Tensor) -> tuple:
+    """SparseAdd of operands whose indices are not in canonical order, as TF computes it:
+    one pass merging both lists as given (smaller index first, equal indices summed), so
+    the output keeps the operands' order (GAT's sparse attention adds two tensors that
+    share an unordered index list)."""
+    a_list, b_list = a_lin.tolist(), b_lin.tolist()
+    limit = float(thresh)
+    a_vals_list, b_vals_list = a_vals.detach().tolist(), b_vals.detach().tolist()
+    take_a: List[int] = []
+    take_b: List[int] = []
+    i = j = 0
+    while i < len(a_list) and j < len(b_list):
+        if a_list[i] < b_list[j]:
+            take_a.append(i)
+            take_b.append(-1)
+            i += 1
+        elif a_list[i] > b_list[j]:
+            take_a.append(-1)
+            take_b.append(j)
+            j += 1
+        else:
+            if abs(a_vals_list[i] + b_vals_list[j]) >= limit:
+                take_a.append(i)
+                take_b.append(j)
+            i += 1
+            j += 1
+    take_a += list(range(i, len(a_list)))
+    take_b += [-1] * (len(a_list) - i)
+    take_a += [-1] * (len(b_list) - j)
+    take_b += list(range(j, len(b_list)))
+    device = a_vals.device
+    ia = torch.tensor(take_a, dtype=torch.int64, device=device)
+    ib = torch.tensor(take_b, dtype=torch.int64, device=device)
+    has_a, has_b = ia >= 0, ib >= 0
+    zero = torch.zeros((), dtype=a_vals.dtype, device=device)
+    values = (torch.where(has_a, a_vals[ia.clamp(min=0)] if a_list else zero, zero)
+              + torch.where(has_b, b_vals.to(a_vals.dtype)[ib.clamp(min=0)] if b_list
+                            else zero, zero))
+    lin = torch.where(has_a, a_lin[ia.clamp(min=0)] if a_list else ia,
+                      b_lin[ib.clamp(min=0)] if b_list else ib)
+    return _unlinear(lin, dims), values, shape.clone()
+
+
 def _sparse_add_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def sparse_add(a_idx: torch.Tensor, a_vals: torch.Tensor, a_shape: torch.Tensor,
                    b_idx: torch.Tensor, b_vals: torch.Tensor, b_shape: torch.Tensor,
@@ -326,7 +375,10 @@ def _sparse_add_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             raise errors.InvalidArgumentError(
                 None, None, f"Operands do not have the same ranks; got shapes: "
                             f"{as_int_list(a_shape)} and {as_int_list(b_shape)}")
-        lin = torch.cat([_linear(a_idx, dims), _linear(b_idx, dims)])
+        a_lin, b_lin = _linear(a_idx, dims), _linear(b_idx, dims)
+        if not (_is_increasing(a_lin) and _is_increasing(b_lin)):
+            return _merge_unordered(a_lin, a_vals, b_lin, b_vals, thresh, dims, a_shape)
+        lin = torch.cat([a_lin, b_lin])
         vals = torch.cat([a_vals, b_vals.to(a_vals.dtype)])
         uniq, inverse, counts = torch.unique(lin, sorted=True, return_inverse=True,
                                              return_counts=True)

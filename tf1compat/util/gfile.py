@@ -73,8 +73,12 @@ class GFile:
 
     def write(self, data: Any) -> None:
         f = self._open()
-        if "b" not in self._mode and isinstance(data, bytes):
-            data = data.decode()
+        if "b" not in self._mode and isinstance(data, (bytes, bytearray)):
+            # TF's GFile appends bytes as they are in any mode (nmt writes PNG bytes to a
+            # file opened with "w"): put them past the text layer, after what it buffered.
+            f.flush()
+            f.buffer.write(data)
+            return
         f.write(data)
 
     def flush(self) -> None:

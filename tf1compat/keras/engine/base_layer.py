@@ -12,7 +12,7 @@ Losses: weight regularizers are kept as callables and evaluated when `losses` is
 (each read builds fresh ops, as TF); `add_loss` tensors are kept as given; the activity
 regularizer adds `regularizer(output) / batch_size` after each call. Updates
 (`add_update`) are built at once and listed by `updates` for trainable (or stateful)
-layers.
+layers made in a graph; a layer made under eager execution runs them and lists none.
 """
 
 from __future__ import annotations
@@ -30,11 +30,13 @@ import numpy as np
 from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import get_default_graph
+from tf1compat.framework.misc import executing_eagerly_outside_functions
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
+from tf1compat.keras.backend_core import with_numpy_op_seed
 from tf1compat.keras.engine import dtype_policy, masking
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.input_spec import InputSpec, assert_input_compatibility
@@ -144,26 +146,6 @@ def _ran_eagerly(update: Any) -> bool:
     return executing_eagerly() and not hasattr(update, "graph")
 
 
-def _reachable(inputs: Sequence[Any], target: Any) -> bool:
-    """Whether `target` (an op or tensor) depends on any of `inputs` in the graph."""
-    goal = {id(x.op if isinstance(x, Tensor) else x) for x in nest.flatten(inputs)
-            if isinstance(x, (Tensor, Operation))}
-    if not goal:
-        return False
-    start = target.op if isinstance(target, Tensor) else target
-    seen, stack = set(), [start]
-    while stack:
-        op = stack.pop()
-        if id(op) in seen:
-            continue
-        seen.add(id(op))
-        if id(op) in goal:
-            return True
-        stack.extend(t.op for t in op.inputs)
-        stack.extend(op.control_inputs)
-    return False
-
-
 class Layer(LayerConnectivity, tracking.AutoTrackable):
     """Base class of Keras layers (TF1 graph mode)."""
 
@@ -194,6 +176,9 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         self._trainable_weights: List[Any] = []
         self._non_trainable_weights: List[Any] = []
         self._updates: List[Any] = []
+        # As tf-keras's v2 layers (the class it picks under eager execution), a layer made
+        # eagerly runs its updates and keeps none; one made in a graph keeps them (v1).
+        self._keeps_updates = not executing_eagerly_outside_functions()
         self._losses: List[Any] = []
         self._callable_losses: List[Callable] = []
         self._metrics: List[Any] = []
@@ -397,6 +382,7 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
             elif not has_custom_getter:
                 raise ValueError(f"An initializer for variable {name} of type "
                                  f"{dtype.base_dtype} is required for layer {self.name}")
+        initializer = with_numpy_op_seed(initializer)
         variable = getter(name=name, shape=shape, initializer=initializer, dtype=dtype,
                           constraint=constraint, trainable=trainable, partitioner=partitioner,
                           use_resource=use_resource, collections=collections_arg,
@@ -554,16 +540,20 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
                 update = x.op
             else:
                 update = convert_to_tensor(x)
-            self._unconditional[id(update)] = not _reachable(
+            self._unconditional[id(update)] = not node_module.reachable_from(
                 relevant if relevant is not None else [], update)
             return update
         for u in (updates if isinstance(updates, (list, tuple)) else [updates]):
             update = process(u)
-            if update is not None:
+            if update is not None and self._keeps_updates:
                 self._updates.append(update)
 
     @property
     def updates(self) -> List[Any]:
+        if not self._keeps_updates:
+            warnings.warn("`layer.updates` will be removed in a future version. This property "
+                          "should not be used in TensorFlow 2.0, as `updates` are applied "
+                          "automatically.", stacklevel=2)
         out: List[Any] = []
         for layer in self._flatten_layers():
             if not layer.trainable and not layer.stateful:
@@ -581,13 +571,13 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         if inputs is None:
             return [u for u in self.updates if self._owner_flag(u)]
         updates = [u for u in self.updates if not self._owner_flag(u)]
-        return [u for u in updates if _reachable(inputs, u)]
+        return [u for u in updates if node_module.reachable_from(inputs, u)]
 
     def get_losses_for(self, inputs: Any) -> List[Any]:
         if inputs is None:
             return [loss for loss in self.losses if self._owner_flag(loss)]
         losses = [loss for loss in self.losses if not self._owner_flag(loss)]
-        return [loss for loss in losses if _reachable(inputs, loss)]
+        return [loss for loss in losses if node_module.reachable_from(inputs, loss)]
 
     @property
     def metrics(self) -> List[Any]:

@@ -10,13 +10,14 @@ the tensor alive, so ids are never reused while it exists), rather than TF's
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from tf1compat.util import nest
+from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["KerasHistory", "keras_history", "set_keras_history", "Node", "call_context",
-           "CallContext"]
+           "CallContext", "reachable_from"]
 
 
 class KerasHistory(NamedTuple):
@@ -162,3 +163,23 @@ _CALL_CONTEXT = CallContext()
 
 def call_context() -> CallContext:
     return _CALL_CONTEXT
+
+
+def reachable_from(inputs: Sequence[Any], target: Any) -> bool:
+    """Whether `target` (an op or tensor) depends on any of `inputs` in the graph."""
+    goal = {id(x.op if isinstance(x, Tensor) else x) for x in nest.flatten(inputs)
+            if isinstance(x, (Tensor, Operation))}
+    if not goal:
+        return False
+    start = target.op if isinstance(target, Tensor) else target
+    seen, stack = set(), [start]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        if id(op) in goal:
+            return True
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return False

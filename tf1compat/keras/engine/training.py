@@ -16,6 +16,7 @@ Training (`compile`, `fit`, `evaluate`, `predict`, ...) is the TrainingV1 mixin
 from __future__ import annotations
 
 import collections
+import types
 from typing import Any, Dict, List, Optional, Sequence
 
 from tf1compat.util import nest
@@ -360,6 +361,15 @@ class Model(TrainingV1, Layer):
     @input_spec.setter
     def input_spec(self, value: Any) -> None:
         self._input_spec = value
+
+
+# tf-keras defines the training methods on `Model` itself, so Python's argument errors read
+# "Model.fit_generator() got an unexpected keyword argument ..."; name the mixin's so too.
+for _mixin in (TrainingV1,) + TrainingV1.__bases__:
+    for _name, _method in vars(_mixin).items():
+        if isinstance(_method, types.FunctionType):
+            _method.__qualname__ = f"Model.{_name}"
+del _mixin, _name, _method
 
 
 def _conform_to_reference_input(tensor: Any, ref: Tensor) -> Any:

@@ -16,6 +16,7 @@ from tf1compat.framework.constant_op import constant
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.keras import activations, backend
+from tf1compat.keras.backend_core import numpy_op_seed
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.engine.input_spec import InputSpec
 from tf1compat.keras.layers import conv_utils
@@ -55,7 +56,7 @@ class LegacySeed:
 
     def next(self) -> Optional[int]:
         if self._seed is None:
-            return None
+            return numpy_op_seed(None)     # None, unless standalone Keras's seeding
         seed = self._seed
         self._seed += 1
         return seed

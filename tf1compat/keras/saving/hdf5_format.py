@@ -44,7 +44,7 @@ def _h5py() -> Any:
     return h5py
 
 
-def _save_attribute(group: Any, name: str, data: List[bytes]) -> None:
+def save_attributes_to_hdf5_group(group: Any, name: str, data: List[bytes]) -> None:
     too_large = [x for x in data if len(x) > _HEADER_LIMIT]
     if too_large:
         raise RuntimeError("The following attributes cannot be saved to HDF5 file because "
@@ -62,7 +62,7 @@ def _save_attribute(group: Any, name: str, data: List[bytes]) -> None:
         group.attrs[name] = data
 
 
-def _load_attribute(group: Any, name: str) -> List[str]:
+def load_attributes_from_hdf5_group(group: Any, name: str) -> List[str]:
     def text(x: Any) -> Any:
         return x.decode("utf8") if hasattr(x, "decode") else x
     if name in group.attrs:
@@ -81,7 +81,7 @@ def _layer_weights(layer: Any) -> List[Any]:
 def _save_subset(group: Any, weights: Sequence[Any]) -> None:
     values = backend.batch_get_value(list(weights))
     names = [w.name.encode("utf8") for w in weights]
-    _save_attribute(group, "weight_names", names)
+    save_attributes_to_hdf5_group(group, "weight_names", names)
     for name, value in zip(names, values):
         dataset = group.create_dataset(name, value.shape, dtype=value.dtype)
         if not value.shape:
@@ -91,7 +91,7 @@ def _save_subset(group: Any, weights: Sequence[Any]) -> None:
 
 
 def _load_subset(group: Any) -> List[np.ndarray]:
-    return [np.asarray(group[name]) for name in _load_attribute(group, "weight_names")]
+    return [np.asarray(group[name]) for name in load_attributes_from_hdf5_group(group, "weight_names")]
 
 
 def _own_weights(model: Any) -> List[Any]:
@@ -100,7 +100,7 @@ def _own_weights(model: Any) -> List[Any]:
 
 def save_weights_to_group(group: Any, model: Any) -> None:
     """Writes every layer's weights (and the model's own) into an open HDF5 group."""
-    _save_attribute(group, "layer_names", [layer.name.encode("utf8") for layer in model.layers])
+    save_attributes_to_hdf5_group(group, "layer_names", [layer.name.encode("utf8") for layer in model.layers])
     group.attrs["backend"] = backend.backend().encode("utf8")
     group.attrs["keras_version"] = KERAS_VERSION.encode("utf8")
     for layer in sorted(model.layers, key=lambda x: x.name):
@@ -129,8 +129,8 @@ def load_weights_from_group(group: Any, model: Any) -> None:
     model's layers with weights."""
     version, _ = _file_versions(group)
     layers = [layer for layer in model.layers if _layer_weights(layer)]
-    names = [name for name in _load_attribute(group, "layer_names")
-             if _load_attribute(group[name], "weight_names")]
+    names = [name for name in load_attributes_from_hdf5_group(group, "layer_names")
+             if load_attributes_from_hdf5_group(group[name], "weight_names")]
     if len(names) != len(layers):
         raise ValueError("Layer count mismatch when loading weights from file. Model expected "
                          f"{len(layers)} layers, found {len(names)} saved layers.")
@@ -173,7 +173,7 @@ def load_weights_from_group_by_name(group: Any, model: Any, skip_mismatch: bool 
     for layer in model.layers:
         index.setdefault(layer.name, []).append(layer)
     tuples: List[Any] = []
-    for k, name in enumerate(_load_attribute(group, "layer_names")):
+    for k, name in enumerate(load_attributes_from_hdf5_group(group, "layer_names")):
         values = _load_subset(group[name])
         for layer in index.get(name, []):
             symbolic = _layer_weights(layer)
@@ -312,7 +312,7 @@ def _restore_optimizer(model: Any, f: Any) -> None:
                         "starting with a freshly initialized optimizer.")
         return
     group = f["optimizer_weights"]
-    values = [np.asarray(group[name]) for name in _load_attribute(group, "weight_names")]
+    values = [np.asarray(group[name]) for name in load_attributes_from_hdf5_group(group, "weight_names")]
     try:
         optimizer.set_weights(values)
     except ValueError:

@@ -6,19 +6,26 @@ always draws dynamically on POSIX), `ETA` while running and time per unit when d
 each metric averaged over the units seen unless it is stateful; with `verbose=2` one
 line per finished bar. Redraws closer than `interval` seconds to the previous one are
 skipped unless the bar is finalized.
+
+`func_dump` / `func_load` serialize a Python function as Keras does (its marshalled code
+object in base64, its defaults and closure values).
 """
 
 from __future__ import annotations
 
+import binascii
+import codecs
+import marshal
 import time
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+import types
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from tf1compat.keras.utils.io_utils import print_msg
 
 __all__ = ["Progbar", "make_batches", "slice_arrays", "to_list", "has_arg",
-           "check_for_unexpected_keys", "validate_kwargs"]
+           "check_for_unexpected_keys", "validate_kwargs", "func_dump", "func_load"]
 
 
 class Progbar:
@@ -220,3 +227,39 @@ def validate_kwargs(kwargs: dict, allowed_kwargs: Iterable[str],
     for kwarg in kwargs:
         if kwarg not in allowed_kwargs:
             raise TypeError(error_message, kwarg)
+
+
+def func_dump(func: Callable) -> Tuple[str, Any, Any]:
+    """`(code, defaults, closure)` of a Python function: its code object marshalled and
+    base64-encoded (readable only by the same Python version), its default values and the
+    values of its closure cells."""
+    code = codecs.encode(marshal.dumps(func.__code__), "base64").decode("ascii")
+    closure = tuple(cell.cell_contents for cell in func.__closure__) \
+        if func.__closure__ else None
+    return code, func.__defaults__, closure
+
+
+def _as_cell(value: Any) -> Any:
+    """`value` wrapped in a closure cell (a cell passes through)."""
+    if isinstance(value, types.CellType):
+        return value
+    return types.CellType(value)
+
+
+def func_load(code: Any, defaults: Any = None, closure: Any = None,
+              globs: Optional[dict] = None) -> Callable:
+    """The function `func_dump` serialized (`code` may be its whole tuple or list), bound
+    to `globs` (default: this module's globals, as Keras)."""
+    if isinstance(code, (tuple, list)):
+        code, defaults, closure = code
+        if isinstance(defaults, list):
+            defaults = tuple(defaults)
+    if closure is not None:
+        closure = tuple(_as_cell(value) for value in closure)
+    try:
+        code_object = marshal.loads(codecs.decode(code.encode("ascii"), "base64"))
+    except (UnicodeEncodeError, binascii.Error, ValueError):
+        # Keras before 2.1.2 stored the marshalled bytes as raw-unicode-escaped text.
+        code_object = marshal.loads(code.encode("raw_unicode_escape"))
+    return types.FunctionType(code_object, globs if globs is not None else globals(),
+                              name=code_object.co_name, argdefs=defaults, closure=closure)

@@ -1,0 +1,106 @@
+"""Training graphs with elementwise ops TF's function gradients lack (Erf of GELU, Erfc,
+Softsign, Atan2, FloorMod, MulNoNan, PlaceholderWithDefault) or get wrong (Asinh, Acosh),
+which real TensorFlow trains from the file tf1compat writes
+(scripts/check_tf_reads_graphs.py; as tests/graph_training_cases.py): written inside the
+forward function as their expansions around the graph's values
+(graphdef/gradient_lowering_math.py); and dilated convolutions and causal masks
+(SpaceToBatchND, BatchToSpaceND, MatrixBandPart: graphdef/gradient_lowering_array.py),
+k-max pooling and segment means, maxima and minima (TopKV2, SegmentMean, SegmentMax,
+UnsortedSegmentMin).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.graph_training_cases import X8, _training_spec
+
+TARGETS = np.sin(np.arange(8 * 3, dtype=np.float32) * 0.7).reshape(8, 3)
+MASK = (np.arange(8 * 5) % 3 != 0).astype(np.float32).reshape(8, 5)
+
+
+def case_train_gelu_math_ops(tf):
+    """A BERT-style feed-forward block (dense, GELU through erf as BERT writes it), its
+    output passed through tf.placeholder_with_default (feedable activations), then
+    features of the other ops (atan2, softsign, floormod, multiply_no_nan with a mask of
+    zeros, asinh, acosh, erfc) into a dense regression head; Adam."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    mask = tf.placeholder(tf.float32, [None, 5], name="mask")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    h = tf.layers.dense(x, 5, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(20, dtype=np.float32) * 0.9).reshape(4, 5)), name="intermediate")
+    h = 0.5 * h * (1.0 + tf.erf(h / np.sqrt(2.0)))
+    h = tf.placeholder_with_default(h, [None, 5], name="hidden")
+    features = tf.concat([
+        tf.atan2(h, tf.nn.softsign(h) + 1.5),
+        tf.floormod(h * 3.0 + 2.0, h * h + 0.9),
+        tf.math.multiply_no_nan(h, mask),
+        tf.asinh(h * 2.0) + tf.acosh(h * h + 1.2),
+        tf.math.erfc(h)], axis=1)
+    out = tf.layers.dense(features, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(75, dtype=np.float32) * 0.3).reshape(25, 3) * 0.3), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(),
+                          {"x:0": X8, "mask:0": MASK, "targets:0": TARGETS},
+                          ["loss:0", "intermediate/kernel:0", "intermediate/bias:0",
+                           "out/kernel:0"])
+
+
+IMAGES = np.cos(np.arange(3 * 9 * 8 * 2, dtype=np.float32) * 0.37).reshape(3, 9, 8, 2)
+
+
+def case_train_atrous_conv_causal_attention(tf):
+    """A dilated CNN (tf.nn.atrous_conv2d 'SAME' and 'VALID': SpaceToBatchND and
+    BatchToSpaceND around a Conv2D) whose rows feed a causal self-attention (scores
+    masked with tf.matrix_band_part(scores, -1, 0), as decoder blocks write it);
+    GradientDescent."""
+    images = tf.placeholder(tf.float32, [None, 9, 8, 2], name="images")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    k1 = tf.get_variable("k1", initializer=np.sin(np.arange(3 * 3 * 2 * 4, dtype=np.float32)
+                                                     * 0.5).reshape(3, 3, 2, 4) * 0.3)
+    k2 = tf.get_variable("k2", initializer=np.cos(np.arange(2 * 2 * 4 * 4, dtype=np.float32)
+                                                     * 0.3).reshape(2, 2, 4, 4) * 0.3)
+    h = tf.nn.relu(tf.nn.atrous_conv2d(images, k1, 2, "SAME"))
+    h = tf.tanh(tf.nn.atrous_conv2d(h, k2, 3, "VALID"))          # [batch, 6, 5, 4]
+    rows = tf.reshape(h, [-1, 6, 5 * 4])
+    scores = tf.matmul(rows, rows, transpose_b=True) * 0.2
+    scores = tf.matrix_band_part(scores, -1, 0) - 1e4 * (
+        1.0 - tf.matrix_band_part(tf.ones_like(scores), -1, 0))
+    attended = tf.matmul(tf.nn.softmax(scores), rows)
+    out = tf.layers.dense(tf.reduce_mean(attended, 1), 3, kernel_initializer=(
+        tf.constant_initializer(np.linspace(-0.3, 0.3, 60, dtype=np.float32).reshape(20, 3))),
+        name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.3).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"images:0": IMAGES, "targets:0": TARGETS[:3]},
+                          ["loss:0", "k1:0", "k2:0", "out/kernel:0"])
+
+
+def case_train_top_k_segment_mean(tf):
+    """k-max pooling (tf.nn.top_k values of each row, its indices picking position
+    weights) and per-group means, maxima and minima of the rows (tf.segment_mean and
+    tf.segment_max over sorted group ids, tf.unsorted_segment_min) into a regression
+    head; Momentum."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [4, 3], name="targets")
+    h = tf.layers.dense(x, 6, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(24, dtype=np.float32) * 0.8).reshape(4, 6)), name="hidden")
+    values, indices = tf.nn.top_k(h, 3)
+    pooled = values * tf.gather(tf.linspace(0.5, 1.5, 6), indices)
+    ids = tf.constant([0, 0, 1, 1, 1, 2, 3, 3])
+    groups = tf.segment_mean(pooled, ids) + tf.segment_max(pooled, ids) - \
+        tf.unsorted_segment_min(pooled, tf.constant([3, 1, 0, 0, 2, 3, 1, 0]), 4)
+    out = tf.layers.dense(groups, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(9, dtype=np.float32)).reshape(3, 3)), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.MomentumOptimizer(0.2, 0.9).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:4]},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
+
+
+MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
+                       case_train_top_k_segment_mean]

@@ -1,0 +1,105 @@
+"""Gradients of Erf, Erfc, Softsign, Asinh, Acosh, Atan2, FloorMod, MulNoNan and
+PlaceholderWithDefault in TF's SymbolicGradient form: their first-order expansions around
+the graph's values inside the forward function (graphdef/gradient_lowering_math.py).
+
+What real TF computes from such files is recorded by scripts/check_tf_reads_graphs.py
+(tests/graph_training_math_cases.py) and scripts/probe_tf_function_gradients.py
+(tests/fixtures/tf_function_gradients.json); the tests replay it without TF.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.graphdef.gradient_lowering_array import LOWERINGS_ARRAY
+from tf1compat.graphdef.gradient_lowering_math import LINEARIZED, PICKED
+from tests import graph_training_math_cases
+from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
+                                         export_with_warnings, fresh_graph)
+
+PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradients.json")
+
+
+@pytest.mark.parametrize("case", graph_training_math_cases.MATH_TRAINING_CASES,
+                         ids=lambda fn: fn.__name__[len("case_"):])
+def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
+    check_recorded_training_case(case, caplog,
+                                 set(LINEARIZED) | set(PICKED) | set(LOWERINGS_ARRAY))
+
+
+def test_tf_differentiates_the_expanded_probes():
+    with open(PROBES) as f:
+        probes = json.load(f)["probes"]
+    for name in ("erf", "erfc", "gelu_erf", "softsign", "asinh", "acosh", "atan2",
+                 "atan2_both", "floor_mod", "floor_mod_divisor", "mul_no_nan",
+                 "placeholder_with_default_value", "matrix_band_part",
+                 "matrix_band_part_causal", "matrix_band_part_run_time", "space_to_batch",
+                 "space_to_batch_padded", "batch_to_space_crops", "atrous_conv_valid",
+                 "segment_mean", "top_k", "top_k_indices", "segment_max_ties",
+                 "unsorted_segment_min_empty"):
+        assert probes[name]["ok"], (name, probes[name])
+        assert not set(probes[name]["types"]) & (set(LINEARIZED) | set(PICKED) |
+                                                 set(LOWERINGS_ARRAY)), name
+
+
+@pytest.mark.parametrize("build", [
+    lambda x: tf.erf(x) * x, lambda x: tf.math.erfc(x * 0.5),
+    lambda x: tf.nn.softsign(x) * x, lambda x: tf.asinh(x * 3.0),
+    lambda x: tf.acosh(x * x + 1.1), lambda x: tf.atan2(x - 0.2, x * x + 0.5),
+    lambda x: tf.floormod(x * 4.0, 0.3 + x * x) * x,
+    lambda x: tf.math.multiply_no_nan(x, tf.nn.relu(x)),
+    lambda x: tf.placeholder_with_default(x * 3.0, [2, 3, 4]) * x,
+    lambda x: tf.matrix_band_part(x, 1, 0) * x,
+    lambda x: tf.matrix_band_part(x, tf.constant(0, tf.int64),
+                                  tf.placeholder_with_default(tf.constant(-1, tf.int64), [])),
+    lambda x: tf.space_to_batch_nd(tf.reshape(x, [1, 2, 3, 4]), [2, 3],
+                                   [[0, 2], [1, 2]]) * tf.range(4, dtype=tf.float32),
+    lambda x: tf.batch_to_space_nd(tf.reshape(x, [2, 3, 1, 4]), [2, 1],
+                                   [[1, 2], [0, 0]]) * tf.range(4, dtype=tf.float32),
+    lambda x: tf.segment_mean(x * x, tf.constant([0, 2])) * tf.range(4, dtype=tf.float32),
+    lambda x: tf.nn.top_k(x * x - x, 2)[0] * tf.gather(
+        tf.range(4, dtype=tf.float32), tf.nn.top_k(x * x - x, 2)[1]),
+    lambda x: tf.segment_max(tf.round(x * 2.0) * x[0, 0, 0], tf.constant([0, 0])) * x[1],
+    lambda x: tf.square(tf.unsorted_segment_min(x, tf.constant([2, 0]), 4))],
+    ids=["erf", "erfc", "softsign", "asinh", "acosh", "atan2", "floor_mod", "mul_no_nan",
+         "placeholder_with_default", "band_part", "band_part_run_time", "space_to_batch",
+         "batch_to_space", "segment_mean", "top_k", "segment_max_ties",
+         "unsorted_segment_min_empty"])
+def test_exported_gradient_is_the_in_process_one(build, caplog):
+    # The exported file read back by tf1compat: its gradient comes from the lowered
+    # forward function, which must give the gradient tf1compat computes in process.
+    value = np.linspace(-1.5, 1.5, 24, dtype=np.float32).reshape(2, 3, 4)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 3, 4], name="x")
+        g, = tf.gradients(tf.reduce_sum(build(x)), x)
+        with tf.Session() as sess:
+            expected = sess.run(g, {x: value})
+        gd, warned = export_with_warnings(caplog)
+        assert not warned, warned
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            got = sess.run(g.name, {"x:0": value})
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_fed_placeholder_with_default_is_the_value_the_gradient_sees(caplog):
+    # TF 2.21 gives d(sum(h^2))/dx = 2 * h_fed * 2 here (checked with real TF): the
+    # gradient passes through the op and sees the fed value.
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        h = tf.placeholder_with_default(x * 2.0, [3], name="h")
+        g, = tf.gradients(tf.reduce_sum(h * h), x)
+        gd, warned = export_with_warnings(caplog)
+        assert not warned, warned
+    fed = np.array([1.0, -2.0, 0.5], np.float32)
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            got = sess.run(g.name, {"x:0": np.ones(3, np.float32), "h:0": fed})
+    np.testing.assert_allclose(got, 4.0 * fed)

@@ -1,0 +1,162 @@
+"""Array ops written as other ops inside a gradient's forward function (as
+gradient_lowering.py, whose `LOWERINGS` holds these too): `SpaceToBatchND` and
+`BatchToSpaceND` (dilated convolutions: tf.nn.atrous_conv2d, tf.nn.convolution with a
+dilation rate), `MatrixBandPart` (a transformer's causal masks) and the segment means
+(`SegmentMean`, `UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a
+sum divided by counts). TF 2.21 has no
+function gradient for any of them (scripts/probe_tf_function_gradients.py).
+
+`LOWERINGS_ARRAY[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
+builder) -> the name of each output the body uses).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.operation import Operation
+from tf1compat.graphdef.function_nodes import NodeBuilder
+from tf1compat.graphdef.gradient_lowering_nn import (LOWERINGS_NN, segment_count,
+                                                    spatial_products)
+
+__all__ = ["LOWERINGS_ARRAY"]
+
+
+def _shifted(size_out: int, size_in: int, offset: int) -> np.ndarray:
+    """[size_out, size_in]: row r takes entry r - offset (padding: offset >= 0 rows of
+    zeros first; cropping: offset < 0 drops the first -offset entries)."""
+    matrix = np.zeros([size_out, size_in])
+    for r in range(size_out):
+        if 0 <= r - offset < size_in:
+            matrix[r, r - offset] = 1.0
+    return matrix
+
+
+def _blocks_and_margins(op: Operation) -> Tuple[List[int], List[List[int]]]:
+    """The block shape and the paddings (SpaceToBatchND) or crops (BatchToSpaceND)."""
+    blocks = np.asarray(constant_value(op.inputs[1])).reshape(-1).tolist()
+    return [int(v) for v in blocks], np.asarray(constant_value(op.inputs[2])).tolist()
+
+
+def _space_batch_why_not(op: Operation) -> Optional[str]:
+    shape = op.inputs[0].shape
+    if shape.ndims != 4 or None in shape.as_list()[1:] or \
+            constant_value(op.inputs[1]) is None or constant_value(op.inputs[2]) is None or \
+            np.size(constant_value(op.inputs[1])) != 2 or not op.outputs[0].dtype.is_floating:
+        return (f"{op.type} other than over the two spatial axes of a float [batch, height, "
+                "width, channels] tensor, with shapes and blocks known when written")
+    return None
+
+
+def _reshape(b: NodeBuilder, x: str, dims: List[int], dtype: D.DType) -> str:
+    return b.add("Reshape", [x, b.const(dims, D.int32)], {"T": dtype, "Tshape": D.int32})
+
+
+def _transpose(b: NodeBuilder, x: str, perm: List[int], dtype: D.DType) -> str:
+    return b.add("Transpose", [x, b.const(perm, D.int32)], {"T": dtype, "Tperm": D.int32})
+
+
+def _space_to_batch(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Padded (0/1 matrix products along height and width), split into blocks and the
+    # block offsets moved in front of the batch: out[(i * bw + j) * B + n, y, x] =
+    # padded[n, y * bh + i, x * bw + j].
+    dtype = op.outputs[0].dtype.base_dtype
+    _, height, width, channels = op.inputs[0].shape.as_list()
+    (bh, bw), ((top, bottom), (left, right)) = _blocks_and_margins(op)
+    x = names[0]
+    size_h, size_w = height + top + bottom, width + left + right
+    if top or bottom or left or right:
+        x = spatial_products(b, x, dtype, channels, _shifted(size_h, height, top),
+                             _shifted(size_w, width, left))
+    x = _reshape(b, x, [-1, size_h // bh, bh, size_w // bw, bw, channels], dtype)
+    x = _transpose(b, x, [2, 4, 0, 1, 3, 5], dtype)
+    return [_reshape(b, x, [-1, size_h // bh, size_w // bw, channels], dtype)]
+
+
+def _batch_to_space(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The inverse order: the block offsets moved back beside the spatial positions, then
+    # the crops dropped (0/1 matrix products along height and width).
+    dtype = op.outputs[0].dtype.base_dtype
+    _, height, width, channels = op.inputs[0].shape.as_list()
+    (bh, bw), ((top, bottom), (left, right)) = _blocks_and_margins(op)
+    x = _reshape(b, names[0], [bh, bw, -1, height, width, channels], dtype)
+    x = _transpose(b, x, [2, 3, 0, 4, 1, 5], dtype)
+    size_h, size_w = height * bh, width * bw
+    x = _reshape(b, x, [-1, size_h, size_w, channels], dtype)
+    if top or bottom or left or right:
+        x = spatial_products(b, x, dtype, channels,
+                             _shifted(size_h - top - bottom, size_h, -top),
+                             _shifted(size_w - left - right, size_w, -left))
+    return [x]
+
+
+def _band_part(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # x times the band's 0/1 mask, built when the op runs: entry (i, j) is kept where
+    # (lower < 0 or i - j <= lower) and (upper < 0 or j - i <= upper). (A non-finite
+    # entry outside the band gives NaN where MatrixBandPart gives 0.)
+    dtype = op.outputs[0].dtype.base_dtype
+    index = op.inputs[1].dtype.base_dtype
+    shape = b.add("Shape", [names[0]], {"T": dtype, "out_type": index})
+
+    def count(axis: int, then: str) -> str:
+        size = b.add("StridedSlice", [shape, b.const([axis], D.int32),
+                                      b.const([axis + 1 if axis < -1 else 0], D.int32),
+                                      b.const([1], D.int32)],
+                     {"T": index, "Index": D.int32, "begin_mask": 0,
+                      "end_mask": 0 if axis < -1 else 1, "ellipsis_mask": 0,
+                      "new_axis_mask": 0, "shrink_axis_mask": 1})
+        positions = b.add("Range", [b.const(0, index), size, b.const(1, index)],
+                          {"Tidx": index})
+        return b.add("ExpandDims", [positions, b.const(-1, D.int32)],
+                     {"T": index, "Tdim": D.int32}) if then == "column" else positions
+    below = b.add("Sub", [count(-2, "column"), count(-1, "row")], {"T": index})   # i - j
+    above = b.add("Neg", [below], {"T": index})
+
+    def within(distance: str, limit: str) -> str:
+        unlimited = b.add("Less", [limit, b.const(0, index)], {"T": index})
+        near = b.add("LessEqual", [distance, limit], {"T": index})
+        return b.add("LogicalOr", [unlimited, near], {})
+    kept = b.add("LogicalAnd", [within(below, names[1]), within(above, names[2])], {})
+    mask = b.add("Cast", [kept], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    return [b.add("Mul", [names[0], mask], {"T": dtype})]
+
+
+def _band_part_why_not(op: Operation) -> Optional[str]:
+    if op.inputs[0].shape.ndims is not None and op.inputs[0].shape.ndims < 2 or \
+            not op.outputs[0].dtype.is_floating:
+        return "MatrixBandPart of a non-float tensor"
+    return None
+
+
+def _segment_mean(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The segment sums (gradient_lowering_nn.py: a one-hot product of the ids) divided
+    # by the segment sizes, at least 1 (an empty segment's mean is 0, as TF's).
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[1].dtype.base_dtype
+    summed = LOWERINGS_NN["SegmentSum"][1](op, names, b)[0]
+    segments = segment_count(op)
+    flat_ids = b.add("Reshape", [names[1], b.const([1, -1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(segments).reshape(-1, 1), index_type), flat_ids],
+                 {"T": index_type, "incompatible_shape_error": True})
+    sizes = b.add("Sum", [b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype,
+                                                 "Truncate": False}), b.const(1, D.int32)],
+                  {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    sizes = b.add("Maximum", [sizes, b.const(1, dtype)], {"T": dtype})
+    rank = op.inputs[0].shape.ndims - op.inputs[1].shape.ndims + 1
+    sizes = _reshape(b, sizes, [segments] + [1] * (rank - 1), dtype)
+    return [b.add("RealDiv", [summed, sizes], {"T": dtype})]
+
+
+LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
+                                 Callable[[Operation, List[str], NodeBuilder],
+                                          List[Optional[str]]]]] = {
+    "SpaceToBatchND": (_space_batch_why_not, _space_to_batch),
+    "BatchToSpaceND": (_space_batch_why_not, _batch_to_space),
+    "MatrixBandPart": (_band_part_why_not, _band_part),
+    "SegmentMean": (LOWERINGS_NN["SegmentSum"][0], _segment_mean),
+}
