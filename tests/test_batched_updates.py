@@ -126,6 +126,43 @@ def test_batched_updates_of_other_float_dtypes(name, dtype, monkeypatch):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16],
+                         ids=["float32", "float64", "float16"])
+@pytest.mark.parametrize("name", ["ftrl", "ftrl_v2", "keras_ftrl", "ftrl_power"])
+def test_ftrl_packed_update_equals_op_by_op(name, dtype, monkeypatch):
+    """FTRL with lr_power -0.5 updates its variables packed end to end (one kernel per
+    operation for all of them); other powers keep the list form. Same bits either way."""
+    from tf1compat.ops import _apply_rules
+    packed = []
+    real = _apply_rules._packed
+
+    def recording(*args):
+        packed.append(real(*args))
+        return packed[-1]
+    monkeypatch.setattr(_apply_rules, "_packed", recording)
+    batched, _ = _train(_OPTIMIZERS[name], True, monkeypatch, dtype=dtype,
+                        resource=name.startswith("keras"))
+    assert packed == ([] if name == "ftrl_power" else [True] * 4)
+    alone, _ = _train(_OPTIMIZERS[name], False, monkeypatch, dtype=dtype,
+                      resource=name.startswith("keras"))
+    for a, b in zip(alone, batched):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+def test_ftrl_packed_declines_large_variables(monkeypatch):
+    """Past `_PACKED_ELEMENTS` the update keeps the list form (no packing copies)."""
+    from tf1compat.ops import _apply_rules
+    monkeypatch.setattr(_apply_rules, "_PACKED_ELEMENTS", 10)
+    calls = _record_batched_calls(monkeypatch)
+    batched, _ = _train(_OPTIMIZERS["ftrl"], True, monkeypatch)
+    assert calls == [True] * 4
+    monkeypatch.setattr(_apply_rules, "_PACKED_ELEMENTS", 1 << 16)
+    alone, _ = _train(_OPTIMIZERS["ftrl"], False, monkeypatch)
+    for a, b in zip(alone, batched):
+        np.testing.assert_array_equal(a, b)
+
+
 def _record_batched_calls(monkeypatch):
     """The results of the batched calls made from now on (True: it took the step)."""
     from tf1compat.ops import training_ops

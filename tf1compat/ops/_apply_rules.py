@@ -19,7 +19,8 @@ instead of one per operation; TF's epsilon-hat Adam is torch's Adam with its bia
 corrections switched off and TF's `alpha` as the learning rate, differing from the
 unfused rule in float rounding only), hand-written `torch._foreach_*` sequences of the
 per-variable rule's own operations for GradientDescent, RMSProp, Adagrad and Keras's
-momentum, and for every other family (and case the hand-written ones decline) the
+momentum, FTRL's rule run once on its small variables packed end to end (exact
+operations only, so the same bits), and for every other family (and case the hand-written ones decline) the
 per-variable rule itself run on lists of tensors (_apply_many.py): the same bits.
 `FAST` is the hand-written kernels on one variable, for an Apply* op that runs alone.
 """
@@ -473,6 +474,51 @@ def _foreach_adagrad(attrs: Dict[str, Any], static: Sequence[Optional[float]]
     return adagrad
 
 
+# Many small variables (a linear model's one weight per feature column) cost a foreach
+# kernel per tensor and operation; below this many elements in all, a rule made only of
+# correctly rounded operations (+ - * /, sqrt, minimum, maximum: each element's result
+# does not depend on how the elements are laid out or vectorised) runs once on the
+# variables packed end to end, then the packed results are copied back.
+_PACKED_ELEMENTS = 1 << 16
+
+
+def _packed(rule: Rule, states: List[List[Tensor]], grads: List[Tensor],
+            s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
+    """`rule` (per variable, exact operations only) on every variable at once, packed;
+    False, having changed nothing, where they are many elements. (The caller,
+    training_ops.py `_batch_inputs`, has checked that every state tensor and gradient
+    has one dtype and device.)"""
+    sizes = [t.numel() for t in states[0]]
+    if sum(sizes) > _PACKED_ELEMENTS:
+        return False
+    # (ravel and view_as: the cheapest calls of their kind, a microsecond a tensor)
+    packed = [torch.cat([t.ravel() for t in column]) for column in states]
+    rule(packed, torch.cat([g.ravel() for g in grads]), s, attrs)
+    for column, whole in zip(states, packed):
+        torch._foreach_copy_(column, [part.view_as(t)
+                                      for part, t in zip(whole.split(sizes), column)])
+    return True
+
+
+def _packed_ftrl(rule: Rule) -> ForeachFactory:
+    """FTRL (V1, V2) packed where lr_power is -0.5: then its powers are square roots
+    (`_ftrl_update`); other powers, and what `_packed` declines, take the list form."""
+    many = many_form(rule)
+
+    def factory(attrs: Dict[str, Any], static: Sequence[Optional[float]]
+                ) -> Optional[ForeachRule]:
+        if static[-1] not in (None, -0.5):
+            return None
+
+        def ftrl(states: List[List[Tensor]], grads: List[Tensor], s: Sequence[Tensor],
+                 attrs: Dict[str, Any]) -> bool:
+            if bool(s[-1] == -0.5) and _packed(rule, states, grads, s, attrs):
+                return True
+            return many(states, grads, s, attrs)
+        return ftrl
+    return factory
+
+
 _HAND_WRITTEN: Dict[str, ForeachFactory] = {
     "Adam": _foreach_adam,
     "Momentum": _foreach_momentum,
@@ -480,6 +526,8 @@ _HAND_WRITTEN: Dict[str, ForeachFactory] = {
     "KerasMomentum": _foreach_keras_momentum,
     "RMSProp": _foreach_rms_prop,
     "Adagrad": _foreach_adagrad,
+    "Ftrl": _packed_ftrl(_ftrl),
+    "FtrlV2": _packed_ftrl(_ftrl_v2),
 }
 
 
