@@ -316,3 +316,31 @@ def test_compiled_plans_build_small_constants_inside_the_graph(compile_env):
     got, = compiled([torch.from_numpy(feed[x])], {})
     np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
     assert inputs == [2]
+
+
+def test_a_compile_running_at_exit_is_waited_for(compile_env, monkeypatch):
+    """A background compile still running when the interpreter exits is joined by an atexit
+    hook (a daemon thread cut off inside torch.compile's C++ code aborts the process)."""
+    compile_env.setenv("TF1COMPAT_COMPILE_BACKGROUND", "1")
+    started, release = threading.Event(), threading.Event()
+    registered = []
+    monkeypatch.setattr(hot_plans.atexit, "register", registered.append)
+    monkeypatch.setattr(hot_plans, "_EXIT_HOOK", [])
+
+    def slow_compile(fn, backend):
+        started.set()
+        release.wait(10)
+        return fn
+    monkeypatch.setattr(hot_plans, "_compile", slow_compile)
+    x, h = _chain()
+    with tf.Session() as sess:
+        for _ in range(4):
+            sess.run(h, {x: np.ones(3, np.float32)})
+        assert started.wait(10)
+        assert registered == [hot_plans._wait_for_compiles]
+        running = list(hot_plans._COMPILE_THREADS)
+        assert len(running) == 1 and running[0].is_alive()
+        threading.Timer(0.2, release.set).start()
+        hot_plans._wait_for_compiles()
+        assert not running[0].is_alive()
+        assert not hot_plans._COMPILE_THREADS

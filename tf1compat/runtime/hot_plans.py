@@ -37,9 +37,10 @@ only worth it for plans that run often, and only where the result is the same:
 4. Trial: the next runs come in pairs, one compiled and one op by op (which goes first
    alternates); the compiled function is kept only if both its best run beats op by
    op's best by 5% and the median over the pairs of compiled / op-by-op time is under
-   0.95 (a noisy trial on a shared machine keeps op by op). The compiled function is specialised to the feeds' shapes and
-   dtypes and to the thread count: a run with other shapes or threads runs op by op (no
-   recompile inside the user's loop).
+   0.95 (a noisy trial on a shared machine keeps op by op). The compiled function is
+   specialised to the feeds' shapes and dtypes and to the thread count: a run with other
+   shapes or threads runs op by op (no recompile inside the user's loop). A compile still
+   running when the interpreter exits is waited for (`_wait_for_compiles`).
 
 Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
 see why a plan was or was not compiled (`TF1COMPAT_COMPILE_VERBOSE=1` prints each decision
@@ -50,6 +51,7 @@ torch.compile backend (default inductor).
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
@@ -160,6 +162,40 @@ def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
         return "nothing to run"
     return None
 
+
+# Compile threads still running when the interpreter exits: waited for at exit. A daemon
+# thread cut off inside torch.compile's C++ code aborts the process ("terminate called
+# without an active exception", exit status 134), which a script that ends a few steps
+# after a plan started compiling would otherwise hit.
+_COMPILE_THREADS: "set[threading.Thread]" = set()
+_COMPILE_THREADS_LOCK = threading.Lock()
+
+
+def _start_compile_thread(job: Callable[..., None], args: tuple, plan: Any) -> None:
+    def run() -> None:
+        try:
+            job(*args)
+        finally:
+            with _COMPILE_THREADS_LOCK:
+                _COMPILE_THREADS.discard(thread)
+    thread = threading.Thread(target=run, daemon=True,
+                              name=f"tf1compat-compile-{id(plan):x}")
+    with _COMPILE_THREADS_LOCK:
+        if not _COMPILE_THREADS and not _EXIT_HOOK:
+            atexit.register(_wait_for_compiles)
+            _EXIT_HOOK.append(True)
+        _COMPILE_THREADS.add(thread)
+    thread.start()
+
+
+_EXIT_HOOK: List[bool] = []
+
+
+def _wait_for_compiles() -> None:
+    with _COMPILE_THREADS_LOCK:
+        running = list(_COMPILE_THREADS)
+    for thread in running:
+        thread.join()
 
 def _signature(feeds: Sequence[Any]) -> Optional[tuple]:
     sig = []
@@ -289,8 +325,7 @@ class _HotPlan:
         self.threads = torch.get_num_threads()
         job = (list(feeds), before, result, after, torch.is_grad_enabled())
         if self.cfg["background"]:
-            threading.Thread(target=self._compile_job, args=job, daemon=True,
-                             name=f"tf1compat-compile-{id(self.plan):x}").start()
+            _start_compile_thread(self._compile_job, job, self.plan)
         else:
             self._compile_job(*job)
         return result
@@ -421,8 +456,7 @@ class _StepHotPlan(_HotPlan):
         pieces.generate()
         job = ([f.detach().clone() for f in feeds], variables)
         if self.cfg["background"]:
-            threading.Thread(target=self._compile_job, args=job, daemon=True,
-                             name=f"tf1compat-compile-{id(self.plan):x}").start()
+            _start_compile_thread(self._compile_job, job, self.plan)
         else:
             self._compile_job(*job)
         return result
