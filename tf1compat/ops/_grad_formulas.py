@@ -22,8 +22,6 @@ from typing import Any, Callable, Optional
 
 import torch
 
-from tf1compat.ops._kernels import softmax_last_axis
-
 __all__ = ["sum_to", "maximum_formula", "minimum_formula", "pow_formula", "mul_no_nan_formula",
            "xdivy_formula", "xlogy_formula", "atan2_formula", "xlog1py_formula",
            "zeta_formula", "polygamma_formula", "cumprod_formula",
@@ -274,9 +272,9 @@ class _XentApply(torch.autograd.Function):
         if g_loss is not None:
             grad = g_loss[:, None] * backprop
             if not ctx.sparse and ctx.needs_input_grad[3]:
-                grad_labels = g_loss[:, None] * -softmax_last_axis(logits, log=True)
+                grad_labels = g_loss[:, None] * -torch.log_softmax(logits, -1)
         if g_backprop is not None:
-            softmax = softmax_last_axis(logits)
+            softmax = torch.softmax(logits, -1)
             extra = (g_backprop - (g_backprop * softmax).sum(-1, keepdim=True)) * softmax
             grad = extra if grad is None else grad + extra
         return None, None, grad, grad_labels

@@ -88,27 +88,3 @@ def identity_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 def _identity(x: Any) -> Any:
     return x
-
-
-
-# torch's CPU softmax kernels take a per-row slow path when the softmax axis is shorter
-# than 16 (about 100 ns a row: 250 us for Cora's 2708x7 logits against 47 us for 2708x16),
-# which classification heads with a few classes hit on every step. Padding the axis to 16
-# with -inf keeps the math (exp(-inf) adds exact zeros to each row's sum) and takes the
-# vectorised path; the values then differ from the unpadded kernel's in the last bit for
-# some rows, and neither is TF's bits (TF's Eigen exp rounds differently from both).
-_FAST_SOFTMAX_WIDTH = 16
-_PAD_MIN_ROWS = 64  # below this the pad and slice cost more than the slow path
-
-
-def softmax_last_axis(x: torch.Tensor, log: bool = False) -> torch.Tensor:
-    """torch.softmax / torch.log_softmax over the last axis, fast for short axes on CPU."""
-    fn = torch.log_softmax if log else torch.softmax
-    width = x.shape[-1] if x.dim() else 0
-    if 1 < width < _FAST_SOFTMAX_WIDTH and x.device.type == "cpu" and \
-            x.numel() >= _PAD_MIN_ROWS * width and not _compiling() and \
-            x.dtype in (torch.float32, torch.float64):
-        padded = torch.nn.functional.pad(x, (0, _FAST_SOFTMAX_WIDTH - width),
-                                         value=float("-inf"))
-        return fn(padded, -1)[..., :width]
-    return fn(x, -1)

@@ -24,7 +24,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import array_ops, math_ops
-from tf1compat.ops._kernels import any_true, softmax_last_axis
+from tf1compat.ops._kernels import any_true
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc
 from tf1compat.ops.creation_ops import ones_like, range as _range, zeros_like
 from tf1compat.ops.indexing_ops import where
@@ -54,10 +54,10 @@ def _xent_shape(ctx: Any) -> List[TensorShape]:
 
 def _xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def xent(logits: torch.Tensor, labels: torch.Tensor) -> tuple:
-        log_probs = softmax_last_axis(logits, log=True)
+        log_probs = torch.log_softmax(logits, dim=-1)
         loss = -(labels * log_probs).sum(dim=-1)
         # softmax - labels as TF computes it (bitwise tf.nn.softmax's value).
-        backprop = softmax_last_axis(logits) - labels
+        backprop = torch.softmax(logits, -1) - labels
         return loss, backprop
     return xent
 
@@ -102,12 +102,12 @@ def _sparse_xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                             f"range of [0, {n}).  Label values: {values}")
         # Checked labels are all in range; unchecked (GPU) ones give NaN rows below.
         safe = (labels if check else torch.where(bad, torch.zeros_like(labels), labels)).long()
-        log_probs = softmax_last_axis(logits, log=True)
+        log_probs = torch.log_softmax(logits, dim=-1)
         loss = -log_probs.gather(1, safe[:, None])[:, 0]
         # softmax - onehot, with the softmax computed as TF's kernel does (exp(x - max) / sum);
         # adding -1 at each row's label is bit for bit the subtraction of the one-hot rows
         # (x - 0 is x), without building them.
-        backprop = softmax_last_axis(logits)
+        backprop = torch.softmax(logits, -1)
         index = safe[:, None]
         backprop.scatter_add_(1, index, torch.full(index.shape, -1, dtype=backprop.dtype,
                                                    device=backprop.device))

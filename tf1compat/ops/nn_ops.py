@@ -28,7 +28,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from tf1compat.ops import array_ops, math_ops
-from tf1compat.ops._kernels import softmax_last_axis, static_ints
+from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.creation_ops import range as _range
 from tf1compat.ops.math_ops import FLOAT, REAL
@@ -195,15 +195,11 @@ def _softmax_shape(ctx: Any) -> List[TensorShape]:
 
 
 declare("Softmax", inputs=["logits: T"], outputs=["softmax: T"], attrs={"T": Type(FLOAT)},
-        shape=_softmax_shape, kernel=lambda node, kctx: softmax_last_axis,
+        shape=_softmax_shape, kernel=lambda node, kctx: lambda x: torch.softmax(x, -1),
         grad_names=names("mul_1"), flops=flops.per_input_element(5))
-def _log_softmax_kernel(x: torch.Tensor) -> torch.Tensor:
-    return softmax_last_axis(x, log=True)
-
-
 declare("LogSoftmax", inputs=["logits: T"], outputs=["logsoftmax: T"],
         attrs={"T": Type(FLOAT)}, shape=_softmax_shape,
-        kernel=lambda node, kctx: _log_softmax_kernel, grad_names=names("sub"))
+        kernel=lambda node, kctx: lambda x: torch.log_softmax(x, -1), grad_names=names("sub"))
 
 
 def _swap_axis(x: Any, dim_index: int, last_index: Any, name: Optional[str] = None) -> Tensor:
