@@ -87,32 +87,42 @@ def test_faster_compiled_function_is_kept_and_other_shapes_run_op_by_op(compile_
             assert len(used) == n + 1
 
 
-def test_one_lucky_compiled_run_does_not_keep_the_compiled_function(compile_env):
-    # A noisy trial: one run of the compiled function is quick, every other one far
-    # slower than op by op (the first, which also loads torch.compile's run-time code). Its best run beats op by op's best, but the pairs do not.
-    trial_runs = []
-    fast = {}
-
-    def make(fn):
-        def compiled(feeds, state):
-            if plan.hot.status == TRIAL:     # (not the snapshot check)
-                trial_runs.append(1)
-                if len(trial_runs) != 2:
-                    time.sleep(0.02)
-            return fast["fn"](feeds, state)
-        return compiled
-    _fake_compile(compile_env, make)
+def _through_the_trial(wrap_eager):
+    """Runs a chain's plan through its compile and trial; `wrap_eager(plan, eager)` gives
+    the op-by-op function the trial times (the fake compile's `make` runs first)."""
     with tf.Graph().as_default():
         x, h = _chain()
         feed = {x: np.ones(4, np.float32)}
         with tf.Session() as sess:
             sess.run(h, feed)
             plan = _plan(sess)
-            fast["fn"] = plan.fn.eager
-            plan.fn.eager = _slow(plan.fn.eager)
+            plan.fn.eager = wrap_eager(plan, plan.fn.eager)
             for _ in range(2 + 2 * hot_plans._TRIAL_RUNS):
                 sess.run(h, feed)
-            record = plan.hot
+    return plan
+
+
+def test_one_lucky_compiled_run_does_not_keep_the_compiled_function(compile_env):
+    # A noisy trial: one run of the compiled function is quick, every other one far
+    # slower than op by op (the first, which also loads torch.compile's run-time code).
+    # Its best run beats op by op's best, but the pairs do not.
+    trial_runs = []
+    fast = {}
+
+    def make(fn):
+        def compiled(feeds, state):
+            if fast["plan"].hot.status == TRIAL:     # (not the snapshot check)
+                trial_runs.append(1)
+                if len(trial_runs) != 2:
+                    time.sleep(0.02)
+            return fast["fn"](feeds, state)
+        return compiled
+
+    def slow_eager(plan, eager):
+        fast["plan"], fast["fn"] = plan, eager
+        return _slow(eager)
+    _fake_compile(compile_env, make)
+    record = _through_the_trial(slow_eager).hot
     assert record.status == FALLBACK, record
     assert "median ratio of paired runs" in record.reason
     assert record.compiled_us < record.op_by_op_us     # the best runs alone would keep it
@@ -127,21 +137,16 @@ def test_trial_pairs_alternate_which_kind_runs_first(compile_env):
             order.append("c")
             return unlogged["fn"](feeds, state)
         return compiled
-    _fake_compile(compile_env, make)
-    with tf.Graph().as_default():
-        x, h = _chain()
-        feed = {x: np.ones(4, np.float32)}
-        with tf.Session() as sess:
-            sess.run(h, feed)
-            hp = _plan(sess).fn
-            eager = unlogged["fn"] = hp.eager
 
-            def eager_run(feeds, state):
-                order.append("e")
-                return eager(feeds, state)
-            hp.eager = eager_run
-            for _ in range(2 + 2 * hot_plans._TRIAL_RUNS):
-                sess.run(h, feed)
+    def logged_eager(plan, eager):
+        unlogged["fn"] = eager
+
+        def eager_run(feeds, state):
+            order.append("e")
+            return eager(feeds, state)
+        return eager_run
+    _fake_compile(compile_env, make)
+    _through_the_trial(logged_eager)
     # op by op until the compile, the snapshot check, then the trial's pairs
     assert "".join(order).startswith("eec" + "ce" "ec" "ce" "ec"), "".join(order)
 

@@ -65,10 +65,11 @@ attr names, written in TF's REGISTER_OP notation:
 * serialization: ``not_one_node`` (why the op is not written to a GraphDef as one NodeDef
   of its own: a traced control-flow construct that graph export writes in TF1's dataflow
   form, or an op whose state is Python of this process; graphdef/graph_io.py).
-* ``rank_follows_data``: the kernel's output rank follows the bytes it decodes, as TF's
-  kernel does (the image decoders share one kernel: a PNG given to DecodeWebP gives a
-  3-D image, an animation given to DecodePng a 4-D one), so a run may disagree with the
-  static shape, which is TF's rule (runtime/interpreter.py's checking mode allows it).
+* ``rank_follows_data``: the kernel's output rank may differ from the static shape's, as
+  TF's kernel's does: the image decoders share one kernel (a PNG given to DecodeWebP gives
+  a 3-D image, an animation given to DecodePng a 4-D one), and FusedBatchNormGrad(V2)'s
+  reserve outputs are 0-d where their static shape is [0]. runtime/interpreter.py's
+  checking mode allows it.
 * ``flops(op) -> int``: the float operations TF's profiler counts for the op (TF's
   RegisterStatistics("flops"); rules in ops/_flops_rules.py); ValueError where the
   shapes it needs are not fully known. Ops without the fact count no flops, as in TF.

@@ -16,6 +16,7 @@ from tf1compat.framework.misc import is_tensor as _is_tf_tensor
 from tf1compat.keras import initializers as _initializers
 from tf1compat.keras import optimizers as _optimizers
 from tf1compat.keras.backend_core import int_shape
+from tf1compat.keras.layers.conv_utils import deconv_output_length
 from tf1compat.keras.utils.generic_utils import to_list
 
 __all__ = ["sgd", "rmsprop", "adagrad", "adadelta", "adam", "adamax", "nadam", "zero", "one",
@@ -132,19 +133,11 @@ def conv_input_length(output_length: Optional[int], filter_size: int, padding: s
 def deconv_length(dim_size: Optional[int], stride_size: int, kernel_size: int, padding: str,
                   output_padding: Optional[int], dilation: int = 1) -> Optional[int]:
     """The output length of a transposed convolution (Keras 2.2.4's rule: without
-    `output_padding` the longest input-compatible length; with it, the exact one)."""
+    `output_padding` the longest input-compatible length; with it, the exact one): tf.keras's
+    `deconv_output_length` with Keras 2.2.4's argument order and padding error."""
     _check_padding(padding)    # before the None check, as Keras
-    if dim_size is None:
-        return None
-    kernel_size += (kernel_size - 1) * (dilation - 1)
-    if output_padding is None:
-        if padding == "valid":
-            return dim_size * stride_size + max(kernel_size - stride_size, 0)
-        if padding == "full":
-            return dim_size * stride_size - (stride_size + kernel_size - 2)
-        return dim_size * stride_size
-    pad = _padding_amount(padding, kernel_size)
-    return (dim_size - 1) * stride_size + kernel_size - 2 * pad + output_padding
+    return deconv_output_length(dim_size, kernel_size, padding, output_padding,
+                                stride=stride_size, dilation=dilation)
 
 
 def convert_kernel(kernel: Any) -> np.ndarray:

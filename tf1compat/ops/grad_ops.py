@@ -222,14 +222,18 @@ def _lrn_grad(forward: Callable, args: tuple) -> Any:
     return vjp([forward(x)], [x], [grads], args)[0]
 
 
-def _fused_batch_norm_grad(forward: Callable, args: tuple) -> tuple:
-    dy, x, scale, mean, variance = args[:5]
-    xs, s = leaf(x), leaf(scale)
-    offset = torch.zeros_like(scale, requires_grad=True)
-    y = forward(xs, s, offset, mean.detach(), variance.detach())[0]
-    dx, dscale, doffset = vjp([y], [xs, s, offset], [dy], args)
-    empty = torch.zeros(0, dtype=scale.dtype, device=scale.device)
-    return dx, dscale, doffset, empty, empty
+def fused_batch_norm_grad(reserve_shape: tuple) -> Callable[[Callable, tuple], tuple]:
+    """FusedBatchNormGrad*'s run through FusedBatchNormV3's kernel; its last two outputs
+    are zeros of `reserve_shape` (TF's CPU kernels: [0] for V3, 0-d for V1/V2)."""
+    def run(forward: Callable, args: tuple) -> tuple:
+        dy, x, scale, mean, variance = args[:5]
+        xs, s = leaf(x), leaf(scale)
+        offset = torch.zeros_like(scale, requires_grad=True)
+        y = forward(xs, s, offset, mean.detach(), variance.detach())[0]
+        dx, dscale, doffset = vjp([y], [xs, s, offset], [dy], args)
+        reserve = torch.zeros(reserve_shape, dtype=scale.dtype, device=scale.device)
+        return dx, dscale, doffset, reserve, reserve
+    return run
 
 
 _POOL_GRAD_ATTRS = {"ksize": [], "strides": [], "padding": "VALID", "data_format": "NHWC"}
@@ -259,6 +263,6 @@ declare("FusedBatchNormGradV3",
                "epsilon": 0.0001, "data_format": "NHWC", "is_training": True},
         shape=lambda ctx: [ctx.shape(1), ctx.shape(2), ctx.shape(2), TensorShape([0]),
                            TensorShape([0])],
-        kernel=through_forward("FusedBatchNormV3", _fused_batch_norm_grad),
+        kernel=through_forward("FusedBatchNormV3", fused_batch_norm_grad((0,))),
         grad_none_inputs=(3, 4, 5),     # (TF: no gradient for the saved statistics)
         doc="The gradients of FusedBatchNormV3 (batch statistics when is_training).")

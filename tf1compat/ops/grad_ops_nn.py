@@ -21,7 +21,8 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.op_def import InferCtx, Type, declare, get_op_def
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
-from tf1compat.ops.grad_ops import ForwardNode, leaf, through_forward, vjp
+from tf1compat.ops.grad_ops import (ForwardNode, fused_batch_norm_grad, leaf,
+                                     through_forward, vjp)
 from tf1compat.ops.math_ops import FLOAT, REAL
 
 _INDEX = (D.int32, D.int64)
@@ -334,19 +335,6 @@ declare("AvgPool3DGrad", inputs=["orig_input_shape: int32", "grad: T"], outputs=
 # -- batch normalization gradients of TF <= 1.13 ----------------------------------------------
 
 _HALF_FLOAT = (D.float16, D.bfloat16, D.float32)
-
-
-def _fused_bn_grad(forward: Callable, args: tuple) -> tuple:
-    dy, x, scale, mean, variance = args
-    xs, s = leaf(x), leaf(scale)
-    offset = torch.zeros_like(scale, requires_grad=True)
-    y = forward(xs, s, offset, mean.detach(), variance.detach())[0]
-    dx, dscale, doffset = vjp([y], [xs, s, offset], [dy], args)
-    # TF's CPU kernels of V1/V2 give 0-d zeros here (static shape [0], as V3's).
-    placeholder = torch.zeros((), dtype=scale.dtype, device=scale.device)
-    return dx, dscale, doffset, placeholder, placeholder
-
-
 _FUSED_BN_GRAD_ATTRS = {"epsilon": 0.0001, "data_format": "NHWC", "is_training": True}
 for _op, _scale, _stats, _types in (("FusedBatchNormGrad", "T", "T", (D.float32,)),
                                     ("FusedBatchNormGradV2", "float32", "U", _HALF_FLOAT)):
@@ -359,6 +347,6 @@ for _op, _scale, _stats, _types in (("FusedBatchNormGrad", "T", "T", (D.float32,
             attrs={"T": Type(_types), **_u, **_FUSED_BN_GRAD_ATTRS},
             shape=lambda ctx: [ctx.shape(1), ctx.shape(2), ctx.shape(2), TensorShape([0]),
                                TensorShape([0])],
-            kernel=through_forward("FusedBatchNormV3", _fused_bn_grad),
+            kernel=through_forward("FusedBatchNormV3", fused_batch_norm_grad(())),
             grad_none_inputs=(3, 4), rank_follows_data=True,   # the 0-d placeholders
             doc=f"The gradients of {_op.replace('Grad', '')}.")
