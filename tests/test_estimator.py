@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
+from tf1compat.contrib.learn import experiment as learn_experiment
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HParams = tf.contrib.training.HParams
@@ -215,15 +216,18 @@ def test_learn_runner_train_and_evaluate_with_export(tmp_path):
     assert os.path.isdir(tmp_path / "eval")
 
 
-def test_learn_runner_output_dir_form_and_schedules(tmp_path):
+def test_learn_runner_output_dir_form_and_schedules(tmp_path, monkeypatch):
     def experiment_fn(output_dir):
         return _experiment(output_dir, train_steps=4)
     out = learn.learn_runner.run(experiment_fn, output_dir=str(tmp_path), schedule="train")
     assert isinstance(out, tf.estimator.Estimator)
     assert tf.train.load_variable(str(tmp_path), "global_step") == 4
+    # The "evaluate" schedule first waits eval_delay_secs (TF's default: 120 s).
+    slept = []
+    monkeypatch.setattr(learn_experiment.time, "sleep", slept.append)
     result = learn.learn_runner.run(experiment_fn, output_dir=str(tmp_path),
                                     schedule="evaluate")
-    assert result["global_step"] == 4
+    assert result["global_step"] == 4 and slept[0] == 120
     assert os.path.isdir(tmp_path / "eval_one_pass")
 
 

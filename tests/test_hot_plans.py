@@ -318,8 +318,10 @@ def test_compiled_plans_build_small_constants_inside_the_graph(compile_env):
     fn = hot_plans.with_inline_constants(plan.fn.eager, plan.source)
     assert fn is not plan.fn.eager
     compiled = torch.compile(fn, backend=counting, dynamic=False)
-    got, = compiled([torch.from_numpy(feed[x])], {})
-    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    # The plan's constants live where its ops run (cuda:0 whenever torch sees a GPU).
+    device = "cuda:0" if torch.cuda.is_available() else "cpu"
+    got, = compiled([torch.from_numpy(feed[x]).to(device)], {})
+    np.testing.assert_allclose(got.cpu().numpy(), want, rtol=1e-6)
     assert inputs == [2]
 
 

@@ -95,10 +95,12 @@ def test_params_are_checked_and_filtered():
 
 def test_sklearn_clone_and_cross_validation():
     sklearn = pytest.importorskip("sklearn")
-    from sklearn.base import clone
+    from sklearn.base import clone, is_classifier, is_regressor
     from sklearn.model_selection import cross_val_score
     with tf.Graph().as_default():
         clf = KerasClassifier(_classifier_model, epochs=1, verbose=0)
+        assert is_classifier(clf) and not is_regressor(clf)
+        assert is_regressor(KerasRegressor(_classifier_model))
         assert clone(clf).get_params()["epochs"] == 1
         x, y = _data()
         assert len(cross_val_score(clf, x, y, cv=2)) == 2

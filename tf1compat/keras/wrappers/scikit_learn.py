@@ -6,7 +6,9 @@ and compiles the model; the wrapper's keyword arguments (`sk_params`) go to `bui
 `fit`, `predict` or `evaluate`, each taking those its signature names (a name none takes
 is a ValueError, except Keras 1's `nb_epoch`, accepted and ignored as TF 1.x did). The
 wrappers need no scikit-learn: `get_params`/`set_params` are what `sklearn.base.clone`,
-grid search and cross-validation call.
+grid search and cross-validation call. scikit-learn 1.6 and later also ask every estimator
+for `__sklearn_tags__` (TF 1.x's wrappers predate it): the wrappers answer it, so
+`cross_val_score` and `is_classifier` work with any scikit-learn.
 """
 
 from __future__ import annotations
@@ -26,6 +28,18 @@ __all__ = ["BaseWrapper", "KerasClassifier", "KerasRegressor"]
 
 class BaseWrapper:
     """The parameter handling and `fit` KerasClassifier and KerasRegressor share."""
+
+    _estimator_type: Optional[str] = None    # what scikit-learn < 1.6 reads
+
+    def __sklearn_tags__(self) -> Any:
+        """scikit-learn >= 1.6's estimator tags (imported only when scikit-learn asks)."""
+        from sklearn.utils import ClassifierTags, RegressorTags, Tags, TargetTags
+        return Tags(estimator_type=self._estimator_type,
+                    target_tags=TargetTags(required=True),
+                    classifier_tags=(ClassifierTags() if self._estimator_type == "classifier"
+                                     else None),
+                    regressor_tags=(RegressorTags() if self._estimator_type == "regressor"
+                                    else None))
 
     def __init__(self, build_fn: Optional[Callable[..., Any]] = None, **sk_params: Any):
         self.build_fn = build_fn
@@ -91,6 +105,8 @@ class BaseWrapper:
 class KerasClassifier(BaseWrapper):
     """scikit-learn classifier API: labels of any sortable kind (`classes_`) or one-hot."""
 
+    _estimator_type = "classifier"
+
     def fit(self, x: Any, y: Any, sample_weight: Any = None, **kwargs: Any) -> Any:
         """Fits on `y` as class labels (mapped to 0..n-1) or one-hot rows."""
         y = np.array(y)
@@ -138,6 +154,8 @@ class KerasClassifier(BaseWrapper):
 
 class KerasRegressor(BaseWrapper):
     """scikit-learn regressor API."""
+
+    _estimator_type = "regressor"
 
     def predict(self, x: Any, **kwargs: Any) -> np.ndarray:
         """The predictions, squeezed."""

@@ -174,10 +174,13 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                     col.bytes_list.value.append(proto.SerializeToString())
         elif key == GraphKeys.SAVERS:
             for x in items:
-                proto = x.to_proto(export_scope) if isinstance(x, Saver) else None
-                if proto is None:
-                    raise TypeError(f"{x!r} is not a Saver")
-                col.bytes_list.value.append(proto.SerializeToString())
+                if not isinstance(x, Saver):
+                    raise AttributeError(f"'{type(x).__name__}' object has no attribute "
+                                         f"'to_proto'")
+                # TF skips a Saver with no SaverDef yet (defer_build) or outside the scope
+                proto = x.to_proto(export_scope)
+                if proto is not None:
+                    col.bytes_list.value.append(proto.SerializeToString())
         elif key == GraphKeys.QUEUE_RUNNERS:
             for x in items:
                 # TF registers QueueRunner.to_proto itself for this collection, so
