@@ -56,21 +56,12 @@ class _LocalVariables(_server.RemoteVariables):
         self._cluster = cluster
         self._own_task = task
 
-    def _ps_variables(self) -> Dict[str, List[str]]:
-        graph = self._session.graph
-        if graph.version != self._graph_version:
-            by_task: Dict[str, List[str]] = {}
-            for op in graph.get_operations():
-                if op.type not in _server.VARIABLE_OPS:
-                    continue
-                spec = DeviceSpec.from_string(op.device or "")
-                task = self._own_task
-                if spec.job is not None and spec.job in self._cluster.spec.jobs:
-                    task = _server.task_name(spec.job, spec.task or 0)
-                by_task.setdefault(task, []).append(op.name)
-            self._by_task, self._graph_version = by_task, graph.version
-            self._by_plan = {}
-        return self._by_task
+    def _task_of(self, op: Any) -> Optional[str]:
+        # every variable lives in some task's store: the job its device names, else this one
+        spec = DeviceSpec.from_string(op.device or "")
+        if spec.job is not None and spec.job in self._cluster.spec.jobs:
+            return _server.task_name(spec.job, spec.task or 0)
+        return self._own_task
 
     def _call(self, task: str, fn: Any, *args: Any) -> Any:
         return fn(*args, store=self._cluster.stores[task])

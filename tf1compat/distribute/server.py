@@ -299,17 +299,23 @@ class RemoteVariables:
         self._graph_version = -1
         self._by_plan: Dict[int, Tuple[Any, Dict[str, List[str]]]] = {}
 
+    def _task_of(self, op: Any) -> Optional[str]:
+        """The task holding variable `op`'s value, or None when this worker holds it."""
+        if not op.device:
+            return None
+        spec = DeviceSpec.from_string(op.device)
+        return task_name("ps", spec.task or 0) if spec.job == "ps" else None
+
     def _ps_variables(self) -> Dict[str, List[str]]:
         graph = self._session.graph
         if graph.version != self._graph_version:
             by_task: Dict[str, List[str]] = {}
             placer = self._session._runtime.placer
             for op in graph.get_operations():
-                if op.type in VARIABLE_OPS and op.device:
-                    spec = DeviceSpec.from_string(op.device)
-                    if spec.job == "ps":
-                        by_task.setdefault(task_name("ps", spec.task or 0), []).append(op.name)
-                        self._devices[op.name] = placer.device_for(op)
+                task = self._task_of(op) if op.type in VARIABLE_OPS else None
+                if task is not None:
+                    by_task.setdefault(task, []).append(op.name)
+                    self._devices[op.name] = placer.device_for(op)
             self._by_task, self._graph_version = by_task, graph.version
             self._by_plan = {}
         return self._by_task

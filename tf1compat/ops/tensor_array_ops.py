@@ -414,7 +414,8 @@ def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             if len(np.shape(v) if isinstance(v, bytes) else v.shape) == 0:
                 raise _invalid(f"Concat saw a scalar shape at index {i} but requires at "
                                "least vectors.  Did you mean to call stack instead?")
-        lengths = torch.tensor([int(v.shape[0]) for v in values], dtype=torch.int64)
+        lengths = torch.tensor([int(v.shape[0]) for v in values], dtype=torch.int64,
+                               device=device)
         if not values:
             shape = [0] + ta.element_shape.as_list()[1:] if ta.element_shape.rank else [0]
             return torch.zeros(shape, dtype=ta.dtype.torch_dtype, device=device), lengths
