@@ -11,3 +11,16 @@ import torch
 if torch.cuda.is_available():
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def pytest_collection_modifyitems(config, items):
+    """On a CUDA machine, the known GPU differences (gpu_known_differences.py) are xfail."""
+    if not torch.cuda.is_available():
+        return
+    import pytest
+    from tests.gpu_known_differences import KNOWN_GPU_DIFFERENCES
+    for item in items:
+        for key, reason in KNOWN_GPU_DIFFERENCES.items():
+            if key in item.nodeid:
+                item.add_marker(pytest.mark.xfail(reason=reason, strict=False))
+                break
