@@ -351,3 +351,21 @@ def test_a_compile_running_at_exit_is_waited_for(compile_env, monkeypatch):
         hot_plans._wait_for_compiles()
         assert not running[0].is_alive()
         assert not hot_plans._COMPILE_THREADS
+
+
+def test_dynamo_traces_tf1compat_under_the_tensorflow_shim(monkeypatch):
+    """TorchDynamo skips the folder `find_spec("tensorflow")` names when it loads; under the
+    shim (`tf1compat run`) that is tf1compat's own, and every kernel a compiled plan calls
+    was a graph break (an MLP training step: three graphs, slower than op by op)."""
+    from torch._dynamo import trace_rules
+    import tf1compat.ops.linalg_ops as kernels
+    own = trace_rules._strip_init_py(tf.__file__)
+    monkeypatch.setattr(trace_rules, "SKIP_DIRS", trace_rules.SKIP_DIRS + [own])
+    trace_rules._recompile_re()
+    try:
+        assert trace_rules.check_file(kernels.__file__).skipped
+        hot_plans._let_dynamo_trace_tf1compat()
+        assert not trace_rules.check_file(kernels.__file__).skipped
+    finally:
+        monkeypatch.undo()
+        trace_rules._recompile_re()

@@ -258,6 +258,23 @@ def with_inline_constants(fn: Callable[..., Any], source: str) -> Callable[..., 
 _PLAIN_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
 
+def _let_dynamo_trace_tf1compat() -> None:
+    """Takes tf1compat's folder off TorchDynamo's skip list.
+
+    Dynamo skips the folders of a fixed list of third-party packages, "tensorflow" among
+    them, and finds each by `find_spec` when it first loads: under the `tensorflow` shim
+    (`tf1compat run`, `import tensorflow as tf`) that is tf1compat's own folder, and every
+    kernel a compiled plan calls would then be a graph break.
+    """
+    from torch._dynamo import trace_rules
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    own = trace_rules._strip_init_py(os.path.join(package, "__init__.py"))
+    skip_dirs = getattr(trace_rules, "SKIP_DIRS", None)
+    if skip_dirs is not None and own in skip_dirs:
+        skip_dirs[:] = [d for d in skip_dirs if d != own]
+        trace_rules._recompile_re()
+
+
 def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
     options = None
     if backend == "inductor":
@@ -335,6 +352,7 @@ class _HotPlan:
         start = time.perf_counter()
         try:
             torch.set_num_threads(self.threads)
+            _let_dynamo_trace_tf1compat()
             compiled = _compile(with_inline_constants(self.eager, self.plan.source),
                                 self.cfg["backend"])
             snapshot = type(before)(before) if isinstance(before, dict) else dict(before)
@@ -467,6 +485,7 @@ class _StepHotPlan(_HotPlan):
         try:
             torch.set_num_threads(self.threads)
             special = pieces.specialised_forward(feeds, variables)
+            _let_dynamo_trace_tf1compat()
             compiled = _compile(with_inline_constants(special.fn, special.source),
                                 self.cfg["backend"])
             mismatch = compiled_steps.check(pieces, compiled, feeds, variables, _same)
