@@ -431,3 +431,26 @@ def test_gradient_of_a_cpu_pinned_variable_read_on_the_gpu():
     assert np.abs(on_cpu[0]).sum() > 0
     for expected, got in zip(on_cpu, on_gpu):
         np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_a_fed_tensor_between_ys_and_xs_is_refused_not_zero():
+    """TF takes a gradient through a fed intermediate tensor (dy/dh at the fed h, times
+    dh/dx); the run's autograd graph stops at a feed, so tf1compat refuses instead of
+    answering 0. Feeds off that path (an RNN's zero state, a placeholder_with_default of
+    a constant) and feeding the variable itself are fine."""
+    with tf.Graph().as_default():
+        x = tf.Variable(2.0)
+        h = tf.placeholder_with_default(x * 3.0, [])
+        y = h * h
+        g = tf.gradients(y, x)
+        start = tf.zeros([])          # like cell.zero_state: no variable behind it
+        z = (start + x) * x
+        gz = tf.gradients(z, x)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(g) == [36.0]
+            assert sess.run(gz, {start: 1.0}) == [5.0]
+            assert sess.run(g, {x: 1.0}) == [18.0]
+            with pytest.raises(tf.errors.UnimplementedError,
+                               match="PlaceholderWithDefault:0 is fed"):
+                sess.run(g, {h: 5.0})
