@@ -31,14 +31,15 @@ def _probe(env_extra, pre=""):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_default_wait_policy_spins_and_the_count_follows_the_load():
+def test_default_wait_policy_follows_the_load_at_start():
     d = _probe({})
     assert d["torch_loaded_first"] is False
-    assert d["wait_policy_reason"].startswith("auto: libgomp's bounded spin")
-    assert d["env_wait"] is None and d["wait_policy"].startswith("libgomp default")
-    # Every core when idle, fewer beside other work, one more than cores on a machine
-    # others keep busy (libgomp's throttled spin, _thread_policy._spinning_count).
-    assert 1 <= d["torch_threads"] <= _thread_policy.available_cores() + 1
+    assert d["wait_policy_reason"].startswith("auto: the machine was")
+    if "was busy" in d["wait_policy_reason"]:
+        assert d["env_wait"] == "PASSIVE" and d["wait_policy"] == "PASSIVE"
+    else:
+        assert d["env_wait"] is None and d["wait_policy"].startswith("libgomp default")
+    assert 1 <= d["torch_threads"] <= _thread_policy.available_cores()
     assert d["threads_reason"].startswith("auto")
     d = _probe({"TF1COMPAT_FOLLOW_LOAD": "0", "TF1COMPAT_WAIT_POLICY": "keep"})
     assert d["env_wait"] is None and d["wait_policy"].startswith("libgomp default")
@@ -46,19 +47,13 @@ def test_default_wait_policy_spins_and_the_count_follows_the_load():
     assert "TF1COMPAT_FOLLOW_LOAD=0" in d["threads_reason"]
 
 
-@pytest.mark.parametrize("readable", [True, False])
-def test_automatic_wait_policy_spins_wherever_the_load_can_be_read(readable, monkeypatch):
-    # A busy machine at import no longer chooses PASSIVE for the whole process (the
-    # count follows the load instead); only a load that cannot be read does.
-    monkeypatch.setattr(_thread_policy._machine_load, "read_proc_stat",
-                        lambda *a, **k: (1.0, 2.0) if readable else None)
-
-    def busy_sample(*args, **kwargs):
-        raise AssertionError("the wait policy must not depend on a sample at import")
-    monkeypatch.setattr(_thread_policy._machine_load, "runnable_others", busy_sample)
+@pytest.mark.parametrize("others,busy", [(0.0, False), (0.2, False), (1.5, True)])
+def test_automatic_wait_policy_from_the_load_at_start(others, busy, monkeypatch):
+    monkeypatch.setattr(_thread_policy, "available_cores", lambda: 2)
+    monkeypatch.setattr(_thread_policy, "_first_estimate", lambda cores: others)
     policy, reason = _thread_policy._automatic_wait_policy("spin")
-    assert (policy == "PASSIVE") is (not readable)
-    assert reason.startswith("auto")
+    assert (policy == "PASSIVE") is busy
+    assert ("was busy" in reason) is busy and reason.startswith("auto")
 
 
 def test_passive_wait_policy_set_before_torch_loads():

@@ -14,10 +14,9 @@ tf1compat gets both by letting the thread count follow the machine's load:
 
 * OpenMP's wait policy, decided before torch loads (`import tf1compat`, hence also
   `install()` and the `tf1compat` command, runs `prepare_environment()` first).
-  `TF1COMPAT_WAIT_POLICY=auto` (the default): libgomp's own bounded spin (about 300,000
-  pause loops, 3 ms here, then sleep) wherever the load can be read (the count below
-  follows it, so a busy machine gets threads that do not spin); `PASSIVE` where it
-  cannot (not Linux).
+  `TF1COMPAT_WAIT_POLICY=auto` (the default) looks at the machine as it starts (other
+  processes' runnable threads over about 20 ms): idle, libgomp's own bounded spin (about
+  300,000 pause loops, 3 ms here, then sleep); busy, `PASSIVE` (as before session 7).
   `passive|active|keep` fix it, and a user's `OMP_WAIT_POLICY` / `GOMP_SPINCOUNT` win.
   libgomp reads this once, when torch's library loads: if torch was imported before
   tf1compat it is too late, and `describe()` says so.
@@ -138,22 +137,26 @@ def prepare_environment() -> None:
 
 
 def _automatic_wait_policy(spin: str) -> tuple:
-    """TF1COMPAT_WAIT_POLICY=auto: (policy, reason). Wherever the load can be read,
-    libgomp's bounded spin, with the thread count following the load from then on
-    (`load_threads`: on a busy machine one thread more than cores, where libgomp cuts
-    its spin to a few microseconds, so nothing spins against other processes). Until
-    the ninth session a busy sample at import (20 ms of /proc/stat's runnable threads)
-    chose PASSIVE for the whole process: on this shared machine it flipped with every
-    short-lived command, and PASSIVE cost the MLP step 30% on one thread and 2x on two
-    when the machine was idle, and 2.6x at load 2 (docs/performance.md, "Wait policy
-    from the running load"). Where the load cannot be read (not Linux) the count could
-    not follow it: PASSIVE threads, which cannot spin against other processes."""
-    if _machine_load.read_proc_stat() is None:
+    """TF1COMPAT_WAIT_POLICY=auto: (policy, reason) from the load when the process starts
+    (other processes' runnable threads, `_first_estimate`: the policy must be set before
+    torch loads, and CPU-time readings need a second apart). Idle: libgomp's bounded spin, and thread counts follow the
+    load from then on (one thread once other processes take the cores, so nothing spins
+    against them). Busy: PASSIVE, as before session 7: on a heavily shared machine a
+    plan on one thread with its large products on every core, threads sleeping, took
+    more of the CPU than one thread alone (docs/performance.md)."""
+    cores = available_cores()
+    others = _first_estimate(cores)
+    if others is None:
+        # Without a load reading (not Linux) the count could not follow the load: keep
+        # threads that cannot spin against other processes.
         return "PASSIVE", "auto: the machine's load cannot be read here"
+    if cores > 1 and _machine_load.threads_beside(cores, others) < cores:
+        return "PASSIVE", (f"auto: the machine was busy when tf1compat loaded (other "
+                           f"processes' runnable threads: {others:.1f} on {cores} cores)")
     return f"libgomp default ({spin})", (
-        "auto: libgomp's bounded spin (fast on idle cores); the automatic thread count "
-        "follows the load, one thread more than cores while other processes keep them "
-        "busy (libgomp then spins only microseconds)")
+        "auto: the machine was idle when tf1compat loaded: a bounded spin is fast on idle "
+        "cores, and the automatic thread count drops to one thread (no parallel regions, "
+        "nothing spins) while other processes keep the cores busy")
 
 
 def spinning() -> bool:
