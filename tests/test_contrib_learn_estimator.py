@@ -1,0 +1,109 @@
+"""tf.contrib.learn.Estimator / ModelFnOps / SKCompat on the core Estimator.
+
+Numbers: a linear model y = x.w + b trained with plain SGD on the whole batch has updates
+computed here in numpy, so the trained values are checked against that reference.
+"""
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+
+learn = tf.contrib.learn
+X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5], [-2.0, 1.0]])  # float64: fed as float32
+Y = np.array([[1.0], [2.0], [0.0], [-1.0]])
+LR = 0.05
+
+
+def _linear_ops(features, labels, mode):
+    w = tf.get_variable("w", [2, 1], initializer=tf.zeros_initializer())
+    b = tf.get_variable("b", [1], initializer=tf.zeros_initializer())
+    predictions = tf.matmul(features, w) + b
+    if mode == learn.ModeKeys.INFER:
+        return predictions, None, None
+    loss = tf.reduce_mean(tf.square(predictions - labels))
+    train_op = tf.train.GradientDescentOptimizer(LR).minimize(
+        loss, global_step=tf.train.get_global_step())
+    return predictions, loss, train_op
+
+
+def tuple_model_fn(features, targets, mode):
+    return _linear_ops(features, targets, mode)
+
+
+def ops_model_fn(features, labels, mode, params):
+    predictions, loss, train_op = _linear_ops(features, labels, mode)
+    metrics = None
+    if mode == learn.ModeKeys.EVAL:
+        metrics = {"mae": tf.metrics.mean_absolute_error(labels, predictions)}
+    return learn.ModelFnOps(mode=mode, predictions={"y": predictions}, loss=loss,
+                            train_op=train_op, eval_metric_ops=metrics)
+
+
+def _numpy_sgd(steps):
+    w, b = np.zeros((2, 1)), np.zeros(1)
+    for _ in range(steps):
+        err = X @ w + b - Y
+        w -= LR * 2 * X.T @ err / len(X)
+        b -= LR * 2 * err.mean(axis=0)
+    return w, b
+
+
+def test_fit_evaluate_predict_with_x_y_and_tuple_model_fn(tmp_path):
+    est = learn.Estimator(model_fn=tuple_model_fn, model_dir=str(tmp_path))
+    assert est.fit(x=X, y=Y, steps=20) is est  # batch_size None: the whole array
+    w, b = _numpy_sgd(20)
+    np.testing.assert_allclose(est.get_variable_value("w"), w, rtol=1e-4)
+    np.testing.assert_allclose(est.get_variable_value("b"), b, rtol=1e-4)
+    metrics = est.evaluate(x=X, y=Y, steps=1)
+    assert metrics["global_step"] == 20
+    np.testing.assert_allclose(metrics["loss"], np.mean((X @ w + b - Y) ** 2), rtol=1e-4)
+    preds = list(est.predict(x=X, as_iterable=True))
+    assert len(preds) == 4
+    np.testing.assert_allclose(np.stack(preds), X @ w + b, rtol=1e-4)
+    whole = est.predict(x=X, batch_size=3, as_iterable=False)
+    assert whole.dtype == np.float32 and whole.shape == (4, 1)
+    est.fit(x=X, y=Y, steps=5)  # resumes from the checkpoint
+    assert est.evaluate(x=X, y=Y)["global_step"] == 25
+
+
+def test_model_fn_ops_input_fn_metrics_and_skcompat(tmp_path):
+    est = learn.Estimator(model_fn=ops_model_fn, model_dir=str(tmp_path), params={"a": 1})
+    assert est.params == {"a": 1}
+    input_fn = learn.io.numpy_input_fn({"x": X.astype(np.float32)}["x"], Y.astype(np.float32),
+                                       batch_size=4, num_epochs=None, shuffle=False)
+    est.fit(input_fn=input_fn, steps=10)
+    w, b = _numpy_sgd(10)
+    metrics = est.evaluate(x=X, y=Y)
+    assert set(metrics) == {"loss", "mae", "global_step"}
+    np.testing.assert_allclose(metrics["mae"], np.mean(np.abs(X @ w + b - Y)), rtol=1e-4)
+    sk = learn.SKCompat(est)
+    assert sk.fit(X, Y, steps=0 or 1) is sk
+    out = sk.predict(X)
+    assert set(out) == {"y"} and out["y"].shape == (4, 1)
+    assert sk.score(X, Y)["global_step"] == 11
+
+
+def test_errors(tmp_path):
+    with pytest.raises(ValueError, match="model_fn must be provided"):
+        learn.Estimator(model_fn=None)
+    with pytest.raises(ValueError, match="does not have a params argument"):
+        learn.Estimator(model_fn=tuple_model_fn, params={"a": 1})
+    est = learn.Estimator(model_fn=tuple_model_fn, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="Either x or input_fn"):
+        est.fit(steps=1)
+    with pytest.raises(ValueError, match="both input_fn and x"):
+        est.fit(x=X, input_fn=lambda: None, steps=1)
+    with pytest.raises(ValueError, match="both steps and max_steps"):
+        est.fit(x=X, y=Y, steps=1, max_steps=2)
+    with pytest.raises(ValueError, match="Missing train_op"):
+        learn.ModelFnOps(mode="train", predictions=1, loss=1)
+    with pytest.raises(NotImplementedError, match="MetricSpec"):
+        est.evaluate(x=X, y=Y, metrics={"m": object()})
+
+    def bad_model_fn(features, labels, mode):
+        return 1, 2
+
+    bad = learn.Estimator(model_fn=bad_model_fn, model_dir=str(tmp_path / "bad"))
+    with pytest.raises(ValueError, match="Unrecognized value returned by model_fn"):
+        bad.fit(x=X, y=Y, steps=1)
