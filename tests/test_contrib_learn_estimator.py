@@ -84,6 +84,18 @@ def test_model_fn_ops_input_fn_metrics_and_skcompat(tmp_path):
     assert sk.score(X, Y)["global_step"] == 11
 
 
+def test_deprecation_logged_once(tmp_path, caplog, monkeypatch):
+    from tf1compat.contrib.learn import estimator as contrib_estimator
+    monkeypatch.setattr(contrib_estimator, "_deprecation_logged", False)
+    learn.Estimator(model_fn=tuple_model_fn, model_dir=str(tmp_path))
+    learn.Estimator(model_fn=tuple_model_fn, model_dir=str(tmp_path))
+    logged = [r.getMessage() for r in caplog.records if "is deprecated" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].startswith(f"From {__file__}:")
+    assert logged[0].endswith("Instructions for updating:\nPlease replace uses of any "
+                              "Estimator from tf.contrib.learn with an Estimator from "
+                              "tf.estimator.*")
+
+
 def test_errors(tmp_path):
     with pytest.raises(ValueError, match="model_fn must be provided"):
         learn.Estimator(model_fn=None)

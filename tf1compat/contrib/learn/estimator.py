@@ -11,6 +11,7 @@ repeats, `evaluate`/`predict` read the data once in order. The mode strings ("tr
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
@@ -26,6 +27,22 @@ from tf1compat.util import tf_logging
 __all__ = ["Estimator", "ModelFnOps", "SKCompat"]
 
 _TRAIN, _EVAL, _INFER = "train", "eval", "infer"
+_deprecation_logged = False
+
+
+def _log_deprecation_once() -> None:
+    """TF's @deprecated on BaseEstimator.__init__ logged this once per process."""
+    global _deprecation_logged
+    if _deprecation_logged:
+        return
+    _deprecation_logged = True
+    caller = inspect.stack()[2]
+    tf_logging.warning(
+        "From %s:%d: BaseEstimator.__init__ (from tensorflow.contrib.learn.python.learn."
+        "estimators.estimator) is deprecated and will be removed in a future version.\n"
+        "Instructions for updating:\nPlease replace uses of any Estimator from "
+        "tf.contrib.learn with an Estimator from tf.estimator.*", caller.filename,
+        caller.lineno)
 
 
 class ModelFnOps:
@@ -149,6 +166,7 @@ class Estimator:
     def __init__(self, model_fn: Any = None, model_dir: Optional[str] = None,
                  config: Any = None, params: Optional[Dict[str, Any]] = None,
                  feature_engineering_fn: Any = None):
+        _log_deprecation_once()
         if model_fn is None:
             raise ValueError("model_fn must be provided to Estimator.")
         args = fn_args(model_fn)
@@ -163,8 +181,7 @@ class Estimator:
         self._params = params
         self._model_fn_args = args
         self._feature_engineering_fn = feature_engineering_fn or (lambda f, l: (f, l))
-        self._core = CoreEstimator(self._spec_model_fn, model_dir=model_dir, config=config,
-                                   params=params)
+        self._core = CoreEstimator(self._spec_model_fn, model_dir=model_dir, config=config)
 
     # -- properties ---------------------------------------------------------------------------
     @property
