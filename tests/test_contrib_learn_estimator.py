@@ -119,3 +119,20 @@ def test_errors(tmp_path):
     bad = learn.Estimator(model_fn=bad_model_fn, model_dir=str(tmp_path / "bad"))
     with pytest.raises(ValueError, match="Unrecognized value returned by model_fn"):
         bad.fit(x=X, y=Y, steps=1)
+
+
+def test_tf1_module_paths_under_the_shim(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "paths.py"
+    script.write_text(
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.learn.python.learn.estimators import estimator, model_fn\n"
+        "from tensorflow.contrib.learn.python.learn.learn_io import numpy_input_fn\n"
+        "assert estimator.Estimator is tf.contrib.learn.Estimator\n"
+        "assert model_fn.ModelFnOps is tf.contrib.learn.ModelFnOps\n"
+        "assert numpy_input_fn is tf.estimator.inputs.numpy_input_fn\n"
+        "print('ok')\n")
+    proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", str(script)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
