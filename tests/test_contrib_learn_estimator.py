@@ -10,15 +10,15 @@ import pytest
 import tf1compat as tf
 
 learn = tf.contrib.learn
-X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5], [-2.0, 1.0]])  # float64: fed as float32
-Y = np.array([[1.0], [2.0], [0.0], [-1.0]])
+X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5], [-2.0, 1.0]], np.float32)
+Y = np.array([[1.0], [2.0], [0.0], [-1.0]], np.float32)  # fed as a [batch] vector
 LR = 0.05
 
 
 def _linear_ops(features, labels, mode):
     w = tf.get_variable("w", [2, 1], initializer=tf.zeros_initializer())
     b = tf.get_variable("b", [1], initializer=tf.zeros_initializer())
-    predictions = tf.matmul(features, w) + b
+    predictions = tf.reshape(tf.matmul(features, w) + b, [-1])
     if mode == learn.ModeKeys.INFER:
         return predictions, None, None
     loss = tf.reduce_mean(tf.square(predictions - labels))
@@ -43,7 +43,7 @@ def ops_model_fn(features, labels, mode, params):
 def _numpy_sgd(steps):
     w, b = np.zeros((2, 1)), np.zeros(1)
     for _ in range(steps):
-        err = X @ w + b - Y
+        err = X @ w + b - Y  # [4, 1]: the model's [4] predictions minus [4] labels
         w -= LR * 2 * X.T @ err / len(X)
         b -= LR * 2 * err.mean(axis=0)
     return w, b
@@ -60,9 +60,9 @@ def test_fit_evaluate_predict_with_x_y_and_tuple_model_fn(tmp_path):
     np.testing.assert_allclose(metrics["loss"], np.mean((X @ w + b - Y) ** 2), rtol=1e-4)
     preds = list(est.predict(x=X, as_iterable=True))
     assert len(preds) == 4
-    np.testing.assert_allclose(np.stack(preds), X @ w + b, rtol=1e-4)
+    np.testing.assert_allclose(np.stack(preds), (X @ w + b)[:, 0], rtol=1e-4)
     whole = est.predict(x=X, batch_size=3, as_iterable=False)
-    assert whole.dtype == np.float32 and whole.shape == (4, 1)
+    assert whole.dtype == np.float32 and whole.shape == (4,)
     est.fit(x=X, y=Y, steps=5)  # resumes from the checkpoint
     assert est.evaluate(x=X, y=Y)["global_step"] == 25
 
@@ -70,8 +70,8 @@ def test_fit_evaluate_predict_with_x_y_and_tuple_model_fn(tmp_path):
 def test_model_fn_ops_input_fn_metrics_and_skcompat(tmp_path):
     est = learn.Estimator(model_fn=ops_model_fn, model_dir=str(tmp_path), params={"a": 1})
     assert est.params == {"a": 1}
-    input_fn = learn.io.numpy_input_fn({"x": X.astype(np.float32)}["x"], Y.astype(np.float32),
-                                       batch_size=4, num_epochs=None, shuffle=False)
+    input_fn = learn.io.numpy_input_fn(X, Y[:, 0], batch_size=4, num_epochs=None,
+                                       shuffle=False)
     est.fit(input_fn=input_fn, steps=10)
     w, b = _numpy_sgd(10)
     metrics = est.evaluate(x=X, y=Y)
@@ -80,7 +80,7 @@ def test_model_fn_ops_input_fn_metrics_and_skcompat(tmp_path):
     sk = learn.SKCompat(est)
     assert sk.fit(X, Y, steps=0 or 1) is sk
     out = sk.predict(X)
-    assert set(out) == {"y"} and out["y"].shape == (4, 1)
+    assert set(out) == {"y"} and out["y"].shape == (4,)
     assert sk.score(X, Y)["global_step"] == 11
 
 
@@ -94,6 +94,37 @@ def test_deprecation_logged_once(tmp_path, caplog, monkeypatch):
     assert logged[0].endswith("Instructions for updating:\nPlease replace uses of any "
                               "Estimator from tf.contrib.learn with an Estimator from "
                               "tf.estimator.*")
+
+
+def test_x_y_batches_follow_tfs_data_feeder(tmp_path, caplog):
+    seen = []
+
+    def recording_model_fn(features, labels, mode):
+        seen.append((features, labels))
+        return _linear_ops(features, labels, mode)
+
+    est = learn.Estimator(model_fn=recording_model_fn, model_dir=str(tmp_path))
+    x64 = np.arange(5.0)  # 1-D float64: one float64 column, with TF's warning
+    with pytest.raises(TypeError, match="MatMul"):  # float32 variables, float64 features
+        est.fit(x=x64, y=np.arange(5.0), steps=1)
+    assert any("float64 is not supported" in r.getMessage() for r in caplog.records)
+    assert seen[-1][0].dtype == tf.float64 and seen[-1][0].shape.as_list() == [None, 1]
+    from tf1compat.contrib.learn.estimator import _get_input_fn
+    feed = _get_input_fn(X, Y, None, 3, shuffle=True, epochs=2)
+    with tf.Graph().as_default():
+        nxt = feed().make_one_shot_iterator().get_next()
+        with tf.Session() as sess:
+            got = []
+            while True:
+                try:
+                    got.append(sess.run(nxt))
+                except tf.errors.OutOfRangeError:
+                    break
+    assert [len(f) for f, _ in got] == [3, 1, 3, 1]  # batches do not cross epochs
+    state = np.random.RandomState(42)
+    first, second = state.permutation(4), state.permutation(4)
+    np.testing.assert_array_equal(np.concatenate([got[0][0], got[1][0]]), X[first])
+    np.testing.assert_array_equal(np.concatenate([got[2][1], got[3][1]]), Y[second, 0])
 
 
 def test_errors(tmp_path):

@@ -3,9 +3,10 @@
 The contrib Estimator runs on tf1compat's core `tf.estimator.Estimator`: its `model_fn`
 (returning `ModelFnOps` or a `(predictions, loss, train_op)` tuple) is adapted to one that
 returns an `EstimatorSpec`, and `fit`/`evaluate`/`predict` map onto `train`/`evaluate`/
-`predict`. Numpy `x`/`y` become an input_fn as TF's data feeder made them: float64 arrays
-are fed as float32, `batch_size=None` means the whole array per batch, `fit` shuffles and
-repeats, `evaluate`/`predict` read the data once in order. The mode strings ("train",
+`predict`. Numpy `x`/`y` become an input_fn as TF's data feeder made them (arrays keep
+their dtype, a 1-D `x` is one column, a [rows, 1] `y` a vector, `batch_size=None` means all
+rows per batch): `fit` shuffles and repeats, `evaluate`/`predict` read the rows once in
+order. The mode strings ("train",
 "eval", "infer") are the core ModeKeys' own.
 """
 
@@ -19,7 +20,6 @@ import numpy as np
 from tf1compat.data import dataset_ops
 from tf1compat.estimator import model_fn as core_model_fn
 from tf1compat.estimator.estimator import Estimator as CoreEstimator
-from tf1compat.estimator.inputs.numpy_io import numpy_input_fn
 from tf1compat.estimator.util import fn_args
 from tf1compat.framework import dtypes, tensor_shape
 from tf1compat.util import tf_logging
@@ -86,10 +86,28 @@ class ModelFnOps:
             training_hooks=self.training_hooks, scaffold=self.scaffold)
 
 
-def _feed_dtype(array: Any) -> Any:
-    """TF's data feeder fed float64 arrays as float32."""
+def _feature_array(array: Any) -> np.ndarray:
+    """`x` as TF's data feeder fed it: its own dtype (float64 with TF's warning), a 1-D
+    array as one column."""
     array = np.asarray(array)
-    return array.astype(np.float32) if array.dtype == np.float64 else array
+    if array.dtype == np.float64:
+        tf_logging.warning("float64 is not supported by many models, consider casting to "
+                           "float32.")
+    return array.reshape(-1, 1) if array.ndim == 1 else array
+
+
+def _label_array(array: Any) -> np.ndarray:
+    """`y` as TF's data feeder fed it: a [rows, 1] column becomes a [rows] vector."""
+    array = np.asarray(array)
+    if array.dtype == np.float64:
+        tf_logging.warning("float64 is not supported by many models, consider casting to "
+                           "float32.")
+    return array.reshape(-1) if array.ndim == 2 and array.shape[1] == 1 else array
+
+
+def _each(value: Any, fn: Callable[[Any], Any]) -> Any:
+    """`fn` of an array, or of each array of a dict."""
+    return {k: fn(v) for k, v in value.items()} if isinstance(value, dict) else fn(value)
 
 
 def _get_input_fn(x: Any, y: Any, input_fn: Any, batch_size: Optional[int], shuffle: bool,
@@ -98,21 +116,11 @@ def _get_input_fn(x: Any, y: Any, input_fn: Any, batch_size: Optional[int], shuf
     if input_fn is None:
         if x is None:
             raise ValueError("Either x or input_fn must be provided.")
-        if isinstance(x, dict) or isinstance(y, dict):
-            features = {k: _feed_dtype(v) for k, v in x.items()} if isinstance(x, dict) \
-                else _feed_dtype(x)
-        else:
-            features = _feed_dtype(x)
-        first = next(iter(features.values())) if isinstance(features, dict) else features
-        rows = first.shape[0]
-        batch = rows if batch_size is None else min(int(batch_size), rows)
-        labels = None if y is None else (
-            {k: _feed_dtype(v) for k, v in y.items()} if isinstance(y, dict)
-            else _feed_dtype(y))
-        if shuffle:
-            return _shuffled_batches_input_fn(features, labels, batch)
-        return numpy_input_fn(features, labels, batch_size=batch, num_epochs=epochs,
-                              shuffle=False)
+        if batch_size is not None and batch_size <= 0:
+            raise ValueError("Invalid batch_size %d." % batch_size)
+        features = _each(x, _feature_array)
+        labels = None if y is None else _each(y, _label_array)
+        return _data_feeder_input_fn(features, labels, batch_size, shuffle, epochs)
     if x is not None or y is not None:
         raise ValueError("Can not provide both input_fn and x or y.")
     if batch_size is not None:
@@ -120,37 +128,32 @@ def _get_input_fn(x: Any, y: Any, input_fn: Any, batch_size: Optional[int], shuf
     return input_fn
 
 
-def _take(value: Any, rows: np.ndarray) -> Any:
-    return {k: v[rows] for k, v in value.items()} if isinstance(value, dict) else value[rows]
-
-
-def _signature(value: Any, part: Callable[[Any], Any]) -> Any:
-    return {k: part(v) for k, v in value.items()} if isinstance(value, dict) else part(value)
-
-
-def _shuffled_batches_input_fn(features: Any, labels: Any, batch: int
-                               ) -> Callable[[], Any]:
-    """Training batches as TF's data feeder drew them: every epoch a new permutation of the
-    rows (from a RandomState seeded 42), cut into batches that do not cross epochs."""
+def _data_feeder_input_fn(features: Any, labels: Any, batch_size: Optional[int],
+                          shuffle: bool, epochs: Optional[int]) -> Callable[[], Any]:
+    """Batches as TF's data feeder drew them: rows in order or permuted (RandomState(42)),
+    a new permutation after every epoch, batches of `batch_size` (all rows when None) that
+    do not cross epochs, `epochs` times (None: forever)."""
     first = next(iter(features.values())) if isinstance(features, dict) else features
     rows = first.shape[0]
+    batch = rows if batch_size is None else int(batch_size)
 
     def batches() -> Any:
         random_state = np.random.RandomState(42)
-        while True:
-            order = random_state.permutation(rows)
+        order = random_state.permutation(rows) if shuffle else np.arange(rows)
+        epoch = 0
+        while epochs is None or epoch < epochs:
             for start in range(0, rows, batch):
                 picked = order[start:start + batch]
-                if labels is None:
-                    yield _take(features, picked)
-                else:
-                    yield _take(features, picked), _take(labels, picked)
+                taken = _each(features, lambda a: a[picked])
+                yield taken if labels is None else (taken, _each(labels, lambda a: a[picked]))
+            order = random_state.permutation(rows)
+            epoch += 1
 
     def input_fn() -> Any:
         parts = (features,) if labels is None else (features, labels)
-        types = tuple(_signature(p, lambda a: dtypes.as_dtype(a.dtype)) for p in parts)
-        shapes = tuple(_signature(p, lambda a: tensor_shape.TensorShape(
-            (None,) + a.shape[1:])) for p in parts)
+        types = tuple(_each(p, lambda a: dtypes.as_dtype(a.dtype)) for p in parts)
+        shapes = tuple(_each(p, lambda a: tensor_shape.TensorShape((None,) + a.shape[1:]))
+                       for p in parts)
         if labels is None:
             types, shapes = types[0], shapes[0]
         return dataset_ops.Dataset.from_generator(batches, types, shapes)
