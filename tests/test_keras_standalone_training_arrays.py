@@ -80,6 +80,26 @@ _SCRIPT = textwrap.dedent("""
                                  steps_per_epoch=2)
     except ValueError as error:
         out["error"] = str(error)
+    from keras.engine import training_generator
+
+    def batches():
+        while True:
+            for start in (0, 5):
+                yield x[start:start + 5], y[start:start + 5]
+
+    model = build()
+    out["fit5"] = [float(v) for v in model.fit(x, y, batch_size=5, epochs=2, shuffle=False,
+                                               verbose=0).history["loss"]]
+    out["evaluate5"] = float(model.evaluate(x, y, batch_size=5, verbose=0)[0])
+    out["predict5"] = model.predict(x).ravel().tolist()
+    model = build()
+    hist = training_generator.fit_generator(model, batches(), steps_per_epoch=2, epochs=2,
+                                            verbose=0)
+    out["fit_generator"] = [float(v) for v in hist.history["loss"]]
+    out["evaluate_generator"] = float(training_generator.evaluate_generator(
+        model, batches(), steps=2)[0])
+    out["predict_generator"] = training_generator.predict_generator(
+        model, (b[0] for b in batches()), steps=2).ravel().tolist()
     print(json.dumps(out))
     """)
 
@@ -104,5 +124,10 @@ def test_loops_match_fit_evaluate_predict():
     assert max(abs(a - b) for a, b in zip(out["predict_loop"], out["predict"])) < 1e-6
     assert out["batch_keys"] == ["batch", "loss", "mean_absolute_error", "size"]
     assert out["predict_steps"] == [4, 1]
+    # fit_generator over the same two unshuffled batches a step is fit's epoch
+    for ours, theirs in zip(out["fit_generator"], out["fit5"]):
+        assert abs(ours - theirs) < 1e-6, out
+    assert abs(out["evaluate_generator"] - out["evaluate5"]) < 1e-6
+    assert max(abs(a - b) for a, b in zip(out["predict_generator"], out["predict5"])) < 1e-6
     assert out["error"] == ("Must specify `validation_steps` to perform validation when "
                             "doing step-wise training.")
