@@ -436,6 +436,30 @@ def case_train_map_fn_of_scan(tf):
                           ["loss:0", "w:0", "v:0", "rnn/cell/kernel:0", "rnn/cell/bias:0"])
 
 
+def case_train_while_loop_gelu_top_k_body(tf):
+    """A recurrence whose body holds ops TF has no function gradient for, written from
+    their values pushed each iteration (gradient_lowering_math.py): a GELU (Erf) cell,
+    a Softsign gate and the mean of each row's two largest entries (TopKV2); Adam."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.6 + 0.05))
+    v = tf.get_variable("v", [4], initializer=tf.constant_initializer(0.3))
+
+    def body(i, h):
+        pre = tf.matmul(h, w)
+        gelu = 0.5 * pre * (1.0 + tf.erf(pre / np.sqrt(2.0).astype(np.float32)))
+        gate = tf.nn.softsign(h + v)
+        top, _ = tf.nn.top_k(gelu, k=2)
+        return i + 1, gelu * gate + tf.reduce_mean(top, axis=1, keepdims=True) * 0.3
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(12, dtype=np.float32) * 0.7).reshape(3, 4)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": data}, ["loss:0", "w:0", "v:0"])
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
@@ -443,4 +467,4 @@ LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
                    case_train_while_loop_cond_run_time_shapes,
                    case_train_tensor_array_read_in_body, case_train_nested_while_loops,
-                   case_train_map_fn_of_scan]
+                   case_train_map_fn_of_scan, case_train_while_loop_gelu_top_k_body]

@@ -71,6 +71,8 @@ from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
     lower_op, unsupported, warn_once)
 from tf1compat.graphdef.cond_lowering import shape_source, write_cond
+from tf1compat.graphdef.gradient_lowering import NodeBuilder
+from tf1compat.graphdef.gradient_lowering_math import linearize
 from tf1compat.graphdef.graph_io import check_serializable
 from tf1compat.graphdef.loop_unrolling import lower_stack, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
@@ -141,6 +143,11 @@ def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
         return unrolled_loop(member, name_of)
     if member.type == "TensorArrayGatherV3":
         return lower_stack(member, name_of)
+    if member in plan.outer:
+        builder = NodeBuilder(member.name)
+        outputs = linearize(member, [name_of(t) for t in member.inputs],
+                            [name_of(value) for value in plan.outer[member]], builder)
+        return builder.nodes, outputs
     return lower_op(member, [name_of(t) for t in member.inputs])
 
 
@@ -584,7 +591,9 @@ class _LoopGradientWriter:
         reads = list(plan.reads)
         writes = list(plan.writes)
         own = list(plan.own_reads)
-        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + plan.captures
+        outer_inputs = plan.outer_inputs
+        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + outer_inputs + \
+            plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
@@ -678,7 +687,7 @@ class _LoopGradientWriter:
         grad = self._gradient_node(
             base + "body_grad", func,
             [popped[t] for t in args + [r.outputs[0] for r in reads + own] + plan.extras] +
-            captured,
+            [popped[value.tensor] for value in outer_inputs] + captured,
             [t.dtype.base_dtype for t in inputs],
             views[1:1 + len(floats)] + written,
             types[1:1 + len(floats)] + [w.inputs[2].dtype.base_dtype for w in writes],
