@@ -687,7 +687,9 @@ class _LoopGradientWriter:
         grad = self._gradient_node(
             base + "body_grad", func,
             [popped[t] for t in args + [r.outputs[0] for r in reads + own] + plan.extras] +
-            [popped[value.tensor] for value in outer_inputs] + captured,
+            [popped[value.tensor] if value.tensor in popped else constant_enter(
+                self._value(value.tensor, base + "outer"), value.dtype.base_dtype,
+                value.shape, "outer") for value in outer_inputs] + captured,
             [t.dtype.base_dtype for t in inputs],
             views[1:1 + len(floats)] + written,
             types[1:1 + len(floats)] + [w.inputs[2].dtype.base_dtype for w in writes],

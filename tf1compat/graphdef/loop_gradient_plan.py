@@ -47,7 +47,8 @@ class LoopPlan:
         self.extras: List[Tensor] = []
         # body ops written from their values outside the function (Erf, TopKV2, ...:
         # gradient_lowering_math.py) -> those values (the op's inputs, then outputs),
-        # pushed each iteration like the extras, inputs of the function of their own
+        # pushed each iteration like the extras (those computed in the body), inputs of
+        # the function of their own
         self.outer: Dict[Operation, List[OuterValue]] = {}
         # ReadVariableOps of the body (captures) -> the resource variable they read
         self.variable_reads: Dict[Tensor, Tensor] = {}
@@ -76,7 +77,9 @@ class LoopPlan:
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
         for value in self.outer_inputs:
-            if value.tensor not in values:
+            # (one computed outside the loop is entered into the backward loop instead)
+            if value.tensor not in values and \
+                    value.tensor.op._control_flow_context is self.info.body_region:
                 values.append(value.tensor)
         return values
 
