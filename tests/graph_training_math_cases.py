@@ -102,5 +102,24 @@ def case_train_top_k_segment_mean(tf):
                           ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
 
 
+def case_train_scatter_nd_rows_and_cells(tf):
+    """tf.scatter_nd of dense rows into a larger table (a duplicate index: summed) and of
+    single cells (a two-deep index, int64) into a grid, into a regression head; Adam."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [6, 3], name="targets")
+    h = tf.layers.dense(x, 5, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(20, dtype=np.float32) * 0.7).reshape(4, 5)), name="hidden")
+    table = tf.scatter_nd(tf.constant([[5], [0], [2], [5], [3], [1], [0], [4]]), h, [6, 5])
+    cells = tf.scatter_nd(tf.constant([[0, 1], [3, 4], [5, 0], [0, 1]], tf.int64),
+                          tf.reduce_sum(h[:4], axis=1), tf.constant([6, 5], tf.int64))
+    out = tf.layers.dense(table + cells * 0.5, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(15, dtype=np.float32)).reshape(5, 3)), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:6]},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
-                       case_train_top_k_segment_mean]
+                       case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells]

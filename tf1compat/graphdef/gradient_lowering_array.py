@@ -3,7 +3,8 @@ gradient_lowering.py, whose `LOWERINGS` holds these too): `SpaceToBatchND` and
 `BatchToSpaceND` (dilated convolutions: tf.nn.atrous_conv2d, tf.nn.convolution with a
 dilation rate), `MatrixBandPart` (a transformer's causal masks) and the segment means
 (`SegmentMean`, `UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a
-sum divided by counts). TF 2.21 has no
+sum divided by counts) and `ScatterNd` (tf.scatter_nd of updates into a shape known
+when written: a one-hot product of the rows). TF 2.21 has no
 function gradient for any of them (scripts/probe_tf_function_gradients.py).
 
 `LOWERINGS_ARRAY[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
@@ -152,6 +153,40 @@ def _segment_mean(op: Operation, names: List[str], b: NodeBuilder) -> List[Optio
     return [b.add("RealDiv", [summed, sizes], {"T": dtype})]
 
 
+def _scatter_nd(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The rows of the updates summed into the output's rows by a one-hot product of their
+    # row numbers there (duplicates add up, as ScatterNd's): its gradient gives each
+    # update the output gradient's row at its index, TF 1.x's gather_nd of the gradient.
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[0].dtype.base_dtype
+    depth = op.inputs[0].shape.as_list()[-1]
+    dims = [int(v) for v in np.asarray(constant_value(op.inputs[2])).reshape(-1)]
+    rows, width = int(np.prod(dims[:depth])), int(np.prod(dims[depth:]))
+    strides = [int(np.prod(dims[k + 1:depth])) for k in range(depth)]
+    flat = b.add("Reshape", [names[0], b.const([-1, depth], D.int32)],
+                 {"T": index_type, "Tshape": D.int32})
+    row_of = b.add("Sum", [b.add("Mul", [flat, b.const(strides, index_type)],
+                                 {"T": index_type}), b.const(1, D.int32)],
+                   {"T": index_type, "Tidx": D.int32, "keep_dims": False})
+    row_of = b.add("Reshape", [row_of, b.const([1, -1], D.int32)],
+                   {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(rows).reshape(-1, 1), index_type), row_of],
+                 {"T": index_type, "incompatible_shape_error": True})
+    members = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    summed = b.add("MatMul", [members, _reshape(b, names[1], [-1, width], dtype)],
+                   {"T": dtype, "transpose_a": False, "transpose_b": False})
+    return [_reshape(b, summed, dims, dtype)]
+
+
+def _scatter_nd_why_not(op: Operation) -> Optional[str]:
+    indices = op.inputs[0].shape
+    if indices.ndims is None or indices.as_list()[-1] is None or \
+            constant_value(op.inputs[2]) is None or not op.outputs[0].dtype.is_floating:
+        return ("ScatterNd of non-float updates, or with an index depth or output shape "
+                "unknown when the graph is written")
+    return None
+
+
 LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                                  Callable[[Operation, List[str], NodeBuilder],
                                           List[Optional[str]]]]] = {
@@ -159,4 +194,5 @@ LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "BatchToSpaceND": (_space_batch_why_not, _batch_to_space),
     "MatrixBandPart": (_band_part_why_not, _band_part),
     "SegmentMean": (LOWERINGS_NN["SegmentSum"][0], _segment_mean),
+    "ScatterNd": (_scatter_nd_why_not, _scatter_nd),
 }
