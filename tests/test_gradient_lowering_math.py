@@ -18,6 +18,7 @@ import pytest
 import tf1compat as tf
 from tf1compat.graphdef.gradient_lowering_array import LOWERINGS_ARRAY
 from tf1compat.graphdef.gradient_lowering_math import LINEARIZED, PICKED
+from tf1compat.graphdef.gradient_lowering_volume import LOWERINGS_VOLUME
 from tests import graph_training_math_cases
 from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
                                          export_with_warnings, fresh_graph)
@@ -28,8 +29,8 @@ PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradie
 @pytest.mark.parametrize("case", graph_training_math_cases.MATH_TRAINING_CASES,
                          ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
-    check_recorded_training_case(case, caplog,
-                                 set(LINEARIZED) | set(PICKED) | set(LOWERINGS_ARRAY))
+    check_recorded_training_case(case, caplog, set(LINEARIZED) | set(PICKED) |
+                                 set(LOWERINGS_ARRAY) | set(LOWERINGS_VOLUME))
 
 
 def test_tf_differentiates_the_expanded_probes():
