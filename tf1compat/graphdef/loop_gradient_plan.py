@@ -208,6 +208,9 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                       f"({member.type}: a nested loop or conditional) on the gradient path")
         else:
             reason = "" if member.type in CUT_OP_TYPES else _body_op_reason(member)
+            if reason is None and member.type in (*LINEARIZED, *PICKED) and \
+                    not any(x in live for x in member.inputs):
+                reason = ""     # off the gradient path: its value is pushed as it is
         if reason is not None:
             if reason and any(x in live for x in _construct_inputs(member)):
                 return None, reason if member.type in _CONSTRUCTS else \
