@@ -124,8 +124,10 @@ def case_train_scatter_nd_rows_and_cells(tf):
 def case_train_conv3d_avg_pool3d(tf):
     """A small 3-D CNN over [batch, depth, height, width, channels] volumes
     (tf.layers.conv3d 'same' with depth stride 2, tf.nn.conv3d 'VALID',
-    tf.layers.average_pooling3d 'same' with windows crossing the edges; Conv3D and
-    AvgPool3D as 2-D ops over depth slices, gradient_lowering_volume.py); Adam."""
+    tf.layers.average_pooling3d and tf.nn.max_pool3d 'SAME' with windows crossing the
+    edges, after a ReLU; Conv3D, AvgPool3D and MaxPool3D as 2-D ops
+    over depth slices, gradient_lowering_volume.py); plain gradient descent (Adam's
+    normalization would magnify float rounding of near-zero gradients)."""
     volumes = tf.placeholder(tf.float32, [None, 5, 6, 6, 2], name="volumes")
     targets = tf.placeholder(tf.float32, [None, 3], name="targets")
     h = tf.layers.conv3d(volumes, 3, 3, strides=(2, 1, 1), padding="same",
@@ -135,12 +137,13 @@ def case_train_conv3d_avg_pool3d(tf):
     k2 = tf.get_variable("k2", [2, 2, 2, 3, 4], initializer=tf.constant_initializer(
         np.cos(np.arange(96, dtype=np.float32) * 0.53) * 0.3))
     h = tf.nn.relu(tf.nn.conv3d(h, k2, [1, 1, 1, 1, 1], "VALID"))
-    h = tf.layers.average_pooling3d(h, (2, 3, 3), (1, 2, 2), padding="same")
+    h = tf.layers.average_pooling3d(h, (2, 3, 3), (1, 2, 2), padding="same") + \
+        tf.nn.max_pool3d(h, [1, 3, 2, 2, 1], [1, 1, 2, 2, 1], "SAME")
     out = tf.layers.dense(tf.reshape(h, [-1, 2 * 3 * 3 * 4]), 3,
                           kernel_initializer=tf.constant_initializer(
                               np.sin(np.arange(216, dtype=np.float32)) * 0.2), name="out")
     loss = tf.reduce_mean(tf.square(out - targets), name="loss")
-    tf.train.AdamOptimizer(0.02).minimize(loss, name="train")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
     data = np.sin(np.arange(3 * 5 * 6 * 6 * 2, dtype=np.float32) * 0.11).reshape(3, 5, 6, 6, 2)
     return _training_spec(tf, tf.train.Saver(), {"volumes:0": data, "targets:0": TARGETS[:3]},

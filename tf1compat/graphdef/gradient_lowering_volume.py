@@ -1,14 +1,15 @@
-"""3-D convolutions and average pools written as 2-D ones inside a gradient's forward
+"""3-D convolutions and pools written as 2-D ones inside a gradient's forward
 function (as gradient_lowering.py, whose `LOWERINGS` holds these too). TF 2.21 has no
 function gradient for Conv3D or AvgPool3D (scripts/probe_tf_function_gradients.py), but
-has them for Conv2D and AvgPool: a 3-D window is a sum over its depth offsets of 2-D
+has them for Conv2D, AvgPool and MaxPool: a 3-D window is a sum over its depth offsets of 2-D
 windows of the depth slices those offsets pick. So for each depth offset j the input
 (padded along depth for 'SAME', by a 0/1 matrix product) is strided-sliced at the depths
 `j, j + stride, ...`, the batch and output depth are merged, and the 2-D op of the
 height and width (with the op's own strides and padding there: TF pads each axis on its
 own) runs; the results are summed over j. Conv3D takes the kernel's j-th depth plane;
 AvgPool3D divides the sum by the number of depth positions of each window inside the
-input (its 2-D pools already divide by theirs, and 'SAME' counts multiply per axis).
+input (its 2-D pools already divide by theirs, and 'SAME' counts multiply per axis);
+MaxPool3D takes the Maximum of the offsets' MaxPools instead of their sum.
 
 `LOWERINGS_VOLUME[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
 builder) -> the name of each output the body uses).
@@ -37,11 +38,11 @@ def _depth_layout(size: int, window: int, stride: int, padding: str
     return out, total // 2, total - total // 2
 
 
-def _depth_slices(op: Operation, x: str, window: int, b: NodeBuilder
+def _depth_slices(op: Operation, x: str, window: int, b: NodeBuilder, fill: float = 0.0
                   ) -> Tuple[List[str], int, int]:
     """The input's depth slices of each depth offset of the window, each as a batch of
     2-D maps [batch * output depth, height, width, channels]; the output depth and the
-    zeros padded before."""
+    depths padded before (with `fill`)."""
     dtype = op.outputs[0].dtype.base_dtype
     _, depth, height, width, channels = op.inputs[0].shape.as_list()
     stride = int(op.attrs["strides"][1])
@@ -61,6 +62,10 @@ def _depth_slices(op: Operation, x: str, window: int, b: NodeBuilder
                                                 D.int32)], {"T": dtype, "Tshape": D.int32})
         x = b.add("Transpose", [moved, b.const([0, 4, 1, 2, 3], D.int32)],
                   {"T": dtype, "Tperm": D.int32})
+        if fill:
+            filled = np.full([1, padded, 1, 1, 1], fill)
+            filled[0, before:before + depth] = 0.0
+            x = b.add("AddV2", [x, b.const(filled, dtype)], {"T": dtype})
     slices = []
     for j in range(window):
         picked = b.add("StridedSlice", [
@@ -120,6 +125,25 @@ def _avg_pool3d(op: Operation, names: List[str], b: NodeBuilder) -> List[Optiona
                   {"T": dtype})]
 
 
+def _max_pool3d(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The largest of the depth offsets' 2-D maxima (depths padded with the dtype's
+    # lowest value, which no window's maximum is). Ties go to the first depth (Maximum's
+    # gradient takes x >= y) and within it to MaxPool's first position: the first in
+    # depth, row, column order, as MaxPool3DGrad's.
+    dtype = op.outputs[0].dtype.base_dtype
+    ksize = [int(k) for k in op.attrs["ksize"]]
+    slices, out, _ = _depth_slices(op, names[0], ksize[1], b,
+                                   float(np.finfo(dtype.as_numpy_dtype).min))
+    attrs = dict(_plane_attrs(op), ksize=[1, ksize[2], ksize[3], 1])
+    dims = [-1, out] + op.outputs[0].shape.as_list()[2:]
+    total = ""
+    for s in slices:
+        pooled = b.add("Reshape", [b.add("MaxPool", [s], attrs), b.const(dims, D.int32)],
+                       {"T": dtype, "Tshape": D.int32})
+        total = pooled if not total else b.add("Maximum", [total, pooled], {"T": dtype})
+    return [total]
+
+
 def _volume_why_not(op: Operation) -> Optional[str]:
     shape = op.inputs[0].shape
     if shape.ndims != 5 or None in shape.as_list()[1:] or \
@@ -139,4 +163,5 @@ LOWERINGS_VOLUME: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                                            List[Optional[str]]]]] = {
     "Conv3D": (_volume_why_not, _conv3d),
     "AvgPool3D": (_volume_why_not, _avg_pool3d),
+    "MaxPool3D": (_volume_why_not, _max_pool3d),
 }
