@@ -104,3 +104,36 @@ def test_a_fed_placeholder_with_default_is_the_value_the_gradient_sees(caplog):
         with tf.Session() as sess:
             got = sess.run(g.name, {"x:0": np.ones(3, np.float32), "h:0": fed})
     np.testing.assert_allclose(got, 4.0 * fed)
+
+
+@pytest.mark.parametrize("build, reason", [
+    (lambda x: tf.nn.conv3d(x, tf.ones([2, 2, 2, 2, 3]), [1] * 5, "SAME",
+                            dilations=[1, 2, 1, 1, 1]), "Conv3D other than NDHWC, undilated"),
+    (lambda x: tf.nn.max_pool3d(tf.placeholder_with_default(x, [2, None, 4, 4, 2]),
+                                [1, 2, 2, 2, 1], [1] * 5, "VALID"),
+     "MaxPool3D other than NDHWC"),
+], ids=["conv3d_dilated", "max_pool3d_run_time_shape"])
+def test_3d_ops_without_a_written_form_keep_tf1compat_form_and_say_why(build, reason, caplog):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 4, 4, 4, 2], name="x")
+        tf.gradients(tf.reduce_sum(build(x)), x)
+        _, warned = export_with_warnings(caplog)
+    assert warned and reason in warned[0], warned
+
+
+def test_a_linearized_op_off_a_loop_body_gradient_path_is_pushed_as_a_value(caplog):
+    # floor_mod of the counter feeds the state but takes nothing differentiated: pushed
+    # each iteration as it is (no outside values of its own), the rest written in TF's
+    # form without a warning.
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        _, h = tf.while_loop(
+            lambda i, h: i < 3,
+            lambda i, h: (i + 1, tf.erf(h) * tf.floormod(tf.cast(i, tf.float32), 2.0)),
+            [tf.constant(0), x])
+        tf.gradients(tf.reduce_sum(h), x)
+        gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    pushes = [n for n in gd.node if n.op == "StackPushV2"]
+    assert any(n.input[1].endswith("FloorMod") for n in pushes), [n.input for n in pushes]
+    assert any(n.input[1].endswith("Erf") for n in pushes), [n.input for n in pushes]
