@@ -151,6 +151,31 @@ def case_train_conv3d_avg_pool3d(tf):
                            "out/kernel:0"])
 
 
+def case_train_conv3d_transpose(tf):
+    """A 3-D decoder: tf.layers.conv3d_transpose 'same' with strides (2, 2, 1) and
+    tf.nn.conv3d_transpose 'VALID' (Conv3DBackpropInputV2 as a stride-1 VALID
+    convolution of the spread-out input, gradient_lowering_volume.py); gradient descent."""
+    codes = tf.placeholder(tf.float32, [None, 2, 3, 3, 3], name="codes")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    h = tf.layers.conv3d_transpose(
+        codes, 4, (3, 2, 3), strides=(2, 2, 1), padding="same", activation=tf.tanh,
+        kernel_initializer=tf.constant_initializer(
+            np.sin(np.arange(216, dtype=np.float32) * 0.29) * 0.3), name="up1")
+    k2 = tf.get_variable("k2", [2, 3, 2, 2, 4], initializer=tf.constant_initializer(
+        np.cos(np.arange(96, dtype=np.float32) * 0.41) * 0.3))
+    h = tf.nn.conv3d_transpose(h, k2, tf.stack([tf.shape(h)[0], 5, 8, 4, 2]),
+                               [1, 1, 1, 1, 1], "VALID")
+    h = tf.reshape(h, [-1, 5 * 8 * 4 * 2])
+    out = tf.layers.dense(h, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(960, dtype=np.float32)) * 0.1), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.cos(np.arange(2 * 2 * 3 * 3 * 3, dtype=np.float32) * 0.23).reshape(2, 2, 3, 3, 3)
+    return _training_spec(tf, tf.train.Saver(), {"codes:0": data, "targets:0": TARGETS[:2]},
+                          ["loss:0", "up1/kernel:0", "up1/bias:0", "k2:0", "out/kernel:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
                        case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells,
-                       case_train_conv3d_avg_pool3d]
+                       case_train_conv3d_avg_pool3d, case_train_conv3d_transpose]
