@@ -176,6 +176,36 @@ def case_train_conv3d_transpose(tf):
                           ["loss:0", "up1/kernel:0", "up1/bias:0", "k2:0", "out/kernel:0"])
 
 
+def case_train_crop_and_resize(tf):
+    """ROI-align style crops (tf.image.crop_and_resize, bilinear: boxes inside, on the
+    image's edges, reaching past them with an extrapolation value, a 1-row crop) of a
+    conv feature map into a head, the boxes a trained variable too (TF's box gradient);
+    gradient descent."""
+    images = tf.placeholder(tf.float32, [2, 5, 6, 2], name="images")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    features = tf.layers.conv2d(images, 3, 3, padding="same", activation=tf.tanh,
+                                kernel_initializer=tf.constant_initializer(
+                                    np.sin(np.arange(54, dtype=np.float32) * 0.7) * 0.4),
+                                name="features")
+    boxes = tf.get_variable("boxes", [4, 4], initializer=tf.constant_initializer(np.array(
+        [[0.1, 0.2, 0.7, 0.9], [0.0, 0.0, 1.0, 1.0], [-0.2, 0.3, 0.6, 1.3],
+         [0.35, 0.15, 0.8, 0.55]], np.float32)))
+    crops = tf.image.crop_and_resize(features, boxes, tf.constant([0, 1, 1, 0]), [3, 4],
+                                     extrapolation_value=0.25)
+    rows = tf.image.crop_and_resize(features, boxes[:2], tf.constant([1, 0]), [1, 4])
+    pooled = tf.concat([tf.reshape(crops, [4, 36]), tf.tile(tf.reshape(rows, [2, 12]),
+                                                            [2, 3])], axis=1)
+    out = tf.layers.dense(pooled, 3, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(216, dtype=np.float32)) * 0.2), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(120, dtype=np.float32) * 0.37).reshape(2, 5, 6, 2)
+    return _training_spec(tf, tf.train.Saver(), {"images:0": data, "targets:0": TARGETS[:4]},
+                          ["loss:0", "features/kernel:0", "boxes:0", "out/kernel:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
                        case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells,
-                       case_train_conv3d_avg_pool3d, case_train_conv3d_transpose]
+                       case_train_conv3d_avg_pool3d, case_train_conv3d_transpose,
+                       case_train_crop_and_resize]

@@ -1,7 +1,8 @@
 """Array ops written as other ops inside a gradient's forward function (as
 gradient_lowering.py, whose `LOWERINGS` holds these too): `SpaceToBatchND` and
 `BatchToSpaceND` (dilated convolutions: tf.nn.atrous_conv2d, tf.nn.convolution with a
-dilation rate), `MatrixBandPart` (a transformer's causal masks) and the segment means
+dilation rate), `MatrixBandPart` (a transformer's causal masks), `CropAndResize` (bilinear ROI crops:
+GatherNd of the neighbours and their lerps) and the segment means
 (`SegmentMean`, `UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a
 sum divided by counts) and `ScatterNd` (tf.scatter_nd of updates into a shape known
 when written: a one-hot product of the rows). TF 2.21 has no
@@ -187,6 +188,102 @@ def _scatter_nd_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _crop_and_resize(op: Operation, names: List[str], b: NodeBuilder
+                     ) -> List[Optional[str]]:
+    # Bilinear sampling as GatherNd of the four neighbours and their lerps, the sample
+    # positions computed from the boxes in the order CropAndResize's kernel does, the
+    # neighbours' rows and columns its floor and ceil (truncating casts of positions
+    # that are >= 0 inside the image; clamped outside, where the extrapolation value
+    # replaces the sample): TF differentiates it to CropAndResize's image and box
+    # gradients.
+    f32, i32 = D.float32, D.int32
+    _, height, width, _ = op.inputs[0].shape.as_list()
+    crop_h, crop_w = [int(v) for v in np.asarray(constant_value(op.inputs[3])).reshape(-1)]
+    corners = b.add("Unpack", [names[1]], {"T": f32, "num": 4, "axis": 1})
+    y1, x1, y2, x2 = [f"{corners.rsplit(':', 1)[0]}:{k}" for k in range(4)]
+
+    def positions(start: str, end: str, size: int, crop: int) -> Tuple[str, str]:
+        """Sample positions [boxes, crop] along one axis and whether inside [0, size-1]."""
+        last = b.const(float(size - 1), f32)
+        if crop > 1:
+            scale = b.add("RealDiv", [b.add("Mul", [b.add("Sub", [end, start], {"T": f32}),
+                                                   last], {"T": f32}),
+                                      b.const(float(crop - 1), f32)], {"T": f32})
+            begin = b.add("Mul", [start, last], {"T": f32})
+            at = b.add("AddV2", [b.add("ExpandDims", [begin, b.const(1, i32)],
+                                       {"T": f32, "Tdim": i32}),
+                                 b.add("Mul", [b.const(np.arange(crop)[None], f32),
+                                               b.add("ExpandDims", [scale, b.const(1, i32)],
+                                                     {"T": f32, "Tdim": i32})], {"T": f32})],
+                       {"T": f32})
+        else:
+            middle = b.add("Mul", [b.add("Mul", [b.const(0.5, f32), b.add(
+                "AddV2", [start, end], {"T": f32})], {"T": f32}), last], {"T": f32})
+            at = b.add("ExpandDims", [middle, b.const(1, i32)], {"T": f32, "Tdim": i32})
+        inside = b.add("LogicalAnd", [
+            b.add("GreaterEqual", [at, b.const(0.0, f32)], {"T": f32}),
+            b.add("LessEqual", [at, last], {"T": f32})], {})
+        return at, inside
+
+    def neighbours(at: str, size: int) -> Tuple[str, str, str]:
+        """(floor, ceil) clamped into the image, and the lerp weight at - floor."""
+        low = b.add("Cast", [at], {"SrcT": f32, "DstT": i32, "Truncate": False})
+        low_f = b.add("Cast", [low], {"SrcT": i32, "DstT": f32, "Truncate": False})
+        up = b.add("AddV2", [low, b.add("Cast", [b.add("Greater", [at, low_f], {"T": f32})],
+                                        {"SrcT": D.bool, "DstT": i32, "Truncate": False})],
+                   {"T": i32})
+
+        def clamp(v: str) -> str:
+            return b.add("Minimum", [b.add("Maximum", [v, b.const(0, i32)], {"T": i32}),
+                                     b.const(size - 1, i32)], {"T": i32})
+        return clamp(low), clamp(up), b.add("Sub", [at, low_f], {"T": f32})
+    at_y, inside_y = positions(y1, y2, height, crop_h)
+    at_x, inside_x = positions(x1, x2, width, crop_w)
+    top, bottom, lerp_y = neighbours(at_y, height)
+    left, right, lerp_x = neighbours(at_x, width)
+
+    def grid(v: str, dims: List[int], dtype: D.DType) -> str:
+        return b.add("Reshape", [v, b.const(dims, i32)], {"T": dtype, "Tshape": i32})
+    rows = {k: grid(v, [-1, crop_h, 1], i32) for k, v in (("top", top), ("bottom", bottom))}
+    cols = {k: grid(v, [-1, 1, crop_w], i32) for k, v in (("left", left), ("right", right))}
+    box = grid(names[2], [-1, 1, 1], i32)
+    zero = b.add("AddV2", [b.add("Mul", [rows["top"], b.const(0, i32)], {"T": i32}),
+                           b.add("Mul", [cols["left"], b.const(0, i32)], {"T": i32})],
+                 {"T": i32})
+
+    def sample(row: str, col: str) -> str:
+        index = b.add("Pack", [b.add("AddV2", [v, zero], {"T": i32})
+                               for v in (box, rows[row], cols[col])],
+                      {"T": i32, "N": 3, "axis": -1})
+        return b.add("GatherNd", [names[0], index], {"Tparams": f32, "Tindices": i32})
+
+    def lerp(a: str, c: str, weight: str) -> str:
+        return b.add("AddV2", [a, b.add("Mul", [b.add("Sub", [c, a], {"T": f32}), weight],
+                                        {"T": f32})], {"T": f32})
+    weight_x = grid(lerp_x, [-1, 1, crop_w, 1], f32)
+    upper = lerp(sample("top", "left"), sample("top", "right"), weight_x)
+    lower = lerp(sample("bottom", "left"), sample("bottom", "right"), weight_x)
+    crops = lerp(upper, lower, grid(lerp_y, [-1, crop_h, 1, 1], f32))
+    inside = b.add("Cast", [b.add("LogicalAnd", [
+        grid(inside_y, [-1, crop_h, 1, 1], D.bool), grid(inside_x, [-1, 1, crop_w, 1], D.bool)],
+        {})], {"SrcT": D.bool, "DstT": f32, "Truncate": False})
+    outside = b.add("Mul", [b.add("Sub", [b.const(1.0, f32), inside], {"T": f32}),
+                            b.const(float(op.attrs["extrapolation_value"]), f32)], {"T": f32})
+    return [b.add("AddV2", [b.add("Mul", [crops, inside], {"T": f32}), outside], {"T": f32})]
+
+
+def _crop_and_resize_why_not(op: Operation) -> Optional[str]:
+    shape = op.inputs[0].shape
+    method = op.attrs.get("method", "bilinear")
+    method = method.decode() if isinstance(method, bytes) else method
+    if shape.ndims != 4 or None in shape.as_list()[1:3] or method != "bilinear" or \
+            op.inputs[0].dtype.base_dtype != D.float32 or \
+            constant_value(op.inputs[3]) is None:
+        return ("CropAndResize other than bilinear of a float32 image with its height, "
+                "width and the crop size known when the graph is written")
+    return None
+
+
 LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                                  Callable[[Operation, List[str], NodeBuilder],
                                           List[Optional[str]]]]] = {
@@ -195,4 +292,5 @@ LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "MatrixBandPart": (_band_part_why_not, _band_part),
     "SegmentMean": (LOWERINGS_NN["SegmentSum"][0], _segment_mean),
     "ScatterNd": (_scatter_nd_why_not, _scatter_nd),
+    "CropAndResize": (_crop_and_resize_why_not, _crop_and_resize),
 }
