@@ -205,7 +205,28 @@ def case_train_crop_and_resize(tf):
                           ["loss:0", "features/kernel:0", "boxes:0", "out/kernel:0"])
 
 
+def case_train_segment_products(tf):
+    """Per-group products of the rows (tf.unsorted_segment_prod with an empty segment and
+    a dropped negative id, tf.segment_prod over sorted ids; a row with an exact zero, so
+    TF 1.x's zero rule of the gradient applies) into a regression head; gradient
+    descent."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [5, 3], name="targets")
+    h = tf.layers.dense(x, 3, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(12, dtype=np.float32) * 0.9).reshape(4, 3)), name="hidden")
+    h = h * tf.constant(np.where(np.arange(24).reshape(8, 3) == 7, 0.0, 1.0), tf.float32)
+    unsorted = tf.unsorted_segment_prod(h * 2.0, tf.constant([2, 0, 2, -1, 0, 4, 2, 0]), 5)
+    ordered = tf.segment_prod(1.0 + h, tf.constant([0, 0, 1, 1, 1, 3, 4, 4]))
+    out = tf.layers.dense(unsorted + ordered, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(9, dtype=np.float32)).reshape(3, 3)), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.2).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:5]},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
                        case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells,
                        case_train_conv3d_avg_pool3d, case_train_conv3d_transpose,
-                       case_train_crop_and_resize]
+                       case_train_crop_and_resize, case_train_segment_products]

@@ -2,7 +2,8 @@
 gradient_lowering.py, whose `LOWERINGS` holds these too): `SpaceToBatchND` and
 `BatchToSpaceND` (dilated convolutions: tf.nn.atrous_conv2d, tf.nn.convolution with a
 dilation rate), `MatrixBandPart` (a transformer's causal masks), `CropAndResize` (bilinear ROI crops:
-GatherNd of the neighbours and their lerps) and the segment means
+GatherNd of the neighbours and their lerps), the segment products (Mul chains over
+one-hot rows) and the segment means
 (`SegmentMean`, `UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a
 sum divided by counts) and `ScatterNd` (tf.scatter_nd of updates into a shape known
 when written: a one-hot product of the rows). TF 2.21 has no
@@ -284,6 +285,51 @@ def _crop_and_resize_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _segment_prod(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Each segment's product as a chain of Muls over all rows, a row outside the
+    # segment entering as 1 (one-hot of the ids): TF differentiates the chain to the
+    # product of the other factors, which is TF 1.x's UnsortedSegmentProd gradient also
+    # at zeros (one zero: the others' product there, 0 elsewhere; two: 0). Empty
+    # segments are 1, as TF's. (A non-finite row gives NaN in the other segments'
+    # products inside the function.)
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[1].dtype.base_dtype
+    segments = segment_count(op)
+    count = int(np.prod(op.inputs[1].shape.as_list()))
+    row = op.inputs[0].shape.as_list()[op.inputs[1].shape.ndims:]
+    width = int(np.prod(row))
+    flat_ids = b.add("Reshape", [names[1], b.const([1, -1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(segments).reshape(-1, 1), index_type), flat_ids],
+                 {"T": index_type, "incompatible_shape_error": True})
+    members = _reshape(b, b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype,
+                                                 "Truncate": False}),
+                       [segments, count, 1], dtype)
+    factors = b.add("AddV2", [
+        b.add("Mul", [members, _reshape(b, names[0], [1, count, width], dtype)], {"T": dtype}),
+        b.add("Sub", [b.const(1.0, dtype), members], {"T": dtype})], {"T": dtype})
+    unpacked = b.add("Unpack", [factors], {"T": dtype, "num": count, "axis": 1})
+    node = unpacked.rsplit(":", 1)[0]
+    total = unpacked
+    for k in range(1, count):
+        total = b.add("Mul", [total, f"{node}:{k}"], {"T": dtype})
+    return [_reshape(b, total, [segments] + row, dtype)]
+
+
+# Segment products over more rows than this keep the op (a Mul per row).
+_MAX_SEGMENT_PROD_ROWS = 1024
+
+
+def _segment_prod_why_not(op: Operation) -> Optional[str]:
+    data, ids = op.inputs[0].shape, op.inputs[1].shape
+    if not ids.is_fully_defined() or data.ndims is None or segment_count(op) is None or \
+            None in data.as_list()[ids.ndims:] or not op.outputs[0].dtype.is_floating or \
+            not 1 <= int(np.prod(ids.as_list())) <= _MAX_SEGMENT_PROD_ROWS:
+        return (f"{op.type} with ids, a segment count or segment shape unknown when the "
+                f"graph is written, or over more than {_MAX_SEGMENT_PROD_ROWS} rows")
+    return None
+
+
 LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                                  Callable[[Operation, List[str], NodeBuilder],
                                           List[Optional[str]]]]] = {
@@ -293,4 +339,6 @@ LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "SegmentMean": (LOWERINGS_NN["SegmentSum"][0], _segment_mean),
     "ScatterNd": (_scatter_nd_why_not, _scatter_nd),
     "CropAndResize": (_crop_and_resize_why_not, _crop_and_resize),
+    "SegmentProd": (_segment_prod_why_not, _segment_prod),
+    "UnsortedSegmentProd": (_segment_prod_why_not, _segment_prod),
 }
