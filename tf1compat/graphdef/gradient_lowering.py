@@ -10,7 +10,7 @@ partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
 Cumprod (with TF's Cumprod gradient at zeros), LRN (AlexNet-style local response
 normalization); gradient_lowering_nn.py adds the transposed convolution and Tile with
 run-time multiples, gradient_lowering_array.py SpaceToBatchND, BatchToSpaceND and
-MatrixBandPart (and ScatterNd, CropAndResize), gradient_lowering_volume.py Conv3D, conv3d_transpose
+MatrixBandPart (and ScatterNd, CropAndResize, the segment products), gradient_lowering_volume.py Conv3D, conv3d_transpose
 and the 3-D pools. Inside
 the forward function only, such an
 op is written as the same computation in ops TF can differentiate; the graph outside
