@@ -1,13 +1,13 @@
 """Array ops written as other ops inside a gradient's forward function (as
 gradient_lowering.py, whose `LOWERINGS` holds these too): `SpaceToBatchND` and
 `BatchToSpaceND` (dilated convolutions: tf.nn.atrous_conv2d, tf.nn.convolution with a
-dilation rate), `MatrixBandPart` (a transformer's causal masks), `CropAndResize` (bilinear ROI crops:
-GatherNd of the neighbours and their lerps), the segment products (Mul chains over
-one-hot rows) and the segment means
-(`SegmentMean`, `UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a
-sum divided by counts) and `ScatterNd` (tf.scatter_nd of updates into a shape known
-when written: a one-hot product of the rows). TF 2.21 has no
-function gradient for any of them (scripts/probe_tf_function_gradients.py).
+dilation rate), `MatrixBandPart` (a transformer's causal masks), `CropAndResize`
+(bilinear ROI crops: GatherNd of the neighbours and their lerps), `ScatterNd`
+(tf.scatter_nd into a shape known when written: a one-hot product of the rows), the
+segment products (Mul chains over one-hot rows) and the segment means (`SegmentMean`;
+`UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a sum divided by
+counts). TF 2.21 has no function gradient for any of them
+(scripts/probe_tf_function_gradients.py).
 
 `LOWERINGS_ARRAY[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
 builder) -> the name of each output the body uses).
