@@ -226,7 +226,35 @@ def case_train_segment_products(tf):
                           ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
 
 
+def case_train_fake_quant(tf):
+    """Quantization-aware training as tf.contrib.quantize writes it: weights through
+    fake_quant_with_min_max_vars_per_channel (one channel's range unset: 0 and 0),
+    activations through fake_quant_with_min_max_vars with trained min and max (inputs
+    below and above the range: their gradients) and fake_quant_with_min_max_args (narrow
+    range, 4 bits); gradient descent."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [8, 3], name="targets")
+    w = tf.get_variable("w", [4, 3], initializer=tf.constant_initializer(
+        np.cos(np.arange(12, dtype=np.float32) * 0.8).reshape(4, 3)))
+    w_min = tf.get_variable("w_min", [3], initializer=tf.constant_initializer(
+        np.array([-0.7, 0.0, -0.4], np.float32)))
+    w_max = tf.get_variable("w_max", [3], initializer=tf.constant_initializer(
+        np.array([0.6, 0.0, 0.9], np.float32)))
+    a_min = tf.get_variable("a_min", [], initializer=tf.constant_initializer(-0.5))
+    a_max = tf.get_variable("a_max", [], initializer=tf.constant_initializer(0.45))
+    wq = tf.quantization.fake_quant_with_min_max_vars_per_channel(w, w_min, w_max)
+    h = tf.quantization.fake_quant_with_min_max_vars(tf.matmul(x, wq) * 1.5, a_min, a_max)
+    h = tf.quantization.fake_quant_with_min_max_args(h * 2.0 - 0.1, -1.5, 0.7, num_bits=4,
+                                                     narrow_range=True)
+    loss = tf.reduce_mean(tf.square(h - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.2).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:8]},
+                          ["loss:0", "w:0", "w_min:0", "w_max:0", "a_min:0", "a_max:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
                        case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells,
                        case_train_conv3d_avg_pool3d, case_train_conv3d_transpose,
-                       case_train_crop_and_resize, case_train_segment_products]
+                       case_train_crop_and_resize, case_train_segment_products,
+                       case_train_fake_quant]
