@@ -510,11 +510,41 @@ def case_cond_of_assigns(rec: Recorder) -> None:
         rec.run(sess, ["v:0"])
 
 
+def case_fractional_pool_training(rec: Recorder) -> None:
+    """A CNN with fractional max and average pooling trained with Adam from the file: TF's
+    FractionalMaxPoolGrad / FractionalAvgPoolGrad in the gradient graph."""
+    rng = np.random.RandomState(7)
+    x = tf.placeholder(tf.float32, [2, 9, 9, 2], name="x")
+    w1 = tf.Variable(rng.randn(3, 3, 2, 4).astype(np.float32) * 0.3, name="w1")
+    w2 = tf.Variable(rng.randn(3, 3, 4, 3).astype(np.float32) * 0.3, name="w2")
+    h = tf.nn.elu(tf.nn.conv2d(x, w1, [1, 1, 1, 1], "SAME"))
+    h, _, _ = tf.nn.fractional_max_pool(h, [1, 1.44, 1.6, 1], pseudo_random=True,
+                                        overlapping=True, deterministic=True, seed=3, seed2=4)
+    h = tf.nn.selu(tf.nn.conv2d(h, w2, [1, 1, 1, 1], "SAME"))
+    h, _, _ = tf.nn.fractional_avg_pool(h, [1, 1.5, 1.3, 1], deterministic=True, seed=5,
+                                        seed2=6)
+    loss = tf.identity(tf.reduce_mean(tf.square(tf.nn.softplus(h) - 0.5)), name="loss")
+    train = tf.train.AdamOptimizer(0.05).minimize(loss)
+    tf.add_to_collection("train_op", train)
+    for i, g in enumerate(tf.gradients(loss, [x, w1, w2])):
+        tf.identity(g, name=f"grad_{i}")
+    saver = tf.train.Saver()
+    feed = {"x:0": rng.randn(2, 9, 9, 2).astype(np.float32)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["loss:0", "grad_0:0", "grad_1:0", "grad_2:0"], feed)
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, [], feed, targets=[train.name])
+        rec.run(sess, ["w1:0", "w2:0", "loss:0"], feed)
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
-         case_rnn_batch_norm_training, case_cond_of_assigns]
+         case_rnn_batch_norm_training, case_cond_of_assigns,
+         case_fractional_pool_training]
 
 
 def main(argv: list) -> int:
