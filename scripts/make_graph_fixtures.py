@@ -102,6 +102,25 @@ class Recorder:
             "variables": variables,
             "values": [self.array(f"minimize_{i}", v) for i, v in enumerate(values)]}
 
+    def train_from_file(self, loss, optimizer, sources: list, feed: dict, variables: list
+                        ) -> None:
+        """Saves the graph with `optimizer`'s train op on `loss` (in the "train_op"
+        collection) and `grad_<i>` = TF's gradients of `loss` wrt `sources`; records the loss
+        and gradients, two training steps from the file's train op, then `variables` and
+        the loss."""
+        train = optimizer.minimize(loss)
+        tf.add_to_collection("train_op", train)
+        for i, g in enumerate(tf.gradients(loss, sources)):
+            tf.identity(g, name=f"grad_{i}")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            self.save_meta(sess, saver)
+            self.run(sess, [loss.name] + [f"grad_{i}:0" for i in range(len(sources))], feed)
+            self.run(sess, [], feed, targets=[train.name])
+            self.run(sess, [], feed, targets=[train.name])
+            self.run(sess, variables + [loss.name], feed)
+
     def save_pb(self, graph_def) -> None:
         with open(os.path.join(self.dir, "graph.pb"), "wb") as f:
             f.write(graph_def.SerializeToString())
@@ -418,20 +437,9 @@ def case_tf1_era_ops(rec: Recorder) -> None:
                            padding="SAME")
     loss = tf.identity(tf.reduce_sum(tf.square(pooled)) + tf.reduce_sum(v1.batch_mean),
                        name="loss")
-    train = tf.train.MomentumOptimizer(0.01, 0.9).minimize(loss)
-    tf.add_to_collection("train_op", train)
-    grads = tf.gradients(loss, [x, scale, offset])
-    for i, g in enumerate(grads):
-        tf.identity(g, name=f"grad_{i}")
-    saver = tf.train.Saver()
     feed = {"x:0": rng.randn(4, 5, 5, 3).astype(np.float32)}
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        rec.save_meta(sess, saver)
-        rec.run(sess, ["loss:0", "grad_0:0", "grad_1:0", "grad_2:0"], feed)
-        rec.run(sess, [], feed, targets=[train.name])
-        rec.run(sess, [], feed, targets=[train.name])
-        rec.run(sess, ["scale:0", "offset:0", "loss:0"], feed)
+    rec.train_from_file(loss, tf.train.MomentumOptimizer(0.01, 0.9), [x, scale, offset], feed,
+                        ["scale:0", "offset:0"])
 
 
 def case_sparse_segment_gradients(rec: Recorder) -> None:
@@ -524,19 +532,8 @@ def case_fractional_pool_training(rec: Recorder) -> None:
     h, _, _ = tf.nn.fractional_avg_pool(h, [1, 1.5, 1.3, 1], deterministic=True, seed=5,
                                         seed2=6)
     loss = tf.identity(tf.reduce_mean(tf.square(tf.nn.softplus(h) - 0.5)), name="loss")
-    train = tf.train.AdamOptimizer(0.05).minimize(loss)
-    tf.add_to_collection("train_op", train)
-    for i, g in enumerate(tf.gradients(loss, [x, w1, w2])):
-        tf.identity(g, name=f"grad_{i}")
-    saver = tf.train.Saver()
     feed = {"x:0": rng.randn(2, 9, 9, 2).astype(np.float32)}
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        rec.save_meta(sess, saver)
-        rec.run(sess, ["loss:0", "grad_0:0", "grad_1:0", "grad_2:0"], feed)
-        rec.run(sess, [], feed, targets=[train.name])
-        rec.run(sess, [], feed, targets=[train.name])
-        rec.run(sess, ["w1:0", "w2:0", "loss:0"], feed)
+    rec.train_from_file(loss, tf.train.AdamOptimizer(0.05), [x, w1, w2], feed, ["w1:0", "w2:0"])
 
 
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
