@@ -73,3 +73,37 @@ def test_max_pool_v2_with_a_run_time_window_is_refused_by_name():
     with tf.Session() as sess:
         with pytest.raises(tf.errors.UnimplementedError, match="ksize known only at run"):
             sess.run(out, {x: np.zeros([1, 4, 4, 1], np.float32), ksize: [1, 2, 2, 1]})
+
+
+def _top_k_v1_graph(k):
+    graph_def = GraphDef()
+    _node(graph_def, "x", "Placeholder", dtype=1)
+    _node(graph_def, "top", "TopK", ["x"], T=1, sorted=True).attr["k"].i = k
+    return graph_def
+
+
+def test_top_k_v1_is_top_k_v2_with_k_as_an_attr():
+    """TF 0.x's TopK (TF 2.21 refuses to build it): an imported node gives TopKV2's values,
+    int32 indices (ties in index order), gradient, and its error for k > columns."""
+    x = np.array([[3., 1., 3., 2., 5.], [0., -1., 4., 4., 4.]], np.float32)
+    with tf.Graph().as_default():
+        tf.import_graph_def(_top_k_v1_graph(3), name="")
+        graph = tf.get_default_graph()
+        values, indices = graph.get_tensor_by_name("top:0"), graph.get_tensor_by_name("top:1")
+        assert indices.dtype == tf.int32 and values.dtype == tf.float32
+        feed = graph.get_tensor_by_name("x:0")
+        want_values, want_indices = tf.nn.top_k(feed, 3)
+        grad = tf.gradients(tf.reduce_sum(values * values), feed)[0]
+        want_grad = tf.gradients(tf.reduce_sum(want_values * want_values), feed)[0]
+        with tf.Session() as sess:
+            got = sess.run([values, indices, grad], {feed: x})
+            want = sess.run([want_values, want_indices, want_grad], {feed: x})
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(got[1], [[4, 0, 2], [2, 3, 4]])
+
+    with tf.Graph().as_default():
+        tf.import_graph_def(_top_k_v1_graph(6), name="")
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="at least k columns"):
+                sess.run("top:0", {"x:0": x})
