@@ -536,12 +536,59 @@ def case_fractional_pool_training(rec: Recorder) -> None:
     rec.train_from_file(loss, tf.train.AdamOptimizer(0.05), [x, w1, w2], feed, ["w1:0", "w2:0"])
 
 
+def case_v1_queue_ops(rec: Recorder) -> None:
+    """The queue ops of TF 0.x / early 1.x graphs (FIFOQueue, QueueEnqueue(Many),
+    QueueDequeue(Many/UpTo), QueueSize, QueueClose, ... of Ref(string) handles) feeding a
+    variable's training step."""
+    raw = tf.raw_ops
+    q = raw.FIFOQueue(component_types=[tf.float32, tf.int32], shapes=[[2], []], capacity=10,
+                      name="fifo")
+    pq = raw.PaddingFIFOQueue(component_types=[tf.float32], shapes=[[None]], capacity=5,
+                              name="padding_fifo")
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    y = tf.placeholder(tf.int32, [None], name="y")
+    raw.QueueEnqueueMany(handle=q, components=[x, y], name="enqueue_many")
+    raw.QueueEnqueue(handle=q, components=[x[0] * 10.0, y[0] + 100], name="enqueue_one")
+    raw.QueueEnqueue(handle=pq, components=[x[:, 0]], name="enqueue_padded")
+    raw.QueueEnqueue(handle=pq, components=[x[0]], name="enqueue_padded_2")
+    size = tf.identity(raw.QueueSize(handle=q), name="size")
+    batch = raw.QueueDequeueMany(handle=q, n=2, component_types=[tf.float32, tf.int32],
+                                 name="dequeue_many")
+    one = raw.QueueDequeue(handle=q, component_types=[tf.float32, tf.int32], name="dequeue")
+    padded = raw.QueueDequeueMany(handle=pq, n=2, component_types=[tf.float32],
+                                  name="dequeue_padded")
+    rest = raw.QueueDequeueUpTo(handle=q, n=5, component_types=[tf.float32, tf.int32],
+                                name="dequeue_up_to")
+    raw.QueueClose(handle=q, name="close")
+    closed = tf.identity(raw.QueueIsClosed(handle=q), name="is_closed")
+    w = tf.Variable(np.array([[0.5], [-1.0]], np.float32), name="w")
+    loss = tf.reduce_mean(tf.square(tf.matmul(batch[0], w) - 1.0), name="loss")
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    feed = {"x:0": np.arange(8, dtype=np.float32).reshape(4, 2), "y:0": np.arange(4) * 3}
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        # One enqueue per run: TF orders unrelated targets of one run freely.
+        rec.run(sess, [], feed, targets=["enqueue_many"])
+        rec.run(sess, [], feed, targets=["enqueue_one"])
+        rec.run(sess, [size, closed])
+        rec.run(sess, [batch[0], batch[1], one[0], one[1], size])
+        rec.run(sess, [], feed, targets=["enqueue_many"])
+        rec.run(sess, [], feed, targets=["enqueue_padded"])
+        rec.run(sess, [], feed, targets=["enqueue_padded_2"])
+        rec.run(sess, [padded[0], w, size])
+        rec.run(sess, [loss, closed], targets=[train.name])
+        rec.run(sess, [w, size], targets=["close"])
+        rec.run(sess, [rest[0], rest[1], closed])
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
          case_rnn_batch_norm_training, case_cond_of_assigns,
-         case_fractional_pool_training]
+         case_fractional_pool_training, case_v1_queue_ops]
 
 
 def main(argv: list) -> int:

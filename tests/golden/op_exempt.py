@@ -140,6 +140,10 @@ EXEMPT: Dict[str, str] = {
         "FIFOQueueV2", "PaddingFIFOQueueV2", "RandomShuffleQueueV2", "PriorityQueueV2",
         "QueueCloseV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueDequeueV2",
         "QueueEnqueueManyV2", "QueueEnqueueV2", "QueueIsClosedV2", "QueueSizeV2")},
+    **{op: _QUEUE + "; the V1 (Ref(string) handle) ops: tests/test_graph_import.py (v1_queue_ops)"
+       for op in ("FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
+                  "QueueClose", "QueueDequeueMany", "QueueDequeueUpTo", "QueueDequeue",
+                  "QueueEnqueueMany", "QueueEnqueue", "QueueIsClosed", "QueueSize")},
     **{op: _READER for op in (
         "FixedLengthRecordReaderV2", "IdentityReaderV2", "TFRecordReaderV2",
         "TextLineReaderV2", "WholeFileReaderV2", "ReaderNumRecordsProducedV2",
