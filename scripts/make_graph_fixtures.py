@@ -583,12 +583,36 @@ def case_v1_queue_ops(rec: Recorder) -> None:
         rec.run(sess, [rest[0], rest[1], closed])
 
 
+def case_v1_stack_ops(rec: Recorder) -> None:
+    """The stack ops of TF <= 1.2 graphs (Stack, StackPush, StackPop, StackClose of a
+    Ref(string) handle), pushed and popped in an order fixed by control dependencies."""
+    raw = tf.raw_ops
+    x = tf.placeholder(tf.float32, [3], name="x")
+    stack = raw.Stack(elem_type=tf.float32, stack_name="saved", name="stack")
+    first = raw.StackPush(handle=stack, elem=x, name="push_1")
+    with tf.control_dependencies([first]):
+        second = raw.StackPush(handle=stack, elem=x * 2.0, name="push_2")
+    with tf.control_dependencies([second]):
+        top = raw.StackPop(handle=stack, elem_type=tf.float32, name="pop_1")
+    with tf.control_dependencies([top]):
+        below = raw.StackPop(handle=stack, elem_type=tf.float32, name="pop_2")
+    with tf.control_dependencies([below]):
+        raw.StackClose(handle=stack, name="close")
+    total = tf.identity(top + 10.0 * below, name="total")
+    with tf.Session() as sess:
+        rec.save_meta()
+        for value in ([1., 2., 3.], [-1., 0., 4.]):
+            rec.run(sess, [second, top, below, total],
+                    {"x:0": np.array(value, np.float32)}, targets=["close"])
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
          case_rnn_batch_norm_training, case_cond_of_assigns,
-         case_fractional_pool_training, case_v1_queue_ops]
+         case_fractional_pool_training, case_v1_queue_ops,
+         case_v1_stack_ops]
 
 
 def main(argv: list) -> int:

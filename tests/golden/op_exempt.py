@@ -183,6 +183,9 @@ EXEMPT: Dict[str, str] = {
     **{op: _CHAINS + "switch_merge" for op in ("Switch", "Merge", "ControlTrigger")},
     **{op: _CHAINS + "stack_ops" for op in (
         "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2")},
+    **{op: ("V1 stack of a Ref(string) handle (TF <= 1.2 graphs); covered by "
+            "tests/fixtures/tf_graphs/v1_stack_ops (tests/test_graph_import.py)")
+       for op in ("Stack", "StackPush", "StackPop", "StackClose")},
     **{op: _CHAINS + "tensor_list_ops" for op in (
         "EmptyTensorList", "TensorListElementShape", "TensorListFromTensor",
         "TensorListGather", "TensorListGetItem", "TensorListLength", "TensorListPopBack",
