@@ -1,7 +1,8 @@
 """Ops only graphs from older TF versions hold, which TF 2.21 no longer builds (so no
 recorded fixture): BatchNormWithGlobalNormalization (2015-era frozen models) and its
 gradient, imported from a hand-written GraphDef; MaxPoolV2's refusal of a window known
-only at run time (TF's UnimplementedError at the run)."""
+only at run time (TF's UnimplementedError at the run); TopK and Conv3DBackpropInput/Filter
+(V1) against their successors."""
 
 import numpy as np
 import pytest
@@ -107,3 +108,46 @@ def test_top_k_v1_is_top_k_v2_with_k_as_an_attr():
         with tf.Session() as sess:
             with pytest.raises(tf.errors.InvalidArgumentError, match="at least k columns"):
                 sess.run("top:0", {"x:0": x})
+
+
+def _conv3d_backprop_v1_graph(op, padding, strides, shapes):
+    graph_def = GraphDef()
+    for name, shape in zip(("x", "w", "dy"), shapes):
+        node = _node(graph_def, name, "Placeholder", dtype=1)
+        if shape is not None:
+            node.attr["shape"].shape.dim.extend([])
+            for size in shape:
+                node.attr["shape"].shape.dim.add().size = size
+    node = _node(graph_def, "out", op, ["x", "w", "dy"], T=1)
+    node.attr["padding"].s = padding.encode()
+    node.attr["strides"].list.i.extend(strides)
+    return graph_def
+
+
+@pytest.mark.parametrize("static", [True, False], ids=["static_shapes", "run_time_shapes"])
+@pytest.mark.parametrize("padding, strides", [("SAME", [1, 2, 1, 2, 1]),
+                                              ("VALID", [1, 1, 1, 1, 1])])
+def test_conv3d_backprop_v1_is_v2_given_the_tensor_not_its_shape(padding, strides, static):
+    """TF 0.x's Conv3DBackpropInput/Filter (TF 2.21 refuses to build them) compute what
+    tf.gradients of conv3d computes (V2's kernels)."""
+    rng = np.random.RandomState(1)
+    x = rng.randn(2, 4, 5, 6, 3).astype(np.float32)
+    w = rng.randn(2, 3, 2, 3, 4).astype(np.float32)
+    with tf.Graph().as_default():
+        xc, wc = tf.constant(x), tf.constant(w)
+        y = tf.nn.conv3d(xc, wc, strides, padding)
+        dy = rng.randn(*y.shape.as_list()).astype(np.float32)
+        want = tf.gradients(y, [xc, wc], tf.constant(dy))
+        with tf.Session() as sess:
+            want = sess.run(want)
+    shapes = (x.shape, w.shape, dy.shape) if static else (None, None, None)
+    for k, op in enumerate(("Conv3DBackpropInput", "Conv3DBackpropFilter")):
+        with tf.Graph().as_default():
+            tf.import_graph_def(_conv3d_backprop_v1_graph(op, padding, strides, shapes),
+                                name="")
+            out = tf.get_default_graph().get_tensor_by_name("out:0")
+            if static:
+                assert out.shape.as_list() == list((x, w)[k].shape)
+            with tf.Session() as sess:
+                got = sess.run(out, {"x:0": x, "w:0": w, "dy:0": dy})
+        np.testing.assert_allclose(got, want[k], rtol=1e-5, atol=1e-5, err_msg=op)

@@ -386,3 +386,46 @@ _declare_rearranged("BatchToSpace", "BatchToSpaceND", [0, _block, 1],
                     attrs={"T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32),
                            "block_size": None},
                     doc="BatchToSpaceND over two spatial dims with one block size (TF 0.x).")
+
+
+# -- 3-D convolution gradients of TF 0.x (before GraphDef version 10) ---------------------------
+# V1 takes the forward input / filter itself where V2 takes its shape. A tensor whose static
+# shape is not fully known cannot be a graph-build constant, so V2's kernel never mistakes
+# the stand-in for sizes it could bake in.
+
+def _conv3d_backprop_v1_kernel(successor: str, sized: int) -> Callable:
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        shape = node.inputs[sized].shape
+        inputs = list(node.inputs)
+        if shape.is_fully_defined():
+            inputs[sized] = np.array(shape.as_list(), np.int32)
+        kernel = _successor(node, kctx, successor, inputs, data_format="NDHWC",
+                            Tshape=D.int32)
+
+        def run(*args: Any) -> Any:
+            args = list(args)
+            args[sized] = torch.tensor(list(args[sized].shape), dtype=torch.int32)
+            return kernel(*args)
+        return run
+    return factory
+
+
+def _conv3d_backprop_v1_shape(sized: int) -> Callable:
+    # TF's V1 shape function: the shape of the tensor it is given, of rank 5.
+    def rule(ctx: Any) -> List[TensorShape]:
+        shape = ctx.shape(sized)
+        if shape.rank is not None and shape.rank != 5:
+            raise ValueError(f"Shape must be rank 5 but is rank {shape.rank} "
+                             f"{node_desc(ctx)}")
+        return [shape if shape.rank is not None else TensorShape([None] * 5)]
+    return rule
+
+
+for _op, _successor_type, _sized in (("Conv3DBackpropInput", "Conv3DBackpropInputV2", 0),
+                                     ("Conv3DBackpropFilter", "Conv3DBackpropFilterV2", 1)):
+    declare(_op, inputs=["input: T", "filter: T", "out_backprop: T"], outputs=["output: T"],
+            attrs={"T": Type((D.float16, D.float32, D.float64)), "strides": None,
+                   "padding": None, "dilations": [1, 1, 1, 1, 1]},
+            shape=_conv3d_backprop_v1_shape(_sized),
+            kernel=_conv3d_backprop_v1_kernel(_successor_type, _sized), grad="unregistered",
+            doc=f"{_successor_type} given the tensor whose shape V2 takes (TF 0.x graphs).")
