@@ -102,6 +102,25 @@ class Recorder:
             "variables": variables,
             "values": [self.array(f"minimize_{i}", v) for i, v in enumerate(values)]}
 
+    def train_from_file(self, loss, optimizer, sources: list, feed: dict, variables: list
+                        ) -> None:
+        """Saves the graph with `optimizer`'s train op on `loss` (in the "train_op"
+        collection) and `grad_<i>` = TF's gradients of `loss` wrt `sources`; records the loss
+        and gradients, two training steps from the file's train op, then `variables` and
+        the loss."""
+        train = optimizer.minimize(loss)
+        tf.add_to_collection("train_op", train)
+        for i, g in enumerate(tf.gradients(loss, sources)):
+            tf.identity(g, name=f"grad_{i}")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            self.save_meta(sess, saver)
+            self.run(sess, [loss.name] + [f"grad_{i}:0" for i in range(len(sources))], feed)
+            self.run(sess, [], feed, targets=[train.name])
+            self.run(sess, [], feed, targets=[train.name])
+            self.run(sess, variables + [loss.name], feed)
+
     def save_pb(self, graph_def) -> None:
         with open(os.path.join(self.dir, "graph.pb"), "wb") as f:
             f.write(graph_def.SerializeToString())
@@ -418,20 +437,9 @@ def case_tf1_era_ops(rec: Recorder) -> None:
                            padding="SAME")
     loss = tf.identity(tf.reduce_sum(tf.square(pooled)) + tf.reduce_sum(v1.batch_mean),
                        name="loss")
-    train = tf.train.MomentumOptimizer(0.01, 0.9).minimize(loss)
-    tf.add_to_collection("train_op", train)
-    grads = tf.gradients(loss, [x, scale, offset])
-    for i, g in enumerate(grads):
-        tf.identity(g, name=f"grad_{i}")
-    saver = tf.train.Saver()
     feed = {"x:0": rng.randn(4, 5, 5, 3).astype(np.float32)}
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        rec.save_meta(sess, saver)
-        rec.run(sess, ["loss:0", "grad_0:0", "grad_1:0", "grad_2:0"], feed)
-        rec.run(sess, [], feed, targets=[train.name])
-        rec.run(sess, [], feed, targets=[train.name])
-        rec.run(sess, ["scale:0", "offset:0", "loss:0"], feed)
+    rec.train_from_file(loss, tf.train.MomentumOptimizer(0.01, 0.9), [x, scale, offset], feed,
+                        ["scale:0", "offset:0"])
 
 
 def case_sparse_segment_gradients(rec: Recorder) -> None:
@@ -510,11 +518,101 @@ def case_cond_of_assigns(rec: Recorder) -> None:
         rec.run(sess, ["v:0"])
 
 
+def case_fractional_pool_training(rec: Recorder) -> None:
+    """A CNN with fractional max and average pooling trained with Adam from the file: TF's
+    FractionalMaxPoolGrad / FractionalAvgPoolGrad in the gradient graph."""
+    rng = np.random.RandomState(7)
+    x = tf.placeholder(tf.float32, [2, 9, 9, 2], name="x")
+    w1 = tf.Variable(rng.randn(3, 3, 2, 4).astype(np.float32) * 0.3, name="w1")
+    w2 = tf.Variable(rng.randn(3, 3, 4, 3).astype(np.float32) * 0.3, name="w2")
+    h = tf.nn.elu(tf.nn.conv2d(x, w1, [1, 1, 1, 1], "SAME"))
+    h, _, _ = tf.nn.fractional_max_pool(h, [1, 1.44, 1.6, 1], pseudo_random=True,
+                                        overlapping=True, deterministic=True, seed=3, seed2=4)
+    h = tf.nn.selu(tf.nn.conv2d(h, w2, [1, 1, 1, 1], "SAME"))
+    h, _, _ = tf.nn.fractional_avg_pool(h, [1, 1.5, 1.3, 1], deterministic=True, seed=5,
+                                        seed2=6)
+    loss = tf.identity(tf.reduce_mean(tf.square(tf.nn.softplus(h) - 0.5)), name="loss")
+    feed = {"x:0": rng.randn(2, 9, 9, 2).astype(np.float32)}
+    rec.train_from_file(loss, tf.train.AdamOptimizer(0.05), [x, w1, w2], feed, ["w1:0", "w2:0"])
+
+
+def case_v1_queue_ops(rec: Recorder) -> None:
+    """The queue ops of TF 0.x / early 1.x graphs (FIFOQueue, QueueEnqueue(Many),
+    QueueDequeue(Many/UpTo), QueueSize, QueueClose, ... of Ref(string) handles) feeding a
+    variable's training step."""
+    raw = tf.raw_ops
+    q = raw.FIFOQueue(component_types=[tf.float32, tf.int32], shapes=[[2], []], capacity=10,
+                      name="fifo")
+    pq = raw.PaddingFIFOQueue(component_types=[tf.float32], shapes=[[None]], capacity=5,
+                              name="padding_fifo")
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    y = tf.placeholder(tf.int32, [None], name="y")
+    raw.QueueEnqueueMany(handle=q, components=[x, y], name="enqueue_many")
+    raw.QueueEnqueue(handle=q, components=[x[0] * 10.0, y[0] + 100], name="enqueue_one")
+    raw.QueueEnqueue(handle=pq, components=[x[:, 0]], name="enqueue_padded")
+    raw.QueueEnqueue(handle=pq, components=[x[0]], name="enqueue_padded_2")
+    size = tf.identity(raw.QueueSize(handle=q), name="size")
+    batch = raw.QueueDequeueMany(handle=q, n=2, component_types=[tf.float32, tf.int32],
+                                 name="dequeue_many")
+    one = raw.QueueDequeue(handle=q, component_types=[tf.float32, tf.int32], name="dequeue")
+    padded = raw.QueueDequeueMany(handle=pq, n=2, component_types=[tf.float32],
+                                  name="dequeue_padded")
+    rest = raw.QueueDequeueUpTo(handle=q, n=5, component_types=[tf.float32, tf.int32],
+                                name="dequeue_up_to")
+    raw.QueueClose(handle=q, name="close")
+    closed = tf.identity(raw.QueueIsClosed(handle=q), name="is_closed")
+    w = tf.Variable(np.array([[0.5], [-1.0]], np.float32), name="w")
+    loss = tf.reduce_mean(tf.square(tf.matmul(batch[0], w) - 1.0), name="loss")
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    feed = {"x:0": np.arange(8, dtype=np.float32).reshape(4, 2), "y:0": np.arange(4) * 3}
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        # One enqueue per run: TF orders unrelated targets of one run freely.
+        rec.run(sess, [], feed, targets=["enqueue_many"])
+        rec.run(sess, [], feed, targets=["enqueue_one"])
+        rec.run(sess, [size, closed])
+        rec.run(sess, [batch[0], batch[1], one[0], one[1], size])
+        rec.run(sess, [], feed, targets=["enqueue_many"])
+        rec.run(sess, [], feed, targets=["enqueue_padded"])
+        rec.run(sess, [], feed, targets=["enqueue_padded_2"])
+        rec.run(sess, [padded[0], w, size])
+        rec.run(sess, [loss, closed], targets=[train.name])
+        rec.run(sess, [w, size], targets=["close"])
+        rec.run(sess, [rest[0], rest[1], closed])
+
+
+def case_v1_stack_ops(rec: Recorder) -> None:
+    """The stack ops of TF <= 1.2 graphs (Stack, StackPush, StackPop, StackClose of a
+    Ref(string) handle), pushed and popped in an order fixed by control dependencies."""
+    raw = tf.raw_ops
+    x = tf.placeholder(tf.float32, [3], name="x")
+    stack = raw.Stack(elem_type=tf.float32, stack_name="saved", name="stack")
+    first = raw.StackPush(handle=stack, elem=x, name="push_1")
+    with tf.control_dependencies([first]):
+        second = raw.StackPush(handle=stack, elem=x * 2.0, name="push_2")
+    with tf.control_dependencies([second]):
+        top = raw.StackPop(handle=stack, elem_type=tf.float32, name="pop_1")
+    with tf.control_dependencies([top]):
+        below = raw.StackPop(handle=stack, elem_type=tf.float32, name="pop_2")
+    with tf.control_dependencies([below]):
+        raw.StackClose(handle=stack, name="close")
+    total = tf.identity(top + 10.0 * below, name="total")
+    with tf.Session() as sess:
+        rec.save_meta()
+        for value in ([1., 2., 3.], [-1., 0., 4.]):
+            rec.run(sess, [second, top, below, total],
+                    {"x:0": np.array(value, np.float32)}, targets=["close"])
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
-         case_rnn_batch_norm_training, case_cond_of_assigns]
+         case_rnn_batch_norm_training, case_cond_of_assigns,
+         case_fractional_pool_training, case_v1_queue_ops,
+         case_v1_stack_ops]
 
 
 def main(argv: list) -> int:

@@ -56,8 +56,44 @@ def build(tf):
     def run(experiment_fn, run_config, schedule, hparams):
         return getattr(experiment_fn(run_config, hparams), schedule)()
 
+    class ModelFnOps:
+        def __init__(self, mode, predictions=None, loss=None, train_op=None,
+                     eval_metric_ops=None):
+            self.spec = tf.estimator.EstimatorSpec(
+                mode, predictions=predictions, loss=loss,
+                train_op=train_op if mode == tf.estimator.ModeKeys.TRAIN else None,
+                eval_metric_ops=eval_metric_ops)
+
+    class ContribEstimator:
+        """TF 1.15's contrib Estimator on input_fns only: features and labels go to the
+        model_fn by position, mode/params/config by name; ModelFnOps becomes a spec."""
+
+        def __init__(self, model_fn, model_dir=None, config=None, params=None):
+            import inspect
+            names = inspect.signature(model_fn).parameters
+
+            def spec_fn(features, labels, mode, config):
+                kwargs = {"mode": mode, "params": params, "config": config}
+                return model_fn(features, labels,
+                                **{k: v for k, v in kwargs.items() if k in names}).spec
+            self._core = tf.estimator.Estimator(spec_fn, model_dir=model_dir, config=config)
+
+        def fit(self, input_fn, steps=None, max_steps=None):
+            self._core.train(input_fn, steps=steps, max_steps=max_steps)
+            return self
+
+        def evaluate(self, input_fn, steps=None):
+            return self._core.evaluate(input_fn, steps=steps)
+
+        def predict(self, input_fn, as_iterable=True):
+            assert as_iterable, "only as_iterable=True is modelled"
+            return self._core.predict(input_fn)
+
     learn = types.SimpleNamespace(RunConfig=RunConfig, Experiment=Experiment,
-                                  learn_runner=types.SimpleNamespace(run=run))
+                                  learn_runner=types.SimpleNamespace(run=run),
+                                  Estimator=ContribEstimator, ModelFnOps=ModelFnOps,
+                                  ModeKeys=types.SimpleNamespace(TRAIN="train", EVAL="eval",
+                                                                 INFER="infer"))
     return types.SimpleNamespace(learn=learn,
                                  training=types.SimpleNamespace(HParams=HParams))
 

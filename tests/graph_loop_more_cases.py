@@ -436,6 +436,57 @@ def case_train_map_fn_of_scan(tf):
                           ["loss:0", "w:0", "v:0", "rnn/cell/kernel:0", "rnn/cell/bias:0"])
 
 
+def case_train_while_loop_gelu_top_k_body(tf):
+    """A recurrence whose body holds ops TF has no function gradient for, written from
+    their values pushed each iteration (gradient_lowering_math.py): a GELU (Erf) cell,
+    a Softsign gate and the mean of each row's two largest entries (TopKV2); Adam."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.6 + 0.05))
+    v = tf.get_variable("v", [4], initializer=tf.constant_initializer(0.3))
+
+    def body(i, h):
+        pre = tf.matmul(h, w)
+        gelu = 0.5 * pre * (1.0 + tf.erf(pre / np.sqrt(2.0).astype(np.float32)))
+        gate = tf.nn.softsign(h + v)
+        top, _ = tf.nn.top_k(gelu, k=2)
+        return i + 1, gelu * gate + tf.reduce_mean(top, axis=1, keepdims=True) * 0.3
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(12, dtype=np.float32) * 0.7).reshape(3, 4)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": data}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_while_loop_causal_attention_segment_max_body(tf):
+    """A loop body with causal self-attention over the rows (MatrixBandPart of the
+    scores, gradient_lowering_array.py) and a GELU (Erf) of the attended rows plus the
+    per-group maximum of the rows (UnsortedSegmentMax, gradient_lowering_math.py)
+    broadcast back; RMSProp."""
+    x = tf.placeholder(tf.float32, [5, 4], name="x")
+    w = tf.get_variable("w", [4, 4], initializer=tf.constant_initializer(
+        np.eye(4, dtype=np.float32) * 0.4 + 0.1))
+    groups = tf.constant([0, 1, 0, 2, 1], name="groups")
+
+    def body(i, h):
+        scores = tf.matmul(tf.matmul(h, w), h, transpose_b=True)
+        masked = tf.matrix_band_part(scores, -1, 0) - 1e3 * (
+            1.0 - tf.matrix_band_part(tf.ones_like(scores), -1, 0))
+        attended = tf.matmul(tf.nn.softmax(masked), h)
+        gelu = 0.5 * attended * (1.0 + tf.erf(attended * 0.70710677))
+        peaks = tf.gather(tf.unsorted_segment_max(h, groups, 3), groups)
+        return i + 1, 0.5 * gelu + 0.3 * peaks
+
+    _, h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.1), name="loss")
+    tf.train.RMSPropOptimizer(0.02).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.cos(np.arange(20, dtype=np.float32) * 0.9).reshape(5, 4)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": data}, ["loss:0", "w:0"])
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
@@ -443,4 +494,5 @@ LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
                    case_train_while_loop_cond_run_time_shapes,
                    case_train_tensor_array_read_in_body, case_train_nested_while_loops,
-                   case_train_map_fn_of_scan]
+                   case_train_map_fn_of_scan, case_train_while_loop_gelu_top_k_body,
+                   case_train_while_loop_causal_attention_segment_max_body]

@@ -102,5 +102,159 @@ def case_train_top_k_segment_mean(tf):
                           ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
 
 
+def case_train_scatter_nd_rows_and_cells(tf):
+    """tf.scatter_nd of dense rows into a larger table (a duplicate index: summed) and of
+    single cells (a two-deep index, int64) into a grid, into a regression head; Adam."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [6, 3], name="targets")
+    h = tf.layers.dense(x, 5, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(20, dtype=np.float32) * 0.7).reshape(4, 5)), name="hidden")
+    table = tf.scatter_nd(tf.constant([[5], [0], [2], [5], [3], [1], [0], [4]]), h, [6, 5])
+    cells = tf.scatter_nd(tf.constant([[0, 1], [3, 4], [5, 0], [0, 1]], tf.int64),
+                          tf.reduce_sum(h[:4], axis=1), tf.constant([6, 5], tf.int64))
+    out = tf.layers.dense(table + cells * 0.5, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(15, dtype=np.float32)).reshape(5, 3)), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:6]},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
+
+
+def case_train_conv3d_avg_pool3d(tf):
+    """A small 3-D CNN over [batch, depth, height, width, channels] volumes
+    (tf.layers.conv3d 'same' with depth stride 2, tf.nn.conv3d 'VALID',
+    tf.layers.average_pooling3d and tf.nn.max_pool3d 'SAME' with windows crossing the
+    edges, after a ReLU; Conv3D, AvgPool3D and MaxPool3D as 2-D ops
+    over depth slices, gradient_lowering_volume.py); plain gradient descent (Adam's
+    normalization would magnify float rounding of near-zero gradients)."""
+    volumes = tf.placeholder(tf.float32, [None, 5, 6, 6, 2], name="volumes")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    h = tf.layers.conv3d(volumes, 3, 3, strides=(2, 1, 1), padding="same",
+                         activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+                             np.sin(np.arange(162, dtype=np.float32) * 0.37) * 0.3),
+                         name="conv1")
+    k2 = tf.get_variable("k2", [2, 2, 2, 3, 4], initializer=tf.constant_initializer(
+        np.cos(np.arange(96, dtype=np.float32) * 0.53) * 0.3))
+    h = tf.nn.relu(tf.nn.conv3d(h, k2, [1, 1, 1, 1, 1], "VALID"))
+    h = tf.layers.average_pooling3d(h, (2, 3, 3), (1, 2, 2), padding="same") + \
+        tf.nn.max_pool3d(h, [1, 3, 2, 2, 1], [1, 1, 2, 2, 1], "SAME")
+    out = tf.layers.dense(tf.reshape(h, [-1, 2 * 3 * 3 * 4]), 3,
+                          kernel_initializer=tf.constant_initializer(
+                              np.sin(np.arange(216, dtype=np.float32)) * 0.2), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(3 * 5 * 6 * 6 * 2, dtype=np.float32) * 0.11).reshape(3, 5, 6, 6, 2)
+    return _training_spec(tf, tf.train.Saver(), {"volumes:0": data, "targets:0": TARGETS[:3]},
+                          ["loss:0", "conv1/kernel:0", "conv1/bias:0", "k2:0",
+                           "out/kernel:0"])
+
+
+def case_train_conv3d_transpose(tf):
+    """A 3-D decoder: tf.layers.conv3d_transpose 'same' with strides (2, 2, 1) and
+    tf.nn.conv3d_transpose 'VALID' (Conv3DBackpropInputV2 as a stride-1 VALID
+    convolution of the spread-out input, gradient_lowering_volume.py); gradient descent."""
+    codes = tf.placeholder(tf.float32, [None, 2, 3, 3, 3], name="codes")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    h = tf.layers.conv3d_transpose(
+        codes, 4, (3, 2, 3), strides=(2, 2, 1), padding="same", activation=tf.tanh,
+        kernel_initializer=tf.constant_initializer(
+            np.sin(np.arange(216, dtype=np.float32) * 0.29) * 0.3), name="up1")
+    k2 = tf.get_variable("k2", [2, 3, 2, 2, 4], initializer=tf.constant_initializer(
+        np.cos(np.arange(96, dtype=np.float32) * 0.41) * 0.3))
+    h = tf.nn.conv3d_transpose(h, k2, tf.stack([tf.shape(h)[0], 5, 8, 4, 2]),
+                               [1, 1, 1, 1, 1], "VALID")
+    h = tf.reshape(h, [-1, 5 * 8 * 4 * 2])
+    out = tf.layers.dense(h, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(960, dtype=np.float32)) * 0.1), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.cos(np.arange(2 * 2 * 3 * 3 * 3, dtype=np.float32) * 0.23).reshape(2, 2, 3, 3, 3)
+    return _training_spec(tf, tf.train.Saver(), {"codes:0": data, "targets:0": TARGETS[:2]},
+                          ["loss:0", "up1/kernel:0", "up1/bias:0", "k2:0", "out/kernel:0"])
+
+
+def case_train_crop_and_resize(tf):
+    """ROI-align style crops (tf.image.crop_and_resize, bilinear: boxes inside, on the
+    image's edges, reaching past them with an extrapolation value, a 1-row crop) of a
+    conv feature map into a head, the boxes a trained variable too (TF's box gradient);
+    gradient descent."""
+    images = tf.placeholder(tf.float32, [2, 5, 6, 2], name="images")
+    targets = tf.placeholder(tf.float32, [None, 3], name="targets")
+    features = tf.layers.conv2d(images, 3, 3, padding="same", activation=tf.tanh,
+                                kernel_initializer=tf.constant_initializer(
+                                    np.sin(np.arange(54, dtype=np.float32) * 0.7) * 0.4),
+                                name="features")
+    boxes = tf.get_variable("boxes", [4, 4], initializer=tf.constant_initializer(np.array(
+        [[0.1, 0.2, 0.7, 0.9], [0.0, 0.0, 1.0, 1.0], [-0.2, 0.3, 0.6, 1.3],
+         [0.35, 0.15, 0.8, 0.55]], np.float32)))
+    crops = tf.image.crop_and_resize(features, boxes, tf.constant([0, 1, 1, 0]), [3, 4],
+                                     extrapolation_value=0.25)
+    rows = tf.image.crop_and_resize(features, boxes[:2], tf.constant([1, 0]), [1, 4])
+    pooled = tf.concat([tf.reshape(crops, [4, 36]), tf.tile(tf.reshape(rows, [2, 12]),
+                                                            [2, 3])], axis=1)
+    out = tf.layers.dense(pooled, 3, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(216, dtype=np.float32)) * 0.2), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(120, dtype=np.float32) * 0.37).reshape(2, 5, 6, 2)
+    return _training_spec(tf, tf.train.Saver(), {"images:0": data, "targets:0": TARGETS[:4]},
+                          ["loss:0", "features/kernel:0", "boxes:0", "out/kernel:0"])
+
+
+def case_train_segment_products(tf):
+    """Per-group products of the rows (tf.unsorted_segment_prod with an empty segment and
+    a dropped negative id, tf.segment_prod over sorted ids; a row with an exact zero, so
+    TF 1.x's zero rule of the gradient applies) into a regression head; gradient
+    descent."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [5, 3], name="targets")
+    h = tf.layers.dense(x, 3, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(12, dtype=np.float32) * 0.9).reshape(4, 3)), name="hidden")
+    h = h * tf.constant(np.where(np.arange(24).reshape(8, 3) == 7, 0.0, 1.0), tf.float32)
+    unsorted = tf.unsorted_segment_prod(h * 2.0, tf.constant([2, 0, 2, -1, 0, 4, 2, 0]), 5)
+    ordered = tf.segment_prod(1.0 + h, tf.constant([0, 0, 1, 1, 1, 3, 4, 4]))
+    out = tf.layers.dense(unsorted + ordered, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(9, dtype=np.float32)).reshape(3, 3)), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.2).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:5]},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
+
+
+def case_train_fake_quant(tf):
+    """Quantization-aware training as tf.contrib.quantize writes it: weights through
+    fake_quant_with_min_max_vars_per_channel (one channel's range unset: 0 and 0),
+    activations through fake_quant_with_min_max_vars with trained min and max (inputs
+    below and above the range: their gradients) and fake_quant_with_min_max_args (narrow
+    range, 4 bits); gradient descent."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [8, 3], name="targets")
+    w = tf.get_variable("w", [4, 3], initializer=tf.constant_initializer(
+        np.cos(np.arange(12, dtype=np.float32) * 0.8).reshape(4, 3)))
+    w_min = tf.get_variable("w_min", [3], initializer=tf.constant_initializer(
+        np.array([-0.7, 0.0, -0.4], np.float32)))
+    w_max = tf.get_variable("w_max", [3], initializer=tf.constant_initializer(
+        np.array([0.6, 0.0, 0.9], np.float32)))
+    a_min = tf.get_variable("a_min", [], initializer=tf.constant_initializer(-0.5))
+    a_max = tf.get_variable("a_max", [], initializer=tf.constant_initializer(0.45))
+    wq = tf.quantization.fake_quant_with_min_max_vars_per_channel(w, w_min, w_max)
+    h = tf.quantization.fake_quant_with_min_max_vars(tf.matmul(x, wq) * 1.5, a_min, a_max)
+    h = tf.quantization.fake_quant_with_min_max_args(h * 2.0 - 0.1, -1.5, 0.7, num_bits=4,
+                                                     narrow_range=True)
+    loss = tf.reduce_mean(tf.square(h - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.2).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS[:8]},
+                          ["loss:0", "w:0", "w_min:0", "w_max:0", "a_min:0", "a_max:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
-                       case_train_top_k_segment_mean]
+                       case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells,
+                       case_train_conv3d_avg_pool3d, case_train_conv3d_transpose,
+                       case_train_crop_and_resize, case_train_segment_products,
+                       case_train_fake_quant]

@@ -457,3 +457,15 @@ def test_pool3d_channels_first_matches_channels_last():
     for last_value, first_value in _run(pairs):
         np.testing.assert_allclose(first_value.transpose(0, 2, 3, 4, 1), last_value,
                                    rtol=1e-6)
+
+
+def test_contrib_layers_relu_relu6_linear_are_fully_connected_shorthands():
+    """TF 1.x's `tf.contrib.layers.relu/relu6/linear`: fully_connected with the activation
+    bound; the variables are fully_connected's."""
+    with tf.Graph().as_default():
+        x = tf.constant(np.ones((2, 3), np.float32))
+        outs = [tf.contrib.layers.relu(x, 4), tf.contrib.layers.relu6(x, 4),
+                tf.contrib.layers.linear(x, 4)]
+        assert [o.op.type for o in outs] == ["Relu", "Relu6", "BiasAdd"]
+        assert [v.name for v in tf.global_variables()][:2] == [
+            "fully_connected/weights:0", "fully_connected/biases:0"]

@@ -18,9 +18,11 @@ import pytest
 import tf1compat as tf
 from tf1compat.graphdef.gradient_lowering_array import LOWERINGS_ARRAY
 from tf1compat.graphdef.gradient_lowering_math import LINEARIZED, PICKED
+from tf1compat.graphdef.gradient_lowering_volume import LOWERINGS_VOLUME
 from tests import graph_training_math_cases
 from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
-                                         export_with_warnings, fresh_graph)
+                                         export_with_warnings, fresh_graph, recorded_case,
+                                         replay_tf_runs)
 
 PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradients.json")
 
@@ -28,8 +30,21 @@ PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradie
 @pytest.mark.parametrize("case", graph_training_math_cases.MATH_TRAINING_CASES,
                          ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
-    check_recorded_training_case(case, caplog,
-                                 set(LINEARIZED) | set(PICKED) | set(LOWERINGS_ARRAY))
+    check_recorded_training_case(case, caplog, set(LINEARIZED) | set(PICKED) |
+                                 set(LOWERINGS_ARRAY) | set(LOWERINGS_VOLUME))
+
+
+@pytest.mark.parametrize("case", graph_training_math_cases.MATH_TRAINING_CASES,
+                         ids=lambda fn: fn.__name__[len("case_"):])
+def test_the_written_train_op_runs_in_tf1compat_too(case):
+    """The file TF trained from, imported into tf1compat: the SymbolicGradients of the
+    written forward functions run to TF's weights here too."""
+    d, recorded, arrays = recorded_case(case)
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+        with tf.Session() as sess:
+            saver.restore(sess, os.path.join(d, recorded["checkpoint"]))
+            replay_tf_runs(sess, recorded, arrays)
 
 
 def test_tf_differentiates_the_expanded_probes():
@@ -103,3 +118,36 @@ def test_a_fed_placeholder_with_default_is_the_value_the_gradient_sees(caplog):
         with tf.Session() as sess:
             got = sess.run(g.name, {"x:0": np.ones(3, np.float32), "h:0": fed})
     np.testing.assert_allclose(got, 4.0 * fed)
+
+
+@pytest.mark.parametrize("build, reason", [
+    (lambda x: tf.nn.conv3d(x, tf.ones([2, 2, 2, 2, 3]), [1] * 5, "SAME",
+                            dilations=[1, 2, 1, 1, 1]), "Conv3D other than NDHWC, undilated"),
+    (lambda x: tf.nn.max_pool3d(tf.placeholder_with_default(x, [2, None, 4, 4, 2]),
+                                [1, 2, 2, 2, 1], [1] * 5, "VALID"),
+     "MaxPool3D other than NDHWC"),
+], ids=["conv3d_dilated", "max_pool3d_run_time_shape"])
+def test_3d_ops_without_a_written_form_keep_tf1compat_form_and_say_why(build, reason, caplog):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 4, 4, 4, 2], name="x")
+        tf.gradients(tf.reduce_sum(build(x)), x)
+        _, warned = export_with_warnings(caplog)
+    assert warned and reason in warned[0], warned
+
+
+def test_a_linearized_op_off_a_loop_body_gradient_path_is_pushed_as_a_value(caplog):
+    # floor_mod of the counter feeds the state but takes nothing differentiated: pushed
+    # each iteration as it is (no outside values of its own), the rest written in TF's
+    # form without a warning.
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        _, h = tf.while_loop(
+            lambda i, h: i < 3,
+            lambda i, h: (i + 1, tf.erf(h) * tf.floormod(tf.cast(i, tf.float32), 2.0)),
+            [tf.constant(0), x])
+        tf.gradients(tf.reduce_sum(h), x)
+        gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    pushes = [n for n in gd.node if n.op == "StackPushV2"]
+    assert any(n.input[1].endswith("FloorMod") for n in pushes), [n.input for n in pushes]
+    assert any(n.input[1].endswith("Erf") for n in pushes), [n.input for n in pushes]

@@ -213,6 +213,11 @@ INTERNAL_PATHS: Dict[str, str] = {
         "tf1compat.contrib.learn.datasets.text_datasets",
     "tensorflow.contrib.learn.python.learn.estimators.run_config":
         "tf1compat.contrib.learn.run_config",
+    "tensorflow.contrib.learn.python.learn.estimators.estimator":
+        "tf1compat.contrib.learn.estimator",
+    "tensorflow.contrib.learn.python.learn.estimators.model_fn":
+        "tf1compat.contrib.learn.estimator",
+    "tensorflow.contrib.learn.python.learn.learn_io": "tf1compat.contrib.learn.io",
     "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
         "tf1compat.contrib.learn.export_strategy",
     "tensorflow.contrib.training.python.training.hparam": "tf1compat.contrib.training.hparam",

@@ -73,6 +73,8 @@ KERAS_PATHS: Dict[str, Tuple[str, ...]] = {
                               f"{_K}.standalone", f"{_K}.utils.layer_utils"),
     "keras.engine.training": (_KERAS1, f"{_K}.engine.training", f"{_K}.engine.training_utils"),
     "keras.engine.training_utils": (f"{_K}.engine.training_utils",),
+    "keras.engine.training_arrays": (f"{_K}.legacy.training_arrays",),
+    "keras.engine.training_generator": (f"{_K}.legacy.training_generator",),
     "keras.initializers": (f"{_K}.initializers",),
     "keras.layers": (_KERAS1, f"{_K}.legacy.layers", _LAYERS),
     "keras.legacy": (f"{_K}.legacy",),

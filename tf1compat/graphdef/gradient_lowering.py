@@ -9,9 +9,10 @@ partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
 (bidirectional_dynamic_rnn), Einsum (Dense layers over inputs of rank > 2), Cumsum and
 Cumprod (with TF's Cumprod gradient at zeros), LRN (AlexNet-style local response
 normalization); gradient_lowering_nn.py adds the transposed convolution and Tile with
-run-time multiples, gradient_lowering_array.py SpaceToBatchND, BatchToSpaceND and
-MatrixBandPart. Inside the forward function only, such an
-op is written as the same computation in ops TF can differentiate; the graph outside
+run-time multiples, gradient_lowering_array.py SpaceToBatchND, BatchToSpaceND,
+MatrixBandPart, ScatterNd, CropAndResize and the segment products,
+gradient_lowering_volume.py Conv3D, conv3d_transpose and the 3-D pools. Inside the
+forward function only, such an op is written as the same computation in ops TF can differentiate; the graph outside
 keeps the op itself. The values are the same up to float rounding (the function
 is only differentiated, never fetched). Where a lowering chooses between branches with
 Select, each branch is computed on inputs clipped to its own side, so the branch Select
@@ -32,6 +33,7 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_lowering_array import LOWERINGS_ARRAY
+from tf1compat.graphdef.gradient_lowering_volume import LOWERINGS_VOLUME
 from tf1compat.graphdef.gradient_lowering_nn import (LOWERINGS_NN, tile_dynamic,
                                                     tile_dynamic_why_not)
 
@@ -676,4 +678,5 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "LRN": (_lrn_why_not, _lrn),
     **LOWERINGS_NN,
     **LOWERINGS_ARRAY,
+    **LOWERINGS_VOLUME,
 }

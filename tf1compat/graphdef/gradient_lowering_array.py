@@ -1,10 +1,13 @@
 """Array ops written as other ops inside a gradient's forward function (as
 gradient_lowering.py, whose `LOWERINGS` holds these too): `SpaceToBatchND` and
 `BatchToSpaceND` (dilated convolutions: tf.nn.atrous_conv2d, tf.nn.convolution with a
-dilation rate), `MatrixBandPart` (a transformer's causal masks) and the segment means
-(`SegmentMean`, `UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a
-sum divided by counts). TF 2.21 has no
-function gradient for any of them (scripts/probe_tf_function_gradients.py).
+dilation rate), `MatrixBandPart` (a transformer's causal masks), `CropAndResize`
+(bilinear ROI crops: GatherNd of the neighbours and their lerps), `ScatterNd`
+(tf.scatter_nd into a shape known when written: a one-hot product of the rows), the
+segment products (Mul chains over one-hot rows) and the segment means (`SegmentMean`;
+`UnsortedSegmentMean` is not an op: tf.math.unsorted_segment_mean is a sum divided by
+counts). TF 2.21 has no function gradient for any of them
+(scripts/probe_tf_function_gradients.py).
 
 `LOWERINGS_ARRAY[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
 builder) -> the name of each output the body uses).
@@ -152,6 +155,181 @@ def _segment_mean(op: Operation, names: List[str], b: NodeBuilder) -> List[Optio
     return [b.add("RealDiv", [summed, sizes], {"T": dtype})]
 
 
+def _scatter_nd(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # The rows of the updates summed into the output's rows by a one-hot product of their
+    # row numbers there (duplicates add up, as ScatterNd's): its gradient gives each
+    # update the output gradient's row at its index, TF 1.x's gather_nd of the gradient.
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[0].dtype.base_dtype
+    depth = op.inputs[0].shape.as_list()[-1]
+    dims = [int(v) for v in np.asarray(constant_value(op.inputs[2])).reshape(-1)]
+    rows, width = int(np.prod(dims[:depth])), int(np.prod(dims[depth:]))
+    strides = [int(np.prod(dims[k + 1:depth])) for k in range(depth)]
+    flat = b.add("Reshape", [names[0], b.const([-1, depth], D.int32)],
+                 {"T": index_type, "Tshape": D.int32})
+    row_of = b.add("Sum", [b.add("Mul", [flat, b.const(strides, index_type)],
+                                 {"T": index_type}), b.const(1, D.int32)],
+                   {"T": index_type, "Tidx": D.int32, "keep_dims": False})
+    row_of = b.add("Reshape", [row_of, b.const([1, -1], D.int32)],
+                   {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(rows).reshape(-1, 1), index_type), row_of],
+                 {"T": index_type, "incompatible_shape_error": True})
+    members = b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
+    summed = b.add("MatMul", [members, _reshape(b, names[1], [-1, width], dtype)],
+                   {"T": dtype, "transpose_a": False, "transpose_b": False})
+    return [_reshape(b, summed, dims, dtype)]
+
+
+def _scatter_nd_why_not(op: Operation) -> Optional[str]:
+    indices = op.inputs[0].shape
+    if indices.ndims is None or indices.as_list()[-1] is None or \
+            constant_value(op.inputs[2]) is None or not op.outputs[0].dtype.is_floating:
+        return ("ScatterNd of non-float updates, or with an index depth or output shape "
+                "unknown when the graph is written")
+    return None
+
+
+def _crop_and_resize(op: Operation, names: List[str], b: NodeBuilder
+                     ) -> List[Optional[str]]:
+    # Bilinear sampling as GatherNd of the four neighbours and their lerps, the sample
+    # positions computed from the boxes in the order CropAndResize's kernel does, the
+    # neighbours' rows and columns its floor and ceil (truncating casts of positions
+    # that are >= 0 inside the image; clamped outside, where the extrapolation value
+    # replaces the sample): TF differentiates it to CropAndResize's image and box
+    # gradients.
+    f32, i32 = D.float32, D.int32
+    _, height, width, _ = op.inputs[0].shape.as_list()
+    crop_h, crop_w = [int(v) for v in np.asarray(constant_value(op.inputs[3])).reshape(-1)]
+    corners = b.add("Unpack", [names[1]], {"T": f32, "num": 4, "axis": 1})
+    y1, x1, y2, x2 = [f"{corners.rsplit(':', 1)[0]}:{k}" for k in range(4)]
+
+    def positions(start: str, end: str, size: int, crop: int) -> Tuple[str, str]:
+        """Sample positions [boxes, crop] along one axis and whether inside [0, size-1]."""
+        last = b.const(float(size - 1), f32)
+        if crop > 1:
+            scale = b.add("RealDiv", [b.add("Mul", [b.add("Sub", [end, start], {"T": f32}),
+                                                   last], {"T": f32}),
+                                      b.const(float(crop - 1), f32)], {"T": f32})
+            begin = b.add("Mul", [start, last], {"T": f32})
+            at = b.add("AddV2", [b.add("ExpandDims", [begin, b.const(1, i32)],
+                                       {"T": f32, "Tdim": i32}),
+                                 b.add("Mul", [b.const(np.arange(crop)[None], f32),
+                                               b.add("ExpandDims", [scale, b.const(1, i32)],
+                                                     {"T": f32, "Tdim": i32})], {"T": f32})],
+                       {"T": f32})
+        else:
+            middle = b.add("Mul", [b.add("Mul", [b.const(0.5, f32), b.add(
+                "AddV2", [start, end], {"T": f32})], {"T": f32}), last], {"T": f32})
+            at = b.add("ExpandDims", [middle, b.const(1, i32)], {"T": f32, "Tdim": i32})
+        inside = b.add("LogicalAnd", [
+            b.add("GreaterEqual", [at, b.const(0.0, f32)], {"T": f32}),
+            b.add("LessEqual", [at, last], {"T": f32})], {})
+        return at, inside
+
+    def neighbours(at: str, size: int) -> Tuple[str, str, str]:
+        """(floor, ceil) clamped into the image, and the lerp weight at - floor."""
+        low = b.add("Cast", [at], {"SrcT": f32, "DstT": i32, "Truncate": False})
+        low_f = b.add("Cast", [low], {"SrcT": i32, "DstT": f32, "Truncate": False})
+        up = b.add("AddV2", [low, b.add("Cast", [b.add("Greater", [at, low_f], {"T": f32})],
+                                        {"SrcT": D.bool, "DstT": i32, "Truncate": False})],
+                   {"T": i32})
+
+        def clamp(v: str) -> str:
+            return b.add("Minimum", [b.add("Maximum", [v, b.const(0, i32)], {"T": i32}),
+                                     b.const(size - 1, i32)], {"T": i32})
+        return clamp(low), clamp(up), b.add("Sub", [at, low_f], {"T": f32})
+    at_y, inside_y = positions(y1, y2, height, crop_h)
+    at_x, inside_x = positions(x1, x2, width, crop_w)
+    top, bottom, lerp_y = neighbours(at_y, height)
+    left, right, lerp_x = neighbours(at_x, width)
+
+    def grid(v: str, dims: List[int], dtype: D.DType) -> str:
+        return b.add("Reshape", [v, b.const(dims, i32)], {"T": dtype, "Tshape": i32})
+    rows = {k: grid(v, [-1, crop_h, 1], i32) for k, v in (("top", top), ("bottom", bottom))}
+    cols = {k: grid(v, [-1, 1, crop_w], i32) for k, v in (("left", left), ("right", right))}
+    box = grid(names[2], [-1, 1, 1], i32)
+    zero = b.add("AddV2", [b.add("Mul", [rows["top"], b.const(0, i32)], {"T": i32}),
+                           b.add("Mul", [cols["left"], b.const(0, i32)], {"T": i32})],
+                 {"T": i32})
+
+    def sample(row: str, col: str) -> str:
+        index = b.add("Pack", [b.add("AddV2", [v, zero], {"T": i32})
+                               for v in (box, rows[row], cols[col])],
+                      {"T": i32, "N": 3, "axis": -1})
+        return b.add("GatherNd", [names[0], index], {"Tparams": f32, "Tindices": i32})
+
+    def lerp(a: str, c: str, weight: str) -> str:
+        return b.add("AddV2", [a, b.add("Mul", [b.add("Sub", [c, a], {"T": f32}), weight],
+                                        {"T": f32})], {"T": f32})
+    weight_x = grid(lerp_x, [-1, 1, crop_w, 1], f32)
+    upper = lerp(sample("top", "left"), sample("top", "right"), weight_x)
+    lower = lerp(sample("bottom", "left"), sample("bottom", "right"), weight_x)
+    crops = lerp(upper, lower, grid(lerp_y, [-1, crop_h, 1, 1], f32))
+    inside = b.add("Cast", [b.add("LogicalAnd", [
+        grid(inside_y, [-1, crop_h, 1, 1], D.bool), grid(inside_x, [-1, 1, crop_w, 1], D.bool)],
+        {})], {"SrcT": D.bool, "DstT": f32, "Truncate": False})
+    outside = b.add("Mul", [b.add("Sub", [b.const(1.0, f32), inside], {"T": f32}),
+                            b.const(float(op.attrs["extrapolation_value"]), f32)], {"T": f32})
+    return [b.add("AddV2", [b.add("Mul", [crops, inside], {"T": f32}), outside], {"T": f32})]
+
+
+def _crop_and_resize_why_not(op: Operation) -> Optional[str]:
+    shape = op.inputs[0].shape
+    method = op.attrs.get("method", "bilinear")
+    method = method.decode() if isinstance(method, bytes) else method
+    if shape.ndims != 4 or None in shape.as_list()[1:3] or method != "bilinear" or \
+            op.inputs[0].dtype.base_dtype != D.float32 or \
+            constant_value(op.inputs[3]) is None:
+        return ("CropAndResize other than bilinear of a float32 image with its height, "
+                "width and the crop size known when the graph is written")
+    return None
+
+
+def _segment_prod(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # Each segment's product as a chain of Muls over all rows, a row outside the
+    # segment entering as 1 (one-hot of the ids): TF differentiates the chain to the
+    # product of the other factors, which is TF 1.x's UnsortedSegmentProd gradient also
+    # at zeros (one zero: the others' product there, 0 elsewhere; two: 0). Empty
+    # segments are 1, as TF's. (A non-finite row gives NaN in the other segments'
+    # products inside the function.)
+    dtype = op.outputs[0].dtype.base_dtype
+    index_type = op.inputs[1].dtype.base_dtype
+    segments = segment_count(op)
+    count = int(np.prod(op.inputs[1].shape.as_list()))
+    row = op.inputs[0].shape.as_list()[op.inputs[1].shape.ndims:]
+    width = int(np.prod(row))
+    flat_ids = b.add("Reshape", [names[1], b.const([1, -1], D.int32)],
+                     {"T": index_type, "Tshape": D.int32})
+    hits = b.add("Equal", [b.const(np.arange(segments).reshape(-1, 1), index_type), flat_ids],
+                 {"T": index_type, "incompatible_shape_error": True})
+    members = _reshape(b, b.add("Cast", [hits], {"SrcT": D.bool, "DstT": dtype,
+                                                 "Truncate": False}),
+                       [segments, count, 1], dtype)
+    factors = b.add("AddV2", [
+        b.add("Mul", [members, _reshape(b, names[0], [1, count, width], dtype)], {"T": dtype}),
+        b.add("Sub", [b.const(1.0, dtype), members], {"T": dtype})], {"T": dtype})
+    unpacked = b.add("Unpack", [factors], {"T": dtype, "num": count, "axis": 1})
+    node = unpacked.rsplit(":", 1)[0]
+    total = unpacked
+    for k in range(1, count):
+        total = b.add("Mul", [total, f"{node}:{k}"], {"T": dtype})
+    return [_reshape(b, total, [segments] + row, dtype)]
+
+
+# Segment products over more rows than this keep the op (a Mul per row).
+_MAX_SEGMENT_PROD_ROWS = 1024
+
+
+def _segment_prod_why_not(op: Operation) -> Optional[str]:
+    data, ids = op.inputs[0].shape, op.inputs[1].shape
+    if not ids.is_fully_defined() or data.ndims is None or segment_count(op) is None or \
+            None in data.as_list()[ids.ndims:] or not op.outputs[0].dtype.is_floating or \
+            not 1 <= int(np.prod(ids.as_list())) <= _MAX_SEGMENT_PROD_ROWS:
+        return (f"{op.type} with ids, a segment count or segment shape unknown when the "
+                f"graph is written, or over more than {_MAX_SEGMENT_PROD_ROWS} rows")
+    return None
+
+
 LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                                  Callable[[Operation, List[str], NodeBuilder],
                                           List[Optional[str]]]]] = {
@@ -159,4 +337,8 @@ LOWERINGS_ARRAY: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "BatchToSpaceND": (_space_batch_why_not, _batch_to_space),
     "MatrixBandPart": (_band_part_why_not, _band_part),
     "SegmentMean": (LOWERINGS_NN["SegmentSum"][0], _segment_mean),
+    "ScatterNd": (_scatter_nd_why_not, _scatter_nd),
+    "CropAndResize": (_crop_and_resize_why_not, _crop_and_resize),
+    "SegmentProd": (_segment_prod_why_not, _segment_prod),
+    "UnsortedSegmentProd": (_segment_prod_why_not, _segment_prod),
 }

@@ -3,7 +3,8 @@ gradient's forward function (gradient_export.py) as their first-order expansion 
 the values the graph computed outside it.
 
 TF 2.21's SymbolicGradient has no function gradient for Erf and Erfc (GELU of BERT-style
-models), Softsign, Atan2, FloorMod, MulNoNan and PlaceholderWithDefault, and its function
+models), Softsign, Atan2, FloorMod, MulNoNan, PlaceholderWithDefault and the
+FakeQuantWithMinMax* ops (quantization-aware training), and its function
 gradients of Asinh and Acosh give other values than TF 1.x's Python gradients
 (scripts/probe_tf_function_gradients.py). None of them can be written exactly as ops TF
 differentiates, but each has a derivative that can, from the op's inputs and output. So
@@ -249,6 +250,69 @@ def _segment_extreme_why_not(op: Operation) -> Optional[str]:
     return None
 
 
+def _levels(op: Operation) -> Tuple[float, float]:
+    """The fake-quant op's lowest and highest integer level."""
+    narrow = bool(op.attrs["narrow_range"])
+    return (1.0 if narrow else 0.0), float((1 << int(op.attrs["num_bits"])) - 1)
+
+
+def _fake_quant_args(op: Operation, outside: List[str], b: NodeBuilder
+                     ) -> List[Optional[str]]:
+    # The gradient passes where the input is inside the nudged range (TF's
+    # FakeQuantWithMinMaxArgsGradient), the range nudged as TF's kernel does, in float32.
+    f32 = np.float32
+    q_lo, q_hi = (f32(v) for v in _levels(op))
+    lo, hi = f32(op.attrs["min"]), f32(op.attrs["max"])
+    scale = (hi - lo) / (q_hi - q_lo)
+    zero_from_min = q_lo - lo / scale
+    zero = q_lo if zero_from_min < q_lo else q_hi if zero_from_min > q_hi else \
+        f32(np.trunc(zero_from_min) + (np.sign(zero_from_min)
+                                       if abs(zero_from_min - np.trunc(zero_from_min)) >= 0.5
+                                       else 0.0))
+    nudged_lo, nudged_hi = f32((q_lo - zero) * scale), f32((q_hi - zero) * scale)
+    inside = b.add("LogicalAnd", [
+        b.add("GreaterEqual", [outside[0], b.const(nudged_lo, D.float32)], {"T": D.float32}),
+        b.add("LessEqual", [outside[0], b.const(nudged_hi, D.float32)], {"T": D.float32})], {})
+    return [b.add("Cast", [inside], {"SrcT": D.bool, "DstT": D.float32, "Truncate": False})]
+
+
+def _fake_quant_vars(op: Operation, outside: List[str], b: NodeBuilder
+                     ) -> List[Optional[str]]:
+    # As FakeQuantWithMinMaxVars(PerChannel)Gradient: the input's gradient where it is
+    # inside the nudged range, min's where below it, max's where above (broadcast Muls:
+    # TF sums them over the elements, per channel); a channel whose min and max are both
+    # 0 passes all to the input. The nudge written with ops TF differentiates (std::round
+    # as a truncating cast plus the sign where the fraction is at least a half).
+    f32 = D.float32
+    x, lo, hi = outside[0], outside[1], outside[2]
+    q_lo, q_hi = _levels(op)
+
+    def add(op_type: str, inputs: List[str], attrs: Optional[Dict] = None) -> str:
+        return b.add(op_type, inputs, {"T": f32} if attrs is None else attrs)
+
+    def cast(v: str, source: D.DType, target: D.DType) -> str:
+        return b.add("Cast", [v], {"SrcT": source, "DstT": target, "Truncate": False})
+    scale = add("RealDiv", [add("Sub", [hi, lo]), b.const(q_hi - q_lo, f32)])
+    zero_from_min = add("Sub", [b.const(q_lo, f32), add("RealDiv", [lo, scale])])
+    whole = cast(cast(zero_from_min, f32, D.int32), D.int32, f32)
+    half_up = cast(add("GreaterEqual", [add("Abs", [add("Sub", [zero_from_min, whole])]),
+                                        b.const(0.5, f32)]), D.bool, f32)
+    rounded = add("AddV2", [whole, add("Mul", [half_up, add("Sign", [zero_from_min])])])
+    zero = add("Maximum", [add("Minimum", [rounded, b.const(q_hi, f32)]), b.const(q_lo, f32)])
+    nudged_lo = add("Mul", [add("Sub", [b.const(q_lo, f32), zero]), scale])
+    nudged_hi = add("Mul", [add("Sub", [b.const(q_hi, f32), zero]), scale])
+    unset = b.add("LogicalAnd", [add("Equal", [lo, b.const(0.0, f32)],
+                                     {"T": f32, "incompatible_shape_error": True}),
+                                 add("Equal", [hi, b.const(0.0, f32)],
+                                     {"T": f32, "incompatible_shape_error": True})], {})
+    is_set = b.add("LogicalNot", [unset], {})
+    inside = b.add("LogicalOr", [b.add("LogicalAnd", [
+        add("GreaterEqual", [x, nudged_lo]), add("LessEqual", [x, nudged_hi])], {}), unset], {})
+    below = b.add("LogicalAnd", [add("Less", [x, nudged_lo]), is_set], {})
+    above = b.add("LogicalAnd", [add("Greater", [x, nudged_hi]), is_set], {})
+    return [cast(mask, D.bool, f32) for mask in (inside, below, above)]
+
+
 Factors = Callable[[Operation, List[str], NodeBuilder], List[Optional[str]]]
 
 LINEARIZED: Dict[str, Tuple[Callable[[Operation], Optional[str]], Factors]] = {
@@ -261,6 +325,9 @@ LINEARIZED: Dict[str, Tuple[Callable[[Operation], Optional[str]], Factors]] = {
     "MulNoNan": (_floating, _mul_no_nan),
     "FloorMod": (_floating, _floor_mod),
     "PlaceholderWithDefault": (_floating, _identity),
+    "FakeQuantWithMinMaxArgs": (_floating, _fake_quant_args),
+    "FakeQuantWithMinMaxVars": (_floating, _fake_quant_vars),
+    "FakeQuantWithMinMaxVarsPerChannel": (_floating, _fake_quant_vars),
 }
 
 # Ops whose outputs inside the forward function are picked from their inputs by what

@@ -25,7 +25,7 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.graphdef.function_nodes import NodeBuilder
 
-__all__ = ["LOWERINGS_NN", "segment_count", "spatial_products", "tile_dynamic",
+__all__ = ["LOWERINGS_NN", "placement", "segment_count", "spatial_products", "tile_dynamic",
            "tile_dynamic_why_not"]
 
 
@@ -39,7 +39,7 @@ def _spatial(op: Operation, key: str) -> List[int]:
     return values[2:] if _text(op.attrs.get("data_format", "NHWC")) == "NCHW" else values[1:3]
 
 
-def _placement(size_in: int, size_out: int, kernel: int, stride: int, before: int
+def placement(size_in: int, size_out: int, kernel: int, stride: int, before: int
                ) -> np.ndarray:
     """The 0/1 matrix [size_in + kernel - 1, size_out] placing the gradient's entries
     of one spatial axis, `stride - 1` zeros between them, in the input padded for a
@@ -110,9 +110,9 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
     (size_out_h, size_out_w), (size_in_h, size_in_w) = \
         (dy_shape[2:], out_shape[2:]) if nchw else (dy_shape[1:3], out_shape[1:3])
     stride_h, stride_w = _spatial(op, "strides")
-    along_h = _placement(size_in_h, size_out_h, kh, stride_h,
+    along_h = placement(size_in_h, size_out_h, kh, stride_h,
                          _padding_before(op, 0, size_in_h, size_out_h, kh, stride_h))
-    along_w = _placement(size_in_w, size_out_w, kw, stride_w,
+    along_w = placement(size_in_w, size_out_w, kw, stride_w,
                          _padding_before(op, 1, size_in_w, size_out_w, kw, stride_w))
     padded = spatial_products(b, _channels_last(b, names[2], dtype, nchw), dtype, channels,
                                along_h, along_w)

@@ -16,7 +16,9 @@ as a function instead:
   waits for this iteration's counter, the next increment waits for them), and run only
   when the gradient runs (only the backward loop reads the counter's Exit);
 * the body becomes a FunctionDef: the loop variables it reads, the elements it reads
-  from TensorArrays unstacked or split before the loop, the body values not computed
+  from TensorArrays unstacked or split before the loop, the outside values of the body's
+  ops written as expansions around them (gradient_lowering_math.py: Erf, TopKV2, ...;
+  pushed where computed in the body), the body values not computed
   from what is differentiated that feed ops TF cannot differentiate (dropout's random
   masks) or gradient stops, also those of a tf.cond's branches (those three pushed
   each iteration too; a branch value through a Merge: `_pushed_value`), and the
@@ -71,6 +73,8 @@ from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
     lower_op, unsupported, warn_once)
 from tf1compat.graphdef.cond_lowering import shape_source, write_cond
+from tf1compat.graphdef.gradient_lowering import NodeBuilder
+from tf1compat.graphdef.gradient_lowering_math import linearize
 from tf1compat.graphdef.graph_io import check_serializable
 from tf1compat.graphdef.loop_unrolling import lower_stack, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
@@ -141,6 +145,11 @@ def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
         return unrolled_loop(member, name_of)
     if member.type == "TensorArrayGatherV3":
         return lower_stack(member, name_of)
+    if member in plan.outer:
+        builder = NodeBuilder(member.name)
+        outputs = linearize(member, [name_of(t) for t in member.inputs],
+                            [name_of(value) for value in plan.outer[member]], builder)
+        return builder.nodes, outputs
     return lower_op(member, [name_of(t) for t in member.inputs])
 
 
@@ -584,7 +593,9 @@ class _LoopGradientWriter:
         reads = list(plan.reads)
         writes = list(plan.writes)
         own = list(plan.own_reads)
-        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + plan.captures
+        outer_inputs = plan.outer_inputs
+        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + outer_inputs + \
+            plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
@@ -678,7 +689,9 @@ class _LoopGradientWriter:
         grad = self._gradient_node(
             base + "body_grad", func,
             [popped[t] for t in args + [r.outputs[0] for r in reads + own] + plan.extras] +
-            captured,
+            [popped[value.tensor] if value.tensor in popped else constant_enter(
+                self._value(value.tensor, base + "outer"), value.dtype.base_dtype,
+                value.shape, "outer") for value in outer_inputs] + captured,
             [t.dtype.base_dtype for t in inputs],
             views[1:1 + len(floats)] + written,
             types[1:1 + len(floats)] + [w.inputs[2].dtype.base_dtype for w in writes],

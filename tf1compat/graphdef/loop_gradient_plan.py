@@ -17,6 +17,8 @@ from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
+from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
+                                                      outer_values)
 from tf1compat.graphdef.loop_unrolling import stacked_loop, unrolled_inputs, unrolling_reason
 
 __all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops",
@@ -43,6 +45,11 @@ class LoopPlan:
         self.reads: Dict[Operation, Tensor] = {}
         # body values the function takes as inputs, not differentiated (a dropout mask)
         self.extras: List[Tensor] = []
+        # body ops written from their values outside the function (Erf, TopKV2, ...:
+        # gradient_lowering_math.py) -> those values (the op's inputs, then outputs),
+        # pushed each iteration like the extras (those computed in the body), inputs of
+        # the function of their own
+        self.outer: Dict[Operation, List[OuterValue]] = {}
         # ReadVariableOps of the body (captures) -> the resource variable they read
         self.variable_reads: Dict[Tensor, Tensor] = {}
         # tf.conds of the body on the gradient path: both branches + Select
@@ -69,7 +76,18 @@ class LoopPlan:
         for op in list(self.reads) + list(self.own_reads) + list(self.writes):
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
+        for value in self.outer_inputs:
+            # (one computed outside the loop is entered into the backward loop instead)
+            if value.tensor not in values and \
+                    value.tensor.op._control_flow_context is self.info.body_region:
+                values.append(value.tensor)
         return values
+
+    @property
+    def outer_inputs(self) -> List[OuterValue]:
+        """The body function's inputs for the outside values of its linearized ops."""
+        return [value for member in self.ops if member in self.outer
+                for value in self.outer[member]]
 
     @property
     def sources(self) -> List[Tensor]:
@@ -190,6 +208,9 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                       f"({member.type}: a nested loop or conditional) on the gradient path")
         else:
             reason = "" if member.type in CUT_OP_TYPES else _body_op_reason(member)
+            if reason is None and member.type in (*LINEARIZED, *PICKED) and \
+                    not any(x in live for x in member.inputs):
+                reason = ""     # off the gradient path: its value is pushed as it is
         if reason is not None:
             if reason and any(x in live for x in _construct_inputs(member)):
                 return None, reason if member.type in _CONSTRUCTS else \
@@ -202,6 +223,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             included.add(member)
             plan.ops.append(member)
             stack.extend(member.inputs)
+            if member.type in LINEARIZED or member.type in PICKED:
+                plan.outer[member] = outer_values(member)
     if any(t.dtype.base_dtype == D.resource for t in plan.captures):
         return None, f"the body of loop {op.name} reads a resource variable"
     for t in plan.pushed:
@@ -400,6 +423,8 @@ def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:
 
 
 def _body_op_reason(member: Operation) -> Optional[str]:
+    if member.type in LINEARIZED or member.type in PICKED:
+        return (LINEARIZED.get(member.type) or PICKED[member.type])[0](member)
     if member.type in LOWERINGS:
         reason = LOWERINGS[member.type][0](member)
         if reason is None and len(member.outputs) > 1 and any(

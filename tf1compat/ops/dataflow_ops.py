@@ -198,3 +198,24 @@ declare("StackPopV2", inputs=["handle: resource"], outputs=["elem: elem_type"],
         kernel=_pop_kernel, stateful=True, grad="none", doc="Pops the top element.")
 declare("StackCloseV2", inputs=["handle: resource"], shape=lambda ctx: [],
         kernel=_close_kernel, stateful=True, grad="none", doc="Closes the stack.")
+
+
+# The V1 stack ops of TF <= 1.2 graphs (while-loop gradients of old dynamic_rnn training
+# files): a Ref(string) handle and no max_size. The consumers declare a plain string
+# handle (the run-time value is the StackValue, which no plan aliases), as
+# accumulator_ops.py's Ref(string) consumers.
+def _stack_v1_kernel(node: Any, kctx: Any) -> Callable[[], StackValue]:
+    create = _stack_kernel(node, kctx)
+    return lambda: create(-1)
+
+
+declare("Stack", outputs=["handle: Ref(string)"], attrs={"elem_type": REQUIRED, "stack_name": ""},
+        shape=lambda ctx: [TensorShape([2])], kernel=_stack_v1_kernel, stateful=True, grad="none", doc="StackV2 without max_size (unbounded; TF <= 1.2).")
+declare("StackPush", inputs=["handle: string", "elem: T"], outputs=["output: T"],
+        attrs={"T": Type(), "swap_memory": False}, shape=lambda ctx: [ctx.shape(1)],
+        kernel=_push_kernel, stateful=True, grad="none", doc="StackPushV2 of a V1 stack.")
+declare("StackPop", inputs=["handle: string"], outputs=["elem: elem_type"],
+        attrs={"elem_type": Type()}, shape=lambda ctx: [unknown_shape()],
+        kernel=_pop_kernel, stateful=True, grad="none", doc="StackPopV2 of a V1 stack.")
+declare("StackClose", inputs=["handle: string"], shape=lambda ctx: [],
+        kernel=_close_kernel, stateful=True, grad="none", doc="StackCloseV2 of a V1 stack.")

@@ -13,7 +13,7 @@ agree by construction.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 import torch
@@ -23,8 +23,9 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.grad_names import SPARSE
 from tf1compat.framework.op_def import InferCtx, Int, Type, TypeList, declare, get_op_def
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.grad_ops import ForwardNode, leaf, vjp
-from tf1compat.ops.math_ops import FLOAT
+from tf1compat.ops.math_ops import FLOAT, REAL
 from tf1compat.ops.parsing_ops import parse_example_function
 
 
@@ -249,3 +250,182 @@ declare("BatchNormWithGlobalNormalizationGrad",
         kernel=_global_norm_grad_kernel,
         doc="The gradients of BatchNormWithGlobalNormalization.")
 
+
+
+# -- attrs and fixed values that later versions turned into inputs ------------------------------
+# Each entry of a layout is either the index of one of the old op's inputs or a function of
+# the old node's attrs giving the value the old op fixed (k = 0, block_size, ...).
+
+Layout = Sequence[Union[int, Callable[[Dict[str, Any]], np.ndarray]]]
+
+
+def _laid_out(layout: Layout, inputs: List[Any], attrs: Dict[str, Any]) -> List[Any]:
+    return [inputs[e] if isinstance(e, int) else e(attrs) for e in layout]
+
+
+def _rearranged_kernel(successor: str, layout: Layout, **attrs: Any) -> Callable:
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        fixed = _laid_out(layout, node.inputs, node.attrs)
+        kernel = _successor(node, kctx, successor, fixed, **attrs)
+        values = [None if isinstance(e, int) else torch.as_tensor(v)
+                  for e, v in zip(layout, fixed)]
+
+        def run(*args: Any) -> Any:
+            return kernel(*[args[e] if isinstance(e, int) else v
+                            for e, v in zip(layout, values)])
+        return run
+    return factory
+
+
+def _rearranged_shape(successor: str, layout: Layout, **attrs: Any) -> Callable:
+    return lambda ctx: _successor_shape(ctx, successor,
+                                        _laid_out(layout, ctx.inputs, ctx.attrs), **attrs)
+
+
+def _declare_rearranged(op_type: str, successor: str, layout: Layout, doc: str,
+                        successor_attrs: Optional[Dict[str, Any]] = None, **spec: Any) -> None:
+    """Declares `op_type` as `successor` with its inputs laid out by `layout`."""
+    extra = successor_attrs or {}
+    declare(op_type, shape=_rearranged_shape(successor, layout, **extra),
+            kernel=_rearranged_kernel(successor, layout, **extra), doc=doc, **spec)
+
+
+def _scalar(value: int) -> Callable[[Dict[str, Any]], np.ndarray]:
+    return lambda attrs: np.array(value, np.int32)
+
+
+def _zero_of_t(attrs: Dict[str, Any]) -> np.ndarray:
+    return np.zeros((), attrs["T"].as_numpy_dtype)
+
+
+def _block(attrs: Dict[str, Any]) -> np.ndarray:
+    return np.array([attrs["block_size"]] * 2, np.int32)
+
+
+_DIAG_V1 = {"doc": "Main diagonal only; TF <= 1.15 wrote it for tf.matrix_diag & co.",
+            "attrs": {"T": Type()}}
+_declare_rearranged("MatrixDiag", "MatrixDiagV3", [0, _scalar(0), _scalar(-1), _scalar(-1),
+                                                   _zero_of_t],
+                    inputs=["diagonal: T"], outputs=["output: T"], **_DIAG_V1)
+_declare_rearranged("MatrixDiagPart", "MatrixDiagPartV3", [0, _scalar(0), _zero_of_t],
+                    inputs=["input: T"], outputs=["diagonal: T"], **_DIAG_V1)
+
+
+def _matrix_set_diag_v1_shape(ctx: Any) -> List[TensorShape]:
+    # V1's own checks, which MatrixSetDiagV3's shape rule (k known only at run time) lacks.
+    matrix, diagonal = ctx.shape(0), ctx.shape(1)
+    for shape, least in ((matrix, 2), (diagonal, 1)):
+        if shape.rank is not None and shape.rank < least:
+            raise ValueError(f"Shape must be at least rank {least} but is rank {shape.rank} "
+                             f"{node_desc(ctx)}")
+    if matrix.rank is not None and diagonal.rank is not None:
+        rows, cols = matrix.as_list()[-2:]
+        length = diagonal.as_list()[-1]
+        smallest = None if rows is None or cols is None else min(rows, cols)
+        if smallest is not None and length is not None and smallest != length:
+            raise ValueError(f"Dimensions must be equal, but are {smallest} and {length} "
+                             f"{node_desc(ctx)}")
+    return [matrix]
+
+
+declare("MatrixSetDiag", inputs=["input: T", "diagonal: T"], outputs=["output: T"],
+        shape=_matrix_set_diag_v1_shape,
+        kernel=_rearranged_kernel("MatrixSetDiagV3", [0, 1, _scalar(0)]), **_DIAG_V1)
+# V2 (TF 2.0-2.1) packed every band diagonal left-aligned: V3 with align LEFT_LEFT. TF's
+# gradient functions of the V2 ops call the V3 ops with their default align, RIGHT_LEFT, so
+# the gradient is RIGHT_LEFT V3's (TF's own mismatch, kept: the values are V2's).
+
+def _diag_v2_kernel(successor: str, arity: int) -> Callable:
+    layout = list(range(arity))
+    values = _rearranged_kernel(successor, layout, align="LEFT_LEFT")
+    gradient = _rearranged_kernel(successor, layout, align="RIGHT_LEFT")
+
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        forward, backward = values(node, kctx), gradient(node, kctx)
+
+        def run(*args: Any) -> Any:
+            out = forward(*args)
+            if not torch.is_grad_enabled() or not any(
+                    isinstance(a, torch.Tensor) and a.requires_grad for a in args):
+                return out
+            twin = backward(*args)
+            return out.detach() + (twin - twin.detach())
+        return run
+    return factory
+
+
+for _op, _successor_type, _inputs, _output in (
+        ("MatrixDiagV2", "MatrixDiagV3", ["diagonal: T", "k: int32", "num_rows: int32",
+                                          "num_cols: int32", "padding_value: T"], "output"),
+        ("MatrixDiagPartV2", "MatrixDiagPartV3", ["input: T", "k: int32", "padding_value: T"],
+         "diagonal"),
+        ("MatrixSetDiagV2", "MatrixSetDiagV3", ["input: T", "diagonal: T", "k: int32"],
+         "output")):
+    _first_none = 2 if _op == "MatrixSetDiagV2" else 1
+    declare(_op, inputs=_inputs, outputs=[f"{_output}: T"], attrs={"T": Type()},
+            shape=_rearranged_shape(_successor_type, list(range(len(_inputs))),
+                                    align="LEFT_LEFT"),
+            kernel=_diag_v2_kernel(_successor_type, len(_inputs)),
+            grad_none_inputs=tuple(range(_first_none, len(_inputs))),
+            doc=f"{_successor_type} with align=LEFT_LEFT (TF 2.0-2.1 graphs).")
+
+_declare_rearranged("TopK", "TopKV2", [0, lambda attrs: np.array(attrs["k"], np.int32)],
+                    successor_attrs={"Tk": D.int32, "index_type": D.int32},
+                    inputs=["input: T"], outputs=["values: T", "indices: int32"],
+                    attrs={"k": None, "sorted": True, "T": Type(REAL)},
+                    doc="TopKV2 with k as an attr (TF 0.x graphs).")
+_declare_rearranged("SpaceToBatch", "SpaceToBatchND", [0, _block, 1],
+                    successor_attrs={"Tblock_shape": D.int32},
+                    inputs=["input: T", "paddings: Tpaddings"], outputs=["output: T"],
+                    attrs={"T": Type(), "Tpaddings": Type(D.INDEX_TYPES, default=D.int32),
+                           "block_size": None},
+                    doc="SpaceToBatchND over two spatial dims with one block size (TF 0.x).")
+_declare_rearranged("BatchToSpace", "BatchToSpaceND", [0, _block, 1],
+                    successor_attrs={"Tblock_shape": D.int32},
+                    inputs=["input: T", "crops: Tidx"], outputs=["output: T"],
+                    attrs={"T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32),
+                           "block_size": None},
+                    doc="BatchToSpaceND over two spatial dims with one block size (TF 0.x).")
+
+
+# -- 3-D convolution gradients of TF 0.x (before GraphDef version 10) ---------------------------
+# V1 takes the forward input / filter itself where V2 takes its shape. A tensor whose static
+# shape is not fully known cannot be a graph-build constant, so V2's kernel never mistakes
+# the stand-in for sizes it could bake in.
+
+def _conv3d_backprop_v1_kernel(successor: str, sized: int) -> Callable:
+    def factory(node: Any, kctx: Any) -> Callable[..., Any]:
+        shape = node.inputs[sized].shape
+        inputs = list(node.inputs)
+        if shape.is_fully_defined():
+            inputs[sized] = np.array(shape.as_list(), np.int32)
+        kernel = _successor(node, kctx, successor, inputs, data_format="NDHWC",
+                            Tshape=D.int32)
+
+        def run(*args: Any) -> Any:
+            args = list(args)
+            args[sized] = torch.tensor(list(args[sized].shape), dtype=torch.int32)
+            return kernel(*args)
+        return run
+    return factory
+
+
+def _conv3d_backprop_v1_shape(sized: int) -> Callable:
+    # TF's V1 shape function: the shape of the tensor it is given, of rank 5.
+    def rule(ctx: Any) -> List[TensorShape]:
+        shape = ctx.shape(sized)
+        if shape.rank is not None and shape.rank != 5:
+            raise ValueError(f"Shape must be rank 5 but is rank {shape.rank} "
+                             f"{node_desc(ctx)}")
+        return [shape if shape.rank is not None else TensorShape([None] * 5)]
+    return rule
+
+
+for _op, _successor_type, _sized in (("Conv3DBackpropInput", "Conv3DBackpropInputV2", 0),
+                                     ("Conv3DBackpropFilter", "Conv3DBackpropFilterV2", 1)):
+    declare(_op, inputs=["input: T", "filter: T", "out_backprop: T"], outputs=["output: T"],
+            attrs={"T": Type((D.float16, D.float32, D.float64)), "strides": None,
+                   "padding": None, "dilations": [1, 1, 1, 1, 1]},
+            shape=_conv3d_backprop_v1_shape(_sized),
+            kernel=_conv3d_backprop_v1_kernel(_successor_type, _sized), grad="unregistered",
+            doc=f"{_successor_type} given the tensor whose shape V2 takes (TF 0.x graphs).")

@@ -84,6 +84,43 @@ def _region_index(cum: Sequence[int], limit: int, overlapping: bool
     return torch.tensor(index, dtype=torch.long), torch.tensor(mask, dtype=torch.bool)
 
 
+def _windows(x: torch.Tensor, rows: Sequence[int], cols: Sequence[int], overlapping: bool
+             ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The pooling regions of NHWC `x`: values [N, out_h, out_w, region, C] (regions scanned
+    row by row, as TF's kernels), the mask of real entries [1, out_h, out_w, region, 1]
+    and each entry's flat input position row * W + col [out_h, out_w, region]."""
+    height, width = x.shape[1], x.shape[2]
+    row_idx, row_mask = _region_index(rows, height, overlapping)
+    col_idx, col_mask = _region_index(cols, width, overlapping)
+    row_idx, col_idx = row_idx.to(x.device), col_idx.to(x.device)
+    windows = x[:, row_idx[:, None, :, None], col_idx[None, :, None, :], :]
+    n, oh, ow, mh, mw, c = windows.shape
+    mask = (row_mask[:, None, :, None] & col_mask[None, :, None, :]).reshape(
+        1, oh, ow, mh * mw, 1).to(x.device)
+    flat = (row_idx[:, None, :, None] * width + col_idx[None, :, None, :]).reshape(
+        oh, ow, mh * mw)
+    return windows.reshape(n, oh, ow, mh * mw, c), mask, flat
+
+
+def _first_max(windows: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Per region, the index of its first maximum (TF's scan order), [N, oh, ow, 1, C]."""
+    low = torch.finfo(windows.dtype).min if windows.is_floating_point() else \
+        torch.iinfo(windows.dtype).min
+    return torch.where(mask, windows, torch.full_like(windows, low)).argmax(dim=3, keepdim=True)
+
+
+def _pool_regions(x: torch.Tensor, rows: Sequence[int], cols: Sequence[int],
+                  overlapping: bool, average: bool) -> torch.Tensor:
+    """Max or average of each pooling region of NHWC `x`."""
+    windows, mask, _ = _windows(x, rows, cols, overlapping)
+    if not average:
+        return torch.gather(windows, 3, _first_max(windows, mask)).squeeze(3)
+    total = torch.where(mask, windows, torch.zeros_like(windows)).sum(dim=3)
+    count = mask.sum(dim=3).to(total.dtype) if total.is_floating_point() else mask.sum(dim=3)
+    return total / count if x.is_floating_point() else torch.div(
+        total, count, rounding_mode="trunc").to(x.dtype)
+
+
 def _pool_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     attrs = node.attrs
     ratio = [float(r) for r in attrs["pooling_ratio"]]
@@ -116,28 +153,8 @@ def _pool_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             cols = _pooling_sequence(state["stream"], sizes[2], outs[2], pseudo)
             if deterministic:
                 state["regions"] = (rows, cols)
-        row_idx, row_mask = _region_index(rows, sizes[1], overlapping)
-        col_idx, col_mask = _region_index(cols, sizes[2], overlapping)
+        out = _pool_regions(x, rows, cols, overlapping, average)
         device = x.device
-        row_idx, col_idx = row_idx.to(device), col_idx.to(device)
-        # [N, out_h, out_w, region_h, region_w, C], regions scanned row by row
-        windows = x[:, row_idx[:, None, :, None], col_idx[None, :, None, :], :]
-        n, oh, ow, mh, mw, c = windows.shape
-        windows = windows.reshape(n, oh, ow, mh * mw, c)
-        mask = (row_mask[:, None, :, None] & col_mask[None, :, None, :]).reshape(
-            1, oh, ow, mh * mw, 1).to(device)
-        if average:
-            total = torch.where(mask, windows, torch.zeros_like(windows)).sum(dim=3)
-            count = mask.sum(dim=3).to(total.dtype) if total.is_floating_point() \
-                else mask.sum(dim=3)
-            out = total / count if x.is_floating_point() else torch.div(
-                total, count, rounding_mode="trunc").to(x.dtype)
-        else:
-            low = torch.finfo(x.dtype).min if x.is_floating_point() else \
-                torch.iinfo(x.dtype).min
-            masked = torch.where(mask, windows, torch.full_like(windows, low))
-            first = masked.argmax(dim=3, keepdim=True)       # first maximum, as TF
-            out = torch.gather(windows, 3, first).squeeze(3)
         seqs = [torch.tensor(s, dtype=torch.int64, device=device) for s in (rows, cols)]
         return (out,) + tuple(seqs)
     return fractional_pool
@@ -191,3 +208,81 @@ _RESULT = {t: collections.namedtuple(t, ["output", "row_pooling_sequence",
            for t in ("FractionalMaxPool", "FractionalAvgPool")}
 fractional_max_pool = _pool_op("FractionalMaxPool")
 fractional_avg_pool = _pool_op("FractionalAvgPool")
+
+
+# -- TF's explicit gradient ops (written into TF-made training graphs) --------------------------
+
+def _sequences(row_seq: torch.Tensor, col_seq: torch.Tensor) -> Tuple[List[int], List[int]]:
+    return [int(v) for v in row_seq.tolist()], [int(v) for v in col_seq.tolist()]
+
+
+def _scatter_regions(values: torch.Tensor, flat: torch.Tensor, in_shape: Sequence[int]
+                     ) -> torch.Tensor:
+    """Sums `values` [N, oh, ow, region, C] into zeros of NHWC `in_shape` at the flat
+    input positions `flat` [oh, ow, region]."""
+    n, _, _, _, c = values.shape
+    out = torch.zeros((n, in_shape[1] * in_shape[2], c), dtype=values.dtype,
+                      device=values.device)
+    index = flat.reshape(1, -1, 1).expand(n, -1, c)
+    out.scatter_add_(1, index, values.reshape(n, -1, c))
+    return out.reshape(list(in_shape))
+
+
+def _max_pool_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    overlapping = bool(node.attrs["overlapping"])
+
+    def fractional_max_pool_grad(orig_input: torch.Tensor, orig_output: torch.Tensor,
+                                 out_backprop: torch.Tensor, row_seq: torch.Tensor,
+                                 col_seq: torch.Tensor) -> torch.Tensor:
+        rows, cols = _sequences(row_seq, col_seq)
+        windows, mask, flat = _windows(orig_input, rows, cols, overlapping)
+        first = _first_max(windows, mask)
+        if not torch.equal(torch.gather(windows, 3, first).squeeze(3), orig_output):
+            raise errors.InvalidArgumentError(
+                None, None, "tensor_out_dup is not the same as tensor_out")
+        # Only each region's first maximum receives the region's gradient.
+        picked = torch.zeros_like(windows).scatter_(3, first, out_backprop.unsqueeze(3))
+        return _scatter_regions(picked, flat, orig_input.shape)
+    return fractional_max_pool_grad
+
+
+def _avg_pool_grad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    overlapping = bool(node.attrs["overlapping"])
+
+    def fractional_avg_pool_grad(orig_shape: torch.Tensor, out_backprop: torch.Tensor,
+                                 row_seq: torch.Tensor, col_seq: torch.Tensor
+                                 ) -> torch.Tensor:
+        rows, cols = _sequences(row_seq, col_seq)
+        shape = [int(v) for v in orig_shape.tolist()]
+        # Index arithmetic only needs the spatial size: a [1, H, W, 1] stand-in input.
+        stand_in = torch.zeros((1, shape[1], shape[2], 1), device=out_backprop.device)
+        _, mask, flat = _windows(stand_in, rows, cols, overlapping)
+        count = mask.sum(dim=3, keepdim=True).to(torch.float64)
+        # TF sums each share in float64 and casts the result to T (truncating integers).
+        share = out_backprop.to(torch.float64).unsqueeze(3) / count
+        spread = torch.where(mask, share.expand(-1, -1, -1, mask.shape[3], -1),
+                             torch.zeros((), dtype=torch.float64, device=share.device))
+        return _scatter_regions(spread, flat, shape).to(out_backprop.dtype)
+    return fractional_avg_pool_grad
+
+
+def _avg_pool_grad_shape(ctx: Any) -> List[TensorShape]:
+    shape = ctx.const(0)
+    if shape is None:
+        return [TensorShape([None] * 4)]
+    return [TensorShape([int(v) for v in shape.tolist()])]
+
+
+_GRAD_ATTRS = {"overlapping": False, "T": Type((D.float32, D.float64, D.int32, D.int64))}
+declare("FractionalMaxPoolGrad",
+        inputs=["orig_input: T", "orig_output: T", "out_backprop: T",
+                "row_pooling_sequence: int64", "col_pooling_sequence: int64"],
+        outputs=["output: T"], attrs=dict(_GRAD_ATTRS),
+        shape=lambda ctx: [ctx.shape(0)], kernel=_max_pool_grad_kernel, grad="unregistered",
+        doc="The gradient of FractionalMaxPool: each region's gradient to its first maximum.")
+declare("FractionalAvgPoolGrad",
+        inputs=["orig_input_tensor_shape: int64", "out_backprop: T",
+                "row_pooling_sequence: int64", "col_pooling_sequence: int64"],
+        outputs=["output: T"], attrs=dict(_GRAD_ATTRS),
+        shape=_avg_pool_grad_shape, kernel=_avg_pool_grad_kernel, grad="unregistered",
+        doc="The gradient of FractionalAvgPool: each region's gradient spread evenly over it.")

@@ -78,7 +78,7 @@ def _shapes_of(node: Any) -> List[TensorShape]:
 
 def _mismatch(queue: Any, node: Any) -> Optional[str]:
     """TF's QueueBase::MatchesNodeDef* messages for a shared queue asked for differently."""
-    kind = node.type[:-2]
+    kind = node.type[:-2] if node.type.endswith("V2") else node.type
     if not isinstance(queue, _queues.Queue) or kind != queue.kind:
         found = getattr(queue, "kind", type(queue).__name__)
         return f"Shared queue '{node.attrs['shared_name']}' has type '{found}V2' that does " \
@@ -138,6 +138,13 @@ def _priority(node: Any, name: str) -> _queues.Queue:
                                  node.attrs["capacity"])
 
 
+# Each queue op exists twice in TF: the V2 op of a resource handle and, for the graphs of
+# TF 0.x and early 1.x, the V1 op (no suffix) of a Ref(string) handle. The handle's run-time
+# value is the queue object either way, so both run the same kernel. (The consumers declare
+# a plain string input, as accumulator_ops.py's: a Ref input would make the plan pass a
+# variable slot; the queue object is what they need, and no plan aliases it.)
+_HANDLE_OUT = {False: "handle: resource", True: "handle: Ref(string)"}
+_HANDLE_ARG = {False: "handle: resource", True: "handle: string"}
 _HANDLE_ATTRS = {"component_types": REQUIRED, "shapes": [], "capacity": -1,
                  "container": "", "shared_name": ""}
 
@@ -150,10 +157,12 @@ for _type, _make, _extra in (
     _attrs = dict(_HANDLE_ATTRS, **_extra)
     if _type == "PriorityQueueV2":
         _attrs["component_types"] = []
-    declare(_type, outputs=["handle: resource"], attrs=_attrs,
-            shape=lambda ctx: [TensorShape([])], kernel=_queue_kernel(_make), grad="none",
-            stateful=True, cpu_only=True, constant=True,
-            doc=f"TF's {_type}: the session's queue object.")
+    for _v1 in (False, True):        # V1: a Ref(string) handle (TF 0.x / early 1.x graphs)
+        declare(_type[:-2] if _v1 else _type, outputs=[_HANDLE_OUT[_v1]], attrs=dict(_attrs),
+                shape=lambda ctx: [TensorShape([] if ctx.op_type.endswith("V2") else [2])],
+                kernel=_queue_kernel(_make), grad="none", stateful=True, cpu_only=True,
+                constant=True, doc=f"TF's {_type[:-2] if _v1 else _type}: the session's "
+                                   "queue object.")
 
 
 # -- enqueue, dequeue, close, size --------------------------------------------------------------
@@ -221,8 +230,10 @@ def _enqueue_kernel(many: bool) -> Callable[..., Any]:
     return factory
 
 
-for _type, _many in (("QueueEnqueueV2", False), ("QueueEnqueueManyV2", True)):
-    declare(_type, inputs=["handle: resource", "components: Tcomponents"],
+for _type, _many, _v1 in ((t, m, v1) for t, m in (("QueueEnqueueV2", False),
+                                                 ("QueueEnqueueManyV2", True))
+                          for v1 in (False, True)):
+    declare(_type[:-2] if _v1 else _type, inputs=[_HANDLE_ARG[_v1], "components: Tcomponents"],
             attrs={"Tcomponents": TypeList(), "timeout_ms": -1}, shape=lambda ctx: [],
             kernel=_enqueue_kernel(_many), grad="none", stateful=True, cpu_only=True,
             doc="Enqueues one element (or a batch's elements); blocks while full.")
@@ -238,10 +249,12 @@ def _dequeue_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
     return dequeue
 
 
-declare("QueueDequeueV2", inputs=["handle: resource"], outputs=["components: component_types"],
-        attrs={"component_types": TypeList(), "timeout_ms": -1}, shape=unknown_shapes,
-        kernel=_dequeue_kernel, grad="none", stateful=True, cpu_only=True, view=True,
-        doc="Dequeues one element; blocks while empty.")
+for _v1 in (False, True):
+    declare("QueueDequeue" if _v1 else "QueueDequeueV2", inputs=[_HANDLE_ARG[_v1]],
+            outputs=["components: component_types"],
+            attrs={"component_types": TypeList(), "timeout_ms": -1}, shape=unknown_shapes,
+            kernel=_dequeue_kernel, grad="none", stateful=True, cpu_only=True, view=True,
+            doc="Dequeues one element; blocks while empty.")
 
 
 def _dequeue_many_kernel(allow_small: bool) -> Callable[..., Any]:
@@ -280,8 +293,10 @@ def _dequeue_many_shape(ctx: Any) -> List[TensorShape]:
     return unknown_shapes(ctx)
 
 
-for _type, _small in (("QueueDequeueManyV2", False), ("QueueDequeueUpToV2", True)):
-    declare(_type, inputs=["handle: resource", "n: int32"],
+for _type, _small, _v1 in ((t, m, v1) for t, m in (("QueueDequeueManyV2", False),
+                                                  ("QueueDequeueUpToV2", True))
+                           for v1 in (False, True)):
+    declare(_type[:-2] if _v1 else _type, inputs=[_HANDLE_ARG[_v1], "n: int32"],
             outputs=["components: component_types"],
             attrs={"component_types": TypeList(), "timeout_ms": -1}, shape=_dequeue_many_shape,
             kernel=_dequeue_many_kernel(_small), grad="none", stateful=True, cpu_only=True,
@@ -294,10 +309,11 @@ def _close_kernel(node: Any, kctx: Any) -> Callable[[Any], None]:
     return lambda handle: as_queue(handle).close_queue(cancel, deadline())
 
 
-declare("QueueCloseV2", inputs=["handle: resource"],
-        attrs={"cancel_pending_enqueues": False}, shape=lambda ctx: [],
-        kernel=_close_kernel, grad="none", stateful=True, cpu_only=True,
-        doc="Closes the queue (after pending enqueues, unless it cancels them).")
+for _v1 in (False, True):
+    declare("QueueClose" if _v1 else "QueueCloseV2", inputs=[_HANDLE_ARG[_v1]],
+            attrs={"cancel_pending_enqueues": False}, shape=lambda ctx: [],
+            kernel=_close_kernel, grad="none", stateful=True, cpu_only=True,
+            doc="Closes the queue (after pending enqueues, unless it cancels them).")
 
 
 def _size_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
@@ -308,12 +324,13 @@ def _is_closed_kernel(node: Any, kctx: Any) -> Callable[[Any], Any]:
     return lambda handle: torch.tensor(as_queue(handle).closed)
 
 
-declare("QueueSizeV2", inputs=["handle: resource"], outputs=["size: int32"],
-        shape=lambda ctx: [TensorShape([])], kernel=_size_kernel, grad="none",
-        stateful=True, cpu_only=True)
-declare("QueueIsClosedV2", inputs=["handle: resource"], outputs=["is_closed: bool"],
-        shape=lambda ctx: [TensorShape([])], kernel=_is_closed_kernel, grad="none",
-        stateful=True, cpu_only=True)
+for _v1 in (False, True):
+    declare("QueueSize" if _v1 else "QueueSizeV2", inputs=[_HANDLE_ARG[_v1]],
+            outputs=["size: int32"], shape=lambda ctx: [TensorShape([])], kernel=_size_kernel,
+            grad="none", stateful=True, cpu_only=True)
+    declare("QueueIsClosed" if _v1 else "QueueIsClosedV2", inputs=[_HANDLE_ARG[_v1]],
+            outputs=["is_closed: bool"], shape=lambda ctx: [TensorShape([])],
+            kernel=_is_closed_kernel, grad="none", stateful=True, cpu_only=True)
 
 
 # -- the Python API ------------------------------------------------------------------------------

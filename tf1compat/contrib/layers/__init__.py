@@ -3,6 +3,8 @@ initializers, arg_scope, optimize_loss, embed_sequence / bow_encoder, the embedd
 sparse helpers, summarize_*."""
 
 # ruff: noqa: F401
+import functools
+
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.framework.arg_scope import add_arg_scope, arg_scope
 from tf1compat.contrib.layers import utils
@@ -34,14 +36,11 @@ from tf1compat.contrib.layers.initializers import (variance_scaling_initializer,
                                                    xavier_initializer,
                                                    xavier_initializer_conv2d)
 
-linear = None  # replaced below: `linear` is fully_connected without activation
+from tf1compat.ops import nn_ops  # noqa: E402
 
-
-def _linear(*args, **kwargs):  # type: ignore[no-untyped-def]
-    """`tf.contrib.layers.linear`: fully_connected with activation_fn=None."""
-    kwargs["activation_fn"] = None
-    return fully_connected(*args, **kwargs)
-
-
-linear = _linear
+# TF 1.x's shorthands: fully_connected with the activation bound (a keyword, so a caller's
+# own activation_fn still wins, as with TF's functools.partial).
+linear = functools.partial(fully_connected, activation_fn=None)
+relu = functools.partial(fully_connected, activation_fn=nn_ops.relu)
+relu6 = functools.partial(fully_connected, activation_fn=nn_ops.relu6)
 __getattr__ = _missing("tf.contrib.layers")

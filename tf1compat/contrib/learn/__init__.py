@@ -1,13 +1,14 @@
 """`tf.contrib.learn` (TF 1.15): `Experiment`, `learn_runner`, `RunConfig`, `ModeKeys`,
 `ExportStrategy`/`make_export_strategy`, for `tf.estimator.Estimator`s;
 `preprocessing` (VocabularyProcessor and its vocabularies) and `datasets` (iris, boston,
-MNIST, DBpedia). The contrib
-Estimator classes (`tf.contrib.learn.Estimator`, `DNNClassifier`, ...) are not provided:
-use `tf.estimator`."""
+MNIST, DBpedia); the contrib `Estimator` (with `ModelFnOps`, `SKCompat`) and `io`'s input
+functions. The canned contrib Estimators (`DNNClassifier`, ...) are not provided yet: use
+`tf.estimator`'s."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
-from tf1compat.contrib.learn import datasets, learn_runner, monitors, preprocessing
+from tf1compat.contrib.learn import datasets, io, learn_runner, monitors, preprocessing
+from tf1compat.contrib.learn.estimator import Estimator, ModelFnOps, SKCompat
 from tf1compat.contrib.learn.experiment import Experiment
 from tf1compat.contrib.learn.export_strategy import ExportStrategy, make_export_strategy
 from tf1compat.contrib.learn.run_config import Environment, RunConfig, TaskType

@@ -1,0 +1,322 @@
+"""`tf.contrib.learn.Estimator`, `ModelFnOps` and `SKCompat` (TF 1.0-1.4's Estimator API).
+
+The contrib Estimator runs on tf1compat's core `tf.estimator.Estimator`: its `model_fn`
+(returning `ModelFnOps` or a `(predictions, loss, train_op)` tuple) is adapted to one that
+returns an `EstimatorSpec`, and `fit`/`evaluate`/`predict` map onto `train`/`evaluate`/
+`predict`. Numpy `x`/`y` become an input_fn as TF's data feeder made them (arrays keep
+their dtype, a 1-D `x` is one column, a [rows, 1] `y` a vector, `batch_size=None` means all
+rows per batch): `fit` shuffles and repeats, `evaluate`/`predict` read the rows once in
+order. The mode strings ("train",
+"eval", "infer") are the core ModeKeys' own.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Dict, List, Optional
+
+import numpy as np
+
+from tf1compat.data import dataset_ops
+from tf1compat.estimator import model_fn as core_model_fn
+from tf1compat.estimator.estimator import Estimator as CoreEstimator
+from tf1compat.estimator.util import fn_args
+from tf1compat.framework import dtypes, tensor_shape
+from tf1compat.util import tf_logging
+
+__all__ = ["Estimator", "ModelFnOps", "SKCompat"]
+
+_TRAIN, _EVAL, _INFER = "train", "eval", "infer"
+_deprecation_logged = False
+
+
+def _log_deprecation_once() -> None:
+    """TF's @deprecated on BaseEstimator.__init__ logged this once per process."""
+    global _deprecation_logged
+    if _deprecation_logged:
+        return
+    _deprecation_logged = True
+    caller = inspect.stack()[2]
+    tf_logging.warning(
+        "From %s:%d: BaseEstimator.__init__ (from tensorflow.contrib.learn.python.learn."
+        "estimators.estimator) is deprecated and will be removed in a future version.\n"
+        "Instructions for updating:\nPlease replace uses of any Estimator from "
+        "tf.contrib.learn with an Estimator from tf.estimator.*", caller.filename,
+        caller.lineno)
+
+
+class ModelFnOps:
+    """What a contrib `model_fn` returns: the ops of one mode (`tf.contrib.learn.ModelFnOps`).
+
+    `predictions` is required in INFER mode, `loss` in TRAIN and EVAL, `train_op` in TRAIN.
+    """
+
+    def __init__(self, mode: str, predictions: Any = None, loss: Any = None,
+                 train_op: Any = None, eval_metric_ops: Any = None,
+                 output_alternatives: Any = None, training_chief_hooks: Any = None,
+                 training_hooks: Any = None, scaffold: Any = None):
+        if mode == _INFER and predictions is None:
+            raise ValueError("Missing predictions.")
+        if mode in (_TRAIN, _EVAL) and loss is None:
+            raise ValueError("Missing loss.")
+        if mode == _TRAIN and train_op is None:
+            raise ValueError("Missing train_op.")
+        if output_alternatives is not None:
+            raise NotImplementedError(
+                "tf.contrib.learn.ModelFnOps(output_alternatives=...) is not supported: "
+                "export with a tf.estimator.Estimator and export_outputs instead")
+        self.mode = mode
+        self.predictions = predictions
+        self.loss = loss
+        self.train_op = train_op
+        self.eval_metric_ops = eval_metric_ops or {}
+        self.output_alternatives = output_alternatives
+        self.training_chief_hooks = list(training_chief_hooks or [])
+        self.training_hooks = list(training_hooks or [])
+        self.scaffold = scaffold
+
+    def estimator_spec(self, default_serving_output_alternative_key: Any = None) -> Any:
+        """The same ops as a core `tf.estimator.EstimatorSpec`."""
+        del default_serving_output_alternative_key  # only output_alternatives use it
+        return core_model_fn.EstimatorSpec(
+            mode=self.mode, predictions=self.predictions, loss=self.loss,
+            train_op=self.train_op if self.mode == _TRAIN else None,
+            eval_metric_ops=self.eval_metric_ops,
+            training_chief_hooks=self.training_chief_hooks,
+            training_hooks=self.training_hooks, scaffold=self.scaffold)
+
+
+def _feature_array(array: Any) -> np.ndarray:
+    """`x` as TF's data feeder fed it: its own dtype (float64 with TF's warning), a 1-D
+    array as one column."""
+    array = np.asarray(array)
+    if array.dtype == np.float64:
+        tf_logging.warning("float64 is not supported by many models, consider casting to "
+                           "float32.")
+    return array.reshape(-1, 1) if array.ndim == 1 else array
+
+
+def _label_array(array: Any) -> np.ndarray:
+    """`y` as TF's data feeder fed it: a [rows, 1] column becomes a [rows] vector."""
+    array = np.asarray(array)
+    if array.dtype == np.float64:
+        tf_logging.warning("float64 is not supported by many models, consider casting to "
+                           "float32.")
+    return array.reshape(-1) if array.ndim == 2 and array.shape[1] == 1 else array
+
+
+def _each(value: Any, fn: Callable[[Any], Any]) -> Any:
+    """`fn` of an array, or of each array of a dict."""
+    return {k: fn(v) for k, v in value.items()} if isinstance(value, dict) else fn(value)
+
+
+def _get_input_fn(x: Any, y: Any, input_fn: Any, batch_size: Optional[int], shuffle: bool,
+                  epochs: Optional[int]) -> Callable[[], Any]:
+    """The input_fn for `x`/`y` arrays, or `input_fn` itself (exactly one must be given)."""
+    if input_fn is None:
+        if x is None:
+            raise ValueError("Either x or input_fn must be provided.")
+        if batch_size is not None and batch_size <= 0:
+            raise ValueError("Invalid batch_size %d." % batch_size)
+        features = _each(x, _feature_array)
+        labels = None if y is None else _each(y, _label_array)
+        return _data_feeder_input_fn(features, labels, batch_size, shuffle, epochs)
+    if x is not None or y is not None:
+        raise ValueError("Can not provide both input_fn and x or y.")
+    if batch_size is not None:
+        raise ValueError("Can not provide both input_fn and batch_size.")
+    return input_fn
+
+
+def _data_feeder_input_fn(features: Any, labels: Any, batch_size: Optional[int],
+                          shuffle: bool, epochs: Optional[int]) -> Callable[[], Any]:
+    """Batches as TF's data feeder drew them: rows in order or permuted (RandomState(42)),
+    a new permutation after every epoch, batches of `batch_size` (all rows when None) that
+    do not cross epochs, `epochs` times (None: forever)."""
+    first = next(iter(features.values())) if isinstance(features, dict) else features
+    rows = first.shape[0]
+    batch = rows if batch_size is None else int(batch_size)
+
+    def batches() -> Any:
+        random_state = np.random.RandomState(42)
+        order = random_state.permutation(rows) if shuffle else np.arange(rows)
+        epoch = 0
+        while epochs is None or epoch < epochs:
+            for start in range(0, rows, batch):
+                picked = order[start:start + batch]
+                taken = _each(features, lambda a: a[picked])
+                yield taken if labels is None else (taken, _each(labels, lambda a: a[picked]))
+            order = random_state.permutation(rows)
+            epoch += 1
+
+    def input_fn() -> Any:
+        parts = (features,) if labels is None else (features, labels)
+        types = tuple(_each(p, lambda a: dtypes.as_dtype(a.dtype)) for p in parts)
+        shapes = tuple(_each(p, lambda a: tensor_shape.TensorShape((None,) + a.shape[1:]))
+                       for p in parts)
+        if labels is None:
+            types, shapes = types[0], shapes[0]
+        return dataset_ops.Dataset.from_generator(batches, types, shapes)
+    return input_fn
+
+
+class Estimator:
+    """`tf.contrib.learn.Estimator(model_fn, model_dir, config, params,
+    feature_engineering_fn)`: `model_fn(features, labels, mode, params, config, model_dir)`
+    (any subset after `features`; `targets` is accepted for `labels`) returns `ModelFnOps`
+    or `(predictions, loss, train_op)`."""
+
+    def __init__(self, model_fn: Any = None, model_dir: Optional[str] = None,
+                 config: Any = None, params: Optional[Dict[str, Any]] = None,
+                 feature_engineering_fn: Any = None):
+        _log_deprecation_once()
+        if model_fn is None:
+            raise ValueError("model_fn must be provided to Estimator.")
+        args = fn_args(model_fn)
+        if params is not None and "params" not in args:
+            raise ValueError(f"Estimator's model_fn ({model_fn}) does not have a params "
+                             f"argument, but params ({params}) were passed to the "
+                             "Estimator's constructor.")
+        if params is None and "params" in args:
+            tf_logging.warning("Estimator's model_fn (%s) includes params argument, but "
+                               "params are not passed to Estimator.", model_fn)
+        self._model_fn = model_fn
+        self._params = params
+        self._model_fn_args = args
+        self._feature_engineering_fn = feature_engineering_fn or (lambda f, l: (f, l))
+        self._core = CoreEstimator(self._spec_model_fn, model_dir=model_dir, config=config)
+
+    # -- properties ---------------------------------------------------------------------------
+    @property
+    def model_dir(self) -> str:
+        return self._core.model_dir
+
+    @property
+    def config(self) -> Any:
+        return self._core.config
+
+    @property
+    def params(self) -> Optional[Dict[str, Any]]:
+        return self._params
+
+    def get_variable_value(self, name: str) -> np.ndarray:
+        return self._core.get_variable_value(name)
+
+    def get_variable_names(self) -> List[str]:
+        return self._core.get_variable_names()
+
+    # -- the model_fn adapter -----------------------------------------------------------------
+    def _call_model_fn(self, features: Any, labels: Any, mode: str, params: Any,
+                       config: Any) -> ModelFnOps:
+        """Calls the user's model_fn with the arguments it names; a 3-tuple becomes
+        ModelFnOps as in TF."""
+        features, labels = self._feature_engineering_fn(features, labels)
+        # TF passed features and labels by position (older model_fns call them targets).
+        args = self._model_fn_args
+        kwargs: Dict[str, Any] = {}
+        if "mode" in args:
+            kwargs["mode"] = mode
+        if "params" in args:
+            kwargs["params"] = params
+        if "config" in args:
+            kwargs["config"] = config
+        if "model_dir" in args:
+            kwargs["model_dir"] = self.model_dir
+        result = self._model_fn(features, labels, **kwargs)
+        if isinstance(result, ModelFnOps):
+            return result
+        if isinstance(result, core_model_fn.EstimatorSpec):
+            raise ValueError("tf.contrib.learn.Estimator's model_fn must return ModelFnOps "
+                             "or (predictions, loss, train_op), not an EstimatorSpec "
+                             "(use tf.estimator.Estimator for that)")
+        if not isinstance(result, (tuple, list)) or len(result) != 3:
+            raise ValueError("Unrecognized value returned by model_fn, please return "
+                             "ModelFnOps.")
+        return ModelFnOps(mode=mode, predictions=result[0], loss=result[1],
+                          train_op=result[2])
+
+    def _spec_model_fn(self, features: Any, labels: Any, mode: str, config: Any) -> Any:
+        # The contrib model_fn gets the params given to this Estimator (None or a dict).
+        return self._call_model_fn(features, labels, mode, self._params,
+                                   config).estimator_spec()
+
+    # -- fit / evaluate / predict -------------------------------------------------------------
+    def fit(self, x: Any = None, y: Any = None, input_fn: Any = None,
+            steps: Optional[int] = None, batch_size: Optional[int] = None,
+            monitors: Any = None, max_steps: Optional[int] = None) -> "Estimator":
+        """Trains for `steps` more steps (or up to `max_steps`) on `x`/`y` or `input_fn`;
+        `monitors` are SessionRunHooks (such as ValidationMonitor)."""
+        if steps is not None and max_steps is not None:
+            raise ValueError("Can not provide both steps and max_steps.")
+        feed = _get_input_fn(x, y, input_fn, batch_size, shuffle=True, epochs=None)
+        self._core.train(feed, hooks=list(monitors or []), steps=steps, max_steps=max_steps)
+        return self
+
+    def partial_fit(self, x: Any = None, y: Any = None, input_fn: Any = None,
+                    steps: int = 1, batch_size: Optional[int] = None,
+                    monitors: Any = None) -> "Estimator":
+        """`fit` for `steps` steps (default 1)."""
+        return self.fit(x=x, y=y, input_fn=input_fn, steps=steps, batch_size=batch_size,
+                        monitors=monitors)
+
+    def evaluate(self, x: Any = None, y: Any = None, input_fn: Any = None,
+                 feed_fn: Any = None, batch_size: Optional[int] = None,
+                 steps: Optional[int] = None, metrics: Any = None, name: Optional[str] = None,
+                 checkpoint_path: Optional[str] = None, hooks: Any = None,
+                 log_progress: bool = True) -> Dict[str, Any]:
+        """Evaluates the latest checkpoint on `x`/`y` (read once) or `input_fn`; returns the
+        model_fn's eval metrics with `loss` and `global_step`."""
+        del log_progress  # TF only used it to choose a log level
+        if feed_fn is not None:
+            raise NotImplementedError("tf.contrib.learn.Estimator.evaluate(feed_fn=...) is "
+                                      "not supported: pass x/y or input_fn")
+        if metrics:
+            raise NotImplementedError("tf.contrib.learn.Estimator.evaluate(metrics=...) "
+                                      "(MetricSpec) is not supported: return "
+                                      "eval_metric_ops from the model_fn instead")
+        feed = _get_input_fn(x, y, input_fn, batch_size, shuffle=False, epochs=1)
+        return self._core.evaluate(feed, steps=steps, hooks=hooks,
+                                   checkpoint_path=checkpoint_path, name=name)
+
+    def predict(self, x: Any = None, input_fn: Any = None, batch_size: Optional[int] = None,
+                outputs: Any = None, as_iterable: bool = True,
+                iterate_batches: bool = False) -> Any:
+        """Predictions for `x` or `input_fn`: an iterator of examples (of batches with
+        `iterate_batches`), or with `as_iterable=False` all of them as arrays."""
+        feed = _get_input_fn(x, None, input_fn, batch_size, shuffle=False, epochs=1)
+        if as_iterable:
+            return self._core.predict(feed, predict_keys=outputs,
+                                      yield_single_examples=not iterate_batches)
+        return _concatenate(list(self._core.predict(feed, predict_keys=outputs,
+                                                    yield_single_examples=False)))
+
+
+def _concatenate(batches: List[Any]) -> Any:
+    """Joins per-batch predictions (arrays or dicts of arrays) along the batch axis."""
+    if not batches:
+        return {}
+    if isinstance(batches[0], dict):
+        return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+    return np.concatenate(batches)
+
+
+class SKCompat:
+    """scikit-learn style `fit(x, y)`/`score`/`predict` over a contrib Estimator."""
+
+    def __init__(self, estimator: Estimator):
+        self._estimator = estimator
+
+    def fit(self, x: Any, y: Any, batch_size: int = 128, steps: Optional[int] = None,
+            max_steps: Optional[int] = None, monitors: Any = None) -> "SKCompat":
+        self._estimator.fit(x=x, y=y, batch_size=batch_size, steps=steps,
+                            max_steps=max_steps, monitors=monitors)
+        return self
+
+    def score(self, x: Any, y: Any, batch_size: int = 128, steps: Optional[int] = None,
+              metrics: Any = None, name: Optional[str] = None) -> Dict[str, Any]:
+        return self._estimator.evaluate(x=x, y=y, batch_size=batch_size, steps=steps,
+                                        metrics=metrics, name=name)
+
+    def predict(self, x: Any, batch_size: int = 128, outputs: Any = None) -> Any:
+        return self._estimator.predict(x=x, batch_size=batch_size, outputs=outputs,
+                                       as_iterable=False)
