@@ -5,7 +5,8 @@ GPU"). conftest.py marks them xfail (not strict) when torch sees a GPU, so a
 pytest node ids; found by the whole-suite runs on an H100 (sessions 6 and 9)."""
 
 DEVICE_NAMES = "the golden records a CPU device name; on a GPU the op runs on GPU:0"
-TF_GPU_KERNEL = "TF's GPU kernel behaves so too (its CPU kernel, which the golden records, differs)"
+TF_GPU_KERNEL = ("TF's GPU kernel behaves so too (its CPU kernel, which the golden records, "
+                 "differs)")
 ROUNDING = "float32 rounding of GPU kernels (reduction order) at about 1e-5 in a long computation"
 TF32_SUBPROCESS = ("an example run in a subprocess: torch's cuDNN convolutions use "
                    "TensorFloat-32 there (the suite's conftest switches it off in-process only)")
@@ -17,7 +18,8 @@ KNOWN_GPU_DIFFERENCES = {
     "test_replicas_equal_one_process_on_the_whole_batch":
         "MirroredStrategy over /gpu:1 needs a second GPU",
     "nn_norm::sparse_softmax_xent]": TF_GPU_KERNEL + ": NaN for an out-of-range label",
-    "nn::SparseSoftmaxCrossEntropyWithLogits/2]": TF_GPU_KERNEL + ": NaN for an out-of-range label",
+    "nn::SparseSoftmaxCrossEntropyWithLogits/2]":
+        TF_GPU_KERNEL + ": NaN for an out-of-range label",
     "numerics::saturate_cast_ranges]": "saturate_cast(inf) to int64 on CUDA",
     "array_tail::TensorScatterUpdate/0]": TF_GPU_KERNEL + ": duplicate indices, nondeterministic",
     "nn_tail::FakeQuantWithMinMaxArgs/0]": ROUNDING + " (values on a rounding boundary)",
@@ -31,7 +33,8 @@ KNOWN_GPU_DIFFERENCES = {
     "distribute_keras_multi::multi_output_fit_numpy]": ROUNDING + " (an accuracy flips)",
     "tf1_era_ops-": ROUNDING,
     "test_computes_what_tf_computed_from_the_file[train_mlp_batch_norm_flag]": ROUNDING,
-    "test_own_training_steps_give_the_weights_tf_computed_from_the_file[train_map_fn_of_scan]": ROUNDING,
+    "test_own_training_steps_give_the_weights_tf_computed_from_the_file"
+    "[train_map_fn_of_scan]": ROUNDING,
     "tf1compat_written_nested.predict]":
         ROUNDING + ": a bias before batch norm gets a ~0 gradient that RMSprop scales up",
     "test_migration_example[cnn_export_to_pytorch]": TF32_SUBPROCESS,
