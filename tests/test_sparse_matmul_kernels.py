@@ -154,3 +154,34 @@ def test_strided_index_columns():
     vals = torch.tensor([1.5, -2.0], dtype=torch.float64)
     got = sparse_dense_matmul(idx[:, 0], idx[:, 1], vals, b, 3)
     torch.testing.assert_close(got, _oracle(idx[:, 0], idx[:, 1], vals, b, 3))
+
+
+def test_fed_indices_equal_to_the_last_reuse_their_layout(monkeypatch):
+    """A GCN feeds the same sparse features every run: equal indices reuse the CSR layout
+    (no sort), new values still give their own product, other indices a new layout."""
+    import tf1compat.ops.sparse_math as sparse_math
+    built = []
+
+    class Counting(CsrLayout):
+        def __init__(self, *args):
+            built.append(args[2:])
+            super().__init__(*args)
+    monkeypatch.setattr(sparse_math, "CsrLayout", Counting)
+    idx = np.array([[2, 0], [0, 1], [1, 2], [0, 0]], np.int64)
+    b = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+    def dense(indices, values):
+        out = np.zeros((3, 3), np.float32)
+        np.add.at(out, (indices[:, 0], indices[:, 1]), values)
+        return out
+    with tf.Graph().as_default():
+        sp = tf.sparse_placeholder(tf.float32, shape=[3, 3])
+        prod = tf.sparse_tensor_dense_matmul(sp, tf.constant(b))
+        with tf.Session() as sess:
+            for indices, values, layouts in [
+                    (idx, np.array([1., 2., 3., 4.], np.float32), 1),
+                    (idx.copy(), np.array([5., 6., 7., 8.], np.float32), 1),
+                    (idx[::-1].copy(), np.array([1., 1., 1., 1.], np.float32), 2)]:
+                got = sess.run(prod, {sp: tf.SparseTensorValue(indices, values, [3, 3])})
+                np.testing.assert_allclose(got, dense(indices, values) @ b)
+                assert len(built) == layouts

@@ -117,8 +117,17 @@ def _sdmm_shape(ctx: Any) -> List[TensorShape]:
 def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     adj_a, adj_b = node.attrs["adjoint_a"], node.attrs["adjoint_b"]
     # The last indices seen and their CSR layout: constant indices come back as the same
-    # tensor every run, and their layout is reused.
+    # tensor every run, and fed ones (a GCN's sparse features and adjacency, fed each run
+    # from the same arrays) as equal values; both reuse the layout. Comparing is one pass
+    # over the indices, building the layout a sort and a gather.
     last: dict = {}
+
+    def same_indices(idx: torch.Tensor, dims: List[int]) -> bool:
+        seen = last.get("indices")
+        if seen is None or last["dims"] != dims:
+            return False
+        return seen is idx or (seen.shape == idx.shape and seen.dtype == idx.dtype and
+                               seen.device == idx.device and torch.equal(seen, idx))
 
     def sparse_dense_matmul(idx: torch.Tensor, vals: torch.Tensor, shape: torch.Tensor,
                             b: torch.Tensor) -> torch.Tensor:
@@ -137,7 +146,7 @@ def _sdmm_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                             f"Dimensions of A: [{dims[0]}, {dims[1]}).  Dimensions of B: "
                             f"{list(b.shape)}")
         if csr_kernel_supports(b.dtype):
-            if last.get("indices") is not idx or last["dims"] != dims:
+            if not same_indices(idx, dims):
                 check_index_bounds(rows, cols, dims[0], dims[1], 1 if adj_a else 0)
                 last.update(indices=idx, dims=dims,
                             layout=CsrLayout(rows, cols, dims[0], dims[1]))
