@@ -5,6 +5,11 @@ HDF5, reload and predict.
 
 conv(8, 3) -> conv(16, 3) -> max-pool -> dropout -> flatten -> dense(32) -> dropout ->
 dense(10) softmax; categorical cross-entropy; Adadelta(lr=1.0).
+
+Adadelta at lr=1.0 with dropout amplifies float rounding from epoch to epoch: the thread
+count or a fused kernel moves epoch 4's val_loss by 5%, so tolerance.txt compares numbers
+at 10% and the test checks what this example is for, the callbacks' behaviour (epochs
+run, learning-rate cuts, early stop, files written, the reloaded model's predictions).
 """
 from __future__ import print_function
 
