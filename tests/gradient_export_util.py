@@ -54,6 +54,17 @@ def replay_tf_runs(sess: Any, recorded: Dict[str, Any], arrays: Dict[str, np.nda
                                        err_msg=f"run {k}: {fetch}")
 
 
+def replay_the_written_train_op(case: Any) -> None:
+    """The file TF trained from, imported into tf1compat and restored from its checkpoint:
+    the recorded runs give TF's values here too."""
+    d, recorded, arrays = recorded_case(case)
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+        with tf.Session() as sess:
+            saver.restore(sess, os.path.join(d, recorded["checkpoint"]))
+            replay_tf_runs(sess, recorded, arrays)
+
+
 def check_recorded_training_case(case: Any, caplog: Any, absent_types: set) -> None:
     """A training case real TF trained from tf1compat's file: TF's own graph trains to
     the same values, the file is written without a warning and its functions hold none

@@ -22,7 +22,7 @@ from tf1compat.graphdef.gradient_lowering_volume import LOWERINGS_VOLUME
 from tests import graph_training_math_cases
 from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
                                          export_with_warnings, fresh_graph, recorded_case,
-                                         replay_tf_runs)
+                                         replay_the_written_train_op, replay_tf_runs)
 
 PROBES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_gradients.json")
 
@@ -39,12 +39,7 @@ def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, cap
 def test_the_written_train_op_runs_in_tf1compat_too(case):
     """The file TF trained from, imported into tf1compat: the SymbolicGradients of the
     written forward functions run to TF's weights here too."""
-    d, recorded, arrays = recorded_case(case)
-    with tf.Graph().as_default():
-        saver = tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
-        with tf.Session() as sess:
-            saver.restore(sess, os.path.join(d, recorded["checkpoint"]))
-            replay_tf_runs(sess, recorded, arrays)
+    replay_the_written_train_op(case)
 
 
 def test_tf_differentiates_the_expanded_probes():

@@ -21,7 +21,8 @@ import tf1compat as tf
 from tf1compat.graphdef import graph_export
 from tests import graph_loop_more_cases, graph_loop_training_cases
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
-                                         fresh_graph, recorded_case, replay_tf_runs)
+                                         fresh_graph, recorded_case, replay_the_written_train_op,
+                                         replay_tf_runs)
 
 CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES
 
@@ -85,12 +86,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
 def test_the_written_train_op_runs_in_tf1compat_too(case):
     """The file TF ran, imported into tf1compat: stacks, backward loops and the body
     gradients run on tf1compat's dataflow executor to TF's weights."""
-    d, recorded, arrays = recorded_case(case)
-    with tf.Graph().as_default():
-        saver = tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
-        with tf.Session() as sess:
-            saver.restore(sess, os.path.join(d, recorded["checkpoint"]))
-            replay_tf_runs(sess, recorded, arrays)
+    replay_the_written_train_op(case)
 
 
 def test_backward_loop_structure():

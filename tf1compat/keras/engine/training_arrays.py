@@ -13,7 +13,7 @@ Validation inside `fit` runs the same loop in test mode through the same callbac
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -253,15 +253,21 @@ def _run_steps(model: Any, f: Any, ins: List[Any], callbacks: Any, aggregator: A
     return steps_per_epoch
 
 
-def _run_batches(f: Any, ins: List[Any], callbacks: Any, aggregator: Any, model: Any,
-                 mode: str, num_samples: int, batch_size: int, shuffle: Any) -> None:
-    """One epoch over the arrays in batches."""
+def epoch_batches(num_samples: int, batch_size: int, shuffle: Any) -> Tuple[np.ndarray, list]:
+    """One epoch's row order (`shuffle`: False, True, or "batch" for whole batches) and
+    its (start, end) batches over that order."""
     index_array = np.arange(num_samples)
     if shuffle == "batch":
         index_array = training_utils.batch_shuffle(index_array, batch_size)
     elif shuffle:
         np.random.shuffle(index_array)
-    batches = make_batches(num_samples, batch_size)
+    return index_array, make_batches(num_samples, batch_size)
+
+
+def _run_batches(f: Any, ins: List[Any], callbacks: Any, aggregator: Any, model: Any,
+                 mode: str, num_samples: int, batch_size: int, shuffle: Any) -> None:
+    """One epoch over the arrays in batches."""
+    index_array, batches = epoch_batches(num_samples, batch_size, shuffle)
     for batch_index, (start, end) in enumerate(batches):
         batch_ids = index_array[start:end]
         # Unshuffled batches are runs of rows: slicing them gives views, which the session

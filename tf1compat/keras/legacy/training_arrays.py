@@ -19,6 +19,7 @@ import numpy as np
 
 from tf1compat.keras import callbacks as cbks
 from tf1compat.keras.engine import training_utils
+from tf1compat.keras.engine.training_arrays import epoch_batches
 from tf1compat.keras.standalone_names import unpack_singleton
 from tf1compat.keras.utils.generic_utils import Progbar, make_batches, slice_arrays, to_list
 
@@ -135,12 +136,7 @@ def _fit_batches(model: Any, f: Any, ins: Sequence[Any], out_labels: List[str],
                  shuffle: Any) -> bool:
     """One epoch over the arrays; True when it reached its last batch (Keras 2.2.4
     validates only then, so a callback stopping training mid-epoch skips validation)."""
-    index_array = np.arange(num_samples)
-    if shuffle == "batch":
-        index_array = training_utils.batch_shuffle(index_array, batch_size)
-    elif shuffle:
-        np.random.shuffle(index_array)
-    batches = make_batches(num_samples, batch_size)
+    index_array, batches = epoch_batches(num_samples, batch_size, shuffle)
     for batch_index, (start, end) in enumerate(batches):
         batch_ids = index_array[start:end]
         ins_batch = _batch_of(ins, batch_ids)
