@@ -40,6 +40,7 @@ from tf1compat.framework.hooks import TAPE
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.runtime import denormals
 from tf1compat.runtime import eager_executor as _ex
 from tf1compat.autodiff import tape as _tape
 from tf1compat.runtime.eager_runtime import _MULTI_DEVICE
@@ -136,6 +137,7 @@ class ConcreteFunction:
         grad = recording and bool(_tape._TAPES)
         previous = torch.is_grad_enabled()
         _ex._set_grad_enabled(grad)
+        flushing = denormals.enter()
         try:
             raw = self._plan.fn(values, self._runtime.state)
         except errors.OpError as e:
@@ -145,6 +147,8 @@ class ConcreteFunction:
         except Exception as e:  # noqa: BLE001 - mapped to TF's error classes
             raise _session._map_exception(e) from e
         finally:
+            if flushing:
+                denormals.leave()
             _ex._set_grad_enabled(previous)
         flat_out = _flatten(self.structured_outputs)
         for i, value in zip(self._output_positions, raw):

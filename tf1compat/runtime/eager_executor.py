@@ -38,6 +38,7 @@ from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.hooks import EAGER_EXECUTOR, TAPE
 from tf1compat.framework.op_binding import complete_attrs
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
+from tf1compat.runtime import denormals
 from tf1compat.runtime import eager_tensor as _et
 from tf1compat.runtime.eager_binding import _bind, eager_error, tf_type_name
 from tf1compat.runtime.eager_runtime import (_CPU, _MULTI_DEVICE, RUNTIME, EagerKernelContext,
@@ -313,6 +314,7 @@ def _run(entry: _Entry, inputs: Sequence[Any], values: list, name: Optional[str]
     if RECORD["recording"]:
         out = RECORD["record"](entry, kernel, inputs, values, name)
     else:
+        flushing = denormals.enter()
         try:
             if _is_grad_enabled():
                 _set_grad_enabled(False)
@@ -324,6 +326,9 @@ def _run(entry: _Entry, inputs: Sequence[Any], values: list, name: Optional[str]
                 out = kernel(*values)
         except Exception as e:  # noqa: BLE001 - mapped to TF's error classes
             raise eager_error(e, entry.op_def.type, name) from None
+        finally:
+            if flushing:
+                denormals.leave()
     return wrap_outputs(entry, out)
 
 

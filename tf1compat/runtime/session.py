@@ -26,6 +26,7 @@ from tf1compat.framework.graph import Graph, get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor, default_session_stack
 from tf1compat.runtime import config as _config
+from tf1compat.runtime import denormals
 from tf1compat.runtime.codegen import compile_plan, op_for_traceback
 from tf1compat.runtime.fetch import FetchMapper, feed_expansion
 from tf1compat.runtime.hot_plans import HotPlans
@@ -476,6 +477,7 @@ class BaseSession:
         previous = torch.is_grad_enabled()
         _set_grad_enabled(plan.needs_grad)
         store = state.begin_run(plan.state_marks)
+        flushing = denormals.enter()
         try:
             if self._remote_variables is not None:
                 pulled = self._remote_variables.before_run(state, plan)
@@ -494,6 +496,8 @@ class BaseSession:
         except Exception as e:  # noqa: BLE001 - mapped to TF's error classes
             raise self._closed_error(e) or _map_exception(e) from e
         finally:
+            if flushing:
+                denormals.leave()
             state.end_run(store)
             _set_grad_enabled(previous)
         results = [_to_numpy(v, c) for v, c in zip(raw, plan.fetch_copies)]
