@@ -186,6 +186,25 @@ EXEMPT: Dict[str, str] = {
     **{op: _CHAINS + "switch_merge" for op in ("Switch", "Merge", "ControlTrigger")},
     **{op: _CHAINS + "stack_ops" for op in (
         "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2")},
+    **{op: ("TensorArray of TF 1.0-era graphs (V1: a Ref(string) handle, V2: a string "
+            "handle; GraphDef versions < 16 / < 26); covered by tests/fixtures/tf_graphs/"
+            "v1_tensor_array_ops (tests/test_graph_import.py)")
+       for op in [f"TensorArray{kind}{suffix}" for suffix in ("", "V2") for kind in (
+           "", "Write", "Read", "Gather", "Scatter", "Concat", "Split", "Size", "Close",
+           "Grad")] + ["TensorArrayPack", "TensorArrayUnpack"]},
+    **{op: ("V1 (Ref(string) handle) form of a lookup table or reader op (TF 0.x graphs); "
+            "covered by tests/fixtures/tf_graphs/v1_tables_and_readers "
+            "(tests/test_graph_import.py)")
+       for op in ("HashTable", "MutableHashTable", "MutableHashTableOfTensors",
+                  "InitializeTable", "InitializeTableFromTextFile", "LookupTableFind",
+                  "LookupTableInsert", "LookupTableSize", "LookupTableExport",
+                  "TextLineReader", "TFRecordReader", "WholeFileReader", "IdentityReader",
+                  "ReaderRead", "ReaderReadUpTo", "ReaderNumRecordsProduced",
+                  "ReaderNumWorkUnitsCompleted", "ReaderReset", "ReaderSerializeState",
+                  "ReaderRestoreState")},
+    "FixedLengthRecordReader": ("V1 reader of a Ref(string) handle: TF 2.21 cannot run it "
+                                "(its kernel asks the node for V2's `encoding` attr); the "
+                                "V2 reader's kernel, covered by tests/golden/cases_readers.py"),
     **{op: ("V1 stack of a Ref(string) handle (TF <= 1.2 graphs); covered by "
             "tests/fixtures/tf_graphs/v1_stack_ops (tests/test_graph_import.py)")
        for op in ("Stack", "StackPush", "StackPop", "StackClose")},
