@@ -816,13 +816,63 @@ def case_v1_tables_and_readers(rec: Recorder) -> None:
         os.chdir(here)
 
 
+def case_v1_checkpoint_ops(rec: Recorder) -> None:
+    """TF's V1 checkpoint format: a V1 Saver (SaveSlices / RestoreSlice; a partitioned
+    variable saved as slices) whose checkpoint the test restores through the file's
+    restore op, and raw Save / SaveSlices writing files (named relative to a scratch
+    directory: the feeds listed under "scratch", which the test joins with a temporary
+    directory) that Restore / RestoreSlice read back in later runs. The files TF wrote
+    stay in `scratch/` (tests/test_v1_checkpoint.py compares tf1compat's with them)."""
+    raw = tf.raw_ops
+    rng = np.random.RandomState(21)
+    w = tf.Variable(rng.randn(2, 3).astype(np.float32), name="w")
+    step = tf.Variable(np.int64(7), name="step")
+    with tf.variable_scope("emb", partitioner=tf.fixed_size_partitioner(2)):
+        tf.get_variable("table", [5, 2], initializer=tf.random_normal_initializer(seed=3))
+    saver = tf.train.Saver(write_version=tf.train.SaverDef.V1)
+    scratch = tf.placeholder(tf.string, [], name="scratch_file")
+    x = tf.placeholder(tf.float32, [3], name="x")
+    raw.Save(filename=scratch, tensor_names=["w", "x2", "step", "flag"],
+             data=[w, x * 2.0, step, x > 0], name="save_raw")
+    raw.SaveSlices(filename=tf.strings.join([scratch, "_slices"]), tensor_names=["part", "x"],
+                   shapes_and_slices=["4 3 1,2:-", ""], data=[w * 3.0, x], name="save_slices")
+    for name, dt in (("w", tf.float32), ("x2", tf.float32), ("step", tf.int64),
+                     ("flag", tf.bool)):
+        tf.identity(raw.Restore(file_pattern=scratch, tensor_name=name, dt=dt),
+                    name=f"restored_{name}")
+    tf.identity(raw.RestoreSlice(file_pattern=tf.strings.join([scratch, "_slices"]),
+                                 tensor_name="part", shape_and_slice="4 3 2,1:0,2",
+                                 dt=tf.float32), name="restored_part")
+    tf.identity(raw.Restore(file_pattern=tf.strings.join([scratch, "_sl*"]),
+                            tensor_name="x", dt=tf.float32), name="restored_x")
+    variables = ["w:0", "step:0", "emb/table/part_0:0", "emb/table/part_1:0"]
+    feed = {"scratch_file:0": np.array(b"raw.ckpt"),
+            "x:0": np.array([1.5, -2.0, 0.25], np.float32)}
+    rec.spec["scratch"] = ["scratch_file:0"]
+    here = os.getcwd()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, variables)      # the test's session has them from the checkpoint
+        scratch_dir = os.path.join(rec.dir, "scratch")
+        os.makedirs(scratch_dir)
+        os.chdir(scratch_dir)
+        try:
+            rec.run(sess, [], feed, targets=["save_raw", "save_slices"])
+            rec.run(sess, ["restored_w:0", "restored_x2:0", "restored_step:0",
+                           "restored_flag:0", "restored_part:0", "restored_x:0"], feed)
+        finally:
+            os.chdir(here)
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
          case_rnn_batch_norm_training, case_cond_of_assigns,
          case_fractional_pool_training, case_v1_queue_ops,
-         case_v1_stack_ops, case_v1_tensor_array_ops, case_v1_tables_and_readers]
+         case_v1_stack_ops, case_v1_tensor_array_ops, case_v1_tables_and_readers,
+         case_v1_checkpoint_ops]
 
 
 def main(argv: list) -> int:

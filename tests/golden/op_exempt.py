@@ -132,6 +132,10 @@ EXEMPT: Dict[str, str] = {
                    "row of op_rows_state.py creates and uses one",
     "SaveV2": "writes a checkpoint file; covered by tests/golden/cases_saver.py, "
               "cases_object_checkpoint.py",
+    **{op: ("reads or writes a V1 checkpoint file (TF 0.x); covered by tests/fixtures/"
+            "tf_graphs/v1_checkpoint_ops (TF's files: tests/test_v1_checkpoint.py, "
+            "tests/test_graph_import.py)")
+       for op in ("Save", "SaveSlices", "Restore", "RestoreSlice")},
     "WriteFile": "writes a file; covered by tests/golden/cases_tfrecord.py",
     "MatrixExponential": "TF removed the raw op (GraphDef 27: tf.raw_ops.MatrixExponential "
                          "raises as TF's, tests/test_raw_ops.py); tf1compat's tf.linalg.expm "

@@ -32,7 +32,7 @@ from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import TypeList, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.serialization import bundle_writer, tensor_codec
+from tf1compat.serialization import bundle_writer, tensor_codec, v1_checkpoint
 from tf1compat.serialization import object_graph as og
 from tf1compat.serialization import safetensors_checkpoint as legacy
 from tf1compat.serialization.checkpoint_reader import FORMAT_SAFETENSORS, NewCheckpointReader
@@ -272,7 +272,10 @@ class _Source:
 
 def read_checkpoint_tensors(prefix: str, names: Sequence[str], slices: Sequence[str],
                             dtypes: Sequence[D.DType]) -> List[Any]:
-    """RestoreV2's work: every requested tensor read and checked before any is returned."""
+    """RestoreV2's work: every requested tensor read and checked before any is returned
+    (from V1 checkpoint files where `prefix` names them, as TF's RestoreV2 falls back)."""
+    if v1_checkpoint.is_v1_checkpoint(prefix):
+        return v1_checkpoint.read_v1_tensors(prefix, names, slices, dtypes)
     source = _Source(prefix)
     specs = list(zip(names, slices, dtypes))
     if source.reader.format != FORMAT_SAFETENSORS:
