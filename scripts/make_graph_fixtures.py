@@ -706,8 +706,9 @@ def case_v1_tensor_array_ops(rec: Recorder) -> None:
 def case_v1_tables_and_readers(rec: Recorder) -> None:
     """The lookup tables and readers of TF 0.x graphs (GraphDef version 21), all of a
     Ref(string) handle: HashTable from constants and from a text file, MutableHashTable
-    (OfTensors) with inserts, finds, sizes and an export; TextLineReader, TFRecordReader,
-    WholeFileReader and IdentityReader reading from V1 queues, with the reader state ops
+    (OfTensors) with inserts, an import, finds, sizes and an export; TextLineReader,
+    TFRecordReader, WholeFileReader and IdentityReader reading from V1 queues, with the
+    reader state ops
     (TF 2.21 fails to run a V1 FixedLengthRecordReader: its kernel asks for the V2 op's
     `encoding` attr). The file names fed are relative to the fixture's directory
     (listed under "paths": the test joins them with it)."""
@@ -749,6 +750,12 @@ def case_v1_tables_and_readers(rec: Recorder) -> None:
     order = tf.nn.top_k(-keys, tf.size(keys)).indices        # export order is the table's
     tf.identity(tf.gather(keys, order), name="export_keys")
     tf.identity(tf.gather(exported, order), name="export_values")
+    imported = raw.MutableHashTable(key_dtype=tf.int64, value_dtype=tf.float32,
+                                    name="imported")
+    raw.LookupTableImport(table_handle=imported, keys=tf.constant([5, 6], tf.int64),
+                          values=tf.constant([2.5, -1.0]), name="import")
+    tf.identity(raw.LookupTableFind(table_handle=imported, keys=tf.constant([6, 1], tf.int64),
+                                    default_value=tf.constant(0.0)), name="imported_find")
     tensors = raw.MutableHashTableOfTensors(key_dtype=tf.string, value_dtype=tf.float32,
                                             value_shape=[2], name="tensors")
     raw.LookupTableInsert(table_handle=tensors, keys=tf.constant(["x", "y"]),
@@ -800,11 +807,11 @@ def case_v1_tables_and_readers(rec: Recorder) -> None:
         with tf.Session() as sess:
             rec.save_meta()
             rec.run(sess, [], feed, targets=[
-                "init_table", "init_vocab", "insert", "insert_tensors", "enqueue_text",
-                "enqueue_record", "enqueue_whole", "enqueue_units"])
+                "init_table", "init_vocab", "insert", "import", "insert_tensors",
+                "enqueue_text", "enqueue_record", "enqueue_whole", "enqueue_units"])
             rec.run(sess, ["find:0", "vocab_find:0", "vocab_size:0", "mutable_find:0",
                            "mutable_size:0", "export_keys:0", "export_values:0",
-                           "tensors_find:0"])
+                           "tensors_find:0", "imported_find:0"])
             rec.run(sess, ["text_value:0", "record_values:0", "whole_length:0", "unit:0"])
             rec.run(sess, ["unit:0"])
             rec.run(sess, ["produced:0", "completed:0", "state_length:0"])

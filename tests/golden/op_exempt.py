@@ -201,7 +201,8 @@ EXEMPT: Dict[str, str] = {
             "(tests/test_graph_import.py)")
        for op in ("HashTable", "MutableHashTable", "MutableHashTableOfTensors",
                   "InitializeTable", "InitializeTableFromTextFile", "LookupTableFind",
-                  "LookupTableInsert", "LookupTableSize", "LookupTableExport",
+                  "LookupTableInsert", "LookupTableImport", "LookupTableSize",
+                  "LookupTableExport",
                   "TextLineReader", "TFRecordReader", "WholeFileReader", "IdentityReader",
                   "ReaderRead", "ReaderReadUpTo", "ReaderNumRecordsProduced",
                   "ReaderNumWorkUnitsCompleted", "ReaderReset", "ReaderSerializeState",

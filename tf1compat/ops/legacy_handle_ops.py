@@ -1,7 +1,7 @@
 """Op types of TF 0.x / early 1.x graphs whose handles were strings, before TF made them
 resources: the V1 lookup tables (`HashTable`, `MutableHashTable(OfTensors)` of a
-`Ref(string)` handle, `InitializeTable(FromTextFile)`, `LookupTableFind/Insert/Size/
-Export`) that graphs written before the V2 ops hold (`tf.contrib.lookup` vocabularies);
+`Ref(string)` handle, `InitializeTable(FromTextFile)`, `LookupTableFind/Insert/Import/
+Size/Export`) that graphs written before the V2 ops hold (`tf.contrib.lookup` vocabularies);
 `declare_string_handle_form` also gives the V1 readers (data/reader_ops.py) and the
 TensorArray V1/V2 ops (tensor_array_legacy.py).
 
@@ -66,6 +66,6 @@ def declare_string_handle_form(op_type: str, successor: str, doc: str, *,
 
 for _v1 in ("HashTable", "MutableHashTable", "MutableHashTableOfTensors",
             "InitializeTable", "InitializeTableFromTextFile", "LookupTableFind",
-            "LookupTableInsert", "LookupTableSize", "LookupTableExport"):
+            "LookupTableInsert", "LookupTableImport", "LookupTableSize", "LookupTableExport"):
     declare_string_handle_form(_v1, _v1 + "V2", f"{_v1}V2 of a Ref(string) handle "
                                                 "(TF <= 1.2 graphs).")
