@@ -84,3 +84,43 @@ def test_save_slices_checks_the_slice_against_the_value(tmp_path):
                              r"of the tensor to  save: 3 0,2, tensor: \[1\]"):
         _restore(tf.raw_ops.SaveSlices, filename=str(tmp_path / "x"), tensor_names=["a"],
                  shapes_and_slices=["3 0,2"], data=[tf.constant([1.0])])
+
+
+def test_v1_saver_writes_tfs_checkpoint_and_restores_it(tmp_path):
+    """tf1compat's Saver(write_version=V1) of the fixture's variables (a partitioned one
+    included) writes the file TF's V1 Saver wrote, byte for byte; it restores from it,
+    keeps max_to_keep V1 files and writes sharded V1 saves as TF's pattern."""
+    values = np.load(os.path.join(FIXTURE, "expected.npz"))
+    w = tf.Variable(values["run_0_0"], name="w")
+    step = tf.Variable(np.int64(7), name="step")
+    with tf.variable_scope("emb", partitioner=tf.fixed_size_partitioner(2)):
+        table = tf.get_variable("table", [5, 2])
+    saver = tf.train.Saver(write_version=tf.train.SaverDef.V1, max_to_keep=1)
+    parts = np.concatenate([values["run_0_2"], values["run_0_3"]])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run([v.assign(p) for v, p in zip(table, (values["run_0_2"], values["run_0_3"]))])
+        path = saver.save(sess, str(tmp_path / "ckpt"), write_meta_graph=False)
+        with open(path, "rb") as ours, open(os.path.join(FIXTURE, "ckpt"), "rb") as tfs:
+            assert ours.read() == tfs.read()
+        second = saver.save(sess, str(tmp_path / "ckpt"), global_step=1)
+        assert not os.path.exists(path) and os.path.exists(second)    # max_to_keep
+        sess.run([w.assign(tf.zeros_like(w)), step.assign(0)])
+        saver.restore(sess, second)
+        np.testing.assert_array_equal(sess.run(w), values["run_0_0"])
+        np.testing.assert_array_equal(sess.run(tf.concat(list(table), 0)), parts)
+        assert sess.run(step) == 7
+    with tf.Graph().as_default():
+        with tf.device("/cpu:0"):
+            a = tf.Variable([1.0, 2.0], name="a")
+        with tf.device("/cpu:1"):
+            b = tf.Variable([3], name="b")
+        sharded = tf.train.Saver(write_version=tf.train.SaverDef.V1, sharded=True)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            pattern = sharded.save(sess, str(tmp_path / "sharded"), write_meta_graph=False)
+            assert pattern.endswith("sharded-?????-of-00002")
+            assert sorted(os.listdir(tmp_path)).count("sharded-00001-of-00002") == 1
+            sess.run([a.assign([0.0, 0.0]), b.assign([0])])
+            sharded.restore(sess, pattern)
+            assert sess.run(a).tolist() == [1.0, 2.0] and sess.run(b).tolist() == [3]

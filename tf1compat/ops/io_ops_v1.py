@@ -7,19 +7,20 @@ The files are TF's byte for byte, so TF reads what these ops write and they read
 
 from __future__ import annotations
 
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
 import torch
 
 from tf1compat.framework import errors
+from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, TypeList, declare
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.serialization.tensor_slice import parse_slice_spec
 from tf1compat.serialization.v1_checkpoint import read_v1_tensors, write_v1_checkpoint
 
-__all__: List[str] = []
+__all__ = ["save_slices"]
 
 
 def _text(value: Any) -> str:
@@ -117,3 +118,11 @@ declare("RestoreSlice", inputs=["file_pattern: string", "tensor_name: string",
         shape=_restore_slice_shape, kernel=_restore_kernel, grad="none", stateful=True,
         cpu_only=True, doc="Reads a slice of a tensor from V1 checkpoint files (a V1 "
                            "Saver's restore).")
+
+
+def save_slices(filename: Any, tensor_names: Sequence[str], shapes_and_slices: Sequence[str],
+                data: Sequence[Any], name: Optional[str] = "save") -> Any:
+    """TF's `io_ops._save` of a V1 Saver: the SaveSlices op (named "save", its
+    `tensor_names`/`shapes_and_slices` Consts in its scope)."""
+    return apply_op("SaveSlices", [filename, list(tensor_names), list(shapes_and_slices),
+                                   list(data)], name=name)
