@@ -124,3 +124,25 @@ def test_v1_saver_writes_tfs_checkpoint_and_restores_it(tmp_path):
             sess.run([a.assign([0.0, 0.0]), b.assign([0])])
             sharded.restore(sess, pattern)
             assert sess.run(a).tolist() == [1.0, 2.0] and sess.run(b).tolist() == [3]
+
+
+def test_checkpoint_reader_reads_v1_files_as_tf():
+    """NewCheckpointReader / list_variables of TF's V1 checkpoint (values as TF's reader
+    gave them: TF lists debug_string's lines in its hash map's order)."""
+    path = os.path.join(FIXTURE, "ckpt")
+    reader = tf.train.NewCheckpointReader(path)
+    assert reader.get_variable_to_shape_map() == {"emb/table": [5, 2], "step": [], "w": [2, 3]}
+    assert reader.get_variable_to_dtype_map() == {"emb/table": tf.float32, "step": tf.int64,
+                                                  "w": tf.float32}
+    assert sorted(reader.debug_string().splitlines()) == [
+        b"emb/table (DT_FLOAT) [5,2], 2 slices", b"step (DT_INT64) []", b"w (DT_FLOAT) [2,3]"]
+    assert reader.get_tensor("step") == 7 and reader.has_tensor("emb/table")
+    np.testing.assert_array_equal(reader.get_tensor("w"),
+                                  np.load(os.path.join(FIXTURE, "expected.npz"))["run_0_0"])
+    with pytest.raises(tf.errors.NotFoundError, match="nope not found in checkpoint file"):
+        reader.get_tensor("nope")
+    with pytest.raises(tf.errors.UnimplementedError, match="Sliced checkpoints are not "
+                                                           "supported"):
+        reader.get_tensor("emb/table")
+    assert tf.train.list_variables(path) == [("emb/table", [5, 2]), ("step", []),
+                                             ("w", [2, 3])]

@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
+from google.protobuf.message import DecodeError
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
@@ -108,7 +109,15 @@ class V1CheckpointReader:
                 raise errors.DataLossError(None, None, f"Unable to open table file {path}: "
                                                        f"{problem}")
             table = dict(sstable.read_table(path))
-            meta = SavedTensorSlices.FromString(table[b""]).meta
+            if b"" not in table:
+                raise errors.DataLossError(
+                    None, None, f"Failed to find the saved tensor slices at the beginning of "
+                                f"the checkpoint file: {path}")
+            try:
+                meta = SavedTensorSlices.FromString(table[b""]).meta
+            except DecodeError:
+                raise errors.DataLossError(None, None, f"Failed to parse the saved tensor "
+                                                       f"slices of {path}") from None
             for saved in meta.tensor:
                 shape = proto_to_shape(saved.shape).as_list()
                 entry = self._tensors.setdefault(saved.name,
@@ -121,6 +130,60 @@ class V1CheckpointReader:
     def has_tensor(self, name: str) -> bool:
         return name in self._tensors
 
+    # -- the interface checkpoint_reader.py reads a tensor bundle through -------------------
+    @property
+    def prefix(self) -> str:
+        return self.pattern
+
+    @property
+    def path(self) -> str:
+        """The first file the pattern matches."""
+        return sorted(glob.glob(self.pattern))[0]
+
+    def object_graph(self) -> None:
+        return None     # V1 checkpoints are name-based
+
+    def keys(self) -> List[bytes]:
+        return [name.encode("utf-8") for name in sorted(self._tensors)]
+
+    def contains(self, name: bytes) -> bool:
+        return name.decode("utf-8", "surrogateescape") in self._tensors
+
+    def shape(self, name: bytes) -> List[int]:
+        return self._entry(name.decode("utf-8", "surrogateescape"))[1]
+
+    def dtype(self, name: bytes) -> D.DType:
+        return self._entry(name.decode("utf-8", "surrogateescape"))[0]
+
+    def debug_string(self) -> bytes:
+        """`name (DT_FLOAT) [2,3]` lines, with ", N slices" for a tensor saved in parts (TF
+        lists them in its hash map's order; here by name)."""
+        lines = []
+        for name in sorted(self._tensors):
+            dtype, shape, slices = self._tensors[name]
+            enum = dtype.as_datatype_enum
+            more = f", {len(slices)} slices" if len(slices) > 1 else ""
+            lines.append(f"{name} ({tensor_codec.DT_NAMES.get(enum, dtype.name)}) "
+                         f"{_dims(shape)}{more}\n")
+        return "".join(lines).encode("utf-8")
+
+    def read(self, name: bytes, spec: Optional[SliceSpec] = None,
+             verify: bool = True) -> Tuple[D.DType, np.ndarray]:
+        """(dtype, storage array) of a tensor saved whole, as TF's CheckpointReader reads
+        V1 files (a tensor saved in slices: UnimplementedError, as TF's)."""
+        key = name.decode("utf-8", "surrogateescape")
+        if key not in self._tensors:
+            raise errors.NotFoundError(None, None, f"{key} not found in checkpoint file")
+        dtype, shape, slices = self._tensors[key]
+        if len(slices) != 1 or not slices[0][0].covers_all():
+            raise errors.UnimplementedError(None, None,
+                                            "Sliced checkpoints are not supported")
+        value = self.read_value(key, spec)
+        if dtype == D.bfloat16:     # read as float32 values; stored as bfloat16 bits
+            value = torch.from_numpy(value).to(torch.bfloat16).view(torch.int16).numpy() \
+                .view(np.uint16)
+        return dtype, value
+
     def dtype_and_shape(self, name: str) -> Tuple[D.DType, List[int]]:
         dtype, shape, _ = self._entry(name)
         return dtype, shape
@@ -132,7 +195,7 @@ class V1CheckpointReader:
                                                    f"checkpoint files {self.pattern}")
         return entry
 
-    def read(self, name: str, spec: Optional[SliceSpec] = None) -> np.ndarray:
+    def read_value(self, name: str, spec: Optional[SliceSpec] = None) -> np.ndarray:
         """The tensor `name` (the part `spec` of it), assembled from its saved slices."""
         dtype, shape, slices = self._entry(name)
         if spec is not None and spec.full_shape != shape:
@@ -188,7 +251,7 @@ def read_v1_tensors(pattern: str, names: Sequence[str], slices: Sequence[str],
                 None, None, f"Expected to restore a tensor of type {_dtype_text(dtype)}, got "
                             f"a tensor of type {_dtype_text(stored)} instead: tensor_name = "
                             f"{name}")
-        value = reader.read(name, parse_slice_spec(text, name))
+        value = reader.read_value(name, parse_slice_spec(text, name))
         if value.dtype == object:
             out.append(value)
             continue
