@@ -78,7 +78,10 @@ def test_restore_v2_falls_back_to_v1_files_as_tf():
     assert values[0].shape == (2, 3) and values[1] == 7
 
 
-def test_save_slices_checks_the_slice_against_the_value(tmp_path):
+def test_save_ops_errors_as_tf(tmp_path):
+    with pytest.raises(tf.errors.NotFoundError, match="No such file or directory"):
+        _restore(tf.raw_ops.Save, filename=str(tmp_path / "missing" / "x"), tensor_names=["a"],
+                 data=[tf.constant(1.0)])
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Slice in shape_and_slice specification does not match the shape "
                              r"of the tensor to  save: 3 0,2, tensor: \[1\]"):

@@ -17,6 +17,7 @@ from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, TypeList, declare
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._shape_rules import node_desc
+from tf1compat.ops.io_ops import write_error
 from tf1compat.serialization.tensor_slice import parse_slice_spec
 from tf1compat.serialization.v1_checkpoint import read_v1_tensors, write_v1_checkpoint
 
@@ -63,7 +64,13 @@ def _save_kernel(node: Any, kctx: Any) -> Callable[..., None]:
                                 f"shape of the tensor to  save: {text}, tensor: "
                                 f"[{','.join(str(d) for d in value.shape)}]")
             entries.append((name, value, dtype, spec))
-        write_v1_checkpoint(_text(filename), entries)
+        try:
+            write_v1_checkpoint(_text(filename), entries)
+        except OSError as e:
+            error = write_error(e)
+            if error is e:
+                raise
+            raise error from None
     return save
 
 
