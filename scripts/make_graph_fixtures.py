@@ -606,13 +606,280 @@ def case_v1_stack_ops(rec: Recorder) -> None:
                     {"x:0": np.array(value, np.float32)}, targets=["close"])
 
 
+def _legacy_graph_version(producer: int) -> None:
+    """Makes the default graph a GraphDef version `producer` graph (importing an empty one
+    lowers the graph's version), so TF builds and runs the ops it removed after it."""
+    from tensorflow.core.framework import graph_pb2
+    old = graph_pb2.GraphDef()
+    old.versions.producer = producer
+    tf.import_graph_def(old, name="")
+
+
+def case_v1_tensor_array_ops(rec: Recorder) -> None:
+    """The TensorArray ops of TF 1.0-era graphs (GraphDef version 15): the V1 family of a
+    Ref(string) handle with TensorArrayPack/Unpack, and the V2 family of a string handle
+    in a tf.while_loop (the handle entered into the frame, the flow a loop variable, as
+    TF 1.0's dynamic_rnn), both with gradient arrays written twice (they add up)."""
+    _legacy_graph_version(15)
+    raw = tf.raw_ops
+    x = tf.placeholder(tf.float32, [3, 2], name="x")
+    flow = tf.constant(0.0, name="flow")
+    ta = raw.TensorArray(size=3, dtype=tf.float32, clear_after_read=False, name="ta_v1")
+    f = raw.TensorArrayUnpack(handle=ta, value=x, flow_in=flow)
+    written = raw.TensorArray(size=2, dtype=tf.float32, name="written_v1")
+    wf = raw.TensorArrayWrite(handle=written, index=1, value=x[2] * 5.0, flow_in=flow)
+    wf = raw.TensorArrayWrite(handle=written, index=0, value=x[0], flow_in=wf)
+    tf.identity(raw.TensorArrayPack(handle=written, flow_in=wf, dtype=tf.float32,
+                                    element_shape=[2]), name="v1_written")
+    tf.identity(raw.TensorArrayRead(handle=ta, index=1, flow_in=f, dtype=tf.float32),
+                name="v1_read")
+    tf.identity(raw.TensorArrayPack(handle=ta, flow_in=f, dtype=tf.float32), name="v1_pack")
+    tf.identity(raw.TensorArrayGather(handle=ta, indices=[2, 0], flow_in=f,
+                                      dtype=tf.float32), name="v1_gather")
+    tf.identity(raw.TensorArraySize(handle=ta, flow_in=f), name="v1_size")
+    value, lengths = raw.TensorArrayConcat(handle=ta, flow_in=f, dtype=tf.float32)
+    tf.identity(value, name="v1_concat")
+    tf.identity(lengths, name="v1_lengths")
+    grad = raw.TensorArrayGrad(handle=ta, flow_in=f, source="gradients")
+    gf = raw.TensorArrayWrite(handle=grad, index=1, value=x[0], flow_in=flow)
+    gf = raw.TensorArrayWrite(handle=grad, index=1, value=x[1], flow_in=gf)
+    tf.identity(raw.TensorArrayRead(handle=grad, index=1, flow_in=gf, dtype=tf.float32),
+                name="v1_grad_read")
+    split = raw.TensorArray(size=2, dtype=tf.float32, name="split_v1")
+    sf = raw.TensorArraySplit(handle=split, value=x, lengths=tf.constant([1, 2], tf.int64),
+                              flow_in=flow)
+    sf = raw.TensorArrayScatter(handle=split, indices=[], value=tf.zeros([0, 1, 2]),
+                                flow_in=sf)
+    split_read = tf.identity(raw.TensorArrayRead(handle=split, index=1, flow_in=sf,
+                                                 dtype=tf.float32), name="v1_split_read")
+    with tf.control_dependencies([split_read]):
+        raw.TensorArrayClose(handle=split, name="v1_close")
+
+    w = tf.constant([[0.5, -1.0], [2.0, 0.25]], name="w")
+    inputs = raw.TensorArrayV2(size=3, dtype=tf.float32, name="inputs_v2")
+    in_flow = raw.TensorArrayScatterV2(handle=inputs, indices=tf.range(3), value=x,
+                                       flow_in=flow)
+    outputs = raw.TensorArrayV2(size=0, dtype=tf.float32, dynamic_size=True,
+                                clear_after_read=False, element_shape=[2], name="outputs_v2")
+
+    def body(i, h, out_flow):
+        x_t = raw.TensorArrayReadV2(handle=inputs, index=i, flow_in=in_flow,
+                                    dtype=tf.float32)
+        h = tf.tanh(tf.matmul(tf.reshape(x_t, [1, 2]), w)[0] + h)
+        return i + 1, h, raw.TensorArrayWriteV2(handle=outputs, index=i, value=h,
+                                                flow_in=out_flow)
+
+    _, h, out_flow = tf.while_loop(lambda i, h, f: i < 3, body,
+                                   [tf.constant(0), tf.zeros([2]), flow])
+    tf.identity(h, name="v2_last")
+    tf.identity(raw.TensorArrayGatherV2(handle=outputs, indices=tf.range(3),
+                                        flow_in=out_flow, dtype=tf.float32,
+                                        element_shape=[2]), name="v2_stack")
+    tf.identity(raw.TensorArraySizeV2(handle=outputs, flow_in=out_flow), name="v2_size")
+    value, lengths = raw.TensorArrayConcatV2(handle=outputs, flow_in=out_flow,
+                                             dtype=tf.float32)
+    tf.identity(value, name="v2_concat")
+    grad = raw.TensorArrayGradV2(handle=outputs, flow_in=out_flow, source="gradients")
+    gf = raw.TensorArrayWriteV2(handle=grad, index=2, value=h, flow_in=flow)
+    gf = raw.TensorArrayWriteV2(handle=grad, index=2, value=h * 3.0, flow_in=gf)
+    tf.identity(raw.TensorArrayReadV2(handle=grad, index=2, flow_in=gf, dtype=tf.float32),
+                name="v2_grad_read")
+    pieces = raw.TensorArrayV2(size=2, dtype=tf.float32, name="pieces_v2")
+    pf = raw.TensorArraySplitV2(handle=pieces, value=x, lengths=tf.constant([2, 1], tf.int64),
+                                flow_in=flow)
+    split_read = tf.identity(raw.TensorArrayReadV2(handle=pieces, index=0, flow_in=pf,
+                                                   dtype=tf.float32), name="v2_split_read")
+    with tf.control_dependencies([split_read]):
+        raw.TensorArrayCloseV2(handle=pieces, name="v2_close")
+    fetches = ["v1_read:0", "v1_pack:0", "v1_written:0", "v1_gather:0", "v1_size:0", "v1_concat:0",
+               "v1_lengths:0", "v1_grad_read:0", "v1_split_read:0", "v2_last:0",
+               "v2_stack:0", "v2_size:0", "v2_concat:0", "v2_grad_read:0", "v2_split_read:0"]
+    with tf.Session() as sess:
+        rec.save_meta()
+        for seed in (1, 2):
+            feed = {"x:0": np.random.RandomState(seed).randn(3, 2).astype(np.float32)}
+            rec.run(sess, fetches, feed)
+        rec.run(sess, ["v1_split_read:0", "v2_split_read:0"], feed,
+                targets=["v1_close", "v2_close"])
+
+
+def case_v1_tables_and_readers(rec: Recorder) -> None:
+    """The lookup tables and readers of TF 0.x graphs (GraphDef version 21), all of a
+    Ref(string) handle: HashTable from constants and from a text file, MutableHashTable
+    (OfTensors) with inserts, an import, finds, sizes and an export; TextLineReader,
+    TFRecordReader, WholeFileReader and IdentityReader reading from V1 queues, with the
+    reader state ops
+    (TF 2.21 fails to run a V1 FixedLengthRecordReader: its kernel asks for the V2 op's
+    `encoding` attr). The file names fed are relative to the fixture's directory
+    (listed under "paths": the test joins them with it)."""
+    _legacy_graph_version(21)
+    raw = tf.raw_ops
+    with open(os.path.join(rec.dir, "vocab.txt"), "w") as f:
+        f.write("apple\nbanana\ncherry\n")
+    with open(os.path.join(rec.dir, "lines.txt"), "w") as f:
+        f.write("header\n3.5\n-2\n")
+    with tf.io.TFRecordWriter(os.path.join(rec.dir, "records.tfrecord")) as w:
+        for value in (b"10", b"20", b"30"):
+            w.write(value)
+    with open(os.path.join(rec.dir, "fixed.bin"), "wb") as f:
+        f.write(bytes([9]) + bytes(range(1, 9)))
+
+    table = raw.HashTable(key_dtype=tf.string, value_dtype=tf.int64, name="table")
+    raw.InitializeTable(table_handle=table, keys=tf.constant(["a", "b", "c"]),
+                        values=tf.constant([3, 1, 4], tf.int64), name="init_table")
+    vocab = raw.HashTable(key_dtype=tf.string, value_dtype=tf.int64, name="vocab")
+    vocab_file = tf.placeholder(tf.string, [], name="vocab_file")
+    raw.InitializeTableFromTextFile(table_handle=vocab, filename=vocab_file, key_index=-2,
+                                    value_index=-1, name="init_vocab")
+    words = tf.constant(["banana", "kiwi", "apple", "c"])
+    minus_one = tf.constant(-1, tf.int64)
+    tf.identity(raw.LookupTableFind(table_handle=table, keys=words, default_value=minus_one),
+                name="find")
+    tf.identity(raw.LookupTableFind(table_handle=vocab, keys=words, default_value=minus_one),
+                name="vocab_find")
+    tf.identity(raw.LookupTableSize(table_handle=vocab), name="vocab_size")
+    mutable = raw.MutableHashTable(key_dtype=tf.int64, value_dtype=tf.float32, name="mutable")
+    ids = tf.placeholder(tf.int64, [None], name="ids")
+    values = tf.placeholder(tf.float32, [None], name="values")
+    raw.LookupTableInsert(table_handle=mutable, keys=ids, values=values, name="insert")
+    tf.identity(raw.LookupTableFind(table_handle=mutable, keys=tf.constant([1, 2, 3, 4], tf.int64),
+                                    default_value=tf.constant(0.5)), name="mutable_find")
+    tf.identity(raw.LookupTableSize(table_handle=mutable), name="mutable_size")
+    keys, exported = raw.LookupTableExport(table_handle=mutable, Tkeys=tf.int64,
+                                           Tvalues=tf.float32)
+    order = tf.nn.top_k(-keys, tf.size(keys)).indices        # export order is the table's
+    tf.identity(tf.gather(keys, order), name="export_keys")
+    tf.identity(tf.gather(exported, order), name="export_values")
+    imported = raw.MutableHashTable(key_dtype=tf.int64, value_dtype=tf.float32,
+                                    name="imported")
+    raw.LookupTableImport(table_handle=imported, keys=tf.constant([5, 6], tf.int64),
+                          values=tf.constant([2.5, -1.0]), name="import")
+    tf.identity(raw.LookupTableFind(table_handle=imported, keys=tf.constant([6, 1], tf.int64),
+                                    default_value=tf.constant(0.0)), name="imported_find")
+    tensors = raw.MutableHashTableOfTensors(key_dtype=tf.string, value_dtype=tf.float32,
+                                            value_shape=[2], name="tensors")
+    raw.LookupTableInsert(table_handle=tensors, keys=tf.constant(["x", "y"]),
+                          values=tf.constant([[1.0, 2.0], [3.0, 4.0]]), name="insert_tensors")
+    tf.identity(raw.LookupTableFind(table_handle=tensors, keys=tf.constant(["y", "z"]),
+                                    default_value=tf.constant([-1.0, -2.0])),
+                name="tensors_find")
+
+    def queue(name: str, files):
+        q = raw.FIFOQueue(component_types=[tf.string], capacity=10, name=f"{name}_queue")
+        raw.QueueEnqueueMany(handle=q, components=[files], name=f"enqueue_{name}")
+        return q
+
+    def number(value, name: str) -> None:
+        tf.identity(tf.strings.to_number(value), name=name)
+
+    text = raw.TextLineReader(skip_header_lines=1, name="text_reader")
+    files = {n: tf.placeholder(tf.string, [None], name=f"{n}_files")
+             for n in ("text", "record", "whole")}
+    number(raw.ReaderRead(reader_handle=text, queue_handle=queue("text", files["text"])).value,
+           "text_value")
+    records = raw.TFRecordReader(name="record_reader")
+    number(raw.ReaderReadUpTo(reader_handle=records,
+                              queue_handle=queue("record", files["record"]),
+                              num_records=tf.constant(2, tf.int64)).values, "record_values")
+    whole = raw.WholeFileReader(name="whole_reader")
+    tf.identity(tf.strings.length(raw.ReaderRead(
+        reader_handle=whole, queue_handle=queue("whole", files["whole"])).value),
+        name="whole_length")
+    identity = raw.IdentityReader(name="identity_reader")
+    units = queue("units", tf.constant(["5", "6", "7", "8"]))
+    number(raw.ReaderRead(reader_handle=identity, queue_handle=units).value, "unit")
+    tf.identity(raw.ReaderNumRecordsProduced(reader_handle=identity), name="produced")
+    tf.identity(raw.ReaderNumWorkUnitsCompleted(reader_handle=identity), name="completed")
+    state = raw.ReaderSerializeState(reader_handle=identity, name="state")
+    tf.identity(tf.strings.length(state), name="state_length")
+    raw.ReaderReset(reader_handle=identity, name="reset")
+    raw.ReaderRestoreState(reader_handle=identity, state=state, name="restore")
+
+    feed = {"vocab_file:0": np.array(b"vocab.txt"), "ids:0": np.array([3, 1], np.int64),
+            "values:0": np.array([0.25, -4.0], np.float32),
+            "text_files:0": np.array([b"lines.txt"]),
+            "record_files:0": np.array([b"records.tfrecord"]),
+            "whole_files:0": np.array([b"fixed.bin"])}
+    rec.spec["paths"] = ["vocab_file:0", "text_files:0", "record_files:0", "whole_files:0"]
+    here = os.getcwd()
+    os.chdir(rec.dir)
+    try:
+        with tf.Session() as sess:
+            rec.save_meta()
+            rec.run(sess, [], feed, targets=[
+                "init_table", "init_vocab", "insert", "import", "insert_tensors",
+                "enqueue_text", "enqueue_record", "enqueue_whole", "enqueue_units"])
+            rec.run(sess, ["find:0", "vocab_find:0", "vocab_size:0", "mutable_find:0",
+                           "mutable_size:0", "export_keys:0", "export_values:0",
+                           "tensors_find:0", "imported_find:0"])
+            rec.run(sess, ["text_value:0", "record_values:0", "whole_length:0", "unit:0"])
+            rec.run(sess, ["unit:0"])
+            rec.run(sess, ["produced:0", "completed:0", "state_length:0"])
+            rec.run(sess, [], targets=["reset"])
+            rec.run(sess, ["produced:0", "completed:0"])
+            rec.run(sess, ["unit:0"])
+            rec.run(sess, ["produced:0"], targets=["restore"])
+    finally:
+        os.chdir(here)
+
+
+def case_v1_checkpoint_ops(rec: Recorder) -> None:
+    """TF's V1 checkpoint format: a V1 Saver (SaveSlices / RestoreSlice; a partitioned
+    variable saved as slices) whose checkpoint the test restores through the file's
+    restore op, and raw Save / SaveSlices writing files (named relative to a scratch
+    directory: the feeds listed under "scratch", which the test joins with a temporary
+    directory) that Restore / RestoreSlice read back in later runs. The files TF wrote
+    stay in `scratch/` (tests/test_v1_checkpoint.py compares tf1compat's with them)."""
+    raw = tf.raw_ops
+    rng = np.random.RandomState(21)
+    w = tf.Variable(rng.randn(2, 3).astype(np.float32), name="w")
+    step = tf.Variable(np.int64(7), name="step")
+    with tf.variable_scope("emb", partitioner=tf.fixed_size_partitioner(2)):
+        tf.get_variable("table", [5, 2], initializer=tf.random_normal_initializer(seed=3))
+    saver = tf.train.Saver(write_version=tf.train.SaverDef.V1)
+    scratch = tf.placeholder(tf.string, [], name="scratch_file")
+    x = tf.placeholder(tf.float32, [3], name="x")
+    raw.Save(filename=scratch, tensor_names=["w", "x2", "step", "flag"],
+             data=[w, x * 2.0, step, x > 0], name="save_raw")
+    raw.SaveSlices(filename=tf.strings.join([scratch, "_slices"]), tensor_names=["part", "x"],
+                   shapes_and_slices=["4 3 1,2:-", ""], data=[w * 3.0, x], name="save_slices")
+    for name, dt in (("w", tf.float32), ("x2", tf.float32), ("step", tf.int64),
+                     ("flag", tf.bool)):
+        tf.identity(raw.Restore(file_pattern=scratch, tensor_name=name, dt=dt),
+                    name=f"restored_{name}")
+    tf.identity(raw.RestoreSlice(file_pattern=tf.strings.join([scratch, "_slices"]),
+                                 tensor_name="part", shape_and_slice="4 3 2,1:0,2",
+                                 dt=tf.float32), name="restored_part")
+    tf.identity(raw.Restore(file_pattern=tf.strings.join([scratch, "_sl*"]),
+                            tensor_name="x", dt=tf.float32), name="restored_x")
+    variables = ["w:0", "step:0", "emb/table/part_0:0", "emb/table/part_1:0"]
+    feed = {"scratch_file:0": np.array(b"raw.ckpt"),
+            "x:0": np.array([1.5, -2.0, 0.25], np.float32)}
+    rec.spec["scratch"] = ["scratch_file:0"]
+    here = os.getcwd()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, variables)      # the test's session has them from the checkpoint
+        scratch_dir = os.path.join(rec.dir, "scratch")
+        os.makedirs(scratch_dir)
+        os.chdir(scratch_dir)
+        try:
+            rec.run(sess, [], feed, targets=["save_raw", "save_slices"])
+            rec.run(sess, ["restored_w:0", "restored_x2:0", "restored_step:0",
+                           "restored_flag:0", "restored_part:0", "restored_x:0"], feed)
+        finally:
+            os.chdir(here)
+
+
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_dynamic_rnn_training, case_cnn_training, case_tf_data,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
          case_rnn_batch_norm_training, case_cond_of_assigns,
          case_fractional_pool_training, case_v1_queue_ops,
-         case_v1_stack_ops]
+         case_v1_stack_ops, case_v1_tensor_array_ops, case_v1_tables_and_readers,
+         case_v1_checkpoint_ops]
 
 
 def main(argv: list) -> int:

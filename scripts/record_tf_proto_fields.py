@@ -30,7 +30,7 @@ MODULES = [
     "tensorflow.core.protobuf.saver_pb2", "tensorflow.core.protobuf.saved_model_pb2",
     "tensorflow.core.protobuf.queue_runner_pb2", "tensorflow.core.protobuf.error_codes_pb2",
     "tensorflow.core.framework.reader_base_pb2",
-    "tensorflow.core.protobuf.tensor_bundle_pb2",
+    "tensorflow.core.protobuf.tensor_bundle_pb2", "tensorflow.core.util.saved_tensor_slice_pb2",
     "tensorflow.core.protobuf.trackable_object_graph_pb2", "tensorflow.core.util.event_pb2",
     "tensorflow.core.protobuf.saved_object_graph_pb2", "tensorflow.core.protobuf.struct_pb2",
     "tensorflow.core.example.example_pb2", "tensorflow.core.example.feature_pb2",

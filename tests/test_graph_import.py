@@ -45,9 +45,14 @@ def _import(d: str, spec: dict):
     return None
 
 
+def _fixture_paths(d: str, names: np.ndarray) -> np.ndarray:
+    """File names fed relative to the fixture's directory (or a scratch one), as paths."""
+    return np.vectorize(lambda n: os.path.join(d, n.decode()).encode(), otypes=[object])(names)
+
+
 @pytest.mark.parametrize("fast_loops", [True, False], ids=["loops", "dataflow"])
 @pytest.mark.parametrize("case", CASES)
-def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch):
+def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
     """Each fixture, with simple loops run as Python loops (dataflow_loops.py) and all
     through the general dataflow executor."""
     from tf1compat.runtime import dataflow
@@ -60,7 +65,10 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch):
         if spec["checkpoint"]:
             (saver or tf.train.Saver()).restore(sess, os.path.join(d, spec["checkpoint"]))
         for k, run in enumerate(spec["runs"]):
-            feeds = {name: arrays[key] for name, key in run["feeds"].items()}
+            feeds = {name: _fixture_paths(d, arrays[key]) if name in spec.get("paths", ())
+                     else _fixture_paths(str(tmp_path), arrays[key])
+                     if name in spec.get("scratch", ()) else arrays[key]
+                     for name, key in run["feeds"].items()}
             got = sess.run(run["fetches"] + run["targets"], feeds)[:len(run["fetches"])]
             for name, key, value in zip(run["fetches"], run["values"], got):
                 np.testing.assert_allclose(value, arrays[key], rtol=rtol, atol=atol,

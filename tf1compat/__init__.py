@@ -116,6 +116,9 @@ from tf1compat.ops import grad_ops as _grad_ops  # TF's explicit gradient ops, f
 from tf1compat.ops import grad_ops_nn as _grad_ops_nn  # more of them, and TF 1.x-era ops
 from tf1compat.ops import grad_ops_sparse as _grad_ops_sparse  # sparse segment gradients
 from tf1compat.ops import legacy_ops as _legacy_ops  # op types of older TF versions
+from tf1compat.ops import tensor_array_legacy as _tensor_array_legacy  # TF 1.0-era arrays
+from tf1compat.ops import legacy_handle_ops as _legacy_handle_ops  # V1 lookup tables
+from tf1compat.ops import io_ops_v1 as _io_ops_v1  # V1 checkpoint ops
 
 # -- variables, scopes, initializers, collections (issue 3) -----------------------------------------
 # (section: variables)

@@ -132,6 +132,10 @@ EXEMPT: Dict[str, str] = {
                    "row of op_rows_state.py creates and uses one",
     "SaveV2": "writes a checkpoint file; covered by tests/golden/cases_saver.py, "
               "cases_object_checkpoint.py",
+    **{op: ("reads or writes a V1 checkpoint file (TF 0.x); covered by tests/fixtures/"
+            "tf_graphs/v1_checkpoint_ops (TF's files: tests/test_v1_checkpoint.py, "
+            "tests/test_graph_import.py)")
+       for op in ("Save", "SaveSlices", "Restore", "RestoreSlice")},
     "WriteFile": "writes a file; covered by tests/golden/cases_tfrecord.py",
     "MatrixExponential": "TF removed the raw op (GraphDef 27: tf.raw_ops.MatrixExponential "
                          "raises as TF's, tests/test_raw_ops.py); tf1compat's tf.linalg.expm "
@@ -186,6 +190,26 @@ EXEMPT: Dict[str, str] = {
     **{op: _CHAINS + "switch_merge" for op in ("Switch", "Merge", "ControlTrigger")},
     **{op: _CHAINS + "stack_ops" for op in (
         "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2")},
+    **{op: ("TensorArray of TF 1.0-era graphs (V1: a Ref(string) handle, V2: a string "
+            "handle; GraphDef versions < 16 / < 26); covered by tests/fixtures/tf_graphs/"
+            "v1_tensor_array_ops (tests/test_graph_import.py)")
+       for op in [f"TensorArray{kind}{suffix}" for suffix in ("", "V2") for kind in (
+           "", "Write", "Read", "Gather", "Scatter", "Concat", "Split", "Size", "Close",
+           "Grad")] + ["TensorArrayPack", "TensorArrayUnpack"]},
+    **{op: ("V1 (Ref(string) handle) form of a lookup table or reader op (TF 0.x graphs); "
+            "covered by tests/fixtures/tf_graphs/v1_tables_and_readers "
+            "(tests/test_graph_import.py)")
+       for op in ("HashTable", "MutableHashTable", "MutableHashTableOfTensors",
+                  "InitializeTable", "InitializeTableFromTextFile", "LookupTableFind",
+                  "LookupTableInsert", "LookupTableImport", "LookupTableSize",
+                  "LookupTableExport",
+                  "TextLineReader", "TFRecordReader", "WholeFileReader", "IdentityReader",
+                  "ReaderRead", "ReaderReadUpTo", "ReaderNumRecordsProduced",
+                  "ReaderNumWorkUnitsCompleted", "ReaderReset", "ReaderSerializeState",
+                  "ReaderRestoreState")},
+    "FixedLengthRecordReader": ("V1 reader of a Ref(string) handle: TF 2.21 cannot run it "
+                                "(its kernel asks the node for V2's `encoding` attr); the "
+                                "V2 reader's kernel, covered by tests/golden/cases_readers.py"),
     **{op: ("V1 stack of a Ref(string) handle (TF <= 1.2 graphs); covered by "
             "tests/fixtures/tf_graphs/v1_stack_ops (tests/test_graph_import.py)")
        for op in ("Stack", "StackPush", "StackPop", "StackClose")},

@@ -26,6 +26,7 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _readers
 from tf1compat.data.tf_record import TFRecordOptions
 from tf1compat.ops._shape_rules import node_desc
+from tf1compat.ops.legacy_handle_ops import declare_string_handle_form
 from tf1compat.ops.queue_ops import as_queue, shared_resource
 
 __all__ = ["ReaderBase", "TFRecordReader", "TextLineReader", "WholeFileReader",
@@ -185,6 +186,17 @@ declare("ReaderRestoreStateV2", inputs=["reader_handle: resource", "state: strin
         kernel=lambda node, kctx: lambda reader, state: _as_reader(reader).restore_state(
             bytes(state)), grad="none", stateful=True, cpu_only=True)
 
+
+# The V1 readers of TF 0.x graphs (a Ref(string) handle; TF removed most of them at
+# GraphDef version 26): the same reader objects and kernels. (FixedLengthRecordReader
+# predates `encoding`: it reads records uncompressed, as TF 1.x did; TF 2.21's kernel asks
+# the V1 node for the attr and fails with "No attr named 'encoding' in NodeDef".)
+for _v2 in ("TFRecordReaderV2", "TextLineReaderV2", "WholeFileReaderV2",
+            "FixedLengthRecordReaderV2", "IdentityReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
+            "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2", "ReaderResetV2",
+            "ReaderSerializeStateV2", "ReaderRestoreStateV2"):
+    declare_string_handle_form(_v2[:-2], _v2, f"{_v2} of a Ref(string) handle (TF 0.x "
+                                              "graphs).", without_attrs=("encoding",))
 
 # -- the Python API ------------------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import TypeList, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.serialization import bundle_writer, tensor_codec
+from tf1compat.serialization import bundle_writer, tensor_codec, v1_checkpoint
 from tf1compat.serialization import object_graph as og
 from tf1compat.serialization import safetensors_checkpoint as legacy
 from tf1compat.serialization.checkpoint_reader import FORMAT_SAFETENSORS, NewCheckpointReader
@@ -40,7 +40,7 @@ from tf1compat.serialization.tensor_slice import SliceSpec, covers, parse_slice_
 
 __all__ = ["save_v2", "restore_v2", "merge_v2_checkpoints", "sharded_filename",
            "sharded_filespec", "string_join", "regex_full_match", "parse_slice_spec",
-           "SliceSpec", "dtype_text", "write_checkpoint", "PARTIAL_SLICES_KEY"]
+           "SliceSpec", "dtype_text", "write_checkpoint", "write_error", "PARTIAL_SLICES_KEY"]
 
 # Metadata key of an earlier tf1compat `.safetensors` shard file holding only some slices
 # of a tensor: {name: [spec, ...]} (read to refuse slices such a file lacks).
@@ -159,15 +159,21 @@ _WRITE_ERRORS = {errno.ENOENT: errors.NotFoundError,
                  errno.EFBIG: errors.ResourceExhaustedError}
 
 
+def write_error(e: OSError) -> Exception:
+    """TF's file-system error for a failed checkpoint write: "<file>; <strerror>", the
+    class from the errno (`e` itself where TF has no class for it)."""
+    cls = _WRITE_ERRORS.get(e.errno)
+    return e if cls is None else cls(None, None, f"{e.filename}; {os.strerror(e.errno)}")
+
+
 def _finish(writer: bundle_writer.BundleWriter, prefix: str) -> str:
     try:
         path = writer.finish()
     except OSError as e:
-        cls = _WRITE_ERRORS.get(e.errno)
-        if cls is None:
+        error = write_error(e)
+        if error is e:
             raise
-        # TF's file-system errors: "<file>; <strerror>", the class from the errno.
-        raise cls(None, None, f"{e.filename}; {os.strerror(e.errno)}") from None
+        raise error from None
     # A file of the earlier layout under the same prefix is stale now.
     try:
         os.remove(legacy.checkpoint_file(prefix))
@@ -272,7 +278,10 @@ class _Source:
 
 def read_checkpoint_tensors(prefix: str, names: Sequence[str], slices: Sequence[str],
                             dtypes: Sequence[D.DType]) -> List[Any]:
-    """RestoreV2's work: every requested tensor read and checked before any is returned."""
+    """RestoreV2's work: every requested tensor read and checked before any is returned
+    (from V1 checkpoint files where `prefix` names them, as TF's RestoreV2 falls back)."""
+    if v1_checkpoint.is_v1_checkpoint(prefix):
+        return v1_checkpoint.read_v1_tensors(prefix, names, slices, dtypes)
     source = _Source(prefix)
     specs = list(zip(names, slices, dtypes))
     if source.reader.format != FORMAT_SAFETENSORS:

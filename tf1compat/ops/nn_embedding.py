@@ -145,6 +145,17 @@ def _sparse_segment_shape(ctx: Any) -> List[TensorShape]:
     return [TensorShape([None] + data.as_list()[1:])]
 
 
+def _sparse_segment_num_shape(ctx: Any) -> List[TensorShape]:
+    shape = _sparse_segment_shape(ctx)[0]
+    num = ctx.shape(3)
+    if num.rank not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {num.rank} {node_desc(ctx)}")
+    if shape.rank is None:
+        return [shape]
+    rows = ctx.const(3)
+    return [TensorShape([None if rows is None else int(rows)] + shape.as_list()[1:])]
+
+
 _BAG_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 
 
@@ -169,7 +180,8 @@ def _segment_bag(data: torch.Tensor, indices: torch.Tensor, segs: torch.Tensor, 
 
 def _sparse_segment_kernel(mode: str) -> Callable[[Any, Any], Callable]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        def run(data: torch.Tensor, indices: torch.Tensor, segs: torch.Tensor) -> torch.Tensor:
+        def run(data: torch.Tensor, indices: torch.Tensor, segs: torch.Tensor,
+                num_segments: Any = None) -> torch.Tensor:
             n = data.shape[0]
             if indices.numel() and (bool((indices < 0).any()) or
                                     bool((indices >= n).any())):
@@ -180,6 +192,13 @@ def _sparse_segment_kernel(mode: str) -> Callable[[Any, Any], Callable]:
                 raise errors.InvalidArgumentError(None, None,
                                                   "segment ids are not increasing")
             num = int(segs[-1]) + 1 if segs.numel() else 0
+            if num_segments is not None:
+                # The WithNumSegments forms: num_segments rows, the ones past the last
+                # id empty (zeros), as TF's kernel.
+                if num > int(num_segments):
+                    raise errors.InvalidArgumentError(
+                        None, None, "segment ids must be < num_segments")
+                num = int(num_segments)
             if data.dtype in _BAG_DTYPES and data.dim() >= 1 and num:
                 return _segment_bag(data, indices.long(), segs.long(), num, mode)
             rows = data.index_select(0, indices.long())
@@ -205,16 +224,27 @@ for _op_type, _mode in (("SparseSegmentSum", "sum"), ("SparseSegmentMean", "mean
                    "Tidx": Type(D.INDEX_TYPES, default=D.int32),
                    "Tsegmentids": Type(D.INDEX_TYPES, default=D.int32), "sparse_gradient": False},
             shape=_sparse_segment_shape, kernel=_sparse_segment_kernel(_mode))
+    declare(f"{_op_type}WithNumSegments",
+            inputs=["data: T", "indices: Tidx", "segment_ids: Tsegmentids",
+                    "num_segments: Tnumsegments"],
+            outputs=["output: T"],
+            attrs={"T": Type(math_ops.REAL if _mode == "sum" else math_ops.FLOAT),
+                   "Tidx": Type(D.INDEX_TYPES, default=D.int32),
+                   "Tnumsegments": Type(D.INDEX_TYPES, default=D.int32),
+                   "Tsegmentids": Type(D.INDEX_TYPES, default=D.int32), "sparse_gradient": False},
+            shape=_sparse_segment_num_shape, kernel=_sparse_segment_kernel(_mode),
+            doc=f"{_op_type} with num_segments output rows (tf.sparse.segment_* of "
+                "num_segments; embedding_lookup_sparse's empty trailing rows).")
 
 
 def _sparse_segment(op_type: str) -> Callable[..., Tensor]:
     def wrapper(data: Any, indices: Any, segment_ids: Any, name: Optional[str] = None,
                 num_segments: Any = None, sparse_gradient: bool = False) -> Tensor:
+        attrs = {"sparse_gradient": bool(sparse_gradient)}
         if num_segments is not None:
-            raise NotImplementedError(f"{op_type} with num_segments is not supported by "
-                                      "tf1compat")
-        return apply_op1(op_type, [data, indices, segment_ids],
-                         {"sparse_gradient": bool(sparse_gradient)}, name=name)
+            return apply_op1(f"{op_type}WithNumSegments",
+                             [data, indices, segment_ids, num_segments], attrs, name=name)
+        return apply_op1(op_type, [data, indices, segment_ids], attrs, name=name)
     return wrapper
 
 

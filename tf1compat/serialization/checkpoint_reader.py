@@ -1,12 +1,14 @@
 """`tf.train.NewCheckpointReader`: reads any checkpoint tf1compat can restore.
 
-One reader class serves both layouts: TF's V2 checkpoints (`<prefix>.index` + data
-shards: what TensorFlow and tf1compat write, read by tensor_bundle.py) and the single
-`<prefix>.safetensors` files earlier tf1compat versions wrote. It has TF's
-CheckpointReader interface (`get_tensor`, `has_tensor`, `get_variable_to_shape_map`,
-`get_variable_to_dtype_map`, `debug_string`), TF's return types (numpy arrays, numpy
-scalars for rank 0, bytes for string scalars) and TF's errors, plus a few tf1compat
-extensions for restoring variables (`read_torch`, `read_all`, `object_graph`, `format`).
+One reader class serves every layout: TF's V2 checkpoints (`<prefix>.index` + data
+shards: what TensorFlow and tf1compat write, read by tensor_bundle.py), the single
+`<prefix>.safetensors` files earlier tf1compat versions wrote, and TF's V1 checkpoint
+files (v1_checkpoint.py; as TF's reader, tensors saved in slices raise
+UnimplementedError). It has TF's CheckpointReader interface (`get_tensor`, `has_tensor`,
+`get_variable_to_shape_map`, `get_variable_to_dtype_map`, `debug_string`), TF's return
+types (numpy arrays, numpy scalars for rank 0, bytes for string scalars) and TF's errors,
+plus a few tf1compat extensions for restoring variables (`read_torch`, `read_all`,
+`object_graph`, `format`).
 The directory-level helpers (`tf.train.load_checkpoint`, `list_variables`, ...) are in
 training/saving/checkpoint_utils.py.
 """
@@ -22,13 +24,15 @@ import numpy as np
 from tf1compat.framework import dtypes, errors
 from tf1compat.serialization import object_graph as og
 from tf1compat.serialization import safetensors_checkpoint, sstable, tensor_bundle, tensor_codec
+from tf1compat.serialization import v1_checkpoint
 from tf1compat.serialization.tensor_slice import SliceSpec, slice_of
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "FORMAT_TF_BUNDLE",
-           "FORMAT_SAFETENSORS"]
+           "FORMAT_SAFETENSORS", "FORMAT_TF_V1"]
 
 FORMAT_TF_BUNDLE = "tf_bundle"        # <prefix>.index + data shards (TF's and ours)
 FORMAT_SAFETENSORS = "safetensors"    # <prefix>.safetensors (earlier tf1compat versions)
+FORMAT_TF_V1 = "tf_v1"                # TF's V1 checkpoint files (v1_checkpoint.py)
 
 _Name = Union[str, bytes]
 
@@ -52,7 +56,8 @@ def _table_error(path: str, detail: str) -> errors.DataLossError:
 
 
 class CheckpointReader:
-    """Reads a checkpoint: a V2 bundle (TF's layout) or an earlier `.safetensors` file.
+    """Reads a checkpoint: a V2 bundle (TF's layout), an earlier `.safetensors` file or TF's
+    V1 checkpoint files.
 
     `filepattern` is a checkpoint prefix (what `Saver.save` returns); a path to a
     `.safetensors` file or to an `.index` file is accepted too. When a prefix has both
@@ -63,7 +68,8 @@ class CheckpointReader:
         pattern = os.fspath(filepattern)
         if isinstance(pattern, bytes):
             pattern = pattern.decode("utf-8")
-        self._bundle: Optional[tensor_bundle.BundleReader] = None
+        self._bundle: Optional[Union[tensor_bundle.BundleReader,
+                                     v1_checkpoint.V1CheckpointReader]] = None
         self._st: Optional[safetensors_checkpoint.SafetensorsReader] = None
         legacy = safetensors_checkpoint.checkpoint_file(pattern)
         if tensor_bundle.is_bundle_prefix(pattern):
@@ -77,37 +83,39 @@ class CheckpointReader:
             # TF would open the index as a V1 table and show nothing; the intent is clear.
             self._bundle = tensor_bundle.BundleReader(pattern[:-len(".index")])
         else:
-            self._open_v1(pattern)
+            self._bundle = self._open_v1(pattern)     # the same interface as a bundle's
         self._prefix = pattern
 
     @staticmethod
-    def _open_v1(pattern: str) -> None:
+    def _open_v1(pattern: str) -> v1_checkpoint.V1CheckpointReader:
         matches = sorted(_glob.glob(pattern)) if pattern else []
         if not matches:
             raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader "
                                                    f"constructor: Failed to find any matching "
                                                    f"files for {pattern}")
-        path = matches[0]
-        detail = sstable.looks_like_table(path)
+        detail = sstable.looks_like_table(matches[0])
         if detail is not None:
-            raise _table_error(path, detail)
-        raise NotImplementedError(f"{path} is a TensorFlow V1 checkpoint (the TensorSliceReader "
-                                  f"format); tf1compat reads V2 checkpoints (<prefix>.index + "
-                                  f"data shards) and its earlier .safetensors files. Re-save "
-                                  f"it with TensorFlow as a V2 checkpoint.")
+            raise _table_error(matches[0], detail)
+        return v1_checkpoint.V1CheckpointReader(pattern)
 
     # -- tf1compat extensions ---------------------------------------------------------------
     @property
     def format(self) -> str:
-        """FORMAT_TF_BUNDLE ("tf_bundle": an index and data shards, TF's layout) or
-        FORMAT_SAFETENSORS ("safetensors": one file of an earlier tf1compat)."""
-        return FORMAT_SAFETENSORS if self._st is not None else FORMAT_TF_BUNDLE
+        """FORMAT_TF_BUNDLE ("tf_bundle": an index and data shards, TF's layout),
+        FORMAT_SAFETENSORS ("safetensors": one file of an earlier tf1compat) or FORMAT_TF_V1
+        ("tf_v1": TF's V1 checkpoint files)."""
+        if self._st is not None:
+            return FORMAT_SAFETENSORS
+        return FORMAT_TF_V1 if isinstance(self._bundle, v1_checkpoint.V1CheckpointReader) \
+            else FORMAT_TF_BUNDLE
 
     @property
     def path(self) -> str:
         """The file the reader opened (the .index file or the .safetensors file)."""
         if self._st is not None:
             return self._st.path
+        if isinstance(self._bundle, v1_checkpoint.V1CheckpointReader):
+            return self._bundle.path
         return tensor_bundle.index_filename(self._bundle.prefix)
 
     @property

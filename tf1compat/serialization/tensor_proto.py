@@ -28,7 +28,7 @@ from tf1compat.serialization.messages import (AttrValue, NameAttrList, TensorPro
                                               TensorShapeProto)
 
 __all__ = ["shape_to_proto", "proto_to_shape", "tensor_to_proto", "proto_to_ndarray",
-           "attr_to_proto", "proto_to_attr", "FunctionRef", "is_scalar_kind"]
+           "list_values", "attr_to_proto", "proto_to_attr", "FunctionRef", "is_scalar_kind"]
 
 
 # -- shapes ----------------------------------------------------------------------------------
@@ -128,6 +128,25 @@ def tensor_to_proto(value: Any, dtype: Optional[D.DType] = None,
         return proto
     getattr(proto, field).extend(_field_values(enum, np.asarray(storage).reshape(-1)))
     return proto
+
+
+def list_values(proto: TensorProto, value: Any, dtype: D.DType) -> None:
+    """Adds `value`'s elements to `proto`'s repeated field of `dtype`, never as
+    tensor_content (TF's V1 checkpoints store a slice's values so, without dtype or
+    shape: serialization/v1_checkpoint.py)."""
+    if dtype == D.string:
+        proto.string_val.extend(bytes(v) for v in np.asarray(value, dtype=object).reshape(-1))
+        return
+    if dtype == D.bfloat16:
+        t = torch.as_tensor(np.asarray(value, dtype=np.float32)).to(torch.bfloat16)
+        storage = t.view(torch.int16).numpy().view(np.uint16)
+    else:
+        storage = np.asarray(value).astype(tensor_codec.storage_dtype(dtype))
+    enum = dtype.as_datatype_enum
+    field = _VALUE_FIELDS.get(enum)
+    if field is None:
+        raise NotImplementedError(f"TensorProto values of dtype {dtype.name} are not supported")
+    getattr(proto, field).extend(_field_values(enum, storage.reshape(-1)))
 
 
 def _filled(values: np.ndarray, count: int, shape: List[int]) -> np.ndarray:

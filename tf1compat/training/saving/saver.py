@@ -6,7 +6,9 @@ The Saver adds TF's ops under the `save` name scope (`save/filename`, `save/Cons
 op names, `as_saver_def()` and running `saver_def.restore_op_name` by hand behave as in
 TF. The ops' kernels (ops/io_ops.py) write checkpoints in TF's layout (`<prefix>.index` +
 `<prefix>.data-00000-of-00001`, a data shard that is also a safetensors file) atomically,
-and read those, TF's own, and earlier tf1compat `.safetensors` files.
+and read those, TF's own, and earlier tf1compat `.safetensors` files. `write_version=V1`
+writes TF's V1 file instead (`save/save`, a SaveSlices op: ops/io_ops_v1.py; one file per
+shard when sharded), which RestoreV2 reads as TF's does.
 
 `save` runs the save tensor, records the checkpoint (`last_checkpoints`), rewrites the
 `checkpoint` state file and deletes checkpoints beyond `max_to_keep` (keeping one every
@@ -33,7 +35,7 @@ from tf1compat.framework.device_spec import canonical_name
 from tf1compat.framework.graph import (control_dependencies, device, get_default_graph,
                                        name_scope)
 from tf1compat.framework.tensor import Tensor
-from tf1compat.ops import io_ops
+from tf1compat.ops import io_ops, io_ops_v1
 from tf1compat.training.saving import checkpoint_state, saveable
 from tf1compat.serialization.messages import SaverDef
 
@@ -64,9 +66,9 @@ class BaseSaverBuilder:
         if self._write_version == SaverDef.V2:
             return io_ops.save_v2(filename_tensor, tensor_names, tensor_slices, tensors)
         if self._write_version == SaverDef.V1:
-            raise NotImplementedError("tf1compat writes V2 checkpoints only "
-                                      "(<prefix>.index + data shards); "
-                                      "Saver(write_version=V1) is not supported")
+            # TF's V1 checkpoint file (ops/io_ops_v1.py); RestoreV2 reads it back.
+            return io_ops_v1.save_slices(filename_tensor, tensor_names, tensor_slices,
+                                         tensors)
         raise RuntimeError(f"Unexpected write_version: {self._write_version}")
 
     def bulk_restore(self, filename_tensor: Tensor, saveables: Sequence[Any],
@@ -124,7 +126,17 @@ class BaseSaverBuilder:
                            per_device: List[Tuple[str, List[Any]]]) -> Tensor:
         if self._write_version == SaverDef.V2:
             return self._AddShardedSaveOpsForV2(filename_tensor, per_device)
-        raise NotImplementedError("tf1compat writes V2 checkpoints only")
+        # V1: one file per shard, `<prefix>-0000k-of-0000n`; the save returns the pattern
+        # of them all (what restore reads), as TF's.
+        from tf1compat.framework.constant_op import constant
+        num_shards = constant(len(per_device), name="num_shards")
+        saves = []
+        for shard, (dev, items) in enumerate(per_device):
+            with device(dev):
+                filename = self.sharded_filename(filename_tensor, shard, num_shards)
+                saves.append(self._AddSaveOps(filename, items))
+        with control_dependencies([x.op for x in saves]):
+            return io_ops.sharded_filespec(filename_tensor, num_shards)
 
     def _AddRestoreOps(self, filename_tensor: Tensor, saveables: Sequence[Any],  # noqa: N802
                        restore_sequentially: bool, reshape: bool, preferred_shard: int = -1,
