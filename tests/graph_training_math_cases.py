@@ -330,9 +330,63 @@ def case_train_cond_math_ops(tf):
                                "flag:0")
 
 
+def case_train_conv3d_filter_correlation(tf):
+    """A 3-D filter gradient on the gradient path (as in a graph holding TF's own
+    gradient ops that is differentiated again): the kernel of a strided Conv3D is
+    tf.nn.conv3d_backprop_filter_v2 of the first layer's features and learned response
+    maps (a correlation filter, as 3-D trackers build theirs); both are trained;
+    GradientDescent."""
+    volumes = tf.placeholder(tf.float32, [2, 4, 4, 4, 2], name="volumes")
+    targets = tf.placeholder(tf.float32, [2, 3], name="targets")
+    k1 = tf.get_variable("k1", initializer=np.sin(np.arange(2 * 2 * 2 * 2 * 3, dtype=np.float32)
+                                                     * 0.7).reshape(2, 2, 2, 2, 3) * 0.4)
+    response = tf.get_variable("response", initializer=np.cos(
+        np.arange(2 * 2 * 2 * 2 * 2, dtype=np.float32) * 0.9).reshape(2, 2, 2, 2, 2) * 0.5)
+    h = tf.tanh(tf.nn.conv3d(volumes, k1, [1, 1, 1, 1, 1], "SAME"))
+    kernel = tf.nn.conv3d_backprop_filter_v2(h, [3, 3, 3, 3, 2], response, [1, 2, 2, 2, 1],
+                                             "SAME")
+    out = tf.nn.conv3d(h, kernel * 0.05, [1, 2, 2, 2, 1], "SAME")
+    out = tf.layers.dense(tf.reduce_mean(out, [1, 2, 3]), 3, kernel_initializer=(
+        tf.constant_initializer(np.linspace(-0.5, 0.5, 6, dtype=np.float32).reshape(2, 3))),
+        name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.2).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(256, dtype=np.float32) * 0.41).reshape(2, 4, 4, 4, 2)
+    return _training_spec(tf, tf.train.Saver(), {"volumes:0": data, "targets:0": TARGETS[:2]},
+                          ["loss:0", "k1:0", "response:0", "out/kernel:0"])
+
+
+def case_train_conv1d_transpose_run_time_length(tf):
+    """A 1-D upsampling decoder over sequences whose length is known only when it runs:
+    tf.nn.conv1d_transpose 'SAME' with stride 2 to an output shape computed from
+    tf.shape, then tf.keras' Conv1DTranspose 'valid' with stride 3 (a resource
+    kernel); Adam."""
+    seq = tf.placeholder(tf.float32, [None, None, 3], name="seq")
+    targets = tf.placeholder(tf.float32, [None, None, 2], name="targets")
+    k1 = tf.get_variable("k1", initializer=np.sin(np.arange(3 * 4 * 3, dtype=np.float32)
+                                                     * 0.6).reshape(3, 4, 3) * 0.5)
+    batch, length = tf.shape(seq)[0], tf.shape(seq)[1]
+    up = tf.nn.relu(tf.nn.conv1d_transpose(seq, k1, tf.stack([batch, length * 2, 4]), 2,
+                                           "SAME"))
+    out = tf.keras.layers.Conv1DTranspose(2, 2, strides=3, padding="valid", name="deconv",
+                                          kernel_initializer=tf.constant_initializer(
+                                              np.cos(np.arange(16) * 0.5).reshape(2, 2, 4)))(up)
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    sequence = np.sin(np.arange(2 * 5 * 3, dtype=np.float32) * 0.43).reshape(2, 5, 3)
+    wanted = np.cos(np.arange(2 * 30 * 2, dtype=np.float32) * 0.2).reshape(2, 30, 2)
+    return _training_spec(tf, tf.train.Saver(), {"seq:0": sequence, "targets:0": wanted},
+                          ["loss:0", "k1:0", "deconv/kernel/Read/ReadVariableOp:0",
+                           "deconv/bias/Read/ReadVariableOp:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
                        case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells,
                        case_train_conv3d_avg_pool3d, case_train_conv3d_transpose,
                        case_train_crop_and_resize, case_train_segment_products,
                        case_train_fake_quant, case_train_lgamma_digamma_counts,
-                       case_train_ctc_loss, case_train_cond_math_ops]
+                       case_train_ctc_loss, case_train_cond_math_ops,
+                       case_train_conv3d_filter_correlation,
+                       case_train_conv1d_transpose_run_time_length]

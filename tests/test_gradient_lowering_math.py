@@ -206,3 +206,36 @@ def test_ctc_loss_gradient_is_the_op_own_gradient_output(caplog):
         expected, got = _here_and_read_back(g, {"x:0": frames}, caplog)
     assert np.abs(expected).sum() > 0
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("padding, stride, width", [("SAME", 2, 3), ("VALID", 3, 2),
+                                                    ("SAME", 1, 4), ("SAME", 3, 1)])
+def test_conv1d_transpose_of_a_run_time_length_is_written(padding, stride, width, caplog):
+    """The full transposed convolution of spread, edge-padded input, sliced at TF's
+    padding computed when it runs (gradient_lowering_nn._conv_transpose_run_time_width)."""
+    value = np.sin(np.arange(2 * 5 * 3, dtype=np.float32) * 0.3).reshape(2, 5, 3)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None, 3], name="x")
+        kernel = tf.constant(np.cos(np.arange(width * 12, dtype=np.float32)).reshape(
+            width, 4, 3))
+        batch, length = tf.shape(x)[0], tf.shape(x)[1]
+        out = length * stride if padding == "SAME" else (length - 1) * stride + width
+        y = tf.nn.conv1d_transpose(x * x, kernel, tf.stack([batch, out, 4]), stride, padding)
+        assert y.shape.as_list() == [None, None, 4]
+        g, = tf.gradients(tf.reduce_sum(tf.sin(y)), x)
+        expected, got = _here_and_read_back(g, {"x:0": value}, caplog)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("padding, strides", [("SAME", [1, 2, 1, 2, 1]),
+                                              ("VALID", [1, 1, 2, 1, 1])])
+def test_conv3d_filter_gradient_on_the_path_is_written(padding, strides, caplog):
+    value = np.sin(np.arange(480, dtype=np.float64) * 0.3).reshape(2, 5, 4, 6, 2)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [2, 5, 4, 6, 2], name="x")
+        kernel = tf.constant(np.cos(np.arange(108, dtype=np.float64)).reshape(3, 2, 3, 2, 3))
+        dy = tf.sin(tf.nn.conv3d(x, kernel, strides, padding))
+        w = tf.nn.conv3d_backprop_filter_v2(x * x, [3, 2, 3, 2, 3], dy, strides, padding)
+        g, = tf.gradients(tf.reduce_sum(w * w), x)
+        expected, got = _here_and_read_back(g, {"x:0": value}, caplog)
+    np.testing.assert_allclose(got, expected, rtol=1e-10)
