@@ -135,6 +135,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if current.type in ("StopGradient", "PreventGradient"):
                 kinds[current] = "cut"       # as at the top: no gradient through it
                 continue
+            if current.type in ("If", "Case", "While"):
+                return _writable(current, True, positive, expansions)
             if current._op_def.stateful:     # what it reads is computed outside f too
                 if current.type not in RANDOM_OP_TYPES:
                     return f"a tf.cond branch on the gradient path holds the stateful op " \
