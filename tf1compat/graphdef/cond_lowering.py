@@ -17,9 +17,9 @@ lowered only when (`plan_cond`):
   provably > 0 (`_Positivity`), so zeros flowing back through the untaken branch stay
   zeros; or an op of gradient_lowering_math.py (Erf, Lgamma, TopKV2, CTCLoss, ...),
   written as its expansion with each factor selected to 0 where its branch is not
-  taken (its outside values are zeros there, at which a factor may be inf; only in
-  tf.conds outside loops, `expansions`). A branch with log of anything else, exp, pow, ... (its zero gradient could
-  become 0 * inf = NaN, e.g. log of 0), with an assignment, a TensorArray, a nested
+  taken (its outside values are stand-ins there, at which a factor may be inf). A
+  branch with log of anything else, exp, pow, ... (its zero gradient could become
+  0 * inf = NaN, e.g. log of 0), with an assignment, a TensorArray, a nested
   construct or any other stateful op on the path keeps the gradient op in tf1compat's
   form (gradient_export warns);
 * random numbers drawn in a branch (dropout's mask) are not redrawn, gradient stops
@@ -105,13 +105,11 @@ class CondPlan:
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
-              sources: Set[Tensor], expansions: bool = False) -> Tuple[Any, Any]:
+              sources: Set[Tensor]) -> Tuple[Any, Any]:
     """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
     (None, reason) where it cannot be written as both branches and Select. `reached`: the
     ops computed from the sources; `sources`: the values f takes for them (a resource
-    variable's reads in the branches among them); `expansions`: whether branch ops of
-    gradient_lowering_math.py may be written as their expansions (their outside values
-    pass the export's Merges: a tf.cond outside loops)."""
+    variable's reads in the branches among them)."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
@@ -136,7 +134,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 kinds[current] = "cut"       # as at the top: no gradient through it
                 continue
             if current.type in ("If", "Case", "While"):
-                return _writable(current, True, positive, expansions)
+                return _writable(current, True, positive)
             if current._op_def.stateful:     # what it reads is computed outside f too
                 if current.type not in RANDOM_OP_TYPES:
                     return f"a tf.cond branch on the gradient path holds the stateful op " \
@@ -155,7 +153,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if current not in reached and any(kinds.get(o) == "cut" for o in inside):
                 kinds[current] = "cut"       # computed outside f, from the draws
             else:
-                reason = _writable(current, current in reached, positive, expansions)
+                reason = _writable(current, current in reached, positive)
                 if reason is not None:
                     return reason
                 kinds[current] = "write"
@@ -263,8 +261,7 @@ def _take(plan: CondPlan, t: Tensor, kinds: Dict[Operation, str], sources: Set[T
         bucket.append(t)
 
 
-def _writable(op: Operation, on_path: bool, positive: "_Positivity", expansions: bool
-              ) -> Optional[str]:
+def _writable(op: Operation, on_path: bool, positive: "_Positivity") -> Optional[str]:
     """Why branch op `op` cannot be written into f (`on_path`: computed from the sources;
     others, such as shapes and constants, are only evaluated, never differentiated)."""
     if op.type in ("If", "Case", "While"):
@@ -272,13 +269,11 @@ def _writable(op: Operation, on_path: bool, positive: "_Positivity", expansions:
     if not on_path:
         return None
     if op.type in LINEARIZED or op.type in PICKED:
-        if not expansions:
-            return (f"a tf.cond branch in a while-loop body holds {op.type}, written as its "
-                    "expansion around the graph's values only in tf.conds outside loops")
         reason = (LINEARIZED.get(op.type) or PICKED[op.type])[0](op)
-        # In the branch not taken its outside values are zeros of their static shape or
-        # scalar zeros (ControlFlowExport.gradient_input); the picked ops other than
-        # CTCLoss (a sum of broadcast products) need the full shapes.
+        # In the branch not taken its outside values are stand-ins of their static
+        # shape or scalars (ControlFlowExport.gradient_input, loop_gradient_export's
+        # _pushed_value); the picked ops other than CTCLoss (a sum of broadcast
+        # products) need the full shapes.
         if reason is None and op.type in PICKED and op.type != "CTCLoss" and not all(
                 t.shape.is_fully_defined() for t in list(op.inputs) + list(op.outputs)):
             reason = (f"a tf.cond branch holds {op.type} of a shape unknown when the graph "

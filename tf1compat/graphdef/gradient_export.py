@@ -171,7 +171,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
         if member._control_flow_context is not context:
             reason = "the region contains a control-flow construct"
         elif member.type == "If":
-            plans[member], reason = plan_cond(member, used, reached, set(xs), True)
+            plans[member], reason = plan_cond(member, used, reached, set(xs))
             if reason is None:
                 needed.update(plans[member].reads)
         elif member.type in LINEARIZED or member.type in PICKED:
