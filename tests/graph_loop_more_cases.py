@@ -487,6 +487,39 @@ def case_train_while_loop_causal_attention_segment_max_body(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": data}, ["loss:0", "w:0"])
 
 
+def case_train_while_loop_cond_math_ops(tf):
+    """A tf.cond in a loop body whose branches hold expanded ops: erf, acosh and lgamma
+    in one, softsign, floormod and digamma in the other (their outside values
+    computed in the branch pushed through Merges; factors inf at the other side's
+    stand-ins selected away); a run-time batch; Adam, with the predicate alternating
+    over the iterations and flipped by a placeholder."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    flip = tf.placeholder(tf.bool, [], name="flip")
+    w = tf.get_variable("w", initializer=np.linspace(0.5, 1.2, 4, dtype=np.float32))
+
+    def expanded(h):
+        return tf.erf(h) + 0.3 * tf.acosh(h * h + 1.0) + 0.2 * tf.lgamma(h * h + 0.5)
+
+    def other(h):
+        return tf.nn.softsign(h) + 0.1 * tf.floormod(h * 3.0 + 2.0, h * h + 0.9) + \
+            0.05 * tf.digamma(h * h + 0.5)
+
+    def body(i, h):
+        h = h * w
+        odd = tf.not_equal(tf.equal(i % 2, 1), flip)
+        return i + 1, tf.cond(odd, lambda: expanded(h), lambda: other(h))
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    spec = _training_spec(tf, tf.train.Saver(), {"x:0": X8, "flip:0": False}, ["loss:0", "w:0"])
+    flipped = {"x:0": X8, "flip:0": True}
+    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
+                     {"feeds": flipped, "fetches": ["loss:0", "w:0"]}]
+    return spec
+
+
 LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_branch_cuts, case_train_while_loop_dropout_flag,
                    case_train_tensor_arrays_split_read_concat, case_train_loop_in_cond,
@@ -495,4 +528,5 @@ LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_while_loop_cond_run_time_shapes,
                    case_train_tensor_array_read_in_body, case_train_nested_while_loops,
                    case_train_map_fn_of_scan, case_train_while_loop_gelu_top_k_body,
-                   case_train_while_loop_causal_attention_segment_max_body]
+                   case_train_while_loop_causal_attention_segment_max_body,
+                   case_train_while_loop_cond_math_ops]

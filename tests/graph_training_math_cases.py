@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.graph_training_cases import X8, _training_spec
+from tests.graph_training_cases import X8, _train_and_evaluate, _training_spec
 
 TARGETS = np.sin(np.arange(8 * 3, dtype=np.float32) * 0.7).reshape(8, 3)
 MASK = (np.arange(8 * 5) % 3 != 0).astype(np.float32).reshape(8, 5)
@@ -253,8 +253,140 @@ def case_train_fake_quant(tf):
                           ["loss:0", "w:0", "w_min:0", "w_max:0", "a_min:0", "a_max:0"])
 
 
+def case_train_lgamma_digamma_counts(tf):
+    """A negative-binomial count regression as TF1 probabilistic models write it: a
+    dispersion r = softplus(dense) + 0.5, the log-likelihood's lgamma(counts + r) -
+    lgamma(r) terms, digamma(r) features and lgamma of values in (-3, -2) (the reflected
+    side) into a regression head; Adam."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    counts = tf.placeholder(tf.float32, [None, 3], name="counts")
+    h = tf.layers.dense(x, 3, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(12, dtype=np.float32) * 0.9).reshape(4, 3)), name="hidden")
+    r = tf.nn.softplus(h) + 0.5
+    likelihood = tf.reduce_mean(tf.lgamma(counts + r) - tf.lgamma(r))
+    features = tf.concat([tf.digamma(r), tf.lgamma(0.4 * h - 2.5)], axis=1)
+    out = tf.layers.dense(features, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(18, dtype=np.float32) * 0.4).reshape(6, 3) * 0.3), name="out")
+    loss = tf.add(tf.reduce_mean(tf.square(out - counts * 0.1)), -0.1 * likelihood,
+                  name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X8, "counts:0": COUNTS},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"])
+
+
+COUNTS = (np.arange(8 * 3) % 5).astype(np.float32).reshape(8, 3)
+FRAMES = np.sin(np.arange(6 * 2 * 4, dtype=np.float32) * 0.53).reshape(6, 2, 4)
+
+
+def case_train_ctc_loss(tf):
+    """A speech-recogniser head: per-frame dense layers over time-major [time, batch,
+    features] frames (run-time batch), tf.nn.ctc_loss against sparse int32 labels (a
+    repeated label; the second sequence's input shorter); Momentum."""
+    frames = tf.placeholder(tf.float32, [6, None, 4], name="frames")
+    lengths = tf.placeholder(tf.int32, [None], name="lengths")
+    labels = tf.SparseTensor(np.array([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1]], np.int64),
+                             np.array([1, 2, 1, 3, 0], np.int32), np.array([2, 3], np.int64))
+    h = tf.layers.dense(frames, 6, activation=tf.tanh, kernel_initializer=(
+        tf.constant_initializer(np.cos(np.arange(24, dtype=np.float32) * 0.7).reshape(4, 6))),
+        name="hidden")
+    logits = tf.layers.dense(h, 5, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(30, dtype=np.float32) * 0.3).reshape(6, 5)), name="logits")
+    loss = tf.reduce_mean(tf.nn.ctc_loss(labels, logits, lengths), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"frames:0": FRAMES,
+                                                 "lengths:0": np.array([6, 5], np.int32)},
+                          ["loss:0", "hidden/kernel:0", "hidden/bias:0", "logits/kernel:0"])
+
+
+def case_train_cond_math_ops(tf):
+    """Expanded ops inside tf.cond branches under a tensor flag: GELU through erf, acosh,
+    atan2, lgamma and k-max pooling (top_k) in one branch, softsign, floormod and
+    digamma in the other (their factors inf at the other branch's zeros: 1/sinh(0),
+    digamma's trigamma at 0); three Adam steps with the flag on, one with it off."""
+    x = tf.placeholder(tf.float32, [8, 4], name="x")
+    targets = tf.placeholder(tf.float32, [8, 3], name="targets")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    h = tf.layers.dense(x, 5, activation=tf.tanh, kernel_initializer=tf.constant_initializer(
+        np.cos(np.arange(20, dtype=np.float32) * 0.8).reshape(4, 5)), name="hidden")
+
+    def expanded():
+        gelu = 0.5 * h * (1.0 + tf.erf(h / np.sqrt(2.0)))
+        return gelu + 0.3 * tf.acosh(h * h + 1.0) + tf.atan2(h, 2.0) + \
+            0.2 * tf.lgamma(h * h + 0.5) + 0.5 * tf.nn.top_k(h, 2)[0][:, :1]
+
+    def other():
+        return tf.nn.softsign(h) + 0.1 * tf.floormod(h * 3.0 + 2.0, h * h + 0.9) + \
+            0.05 * tf.digamma(h * h + 0.5)
+    features = tf.cond(flag, expanded, other)
+    out = tf.layers.dense(features, 3, kernel_initializer=tf.constant_initializer(
+        np.sin(np.arange(15, dtype=np.float32) * 0.6).reshape(5, 3) * 0.4), name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _train_and_evaluate(tf, tf.train.Saver(), {"x:0": X8, "targets:0": TARGETS},
+                               ["loss:0", "hidden/kernel:0", "hidden/bias:0", "out/kernel:0"],
+                               "flag:0")
+
+
+def case_train_conv3d_filter_correlation(tf):
+    """A 3-D filter gradient on the gradient path (as in a graph holding TF's own
+    gradient ops that is differentiated again): the kernel of a strided Conv3D is
+    tf.nn.conv3d_backprop_filter_v2 of the first layer's features and learned response
+    maps (a correlation filter, as 3-D trackers build theirs); both are trained;
+    GradientDescent."""
+    volumes = tf.placeholder(tf.float32, [2, 4, 4, 4, 2], name="volumes")
+    targets = tf.placeholder(tf.float32, [2, 3], name="targets")
+    k1 = tf.get_variable("k1", initializer=np.sin(np.arange(2 * 2 * 2 * 2 * 3, dtype=np.float32)
+                                                     * 0.7).reshape(2, 2, 2, 2, 3) * 0.4)
+    response = tf.get_variable("response", initializer=np.cos(
+        np.arange(2 * 2 * 2 * 2 * 2, dtype=np.float32) * 0.9).reshape(2, 2, 2, 2, 2) * 0.5)
+    h = tf.tanh(tf.nn.conv3d(volumes, k1, [1, 1, 1, 1, 1], "SAME"))
+    kernel = tf.nn.conv3d_backprop_filter_v2(h, [3, 3, 3, 3, 2], response, [1, 2, 2, 2, 1],
+                                             "SAME")
+    out = tf.nn.conv3d(h, kernel * 0.05, [1, 2, 2, 2, 1], "SAME")
+    out = tf.layers.dense(tf.reduce_mean(out, [1, 2, 3]), 3, kernel_initializer=(
+        tf.constant_initializer(np.linspace(-0.5, 0.5, 6, dtype=np.float32).reshape(2, 3))),
+        name="out")
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.GradientDescentOptimizer(0.2).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(256, dtype=np.float32) * 0.41).reshape(2, 4, 4, 4, 2)
+    return _training_spec(tf, tf.train.Saver(), {"volumes:0": data, "targets:0": TARGETS[:2]},
+                          ["loss:0", "k1:0", "response:0", "out/kernel:0"])
+
+
+def case_train_conv1d_transpose_run_time_length(tf):
+    """A 1-D upsampling decoder over sequences whose length is known only when it runs:
+    tf.nn.conv1d_transpose 'SAME' with stride 2 to an output shape computed from
+    tf.shape, then tf.keras' Conv1DTranspose 'valid' with stride 3 (a resource
+    kernel); Adam."""
+    seq = tf.placeholder(tf.float32, [None, None, 3], name="seq")
+    targets = tf.placeholder(tf.float32, [None, None, 2], name="targets")
+    k1 = tf.get_variable("k1", initializer=np.sin(np.arange(3 * 4 * 3, dtype=np.float32)
+                                                     * 0.6).reshape(3, 4, 3) * 0.5)
+    batch, length = tf.shape(seq)[0], tf.shape(seq)[1]
+    up = tf.nn.relu(tf.nn.conv1d_transpose(seq, k1, tf.stack([batch, length * 2, 4]), 2,
+                                           "SAME"))
+    out = tf.keras.layers.Conv1DTranspose(2, 2, strides=3, padding="valid", name="deconv",
+                                          kernel_initializer=tf.constant_initializer(
+                                              np.cos(np.arange(16) * 0.5).reshape(2, 2, 4)))(up)
+    loss = tf.reduce_mean(tf.square(out - targets), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    sequence = np.sin(np.arange(2 * 5 * 3, dtype=np.float32) * 0.43).reshape(2, 5, 3)
+    wanted = np.cos(np.arange(2 * 30 * 2, dtype=np.float32) * 0.2).reshape(2, 30, 2)
+    return _training_spec(tf, tf.train.Saver(), {"seq:0": sequence, "targets:0": wanted},
+                          ["loss:0", "k1:0", "deconv/kernel/Read/ReadVariableOp:0",
+                           "deconv/bias/Read/ReadVariableOp:0"])
+
+
 MATH_TRAINING_CASES = [case_train_gelu_math_ops, case_train_atrous_conv_causal_attention,
                        case_train_top_k_segment_mean, case_train_scatter_nd_rows_and_cells,
                        case_train_conv3d_avg_pool3d, case_train_conv3d_transpose,
                        case_train_crop_and_resize, case_train_segment_products,
-                       case_train_fake_quant]
+                       case_train_fake_quant, case_train_lgamma_digamma_counts,
+                       case_train_ctc_loss, case_train_cond_math_ops,
+                       case_train_conv3d_filter_correlation,
+                       case_train_conv1d_transpose_run_time_length]

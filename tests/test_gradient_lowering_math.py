@@ -75,11 +75,12 @@ def test_tf_differentiates_the_expanded_probes():
     lambda x: tf.nn.top_k(x * x - x, 2)[0] * tf.gather(
         tf.range(4, dtype=tf.float32), tf.nn.top_k(x * x - x, 2)[1]),
     lambda x: tf.segment_max(tf.round(x * 2.0) * x[0, 0, 0], tf.constant([0, 0])) * x[1],
-    lambda x: tf.square(tf.unsorted_segment_min(x, tf.constant([2, 0]), 4))],
+    lambda x: tf.square(tf.unsorted_segment_min(x, tf.constant([2, 0]), 4)),
+    lambda x: tf.lgamma(x * 2.0 + 0.1) * x, lambda x: tf.digamma(x * x + 0.3) * x],
     ids=["erf", "erfc", "softsign", "asinh", "acosh", "atan2", "floor_mod", "mul_no_nan",
          "placeholder_with_default", "band_part", "band_part_run_time", "space_to_batch",
          "batch_to_space", "segment_mean", "top_k", "segment_max_ties",
-         "unsorted_segment_min_empty"])
+         "unsorted_segment_min_empty", "lgamma", "digamma"])
 def test_exported_gradient_is_the_in_process_one(build, caplog):
     # The exported file read back by tf1compat: its gradient comes from the lowered
     # forward function, which must give the gradient tf1compat computes in process.
@@ -87,15 +88,21 @@ def test_exported_gradient_is_the_in_process_one(build, caplog):
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [2, 3, 4], name="x")
         g, = tf.gradients(tf.reduce_sum(build(x)), x)
-        with tf.Session() as sess:
-            expected = sess.run(g, {x: value})
-        gd, warned = export_with_warnings(caplog)
-        assert not warned, warned
+        expected, got = _here_and_read_back(g, {"x:0": value}, caplog)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def _here_and_read_back(fetch, feeds, caplog):
+    """`fetch` run in the default graph, and in the graph its export (written without
+    a warning) imports into."""
+    with tf.Session() as sess:
+        expected = sess.run(fetch, feeds)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
     with tf.Graph().as_default():
         tf.import_graph_def(gd, name="")
         with tf.Session() as sess:
-            got = sess.run(g.name, {"x:0": value})
-    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+            return expected, sess.run(fetch.name, feeds)
 
 
 def test_a_fed_placeholder_with_default_is_the_value_the_gradient_sees(caplog):
@@ -146,3 +153,82 @@ def test_a_linearized_op_off_a_loop_body_gradient_path_is_pushed_as_a_value(capl
     pushes = [n for n in gd.node if n.op == "StackPushV2"]
     assert any(n.input[1].endswith("FloorMod") for n in pushes), [n.input for n in pushes]
     assert any(n.input[1].endswith("Erf") for n in pushes), [n.input for n in pushes]
+
+
+def _cond_of_expanded_ops(x, flag):
+    h = x * 1.0
+    return tf.cond(flag, lambda: tf.erf(h) + tf.acosh(h * h + 1.0) + tf.lgamma(h * h + 0.5) +
+                   tf.nn.top_k(h, 2)[0][..., :1],
+                   lambda: tf.nn.softsign(h) + tf.floormod(h * 3.0 + 2.0, h * h + 0.9) +
+                   tf.digamma(h * h + 0.5))
+
+
+@pytest.mark.parametrize("flag_value", [True, False])
+def test_expanded_ops_in_cond_branches_give_the_in_process_gradient(flag_value, caplog):
+    """Their outside values are zeros where their branch did not run: the factors there
+    (1/sinh(0), trigamma(0)) are selected away, so the gradient stays finite."""
+    value = np.linspace(-1.5, 1.5, 24, dtype=np.float32).reshape(2, 3, 4)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 3, 4], name="x")
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        g, = tf.gradients(tf.reduce_sum(tf.square(_cond_of_expanded_ops(x, flag))), x)
+        expected, got = _here_and_read_back(g, {"x:0": value, "flag:0": flag_value}, caplog)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_top_k_of_a_run_time_shape_in_a_cond_branch_says_why(caplog):
+    """Its stand-in where the branch did not run would be a scalar, which the one-hot
+    pick cannot take: not written in TF's form, warned."""
+    with tf.Graph().as_default():
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        x = tf.placeholder(tf.float32, [None, 3, 4], name="x")
+        tf.gradients(tf.reduce_sum(_cond_of_expanded_ops(x, flag)), x)
+        _, warned = export_with_warnings(caplog)
+    assert warned and "TopKV2 of a shape unknown" in warned[0], warned
+
+
+def test_ctc_loss_gradient_is_the_op_own_gradient_output(caplog):
+    frames = np.sin(np.arange(5 * 2 * 4, dtype=np.float32) * 0.7).reshape(5, 2, 4)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [5, 2, 4], name="x")
+        labels = tf.SparseTensor(np.array([[0, 0], [0, 1], [1, 0]], np.int64),
+                                 np.array([1, 2, 0], np.int32), np.array([2, 2], np.int64))
+        loss = tf.nn.ctc_loss(labels, x * x, tf.constant([5, 4]))
+        g, = tf.gradients(tf.reduce_sum(loss * tf.constant([1.0, 3.0])), x)
+        expected, got = _here_and_read_back(g, {"x:0": frames}, caplog)
+    assert np.abs(expected).sum() > 0
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("padding, stride, width", [("SAME", 2, 3), ("VALID", 3, 2),
+                                                    ("SAME", 1, 4), ("SAME", 3, 1)])
+def test_conv1d_transpose_of_a_run_time_length_is_written(padding, stride, width, caplog):
+    """The full transposed convolution of spread, edge-padded input, sliced at TF's
+    padding computed when it runs (gradient_lowering_nn._conv_transpose_run_time_width)."""
+    value = np.sin(np.arange(2 * 5 * 3, dtype=np.float32) * 0.3).reshape(2, 5, 3)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None, 3], name="x")
+        kernel = tf.constant(np.cos(np.arange(width * 12, dtype=np.float32)).reshape(
+            width, 4, 3))
+        batch, length = tf.shape(x)[0], tf.shape(x)[1]
+        out = length * stride if padding == "SAME" else (length - 1) * stride + width
+        y = tf.nn.conv1d_transpose(x * x, kernel, tf.stack([batch, out, 4]), stride, padding)
+        assert y.shape.as_list() == [None, None, 4]
+        g, = tf.gradients(tf.reduce_sum(tf.sin(y)), x)
+        expected, got = _here_and_read_back(g, {"x:0": value}, caplog)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("padding, strides", [("SAME", [1, 2, 1, 2, 1]),
+                                              ("VALID", [1, 1, 2, 1, 1])])
+def test_conv3d_filter_gradient_on_the_path_is_written(padding, strides, caplog):
+    value = np.sin(np.arange(480, dtype=np.float64) * 0.3).reshape(2, 5, 4, 6, 2)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [2, 5, 4, 6, 2], name="x")
+        kernel = tf.constant(np.cos(np.arange(108, dtype=np.float64)).reshape(3, 2, 3, 2, 3))
+        dy = tf.sin(tf.nn.conv3d(x, kernel, strides, padding))
+        w = tf.nn.conv3d_backprop_filter_v2(x * x, [3, 2, 3, 2, 3], dy, strides, padding)
+        g, = tf.gradients(tf.reduce_sum(w * w), x)
+        expected, got = _here_and_read_back(g, {"x:0": value}, caplog)
+    np.testing.assert_allclose(got, expected, rtol=1e-10)

@@ -150,6 +150,23 @@ def test_nested_loops_not_unrolled_keep_tf1compat_form(inner, reason, caplog):
     assert reason in _warned_reason(build, caplog)
 
 
+def test_a_loop_in_a_cond_in_a_loop_keeps_tf1compat_form_and_names_it(caplog):
+    def build():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        w = tf.get_variable("w", [3])
+
+        def body(i, h):
+            return i + 1, tf.cond(flag, lambda: tf.while_loop(
+                lambda j, g: j < 2, lambda j, g: (j + 1, g * w), [tf.constant(0), h])[1],
+                lambda: h + w)
+        _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+        tf.gradients(tf.reduce_sum(h), [w])
+    reason = _warned_reason(build, caplog)
+    assert "a tf.cond branch contains a control-flow construct (While)" in reason
+    assert "a tf.cond in the body of loop" in reason
+
+
 def test_a_nested_loop_of_a_fixed_trip_count_is_unrolled_in_the_body_function():
     x = tf.placeholder(tf.float32, [2], name="x")
     w = tf.get_variable("w", [2])
@@ -243,10 +260,10 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
     def build():
         x = tf.placeholder(tf.float32, [3, 2], name="x")
         w = tf.get_variable("w", [2], use_resource=True)
-        _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, tf.lgamma(h * w)),
+        _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, tf.math.bessel_i0e(h * w)),
                              [tf.constant(0), x])
         tf.gradients(tf.reduce_sum(h), [w])
-    assert "op type Lgamma" in _warned_reason(build, caplog)
+    assert "op type BesselI0e" in _warned_reason(build, caplog)
 
 
 def test_a_tensor_array_read_in_the_body_after_a_write_keeps_tf1compat_form(caplog):

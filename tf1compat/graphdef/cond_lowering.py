@@ -15,8 +15,11 @@ lowered only when (`plan_cond`):
   at finite inputs, lowered by gradient_lowering.py where TF lacks it), or one of
   `POSITIVE_INPUT_OP_TYPES` (log, rsqrt, sqrt, reciprocal, division) of a value
   provably > 0 (`_Positivity`), so zeros flowing back through the untaken branch stay
-  zeros. A branch with log of anything else, exp, pow, ... (its zero gradient could
-  become 0 * inf = NaN, e.g. log of 0), with an assignment, a TensorArray, a nested
+  zeros; or an op of gradient_lowering_math.py (Erf, Lgamma, TopKV2, CTCLoss, ...),
+  written as its expansion with each factor selected to 0 where its branch is not
+  taken (its outside values are stand-ins there, at which a factor may be inf). A
+  branch with log of anything else, exp, pow, ... (its zero gradient could become
+  0 * inf = NaN, e.g. log of 0), with an assignment, a TensorArray, a nested
   construct or any other stateful op on the path keeps the gradient op in tf1compat's
   form (gradient_export warns);
 * random numbers drawn in a branch (dropout's mask) are not redrawn, gradient stops
@@ -47,7 +50,10 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.function_export import output_arg
+from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
+from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
+                                                      linearize, outer_values)
 from tf1compat.graphdef.graph_io import op_to_node_def
 
 __all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
@@ -93,6 +99,9 @@ class CondPlan:
     ops: List[Operation] = field(default_factory=list)   # branch ops written, in order
     cut: List[Tensor] = field(default_factory=list)      # branch values f takes
     reads: List[Tensor] = field(default_factory=list)    # outside tensors f takes
+    # branch ops written as expansions around the graph's values (gradient_lowering_math)
+    # and the outside values f takes for them
+    outer: Dict[Operation, List[OuterValue]] = field(default_factory=dict)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
@@ -124,6 +133,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if current.type in ("StopGradient", "PreventGradient"):
                 kinds[current] = "cut"       # as at the top: no gradient through it
                 continue
+            if current.type in ("If", "Case", "While"):
+                return _writable(current, True, positive)
             if current._op_def.stateful:     # what it reads is computed outside f too
                 if current.type not in RANDOM_OP_TYPES:
                     return f"a tf.cond branch on the gradient path holds the stateful op " \
@@ -146,6 +157,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 if reason is not None:
                     return reason
                 kinds[current] = "write"
+                if current in reached and current.type in (*LINEARIZED, *PICKED):
+                    plan.outer[current] = outer_values(current)
         return None
 
     for branch in (then_b, else_b):
@@ -255,6 +268,17 @@ def _writable(op: Operation, on_path: bool, positive: "_Positivity") -> Optional
         return f"a tf.cond branch contains a control-flow construct ({op.type})"
     if not on_path:
         return None
+    if op.type in LINEARIZED or op.type in PICKED:
+        reason = (LINEARIZED.get(op.type) or PICKED[op.type])[0](op)
+        # In the branch not taken its outside values are stand-ins of their static
+        # shape or scalars (ControlFlowExport.gradient_input, loop_gradient_export's
+        # _pushed_value); the picked ops other than CTCLoss (a sum of broadcast
+        # products) need the full shapes.
+        if reason is None and op.type in PICKED and op.type != "CTCLoss" and not all(
+                t.shape.is_fully_defined() for t in list(op.inputs) + list(op.outputs)):
+            reason = (f"a tf.cond branch holds {op.type} of a shape unknown when the graph "
+                      "is written")
+        return reason
     if op.type in POSITIVE_INPUT_OP_TYPES:
         if positive.strict(op.inputs[POSITIVE_INPUT_OP_TYPES[op.type]]):
             return None
@@ -274,11 +298,20 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
     `cut`, the sources) or computed before; `lower(op, names)`: gradient_lowering's nodes
     and output names, or None to write the op itself."""
     op = plan.op
+    then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
     known: Dict[Tensor, str] = {}
     nodes: List[NodeDef] = []
     for member in plan.ops:
         names = [known[t] if t in known else name_of(t) for t in member.inputs]
-        replaced = lower(member, names)
+        if member in plan.outer:     # its factors zeroed where its branch is not taken
+            builder = NodeBuilder(member.name)
+            branch = (name_of(op.inputs[0]),
+                      member._control_flow_context is then_b.region)
+            replaced = builder.nodes, linearize(
+                member, names, [name_of(value) for value in plan.outer[member]], builder,
+                branch)
+        else:
+            replaced = lower(member, names)
         if replaced is not None:
             more, outs = replaced
             nodes.extend(more)
@@ -292,7 +325,6 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
         known.update((t, f"{member.name}:{output_arg(member, t.value_index)}")
                      for t in member.outputs)
     outputs: List[Optional[str]] = [None] * len(op.outputs)
-    then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
     for k in plan.outputs:
         dtype = op.outputs[k].dtype.base_dtype
         select = NodeDef(name=f"{op.name}/Select_{k}", op="Select",

@@ -202,6 +202,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
     if any(t.dtype.base_dtype == D.resource for t in extras):
         return None, "the forward function would take a resource handle", {}, {}
     extras += [value for member in ordered if member in outer for value in outer[member]]
+    extras += [value for member in ordered if member in plans
+               for values in plans[member].outer.values() for value in values]
     return ordered, extras, plans, outer
 
 

@@ -6,9 +6,10 @@ TF 2.21's SymbolicGradient has no function gradient for Erf and Erfc (GELU of BE
 models), Softsign, Atan2, FloorMod, MulNoNan, PlaceholderWithDefault and the
 FakeQuantWithMinMax* ops (quantization-aware training), and its function
 gradients of Asinh and Acosh give other values than TF 1.x's Python gradients
-(scripts/probe_tf_function_gradients.py). None of them can be written exactly as ops TF
-differentiates, but each has a derivative that can, from the op's inputs and output. So
-inside the forward function an op `y = op(x_1, ..., x_n)` becomes
+(scripts/probe_tf_function_gradients.py); nor for Lgamma and Digamma, whose factors
+(digamma, trigamma) are written as series in ops it differentiates (`_polygamma`). None
+of them can be written exactly as ops TF differentiates, but each has a derivative that
+can, from the op's inputs and output. So inside the forward function an op `y = op(x_1, ..., x_n)` becomes
 
     y_outside + sum_k (x_k - x_k_outside) * c_k(x_outside, y_outside)
 
@@ -23,7 +24,8 @@ first derivatives only, all a training graph takes.)
 builder) -> the name of each input's factor c_k, or None for an input with no gradient);
 `outside names` are those of the op's inputs, then of its outputs. `PICKED` holds ops
 written from their outside outputs otherwise: TopKV2 (the input's entries at the outside
-indices) and the segment maxima and minima (the expansion over a one-hot of the ids).
+indices), the segment maxima and minima (the expansion over a one-hot of the ids) and
+CTCLoss (the expansion with the op's own `gradient` output as the factor).
 """
 
 from __future__ import annotations
@@ -71,10 +73,12 @@ def outer_values(op: Operation) -> List[OuterValue]:
     return [OuterValue(t) for t in list(op.inputs) + list(op.outputs)]
 
 
-def linearize(op: Operation, inside: List[str], outside: List[str], b: NodeBuilder
-              ) -> List[Optional[str]]:
+def linearize(op: Operation, inside: List[str], outside: List[str], b: NodeBuilder,
+              branch: Optional[Tuple[str, bool]] = None) -> List[Optional[str]]:
     """`op`'s outputs inside the forward function (names of the function's values:
-    `inside` the op's inputs computed there, `outside` those of `outer_values`)."""
+    `inside` the op's inputs computed there, `outside` those of `outer_values`).
+    `branch`: (the predicate, whether `op` is in the true branch) of the tf.cond whose
+    branch holds `op` (cond_lowering.py)."""
     if op.type in PICKED:
         return PICKED[op.type][1](op, inside, outside, b)
     dtype = op.outputs[0].dtype.base_dtype
@@ -84,6 +88,15 @@ def linearize(op: Operation, inside: List[str], outside: List[str], b: NodeBuild
     for k, factor in enumerate(LINEARIZED[op.type][1](op, outside, b)):
         if factor is None:
             continue
+        if branch is not None and factor != "":
+            # Where the branch did not run its outside values are zeros, at which a
+            # factor may be inf (1/sinh(0) of Acosh): Select's zero gradient times it
+            # would be NaN, so the factor is 0 there (scalar predicate: the whole value).
+            zeros = b.add("Fill", [b.add("Shape", [factor], {"T": dtype, "out_type": D.int32}),
+                                   b.const(0, dtype)], {"T": dtype, "index_type": D.int32})
+            pred, taken = branch
+            factor = b.add("Select", [pred, factor, zeros] if taken else [pred, zeros, factor],
+                           {"T": dtype})
         difference = b.add("Sub", [inside[k], outside[k]], {"T": dtype})
         step = difference if factor == "" else b.add("Mul", [difference, factor], {"T": dtype})
         total = b.add("AddV2", [total, step], {"T": dtype})
@@ -159,6 +172,74 @@ def _floor_mod(op: Operation, outside: List[str], b: NodeBuilder) -> List[Option
                   {"SrcT": D.bool, "DstT": dtype, "Truncate": False})
     floor = b.add("Sub", [whole, below], {"T": dtype})
     return ["", b.add("Neg", [floor], {"T": dtype})]
+
+
+def _polygamma(x: str, order: int, dtype: D.DType, b: NodeBuilder) -> str:
+    """Digamma (`order` 0) or trigamma (1) of `x`, in float64 from ops TF
+    differentiates (Digamma and Polygamma have no function gradient): reflected to
+    z >= 1/2 (psi(x) = psi(1 - x) - pi / tan(pi x), psi1(x) = pi^2 / sin^2(pi x) -
+    psi1(1 - x)), shifted to w = z + 8 (psi(z) = psi(w) - sum 1/(z + k), psi1(z) =
+    psi1(w) + sum 1/(z + k)^2) and the asymptotic series at w (error < 1e-11), cast
+    back to `dtype`. Only the factor's value matters: its gradient reaches only f's
+    outside inputs, whose gradients are dropped."""
+    f64 = D.float64
+
+    def add(op_type: str, inputs: List[str]) -> str:
+        return b.add(op_type, inputs, {"T": f64})
+    wide = b.add("Cast", [x], {"SrcT": dtype, "DstT": f64, "Truncate": False})
+    reflect = b.add("Less", [wide, b.const(0.5, f64)], {"T": f64})
+    z = b.add("Select", [reflect, add("Sub", [b.const(1.0, f64), wide]), wide], {"T": f64})
+    w = add("AddV2", [z, b.const(8.0, f64)])
+    inverse = add("Reciprocal", [w])
+    square = add("Square", [inverse])
+    if order == 0:        # log w - 1/(2w) - sum_k B_2k / (2k w^2k)
+        coefficients = [-1 / 12, 1 / 120, -1 / 252, 1 / 240, -1 / 132]
+        series = add("Sub", [add("Log", [w]), add("Mul", [b.const(0.5, f64), inverse])])
+        term = square
+    else:                 # 1/w + 1/(2w^2) + sum_k B_2k / w^(2k+1)
+        coefficients = [1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66]
+        series = add("AddV2", [inverse, add("Mul", [b.const(0.5, f64), square])])
+        term = add("Mul", [square, inverse])
+    for coefficient in coefficients:
+        series = add("AddV2", [series, add("Mul", [b.const(coefficient, f64), term])])
+        term = add("Mul", [term, square])
+    for k in range(8):
+        step = add("Reciprocal", [add("AddV2", [z, b.const(float(k), f64)])])
+        series = add("Sub", [series, step]) if order == 0 else \
+            add("AddV2", [series, add("Square", [step])])
+    angle = add("Mul", [b.const(np.pi, f64), wide])
+    if order == 0:
+        reflected = add("Sub", [series, add("RealDiv", [b.const(np.pi, f64),
+                                                         add("Tan", [angle])])])
+    else:
+        reflected = add("Sub", [add("RealDiv", [b.const(np.pi ** 2, f64), add(
+            "Square", [add("Sin", [angle])])]), series])
+    value = b.add("Select", [reflect, reflected, series], {"T": f64})
+    return b.add("Cast", [value], {"SrcT": f64, "DstT": dtype, "Truncate": False})
+
+
+def _lgamma(op: Operation, outside: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # digamma(x), as TF 1.x's Lgamma gradient.
+    return [_polygamma(outside[0], 0, op.outputs[0].dtype.base_dtype, b)]
+
+
+def _digamma(op: Operation, outside: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # polygamma(1, x), as TF 1.x's Digamma gradient.
+    return [_polygamma(outside[0], 1, op.outputs[0].dtype.base_dtype, b)]
+
+
+def _ctc_loss(op: Operation, inside: List[str], outside: List[str], b: NodeBuilder
+              ) -> List[Optional[str]]:
+    # loss[b] = loss_outside[b] + sum over time and classes of (x - x_outside) times the
+    # op's own `gradient` output, which is what TF 1.x's CTCLoss gradient hands on
+    # (scaled by the incoming gradient per batch entry); `gradient` is the outside one.
+    dtype = op.outputs[0].dtype.base_dtype
+    loss, gradient = outside[len(op.inputs)], outside[len(op.inputs) + 1]
+    step = b.add("Mul", [b.add("Sub", [inside[0], outside[0]], {"T": dtype}), gradient],
+                 {"T": dtype})
+    summed = b.add("Sum", [step, b.const([0, 2], D.int32)],
+                   {"T": dtype, "Tidx": D.int32, "keep_dims": False})
+    return [b.add("AddV2", [loss, summed], {"T": dtype}), gradient]
 
 
 def _identity(op: Operation, outside: List[str], b: NodeBuilder) -> List[Optional[str]]:
@@ -325,6 +406,8 @@ LINEARIZED: Dict[str, Tuple[Callable[[Operation], Optional[str]], Factors]] = {
     "MulNoNan": (_floating, _mul_no_nan),
     "FloorMod": (_floating, _floor_mod),
     "PlaceholderWithDefault": (_floating, _identity),
+    "Lgamma": (_floating, _lgamma),
+    "Digamma": (_floating, _digamma),
     "FakeQuantWithMinMaxArgs": (_floating, _fake_quant_args),
     "FakeQuantWithMinMaxVars": (_floating, _fake_quant_vars),
     "FakeQuantWithMinMaxVarsPerChannel": (_floating, _fake_quant_vars),
@@ -336,6 +419,7 @@ PICKED: Dict[str, Tuple[Callable[[Operation], Optional[str]],
                         Callable[[Operation, List[str], List[str], NodeBuilder],
                                  List[Optional[str]]]]] = {
     "TopKV2": (_top_k_why_not, _top_k),
+    "CTCLoss": (lambda op: None, _ctc_loss),
     **{op_type: (_segment_extreme_why_not, _segment_extreme)
        for op_type in ("SegmentMax", "SegmentMin", "UnsortedSegmentMax", "UnsortedSegmentMin")},
 }

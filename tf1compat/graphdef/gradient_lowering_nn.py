@@ -97,11 +97,87 @@ def _channels_last(b: NodeBuilder, x: str, dtype: D.DType, nchw: bool, back: boo
                                           D.int32)], {"T": dtype, "Tperm": D.int32})
 
 
+def _flipped_kernel(b: NodeBuilder, kernel: str, dtype: D.DType) -> str:
+    """A transposed convolution's kernel for the VALID Conv2D: flipped, in and out
+    channels swapped."""
+    flipped = b.add("ReverseV2", [kernel, b.const([0, 1], D.int32)],
+                    {"T": dtype, "Tidx": D.int32})
+    return b.add("Transpose", [flipped, b.const([0, 1, 3, 2], D.int32)],
+                 {"T": dtype, "Tperm": D.int32})
+
+
+def _valid_conv(b: NodeBuilder, x: str, kernel: str, dtype: D.DType) -> str:
+    return b.add("Conv2D", [x, kernel], {
+        "T": dtype, "strides": [1, 1, 1, 1], "padding": "VALID", "data_format": "NHWC",
+        "dilations": [1, 1, 1, 1], "use_cudnn_on_gpu": True, "explicit_paddings": []})
+
+
+def _conv_transpose_run_time_width(op: Operation, names: List[str], b: NodeBuilder
+                                   ) -> List[Optional[str]]:
+    # conv1d_transpose over a length known at run time only (NHWC, a kernel one row
+    # high): the gradient spread by s - 1 zeros concatenated after each entry, k - 1
+    # zeros on both sides, a stride-1 VALID Conv2D with the flipped kernel (the full
+    # transposed convolution), then the output's columns sliced from TF's padding
+    # before, computed from the sizes at run time.
+    dtype, i32 = op.outputs[0].dtype.base_dtype, D.int32
+    kw, channels = op.inputs[1].shape.as_list()[1], op.inputs[1].shape.as_list()[3]
+    stride = _spatial(op, "strides")[1]
+
+    def ints(op_type: str, inputs: List[str]) -> str:
+        return b.add(op_type, inputs, {"T": i32})
+
+    def entry(vector: str, k: int) -> str:
+        return b.add("StridedSlice", [vector, b.const([k], i32), b.const([k + 1], i32),
+                                      b.const([1], i32)],
+                     {"T": i32, "Index": i32, "begin_mask": 0, "end_mask": 0,
+                      "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1})
+
+    def packed(parts: List[object]) -> str:
+        names_ = [p if isinstance(p, str) else b.const(p, i32) for p in parts]
+        return b.add("Pack", names_, {"T": i32, "N": len(names_), "axis": 0})
+
+    def concat(parts: List[str], axis: int) -> str:
+        return b.add("ConcatV2", parts + [b.const(axis, i32)],
+                     {"T": dtype, "N": len(parts), "Tidx": i32})
+    dims = b.add("Shape", [names[2]], {"T": dtype, "out_type": i32})
+    batch, height, width = entry(dims, 0), entry(dims, 1), entry(dims, 2)
+    zero = b.const(0, dtype)
+    x = names[2]
+    if stride > 1:
+        column = b.add("ExpandDims", [x, b.const(3, i32)], {"T": dtype, "Tdim": i32})
+        gaps = b.add("Fill", [packed([batch, height, width, stride - 1, channels]), zero],
+                     {"T": dtype, "index_type": i32})
+        x = b.add("Reshape", [concat([column, gaps], 3), packed(
+            [batch, height, ints("Mul", [width, b.const(stride, i32)]), channels])],
+            {"T": dtype, "Tshape": i32})
+    if kw > 1:
+        edge = b.add("Fill", [packed([batch, height, kw - 1, channels]), zero],
+                     {"T": dtype, "index_type": i32})
+        x = concat([edge, x, edge], 2)
+    full = _valid_conv(b, x, _flipped_kernel(b, names[1], dtype), dtype)
+    out_width = entry(names[0], 2)
+    if _text(op.attrs["padding"]) == "SAME":      # max((w - 1) * s + k - out, 0) // 2
+        total = ints("Maximum", [ints("Sub", [ints("AddV2", [ints("Mul", [
+            ints("Sub", [width, b.const(1, i32)]), b.const(stride, i32)]),
+            b.const(kw, i32)]), out_width]), b.const(0, i32)])
+        half = b.add("Mul", [b.add("Cast", [total], {"SrcT": i32, "DstT": D.float32,
+                                                    "Truncate": False}),
+                             b.const(0.5, D.float32)], {"T": D.float32})
+        before = b.add("Cast", [half], {"SrcT": D.float32, "DstT": i32, "Truncate": False})
+    else:
+        before = b.const(0, i32)
+    # (All sizes given: TF's function gradient of Slice pads by shape - begin - size.)
+    size = packed([batch, height, out_width, op.inputs[1].shape.as_list()[2]])
+    return [b.add("Slice", [full, packed([0, 0, before, 0]), size], {"T": dtype, "Index": i32})]
+
+
 def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
     # The transposed convolution is a stride-1 VALID Conv2D of the gradient spread out
     # (stride - 1 zeros between entries) and padded, with the kernel flipped and its
     # channel axes swapped. Spreading and padding are two constant 0/1 matrix products
     # (one per spatial axis), so TF differentiates every step.
+    if _run_time_width(op):
+        return _conv_transpose_run_time_width(op, names, b)
     dtype = op.outputs[0].dtype.base_dtype
     nchw = _text(op.attrs.get("data_format", "NHWC")) == "NCHW"
     kh, kw, _, channels = op.inputs[1].shape.as_list()
@@ -116,20 +192,31 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
                          _padding_before(op, 1, size_in_w, size_out_w, kw, stride_w))
     padded = spatial_products(b, _channels_last(b, names[2], dtype, nchw), dtype, channels,
                                along_h, along_w)
-    flipped = b.add("ReverseV2", [names[1], b.const([0, 1], D.int32)],
-                    {"T": dtype, "Tidx": D.int32})
-    kernel = b.add("Transpose", [flipped, b.const([0, 1, 3, 2], D.int32)],
-                   {"T": dtype, "Tperm": D.int32})
-    out = b.add("Conv2D", [padded, kernel], {
-        "T": dtype, "strides": [1, 1, 1, 1], "padding": "VALID", "data_format": "NHWC",
-        "dilations": [1, 1, 1, 1], "use_cudnn_on_gpu": True, "explicit_paddings": []})
+    out = _valid_conv(b, padded, _flipped_kernel(b, names[1], dtype), dtype)
     return [_channels_last(b, out, dtype, nchw, back=True)]
+
+
+def _run_time_width(op: Operation) -> bool:
+    """Whether Conv2DBackpropInput `op` is a conv1d_transpose of a run-time length that
+    `_conv_transpose_run_time_width` writes: NHWC, SAME or VALID, a static kernel one row
+    high (stride 1 there), the heights and the gradient's channels static."""
+    dy_shape, out_shape, kernel = op.inputs[2].shape, op.outputs[0].shape, op.inputs[1].shape
+    if dy_shape.ndims != 4 or out_shape.ndims != 4 or not kernel.is_fully_defined():
+        return False
+    dy_dims, out_dims = dy_shape.as_list(), out_shape.as_list()
+    return (dy_dims[2] is None or out_dims[2] is None) and \
+        _text(op.attrs.get("data_format", "NHWC")) == "NHWC" and \
+        _text(op.attrs["padding"]) in ("SAME", "VALID") and kernel.as_list()[0] == 1 and \
+        _spatial(op, "strides")[0] == 1 and dy_dims[1] is not None and \
+        dy_dims[1] == out_dims[1] and dy_dims[3] is not None
 
 
 def _conv_transpose_why_not(op: Operation) -> Optional[str]:
     dy_shape, out_shape = op.inputs[2].shape, op.outputs[0].shape
     if _spatial(op, "dilations") != [1, 1]:
         return "Conv2DBackpropInput with dilations"
+    if _run_time_width(op):
+        return None
     if not op.inputs[1].shape.is_fully_defined() or dy_shape.ndims != 4 or \
             out_shape.ndims != 4 or None in dy_shape.as_list()[1:] or \
             None in out_shape.as_list()[1:]:

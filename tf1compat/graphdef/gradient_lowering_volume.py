@@ -13,6 +13,9 @@ MaxPool3D takes the Maximum of the offsets' MaxPools instead of their sum.
 Conv3DBackpropInputV2 (conv3d_transpose) is, as the 2-D transposed convolution of
 gradient_lowering_nn.py, a stride-1 VALID Conv3D (written as above) of its input spread
 out and padded by 0/1 matrix products along each axis, the kernel flipped.
+Conv3DBackpropFilterV2 (a 3-D filter gradient on a path that is differentiated again)
+is, per kernel offset, the strided slice of the padded input's window entries times the
+gradient's rows (a MatMul), the offsets stacked.
 
 `LOWERINGS_VOLUME[op_type]` is (why_not(op) -> reason or None, lower(op, input names,
 builder) -> the name of each output the body uses).
@@ -165,6 +168,49 @@ def _conv3d_transpose(op: Operation, names: List[str], b: NodeBuilder
                        [1, 1, 1], "VALID")]
 
 
+def _conv3d_filter_gradient(op: Operation, names: List[str], b: NodeBuilder
+                            ) -> List[Optional[str]]:
+    # dW[kd, kh, kw, ci, co] = sum over the batch and output positions o of
+    # x_padded[o * stride + k, ci] * dy[o, co]: the input padded along each axis (0/1
+    # matrix products), then per kernel offset a strided slice of its windows' entries
+    # times the gradient's rows (a MatMul), the offsets stacked.
+    dtype = op.outputs[0].dtype.base_dtype
+    in_dims, dy_dims = op.inputs[0].shape.as_list()[1:], op.inputs[2].shape.as_list()[1:]
+    window = op.outputs[0].shape.as_list()[:3]
+    strides = [int(s) for s in op.attrs["strides"][1:4]]
+    before, padded = [], []
+    for axis in range(3):
+        total = 0 if op.attrs["padding"] == "VALID" else max(
+            (dy_dims[axis] - 1) * strides[axis] + window[axis] - in_dims[axis], 0)
+        before.append(total // 2)
+        padded.append(in_dims[axis] + total)
+    spread = [np.eye(in_dims[axis], padded[axis], before[axis]) for axis in range(3)]
+    x = _along_depth(b, names[0], dtype, in_dims, spread[0])
+    planes = b.add("Reshape", [x, b.const([-1] + in_dims[1:], D.int32)],
+                   {"T": dtype, "Tshape": D.int32})
+    planes = spatial_products(b, planes, dtype, in_dims[3], spread[1].T, spread[2].T)
+    x = b.add("Reshape", [planes, b.const([-1] + padded + [in_dims[3]], D.int32)],
+              {"T": dtype, "Tshape": D.int32})
+    dy_rows = b.add("Reshape", [names[2], b.const([-1, dy_dims[3]], D.int32)],
+                    {"T": dtype, "Tshape": D.int32})
+    offsets = []
+    for kd, kh, kw in np.ndindex(*window):
+        start = [kd, kh, kw]
+        end = [k + (o - 1) * s + 1 for k, o, s in zip(start, dy_dims, strides)]
+        picked = b.add("StridedSlice", [
+            x, b.const([0] + start + [0], D.int32), b.const([0] + end + [0], D.int32),
+            b.const([1] + strides + [1], D.int32)],
+            {"T": dtype, "Index": D.int32, "begin_mask": 0b10001, "end_mask": 0b10001,
+             "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0})
+        rows = b.add("Reshape", [picked, b.const([-1, in_dims[3]], D.int32)],
+                     {"T": dtype, "Tshape": D.int32})
+        offsets.append(b.add("MatMul", [rows, dy_rows], {"T": dtype, "transpose_a": True,
+                                                         "transpose_b": False}))
+    stacked = b.add("Pack", offsets, {"T": dtype, "N": len(offsets), "axis": 0})
+    return [b.add("Reshape", [stacked, b.const(window + [in_dims[3], dy_dims[3]], D.int32)],
+                  {"T": dtype, "Tshape": D.int32})]
+
+
 def _pooled(op: Operation, names: List[str], b: NodeBuilder, pool: str
             ) -> Tuple[str, int, int]:
     """The depth offsets' 2-D pools (`pool`: AvgPool, MaxPool) summed (AvgPool) or their
@@ -204,13 +250,18 @@ def _max_pool3d(op: Operation, names: List[str], b: NodeBuilder) -> List[Optiona
 def _volume_why_not(op: Operation) -> Optional[str]:
     x = op.inputs[2 if op.type == "Conv3DBackpropInputV2" else 0].shape
     kernel = op.inputs[1].shape if op.type.startswith("Conv3D") else None
+    if op.type == "Conv3DBackpropFilterV2":     # the kernel is the output, dy input 2
+        kernel, dy = op.outputs[0].shape, op.inputs[2].shape
+        if not kernel.is_fully_defined() or dy.ndims != 5 or None in dy.as_list()[1:]:
+            kernel = None
     if x.ndims != 5 or None in x.as_list()[1:] or \
             op.outputs[0].shape.ndims != 5 or None in op.outputs[0].shape.as_list()[1:] or \
             op.attrs.get("data_format", "NDHWC") != "NDHWC" or \
             any(int(d) != 1 for d in op.attrs.get("dilations", [1] * 5)) or \
             not op.outputs[0].dtype.is_floating or \
             (op.type == "Conv3DBackpropInputV2" and not kernel.is_fully_defined()) or \
-            (op.type == "Conv3D" and (kernel.ndims != 5 or kernel.as_list()[0] is None)):
+            (op.type == "Conv3D" and (kernel.ndims != 5 or kernel.as_list()[0] is None)) or \
+            (op.type == "Conv3DBackpropFilterV2" and kernel is None):
         return (f"{op.type} other than NDHWC, undilated, with the input's and output's "
                 "depth, height, width and channels known when the graph is written")
     return None
@@ -223,4 +274,5 @@ LOWERINGS_VOLUME: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "AvgPool3D": (_volume_why_not, _avg_pool3d),
     "MaxPool3D": (_volume_why_not, _max_pool3d),
     "Conv3DBackpropInputV2": (_volume_why_not, _conv3d_transpose),
+    "Conv3DBackpropFilterV2": (_volume_why_not, _conv3d_filter_gradient),
 }

@@ -17,8 +17,9 @@ as a function instead:
   when the gradient runs (only the backward loop reads the counter's Exit);
 * the body becomes a FunctionDef: the loop variables it reads, the elements it reads
   from TensorArrays unstacked or split before the loop, the outside values of the body's
-  ops written as expansions around them (gradient_lowering_math.py: Erf, TopKV2, ...;
-  pushed where computed in the body), the body values not computed
+  ops (and of its tf.conds' branch ops) written as expansions around them
+  (gradient_lowering_math.py: Erf, TopKV2, ...; pushed where computed in the body or a
+  branch), the body values not computed
   from what is differentiated that feed ops TF cannot differentiate (dropout's random
   masks) or gradient stops, also those of a tf.cond's branches (those three pushed
   each iteration too; a branch value through a Merge: `_pushed_value`), and the

@@ -76,18 +76,24 @@ class LoopPlan:
         for op in list(self.reads) + list(self.own_reads) + list(self.writes):
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
+        body = self.info.body_region
         for value in self.outer_inputs:
-            # (one computed outside the loop is entered into the backward loop instead)
-            if value.tensor not in values and \
-                    value.tensor.op._control_flow_context is self.info.body_region:
+            # (one computed outside the loop is entered into the backward loop instead;
+            # one of a branch of a body tf.cond passes a Merge, loop_gradient_export.py)
+            context = value.tensor.op._control_flow_context
+            if value.tensor not in values and (
+                    context is body or getattr(context, "outer_context", None) is body):
                 values.append(value.tensor)
         return values
 
     @property
     def outer_inputs(self) -> List[OuterValue]:
-        """The body function's inputs for the outside values of its linearized ops."""
+        """The body function's inputs for the outside values of its linearized ops (of
+        the body, then of the branches of its tf.conds)."""
         return [value for member in self.ops if member in self.outer
-                for value in self.outer[member]]
+                for value in self.outer[member]] + \
+            [value for cond in self.ops if cond in self.conds
+             for values in self.conds[cond].outer.values() for value in values]
 
     @property
     def sources(self) -> List[Tensor]:

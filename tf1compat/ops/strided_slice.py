@@ -263,18 +263,25 @@ def _known_shape_entries(source: Tensor) -> Optional[np.ndarray]:
 
 
 def _strided_slice_shape_value(t: Tensor) -> Optional[TensorShape]:
-    """A slice of a Shape: the static dimensions it selects."""
+    """A slice of a shape tensor (a Shape, or a Pack/Concat of partly known sizes: the
+    `output_shape[1:]` of conv1d_transpose): the static dimensions it selects."""
     op = t.op
     source = op.inputs[0]
-    if source.op.type != "Shape" or source.op.inputs[0].shape.rank is None:
-        return None
+    if source.op.type == "Shape":
+        if source.op.inputs[0].shape.rank is None:
+            return None
+        dims = source.op.inputs[0].shape.as_list()
+    else:
+        entries = _known_shape_entries(source)
+        if entries is None:
+            return None
+        dims = list(entries)
     begin, end, strides = (constant_value(i) for i in op.inputs[1:])
     if begin is None or end is None or strides is None or begin.size != 1:
         return None
     attrs = op.attrs
     if attrs.get("ellipsis_mask") or attrs.get("new_axis_mask") or attrs.get("shrink_axis_mask"):
         return None
-    dims = source.op.inputs[0].shape.as_list()
     b = None if attrs["begin_mask"] & 1 else int(begin[0])
     e = None if attrs["end_mask"] & 1 else int(end[0])
     return TensorShape(dims[b:e:int(strides[0])])
