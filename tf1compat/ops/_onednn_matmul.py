@@ -1,18 +1,24 @@
-"""MatMul's float32 CPU products on oneDNN, the library TF's own CPU MatMul runs on.
+"""MatMul's large float32 CPU products: on oneDNN, the library TF's own CPU MatMul runs on,
+or on MKL's sgemm where that is faster (Intel processors), at the products' own thread count.
 
-torch multiplies float32 matrices on the CPU with MKL's sgemm. On some processors (the
-project's AMD EPYC machines among them) MKL takes a generic path: a 128x784 by 784x512
-product costs about 2.2x what oneDNN, which torch also ships, needs for it on one thread
-(measured side by side: 985 us against 444 us; TF 2.21's own MatMul 470 us). A dense
-layer's training step is three such products (forward, and two for the gradient), so the
-MatMul op's float32 CPU kernel, and the gradient of it, run on oneDNN's inner-product
+torch multiplies float32 matrices on the CPU with MKL's sgemm. On other vendors' processors
+(the project's AMD EPYC machines among them) MKL takes a generic path: a 128x784 by
+784x512 product costs about 2.2x what oneDNN, which torch also ships, needs for it on one
+thread (measured side by side: 985 us against 444 us; TF 2.21's own MatMul 470 us). There
+the MatMul op's float32 CPU kernel, and the gradient of it, run on oneDNN's inner-product
 primitive (`torch.ops.mkldnn._linear_pointwise`, which takes strided views without
-copying). The rounding is oneDNN's, as in TF; values agree with sgemm's to float32
-rounding of the sums.
+copying); the rounding is oneDNN's, as in TF. On Intel processors sgemm is the faster one
+(one thread, CPU time per product on an AVX-512 Xeon: a 64x784 by 784x256 product 142 us
+against oneDNN's 202, an MLP's gradient products 27 against 64, a CNN's 32x3136 by
+3136x256 dense layer 381 against 602; only narrow outputs of odd inner sizes favour
+oneDNN, a 2708x1433 by 1433x16 product 1167 against 2866 us), so there the products stay
+on sgemm: `_LIBRARY` is chosen once, from the processor's vendor, so a program's values
+do not depend on timings. Values agree with sgemm's to float32 rounding of the sums.
 
-Small products stay on torch.matmul (oneDNN's per-call cost would outweigh the gain), as
-do other dtypes and devices, and traced code (torch.compile, export), where the custom
-autograd function would break the graph. `TF1COMPAT_ONEDNN_MATMUL=0` turns the path off.
+Small products stay on torch.matmul (a library call's fixed cost would outweigh the gain),
+as do other dtypes and devices, and traced code (torch.compile, export), where the custom
+autograd function would break the graph. `TF1COMPAT_ONEDNN_MATMUL=0` keeps every product
+on torch.matmul at the caller's thread count, `=1` takes oneDNN on any processor.
 
 Under the automatic thread policy these products run on the cores other processes leave
 idle (`_thread_policy.load_threads()`: every core on an idle machine; on a busy one, one
@@ -43,8 +49,6 @@ _compiling = getattr(torch.compiler, "is_compiling", lambda: False)
 
 
 def _inner_product() -> Optional[Any]:
-    if os.environ.get("TF1COMPAT_ONEDNN_MATMUL", "") == "0":
-        return None
     if not torch.backends.mkldnn.is_available():
         return None
     try:
@@ -55,11 +59,40 @@ def _inner_product() -> Optional[Any]:
     return op if probe.shape == (2, 4) and bool((probe == 3).all()) else None
 
 
-_LINEAR = _inner_product()
+def _cpu_vendor() -> str:
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("vendor_id"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def _sgemm(a: torch.Tensor, w: torch.Tensor, bias: Any, *_: Any) -> torch.Tensor:
+    """sgemm with the inner product's signature (x @ w.T, w as [out, in])."""
+    return torch.mm(a, w.t())
+
+
+def _choose() -> tuple:
+    """(library name, product function with the inner product's signature) or
+    ("", None): every product on torch.matmul at the caller's thread count."""
+    setting = os.environ.get("TF1COMPAT_ONEDNN_MATMUL", "").strip()
+    if setting == "0":
+        return "", None
+    onednn = _inner_product()
+    if onednn is not None and (setting == "1" or _cpu_vendor() != "GenuineIntel"):
+        return "onednn", onednn
+    return "sgemm", _sgemm
+
+
+_LIBRARY, _LINEAR = _choose()
 
 
 def enabled() -> bool:
-    """Whether float32 CPU products go to oneDNN in this process."""
+    """Whether large float32 CPU products take this module's path in this process
+    (`_LIBRARY`: "onednn" or "sgemm")."""
     return _LINEAR is not None
 
 
@@ -119,7 +152,7 @@ class _OneDnnMatMul(torch.autograd.Function):
             # result once more (optimizers' fused kernels want dense gradients): taken
             # when those two copies are the smaller (not for an MLP's 64x784 input).
             (m, k), n = a.shape, grad.shape[1]
-            if m * n + k * n < m * k:
+            if _LIBRARY == "onednn" and m * n + k * n < m * k:
                 grad_b = matmul(grad.t().contiguous(), a).t().contiguous()
             else:
                 grad_b = matmul(a.t(), grad)
@@ -127,8 +160,8 @@ class _OneDnnMatMul(torch.autograd.Function):
 
 
 def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """The product of two matrices: on oneDNN for float32 CPU operands large enough to
-    gain, torch.matmul otherwise."""
+    """The product of two matrices: on `_LIBRARY` at the products' thread count for
+    float32 CPU operands large enough to gain, torch.matmul otherwise."""
     if _LINEAR is None or a.dtype != torch.float32 or b.dtype != torch.float32 or \
             a.device.type != "cpu" or b.device.type != "cpu" or a.dim() != 2 or \
             b.dim() != 2 or a.shape[0] * a.shape[1] * b.shape[1] < MIN_MACS or \
