@@ -632,7 +632,8 @@ class _CrossedColumn(ContribColumn, CategoricalColumn, collections.namedtuple(
         tensors = []
         for column in self._leaves():
             if isinstance(column, _SparseColumn):
-                tensors.append(column._sparse_input(inputs))
+                # TF crosses the raw feature (a dense one with all its values).
+                tensors.append(inputs.get(column.name))
             else:
                 tensors.append(column.to_sparse_tensor(inputs.get(column)))
         return sparse_cross_hashed(tensors, num_buckets=self.hash_bucket_size,
