@@ -24,10 +24,12 @@ from tf1compat.contrib.layers.embedding_ops import (dense_to_sparse, dense_to_sp
 from tf1compat.contrib.layers.encoders import bow_encoder, embed_sequence
 from tf1compat.contrib.layers.feature_column import (
     SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY, bucketized_column, create_feature_spec_for_parsing,
-    crossed_column, embedding_column, one_hot_column, real_valued_column,
-    shared_embedding_columns, sparse_column_with_hash_bucket,
+    crossed_column, real_valued_column, sparse_column_with_hash_bucket,
     sparse_column_with_integerized_feature, sparse_column_with_keys,
     sparse_column_with_vocabulary_file, weighted_sparse_column)
+from tf1compat.contrib.layers.feature_column_embedding import (embedding_column,
+                                                               one_hot_column,
+                                                               shared_embedding_columns)
 from tf1compat.contrib.layers.feature_column_ops import (
     check_feature_columns, infer_real_valued_columns, input_from_feature_columns,
     parse_feature_columns_from_examples, transform_features,

@@ -65,7 +65,7 @@ def _all_contrib(columns: Sequence[Any]) -> bool:
 
 def _embedding_multipliers(multipliers: Any, collection: str, input_scope: str) -> Any:
     """{embedding variable: learning rate multiplier} for `embedding_lr_multipliers`."""
-    from tf1compat.contrib.layers.feature_column import _EmbeddingColumn
+    from tf1compat.contrib.layers.feature_column_embedding import _EmbeddingColumn
     if not multipliers:
         return None
     result = {}
