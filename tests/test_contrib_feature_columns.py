@@ -175,14 +175,48 @@ def test_contrib_columns_work_in_core_input_layer():
         np.testing.assert_allclose(_run(net), [[1, 2, 1, 0, 0, 1]])
 
 
+def test_sparse_feature_cross_hashes_are_tf115s():
+    # The expected values are those of TF 1.15's own
+    # contrib/layers/python/kernel_tests/sparse_feature_cross_op_test.py
+    # (test_hashed_output*, test_hashed_output_v1_has_collision).
+    def sparse(value):
+        return tf.SparseTensor([[0, 0]], [value], [1, 1])
+    with tf.Graph().as_default():
+        inputs = [sparse("batch1-FC1-F1"), sparse("batch1-FC2-F1"), sparse("batch1-FC3-F1")]
+        key = layers.SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY
+        crosses = [layers.sparse_feature_cross(inputs, hashed_output=True),
+                   layers.sparse_feature_cross(inputs, hashed_output=True, num_buckets=100),
+                   layers.sparse_feature_cross(inputs, hashed_output=True, hash_key=key),
+                   layers.sparse_feature_cross(inputs, hashed_output=True, num_buckets=100,
+                                               hash_key=key)]
+        assert crosses[0].values.op.type == "SparseFeatureCross"
+        t1 = tf.constant([[359], [359 + 1024]], tf.int64)
+        t2 = tf.constant([list(range(10))] * 2, tf.int64)
+        collide = tf.sparse_tensor_to_dense(layers.sparse_feature_cross(
+            [t2, t1], hashed_output=True, num_buckets=1024))
+        got, dense = _run([[c.values for c in crosses], collide])
+    assert [v.tolist() for v in got] == [[3735511728867393167], [74], [1971693436396284976],
+                                         [83]]
+    assert (dense[0] == dense[1]).all()  # v1's HashCombine collides on the low 10 bits
+
+
+def test_crossed_column_default_hashing():
+    with tf.Graph().as_default():
+        a = layers.sparse_column_with_hash_bucket("a", 6)
+        b = layers.sparse_column_with_keys("b", ["x", "y"])
+        features = {"a": tf.constant([["p"], ["q"]]), "b": tf.constant([["y"], ["x"]])}
+        cross = layers.crossed_column([b, a], 1000)
+        ids = layers.transform_features(features, [cross])[cross]
+        expected = layers.sparse_feature_cross([features["a"], features["b"]],
+                                               hashed_output=True, num_buckets=1000)
+        got, want = _run([ids.values, expected.values])
+    np.testing.assert_array_equal(got, want)  # columns sorted by name: a, then b
+
+
 def test_unsupported_corners_and_errors():
     with tf.Graph().as_default():
         a = layers.sparse_column_with_hash_bucket("a", 6)
         features = {"a": tf.constant([["x"]]), "b": tf.constant([["y"]])}
-        with pytest.raises(NotImplementedError, match="without hash_key"):
-            layers.input_from_feature_columns(features, [layers.one_hot_column(
-                layers.crossed_column([a, layers.sparse_column_with_hash_bucket("b", 3)],
-                                      4))])
         with pytest.raises(ValueError, match="SparseColumn is not supported in DNN"):
             layers.input_from_feature_columns(features, [a])
         with pytest.raises(ValueError, match="Duplicate feature column key"):

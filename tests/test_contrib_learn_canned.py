@@ -184,3 +184,19 @@ def test_infer_columns_and_unsupported():
         learn.LinearClassifier(feature_columns=COLUMNS, optimizer=SDCAOptimizer())
     with pytest.raises(ValueError, match="n_classes must be > 1"):
         learn.DNNClassifier(hidden_units=[2], feature_columns=COLUMNS, n_classes=1)
+
+
+def test_evaluate_feed_fn_feeds_each_step(tmp_path):
+    est = learn.LinearRegressor(feature_columns=COLUMNS, model_dir=str(tmp_path))
+    est.fit(x=X, y=YR, steps=1)
+    holder = {}
+
+    def input_fn():
+        holder["x"] = tf.placeholder(tf.float32, [None, 3])
+        holder["y"] = tf.placeholder(tf.float32, [None])
+        return holder["x"], holder["y"]
+    fed = est.evaluate(input_fn=input_fn, steps=1,
+                       feed_fn=lambda: {holder["x"]: X, holder["y"]: YR})
+    assert fed["loss"] == pytest.approx(est.evaluate(x=X, y=YR)["loss"], rel=1e-5)
+    with pytest.raises(ValueError, match="feed_fn can only be given with input_fn"):
+        est.evaluate(x=X, y=YR, feed_fn=lambda: {})

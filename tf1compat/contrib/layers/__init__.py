@@ -26,7 +26,7 @@ from tf1compat.contrib.layers.feature_column import (
     SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY, bucketized_column, create_feature_spec_for_parsing,
     crossed_column, real_valued_column, sparse_column_with_hash_bucket,
     sparse_column_with_integerized_feature, sparse_column_with_keys,
-    sparse_column_with_vocabulary_file, weighted_sparse_column)
+    sparse_column_with_vocabulary_file, sparse_feature_cross, weighted_sparse_column)
 from tf1compat.contrib.layers.feature_column_embedding import (embedding_column,
                                                                one_hot_column,
                                                                shared_embedding_columns)

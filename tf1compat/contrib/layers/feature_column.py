@@ -27,7 +27,7 @@ from tf1compat.util import tf_logging
 __all__ = ["real_valued_column", "sparse_column_with_keys", "sparse_column_with_hash_bucket",
            "sparse_column_with_integerized_feature", "sparse_column_with_vocabulary_file",
            "weighted_sparse_column", "bucketized_column", "crossed_column",
-           "create_feature_spec_for_parsing"]
+           "create_feature_spec_for_parsing", "sparse_feature_cross"]
 
 # What a column hands to an embedding lookup (TF's _DeepEmbeddingLookupArguments).
 DeepEmbeddingArgs = collections.namedtuple(
@@ -621,14 +621,6 @@ class _CrossedColumn(ContribColumn, CategoricalColumn, collections.namedtuple(
         return leaves
 
     def _transform_feature(self, inputs: LazyBuilder) -> Any:
-        from tf1compat.ops.sparse_tail import sparse_cross_hashed
-        if not self.hash_key:
-            # Without a hash_key TF 1.15 runs the v1 SparseFeatureCross kernel, whose
-            # HashCombine-of-Hash64 hashing is not reproduced here.
-            raise NotImplementedError(
-                "tf.contrib.layers.crossed_column without hash_key (the v1 "
-                "SparseFeatureCross hashing) is not supported: pass hash_key= (e.g. "
-                "tf.contrib.layers.SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY)")
         tensors = []
         for column in self._leaves():
             if isinstance(column, _SparseColumn):
@@ -636,8 +628,9 @@ class _CrossedColumn(ContribColumn, CategoricalColumn, collections.namedtuple(
                 tensors.append(inputs.get(column.name))
             else:
                 tensors.append(column.to_sparse_tensor(inputs.get(column)))
-        return sparse_cross_hashed(tensors, num_buckets=self.hash_bucket_size,
-                                   hash_key=self.hash_key, name="cross")
+        return sparse_feature_cross(tensors, hashed_output=True,
+                                    num_buckets=self.hash_bucket_size, hash_key=self.hash_key,
+                                    name="cross")
 
     def _wide_embedding_args(self, transformed: Any) -> LinearEmbeddingArgs:
         return LinearEmbeddingArgs(transformed, None, self.length, self.combiner)
@@ -659,11 +652,28 @@ class _CrossedColumn(ContribColumn, CategoricalColumn, collections.namedtuple(
 SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY = 956888297470
 
 
+def sparse_feature_cross(inputs: Sequence[Any], hashed_output: bool = False,
+                         num_buckets: int = 0, name: Any = None, hash_key: Any = None) -> Any:
+    """`tf.contrib.layers.sparse_feature_cross`: with `hash_key`, FingerprintCat64 of the
+    features' fingerprints (SparseFeatureCrossV2, the same kernel as core's SparseCross);
+    without, TF 1.15's v1 kernel (HashCombine, ints unhashed)."""
+    from tf1compat.ops.sparse_tail import sparse_cross, sparse_cross_hashed
+    from tf1compat.ops.sparse_tail import sparse_feature_cross as v1_cross
+    if not hash_key:
+        return v1_cross(inputs, hashed_output=hashed_output, num_buckets=num_buckets,
+                        name=name)
+    if hashed_output:
+        return sparse_cross_hashed(inputs, num_buckets=num_buckets, hash_key=hash_key,
+                                   name=name)
+    return sparse_cross(inputs, name=name)
+
+
 def crossed_column(columns: Sequence[Any], hash_bucket_size: int, combiner: str = "sum",
                    ckpt_to_load_from: Any = None, tensor_name_in_ckpt: Any = None,
                    hash_key: Any = None) -> _CrossedColumn:
     """`tf.contrib.layers.crossed_column`: the crossed values of `columns` hashed into
-    `hash_bucket_size` buckets (FingerprintCat64 with `hash_key`)."""
+    `hash_bucket_size` buckets (TF 1.15's v1 SparseFeatureCross hashing, or FingerprintCat64
+    with `hash_key`)."""
     return _CrossedColumn(columns, hash_bucket_size, hash_key, combiner=combiner,
                           ckpt_to_load_from=ckpt_to_load_from,
                           tensor_name_in_ckpt=tensor_name_in_ckpt)
