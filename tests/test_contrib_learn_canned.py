@@ -6,6 +6,10 @@ against the TF 1.15 sources (cited per test); the training numerics are compared
 TF 2.15's core canned Estimators in tests/golden/cases_contrib_learn_canned.py.
 """
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -200,3 +204,30 @@ def test_evaluate_feed_fn_feeds_each_step(tmp_path):
     assert fed["loss"] == pytest.approx(est.evaluate(x=X, y=YR)["loss"], rel=1e-5)
     with pytest.raises(ValueError, match="feed_fn can only be given with input_fn"):
         est.evaluate(x=X, y=YR, feed_fn=lambda: {})
+
+
+def test_legacy_import_paths():
+    code = """
+import tf1compat
+tf1compat.install()
+import tensorflow as tf
+from tensorflow.contrib.learn.python.learn.estimators import dnn, linear, head
+from tensorflow.contrib.learn.python.learn.estimators import dnn_linear_combined
+from tensorflow.contrib.learn.python.learn.metric_spec import MetricSpec
+from tensorflow.contrib.layers.python.layers import feature_column, feature_column_ops
+assert dnn.DNNClassifier is tf.contrib.learn.DNNClassifier
+assert linear.LinearRegressor is tf.contrib.learn.LinearRegressor
+assert dnn_linear_combined.DNNLinearCombinedClassifier is \\
+    tf.contrib.learn.DNNLinearCombinedClassifier
+assert head.multi_class_head is tf.contrib.learn.multi_class_head
+assert MetricSpec is tf.contrib.learn.MetricSpec
+assert feature_column.embedding_column is tf.contrib.layers.embedding_column
+assert feature_column_ops.input_from_feature_columns is \\
+    tf.contrib.layers.input_from_feature_columns
+print("ok")
+"""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=root, env=dict(os.environ, PYTHONPATH=root), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "ok"

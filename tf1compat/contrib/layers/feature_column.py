@@ -691,3 +691,16 @@ def create_feature_spec_for_parsing(feature_columns: Any) -> Dict[str, Any]:
                             f"Given column is {column}")
         spec.update(column.config)
     return spec
+
+
+_EMBEDDING_NAMES = ("one_hot_column", "embedding_column", "shared_embedding_columns",
+                    "_OneHotColumn", "_EmbeddingColumn")
+
+
+def __getattr__(name: str) -> Any:
+    """TF 1.15's feature_column module also held the embedding and one-hot columns
+    (code imports them from here by the module's legacy path)."""
+    if name in _EMBEDDING_NAMES:
+        from tf1compat.contrib.layers import feature_column_embedding
+        return getattr(feature_column_embedding, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
