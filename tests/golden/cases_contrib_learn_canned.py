@@ -4,7 +4,8 @@ columns, against the core equivalents where TF 1.15 computed the same math.
 TF 1.15 (which had contrib) is not installable, so the oracle is TF 2.15's core
 Estimator: each case runs contrib's API under tf1compat (`hasattr(tf, "contrib")`) and the
 core API with the same math under TF 2.15 - a linear model (zero-initialized, FTRL at
-min(0.2, 1/sqrt(#columns))), a DNN warm-started from fixed weights (Adagrad 0.05), the loss
+min(0.2, 1/sqrt(#columns))), a DNN warm-started from fixed weights (Adagrad 0.05), both
+combined (contrib's learning rates given to core, whose defaults differ), the loss
 reduced as contrib's heads reduce it (`SUM_OVER_BATCH_SIZE`), full-batch training so the
 order of rows does not matter. Contrib's variable names are mapped to core's (contrib
 `linear/x/weight` = core `linear/linear_model/x/weights`, `dnn/hiddenlayer_0/weights` =
@@ -239,3 +240,83 @@ def case_feature_columns_dense_values(tf):
         with tf.Session() as sess:
             sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
             return as_py(sess.run(out))
+
+
+def _write_initial_checkpoint(tf, directory, names, learning_rates):
+    """A step-0 checkpoint of the given contrib variables: DNN weights from _DNN_INIT,
+    optimizer slots at their initial values (Adagrad and FTRL accumulators 0.1, FTRL's
+    linear term 0), `learning_rate` variables as optimize_loss creates them, the rest
+    (linear weights, biases, global step) zeros."""
+    contrib_init = {k.replace("/kernel", "/weights").replace("/bias", "/biases"): v
+                    for k, v in _DNN_INIT.items()}
+    with tf.Graph().as_default():
+        variables = []
+        for name, shape in names.items():
+            if name in contrib_init:
+                value = contrib_init[name]
+            elif name.endswith("learning_rate"):
+                value = np.float32(learning_rates[name])
+            elif name.endswith(("/Adagrad", "/Ftrl")):
+                value = np.full(shape, 0.1, np.float32)
+            elif name == "global_step":
+                value = np.int64(0)
+            else:
+                value = np.zeros(shape, np.float32)
+            variables.append(tf.Variable(value, name=name))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            tf.train.Saver(variables).save(sess, directory + "/model.ckpt", global_step=0)
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_dnn_linear_combined_classifier(tf):
+    with model_dir() as d:
+        if _contrib(tf):
+            def build(directory):
+                return tf.contrib.learn.DNNLinearCombinedClassifier(
+                    n_classes=3, model_dir=directory, dnn_hidden_units=[4, 3],
+                    linear_feature_columns=[tf.contrib.layers.real_valued_column(
+                        "", dimension=3)],
+                    dnn_feature_columns=[tf.contrib.layers.real_valued_column(
+                        "", dimension=3)],
+                    fix_global_step_increment_bug=True)
+            with model_dir() as scratch:  # learns the variables' names and shapes
+                probe = build(scratch)
+                probe.fit(x=_X, y=_CLS3, steps=1)
+                names = {n: probe.get_variable_value(n).shape
+                         for n in probe.get_variable_names()}
+                rates = {n: probe.get_variable_value(n) for n in names
+                         if n.endswith("learning_rate")}
+            _write_initial_checkpoint(tf, d, names, rates)
+            est = build(d)
+            est.fit(x=_X, y=_CLS3, steps=4)
+            names = [n.replace("/kernel", "/weights").replace("/bias", "/biases")
+                     for n in _DNN_INIT] + ["linear//weight", "linear/bias_weight"]
+            result = est.evaluate(x=_X, y=_CLS3, steps=1)
+            proba = list(est.predict_proba(x=_X[:4]))
+        else:
+            with model_dir() as init:
+                with tf.Graph().as_default():
+                    variables = [tf.Variable(v, name=k) for k, v in _DNN_INIT.items()]
+                    with tf.Session() as sess:
+                        sess.run(tf.global_variables_initializer())
+                        tf.train.Saver(variables).save(sess, init + "/init.ckpt")
+                est = tf.estimator.DNNLinearCombinedClassifier(
+                    n_classes=3, model_dir=d, dnn_hidden_units=[4, 3],
+                    linear_feature_columns=[tf.feature_column.numeric_column("", shape=[3])],
+                    dnn_feature_columns=[tf.feature_column.numeric_column("", shape=[3])],
+                    loss_reduction=tf.losses.Reduction.SUM_OVER_BATCH_SIZE,
+                    # contrib's defaults (core's are Adagrad 0.001 and FTRL 0.005).
+                    dnn_optimizer=lambda: tf.train.AdagradOptimizer(0.05),
+                    linear_optimizer=lambda: tf.train.FtrlOptimizer(0.2),
+                    warm_start_from=tf.estimator.WarmStartSettings(
+                        init + "/init.ckpt", vars_to_warm_start="dnn/.*"))
+                est.train(_full_batch(tf, {"": _X}, _CLS3), steps=4)
+            names = list(_DNN_INIT) + ["linear/linear_model//weights",
+                                       "linear/linear_model/bias_weights"]
+            result = est.evaluate(_full_batch(tf, {"": _X}, _CLS3, epochs=1), steps=1)
+            proba = [p["probabilities"] for p in est.predict(
+                _full_batch(tf, {"": _X[:4]}, None, epochs=1))]
+        return {"variables": as_py(_values(tf, est, names)), "loss": as_py(result["loss"]),
+                "accuracy": as_py(result["accuracy"]),
+                "global_step": as_py(result["global_step"]), "probabilities": as_py(proba)}
