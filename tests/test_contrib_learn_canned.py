@@ -140,7 +140,8 @@ def test_metric_spec_argument_matching():
 
 
 def test_linear_classifier_label_keys_and_centered_bias(tmp_path):
-    labels = np.array([[b"lo", b"mid", b"hi"][i] for i in Y3], dtype=object)
+    # str items in object arrays are fed as TF fed them (as text).
+    labels = np.array([["lo", "mid", "hi"][i] for i in Y3], dtype=object)
     est = learn.LinearClassifier(feature_columns=COLUMNS, n_classes=3,
                                  label_keys=["lo", "mid", "hi"], enable_centered_bias=True,
                                  model_dir=str(tmp_path))

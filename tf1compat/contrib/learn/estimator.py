@@ -91,10 +91,19 @@ class ModelFnOps:
             training_hooks=self.training_hooks, scaffold=self.scaffold)
 
 
+def _text_as_bytes(array: np.ndarray) -> np.ndarray:
+    """An object array's str items as UTF-8 bytes: TF fed them to string placeholders as
+    they were; the Dataset under this feeder wants bytes."""
+    if array.dtype != object or not any(isinstance(v, str) for v in array.reshape(-1)):
+        return array
+    return np.vectorize(lambda v: v.encode("utf8") if isinstance(v, str) else v,
+                        otypes=[object])(array)
+
+
 def _feature_array(array: Any) -> np.ndarray:
     """`x` as TF's data feeder fed it: its own dtype (float64 with TF's warning), a 1-D
     array as one column."""
-    array = np.asarray(array)
+    array = _text_as_bytes(np.asarray(array))
     if array.dtype == np.float64:
         tf_logging.warning("float64 is not supported by many models, consider casting to "
                            "float32.")
@@ -103,7 +112,7 @@ def _feature_array(array: Any) -> np.ndarray:
 
 def _label_array(array: Any) -> np.ndarray:
     """`y` as TF's data feeder fed it: a [rows, 1] column becomes a [rows] vector."""
-    array = np.asarray(array)
+    array = _text_as_bytes(np.asarray(array))
     if array.dtype == np.float64:
         tf_logging.warning("float64 is not supported by many models, consider casting to "
                            "float32.")
