@@ -3,9 +3,11 @@
 TF 1.15 cannot be installed here (it needs Python <= 3.7) and TF 2.x has no contrib, so
 the migration examples that use `learn_runner` are recorded under TF 2.15 with this
 minimal stand-in: HParams.parse for `name=value` / `name=[v,...]` pairs, a contrib
-RunConfig that is a tf.estimator.RunConfig, and Experiment.train_and_evaluate as TF 1.15
+RunConfig that is a tf.estimator.RunConfig, Experiment.train_and_evaluate as TF 1.15
 runs it with `min_eval_frequency=0` (train to `train_steps`, then one evaluation into
-`eval/`, then the export strategies). All numbers come from TF 2.15's Estimator; the
+`eval/`, then the export strategies), and the Iris quickstart's contrib DNNClassifier /
+real_valued_column / load_csv_with_header (the core DNNClassifier with contrib's loss
+reduction and full-batch fit). All numbers come from TF 2.15's Estimator; the
 orchestration follows TF 1.15's experiment.py / learn_runner.py / hparam.py.
 """
 
@@ -89,13 +91,60 @@ def build(tf):
             assert as_iterable, "only as_iterable=True is modelled"
             return self._core.predict(input_fn)
 
+    def real_valued_column(column_name, dimension=1):
+        return tf.feature_column.numeric_column(column_name, shape=[dimension])
+
+    class DNNClassifier:
+        """TF 1.15's contrib DNNClassifier on arrays, as the core DNNClassifier with the
+        same math: the loss averaged over the batch (contrib's head), a non-dict x as
+        the feature '', each fit step on all rows (batch_size=None), predict -> classes."""
+
+        def __init__(self, hidden_units, feature_columns, n_classes=2, model_dir=None):
+            self._core = tf.estimator.DNNClassifier(
+                hidden_units=hidden_units, feature_columns=feature_columns,
+                n_classes=n_classes, model_dir=model_dir,
+                loss_reduction=tf.losses.Reduction.SUM_OVER_BATCH_SIZE)
+
+        @staticmethod
+        def _input(x, y, epochs):
+            return tf.estimator.inputs.numpy_input_fn(
+                {"": x}, y, batch_size=len(x), num_epochs=epochs, shuffle=False)
+
+        def fit(self, x, y, steps):
+            self._core.train(self._input(x, y, None), steps=steps)
+            return self
+
+        def evaluate(self, x, y, steps=None):
+            return self._core.evaluate(self._input(x, y, 1), steps=steps)
+
+        def predict(self, x, as_iterable=True):
+            assert as_iterable, "only as_iterable=True is modelled"
+            return (p["class_ids"][0] for p in self._core.predict(self._input(x, None, 1)))
+
+    def load_csv_with_header(filename, target_dtype, features_dtype, target_column=-1):
+        import csv
+        import numpy as np
+        with open(filename) as f:
+            rows = csv.reader(f)
+            header = next(rows)
+            data = np.zeros((int(header[0]), int(header[1])), dtype=features_dtype)
+            target = np.zeros((int(header[0]),), dtype=target_dtype)
+            for i, row in enumerate(rows):
+                target[i] = np.asarray(row.pop(target_column), dtype=target_dtype)
+                data[i] = np.asarray(row, dtype=features_dtype)
+        return types.SimpleNamespace(data=data, target=target)
+
     learn = types.SimpleNamespace(RunConfig=RunConfig, Experiment=Experiment,
+                                  DNNClassifier=DNNClassifier,
+                                  datasets=types.SimpleNamespace(base=types.SimpleNamespace(
+                                      load_csv_with_header=load_csv_with_header)),
                                   learn_runner=types.SimpleNamespace(run=run),
                                   Estimator=ContribEstimator, ModelFnOps=ModelFnOps,
                                   ModeKeys=types.SimpleNamespace(TRAIN="train", EVAL="eval",
                                                                  INFER="infer"))
-    return types.SimpleNamespace(learn=learn,
-                                 training=types.SimpleNamespace(HParams=HParams))
+    return types.SimpleNamespace(
+        learn=learn, training=types.SimpleNamespace(HParams=HParams),
+        layers=types.SimpleNamespace(real_valued_column=real_valued_column))
 
 
 def tf115_package(package: str, modules: list, stubs: dict = None):

@@ -218,6 +218,17 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.estimators.model_fn":
         "tf1compat.contrib.learn.estimator",
     "tensorflow.contrib.learn.python.learn.learn_io": "tf1compat.contrib.learn.io",
+    "tensorflow.contrib.learn.python.learn.estimators.dnn": "tf1compat.contrib.learn.canned",
+    "tensorflow.contrib.learn.python.learn.estimators.linear":
+        "tf1compat.contrib.learn.canned",
+    "tensorflow.contrib.learn.python.learn.estimators.dnn_linear_combined":
+        "tf1compat.contrib.learn.canned",
+    "tensorflow.contrib.learn.python.learn.estimators.head": "tf1compat.contrib.learn.head",
+    "tensorflow.contrib.learn.python.learn.metric_spec": "tf1compat.contrib.learn.metric_spec",
+    "tensorflow.contrib.layers.python.layers.feature_column":
+        "tf1compat.contrib.layers.feature_column",
+    "tensorflow.contrib.layers.python.layers.feature_column_ops":
+        "tf1compat.contrib.layers.feature_column_ops",
     "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
         "tf1compat.contrib.learn.export_strategy",
     "tensorflow.contrib.training.python.training.hparam": "tf1compat.contrib.training.hparam",

@@ -63,6 +63,10 @@ EXEMPT: Dict[str, str] = {
     **{op: ("only graphs of TF 0.x hold it: TF 2.21 refuses to build it, so there is nothing "
             "to record; checked against conv3d's gradients in tests/test_tf1_era_ops.py")
        for op in ("Conv3DBackpropInput", "Conv3DBackpropFilter")},
+    "SparseFeatureCross": ("TF 1.15's contrib op (crossed_column's default hashing), gone "
+                           "from TF 2.x (nothing to record it with); covered by "
+                           "tests/test_contrib_feature_columns.py with the values of TF's "
+                           "own sparse_feature_cross_op_test.py"),
     "ImageConnectedComponents": ("TF 1.15's contrib op, gone from TF 2.x (nothing to record "
                                  "from); checked against a flood fill in "
                                  "tests/test_contrib_image.py"),

@@ -235,12 +235,13 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "train.sdca_optimizer": _SDCA,
     "train.sdca_fprint": _SDCA,
     "train.sdca_shrink_l1": _SDCA,
-    "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: its canned "
-                                 "Estimators (DNNClassifier, LinearRegressor, ...), "
-                                 "MetricSpec and most monitors are not provided (Estimator, "
-                                 "ModelFnOps, SKCompat, io, Experiment, learn_runner, "
-                                 "RunConfig, ExportStrategy, ValidationMonitor, "
-                                 "preprocessing's VocabularyProcessor and datasets are)",
+    "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: only its "
+                                 "Estimators (the contrib Estimator, DNN*/Linear*/"
+                                 "DNNLinearCombined* with their heads, MetricSpec), io, "
+                                 "Experiment, learn_runner, RunConfig, ExportStrategy, "
+                                 "ValidationMonitor, preprocessing's VocabularyProcessor and "
+                                 "datasets are provided; other monitors, SVM, the RNN and "
+                                 "KMeans contrib Estimators are not",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
     # (section: realcode-e) contrib's tree ensembles: TF's C++ tree-growing ops

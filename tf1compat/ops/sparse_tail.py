@@ -41,7 +41,8 @@ from tf1compat.ops.sort_ops import setdiff1d
 from tf1compat.ops.sparse_math import sparse_reorder
 from tf1compat.ops.sparse_ops import sparse_tensor_to_dense
 
-__all__ = ["edit_distance", "sparse_cross", "sparse_cross_hashed", "sparse_bincount",
+__all__ = ["edit_distance", "sparse_cross", "sparse_cross_hashed", "sparse_feature_cross",
+           "sparse_bincount",
            "sparse_matmul", "sparse_mask", "sparse_merge", "sparse_to_indicator",
            "sparse_reset_shape"]
 
@@ -219,14 +220,26 @@ def _feature_hash(item: Any) -> int:
     return fingerprint64(item) if isinstance(item, bytes) else int(item) & _UINT64
 
 
+def _hash_combine(a: int, b: int) -> int:
+    """The v1 SparseFeatureCross kernel's HashCombine (int64 `a`, `b` as uint64 bits):
+    a ^ (b + 0x9e3779b97f4a7800 + (a << 10) + (a >> 4)), `>>` arithmetic on int64."""
+    signed_a = a - (1 << 64) if a >> 63 else a
+    mixed = (b + 0x9e3779b97f4a7800 + (a << 10) + ((signed_a >> 4) & _UINT64)) & _UINT64
+    return a ^ mixed
+
+
 def _cross_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     v2 = node.type == "SparseCrossV2"
+    # tf.contrib.layers' SparseFeatureCross (v1): ints as they are, strings fingerprinted,
+    # combined by HashCombine from 0xDECAFCAFFE (no hash_key attr).
+    contrib_v1 = node.type == "SparseFeatureCross"
     hashed = not v2 and node.attrs["hashed_output"]
     buckets = 0 if v2 else node.attrs["num_buckets"]
-    key = 0 if v2 else node.attrs["hash_key"] & _UINT64
+    key = 0xDECAFCAFFE if contrib_v1 else 0 if v2 else node.attrs["hash_key"] & _UINT64
+    combine_hashes = _hash_combine if contrib_v1 else _fingerprint_cat64
     # TF's kernel: with a string internal_type every input must be a string (with int64,
     # string inputs are fingerprinted or joined as they are).
-    wrong_type = None if v2 or node.attrs["internal_type"] != D.string else next(
+    wrong_type = None if v2 or contrib_v1 or node.attrs["internal_type"] != D.string else next(
         (t for t in list(node.attrs["sparse_types"]) + list(node.attrs["dense_types"])
          if t != D.string), None)
 
@@ -235,7 +248,7 @@ def _cross_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             return separator.join(_feature_text(f) for f in features)
         value = key
         for feature in features:
-            value = _fingerprint_cat64(value, _feature_hash(feature))
+            value = combine_hashes(value, _feature_hash(feature))
         return value % buckets if buckets > 0 else value % _INT64_MAX
 
     def sparse_cross(*args: Any) -> tuple:
@@ -282,6 +295,30 @@ declare("SparseCrossV2", inputs=["indices: N * int64", "values: sparse_types",
         outputs=[o.format("string") for o in _CROSS_OUTPUTS],
         attrs={"N": Int(minimum=0), "sparse_types": TypeList(), "dense_types": TypeList()},
         shape=_CROSS_SHAPES, kernel=_cross_kernel, grad="unregistered", cpu_only=True)
+
+
+declare("SparseFeatureCross", inputs=["indices: N * int64", "values: sparse_types",
+                                      "shapes: N * int64", "dense: dense_types"],
+        outputs=[o.format("out_type") for o in _CROSS_OUTPUTS],
+        attrs={"N": Int(minimum=0), "hashed_output": False, "num_buckets": 0,
+               "sparse_types": TypeList(), "dense_types": TypeList(),
+               "out_type": Type((D.int64, D.string)),
+               "internal_type": Type((D.int64, D.string), default=D.string)},
+        shape=_CROSS_SHAPES, kernel=_cross_kernel, grad="unregistered", cpu_only=True)
+
+
+def sparse_feature_cross(inputs: Any, hashed_output: bool = False, num_buckets: int = 0,
+                         name: Optional[str] = None) -> SparseTensor:
+    """TF 1.15 contrib's `sparse_feature_cross` without a hash_key (SparseFeatureCross):
+    what `tf.contrib.layers.crossed_column` builds by default."""
+    indices, values, shapes, dense, any_int = _cross_parts(
+        inputs, "All inputs must be SparseTensors")
+    attrs = dict(_cross_attrs(values, dense), hashed_output=bool(hashed_output),
+                 num_buckets=int(num_buckets),
+                 out_type=D.int64 if hashed_output else D.string,
+                 internal_type=D.int64 if any_int else D.string)
+    return SparseTensor(*apply_op("SparseFeatureCross", [indices, values, shapes, dense],
+                                  attrs, name=name).outputs)
 
 
 def _cross_parts(inputs: Any, message: str) -> Tuple[list, list, list, list, bool]:

@@ -1,6 +1,7 @@
 """`tf.contrib.layers` (the most used parts of TF 1.15's): layers, regularizers,
 initializers, arg_scope, optimize_loss, embed_sequence / bow_encoder, the embedding and
-sparse helpers, summarize_*."""
+sparse helpers, summarize_*, and the contrib feature columns with their layers
+(`input_from_feature_columns`, `weighted_sum_from_feature_columns`)."""
 
 # ruff: noqa: F401
 import functools
@@ -21,6 +22,18 @@ from tf1compat.contrib.layers.embedding_ops import (dense_to_sparse, dense_to_sp
                                                     embedding_lookup_unique,
                                                     safe_embedding_lookup_sparse)
 from tf1compat.contrib.layers.encoders import bow_encoder, embed_sequence
+from tf1compat.contrib.layers.feature_column import (
+    SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY, bucketized_column, create_feature_spec_for_parsing,
+    crossed_column, real_valued_column, sparse_column_with_hash_bucket,
+    sparse_column_with_integerized_feature, sparse_column_with_keys,
+    sparse_column_with_vocabulary_file, sparse_feature_cross, weighted_sparse_column)
+from tf1compat.contrib.layers.feature_column_embedding import (embedding_column,
+                                                               one_hot_column,
+                                                               shared_embedding_columns)
+from tf1compat.contrib.layers.feature_column_ops import (
+    check_feature_columns, infer_real_valued_columns, input_from_feature_columns,
+    parse_feature_columns_from_examples, transform_features,
+    weighted_sum_from_feature_columns)
 from tf1compat.contrib.layers.summaries import (summarize_activation, summarize_activations,
                                                 summarize_biases, summarize_collection,
                                                 summarize_tensor, summarize_tensors,

@@ -1,14 +1,23 @@
 """`tf.contrib.learn` (TF 1.15): `Experiment`, `learn_runner`, `RunConfig`, `ModeKeys`,
 `ExportStrategy`/`make_export_strategy`, for `tf.estimator.Estimator`s;
 `preprocessing` (VocabularyProcessor and its vocabularies) and `datasets` (iris, boston,
-MNIST, DBpedia); the contrib `Estimator` (with `ModelFnOps`, `SKCompat`) and `io`'s input
-functions. The canned contrib Estimators (`DNNClassifier`, ...) are not provided yet: use
-`tf.estimator`'s."""
+MNIST, DBpedia); the contrib `Estimator` (with `ModelFnOps`, `SKCompat`, `MetricSpec`) and
+`io`'s input functions; the canned contrib Estimators (`DNNClassifier`, `LinearRegressor`,
+`DNNLinearCombinedClassifier`, ...) with contrib's heads (`multi_class_head`,
+`regression_head`, ...)."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.learn import datasets, io, learn_runner, monitors, preprocessing
+from tf1compat.contrib.learn.canned import (DNNClassifier, DNNLinearCombinedClassifier,
+                                            DNNLinearCombinedRegressor, DNNRegressor,
+                                            LinearClassifier, LinearRegressor,
+                                            infer_real_valued_columns_from_input,
+                                            infer_real_valued_columns_from_input_fn)
 from tf1compat.contrib.learn.estimator import Estimator, ModelFnOps, SKCompat
+from tf1compat.contrib.learn.head import (MetricKey, PredictionKey, multi_class_head,
+                                          poisson_regression_head, regression_head)
+from tf1compat.contrib.learn.metric_spec import MetricSpec
 from tf1compat.contrib.learn.experiment import Experiment
 from tf1compat.contrib.learn.export_strategy import ExportStrategy, make_export_strategy
 from tf1compat.contrib.learn.run_config import Environment, RunConfig, TaskType

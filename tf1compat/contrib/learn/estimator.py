@@ -20,8 +20,10 @@ import numpy as np
 from tf1compat.data import dataset_ops
 from tf1compat.estimator import model_fn as core_model_fn
 from tf1compat.estimator.estimator import Estimator as CoreEstimator
+from tf1compat.contrib.learn.metric_spec import make_metrics_ops
 from tf1compat.estimator.util import fn_args
 from tf1compat.framework import dtypes, tensor_shape
+from tf1compat.training.sessions.basic_session_run_hooks import FeedFnHook
 from tf1compat.util import tf_logging
 
 __all__ = ["Estimator", "ModelFnOps", "SKCompat"]
@@ -78,18 +80,30 @@ class ModelFnOps:
     def estimator_spec(self, default_serving_output_alternative_key: Any = None) -> Any:
         """The same ops as a core `tf.estimator.EstimatorSpec`."""
         del default_serving_output_alternative_key  # only output_alternatives use it
+        # The core Estimator reports mean(loss) as "loss" itself and refuses a metric of that
+        # name; contrib's heads define it as exactly that mean (of their EVAL-mode loss).
+        metrics = {k: v for k, v in self.eval_metric_ops.items() if k != "loss"}
         return core_model_fn.EstimatorSpec(
             mode=self.mode, predictions=self.predictions, loss=self.loss,
             train_op=self.train_op if self.mode == _TRAIN else None,
-            eval_metric_ops=self.eval_metric_ops,
+            eval_metric_ops=metrics,
             training_chief_hooks=self.training_chief_hooks,
             training_hooks=self.training_hooks, scaffold=self.scaffold)
+
+
+def _text_as_bytes(array: np.ndarray) -> np.ndarray:
+    """An object array's str items as UTF-8 bytes: TF fed them to string placeholders as
+    they were; the Dataset under this feeder wants bytes."""
+    if array.dtype != object or not any(isinstance(v, str) for v in array.reshape(-1)):
+        return array
+    return np.vectorize(lambda v: v.encode("utf8") if isinstance(v, str) else v,
+                        otypes=[object])(array)
 
 
 def _feature_array(array: Any) -> np.ndarray:
     """`x` as TF's data feeder fed it: its own dtype (float64 with TF's warning), a 1-D
     array as one column."""
-    array = np.asarray(array)
+    array = _text_as_bytes(np.asarray(array))
     if array.dtype == np.float64:
         tf_logging.warning("float64 is not supported by many models, consider casting to "
                            "float32.")
@@ -98,7 +112,7 @@ def _feature_array(array: Any) -> np.ndarray:
 
 def _label_array(array: Any) -> np.ndarray:
     """`y` as TF's data feeder fed it: a [rows, 1] column becomes a [rows] vector."""
-    array = np.asarray(array)
+    array = _text_as_bytes(np.asarray(array))
     if array.dtype == np.float64:
         tf_logging.warning("float64 is not supported by many models, consider casting to "
                            "float32.")
@@ -184,6 +198,7 @@ class Estimator:
         self._params = params
         self._model_fn_args = args
         self._feature_engineering_fn = feature_engineering_fn or (lambda f, l: (f, l))
+        self._eval_metrics: Any = None
         self._core = CoreEstimator(self._spec_model_fn, model_dir=model_dir, config=config)
 
     # -- properties ---------------------------------------------------------------------------
@@ -223,17 +238,24 @@ class Estimator:
         if "model_dir" in args:
             kwargs["model_dir"] = self.model_dir
         result = self._model_fn(features, labels, **kwargs)
-        if isinstance(result, ModelFnOps):
-            return result
         if isinstance(result, core_model_fn.EstimatorSpec):
             raise ValueError("tf.contrib.learn.Estimator's model_fn must return ModelFnOps "
                              "or (predictions, loss, train_op), not an EstimatorSpec "
                              "(use tf.estimator.Estimator for that)")
-        if not isinstance(result, (tuple, list)) or len(result) != 3:
-            raise ValueError("Unrecognized value returned by model_fn, please return "
-                             "ModelFnOps.")
-        return ModelFnOps(mode=mode, predictions=result[0], loss=result[1],
-                          train_op=result[2])
+        if not isinstance(result, ModelFnOps):
+            if not isinstance(result, (tuple, list)) or len(result) != 3:
+                raise ValueError("Unrecognized value returned by model_fn, please return "
+                                 "ModelFnOps.")
+            result = ModelFnOps(mode=mode, predictions=result[0], loss=result[1],
+                                train_op=result[2])
+        if mode == _EVAL and self._eval_metrics:
+            # evaluate(metrics=...) adds its metrics to the model_fn's, on the features and
+            # labels the model_fn saw; a lone Tensor is both value and update (as in TF).
+            for key, metric in make_metrics_ops(self._eval_metrics, features, labels,
+                                                result.predictions).items():
+                result.eval_metric_ops[key] = metric if isinstance(metric, (tuple, list)) \
+                    else (metric, metric)
+        return result
 
     def _spec_model_fn(self, features: Any, labels: Any, mode: str, config: Any) -> Any:
         # The contrib model_fn gets the params given to this Estimator (None or a dict).
@@ -265,18 +287,21 @@ class Estimator:
                  checkpoint_path: Optional[str] = None, hooks: Any = None,
                  log_progress: bool = True) -> Dict[str, Any]:
         """Evaluates the latest checkpoint on `x`/`y` (read once) or `input_fn`; returns the
-        model_fn's eval metrics with `loss` and `global_step`."""
+        model_fn's eval metrics plus `metrics` (MetricSpecs, or TF's older bare functions),
+        `loss` and `global_step`; `feed_fn` feeds each step (a FeedFnHook)."""
         del log_progress  # TF only used it to choose a log level
+        hooks = list(hooks or [])
         if feed_fn is not None:
-            raise NotImplementedError("tf.contrib.learn.Estimator.evaluate(feed_fn=...) is "
-                                      "not supported: pass x/y or input_fn")
-        if metrics:
-            raise NotImplementedError("tf.contrib.learn.Estimator.evaluate(metrics=...) "
-                                      "(MetricSpec) is not supported: return "
-                                      "eval_metric_ops from the model_fn instead")
+            if input_fn is None:
+                raise ValueError("feed_fn can only be given with input_fn.")
+            hooks.append(FeedFnHook(feed_fn))
         feed = _get_input_fn(x, y, input_fn, batch_size, shuffle=False, epochs=1)
-        return self._core.evaluate(feed, steps=steps, hooks=hooks,
-                                   checkpoint_path=checkpoint_path, name=name)
+        self._eval_metrics = metrics
+        try:
+            return self._core.evaluate(feed, steps=steps, hooks=hooks,
+                                       checkpoint_path=checkpoint_path, name=name)
+        finally:
+            self._eval_metrics = None
 
     def predict(self, x: Any = None, input_fn: Any = None, batch_size: Optional[int] = None,
                 outputs: Any = None, as_iterable: bool = True,
