@@ -357,11 +357,9 @@ def _revive_subclassed(root: Dict[str, Any], config: Dict[str, Any],
     class_name = config["class_name"]
     model_class = get_registered_object(class_name, custom_objects)
     if model_class is None:
-        raise NotImplementedError(
-            f"The SavedModel at {filepath} holds the subclassed Keras model {class_name}: "
-            "tf-keras revives it from its traced call functions, which tf1compat does not "
-            "read; pass the class in custom_objects (with get_config/from_config) to "
-            "rebuild it from its config")
+        # As tf-keras: revived from its traced functions (saved_model_revive.py).
+        from tf1compat.keras.saving.saved_model_revive import revive_from_traced_functions
+        return revive_from_traced_functions(root, config, filepath)
     model = model_class.from_config(config["config"])
     shape = root.get("build_input_shape")
     spec = root.get("save_spec")
