@@ -1,6 +1,6 @@
 """Writes the Keras HDF5 files in tests/fixtures/keras/ with real tf-keras (run with a TF
 venv, never in CI): the golden case cases_keras_saving.load_tf_keras_fixtures checks that
-tf1compat loads them and predicts as tf-keras does.
+tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambda).
 
     /tmp/tf/bin/python scripts/record_keras_fixtures.py
 """
@@ -45,6 +45,19 @@ def main() -> int:
     labels = tf.keras.utils.to_categorical([0, 1, 0, 1, 1, 0], 2)
     cnn.fit(images, labels, batch_size=3, epochs=1, verbose=0, shuffle=False)
     cnn.save(os.path.join(OUT, "small_cnn.h5"))
+
+    tf.reset_default_graph()
+    # `K` as a 2018 script's global: the second Lambda's bytecode names it.
+    global K
+    K = tf.keras.backend
+    x = tf.keras.Input((3,), name="x")
+    h = tf.keras.layers.Lambda(lambda t: t * 2.0 + 1.0, name="affine")(x)
+    h = tf.keras.layers.Lambda(lambda t: K.sum(t, axis=1, keepdims=True) - t,
+                               output_shape=lambda s: s, name="uses_k")(h)
+    out = tf.keras.layers.Dense(2, name="dense")(h)
+    with_lambdas = tf.keras.Model(x, out)
+    set_weights(with_lambdas, 8)
+    with_lambdas.save(os.path.join(OUT, "lambda.h5"))
     print("wrote", sorted(os.listdir(OUT)))
     return 0
 

@@ -157,8 +157,7 @@ def test_tf_keras_load_model_read_the_directories_tf1compat_wrote(record, tmp_pa
 def test_subclassed_model_saved_model(record, tmp_path):
     """A subclassed model with get_config: real TF's TF1 loader ran its signature
     ("input_1" -> "output_1", as tf-keras keys it); load_model rebuilds it from its class
-    in custom_objects (without it: tf-keras would revive traced functions, which
-    tf1compat does not write — a NotImplementedError naming the class)."""
+    in custom_objects (without it, test_revived_subclassed_models)."""
     np.testing.assert_allclose(record["tf1compat_written_subclassed.tf_loader"]["output_1"],
                                record["tf1compat_written_subclassed.predict"], rtol=1e-5,
                                atol=1e-6)
@@ -174,8 +173,6 @@ def test_subclassed_model_saved_model(record, tmp_path):
                                atol=1e-6)
     assert type(model.optimizer).__name__ == "SGD"
     assert model.loss.__name__ == "mean_squared_error"
-    with pytest.raises(NotImplementedError, match="subclassed Keras model Sub"):
-        tf.keras.models.load_model(path)
     # The one tf-keras wrote (its input shape in its save spec) loads the same way.
     theirs = tf.keras.models.load_model(os.path.join(FIXTURES, "saved_model_tf_subclassed"),
                                         custom_objects={"Sub": sub})
@@ -261,6 +258,77 @@ again = tf.keras.models.load_model({path + "_sub"!r},
                                    custom_objects={{"Sub": script.subclassed_class(tf)}})
 assert np.allclose(again.predict(script.INPUT), sub.predict(script.INPUT))
 print("ok")
+"""
+    import subprocess
+    proc = subprocess.run([sys.executable, "-c", script_code], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().endswith("ok")
+
+
+def test_lambda_layers_round_trip(tmp_path):
+    """Lambda layers (a `lambda`, a `def`, a lambda output shape, arguments) are stored in
+    the metadata's config as tf-keras stores them (marshalled bytecode) and come back from
+    the directory as from `.h5`."""
+    inp = tf.keras.Input((4,), name="x")
+    h = tf.keras.layers.Lambda(lambda t: t * 3.0 + 1.0, name="lam")(inp)
+    h = tf.keras.layers.Lambda(lambda t, k: t[:, :k], output_shape=lambda s: (s[0], 2),
+                               arguments={"k": 2}, name="arg")(h)
+    model = tf.keras.Model(inp, tf.keras.layers.Dense(1, name="d")(h))
+    expected = model.predict(script.INPUT)
+    model.save(str(tmp_path / "sm"), save_format="tf")
+    with open(tmp_path / "sm" / "keras_metadata.pb", "rb") as f:
+        assert b'"function_type": "lambda"' in f.read()
+    tf.reset_default_graph()
+    loaded = tf.keras.models.load_model(str(tmp_path / "sm"))
+    assert [layer.name for layer in loaded.layers] == ["x", "lam", "arg", "d"]
+    assert loaded.layers[2].arguments == {"k": 2}
+    np.testing.assert_allclose(loaded.predict(script.INPUT), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("directory", ["saved_model_tf_subclassed",
+                                       "saved_model_tf1compat_subclassed"])
+def test_revived_subclassed_models(directory):
+    """Without its class, a subclassed model is revived as tf-keras revives it
+    (tests/fixtures/keras/revived_subclassed.json, scripts/record_keras_revived.py): a
+    class of the saved name with the saved weights, compiled; tf-keras's directory calls
+    its traced function (same predictions; another input shape is a ValueError), and
+    tf1compat's, which has none, loads but cannot be called (ValueError)."""
+    with open(os.path.join(FIXTURES, "revived_subclassed.json")) as f:
+        expected = json.load(f)[directory]
+    model = tf.keras.models.load_model(os.path.join(FIXTURES, directory))
+    assert type(model).__name__ == expected["class"] and model.name == expected["name"]
+    assert [w.name for w in model.weights] == expected["weights"]
+    for value, want in zip(model.get_weights(), expected["values"]):
+        np.testing.assert_allclose(value, want, rtol=1e-6)
+    assert type(model.optimizer).__name__ == expected["optimizer"]
+    assert model.loss.__name__ == expected["loss"]
+    if "value" in expected["predict"]:
+        np.testing.assert_allclose(model.predict(script.INPUT), expected["predict"]["value"],
+                                   rtol=1e-5, atol=1e-6)
+        # It trains in graph mode too (the traced call is differentiable here).
+        before = model.predict(script.INPUT)
+        model.fit(script.INPUT, np.ones((2, 1), np.float32), epochs=2, verbose=0)
+        assert np.abs(model.predict(script.INPUT) - before).max() > 1e-3
+    else:
+        with pytest.raises(ValueError, match="call function was not serialized"):
+            model.predict(script.INPUT)
+    with pytest.raises(ValueError):
+        model(tf.constant(np.ones((3, 5), np.float32)))
+
+
+def test_revived_subclassed_model_under_eager_execution():
+    """Calling a revived model eagerly is a NotImplementedError naming it."""
+    script_code = f"""
+import numpy as np, tf1compat as tf
+tf.enable_eager_execution()
+model = tf.keras.models.load_model({os.path.join(FIXTURES, "saved_model_tf_subclassed")!r})
+assert model.weights[0].name == "sub/dense/kernel:0", model.weights[0].name
+try:
+    model(np.ones((2, 4), np.float32))
+except NotImplementedError as e:
+    assert "revived subclassed Keras model Sub" in str(e)
+    print("ok")
 """
     import subprocess
     proc = subprocess.run([sys.executable, "-c", script_code], capture_output=True, text=True,

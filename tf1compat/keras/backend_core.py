@@ -197,9 +197,11 @@ def reset_uids() -> None:
 
 
 def clear_session() -> None:
-    """Resets the default graph and every piece of Keras state (as `K.clear_session()`)."""
+    """Resets the default graph and every piece of Keras state (as `K.clear_session()`),
+    the graph eager model-building uses included (so weight names start over too)."""
     from tf1compat.framework.graph import reset_default_graph
     reset_default_graph()
+    _EAGER_KERAS_GRAPH.clear()
 
 
 def manual_variable_initialization(value: bool) -> None:

@@ -155,7 +155,7 @@ def log_cosh(y_true: Any, y_pred: Any) -> Any:
     return backend.mean(_logcosh(y_pred - y_true), axis=-1)
 
 
-def kullback_leibler_divergence(y_true: Any, y_pred: Any) -> Any:
+def kl_divergence(y_true: Any, y_pred: Any) -> Any:
     y_true, y_pred = _pair(y_true, y_pred)
     y_true = backend.clip(y_true, backend.epsilon(), 1)
     y_pred = backend.clip(y_pred, backend.epsilon(), 1)
@@ -185,7 +185,7 @@ mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
 msle = MSLE = mean_squared_logarithmic_error
-kld = KLD = kl_divergence = kullback_leibler_divergence
+kld = KLD = kullback_leibler_divergence = kl_divergence
 cosine = cosine_proximity = cosine_similarity
 logcosh = log_cosh
 
@@ -331,7 +331,7 @@ SquaredHinge = _wrapper("SquaredHinge", squared_hinge, "squared_hinge")
 CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_hinge")
 Poisson = _wrapper("Poisson", poisson, "poisson")
 LogCosh = _wrapper("LogCosh", log_cosh, "log_cosh")
-KLDivergence = _wrapper("KLDivergence", kullback_leibler_divergence, "kl_divergence")
+KLDivergence = _wrapper("KLDivergence", kl_divergence, "kl_divergence")
 Huber = _wrapper("Huber", huber, "huber_loss", delta=1.0)
 CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
                             axis=-1)

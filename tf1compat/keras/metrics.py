@@ -529,6 +529,18 @@ _BY_NAME.update(acc=accuracy, mse=mean_squared_error, mae=mean_absolute_error,
                 binary_crossentropy=binary_crossentropy,
                 categorical_crossentropy=categorical_crossentropy,
                 sparse_categorical_crossentropy=sparse_categorical_crossentropy)
+# The names tf-keras's `metrics.get` finds among its module's globals (the loss functions
+# it imports, with their upper-case aliases; "cosine_similarity" and "cosine_proximity"
+# its positive metric, where the public `tf.keras.metrics.cosine_proximity` is the loss);
+# "cosine" and "kld" stay (Keras 2.2.4's).
+_BY_NAME.update(hinge=hinge, squared_hinge=squared_hinge, categorical_hinge=categorical_hinge,
+                kullback_leibler_divergence=kullback_leibler_divergence, poisson=poisson,
+                logcosh=logcosh, log_cosh=log_cosh,
+                cosine_similarity=_positive_cosine_similarity,
+                cosine_proximity=_positive_cosine_similarity,
+                mean_absolute_percentage_error=mean_absolute_percentage_error,
+                mean_squared_logarithmic_error=mean_squared_logarithmic_error,
+                MSE=MSE, MAE=MAE, MAPE=MAPE, MSLE=MSLE, ACC=ACC, BCE=BCE)
 
 
 def serialize(metric: Any) -> Any:

@@ -44,6 +44,17 @@ def _conform(outputs: List[Any], names: List[str], struct: Any) -> List[Any]:
     return [struct for _ in outputs]
 
 
+def _conform_metrics(outputs: List[Any], names: List[str], struct: Any) -> List[Any]:
+    """Per-output metric lists: a dict by name, a list of lists per output; one metric or
+    a flat list goes to every output (tf-keras's `_should_broadcast`)."""
+    if isinstance(struct, (list, tuple)) and any(isinstance(m, (list, tuple, dict))
+                                                 for m in struct):
+        return list(struct)
+    if isinstance(struct, dict):
+        return [struct.get(name) for name in names]
+    return [struct for _ in outputs]
+
+
 class CompiledState:
     """What `compile` set up under eager execution: losses, loss means and metrics per
     output (the metrics are built on the first step, from the data's shapes)."""
@@ -78,8 +89,8 @@ class CompiledState:
         weights = self.loss_weights
         self.weights = _conform(y_pred, names, weights) if weights is not None \
             else [None] * len(y_pred)
-        metrics = _conform(y_pred, names, self.user_metrics or [])
-        weighted = _conform(y_pred, names, self.user_weighted or [])
+        metrics = _conform_metrics(y_pred, names, self.user_metrics or [])
+        weighted = _conform_metrics(y_pred, names, self.user_weighted or [])
         copy = len(y_pred) > 1 and not isinstance(self.user_metrics, (dict,)) and not (
             isinstance(self.user_metrics, list) and any(isinstance(m, list)
                                                        for m in self.user_metrics))

@@ -380,10 +380,83 @@ class Lambda(Layer):
         return TensorShape([batch] + list(self._output_shape))
 
     def get_config(self) -> dict:
-        config = super().get_config()
-        config.update({"function": getattr(self.function, "__name__", repr(self.function)),
-                       "arguments": self.arguments})
-        return config
+        function, function_type, module = _function_to_config(self.function)
+        shape, shape_type, shape_module = _function_to_config(self._output_shape,
+                                                              allow_raw=True)
+        config = {"function": function, "function_type": function_type, "module": module,
+                  "output_shape": shape, "output_shape_type": shape_type,
+                  "output_shape_module": shape_module}
+        if self.mask is not None:
+            mask, mask_type, mask_module = _function_to_config(self.mask)
+            config.update({"mask": mask, "mask_type": mask_type, "mask_module": mask_module})
+        config["arguments"] = self.arguments
+        return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: Optional[dict] = None) -> "Lambda":
+        config = dict(config)
+        config["function"] = _function_from_config(config, custom_objects, "function",
+                                                   "module", "function_type")
+        config["output_shape"] = _function_from_config(
+            config, custom_objects, "output_shape", "output_shape_module",
+            "output_shape_type")
+        config["mask"] = _function_from_config(config, custom_objects, "mask", "mask_module",
+                                               "mask_type") if "mask" in config else None
+        # Numpy arguments saved as {"type": "ndarray", "value": [...]} come back as arrays.
+        for key, value in config.get("arguments", {}).items():
+            if isinstance(value, dict) and value.get("type") == "ndarray":
+                config["arguments"][key] = np.array(value["value"])
+        return cls(**config)
+
+
+def _function_to_config(function: Any, allow_raw: bool = False) -> tuple:
+    """`(value, type, module)` as tf-keras's Lambda stores a function: any Python function
+    (a `lambda` or a `def`) as `func_dump`'s marshalled bytecode ("lambda"), another
+    callable by its `__name__` ("function"), a plain value as is ("raw")."""
+    import types
+    from tf1compat.keras.utils.generic_utils import func_dump
+    if isinstance(function, types.LambdaType):
+        return func_dump(function), "lambda", function.__module__
+    if callable(function):
+        return function.__name__, "function", function.__module__
+    if allow_raw:
+        return function, "raw", None
+    raise ValueError(f"Invalid input for serialization, type: {type(function)} ")
+
+
+def _function_from_config(config: dict, custom_objects: Optional[dict], attr: str,
+                          module_attr: str, type_attr: str) -> Any:
+    """The function `_function_to_config` stored under `attr` (popping its module and
+    type): marshalled bytecode is bound to the globals of its module when that module is
+    imported (with the custom objects on top), as tf-keras does."""
+    import sys
+    import warnings
+    from tf1compat.keras.utils.generic_utils import func_load
+    from tf1compat.keras.utils.serialization import deserialize_keras_object
+    globs = dict(globals())
+    module = config.pop(module_attr, None)
+    if module in sys.modules:
+        globs.update(sys.modules[module].__dict__)
+    elif module is not None:
+        warnings.warn(f"{module} is not loaded, but a Lambda layer uses it. It may cause "
+                      "errors.", UserWarning, stacklevel=3)
+    if custom_objects:
+        globs.update(custom_objects)
+    function_type = config.pop(type_attr)
+    if function_type == "function":
+        try:
+            return deserialize_keras_object(config[attr], custom_objects=custom_objects,
+                                            printable_module_name="function in Lambda layer")
+        except ValueError as e:
+            # tf-keras's TF1 path looks an unknown name up in `module_objects=None`.
+            raise AttributeError(str(e)) from None
+    if function_type == "lambda":
+        return func_load(config[attr], globs=globs)
+    if function_type == "raw":
+        return config[attr]
+    raise TypeError("Unsupported value for `function_type` argument. Received: "
+                    f"function_type={function_type}. Expected one of "
+                    "['function', 'lambda', 'raw']")
 
 
 class Masking(Layer):

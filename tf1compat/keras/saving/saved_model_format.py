@@ -17,8 +17,10 @@ model from. As with tf-keras, a reloaded model is compiled with a fresh optimize
 saved optimizer state stays in `variables/` but is not restored).
 
 A subclassed model is saved through its `get_config()` and the input shape it was first
-called on, and loaded from its class in `custom_objects` (tf-keras would otherwise revive
-its traced call functions, which tf1compat does not write: NotImplementedError).
+called on (tf-keras would save traced call functions for a model without one, which
+tf1compat does not write: NotImplementedError), and loaded from its class in
+`custom_objects`, else revived from the traced functions of a directory tf-keras wrote
+(`saved_model_revive.py`).
 `load_model` reads directories tf-keras 2.x wrote too: the same root-node JSON, and the
 weights through the checkpoint's object graph (each variable's `full_name` gives its
 `layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE` key). A SavedModel without
@@ -357,11 +359,9 @@ def _revive_subclassed(root: Dict[str, Any], config: Dict[str, Any],
     class_name = config["class_name"]
     model_class = get_registered_object(class_name, custom_objects)
     if model_class is None:
-        raise NotImplementedError(
-            f"The SavedModel at {filepath} holds the subclassed Keras model {class_name}: "
-            "tf-keras revives it from its traced call functions, which tf1compat does not "
-            "read; pass the class in custom_objects (with get_config/from_config) to "
-            "rebuild it from its config")
+        # As tf-keras: revived from its traced functions (saved_model_revive.py).
+        from tf1compat.keras.saving.saved_model_revive import revive_from_traced_functions
+        return revive_from_traced_functions(root, config, filepath)
     model = model_class.from_config(config["config"])
     shape = root.get("build_input_shape")
     spec = root.get("save_spec")

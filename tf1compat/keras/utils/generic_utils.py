@@ -257,9 +257,12 @@ def func_load(code: Any, defaults: Any = None, closure: Any = None,
     if closure is not None:
         closure = tuple(_as_cell(value) for value in closure)
     try:
-        code_object = marshal.loads(codecs.decode(code.encode("ascii"), "base64"))
-    except (UnicodeEncodeError, binascii.Error, ValueError):
+        raw_code = codecs.decode(code.encode("ascii"), "base64")
+    except (UnicodeEncodeError, binascii.Error):
         # Keras before 2.1.2 stored the marshalled bytes as raw-unicode-escaped text.
-        code_object = marshal.loads(code.encode("raw_unicode_escape"))
+        raw_code = code.encode("raw_unicode_escape")
+    # Bytecode of another Python version fails here as marshal fails (ValueError "bad
+    # marshal data", EOFError) or at the call: tf-keras does not check either.
+    code_object = marshal.loads(raw_code)
     return types.FunctionType(code_object, globs if globs is not None else globals(),
                               name=code_object.co_name, argdefs=defaults, closure=closure)

@@ -1,0 +1,67 @@
+"""Records what tf-keras 2.21 revives from a subclassed model's SavedModel when the
+model's class is not available (run with the TF venv, never in CI):
+
+    /tmp/tf/bin/python scripts/record_keras_revived.py
+
+For tests/fixtures/keras/saved_model_tf_subclassed/ (traced functions, written by
+tf-keras) and saved_model_tf1compat_subclassed/ (none, written by tf1compat),
+`tf.keras.models.load_model(dir)` without custom objects (TF2 behaviour: tf-keras 2.21
+cannot load a SavedModel under `disable_v2_behavior`): the revived class's name, the
+model's name, weights, predictions on record_keras_saved_models.INPUT, the compiled
+optimizer and loss, and what a call with another input shape raises. Written to
+tests/fixtures/keras/revived_subclassed.json; tests/test_keras_saved_model.py replays it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Dict
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "tests", "fixtures", "keras")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+DIRECTORIES = ("saved_model_tf_subclassed", "saved_model_tf1compat_subclassed")
+
+
+def _error(fn: Any) -> Dict[str, Any]:
+    try:
+        return {"value": fn().tolist()}
+    except Exception as e:  # noqa: BLE001 - the class tf-keras raises is the record
+        return {"error": type(e).__name__}
+
+
+def revived(tf: Any, directory: str) -> Dict[str, Any]:
+    import numpy as np
+    from record_keras_saved_models import INPUT
+    model = tf.keras.models.load_model(os.path.join(FIXTURES, directory))
+    return {"class": type(model).__name__, "name": model.name,
+            "weights": [w.name for w in model.weights],
+            "values": [np.asarray(w).tolist() for w in model.get_weights()],
+            "predict": _error(lambda: model.predict(INPUT, verbose=0)),
+            "other_shape": _error(lambda: model(np.ones((3, 5), np.float32)).numpy()),
+            "optimizer": type(model.optimizer).__name__,
+            "loss": getattr(model.loss, "__name__", str(model.loss))}
+
+
+def main() -> int:
+    import tensorflow as tf
+    tf.get_logger().setLevel("ERROR")
+    record = {name: revived(tf, name) for name in DIRECTORIES}
+    record["tensorflow"] = tf.__version__
+    path = os.path.join(FIXTURES, "revived_subclassed.json")
+    with open(path, "w") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("wrote", path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""Subclassed Keras models revived from a SavedModel's traced functions, for a directory
+whose model class is not available (tf-keras's `RevivedNetwork`).
+
+tf-keras writes a subclassed model's `call` as traced functions; its TF1 "serve" meta
+graph calls the traced serving function (`StatefulPartitionedCall`) on the signature's
+input placeholder and the model's variable handles (`VarHandleOp`s named by the
+variables' full names). The revived model has those variables as its weights (restored
+from the checkpoint) and, called on a tensor, imports that call into the current graph
+with the input and the handles mapped to its own, so it predicts as the saved model did.
+Like tf-keras's, it accepts only the traced input signature (other shapes or dtypes are a
+ValueError) and, for a directory without traced functions (tf1compat writes none), loads
+but cannot be called (ValueError). Its class is named after the saved class; its `layers`
+are empty (tf-keras also revives the inner layers).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Optional, Tuple
+
+from tf1compat.keras.engine.training import Model
+
+__all__ = ["revive_from_traced_functions"]
+
+_SIGNATURE = "serving_default"
+
+
+class RevivedModel(Model):
+    """A subclassed model called through the serving function traced by tf-keras."""
+
+    def __init__(self, graph_def: Any, input_tensor: str, input_spec: Tuple[Any, Any],
+                 output_tensor: Optional[str], handles: List[str],
+                 variables: List[Tuple[str, Any, Any]], values: List[Any], class_name: str,
+                 **kwargs: Any):
+        super().__init__(**kwargs)
+        self._traced_graph_def = graph_def
+        self._traced_input = input_tensor
+        self._traced_spec = input_spec
+        self._traced_output = output_tensor
+        self._traced_handles = handles
+        self._saved_variables = variables
+        self._saved_values = values
+        self._saved_class_name = class_name
+        self._weights_by_saved_name: Dict[str, Any] = {}
+
+    def build(self, input_shape: Any) -> None:
+        """Creates the saved variables as the model's weights, with their saved values."""
+        from tf1compat.keras import backend
+        from tf1compat.keras.initializers import Zeros
+        # (built at load, outside the model's name scope: the full names are the names)
+        weights = [self.add_weight(name=full_name, shape=shape, dtype=dtype,
+                                   initializer=Zeros(), trainable=True)
+                   for full_name, shape, dtype in self._saved_variables]
+        backend.batch_set_value(list(zip(weights, self._saved_values)))
+        self._weights_by_saved_name = {saved[0]: weight for saved, weight in
+                                       zip(self._saved_variables, weights)}
+        self.built = True
+
+    def call(self, inputs: Any, training: Any = None) -> Any:
+        from tf1compat.framework.context import executing_eagerly
+        from tf1compat.framework.tensor_conversion import convert_to_tensor
+        from tf1compat.graphdef.graph_import import import_graph_def
+        if self._traced_output is not None and executing_eagerly():
+            raise NotImplementedError(
+                f"Calling the revived subclassed Keras model {self._saved_class_name} (its "
+                "class was not given to load_model) under eager execution is not supported "
+                "by tf1compat; call it in graph mode, or pass the class in custom_objects")
+        if self._traced_output is None:
+            raise ValueError(
+                f"Cannot call custom layer {self.name} of type {self._saved_class_name}, "
+                "because the call function was not serialized to the SavedModel. Implement "
+                "`get_config` and `from_config` in the model class and pass it in "
+                "`custom_objects` when loading the model.")
+        inputs = convert_to_tensor(inputs, dtype_hint=self._traced_spec[1])
+        shape, dtype = self._traced_spec
+        if inputs.dtype.base_dtype != dtype or not inputs.shape.is_compatible_with(shape):
+            raise ValueError(
+                "Could not find matching concrete function to call loaded from the "
+                f"SavedModel. Got: {inputs} Expected a tensor of shape {shape} and dtype "
+                f"{dtype.name}.")
+        input_map = {self._traced_input: inputs}
+        for name in self._traced_handles:
+            input_map[name + ":0"] = self._weights_by_saved_name[name].handle
+        output, = import_graph_def(self._traced_graph_def, input_map=input_map,
+                                   return_elements=[self._traced_output],
+                                   name=self.name + "_traced")
+        return output
+
+
+def _serving_call(meta: Any) -> Tuple[Optional[Any], Optional[Any], List[Any]]:
+    """The signature's input, its output and the call's variable handle nodes, when the
+    output is a traced function called on the input placeholder and variable handles."""
+    if _SIGNATURE not in meta.signature_def:
+        return None, None, []
+    signature = meta.signature_def[_SIGNATURE]
+    if len(signature.inputs) != 1 or len(signature.outputs) != 1:
+        return None, None, []
+    (input_info,) = signature.inputs.values()
+    (output_info,) = signature.outputs.values()
+    nodes = {node.name: node for node in meta.graph_def.node}
+    call = nodes.get(output_info.name.split(":")[0])
+    if call is None or call.op not in ("StatefulPartitionedCall", "PartitionedCall"):
+        return None, None, []
+    handles = [nodes.get(name.split(":")[0]) for name in call.input[1:]]
+    if call.input[0].split(":")[0] != input_info.name.split(":")[0] or \
+            any(node is None or node.op != "VarHandleOp" for node in handles):
+        return None, None, []
+    return input_info, output_info, [call] + handles
+
+
+def _saved_variables(meta: Any, prefix: str) -> List[Tuple[str, Any, Any]]:
+    """(full name, shape, dtype) of the model's variables in the object graph, in order
+    (the optimizer's, outside the model's name scope, are left out)."""
+    from tf1compat.framework import dtypes
+    from tf1compat.framework.tensor_shape import TensorShape
+    out: List[Tuple[str, Any, Any]] = []
+    for node in meta.object_graph_def.nodes:
+        if node.WhichOneof("kind") != "variable" or not node.variable.name.startswith(prefix):
+            continue
+        if all(name != node.variable.name for name, _, _ in out):
+            out.append((node.variable.name, TensorShape(node.variable.shape).as_list(),
+                        dtypes.as_dtype(node.variable.dtype)))
+    return out
+
+
+def revive_from_traced_functions(root: Dict[str, Any], config: Dict[str, Any],
+                                 filepath: str) -> Any:
+    """The model of `filepath` as a `RevivedModel` subclass named after its class, its
+    weights created and restored."""
+    from tf1compat.framework import dtypes
+    from tf1compat.framework.tensor_shape import TensorShape
+    from tf1compat.keras.saving.saved_model_format import _VARIABLES, _checkpoint_keys
+    from tf1compat.serialization.messages import GraphDef, SavedModel
+    from tf1compat.training.saving.checkpoint_utils import load_checkpoint
+    saved = SavedModel()
+    with open(os.path.join(filepath, "saved_model.pb"), "rb") as f:
+        saved.ParseFromString(f.read())
+    meta = next((m for m in saved.meta_graphs if "serve" in m.meta_info_def.tags),
+                saved.meta_graphs[0])
+    name = root.get("name") or config["class_name"].lower()
+    variables = _saved_variables(meta, name + "/")
+    reader = load_checkpoint(os.path.join(filepath, _VARIABLES))
+    keys = _checkpoint_keys(reader)
+    values = [reader.get_tensor(keys[full_name]) for full_name, _, _ in variables]
+    input_info, output_info, nodes = _serving_call(meta)
+    known = {full_name for full_name, _, _ in variables}
+    if any(node.name not in known for node in nodes[1:]):
+        nodes = []
+    graph_def = GraphDef()
+    spec: Tuple[Any, Any] = (TensorShape(None), dtypes.float32)
+    if nodes:
+        graph_def.node.extend(nodes[:1])
+        graph_def.library.CopyFrom(meta.graph_def.library)
+        graph_def.versions.CopyFrom(meta.graph_def.versions)
+        spec = (TensorShape(input_info.tensor_shape), dtypes.as_dtype(input_info.dtype))
+    class_name = config["class_name"]
+    revived_class = type(class_name, (RevivedModel,), {"__module__": __name__})
+    model = revived_class(graph_def, input_info.name if nodes else "", spec,
+                          output_info.name if nodes else None,
+                          [node.name for node in nodes[1:]], variables, values, class_name,
+                          name=name)
+    model.build(None)
+    return model
