@@ -197,30 +197,6 @@ def _sync_tokens_program():
     return sync_tokens_program
 
 
-def test_sync_replicas_fewer_workers_than_gradients_per_step():
-    """total_num_replicas=1 < replicas_to_aggregate=2, today's stand-in for TF's token
-    queue: a worker's first run of a step returns on a spare token without changing
-    anything, its second completes the step with the mean of both batches' gradients at
-    the step's weights. (TF differs: see the strict-xfail test below.)"""
-    import tf1compat as tf
-    rng = np.random.RandomState(1)
-    features = rng.randn(8, 3).astype(np.float32)
-    targets = features @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
-    workers, _ = tf.test.create_local_cluster(num_workers=1, num_ps=1)
-    seen = _sync_tokens_program().run_program(tf, workers[0].target, workers[0].cluster)
-    expected = np.zeros((3, 1), np.float32)
-    for _ in range(2):
-        grads = [2 * features[r].T @ (features[r] @ expected - targets[r]) / 4
-                 for r in (slice(0, 4), slice(4, 8))]
-        expected = expected - 0.1 * (grads[0] + grads[1]) / 2
-    assert seen["global_step"][:4] == [0, 1, 1, 2]
-    np.testing.assert_array_equal(seen["weights"][0], np.zeros(3))    # the spare token's run
-    np.testing.assert_allclose(seen["weights"][3], expected.ravel(), rtol=1e-5, atol=1e-6)
-
-
-@pytest.mark.xfail(strict=True, reason="issue 19: TF's sync_token_q is not built yet; the "
-                   "stand-in neither returns the dequeued token from train_op nor drops the "
-                   "gradient a worker computes at its stale local_step after an init token")
 def test_sync_replicas_token_queue_as_recorded_from_tf():
     """total_num_replicas=1 < replicas_to_aggregate=2 against real TF 2.15's run-by-run
     tokens, global steps and weights (scripts/record_sync_replicas_tokens.py)."""

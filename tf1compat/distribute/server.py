@@ -43,7 +43,7 @@ from tf1compat.serialization.messages import ServerDef
 from tf1compat.training.device_setter import ClusterSpec
 
 __all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout",
-           "SYNC_REPLICAS_COLLECTION", "RPC_TIMEOUT_ENV", "discard_run", "LOCAL_TARGETS",
+           "SYNC_REPLICAS_COLLECTION", "RPC_TIMEOUT_ENV", "after_push", "LOCAL_TARGETS",
            "VariableValues", "RemoteVariables", "VARIABLE_OPS"]
 
 RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
@@ -52,14 +52,20 @@ SYNC_REPLICAS_COLLECTION = "tf1compat_sync_replicas"
 VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
 
 
-# Per thread: the session run in progress must not push its changes (a stale
-# SyncReplicasOptimizer step: TF drops its gradients).
-_DISCARD = threading.local()
+# Per thread: whether a session run exchanging variables with the ps tasks is in progress,
+# and what must happen once its changes are pushed (SyncReplicasOptimizer's chief enqueues
+# the step's tokens only then: a worker that gets one must pull the updated values).
+_RUN = threading.local()
 
 
-def discard_run() -> None:
-    """Called from inside a run (its PyFunc): the ps tasks will not see this run's changes."""
-    _DISCARD.flag = True
+def after_push(callback: Any) -> None:
+    """Called from inside a run (its PyFunc): `callback()` once the ps tasks hold this run's
+    changes; at once where the run exchanges nothing."""
+    pending = getattr(_RUN, "after_push", None)
+    if pending is None:
+        callback()
+    else:
+        pending.append(callback)
 
 
 def rpc_timeout() -> float:
@@ -346,7 +352,7 @@ class RemoteVariables:
 
     def before_run(self, state: Dict[str, Any], plan: Any) -> Any:
         """Pulls the run's ps variables into `state`; returns what `after_run` needs."""
-        _DISCARD.flag = False
+        _RUN.after_push = []
         used = self._plan_variables(plan)
         before: Dict[str, torch.Tensor] = {}
         for task, names in used.items():
@@ -363,9 +369,13 @@ class RemoteVariables:
     def after_run(self, state: Dict[str, Any], pulled: Any) -> None:
         """Sends the ps tasks what the run changed (`pulled`: before_run's result)."""
         used, before_values = pulled
-        if getattr(_DISCARD, "flag", False):
-            _DISCARD.flag = False
-            return
+        callbacks, _RUN.after_push = getattr(_RUN, "after_push", None) or [], None
+        self._push(state, used, before_values)
+        for callback in callbacks:
+            callback()
+
+    def _push(self, state: Dict[str, Any], used: Dict[str, List[str]],
+              before_values: Dict[str, torch.Tensor]) -> None:
         as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
         for task, names in used.items():
             initial, changes, values = {}, {}, {}
