@@ -70,6 +70,10 @@ def _single_process_reference(steps: int):
 
 
 def test_sync_replicas_equal_one_process_on_the_combined_batch(tmp_path):
+    """No init tokens (`num_tokens=0`): each worker's run waits for its step's token, so
+    every step averages one gradient of each worker at that step's weights, as one process
+    on the combined batch. (With TF's default init tokens, `replicas_to_aggregate` of them,
+    the first worker up may fill the first step alone: see the token-queue golden.)"""
     ps, worker0, worker1 = _run_cluster("sync", tmp_path)
     held = np.load(ps)
     assert int(worker0.read_text()) == int(worker1.read_text()) == int(held["global_step"]) == 6
@@ -127,7 +131,8 @@ def test_server_arguments_as_tf():
 
 def test_local_cluster_sync_replicas_threads_equal_one_process():
     """tf.test.create_local_cluster: two worker threads (one session each on its worker's
-    target) with SyncReplicasOptimizer end where one process on both batches ends."""
+    target) with SyncReplicasOptimizer and no init tokens end where one process on both
+    batches ends; each train-op run returns the token it dequeued (the step it ended on)."""
     import threading
     import tf1compat as tf
     rng = np.random.RandomState(0)
@@ -135,7 +140,7 @@ def test_local_cluster_sync_replicas_threads_equal_one_process():
     targets = features @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
     workers, ps_servers = tf.test.create_local_cluster(num_workers=2, num_ps=1)
     assert isinstance(workers[0], tf.train.Server) and len(ps_servers) == 1
-    runs, failures = {}, []
+    runs, failures, tokens = {}, [], {0: [], 1: []}
 
     def work(task):
         try:
@@ -153,7 +158,9 @@ def test_local_cluster_sync_replicas_threads_equal_one_process():
                         total_num_replicas=2)
                     train_op = opt.minimize(loss,
                                             global_step=tf.train.get_or_create_global_step())
-                hooks = [opt.make_session_run_hook(task == 0),
+                # No init tokens: every step waits for both workers (TF's default
+                # tokens would let the chief fill the first step alone).
+                hooks = [opt.make_session_run_hook(task == 0, num_tokens=0),
                          tf.train.StopAtStepHook(last_step=4)]
                 if task:
                     chief_ready.wait(60)
@@ -163,7 +170,7 @@ def test_local_cluster_sync_replicas_threads_equal_one_process():
                     chief_ready.set()
                     runs[task] = 0
                     while not sess.should_stop():
-                        sess.run(train_op)
+                        tokens[task].append(int(sess.run(train_op)))
                         runs[task] += 1
         except Exception as e:  # noqa: BLE001 - reported by the test thread
             failures.append(e)
@@ -177,6 +184,7 @@ def test_local_cluster_sync_replicas_threads_equal_one_process():
         t.join(JOB_TIMEOUT)
     assert not failures, failures
     assert runs == {0: 4, 1: 4}
+    assert tokens == {0: [1, 2, 3, 4], 1: [1, 2, 3, 4]}
     with tf.Graph().as_default():
         with tf.device("/job:ps/task:0"):
             weights = tf.get_variable("weights", [3, 1])

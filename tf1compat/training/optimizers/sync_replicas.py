@@ -8,12 +8,11 @@ touch besides (TF 1.15's `mnist_replica.py` pattern) is TF's: `apply_gradients` 
 local `sync_rep_local_step` variable, `local_step_init_op`, `chief_init_op` and
 `ready_for_local_init_op`; `get_init_tokens_op(num_tokens)` checks the count as TF
 (ValueError on too few tokens for the first step); `get_chief_queue_runner()` is a
-QueueRunner and the session hook runs the chief's init ops. There is no token queue to
-fill: in one process no worker waits, and between processes the ps's aggregation
-(distribute/sync_replicas.py) hands out TF's tokens, so the chief's queue runner starts no
-thread and the init-tokens op is a no-op. Between
-processes (a tf.train.Server cluster) `tf.train.SyncReplicasOptimizer` is the subclass of
-distribute/sync_replicas.py, which aggregates the workers' gradients.
+QueueRunner and the session hook runs the chief's init ops and starts it. There is no
+token queue to fill: in one process no worker waits, so the chief's queue runner starts no
+thread and the init-tokens op is a no-op. Between processes (a tf.train.Server cluster, or
+`tf.test.create_local_cluster`) `tf.train.SyncReplicasOptimizer` is the subclass of
+distribute/sync_replicas.py, which builds TF's accumulator and token queue.
 """
 
 from __future__ import annotations
@@ -155,14 +154,15 @@ class _ChiefQueueRunner(QueueRunner):
 
     def create_threads(self, sess: Any, coord: Any = None, daemon: bool = False,
                        start: bool = False) -> List[Any]:
-        """No thread: the steps' tokens are handed out without one."""
+        """No thread: in one process no token queue waits to be filled."""
         return []
 
 
 class _SyncReplicasOptimizerHook(SessionRunHook):
     """The session hook of a SyncReplicasOptimizer (a SessionRunHook, as TF's, so
     Estimator's TrainSpec accepts it): TF's checks in `begin` and, once the session
-    exists, the chief's or the worker's local init op."""
+    exists, the chief's or the worker's local init op, the chief's init tokens and its
+    queue runner's threads."""
 
     def __init__(self, sync_optimizer: SyncReplicasOptimizer, is_chief: bool,
                  num_tokens: int):
