@@ -131,68 +131,24 @@ def test_server_arguments_as_tf():
 
 def test_local_cluster_sync_replicas_threads_equal_one_process():
     """tf.test.create_local_cluster: two worker threads (one session each on its worker's
-    target) with SyncReplicasOptimizer and no init tokens end where one process on both
-    batches ends; each train-op run returns the token it dequeued (the step it ended on)."""
-    import threading
+    target), SyncReplicasOptimizer with no init tokens: each train-op run returns the token
+    of the step it waited for and the ps ends where one process on both batches ends, as
+    real TF 2.15 (scripts/record_sync_replicas_tokens.py). (With TF's default tokens TF's
+    chief fills the steps alone while the other worker starts.)"""
+    import json
     import tf1compat as tf
-    rng = np.random.RandomState(0)
-    features = rng.randn(8, 3).astype(np.float32)
-    targets = features @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
     workers, ps_servers = tf.test.create_local_cluster(num_workers=2, num_ps=1)
     assert isinstance(workers[0], tf.train.Server) and len(ps_servers) == 1
-    runs, failures, tokens = {}, [], {0: [], 1: []}
-
-    def work(task):
-        try:
-            with tf.Graph().as_default():
-                with tf.device(tf.train.replica_device_setter(
-                        worker_device=f"/job:worker/task:{task}", cluster=workers[0].cluster)):
-                    weights = tf.get_variable("weights", [3, 1],
-                                              initializer=tf.zeros_initializer())
-                    bias = tf.get_variable("bias", [1], initializer=tf.zeros_initializer())
-                    rows = slice(4 * task, 4 * task + 4)
-                    loss = tf.reduce_mean(tf.square(
-                        tf.matmul(features[rows], weights) + bias - targets[rows]))
-                    opt = tf.train.SyncReplicasOptimizer(
-                        tf.train.GradientDescentOptimizer(0.1), replicas_to_aggregate=2,
-                        total_num_replicas=2)
-                    train_op = opt.minimize(loss,
-                                            global_step=tf.train.get_or_create_global_step())
-                # No init tokens: every step waits for both workers (TF's default
-                # tokens would let the chief fill the first step alone).
-                hooks = [opt.make_session_run_hook(task == 0, num_tokens=0),
-                         tf.train.StopAtStepHook(last_step=4)]
-                if task:
-                    chief_ready.wait(60)
-                with tf.train.MonitoredTrainingSession(master=workers[task].target,
-                                                       is_chief=task == 0,
-                                                       hooks=hooks) as sess:
-                    chief_ready.set()
-                    runs[task] = 0
-                    while not sess.should_stop():
-                        tokens[task].append(int(sess.run(train_op)))
-                        runs[task] += 1
-        except Exception as e:  # noqa: BLE001 - reported by the test thread
-            failures.append(e)
-            chief_ready.set()
-
-    chief_ready = threading.Event()
-    threads = [threading.Thread(target=work, args=(task,)) for task in (0, 1)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(JOB_TIMEOUT)
-    assert not failures, failures
-    assert runs == {0: 4, 1: 4}
-    assert tokens == {0: [1, 2, 3, 4], 1: [1, 2, 3, 4]}
-    with tf.Graph().as_default():
-        with tf.device("/job:ps/task:0"):
-            weights = tf.get_variable("weights", [3, 1])
-            bias = tf.get_variable("bias", [1])
-        with tf.Session(workers[1].target) as sess:
-            held = sess.run({"weights": weights, "bias": bias})
-    for name, value in _single_process_reference(4).items():
-        np.testing.assert_allclose(held[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+    program = _sync_tokens_program()
+    ours = program.run_two_workers(tf, [w.target for w in workers], workers[0].cluster,
+                                   num_tokens=0)
+    golden = json.loads((Path(__file__).parent / "golden" / "data" /
+                         "sync_replicas_two_workers.json").read_text())
+    assert ours["tokens"] == golden["tokens"] == [[1, 2, 3, 4], [1, 2, 3, 4]]
+    reference = _single_process_reference(program.TWO_WORKER_STEPS)
+    for name in ("weights", "bias"):
+        np.testing.assert_allclose(ours[name], golden[name], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(ours[name], reference[name].ravel(), rtol=1e-5, atol=1e-6)
 
 
 def _sync_tokens_program():
