@@ -176,3 +176,37 @@ def test_sync_replicas_token_queue_as_recorded_from_tf():
         assert ours["global_step"][run] == golden["global_step"][run], run
         np.testing.assert_allclose(ours["weights"][run], golden["weights"][run],
                                    rtol=1e-5, atol=1e-6, err_msg=str(run))
+
+
+def test_sync_replicas_token_wait_times_out_clearly(monkeypatch):
+    """A worker alone where 2 replicas must send gradients, with no init tokens: its run
+    waits for a token (TF waits forever) and fails after TF1COMPAT_RPC_TIMEOUT seconds
+    naming the queue and the replicas; the session then closes without waiting for the
+    chief's take."""
+    import time
+    import tf1compat as tf
+    monkeypatch.setenv("TF1COMPAT_RPC_TIMEOUT", "2")
+    with tf.Graph().as_default():   # a first gradient run imports torch's lazy modules
+        x = tf.Variable([1.0])
+        with tf.Session() as sess:
+            sess.run(x.initializer)
+            sess.run(tf.gradients(x * x, x))
+    workers, _ = tf.test.create_local_cluster(num_workers=1, num_ps=1)
+    with tf.Graph().as_default():
+        with tf.device(tf.train.replica_device_setter(worker_device="/job:worker/task:0",
+                                                      cluster=workers[0].cluster)):
+            weights = tf.get_variable("weights", [2], initializer=tf.ones_initializer())
+            opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1),
+                                                 replicas_to_aggregate=2,
+                                                 total_num_replicas=2)
+            train_op = opt.minimize(tf.reduce_sum(weights * weights),
+                                    global_step=tf.train.get_or_create_global_step())
+        start = time.time()
+        with pytest.raises(tf.errors.DeadlineExceededError,
+                           match=r"no token in sync_token_q within 2 s: 1 of 2 replicas sent "
+                                 r"their gradients for global step 0"):
+            with tf.train.MonitoredTrainingSession(
+                    master=workers[0].target, is_chief=True,
+                    hooks=[opt.make_session_run_hook(True, num_tokens=0)]) as sess:
+                sess.run(train_op)
+        assert time.time() - start < 15

@@ -11,8 +11,10 @@ on the ps) held by ps task 0 and reached over rpc (in this process for a local c
   returns it (TF's train op is that `Assign`, int64);
 * the chief's queue runner (`get_chief_queue_runner()`, a QueueRunner of `sync_token_q`
   started by the session hook) runs the sync op over and over: it takes the average of
-  `replicas_to_aggregate` gradients of the current step (waiting for them), applies it
-  with the wrapped optimizer (incrementing the global step) and enqueues
+  `replicas_to_aggregate` gradients of the current step (waiting for them; as TF's
+  accumulator, a waiting take is completed by the apply that brings the last gradient,
+  which moves the accumulator to the next step at once), applies it with the wrapped
+  optimizer (incrementing the global step) and enqueues
   `max(total_num_replicas, replicas_to_aggregate)` tokens of the new global step;
 * `get_init_tokens_op(num_tokens)` enqueues `num_tokens` tokens of the global step
   (`replicas_to_aggregate` by default), which the hook runs on the chief at the start.
@@ -62,6 +64,14 @@ __all__ = ["SyncReplicasOptimizer"]
 _Outcome = Tuple[str, Any]      # ("ok", value) or (error kind, message), sent back over rpc
 
 
+class _Take:
+    """A take waiting for `replicas` gradients; `result` is their average once taken."""
+
+    def __init__(self, replicas: int):
+        self.replicas = replicas
+        self.result: Optional[List[np.ndarray]] = None
+
+
 class _SyncState:
     """On ps task 0: one optimizer's accumulator and token queue (see the module
     docstring)."""
@@ -73,6 +83,7 @@ class _SyncState:
         self.global_step = 0            # the accumulator's: older gradients are stale
         self.tokens: collections.deque = collections.deque()
         self.dequeuers: collections.deque = collections.deque()     # first come first served
+        self.takers: collections.deque = collections.deque()        # the chief's, in order
         self.closed = False
 
     def set_global_step(self, step: int) -> _Outcome:
@@ -90,18 +101,17 @@ class _SyncState:
                     for total, g in zip(self.sums, grads):
                         total += g
                 self.count += 1
-                self.condition.notify_all()
+                self._flush()
             ticket = object()
             self.dequeuers.append(ticket)
             try:
-                ready = self.condition.wait_for(
+                self.condition.wait_for(
                     lambda: self.closed or self.tokens and self.dequeuers[0] is ticket, timeout)
                 if self.tokens and self.dequeuers[0] is ticket:
                     return "ok", self.tokens.popleft()
                 if self.closed:
                     return "closed", ("FIFOQueue 'sync_token_q' is closed and has insufficient "
                                       "elements (requested 1, current size 0)")
-                assert not ready
                 return "timeout", (f"SyncReplicasOptimizer: no token in sync_token_q within "
                                    f"{timeout:g} s: {self.count} of {replicas} replicas sent "
                                    f"their gradients for global step {self.global_step}")
@@ -111,18 +121,34 @@ class _SyncState:
 
     def take(self, replicas: int, timeout: float) -> _Outcome:
         with self.condition:
-            if not self.condition.wait_for(lambda: self.closed or self.count >= replicas,
-                                           timeout):
-                return "timeout", (f"SyncReplicasOptimizer: {self.count} of {replicas} "
-                                   f"replicas sent their gradients for global step "
-                                   f"{self.global_step} within {timeout:g} s")
-            if self.closed:
-                return "cancelled", "TakeGrad operation was cancelled: sync_token_q is closed"
+            attempt = _Take(replicas)
+            self.takers.append(attempt)
+            try:
+                self._flush()
+                if not self.condition.wait_for(lambda: self.closed or attempt.result is not None,
+                                               timeout):
+                    return "timeout", (f"SyncReplicasOptimizer: {self.count} of {replicas} "
+                                       f"replicas sent their gradients for global step "
+                                       f"{self.global_step} within {timeout:g} s")
+                if attempt.result is None:
+                    return "cancelled", ("TakeGrad operation was cancelled: sync_token_q is "
+                                         "closed")
+                return "ok", attempt.result
+            finally:
+                if attempt in self.takers:      # timed out or cancelled
+                    self.takers.remove(attempt)
+
+    def _flush(self) -> None:
+        """Completes the first waiting take once enough gradients came, as TF's accumulator
+        does within the apply that brings the last one (so a gradient sent right after it
+        is already stale)."""
+        if self.takers and self.count >= self.takers[0].replicas and not self.closed:
+            attempt = self.takers.popleft()
             # TF's MEAN: the sum over every gradient accumulated, divided by their number.
-            averaged = [(total / self.count).astype(total.dtype) for total in self.sums]
+            attempt.result = [(total / self.count).astype(total.dtype) for total in self.sums]
             self.sums, self.count = None, 0
             self.global_step += 1
-            return "ok", averaged
+        self.condition.notify_all()
 
     def enqueue(self, tokens: List[int]) -> _Outcome:
         with self.condition:
