@@ -18,9 +18,11 @@ variables:
 Adding the change is TF's asynchronous ("Hogwild") update: a GradientDescent step lands on
 the ps value of the moment, and `global_step.assign_add(1)` counts every worker's update.
 Optimizers whose update reads slot values a concurrent worker changed meanwhile (Momentum,
-Adam) differ from TF by that staleness only. `SyncReplicasOptimizer` (sync_replicas.py)
-aggregates the workers' gradients first; its workers then all apply the same update, so
-its sessions send updates as values to set (`SYNC_REPLICAS_COLLECTION`).
+Adam) differ from TF by that staleness only. With `SyncReplicasOptimizer`
+(sync_replicas.py) only the chief's queue runner updates the variables (the workers' runs
+send gradients to ps task 0), so its sessions send updates as values to set
+(`SYNC_REPLICAS_COLLECTION`), and it enqueues a step's tokens once they are pushed
+(`after_push`).
 
 A ps task that cannot be reached (it died, or is not up within the timeout) makes the
 worker's run fail with `tf.errors.UnavailableError` naming the task.
@@ -47,7 +49,7 @@ __all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeo
            "VariableValues", "RemoteVariables", "VARIABLE_OPS"]
 
 RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
-# Graphs with a SyncReplicasOptimizer's train op add a marker here: updates are values.
+# Graphs with a SyncReplicasOptimizer's sync op add a marker here: updates are values.
 SYNC_REPLICAS_COLLECTION = "tf1compat_sync_replicas"
 VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
 
