@@ -70,6 +70,10 @@ def _single_process_reference(steps: int):
 
 
 def test_sync_replicas_equal_one_process_on_the_combined_batch(tmp_path):
+    """No init tokens (`num_tokens=0`): each worker's run waits for its step's token, so
+    every step averages one gradient of each worker at that step's weights, as one process
+    on the combined batch. (With TF's default init tokens, `replicas_to_aggregate` of them,
+    the first worker up may fill the first step alone: see the token-queue golden.)"""
     ps, worker0, worker1 = _run_cluster("sync", tmp_path)
     held = np.load(ps)
     assert int(worker0.read_text()) == int(worker1.read_text()) == int(held["global_step"]) == 6
@@ -127,64 +131,24 @@ def test_server_arguments_as_tf():
 
 def test_local_cluster_sync_replicas_threads_equal_one_process():
     """tf.test.create_local_cluster: two worker threads (one session each on its worker's
-    target) with SyncReplicasOptimizer end where one process on both batches ends."""
-    import threading
+    target), SyncReplicasOptimizer with no init tokens: each train-op run returns the token
+    of the step it waited for and the ps ends where one process on both batches ends, as
+    real TF 2.15 (scripts/record_sync_replicas_tokens.py). (With TF's default tokens TF's
+    chief fills the steps alone while the other worker starts.)"""
+    import json
     import tf1compat as tf
-    rng = np.random.RandomState(0)
-    features = rng.randn(8, 3).astype(np.float32)
-    targets = features @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
     workers, ps_servers = tf.test.create_local_cluster(num_workers=2, num_ps=1)
     assert isinstance(workers[0], tf.train.Server) and len(ps_servers) == 1
-    runs, failures = {}, []
-
-    def work(task):
-        try:
-            with tf.Graph().as_default():
-                with tf.device(tf.train.replica_device_setter(
-                        worker_device=f"/job:worker/task:{task}", cluster=workers[0].cluster)):
-                    weights = tf.get_variable("weights", [3, 1],
-                                              initializer=tf.zeros_initializer())
-                    bias = tf.get_variable("bias", [1], initializer=tf.zeros_initializer())
-                    rows = slice(4 * task, 4 * task + 4)
-                    loss = tf.reduce_mean(tf.square(
-                        tf.matmul(features[rows], weights) + bias - targets[rows]))
-                    opt = tf.train.SyncReplicasOptimizer(
-                        tf.train.GradientDescentOptimizer(0.1), replicas_to_aggregate=2,
-                        total_num_replicas=2)
-                    train_op = opt.minimize(loss,
-                                            global_step=tf.train.get_or_create_global_step())
-                hooks = [opt.make_session_run_hook(task == 0),
-                         tf.train.StopAtStepHook(last_step=4)]
-                if task:
-                    chief_ready.wait(60)
-                with tf.train.MonitoredTrainingSession(master=workers[task].target,
-                                                       is_chief=task == 0,
-                                                       hooks=hooks) as sess:
-                    chief_ready.set()
-                    runs[task] = 0
-                    while not sess.should_stop():
-                        sess.run(train_op)
-                        runs[task] += 1
-        except Exception as e:  # noqa: BLE001 - reported by the test thread
-            failures.append(e)
-            chief_ready.set()
-
-    chief_ready = threading.Event()
-    threads = [threading.Thread(target=work, args=(task,)) for task in (0, 1)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(JOB_TIMEOUT)
-    assert not failures, failures
-    assert runs == {0: 4, 1: 4}
-    with tf.Graph().as_default():
-        with tf.device("/job:ps/task:0"):
-            weights = tf.get_variable("weights", [3, 1])
-            bias = tf.get_variable("bias", [1])
-        with tf.Session(workers[1].target) as sess:
-            held = sess.run({"weights": weights, "bias": bias})
-    for name, value in _single_process_reference(4).items():
-        np.testing.assert_allclose(held[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+    program = _sync_tokens_program()
+    ours = program.run_two_workers(tf, [w.target for w in workers], workers[0].cluster,
+                                   num_tokens=0)
+    golden = json.loads((Path(__file__).parent / "golden" / "data" /
+                         "sync_replicas_two_workers.json").read_text())
+    assert ours["tokens"] == golden["tokens"] == [[1, 2, 3, 4], [1, 2, 3, 4]]
+    reference = _single_process_reference(program.TWO_WORKER_STEPS)
+    for name in ("weights", "bias"):
+        np.testing.assert_allclose(ours[name], golden[name], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(ours[name], reference[name].ravel(), rtol=1e-5, atol=1e-6)
 
 
 def _sync_tokens_program():
@@ -197,30 +161,6 @@ def _sync_tokens_program():
     return sync_tokens_program
 
 
-def test_sync_replicas_fewer_workers_than_gradients_per_step():
-    """total_num_replicas=1 < replicas_to_aggregate=2, today's stand-in for TF's token
-    queue: a worker's first run of a step returns on a spare token without changing
-    anything, its second completes the step with the mean of both batches' gradients at
-    the step's weights. (TF differs: see the strict-xfail test below.)"""
-    import tf1compat as tf
-    rng = np.random.RandomState(1)
-    features = rng.randn(8, 3).astype(np.float32)
-    targets = features @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
-    workers, _ = tf.test.create_local_cluster(num_workers=1, num_ps=1)
-    seen = _sync_tokens_program().run_program(tf, workers[0].target, workers[0].cluster)
-    expected = np.zeros((3, 1), np.float32)
-    for _ in range(2):
-        grads = [2 * features[r].T @ (features[r] @ expected - targets[r]) / 4
-                 for r in (slice(0, 4), slice(4, 8))]
-        expected = expected - 0.1 * (grads[0] + grads[1]) / 2
-    assert seen["global_step"][:4] == [0, 1, 1, 2]
-    np.testing.assert_array_equal(seen["weights"][0], np.zeros(3))    # the spare token's run
-    np.testing.assert_allclose(seen["weights"][3], expected.ravel(), rtol=1e-5, atol=1e-6)
-
-
-@pytest.mark.xfail(strict=True, reason="issue 19: TF's sync_token_q is not built yet; the "
-                   "stand-in neither returns the dequeued token from train_op nor drops the "
-                   "gradient a worker computes at its stale local_step after an init token")
 def test_sync_replicas_token_queue_as_recorded_from_tf():
     """total_num_replicas=1 < replicas_to_aggregate=2 against real TF 2.15's run-by-run
     tokens, global steps and weights (scripts/record_sync_replicas_tokens.py)."""
@@ -236,3 +176,37 @@ def test_sync_replicas_token_queue_as_recorded_from_tf():
         assert ours["global_step"][run] == golden["global_step"][run], run
         np.testing.assert_allclose(ours["weights"][run], golden["weights"][run],
                                    rtol=1e-5, atol=1e-6, err_msg=str(run))
+
+
+def test_sync_replicas_token_wait_times_out_clearly(monkeypatch):
+    """A worker alone where 2 replicas must send gradients, with no init tokens: its run
+    waits for a token (TF waits forever) and fails after TF1COMPAT_RPC_TIMEOUT seconds
+    naming the queue and the replicas; the session then closes without waiting for the
+    chief's take."""
+    import time
+    import tf1compat as tf
+    monkeypatch.setenv("TF1COMPAT_RPC_TIMEOUT", "2")
+    with tf.Graph().as_default():   # a first gradient run imports torch's lazy modules
+        x = tf.Variable([1.0])
+        with tf.Session() as sess:
+            sess.run(x.initializer)
+            sess.run(tf.gradients(x * x, x))
+    workers, _ = tf.test.create_local_cluster(num_workers=1, num_ps=1)
+    with tf.Graph().as_default():
+        with tf.device(tf.train.replica_device_setter(worker_device="/job:worker/task:0",
+                                                      cluster=workers[0].cluster)):
+            weights = tf.get_variable("weights", [2], initializer=tf.ones_initializer())
+            opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1),
+                                                 replicas_to_aggregate=2,
+                                                 total_num_replicas=2)
+            train_op = opt.minimize(tf.reduce_sum(weights * weights),
+                                    global_step=tf.train.get_or_create_global_step())
+        start = time.time()
+        with pytest.raises(tf.errors.DeadlineExceededError,
+                           match=r"no token in sync_token_q within 2 s: 1 of 2 replicas sent "
+                                 r"their gradients for global step 0"):
+            with tf.train.MonitoredTrainingSession(
+                    master=workers[0].target, is_chief=True,
+                    hooks=[opt.make_session_run_hook(True, num_tokens=0)]) as sess:
+                sess.run(train_op)
+        assert time.time() - start < 15

@@ -83,7 +83,9 @@ def test_train_and_evaluate_chief_worker_ps_evaluator(tmp_path, monkeypatch):
     assert [e["final"] for e in evals[:-1]] == [False] * (len(evals) - 1)
     assert {"average_loss", "label/mean", "prediction/mean", "loss"} <= set(evals[-1])
     assert evals[-1]["average_loss"] < evals[0]["average_loss"]
-    # Sync replicas on identical batches: the chief's checkpoint is one process's result.
+    # Sync replicas on identical batches, no init tokens (each step waits for both): the
+    # chief's checkpoint is one process's result. (TF's default init tokens would let the
+    # chief fill the first step alone during the worker's start-up delay.)
     monkeypatch.delenv("TF_CONFIG", raising=False)
     import tf1compat as tf
     reference = _one_process_reference(tmp_path / "reference")

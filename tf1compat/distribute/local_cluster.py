@@ -37,6 +37,8 @@ class _LocalCluster:
         self.stores: Dict[str, _server.VariableValues] = {
             _server.task_name(job, i): _server.VariableValues()
             for job in spec.jobs for i in spec.task_indices(job)}
+        # SyncReplicasOptimizer's accumulators and token queues (what its ps task 0 holds).
+        self.sync_replicas: Dict[str, Any] = {}
 
 
 _CURRENT: Dict[str, Optional[_LocalCluster]] = {"cluster": None}

@@ -18,9 +18,11 @@ variables:
 Adding the change is TF's asynchronous ("Hogwild") update: a GradientDescent step lands on
 the ps value of the moment, and `global_step.assign_add(1)` counts every worker's update.
 Optimizers whose update reads slot values a concurrent worker changed meanwhile (Momentum,
-Adam) differ from TF by that staleness only. `SyncReplicasOptimizer` (sync_replicas.py)
-aggregates the workers' gradients first; its workers then all apply the same update, so
-its sessions send updates as values to set (`SYNC_REPLICAS_COLLECTION`).
+Adam) differ from TF by that staleness only. With `SyncReplicasOptimizer`
+(sync_replicas.py) only the chief's queue runner updates the variables (the workers' runs
+send gradients to ps task 0), so its sessions send updates as values to set
+(`SYNC_REPLICAS_COLLECTION`), and it enqueues a step's tokens once they are pushed
+(`after_push`).
 
 A ps task that cannot be reached (it died, or is not up within the timeout) makes the
 worker's run fail with `tf.errors.UnavailableError` naming the task.
@@ -43,23 +45,29 @@ from tf1compat.serialization.messages import ServerDef
 from tf1compat.training.device_setter import ClusterSpec
 
 __all__ = ["Server", "make_server_def", "active_server", "task_name", "rpc_timeout",
-           "SYNC_REPLICAS_COLLECTION", "RPC_TIMEOUT_ENV", "discard_run", "LOCAL_TARGETS",
+           "SYNC_REPLICAS_COLLECTION", "RPC_TIMEOUT_ENV", "after_push", "LOCAL_TARGETS",
            "VariableValues", "RemoteVariables", "VARIABLE_OPS"]
 
 RPC_TIMEOUT_ENV = "TF1COMPAT_RPC_TIMEOUT"
-# Graphs with a SyncReplicasOptimizer's train op add a marker here: updates are values.
+# Graphs with a SyncReplicasOptimizer's sync op add a marker here: updates are values.
 SYNC_REPLICAS_COLLECTION = "tf1compat_sync_replicas"
 VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
 
 
-# Per thread: the session run in progress must not push its changes (a stale
-# SyncReplicasOptimizer step: TF drops its gradients).
-_DISCARD = threading.local()
+# Per thread: whether a session run exchanging variables with the ps tasks is in progress,
+# and what must happen once its changes are pushed (SyncReplicasOptimizer's chief enqueues
+# the step's tokens only then: a worker that gets one must pull the updated values).
+_RUN = threading.local()
 
 
-def discard_run() -> None:
-    """Called from inside a run (its PyFunc): the ps tasks will not see this run's changes."""
-    _DISCARD.flag = True
+def after_push(callback: Any) -> None:
+    """Called from inside a run (its PyFunc): `callback()` once the ps tasks hold this run's
+    changes; at once where the run exchanges nothing."""
+    pending = getattr(_RUN, "after_push", None)
+    if pending is None:
+        callback()
+    else:
+        pending.append(callback)
 
 
 def rpc_timeout() -> float:
@@ -346,7 +354,7 @@ class RemoteVariables:
 
     def before_run(self, state: Dict[str, Any], plan: Any) -> Any:
         """Pulls the run's ps variables into `state`; returns what `after_run` needs."""
-        _DISCARD.flag = False
+        _RUN.after_push = []
         used = self._plan_variables(plan)
         before: Dict[str, torch.Tensor] = {}
         for task, names in used.items():
@@ -363,9 +371,13 @@ class RemoteVariables:
     def after_run(self, state: Dict[str, Any], pulled: Any) -> None:
         """Sends the ps tasks what the run changed (`pulled`: before_run's result)."""
         used, before_values = pulled
-        if getattr(_DISCARD, "flag", False):
-            _DISCARD.flag = False
-            return
+        callbacks, _RUN.after_push = getattr(_RUN, "after_push", None) or [], None
+        self._push(state, used, before_values)
+        for callback in callbacks:
+            callback()
+
+    def _push(self, state: Dict[str, Any], used: Dict[str, List[str]],
+              before_values: Dict[str, torch.Tensor]) -> None:
         as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
         for task, names in used.items():
             initial, changes, values = {}, {}, {}

@@ -1,32 +1,47 @@
-"""`tf.train.SyncReplicasOptimizer` between processes: workers' gradients averaged per step.
+"""`tf.train.SyncReplicasOptimizer` between processes, with TF's token queue.
 
-In a process running a `tf.train.Server` of a cluster with ps and worker jobs, each step's
-gradients go to ps task 0, which waits until `replicas_to_aggregate` workers have sent the
-gradients of that global step and returns their average to all of them; every worker then
-applies the same averaged update, and its session sends the updated values to the ps
-tasks as values (server.py's `SYNC_REPLICAS_COLLECTION`). The result equals one process
-training on the workers' combined batch.
+In a process running a `tf.train.Server` of a cluster with ps and worker jobs (or on a
+`tf.test.create_local_cluster`), the optimizer builds what TF 1.15's builds, with its
+shared state (TF's `ConditionalAccumulator`s and the `sync_token_q` FIFOQueue, which live
+on the ps) held by ps task 0 and reached over rpc (in this process for a local cluster):
 
-Backup workers (`total_num_replicas > replicas_to_aggregate`): as TF's accumulators, a step
-takes the first `replicas_to_aggregate` gradients computed at that global step; gradients
-that arrive once their step is complete are stale and dropped. The late worker's run then
-changes nothing on the ps (its session does not push that run, `server.discard_run`) and
-its next run starts from the current values, as a TF worker continues with the token of
-the new global step. Fewer workers than gradients per step (`total_num_replicas <
-replicas_to_aggregate`): as TF's token queue, which the chief fills with
-`replicas_to_aggregate - total_num_replicas` spare tokens and each completed step refills
-with `replicas_to_aggregate`, a run whose gradient does not complete its step returns at
-once while a spare token is left (changing nothing: its worker computes another gradient at
-the same step), else waits for the step; the update is the mean of the step's
-`replicas_to_aggregate` gradients, all computed at that step's weights. The exchange runs
-in a `PyFunc` op (`tf.py_func`) fed by the gradients and the global step. Without such a
-cluster it is the one-process pass-through of training/optimizers/sync_replicas.py.
+* every worker's train op sends its gradients, tagged with its `sync_rep_local_step`, to
+  the accumulator, which drops them when that step is older than the accumulator's global
+  step (stale); then it dequeues a token (a global step), assigns it to its local step and
+  returns it (TF's train op is that `Assign`, int64);
+* the chief's queue runner (`get_chief_queue_runner()`, a QueueRunner of `sync_token_q`
+  started by the session hook) runs the sync op over and over: it takes the average of
+  `replicas_to_aggregate` gradients of the current step (waiting for them; as TF's
+  accumulator, a waiting take is completed by the apply that brings the last gradient,
+  which moves the accumulator to the next step at once), applies it with the wrapped
+  optimizer (incrementing the global step) and enqueues
+  `max(total_num_replicas, replicas_to_aggregate)` tokens of the new global step;
+* `get_init_tokens_op(num_tokens)` enqueues `num_tokens` tokens of the global step
+  (`replicas_to_aggregate` by default), which the hook runs on the chief at the start.
+
+So, as in TF, a worker may compute several gradients of one step (it holds several
+tokens): with the default init tokens a fast worker can complete the first step alone,
+and `num_tokens=0` (allowed where `total_num_replicas >= replicas_to_aggregate`) makes
+every worker wait for every step. The chief's session closes the token queue when it stops
+(the QueueRunner's cancel op): the other workers' dequeues then raise OutOfRangeError,
+which ends their MonitoredSession, and the chief's own pending take is cancelled.
+
+Where tf1compat differs: the chief enqueues a step's tokens once the ps tasks hold that
+step's values (its session pushes them after the run), so a worker holding a token of step
+k reads step k's values; a worker's gradients are sent and its token dequeued in one call,
+so the workers waiting for a step are served in the order they sent their gradients; one
+accumulator holds all variables' gradients (TF has one per variable; IndexedSlices
+gradients are made dense); waits are bounded: a dequeue by `TF1COMPAT_RPC_TIMEOUT` seconds
+(DeadlineExceededError naming how many replicas sent gradients for the step), the chief's
+take by twice that. Without such a cluster it is the one-process pass-through of
+training/optimizers/sync_replicas.py.
 """
 
 from __future__ import annotations
 
+import collections
 import threading
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import torch.distributed.rpc as rpc
@@ -34,82 +49,204 @@ import torch.distributed.rpc as rpc
 from tf1compat.distribute import local_cluster as _local_cluster
 from tf1compat.distribute import server as _server
 from tf1compat.framework import errors
-from tf1compat.framework.graph import get_default_graph
+from tf1compat.framework.graph import control_dependencies, device, get_default_graph, name_scope
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.ops import state_ops
+from tf1compat.ops.control_flow_ops import group, no_op
+from tf1compat.ops.creation_ops import fill
 from tf1compat.ops.script_ops import py_func
 from tf1compat.training.optimizers import sync_replicas as _single_process
+from tf1compat.training.queue_runner import QueueRunner
 
 __all__ = ["SyncReplicasOptimizer"]
 
+_Outcome = Tuple[str, Any]      # ("ok", value) or (error kind, message), sent back over rpc
 
-class _Aggregation:
-    """On ps task 0: the gradients received per global step, until all replicas took
-    their average."""
+
+class _Take:
+    """A take waiting for `replicas` gradients; `result` is their average once taken."""
+
+    def __init__(self, replicas: int):
+        self.replicas = replicas
+        self.result: Optional[List[np.ndarray]] = None
+
+
+class _SyncState:
+    """On ps task 0: one optimizer's accumulator and token queue (see the module
+    docstring)."""
 
     def __init__(self) -> None:
         self.condition = threading.Condition()
-        self.steps: Dict[Any, Dict[str, Any]] = {}
-        # The last global step completed, per optimizer: older gradients are stale.
-        self.completed: Dict[str, int] = {}
-        # TF's token queue, per optimizer, where fewer workers than gradients per step
-        # run (total_num_replicas < replicas_to_aggregate).
-        self.tokens: Dict[str, int] = {}
+        self.sums: Optional[List[np.ndarray]] = None
+        self.count = 0
+        self.global_step = 0            # the accumulator's: older gradients are stale
+        self.tokens: collections.deque = collections.deque()
+        self.dequeuers: collections.deque = collections.deque()     # first come first served
+        self.takers: collections.deque = collections.deque()        # the chief's, in order
+        self.closed = False
+
+    def set_global_step(self, step: int) -> _Outcome:
+        with self.condition:
+            self.global_step = step
+        return "ok", None
+
+    def apply_and_dequeue(self, local_step: int, grads: List[np.ndarray], replicas: int,
+                          timeout: float) -> _Outcome:
+        with self.condition:
+            if local_step >= self.global_step:
+                if self.sums is None:
+                    self.sums = [np.array(g, copy=True) for g in grads]
+                else:
+                    for total, g in zip(self.sums, grads):
+                        total += g
+                self.count += 1
+                self._flush()
+            ticket = object()
+            self.dequeuers.append(ticket)
+            try:
+                self.condition.wait_for(
+                    lambda: self.closed or self.tokens and self.dequeuers[0] is ticket, timeout)
+                if self.tokens and self.dequeuers[0] is ticket:
+                    return "ok", self.tokens.popleft()
+                if self.closed:
+                    return "closed", ("FIFOQueue 'sync_token_q' is closed and has insufficient "
+                                      "elements (requested 1, current size 0)")
+                return "timeout", (f"SyncReplicasOptimizer: no token in sync_token_q within "
+                                   f"{timeout:g} s: {self.count} of {replicas} replicas sent "
+                                   f"their gradients for global step {self.global_step}")
+            finally:
+                self.dequeuers.remove(ticket)
+                self.condition.notify_all()
+
+    def take(self, replicas: int, timeout: float) -> _Outcome:
+        with self.condition:
+            attempt = _Take(replicas)
+            self.takers.append(attempt)
+            try:
+                self._flush()
+                if not self.condition.wait_for(lambda: self.closed or attempt.result is not None,
+                                               timeout):
+                    return "timeout", (f"SyncReplicasOptimizer: {self.count} of {replicas} "
+                                       f"replicas sent their gradients for global step "
+                                       f"{self.global_step} within {timeout:g} s")
+                if attempt.result is None:
+                    return "cancelled", ("TakeGrad operation was cancelled: sync_token_q is "
+                                         "closed")
+                return "ok", attempt.result
+            finally:
+                if attempt in self.takers:      # timed out or cancelled
+                    self.takers.remove(attempt)
+
+    def _flush(self) -> None:
+        """Completes the first waiting take once enough gradients came, as TF's accumulator
+        does within the apply that brings the last one (so a gradient sent right after it
+        is already stale)."""
+        if self.takers and self.count >= self.takers[0].replicas and not self.closed:
+            attempt = self.takers.popleft()
+            # TF's MEAN: the sum over every gradient accumulated, divided by their number.
+            attempt.result = [(total / self.count).astype(total.dtype) for total in self.sums]
+            self.sums, self.count = None, 0
+            self.global_step += 1
+        self.condition.notify_all()
+
+    def enqueue(self, tokens: List[int]) -> _Outcome:
+        with self.condition:
+            if self.closed:
+                return "cancelled", "Queue 'sync_token_q' is closed."
+            self.tokens.extend(tokens)
+            self.condition.notify_all()
+        return "ok", None
+
+    def close(self) -> _Outcome:
+        with self.condition:
+            self.closed = True
+            self.condition.notify_all()
+        return "ok", None
 
 
-_AGGREGATION = _Aggregation()
+_STATES: Dict[str, _SyncState] = {}     # what ps task 0 holds, per optimizer name
+_STATES_LOCK = threading.Lock()
 
 
-def _aggregate(key: Any, grads: List[np.ndarray], replicas: int, timeout: float,
-               workers: Optional[int] = None) -> Optional[List[np.ndarray]]:
-    """Runs on ps task 0 (over rpc): blocks until `replicas` gradients of step `key` came;
-    None for a gradient whose run must change nothing: a stale one (its step is complete:
-    dropped), or, with fewer `workers` than `replicas`, one that took a spare token of
-    TF's token queue (the chief's init tokens hold replicas - workers of them, each
-    completed step adds `replicas`): that worker runs again at the same step."""
-    optimizer = key[0]
-    spare = replicas - (workers or replicas)
-    with _AGGREGATION.condition:
-        if key[1] <= _AGGREGATION.completed.get(optimizer, -1):
-            return None
-        if spare > 0:
-            _AGGREGATION.tokens.setdefault(optimizer, spare)
-        entry = _AGGREGATION.steps.setdefault(key, {"sum": None, "count": 0, "result": None,
-                                                    "readers": 0})
-        if entry["sum"] is None:
-            entry["sum"] = [np.array(g, copy=True) for g in grads]
-        else:
-            for total, g in zip(entry["sum"], grads):
-                total += g
-        entry["count"] += 1
-        if entry["count"] == replicas:
-            entry["result"] = [(total / replicas).astype(total.dtype) for total in entry["sum"]]
-            _AGGREGATION.completed[optimizer] = max(key[1], _AGGREGATION.completed.get(
-                optimizer, -1))
-            if spare > 0:
-                _AGGREGATION.tokens[optimizer] += replicas
-            _AGGREGATION.condition.notify_all()
-        elif spare > 0 and _AGGREGATION.tokens[optimizer] > 0:
-            _AGGREGATION.tokens[optimizer] -= 1
-            return None
-        else:
-            entry["readers"] += 1
-            done = _AGGREGATION.condition.wait_for(lambda: entry["result"] is not None,
-                                                   timeout)
-            entry["readers"] -= 1
-            if not done:
-                # The step failed: a later call (a retry) must not complete it with stale
-                # sums.
-                if _AGGREGATION.steps.get(key) is entry:
-                    del _AGGREGATION.steps[key]
-                raise TimeoutError(f"SyncReplicasOptimizer: {entry['count']} of {replicas} "
-                                   f"replicas sent their gradients for global step {key[1]} "
-                                   f"within {timeout:g} s")
-        if spare > 0:
-            _AGGREGATION.tokens[optimizer] -= 1
-        if entry["readers"] == 0 and _AGGREGATION.steps.get(key) is entry:
-            del _AGGREGATION.steps[key]
-        return entry["result"]
+def _call_state(states: Optional[Dict[str, _SyncState]], key: str, method: str,
+                *args: Any) -> _Outcome:
+    """Runs on ps task 0 (over rpc, `states` None: this process's) or in-process (a local
+    cluster's states)."""
+    states = _STATES if states is None else states
+    with _STATES_LOCK:
+        state = states.setdefault(key, _SyncState())
+    return getattr(state, method)(*args)
+
+
+_ERRORS = {"timeout": errors.DeadlineExceededError, "closed": errors.OutOfRangeError,
+           "cancelled": errors.CancelledError}
+
+
+class _SyncTokenQueue:
+    """The worker's side of TF's `sync_token_q` and accumulator (their ops are PyFuncs
+    calling ps task 0; QueueRunner reads `name` and builds `close`)."""
+
+    name = "sync_token_q"
+
+    def __init__(self, key: str, local: Any, replicas: int):
+        self._key = key
+        self._local = local            # a local cluster (in-process), else None (rpc)
+        self._replicas = replicas
+
+    def _call(self, method: str, *args: Any, wait: float = 0.0) -> Any:
+        try:
+            if self._local is not None:
+                kind, value = _call_state(self._local.sync_replicas, self._key, method, *args)
+            else:
+                kind, value = rpc.rpc_sync(_server.task_name("ps", 0), _call_state,
+                                           args=(None, self._key, method) + args,
+                                           timeout=wait + _server.rpc_timeout())
+        except RuntimeError as e:
+            raise errors.UnavailableError(None, None, "SyncReplicasOptimizer: the parameter "
+                                          f"server cannot be reached: {e}") from e
+        if kind != "ok":
+            raise _ERRORS[kind](None, None, value)
+        return value
+
+    def set_global_step(self, step: Any, name: str) -> Any:
+        return py_func(lambda s: self._call("set_global_step", int(s)), [step], [],
+                       name=name)
+
+    def apply_and_dequeue(self, local_step: Any, grads: Sequence[Any]) -> Any:
+        """Sends `grads` computed at `local_step`, then waits for a token (returned)."""
+        def run(step: np.ndarray, *values: np.ndarray) -> np.ndarray:
+            timeout = _server.rpc_timeout()
+            token = self._call("apply_and_dequeue", int(step), list(values), self._replicas,
+                               timeout, wait=timeout)
+            return np.asarray(token, step.dtype)
+
+        token = py_func(run, [local_step] + list(grads), local_step.dtype.base_dtype,
+                        name="sync_token_q_Dequeue")
+        token.set_shape([])
+        return token
+
+    def take(self, grads: Sequence[Any]) -> List[Any]:
+        """The average of `replicas_to_aggregate` gradients of the current step."""
+        def run() -> List[np.ndarray]:
+            timeout = 2 * _server.rpc_timeout()
+            return self._call("take", self._replicas, timeout, wait=timeout)
+
+        out = py_func(run, [], [g.dtype for g in grads], name="take_grad")
+        for a, g in zip(out, grads):
+            a.set_shape(g.shape)
+        return list(out)
+
+    def enqueue_many(self, tokens: Any, name: str = "sync_token_q_EnqueueMany") -> Any:
+        """Enqueues `tokens` once this run's updates are on the ps."""
+        def run(values: np.ndarray) -> None:
+            _server.after_push(lambda: self._call("enqueue", [int(v) for v in values]))
+
+        return py_func(run, [tokens], [], name=name)
+
+    def close(self, cancel_pending_enqueues: bool = False, name: Optional[str] = None) -> Any:
+        """Closes the queue (its pending dequeues and the chief's take end)."""
+        return py_func(lambda: self._call("close"), [], [], name=name or "sync_token_q_Close")
 
 
 def _on_ps_job(grads_and_vars: Sequence[Any]) -> bool:
@@ -120,6 +257,9 @@ def _on_ps_job(grads_and_vars: Sequence[Any]) -> bool:
 class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
     """`tf.train.SyncReplicasOptimizer` (see the module docstring)."""
 
+    _sync_token_queue: Optional[_SyncTokenQueue] = None
+    _chief_queue_runner: Optional[QueueRunner] = None
+
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
                         name: Optional[str] = None) -> Any:
         grads_and_vars = list(grads_and_vars)
@@ -129,64 +269,67 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
             local = None        # a graph of its own, not placed on the local cluster's ps
         cluster = server.cluster if server is not None else local.spec if local else None
         if cluster is None or "ps" not in cluster.jobs:
+            self._sync_token_queue = None
             return super().apply_gradients(grads_and_vars, global_step, name)
+        if not grads_and_vars:
+            raise ValueError("Must supply at least one variable")
         if global_step is None:
             raise ValueError("Global step is required to check staleness")
+        self._global_step = global_step
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("Must supply at least one variable")
+        self._make_local_step(global_step)
+        queue = self._sync_token_queue = _SyncTokenQueue(self._name, local,
+                                                         self._replicas_to_aggregate)
         grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g, _ in pairs]
-        # Steps are told apart per cluster (a local cluster's aggregation is in-process).
-        key_prefix = self._name if local is None else f"{self._name}@{id(local)}"
-        averaged = self._averaged(grads, global_step, key_prefix, in_process=local is not None)
-        # The marker is the exchange op, which a .meta can write (a node name), not a bool.
-        get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION, averaged[0].op)
-        # The pass-through applies the averaged gradients with the wrapped optimizer; the
-        # counts come back after, so a later graph (Estimator.train again) aggregates too.
-        counts = self._replicas_to_aggregate, self._total_num_replicas
-        self._replicas_to_aggregate = self._total_num_replicas = 1
-        try:
-            return super().apply_gradients([(a, v) for a, (_, v) in zip(averaged, pairs)],
-                                           global_step, name)
-        finally:
-            self._replicas_to_aggregate, self._total_num_replicas = counts
+        with name_scope(None, self._name):
+            with device(global_step.device), name_scope(""):
+                token = queue.apply_and_dequeue(self._local_step.value(), grads)
+                train_op = state_ops.assign(self._local_step, token)
+            with device(global_step.device):
+                averaged = queue.take(grads)
+            # The sync op's run pushes its updates as values (the chief's thread is their
+            # only writer); the marker is an op, which a .meta can write.
+            get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION,
+                                                  averaged[0].op)
+            with device(global_step.device), name_scope(""):
+                update_op = self._opt.apply_gradients(
+                    [(a, v) for a, (_, v) in zip(averaged, pairs)], global_step)
+                with control_dependencies([update_op]):
+                    tokens_per_step = max(self._total_num_replicas, self._replicas_to_aggregate)
+                    sync_op = queue.enqueue_many(_fill(tokens_per_step, global_step))
+                if self._variable_averages is not None:
+                    with control_dependencies([sync_op]), name_scope(""):
+                        sync_op = self._variable_averages.apply(self._variables_to_average)
+                self._chief_queue_runner = QueueRunner(queue, [sync_op])
+            with device(global_step.device):
+                set_step = queue.set_global_step(global_step, name="SetGlobalStep")
+            self.chief_init_op = group(self.local_step_init_op, set_step)
+        self._gradients_applied = True
+        return train_op
 
-    def _averaged(self, grads: Sequence[Any], global_step: Any, key_prefix: str,
-                  in_process: bool) -> List[Any]:
-        """The gradients averaged on ps task 0 (over rpc; in this process for a local
-        cluster, whose sessions run as threads of it)."""
-        replicas, workers = self._replicas_to_aggregate, self._total_num_replicas
+    def get_chief_queue_runner(self) -> Any:
+        if self._sync_token_queue is None:
+            return super().get_chief_queue_runner()
+        if not self._gradients_applied:
+            raise ValueError("Should be called after apply_gradients().")
+        return self._chief_queue_runner
 
-        def exchange(step: Any, *values: np.ndarray) -> List[np.ndarray]:
-            timeout = _server.rpc_timeout()
-            arguments = ((key_prefix, int(step)), list(values), replicas, timeout, workers)
-            try:
-                averaged = _aggregate(*arguments) if in_process else rpc.rpc_sync(
-                    _server.task_name("ps", 0), _aggregate, args=arguments,
-                    timeout=2 * timeout + 5)
-                if averaged is None:
-                    # Stale, or a spare token's run: this run's updates are dropped (not
-                    # pushed to the ps).
-                    _server.discard_run()
-                    return list(values)
-                return averaged
-            except TimeoutError as e:
-                raise errors.DeadlineExceededError(None, None, str(e)) from e
-            except RuntimeError as e:
-                if "timeout" in str(e).lower():
-                    # A remote TimeoutError arrives as a RuntimeError with the ps traceback:
-                    # keep its message line.
-                    lines = [ln for ln in str(e).splitlines() if ln.startswith("TimeoutError:")]
-                    cause = lines[-1] if lines else str(e).strip().splitlines()[0]
-                    raise errors.DeadlineExceededError(
-                        None, None, f"SyncReplicasOptimizer: no average of the replicas' "
-                                    f"gradients for global step {int(step)}: {cause}") from e
-                raise errors.UnavailableError(None, None, "SyncReplicasOptimizer: the "
-                                              f"parameter server cannot be reached: {e}") from e
+    def get_init_tokens_op(self, num_tokens: int = -1) -> Any:
+        if self._sync_token_queue is None:
+            return super().get_init_tokens_op(num_tokens)
+        num_tokens = self._init_token_count(num_tokens)
+        if num_tokens > 0:
+            with device(self._global_step.device), name_scope(""):
+                return self._sync_token_queue.enqueue_many(
+                    _fill(num_tokens, self._global_step),
+                    name="sync_token_q_EnqueueMany_1")
+        return no_op(name="no_init_tokens")
 
-        out = py_func(exchange, [global_step] + list(grads), [g.dtype for g in grads],
-                      stateful=True, name="sync_replicas_average")
-        out = out if isinstance(out, (list, tuple)) else [out]
-        for a, g in zip(out, grads):
-            a.set_shape(g.shape)
-        return list(out)
+
+def _fill(count: int, global_step: Any) -> Any:
+    """`count` copies of the global step's value (read where the op runs: after the
+    control dependencies around it)."""
+    value = global_step.read_value() if hasattr(global_step, "read_value") else global_step
+    return fill([count], value)

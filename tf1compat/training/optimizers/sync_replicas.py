@@ -8,19 +8,18 @@ touch besides (TF 1.15's `mnist_replica.py` pattern) is TF's: `apply_gradients` 
 local `sync_rep_local_step` variable, `local_step_init_op`, `chief_init_op` and
 `ready_for_local_init_op`; `get_init_tokens_op(num_tokens)` checks the count as TF
 (ValueError on too few tokens for the first step); `get_chief_queue_runner()` is a
-QueueRunner and the session hook runs the chief's init ops. There is no token queue to
-fill: in one process no worker waits, and between processes the ps's aggregation
-(distribute/sync_replicas.py) hands out TF's tokens, so the chief's queue runner starts no
-thread and the init-tokens op is a no-op. Between
-processes (a tf.train.Server cluster) `tf.train.SyncReplicasOptimizer` is the subclass of
-distribute/sync_replicas.py, which aggregates the workers' gradients.
+QueueRunner and the session hook runs the chief's init ops and starts it. There is no
+token queue to fill: in one process no worker waits, so the chief's queue runner starts no
+thread and the init-tokens op is a no-op. Between processes (a tf.train.Server cluster, or
+`tf.test.create_local_cluster`) `tf.train.SyncReplicasOptimizer` is the subclass of
+distribute/sync_replicas.py, which builds TF's accumulator and token queue.
 """
 
 from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from tf1compat.framework.graph import GraphKeys, control_dependencies, name_scope
+from tf1compat.framework.graph import GraphKeys, colocate_with, control_dependencies, name_scope
 from tf1compat.ops import state_ops
 from tf1compat.ops.control_flow_ops import group, no_op
 from tf1compat.training.optimizers.optimizer import Optimizer
@@ -75,21 +74,23 @@ class SyncReplicasOptimizer(Optimizer):
                 averages = self._variable_averages.apply(self._variables_to_average)
             train_op = group(train_op, averages)
         self._make_local_step(global_step)
+        with name_scope(self._name):
+            self.chief_init_op = group(self.local_step_init_op)
         self._gradients_applied = True
         return train_op
 
     def _make_local_step(self, global_step: Any) -> None:
         """TF's `sync_rep_local_step` (a local variable: the step this worker's gradients
-        were computed at) and the init ops of the chief and of the other workers. (TF
-        places it on the global step's device; here it stays in the worker, whose own it
-        is: the ps's aggregation keys gradients by the global step they fetched.)"""
-        self._local_step = Variable(0, trainable=False, name="sync_rep_local_step",
-                                    collections=[GraphKeys.LOCAL_VARIABLES],
-                                    dtype=global_step.dtype.base_dtype)
+        are computed at), colocated with a no-op as TF's, so it stays on the worker where
+        replica_device_setter puts variables on the ps; its init op and the check before
+        it."""
+        local_anchor = no_op()
+        with colocate_with(local_anchor):
+            self._local_step = Variable(0, trainable=False, name="sync_rep_local_step",
+                                        collections=[GraphKeys.LOCAL_VARIABLES],
+                                        dtype=global_step.dtype.base_dtype)
         self.local_step_init_op = state_ops.assign(self._local_step, global_step)
         self.ready_for_local_init_op = report_uninitialized_variables(global_variables())
-        with name_scope(self._name):
-            self.chief_init_op = group(self.local_step_init_op)
 
     def get_slot(self, *args: Any, **kwargs: Any) -> Any:
         return self._opt.get_slot(*args, **kwargs)
@@ -108,14 +109,22 @@ class SyncReplicasOptimizer(Optimizer):
 
     def get_init_tokens_op(self, num_tokens: int = -1) -> Any:
         """The op the chief runs once to hand out the first step's tokens (TF's checks
-        of `num_tokens`; a no-op here: see the module docstring)."""
+        of `num_tokens`; a no-op in one process: see the module docstring)."""
+        self._init_token_count(num_tokens)
+        return no_op(name="sync_token_init")
+
+    def _init_token_count(self, num_tokens: int) -> int:
+        """TF's checks of `get_init_tokens_op(num_tokens)`; the count (-1:
+        `replicas_to_aggregate`)."""
         if not self._gradients_applied:
             raise ValueError("get_init_tokens_op() should be called after apply_gradients().")
         tokens_needed = self._replicas_to_aggregate - self._total_num_replicas
-        if num_tokens != -1 and num_tokens < tokens_needed:
+        if num_tokens == -1:
+            return self._replicas_to_aggregate
+        if num_tokens < tokens_needed:
             raise ValueError(f"Too few tokens to finish the first step: {num_tokens} (given) "
                              f"vs {tokens_needed} (needed)")
-        return no_op(name="sync_token_init")
+        return num_tokens
 
     def make_session_run_hook(self, is_chief: bool, num_tokens: int = -1) -> Any:
         return _SyncReplicasOptimizerHook(self, is_chief, num_tokens)
@@ -145,14 +154,15 @@ class _ChiefQueueRunner(QueueRunner):
 
     def create_threads(self, sess: Any, coord: Any = None, daemon: bool = False,
                        start: bool = False) -> List[Any]:
-        """No thread: the steps' tokens are handed out without one."""
+        """No thread: in one process no token queue waits to be filled."""
         return []
 
 
 class _SyncReplicasOptimizerHook(SessionRunHook):
     """The session hook of a SyncReplicasOptimizer (a SessionRunHook, as TF's, so
     Estimator's TrainSpec accepts it): TF's checks in `begin` and, once the session
-    exists, the chief's or the worker's local init op."""
+    exists, the chief's or the worker's local init op, the chief's init tokens and its
+    queue runner's threads."""
 
     def __init__(self, sync_optimizer: SyncReplicasOptimizer, is_chief: bool,
                  num_tokens: int):
@@ -167,12 +177,15 @@ class _SyncReplicasOptimizerHook(SessionRunHook):
                              "using the hook.")
         if self._is_chief:
             self._local_init_op = optimizer.chief_init_op
+            self._q_runner = optimizer.get_chief_queue_runner()
             self._init_tokens_op = optimizer.get_init_tokens_op(self._num_tokens)
         else:
             self._local_init_op = optimizer.local_step_init_op
-            self._init_tokens_op = None
+            self._q_runner = self._init_tokens_op = None
 
     def after_create_session(self, session: Any, coord: Any) -> None:
         session.run(self._local_init_op)
         if self._init_tokens_op is not None:
             session.run(self._init_tokens_op)
+        if self._q_runner is not None:
+            self._q_runner.create_threads(session, coord=coord, daemon=True, start=True)
