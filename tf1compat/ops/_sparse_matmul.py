@@ -10,8 +10,9 @@ they are not) before the row pointers are built; CSR keeps repeats and sums them
 
 The row order (a sort, the costly part) depends on the indices only: `CsrLayout` keeps
 it, so a graph whose sparse matrix is constant sorts once. torch's CSR constructor has no
-usable gradient for repeated entries, so the product is its own autograd Function: d/d values is the row-wise dot of `grad[rows]` and `b[cols]`,
-d/d b is the transposed product (the same Function, so second derivatives exist too).
+usable gradient for repeated entries, so the product is its own autograd Function:
+d/d values is the row-wise dot of `grad[rows]` and `b[cols]`, d/d b is the transposed
+product (the same Function, so second derivatives exist too).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Optional, Tuple
 
+import numpy as np
 import torch
 
 from tf1compat.framework import errors
@@ -36,6 +38,19 @@ def csr_kernel_supports(dtype: torch.dtype) -> bool:
     return dtype in _CSR_DTYPES
 
 
+# numpy's stable argsort is a radix sort for 16-bit keys: ~10x faster than torch's on the
+# transposed layout of a GCN's sparse features (24k entries, 1433 columns), same order.
+_RADIX_KEYS = 1 << 16
+
+
+def _stable_order(keys: torch.Tensor, n_keys: int) -> torch.Tensor:
+    """The stable ascending order of `keys` (ints in [0, n_keys))."""
+    if keys.device.type != "cpu" or n_keys > _RADIX_KEYS:
+        return torch.argsort(keys, stable=True)
+    order = np.argsort(keys.numpy().astype(np.uint16), kind="stable")
+    return torch.from_numpy(order)
+
+
 class CsrLayout:
     """The compressed-row order of COO entries (rows, cols) of an [n_rows, n_cols]
     matrix: built once per index tensor (a kernel keeps it while the same constant
@@ -49,7 +64,7 @@ class CsrLayout:
         self.rows, self.cols, self.n_rows, self.n_cols = rows, cols, n_rows, n_cols
         self.order: Optional[torch.Tensor] = None
         if rows.numel() > 1 and bool((rows[1:] < rows[:-1]).any()):
-            self.order = torch.argsort(rows, stable=True)
+            self.order = _stable_order(rows, n_rows)
             rows, cols = rows[self.order], cols[self.order]
         self.crow = torch._convert_indices_from_coo_to_csr(rows, n_rows)
         self.col_indices = cols
