@@ -10,8 +10,10 @@ only worth it for plans that run often, and only where the result is the same:
    variable updates (kernels that write the session's store cannot be checked aside
    on a snapshot), string values, or fewer than `TF1COMPAT_COMPILE_MIN_OPS` kernels
    (default 64; torch's per-call guards cost more than they save on small plans).
-   A plan with a gradient op (`tf.gradients`, every `minimize` step) is compiled in
-   pieces (runtime/compiled_steps.py): its forward segment, from the feeds and
+   A plan with a gradient op (`tf.gradients`, every `minimize` step) is compiled whole
+   when the gradient is a plain one of fed values and every op is pure
+   (`compiled_steps.compiles_whole`: Dynamo traces `torch.autograd.grad` into the graph);
+   otherwise in pieces (runtime/compiled_steps.py): its forward segment, from the feeds and
    variable reads to the values the gradient op needs, is compiled, AOTAutograd
    compiling its backward with it, so the gradient op's `torch.autograd.grad` runs
    compiled kernels; the gradient op and the optimizer's (batched) updates run as
@@ -127,7 +129,8 @@ def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
     """Why `plan` must run op by op (None: it may be compiled)."""
     if plan.dataflow:
         return "TF1 dataflow control flow (runs on the dataflow executor, nothing to trace)"
-    if compiled_steps.first_gradient(plan) is not None:
+    whole = compiled_steps.compiles_whole(plan)
+    if compiled_steps.first_gradient(plan) is not None and not whole:
         pieces = compiled_steps.split(plan)
         if isinstance(pieces, str):
             return pieces
@@ -154,7 +157,7 @@ def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
                 return f"op {step.op.name} ({step.op.type}) makes {t._dtype.name} values"
         if od.cpu_only:
             return f"op {step.op.name} ({step.op.type}) runs on the CPU only"
-    if plan.needs_grad and not jit:
+    if plan.needs_grad and not jit and not whole:
         return "gradient plans break torch.compile's graph at torch.autograd.grad"
     if not jit and kernels < min_ops:
         return f"{kernels} ops (fewer than TF1COMPAT_COMPILE_MIN_OPS={min_ops})"
@@ -275,6 +278,15 @@ def _let_dynamo_trace_tf1compat() -> None:
         trace_rules._recompile_re()
 
 
+def _tracing_autograd(on: bool) -> Any:
+    """Dynamo's `trace_autograd_ops` set while `on` (a context manager)."""
+    import contextlib
+    import torch._dynamo.config as dynamo_config
+    if not on or not hasattr(dynamo_config, "trace_autograd_ops"):
+        return contextlib.nullcontext()
+    return dynamo_config.patch(trace_autograd_ops=True)
+
+
 def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
     options = None
     if backend == "inductor":
@@ -356,7 +368,9 @@ class _HotPlan:
             compiled = _compile(with_inline_constants(self.eager, self.plan.source),
                                 self.cfg["backend"])
             snapshot = type(before)(before) if isinstance(before, dict) else dict(before)
-            with torch.set_grad_enabled(grad):
+            # The first call traces: a whole gradient plan's torch.autograd.grad is traced
+            # into the graph (compiled_steps.compiles_whole), not a graph break.
+            with torch.set_grad_enabled(grad), _tracing_autograd(self.plan.needs_grad):
                 got = compiled(feeds, snapshot)
         except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
             self._give_up(_failure(e))
@@ -543,7 +557,8 @@ class HotPlans:
             return
         plan.hot = HotPlanRecord(COUNTING)
         after = 1 if self.jit else cfg["after"]
-        if compiled_steps.first_gradient(plan) is not None:
+        if compiled_steps.first_gradient(plan) is not None and \
+                not compiled_steps.compiles_whole(plan):
             plan.fn = _StepHotPlan(plan, plan.hot, after, cfg)
         else:
             plan.fn = _HotPlan(plan, plan.hot, after, cfg)
