@@ -52,3 +52,21 @@ def test_sparse_times_scalar_reads_the_scalar_at_every_index():
         vector_values = sess.run(by_vector.values)
     np.testing.assert_array_equal(values, [2.0, 4.0, 6.0])
     np.testing.assert_array_equal(vector_values, [0.5, 5.0, 4.5])
+
+
+def test_where_lists_the_same_indices_as_torch_nonzero():
+    # Where's CPU kernel takes numpy's nonzero (sparse_retain's mask); same order and dtype.
+    import torch
+    from tf1compat.ops.indexing_ops import _where
+    gen = torch.Generator().manual_seed(1)
+    for shape in [(0,), (7,), (3, 4), (2, 3, 4), (0, 3)]:
+        for dtype in (torch.bool, torch.float32, torch.int32, torch.complex64):
+            x = (torch.rand(shape, generator=gen) > 0.5).to(dtype)
+            got, want = _where(x), torch.nonzero(x)
+            assert got.dtype == want.dtype and got.is_contiguous()
+            assert torch.equal(got, want), (shape, dtype)
+    with tf.Graph().as_default():
+        mask = tf.placeholder(tf.bool, [None])
+        with tf.Session() as sess:
+            got = sess.run(tf.where(mask), {mask: [False, True, True, False, True]})
+    np.testing.assert_array_equal(got, [[1], [2], [4]])

@@ -65,7 +65,8 @@ class CsrLayout:
         self.order: Optional[torch.Tensor] = None
         if rows.numel() > 1 and bool((rows[1:] < rows[:-1]).any()):
             self.order = _stable_order(rows, n_rows)
-            rows, cols = rows[self.order], cols[self.order]
+            # index_select: advanced indexing's general kernel is ~5x slower on CPU.
+            rows, cols = rows.index_select(0, self.order), cols.index_select(0, self.order)
         self.crow = torch._convert_indices_from_coo_to_csr(rows, n_rows)
         self.col_indices = cols
         self._transposed: Optional["CsrLayout"] = None
@@ -81,7 +82,7 @@ class CsrLayout:
                 cached[0]._version == vals._version and cached[0].shape == vals.shape and \
                 cached[0].dtype == vals.dtype and cached[0].device == vals.device:
             return cached[1]
-        ordered = vals if self.order is None else vals[self.order]
+        ordered = vals if self.order is None else vals.index_select(0, self.order)
         matrix = torch.sparse_csr_tensor(self.crow, self.col_indices, ordered,
                                          (self.n_rows, self.n_cols), check_invariants=False)
         self._matrix_cache = (vals, matrix)
@@ -109,7 +110,8 @@ class _CsrMatMul(torch.autograd.Function):
         layout = ctx.layout
         grad_vals = grad_b = None
         if ctx.needs_input_grad[0]:
-            grad_vals = (grad[layout.rows] * b[layout.cols]).sum(1)
+            grad_vals = (grad.index_select(0, layout.rows) *
+                         b.index_select(0, layout.cols)).sum(1)
         if ctx.needs_input_grad[1]:
             grad_b = _CsrMatMul.apply(vals, grad, layout.transposed())
         return grad_vals, grad_b, None
