@@ -65,6 +65,8 @@ def test_where_lists_the_same_indices_as_torch_nonzero():
             got, want = _where(x), torch.nonzero(x)
             assert got.dtype == want.dtype and got.is_contiguous()
             assert torch.equal(got, want), (shape, dtype)
+    lazy = torch.tensor([1 + 1j, 0j, 2j]).conj()              # a conjugate view
+    assert torch.equal(_where(lazy), torch.nonzero(lazy))
     with tf.Graph().as_default():
         mask = tf.placeholder(tf.bool, [None])
         with tf.Session() as sess:

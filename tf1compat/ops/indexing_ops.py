@@ -223,7 +223,8 @@ _NUMPY_NONZERO = frozenset({torch.bool, torch.float16, torch.float32, torch.floa
 
 def _where(x: torch.Tensor) -> torch.Tensor:
     if x.device.type == "cpu" and x.dtype in _NUMPY_NONZERO and x.dim() > 0:
-        return torch.from_numpy(np.ascontiguousarray(np.argwhere(x.detach().numpy())))
+        array = x.detach().resolve_conj().resolve_neg().numpy()   # numpy() refuses lazy bits
+        return torch.from_numpy(np.ascontiguousarray(np.argwhere(array)))
     return torch.nonzero(x)
 
 
