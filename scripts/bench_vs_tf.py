@@ -204,6 +204,71 @@ def w_gcn(tf: Any, np: Any) -> Tuple[Step, int, str]:
     return (lambda: sess.run([loss, train])), 5, "step"
 
 
+def w_gcn_cora(tf: Any, np: Any) -> Tuple[Step, int, str]:
+    """tkipf/gcn's train.py on Cora-sized random data (2708 nodes, 1433 binary features
+    with 49k nonzeros fed as a sparse placeholder, 13k edges plus self loops): one epoch
+    is a training run (sparse dropout, two GraphConvolution layers, masked softmax, weight
+    decay, Adam) and a validation run."""
+    rng = np.random.RandomState(0)
+    n, feats, classes = 2708, 1433, 7
+
+    def coo(indices: Any, shape: Tuple[int, int]) -> Tuple[Any, Any, Any]:
+        indices = np.unique(indices, axis=0).astype(np.int64)   # row-major, as scipy's
+        rows = np.bincount(indices[:, 0], minlength=shape[0]).astype(np.float32)
+        return indices, (1.0 / rows[indices[:, 0]]).astype(np.float32), np.array(shape)
+    features = coo(np.stack([rng.randint(0, n, 49216), rng.randint(0, feats, 49216)], 1),
+                   (n, feats))
+    edges = rng.randint(0, n, (5278, 2))
+    support = coo(np.concatenate([edges, edges[:, ::-1], np.stack([np.arange(n)] * 2, 1)]),
+                  (n, n))
+    labels = np.eye(classes, dtype=np.float32)[rng.randint(0, classes, n)]
+    train_mask, val_mask = np.zeros(n, bool), np.zeros(n, bool)
+    train_mask[:140], val_mask[200:700] = True, True
+
+    ph_support = tf.sparse_placeholder(tf.float32)
+    ph_features = tf.sparse_placeholder(tf.float32, shape=tf.constant(features[2], tf.int64))
+    ph_labels = tf.placeholder(tf.float32, [None, classes])
+    ph_mask = tf.placeholder(tf.int32)
+    ph_dropout = tf.placeholder_with_default(0., shape=())
+    ph_nonzero = tf.placeholder(tf.int32)
+
+    def glorot(shape: Tuple[int, int], name: str) -> Any:
+        r = np.sqrt(6.0 / (shape[0] + shape[1]))
+        return tf.Variable(tf.random_uniform(shape, minval=-r, maxval=r), name=name)
+
+    def layer(x: Any, sparse: bool, shape: Tuple[int, int], act: Any) -> Tuple[Any, Any]:
+        keep = 1 - ph_dropout
+        if sparse:   # tkipf/gcn's sparse_dropout
+            mask = tf.cast(tf.floor(keep + tf.random_uniform(ph_nonzero)), dtype=tf.bool)
+            x = tf.sparse_retain(x, mask) * (1. / keep)
+        else:
+            x = tf.nn.dropout(x, keep)
+        w = glorot(shape, "weights_0")
+        pre = tf.sparse_tensor_dense_matmul(x, w) if sparse else tf.matmul(x, w)
+        return act(tf.add_n([tf.sparse_tensor_dense_matmul(ph_support, pre)])), w
+
+    h, w1 = layer(ph_features, True, (feats, 16), tf.nn.relu)
+    out, _ = layer(h, False, (16, classes), lambda x: x)
+    mask = tf.cast(ph_mask, tf.float32)
+    mask /= tf.reduce_mean(mask)
+    loss = 5e-4 * tf.nn.l2_loss(w1) + tf.reduce_mean(
+        tf.nn.softmax_cross_entropy_with_logits(logits=out, labels=ph_labels) * mask)
+    correct = tf.cast(tf.equal(tf.argmax(out, 1), tf.argmax(ph_labels, 1)), tf.float32)
+    accuracy = tf.reduce_mean(correct * mask)
+    opt_op = tf.train.AdamOptimizer(0.01).minimize(loss)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    feed = {ph_support: support, ph_features: features, ph_labels: labels,
+            ph_nonzero: features[1].shape}
+    train_feed = {**feed, ph_mask: train_mask, ph_dropout: 0.5}
+    val_feed = {**feed, ph_mask: val_mask}
+
+    def epoch() -> None:
+        sess.run([opt_op, loss, accuracy], train_feed)
+        sess.run([loss, accuracy], val_feed)
+    return epoch, 5, "epoch"
+
+
 def w_autoencoder(tf: Any, np: Any) -> Tuple[Step, int, str]:
     """784-256-128 autoencoder, RMSProp, batch 256 (the issue's shared-CPU case)."""
     x = tf.placeholder(tf.float32, [None, 784])

@@ -197,3 +197,31 @@ def test_the_forward_segment_is_one_graph(compile_env):
     record = _same_training(compile_env, _mlp(), _feeds)
     assert record.status in (TRIAL, COMPILED, FALLBACK) and record.compiled_us > 0
     assert len(graphs) == 1
+
+
+def test_plain_gradient_plans_compile_whole(compile_env):
+    """`tf.gradients` of fed values with pure ops around it is one compiled graph (the
+    gradient op traced, not a graph break); a gradient with respect to a variable is cut
+    in pieces as a training step."""
+    from torch._dynamo.utils import counters
+    from tf1compat.runtime import compiled_steps
+    counters.clear()
+    feed = np.linspace(-1, 1, 16).astype(np.float32)
+    with tf.Graph().as_default():
+        x, g = _chain_gradient()
+        w = tf.Variable(np.ones(16, np.float32))
+        gw = tf.gradients(tf.reduce_sum(tf.tanh(x * w)), w)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            want = sess.run(g, {x: feed})
+            for _ in range(STEPS):
+                np.testing.assert_allclose(sess.run(g, {x: feed}), want, rtol=1e-6)
+            sess.run(gw, {x: feed})
+            plans = list(sess._plans.values())
+            whole = [p for p in plans if compiled_steps.compiles_whole(p)]
+            pieces = [p for p in plans if p.needs_grad and
+                      not compiled_steps.compiles_whole(p)]
+    assert len(whole) == 1 and whole[0].hot.status in (TRIAL, COMPILED, FALLBACK)
+    assert whole[0].hot.compiled_us > 0 or whole[0].hot.status == TRIAL
+    assert len(pieces) == 1 and pieces[0].state_marks
+    assert not counters["graph_break"], dict(counters["graph_break"])

@@ -369,3 +369,19 @@ def test_dynamo_traces_tf1compat_under_the_tensorflow_shim(monkeypatch):
     finally:
         monkeypatch.undo()
         trace_rules._recompile_re()
+
+
+def test_compiled_runs_fail_on_recompile_and_restore_the_stance():
+    """`_failing_on_recompile` (the steady runs' stance, set without torch's slow context
+    manager): a call that would recompile raises, and the stance before it comes back."""
+    import torch
+    import torch._dynamo.eval_frame as eval_frame
+    before = eval_frame._stance
+    f = torch.compile(lambda x: x + 1, backend="eager", dynamic=False)
+    f(torch.ones(2))
+    got = hot_plans._failing_on_recompile(f, torch.ones(2))
+    assert torch.equal(got, torch.full((2,), 2.0)) and eval_frame._stance is before
+    with pytest.raises(Exception, match="(?i)recompil"):
+        hot_plans._failing_on_recompile(f, torch.ones(3, 2))    # another shape
+    assert eval_frame._stance is before
+    assert torch.equal(f(torch.ones(3, 2)), torch.full((3, 2), 2.0))   # default stance

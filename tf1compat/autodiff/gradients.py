@@ -138,6 +138,11 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
     # ReadVariableOps returned, so the gradient is taken with respect to those.
     by_handle = any(t.dtype.base_dtype == D.resource for t in node.inputs[ny:ny + nx])
 
+    def differentiate(ys: Sequence[Any], xs: Sequence[Any], dys: Sequence[Any]) -> List[Any]:
+        if jacobian:
+            return _jacobian(ys[0], xs, create)
+        return _grad(ys, xs, dys, retain, create)
+
     def run(*args: Any) -> Any:
         ys, xs = args[:ny], args[ny:ny + nx]
         if by_handle:
@@ -145,15 +150,17 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
             xs = tuple(view[x] if isinstance(x, str) else x for x in xs)
         dys = args[ny + nx:ny + nx + ndy]
         captures = args[ny + nx + ndy:]
-        with box.lock:
-            box.values = dict(zip(capture_tensors, captures))
-            try:
-                if jacobian:
-                    grads = _jacobian(ys[0], xs, create)
-                else:
-                    grads = _grad(ys, xs, dys, retain, create)
-            finally:
-                box.values = {}
+        if capture_tensors:
+            with box.lock:
+                box.values = dict(zip(capture_tensors, captures))
+                try:
+                    grads = differentiate(ys, xs, dys)
+                finally:
+                    box.values = {}
+        else:
+            # Nothing to lend: no lock, which also lets a compiled plan trace this
+            # (runtime/hot_plans.py compiles plain gradient plans whole).
+            grads = differentiate(ys, xs, dys)
         # Sources keep their own devices (runtime/plan.py); the gradients live on this op's.
         if device is not None:
             grads = [g.to(device) if isinstance(g, torch.Tensor) else g for g in grads]

@@ -10,8 +10,9 @@ they are not) before the row pointers are built; CSR keeps repeats and sums them
 
 The row order (a sort, the costly part) depends on the indices only: `CsrLayout` keeps
 it, so a graph whose sparse matrix is constant sorts once. torch's CSR constructor has no
-usable gradient for repeated entries, so the product is its own autograd Function: d/d values is the row-wise dot of `grad[rows]` and `b[cols]`,
-d/d b is the transposed product (the same Function, so second derivatives exist too).
+usable gradient for repeated entries, so the product is its own autograd Function:
+d/d values is the row-wise dot of `grad[rows]` and `b[cols]`, d/d b is the transposed
+product (the same Function, so second derivatives exist too).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Optional, Tuple
 
+import numpy as np
 import torch
 
 from tf1compat.framework import errors
@@ -36,6 +38,19 @@ def csr_kernel_supports(dtype: torch.dtype) -> bool:
     return dtype in _CSR_DTYPES
 
 
+# numpy's stable argsort is a radix sort for 16-bit keys: ~10x faster than torch's on the
+# transposed layout of a GCN's sparse features (24k entries, 1433 columns), same order.
+_RADIX_KEYS = 1 << 16
+
+
+def _stable_order(keys: torch.Tensor, n_keys: int) -> torch.Tensor:
+    """The stable ascending order of `keys` (ints in [0, n_keys))."""
+    if keys.device.type != "cpu" or n_keys > _RADIX_KEYS:
+        return torch.argsort(keys, stable=True)
+    order = np.argsort(keys.numpy().astype(np.uint16), kind="stable")
+    return torch.from_numpy(order)
+
+
 class CsrLayout:
     """The compressed-row order of COO entries (rows, cols) of an [n_rows, n_cols]
     matrix: built once per index tensor (a kernel keeps it while the same constant
@@ -49,8 +64,9 @@ class CsrLayout:
         self.rows, self.cols, self.n_rows, self.n_cols = rows, cols, n_rows, n_cols
         self.order: Optional[torch.Tensor] = None
         if rows.numel() > 1 and bool((rows[1:] < rows[:-1]).any()):
-            self.order = torch.argsort(rows, stable=True)
-            rows, cols = rows[self.order], cols[self.order]
+            self.order = _stable_order(rows, n_rows)
+            # index_select: advanced indexing's general kernel is ~5x slower on CPU.
+            rows, cols = rows.index_select(0, self.order), cols.index_select(0, self.order)
         self.crow = torch._convert_indices_from_coo_to_csr(rows, n_rows)
         self.col_indices = cols
         self._transposed: Optional["CsrLayout"] = None
@@ -66,7 +82,7 @@ class CsrLayout:
                 cached[0]._version == vals._version and cached[0].shape == vals.shape and \
                 cached[0].dtype == vals.dtype and cached[0].device == vals.device:
             return cached[1]
-        ordered = vals if self.order is None else vals[self.order]
+        ordered = vals if self.order is None else vals.index_select(0, self.order)
         matrix = torch.sparse_csr_tensor(self.crow, self.col_indices, ordered,
                                          (self.n_rows, self.n_cols), check_invariants=False)
         self._matrix_cache = (vals, matrix)
@@ -94,7 +110,8 @@ class _CsrMatMul(torch.autograd.Function):
         layout = ctx.layout
         grad_vals = grad_b = None
         if ctx.needs_input_grad[0]:
-            grad_vals = (grad[layout.rows] * b[layout.cols]).sum(1)
+            grad_vals = (grad.index_select(0, layout.rows) *
+                         b.index_select(0, layout.cols)).sum(1)
         if ctx.needs_input_grad[1]:
             grad_b = _CsrMatMul.apply(vals, grad, layout.transposed())
         return grad_vals, grad_b, None

@@ -40,10 +40,13 @@ def _dense_at_indices(indices: torch.Tensor, shape: Any, dense: torch.Tensor
             None, None, "SparseDenseBinaryOpShared broadcasts dense to sparse only; got "
                         f"incompatible shapes: [{','.join(map(str, dims))}] vs. "
                         f"[{','.join(map(str, dense_dims))}]")
-    full = dense.expand(dims)
     if indices.shape[0] == 0:
         return dense.new_zeros((0,))
-    return full[tuple(indices.long().t())]
+    if dense.numel() == 1:
+        # A scalar (tkipf/gcn's sparse dropout scales by 1 / keep_prob): the same value at
+        # every index, without the gather.
+        return dense.reshape(()).expand(indices.shape[0])
+    return dense.expand(dims)[tuple(indices.long().t())]
 
 
 def _cwise_kernel(combine: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]

@@ -10,8 +10,10 @@ only worth it for plans that run often, and only where the result is the same:
    variable updates (kernels that write the session's store cannot be checked aside
    on a snapshot), string values, or fewer than `TF1COMPAT_COMPILE_MIN_OPS` kernels
    (default 64; torch's per-call guards cost more than they save on small plans).
-   A plan with a gradient op (`tf.gradients`, every `minimize` step) is compiled in
-   pieces (runtime/compiled_steps.py): its forward segment, from the feeds and
+   A plan with a gradient op (`tf.gradients`, every `minimize` step) is compiled whole
+   when the gradient is a plain one of fed values and every op is pure
+   (`compiled_steps.compiles_whole`: Dynamo traces `torch.autograd.grad` into the graph);
+   otherwise in pieces (runtime/compiled_steps.py): its forward segment, from the feeds and
    variable reads to the values the gradient op needs, is compiled, AOTAutograd
    compiling its backward with it, so the gradient op's `torch.autograd.grad` runs
    compiled kernels; the gradient op and the optimizer's (batched) updates run as
@@ -127,7 +129,8 @@ def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
     """Why `plan` must run op by op (None: it may be compiled)."""
     if plan.dataflow:
         return "TF1 dataflow control flow (runs on the dataflow executor, nothing to trace)"
-    if compiled_steps.first_gradient(plan) is not None:
+    whole = compiled_steps.compiles_whole(plan)
+    if compiled_steps.first_gradient(plan) is not None and not whole:
         pieces = compiled_steps.split(plan)
         if isinstance(pieces, str):
             return pieces
@@ -154,7 +157,7 @@ def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
                 return f"op {step.op.name} ({step.op.type}) makes {t._dtype.name} values"
         if od.cpu_only:
             return f"op {step.op.name} ({step.op.type}) runs on the CPU only"
-    if plan.needs_grad and not jit:
+    if plan.needs_grad and not jit and not whole:
         return "gradient plans break torch.compile's graph at torch.autograd.grad"
     if not jit and kernels < min_ops:
         return f"{kernels} ops (fewer than TF1COMPAT_COMPILE_MIN_OPS={min_ops})"
@@ -275,6 +278,15 @@ def _let_dynamo_trace_tf1compat() -> None:
         trace_rules._recompile_re()
 
 
+def _tracing_autograd(on: bool) -> Any:
+    """Dynamo's `trace_autograd_ops` set while `on` (a context manager)."""
+    import contextlib
+    import torch._dynamo.config as dynamo_config
+    if not on or not hasattr(dynamo_config, "trace_autograd_ops"):
+        return contextlib.nullcontext()
+    return dynamo_config.patch(trace_autograd_ops=True)
+
+
 def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
     options = None
     if backend == "inductor":
@@ -282,6 +294,36 @@ def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
         # it is made, so guarding on them each call would be pure cost.
         options = {"guard_filter_fn": torch.compiler.skip_guard_on_globals_unsafe}
     return torch.compile(fn, dynamic=False, backend=backend, options=options)
+
+
+def _stance_module() -> Any:
+    from torch._dynamo import eval_frame
+    if hasattr(eval_frame, "_stance") and hasattr(eval_frame, "DynamoStance"):
+        return eval_frame
+    return None
+
+
+_STANCES = _stance_module()
+_FAIL_ON_RECOMPILE = (_STANCES.DynamoStance("fail_on_recompile", False, None)
+                      if _STANCES is not None else None)
+
+
+def _failing_on_recompile(fn: Callable[..., Any], *args: Any) -> Any:
+    """`fn(*args)` under Dynamo's "fail_on_recompile" stance: a compiled plan whose guards
+    fail raises (its caller runs op by op) instead of recompiling in the user's loop.
+    `torch.compiler.set_stance` as a context costs ~7 us a call (its setter imports a C
+    module each time: a tenth of a 100-op gradient plan's run); this sets the same
+    module-level stance directly, outside any compiled region as set_stance requires."""
+    module = _STANCES
+    if module is None:
+        with torch.compiler.set_stance("fail_on_recompile"):
+            return fn(*args)
+    prior = module._stance
+    module._stance = _FAIL_ON_RECOMPILE
+    try:
+        return fn(*args)
+    finally:
+        module._stance = prior
 
 
 def _failure(e: BaseException) -> str:
@@ -356,7 +398,9 @@ class _HotPlan:
             compiled = _compile(with_inline_constants(self.eager, self.plan.source),
                                 self.cfg["backend"])
             snapshot = type(before)(before) if isinstance(before, dict) else dict(before)
-            with torch.set_grad_enabled(grad):
+            # The first call traces: a whole gradient plan's torch.autograd.grad is traced
+            # into the graph (compiled_steps.compiles_whole), not a graph break.
+            with torch.set_grad_enabled(grad), _tracing_autograd(self.plan.needs_grad):
                 got = compiled(feeds, snapshot)
         except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
             self._give_up(_failure(e))
@@ -433,8 +477,7 @@ class _HotPlan:
 
     def _run_compiled(self, feeds: Any, state: Any) -> tuple:
         try:
-            with torch.compiler.set_stance("fail_on_recompile"):
-                return self.compiled(feeds, state)
+            return _failing_on_recompile(self.compiled, feeds, state)
         except Exception as e:  # noqa: BLE001
             # Tracked plans update nothing, so there is nothing to undo: the op-by-op run
             # gives TF's result, or TF's error naming the op.
@@ -503,8 +546,7 @@ class _StepHotPlan(_HotPlan):
         compiled = self.compiled
 
         def forward(values: List[Any], variables: Dict[str, Any]) -> tuple:
-            with torch.compiler.set_stance("fail_on_recompile"):
-                return compiled(values, variables)
+            return _failing_on_recompile(compiled, values, variables)
         try:
             return self.pieces.run(forward, feeds, state)
         except compiled_steps.ForwardFailed as e:
@@ -543,7 +585,8 @@ class HotPlans:
             return
         plan.hot = HotPlanRecord(COUNTING)
         after = 1 if self.jit else cfg["after"]
-        if compiled_steps.first_gradient(plan) is not None:
+        if compiled_steps.first_gradient(plan) is not None and \
+                not compiled_steps.compiles_whole(plan):
             plan.fn = _StepHotPlan(plan, plan.hot, after, cfg)
         else:
             plan.fn = _HotPlan(plan, plan.hot, after, cfg)
