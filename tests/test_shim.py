@@ -55,6 +55,25 @@ def test_install_makes_tensorflow_importable():
     assert proc.stdout.startswith("ok 1.")
 
 
+def test_tensor_array_ops_internal_path():
+    # SeqGAN's generator.py: TensorArrays written inside control_flow_ops.while_loop.
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        from tensorflow.python.ops import tensor_array_ops, control_flow_ops
+        ta = tensor_array_ops.TensorArray(dtype=tf.float32, size=3, dynamic_size=False,
+                                          infer_shape=True)
+        body = lambda i, ta: (i + 1, ta.write(i, 2.0 * tf.cast(i, tf.float32)))
+        _, ta = control_flow_ops.while_loop(lambda i, _: i < 3, body, (tf.constant(0), ta))
+        assert tensor_array_ops.TensorArray is tf.TensorArray
+        with tf.Session() as sess:
+            print("ok", sess.run(ta.stack()).tolist())
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok [0.0, 2.0, 4.0]"
+
+
 def test_unknown_internal_path_is_a_clear_import_error():
     code = textwrap.dedent("""
         import tf1compat; tf1compat.install()

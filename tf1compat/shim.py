@@ -54,6 +54,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.rnn_cell": "tf1compat.internal.rnn_cell_impl",
     "tensorflow.python.ops.rnn_cell_impl": "tf1compat.internal.rnn_cell_impl",
     "tensorflow.python.ops.state_ops": "tf1compat.ops.state_ops",
+    # SeqGAN, nmt-era decoders: `tensor_array_ops.TensorArray` beside
+    # `control_flow_ops.while_loop`.
+    "tensorflow.python.ops.tensor_array_ops": "tf1compat.ops.tensor_array_ops",
     "tensorflow.python.ops.standard_ops": "tf1compat.internal.standard_ops",
     "tensorflow.python.ops.resources": "tf1compat.ops.resources",
     "tensorflow.python.pywrap_tensorflow": "tf1compat.internal.pywrap_tensorflow",
