@@ -296,16 +296,21 @@ def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
     return torch.compile(fn, dynamic=False, backend=backend, options=options)
 
 
-def _stance_module() -> Any:
-    from torch._dynamo import eval_frame
-    if hasattr(eval_frame, "_stance") and hasattr(eval_frame, "DynamoStance"):
-        return eval_frame
-    return None
+# (Dynamo's eval_frame module, its "fail_on_recompile" stance), or (None, None) where torch
+# has no such module-level stance. Looked up at the first compiled run: importing Dynamo
+# costs seconds, which a program whose plans never compile must not pay at import.
+_STANCES: Optional[tuple] = None
 
 
-_STANCES = _stance_module()
-_FAIL_ON_RECOMPILE = (_STANCES.DynamoStance("fail_on_recompile", False, None)
-                      if _STANCES is not None else None)
+def _stance_module() -> tuple:
+    global _STANCES
+    if _STANCES is None:
+        from torch._dynamo import eval_frame
+        if hasattr(eval_frame, "_stance") and hasattr(eval_frame, "DynamoStance"):
+            _STANCES = (eval_frame, eval_frame.DynamoStance("fail_on_recompile", False, None))
+        else:
+            _STANCES = (None, None)
+    return _STANCES
 
 
 def _failing_on_recompile(fn: Callable[..., Any], *args: Any) -> Any:
@@ -314,12 +319,12 @@ def _failing_on_recompile(fn: Callable[..., Any], *args: Any) -> Any:
     `torch.compiler.set_stance` as a context costs ~7 us a call (its setter imports a C
     module each time: a tenth of a 100-op gradient plan's run); this sets the same
     module-level stance directly, outside any compiled region as set_stance requires."""
-    module = _STANCES
+    module, fail_on_recompile = _STANCES or _stance_module()
     if module is None:
         with torch.compiler.set_stance("fail_on_recompile"):
             return fn(*args)
     prior = module._stance
-    module._stance = _FAIL_ON_RECOMPILE
+    module._stance = fail_on_recompile
     try:
         return fn(*args)
     finally:
