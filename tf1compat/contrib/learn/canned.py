@@ -331,6 +331,19 @@ class _Regressor(_CannedEstimator):
                                   name=name, checkpoint_path=checkpoint_path, hooks=hooks)
 
 
+def _dnn_params(head: Any, hidden_units: Sequence[int], feature_columns: Any,
+                optimizer: Any, activation_fn: Any, dropout: Optional[float],
+                gradient_clip_norm: Optional[float], embedding_lr_multipliers: Any,
+                input_layer_min_slice_size: Any) -> Dict[str, Any]:
+    """The DNN model function's params, as TF 1.15's DNNClassifier/Regressor pass them."""
+    return {"head": head, "hidden_units": hidden_units,
+            "feature_columns": tuple(feature_columns or []), "optimizer": optimizer,
+            "activation_fn": activation_fn, "dropout": dropout,
+            "gradient_clip_norm": gradient_clip_norm,
+            "embedding_lr_multipliers": embedding_lr_multipliers,
+            "input_layer_min_slice_size": input_layer_min_slice_size}
+
+
 class DNNClassifier(_Classifier):
     """`tf.contrib.learn.DNNClassifier`: a feed-forward classifier (variables
     `dnn/hiddenlayer_<i>/weights|biases`, `dnn/logits/weights|biases`)."""
@@ -346,13 +359,10 @@ class DNNClassifier(_Classifier):
         head = head_lib.multi_class_head(n_classes, weight_column_name=weight_column_name,
                                          enable_centered_bias=enable_centered_bias,
                                          label_keys=label_keys)
-        super().__init__(_dnn_model_fn, feature_columns or [], model_dir, config, {
-            "head": head, "hidden_units": hidden_units,
-            "feature_columns": tuple(feature_columns or []), "optimizer": optimizer,
-            "activation_fn": activation_fn, "dropout": dropout,
-            "gradient_clip_norm": gradient_clip_norm,
-            "embedding_lr_multipliers": embedding_lr_multipliers,
-            "input_layer_min_slice_size": input_layer_min_slice_size}, feature_engineering_fn)
+        super().__init__(_dnn_model_fn, feature_columns or [], model_dir, config, _dnn_params(
+            head, hidden_units, feature_columns, optimizer, activation_fn, dropout,
+            gradient_clip_norm, embedding_lr_multipliers, input_layer_min_slice_size),
+            feature_engineering_fn)
 
 
 class DNNRegressor(_Regressor):
@@ -368,13 +378,10 @@ class DNNRegressor(_Regressor):
         head = head_lib.regression_head(label_dimension=label_dimension,
                                         weight_column_name=weight_column_name,
                                         enable_centered_bias=enable_centered_bias)
-        super().__init__(_dnn_model_fn, feature_columns or [], model_dir, config, {
-            "head": head, "hidden_units": hidden_units,
-            "feature_columns": tuple(feature_columns or []), "optimizer": optimizer,
-            "activation_fn": activation_fn, "dropout": dropout,
-            "gradient_clip_norm": gradient_clip_norm,
-            "embedding_lr_multipliers": embedding_lr_multipliers,
-            "input_layer_min_slice_size": input_layer_min_slice_size}, feature_engineering_fn)
+        super().__init__(_dnn_model_fn, feature_columns or [], model_dir, config, _dnn_params(
+            head, hidden_units, feature_columns, optimizer, activation_fn, dropout,
+            gradient_clip_norm, embedding_lr_multipliers, input_layer_min_slice_size),
+            feature_engineering_fn)
 
 
 def _check_not_sdca(optimizer: Any) -> None:

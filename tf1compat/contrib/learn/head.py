@@ -81,32 +81,32 @@ def _compute_weighted_loss(loss_unweighted: Any, weight: Any, name: str = "loss"
         return mean, normalized
 
 
-def _mean_squared_loss(labels: Any, logits: Any, weights: Any = None) -> Any:
+def _as_columns(labels: Any, logits: Any) -> tuple:
+    """Labels and logits as tensors, a rank-1 one made a column, shapes checked (TF 1.15's
+    regression losses)."""
     from tf1compat.framework.tensor_conversion import convert_to_tensor
     from tf1compat.ops.array_ops import expand_dims
+    logits, labels = convert_to_tensor(logits), convert_to_tensor(labels)
+    if len(labels.get_shape()) == 1:
+        labels = expand_dims(labels, axis=1)
+    if len(logits.get_shape()) == 1:
+        logits = expand_dims(logits, axis=1)
+    logits.get_shape().assert_is_compatible_with(labels.get_shape())
+    return labels, logits
+
+
+def _mean_squared_loss(labels: Any, logits: Any, weights: Any = None) -> Any:
     from tf1compat.ops.math_ops import cast, squared_difference
     with name_scope(None, "mean_squared_loss", (logits, labels)) as name:
-        logits, labels = convert_to_tensor(logits), convert_to_tensor(labels)
-        if len(labels.get_shape()) == 1:
-            labels = expand_dims(labels, axis=1)
-        if len(logits.get_shape()) == 1:
-            logits = expand_dims(logits, axis=1)
-        logits.get_shape().assert_is_compatible_with(labels.get_shape())
+        labels, logits = _as_columns(labels, logits)
         loss = squared_difference(logits, cast(labels, dtypes.float32), name=name)
         return _compute_weighted_loss(loss, weights)
 
 
 def _poisson_loss(labels: Any, logits: Any, weights: Any = None) -> Any:
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
-    from tf1compat.ops.array_ops import expand_dims
     from tf1compat.ops.nn_losses import log_poisson_loss
     with name_scope(None, "_poisson_loss", (logits, labels)) as name:
-        logits, labels = convert_to_tensor(logits), convert_to_tensor(labels)
-        if len(labels.get_shape()) == 1:
-            labels = expand_dims(labels, axis=1)
-        if len(logits.get_shape()) == 1:
-            logits = expand_dims(logits, axis=1)
-        logits.get_shape().assert_is_compatible_with(labels.get_shape())
+        labels, logits = _as_columns(labels, logits)
         loss = log_poisson_loss(labels, logits, compute_full_loss=True, name=name)
         return _compute_weighted_loss(loss, weights)
 
