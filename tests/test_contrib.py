@@ -354,11 +354,12 @@ def test_unknown_contrib_symbols_name_themselves():
                                              "tf1compat"):
         tf.contrib.foo
     # Names with an entry in the table of unsupported names say why and what to use.
-    with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn\.DNNClassifier is part "
+    with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn\.SVM is part "
                                                   r"of .* Instead: tf\.estimator"):
-        tf.contrib.learn.DNNClassifier
-    with pytest.raises(AttributeError, match=r"tf\.contrib\.layers\.sparse_column_with_keys"):
-        tf.contrib.layers.sparse_column_with_keys
+        tf.contrib.learn.SVM
+    with pytest.raises(AttributeError,
+                       match=r"tf\.contrib\.layers\.scattered_embedding_column"):
+        tf.contrib.layers.scattered_embedding_column
     with pytest.raises(AttributeError, match=r"tf\.contrib\.slim\.nets_zoo"):
         slim.nets_zoo
     with pytest.raises(AttributeError, match=r"tf\.contrib\.framework\.zero_initializer"):
