@@ -210,3 +210,36 @@ def test_sync_replicas_token_wait_times_out_clearly(monkeypatch):
                     hooks=[opt.make_session_run_hook(True, num_tokens=0)]) as sess:
                 sess.run(train_op)
         assert time.time() - start < 15
+
+
+def test_overlapping_runs_of_one_session_keep_each_others_updates():
+    """A run that changed a ps variable and is still running (here: waiting in a PyFunc)
+    keeps its change when another run of the same session reads the variable meanwhile:
+    the reader pulls only values the ps holds at another version (what made the chief's
+    sync-replicas step lose its global step and tokens under load)."""
+    import threading
+    import tf1compat as tf
+    workers, _ = tf.test.create_local_cluster(num_workers=1, num_ps=1)
+    release, changed = threading.Event(), threading.Event()
+
+    def hold(value):
+        changed.set()
+        release.wait(30)
+        return value
+
+    with tf.Graph().as_default():
+        with tf.device("/job:ps/task:0"):
+            counter = tf.get_variable("counter", [], initializer=tf.zeros_initializer())
+        with tf.control_dependencies([tf.assign_add(counter, 1.0)]):
+            slow_update = tf.py_func(hold, [tf.constant(0.0)], tf.float32)
+        with tf.Session(workers[0].target) as sess:
+            sess.run(counter.initializer)
+            updater = threading.Thread(target=sess.run, args=(slow_update,))
+            updater.start()
+            assert changed.wait(30)
+            assert sess.run(counter) == 1.0     # this session's value, not the ps's older one
+            release.set()
+            updater.join(30)
+            assert sess.run(counter) == 1.0
+        with tf.Session(workers[0].target) as other:    # what the ps holds
+            assert other.run(counter) == 1.0

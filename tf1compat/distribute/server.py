@@ -81,32 +81,51 @@ def task_name(job: str, index: int) -> str:
 # -- what a ps task serves (runs in the ps process, called over rpc) -------------------------
 
 class VariableValues:
-    """The values of the variables placed on this task; one lock orders the updates."""
+    """The values of the variables placed on this task, each with a version that every
+    push changing it increments; one lock orders the updates."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.values: Dict[str, torch.Tensor] = {}
+        self.versions: Dict[str, int] = {}
 
 
 _SERVED = VariableValues()
 
 
-def _pull(names: List[str], store: Optional[VariableValues] = None) -> Dict[str, torch.Tensor]:
+def _pull(names: List[str], known: Dict[str, int],
+          store: Optional[VariableValues] = None) -> Dict[str, Tuple[int, torch.Tensor]]:
+    """(version, value) of each of `names` the ps holds at another version than `known`."""
     store = store or _SERVED
     with store.lock:
-        return {n: store.values[n].clone() for n in names if n in store.values}
+        return {n: (store.versions[n], store.values[n].clone()) for n in names
+                if n in store.values and known.get(n) != store.versions[n]}
 
 
 def _push(initial: Dict[str, torch.Tensor], changes: Dict[str, torch.Tensor],
-          values: Dict[str, torch.Tensor], store: Optional[VariableValues] = None) -> None:
+          values: Dict[str, torch.Tensor], base: Dict[str, int],
+          store: Optional[VariableValues] = None) -> Dict[str, int]:
+    """Stores a run's updates; returns the new version of each variable whose ps value is
+    now the pusher's own (a first value that won, a value set, a change added to the
+    version the run started from)."""
     store = store or _SERVED
+    in_sync: Dict[str, int] = {}
     with store.lock:
         for name, value in initial.items():
-            store.values.setdefault(name, value)
+            if name not in store.values:
+                store.values[name] = value
+                in_sync[name] = store.versions[name] = store.versions.get(name, 0) + 1
         for name, change in changes.items():
             current = store.values.get(name)
+            previous = store.versions.get(name)
             store.values[name] = change if current is None else current + change
-        store.values.update(values)
+            store.versions[name] = (previous or 0) + 1
+            if previous == base.get(name):
+                in_sync[name] = store.versions[name]
+        for name, value in values.items():
+            store.values[name] = value
+            in_sync[name] = store.versions[name] = store.versions.get(name, 0) + 1
+    return in_sync
 
 
 class _FinishedTasks:
@@ -294,7 +313,10 @@ class RemoteVariables:
     A run exchanges only the ps variables its plan touches, and keeps its own "before"
     values: runs of one session may overlap (queue-runner threads enqueue while the
     training run waits for its batch or for the other replicas), and a run must neither
-    pull over nor push back what a concurrent run changed.
+    pull over nor push back what a concurrent run changed. So a run pulls only the
+    variables whose ps version is not the one this session's values are at (`_versions`):
+    a concurrent run's pull leaves alone a value another run of this session is changing,
+    and unchanged values cross no wire.
     """
 
     def __init__(self, session: Any, server: Server):
@@ -306,6 +328,8 @@ class RemoteVariables:
         self._devices: Dict[str, torch.device] = {}
         self._graph_version = -1
         self._by_plan: Dict[int, Tuple[Any, Dict[str, List[str]]]] = {}
+        # the ps version this session's value of each variable is at
+        self._versions: Dict[str, int] = {}
 
     def _task_of(self, op: Any) -> Optional[str]:
         """The task holding variable `op`'s value, or None when this worker holds it."""
@@ -353,31 +377,49 @@ class RemoteVariables:
                             f"cannot be reached: {str(e).strip()}") from e
 
     def before_run(self, state: Dict[str, Any], plan: Any) -> Any:
-        """Pulls the run's ps variables into `state`; returns what `after_run` needs."""
+        """Pulls the run's ps variables this session is behind on into `state`; returns
+        what `after_run` needs."""
         _RUN.after_push = []
         used = self._plan_variables(plan)
         before: Dict[str, torch.Tensor] = {}
+        base: Dict[str, int] = {}
         for task, names in used.items():
-            current = self._call(task, _pull, names)
+            known = {n: self._versions[n] for n in names
+                     if n in self._versions and isinstance(state.get(n), torch.Tensor)}
+            pulled = self._call(task, _pull, names, known)
             for name in names:
-                if name in current:
-                    value = current[name].to(self._devices.get(name, "cpu"))
-                    state[name] = value
-                    before[name] = value.clone()
-                else:
-                    state.pop(name, None)
-        return used, before
+                if name in pulled:
+                    version, value = pulled[name]
+                    state[name] = value.to(self._devices.get(name, "cpu"))
+                    self._versions[name] = version
+                elif name not in known:
+                    state.pop(name, None)       # not on the ps yet: uninitialized here
+                    self._versions.pop(name, None)
+                    continue
+                before[name] = state[name].clone()
+                base[name] = self._versions[name]
+        return used, before, base
 
     def after_run(self, state: Dict[str, Any], pulled: Any) -> None:
         """Sends the ps tasks what the run changed (`pulled`: before_run's result)."""
-        used, before_values = pulled
+        used, before_values, base = pulled
         callbacks, _RUN.after_push = getattr(_RUN, "after_push", None) or [], None
-        self._push(state, used, before_values)
+        self._push(state, used, before_values, base)
         for callback in callbacks:
             callback()
 
+    def abandon_run(self, state: Dict[str, Any], pulled: Any) -> None:
+        """A run that failed pushes nothing: what it changed in `state` is pulled over by
+        the next run."""
+        _RUN.after_push = None
+        _, before_values, _ = pulled
+        for name, before in before_values.items():
+            value = state.get(name)
+            if not (isinstance(value, torch.Tensor) and torch.equal(value, before.to(value.device))):
+                self._versions.pop(name, None)
+
     def _push(self, state: Dict[str, Any], used: Dict[str, List[str]],
-              before_values: Dict[str, torch.Tensor]) -> None:
+              before_values: Dict[str, torch.Tensor], base: Dict[str, int]) -> None:
         as_values = bool(self._session.graph.get_collection(SYNC_REPLICAS_COLLECTION))
         for task, names in used.items():
             initial, changes, values = {}, {}, {}
@@ -395,7 +437,12 @@ class RemoteVariables:
                     else:
                         changes[name] = (value.detach() - before.to(value.device)).cpu()
             if initial or changes or values:
-                self._call(task, _push, initial, changes, values)
+                in_sync = self._call(task, _push, initial, changes, values, base)
+                for name in list(initial) + list(changes) + list(values):
+                    if name in in_sync:
+                        self._versions[name] = in_sync[name]
+                    else:       # the ps value is not this session's: pull it next run
+                        self._versions.pop(name, None)
 
 
 # Targets of in-process clusters (local_cluster.py: tf.test.create_local_cluster): target ->

@@ -150,6 +150,13 @@ class _SyncState:
             self.global_step += 1
         self.condition.notify_all()
 
+    def await_taker(self, timeout: float) -> _Outcome:
+        """Waits (at most `timeout` seconds) until the chief's queue runner waits for a
+        step's gradients (see _ChiefQueueRunner)."""
+        with self.condition:
+            self.condition.wait_for(lambda: self.closed or bool(self.takers), timeout)
+        return "ok", None
+
     def enqueue(self, tokens: List[int]) -> _Outcome:
         with self.condition:
             if self.closed:
@@ -244,6 +251,10 @@ class _SyncTokenQueue:
 
         return py_func(run, [tokens], [], name=name)
 
+    def await_taker(self, timeout: float) -> None:
+        """Returns once the chief's take waits (or after `timeout` seconds)."""
+        self._call("await_taker", timeout, wait=timeout)
+
     def close(self, cancel_pending_enqueues: bool = False, name: Optional[str] = None) -> Any:
         """Closes the queue (its pending dequeues and the chief's take end)."""
         return py_func(lambda: self._call("close"), [], [], name=name or "sync_token_q_Close")
@@ -302,7 +313,7 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
                 if self._variable_averages is not None:
                     with control_dependencies([sync_op]), name_scope(""):
                         sync_op = self._variable_averages.apply(self._variables_to_average)
-                self._chief_queue_runner = QueueRunner(queue, [sync_op])
+                self._chief_queue_runner = _ChiefQueueRunner(queue, [sync_op])
             with device(global_step.device):
                 set_step = queue.set_global_step(global_step, name="SetGlobalStep")
             self.chief_init_op = group(self.local_step_init_op, set_step)
@@ -326,6 +337,22 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
                     _fill(num_tokens, self._global_step),
                     name="sync_token_q_EnqueueMany_1")
         return no_op(name="no_init_tokens")
+
+
+class _ChiefQueueRunner(QueueRunner):
+    """The chief's QueueRunner of `sync_token_q`. Starting its thread returns once the
+    thread's first take waits on the ps: TF's thread gets there within microseconds, while
+    ours first builds the sync op's plan in Python, and a worker's gradient sent before
+    the take exists would be averaged into the step it should have missed."""
+
+    _FIRST_TAKE_WAIT = 10.0     # seconds; only a chief stuck elsewhere waits this long
+
+    def create_threads(self, sess: Any, coord: Any = None, daemon: bool = False,
+                       start: bool = False) -> List[Any]:
+        threads = super().create_threads(sess, coord=coord, daemon=daemon, start=start)
+        if start and threads:
+            self.queue.await_taker(self._FIRST_TAKE_WAIT)
+        return threads
 
 
 def _fill(count: int, global_step: Any) -> Any:

@@ -478,6 +478,7 @@ class BaseSession:
         _set_grad_enabled(plan.needs_grad)
         store = state.begin_run(plan.state_marks)
         flushing = denormals.enter()
+        pulled = None
         try:
             if self._remote_variables is not None:
                 pulled = self._remote_variables.before_run(state, plan)
@@ -487,8 +488,9 @@ class BaseSession:
                 raw = _INTERPRETER_CLASS(plan).run(feed_values, store)
             else:
                 raw = plan.fn(feed_values, store)
-            if self._remote_variables is not None:
-                self._remote_variables.after_run(state, pulled)
+            if pulled is not None:
+                pushing, pulled = pulled, None
+                self._remote_variables.after_run(state, pushing)
         except errors.OpError as e:
             raise self._closed_error(e) or _with_op(e, _failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
@@ -496,6 +498,8 @@ class BaseSession:
         except Exception as e:  # noqa: BLE001 - mapped to TF's error classes
             raise self._closed_error(e) or _map_exception(e) from e
         finally:
+            if pulled is not None:      # the run failed before pushing
+                self._remote_variables.abandon_run(state, pulled)
             if flushing:
                 denormals.leave()
             state.end_run(store)
