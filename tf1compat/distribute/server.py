@@ -415,7 +415,9 @@ class RemoteVariables:
         _, before_values, _ = pulled
         for name, before in before_values.items():
             value = state.get(name)
-            if not (isinstance(value, torch.Tensor) and torch.equal(value, before.to(value.device))):
+            unchanged = isinstance(value, torch.Tensor) and torch.equal(
+                value, before.to(value.device))
+            if not unchanged:
                 self._versions.pop(name, None)
 
     def _push(self, state: Dict[str, Any], used: Dict[str, List[str]],
