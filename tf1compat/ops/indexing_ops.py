@@ -175,10 +175,54 @@ declare("GatherNd", inputs=["params: Tparams", "indices: Tindices"], outputs=["o
 
 
 def gather_nd(params: Any, indices: Any, name: Optional[str] = None, batch_dims: int = 0) -> Tensor:
-    """`tf.gather_nd`."""
+    """`tf.gather_nd`; with `batch_dims`, TF's composition around one GatherNd
+    (`_batch_gather_nd`)."""
     if batch_dims:
-        raise NotImplementedError("tf.gather_nd with batch_dims > 0 is not supported")
+        return _batch_gather_nd(params, indices, batch_dims, name)
     return apply_op1("GatherNd", [params, indices], name=name)
+
+
+def _batch_gather_nd(params: Any, indices: Any, batch_dims: Any,
+                     name: Optional[str]) -> Tensor:
+    """GatherNd over the leading `batch_dims` dimensions shared by params and indices, as
+    TF builds it: every index row is prefixed with its batch coordinates (a meshgrid of the
+    batch ranges, tiled over the index dimensions), one GatherNd, and the flat batch
+    reshaped back to the batch shape."""
+    from tf1compat.ops.array_ops import concat, rank, reshape, shape, stack, unstack
+    from tf1compat.ops.creation_ops import ones, range as range_
+    from tf1compat.ops.manip_ops import meshgrid
+    from tf1compat.ops.math_ops import cast
+    from tf1compat.ops.reduction_ops import reduce_prod
+    from tf1compat.ops.transform_ops import tile, transpose
+    with name_scope(name, "BatchGatherND", [params, indices]):
+        indices = convert_to_tensor(indices, name="indices")
+        params = convert_to_tensor(params, name="params")
+        if not isinstance(batch_dims, int):
+            raise TypeError(f"Argument `batch_dims` must be an int; got {batch_dims}")
+        if batch_dims < 0:
+            raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+        for what, ndims in (("indices", indices.shape.ndims), ("params", params.shape.ndims)):
+            if ndims is not None and batch_dims >= ndims:
+                raise ValueError(f"Argument `batch_dims` = {batch_dims} must be less than "
+                                 f"rank(`{what}`) = {ndims}")
+        params_shape, indices_shape = shape(params), shape(indices)
+        batch_shape = params_shape[:batch_dims]
+        batch_size = reduce_prod(batch_shape, [0])
+        index_internal_ndims = rank(indices) - batch_dims - 1
+        indices_internal_shape = indices_shape[batch_dims:-1]
+        ranges = [cast(range_(0, cast(size, D.int32), 1), indices.dtype)
+                  for size in unstack(batch_shape, axis=0)]
+        flat_grids = [reshape(grid, (-1,)) for grid in meshgrid(*ranges, indexing="ij")]
+        index_grid = transpose(stack(flat_grids, axis=0))
+        grid_shape = shape(index_grid)
+        index_grid = reshape(index_grid, concat(
+            [grid_shape[:1], ones(index_internal_ndims, dtype=grid_shape.dtype),
+             grid_shape[1:]], axis=0))
+        index_grid = tile(index_grid, concat(((1,), indices_internal_shape, (1,)), axis=0))
+        flat_indices = reshape(indices, concat(([batch_size], indices_shape[batch_dims:]),
+                                               axis=0))
+        out = apply_op1("GatherNd", [params, concat((index_grid, flat_indices), axis=-1)])
+        return reshape(out, concat((batch_shape, shape(out)[1:]), axis=0))
 
 
 def _scatter_nd_shape(ctx: Any) -> List[TensorShape]:

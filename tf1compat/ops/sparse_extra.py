@@ -18,8 +18,9 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.ops._kernels import as_int_list
-from tf1compat.ops.sparse_math import (_as_sparse, _linear, _rank_of,
-                                       _sparse_outputs, _unlinear)
+from tf1compat.ops.sparse_math import (_as_sparse, _is_increasing, _linear, _rank_of,
+                                       _sparse_outputs, _unlinear, gather_merged,
+                                       merge_positions)
 
 __all__ = ["sparse_fill_empty_rows", "sparse_slice", "sparse_softmax", "sparse_maximum",
            "sparse_minimum", "sparse_split", "sparse_eye", "from_dense",
@@ -204,6 +205,11 @@ def _extreme_kernel(fn: Callable[..., torch.Tensor]) -> Callable[..., Any]:
                     None, None, f"Operands' shapes do not match: got {dims} and "
                                 f"{as_int_list(b_shape)} for the dense shapes")
             la, lb = _linear(a_idx, dims), _linear(b_idx, dims)
+            if not (_is_increasing(la) and _is_increasing(lb)):
+                # TF's one-pass merge keeps unordered operands' order
+                lin, a_at, b_at = gather_merged(la, a_vals, lb, b_vals,
+                                                *merge_positions(la, lb, lambda i, j: True))
+                return _unlinear(lin, dims), fn(a_at, b_at)
             uniq = torch.unique(torch.cat([la, lb]), sorted=True)
             # A missing entry on either side counts as 0, as TF's kernel.
             dense_a = torch.zeros(uniq.shape[0], dtype=a_vals.dtype, device=a_vals.device)

@@ -330,16 +330,13 @@ def _is_increasing(lin: torch.Tensor) -> bool:
     return bool((lin[1:] > lin[:-1]).all()) if lin.shape[0] > 1 else True
 
 
-def _merge_unordered(a_lin: torch.Tensor, a_vals: torch.Tensor, b_lin: torch.Tensor,
-                     b_vals: torch.Tensor, thresh: torch.Tensor, dims: List[int],
-                     shape: torch.Tensor) -> tuple:
-    """SparseAdd of operands whose indices are not in canonical order, as TF computes it:
-    one pass merging both lists as given (smaller index first, equal indices summed), so
-    the output keeps the operands' order (GAT's sparse attention adds two tensors that
-    share an unordered index list)."""
+def merge_positions(a_lin: torch.Tensor, b_lin: torch.Tensor,
+                    keep_both: Callable[[int, int], bool]) -> tuple:
+    """The positions TF's sparse-sparse kernels take from each operand, merging both index
+    lists in one pass as given (smaller linear index first; equal indices together, kept
+    where `keep_both(i, j)`), so unordered operands keep their order as in TF. Returns two
+    int64 tensors of positions, -1 where that operand has no entry."""
     a_list, b_list = a_lin.tolist(), b_lin.tolist()
-    limit = float(thresh)
-    a_vals_list, b_vals_list = a_vals.detach().tolist(), b_vals.detach().tolist()
     take_a: List[int] = []
     take_b: List[int] = []
     i = j = 0
@@ -353,7 +350,7 @@ def _merge_unordered(a_lin: torch.Tensor, a_vals: torch.Tensor, b_lin: torch.Ten
             take_b.append(j)
             j += 1
         else:
-            if abs(a_vals_list[i] + b_vals_list[j]) >= limit:
+            if keep_both(i, j):
                 take_a.append(i)
                 take_b.append(j)
             i += 1
@@ -362,17 +359,39 @@ def _merge_unordered(a_lin: torch.Tensor, a_vals: torch.Tensor, b_lin: torch.Ten
     take_b += [-1] * (len(a_list) - i)
     take_a += [-1] * (len(b_list) - j)
     take_b += list(range(j, len(b_list)))
-    device = a_vals.device
-    ia = torch.tensor(take_a, dtype=torch.int64, device=device)
-    ib = torch.tensor(take_b, dtype=torch.int64, device=device)
+    device = a_lin.device
+    return (torch.tensor(take_a, dtype=torch.int64, device=device),
+            torch.tensor(take_b, dtype=torch.int64, device=device))
+
+
+def gather_merged(lin_a: torch.Tensor, vals_a: torch.Tensor, lin_b: torch.Tensor,
+                  vals_b: torch.Tensor, ia: torch.Tensor, ib: torch.Tensor) -> tuple:
+    """The merged linear indices and each operand's values at `merge_positions`' positions
+    (0 where an operand has no entry)."""
     has_a, has_b = ia >= 0, ib >= 0
-    zero = torch.zeros((), dtype=a_vals.dtype, device=device)
-    values = (torch.where(has_a, a_vals[ia.clamp(min=0)] if a_list else zero, zero)
-              + torch.where(has_b, b_vals.to(a_vals.dtype)[ib.clamp(min=0)] if b_list
-                            else zero, zero))
-    lin = torch.where(has_a, a_lin[ia.clamp(min=0)] if a_list else ia,
-                      b_lin[ib.clamp(min=0)] if b_list else ib)
-    return _unlinear(lin, dims), values, shape.clone()
+    zero = torch.zeros((), dtype=vals_a.dtype, device=vals_a.device)
+    a_at = torch.where(has_a, vals_a[ia.clamp(min=0)], zero) if lin_a.numel() else \
+        torch.zeros(ia.shape, dtype=vals_a.dtype, device=vals_a.device)
+    b_at = torch.where(has_b, vals_b.to(vals_a.dtype)[ib.clamp(min=0)], zero) \
+        if lin_b.numel() else torch.zeros(ib.shape, dtype=vals_a.dtype, device=vals_a.device)
+    lin = torch.where(has_a, lin_a[ia.clamp(min=0)] if lin_a.numel() else ia,
+                      lin_b[ib.clamp(min=0)] if lin_b.numel() else ib)
+    return lin, a_at, b_at
+
+
+def _merge_unordered(a_lin: torch.Tensor, a_vals: torch.Tensor, b_lin: torch.Tensor,
+                     b_vals: torch.Tensor, thresh: torch.Tensor, dims: List[int],
+                     shape: torch.Tensor) -> tuple:
+    """SparseAdd of operands whose indices are not in canonical order, as TF computes it:
+    one pass merging both lists as given, equal indices summed, so the output keeps the
+    operands' order (GAT's sparse attention adds two tensors that share an unordered index
+    list)."""
+    limit = float(thresh)
+    a_vals_list, b_vals_list = a_vals.detach().tolist(), b_vals.detach().tolist()
+    ia, ib = merge_positions(
+        a_lin, b_lin, lambda i, j: abs(a_vals_list[i] + b_vals_list[j]) >= limit)
+    lin, a_at, b_at = gather_merged(a_lin, a_vals, b_lin, b_vals, ia, ib)
+    return _unlinear(lin, dims), a_at + b_at, shape.clone()
 
 
 def _sparse_add_kernel(node: Any, kctx: Any) -> Callable[..., Any]:

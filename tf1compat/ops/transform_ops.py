@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value_as_shape
 from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
@@ -29,7 +30,12 @@ def _tile_shape(ctx: Any) -> List[TensorShape]:
         n = ctx.shape(1).as_list()[0] if ctx.shape(1).rank == 1 else None
         return [unknown_shape(n)]
     if mult is None:
-        return [unknown_shape(s.rank)]
+        # multiples known in part (a concat of constants and shape slices): those dims
+        partial = constant_value_as_shape(ctx.inputs[1])
+        if partial.rank != s.rank:
+            return [unknown_shape(s.rank)]
+        return [TensorShape([None if d is None or m is None else d * m
+                             for d, m in zip(s.as_list(), partial.as_list())])]
     mult = [int(m) for m in np.asarray(mult).reshape(-1)]
     if len(mult) != s.rank:
         raise ValueError(f"Shape must be rank {s.rank} but is rank {len(mult)} {node_desc(ctx)}")
