@@ -118,7 +118,51 @@ def case_v1_dense_hash_table(rec: Recorder) -> None:
         f.write(meta.SerializeToString())
 
 
-CASES = [case_dense_hash_tables, case_v1_dense_hash_table]
+def case_runtime_conv_transpose(rec: Recorder) -> None:
+    """conv2d_transpose (Conv2DBackpropInput) and conv3d_transpose (Conv3DBackpropInputV2)
+    whose `input_sizes` are known only at run time (the batch from Shape, the spatial
+    sizes fed: 'SAME' with stride 2 gives two output sizes for one input size), trained
+    with GradientDescent from the file (TF's Conv2D/Conv2DBackpropFilter/Conv3D/
+    Conv3DBackpropFilterV2 gradients of run-time shapes); then both output sizes fed; and
+    TF's minimize of the imported graph (the gradients of the transposed convolutions)."""
+    rng = np.random.RandomState(31)
+    x = tf.placeholder(tf.float32, [None, 3, 3, 2], name="x")
+    v = tf.placeholder(tf.float32, [None, 2, 3, 2, 1], name="v")
+    height = tf.placeholder(tf.int32, [], name="height")
+    width = tf.placeholder(tf.int32, [], name="width")
+    depth = tf.placeholder(tf.int32, [], name="depth")
+    k2 = tf.Variable(rng.randn(3, 3, 4, 2).astype(np.float32) * 0.3, name="k2")
+    k3 = tf.Variable(rng.randn(2, 3, 2, 3, 1).astype(np.float32) * 0.3, name="k3")
+    batch = tf.shape(x)[0]
+    y2 = tf.nn.conv2d_transpose(x, k2, tf.stack([batch, height, width, 4]),
+                                [1, 2, 2, 1], "SAME")
+    y2v = tf.nn.conv2d_transpose(x, k2, tf.stack([batch, height + 2, 7, 4]),
+                                 [1, 2, 2, 1], "VALID")
+    y3 = tf.nn.conv3d_transpose(v, k3, tf.stack([tf.shape(v)[0], depth, 6, 4, 3]),
+                                [1, 2, 2, 2, 1], "SAME")
+    tf.identity(y2, name="y2")
+    tf.identity(y2v, name="y2v")
+    tf.identity(y3, name="y3")
+    loss = tf.identity(tf.reduce_sum(tf.square(y2)) + tf.reduce_sum(tf.sin(y2v)) +
+                       tf.reduce_sum(tf.square(y3)), name="loss")
+    feed = {"x:0": rng.randn(2, 3, 3, 2).astype(np.float32),
+            "v:0": rng.randn(2, 2, 3, 2, 1).astype(np.float32),
+            "height:0": np.int32(6), "width:0": np.int32(5), "depth:0": np.int32(4)}
+    rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.01), [x, v, k2, k3], feed,
+                        ["k2:0", "k3:0"])
+    with tf.Session() as sess:
+        saver = tf.train.Saver()
+        saver.restore(sess, os.path.join(rec.dir, "ckpt"))
+        for _ in range(2):                # the test's session has trained two steps
+            sess.run(tf.get_collection("train_op"), feed)
+        for sizes in ((5, 6, 3), (6, 5, 4)):
+            rec.run(sess, ["y2:0", "y2v:0", "y3:0"],
+                    {**feed, "height:0": np.int32(sizes[0]), "width:0": np.int32(sizes[1]),
+                     "depth:0": np.int32(sizes[2])})
+    rec.minimize("loss:0", feed, ["k2:0", "k3:0"], learning_rate=0.01)
+
+
+CASES = [case_dense_hash_tables, case_v1_dense_hash_table, case_runtime_conv_transpose]
 
 
 if __name__ == "__main__":
