@@ -72,13 +72,15 @@ class Recorder:
             "targets": tnames})
         return values
 
-    def save_meta(self, sess=None, saver=None) -> None:
+    def save_meta(self, sess=None, saver=None, with_saver_def: bool = False) -> None:
+        """Writes graph.meta (with the saver's SaverDef if `with_saver_def`, as
+        `Saver.save` writes it) and the saver's checkpoint."""
         path = os.path.join(self.dir, "graph.meta")
         if saver is not None:
             prefix = os.path.join(self.dir, "ckpt")
             saver.save(sess, prefix, write_meta_graph=False)
             self.spec["checkpoint"] = "ckpt"
-        tf.train.export_meta_graph(path)
+        tf.train.export_meta_graph(path, saver_def=saver.saver_def if with_saver_def else None)
         self.spec["graph"] = "graph.meta"
 
     def minimize(self, loss: str, feeds: dict, variables: list, steps: int = 2,
@@ -882,9 +884,9 @@ CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
          case_v1_checkpoint_ops]
 
 
-def main(argv: list) -> int:
+def main(argv: list, cases: list = CASES) -> int:
     wanted = set(argv)
-    for fn in CASES:
+    for fn in cases:
         name = fn.__name__[len("case_"):]
         if wanted and name not in wanted:
             continue
@@ -893,7 +895,13 @@ def main(argv: list) -> int:
         with graph.as_default():
             fn(rec)
         graph_def = graph.as_graph_def()
-        if rec.spec["graph"] == "graph.pb":
+        if rec.spec["graph"] == "graph.meta":      # the file's graph (a case may edit it)
+            from tensorflow.core.protobuf import meta_graph_pb2
+            meta = meta_graph_pb2.MetaGraphDef()
+            with open(os.path.join(rec.dir, "graph.meta"), "rb") as f:
+                meta.ParseFromString(f.read())
+            graph_def = meta.graph_def
+        elif rec.spec["graph"] == "graph.pb":
             from tensorflow.core.framework import graph_pb2
             graph_def = graph_pb2.GraphDef()
             with open(os.path.join(rec.dir, "graph.pb"), "rb") as f:

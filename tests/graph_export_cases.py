@@ -48,6 +48,51 @@ def case_cond_while_nested(tf):
                          "variables": ["v:0"]}}
 
 
+def case_deep_loops(tf):
+    """A tf.while_loop in a tf.cond in a loop body; nested loops whose trip counts are
+    fed (the inner one's also grows with the outer counter); a TensorArray element read
+    back after its write in the same iteration, the array stacked after the loop."""
+    x = tf.placeholder(tf.float32, [], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    m = tf.placeholder(tf.int32, [], name="m")
+    v = tf.Variable(0.7, name="v")
+
+    def body(i, acc):
+        def inner():
+            return tf.while_loop(lambda k, a: k < i, lambda k, a: (
+                k + 1, a * v + x * tf.cast(k, tf.float32)), [0, acc])[1]
+        return i + 1, tf.cond(i % 2 > 0, inner, lambda: acc - x * v)
+    _, a = tf.while_loop(lambda i, acc: i < n, body, [0, tf.constant(1.0)])
+
+    def outer(j, acc):
+        return j + 1, tf.while_loop(lambda k, s: k < m + j,
+                                    lambda k, s: (k + 1, s * v + x), [0, acc])[1]
+    _, b = tf.while_loop(lambda j, acc: j < n, outer, [0, tf.constant(0.0)])
+
+    def written(i, ta, s):
+        ta = ta.write(i, x * v * tf.cast(i, tf.float32) + s * v)
+        return i + 1, ta, s + ta.read(i)
+    ta = tf.TensorArray(tf.float32, size=n, clear_after_read=False)
+    _, ta, c = tf.while_loop(lambda i, *_: i < n, written, [0, ta, tf.constant(0.0)])
+    tf.identity(a, name="a")
+    tf.identity(b, name="b")
+    tf.identity(c, name="c")
+    tf.identity(ta.stack(), name="stacked")
+    tf.identity(a * a + b + c * 0.1, name="loss")
+    tf.global_variables_initializer()
+    fetches = ["a:0", "b:0", "c:0", "stacked:0"]
+    return {"init": "init",
+            "runs": [{"feeds": {"x:0": np.float32(1.5), "n:0": np.int32(5),
+                                "m:0": np.int32(2)}, "fetches": fetches},
+                     {"feeds": {"x:0": np.float32(-0.5), "n:0": np.int32(3),
+                                "m:0": np.int32(0)}, "fetches": fetches},
+                     {"feeds": {"x:0": np.float32(2.0), "n:0": np.int32(0),
+                                "m:0": np.int32(4)}, "fetches": fetches}],
+            "minimize": {"loss": "loss:0", "feeds": {"x:0": np.float32(0.5), "n:0": np.int32(4),
+                                                     "m:0": np.int32(1)},
+                         "steps": 2, "variables": ["v:0"]}}
+
+
 def case_dropout_batch_norm(tf):
     """Dropout and batch normalization with a tensor `training` flag (tf.cond inside)."""
     x = tf.placeholder(tf.float32, [4, 3], name="x")
@@ -207,7 +252,7 @@ from tests.graph_loop_more_cases import LOOP_MORE_CASES  # noqa: E402
 from tests.graph_training_nn_cases import NN_TRAINING_CASES  # noqa: E402
 from tests.graph_training_math_cases import MATH_TRAINING_CASES  # noqa: E402
 
-CASES = [case_cond_while_nested, case_dropout_batch_norm, case_dynamic_rnn,
+CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_datasets, case_dataset_transformations,
          case_functional_forms] + TRAINING_CASES + LOOP_TRAINING_CASES + LOOP_MORE_CASES + \
     NN_TRAINING_CASES + MATH_TRAINING_CASES

@@ -3,7 +3,8 @@ from the file tf1compat writes (scripts/check_tf_reads_graphs.py; as
 tests/graph_loop_training_cases.py): tf.foldl/foldr, Cumsum/Cumprod in a loop body,
 tf.conds in a loop body whose branches draw random numbers, stop gradients and read
 resource variables, TensorArrays read after the loop (read, concat) and split before it,
-written twice per iteration or read in the body from earlier iterations, a loop in a
+written twice per iteration or read in the body from earlier iterations or after this
+iteration's write, a loop in a
 cond in a cond, branch values of run-time shape into MatMuls.
 """
 
@@ -374,6 +375,27 @@ def case_train_tensor_array_read_in_body(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_read_after_write(tf):
+    """A loop that writes its TensorArray's element i and reads it back in the same
+    iteration (`ta.write(i, e)` then `.read(i)` of the new flow: the written value in
+    the body's function), the array also stacked after the loop; GradientDescent."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.8]))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.6))
+    out = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[3])
+
+    def body(i, h, out):
+        out = out.write(i, tf.tanh(h * w + x[i]))
+        return i + 1, h * v + out.read(i) * w, out
+
+    _, h, out = tf.while_loop(lambda i, *_: i < 5, body, [tf.constant(0), tf.zeros([3]), out])
+    loss = tf.identity(tf.reduce_mean(tf.square(out.stack() - 0.1)) + tf.reduce_sum(h * v),
+                       name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
 def case_train_nested_while_loops(tf):
     """A tf.while_loop of three refinement steps (a captured weight, the outer step's
     input row, the outer counter through a Cast) in the body of an outer loop over the
@@ -526,7 +548,8 @@ LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_rnn_and_resource_loop_in_cond, case_train_train_infer_cond,
                    case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
                    case_train_while_loop_cond_run_time_shapes,
-                   case_train_tensor_array_read_in_body, case_train_nested_while_loops,
+                   case_train_tensor_array_read_in_body,
+                   case_train_tensor_array_read_after_write, case_train_nested_while_loops,
                    case_train_map_fn_of_scan, case_train_while_loop_gelu_top_k_body,
                    case_train_while_loop_causal_attention_segment_max_body,
                    case_train_while_loop_cond_math_ops]

@@ -19,7 +19,7 @@ import tf1compat as tf
 from tests import graph_export_cases
 from tf1compat.graphdef import graph_export
 from tf1compat.training.saving import meta_graph
-from tf1compat.serialization.messages import CondContextDef, WhileContextDef
+from tf1compat.serialization.messages import CondContextDef
 
 @pytest.fixture(autouse=True)
 def fresh_graph():
@@ -133,10 +133,12 @@ def test_meta_graph_holds_context_collections_as_tf():
     meta = tf.train.export_meta_graph()
     conds = [CondContextDef.FromString(b)
              for b in meta.collection_def["cond_context"].bytes_list.value]
-    loops = [WhileContextDef.FromString(b)
-             for b in meta.collection_def["while_context"].bytes_list.value]
     assert [c.context_name for c in conds] == ["cond/cond_text", "cond/cond_text_1"]
-    assert [w.context_name for w in loops] == ["cond/while/while_context"]
+    # As TF: only outermost contexts in the collections, the loop nested in its branch's.
+    assert "while_context" not in meta.collection_def
+    assert [n.while_ctxt.context_name for n in conds[0].nested_contexts] == \
+        ["cond/while/while_context"]
+    assert not conds[1].nested_contexts
     # x enters the branch through a Switch, then the loop through a constant Enter.
     nodes = {n.name: n for n in meta.graph_def.node}
     enter = nodes["cond/while/Less/Enter"]

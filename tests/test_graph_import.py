@@ -78,10 +78,11 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
 # -- minimize after importing TF's graphs ------------------------------------------------------
 
 @pytest.mark.parametrize("case", ["cond_while_gradients", "dynamic_rnn_training",
-                                  "functional_control_flow"])
+                                  "functional_control_flow", "runtime_conv_transpose"])
 def test_imported_tf_graph_trains_like_tf(case):
     """tf1compat's own optimizer on a loss of TF's imported graph (TF1 loops and conds, or
-    functional If/While) steps like TF did (the fixture's `minimize` record)."""
+    functional If/While, transposed convolutions of run-time sizes) steps like TF did (the
+    fixture's `minimize` record)."""
     d, spec, arrays = _load(case)
     minimize = spec.get("minimize")
     if minimize is None:

@@ -211,6 +211,10 @@ EXEMPT: Dict[str, str] = {
                   "ReaderRead", "ReaderReadUpTo", "ReaderNumRecordsProduced",
                   "ReaderNumWorkUnitsCompleted", "ReaderReset", "ReaderSerializeState",
                   "ReaderRestoreState")},
+    "MutableDenseHashTable": ("V1 (Ref(string) handle, no deleted_key) dense table of TF "
+                              "<= 1.2: TF 2.21 cannot run it (its kernel asks for V2's "
+                              "deleted_key input); covered by tests/fixtures/tf_graphs/"
+                              "v1_dense_hash_table (tests/test_graph_import.py)"),
     "FixedLengthRecordReader": ("V1 reader of a Ref(string) handle: TF 2.21 cannot run it "
                                 "(its kernel asks the node for V2's `encoding` attr); the "
                                 "V2 reader's kernel, covered by tests/golden/cases_readers.py"),

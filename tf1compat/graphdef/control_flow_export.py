@@ -98,6 +98,9 @@ class ControlFlowExport:
         self.output_names: Dict[Tensor, str] = {}  # construct output -> Merge/Exit name
         self.cond_protos: List[CondContextDef] = []
         self.while_protos: List[WhileContextDef] = []
+        # context name -> the name of the context around it (nested conds and loops: TF
+        # writes them in their parent's `nested_contexts`, graph_export.py)
+        self.context_parents: Dict[str, str] = {}
         # branch region -> {outside tensor name: the Switch output the branch reads}
         self.externals: Dict[Any, Dict[str, str]] = {}
         # regions written as functions (tf.switch_case's branches): their ops are no nodes
@@ -478,10 +481,25 @@ class ControlFlowExport:
                   {"T": op.outputs[0].dtype.base_dtype, "N": 2},
                   [op.outputs[0].shape, TensorShape([])], device=op.device)
 
+    def _context_name(self, context: Any) -> Optional[str]:
+        """The name of the context proto of region `context` (a loop's frame, a
+        branch's cond_text), None at the top level."""
+        if context in self.loops:
+            return self._strip(self.loops[context].frame)
+        if context in self.conds:
+            return self._strip(context.name)
+        return None
+
+    def _nest(self, name: str, op: Operation) -> None:
+        parent = self._context_name(op._control_flow_context)
+        if parent is not None:
+            self.context_parents[name] = parent
+
     def _finish_cond(self, op: Operation, cond: _Cond) -> None:
         """The CondContextDefs of both branches (written when the If op is reached)."""
         for branch in (op.attrs["then_branch"], op.attrs["else_branch"]):
             region = branch.region
+            self._nest(self._strip(region.name), op)
             values = self._written(region.ops)
             values.add(cond.pivots[region.branch] + ":0")
             values.add(cond.pred_id + ":0")
@@ -496,6 +514,7 @@ class ControlFlowExport:
 
     def _finish_loop(self, loop: _Loop) -> None:
         op, info = loop.op, loop.loop
+        self._nest(self._strip(loop.frame), op)
         values = self._written(info.cond_region.ops + info.body_region.ops)
         values.update(f"{name}:0" for name in loop.enters + loop.next_iterations)
         values.update(f"{s}:{i}" for s in loop.switches for i in (0, 1))
@@ -522,12 +541,18 @@ class ControlFlowExport:
 
     def _written(self, ops: List[Operation]) -> set:
         """Names of the tensors of `ops` that are nodes of the GraphDef (not the construct
-        ops of nested conds and loops, whose Merge/Exit nodes stand for them)."""
+        ops of nested conds and loops, whose Merge/Exit nodes stand for them; a nested
+        cond's Switch and pred_id, which are in the enclosing context as TF writes them:
+        TF's gradient of a cond in a loop accumulates pred_id in the loop's frame)."""
         out = set()
         for op in ops:
             if op in self.conds or op in self.loops:
                 out.update(self._strip(self.output_names[t]) + ":0" for t in op.outputs
                            if t in self.output_names)
+                cond = self.conds.get(op)
+                if cond is not None and cond.pred_id is not None:
+                    out.update(self._strip(n) for n in (
+                        cond.switch + ":0", cond.switch + ":1", cond.pred_id + ":0"))
                 continue
             out.update(self._strip(t.name) for t in op.outputs)
         return out

@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Optional
 
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.graphdef.control_flow_export import ControlFlowExport
-from tf1compat.serialization.messages import GraphDef, VersionDef
+from tf1compat.serialization.messages import CondContextDef, GraphDef, VersionDef
 
 __all__ = ["GraphExport", "graph_to_graph_def", "context_collections"]
 
@@ -58,6 +58,7 @@ class GraphExport:
             self.graph_def.library.CopyFrom(functions.library)
         self.cond_contexts = writer.cond_protos
         self.while_contexts = writer.while_protos
+        self.context_parents = writer.context_parents
 
 
 def _check_scope_closed(ops: List[Any], scope: str, export_scope: str) -> None:
@@ -79,9 +80,31 @@ def graph_to_graph_def(graph: Optional[Graph] = None, clear_devices: bool = Fals
 
 
 def context_collections(export: GraphExport) -> Dict[str, List[bytes]]:
-    """The `cond_context` / `while_context` collections of an export: the context protos,
-    serialized (deterministically, as the rest of a `.meta` file)."""
-    return {GraphKeys.COND_CONTEXT: [p.SerializeToString(deterministic=True)
-                                     for p in export.cond_contexts],
-            GraphKeys.WHILE_CONTEXT: [p.SerializeToString(deterministic=True)
-                                      for p in export.while_contexts]}
+    """The `cond_context` / `while_context` collections of an export: the outermost
+    context protos, serialized (deterministically, as the rest of a `.meta` file), with
+    the contexts inside them in their `nested_contexts`, as TF writes them (TF's import
+    gives a nested context its parent as outer context from there: its gradients of a
+    cond in a loop need it)."""
+    protos = export.cond_contexts + export.while_contexts
+    known = {p.context_name for p in protos}
+    children: Dict[str, List[Any]] = {}
+    for p in protos:
+        parent = export.context_parents.get(p.context_name)
+        if parent in known:
+            children.setdefault(parent, []).append(p)
+
+    def nested(proto: Any) -> Any:
+        out = type(proto)()
+        out.CopyFrom(proto)
+        for child in children.get(proto.context_name, ()):
+            wrapper = out.nested_contexts.add()
+            target = wrapper.cond_ctxt if isinstance(child, CondContextDef) else \
+                wrapper.while_ctxt
+            target.CopyFrom(nested(child))
+        return out
+
+    def outermost(group: List[Any]) -> List[bytes]:
+        return [nested(p).SerializeToString(deterministic=True) for p in group
+                if export.context_parents.get(p.context_name) not in known]
+    return {GraphKeys.COND_CONTEXT: outermost(export.cond_contexts),
+            GraphKeys.WHILE_CONTEXT: outermost(export.while_contexts)}

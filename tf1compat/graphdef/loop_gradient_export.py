@@ -139,7 +139,10 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
 def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
     """How op `member` of `plan`'s body is written in the body's function: a tf.cond as
     both branches + Select, a nested loop unrolled (and the stack() of its array), an
-    op TF cannot differentiate as ops it can (None: as it is)."""
+    op TF cannot differentiate as ops it can, a read of the element written this
+    iteration as the written value (None: as it is)."""
+    if member in plan.forwarded:
+        return [], [name_of(plan.forwarded[member].inputs[2])]
     if member in plan.conds:
         return write_cond(plan.conds[member], name_of, lower_op)
     if member.type == "While":

@@ -66,6 +66,10 @@ class LoopPlan:
         self.own_reads: Dict[Operation, int] = {}
         # such an array's loop variable -> (its handle, the writes of the body to it)
         self.own_arrays: Dict[int, Tuple[Tensor, List[Operation]]] = {}
+        # TensorArrayReadV3 ops of the body reading, through a write's flow and at its
+        # index tensor, the element that write stored this iteration -> the write (the
+        # function reads the written value: the same tensor, so the same gradient)
+        self.forwarded: Dict[Operation, Operation] = {}
 
     @property
     def pushed(self) -> List[Tensor]:
@@ -173,6 +177,14 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 plan.captures.append(t)     # an outside tensor
             continue
         if member.type == "TensorArrayReadV3":
+            write = _same_iteration_write(member)
+            if write is not None:
+                plan.forwarded[member] = write
+                if member not in included:
+                    included.add(member)
+                    plan.ops.append(member)
+                    stack.append(write.inputs[2])
+                continue
             reason = _plan_read(plan, member)
             if reason is not None:
                 return None, reason
@@ -405,6 +417,17 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     else:
         plan.reads[read] = filled.inputs[2]
     return None
+
+
+def _same_iteration_write(read: Operation) -> Optional[Operation]:
+    """The TensorArrayWriteV3 whose element `read` reads back: `read` takes that write's
+    flow and index tensor (`ta = ta.write(i, v); ta.read(i)` in one iteration)."""
+    write = read.inputs[2].op
+    if write.type != "TensorArrayWriteV3" or read.inputs[1] is not write.inputs[1] or \
+            _outside(read.inputs[0]) is not _outside(write.inputs[0]) or \
+            write._control_flow_context is not read._control_flow_context:
+        return None
+    return write
 
 
 def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:

@@ -1,7 +1,8 @@
 """Op types of TF 0.x / early 1.x graphs whose handles were strings, before TF made them
-resources: the V1 lookup tables (`HashTable`, `MutableHashTable(OfTensors)` of a
-`Ref(string)` handle, `InitializeTable(FromTextFile)`, `LookupTableFind/Insert/Import/
-Size/Export`) that graphs written before the V2 ops hold (`tf.contrib.lookup` vocabularies);
+resources: the V1 lookup tables (`HashTable`, `MutableHashTable(OfTensors)`,
+`MutableDenseHashTable` of a `Ref(string)` handle, `InitializeTable(FromTextFile)`,
+`LookupTableFind/Insert/Import/Size/Export`) that graphs written before the V2 ops hold
+(`tf.contrib.lookup` vocabularies);
 `declare_string_handle_form` also gives the V1 readers (data/reader_ops.py) and the
 TensorArray V1/V2 ops (tensor_array_legacy.py).
 
@@ -43,10 +44,12 @@ def _arg_text(arg: ArgSpec, handle: str) -> str:
 def declare_string_handle_form(op_type: str, successor: str, doc: str, *,
                                handle_output: str = "Ref(string)",
                                kernel: Optional[Callable[..., Any]] = None,
-                               without_attrs: Sequence[str] = ()) -> OpDef:
+                               without_attrs: Sequence[str] = (),
+                               without_inputs: Sequence[str] = ()) -> OpDef:
     """Declares `op_type`, the string-handle form of the resource op `successor`: the
     same signature, attrs (less `without_attrs`, which the successor added: its kernel
-    gets their defaults), shape rule and kernel, resource inputs as `string`, resource
+    gets their defaults; less the inputs `without_inputs`, which `kernel` then stands
+    for), shape rule and kernel, resource inputs as `string`, resource
     outputs as `handle_output` (TF's V1 ops: `Ref(string)`) of shape [2] (TF's
     container/name pair)."""
     op = get_op_def(successor)
@@ -55,7 +58,8 @@ def declare_string_handle_form(op_type: str, successor: str, doc: str, *,
 
     def handle_rule(ctx: Any) -> List[TensorShape]:
         return [TensorShape([2])] * len(outputs)
-    return declare(op_type, inputs=[_arg_text(a, "string") for a in op.inputs],
+    return declare(op_type, inputs=[_arg_text(a, "string") for a in op.inputs
+                                    if a.name not in without_inputs],
                    outputs=outputs,
                    attrs={k: v for k, v in op.attrs.items() if k not in without_attrs},
                    shape=handle_rule if creates else op.shape,
@@ -69,3 +73,17 @@ for _v1 in ("HashTable", "MutableHashTable", "MutableHashTableOfTensors",
             "LookupTableInsert", "LookupTableImport", "LookupTableSize", "LookupTableExport"):
     declare_string_handle_form(_v1, _v1 + "V2", f"{_v1}V2 of a Ref(string) handle "
                                                 "(TF <= 1.2 graphs).")
+
+
+def _dense_table_v1_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    """MutableDenseHashTable (V1) had an empty key only: TF <= 1.2's tables never removed
+    keys. (TF 2.21 fails to run it, "Unknown input name: deleted_key": its kernel is the
+    V2 op's; this runs it as TF 1.x did.)"""
+    dense = successor_kernel("MutableDenseHashTableV2")(node, kctx)
+    return lambda empty_key: dense(empty_key)
+
+
+declare_string_handle_form("MutableDenseHashTable", "MutableDenseHashTableV2",
+                           "MutableDenseHashTableV2 of a Ref(string) handle and no "
+                           "deleted_key (TF <= 1.2 graphs).",
+                           kernel=_dense_table_v1_kernel, without_inputs=("deleted_key",))

@@ -164,12 +164,14 @@ def _table_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     if node.type != "MutableDenseHashTableV2":
         return lambda: table
 
-    def dense(empty_key: Any, deleted_key: Any) -> MutableTable:
+    def dense(empty_key: Any, deleted_key: Any = None) -> MutableTable:
+        # (No deleted_key: the V1 op of TF <= 1.2, whose tables had no removal.)
         if table.empty_key is None:
-            table.empty_key, table.deleted_key = as_keys(empty_key)[0], \
-                as_keys(deleted_key)[0]
-            if table.empty_key == table.deleted_key:
-                raise _invalid("Empty and deleted keys cannot be equal")
+            table.empty_key = as_keys(empty_key)[0]
+            if deleted_key is not None:
+                table.deleted_key = as_keys(deleted_key)[0]
+                if table.empty_key == table.deleted_key:
+                    raise _invalid("Empty and deleted keys cannot be equal")
             table.buckets = int(a["initial_num_buckets"])
             table.max_load = float(a["max_load_factor"])
         return table
