@@ -236,10 +236,10 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "train.sdca_shrink_l1": _SDCA,
     "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: only its "
                                  "Estimators (the contrib Estimator, DNN*/Linear*/"
-                                 "DNNLinearCombined* with their heads, MetricSpec), io, "
+                                 "DNNLinearCombined* with their heads, MetricSpec, SVM), io, "
                                  "Experiment, learn_runner, RunConfig, ExportStrategy, "
                                  "ValidationMonitor, preprocessing's VocabularyProcessor and "
-                                 "datasets are provided; other monitors, SVM, the RNN and "
+                                 "datasets are provided; other monitors, the RNN and "
                                  "KMeans contrib Estimators are not",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),

@@ -469,7 +469,8 @@ def _sdca_shape(ctx: Any) -> List[TensorShape]:
     n_dense = ctx.attr("num_dense_features")
     first_sparse_weight = 2 * n_sparse + n_values + n_dense + 2 + n_sparse
     first_dense_weight = first_sparse_weight + n_sparse
-    return ([TensorShape([None, 4])] + [ctx.shape(first_sparse_weight + i) for i in range(n_sparse)]
+    return ([TensorShape([None, 4])]
+            + [ctx.shape(first_sparse_weight + i) for i in range(n_sparse)]
             + [ctx.shape(first_dense_weight + i) for i in range(n_dense)])
 
 
