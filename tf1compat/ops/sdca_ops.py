@@ -497,11 +497,11 @@ def _sdca_attrs(adaptive_name: str, adaptive_default: bool) -> Dict[str, Any]:
 
 
 declare("SdcaOptimizer", inputs=_SDCA_INPUTS, outputs=_SDCA_OUTPUTS,
-        attrs=_sdca_attrs("adaptative", False), shape=_sdca_shape, kernel=_sdca_kernel,
+        attrs=_sdca_attrs("adaptative", True), shape=_sdca_shape, kernel=_sdca_kernel,
         grad="unregistered", cpu_only=True, stateful=True,
         doc="One SDCA pass over a mini-batch (the attr is TF's misspelt `adaptative`).")
 declare("SdcaOptimizerV2", inputs=_SDCA_INPUTS, outputs=_SDCA_OUTPUTS,
-        attrs=_sdca_attrs("adaptive", False), shape=_sdca_shape, kernel=_sdca_kernel,
+        attrs=_sdca_attrs("adaptive", True), shape=_sdca_shape, kernel=_sdca_kernel,
         grad="unregistered", cpu_only=True, stateful=True,
         doc="One SDCA pass over a mini-batch.")
 
@@ -559,7 +559,7 @@ def sdca_optimizer_v2(sparse_example_indices: Sequence[Any],
                       sparse_weights: Sequence[Any], dense_weights: Sequence[Any],
                       example_state_data: Any, loss_type: str, l1: float, l2: float,
                       num_loss_partitions: int, num_inner_iterations: int,
-                      adaptive: bool = False, name: Optional[str] = None
+                      adaptive: bool = True, name: Optional[str] = None
                       ) -> Tuple[Tensor, List[Tensor], List[Tensor]]:
     """TF's gen_sdca_ops.sdca_optimizer_v2 (what TF 1.15's SdcaModel calls)."""
     return _sdca_call("SdcaOptimizerV2", "adaptive", sparse_example_indices,
