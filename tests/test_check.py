@@ -103,7 +103,7 @@ def test_report_of_a_script(tmp_path):
         from tensorflow.python.ops import math_ops, gen_nn_ops
         import tensorflow_hub as hub
         x = tf.placeholder(tf.float32)
-        server = tf.train.sdca_optimizer
+        server = tf.train.sdca_shrink_l1
         y = math_ops.add(x, x)
     """))
     report = check_paths([str(tmp_path)])
@@ -115,14 +115,14 @@ def test_report_of_a_script(tmp_path):
     assert by_name["tf.contrib.quantize.create_training_graph"].status == UNSUPPORTED
     assert "torch.ao.quantization" in by_name[
         "tf.contrib.quantize.create_training_graph"].replacement
-    assert by_name["tf.train.sdca_optimizer"].status == UNSUPPORTED
+    assert by_name["tf.train.sdca_shrink_l1"].status == UNSUPPORTED
     assert by_name["tensorflow.python.ops.gen_nn_ops"].status == MISSING
     assert by_name["tensorflow_hub"].kind == "package"
     summary = report.summary()
     assert summary["unsupported_names"] == 4 and summary["files"] == 1
     assert [e["name"] for e in report.unsupported()] == [
         "tensorflow.python.ops.gen_nn_ops", "tensorflow_hub",
-        "tf.contrib.quantize.create_training_graph", "tf.train.sdca_optimizer"]
+        "tf.contrib.quantize.create_training_graph", "tf.train.sdca_shrink_l1"]
 
 
 def test_unreadable_files_are_reported(tmp_path):
@@ -135,7 +135,7 @@ def test_cli_text_json_and_exit_status(tmp_path, capsys):
     good = tmp_path / "good.py"
     good.write_text("import tensorflow as tf\nx = tf.constant(1)\n")
     bad = tmp_path / "bad.py"
-    bad.write_text("import tensorflow as tf\nm = tf.contrib.learn.SVM\n")
+    bad.write_text("import tensorflow as tf\nm = tf.contrib.learn.DynamicRnnEstimator\n")
     assert cli.main(["check", str(good)]) == 0
     out = capsys.readouterr().out
     assert f"{good}:2:5: tf.constant: supported" in out
@@ -144,16 +144,16 @@ def test_cli_text_json_and_exit_status(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "tf.constant" not in out.split("\n\n")[0]
     # The reason and the replacement come from the table of unsupported names.
-    entry = unsupported_api.lookup("contrib.learn.SVM")
+    entry = unsupported_api.lookup("contrib.learn.DynamicRnnEstimator")
     assert entry.reason.startswith("tf.contrib.learn was deprecated") and entry.replacement
-    assert (f"{bad}:2:5: tf.contrib.learn.SVM: unsupported - {entry.reason}. "
+    assert (f"{bad}:2:5: tf.contrib.learn.DynamicRnnEstimator: unsupported - {entry.reason}. "
             f"Instead: {entry.replacement}.") in out
     assert cli.main(["check", "--json", str(bad)]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["summary"]["unsupported_names"] == 1
     assert data["unsupported"][0]["locations"] == [f"{bad}:2"]
     assert {u["name"] for u in data["uses"]} == {"tensorflow",
-                                                 "tf.contrib.learn.SVM"}
+                                                 "tf.contrib.learn.DynamicRnnEstimator"}
     assert cli.main(["check", str(tmp_path / "missing.py")]) == 2
 
 
@@ -181,7 +181,8 @@ def test_check_of_the_migration_examples_runs_nothing_and_passes():
     # checked one by one (Experiment is provided, Estimator is not)
     ("import tensorflow.contrib.learn as learn\n", SUPPORTED),
     ("from tensorflow.contrib.learn import Experiment\n", SUPPORTED),
-    ("from tensorflow.contrib.learn import SVM\n", UNSUPPORTED),
+    ("from tensorflow.contrib.learn import SVM\n", SUPPORTED),
+    ("from tensorflow.contrib.learn import DynamicRnnEstimator\n", UNSUPPORTED),
     ("from tensorflow.contrib.learn import DNNClassifier\n", SUPPORTED),
     ("from tensorflow.python.util import deprecation\n", MISSING),
     ("import tensorflow.python.no_such_module\n", UNSUPPORTED),

@@ -221,8 +221,29 @@ def test_unsupported_corners_and_errors():
             layers.input_from_feature_columns(features, [a])
         with pytest.raises(ValueError, match="Duplicate feature column key"):
             layers.input_from_feature_columns(features, [layers.one_hot_column(a)] * 2)
-    with pytest.raises(NotImplementedError, match="hash_keys"):
-        layers.sparse_column_with_hash_bucket("a", 3, hash_keys=[[1, 2]])
+    with pytest.raises(ValueError, match="non-empty list"):
+        layers.sparse_column_with_hash_bucket("a", 3, hash_keys=[])
+    with pytest.raises(ValueError, match="pair of integers"):
+        layers.sparse_column_with_hash_bucket("a", 3, hash_keys=[[1, 2, 3]])
+
+
+def test_hash_keys_give_one_siphash_id_per_key():
+    """TF 1.15's _SparseColumnHashed with hash_keys: StringToHashBucketStrong per key pair
+    (SipHash-2-4, bit-exact with TF in op_rows_strings), concatenated along axis 1."""
+    from tf1compat.ops._string_hash import siphash24
+    keys = [[1, 2], [0x0123456789ABCDEF, 7]]
+    with tf.Graph().as_default():
+        column = layers.sparse_column_with_hash_bucket("a", 10, hash_keys=keys)
+        assert column.hash_keys == keys
+        features = {"a": tf.SparseTensor([[0, 0], [0, 1], [1, 0]], ["x", "yy", "x"], [2, 2])}
+        ids = layers.transform_features(features, [column])[column]
+        indices, values, shape = _run([ids.indices, ids.values, ids.dense_shape])
+    np.testing.assert_array_equal(shape, [2, 4])
+    np.testing.assert_array_equal(indices, [[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 2]])
+    want = {(0, 0): "x", (0, 1): "yy", (1, 0): "x"}
+    for (row, col), value in zip(indices.tolist(), values.tolist()):
+        key = keys[col // 2]
+        assert value == siphash24((key[0], key[1]), want[(row, col % 2)].encode()) % 10
 
 
 def test_infer_real_valued_columns():

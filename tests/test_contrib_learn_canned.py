@@ -183,10 +183,6 @@ def test_infer_columns_and_unsupported():
         lambda: ({"a": tf.zeros([2, 5])}, None))
     assert [(c.name, c.dimension) for c in columns] == [("a", 5)]
 
-    class SDCAOptimizer:
-        pass
-    with pytest.raises(NotImplementedError, match="SDCAOptimizer"):
-        learn.LinearClassifier(feature_columns=COLUMNS, optimizer=SDCAOptimizer())
     with pytest.raises(ValueError, match="n_classes must be > 1"):
         learn.DNNClassifier(hidden_units=[2], feature_columns=COLUMNS, n_classes=1)
 

@@ -249,6 +249,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.clustering_ops": "tf1compat.estimator.canned.kmeans_graph",
     "tensorflow.python.estimator.canned.kmeans": "tf1compat.estimator.canned.kmeans",
     "tensorflow.python.ops.gen_clustering_ops": "tf1compat.ops.clustering_ops",
+    # (section: sdca) the SDCA solver ops
+    "tensorflow.python.ops.gen_sdca_ops": "tf1compat.ops.sdca_ops",
     # (section: audio) the speech_commands example's spectrogram / MFCC ops
     "tensorflow.python.ops.gen_audio_ops": "tf1compat.internal.gen_audio_ops",
     "tensorflow.python.ops.audio_ops": "tf1compat.internal.gen_audio_ops",

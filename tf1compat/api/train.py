@@ -84,6 +84,9 @@ from tf1compat.training.sessions.session_run_hook import (SessionRunArgs, Sessio
                                                           SessionRunHook, SessionRunValues)
 from tf1compat.summary.summary_iterator import summary_iterator
 
+# (section: sdca) the SDCA solver ops of TF's linear SDCA optimizer
+from tf1compat.ops.sdca_ops import sdca_fprint, sdca_optimizer
+
 
 
 from tf1compat.api import train_experimental as experimental  # noqa: E402

@@ -19,6 +19,7 @@ from tf1compat.contrib import lookup  # (section: mathsparse)
 from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
 from tf1compat.contrib import estimator, feature_column, learn, tpu, training  # (section: estimator)
 from tf1compat.contrib import factorization  # (section: kmeans)
+from tf1compat.contrib import linear_optimizer  # (section: sdca)
 from tf1compat.contrib import crf
 from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
 from tf1compat.contrib import distributions  # (section: contribdist)

@@ -2,6 +2,8 @@
 
 * `fingerprint64`: FarmHash's Fingerprint64 (the `farmhashna` 64-bit hash), used by
   StringToHashBucketFast (and by TF's feature columns' hash buckets).
+* `fingerprint128`: FarmHash's Fingerprint128 (`farmhashcc`, i.e. CityHash128 v1.1), used
+  by SdcaFprint.
 * `tf_hash64`: TF's legacy `Hash64` (a MurmurHash64A variant with seed 0xDECAFCAFFE), used
   by the deprecated StringToHashBucket.
 * `siphash24`: SipHash-2-4 with a 128-bit key given as two uint64 words, used by
@@ -15,7 +17,7 @@ from __future__ import annotations
 import struct
 from typing import Tuple
 
-__all__ = ["fingerprint64", "tf_hash64", "siphash24"]
+__all__ = ["fingerprint64", "fingerprint128", "tf_hash64", "siphash24"]
 
 _M = 0xFFFFFFFFFFFFFFFF
 _K0 = 0xC3A5C85C97CB3127
@@ -154,6 +156,87 @@ def fingerprint64(s: bytes) -> int:
     z, x = x, z
     return _hash_len16((_hash_len16(v[0], w[0], mul) + _shift_mix(y) * _K0 + z) & _M,
                        (_hash_len16(v[1], w[1], mul) + x) & _M, mul)
+
+
+_K_MUL = 0x9DDFEA08EB382D69     # CityHash's Hash128to64 multiplier
+
+
+def _city_murmur(s: bytes, seed: Tuple[int, int]) -> Tuple[int, int]:
+    """farmhashcc's CityMurmur: the 128-bit hash of a string shorter than 128 bytes."""
+    n = len(s)
+    a, b = seed
+    if n <= 16:
+        a = (_shift_mix((a * _K1) & _M) * _K1) & _M
+        c = (b * _K1 + _hash_len0to16(s)) & _M
+        d = _shift_mix((a + (_fetch64(s, 0) if n >= 8 else c)) & _M)
+    else:
+        c = _hash_len16((_fetch64(s, n - 8) + _K1) & _M, a, _K_MUL)
+        d = _hash_len16((b + n) & _M, (c + _fetch64(s, n - 16)) & _M, _K_MUL)
+        a = (a + d) & _M
+        for i in range(0, n - 16, 16):
+            a ^= (_shift_mix((_fetch64(s, i) * _K1) & _M) * _K1) & _M
+            a = (a * _K1) & _M
+            b ^= a
+            c ^= (_shift_mix((_fetch64(s, i + 8) * _K1) & _M) * _K1) & _M
+            c = (c * _K1) & _M
+            d ^= c
+    a = _hash_len16(a, c, _K_MUL)
+    b = _hash_len16(d, b, _K_MUL)
+    return a ^ b, _hash_len16(b, a, _K_MUL)
+
+
+def _city_hash128_with_seed(s: bytes, seed: Tuple[int, int]) -> Tuple[int, int]:
+    n = len(s)
+    if n < 128:
+        return _city_murmur(s, seed)
+    x, y = seed
+    z = (n * _K1) & _M
+    v0 = (_rotate(y ^ _K1, 49) * _K1 + _fetch64(s, 0)) & _M
+    v = (v0, (_rotate(v0, 42) * _K1 + _fetch64(s, 8)) & _M)
+    w = ((_rotate((y + z) & _M, 35) * _K1 + x) & _M,
+         (_rotate((x + _fetch64(s, 88)) & _M, 53) * _K1) & _M)
+    i = 0
+    while n >= 128:
+        for _ in range(2):
+            x = (_rotate((x + y + v[0] + _fetch64(s, i + 8)) & _M, 37) * _K1) & _M
+            y = (_rotate((y + v[1] + _fetch64(s, i + 48)) & _M, 42) * _K1) & _M
+            x ^= w[1]
+            y = (y + v[0] + _fetch64(s, i + 40)) & _M
+            z = (_rotate((z + w[0]) & _M, 33) * _K1) & _M
+            v = _weak_hash_len32_with_seeds(s, i, (v[1] * _K1) & _M, (x + w[0]) & _M)
+            w = _weak_hash_len32_with_seeds(s, i + 32, (z + w[1]) & _M,
+                                            (y + _fetch64(s, i + 16)) & _M)
+            z, x = x, z
+            i += 64
+        n -= 128
+    x = (x + _rotate((v[0] + z) & _M, 49) * _K0) & _M
+    y = (y * _K0 + _rotate(w[1], 37)) & _M
+    z = (z * _K0 + _rotate(w[0], 27)) & _M
+    w = ((w[0] * 9) & _M, w[1])
+    v = ((v[0] * _K0) & _M, v[1])
+    # The tail: up to four 32-byte chunks counted back from the end of the string.
+    done = 0
+    while done < n:
+        done += 32
+        at = i + n - done
+        y = (_rotate((x + y) & _M, 42) * _K0 + v[1]) & _M
+        w = ((w[0] + _fetch64(s, at + 16)) & _M, w[1])
+        x = (x * _K0 + w[0]) & _M
+        z = (z + w[1] + _fetch64(s, at)) & _M
+        w = (w[0], (w[1] + v[0]) & _M)
+        v = _weak_hash_len32_with_seeds(s, at, (v[0] + z) & _M, v[1])
+        v = ((v[0] * _K0) & _M, v[1])
+    x = _hash_len16(x, v[0], _K_MUL)
+    y = _hash_len16((y + z) & _M, w[0], _K_MUL)
+    return ((_hash_len16((x + v[1]) & _M, w[1], _K_MUL) + y) & _M,
+            _hash_len16((x + w[1]) & _M, (y + v[1]) & _M, _K_MUL))
+
+
+def fingerprint128(s: bytes) -> Tuple[int, int]:
+    """FarmHash Fingerprint128 of `s` as (low64, high64), unsigned."""
+    if len(s) >= 16:
+        return _city_hash128_with_seed(s[16:], (_fetch64(s, 0), (_fetch64(s, 8) + _K0) & _M))
+    return _city_hash128_with_seed(s, (_K0, _K1))
 
 
 def tf_hash64(s: bytes, seed: int = 0xDECAFCAFFE) -> int:

@@ -407,11 +407,35 @@ class _SparseColumnIntegerized(_SparseColumn):
 
 
 class _SparseColumnHashed(_SparseColumn):
-    """Ids by Fingerprint64 hashing (StringToHashBucketFast) of the string form."""
+    """Ids by Fingerprint64 hashing (StringToHashBucketFast) of the string form; with
+    `hash_keys`, one SipHash id (StringToHashBucketStrong) per key pair, the keys' ids
+    concatenated along the value axis (fewer collisions)."""
+
+    def __new__(cls, column_name: str, is_integerized: bool = False, bucket_size: Any = None,
+                lookup_config: Any = None, combiner: str = "sum", dtype: Any = dtypes.string,
+                hash_keys: Any = None):
+        if hash_keys is not None:
+            if not isinstance(hash_keys, list) or not hash_keys:
+                raise ValueError("hash_keys must be a non-empty list.")
+            if (any(not isinstance(pair, list) or len(pair) != 2 for pair in hash_keys) or
+                    any(not isinstance(key, int) for pair in hash_keys for key in pair)):
+                raise ValueError("Each element of hash_keys must be a pair of integers.")
+        obj = super().__new__(cls, column_name, is_integerized=is_integerized,
+                              bucket_size=bucket_size, lookup_config=lookup_config,
+                              combiner=combiner, dtype=dtype)
+        obj.hash_keys = hash_keys
+        return obj
 
     def _do_transform(self, tensor: SparseTensor) -> SparseTensor:
-        from tf1compat.ops.string_ops import as_string, string_to_hash_bucket_fast
+        from tf1compat.ops.sparse_math import sparse_concat
+        from tf1compat.ops.string_ops import (as_string, string_to_hash_bucket_fast,
+                                              string_to_hash_bucket_strong)
         values = as_string(tensor.values) if self.dtype.is_integer else tensor.values
+        if self.hash_keys:
+            parts = [SparseTensor(tensor.indices,
+                                  string_to_hash_bucket_strong(values, self.bucket_size, key),
+                                  tensor.dense_shape) for key in self.hash_keys]
+            return sparse_concat(axis=1, sp_inputs=parts, name="lookup")
         ids = string_to_hash_bucket_fast(values, self.bucket_size, name="lookup")
         return SparseTensor(tensor.indices, ids, tensor.dense_shape)
 
@@ -460,12 +484,10 @@ def sparse_column_with_hash_bucket(column_name: str, hash_bucket_size: int,
                                    combiner: str = "sum", dtype: Any = dtypes.string,
                                    hash_keys: Any = None) -> _SparseColumn:
     """`tf.contrib.layers.sparse_column_with_hash_bucket`: values hashed into
-    `hash_bucket_size` buckets."""
-    if hash_keys is not None:
-        raise NotImplementedError("tf.contrib.layers.sparse_column_with_hash_bucket(hash_keys="
-                                  "...) (StringToHashBucketStrong) is not supported")
+    `hash_bucket_size` buckets (with `hash_keys`, a list of [k0, k1] SipHash keys, one id
+    per key)."""
     return _SparseColumnHashed(column_name, bucket_size=hash_bucket_size, combiner=combiner,
-                               dtype=dtype)
+                               dtype=dtype, hash_keys=hash_keys)
 
 
 def sparse_column_with_keys(column_name: str, keys: Sequence[Any], default_value: int = -1,

@@ -4,7 +4,7 @@
 MNIST, DBpedia); the contrib `Estimator` (with `ModelFnOps`, `SKCompat`, `MetricSpec`) and
 `io`'s input functions; the canned contrib Estimators (`DNNClassifier`, `LinearRegressor`,
 `DNNLinearCombinedClassifier`, ...) with contrib's heads (`multi_class_head`,
-`regression_head`, ...)."""
+`regression_head`, ...), the linear ones also trained by SDCA (`SDCAOptimizer`), and `SVM`."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -15,8 +15,10 @@ from tf1compat.contrib.learn.canned import (DNNClassifier, DNNLinearCombinedClas
                                             infer_real_valued_columns_from_input,
                                             infer_real_valued_columns_from_input_fn)
 from tf1compat.contrib.learn.estimator import Estimator, ModelFnOps, SKCompat
-from tf1compat.contrib.learn.head import (MetricKey, PredictionKey, multi_class_head,
-                                          poisson_regression_head, regression_head)
+from tf1compat.contrib.learn.head import (MetricKey, PredictionKey, binary_svm_head,
+                                          multi_class_head, poisson_regression_head,
+                                          regression_head)
+from tf1compat.contrib.learn.sdca import SVM
 from tf1compat.contrib.learn.metric_spec import MetricSpec
 from tf1compat.contrib.learn.experiment import Experiment
 from tf1compat.contrib.learn.export_strategy import ExportStrategy, make_export_strategy

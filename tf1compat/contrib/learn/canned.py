@@ -384,10 +384,9 @@ class DNNRegressor(_Regressor):
             feature_engineering_fn)
 
 
-def _check_not_sdca(optimizer: Any) -> None:
-    if type(optimizer).__name__ == "SDCAOptimizer":
-        raise NotImplementedError("tf.contrib.learn linear estimators with SDCAOptimizer are "
-                                  "not supported")
+def _is_sdca(optimizer: Any) -> bool:
+    from tf1compat.contrib.linear_optimizer import SDCAOptimizer
+    return isinstance(optimizer, SDCAOptimizer)
 
 
 class LinearClassifier(_Classifier):
@@ -400,10 +399,17 @@ class LinearClassifier(_Classifier):
                  enable_centered_bias: bool = False, _joint_weight: bool = False,
                  config: Any = None, feature_engineering_fn: Any = None,
                  label_keys: Any = None):
-        _check_not_sdca(optimizer)
         head = head_lib.multi_class_head(n_classes, weight_column_name=weight_column_name,
                                          enable_centered_bias=enable_centered_bias,
                                          label_keys=label_keys)
+        if _is_sdca(optimizer):
+            # TF 1.15: SDCA trains a binary model; a chief hook copies and shrinks weights.
+            from tf1compat.contrib.learn.sdca import sdca_model_fn, sdca_params
+            assert not _joint_weight, "_joint_weight is incompatible with the SDCAOptimizer"
+            assert n_classes == 2, "SDCA only applies to binary classification."
+            super().__init__(sdca_model_fn, feature_columns, model_dir, config, sdca_params(
+                head, feature_columns, optimizer, weight_column_name), feature_engineering_fn)
+            return
         super().__init__(_linear_model_fn, feature_columns, model_dir, config, {
             "head": head, "feature_columns": tuple(feature_columns), "optimizer": optimizer,
             "gradient_clip_norm": gradient_clip_norm, "joint_weights": _joint_weight},
@@ -418,10 +424,16 @@ class LinearRegressor(_Regressor):
                  gradient_clip_norm: Optional[float] = None, enable_centered_bias: bool = False,
                  label_dimension: int = 1, _joint_weights: bool = False, config: Any = None,
                  feature_engineering_fn: Any = None):
-        _check_not_sdca(optimizer)
         head = head_lib.regression_head(weight_column_name=weight_column_name,
                                         label_dimension=label_dimension,
                                         enable_centered_bias=enable_centered_bias)
+        if _is_sdca(optimizer):
+            from tf1compat.contrib.learn.sdca import sdca_model_fn, sdca_params
+            assert label_dimension == 1, "SDCA only applies for label_dimension=1."
+            assert not _joint_weights, "_joint_weights is incompatible with the SDCAOptimizer"
+            super().__init__(sdca_model_fn, feature_columns, model_dir, config, sdca_params(
+                head, feature_columns, optimizer, weight_column_name), feature_engineering_fn)
+            return
         super().__init__(_linear_model_fn, feature_columns, model_dir, config, {
             "head": head, "feature_columns": tuple(feature_columns), "optimizer": optimizer,
             "gradient_clip_norm": gradient_clip_norm, "joint_weights": _joint_weights},

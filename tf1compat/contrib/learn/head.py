@@ -545,6 +545,57 @@ def poisson_regression_head(label_name: Optional[str] = None,
                            weight_column_name, enable_centered_bias, head_name)
 
 
+def _hinge_loss(labels: Any, logits: Any, weights: Any = None) -> Any:
+    from tf1compat.losses.losses_impl import Reduction, hinge_loss
+    from tf1compat.ops.array_ops import reshape
+    with name_scope(None, "hinge_loss", (logits, labels)) as name:
+        labels = reshape(labels, shape=(-1, 1))
+        loss = hinge_loss(labels=labels, logits=logits, scope=name, reduction=Reduction.NONE)
+        return _compute_weighted_loss(loss, weights)
+
+
+class _BinarySvmHead(_SingleHead):
+    """Two classes with an SVM: one logit, hinge loss, `classes` and `logits`
+    predictions, loss and accuracy metrics."""
+
+    default_scope = "binary_svm_head"
+
+    def __init__(self, label_name: Optional[str] = None,
+                 weight_column_name: Optional[str] = None, enable_centered_bias: bool = False,
+                 head_name: Optional[str] = None, thresholds: Optional[Sequence[float]] = None):
+        super().__init__(1, _hinge_loss, label_name, weight_column_name, enable_centered_bias,
+                         head_name)
+        self._thresholds = tuple(thresholds) if thresholds else (.5,)
+
+    def _predictions(self, logits: Any) -> Dict[str, Any]:
+        from tf1compat.ops.array_ops import concat
+        from tf1compat.ops.creation_ops import zeros_like
+        from tf1compat.ops.reduction_ops import argmax
+        with name_scope(None, "predictions", (logits,)):
+            two_class_logits = concat((zeros_like(logits), logits), 1)
+            return {PredictionKey.LOGITS: logits,
+                    PredictionKey.CLASSES: argmax(two_class_logits, 1,
+                                                  name=PredictionKey.CLASSES)}
+
+    def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
+                 weights: Any) -> Dict[str, Any]:
+        from tf1compat.metrics.metrics_impl import accuracy, mean
+        key = lambda k: _summary_key(self._head_name, k)  # noqa: E731
+        values = [eval_loss, labels, weights] + list(predictions.values())
+        with name_scope("metrics", values=values):
+            return {key(MetricKey.LOSS): mean(eval_loss),
+                    key(MetricKey.ACCURACY): accuracy(labels, predictions[PredictionKey.CLASSES],
+                                                      weights)}
+
+
+def binary_svm_head(label_name: Optional[str] = None, weight_column_name: Optional[str] = None,
+                    enable_centered_bias: bool = False, head_name: Optional[str] = None,
+                    thresholds: Optional[Sequence[float]] = None) -> Any:
+    """`tf.contrib.learn.binary_svm_head`: binary classification with the hinge loss."""
+    return _BinarySvmHead(label_name, weight_column_name, enable_centered_bias, head_name,
+                          thresholds)
+
+
 def _wrap_custom_loss_fn(loss_fn: Callable) -> Callable:
     def wrapper(labels: Any, logits: Any, weights: Any = None) -> Any:
         loss = loss_fn(labels, logits) if weights is None else loss_fn(labels, logits, weights)
