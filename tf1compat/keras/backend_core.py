@@ -215,11 +215,16 @@ def reset_uids() -> None:
 
 def clear_session() -> None:
     """Resets the default graph and every piece of Keras state (as `K.clear_session()`),
-    the graph eager model-building uses included (so weight names start over too)."""
+    the graph eager model-building uses included (so weight names start over too), and
+    under eager execution the eager kernels (so seeded initializers repeat)."""
     from tf1compat.framework.graph import reset_default_graph
+    from tf1compat.framework import context
     reset_default_graph()
     _EAGER_KERAS_GRAPH.clear()
     reset_uids()
+    if context.executing_eagerly():
+        # TF's context.clear_kernel_cache(): seeded random ops start their streams over.
+        context.clear_caches()
 
 
 def manual_variable_initialization(value: bool) -> None:
