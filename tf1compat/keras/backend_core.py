@@ -224,7 +224,9 @@ def clear_session() -> None:
     reset_uids()
     if context.executing_eagerly():
         # TF's context.clear_kernel_cache(): seeded random ops start their streams over.
-        context.clear_caches()
+        from tf1compat.ops._random_stream import RandomStream
+        from tf1compat.runtime import eager_executor
+        eager_executor.clear_kernels(lambda state: isinstance(state, RandomStream))
 
 
 def manual_variable_initialization(value: bool) -> None:
