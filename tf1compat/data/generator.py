@@ -65,6 +65,10 @@ class _GeneratorState:
         self._args.pop(iterator_id, None)
 
 
+class _NotText(Exception):
+    """An object array for a tf.string component holds something other than bytes/str."""
+
+
 def _to_array(value: Any, dtype: D.DType) -> np.ndarray:
     if dtype == D.string:
         arr = np.asarray(value)
@@ -72,6 +76,9 @@ def _to_array(value: Any, dtype: D.DType) -> np.ndarray:
             arr = np.vectorize(lambda s: s.encode("utf-8"), otypes=[object])(arr)
         elif arr.dtype.kind == "S":
             arr = arr.astype(object)
+        if arr.dtype == object and not all(isinstance(v, (bytes, str)) for v in arr.flat):
+            # TF's normalize_element fails on it (reported as a structure mismatch).
+            raise _NotText()
         if arr.dtype != object:
             raise TypeError(f"`generator` yielded an element that could not be converted to "
                             f"the expected type. The expected type was {dtype.name}, but the "
@@ -99,9 +106,10 @@ class _NextElement:
     """next_func's Python side: the pass's next value, flattened and checked as TF does."""
 
     def __init__(self, state: _GeneratorState, output_types: Any, flat_types: List[D.DType],
-                 flat_shapes: List[TensorShape]):
+                 flat_shapes: List[TensorShape], output_signature: Any):
         self._state, self._output_types = state, output_types
         self._flat_types, self._flat_shapes = flat_types, flat_shapes
+        self._signature = output_signature
 
     def __call__(self, iterator_id: np.ndarray) -> List[np.ndarray]:
         values = next(self._state.get_iterator(int(iterator_id)))
@@ -114,7 +122,13 @@ class _NextElement:
                 f"was {values}.") from e
         out = []
         for value, dtype, shape in zip(flat, self._flat_types, self._flat_shapes):
-            arr = _to_array(value, dtype)
+            try:
+                arr = _to_array(value, dtype)
+            except _NotText:
+                raise TypeError(
+                    f"`generator` yielded an element that did not match the expected "
+                    f"structure. The expected structure was {self._signature}, but the "
+                    f"yielded element was {values}.") from None
             if not shape.is_compatible_with(arr.shape):
                 raise TypeError(f"`generator` yielded an element of shape {arr.shape} where "
                                 f"an element of shape {shape} was expected.")
@@ -229,7 +243,8 @@ def from_generator(generator: Callable[..., Any], output_types: Any, output_shap
         return numpy_function(state.get_next_id, arg_tensors, D.int64)
 
     def generator_next_fn(iterator_id: Any) -> Any:
-        values = numpy_function(_NextElement(state, types, flat_types, flat_shapes),
+        values = numpy_function(_NextElement(state, types, flat_types, flat_shapes,
+                                             output_signature),
                                 [iterator_id], flat_types)
         for value, shape in zip(values, flat_shapes):
             value.set_shape(shape)

@@ -16,6 +16,7 @@ import collections
 import contextlib
 import json
 import os
+import weakref
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
@@ -159,10 +160,24 @@ def _state(graph: Optional[Graph] = None) -> Dict[str, Any]:
     graph = graph or get_default_graph()
     state = graph._extras.get("keras_backend")
     if state is None:
-        state = {"uids": collections.defaultdict(int), "learning_phase": None,
-                 "variables": [], "session": None, "tf_optimizers": []}
+        state = {"learning_phase": None, "variables": [], "session": None,
+                 "tf_optimizers": []}
         graph._extras["keras_backend"] = state
     return state
+
+
+# tf-keras's PER_GRAPH_OBJECT_NAME_UIDS: graph -> counters. Object names count under
+# (namespace, name) keys of the default graph, `get_uid` under the bare prefix of
+# `get_graph()`: separate counters, and under eager execution separate graphs too.
+_UIDS: "weakref.WeakKeyDictionary[Graph, collections.defaultdict]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _uid_map(graph: Graph) -> collections.defaultdict:
+    uids = _UIDS.get(graph)
+    if uids is None:
+        uids = _UIDS[graph] = collections.defaultdict(int)
+    return uids
 
 
 def unique_object_name(name: str, name_uid_map: Optional[Dict] = None,
@@ -170,7 +185,7 @@ def unique_object_name(name: str, name_uid_map: Optional[Dict] = None,
                        zero_based: bool = False) -> str:
     """`name`, `name_1`, ... unique per graph; zero_based gives `name` first, else `name_1`."""
     if name_uid_map is None:
-        name_uid_map = _state()["uids"]
+        name_uid_map = _uid_map(get_default_graph())
     avoid_names = avoid_names or set()
     proposed = None
     while proposed is None or proposed in avoid_names:
@@ -186,22 +201,32 @@ def unique_object_name(name: str, name_uid_map: Optional[Dict] = None,
 
 
 def get_uid(prefix: str = "") -> int:
-    """1, 2, ... per prefix and graph (`K.get_uid('dense')`)."""
-    uids = _state()["uids"]
-    uids[("", prefix)] += 1
-    return uids[("", prefix)]
+    """1, 2, ... per prefix in Keras' graph (`K.get_uid('dense')`), counted apart from the
+    layer names `unique_object_name` gives (as tf-keras)."""
+    uids = _uid_map(get_graph())
+    uids[prefix] += 1
+    return uids[prefix]
 
 
 def reset_uids() -> None:
-    _state()["uids"].clear()
+    """Every graph's name and uid counters start over (`K.reset_uids()`)."""
+    _UIDS.clear()
 
 
 def clear_session() -> None:
     """Resets the default graph and every piece of Keras state (as `K.clear_session()`),
-    the graph eager model-building uses included (so weight names start over too)."""
+    the graph eager model-building uses included (so weight names start over too), and
+    under eager execution the eager kernels (so seeded initializers repeat)."""
     from tf1compat.framework.graph import reset_default_graph
+    from tf1compat.framework import context
     reset_default_graph()
     _EAGER_KERAS_GRAPH.clear()
+    reset_uids()
+    if context.executing_eagerly():
+        # TF's context.clear_kernel_cache(): seeded random ops start their streams over.
+        from tf1compat.ops._random_stream import RandomStream
+        from tf1compat.runtime import eager_executor
+        eager_executor.clear_kernels(lambda state: isinstance(state, RandomStream))
 
 
 def manual_variable_initialization(value: bool) -> None:

@@ -97,12 +97,21 @@ def _convert_result(value: Any) -> np.ndarray:
     return result
 
 
+def _object_to_bytes(value: Any) -> bytes:
+    """TF's PyObjectToString: bytes as they are, str as UTF-8, any other object an error."""
+    if isinstance(value, bytes):
+        return bytes(value)
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    raise errors.InternalError(None, None, f"Unsupported object type {name}")
+
+
 def _np_to_tf_dtype(arr: np.ndarray) -> Optional[D.DType]:
     if arr.dtype == object:
-        flat = arr.reshape(-1)
-        if all(isinstance(v, (bytes, np.bytes_)) for v in flat):
-            return D.string
-        return None
+        # TF converts every object array to a string tensor (its elements are checked then).
+        return D.string
     if arr.dtype.char == "S":
         return D.string
     try:
@@ -113,15 +122,18 @@ def _np_to_tf_dtype(arr: np.ndarray) -> Optional[D.DType]:
 
 def _to_output(arr: np.ndarray, want: D.DType, index: int, token: str) -> Any:
     got = _np_to_tf_dtype(arr)
+    if got == D.string:
+        # Converted before the dtype check, as TF's NdarrayToTensor runs first.
+        out = np.empty(arr.shape, dtype=object)
+        out.reshape(-1)[:] = [_object_to_bytes(v) for v in arr.reshape(-1)]
+        arr = out
     if got != want:
         got_name = _type_name(got) if got is not None else str(arr.dtype)
         raise errors.InvalidArgumentError(
             None, None, f"{index}-th value returned by {token} is {got_name}, but expects "
                         f"{_type_name(want)}")
     if want == D.string:
-        out = np.empty(arr.shape, dtype=object)
-        out.reshape(-1)[:] = [bytes(v) for v in arr.reshape(-1)]
-        return out if out.ndim else out[()]
+        return arr if arr.ndim else arr[()]
     if not arr.flags.writeable or not arr.flags.c_contiguous:
         arr = np.array(arr)
     return torch.from_numpy(arr)

@@ -104,6 +104,15 @@ def clear_cache() -> None:
 _context.on_clear_caches(clear_cache)
 
 
+def clear_kernels(drop_state: Callable[[Any], bool]) -> None:
+    """Drops cached kernels and the kernel state `drop_state` picks, keeping the rest
+    (TF's `clear_kernel_cache`: random streams start over, tables and iterators, which
+    their handles own, stay)."""
+    _CACHE.clear()
+    for key in [k for k, v in RUNTIME.resources.items() if drop_state(v)]:
+        del RUNTIME.resources[key]
+
+
 def _fast_arity(op_def: _op_def.OpDef) -> int:
     n = _FAST.get(op_def)
     if n is None:

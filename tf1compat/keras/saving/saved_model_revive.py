@@ -6,7 +6,9 @@ graph calls the traced serving function (`StatefulPartitionedCall`) on the signa
 input placeholder and the model's variable handles (`VarHandleOp`s named by the
 variables' full names). The revived model has those variables as its weights (restored
 from the checkpoint) and, called on a tensor, imports that call into the current graph
-with the input and the handles mapped to its own, so it predicts as the saved model did.
+with the input and the handles mapped to its own, so it predicts as the saved model did;
+under eager execution it runs that call as an eager op (the library function bound to
+the eager runtime), differentiable, so the eager loop fits it.
 Like tf-keras's, it accepts only the traced input signature (other shapes or dtypes are a
 ValueError) and, for a directory without traced functions (tf1compat writes none), loads
 but cannot be called (ValueError). Its class is named after the saved class; its `layers`
@@ -42,6 +44,7 @@ class RevivedModel(Model):
         self._saved_values = values
         self._saved_class_name = class_name
         self._weights_by_saved_name: Dict[str, Any] = {}
+        self._eager_function: Optional[Any] = None   # the traced LibraryFunction, eagerly
 
     def build(self, input_shape: Any) -> None:
         """Creates the saved variables as the model's weights, with their saved values."""
@@ -60,11 +63,6 @@ class RevivedModel(Model):
         from tf1compat.framework.context import executing_eagerly
         from tf1compat.framework.tensor_conversion import convert_to_tensor
         from tf1compat.graphdef.graph_import import import_graph_def
-        if self._traced_output is not None and executing_eagerly():
-            raise NotImplementedError(
-                f"Calling the revived subclassed Keras model {self._saved_class_name} (its "
-                "class was not given to load_model) under eager execution is not supported "
-                "by tf1compat; call it in graph mode, or pass the class in custom_objects")
         if self._traced_output is None:
             raise ValueError(
                 f"Cannot call custom layer {self.name} of type {self._saved_class_name}, "
@@ -78,6 +76,8 @@ class RevivedModel(Model):
                 "Could not find matching concrete function to call loaded from the "
                 f"SavedModel. Got: {inputs} Expected a tensor of shape {shape} and dtype "
                 f"{dtype.name}.")
+        if executing_eagerly():
+            return self._call_eagerly(inputs)
         input_map = {self._traced_input: inputs}
         for name in self._traced_handles:
             input_map[name + ":0"] = self._weights_by_saved_name[name].handle
@@ -85,6 +85,26 @@ class RevivedModel(Model):
                                    return_elements=[self._traced_output],
                                    name=self.name + "_traced")
         return output
+
+    def _call_eagerly(self, inputs: Any) -> Any:
+        """The traced function run as an eager `StatefulPartitionedCall` on the input and
+        the weights' handles (differentiable: the eager loop trains through it)."""
+        from tf1compat.framework import dtypes
+        from tf1compat.framework.graph import apply_op
+        from tf1compat.graphdef.function_library import LibraryFunction
+        call = self._traced_graph_def.node[0]
+        function = self._eager_function
+        if function is None:
+            library: Dict[str, LibraryFunction] = {}
+            for fdef in self._traced_graph_def.library.function:
+                library[fdef.signature.name] = LibraryFunction(fdef, library)
+            function = self._eager_function = library[call.attr["f"].func.name]
+        tin = [dtypes.as_dtype(arg.type) for arg in function.fdef.signature.input_arg]
+        handles = [self._weights_by_saved_name[name].handle for name in self._traced_handles]
+        op = apply_op(call.op, [[inputs] + handles],
+                      {"f": function, "Tin": tin, "Tout": function.output_dtypes},
+                      name=self.name + "_traced")
+        return op._outputs[0]
 
 
 def _serving_call(meta: Any) -> Tuple[Optional[Any], Optional[Any], List[Any]]:

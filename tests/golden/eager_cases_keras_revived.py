@@ -1,0 +1,51 @@
+"""Eager golden cases: a subclassed model revived from tf-keras's SavedModel without its
+class (tests/fixtures/keras/saved_model_tf_subclassed, traced functions), used under
+TF 1.x-style eager execution: called, predicted, evaluated, fitted (SGD, the training
+config's optimizer) and trained on a batch, as tf-keras does it."""
+
+import os
+
+import numpy as np
+
+from tests.golden.harness import catch, tolerance
+
+_DIRECTORY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "fixtures", "keras", "saved_model_tf_subclassed")
+_INPUT = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
+
+
+def _load(tf):
+    tf.keras.backend.clear_session()
+    return tf.keras.models.load_model(_DIRECTORY)
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_revived_call_and_predict(tf):
+    model = _load(tf)
+    return {"class": type(model).__name__, "name": model.name,
+            "weights": [w.name for w in model.weights],
+            "trainable": [w.name for w in model.trainable_weights],
+            "call": np.asarray(model(_INPUT)),
+            "call_tensor": np.asarray(model(tf.constant(_INPUT))),
+            "predict": model.predict(_INPUT, verbose=0),
+            "evaluate": model.evaluate(_INPUT, np.ones((2, 1), np.float32), verbose=0),
+            "other_shape": catch(lambda: model(np.ones((3, 5), np.float32)))}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_revived_fit(tf):
+    model = _load(tf)
+    history = model.fit(_INPUT, np.ones((2, 1), np.float32), epochs=3, verbose=0).history
+    return {"history": history, "weights": model.get_weights(),
+            "predict": model.predict(_INPUT, verbose=0),
+            "train_on_batch": model.train_on_batch(_INPUT, np.zeros((2, 1), np.float32)),
+            "after_batch": model.get_weights()}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_revived_gradient_tape(tf):
+    model = _load(tf)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(_INPUT) ** 2)
+    grads = tape.gradient(loss, model.trainable_weights)
+    return {"loss": np.asarray(loss), "grads": [np.asarray(g) for g in grads]}
