@@ -11,9 +11,18 @@ Run with the oracle: `/tmp/tf215/bin/python scripts/record_estimator_cluster.py`
   trainers' updates is not deterministic; what TF guarantees is recorded (every trainer
   finishes, the chief's checkpoints at every `save_checkpoints_steps` it saw and at the end,
   the workers write nothing, the evaluator ends on a final checkpoint past `max_steps`).
+* `strategy_linear`: chief + ps + evaluator with RunConfig(train_distribute=
+  tf.distribute.experimental.ParameterServerStrategy()) (TF's distribute coordinator).
+
+* `placement_cluster`, `placement_local`: where that strategy computes and puts its
+  variables (tests/fixtures/distributed/ps_strategy_placement.py).
+
+`record_estimator_cluster.py NAME...` re-records only those entries.
 """
 
 import json
+import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +37,8 @@ from estimator_cluster import run_cluster, summarize  # noqa: E402
 OUT = ROOT / "tests" / "golden" / "data" / "estimator_ps_cluster.json"
 RUNS = {"single_linear": ({"chief": 1, "ps": 1, "evaluator": 1}, "linear", 12),
         "single_dnn": ({"chief": 1, "ps": 1, "evaluator": 1}, "dnn", 12),
-        "async_linear": ({"chief": 1, "worker": 2, "ps": 1, "evaluator": 1}, "linear", 40)}
+        "async_linear": ({"chief": 1, "worker": 2, "ps": 1, "evaluator": 1}, "linear", 40),
+        "strategy_linear": ({"chief": 1, "ps": 1, "evaluator": 1}, "linear_strategy", 12)}
 
 
 def _read_checkpoint(prefix: str) -> dict:
@@ -37,9 +47,25 @@ def _read_checkpoint(prefix: str) -> dict:
             for name in sorted(reader.get_variable_to_shape_map())}
 
 
+def _placement(mode: str) -> dict:
+    text = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "fixtures" / "distributed" /
+                             "ps_strategy_placement.py"), mode],
+        env=dict(os.environ, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="2"),
+        check=True, capture_output=True, text=True).stdout
+    return json.loads(text.strip().splitlines()[-1])
+
+
 def main() -> None:
-    result = {"tensorflow": tf.__version__ if hasattr(tf, "__version__") else "2.15"}
-    for name, (jobs, model, max_steps) in RUNS.items():
+    names = sys.argv[1:] or list(RUNS) + ["placement_cluster", "placement_local"]
+    result = json.loads(OUT.read_text()) if sys.argv[1:] else {}
+    result["tensorflow"] = tf.__version__ if hasattr(tf, "__version__") else "2.15"
+    for name in names:
+        if name.startswith("placement_"):
+            result[name] = _placement(name.split("_")[1])
+            print(name, result[name])
+            continue
+        jobs, model, max_steps = RUNS[name]
         with tempfile.TemporaryDirectory() as tmp:
             outs = run_cluster([sys.executable], Path(tmp), jobs, model, max_steps,
                                timeout=300, ps_exits=False,

@@ -4,6 +4,8 @@ local ports (tests/fixtures/distributed/estimator_ps_task.py, run by
 tests/fixtures/distributed/estimator_cluster.py), against what TF 2.15 did with the same
 program (tests/golden/data/estimator_ps_cluster.json, scripts/record_estimator_cluster.py).
 
+`strategy_linear` trains with RunConfig(train_distribute=
+tf.distribute.experimental.ParameterServerStrategy()) (TF's distribute coordinator).
 One trainer (chief + ps) is deterministic: checkpoints, variables and the evaluator's final
 metrics equal TF's to rounding. With a chief and two workers the interleaving of the
 updates is not: the test asserts what TF guarantees (every trainer finishes, global step
@@ -11,6 +13,7 @@ past max_steps, the chief alone writes, the evaluator ends on the chief's last c
 """
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -57,7 +60,7 @@ def _check_evaluations(run: dict, exact: bool = True) -> None:
     assert evaluations[-1]["checkpoint"] == f"model.ckpt-{run['checkpoint_steps'][-1]}"
 
 
-@pytest.mark.parametrize("name", ["single_linear", "single_dnn"])
+@pytest.mark.parametrize("name", ["single_linear", "single_dnn", "strategy_linear"])
 def test_one_trainer_and_ps_equal_tf(name, tmp_path):
     golden = GOLDEN[name]
     run = _run(name, tmp_path)
@@ -102,3 +105,14 @@ def test_chief_two_workers_ps_evaluator_async(tmp_path):
         assert result["evaluations"][-1]["average_loss"] < 0.1
         weights = np.ravel(result["last_checkpoint"]["linear/linear_model/x/weights"])
         np.testing.assert_allclose(weights, [1.0, -2.0, 0.5], atol=0.2)
+
+
+@pytest.mark.parametrize("mode", ["cluster", "local"])
+def test_parameter_server_strategy_placement_equals_tf(mode):
+    """Worker 1 of a chief + 2 workers + 2 ps cluster computes on its CPU and puts the
+    variables round-robin on the ps tasks; without a cluster all is local (TF's names)."""
+    program = Path(__file__).parent / "fixtures" / "distributed" / "ps_strategy_placement.py"
+    done = subprocess.run([sys.executable, "-m", "tf1compat", "run", str(program), mode],
+                          capture_output=True, text=True, timeout=TASK_TIMEOUT)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == GOLDEN[f"placement_{mode}"]
