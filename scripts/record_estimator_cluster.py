@@ -37,7 +37,8 @@ from estimator_cluster import run_cluster, summarize  # noqa: E402
 OUT = ROOT / "tests" / "golden" / "data" / "estimator_ps_cluster.json"
 RUNS = {"single_linear": ({"chief": 1, "ps": 1, "evaluator": 1}, "linear", 12),
         "single_dnn": ({"chief": 1, "ps": 1, "evaluator": 1}, "dnn", 12),
-        "async_linear": ({"chief": 1, "worker": 2, "ps": 1, "evaluator": 1}, "linear", 40),
+        "async_linear": ({"chief": 1, "worker": 2, "ps": 1, "evaluator": 1}, "linear_async",
+                         40),
         "strategy_linear": ({"chief": 1, "ps": 1, "evaluator": 1}, "linear_strategy", 12)}
 
 

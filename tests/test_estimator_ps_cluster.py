@@ -93,7 +93,7 @@ def test_chief_two_workers_ps_evaluator_async(tmp_path):
     assert run["eval_dir_has_events"] and golden["eval_dir_has_events"]
     # The chief's first checkpoint is the initialization's, its last past max_steps: each
     # trainer stops after the first run that sees max_steps reached, so the step overshoots
-    # by less than two runs per trainer (TF: 41 for 40).
+    # by less than two runs per trainer (TF's recorded runs: 40 and 41 for 40).
     for steps in (run["checkpoint_steps"], golden["checkpoint_steps"]):
         assert steps[0] == 0 and max_steps <= steps[-1] < max_steps + 2 * trainers, steps
         assert steps == sorted(set(steps))
