@@ -80,11 +80,10 @@ def test_contrib_spellings():
     assert collective.cluster_resolver.num_accelerators() == {"GPU": 2}
 
 
-def test_parameter_server_and_tpu_strategies_are_refused_by_name():
+def test_tpu_strategy_is_refused_by_name():
+    """(ParameterServerStrategy: tests/test_estimator_ps_cluster.py)"""
     with pytest.raises(NotImplementedError, match="TPUStrategy"):
         tf.distribute.experimental.TPUStrategy  # noqa: B018
-    with pytest.raises(Exception, match="ParameterServerStrategy"):
-        tf.distribute.experimental.ParameterServerStrategy  # noqa: B018
 
 
 def test_cross_device_ops_are_accepted():

@@ -41,7 +41,7 @@ from tf1compat.training.cluster_resolver import (SimpleClusterResolver,
                                                    TFConfigClusterResolver)
 from tf1compat.framework.graph import control_dependencies
 from tf1compat.framework.indexed_slices import IndexedSlices
-from tf1compat.training.strategies.distribute_lib import Strategy
+from tf1compat.training.strategies.distribute_lib import ClusterStrategy, Strategy
 from tf1compat.training.strategies.mirrored import (MirroredExtended, all_local_devices,
                                                     canonical_device,
                                                     _reduce_non_distributed)
@@ -360,7 +360,7 @@ class MultiWorkerExtended(MirroredExtended):
         self._devices = self._local_devices()
 
 
-class MultiWorkerMirroredStrategy(Strategy):
+class MultiWorkerMirroredStrategy(ClusterStrategy):
     """`tf.distribute.experimental.MultiWorkerMirroredStrategy(communication=AUTO,
     cluster_resolver=None)` (TF1), also with TF2's `communication_options=`."""
 
@@ -381,19 +381,6 @@ class MultiWorkerMirroredStrategy(Strategy):
     def num_replicas_in_sync(self) -> int:
         return len(self.extended.worker_devices) * self.extended._num_workers
 
-    def __deepcopy__(self, memo: Dict[int, Any]) -> "MultiWorkerMirroredStrategy":
-        # One strategy per process: it stands for the process's place in the job and its
-        # collective instance keys, which a copy (RunConfig.replace deep-copies the
-        # config) must share.
-        return self
-
-    @property
-    def cluster_resolver(self) -> Any:
-        return self.extended._cluster_resolver or TFConfigClusterResolver()
-
-    def configure(self, session_config: Any = None, cluster_spec: Any = None,
-                  task_type: Any = None, task_id: Any = None) -> None:
-        self.extended.configure(session_config, cluster_spec, task_type, task_id)
 
 
 

@@ -1,6 +1,7 @@
 """Estimator with a between-graph strategy (`RunConfig(train_distribute=
-MultiWorkerMirroredStrategy())`) in a TF_CONFIG cluster: TF's distribute coordinator in
-its INDEPENDENT_WORKER mode (TF 2.15's estimator_training.py).
+MultiWorkerMirroredStrategy())` or `ParameterServerStrategy()`) in a TF_CONFIG cluster:
+TF's distribute coordinator in its INDEPENDENT_WORKER mode (TF 2.15's
+estimator_training.py).
 
 * `RunConfig` with such a strategy and a cluster without a `master` job keeps the cluster
   spec but the local defaults of every other distribution field (the coordinator fills
@@ -11,6 +12,9 @@ its INDEPENDENT_WORKER mode (TF 2.15's estimator_training.py).
   `TrainSpec.max_steps` with the spec's hooks) on a copy of the Estimator whose config
   has the task's place (`is_chief`: the chief, else worker 0); the `evaluator` evaluates
   each new checkpoint as in parameter-server training (distributed_training.py).
+* With ParameterServerStrategy every task but the evaluator starts its tf.train.Server
+  first (the task's config: `master` its own `grpc://` address, `num_ps_replicas` the ps
+  count); a `ps` task joins it; the trainers' variables live on the ps tasks.
 * Training runs TF's `_train_with_estimator_spec_distributed`: one
   MonitoredTrainingSession whose checkpoints (`save_checkpoints_steps/secs`) and
   summaries the strategy's chief writes; every worker initializes (the strategy gives
@@ -43,7 +47,7 @@ def between_graph_mode(config: Any, tf_config: Dict[str, Any]) -> Optional[str]:
     cluster = tf_config.get("cluster", {})
     if not cluster or "master" in cluster or not _is_between_graph(config.train_distribute):
         return None
-    if "ps" in cluster:
+    if "ps" in cluster and not config.train_distribute.extended.parameter_server_training:
         raise NotImplementedError("MultiWorkerMirroredStrategy with `ps` tasks in TF_CONFIG's "
                                   "cluster: the workers all-reduce and no parameter server "
                                   "takes part; remove the ps job")
@@ -89,6 +93,13 @@ def _task_config(config: Any, tf_config: Dict[str, Any]) -> Any:
     if task_type not in jobs or not 0 <= task_id < len(jobs[task_type]):
         raise ValueError(f"{task_type}:{task_id} is not a task of the cluster {jobs}")
     local._num_ps_replicas = 0
+    if config.train_distribute.extended.parameter_server_training:
+        # The variables live on the ps tasks' servers: every task but the evaluator runs
+        # its tf.train.Server, and sessions connect to their own.
+        local._num_ps_replicas = len(jobs.get("ps", []))
+        local._master = local._evaluation_master = "grpc://" + jobs[task_type][task_id]
+        config.train_distribute.configure(cluster_spec=config.cluster_spec,
+                                          task_type=task_type, task_id=task_id)
     local._num_worker_replicas = len(jobs.get("chief", [])) + len(jobs.get("worker", []))
     order = (["chief"] if "chief" in jobs else []) + \
         [t for t in sorted(jobs) if t != "chief"]
@@ -102,17 +113,23 @@ def _task_config(config: Any, tf_config: Dict[str, Any]) -> Any:
 def train_and_evaluate(estimator: Any, train_spec: Any, eval_spec: Any,
                        tf_config: Dict[str, Any]) -> None:
     """This task's part of a between-graph job (TF's `_worker_fn` / `_eval_fn`)."""
-    from tf1compat.estimator.distributed_training import run_task
+    from tf1compat.estimator.distributed_training import run_task, start_std_server
     local = copy.copy(estimator)
     local._config = _task_config(estimator.config, tf_config)
     tf_logging.info("Updated config: %s", str(vars(local._config)))
     if local.config.task_type == "evaluator":
         run_task(local, train_spec, eval_spec)
         return
+    parameter_servers = estimator.config.train_distribute.extended.parameter_server_training
+    if parameter_servers and local.config.task_type == "ps":
+        start_std_server(local.config).join()
+        return
     if local.config.task_type not in ("chief", "worker"):
         raise ValueError(f"Task type {local.config.task_type} is not supported with "
                          f"{type(estimator.config.train_distribute).__name__}: the cluster's "
                          "tasks are chief, worker and evaluator")
+    if parameter_servers:
+        start_std_server(local.config)
     local.train(input_fn=train_spec.input_fn, max_steps=train_spec.max_steps,
                 hooks=list(train_spec.hooks))
 

@@ -56,11 +56,13 @@ _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and col
                            "servers), or horovod.tensorflow (data parallel)")
 _MULTI_WORKER_STRATEGY = Unsupported(
     "of tf.distribute's strategies only the in-graph ones of one process are provided "
-    "(MirroredStrategy, OneDeviceStrategy, CentralStorageStrategy) and "
-    "MultiWorkerMirroredStrategy (contrib: CollectiveAllReduceStrategy); the "
-    "parameter-server and TPU strategies and contrib's other multi-worker spellings are not",
+    "(MirroredStrategy, OneDeviceStrategy, CentralStorageStrategy), "
+    "MultiWorkerMirroredStrategy (contrib: CollectiveAllReduceStrategy) and "
+    "tf.distribute.experimental.ParameterServerStrategy; the TPU strategies and contrib's "
+    "other multi-worker spellings are not",
     "tf.distribute.MirroredStrategy within one process; "
-    "tf.distribute.experimental.MultiWorkerMirroredStrategy, horovod.tensorflow or "
+    "tf.distribute.experimental.MultiWorkerMirroredStrategy or ParameterServerStrategy, "
+    "horovod.tensorflow or "
     "tf.train.Server + replica_device_setter across processes (docs/distributed.md)")
 _CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implemented (the "
                               "streaming_* metrics, f1_score, cohen_kappa and "
@@ -190,7 +192,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.nccl": _DISTRIBUTED,
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute.RunOptions": _DISTRIBUTED,
-    "distribute.experimental.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.TPUStrategy": _MULTI_WORKER_STRATEGY,
     "distribute.experimental.CollectiveHints": _MULTI_WORKER_STRATEGY,
     "contrib.distribute.ParameterServerStrategy": _MULTI_WORKER_STRATEGY,

@@ -287,6 +287,9 @@ class StrategyExtended:
     _replica_id_offset = 0
     _num_input_pipelines = 1
     _input_pipeline_id = 0
+    # Whether the variables live on a cluster's ps tasks (the Estimator's distribute
+    # coordinator then starts the tasks' tf.train.Servers).
+    parameter_server_training = False
 
     def __init__(self, container_strategy: "Strategy"):
         self._container_strategy_ref = container_strategy
@@ -548,6 +551,28 @@ class Strategy:
 
     def experimental_make_numpy_dataset(self, numpy_input: Any, session: Any = None) -> Any:
         return self._extended.experimental_make_numpy_dataset(numpy_input, session)
+
+
+class ClusterStrategy(Strategy):
+    """A between-graph strategy (one process per task of a cluster): it stands for this
+    process's place in the cluster, which its extended holds (`_cluster_resolver`,
+    `configure`)."""
+
+    def __deepcopy__(self, memo: Any) -> "ClusterStrategy":
+        # One strategy per process (its place, and any collective instance keys): a copy
+        # (RunConfig.replace deep-copies the config) must share it.
+        return self
+
+    @property
+    def cluster_resolver(self) -> Any:
+        from tf1compat.training.cluster_resolver import TFConfigClusterResolver
+        return self.extended._cluster_resolver or TFConfigClusterResolver()
+
+    def configure(self, session_config: Any = None, cluster_spec: Any = None,
+                  task_type: Any = None, task_id: Any = None) -> None:
+        """Places this strategy in `cluster_spec` as task `task_type:task_id` (the
+        distribute coordinator's call); a strategy that knows its cluster keeps it."""
+        self.extended.configure(session_config, cluster_spec, task_type, task_id)
 
 
 class _StrategyScope:
