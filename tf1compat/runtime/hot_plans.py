@@ -536,11 +536,20 @@ class _StepHotPlan(_HotPlan):
             _let_dynamo_trace_tf1compat()
             compiled = _compile(with_inline_constants(special.fn, special.source),
                                 self.cfg["backend"])
-            mismatch = compiled_steps.check(pieces, compiled, feeds, variables, _same)
+            # A merged segment's first call traces its gradient op into the graph.
+            with _tracing_autograd(pieces.merged):
+                mismatch = compiled_steps.check(pieces, compiled, feeds, variables, _same)
         except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
-            self._give_up(_failure(e))
-            return
+            mismatch = _failure(e)
         self.record.compile_seconds = time.perf_counter() - start
+        if mismatch is not None and pieces.merged:
+            # The gradient op could not join the graph: the forward segment alone, as
+            # before merged segments (its reason is kept if that fails too).
+            self.pieces = compiled_steps.split(self.plan, merge=False)
+            self.pieces.generate()
+            self.record.reason = f"gradient op left out of the compiled graph: {mismatch}"
+            self._compile_job(feeds, variables)
+            return
         if mismatch is not None:
             self._give_up(mismatch)
             return
