@@ -1,12 +1,15 @@
 """CPU time per training step at one thread: tf1compat with the gradient op in the
-compiled graph (merged), with the forward segment alone compiled (forward), and TF.
+compiled graph (merged), with the forward segment alone compiled (forward), op by op
+(TF1COMPAT_COMPILE=off), and TF.
 
     python scripts/bench_step_cpu.py                   # mlp, 3 rounds
     python scripts/bench_step_cpu.py mlp autoencoder --rounds 5 --steps 300
 
 Each measurement is a fresh child process (tf1compat with TF1COMPAT_THREADS=1, compiling
 in the calling thread after 3 runs; TF with intra/inter-op threads 1) that builds a
-workload of scripts/bench_vs_tf.py, lets its hot plans settle, then times `--steps`
+workload of scripts/bench_vs_tf.py, lets its hot plans settle (the trial's verdict is
+forced to keep the compiled step: a trial on a loaded machine decides by noise, and
+here each kind's compiled form is what is timed), then times `--steps`
 steps by `time.process_time`: CPU time, which other processes on a shared machine do
 not inflate as they do wall time. The kinds alternate round after round; each figure is
 the median over rounds.
@@ -24,7 +27,7 @@ import time
 from typing import Any, Dict, List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KINDS = ("merged", "forward", "tf")
+KINDS = ("merged", "forward", "opbyop", "tf")
 
 
 def child(kind: str, workload: str, steps: int) -> Dict[str, Any]:
@@ -41,7 +44,8 @@ def child(kind: str, workload: str, steps: int) -> Dict[str, Any]:
     else:
         sys.path.insert(0, ROOT)
         import tf1compat as tf
-        from tf1compat.runtime import compiled_steps
+        from tf1compat.runtime import compiled_steps, hot_plans
+        hot_plans._MARGIN = float("inf")
         if kind == "forward":
             split = compiled_steps.split
             compiled_steps.split = lambda plan, merge=True: split(plan, merge=False)
@@ -99,7 +103,9 @@ def main() -> int:
                 if not os.path.exists(python):
                     continue
                 out = subprocess.run([python, os.path.abspath(__file__), "--child", kind,
-                                      workload, "--steps", str(args.steps)], env=env,
+                                      workload, "--steps", str(args.steps)],
+                                     env={**env, "TF1COMPAT_COMPILE": "off"}
+                                     if kind == "opbyop" else env,
                                      capture_output=True, text=True, check=True)
                 got = json.loads(out.stdout.strip().splitlines()[-1])
                 times[kind].append(got["ms"])

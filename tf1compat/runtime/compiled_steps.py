@@ -81,7 +81,8 @@ class StepPieces:
             return self.forward_plan
         # The probe computes values from shapes alone: the gradient op (merged) is not run.
         probe = Plan(steps=[s for s in self.forward_plan.steps if s.kernel is None or
-                            s.op._op_def.grad_sources is None], feed_slots=self.forward_plan.feed_slots,
+                            s.op._op_def.grad_sources is None],
+                     feed_slots=self.forward_plan.feed_slots,
                      fetches=[Source(SLOT, s) for s in static],
                      fetch_copies=[False] * len(static), needs_grad=False, state_marks=[],
                      slot_tensors=self.plan.slot_tensors)

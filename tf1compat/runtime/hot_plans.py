@@ -342,8 +342,11 @@ def _report(plan: Plan, record: HotPlanRecord) -> None:
     if os.environ.get("TF1COMPAT_COMPILE_VERBOSE", "") in ("", "0"):
         return
     fetches = ", ".join(sorted(plan.slot_tensors.values()))[:120]
-    detail = record.reason or (f"{record.compiled_us:.0f} us vs {record.op_by_op_us:.0f} us "
-                               f"op by op, compiled in {record.compile_seconds:.1f} s")
+    detail = record.reason
+    if record.status == COMPILED:
+        detail = (f"{record.compiled_us:.0f} us vs {record.op_by_op_us:.0f} us op by op, "
+                  f"compiled in {record.compile_seconds:.1f} s" +
+                  (f" ({detail})" if detail else ""))
     print(f"tf1compat: plan ({len(plan.steps)} ops; {fetches}) {record.status}: {detail}",
           file=sys.stderr)
 
@@ -461,8 +464,8 @@ class _HotPlan:
         self.record.op_by_op_us = eager_s * 1e6
         self.record.compiled_us = compiled_s * 1e6
         if compiled_s < eager_s * _MARGIN and paired < _MARGIN:
+            # The reason stays: a step compiled without its gradient op says why.
             self.record.status = COMPILED
-            self.record.reason = ""
             self.plan.fn = self._steady
             _report(self.plan, self.record)
         else:
