@@ -1,6 +1,8 @@
 """CPU time per training step at one thread: tf1compat with the gradient op in the
 compiled graph (merged), with the forward segment alone compiled (forward), op by op
-(TF1COMPAT_COMPILE=off), and TF.
+(TF1COMPAT_COMPILE=off), TF, and for `mlp` a hand-written torch step (forward,
+`torch.autograd.grad` and Adam in one `torch.compile(fullgraph=True)` graph, Dynamo's
+`trace_autograd_ops` on): the floor a compiled whole step could reach.
 
     python scripts/bench_step_cpu.py                   # mlp, 3 rounds
     python scripts/bench_step_cpu.py mlp autoencoder --rounds 5 --steps 300
@@ -27,13 +29,61 @@ import time
 from typing import Any, Dict, List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KINDS = ("merged", "forward", "opbyop", "tf")
+KINDS = ("merged", "forward", "opbyop", "tf", "torch")
+
+
+def _torch_mlp() -> Any:
+    """The mlp workload's step written by hand in torch, compiled whole."""
+    import numpy as np
+    import torch
+    import torch._dynamo.config as dynamo_config
+    torch.set_num_threads(1)
+    rng = np.random.RandomState(0)
+    x = torch.from_numpy(rng.rand(64, 784).astype(np.float32))
+    y = torch.from_numpy(np.eye(10, dtype=np.float32)[rng.randint(0, 10, 64)])
+    sizes = [(784, 256), (256, 128), (128, 10)]
+    params = [t for a, b in sizes for t in (torch.randn(a, b) * 0.05, torch.zeros(b))]
+    m = [torch.zeros_like(p) for p in params]
+    v = [torch.zeros_like(p) for p in params]
+
+    def step(params: List[Any], m: List[Any], v: List[Any], t: Any) -> Any:
+        leaves = [p.detach().requires_grad_() for p in params]
+        h = x
+        for i in range(0, 6, 2):
+            h = h @ leaves[i] + leaves[i + 1]
+            h = torch.relu(h) if i < 4 else h
+        loss = torch.nn.functional.cross_entropy(h, y)
+        grads = torch.autograd.grad(loss, leaves)
+        with torch.no_grad():
+            alpha = 1e-3 * (1 - 0.999 ** t) ** 0.5 / (1 - 0.9 ** t)
+            for p, g, mi, vi in zip(params, grads, m, v):
+                mi.mul_(0.9).add_(g, alpha=0.1)
+                vi.mul_(0.999).addcmul_(g, g, value=0.001)
+                p.sub_(alpha * mi / (vi.sqrt() + 1e-8))
+        return loss.detach()
+    with dynamo_config.patch(trace_autograd_ops=True):
+        compiled = torch.compile(step, fullgraph=True, dynamic=False)
+        count = [1.0]
+        compiled(params, m, v, torch.tensor(count[0]))
+
+    def run() -> Any:
+        count[0] += 1
+        return compiled(params, m, v, torch.tensor(count[0]))
+    return run
 
 
 def child(kind: str, workload: str, steps: int) -> Dict[str, Any]:
     import numpy as np
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from bench_vs_tf import WORKLOADS
+    if kind == "torch":
+        step = _torch_mlp()
+        for _ in range(20):
+            step()
+        start = time.process_time()
+        for _ in range(steps):
+            step()
+        return {"ms": (time.process_time() - start) / steps * 1e3, "hot": []}
     if kind == "tf":
         import tensorflow.compat.v1 as tf
         tf.disable_v2_behavior()
@@ -99,6 +149,8 @@ def main() -> int:
         times: Dict[str, List[float]] = {k: [] for k in KINDS}
         for _ in range(args.rounds):
             for kind in KINDS:
+                if kind == "torch" and workload != "mlp":
+                    continue
                 python = args.tf_python if kind == "tf" else sys.executable
                 if not os.path.exists(python):
                     continue
