@@ -1,4 +1,4 @@
-"""Training steps compiled in pieces: the forward segment compiled, the rest op by op.
+"""Training steps compiled in pieces: forward (and gradient) compiled, the rest op by op.
 
 A plan that computes gradients (`tf.gradients`, every `optimizer.minimize` step) runs
 the forward ops, then the gradient op (`SymbolicGradient`: `torch.autograd.grad` on the
@@ -17,11 +17,23 @@ so the plan is cut in three pieces (`split`):
 * the run's autograd sources (variables' leaves, fed values differentiated) are made
   before the forward segment, exactly as the op-by-op plan makes them.
 
+Where the gradient op is the plan's only one and a plain `torch.autograd.grad` (no
+library function, Jacobian, second-order graph, custom-gradient captures or resource
+handles), it joins the forward segment (`_merged`, the usual case: every
+`optimizer.minimize` step on ref variables): the differentiated variables are inputs of
+the segment, made autograd leaves inside it, and Dynamo traces the gradient op
+(`trace_autograd_ops`), so the loss and the gradients come from one compiled graph with
+no AOTAutograd wrapper or autograd-engine run per step; the segment returns values
+without a graph, and the tail is the optimizer's updates. Should that graph fail to
+compile or to check, the forward segment alone is compiled as above
+(hot_plans.py; the record's reason says why).
+
 The forward segment must be pure: a stateful op before the gradient op (a random op,
 whose stream must stay TF's; a variable update, e.g. batch norm's moving averages that
 the tail could not reorder) keeps the plan op by op with that op named as the reason.
-The segment's results and their gradients are checked against the op-by-op segment on
-copies of the variables before the compiled segment is used (`check`).
+The segment's results and their gradients (a merged segment's results include them)
+are checked against the op-by-op segment on copies of the variables before the compiled
+segment is used (`check`).
 
 A plan that differentiates fed values only, with pure ops throughout (`tf.gradients` of
 a computation, no store writes: `compiles_whole`), is not cut: hot_plans.py compiles it

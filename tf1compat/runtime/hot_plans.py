@@ -14,14 +14,15 @@ only worth it for plans that run often, and only where the result is the same:
    when the gradient is a plain one of fed values and every op is pure
    (`compiled_steps.compiles_whole`: Dynamo traces `torch.autograd.grad` into the graph);
    otherwise in pieces (runtime/compiled_steps.py): its forward segment, from the feeds and
-   variable reads to the values the gradient op needs, is compiled, AOTAutograd
+   variable reads to the values the gradient op needs, is compiled together with a
+   plain gradient op (one graph: loss and gradients), else alone, AOTAutograd
    compiling its backward with it, so the gradient op's `torch.autograd.grad` runs
-   compiled kernels; the gradient op and the optimizer's (batched) updates run as
-   before. Here the rules above apply to the forward segment only (a random op such
-   as dropout, or batch norm's moving-average updates before the gradient, keep the
-   step op by op), and its kernels count four times against the minimum. A session
-   that asks for XLA's JIT (`global_jit_level` ON_1/ON_2) lowers the bar: any plan
-   without such side effects, from its first run.
+   compiled kernels; the optimizer's (batched) updates run as before. Here the rules
+   above apply to the forward segment only (a random op such as dropout, or batch
+   norm's moving-average updates before the gradient, keep the step op by op), and
+   its kernels count four times against the minimum. A session that asks for XLA's
+   JIT (`global_jit_level` ON_1/ON_2) lowers the bar: any plan without such side
+   effects, from its first run.
 2. The `TF1COMPAT_COMPILE_AFTER`-th run (default 50) snapshots its inputs (feeds and the
    variable store: stored tensors are replaced, never changed in place, so a shallow
    copy is a snapshot) and its results, then compiles in a background thread while the
@@ -496,8 +497,9 @@ class _HotPlan:
 
 
 class _StepHotPlan(_HotPlan):
-    """A plan with a gradient op: its forward segment is compiled, the gradient op and
-    what follows run as before (runtime/compiled_steps.py). The run that starts the
+    """A plan with a gradient op: its forward segment is compiled (with the gradient op
+    where it can join, else alone), what follows runs as before
+    (runtime/compiled_steps.py). The run that starts the
     compile keeps copies of the variables the forward segment reads; the compiled
     segment's values and gradients are checked on those copies, since the step itself
     updates the variables."""
