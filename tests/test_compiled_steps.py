@@ -225,3 +225,74 @@ def test_plain_gradient_plans_compile_whole(compile_env):
     assert whole[0].hot.compiled_us > 0 or whole[0].hot.status == TRIAL
     assert len(pieces) == 1 and pieces[0].state_marks
     assert not counters["graph_break"], dict(counters["graph_break"])
+
+
+def _step_hot_plan(sess):
+    plan, = (p for p in sess._plans.values()
+             if any(s.op.type == "SymbolicGradient" for s in p.steps))
+    return plan
+
+
+def test_the_gradient_op_joins_the_compiled_graph(compile_env):
+    """A plain gradient of the variables is traced into the forward segment's graph: one
+    graph computes the loss and the gradients (no graph break at torch.autograd.grad),
+    the tail gets values without a graph, and the updates after it still write the
+    stored variables in place."""
+    from torch._dynamo.utils import counters
+    from tf1compat.runtime import compiled_steps
+    counters.clear()
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    with tf.Graph().as_default():
+        loss, train = _mlp()()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i in range(STEPS):
+                sess.run([loss, train], _feeds(i))
+            plan = _step_hot_plan(sess)
+            assert plan.hot.status == COMPILED and plan.hot.reason == "", plan.hot
+            pieces = compiled_steps.split(plan)
+            assert pieces.merged and pieces.source_keys == plan.state_marks
+            state = sess._runtime.state
+            before = state["mlp/dense/kernel"].data_ptr()
+            sess.run([loss, train], _feeds(0))
+            stored = state["mlp/dense/kernel"]
+            assert stored.data_ptr() == before and not stored.requires_grad
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    assert counters["stats"]["unique_graphs"] == 1
+
+
+def test_a_merged_graph_that_fails_falls_back_to_the_forward_segment(compile_env):
+    """The gradient op cannot join the graph (here: compiling it fails): the forward
+    segment alone is compiled, as before, and the record says why."""
+    def make(fn):
+        if "SymbolicGradient" in fn.__code__.co_names:
+            return lambda *a: (_ for _ in ()).throw(RuntimeError("no backward here"))
+        return fn
+    _fake_compile(compile_env, make)
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    record = _same_training(compile_env, _mlp(), _feeds, rtol=0)
+    assert record.status == COMPILED
+    assert "gradient op left out of the compiled graph" in record.reason
+    assert "no backward here" in record.reason
+
+
+def test_a_second_gradient_op_keeps_the_gradient_out_of_the_graph(compile_env):
+    """Two gradient ops in one step (the second needs the forward's graph after the
+    first): only the forward segment is compiled."""
+    from tf1compat.runtime import compiled_steps
+
+    def build():
+        x = tf.placeholder(tf.float32, [None, 12], name="x")
+        w = tf.Variable(np.ones((12, 3), np.float32))
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
+        g1 = tf.gradients(loss, w)[0]
+        g2 = tf.gradients(loss * 2.0, w)[0]
+        return loss, tf.assign_sub(w, 0.01 * (g1 + g2))
+    with tf.Graph().as_default():
+        loss, train = build()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([loss, train], {"x:0": _X})
+            plan = next(p for p in sess._plans.values() if p.needs_grad)
+    pieces = compiled_steps.split(plan)
+    assert isinstance(pieces, str) or not pieces.merged

@@ -448,13 +448,22 @@ def _foreach_rms_prop(attrs: Dict[str, Any], static: Sequence[Optional[float]]
         torch._foreach_add_(ms, delta)
         denominator = torch._foreach_add(ms, epsilon)
         torch._foreach_sqrt_(denominator)
-        step = torch._foreach_mul(grads, lr)
-        torch._foreach_div_(step, denominator)
         torch._foreach_mul_(mom, momentum)
-        torch._foreach_add_(mom, step)
+        if variables[0].device.type == "cpu" and variables[0].dtype in _ADDCDIV_DTYPES:
+            # mom += grad * lr / denominator in one pass: addcdiv's CPU kernel computes
+            # mom + (lr * grad) / denominator in T, the same roundings as the three
+            # passes below (reduced-precision types would round differently).
+            torch._foreach_addcdiv_(mom, grads, denominator, value=float(lr))
+        else:
+            step = torch._foreach_mul(grads, lr)
+            torch._foreach_div_(step, denominator)
+            torch._foreach_add_(mom, step)
         torch._foreach_sub_(variables, mom)
         return True
     return rms_prop
+
+
+_ADDCDIV_DTYPES = (torch.float32, torch.float64)
 
 
 def _foreach_adagrad(attrs: Dict[str, Any], static: Sequence[Optional[float]]

@@ -125,14 +125,16 @@ def _last_gradient_step(plan: Plan) -> Optional[int]:
     return last
 
 
-def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False
-                 ) -> Callable[..., tuple]:
+def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
+                 detach_fetches: bool = False) -> Callable[..., tuple]:
     """Generates, compiles and attaches `plan.fn`; returns it.
 
     A plan with TF1 dataflow control flow gets the dataflow executor instead.
     `release_feeds`: the function empties its feed list once it has read it, so values
     handed over in it die when the function is done with them (runtime/compiled_steps.py
     passes values that carry an autograd graph this way).
+    `detach_fetches`: the fetched values are returned without the autograd graph that
+    made them (a compiled step's forward segment ending with its gradient op).
     """
     if plan.dataflow:
         from tf1compat.runtime.dataflow import compile_dataflow
@@ -238,6 +240,9 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False
         for key in plan.state_marks:
             lines.append(f"    if S[{key!r}].requires_grad: S[{key!r}] = S[{key!r}].detach()")
         lines.append("    return _out")
+    elif detach_fetches and plan.fetches:
+        ns["_nograph"] = _without_graph
+        lines.append(f"    return _nograph({fetch_text},)")
     else:
         lines.append(f"    return ({fetch_text},)" if plan.fetches else "    return ()")
     source = "\n".join(lines) + "\n"

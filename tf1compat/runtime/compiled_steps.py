@@ -1,4 +1,4 @@
-"""Training steps compiled in pieces: the forward segment compiled, the rest op by op.
+"""Training steps compiled in pieces: forward (and gradient) compiled, the rest op by op.
 
 A plan that computes gradients (`tf.gradients`, every `optimizer.minimize` step) runs
 the forward ops, then the gradient op (`SymbolicGradient`: `torch.autograd.grad` on the
@@ -17,11 +17,23 @@ so the plan is cut in three pieces (`split`):
 * the run's autograd sources (variables' leaves, fed values differentiated) are made
   before the forward segment, exactly as the op-by-op plan makes them.
 
+Where the gradient op is the plan's only one and a plain `torch.autograd.grad` (no
+library function, Jacobian, second-order graph, custom-gradient captures or resource
+handles), it joins the forward segment (`_merged`, the usual case: every
+`optimizer.minimize` step on ref variables): the differentiated variables are inputs of
+the segment, made autograd leaves inside it, and Dynamo traces the gradient op
+(`trace_autograd_ops`), so the loss and the gradients come from one compiled graph with
+no AOTAutograd wrapper or autograd-engine run per step; the segment returns values
+without a graph, and the tail is the optimizer's updates. Should that graph fail to
+compile or to check, the forward segment alone is compiled as above
+(hot_plans.py; the record's reason says why).
+
 The forward segment must be pure: a stateful op before the gradient op (a random op,
 whose stream must stay TF's; a variable update, e.g. batch norm's moving averages that
 the tail could not reorder) keeps the plan op by op with that op named as the reason.
-The segment's results and their gradients are checked against the op-by-op segment on
-copies of the variables before the compiled segment is used (`check`).
+The segment's results and their gradients (a merged segment's results include them)
+are checked against the op-by-op segment on copies of the variables before the compiled
+segment is used (`check`).
 
 A plan that differentiates fed values only, with pure ops throughout (`tf.gradients` of
 a computation, no store writes: `compiles_whole`), is not cut: hot_plans.py compiles it
@@ -38,7 +50,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.runtime.codegen import compile_plan, make_grad_source
-from tf1compat.runtime.plan import CONST, SLOT, STATE, Plan, Source
+from tf1compat.runtime.plan import CONST, SLOT, STATE, Plan, Source, Step
 
 __all__ = ["ForwardFailed", "StepPieces", "split", "check", "first_gradient",
            "compiles_whole"]
@@ -59,6 +71,13 @@ class StepPieces:
     reads: List[Tuple[Callable[..., Any], str]]   # resource reads: (kernel, variable key)
     state_keys: List[str]                 # variables the forward segment reads directly
     forward_kernels: int
+    # Merged (see `_merged`): the gradient op ends the forward segment, which takes the
+    # differentiated variables' stored values as inputs (after the feeds and reads).
+    merged: bool = False
+    source_keys: List[str] = dataclasses.field(default_factory=list)
+
+    def _generate(self, plan: Plan, name: str) -> None:
+        compile_plan(plan, name, detach_fetches=self.merged)
 
     def specialised_forward(self, feeds: Sequence[Any], variables: Dict[str, Any]
                             ) -> Plan:
@@ -72,7 +91,10 @@ class StepPieces:
         static = _static_slots(self.forward_plan.steps)
         if not static:
             return self.forward_plan
-        probe = Plan(steps=self.forward_plan.steps, feed_slots=self.forward_plan.feed_slots,
+        # The probe computes values from shapes alone: the gradient op (merged) is not run.
+        probe = Plan(steps=[s for s in self.forward_plan.steps if s.kernel is None or
+                            s.op._op_def.grad_sources is None],
+                     feed_slots=self.forward_plan.feed_slots,
                      fetches=[Source(SLOT, s) for s in static],
                      fetch_copies=[False] * len(static), needs_grad=False, state_marks=[],
                      slot_tensors=self.plan.slot_tensors)
@@ -103,13 +125,13 @@ class StepPieces:
         special = Plan(steps=steps, feed_slots=self.forward_plan.feed_slots, fetches=fetches,
                        fetch_copies=self.forward_plan.fetch_copies, needs_grad=False,
                        state_marks=[], slot_tensors=self.plan.slot_tensors)
-        compile_plan(special, "forward")
+        self._generate(special, "forward")
         return special
 
     def generate(self) -> None:
         """Generates the forward segment's and the tail's functions (runtime/codegen.py)."""
         if self.forward_plan.fn is None:
-            compile_plan(self.forward_plan, "forward")
+            self._generate(self.forward_plan, "forward")
             compile_plan(self.tail_plan, "tail", release_feeds=True)
 
     @property
@@ -123,13 +145,14 @@ class StepPieces:
         for i in self.marked_feeds:
             values[i] = make_grad_source(values[i])
         values.extend(kernel(key) for kernel, key in self.reads)
+        values.extend(view[key] for key in self.source_keys)
         return values, {key: view[key] for key in self.state_keys}
 
     def run(self, forward: Callable[..., tuple], feeds: Sequence[Any], view: Any) -> tuple:
         """One step with `forward` (compiled or not) as its forward segment. The forward
         segment changes nothing: an error there leaves the run as it was (the leaves
         made here are undone), so the caller may run the step op by op instead."""
-        marks = self.plan.state_marks
+        marks = [] if self.merged else self.plan.state_marks
         stored = {key: view[key] for key in marks}
         for key in marks:
             view[key] = make_grad_source(stored[key])
@@ -172,12 +195,8 @@ def compiles_whole(plan: Plan) -> bool:
     for step in plan.steps:
         if step.kernel is None:
             continue
-        op = step.op
-        if op._op_def.grad_sources is not None:
-            attrs = op.attrs
-            if attrs.get("f") is not None or attrs.get("jacobian") or \
-                    attrs.get("create_graph") or attrs.get("Tc") or \
-                    any(t._dtype.base_dtype == D.resource for t in op._inputs):
+        if step.op._op_def.grad_sources is not None:
+            if not _plain_gradient(step):
                 return False
         elif _blocker(step) is not None:
             return False
@@ -229,8 +248,19 @@ def _blocker(step: Any) -> Optional[str]:
     return None
 
 
-def split(plan: Plan) -> Union[StepPieces, str]:
-    """`plan` (with a gradient op) cut in pieces, or why it cannot be."""
+def _plain_gradient(step: Any) -> bool:
+    """Whether a gradient op is a plain `torch.autograd.grad` of values Dynamo can trace:
+    no library function, Jacobian, second-order graph, custom-gradient captures or
+    resource handles to resolve."""
+    attrs = step.op.attrs
+    return not (attrs.get("f") is not None or attrs.get("jacobian") or
+                attrs.get("create_graph") or attrs.get("Tc") or
+                any(t._dtype.base_dtype == D.resource for t in step.op._inputs))
+
+
+def split(plan: Plan, merge: bool = True) -> Union[StepPieces, str]:
+    """`plan` (with a gradient op) cut in pieces, or why it cannot be. `merge`: the
+    gradient op joins the forward segment where it can (`_merged`)."""
     g = first_gradient(plan)
     if g is None:
         return "no gradient op"
@@ -277,12 +307,73 @@ def split(plan: Plan) -> Union[StepPieces, str]:
     tail = Plan(steps=plan.steps[g:], feed_slots=live_slots, fetches=plan.fetches,
                 fetch_copies=plan.fetch_copies, needs_grad=True, state_marks=[],
                 slot_tensors=plan.slot_tensors)
-    return StepPieces(plan, forward, tail, marked_feeds, reads, list(state_keys), kernels)
+    pieces = StepPieces(plan, forward, tail, marked_feeds, reads, list(state_keys), kernels)
+    if merge and _plain_gradient(plan.steps[g]) and first_gradient(
+            Plan(steps=plan.steps[g + 1:], feed_slots=[], fetches=[], fetch_copies=[],
+                 needs_grad=False, state_marks=[])) is None:
+        return _merged(pieces, g)
+    return pieces
+
+
+def _merged(pieces: StepPieces, g: int) -> StepPieces:
+    """`pieces` with the gradient op (plan step `g`, the plan's only one, a plain one)
+    moved into the forward segment: one compiled graph then computes the forward values
+    and the gradients (Dynamo traces `torch.autograd.grad`, `trace_autograd_ops`), with
+    no AOTAutograd wrapper or autograd-engine run left at each step. The differentiated
+    variables come in as plain values (the stored tensors) and become autograd leaves
+    inside the graph; what the segment returns carries no graph, so nothing holds the
+    variables when the optimizer's updates (the tail, op by op) write them in place."""
+    plan = pieces.plan
+    keys = list(plan.state_marks)
+    top = max([*plan.feed_slots, *(s for st in plan.steps for s in st.outs if s is not None),
+               *plan.slot_tensors, -1])
+    var_slot = {key: top + 1 + i for i, key in enumerate(keys)}
+    names = {**plan.slot_tensors, **{slot: f"{key}:0" for key, slot in var_slot.items()}}
+
+    def as_slot(src: Source) -> Source:
+        if src.kind == STATE and src.ref in var_slot:
+            return dataclasses.replace(src, kind=SLOT, ref=var_slot[src.ref])
+        return src
+
+    feed_position = {slot: i for i, slot in enumerate(plan.feed_slots)}
+    gradient = plan.steps[g]
+    steps = [Step(op=gradient.op, kernel=None, args=[], outs=[],
+                  marks=list(var_slot.values()))]
+    live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
+    for step in plan.steps[:g + 1]:
+        live.update(dict.fromkeys(s for s in step.outs if s is not None))
+        for slot in step.frees:
+            live.pop(slot, None)
+        if step.kernel is not None and step.op.type == "ReadVariableOp" and \
+                step.outs and step.outs[0] in pieces.forward_plan.feed_slots:
+            continue                      # a resource read: an input of the segment
+        marks = [m for m in step.marks if m in feed_position]
+        steps.append(dataclasses.replace(step, args=[as_slot(a) for a in step.args],
+                                         marks=marks, frees=list(step.frees)))
+    live_slots = list(live)
+    read_slots = pieces.forward_plan.feed_slots[len(plan.feed_slots):]
+    forward = Plan(steps=steps, feed_slots=[*plan.feed_slots, *read_slots,
+                                            *var_slot.values()],
+                   fetches=[Source(SLOT, s) for s in live_slots],
+                   fetch_copies=[False] * len(live_slots), needs_grad=True,
+                   state_marks=[], slot_tensors=names)
+    tail = Plan(steps=plan.steps[g + 1:], feed_slots=live_slots, fetches=plan.fetches,
+                fetch_copies=plan.fetch_copies, needs_grad=False, state_marks=[],
+                slot_tensors=plan.slot_tensors)
+    state_keys = [k for k in pieces.state_keys if k not in var_slot]
+    return StepPieces(plan, forward, tail, [], pieces.reads, state_keys,
+                      pieces.forward_kernels + 1, merged=True, source_keys=keys)
 
 
 def _snapshot_inputs(pieces: StepPieces, feeds: Sequence[Any], variables: Dict[str, Any]
                      ) -> Tuple[List[Any], Dict[str, Any], List[Any]]:
-    """Fresh forward-segment inputs from copies: (values, variables, autograd sources)."""
+    """Fresh forward-segment inputs from copies: (values, variables, autograd sources).
+    A merged segment makes its autograd sources itself: none are returned."""
+    if pieces.merged:
+        values = [f.detach() if isinstance(f, torch.Tensor) else f for f in feeds]
+        values.extend(variables[key] for _, key in pieces.reads)
+        values.extend(variables[key] for key in pieces.source_keys)
+        return values, {key: variables[key] for key in pieces.state_keys}, []
     leaves = {key: make_grad_source(variables[key]) for key in pieces.plan.state_marks}
     view = {**variables, **leaves}
     values = [f.detach() if isinstance(f, torch.Tensor) else f for f in feeds]

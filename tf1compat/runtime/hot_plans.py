@@ -14,14 +14,15 @@ only worth it for plans that run often, and only where the result is the same:
    when the gradient is a plain one of fed values and every op is pure
    (`compiled_steps.compiles_whole`: Dynamo traces `torch.autograd.grad` into the graph);
    otherwise in pieces (runtime/compiled_steps.py): its forward segment, from the feeds and
-   variable reads to the values the gradient op needs, is compiled, AOTAutograd
+   variable reads to the values the gradient op needs, is compiled together with a
+   plain gradient op (one graph: loss and gradients), else alone, AOTAutograd
    compiling its backward with it, so the gradient op's `torch.autograd.grad` runs
-   compiled kernels; the gradient op and the optimizer's (batched) updates run as
-   before. Here the rules above apply to the forward segment only (a random op such
-   as dropout, or batch norm's moving-average updates before the gradient, keep the
-   step op by op), and its kernels count four times against the minimum. A session
-   that asks for XLA's JIT (`global_jit_level` ON_1/ON_2) lowers the bar: any plan
-   without such side effects, from its first run.
+   compiled kernels; the optimizer's (batched) updates run as before. Here the rules
+   above apply to the forward segment only (a random op such as dropout, or batch
+   norm's moving-average updates before the gradient, keep the step op by op), and
+   its kernels count four times against the minimum. A session that asks for XLA's
+   JIT (`global_jit_level` ON_1/ON_2) lowers the bar: any plan without such side
+   effects, from its first run.
 2. The `TF1COMPAT_COMPILE_AFTER`-th run (default 50) snapshots its inputs (feeds and the
    variable store: stored tensors are replaced, never changed in place, so a shallow
    copy is a snapshot) and its results, then compiles in a background thread while the
@@ -342,8 +343,11 @@ def _report(plan: Plan, record: HotPlanRecord) -> None:
     if os.environ.get("TF1COMPAT_COMPILE_VERBOSE", "") in ("", "0"):
         return
     fetches = ", ".join(sorted(plan.slot_tensors.values()))[:120]
-    detail = record.reason or (f"{record.compiled_us:.0f} us vs {record.op_by_op_us:.0f} us "
-                               f"op by op, compiled in {record.compile_seconds:.1f} s")
+    detail = record.reason
+    if record.status == COMPILED:
+        detail = (f"{record.compiled_us:.0f} us vs {record.op_by_op_us:.0f} us op by op, "
+                  f"compiled in {record.compile_seconds:.1f} s" +
+                  (f" ({detail})" if detail else ""))
     print(f"tf1compat: plan ({len(plan.steps)} ops; {fetches}) {record.status}: {detail}",
           file=sys.stderr)
 
@@ -461,8 +465,8 @@ class _HotPlan:
         self.record.op_by_op_us = eager_s * 1e6
         self.record.compiled_us = compiled_s * 1e6
         if compiled_s < eager_s * _MARGIN and paired < _MARGIN:
+            # The reason stays: a step compiled without its gradient op says why.
             self.record.status = COMPILED
-            self.record.reason = ""
             self.plan.fn = self._steady
             _report(self.plan, self.record)
         else:
@@ -493,8 +497,9 @@ class _HotPlan:
 
 
 class _StepHotPlan(_HotPlan):
-    """A plan with a gradient op: its forward segment is compiled, the gradient op and
-    what follows run as before (runtime/compiled_steps.py). The run that starts the
+    """A plan with a gradient op: its forward segment is compiled (with the gradient op
+    where it can join, else alone), what follows runs as before
+    (runtime/compiled_steps.py). The run that starts the
     compile keeps copies of the variables the forward segment reads; the compiled
     segment's values and gradients are checked on those copies, since the step itself
     updates the variables."""
@@ -536,11 +541,20 @@ class _StepHotPlan(_HotPlan):
             _let_dynamo_trace_tf1compat()
             compiled = _compile(with_inline_constants(special.fn, special.source),
                                 self.cfg["backend"])
-            mismatch = compiled_steps.check(pieces, compiled, feeds, variables, _same)
+            # A merged segment's first call traces its gradient op into the graph.
+            with _tracing_autograd(pieces.merged):
+                mismatch = compiled_steps.check(pieces, compiled, feeds, variables, _same)
         except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
-            self._give_up(_failure(e))
-            return
+            mismatch = _failure(e)
         self.record.compile_seconds = time.perf_counter() - start
+        if mismatch is not None and pieces.merged:
+            # The gradient op could not join the graph: the forward segment alone, as
+            # before merged segments (its reason is kept if that fails too).
+            self.pieces = compiled_steps.split(self.plan, merge=False)
+            self.pieces.generate()
+            self.record.reason = f"gradient op left out of the compiled graph: {mismatch}"
+            self._compile_job(feeds, variables)
+            return
         if mismatch is not None:
             self._give_up(mismatch)
             return
