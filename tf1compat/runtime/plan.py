@@ -208,7 +208,12 @@ class PlanBuilder:
     # -- pass 1: pruning and ordering ----------------------------------------------------
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
               context: Any = None) -> List[Operation]:
-        """The ops needed for the fetches (tensors or ops), in execution order."""
+        """The ops needed for the fetches (tensors or ops), in execution order.
+
+        An op reached only through a gradient op's `value_only` inputs runs for its value
+        (autograd differentiates through it) without its control inputs: TF's gradient
+        graph runs a forward op, with its control dependencies, only where a gradient
+        function reads its output (the op's `reads`), as any other fetch pulls it in."""
         targets = []
         for e in fetch_elems:
             if isinstance(e, Tensor):
@@ -216,11 +221,11 @@ class PlanBuilder:
                     targets.append(e._op)
             else:
                 targets.append(e)
-        needed: Dict[Operation, None] = {}
-        stack = list(targets)
+        needed: Dict[Operation, bool] = {}       # op -> runs in full (with control inputs)
+        stack = [(op, True) for op in targets]
         while stack:
-            op = stack.pop()
-            if op in needed:
+            op, full = stack.pop()
+            if op in needed and (needed[op] or not full):
                 continue
             if op._control_flow_context is not context:
                 raise errors.op_error(
@@ -228,22 +233,24 @@ class PlanBuilder:
                     f"Operation {op.name!r} lives inside a control-flow construct "
                     "(cond branch or loop body) and cannot be run or fetched on its own "
                     "from outside it.")
-            needed[op] = None
-            if context is None:
-                for t in op._inputs:
-                    if t not in feeds:
-                        stack.append(t._op)
-                stack.extend(op._control_inputs)
-                continue
-            # A control-flow region: variables from outside are read from the store
+            needed[op] = full
+            value_only = op._op_def.value_only
+            split = value_only(op) if value_only is not None else None
+            autograd_only = set(split[0]) if split is not None else ()
+            if split is not None:
+                stack.extend((t._op, full) for t in split[1]
+                             if t not in feeds and t._op._control_flow_context is context)
+            # In a control-flow region, variables from outside are read from the store
             # (is_pure_alias), and control inputs from outside belong to the construct's
             # op (If/While), which runs after them; see ops/_regions.py.
             for t in op._inputs:
-                if t not in feeds and not (t._op._control_flow_context is not context
+                if t not in feeds and not (context is not None and
+                                           t._op._control_flow_context is not context
                                            and is_pure_alias(t)):
-                    stack.append(t._op)
-            stack.extend(c for c in op._control_inputs
-                         if c._control_flow_context is context)
+                    stack.append((t._op, full and t not in autograd_only))
+            if full:
+                stack.extend((c, True) for c in op._control_inputs
+                             if context is None or c._control_flow_context is context)
         return _toposort(list(needed))
 
 
