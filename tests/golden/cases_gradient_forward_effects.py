@@ -117,27 +117,30 @@ def case_py_func_hook(tf):
     return _gradient_then_value(tf, tf.gradients(y, x)[0], y, lambda sess: len(calls))
 
 
-def case_py_func_gradient_reading_its_output(tf):
-    """A py_func whose overridden gradient reads its output runs with the gradient."""
+def _py_func_times_two(tf, gradient_name, gradient):
+    """y = sum(py_func(2 * (3x)) * [1, 4]), the py_func's gradient `gradient` (registered
+    as `gradient_name`): its gradient with respect to x and the calls after it and after
+    fetching y."""
     calls = []
 
     def double(a):
         calls.append(1)
         return a * 2.
 
-    @tf.RegisterGradient("ForwardEffectsReadsOutput")
-    def _grad(op, grad):
-        return grad * op.outputs[0]
-
+    tf.RegisterGradient(gradient_name)(gradient)
     x = tf.Variable([1., 2.])
     k = tf.constant([1., 4.])
-    with tf.get_default_graph().gradient_override_map({"PyFunc": "ForwardEffectsReadsOutput"}):
+    with tf.get_default_graph().gradient_override_map({"PyFunc": gradient_name}):
         p = tf.py_func(double, [x * 3.], tf.float32)
     p.set_shape([2])
-    g = tf.gradients(tf.reduce_sum(p * k), x)[0]
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        return sess.run(g), len(calls)
+    y = tf.reduce_sum(p * k)
+    return _gradient_then_value(tf, tf.gradients(y, x)[0], y, lambda sess: len(calls))
+
+
+def case_py_func_gradient_reading_its_output(tf):
+    """A py_func whose overridden gradient reads its output runs with the gradient."""
+    return _py_func_times_two(tf, "ForwardEffectsReadsOutput",
+                              lambda op, grad: grad * op.outputs[0])
 
 
 def case_print_hook(tf):
@@ -172,3 +175,31 @@ def case_gradient_and_value_fetched_together(tf):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         return sess.run([g, y]), sess.run(c)
+
+
+def case_assign_add_feeding_add_not_read(tf):
+    """An assign_add feeding an Add: Add's gradient reads neither input, so TF does not
+    run the update for the gradient (tf1compat computes its value for autograd only)."""
+    x = tf.Variable([1., 2.])
+    v = tf.Variable([0., 0.])
+    w = tf.constant([5., 7.])
+    y = tf.reduce_sum(x * w + tf.assign_add(v, [1., 1.]))
+    return _gradient_then_value(tf, tf.gradients(y, x)[0], y, lambda sess: sess.run(v))
+
+
+def case_py_func_gradient_not_reading_its_output(tf):
+    """A py_func whose overridden gradient reads nothing of it is not called for the
+    gradient (tf1compat computes zeros for autograd in its place)."""
+    return _py_func_times_two(tf, "ForwardEffectsTimesTwo", lambda op, grad: grad * 2.)
+
+
+def case_random_op_feeding_add_not_read(tf):
+    """A seeded random op added to the forward does not run for the gradient, so the
+    first value fetched afterwards is its first sample."""
+    x = tf.Variable([1., 2.])
+    noise = tf.random_normal([2], seed=3)
+    y = tf.reduce_sum(x * 2. + noise)
+    g = tf.gradients(y, x)[0]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(g), sess.run(noise)

@@ -6,9 +6,10 @@ only where one of those functions reads its output, directly or through a Shape 
 static value is not known. tf1compat's gradient op instead differentiates the computed
 ys with torch autograd, so the plan computes every op between xs and ys for its value;
 the tensors named here run in full (runtime/plan.py: `value_only`), the others for
-autograd only, without their control inputs. So `tf.identity` hooks (contrib batch
-norm's `updates_collections=None`), `tf.control_dependencies` chains and the like do not
-fire when only a gradient is fetched, as in TF.
+autograd only: without their control inputs, and stateful ones without their effects.
+So `tf.identity` hooks (contrib batch norm's `updates_collections=None`),
+`tf.control_dependencies` chains and the like do not fire when only a gradient is
+fetched, as in TF.
 
 The rules follow TF's gradient functions (math_grad.py, array_grad.py, nn_grad.py) for
 the common op types; every other op type reads all of its inputs and outputs (more than
@@ -35,7 +36,9 @@ _PASS_THROUGH = frozenset({
 _READS_OTHER = frozenset({"Mul", "MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"})
 # Gradients that read only the static shapes of the inputs (broadcast reduction).
 _READS_SHAPES = frozenset({"Add", "AddV2", "Sub"})
-# Reshapes: the gradient reshapes back to the input's shape.
+# Reshapes: the gradient reshapes back to the input's shape. (TF's does not read the
+# shape argument; reading it keeps ops computed for autograd only off it, see plan.py's
+# `_without_effects`.)
 _READS_INPUT_SHAPE = frozenset({"Reshape", "Squeeze", "ExpandDims"})
 # Gradients computed from the op's output (y' = f(y)).
 _READS_OUTPUT = frozenset({"Tanh", "Sigmoid", "Relu", "Exp", "Sqrt", "Rsqrt"})
@@ -52,7 +55,7 @@ def _reads(op: Operation, wanted: Sequence[bool]) -> List[Tensor]:
     if t in _READS_SHAPES:
         return [] if all(_static(x) for x in ins) else list(ins)
     if t in _READS_INPUT_SHAPE:
-        return [] if _static(ins[0]) else [ins[0]]
+        return list(ins[1:]) if _static(ins[0]) else list(ins)
     if t in _READS_OUTPUT:
         return list(op._outputs)
     if t in ("Sum", "Mean"):
@@ -69,7 +72,7 @@ def forward_reads(between: Set[Operation], stop_ops: Set[Operation],
                   custom_ops: Sequence[Operation],
                   captures: Callable[[Operation], Sequence[Tensor]]) -> List[Tensor]:
     """The forward tensors the gradient functions of the ops in `between` read, in a
-    stable order. A custom gradient reads its captures (`captures(op)`)."""
+    stable order. A custom gradient reads what `captures(op)` names."""
     custom = set(custom_ops)
     out: Dict[Tensor, None] = {}
     for op in sorted(between, key=lambda o: o._id):

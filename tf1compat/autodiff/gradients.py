@@ -398,7 +398,7 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
                  grad_ys: List[Tensor], result: WalkResult, stop_ops: Set[Operation]
                  ) -> List[Any]:
     """Adds the gradient op and the tensors tf.gradients returns."""
-    from tf1compat.autodiff.custom_gradient import captures_of
+    from tf1compat.autodiff.custom_gradient import captures_of, forward_reads_of
     for op in result.walked_gradient_ops:
         op._attrs["create_graph"] = True
     sources: List[Tensor] = []
@@ -430,7 +430,7 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
                        {"Tg": [_value_dtype(t) for t in sources]}, name="SymbolicGradient")
     _store(graph, "tf1compat.autodiff.grad_info")[grad_op] = GradInfo(
         set(stop_ops), set(result.between), list(result.custom_ops),
-        forward_reads(result.between, set(stop_ops), result.custom_ops, captures_of))
+        forward_reads(result.between, set(stop_ops), result.custom_ops, forward_reads_of))
     made: Dict[str, Tensor] = {}
     outputs: List[Any] = []
     for x, g, how in zip(xs, result.grads, plan):
@@ -545,7 +545,8 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
 
 def _jacobian_op(y: Tensor, x: Tensor) -> Tensor:
     """d y[i] / d x for every i, stacked: one gradient op in jacobian mode."""
-    from tf1compat.autodiff.custom_gradient import build_custom_gradient, captures_of
+    from tf1compat.autodiff.custom_gradient import (build_custom_gradient, captures_of,
+                                                    forward_reads_of)
     graph = y.graph
     with name_scope("gradients") as grad_scope:
         ones = GradValue(y.name, y.shape)
@@ -563,5 +564,5 @@ def _jacobian_op(y: Tensor, x: Tensor) -> Tensor:
                       {"Tg": [_value_dtype(x)], "jacobian": True}, name="SymbolicGradient")
         _store(graph, "tf1compat.autodiff.grad_info")[op] = GradInfo(
             set(), set(result.between), list(result.custom_ops),
-            forward_reads(result.between, set(), result.custom_ops, captures_of))
+            forward_reads(result.between, set(), result.custom_ops, forward_reads_of))
     return op._outputs[0]

@@ -178,13 +178,14 @@ class PlanBuilder:
         `error` is raised when it runs, so the failure repeats on every run, as TF's)."""
         feeds = {t: i for i, t in enumerate(feed_tensors)}
         try:
-            order = self.prune(fetch_elems, feeds, context)
+            modes = self.prune_modes(fetch_elems, feeds, context)
+            order = _toposort(list(modes))
             grads = self.gradient_setup(order)
             if grads.needs_grad and feeds:
                 _refuse_feeds_between_gradient_ends(order, feeds)
             dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
-                             dataflow)
+                             dataflow, {op for op, full in modes.items() if not full})
             for op in order:
                 binder.bind(op)
             binder.bind_back_edges()
@@ -208,7 +209,12 @@ class PlanBuilder:
     # -- pass 1: pruning and ordering ----------------------------------------------------
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
               context: Any = None) -> List[Operation]:
-        """The ops needed for the fetches (tensors or ops), in execution order.
+        """The ops needed for the fetches (tensors or ops), in execution order."""
+        return _toposort(list(self.prune_modes(fetch_elems, feeds, context)))
+
+    def prune_modes(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
+                    context: Any = None) -> Dict[Operation, bool]:
+        """The ops needed for the fetches, each True where it runs in full.
 
         An op reached only through a gradient op's `value_only` inputs runs for its value
         (autograd differentiates through it) without its control inputs: TF's gradient
@@ -251,7 +257,7 @@ class PlanBuilder:
             if full:
                 stack.extend((c, True) for c in op._control_inputs
                              if context is None or c._control_flow_context is context)
-        return _toposort(list(needed))
+        return needed
 
 
 # -- pass 2: gradients -------------------------------------------------------------------------
@@ -340,8 +346,10 @@ class _Binder:
 
     def __init__(self, builder: PlanBuilder, feed_tensors: Sequence[Tensor],
                  feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
-                 for_function: bool, dataflow: bool = False):
+                 for_function: bool, dataflow: bool = False,
+                 autograd_only: Optional[Set[Operation]] = None):
         self.builder = builder
+        self.autograd_only = autograd_only or set()
         self.dataflow = dataflow
         # Merge inputs from NextIteration, bound once their producers are bound:
         # (step index, argument index, tensor).
@@ -408,6 +416,8 @@ class _Binder:
                     sources[t] = Source(CONST, value)
                     self.devices[t] = device
                 return
+        if op in self.autograd_only and od.stateful and kernel is not None:
+            kernel = _without_effects(op, kernel, alias_outputs, device)
         outs, marks = self._outputs(op, alias_outputs, device)
         # A kernel of an op whose outputs are all aliases still runs (Assign updates
         # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.
@@ -533,6 +543,28 @@ class _Binder:
 # As TF's graph optimizer does, a small pure op whose inputs are all constants runs once at
 # plan build and its outputs become constants of the plan (the rank arithmetic of
 # tf.nn.softmax_cross_entropy_with_logits, shapes built from static dimensions, ...).
+
+def _without_effects(op: Operation, kernel: Callable[..., Any],
+                     alias_outputs: List[Optional[str]], device: torch.device
+                     ) -> Optional[Callable[..., Any]]:
+    """The kernel of a stateful op run for autograd only (prune_modes): no gradient
+    function reads its outputs, so TF does not run it; its values only connect autograd's
+    graph. An update of a variable (outputs aliasing the store) is left out; other outputs
+    of static shape become zeros; otherwise the op still runs."""
+    outs = op._outputs
+    if outs and all(k is not None for k in alias_outputs):
+        return None
+    dtypes = [t._dtype.base_dtype.torch_dtype for t in outs]
+    if not outs or any(d is None for d in dtypes) or \
+            not all(t.shape.is_fully_defined() for t in outs):
+        return kernel
+    shapes = [t.shape.as_list() for t in outs]
+
+    def run(*args: Any) -> Any:
+        zeros = tuple(torch.zeros(s, dtype=d, device=device) for s, d in zip(shapes, dtypes))
+        return zeros[0] if len(zeros) == 1 else zeros
+    return run
+
 
 def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int],
               grad_sources: set) -> bool:
