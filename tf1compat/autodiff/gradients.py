@@ -254,12 +254,14 @@ declare("SymbolicGradient",
 
 
 def _value_only(node: Operation) -> Optional[tuple]:
-    """The ys, computed for autograd only, and the forward tensors TF's backward reads
-    (grad_reads.py), for the plan's pruning; None for gradient ops of other origins."""
+    """The ys, computed for autograd only; the forward tensors TF's backward reads
+    (grad_reads.py); and the ops whose kernels autograd differentiates (they must run
+    even where stateful), for the plan's pruning. None for gradient ops of other origins."""
     info = grad_mode.grad_info(node)
     if info is None:
         return None
-    return node._inputs[:len(node.get_attr("Ty"))], info.reads
+    through = info.between - info.stop_ops - set(info.custom_ops)
+    return node._inputs[:len(node.get_attr("Ty"))], info.reads, through
 
 
 def _store(graph: Graph, key: str) -> Dict[Any, Any]:

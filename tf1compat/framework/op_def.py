@@ -57,9 +57,10 @@ attr names, written in TF's REGISTER_OP notation:
   variable where each consumer runs), ``must_feed`` (no kernel: running it unfed is
   InvalidArgumentError naming it, as a Placeholder), ``grad_sources(node) -> tensors``
   (those tensors must be autograd sources in any plan containing the op: the gradient
-  op), ``value_only(node) -> (inputs, reads)`` (the gradient op: the ancestors of those
-  inputs run for autograd only, without their control inputs, unless something else
-  needs them; ``reads`` are the forward tensors TF's backward reads, which run fully).
+  op), ``value_only(node) -> (inputs, reads, through)`` (the gradient op: the ancestors
+  of those inputs run for autograd only, without their control inputs and, unless among
+  the ops ``through`` which autograd differentiates, without their effects, where nothing
+  else needs them; ``reads`` are the forward tensors TF's backward reads, run in full).
 * ``is_variable``: the op is a variable (VariableV2's ref, VarHandleOp's handle): the
   variables a `tf.custom_gradient` function reads are found by it.
 * ``grad_error(op) -> LookupError``: what `tf.gradients` raises through this op (TF's
@@ -251,7 +252,8 @@ class OpDef:
     is_variable: bool = False
     flops: Optional[Callable[[Any], int]] = None
     rank_follows_data: bool = False
-    # node -> (inputs computed for autograd only, forward tensors read in full) or None.
+    # node -> (inputs computed for autograd only, forward tensors read in full, ops
+    # differentiated by autograd) or None.
     value_only: Optional[Callable[[Any], Any]] = None
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""

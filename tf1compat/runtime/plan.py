@@ -26,6 +26,7 @@ from tf1compat.framework.hooks import GRAD_MODE
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
+from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
@@ -185,7 +186,7 @@ class PlanBuilder:
                 _refuse_feeds_between_gradient_ends(order, feeds)
             dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
-                             dataflow, {op for op, full in modes.items() if not full})
+                             dataflow, without_effects_ops(modes))
             for op in order:
                 binder.bind(op)
             binder.bind_back_edges()
@@ -417,7 +418,7 @@ class _Binder:
                     self.devices[t] = device
                 return
         if op in self.autograd_only and od.stateful and kernel is not None:
-            kernel = _without_effects(op, kernel, alias_outputs, device)
+            kernel = without_effects(op, kernel, alias_outputs, device)
         outs, marks = self._outputs(op, alias_outputs, device)
         # A kernel of an op whose outputs are all aliases still runs (Assign updates
         # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.
@@ -543,28 +544,6 @@ class _Binder:
 # As TF's graph optimizer does, a small pure op whose inputs are all constants runs once at
 # plan build and its outputs become constants of the plan (the rank arithmetic of
 # tf.nn.softmax_cross_entropy_with_logits, shapes built from static dimensions, ...).
-
-def _without_effects(op: Operation, kernel: Callable[..., Any],
-                     alias_outputs: List[Optional[str]], device: torch.device
-                     ) -> Optional[Callable[..., Any]]:
-    """The kernel of a stateful op run for autograd only (prune_modes): no gradient
-    function reads its outputs, so TF does not run it; its values only connect autograd's
-    graph. An update of a variable (outputs aliasing the store) is left out; other outputs
-    of static shape become zeros; otherwise the op still runs."""
-    outs = op._outputs
-    if outs and all(k is not None for k in alias_outputs):
-        return None
-    dtypes = [t._dtype.base_dtype.torch_dtype for t in outs]
-    if not outs or any(d is None for d in dtypes) or \
-            not all(t.shape.is_fully_defined() for t in outs):
-        return kernel
-    shapes = [t.shape.as_list() for t in outs]
-
-    def run(*args: Any) -> Any:
-        zeros = tuple(torch.zeros(s, dtype=d, device=device) for s, d in zip(shapes, dtypes))
-        return zeros[0] if len(zeros) == 1 else zeros
-    return run
-
 
 def _foldable(op: Operation, args: List[Source], feeds: Dict[Tensor, int],
               grad_sources: set) -> bool:
