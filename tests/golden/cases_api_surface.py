@@ -60,6 +60,19 @@ def case_tf_print(tf):
     return out
 
 
+def case_tf_print_variables(tf):
+    """tf.print prints a variable's value (ref and resource), also inside a structure."""
+    ref = tf.Variable([1, 2], name="ref")
+    res = tf.Variable([[0.5], [1.5]], name="res", use_resource=True)
+    path = os.path.join(tempfile.mkdtemp(), "printed.txt")
+    op = tf.print("v", ref, {"r": res}, output_stream="file://" + path)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(op)
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def case_debugging_assert_shapes(tf):
     x = tf.zeros([4, 3])
     y = tf.ones([4, 7])

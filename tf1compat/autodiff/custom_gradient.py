@@ -18,7 +18,7 @@ import functools
 import inspect
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.framework.grad_names import Pass, is_trainable
 from tf1compat.autodiff.walk import GradValue
@@ -49,6 +49,9 @@ class CustomGradRecord:
     grad_inputs: List[Optional[Tensor]]     # one per output: the incoming gradient
     input_grads: List[Optional[Tensor]]     # one per input: what the function returned
     captures: List[Tensor] = field(default_factory=list)
+    # The op's own inputs and outputs the sub-graph reads (TF's gradient function reads
+    # the forward op's values only where it uses them: autodiff/grad_reads.py).
+    reads: List[Tensor] = field(default_factory=list)
     context: Any = None                     # control-flow context the sub-graph is in
     scope: str = ""                         # name scope the sub-graph was built in
     start_id: int = 0                       # ops with larger ids belong to the sub-graph
@@ -57,6 +60,13 @@ class CustomGradRecord:
 def captures_of(op: Operation) -> List[Tensor]:
     record = op._graph._extras.get(_KEY, {}).get(op)
     return [] if record is None else list(record.captures)
+
+
+def forward_reads_of(op: Operation) -> List[Tensor]:
+    """The forward tensors `op`'s gradient sub-graph reads: its captures and those of the
+    op's own inputs and outputs it uses."""
+    record = op._graph._extras.get(_KEY, {}).get(op)
+    return [] if record is None else list(record.captures) + list(record.reads)
 
 
 def build_custom_gradient(op: Operation, fn: Callable[..., Any],
@@ -122,17 +132,20 @@ def _build_record(op: Operation, fn: Callable[..., Any], grad_scope: str) -> Cus
                     f"Forward operation: {op.name}. Input index: {i}. Original input shape: "
                     f"{t_in.shape}. Calculated input gradient shape: {g.shape}") from None
             input_grads.append(g)
-    captures = _captures(op, start, grad_inputs, input_grads)
-    return CustomGradRecord(op, grad_inputs, input_grads, captures,
+    captures, reads = _captures(op, start, grad_inputs, input_grads)
+    return CustomGradRecord(op, grad_inputs, input_grads, captures, reads,
                             graph._control_flow_context, scope, start)
 
 
 def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
-              input_grads: List[Optional[Tensor]]) -> List[Tensor]:
-    """Forward tensors the sub-graph reads that it cannot compute from its own inputs."""
+              input_grads: List[Optional[Tensor]]) -> Tuple[List[Tensor], List[Tensor]]:
+    """Forward tensors the sub-graph reads that it cannot compute from its own inputs, and
+    the op's own inputs and outputs it reads."""
     from tf1compat.runtime.plan import state_key
-    boundary = set(op._inputs) | set(op._outputs) | {p for p in grad_inputs if p is not None}
+    own = set(op._inputs) | set(op._outputs)
+    boundary = own | {p for p in grad_inputs if p is not None}
     captures: List[Tensor] = []
+    reads: Dict[Tensor, None] = dict.fromkeys(g for g in input_grads if g in own)
     seen: set = set()
     stack = [g._op for g in input_grads if g is not None and g not in boundary]
     while stack:
@@ -141,6 +154,8 @@ def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
             continue
         seen.add(node)
         for t in node.inputs:
+            if t in own:
+                reads[t] = None
             if t in boundary:
                 continue
             if t._op._id > start:
@@ -152,7 +167,7 @@ def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
         for c in node._control_inputs:
             if c._id > start:
                 stack.append(c)
-    return captures
+    return captures, list(reads)
 
 
 # -- tf.custom_gradient --------------------------------------------------------------------

@@ -32,6 +32,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 import torch
 
 from tf1compat.autodiff import grad_mode
+from tf1compat.autodiff.grad_reads import forward_reads
 from tf1compat.autodiff.walk import GradValue, WalkResult, walk
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
@@ -73,6 +74,7 @@ class GradInfo:
     stop_ops: Set[Operation]
     between: Set[Operation]
     custom_ops: List[Operation] = field(default_factory=list)
+    reads: List[Tensor] = field(default_factory=list)   # forward tensors TF's backward reads
 
 
 # -- the gradient op -----------------------------------------------------------------------------
@@ -245,9 +247,21 @@ declare("SymbolicGradient",
         shape=_gradient_shapes, kernel=gradient_kernel,
         grad_sources=lambda node: [] if node.attrs.get("f") is not None else
         node.inputs[len(node.attrs["Ty"]):len(node.attrs["Ty"]) + len(node.attrs["Tx"])],
+        value_only=lambda node: _value_only(node),
         doc="tf1compat's gradient op: d(sum ys * grad_ys)/d xs by torch.autograd.grad. "
             "TF's own form (a graph file's SymbolicGradient: attr f, a library function; "
             "inputs f's inputs then grad_ys; no ys) differentiates f itself.")
+
+
+def _value_only(node: Operation) -> Optional[tuple]:
+    """The ys, computed for autograd only; the forward tensors TF's backward reads
+    (grad_reads.py); and the ops whose kernels autograd differentiates (they must run
+    even where stateful), for the plan's pruning. None for gradient ops of other origins."""
+    info = grad_mode.grad_info(node)
+    if info is None:
+        return None
+    through = info.between - info.stop_ops - set(info.custom_ops)
+    return node._inputs[:len(node.get_attr("Ty"))], info.reads, through
 
 
 def _store(graph: Graph, key: str) -> Dict[Any, Any]:
@@ -386,7 +400,7 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
                  grad_ys: List[Tensor], result: WalkResult, stop_ops: Set[Operation]
                  ) -> List[Any]:
     """Adds the gradient op and the tensors tf.gradients returns."""
-    from tf1compat.autodiff.custom_gradient import captures_of
+    from tf1compat.autodiff.custom_gradient import captures_of, forward_reads_of
     for op in result.walked_gradient_ops:
         op._attrs["create_graph"] = True
     sources: List[Tensor] = []
@@ -417,7 +431,8 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
                         captures],
                        {"Tg": [_value_dtype(t) for t in sources]}, name="SymbolicGradient")
     _store(graph, "tf1compat.autodiff.grad_info")[grad_op] = GradInfo(
-        set(stop_ops), set(result.between), list(result.custom_ops))
+        set(stop_ops), set(result.between), list(result.custom_ops),
+        forward_reads(result.between, set(stop_ops), result.custom_ops, forward_reads_of))
     made: Dict[str, Tensor] = {}
     outputs: List[Any] = []
     for x, g, how in zip(xs, result.grads, plan):
@@ -532,7 +547,8 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
 
 def _jacobian_op(y: Tensor, x: Tensor) -> Tensor:
     """d y[i] / d x for every i, stacked: one gradient op in jacobian mode."""
-    from tf1compat.autodiff.custom_gradient import build_custom_gradient, captures_of
+    from tf1compat.autodiff.custom_gradient import (build_custom_gradient, captures_of,
+                                                    forward_reads_of)
     graph = y.graph
     with name_scope("gradients") as grad_scope:
         ones = GradValue(y.name, y.shape)
@@ -549,5 +565,6 @@ def _jacobian_op(y: Tensor, x: Tensor) -> Tensor:
         op = apply_op("SymbolicGradient", [[y], [x], [], captures],
                       {"Tg": [_value_dtype(x)], "jacobian": True}, name="SymbolicGradient")
         _store(graph, "tf1compat.autodiff.grad_info")[op] = GradInfo(
-            set(), set(result.between), list(result.custom_ops))
+            set(), set(result.between), list(result.custom_ops),
+            forward_reads(result.between, set(), result.custom_ops, forward_reads_of))
     return op._outputs[0]

@@ -57,7 +57,10 @@ attr names, written in TF's REGISTER_OP notation:
   variable where each consumer runs), ``must_feed`` (no kernel: running it unfed is
   InvalidArgumentError naming it, as a Placeholder), ``grad_sources(node) -> tensors``
   (those tensors must be autograd sources in any plan containing the op: the gradient
-  op).
+  op), ``value_only(node) -> (inputs, reads, through)`` (the gradient op: the ancestors
+  of those inputs run for autograd only, without their control inputs and, unless among
+  the ops ``through`` which autograd differentiates, without their effects, where nothing
+  else needs them; ``reads`` are the forward tensors TF's backward reads, run in full).
 * ``is_variable``: the op is a variable (VariableV2's ref, VarHandleOp's handle): the
   variables a `tf.custom_gradient` function reads are found by it.
 * ``grad_error(op) -> LookupError``: what `tf.gradients` raises through this op (TF's
@@ -249,6 +252,9 @@ class OpDef:
     is_variable: bool = False
     flops: Optional[Callable[[Any], int]] = None
     rank_follows_data: bool = False
+    # node -> (inputs computed for autograd only, forward tensors read in full, ops
+    # differentiated by autograd) or None.
+    value_only: Optional[Callable[[Any], Any]] = None
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
 
@@ -308,7 +314,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             grad_error: Optional[Callable[[Any], Exception]] = None,
             is_variable: bool = False,
             flops: Optional[Callable[[Any], int]] = None,
-            rank_follows_data: bool = False) -> OpDef:
+            rank_follows_data: bool = False,
+            value_only: Optional[Callable[[Any], Any]] = None) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -345,7 +352,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
-                   rank_follows_data, _declaration_site())
+                   rank_follows_data, value_only, _declaration_site())
     _REGISTRY[op_type] = op_def
     return op_def
 

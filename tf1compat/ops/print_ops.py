@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, List
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import apply_op
+from tf1compat.framework.misc import is_tensor
 from tf1compat.framework.op_def import declare
 from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
@@ -126,7 +127,8 @@ def _placeholder_for(template: str) -> str:
 
 
 def _is_tensor(x: Any) -> bool:
-    return isinstance(x, (Tensor, SparseTensor)) or getattr(x, "_is_eager_tensor", False)
+    # Variables print their values, as TF's `tensor_util.is_tf_type` takes them for tensors.
+    return isinstance(x, SparseTensor) or is_tensor(x)
 
 
 def print_v2(*inputs: Any, **kwargs: Any) -> Any:

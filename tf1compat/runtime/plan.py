@@ -26,6 +26,7 @@ from tf1compat.framework.hooks import GRAD_MODE
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
+from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
@@ -178,13 +179,14 @@ class PlanBuilder:
         `error` is raised when it runs, so the failure repeats on every run, as TF's)."""
         feeds = {t: i for i, t in enumerate(feed_tensors)}
         try:
-            order = self.prune(fetch_elems, feeds, context)
+            modes = self.prune_modes(fetch_elems, feeds, context)
+            order = _toposort(list(modes))
             grads = self.gradient_setup(order)
             if grads.needs_grad and feeds:
                 _refuse_feeds_between_gradient_ends(order, feeds)
             dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
-                             dataflow)
+                             dataflow, without_effects_ops(modes))
             for op in order:
                 binder.bind(op)
             binder.bind_back_edges()
@@ -209,6 +211,16 @@ class PlanBuilder:
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
               context: Any = None) -> List[Operation]:
         """The ops needed for the fetches (tensors or ops), in execution order."""
+        return _toposort(list(self.prune_modes(fetch_elems, feeds, context)))
+
+    def prune_modes(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
+                    context: Any = None) -> Dict[Operation, bool]:
+        """The ops needed for the fetches, each True where it runs in full.
+
+        An op reached only through a gradient op's `value_only` inputs runs for its value
+        (autograd differentiates through it) without its control inputs: TF's gradient
+        graph runs a forward op, with its control dependencies, only where a gradient
+        function reads its output (the op's `reads`), as any other fetch pulls it in."""
         targets = []
         for e in fetch_elems:
             if isinstance(e, Tensor):
@@ -216,11 +228,11 @@ class PlanBuilder:
                     targets.append(e._op)
             else:
                 targets.append(e)
-        needed: Dict[Operation, None] = {}
-        stack = list(targets)
+        needed: Dict[Operation, bool] = {}       # op -> runs in full (with control inputs)
+        stack = [(op, True) for op in targets]
         while stack:
-            op = stack.pop()
-            if op in needed:
+            op, full = stack.pop()
+            if op in needed and (needed[op] or not full):
                 continue
             if op._control_flow_context is not context:
                 raise errors.op_error(
@@ -228,23 +240,25 @@ class PlanBuilder:
                     f"Operation {op.name!r} lives inside a control-flow construct "
                     "(cond branch or loop body) and cannot be run or fetched on its own "
                     "from outside it.")
-            needed[op] = None
-            if context is None:
-                for t in op._inputs:
-                    if t not in feeds:
-                        stack.append(t._op)
-                stack.extend(op._control_inputs)
-                continue
-            # A control-flow region: variables from outside are read from the store
+            needed[op] = full
+            value_only = op._op_def.value_only
+            split = value_only(op) if value_only is not None else None
+            autograd_only = set(split[0]) if split is not None else ()
+            if split is not None:
+                stack.extend((t._op, full) for t in split[1]
+                             if t not in feeds and t._op._control_flow_context is context)
+            # In a control-flow region, variables from outside are read from the store
             # (is_pure_alias), and control inputs from outside belong to the construct's
             # op (If/While), which runs after them; see ops/_regions.py.
             for t in op._inputs:
-                if t not in feeds and not (t._op._control_flow_context is not context
+                if t not in feeds and not (context is not None and
+                                           t._op._control_flow_context is not context
                                            and is_pure_alias(t)):
-                    stack.append(t._op)
-            stack.extend(c for c in op._control_inputs
-                         if c._control_flow_context is context)
-        return _toposort(list(needed))
+                    stack.append((t._op, full and t not in autograd_only))
+            if full:
+                stack.extend((c, True) for c in op._control_inputs
+                             if context is None or c._control_flow_context is context)
+        return needed
 
 
 # -- pass 2: gradients -------------------------------------------------------------------------
@@ -333,8 +347,10 @@ class _Binder:
 
     def __init__(self, builder: PlanBuilder, feed_tensors: Sequence[Tensor],
                  feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
-                 for_function: bool, dataflow: bool = False):
+                 for_function: bool, dataflow: bool = False,
+                 autograd_only: Optional[Set[Operation]] = None):
         self.builder = builder
+        self.autograd_only = autograd_only or set()
         self.dataflow = dataflow
         # Merge inputs from NextIteration, bound once their producers are bound:
         # (step index, argument index, tensor).
@@ -401,6 +417,8 @@ class _Binder:
                     sources[t] = Source(CONST, value)
                     self.devices[t] = device
                 return
+        if op in self.autograd_only and od.stateful and kernel is not None:
+            kernel = without_effects(op, kernel, alias_outputs, device)
         outs, marks = self._outputs(op, alias_outputs, device)
         # A kernel of an op whose outputs are all aliases still runs (Assign updates
         # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.
