@@ -214,13 +214,26 @@ def test_checkpoints_iterator(tmp_path):
     _save(os.path.join(d, "ck-1"))
     cs.update_checkpoint_state(d, os.path.join(d, "ck-1"))
 
+    written = threading.Event()
+
     def later():
         time.sleep(0.3)
         _save(os.path.join(d, "ck-2"))
         cs.update_checkpoint_state(d, os.path.join(d, "ck-2"))
+        written.set()
+
+    # The iterator gives up after `timeout` seconds without a new checkpoint (polling once
+    # a second, as TF), and a loaded machine may run the writer later than that: until a
+    # whole wait has begun after ck-2 was written, timeout_fn keeps it waiting.
+    waits_after_write = []
+
+    def give_up():
+        if written.is_set():
+            waits_after_write.append(1)
+        return len(waits_after_write) > 1
     thread = threading.Thread(target=later)
     thread.start()
-    seen = list(tf.train.checkpoints_iterator(d, timeout=1.5))
+    seen = list(tf.train.checkpoints_iterator(d, timeout=1.5, timeout_fn=give_up))
     thread.join()
     assert seen == [os.path.join(d, "ck-1"), os.path.join(d, "ck-2")]
     calls = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+import types
 
 import numpy as np
 import pytest
@@ -53,7 +54,14 @@ def test_shim_import_path():
     assert mnist.NUM_CLASSES == 10 and mnist.IMAGE_SIZE == 28
 
 
-def test_supervisor_periodic_checkpoints_run_in_should_stop(tmp_path):
+def test_supervisor_periodic_checkpoints_run_in_should_stop(tmp_path, monkeypatch):
+    # The services read the Supervisor module's clock, driven here: on a loaded machine
+    # more than save_model_secs can pass between the first tick and should_stop() (the
+    # first save alone may take that long), and neither TF nor tf1compat promises a
+    # checkpoint is *not* due by then.
+    from tf1compat.training.sessions import supervisor as supervisor_module
+    clock = [1000.0]
+    monkeypatch.setattr(supervisor_module, "time", types.SimpleNamespace(time=lambda: clock[0]))
     gs = tf.train.get_or_create_global_step()
     w = tf.get_variable("w", initializer=1.0)
     train = tf.assign_add(gs, 1)
@@ -62,9 +70,10 @@ def test_supervisor_periodic_checkpoints_run_in_should_stop(tmp_path):
     with sv.managed_session() as sess:
         assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-0")
         sess.run(train)
+        clock[0] += 0.1
         assert not sv.should_stop()  # not due yet: nothing saved
         assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-0")
-        time.sleep(0.3)
+        clock[0] += 0.2
         assert not sv.should_stop()  # due: saved in the caller's thread
         assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-1")
     assert sv.should_stop()
@@ -77,6 +86,11 @@ def test_supervisor_loop_runs_a_looper_thread():
     calls = []
     with sv.managed_session():
         looper = sv.loop(0.01, calls.append, args=(1,))
-        time.sleep(0.1)
-    assert calls and not looper.is_alive()
+        # The looper calls right away, then every 0.01 s, once the OS schedules its
+        # thread: on a loaded machine that can be later than any fixed sleep (and a stop
+        # requested first ends it before its first call, in TF too), so wait for calls.
+        deadline = time.monotonic() + 60
+        while len(calls) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert len(calls) >= 2 and not looper.is_alive()
     assert sv.PrepareSession == sv.prepare_or_wait_for_session
