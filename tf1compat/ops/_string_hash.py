@@ -108,6 +108,21 @@ def _weak_hash_len32_with_seeds(s: bytes, i: int, a: int, b: int) -> Tuple[int, 
     return (a + z) & _M, (b + c) & _M
 
 
+def _mix64(s: bytes, i: int, x: int, y: int, z: int, v: Tuple[int, int],
+           w: Tuple[int, int]) -> Tuple[int, int, int, Tuple[int, int], Tuple[int, int]]:
+    """One 64-byte round of FarmHash's long-input loop (shared by Fingerprint64 and
+    Fingerprint128): the new x, y, z, v, w."""
+    x = (_rotate((x + y + v[0] + _fetch64(s, i + 8)) & _M, 37) * _K1) & _M
+    y = (_rotate((y + v[1] + _fetch64(s, i + 48)) & _M, 42) * _K1) & _M
+    x ^= w[1]
+    y = (y + v[0] + _fetch64(s, i + 40)) & _M
+    z = (_rotate((z + w[0]) & _M, 33) * _K1) & _M
+    v = _weak_hash_len32_with_seeds(s, i, (v[1] * _K1) & _M, (x + w[0]) & _M)
+    w = _weak_hash_len32_with_seeds(s, i + 32, (z + w[1]) & _M,
+                                    (y + _fetch64(s, i + 16)) & _M)
+    return z, y, x, v, w
+
+
 def fingerprint64(s: bytes) -> int:
     """FarmHash Fingerprint64 of `s` (an unsigned 64-bit int)."""
     n = len(s)
@@ -128,15 +143,7 @@ def fingerprint64(s: bytes) -> int:
     last64 = end + ((n - 1) & 63) - 63
     i = 0
     while True:
-        x = (_rotate((x + y + v[0] + _fetch64(s, i + 8)) & _M, 37) * _K1) & _M
-        y = (_rotate((y + v[1] + _fetch64(s, i + 48)) & _M, 42) * _K1) & _M
-        x ^= w[1]
-        y = (y + v[0] + _fetch64(s, i + 40)) & _M
-        z = (_rotate((z + w[0]) & _M, 33) * _K1) & _M
-        v = _weak_hash_len32_with_seeds(s, i, (v[1] * _K1) & _M, (x + w[0]) & _M)
-        w = _weak_hash_len32_with_seeds(s, i + 32, (z + w[1]) & _M,
-                                        (y + _fetch64(s, i + 16)) & _M)
-        z, x = x, z
+        x, y, z, v, w = _mix64(s, i, x, y, z, v, w)
         i += 64
         if i == end:
             break
@@ -198,15 +205,7 @@ def _city_hash128_with_seed(s: bytes, seed: Tuple[int, int]) -> Tuple[int, int]:
     i = 0
     while n >= 128:
         for _ in range(2):
-            x = (_rotate((x + y + v[0] + _fetch64(s, i + 8)) & _M, 37) * _K1) & _M
-            y = (_rotate((y + v[1] + _fetch64(s, i + 48)) & _M, 42) * _K1) & _M
-            x ^= w[1]
-            y = (y + v[0] + _fetch64(s, i + 40)) & _M
-            z = (_rotate((z + w[0]) & _M, 33) * _K1) & _M
-            v = _weak_hash_len32_with_seeds(s, i, (v[1] * _K1) & _M, (x + w[0]) & _M)
-            w = _weak_hash_len32_with_seeds(s, i + 32, (z + w[1]) & _M,
-                                            (y + _fetch64(s, i + 16)) & _M)
-            z, x = x, z
+            x, y, z, v, w = _mix64(s, i, x, y, z, v, w)
             i += 64
         n -= 128
     x = (x + _rotate((v[0] + z) & _M, 49) * _K0) & _M
