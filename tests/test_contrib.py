@@ -354,9 +354,9 @@ def test_unknown_contrib_symbols_name_themselves():
                                              "tf1compat"):
         tf.contrib.foo
     # Names with an entry in the table of unsupported names say why and what to use.
-    with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn\.SVM is part "
-                                                  r"of .* Instead: tf\.estimator"):
-        tf.contrib.learn.SVM
+    with pytest.raises(NotImplementedError, match=r"tf\.contrib\.learn\.DynamicRnnEstimator "
+                                                  r"is part of .* Instead: tf\.estimator"):
+        tf.contrib.learn.DynamicRnnEstimator
     with pytest.raises(AttributeError,
                        match=r"tf\.contrib\.layers\.scattered_embedding_column"):
         tf.contrib.layers.scattered_embedding_column

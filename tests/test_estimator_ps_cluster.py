@@ -54,7 +54,8 @@ def _check_evaluations(run: dict, exact: bool = True) -> None:
     assert evaluations, "the evaluator evaluated nothing"
     for e in evaluations:
         step = int(e["checkpoint"].split("-")[1])
-        assert step in run["checkpoint_steps"]
+        # (or one that keep_checkpoint_max deleted since: older than those kept)
+        assert step in run["checkpoint_steps"] or step < run["checkpoint_steps"][0], e
         assert step == e["global_step"] if exact else step <= e["global_step"], e
     assert [e["final"] for e in evaluations] == [False] * (len(evaluations) - 1) + [True]
     assert evaluations[-1]["checkpoint"] == f"model.ckpt-{run['checkpoint_steps'][-1]}"
@@ -94,8 +95,11 @@ def test_chief_two_workers_ps_evaluator_async(tmp_path):
     # The chief's first checkpoint is the initialization's, its last past max_steps: each
     # trainer stops after the first run that sees max_steps reached, so the step overshoots
     # by less than two runs per trainer (TF's recorded runs: 40 and 41 for 40).
+    # How many the chief saves depends on how the trainers' runs interleave (TF's run saved
+    # at 0 and 40 only); with more than keep_checkpoint_max (5) the first are deleted.
     for steps in (run["checkpoint_steps"], golden["checkpoint_steps"]):
-        assert steps[0] == 0 and max_steps <= steps[-1] < max_steps + 2 * trainers, steps
+        assert steps[0] == 0 or len(steps) == 5, steps
+        assert max_steps <= steps[-1] < max_steps + 2 * trainers, steps
         assert steps == sorted(set(steps))
     assert run["last_checkpoint"]["global_step"] >= run["checkpoint_steps"][-1]
     _check_evaluations(run, exact=False)
