@@ -296,3 +296,60 @@ def test_a_second_gradient_op_keeps_the_gradient_out_of_the_graph(compile_env):
             plan = next(p for p in sess._plans.values() if p.needs_grad)
     pieces = compiled_steps.split(plan)
     assert isinstance(pieces, str) or not pieces.merged
+
+
+def _data_mlp(rows, shuffle=True):
+    """The MLP fed by tf.data: `rows` examples, batches of 16 (the last one smaller
+    when 16 does not divide `rows`), repeated."""
+    def build():
+        ds = tf.data.Dataset.from_tensor_slices((_X[:rows], _Y[:rows]))
+        if shuffle:
+            ds = ds.shuffle(8, seed=1)
+        x, y = tf.data.make_one_shot_iterator(ds.batch(16).repeat()).get_next()
+        h = tf.layers.dense(x, 16, tf.nn.relu)
+        loss = tf.losses.softmax_cross_entropy(y, tf.layers.dense(h, 3))
+        return loss, tf.train.AdamOptimizer(0.01).minimize(loss)
+    return build
+
+
+def test_a_tf_data_step_compiles_with_its_iterator_run_first(compile_env):
+    """The iterator's ops (stateful) run before the compiled graph, once a step: the
+    same batches in the same order as op by op, the same variables bit for bit."""
+    from tf1compat.runtime import compiled_steps
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    record = _same_training(compile_env, _data_mlp(32), lambda i: None, rtol=0)
+    assert record.status == COMPILED and record.reason == "", record
+    with tf.Graph().as_default():
+        loss, train = _data_mlp(32)()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([loss, train])
+            pieces = compiled_steps.split(_step_hot_plan(sess))
+    assert pieces.merged
+    assert [s.op.type for s in pieces.head_plan.steps] == ["OneShotIterator",
+                                                          "IteratorGetNext"]
+
+
+@pytest.mark.parametrize("failing", [False, True])
+def test_a_tf_data_step_whose_compiled_graph_fails_skips_no_batch(compile_env, failing):
+    """The compiled graph cannot run a step after the iterator gave its batch (a smaller
+    last batch: another shape; or the compiled kernels raising): the step goes on op by
+    op with that batch, and every batch is used once, in TF's order."""
+    if failing:
+        calls = []
+
+        def make(fn):
+            def compiled(*args):
+                calls.append(1)
+                if len(calls) > 2:           # the check's run passes, later runs fail
+                    raise RuntimeError("compiled kernel failed")
+                return fn(*args)
+            return compiled
+        _fake_compile(compile_env, make)
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))
+    record = _same_training(compile_env, _data_mlp(32 if failing else 24), lambda i: None,
+                            rtol=0)
+    if failing:
+        assert len(calls) > 3 and record.status == COMPILED
+    else:
+        assert record.status == FALLBACK and "did not cover" in record.reason

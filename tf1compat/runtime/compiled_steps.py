@@ -28,6 +28,13 @@ without a graph, and the tail is the optimizer's updates. Should that graph fail
 compile or to check, the forward segment alone is compiled as above
 (hot_plans.py; the record's reason says why).
 
+Input ops (a tf.data iterator's `IteratorGetNext` and the iterator op it reads,
+`_INPUT_OPS`) are stateful but need not run at any particular point of the step: they
+run first, op by op, once per step (`StepPieces.head_plan`), and the forward segment
+takes their values as feeds. Should the compiled segment then fail (another batch shape,
+an error), the step goes on op by op with those values (`run_op_by_op`): the iterator
+has moved on, and running the whole plan again would skip a batch.
+
 The forward segment must be pure: a stateful op before the gradient op (a random op,
 whose stream must stay TF's; a variable update, e.g. batch norm's moving averages that
 the tail could not reorder) keeps the plan op by op with that op named as the reason.
@@ -57,7 +64,20 @@ __all__ = ["ForwardFailed", "StepPieces", "split", "check", "first_gradient",
 
 
 class ForwardFailed(Exception):
-    """The forward segment raised (its error is the cause); the run changed nothing."""
+    """The forward segment raised (its error is the cause); the run changed nothing but
+    what its input ops did: `inputs` is None, or, when the plan has input ops (an
+    iterator that moved on), the step's feeds with their values, which the step must go
+    on with (`StepPieces.run_op_by_op`)."""
+
+    def __init__(self, message: str, inputs: Optional[List[Any]] = None):
+        super().__init__(message)
+        self.inputs = inputs
+
+
+# Input ops: stateful, but what they do does not depend on when in the step they run, so
+# the step runs them first, op by op, and the forward segment takes their values as
+# feeds (`split`): a tf.data iterator's next batch.
+_INPUT_OPS = frozenset({"OneShotIterator", "IteratorV2", "IteratorGetNext"})
 
 
 @dataclass
@@ -75,6 +95,9 @@ class StepPieces:
     # differentiated variables' stored values as inputs (after the feeds and reads).
     merged: bool = False
     source_keys: List[str] = dataclasses.field(default_factory=list)
+    # Input ops (`_INPUT_OPS`) run before the forward segment: (feeds, store view) -> their
+    # values, which the forward segment takes after the feeds. None: the plan has none.
+    head_plan: Optional[Plan] = None
 
     def _generate(self, plan: Plan, name: str) -> None:
         compile_plan(plan, name, detach_fetches=self.merged)
@@ -133,6 +156,14 @@ class StepPieces:
         if self.forward_plan.fn is None:
             self._generate(self.forward_plan, "forward")
             compile_plan(self.tail_plan, "tail", release_feeds=True)
+            if self.head_plan is not None:
+                compile_plan(self.head_plan, "head")
+
+    def step_inputs(self, feeds: Sequence[Any], view: Any) -> List[Any]:
+        """The step's feeds, followed by its input ops' values (the input ops run here)."""
+        if self.head_plan is None:
+            return list(feeds)
+        return [*feeds, *self.head_plan.fn(list(feeds), view)]
 
     @property
     def forward(self) -> Callable[..., tuple]:
@@ -140,7 +171,8 @@ class StepPieces:
 
     def forward_inputs(self, feeds: Sequence[Any], view: Any) -> Tuple[List[Any], Dict]:
         """The forward segment's arguments for one run: feeds (those differentiated made
-        autograd sources) and resource reads, then the variables it reads."""
+        autograd sources; the input ops' values after them) and resource reads, then the
+        variables it reads."""
         values = list(feeds)
         for i in self.marked_feeds:
             values[i] = make_grad_source(values[i])
@@ -148,21 +180,28 @@ class StepPieces:
         values.extend(view[key] for key in self.source_keys)
         return values, {key: view[key] for key in self.state_keys}
 
-    def run(self, forward: Callable[..., tuple], feeds: Sequence[Any], view: Any) -> tuple:
-        """One step with `forward` (compiled or not) as its forward segment. The forward
-        segment changes nothing: an error there leaves the run as it was (the leaves
-        made here are undone), so the caller may run the step op by op instead."""
+    def run(self, forward: Callable[..., tuple], feeds: Sequence[Any], view: Any,
+            inputs: Optional[List[Any]] = None) -> tuple:
+        """One step with `forward` (compiled or not) as its forward segment; `inputs`:
+        the step's inputs (`step_inputs`) when its input ops have run already. The
+        forward segment changes nothing: an error there leaves the run as it was (the
+        leaves made here are undone), so the caller may run the step op by op instead:
+        the whole plan where the step has no input ops, else `run_op_by_op` with the
+        error's `inputs`."""
+        if inputs is None:
+            inputs = self.step_inputs(feeds, view)
         marks = [] if self.merged else self.plan.state_marks
         stored = {key: view[key] for key in marks}
         for key in marks:
             view[key] = make_grad_source(stored[key])
         try:
-            values, state = self.forward_inputs(feeds, view)
+            values, state = self.forward_inputs(inputs, view)
             live = list(forward(values, state))
         except Exception as e:
             for key, value in stored.items():
                 view[key] = value
-            raise ForwardFailed(f"{type(e).__name__}: {e}") from e
+            raise ForwardFailed(f"{type(e).__name__}: {e}",
+                                None if self.head_plan is None else inputs) from e
         # Only the tail may hold the forward's values and the variables' leaves from
         # here (it empties `live`): the optimizer's updates then find the variables
         # unshared and update them in place, as op by op.
@@ -172,6 +211,14 @@ class StepPieces:
             if view[key].requires_grad:
                 view[key] = view[key].detach()
         return out
+
+    def run_op_by_op(self, feeds: Sequence[Any], view: Any, inputs: List[Any]) -> tuple:
+        """One step whose input ops have run (`inputs`), the forward segment op by op:
+        the same kernels in the same order as the whole plan op by op, and its errors."""
+        try:
+            return self.run(self.forward_plan.fn, feeds, view, inputs)
+        except ForwardFailed as e:
+            raise e.__cause__ from None
 
 
 def first_gradient(plan: Plan) -> Optional[int]:
@@ -268,6 +315,8 @@ def split(plan: Plan, merge: bool = True) -> Union[StepPieces, str]:
     forward_steps = []
     reads: List[Tuple[Callable[..., Any], str]] = []
     read_slots: List[int] = []
+    head_steps: List[Step] = []
+    head_slots: Dict[int, None] = {}
     marked_feeds: List[int] = []
     state_keys: Dict[str, None] = {}
     live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
@@ -278,7 +327,14 @@ def split(plan: Plan, merge: bool = True) -> Union[StepPieces, str]:
                 return (f"gradient with respect to {plan.slot_tensors.get(slot, 'a value')}, "
                         f"computed in the forward segment")
             marked_feeds.append(feed_position[slot])
-        if step.kernel is not None and step.op.type == "ReadVariableOp" and \
+        if step.kernel is not None and step.op.type in _INPUT_OPS and all(
+                a.kind == CONST or (a.kind == SLOT and a.ref in head_slots)
+                for a in step.args):
+            head_steps.append(step)
+            head_slots.update(dict.fromkeys(s for s in step.outs if s is not None))
+            for slot in step.frees:
+                head_slots.pop(slot, None)
+        elif step.kernel is not None and step.op.type == "ReadVariableOp" and \
                 len(step.args) == 1 and step.args[0].kind == CONST and \
                 isinstance(step.args[0].ref, str) and step.outs[0] is not None:
             reads.append((step.kernel, step.args[0].ref))
@@ -300,14 +356,20 @@ def split(plan: Plan, merge: bool = True) -> Union[StepPieces, str]:
     if kernels == 0:
         return "nothing to compile before the gradient op"
     live_slots = list(live)
-    forward = Plan(steps=forward_steps, feed_slots=plan.feed_slots + read_slots,
+    head_outs = list(head_slots)
+    head = None if not head_steps else Plan(
+        steps=head_steps, feed_slots=plan.feed_slots,
+        fetches=[Source(SLOT, s) for s in head_outs], fetch_copies=[False] * len(head_outs),
+        needs_grad=False, state_marks=[], slot_tensors=plan.slot_tensors)
+    forward = Plan(steps=forward_steps, feed_slots=plan.feed_slots + head_outs + read_slots,
                    fetches=[Source(SLOT, s) for s in live_slots],
                    fetch_copies=[False] * len(live_slots), needs_grad=False,
                    state_marks=[], slot_tensors=plan.slot_tensors)
     tail = Plan(steps=plan.steps[g:], feed_slots=live_slots, fetches=plan.fetches,
                 fetch_copies=plan.fetch_copies, needs_grad=True, state_marks=[],
                 slot_tensors=plan.slot_tensors)
-    pieces = StepPieces(plan, forward, tail, marked_feeds, reads, list(state_keys), kernels)
+    pieces = StepPieces(plan, forward, tail, marked_feeds, reads, list(state_keys), kernels,
+                        head_plan=head)
     if merge and _plain_gradient(plan.steps[g]) and first_gradient(
             Plan(steps=plan.steps[g + 1:], feed_slots=[], fetches=[], fetch_copies=[],
                  needs_grad=False, state_marks=[])) is None:
@@ -344,6 +406,8 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
         live.update(dict.fromkeys(s for s in step.outs if s is not None))
         for slot in step.frees:
             live.pop(slot, None)
+        if pieces.head_plan is not None and any(step is h for h in pieces.head_plan.steps):
+            continue                      # an input op: run before the segment
         if step.kernel is not None and step.op.type == "ReadVariableOp" and \
                 step.outs and step.outs[0] in pieces.forward_plan.feed_slots:
             continue                      # a resource read: an input of the segment
@@ -351,7 +415,7 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
         steps.append(dataclasses.replace(step, args=[as_slot(a) for a in step.args],
                                          marks=marks, frees=list(step.frees)))
     live_slots = list(live)
-    read_slots = pieces.forward_plan.feed_slots[len(plan.feed_slots):]
+    read_slots = pieces.forward_plan.feed_slots[len(plan.feed_slots):]  # input ops' too
     forward = Plan(steps=steps, feed_slots=[*plan.feed_slots, *read_slots,
                                             *var_slot.values()],
                    fetches=[Source(SLOT, s) for s in live_slots],
@@ -362,7 +426,8 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
                 slot_tensors=plan.slot_tensors)
     state_keys = [k for k in pieces.state_keys if k not in var_slot]
     return StepPieces(plan, forward, tail, [], pieces.reads, state_keys,
-                      pieces.forward_kernels + 1, merged=True, source_keys=keys)
+                      pieces.forward_kernels + 1, merged=True, source_keys=keys,
+                      head_plan=pieces.head_plan)
 
 
 def _snapshot_inputs(pieces: StepPieces, feeds: Sequence[Any], variables: Dict[str, Any]

@@ -520,12 +520,22 @@ class _StepHotPlan(_HotPlan):
             self._give_up("feeds or variables that are not torch tensors", OP_BY_OP)
             return self.eager(feeds, state)
         variables = {key: v.detach().clone() for key, v in variables.items()}
-        result = self.eager(feeds, state)
+        pieces.generate()
+        if pieces.head_plan is None:
+            inputs = list(feeds)
+            result = self.eager(feeds, state)
+        else:
+            # The input ops run once (an iterator moves on): the forward segment is traced
+            # and checked with the values they gave this run.
+            inputs = pieces.step_inputs(feeds, state)
+            result = pieces.run_op_by_op(feeds, state, inputs)
+            if _signature(inputs) is None:
+                self._give_up("input ops' values that are not torch tensors", OP_BY_OP)
+                return result
         self.sig = sig
         self.record.status = COMPILING
         self.threads = torch.get_num_threads()
-        pieces.generate()
-        job = ([f.detach().clone() for f in feeds], variables)
+        job = ([f.detach().clone() for f in inputs], variables)
         if self.cfg["background"]:
             _start_compile_thread(self._compile_job, job, self.plan)
         else:
@@ -575,6 +585,10 @@ class _StepHotPlan(_HotPlan):
             if "recompil" in str(e).lower():
                 self._give_up(f"inputs changed in a way the compiled plan did not cover: "
                               f"{type(e.__cause__).__name__}")
+            if e.inputs is not None:
+                # The input ops ran (an iterator moved on): the step goes on with their
+                # values, op by op.
+                return self.pieces.run_op_by_op(feeds, state, e.inputs)
             return self.eager(feeds, state)
 
 
