@@ -19,7 +19,7 @@ import os
 import statistics
 import sys
 import time
-from typing import Any, List, Optional
+from typing import List, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,16 +28,8 @@ def bench(workload: str, rounds: int, device: str) -> str:
     import numpy as np
     import tf1compat as tf
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    from bench_vs_tf import WORKLOADS
-    sessions: List[Any] = []
-    original = tf.Session
-
-    def recording_session(*args: Any, **kwargs: Any) -> Any:
-        sess = original(*args, **kwargs)
-        sessions.append(sess)
-        return sess
-    tf.Session = recording_session
-    try:
+    from bench_vs_tf import WORKLOADS, hot_records, recorded_sessions
+    with recorded_sessions(tf) as sessions:
         with tf.Graph().as_default(), tf.device("/gpu:0" if device == "cuda" else "/cpu:0"):
             tf.set_random_seed(0)
             step, per_batch, unit = WORKLOADS[workload](tf, np)
@@ -45,7 +37,7 @@ def bench(workload: str, rounds: int, device: str) -> str:
             plans = [p for s in sessions for p in s._plans.values()
                      if p.hot is not None and p.hot.status == "counting"]
             if not plans:
-                reasons = {p.hot.reason for s in sessions for p in s._plans.values() if p.hot}
+                reasons = {r.reason for r in hot_records(sessions)}
                 return f"{workload:10s} not compiled: {'; '.join(sorted(reasons))[:150]}"
             plan = plans[-1]
             hot = plan.fn
@@ -61,8 +53,6 @@ def bench(workload: str, rounds: int, device: str) -> str:
                     for _ in range(per_batch):
                         step()
                     times[kind].append((time.perf_counter() - start) / per_batch * 1e6)
-    finally:
-        tf.Session = original
     eager, compiled = times["op by op"], times["compiled"]
     return (f"{workload:10s} op by op {min(eager):9.0f} us (median {statistics.median(eager):9.0f})"
             f"  compiled {min(compiled):9.0f} us (median {statistics.median(compiled):9.0f})"

@@ -75,7 +75,7 @@ def _torch_mlp() -> Any:
 def child(kind: str, workload: str, steps: int) -> Dict[str, Any]:
     import numpy as np
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    from bench_vs_tf import WORKLOADS
+    from bench_vs_tf import WORKLOADS, hot_records, recorded_sessions, settle_hot_plans
     if kind == "torch":
         step = _torch_mlp()
         for _ in range(20):
@@ -99,29 +99,15 @@ def child(kind: str, workload: str, steps: int) -> Dict[str, Any]:
         if kind == "forward":
             split = compiled_steps.split
             compiled_steps.split = lambda plan, merge=True: split(plan, merge=False)
-        sessions: List[Any] = []
-        original = tf.Session
-
-        def recording(*args: Any, **kwargs: Any) -> Any:
-            sess = original(*args, **kwargs)
-            sessions.append(sess)
-            return sess
-        tf.Session = recording
-    with tf.Graph().as_default():
+    with recorded_sessions(tf) as sessions, tf.Graph().as_default():
         tf.set_random_seed(0)
         step, _, _ = WORKLOADS[workload](tf, np)
         hot: List[Any] = []
         for _ in range(3):
             step()
         if kind != "tf":
-            deadline = time.monotonic() + 600
-            while time.monotonic() < deadline:
-                records = [p.hot for s in sessions for p in s._plans.values() if p.hot]
-                if not any(r.status in ("counting", "compiling", "trial") for r in records):
-                    break
-                step()
-            hot = [(r.status, r.reason) for s in sessions for p in s._plans.values()
-                   if (r := p.hot) is not None and r.runs > 1]
+            settle_hot_plans(step, sessions, 600)
+            hot = [(r.status, r.reason) for r in hot_records(sessions) if r.runs > 1]
         for _ in range(20):
             step()
         start = time.process_time()

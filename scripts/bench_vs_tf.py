@@ -28,13 +28,14 @@ warm-up runs) before timing, and its outcome is printed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_TF_PYTHON = "/tmp/tf/bin/python"
@@ -288,6 +289,42 @@ WORKLOADS: Dict[str, Callable[..., Tuple[Step, int, str]]] = {
     name[2:]: fn for name, fn in sorted(globals().items()) if name.startswith("w_")}
 
 
+# -- helpers the other benchmark scripts share -----------------------------------------------
+
+@contextlib.contextmanager
+def recorded_sessions(tf: Any) -> Iterator[List[Any]]:
+    """Within the block, `tf.Session` (either runtime's) also appends every session it
+    makes to the list yielded, so their plans' hot-plan records can be read."""
+    sessions: List[Any] = []
+    original = tf.Session
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        sess = original(*args, **kwargs)
+        sessions.append(sess)
+        return sess
+    tf.Session = recording
+    try:
+        yield sessions
+    finally:
+        tf.Session = original
+
+
+def hot_records(sessions: List[Any]) -> List[Any]:
+    """The hot-plan records (runtime/hot_plans.py) of tf1compat sessions' plans."""
+    return [p.hot for s in sessions for p in s._plans.values() if p.hot is not None]
+
+
+def settle_hot_plans(step: Step, sessions: List[Any], seconds: float) -> None:
+    """Runs `step` until no hot plan is counting, compiling or in its trial (at most
+    `seconds`): timing starts at the steady state."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(r.status in ("counting", "compiling", "trial")
+                   for r in hot_records(sessions)):
+            break
+        step()
+
+
 # -- the child: one workload under one runtime ------------------------------------------------
 
 def child(runtime: str, workload: str, batches: int, settle: float) -> Dict[str, Any]:
@@ -298,31 +335,16 @@ def child(runtime: str, workload: str, batches: int, settle: float) -> Dict[str,
     else:
         sys.path.insert(0, ROOT)
         import tf1compat as tf
-    sessions: List[Any] = []
-    original_session = tf.Session
-
-    def recording_session(*args: Any, **kwargs: Any) -> Any:
-        sess = original_session(*args, **kwargs)
-        sessions.append(sess)
-        return sess
-    tf.Session = recording_session
-    with tf.Graph().as_default():
+    with recorded_sessions(tf) as sessions, tf.Graph().as_default():
         tf.set_random_seed(0)
         step, per_batch, unit = WORKLOADS[workload](tf, np)
         for _ in range(3):
             step()
         hot: List[Any] = []
         if runtime != "tf":
-            # Let hot plans reach their steady state (compile + trial) before timing.
-            deadline = time.monotonic() + settle
-            while time.monotonic() < deadline:
-                records = [p.hot for s in sessions for p in s._plans.values() if p.hot]
-                if not any(r.status in ("counting", "compiling", "trial") for r in records):
-                    break
-                step()
+            settle_hot_plans(step, sessions, settle)
             hot = [(r.status, r.reason, round(r.compiled_us), round(r.op_by_op_us))
-                   for s in sessions for p in s._plans.values() if (r := p.hot) is not None
-                   and r.runs > 1]
+                   for r in hot_records(sessions) if r.runs > 1]
         samples = []
         for _ in range(batches):
             start = time.perf_counter()

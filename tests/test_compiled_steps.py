@@ -162,19 +162,26 @@ def test_compile_failures_fall_back_with_the_reason(compile_env, make, reason):
     assert record.status == FALLBACK and reason in record.reason
 
 
-def test_errors_of_the_compiled_forward_run_op_by_op(compile_env):
-    """The compiled segment raising after the check: the run goes op by op (nothing was
-    updated), with the same result."""
+def _failing_after_the_check(compile_env):
+    """Compiles to a function that raises from its third call on (the check's runs pass);
+    returns the list of its calls."""
     calls = []
 
     def make(fn):
         def compiled(*args):
             calls.append(1)
-            if len(calls) > 2:           # the check's run passes, later runs fail
+            if len(calls) > 2:
                 raise RuntimeError("compiled kernel failed")
             return fn(*args)
         return compiled
     _fake_compile(compile_env, make)
+    return calls
+
+
+def test_errors_of_the_compiled_forward_run_op_by_op(compile_env):
+    """The compiled segment raising after the check: the run goes op by op (nothing was
+    updated), with the same result."""
+    calls = _failing_after_the_check(compile_env)
     _same_training(compile_env, _mlp(), _feeds)
     assert len(calls) > 3
 
@@ -335,17 +342,7 @@ def test_a_tf_data_step_whose_compiled_graph_fails_skips_no_batch(compile_env, f
     """The compiled graph cannot run a step after the iterator gave its batch (a smaller
     last batch: another shape; or the compiled kernels raising): the step goes on op by
     op with that batch, and every batch is used once, in TF's order."""
-    if failing:
-        calls = []
-
-        def make(fn):
-            def compiled(*args):
-                calls.append(1)
-                if len(calls) > 2:           # the check's run passes, later runs fail
-                    raise RuntimeError("compiled kernel failed")
-                return fn(*args)
-            return compiled
-        _fake_compile(compile_env, make)
+    calls = _failing_after_the_check(compile_env) if failing else []
     compile_env.setattr(hot_plans, "_MARGIN", float("inf"))
     record = _same_training(compile_env, _data_mlp(32 if failing else 24), lambda i: None,
                             rtol=0)
