@@ -19,6 +19,9 @@ def compile_env(monkeypatch):
     monkeypatch.setenv("TF1COMPAT_COMPILE_MIN_OPS", "20")
     monkeypatch.setenv("TF1COMPAT_COMPILE_BACKEND", "eager")
     monkeypatch.setenv("TF1COMPAT_COMPILE_BACKGROUND", "0")
+    # The thread tuner would wrap a candidate until its compile (tests/test_thread_policy.py
+    # covers that): here `plan.fn` is the hot plan itself.
+    monkeypatch.setenv("TF1COMPAT_THREAD_TUNING", "0")
     return monkeypatch
 
 

@@ -173,6 +173,53 @@ def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
             assert "measured" in _thread_policy.describe()["threads_reason"]
 
 
+@pytest.mark.parametrize("faster", ["one", "every core"])
+def test_a_compile_candidate_is_compiled_for_the_count_its_runs_found_faster(
+        restore_threads, monkeypatch, faster):
+    """A hot plan's op-by-op runs are measured before it is compiled, and torch.compile
+    (guarded on the thread count) gets the faster count; the tuner then lets go."""
+    from tf1compat.runtime import hot_plans, thread_tuner
+    cores = _thread_policy.available_cores()
+    if cores < 2:
+        pytest.skip("one core: nothing to tune")
+    for var in ("TF1COMPAT_THREADS", "OMP_NUM_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("TF1COMPAT_COMPILE_AFTER", str(_deciding_runs() + 2))
+    monkeypatch.setenv("TF1COMPAT_COMPILE_MIN_OPS", "4")
+    monkeypatch.setenv("TF1COMPAT_COMPILE_BACKEND", "aot_eager")
+    monkeypatch.setenv("TF1COMPAT_COMPILE_BACKGROUND", "0")
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+    _thread_policy.apply()
+    best = 1 if faster == "one" else cores
+    with tf.Graph().as_default():
+        x, h = _heavy_graph()
+        with tf.Session() as sess:
+            feed = {x: np.ones((8, 64), np.float32)}
+            want = sess.run(h, feed)
+            plan = list(sess._plans.values())[-1]
+            tuned = plan.fn
+            assert isinstance(tuned, thread_tuner._TunedPlan)
+            assert isinstance(tuned.fn, hot_plans._HotPlan)
+            hot = tuned.fn
+            now = [0.0]
+            monkeypatch.setattr(thread_tuner, "_clock", lambda: now[0])
+
+            def fake(feeds, state):
+                now[0] += 0.003 if torch.get_num_threads() == best else 0.009
+                return hot(feeds, state)
+            tuned.fn = fake
+            for _ in range(_deciding_runs() + 2):
+                np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6)
+            assert tuned.best == best
+            assert plan.hot.status == hot_plans.TRIAL, plan.hot
+            assert hot.threads == best == torch.get_num_threads()
+            assert not isinstance(plan.fn, thread_tuner._TunedPlan)
+            for _ in range(2 * hot_plans._TRIAL_RUNS):
+                np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6)
+            assert plan.hot.status in (hot_plans.COMPILED, hot_plans.FALLBACK), plan.hot
+            assert plan.hot.compiled_us > 0
+
+
 def test_tuner_leaves_quick_plans_and_explicit_counts(restore_threads, monkeypatch):
     from tf1compat.runtime import thread_tuner
     monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)

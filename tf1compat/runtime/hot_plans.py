@@ -42,7 +42,10 @@ only worth it for plans that run often, and only where the result is the same:
    op's best by 5% and the median over the pairs of compiled / op-by-op time is under
    0.95 (a noisy trial on a shared machine keeps op by op). The compiled function is
    specialised to the feeds' shapes and dtypes and to the thread count: a run with other
-   shapes or threads runs op by op (no recompile inside the user's loop). A compile still
+   shapes or threads runs op by op (no recompile inside the user's loop). The count is
+   the one the thread tuner found faster on the plan's op-by-op runs before the compile
+   (`thread_tuner.settle`; the current count where its measurement has not finished),
+   and the tuner then lets the plan go. A compile still
    running when the interpreter exits is waited for (`_wait_for_compiles`).
 
 Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
@@ -68,7 +71,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.runtime import compiled_steps
 from tf1compat.runtime.plan import Plan
-from tf1compat.runtime.thread_tuner import tune_threads
+from tf1compat.runtime.thread_tuner import settle, tune_threads
 
 __all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings"]
 
@@ -379,6 +382,7 @@ class _HotPlan:
 
     # -- compiling -------------------------------------------------------------------------
     def _start(self, feeds: Any, state: Any) -> tuple:
+        settle(self.plan)             # compiled for the count measured on its runs
         sig = _signature(feeds)
         if sig is None:
             self._give_up("feeds that are not torch tensors", OP_BY_OP)
@@ -511,6 +515,7 @@ class _StepHotPlan(_HotPlan):
         self.pieces = pieces
 
     def _start(self, feeds: Any, state: Any) -> tuple:
+        settle(self.plan)             # compiled for the count measured on its runs
         sig = _signature(feeds)
         pieces = self.pieces
         keys = dict.fromkeys([*pieces.state_keys, *self.plan.state_marks,
@@ -603,9 +608,10 @@ class HotPlans:
         """Decides what `plan` (just generated) may become; sets `plan.hot`. Its runs
         also choose their thread count by measurement (runtime/thread_tuner.py)."""
         self._track(plan)
-        if plan.hot.status != COUNTING:
-            # torch.compile guards on the thread count: compiled candidates keep theirs.
-            tune_threads(plan)
+        # A compile candidate's runs are measured too until it is compiled, and it is
+        # compiled for the count they found fastest (`_start`): torch.compile guards on
+        # the count, so a compiled plan keeps it.
+        tune_threads(plan)
 
     def _track(self, plan: Plan) -> None:
         cfg = self.cfg

@@ -40,7 +40,7 @@ import torch
 from tf1compat import _thread_policy
 from tf1compat.runtime.plan import Plan
 
-__all__ = ["tune_threads"]
+__all__ = ["tune_threads", "settle"]
 
 _WARMUP_RUNS = 3          # first runs (allocations, lazy compilation) are not timed
 _HEAVY_SECONDS = 0.002    # runs quicker than this keep the process's thread count
@@ -106,6 +106,8 @@ class _TunedPlan:
             _thread_policy.set_tuned_threads(self.best)
         start = _clock()
         result = self.fn(feeds, state)
+        if self.plan.fn is not self:
+            return result                     # settled during the run (`settle`)
         self.window.append(_clock() - start)
         if len(self.window) >= _WATCH_RUNS:
             recent = statistics.median(self.window)
@@ -134,6 +136,8 @@ class _TunedPlan:
         start = _clock()
         result = self.fn(feeds, state)
         elapsed = _clock() - start
+        if self.plan.fn is not self:
+            return result                     # settled during the run (`settle`)
         if not self.samples and not self.decisions and elapsed < _HEAVY_SECONDS:
             self.plan.fn = self.fn            # too quick for threads to matter
             return result
@@ -165,3 +169,16 @@ def tune_threads(plan: Plan) -> None:
     """Wraps `plan.fn` so that its runs use the measured-fastest thread count."""
     if plan.fn is not None and _enabled():
         plan.fn = _TunedPlan(plan, plan.fn)
+
+
+def settle(plan: Plan) -> None:
+    """Ends the tuning of `plan`'s runs: its function is about to be compiled, and the
+    compiled code is guarded on the thread count (runtime/hot_plans.py). The count
+    measured fastest on its runs so far is kept; the current one where no measurement
+    has finished. Called during a run of the plan: the tuner then leaves the count as
+    it is when the run returns."""
+    tuned = plan.fn
+    if isinstance(tuned, _TunedPlan):
+        plan.fn = tuned.fn
+        if tuned.best and _thread_policy.is_automatic():
+            _thread_policy.set_tuned_threads(tuned.best)
