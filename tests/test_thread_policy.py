@@ -1,5 +1,6 @@
 """Thread policy (tf1compat/_thread_policy.py): decided before torch loads, overridable."""
 
+import contextlib
 import json
 import os
 import subprocess
@@ -136,41 +137,64 @@ def _deciding_runs():
     return thread_tuner._WARMUP_RUNS + 4 * thread_tuner._TRIAL_RUNS
 
 
-def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
-    from tf1compat.runtime import thread_tuner
-    if _thread_policy.available_cores() < 2:
-        pytest.skip("one core: nothing to tune")
-    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
-    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
+def _fresh_auto_policy(monkeypatch):
+    """No thread count from the environment, the automatic policy decided afresh."""
+    for var in ("TF1COMPAT_THREADS", "OMP_NUM_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setitem(_thread_policy._STATE, "threads", None)
     _thread_policy.apply()
-    slow_on_one = {"n": 0}
+
+
+def _tuned(sess):
+    """The session's last plan and the thread tuner wrapping its function."""
+    from tf1compat.runtime import thread_tuner
+    plan = list(sess._plans.values())[-1]
+    assert isinstance(plan.fn, thread_tuner._TunedPlan)
+    return plan, plan.fn
+
+
+@contextlib.contextmanager
+def _timed_heavy_plan(monkeypatch, cost):
+    """A session that has run `_heavy_graph` once: yields (run, plan, tuner, the tuned
+    function), where run() runs it again and checks the result, and the tuner's clock
+    advances by `cost(threads)` at each run of the tuned function."""
+    from tf1compat.runtime import thread_tuner
     with tf.Graph().as_default():
         x, h = _heavy_graph()
         with tf.Session() as sess:
             feed = {x: np.ones((8, 64), np.float32)}
             want = sess.run(h, feed)
-            plan = list(sess._plans.values())[-1]
-            tuned = plan.fn
-            assert isinstance(tuned, thread_tuner._TunedPlan)
+            plan, tuned = _tuned(sess)
             inner = tuned.fn
-
             now = [0.0]
             monkeypatch.setattr(thread_tuner, "_clock", lambda: now[0])
 
-            def fake(feeds, state):          # one thread made slow on purpose
-                if torch.get_num_threads() == 1:
-                    slow_on_one["n"] += 1
-                now[0] += 0.005 if torch.get_num_threads() == 1 else 0.001
+            def timed(feeds, state):
+                now[0] += cost(torch.get_num_threads())
                 return inner(feeds, state)
-            tuned.fn = fake
-            for _ in range(_deciding_runs() + 3):
-                np.testing.assert_array_equal(sess.run(h, feed), want)
-            assert tuned.best == _thread_policy.available_cores()
-            assert torch.get_num_threads() == tuned.best
-            # Each timed run follows an untimed one at the same count.
-            assert slow_on_one["n"] == 2 * thread_tuner._TRIAL_RUNS
-            assert "measured" in _thread_policy.describe()["threads_reason"]
+            tuned.fn = timed
+            yield (lambda: np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6),
+                   plan, tuned, inner)
+
+
+def test_tuner_keeps_the_faster_thread_count(restore_threads, monkeypatch):
+    from tf1compat.runtime import thread_tuner
+    if _thread_policy.available_cores() < 2:
+        pytest.skip("one core: nothing to tune")
+    _fresh_auto_policy(monkeypatch)
+    slow_on_one = {"n": 0}
+
+    def cost(threads):                   # one thread made slow on purpose
+        slow_on_one["n"] += threads == 1
+        return 0.005 if threads == 1 else 0.001
+    with _timed_heavy_plan(monkeypatch, cost) as (run, _, tuned, _):
+        for _ in range(_deciding_runs() + 3):
+            run()
+        assert tuned.best == _thread_policy.available_cores()
+        assert torch.get_num_threads() == tuned.best
+        # Each timed run follows an untimed one at the same count.
+        assert slow_on_one["n"] == 2 * thread_tuner._TRIAL_RUNS
+        assert "measured" in _thread_policy.describe()["threads_reason"]
 
 
 @pytest.mark.parametrize("faster", ["one", "every core"])
@@ -182,50 +206,30 @@ def test_a_compile_candidate_is_compiled_for_the_count_its_runs_found_faster(
     cores = _thread_policy.available_cores()
     if cores < 2:
         pytest.skip("one core: nothing to tune")
-    for var in ("TF1COMPAT_THREADS", "OMP_NUM_THREADS"):
-        monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("TF1COMPAT_COMPILE_AFTER", str(_deciding_runs() + 2))
     monkeypatch.setenv("TF1COMPAT_COMPILE_MIN_OPS", "4")
     monkeypatch.setenv("TF1COMPAT_COMPILE_BACKEND", "aot_eager")
     monkeypatch.setenv("TF1COMPAT_COMPILE_BACKGROUND", "0")
-    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
-    _thread_policy.apply()
+    _fresh_auto_policy(monkeypatch)
     best = 1 if faster == "one" else cores
-    with tf.Graph().as_default():
-        x, h = _heavy_graph()
-        with tf.Session() as sess:
-            feed = {x: np.ones((8, 64), np.float32)}
-            want = sess.run(h, feed)
-            plan = list(sess._plans.values())[-1]
-            tuned = plan.fn
-            assert isinstance(tuned, thread_tuner._TunedPlan)
-            assert isinstance(tuned.fn, hot_plans._HotPlan)
-            hot = tuned.fn
-            now = [0.0]
-            monkeypatch.setattr(thread_tuner, "_clock", lambda: now[0])
-
-            def fake(feeds, state):
-                now[0] += 0.003 if torch.get_num_threads() == best else 0.009
-                return hot(feeds, state)
-            tuned.fn = fake
-            for _ in range(_deciding_runs() + 2):
-                np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6)
-            assert tuned.best == best
-            assert plan.hot.status == hot_plans.TRIAL, plan.hot
-            assert hot.threads == best == torch.get_num_threads()
-            assert not isinstance(plan.fn, thread_tuner._TunedPlan)
-            for _ in range(2 * hot_plans._TRIAL_RUNS):
-                np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6)
-            assert plan.hot.status in (hot_plans.COMPILED, hot_plans.FALLBACK), plan.hot
-            assert plan.hot.compiled_us > 0
+    cost = {1: 0.003 if best == 1 else 0.009, cores: 0.003 if best == cores else 0.009}
+    with _timed_heavy_plan(monkeypatch, cost.get) as (run, plan, tuned, hot):
+        assert isinstance(hot, hot_plans._HotPlan)
+        for _ in range(_deciding_runs() + 2):
+            run()
+        assert tuned.best == best
+        assert plan.hot.status == hot_plans.TRIAL, plan.hot
+        assert hot.threads == best == torch.get_num_threads()
+        assert not isinstance(plan.fn, thread_tuner._TunedPlan)
+        for _ in range(2 * hot_plans._TRIAL_RUNS):
+            run()
+        assert plan.hot.status in (hot_plans.COMPILED, hot_plans.FALLBACK), plan.hot
+        assert plan.hot.compiled_us > 0
 
 
 def test_tuner_leaves_quick_plans_and_explicit_counts(restore_threads, monkeypatch):
     from tf1compat.runtime import thread_tuner
-    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
-    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
-    _thread_policy.apply()
+    _fresh_auto_policy(monkeypatch)
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [2])
         y = x + 1.0
@@ -248,18 +252,14 @@ def test_tuner_decides_again_when_the_load_changes(restore_threads, monkeypatch)
     cores = _thread_policy.available_cores()
     if cores < 2:
         pytest.skip("one core: nothing to tune")
-    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
-    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
-    _thread_policy.apply()
+    _fresh_auto_policy(monkeypatch)
     cost = {1: 0.005, cores: 0.001}          # idle: every core wins
     with tf.Graph().as_default():
         x, h = _heavy_graph()
         with tf.Session() as sess:
             feed = {x: np.ones((8, 64), np.float32)}
             want = sess.run(h, feed)
-            tuned = list(sess._plans.values())[-1].fn
-            assert isinstance(tuned, thread_tuner._TunedPlan)
+            _, tuned = _tuned(sess)
             inner = tuned.fn
             now = [0.0]
             monkeypatch.setattr(thread_tuner, "_clock", lambda: now[0])
@@ -305,10 +305,7 @@ def test_a_count_set_on_another_thread_leaves_this_threads_policy_automatic(
     import threading
     if _thread_policy.available_cores() < 2:
         pytest.skip("one core: one count for every thread")
-    monkeypatch.delenv("TF1COMPAT_THREADS", raising=False)
-    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    monkeypatch.setitem(_thread_policy._STATE, "threads", None)      # a fresh policy
-    _thread_policy.apply()
+    _fresh_auto_policy(monkeypatch)
     mine = torch.get_num_threads()
     assert mine == _thread_policy.available_cores() and _thread_policy.is_automatic()
     seen = {}
