@@ -388,3 +388,28 @@ def test_compiled_runs_fail_on_recompile_and_restore_the_stance():
         hot_plans._failing_on_recompile(f, torch.ones(3, 2))    # another shape
     assert eval_frame._stance is before
     assert torch.equal(f(torch.ones(3, 2)), torch.full((3, 2), 2.0))   # default stance
+
+
+def test_a_compile_thread_keeps_its_count_when_another_thread_sets_one():
+    """torch inits a thread's count at its first reading, from the count any thread set
+    last: a compile thread's count must not become the one the calling thread sets in
+    the meantime (its compiled plan would then fail its thread-count guard every run)."""
+    before = torch.get_num_threads()
+    counted, other_set = threading.Event(), threading.Event()
+    got = []
+
+    def compile_thread():
+        hot_plans.set_thread_count(1)
+        counted.set()
+        other_set.wait()
+        got.append(torch.get_num_threads())
+    thread = threading.Thread(target=compile_thread)
+    try:
+        thread.start()
+        counted.wait()
+        torch.set_num_threads(3)
+        other_set.set()
+        thread.join()
+    finally:
+        torch.set_num_threads(before)
+    assert got == [1]

@@ -204,6 +204,17 @@ def _wait_for_compiles() -> None:
     for thread in running:
         thread.join()
 
+def set_thread_count(n: int) -> None:
+    """`torch.set_num_threads(n)` for a compile thread. torch gives a thread its own
+    count at the thread's first reading of it (a lazy init), from the count last set by
+    any thread, and that replaces a count set before it: another thread setting its
+    count in between (the calling thread's large products run on `load_threads()`,
+    ops/_onednn_matmul.py) then made the compile trace at that count, and the compiled
+    plan failed its guard at every run. Reading the count first does the init."""
+    torch.get_num_threads()
+    torch.set_num_threads(n)
+
+
 def _signature(feeds: Sequence[Any]) -> Optional[tuple]:
     sig = []
     for f in feeds:
@@ -406,7 +417,7 @@ class _HotPlan:
                      after: Dict[str, Any], grad: bool) -> None:
         start = time.perf_counter()
         try:
-            torch.set_num_threads(self.threads)
+            set_thread_count(self.threads)
             _let_dynamo_trace_tf1compat()
             compiled = _compile(with_inline_constants(self.eager, self.plan.source),
                                 self.cfg["backend"])
@@ -551,7 +562,7 @@ class _StepHotPlan(_HotPlan):
         start = time.perf_counter()
         pieces = self.pieces
         try:
-            torch.set_num_threads(self.threads)
+            set_thread_count(self.threads)
             special = pieces.specialised_forward(feeds, variables)
             _let_dynamo_trace_tf1compat()
             compiled = _compile(with_inline_constants(special.fn, special.source),
