@@ -350,3 +350,28 @@ def test_a_tf_data_step_whose_compiled_graph_fails_skips_no_batch(compile_env, f
         assert len(calls) > 3 and record.status == COMPILED
     else:
         assert record.status == FALLBACK and "did not cover" in record.reason
+
+
+@pytest.mark.parametrize("batches", [3, STEPS + 2])
+def test_the_end_of_a_tf_data_input_raises_out_of_range_after_its_last_batch(compile_env,
+                                                                            batches):
+    """Without repeat: every batch is trained on once, then the step raises TF's
+    OutOfRangeError naming IteratorGetNext, from the run that starts the compile (3
+    batches) or from the compiled step."""
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))
+    rng = np.random.RandomState(1)
+    xs = rng.rand(16 * batches, 12).astype(np.float32)
+    ys = np.eye(3, dtype=np.float32)[rng.randint(0, 3, 16 * batches)]
+    with tf.Graph().as_default():
+        ds = tf.data.Dataset.from_tensor_slices((xs, ys)).batch(16)
+        x, y = tf.data.make_one_shot_iterator(ds).get_next()
+        loss = tf.losses.softmax_cross_entropy(y, tf.layers.dense(x, 3))
+        train = tf.train.AdamOptimizer(0.01).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(batches):
+                sess.run([loss, train])
+            with pytest.raises(tf.errors.OutOfRangeError, match="IteratorGetNext"):
+                sess.run([loss, train])
+            status = _step_hot_plan(sess).hot.status
+    assert status == (COMPILED if batches > 3 else TRIAL)

@@ -206,6 +206,7 @@ def _wait_for_compiles() -> None:
     for thread in running:
         thread.join()
 
+
 def set_thread_count(n: int) -> None:
     """`torch.set_num_threads(n)` for a compile thread. torch gives a thread its own
     count at the thread's first reading of it (a lazy init), from the count last set by
