@@ -7,7 +7,7 @@ and the Estimator family: `tf.contrib.learn`
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
 (k-means); `tf.contrib.crf`; `tf.contrib.distributions` (with bijectors);
 `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
-`tf.contrib.predictor`, `tf.contrib.summary`; `tf.contrib.signal` and `tf.contrib.keras`,
+`tf.contrib.predictor`, `tf.contrib.summary`, `tf.contrib.mixed_precision`; `tf.contrib.signal` and `tf.contrib.keras`,
 which are core TF's `tf.signal` and `tf.keras` (imported when first used). TF 2 has no
 contrib; TF 1.15's documentation is the reference. Any other contrib module or symbol
 raises an error naming it."""
@@ -25,6 +25,7 @@ from tf1compat.contrib import image, metrics, opt, predictor, summary  # (sectio
 from tf1compat.contrib import distributions  # (section: contribdist)
 from tf1compat.contrib import distribute  # (section: diststrat)
 from tf1compat.contrib import compiler  # jit_scope, xla.compile
+from tf1compat.contrib import mixed_precision
 from tf1compat.contrib import cluster_resolver  # (section: diststrat3)
 from tf1compat.contrib._missing import missing as _missing
 

@@ -213,10 +213,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
-    "contrib.mixed_precision": _moved("tf.contrib.mixed_precision",
-                                      "tf.train.experimental.MixedPrecisionLossScaleOptimizer "
-                                      "with tf.train.experimental.DynamicLossScale / "
-                                      "FixedLossScale"),
     "train.experimental.ShardByTaskPolicy": _CHECKPOINT_SHARDING,
     "train.experimental.MaxShardSizePolicy": _CHECKPOINT_SHARDING,
     "train.experimental.ShardableTensor": _CHECKPOINT_SHARDING,
