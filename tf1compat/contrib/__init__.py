@@ -25,7 +25,7 @@ from tf1compat.contrib import image, metrics, opt, predictor, summary  # (sectio
 from tf1compat.contrib import distributions  # (section: contribdist)
 from tf1compat.contrib import distribute  # (section: diststrat)
 from tf1compat.contrib import compiler  # jit_scope, xla.compile
-from tf1compat.contrib import mixed_precision
+from tf1compat.contrib import deprecated, mixed_precision, staging
 from tf1compat.contrib import cluster_resolver  # (section: diststrat3)
 from tf1compat.contrib._missing import missing as _missing
 
