@@ -141,3 +141,31 @@ def case_staging_area_pipeline(tf):
             sess.run(step)
             seen.append(sess.run(acc))
     return {"acc": np.array(seen)}
+
+
+def case_contrib_nn_against_core(tf):
+    """tf.contrib.nn's nth_element (with its gradient: ties share it) and the flipped
+    cross entropies, against the core ops TF 1.15 builds them from."""
+    x = tf.constant([[3., 1., 2., 1.], [0., 5., 5., -1.]])
+    logits = tf.constant([[1., 2., 0.5], [0.1, -1., 3.]])
+    probs = tf.constant([[0.2, 0.5, 0.3], [1., 0., 0.]])
+    ids = tf.constant([1, 2])
+    if hasattr(tf, "contrib"):
+        nn = tf.contrib.nn
+        low = nn.nth_element(x, 1)
+        high = nn.nth_element(x, 0, reverse=True)
+        soft = nn.deprecated_flipped_softmax_cross_entropy_with_logits(logits, probs)
+        sparse = nn.deprecated_flipped_sparse_softmax_cross_entropy_with_logits(logits, ids)
+        sig = nn.deprecated_flipped_sigmoid_cross_entropy_with_logits(logits, probs)
+    else:
+        low = tf.raw_ops.NthElement(input=x, n=1)
+        high = tf.raw_ops.NthElement(input=x, n=0, reverse=True)
+        soft = tf.nn.softmax_cross_entropy_with_logits(labels=probs, logits=logits)
+        sparse = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=ids, logits=logits)
+        sig = tf.nn.sigmoid_cross_entropy_with_logits(labels=probs, logits=logits)
+    grads = tf.gradients(tf.reduce_sum(low * [1., 2.]) + tf.reduce_sum(high * [3., 4.]), x)
+    with tf.Session() as sess:
+        out = sess.run({"low": low, "high": high, "grad": grads[0], "soft": soft,
+                        "sparse": sparse, "sig": sig})
+    out["shapes"] = [low.shape.as_list(), high.shape.as_list()]
+    return out

@@ -24,7 +24,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.graph import (apply_op, colocate_with, get_default_graph,
                                        name_scope)
-from tf1compat.framework.op_def import Type, TypeList, declare
+from tf1compat.framework.op_def import TypeList, declare
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops.control_flow_ops import no_op
