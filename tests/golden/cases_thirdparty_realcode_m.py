@@ -1,13 +1,15 @@
-"""Golden cases: patterns from ChenglongChen/tensorflow-DeepFM, tkipf/gae, zihangdai/xlnet and
-google-research/albert, restated small. The four ran unchanged on tf1compat and matched TF
-(to float rounding) where TF itself is deterministic, so the cases pin the patterns they
-lean on rather than a fixed bug.
+"""Golden cases: patterns from ChenglongChen/tensorflow-DeepFM, tkipf/gae, zihangdai/xlnet,
+google-research/albert and openai/glow, restated small. The first four ran unchanged on
+tf1compat and matched TF (to float rounding) where TF itself is deterministic, glow once
+its `tensorflow.contrib.framework.python.ops` import resolved, so the cases pin the patterns
+they lean on rather than a fixed bug.
 
 Two differences in those programs are races in the programs, not in tf1compat: DeepFM builds
 its training and inference batch norms outside the `tf.cond` that picks one, so every run
 updates the moving statistics while the other reads them; ALBERT's (and BERT's)
 `create_optimizer` increments the global step in a `tf.group` beside the update that reads
-it for the learning rate. TF's order there varies from run to run; tf1compat reads first.
+it for the learning rate; glow's optimizers do the same with their step counter and Polyak
+averages. TF's order there varies from run to run; tf1compat reads first.
 The cases below order such updates explicitly.
 
 `tf.contrib.layers.layer_norm` and `l2_regularizer` are TF 1.15's, restated under the oracle
@@ -308,3 +310,67 @@ def case_albert_lamb_steps(tf):
 
 
 case_albert_lamb_steps.rtol = 1e-4
+
+
+def case_glow_actnorm_ddi_and_invertible_conv(tf):
+    """glow's flow step: `get_variable_ddi` (a variable made with no initializer, then, in
+    the data-dependent-init graph built again under reuse, assigned from the first batch's
+    statistics and read under that assign's control dependency), actnorm (center, then
+    log-scale), the invertible 1x1 convolution with its log|det| from
+    `tf.matrix_determinant` in float64 and its inverse from `tf.matrix_inverse`, and the
+    objective's gradient through the determinant: the init values, objectives, the
+    reconstruction error of the reverse pass and variables after two Adam steps."""
+    rng = np.random.RandomState(9)
+    x = tf.placeholder(tf.float32, [4, 2, 2, 3])
+
+    def get_variable_ddi(name, shape, initial_value, init):
+        w = tf.get_variable(name, shape, tf.float32, None)
+        if init:
+            w = w.assign(initial_value)
+            with tf.control_dependencies([w]):
+                return w
+        return w
+
+    def flow(z, init, reverse=False):
+        logdet = tf.zeros([4])
+        with tf.variable_scope("actnorm"):
+            b = get_variable_ddi("b", (1, 1, 1, 3),
+                                 -tf.reduce_mean(z, [0, 1, 2], keepdims=True), init)
+            centered = z + b
+            var = tf.reduce_mean(centered ** 2, [0, 1, 2], keepdims=True)
+            logs = get_variable_ddi("logs", (1, 1, 1, 3),
+                                    tf.log(1. / (tf.sqrt(var) + 1e-6)) / 3., init) * 3.
+            z = centered * tf.exp(logs)
+            logdet += tf.reduce_sum(logs) * 4
+        with tf.variable_scope("invconv"):
+            w = tf.get_variable("W", dtype=tf.float32,
+                                initializer=np.linalg.qr(rng.randn(3, 3))[0].astype("float32"))
+            dlogdet = tf.cast(tf.log(abs(tf.matrix_determinant(tf.cast(w, "float64")))),
+                              "float32") * 4
+            out = tf.nn.conv2d(z, tf.reshape(w, [1, 1, 3, 3]), [1, 1, 1, 1], "SAME")
+            back = tf.nn.conv2d(out, tf.reshape(tf.matrix_inverse(w), [1, 1, 3, 3]),
+                                [1, 1, 1, 1], "SAME")
+        return out, logdet + dlogdet, tf.reduce_max(tf.abs(back - z))
+
+    with tf.variable_scope("model"):
+        z, logdet, _ = flow(x, init=False)
+    with tf.variable_scope("model", reuse=True):
+        init_z, _, _ = flow(x, init=True)
+    with tf.variable_scope("model", reuse=True):
+        _, _, error = flow(x, init=False)
+    objective = tf.reduce_mean(0.5 * tf.reduce_sum(z ** 2, [1, 2, 3]) - logdet)
+    train = tf.train.AdamOptimizer(0.05).minimize(objective)
+    data = rng.randn(4, 2, 2, 3).astype(np.float32) * 2 + 1
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        init_out = sess.run(init_z, {x: data})
+        # A batch other than the init batch: on that one the gradient of `b` is rounding
+        # noise (the batch is centered), which Adam would scale up to a full step.
+        batch = rng.randn(4, 2, 2, 3).astype(np.float32)
+        objectives = [float(sess.run([objective, train], {x: batch})[0]) for _ in range(2)]
+        return {"init_out": init_out, "objectives": objectives,
+                "error_small": bool(sess.run(error, {x: data}) < 1e-4),
+                "vars": {v.op.name: sess.run(v) for v in tf.trainable_variables()}}
+
+
+case_glow_actnorm_ddi_and_invertible_conv.rtol = 1e-4
