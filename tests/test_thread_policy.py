@@ -210,7 +210,6 @@ def test_a_compile_candidate_is_compiled_for_the_count_its_runs_found_faster(
     monkeypatch.setenv("TF1COMPAT_COMPILE_MIN_OPS", "4")
     monkeypatch.setenv("TF1COMPAT_COMPILE_BACKEND", "aot_eager")
     monkeypatch.setenv("TF1COMPAT_COMPILE_BACKGROUND", "0")
-    monkeypatch.setitem(_thread_policy._STATE, "wait_policy", None)  # spinning threads
     _fresh_auto_policy(monkeypatch)
     best = 1 if faster == "one" else cores
     cost = {1: 0.003 if best == 1 else 0.009, cores: 0.003 if best == cores else 0.009}
@@ -226,24 +225,6 @@ def test_a_compile_candidate_is_compiled_for_the_count_its_runs_found_faster(
             run()
         assert plan.hot.status in (hot_plans.COMPILED, hot_plans.FALLBACK), plan.hot
         assert plan.hot.compiled_us > 0
-
-
-def test_with_passive_threads_a_compile_candidate_keeps_every_core(restore_threads,
-                                                                   monkeypatch):
-    """PASSIVE threads (a busy machine at import): a candidate is not measured, and is
-    compiled for the count its runs have, every core."""
-    from tf1compat.runtime import thread_tuner
-    monkeypatch.setenv("TF1COMPAT_COMPILE_AFTER", "1000")
-    monkeypatch.setenv("TF1COMPAT_COMPILE_MIN_OPS", "4")
-    monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "PASSIVE")
-    _fresh_auto_policy(monkeypatch)
-    with tf.Graph().as_default():
-        x, h = _heavy_graph()
-        with tf.Session() as sess:
-            sess.run(h, {x: np.ones((8, 64), np.float32)})
-            plan = list(sess._plans.values())[-1]
-            assert plan.hot.status == "counting"
-            assert not isinstance(plan.fn, thread_tuner._TunedPlan)
 
 
 def test_tuner_leaves_quick_plans_and_explicit_counts(restore_threads, monkeypatch):

@@ -42,11 +42,10 @@ only worth it for plans that run often, and only where the result is the same:
    op's best by 5% and the median over the pairs of compiled / op-by-op time is under
    0.95 (a noisy trial on a shared machine keeps op by op). The compiled function is
    specialised to the feeds' shapes and dtypes and to the thread count: a run with other
-   shapes or threads runs op by op (no recompile inside the user's loop). With spinning
-   threads the count is the one the thread tuner found faster on the plan's op-by-op
-   runs before the compile (`thread_tuner.settle`; the current count where its
-   measurement has not finished), and the tuner then lets the plan go; with PASSIVE
-   threads, the count of the compiling run (`HotPlans.track`). A compile still
+   shapes or threads runs op by op (no recompile inside the user's loop). The count is
+   the one the thread tuner found faster on the plan's op-by-op runs before the compile
+   (`thread_tuner.settle`; the current count where its measurement has not finished),
+   and the tuner then lets the plan go. A compile still
    running when the interpreter exits is waited for (`_wait_for_compiles`).
 
 Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
@@ -69,7 +68,6 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 import torch
 
-from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as D
 from tf1compat.runtime import compiled_steps
 from tf1compat.runtime.plan import Plan
@@ -623,14 +621,9 @@ class HotPlans:
         also choose their thread count by measurement (runtime/thread_tuner.py)."""
         self._track(plan)
         # torch.compile guards on the thread count, so a compiled plan keeps the count it
-        # was compiled for. With spinning threads (a machine idle when tf1compat loaded) a
-        # candidate's runs are measured until it is compiled, and it is compiled for the
-        # count they found fastest (`_start`): one thread, often, for a training step.
-        # With PASSIVE threads (a busy machine) it keeps every core: threads that sleep
-        # at each barrier get a larger share of a busy CPU than one thread would, and a
-        # compiled plan is not re-tuned when the load changes.
-        if plan.hot.status != COUNTING or _thread_policy.spinning():
-            tune_threads(plan)
+        # was compiled for: a candidate's runs are measured until it is compiled, and it
+        # is compiled for the count they found fastest (`_start`).
+        tune_threads(plan)
 
     def _track(self, plan: Plan) -> None:
         cfg = self.cfg
