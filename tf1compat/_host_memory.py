@@ -28,7 +28,6 @@ before torch loads (`mallopt` affects later allocations whenever it is called).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 from typing import Any, Dict, Optional
 
@@ -50,7 +49,8 @@ _STATE: Dict[str, Any] = {"malloc": None, "malloc_reason": None}
 def _glibc() -> Optional[Any]:
     """The process's glibc (ctypes), or None under another C library."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # The process's own symbols: libc without ctypes.util.find_library's subprocess.
+        libc = ctypes.CDLL(None)
         version = libc.gnu_get_libc_version
     except (OSError, AttributeError):
         return None
