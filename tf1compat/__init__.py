@@ -12,6 +12,9 @@ or packages of their own (`tf.layers`, `tf.keras`, ...).
 # First, before anything loads torch: OpenMP's wait policy (see _thread_policy.py).
 from tf1compat import _thread_policy
 _thread_policy.prepare_environment()
+# Freed tensor memory kept for the next run, as TF's allocator keeps it (_host_memory.py).
+from tf1compat import _host_memory
+_host_memory.apply()
 
 from tf1compat import _version
 from tf1compat._version import (COMPILER_VERSION, CXX11_ABI_FLAG, CXX_VERSION, GIT_VERSION,
