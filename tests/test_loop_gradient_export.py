@@ -19,12 +19,13 @@ import pytest
 
 import tf1compat as tf
 from tf1compat.graphdef import graph_export
-from tests import graph_loop_more_cases, graph_loop_training_cases
+from tests import graph_loop_more_cases, graph_loop_nested_cases, graph_loop_training_cases
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
                                          fresh_graph, recorded_case, replay_the_written_train_op,
                                          replay_tf_runs)
 
-CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES
+CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES + \
+    graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -79,7 +80,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_while_loop_cond_run_time_shapes,
               graph_loop_more_cases.case_train_tensor_array_read_in_body,
               graph_loop_more_cases.case_train_nested_while_loops,
-              graph_loop_more_cases.case_train_map_fn_of_scan]
+              graph_loop_more_cases.case_train_map_fn_of_scan] + \
+    graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -121,33 +123,80 @@ def _warned_reason(build, caplog):
     return warned[0]
 
 
-@pytest.mark.parametrize("inner,reason", [
-    ("counter", "not fixed"), ("fed", "not fixed"), ("scan", "not fixed"),
-    ("gather", "TensorArrayGatherV3")])
-def test_nested_loops_not_unrolled_keep_tf1compat_form(inner, reason, caplog):
-    """An inner loop whose trip count is known only at run time (the outer counter,
-    a fed limit, a scan over a run-time length) or whose array is read other than by
-    stack() after it is not unrolled: warned, naming why."""
-    def build():
-        x = tf.placeholder(tf.float32, [2], name="x")
-        n = tf.placeholder(tf.int32, [], name="n")
-        w = tf.get_variable("w", [2])
+def _nested_loops(inner):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w = tf.get_variable("w", [2])
 
-        def outer(i, h):
-            if inner == "scan":
-                steps = tf.reshape(tf.tile(h, [i + 1]), [-1, 2])
-                return i + 1, tf.scan(lambda acc, e: acc * w + e, steps)[-1]
-            if inner == "gather":
-                ta = tf.TensorArray(tf.float32, 2)
-                _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
-                    j + 1, ta.write(j, h * w)), [tf.constant(0), ta])
-                return i + 1, ta.gather([1, 0])[0]
-            limit = i if inner == "counter" else n
-            return i + 1, tf.while_loop(lambda j, g: j < limit, lambda j, g: (
-                j + 1, g * w), [tf.constant(0), h])[1]
-        _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
-        tf.gradients(tf.reduce_sum(h), [w])
-    assert reason in _warned_reason(build, caplog)
+    def outer(i, h):
+        if inner == "scan":
+            steps = tf.reshape(tf.tile(h, [i + 1]), [-1, 2])
+            return i + 1, tf.scan(lambda acc, e: acc * w + e, steps)[-1]
+        if inner == "gather":
+            ta = tf.TensorArray(tf.float32, 2)
+            _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
+                j + 1, ta.write(j, h * w)), [tf.constant(0), ta])
+            return i + 1, ta.gather([1, 0])[0]
+        limit = i if inner == "counter" else n
+        return i + 1, tf.while_loop(lambda j, g: j < limit, lambda j, g: (
+            j + 1, g * w), [tf.constant(0), h])[1]
+    _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
+    tf.gradients(tf.reduce_sum(h), [w])
+
+
+@pytest.mark.parametrize("inner,reason", [
+    ("scan", "not fixed"), ("scan", "only plain loops of a run-time trip count"),
+    ("gather", "TensorArrayGatherV3")])
+def test_nested_loops_neither_unrolled_nor_plain_keep_tf1compat_form(inner, reason, caplog):
+    """An inner loop whose array is read other than by stack() after it, or one of a
+    run-time trip count holding a TensorArray (a scan over a run-time length), has no
+    TF form: warned, naming why."""
+    assert reason in _warned_reason(lambda: _nested_loops(inner), caplog)
+
+
+@pytest.mark.parametrize("inner", ["counter", "fed"])
+def test_a_nested_loop_of_a_run_time_trip_count_gets_a_nested_backward_loop(inner, caplog):
+    """An inner loop whose trip count is known only at run time (the outer counter, a
+    fed limit): its forward loop pushes on stacks made once outside both loops (entered
+    into the outer frame, then its own), its count starts from 0 each outer iteration
+    after the outer iteration's count, the outer loop pushes the inner trip count, and
+    its backward loop runs inside the outer backward loop's frame from that count."""
+    _nested_loops(inner)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    nodes = {n.name: n for n in gd.node}
+    frame = {name: n.attr["frame_name"].s.decode() for name, n in nodes.items()
+             if n.op == "Enter"}
+    inner_grad = "gradients/SymbolicGradient/while/while_grad/while_context"
+    outer_grad = "gradients/SymbolicGradient/while_grad/while_context"
+    assert set(frame.values()) == {"while/while_context", "while/while/while_context",
+                                   inner_grad, outer_grad}
+    # the inner backward count starts from the trip count the outer backward loop pops
+    count_enter, = [n for n in gd.node if n.op == "Enter" and frame[n.name] == inner_grad
+                    and n.attr["T"].type == tf.int32.as_datatype_enum and
+                    not n.attr["is_constant"].b]
+    pop = nodes[count_enter.input[0]]
+    assert pop.op == "StackPopV2" and frame[nodes[pop.input[0]].name] == outer_grad
+    # the inner forward count waits for the outer count of the iteration
+    zero = nodes["gradients/SymbolicGradient/while/while/f_count"]
+    assert zero.input == ["^gradients/SymbolicGradient/while/f_count/Identity"]
+    # stacks of the inner loop: entered into the outer frame, then the inner one
+    pushes = [n for n in gd.node if n.op == "StackPushV2" and frame.get(n.input[0]) ==
+              "while/while/while_context"]
+    assert pushes and all(frame[nodes[nodes[p.input[0]].input[0]].name] ==
+                          "while/while_context" for p in pushes)
+    # the outer backward loop's next count waits for the inner backward loop's Exits
+    sub = nodes["gradients/SymbolicGradient/while_grad/sub"]
+    assert any(nodes[c[1:]].op == "Exit" and c[1:].startswith(inner_grad.rsplit("/", 1)[0])
+               for c in sub.input if c.startswith("^"))
+    # TF nests the inner backward loop's context in the outer one's
+    meta = tf.train.export_meta_graph()
+    contexts = [ctx for ctx in meta.collection_def["while_context"].bytes_list.value]
+    assert len(contexts) == 2
+    from tf1compat.serialization.messages import WhileContextDef
+    outer = [WhileContextDef.FromString(c) for c in contexts]
+    grad_ctx, = [c for c in outer if c.context_name == outer_grad]
+    assert [c.while_ctxt.context_name for c in grad_ctx.nested_contexts] == [inner_grad]
 
 
 def test_a_loop_in_a_cond_in_a_loop_keeps_tf1compat_form_and_names_it(caplog):

@@ -70,6 +70,13 @@ class LoopPlan:
         # index tensor, the element that write stored this iteration -> the write (the
         # function reads the written value: the same tensor, so the same gradient)
         self.forwarded: Dict[Operation, Operation] = {}
+        # loops nested in the body on the gradient path whose trip count is known only
+        # at run time: backward loops of their own inside this one (creation order); the
+        # function takes their outputs as inputs (`inner_outputs`), and the body values
+        # their backward loops read (`inner_values`) are pushed each iteration
+        self.inner: List["LoopPlan"] = []
+        self.inner_outputs: List[Tensor] = []
+        self.inner_values: List[Tensor] = []
 
     @property
     def pushed(self) -> List[Tensor]:
@@ -77,6 +84,7 @@ class LoopPlan:
         values = [self.info.body_args[k] for k in self.args] + \
             [read.outputs[0] for read in list(self.reads) + list(self.own_reads)] + \
             self.extras
+        values += [t for t in self.inner_outputs + self.inner_values if t not in values]
         for op in list(self.reads) + list(self.own_reads) + list(self.writes):
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
@@ -213,8 +221,19 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             # unrolled in the body's function where its trip count is fixed
             # (loop_unrolling.py)
             reason = unrolling_reason(nested)
-            if reason is not None:
-                return None, f"{reason} (in the body of loop {op.name})"
+            if reason is not None and member is nested:
+                # a backward loop of its own inside this one's
+                why = _plan_inner(plan, nested, upstream, on_path | {x.op for x in live},
+                                  sources, stack)
+                if why is not None:
+                    return None, f"{reason}; {why} (in the body of loop {op.name})"
+                if t not in plan.inner_outputs:
+                    plan.inner_outputs.append(t)
+                continue
+            if reason is not None:      # the stack() of an array it writes
+                return None, (f"{reason}; it writes a TensorArray (only plain loops of a "
+                              f"run-time trip count get a nested backward loop) (in the "
+                              f"body of loop {op.name})")
             if member not in included:
                 included.add(member)
                 plan.ops.append(member)
@@ -252,8 +271,48 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                           "a random draw or gradient stop) is not computed in its body or "
                           "a tf.cond directly in it")
     plan.ops.sort(key=lambda o: o._id)
+    plan.inner.sort(key=lambda p: p.op._id)
     plan.args = sorted(used)
     return plan, None
+
+
+def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
+                on_path: Set[Operation], sources: Set[Tensor], stack: List[Tensor]
+                ) -> Optional[str]:
+    """Plans loop `nested` of `plan`'s body (not unrolled: its trip count is known only
+    at run time) as a backward loop inside `plan`'s, or says why it cannot be. What the
+    outer body function must compute for it (its initial values and the body values it
+    captures) goes on the traversal's `stack`."""
+    if any(p.op is nested for p in plan.inner):
+        return None
+    region = plan.info.body_region
+    inner, reason = plan_loop(nested, upstream | set(region.ops), on_path, sources,
+                              context=region)
+    if reason is not None:
+        return reason
+    info = inner.info
+    if inner.inner or inner.reads or inner.writes or inner.own_arrays or inner.conds or \
+            inner.variable_reads or inner.forwarded or any(
+                t.dtype.base_dtype == D.resource or t.op.type.startswith("TensorArray")
+                for t in list(nested.inputs[:len(info.body_args)]) + info.body_outputs):
+        return (f"the nested loop {nested.name} holds a TensorArray, a tf.cond, a "
+                "resource variable read or a further loop on the gradient path (only "
+                "plain loops of a run-time trip count get a nested backward loop)")
+    if any(value.tensor not in inner.pushed for value in inner.outer_inputs):
+        return (f"the nested loop {nested.name} linearizes an op of a value computed "
+                "outside its body")
+    plan.inner.append(inner)
+    # (all its floating outputs: the function's gradient gives each one's part)
+    plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
+    for t in inner.captures:
+        if t.op._control_flow_context is region and t not in plan.info.body_args and \
+                t not in plan.inner_values:
+            plan.inner_values.append(t)     # read by the nested backward loop
+    # the function computes the initial values and the captured body values (their
+    # gradients pass through it); top-level captures become this loop's captures
+    stack.extend(nested.inputs[k] for k in inner.floats)
+    stack.extend(inner.captures)
+    return None
 
 
 def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor]

@@ -1,0 +1,45 @@
+"""Training graphs with while loops nested in a loop body whose trip count is known only
+at run time, which real TensorFlow trains from the file tf1compat writes (nested
+backward loops, graphdef/loop_gradient_export.py; recorded by
+scripts/check_tf_reads_graphs.py as tests/graph_loop_training_cases.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.graph_training_cases import _training_spec
+
+ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
+
+
+def case_train_nested_loop_run_time_trip_count(tf):
+    """An outer loop over the rows whose body runs an inner tf.while_loop as many times
+    as the outer counter says (0, 1, 2, ... refinement steps: a trip count known only at
+    run time), reading a captured weight, the outer step's row and the outer state; a
+    second inner loop of a fed trip count after it; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
+        np.eye(3, dtype=np.float32) * 0.4 + 0.1))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+
+    def body(i, h):
+        row = x[i]
+
+        def refine(j, g):
+            return j + 1, tf.tanh(tf.matmul(g, w) + row * v) * 0.7 + h * 0.3
+        _, g = tf.while_loop(lambda j, g: j < i, refine, [tf.constant(0), h + row])
+        _, g = tf.while_loop(lambda k, g: k < n, lambda k, g: [k + 1, g * v + 0.1],
+                             [tf.constant(0), g])
+        return i + 1, g
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 2},
+                          ["loss:0", "w:0", "v:0"])
+
+
+LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count]
