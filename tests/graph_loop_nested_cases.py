@@ -42,4 +42,38 @@ def case_train_nested_loop_run_time_trip_count(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
-LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count]
+def case_train_loop_in_cond_in_loop(tf):
+    """An outer loop over the rows whose body picks, by a fed flag and by the parity of
+    the outer counter, between an inner tf.while_loop (a trip count from the outer
+    counter, a captured weight and the outer step's row) and a plain update; the
+    predicates fed all ways; Adam."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
+        np.eye(3, dtype=np.float32) * 0.3 + 0.1))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer([0.4, -0.2, 0.3]))
+
+    def body(i, h):
+        row = x[i]
+
+        def looped():
+            return tf.while_loop(lambda j, g: j < i + 1, lambda j, g: (
+                j + 1, tf.tanh(tf.matmul(g, w) + row * v)), [tf.constant(0), h])[1]
+        take = tf.logical_and(flag, tf.equal(tf.floormod(i, 2), 0))
+        g = tf.cond(take, looped, lambda: h * v + row)
+        return i + 1, g * 0.9 + h * 0.1
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    feeds = {"x:0": ROWS[:4], "flag:0": True}
+    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
+    flipped = dict(feeds, **{"flag:0": False})
+    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
+                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
+    return spec
+
+
+LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
+                     case_train_loop_in_cond_in_loop]

@@ -199,21 +199,41 @@ def test_a_nested_loop_of_a_run_time_trip_count_gets_a_nested_backward_loop(inne
     assert [c.while_ctxt.context_name for c in grad_ctx.nested_contexts] == [inner_grad]
 
 
-def test_a_loop_in_a_cond_in_a_loop_keeps_tf1compat_form_and_names_it(caplog):
-    def build():
-        x = tf.placeholder(tf.float32, [3], name="x")
-        flag = tf.placeholder(tf.bool, [], name="flag")
-        w = tf.get_variable("w", [3])
+def _loop_in_cond_in_loop(inner_reads_branch_value=False):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [3])
 
-        def body(i, h):
-            return i + 1, tf.cond(flag, lambda: tf.while_loop(
-                lambda j, g: j < 2, lambda j, g: (j + 1, g * w), [tf.constant(0), h])[1],
-                lambda: h + w)
-        _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
-        tf.gradients(tf.reduce_sum(h), [w])
-    reason = _warned_reason(build, caplog)
-    assert "a tf.cond branch contains a control-flow construct (While)" in reason
-    assert "a tf.cond in the body of loop" in reason
+    def body(i, h):
+        def looped():
+            start = h * 2.0 if inner_reads_branch_value else h
+            return tf.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, g * w),
+                                 [tf.constant(0), start])[1]
+        return i + 1, tf.cond(flag, looped, lambda: h + w)
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    tf.gradients(tf.reduce_sum(h), [w])
+
+
+def test_a_loop_in_a_cond_in_a_loop_gets_a_nested_backward_loop(caplog):
+    """Its count starts where its branch runs (after the outer count), its stacks pass
+    the cond's Switch, and the outer loop pushes its trip count through a Merge with 0
+    from the other branch (its backward loop then runs no iteration)."""
+    _loop_in_cond_in_loop()
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    nodes = {n.name: n for n in gd.node}
+    zero = nodes["gradients/SymbolicGradient/while/cond/while/f_count"]
+    assert zero.input[0] == "^gradients/SymbolicGradient/while/f_count/Identity"
+    assert nodes[zero.input[1][1:]].op == "Identity"        # the branch's pivot
+    count = nodes["gradients/SymbolicGradient/while/cond/while/f_count/branch_count"]
+    assert count.op == "Merge" and nodes[count.input[0]].op == "Exit"
+    assert nodes[count.input[1].split(":")[0]].op == "Switch"
+    assert any(n.op == "StackPushV2" and n.input[1] == count.name for n in gd.node)
+
+
+def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_keeps_tf1compat_form(caplog):
+    reason = _warned_reason(lambda: _loop_in_cond_in_loop(True), caplog)
+    assert "reads a value computed in its tf.cond branch" in reason
 
 
 def test_a_nested_loop_of_a_fixed_trip_count_is_unrolled_in_the_body_function():

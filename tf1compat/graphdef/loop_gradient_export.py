@@ -50,7 +50,7 @@ holding loops: the same, inside). An array the body reads elements of that earli
 iterations wrote gets their gradients through a backward-loop variable holding the
 gradients of all its elements (`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
-import): loops in conds in loops, nested loops on the gradient path other than those
+import): loops in conds in loops and nested loops on the gradient path other than those
 of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain
 ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
@@ -65,7 +65,11 @@ order), the outer loop pushes its trip count, its outputs (inputs of the outer b
 function) and the body values it captures; the outer backward loop pops them, runs the
 nested backward loop from the popped count and differentiates a second function of the
 outer body, from the same inputs to the nested loop's initial values and captured body
-values, with its results. The next outer backward iteration waits for its Exits. What is planned
+values, with its results. The next outer backward iteration waits for its Exits. A plain
+loop in a tf.cond branch of the body is one too: the function writes the cond with the
+loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
+counter starts only where its branch runs, its stacks pass the cond's Switch, and the
+trip count the outer loop pushes is 0 where the branch did not run. What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
@@ -391,7 +395,9 @@ class _LoopGradientWriter(ArrayGradients):
         nested in another's body: (the outer loop's count of this iteration, the outer
         loop): its count starts from 0 there each outer iteration, after the previous
         outer iteration's pushes (so the shared stacks get all pushes in order), and
-        its stacks (made once, outside) are entered into the outer frame first."""
+        its stacks (made once, outside) are entered into the outer frame first. In a
+        tf.cond branch of the outer body, the count starts only where the branch runs,
+        the stacks pass its Switch, and the count returned is 0 where it does not."""
         loop = self.writer.loops[plan.op]
         base = f"{self.op.name}/{loop.scope}"
         frame = self.writer._strip(loop.frame)
@@ -402,6 +408,12 @@ class _LoopGradientWriter(ArrayGradients):
         # In a tf.cond branch, the counter and stacks wait for its pivot: dead (not run)
         # where the branch is not taken, as the loop is.
         pivots = [around[0]] if around else [self.pivot] if self.pivot else []
+        branch = plan.op._control_flow_context if around and isinstance(
+            plan.op._control_flow_context, CondRegion) else None
+        if branch is not None:
+            cond = self.writer.conds[branch]
+            self.writer._cond_header(cond)
+            pivots.append(self.writer._strip(cond.pivots[branch.branch]))
         zero = self._const(base + "f_count", 0, D.int32, pivots)
         count_enter = self._node(base + "f_count/Enter", "Enter", [zero],
                                  dict(enter, T=D.int32, is_constant=False), [_SCALAR])
@@ -432,9 +444,12 @@ class _LoopGradientWriter(ArrayGradients):
                     "parallel_iterations": int(around[1].op.attrs["parallel_iterations"])},
                     [_HANDLE])
                 self._add_to_frame(around[1], [handle + ":0"], {stack + ":0": handle + ":0"})
+                if branch is not None:
+                    handle = self._switch(handle, D.resource, _HANDLE, cond, branch.branch,
+                                          base + "stack/branch", around[1])
             stack_enter = self._node(base + "stack/Enter", "Enter", [handle],
                                      dict(enter, T=D.resource, is_constant=True), [_HANDLE])
-            external[handle + ":0"] = stack_enter + ":0"
+            external[handle if ":" in handle else handle + ":0"] = stack_enter + ":0"
             push = self._node(base + "stack/push", "StackPushV2",
                               [stack_enter, value if isinstance(value, str) else
                                self._pushed_value(value, base, new_values), "^" + pivot],
@@ -457,7 +472,29 @@ class _LoopGradientWriter(ArrayGradients):
         # (Enters of the loop written since its context: a branch stand-in's shape)
         external.update(loop.external)
         self._add_to_frame(loop, new_values, external)
+        if branch is not None:      # 0 iterations where the branch does not run
+            pred = self.writer._strip(cond.pred_id)
+            flag = self._node(base + "f_count/other", "Cast", [pred],
+                              {"SrcT": D.bool, "DstT": D.int32, "Truncate": False}, [_SCALAR])
+            none = self._node(base + "f_count/other/zeros", "ZerosLike", [flag],
+                              {"T": D.int32}, [_SCALAR])
+            other = self._switch(none, D.int32, _SCALAR, cond, 1 - branch.branch,
+                                 base + "f_count/other", around[1])
+            count = self._node(base + "f_count/branch_count", "Merge", [count, other],
+                               {"T": D.int32, "N": 2}, [_SCALAR, _SCALAR])
+            self._add_to_frame(around[1], [flag + ":0", none + ":0", count + ":0",
+                                           count + ":1"], {})
         return count, stacks
+
+    def _switch(self, value: str, dtype: Any, shape: TensorShape, cond: Any, side: int,
+                base: str, loop: Any) -> str:
+        """`value` through a Switch on `cond`'s predicate: its output `side` (in the
+        frame of forward loop `loop`)."""
+        switch = self._node(base + "/Switch", "Switch",
+                            [value, self.writer._strip(cond.pred_id)], {"T": dtype},
+                            [shape, shape])
+        self._add_to_frame(loop, [switch + ":0", switch + ":1"], {})
+        return f"{switch}:{side}"
 
     def _add_to_frame(self, loop: Any, values: List[str], external: Dict[str, str]) -> None:
         """Adds `values` and the `external` values (outside name -> its Enter) to the

@@ -140,11 +140,13 @@ def _outside(t: Tensor) -> Tensor:
 
 
 def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
-              sources: Set[Tensor], context: Any = None
+              sources: Set[Tensor], context: Any = None, around: Tuple[Any, ...] = ()
               ) -> Tuple[Optional[LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
     from; `on_path`: the ops computed from the `sources`; `context`: the tf.cond branch
-    the loop is in, or None), or why it cannot be written."""
+    the loop is in, or None; `around`: the contexts outside that whose values the body
+    may read too: the loop body around a tf.cond holding a nested loop), or why it
+    cannot be written."""
     plan = LoopPlan(op)
     info = plan.info
     region = info.body_region
@@ -164,7 +166,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         if reason is not None:
             return None, reason
     outputs += [w.inputs[2] for w in plan.writes]
-    live = _live_tensors(plan, on_path, sources)
+    live = _live_tensors(plan, on_path, sources, around)
     included: Set[Operation] = set()
     seen: Set[Tensor] = set()
     stack = list(outputs)
@@ -179,7 +181,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             used.add(arg_index[t])
             continue
         if member._control_flow_context is not region:
-            if member._control_flow_context not in (None, context):
+            if member._control_flow_context not in (None, context, *around):
                 return None, f"the body of loop {op.name} holds a control-flow construct"
             if t not in plan.captures:
                 plan.captures.append(t)     # an outside tensor
@@ -205,7 +207,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             plan.captures.append(t)
             continue
         if member.type == "If" and any(x in live for x in _construct_inputs(member)):
-            reason = _plan_body_cond(plan, member, live, on_path)
+            reason = _plan_body_cond(plan, member, live, on_path, lambda loop: _plan_inner(
+                plan, loop, upstream, on_path | {x.op for x in live}, sources, stack))
             if reason is not None:
                 return None, reason
             if member not in included:
@@ -286,11 +289,20 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     if any(p.op is nested for p in plan.inner):
         return None
     region = plan.info.body_region
-    inner, reason = plan_loop(nested, upstream | set(region.ops), on_path, sources,
-                              context=region)
+    context = nested._control_flow_context      # the body, or a tf.cond branch in it
+    if context is not region and getattr(context, "outer_context", None) is not region:
+        return f"the nested loop {nested.name} is in a tf.cond inside a tf.cond"
+    ops = set(region.ops) | (set(context.ops) if context is not region else set())
+    inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
+                              around=(region,) if context is not region else ())
     if reason is not None:
         return reason
     info = inner.info
+    if context is not region and any(
+            t.op._control_flow_context is context and (t in inner.captures or t.dtype.is_floating)
+            for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
+        return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
+                "branch (only outside values)")
     if inner.inner or inner.reads or inner.writes or inner.own_arrays or inner.conds or \
             inner.variable_reads or inner.forwarded or any(
                 t.dtype.base_dtype == D.resource or t.op.type.startswith("TensorArray")
@@ -315,8 +327,8 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     return None
 
 
-def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
-                  ) -> Set[Tensor]:
+def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor],
+                  around: Tuple[Any, ...] = ()) -> Set[Tensor]:
     """The floating body values computed from what the gradient differentiates: the
     floating loop variables, TensorArray elements, outside tensors computed from the
     sources and what reads a source variable; not through stateful ops or stops."""
@@ -330,8 +342,8 @@ def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
         if member.type in CUT_OP_TYPES or (member._op_def.stateful and
                                             member.type not in _CONSTRUCTS):
             continue
-        if any(t in live or (t.op._control_flow_context in (None, plan.op._control_flow_context)
-                             and t.op in on_path
+        if any(t in live or (t.op._control_flow_context in (
+                None, plan.op._control_flow_context, *around) and t.op in on_path
                              and t.dtype.base_dtype.is_floating) for t in inputs):
             live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
     return live
@@ -341,17 +353,21 @@ _CONSTRUCTS = ("If", "Case", "While")
 
 
 def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
-                    on_path: Set[Operation]) -> Optional[str]:
+                    on_path: Set[Operation], loops: Any) -> Optional[str]:
     """Plans a tf.cond of the body on the gradient path as both branches + Select in the
-    body function (cond_lowering.py), or says why not."""
+    body function (cond_lowering.py; `loops` plans a loop of a branch as a nested
+    backward loop, `_plan_inner`), or says why not."""
     used = [k for k, t in enumerate(cond.outputs) if t in live]
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
-    cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set())
+    cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set(),
+                                  loops)
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where
     for t in cond_plan.cut:
+        if t in plan.inner_outputs:
+            continue        # a nested loop's output (`_plan_inner`)
         if t.op.type == "ReadVariableOp" and t.op.inputs[0].op._control_flow_context is None:
             # A variable's value, loop-invariant: one read outside, as a body read.
             plan.variable_reads[t] = t.op.inputs[0]
