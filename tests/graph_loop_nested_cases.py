@@ -13,6 +13,13 @@ from tests.graph_training_cases import _training_spec
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
 
+def _weights(tf, diagonal: float, v: list):
+    """The variables `w` (3x3: `diagonal` on the diagonal + 0.1) and `v` (3)."""
+    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
+        np.eye(3, dtype=np.float32) * diagonal + 0.1))
+    return w, tf.get_variable("v", [3], initializer=tf.constant_initializer(v))
+
+
 def case_train_nested_loop_run_time_trip_count(tf):
     """An outer loop over the rows whose body runs an inner tf.while_loop as many times
     as the outer counter says (0, 1, 2, ... refinement steps: a trip count known only at
@@ -20,9 +27,7 @@ def case_train_nested_loop_run_time_trip_count(tf):
     second inner loop of a fed trip count after it; Momentum."""
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     n = tf.placeholder(tf.int32, [], name="n")
-    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
-        np.eye(3, dtype=np.float32) * 0.4 + 0.1))
-    v = tf.get_variable("v", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
 
     def body(i, h):
         row = x[i]
@@ -49,9 +54,7 @@ def case_train_loop_in_cond_in_loop(tf):
     predicates fed all ways; Adam."""
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
-    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
-        np.eye(3, dtype=np.float32) * 0.3 + 0.1))
-    v = tf.get_variable("v", [3], initializer=tf.constant_initializer([0.4, -0.2, 0.3]))
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
 
     def body(i, h):
         row = x[i]
