@@ -47,8 +47,9 @@ the next inputs) is a pushed value. A tf.cond of the region whose branches hold 
 is cut like a loop (`_cond_gradient`): each branch's gradient is a region of its own
 behind a Switch on the predicate, merged back with zeros (a branch's own conds
 holding loops: the same, inside). An array the body reads elements of that earlier
-iterations wrote gets their gradients through a backward-loop variable holding the
-gradients of all its elements (`_own_array_zeros`). Not written this way
+iterations wrote (before this iteration's writes, or after them at provably lower
+indices) gets their gradients through a backward-loop variable holding the gradients
+of all its elements (`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
 import): loops in conds in loops and nested loops on the gradient path other than those
 of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain

@@ -436,16 +436,19 @@ def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[st
     while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
         chain.insert(0, flow.op)
         flow = flow.op.inputs[3]
-    # Each write's flow goes only to the next write (the next value read in the body
-    # would be a read after a write) and all write the same array.
+    # Each write's flow goes only to the next write (besides reads of the element it
+    # wrote or of earlier ones: `_same_iteration_write`, `_earlier_read_after_write`)
+    # and all write the same array.
     if not chain or flow is not info.body_args[k] or any(
-            len(w.outputs[0].consumers()) != 1 for w in chain[:-1]) or any(
+            len([c for c in w.outputs[0].consumers() if c.type != "TensorArrayReadV3"]) != 1
+            for w in chain[:-1]) or any(
             _outside(w.inputs[0]) is not _outside(chain[0].inputs[0]) for w in chain):
         return (f"loop {op.name} carries a TensorArray other than written once or more "
                 "per iteration, one write after another")
     readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
                and c.type not in ("Identity", "TensorArraySizeV3")]
-    read_in_body = any(c.type == "TensorArrayReadV3" for c in info.body_args[k].consumers())
+    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + [
+        w.outputs[0] for w in chain] for c in t.consumers())
     if not readers and not read_in_body or \
             not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
@@ -477,6 +480,12 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     handle, _, flow = read.inputs
     if flow in plan.info.body_args:
         return _plan_own_read(plan, read, plan.info.body_args.index(flow))
+    k = _earlier_read_after_write(plan, read)
+    if k is not None:
+        return _plan_own_read(plan, read, k)
+    if flow.op.type == "TensorArrayWriteV3":
+        return (f"loop {plan.op.name} reads a TensorArray element after this iteration's "
+                "write at an index neither that write's index tensor nor provably below it")
     filled = _outside(flow).op
     outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
     if handle.op._control_flow_context is not outer or \
@@ -492,6 +501,36 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     else:
         plan.reads[read] = filled.inputs[2]
     return None
+
+
+def _earlier_read_after_write(plan: LoopPlan, read: Operation) -> Optional[int]:
+    """The loop variable of the array whose earlier element `read` reads after this
+    iteration's writes (`ta = ta.write(i, e); ta.read(i - 1)`): its index is provably
+    below that of each write before it (the write's index minus a positive constant),
+    so the element is one an earlier iteration wrote (or none wrote: zeros), as for a
+    read before the writes. None where it is not such a read."""
+    flow, writes = read.inputs[2], []
+    region = plan.info.body_region
+    while flow.op.type == "TensorArrayWriteV3" and flow.op._control_flow_context is region:
+        writes.append(flow.op)
+        flow = flow.op.inputs[3]
+    if not writes or flow not in plan.info.body_args or not all(
+            _below(read.inputs[1], w.inputs[1]) for w in writes):
+        return None
+    return plan.info.body_args.index(flow)
+
+
+def _below(t: Tensor, index: Tensor) -> bool:
+    """Whether `t` is `index` minus a positive constant (`index - c`, `index + (-c)`)."""
+    op = t.op
+    if op.type == "Sub" and op.inputs[0] is index:
+        step = constant_value(op.inputs[1])
+        return step is not None and int(step) > 0
+    if op.type in ("AddV2", "Add") and index in op.inputs:
+        other = op.inputs[1] if op.inputs[0] is index else op.inputs[0]
+        step = constant_value(other)
+        return step is not None and int(step) < 0
+    return False
 
 
 def _same_iteration_write(read: Operation) -> Optional[Operation]:
