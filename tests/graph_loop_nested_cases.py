@@ -78,5 +78,26 @@ def case_train_loop_in_cond_in_loop(tf):
     return spec
 
 
+def case_train_dynamic_rnn_run_time_length_in_loop(tf):
+    """A `dynamic_rnn` (BasicRNNCell) over sequences of a length known only at run time
+    (fed: 4 steps) inside a `tf.while_loop` of two passes, its outputs stacked from its
+    TensorArray after the inner loop; Adam."""
+    x = tf.placeholder(tf.float32, [2, None, 2], name="x")
+    cell = tf.nn.rnn_cell.BasicRNNCell(2, name="cell")
+
+    def passes(i, h):
+        out, _ = tf.nn.dynamic_rnn(cell, h, dtype=tf.float32)
+        return i + 1, h * 0.5 + out
+
+    _, h = tf.while_loop(lambda i, h: i < 2, passes, [tf.constant(0), x])
+    loss = tf.identity(tf.reduce_mean(tf.square(h - 0.1)), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    data = np.sin(np.arange(16, dtype=np.float32) * 0.6).reshape(2, 4, 2)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": data},
+                          ["loss:0", "rnn/cell/kernel:0", "rnn/cell/bias:0"])
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
-                     case_train_loop_in_cond_in_loop]
+                     case_train_loop_in_cond_in_loop,
+                     case_train_dynamic_rnn_run_time_length_in_loop]

@@ -146,11 +146,11 @@ def _nested_loops(inner):
 
 
 @pytest.mark.parametrize("inner,reason", [
-    ("scan", "not fixed"), ("scan", "only plain loops of a run-time trip count"),
+    ("scan", "not fixed"), ("scan", "carries a TensorArray other than written"),
     ("gather", "TensorArrayGatherV3")])
 def test_nested_loops_neither_unrolled_nor_plain_keep_tf1compat_form(inner, reason, caplog):
-    """An inner loop whose array is read other than by stack() after it, or one of a
-    run-time trip count holding a TensorArray (a scan over a run-time length), has no
+    """An inner loop whose array is read other than by stack() after it, or a tf.scan
+    over a run-time length (its array enters the loop with the first element), has no
     TF form: warned, naming why."""
     assert reason in _warned_reason(lambda: _nested_loops(inner), caplog)
 

@@ -58,7 +58,8 @@ holding nested constructs, an op TF cannot differentiate in a function on the gr
 TensorArray uses, gradients of gradients and tf.hessians through loops.
 
 A plain loop nested in a body on the gradient path whose trip count is known only at run
-time (no TensorArrays, conds, resource reads or loops of its own) gets a backward loop
+time (no conds, resource reads or loops of its own; TensorArrays only unstacked before
+it or filled from empty and stacked after it: a dynamic_rnn) gets a backward loop
 inside the outer one's, as TF 1.x nests them (`_nested_loops`): its stacks are made once
 outside both loops and entered into both frames, its counter starts each outer iteration
 after the outer counter's value (so the pushes of successive outer iterations keep their

@@ -133,8 +133,10 @@ def is_range(t: Tensor) -> bool:
 
 
 def _outside(t: Tensor) -> Tensor:
-    """`t` past the Identity ops (a loop's Exit) in front of it, outside loop bodies."""
-    while t.op.type == "Identity" and not isinstance(t.op._control_flow_context, LoopRegion):
+    """`t` past the Identity ops (a loop's Exit) in front of it, outside loop bodies (in
+    one, only a nested loop's Exit)."""
+    while t.op.type == "Identity" and (not isinstance(t.op._control_flow_context, LoopRegion)
+                                       or t.op.inputs[0].op.type == "While"):
         t = t.op.inputs[0]
     return t
 
@@ -224,8 +226,9 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             # unrolled in the body's function where its trip count is fixed
             # (loop_unrolling.py)
             reason = unrolling_reason(nested)
-            if reason is not None and member is nested:
-                # a backward loop of its own inside this one's
+            if reason is not None:
+                # a backward loop of its own inside this one's (t: an output of the
+                # loop, or the stack() of an array it writes)
                 why = _plan_inner(plan, nested, upstream, on_path | {x.op for x in live},
                                   sources, stack)
                 if why is not None:
@@ -233,10 +236,6 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 if t not in plan.inner_outputs:
                     plan.inner_outputs.append(t)
                 continue
-            if reason is not None:      # the stack() of an array it writes
-                return None, (f"{reason}; it writes a TensorArray (only plain loops of a "
-                              f"run-time trip count get a nested backward loop) (in the "
-                              f"body of loop {op.name})")
             if member not in included:
                 included.add(member)
                 plan.ops.append(member)
@@ -303,27 +302,38 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
             for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
         return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
                 "branch (only outside values)")
-    if inner.inner or inner.reads or inner.writes or inner.own_arrays or inner.conds or \
+    if inner.inner or inner.splits or inner.own_arrays or inner.conds or \
             inner.variable_reads or inner.forwarded or any(
-                t.dtype.base_dtype == D.resource or t.op.type.startswith("TensorArray")
-                for t in list(nested.inputs[:len(info.body_args)]) + info.body_outputs):
-        return (f"the nested loop {nested.name} holds a TensorArray, a tf.cond, a "
-                "resource variable read or a further loop on the gradient path (only "
-                "plain loops of a run-time trip count get a nested backward loop)")
+                r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
+                for readers in inner.writes.values() for r in readers) or any(
+                t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
+                for t in nested.inputs):
+        return (f"the nested loop {nested.name} holds a tf.cond, a resource variable "
+                "read, a further loop, a TensorArray split before it or read in it after "
+                "a write, or one read after it other than by stack() (nested backward "
+                "loops of a run-time trip count take plain loops and TensorArrays "
+                "unstacked before them and stacked after them)")
+    if any(t.op.type.startswith("TensorArray") and t.dtype.base_dtype.is_floating and
+           _outside(t).op.type != "TensorArrayV3"
+           for t in nested.inputs[:len(info.body_args)]):
+        # (an element written before the loop, tf.scan's first: its gradient would be
+        # another function's)
+        return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
+                "elements")
     if any(value.tensor not in inner.pushed for value in inner.outer_inputs):
         return (f"the nested loop {nested.name} linearizes an op of a value computed "
                 "outside its body")
     plan.inner.append(inner)
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
-    for t in inner.captures:
+    for t in inner.captures + list(inner.reads.values()):
         if t.op._control_flow_context is region and t not in plan.info.body_args and \
                 t not in plan.inner_values:
             plan.inner_values.append(t)     # read by the nested backward loop
     # the function computes the initial values and the captured body values (their
     # gradients pass through it); top-level captures become this loop's captures
     stack.extend(nested.inputs[k] for k in inner.floats)
-    stack.extend(inner.captures)
+    stack.extend(inner.captures + list(inner.reads.values()))
     return None
 
 
