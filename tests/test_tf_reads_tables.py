@@ -85,3 +85,15 @@ def test_a_v1_dense_table_restored_from_tf_and_saved_by_tf1compat_reads_back_in_
     assert size == read["size"] == 7
     ids = [2, 4, 6, 8, 10, 12, 14, 100]
     np.testing.assert_array_equal(find, [read["find"][ids.index(k)] for k in (2, 4, 6, 8, 100)])
+
+
+@pytest.mark.parametrize("buckets", [2, 6])
+def test_a_dense_table_needs_a_power_of_two_buckets_as_tf(buckets):
+    tf.reset_default_graph()
+    table = tf.lookup.experimental.DenseHashTable(
+        tf.int64, tf.int64, default_value=-1, empty_key=0, deleted_key=-1,
+        initial_num_buckets=buckets)
+    with tf.Session() as sess, pytest.raises(
+            tf.errors.InvalidArgumentError,
+            match=f"Number of buckets must be at least 4 and a power of 2, got: {buckets}"):
+        sess.run(table.size())

@@ -140,7 +140,11 @@ class DenseTable(MutableTable):
         self.slot_values: List[Any] = []
 
     def allocate(self, count: int) -> None:
-        """Empty buckets (values zero), `count` of them."""
+        """Empty buckets (values zero), `count` of them (TF's check: probing masks the
+        hash with count - 1)."""
+        if count < 4 or count & (count - 1):
+            raise _invalid(f"Number of buckets must be at least 4 and a power of 2, got: "
+                           f"{count}")
         fill = np.zeros(self.value_shape, self.value_dtype.as_numpy_dtype) \
             if self.value_dtype != D.string else b""
         if not self.value_shape and self.value_dtype != D.string:
