@@ -167,6 +167,9 @@ EXEMPT: Dict[str, str] = {
         "ResourceAccumulatorApplyGradient", "ResourceAccumulatorNumAccumulated",
         "ResourceAccumulatorSetGlobalStep", "ResourceAccumulatorTakeGradient",
         "SparseAccumulatorApplyGradient", "SparseAccumulatorTakeGradient")},
+    **{op: ("a staging area: a session buffer shared by name between its ops; covered by "
+            "tests/golden/cases_contrib_legacy.py (StagingArea)")
+       for op in ("Stage", "Unstage", "StagePeek", "StageSize", "StageClear")},
     **{op: _SPARSE_MAP for op in (
         "AddSparseToTensorsMap", "AddManySparseToTensorsMap", "TakeManySparseFromTensorsMap")},
     **{op: _HOROVOD for op in (
