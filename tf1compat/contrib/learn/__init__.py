@@ -4,7 +4,8 @@
 MNIST, DBpedia); the contrib `Estimator` (with `ModelFnOps`, `SKCompat`, `MetricSpec`) and
 `io`'s input functions; the canned contrib Estimators (`DNNClassifier`, `LinearRegressor`,
 `DNNLinearCombinedClassifier`, ...) with contrib's heads (`multi_class_head`,
-`regression_head`, ...), the linear ones also trained by SDCA (`SDCAOptimizer`), and `SVM`."""
+`regression_head`, `multi_label_head`, `multi_head`, ...), the linear ones also trained
+by SDCA (`SDCAOptimizer`), and `SVM`."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -18,6 +19,8 @@ from tf1compat.contrib.learn.estimator import Estimator, ModelFnOps, SKCompat
 from tf1compat.contrib.learn.head import (MetricKey, PredictionKey, binary_svm_head,
                                           multi_class_head, poisson_regression_head,
                                           regression_head)
+from tf1compat.contrib.learn.head_multi import (loss_only_head, multi_head, multi_label_head,
+                                                no_op_train_fn)
 from tf1compat.contrib.learn.sdca import SVM
 from tf1compat.contrib.learn.metric_spec import MetricSpec
 from tf1compat.contrib.learn.experiment import Experiment

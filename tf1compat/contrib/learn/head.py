@@ -203,7 +203,7 @@ def _class_streaming_mean(values: Any, weights: Any, class_id: int) -> Any:
 
 
 def _streaming_auc(predictions: Any, labels: Any, weights: Any = None,
-                   curve: str = "ROC") -> Any:
+                   class_id: Optional[int] = None, curve: str = "ROC") -> Any:
     from tf1compat.metrics.metrics_impl import auc
     from tf1compat.ops.math_ops import cast
     from tf1compat.ops.weights_broadcast_ops import broadcast_weights
@@ -214,6 +214,10 @@ def _streaming_auc(predictions: Any, labels: Any, weights: Any = None,
     weights = _float_weights_or_none(weights)
     if weights is not None:
         weights = broadcast_weights(weights, predictions)
+    if class_id is not None:
+        if weights is not None:
+            weights = weights[:, class_id]
+        predictions, labels = predictions[:, class_id], labels[:, class_id]
     return auc(labels, predictions, weights, curve=curve)
 
 
@@ -351,15 +355,27 @@ class _SingleHead:
                     if bias_step is not None:
                         train_op = group(train_op, bias_step)
             metrics = self._metrics(reported_loss, predictions, labels, weights)
-            if mode == _EVAL:
-                # TF's contrib Estimator reported only the "loss" metric, the mean of the
-                # weighted average loss; the core Estimator under ours reports mean(loss).
-                loss = reported_loss
-        return ModelFnOps(mode=mode, predictions=predictions, loss=loss, train_op=train_op,
-                          eval_metric_ops=metrics)
+        training_loss = loss
+        if mode == _EVAL and loss is not None:
+            # TF's contrib Estimator reported only the "loss" metric, the mean of the
+            # weighted average loss; the core Estimator under ours reports mean(loss).
+            loss = reported_loss
+        ops = ModelFnOps(mode=mode, predictions=predictions, loss=loss, train_op=train_op,
+                         eval_metric_ops=metrics)
+        # A multi head merges its members' training losses in EVAL mode too (TF 1.15).
+        ops._training_loss = training_loss
+        return ops
 
     def _predictions(self, logits: Any) -> Dict[str, Any]:
         raise NotImplementedError()
+
+    def _loss_and_accuracy(self, eval_loss: Any, classes: Any, labels: Any,
+                           weights: Any) -> Dict[str, Any]:
+        """The `loss` and `accuracy` metrics (keys suffixed with the head's name)."""
+        from tf1compat.metrics.metrics_impl import accuracy, mean
+        return {_summary_key(self._head_name, MetricKey.LOSS): mean(eval_loss),
+                _summary_key(self._head_name, MetricKey.ACCURACY): accuracy(labels, classes,
+                                                                            weights)}
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
@@ -579,13 +595,10 @@ class _BinarySvmHead(_SingleHead):
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
-        from tf1compat.metrics.metrics_impl import accuracy, mean
-        key = lambda k: _summary_key(self._head_name, k)  # noqa: E731
         values = [eval_loss, labels, weights] + list(predictions.values())
         with name_scope("metrics", values=values):
-            return {key(MetricKey.LOSS): mean(eval_loss),
-                    key(MetricKey.ACCURACY): accuracy(labels, predictions[PredictionKey.CLASSES],
-                                                      weights)}
+            return self._loss_and_accuracy(eval_loss, predictions[PredictionKey.CLASSES],
+                                           labels, weights)
 
 
 def binary_svm_head(label_name: Optional[str] = None, weight_column_name: Optional[str] = None,
@@ -603,6 +616,13 @@ def _wrap_custom_loss_fn(loss_fn: Callable) -> Callable:
     return wrapper
 
 
+def _verify_loss_fn_args(loss_fn: Callable) -> None:
+    from tf1compat.estimator.util import fn_args
+    for arg in ("labels", "logits", "weights"):
+        if arg not in fn_args(loss_fn):
+            raise ValueError(f"Argument {arg} not found in loss_fn.")
+
+
 def multi_class_head(n_classes: int, label_name: Optional[str] = None,
                      weight_column_name: Optional[str] = None,
                      enable_centered_bias: bool = False, head_name: Optional[str] = None,
@@ -612,13 +632,10 @@ def multi_class_head(n_classes: int, label_name: Optional[str] = None,
                      label_keys: Optional[Sequence[str]] = None) -> Any:
     """`tf.contrib.learn.multi_class_head`: binary logistic for 2 classes, softmax cross
     entropy for more."""
-    from tf1compat.estimator.util import fn_args
     if n_classes is None or n_classes < 2:
         raise ValueError(f"n_classes must be > 1 for classification: {n_classes}.")
     if loss_fn:
-        for arg in ("labels", "logits", "weights"):
-            if arg not in fn_args(loss_fn):
-                raise ValueError(f"Argument {arg} not found in loss_fn.")
+        _verify_loss_fn_args(loss_fn)
         loss_fn = _wrap_custom_loss_fn(loss_fn)
     if n_classes == 2:
         if metric_class_ids:
