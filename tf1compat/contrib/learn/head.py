@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from tf1compat.contrib.learn.estimator import ModelFnOps
+from tf1compat.contrib.learn.saved_model_export_utils import ProblemType
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.sparse_tensor import SparseTensor
@@ -260,6 +261,7 @@ class _SingleHead:
     metrics, in a variable scope named after the head."""
 
     default_scope = "head"
+    problem_type = ProblemType.CLASSIFICATION
 
     def __init__(self, logits_dimension: int, loss_fn: Callable, label_name: Optional[str],
                  weight_column_name: Optional[str], enable_centered_bias: bool,
@@ -361,13 +363,18 @@ class _SingleHead:
             # weighted average loss; the core Estimator under ours reports mean(loss).
             loss = reported_loss
         ops = ModelFnOps(mode=mode, predictions=predictions, loss=loss, train_op=train_op,
-                         eval_metric_ops=metrics)
+                         eval_metric_ops=metrics,
+                         output_alternatives=self._output_alternatives(predictions))
         # A multi head merges its members' training losses in EVAL mode too (TF 1.15).
         ops._training_loss = training_loss
         return ops
 
     def _predictions(self, logits: Any) -> Dict[str, Any]:
         raise NotImplementedError()
+
+    def _output_alternatives(self, predictions: Dict[str, Any]) -> Dict[Any, Any]:
+        """{head name: (problem type, outputs)}: what export_savedmodel signs."""
+        return {self._head_name: (self.problem_type, predictions)}
 
     def _loss_and_accuracy(self, eval_loss: Any, classes: Any, labels: Any,
                            weights: Any) -> Dict[str, Any]:
@@ -386,6 +393,7 @@ class _RegressionHead(_SingleHead):
     """Regression: `scores` = link_fn(logits), squared (or Poisson) loss."""
 
     default_scope = "regression_head"
+    problem_type = ProblemType.LINEAR_REGRESSION
 
     def __init__(self, label_dimension: int, loss_fn: Callable, link_fn: Callable,
                  label_name: Optional[str] = None, weight_column_name: Optional[str] = None,
@@ -409,10 +417,37 @@ class _RegressionHead(_SingleHead):
             return {_summary_key(self._head_name, MetricKey.LOSS): mean(eval_loss)}
 
 
+def _classification_output_alternatives(head_name: Optional[str], problem_type: int,
+                                        predictions: Dict[str, Any],
+                                        label_keys: Optional[Sequence[str]] = None
+                                        ) -> Dict[Any, Any]:
+    """A classification head's export outputs: `probabilities` and string `classes` of
+    the same shape (the label keys, or the class ids as strings), as Servo wants them."""
+    from tf1compat.ops.array_ops import expand_dims, shape
+    from tf1compat.ops.creation_ops import range as range_
+    from tf1compat.ops.string_ops import as_string
+    from tf1compat.ops.transform_ops import tile
+    probabilities = predictions.get(PredictionKey.PROBABILITIES)
+    if probabilities is None:
+        raise ValueError(f"{PredictionKey.PROBABILITIES} missing in predictions")
+    with name_scope(None, "_classification_output_alternatives", (probabilities,)):
+        batch_size = shape(probabilities)[0]
+        if label_keys:
+            classes = tile(expand_dims(label_keys, axis=0), [batch_size, 1],
+                           name="classes_tensor")
+        else:
+            n = shape(probabilities)[1]
+            classes = as_string(tile(expand_dims(range_(n), axis=0), [batch_size, 1]),
+                                name="classes_tensor")
+    return {head_name: (problem_type, {PredictionKey.PROBABILITIES: probabilities,
+                                       PredictionKey.CLASSES: classes})}
+
+
 class _BinaryLogisticHead(_SingleHead):
     """Two classes: one logit, sigmoid cross entropy, threshold metrics and AUC."""
 
     default_scope = "binary_logistic_head"
+    problem_type = ProblemType.LOGISTIC_REGRESSION
 
     def __init__(self, label_name: Optional[str] = None,
                  weight_column_name: Optional[str] = None, enable_centered_bias: bool = False,
@@ -437,6 +472,10 @@ class _BinaryLogisticHead(_SingleHead):
                                                      name=PredictionKey.PROBABILITIES),
                 PredictionKey.CLASSES: argmax(two_class_logits, 1, name=PredictionKey.CLASSES),
             }
+
+    def _output_alternatives(self, predictions: Dict[str, Any]) -> Dict[Any, Any]:
+        return _classification_output_alternatives(self._head_name, self.problem_type,
+                                                   predictions)
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
@@ -516,6 +555,10 @@ class _MultiClassHead(_SingleHead):
                     PredictionKey.PROBABILITIES: softmax(logits,
                                                          name=PredictionKey.PROBABILITIES),
                     PredictionKey.CLASSES: classes}
+
+    def _output_alternatives(self, predictions: Dict[str, Any]) -> Dict[Any, Any]:
+        return _classification_output_alternatives(self._head_name, self.problem_type,
+                                                   predictions, self._label_keys)
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:

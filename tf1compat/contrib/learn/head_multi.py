@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from tf1compat.contrib.learn.estimator import ModelFnOps
 from tf1compat.contrib.learn.head import (MetricKey, PredictionKey, _compute_weighted_loss,
+                                          _classification_output_alternatives,
                                           _SingleHead, _streaming_auc, _streaming_mean,
                                           _summary_key, _verify_loss_fn_args,
                                           _wrap_custom_loss_fn)
@@ -78,6 +79,10 @@ class _MultiLabelHead(_SingleHead):
                                                          name=PredictionKey.PROBABILITIES),
                     PredictionKey.CLASSES: cast(greater(logits, 0), dtypes.int64,
                                                 name=PredictionKey.CLASSES)}
+
+    def _output_alternatives(self, predictions: Dict[str, Any]) -> Dict[Any, Any]:
+        return _classification_output_alternatives(self._head_name, self.problem_type,
+                                                   predictions)
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
@@ -237,13 +242,15 @@ class _MultiHead:
         return ModelFnOps(mode=_TRAIN, loss=loss, train_op=train_op, eval_metric_ops=metrics)
 
     def _merge_infer(self, all_ops: List[ModelFnOps]) -> ModelFnOps:
-        predictions = {}
+        predictions, alternatives = {}, {}
         for head, ops in zip(self._heads, all_ops):
             if isinstance(head, _LossOnlyHead):
                 continue
+            alternatives[head.head_name] = ops.output_alternatives[head.head_name]
             for k, v in ops.predictions.items():
                 predictions[(head.head_name, k)] = v
-        return ModelFnOps(mode=_INFER, predictions=predictions)
+        return ModelFnOps(mode=_INFER, predictions=predictions,
+                          output_alternatives=alternatives)
 
     def _merge_eval(self, all_ops: List[ModelFnOps]) -> ModelFnOps:
         predictions, metrics = {}, {}
