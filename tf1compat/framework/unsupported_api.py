@@ -236,8 +236,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                  "DNNLinearCombined* with their heads, MetricSpec, SVM), io, "
                                  "Experiment, learn_runner, RunConfig, ExportStrategy, "
                                  "ValidationMonitor, preprocessing's VocabularyProcessor and "
-                                 "datasets are provided; other monitors, the RNN and "
-                                 "KMeans contrib Estimators are not",
+                                 "datasets, KMeansClustering are provided; other "
+                                 "monitors and the RNN contrib Estimators are not",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
     # (section: realcode-e) contrib's tree ensembles: TF's C++ tree-growing ops

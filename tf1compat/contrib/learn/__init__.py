@@ -3,10 +3,11 @@
 `preprocessing` (VocabularyProcessor and its vocabularies) and `datasets` (iris, boston,
 MNIST, DBpedia); the contrib `Estimator` (with `ModelFnOps`, `SKCompat`, `MetricSpec`) and
 `io`'s input functions; the canned contrib Estimators (`DNNClassifier`, `LinearRegressor`,
-`DNNLinearCombinedClassifier`, ...) with contrib's heads (`multi_class_head`,
-`regression_head`, `multi_label_head`, `multi_head`, ...), the linear ones also trained
-by SDCA (`SDCAOptimizer`), and `SVM`; `export_savedmodel` with `InputFnOps` serving
-input_fns (`build_parsing_serving_input_fn`, `utils`) and a signature per head."""
+`DNNLinearCombinedClassifier`, ..., `KMeansClustering`) with contrib's heads
+(`multi_class_head`, `regression_head`, `multi_label_head`, `multi_head`, ...), the linear
+ones also trained by SDCA (`SDCAOptimizer`), and `SVM`; `export_savedmodel` with
+`InputFnOps` serving input_fns (`build_parsing_serving_input_fn`, `utils`) and a signature
+per head."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -18,6 +19,7 @@ from tf1compat.contrib.learn.canned import (DNNClassifier, DNNLinearCombinedClas
                                             infer_real_valued_columns_from_input,
                                             infer_real_valued_columns_from_input_fn)
 from tf1compat.contrib.learn.estimator import Estimator, ModelFnOps, SKCompat
+from tf1compat.contrib.learn.kmeans import KMeansClustering
 from tf1compat.contrib.learn.head import (MetricKey, PredictionKey, binary_svm_head,
                                           multi_class_head, poisson_regression_head,
                                           regression_head)

@@ -80,7 +80,9 @@ class ModelFnOps:
         del default_serving_output_alternative_key
         # The core Estimator reports mean(loss) as "loss" itself and refuses a metric of that
         # name; contrib's heads define it as exactly that mean (of their EVAL-mode loss).
-        metrics = {k: v for k, v in self.eval_metric_ops.items() if k != "loss"}
+        # A lone Tensor (TF evaluated it once after the loop) is its own update op.
+        metrics = {k: v if isinstance(v, (tuple, list)) else (v, v)
+                   for k, v in self.eval_metric_ops.items() if k != "loss"}
         return core_model_fn.EstimatorSpec(
             mode=self.mode, predictions=self.predictions, loss=self.loss,
             train_op=self.train_op if self.mode == _TRAIN else None,
