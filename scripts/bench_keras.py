@@ -17,6 +17,10 @@ function. The tf-keras side is a child process with the TF venv (`TF_PYTHON`, de
 /tmp/tf/bin/python) that keeps its model: the two sides alternate, round after round (each
 round the best of `repeats` one-epoch fits), so drift in a shared machine's load hits both;
 the figures are the best round of each. The machine's load average is printed with them.
+Beside examples per wall-clock second, each side reports examples per CPU-second of its
+whole process (`time.process_time`, every thread: tf-keras's pools, tf1compat's
+background compile), the best epoch of each round: on a loaded machine the wall-clock
+rounds swing with the other processes, the CPU cost per example much less.
 tf1compat is imported before torch, as a TF1 script does, so its thread policy applies
 (docs/performance.md); `--threads N` fixes torch's thread count instead (as
 `TF1COMPAT_THREADS=N` would, so no session or thread tuner changes it).
@@ -46,7 +50,8 @@ TF_PYTHON = os.environ.get("TF_PYTHON", "/tmp/tf/bin/python")
 
 def fit_timer(tf: Any) -> Callable[[int], float]:
     """Builds and compiles the benchmark model, fits one warm-up epoch, and returns a
-    function giving the best examples/s over n one-epoch fits."""
+    function giving the best examples/s over n one-epoch fits (and, as its
+    `examples_per_cpu_s` attribute, the best examples per CPU-second of those fits)."""
     rng = np.random.RandomState(0)
     x = rng.rand(N_EXAMPLES, 784).astype(np.float32)
     y = rng.randint(0, 10, N_EXAMPLES).astype(np.int64)
@@ -58,12 +63,15 @@ def fit_timer(tf: Any) -> Callable[[int], float]:
     model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
 
     def best_of(n: int) -> float:
-        best = float("inf")
+        best = best_cpu = float("inf")
         for _ in range(n):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
             best = min(best, time.perf_counter() - start)
+            best_cpu = min(best_cpu, time.process_time() - start_cpu)
+        best_of.examples_per_cpu_s = N_EXAMPLES / max(best_cpu, 1e-9)
         return N_EXAMPLES / best
+    best_of.examples_per_cpu_s = 0.0
     return best_of
 
 
@@ -83,6 +91,7 @@ class _Child:
                                      stderr=subprocess.PIPE, text=True,
                                      env=None if env is None else {**os.environ, **env})
         self.note = ""
+        self.cpu = 0.0      # examples per CPU-second of the last measurement
 
     def wait_ready(self) -> bool:
         """Waits until the child has imported TF and fitted its warm-up epoch, so that
@@ -110,6 +119,7 @@ class _Child:
             return None
         reply = json.loads(line)
         self.note = reply.get("threads", "")
+        self.cpu = reply.get("examples_per_cpu_s", 0.0)
         return reply["examples_per_s"]
 
     def close(self) -> None:
@@ -152,10 +162,12 @@ def bench_variants(variants: Sequence[str], rounds: int = ROUNDS, load: int = 0,
         sides = [(name, child) for name, child in sides if child.wait_ready()]
         load_before = os.getloadavg()[0]
         figures: Dict[str, List[float]] = {name: [] for name, _ in sides}
+        cpu: Dict[str, List[float]] = {name: [] for name, _ in sides}
         for _ in range(rounds):
             for name, child in sides:
                 figure = child.measure(repeats)
                 figures[name].append(figure or 0.0)
+                cpu[name].append(child.cpu if figure else 0.0)
         for _, child in sides:
             child.close()
         load_after = os.getloadavg()[0]
@@ -178,7 +190,20 @@ def bench_variants(variants: Sequence[str], rounds: int = ROUNDS, load: int = 0,
         if child.note:
             line += f"   [{child.note}]"
         print(line)
+    for name, _ in sides:
+        print("  " + _cpu_line(name, cpu[name], cpu.get("tf-keras") if name != "tf-keras"
+                               else None))
+        result[f"{name}_examples_per_cpu_s"] = max(cpu[name])
     return result
+
+
+def _cpu_line(name: str, ours: List[float], theirs: Optional[List[float]]) -> str:
+    """Examples per CPU-second (best round) and, against tf-keras, the ratio per round."""
+    line = f"{name:24s} {max(ours):9.0f} ex/CPU-s"
+    if theirs and max(theirs):
+        rows = ", ".join(f"{a / b:.2f}" for a, b in zip(ours, theirs) if b)
+        line += f"   CPU ratio {max(ours) / max(theirs):5.2f}x (per round: {rows})"
+    return line
 
 
 def bench_keras(threads: Optional[int] = None, rounds: int = ROUNDS, load: int = 0,
@@ -200,11 +225,15 @@ def bench_keras(threads: Optional[int] = None, rounds: int = ROUNDS, load: int =
         ours_timer = fit_timer(tf)
         ours: List[float] = []
         theirs: List[float] = []
+        ours_cpu: List[float] = []
+        theirs_cpu: List[float] = []
         for _ in range(rounds):
             ours.append(ours_timer(repeats))
+            ours_cpu.append(ours_timer.examples_per_cpu_s)
             figure = child.measure(repeats) if child else None
             if figure:
                 theirs.append(figure)
+                theirs_cpu.append(child.cpu)
             elif child:
                 child = None
         if child:
@@ -226,6 +255,11 @@ def bench_keras(threads: Optional[int] = None, rounds: int = ROUNDS, load: int =
         line += f"   (per round: {rows})"
     print(f"{line}   (target >= 1.0x; {rounds} alternating rounds; {load} busy loops; "
           f"load {load_before:.2f} -> {load_after:.2f})")
+    print("  " + _cpu_line("tf1compat", ours_cpu, theirs_cpu))
+    if theirs_cpu:
+        print("  " + _cpu_line("tf-keras", theirs_cpu, None))
+        result.update(cpu_ratio=max(ours_cpu) / max(theirs_cpu))
+    result["tf1compat_examples_per_cpu_s"] = max(ours_cpu)
     print(f"  tf1compat threads: {tf1compat_threads_reason()}")
     return result
 
@@ -245,6 +279,7 @@ def _tf1compat_main() -> None:
         figure = best_of(int(line))
         where = os.path.dirname(os.path.dirname(tf.__file__))
         print(json.dumps({"examples_per_s": figure,
+                          "examples_per_cpu_s": best_of.examples_per_cpu_s,
                           "threads": f"{where}: {tf1compat_threads_reason()}"}), flush=True)
 
 
@@ -258,7 +293,8 @@ def _tf_main() -> None:
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         figure = best_of(int(line))
-        print(json.dumps({"examples_per_s": figure}), flush=True)
+        print(json.dumps({"examples_per_s": figure,
+                          "examples_per_cpu_s": best_of.examples_per_cpu_s}), flush=True)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 compiled graph (merged), with the forward segment alone compiled (forward), op by op
 (TF1COMPAT_COMPILE=off), TF, and for `mlp` a hand-written torch step (forward,
 `torch.autograd.grad` and Adam in one `torch.compile(fullgraph=True)` graph, Dynamo's
-`trace_autograd_ops` on): the floor a compiled whole step could reach.
+`trace_autograd_ops` on): the floor a compiled whole step could reach; for `cnn` the
+hand-written step in eager torch (channels_last convolutions, fused Adam).
 
     python scripts/bench_step_cpu.py                   # mlp, 3 rounds
     python scripts/bench_step_cpu.py mlp autoencoder --rounds 5 --steps 300
@@ -72,12 +73,47 @@ def _torch_mlp() -> Any:
     return run
 
 
+def _torch_cnn() -> Any:
+    """The cnn workload's step written by hand in torch, eagerly (inductor's CPU pooling
+    and layout kernels make the compiled step slower): NHWC input seen as channels_last,
+    bias in the convolution, fused Adam; glibc's heap kept as tf1compat keeps it."""
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+    sys.path.insert(0, ROOT)
+    from tf1compat import _host_memory
+    _host_memory.apply()
+    torch.set_num_threads(1)
+    rng = np.random.RandomState(0)
+    x = torch.from_numpy(rng.rand(32, 28, 28, 1).astype(np.float32)).permute(0, 3, 1, 2)
+    y = torch.from_numpy(np.eye(10, dtype=np.float32)[rng.randint(0, 10, 32)])
+    shapes = [(32, 1, 5, 5), (32,), (64, 32, 5, 5), (64,), (3136, 256), (256,), (256, 10),
+              (10,)]
+    params = [(torch.randn(*s) * 0.05).requires_grad_() for s in shapes]
+    opt = torch.optim.Adam(params, lr=1e-3, fused=True)
+
+    def run() -> Any:
+        w1, b1, w2, b2, w3, b3, w4, b4 = params
+        h = F.max_pool2d(F.relu(F.conv2d(x, w1, b1, 1, 2)), 2, 2)
+        h = F.max_pool2d(F.relu(F.conv2d(h, w2, b2, 1, 2)), 2, 2)
+        h = F.relu(h.permute(0, 2, 3, 1).reshape(32, -1) @ w3 + b3)
+        loss = F.cross_entropy(h @ w4 + b4, y)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return run
+
+
+_TORCH_STEPS = {"mlp": _torch_mlp, "cnn": _torch_cnn}
+
+
 def child(kind: str, workload: str, steps: int) -> Dict[str, Any]:
     import numpy as np
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from bench_vs_tf import WORKLOADS
     if kind == "torch":
-        step = _torch_mlp()
+        step = _TORCH_STEPS[workload]()
         for _ in range(20):
             step()
         start = time.process_time()
@@ -149,7 +185,7 @@ def main() -> int:
         times: Dict[str, List[float]] = {k: [] for k in KINDS}
         for _ in range(args.rounds):
             for kind in KINDS:
-                if kind == "torch" and workload != "mlp":
+                if kind == "torch" and workload not in _TORCH_STEPS:
                     continue
                 python = args.tf_python if kind == "tf" else sys.executable
                 if not os.path.exists(python):

@@ -76,17 +76,25 @@ def render() -> str:
             lines.append(f"Supported ({len(ok)}): " +
                          (", ".join(f"`{name}`" for name in ok) if ok else "none") + ".")
         else:
-            lines.append("TF 2 has no contrib; tf1compat provides `layers`, `slim`, "
-                         "`framework`, `losses`, `rnn`, `data`, `eager`, `lookup`, "
-                         "`seq2seq`, `legacy_seq2seq`, `tensorboard.plugins."
-                         "projector` and `factorization` k-means (TF 1.15 is the "
-                         "reference). Contrib modules with a "
-                         "known reason or successor:")
+            provided = ", ".join(f"`{m}`" for m in _contrib_modules())
+            lines.append(f"TF 2 has no contrib; TF 1.15's is the reference. tf1compat "
+                         f"provides {provided}. The contrib modules and names it does not "
+                         f"provide, with the reason and what to use instead:")
         if missing:
             lines += ["", "| not supported | why | instead |", "|---|---|---|"]
             for name, reason, instead in missing:
                 lines.append(f"| `{prefix}{name}` | {_cell(reason)} | {_cell(instead)} |")
     return "\n".join(lines) + "\n"
+
+
+def _contrib_modules() -> List[str]:
+    """The tf.contrib modules tf1compat provides: its contrib package's public submodules
+    and the contrib names that are core namespaces."""
+    import pkgutil
+    import tf1compat.contrib as contrib
+    names = {m.name for m in pkgutil.iter_modules(contrib.__path__)
+             if not m.name.startswith("_") and m.name != "eager_network"}
+    return sorted(names | set(contrib._CORE_ALIASES))
 
 
 def main(argv: List[str]) -> int:

@@ -14,8 +14,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Keras lives in tf-keras (its own package): only these of its namespaces are recorded.
-KERAS_NAMESPACES = ["keras", "keras.layers", "keras.backend"]
+# Keras lives in tf-keras (its own package): its namespaces are walked apart, every
+# module below `keras` (layers, backend, callbacks, losses, metrics, optimizers, utils, ...).
+KERAS_ROOT = "keras"
 # Not walked: `compat` re-exports the whole API, `raw_ops` has its own table
 # (tf1compat/api/_tf_raw_ops.py), `lite` is TF Lite's converter.
 SKIPPED = ("compat.", "raw_ops", "lite")
@@ -38,11 +39,14 @@ def _namespaces(tf) -> dict:
                 continue
             if value.__name__.startswith("tensorflow") and value is not tf:
                 pending.append((child, value))
-    for ns in KERAS_NAMESPACES:
-        obj = tf
-        for part in ns.split("."):
-            obj = getattr(obj, part)
-        out[ns] = sorted(n for n in dir(obj) if not n.startswith("_"))
+    keras = [(KERAS_ROOT, getattr(tf, KERAS_ROOT))]
+    while keras:
+        ns, module = keras.pop()
+        out[ns] = sorted(n for n in dir(module) if not n.startswith("_"))
+        for name in out[ns]:
+            value = getattr(module, name, None)
+            if isinstance(value, types.ModuleType) and f"{ns}.{name}" not in out:
+                keras.append((f"{ns}.{name}", value))
     return dict(sorted(out.items()))
 
 

@@ -8,7 +8,8 @@ tf-keras) and saved_model_tf1compat_subclassed/ (none, written by tf1compat),
 `tf.keras.models.load_model(dir)` without custom objects (TF2 behaviour: tf-keras 2.21
 cannot load a SavedModel under `disable_v2_behavior`): the revived class's name, the
 model's name, weights, predictions on record_keras_saved_models.INPUT, the compiled
-optimizer and loss, and what a call with another input shape raises. Written to
+optimizer and loss, what a call with another input shape raises, and its revived inner
+layers (class, name, attribute, weights, an inner layer called on its own). Written to
 tests/fixtures/keras/revived_subclassed.json; tests/test_keras_saved_model.py replays it.
 """
 
@@ -28,6 +29,8 @@ FIXTURES = os.path.join(ROOT, "tests", "fixtures", "keras")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 DIRECTORIES = ("saved_model_tf_subclassed", "saved_model_tf1compat_subclassed")
+# The second inner layer takes the first's 3 units; the first layer expects 4.
+INNER_INPUT = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]]
 
 
 def _error(fn: Any) -> Dict[str, Any]:
@@ -41,13 +44,26 @@ def revived(tf: Any, directory: str) -> Dict[str, Any]:
     import numpy as np
     from record_keras_saved_models import INPUT
     model = tf.keras.models.load_model(os.path.join(FIXTURES, directory))
+    inner = np.asarray(INNER_INPUT, np.float32)
     return {"class": type(model).__name__, "name": model.name,
             "weights": [w.name for w in model.weights],
             "values": [np.asarray(w).tolist() for w in model.get_weights()],
             "predict": _error(lambda: model.predict(INPUT, verbose=0)),
             "other_shape": _error(lambda: model(np.ones((3, 5), np.float32)).numpy()),
             "optimizer": type(model.optimizer).__name__,
-            "loss": getattr(model.loss, "__name__", str(model.loss))}
+            "loss": getattr(model.loss, "__name__", str(model.loss)),
+            "layers": [_layer(model, layer) for layer in model.layers],
+            "inner_call": _error(lambda: model.layers[-1](inner).numpy()),
+            "inner_wrong_shape": _error(lambda: model.layers[0](inner).numpy())}
+
+
+def _layer(model: Any, layer: Any) -> Dict[str, Any]:
+    attribute = [k for k, v in vars(model).items() if v is layer and not k.startswith("_")]
+    return {"class": type(layer).__name__, "name": layer.name, "attributes": attribute,
+            "weights": [w.name for w in layer.weights], "built": layer.built,
+            "trainable": [w.name for w in layer.trainable_weights],
+            "units": getattr(layer, "units", None),
+            "same_variables": [any(w is m for m in model.weights) for w in layer.weights]}
 
 
 def main() -> int:
@@ -55,6 +71,7 @@ def main() -> int:
     tf.get_logger().setLevel("ERROR")
     record = {name: revived(tf, name) for name in DIRECTORIES}
     record["tensorflow"] = tf.__version__
+    record["inner_input"] = INNER_INPUT
     path = os.path.join(FIXTURES, "revived_subclassed.json")
     with open(path, "w") as f:
         json.dump(record, f, indent=1, sort_keys=True)

@@ -375,14 +375,20 @@ def case_train_tensor_array_read_in_body(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
+def _rows_and_array(tf, n: int):
+    """The placeholder `x` of `n` rows of 3, the variables `w` and `v` (3) and a
+    TensorArray of `n` elements of shape [3] that keeps what is read."""
+    x = tf.placeholder(tf.float32, [n, 3], name="x")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.8]))
+    v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.6))
+    return x, w, v, tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[3])
+
+
 def case_train_tensor_array_read_after_write(tf):
     """A loop that writes its TensorArray's element i and reads it back in the same
     iteration (`ta.write(i, e)` then `.read(i)` of the new flow: the written value in
     the body's function), the array also stacked after the loop; GradientDescent."""
-    x = tf.placeholder(tf.float32, [5, 3], name="x")
-    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.8]))
-    v = tf.get_variable("v", [3], initializer=tf.constant_initializer(0.6))
-    out = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[3])
+    x, w, v, out = _rows_and_array(tf, 5)
 
     def body(i, h, out):
         out = out.write(i, tf.tanh(h * w + x[i]))
@@ -394,6 +400,27 @@ def case_train_tensor_array_read_after_write(tf):
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_read_earlier_after_write(tf):
+    """A loop that writes its TensorArray's element i, then reads back elements of
+    earlier indices from the new flow (`out.write(i, e)` then `.read(i - 1)` and
+    `.read(i + (-2))`; elements 0 and 1, never written, read as zeros), the array also
+    gathered after the loop; Adam."""
+    x, w, v, out = _rows_and_array(tf, 6)
+
+    def body(i, h, out):
+        out = out.write(i, tf.tanh(h * w + x[i]))
+        prev, earlier = out.read(i - 1), out.read(i + (-2))
+        return i + 1, h * v + prev * w + 0.3 * earlier, out
+
+    _, h, out = tf.while_loop(lambda i, *_: i < 6, body, [tf.constant(2), tf.zeros([3]), out])
+    loss = tf.identity(tf.reduce_mean(tf.square(out.gather(tf.range(2, 6)) - 0.1)) +
+                       tf.reduce_sum(h * v), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": np.concatenate([ROWS, ROWS[:1]])},
+                          ["loss:0", "w:0", "v:0"])
 
 
 def case_train_nested_while_loops(tf):
@@ -549,7 +576,9 @@ LOOP_MORE_CASES = [case_train_foldl_foldr, case_train_while_loop_cumsum_cumprod,
                    case_train_tensor_array_written_twice, case_train_loop_in_cond_in_cond,
                    case_train_while_loop_cond_run_time_shapes,
                    case_train_tensor_array_read_in_body,
-                   case_train_tensor_array_read_after_write, case_train_nested_while_loops,
+                   case_train_tensor_array_read_after_write,
+                   case_train_tensor_array_read_earlier_after_write,
+                   case_train_nested_while_loops,
                    case_train_map_fn_of_scan, case_train_while_loop_gelu_top_k_body,
                    case_train_while_loop_causal_attention_segment_max_body,
                    case_train_while_loop_cond_math_ops]

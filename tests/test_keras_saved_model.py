@@ -301,9 +301,11 @@ def test_revived_subclassed_models(directory):
     (tests/fixtures/keras/revived_subclassed.json, scripts/record_keras_revived.py): a
     class of the saved name with the saved weights, compiled; tf-keras's directory calls
     its traced function (same predictions; another input shape is a ValueError), and
-    tf1compat's, which has none, loads but cannot be called (ValueError)."""
+    tf1compat's, which has none, loads but cannot be called (ValueError). Its inner layers
+    are tf-keras's: the same classes, names, attributes and variables, callable alone."""
     with open(os.path.join(FIXTURES, "revived_subclassed.json")) as f:
-        expected = json.load(f)[directory]
+        record = json.load(f)
+    expected = record[directory]
     model = tf.keras.models.load_model(os.path.join(FIXTURES, directory))
     assert type(model).__name__ == expected["class"] and model.name == expected["name"]
     assert [w.name for w in model.weights] == expected["weights"]
@@ -311,6 +313,22 @@ def test_revived_subclassed_models(directory):
         np.testing.assert_allclose(value, want, rtol=1e-6)
     assert type(model.optimizer).__name__ == expected["optimizer"]
     assert model.loss.__name__ == expected["loss"]
+    # Its inner layers, revived from their configs, own the model's variables.
+    layers = [{"class": type(layer).__name__, "name": layer.name,
+               "attributes": [k for k, v in vars(model).items()
+                              if v is layer and not k.startswith("_")],
+               "weights": [w.name for w in layer.weights], "built": layer.built,
+               "trainable": [w.name for w in layer.trainable_weights],
+               "units": getattr(layer, "units", None),
+               "same_variables": [any(w is m for m in model.weights) for w in layer.weights]}
+              for layer in model.layers]
+    assert layers == expected["layers"]
+    inner = np.asarray(record["inner_input"], np.float32)
+    np.testing.assert_allclose(tf.keras.backend.eval(model.layers[-1](inner)),
+                               expected["inner_call"]["value"], rtol=1e-5)
+    assert expected["inner_wrong_shape"] == {"error": "ValueError"}
+    with pytest.raises(ValueError, match="expected axis -1 of input shape to have value 4"):
+        model.layers[0](inner)
     if "value" in expected["predict"]:
         np.testing.assert_allclose(model.predict(script.INPUT), expected["predict"]["value"],
                                    rtol=1e-5, atol=1e-6)

@@ -15,7 +15,7 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 # Bottom to top. A module may import its own layer and the layers before it.
 LAYERS: List[Tuple[str, ...]] = [
-    ("_version", "_tf_api_names", "_machine_load", "_thread_policy"),   # no imports above
+    ("_version", "_tf_api_names", "_machine_load", "_thread_policy", "_host_memory"),   # no imports above
     ("framework",),                  # dtypes, shapes, Graph/Operation/Tensor, op_def, errors
     ("util",),                       # nest, gfile, tf_logging
     ("serialization",),              # protos, wire formats, records, checkpoint formats

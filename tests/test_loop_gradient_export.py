@@ -19,12 +19,13 @@ import pytest
 
 import tf1compat as tf
 from tf1compat.graphdef import graph_export
-from tests import graph_loop_more_cases, graph_loop_training_cases
+from tests import graph_loop_more_cases, graph_loop_nested_cases, graph_loop_training_cases
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
                                          fresh_graph, recorded_case, replay_the_written_train_op,
                                          replay_tf_runs)
 
-CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES
+CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES + \
+    graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -79,7 +80,9 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_while_loop_cond_run_time_shapes,
               graph_loop_more_cases.case_train_tensor_array_read_in_body,
               graph_loop_more_cases.case_train_nested_while_loops,
-              graph_loop_more_cases.case_train_map_fn_of_scan]
+              graph_loop_more_cases.case_train_map_fn_of_scan,
+              graph_loop_more_cases.case_train_tensor_array_read_earlier_after_write] + \
+    graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -121,50 +124,117 @@ def _warned_reason(build, caplog):
     return warned[0]
 
 
+def _nested_loops(inner):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w = tf.get_variable("w", [2])
+
+    def outer(i, h):
+        if inner == "scan":
+            steps = tf.reshape(tf.tile(h, [i + 1]), [-1, 2])
+            return i + 1, tf.scan(lambda acc, e: acc * w + e, steps)[-1]
+        if inner == "gather":
+            ta = tf.TensorArray(tf.float32, 2)
+            _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
+                j + 1, ta.write(j, h * w)), [tf.constant(0), ta])
+            return i + 1, ta.gather([1, 0])[0]
+        limit = i if inner == "counter" else n
+        return i + 1, tf.while_loop(lambda j, g: j < limit, lambda j, g: (
+            j + 1, g * w), [tf.constant(0), h])[1]
+    _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
+    tf.gradients(tf.reduce_sum(h), [w])
+
+
 @pytest.mark.parametrize("inner,reason", [
-    ("counter", "not fixed"), ("fed", "not fixed"), ("scan", "not fixed"),
+    ("scan", "not fixed"), ("scan", "carries a TensorArray other than written"),
     ("gather", "TensorArrayGatherV3")])
-def test_nested_loops_not_unrolled_keep_tf1compat_form(inner, reason, caplog):
-    """An inner loop whose trip count is known only at run time (the outer counter,
-    a fed limit, a scan over a run-time length) or whose array is read other than by
-    stack() after it is not unrolled: warned, naming why."""
-    def build():
-        x = tf.placeholder(tf.float32, [2], name="x")
-        n = tf.placeholder(tf.int32, [], name="n")
-        w = tf.get_variable("w", [2])
-
-        def outer(i, h):
-            if inner == "scan":
-                steps = tf.reshape(tf.tile(h, [i + 1]), [-1, 2])
-                return i + 1, tf.scan(lambda acc, e: acc * w + e, steps)[-1]
-            if inner == "gather":
-                ta = tf.TensorArray(tf.float32, 2)
-                _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
-                    j + 1, ta.write(j, h * w)), [tf.constant(0), ta])
-                return i + 1, ta.gather([1, 0])[0]
-            limit = i if inner == "counter" else n
-            return i + 1, tf.while_loop(lambda j, g: j < limit, lambda j, g: (
-                j + 1, g * w), [tf.constant(0), h])[1]
-        _, h = tf.while_loop(lambda i, h: i < 2, outer, [tf.constant(0), x])
-        tf.gradients(tf.reduce_sum(h), [w])
-    assert reason in _warned_reason(build, caplog)
+def test_nested_loops_neither_unrolled_nor_plain_keep_tf1compat_form(inner, reason, caplog):
+    """An inner loop whose array is read other than by stack() after it, or a tf.scan
+    over a run-time length (its array enters the loop with the first element), has no
+    TF form: warned, naming why."""
+    assert reason in _warned_reason(lambda: _nested_loops(inner), caplog)
 
 
-def test_a_loop_in_a_cond_in_a_loop_keeps_tf1compat_form_and_names_it(caplog):
-    def build():
-        x = tf.placeholder(tf.float32, [3], name="x")
-        flag = tf.placeholder(tf.bool, [], name="flag")
-        w = tf.get_variable("w", [3])
+@pytest.mark.parametrize("inner", ["counter", "fed"])
+def test_a_nested_loop_of_a_run_time_trip_count_gets_a_nested_backward_loop(inner, caplog):
+    """An inner loop whose trip count is known only at run time (the outer counter, a
+    fed limit): its forward loop pushes on stacks made once outside both loops (entered
+    into the outer frame, then its own), its count starts from 0 each outer iteration
+    after the outer iteration's count, the outer loop pushes the inner trip count, and
+    its backward loop runs inside the outer backward loop's frame from that count."""
+    _nested_loops(inner)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    nodes = {n.name: n for n in gd.node}
+    frame = {name: n.attr["frame_name"].s.decode() for name, n in nodes.items()
+             if n.op == "Enter"}
+    inner_grad = "gradients/SymbolicGradient/while/while_grad/while_context"
+    outer_grad = "gradients/SymbolicGradient/while_grad/while_context"
+    assert set(frame.values()) == {"while/while_context", "while/while/while_context",
+                                   inner_grad, outer_grad}
+    # the inner backward count starts from the trip count the outer backward loop pops
+    count_enter, = [n for n in gd.node if n.op == "Enter" and frame[n.name] == inner_grad
+                    and n.attr["T"].type == tf.int32.as_datatype_enum and
+                    not n.attr["is_constant"].b]
+    pop = nodes[count_enter.input[0]]
+    assert pop.op == "StackPopV2" and frame[nodes[pop.input[0]].name] == outer_grad
+    # the inner forward count waits for the outer count of the iteration
+    zero = nodes["gradients/SymbolicGradient/while/while/f_count"]
+    assert zero.input == ["^gradients/SymbolicGradient/while/f_count/Identity"]
+    # stacks of the inner loop: entered into the outer frame, then the inner one
+    pushes = [n for n in gd.node if n.op == "StackPushV2" and frame.get(n.input[0]) ==
+              "while/while/while_context"]
+    assert pushes and all(frame[nodes[nodes[p.input[0]].input[0]].name] ==
+                          "while/while_context" for p in pushes)
+    # the outer backward loop's next count waits for the inner backward loop's Exits
+    sub = nodes["gradients/SymbolicGradient/while_grad/sub"]
+    assert any(nodes[c[1:]].op == "Exit" and c[1:].startswith(inner_grad.rsplit("/", 1)[0])
+               for c in sub.input if c.startswith("^"))
+    # TF nests the inner backward loop's context in the outer one's
+    meta = tf.train.export_meta_graph()
+    contexts = [ctx for ctx in meta.collection_def["while_context"].bytes_list.value]
+    assert len(contexts) == 2
+    from tf1compat.serialization.messages import WhileContextDef
+    outer = [WhileContextDef.FromString(c) for c in contexts]
+    grad_ctx, = [c for c in outer if c.context_name == outer_grad]
+    assert [c.while_ctxt.context_name for c in grad_ctx.nested_contexts] == [inner_grad]
 
-        def body(i, h):
-            return i + 1, tf.cond(flag, lambda: tf.while_loop(
-                lambda j, g: j < 2, lambda j, g: (j + 1, g * w), [tf.constant(0), h])[1],
-                lambda: h + w)
-        _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
-        tf.gradients(tf.reduce_sum(h), [w])
-    reason = _warned_reason(build, caplog)
-    assert "a tf.cond branch contains a control-flow construct (While)" in reason
-    assert "a tf.cond in the body of loop" in reason
+
+def _loop_in_cond_in_loop(inner_reads_branch_value=False):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [3])
+
+    def body(i, h):
+        def looped():
+            start = h * 2.0 if inner_reads_branch_value else h
+            return tf.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, g * w),
+                                 [tf.constant(0), start])[1]
+        return i + 1, tf.cond(flag, looped, lambda: h + w)
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
+    tf.gradients(tf.reduce_sum(h), [w])
+
+
+def test_a_loop_in_a_cond_in_a_loop_gets_a_nested_backward_loop(caplog):
+    """Its count starts where its branch runs (after the outer count), its stacks pass
+    the cond's Switch, and the outer loop pushes its trip count through a Merge with 0
+    from the other branch (its backward loop then runs no iteration)."""
+    _loop_in_cond_in_loop()
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    nodes = {n.name: n for n in gd.node}
+    zero = nodes["gradients/SymbolicGradient/while/cond/while/f_count"]
+    assert zero.input[0] == "^gradients/SymbolicGradient/while/f_count/Identity"
+    assert nodes[zero.input[1][1:]].op == "Identity"        # the branch's pivot
+    count = nodes["gradients/SymbolicGradient/while/cond/while/f_count/branch_count"]
+    assert count.op == "Merge" and nodes[count.input[0]].op == "Exit"
+    assert nodes[count.input[1].split(":")[0]].op == "Switch"
+    assert any(n.op == "StackPushV2" and n.input[1] == count.name for n in gd.node)
+
+
+def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_keeps_tf1compat_form(caplog):
+    reason = _warned_reason(lambda: _loop_in_cond_in_loop(True), caplog)
+    assert "reads a value computed in its tf.cond branch" in reason
 
 
 def test_a_nested_loop_of_a_fixed_trip_count_is_unrolled_in_the_body_function():
@@ -277,7 +347,8 @@ def test_a_tensor_array_read_in_the_body_after_a_write_keeps_tf1compat_form(capl
             return i + 1, ta.write(2 * i + 1, ta.read(2 * i) * w)
         _, ta = tf.while_loop(lambda i, ta: i < 3, body, [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(ta.stack()), [w])
-    assert "one write after another" in _warned_reason(build, caplog)
+    assert "neither that write's index tensor nor provably below it" in \
+        _warned_reason(build, caplog)
 
 
 def test_a_tensor_array_read_in_the_body_that_enters_with_elements_keeps_tf1compat_form(

@@ -143,3 +143,25 @@ def test_enqueue_copies_fed_values():
         sess.run(q.enqueue(p), {p: fed})
         fed[:] = 9.0                   # the caller reuses its buffer
         np.testing.assert_array_equal(sess.run(q.dequeue()), [1.0, 2.0])
+
+
+def test_abandoned_tfrecord_pass_closes_its_file():
+    """A TFRecordDataset iterator re-initialized or dropped mid-file closes the file it
+    was reading (ALBERT's run_pretraining evaluation left it to the garbage collector, a
+    ResourceWarning)."""
+    import gc
+    import warnings
+    path = os.path.join(tempfile.mkdtemp(), "a.tfrecord")
+    with open(path, "wb") as f:
+        f.write(_file_bytes([b"r0", b"r1", b"r2"]))
+    with tf.Graph().as_default():
+        it = tf.data.TFRecordDataset(path).make_initializable_iterator()
+        nxt = it.get_next()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ResourceWarning)
+            with tf.Session() as sess:
+                for _ in range(2):
+                    sess.run(it.initializer)
+                    assert sess.run(nxt) == b"r0"
+            gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]

@@ -98,8 +98,9 @@ def test_missing_contrib_module_names_the_contrib_piece():
     """)
     proc = _run_python(code)
     assert proc.returncode == 0, proc.stderr
-    assert "ERR tf.contrib.timeseries ('tensorflow.contrib.timeseries') is not " \
-        "provided by tf1compat" in proc.stdout
+    assert "ERR tf.contrib.timeseries is part of TensorFlow 1.x's tf.contrib but is not " \
+        "implemented by tf1compat." in proc.stdout
+    assert "Instead: tf.keras recurrent models" in proc.stdout
 
 
 def test_contrib_module_refused_on_purpose_is_not_implemented_and_an_import_error():

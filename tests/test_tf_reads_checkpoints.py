@@ -16,7 +16,6 @@ restored variables (`tf_resaved/`). Without TensorFlow, these tests check that
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import struct
@@ -27,6 +26,7 @@ import torch
 
 import tf1compat as tf
 from tf1compat.serialization import tensor_bundle
+from tests.script_loader import load_script
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRITTEN = os.path.join(ROOT, "tests", "fixtures", "tf1compat_written")
@@ -39,11 +39,7 @@ PREFIXES = [NAME_BASED, SHARDED, OBJECT_BASED, SAVED_MODEL_VARIABLES, KERAS_WEIG
 
 
 def _script():
-    path = os.path.join(ROOT, "scripts", "check_tf_reads_checkpoints.py")
-    spec = importlib.util.spec_from_file_location("check_tf_reads_checkpoints", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("check_tf_reads_checkpoints")
 
 
 @pytest.fixture(scope="module")

@@ -64,6 +64,12 @@ def test_tf115_contrib_module_paths(installed):
     from tensorflow.python.ops import gen_clustering_ops
     assert clustering_ops.nearest_neighbors is gen_clustering_ops.nearest_neighbors
     assert seq2seq.embedding_rnn_seq2seq is tf.contrib.legacy_seq2seq.embedding_rnn_seq2seq
+    # openai/glow: `from tensorflow.contrib.framework.python.ops import add_arg_scope, arg_scope`
+    from tensorflow.contrib.framework.python.ops import add_arg_scope, arg_scope
+    from tensorflow.contrib.framework.python.ops import variables as framework_variables
+    assert add_arg_scope is tf.contrib.framework.add_arg_scope
+    assert arg_scope is tf.contrib.framework.arg_scope
+    assert framework_variables.model_variable is tf.contrib.framework.model_variable
 
 
 def test_any_attribute_on_tensors_operations_and_variables():

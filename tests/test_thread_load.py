@@ -159,19 +159,23 @@ def test_follow_load_off_keeps_every_core(fake_load, monkeypatch):
     assert "TF1COMPAT_FOLLOW_LOAD=0" in _thread_policy._auto_reason()
 
 
-def test_passive_threads_keep_every_core_unless_asked(fake_load, monkeypatch):
+def test_passive_threads_follow_the_load_unless_asked_not_to(fake_load, monkeypatch):
     """With PASSIVE threads (the automatic policy on a machine busy at start) the count is
-    not capped: the thread tuner measures what pays; TF1COMPAT_FOLLOW_LOAD=1 caps it."""
+    the cores other processes leave idle, down to one (no extra thread: nothing spins);
+    TF1COMPAT_FOLLOW_LOAD=0 keeps every core."""
     monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "PASSIVE")
     assert not _thread_policy.spinning()
-    fake_load.step(2.0, others=2.0)
-    assert _thread_policy.load_threads() == 2
-    assert "PASSIVE threads" in _thread_policy._auto_reason()
-    monkeypatch.setenv("TF1COMPAT_FOLLOW_LOAD", "1")
     fake_load.step(2.0, others=2.0)
     _thread_policy.load_threads()                       # the first of two readings
     fake_load.step(2.0, others=2.0)
     assert _thread_policy.load_threads() == 1
+    assert "cores other processes leave idle" in _thread_policy._auto_reason()
+    fake_load.step(2.0, others=0.0, own=2.0)
+    assert _thread_policy.load_threads() == 2
+    monkeypatch.setenv("TF1COMPAT_FOLLOW_LOAD", "0")
+    fake_load.step(2.0, others=2.0)
+    assert _thread_policy.load_threads() == 2
+    assert "TF1COMPAT_FOLLOW_LOAD=0" in _thread_policy._auto_reason()
 
 
 def test_an_unreadable_source_keeps_the_last_count(fake_load):
@@ -244,11 +248,10 @@ def test_tuner_measures_one_thread_against_the_load_count(auto_policy, monkeypat
 
 
 def test_tuner_with_a_cap_of_one_measures_nothing(auto_policy, monkeypatch):
-    """PASSIVE threads with TF1COMPAT_FOLLOW_LOAD=1 on a busy machine: one thread, no
-    trial of more; the cap's rise re-decides."""
+    """PASSIVE threads on a busy machine: one thread, no trial of more; the cap's rise
+    re-decides."""
     machine = auto_policy
     monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "PASSIVE")
-    monkeypatch.setenv("TF1COMPAT_FOLLOW_LOAD", "1")
     machine.step(1.0, others=2.0)
     _thread_policy.load_threads()
     machine.step(1.0, others=2.0)

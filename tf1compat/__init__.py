@@ -12,6 +12,9 @@ or packages of their own (`tf.layers`, `tf.keras`, ...).
 # First, before anything loads torch: OpenMP's wait policy (see _thread_policy.py).
 from tf1compat import _thread_policy
 _thread_policy.prepare_environment()
+# Freed tensor memory kept for the next run, as TF's allocator keeps it (_host_memory.py).
+from tf1compat import _host_memory
+_host_memory.apply()
 
 from tf1compat import _version
 from tf1compat._version import (COMPILER_VERSION, CXX11_ABI_FLAG, CXX_VERSION, GIT_VERSION,
@@ -115,6 +118,7 @@ from tf1compat.ops.control_flow_ops import group, no_op, tuple
 from tf1compat.ops import grad_ops as _grad_ops  # TF's explicit gradient ops, for imported graphs
 from tf1compat.ops import grad_ops_nn as _grad_ops_nn  # more of them, and TF 1.x-era ops
 from tf1compat.ops import grad_ops_sparse as _grad_ops_sparse  # sparse segment gradients
+from tf1compat.ops import cudnn_rnn_ops as _cudnn_rnn_ops  # CudnnRNN(V2/V3) of TF graphs
 from tf1compat.ops import legacy_ops as _legacy_ops  # op types of older TF versions
 from tf1compat.ops import tensor_array_legacy as _tensor_array_legacy  # TF 1.0-era arrays
 from tf1compat.ops import legacy_handle_ops as _legacy_handle_ops  # V1 lookup tables

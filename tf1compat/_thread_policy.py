@@ -29,10 +29,10 @@ tf1compat gets both by letting the thread count follow the machine's load:
   second, never per op), and on a machine they leave one core or none, one thread more
   than cores: libgomp then cuts its spin to a few microseconds by itself (its threads
   outnumber its processors), so nothing spins against the other processes and the
-  threads sleep as PASSIVE ones do (`_spinning_count`). With PASSIVE threads it is every
-  core (a parallel region there costs wake-ups, not a collapse).
-  `TF1COMPAT_FOLLOW_LOAD=1|0` forces following the load on or off (on with PASSIVE
-  threads: the cores left idle, down to one). runtime/thread_tuner.py then times each heavy
+  threads sleep as PASSIVE ones do (`_spinning_count`). With PASSIVE threads it is the
+  cores other processes leave idle, down to one (their wake-ups at every parallel region
+  cost more than the region saves on a busy machine). `TF1COMPAT_FOLLOW_LOAD=0` turns
+  following the load off (every core whatever the load). runtime/thread_tuner.py then times each heavy
   plan's own runs on one thread and on `load_threads()` and keeps the faster, and
   ops/_onednn_matmul.py runs large products on `load_threads()`.
 
@@ -188,13 +188,11 @@ _LOAD_LOCK = threading.Lock()
 
 
 def _follows_load() -> bool:
-    """TF1COMPAT_FOLLOW_LOAD: 1 always, 0 never; unset: whenever idle threads spin (with
-    PASSIVE threads a parallel region on a busy machine costs wake-ups, not a collapse,
-    and the thread tuner measures what pays)."""
-    setting = _env("TF1COMPAT_FOLLOW_LOAD").lower()
-    if setting in ("0", "false", "off"):
-        return False
-    return setting in ("1", "true", "on") or spinning()
+    """TF1COMPAT_FOLLOW_LOAD: 0 never; otherwise always. PASSIVE threads follow it too:
+    on a busy machine their wake-ups at every parallel region still cost more than the
+    region saves (MLP step at load 12 on 2 cores, session 12: 2 PASSIVE threads 10.0 ms,
+    one thread 4.8 ms, TF 5.2 ms)."""
+    return _env("TF1COMPAT_FOLLOW_LOAD").lower() not in ("0", "false", "off")
 
 
 def _load_source() -> _machine_load.OthersLoad:
@@ -262,9 +260,7 @@ def _auto_reason() -> str:
     if cores == 1:
         return "auto: the one core this process may use"
     if not _follows_load():
-        why = "PASSIVE threads" if spinning() is False and \
-            not _env("TF1COMPAT_FOLLOW_LOAD") else "TF1COMPAT_FOLLOW_LOAD=0"
-        return f"auto: every core this process may use ({why})"
+        return "auto: every core this process may use (TF1COMPAT_FOLLOW_LOAD=0)"
     others = _STATE["others_busy"]
     busy = "unknown" if others is None else f"{others:.1f} of {cores} cores"
     return f"auto: cores other processes leave idle (others' use: {busy})"

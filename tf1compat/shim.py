@@ -280,6 +280,14 @@ INTERNAL_PATHS.update({
                  "data.dataset", "data.dataset_data_provider", "data.parallel_reader",
                  "data.prefetch_queue", "data.tfexample_decoder")})
 
+# TF 1.15's tf.contrib.framework modules (openai/glow imports add_arg_scope from the
+# package `...framework.python.ops`, which re-exports its modules as tf.contrib.framework does).
+INTERNAL_PATHS.update({
+    "tensorflow.contrib.framework.python.ops": "tf1compat.contrib.framework",
+    "tensorflow.contrib.framework.python.ops.arg_scope": "tf1compat.contrib.framework.arg_scope",
+    "tensorflow.contrib.framework.python.ops.variables": "tf1compat.contrib.framework.variables",
+})
+
 # TF 1.15's tf.contrib.layers modules, e.g. ...contrib.layers.python.layers.initializers
 # (tflearn takes its initializers from there); the package itself is tf.contrib.layers.
 INTERNAL_PATHS.update({

@@ -11,6 +11,8 @@ constant made inside one carries the control input too, and Mul's gradient reads
 import os
 import tempfile
 
+import numpy as np
+
 
 def _gradient_then_value(tf, g, y, effects):
     """The gradient `g`, `effects(sess)` after fetching it, and again after fetching `y`."""
@@ -216,3 +218,71 @@ def case_print_op_on_the_gradient_path(tf):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         return sess.run(g)
+
+
+def _stderr_text(run):
+    """What `run()` writes to stderr, from Python (tf1compat) and from C++ (TF)."""
+    import sys
+    with tempfile.TemporaryFile("w+") as f:
+        saved_fd, saved_stream = os.dup(2), sys.stderr
+        sys.stderr.flush()
+        os.dup2(f.fileno(), 2)
+        sys.stderr = f
+        try:
+            run()
+        finally:
+            f.flush()
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+            sys.stderr = saved_stream
+        f.seek(0)
+        return f.read()
+
+
+def case_print_op_on_the_gradient_path_prints_only_for_values(tf):
+    """tf.Print on the path from x to y: fetching the gradient prints nothing (TF's
+    backward does not run the Print), fetching y prints once."""
+    x = tf.Variable([1., 2.])
+    h = tf.Print(x * 3., [x], "on-the-path")
+    y = tf.reduce_sum(h * tf.constant([1., 4.]))
+    g = tf.gradients(y, x)[0]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        grad = []
+        printed_by_gradient = _stderr_text(lambda: grad.append(sess.run(g)))
+        printed_by_value = _stderr_text(lambda: sess.run(y))
+    return {"grad": grad[0], "by_gradient": printed_by_gradient.count("on-the-path"),
+            "by_value": printed_by_value.count("on-the-path")}
+
+
+def case_check_numerics_on_the_gradient_path(tf):
+    """CheckNumerics of an Inf on the path: fetching the gradient does not run the check
+    (TF's backward does not read its output); fetching the value raises."""
+    x = tf.Variable([1., 0.])
+    h = tf.check_numerics(tf.log(x), "checked")
+    y = tf.reduce_sum(h * tf.constant([3., 1.]))
+    g = tf.gradients(y, x)[0]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        grad = sess.run(g)
+        try:
+            sess.run(y)
+            raised = None
+        except tf.errors.InvalidArgumentError as e:
+            raised = type(e).__name__
+    return {"grad": grad, "value_raises": raised,
+            "gradient_check": _inf_gradient_through_check(tf)}
+
+
+def _inf_gradient_through_check(tf):
+    """The check of the incoming gradient still runs: an Inf there raises."""
+    x = tf.Variable([1., 2.])
+    h = tf.check_numerics(x * 2., "checked-grad")
+    g = tf.gradients(tf.reduce_sum(h * tf.constant([np.inf, 1.])), x)[0]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        try:
+            sess.run(g)
+        except tf.errors.InvalidArgumentError as e:
+            return type(e).__name__, "detected in gradient" in e.message
+    return None

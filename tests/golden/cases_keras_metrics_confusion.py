@@ -15,6 +15,19 @@ def _data():
             rng.rand(40).astype(np.float32))
 
 
+def two_updates(tf, session, metric, y_true, y_pred, weights, split):
+    """The metric's result after an update with the first `split` rows and a weighted one
+    with the rest, run in `session` (variables initialized first)."""
+    first = metric.update_state(y_true[:split], y_pred[:split])
+    second = metric.update_state(y_true[split:], y_pred[split:],
+                                 sample_weight=weights[split:])
+    result = metric.result()
+    session.run(tf.variables_initializer(metric.variables))
+    session.run(first)
+    session.run(second)
+    return session.run(result)
+
+
 @tolerance(rtol=1e-5, atol=1e-6)
 def case_confusion_metrics_results(tf):
     M = tf.keras.metrics
@@ -37,13 +50,7 @@ def case_confusion_metrics_results(tf):
                                       num_thresholds=20)),
             ("auc_thresholds", M.AUC(thresholds=[0.1, 0.4, 0.8])),
             ("auc_pr_gain_logits", M.AUC(from_logits=True, curve="PR_GAIN"))]:
-        first = metric.update_state(y_true[:20], y_pred[:20])
-        second = metric.update_state(y_true[20:], y_pred[20:], sample_weight=weights[20:])
-        result = metric.result()
-        session.run(tf.variables_initializer(metric.variables))
-        session.run(first)
-        session.run(second)
-        value = session.run(result)
+        value = two_updates(tf, session, metric, y_true, y_pred, weights, 20)
         metric.reset_states()
         out[name] = {"result": np.asarray(value, np.float64),
                      "after_reset": np.asarray(session.run(metric.result()), np.float64),

@@ -74,3 +74,29 @@ def case_names_in_other_graph(tf):
         out["inner"] = _names(seq()) + _names(func()) + [backend.get_uid("dense")]
     out["after"] = _names(seq()) + _names(func()) + [backend.get_uid("dense")]
     return out
+
+
+def case_input_tensor_names(tf):
+    """The names of `Input` tensors and of what models expose of them: graph mode's
+    placeholders are `input_1:0`; under eager execution tf-keras's KerasTensors are named
+    after their layer (`input_1`), while layer outputs keep their op's `:0` names."""
+    keras, layers = tf.keras, tf.keras.layers
+    keras.backend.clear_session()
+    x = keras.Input((3,))
+    y = layers.Dense(2)(x)
+    named = keras.Input((3,), name="foo")
+    typed = layers.Input(shape=(3,), dtype="int32")
+    batch = keras.Input(batch_shape=(2, 3), name="bs")
+    input_layer = layers.InputLayer(input_shape=(3,))
+    model = keras.Model(x, y)
+    seq = keras.Sequential([layers.Dense(2, input_shape=(3,))])
+    return {"input": x.name, "dense": y.name, "named": named.name, "typed": typed.name,
+            "batch_shape": batch.name, "input_layer": [input_layer.name,
+                                                       input_layer.output.name],
+            "model_inputs": [t.name for t in model.inputs],
+            "model_outputs": [t.name for t in model.outputs],
+            "model_input": [model.input.name, model.layers[0].output.name],
+            "sequential": [seq.input.name, seq.output.name],
+            "merged": layers.Concatenate()([x, x]).name,
+            "activation": layers.Activation("relu")(x).name,
+            "lambda": layers.Lambda(lambda t: t * 2)(x).name}

@@ -3,7 +3,7 @@
 and `Input` names in Keras' own graph; `clear_session` restarts seeded random streams."""
 
 from tests.golden.cases_keras_names import (  # noqa: F401 - the cases, replayed
-    case_model_sequence, case_names_in_other_graph, case_uid_counters)
+    case_input_tensor_names, case_model_sequence, case_names_in_other_graph, case_uid_counters)
 
 
 def case_seeded_initializers_after_clear_session(tf):

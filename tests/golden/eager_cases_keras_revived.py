@@ -49,3 +49,20 @@ def case_revived_gradient_tape(tf):
         loss = tf.reduce_sum(model(_INPUT) ** 2)
     grads = tape.gradient(loss, model.trainable_weights)
     return {"loss": np.asarray(loss), "grads": [np.asarray(g) for g in grads]}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_revived_inner_layers(tf):
+    """The revived model's inner layers (rebuilt from their configs) own its variables;
+    each is callable alone, and fitting the model moves their weights."""
+    model = _load(tf)
+    inner = _INPUT[:, :3]
+    out = {"layers": [[type(layer).__name__, layer.name, [w.name for w in layer.weights]]
+                      for layer in model.layers],
+           "same": [w is v for w, v in zip(model.weights,
+                                           [w for layer in model.layers for w in layer.weights])],
+           "inner_call": np.asarray(model.layers[1](inner)),
+           "wrong_shape": catch(lambda: model.layers[0](inner))}
+    model.fit(_INPUT, np.ones((2, 1), np.float32), epochs=1, verbose=0)
+    out["after_fit"] = [np.asarray(w) for w in model.layers[0].weights]
+    return out

@@ -167,6 +167,9 @@ EXEMPT: Dict[str, str] = {
         "ResourceAccumulatorApplyGradient", "ResourceAccumulatorNumAccumulated",
         "ResourceAccumulatorSetGlobalStep", "ResourceAccumulatorTakeGradient",
         "SparseAccumulatorApplyGradient", "SparseAccumulatorTakeGradient")},
+    **{op: ("a staging area: a session buffer shared by name between its ops; covered by "
+            "tests/golden/cases_contrib_legacy.py (StagingArea)")
+       for op in ("Stage", "Unstage", "StagePeek", "StageSize", "StageClear")},
     **{op: _SPARSE_MAP for op in (
         "AddSparseToTensorsMap", "AddManySparseToTensorsMap", "TakeManySparseFromTensorsMap")},
     **{op: _HOROVOD for op in (
@@ -211,6 +214,10 @@ EXEMPT: Dict[str, str] = {
                   "ReaderRead", "ReaderReadUpTo", "ReaderNumRecordsProduced",
                   "ReaderNumWorkUnitsCompleted", "ReaderReset", "ReaderSerializeState",
                   "ReaderRestoreState")},
+    **{op: ("cuDNN's fused RNN: TF has no CPU kernel (no oracle row); checked against the "
+            "equivalent tf.keras LSTM/GRU/SimpleRNN TF computed with the same weights "
+            "(tests/test_cudnn_rnn_ops.py, scripts/record_cudnn_rnn.py)")
+       for op in ("CudnnRNN", "CudnnRNNV2", "CudnnRNNV3")},
     "MutableDenseHashTable": ("V1 (Ref(string) handle, no deleted_key) dense table of TF "
                               "<= 1.2: TF 2.21 cannot run it (its kernel asks for V2's "
                               "deleted_key input); covered by tests/fixtures/tf_graphs/"

@@ -53,3 +53,15 @@ ROWS = [
     row("QuantizeAndDequantizeV4Grad", gradients=f32(2, 6, seed=1), input=_Q,
         input_min=np.float32(-4.0), input_max=np.float32(4.0), with_grad=False),
 ]
+
+# NthElement (tf.contrib.nn.nth_element): ties, reverse, a batch, and TF's refusals.
+ROWS += [
+    row("NthElement", input=np.array([[3., 1., 2., 1.], [0., 5., 5., -1.]], np.float32),
+        n=np.int32(1)),
+    row("NthElement", input=np.array([[3., 1., 2., 1.], [0., 5., 5., -1.]], np.float32),
+        n=np.int32(0), reverse=True),
+    row("NthElement", input=f32(2, 3, 6), n=np.int32(5)),
+    row("NthElement", input=np.array([4, 9, 2], np.int32), n=np.int32(2), reverse=True),
+    err("NthElement", input=f32(2, 3), n=np.int32(3)),
+    err("NthElement", input=f32(2, 3), n=np.int32(-1)),
+]

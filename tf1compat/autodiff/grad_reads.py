@@ -29,7 +29,7 @@ __all__ = ["forward_reads"]
 # (dtype and shape come from attrs or static shapes).
 _PASS_THROUGH = frozenset({
     "Identity", "Snapshot", "Print", "PreventGradient", "IdentityN", "Neg", "AddN",
-    "Cast", "ReadVariableOp", "BiasAdd", "StopGradient",
+    "Cast", "ReadVariableOp", "BiasAdd", "StopGradient", "CheckNumerics", "CheckNumericsV2",
 })
 # Binary ops whose gradient with respect to one input reads the other input
 # (and, where broadcasting is not static, both inputs' shapes).

@@ -7,10 +7,13 @@ and the Estimator family: `tf.contrib.learn`
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
 (k-means); `tf.contrib.crf`; `tf.contrib.distributions` (with bijectors);
 `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
-`tf.contrib.predictor`, `tf.contrib.summary`; `tf.contrib.signal` and `tf.contrib.keras`,
-which are core TF's `tf.signal` and `tf.keras` (imported when first used). TF 2 has no
-contrib; TF 1.15's documentation is the reference. Any other contrib module or symbol
-raises an error naming it."""
+`tf.contrib.predictor`, `tf.contrib.summary`, `tf.contrib.mixed_precision`,
+`tf.contrib.staging`, `tf.contrib.deprecated`, `tf.contrib.nn`, `tf.contrib.sparsemax`,
+`tf.contrib.stateless`; `tf.contrib.signal`, `tf.contrib.keras` and
+`tf.contrib.autograph`, which are core TF's `tf.signal`, `tf.keras` and `tf.autograph`
+(imported when first used). TF 2 has no contrib; TF 1.15's documentation is the
+reference. Any other contrib module or symbol raises an error naming it (with the reason
+and what to use instead from framework/unsupported_api.py)."""
 
 # ruff: noqa: F401
 from tf1compat.contrib import (data, eager, framework, layers, legacy_seq2seq, losses, rnn,
@@ -25,13 +28,15 @@ from tf1compat.contrib import image, metrics, opt, predictor, summary  # (sectio
 from tf1compat.contrib import distributions  # (section: contribdist)
 from tf1compat.contrib import distribute  # (section: diststrat)
 from tf1compat.contrib import compiler  # jit_scope, xla.compile
+from tf1compat.contrib import deprecated, mixed_precision, nn, sparsemax, staging, stateless
 from tf1compat.contrib import cluster_resolver  # (section: diststrat3)
 from tf1compat.contrib._missing import missing as _missing
 
 import importlib as _importlib
 
 # Contrib modules that are exactly a core namespace (TF 1.15 re-exports them).
-_CORE_ALIASES = {"signal": "tf1compat.signal", "keras": "tf1compat.keras"}
+_CORE_ALIASES = {"signal": "tf1compat.signal", "keras": "tf1compat.keras",
+                 "autograph": "tf1compat.api.autograph"}
 _missing_name = _missing("tf.contrib")
 
 

@@ -60,7 +60,10 @@ attr names, written in TF's REGISTER_OP notation:
   op), ``value_only(node) -> (inputs, reads, through)`` (the gradient op: the ancestors
   of those inputs run for autograd only, without their control inputs and, unless among
   the ops ``through`` which autograd differentiates, without their effects, where nothing
-  else needs them; ``reads`` are the forward tensors TF's backward reads, run in full).
+  else needs them; ``reads`` are the forward tensors TF's backward reads, run in full),
+  ``autograd_only_kernel`` (the kernel factory for a run for autograd only, where no
+  gradient function reads the op's output so TF's backward never runs the op: Print
+  passes its input on without printing, CheckNumerics checks only the gradient).
 * ``is_variable``: the op is a variable (VariableV2's ref, VarHandleOp's handle): the
   variables a `tf.custom_gradient` function reads are found by it.
 * ``grad_error(op) -> LookupError``: what `tf.gradients` raises through this op (TF's
@@ -255,6 +258,8 @@ class OpDef:
     # node -> (inputs computed for autograd only, forward tensors read in full, ops
     # differentiated by autograd) or None.
     value_only: Optional[Callable[[Any], Any]] = None
+    # The kernel where the op runs for autograd only, without its forward effect.
+    autograd_only_kernel: Optional[KernelFactory] = None
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
     # The op's one input is a list of refs (SdcaShrinkL1's weights): every input is a ref.
@@ -322,7 +327,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             is_variable: bool = False,
             flops: Optional[Callable[[Any], int]] = None,
             rank_follows_data: bool = False,
-            value_only: Optional[Callable[[Any], Any]] = None) -> OpDef:
+            value_only: Optional[Callable[[Any], Any]] = None,
+            autograd_only_kernel: Optional[KernelFactory] = None) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -357,12 +363,15 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
         raise ValueError(f"{op_type}: grad_formula/grad_none_inputs need grad='autograd'")
     if any(not 0 <= i < len(in_specs) for i in grad_none_inputs):
         raise ValueError(f"{op_type}: grad_none_inputs {tuple(grad_none_inputs)} out of range")
+    if autograd_only_kernel is not None and kernel is None:
+        raise ValueError(f"{op_type}: an autograd_only_kernel needs a kernel")
     op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, grad_names,
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
-                   rank_follows_data, value_only, _declaration_site(), ref_list)
+                   rank_follows_data, value_only, autograd_only_kernel,
+                   _declaration_site(), ref_list)
     _REGISTRY[op_type] = op_def
     return op_def
 

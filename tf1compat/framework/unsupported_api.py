@@ -93,6 +93,19 @@ def _moved(what: str, successor: str) -> Unsupported:
                        successor)
 
 
+_CONTRIB_TF_IO = _tf_only("it reads an external system through TensorFlow's C++ I/O "
+                          "kernels (their successor is the tensorflow-io package)",
+                          "read the data in Python (the system's own client library) and "
+                          "feed it, or wrap the reader in tf.data.Dataset.from_generator")
+
+
+def _contrib_later(replacement: Optional[str] = None) -> Unsupported:
+    """A TF 1.15 contrib module tf1compat does not implement (yet)."""
+    return Unsupported("of TF 1.15's contrib, tf1compat provides the modules legacy "
+                       "projects use most (docs/api_support.md lists them); this one is "
+                       "not among them yet", replacement)
+
+
 _AUTOGRAPH = _tf_only("AutoGraph rewrites Python control flow into TF graph ops; tf1compat "
                       "has no AutoGraph",
                       "tf.cond / tf.while_loop in graphs, or Python control flow under "
@@ -210,10 +223,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
-    "contrib.mixed_precision": _moved("tf.contrib.mixed_precision",
-                                      "tf.train.experimental.MixedPrecisionLossScaleOptimizer "
-                                      "with tf.train.experimental.DynamicLossScale / "
-                                      "FixedLossScale"),
     "train.experimental.ShardByTaskPolicy": _CHECKPOINT_SHARDING,
     "train.experimental.MaxShardSizePolicy": _CHECKPOINT_SHARDING,
     "train.experimental.ShardableTensor": _CHECKPOINT_SHARDING,
@@ -320,6 +329,76 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                                   "provided"),
     "image.decode_jxl": _JPEG_XL,
     "io.decode_jxl": _JPEG_XL,
+    # -- the rest of TF 1.15's contrib (section: contrib-modules) ------------------------
+    "contrib.hadoop": _CONTRIB_TF_IO,
+    "contrib.ignite": _CONTRIB_TF_IO,
+    "contrib.kafka": _CONTRIB_TF_IO,
+    "contrib.kinesis": _CONTRIB_TF_IO,
+    "contrib.rpc": _tf_only("it calls gRPC services through TF's C++ RPC kernels",
+                            "call the service from Python (grpcio) in a tf.py_func"),
+    "contrib.remote_fused_graph": _tf_only("it hands graph parts to remote TF executors "
+                                           "(Hexagon DSPs)"),
+    "contrib.session_bundle": _tf_only("session bundles are TF Serving's format from before "
+                                       "SavedModel", "tf.saved_model.loader.load"),
+    "contrib.meta_graph_transform": _tf_only("it runs TF's C++ graph transform tool",
+                                             "tf.graph_util.extract_sub_graph / "
+                                             "convert_variables_to_constants"),
+    "contrib.stat_summarizer": _tf_only("it summarizes TF's own C++ step statistics",
+                                        "torch.profiler"),
+    "contrib.testing": _tf_only("TF's test utilities for its own contrib code"),
+    "contrib.fused_conv": _contrib_later("tf.nn.conv2d + tf.nn.bias_add + tf.nn.relu (the "
+                                         "same math, unfused)"),
+    "contrib.all_reduce": _DISTRIBUTED,
+    "contrib.batching": _contrib_later("batch requests in Python before Session.run"),
+    "contrib.bayesflow": _contrib_later("tf.distributions, or TensorFlow Probability's "
+                                        "ideas on top of tf.contrib.distributions"),
+    "contrib.checkpoint": _contrib_later("tf.train.Checkpoint with the objects as "
+                                         "attributes"),
+    "contrib.constrained_optimization": _contrib_later(),
+    "contrib.copy_graph": _contrib_later("tf.train.export_meta_graph then "
+                                         "tf.train.import_meta_graph(import_scope=...) into "
+                                         "the other graph"),
+    "contrib.cudnn_rnn": _contrib_later("tf.nn.dynamic_rnn with tf.nn.rnn_cell.LSTMCell / "
+                                        "GRUCell or tf.contrib.rnn.LSTMBlockFusedCell "
+                                        "(tf1compat runs standard cells on torch's fused "
+                                        "LSTM/GRU kernels, cuDNN on CUDA)"),
+    "contrib.decision_trees": _contrib_later("scikit-learn's trees"),
+    "contrib.ffmpeg": _contrib_later("tf.audio.decode_wav, or a Python audio decoder in "
+                                     "tf.py_func"),
+    "contrib.graph_editor": _contrib_later("tf.import_graph_def(graph_def, input_map=...) "
+                                           "to rewire a graph"),
+    "contrib.grid_rnn": _contrib_later("tf.nn.rnn_cell cells composed by hand"),
+    "contrib.hooks": _contrib_later("tf.train.ProfilerHook"),
+    "contrib.input_pipeline": _contrib_later("tf.data"),
+    "contrib.integrate": _contrib_later("scipy.integrate.odeint in tf.py_func"),
+    "contrib.kernel_methods": _contrib_later("random Fourier features built with tf.random_"
+                                             "normal and tf.cos, fed to a linear model"),
+    "contrib.labeled_tensor": _contrib_later(),
+    "contrib.libsvm": _contrib_later("parse the LIBSVM lines in Python (tf.py_func) or with "
+                                     "tf.strings.split"),
+    "contrib.memory_stats": _contrib_later("torch.cuda.memory_allocated / "
+                                           "max_memory_allocated in a tf.py_func"),
+    "contrib.model_pruning": _contrib_later("torch.nn.utils.prune on the equivalent torch "
+                                            "model, or masks applied with tf.assign"),
+    "contrib.nearest_neighbor": _contrib_later(),
+    "contrib.optimizer_v2": _contrib_later("the tf.train optimizers (the same update "
+                                           "rules)"),
+    "contrib.periodic_resample": _contrib_later(),
+    "contrib.proto": _contrib_later("the protobuf package in a tf.py_func"),
+    "contrib.quantization": _QUANTIZED,
+    "contrib.rate": _contrib_later(),
+    "contrib.receptive_field": _contrib_later(),
+    "contrib.recurrent": _contrib_later("tf.nn.dynamic_rnn"),
+    "contrib.reduce_slice_ops": _contrib_later("tf.math.segment_sum and friends"),
+    "contrib.resampler": _contrib_later("tf.contrib.image.dense_image_warp"),
+    "contrib.saved_model": _contrib_later("tf.saved_model.simple_save, or "
+                                          "tf.keras.experimental.export_saved_model"),
+    "contrib.solvers": _contrib_later("tf.linalg.lstsq / tf.linalg.solve"),
+    "contrib.specs": _contrib_later("tf.layers"),
+    "contrib.text": _contrib_later(),
+    "contrib.timeseries": _contrib_later("tf.keras recurrent models"),
+    "contrib.nn.rank_sampled_softmax_loss": _contrib_later("tf.nn.sampled_softmax_loss"),
+    "contrib.nn.sampled_sparse_softmax_loss": _contrib_later("tf.nn.sampled_softmax_loss"),
     # -- queue-based input ---------------------------------------------------------------------
     "LMDBReader": Unsupported("LMDB databases are not read (tf1compat has no LMDB "
                               "dependency)",

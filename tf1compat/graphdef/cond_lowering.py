@@ -21,7 +21,9 @@ lowered only when (`plan_cond`):
   branch with log of anything else, exp, pow, ... (its zero gradient could become
   0 * inf = NaN, e.g. log of 0), with an assignment, a TensorArray, a nested
   construct or any other stateful op on the path keeps the gradient op in tf1compat's
-  form (gradient_export warns);
+  form (gradient_export warns); in a while-loop body, a branch's while loop can be
+  differentiated outside f (`plan_cond`'s `loops`: a nested backward loop), its
+  outputs then inputs of f as the random draws below;
 * random numbers drawn in a branch (dropout's mask) are not redrawn, gradient stops
   (`tf.nn.moments`) not differentiated: the values computed from them enter `f` as
   inputs (`CondPlan.cut`). In the graph file, such a value exists only when its branch
@@ -105,11 +107,15 @@ class CondPlan:
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
-              sources: Set[Tensor]) -> Tuple[Any, Any]:
+              sources: Set[Tensor], loops: Optional[Callable[[Operation], Optional[str]]] = None
+              ) -> Tuple[Any, Any]:
     """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
     (None, reason) where it cannot be written as both branches and Select. `reached`: the
     ops computed from the sources; `sources`: the values f takes for them (a resource
-    variable's reads in the branches among them)."""
+    variable's reads in the branches among them). `loops(while_op)`, where given, takes
+    a while loop of a branch as a loop differentiated outside f (a nested backward loop
+    in a loop body, loop_gradient_export.py; its outputs are inputs of f, among `cut`),
+    or says why not."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
@@ -132,6 +138,12 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 continue
             if current.type in ("StopGradient", "PreventGradient"):
                 kinds[current] = "cut"       # as at the top: no gradient through it
+                continue
+            if current.type == "While" and loops is not None:
+                reason = loops(current)
+                if reason is not None:
+                    return reason
+                kinds[current] = "loop"
                 continue
             if current.type in ("If", "Case", "While"):
                 return _writable(current, True, positive)
@@ -173,6 +185,10 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                     reason = f"a tf.cond branch returns a second output of {out.op.type}"
                 if reason is None and kinds[out.op] == "cut":
                     reason = "a tf.cond branch returns random numbers or a gradient stop"
+                if reason is None and kinds[out.op] == "loop" and not (
+                        out.shape.is_fully_defined() or shape_source(out) is not None):
+                    reason = ("a tf.cond branch returns a while loop's output of a shape "
+                              "unknown when the graph is written")
                 if reason is not None:
                     return None, reason
             _take(plan, out, kinds, sources)
@@ -181,7 +197,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     for member in sorted((o for o, kind in kinds.items() if kind == "write"),
                          key=lambda o: o._id):
         plan.ops.append(member)
-        if any(kinds.get(t.op) == "cut" for t in member.inputs) and \
+        if any(kinds.get(t.op) in ("cut", "loop") for t in member.inputs) and \
                 not _shape_without_cut(member, kinds):
             return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
                           f"{member.type}, which needs their full shape")
@@ -240,14 +256,14 @@ def _shape_without_cut(op: Operation, kinds: Dict[Operation, str]) -> bool:
     outside the branch (`shape_source`: any op), else a scalar into a broadcasting op
     another input of which has the output's shape (so the untaken branch keeps the
     shapes Select needs)."""
-    cut = [t for t in op.inputs if kinds.get(t.op) == "cut"]
+    cut = [t for t in op.inputs if kinds.get(t.op) in ("cut", "loop")]
     if all(t.shape.is_fully_defined() or shape_source(t) is not None for t in cut):
         return True     # the other branch's stand-in has their shape (full_shape_stand_in)
     if op.type not in BROADCASTING_OP_TYPES or op.outputs[0].shape.ndims is None:
         return False
     out = op.outputs[0].shape.as_list()
     return any(t.shape.ndims is not None and t.shape.as_list() == out
-               for t in op.inputs if kinds.get(t.op) != "cut")
+               for t in op.inputs if kinds.get(t.op) not in ("cut", "loop"))
 
 
 def _take(plan: CondPlan, t: Tensor, kinds: Dict[Operation, str], sources: Set[Tensor]

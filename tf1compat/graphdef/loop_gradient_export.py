@@ -47,13 +47,31 @@ the next inputs) is a pushed value. A tf.cond of the region whose branches hold 
 is cut like a loop (`_cond_gradient`): each branch's gradient is a region of its own
 behind a Switch on the predicate, merged back with zeros (a branch's own conds
 holding loops: the same, inside). An array the body reads elements of that earlier
-iterations wrote gets their gradients through a backward-loop variable holding the
-gradients of all its elements (`_own_array_zeros`). Not written this way
+iterations wrote (before this iteration's writes, or after them at provably lower
+indices) gets their gradients through a backward-loop variable holding the gradients
+of all its elements (`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
-import): loops in conds in loops, nested loops on the gradient path other than those
-of a fixed trip count (unrolled in the body's function: loop_unrolling.py), conds in a body
+import): loops in conds in loops and nested loops on the gradient path other than those
+of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain
+ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
-TensorArray uses, gradients of gradients and tf.hessians through loops. What is planned
+TensorArray uses, gradients of gradients and tf.hessians through loops.
+
+A plain loop nested in a body on the gradient path whose trip count is known only at run
+time (no conds, resource reads or loops of its own; TensorArrays only unstacked before
+it or filled from empty and stacked after it: a dynamic_rnn) gets a backward loop
+inside the outer one's, as TF 1.x nests them (`_nested_loops`): its stacks are made once
+outside both loops and entered into both frames, its counter starts each outer iteration
+after the outer counter's value (so the pushes of successive outer iterations keep their
+order), the outer loop pushes its trip count, its outputs (inputs of the outer body's
+function) and the body values it captures; the outer backward loop pops them, runs the
+nested backward loop from the popped count and differentiates a second function of the
+outer body, from the same inputs to the nested loop's initial values and captured body
+values, with its results. The next outer backward iteration waits for its Exits. A plain
+loop in a tf.cond branch of the body is one too: the function writes the cond with the
+loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
+counter starts only where its branch runs, its stacks pass the cond's Switch, and the
+trip count the outer loop pushes is 0 where the branch did not run. What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
@@ -73,20 +91,21 @@ from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
     lower_op, unsupported, warn_once)
-from tf1compat.graphdef.cond_lowering import shape_source, write_cond
+from tf1compat.graphdef.cond_lowering import write_cond
 from tf1compat.graphdef.gradient_lowering import NodeBuilder
 from tf1compat.graphdef.gradient_lowering_math import linearize
 from tf1compat.graphdef.graph_io import check_serializable
+from tf1compat.graphdef.loop_gradient_arrays import ArrayGradients
+from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
 from tf1compat.graphdef.loop_unrolling import lower_stack, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
-    LoopPlan, branch_frontier, holds_loop, is_range, plan_branch_loops, plan_loop)
+    LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
 
 __all__ = ["write_loop_gradient"]
 
 # TensorArray ops filling an array before a loop reads it, and their value's input index.
 _FILL_VALUE_INPUT = {"TensorArrayScatterV3": 2, "TensorArraySplitV3": 1}
 _SCALAR = TensorShape([])
-_HANDLE = TensorShape([2])   # a stack's handle (TF's shape for StackV2's output)
 
 
 def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
@@ -161,7 +180,7 @@ class _Unwritable(Exception):
     """A part of the gradient has no TF form (the message says why)."""
 
 
-class _LoopGradientWriter:
+class _LoopGradientWriter(ArrayGradients, ForwardStacks):
     """Writes the nodes of one gradient op with loops in its region."""
 
     def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan],
@@ -180,6 +199,8 @@ class _LoopGradientWriter:
         self.loop_outputs = [t for plan in plans for t in plan.sources] + [
             t for cond in self.conds for t in cond.outputs if t.dtype.base_dtype.is_floating]
         self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
+        # loop nested in a body (LoopPlan) -> its stacks, made by the outer loop's
+        self.inner_stacks: Dict[LoopPlan, List[str]] = {}
 
     # -- helpers --------------------------------------------------------------------------
     def _node(self, base: str, op_type: str, inputs: List[str], attrs: Dict[str, Any],
@@ -367,239 +388,24 @@ class _LoopGradientWriter:
     def _scope(self, plan: LoopPlan) -> str:
         return self.writer.loops[plan.op].scope
 
-    # -- the forward loop's counter and stacks -----------------------------------------------
-    def _forward_stacks(self, plan: LoopPlan) -> Tuple[str, List[str]]:
-        """(the forward iteration count, one stack per value `plan.pushed`) written into
-        the forward loop's frame."""
-        loop = self.writer.loops[plan.op]
-        base = f"{self.op.name}/{loop.scope}"
-        frame = self.writer._strip(loop.frame)
-        iterations = int(plan.op.attrs["parallel_iterations"])
-        enter = {"frame_name": frame, "parallel_iterations": iterations}
-        new_values: List[str] = []
-        external: Dict[str, str] = {}
-        # In a tf.cond branch, the counter and stacks wait for its pivot: dead (not run)
-        # where the branch is not taken, as the loop is.
-        pivots = [self.pivot] if self.pivot else []
-        zero = self._const(base + "f_count", 0, D.int32, pivots)
-        count_enter = self._node(base + "f_count/Enter", "Enter", [zero],
-                                 dict(enter, T=D.int32, is_constant=False), [_SCALAR])
-        external[zero + ":0"] = count_enter + ":0"
-        next_name = self.writer.unique(base + "f_count/NextIteration")
-        merge = self._node(base + "f_count/Merge", "Merge", [count_enter, next_name],
-                           {"T": D.int32, "N": 2}, [_SCALAR, _SCALAR])
-        switch = self._node(base + "f_count/Switch", "Switch",
-                            [merge, self.writer._strip(loop.loop_cond)], {"T": D.int32},
-                            [_SCALAR, _SCALAR])
-        pivot = self._node(base + "f_count/Identity", "Identity", [switch + ":1"],
-                           {"T": D.int32}, [_SCALAR])
-        max_size = self._const(base + "stack/max_size", -1, D.int32, pivots)
-        stacks, pushes = [], []
-        for value in plan.pushed:
-            dtype = value.dtype.base_dtype
-            stack = self._node(base + "stack", "StackV2", [max_size],
-                               {"elem_type": dtype, "stack_name": ""}, [_HANDLE])
-            self.writer.nodes[-1].attr["stack_name"].s = stack.encode()
-            stack_enter = self._node(base + "stack/Enter", "Enter", [stack],
-                                     dict(enter, T=D.resource, is_constant=True), [_HANDLE])
-            external[stack + ":0"] = stack_enter + ":0"
-            push = self._node(base + "stack/push", "StackPushV2",
-                              [stack_enter, self._pushed_value(value, base, new_values),
-                               "^" + pivot],
-                              {"T": dtype, "swap_memory": bool(plan.op.attrs["swap_memory"])},
-                              [value.shape])
-            stacks.append(stack)
-            pushes.append(push)
-            new_values += [stack_enter + ":0", push + ":0"]
-        one = self._const(base + "f_count/add/y", 1, D.int32, [pivot])
-        add = self._node(base + "f_count/add", "AddV2",
-                         [pivot, one] + ["^" + p for p in pushes], {"T": D.int32}, [_SCALAR])
-        self.writer._add(next_name, "NextIteration", [add], {"T": D.int32}, [_SCALAR])
-        count = self._node(base + "f_count/Exit", "Exit", [switch], {"T": D.int32}, [_SCALAR])
-        new_values += [count_enter + ":0", merge + ":0", merge + ":1", switch + ":0",
-                       switch + ":1", pivot + ":0", one + ":0", add + ":0",
-                       self.writer._strip(next_name) + ":0", count + ":0"]
-        # (Enters of the loop written since its context: a branch stand-in's shape)
-        external.update(loop.external)
-        for proto in self.writer.while_protos:
-            if proto.context_name == frame:
-                values = set(proto.values_def.values) | set(new_values) | set(external) \
-                    | set(external.values())
-                del proto.values_def.values[:]
-                proto.values_def.values.extend(sorted(values))
-                for key, value in external.items():
-                    proto.values_def.external_values[key] = value
-        return count, stacks
-
-    def _element_grad(self, reader: Operation, grad: str, index: str, value: Tensor,
-                      base: str, pivot: str, axis: str, constant_enter: Any) -> str:
-        """The part of the gradient of the element written at `index` (`value`) in the
-        gradient `grad` (entered into the backward loop) of `reader`'s output (`axis`:
-        a constant 0 in the backward loop)."""
-        dtype = value.dtype.base_dtype
-        if reader.type == "TensorArrayGatherV3" and is_range(reader.inputs[1]):
-            return self._node(base + "written_grad", "GatherV2", [grad, index, axis],
-                              {"Tparams": dtype, "Tindices": D.int32, "Taxis": D.int32,
-                               "batch_dims": 0}, [value.shape])    # stack(): row i
-        if reader.type == "TensorArrayGatherV3":
-            # gather(indices): the sum of the rows j with indices[j] == i, a product with
-            # their one-hot weights
-            indices = constant_enter(self._name(reader.inputs[1]), D.int32,
-                                     TensorShape([None]), "gather_indices")
-            hits = self._node(base + "gather/Equal", "Equal", [indices, index],
-                              {"T": D.int32, "incompatible_shape_error": True},
-                              [TensorShape([None])])
-            weights = self._node(base + "gather/weights", "Cast", [hits],
-                                 {"SrcT": D.bool, "DstT": dtype, "Truncate": False},
-                                 [TensorShape([None])])
-            row = self._const(base + "gather/row", [1, -1], D.int32, [pivot])
-            weights = self._node(base + "gather/row_weights", "Reshape", [weights, row],
-                                 {"T": dtype, "Tshape": D.int32}, [TensorShape([1, None])])
-            count = self._node(base + "gather/count", "Size", [indices],
-                               {"T": D.int32, "out_type": D.int32}, [_SCALAR])
-            rows_shape = self._node(base + "gather/rows_shape", "Pack", [count, self._const(
-                base + "gather/all", -1, D.int32, [pivot])], {"T": D.int32, "N": 2, "axis": 0},
-                [TensorShape([2])])
-            rows = self._node(base + "gather/rows", "Reshape", [grad, rows_shape],
-                              {"T": dtype, "Tshape": D.int32}, [TensorShape([None, None])])
-            summed = self._node(base + "gather/sum", "MatMul", [weights, rows],
-                                {"T": dtype, "transpose_a": False, "transpose_b": False},
-                                [TensorShape([1, None])])
-            shape = self._node(base + "gather/shape", "Shape", [grad],
-                               {"T": dtype, "out_type": D.int32}, [TensorShape([None])])
-            element_shape = self._node(
-                base + "gather/element_shape", "Slice",
-                [shape, self._const(base + "gather/begin", [1], D.int32, [pivot]),
-                 self._const(base + "gather/size", [-1], D.int32, [pivot])],
-                {"T": D.int32, "Index": D.int32}, [TensorShape([None])])
-            return self._node(base + "written_grad", "Reshape", [summed, element_shape],
-                              {"T": dtype, "Tshape": D.int32}, [value.shape])
-        if reader.type == "TensorArrayReadV3":       # read(k): all of it at i == k
-            read_at = constant_enter(self._name(reader.inputs[1]), D.int32, _SCALAR,
-                                     "read_after_index")
-            hit = self._node(base + "read_after/Equal", "Equal", [index, read_at],
-                             {"T": D.int32, "incompatible_shape_error": True}, [_SCALAR])
-            zeros = self._node(base + "read_after/zeros", "ZerosLike", [grad], {"T": dtype},
-                               [value.shape])
-            return self._node(base + "written_grad", "Select", [hit, grad, zeros],
-                              {"T": dtype}, [value.shape])
-        # concat(): the rows offset_i ... of the concatenation
-        lengths = constant_enter(self._name(reader.outputs[1]), D.int64,
-                                 TensorShape([None]), "concat_lengths")
-        offset, length = self._offset_and_length(lengths, index, base, pivot)
-        rank = value.shape.ndims
-        zero = self._const(base + "concat/zero", 0, D.int32, [pivot])
-        everything = self._const(base + "concat/all", -1, D.int32, [pivot])
-        begin = self._node(base + "concat/begin", "Pack", [offset] + [zero] * (rank - 1),
-                           {"T": D.int32, "N": rank, "axis": 0}, [TensorShape([rank])])
-        size = self._node(base + "concat/size", "Pack", [length] + [everything] * (rank - 1),
-                          {"T": D.int32, "N": rank, "axis": 0}, [TensorShape([rank])])
-        return self._node(base + "written_grad", "Slice", [grad, begin, size],
-                          {"T": dtype, "Index": D.int32}, [value.shape])
-
-    def _offset_and_length(self, lengths: str, index: str, base: str, pivot: str
-                           ) -> Tuple[str, str]:
-        """(the first row, the number of rows) of element `index` of a TensorArray
-        split or concatenated with the int64 element `lengths`."""
-        lengths = self._node(base + "lengths", "Cast", [lengths],
-                             {"SrcT": D.int64, "DstT": D.int32, "Truncate": False},
-                             [TensorShape([None])])
-        start = self._const(base + "lengths/begin", [0], D.int32, [pivot])
-        shape = self._const(base + "lengths/shape", [1], D.int32, [pivot])
-        count = self._node(base + "lengths/count", "Reshape", [index, shape],
-                           {"T": D.int32, "Tshape": D.int32}, [TensorShape([1])])
-        before = self._node(base + "lengths/before", "Slice", [lengths, start, count],
-                            {"T": D.int32, "Index": D.int32}, [TensorShape([None])])
-        axis = self._const(base + "axis", 0, D.int32, [pivot])
-        offset = self._node(base + "offset", "Sum", [before, axis],
-                            {"T": D.int32, "Tidx": D.int32, "keep_dims": False}, [_SCALAR])
-        length = self._node(base + "length", "GatherV2", [lengths, index, axis],
-                            {"Tparams": D.int32, "Tindices": D.int32, "Taxis": D.int32,
-                             "batch_dims": 0}, [_SCALAR])
-        return offset, length
-
-    def _pushed_value(self, value: Tensor, base: str, new_values: List[str]) -> str:
-        """The name the forward loop pushes for `value`. A value computed in a tf.cond
-        branch of the body (random numbers, a gradient stop) exists only when its branch
-        runs: it passes through `Merge(value, Switch(other, pred))`, the other side
-        zeros of its shape where static, else a scalar, which the body function
-        computes with and its Select then drops."""
-        region = value.op._control_flow_context
-        if not isinstance(region, CondRegion):
-            return self.writer._name(value)
-        cond = self.writer.conds[region]
-        self.writer._cond_header(cond)
-        pred = self.writer._strip(cond.pred_id)
-        dtype = value.dtype.base_dtype
-        other = self._node(base + "branch_other", "Cast", [pred],
-                           {"SrcT": D.bool, "DstT": dtype, "Truncate": False}, [_SCALAR])
-        new_values.append(other + ":0")
-        shape = _SCALAR
-        source = None if value.shape.is_fully_defined() else shape_source(value)
-        if value.shape.is_fully_defined():   # of the value's shape: any op takes it
-            shape = value.shape
-            dims = self._const(base + "branch_shape", shape.as_list(), D.int32, [pred])
-            index_type = D.int32
-            new_values.append(dims + ":0")
-        elif source is not None:             # of its run-time shape, computed outside
-            shape = value.shape
-            outside = self.writer.resolve(source[0], region.outer_context, base + "branch")
-            dims, index_type = outside, source[0].dtype.base_dtype
-            if not source[1]:
-                dims = self._node(base + "branch_shape", "Shape", [outside],
-                                  {"T": source[0].dtype.base_dtype, "out_type": D.int32},
-                                  [TensorShape([shape.ndims])])
-                index_type = D.int32
-                new_values.append(dims + ":0")
-        if shape is not _SCALAR:
-            other = self._node(base + "branch_full", "Fill", [dims, other],
-                               {"T": dtype, "index_type": index_type}, [shape])
-            new_values.append(other + ":0")
-        switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
-                            [shape, shape])
-        merge = self._node(base + "branch_value", "Merge",
-                           [self.writer._name(value), f"{switch}:{1 - region.branch}"],
-                           {"T": dtype, "N": 2}, [TensorShape(None), _SCALAR])
-        new_values += [switch + ":0", switch + ":1", merge + ":0", merge + ":1"]
-        return merge + ":0"
-
-    def _own_array_zeros(self, base: str, handle: Tensor, flow: Tensor, element: Tensor
-                         ) -> str:
-        """Zeros for the gradients of all elements of the array `handle` (its flow
-        after the loop `flow`, elements like `element`, of a static shape)."""
-        pivots = [self.pivot] if self.pivot else []
-        size = self._node(base + "own/size", "TensorArraySizeV3",
-                          [self._name(handle), self._name(flow)], {}, [_SCALAR])
-        count = self._node(base + "own/count", "Reshape",
-                           [size, self._const(base + "own/one", [1], D.int32, pivots)],
-                           {"T": D.int32, "Tshape": D.int32}, [TensorShape([1])])
-        shape = element.shape.as_list()
-        dims = self._node(base + "own/shape", "ConcatV2", [
-            count, self._const(base + "own/element_shape", shape, D.int32, pivots),
-            self._const(base + "own/axis", 0, D.int32, pivots)],
-            {"T": D.int32, "N": 2, "Tidx": D.int32}, [TensorShape([1 + len(shape)])])
-        dtype = element.dtype.base_dtype
-        return self._node(base + "own/zeros", "Fill",
-                          [dims, self._const(base + "own/zero", 0, dtype, pivots)],
-                          {"T": dtype, "index_type": D.int32}, [TensorShape([None] + shape)])
-
     # -- the backward loop -------------------------------------------------------------------
-    def _backward_loop(self, plan: LoopPlan, output_grads: List[str]
-                       ) -> List[Tuple[Tensor, str]]:
+    def _backward_loop(self, plan: LoopPlan, output_grads: List[str],
+                       nest: Optional["_Nest"] = None) -> List[Tuple[Tensor, str]]:
         """Writes the backward loop of `plan` given the gradients of `plan.sources`;
         returns (loop input, its gradient) for the initial values of the floating loop
         variables, the captured tensors and the values unstacked into the arrays the
-        body reads."""
+        body reads. `nest`: where the loop is nested in another's body, what the outer
+        backward loop has for it (its trip count and stacks, its inputs' values)."""
         writer = self.writer
         info = plan.info
-        count, stacks = self._forward_stacks(plan)
+        count, stacks = (nest.count, nest.stacks) if nest else self._forward_stacks(plan)
         args = [info.body_args[k] for k in plan.args]
         reads = list(plan.reads)
         writes = list(plan.writes)
         own = list(plan.own_reads)
         outer_inputs = plan.outer_inputs
-        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + outer_inputs + \
-            plan.captures
+        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + \
+            plan.inner_outputs + outer_inputs + plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
@@ -617,7 +423,8 @@ class _LoopGradientWriter:
         # values' gradients.
         differentiated = [c for c in plan.captures if c.dtype.base_dtype.is_floating]
         summed = differentiated + unstacked
-        outer = {c: self._value(c, base + "captured") for c in plan.captures + unstacked}
+        outer = {c: nest.value(c) if nest else self._value(c, base + "captured")
+                 for c in plan.captures + unstacked}
         inits = [count] + output_grads[:len(floats)] + [
             self._node(base + "zeros", "ZerosLike", [outer[c]],
                        {"T": c.dtype.base_dtype}, [c.shape]) for c in summed]
@@ -663,8 +470,12 @@ class _LoopGradientWriter:
         for value, stack in zip(plan.pushed, stacks):
             popped[value] = self._node(
                 base + "stack/pop", "StackPopV2",
-                [constant_enter(stack, D.resource, _HANDLE, "stack"), "^" + views[0]],
+                [constant_enter(stack, D.resource, HANDLE, "stack"), "^" + views[0]],
                 {"elem_type": value.dtype.base_dtype}, [value.shape])
+        # the trip counts of the nested loops this iteration
+        counts = [self._node(base + "stack/pop", "StackPopV2", [
+            constant_enter(stack, D.resource, HANDLE, "stack"), "^" + views[0]],
+            {"elem_type": D.int32}, [_SCALAR]) for stack in stacks[len(plan.pushed):]]
         captured = [constant_enter(outer[c], c.dtype.base_dtype, c.shape, "captured")
                     for c in plan.captures]
         axis = self._const(base + "axis", 0, D.int32, [views[0]]) if writes or reads else ""
@@ -690,30 +501,39 @@ class _LoopGradientWriter:
             written.append(parts[0] if len(parts) == 1 else self._node(
                 base + "written_grad", "AddN", parts,
                 {"T": w.inputs[2].dtype.base_dtype, "N": len(parts)}, [w.inputs[2].shape]))
-        grad = self._gradient_node(
-            base + "body_grad", func,
-            [popped[t] for t in args + [r.outputs[0] for r in reads + own] + plan.extras] +
+        feed = [popped[t] for t in args + [r.outputs[0] for r in reads + own] + plan.extras +
+                plan.inner_outputs] + \
             [popped[value.tensor] if value.tensor in popped else constant_enter(
                 self._value(value.tensor, base + "outer"), value.dtype.base_dtype,
-                value.shape, "outer") for value in outer_inputs] + captured,
-            [t.dtype.base_dtype for t in inputs],
+                value.shape, "outer") for value in outer_inputs] + captured
+        grad = self._gradient_node(
+            base + "body_grad", func, feed, [t.dtype.base_dtype for t in inputs],
             views[1:1 + len(floats)] + written,
             types[1:1 + len(floats)] + [w.inputs[2].dtype.base_dtype for w in writes],
             [t.shape for t in inputs])
+        # the gradient of each input of the body function: its part from the function's
+        # gradient, and from the nested backward loops through the function's ops
+        parts = {t: [f"{grad}:{j}"] for j, t in enumerate(inputs)}
+        inner_exits = self._nested_loops(plan, inputs, feed, parts, counts, popped,
+                                         captured, constant_enter, base, frame)
+
+        def grad_of(t: Tensor) -> str:
+            return self._total(base + "grad_sum", parts[t], t)
         one = self._const(base + "sub/y", 1, D.int32, [views[0]])
         nexts = [self._node(base + "sub", "Sub",
-                            [views[0], one] + ["^" + p for p in popped.values()],
+                            [views[0], one] + ["^" + p for p in list(popped.values()) +
+                                               counts + inner_exits],
                             {"T": D.int32}, [_SCALAR])]
         for j, k in enumerate(plan.floats):
             if k in plan.args:
-                nexts.append(f"{grad}:{plan.args.index(k)}")
+                nexts.append(grad_of(args[plan.args.index(k)]))
             else:                       # the next value does not read this variable
                 nexts.append(self._node(base + "zeros", "ZerosLike", [views[1 + j]],
                                         {"T": types[1 + j]}, [shapes[1 + j]]))
         first = 1 + len(floats)
         for j, c in enumerate(differentiated):
             nexts.append(self._node(base + "add", "AddV2",
-                                    [views[first + j], f"{grad}:{inputs.index(c)}"],
+                                    [views[first + j], grad_of(c)],
                                     {"T": c.dtype.base_dtype}, [c.shape]))
         first += len(differentiated)
         if reads:
@@ -733,13 +553,13 @@ class _LoopGradientWriter:
                                   {"Tidx": D.int32}, [TensorShape([None])])
                 index = self._node(base + "read_index", "Reshape", [rows, column],
                                    {"T": D.int32, "Tshape": D.int32}, [TensorShape([None, 1])])
-                update = f"{grad}:{len(args) + j}"
+                update = grad_of(inputs[len(args) + j])
             else:
                 # Unstack: the element read at index i gets its gradient at row i.
                 index = self._node(base + "read_index", "Reshape", [popped[r.inputs[1]], row],
                                    {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
                 update = self._node(base + "read_grad", "ExpandDims",
-                                    [f"{grad}:{len(args) + j}", axis],
+                                    [grad_of(inputs[len(args) + j]), axis],
                                     {"T": value.dtype.base_dtype, "Tdim": D.int32},
                                     [TensorShape(None)])
             nexts.append(self._node(base + "read_sum", "TensorScatterAdd",
@@ -754,7 +574,7 @@ class _LoopGradientWriter:
                                                      [views[0]])],
                     {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
                 update = self._node(base + "own_read_grad", "ExpandDims",
-                                    [f"{grad}:{inputs.index(r.outputs[0])}", axis],
+                                    [grad_of(r.outputs[0]), axis],
                                     {"T": types[own_first + j], "Tdim": D.int32},
                                     [TensorShape(None)])
                 summed_reads = self._node(base + "own_sum", "TensorScatterAdd",
@@ -774,5 +594,61 @@ class _LoopGradientWriter:
             loop_enter_names=[e + ":0" for e in enters],
             values_def=ValuesDef(values=sorted(values | set(external)),
                                  external_values=external)))
+        if nest:
+            writer.context_parents[frame] = nest.frame
+            nest.exits = exits
         out = [(plan.op.inputs[k], exits[1 + j]) for j, k in enumerate(plan.floats)]
         return out + [(c, exits[1 + len(floats) + j]) for j, c in enumerate(summed)]
+
+    def _nested_loops(self, plan: LoopPlan, inputs: List[Any], feed: List[str],
+                      parts: Dict[Any, List[str]], counts: List[str],
+                      popped: Dict[Tensor, str], captured: List[str], constant_enter: Any,
+                      base: str, frame: str) -> List[str]:
+        """Writes the backward loops of the loops nested in `plan`'s body (`plan.inner`,
+        last-created first) inside `plan`'s backward loop (frame `frame`), adding the
+        gradients they give to `parts` (the parts of the gradient of each input of the
+        body function, whose values are `feed`); returns their Exits (the next backward
+        iteration waits for them: the nested loops share their stacks over the outer
+        iterations)."""
+        exits: List[str] = []
+        for inner, count in reversed(list(zip(plan.inner, counts))):
+            def value(c: Tensor) -> str:    # a value of the outer backward loop's frame
+                return popped[c] if c in popped else captured[plan.captures.index(c)]
+            nest = _Nest(count, [constant_enter(s, D.resource, HANDLE, "stack")
+                                 for s in self.inner_stacks[inner]], value, frame)
+            found = self._backward_loop(inner, [
+                self._total(base + "inner_grad", parts[t], t) for t in inner.sources], nest)
+            exits += nest.exits
+            targets = [(t, g) for t, g in found if t.op._control_flow_context is not None]
+            for t, g in found:
+                if t.op._control_flow_context is None:      # a top-level capture
+                    parts[t].append(g)
+            if not targets:
+                continue
+            # The initial values and captured body values of the nested loop, computed
+            # by the body's ops from the function's inputs: their gradients pass there.
+            func = self.writer.functions.function(
+                f"{self.op.name}/{self._scope(inner)}inputs".replace("/", "_"), inputs,
+                [t for t, _ in targets], plan.ops,
+                lambda member, name_of: _lower_body_op(plan, member, name_of),
+                context=plan.info.body_region)
+            grad = self._gradient_node(
+                base + "inner_inputs_grad", func, feed, [t.dtype.base_dtype for t in inputs],
+                [g for _, g in targets], [t.dtype.base_dtype for t, _ in targets],
+                [t.shape for t in inputs])
+            for j, t in enumerate(inputs):
+                parts[t].append(f"{grad}:{j}")
+        return exits
+
+
+class _Nest:
+    """What a backward loop nested in another's has from the outer one: its trip count
+    and stacks (entered into the outer frame), the outer frame's values of the tensors
+    it captures (`value`), the outer frame's name; its Exits once written."""
+
+    def __init__(self, count: str, stacks: List[str], value: Any, frame: str):
+        self.count = count
+        self.stacks = stacks
+        self.value = value
+        self.frame = frame
+        self.exits: List[str] = []

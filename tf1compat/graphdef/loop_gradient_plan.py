@@ -70,6 +70,13 @@ class LoopPlan:
         # index tensor, the element that write stored this iteration -> the write (the
         # function reads the written value: the same tensor, so the same gradient)
         self.forwarded: Dict[Operation, Operation] = {}
+        # loops nested in the body on the gradient path whose trip count is known only
+        # at run time: backward loops of their own inside this one (creation order); the
+        # function takes their outputs as inputs (`inner_outputs`), and the body values
+        # their backward loops read (`inner_values`) are pushed each iteration
+        self.inner: List["LoopPlan"] = []
+        self.inner_outputs: List[Tensor] = []
+        self.inner_values: List[Tensor] = []
 
     @property
     def pushed(self) -> List[Tensor]:
@@ -77,6 +84,7 @@ class LoopPlan:
         values = [self.info.body_args[k] for k in self.args] + \
             [read.outputs[0] for read in list(self.reads) + list(self.own_reads)] + \
             self.extras
+        values += [t for t in self.inner_outputs + self.inner_values if t not in values]
         for op in list(self.reads) + list(self.own_reads) + list(self.writes):
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
@@ -125,18 +133,22 @@ def is_range(t: Tensor) -> bool:
 
 
 def _outside(t: Tensor) -> Tensor:
-    """`t` past the Identity ops (a loop's Exit) in front of it, outside loop bodies."""
-    while t.op.type == "Identity" and not isinstance(t.op._control_flow_context, LoopRegion):
+    """`t` past the Identity ops (a loop's Exit) in front of it, outside loop bodies (in
+    one, only a nested loop's Exit)."""
+    while t.op.type == "Identity" and (not isinstance(t.op._control_flow_context, LoopRegion)
+                                       or t.op.inputs[0].op.type == "While"):
         t = t.op.inputs[0]
     return t
 
 
 def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
-              sources: Set[Tensor], context: Any = None
+              sources: Set[Tensor], context: Any = None, around: Tuple[Any, ...] = ()
               ) -> Tuple[Optional[LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
     from; `on_path`: the ops computed from the `sources`; `context`: the tf.cond branch
-    the loop is in, or None), or why it cannot be written."""
+    the loop is in, or None; `around`: the contexts outside that whose values the body
+    may read too: the loop body around a tf.cond holding a nested loop), or why it
+    cannot be written."""
     plan = LoopPlan(op)
     info = plan.info
     region = info.body_region
@@ -156,7 +168,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         if reason is not None:
             return None, reason
     outputs += [w.inputs[2] for w in plan.writes]
-    live = _live_tensors(plan, on_path, sources)
+    live = _live_tensors(plan, on_path, sources, around)
     included: Set[Operation] = set()
     seen: Set[Tensor] = set()
     stack = list(outputs)
@@ -171,7 +183,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             used.add(arg_index[t])
             continue
         if member._control_flow_context is not region:
-            if member._control_flow_context not in (None, context):
+            if member._control_flow_context not in (None, context, *around):
                 return None, f"the body of loop {op.name} holds a control-flow construct"
             if t not in plan.captures:
                 plan.captures.append(t)     # an outside tensor
@@ -197,7 +209,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             plan.captures.append(t)
             continue
         if member.type == "If" and any(x in live for x in _construct_inputs(member)):
-            reason = _plan_body_cond(plan, member, live, on_path)
+            reason = _plan_body_cond(plan, member, live, on_path, lambda loop: _plan_inner(
+                plan, loop, upstream, on_path | {x.op for x in live}, sources, stack))
             if reason is not None:
                 return None, reason
             if member not in included:
@@ -214,7 +227,15 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             # (loop_unrolling.py)
             reason = unrolling_reason(nested)
             if reason is not None:
-                return None, f"{reason} (in the body of loop {op.name})"
+                # a backward loop of its own inside this one's (t: an output of the
+                # loop, or the stack() of an array it writes)
+                why = _plan_inner(plan, nested, upstream, on_path | {x.op for x in live},
+                                  sources, stack)
+                if why is not None:
+                    return None, f"{reason}; {why} (in the body of loop {op.name})"
+                if t not in plan.inner_outputs:
+                    plan.inner_outputs.append(t)
+                continue
             if member not in included:
                 included.add(member)
                 plan.ops.append(member)
@@ -252,12 +273,72 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                           "a random draw or gradient stop) is not computed in its body or "
                           "a tf.cond directly in it")
     plan.ops.sort(key=lambda o: o._id)
+    plan.inner.sort(key=lambda p: p.op._id)
     plan.args = sorted(used)
     return plan, None
 
 
-def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
-                  ) -> Set[Tensor]:
+def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
+                on_path: Set[Operation], sources: Set[Tensor], stack: List[Tensor]
+                ) -> Optional[str]:
+    """Plans loop `nested` of `plan`'s body (not unrolled: its trip count is known only
+    at run time) as a backward loop inside `plan`'s, or says why it cannot be. What the
+    outer body function must compute for it (its initial values and the body values it
+    captures) goes on the traversal's `stack`."""
+    if any(p.op is nested for p in plan.inner):
+        return None
+    region = plan.info.body_region
+    context = nested._control_flow_context      # the body, or a tf.cond branch in it
+    if context is not region and getattr(context, "outer_context", None) is not region:
+        return f"the nested loop {nested.name} is in a tf.cond inside a tf.cond"
+    ops = set(region.ops) | (set(context.ops) if context is not region else set())
+    inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
+                              around=(region,) if context is not region else ())
+    if reason is not None:
+        return reason
+    info = inner.info
+    if context is not region and any(
+            t.op._control_flow_context is context and (t in inner.captures or t.dtype.is_floating)
+            for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
+        return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
+                "branch (only outside values)")
+    if inner.inner or inner.splits or inner.own_arrays or inner.conds or \
+            inner.variable_reads or inner.forwarded or any(
+                r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
+                for readers in inner.writes.values() for r in readers) or any(
+                t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
+                for t in nested.inputs):
+        return (f"the nested loop {nested.name} holds a tf.cond, a resource variable "
+                "read, a further loop, a TensorArray split before it or read in it after "
+                "a write, or one read after it other than by stack() (nested backward "
+                "loops of a run-time trip count take plain loops and TensorArrays "
+                "unstacked before them and stacked after them)")
+    if any(t.op.type.startswith("TensorArray") and t.dtype.base_dtype.is_floating and
+           _outside(t).op.type != "TensorArrayV3"
+           for t in nested.inputs[:len(info.body_args)]):
+        # (an element written before the loop, tf.scan's first: its gradient would be
+        # another function's)
+        return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
+                "elements")
+    if any(value.tensor not in inner.pushed for value in inner.outer_inputs):
+        return (f"the nested loop {nested.name} linearizes an op of a value computed "
+                "outside its body")
+    plan.inner.append(inner)
+    # (all its floating outputs: the function's gradient gives each one's part)
+    plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
+    for t in inner.captures + list(inner.reads.values()):
+        if t.op._control_flow_context is region and t not in plan.info.body_args and \
+                t not in plan.inner_values:
+            plan.inner_values.append(t)     # read by the nested backward loop
+    # the function computes the initial values and the captured body values (their
+    # gradients pass through it); top-level captures become this loop's captures
+    stack.extend(nested.inputs[k] for k in inner.floats)
+    stack.extend(inner.captures + list(inner.reads.values()))
+    return None
+
+
+def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor],
+                  around: Tuple[Any, ...] = ()) -> Set[Tensor]:
     """The floating body values computed from what the gradient differentiates: the
     floating loop variables, TensorArray elements, outside tensors computed from the
     sources and what reads a source variable; not through stateful ops or stops."""
@@ -271,8 +352,8 @@ def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor]
         if member.type in CUT_OP_TYPES or (member._op_def.stateful and
                                             member.type not in _CONSTRUCTS):
             continue
-        if any(t in live or (t.op._control_flow_context in (None, plan.op._control_flow_context)
-                             and t.op in on_path
+        if any(t in live or (t.op._control_flow_context in (
+                None, plan.op._control_flow_context, *around) and t.op in on_path
                              and t.dtype.base_dtype.is_floating) for t in inputs):
             live.update(t for t in member.outputs if t.dtype.base_dtype.is_floating)
     return live
@@ -282,17 +363,21 @@ _CONSTRUCTS = ("If", "Case", "While")
 
 
 def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
-                    on_path: Set[Operation]) -> Optional[str]:
+                    on_path: Set[Operation], loops: Any) -> Optional[str]:
     """Plans a tf.cond of the body on the gradient path as both branches + Select in the
-    body function (cond_lowering.py), or says why not."""
+    body function (cond_lowering.py; `loops` plans a loop of a branch as a nested
+    backward loop, `_plan_inner`), or says why not."""
     used = [k for k, t in enumerate(cond.outputs) if t in live]
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
-    cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set())
+    cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set(),
+                                  loops)
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where
     for t in cond_plan.cut:
+        if t in plan.inner_outputs:
+            continue        # a nested loop's output (`_plan_inner`)
         if t.op.type == "ReadVariableOp" and t.op.inputs[0].op._control_flow_context is None:
             # A variable's value, loop-invariant: one read outside, as a body read.
             plan.variable_reads[t] = t.op.inputs[0]
@@ -361,16 +446,19 @@ def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[st
     while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
         chain.insert(0, flow.op)
         flow = flow.op.inputs[3]
-    # Each write's flow goes only to the next write (the next value read in the body
-    # would be a read after a write) and all write the same array.
+    # Each write's flow goes only to the next write (besides reads of the element it
+    # wrote or of earlier ones: `_same_iteration_write`, `_earlier_read_after_write`)
+    # and all write the same array.
     if not chain or flow is not info.body_args[k] or any(
-            len(w.outputs[0].consumers()) != 1 for w in chain[:-1]) or any(
+            len([c for c in w.outputs[0].consumers() if c.type != "TensorArrayReadV3"]) != 1
+            for w in chain[:-1]) or any(
             _outside(w.inputs[0]) is not _outside(chain[0].inputs[0]) for w in chain):
         return (f"loop {op.name} carries a TensorArray other than written once or more "
                 "per iteration, one write after another")
     readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
                and c.type not in ("Identity", "TensorArraySizeV3")]
-    read_in_body = any(c.type == "TensorArrayReadV3" for c in info.body_args[k].consumers())
+    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + [
+        w.outputs[0] for w in chain] for c in t.consumers())
     if not readers and not read_in_body or \
             not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
@@ -402,6 +490,12 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     handle, _, flow = read.inputs
     if flow in plan.info.body_args:
         return _plan_own_read(plan, read, plan.info.body_args.index(flow))
+    k = _earlier_read_after_write(plan, read)
+    if k is not None:
+        return _plan_own_read(plan, read, k)
+    if flow.op.type == "TensorArrayWriteV3":
+        return (f"loop {plan.op.name} reads a TensorArray element after this iteration's "
+                "write at an index neither that write's index tensor nor provably below it")
     filled = _outside(flow).op
     outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
     if handle.op._control_flow_context is not outer or \
@@ -417,6 +511,36 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     else:
         plan.reads[read] = filled.inputs[2]
     return None
+
+
+def _earlier_read_after_write(plan: LoopPlan, read: Operation) -> Optional[int]:
+    """The loop variable of the array whose earlier element `read` reads after this
+    iteration's writes (`ta = ta.write(i, e); ta.read(i - 1)`): its index is provably
+    below that of each write before it (the write's index minus a positive constant),
+    so the element is one an earlier iteration wrote (or none wrote: zeros), as for a
+    read before the writes. None where it is not such a read."""
+    flow, writes = read.inputs[2], []
+    region = plan.info.body_region
+    while flow.op.type == "TensorArrayWriteV3" and flow.op._control_flow_context is region:
+        writes.append(flow.op)
+        flow = flow.op.inputs[3]
+    if not writes or flow not in plan.info.body_args or not all(
+            _below(read.inputs[1], w.inputs[1]) for w in writes):
+        return None
+    return plan.info.body_args.index(flow)
+
+
+def _below(t: Tensor, index: Tensor) -> bool:
+    """Whether `t` is `index` minus a positive constant (`index - c`, `index + (-c)`)."""
+    op = t.op
+    if op.type == "Sub" and op.inputs[0] is index:
+        step = constant_value(op.inputs[1])
+        return step is not None and int(step) > 0
+    if op.type in ("AddV2", "Add") and index in op.inputs:
+        other = op.inputs[1] if op.inputs[0] is index else op.inputs[0]
+        step = constant_value(other)
+        return step is not None and int(step) < 0
+    return False
 
 
 def _same_iteration_write(read: Operation) -> Optional[Operation]:

@@ -11,9 +11,10 @@ each copy reading the previous one's values: the same computation for every run,
 which TF differentiates. TensorArrays unstacked before the inner loop are read as
 slices of the unstacked value; one written once per iteration at its index and
 stacked after the loop is the Pack of its elements. The forward graph keeps the real
-nested loop. Inner loops whose trip count depends on run-time values, or whose body
-holds other TensorArray uses, conditionals, further loops, stateful ops or ops TF
-cannot differentiate in a function, keep tf1compat's form (warned by the plan).
+nested loop. Plain inner loops whose trip count depends on run-time values get a nested
+backward loop instead (loop_gradient_export.py); others, and those whose body holds
+other TensorArray uses, conditionals, further loops, stateful ops or ops TF cannot
+differentiate in a function, keep tf1compat's form (warned by the plan).
 """
 
 from __future__ import annotations

@@ -588,3 +588,9 @@ def set_callback_parameters(callback_list: CallbackList, model: Any,
 from tf1compat.keras.callbacks_monitored import (  # noqa: E402
     CSVLogger, EarlyStopping, LearningRateScheduler, ModelCheckpoint, ReduceLROnPlateau)
 from tf1compat.keras.callbacks_tensorboard import TensorBoard  # noqa: E402
+from tf1compat.keras import callbacks_experimental as experimental  # noqa: E402,F401
+
+# Names of tf-keras's tf.keras.callbacks that tf1compat lacks raise UnimplementedAPIError.
+from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
+
+__getattr__ = _attribute_hook("keras.callbacks", globals())

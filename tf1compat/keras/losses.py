@@ -369,3 +369,8 @@ def get(identifier: Any) -> Any:
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret loss function identifier: {identifier}")
+
+# Names of tf-keras's tf.keras.losses that tf1compat lacks raise UnimplementedAPIError.
+from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
+
+__getattr__ = _attribute_hook("keras.losses", globals())

@@ -582,3 +582,16 @@ from tf1compat.keras.metrics_confusion import (  # noqa: E402,F401
 __all__ += _confusion.__all__
 _BY_NAME.update({name: getattr(_confusion, name) for name in _confusion.__all__})
 
+
+# The intersection-over-union metrics (metrics_iou.py imports this module's Metric).
+from tf1compat.keras import metrics_iou as _iou  # noqa: E402
+from tf1compat.keras.metrics_iou import (  # noqa: E402,F401
+    BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU)
+
+__all__ += _iou.__all__
+_BY_NAME.update({name: getattr(_iou, name) for name in _iou.__all__})
+
+# Names of tf-keras's tf.keras.metrics that tf1compat lacks raise UnimplementedAPIError.
+from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
+
+__getattr__ = _attribute_hook("keras.metrics", globals())

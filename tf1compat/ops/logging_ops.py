@@ -164,7 +164,8 @@ def _print_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 declare("Print", inputs=["input: T", "data: U"], outputs=["output: T"],
         attrs={"T": Type(), "U": TypeList(), "message": "", "first_n": -1, "summarize": 3},
         shape=lambda ctx: [ctx.shape(0)], kernel=_print_kernel, stateful=True, view=True,
-        cpu_only=False, doc="Identity that prints `data` to stderr when it runs.")
+        cpu_only=False, autograd_only_kernel=lambda node, kctx: lambda x, *data: x,
+        doc="Identity that prints `data` to stderr when it runs.")
 
 
 def Print(input_: Any, data: Sequence[Any], message: Optional[str] = None,  # noqa: N802

@@ -6,9 +6,9 @@ lookup_ops' LookupTable*V2 kernels, which hand mutable tables to `MutableTable`)
 A table op is a stateful op whose run-time value is the session's `MutableTable` (keys
 as Python ints/bytes, values as numpy rows of `value_shape`). With `checkpoint=True` the
 table joins the SAVEABLE_OBJECTS collection and `tf.train.Saver` saves `<name>-keys` and
-`<name>-values` as TF does. A DenseHashTable's export is its keys and values padded to
-its bucket count with `empty_key` (the slots of TF's open addressing are not
-reproduced: the pairs are the same, their order is insertion order).
+`<name>-values` as TF does. A DenseHashTable's export is its buckets: `DenseTable`
+holds them as TF does (its open addressing reproduced), so checkpoints pass between TF
+and tf1compat both ways.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops._string_hash import tf_hash64
 from tf1compat.ops.lookup_ops import as_keys, output_array
 
 __all__ = ["MutableHashTable", "DenseHashTable", "MutableTable"]
@@ -51,9 +52,6 @@ class MutableTable:
         self.data: Dict[Any, Any] = {}
         self.empty_key: Any = None
         self.deleted_key: Any = None
-        self.buckets = 0
-        self.max_load = 0.8
-        self.tombstones: List[Any] = []   # values of removed keys (dense tables keep them)
 
     def _check_keys(self, keys: List[Any]) -> None:
         if self.empty_key is None:
@@ -79,26 +77,24 @@ class MutableTable:
         rows = self._rows(keys, values)
         self._check_keys(flat_keys)
         self.data.update(zip(flat_keys, rows))
-        while self.buckets and len(self.data) > self.max_load * self.buckets:
-            self.buckets *= 2             # (TF's dense tables double past max_load_factor)
 
     def remove(self, keys: Any) -> None:
         flat_keys = as_keys(keys)
         self._check_keys(flat_keys)
         for key in flat_keys:
-            if key in self.data:
-                value = self.data.pop(key)
-                if self.empty_key is not None:
-                    self.tombstones.append(value)
+            self.data.pop(key, None)
+
+    def _get(self, key: Any, default: Any) -> Any:
+        return self.data.get(key, default)
 
     def find(self, keys: Any, default: Any, device: Any) -> Any:
         flat_keys = as_keys(keys)
         self._check_keys(flat_keys)
         default_rows = _numpy(default).reshape((-1,) + self.value_shape)
         if len(default_rows) == 1:
-            rows = [self.data.get(k, default_rows[0]) for k in flat_keys]
+            rows = [self._get(k, default_rows[0]) for k in flat_keys]
         else:
-            rows = [self.data.get(k, d) for k, d in zip(flat_keys, default_rows)]
+            rows = [self._get(k, d) for k, d in zip(flat_keys, default_rows)]
         shape = tuple(keys.shape) + self.value_shape
         if not self.value_shape:
             return output_array([r.item() if isinstance(r, np.generic) else r for r in rows],
@@ -111,17 +107,6 @@ class MutableTable:
     def export(self, device: Any) -> tuple:
         keys = list(self.data)
         values = [self.data[k] for k in keys]
-        if self.empty_key is not None:      # dense: every bucket, deleted and empty ones
-            keys = keys + [self.deleted_key] * len(self.tombstones)
-            values = values + self.tombstones
-            pad = self.buckets - len(keys)
-            keys = keys + [self.empty_key] * pad
-            fill = np.zeros(self.value_shape, self.value_dtype.as_numpy_dtype) \
-                if self.value_dtype != D.string else b""
-            values = values + [fill] * pad
-            return (output_array(keys, (len(keys), 1), self.key_dtype, device),
-                    _rows_output(values, (len(keys), 1) + self.value_shape,
-                                 self.value_dtype, device))
         return (output_array(keys, (len(keys),), self.key_dtype, device),
                 _rows_output(values, (len(keys),) + self.value_shape, self.value_dtype,
                              device))
@@ -133,11 +118,117 @@ class MutableTable:
                                                               self.value_shape)]
         if not self.value_shape:
             rows = [r.item() for r in rows]
-        self.data = {k: r for k, r in zip(flat_keys, rows)
-                     if self.empty_key is None or k not in (self.empty_key,
-                                                            self.deleted_key)}
-        if self.empty_key is not None:
-            self.buckets = max(self.buckets, len(flat_keys))
+        self.data = dict(zip(flat_keys, rows))
+
+
+class DenseTable(MutableTable):
+    """A session's MutableDenseHashTable, held as TF holds it: arrays of buckets (keys,
+    values), each key at the first empty or deleted bucket of its probe sequence (its
+    hash masked to the bucket count, then +1, +2, ...: TF's quadratic probing; the
+    hash of an integer key is its value, of a string TF's Hash64), removed keys marked
+    `deleted_key`, doubled (the live pairs inserted again in bucket order) before an
+    insert that would pass `max_load_factor`. Its export is the buckets (keys
+    [buckets, 1], values [buckets, elements of a value]), which is what TF's
+    checkpoints hold and its restore adopts as they are: each side finds the other's
+    keys."""
+
+    def __init__(self, key_dtype: D.DType, value_dtype: D.DType, value_shape: tuple):
+        super().__init__(key_dtype, value_dtype, value_shape)
+        self.max_load = 0.8
+        self.entries = 0
+        self.slot_keys: List[Any] = []
+        self.slot_values: List[Any] = []
+
+    def allocate(self, count: int) -> None:
+        """Empty buckets (values zero), `count` of them (TF's check: probing masks the
+        hash with count - 1)."""
+        if count < 4 or count & (count - 1):
+            raise _invalid(f"Number of buckets must be at least 4 and a power of 2, got: "
+                           f"{count}")
+        fill = np.zeros(self.value_shape, self.value_dtype.as_numpy_dtype) \
+            if self.value_dtype != D.string else b""
+        if not self.value_shape and self.value_dtype != D.string:
+            fill = fill.item()
+        self.slot_keys = [self.empty_key] * count
+        self.slot_values = [fill] * count
+        self.entries = 0
+
+    def _probe(self, key: Any, what: str) -> Any:
+        """The buckets of `key`'s probe sequence, in order (TF's error past the last, in
+        the `what` of the table: insert, lookup, remove)."""
+        mask = len(self.slot_keys) - 1
+        slot = (tf_hash64(key) if isinstance(key, bytes) else int(key)) & mask
+        for probes in range(1, len(self.slot_keys) + 1):
+            yield slot
+            slot = (slot + probes) & mask
+        raise errors.InternalError(None, None,
+                                   f"Internal error in MutableDenseHashTable {what}")
+
+    def _place(self, key: Any, value: Any) -> None:
+        for slot in self._probe(key, "insert"):
+            if self.slot_keys[slot] == key:
+                self.slot_values[slot] = value
+                return
+            if self.slot_keys[slot] in (self.empty_key, self.deleted_key):
+                self.slot_keys[slot], self.slot_values[slot] = key, value
+                self.entries += 1
+                return
+
+    def insert(self, keys: Any, values: Any) -> None:
+        flat_keys = as_keys(keys)
+        rows = self._rows(keys, values)
+        self._check_keys(flat_keys)
+        # (TF counts every key of the batch as new: it may grow without need)
+        pending = self.entries + (int(keys.shape[0]) if len(keys.shape) else 1)
+        if pending > len(self.slot_keys) * self.max_load:
+            count = len(self.slot_keys)
+            while pending > count * self.max_load:
+                count *= 2
+            old = list(zip(self.slot_keys, self.slot_values))
+            self.allocate(count)
+            for key, value in old:
+                if key not in (self.empty_key, self.deleted_key):
+                    self._place(key, value)
+        for key, value in zip(flat_keys, rows):
+            self._place(key, value)
+
+    def remove(self, keys: Any) -> None:
+        flat_keys = as_keys(keys)
+        self._check_keys(flat_keys)
+        for key in flat_keys:
+            for slot in self._probe(key, "remove"):
+                if self.slot_keys[slot] == key:
+                    self.slot_keys[slot] = self.deleted_key
+                    self.entries -= 1
+                    break
+                if self.slot_keys[slot] == self.empty_key:
+                    break
+
+    def _get(self, key: Any, default: Any) -> Any:
+        for slot in self._probe(key, "lookup"):
+            if self.slot_keys[slot] == key:
+                return self.slot_values[slot]
+            if self.slot_keys[slot] == self.empty_key:
+                break
+        return default
+
+    def size(self) -> int:
+        return self.entries
+
+    def export(self, device: Any) -> tuple:
+        count = len(self.slot_keys)
+        return (output_array(self.slot_keys, (count, 1), self.key_dtype, device),
+                _rows_output(self.slot_values, (count, int(np.prod(self.value_shape))),
+                             self.value_dtype, device))
+
+    def import_(self, keys: Any, values: Any) -> None:
+        """Adopts the buckets as they are (TF's LookupTableImportV2 of a dense table)."""
+        self.slot_keys = as_keys(keys)
+        rows = _numpy(values).reshape((len(self.slot_keys),) + self.value_shape)
+        self.slot_values = [r.item() if not self.value_shape and self.value_dtype != D.string
+                            else r for r in rows]
+        self.entries = sum(k not in (self.empty_key, self.deleted_key)
+                           for k in self.slot_keys)
 
 
 def _numpy(value: Any) -> np.ndarray:
@@ -160,9 +251,10 @@ def _rows_output(rows: List[Any], shape: tuple, dtype: D.DType, device: Any) -> 
 def _table_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     a = node.attrs
     shape = tuple(a.get("value_shape", TensorShape([])).as_list())
-    table = kctx.op_resource(lambda: MutableTable(a["key_dtype"], a["value_dtype"], shape))
     if node.type != "MutableDenseHashTableV2":
+        table = kctx.op_resource(lambda: MutableTable(a["key_dtype"], a["value_dtype"], shape))
         return lambda: table
+    table = kctx.op_resource(lambda: DenseTable(a["key_dtype"], a["value_dtype"], shape))
 
     def dense(empty_key: Any, deleted_key: Any = None) -> MutableTable:
         # (No deleted_key: the V1 op of TF <= 1.2, whose tables had no removal.)
@@ -172,7 +264,7 @@ def _table_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                 table.deleted_key = as_keys(deleted_key)[0]
                 if table.empty_key == table.deleted_key:
                     raise _invalid("Empty and deleted keys cannot be equal")
-            table.buckets = int(a["initial_num_buckets"])
+            table.allocate(int(a["initial_num_buckets"]))
             table.max_load = float(a["max_load_factor"])
         return table
     return dense

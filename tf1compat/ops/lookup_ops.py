@@ -221,9 +221,9 @@ declare("LookupTableFindV2", inputs=["table_handle: resource", "keys: Tin",
 declare("LookupTableSizeV2", inputs=["table_handle: resource"], outputs=["size: int64"],
         shape=lambda ctx: [TensorShape([])],
         # TF's size of a table not yet initialized is 0 (only lookups fail).
-        kernel=lambda node, kctx: (lambda table: torch.tensor(len(table.data or ()),
-                                                              dtype=torch.int64)),
-        # (A mutable table's data is its dict of keys too.)
+        kernel=lambda node, kctx: (lambda table: torch.tensor(
+            table.size() if getattr(table, "mutable", False) else len(table.data or ()),
+            dtype=torch.int64)),       # (lookup_mutable.MutableTable: its own count)
         grad="none", stateful=True, cpu_only=True)
 
 

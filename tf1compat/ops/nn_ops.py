@@ -511,6 +511,66 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, name: Optional[str] = Non
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
+def _nth_element_shape(ctx: Any) -> List[TensorShape]:
+    x = ctx.shape(0)
+    if x.rank is not None and x.rank < 1:
+        raise ValueError(f"Shape must be at least rank 1 but is rank 0 {node_desc(ctx)}")
+    n = ctx.const(1)
+    if n is not None and int(n) < 0:
+        raise ValueError(f"Need n >= 0, got {int(n)} {node_desc(ctx)}")
+    if x.rank is None:
+        return [unknown_shape()]
+    last = x.as_list()[-1]
+    if n is not None and last is not None and last <= int(n):
+        raise ValueError(f"Input must have last dimension > n = {int(n)} {node_desc(ctx)}")
+    return [TensorShape(x.as_list()[:-1])]
+
+
+class _NthElementFn(torch.autograd.Function):
+    """The n-th smallest (largest with `reverse`) entry of the last axis; its gradient
+    is shared equally by the entries equal to it, as TF's _NthElementGrad."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, n: int,  # type: ignore[override]
+                reverse: bool) -> torch.Tensor:
+        out = torch.sort(x, dim=-1, descending=reverse).values[..., n]
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> Any:  # type: ignore[override]
+        x, out = ctx.saved_tensors
+        hits = (x == out.unsqueeze(-1)).to(grad.dtype)
+        share = hits / hits.sum(dim=-1, keepdim=True)
+        return share * grad.unsqueeze(-1), None, None
+
+
+def _nth_element_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    reverse = bool(node.attrs["reverse"])
+
+    def nth_element(x: torch.Tensor, n: Any) -> torch.Tensor:
+        nn = int(n)
+        if nn < 0:
+            raise errors.InvalidArgumentError(None, None, f"Need n >= 0, got {nn}")
+        if x.shape[-1] <= nn:
+            raise errors.InvalidArgumentError(
+                None, None, f"Input must have at least n+1 columns, but got {x.shape[-1]}")
+        return _NthElementFn.apply(x, nn, reverse)
+    return nth_element
+
+
+declare("NthElement", inputs=["input: T", "n: int32"], outputs=["values: T"],
+        attrs={"reverse": False, "T": Type(REAL)}, shape=_nth_element_shape,
+        kernel=_nth_element_kernel, grad_none_inputs=(1,),
+        doc="The n-th smallest (with `reverse`, largest) value of the last axis.")
+
+
+def nth_element(input: Any, n: Any, reverse: bool = False,  # noqa: A002
+                name: Optional[str] = None) -> Tensor:
+    """`tf.contrib.nn.nth_element`: the n-th order statistic of the last axis."""
+    return apply_op1("NthElement", [input, n], {"reverse": bool(reverse)}, name=name)
+
+
 def _in_top_k_shape(ctx: Any) -> List[TensorShape]:
     p, t = ctx.shape(0), ctx.shape(1)
     if p.rank is not None and p.rank != 2:

@@ -56,12 +56,14 @@ def _check(x: torch.Tensor, message: str, signed: bool = False) -> None:
 
 
 class _CheckNumericsFn(torch.autograd.Function):
-    """Identity whose forward value and incoming gradient are both checked."""
+    """Identity whose forward value (unless `forward_check` is off) and incoming
+    gradient are checked."""
 
     @staticmethod
     def forward(ctx: Any, x: torch.Tensor, message: str,  # type: ignore[override]
-                signed: bool) -> torch.Tensor:
-        _check(x, message, signed)
+                signed: bool, forward_check: bool) -> torch.Tensor:
+        if forward_check:
+            _check(x, message, signed)
         ctx.message, ctx.signed = message, signed
         return x.view_as(x)
 
@@ -69,20 +71,33 @@ class _CheckNumericsFn(torch.autograd.Function):
     def backward(ctx: Any, grad: torch.Tensor) -> Any:  # type: ignore[override]
         # TF formats the bytes attr with %s, so the message shows as b'...'.
         _check(grad, _GRAD_MESSAGE + str(ctx.message.encode("utf-8")), ctx.signed)
-        return grad, None, None
+        return grad, None, None, None
+
+
+def _message(node: Any) -> str:
+    message = node.attrs["message"]
+    return message.decode("utf-8", "replace") if isinstance(message, bytes) else message
 
 
 def _check_numerics_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
-    message = node.attrs["message"]
-    if isinstance(message, bytes):
-        message = message.decode("utf-8", "replace")
-
-    signed = node.type == "CheckNumericsV2"
+    message, signed = _message(node), node.type == "CheckNumericsV2"
 
     def run(x: torch.Tensor) -> torch.Tensor:
         if x.requires_grad and torch.is_grad_enabled():
-            return _CheckNumericsFn.apply(x, message, signed)
+            return _CheckNumericsFn.apply(x, message, signed, True)
         _check(x, message, signed)
+        return x
+    return run
+
+
+def _gradient_check_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], torch.Tensor]:
+    """Run for autograd only: TF's backward checks the gradient without running the op,
+    so the forward value is not checked."""
+    message, signed = _message(node), node.type == "CheckNumericsV2"
+
+    def run(x: torch.Tensor) -> torch.Tensor:
+        if x.requires_grad and torch.is_grad_enabled():
+            return _CheckNumericsFn.apply(x, message, signed, False)
         return x
     return run
 
@@ -90,10 +105,12 @@ def _check_numerics_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor], tor
 declare("CheckNumerics", inputs=["tensor: T"], outputs=["output: T"],
         attrs={"T": Type(_CHECKED), "message": REQUIRED},
         shape=unary_rule, kernel=_check_numerics_kernel, view=True,
+        autograd_only_kernel=_gradient_check_kernel,
         doc="Passes `tensor` through; InvalidArgumentError if it holds NaN or Inf.")
 declare("CheckNumericsV2", inputs=["tensor: T"], outputs=["output: T"],
         attrs={"T": Type(_CHECKED), "message": REQUIRED},
         shape=unary_rule, kernel=_check_numerics_kernel, view=True,
+        autograd_only_kernel=_gradient_check_kernel,
         doc="CheckNumerics naming -Inf and +Inf apart (tf.debugging.enable_check_numerics).")
 
 

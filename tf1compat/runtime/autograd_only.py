@@ -19,24 +19,31 @@ __all__ = ["without_effects", "without_effects_ops"]
 
 
 def without_effects_ops(modes: Dict[Operation, bool]) -> Set[Operation]:
-    """The ops run for autograd only whose kernels autograd does not differentiate
-    through (a gradient op's `value_only` third part): their effects can be left out."""
+    """The ops run for autograd only whose effects can be left out: those autograd does
+    not differentiate through (a gradient op's `value_only` third part), and those that
+    declare a kernel for that case (`autograd_only_kernel`: Print, CheckNumerics)."""
     through: Set[Operation] = set()
     for op in modes:
         value_only = op._op_def.value_only
         split = value_only(op) if value_only is not None else None
         if split is not None:
             through.update(split[2])
-    return {op for op, full in modes.items() if not full and op not in through}
+    return {op for op, full in modes.items()
+            if not full and (op not in through or
+                              op._op_def.autograd_only_kernel is not None)}
 
 
 def without_effects(op: Operation, kernel: Callable[..., Any],
-                     alias_outputs: List[Optional[str]], device: torch.device
-                     ) -> Optional[Callable[..., Any]]:
+                     alias_outputs: List[Optional[str]], device: torch.device,
+                     kctx: Any) -> Optional[Callable[..., Any]]:
     """The kernel of a stateful op run for autograd only (prune_modes): no gradient
     function reads its outputs, so TF does not run it; its values only connect autograd's
-    graph. An update of a variable (outputs aliasing the store) is left out; other outputs
-    of static shape become zeros; otherwise the op still runs."""
+    graph. An op declaring its `autograd_only_kernel` runs that; an update of a
+    variable (outputs aliasing the store) is left out; other outputs of static shape
+    become zeros; otherwise the op still runs."""
+    factory = op._op_def.autograd_only_kernel
+    if factory is not None:
+        return factory(op, kctx)
     outs = op._outputs
     if outs and all(k is not None for k in alias_outputs):
         return None

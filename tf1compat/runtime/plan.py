@@ -417,8 +417,9 @@ class _Binder:
                     sources[t] = Source(CONST, value)
                     self.devices[t] = device
                 return
-        if op in self.autograd_only and od.stateful and kernel is not None:
-            kernel = without_effects(op, kernel, alias_outputs, device)
+        if op in self.autograd_only and kernel is not None and \
+                (od.stateful or od.autograd_only_kernel is not None):
+            kernel = without_effects(op, kernel, alias_outputs, device, kctx)
         outs, marks = self._outputs(op, alias_outputs, device)
         # A kernel of an op whose outputs are all aliases still runs (Assign updates
         # the store); a pure alias (VariableV2, Identity of a ref) has nothing to run.

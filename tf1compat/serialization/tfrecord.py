@@ -233,3 +233,10 @@ class RecordReader:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+    def __del__(self) -> None:
+        # A pass abandoned mid-file (an iterator re-initialized or dropped before the end,
+        # as Estimator evaluation does) closes its file, as TF's reader does when its
+        # iterator is destroyed, instead of leaving it to the garbage collector.
+        if getattr(self, "_file", None) is not None:
+            self.close()

@@ -5,12 +5,25 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer
 
 __all__ = ["InputLayer", "Input"]
+
+
+class KerasTensor(Tensor):
+    """The placeholder of an Input made under eager execution. tf-keras returns a
+    KerasTensor there, named after its layer without an output index (`input_1`, where
+    graph mode's placeholder is `input_1:0`); the graph keeps the placeholder's full name."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return self._op._name
 
 
 class InputLayer(Layer):
@@ -58,6 +71,8 @@ class InputLayer(Layer):
             with backend.get_graph().as_default():
                 input_tensor = backend.placeholder(shape=batch_input_shape, dtype=dtype,
                                                    sparse=self.sparse, name=self.name)
+            if executing_eagerly() and type(input_tensor) is Tensor:
+                input_tensor.__class__ = KerasTensor
             self.is_placeholder = True
             self._batch_input_shape = batch_input_shape
         else:

@@ -11,13 +11,17 @@ under eager execution it runs that call as an eager op (the library function bou
 the eager runtime), differentiable, so the eager loop fits it.
 Like tf-keras's, it accepts only the traced input signature (other shapes or dtypes are a
 ValueError) and, for a directory without traced functions (tf1compat writes none), loads
-but cannot be called (ValueError). Its class is named after the saved class; its `layers`
-are empty (tf-keras also revives the inner layers).
+but cannot be called (ValueError). Its class is named after the saved class. Its inner
+layers are revived as tf-keras revives them: each layer the keras metadata records under
+the model (`root.<attribute>`) is rebuilt from its class and config, built on its saved
+input shape and set as that attribute, and its variables are the model's weights of those
+names; a variable no revivable layer owns stays a weight of the model itself.
 """
 
 from __future__ import annotations
 
 import os
+import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from tf1compat.keras.engine.training import Model
@@ -33,8 +37,9 @@ class RevivedModel(Model):
     def __init__(self, graph_def: Any, input_tensor: str, input_spec: Tuple[Any, Any],
                  output_tensor: Optional[str], handles: List[str],
                  variables: List[Tuple[str, Any, Any]], values: List[Any], class_name: str,
-                 **kwargs: Any):
+                 inner_layers: List["_InnerLayer"], **kwargs: Any):
         super().__init__(**kwargs)
+        self._inner_layers = inner_layers
         self._traced_graph_def = graph_def
         self._traced_input = input_tensor
         self._traced_spec = input_spec
@@ -47,16 +52,28 @@ class RevivedModel(Model):
         self._eager_function: Optional[Any] = None   # the traced LibraryFunction, eagerly
 
     def build(self, input_shape: Any) -> None:
-        """Creates the saved variables as the model's weights, with their saved values."""
+        """Builds the inner layers and creates the saved variables they do not own as the
+        model's weights, all with their saved values."""
         from tf1compat.keras import backend
         from tf1compat.keras.initializers import Zeros
-        # (built at load, outside the model's name scope: the full names are the names)
-        weights = [self.add_weight(name=full_name, shape=shape, dtype=dtype,
+        owned: Dict[str, Any] = {}
+        for inner in self._inner_layers:
+            # (built at load, outside any scope: the model's name, then the layer's)
+            with backend.name_scope(f"{self.name}/{inner.layer.name}/"):
+                inner.layer.build(inner.input_shape)
+            inner.layer.built = True
+            for local_name, full_name in inner.variables.items():
+                owned[full_name] = getattr(inner.layer, local_name)
+            setattr(self, inner.attribute, inner.layer)
+        weights = [owned[full_name] if full_name in owned else
+                   self.add_weight(name=full_name, shape=shape, dtype=dtype,
                                    initializer=Zeros(), trainable=True)
                    for full_name, shape, dtype in self._saved_variables]
         backend.batch_set_value(list(zip(weights, self._saved_values)))
-        self._weights_by_saved_name = {saved[0]: weight for saved, weight in
-                                       zip(self._saved_variables, weights)}
+        # (not tracked: the weights are the layers' and the model's own, in their order)
+        object.__setattr__(self, "_weights_by_saved_name",
+                           {saved[0]: weight for saved, weight in
+                            zip(self._saved_variables, weights)})
         self.built = True
 
     def call(self, inputs: Any, training: Any = None) -> Any:
@@ -105,6 +122,50 @@ class RevivedModel(Model):
                       {"f": function, "Tin": tin, "Tout": function.output_dtypes},
                       name=self.name + "_traced")
         return op._outputs[0]
+
+
+class _InnerLayer:
+    """A layer of the revived model: the attribute it is under, the layer (from its class
+    and config), its saved input shape and its variables (edge name -> full name)."""
+
+    def __init__(self, attribute: str, layer: Any, input_shape: Any,
+                 variables: Dict[str, str]):
+        self.attribute = attribute
+        self.layer = layer
+        self.input_shape = input_shape
+        self.variables = variables
+
+
+def _inner_layers(filepath: str, meta: Any, saved_names: List[str]) -> List[_InnerLayer]:
+    """The model's direct layers recorded in keras_metadata.pb that tf1compat can rebuild
+    from their config (a class it lacks, or a layer whose variables are not all the
+    model's, is left out: the model keeps those variables itself)."""
+    from tf1compat.keras.layers.serialization import deserialize
+    from tf1compat.keras.saving.saved_model_format import METADATA_FILENAME, _decode_helper
+    from tf1compat.serialization.messages import SavedMetadata
+    message = SavedMetadata()
+    with open(os.path.join(filepath, METADATA_FILENAME), "rb") as f:
+        message.ParseFromString(f.read())
+    nodes = meta.object_graph_def.nodes
+    out: List[_InnerLayer] = []
+    for entry in sorted(message.nodes, key=lambda n: n.node_id):
+        path = entry.node_path.split(".")
+        if len(path) != 2 or path[0] != "root" or entry.identifier != "_tf_keras_layer":
+            continue
+        metadata = json.loads(entry.metadata, object_hook=_decode_helper)
+        variables = {child.local_name: nodes[child.node_id].variable.name
+                     for child in nodes[entry.node_id].children
+                     if nodes[child.node_id].WhichOneof("kind") == "variable"}
+        if any(name not in saved_names for name in variables.values()):
+            continue
+        try:
+            layer = deserialize({"class_name": metadata["class_name"],
+                                 "config": metadata["config"]})
+        except (ValueError, TypeError):
+            continue    # not a class tf1compat knows: its variables stay the model's
+        out.append(_InnerLayer(path[1], layer, metadata.get("build_input_shape"),
+                               variables))
+    return out
 
 
 def _serving_call(meta: Any) -> Tuple[Optional[Any], Optional[Any], List[Any]]:
@@ -178,6 +239,7 @@ def revive_from_traced_functions(root: Dict[str, Any], config: Dict[str, Any],
     model = revived_class(graph_def, input_info.name if nodes else "", spec,
                           output_info.name if nodes else None,
                           [node.name for node in nodes[1:]], variables, values, class_name,
+                          _inner_layers(filepath, meta, [v[0] for v in variables]),
                           name=name)
     model.build(None)
     return model

@@ -14,6 +14,7 @@ from tf1compat.keras.utils.io_utils import (disable_interactive_logging,
 from tf1compat.keras.utils.layer_utils import get_source_inputs
 from tf1compat.keras.utils.multi_gpu_utils import multi_gpu_model
 from tf1compat.keras.utils.vis_utils import model_to_dot, plot_model
+from tf1compat.keras.utils import legacy
 from tf1compat.keras.utils.np_utils import normalize, to_categorical, to_ordinal
 from tf1compat.keras.utils.serialization import (CustomObjectScope, custom_object_scope,
                                                  deserialize_keras_object,
@@ -30,5 +31,10 @@ __all__ = ["Progbar", "Sequence", "SequenceEnqueuer", "OrderedEnqueuer",
            "enable_interactive_logging", "disable_interactive_logging",
            "is_interactive_logging_enabled", "get_file", "array_to_img", "img_to_array",
            "load_img", "save_img", "plot_model", "model_to_dot", "HDF5Matrix",
-           "multi_gpu_model"]
+           "multi_gpu_model", "legacy"]
 
+
+# Names of tf-keras's tf.keras.utils that tf1compat lacks raise UnimplementedAPIError.
+from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
+
+__getattr__ = _attribute_hook("keras.utils", globals())

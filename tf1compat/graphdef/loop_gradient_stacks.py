@@ -1,0 +1,201 @@
+"""The forward loops' side of a backward loop (loop_gradient_export.py): the iteration
+counter (`f_count`) and one stack per value the backward loop pops, written into the
+forward loop's frame; for a loop nested in another's body, its counter started after the
+outer one's and its stacks entered into the outer frame first (in a tf.cond branch of
+the outer body: through the cond's Switch, its trip count 0 where the branch did not
+run); a tf.cond branch's value passed through a Merge with a stand-in."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops._regions import CondRegion
+from tf1compat.graphdef.cond_lowering import shape_source
+from tf1compat.graphdef.loop_gradient_plan import LoopPlan
+
+__all__ = ["ForwardStacks", "HANDLE"]
+
+_SCALAR = TensorShape([])
+HANDLE = TensorShape([2])    # a stack's handle (TF's shape for StackV2's output)
+
+
+class ForwardStacks:
+    """The forward-loop parts of `_LoopGradientWriter` (it supplies `writer`, `op`,
+    `pivot`, `inner_stacks`, `_node` and `_const`)."""
+
+    writer: Any
+    op: Any
+    pivot: str
+    inner_stacks: Dict[LoopPlan, List[str]]
+    _node: Any
+    _const: Any
+
+    def _forward_stacks(self, plan: LoopPlan, around: Optional[Tuple[str, Any]] = None
+                        ) -> Tuple[str, List[str]]:
+        """(the forward iteration count, one stack per value `plan.pushed`, then one per
+        loop `plan.inner`: its iteration count) written into the forward loop's frame;
+        the nested loops' own in theirs (`self.inner_stacks`). `around`, for a loop
+        nested in another's body: (the outer loop's count of this iteration, the outer
+        loop): its count starts from 0 there each outer iteration, after the previous
+        outer iteration's pushes (so the shared stacks get all pushes in order), and
+        its stacks (made once, outside) are entered into the outer frame first. In a
+        tf.cond branch of the outer body, the count starts only where the branch runs,
+        the stacks pass its Switch, and the count returned is 0 where it does not."""
+        loop = self.writer.loops[plan.op]
+        base = f"{self.op.name}/{loop.scope}"
+        frame = self.writer._strip(loop.frame)
+        iterations = int(plan.op.attrs["parallel_iterations"])
+        enter = {"frame_name": frame, "parallel_iterations": iterations}
+        new_values: List[str] = []
+        external: Dict[str, str] = {}
+        # In a tf.cond branch, the counter and stacks wait for its pivot: dead (not run)
+        # where the branch is not taken, as the loop is.
+        pivots = [around[0]] if around else [self.pivot] if self.pivot else []
+        branch = plan.op._control_flow_context if around and isinstance(
+            plan.op._control_flow_context, CondRegion) else None
+        if branch is not None:
+            cond = self.writer.conds[branch]
+            self.writer._cond_header(cond)
+            pivots.append(self.writer._strip(cond.pivots[branch.branch]))
+        zero = self._const(base + "f_count", 0, D.int32, pivots)
+        count_enter = self._node(base + "f_count/Enter", "Enter", [zero],
+                                 dict(enter, T=D.int32, is_constant=False), [_SCALAR])
+        external[zero + ":0"] = count_enter + ":0"
+        next_name = self.writer.unique(base + "f_count/NextIteration")
+        merge = self._node(base + "f_count/Merge", "Merge", [count_enter, next_name],
+                           {"T": D.int32, "N": 2}, [_SCALAR, _SCALAR])
+        switch = self._node(base + "f_count/Switch", "Switch",
+                            [merge, self.writer._strip(loop.loop_cond)], {"T": D.int32},
+                            [_SCALAR, _SCALAR])
+        pivot = self._node(base + "f_count/Identity", "Identity", [switch + ":1"],
+                           {"T": D.int32}, [_SCALAR])
+        inner_counts = [self._forward_stacks(inner, (pivot, loop))[0] for inner in plan.inner]
+        max_size = self._const(base + "stack/max_size", -1, D.int32,
+                               [] if around else pivots)
+        stacks, pushes = [], []
+        for value in plan.pushed + inner_counts:
+            dtype, shape = (D.int32, _SCALAR) if isinstance(value, str) else \
+                (value.dtype.base_dtype, value.shape)
+            stack = self._node(base + "stack", "StackV2", [max_size],
+                               {"elem_type": dtype, "stack_name": ""}, [HANDLE])
+            self.writer.nodes[-1].attr["stack_name"].s = stack.encode()
+            handle = stack
+            if around:          # entered into the outer loop's frame first
+                handle = self._node(base + "stack/outer/Enter", "Enter", [stack], {
+                    "frame_name": self.writer._strip(around[1].frame), "T": D.resource,
+                    "is_constant": True,
+                    "parallel_iterations": int(around[1].op.attrs["parallel_iterations"])},
+                    [HANDLE])
+                self._add_to_frame(around[1], [handle + ":0"], {stack + ":0": handle + ":0"})
+                if branch is not None:
+                    handle = self._switch(handle, D.resource, HANDLE, cond, branch.branch,
+                                          base + "stack/branch", around[1])
+            stack_enter = self._node(base + "stack/Enter", "Enter", [handle],
+                                     dict(enter, T=D.resource, is_constant=True), [HANDLE])
+            external[handle if ":" in handle else handle + ":0"] = stack_enter + ":0"
+            push = self._node(base + "stack/push", "StackPushV2",
+                              [stack_enter, value if isinstance(value, str) else
+                               self._pushed_value(value, base, new_values), "^" + pivot],
+                              {"T": dtype, "swap_memory": bool(plan.op.attrs["swap_memory"])},
+                              [shape])
+            stacks.append(stack)
+            pushes.append(push)
+            new_values += [stack_enter + ":0", push + ":0"]
+        if around:
+            self.inner_stacks[plan] = stacks
+            self._add_to_frame(around[1], [zero + ":0"], {})
+        one = self._const(base + "f_count/add/y", 1, D.int32, [pivot])
+        add = self._node(base + "f_count/add", "AddV2",
+                         [pivot, one] + ["^" + p for p in pushes], {"T": D.int32}, [_SCALAR])
+        self.writer._add(next_name, "NextIteration", [add], {"T": D.int32}, [_SCALAR])
+        count = self._node(base + "f_count/Exit", "Exit", [switch], {"T": D.int32}, [_SCALAR])
+        new_values += [count_enter + ":0", merge + ":0", merge + ":1", switch + ":0",
+                       switch + ":1", pivot + ":0", one + ":0", add + ":0",
+                       self.writer._strip(next_name) + ":0", count + ":0"]
+        # (Enters of the loop written since its context: a branch stand-in's shape)
+        external.update(loop.external)
+        self._add_to_frame(loop, new_values, external)
+        if branch is not None:      # 0 iterations where the branch does not run
+            pred = self.writer._strip(cond.pred_id)
+            flag = self._node(base + "f_count/other", "Cast", [pred],
+                              {"SrcT": D.bool, "DstT": D.int32, "Truncate": False}, [_SCALAR])
+            none = self._node(base + "f_count/other/zeros", "ZerosLike", [flag],
+                              {"T": D.int32}, [_SCALAR])
+            other = self._switch(none, D.int32, _SCALAR, cond, 1 - branch.branch,
+                                 base + "f_count/other", around[1])
+            count = self._node(base + "f_count/branch_count", "Merge", [count, other],
+                               {"T": D.int32, "N": 2}, [_SCALAR, _SCALAR])
+            self._add_to_frame(around[1], [flag + ":0", none + ":0", count + ":0",
+                                           count + ":1"], {})
+        return count, stacks
+
+    def _switch(self, value: str, dtype: Any, shape: TensorShape, cond: Any, side: int,
+                base: str, loop: Any) -> str:
+        """`value` through a Switch on `cond`'s predicate: its output `side` (in the
+        frame of forward loop `loop`)."""
+        switch = self._node(base + "/Switch", "Switch",
+                            [value, self.writer._strip(cond.pred_id)], {"T": dtype},
+                            [shape, shape])
+        self._add_to_frame(loop, [switch + ":0", switch + ":1"], {})
+        return f"{switch}:{side}"
+
+    def _add_to_frame(self, loop: Any, values: List[str], external: Dict[str, str]) -> None:
+        """Adds `values` and the `external` values (outside name -> its Enter) to the
+        WhileContextDef of forward loop `loop`."""
+        frame = self.writer._strip(loop.frame)
+        for proto in self.writer.while_protos:
+            if proto.context_name == frame:
+                names = set(proto.values_def.values) | set(values) | set(external) \
+                    | set(external.values())
+                del proto.values_def.values[:]
+                proto.values_def.values.extend(sorted(names))
+                for key, value in external.items():
+                    proto.values_def.external_values[key] = value
+
+    def _pushed_value(self, value: Tensor, base: str, new_values: List[str]) -> str:
+        """The name the forward loop pushes for `value`. A value computed in a tf.cond
+        branch of the body (random numbers, a gradient stop) exists only when its branch
+        runs: it passes through `Merge(value, Switch(other, pred))`, the other side
+        zeros of its shape where static, else a scalar, which the body function
+        computes with and its Select then drops."""
+        region = value.op._control_flow_context
+        if not isinstance(region, CondRegion):
+            return self.writer._name(value)
+        cond = self.writer.conds[region]
+        self.writer._cond_header(cond)
+        pred = self.writer._strip(cond.pred_id)
+        dtype = value.dtype.base_dtype
+        other = self._node(base + "branch_other", "Cast", [pred],
+                           {"SrcT": D.bool, "DstT": dtype, "Truncate": False}, [_SCALAR])
+        new_values.append(other + ":0")
+        shape = _SCALAR
+        source = None if value.shape.is_fully_defined() else shape_source(value)
+        if value.shape.is_fully_defined():   # of the value's shape: any op takes it
+            shape = value.shape
+            dims = self._const(base + "branch_shape", shape.as_list(), D.int32, [pred])
+            index_type = D.int32
+            new_values.append(dims + ":0")
+        elif source is not None:             # of its run-time shape, computed outside
+            shape = value.shape
+            outside = self.writer.resolve(source[0], region.outer_context, base + "branch")
+            dims, index_type = outside, source[0].dtype.base_dtype
+            if not source[1]:
+                dims = self._node(base + "branch_shape", "Shape", [outside],
+                                  {"T": source[0].dtype.base_dtype, "out_type": D.int32},
+                                  [TensorShape([shape.ndims])])
+                index_type = D.int32
+                new_values.append(dims + ":0")
+        if shape is not _SCALAR:
+            other = self._node(base + "branch_full", "Fill", [dims, other],
+                               {"T": dtype, "index_type": index_type}, [shape])
+            new_values.append(other + ":0")
+        switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
+                            [shape, shape])
+        merge = self._node(base + "branch_value", "Merge",
+                           [self.writer._name(value), f"{switch}:{1 - region.branch}"],
+                           {"T": dtype, "N": 2}, [TensorShape(None), _SCALAR])
+        new_values += [switch + ":0", switch + ":1", merge + ":0", merge + ":1"]
+        return merge + ":0"
