@@ -197,3 +197,34 @@ def test_adaptive_sampling_fills_every_visit(monkeypatch):
     order = sdca_ops._adaptive_order([0.0, 5.0, 0.0])
     assert len(order) == 3 and order[0] == 1 and set(order) <= {0, 1}
     assert sdca_ops._adaptive_order([1.0]) == [0]
+
+
+def test_sdca_shrink_l1_op_in_a_cond_and_a_while_loop():
+    """SdcaShrinkL1's inputs are all refs (a list), inside control-flow regions too."""
+    tf.reset_default_graph()
+    a = tf.Variable([1.0, -0.2, 0.5])
+    b = tf.Variable([[3.0, -2.0]])
+
+    def shrink():
+        with tf.control_dependencies([tf.train.sdca_shrink_l1([a, b], l1=0.3, l2=2.0)]):
+            return tf.constant(1)
+
+    out = tf.cond(tf.constant(True), shrink, lambda: tf.constant(0))
+    loop = tf.while_loop(lambda i: i < 2, lambda i: i + shrink(), [tf.constant(0)])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(out)
+        np.testing.assert_allclose(sess.run(a), [.85, -.05, .35], rtol=1e-6)
+        sess.run(loop)
+        np.testing.assert_allclose(sess.run(b), [[2.55, -1.55]], rtol=1e-6)
+    node = tf.get_default_graph().get_operation_by_name("cond/SdcaShrinkL1")
+    assert node.get_attr("num_features") == 2 and node.outputs == []
+
+
+def test_a_list_ref_input_must_be_the_only_input():
+    from tf1compat.framework.op_def import REQUIRED, Int, declare
+    with pytest.raises(ValueError, match="a list ref input must be the op's only input"):
+        declare("TestListRefWithAnotherInput",
+                inputs=["weights: N * Ref(float)", "x: float"],
+                attrs={"N": Int(minimum=0), "l1": REQUIRED}, shape=lambda ctx: [],
+                kernel=None)

@@ -1,4 +1,4 @@
-"""Op rows: the SDCA solver ops (SdcaOptimizer, SdcaOptimizerV2, SdcaFprint).
+"""Op rows: the SDCA solver ops (SdcaOptimizer, SdcaOptimizerV2, SdcaFprint, SdcaShrinkL1).
 
 TF's SdcaOptimizer visits a mini-batch's examples in an order drawn from std::random_device,
 so every row here is order independent: one example, or examples whose features (and so
@@ -7,7 +7,7 @@ beyond rounding, because each update solves the example's dual exactly."""
 
 import numpy as np
 
-from tests.golden.op_harness import Const, err, row, strings
+from tests.golden.op_harness import Const, Var, err, row, strings
 
 _I = np.int64
 _F = np.float32
@@ -109,4 +109,17 @@ ROWS += [
                                     bytes(range(256)) * 2)),
     row("SdcaFprint", input=strings()),
     err("SdcaFprint", input=strings("a", "b", shape=(1, 2))),
+]
+
+# -- SdcaShrinkL1: sign(w) * max(|w| - l1 / l2, 0) on ref variables, in place ---------------
+
+_W1 = np.array([1.0, -0.2, 0.5, 0.15, -0.15, 0.0], _F)
+_W2 = np.array([[3.0, -2.0], [0.1, -0.05]], _F)
+ROWS += [
+    row("SdcaShrinkL1", weights=[Var(_W1), Var(_W2)], l1=0.3, l2=2.0, with_grad=False),
+    row("SdcaShrinkL1", weights=[Var(_W2)], l1=0.0, l2=1.0, with_grad=False),
+    row("SdcaShrinkL1", weights=[Var(_W1)], l1=0.7, l2=3.0, with_grad=False),
+    row("SdcaShrinkL1", weights=[Var(_W1), Var(_W2), Var(np.float32(-4.0))], l1=5.0, l2=1.0,
+        with_grad=False),
+    err("SdcaShrinkL1", weights=[_W1], l1=0.3, l2=2.0),
 ]

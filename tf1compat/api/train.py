@@ -85,7 +85,7 @@ from tf1compat.training.sessions.session_run_hook import (SessionRunArgs, Sessio
 from tf1compat.summary.summary_iterator import summary_iterator
 
 # (section: sdca) the SDCA solver ops of TF's linear SDCA optimizer
-from tf1compat.ops.sdca_ops import sdca_fprint, sdca_optimizer
+from tf1compat.ops.sdca_ops import sdca_fprint, sdca_optimizer, sdca_shrink_l1
 
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from tf1compat.estimator.export import export_lib
 from tf1compat.estimator.mode_keys import ModeKeys
@@ -18,7 +18,31 @@ from tf1compat.framework.errors import NotFoundError
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.framework.random_seed import set_random_seed
 
-__all__ = ["SavedModelExportMixin"]
+__all__ = ["SavedModelExportMixin", "export_to_timestamped_dir"]
+
+
+def export_to_timestamped_dir(export_dir_base: Any, add_meta_graphs: Callable[[Any], None],
+                              as_text: bool = False,
+                              assets_extra: Optional[Dict[str, str]] = None) -> bytes:
+    """Writes a SavedModel whose meta graphs `add_meta_graphs(builder)` adds, with the
+    `assets_extra` files copied in, to `<export_dir_base>/<timestamp>` (through a temp
+    directory, removed on failure); returns that directory."""
+    from tf1compat.training.saved_model.builder import SavedModelBuilder
+    export_dir = export_lib.get_timestamped_export_dir(export_dir_base)
+    temp_dir = export_lib.get_temp_export_dir(export_dir)
+    try:
+        builder = SavedModelBuilder(temp_dir)
+        add_meta_graphs(builder)
+        builder.save(as_text)
+        for dest_relative, source in (assets_extra or {}).items():
+            dest = os.path.join(os.fsdecode(temp_dir), "assets.extra", dest_relative)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(source, dest)
+        os.rename(temp_dir, export_dir)
+    except BaseException:
+        shutil.rmtree(temp_dir, ignore_errors=True)
+        raise
+    return export_dir
 
 
 class SavedModelExportMixin:
@@ -66,7 +90,6 @@ class SavedModelExportMixin:
                                  as_text: bool = False, checkpoint_path: Optional[str] = None,
                                  strip_default_attrs: bool = True) -> bytes:
         from tf1compat.training.saving import checkpoint_state
-        from tf1compat.training.saved_model.builder import SavedModelBuilder
         if not checkpoint_path:
             checkpoint_path = self.latest_checkpoint()
         if not checkpoint_path:
@@ -76,10 +99,8 @@ class SavedModelExportMixin:
             checkpoint_path = settings.ckpt_to_initialize_from
             if os.path.isdir(checkpoint_path):
                 checkpoint_path = checkpoint_state.latest_checkpoint(checkpoint_path)
-        export_dir = export_lib.get_timestamped_export_dir(export_dir_base)
-        temp_dir = export_lib.get_temp_export_dir(export_dir)
-        try:
-            builder = SavedModelBuilder(temp_dir)
+
+        def add_meta_graphs(builder: Any) -> None:
             save_variables = True
             for mode in (ModeKeys.TRAIN, ModeKeys.EVAL, ModeKeys.PREDICT):
                 if input_receiver_fn_map.get(mode):
@@ -90,16 +111,9 @@ class SavedModelExportMixin:
             if save_variables:
                 raise ValueError("No valid modes for exporting found. Got "
                                  f"{input_receiver_fn_map.keys()}.")
-            builder.save(as_text)
-            for dest_relative, source in (assets_extra or {}).items():
-                dest = os.path.join(os.fsdecode(temp_dir), "assets.extra", dest_relative)
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                shutil.copyfile(source, dest)
-            os.rename(temp_dir, export_dir)
-        except BaseException:
-            shutil.rmtree(temp_dir, ignore_errors=True)
-            raise
-        return export_dir
+
+        return export_to_timestamped_dir(export_dir_base, add_meta_graphs, as_text,
+                                         assets_extra)
 
     def _add_meta_graph_for_mode(self, builder: Any, input_receiver_fn_map: Dict[str, Any],
                                  checkpoint_path: str, save_variables: bool = True,

@@ -12,7 +12,7 @@ attr names, written in TF's REGISTER_OP notation:
   (N tensors of type T), ``"args: Tin"`` (a list whose dtypes are the type-list attr
   Tin), ``"shape: int32"`` (a fixed dtype), ``"ref: Ref(T)"`` (a variable reference;
   the kernel receives the variable's key in the session's variable store instead of a
-  value).
+  value), ``"weights: N * Ref(float)"`` (a list of references: the op's only input).
 * ``shape(ctx) -> list[TensorShape]``: the static shape rule, one shape per output. It
   sees only static information (`ctx.shape(i)`, `ctx.const(i)`, attrs) and raises
   ValueError for incompatible inputs, as TF's shape functions do at graph build.
@@ -262,6 +262,13 @@ class OpDef:
     autograd_only_kernel: Optional[KernelFactory] = None
     # Where it was declared: "tf1compat/ops/math_ops.py:170" (docs/ops.md, error messages).
     source: str = ""
+    # The op's one input is a list of refs (SdcaShrinkL1's weights): every input is a ref.
+    ref_list: bool = False
+
+    def ref_positions(self, n_inputs: int) -> Tuple[int, ...]:
+        """The positions of the ref inputs among an op's `n_inputs` inputs (the kernel
+        receives their store keys through `kctx.ref_key`, not their values)."""
+        return tuple(range(n_inputs)) if self.ref_list else self.ref_input_indices
 
     @property
     def has_list_outputs(self) -> bool:
@@ -345,8 +352,11 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                 kind.default is REQUIRED:
             raise ValueError(f"{op_type}: attr {name!r} is required but no argument uses it")
     ref_indices = tuple(i for i, a in enumerate(in_specs) if a.is_ref)
-    if ref_indices and any(in_specs[i].is_list for i in ref_indices):
-        raise ValueError(f"{op_type}: list ref inputs are not supported")
+    ref_list = any(in_specs[i].is_list for i in ref_indices)
+    if ref_list and len(in_specs) != 1:
+        # Inputs are located by argument index elsewhere; a list ref is only unambiguous
+        # as the op's one input (SdcaShrinkL1).
+        raise ValueError(f"{op_type}: a list ref input must be the op's only input")
     if must_feed and kernel is not None:
         raise ValueError(f"{op_type}: an op that must be fed has no kernel")
     if grad != "autograd" and (grad_formula is not None or grad_none_inputs):
@@ -361,7 +371,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
                    rank_follows_data, value_only, autograd_only_kernel,
-                   _declaration_site())
+                   _declaration_site(), ref_list)
     _REGISTRY[op_type] = op_def
     return op_def
 

@@ -122,9 +122,6 @@ _OBJECT_SAVED_MODEL = Unsupported(
     "TF2's object-based SavedModel (tf.saved_model.save / load) needs eager execution and "
     "resource variables, which TF 1.x graphs do not use",
     "tf.saved_model.simple_save or tf.saved_model.Builder, and tf.saved_model.loader.load")
-_SDCA = Unsupported("SdcaShrinkL1 updates a list of ref variables, which tf1compat's ops "
-                    "cannot take", "tf.contrib.linear_optimizer.SDCAOptimizer (it applies "
-                    "the same L1 shrinkage with assign ops)")
 _QUANTIZED = Unsupported(
     "it produces or consumes TF's quantized dtypes (qint8, quint8, qint32, ...), which have "
     "no torch tensors in tf1compat",
@@ -243,14 +240,13 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "saved_model.Asset": _OBJECT_SAVED_MODEL,
     "saved_model.SaveOptions": _OBJECT_SAVED_MODEL,
     "saved_model.experimental": _OBJECT_SAVED_MODEL,
-    "train.sdca_shrink_l1": _SDCA,
     "contrib.learn": Unsupported("tf.contrib.learn was deprecated in TF 1.x: only its "
                                  "Estimators (the contrib Estimator, DNN*/Linear*/"
                                  "DNNLinearCombined* with their heads, MetricSpec, SVM), io, "
                                  "Experiment, learn_runner, RunConfig, ExportStrategy, "
                                  "ValidationMonitor, preprocessing's VocabularyProcessor and "
-                                 "datasets are provided; other monitors, the RNN and "
-                                 "KMeans contrib Estimators are not",
+                                 "datasets, KMeansClustering are provided; other "
+                                 "monitors and the RNN contrib Estimators are not",
                                  "tf.estimator (its Estimators run in an Experiment) / "
                                  "tf.keras"),
     # (section: realcode-e) contrib's tree ensembles: TF's C++ tree-growing ops

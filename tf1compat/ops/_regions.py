@@ -186,7 +186,7 @@ def external_inputs_and_read_tensors(region: ControlFlowRegion
     reads: Dict[str, Tensor] = {}
     visible = ancestors(region.outer_context)
     for op in region.ops:
-        refs = op._op_def.ref_input_indices
+        refs = op._op_def.ref_positions(len(op._inputs))
         for i, t in enumerate(op._inputs):
             producer_ctx = t._op._control_flow_context
             if producer_ctx is region or t in captures:

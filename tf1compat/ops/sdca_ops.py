@@ -1,7 +1,6 @@
 """The SDCA solver ops behind TF's linear SDCA optimizer (TF's gen_sdca_ops): SdcaOptimizer,
-SdcaOptimizerV2 and SdcaFprint. (SdcaShrinkL1 takes a list of ref variables, which this
-op registry does not support; TF's SDCA model applies the same proximal step through
-`shrink` and assigns here: contrib/linear_optimizer.)
+SdcaOptimizerV2, SdcaFprint and SdcaShrinkL1 (the proximal L1 step applied in place to a
+list of ref variables).
 
 SdcaOptimizer(V2) runs one pass of stochastic dual coordinate ascent over a mini-batch as
 TF's kernel (core/kernels/sdca_ops.cc, sdca_internal.cc and the *-loss.h updaters) does:
@@ -38,7 +37,8 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops._string_hash import fingerprint128
 
-__all__ = ["sdca_optimizer", "sdca_optimizer_v2", "sdca_fprint", "shrink", "LOSSES"]
+__all__ = ["sdca_optimizer", "sdca_optimizer_v2", "sdca_fprint", "sdca_shrink_l1", "shrink",
+           "LOSSES"]
 
 _F32 = np.float32
 
@@ -599,3 +599,37 @@ declare("SdcaFprint", inputs=["input: string"], outputs=["output: int64"],
 def sdca_fprint(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002 - TF's name
     """`tf.train.sdca_fprint`: [n, 2] int64 FarmHash Fingerprint128 words of each string."""
     return apply_op1("SdcaFprint", [input], name=name)
+
+
+# -- SdcaShrinkL1 ----------------------------------------------------------------------------
+
+def _shrink_l1_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    keys = [kctx.ref_key(t) for t in node.inputs]
+    state = kctx.state
+    # TF's Regularizations: shrinkage = l1 / l2 computed in float32.
+    shrinkage = float(_F32(node.attrs["l1"]) / _F32(node.attrs["l2"]))
+
+    def sdca_shrink_l1() -> None:
+        for key in keys:
+            with state.lock(key):
+                w = state.get(key)
+                if w is None:
+                    raise errors.FailedPreconditionError(
+                        None, None, f"Attempting to use uninitialized value {key}")
+                state[key] = torch.sign(w) * torch.clamp(torch.abs(w) - shrinkage, min=0.0)
+    return sdca_shrink_l1
+
+
+declare("SdcaShrinkL1", inputs=["weights: num_features * Ref(float)"],
+        attrs={"num_features": Int(minimum=0), "l1": REQUIRED, "l2": REQUIRED},
+        shape=lambda ctx: [], kernel=_shrink_l1_kernel, grad="unregistered", cpu_only=True,
+        stateful=True,
+        doc="sign(w) * max(|w| - l1 / l2, 0) on each weight variable, in place.")
+
+
+def sdca_shrink_l1(weights: Sequence[Any], l1: float, l2: float,
+                   name: Optional[str] = None) -> Any:
+    """`tf.train.sdca_shrink_l1`: the SDCA proximal L1 step on ref variables `weights` (the
+    op, which has no outputs)."""
+    return apply_op("SdcaShrinkL1", [list(weights)], {"l1": float(l1), "l2": float(l2)},
+                    name=name)

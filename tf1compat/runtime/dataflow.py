@@ -83,7 +83,7 @@ class _Node:
         self.args = [_getter(src, feed_slots) for src in step.args]
         # The argument getters by op input position (None where the input is a ref: the
         # plan binds those at kernel build).
-        refs = op._op_def.ref_input_indices
+        refs = op._op_def.ref_positions(len(op._inputs))
         args = iter(self.args)
         self.positional: List[Optional[tuple]] = [
             None if i in refs else next(args, None) for i in range(len(op._inputs))]

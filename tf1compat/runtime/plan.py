@@ -436,7 +436,7 @@ class _Binder:
     def _arguments(self, op: Operation, device: torch.device) -> List[Source]:
         od = op._op_def
         args = []
-        ref_idx = od.ref_input_indices
+        ref_idx = od.ref_positions(len(op._inputs))
         # A gradient source passes as the very tensor its consumers read: a copy moved to
         # this op's device would be a new autograd node that nothing consumed (zero
         # gradients for a tf.device('/cpu:0') variable read on the GPU).

@@ -20,13 +20,14 @@ import numpy as np
 from tf1compat.data import dataset_ops
 from tf1compat.estimator import model_fn as core_model_fn
 from tf1compat.estimator.estimator import Estimator as CoreEstimator
+from tf1compat.contrib.learn import saved_model_export_utils as export_utils
 from tf1compat.contrib.learn.metric_spec import make_metrics_ops
 from tf1compat.estimator.util import fn_args
 from tf1compat.framework import dtypes, tensor_shape
 from tf1compat.training.sessions.basic_session_run_hooks import FeedFnHook
 from tf1compat.util import tf_logging
 
-__all__ = ["Estimator", "ModelFnOps", "SKCompat"]
+__all__ = ["Estimator", "ModelFnOps", "SKCompat", "NotFittedError"]
 
 _TRAIN, _EVAL, _INFER = "train", "eval", "infer"
 _deprecation_logged = False
@@ -63,10 +64,6 @@ class ModelFnOps:
             raise ValueError("Missing loss.")
         if mode == _TRAIN and train_op is None:
             raise ValueError("Missing train_op.")
-        if output_alternatives is not None:
-            raise NotImplementedError(
-                "tf.contrib.learn.ModelFnOps(output_alternatives=...) is not supported: "
-                "export with a tf.estimator.Estimator and export_outputs instead")
         self.mode = mode
         self.predictions = predictions
         self.loss = loss
@@ -78,11 +75,14 @@ class ModelFnOps:
         self.scaffold = scaffold
 
     def estimator_spec(self, default_serving_output_alternative_key: Any = None) -> Any:
-        """The same ops as a core `tf.estimator.EstimatorSpec`."""
-        del default_serving_output_alternative_key  # only output_alternatives use it
+        """The same ops as a core `tf.estimator.EstimatorSpec` (the output alternatives
+        are exported by the contrib Estimator's `export_savedmodel` itself)."""
+        del default_serving_output_alternative_key
         # The core Estimator reports mean(loss) as "loss" itself and refuses a metric of that
         # name; contrib's heads define it as exactly that mean (of their EVAL-mode loss).
-        metrics = {k: v for k, v in self.eval_metric_ops.items() if k != "loss"}
+        # A lone Tensor (TF evaluated it once after the loop) is its own update op.
+        metrics = {k: v if isinstance(v, (tuple, list)) else (v, v)
+                   for k, v in self.eval_metric_ops.items() if k != "loss"}
         return core_model_fn.EstimatorSpec(
             mode=self.mode, predictions=self.predictions, loss=self.loss,
             train_op=self.train_op if self.mode == _TRAIN else None,
@@ -314,6 +314,76 @@ class Estimator:
                                       yield_single_examples=not iterate_batches)
         return _concatenate(list(self._core.predict(feed, predict_keys=outputs,
                                                     yield_single_examples=False)))
+
+
+    def export_savedmodel(self, export_dir_base: Any, serving_input_fn: Any,
+                          default_output_alternative_key: Optional[str] = None,
+                          assets_extra: Optional[Dict[str, str]] = None, as_text: bool = False,
+                          checkpoint_path: Optional[str] = None,
+                          graph_rewrite_specs: Any = None,
+                          strip_default_attrs: bool = False) -> bytes:
+        """Exports the latest checkpoint (or `checkpoint_path`) as a SavedModel under
+        `<export_dir_base>/<timestamp>` with a signature per output alternative (head) of
+        the INFER-mode ModelFnOps, `"default_input_alternative:<head>"`, and
+        `serving_default` (`default_output_alternative_key`, needed with several heads);
+        `serving_input_fn` returns `InputFnOps`. Returns the directory (bytes)."""
+        from tf1compat.estimator.estimator_export import export_to_timestamped_dir
+        from tf1compat.framework.graph import Graph, GraphKeys, add_to_collection
+        from tf1compat.framework.random_seed import set_random_seed
+        from tf1compat.ops.control_flow_ops import group
+        from tf1compat.runtime.session import Session
+        from tf1compat.training.saving import checkpoint_state
+        from tf1compat.training.saving.saver import Saver
+        from tf1compat.variables.collections import (local_variables_initializer,
+                                                     tables_initializer)
+        tags = ["serve"]
+        if graph_rewrite_specs is not None:
+            specs = list(graph_rewrite_specs)
+            if not specs or specs[0].transforms:
+                raise ValueError("The first element of graph_rewrite_specs must specify no "
+                                 "transforms.")
+            if len(specs) > 1:
+                raise NotImplementedError(
+                    "tf.contrib.learn.Estimator.export_savedmodel with rewritten meta graphs "
+                    "(graph_rewrite_specs[1:]) is not supported: TF's Graph Transform Tool "
+                    "is missing")
+            tags = list(specs[0].tags)
+        if serving_input_fn is None:
+            raise ValueError("serving_input_fn must be defined.")
+        checkpoint_path = checkpoint_path or checkpoint_state.latest_checkpoint(self.model_dir)
+        if not checkpoint_path:
+            raise NotFittedError(f"Couldn't find trained model at {self.model_dir}.")
+        def add_meta_graph(builder: Any) -> None:
+            with Graph().as_default() as g:
+                self._core._create_and_assert_global_step(g)
+                set_random_seed(self.config.tf_random_seed)
+                input_ops = serving_input_fn()
+                inputs, features = export_utils.get_input_alternatives(input_ops)
+                # TF's stopgap record of the features expected at serving time.
+                for key in input_ops.features.keys():
+                    add_to_collection(export_utils.COLLECTION_DEF_KEY_FOR_INPUT_FEATURE_KEYS,
+                                      key)
+                ops = self._call_model_fn(features, None, _INFER, self._params, self.config)
+                outputs, default_key = export_utils.get_output_alternatives(
+                    ops, default_output_alternative_key)
+                init_op = group(local_variables_initializer(), tables_initializer())
+                signatures = export_utils.build_all_signature_defs(inputs, outputs,
+                                                                   default_key)
+                with Session(config=self.config.session_config) as session:
+                    saver = ops.scaffold.saver if ops.scaffold is not None and \
+                        ops.scaffold.saver is not None else Saver(sharded=True)
+                    saver.restore(session, checkpoint_path)
+                    builder.add_meta_graph_and_variables(
+                        session, tags, signature_def_map=signatures,
+                        assets_collection=g.get_collection(GraphKeys.ASSET_FILEPATHS),
+                        main_op=init_op, strip_default_attrs=strip_default_attrs)
+
+        return export_to_timestamped_dir(export_dir_base, add_meta_graph, as_text,
+                                         assets_extra)
+
+
+class NotFittedError(ValueError, AttributeError):
+    """Raised (as TF 1.15's contrib Estimator did) when exporting before any training."""
 
 
 def _concatenate(batches: List[Any]) -> Any:

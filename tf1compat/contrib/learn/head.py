@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from tf1compat.contrib.learn.estimator import ModelFnOps
+from tf1compat.contrib.learn.saved_model_export_utils import ProblemType
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.sparse_tensor import SparseTensor
@@ -203,7 +204,7 @@ def _class_streaming_mean(values: Any, weights: Any, class_id: int) -> Any:
 
 
 def _streaming_auc(predictions: Any, labels: Any, weights: Any = None,
-                   curve: str = "ROC") -> Any:
+                   class_id: Optional[int] = None, curve: str = "ROC") -> Any:
     from tf1compat.metrics.metrics_impl import auc
     from tf1compat.ops.math_ops import cast
     from tf1compat.ops.weights_broadcast_ops import broadcast_weights
@@ -214,6 +215,10 @@ def _streaming_auc(predictions: Any, labels: Any, weights: Any = None,
     weights = _float_weights_or_none(weights)
     if weights is not None:
         weights = broadcast_weights(weights, predictions)
+    if class_id is not None:
+        if weights is not None:
+            weights = weights[:, class_id]
+        predictions, labels = predictions[:, class_id], labels[:, class_id]
     return auc(labels, predictions, weights, curve=curve)
 
 
@@ -256,6 +261,7 @@ class _SingleHead:
     metrics, in a variable scope named after the head."""
 
     default_scope = "head"
+    problem_type = ProblemType.CLASSIFICATION
 
     def __init__(self, logits_dimension: int, loss_fn: Callable, label_name: Optional[str],
                  weight_column_name: Optional[str], enable_centered_bias: bool,
@@ -351,15 +357,32 @@ class _SingleHead:
                     if bias_step is not None:
                         train_op = group(train_op, bias_step)
             metrics = self._metrics(reported_loss, predictions, labels, weights)
-            if mode == _EVAL:
-                # TF's contrib Estimator reported only the "loss" metric, the mean of the
-                # weighted average loss; the core Estimator under ours reports mean(loss).
-                loss = reported_loss
-        return ModelFnOps(mode=mode, predictions=predictions, loss=loss, train_op=train_op,
-                          eval_metric_ops=metrics)
+        training_loss = loss
+        if mode == _EVAL and loss is not None:
+            # TF's contrib Estimator reported only the "loss" metric, the mean of the
+            # weighted average loss; the core Estimator under ours reports mean(loss).
+            loss = reported_loss
+        ops = ModelFnOps(mode=mode, predictions=predictions, loss=loss, train_op=train_op,
+                         eval_metric_ops=metrics,
+                         output_alternatives=self._output_alternatives(predictions))
+        # A multi head merges its members' training losses in EVAL mode too (TF 1.15).
+        ops._training_loss = training_loss
+        return ops
 
     def _predictions(self, logits: Any) -> Dict[str, Any]:
         raise NotImplementedError()
+
+    def _output_alternatives(self, predictions: Dict[str, Any]) -> Dict[Any, Any]:
+        """{head name: (problem type, outputs)}: what export_savedmodel signs."""
+        return {self._head_name: (self.problem_type, predictions)}
+
+    def _loss_and_accuracy(self, eval_loss: Any, classes: Any, labels: Any,
+                           weights: Any) -> Dict[str, Any]:
+        """The `loss` and `accuracy` metrics (keys suffixed with the head's name)."""
+        from tf1compat.metrics.metrics_impl import accuracy, mean
+        return {_summary_key(self._head_name, MetricKey.LOSS): mean(eval_loss),
+                _summary_key(self._head_name, MetricKey.ACCURACY): accuracy(labels, classes,
+                                                                            weights)}
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
@@ -370,6 +393,7 @@ class _RegressionHead(_SingleHead):
     """Regression: `scores` = link_fn(logits), squared (or Poisson) loss."""
 
     default_scope = "regression_head"
+    problem_type = ProblemType.LINEAR_REGRESSION
 
     def __init__(self, label_dimension: int, loss_fn: Callable, link_fn: Callable,
                  label_name: Optional[str] = None, weight_column_name: Optional[str] = None,
@@ -393,10 +417,37 @@ class _RegressionHead(_SingleHead):
             return {_summary_key(self._head_name, MetricKey.LOSS): mean(eval_loss)}
 
 
+def _classification_output_alternatives(head_name: Optional[str], problem_type: int,
+                                        predictions: Dict[str, Any],
+                                        label_keys: Optional[Sequence[str]] = None
+                                        ) -> Dict[Any, Any]:
+    """A classification head's export outputs: `probabilities` and string `classes` of
+    the same shape (the label keys, or the class ids as strings), as Servo wants them."""
+    from tf1compat.ops.array_ops import expand_dims, shape
+    from tf1compat.ops.creation_ops import range as range_
+    from tf1compat.ops.string_ops import as_string
+    from tf1compat.ops.transform_ops import tile
+    probabilities = predictions.get(PredictionKey.PROBABILITIES)
+    if probabilities is None:
+        raise ValueError(f"{PredictionKey.PROBABILITIES} missing in predictions")
+    with name_scope(None, "_classification_output_alternatives", (probabilities,)):
+        batch_size = shape(probabilities)[0]
+        if label_keys:
+            classes = tile(expand_dims(label_keys, axis=0), [batch_size, 1],
+                           name="classes_tensor")
+        else:
+            n = shape(probabilities)[1]
+            classes = as_string(tile(expand_dims(range_(n), axis=0), [batch_size, 1]),
+                                name="classes_tensor")
+    return {head_name: (problem_type, {PredictionKey.PROBABILITIES: probabilities,
+                                       PredictionKey.CLASSES: classes})}
+
+
 class _BinaryLogisticHead(_SingleHead):
     """Two classes: one logit, sigmoid cross entropy, threshold metrics and AUC."""
 
     default_scope = "binary_logistic_head"
+    problem_type = ProblemType.LOGISTIC_REGRESSION
 
     def __init__(self, label_name: Optional[str] = None,
                  weight_column_name: Optional[str] = None, enable_centered_bias: bool = False,
@@ -421,6 +472,10 @@ class _BinaryLogisticHead(_SingleHead):
                                                      name=PredictionKey.PROBABILITIES),
                 PredictionKey.CLASSES: argmax(two_class_logits, 1, name=PredictionKey.CLASSES),
             }
+
+    def _output_alternatives(self, predictions: Dict[str, Any]) -> Dict[Any, Any]:
+        return _classification_output_alternatives(self._head_name, self.problem_type,
+                                                   predictions)
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
@@ -501,6 +556,10 @@ class _MultiClassHead(_SingleHead):
                                                          name=PredictionKey.PROBABILITIES),
                     PredictionKey.CLASSES: classes}
 
+    def _output_alternatives(self, predictions: Dict[str, Any]) -> Dict[Any, Any]:
+        return _classification_output_alternatives(self._head_name, self.problem_type,
+                                                   predictions, self._label_keys)
+
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
         from tf1compat.metrics.metrics_impl import accuracy, mean
@@ -579,13 +638,10 @@ class _BinarySvmHead(_SingleHead):
 
     def _metrics(self, eval_loss: Any, predictions: Dict[str, Any], labels: Any,
                  weights: Any) -> Dict[str, Any]:
-        from tf1compat.metrics.metrics_impl import accuracy, mean
-        key = lambda k: _summary_key(self._head_name, k)  # noqa: E731
         values = [eval_loss, labels, weights] + list(predictions.values())
         with name_scope("metrics", values=values):
-            return {key(MetricKey.LOSS): mean(eval_loss),
-                    key(MetricKey.ACCURACY): accuracy(labels, predictions[PredictionKey.CLASSES],
-                                                      weights)}
+            return self._loss_and_accuracy(eval_loss, predictions[PredictionKey.CLASSES],
+                                           labels, weights)
 
 
 def binary_svm_head(label_name: Optional[str] = None, weight_column_name: Optional[str] = None,
@@ -603,6 +659,13 @@ def _wrap_custom_loss_fn(loss_fn: Callable) -> Callable:
     return wrapper
 
 
+def _verify_loss_fn_args(loss_fn: Callable) -> None:
+    from tf1compat.estimator.util import fn_args
+    for arg in ("labels", "logits", "weights"):
+        if arg not in fn_args(loss_fn):
+            raise ValueError(f"Argument {arg} not found in loss_fn.")
+
+
 def multi_class_head(n_classes: int, label_name: Optional[str] = None,
                      weight_column_name: Optional[str] = None,
                      enable_centered_bias: bool = False, head_name: Optional[str] = None,
@@ -612,13 +675,10 @@ def multi_class_head(n_classes: int, label_name: Optional[str] = None,
                      label_keys: Optional[Sequence[str]] = None) -> Any:
     """`tf.contrib.learn.multi_class_head`: binary logistic for 2 classes, softmax cross
     entropy for more."""
-    from tf1compat.estimator.util import fn_args
     if n_classes is None or n_classes < 2:
         raise ValueError(f"n_classes must be > 1 for classification: {n_classes}.")
     if loss_fn:
-        for arg in ("labels", "logits", "weights"):
-            if arg not in fn_args(loss_fn):
-                raise ValueError(f"Argument {arg} not found in loss_fn.")
+        _verify_loss_fn_args(loss_fn)
         loss_fn = _wrap_custom_loss_fn(loss_fn)
     if n_classes == 2:
         if metric_class_ids:

@@ -4,10 +4,10 @@ a linear model trained by stochastic dual coordinate ascent (ops/sdca_ops.py).
 The model keeps an unshrinked copy of every weight variable (`<var>_unshrinked/
 SDCAOptimizer`); `minimize` runs SdcaOptimizerV2 on a mini-batch, stores each example's
 dual state under its SdcaFprint and adds the weight deltas to the copies; `update_weights`
-copies them into the model's variables and applies the L1 proximal step. TF stores the
-example states in a dense hash table keyed by both fingerprint words; here a mutable hash
-table keyed by the first word holds them (the table is internal to the optimizer, and
-TF's SdcaShrinkL1 -- a list of ref inputs -- is the same shrinkage written as assigns).
+copies them into the model's variables and applies the L1 proximal step (SdcaShrinkL1).
+TF stores the example states in a dense hash table keyed by both fingerprint words; here a
+mutable hash table keyed by the first word holds them (the table is internal to the
+optimizer).
 Partitioned weight variables are not supported.
 """
 
@@ -16,16 +16,16 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from tf1compat.framework import dtypes
-from tf1compat.framework.graph import control_dependencies, name_scope
+from tf1compat.framework.graph import control_dependencies, device, name_scope
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops.array_ops import expand_dims, reshape
 from tf1compat.ops.control_flow_ops import group
 from tf1compat.ops.indexing_ops import gather, unique
 from tf1compat.ops.linalg_ops import matmul
-from tf1compat.ops.math_ops import (abs as _abs, add_n, cast, exp, maximum, multiply, sigmoid,
-                                    sign, square, subtract)
+from tf1compat.ops.math_ops import (abs as _abs, add_n, cast, exp, multiply, sigmoid,
+                                    square, subtract)
 from tf1compat.ops.reduction_ops import reduce_sum
-from tf1compat.ops.sdca_ops import LOSSES, sdca_fprint, sdca_optimizer_v2
+from tf1compat.ops.sdca_ops import LOSSES, sdca_fprint, sdca_optimizer_v2, sdca_shrink_l1
 from tf1compat.ops.state_ops import assign, assign_add, scatter_add
 
 __all__ = ["SdcaModel", "SparseFeatureColumn"]
@@ -111,7 +111,6 @@ class SdcaModel:
         return max(self._options["symmetric_l2_regularization"], 1.0)
 
     def _create_slots(self) -> None:
-        from tf1compat.framework.graph import device
         from tf1compat.ops.creation_ops import zeros_like
         from tf1compat.variables.variables import Variable
         for name in ("sparse_features_weights", "dense_features_weights"):
@@ -216,14 +215,11 @@ class SdcaModel:
             for name in ("sparse_features_weights", "dense_features_weights"):
                 for var, slot in zip(self._variables[name], self._slots["unshrinked_" + name]):
                     copies.append(assign(var, slot))
-        shrinkage = float(self._l1()) / float(self._l2())
         with control_dependencies(copies):
-            with name_scope("sdca/shrink"):
-                shrinks = []
-                for var in self._all_weights():
-                    value = convert_to_tensor(var)
-                    shrinks.append(assign(var, sign(value) * maximum(
-                        subtract(_abs(value), shrinkage), 0.0)))
+            shrinks = []
+            for var in self._all_weights():
+                with device(var.device):
+                    shrinks.append(sdca_shrink_l1([var], l1=self._l1(), l2=self._l2()))
             return group(*shrinks)
 
     def approximate_duality_gap(self) -> Any:
