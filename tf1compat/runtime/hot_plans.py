@@ -44,6 +44,12 @@ only worth it for plans that run often, and only where the result is the same:
    specialised to the feeds' shapes and dtypes and to the thread count: a run with other
    shapes or threads runs op by op (no recompile inside the user's loop). A compile still
    running when the interpreter exits is waited for (`_wait_for_compiles`).
+5. A whole plan that became one graph whose inputs are its feeds (no variable, nothing
+   else) runs that graph directly (`_direct_call`), without Dynamo's frame, guards and
+   stance, which cost more than a small plan's fused kernels: the checks Dynamo's
+   guards made are the ones above (shapes, dtypes, devices, thread count, the plan's
+   grad mode), the graph asserts the feeds' strides, and a failing direct call runs op
+   by op and leaves Dynamo's call in its place.
 
 Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
 see why a plan was or was not compiled (`TF1COMPAT_COMPILE_VERBOSE=1` prints each decision
