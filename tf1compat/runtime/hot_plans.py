@@ -65,6 +65,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -308,11 +309,20 @@ def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
 
     def capturing(gm: Any, example_inputs: List[Any]) -> Callable[..., Any]:
         compiled_graph = compile_graph(gm, example_inputs)
-        graphs.append((list(example_inputs), compiled_graph))
+        # Weakly: the examples (feeds, a training step's variable copies) must not live
+        # as long as the compiled function; only their identity is asked, during the
+        # check, while the caller holds them.
+        graphs.append(([weakref.ref(e) if isinstance(e, torch.Tensor) else _NO_REF
+                        for e in example_inputs], compiled_graph))
         return compiled_graph
     compiled = torch.compile(fn, dynamic=False, backend=capturing, options=options)
     compiled.graphs = graphs
     return compiled
+
+
+def _NO_REF() -> None:
+    """The weak reference of a graph input that is not a tensor: matches no feed."""
+    return None
 
 
 def _direct_call(compiled: Any, feeds: Sequence[Any], got: Sequence[Any]) -> Optional[
@@ -334,7 +344,8 @@ def _direct_call(compiled: Any, feeds: Sequence[Any], got: Sequence[Any]) -> Opt
         return None
     examples, graph = graphs[0]
     sources = []
-    for example in examples:
+    for ref in examples:
+        example = ref()
         index = next((i for i, f in enumerate(feeds) if f is example), None)
         if index is None:
             return None
