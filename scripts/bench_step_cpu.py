@@ -3,10 +3,12 @@ compiled graph (merged), with the forward segment alone compiled (forward), op b
 (TF1COMPAT_COMPILE=off), TF, and for `mlp` a hand-written torch step (forward,
 `torch.autograd.grad` and Adam in one `torch.compile(fullgraph=True)` graph, Dynamo's
 `trace_autograd_ops` on): the floor a compiled whole step could reach; for `cnn` the
-hand-written step in eager torch (channels_last convolutions, fused Adam).
+hand-written step in eager torch (channels_last convolutions, fused Adam); for `lstm` the
+hand-written eager step on `nn.LSTM` (the kernel the fused dynamic_rnn calls).
 
     python scripts/bench_step_cpu.py                   # mlp, 3 rounds
     python scripts/bench_step_cpu.py mlp autoencoder --rounds 5 --steps 300
+    python scripts/bench_step_cpu.py lstm chain500 grad100 --kinds opbyop merged tf torch
 
 Each measurement is a fresh child process (tf1compat with TF1COMPAT_THREADS=1, compiling
 in the calling thread after 3 runs; TF with intra/inter-op threads 1) that builds a
@@ -105,7 +107,29 @@ def _torch_cnn() -> Any:
     return run
 
 
-_TORCH_STEPS = {"mlp": _torch_mlp, "cnn": _torch_cnn}
+def _torch_lstm() -> Any:
+    """The lstm workload's step written by hand in torch: `nn.LSTM` (torch's fused
+    kernel, the same one tf1compat's fused dynamic_rnn calls), the dense head, the loss
+    and `torch.optim.Adam`, eager."""
+    import numpy as np
+    import torch
+    torch.set_num_threads(1)
+    lstm, dense = torch.nn.LSTM(32, 128), torch.nn.Linear(128, 1)
+    params = [*lstm.parameters(), *dense.parameters()]
+    opt = torch.optim.Adam(params, 1e-3)
+    x = torch.from_numpy(np.random.RandomState(0).randn(20, 32, 32).astype(np.float32))
+
+    def run() -> Any:
+        out, _ = lstm(x)
+        loss = ((dense(out[-1]) - 1.0) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return run
+
+
+_TORCH_STEPS = {"mlp": _torch_mlp, "cnn": _torch_cnn, "lstm": _torch_lstm}
 
 
 def child(kind: str, workload: str, steps: int) -> Dict[str, Any]:
@@ -158,6 +182,8 @@ def main() -> int:
     parser.add_argument("workloads", nargs="*", default=["mlp"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS,
+                        help="which kinds to run (default: all)")
     parser.add_argument("--tf-python", default="/tmp/tf/bin/python")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -171,7 +197,8 @@ def main() -> int:
         times: Dict[str, List[float]] = {k: [] for k in KINDS}
         for _ in range(args.rounds):
             for kind in KINDS:
-                if kind == "torch" and workload not in _TORCH_STEPS:
+                if kind == "torch" and workload not in _TORCH_STEPS or \
+                        kind not in args.kinds:
                     continue
                 python = args.tf_python if kind == "tf" else sys.executable
                 if not os.path.exists(python):

@@ -413,3 +413,81 @@ def test_a_compile_thread_keeps_its_count_when_another_thread_sets_one():
     finally:
         torch.set_num_threads(before)
     assert got == [1]
+
+
+def _compiled_hot_plan(sess, fetches, feed):
+    """Runs until the plan is compiled (the trial starts) and returns its `_HotPlan`."""
+    for _ in range(3):
+        sess.run(fetches, feed)
+    hot = _plan(sess).fn
+    assert isinstance(hot, hot_plans._HotPlan) and hot.record.status == TRIAL
+    return hot
+
+
+def _trial_of_chain(prepare):
+    """Compiles `_chain()`'s plan, hands its `_HotPlan` to `prepare`, then runs the
+    trial's runs: every result stays op by op's. Returns the `_HotPlan`."""
+    with tf.Graph().as_default():
+        x, h = _chain()
+        feed = {x: np.linspace(-1, 1, 16).astype(np.float32)}
+        with tf.Session() as sess:
+            want = sess.run(h, feed)
+            hot = _compiled_hot_plan(sess, h, feed)
+            prepare(hot)
+            for _ in range(2 * hot_plans._TRIAL_RUNS + 2):
+                np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6)
+    return hot
+
+
+def test_compiled_plan_runs_its_graph_without_dynamo(compile_env):
+    def no_dynamo(*args):
+        raise AssertionError("the compiled plan went through Dynamo")
+
+    def prepare(hot):
+        assert hot.direct is not None
+        compile_env.setattr(hot_plans, "_failing_on_recompile", no_dynamo)
+    _trial_of_chain(prepare)
+
+
+def test_a_failing_direct_call_runs_op_by_op_then_through_dynamo(compile_env):
+    calls = []
+
+    def failing(values):
+        calls.append(1)
+        raise RuntimeError("stride assertion")
+
+    def prepare(hot):
+        hot.direct = failing
+    hot = _trial_of_chain(prepare)
+    assert len(calls) == 1 and hot.direct is None
+
+
+def test_outputs_equal_on_the_check_keep_dynamo_s_call(compile_env):
+    # Two fetched values equal on the traced feeds: which graph output is which result
+    # cannot be told from the values, so the plan keeps Dynamo's call.
+    with tf.Graph().as_default():
+        x, h = _chain()
+        g = tf.identity(h * 1.0)
+        feed = {x: np.linspace(-1, 1, 16).astype(np.float32)}
+        with tf.Session() as sess:
+            hot = _compiled_hot_plan(sess, [h, g], feed)
+            assert hot.direct is None
+            a, b = sess.run([h, g], feed)
+            np.testing.assert_array_equal(a, b)
+
+
+def test_graph_inputs_that_are_not_feeds_keep_dynamo_s_call():
+    def fn(feeds, state):
+        return (feeds[0] + state["v"],)
+    compiled = hot_plans._compile(fn, "eager")
+    feeds, state = [torch.ones(3)], {"v": torch.ones(3)}
+    got = compiled(feeds, state)
+    assert len(compiled.graphs) == 1
+    assert hot_plans._direct_call(compiled, feeds, got) is None
+    only_feeds = hot_plans._compile(lambda feeds, state: (feeds[0] * 2, feeds[0] + 1), "eager")
+    feeds = [torch.arange(3.0)]       # (ones would make both outputs 2: ambiguous)
+    got = only_feeds(feeds, state)
+    direct = hot_plans._direct_call(only_feeds, feeds, got)
+    assert direct is not None
+    out = direct([torch.full((3,), 2.0)])
+    assert [o.tolist() for o in out] == [[4.0] * 3, [3.0] * 3]

@@ -47,6 +47,12 @@ only worth it for plans that run often, and only where the result is the same:
    (`thread_tuner.settle`; the current count where its measurement has not finished),
    and the tuner then lets the plan go. A compile still
    running when the interpreter exits is waited for (`_wait_for_compiles`).
+5. A whole plan that became one graph whose inputs are its feeds (no variable, nothing
+   else) runs that graph directly (`_direct_call`), without Dynamo's frame, guards and
+   stance, which cost more than a small plan's fused kernels: the checks Dynamo's
+   guards made are the ones above (shapes, dtypes, devices, thread count, the plan's
+   grad mode), the graph asserts the feeds' strides, and a failing direct call runs op
+   by op and leaves Dynamo's call in its place.
 
 Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
 see why a plan was or was not compiled (`TF1COMPAT_COMPILE_VERBOSE=1` prints each decision
@@ -62,6 +68,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -304,12 +311,79 @@ def _tracing_autograd(on: bool) -> Any:
 
 
 def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
+    """`torch.compile(fn)`; the result's `graphs` lists the (example inputs, compiled
+    graph) pairs the backend was handed, for `_direct_call`."""
     options = None
     if backend == "inductor":
         # The generated function's globals (bound kernels, constants) never change after
         # it is made, so guarding on them each call would be pure cost.
         options = {"guard_filter_fn": torch.compiler.skip_guard_on_globals_unsafe}
-    return torch.compile(fn, dynamic=False, backend=backend, options=options)
+    from torch._dynamo.backends.registry import lookup_backend
+    compile_graph = lookup_backend(backend)
+    graphs: List[tuple] = []
+
+    def capturing(gm: Any, example_inputs: List[Any]) -> Callable[..., Any]:
+        compiled_graph = compile_graph(gm, example_inputs)
+        # Weakly: the examples (feeds, a training step's variable copies) must not live
+        # as long as the compiled function; only their identity is asked, during the
+        # check, while the caller holds them.
+        graphs.append(([weakref.ref(e) if isinstance(e, torch.Tensor) else _NO_REF
+                        for e in example_inputs], compiled_graph))
+        return compiled_graph
+    compiled = torch.compile(fn, dynamic=False, backend=capturing, options=options)
+    compiled.graphs = graphs
+    return compiled
+
+
+def _NO_REF() -> None:
+    """The weak reference of a graph input that is not a tensor: matches no feed."""
+    return None
+
+
+def _direct_call(compiled: Any, feeds: Sequence[Any], got: Sequence[Any]) -> Optional[
+        Callable[[Sequence[Any]], tuple]]:
+    """The compiled plan as a call of its one graph, without Dynamo's frame: None unless
+    `compiled` became exactly one graph whose inputs are the feeds themselves and whose
+    outputs, called on `feeds`, are the plan's results `got` in order (bit for bit, and
+    no two of them equal, so that the order is not a coincidence of the values).
+
+    Each Dynamo call of a compiled plan costs ~20-50 us around its kernels (the frame's
+    cache lookup and guards, the recompile stance, the wrapper's dispatch-key and config
+    handling): a 500-op chain's fused kernel takes ~30 us of that run. What Dynamo's
+    guards would check is checked by the caller instead (`_HotPlan._covers`: the feeds'
+    shapes, dtypes and devices, the thread count; the grad mode a plan runs under is
+    its own), and the graph asserts the feeds' strides; a failing direct call runs op by
+    op and leaves Dynamo's call in its place."""
+    graphs = getattr(compiled, "graphs", None)
+    if not graphs or len(graphs) != 1:
+        return None
+    examples, graph = graphs[0]
+    sources = []
+    for ref in examples:
+        example = ref()
+        index = next((i for i, f in enumerate(feeds) if f is example), None)
+        if index is None:
+            return None
+        sources.append(index)
+    if not all(isinstance(v, torch.Tensor) for v in got):
+        return None
+    try:
+        outs = graph(*[feeds[i] for i in sources])
+    except Exception:  # noqa: BLE001 - Dynamo's call stays
+        return None
+    if not isinstance(outs, (list, tuple)) or len(outs) != len(got):
+        return None
+    for i, (a, b) in enumerate(zip(outs, got)):
+        if not (isinstance(a, torch.Tensor) and a.dtype == b.dtype and a.shape == b.shape and
+                torch.equal(a, b)):
+            return None
+        if any(c.dtype == a.dtype and c.shape == a.shape and torch.equal(c, a)
+               for c in outs[:i]):
+            return None
+
+    def direct(values: Sequence[Any]) -> tuple:
+        return tuple(graph(*[values[i] for i in sources]))
+    return direct
 
 
 # (Dynamo's eval_frame module, its "fail_on_recompile" stance), or (None, None) where torch
@@ -377,6 +451,9 @@ class _HotPlan:
         self.after = after
         self.cfg = cfg
         self.compiled: Optional[Callable[..., Any]] = None
+        # The compiled graph called without Dynamo (`_direct_call`), where that is sound.
+        self.direct: Optional[Callable[[Sequence[Any]], tuple]] = None
+        self.grad = False                   # the grad mode the graph was traced under
         self.sig: Optional[tuple] = None
         self.threads = 0
         self.trial: Dict[str, List[float]] = {"eager": [], "compiled": []}
@@ -437,6 +514,9 @@ class _HotPlan:
         if set(snapshot) != set(after) or not all(_same(snapshot[k], after[k]) for k in after):
             self._give_up("compiled variable updates differ from the op-by-op updates")
             return
+        with torch.set_grad_enabled(grad):
+            self.direct = _direct_call(compiled, feeds, got)
+        self.grad = grad
         self.compiled = compiled
         self.record.status = TRIAL
 
@@ -444,6 +524,7 @@ class _HotPlan:
         self.record.status = status
         self.record.reason = reason
         self.compiled = None
+        self.direct = None
         # Op by op from now on, with its thread count measured as any uncompiled plan's.
         self.plan.fn = self.eager
         tune_threads(self.plan)
@@ -501,6 +582,13 @@ class _HotPlan:
         return _signature(feeds) == self.sig and torch.get_num_threads() == self.threads
 
     def _run_compiled(self, feeds: Any, state: Any) -> tuple:
+        direct = self.direct
+        if direct is not None and torch.is_grad_enabled() == self.grad:
+            try:
+                return direct(feeds)
+            except Exception:  # noqa: BLE001 - TF's result or error comes from op by op
+                self.direct = None
+                return self.eager(feeds, state)
         try:
             return _failing_on_recompile(self.compiled, feeds, state)
         except Exception as e:  # noqa: BLE001
