@@ -103,7 +103,7 @@ def test_report_of_a_script(tmp_path):
         from tensorflow.python.ops import math_ops, gen_nn_ops
         import tensorflow_hub as hub
         x = tf.placeholder(tf.float32)
-        server = tf.train.sdca_shrink_l1
+        rewrite = tf.train.do_quantize_training_on_graphdef
         y = math_ops.add(x, x)
     """))
     report = check_paths([str(tmp_path)])
@@ -115,14 +115,15 @@ def test_report_of_a_script(tmp_path):
     assert by_name["tf.contrib.quantize.create_training_graph"].status == UNSUPPORTED
     assert "torch.ao.quantization" in by_name[
         "tf.contrib.quantize.create_training_graph"].replacement
-    assert by_name["tf.train.sdca_shrink_l1"].status == UNSUPPORTED
+    assert by_name["tf.train.do_quantize_training_on_graphdef"].status == UNSUPPORTED
     assert by_name["tensorflow.python.ops.gen_nn_ops"].status == MISSING
     assert by_name["tensorflow_hub"].kind == "package"
     summary = report.summary()
     assert summary["unsupported_names"] == 4 and summary["files"] == 1
     assert [e["name"] for e in report.unsupported()] == [
         "tensorflow.python.ops.gen_nn_ops", "tensorflow_hub",
-        "tf.contrib.quantize.create_training_graph", "tf.train.sdca_shrink_l1"]
+        "tf.contrib.quantize.create_training_graph",
+        "tf.train.do_quantize_training_on_graphdef"]
 
 
 def test_unreadable_files_are_reported(tmp_path):
