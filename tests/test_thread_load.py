@@ -5,6 +5,8 @@ The load source is faked throughout: this machine is shared, so its real load wo
 decide the counts; nothing here is timed.
 """
 
+import threading
+
 import numpy as np
 import pytest
 import torch
@@ -64,12 +66,47 @@ def test_read_proc_stat_on_this_machine():
 def test_runnable_others_averages_procs_running(tmp_path):
     path = tmp_path / "stat"
     path.write_text(_STAT + "procs_running 3\nprocs_blocked 0\n")
-    assert _machine_load.runnable_others(4, 0.0, str(path)) == 2.0   # less the caller
+    alone = lambda: 1    # noqa: E731 - only the calling thread runs in this process
+    assert _machine_load.runnable_others(4, 0.0, str(path), alone) == 2.0   # less the caller
     path.write_text(_STAT + "procs_running 1\n")
-    assert _machine_load.runnable_others(4, 0.0, str(path)) == 0.0
+    assert _machine_load.runnable_others(4, 0.0, str(path), alone) == 0.0
     path.write_text(_STAT)
-    assert _machine_load.runnable_others(4, 0.0, str(path)) is None
-    assert _machine_load.runnable_others(2, 0.0, str(tmp_path / "missing")) is None
+    assert _machine_load.runnable_others(4, 0.0, str(path), alone) is None
+    assert _machine_load.runnable_others(2, 0.0, str(tmp_path / "missing"), alone) is None
+
+
+def test_runnable_others_leaves_out_this_process_s_own_threads(tmp_path):
+    """numpy imported before tf1compat leaves its BLAS pool spinning for a moment: those
+    threads are this process's, not other processes' load."""
+    path = tmp_path / "stat"
+    path.write_text(_STAT + "procs_running 3\n")
+    assert _machine_load.runnable_others(4, 0.0, str(path), lambda: 3) == 0.0
+    assert _machine_load.runnable_others(4, 0.0, str(path), lambda: 2) == 1.0
+
+
+def test_own_runnable_threads_counts_a_spinning_thread(tmp_path):
+    stop = threading.Event()
+    a = torch.rand(256, 256)
+
+    def spin():
+        # Products release the GIL, so this thread stays runnable while the caller reads.
+        while not stop.is_set():
+            a @ a
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        counts = [_machine_load.own_runnable_threads() for _ in range(200)]
+    finally:
+        stop.set()
+        spinner.join()
+    assert max(counts) >= 2 and min(counts) >= 1      # the caller and the spinner
+    task = tmp_path / "task" / "7"
+    task.mkdir(parents=True)
+    (task / "stat").write_bytes(b"7 (a) b (c)) R 1 7")
+    assert _machine_load.own_runnable_threads(str(tmp_path / "task")) == 1
+    (task / "stat").write_bytes(b"7 (python) S 1 7")
+    assert _machine_load.own_runnable_threads(str(tmp_path / "task")) == 1   # never 0
+    assert _machine_load.own_runnable_threads(str(tmp_path / "missing")) == 1
 
 
 class FakeMachine:

@@ -33,7 +33,8 @@ import os
 import time
 from typing import Callable, Optional, Sequence, Tuple
 
-__all__ = ["OthersLoad", "read_proc_stat", "runnable_others", "threads_beside"]
+__all__ = ["OthersLoad", "read_proc_stat", "runnable_others", "own_runnable_threads",
+           "threads_beside"]
 
 # Columns of a /proc/stat "cpuN" line after its name: user nice system idle iowait irq
 # softirq steal guest guest_nice. guest time is already counted in user (and guest_nice
@@ -76,12 +77,16 @@ def read_proc_stat(cpus: Optional[Sequence[int]] = None,
 
 
 def runnable_others(samples: int = 20, interval: float = 0.001,
-                    path: str = "/proc/stat") -> Optional[float]:
+                    path: str = "/proc/stat",
+                    own: Optional[Callable[[], int]] = None) -> Optional[float]:
     """Other processes' runnable threads, averaged over `samples` readings `interval`
-    seconds apart (/proc/stat's `procs_running`, less the calling thread): what the
-    policy knows before two CPU-time readings exist. Unlike the load average (a
-    one-minute mean) it sees only the present, so a process that just exited (another
-    benchmark's child, a finished build) does not count. None where it cannot be read."""
+    seconds apart (/proc/stat's `procs_running`, less this process's own runnable
+    threads, `own()`: the calling one, and a BLAS pool that numpy, imported first, left
+    spinning): what the policy knows before two CPU-time readings exist. Unlike the load
+    average (a one-minute mean) it sees only the present, so a process that just exited
+    (another benchmark's child, a finished build) does not count. None where it cannot
+    be read."""
+    own = own or own_runnable_threads
     total = 0
     for i in range(samples):
         if i:
@@ -89,8 +94,28 @@ def runnable_others(samples: int = 20, interval: float = 0.001,
         running = _procs_running(path)
         if running is None:
             return None
-        total += max(0, running - 1)
+        total += max(0, running - max(1, own()))
     return total / samples
+
+
+def own_runnable_threads(task_dir: str = "/proc/self/task") -> int:
+    """This process's threads in state R (running or runnable), the caller included; 1
+    where /proc cannot tell."""
+    try:
+        tids = os.listdir(task_dir)
+    except OSError:
+        return 1
+    running = 0
+    for tid in tids:
+        try:
+            with open(os.path.join(task_dir, tid, "stat"), "rb") as stat:
+                # The state follows the command name, which is in parentheses and may
+                # itself contain spaces or parentheses.
+                state = stat.read().rpartition(b")")[2].split()[0]
+        except (OSError, IndexError):
+            continue
+        running += state == b"R"
+    return max(1, running)
 
 
 def _procs_running(path: str) -> Optional[int]:
