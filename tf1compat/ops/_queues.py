@@ -37,9 +37,9 @@ from tf1compat.framework import errors
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.util.gil_lock import GilLock
 
-__all__ = ["Queue", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
-           "resource_name", "split_batch", "as_tensor", "stack_components", "padded",
-           "shape_text", "value_shape", "value_matches"]
+__all__ = ["wait_until", "Queue", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue",
+           "PriorityQueue", "resource_name", "split_batch", "as_tensor", "stack_components",
+           "padded", "shape_text", "value_shape", "value_matches"]
 
 Element = Tuple[Any, ...]
 
@@ -126,6 +126,22 @@ def padded(values: Sequence[Any], dtype: D.DType, rank: int) -> Any:
     for i, v in enumerate(values):
         out[(i,) + tuple(slice(0, n) for n in v.shape)] = as_tensor(v)
     return out
+
+
+def wait_until(cond: threading.Condition, ready: Callable[[], bool],
+               cancelled: Callable[[], bool], what: str, deadline: Optional[float]) -> None:
+    """Waits on `cond` (held by the caller) until `ready()`: CancelledError naming `what`
+    once `cancelled()` (the session closed), TF's DeadlineExceededError past `deadline`
+    (a time.monotonic value; None waits for ever). The waits of resources that are not
+    queues (accumulators, staging areas)."""
+    while not ready():
+        if cancelled():
+            raise errors.CancelledError(None, None, f"{what} operation was cancelled")
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            raise errors.DeadlineExceededError(None, None,
+                                               "Timed out waiting for notification")
+        cond.wait(remaining)
 
 
 class _Attempt:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import collections
 import functools
 import threading
-import time
 from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
@@ -80,15 +79,10 @@ class _Accumulator:
         with self._cond:
             self._takers.append(ticket)
             try:
-                while not (self._takers[0] is ticket and self.counter >= num_required):
-                    if self._cancelled:
-                        raise errors.CancelledError(None, None,
-                                                    "TakeGrad operation was cancelled")
-                    remaining = None if deadline is None else deadline - time.monotonic()
-                    if remaining is not None and remaining <= 0:
-                        raise errors.DeadlineExceededError(
-                            None, None, "Timed out waiting for notification")
-                    self._cond.wait(remaining)
+                _queues.wait_until(
+                    self._cond,
+                    lambda: self._takers[0] is ticket and self.counter >= num_required,
+                    lambda: self._cancelled, "TakeGrad", deadline)
                 if self.reduction == "MEAN":
                     self._divide()
                 out = self._output()

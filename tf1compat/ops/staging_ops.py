@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import collections
 import threading
-import time
 from typing import Any, Callable, Deque, List, Optional, Sequence, Tuple
 
 import torch
@@ -29,6 +28,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops.control_flow_ops import no_op
 from tf1compat.ops.array_ops import identity
+from tf1compat.ops import _queues
 from tf1compat.ops.queue_ops import shared_resource
 
 __all__ = ["StagingArea"]
@@ -53,14 +53,7 @@ class _StagingBuffer:
         self._cancelled = False
 
     def _wait(self, ready: Callable[[], bool], what: str, deadline: Optional[float]) -> None:
-        while not ready():
-            if self._cancelled:
-                raise errors.CancelledError(None, None, f"{what} operation was cancelled")
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                raise errors.DeadlineExceededError(None, None,
-                                                   "Timed out waiting for notification")
-            self._cond.wait(remaining)
+        _queues.wait_until(self._cond, ready, lambda: self._cancelled, what, deadline)
 
     def put(self, values: Tuple[Any, ...], deadline: Optional[float]) -> None:
         size = _nbytes(values)
