@@ -12,25 +12,21 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence
 
 from tf1compat.framework import dtypes
-from tf1compat.framework.graph import GraphKeys, add_to_collection, apply_op1, get_collection
+from tf1compat.framework.graph import GraphKeys, apply_op1, get_collection
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.summary.summary_ops import collect
 
 __all__ = ["scalar_summary", "histogram_summary", "image_summary", "audio_summary",
            "merge_summary", "merge_all_summaries"]
-
-
-def _collect(value: Tensor, collections: Optional[Sequence[str]], default: List[str]) -> None:
-    for key in (default if collections is None else collections):
-        add_to_collection(key, value)
 
 
 def _summary(op_type: str, inputs: List[Any], attrs: dict, name: Optional[str],
              collections: Optional[Sequence[str]]) -> Tensor:
     with name_scope(name, op_type, inputs) as scope:
         value = apply_op1(op_type, inputs, attrs, name=scope)
-        _collect(value, collections, [GraphKeys.SUMMARIES])
+        collect(value, collections, [GraphKeys.SUMMARIES])
     return value
 
 
@@ -65,7 +61,7 @@ def audio_summary(tag: Any, tensor: Any, sample_rate: Any, max_outputs: int = 3,
         rate = convert_to_tensor(sample_rate, dtype=dtypes.float32, name="sample_rate")
         value = apply_op1("AudioSummaryV2", [tag, tensor, rate],
                           {"max_outputs": max_outputs}, name=scope)
-        _collect(value, collections, [GraphKeys.SUMMARIES])
+        collect(value, collections, [GraphKeys.SUMMARIES])
     return value
 
 
@@ -75,7 +71,7 @@ def merge_summary(inputs: Sequence[Any], collections: Optional[Sequence[str]] = 
     `collections` names some)."""
     with name_scope(name, "MergeSummary", inputs):
         value = apply_op1("MergeSummary", [list(inputs)], name=name)
-        _collect(value, collections, [])
+        collect(value, collections, [])
     return value
 
 

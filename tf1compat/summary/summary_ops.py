@@ -27,7 +27,7 @@ from tf1compat.serialization.messages import HistogramProto, Summary, SummaryMet
 from tf1compat.summary import encoding
 
 __all__ = ["scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge",
-           "merge_all", "get_summary_description", "all_v2_summary_ops", "initialize"]
+           "merge_all", "get_summary_description", "collect", "all_v2_summary_ops", "initialize"]
 
 _INVALID_TAG = re.compile(r"[^-/\w\.]")
 
@@ -225,7 +225,9 @@ def _summary_scope(name: str, family: Optional[str] = None, default_name: Option
         yield tag, scope
 
 
-def _collect(value: Tensor, collections: Optional[Sequence[str]], default: List[str]) -> None:
+def collect(value: Tensor, collections: Optional[Sequence[str]], default: List[str]) -> None:
+    """Adds a summary op's output to `collections` (`default` when None), as TF's
+    summary functions do."""
     for key in (default if collections is None else collections):
         add_to_collection(key, value)
 
@@ -235,7 +237,7 @@ def scalar(name: str, tensor: Any, collections: Optional[Sequence[str]] = None,
     """`tf.summary.scalar`."""
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
         val = apply_op1("ScalarSummary", [tag, tensor], name=scope)
-        _collect(val, collections, [GraphKeys.SUMMARIES])
+        collect(val, collections, [GraphKeys.SUMMARIES])
     return val
 
 
@@ -245,7 +247,7 @@ def histogram(name: str, values: Any, collections: Optional[Sequence[str]] = Non
     with _summary_scope(name, family, values=[values], default_name="HistogramSummary") \
             as (tag, scope):
         val = apply_op1("HistogramSummary", [tag, values], name=scope)
-        _collect(val, collections, [GraphKeys.SUMMARIES])
+        collect(val, collections, [GraphKeys.SUMMARIES])
     return val
 
 
@@ -254,7 +256,7 @@ def image(name: str, tensor: Any, max_outputs: int = 3,
     """`tf.summary.image`: up to `max_outputs` images of a [batch, h, w, c] tensor."""
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
         val = apply_op1("ImageSummary", [tag, tensor], {"max_images": max_outputs}, name=scope)
-        _collect(val, collections, [GraphKeys.SUMMARIES])
+        collect(val, collections, [GraphKeys.SUMMARIES])
     return val
 
 
@@ -265,7 +267,7 @@ def audio(name: str, tensor: Any, sample_rate: Any, max_outputs: int = 3,
         sample_rate = convert_to_tensor(sample_rate, dtype=D.float32, name="sample_rate")
         val = apply_op1("AudioSummaryV2", [tag, tensor, sample_rate],
                         {"max_outputs": max_outputs}, name=scope)
-        _collect(val, collections, [GraphKeys.SUMMARIES])
+        collect(val, collections, [GraphKeys.SUMMARIES])
     return val
 
 
@@ -282,7 +284,7 @@ def tensor_summary(name: str, tensor: Any, summary_description: Optional[str] = 
     serialized = summary_metadata.SerializeToString()
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
         val = apply_op1("TensorSummaryV2", [tag, tensor, constant(serialized)], name=scope)
-        _collect(val, collections, [GraphKeys.SUMMARIES])
+        collect(val, collections, [GraphKeys.SUMMARIES])
     return val
 
 
@@ -302,7 +304,7 @@ def merge(inputs: Sequence[Any], collections: Optional[Sequence[str]] = None,
     """`tf.summary.merge`: one Summary holding the values of all `inputs`."""
     with name_scope(name, "Merge", inputs):
         val = apply_op1("MergeSummary", [list(inputs)], name=name)
-        _collect(val, collections, [])
+        collect(val, collections, [])
     return val
 
 
