@@ -93,7 +93,7 @@ def _contrib_modules() -> List[str]:
     import pkgutil
     import tf1compat.contrib as contrib
     names = {m.name for m in pkgutil.iter_modules(contrib.__path__)
-             if not m.name.startswith("_") and m.name != "eager_network"}
+             if not m.name.startswith("_")}
     return sorted(names | set(contrib._CORE_ALIASES))
 
 

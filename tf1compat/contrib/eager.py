@@ -100,7 +100,7 @@ def __getattr__(name: str) -> Any:
         from tf1compat.training.saving.tracking import AutoTrackable
         return AutoTrackable
     if name == "Network":
-        from tf1compat.contrib.eager_network import Network
+        from tf1compat.contrib._eager_network import Network
         return Network
     if name == "Iterator":
         from tf1compat.data.eager_iterator import EagerIterator
