@@ -207,19 +207,6 @@ def case_random_op_feeding_add_not_read(tf):
         return sess.run(g), sess.run(noise)
 
 
-def case_print_op_on_the_gradient_path(tf):
-    """tf.Print on the path from x to y passes the gradient on (autograd differentiates
-    its kernel; TF's gradient does not run it, so it prints nothing: stderr is not
-    compared here)."""
-    x = tf.Variable([1., 2.])
-    h = tf.Print(x * 3., [x], "on the path")
-    y = tf.reduce_sum(h * tf.constant([1., 4.]))
-    g = tf.gradients(y, x)[0]
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        return sess.run(g)
-
-
 def _stderr_text(run):
     """What `run()` writes to stderr, from Python (tf1compat) and from C++ (TF)."""
     import sys
@@ -240,8 +227,9 @@ def _stderr_text(run):
 
 
 def case_print_op_on_the_gradient_path_prints_only_for_values(tf):
-    """tf.Print on the path from x to y: fetching the gradient prints nothing (TF's
-    backward does not run the Print), fetching y prints once."""
+    """tf.Print on the path from x to y passes the gradient on (autograd differentiates
+    its kernel); fetching the gradient prints nothing (TF's backward does not run the
+    Print), fetching y prints once."""
     x = tf.Variable([1., 2.])
     h = tf.Print(x * 3., [x], "on-the-path")
     y = tf.reduce_sum(h * tf.constant([1., 4.]))
