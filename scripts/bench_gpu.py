@@ -3,7 +3,8 @@
     python scripts/bench_gpu.py [--quick] [--device cuda]
 
 Rows: MLP and CNN training (scripts/bench_train.py: the same weights, TF's Adam vs
-torch's Adam), the dynamic_rnn LSTM (scripts/bench_rnn.py: against the same math written
+torch's Adam; tf1compat's step timed once its plan has compiled or settled op by op, as
+a training loop runs it after its first minute), the dynamic_rnn LSTM (scripts/bench_rnn.py: against the same math written
 as a loop, and against torch's nn.LSTM, which is what the fused path runs), and a compiled
 hot plan (a 500-op chain after tf1compat compiled it, against the chain in torch op by
 op and torch.compile'd). Each figure is steps (or runs) per second; the ratio is
@@ -57,10 +58,12 @@ def _training_rows(device: str, quick: bool) -> List[Row]:
     from bench_train import bench_model
     rows = []
     for kind in ("mlp", "cnn"):
-        r = bench_model(kind, 128, 5 if quick else 20, 3 if quick else 7, device)
+        r = bench_model(kind, 128, 5 if quick else 20, 3 if quick else 7, device,
+                        settle=60.0 if quick else 120.0)
         rows.append((f"{kind.upper()} training (batch 128, Adam)",
                      r["tf1compat_steps_per_s"], r["torch_steps_per_s"],
-                     f"max weight diff after 5 steps {r['max_weight_diff_after_5_steps']:.1e}"))
+                     f"max weight diff after 5 steps {r['max_weight_diff_after_5_steps']:.1e}; "
+                     f"plan {r['plan_status']}; vs fused Adam {r['ratio_vs_fused']:.2f}"))
     return rows
 
 

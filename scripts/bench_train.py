@@ -160,9 +160,25 @@ def _best_rates(contenders: Dict[str, Callable[[], Any]], steps: int, rounds: in
     return best
 
 
+def _settle(sess: Any, step: Callable[[], Any], seconds: float) -> str:
+    """Runs `step` until the session's hot plans (runtime/hot_plans.py) stopped counting,
+    compiling and trialling, for at most `seconds`; returns their statuses."""
+    deadline = time.monotonic() + seconds
+    busy = ("counting", "compiling", "trial")
+    while time.monotonic() < deadline:
+        if not any(p.hot is not None and p.hot.status in busy for p in sess._plans.values()):
+            break
+        step()
+    return ", ".join(sorted({p.hot.status for p in sess._plans.values()
+                             if p.hot is not None and p.hot.runs > 1}))
+
+
 def bench_model(kind: str, batch: int = 128, steps: int = 10, rounds: int = 7,
-                device: str = "cpu") -> Dict[str, Any]:
-    """Steps/s of one model in tf1compat and in PyTorch (default and fused Adam)."""
+                device: str = "cpu", settle: float = 0.0) -> Dict[str, Any]:
+    """Steps/s of one model in tf1compat and in PyTorch (default and fused Adam).
+
+    `settle` > 0: before timing, the tf1compat step runs until its plan is compiled or
+    settled op by op (at most that many seconds), so the steady state is timed."""
     rng = np.random.RandomState(0)
     weights = _mlp_weights(rng) if kind == "mlp" else _cnn_weights(rng)
     shape = (batch, 784) if kind == "mlp" else (batch, 28, 28, 1)
@@ -185,6 +201,7 @@ def bench_model(kind: str, batch: int = 128, steps: int = 10, rounds: int = 7,
     w_tf = sess.run(variables[-2])
     w_torch = by_hand.params[-2].detach().cpu().numpy()
     max_diff = float(np.max(np.abs(w_tf - w_torch)))
+    plan_status = _settle(sess, lambda: sess.run(train_op, feed), settle) if settle else ""
 
     rates = _best_rates({"tf1compat": lambda: sess.run(train_op, feed),
                          "torch": lambda: by_hand.step(xv, yv),
@@ -203,7 +220,7 @@ def bench_model(kind: str, batch: int = 128, steps: int = 10, rounds: int = 7,
             "torch_fused_cpu_ms_per_step": cpu["torch_fused"],
             "cpu_ratio": cpu["torch"] / cpu["tf1compat"],
             "first_loss_tf1compat": first_tf, "first_loss_torch": first_torch,
-            "max_weight_diff_after_5_steps": max_diff}
+            "max_weight_diff_after_5_steps": max_diff, "plan_status": plan_status}
 
 
 def bench_training(steps: int = 10, rounds: int = 7, device: str = "cpu",

@@ -8,7 +8,8 @@
 #
 # --quick: shorter benchmark rounds. --full-suite: after the benchmarks, the whole suite
 # under pytest-xdist for at most SECONDS (SIGINT then, so pytest still reports what
-# failed); its per-test log goes to DIR/gpu_full_suite.log. PYTHON=... picks the
+# failed); its per-test log goes to DIR/gpu_full_suite.log, the benchmark table to
+# DIR/gpu_bench.txt. PYTHON=... picks the
 # interpreter. Without a CUDA device it says so and exits 0. Exit status: 1 when a CUDA
 # test or a benchmark failed, 0 otherwise (full-suite failures are reported, not fatal:
 # some goldens record CPU device names). Paste the table into docs/performance.md.
@@ -50,7 +51,10 @@ if [ $tests_rc -ne 0 ] && [ $tests_rc -ne 5 ]; then
 fi
 
 echo "== GPU benchmarks (scripts/bench_gpu.py $quick), limit 270 s"
-bench_out=$(PYTHONWARNINGS=ignore timeout 270 "$PY" scripts/bench_gpu.py $quick 2>&1)
+# The table also goes to DIR/gpu_bench.txt as it is printed: it survives a caller's time
+# limit that cuts the full suite short.
+bench_out=$(set -o pipefail; PYTHONWARNINGS=ignore timeout 270 "$PY" scripts/bench_gpu.py $quick \
+    2>&1 | tee "$log_dir/gpu_bench.txt")
 bench_rc=$?
 [ $bench_rc -ne 0 ] && status=1
 
