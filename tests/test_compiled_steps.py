@@ -243,12 +243,13 @@ def _step_hot_plan(sess):
 def test_the_gradient_op_joins_the_compiled_graph(compile_env):
     """A plain gradient of the variables is traced into the forward segment's graph: one
     graph computes the loss and the gradients (no graph break at torch.autograd.grad),
-    the tail gets values without a graph, and the updates after it still write the
-    stored variables in place."""
+    the tail gets values without a graph, and the updates after it (left out of the
+    graph here) still write the stored variables in place."""
     from torch._dynamo.utils import counters
     from tf1compat.runtime import compiled_steps
     counters.clear()
     compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    compile_env.setenv("TF1COMPAT_COMPILE_UPDATES", "0")
     with tf.Graph().as_default():
         loss, train = _mlp()()
         with tf.Session() as sess:
@@ -268,19 +269,84 @@ def test_the_gradient_op_joins_the_compiled_graph(compile_env):
     assert counters["stats"]["unique_graphs"] == 1
 
 
-def test_a_merged_graph_that_fails_falls_back_to_the_forward_segment(compile_env):
-    """The gradient op cannot join the graph (here: compiling it fails): the forward
-    segment alone is compiled, as before, and the record says why."""
+@pytest.mark.parametrize("optimizer", [
+    lambda: tf.train.AdamOptimizer(0.01),
+    lambda: tf.train.RMSPropOptimizer(0.01, momentum=0.5),
+    lambda: tf.train.MomentumOptimizer(0.05, 0.9),
+    lambda: tf.train.AdagradOptimizer(0.1),
+    lambda: tf.train.GradientDescentOptimizer(0.1),
+], ids=["adam", "rmsprop", "momentum", "adagrad", "sgd"])
+def test_the_optimizer_updates_join_the_compiled_graph(compile_env, optimizer):
+    """Dense updates of ref variables (and Adam's beta-power assignments, the global
+    step's increment) are computed in the compiled graph: one graph for the loss, the
+    gradients and the new values of the variables and slots, which the step stores; the
+    step trains to the op-by-op variables."""
+    from torch._dynamo.utils import counters
+    from tf1compat.runtime import compiled_steps
+    counters.clear()
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+
+    def build():
+        loss, _ = _mlp()()
+        step = tf.train.get_or_create_global_step()
+        return loss, optimizer().minimize(loss, global_step=step)
+    record = _same_training(compile_env, build, _feeds)
+    assert record.status == COMPILED and record.reason == "", record
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    with tf.Graph().as_default():
+        loss, train = build()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i in range(STEPS):
+                sess.run([loss, train], _feeds(i))
+            assert sess.run(tf.train.get_global_step()) == STEPS
+            pieces = compiled_steps.split(_step_hot_plan(sess))
+            assert not pieces.tail_plan.steps
+            assert "mlp/dense/kernel" in pieces.writes and "global_step" in pieces.writes
+            assert not sess._runtime.state["mlp/dense/kernel"].requires_grad
+
+
+def test_a_step_that_reads_what_it_updated_keeps_its_updates_op_by_op(compile_env):
+    """An update after another of the same variable would read the value the step began
+    with in the graph: such a tail stays op by op."""
+    from tf1compat.runtime import compiled_steps
+
+    def build():
+        loss, train = _mlp(optimizer=lambda: tf.train.GradientDescentOptimizer(0.1))()
+        kernel = [v for v in tf.global_variables() if v.op.name == "mlp/dense/kernel"][0]
+        with tf.control_dependencies([train]):
+            again = tf.assign(kernel, kernel * 0.5)
+        return loss, again
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))
+    record = _same_training(compile_env, build, _feeds)
+    assert record.status == COMPILED
+    with tf.Graph().as_default():
+        loss, train = build()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([loss, train], _feeds(0))
+            pieces = compiled_steps.split(_step_hot_plan(sess))
+    assert pieces.merged and not pieces.writes and pieces.tail_plan.steps
+
+
+@pytest.mark.parametrize("op_type,reason", [
+    ("ApplyAdam", "optimizer updates left out of the compiled graph"),
+    ("SymbolicGradient", "gradient op left out of the compiled graph"),
+])
+def test_a_joined_graph_that_fails_falls_back_a_piece_at_a_time(compile_env, op_type,
+                                                                  reason):
+    """The updates (or the gradient op) cannot join the graph (here: compiling a graph
+    with them fails): the step is compiled without them, as before, they run op by op,
+    and the record says why."""
     def make(fn):
-        if "SymbolicGradient" in fn.__code__.co_names:
-            return lambda *a: (_ for _ in ()).throw(RuntimeError("no backward here"))
+        if op_type in fn.__code__.co_names:
+            return lambda *a: (_ for _ in ()).throw(RuntimeError("not in this graph"))
         return fn
     _fake_compile(compile_env, make)
     compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
     record = _same_training(compile_env, _mlp(), _feeds, rtol=0)
     assert record.status == COMPILED
-    assert "gradient op left out of the compiled graph" in record.reason
-    assert "no backward here" in record.reason
+    assert reason in record.reason and "not in this graph" in record.reason
 
 
 def test_a_second_gradient_op_keeps_the_gradient_out_of_the_graph(compile_env):

@@ -318,3 +318,44 @@ def test_products_follow_the_load_only_under_the_automatic_policy(auto_policy,
     torch.set_num_threads(3)                                      # the program's own count
     machine.step(1.0, others=2.0)
     assert _onednn_matmul._threads_for_products() == 3
+
+
+def test_a_compiled_plan_follows_the_load(auto_policy, monkeypatch):
+    """A plan compiled for 2 threads (runtime/hot_plans.py keeps a LoadFollower for it):
+    while the load reading stands, it runs compiled; when it changes, the compiled
+    function at its 2 threads is timed against op by op on one thread and the faster is
+    kept, until the next change."""
+    machine = auto_policy
+    machine.step(1.0, others=0.0, own=2.0)
+    assert _thread_policy.load_threads() == 2
+    clock = [0.0]
+    monkeypatch.setattr(thread_tuner, "_clock", lambda: clock[0])
+    monkeypatch.setattr(thread_tuner, "_monotonic", lambda: clock[0])
+    cost = {"compiled": 0.001, "one": 0.004}
+    kinds = []
+
+    def kind(name, threads):
+        def run():
+            assert torch.get_num_threads() == threads
+            kinds.append(name)
+            clock[0] += cost[name]
+            return (name,)
+        return run
+    follower = thread_tuner.LoadFollower(2)
+    runs = 4 * thread_tuner._TRIAL_RUNS + 4
+
+    def steps(n):
+        kinds.clear()
+        for _ in range(n):
+            follower.run(kind("compiled", 2), kind("one", 1))
+        return set(kinds)
+    assert steps(5) == {"compiled"}                      # the load it was compiled under
+    machine.step(1.0, others=2.0)                        # other processes take the cores
+    assert _thread_policy.load_threads() != 2
+    cost["compiled"] = 0.010
+    assert steps(runs) == {"compiled", "one"}
+    assert steps(5) == {"one"}
+    machine.step(1.0, others=0.0, own=2.0)               # they stop
+    cost["compiled"] = 0.001
+    assert steps(runs) == {"compiled", "one"}
+    assert steps(5) == {"compiled"}

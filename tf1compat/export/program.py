@@ -91,6 +91,9 @@ class ModuleState:
     def own_leaf(self, key: str) -> None:
         return None
 
+    def own_leaves(self) -> None:
+        return None
+
     def try_exclusive(self) -> bool:
         return False
 

@@ -186,7 +186,22 @@ def _assign_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
                         None, None, "Assign requires shapes of both tensors to match. lhs "
                                     f"shape= {shape_text(lhs)} rhs shape= {shape_text(rhs)}")
             state[key] = new
+    # A compiled training step may take the assignment into its graph (runtime/
+    # compiled_steps.py `_joined`): the value, checked against the variable's shape.
+    assign.bound_keys = [key]
+    assign.store = state
+    assign.in_graph = lambda old, value: _assigned_in_graph(old, value, validate)
     return assign
+
+
+def _assigned_in_graph(old: torch.Tensor, value: torch.Tensor, validate: bool
+                       ) -> torch.Tensor:
+    """Assign as a pure function of the old and new values: the value to store."""
+    if validate and old.shape != value.shape:
+        raise errors.InvalidArgumentError(
+            None, None, "Assign requires shapes of both tensors to match. lhs shape= "
+                        f"{shape_text(old.shape)} rhs shape= {shape_text(value.shape)}")
+    return value.detach().to(old.device).clone()
 
 
 def _update_kernel(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Callable[..., Any]]:
@@ -206,8 +221,21 @@ def _update_kernel(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Callab
                 if value.device != old.device:
                     value = value.to(old.device)
                 state[key] = _owned(fn(old, value), device)
+        # A compiled training step may take the update into its graph (`Assign`'s note).
+        update.bound_keys = [key]
+        update.store = state
+        update.in_graph = lambda old, value: _updated_in_graph(fn, old, value)
         return update
     return factory
+
+
+def _updated_in_graph(fn: Callable[[Any, Any], Any], old: torch.Tensor,
+                      value: torch.Tensor) -> torch.Tensor:
+    """AssignAdd/AssignSub as a pure function of the old value and the operand."""
+    if old.shape != value.shape:
+        raise errors.InvalidArgumentError(None, None,
+                                          "Parameters and update must be the same size")
+    return fn(old.detach(), value.detach().to(old.device))
 
 
 _ASSIGN_ATTRS = {"T": Type(), "validate_shape": True, "use_locking": True}

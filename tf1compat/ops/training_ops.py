@@ -30,6 +30,12 @@ batch declines (the ops then run one by one, with their errors) unless every var
 distinct, initialized, of the op's dtype on one device, with matching shapes, the same
 scalar inputs (the same tensors, or equal values) and, for sparse ops, distinct in-range
 indices (TF applies a repeated index row after row: the op-by-op kernel does that).
+For ref variables (keys bound when the plan is built) the keys, their distinctness and
+their locks are found once per plan, not per step.
+
+In a compiled training step the dense ref-variable updates may instead be computed in
+the step's graph (runtime/compiled_steps.py `_joined`): each such kernel carries
+`in_graph`, the update as a pure function of the variable's and slots' values.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ from tf1compat.framework.graph import apply_op
 from tf1compat.framework.op_def import Type, declare, no_kernel
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._apply_many import many_form
-from tf1compat.ops._apply_rules import FAST, FLOAT_DTYPES, FOREACH, RULES
+from tf1compat.ops._apply_rules import FAST, FLOAT_DTYPES, FOREACH, GRAPH_RULES, RULES
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.resource_variable_ops import handle_shape
 from tf1compat.ops.state_ops import merge_shapes, shape_text
@@ -144,7 +150,7 @@ def _layout(family: Family, names: Sequence[str], resource: bool) -> _Layout:
 _storage_use_count = getattr(torch._C, "_storage_Use_Count", None)
 
 
-def exclusively_owned(state: Dict[str, Any], key: str) -> bool:
+def exclusively_owned(state: Dict[str, Any], key: str, leaves: Any = False) -> bool:
     """Whether the stored tensor `state[key]` may be updated in place (the caller runs
     alone: `state.try_exclusive()`).
 
@@ -152,7 +158,8 @@ def exclusively_owned(state: Dict[str, Any], key: str) -> bool:
     tensor (a ReadVariableOp value still alive in the run, a caller's handle) and no
     other tensor on its storage (a view, a numpy array handed out by a fetch, a value an
     autograd graph saved, a gradient run's leaf). A dense, non-overlapping layout is
-    required as well.
+    required as well. `leaves`: the running gradient run's leaves when the caller has
+    them (`state.own_leaves()`, None for none), so that many keys look them up once.
     """
     t = state[key]
     # References: the store's, `t`, and getrefcount's argument.
@@ -164,7 +171,10 @@ def exclusively_owned(state: Dict[str, Any], key: str) -> bool:
     # run's own leaf of the variable (a view of it nothing else holds), which the update
     # may change along with it, as TF1 updates the buffer its reads alias.
     uses = 2
-    leaf = state.own_leaf(key)
+    if leaves is False:
+        leaf = state.own_leaf(key)
+    else:
+        leaf = None if leaves is None else dict.get(leaves, key)
     if leaf is not None:
         if sys.getrefcount(leaf) > 3:     # the run's view, `leaf`, the argument
             return False
@@ -177,16 +187,27 @@ def _update_targets(state: Any, exclusive: bool, keys: Sequence[str]) -> List[to
     (`exclusive`: no other run in flight), else copies, stored after the update.
     Copies are updated first and stored after: a concurrent run reading the variable
     sees its old or its new value, never a half update."""
-    return [state[key] if exclusive and exclusively_owned(state, key)
+    if not exclusive:
+        return [state[key].detach().clone() for key in keys]
+    leaves = state.own_leaves()
+    return [state[key] if exclusively_owned(state, key, leaves)
             else state[key].detach().clone() for key in keys]
 
 
 def _store_updates(state: Any, keys: Sequence[str], targets: Sequence[torch.Tensor]) -> None:
+    """Stores the updated `targets`: copies replace the stored tensors; a tensor updated
+    in place drops the run's gradient leaf of it (`state.updated`, done here for all
+    keys with one look-up of the leaves)."""
+    leaves = None
     for key, target in zip(keys, targets):
         if state[key] is not target:
             state[key] = target
         else:
-            state.updated(key)
+            if leaves is None:
+                leaves = state.own_leaves()
+                if leaves is None:
+                    leaves = {}
+            dict.pop(leaves, key, None)
 
 
 # -- shape rules -----------------------------------------------------------------------------------
@@ -355,6 +376,13 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
 
         if dtype not in FLOAT_DTYPES:
             return run
+        if not resource and index_arg is None:
+            # A compiled training step may compute this update in its graph instead
+            # (runtime/compiled_steps.py `_joined`): the variable and slots it writes,
+            # the store they go to, and the update as a function of their values.
+            run.store = state
+            run.in_graph = _in_graph_update(GRAPH_RULES[family.name], attrs, len(keys),
+                                            scalar_args, grad_arg)
         # Sparse updates batch with the per-variable rule's list form, the rule their
         # op-by-op path runs on the gathered rows (never a fused kernel).
         foreach_rule = FOREACH[family.name](attrs, static) if index_arg is None else \
@@ -366,34 +394,66 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
                                                  k != "Tindices")),
                          tuple(static), device)
         run.keys_of = keys_of
+        run.bound_keys = None if resource else keys
         # Members share the key's static scalars; the others must be the same tensors.
         dynamic_args = [k for k, value in zip(scalar_args, static) if value is None]
         run.make_batch = lambda kernels: _batched_update(
             foreach_rule, attrs, state, device, scalar_args, dynamic_args, grad_arg,
-            index_arg, [k.keys_of for k in kernels])
+            index_arg, [k.keys_of for k in kernels], [k.bound_keys for k in kernels])
         return run
     return factory
+
+
+def _in_graph_update(rule: Callable[..., None], attrs: Dict[str, Any], count: int,
+                     scalar_args: Sequence[int], grad_arg: int) -> Callable[..., Any]:
+    """A dense ref-variable update as a pure function for a compiled graph: takes the
+    values of the variable and its slots, then the op's other inputs, and returns their
+    new values (the rule applied to copies), which the step stores: a tuple, or the
+    variable's alone where it has no slots (a step's one output)."""
+
+    def update(*args: Any) -> Any:
+        rest = args[count:]
+        grad = rest[grad_arg]
+        with torch.no_grad():
+            targets = [t.detach().clone() for t in args[:count]]
+            rule(targets, grad.detach().to(targets[0].device),
+                 [rest[k].detach().to(targets[0].device) for k in scalar_args], attrs)
+        return tuple(targets) if count > 1 else targets[0]
+    return update
 
 
 def _batched_update(rule: Callable[..., bool], attrs: Dict[str, Any], state: Any,
                     device: Optional[torch.device], scalar_args: Sequence[int],
                     dynamic_args: Sequence[int], grad_arg: int, index_arg: Optional[int],
-                    keys_of: Sequence[Callable[[tuple], List[str]]]) -> Callable[..., bool]:
+                    keys_of: Sequence[Callable[[tuple], List[str]]],
+                    bound_keys: Sequence[Optional[List[str]]]) -> Callable[..., bool]:
     """One call applying a group of same-type Apply* (or SparseApply*) ops, their
     argument tuples in plan order, with a multi-tensor rule; False, having changed
     nothing, when it cannot. Sparse members update their gathered rows, as
-    `_sparse_update` does for one."""
+    `_sparse_update` does for one. `bound_keys`: each member's variable keys where the
+    op binds them (ref variables; None for resource handles, read from the arguments):
+    when all are bound, the keys, their distinctness and their locks are found once
+    here rather than at every step."""
+    fixed: Optional[Tuple[List[List[str]], bool, List[Any]]] = None
+    if all(keys is not None for keys in bound_keys):
+        flat = [key for keys in bound_keys for key in keys]
+        fixed = (list(bound_keys), len(set(flat)) == len(flat),  # type: ignore[arg-type]
+                 [state.lock(key) for key in sorted(set(flat))])
 
     def run(*calls: tuple) -> bool:
-        member_keys = [of(args) for of, args in zip(keys_of, calls)]
-        flat = [key for keys in member_keys for key in keys]
-        if len(set(flat)) != len(flat):
+        if fixed is not None:
+            member_keys, distinct, locks = fixed
+        else:
+            member_keys = [of(args) for of, args in zip(keys_of, calls)]
+            flat = [key for keys in member_keys for key in keys]
+            distinct = len(set(flat)) == len(flat)
+            locks = [state.lock(key) for key in sorted(flat)] if distinct else []
+        if not distinct:
             return False            # one variable twice: its updates compose, in order
         scalars = [calls[0][k] for k in scalar_args]
         if not all(_same_scalar(args[k], calls[0][k]) for args in calls[1:]
                    for k in dynamic_args):
             return False
-        locks = [state.lock(key) for key in sorted(flat)]
         for lock in locks:
             lock.acquire()
         try:

@@ -28,6 +28,16 @@ without a graph, and the tail is the optimizer's updates. Should that graph fail
 compile or to check, the forward segment alone is compiled as above
 (hot_plans.py; the record's reason says why).
 
+The optimizer's updates join the merged segment too where they can (`_joined`: every
+step after the gradient op pure, or a dense update of a ref variable, an Assign or an
+AssignAdd/Sub, none reading a variable an earlier one wrote): the graph then returns
+the new values of the variables and slots as well, inductor fusing each update into one
+pass over memory (RMSProp's nine foreach passes, Adam's fused kernel), and the step
+stores them under the variables' locks, with no Python per variable left in the step.
+Should that graph fail to compile or to check, the merged segment without the updates
+is compiled instead, the updates then run op by op (batched); TF1COMPAT_COMPILE_UPDATES=0
+keeps them out of the graph.
+
 Input ops (a tf.data iterator's `IteratorGetNext` and the iterator op it reads,
 `_INPUT_OPS`) are stateful but need not run at any particular point of the step: they
 run first, op by op, once per step (`StepPieces.head_plan`), and the forward segment
@@ -50,6 +60,7 @@ whole with Dynamo tracing `torch.autograd.grad`.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -58,6 +69,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.runtime.codegen import compile_plan, make_grad_source
 from tf1compat.runtime.plan import CONST, SLOT, STATE, Plan, Source, Step
+from tf1compat.runtime.session_state import VariableStore
 
 __all__ = ["ForwardFailed", "StepPieces", "split", "check", "first_gradient",
            "compiles_whole"]
@@ -98,6 +110,11 @@ class StepPieces:
     # Input ops (`_INPUT_OPS`) run before the forward segment: (feeds, store view) -> their
     # values, which the forward segment takes after the feeds. None: the plan has none.
     head_plan: Optional[Plan] = None
+    # Joined (see `_joined`): variables the forward segment computes new values of (its
+    # last results, in this order), the store they are written to, and their locks.
+    writes: List[str] = dataclasses.field(default_factory=list)
+    store: Any = None
+    write_locks: List[Any] = dataclasses.field(default_factory=list)
 
     def _generate(self, plan: Plan, name: str) -> None:
         compile_plan(plan, name, detach_fetches=self.merged)
@@ -114,9 +131,10 @@ class StepPieces:
         static = _static_slots(self.forward_plan.steps)
         if not static:
             return self.forward_plan
-        # The probe computes values from shapes alone: the gradient op (merged) is not run.
-        probe = Plan(steps=[s for s in self.forward_plan.steps if s.kernel is None or
-                            s.op._op_def.grad_sources is None],
+        # The probe computes values from shapes alone: the gradient op (merged) and what
+        # follows it (joined updates) are not run.
+        g = first_gradient(self.forward_plan)
+        probe = Plan(steps=self.forward_plan.steps[:g],
                      feed_slots=self.forward_plan.feed_slots,
                      fetches=[Source(SLOT, s) for s in static],
                      fetch_copies=[False] * len(static), needs_grad=False, state_marks=[],
@@ -194,14 +212,29 @@ class StepPieces:
         stored = {key: view[key] for key in marks}
         for key in marks:
             view[key] = make_grad_source(stored[key])
+        # A joined segment's updates are read-modify-writes of their variables: their
+        # locks are held from the reads to the writes, as the Apply* kernels hold them.
+        for lock in self.write_locks:
+            lock.acquire()
         try:
-            values, state = self.forward_inputs(inputs, view)
-            live = list(forward(values, state))
-        except Exception as e:
-            for key, value in stored.items():
-                view[key] = value
-            raise ForwardFailed(f"{type(e).__name__}: {e}",
-                                None if self.head_plan is None else inputs) from e
+            try:
+                values, state = self.forward_inputs(inputs, view)
+                live = list(forward(values, state))
+            except Exception as e:
+                for key, value in stored.items():
+                    view[key] = value
+                raise ForwardFailed(f"{type(e).__name__}: {e}",
+                                    None if self.head_plan is None else inputs) from e
+            if self.writes:
+                # The new values replace the stored tensors (which values fetched or read
+                # earlier may still hold: they keep theirs, as with any copy-on-write).
+                store = self.store
+                for key, value in zip(self.writes, live[len(live) - len(self.writes):]):
+                    store[key] = value
+                del live[len(live) - len(self.writes):]
+        finally:
+            for lock in reversed(self.write_locks):
+                lock.release()
         # Only the tail may hold the forward's values and the variables' leaves from
         # here (it empties `live`): the optimizer's updates then find the variables
         # unshared and update them in place, as op by op.
@@ -305,9 +338,11 @@ def _plain_gradient(step: Any) -> bool:
                 any(t._dtype.base_dtype == D.resource for t in step.op._inputs))
 
 
-def split(plan: Plan, merge: bool = True) -> Union[StepPieces, str]:
+def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
+          ) -> Union[StepPieces, str]:
     """`plan` (with a gradient op) cut in pieces, or why it cannot be. `merge`: the
-    gradient op joins the forward segment where it can (`_merged`)."""
+    gradient op joins the forward segment where it can (`_merged`); `join`: so do the
+    optimizer's updates after it (`_joined`; None: unless TF1COMPAT_COMPILE_UPDATES=0)."""
     g = first_gradient(plan)
     if g is None:
         return "no gradient op"
@@ -373,7 +408,10 @@ def split(plan: Plan, merge: bool = True) -> Union[StepPieces, str]:
     if merge and _plain_gradient(plan.steps[g]) and first_gradient(
             Plan(steps=plan.steps[g + 1:], feed_slots=[], fetches=[], fetch_copies=[],
                  needs_grad=False, state_marks=[])) is None:
-        return _merged(pieces, g)
+        merged = _merged(pieces, g)
+        if join is None:
+            join = os.environ.get("TF1COMPAT_COMPILE_UPDATES", "1").strip() not in ("0", "off")
+        return _joined(merged) if join else merged
     return pieces
 
 
@@ -428,6 +466,81 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
     return StepPieces(plan, forward, tail, [], pieces.reads, state_keys,
                       pieces.forward_kernels + 1, merged=True, source_keys=keys,
                       head_plan=pieces.head_plan)
+
+
+def _joined(pieces: StepPieces) -> StepPieces:
+    """Merged `pieces` with the steps after the gradient op moved into the forward
+    segment as well, where every one is pure or a ref-variable update that has a pure
+    form (dense Apply* updates and Assign: the kernel's `in_graph`): one compiled graph
+    then computes the loss, the gradients and the new values of the variables and
+    optimizer slots (inductor fuses each update into one pass over memory), and the
+    step stores those values (`StepPieces.run`) instead of running the updates op by
+    op. The new values are results of the segment, so the check before the compiled
+    segment is used compares them with the op-by-op segment's on copies.
+
+    Updates read the values the variables had when the step began: `pieces` is kept
+    as it is where a step reads a variable an earlier step of the tail writes, writes
+    one twice, or is anything else (resource or sparse updates, side effects)."""
+    forward = pieces.forward_plan
+    keys = pieces.source_keys
+    var_slot = dict(zip(keys, forward.feed_slots[len(forward.feed_slots) - len(keys):]))
+    top = max([*forward.feed_slots, *pieces.plan.slot_tensors, -1,
+               *(s for st in pieces.plan.steps for s in st.outs if s is not None)])
+    names = dict(forward.slot_tensors)
+
+    def as_slot(src: Source) -> Source:
+        if src.kind == STATE and src.ref in var_slot:
+            return dataclasses.replace(src, kind=SLOT, ref=var_slot[src.ref])
+        return src
+
+    steps: List[Step] = []
+    writes: Dict[str, int] = {}
+    stores = set()
+    state_keys = dict.fromkeys(pieces.state_keys)
+    for step in pieces.tail_plan.steps:
+        if step.kernel is None:
+            steps.append(dataclasses.replace(step, frees=list(step.frees)))
+            continue
+        reads = [a.ref for a in step.args if a.kind == STATE]
+        in_graph = getattr(step.kernel, "in_graph", None)
+        if in_graph is None:
+            if _blocker(step) is not None or step.op._op_def.grad_sources is not None:
+                return pieces
+            args = [as_slot(a) for a in step.args]
+            outs = list(step.outs)
+        else:
+            if any(s is not None for s in step.outs) or step.marks:
+                return pieces
+            written = list(step.kernel.bound_keys)
+            reads += written
+            stores.add(id(step.kernel.store))
+            args = [as_slot(Source(STATE, key)) for key in written] + \
+                [as_slot(a) for a in step.args]
+            outs = list(range(top + 1, top + 1 + len(written)))
+            top += len(written)
+        if any(key in writes for key in reads):
+            return pieces
+        if in_graph is not None:
+            writes.update(zip(written, outs))
+            names.update({slot: f"{key}:0" for key, slot in zip(written, outs)})
+            store = step.kernel.store
+        state_keys.update(dict.fromkeys(a.ref for a in args if a.kind == STATE))
+        steps.append(Step(op=step.op, kernel=in_graph or step.kernel, args=args, outs=outs,
+                          frees=list(step.frees)))
+    if not writes or len(stores) != 1 or not isinstance(store, VariableStore):
+        return pieces
+    fetched = list(dict.fromkeys(f.ref for f in pieces.plan.fetches if f.kind == SLOT))
+    joined = Plan(steps=forward.steps + steps, feed_slots=forward.feed_slots,
+                  fetches=[Source(SLOT, s) for s in [*fetched, *writes.values()]],
+                  fetch_copies=[False] * (len(fetched) + len(writes)), needs_grad=True,
+                  state_marks=[], slot_tensors=names)
+    tail = Plan(steps=[], feed_slots=fetched, fetches=pieces.plan.fetches,
+                fetch_copies=pieces.plan.fetch_copies, needs_grad=False, state_marks=[],
+                slot_tensors=pieces.plan.slot_tensors)
+    return dataclasses.replace(
+        pieces, forward_plan=joined, tail_plan=tail, state_keys=list(state_keys),
+        forward_kernels=pieces.forward_kernels + len(steps), writes=list(writes),
+        store=store, write_locks=[store.lock(key) for key in sorted(writes)])
 
 
 def _snapshot_inputs(pieces: StepPieces, feeds: Sequence[Any], variables: Dict[str, Any]

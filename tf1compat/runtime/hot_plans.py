@@ -45,7 +45,10 @@ only worth it for plans that run often, and only where the result is the same:
    shapes or threads runs op by op (no recompile inside the user's loop). The count is
    the one the thread tuner found faster on the plan's op-by-op runs before the compile
    (`thread_tuner.settle`; the current count where its measurement has not finished),
-   and the tuner then lets the plan go. A compile still
+   and the tuner then lets the plan go; a plan compiled for more than one thread
+   follows the load from then on (`thread_tuner.LoadFollower`: when the load reading
+   changes, its compiled runs are timed against op-by-op runs on one thread and the
+   faster kept, so a busy machine never makes it slower than one thread). A compile still
    running when the interpreter exits is waited for (`_wait_for_compiles`).
 5. A whole plan that became one graph whose inputs are its feeds (no variable, nothing
    else) runs that graph directly (`_direct_call`), without Dynamo's frame, guards and
@@ -75,10 +78,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 import torch
 
+from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as D
 from tf1compat.runtime import compiled_steps
 from tf1compat.runtime.plan import Plan
-from tf1compat.runtime.thread_tuner import settle, tune_threads
+from tf1compat.runtime.thread_tuner import LoadFollower, follows_load, settle, tune_threads
 
 __all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings"]
 
@@ -456,6 +460,8 @@ class _HotPlan:
         self.grad = False                   # the grad mode the graph was traced under
         self.sig: Optional[tuple] = None
         self.threads = 0
+        # Runs compiled or op by op on one thread as the load changes (thread_tuner.py).
+        self.follower: Optional[LoadFollower] = None
         self.trial: Dict[str, List[float]] = {"eager": [], "compiled": []}
         self.lock = threading.Lock()
 
@@ -565,6 +571,8 @@ class _HotPlan:
             # The reason stays: a step compiled without its gradient op says why.
             self.record.status = COMPILED
             self.plan.fn = self._steady
+            if follows_load(self.threads):
+                self.follower = LoadFollower(self.threads)
             _report(self.plan, self.record)
         else:
             self._give_up(f"compiled runs were not faster ({compiled_s * 1e6:.0f} us vs "
@@ -573,6 +581,13 @@ class _HotPlan:
 
     def _steady(self, feeds: Any, state: Any) -> tuple:
         self.record.runs += 1
+        follower = self.follower
+        if follower is not None and _thread_policy.is_automatic():
+            return follower.run(lambda: self._compiled_if_covered(feeds, state),
+                                lambda: self.eager(feeds, state))
+        return self._compiled_if_covered(feeds, state)
+
+    def _compiled_if_covered(self, feeds: Any, state: Any) -> tuple:
         if not self._covers(feeds):
             return self.eager(feeds, state)
         return self._run_compiled(feeds, state)
@@ -662,6 +677,14 @@ class _StepHotPlan(_HotPlan):
         except Exception as e:  # noqa: BLE001 - any failure means: stay op by op
             mismatch = _failure(e)
         self.record.compile_seconds = time.perf_counter() - start
+        if mismatch is not None and pieces.writes:
+            # The optimizer's updates could not join the graph: the loss and gradients
+            # alone, the updates op by op (the reason says why).
+            self.pieces = compiled_steps.split(self.plan, join=False)
+            self.pieces.generate()
+            self.record.reason = f"optimizer updates left out of the compiled graph: {mismatch}"
+            self._compile_job(feeds, variables)
+            return
         if mismatch is not None and pieces.merged:
             # The gradient op could not join the graph: the forward segment alone, as
             # before merged segments (its reason is kept if that fails too).

@@ -73,6 +73,11 @@ class VariableStore(dict):
         view = getattr(self._local, "view", None)
         return None if view is None else dict.get(view, key)
 
+    def own_leaves(self) -> Optional[Dict[str, Any]]:
+        """The calling gradient run's autograd leaves (its `RunView`, read with
+        `dict.get`), or None: `own_leaf` for many keys with one thread-local lookup."""
+        return getattr(self._local, "view", None)
+
     # -- update locks ------------------------------------------------------------------
     def lock(self, key: str) -> threading.Lock:
         """The lock a read-modify-write of variable `key` holds."""

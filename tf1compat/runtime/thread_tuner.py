@@ -33,14 +33,14 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import torch
 
 from tf1compat import _thread_policy
 from tf1compat.runtime.plan import Plan
 
-__all__ = ["tune_threads", "settle"]
+__all__ = ["tune_threads", "settle", "LoadFollower", "follows_load"]
 
 _WARMUP_RUNS = 3          # first runs (allocations, lazy compilation) are not timed
 _HEAVY_SECONDS = 0.002    # runs quicker than this keep the process's thread count
@@ -182,3 +182,57 @@ def settle(plan: Plan) -> None:
         plan.fn = tuned.fn
         if tuned.best and _thread_policy.is_automatic():
             _thread_policy.set_tuned_threads(tuned.best)
+
+
+def follows_load(threads: int) -> bool:
+    """Whether a plan compiled for `threads` threads needs a `LoadFollower`: more than
+    one, under the automatic policy."""
+    return threads > 1 and _enabled()
+
+
+_COMPILED, _ONE = "compiled", "one thread"
+
+
+class LoadFollower:
+    """Keeps a compiled plan no slower than one thread when the machine's load changes.
+
+    torch.compile's code is guarded on the thread count it was compiled with
+    (runtime/hot_plans.py), so a plan compiled for N > 1 threads on a quiet machine
+    would go on running N threads when other processes take the cores, where N threads
+    wait for each other. Whenever the automatic policy's reading of the load
+    (`_thread_policy.load_threads`) changes, and every `_RETUNE_SECONDS`, the next runs
+    time the compiled function at its N threads against the plan op by op on one
+    thread, alternately (`_TRIAL_RUNS` each; the first run after a switch is not
+    timed), and the faster is kept until the next change."""
+
+    def __init__(self, threads: int):
+        self.threads = threads
+        self.cap = _thread_policy.load_threads()
+        self.since = _monotonic()
+        self.choice = _COMPILED
+        self.last = _COMPILED
+        self.samples: Optional[Dict[str, List[float]]] = None
+
+    def run(self, compiled: Callable[[], tuple], one_thread: Callable[[], tuple]) -> tuple:
+        """One run, compiled (at the compiled count) or op by op on one thread."""
+        cap = _thread_policy.load_threads()
+        if cap != self.cap or _since(self.since) >= _RETUNE_SECONDS:
+            self.cap, self.since = cap, _monotonic()
+            self.samples = {_COMPILED: [], _ONE: []}
+        samples = self.samples
+        if samples is None:
+            kind = self.choice
+        else:   # the kind with fewer timed runs; a tie goes on with the last kind
+            kind = min(samples, key=lambda k: (len(samples[k]), k != self.last))
+        switched = kind != self.last
+        self.last = kind
+        _thread_policy.set_tuned_threads(self.threads if kind == _COMPILED else 1)
+        start = _clock()
+        result = compiled() if kind == _COMPILED else one_thread()
+        if samples is not None and not switched:
+            samples[kind].append(_clock() - start)
+            if all(len(v) >= _TRIAL_RUNS for v in samples.values()):
+                medians = {k: statistics.median(v) for k, v in samples.items()}
+                self.choice = min(medians, key=lambda k: (medians[k], k != _ONE))
+                self.samples = None
+        return result
