@@ -128,12 +128,12 @@ class StepPieces:
         (a reshape's target). Small integer ones are baked in as Python lists, which the
         kernels read as shapes (ops/_kernels.py `as_int_list`). The compiled function is
         used only for feeds of these shapes and variables of the shapes traced."""
-        static = _static_slots(self.forward_plan.steps)
-        if not static:
-            return self.forward_plan
         # The probe computes values from shapes alone: the gradient op (merged) and what
         # follows it (joined updates) are not run.
         g = first_gradient(self.forward_plan)
+        static = _static_slots(self.forward_plan.steps[:g])
+        if not static:
+            return self.forward_plan
         probe = Plan(steps=self.forward_plan.steps[:g],
                      feed_slots=self.forward_plan.feed_slots,
                      fetches=[Source(SLOT, s) for s in static],
