@@ -15,6 +15,7 @@ import pytest
 
 import tf1compat as tf
 from tf1compat.contrib.learn import experiment as learn_experiment
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HParams = tf.contrib.training.HParams
@@ -490,7 +491,7 @@ assert tfe.estimator.Estimator is Estimator
 print("ok")
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300)
+                          cwd=ROOT, env=child_env(), timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "ok"
 
