@@ -350,6 +350,7 @@ class _Run:
                     result = kernel(*args)
                 except Exception as e:
                     e._tf1compat_op = node.op   # for the session's error mapping
+                    e._tf1compat_args = args
                     raise
                 n_out = node.n_out
                 outputs = [result] if n_out == 1 else list(result) if n_out else []
