@@ -36,6 +36,8 @@ CASES = {
     "gru_skip_bidi": ("gru", 2, True, 3, 3, 0, True, False, False),
     "rnn_relu_skip": ("rnn_relu", 1, False, 3, 3, 0, True, False, False),
 }
+LAYER_SCOPES = {"lstm": "cudnn_lstm", "gru": "cudnn_gru", "rnn_tanh": "cudnn_rnn_tanh",
+                "rnn_relu": "cudnn_rnn_relu"}
 
 
 class CudnnCompatibleGRUCell(tf.nn.rnn_cell.GRUCell):
@@ -169,7 +171,10 @@ def case(name: str, spec: tuple, out: str) -> Dict[str, np.ndarray]:
     c0 = RNG.uniform(-0.5, 0.5, (layers * dirs, BATCH, units)).astype(np.float32)
     lengths = np.array([5, 2, 0] if with_lengths else [STEPS] * BATCH, np.int32)
     g = tf.Graph()
-    with g.as_default():
+    # Under the variable scope of the cuDNN layer of the mode (its default name), where
+    # TF 1.15's layer puts its saveable: the canonical names are
+    # `cudnn_lstm/rnn/multi_rnn_cell/cell_0/cudnn_compatible_lstm_cell/kernel`, ...
+    with g.as_default(), tf.variable_scope(LAYER_SCOPES[mode]):
         xt, h0t, c0t = tf.constant(x), tf.constant(h0), tf.constant(c0)
         seq = tf.constant(lengths) if with_lengths else None
         hs, cs = [], []
