@@ -286,5 +286,31 @@ def main(out: str) -> None:
         for key, value in case(name, spec, out).items():
             arrays[f"{name}/{key}"] = value
     np.savez(os.path.join(out, "cells.npz"), **arrays)
+    record_training_graph(out, arrays)
     with open(os.path.join(out, "cells.json"), "w") as f:
         json.dump(specs, f, indent=1, sort_keys=True)
+
+
+def record_training_graph(out: str, arrays: Dict[str, np.ndarray]) -> None:
+    """train_v3.meta: a TF training graph of CudnnRNNV3 (the gradient case
+    lstm_bidi_2layers_lengths as the loss, a params variable, one GradientDescent step of
+    rate 0.1), which TF builds on a CPU but runs only on a GPU: its gradient is TF's
+    CudnnRNNBackpropV3 node. The values it must give are the case's (the loss of the
+    recorded outputs, the params less 0.1 times the recorded gradient)."""
+    name = "lstm_bidi_2layers_lengths"
+    c = {k.split("/", 1)[1]: v for k, v in arrays.items() if k.startswith(name + "/")}
+    with tf.Graph().as_default():
+        params = tf.Variable(c["params"], name="opaque_kernel")
+        outs = tf.raw_ops.CudnnRNNV3(
+            input=tf.constant(c["x"]), input_h=tf.constant(c["h0"]),
+            input_c=tf.constant(c["c0"]), params=params,
+            sequence_lengths=tf.constant(c["lengths"]), rnn_mode="lstm",
+            direction="bidirectional", time_major=False)
+        loss = tf.add_n([tf.reduce_sum(outs[0] * c["g_out"]),
+                         tf.reduce_sum(outs[1] * c["g_h"]),
+                         tf.reduce_sum(outs[2] * c["g_c"])], name="loss")
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+        tf.add_to_collection("train_op", train)
+        types = {op.type for op in tf.get_default_graph().get_operations()}
+        assert "CudnnRNNBackpropV3" in types, types
+        tf.train.export_meta_graph(os.path.join(out, "train_v3.meta"))

@@ -20,7 +20,11 @@ computation on the CPU with the same weights.
    (what skip_input means) and leave them out of the buffer. Gradient cases also hold
    TF's gradients of sum(output * g_out) + sum(h * g_h) + sum(c * g_c). Each case's
    canonical variables are also saved by tf.train.Saver into ckpt_<case>/ (a TF
-   checkpoint of the compatible cells, for tf.contrib.cudnn_rnn's saveables).
+   checkpoint of the compatible cells, for tf.contrib.cudnn_rnn's saveables); the cells
+   are built in the variable scope of the mode's cuDNN layer (`cudnn_lstm`, ...), where
+   TF 1.15's layer puts its saveable.
+3. train_v3.meta: a TF training graph of CudnnRNNV3 (TF builds it on a CPU; its gradient
+   is TF's CudnnRNNBackpropV3 node), checked against a gradient case.
 
     /tmp/tf/bin/python scripts/record_cudnn_rnn.py
 """

@@ -255,3 +255,42 @@ def test_invalid_arguments_raise_as_tf():
         layer = tf.contrib.cudnn_rnn.CudnnRNNTanh(1, 3)
         with pytest.raises(TypeError, match="expecting tuple"):
             layer(tf.zeros([2, 2, 3]), initial_state=[tf.zeros([1, 2, 3])])
+
+
+def test_the_ops_modules_model_class_with_a_projection():
+    """TF 1.15's cudnn_rnn_ops.CudnnLSTM model with num_proj: params from the
+    cuDNN-canonical weights (CudnnRNNCanonicalToParamsV2), the V3 op with lengths, and
+    back (CudnnRNNParamsToCanonicalV2), against TF's LSTMCell(num_proj) numbers."""
+    name = "lstm_proj_bidi_2layers"
+    c = _case(name)
+    weights = [c[k] for k in sorted((k for k in c if k.startswith("cu_w")),
+                                    key=lambda k: int(k[4:]))]
+    biases = [c[k] for k in sorted((k for k in c if k.startswith("cu_b")),
+                                   key=lambda k: int(k[4:]))]
+    with tf.Graph().as_default():
+        model = tf.contrib.cudnn_rnn.cudnn_rnn_ops.CudnnLSTM(
+            2, 4, 3, direction="bidirectional", num_proj=2)
+        params = model.canonical_to_params([w.reshape(-1) for w in weights], biases)
+        out, h, cell = model(tf.constant(c["x"]), tf.constant(c["h0"]), tf.constant(c["c0"]),
+                             params, sequence_lengths=tf.constant(c["lengths"]),
+                             time_major=False)
+        back_w, back_b = model.params_to_canonical(params)
+        assert out.op.type == "CudnnRNNV3" and back_w[0].op.type.endswith("V2")
+        with tf.Session() as sess:
+            got = sess.run([out, h, cell, params, model.params_size(), back_w, back_b])
+    _check(name, got[0], got[1:3])
+    np.testing.assert_array_equal(got[3], c["params"])
+    assert got[4] == c["params"].size
+    for g, want in zip(got[5] + got[6], weights + biases):
+        np.testing.assert_array_equal(g, want)
+
+
+def test_object_based_checkpoints_of_the_layers_name_the_limit(tmp_path):
+    with tf.Graph().as_default():
+        layer = tf.contrib.cudnn_rnn.CudnnGRU(1, 3)
+        layer(tf.zeros([2, 1, 3]))
+        ckpt = tf.train.Checkpoint(rnn=layer)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            with pytest.raises(NotImplementedError, match="object-based checkpoints"):
+                ckpt.save(str(tmp_path / "ckpt"), session=sess)

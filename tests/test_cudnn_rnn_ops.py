@@ -277,3 +277,25 @@ def test_a_state_that_does_not_match_the_directions_is_an_invalid_argument():
         with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
                                                  match="multiple of the 2 directions"):
             sess.run(outs[0])
+
+
+def test_a_tf_training_graph_of_cudnn_rnn_v3_imports_and_trains():
+    """TF's meta graph (built by TF, which runs it only on a GPU): its gradient is a
+    CudnnRNNBackpropV3 node fed the forward op's reserve space; one GradientDescent step
+    moves the params by 0.1 times TF's gradient of the compatible cells."""
+    c = _cell_case("lstm_bidi_2layers_lengths")
+    with tf.Graph().as_default() as g:
+        tf.train.import_meta_graph(os.path.join(FIXTURE, "train_v3.meta"))
+        assert "CudnnRNNBackpropV3" in {op.type for op in g.get_operations()}
+        params = [v for v in tf.global_variables() if v.op.name == "opaque_kernel"][0]
+        train = tf.get_collection("train_op")[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            loss = sess.run("loss:0")
+            sess.run(train)
+            after = sess.run(params)
+    want = np.sum(c["output"] * c["g_out"]) + np.sum(c["h"] * c["g_h"]) + \
+        np.sum(c["c"] * c["g_c"])
+    np.testing.assert_allclose(loss, want, rtol=1e-5)
+    np.testing.assert_allclose(after, c["params"] - 0.1 * c["dparams"], rtol=1e-5,
+                               atol=1e-5)

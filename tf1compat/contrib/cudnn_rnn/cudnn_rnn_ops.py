@@ -255,7 +255,19 @@ def _cudnn_rnn_no_input_c(inputs: Any, input_h: Any, params: Any, is_training: b
     return outputs, output_h
 
 
-def _no_input_c(rnn_mode: str, doc: str) -> Any:
+def cudnn_gru(inputs: Any, input_h: Any, params: Any, is_training: bool,
+              sequence_lengths: Any = None, time_major: bool = True,
+              input_mode: str = CUDNN_INPUT_LINEAR_MODE,
+              direction: str = CUDNN_RNN_UNIDIRECTION, dropout: float = 0., seed: int = 0,
+              name: Optional[str] = None) -> Tuple[Any, Any]:
+    """cuDNN's GRU: (outputs, output_h)."""
+    return _cudnn_rnn_no_input_c(inputs, input_h, params, is_training, CUDNN_GRU,
+                                 sequence_lengths, time_major, input_mode, direction,
+                                 dropout, seed, name)
+
+
+def _basic_rnn(rnn_mode: str) -> Any:
+    # (TF 1.15 orders these two's arguments differently from cudnn_gru's)
     def fn(inputs: Any, input_h: Any, params: Any, is_training: bool,
            input_mode: str = CUDNN_INPUT_LINEAR_MODE,
            direction: str = CUDNN_RNN_UNIDIRECTION, dropout: float = 0., seed: int = 0,
@@ -265,13 +277,12 @@ def _no_input_c(rnn_mode: str, doc: str) -> Any:
                                      sequence_lengths, time_major, input_mode, direction,
                                      dropout, seed, name)
     fn.__name__ = fn.__qualname__ = f"cudnn_{rnn_mode}"
-    fn.__doc__ = doc
+    fn.__doc__ = f"cuDNN's {rnn_mode[4:]} RNN: (outputs, output_h)."
     return fn
 
 
-cudnn_gru = _no_input_c(CUDNN_GRU, "cuDNN's GRU: (outputs, output_h).")
-cudnn_rnn_relu = _no_input_c(CUDNN_RNN_RELU, "cuDNN's ReLU RNN: (outputs, output_h).")
-cudnn_rnn_tanh = _no_input_c(CUDNN_RNN_TANH, "cuDNN's tanh RNN: (outputs, output_h).")
+cudnn_rnn_relu = _basic_rnn(CUDNN_RNN_RELU)
+cudnn_rnn_tanh = _basic_rnn(CUDNN_RNN_TANH)
 
 
 def _check_rnn_mode(rnn_mode: str) -> None:
@@ -569,3 +580,121 @@ class CudnnRNNReluSaveable(CudnnLSTMSaveable):
     """A CudnnRNNRelu's params as BasicRNNCell's `kernel` and `bias`."""
     _format_converter_cls = CudnnParamsFormatConverterRelu
     _rnn_cell_name = to_snake_case(BasicRNNCell.__name__)
+
+
+# -- TF 1.15's model classes of this module (the layers are in layers.py) ----------------
+
+class _CudnnRNN:
+    """A cuDNN RNN model of given sizes: its params size, forward step and params
+    conversions (the caller holds the params buffer)."""
+
+    _rnn_mode = ""
+
+    def __init__(self, rnn_mode: str, num_layers: int, num_units: int, input_size: int,
+                 input_mode: str = CUDNN_INPUT_LINEAR_MODE,
+                 direction: str = CUDNN_RNN_UNIDIRECTION, dtype: Any = dtypes.float32,
+                 dropout: float = 0., seed: int = 0, num_proj: Optional[int] = None):
+        self._num_layers = num_layers
+        self._num_units = num_units
+        self._input_size = input_size
+        self._rnn_mode = rnn_mode
+        self._input_mode = input_mode
+        self._direction = direction
+        self._dtype = dtype
+        self._dropout = dropout
+        self._seed = seed
+        self._num_proj = num_proj
+
+    input_mode = property(lambda self: self._input_mode)
+    input_size = property(lambda self: self._input_size)
+    num_units = property(lambda self: self._num_units)
+    num_layers = property(lambda self: self._num_layers)
+    rnn_mode = property(lambda self: self._rnn_mode)
+    direction = property(lambda self: self._direction)
+    num_proj = property(lambda self: self._num_proj)
+
+    def params_size(self) -> Any:
+        """The size of the opaque params buffer of this model."""
+        return cudnn_rnn_opaque_params_size(
+            self._rnn_mode, self._num_layers, self._num_units, self._input_size,
+            input_mode=self._input_mode, direction=self._direction, dtype=self._dtype,
+            dropout=self._dropout, seed=self._seed, num_proj=self._num_proj)
+
+    def __call__(self, input_data: Any, input_h: Any, input_c: Any, params: Any,
+                 is_training: bool = True, sequence_lengths: Any = None,
+                 time_major: bool = True) -> Tuple[Any, Any, Any]:
+        return _cudnn_rnn(input_data, input_h, input_c, params, is_training, self._rnn_mode,
+                          sequence_lengths=sequence_lengths, time_major=time_major,
+                          input_mode=self._input_mode, direction=self._direction,
+                          dropout=self._dropout, seed=self._seed, num_proj=self._num_proj)
+
+    def params_to_canonical(self, params: Any) -> Tuple[List[Any], List[Any]]:
+        """(cuDNN-canonical weights, biases) of `params`."""
+        return cudnn_rnn_opaque_params_to_canonical(
+            self._rnn_mode, self._num_layers, self._num_units, self._input_size, params,
+            input_mode=self._input_mode, direction=self._direction, dropout=self._dropout,
+            seed=self._seed, num_proj=self._num_proj)
+
+    def canonical_to_params(self, weights: Sequence[Any], biases: Sequence[Any]) -> Any:
+        """The opaque params of cuDNN-canonical `weights` and `biases`."""
+        return cudnn_rnn_canonical_to_opaque_params(
+            self._rnn_mode, self._num_layers, self._num_units, self._input_size, weights,
+            biases, input_mode=self._input_mode, direction=self._direction,
+            dropout=self._dropout, seed=self._seed, num_proj=self._num_proj)
+
+
+class CudnnLSTM(_CudnnRNN):
+    """cuDNN's LSTM model (TF 1.15's ops-module class; tf.contrib.cudnn_rnn.CudnnLSTM is
+    the layer)."""
+
+    def __init__(self, num_layers: int, num_units: int, input_size: int,
+                 input_mode: str = CUDNN_INPUT_LINEAR_MODE,
+                 direction: str = CUDNN_RNN_UNIDIRECTION, dtype: Any = dtypes.float32,
+                 dropout: float = 0., seed: int = 0, num_proj: Optional[int] = None):
+        super().__init__(CUDNN_LSTM, num_layers, num_units, input_size,
+                         input_mode=input_mode, direction=direction, dtype=dtype,
+                         dropout=dropout, seed=seed, num_proj=num_proj)
+
+    def __call__(self, input_data: Any, input_h: Any, input_c: Any, params: Any,
+                 sequence_lengths: Any = None, time_major: bool = True,
+                 is_training: bool = True) -> Tuple[Any, Any, Any]:
+        return super().__call__(input_data, input_h, input_c, params,
+                                sequence_lengths=sequence_lengths, time_major=time_major,
+                                is_training=is_training)
+
+
+class _CudnnRNNNoInputC(_CudnnRNN):
+    """A cuDNN model without the cell state c."""
+
+    def __init__(self, num_layers: int, num_units: int, input_size: int,
+                 input_mode: str = CUDNN_INPUT_LINEAR_MODE,
+                 direction: str = CUDNN_RNN_UNIDIRECTION, dtype: Any = dtypes.float32,
+                 dropout: float = 0., seed: int = 0):
+        check_direction(direction)
+        super().__init__(self._rnn_mode, num_layers, num_units, input_size,
+                         input_mode=input_mode, direction=direction, dtype=dtype,
+                         dropout=dropout, seed=seed)
+
+    def __call__(self, input_data: Any, input_h: Any, params: Any,  # type: ignore[override]
+                 sequence_lengths: Any = None, time_major: bool = True,
+                 is_training: bool = True) -> Tuple[Any, Any]:
+        return _cudnn_rnn_no_input_c(input_data, input_h, params, is_training,
+                                     self._rnn_mode, sequence_lengths=sequence_lengths,
+                                     time_major=time_major, input_mode=self._input_mode,
+                                     direction=self._direction, dropout=self._dropout,
+                                     seed=self._seed)
+
+
+class CudnnGRU(_CudnnRNNNoInputC):
+    """cuDNN's GRU model (ops-module class)."""
+    _rnn_mode = CUDNN_GRU
+
+
+class CudnnRNNTanh(_CudnnRNNNoInputC):
+    """cuDNN's tanh RNN model (ops-module class)."""
+    _rnn_mode = CUDNN_RNN_TANH
+
+
+class CudnnRNNRelu(_CudnnRNNNoInputC):
+    """cuDNN's ReLU RNN model (ops-module class)."""
+    _rnn_mode = CUDNN_RNN_RELU

@@ -172,7 +172,9 @@ class _CudnnRNN(Layer):
             self._create_saveable()
         self.built = True
 
-    def _gather_saveables_for_checkpoint(self) -> Any:
+    def _gather_saveables(self) -> Any:
+        # (TF 1.15 saves a unidirectional CudnnLSTM's canonical weights through
+        # contrib.checkpoint's split dependencies; the other layers raise there too)
         raise NotImplementedError(
             f"{type(self).__name__}: object-based checkpoints (tf.train.Checkpoint) of "
             "tf.contrib.cudnn_rnn layers are not supported by tf1compat; use "
