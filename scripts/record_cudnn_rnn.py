@@ -9,13 +9,13 @@ computation on the CPU with the same weights.
    part that add up to it).
 2. cells.npz / cells.json: tf.contrib.cudnn_rnn's compatible cells — LSTMCell with
    forget_bias=0 (the math of CudnnCompatibleLSTMCell, an LSTMBlockCell; with num_proj
-   its projection), TF 1.15's CudnnCompatibleGRUCell (copied below: TF 2 has no
+   its projection), TF 1.15's CudnnCompatibleGRUCell (copied into record_cudnn_cells.py: TF 2 has no
    contrib), BasicRNNCell (tanh, relu) — stacked in a MultiRNNCell, or per layer in
    bidirectional_dynamic_rnn as TF 1.15's stack_bidirectional_dynamic_rnn does, under
    the variable names CudnnLSTMSaveable/CudnnGRUSaveable give the canonical weights; run
    by tf.nn.dynamic_rnn (sequence lengths included). Per case the TF-canonical weights
    are turned into cuDNN's canonical weights by TF 1.15's CudnnParamsFormatConverter
-   (ported to numpy below) and packed into the opaque buffer (weights then biases per
+   (ported to numpy in record_cudnn_cells.py) and packed into the opaque buffer (weights then biases per
    layer and direction). The skip_input cases use identity input matrices in layer 0
    (what skip_input means) and leave them out of the buffer. Gradient cases also hold
    TF's gradients of sum(output * g_out) + sum(h * g_h) + sum(c * g_c). Each case's
