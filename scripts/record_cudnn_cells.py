@@ -35,6 +35,9 @@ CASES = {
     "lstm_skip": ("lstm", 2, False, 3, 3, 0, True, False, False),
     "gru_skip_bidi": ("gru", 2, True, 3, 3, 0, True, False, False),
     "rnn_relu_skip": ("rnn_relu", 1, False, 3, 3, 0, True, False, False),
+    "lstm_bidi_2layers_grads": ("lstm", 2, True, 3, 4, 0, False, False, True),
+    "lstm_proj_grads": ("lstm", 1, False, 4, 3, 2, False, False, True),
+    "rnn_tanh_2layers_grads": ("rnn_tanh", 2, False, 3, 4, 0, False, False, True),
 }
 LAYER_SCOPES = {"lstm": "cudnn_lstm", "gru": "cudnn_gru", "rnn_tanh": "cudnn_rnn_tanh",
                 "rnn_relu": "cudnn_rnn_relu"}

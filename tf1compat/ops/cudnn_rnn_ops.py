@@ -37,11 +37,15 @@ fill). Dropout acts between layers in training only; tf1compat cannot reproduce 
 random masks, so `dropout > 0` with several layers and `is_training` raises
 NotImplementedError naming it (one layer, or inference, has no dropout to apply).
 `reserve_space`/`host_reserved` (opaque state for TF's backward kernel) come out empty;
-gradients come from autograd, and the backprop ops recompute the forward pass.
+gradients come from autograd, and the backprop ops recompute the forward pass. Without
+`skip_input` and with every sequence full length, the network runs as torch's fused
+RNN kernel (cuDNN's on CUDA; its weights are cuDNN's canonical ones); otherwise step by
+step in torch ops.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import torch
@@ -203,6 +207,9 @@ def run_layers(layout: Layout, x: torch.Tensor, h0: torch.Tensor, c0: torch.Tens
                ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """The whole network on time-major `x`: (output, h [L*D, B, hidden], c [L*D, B, u])."""
     pseudo = unpack(params, layout, op)
+    if not layout.skip and (lengths is None or bool((lengths >= x.shape[0]).all())) \
+            and x.shape[0] > 0:
+        return _run_fused(layout, x, h0, c0, pseudo)
     hs, cs = [], []
     for layer in range(layout.layers):
         outs = []
@@ -215,6 +222,32 @@ def run_layers(layout: Layout, x: torch.Tensor, h0: torch.Tensor, c0: torch.Tens
             cs.append(c)
         x = torch.cat(outs, -1) if layout.dirs == 2 else outs[0]
     return x, torch.stack(hs), torch.stack(cs)
+
+
+def _run_fused(layout: Layout, x: torch.Tensor, h0: torch.Tensor, c0: torch.Tensor,
+               pseudo: List[Tuple[List[torch.Tensor], List[torch.Tensor]]]
+               ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """`run_layers` by torch's fused RNN kernel (cuDNN's own on CUDA), whose weights are
+    cuDNN's: w_ih, w_hh, b_ih, b_hh (and LSTM's projection w_hr) per layer and direction,
+    gates in the same order (LSTM i, f, g, o; GRU r, z, n with the reset gate applied
+    after the recurrent matmul)."""
+    gates = _GATES[layout.mode]
+    flat: List[torch.Tensor] = []
+    for w, b in pseudo:
+        flat += [torch.cat(w[:gates]), torch.cat(w[gates:2 * gates]), torch.cat(b[:gates]),
+                 torch.cat(b[gates:])] + w[2 * gates:]
+    fn = getattr(torch._VF, layout.mode)
+    hx = (h0, c0) if layout.mode == "lstm" else h0
+    with warnings.catch_warnings():
+        # (on the CPU torch notes that oneDNN has no projection LSTM: its own kernel runs)
+        warnings.filterwarnings("ignore", "LSTM with projections", UserWarning)
+        # train: cuDNN's backward needs the training-mode forward (dropout is 0 here)
+        result = fn(x, hx, flat, True, layout.layers, 0.0, torch.is_grad_enabled(),
+                    layout.dirs == 2, False)
+    out = result[0]
+    if layout.mode == "lstm":
+        return out, result[1], result[2]
+    return out, result[1], c0
 
 
 def _forward(node: Any) -> Callable[..., Tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
