@@ -294,3 +294,21 @@ def test_object_based_checkpoints_of_the_layers_name_the_limit(tmp_path):
             sess.run(tf.global_variables_initializer())
             with pytest.raises(NotImplementedError, match="object-based checkpoints"):
                 ckpt.save(str(tmp_path / "ckpt"), session=sess)
+
+
+def test_a_default_saver_restores_the_layer_from_its_own_checkpoint(tmp_path):
+    """The default Saver restores both entries it wrote (the opaque params and, through
+    the saveable, the canonical weights): the layer computes what it computed."""
+    name = "lstm_bidi_2layers_grads"
+    prefix = str(tmp_path / "cudnn")
+    with tf.Graph().as_default():
+        layer, outputs, _ = _layer_graph(name)
+        with tf.Session() as sess:
+            tf.train.Saver([layer.saveable]).restore(sess, _ckpt(name))
+            tf.train.Saver().save(sess, prefix)
+    with tf.Graph().as_default():
+        _, outputs, states = _layer_graph(name)
+        with tf.Session() as sess:
+            tf.train.Saver().restore(sess, prefix)
+            got = sess.run([outputs, states])
+    _check(name, *got)
