@@ -305,6 +305,15 @@ INTERNAL_PATHS.update({
     "tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq": "tf1compat.contrib.legacy_seq2seq",
 })
 
+# TF 1.15's tf.contrib.cudnn_rnn modules (the ops module holds the functional cudnn_lstm
+# and the params converters; the layers package re-exports what tf.contrib.cudnn_rnn does).
+INTERNAL_PATHS.update({
+    "tensorflow.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops":
+        "tf1compat.contrib.cudnn_rnn.cudnn_rnn_ops",
+    "tensorflow.contrib.cudnn_rnn.python.layers": "tf1compat.contrib.cudnn_rnn",
+    "tensorflow.contrib.cudnn_rnn.python.layers.cudnn_rnn": "tf1compat.contrib.cudnn_rnn.layers",
+})
+
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.
 HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",

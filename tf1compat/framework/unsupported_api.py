@@ -358,10 +358,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.copy_graph": _contrib_later("tf.train.export_meta_graph then "
                                          "tf.train.import_meta_graph(import_scope=...) into "
                                          "the other graph"),
-    "contrib.cudnn_rnn": _contrib_later("tf.nn.dynamic_rnn with tf.nn.rnn_cell.LSTMCell / "
-                                        "GRUCell or tf.contrib.rnn.LSTMBlockFusedCell "
-                                        "(tf1compat runs standard cells on torch's fused "
-                                        "LSTM/GRU kernels, cuDNN on CUDA)"),
     "contrib.decision_trees": _contrib_later("scikit-learn's trees"),
     "contrib.ffmpeg": _contrib_later("tf.audio.decode_wav, or a Python audio decoder in "
                                      "tf.py_func"),
