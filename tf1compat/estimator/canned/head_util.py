@@ -273,6 +273,26 @@ def ratio_at_threshold(metric: Callable, labels: Tensor, predictions: Tensor, we
         return squeeze(value), squeeze(update_op)
 
 
+def threshold_metrics(ops: Dict[str, Any], head_name: Optional[str], labels: Tensor,
+                      predictions: Tensor, weights: Any, thresholds: Sequence[float]) -> None:
+    """Adds accuracy, precision and recall at each threshold of `predictions` (TF's
+    `*/positive_threshold_<t>` keys) to `ops`."""
+    from tf1compat.estimator.canned.metric_keys import MetricKeys as keys
+    from tf1compat.metrics.metrics_impl import precision_at_thresholds, recall_at_thresholds
+    for threshold in thresholds:
+        name = keys.ACCURACY_AT_THRESHOLD % threshold
+        ops[summary_key(head_name, name)] = accuracy_at_threshold(
+            labels, predictions, weights, threshold, name=name)
+        name = keys.PRECISION_AT_THRESHOLD % threshold
+        ops[summary_key(head_name, name)] = ratio_at_threshold(
+            precision_at_thresholds, labels, predictions, weights, threshold, name,
+            f"precision_at_{threshold}")
+        name = keys.RECALL_AT_THRESHOLD % threshold
+        ops[summary_key(head_name, name)] = ratio_at_threshold(
+            recall_at_thresholds, labels, predictions, weights, threshold, name,
+            f"recall_at_{threshold}")
+
+
 def all_class_ids(logits: Tensor, n_classes: int) -> Tensor:
     from tf1compat.ops.array_ops import expand_dims, shape
     from tf1compat.ops.creation_ops import range as range_
