@@ -14,11 +14,9 @@ multi-label training loss is checked against TF 2.15's `tf.estimator.MultiLabelH
 Contrib's metric and export keys: tests/test_contrib_estimator_heads.py.
 """
 
-import os
-
 import numpy as np
 
-from tests.golden.estimator_util import as_py, capture_logs, model_dir, saved_model_signatures
+from tests.golden.estimator_util import model_dir, train_evaluate_predict_export
 from tests.golden.harness import catch, tolerance
 
 TF_VERSION = "2.15"
@@ -108,22 +106,12 @@ def _serving_fn(tf):
         {"x": tf.io.FixedLenFeature([3], tf.float32)})
 
 
-def _run(tf, est, y, steps=4, export=True):
-    out = {}
-    with capture_logs(tf) as logs:
-        est.train(_input(tf, y), steps=steps)
-    out["train_logs"] = [r for r in logs if r[0] in ("loss", "final_loss")]
-    out["variables"] = sorted(est.get_variable_names())
-    metrics = est.evaluate(_input(tf, y, epochs=1))
-    out["metric_keys"] = sorted(metrics)
-    out["metrics"] = as_py(metrics)
-    preds = list(est.predict(tf.estimator.inputs.numpy_input_fn(
-        {"x": _X[:3], "w": _W[:3]}, batch_size=2, shuffle=False)))
-    out["predictions"] = as_py(preds)
-    if export:
-        path = est.export_saved_model(os.path.join(est.model_dir, "export"), _serving_fn(tf))
-        out["signatures"] = saved_model_signatures(tf, path, ["serve"])
-    return out
+def _run(tf, est, y, export=True):
+    return train_evaluate_predict_export(
+        tf, est, _input(tf, y), _input(tf, y, epochs=1),
+        tf.estimator.inputs.numpy_input_fn({"x": _X[:3], "w": _W[:3]}, batch_size=2,
+                                           shuffle=False),
+        _serving_fn(tf) if export else None)
 
 
 @tolerance(rtol=1e-5, atol=1e-6)
