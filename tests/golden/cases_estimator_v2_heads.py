@@ -217,3 +217,61 @@ def case_multi_label_head_sparse_labels(tf):
             out["losses"], out["metrics"] = sess.run(
                 (losses, {k: m.result() for k, m in metrics.items()}))
     return out
+
+
+def _multi_head(tf, weights=(1., .5)):
+    return tf.estimator.MultiHead(
+        [tf.estimator.MultiClassHead(3, name="a", weight_column="w"),
+         tf.estimator.RegressionHead(name="r")], head_weights=list(weights))
+
+
+def _multi_labels():
+    return {"a": _CLS3, "r": _REG2[:, :1]}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_multi_head_estimator(tf):
+    """MultiHead (3-class "a" with weights, regression "r") on one [batch, 4] logits
+    tensor, weighted 1 and .5, with regularization losses: merged loss, `loss/<name>` and
+    the members' metrics, predictions keyed (head, key), per-head and merged signatures."""
+    def model_fn(features, labels, mode):
+        logits = tf.layers.dense(features["x"], 4, name="logits",
+                                 kernel_initializer=tf.constant_initializer(
+                                     np.hstack([_KERNEL, _KERNEL[:, :1]])))
+        reg = [tf.multiply(.01, tf.reduce_sum(tf.square(tf.trainable_variables()[0])),
+                           name="l2")]
+        return _multi_head(tf).create_estimator_spec(
+            features=features, mode=mode, labels=labels, logits=logits,
+            train_op_fn=lambda loss: tf.train.GradientDescentOptimizer(.2).minimize(
+                loss, global_step=tf.train.get_global_step()),
+            regularization_losses=reg)
+    return _run(tf, model_fn, _multi_labels())
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_multi_head_methods(tf):
+    """MultiHead's `loss` with a dict of logits, `predictions` keys, and its errors."""
+    out = {}
+    with tf.Graph().as_default():
+        head = _multi_head(tf, ())
+        logits = {"a": tf.constant(_X[:4] * 2.), "r": tf.constant(_X[:4, :1])}
+        labels = {k: tf.constant(v[:4]) for k, v in _multi_labels().items()}
+        loss = head.loss(labels, logits, {"w": tf.constant(_W[:4])})
+        out["name"], out["logits_dimension"] = head.name, head.logits_dimension
+        out["loss_reduction"] = head.loss_reduction
+        out["prediction_keys"] = sorted(str(k) for k in head.predictions(logits))
+        with tf.Session() as sess:
+            out["loss"] = sess.run(loss)
+        out["bad_split"] = catch(lambda: head.predictions(tf.zeros([2, 5])), message=True)
+        out["missing_logits"] = catch(lambda: head.predictions({"a": logits["a"]}),
+                                      message=True)
+        out["missing_labels"] = catch(lambda: head.loss({"a": labels["a"]}, logits, {}),
+                                      message=True)
+        out["mixed_reduction"] = catch(lambda: tf.estimator.MultiHead([
+            tf.estimator.RegressionHead(name="x"),
+            tf.estimator.RegressionHead(name="y", loss_reduction="sum")]).loss_reduction,
+            message=True)
+    out["unnamed"] = catch(lambda: tf.estimator.MultiHead([tf.estimator.RegressionHead()]))
+    out["weights"] = catch(lambda: tf.estimator.MultiHead(
+        [tf.estimator.RegressionHead(name="x")], head_weights=[1., 2.]), message=True)
+    return out

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from tf1compat.estimator.canned import head as head_lib
 from tf1compat.estimator.canned import head_util as util
 from tf1compat.estimator.canned.head import Head, LossSpec
 from tf1compat.estimator.canned.metric_keys import MetricKeys
-from tf1compat.estimator.export import export_output
+from tf1compat.estimator.head.multi_head import (merge_predict_export_outputs,
+                                                 no_op_train_fn, split_logits)
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.model_fn import EstimatorSpec
 from tf1compat.framework.graph import name_scope
@@ -46,12 +46,6 @@ def multi_head(heads: Sequence[Head], head_weights: Optional[Sequence[float]] = 
     return _MultiHead(tuple(heads), tuple(head_weights) if head_weights else tuple())
 
 
-def _no_op_train_fn(loss: Any) -> Any:
-    from tf1compat.ops.control_flow_ops import no_op
-    del loss
-    return no_op()
-
-
 def _merge_losses(losses: Sequence[Any], head_weights: Sequence[float]) -> Any:
     from tf1compat.ops.math_ops import add_n, multiply
     losses = tuple(losses)
@@ -59,17 +53,6 @@ def _merge_losses(losses: Sequence[Any], head_weights: Sequence[float]) -> Any:
         if head_weights:
             losses = tuple(multiply(loss, weight) for loss, weight in zip(losses, head_weights))
         return add_n(losses)
-
-
-def _default_export_output(export_outputs: Dict[str, Any], head_name: str) -> Any:
-    if len(export_outputs) == 1:
-        return next(iter(export_outputs.values()))
-    if head_lib._DEFAULT_SERVING_KEY in export_outputs:
-        return export_outputs[head_lib._DEFAULT_SERVING_KEY]
-    raise ValueError(
-        f"{head_name} did not specify default export_outputs. Given: {export_outputs} "
-        "Suggested fix: Use one of the heads in tf.contrib.estimator, or include key "
-        f"{head_lib._DEFAULT_SERVING_KEY} in export_outputs.")
 
 
 class _MultiHead(Head):
@@ -89,7 +72,7 @@ class _MultiHead(Head):
         """The weighted sum of the members' training losses; the other fields are dicts
         by head name (unreduced losses and example weights scaled by the head weight)."""
         from tf1compat.ops.math_ops import multiply
-        logits = logits if isinstance(logits, dict) else self._split_logits(logits)
+        logits = self._logits_dict(logits)
         training_losses, by_labels, by_loss, by_weights = [], {}, {}, {}
         for i, head in enumerate(self._heads):
             spec = head.create_loss(features, mode, logits[head.name], labels[head.name])
@@ -115,13 +98,13 @@ class _MultiHead(Head):
             raise NotImplementedError(
                 "tf.contrib.estimator.multi_head: regularization_losses is not supported "
                 "(TF 1.15's create_estimator_spec has no such argument)")
-        logits = logits if isinstance(logits, dict) else self._split_logits(logits)
+        logits = self._logits_dict(logits)
         if labels and not isinstance(labels, dict):
             raise ValueError(f"labels must be a dict. Given: {labels}")
         specs = [head.create_estimator_spec(features=features, mode=mode,
                                             logits=logits[head.name],
                                             labels=labels[head.name] if labels else None,
-                                            train_op_fn=_no_op_train_fn)
+                                            train_op_fn=no_op_train_fn)
                  for head in self._heads]
         if mode == ModeKeys.TRAIN:
             spec = self._merge_train(specs, optimizer, train_op_fn)
@@ -138,24 +121,12 @@ class _MultiHead(Head):
         raise NotImplementedError("tf.contrib.estimator.multi_head under TPUEstimator "
                                   "(TF 1.15's multi head builds no TPUEstimatorSpec)")
 
-    def _split_logits(self, logits: Any) -> Dict[str, Any]:
-        from tf1compat.framework.tensor_conversion import convert_to_tensor
-        from tf1compat.ops.array_ops import concat, shape
-        from tf1compat.ops.creation_ops import ones_like, zeros_like
-        from tf1compat.ops.strided_slice import slice as slice_
-        out = {}
-        with name_scope(None, "split_logits", (logits,)):
-            logits = convert_to_tensor(logits)
-            batch_shape = shape(logits)[:-1]
-            zeros = zeros_like(batch_shape)
-            minus_ones = -1 * ones_like(batch_shape)
-            begin = 0
-            for head in self._heads:
-                out[head.name] = slice_(
-                    logits, begin=concat([zeros, [begin]], axis=0),
-                    size=concat([minus_ones, [head.logits_dimension]], axis=0))
-                begin += head.logits_dimension
-        return out
+    def _logits_dict(self, logits: Any) -> Dict[str, Any]:
+        """A dict of logits by head name, or one tensor split (as TF 1.15: no check of
+        its last dimension)."""
+        if isinstance(logits, dict):
+            return logits
+        return split_logits(self._heads, logits, check_last_dim=False)
 
     def _merged_predictions(self, specs: List[EstimatorSpec]) -> Dict[Any, Any]:
         return {(head.name, key): value for head, spec in zip(self._heads, specs)
@@ -181,20 +152,9 @@ class _MultiHead(Head):
                              eval_metric_ops=metrics)
 
     def _merge_predict(self, specs: List[EstimatorSpec]) -> EstimatorSpec:
-        outputs = {head_lib._DEFAULT_SERVING_KEY: _default_export_output(
-            specs[0].export_outputs, self._heads[0].name)}
-        merged_predict: Dict[str, Any] = {}
-        for head, spec in zip(self._heads, specs):
-            for key, value in spec.export_outputs.items():
-                outputs[head.name if key == head_lib._DEFAULT_SERVING_KEY
-                        else f"{head.name}/{key}"] = value
-                if (key == head_lib._PREDICT_SERVING_KEY
-                        and isinstance(value, export_output.PredictOutput)):
-                    for name, tensor in value.outputs.items():
-                        merged_predict[f"{head.name}/{name}"] = tensor
-        outputs[head_lib._PREDICT_SERVING_KEY] = export_output.PredictOutput(merged_predict)
         return EstimatorSpec(mode=ModeKeys.PREDICT, predictions=self._merged_predictions(specs),
-                             export_outputs=outputs)
+                             export_outputs=merge_predict_export_outputs(
+                                 self._heads, specs, "tf.contrib.estimator"))
 
     def _merge_eval(self, specs: List[EstimatorSpec]) -> EstimatorSpec:
         from tf1compat.metrics.metrics_impl import mean
