@@ -431,7 +431,6 @@ def test_tpu_estimator_requires_use_tpu_false(tmp_path):
 @pytest.mark.parametrize("make", [
     lambda d: tf.estimator.BoostedTreesClassifier([], 1),
     lambda d: tf.estimator.experimental.InMemoryEvaluatorHook(None, None),
-    lambda d: tf.estimator.BinaryClassHead(),
     lambda d: tf.estimator.Estimator(
         _model_fn, model_dir=d,
         config=tf.estimator.RunConfig(experimental_distribute=object())),
