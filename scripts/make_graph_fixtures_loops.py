@@ -1,0 +1,137 @@
+"""TF-written training graphs of nested control flow (the cases of make_graph_fixtures.py's
+format): tf.scan/tf.map_fn/tf.foldl over a run-time length inside a tf.while_loop, loops
+nested three deep with conds in their bodies, loops in a cond in a cond in a loop, and
+TensorArrays read after writes at computed indices in a loop. Each saves the graph with
+TF's train op (its stacks and backward loops) and records two training steps from the
+file and TF's minimize of the imported loss.
+
+Run with the TensorFlow venv (never in CI):
+
+    TF_USE_LEGACY_KERAS=1 /tmp/tf/bin/python scripts/make_graph_fixtures_loops.py [case ...]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from make_graph_fixtures import Recorder, main, tf  # noqa: E402
+
+ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
+
+
+def _weights(diagonal: float, v: list):
+    """The variables `w` (3x3: `diagonal` on the diagonal + 0.1) and `v` (3)."""
+    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
+        np.eye(3, dtype=np.float32) * diagonal + 0.1))
+    return w, tf.get_variable("v", [3], initializer=tf.constant_initializer(v))
+
+
+def case_scan_in_loop_run_time_length(rec: Recorder) -> None:
+    """tf.scan, tf.map_fn and tf.foldl over the rows of a fed [None, 3] input (a length
+    known only at run time) inside a tf.while_loop of three passes, reading a captured
+    weight and the outer state; Adam from the file."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w, v = _weights(0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        states = tf.scan(lambda acc, e: tf.tanh(tf.matmul(acc, w) + e * v), x[:, None, :],
+                         initializer=h)
+        mapped = tf.map_fn(lambda s: tf.sin(s) * v, states)
+        total = tf.foldl(lambda acc, s: acc * 0.5 + s, mapped)
+        return i + 1, h * 0.2 + states[-1] * 0.5 + total * 0.3
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    feed = {"x:0": ROWS[:4]}
+    rec.train_from_file(loss, tf.train.AdamOptimizer(0.05), [w, v], feed, ["w:0", "v:0"])
+    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+
+
+def case_three_level_loops_with_conds(rec: Recorder) -> None:
+    """Loops nested three deep whose bodies hold conds: an outer loop of three passes,
+    in its body a loop of `i + 1` steps (a trip count known only at run time) whose body
+    holds a tf.cond on the parity of its counter and a third loop of a fed trip count;
+    and, in the outer body, a loop inside a tf.cond inside a tf.cond (a fed flag, the
+    parity of the outer counter). GradientDescent from the file; the flag fed both
+    ways."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(0.3, [0.4, -0.2, 0.3])
+
+    def body(i, h):
+        row = x[i]
+
+        def middle(j, g):
+            g = tf.cond(tf.equal(tf.floormod(j, 2), 0), lambda: tf.tanh(tf.matmul(g, w)),
+                        lambda: g * v + row)
+            _, g = tf.while_loop(lambda k, f: k < n,
+                                 lambda k, f: (k + 1, tf.sin(f) * 0.9 + row * 0.1),
+                                 [tf.constant(0), g])
+            return j + 1, g
+
+        _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
+
+        def looped():
+            return tf.while_loop(lambda j, f: j < i, lambda j, f: (
+                j + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), g])[1]
+        inner = tf.cond(flag, lambda: tf.cond(tf.equal(tf.floormod(i, 2), 0), looped,
+                                              lambda: g * v),
+                        lambda: g + row)
+        return i + 1, inner * 0.8 + h * 0.2
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    feed = {"x:0": ROWS[:4], "n:0": np.int32(2), "flag:0": True}
+    rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), [w, v], feed,
+                        ["w:0", "v:0"])
+    with tf.Session() as sess:
+        tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
+        for _ in range(2):                # the test's session has trained two steps
+            sess.run(tf.get_collection("train_op"), feed)
+        flipped = dict(feed, **{"flag:0": False})
+        rec.run(sess, [loss.name, "grad_0:0", "grad_1:0"], flipped)
+        rec.run(sess, [], flipped, targets=[tf.get_collection("train_op")[0].name])
+        rec.run(sess, ["w:0", "v:0", loss.name], flipped)
+    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+
+
+def case_tensor_array_computed_indices(rec: Recorder) -> None:
+    """A loop writing a TensorArray at its counter and reading it back after the write at
+    computed indices (`i // 2`, `(i + 1) // 2`: elements of this or earlier iterations;
+    clear_after_read off), and writing a second one at a permuted index `(2 * i) % 5`
+    stacked after the loop; GradientDescent from the file."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w, v = _weights(0.5, [0.3, -0.4, 0.2])
+    seen = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
+    spread = tf.TensorArray(tf.float32, 5, element_shape=[1, 3])
+
+    def body(i, h, seen, spread):
+        e = tf.tanh(tf.matmul(h, w) + x[i])
+        seen = seen.write(i, e)
+        back = seen.read(tf.floordiv(i, 2)) + seen.read(tf.floordiv(i + 1, 2)) * v
+        spread = spread.write(tf.floormod(2 * i, 5), back * e)
+        return i + 1, e * 0.5 + back * 0.4, seen, spread
+
+    _, h, _, spread = tf.while_loop(lambda i, *_: i < 5, body,
+                                    [tf.constant(0), tf.zeros([1, 3]), seen, spread])
+    weights = tf.constant(np.arange(1, 6, dtype=np.float32).reshape(5, 1, 1) / 5)
+    loss = tf.identity(tf.reduce_mean(tf.square(h - 0.1)) +
+                       tf.reduce_sum(spread.stack() * weights), name="loss")
+    feed = {"x:0": ROWS}
+    rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), [w, v, x], feed,
+                        ["w:0", "v:0"])
+    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+
+
+CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
+         case_tensor_array_computed_indices]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:], CASES))
