@@ -19,37 +19,44 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from make_graph_fixtures import Recorder, main, tf  # noqa: E402
+from make_graph_fixtures import ROOT, Recorder, main, tf  # noqa: E402
+
+sys.path.insert(0, ROOT)
+from tests import graph_loop_nested_cases  # noqa: E402
 
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
 
 def _weights(diagonal: float, v: list):
     """The variables `w` (3x3: `diagonal` on the diagonal + 0.1) and `v` (3)."""
-    w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
-        np.eye(3, dtype=np.float32) * diagonal + 0.1))
-    return w, tf.get_variable("v", [3], initializer=tf.constant_initializer(v))
+    return graph_loop_nested_cases._weights(tf, diagonal, v)
+
+
+def _train_case(rec: Recorder, case) -> None:
+    """A training case of tests/graph_loop_nested_cases.py (the graphs tf1compat writes
+    too), built by TF with its own gradients and train op ("train"), recorded as
+    `Recorder.train_from_file` does, wrt the variables `w` and `v`."""
+    spec = case(tf)
+    graph = tf.get_default_graph()
+    variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
+    feed = spec["runs"][0]["feeds"]
+    rec.train_from_file(graph.get_tensor_by_name("loss:0"), graph.get_operation_by_name(
+        "train"), variables, feed, ["w:0", "v:0"])
+    rec.minimize("loss:0", feed, ["w:0", "v:0"])
 
 
 def case_scan_in_loop_run_time_length(rec: Recorder) -> None:
-    """tf.scan, tf.map_fn and tf.foldl over the rows of a fed [None, 3] input (a length
-    known only at run time) inside a tf.while_loop of three passes, reading a captured
-    weight and the outer state; Adam from the file."""
-    x = tf.placeholder(tf.float32, [None, 3], name="x")
-    w, v = _weights(0.4, [0.5, -0.3, 0.2])
+    """tf.scan (from an initializer and from the first element), tf.map_fn and tf.foldl
+    over the rows of a fed [None, 3] input (a length known only at run time) inside a
+    tf.while_loop of three passes; Adam from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_scan_map_fold_run_time_length_in_loop)
 
-    def body(i, h):
-        states = tf.scan(lambda acc, e: tf.tanh(tf.matmul(acc, w) + e * v), x[:, None, :],
-                         initializer=h)
-        mapped = tf.map_fn(lambda s: tf.sin(s) * v, states)
-        total = tf.foldl(lambda acc, s: acc * 0.5 + s, mapped)
-        return i + 1, h * 0.2 + states[-1] * 0.5 + total * 0.3
 
-    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])
-    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
-    feed = {"x:0": ROWS[:4]}
-    rec.train_from_file(loss, tf.train.AdamOptimizer(0.05), [w, v], feed, ["w:0", "v:0"])
-    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+def case_tensor_array_computed_indices(rec: Recorder) -> None:
+    """A loop writing a TensorArray at its counter and reading it back after the write at
+    computed indices (`i // 2`, `(i + 1) // 2`), and writing a second one at `(2 * i) %
+    5` stacked after the loop; GradientDescent from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_tensor_array_computed_indices)
 
 
 def case_three_level_loops_with_conds(rec: Recorder) -> None:
@@ -98,34 +105,6 @@ def case_three_level_loops_with_conds(rec: Recorder) -> None:
         rec.run(sess, [loss.name, "grad_0:0", "grad_1:0"], flipped)
         rec.run(sess, [], flipped, targets=[tf.get_collection("train_op")[0].name])
         rec.run(sess, ["w:0", "v:0", loss.name], flipped)
-    rec.minimize("loss:0", feed, ["w:0", "v:0"])
-
-
-def case_tensor_array_computed_indices(rec: Recorder) -> None:
-    """A loop writing a TensorArray at its counter and reading it back after the write at
-    computed indices (`i // 2`, `(i + 1) // 2`: elements of this or earlier iterations;
-    clear_after_read off), and writing a second one at a permuted index `(2 * i) % 5`
-    stacked after the loop; GradientDescent from the file."""
-    x = tf.placeholder(tf.float32, [5, 3], name="x")
-    w, v = _weights(0.5, [0.3, -0.4, 0.2])
-    seen = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
-    spread = tf.TensorArray(tf.float32, 5, element_shape=[1, 3])
-
-    def body(i, h, seen, spread):
-        e = tf.tanh(tf.matmul(h, w) + x[i])
-        seen = seen.write(i, e)
-        back = seen.read(tf.floordiv(i, 2)) + seen.read(tf.floordiv(i + 1, 2)) * v
-        spread = spread.write(tf.floormod(2 * i, 5), back * e)
-        return i + 1, e * 0.5 + back * 0.4, seen, spread
-
-    _, h, _, spread = tf.while_loop(lambda i, *_: i < 5, body,
-                                    [tf.constant(0), tf.zeros([1, 3]), seen, spread])
-    weights = tf.constant(np.arange(1, 6, dtype=np.float32).reshape(5, 1, 1) / 5)
-    loss = tf.identity(tf.reduce_mean(tf.square(h - 0.1)) +
-                       tf.reduce_sum(spread.stack() * weights), name="loss")
-    feed = {"x:0": ROWS}
-    rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), [w, v, x], feed,
-                        ["w:0", "v:0"])
     rec.minimize("loss:0", feed, ["w:0", "v:0"])
 
 

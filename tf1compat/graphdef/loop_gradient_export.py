@@ -82,6 +82,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
@@ -162,6 +163,10 @@ def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
     iteration as the written value (None: as it is)."""
     if member in plan.forwarded:
         return [], [name_of(plan.forwarded[member].inputs[2])]
+    if member in plan.after_reads:
+        return _after_write_read(plan, member, name_of)
+    if member in plan.local_reads:
+        return _row(member, name_of(plan.local_reads[member]), name_of(member.inputs[1]))
     if member in plan.conds:
         return write_cond(plan.conds[member], name_of, lower_op)
     if member.type == "While":
@@ -174,6 +179,33 @@ def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
                             [name_of(value) for value in plan.outer[member]], builder)
         return builder.nodes, outputs
     return lower_op(member, [name_of(t) for t in member.inputs])
+
+
+def _row(read: Operation, value: str, index: str) -> Any:
+    """TensorArrayReadV3 `read` of an array unstacked from `value` in the same body: row
+    `index` of `value`, a StridedSlice (which TF differentiates in a function; GatherV2
+    it does not)."""
+    builder = NodeBuilder(read.name)
+    begin = builder.add("Pack", [index], {"T": D.int32, "N": 1, "axis": 0})
+    end = builder.add("AddV2", [begin, builder.const([1], D.int32)], {"T": D.int32})
+    row = builder.add("StridedSlice", [value, begin, end, builder.const([1], D.int32)], {
+        "T": read.outputs[0].dtype.base_dtype, "Index": D.int32, "begin_mask": 0,
+        "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1})
+    return builder.nodes, [row]
+
+
+def _after_write_read(plan: LoopPlan, read: Operation, name_of: Any) -> Any:
+    """TensorArrayReadV3 `read` after (some of) this iteration's writes to its array, at
+    a computed index: the element a write before it stored where the indices are equal
+    (the later write's), else the value read (pushed: an earlier iteration's element)."""
+    builder = NodeBuilder(read.name)
+    value = name_of(plan.after_reads[read])
+    dtype = read.outputs[0].dtype.base_dtype
+    for write in plan.after_reads[read].writes:
+        same = builder.add("Equal", [name_of(read.inputs[1]), name_of(write.inputs[1])],
+                           {"T": D.int32, "incompatible_shape_error": True})
+        value = builder.add("Select", [same, name_of(write.inputs[2]), value], {"T": dtype})
+    return builder.nodes, [value]
 
 
 class _Unwritable(Exception):
@@ -404,7 +436,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         writes = list(plan.writes)
         own = list(plan.own_reads)
         outer_inputs = plan.outer_inputs
-        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + \
+        inputs = args + [plan.read_input(r) for r in reads + own] + plan.extras + \
             plan.inner_outputs + outer_inputs + plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
@@ -574,7 +606,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                                                      [views[0]])],
                     {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
                 update = self._node(base + "own_read_grad", "ExpandDims",
-                                    [grad_of(r.outputs[0]), axis],
+                                    [grad_of(plan.read_input(r)), axis],
                                     {"T": types[own_first + j], "Tdim": D.int32},
                                     [TensorShape(None)])
                 summed_reads = self._node(base + "own_sum", "TensorScatterAdd",
@@ -616,10 +648,21 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                 return popped[c] if c in popped else captured[plan.captures.index(c)]
             nest = _Nest(count, [constant_enter(s, D.resource, HANDLE, "stack")
                                  for s in self.inner_stacks[inner]], value, frame)
-            found = self._backward_loop(inner, [
-                self._total(base + "inner_grad", parts[t], t) for t in inner.sources], nest)
+            output_grads = [self._total(base + "inner_grad", parts[t], t)
+                            for t in inner.sources]
+            found = self._backward_loop(inner, output_grads, nest)
             exits += nest.exits
             targets = [(t, g) for t, g in found if t.op._control_flow_context is not None]
+            for write, (owner, reader) in plan.prewritten.items():
+                if owner is inner:      # an element written before it: its stacked row
+                    row = self._const(base + "prewritten_row",
+                                      int(constant_value(write.inputs[1])), D.int32, [count])
+                    axis = self._const(base + "prewritten_axis", 0, D.int32, [count])
+                    targets.append((write.inputs[2], self._node(
+                        base + "prewritten_grad", "GatherV2",
+                        [output_grads[inner.sources.index(reader.outputs[0])], row, axis],
+                        {"Tparams": write.inputs[2].dtype.base_dtype, "Tindices": D.int32,
+                         "Taxis": D.int32, "batch_dims": 0}, [write.inputs[2].shape])))
             for t, g in found:
                 if t.op._control_flow_context is None:      # a top-level capture
                     parts[t].append(g)
