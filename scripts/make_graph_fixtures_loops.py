@@ -27,11 +27,6 @@ from tests import graph_loop_nested_cases  # noqa: E402
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
 
-def _weights(diagonal: float, v: list):
-    """The variables `w` (3x3: `diagonal` on the diagonal + 0.1) and `v` (3)."""
-    return graph_loop_nested_cases._weights(tf, diagonal, v)
-
-
 def _train_case(rec: Recorder, case) -> None:
     """A training case of tests/graph_loop_nested_cases.py (the graphs tf1compat writes
     too), built by TF with its own gradients and train op ("train"), recorded as
@@ -60,42 +55,17 @@ def case_tensor_array_computed_indices(rec: Recorder) -> None:
 
 
 def case_three_level_loops_with_conds(rec: Recorder) -> None:
-    """Loops nested three deep whose bodies hold conds: an outer loop of three passes,
-    in its body a loop of `i + 1` steps (a trip count known only at run time) whose body
-    holds a tf.cond on the parity of its counter and a third loop of a fed trip count;
-    and, in the outer body, a loop inside a tf.cond inside a tf.cond (a fed flag, the
-    parity of the outer counter). GradientDescent from the file; the flag fed both
-    ways."""
-    x = tf.placeholder(tf.float32, [4, 3], name="x")
-    n = tf.placeholder(tf.int32, [], name="n")
+    """Loops nested three deep whose bodies hold conds, and, in the outer body, a loop
+    inside a tf.cond inside a tf.cond (a fed flag, the parity of the outer counter:
+    `graph_loop_nested_cases.three_level_loops`). GradientDescent from the file; the
+    flag fed both ways."""
     flag = tf.placeholder(tf.bool, [], name="flag")
-    w, v = _weights(0.3, [0.4, -0.2, 0.3])
-
-    def body(i, h):
-        row = x[i]
-
-        def middle(j, g):
-            g = tf.cond(tf.equal(tf.floormod(j, 2), 0), lambda: tf.tanh(tf.matmul(g, w)),
-                        lambda: g * v + row)
-            _, g = tf.while_loop(lambda k, f: k < n,
-                                 lambda k, f: (k + 1, tf.sin(f) * 0.9 + row * 0.1),
-                                 [tf.constant(0), g])
-            return j + 1, g
-
-        _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
-
-        def looped():
-            return tf.while_loop(lambda j, f: j < i, lambda j, f: (
-                j + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), g])[1]
-        inner = tf.cond(flag, lambda: tf.cond(tf.equal(tf.floormod(i, 2), 0), looped,
-                                              lambda: g * v),
-                        lambda: g + row)
-        return i + 1, inner * 0.8 + h * 0.2
-
-    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])
+    h = graph_loop_nested_cases.three_level_loops(tf, flag)
     loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    graph = tf.get_default_graph()
+    variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
     feed = {"x:0": ROWS[:4], "n:0": np.int32(2), "flag:0": True}
-    rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), [w, v], feed,
+    rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), variables, feed,
                         ["w:0", "v:0"])
     with tf.Session() as sess:
         tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))

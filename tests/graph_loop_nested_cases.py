@@ -172,29 +172,49 @@ def case_train_tensor_array_read_between_writes(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:3, :2]}, ["loss:0", "w:0"])
 
 
-def case_train_nested_loop_cond_in_body(tf):
-    """An outer loop over the rows whose body runs an inner tf.while_loop of `i + 1`
-    steps (a trip count known only at run time) whose body holds a tf.cond on the parity
-    of its counter (a MatMul with a captured weight one way, the outer step's row the
-    other); GradientDescent."""
+def three_level_loops(tf, flag=None):
+    """`h` of loops nested three deep: an outer loop over the rows of `x` whose body runs
+    a loop of `i + 1` steps (a trip count known only at run time) whose body holds a
+    tf.cond on the parity of its counter (a MatMul with the captured weight `w` one way,
+    the outer step's row the other) and a third loop of a fed trip count `n` reading the
+    outer step's row. With a bool tensor `flag`, the outer body also runs a loop inside a
+    tf.cond (on the parity of the outer counter) inside a tf.cond on `flag`."""
     x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
     w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
 
     def body(i, h):
         row = x[i]
 
         def middle(j, g):
-            return j + 1, tf.cond(tf.equal(tf.floormod(j, 2), 0),
-                                  lambda: tf.tanh(tf.matmul(g, w)), lambda: g * v + row)
+            g = tf.cond(tf.equal(tf.floormod(j, 2), 0), lambda: tf.tanh(tf.matmul(g, w)),
+                        lambda: g * v + row)
+            _, g = tf.while_loop(lambda k, f: k < n,
+                                 lambda k, f: (k + 1, tf.sin(f) * 0.9 + row * 0.1),
+                                 [tf.constant(0), g])
+            return j + 1, g
 
         _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
+        if flag is not None:
+            def looped():
+                return tf.while_loop(lambda j, f: j < i, lambda j, f: (
+                    j + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), g])[1]
+            g = tf.cond(flag, lambda: tf.cond(tf.equal(tf.floormod(i, 2), 0), looped,
+                                              lambda: g * v),
+                        lambda: g + row)
         return i + 1, g * 0.8 + h * 0.2
 
-    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])
+    return tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])[1]
+
+
+def case_train_three_level_loops_with_cond(tf):
+    """`three_level_loops` (a cond in the middle body); GradientDescent."""
+    h = three_level_loops(tf)
     loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
-    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 2},
+                          ["loss:0", "w:0", "v:0"])
 
 
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
@@ -203,4 +223,4 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_scan_map_fold_run_time_length_in_loop,
                      case_train_tensor_array_computed_indices,
                      case_train_tensor_array_read_between_writes,
-                     case_train_nested_loop_cond_in_body]
+                     case_train_three_level_loops_with_cond]

@@ -47,9 +47,10 @@ the next inputs) is a pushed value. A tf.cond of the region whose branches hold 
 is cut like a loop (`_cond_gradient`): each branch's gradient is a region of its own
 behind a Switch on the predicate, merged back with zeros (a branch's own conds
 holding loops: the same, inside). An array the body reads elements of that earlier
-iterations wrote (before this iteration's writes, or after them at provably lower
-indices) gets their gradients through a backward-loop variable holding the gradients
-of all its elements (`_own_array_zeros`). Not written this way
+iterations wrote (before this iteration's writes, or after them at any index: the
+function selects this iteration's element where the indices are equal) gets their
+gradients through a backward-loop variable holding the gradients of all its elements
+(`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
 import): loops in conds in loops and nested loops on the gradient path other than those
 of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain
@@ -57,17 +58,20 @@ ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
 TensorArray uses, gradients of gradients and tf.hessians through loops.
 
-A plain loop nested in a body on the gradient path whose trip count is known only at run
-time (no conds, resource reads or loops of its own; TensorArrays only unstacked before
-it or filled from empty and stacked after it: a dynamic_rnn) gets a backward loop
-inside the outer one's, as TF 1.x nests them (`_nested_loops`): its stacks are made once
-outside both loops and entered into both frames, its counter starts each outer iteration
+A loop nested in a body on the gradient path whose trip count is known only at run
+time (conds of plain ops and loops of its own, nested the same way, in its body; no
+resource reads; TensorArrays only unstacked before it or filled from empty, or from
+elements the outer body wrote at constant indices, and stacked after it: a dynamic_rnn,
+a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
+(`_nested_loops`): its stacks are made once outside all loops and entered into every
+enclosing frame, its counter starts each outer iteration
 after the outer counter's value (so the pushes of successive outer iterations keep their
 order), the outer loop pushes its trip count, its outputs (inputs of the outer body's
 function) and the body values it captures; the outer backward loop pops them, runs the
 nested backward loop from the popped count and differentiates a second function of the
 outer body, from the same inputs to the nested loop's initial values and captured body
-values, with its results. The next outer backward iteration waits for its Exits. A plain
+values (and the elements written before it: their rows of the stack()'s gradient), with
+its results. The next outer backward iteration waits for its Exits. A plain
 loop in a tf.cond branch of the body is one too: the function writes the cond with the
 loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
 counter starts only where its branch runs, its stacks pass the cond's Switch, and the
@@ -498,6 +502,11 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                               dict(enter, T=dtype, is_constant=True), [shape])
             external[key] = name + ":0"
             return name
+
+        def lift(stack: str) -> str:
+            """Stack `stack` (made outside all loops) entered into this frame."""
+            return constant_enter(nest.lift(stack) if nest else stack, D.resource, HANDLE,
+                                  "stack")
         popped: Dict[Tensor, str] = {}
         for value, stack in zip(plan.pushed, stacks):
             popped[value] = self._node(
@@ -547,7 +556,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         # gradient, and from the nested backward loops through the function's ops
         parts = {t: [f"{grad}:{j}"] for j, t in enumerate(inputs)}
         inner_exits = self._nested_loops(plan, inputs, feed, parts, counts, popped,
-                                         captured, constant_enter, base, frame)
+                                         captured, lift, base, frame)
 
         def grad_of(t: Tensor) -> str:
             return self._total(base + "grad_sum", parts[t], t)
@@ -634,7 +643,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
 
     def _nested_loops(self, plan: LoopPlan, inputs: List[Any], feed: List[str],
                       parts: Dict[Any, List[str]], counts: List[str],
-                      popped: Dict[Tensor, str], captured: List[str], constant_enter: Any,
+                      popped: Dict[Tensor, str], captured: List[str], lift: Any,
                       base: str, frame: str) -> List[str]:
         """Writes the backward loops of the loops nested in `plan`'s body (`plan.inner`,
         last-created first) inside `plan`'s backward loop (frame `frame`), adding the
@@ -646,8 +655,8 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         for inner, count in reversed(list(zip(plan.inner, counts))):
             def value(c: Tensor) -> str:    # a value of the outer backward loop's frame
                 return popped[c] if c in popped else captured[plan.captures.index(c)]
-            nest = _Nest(count, [constant_enter(s, D.resource, HANDLE, "stack")
-                                 for s in self.inner_stacks[inner]], value, frame)
+            nest = _Nest(count, [lift(s) for s in self.inner_stacks[inner]], value, frame,
+                         lift)
             output_grads = [self._total(base + "inner_grad", parts[t], t)
                             for t in inner.sources]
             found = self._backward_loop(inner, output_grads, nest)
@@ -689,9 +698,10 @@ class _Nest:
     and stacks (entered into the outer frame), the outer frame's values of the tensors
     it captures (`value`), the outer frame's name; its Exits once written."""
 
-    def __init__(self, count: str, stacks: List[str], value: Any, frame: str):
+    def __init__(self, count: str, stacks: List[str], value: Any, frame: str, lift: Any):
         self.count = count
         self.stacks = stacks
         self.value = value
         self.frame = frame
+        self.lift = lift        # a stack made outside all loops, in the outer frame
         self.exits: List[str] = []

@@ -90,6 +90,9 @@ class LoopPlan:
         self.inner: List["LoopPlan"] = []
         self.inner_outputs: List[Tensor] = []
         self.inner_values: List[Tensor] = []
+        # the contexts whose values the body reads besides its own (the loop's context,
+        # the loop bodies and branches around it)
+        self.enclosing: Tuple[Any, ...] = ()
         # elements written before a nested loop (at a constant index) into an array it
         # writes and stacks after it (`tf.scan` without an initializer: its first) ->
         # (the nested loop's plan, the stack() reading them); the body function computes
@@ -196,6 +199,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
     may read too: the loop body around a tf.cond holding a nested loop), or why it
     cannot be written."""
     plan = LoopPlan(op)
+    plan.enclosing = tuple(c for c in (context, *around) if c is not None)
     info = plan.info
     region = info.body_region
     if op._control_flow_context is not context:
@@ -356,7 +360,8 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         return f"the nested loop {nested.name} is in a tf.cond inside a tf.cond"
     ops = set(region.ops) | (set(context.ops) if context is not region else set())
     inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
-                              around=(region,) if context is not region else ())
+                              around=((region,) if context is not region else ()) +
+                              plan.enclosing)
     if reason is not None:
         return reason
     info = inner.info
@@ -365,7 +370,8 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
             for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
         return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
                 "branch (only outside values)")
-    if inner.inner or inner.splits or inner.own_arrays or any(
+    if any(deeper.op._control_flow_context is not info.body_region
+           for deeper in inner.inner) or inner.splits or inner.own_arrays or any(
                 c.cut or c.outer for c in inner.conds.values()) or \
             inner.variable_reads or inner.forwarded or any(
                 r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
@@ -374,11 +380,11 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                 for t in nested.inputs):
         return (f"the nested loop {nested.name} holds a tf.cond whose branches draw "
                 "random numbers, stop gradients or expand ops around outside values, a "
-                "resource variable read, a further loop, a TensorArray split before it or "
-                "read in it after a write, or one read after it other than by stack() "
-                "(nested backward loops of a run-time trip count take plain loops, conds "
-                "of plain ops and TensorArrays unstacked before them and stacked after "
-                "them)")
+                "resource variable read, a further loop in a tf.cond of its body, a "
+                "TensorArray split before it or read in it after a write, or one read "
+                "after it other than by stack() (nested backward loops of a run-time trip "
+                "count take loops, conds of plain ops and TensorArrays unstacked before "
+                "them and stacked after them)")
     prewritten = _prewritten(inner, context)
     if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "

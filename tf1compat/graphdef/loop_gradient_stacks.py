@@ -33,8 +33,8 @@ class ForwardStacks:
     _node: Any
     _const: Any
 
-    def _forward_stacks(self, plan: LoopPlan, around: Optional[Tuple[str, Any]] = None
-                        ) -> Tuple[str, List[str]]:
+    def _forward_stacks(self, plan: LoopPlan, around: Optional[Tuple[str, Any]] = None,
+                        outside: Tuple[Any, ...] = ()) -> Tuple[str, List[str]]:
         """(the forward iteration count, one stack per value `plan.pushed`, then one per
         loop `plan.inner`: its iteration count) written into the forward loop's frame;
         the nested loops' own in theirs (`self.inner_stacks`). `around`, for a loop
@@ -43,7 +43,9 @@ class ForwardStacks:
         outer iteration's pushes (so the shared stacks get all pushes in order), and
         its stacks (made once, outside) are entered into the outer frame first. In a
         tf.cond branch of the outer body, the count starts only where the branch runs,
-        the stacks pass its Switch, and the count returned is 0 where it does not."""
+        the stacks pass its Switch, and the count returned is 0 where it does not.
+        `outside`: the forward loops around the outer one (outermost first), whose
+        frames the stacks enter before it (loops nested three deep and more)."""
         loop = self.writer.loops[plan.op]
         base = f"{self.op.name}/{loop.scope}"
         frame = self.writer._strip(loop.frame)
@@ -72,7 +74,9 @@ class ForwardStacks:
                             [_SCALAR, _SCALAR])
         pivot = self._node(base + "f_count/Identity", "Identity", [switch + ":1"],
                            {"T": D.int32}, [_SCALAR])
-        inner_counts = [self._forward_stacks(inner, (pivot, loop))[0] for inner in plan.inner]
+        inner_counts = [self._forward_stacks(
+            inner, (pivot, loop), outside + ((around[1],) if around else ()))[0]
+            for inner in plan.inner]
         max_size = self._const(base + "stack/max_size", -1, D.int32,
                                [] if around else pivots)
         stacks, pushes = [], []
@@ -83,13 +87,17 @@ class ForwardStacks:
                                {"elem_type": dtype, "stack_name": ""}, [HANDLE])
             self.writer.nodes[-1].attr["stack_name"].s = stack.encode()
             handle = stack
-            if around:          # entered into the outer loop's frame first
-                handle = self._node(base + "stack/outer/Enter", "Enter", [stack], {
-                    "frame_name": self.writer._strip(around[1].frame), "T": D.resource,
+            # entered into the outer loops' frames first (outermost first)
+            for outer in outside + ((around[1],) if around else ()):
+                entered = self._node(base + "stack/outer/Enter", "Enter", [handle], {
+                    "frame_name": self.writer._strip(outer.frame), "T": D.resource,
                     "is_constant": True,
-                    "parallel_iterations": int(around[1].op.attrs["parallel_iterations"])},
+                    "parallel_iterations": int(outer.op.attrs["parallel_iterations"])},
                     [HANDLE])
-                self._add_to_frame(around[1], [handle + ":0"], {stack + ":0": handle + ":0"})
+                key = handle if ":" in handle else handle + ":0"
+                self._add_to_frame(outer, [entered + ":0"], {key: entered + ":0"})
+                handle = entered
+            if around:
                 if branch is not None:
                     handle = self._switch(handle, D.resource, HANDLE, cond, branch.branch,
                                           base + "stack/branch", around[1])
