@@ -217,10 +217,28 @@ def case_train_three_level_loops_with_cond(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_loop_in_cond_in_cond_in_loop(tf):
+    """`three_level_loops` with a loop in a tf.cond (the outer counter's parity) in a
+    tf.cond on a fed flag in the outer body; GradientDescent; the flag fed both ways
+    (the model TF writes in scripts/make_graph_fixtures_loops.py)."""
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    h = three_level_loops(tf, flag)
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
+    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
+    flipped = dict(feeds, **{"flag:0": False})
+    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
+                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
+    return spec
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_loop,
                      case_train_dynamic_rnn_run_time_length_in_loop,
                      case_train_scan_map_fold_run_time_length_in_loop,
                      case_train_tensor_array_computed_indices,
                      case_train_tensor_array_read_between_writes,
-                     case_train_three_level_loops_with_cond]
+                     case_train_three_level_loops_with_cond,
+                     case_train_loop_in_cond_in_cond_in_loop]

@@ -75,7 +75,8 @@ its results. The next outer backward iteration waits for its Exits. A plain
 loop in a tf.cond branch of the body is one too: the function writes the cond with the
 loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
 counter starts only where its branch runs, its stacks pass the cond's Switch, and the
-trip count the outer loop pushes is 0 where the branch did not run. What is planned
+trip count the outer loop pushes is 0 where the branch did not run (in a tf.cond in a
+branch: through both conds, the outer first). What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 

@@ -12,7 +12,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.ops._regions import LoopRegion
+from tf1compat.ops._regions import CondRegion, LoopRegion
 from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
@@ -335,7 +335,10 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         return None, f"the body of loop {op.name} reads a resource variable"
     for t in plan.pushed:
         context = t.op._control_flow_context
-        if context is not region and getattr(context, "outer_context", None) is not region:
+        for _ in range(2):      # (a tf.cond of the body, or one in a branch of it)
+            if isinstance(context, CondRegion) and context is not region:
+                context = context.outer_context
+        if context is not region:
             return None, (f"a value the backward loop of {op.name} pops (a TensorArray index, "
                           "a random draw or gradient stop) is not computed in its body or "
                           "a tf.cond directly in it")
@@ -356,17 +359,23 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         return None
     region = plan.info.body_region
     context = nested._control_flow_context      # the body, or a tf.cond branch in it
-    if context is not region and getattr(context, "outer_context", None) is not region:
-        return f"the nested loop {nested.name} is in a tf.cond inside a tf.cond"
-    ops = set(region.ops) | (set(context.ops) if context is not region else set())
+    branches = []           # the tf.cond branches around it, innermost first
+    while context is not region and isinstance(context, CondRegion):
+        branches.append(context)
+        context = context.outer_context
+    if context is not region or len(branches) > 2:
+        return (f"the nested loop {nested.name} is in a tf.cond inside a tf.cond inside a "
+                "tf.cond")
+    context = nested._control_flow_context
+    ops = set(region.ops).union(*(b.ops for b in branches))
     inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
-                              around=((region,) if context is not region else ()) +
+                              around=tuple(branches[1:]) + ((region,) if branches else ()) +
                               plan.enclosing)
     if reason is not None:
         return reason
     info = inner.info
-    if context is not region and any(
-            t.op._control_flow_context is context and (t in inner.captures or t.dtype.is_floating)
+    if branches and any(
+            t.op._control_flow_context in branches and (t in inner.captures or t.dtype.is_floating)
             for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
         return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
                 "branch (only outside values)")
@@ -469,7 +478,7 @@ def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
     cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set(),
-                                  loops)
+                                  loops, lambda member: _body_op_reason(member) is not None)
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where

@@ -1,9 +1,10 @@
 """The forward loops' side of a backward loop (loop_gradient_export.py): the iteration
 counter (`f_count`) and one stack per value the backward loop pops, written into the
 forward loop's frame; for a loop nested in another's body, its counter started after the
-outer one's and its stacks entered into the outer frame first (in a tf.cond branch of
-the outer body: through the cond's Switch, its trip count 0 where the branch did not
-run); a tf.cond branch's value passed through a Merge with a stand-in."""
+outer one's and its stacks entered into the enclosing frames first (in a tf.cond branch
+of the outer body, or a tf.cond in one: through the conds' Switches, its trip count 0
+where a branch did not run); a tf.cond branch's value passed through a Merge with a
+stand-in (one per cond it is in)."""
 
 from __future__ import annotations
 
@@ -56,12 +57,18 @@ class ForwardStacks:
         # In a tf.cond branch, the counter and stacks wait for its pivot: dead (not run)
         # where the branch is not taken, as the loop is.
         pivots = [around[0]] if around else [self.pivot] if self.pivot else []
-        branch = plan.op._control_flow_context if around and isinstance(
-            plan.op._control_flow_context, CondRegion) else None
-        if branch is not None:
-            cond = self.writer.conds[branch]
-            self.writer._cond_header(cond)
-            pivots.append(self.writer._strip(cond.pivots[branch.branch]))
+        # the tf.cond branches of the outer body the loop is in, innermost first (the
+        # innermost's pivot runs only where all of them do)
+        branches: List[Any] = []
+        context = plan.op._control_flow_context
+        while around and isinstance(context, CondRegion):
+            branches.append(context)
+            context = context.outer_context
+        for branch in branches:
+            self.writer._cond_header(self.writer.conds[branch])
+        if branches:
+            pivots.append(self.writer._strip(
+                self.writer.conds[branches[0]].pivots[branches[0].branch]))
         zero = self._const(base + "f_count", 0, D.int32, pivots)
         count_enter = self._node(base + "f_count/Enter", "Enter", [zero],
                                  dict(enter, T=D.int32, is_constant=False), [_SCALAR])
@@ -98,8 +105,9 @@ class ForwardStacks:
                 self._add_to_frame(outer, [entered + ":0"], {key: entered + ":0"})
                 handle = entered
             if around:
-                if branch is not None:
-                    handle = self._switch(handle, D.resource, HANDLE, cond, branch.branch,
+                for branch in reversed(branches):   # the outer cond's Switch first
+                    handle = self._switch(handle, D.resource, HANDLE,
+                                          self.writer.conds[branch], branch.branch,
                                           base + "stack/branch", around[1])
             stack_enter = self._node(base + "stack/Enter", "Enter", [handle],
                                      dict(enter, T=D.resource, is_constant=True), [HANDLE])
@@ -126,7 +134,8 @@ class ForwardStacks:
         # (Enters of the loop written since its context: a branch stand-in's shape)
         external.update(loop.external)
         self._add_to_frame(loop, new_values, external)
-        if branch is not None:      # 0 iterations where the branch does not run
+        for branch in branches:     # 0 iterations where a branch does not run
+            cond = self.writer.conds[branch]
             pred = self.writer._strip(cond.pred_id)
             flag = self._node(base + "f_count/other", "Cast", [pred],
                               {"SrcT": D.bool, "DstT": D.int32, "Truncate": False}, [_SCALAR])
@@ -169,9 +178,17 @@ class ForwardStacks:
         runs: it passes through `Merge(value, Switch(other, pred))`, the other side
         zeros of its shape where static, else a scalar, which the body function
         computes with and its Select then drops."""
+        name = self.writer._name(value)
         region = value.op._control_flow_context
-        if not isinstance(region, CondRegion):
-            return self.writer._name(value)
+        while isinstance(region, CondRegion):   # (a cond in a branch: each Merge in turn)
+            name = self._merged(value, name, region, base, new_values)
+            region = region.outer_context
+        return name
+
+    def _merged(self, value: Tensor, name: str, region: Any, base: str,
+                new_values: List[str]) -> str:
+        """`name` (`value`, or its Merge of a cond inside `region`) through `Merge(name,
+        Switch(other, pred))` of `region`'s cond (`_pushed_value`)."""
         cond = self.writer.conds[region]
         self.writer._cond_header(cond)
         pred = self.writer._strip(cond.pred_id)
@@ -203,7 +220,7 @@ class ForwardStacks:
         switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
                             [shape, shape])
         merge = self._node(base + "branch_value", "Merge",
-                           [self.writer._name(value), f"{switch}:{1 - region.branch}"],
+                           [name, f"{switch}:{1 - region.branch}"],
                            {"T": dtype, "N": 2}, [TensorShape(None), _SCALAR])
         new_values += [switch + ":0", switch + ":1", merge + ":0", merge + ":1"]
         return merge + ":0"
