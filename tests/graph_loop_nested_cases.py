@@ -99,10 +99,11 @@ def case_train_dynamic_rnn_run_time_length_in_loop(tf):
 
 
 def case_train_scan_map_fold_run_time_length_in_loop(tf):
-    """tf.scan from an initializer and from the first element (written into its array
-    before its loop), tf.map_fn over the states and tf.foldl (from the first element)
-    over a fed [None, 3] input (a length known only at run time) inside a tf.while_loop
-    of three passes, reading a captured weight and the outer state; Adam."""
+    """tf.scan from an initializer, from the first element (written into its array
+    before its loop) and reversed from the last (at a run-time index), tf.map_fn over
+    the states and tf.foldl (from the first element) over a fed [None, 3] input (a
+    length known only at run time) inside a tf.while_loop of three passes, reading a
+    captured weight and the outer state; Adam."""
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
 
@@ -110,10 +111,11 @@ def case_train_scan_map_fold_run_time_length_in_loop(tf):
         states = tf.scan(lambda acc, e: tf.tanh(tf.matmul(acc, w) + e * v), x[:, None, :],
                          initializer=h)
         firsts = tf.scan(lambda acc, e: tf.tanh(acc * v + e), x[:, None, :] + h)
+        lasts = tf.scan(lambda acc, e: acc * 0.5 + e * v, x[:, None, :] - h, reverse=True)
         mapped = tf.map_fn(lambda s: tf.sin(s) * v, states)
         total = tf.foldl(lambda acc, s: acc * 0.5 + s, mapped)
         return i + 1, h * 0.2 + states[-1] * 0.5 + total * 0.3 + \
-            (firsts[-1] + firsts[0]) * 0.2
+            (firsts[-1] + firsts[0] + lasts[0]) * 0.2
 
     _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])
     loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")

@@ -665,8 +665,9 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             targets = [(t, g) for t, g in found if t.op._control_flow_context is not None]
             for write, (owner, reader) in plan.prewritten.items():
                 if owner is inner:      # an element written before it: its stacked row
-                    row = self._const(base + "prewritten_row",
-                                      int(constant_value(write.inputs[1])), D.int32, [count])
+                    index = constant_value(write.inputs[1])
+                    row = popped[write.inputs[1]] if index is None else self._const(
+                        base + "prewritten_row", int(index), D.int32, [count])
                     axis = self._const(base + "prewritten_axis", 0, D.int32, [count])
                     targets.append((write.inputs[2], self._node(
                         base + "prewritten_grad", "GatherV2",

@@ -93,8 +93,8 @@ class LoopPlan:
         # the contexts whose values the body reads besides its own (the loop's context,
         # the loop bodies and branches around it)
         self.enclosing: Tuple[Any, ...] = ()
-        # elements written before a nested loop (at a constant index) into an array it
-        # writes and stacks after it (`tf.scan` without an initializer: its first) ->
+        # elements written before a nested loop into an array it writes and stacks after
+        # it (`tf.scan` without an initializer: its first; a run-time index is pushed) ->
         # (the nested loop's plan, the stack() reading them); the body function computes
         # them, their gradients are their rows of the stack()'s
         self.prewritten: Dict[Operation, Tuple["LoopPlan", Operation]] = {}
@@ -191,13 +191,14 @@ def _outside(t: Tensor) -> Tensor:
 
 
 def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
-              sources: Set[Tensor], context: Any = None, around: Tuple[Any, ...] = ()
-              ) -> Tuple[Optional[LoopPlan], Optional[str]]:
+              sources: Set[Tensor], context: Any = None, around: Tuple[Any, ...] = (),
+              nested: bool = False) -> Tuple[Optional[LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
     from; `on_path`: the ops computed from the `sources`; `context`: the tf.cond branch
     the loop is in, or None; `around`: the contexts outside that whose values the body
     may read too: the loop body around a tf.cond holding a nested loop), or why it
-    cannot be written."""
+    cannot be written. `nested`: a loop in another's body, whose arrays may enter it
+    with elements the outer body wrote (`_prewritten`)."""
     plan = LoopPlan(op)
     plan.enclosing = tuple(c for c in (context, *around) if c is not None)
     info = plan.info
@@ -217,6 +218,12 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         if reason is not None:
             return None, reason
     outputs += [w.inputs[2] for w in plan.writes]
+    if not nested and any(_outside(op.inputs[k]).op.type != "TensorArrayV3" and any(
+            plan.writes.get(w) for w in _body_writes(info, k)) for k in _array_variables(plan)):
+        # (the elements written before it would need their gradients handed on past the
+        # loop's start, another function's)
+        return None, (f"loop {op.name} writes a TensorArray that enters it with elements "
+                      "(written before it, or passed through a tf.cond)")
     live = _live_tensors(plan, on_path, sources, around)
     included: Set[Operation] = set()
     seen: Set[Tensor] = set()
@@ -370,7 +377,7 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     ops = set(region.ops).union(*(b.ops for b in branches))
     inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
                               around=tuple(branches[1:]) + ((region,) if branches else ()) +
-                              plan.enclosing)
+                              plan.enclosing, nested=True)
     if reason is not None:
         return reason
     info = inner.info
@@ -397,8 +404,7 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     prewritten = _prewritten(inner, context)
     if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
-                "elements other than written in its enclosing body at constant indices "
-                "and stacked after it")
+                "elements other than written in its enclosing body and stacked after it")
     if any(value.tensor not in inner.pushed for value in inner.outer_inputs):
         return (f"the nested loop {nested.name} linearizes an op of a value computed "
                 "outside its body")
@@ -406,6 +412,8 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     for write, reader in prewritten.items():
         plan.prewritten[write] = (inner, reader)
         stack.append(write.inputs[2])
+        if constant_value(write.inputs[1]) is None and write.inputs[1] not in plan.extras:
+            plan.extras.append(write.inputs[1])     # its run-time index: pushed
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
     for t in inner.captures + list(inner.reads.values()):
@@ -421,20 +429,18 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
 
 def _prewritten(inner: LoopPlan, context: Any) -> Optional[Dict[Operation, Operation]]:
     """The writes, before nested loop `inner.op` and in its `context`, of elements into
-    the arrays it writes (`tf.scan`'s first element: `acc.write(0, elems.read(0))`), each
-    at a constant index and read after the loop only by the stack() of `inner`'s writes
-    -> that stack(); None where an array enters with elements otherwise."""
+    the arrays it writes (`tf.scan`'s first element: `acc.write(0, elems.read(0))`; a
+    reversed one's last, at `n - 1`), each read after the loop only by the stack() of
+    `inner`'s writes -> that stack(); None where an array enters with elements
+    otherwise."""
     found: Dict[Operation, Operation] = {}
-    for t in inner.op.inputs[:len(inner.info.body_args)]:
-        if not _is_flow(t) or not t.dtype.base_dtype.is_floating:
-            continue
-        flow = _outside(t)
+    for k in _array_variables(inner):
+        flow = _outside(inner.op.inputs[k])
         while flow.op.type == "TensorArrayWriteV3":
             write = flow.op
             readers = [r for w, rs in inner.writes.items()
                        if _outside(w.inputs[0]) is _outside(write.inputs[0]) for r in rs]
-            if write._control_flow_context is not context or \
-                    constant_value(write.inputs[1]) is None or len(readers) > 1:
+            if write._control_flow_context is not context or len(readers) > 1:
                 return None
             if readers and write.inputs[2].dtype.base_dtype.is_floating:
                 found[write] = readers[0]
@@ -442,6 +448,24 @@ def _prewritten(inner: LoopPlan, context: Any) -> Optional[Dict[Operation, Opera
         if flow.op.type != "TensorArrayV3":
             return None
     return found
+
+
+def _array_variables(plan: LoopPlan) -> List[int]:
+    """The loop variables of `plan`'s loop that are TensorArray flows (written in the
+    body, or entering from a TensorArray op)."""
+    info = plan.info
+    return [k for k, t in enumerate(plan.op.inputs[:len(info.body_args)])
+            if t.dtype.base_dtype.is_floating and (
+                info.body_outputs[k].op.type == "TensorArrayWriteV3" or _is_flow(t))]
+
+
+def _body_writes(info: Any, k: int) -> List[Operation]:
+    """The writes of the body to the array of loop variable `k`, one after another."""
+    writes, flow = [], info.body_outputs[k]
+    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
+        writes.append(flow.op)
+        flow = flow.op.inputs[3]
+    return writes
 
 
 def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor],
