@@ -75,10 +75,6 @@ def _float_in_and_out(op: Operation) -> bool:
         is_float(t) and not t.dtype._is_ref_dtype for t in op.outputs)
 
 
-def _is_float_dtype(t: Any) -> bool:
-    return t.dtype.is_floating or t.dtype.is_complex
-
-
 def _stops_gradient(op: Operation, cut_ops: Set[Operation]) -> bool:
     if op in cut_ops:
         return True
@@ -167,8 +163,10 @@ class GradModeRewriter:
             # No gradient of the plan flows through this op: it runs on detached inputs,
             # so autograd keeps none of its values alive (recomputed segments of
             # gradient checkpointing leave the original forward's activations free).
+            # (Ops whose outputs cannot carry a gradient, such as the optimizers' updates,
+            # keep their kernels and with them their batching.)
             return _detach_inputs(kernel, range(len(op._inputs))) \
-                if any(_is_float_dtype(t) for t in op._inputs) else kernel
+                if _float_in_and_out(op) else kernel
         try:
             kind, value = gradient_function(op)
         except LookupError:
