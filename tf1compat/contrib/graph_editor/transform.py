@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+_PREDEFINED_COLLECTIONS = frozenset(util.get_predefined_collection_names())
 
 
 def replace_t_with_placeholder_handler(info: "_TmpInfo", t: Tensor) -> Tensor:
@@ -52,11 +53,10 @@ def keep_t_if_possible_handler(info: "_TmpInfo", t: Tensor) -> Tensor:
 def assign_renamed_collections_handler(info: "_TmpInfo", elem: Any, elem_: Any) -> None:
     """Collections handler: the copy joins the collections of the original (a collection
     of the user's own is renamed into the destination scope; tf.GraphKeys' are not)."""
-    known = util.get_predefined_collection_names()
-    for name, collection in info.collections.items():
-        if elem not in collection:
-            continue
-        info.graph_.add_to_collection(name if name in known else info.new_name(name), elem_)
+    for name in info.collections:
+        if id(elem) in info.collection_ids[name]:
+            info.graph_.add_to_collection(
+                name if name in _PREDEFINED_COLLECTIONS else info.new_name(name), elem_)
 
 
 def transform_op_if_inside_handler(info: "_TmpInfo", op: Operation,
@@ -177,6 +177,9 @@ class _TmpInfo:
         self.transformed_ts: Dict[Tensor, Tensor] = {}
         self.collections = {key: self.graph.get_collection(key)
                             for key in self.graph.get_all_collection_keys()}
+        # Membership by identity, computed once: every copied op and tensor is looked up.
+        self.collection_ids = {key: {id(item) for item in items}
+                               for key, items in self.collections.items()}
         self.cyclic_ops: List[Operation] = []
         self.transform_original_op_handler = transform_op_if_inside_handler
         self.tmp_cyclic_ts: List[Tuple[Tensor, Tensor, Operation]] = []
