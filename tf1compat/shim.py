@@ -43,6 +43,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.variables": "tf1compat.internal.variable_scope",
     "tensorflow.python.ops.control_flow_ops": "tf1compat.internal.control_flow_ops",
     "tensorflow.python.ops.random_ops": "tf1compat.internal.random_ops",
+    "tensorflow.python.ops.gen_random_ops": "tf1compat.internal.gen_random_ops",
+    # gradient-checkpointing keeps TF's own tf.gradients before patching tf.gradients.
+    "tensorflow.python.ops.gradients": "tf1compat.autodiff.gradients",
+    "tensorflow.python.ops.gradients_impl": "tf1compat.autodiff.gradients",
     "tensorflow.python.framework.tensor_util": "tf1compat.internal.tensor_util",
     "tensorflow.python.layers.utils": "tf1compat.internal.layers_utils",
     "tensorflow.python.layers.base": "tf1compat.layers.base",
