@@ -25,11 +25,7 @@ from tf1compat.contrib import estimator, feature_column, learn, tpu, training  #
 from tf1compat.contrib import factorization  # (section: kmeans)
 from tf1compat.contrib import linear_optimizer  # (section: sdca)
 from tf1compat.contrib import crf
-<<<<<<< HEAD
-from tf1compat.contrib import cudnn_rnn
-=======
-from tf1compat.contrib import graph_editor
->>>>>>> graphedit
+from tf1compat.contrib import cudnn_rnn, graph_editor
 from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
 from tf1compat.contrib import distributions  # (section: contribdist)
 from tf1compat.contrib import distribute  # (section: diststrat)
