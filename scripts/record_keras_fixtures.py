@@ -1,6 +1,9 @@
 """Writes the Keras HDF5 files in tests/fixtures/keras/ with real tf-keras (run with a TF
 venv, never in CI): the golden case cases_keras_saving.load_tf_keras_fixtures checks that
 tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambda).
+A child process under eager execution writes the model with TF-function layers
+(TFOpLambda) as `op_lambda.h5` and the SavedModel `saved_model_tf_op_lambda`
+(eager_cases_keras_op_lambda).
 
     /tmp/tf/bin/python scripts/record_keras_fixtures.py
 """
@@ -8,6 +11,8 @@ tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambd
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
@@ -19,10 +24,12 @@ sys.path.insert(0, ROOT)
 OUT = os.path.join(ROOT, "tests", "fixtures", "keras")
 
 
-def main() -> int:
+def main(argv: list) -> int:
     import numpy as np
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
+    if argv == ["--eager"]:
+        return _eager_fixtures(tf)
     tf.get_logger().setLevel("ERROR")
     from tests.golden.keras_util import data, mlp, set_weights
     os.makedirs(OUT, exist_ok=True)
@@ -58,9 +65,22 @@ def main() -> int:
     with_lambdas = tf.keras.Model(x, out)
     set_weights(with_lambdas, 8)
     with_lambdas.save(os.path.join(OUT, "lambda.h5"))
+    subprocess.run([sys.executable, os.path.abspath(__file__), "--eager"], check=True)
     print("wrote", sorted(os.listdir(OUT)))
     return 0
 
 
+def _eager_fixtures(tf) -> int:
+    tf.enable_eager_execution()
+    tf.get_logger().setLevel("ERROR")
+    from tests.golden.eager_cases_keras_op_lambda import trained_model
+    model = trained_model(tf)
+    model.save(os.path.join(OUT, "op_lambda.h5"))
+    directory = os.path.join(OUT, "saved_model_tf_op_lambda")
+    shutil.rmtree(directory, ignore_errors=True)
+    model.save(directory, save_format="tf")
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -9,7 +9,8 @@ function hands its arguments to a TF 2 function that dispatches first (`tf.reduc
 is `math.reduce_mean`). Each TF1-only function of the namespaces below is called on a
 Keras input (`fn(x)`, then `fn(x, 1)`) and the created layer's function name recorded;
 one that neither call accepts, or whose call reaches a function of another name, gets its
-canonical name. Output:
+canonical name. Where the layer's node records every argument by name (`{"name": None}`
+for `tf.nn.relu(x)`), so are the argument names (ALL_ARGUMENTS). Output:
 tf1compat/keras/engine/op_lambda_names.py.
 """
 
@@ -31,6 +32,7 @@ def main() -> int:
     tf.disable_v2_behavior()
     tf.enable_eager_execution()
     names = {}
+    all_arguments = {}
     for ns in NAMESPACES:
         module = tf
         for part in ns.split(".") if ns else ():
@@ -47,12 +49,17 @@ def main() -> int:
             if canonical is None:
                 continue
             names[path] = canonical
+            dispatched, keys = _dispatched_call(tf, fn)
+            # (only a v1 function handing over to its TF 2 namesake counts: a call such
+            # as `tf.concat(x, 1)` may reach another function entirely)
+            if dispatched.split(".")[-1] != attr:
+                continue
             if canonical.startswith("compat.v1."):
-                # (only a v1 function handing over to its TF 2 namesake counts: a call
-                # such as `tf.concat(x, 1)` may reach another function entirely)
-                dispatched = _dispatched_name(tf, fn)
-                if dispatched.split(".")[-1] == attr:
-                    names[path] = dispatched
+                names[path] = dispatched
+            if "name" in keys:
+                # The dispatch got every argument by name (a generated op's, or a v1
+                # function's hand-over): tf-keras records them all, defaults included.
+                all_arguments[path] = keys
     target = os.path.join(ROOT, "tf1compat", "keras", "engine", "op_lambda_names.py")
     with open(target, "w") as f:
         f.write('"""The function names of tf-keras\'s TFOpLambda layers, keyed by the path of '
@@ -60,12 +67,18 @@ def main() -> int:
                 'scripts/record_tf_op_lambda_names.py\nfrom tf-keras 2.21)."""\n\n')
         f.write("OP_LAMBDA_NAMES = ")
         f.write(pprint.pformat(names, width=95, compact=True))
+        f.write("\n\n# The functions whose layers record every call argument after the "
+                "first, by name\n# (defaults included): path -> those names.\n")
+        f.write("ALL_ARGUMENTS = ")
+        f.write(pprint.pformat(all_arguments, width=95, compact=True))
         f.write("\n")
     print(f"{len(names)} names -> {os.path.relpath(target, ROOT)}")
     return 0
 
 
-def _dispatched_name(tf, fn) -> str:
+def _dispatched_call(tf, fn) -> tuple:
+    """(the function name of the layer `fn(x)` or `fn(x, 1)` makes, the names of the
+    call arguments its node records) or ("", ())."""
     for args in ((), (1,)):
         x = tf.keras.Input((4,))
         try:
@@ -81,8 +94,11 @@ def _dispatched_name(tf, fn) -> str:
         layer = getattr(history, "layer", None)
         function = getattr(layer, "symbol", None) if layer is not None else None
         if function:
-            return function
-    return ""
+            node = layer._inbound_nodes[history.node_index]
+            spec = layer._call_spec
+            _, args, kwargs = spec.split_out_first_arg(node.call_args, node.call_kwargs)
+            return function, tuple(spec.arg_names[1:len(args) + 1]) + tuple(kwargs)
+    return "", ()
 
 
 if __name__ == "__main__":

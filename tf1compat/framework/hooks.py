@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional
 
-__all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "SYMBOLIC_IN_EAGER", "PUBLIC_API", "GRAD_MODE", "TAPE",
-           "OP_CREATED", "SERIALIZED_FORMS", "SESSION_TARGETS", "STD_SERVER"]
+__all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "SYMBOLIC_IN_EAGER",
+           "PUBLIC_API", "GRAD_MODE", "TAPE", "OP_CREATED", "SERIALIZED_FORMS",
+           "SESSION_TARGETS", "STD_SERVER"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called

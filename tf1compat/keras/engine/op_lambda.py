@@ -22,12 +22,14 @@ import sys
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.util import nest
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_op import constant
 from tf1compat.framework.hooks import PUBLIC_API, SYMBOLIC_IN_EAGER, TENSOR_OPERATORS
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer
-from tf1compat.keras.engine.op_lambda_names import OP_LAMBDA_NAMES
+from tf1compat.keras.engine.op_lambda_names import ALL_ARGUMENTS, OP_LAMBDA_NAMES
 
 __all__ = ["TFOpLambda", "SlicingOpLambda", "op_call_of", "add_op_call_history"]
 
@@ -71,42 +73,43 @@ def _operator_function(key: str) -> Callable[..., Any]:
 _OPERATOR_FUNCTIONS = {name: _operator_function(key) for name, key, _ in _OPERATORS.values()}
 
 
-def _codes() -> Dict[Any, List[Tuple[str, Any]]]:
-    """code object -> [(TF function name, the function or the operator dunder's name)]:
-    functions made by one factory (`reduce_sum`, `reduce_all`) share their code."""
+def _codes() -> Dict[Any, List[Tuple[str, Any, Any]]]:
+    """code object -> [(TF function name, the function or the operator dunder's name, the
+    argument names its node records or None)]: functions made by one factory
+    (`reduce_sum`, `reduce_all`) share their code."""
     cached = _CODES.get("table")
     if cached is not None:
         return cached
-    table: Dict[Any, List[Tuple[str, Any]]] = {}
+    table: Dict[Any, List[Tuple[str, Any, Any]]] = {}
     for dunder, (symbol, _, _) in _OPERATORS.items():
-        table[getattr(Tensor, dunder).__code__] = [(symbol, dunder)]
+        table[getattr(Tensor, dunder).__code__] = [(symbol, dunder, None)]
     for path, symbol in OP_LAMBDA_NAMES.items():
         fn = _resolve(path)
         if not inspect.isfunction(fn):
             continue
         fn = inspect.unwrap(fn)
         entries = table.setdefault(fn.__code__, [])
-        if all(known is not fn for _, known in entries):
-            entries.append((symbol, fn))
+        if all(known is not fn for _, known, _ in entries):
+            entries.append((symbol, fn, ALL_ARGUMENTS.get(path)))
     _CODES["table"] = table
     return table
 
 
-_CODES: Dict[str, Dict[Any, List[Tuple[str, Any]]]] = {}
+_CODES: Dict[str, Dict[Any, List[Tuple[str, Any, Any]]]] = {}
 
 
-def _entry_of(frame: Any, entries: List[Tuple[str, Any]]) -> Tuple[str, Any]:
+def _entry_of(frame: Any, entries: List[Tuple[str, Any, Any]]) -> Tuple[str, Any, Any]:
     """The function a frame runs, among those sharing its code: the one whose closure
     holds the frame's free variables."""
     if len(entries) == 1:
         return entries[0]
     names = frame.f_code.co_freevars
     local = frame.f_locals
-    for symbol, fn in entries:
-        cells = fn.__closure__ or ()
+    for entry in entries:
+        cells = entry[1].__closure__ or ()
         if all(name in local and cell.cell_contents is local[name]
                for name, cell in zip(names, cells)):
-            return symbol, fn
+            return entry
     return entries[0]
 
 
@@ -152,12 +155,12 @@ def _find_call() -> Optional[_OpCall]:
         return None
     if _CURRENT[0] is found:
         return _CURRENT[1]
-    symbol, target = _entry_of(found, codes[found.f_code])
+    symbol, target, recorded = _entry_of(found, codes[found.f_code])
     arguments = found.f_locals
     if isinstance(target, str):
         call = _operator_call(symbol, target, arguments)
     else:
-        call = _function_call(symbol, target, arguments)
+        call = _function_call(symbol, target, arguments, recorded)
     _CURRENT[0], _CURRENT[1] = found, call
     return call
 
@@ -177,11 +180,17 @@ def _operator_call(symbol: str, dunder: str, arguments: dict) -> _OpCall:
                    {"y": y, "name": None})
 
 
-def _function_call(symbol: str, fn: Callable[..., Any], arguments: dict) -> _OpCall:
+def _function_call(symbol: str, fn: Callable[..., Any], arguments: dict,
+                   recorded: Optional[Tuple[str, ...]]) -> _OpCall:
     """The arguments the call was given, as far as its frame still shows them: the first
-    one positional, the others by name where they differ from their defaults."""
+    one positional, the others by name — those tf-keras records for this function
+    (`recorded`: every one, `{"name": None}`), else those that differ from their
+    defaults."""
     params = list(inspect.signature(fn).parameters.values())
     first = arguments.get(params[0].name) if params else None
+    if recorded is not None:
+        return _OpCall(TFOpLambda(fn, symbol), (first,),
+                       {key: arguments.get(key) for key in recorded})
     kwargs: Dict[str, Any] = {}
     for p in params[1:]:
         if p.name not in arguments:
@@ -206,10 +215,21 @@ def _build_in_keras_graph(tensor: Any, op_def: Any, inputs: Any, attrs: Any,
         return None
     # (ops named in their layer's scope, `tf.nn.relu/Relu`, as tf-keras's KerasTensors)
     with graph.as_default(), graph.name_scope(call.layer.name + "/"):
-        op = graph._apply_op(op_def, inputs, attrs, None)
+        op = graph._apply_op(op_def, [_graph_constants(v) for v in inputs], attrs, None)
     op._keras_op_call = call
     call.outputs.extend(op.outputs)
     return op
+
+
+def _graph_constants(value: Any) -> Any:
+    """Eager constants (a slice's bounds, a reduction's axes) as Const ops of the graph
+    being built, so its shape inference sees their values (a capture would hide them)."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_graph_constants(v) for v in value)
+    if isinstance(value, Tensor) and value._is_eager_tensor and \
+            value.dtype.base_dtype not in (D.resource, D.variant):
+        return constant(value.numpy(), dtype=value.dtype)
+    return value
 
 
 def op_call_of(tensor: Tensor) -> Optional[_OpCall]:
