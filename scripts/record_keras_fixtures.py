@@ -1,7 +1,8 @@
 """Writes the Keras HDF5 files in tests/fixtures/keras/ with real tf-keras (run with a TF
 venv, never in CI): the golden case cases_keras_saving.load_tf_keras_fixtures checks that
-tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambda).
-A child process under eager execution writes the model with TF-function layers
+tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambda), and
+the SavedModel of a subclassed model with nested models (saved_model_tf_subclassed_nested:
+eager_cases_keras_revived). A child process under eager execution writes the model with TF-function layers
 (TFOpLambda) as `op_lambda.h5` and the SavedModel `saved_model_tf_op_lambda`
 (eager_cases_keras_op_lambda).
 
@@ -65,9 +66,42 @@ def main(argv: list) -> int:
     with_lambdas = tf.keras.Model(x, out)
     set_weights(with_lambdas, 8)
     with_lambdas.save(os.path.join(OUT, "lambda.h5"))
+    _nested_subclassed(tf)
     subprocess.run([sys.executable, os.path.abspath(__file__), "--eager"], check=True)
     print("wrote", sorted(os.listdir(OUT)))
     return 0
+
+
+def _nested_subclassed(tf) -> None:
+    """A subclassed model holding a Sequential, a functional model and a Dense, fitted,
+    as a SavedModel (`saved_model_tf_subclassed_nested`; eager_cases_keras_revived)."""
+    import numpy as np
+    tf.reset_default_graph()
+    init = tf.keras.initializers.glorot_uniform
+
+    class Nest(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.block = tf.keras.Sequential(
+                [tf.keras.layers.Dense(3, kernel_initializer=init(seed=1)),
+                 tf.keras.layers.Dense(3, activation="relu", kernel_initializer=init(seed=2))],
+                name="block")
+            x = tf.keras.Input((3,))
+            self.head = tf.keras.Model(
+                x, tf.keras.layers.Dense(2, kernel_initializer=init(seed=3))(x), name="head")
+            self.out = tf.keras.layers.Dense(1, kernel_initializer=init(seed=4))
+
+        def call(self, x):
+            return self.out(self.head(self.block(x)))
+
+    model = Nest(name="nest")
+    model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    x = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
+    model.fit(x, np.ones((2, 1), np.float32), epochs=2, verbose=0)
+    directory = os.path.join(OUT, "saved_model_tf_subclassed_nested")
+    shutil.rmtree(directory, ignore_errors=True)
+    model.save(directory, save_format="tf")
+    os.remove(os.path.join(directory, "fingerprint.pb"))   # (changes with every write)
 
 
 def _eager_fixtures(tf) -> int:
@@ -79,6 +113,7 @@ def _eager_fixtures(tf) -> int:
     directory = os.path.join(OUT, "saved_model_tf_op_lambda")
     shutil.rmtree(directory, ignore_errors=True)
     model.save(directory, save_format="tf")
+    os.remove(os.path.join(directory, "fingerprint.pb"))
     return 0
 
 
