@@ -2,9 +2,9 @@
 venv, never in CI): the golden case cases_keras_saving.load_tf_keras_fixtures checks that
 tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambda), and
 the SavedModel of a subclassed model with nested models (saved_model_tf_subclassed_nested:
-eager_cases_keras_revived). A child process under eager execution writes the model with TF-function layers
-(TFOpLambda) as `op_lambda.h5` and the SavedModel `saved_model_tf_op_lambda`
-(eager_cases_keras_op_lambda).
+eager_cases_keras_revived). A child process under eager execution writes the model with
+TF-function layers (TFOpLambda) as `op_lambda.h5` and the SavedModel
+`saved_model_tf_op_lambda` (eager_cases_keras_op_lambda).
 
     /tmp/tf/bin/python scripts/record_keras_fixtures.py
 """
