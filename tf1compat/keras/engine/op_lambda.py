@@ -59,7 +59,7 @@ def _operator_function(key: str) -> Callable[..., Any]:
             return TENSOR_OPERATORS["neg"](x)
         return unary
     if key == "getitem":
-        def getitem(tensor: Any, slice_spec: Any, var: Any = None) -> Any:
+        def getitem(tensor: Any, slice_spec: Any) -> Any:
             return TENSOR_OPERATORS["getitem"](tensor, slice_spec)
         return getitem
 
@@ -135,15 +135,12 @@ class _OpCall:
         self.args = args
         self.kwargs = kwargs
         self.node: Optional[Any] = None
-        self.outputs: List[Tensor] = []
 
 
-# The frame of the call being built and its record: its later ops join that record. (One
-# frame at a time: calls on Keras tensors follow each other, the outermost is the call.)
-_CURRENT: List[Any] = [None, None]
-
-
-def _find_call() -> Optional[_OpCall]:
+def _find_call(graph: Any) -> Optional[_OpCall]:
+    """The call being built: the outermost public TF function or tensor operator on the
+    stack. Keras' graph keeps the frame of the last call and its record (one at a time:
+    calls on Keras tensors follow each other), so the call's later ops join it."""
     codes = _codes()
     found = None
     frame = sys._getframe(2)
@@ -153,15 +150,16 @@ def _find_call() -> Optional[_OpCall]:
         frame = frame.f_back
     if found is None:
         return None
-    if _CURRENT[0] is found:
-        return _CURRENT[1]
+    current = graph._extras.get("keras_op_call")
+    if current is not None and current[0] is found:
+        return current[1]
     symbol, target, recorded = _entry_of(found, codes[found.f_code])
     arguments = found.f_locals
     if isinstance(target, str):
         call = _operator_call(symbol, target, arguments)
     else:
         call = _function_call(symbol, target, arguments, recorded)
-    _CURRENT[0], _CURRENT[1] = found, call
+    graph._extras["keras_op_call"] = (found, call)
     return call
 
 
@@ -210,14 +208,13 @@ def _build_in_keras_graph(tensor: Any, op_def: Any, inputs: Any, attrs: Any,
     graph = tensor.graph
     if graph is not backend.get_graph():
         return None
-    call = _find_call()
+    call = _find_call(graph)
     if call is None:
         return None
     # (ops named in their layer's scope, `tf.nn.relu/Relu`, as tf-keras's KerasTensors)
     with graph.as_default(), graph.name_scope(call.layer.name + "/"):
         op = graph._apply_op(op_def, [_graph_constants(v) for v in inputs], attrs, None)
     op._keras_op_call = call
-    call.outputs.extend(op.outputs)
     return op
 
 
@@ -296,10 +293,6 @@ class TFOpLambda(Layer):
     def call(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.pop("name", None)    # (as tf-keras: a reused layer names no ops)
         return self.function(*args, **kwargs)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        raise NotImplementedError(f"{self.name}: the output shape of a TF function layer "
-                                  "comes from calling it")
 
     def get_config(self) -> dict:
         return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype,
