@@ -174,3 +174,15 @@ def case_unknown_function(tf):
     config = tf.keras.Model(x, tf.nn.relu(x)).get_config()
     config["layers"][1]["config"]["function"] = "nn.no_such_function"
     return {"from_config": catch(lambda: tf.keras.Model.from_config(config))}
+
+
+def case_backend_functions_comparisons_and_lambda(tf):
+    """`K.sum` (a backend function calling tf.reduce_sum), a comparison operator and
+    `tf.where`/`tf.zeros_like` next to a Lambda layer."""
+    tf.keras.backend.clear_session()
+    x = tf.keras.Input((4,))
+    y = tf.keras.backend.sum(x, axis=1, keepdims=True) + \
+        tf.keras.layers.Lambda(lambda t: t * 2)(x)
+    z = tf.where(x > 0.5, x, tf.zeros_like(x))
+    model = tf.keras.Model(x, [y, z])
+    return {"layers": _layers(model), "outputs": _outputs(model)}
