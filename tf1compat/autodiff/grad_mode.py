@@ -150,7 +150,10 @@ class GradModeRewriter:
                         "through those ops; fetch them in separate Session.run calls")
         self.retain_graph = len(self.grad_ops) > 1 or any(
             g._attrs.get("create_graph") for g in self.grad_ops)
-        self.differentiated = None if any(info is None for _, info in infos) else \
+        # Without gradient ops (an exported module: its caller differentiates the whole
+        # computation) every op keeps its inputs' graph.
+        self.differentiated = None if not self.grad_ops or any(
+            info is None for _, info in infos) else \
             _differentiated_ops(self.grad_ops, self.cut_ops)
 
     def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
