@@ -140,6 +140,21 @@ def test_a_cnn_step_pools_with_aten_kernels_in_one_graph(compile_env, size):
     assert {"tf1compat::max_pool2d", "tf1compat::max_pool2d_grad"} <= names, names
 
 
+def test_the_traced_pooling_ops_equal_atens_to_the_second_order():
+    from tf1compat.ops import _traced_pool
+    x = torch.randn(2, 3, 7, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    x = x.contiguous(memory_format=torch.channels_last).requires_grad_()
+    results = []
+    for pool in (lambda v: torch.nn.functional.max_pool2d(v, 3, 2, 1),
+                 lambda v: _traced_pool.max_pool2d(v, [3, 3], [2, 2], [1, 1])):
+        y = pool(x)
+        g, = torch.autograd.grad((y ** 3).sum(), x, create_graph=True)
+        gg, = torch.autograd.grad((g * g).sum(), x)
+        results.append((y, g, gg))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12)
+
+
 def test_batch_norm_with_update_ops_stays_op_by_op_with_the_reason(compile_env):
     def build():
         x = tf.placeholder(tf.float32, [None, 12], name="x")

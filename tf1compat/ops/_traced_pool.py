@@ -58,7 +58,20 @@ def _backward(ctx: Any, grad: torch.Tensor, _grad_indices: Any) -> tuple:
     return _max_pool2d_grad(grad, x, *ctx.window, indices), None, None, None
 
 
+def _setup_grad(ctx: Any, inputs: tuple, output: torch.Tensor) -> None:
+    ctx.save_for_backward(inputs[5])
+
+
+def _grad_backward(ctx: Any, grad_grad: torch.Tensor, *_: Any) -> tuple:
+    # The gradient is linear in `grad`: each pooled position takes the value at its
+    # argmax (ATen's max_pool_double_backward).
+    indices, = ctx.saved_tensors
+    taken = grad_grad.flatten(-2).gather(-1, indices.flatten(-2)).view_as(indices)
+    return taken, None, None, None, None, None
+
+
 _max_pool2d.register_autograd(_backward, setup_context=_setup)
+_max_pool2d_grad.register_autograd(_grad_backward, setup_context=_setup_grad)
 
 
 def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
