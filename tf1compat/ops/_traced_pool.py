@@ -7,7 +7,9 @@ for ATen's kernels (the pooling gradient and the ReLU gradient it fuses; docs/
 performance.md, "thirteenth session: CNN"). Behind these custom ops the compiled graph
 calls ATen's forward and backward kernels, the ones op by op (and a hand-written torch
 step) run, so values are the same and inductor still fuses what surrounds them.
-Only the MaxPool kernel uses them, and only while Dynamo traces (ops/nn_pool.py).
+Only the MaxPool kernel uses them, and only while torch.compile traces
+(`in_compiled_graph`): a program torch.export captures keeps ATen's op, so that it runs
+without tf1compat.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, List, Tuple
 
 import torch
 
-__all__ = ["max_pool2d"]
+__all__ = ["max_pool2d", "in_compiled_graph"]
 
 
 @torch.library.custom_op("tf1compat::max_pool2d", mutates_args=())
@@ -72,6 +74,12 @@ def _grad_backward(ctx: Any, grad_grad: torch.Tensor, *_: Any) -> tuple:
 
 _max_pool2d.register_autograd(_backward, setup_context=_setup)
 _max_pool2d_grad.register_autograd(_grad_backward, setup_context=_setup_grad)
+
+
+def in_compiled_graph() -> bool:
+    """Whether torch.compile (not torch.export) is tracing the calling kernel."""
+    exporting = getattr(torch.compiler, "is_exporting", None)
+    return torch.compiler.is_compiling() and not (exporting is not None and exporting())
 
 
 def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],

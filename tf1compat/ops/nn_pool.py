@@ -135,7 +135,7 @@ def _max_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
             sym = geo.torch_padding(pads)
             if sym is None:
                 xin, sym = pad_spatial(xin, pads, _lowest(xin.dtype)), [0] * nd
-            if nd == 2 and torch.compiler.is_compiling() and x.is_floating_point():
+            if nd == 2 and x.is_floating_point() and _traced_pool.in_compiled_graph():
                 # ATen's kernels inside the compiled graph, not inductor's pooling loops.
                 y = _traced_pool.max_pool2d(xin, geo.ksize, geo.strides, sym)
             else:
