@@ -452,8 +452,9 @@ def _trial_clock(threads: int, record: HotPlanRecord) -> Callable[[], float]:
     run's wall time is then mostly their scheduling, which moved a CNN step's time by
     3-9x from one run to the next on a loaded 2-core machine, so trials decided by
     noise), else wall time. At one thread (large products included: they follow
-    `load_threads()`) the CPU time is what the run costs; with more threads it would
-    count their spinning, and wall time is what the user waits for."""
+    `load_threads()`) the CPU time is what the run costs (the process's other threads,
+    e.g. another plan's background compile, add to both runs of a pair alike); with more
+    threads it would count their spinning, and wall time is what the user waits for."""
     if threads == 1 and _thread_policy.load_threads() == 1:
         record.trial_clock = "cpu"
         return time.process_time
