@@ -65,7 +65,10 @@ if [ "$full_suite" -gt 0 ]; then
     "$PY" -c "import pytest_timeout" 2>/dev/null && per_test="--timeout 120"
     echo "== whole suite on cuda:0 (pytest -n $workers), limit $full_suite s"
     # Two OpenMP threads per worker: the workers share the machine's cores.
-    OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" timeout -s INT -k 20 "$full_suite" "$PY" -m pytest -n "$workers" -v $per_test \
+    # Failures' tracebacks go to DIR/gpu_failures.log as they happen (tests/conftest.py):
+    # a suite stopped at the limit prints no summary.
+    OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" TF1COMPAT_TEST_FAILURE_LOG="$log_dir/gpu_failures.log" \
+        timeout -s INT -k 20 "$full_suite" "$PY" -m pytest -n "$workers" -v $per_test \
         -p no:cacheprovider --disable-warnings --tb=short -rfE tests \
         > "$log_dir/gpu_full_suite.log" 2>&1
     suite_rc=$?

@@ -106,11 +106,11 @@ class Recorder:
 
     def train_from_file(self, loss, optimizer, sources: list, feed: dict, variables: list
                         ) -> None:
-        """Saves the graph with `optimizer`'s train op on `loss` (in the "train_op"
-        collection) and `grad_<i>` = TF's gradients of `loss` wrt `sources`; records the loss
-        and gradients, two training steps from the file's train op, then `variables` and
-        the loss."""
-        train = optimizer.minimize(loss)
+        """Saves the graph with `optimizer`'s train op on `loss` (or `optimizer` itself: a
+        train op already built) in the "train_op" collection and `grad_<i>` = TF's
+        gradients of `loss` wrt `sources`; records the loss and gradients, two training
+        steps from the file's train op, then `variables` and the loss."""
+        train = optimizer if isinstance(optimizer, tf.Operation) else optimizer.minimize(loss)
         tf.add_to_collection("train_op", train)
         for i, g in enumerate(tf.gradients(loss, sources)):
             tf.identity(g, name=f"grad_{i}")

@@ -1,15 +1,32 @@
 """Records, with real TensorFlow, what the CudnnRNN ops of tf1compat must compute
 (ops/cudnn_rnn_ops.py): TF has no CPU kernel for them, so the oracle is the equivalent
-tf.keras LSTM / GRU (reset_after) / SimpleRNN (tanh, relu) on the CPU, with the same
-weights, and the opaque params buffer is built from those weights as tf-keras' GPU path
-builds it (`_canonical_to_params`: the weight matrices transposed, then the biases; for
-GRU cuDNN's gate order r, z, h; the one Keras bias split into an input and a recurrent
-part that add up to it).
+computation on the CPU with the same weights.
+
+1. cases.npz / cases.json: tf.keras LSTM / GRU (reset_after) / SimpleRNN (tanh, relu),
+   one layer, with the opaque params buffer built as tf-keras' GPU path builds it
+   (`_canonical_to_params`: the weight matrices transposed, then the biases; for GRU
+   cuDNN's gate order r, z, h; the one Keras bias split into an input and a recurrent
+   part that add up to it).
+2. cells.npz / cells.json: tf.contrib.cudnn_rnn's compatible cells — LSTMCell with
+   forget_bias=0 (the math of CudnnCompatibleLSTMCell, an LSTMBlockCell; with num_proj
+   its projection), TF 1.15's CudnnCompatibleGRUCell (copied into record_cudnn_cells.py: TF 2 has no
+   contrib), BasicRNNCell (tanh, relu) — stacked in a MultiRNNCell, or per layer in
+   bidirectional_dynamic_rnn as TF 1.15's stack_bidirectional_dynamic_rnn does, under
+   the variable names CudnnLSTMSaveable/CudnnGRUSaveable give the canonical weights; run
+   by tf.nn.dynamic_rnn (sequence lengths included). Per case the TF-canonical weights
+   are turned into cuDNN's canonical weights by TF 1.15's CudnnParamsFormatConverter
+   (ported to numpy in record_cudnn_cells.py) and packed into the opaque buffer (weights then biases per
+   layer and direction). The skip_input cases use identity input matrices in layer 0
+   (what skip_input means) and leave them out of the buffer. Gradient cases also hold
+   TF's gradients of sum(output * g_out) + sum(h * g_h) + sum(c * g_c). Each case's
+   canonical variables are also saved by tf.train.Saver into ckpt_<case>/ (a TF
+   checkpoint of the compatible cells, for tf.contrib.cudnn_rnn's saveables); the cells
+   are built in the variable scope of the mode's cuDNN layer (`cudnn_lstm`, ...), where
+   TF 1.15's layer puts its saveable.
+3. train_v3.meta: a TF training graph of CudnnRNNV3 (TF builds it on a CPU; its gradient
+   is TF's CudnnRNNBackpropV3 node), checked against a gradient case.
 
     /tmp/tf/bin/python scripts/record_cudnn_rnn.py
-
-writes tests/fixtures/cudnn_rnn/cases.npz (per case: x, h0, c0, params, lengths and
-Keras' outputs, final h and c) and cases.json (the ops' attrs per case).
 """
 
 from __future__ import annotations
@@ -23,6 +40,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_keras as keras  # noqa: E402
+
+import record_cudnn_cells  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
                    "fixtures", "cudnn_rnn")
@@ -81,6 +100,7 @@ def case(mode: str, mask: bool = False) -> dict:
 
 def main() -> None:
     os.makedirs(OUT, exist_ok=True)
+    record_cudnn_cells.main(OUT)
     specs = {"lstm": {"rnn_mode": "lstm"}, "gru": {"rnn_mode": "gru"},
              "rnn_tanh": {"rnn_mode": "rnn_tanh"}, "rnn_relu": {"rnn_mode": "rnn_relu"},
              "lstm_lengths": {"rnn_mode": "lstm", "lengths": True},

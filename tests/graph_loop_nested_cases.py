@@ -98,6 +98,149 @@ def case_train_dynamic_rnn_run_time_length_in_loop(tf):
                           ["loss:0", "rnn/cell/kernel:0", "rnn/cell/bias:0"])
 
 
+def case_train_scan_map_fold_run_time_length_in_loop(tf):
+    """tf.scan from an initializer, from the first element (written into its array
+    before its loop) and reversed from the last (at a run-time index), tf.map_fn over
+    the states and tf.foldl (from the first element) over a fed [None, 3] input (a
+    length known only at run time) inside a tf.while_loop of three passes, reading a
+    captured weight and the outer state; Adam."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        states = tf.scan(lambda acc, e: tf.tanh(tf.matmul(acc, w) + e * v), x[:, None, :],
+                         initializer=h)
+        firsts = tf.scan(lambda acc, e: tf.tanh(acc * v + e), x[:, None, :] + h)
+        lasts = tf.scan(lambda acc, e: acc * 0.5 + e * v, x[:, None, :] - h, reverse=True)
+        mapped = tf.map_fn(lambda s: tf.sin(s) * v, states)
+        total = tf.foldl(lambda acc, s: acc * 0.5 + s, mapped)
+        return i + 1, h * 0.2 + states[-1] * 0.5 + total * 0.3 + \
+            (firsts[-1] + firsts[0] + lasts[0]) * 0.2
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_computed_indices(tf):
+    """A loop writing a TensorArray at its counter and reading it back after the write at
+    computed indices (`i // 2`, `(i + 1) // 2`: the element just written or an earlier
+    one; clear_after_read off), and writing a second one at a computed index
+    `(2 * i) % 5` (a permutation of the rows) stacked after the loop and weighted per
+    row; GradientDescent."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    seen = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
+    spread = tf.TensorArray(tf.float32, 5, element_shape=[1, 3])
+
+    def body(i, h, seen, spread):
+        e = tf.tanh(tf.matmul(h, w) + x[i])
+        seen = seen.write(i, e)
+        back = seen.read(tf.floordiv(i, 2)) + seen.read(tf.floordiv(i + 1, 2)) * v
+        spread = spread.write(tf.floormod(2 * i, 5), back * e)
+        return i + 1, e * 0.5 + back * 0.4, seen, spread
+
+    _, h, _, spread = tf.while_loop(lambda i, *_: i < 5, body,
+                                    [tf.constant(0), tf.zeros([1, 3]), seen, spread])
+    weights = tf.constant(np.arange(1, 6, dtype=np.float32).reshape(5, 1, 1) / 5)
+    loss = tf.identity(tf.reduce_mean(tf.square(h - 0.1)) +
+                       tf.reduce_sum(spread.stack() * weights), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_read_between_writes(tf):
+    """A loop writing two elements of a TensorArray per iteration (`2 * i`, `2 * i + 1`),
+    the second computed from a read between the writes at a computed index (`2 * i`, not
+    the first write's index tensor: the element just written) and at `i` (an earlier
+    iteration's element, or the one just written at i = 0), stacked after the loop;
+    GradientDescent."""
+    x = tf.placeholder(tf.float32, [3, 2], name="x")
+    w = tf.get_variable("w", [2], initializer=tf.constant_initializer([0.7, -0.4]))
+    ta = tf.TensorArray(tf.float32, 6, clear_after_read=False)
+
+    def body(i, ta):
+        ta = ta.write(2 * i, tf.tanh(x[i] * w))
+        return i + 1, ta.write(2 * i + 1, ta.read(2 * i) * w + ta.read(i) * 0.5)
+
+    _, ta = tf.while_loop(lambda i, ta: i < 3, body, [tf.constant(0), ta])
+    weights = tf.constant(np.arange(1, 7, dtype=np.float32).reshape(6, 1) / 6)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() * weights - 0.2)), name="loss")
+    tf.train.GradientDescentOptimizer(0.2).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:3, :2]}, ["loss:0", "w:0"])
+
+
+def three_level_loops(tf, flag=None):
+    """`h` of loops nested three deep: an outer loop over the rows of `x` whose body runs
+    a loop of `i + 1` steps (a trip count known only at run time) whose body holds a
+    tf.cond on the parity of its counter (a MatMul with the captured weight `w` one way,
+    the outer step's row the other) and a third loop of a fed trip count `n` reading the
+    outer step's row. With a bool tensor `flag`, the outer body also runs a loop inside a
+    tf.cond (on the parity of the outer counter) inside a tf.cond on `flag`."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+
+    def body(i, h):
+        row = x[i]
+
+        def middle(j, g):
+            g = tf.cond(tf.equal(tf.floormod(j, 2), 0), lambda: tf.tanh(tf.matmul(g, w)),
+                        lambda: g * v + row)
+            _, g = tf.while_loop(lambda k, f: k < n,
+                                 lambda k, f: (k + 1, tf.sin(f) * 0.9 + row * 0.1),
+                                 [tf.constant(0), g])
+            return j + 1, g
+
+        _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
+        if flag is not None:
+            def looped():
+                return tf.while_loop(lambda j, f: j < i, lambda j, f: (
+                    j + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), g])[1]
+            g = tf.cond(flag, lambda: tf.cond(tf.equal(tf.floormod(i, 2), 0), looped,
+                                              lambda: g * v),
+                        lambda: g + row)
+        return i + 1, g * 0.8 + h * 0.2
+
+    return tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.zeros([1, 3])])[1]
+
+
+def case_train_three_level_loops_with_cond(tf):
+    """`three_level_loops` (a cond in the middle body); GradientDescent."""
+    h = three_level_loops(tf)
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 2},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_loop_in_cond_in_cond_in_loop(tf):
+    """`three_level_loops` with a loop in a tf.cond (the outer counter's parity) in a
+    tf.cond on a fed flag in the outer body; GradientDescent; the flag fed both ways
+    (the model TF writes in scripts/make_graph_fixtures_loops.py)."""
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    h = three_level_loops(tf, flag)
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
+    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
+    flipped = dict(feeds, **{"flag:0": False})
+    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
+                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
+    return spec
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_loop,
-                     case_train_dynamic_rnn_run_time_length_in_loop]
+                     case_train_dynamic_rnn_run_time_length_in_loop,
+                     case_train_scan_map_fold_run_time_length_in_loop,
+                     case_train_tensor_array_computed_indices,
+                     case_train_tensor_array_read_between_writes,
+                     case_train_three_level_loops_with_cond,
+                     case_train_loop_in_cond_in_cond_in_loop]

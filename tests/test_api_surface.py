@@ -21,12 +21,13 @@ import torch
 import tf1compat as tf
 from tf1compat.runtime import session_options
 from tf1compat.runtime.placement import Placer
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _python(*args: str, cwd: str = ROOT, input_: str = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True,
                           env=env, input=input_, timeout=300)
 

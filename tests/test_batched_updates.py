@@ -180,6 +180,30 @@ def _record_batched_calls(monkeypatch):
     return calls
 
 
+def _train_conv(make_optimizer, batched, monkeypatch, steps=3):
+    """A convolution's filter gradient is a permuted view of torch's [out, in, kh, kw]
+    result: the fused kernels take it as a contiguous copy."""
+    monkeypatch.setenv("TF1COMPAT_BATCH_KERNELS", "1" if batched else "0")
+    rng = np.random.RandomState(0)
+    with tf.Graph().as_default():
+        x = tf.constant(rng.rand(4, 8, 8, 3).astype(np.float32))
+        f = tf.get_variable("f", initializer=rng.randn(3, 3, 3, 5).astype(np.float32))
+        b = tf.get_variable("b", initializer=rng.randn(5).astype(np.float32))
+        h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, f, [1, 1, 1, 1], "SAME"), b))
+        loss = tf.reduce_mean(tf.square(h))
+        return _run_steps(make_optimizer().minimize(loss), [{}] * steps)[0]
+
+
+@pytest.mark.parametrize("name", ["adam", "momentum"])
+def test_permuted_filter_gradients_are_batched(name, monkeypatch):
+    calls = _record_batched_calls(monkeypatch)
+    batched = _train_conv(_OPTIMIZERS[name], True, monkeypatch)
+    assert calls == [True, True, True]
+    alone = _train_conv(_OPTIMIZERS[name], False, monkeypatch)
+    for a, b in zip(alone, batched):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_same_variable_twice_composes_in_order(monkeypatch):
     for batched in (False, True):
         monkeypatch.setenv("TF1COMPAT_BATCH_KERNELS", "1" if batched else "0")

@@ -15,7 +15,8 @@ from tf1compat.check import check_paths
 from tf1compat.check.scanner import scan_source
 from tf1compat.check.support import MISSING, SUPPORTED, UNKNOWN, UNSUPPORTED, support_of
 from tf1compat.framework import unsupported_api
-from tests.migration import EXAMPLES, ROOT
+from tests.migration import EXAMPLES
+from tests.child_env import child_env
 
 
 def _names(source: str) -> list:
@@ -159,8 +160,7 @@ def test_cli_text_json_and_exit_status(tmp_path, capsys):
 
 
 def test_check_of_the_migration_examples_runs_nothing_and_passes():
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "check", "--json", EXAMPLES],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

@@ -103,6 +103,58 @@ def test_cnn_trains_to_the_op_by_op_variables(compile_env):
         compile_env, build, lambda i: {"img:0": images, "lab:0": _Y[:8]}))
 
 
+@pytest.mark.parametrize("size", [8, 7], ids=["even", "odd_same_padding"])
+def test_a_cnn_step_pools_with_aten_kernels_in_one_graph(compile_env, size):
+    """Max pooling and its gradient stay ATen's kernels inside the compiled graph
+    (ops/_traced_pool.py; inductor's own pooling gradient is several times slower on
+    the CPU): one graph, no break, the op-by-op values."""
+    from torch._dynamo.utils import counters
+    from torch.profiler import profile
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    images = _RNG.rand(8, size, size, 2).astype(np.float32)
+
+    def build():
+        x = tf.placeholder(tf.float32, [None, size, size, 2], name="img")
+        y = tf.placeholder(tf.float32, [None, 3], name="lab")
+        h = tf.layers.conv2d(x, 4, 3, padding="same", activation=tf.nn.relu)
+        h = tf.layers.max_pooling2d(h, 2, 2, padding="same")
+        logits = tf.layers.dense(tf.layers.flatten(h), 3)
+        loss = tf.losses.softmax_cross_entropy(y, logits)
+        return loss, tf.train.AdamOptimizer(0.01).minimize(loss)
+    feeds = {"img:0": images, "lab:0": _Y[:8]}
+    counters.clear()
+    record = _same_training(compile_env, build, lambda i: feeds)
+    assert record.status == COMPILED, record
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    assert counters["stats"]["unique_graphs"] == 1
+    with tf.Graph().as_default():
+        loss, train = build()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(STEPS):
+                sess.run(train, feeds)
+            assert _step_hot_plan(sess).hot.status == COMPILED
+            with profile() as prof:
+                sess.run(train, feeds)
+    names = {e.key for e in prof.key_averages()}
+    assert {"tf1compat::max_pool2d", "tf1compat::max_pool2d_grad"} <= names, names
+
+
+def test_the_traced_pooling_ops_equal_atens_to_the_second_order():
+    from tf1compat.ops import _traced_pool
+    x = torch.randn(2, 3, 7, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    x = x.contiguous(memory_format=torch.channels_last).requires_grad_()
+    results = []
+    for pool in (lambda v: torch.nn.functional.max_pool2d(v, 3, 2, 1),
+                 lambda v: _traced_pool.max_pool2d(v, [3, 3], [2, 2], [1, 1])):
+        y = pool(x)
+        g, = torch.autograd.grad((y ** 3).sum(), x, create_graph=True)
+        gg, = torch.autograd.grad((g * g).sum(), x)
+        results.append((y, g, gg))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12)
+
+
 def test_batch_norm_with_update_ops_stays_op_by_op_with_the_reason(compile_env):
     def build():
         x = tf.placeholder(tf.float32, [None, 12], name="x")

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
+from tests.child_env import child_env
 
 learn = tf.contrib.learn
 layers = tf.contrib.layers
@@ -225,6 +226,6 @@ print("ok")
 """
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=root, env=dict(os.environ, PYTHONPATH=root), timeout=300)
+                          cwd=root, env=child_env(), timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "ok"

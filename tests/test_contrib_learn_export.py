@@ -125,3 +125,35 @@ def test_model_fn_without_output_alternatives_and_not_fitted(tmp_path):
                                          r"available output_alternatives are: \[\]"):
         est.export_savedmodel(str(tmp_path / "export"), _serving_fn(),
                               default_output_alternative_key="a")
+
+
+def test_graph_rewrite_specs_add_meta_graphs_under_other_tags(tmp_path):
+    """Specs after the first, without transforms, add the served graph again under their
+    tags (TF 1.15's meta_graph_transform with no transforms); transforms need TF's Graph
+    Transform Tool."""
+    from tf1compat.contrib.learn.estimator import GraphRewriteSpec
+    est = _estimator(tmp_path / "model", _two_heads())
+    _train(est, lambda: {k: tf.constant(v) for k, v in Y.items()})
+    specs = (GraphRewriteSpec(["serve"], ()), GraphRewriteSpec(["serve", "tpu"], []),
+             GraphRewriteSpec(["eval_graph"], ()))
+    export_dir = est.export_savedmodel(str(tmp_path / "export"), _serving_fn(),
+                                       default_output_alternative_key="a",
+                                       graph_rewrite_specs=specs)
+    graphs = []
+    for tags in (["serve"], ["serve", "tpu"], ["eval_graph"]):
+        tf.reset_default_graph()
+        with tf.Session() as sess:
+            meta = tf.saved_model.loader.load(sess, tags, export_dir)
+            outputs = meta.signature_def["serving_default"].outputs
+            scores = sess.run(outputs["scores"].name,
+                              {"input_example_tensor:0": [_example(X[0])]})
+            graphs.append((list(meta.meta_info_def.tags), sorted(meta.signature_def),
+                           meta.graph_def.SerializeToString(), scores.tolist()))
+    assert [g[0] for g in graphs] == [["serve"], ["serve", "tpu"], ["eval_graph"]]
+    assert all(g[1:] == graphs[0][1:] for g in graphs)
+    with pytest.raises(NotImplementedError, match=r"transforms \['strip_unused_nodes'\] need "
+                                                  "TF's Graph Transform Tool"):
+        est.export_savedmodel(str(tmp_path / "export"), _serving_fn(),
+                              default_output_alternative_key="a",
+                              graph_rewrite_specs=specs + (GraphRewriteSpec(
+                                  ["x"], ["strip_unused_nodes"]),))

@@ -1,5 +1,7 @@
-"""CudnnRNN, CudnnRNNV2, CudnnRNNV3 (ops/cudnn_rnn_ops.py) against the equivalent
-tf.keras LSTM / GRU / SimpleRNN that real TF computed on the CPU with the same weights
+"""CudnnRNN, CudnnRNNV2, CudnnRNNV3 and CudnnRNNBackprop(V2/V3) (ops/cudnn_rnn_ops.py)
+against the equivalent tf.keras LSTM / GRU / SimpleRNN and tf.contrib.cudnn_rnn's
+compatible cells (several layers, both directions, projections, skip_input, sequence
+lengths, gradients) that real TF computed on the CPU with the same weights
 (scripts/record_cudnn_rnn.py; TF has no CPU kernel for the cuDNN ops themselves)."""
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "cudnn_rnn")
 with open(os.path.join(FIXTURE, "cases.json")) as _f:
     SPECS = json.load(_f)
 ARRAYS = np.load(os.path.join(FIXTURE, "cases.npz"))
+with open(os.path.join(FIXTURE, "cells.json")) as _f:
+    CELL_SPECS = json.load(_f)
+CELLS = np.load(os.path.join(FIXTURE, "cells.npz"))
+TOL = dict(rtol=1e-5, atol=1e-5)
 
 
 def _case(name: str) -> dict:
@@ -68,28 +74,6 @@ def test_cudnn_rnn_v3_sequence_lengths_batch_major(name):
         assert not out[b, length:].any()
 
 
-@pytest.mark.parametrize("attrs,what", [
-    ({"direction": "bidirectional"}, "direction=bidirectional"),
-    ({"input_mode": "skip_input"}, "input_mode=skip_input")])
-def test_unverifiable_layouts_name_the_case(attrs, what):
-    """(tf1compat's kernels raise NotImplementedError; the run reports it as TF's
-    UnimplementedError naming the node.)"""
-    with pytest.raises(tf.errors.UnimplementedError, match=what):
-        _run("CudnnRNN", _case("lstm"), "lstm", **attrs)
-
-
-def test_several_layers_name_the_case():
-    c = dict(_case("gru"))
-    c["h0"] = np.stack([c["h0"]] * 2)        # [layers, batch, units]
-    with tf.Graph().as_default():
-        outs = tf.raw_ops.CudnnRNN(
-            input=tf.constant(c["x"].transpose(1, 0, 2)), input_h=tf.constant(c["h0"]),
-            input_c=tf.constant(c["h0"]), params=tf.constant(c["params"]), rnn_mode="gru")
-        with tf.Session() as sess, pytest.raises(tf.errors.UnimplementedError,
-                                                 match="several layers"):
-            sess.run(outs[0])
-
-
 def test_a_wrong_params_size_is_an_invalid_argument():
     c = dict(_case("lstm"))
     c["params"] = c["params"][:-1]
@@ -109,3 +93,209 @@ def test_gradients_reach_the_params():
         with tf.Session() as sess:
             g = sess.run(grad)
     assert g.shape == c["params"].shape and np.abs(g).sum() > 0
+
+
+def _cell_case(name: str) -> dict:
+    return {k.split("/", 1)[1]: CELLS[k] for k in CELLS.files if k.startswith(name + "/")}
+
+
+def _cell_op(op: str, name: str, time_major: bool, **extra):
+    """(case arrays, the op's output tensors, the input tensors x, h0, c0, params)."""
+    c, spec = _cell_case(name), CELL_SPECS[name]
+    x = c["x"] if not time_major else c["x"].transpose(1, 0, 2)
+    ins = [tf.constant(x), tf.constant(c["h0"]),
+           tf.constant(c["c0"] if spec["rnn_mode"] == "lstm" else np.zeros(0, np.float32)),
+           tf.constant(c["params"])]
+    attrs = {"rnn_mode": spec["rnn_mode"], "direction": spec["direction"],
+             "input_mode": spec["input_mode"], **extra}
+    if op == "CudnnRNNV3":
+        attrs.update(sequence_lengths=tf.constant(c["lengths"]), time_major=time_major,
+                     num_proj=spec["num_proj"])
+    outs = getattr(tf.raw_ops, op)(input=ins[0], input_h=ins[1], input_c=ins[2],
+                                   params=ins[3], **attrs)
+    return c, outs, ins
+
+
+def _check_forward(c: dict, got: list, lstm: bool, time_major: bool) -> None:
+    out = got[0].transpose(1, 0, 2) if time_major else got[0]
+    np.testing.assert_allclose(out, c["output"], **TOL)
+    np.testing.assert_allclose(got[1], c["h"], **TOL)
+    if lstm:
+        np.testing.assert_allclose(got[2], c["c"], **TOL)
+
+
+@pytest.mark.parametrize("name", sorted(CELL_SPECS))
+def test_cudnn_rnn_v3_batch_major_computes_what_the_compatible_cells_compute(name):
+    """Several layers, bidirectional, num_proj, skip_input, lengths 5, 2, 0 (past a
+    length the outputs are zeros and the state stays, in TF's dynamic_rnn as in cuDNN)."""
+    with tf.Graph().as_default():
+        c, outs, _ = _cell_op("CudnnRNNV3", name, time_major=False)
+        with tf.Session() as sess:
+            got = sess.run(list(outs[:3]))
+    _check_forward(c, got, CELL_SPECS[name]["rnn_mode"] == "lstm", time_major=False)
+
+
+@pytest.mark.parametrize("op", ["CudnnRNN", "CudnnRNNV2"])
+@pytest.mark.parametrize("name", sorted(n for n, s in CELL_SPECS.items()
+                                        if not s["lengths"] and not s["num_proj"]))
+def test_cudnn_rnn_time_major_computes_what_the_compatible_cells_compute(op, name):
+    with tf.Graph().as_default():
+        c, outs, _ = _cell_op(op, name, time_major=True)
+        with tf.Session() as sess:
+            got = sess.run(list(outs[:3]))
+    _check_forward(c, got, CELL_SPECS[name]["rnn_mode"] == "lstm", time_major=True)
+
+
+def test_auto_select_is_skip_input_when_the_input_is_num_units_wide():
+    with tf.Graph().as_default():
+        c, outs, _ = _cell_op("CudnnRNN", "lstm_skip", True, input_mode="auto_select")
+        with tf.Session() as sess:
+            got = sess.run(list(outs[:3]))
+    _check_forward(c, got, True, time_major=True)
+
+
+def test_skip_input_needs_an_input_as_wide_as_the_units():
+    c = _case("lstm")            # input 4, units 3
+    with pytest.raises(tf.errors.InvalidArgumentError, match="skip_input needs input_size"):
+        _run("CudnnRNN", c, "lstm", input_mode="skip_input")
+
+
+def _grad_inputs(c: dict, lstm: bool) -> list:
+    return [tf.constant(c["g_out"]), tf.constant(c["g_h"]),
+            tf.constant(c["g_c"] if lstm else np.zeros(0, np.float32))]
+
+
+def _check_grads(c: dict, got: list, lstm: bool) -> None:
+    names = ["dx", "dh0", "dc0", "dparams"]
+    for k, (g, name) in enumerate(zip(got, names)):
+        if name == "dc0" and not lstm:
+            continue
+        np.testing.assert_allclose(g, c[name], rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, s in CELL_SPECS.items() if s["gradients"]))
+def test_gradients_are_tfs_gradients_of_the_compatible_cells(name):
+    """d(sum(output * g_out) + sum(h * g_h) + sum(c * g_c)) by the input, the initial
+    states and the opaque params (TF's gradient of the canonical weights, packed)."""
+    lstm = CELL_SPECS[name]["rnn_mode"] == "lstm"
+    with tf.Graph().as_default():
+        c, outs, ins = _cell_op("CudnnRNNV3", name, time_major=False)
+        g_out, g_h, g_c = _grad_inputs(c, lstm)
+        loss = tf.reduce_sum(outs[0] * g_out) + tf.reduce_sum(outs[1] * g_h)
+        if lstm:
+            loss += tf.reduce_sum(outs[2] * g_c)
+        grads = tf.gradients(loss, ins if lstm else [ins[0], ins[1], ins[3]])
+        with tf.Session() as sess:
+            got = sess.run(grads)
+    if not lstm:
+        got.insert(2, None)
+    _check_grads(c, got, lstm)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, s in CELL_SPECS.items() if s["gradients"]))
+def test_cudnn_rnn_backprop_v3_as_an_imported_training_graph_runs_it(name):
+    """TF's gradient of CudnnRNNV3 is a CudnnRNNBackpropV3 node fed the forward outputs
+    and reserve space: tf1compat recomputes the forward pass for its vector-Jacobian
+    product."""
+    spec = CELL_SPECS[name]
+    lstm = spec["rnn_mode"] == "lstm"
+    with tf.Graph().as_default():
+        c, outs, ins = _cell_op("CudnnRNNV3", name, time_major=False)
+        grads = tf.raw_ops.CudnnRNNBackpropV3(
+            input=ins[0], input_h=ins[1], input_c=ins[2], params=ins[3],
+            sequence_lengths=tf.constant(c["lengths"]), output=outs[0], output_h=outs[1],
+            output_c=outs[2], output_backprop=_grad_inputs(c, lstm)[0],
+            output_h_backprop=_grad_inputs(c, lstm)[1],
+            output_c_backprop=_grad_inputs(c, lstm)[2], reserve_space=outs[3],
+            host_reserved=outs[4], rnn_mode=spec["rnn_mode"], direction=spec["direction"],
+            num_proj=spec["num_proj"], time_major=False)
+        assert grads[0].op.type == "CudnnRNNBackpropV3"
+        with tf.Session() as sess:
+            got = sess.run(list(grads))
+    _check_grads(c, got, lstm)
+
+
+@pytest.mark.parametrize("op", ["CudnnRNNBackprop", "CudnnRNNBackpropV2"])
+def test_cudnn_rnn_backprop_time_major(op):
+    """V1/V2 backprops (time-major, no lengths) against the V3 one's gradients, which the
+    test above checks against TF: lengths 5, 5, 5 here, on the full-length GRU case."""
+    name = "gru_bidi_2layers"
+    spec = CELL_SPECS[name]
+    with tf.Graph().as_default():
+        c, outs, ins = _cell_op("CudnnRNN" if op == "CudnnRNNBackprop" else "CudnnRNNV2",
+                                name, time_major=True)
+        g_out = tf.constant(np.ones(outs[0].shape.as_list(), np.float32))
+        args = dict(input=ins[0], input_h=ins[1], input_c=ins[2], params=ins[3],
+                    output=outs[0], output_h=outs[1], output_c=outs[2],
+                    output_backprop=g_out, output_h_backprop=tf.ones_like(ins[1]),
+                    output_c_backprop=ins[2], reserve_space=outs[3],
+                    rnn_mode="gru", direction=spec["direction"])
+        if op == "CudnnRNNBackpropV2":
+            args["host_reserved"] = outs[4]
+        grads = getattr(tf.raw_ops, op)(**args)
+        expected = tf.gradients(tf.reduce_sum(outs[0]) + tf.reduce_sum(outs[1]),
+                                [ins[0], ins[1], ins[3]])
+        with tf.Session() as sess:
+            got, want = sess.run([[grads[0], grads[1], grads[3]], expected])
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    assert np.abs(got[2]).sum() > 0
+
+
+def test_dropout_between_layers_in_training_names_the_case():
+    with tf.Graph().as_default():
+        _, outs, _ = _cell_op("CudnnRNN", "gru_2layers", True, dropout=0.5)
+        with tf.Session() as sess, pytest.raises(tf.errors.UnimplementedError,
+                                                 match="dropout=0.5 between layers"):
+            sess.run(outs[0])
+
+
+@pytest.mark.parametrize("name,attrs", [("gru_2layers", {"dropout": 0.5,
+                                                          "is_training": False}),
+                                        ("gru", {"dropout": 0.5})])
+def test_dropout_without_an_effect_runs(name, attrs):
+    """In inference, and with one layer (cuDNN drops between layers only), dropout does
+    nothing."""
+    with tf.Graph().as_default():
+        if name == "gru":
+            out, _, _ = _run("CudnnRNN", _case("gru"), "gru", **attrs)
+            np.testing.assert_allclose(out, _case("gru")["output"], **TOL)
+            return
+        c, outs, _ = _cell_op("CudnnRNN", name, True, **attrs)
+        with tf.Session() as sess:
+            got = sess.run(list(outs[:3]))
+    _check_forward(c, got, False, time_major=True)
+
+
+def test_a_state_that_does_not_match_the_directions_is_an_invalid_argument():
+    with tf.Graph().as_default():
+        c = _cell_case("gru_bidi_2layers")
+        outs = tf.raw_ops.CudnnRNN(
+            input=tf.constant(c["x"].transpose(1, 0, 2)), input_h=tf.constant(c["h0"][:3]),
+            input_c=tf.constant(0.0), params=tf.constant(c["params"]), rnn_mode="gru",
+            direction="bidirectional")
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                                 match="multiple of the 2 directions"):
+            sess.run(outs[0])
+
+
+def test_a_tf_training_graph_of_cudnn_rnn_v3_imports_and_trains():
+    """TF's meta graph (built by TF, which runs it only on a GPU): its gradient is a
+    CudnnRNNBackpropV3 node fed the forward op's reserve space; one GradientDescent step
+    moves the params by 0.1 times TF's gradient of the compatible cells."""
+    c = _cell_case("lstm_bidi_2layers_lengths")
+    with tf.Graph().as_default() as g:
+        tf.train.import_meta_graph(os.path.join(FIXTURE, "train_v3.meta"))
+        assert "CudnnRNNBackpropV3" in {op.type for op in g.get_operations()}
+        params = [v for v in tf.global_variables() if v.op.name == "opaque_kernel"][0]
+        train = tf.get_collection("train_op")[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            loss = sess.run("loss:0")
+            sess.run(train)
+            after = sess.run(params)
+    want = np.sum(c["output"] * c["g_out"]) + np.sum(c["h"] * c["g_h"]) + \
+        np.sum(c["c"] * c["g_c"])
+    np.testing.assert_allclose(loss, want, rtol=1e-5)
+    np.testing.assert_allclose(after, c["params"] - 0.1 * c["dparams"], rtol=1e-5,
+                               atol=1e-5)

@@ -20,6 +20,7 @@ import torch
 
 import tf1compat as tf
 from tf1compat.framework import context as _context
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -435,7 +436,7 @@ def test_bench_eager_dispatch_smoke():
             "assert {'add', 'chain100', 'tape'} <= set(r); "
             "assert all(v['tf1compat_us'] > 0 and v['torch_us'] > 0 for v in r.values()); "
             "print('ok')")
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -370,6 +370,25 @@ def test_torch_export_of_a_feed_forward_graph():
         program.module()(torch.from_numpy(xs), torch.from_numpy(ys) + 5)
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["non_strict", "strict"])
+def test_torch_export_of_a_pooling_graph_holds_aten_ops_only(strict):
+    # (Compiled plans pool through tf1compat's custom ops, ops/_traced_pool.py; an
+    # exported program must run without tf1compat.)
+    if strict and tuple(int(p) for p in torch.__version__.split(".")[:2]) < (2, 11):
+        pytest.skip("strict torch.export of an ExportedModule needs torch >= 2.11")
+    x = tf.placeholder(tf.float32, [None, 8, 8, 2], name="x")
+    out = tf.layers.max_pooling2d(tf.layers.conv2d(x, 3, 3, padding="same"), 2, 2)
+    module = tfx.to_module(out, [x])
+    xs = torch.rand(2, 8, 8, 2)
+    program = torch.export.export(module, (xs,), strict=strict)
+    targets = {str(n.target) for n in program.graph_module.graph.nodes
+               if n.op == "call_function"}
+    assert "aten.max_pool2d.default" in targets and \
+        not any(t.startswith("tf1compat") for t in targets), targets
+    np.testing.assert_allclose(program.module()(xs).detach().numpy(),
+                               module(xs).detach().numpy(), rtol=1e-6)
+
+
 # Strict mode traces the module with dynamo; torch 2.4's dynamo cannot read the module's
 # state mapping (checked on 2.11 and 2.13).
 @pytest.mark.skipif(tuple(int(p) for p in torch.__version__.split(".")[:2]) < (2, 11),

@@ -10,13 +10,14 @@ import re
 import subprocess
 import sys
 
-from tests.migration import EXAMPLES, ROOT
+from tests.migration import EXAMPLES
+from tests.child_env import child_env
 
 FOLDER = os.path.join(EXAMPLES, "cnn_export_to_pytorch")
 
 
 def test_worked_example_fine_tunes_with_the_first_step_loss_of_tf1():
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     proc = subprocess.run([sys.executable, "to_pytorch.py"], cwd=FOLDER, capture_output=True,
                           text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -161,7 +161,8 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     # Prod over an axis of unknown size; the same again; a cond whose branch holds Log
     # (its zero gradient in the untaken branch could be 0 * inf); nested while loops,
     # the inner one's trip count the outer counter (loop_unrolling.py unrolls only fixed
-    # ones) and its body a tf.cond (a nested backward loop takes plain bodies only).
+    # ones) and its body a tf.cond with a gradient stop in a branch (a nested backward
+    # loop takes conds of plain ops only).
     prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 0)), [w])[0]
     again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 0)), [w])[0]
     cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(tf.log(w)),
@@ -169,7 +170,8 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     loop = tf.gradients(tf.while_loop(
         lambda i, v: i < 2,
         lambda i, v: (i + 1, tf.while_loop(lambda j, u: j <= i, lambda j, u: (
-            j + 1, tf.cond(j > 0, lambda: u * w, lambda: u + w)), [0, v])[1]),
+            j + 1, tf.cond(j > 0, lambda: u * tf.stop_gradient(u) * w, lambda: u + w)),
+            [0, v])[1]),
         [0, tf.ones([3, 2])])[1], [w])[0]
     tf.global_variables_initializer()
     with caplog.at_level(logging.WARNING):

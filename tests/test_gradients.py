@@ -20,6 +20,7 @@ import torch
 import tf1compat as tf
 from tf1compat.framework.graph import apply_op1
 from tf1compat.framework.op_def import Type, declare, get_op_def
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -157,7 +158,7 @@ def test_interpreter_matches_generated_code():
             "    print(np.round(s.run([g, gg], {x: [0.5, 1.0, 2.0]}), 5).tolist())\n")
     outs = []
     for interp in ("0", "1"):
-        env = dict(os.environ, PYTHONPATH=ROOT, TF1COMPAT_INTERPRET=interp)
+        env = child_env(TF1COMPAT_INTERPRET=interp)
         outs.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                                    text=True, check=True).stdout)
     assert outs[0] == outs[1]
@@ -401,7 +402,7 @@ def test_not_differentiable_gives_none_like_tf():
             "    tf.NotDifferentiable('Snapshot')\n"
             "except KeyError:\n"
             "    print('duplicate')\n")
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.split("\n")
     assert out[:3] == ["lookup True", "[None] gradients_2/grad_ys_0:0", "duplicate"]

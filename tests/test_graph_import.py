@@ -78,10 +78,15 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
 # -- minimize after importing TF's graphs ------------------------------------------------------
 
 @pytest.mark.parametrize("case", ["cond_while_gradients", "dynamic_rnn_training",
-                                  "functional_control_flow", "runtime_conv_transpose"])
+                                  "functional_control_flow", "runtime_conv_transpose",
+                                  "scan_in_loop_run_time_length",
+                                  "three_level_loops_with_conds",
+                                  "tensor_array_computed_indices"])
 def test_imported_tf_graph_trains_like_tf(case):
     """tf1compat's own optimizer on a loss of TF's imported graph (TF1 loops and conds, or
-    functional If/While, transposed convolutions of run-time sizes) steps like TF did (the
+    functional If/While, transposed convolutions of run-time sizes, nested loops: tf.scan
+    over a run-time length in a loop, loops three deep with conds, a loop in a cond in a
+    cond in a loop, TensorArrays read at computed indices) steps like TF did (the
     fixture's `minimize` record)."""
     d, spec, arrays = _load(case)
     minimize = spec.get("minimize")

@@ -491,3 +491,32 @@ def test_graph_inputs_that_are_not_feeds_keep_dynamo_s_call():
     assert direct is not None
     out = direct([torch.full((3,), 2.0)])
     assert [o.tolist() for o in out] == [[4.0] * 3, [3.0] * 3]
+
+
+@pytest.mark.parametrize("plan_threads, load_threads, clock", [
+    (1, 1, "cpu"), (1, 2, "wall"), (2, 1, "wall")])
+def test_a_trial_on_one_thread_of_a_busy_machine_times_cpu(compile_env, plan_threads,
+                                                          load_threads, clock):
+    # At one thread on a busy machine the wall clock measures other processes'
+    # scheduling; the process's CPU time is what the run costs.
+    compile_env.setattr(hot_plans._thread_policy, "load_threads", lambda: load_threads)
+    readings = []
+
+    def reader(name):
+        def read():
+            readings.append(name)
+            return float(len(readings))      # every run takes 1 s
+        return read
+
+    def prepare(hot):
+        compile_env.setattr(hot_plans.time, "process_time", reader("cpu"))
+        compile_env.setattr(hot_plans.time, "perf_counter", reader("wall"))
+        hot.threads = plan_threads
+        hot.trial = {"eager": [], "compiled": []}      # (a first trial run came before)
+        compile_env.setattr(hot_plans.torch, "get_num_threads", lambda: plan_threads)
+    hot = _trial_of_chain(prepare)
+    assert hot.record.trial_clock == clock
+    assert readings and set(readings) == {clock}
+    assert hot.record.status == hot_plans.FALLBACK   # every run took 1 s: no margin
+    assert "of CPU time" in hot.record.reason if clock == "cpu" else \
+        "of CPU time" not in hot.record.reason

@@ -16,6 +16,7 @@ import pytest
 
 import tf1compat as tf
 from tf1compat.keras.applications import imagenet_utils
+from tests.child_env import child_env
 
 
 @pytest.fixture
@@ -135,6 +136,6 @@ def test_tutorial_style_imports_through_the_shim():
     """)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=root, env=dict(os.environ, PYTHONPATH=root), timeout=300)
+                          cwd=root, env=child_env(), timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"

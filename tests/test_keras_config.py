@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CODE = ("import tf1compat as tf; K = tf.keras.backend; "
@@ -15,7 +16,7 @@ CODE = ("import tf1compat as tf; K = tf.keras.backend; "
 
 
 def _settings(keras_home: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=ROOT, KERAS_HOME=keras_home)
+    env = child_env(KERAS_HOME=keras_home)
     return subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True,
                           env=env, timeout=300)
 

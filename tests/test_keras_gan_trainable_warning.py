@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,7 +34,7 @@ def test_discrepancy_warning_is_logged_once():
             combined.train_on_batch(z, y)
         print("done")
         """)
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -343,6 +343,36 @@ def test_revived_subclassed_models(directory):
         model(tf.constant(np.ones((3, 5), np.float32)))
 
 
+def test_revived_nested_models_in_graph_mode():
+    """In graph mode, a revived model's nested Sequential and functional models are those
+    tf-keras revives under eager execution (tests/golden/eager_cases_keras_revived,
+    case revived_nested_models): names, variables (the model's own), the layers inside
+    them, predictions, each called alone, and training through them."""
+    from tests.golden.harness import decode
+    with open(os.path.join(ROOT, "tests", "golden", "data",
+                           "eager_cases_keras_revived.json")) as f:
+        expected = decode(json.load(f)["revived_nested_models"])["result"]
+    tf.reset_default_graph()
+    model = tf.keras.models.load_model(os.path.join(FIXTURES,
+                                                    "saved_model_tf_subclassed_nested"))
+    assert [w.name for w in model.weights] == expected["weights"]
+    layers = [[type(layer).__name__, layer.name, [w.name for w in layer.weights],
+               [[type(inner).__name__, inner.name, [w.name for w in inner.weights]]
+                for inner in getattr(layer, "layers", [])],
+               [any(w is m for m in model.weights) for w in layer.weights]]
+              for layer in model.layers]
+    assert layers == expected["layers"]
+    x = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
+    np.testing.assert_allclose(model.predict(x), expected["predict"], rtol=1e-5)
+    block, head = model.layers[0], model.layers[1]
+    np.testing.assert_allclose(tf.keras.backend.eval(block(x)), expected["block"],
+                               rtol=1e-5)
+    np.testing.assert_allclose(tf.keras.backend.eval(head(np.ones((2, 3), np.float32))),
+                               expected["head"], rtol=1e-5)
+    history = model.fit(x, np.ones((2, 1), np.float32), epochs=2, verbose=0).history
+    np.testing.assert_allclose(history["loss"], expected["history"]["loss"], rtol=1e-5)
+
+
 def test_revived_subclassed_model_without_traced_functions_under_eager_execution():
     """Under eager execution too, a revived model without traced functions (tf1compat's
     directory) loads but cannot be called (tf-keras's ValueError); tf-keras's directory

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from tf1compat.keras import standalone_names as names
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -54,7 +55,7 @@ def test_standalone_paths_answer_the_names():
         from keras.utils.data_utils import get_file as standalone_get_file
         assert get_file is tf.keras.utils.get_file is standalone_get_file
         """)
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

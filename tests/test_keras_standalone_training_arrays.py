@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -105,7 +106,7 @@ _SCRIPT = textwrap.dedent("""
 
 
 def test_loops_match_fit_evaluate_predict():
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -130,9 +130,12 @@ def _nested_loops(inner):
     w = tf.get_variable("w", [2])
 
     def outer(i, h):
-        if inner == "scan":
-            steps = tf.reshape(tf.tile(h, [i + 1]), [-1, 2])
-            return i + 1, tf.scan(lambda acc, e: acc * w + e, steps)[-1]
+        if inner == "array_through_cond":
+            ta = tf.TensorArray(tf.float32, i + 2).write(0, h)
+            ta = tf.cond(i > 0, lambda: ta.write(1, h * 2.0), lambda: ta.write(1, h))
+            _, ta = tf.while_loop(lambda j, ta: j < i, lambda j, ta: (
+                j + 1, ta.write(j + 2, h * w)), [tf.constant(0), ta])
+            return i + 1, tf.reduce_sum(ta.stack(), 0)
         if inner == "gather":
             ta = tf.TensorArray(tf.float32, 2)
             _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
@@ -146,12 +149,14 @@ def _nested_loops(inner):
 
 
 @pytest.mark.parametrize("inner,reason", [
-    ("scan", "not fixed"), ("scan", "carries a TensorArray other than written"),
+    ("array_through_cond", "not fixed"),
+    ("array_through_cond", "enters it with elements other than written in its enclosing "
+                           "body and stacked after it"),
     ("gather", "TensorArrayGatherV3")])
 def test_nested_loops_neither_unrolled_nor_plain_keep_tf1compat_form(inner, reason, caplog):
-    """An inner loop whose array is read other than by stack() after it, or a tf.scan
-    over a run-time length (its array enters the loop with the first element), has no
-    TF form: warned, naming why."""
+    """An inner loop whose array is read other than by stack() after it, or enters it
+    with elements passed through a tf.cond (real TF ran such a file to other values
+    before: their gradients were dropped), has no TF form: warned, naming why."""
     assert reason in _warned_reason(lambda: _nested_loops(inner), caplog)
 
 
@@ -336,18 +341,23 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
     assert "op type BesselI0e" in _warned_reason(build, caplog)
 
 
-def test_a_tensor_array_read_in_the_body_after_a_write_keeps_tf1compat_form(caplog):
+@pytest.mark.parametrize("through_cond", [False, True])
+def test_a_tensor_array_that_enters_a_loop_with_elements_keeps_tf1compat_form(through_cond,
+                                                                              caplog):
+    """An array written before a top-level loop (directly or in a tf.cond) that the loop
+    writes and stack() reads after it: the elements written before would need their
+    gradients handed on past the loop's start (real TF ran such a file to half the
+    gradient before): warned, never a silently missing gradient."""
     def build():
-        x = tf.placeholder(tf.float32, [3, 2], name="x")
+        x = tf.placeholder(tf.float32, [2], name="x")
         w = tf.get_variable("w", [2])
-        ta = tf.TensorArray(tf.float32, 6)
-
-        def body(i, ta):
-            ta = ta.write(2 * i, x[i] * w)
-            return i + 1, ta.write(2 * i + 1, ta.read(2 * i) * w)
-        _, ta = tf.while_loop(lambda i, ta: i < 3, body, [tf.constant(0), ta])
-        tf.gradients(tf.reduce_sum(ta.stack()), [w])
-    assert "neither that write's index tensor nor provably below it" in \
+        ta = tf.TensorArray(tf.float32, 5).write(0, x * w)
+        ta = tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w), lambda: ta.write(
+            1, x)) if through_cond else ta.write(1, x * w)
+        _, ta = tf.while_loop(lambda j, ta: j < 3, lambda j, ta: (
+            j + 1, ta.write(j + 2, x * w)), [tf.constant(0), ta])
+        tf.gradients(tf.reduce_sum(tf.square(tf.reduce_sum(ta.stack(), 0))), [w])
+    assert "writes a TensorArray that enters it with elements" in \
         _warned_reason(build, caplog)
 
 
@@ -365,7 +375,8 @@ def test_a_tensor_array_read_in_the_body_that_enters_with_elements_keeps_tf1comp
             return i + 1, ta.write(i, ta.read(i - 1) * w + x[i])
         _, ta = tf.while_loop(lambda i, ta: i < 4, body, [tf.constant(1), ta])
         tf.gradients(tf.reduce_sum(ta.stack()), [w])
-    assert "fills from empty" in _warned_reason(build, caplog)
+    assert "writes a TensorArray that enters it with elements" in \
+        _warned_reason(build, caplog)
 
 
 def _loop_hessians():

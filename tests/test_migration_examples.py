@@ -8,14 +8,15 @@ import sys
 
 import pytest
 
-from tests.migration import EXAMPLES, ROOT, compare_output, examples, tolerance
+from tests.migration import EXAMPLES, compare_output, examples, tolerance
+from tests.child_env import child_env
 
 
 @pytest.mark.parametrize("name", examples())
 def test_migration_example(name: str) -> None:
     folder = os.path.join(EXAMPLES, name)
     expected = open(os.path.join(folder, "expected_output.txt")).read()
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", "main.py"], cwd=folder,
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -18,6 +18,7 @@ from tf1compat.serialization import object_graph as og
 from tf1compat.serialization.bundle_writer import BundleWriter
 from tf1compat.training.saving import object_checkpoint as oc
 from tf1compat.training.saving import tracking
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")
@@ -291,7 +292,7 @@ def test_round_trip_through_a_new_process(tmp_path):
             with s.as_default():
                 print(manager.save())
     """
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     outs = []
     for name, value in (("first_name", "1.5"), ("other_name", "9.0")):
         proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code), name, value],

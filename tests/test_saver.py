@@ -19,6 +19,7 @@ from tf1compat.serialization import safetensors_checkpoint as cf
 from tf1compat.serialization.messages import MetaGraphDef, NodeDef, SaverDef, parse_text
 from tf1compat.graphdef import graph_export, graph_io
 from tf1compat.training.saving import meta_graph
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf_checkpoints")
@@ -32,7 +33,7 @@ def _fresh_graph():
 
 
 def _run_python(code: str, cwd: str) -> str:
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -10,12 +10,13 @@ import textwrap
 import pytest
 
 import tf1compat
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _run_python(code: str, *args: str, cwd: str = ROOT) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=300)
 
@@ -132,7 +133,7 @@ def test_cli_runs_script_as_main_with_argv(tmp_path):
         with tf.Session() as sess:
             print(__name__, sys.argv[1:], sess.run(tf.reduce_sum(x), {x: [1.0, 2.0]}))
     """))
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", str(script), "--flag", "3"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -156,7 +157,7 @@ def test_cli_runs_module_as_python_dash_m(tmp_path):
         print(__name__, sys.argv[0].endswith("legacy_mod.py"), sys.argv[1:],
               tf.Session().run(tf.constant(2.0) * 3))
     """))
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", "-m", "legacy_mod",
                            "-x", "--flag=3"], capture_output=True, text=True, env=env,
                           timeout=300, cwd=tmp_path)
@@ -179,7 +180,7 @@ def test_cli_runs_a_projects_tf1_test_suite_with_pytest(tmp_path):
                 with self.test_session() as sess:
                     self.assertAllClose(sess.run(tf.add(1.0, 2.0)), 4.0)
     """))
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", "-m", "pytest", "-q",
                            "-p", "no:cacheprovider", "test_legacy.py"],
                           capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
@@ -199,7 +200,7 @@ def test_cli_app_run_and_flags(tmp_path):
         if __name__ == "__main__":
             tf.app.run()
     """))
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", str(script), "--steps=7"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr

@@ -8,12 +8,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from tests.child_env import child_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=300)
 
@@ -215,7 +216,7 @@ def test_tf1compat_run_maps_keras(tmp_path):
         model.fit(np.ones((4, 2)), np.zeros((4, 1)), epochs=1, verbose=0)
         print(K.get_value(model.layers[0].kernel).ravel().tolist())
         """))
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "tf1compat", "run", str(script)],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

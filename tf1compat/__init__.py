@@ -367,7 +367,9 @@ from tf1compat.training.graph_support import graph_support
 import sys as _sys
 
 compat.v1 = _sys.modules[__name__]
-del _sys
+from tf1compat.framework.hooks import PUBLIC_API as _PUBLIC_API  # noqa: E402
+_PUBLIC_API["tf"] = _sys.modules[__name__]
+del _sys, _PUBLIC_API
 
 # torch is loaded now: its thread count follows the policy decided above.
 _thread_policy.apply()

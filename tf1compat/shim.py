@@ -43,6 +43,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.variables": "tf1compat.internal.variable_scope",
     "tensorflow.python.ops.control_flow_ops": "tf1compat.internal.control_flow_ops",
     "tensorflow.python.ops.random_ops": "tf1compat.internal.random_ops",
+    "tensorflow.python.ops.gen_random_ops": "tf1compat.internal.gen_random_ops",
+    # gradient-checkpointing keeps TF's own tf.gradients before patching tf.gradients.
+    "tensorflow.python.ops.gradients": "tf1compat.autodiff.gradients",
+    "tensorflow.python.ops.gradients_impl": "tf1compat.autodiff.gradients",
     "tensorflow.python.framework.tensor_util": "tf1compat.internal.tensor_util",
     "tensorflow.python.layers.utils": "tf1compat.internal.layers_utils",
     "tensorflow.python.layers.base": "tf1compat.layers.base",
@@ -303,6 +307,15 @@ INTERNAL_PATHS.update({
     "tensorflow.contrib.rnn.python.ops.core_rnn_cell": "tf1compat.contrib.rnn",
     "tensorflow.contrib.rnn.python.ops.rnn_cell": "tf1compat.contrib.rnn",
     "tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq": "tf1compat.contrib.legacy_seq2seq",
+})
+
+# TF 1.15's tf.contrib.cudnn_rnn modules (the ops module holds the functional cudnn_lstm
+# and the params converters; the layers package re-exports what tf.contrib.cudnn_rnn does).
+INTERNAL_PATHS.update({
+    "tensorflow.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops":
+        "tf1compat.contrib.cudnn_rnn.cudnn_rnn_ops",
+    "tensorflow.contrib.cudnn_rnn.python.layers": "tf1compat.contrib.cudnn_rnn",
+    "tensorflow.contrib.cudnn_rnn.python.layers.cudnn_rnn": "tf1compat.contrib.cudnn_rnn.layers",
 })
 
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.

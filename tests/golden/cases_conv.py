@@ -176,6 +176,19 @@ def case_conv2d_backprop_filter(tf):
     return {"values": _run(tf, [y, y2]), "tensors": [describe(y), describe(y2)]}
 
 
+@tolerance(rtol=1e-4, atol=1e-4)
+def case_conv2d_one_output_channel_gradients(tf):
+    """A filter with one output channel on a batch of one (gradient checkpointing's CIFAR
+    ResNet stem): torch's CPU backward takes its slow path there."""
+    rng = np.random.RandomState(3)
+    x = tf.constant(rng.randn(1, 9, 9, 3).astype(np.float32))
+    w = tf.constant(rng.randn(3, 3, 3, 1).astype(np.float32))
+    outs = [tf.nn.conv2d(x, w, [1, s, s, 1], "SAME") for s in (1, 2)]
+    loss = tf.add_n([tf.reduce_sum(tf.square(y)) for y in outs])
+    with tf.Session() as sess:
+        return sess.run(tf.gradients(loss, [x, w]))
+
+
 @tolerance(1e-4, 1e-4)
 def case_conv3d(tf):
     xv = _x([2, 5, 4, 3, 2])

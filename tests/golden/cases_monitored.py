@@ -283,3 +283,44 @@ def case_monitored_session_event_sequence(tf):
                 kind += ":%d" % event.session_log.status
             sequence.append([int(event.step), kind])
         return {"sequence": sequence}
+
+
+def case_checkpoint_cadence_with_step_jumps(tf):
+    """CheckpointSaverHook(save_steps=5) when the global step moves by more than one per
+    run (other trainers' updates under asynchronous training): a checkpoint is written
+    after a run whose global step is at least 5 past the last saved one, and at the end;
+    MonitoredTrainingSession's own hook (save_checkpoint_steps=5, max_to_keep 5) the same."""
+    jumps = [1, 3, 2, 7, 1, 1, 4, 6, 2, 1, 5, 1, 1, 1, 1, 9, 2]
+    out = {}
+    with _TmpDir() as d:
+        gs = tf.train.get_or_create_global_step()
+        k = tf.placeholder(tf.int64, [])
+        train = tf.assign_add(gs, k)
+        saved = []
+
+        class Listener(tf.train.CheckpointSaverListener):
+            def after_save(self, session, global_step_value):
+                saved.append(int(global_step_value))
+
+        hook = tf.train.CheckpointSaverHook(d, save_steps=5, listeners=[Listener()],
+                                            saver=tf.train.Saver(max_to_keep=100))
+        steps = []
+        with tf.train.MonitoredSession(hooks=[hook]) as sess:
+            for jump in jumps:
+                steps.append(int(sess.run(train, {k: jump})))
+        out["steps"], out["saved"] = steps, saved
+        out["kept"] = [os.path.basename(p) for p in
+                       tf.train.get_checkpoint_state(d).all_model_checkpoint_paths]
+    tf.reset_default_graph()
+    with _TmpDir() as d:
+        gs = tf.train.get_or_create_global_step()
+        k = tf.placeholder(tf.int64, [])
+        train = tf.assign_add(gs, k)
+        with tf.train.MonitoredTrainingSession(
+                checkpoint_dir=d, save_checkpoint_steps=5, save_summaries_steps=None,
+                log_step_count_steps=None,
+                hooks=[tf.train.StopAtStepHook(last_step=40)]) as sess:
+            while not sess.should_stop():
+                sess.run(train, {k: 3})
+        out["mts_files"] = _files(d)
+    return out

@@ -66,3 +66,36 @@ def case_revived_inner_layers(tf):
     model.fit(_INPUT, np.ones((2, 1), np.float32), epochs=1, verbose=0)
     out["after_fit"] = [np.asarray(w) for w in model.layers[0].weights]
     return out
+
+
+_NESTED = os.path.join(os.path.dirname(_DIRECTORY), "saved_model_tf_subclassed_nested")
+
+
+def _class(layer):
+    # (tf-keras's functional models are of class Functional, tf1compat's Model)
+    name = type(layer).__name__
+    return "Model" if name == "Functional" else name
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_revived_nested_models(tf):
+    """A revived model holding a Sequential and a functional model (and a Dense): each is
+    rebuilt from its config with its layers, owns the model's variables of its names and
+    calls alone; the model predicts and trains through them."""
+    tf.keras.backend.clear_session()
+    model = tf.keras.models.load_model(_NESTED)
+    layers = [[_class(layer), layer.name, [w.name for w in layer.weights],
+               [[_class(inner), inner.name, [w.name for w in inner.weights]]
+                for inner in getattr(layer, "layers", [])],
+               [any(w is m for m in model.weights) for w in layer.weights]]
+              for layer in model.layers]
+    block, head = model.layers[0], model.layers[1]
+    out = {"weights": [w.name for w in model.weights], "layers": layers,
+           "predict": model.predict(_INPUT, verbose=0),
+           "block": np.asarray(block(_INPUT)),
+           "head": np.asarray(head(np.ones((2, 3), np.float32))),
+           "block_wrong_shape": catch(lambda: block(np.ones((2, 3), np.float32)))}
+    history = model.fit(_INPUT, np.ones((2, 1), np.float32), epochs=2, verbose=0).history
+    out.update(history=history, after_fit=model.get_weights(),
+               block_after_fit=np.asarray(block(_INPUT)))
+    return out

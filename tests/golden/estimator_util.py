@@ -22,7 +22,8 @@ from typing import Any, Dict, Iterator, List
 
 import numpy as np
 
-__all__ = ["model_dir", "listing", "capture_logs", "as_py", "saved_model_signatures", "drain"]
+__all__ = ["model_dir", "listing", "capture_logs", "as_py", "saved_model_signatures", "drain",
+           "train_evaluate_predict_export"]
 
 
 @contextlib.contextmanager
@@ -131,4 +132,24 @@ def drain(tf: Any, tensors: Any, limit: int = 50) -> List[Any]:
     with tf.train.MonitoredSession() as sess:
         while not sess.should_stop() and len(out) < limit:
             out.append(sess.run(tensors))
+    return out
+
+
+def train_evaluate_predict_export(tf: Any, est: Any, train_input: Any, eval_input: Any,
+                                  predict_input: Any, serving_fn: Any,
+                                  steps: int = 4) -> Dict[str, Any]:
+    """An Estimator trained `steps` steps (its `loss`/final-loss log lines), its variable
+    names, evaluation metrics, predictions and (with a serving_fn) export signatures."""
+    out: Dict[str, Any] = {}
+    with capture_logs(tf) as logs:
+        est.train(train_input, steps=steps)
+    out["train_logs"] = [r for r in logs if r[0] in ("loss", "final_loss")]
+    out["variables"] = sorted(est.get_variable_names())
+    metrics = est.evaluate(eval_input)
+    out["metric_keys"] = sorted(metrics)
+    out["metrics"] = as_py(metrics)
+    out["predictions"] = as_py(list(est.predict(predict_input)))
+    if serving_fn is not None:
+        path = est.export_saved_model(os.path.join(est.model_dir, "export"), serving_fn)
+        out["signatures"] = saved_model_signatures(tf, path, ["serve"])
     return out

@@ -215,9 +215,17 @@ EXEMPT: Dict[str, str] = {
                   "ReaderNumWorkUnitsCompleted", "ReaderReset", "ReaderSerializeState",
                   "ReaderRestoreState")},
     **{op: ("cuDNN's fused RNN: TF has no CPU kernel (no oracle row); checked against the "
-            "equivalent tf.keras LSTM/GRU/SimpleRNN TF computed with the same weights "
+            "equivalent tf.keras LSTM/GRU/SimpleRNN and tf.contrib.cudnn_rnn's compatible "
+            "cells TF computed with the same weights, gradients included "
             "(tests/test_cudnn_rnn_ops.py, scripts/record_cudnn_rnn.py)")
-       for op in ("CudnnRNN", "CudnnRNNV2", "CudnnRNNV3")},
+       for op in ("CudnnRNN", "CudnnRNNV2", "CudnnRNNV3", "CudnnRNNBackprop",
+                  "CudnnRNNBackpropV2", "CudnnRNNBackpropV3")},
+    **{op: ("cuDNN's params buffer: TF registers the kernel on GPUs only (no oracle row); "
+            "checked against TF 1.15's CudnnParamsFormatConverter layout ported in "
+            "scripts/record_cudnn_cells.py (tests/test_cudnn_rnn_params.py)")
+       for op in ("CudnnRNNParamsSize", "CudnnRNNParamsToCanonical",
+                  "CudnnRNNParamsToCanonicalV2", "CudnnRNNCanonicalToParams",
+                  "CudnnRNNCanonicalToParamsV2")},
     "MutableDenseHashTable": ("V1 (Ref(string) handle, no deleted_key) dense table of TF "
                               "<= 1.2: TF 2.21 cannot run it (its kernel asks for V2's "
                               "deleted_key input); covered by tests/fixtures/tf_graphs/"

@@ -75,6 +75,51 @@ def _float_in_and_out(op: Operation) -> bool:
         is_float(t) and not t.dtype._is_ref_dtype for t in op.outputs)
 
 
+def _stops_gradient(op: Operation, cut_ops: Set[Operation]) -> bool:
+    if op in cut_ops:
+        return True
+    try:
+        return gradient_function(op)[0] == "none"
+    except LookupError:
+        return False
+
+
+def _differentiated_ops(grad_ops: Sequence[Operation], cut_ops: Set[Operation]
+                        ) -> Set[Operation]:
+    """The ops some gradient op of a plan differentiates through: on a data path from
+    one of its sources to its other inputs (ys, grad_ys, captures) that no op stopping
+    gradients interrupts. TF's backward graph reads forward values of these ops only;
+    every other op's values are dead once its consumers ran."""
+    stops: Dict[Operation, bool] = {}
+
+    def stopped(op: Operation) -> bool:
+        if op not in stops:
+            stops[op] = _stops_gradient(op, cut_ops)
+        return stops[op]
+
+    region: Set[Operation] = set()
+    for g in grad_ops:
+        sources = set(g._op_def.grad_sources(g))
+        upstream: Set[Operation] = set()
+        todo = [t._op for t in g._inputs if t not in sources]
+        while todo:
+            op = todo.pop()
+            if op not in upstream:
+                upstream.add(op)
+                if not stopped(op):
+                    todo.extend(t._op for t in op._inputs)
+        seen: Set[Operation] = set()
+        todo = [c for t in sources for c in t._consumers if c in upstream]
+        while todo:
+            op = todo.pop()
+            if op not in seen:
+                seen.add(op)
+                if not stopped(op):
+                    todo.extend(c for t in op._outputs for c in t._consumers if c in upstream)
+        region |= seen
+    return region
+
+
 def _tuple(value: Any) -> tuple:
     return value if isinstance(value, tuple) else (value,)
 
@@ -105,6 +150,11 @@ class GradModeRewriter:
                         "through those ops; fetch them in separate Session.run calls")
         self.retain_graph = len(self.grad_ops) > 1 or any(
             g._attrs.get("create_graph") for g in self.grad_ops)
+        # Without gradient ops (an exported module: its caller differentiates the whole
+        # computation) every op keeps its inputs' graph.
+        self.differentiated = None if not self.grad_ops or any(
+            info is None for _, info in infos) else \
+            _differentiated_ops(self.grad_ops, self.cut_ops)
 
     def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
         if op in self.cut_ops:
@@ -112,6 +162,14 @@ class GradModeRewriter:
         if op._op_def.grad_sources is not None:      # the gradient op (SymbolicGradient)
             from tf1compat.autodiff.gradients import gradient_kernel
             return gradient_kernel(op, kctx, self.retain_graph, self.box)
+        if self.differentiated is not None and op not in self.differentiated:
+            # No gradient of the plan flows through this op: it runs on detached inputs,
+            # so autograd keeps none of its values alive (recomputed segments of
+            # gradient checkpointing leave the original forward's activations free).
+            # (Ops whose outputs cannot carry a gradient, such as the optimizers' updates,
+            # keep their kernels and with them their batching.)
+            return _detach_inputs(kernel, range(len(op._inputs))) \
+                if _float_in_and_out(op) else kernel
         try:
             kind, value = gradient_function(op)
         except LookupError:

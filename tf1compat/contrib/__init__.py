@@ -1,12 +1,13 @@
 """`tf.contrib` (the most used parts): `tf.contrib.layers`, `tf.contrib.slim`,
 `tf.contrib.framework`, `tf.contrib.eager`, `tf.contrib.data`, `tf.contrib.rnn`,
+`tf.contrib.cudnn_rnn` (cuDNN's RNN layers, also on the CPU),
 `tf.contrib.losses`, `tf.contrib.util.constant_value`, `tf.contrib.seq2seq` (decoders,
 attention, beam search), `tf.contrib.legacy_seq2seq` (model builders and sequence losses),
 and the Estimator family: `tf.contrib.learn`
 (Experiment, learn_runner), `tf.contrib.training` (HParams), `tf.contrib.tpu` (TPUEstimator
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
-(k-means); `tf.contrib.crf`; `tf.contrib.distributions` (with bijectors);
-`tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
+(k-means); `tf.contrib.crf`; `tf.contrib.graph_editor`; `tf.contrib.distributions` (with
+bijectors); `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
 `tf.contrib.predictor`, `tf.contrib.summary`, `tf.contrib.mixed_precision`,
 `tf.contrib.staging`, `tf.contrib.deprecated`, `tf.contrib.nn`, `tf.contrib.sparsemax`,
 `tf.contrib.stateless`; `tf.contrib.signal`, `tf.contrib.keras` and
@@ -24,6 +25,7 @@ from tf1compat.contrib import estimator, feature_column, learn, tpu, training  #
 from tf1compat.contrib import factorization  # (section: kmeans)
 from tf1compat.contrib import linear_optimizer  # (section: sdca)
 from tf1compat.contrib import crf
+from tf1compat.contrib import cudnn_rnn, graph_editor
 from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
 from tf1compat.contrib import distributions  # (section: contribdist)
 from tf1compat.contrib import distribute  # (section: diststrat)

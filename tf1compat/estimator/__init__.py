@@ -15,6 +15,9 @@ from tf1compat.estimator.canned.parsing_utils import (classifier_parse_example_s
                                                       regressor_parse_example_spec)
 from tf1compat.estimator.estimator import Estimator
 from tf1compat.estimator.extenders import add_metrics
+from tf1compat.estimator.head import (BinaryClassHead, Head, LogisticRegressionHead,
+                                      MultiClassHead, MultiHead, MultiLabelHead,
+                                      PoissonRegressionHead, RegressionHead)
 from tf1compat.estimator.exporter import BestExporter, Exporter, FinalExporter, LatestExporter
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.model_fn import EstimatorSpec

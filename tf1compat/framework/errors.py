@@ -23,7 +23,7 @@ __all__ = [
     "FailedPreconditionError", "AbortedError", "OutOfRangeError", "UnimplementedError",
     "InternalError", "UnavailableError", "DataLossError",
     "OperatorNotAllowedInGraphError", "error_code_from_exception_type",
-    "from_python_exception",
+    "from_python_exception", "kernel_error_message",
     "exception_type_from_error_code", "raise_exception_on_not_ok_status",
     "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
     "ALREADY_EXISTS", "PERMISSION_DENIED", "UNAUTHENTICATED", "RESOURCE_EXHAUSTED",
@@ -213,3 +213,16 @@ def from_python_exception(e: BaseException) -> "tuple[type, str]":
     text = message if isinstance(e, (ValueError, IndexError)) else \
         f"{type(e).__name__}: {message}"
     return cls, text
+
+
+def kernel_error_message(op_def: Any, node: Any, args: Any) -> Optional[str]:
+    """TF's message for the kernel of `node` (an op of type `op_def`) failing on the input
+    values `args`, from the declaration's `kernel_error` rule (ops/_kernel_errors.py);
+    None where the op has no rule or the rule finds nothing TF would refuse."""
+    rule = getattr(op_def, "kernel_error", None)
+    if rule is None:
+        return None
+    try:
+        return rule(node, args)
+    except Exception:  # noqa: BLE001 - a message rule must never hide the kernel's error
+        return None

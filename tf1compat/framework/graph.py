@@ -20,8 +20,10 @@ from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_keys import GraphKeys
 from tf1compat.framework.graph_scopes import (ControlDependenciesController, NameScope,
                                               name_from_scope_name)
-from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED, SERIALIZED_FORMS
-from tf1compat.framework.op_binding import bind_inputs, capture_inputs, complete_attrs
+from tf1compat.framework.hooks import (EAGER_EXECUTOR, OP_CREATED, SERIALIZED_FORMS,
+                                       SYMBOLIC_IN_EAGER)
+from tf1compat.framework.op_binding import (GraphTensorInEagerError, bind_inputs,
+                                            capture_inputs, complete_attrs)
 from tf1compat.framework.operation import Operation, creation_site
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
@@ -564,7 +566,10 @@ def apply_op(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
     """
     op_def = _op_def.get_op_def(op_type)
     if _context._state["eager"]:
-        return EAGER_EXECUTOR["execute"](op_def, inputs, attrs, name)
+        try:
+            return EAGER_EXECUTOR["execute"](op_def, inputs, attrs, name)
+        except GraphTensorInEagerError as e:
+            return _symbolic_in_eager(e, op_def, inputs, attrs, name)
     graph = None
     for value in inputs:
         if isinstance(value, Tensor) and not value._is_eager_tensor:
@@ -585,8 +590,23 @@ def apply_op1(op_type: str, inputs: Sequence[Any], attrs: Optional[dict] = None,
               name: Optional[str] = None) -> Tensor:
     """`apply_op` for single-output ops: returns the output tensor."""
     if _context._state["eager"]:
-        return EAGER_EXECUTOR["execute1"](op_type, inputs, attrs, name)
+        try:
+            return EAGER_EXECUTOR["execute1"](op_type, inputs, attrs, name)
+        except GraphTensorInEagerError as e:
+            return _symbolic_in_eager(e, _op_def.get_op_def(op_type), inputs, attrs,
+                                      name)._outputs[0]
     return apply_op(op_type, inputs, attrs, name)._outputs[0]
+
+
+def _symbolic_in_eager(error: GraphTensorInEagerError, op_def: Any, inputs: Sequence[Any],
+                       attrs: Optional[dict], name: Optional[str]) -> Operation:
+    """An eager op given a graph tensor: built in that graph when a higher layer takes it
+    (a raw TF function on an eager Keras input), else TF's TypeError."""
+    build = SYMBOLIC_IN_EAGER["build"]
+    op = None if build is None else build(error.tensor, op_def, inputs, attrs, name)
+    if op is None:
+        raise error
+    return op
 
 
 # -- the default graph stack -------------------------------------------------------------

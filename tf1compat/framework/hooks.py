@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional
 
-__all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "GRAD_MODE", "TAPE",
-           "OP_CREATED", "SERIALIZED_FORMS", "SESSION_TARGETS", "STD_SERVER"]
+__all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "SYMBOLIC_IN_EAGER",
+           "PUBLIC_API", "GRAD_MODE", "TAPE", "OP_CREATED", "SERIALIZED_FORMS",
+           "SESSION_TARGETS", "STD_SERVER"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -29,6 +30,18 @@ SPARSE_OPERATORS: Dict[str, Callable[..., Any]] = {}
 # the single output. Filled by runtime/eager_executor.py; called by
 # framework/graph.apply_op / apply_op1 while `framework/context.executing_eagerly()`.
 EAGER_EXECUTOR: Dict[str, Optional[Callable[..., Any]]] = {"execute": None, "execute1": None}
+
+# A graph tensor given to an op under eager execution. "build": (tensor, op_def, inputs,
+# attrs, name) -> the Operation built in the tensor's graph, or None (TF's TypeError
+# stands). Filled by keras/engine/op_lambda.py (raw TF functions on eager Keras inputs
+# build in Keras' graph, as tf-keras's TFOpLambda layers); called by
+# framework/graph.apply_op / apply_op1 when the eager executor refuses such a tensor.
+SYMBOLIC_IN_EAGER: Dict[str, Optional[Callable[..., Any]]] = {"build": None}
+
+# The public namespace itself, for code that looks up TF functions by their API names
+# (tf-keras's get_symbol_from_name: "nn.relu", "compat.v1.squeeze"): "tf" -> the
+# tf1compat module. Filled by tf1compat/__init__.py; read by keras/engine/op_lambda.py.
+PUBLIC_API: Dict[str, Any] = {"tf": None}
 
 # Gradient plans. "rewriter": (gradient ops of a plan) -> an object whose
 # `wrap(op, kernel, kctx)` gives each kernel TF's gradient semantics. Filled by

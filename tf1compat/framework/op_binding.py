@@ -17,7 +17,8 @@ from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["complete_attrs", "bind_inputs", "capture_inputs", "convert_one", "list_values",
-           "graph_tensor_in_eager", "preferred_dtype"]
+           "graph_tensor_in_eager", "preferred_dtype",
+           "GraphTensorInEagerError"]
 
 
 def complete_attrs(op_def: _op_def.OpDef, attrs: dict) -> dict:
@@ -117,10 +118,19 @@ def preferred_dtype(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any) ->
     return None if kind.default is _op_def.REQUIRED else kind.default
 
 
+class GraphTensorInEagerError(TypeError):
+    """TF's TypeError for a graph tensor given to an op under eager execution; `tensor` is
+    that tensor (`framework/graph.apply_op` offers it to `hooks.SYMBOLIC_IN_EAGER`)."""
+
+    def __init__(self, tensor: Any):
+        super().__init__(f"An op outside of the function building code is being passed a "
+                         f"\"Graph\" tensor ({tensor!r}) under eager execution.")
+        self.tensor = tensor
+
+
 def graph_tensor_in_eager(t: Any) -> TypeError:
     """TF's error for a graph tensor given to an op under eager execution."""
-    return TypeError(f"An op outside of the function building code is being passed a "
-                     f"\"Graph\" tensor ({t!r}) under eager execution.")
+    return GraphTensorInEagerError(t)
 
 
 def capture_inputs(op_def: _op_def.OpDef, flat: List[Tensor], groups: List[List[int]],

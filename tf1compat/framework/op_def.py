@@ -264,6 +264,9 @@ class OpDef:
     source: str = ""
     # The op's one input is a list of refs (SdcaShrinkL1's weights): every input is a ref.
     ref_list: bool = False
+    # (op, input values) -> TF's message for the kernel's failure on those inputs, or None
+    # to keep the kernel's own (ops/_kernel_errors.py). Asked only after the kernel raised.
+    kernel_error: Optional[Callable[[Any, Sequence[Any]], Optional[str]]] = None
 
     def ref_positions(self, n_inputs: int) -> Tuple[int, ...]:
         """The positions of the ref inputs among an op's `n_inputs` inputs (the kernel
@@ -328,7 +331,9 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             flops: Optional[Callable[[Any], int]] = None,
             rank_follows_data: bool = False,
             value_only: Optional[Callable[[Any], Any]] = None,
-            autograd_only_kernel: Optional[KernelFactory] = None) -> OpDef:
+            autograd_only_kernel: Optional[KernelFactory] = None,
+            kernel_error: Optional[Callable[[Any, Sequence[Any]], Optional[str]]] = None
+            ) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
@@ -371,7 +376,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
                    rank_follows_data, value_only, autograd_only_kernel,
-                   _declaration_site(), ref_list)
+                   _declaration_site(), ref_list, kernel_error)
     _REGISTRY[op_type] = op_def
     return op_def
 

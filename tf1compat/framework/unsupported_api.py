@@ -358,15 +358,9 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.copy_graph": _contrib_later("tf.train.export_meta_graph then "
                                          "tf.train.import_meta_graph(import_scope=...) into "
                                          "the other graph"),
-    "contrib.cudnn_rnn": _contrib_later("tf.nn.dynamic_rnn with tf.nn.rnn_cell.LSTMCell / "
-                                        "GRUCell or tf.contrib.rnn.LSTMBlockFusedCell "
-                                        "(tf1compat runs standard cells on torch's fused "
-                                        "LSTM/GRU kernels, cuDNN on CUDA)"),
     "contrib.decision_trees": _contrib_later("scikit-learn's trees"),
     "contrib.ffmpeg": _contrib_later("tf.audio.decode_wav, or a Python audio decoder in "
                                      "tf.py_func"),
-    "contrib.graph_editor": _contrib_later("tf.import_graph_def(graph_def, input_map=...) "
-                                           "to rewire a graph"),
     "contrib.grid_rnn": _contrib_later("tf.nn.rnn_cell cells composed by hand"),
     "contrib.hooks": _contrib_later("tf.train.ProfilerHook"),
     "contrib.input_pipeline": _contrib_later("tf.data"),

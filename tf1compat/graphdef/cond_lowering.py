@@ -104,18 +104,24 @@ class CondPlan:
     # branch ops written as expansions around the graph's values (gradient_lowering_math)
     # and the outside values f takes for them
     outer: Dict[Operation, List[OuterValue]] = field(default_factory=dict)
+    # tf.conds in a branch (in a loop body: those holding loops) -> their plans, written
+    # the same way inside this one's
+    inner: Dict[Operation, "CondPlan"] = field(default_factory=dict)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
-              sources: Set[Tensor], loops: Optional[Callable[[Operation], Optional[str]]] = None
-              ) -> Tuple[Any, Any]:
+              sources: Set[Tensor], loops: Optional[Callable[[Operation], Optional[str]]] = None,
+              pushed: Optional[Callable[[Operation], bool]] = None) -> Tuple[Any, Any]:
     """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
     (None, reason) where it cannot be written as both branches and Select. `reached`: the
     ops computed from the sources; `sources`: the values f takes for them (a resource
     variable's reads in the branches among them). `loops(while_op)`, where given, takes
     a while loop of a branch as a loop differentiated outside f (a nested backward loop
     in a loop body, loop_gradient_export.py; its outputs are inputs of f, among `cut`),
-    or says why not."""
+    or says why not; there a tf.cond in a branch is written the same way inside (its plan
+    in `inner`). `pushed(op)`: whether a branch op off the gradient path is computed
+    outside f (among `cut`: an op TF cannot differentiate in a function, such as the
+    FloorMod of an inner cond's predicate) rather than written into it."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
@@ -145,6 +151,26 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                     return reason
                 kinds[current] = "loop"
                 continue
+            if current.type == "If" and loops is not None and not expanded:
+                # a tf.cond in the branch: both branches + Select inside this one's
+                sub, reason = plan_cond(current, [k for k, t in enumerate(current.outputs)
+                                                  if t.consumers()], reached, sources, loops,
+                                        pushed)
+                if reason is not None:
+                    return reason
+                plan.inner[current] = sub
+                stack.append((current, True))
+                stack.extend((t.op, False) for t in sub.reads
+                             if t.op._control_flow_context is region and t not in sources
+                             and t.op not in kinds)
+                continue
+            if current.type == "If" and current in plan.inner:
+                sub = plan.inner[current]
+                if any(t.op._control_flow_context is not region and t not in captured |
+                       sources for t in sub.reads):
+                    return "a tf.cond in a tf.cond branch reads a value no input of the outer If"
+                kinds[current] = "write"
+                continue
             if current.type in ("If", "Case", "While"):
                 return _writable(current, True, positive)
             if current._op_def.stateful:     # what it reads is computed outside f too
@@ -162,7 +188,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             for t in current.inputs:
                 if t.op._control_flow_context is not region and t not in captured | sources:
                     return f"a tf.cond branch reads {t.name}, which is no input of its If op"
-            if current not in reached and any(kinds.get(o) == "cut" for o in inside):
+            if current not in reached and (any(kinds.get(o) == "cut" for o in inside) or
+                                           pushed is not None and pushed(current)):
                 kinds[current] = "cut"       # computed outside f, from the draws
             else:
                 reason = _writable(current, current in reached, positive)
@@ -201,6 +228,12 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 not _shape_without_cut(member, kinds):
             return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
                           f"{member.type}, which needs their full shape")
+        if member in plan.inner:    # what the inner cond's written ops read, and its cut
+            sub = plan.inner[member]
+            for t in sub.reads:
+                _take(plan, t, kinds, sources)
+            plan.cut.extend(t for t in sub.cut if t not in plan.cut)
+            continue
         for t in member.inputs:
             if t.op in kinds and t.value_index and t.op.type in LOWERINGS:
                 return None, f"a tf.cond branch uses a second output of {t.op.type}"
@@ -319,7 +352,10 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
     nodes: List[NodeDef] = []
     for member in plan.ops:
         names = [known[t] if t in known else name_of(t) for t in member.inputs]
-        if member in plan.outer:     # its factors zeroed where its branch is not taken
+        if member in plan.inner:     # a tf.cond in the branch, written the same way
+            replaced = write_cond(plan.inner[member],
+                                  lambda t: known[t] if t in known else name_of(t), lower)
+        elif member in plan.outer:   # its factors zeroed where its branch is not taken
             builder = NodeBuilder(member.name)
             branch = (name_of(op.inputs[0]),
                       member._control_flow_context is then_b.region)

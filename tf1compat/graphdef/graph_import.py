@@ -31,7 +31,7 @@ from tf1compat.serialization.tensor_proto import proto_to_attr, proto_to_shape
 from tf1compat.graphdef.graph_io import as_graph_def_proto
 
 __all__ = ["import_graph_def", "import_nodes", "missing_op_types", "load_op_modules",
-           "parse_input"]
+           "parse_input", "group_inputs"]
 
 # TF's IsValidNodeName: the whole name, so "b\n" is invalid.
 _NODE_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_>./\\-]*")
@@ -191,8 +191,10 @@ def _is_back_edge(node: Any, source: Any) -> bool:
 
 # -- building ----------------------------------------------------------------------------------
 
-def _group_inputs(op_def: _op_def.OpDef, flat: List[Tensor], attrs: Dict[str, Any],
-                  node_name: str) -> List[Any]:
+def group_inputs(op_def: _op_def.OpDef, flat: List[Tensor], attrs: Dict[str, Any],
+                 node_name: str) -> List[Any]:
+    """A node's flat input tensors grouped per argument of its op (lists for list
+    arguments, sized by the node's attrs), as `Graph.create_op` takes them."""
     grouped: List[Any] = []
     i = 0
     for spec in op_def.inputs:
@@ -354,7 +356,7 @@ def _build(graph: Graph, order: List[Any], input_map: Dict[str, Any], prefix: st
                     raise ValueError(f"Node '{node.name}': a Merge needs an input that is "
                                      "not a NextIteration")
                 flat = [stand_in if t is None else t for t in flat]
-            inputs = _group_inputs(op_def, flat, attrs, node.name)
+            inputs = group_inputs(op_def, flat, attrs, node.name)
             full_name = prefix + node.name
             op = graph.create_op(node.op, inputs, attrs=attrs, name=full_name + "/")
             for c in controls:

@@ -47,9 +47,10 @@ the next inputs) is a pushed value. A tf.cond of the region whose branches hold 
 is cut like a loop (`_cond_gradient`): each branch's gradient is a region of its own
 behind a Switch on the predicate, merged back with zeros (a branch's own conds
 holding loops: the same, inside). An array the body reads elements of that earlier
-iterations wrote (before this iteration's writes, or after them at provably lower
-indices) gets their gradients through a backward-loop variable holding the gradients
-of all its elements (`_own_array_zeros`). Not written this way
+iterations wrote (before this iteration's writes, or after them at any index: the
+function selects this iteration's element where the indices are equal) gets their
+gradients through a backward-loop variable holding the gradients of all its elements
+(`_own_array_zeros`). Not written this way
 (tf1compat's form, with gradient_export's warning; real TF refuses the file at
 import): loops in conds in loops and nested loops on the gradient path other than those
 of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain
@@ -57,21 +58,25 @@ ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
 TensorArray uses, gradients of gradients and tf.hessians through loops.
 
-A plain loop nested in a body on the gradient path whose trip count is known only at run
-time (no conds, resource reads or loops of its own; TensorArrays only unstacked before
-it or filled from empty and stacked after it: a dynamic_rnn) gets a backward loop
-inside the outer one's, as TF 1.x nests them (`_nested_loops`): its stacks are made once
-outside both loops and entered into both frames, its counter starts each outer iteration
+A loop nested in a body on the gradient path whose trip count is known only at run
+time (conds of plain ops and loops of its own, nested the same way, in its body; no
+resource reads; TensorArrays only unstacked before it or filled from empty, or from
+elements the outer body wrote at constant indices, and stacked after it: a dynamic_rnn,
+a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
+(`_nested_loops`): its stacks are made once outside all loops and entered into every
+enclosing frame, its counter starts each outer iteration
 after the outer counter's value (so the pushes of successive outer iterations keep their
 order), the outer loop pushes its trip count, its outputs (inputs of the outer body's
 function) and the body values it captures; the outer backward loop pops them, runs the
 nested backward loop from the popped count and differentiates a second function of the
 outer body, from the same inputs to the nested loop's initial values and captured body
-values, with its results. The next outer backward iteration waits for its Exits. A plain
+values (and the elements written before it: their rows of the stack()'s gradient), with
+its results. The next outer backward iteration waits for its Exits. A plain
 loop in a tf.cond branch of the body is one too: the function writes the cond with the
 loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
 counter starts only where its branch runs, its stacks pass the cond's Switch, and the
-trip count the outer loop pushes is 0 where the branch did not run. What is planned
+trip count the outer loop pushes is 0 where the branch did not run (in a tf.cond in a
+branch: through both conds, the outer first). What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
@@ -82,6 +87,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
@@ -162,6 +168,10 @@ def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
     iteration as the written value (None: as it is)."""
     if member in plan.forwarded:
         return [], [name_of(plan.forwarded[member].inputs[2])]
+    if member in plan.after_reads:
+        return _after_write_read(plan, member, name_of)
+    if member in plan.local_reads:
+        return _row(member, name_of(plan.local_reads[member]), name_of(member.inputs[1]))
     if member in plan.conds:
         return write_cond(plan.conds[member], name_of, lower_op)
     if member.type == "While":
@@ -174,6 +184,33 @@ def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
                             [name_of(value) for value in plan.outer[member]], builder)
         return builder.nodes, outputs
     return lower_op(member, [name_of(t) for t in member.inputs])
+
+
+def _row(read: Operation, value: str, index: str) -> Any:
+    """TensorArrayReadV3 `read` of an array unstacked from `value` in the same body: row
+    `index` of `value`, a StridedSlice (which TF differentiates in a function; GatherV2
+    it does not)."""
+    builder = NodeBuilder(read.name)
+    begin = builder.add("Pack", [index], {"T": D.int32, "N": 1, "axis": 0})
+    end = builder.add("AddV2", [begin, builder.const([1], D.int32)], {"T": D.int32})
+    row = builder.add("StridedSlice", [value, begin, end, builder.const([1], D.int32)], {
+        "T": read.outputs[0].dtype.base_dtype, "Index": D.int32, "begin_mask": 0,
+        "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1})
+    return builder.nodes, [row]
+
+
+def _after_write_read(plan: LoopPlan, read: Operation, name_of: Any) -> Any:
+    """TensorArrayReadV3 `read` after (some of) this iteration's writes to its array, at
+    a computed index: the element a write before it stored where the indices are equal
+    (the later write's), else the value read (pushed: an earlier iteration's element)."""
+    builder = NodeBuilder(read.name)
+    value = name_of(plan.after_reads[read])
+    dtype = read.outputs[0].dtype.base_dtype
+    for write in plan.after_reads[read].writes:
+        same = builder.add("Equal", [name_of(read.inputs[1]), name_of(write.inputs[1])],
+                           {"T": D.int32, "incompatible_shape_error": True})
+        value = builder.add("Select", [same, name_of(write.inputs[2]), value], {"T": dtype})
+    return builder.nodes, [value]
 
 
 class _Unwritable(Exception):
@@ -404,7 +441,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         writes = list(plan.writes)
         own = list(plan.own_reads)
         outer_inputs = plan.outer_inputs
-        inputs = args + [r.outputs[0] for r in reads + own] + plan.extras + \
+        inputs = args + [plan.read_input(r) for r in reads + own] + plan.extras + \
             plan.inner_outputs + outer_inputs + plan.captures
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
@@ -466,6 +503,11 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                               dict(enter, T=dtype, is_constant=True), [shape])
             external[key] = name + ":0"
             return name
+
+        def lift(stack: str) -> str:
+            """Stack `stack` (made outside all loops) entered into this frame."""
+            return constant_enter(nest.lift(stack) if nest else stack, D.resource, HANDLE,
+                                  "stack")
         popped: Dict[Tensor, str] = {}
         for value, stack in zip(plan.pushed, stacks):
             popped[value] = self._node(
@@ -515,7 +557,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         # gradient, and from the nested backward loops through the function's ops
         parts = {t: [f"{grad}:{j}"] for j, t in enumerate(inputs)}
         inner_exits = self._nested_loops(plan, inputs, feed, parts, counts, popped,
-                                         captured, constant_enter, base, frame)
+                                         captured, lift, base, frame)
 
         def grad_of(t: Tensor) -> str:
             return self._total(base + "grad_sum", parts[t], t)
@@ -574,7 +616,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                                                      [views[0]])],
                     {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
                 update = self._node(base + "own_read_grad", "ExpandDims",
-                                    [grad_of(r.outputs[0]), axis],
+                                    [grad_of(plan.read_input(r)), axis],
                                     {"T": types[own_first + j], "Tdim": D.int32},
                                     [TensorShape(None)])
                 summed_reads = self._node(base + "own_sum", "TensorScatterAdd",
@@ -602,7 +644,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
 
     def _nested_loops(self, plan: LoopPlan, inputs: List[Any], feed: List[str],
                       parts: Dict[Any, List[str]], counts: List[str],
-                      popped: Dict[Tensor, str], captured: List[str], constant_enter: Any,
+                      popped: Dict[Tensor, str], captured: List[str], lift: Any,
                       base: str, frame: str) -> List[str]:
         """Writes the backward loops of the loops nested in `plan`'s body (`plan.inner`,
         last-created first) inside `plan`'s backward loop (frame `frame`), adding the
@@ -614,12 +656,24 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         for inner, count in reversed(list(zip(plan.inner, counts))):
             def value(c: Tensor) -> str:    # a value of the outer backward loop's frame
                 return popped[c] if c in popped else captured[plan.captures.index(c)]
-            nest = _Nest(count, [constant_enter(s, D.resource, HANDLE, "stack")
-                                 for s in self.inner_stacks[inner]], value, frame)
-            found = self._backward_loop(inner, [
-                self._total(base + "inner_grad", parts[t], t) for t in inner.sources], nest)
+            nest = _Nest(count, [lift(s) for s in self.inner_stacks[inner]], value, frame,
+                         lift)
+            output_grads = [self._total(base + "inner_grad", parts[t], t)
+                            for t in inner.sources]
+            found = self._backward_loop(inner, output_grads, nest)
             exits += nest.exits
             targets = [(t, g) for t, g in found if t.op._control_flow_context is not None]
+            for write, (owner, reader) in plan.prewritten.items():
+                if owner is inner:      # an element written before it: its stacked row
+                    index = constant_value(write.inputs[1])
+                    row = popped[write.inputs[1]] if index is None else self._const(
+                        base + "prewritten_row", int(index), D.int32, [count])
+                    axis = self._const(base + "prewritten_axis", 0, D.int32, [count])
+                    targets.append((write.inputs[2], self._node(
+                        base + "prewritten_grad", "GatherV2",
+                        [output_grads[inner.sources.index(reader.outputs[0])], row, axis],
+                        {"Tparams": write.inputs[2].dtype.base_dtype, "Tindices": D.int32,
+                         "Taxis": D.int32, "batch_dims": 0}, [write.inputs[2].shape])))
             for t, g in found:
                 if t.op._control_flow_context is None:      # a top-level capture
                     parts[t].append(g)
@@ -646,9 +700,10 @@ class _Nest:
     and stacks (entered into the outer frame), the outer frame's values of the tensors
     it captures (`value`), the outer frame's name; its Exits once written."""
 
-    def __init__(self, count: str, stacks: List[str], value: Any, frame: str):
+    def __init__(self, count: str, stacks: List[str], value: Any, frame: str, lift: Any):
         self.count = count
         self.stacks = stacks
         self.value = value
         self.frame = frame
+        self.lift = lift        # a stack made outside all loops, in the outer frame
         self.exits: List[str] = []

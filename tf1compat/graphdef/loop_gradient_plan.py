@@ -12,7 +12,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.ops._regions import LoopRegion
+from tf1compat.ops._regions import CondRegion, LoopRegion
 from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
@@ -70,6 +70,19 @@ class LoopPlan:
         # index tensor, the element that write stored this iteration -> the write (the
         # function reads the written value: the same tensor, so the same gradient)
         self.forwarded: Dict[Operation, Operation] = {}
+        # TensorArrayReadV3 ops of the body reading, after this iteration's writes (or
+        # some of them) to the array, an element at a computed index (of this or an
+        # earlier iteration: also in `own_reads`) -> the function's input for the value
+        # read (pushed); the function computes the read as `Select(index == write index,
+        # written element, that input)` per write before it, so an element written this
+        # iteration gets the read's gradient inside the function, an earlier one through
+        # the array's gradients (the backward loop adds the read's gradient after taking
+        # this iteration's written rows)
+        self.after_reads: Dict[Operation, "PushedRead"] = {}
+        # TensorArrayReadV3 ops of the body reading an array unstacked in the body itself
+        # (`tf.foldl`'s first element of a value the body computes) -> the unstacked
+        # value (the function reads its row at the read's index)
+        self.local_reads: Dict[Operation, Tensor] = {}
         # loops nested in the body on the gradient path whose trip count is known only
         # at run time: backward loops of their own inside this one (creation order); the
         # function takes their outputs as inputs (`inner_outputs`), and the body values
@@ -77,6 +90,18 @@ class LoopPlan:
         self.inner: List["LoopPlan"] = []
         self.inner_outputs: List[Tensor] = []
         self.inner_values: List[Tensor] = []
+        # the contexts whose values the body reads besides its own (the loop's context,
+        # the loop bodies and branches around it)
+        self.enclosing: Tuple[Any, ...] = ()
+        # elements written before a nested loop into an array it writes and stacks after
+        # it (`tf.scan` without an initializer: its first; a run-time index is pushed) ->
+        # (the nested loop's plan, the stack() reading them); the body function computes
+        # them, their gradients are their rows of the stack()'s
+        self.prewritten: Dict[Operation, Tuple["LoopPlan", Operation]] = {}
+
+    def read_input(self, read: Operation) -> Any:
+        """The body function's input for the value TensorArrayReadV3 `read` reads."""
+        return self.after_reads.get(read) or read.outputs[0]
 
     @property
     def pushed(self) -> List[Tensor]:
@@ -123,6 +148,24 @@ class LoopPlan:
         return found
 
 
+class PushedRead:
+    """The body function's input for the pushed value of a TensorArray read after this
+    iteration's writes (the read op itself is computed in the function), standing for
+    a tensor where the function writer names and types its inputs."""
+
+    def __init__(self, read: Operation, writes: List[Operation]):
+        self.read = read
+        self.writes = writes        # this iteration's writes before the read, in order
+        self.op = _Named(read.name + "/pushed")
+        self.dtype = read.outputs[0].dtype
+        self.shape = read.outputs[0].shape
+
+
+class _Named:
+    def __init__(self, name: str):
+        self.name = name
+
+
 def is_range(t: Tensor) -> bool:
     """Whether `t` is `tf.range(n)` (indices 0, 1, ...: TensorArray.unstack/stack)."""
     op = t.op
@@ -130,6 +173,12 @@ def is_range(t: Tensor) -> bool:
         return False
     start, delta = constant_value(op.inputs[0]), constant_value(op.inputs[2])
     return start is not None and delta is not None and int(start) == 0 and int(delta) == 1
+
+
+def _is_flow(t: Tensor) -> bool:
+    """Whether loop input `t` is a TensorArray's flow (not an element read from one:
+    `tf.foldl`'s first accumulator, `elems.read(0)`)."""
+    return t.op.type.startswith("TensorArray") and t.op.type not in _AFTER_LOOP_READS
 
 
 def _outside(t: Tensor) -> Tensor:
@@ -142,14 +191,16 @@ def _outside(t: Tensor) -> Tensor:
 
 
 def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
-              sources: Set[Tensor], context: Any = None, around: Tuple[Any, ...] = ()
-              ) -> Tuple[Optional[LoopPlan], Optional[str]]:
+              sources: Set[Tensor], context: Any = None, around: Tuple[Any, ...] = (),
+              nested: bool = False) -> Tuple[Optional[LoopPlan], Optional[str]]:
     """The plan of loop `op`'s backward loop (`upstream`: the ops the ys are computed
     from; `on_path`: the ops computed from the `sources`; `context`: the tf.cond branch
     the loop is in, or None; `around`: the contexts outside that whose values the body
     may read too: the loop body around a tf.cond holding a nested loop), or why it
-    cannot be written."""
+    cannot be written. `nested`: a loop in another's body, whose arrays may enter it
+    with elements the outer body wrote (`_prewritten`)."""
     plan = LoopPlan(op)
+    plan.enclosing = tuple(c for c in (context, *around) if c is not None)
     info = plan.info
     region = info.body_region
     if op._control_flow_context is not context:
@@ -159,8 +210,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
     for k, out in enumerate(info.body_outputs):
         if not out.dtype.base_dtype.is_floating:
             continue
-        if out.op.type != "TensorArrayWriteV3" and not op.inputs[k].op.type.startswith(
-                "TensorArray"):
+        if out.op.type != "TensorArrayWriteV3" and not _is_flow(op.inputs[k]):
             plan.floats.append(k)
             outputs.append(out)
             continue
@@ -168,6 +218,12 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         if reason is not None:
             return None, reason
     outputs += [w.inputs[2] for w in plan.writes]
+    if not nested and any(_outside(op.inputs[k]).op.type != "TensorArrayV3" and any(
+            plan.writes.get(w) for w in _body_writes(info, k)) for k in _array_variables(plan)):
+        # (the elements written before it would need their gradients handed on past the
+        # loop's start, another function's)
+        return None, (f"loop {op.name} writes a TensorArray that enters it with elements "
+                      "(written before it, or passed through a tf.cond)")
     live = _live_tensors(plan, on_path, sources, around)
     included: Set[Operation] = set()
     seen: Set[Tensor] = set()
@@ -197,9 +253,27 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                     plan.ops.append(member)
                     stack.append(write.inputs[2])
                 continue
+            unstacked = _unstacked_in(member, region)
+            if unstacked is not None:
+                plan.local_reads[member] = unstacked
+                if member not in included:
+                    included.add(member)
+                    plan.ops.append(member)
+                    stack.extend([unstacked, member.inputs[1]])
+                continue
             reason = _plan_read(plan, member)
             if reason is not None:
                 return None, reason
+            if member in plan.after_reads and member not in included:
+                included.add(member)
+                plan.ops.append(member)
+                chain = plan.after_reads[member].writes
+                stack.extend(w.inputs[2] for w in chain)
+                for index in [member.inputs[1]] + [w.inputs[1] for w in chain]:
+                    if index in arg_index:
+                        used.add(arg_index[index])
+                    elif index not in plan.extras:
+                        plan.extras.append(index)   # pushed (an index), an input
             continue
         if member.type == "ReadVariableOp" and member.inputs[0].op._control_flow_context \
                 is None:
@@ -268,7 +342,10 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         return None, f"the body of loop {op.name} reads a resource variable"
     for t in plan.pushed:
         context = t.op._control_flow_context
-        if context is not region and getattr(context, "outer_context", None) is not region:
+        for _ in range(2):      # (a tf.cond of the body, or one in a branch of it)
+            if isinstance(context, CondRegion) and context is not region:
+                context = context.outer_context
+        if context is not region:
             return None, (f"a value the backward loop of {op.name} pops (a TensorArray index, "
                           "a random draw or gradient stop) is not computed in its body or "
                           "a tf.cond directly in it")
@@ -289,41 +366,54 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         return None
     region = plan.info.body_region
     context = nested._control_flow_context      # the body, or a tf.cond branch in it
-    if context is not region and getattr(context, "outer_context", None) is not region:
-        return f"the nested loop {nested.name} is in a tf.cond inside a tf.cond"
-    ops = set(region.ops) | (set(context.ops) if context is not region else set())
+    branches = []           # the tf.cond branches around it, innermost first
+    while context is not region and isinstance(context, CondRegion):
+        branches.append(context)
+        context = context.outer_context
+    if context is not region or len(branches) > 2:
+        return (f"the nested loop {nested.name} is in a tf.cond inside a tf.cond inside a "
+                "tf.cond")
+    context = nested._control_flow_context
+    ops = set(region.ops).union(*(b.ops for b in branches))
     inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
-                              around=(region,) if context is not region else ())
+                              around=tuple(branches[1:]) + ((region,) if branches else ()) +
+                              plan.enclosing, nested=True)
     if reason is not None:
         return reason
     info = inner.info
-    if context is not region and any(
-            t.op._control_flow_context is context and (t in inner.captures or t.dtype.is_floating)
+    if branches and any(
+            t.op._control_flow_context in branches and (t in inner.captures or t.dtype.is_floating)
             for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
         return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
                 "branch (only outside values)")
-    if inner.inner or inner.splits or inner.own_arrays or inner.conds or \
+    if any(deeper.op._control_flow_context is not info.body_region
+           for deeper in inner.inner) or inner.splits or inner.own_arrays or any(
+                c.cut or c.outer for c in inner.conds.values()) or \
             inner.variable_reads or inner.forwarded or any(
                 r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
                 for readers in inner.writes.values() for r in readers) or any(
                 t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
                 for t in nested.inputs):
-        return (f"the nested loop {nested.name} holds a tf.cond, a resource variable "
-                "read, a further loop, a TensorArray split before it or read in it after "
-                "a write, or one read after it other than by stack() (nested backward "
-                "loops of a run-time trip count take plain loops and TensorArrays "
-                "unstacked before them and stacked after them)")
-    if any(t.op.type.startswith("TensorArray") and t.dtype.base_dtype.is_floating and
-           _outside(t).op.type != "TensorArrayV3"
-           for t in nested.inputs[:len(info.body_args)]):
-        # (an element written before the loop, tf.scan's first: its gradient would be
-        # another function's)
+        return (f"the nested loop {nested.name} holds a tf.cond whose branches draw "
+                "random numbers, stop gradients or expand ops around outside values, a "
+                "resource variable read, a further loop in a tf.cond of its body, a "
+                "TensorArray split before it or read in it after a write, or one read "
+                "after it other than by stack() (nested backward loops of a run-time trip "
+                "count take loops, conds of plain ops and TensorArrays unstacked before "
+                "them and stacked after them)")
+    prewritten = _prewritten(inner, context)
+    if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
-                "elements")
+                "elements other than written in its enclosing body and stacked after it")
     if any(value.tensor not in inner.pushed for value in inner.outer_inputs):
         return (f"the nested loop {nested.name} linearizes an op of a value computed "
                 "outside its body")
     plan.inner.append(inner)
+    for write, reader in prewritten.items():
+        plan.prewritten[write] = (inner, reader)
+        stack.append(write.inputs[2])
+        if constant_value(write.inputs[1]) is None and write.inputs[1] not in plan.extras:
+            plan.extras.append(write.inputs[1])     # its run-time index: pushed
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
     for t in inner.captures + list(inner.reads.values()):
@@ -335,6 +425,47 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     stack.extend(nested.inputs[k] for k in inner.floats)
     stack.extend(inner.captures + list(inner.reads.values()))
     return None
+
+
+def _prewritten(inner: LoopPlan, context: Any) -> Optional[Dict[Operation, Operation]]:
+    """The writes, before nested loop `inner.op` and in its `context`, of elements into
+    the arrays it writes (`tf.scan`'s first element: `acc.write(0, elems.read(0))`; a
+    reversed one's last, at `n - 1`), each read after the loop only by the stack() of
+    `inner`'s writes -> that stack(); None where an array enters with elements
+    otherwise."""
+    found: Dict[Operation, Operation] = {}
+    for k in _array_variables(inner):
+        flow = _outside(inner.op.inputs[k])
+        while flow.op.type == "TensorArrayWriteV3":
+            write = flow.op
+            readers = [r for w, rs in inner.writes.items()
+                       if _outside(w.inputs[0]) is _outside(write.inputs[0]) for r in rs]
+            if write._control_flow_context is not context or len(readers) > 1:
+                return None
+            if readers and write.inputs[2].dtype.base_dtype.is_floating:
+                found[write] = readers[0]
+            flow = write.inputs[3]
+        if flow.op.type != "TensorArrayV3":
+            return None
+    return found
+
+
+def _array_variables(plan: LoopPlan) -> List[int]:
+    """The loop variables of `plan`'s loop that are TensorArray flows (written in the
+    body, or entering from a TensorArray op)."""
+    info = plan.info
+    return [k for k, t in enumerate(plan.op.inputs[:len(info.body_args)])
+            if t.dtype.base_dtype.is_floating and (
+                info.body_outputs[k].op.type == "TensorArrayWriteV3" or _is_flow(t))]
+
+
+def _body_writes(info: Any, k: int) -> List[Operation]:
+    """The writes of the body to the array of loop variable `k`, one after another."""
+    writes, flow = [], info.body_outputs[k]
+    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
+        writes.append(flow.op)
+        flow = flow.op.inputs[3]
+    return writes
 
 
 def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor],
@@ -371,7 +502,7 @@ def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
     cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set(),
-                                  loops)
+                                  loops, lambda member: _body_op_reason(member) is not None)
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where
@@ -494,8 +625,18 @@ def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     if k is not None:
         return _plan_own_read(plan, read, k)
     if flow.op.type == "TensorArrayWriteV3":
-        return (f"loop {plan.op.name} reads a TensorArray element after this iteration's "
-                "write at an index neither that write's index tensor nor provably below it")
+        writes = []
+        while flow.op.type == "TensorArrayWriteV3" and \
+                flow.op._control_flow_context is plan.info.body_region:
+            writes.insert(0, flow.op)
+            flow = flow.op.inputs[3]
+        if flow not in plan.info.body_args:
+            return (f"loop {plan.op.name} reads a TensorArray element after a write other "
+                    "than to an array the loop carries")
+        reason = _plan_own_read(plan, read, plan.info.body_args.index(flow))
+        if reason is None:
+            plan.after_reads[read] = PushedRead(read, writes)
+        return reason
     filled = _outside(flow).op
     outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
     if handle.op._control_flow_context is not outer or \
@@ -541,6 +682,18 @@ def _below(t: Tensor, index: Tensor) -> bool:
         step = constant_value(other)
         return step is not None and int(step) < 0
     return False
+
+
+def _unstacked_in(read: Operation, region: Any) -> Optional[Tensor]:
+    """The value unstacked in `region` (a `TensorArrayScatterV3` of a range there) into
+    the array that TensorArrayReadV3 `read` reads, or None."""
+    filled = read.inputs[2].op
+    if filled.type != "TensorArrayScatterV3" or filled._control_flow_context is not region \
+            or read.inputs[0].op._control_flow_context is not region or \
+            _outside(filled.inputs[0]) is not _outside(read.inputs[0]) or \
+            not is_range(filled.inputs[1]):
+        return None
+    return filled.inputs[2]
 
 
 def _same_iteration_write(read: Operation) -> Optional[Operation]:

@@ -1,9 +1,10 @@
 """The forward loops' side of a backward loop (loop_gradient_export.py): the iteration
 counter (`f_count`) and one stack per value the backward loop pops, written into the
 forward loop's frame; for a loop nested in another's body, its counter started after the
-outer one's and its stacks entered into the outer frame first (in a tf.cond branch of
-the outer body: through the cond's Switch, its trip count 0 where the branch did not
-run); a tf.cond branch's value passed through a Merge with a stand-in."""
+outer one's and its stacks entered into the enclosing frames first (in a tf.cond branch
+of the outer body, or a tf.cond in one: through the conds' Switches, its trip count 0
+where a branch did not run); a tf.cond branch's value passed through a Merge with a
+stand-in (one per cond it is in)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ class ForwardStacks:
     _node: Any
     _const: Any
 
-    def _forward_stacks(self, plan: LoopPlan, around: Optional[Tuple[str, Any]] = None
-                        ) -> Tuple[str, List[str]]:
+    def _forward_stacks(self, plan: LoopPlan, around: Optional[Tuple[str, Any]] = None,
+                        outside: Tuple[Any, ...] = ()) -> Tuple[str, List[str]]:
         """(the forward iteration count, one stack per value `plan.pushed`, then one per
         loop `plan.inner`: its iteration count) written into the forward loop's frame;
         the nested loops' own in theirs (`self.inner_stacks`). `around`, for a loop
@@ -43,7 +44,9 @@ class ForwardStacks:
         outer iteration's pushes (so the shared stacks get all pushes in order), and
         its stacks (made once, outside) are entered into the outer frame first. In a
         tf.cond branch of the outer body, the count starts only where the branch runs,
-        the stacks pass its Switch, and the count returned is 0 where it does not."""
+        the stacks pass its Switch, and the count returned is 0 where it does not.
+        `outside`: the forward loops around the outer one (outermost first), whose
+        frames the stacks enter before it (loops nested three deep and more)."""
         loop = self.writer.loops[plan.op]
         base = f"{self.op.name}/{loop.scope}"
         frame = self.writer._strip(loop.frame)
@@ -54,12 +57,18 @@ class ForwardStacks:
         # In a tf.cond branch, the counter and stacks wait for its pivot: dead (not run)
         # where the branch is not taken, as the loop is.
         pivots = [around[0]] if around else [self.pivot] if self.pivot else []
-        branch = plan.op._control_flow_context if around and isinstance(
-            plan.op._control_flow_context, CondRegion) else None
-        if branch is not None:
-            cond = self.writer.conds[branch]
-            self.writer._cond_header(cond)
-            pivots.append(self.writer._strip(cond.pivots[branch.branch]))
+        # the tf.cond branches of the outer body the loop is in, innermost first (the
+        # innermost's pivot runs only where all of them do)
+        branches: List[Any] = []
+        context = plan.op._control_flow_context
+        while around and isinstance(context, CondRegion):
+            branches.append(context)
+            context = context.outer_context
+        for branch in branches:
+            self.writer._cond_header(self.writer.conds[branch])
+        if branches:
+            pivots.append(self.writer._strip(
+                self.writer.conds[branches[0]].pivots[branches[0].branch]))
         zero = self._const(base + "f_count", 0, D.int32, pivots)
         count_enter = self._node(base + "f_count/Enter", "Enter", [zero],
                                  dict(enter, T=D.int32, is_constant=False), [_SCALAR])
@@ -72,7 +81,9 @@ class ForwardStacks:
                             [_SCALAR, _SCALAR])
         pivot = self._node(base + "f_count/Identity", "Identity", [switch + ":1"],
                            {"T": D.int32}, [_SCALAR])
-        inner_counts = [self._forward_stacks(inner, (pivot, loop))[0] for inner in plan.inner]
+        inner_counts = [self._forward_stacks(
+            inner, (pivot, loop), outside + ((around[1],) if around else ()))[0]
+            for inner in plan.inner]
         max_size = self._const(base + "stack/max_size", -1, D.int32,
                                [] if around else pivots)
         stacks, pushes = [], []
@@ -83,15 +94,20 @@ class ForwardStacks:
                                {"elem_type": dtype, "stack_name": ""}, [HANDLE])
             self.writer.nodes[-1].attr["stack_name"].s = stack.encode()
             handle = stack
-            if around:          # entered into the outer loop's frame first
-                handle = self._node(base + "stack/outer/Enter", "Enter", [stack], {
-                    "frame_name": self.writer._strip(around[1].frame), "T": D.resource,
+            # entered into the outer loops' frames first (outermost first)
+            for outer in outside + ((around[1],) if around else ()):
+                entered = self._node(base + "stack/outer/Enter", "Enter", [handle], {
+                    "frame_name": self.writer._strip(outer.frame), "T": D.resource,
                     "is_constant": True,
-                    "parallel_iterations": int(around[1].op.attrs["parallel_iterations"])},
+                    "parallel_iterations": int(outer.op.attrs["parallel_iterations"])},
                     [HANDLE])
-                self._add_to_frame(around[1], [handle + ":0"], {stack + ":0": handle + ":0"})
-                if branch is not None:
-                    handle = self._switch(handle, D.resource, HANDLE, cond, branch.branch,
+                key = handle if ":" in handle else handle + ":0"
+                self._add_to_frame(outer, [entered + ":0"], {key: entered + ":0"})
+                handle = entered
+            if around:
+                for branch in reversed(branches):   # the outer cond's Switch first
+                    handle = self._switch(handle, D.resource, HANDLE,
+                                          self.writer.conds[branch], branch.branch,
                                           base + "stack/branch", around[1])
             stack_enter = self._node(base + "stack/Enter", "Enter", [handle],
                                      dict(enter, T=D.resource, is_constant=True), [HANDLE])
@@ -118,7 +134,8 @@ class ForwardStacks:
         # (Enters of the loop written since its context: a branch stand-in's shape)
         external.update(loop.external)
         self._add_to_frame(loop, new_values, external)
-        if branch is not None:      # 0 iterations where the branch does not run
+        for branch in branches:     # 0 iterations where a branch does not run
+            cond = self.writer.conds[branch]
             pred = self.writer._strip(cond.pred_id)
             flag = self._node(base + "f_count/other", "Cast", [pred],
                               {"SrcT": D.bool, "DstT": D.int32, "Truncate": False}, [_SCALAR])
@@ -161,9 +178,17 @@ class ForwardStacks:
         runs: it passes through `Merge(value, Switch(other, pred))`, the other side
         zeros of its shape where static, else a scalar, which the body function
         computes with and its Select then drops."""
+        name = self.writer._name(value)
         region = value.op._control_flow_context
-        if not isinstance(region, CondRegion):
-            return self.writer._name(value)
+        while isinstance(region, CondRegion):   # (a cond in a branch: each Merge in turn)
+            name = self._merged(value, name, region, base, new_values)
+            region = region.outer_context
+        return name
+
+    def _merged(self, value: Tensor, name: str, region: Any, base: str,
+                new_values: List[str]) -> str:
+        """`name` (`value`, or its Merge of a cond inside `region`) through `Merge(name,
+        Switch(other, pred))` of `region`'s cond (`_pushed_value`)."""
         cond = self.writer.conds[region]
         self.writer._cond_header(cond)
         pred = self.writer._strip(cond.pred_id)
@@ -195,7 +220,7 @@ class ForwardStacks:
         switch = self._node(base + "branch_switch", "Switch", [other, pred], {"T": dtype},
                             [shape, shape])
         merge = self._node(base + "branch_value", "Merge",
-                           [self.writer._name(value), f"{switch}:{1 - region.branch}"],
+                           [name, f"{switch}:{1 - region.branch}"],
                            {"T": dtype, "N": 2}, [TensorShape(None), _SCALAR])
         new_values += [switch + ":0", switch + ":1", merge + ":0", merge + ":1"]
         return merge + ":0"

@@ -352,9 +352,16 @@ def _no_bias_correction_step(device: torch.device) -> Tensor:
 
 def _flat(*tensors: Tensor) -> bool:
     """Whether fused kernels may walk these tensors as flat arrays: torch's fused optimizer
-    kernels ignore strides, so a transposed gradient (conv backward hands out permuted
-    views) would be applied to the wrong elements."""
+    kernels ignore strides, so a transposed tensor would be updated at the wrong
+    elements."""
     return all(t.is_contiguous() for t in tensors)
+
+
+def _dense_grads(grads: List[Tensor]) -> List[Tensor]:
+    """The gradients as contiguous tensors (the same values): a convolution's filter
+    gradient is a permuted view of torch's [out, in, k...] result, and declining it
+    would run every variable of the step one by one."""
+    return [g if g.is_contiguous() else g.contiguous() for g in grads]
 
 
 # -- multi-tensor (foreach) rules ----------------------------------------------------------
@@ -400,8 +407,9 @@ def _foreach_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]
              attrs: Dict[str, Any]) -> bool:
         variables, m, v = states
         first = variables[0]
+        grads = _dense_grads(grads)
         if not _fusable(variables, grads, s[2]) or \
-                not _flat(*variables, *m, *v, *grads) or \
+                not _flat(*variables, *m, *v) or \
                 ((beta1 is None or beta2 is None) and first.device.type != "cpu"):
             return False
         step = _no_bias_correction_step(first.device)
@@ -424,7 +432,8 @@ def _foreach_momentum(attrs: Dict[str, Any], static: Sequence[Optional[float]]
     def momentum_update(states: List[List[Tensor]], grads: List[Tensor],
                         s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
         variables, accum = states
-        if not _fusable(variables, grads, s[0]) or not _flat(*variables, *accum, *grads):
+        grads = _dense_grads(grads)
+        if not _fusable(variables, grads, s[0]) or not _flat(*variables, *accum):
             return False
         torch._fused_sgd_(variables, grads, accum, weight_decay=0.0, momentum=momentum,
                           lr=s[0], dampening=0.0, nesterov=nesterov, maximize=False,

@@ -28,6 +28,7 @@ from tf1compat.ops._shape_rules import merge_shapes, unary_rule
 from tf1compat.ops.array_shapes import (concat_shape, expand_dims_shape, pack_shape, reshape_shape,
                                         split_shape, split_v_shape, squeeze_shape,
                                         unpack_shape)
+from tf1compat.ops._kernel_errors import concat_error, pack_error, reshape_error
 
 
 
@@ -327,7 +328,8 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("Reshape", inputs=["tensor: T", "shape: Tshape"], outputs=["output: T"],
         attrs={"T": Type(), "Tshape": Type(D.INDEX_TYPES, default=D.int32)},
-        shape=reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None))
+        shape=reshape_shape, kernel=_reshape_kernel, view=True, grad_names=names("Reshape", None),
+        kernel_error=reshape_error)
 
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Tensor:
@@ -444,7 +446,8 @@ def _concat_shape_value(t: Tensor) -> TensorShape:
 declare("ConcatV2", inputs=["values: N * T", "axis: Tidx"], outputs=["output: T"],
         attrs={"N": Int(2), "T": Type(), "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
         shape=concat_shape, kernel=_concat_kernel, grad_names=_concat_grad_names,
-        static_value=_concat_v2_static_value, shape_value=_concat_shape_value)
+        static_value=_concat_v2_static_value, shape_value=_concat_shape_value,
+        kernel_error=concat_error)
 
 
 def concat(values: Any, axis: Any, name: str = "concat") -> Tensor:
@@ -499,7 +502,7 @@ def _pack_shape_value(t: Tensor) -> TensorShape:
 declare("Pack", inputs=["values: N * T"], outputs=["output: T"],
         attrs={"N": Int(1), "T": Type(), "axis": 0},
         shape=pack_shape, kernel=_pack_kernel, grad_names=_pack_grad_names,
-        static_value=_pack_static_value, shape_value=_pack_shape_value)
+        static_value=_pack_static_value, shape_value=_pack_shape_value, kernel_error=pack_error)
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:

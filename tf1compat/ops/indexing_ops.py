@@ -20,6 +20,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import any_true, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, merge_shapes, node_desc
+from tf1compat.ops._kernel_errors import same_shape_error, shape_text
 
 INDEX = (D.int16, D.int32, D.int64)
 
@@ -308,18 +309,21 @@ def _select_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         return _select_strings
 
     def select(c: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        if c.dim() == 0:         # TF: a scalar condition picks a whole tensor
+        # TF's SelectOp: a scalar condition picks a whole tensor, a vector one whole rows
+        # of a batch; otherwise all three have one shape (torch.where would broadcast).
+        if c.dim() == 0 or (c.dim() == 1 and x.dim() > 1):
             if x.shape != y.shape:
                 raise errors.InvalidArgumentError(
                     None, None, f"'then' and 'else' must have the same size.  but received: "
-                                f"{list(x.shape)} vs. {list(y.shape)}")
-            return torch.where(c, x, y)
-        if c.dim() == 1 and x.dim() > 1:
-            c = c.reshape((-1,) + (1,) * (x.dim() - 1))
-        elif c.shape != x.shape:
-            raise errors.InvalidArgumentError(
-                None, None, f"'then' and 'else' must have the same size.  but received: "
-                            f"{list(x.shape)} vs. {list(c.shape)}")
+                                f"{shape_text(x.shape)} vs. {shape_text(y.shape)}")
+            if c.dim() == 1:
+                if c.shape[0] != x.shape[0]:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Number of batches of 'then' must match size of 'cond', "
+                                    f"but saw: {x.shape[0]} vs. {c.shape[0]}")
+                c = c.reshape((-1,) + (1,) * (x.dim() - 1))
+        elif c.shape != x.shape or c.shape != y.shape:
+            raise errors.InvalidArgumentError(None, None, same_shape_error(node, [c, x, y]))
         return torch.where(c, x, y)
     return select
 

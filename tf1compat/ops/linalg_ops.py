@@ -20,6 +20,7 @@ from tf1compat.ops._onednn_matmul import matmul as onednn_matmul
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc
 from tf1compat.ops.math_ops import COMPLEX, FLOAT, conj
 from tf1compat.ops import _flops_rules as flops
+from tf1compat.ops._kernel_errors import batch_matmul_error, matmul_error
 
 MATMUL_TYPES = FLOAT + (D.int32, D.int64, D.int8, D.int16, D.uint8) + COMPLEX
 
@@ -66,7 +67,7 @@ declare("MatMul", inputs=["a: T", "b: T"], outputs=["product: T"],
         attrs={"transpose_a": False, "transpose_b": False, "T": Type(MATMUL_TYPES),
                "grad_a": False, "grad_b": False},
         shape=_matmul_shape, kernel=_matmul_kernel, grad_names=names("MatMul", "MatMul_1"),
-        flops=flops.matmul)
+        flops=flops.matmul, kernel_error=matmul_error)
 
 
 def _batch_matmul_kernel(node: Any, kctx: Any) -> Callable[..., torch.Tensor]:
@@ -112,7 +113,8 @@ declare("BatchMatMulV2", inputs=["x: T", "y: T"], outputs=["output: T"],
         attrs={"T": Type(MATMUL_TYPES), "adj_x": False, "adj_y": False,
                "grad_x": False, "grad_y": False},
         shape=_batch_matmul_shape, kernel=_batch_matmul_kernel,
-        grad_names=_batch_matmul_grad_names, flops=flops.batch_matmul)
+        grad_names=_batch_matmul_grad_names, flops=flops.batch_matmul,
+        kernel_error=batch_matmul_error)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,

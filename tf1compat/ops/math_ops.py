@@ -31,6 +31,7 @@ from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimu
                                           mul_no_nan_formula, pow_formula, xdivy_formula,
                                           xlogy_formula)
 from tf1compat.ops import _flops_rules as flops
+from tf1compat.ops._kernel_errors import incompatible_shapes, same_shape_error
 
 # Short names for framework/dtypes' type groups, the vocabulary of these declarations.
 FLOAT = D.FLOATING_TYPES
@@ -99,7 +100,7 @@ def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
     element = "T" if type_attrs else types.name
     declare(op_type, inputs=[f"{first}: {element}", f"{second}: {element}"],
             outputs=[f"{out}: {element}"], attrs=type_attrs, shape=broadcast_rule,
-            kernel=fixed(fn), **facts)
+            kernel=fixed(fn), kernel_error=incompatible_shapes, **facts)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -114,7 +115,8 @@ def compare(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = REA
     attrs = {"T": Type(tuple(types))}
     attrs.update(extra_attrs or {})
     declare(op_type, inputs=["x: T", "y: T"], outputs=["z: bool"], attrs=attrs,
-            shape=broadcast_rule, kernel=fixed(fn), grad="none", **facts)
+            shape=broadcast_rule, kernel=fixed(fn), grad="none",
+            kernel_error=incompatible_shapes, **facts)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -189,7 +191,7 @@ def _add_strings(x: Any, y: Any) -> Any:
 add_v2 = binary("AddV2", torch.add, grad_names=broadcast_names(Pass(0), Pass(0)),
                 flops=flops.per_output_element())
 declare("Add", inputs=["x: T", "y: T"], outputs=["z: T"], attrs={"T": Type(NUMBER + (D.string,))},
-        shape=broadcast_rule, grad="autograd", cpu_only=False,
+        shape=broadcast_rule, grad="autograd", cpu_only=False, kernel_error=incompatible_shapes,
         kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add,
         grad_names=broadcast_names(Pass(0), Pass(0)), flops=flops.per_output_element())
 sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"),
@@ -339,7 +341,7 @@ for _op_type, _fn, _np_fn, _mismatch in (("Equal", torch.eq, np.equal, False),
             attrs={"T": Type(ALL), "incompatible_shape_error": True},
             shape=_equality_shape, kernel=_equality_kernel(_fn, _np_fn, _mismatch),
             grad="none", static_value=_equal_static_value,
-            flops=flops.per_output_element())
+            flops=flops.per_output_element(), kernel_error=incompatible_shapes)
 
 logical_and = binary("LogicalAnd", torch.logical_and, D.bool, grad="none")
 logical_or = binary("LogicalOr", torch.logical_or, D.bool, grad="none")
@@ -412,7 +414,7 @@ def _add_n_shape(ctx: Any) -> List[TensorShape]:
 declare("AddN", inputs=["inputs: N * T"], outputs=["sum: T"],
         attrs={"N": Int(minimum=1), "T": Type(NUMBER + (D.variant,))},
         shape=_add_n_shape, kernel=_add_n_kernel, grad_names=lambda op: [Pass(0)] * len(op.inputs),
-        flops=flops.add_n)
+        flops=flops.add_n, kernel_error=same_shape_error)
 
 
 # -- tf.* wrappers, following TF's Python layer ------------------------------------------------

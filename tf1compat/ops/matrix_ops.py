@@ -132,7 +132,9 @@ def _matrix_diag_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         lead = diag.shape[:-1] if lower == upper else diag.shape[:-2]
         r, c = _diag_matrix_size(max_len, lower, upper,
                                  rows[0] if rows else int(_r), cols[0] if cols else int(_c))
-        out = pad.to(diag.dtype).expand(tuple(lead) + (r, c))
+        # The padding value may be a host scalar (the V1 op fixes it): the matrix is
+        # built on the diagonal's device.
+        out = pad.to(diag.device, diag.dtype).expand(tuple(lead) + (r, c))
         return _fill_diagonals(out, diag, lower, upper, align)
     return run
 

@@ -203,7 +203,11 @@ def _weight(w: torch.Tensor, nd: int, depthwise: bool) -> torch.Tensor:
     if depthwise:
         ks = list(w.shape[:nd])
         w = w.reshape(ks + [1, w.shape[nd] * w.shape[nd + 1]])
-    return w.permute(nd + 1, nd, *range(nd))
+    weight = w.permute(nd + 1, nd, *range(nd))
+    # One output channel makes the view's strides ambiguous; torch's CPU convolution
+    # then back-propagates through its slow path, which refuses a non-contiguous weight
+    # ("slow_conv2d: grad_weight must be contiguous").
+    return weight.contiguous() if weight.shape[0] == 1 else weight
 
 
 def _conv_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, Any], Callable]:

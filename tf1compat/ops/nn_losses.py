@@ -32,6 +32,7 @@ from tf1compat.ops.nn_ops import relu
 from tf1compat.ops.strided_slice import slice as _slice
 from tf1compat.ops.transform_ops import transpose
 from tf1compat.ops._grad_formulas import xent_formula
+from tf1compat.ops._kernel_errors import softmax_xent_error
 
 __all__ = ["softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
@@ -64,7 +65,7 @@ def _xent_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("SoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: T"],
         outputs=["loss: T", "backprop: T"], attrs={"T": Type(D.FLOATING_TYPES)},
-        shape=_xent_shape, kernel=_xent_kernel,
+        shape=_xent_shape, kernel=_xent_kernel, kernel_error=softmax_xent_error,
         grad_names=names("mul", "mul_1"), grad_formula=xent_formula)
 
 

@@ -34,6 +34,7 @@ from tf1compat.ops.creation_ops import range as _range
 from tf1compat.ops.math_ops import FLOAT, REAL
 from tf1compat.ops.transform_ops import transpose
 from tf1compat.ops import _flops_rules as flops
+from tf1compat.ops._kernel_errors import shape_text
 
 __all__ = [
     "relu", "relu6", "crelu", "elu", "selu", "leaky_relu", "softplus", "softsign",
@@ -301,7 +302,7 @@ def _check_bias(x: torch.Tensor, b: torch.Tensor, axis: int) -> None:
     if x.shape[axis] != b.shape[0]:
         raise errors.InvalidArgumentError(
             None, None, f"Must provide as many biases as the last dimension of the input "
-                        f"tensor: [{b.shape[0]}] vs. {list(x.shape)}")
+                        f"tensor: [{b.shape[0]}] vs. {shape_text(x.shape)}")
 
 
 declare("BiasAdd", inputs=["value: T", "bias: T"], outputs=["output: T"],

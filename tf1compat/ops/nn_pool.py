@@ -34,6 +34,7 @@ from tf1compat.ops._window import (as_str, channel_axis, channels_first, check_r
 from tf1compat.ops.math_ops import REAL
 from tf1compat.ops.nn_conv import convert_padding, get_sequence
 from tf1compat.ops import _flops_rules as flops
+from tf1compat.ops import _traced_pool
 
 __all__ = ["max_pool", "max_pool_v2", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool",
            "avg_pool_v2", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool_with_argmax",
@@ -132,10 +133,13 @@ def _max_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
             xin = to_channels_first(x, geo.fmt)
             pads = geo.pads(xin.shape[2:])
             sym = geo.torch_padding(pads)
-            if sym is not None:
-                y = pool(xin, geo.ksize, geo.strides, sym)
+            if sym is None:
+                xin, sym = pad_spatial(xin, pads, _lowest(xin.dtype)), [0] * nd
+            if nd == 2 and x.is_floating_point() and _traced_pool.in_compiled_graph():
+                # ATen's kernels inside the compiled graph, not inductor's pooling loops.
+                y = _traced_pool.max_pool2d(xin, geo.ksize, geo.strides, sym)
             else:
-                y = pool(pad_spatial(xin, pads, _lowest(xin.dtype)), geo.ksize, geo.strides)
+                y = pool(xin, geo.ksize, geo.strides, sym)
             return from_channels_first(y, geo.fmt)
         return run
     return factory

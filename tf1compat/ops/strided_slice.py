@@ -424,10 +424,12 @@ def _slice_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         for axis, (bi, si) in enumerate(zip(begin, size)):
             n = x.shape[axis]
             stop = n if si == -1 else bi + si
-            if bi < 0 or bi > n or stop > n or (si < -1):
+            if bi < 0 or bi > n:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Expected begin[{axis}] in [0, {n}], and size[{axis}] in "
-                                f"[0, {n - bi}], but got {bi} and {si}")
+                    None, None, f"Expected begin[{axis}] in [0, {n}], but got {bi}")
+            if stop > n or si < -1:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Expected size[{axis}] in [0, {n - bi}], but got {si}")
             index.append(_PySlice(bi, stop))
         return x[tuple(index)]
     return run

@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.constant_value import constant_value_as_shape
 from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
@@ -18,6 +19,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc, normalize_axis
+from tf1compat.ops._kernel_errors import transpose_error
 
 
 
@@ -46,9 +48,15 @@ def _tile_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     mult = static_ints(node, 1)
     if node.attrs["T"] == D.string:
         return lambda x, m: np.tile(x, as_int_list(m))
-    if mult is not None:
-        return lambda x, m: x.repeat(mult)
-    return lambda x, m: x.repeat(as_int_list(m))
+    def tile(x: torch.Tensor, m: Any) -> torch.Tensor:
+        multiples = as_int_list(m) if mult is None else mult
+        if len(multiples) != x.dim():
+            # torch's repeat would add leading dimensions: TF refuses.
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected multiples argument to be a vector of length "
+                            f"{x.dim()} but got length {len(multiples)}")
+        return x.repeat(multiples)
+    return tile
 
 
 declare("Tile", inputs=["input: T", "multiples: Tmultiples"], outputs=["output: T"],
@@ -100,7 +108,7 @@ def _transpose_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 declare("Transpose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
         attrs={"T": Type(), "Tperm": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_transpose_shape, kernel=_transpose_kernel, view=True,
-        grad_names=names("transpose", None))
+        grad_names=names("transpose", None), kernel_error=transpose_error)
 declare("ConjugateTranspose", inputs=["x: T", "perm: Tperm"], outputs=["y: T"],
         attrs={"T": Type(), "Tperm": Type(D.INDEX_TYPES, default=D.int32)},
         shape=_transpose_shape, kernel=_transpose_kernel, view=True)
@@ -218,7 +226,6 @@ def _pad_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 
 def _mirror(x: torch.Tensor, pads: List[int], symmetric: bool) -> torch.Tensor:
-    from tf1compat.framework import errors
     for axis in range(x.dim()):
         lo, hi = pads[2 * axis], pads[2 * axis + 1]
         n = x.shape[axis]

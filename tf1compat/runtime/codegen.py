@@ -55,7 +55,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.runtime import kernel_batches
 from tf1compat.runtime.plan import CONST, SLOT, STATE, Plan, Source
 
-__all__ = ["compile_plan", "op_for_traceback", "Namer"]
+__all__ = ["compile_plan", "failure_for_traceback", "op_for_traceback", "Namer"]
 
 _SHOW_PLAN = os.environ.get("TF1COMPAT_SHOW_PLAN", "") not in ("", "0")
 
@@ -65,7 +65,13 @@ _LINE_MAPS: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionar
 
 
 class _LineMap(dict):
-    """A dict that can be weakly referenced (so plans' maps die with their plans)."""
+    """Line -> op, a dict that can be weakly referenced (so plans' maps die with their
+    plans). `args` holds each op line's argument expression, which error reporting
+    evaluates in the failing frame to see the values the kernel refused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.args: Dict[int, str] = {}
 
 
 class Namer:
@@ -203,7 +209,8 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
         if step.kernel is not None:
             kname = namer(step.op.type.strip("_") or "kernel")
             ns[kname] = step.kernel
-            call = f"{kname}({', '.join(render(a) for a in step.args)})"
+            arg_text = ", ".join(render(a) for a in step.args)
+            call = f"{kname}({arg_text})"
             used = [s for s in step.outs if s is not None]
             if not used:
                 code = call
@@ -213,6 +220,7 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
                 targets = ", ".join("_" if s is None else slot(s) for s in step.outs)
                 code = f"{targets}, = {call}"
             line_to_op[len(lines) + 1] = step.op
+            line_to_op.args[len(lines) + 1] = arg_text
             lines.append(f"{indent}{code}  # {step.op.name}")
         for index in step.marks:
             lines.append(f"    {slot(index)} = _src({slot(index)})")
@@ -264,13 +272,30 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
 
 def op_for_traceback(tb: Any) -> Optional[Operation]:
     """The op whose generated line raised, innermost plan first."""
-    found = None
+    return failure_for_traceback(tb)[0]
+
+
+def failure_for_traceback(tb: Any) -> Tuple[Optional[Operation], Optional[list]]:
+    """The op whose generated line raised (innermost plan first) and the argument values
+    its kernel was called with (None where they cannot be seen again)."""
+    found: Tuple[Optional[Operation], Optional[list]] = (None, None)
     while tb is not None:
-        code = tb.tb_frame.f_code
-        line_map = _LINE_MAPS.get(code.co_filename)
+        frame = tb.tb_frame
+        line_map = _LINE_MAPS.get(frame.f_code.co_filename)
         if line_map is not None:
             op = line_map.get(tb.tb_lineno)
             if op is not None:
-                found = op
+                found = (op, _arguments(line_map.args.get(tb.tb_lineno), frame))
         tb = tb.tb_next
     return found
+
+
+def _arguments(text: Optional[str], frame: Any) -> Optional[list]:
+    """A failed line's argument values, read again from its frame (the line raised
+    before its `del`s ran, so they are all still there)."""
+    if text is None:
+        return None
+    try:
+        return list(eval(f"({text},)", frame.f_globals, frame.f_locals))  # noqa: S307
+    except Exception:  # noqa: BLE001 - best effort: the kernel's own message is kept
+        return None

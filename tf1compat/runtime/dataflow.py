@@ -350,6 +350,7 @@ class _Run:
                     result = kernel(*args)
                 except Exception as e:
                     e._tf1compat_op = node.op   # for the session's error mapping
+                    e._tf1compat_args = args
                     raise
                 n_out = node.n_out
                 outputs = [result] if n_out == 1 else list(result) if n_out else []
@@ -445,18 +446,34 @@ class _Run:
         self._put(node, frame.parent, self._input(node, tag))
 
     def _flush_dead_exits(self) -> bool:
-        """Sends the dead exits of finished frame instances on; whether any were sent."""
-        sent = False
+        """Sends the dead exits of finished frame instances on; whether any were sent.
+
+        Only the innermost such instances go first: a loop whose iteration waits for the
+        dead exits of a loop nested in it (one in an untaken tf.cond branch of its body)
+        has dead exits of its own from the iterations that went on (its Switch's other
+        side), and is not finished until the nested one's reach it (as in TF, where an
+        iteration with a live child frame is not done)."""
         expected = self.program.enters_per_frame
-        for frame in list(self.frames.values()):
-            if not frame.dead_exits or frame.enters_seen < expected.get(frame.name, 0):
-                continue
-            exits, frame.dead_exits = list(frame.dead_exits), {}
-            for node in exits:
-                if node not in frame.live_exits:
-                    self._send(node, frame.parent, [_DEAD], True)
-                    sent = True
-        return sent
+        while True:
+            finished = [frame for frame in self.frames.values() if frame.dead_exits and
+                        frame.enters_seen >= expected.get(frame.name, 0)]
+            if not finished:
+                return False
+            sent = False
+            for frame in finished:
+                inside = frame.parent + ((frame.name, 0),)
+                depth = len(inside)
+                if any(other.parent[:depth - 1] == frame.parent and
+                       other.parent[depth - 1][0] == frame.name
+                       for other in finished if len(other.parent) >= depth):
+                    continue        # a loop nested in one of its iterations goes first
+                exits, frame.dead_exits = list(frame.dead_exits), {}
+                for node in exits:
+                    if node not in frame.live_exits:
+                        self._send(node, frame.parent, [_DEAD], True)
+                        sent = True
+            if sent:
+                return True
 
     def _fetch(self, src: Source, index: int) -> Any:
         if src.kind == CONST and src.ref is None:

@@ -95,10 +95,12 @@ def _call(node: Any, read: Callable[[tuple], Any]) -> List[Any]:
     kernel = node.kernel
     if kernel is None:
         return [None] * node.n_out
+    args = [read(g) for g in node.args]
     try:
-        result = kernel(*[read(g) for g in node.args])
+        result = kernel(*args)
     except Exception as e:
         e._tf1compat_op = node.op   # for the session's error mapping
+        e._tf1compat_args = args
         raise
     n_out = node.n_out
     return [result] if n_out == 1 else list(result) if n_out else []

@@ -467,8 +467,9 @@ def _build_kernel(entry: _Entry, flat: list, resource_key: Any) -> Tuple[Any, li
         try:
             shapes = op_def.shape(ctx)
         except ValueError as e:
+            message = _kernel_refusal(entry, flat) or str(e)
             raise errors.InvalidArgumentError(None, None,
-                                              f"{e} [Op:{op_def.type}]") from None
+                                              f"{message} [Op:{op_def.type}]") from None
         outputs = [_Spec(d, s if isinstance(s, TensorShape) else as_shape(s))
                    for d, s in zip(entry.dtypes, shapes)]
         node = EagerNode(op_def, name, attrs, list(flat), outputs, _context._state["device"]
@@ -495,6 +496,28 @@ def _build_kernel(entry: _Entry, flat: list, resource_key: Any) -> Tuple[Any, li
     entry.node = node
     entry.kctx = kctx
     return kernel, reads
+
+
+def _kernel_refusal(entry: _Entry, flat: list) -> Optional[str]:
+    """The message TF eager gives for inputs the shape rule refused. TF runs no shape
+    rule eagerly: its kernel refuses them, in its own words. Those are the op's
+    `kernel_error` rule's, or those of the kernel itself run on the values (pure ops
+    only; None if it raises nothing TF-like, and the shape rule's message stays)."""
+    op_def = entry.op_def
+    values = [getattr(t, "_value", t) for t in flat]
+    node = EagerNode(op_def, entry.name, entry.attrs, list(flat),
+                     [_Spec(d, TensorShape(None)) for d in entry.dtypes],
+                     _context._state["device"] or "")
+    message = errors.kernel_error_message(op_def, node, values)
+    if message is not None or op_def.stateful or op_def.kernel is None or op_def.constant:
+        return message
+    try:
+        op_def.kernel(node, EagerKernelContext(entry.device, node, None))(*values)
+    except errors.OpError as e:
+        return e.message
+    except Exception:  # noqa: BLE001 - torch's own words: the shape rule's are clearer
+        return None
+    return None
 
 
 def _nothing(*args: Any) -> None:

@@ -40,7 +40,10 @@ only worth it for plans that run often, and only where the result is the same:
 4. Trial: the next runs come in pairs, one compiled and one op by op (which goes first
    alternates); the compiled function is kept only if both its best run beats op by
    op's best by 5% and the median over the pairs of compiled / op-by-op time is under
-   0.95 (a noisy trial on a shared machine keeps op by op). The compiled function is
+   0.95 (a noisy trial on a shared machine keeps op by op). Runs are timed by the wall
+   clock, or by the process's CPU time where the plan runs on one thread because other
+   processes keep the cores busy (`_trial_clock`: there the wall clock measures their
+   scheduling; `record.trial_clock` says which). The compiled function is
    specialised to the feeds' shapes and dtypes and to the thread count: a run with other
    shapes or threads runs op by op (no recompile inside the user's loop). The count is
    the one the thread tuner found faster on the plan's op-by-op runs before the compile
@@ -133,6 +136,7 @@ class HotPlanRecord:
     compile_seconds: float = 0.0
     op_by_op_us: float = 0.0          # trial: best run of each kind
     compiled_us: float = 0.0
+    trial_clock: str = ""             # what the trial timed: "wall" or "cpu" (`_trial_clock`)
 
 
 # A training step's forward segment counts this many times against
@@ -445,6 +449,22 @@ def _report(plan: Plan, record: HotPlanRecord) -> None:
           file=sys.stderr)
 
 
+def _trial_clock(threads: int, record: HotPlanRecord) -> Callable[[], float]:
+    """What a trial times: the process's CPU time where the plan runs on one thread and
+    the automatic policy's count is one too (other processes keep the cores busy: a
+    run's wall time is then mostly their scheduling, which moved a CNN step's time by
+    3-9x from one run to the next on a loaded 2-core machine, so trials decided by
+    noise), else wall time. At one thread (large products included: they follow
+    `load_threads()`) the CPU time is what the run costs (the process's other threads,
+    e.g. another plan's background compile, add to both runs of a pair alike); with more
+    threads it would count their spinning, and wall time is what the user waits for."""
+    if threads == 1 and _thread_policy.load_threads() == 1:
+        record.trial_clock = "cpu"
+        return time.process_time
+    record.trial_clock = "wall"
+    return time.perf_counter
+
+
 class _HotPlan:
     """The function a tracked plan runs: counts runs, starts the compile, runs trials."""
 
@@ -463,6 +483,7 @@ class _HotPlan:
         # Runs compiled or op by op on one thread as the load changes (thread_tuner.py).
         self.follower: Optional[LoadFollower] = None
         self.trial: Dict[str, List[float]] = {"eager": [], "compiled": []}
+        self.clock: Callable[[], float] = time.perf_counter
         self.lock = threading.Lock()
 
     def __call__(self, feeds: Any, state: Any) -> tuple:
@@ -545,10 +566,13 @@ class _HotPlan:
         # pair: both runs of a pair see about the same load, and neither kind always
         # runs right after the other (warm caches, a thread count just set).
         done = len(self.trial["compiled"]) + len(self.trial["eager"])
+        if done == 0:
+            self.clock = _trial_clock(self.threads, self.record)
         use_compiled = done % 2 == (done // 2) % 2
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         result = self._run_compiled(feeds, state) if use_compiled else self.eager(feeds, state)
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         self.trial["compiled" if use_compiled else "eager"].append(elapsed)
         if min(len(v) for v in self.trial.values()) >= _TRIAL_RUNS:
             self._decide()
@@ -575,9 +599,10 @@ class _HotPlan:
                 self.follower = LoadFollower(self.threads)
             _report(self.plan, self.record)
         else:
+            clock = " of CPU time" if self.record.trial_clock == "cpu" else ""
             self._give_up(f"compiled runs were not faster ({compiled_s * 1e6:.0f} us vs "
-                          f"{eager_s * 1e6:.0f} us op by op at best; median ratio of "
-                          f"paired runs {paired:.2f})")
+                          f"{eager_s * 1e6:.0f} us op by op at best{clock}; median ratio "
+                          f"of paired runs {paired:.2f})")
 
     def _steady(self, feeds: Any, state: Any) -> tuple:
         self.record.runs += 1

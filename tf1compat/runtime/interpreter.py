@@ -54,6 +54,7 @@ class Interpreter:
                     result = self.run_step(step, args)
                 except Exception as e:
                     e._tf1compat_op = step.op  # for the session's error mapping
+                    e._tf1compat_args = args
                     raise
                 if len(step.outs) == 1:
                     if step.outs[0] is not None:

@@ -27,7 +27,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor, default_session_stack
 from tf1compat.runtime import config as _config
 from tf1compat.runtime import denormals
-from tf1compat.runtime.codegen import compile_plan, op_for_traceback
+from tf1compat.runtime.codegen import compile_plan, failure_for_traceback, op_for_traceback
 from tf1compat.runtime.fetch import FetchMapper, feed_expansion
 from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
@@ -642,8 +642,16 @@ def _failing_op(e: BaseException) -> Optional[Operation]:
 
 
 def _map_exception(e: Exception) -> errors.OpError:
+    """A kernel's Python exception as TF's OpError naming the failing op; where the op
+    declares `kernel_error` and its inputs can be seen again, with TF's own message."""
+    op = getattr(e, "_tf1compat_op", None)
+    args = getattr(e, "_tf1compat_args", None)
+    if op is None:
+        op, args = failure_for_traceback(e.__traceback__)
     cls, text = errors.from_python_exception(e)
-    return errors.op_error(cls, _failing_op(e), text)
+    if cls is errors.InvalidArgumentError and op is not None and args is not None:
+        text = errors.kernel_error_message(op._op_def, op, args) or text
+    return errors.op_error(cls, op, text)
 
 
 class _DefaultSessionContext:

@@ -12,6 +12,7 @@ order. The mode strings ("train",
 
 from __future__ import annotations
 
+import collections
 import inspect
 from typing import Any, Callable, Dict, List, Optional
 
@@ -27,7 +28,7 @@ from tf1compat.framework import dtypes, tensor_shape
 from tf1compat.training.sessions.basic_session_run_hooks import FeedFnHook
 from tf1compat.util import tf_logging
 
-__all__ = ["Estimator", "ModelFnOps", "SKCompat", "NotFittedError"]
+__all__ = ["Estimator", "ModelFnOps", "SKCompat", "NotFittedError", "GraphRewriteSpec"]
 
 _TRAIN, _EVAL, _INFER = "train", "eval", "infer"
 _deprecation_logged = False
@@ -336,18 +337,19 @@ class Estimator:
         from tf1compat.training.saving.saver import Saver
         from tf1compat.variables.collections import (local_variables_initializer,
                                                      tables_initializer)
-        tags = ["serve"]
+        tags, rewrites = ["serve"], []
         if graph_rewrite_specs is not None:
             specs = list(graph_rewrite_specs)
             if not specs or specs[0].transforms:
                 raise ValueError("The first element of graph_rewrite_specs must specify no "
                                  "transforms.")
-            if len(specs) > 1:
+            transformed = [spec.transforms for spec in specs[1:] if spec.transforms]
+            if transformed:
                 raise NotImplementedError(
-                    "tf.contrib.learn.Estimator.export_savedmodel with rewritten meta graphs "
-                    "(graph_rewrite_specs[1:]) is not supported: TF's Graph Transform Tool "
-                    "is missing")
-            tags = list(specs[0].tags)
+                    "tf.contrib.learn.Estimator.export_savedmodel: the graph_rewrite_specs "
+                    f"transforms {list(transformed[0])} need TF's Graph Transform Tool, which "
+                    "tf1compat does not have (specs without transforms are supported)")
+            tags, rewrites = list(specs[0].tags), specs[1:]
         if serving_input_fn is None:
             raise ValueError("serving_input_fn must be defined.")
         checkpoint_path = checkpoint_path or checkpoint_state.latest_checkpoint(self.model_dir)
@@ -377,9 +379,27 @@ class Estimator:
                         session, tags, signature_def_map=signatures,
                         assets_collection=g.get_collection(GraphKeys.ASSET_FILEPATHS),
                         main_op=init_op, strip_default_attrs=strip_default_attrs)
+                _add_rewritten_meta_graphs(builder, rewrites)
 
         return export_to_timestamped_dir(export_dir_base, add_meta_graph, as_text,
                                          assets_extra)
+
+
+# One meta graph of export_savedmodel: its tags and the Graph Transform Tool transforms.
+GraphRewriteSpec = collections.namedtuple("GraphRewriteSpec", ["tags", "transforms"])
+
+
+def _add_rewritten_meta_graphs(builder: Any, specs: List[Any]) -> None:
+    """The first meta graph again under each spec's tags: what TF 1.15's
+    `meta_graph_transform` makes of a spec without transforms (graph, saver, collections
+    and signatures copied, the tags replaced)."""
+    base = builder._saved_model.meta_graphs[0]
+    for spec in specs:
+        meta = type(base)()
+        meta.CopyFrom(base)
+        del meta.meta_info_def.tags[:]
+        meta.meta_info_def.tags.extend(spec.tags)
+        builder._saved_model.meta_graphs.append(meta)
 
 
 class NotFittedError(ValueError, AttributeError):

@@ -310,9 +310,7 @@ class _BinaryLogisticHeadWithSigmoidCrossEntropyLoss(Head):
     def _eval_metric_ops(self, labels: Tensor, logits: Tensor, logistic: Tensor,
                          class_ids: Tensor, weights: Any, unreduced_loss: Tensor,
                          regularization_loss: Any) -> Dict[str, Any]:
-        from tf1compat.metrics.metrics_impl import (accuracy, mean, precision,
-                                                    precision_at_thresholds, recall,
-                                                    recall_at_thresholds)
+        from tf1compat.metrics.metrics_impl import accuracy, mean, precision, recall
         keys = MetricKeys
         key = lambda k: util.summary_key(self._name, k)  # noqa: E731
         with name_scope(None, "metrics", (labels, logits, logistic, class_ids, weights,
@@ -337,18 +335,8 @@ class _BinaryLogisticHeadWithSigmoidCrossEntropyLoss(Head):
                 key(keys.AUC_PR): util.auc(labels=labels, predictions=logistic,
                                            weights=weights, curve="PR", name=keys.AUC_PR)}
             self._regularization_metric(ops, regularization_loss)
-            for threshold in self._thresholds:
-                name = keys.ACCURACY_AT_THRESHOLD % threshold
-                ops[key(name)] = util.accuracy_at_threshold(labels, logistic, weights,
-                                                            threshold, name=name)
-                name = keys.PRECISION_AT_THRESHOLD % threshold
-                ops[key(name)] = util.ratio_at_threshold(
-                    precision_at_thresholds, labels, logistic, weights, threshold, name,
-                    f"precision_at_{threshold}")
-                name = keys.RECALL_AT_THRESHOLD % threshold
-                ops[key(name)] = util.ratio_at_threshold(
-                    recall_at_thresholds, labels, logistic, weights, threshold, name,
-                    f"recall_at_{threshold}")
+            util.threshold_metrics(ops, self._name, labels, logistic, weights,
+                                   self._thresholds)
         return ops
 
 

@@ -167,13 +167,13 @@ def check_logits_final_dim(logits: Any, expected_logits_dimension: int) -> Tenso
                 return identity(logits, name=scope)
 
 
-def validate_loss_fn_args(loss_fn: Callable) -> None:
+def validate_loss_fn_args(loss_fn: Callable, optional: Sequence[str] = ("features",)) -> None:
     args = fn_args(loss_fn)
     for required in ("labels", "logits"):
         if required not in args:
             raise ValueError(f"loss_fn must contain argument: {required}. Given arguments: "
                              f"{args}")
-    invalid = list(set(args) - {"labels", "logits", "features"})
+    invalid = list(set(args) - {"labels", "logits", *optional})
     if invalid:
         raise ValueError(f"loss_fn has unexpected args: {invalid}")
 
@@ -199,11 +199,14 @@ def call_loss_fn(loss_fn: Callable, labels: Tensor, logits: Tensor,
             return identity(loss)
 
 
-def assert_range(labels: Tensor, n_classes: int, message: Optional[str] = None) -> Tensor:
+def assert_range(labels: Tensor, n_classes: int, message: Optional[str] = None,
+                 scope: str = "assert_range") -> Tensor:
+    """`labels` with checks that they lie in [0, n_classes) (the v2 heads' scope is
+    `check_label_range`)."""
     from tf1compat.framework.tensor_conversion import convert_to_tensor
     from tf1compat.ops.array_ops import identity
     from tf1compat.ops.check_ops import assert_less_equal, assert_non_negative
-    with name_scope(None, "assert_range", (labels,)):
+    with name_scope(None, scope, (labels,)):
         less = assert_less_equal(labels, convert_to_tensor(n_classes - 1, dtype=labels.dtype),
                                  message=message or "Labels must <= n_classes - 1")
         greater = assert_non_negative(labels, message=message or "Labels must >= 0")
@@ -271,6 +274,26 @@ def ratio_at_threshold(metric: Callable, labels: Tensor, predictions: Tensor, we
         value, update_op = metric(labels=labels, predictions=predictions,
                                   thresholds=(threshold,), weights=weights, name=scope)
         return squeeze(value), squeeze(update_op)
+
+
+def threshold_metrics(ops: Dict[str, Any], head_name: Optional[str], labels: Tensor,
+                      predictions: Tensor, weights: Any, thresholds: Sequence[float]) -> None:
+    """Adds accuracy, precision and recall at each threshold of `predictions` (TF's
+    `*/positive_threshold_<t>` keys) to `ops`."""
+    from tf1compat.estimator.canned.metric_keys import MetricKeys as keys
+    from tf1compat.metrics.metrics_impl import precision_at_thresholds, recall_at_thresholds
+    for threshold in thresholds:
+        name = keys.ACCURACY_AT_THRESHOLD % threshold
+        ops[summary_key(head_name, name)] = accuracy_at_threshold(
+            labels, predictions, weights, threshold, name=name)
+        name = keys.PRECISION_AT_THRESHOLD % threshold
+        ops[summary_key(head_name, name)] = ratio_at_threshold(
+            precision_at_thresholds, labels, predictions, weights, threshold, name,
+            f"precision_at_{threshold}")
+        name = keys.RECALL_AT_THRESHOLD % threshold
+        ops[summary_key(head_name, name)] = ratio_at_threshold(
+            recall_at_thresholds, labels, predictions, weights, threshold, name,
+            f"recall_at_{threshold}")
 
 
 def all_class_ids(logits: Tensor, n_classes: int) -> Tensor:

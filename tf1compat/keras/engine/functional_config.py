@@ -18,6 +18,7 @@ import numpy as np
 
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras.engine import node as node_module
+from tf1compat.keras.engine.op_lambda import SlicingOpLambda, TFOpLambda, serialize_slices
 from tf1compat.util import nest
 
 __all__ = ["get_network_config", "reconstruct_from_config"]
@@ -42,6 +43,7 @@ def _serialize_node(node: Any, conversion: Dict[Tuple[str, int], int]) -> Any:
     inputs, rest = args[0], args[1:]
     names, _ = _call_signature(type(node.layer))
     kwargs = {**dict(zip(names[1:], rest)), **kwargs}
+    op_layer = isinstance(node.layer, TFOpLambda)
 
     def serialize_value(t: Any) -> Any:
         history = node_module.keras_history(t)
@@ -51,6 +53,8 @@ def _serialize_node(node: Any, conversion: Dict[Tuple[str, int], int]) -> Any:
                     history.tensor_index]
         if isinstance(t, np.ndarray):
             return t.tolist()
+        if isinstance(t, Tensor) and t._is_eager_tensor and op_layer:
+            return t.numpy().tolist()     # (a constant argument of a TF function)
         if isinstance(t, Tensor):
             raise NotImplementedError(f"Serializing layer {node.layer.name}'s call on a "
                                       "constant tensor argument is not supported by "
@@ -58,9 +62,13 @@ def _serialize_node(node: Any, conversion: Dict[Tuple[str, int], int]) -> Any:
         return t
 
     kwargs = nest.map_structure(serialize_value, kwargs)
+    if "slice_spec" in kwargs and isinstance(node.layer, SlicingOpLambda):
+        kwargs["slice_spec"] = serialize_slices(node.call_kwargs["slice_spec"])
 
     def serialize_input(t: Any) -> Any:
         history = node_module.keras_history(t)
+        if history is None and op_layer:
+            return ["_CONSTANT_VALUE", -1, serialize_value(t), kwargs]   # (`1.0 + x`)
         if history is None:
             raise NotImplementedError(f"Serializing a call of layer {node.layer.name} on "
                                       "a non-Keras value is not supported by tf1compat")
@@ -69,6 +77,8 @@ def _serialize_node(node: Any, conversion: Dict[Tuple[str, int], int]) -> Any:
                 history.tensor_index, kwargs]
 
     data = [serialize_input(t) for t in nest.flatten(inputs)]
+    if op_layer and not isinstance(inputs, (list, tuple, dict)):
+        return data[0]     # (tf-keras keeps a TF function's argument structure)
     if isinstance(inputs, dict):
         return dict(zip(sorted(inputs), data))
     return data
@@ -135,6 +145,8 @@ def reconstruct_from_config(config: Dict[str, Any], deserialize_layer: Callable[
         return node_index_map.get((layer.name, config_index))
 
     def tensor_of(entry: List[Any]) -> Any:
+        if entry[0] == "_CONSTANT_VALUE" and entry[1] == -1:
+            return entry[2]      # (a TF function layer's constant first argument)
         layer = created[entry[0]]
         index = node_index_of(layer, entry[1])
         if index is None:
@@ -142,7 +154,10 @@ def reconstruct_from_config(config: Dict[str, Any], deserialize_layer: Callable[
         return nest.flatten(layer._inbound_nodes[index].outputs)[entry[2]]
 
     def process_node(layer: Any, node_data: Any) -> bool:
-        entries = list(node_data.values()) if isinstance(node_data, dict) else node_data
+        single = bool(node_data) and isinstance(node_data, list) and \
+            isinstance(node_data[0], str)     # (a TF function layer's one argument)
+        entries = list(node_data.values()) if isinstance(node_data, dict) else \
+            [node_data] if single else node_data
         tensors, kwargs = [], {}
         for entry in entries:
             if len(entry) not in (3, 4):
@@ -155,6 +170,8 @@ def reconstruct_from_config(config: Dict[str, Any], deserialize_layer: Callable[
                 return False
         if isinstance(node_data, dict):
             inputs: Any = dict(zip(node_data.keys(), tensors))
+        elif getattr(layer, "_preserve_input_structure_in_config", False):
+            inputs = tensors[0] if single else tensors
         else:
             inputs = tensors[0] if len(tensors) == 1 else tensors
         outputs = layer(inputs, **kwargs)

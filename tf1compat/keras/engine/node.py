@@ -36,7 +36,7 @@ def _table(tensor: Tensor) -> Dict[int, Tuple[Tensor, KerasHistory]]:
 
 def keras_history(tensor: Any) -> Optional[KerasHistory]:
     """The (layer, node_index, tensor_index) that produced `tensor`, or None."""
-    if not isinstance(tensor, Tensor):
+    if not isinstance(tensor, Tensor) or tensor._is_eager_tensor:
         return None
     entry = tensor.graph._extras.get("keras_history", {}).get(id(tensor))
     if entry is None or entry[0] is not tensor:

@@ -11,6 +11,7 @@ from tf1compat.framework.graph import apply_op
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer
+from tf1compat.keras.engine.op_lambda import add_op_call_history, op_call_of
 
 __all__ = ["TensorFlowOpLayer", "create_keras_history", "needs_keras_history"]
 
@@ -71,6 +72,9 @@ def create_keras_history(tensors: Any) -> None:
 
     def visit(t: Tensor) -> None:
         if node_module.keras_history(t) is not None or id(t.op) in created:
+            return
+        if op_call_of(t) is not None:
+            add_op_call_history(t, visit)   # a TF function on eager Keras inputs
             return
         op = t.op
         if not op.inputs:

@@ -120,8 +120,9 @@ class Sequential(Model):
             raise ValueError("You must provide an `input_shape` argument.")
         from tf1compat.keras import backend
         self._build_input_shape = tuple(getattr(input_shape, "as_list", lambda: input_shape)())
-        x = backend.placeholder(shape=self._build_input_shape)
-        self.call(x)
+        # (Keras' graph: under eager execution a graph of its own, as tf-keras builds)
+        with backend.get_graph().as_default():
+            self.call(backend.placeholder(shape=self._build_input_shape))
         self.built = True
         self._track_layer_dependencies()
 

@@ -79,6 +79,8 @@ class Model(TrainingV1, Layer):
         if isinstance(inputs, list) and len(nest.flatten(inputs)) == 1:
             inputs = inputs[0]
         self._nested_inputs = inputs
+        if isinstance(outputs, list) and len(nest.flatten(outputs)) == 1:
+            outputs = outputs[0]    # (tf-keras: a list of one output calls as that output)
         self._nested_outputs = outputs
         self.inputs = nest.flatten(inputs)
         self.outputs = nest.flatten(outputs)

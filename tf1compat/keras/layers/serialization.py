@@ -22,10 +22,13 @@ def _layer_objects() -> Dict[str, Any]:
                for name, obj in vars(module).items()
                if isinstance(obj, type) and issubclass(obj, Layer)}
     from tf1compat.keras.layers.sequence_features import SequenceFeatures
+    # (TF functions on eager Keras inputs: layers tf-keras makes but does not export)
+    from tf1compat.keras.engine.op_lambda import SlicingOpLambda, TFOpLambda
     from tf1compat.keras.premade_models import LinearModel, WideDeepModel
     objects.update(Model=Model, Functional=Model, Sequential=Sequential,
                    LinearModel=LinearModel, WideDeepModel=WideDeepModel,
-                   SequenceFeatures=SequenceFeatures)
+                   SequenceFeatures=SequenceFeatures, TFOpLambda=TFOpLambda,
+                   SlicingOpLambda=SlicingOpLambda)
     return objects
 
 

@@ -20,6 +20,7 @@ names; a variable no revivable layer owns stays a weight of the model itself.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import json
 from typing import Any, Dict, List, Optional, Tuple
@@ -58,12 +59,15 @@ class RevivedModel(Model):
         from tf1compat.keras.initializers import Zeros
         owned: Dict[str, Any] = {}
         for inner in self._inner_layers:
-            # (built at load, outside any scope: the model's name, then the layer's)
-            with backend.name_scope(f"{self.name}/{inner.layer.name}/"):
-                inner.layer.build(inner.input_shape)
-            inner.layer.built = True
-            for local_name, full_name in inner.variables.items():
-                owned[full_name] = getattr(inner.layer, local_name)
+            if not inner.layer.built:   # (a functional model is built by its config)
+                # (built at load, outside any scope: the model's name, then the layer's; a
+                # nested Sequential builds in Keras' graph, which keeps scopes of its own)
+                graph = backend.get_graph() if isinstance(inner.layer, Model) else None
+                with graph.as_default() if graph is not None else contextlib.nullcontext(), \
+                        backend.name_scope(f"{self.name}/{inner.layer.name}/"):
+                    inner.layer.build(inner.input_shape)
+                inner.layer.built = True
+            owned.update(inner.owned())
             setattr(self, inner.attribute, inner.layer)
         weights = [owned[full_name] if full_name in owned else
                    self.add_weight(name=full_name, shape=shape, dtype=dtype,
@@ -126,14 +130,36 @@ class RevivedModel(Model):
 
 class _InnerLayer:
     """A layer of the revived model: the attribute it is under, the layer (from its class
-    and config), its saved input shape and its variables (edge name -> full name)."""
+    and config), its saved input shape and its variables: edge name -> full name for a
+    layer, or the full names in its `weights` order for a nested model."""
 
-    def __init__(self, attribute: str, layer: Any, input_shape: Any,
-                 variables: Dict[str, str]):
+    def __init__(self, attribute: str, layer: Any, input_shape: Any, variables: Any):
         self.attribute = attribute
         self.layer = layer
         self.input_shape = input_shape
         self.variables = variables
+
+    def owned(self) -> Dict[str, Any]:
+        """full name -> the layer's variable of that saved variable."""
+        if isinstance(self.variables, list):
+            return dict(zip(self.variables, self.layer.weights))
+        return {full_name: getattr(self.layer, local_name)
+                for local_name, full_name in self.variables.items()}
+
+
+# keras_metadata identifiers of the layers revived from their config: layers, and nested
+# Sequential and functional models (a nested subclassed model has no config to rebuild).
+_FROM_CONFIG = ("_tf_keras_layer", "_tf_keras_sequential", "_tf_keras_network")
+
+
+def _listed_variables(nodes: Any, node_id: int) -> Optional[List[str]]:
+    """The full names of the variables a Keras object lists under its `variables` edge
+    (its `weights`, in order), or None."""
+    for child in nodes[node_id].children:
+        if child.local_name == "variables":
+            return [nodes[c.node_id].variable.name for c in nodes[child.node_id].children
+                    if nodes[c.node_id].WhichOneof("kind") == "variable"]
+    return None
 
 
 def _inner_layers(filepath: str, meta: Any, saved_names: List[str]) -> List[_InnerLayer]:
@@ -150,13 +176,16 @@ def _inner_layers(filepath: str, meta: Any, saved_names: List[str]) -> List[_Inn
     out: List[_InnerLayer] = []
     for entry in sorted(message.nodes, key=lambda n: n.node_id):
         path = entry.node_path.split(".")
-        if len(path) != 2 or path[0] != "root" or entry.identifier != "_tf_keras_layer":
+        if len(path) != 2 or path[0] != "root" or entry.identifier not in _FROM_CONFIG:
             continue
         metadata = json.loads(entry.metadata, object_hook=_decode_helper)
-        variables = {child.local_name: nodes[child.node_id].variable.name
-                     for child in nodes[entry.node_id].children
-                     if nodes[child.node_id].WhichOneof("kind") == "variable"}
-        if any(name not in saved_names for name in variables.values()):
+        variables: Any = {child.local_name: nodes[child.node_id].variable.name
+                          for child in nodes[entry.node_id].children
+                          if nodes[child.node_id].WhichOneof("kind") == "variable"}
+        if entry.identifier != "_tf_keras_layer":
+            variables = _listed_variables(nodes, entry.node_id) or []
+        names = variables.values() if isinstance(variables, dict) else variables
+        if any(name not in saved_names for name in names):
             continue
         try:
             layer = deserialize({"class_name": metadata["class_name"],
@@ -195,8 +224,15 @@ def _saved_variables(meta: Any, prefix: str) -> List[Tuple[str, Any, Any]]:
     from tf1compat.framework import dtypes
     from tf1compat.framework.tensor_shape import TensorShape
     out: List[Tuple[str, Any, Any]] = []
-    for node in meta.object_graph_def.nodes:
-        if node.WhichOneof("kind") != "variable" or not node.variable.name.startswith(prefix):
+    nodes = meta.object_graph_def.nodes
+    listed = _listed_variables(nodes, 0) if nodes else None
+    for node in nodes:
+        if node.WhichOneof("kind") != "variable":
+            continue
+        # (the root's `variables` list names its weights, nested models' included;
+        # without one, those under the model's name scope)
+        if node.variable.name not in listed if listed is not None else \
+                not node.variable.name.startswith(prefix):
             continue
         if all(name != node.variable.name for name, _, _ in out):
             out.append((node.variable.name, TensorShape(node.variable.shape).as_list(),

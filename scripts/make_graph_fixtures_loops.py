@@ -1,0 +1,86 @@
+"""TF-written training graphs of nested control flow (the cases of make_graph_fixtures.py's
+format): tf.scan/tf.map_fn/tf.foldl over a run-time length inside a tf.while_loop, loops
+nested three deep with conds in their bodies, loops in a cond in a cond in a loop, and
+TensorArrays read after writes at computed indices in a loop. Each saves the graph with
+TF's train op (its stacks and backward loops) and records two training steps from the
+file and TF's minimize of the imported loss.
+
+Run with the TensorFlow venv (never in CI):
+
+    TF_USE_LEGACY_KERAS=1 /tmp/tf/bin/python scripts/make_graph_fixtures_loops.py [case ...]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from make_graph_fixtures import ROOT, Recorder, main, tf  # noqa: E402
+
+sys.path.insert(0, ROOT)
+from tests import graph_loop_nested_cases  # noqa: E402
+
+ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
+
+
+def _train_case(rec: Recorder, case) -> None:
+    """A training case of tests/graph_loop_nested_cases.py (the graphs tf1compat writes
+    too), built by TF with its own gradients and train op ("train"), recorded as
+    `Recorder.train_from_file` does, wrt the variables `w` and `v`."""
+    spec = case(tf)
+    graph = tf.get_default_graph()
+    variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
+    feed = spec["runs"][0]["feeds"]
+    rec.train_from_file(graph.get_tensor_by_name("loss:0"), graph.get_operation_by_name(
+        "train"), variables, feed, ["w:0", "v:0"])
+    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+
+
+def case_scan_in_loop_run_time_length(rec: Recorder) -> None:
+    """tf.scan (from an initializer and from the first element), tf.map_fn and tf.foldl
+    over the rows of a fed [None, 3] input (a length known only at run time) inside a
+    tf.while_loop of three passes; Adam from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_scan_map_fold_run_time_length_in_loop)
+
+
+def case_tensor_array_computed_indices(rec: Recorder) -> None:
+    """A loop writing a TensorArray at its counter and reading it back after the write at
+    computed indices (`i // 2`, `(i + 1) // 2`), and writing a second one at `(2 * i) %
+    5` stacked after the loop; GradientDescent from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_tensor_array_computed_indices)
+
+
+def case_three_level_loops_with_conds(rec: Recorder) -> None:
+    """Loops nested three deep whose bodies hold conds, and, in the outer body, a loop
+    inside a tf.cond inside a tf.cond (a fed flag, the parity of the outer counter:
+    `graph_loop_nested_cases.three_level_loops`). GradientDescent from the file; the
+    flag fed both ways."""
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    h = graph_loop_nested_cases.three_level_loops(tf, flag)
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    graph = tf.get_default_graph()
+    variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
+    feed = {"x:0": ROWS[:4], "n:0": np.int32(2), "flag:0": True}
+    rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), variables, feed,
+                        ["w:0", "v:0"])
+    with tf.Session() as sess:
+        tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
+        for _ in range(2):                # the test's session has trained two steps
+            sess.run(tf.get_collection("train_op"), feed)
+        flipped = dict(feed, **{"flag:0": False})
+        rec.run(sess, [loss.name, "grad_0:0", "grad_1:0"], flipped)
+        rec.run(sess, [], flipped, targets=[tf.get_collection("train_op")[0].name])
+        rec.run(sess, ["w:0", "v:0", loss.name], flipped)
+    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+
+
+CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
+         case_tensor_array_computed_indices]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:], CASES))

@@ -1,0 +1,89 @@
+"""2-D max pooling as opaque custom ops, for plans that torch.compile traces.
+
+Traced as `aten.max_pool2d_with_indices`, inductor lowers max pooling and its gradient
+to its own loops: on the CPU the gradient is a gather over every window holding each
+input position, and the benchmark CNN's compiled training step took 20.0 ms of CPU at one
+thread with them against 18.7 ms with ATen's kernels (docs/performance.md, "Thirteenth
+session: CNN"). Behind these custom ops the compiled graph
+calls ATen's forward and backward kernels, the ones op by op (and a hand-written torch
+step) run, so values are the same and inductor still fuses what surrounds them.
+Only the MaxPool kernel uses them, and only while torch.compile traces
+(`in_compiled_graph`): a program torch.export captures keeps ATen's op, so that it runs
+without tf1compat.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Tuple
+
+import torch
+
+__all__ = ["max_pool2d", "in_compiled_graph"]
+
+
+@torch.library.custom_op("tf1compat::max_pool2d", mutates_args=())
+def _max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
+                padding: List[int]) -> Tuple[torch.Tensor, torch.Tensor]:
+    return torch.ops.aten.max_pool2d_with_indices(x, ksize, strides, padding)
+
+
+@_max_pool2d.register_fake
+def _max_pool2d_fake(x: torch.Tensor, ksize: List[int], strides: List[int],
+                     padding: List[int]) -> Tuple[torch.Tensor, torch.Tensor]:
+    return torch.ops.aten.max_pool2d_with_indices(x, ksize, strides, padding)
+
+
+@torch.library.custom_op("tf1compat::max_pool2d_grad", mutates_args=())
+def _max_pool2d_grad(grad: torch.Tensor, x: torch.Tensor, ksize: List[int],
+                     strides: List[int], padding: List[int],
+                     indices: torch.Tensor) -> torch.Tensor:
+    return torch.ops.aten.max_pool2d_with_indices_backward(grad, x, ksize, strides, padding,
+                                                           [1, 1], False, indices)
+
+
+@_max_pool2d_grad.register_fake
+def _max_pool2d_grad_fake(grad: torch.Tensor, x: torch.Tensor, ksize: List[int],
+                          strides: List[int], padding: List[int],
+                          indices: torch.Tensor) -> torch.Tensor:
+    return torch.ops.aten.max_pool2d_with_indices_backward(grad, x, ksize, strides, padding,
+                                                           [1, 1], False, indices)
+
+
+def _setup(ctx: Any, inputs: tuple, output: tuple) -> None:
+    x, ksize, strides, padding = inputs
+    ctx.save_for_backward(x, output[1])
+    ctx.window = (ksize, strides, padding)
+
+
+def _backward(ctx: Any, grad: torch.Tensor, _grad_indices: Any) -> tuple:
+    x, indices = ctx.saved_tensors
+    return _max_pool2d_grad(grad, x, *ctx.window, indices), None, None, None
+
+
+def _setup_grad(ctx: Any, inputs: tuple, output: torch.Tensor) -> None:
+    ctx.save_for_backward(inputs[5])
+
+
+def _grad_backward(ctx: Any, grad_grad: torch.Tensor, *_: Any) -> tuple:
+    # The gradient is linear in `grad`: each pooled position takes the value at its
+    # argmax (ATen's max_pool_double_backward).
+    indices, = ctx.saved_tensors
+    taken = grad_grad.flatten(-2).gather(-1, indices.flatten(-2)).view_as(indices)
+    return taken, None, None, None, None, None
+
+
+_max_pool2d.register_autograd(_backward, setup_context=_setup)
+_max_pool2d_grad.register_autograd(_grad_backward, setup_context=_setup_grad)
+
+
+def in_compiled_graph() -> bool:
+    """Whether torch.compile (not torch.export) is tracing the calling kernel."""
+    exporting = getattr(torch.compiler, "is_exporting", None)
+    return torch.compiler.is_compiling() and not (exporting is not None and exporting())
+
+
+def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
+               padding: List[int]) -> torch.Tensor:
+    """`F.max_pool2d(x, ksize, strides, padding)` ([N, C, H, W], symmetric padding) with
+    ATen's kernels inside a compiled graph."""
+    return _max_pool2d(x, list(ksize), list(strides), list(padding))[0]
