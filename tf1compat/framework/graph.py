@@ -17,11 +17,11 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.device_spec import DeviceSpec
+from tf1compat.framework.graph_def_view import GraphDefView
 from tf1compat.framework.graph_keys import GraphKeys
 from tf1compat.framework.graph_scopes import (ControlDependenciesController, NameScope,
                                               name_from_scope_name)
-from tf1compat.framework.hooks import (EAGER_EXECUTOR, OP_CREATED, SERIALIZED_FORMS,
-                                       SYMBOLIC_IN_EAGER)
+from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED, SYMBOLIC_IN_EAGER
 from tf1compat.framework.op_binding import (GraphTensorInEagerError, bind_inputs,
                                             capture_inputs, complete_attrs)
 from tf1compat.framework.operation import Operation, creation_site
@@ -510,37 +510,10 @@ class Graph:
     def as_graph_def(self, from_version: Optional[int] = None, add_shapes: bool = False) -> Any:
         """A GraphDef-shaped view: `.node` lists NodeDef views of the ops."""
         nodes = [op.node_def for op in self._ops if from_version is None or op._id > from_version]
-        return _GraphDefView(nodes)
+        return GraphDefView(nodes)
 
     def __repr__(self) -> str:
         return f"<tf1compat.Graph object at 0x{id(self):x}>"
-
-
-class _GraphDefView:
-    """`Graph.as_graph_def()`: `.node` lists cheap NodeDef views (scripts count nodes in
-    loops); everything else a GraphDef proto has (`versions`, text form, serialization)
-    comes from the proto built on first use."""
-
-    def __init__(self, nodes: list):
-        self.node = nodes
-        self._proto = None
-
-    def _as_proto(self) -> Any:
-        if self._proto is None:
-            self._proto = SERIALIZED_FORMS["graph_def"](self)
-        return self._proto
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return getattr(self._as_proto(), name)
-
-    def __str__(self) -> str:
-        return str(self._as_proto())
-
-
-# Scripts print `type(graph_def).__name__`.
-_GraphDefView.__name__ = _GraphDefView.__qualname__ = "GraphDef"
 
 
 def _as_operation(obj: Any) -> Operation:
