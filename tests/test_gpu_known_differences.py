@@ -17,7 +17,7 @@ def test_every_known_gpu_difference_names_collected_tests():
                     "tests/test_mixed_precision.py", "tests/test_graph_import.py",
                     "tests/test_graph_export.py", "tests/test_loop_gradient_export.py",
                     "tests/test_keras_saved_model.py", "tests/test_migration_examples.py",
-                    "tests/test_keras_datasets.py"})
+                    "tests/test_keras_datasets.py", "tests/test_denormals.py"})
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
                           "-p", "no:cacheprovider", *files],
                          cwd=ROOT, capture_output=True, text=True, timeout=600).stdout

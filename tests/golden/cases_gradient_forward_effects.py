@@ -8,6 +8,7 @@ and a forward value after. Constants are made outside the control-dependency blo
 constant made inside one carries the control input too, and Mul's gradient reads it.
 """
 
+import itertools
 import os
 import tempfile
 
@@ -119,6 +120,9 @@ def case_py_func_hook(tf):
     return _gradient_then_value(tf, tf.gradients(y, x)[0], y, lambda sess: len(calls))
 
 
+_REGISTRATIONS = itertools.count()
+
+
 def _py_func_times_two(tf, gradient_name, gradient):
     """y = sum(py_func(2 * (3x)) * [1, 4]), the py_func's gradient `gradient` (registered
     as `gradient_name`): its gradient with respect to x and the calls after it and after
@@ -129,6 +133,9 @@ def _py_func_times_two(tf, gradient_name, gradient):
         calls.append(1)
         return a * 2.
 
+    # A gradient name registers once per process, and a process may replay the case
+    # twice (tests/test_goldens.py and test_goldens_checked.py under one xdist worker).
+    gradient_name = f"{gradient_name}{next(_REGISTRATIONS)}"
     tf.RegisterGradient(gradient_name)(gradient)
     x = tf.Variable([1., 2.])
     k = tf.constant([1., 4.])

@@ -425,7 +425,9 @@ def _foreach_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]
 def _foreach_momentum(attrs: Dict[str, Any], static: Sequence[Optional[float]]
                       ) -> Optional[ForeachRule]:
     momentum = static[1]
-    if momentum is None:
+    if momentum is None or momentum == 0:
+        # torch's fused SGD keeps no buffer without momentum; TF's accumulator still
+        # takes the gradient (accum = grad): the per-variable rule does that.
         return None
     nesterov = bool(attrs.get("use_nesterov"))
 

@@ -38,8 +38,22 @@ def as_int_list(value: Any) -> List[int]:
     return [int(v) for v in np.asarray(value).reshape(-1)]
 
 
-# torch.compiler.is_compiling exists from torch 2.3; before, only fake tensors tell.
-_compiling = getattr(torch.compiler, "is_compiling", lambda: False)
+def _dynamo_tracing_check() -> Callable[[], bool]:
+    check = getattr(torch.compiler, "is_dynamo_compiling", None)
+    if check is None:   # torch < 2.3
+        from torch import _dynamo
+        check = _dynamo.is_compiling
+    return check
+
+
+# Whether Dynamo is tracing the calling kernel (True only inside its trace, False in plain
+# Python). Not torch.compiler.is_compiling(): that reads a process-wide flag which a
+# compile in another thread holds for seconds (hot plans compile in the background), so
+# kernels running op by op in the user's thread meanwhile took their traced branches
+# (asserts instead of TF's errors, torch.matmul for the oneDNN product). Other tracers
+# (AOTAutograd, torch.export's non-strict mode) run kernels on fake tensors, which
+# `is_fake_tensor` tells.
+dynamo_tracing = _dynamo_tracing_check()
 
 
 _is_functional = torch._is_functional_tensor
@@ -66,7 +80,7 @@ def any_true(flags: torch.Tensor,
     decide Python control flow, the check becomes a run-time assertion of the traced
     program (`torch._assert_async`, failing with `what`) and validation passes here.
     """
-    if _compiling() or is_fake_tensor(flags):
+    if dynamo_tracing() or is_fake_tensor(flags):
         torch._assert_async(torch.logical_not(flags.any()), f"tf1compat: {what}")
         return False
     return bool(flags.any())

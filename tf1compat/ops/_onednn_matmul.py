@@ -35,7 +35,7 @@ from typing import Any, Optional
 import torch
 
 from tf1compat import _thread_policy
-from tf1compat.ops._kernels import is_fake_tensor
+from tf1compat.ops._kernels import dynamo_tracing, is_fake_tensor
 
 __all__ = ["enabled", "matmul"]
 
@@ -44,8 +44,6 @@ __all__ = ["enabled", "matmul"]
 # 64x64: 14.7 against 11.1 us), breaks even near 2^20 and wins from 2^21 (27 against 40
 # us); below that the autograd function's own Python per call would also outweigh it.
 MIN_MACS = 1 << 21
-
-_compiling = getattr(torch.compiler, "is_compiling", lambda: False)
 
 
 def _inner_product() -> Optional[Any]:
@@ -165,8 +163,8 @@ def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     if _LINEAR is None or a.dtype != torch.float32 or b.dtype != torch.float32 or \
             a.device.type != "cpu" or b.device.type != "cpu" or a.dim() != 2 or \
             b.dim() != 2 or a.shape[0] * a.shape[1] * b.shape[1] < MIN_MACS or \
-            a.shape[1] != b.shape[0] or _compiling() or is_fake_tensor(a) or is_fake_tensor(b) \
-            or not (b.is_contiguous() or b.t().is_contiguous()):
+            a.shape[1] != b.shape[0] or dynamo_tracing() or is_fake_tensor(a) or \
+            is_fake_tensor(b) or not (b.is_contiguous() or b.t().is_contiguous()):
         # A weight that is a column slice of a wider matrix (Keras' recurrent cells slice
         # their gate kernels so) costs oneDNN a new primitive per call, thousands of times
         # the product itself (1.8 s against 0.1 ms for 64x256 by 256x256): sgemm takes any

@@ -18,6 +18,8 @@ from typing import Any, List, Tuple
 
 import torch
 
+from tf1compat.ops._kernels import dynamo_tracing
+
 __all__ = ["max_pool2d", "in_compiled_graph"]
 
 
@@ -79,7 +81,7 @@ _max_pool2d_grad.register_autograd(_grad_backward, setup_context=_setup_grad)
 def in_compiled_graph() -> bool:
     """Whether torch.compile (not torch.export) is tracing the calling kernel."""
     exporting = getattr(torch.compiler, "is_exporting", None)
-    return torch.compiler.is_compiling() and not (exporting is not None and exporting())
+    return dynamo_tracing() and not (exporting is not None and exporting())
 
 
 def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
