@@ -22,6 +22,8 @@ import numpy as np
 
 
 def peak_run(sess, fetch) -> tuple:
+    """(`sess.run(fetch)`, the peak of the bytes torch's profiler saw allocated during
+    it); tests/test_contrib_graph_editor.py measures with it too."""
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         value = sess.run(fetch)
@@ -31,7 +33,7 @@ def peak_run(sess, fetch) -> tuple:
     for _, nbytes in events:
         current += nbytes
         peak = max(peak, current)
-    return value, peak / 1e6
+    return value, peak
 
 
 def chain(tf, n: int):
@@ -68,7 +70,7 @@ def measure(tf, build, gradients, label: str) -> list:
             sess.run(grads)
             values, peak = peak_run(sess, grads)
         results.append(values)
-        print(f"{label}: {kind:13s} peak {peak:7.1f} MB")
+        print(f"{label}: {kind:13s} peak {peak / 1e6:7.1f} MB")
     diff = max(float(np.abs(a - b).max()) for a, b in zip(*results))
     scale = max(float(np.abs(a).max()) for a in results[0])
     print(f"{label}: max |difference| {diff:.3g} (max |gradient| {scale:.3g})")

@@ -29,21 +29,11 @@ from tf1compat.export.program import KnownValues, ModuleState, Program, is_trace
 from tf1compat.export.spec import ExportSpec, reachable_ops
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.ops._kernels import dynamo_tracing
 # The Session's mapping of kernel failures to TF's error classes and messages.
 from tf1compat.runtime.session import _failing_op, _map_exception, _with_op
 
 __all__ = ["ExportedModule", "VariableScope", "module_class"]
-
-
-def _dynamo_check() -> Any:
-    check = getattr(torch.compiler, "is_dynamo_compiling", None)
-    if check is None:   # torch < 2.3
-        from torch import _dynamo
-        check = _dynamo.is_compiling
-    return check
-
-
-_dynamo_compiling = _dynamo_check()
 
 
 class VariableScope(nn.Module):
@@ -171,7 +161,7 @@ class ExportedModule(nn.Module):
 
     # -- running ------------------------------------------------------------------------
     def _run(self, args: Sequence[Any]) -> Any:
-        if _dynamo_compiling():
+        if dynamo_tracing():
             program = self._program
             feeds = [f.convert(v, program.device, False) for f, v in zip(self._feeds, args)]
             return self._export_spec.pack(program(feeds))
