@@ -24,6 +24,7 @@ from tf1compat.estimator.canned.head import Head, LossSpec
 from tf1compat.estimator.canned.metric_keys import MetricKeys
 from tf1compat.estimator.canned.prediction_keys import PredictionKeys
 from tf1compat.estimator.export import export_output
+from tf1compat.estimator.head import base_head
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import control_dependencies, name_scope
 from tf1compat.framework.sparse_tensor import SparseTensor
@@ -117,31 +118,15 @@ def multi_label_head(n_classes: int, weight_column: Any = None, thresholds: Any 
     if n_classes is None or n_classes < 2:
         raise ValueError("n_classes must be > 1 for multi-class classification. "
                          f"Given: {n_classes}")
-    for threshold in thresholds:
-        if threshold <= 0.0 or threshold >= 1.0:
-            raise ValueError(f"thresholds must be in (0, 1) range. Given: {threshold}")
-    if label_vocabulary is not None:
-        if not isinstance(label_vocabulary, (list, tuple)):
-            raise ValueError("label_vocabulary must be a list or tuple. "
-                             f"Given type: {type(label_vocabulary)}")
-        if len(label_vocabulary) != n_classes:
-            raise ValueError(f"Length of label_vocabulary must be n_classes ({n_classes}). "
-                             f"Given: {len(label_vocabulary)}")
+    base_head.check_multi_label_thresholds_and_vocabulary(thresholds, label_vocabulary,
+                                                          n_classes)
     if loss_fn:
         util.validate_loss_fn_args(loss_fn)
     util.check_reduction(loss_reduction)
-    class_ids = tuple(classes_for_class_based_metrics or ())
-    if class_ids and isinstance(class_ids[0], str):
-        if not label_vocabulary:
-            # TF's message, typo included.
-            raise ValueError("label_vocabulary must be provided when "
-                             "classes_for_class_based_metrics are sting.")
-        class_ids = tuple(list(label_vocabulary).index(c) for c in class_ids)
-    else:
-        for class_id in class_ids:
-            if class_id < 0 or class_id >= n_classes:
-                raise ValueError("All classes_for_class_based_metrics must be in range "
-                                 f"[0, {n_classes - 1}]. Given: {class_id}")
+    # TF 1.15's message, typo included.
+    class_ids = base_head.metric_class_ids(
+        classes_for_class_based_metrics, label_vocabulary, n_classes,
+        "label_vocabulary must be provided when classes_for_class_based_metrics are sting.")
     return _MultiLabelHead(n_classes, weight_column, thresholds, label_vocabulary,
                            loss_reduction, loss_fn, class_ids, name)
 

@@ -12,7 +12,7 @@ heads' (`canned/head_util.py`), which TF's v2 heads repeat.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from tf1compat.estimator.canned import head_util as util
 from tf1compat.estimator.canned.metric_keys import MetricKeys
@@ -150,6 +150,39 @@ class SingleHead(Head):
         return single_head_spec(self, self._export_outputs, features, mode, logits, labels,
                                 optimizer, trainable_variables, train_op_fn, update_ops,
                                 regularization_losses)
+
+
+def check_multi_label_thresholds_and_vocabulary(thresholds: Tuple[float, ...],
+                                                label_vocabulary: Any, n_classes: int) -> None:
+    """A multi-label head's thresholds and vocabulary, as TF checks them (the v2 head and
+    contrib's TF 1.15 one alike)."""
+    for threshold in thresholds:
+        if threshold <= 0.0 or threshold >= 1.0:
+            raise ValueError(f"thresholds must be in (0, 1) range. Given: {threshold}")
+    if label_vocabulary is not None:
+        if not isinstance(label_vocabulary, (list, tuple)):
+            raise ValueError("label_vocabulary must be a list or tuple. Given type: "
+                             f"{type(label_vocabulary)}")
+        if len(label_vocabulary) != n_classes:
+            raise ValueError(f"Length of label_vocabulary must be n_classes ({n_classes}). "
+                             f"Given: {len(label_vocabulary)}")
+
+
+def metric_class_ids(classes: Any, label_vocabulary: Any, n_classes: int,
+                     strings_message: str) -> Tuple[int, ...]:
+    """`classes_for_class_based_metrics` as class ids (names looked up in the vocabulary,
+    ids range-checked); `strings_message` is the error for names without a vocabulary,
+    which TF words differently in its two versions."""
+    class_ids = tuple(classes or ())
+    if class_ids and isinstance(class_ids[0], str):
+        if not label_vocabulary:
+            raise ValueError(strings_message)
+        return tuple(list(label_vocabulary).index(c) for c in class_ids)
+    for class_id in class_ids:
+        if class_id < 0 or class_id >= n_classes:
+            raise ValueError("All classes_for_class_based_metrics must be in range "
+                             f"[0, {n_classes - 1}]. Given: {class_id}")
+    return class_ids
 
 
 def validate_loss_reduction(loss_reduction: str) -> None:

@@ -33,29 +33,15 @@ class MultiLabelHead(base_head.SingleHead):
             raise ValueError("n_classes must be > 1 for multi-label classification. "
                              f"Given: {n_classes}")
         thresholds = tuple(thresholds) if thresholds else tuple()
-        for threshold in thresholds:
-            if threshold <= 0.0 or threshold >= 1.0:
-                raise ValueError(f"thresholds must be in (0, 1) range. Given: {threshold}")
-        if label_vocabulary is not None:
-            if not isinstance(label_vocabulary, (list, tuple)):
-                raise ValueError("label_vocabulary must be a list or tuple. Given type: "
-                                 f"{type(label_vocabulary)}")
-            if len(label_vocabulary) != n_classes:
-                raise ValueError(f"Length of label_vocabulary must be n_classes ({n_classes}). "
-                                 f"Given: {len(label_vocabulary)}")
+        base_head.check_multi_label_thresholds_and_vocabulary(thresholds, label_vocabulary,
+                                                              n_classes)
         if loss_fn:
             base_head.validate_loss_fn_args(loss_fn)
         base_head.validate_loss_reduction(loss_reduction)
-        class_ids = tuple(classes_for_class_based_metrics or ())
-        if class_ids and isinstance(class_ids[0], str):
-            if not label_vocabulary:
-                raise ValueError("label_vocabulary must be provided when "
-                                 "classes_for_class_based_metrics are strings.")
-            class_ids = tuple(list(label_vocabulary).index(c) for c in class_ids)
-        for class_id in class_ids:
-            if class_id < 0 or class_id >= n_classes:
-                raise ValueError("All classes_for_class_based_metrics must be in range "
-                                 f"[0, {n_classes - 1}]. Given: {class_id}")
+        class_ids = base_head.metric_class_ids(
+            classes_for_class_based_metrics, label_vocabulary, n_classes,
+            "label_vocabulary must be provided when classes_for_class_based_metrics are "
+            "strings.")
         super().__init__(weight_column, loss_reduction, loss_fn, name)
         self._n_classes = n_classes
         self._thresholds = thresholds
