@@ -439,9 +439,12 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
     target = INTERNAL_PATHS.get(fullname)
     if target is not None:
         try:
-            return importlib.import_module(target)
+            module = importlib.import_module(target)
         except ImportError:
             return None
+        if any(path.startswith(fullname + ".") for path in INTERNAL_PATHS):
+            return _alias_package(fullname, module)
+        return module
     if fullname == "tensorflow.python.keras._impl":
         return _package(fullname)
     keras_path = _KERAS_IMPL_PATH.match(fullname)
@@ -502,6 +505,33 @@ def _package(fullname: str) -> types.ModuleType:
         module = types.ModuleType(fullname, f"tf1compat stand-in for {fullname}")
         module.__path__ = []  # a package: its children resolve through the finder
         _PACKAGES[fullname] = module
+    return _PACKAGES[fullname]
+
+
+class _AliasPackage(types.ModuleType):
+    """An internal package path that stands for a tf1compat module and has internal paths
+    of its own below it (`tensorflow.contrib.framework.python.ops` -> tf.contrib.framework,
+    with `...ops.arg_scope` and `...ops.audio_ops`). Its names are the module's; the
+    package's own name lets `from <path> import <child>` find the child's stand-in, and
+    Python sets imported children on this package, never on tf1compat's module (where
+    `...ops.arg_scope` would replace the function tf.contrib.framework.arg_scope)."""
+
+    __path__: list = []
+
+    def __init__(self, name: str, module: types.ModuleType):
+        super().__init__(name, module.__doc__)
+        self._tf1compat_module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["_tf1compat_module"], name)
+
+    def __dir__(self) -> list:
+        return sorted(set(dir(self._tf1compat_module)) | set(self.__dict__))
+
+
+def _alias_package(fullname: str, module: types.ModuleType) -> types.ModuleType:
+    if fullname not in _PACKAGES:
+        _PACKAGES[fullname] = _AliasPackage(fullname, module)
     return _PACKAGES[fullname]
 
 
