@@ -43,5 +43,9 @@ from tf1compat.training.saving.checkpoint_utils import (init_from_checkpoint, li
                                                         load_checkpoint, load_variable)
 from tf1compat.training.training_util import (assert_global_step, create_global_step,
                                               get_global_step, get_or_create_global_step)
+from tf1compat.variables.conv_orthogonal import (convolutional_orthogonal_1d,
+                                                 convolutional_orthogonal_2d,
+                                                 convolutional_orthogonal_3d)
+from tf1compat.variables.init_ops import convolutional_delta_orthogonal
 
 __getattr__ = _missing("tf.contrib.framework")
