@@ -1,7 +1,8 @@
 """TF-written training graphs of nested control flow (the cases of make_graph_fixtures.py's
 format): tf.scan/tf.map_fn/tf.foldl over a run-time length inside a tf.while_loop, loops
-nested three deep with conds in their bodies, loops in a cond in a cond in a loop, and
-TensorArrays read after writes at computed indices in a loop. Each saves the graph with
+nested three deep with conds in their bodies, loops in a cond in a cond in a loop,
+TensorArrays read after writes at computed indices in a loop, and top-level loops
+writing TensorArrays that enter them with elements. Each saves the graph with
 TF's train op (its stacks and backward loops) and records two training steps from the
 file and TF's minimize of the imported loss.
 
@@ -78,8 +79,16 @@ def case_three_level_loops_with_conds(rec: Recorder) -> None:
     rec.minimize("loss:0", feed, ["w:0", "v:0"])
 
 
+def case_tensor_array_entering_with_elements(rec: Recorder) -> None:
+    """Top-level loops writing TensorArrays that already hold elements written before
+    them (read back in the body, stacked, gathered and read after the loop) and
+    tf.scan without an initializer, forward and reversed; GradientDescent from the
+    file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_tensor_array_entering_with_elements)
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
-         case_tensor_array_computed_indices]
+         case_tensor_array_computed_indices, case_tensor_array_entering_with_elements]
 
 
 if __name__ == "__main__":

@@ -236,6 +236,35 @@ def case_train_loop_in_cond_in_cond_in_loop(tf):
     return spec
 
 
+def case_train_tensor_array_entering_with_elements(tf):
+    """A loop writing a TensorArray that already holds two elements written before it,
+    reading the two before each write (`ta.read(i - 1)`, `ta.read(i - 2)`), stacked
+    after it; a second array entering with an element, read after the loop by gather()
+    and read(1); a top-level tf.scan without an initializer (its first element written
+    before its loop) and a reversed one; GradientDescent."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
+    ta = ta.write(0, tf.tanh(tf.matmul(x[:1], w))).write(1, x[1:2] * v)
+    tb = tf.TensorArray(tf.float32, 5, clear_after_read=False).write(0, x[:1] * w[0])
+
+    def body(i, ta, tb):
+        e = tf.tanh(tf.matmul(ta.read(i - 1), w) + x[i] * v) + ta.read(i - 2) * 0.5
+        return i + 1, ta.write(i, e), tb.write(i - 1, e * v)
+
+    _, ta, tb = tf.while_loop(lambda i, *_: i < 5, body, [tf.constant(2), ta, tb])
+    firsts = tf.scan(lambda acc, e: tf.tanh(tf.matmul(acc, w) + e), x[:, None, :])
+    lasts = tf.scan(lambda acc, e: acc * v + e, x[:, None, :] * v, reverse=True)
+    weights = tf.constant(np.arange(1, 6, dtype=np.float32).reshape(5, 1, 1) / 5)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() * weights - 0.1)) +
+                       tf.reduce_sum(tb.gather([3, 0, 1]) * weights[:3]) +
+                       tf.reduce_sum(tb.read(1) * v) + tf.reduce_mean(firsts * weights) +
+                       tf.reduce_mean(tf.square(lasts)), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_loop,
                      case_train_dynamic_rnn_run_time_length_in_loop,
@@ -243,4 +272,5 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_tensor_array_computed_indices,
                      case_train_tensor_array_read_between_writes,
                      case_train_three_level_loops_with_cond,
-                     case_train_loop_in_cond_in_cond_in_loop]
+                     case_train_loop_in_cond_in_cond_in_loop,
+                     case_train_tensor_array_entering_with_elements]

@@ -248,7 +248,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
 
     def _const(self, base: str, value: Any, dtype: Any, controls: List[str] = ()) -> str:
         value = np.asarray(value, dtype.as_numpy_dtype)
-        name = self._node(base, "Const", ["^" + c for c in controls], {"dtype": dtype},
+        name = self._node(base, "Const", ["^" + c for c in controls if c], {"dtype": dtype},
                           [TensorShape(value.shape)])
         self.writer.nodes[-1].attr["value"].tensor.CopyFrom(tensor_to_proto(value, dtype))
         return name
@@ -640,7 +640,14 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             writer.context_parents[frame] = nest.frame
             nest.exits = exits
         out = [(plan.op.inputs[k], exits[1 + j]) for j, k in enumerate(plan.floats)]
-        return out + [(c, exits[1 + len(floats) + j]) for j, c in enumerate(summed)]
+        out += [(c, exits[1 + len(floats) + j]) for j, c in enumerate(summed)]
+        if nest:
+            return out
+        own_exits = {k: exits[own_first + j] for j, k in enumerate(plan.own_arrays)}
+        scope = f"{self.prefix}/{self._scope(plan)}entering_grad/"
+        return self._through_reads(
+            out + self._entering_grads(plan, read_grads, own_exits, scope),
+            plan.op._control_flow_context, scope)
 
     def _nested_loops(self, plan: LoopPlan, inputs: List[Any], feed: List[str],
                       parts: Dict[Any, List[str]], counts: List[str],
