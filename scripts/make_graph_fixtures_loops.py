@@ -1,8 +1,9 @@
 """TF-written training graphs of nested control flow (the cases of make_graph_fixtures.py's
 format): tf.scan/tf.map_fn/tf.foldl over a run-time length inside a tf.while_loop, loops
 nested three deep with conds in their bodies, loops in a cond in a cond in a loop,
-TensorArrays read after writes at computed indices in a loop, and top-level loops
-writing TensorArrays that enter them with elements. Each saves the graph with
+TensorArrays read after writes at computed indices in a loop, top-level loops
+writing TensorArrays that enter them with elements, and arrays split before a nested
+loop. Each saves the graph with
 TF's train op (its stacks and backward loops) and records two training steps from the
 file and TF's minimize of the imported loss.
 
@@ -87,8 +88,15 @@ def case_tensor_array_entering_with_elements(rec: Recorder) -> None:
     _train_case(rec, graph_loop_nested_cases.case_train_tensor_array_entering_with_elements)
 
 
+def case_tensor_arrays_split_before_nested_loop(rec: Recorder) -> None:
+    """TensorArrays split and unstacked in a loop body before a nested loop of a fed trip
+    count that reads them; Momentum from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_tensor_arrays_split_before_nested_loop)
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
-         case_tensor_array_computed_indices, case_tensor_array_entering_with_elements]
+         case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
+         case_tensor_arrays_split_before_nested_loop]
 
 
 if __name__ == "__main__":

@@ -265,6 +265,33 @@ def case_train_tensor_array_entering_with_elements(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_arrays_split_before_nested_loop(tf):
+    """An outer loop whose body splits a value it computes into a TensorArray (rows of
+    lengths 1 and 3: `TensorArray.split`) and unstacks another, then runs a loop of a fed
+    trip count reading both at its counter; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.tanh(x * h + tf.matmul(x, w))
+        parts = tf.TensorArray(tf.float32, 2, infer_shape=False).split(rows, [1, 3])
+        each = tf.TensorArray(tf.float32, 4).unstack(rows * v)
+
+        def inner(j, g):
+            part = tf.reshape(tf.reduce_sum(parts.read(j), 0), [1, 3])
+            return j + 1, g * 0.6 + part * v + each.read(j) * 0.3
+        _, g = tf.while_loop(lambda j, g: j < n, inner, [tf.constant(0), h])
+        return i + 1, g
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.ones([1, 3]) * 0.1])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 2},
+                          ["loss:0", "w:0", "v:0"])
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_loop,
                      case_train_dynamic_rnn_run_time_length_in_loop,
@@ -273,4 +300,5 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_tensor_array_read_between_writes,
                      case_train_three_level_loops_with_cond,
                      case_train_loop_in_cond_in_cond_in_loop,
-                     case_train_tensor_array_entering_with_elements]
+                     case_train_tensor_array_entering_with_elements,
+                     case_train_tensor_arrays_split_before_nested_loop]

@@ -82,13 +82,14 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "scan_in_loop_run_time_length",
                                   "three_level_loops_with_conds",
                                   "tensor_array_computed_indices",
-                                  "tensor_array_entering_with_elements"])
+                                  "tensor_array_entering_with_elements",
+                                  "tensor_arrays_split_before_nested_loop"])
 def test_imported_tf_graph_trains_like_tf(case):
     """tf1compat's own optimizer on a loss of TF's imported graph (TF1 loops and conds, or
     functional If/While, transposed convolutions of run-time sizes, nested loops: tf.scan
     over a run-time length in a loop, loops three deep with conds, a loop in a cond in a
     cond in a loop, TensorArrays read at computed indices, arrays entering a loop with
-    elements) steps like TF did (the
+    elements, arrays split before a nested loop) steps like TF did (the
     fixture's `minimize` record)."""
     d, spec, arrays = _load(case)
     minimize = spec.get("minimize")

@@ -60,8 +60,8 @@ TensorArray uses, gradients of gradients and tf.hessians through loops.
 
 A loop nested in a body on the gradient path whose trip count is known only at run
 time (conds of plain ops and loops of its own, nested the same way, in its body; no
-resource reads; TensorArrays only unstacked before it or filled from empty, or from
-elements the outer body wrote at constant indices, and stacked after it: a dynamic_rnn,
+resource reads; TensorArrays only unstacked or split before it or filled from empty, or
+from elements the outer body wrote at constant indices, and stacked after it: a dynamic_rnn,
 a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
 (`_nested_loops`): its stacks are made once outside all loops and entered into every
 enclosing frame, its counter starts each outer iteration
@@ -585,8 +585,9 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         for j, (r, value) in enumerate(zip(reads, unstacked)):
             if r in plan.splits:
                 # Split: the element read at index i is rows offset_i ... of the value.
-                lengths = constant_enter(self._name(plan.splits[r].inputs[2]), D.int64,
-                                         TensorShape([None]), "split_lengths")
+                lengths = plan.splits[r].inputs[2]
+                lengths = constant_enter(nest.value(lengths) if nest else self._name(lengths),
+                                         D.int64, TensorShape([None]), "split_lengths")
                 offset, length = self._offset_and_length(lengths, popped[r.inputs[1]], base,
                                                          views[0])
                 last = self._node(base + "read_rows/limit", "AddV2", [offset, length],

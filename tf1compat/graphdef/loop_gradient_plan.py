@@ -349,7 +349,7 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
                 "branch (only outside values)")
     if any(deeper.op._control_flow_context is not info.body_region
-           for deeper in inner.inner) or inner.splits or inner.own_arrays or any(
+           for deeper in inner.inner) or inner.own_arrays or any(
                 c.cut or c.outer for c in inner.conds.values()) or \
             inner.variable_reads or inner.forwarded or any(
                 r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
@@ -359,10 +359,10 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         return (f"the nested loop {nested.name} holds a tf.cond whose branches draw "
                 "random numbers, stop gradients or expand ops around outside values, a "
                 "resource variable read, a further loop in a tf.cond of its body, a "
-                "TensorArray split before it or read in it after a write, or one read "
-                "after it other than by stack() (nested backward loops of a run-time trip "
-                "count take loops, conds of plain ops and TensorArrays unstacked before "
-                "them and stacked after them)")
+                "TensorArray read in it after a write, or one read after it other than by "
+                "stack() (nested backward loops of a run-time trip count take loops, conds "
+                "of plain ops and TensorArrays unstacked or split before them and stacked "
+                "after them)")
     prewritten = _prewritten(inner, context)
     if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
@@ -378,14 +378,17 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
             plan.extras.append(write.inputs[1])     # its run-time index: pushed
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
-    for t in inner.captures + list(inner.reads.values()):
+    lengths = [split.inputs[2] for split in inner.splits.values()]
+    for t in inner.captures + list(inner.reads.values()) + lengths:
         if t.op._control_flow_context is region and t not in plan.info.body_args and \
                 t not in plan.inner_values:
             plan.inner_values.append(t)     # read by the nested backward loop
     # the function computes the initial values and the captured body values (their
-    # gradients pass through it); top-level captures become this loop's captures
+    # gradients pass through it); top-level captures become this loop's captures (the
+    # lengths of arrays split before the nested loop: read, not computed)
     stack.extend(nested.inputs[k] for k in inner.floats)
-    stack.extend(inner.captures + list(inner.reads.values()))
+    stack.extend(inner.captures + list(inner.reads.values()) + [
+        t for t in lengths if t.op._control_flow_context is not region])
     return None
 
 
