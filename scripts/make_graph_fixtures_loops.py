@@ -94,9 +94,35 @@ def case_tensor_arrays_split_before_nested_loop(rec: Recorder) -> None:
     _train_case(rec, graph_loop_nested_cases.case_train_tensor_arrays_split_before_nested_loop)
 
 
+def case_nested_loop_cond_random_and_stop(rec: Recorder) -> None:
+    """A loop of a run-time trip count in a loop body whose tf.cond draws random numbers,
+    stops a gradient and takes an erf; GradientDescent from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_nested_loop_cond_random_and_stop)
+
+
+def case_loop_in_cond_in_nested_loop(rec: Recorder) -> None:
+    """A loop in a tf.cond in a loop of a run-time trip count in a loop body;
+    GradientDescent from the file, the flag fed both ways."""
+    spec = graph_loop_nested_cases.case_train_loop_in_cond_in_nested_loop(tf)
+    graph = tf.get_default_graph()
+    variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
+    feed, flipped = spec["runs"][0]["feeds"], spec["runs"][-1]["feeds"]
+    rec.train_from_file(graph.get_tensor_by_name("loss:0"), graph.get_operation_by_name(
+        "train"), variables, feed, ["w:0", "v:0"])
+    with tf.Session() as sess:
+        tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
+        for _ in range(2):                # the test's session has trained two steps
+            sess.run(tf.get_collection("train_op"), feed)
+        rec.run(sess, ["loss:0", "grad_0:0", "grad_1:0"], flipped)
+        rec.run(sess, [], flipped, targets=[tf.get_collection("train_op")[0].name])
+        rec.run(sess, ["w:0", "v:0", "loss:0"], flipped)
+    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
-         case_tensor_arrays_split_before_nested_loop]
+         case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
+         case_loop_in_cond_in_nested_loop]
 
 
 if __name__ == "__main__":

@@ -292,6 +292,70 @@ def case_train_tensor_arrays_split_before_nested_loop(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_nested_loop_cond_random_and_stop(tf):
+    """An outer loop whose body runs a loop of `i + 1` steps (a run-time trip count)
+    whose body holds a tf.cond on its counter's parity: one branch multiplies by random
+    numbers (uniform in [1, 1]: the same values in TF and tf1compat) of the state's
+    run-time shape and adds a gradient stop, the other reads the outer step's row and
+    takes an erf (an op expanded around its value); GradientDescent."""
+    tf.set_random_seed(51)
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+
+    def body(i, h):
+        row = x[i]
+
+        def middle(j, g):
+            return j + 1, tf.cond(
+                tf.equal(tf.floormod(j, 2), 0),
+                lambda: tf.tanh(tf.matmul(g, w)) * tf.random_uniform(tf.shape(g), 1.0, 1.0) +
+                tf.stop_gradient(g * v) * 0.5,
+                lambda: g * v + row + tf.math.erf(g) * 0.1)
+
+        _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
+        return i + 1, g * 0.8 + h * 0.2
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.ones([1, 3]) * 0.1])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_loop_in_cond_in_nested_loop(tf):
+    """An outer loop whose body runs a loop of `i + 1` steps (a run-time trip count)
+    whose body holds a tf.cond (a fed flag and its counter's parity) with a loop of a
+    fed trip count in one branch; GradientDescent; the flag fed both ways."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+
+    def body(i, h):
+        row = x[i]
+
+        def middle(j, g):
+            def looped():
+                return tf.while_loop(lambda k, f: k < n, lambda k, f: (
+                    k + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), g])[1]
+            take = tf.logical_and(flag, tf.equal(tf.floormod(j, 2), 0))
+            return j + 1, tf.cond(take, looped, lambda: g * v + row)
+
+        _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
+        return i + 1, g * 0.8 + h * 0.2
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.ones([1, 3]) * 0.1])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
+    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
+    flipped = dict(feeds, **{"flag:0": False})
+    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
+                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
+    return spec
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_loop,
                      case_train_dynamic_rnn_run_time_length_in_loop,
@@ -301,4 +365,6 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_three_level_loops_with_cond,
                      case_train_loop_in_cond_in_cond_in_loop,
                      case_train_tensor_array_entering_with_elements,
-                     case_train_tensor_arrays_split_before_nested_loop]
+                     case_train_tensor_arrays_split_before_nested_loop,
+                     case_train_nested_loop_cond_random_and_stop,
+                     case_train_loop_in_cond_in_nested_loop]

@@ -59,8 +59,8 @@ holding nested constructs, an op TF cannot differentiate in a function on the gr
 TensorArray uses, gradients of gradients and tf.hessians through loops.
 
 A loop nested in a body on the gradient path whose trip count is known only at run
-time (conds of plain ops and loops of its own, nested the same way, in its body; no
-resource reads; TensorArrays only unstacked or split before it or filled from empty, or
+time (conds, random draws and gradient stops in them included, and loops of its own,
+nested the same way, in its body or its conds; no resource reads; TensorArrays only unstacked or split before it or filled from empty, or
 from elements the outer body wrote at constant indices, and stacked after it: a dynamic_rnn,
 a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
 (`_nested_loops`): its stacks are made once outside all loops and entered into every

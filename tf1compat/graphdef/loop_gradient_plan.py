@@ -348,21 +348,16 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
             for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
         return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
                 "branch (only outside values)")
-    if any(deeper.op._control_flow_context is not info.body_region
-           for deeper in inner.inner) or inner.own_arrays or any(
-                c.cut or c.outer for c in inner.conds.values()) or \
-            inner.variable_reads or inner.forwarded or any(
-                r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
-                for readers in inner.writes.values() for r in readers) or any(
-                t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
-                for t in nested.inputs):
-        return (f"the nested loop {nested.name} holds a tf.cond whose branches draw "
-                "random numbers, stop gradients or expand ops around outside values, a "
-                "resource variable read, a further loop in a tf.cond of its body, a "
+    if inner.own_arrays or inner.variable_reads or inner.forwarded or any(
+            r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
+            for readers in inner.writes.values() for r in readers) or any(
+            t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
+            for t in nested.inputs):
+        return (f"the nested loop {nested.name} holds a resource variable read or a "
                 "TensorArray read in it after a write, or one read after it other than by "
-                "stack() (nested backward loops of a run-time trip count take loops, conds "
-                "of plain ops and TensorArrays unstacked or split before them and stacked "
-                "after them)")
+                "stack() (nested backward loops of a run-time trip count take loops and "
+                "conds, and TensorArrays unstacked or split before them and stacked after "
+                "them)")
     prewritten = _prewritten(inner, context)
     if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
