@@ -69,14 +69,21 @@ def case_three_level_loops_with_conds(rec: Recorder) -> None:
     feed = {"x:0": ROWS[:4], "n:0": np.int32(2), "flag:0": True}
     rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), variables, feed,
                         ["w:0", "v:0"])
+    _flag_off(rec, loss.name, feed)
+
+
+def _flag_off(rec: Recorder, loss: str, feed: dict) -> None:
+    """After the steps `train_from_file` recorded: the loss and gradients with the fed
+    flag off, a step from the file that way, the variables and loss; then TF's minimize
+    of the imported loss with the flag on."""
     with tf.Session() as sess:
         tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
         for _ in range(2):                # the test's session has trained two steps
             sess.run(tf.get_collection("train_op"), feed)
         flipped = dict(feed, **{"flag:0": False})
-        rec.run(sess, [loss.name, "grad_0:0", "grad_1:0"], flipped)
+        rec.run(sess, [loss, "grad_0:0", "grad_1:0"], flipped)
         rec.run(sess, [], flipped, targets=[tf.get_collection("train_op")[0].name])
-        rec.run(sess, ["w:0", "v:0", loss.name], flipped)
+        rec.run(sess, ["w:0", "v:0", loss], flipped)
     rec.minimize("loss:0", feed, ["w:0", "v:0"])
 
 
@@ -106,17 +113,10 @@ def case_loop_in_cond_in_nested_loop(rec: Recorder) -> None:
     spec = graph_loop_nested_cases.case_train_loop_in_cond_in_nested_loop(tf)
     graph = tf.get_default_graph()
     variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
-    feed, flipped = spec["runs"][0]["feeds"], spec["runs"][-1]["feeds"]
+    feed = spec["runs"][0]["feeds"]
     rec.train_from_file(graph.get_tensor_by_name("loss:0"), graph.get_operation_by_name(
         "train"), variables, feed, ["w:0", "v:0"])
-    with tf.Session() as sess:
-        tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
-        for _ in range(2):                # the test's session has trained two steps
-            sess.run(tf.get_collection("train_op"), feed)
-        rec.run(sess, ["loss:0", "grad_0:0", "grad_1:0"], flipped)
-        rec.run(sess, [], flipped, targets=[tf.get_collection("train_op")[0].name])
-        rec.run(sess, ["w:0", "v:0", "loss:0"], flipped)
-    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+    _flag_off(rec, "loss:0", feed)
 
 
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,

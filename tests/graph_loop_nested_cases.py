@@ -20,6 +20,17 @@ def _weights(tf, diagonal: float, v: list):
     return w, tf.get_variable("v", [3], initializer=tf.constant_initializer(v))
 
 
+def _flag_both_ways(tf) -> dict:
+    """The training spec of a case with a fed `flag`: the steps with it on, then one
+    with it off."""
+    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
+    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
+    flipped = dict(feeds, **{"flag:0": False})
+    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
+                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
+    return spec
+
+
 def case_train_nested_loop_run_time_trip_count(tf):
     """An outer loop over the rows whose body runs an inner tf.while_loop as many times
     as the outer counter says (0, 1, 2, ... refinement steps: a trip count known only at
@@ -228,12 +239,7 @@ def case_train_loop_in_cond_in_cond_in_loop(tf):
     loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
-    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
-    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
-    flipped = dict(feeds, **{"flag:0": False})
-    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
-                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
-    return spec
+    return _flag_both_ways(tf)
 
 
 def case_train_tensor_array_entering_with_elements(tf):
@@ -348,12 +354,7 @@ def case_train_loop_in_cond_in_nested_loop(tf):
     loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
-    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
-    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
-    flipped = dict(feeds, **{"flag:0": False})
-    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
-                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
-    return spec
+    return _flag_both_ways(tf)
 
 
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,

@@ -60,8 +60,9 @@ TensorArray uses, gradients of gradients and tf.hessians through loops.
 
 A loop nested in a body on the gradient path whose trip count is known only at run
 time (conds, random draws and gradient stops in them included, and loops of its own,
-nested the same way, in its body or its conds; no resource reads; TensorArrays only unstacked or split before it or filled from empty, or
-from elements the outer body wrote at constant indices, and stacked after it: a dynamic_rnn,
+nested the same way, in its body or its conds; no resource reads; TensorArrays only
+unstacked or split before it or filled from empty, or from elements the outer body
+wrote at constant indices, and stacked after it: a dynamic_rnn,
 a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
 (`_nested_loops`): its stacks are made once outside all loops and entered into every
 enclosing frame, its counter starts each outer iteration
