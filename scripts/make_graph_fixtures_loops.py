@@ -29,17 +29,20 @@ from tests import graph_loop_nested_cases  # noqa: E402
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
 
-def _train_case(rec: Recorder, case) -> None:
+def _train_case(rec: Recorder, case, minimize: bool = True) -> dict:
     """A training case of tests/graph_loop_nested_cases.py (the graphs tf1compat writes
     too), built by TF with its own gradients and train op ("train"), recorded as
-    `Recorder.train_from_file` does, wrt the variables `w` and `v`."""
+    `Recorder.train_from_file` does, wrt the variables `w` and `v` (then, with
+    `minimize`, TF's minimize of the imported loss); returns the case's spec."""
     spec = case(tf)
     graph = tf.get_default_graph()
     variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
     feed = spec["runs"][0]["feeds"]
     rec.train_from_file(graph.get_tensor_by_name("loss:0"), graph.get_operation_by_name(
         "train"), variables, feed, ["w:0", "v:0"])
-    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+    if minimize:
+        rec.minimize("loss:0", feed, ["w:0", "v:0"])
+    return spec
 
 
 def case_scan_in_loop_run_time_length(rec: Recorder) -> None:
@@ -110,19 +113,46 @@ def case_nested_loop_cond_random_and_stop(rec: Recorder) -> None:
 def case_loop_in_cond_in_nested_loop(rec: Recorder) -> None:
     """A loop in a tf.cond in a loop of a run-time trip count in a loop body;
     GradientDescent from the file, the flag fed both ways."""
-    spec = graph_loop_nested_cases.case_train_loop_in_cond_in_nested_loop(tf)
-    graph = tf.get_default_graph()
-    variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
-    feed = spec["runs"][0]["feeds"]
-    rec.train_from_file(graph.get_tensor_by_name("loss:0"), graph.get_operation_by_name(
-        "train"), variables, feed, ["w:0", "v:0"])
-    _flag_off(rec, "loss:0", feed)
+    spec = _train_case(rec, graph_loop_nested_cases.case_train_loop_in_cond_in_nested_loop,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_loop_in_cond_reading_branch_values(rec: Recorder) -> None:
+    """A loop of a run-time trip count in a tf.cond in a loop body, starting from and
+    capturing values the branch computes; GradientDescent from the file, the flag fed
+    both ways."""
+    spec = _train_case(rec, graph_loop_nested_cases.case_train_loop_in_cond_reading_branch_values,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_loop_in_three_conds_in_loop_v2(rec: Recorder) -> None:
+    """A loop in a tf.cond in a tf.cond in a tf.cond in a loop body, built with TF's
+    control flow v2 (functional While/If and their gradients: TF 1.x's own gradient of
+    this nesting fails, "Stack[...] is empty when calling Pop()"); GradientDescent from
+    the file, the flags fed all ways."""
+    tf.enable_control_flow_v2()
+    try:
+        spec = _train_case(rec, graph_loop_nested_cases.case_train_loop_in_three_conds_in_loop,
+                           minimize=False)
+        feed = spec["runs"][0]["feeds"]
+        with tf.Session() as sess:
+            tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
+            for _ in range(2):            # the test's session has trained two steps
+                sess.run(tf.get_collection("train_op"), feed)
+            for run in spec["runs"][len(spec["runs"]) - 4:]:
+                rec.run(sess, run["fetches"], run["feeds"], targets=run.get("targets", []))
+        rec.minimize("loss:0", feed, ["w:0", "v:0"])
+    finally:
+        tf.disable_control_flow_v2()
 
 
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
-         case_loop_in_cond_in_nested_loop]
+         case_loop_in_cond_in_nested_loop, case_loop_in_three_conds_in_loop_v2,
+         case_loop_in_cond_reading_branch_values]
 
 
 if __name__ == "__main__":

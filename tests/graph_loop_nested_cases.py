@@ -20,10 +20,10 @@ def _weights(tf, diagonal: float, v: list):
     return w, tf.get_variable("v", [3], initializer=tf.constant_initializer(v))
 
 
-def _flag_both_ways(tf) -> dict:
-    """The training spec of a case with a fed `flag`: the steps with it on, then one
-    with it off."""
-    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
+def _flag_both_ways(tf, fed_n: bool = True) -> dict:
+    """The training spec of a case with a fed `flag` (and `n`, with `fed_n`): the steps
+    with it on, then one with it off."""
+    feeds = {"x:0": ROWS[:4], **({"n:0": 2} if fed_n else {}), "flag:0": True}
     spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
     flipped = dict(feeds, **{"flag:0": False})
     spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
@@ -271,6 +271,25 @@ def case_train_tensor_array_entering_with_elements(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
+def _fed_and_weights(tf, *names: str) -> tuple:
+    """The fed rows `x` ([4, 3]), a fed int32 `n` or bool scalar per other name, then
+    the variables `w` and `v`."""
+    fed = [tf.placeholder(tf.float32, [4, 3], name="x")] + [
+        tf.placeholder(tf.int32 if name == "n" else tf.bool, [], name=name) for name in names]
+    return (*fed, *_weights(tf, 0.3, [0.4, -0.2, 0.3]))
+
+
+def _train_outer_loop(tf, body, passes: int, target: float, optimizer=None) -> None:
+    """An outer loop of `passes` steps of `body` from a [1, 3] state of 0.1s, the mean
+    squared distance of its result from `target` as "loss", its "train" op
+    (GradientDescent unless `optimizer`) and "init"."""
+    _, h = tf.while_loop(lambda i, h: i < passes, body,
+                         [tf.constant(0), tf.ones([1, 3]) * 0.1])
+    loss = tf.reduce_mean(tf.square(h - target), name="loss")
+    (optimizer or tf.train.GradientDescentOptimizer(0.1)).minimize(loss, name="train")
+    tf.global_variables_initializer()
+
+
 def case_train_tensor_arrays_split_before_nested_loop(tf):
     """An outer loop whose body splits a value it computes into a TensorArray (rows of
     lengths 1 and 3: `TensorArray.split`) and unstacks another, then runs a loop of a fed
@@ -290,10 +309,7 @@ def case_train_tensor_arrays_split_before_nested_loop(tf):
         _, g = tf.while_loop(lambda j, g: j < n, inner, [tf.constant(0), h])
         return i + 1, g
 
-    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.ones([1, 3]) * 0.1])
-    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
-    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
-    tf.global_variables_initializer()
+    _train_outer_loop(tf, body, 3, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 2},
                           ["loss:0", "w:0", "v:0"])
 
@@ -321,10 +337,7 @@ def case_train_nested_loop_cond_random_and_stop(tf):
         _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
         return i + 1, g * 0.8 + h * 0.2
 
-    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.ones([1, 3]) * 0.1])
-    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
-    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
-    tf.global_variables_initializer()
+    _train_outer_loop(tf, body, 3, 0.3)
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
 
 
@@ -332,10 +345,7 @@ def case_train_loop_in_cond_in_nested_loop(tf):
     """An outer loop whose body runs a loop of `i + 1` steps (a run-time trip count)
     whose body holds a tf.cond (a fed flag and its counter's parity) with a loop of a
     fed trip count in one branch; GradientDescent; the flag fed both ways."""
-    x = tf.placeholder(tf.float32, [4, 3], name="x")
-    n = tf.placeholder(tf.int32, [], name="n")
-    flag = tf.placeholder(tf.bool, [], name="flag")
-    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+    x, n, flag, w, v = _fed_and_weights(tf, "n", "flag")
 
     def body(i, h):
         row = x[i]
@@ -350,11 +360,59 @@ def case_train_loop_in_cond_in_nested_loop(tf):
         _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
         return i + 1, g * 0.8 + h * 0.2
 
-    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.ones([1, 3]) * 0.1])
-    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
-    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
-    tf.global_variables_initializer()
+    _train_outer_loop(tf, body, 3, 0.3)
     return _flag_both_ways(tf)
+
+
+def case_train_loop_in_three_conds_in_loop(tf):
+    """An outer loop whose body runs a loop of a run-time trip count (the outer counter)
+    in a tf.cond (a fed `other`) in a tf.cond (the counter's parity) in a tf.cond (a fed
+    `flag`); GradientDescent; the flags fed all ways."""
+    x, flag, other, w, v = _fed_and_weights(tf, "flag", "other")
+
+    def body(i, h):
+        row = x[i]
+
+        def looped():
+            return tf.while_loop(lambda j, f: j < i, lambda j, f: (
+                j + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), h])[1]
+        g = tf.cond(flag, lambda: tf.cond(tf.equal(tf.floormod(i, 2), 0),
+                                          lambda: tf.cond(other, looped, lambda: h * w[0]),
+                                          lambda: h * v),
+                    lambda: h + row)
+        return i + 1, g * 0.8 + h * 0.2
+
+    _train_outer_loop(tf, body, 4, 0.2)
+    feeds = {"x:0": ROWS[:4], "flag:0": True, "other:0": True}
+    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
+    for flags in ({"other:0": False}, {"flag:0": False}):
+        changed = dict(feeds, **flags)
+        spec["runs"] += [{"feeds": changed, "fetches": [], "targets": ["train"]},
+                         {"feeds": changed, "fetches": ["loss:0", "w:0", "v:0"]}]
+    return spec
+
+
+def case_train_loop_in_cond_reading_branch_values(tf):
+    """An outer loop whose body runs, in a tf.cond (a fed flag and the counter's
+    parity), a loop of a run-time trip count starting from and capturing values the
+    branch computes (`tanh(h * v + row)`, `row * w[0] + 0.5`); GradientDescent; the
+    flag fed both ways."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def body(i, h):
+        row = x[i]
+
+        def looped():
+            start = tf.tanh(h * v + row)
+            scale = row * w[0] + 0.5
+            return tf.while_loop(lambda j, g: j < i + 1, lambda j, g: (
+                j + 1, tf.tanh(tf.matmul(g, w)) * scale + start * 0.1),
+                [tf.constant(0), start])[1]
+        take = tf.logical_and(flag, tf.equal(tf.floormod(i, 2), 0))
+        return i + 1, tf.cond(take, looped, lambda: h * v + row) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 4, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
 
 
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
@@ -368,4 +426,6 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_tensor_array_entering_with_elements,
                      case_train_tensor_arrays_split_before_nested_loop,
                      case_train_nested_loop_cond_random_and_stop,
-                     case_train_loop_in_cond_in_nested_loop]
+                     case_train_loop_in_cond_in_nested_loop,
+                     case_train_loop_in_three_conds_in_loop,
+                     case_train_loop_in_cond_reading_branch_values]

@@ -205,14 +205,15 @@ def test_a_nested_loop_of_a_run_time_trip_count_gets_a_nested_backward_loop(inne
     assert [c.while_ctxt.context_name for c in grad_ctx.nested_contexts] == [inner_grad]
 
 
-def _loop_in_cond_in_loop(inner_reads_branch_value=False):
+def _loop_in_cond_in_loop(inner_reads_branch_value=""):
     x = tf.placeholder(tf.float32, [3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
     w = tf.get_variable("w", [3])
 
     def body(i, h):
         def looped():
-            start = h * 2.0 if inner_reads_branch_value else h
+            start = {"": h, "mul": h * 2.0, "bessel": tf.math.bessel_i0e(h)}[
+                inner_reads_branch_value]
             return tf.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, g * w),
                                  [tf.constant(0), start])[1]
         return i + 1, tf.cond(flag, looped, lambda: h + w)
@@ -237,9 +238,22 @@ def test_a_loop_in_a_cond_in_a_loop_gets_a_nested_backward_loop(caplog):
     assert any(n.op == "StackPushV2" and n.input[1] == count.name for n in gd.node)
 
 
-def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_keeps_tf1compat_form(caplog):
-    reason = _warned_reason(lambda: _loop_in_cond_in_loop(True), caplog)
-    assert "reads a value computed in its tf.cond branch" in reason
+def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_gets_a_branch_function(caplog):
+    """The value the branch computes for the nested loop is pushed; the gradient of its
+    backward loop's result passes a function of the branch's ops (TF's runs:
+    case_train_loop_in_cond_reading_branch_values)."""
+    _loop_in_cond_in_loop("mul")
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    grads = [n for n in gd.node if "branch_values_grad" in n.name]
+    assert len(grads) == 1 and grads[0].op == "SymbolicGradient"
+    branch, = [f for f in gd.library.function if f.signature.name.endswith("_branch")]
+    assert [n.op for n in branch.node_def] == ["Const", "Mul"]
+
+
+def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
+    reason = _warned_reason(lambda: _loop_in_cond_in_loop("bessel"), caplog)
+    assert "reads a value its tf.cond branch computes other than by ops TF" in reason
 
 
 def test_a_nested_loop_of_a_fixed_trip_count_is_unrolled_in_the_body_function():

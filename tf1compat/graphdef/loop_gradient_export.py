@@ -77,7 +77,8 @@ loop in a tf.cond branch of the body is one too: the function writes the cond wi
 loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
 counter starts only where its branch runs, its stacks pass the cond's Switch, and the
 trip count the outer loop pushes is 0 where the branch did not run (in a tf.cond in a
-branch: through both conds, the outer first). What is planned
+branch: through every cond, the outermost first); values the branch computes for the
+loop get their gradients through a function of the branch's ops (`_branch_values`). What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
@@ -686,6 +687,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             for t, g in found:
                 if t.op._control_flow_context is None:      # a top-level capture
                     parts[t].append(g)
+            targets = self._branch_values(plan, inner, targets, parts, value, base)
             if not targets:
                 continue
             # The initial values and captured body values of the nested loop, computed
@@ -702,6 +704,38 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             for j, t in enumerate(inputs):
                 parts[t].append(f"{grad}:{j}")
         return exits
+
+    def _branch_values(self, plan: LoopPlan, inner: LoopPlan,
+                       targets: List[Tuple[Tensor, str]], parts: Dict[Any, List[str]],
+                       value: Any, base: str) -> List[Tuple[Tensor, str]]:
+        """`targets` (a value of `plan`'s body, its gradient from nested loop `inner`'s
+        backward loop) with those its tf.cond branch computes (`plan.branch_values`)
+        replaced by the outside values they are computed from: `SymbolicGradient` of a
+        function of the branch's ops (a top-level value's gradient goes to `parts`)."""
+        if inner not in plan.branch_values:
+            return targets
+        branch, ops, frontier = plan.branch_values[inner]
+        inside = [(t, g) for t, g in targets if t.op._control_flow_context is branch]
+        if not inside:
+            return targets
+        func = self.writer.functions.function(
+            f"{self.op.name}/{self._scope(inner)}branch".replace("/", "_"), frontier,
+            [t for t, _ in inside], ops,
+            lambda member, name_of: lower_op(member, [name_of(t) for t in member.inputs]),
+            context=branch)
+        grad = self._gradient_node(
+            base + "branch_values_grad", func, [value(t) for t in frontier],
+            [t.dtype.base_dtype for t in frontier], [g for _, g in inside],
+            [t.dtype.base_dtype for t, _ in inside], [t.shape for t in frontier])
+        found = [(t, g) for t, g in targets if t.op._control_flow_context is not branch]
+        for j, t in enumerate(frontier):
+            if not t.dtype.base_dtype.is_floating:
+                continue
+            if t.op._control_flow_context is None:      # a top-level capture
+                parts[t].append(f"{grad}:{j}")
+            else:
+                found.append((t, f"{grad}:{j}"))
+        return found
 
 
 class _Nest:

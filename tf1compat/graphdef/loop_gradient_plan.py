@@ -100,6 +100,11 @@ class LoopPlan:
         # (the nested loop's plan, the stack() reading them); the body function computes
         # them, their gradients are their rows of the stack()'s
         self.prewritten: Dict[Operation, Tuple["LoopPlan", Operation]] = {}
+        # loops nested in a tf.cond branch of the body reading values the branch
+        # computes (initial values, captures) -> (the branch, its ops computing them, the
+        # outside values those read): a function of the branch carries their gradients
+        # to those values
+        self.branch_values: Dict["LoopPlan", Tuple[Any, List[Operation], List[Tensor]]] = {}
         # elements written, in the loop's own context just before it, into an array it
         # writes (a loop not nested in another's body) -> (the array's loop variable, the
         # ops reading the array after the loop): their gradients are their parts of what
@@ -304,9 +309,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         return None, f"the body of loop {op.name} reads a resource variable"
     for t in plan.pushed:
         context = t.op._control_flow_context
-        for _ in range(2):      # (a tf.cond of the body, or one in a branch of it)
-            if isinstance(context, CondRegion) and context is not region:
-                context = context.outer_context
+        while isinstance(context, CondRegion) and context is not region:
+            context = context.outer_context     # (a tf.cond of the body, conds in it)
         if context is not region:
             return None, (f"a value the backward loop of {op.name} pops (a TensorArray index, "
                           "a random draw or gradient stop) is not computed in its body or "
@@ -332,9 +336,9 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     while context is not region and isinstance(context, CondRegion):
         branches.append(context)
         context = context.outer_context
-    if context is not region or len(branches) > 2:
-        return (f"the nested loop {nested.name} is in a tf.cond inside a tf.cond inside a "
-                "tf.cond")
+    if context is not region:
+        return (f"the nested loop {nested.name} is in a control-flow construct of the body "
+                "other than tf.conds")
     context = nested._control_flow_context
     ops = set(region.ops).union(*(b.ops for b in branches))
     inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
@@ -342,12 +346,16 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                               plan.enclosing, nested=True)
     if reason is not None:
         return reason
-    info = inner.info
-    if branches and any(
-            t.op._control_flow_context in branches and (t in inner.captures or t.dtype.is_floating)
-            for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
-        return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
-                "branch (only outside values)")
+    read = [nested.inputs[k] for k in inner.floats] + inner.captures + list(
+        inner.reads.values())
+    in_branch = [t for t in read if t.op._control_flow_context in branches]
+    if in_branch:
+        computed = _branch_computation(in_branch, branches[0], region)
+        if computed is None:
+            return (f"the nested loop {nested.name} reads a value its tf.cond branch "
+                    "computes other than by ops TF differentiates in a function from values "
+                    "outside the branch")
+        plan.branch_values[inner] = (branches[0],) + computed
     if inner.own_arrays or inner.variable_reads or inner.forwarded or any(
             r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
             for readers in inner.writes.values() for r in readers) or any(
@@ -374,17 +382,48 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
     lengths = [split.inputs[2] for split in inner.splits.values()]
-    for t in inner.captures + list(inner.reads.values()) + lengths:
-        if t.op._control_flow_context is region and t not in plan.info.body_args and \
-                t not in plan.inner_values:
+    frontier = plan.branch_values[inner][2] if in_branch else []
+    for t in inner.captures + list(inner.reads.values()) + lengths + frontier:
+        if t.op._control_flow_context in (region, *branches) and \
+                t not in plan.info.body_args and t not in plan.inner_values:
             plan.inner_values.append(t)     # read by the nested backward loop
     # the function computes the initial values and the captured body values (their
-    # gradients pass through it); top-level captures become this loop's captures (the
-    # lengths of arrays split before the nested loop: read, not computed)
-    stack.extend(nested.inputs[k] for k in inner.floats)
-    stack.extend(inner.captures + list(inner.reads.values()) + [
-        t for t in lengths if t.op._control_flow_context is not region])
+    # gradients pass through it; of those its branch computes, the values the branch
+    # reads from outside); top-level captures become this loop's captures (the lengths
+    # of arrays split before the nested loop: read, not computed)
+    stack.extend([t for t in read if t not in in_branch] + frontier)
+    stack.extend(t for t in lengths if t.op._control_flow_context is not region)
     return None
+
+
+def _branch_computation(values: List[Tensor], branch: Any, region: Any
+                        ) -> Optional[Tuple[List[Operation], List[Tensor]]]:
+    """(the ops of tf.cond branch `branch` computing `values` from outside it, in
+    creation order; the values of the loop body `region` or the top level they read),
+    or None where they take other ops (constructs, ops TF cannot differentiate in a
+    function) or values of another branch."""
+    ops: List[Operation] = []
+    frontier: List[Tensor] = []
+    seen: Set[Tensor] = set()
+    stack = list(values)
+    while stack:
+        t = stack.pop()
+        if t in seen:
+            continue
+        seen.add(t)
+        context = t.op._control_flow_context
+        if context is not branch:
+            if context not in (region, None):
+                return None
+            frontier.append(t)
+            continue
+        if t.op.type in _CONSTRUCTS or t.op.type in LINEARIZED or t.op.type in PICKED or \
+                t.op.type != "Const" and _body_op_reason(t.op) is not None:
+            return None
+        if t.op not in ops:
+            ops.append(t.op)
+            stack.extend(t.op.inputs)
+    return sorted(ops, key=lambda o: o._id), frontier
 
 
 def _prewritten(inner: LoopPlan, context: Any) -> Optional[Dict[Operation, Operation]]:
