@@ -1,4 +1,5 @@
-"""Golden cases: patterns from cleverhans v3.1.0 (TF1 attacks), restated small.
+"""Golden cases: patterns from cleverhans v3.1.0 (TF1 attacks) and charlesq34/pointnet,
+restated small.
 
 cleverhans' iterative attacks (ProjectedGradientDescent, BasicIterativeMethod,
 MomentumIterativeMethod, SparseL1Descent) call `tf.gradients` inside the body of a
@@ -6,6 +7,12 @@ MomentumIterativeMethod, SparseL1Descent) call `tf.gradients` inside the body of
 such a body without recording autograd (the run around the loop holds no gradient op), so
 every step's gradient was zero and the attacks returned their inputs unchanged; a
 `tf.gradients` inside a `tf.cond` branch did the same.
+
+pointnet's classification training (train.py with models/pointnet_cls.py and tf_util.py,
+fake ModelNet files) ran unchanged; its losses agree with TF's on the first step and then
+drift apart as TF's own do when the input moves by one part in a million: the conv biases
+in front of batch norm get rounding-noise gradients and the batch-of-4 statistics amplify
+the rest. The case pins its batch-norm template on a small, well-conditioned net.
 """
 
 import numpy as np
@@ -101,3 +108,68 @@ def case_gradient_in_cond_branch(tf):
     with tf.Session() as sess:
         return {"taken": sess.run(out, {x: [1., 2., 3.], pick: True}),
                 "other": sess.run(out, {x: [1., 2., 3.], pick: False})}
+
+
+def _pointnet_batch_norm(tf, inputs, is_training, scope, moments_dims, bn_decay):
+    """tf_util.batch_norm_template: `tf.nn.moments`, an ExponentialMovingAverage (decay a
+    tensor) applied inside a `tf.cond` on the fed is_training flag, the batch statistics
+    under a control dependency on it, or the averages when not training."""
+    with tf.variable_scope(scope):
+        channels = inputs.get_shape()[-1].value
+        beta = tf.Variable(tf.constant(0.0, shape=[channels]), name="beta", trainable=True)
+        gamma = tf.Variable(tf.constant(1.0, shape=[channels]), name="gamma", trainable=True)
+        batch_mean, batch_var = tf.nn.moments(inputs, moments_dims, name="moments")
+        ema = tf.train.ExponentialMovingAverage(decay=bn_decay)
+        ema_apply_op = tf.cond(is_training, lambda: ema.apply([batch_mean, batch_var]),
+                               lambda: tf.no_op())
+
+        def mean_var_with_update():
+            with tf.control_dependencies([ema_apply_op]):
+                return tf.identity(batch_mean), tf.identity(batch_var)
+
+        mean, var = tf.cond(is_training, mean_var_with_update,
+                            lambda: (ema.average(batch_mean), ema.average(batch_var)))
+        return tf.nn.batch_normalization(inputs, mean, var, beta, gamma, 1e-3)
+
+
+def case_pointnet_bn_decay_training(tf):
+    """pointnet's train step, small: a [1, 3] conv over (B, N, 3, 1) points with the EMA
+    batch norm, max pooling over the points, a dense layer, sparse softmax cross-entropy;
+    bn_decay = min(0.99, 1 - exponential_decay(0.5, batch * B, 4, 0.5, staircase=True)) and
+    the learning rate decayed the same way from the global step `batch` that minimize
+    increments; init run with is_training fed (as train.py does); Momentum steps, then
+    an evaluation on the averages: losses, logits, the averages' names and values."""
+    rng = np.random.RandomState(5)
+    b, n, k = 4, 8, 5
+    points = tf.placeholder(tf.float32, (b, n, 3))
+    labels = tf.placeholder(tf.int32, (b,))
+    is_training = tf.placeholder(tf.bool, shape=())
+    batch = tf.Variable(0)
+    bn_decay = tf.minimum(0.99, 1 - tf.train.exponential_decay(0.5, batch * b, 4., 0.5,
+                                                               staircase=True))
+    kernel = tf.Variable(rng.normal(0, 0.5, (1, 3, 1, 6)).astype(np.float32))
+    net = tf.nn.conv2d(tf.expand_dims(points, -1), kernel, [1, 1, 1, 1], "VALID")
+    net = tf.nn.relu(_pointnet_batch_norm(tf, net, is_training, "conv1", [0, 1, 2], bn_decay))
+    net = tf.reshape(tf.nn.max_pool(net, [1, n, 1, 1], [1, 2, 2, 1], "VALID"), [b, -1])
+    dense = tf.Variable(rng.normal(0, 0.5, (6, k)).astype(np.float32))
+    logits = tf.matmul(net, dense)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(logits=logits,
+                                                                         labels=labels))
+    learning_rate = tf.maximum(tf.train.exponential_decay(0.1, batch * b, 8, 0.7,
+                                                          staircase=True), 0.00001)
+    train_op = tf.train.MomentumOptimizer(learning_rate, momentum=0.9).minimize(
+        loss, global_step=batch)
+    xs = rng.rand(b, n, 3).astype(np.float32) - 0.5
+    ys = rng.randint(0, k, b)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer(), {is_training: True})
+        losses, decays = [], []
+        for _ in range(4):
+            step_loss, decay, _ = sess.run([loss, bn_decay, train_op],
+                                           {points: xs, labels: ys, is_training: True})
+            losses.append(float(step_loss))
+            decays.append(float(decay))
+        averages = [v for v in tf.global_variables() if "ExponentialMovingAverage" in v.name]
+        return {"losses": losses, "decays": decays,
+                "eval_logits": sess.run(logits, {points: xs, is_training: False}),
+                "averages": {v.name: sess.run(v) for v in averages}}
