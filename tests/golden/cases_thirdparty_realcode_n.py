@@ -1,5 +1,5 @@
-"""Golden cases: patterns from cleverhans v3.1.0 (TF1 attacks) and charlesq34/pointnet,
-restated small.
+"""Golden cases: patterns from cleverhans v3.1.0 (TF1 attacks), charlesq34/pointnet and
+naturomics/CapsNet-Tensorflow, restated small.
 
 cleverhans' iterative attacks (ProjectedGradientDescent, BasicIterativeMethod,
 MomentumIterativeMethod, SparseL1Descent) call `tf.gradients` inside the body of a
@@ -13,6 +13,9 @@ fake ModelNet files) ran unchanged; its losses agree with TF's on the first step
 drift apart as TF's own do when the input moves by one part in a million: the conv biases
 in front of batch norm get rounding-noise gradients and the batch-of-4 statistics amplify
 the rest. The case pins its batch-norm template on a small, well-conditioned net.
+
+CapsNet-Tensorflow's training graph (both masking modes, three Adam steps) ran unchanged
+and matched TF to float rounding; the case pins its dynamic routing and margin loss.
 """
 
 import numpy as np
@@ -173,3 +176,58 @@ def case_pointnet_bn_decay_training(tf):
         return {"losses": losses, "decays": decays,
                 "eval_logits": sess.run(logits, {points: xs, is_training: False}),
                 "averages": {v.name: sess.run(v) for v in averages}}
+
+
+def case_capsnet_routing_margin_loss(tf):
+    """CapsNet-Tensorflow's capsLayer.routing: u_hat from the tiled inputs times a
+    [1, caps, dims * outputs, len, 1] weight summed over axis 3, a `stop_gradient` copy for
+    the inner iterations, softmax of the logits b_IJ over the outputs, squash, agreement
+    added to b_IJ; the bias a `get_variable` without an initializer (glorot uniform over a
+    5-D shape, graph-seeded); then the margin loss (m+ 0.9, m- 0.1, lambda 0.5) and the
+    masking by indexing `caps2[b][argmax[b], :]` with tensors: loss, gradients, masked."""
+    tf.set_random_seed(7)
+    rng = np.random.RandomState(3)
+    batch, caps, length, outputs, dims, eps = 2, 6, 4, 3, 5, 1e-9
+
+    def squash(vector):
+        norm = tf.reduce_sum(tf.square(vector), -2, keepdims=True)
+        return norm / (1 + norm) / tf.sqrt(norm + eps) * vector
+
+    u = tf.constant(rng.normal(0, 1, (batch, caps, 1, length, 1)).astype(np.float32))
+    labels = tf.constant([2, 0])
+    with tf.variable_scope("routing"):
+        w = tf.get_variable("Weight", [1, caps, dims * outputs, length, 1],
+                            initializer=tf.random_normal_initializer(stddev=0.5))
+        biases = tf.get_variable("bias", shape=(1, 1, outputs, dims, 1))
+    u_hat = tf.reshape(tf.reduce_sum(w * tf.tile(u, [1, 1, dims * outputs, 1, 1]), axis=3,
+                                     keepdims=True), [-1, caps, outputs, dims, 1])
+    u_hat_stopped = tf.stop_gradient(u_hat, name="stop_gradient")
+    b_ij = tf.constant(np.zeros([batch, caps, outputs, 1, 1], dtype=np.float32))
+    for r_iter in range(3):
+        with tf.variable_scope("iter_" + str(r_iter)):
+            c_ij = tf.nn.softmax(b_ij, axis=2)
+            if r_iter == 2:
+                v_j = squash(tf.reduce_sum(c_ij * u_hat, axis=1, keepdims=True) + biases)
+            else:
+                v_j = squash(tf.reduce_sum(c_ij * u_hat_stopped, axis=1, keepdims=True) +
+                             biases)
+                b_ij += tf.reduce_sum(u_hat_stopped * tf.tile(v_j, [1, caps, 1, 1, 1]), axis=3,
+                                      keepdims=True)
+    caps2 = tf.squeeze(v_j, axis=1)
+    v_length = tf.sqrt(tf.reduce_sum(tf.square(caps2), axis=2, keepdims=True) + eps)
+    argmax = tf.reshape(tf.to_int32(tf.argmax(tf.nn.softmax(v_length, axis=1), axis=1)),
+                        (batch,))
+    masked = tf.concat([tf.reshape(caps2[b][argmax[b], :], (1, 1, dims, 1))
+                        for b in range(batch)], axis=0)
+    y = tf.one_hot(labels, depth=outputs, axis=1, dtype=tf.float32)
+    max_l = tf.reshape(tf.square(tf.maximum(0., 0.9 - v_length)), (batch, -1))
+    max_r = tf.reshape(tf.square(tf.maximum(0., v_length - 0.1)), (batch, -1))
+    loss = tf.reduce_mean(tf.reduce_sum(y * max_l + 0.5 * (1 - y) * max_r, axis=1))
+    loss += 0.392 * tf.reduce_mean(tf.square(masked))
+    grads = tf.gradients(loss, [w, biases])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out = sess.run({"loss": loss, "masked": masked, "v_length": v_length,
+                        "bias": biases, "grad_w": grads[0], "grad_bias": grads[1]})
+        out["masked_shape"] = masked.get_shape().as_list()
+        return out
