@@ -1,5 +1,5 @@
-"""Golden cases: patterns from cleverhans v3.1.0 (TF1 attacks), charlesq34/pointnet and
-naturomics/CapsNet-Tensorflow, restated small.
+"""Golden cases: patterns from cleverhans v3.1.0 (TF1 attacks), charlesq34/pointnet,
+naturomics/CapsNet-Tensorflow and lengstrom/fast-style-transfer, restated small.
 
 cleverhans' iterative attacks (ProjectedGradientDescent, BasicIterativeMethod,
 MomentumIterativeMethod, SparseL1Descent) call `tf.gradients` inside the body of a
@@ -16,6 +16,13 @@ the rest. The case pins its batch-norm template on a small, well-conditioned net
 
 CapsNet-Tensorflow's training graph (both masking modes, three Adam steps) ran unchanged
 and matched TF to float rounding; the case pins its dynamic routing and margin loss.
+
+fast-style-transfer's current code targets TF 2 through `tf.compat.v1`: it multiplies
+`get_shape()` dimensions into Python ints and divides float tensors by them, which needs
+TF 2's int-valued shapes, `tf.enable_v2_tensorshape()`; tf1compat raised
+NotImplementedError for it. With it, `optimize()` (transform net, a seeded stand-in VGG19
+.mat, content/style/TV losses, Adam) agreed with TF on the first steps (2e-6) and drifted
+as Adam's sign-like first steps amplify rounding.
 """
 
 import numpy as np
@@ -231,3 +238,79 @@ def case_capsnet_routing_margin_loss(tf):
                         "bias": biases, "grad_w": grads[0], "grad_bias": grads[1]})
         out["masked_shape"] = masked.get_shape().as_list()
         return out
+
+
+def case_fast_style_transfer_v2_tensorshape(tf):
+    """`tf.enable_v2_tensorshape()` (then `disable_v2_tensorshape()`): shapes index and
+    iterate as ints and None, print as TF 2's, `dims` stays Dimensions; with it,
+    fast-style-transfer's transform-net pieces — op-seeded truncated-normal filters
+    (`tf.random.truncated_normal(seed=1)`), instance norm by `tf.nn.moments(keepdims=True)`,
+    `conv2d_transpose` to a `tf.stack`ed shape of ints, Gram matrices over
+    `get_shape()` ints, the total-variation loss divided by int tensor sizes — and two
+    Adam steps."""
+    import functools
+    import operator
+    tf.enable_v2_tensorshape()
+    try:
+        x = tf.placeholder(tf.float32, (2, 8, 8, 3), name="X_content")
+        shape = x.get_shape()
+        half = tf.TensorShape([None, 3])
+        info = {"repr": repr(shape), "str": str(shape), "item": repr(shape[1]),
+                "item_type": type(shape[1]).__name__, "iter": list(shape),
+                "dims": repr(shape.dims), "slice": repr(shape[1:]), "unknown": repr(half[0]),
+                "unknown_str": str(half), "dimension_value": tf.dimension_value(shape[1])}
+
+        def conv_vars(net, out_channels, size, transpose=False):
+            _, _, _, in_channels = [i for i in net.get_shape()]
+            shape = [size, size, out_channels, in_channels] if transpose else \
+                [size, size, in_channels, out_channels]
+            return tf.Variable(tf.random.truncated_normal(shape, stddev=.1, seed=1),
+                               dtype=tf.float32)
+
+        def instance_norm(net):
+            channels = net.get_shape()[3]
+            mu, sigma_sq = tf.nn.moments(x=net, axes=[1, 2], keepdims=True)
+            shift = tf.Variable(tf.zeros([channels]))
+            scale = tf.Variable(tf.ones([channels]))
+            return scale * ((net - mu) / (sigma_sq + 1e-3) ** .5) + shift
+
+        net = tf.nn.relu(instance_norm(tf.nn.conv2d(
+            input=x / 255.0, filters=conv_vars(x, 4, 3), strides=[1, 2, 2, 1],
+            padding="SAME")))
+        batch, rows, cols, _ = [i for i in net.get_shape()]
+        up = tf.nn.conv2d_transpose(net, conv_vars(net, 3, 3, transpose=True),
+                                    tf.stack([batch, int(rows * 2), int(cols * 2), 3]),
+                                    [1, 2, 2, 1], padding="SAME")
+        preds = tf.nn.tanh(instance_norm(up)) * 150 + 255. / 2
+        bs, height, width, filters = map(lambda i: i, net.get_shape())
+        feats = tf.reshape(net, (bs, height * width, filters))
+        grams = tf.matmul(tf.transpose(a=feats, perm=[0, 2, 1]), feats) / \
+            (height * width * filters)
+        style = 2 * tf.nn.l2_loss(grams - np.eye(4, dtype=np.float32)) / 16
+
+        def size(t):
+            return functools.reduce(operator.mul, (d for d in t.get_shape()[1:]), 1)
+
+        content = 2 * tf.nn.l2_loss(preds - x) / (size(x) * 2)
+        y_tv = tf.nn.l2_loss(preds[:, 1:, :, :] - preds[:, :7, :, :])
+        x_tv = tf.nn.l2_loss(preds[:, :, 1:, :] - preds[:, :, :7, :])
+        tv = 2 * (x_tv / size(preds[:, :, 1:, :]) + y_tv / size(preds[:, 1:, :, :])) / 2
+        loss = content + 10. * style + tv
+        train = tf.train.AdamOptimizer(1e-2).minimize(loss)
+        info["size_type"] = type(size(x)).__name__
+    finally:
+        tf.disable_v2_tensorshape()
+    info["restored"] = repr(x.get_shape()[1])
+    xs = (np.random.RandomState(9).rand(2, 8, 8, 3) * 255).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        losses = [sess.run([loss, train], {x: xs})[0] for _ in range(2)]
+        info["losses"] = [float(v) for v in losses]
+        info["parts"] = sess.run([content, style, tv], {x: xs})
+        info["preds"] = sess.run(preds, {x: xs})
+    return info
+
+
+# preds are tanh * 150 + 127.5: float rounding shows up at 3e-5 absolute.
+case_fast_style_transfer_v2_tensorshape.rtol = 1e-4
+case_fast_style_transfer_v2_tensorshape.atol = 1e-3
