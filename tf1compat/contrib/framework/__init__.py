@@ -24,6 +24,6 @@ from tf1compat.framework.misc import is_tensor
 from tf1compat.ops.cond import smart_cond
 from tf1compat.training.training_util import (assert_global_step, create_global_step,
                                               get_global_step, get_or_create_global_step)
-from tf1compat.util import nest
+from tf1compat.util import nest_internal as nest
 
 __getattr__ = _missing("tf.contrib.framework")
