@@ -17,8 +17,6 @@ module in TF 1.15) and contrib.distributions is TF 1.15's, run from its sources
 
 import functools
 
-import numpy as np
-
 from tests.golden.cases_contrib_distributions import _lib as _distributions
 
 

@@ -101,12 +101,15 @@ class Template:
                 result = self._func(*args, **kwargs)
             return result
         except Exception as exc:
-            exc_args = exc.args
-            arg0 = exc_args[0] if exc_args else ""
-            trace = "".join(_skip_common_stack_elements(self._stacktrace,
-                                                        traceback.format_stack()))
-            exc.args = (f"{arg0}\n\noriginally defined at:\n{trace}",) + tuple(exc_args[1:])
+            self._add_definition_site(exc)
             raise
+
+    def _add_definition_site(self, exc: Exception) -> None:
+        """Appends where the template was made to the message of an error in its call."""
+        exc_args = exc.args
+        arg0 = exc_args[0] if exc_args else ""
+        trace = "".join(_skip_common_stack_elements(self._stacktrace, traceback.format_stack()))
+        exc.args = (f"{arg0}\n\noriginally defined at:\n{trace}",) + tuple(exc_args[1:])
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._variable_scope:
@@ -251,11 +254,7 @@ class EagerTemplate(Template):
                 self._variables_created = True
             return result
         except Exception as exc:
-            exc_args = exc.args
-            arg0 = exc_args[0] if exc_args else ""
-            trace = "".join(_skip_common_stack_elements(self._stacktrace,
-                                                        traceback.format_stack()))
-            exc.args = (f"{arg0}\n\noriginally defined at:\n{trace}",) + tuple(exc_args[1:])
+            self._add_definition_site(exc)
             raise
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
