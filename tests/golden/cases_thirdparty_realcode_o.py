@@ -1,4 +1,5 @@
-"""Golden cases: patterns from deepmind/sonnet v1.36 and deepmind/trfl, restated small.
+"""Golden cases: patterns from deepmind/sonnet v1.36, deepmind/trfl and deepmind/graph_nets,
+restated small.
 
 Sonnet v1 registers a to_proto/from_proto pair for its "sonnet" graph collection
 (`ops.register_proto_function`), reads argument specs through `tf_inspect`, re-exports
@@ -8,7 +9,8 @@ Gaussians whose means coincide, whose gradient TF 1.15 keeps finite, and its tes
 MultivariateNormalDiagPlusLowRank scales from random (indefinite) diagonals, which TF
 solves by Woodbury with an LU-factored capacitance. Each of those failed on tf1compat
 before this change; the last cases pin trfl's and Sonnet's everyday patterns (reverse
-discounted scans, batched index, templates with a custom getter, BatchApply's reshapes).
+discounted scans, batched index, templates with a custom getter, BatchApply's reshapes,
+graph_nets' TPU-friendly repeat and segment aggregations).
 
 TF 2.21 has no tf.contrib: contrib's nest is TF's `tensorflow.python.util.nest` (the same
 module in TF 1.15) and contrib.distributions is TF 1.15's, run from its sources
@@ -220,3 +222,33 @@ def case_sonnet_template_custom_getter_batch_apply(tf):
     values["template_vars"] = [v.name for v in template.variables]
     values["scope"] = template.variable_scope.name
     return values
+
+
+def case_graph_nets_repeat_and_segment_aggregation(tf):
+    """graph_nets' utils_tf.repeat (scatter_nd of block starts, cumsum, gather: globals
+    broadcast to the edges of each graph, empty graphs included) and blocks' aggregations
+    (unsorted_segment_sum of edges onto receivers; unsorted_segment_max with empty segments
+    set to zero), with the gradient through them."""
+    n_edge = tf.constant([2, 0, 3])
+    globals_ = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, -6.0]])
+    sum_repeats = tf.reduce_sum(n_edge)
+    starts = tf.cumsum(n_edge, exclusive=True)
+    indicators = tf.scatter_nd(tf.expand_dims(starts, 1), tf.ones_like(n_edge),
+                               tf.expand_dims(sum_repeats + 1, 0))[:-1]
+    gather_indices = tf.cumsum(indicators) - 1
+    per_edge = tf.gather(globals_, gather_indices)
+    edges = tf.constant([[0.5, 1.0], [-1.0, 2.0], [3.0, 0.0], [1.0, 1.0], [2.0, -2.0]])
+    receivers = tf.constant([1, 1, 3, 3, 0])
+    senders = tf.constant([0, 2, 2, 4, 4])
+    nodes = tf.reshape(tf.range(10, dtype=tf.float32), [5, 2])
+    features = tf.concat([edges * per_edge, tf.gather(nodes, senders),
+                          tf.gather(nodes, receivers)], axis=-1)
+    summed = tf.unsorted_segment_sum(features, receivers, 5)
+    maxed = tf.unsorted_segment_max(features, receivers, 5)
+    present = tf.unsorted_segment_max(tf.ones_like(features), receivers, 5) > 0
+    max_or_zero = tf.where(present, maxed, tf.zeros_like(maxed))
+    loss = tf.reduce_sum(summed ** 2) + tf.reduce_sum(max_or_zero)
+    with tf.Session() as sess:
+        return sess.run({"gather_indices": gather_indices, "per_edge": per_edge,
+                         "summed": summed, "max_or_zero": max_or_zero,
+                         "grads": tf.gradients(loss, [globals_, edges, nodes])})
