@@ -48,6 +48,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.gradients": "tf1compat.autodiff.gradients",
     "tensorflow.python.ops.gradients_impl": "tf1compat.autodiff.gradients",
     "tensorflow.python.framework.tensor_util": "tf1compat.internal.tensor_util",
+    "tensorflow.python.framework.function": "tf1compat.internal.framework_function",
     "tensorflow.python.layers.utils": "tf1compat.internal.layers_utils",
     "tensorflow.python.layers.base": "tf1compat.layers.base",
     "tensorflow.python.layers.core": "tf1compat.layers.layers",
@@ -88,8 +89,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.flags": "tf1compat.util.flags",
     "tensorflow.python.platform.app": "tf1compat.util.app",
     "tensorflow.python.platform.resource_loader": "tf1compat.util.resource_loader",
-    "tensorflow.python.util.nest": "tf1compat.internal.nest",
+    "tensorflow.python.util.nest": "tf1compat.util.nest_internal",
     "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
+    "tensorflow.python.util.tf_inspect": "tf1compat.util.tf_inspect",
     "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
     "tensorflow.python.eager.context": "tf1compat.eager.context",
@@ -288,6 +290,10 @@ INTERNAL_PATHS.update({
 # package `...framework.python.ops`, which re-exports its modules as tf.contrib.framework does).
 INTERNAL_PATHS.update({
     "tensorflow.contrib.framework.python.ops": "tf1compat.contrib.framework",
+    # Sonnet v1: `from tensorflow.contrib.eager.python import tfe` (TF 1.15's module behind
+    # tf.contrib.eager).
+    "tensorflow.contrib.eager.python": "tf1compat.internal.contrib_eager_python",
+    "tensorflow.contrib.eager.python.tfe": "tf1compat.contrib.eager",
     "tensorflow.contrib.framework.python.ops.arg_scope": "tf1compat.contrib.framework.arg_scope",
     "tensorflow.contrib.framework.python.ops.variables": "tf1compat.contrib.framework.variables",
 })

@@ -33,7 +33,6 @@ from tf1compat.contrib.framework.script_ops import py_func
 from tf1compat.data.structure import TensorSpec
 from tf1compat.framework.misc import is_tensor
 from tf1compat.framework.sparse_tensor import convert_to_tensor_or_sparse_tensor
-from tf1compat.internal import nest
 from tf1compat.ops.check_ops import assert_scalar
 from tf1compat.ops.cond import smart_cond, smart_constant_value
 from tf1compat.ops.numerics_ops import (assert_same_float_dtype, is_non_decreasing,
@@ -43,6 +42,7 @@ from tf1compat.training.saving.checkpoint_utils import (init_from_checkpoint, li
                                                         load_checkpoint, load_variable)
 from tf1compat.training.training_util import (assert_global_step, create_global_step,
                                               get_global_step, get_or_create_global_step)
+from tf1compat.util import nest_internal as nest
 from tf1compat.variables.conv_orthogonal import (convolutional_orthogonal_1d,
                                                  convolutional_orthogonal_2d,
                                                  convolutional_orthogonal_3d)

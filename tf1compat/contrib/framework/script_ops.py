@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from tf1compat.framework.tensor_shape import as_shape
-from tf1compat.internal import nest
+from tf1compat.util import nest_internal as nest
 from tf1compat.ops.script_ops import py_func as _core_py_func
 
 __all__ = ["py_func"]
