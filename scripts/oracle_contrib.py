@@ -369,10 +369,13 @@ def tf115_legacy_seq2seq(tf):
 
 def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
-    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices): put them
-    back for the oracle."""
+    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices,
+    nest.is_sequence -> nest.is_nested): put them back for the oracle."""
     from tensorflow.python.framework import ops
     from tensorflow.python.ops import array_ops
+    from tensorflow.python.util import nest
+    if not hasattr(nest, "is_sequence"):
+        nest.is_sequence = nest.is_nested
     if not hasattr(ops, "Tensor"):
         from tensorflow.python.framework import tensor
         ops.Tensor = tensor.Tensor
