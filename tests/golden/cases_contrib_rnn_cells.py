@@ -246,6 +246,19 @@ def case_coupled_input_forget_gate_lstm(tf):
                       for name, kw in configs], [2, 3, 3], 11)
 
 
+@tolerance(1e-5, 1e-6)
+def case_glstm_cell(tf):
+    rnn = _rnn(tf)
+    configs = (("one_group", {}), ("groups", {"number_of_groups": 2}),
+               ("groups_proj", {"number_of_groups": 2, "num_proj": 2, "forget_bias": 0.5}))
+    out = _each(tf, [(name, lambda kw=kw: rnn.GLSTMCell(4, **kw)) for name, kw in configs],
+                [2, 3, 4], 15)
+    out["bad_units"] = catch(lambda: rnn.GLSTMCell(3, number_of_groups=2), message=True)
+    out["bad_proj"] = catch(lambda: rnn.GLSTMCell(4, num_proj=3, number_of_groups=2),
+                            message=True)
+    return out
+
+
 @tolerance(1e-4, 1e-5)
 def case_phased_lstm(tf):
     rnn = _rnn(tf)
@@ -285,3 +298,64 @@ def case_fused_rnn_adaptors(tf):
             out[name] = _evaluate(tf, [x], [o, ro, lo], [s, rs, ls])
             out[name]["list_out"] = [type(lo).__name__, len(lo)]
     return out
+
+
+# -- time-frequency LSTMs ------------------------------------------------------------------------
+
+@tolerance(1e-5, 1e-6)
+def case_time_freq_lstm(tf):
+    # TF 1.15's state_size (2 * units) is not the state the cell carries (2 * units per
+    # frequency window), so the cell is stepped by hand from an explicit state.
+    rnn = _rnn(tf)
+    out = {}
+    configs = (("plain", {}), ("peephole_clip_shards", {"use_peepholes": True,
+                                                        "cell_clip": 0.3,
+                                                        "num_unit_shards": 2}))
+    for name, kwargs in configs:
+        with tf.Graph().as_default():
+            xs = [tf.constant(_rng([2, 5], 16 + t)) for t in range(3)]
+            cell = rnn.TimeFreqLSTMCell(3, feature_size=3, frequency_skip=2, **kwargs)
+            state = tf.constant(_rng([2, 12], 19))
+            outputs = []
+            with tf.variable_scope("model"):
+                for x in xs:
+                    o, state = cell(x, state)
+                    outputs.append(o)
+            result = _evaluate(tf, xs, outputs, state)
+            result["sizes"] = [_size(cell.state_size), _size(cell.output_size)]
+            out[name] = result
+    return out
+
+
+@tolerance(1e-5, 1e-6)
+def case_grid_lstm(tf):
+    rnn = _rnn(tf)
+    configs = (
+        ("plain", {"feature_size": 2, "frequency_skip": 1, "num_frequency_blocks": [3]}),
+        ("blocks_peephole_shared_coupled", {
+            "feature_size": 2, "frequency_skip": 1, "num_frequency_blocks": [2, 2],
+            "start_freqindex_list": [0, 1], "end_freqindex_list": [3, 4],
+            "use_peepholes": True, "share_time_frequency_weights": True,
+            "couple_input_forget_gates": True, "cell_clip": 0.5}),
+        ("peephole_concat_state", {
+            "feature_size": 3, "frequency_skip": 1, "num_frequency_blocks": [2],
+            "use_peepholes": True, "state_is_tuple": False, "forget_bias": 0.5}))
+    out = _each(tf, [(name, lambda kw=kw: rnn.GridLSTMCell(2, **kw)) for name, kw in configs],
+                [2, 3, 4], 20)
+    with tf.Graph().as_default():
+        x = tf.constant(_rng([2, 3, 4], 20))
+        out["bad_blocks"] = catch(lambda: tf.nn.dynamic_rnn(rnn.GridLSTMCell(
+            2, feature_size=2, frequency_skip=1, num_frequency_blocks=[2]), x,
+            dtype=tf.float32))
+    out["no_blocks"] = catch(lambda: rnn.GridLSTMCell(2), message=True)
+    return out
+
+
+@tolerance(1e-5, 1e-6)
+def case_bidirectional_grid_lstm(tf):
+    rnn = _rnn(tf)
+    configs = (("plain", {}), ("offset_peephole", {"backward_slice_offset": 1,
+                                                   "use_peepholes": True}))
+    return _each(tf, [(name, lambda kw=kw: rnn.BidirectionalGridLSTMCell(
+        2, feature_size=2, frequency_skip=1, num_frequency_blocks=[3], **kw))
+        for name, kw in configs], [2, 3, 4], 21)

@@ -3,11 +3,13 @@ names, plus LSTMBlockCell, GRUBlockCell(V2), LayerNormBasicLSTMCell, the project
 embedding wrappers and the stacked bidirectional RNNs (tf1compat/contrib/rnn/contrib_cells.py),
 LSTMBlockWrapper and LSTMBlockFusedCell (tf1compat/contrib/rnn/lstm_fused.py), the research
 cells (ConvLSTMCell family, SRU, IndRNN/Indy*, NAS, UGRNN, IntersectionRNN,
-CoupledInputForgetGateLSTMCell, PhasedLSTMCell: tf1compat/contrib/rnn/more_cells.py) and
+CoupledInputForgetGateLSTMCell, PhasedLSTMCell, GLSTMCell:
+tf1compat/contrib/rnn/more_cells.py) and
 the wrappers and fused-RNN adaptors (AttentionCellWrapper, HighwayWrapper, CompiledWrapper,
 FusedRNNCell, FusedRNNCellAdaptor, TimeReversedFusedRNN:
-tf1compat/contrib/rnn/cell_wrappers.py). The cells still missing raise an error naming
-them."""
+tf1compat/contrib/rnn/cell_wrappers.py), and the time-frequency LSTMs (TimeFreqLSTMCell,
+GridLSTMCell, BidirectionalGridLSTMCell: tf1compat/contrib/rnn/grid_cells.py). Other names
+raise an error naming them."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -18,10 +20,13 @@ from tf1compat.contrib.rnn.contrib_cells import (EmbeddingWrapper, GRUBlockCell,
                                                  LSTMBlockCell, OutputProjectionWrapper,
                                                  stack_bidirectional_dynamic_rnn,
                                                  stack_bidirectional_rnn)
+from tf1compat.contrib.rnn.grid_cells import (BidirectionalGridLSTMCell, GridLSTMCell,
+                                              TimeFreqLSTMCell)
 from tf1compat.contrib.rnn.lstm_fused import LSTMBlockFusedCell, LSTMBlockWrapper
 from tf1compat.contrib.rnn.more_cells import (Conv1DLSTMCell, Conv2DLSTMCell, Conv3DLSTMCell,
                                               ConvLSTMCell, CoupledInputForgetGateLSTMCell,
-                                              IndRNNCell, IndyGRUCell, IndyLSTMCell,
+                                              GLSTMCell, IndRNNCell, IndyGRUCell,
+                                              IndyLSTMCell,
                                               IntersectionRNNCell, NASCell, PhasedLSTMCell,
                                               SRUCell, UGRNNCell)
 from tf1compat.contrib.rnn.cell_wrappers import (AttentionCellWrapper, CompiledWrapper,

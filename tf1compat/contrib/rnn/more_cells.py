@@ -1,6 +1,7 @@
 """The research cells of TF 1.15's contrib/rnn/python/ops/rnn_cell.py: the convolutional
 LSTMs (ConvLSTMCell, Conv1D/2D/3DLSTMCell), SRUCell, IndRNNCell, IndyGRUCell, IndyLSTMCell,
-NASCell, UGRNNCell, IntersectionRNNCell, CoupledInputForgetGateLSTMCell and PhasedLSTMCell.
+NASCell, UGRNNCell, IntersectionRNNCell, CoupledInputForgetGateLSTMCell, PhasedLSTMCell and
+GLSTMCell.
 
 Each keeps TF's variable names and scopes (so checkpoints interchange), its state and
 output sizes and its math, written with the same tf.* ops TF's cells use.
@@ -28,7 +29,8 @@ from tf1compat.variables.variable_scope import (get_variable, get_variable_scope
 
 __all__ = ["ConvLSTMCell", "Conv1DLSTMCell", "Conv2DLSTMCell", "Conv3DLSTMCell", "SRUCell",
            "IndRNNCell", "IndyGRUCell", "IndyLSTMCell", "NASCell", "UGRNNCell",
-           "IntersectionRNNCell", "CoupledInputForgetGateLSTMCell", "PhasedLSTMCell"]
+           "IntersectionRNNCell", "CoupledInputForgetGateLSTMCell", "PhasedLSTMCell",
+           "GLSTMCell"]
 
 
 def _input_depth(inputs_shape: Any) -> int:
@@ -652,3 +654,85 @@ class PhasedLSTMCell(_LSTMUnitsState, RNNCell):
         new_c = k * new_c + (1 - k) * c_prev
         new_h = k * new_h + (1 - k) * h_prev
         return new_h, LSTMStateTuple(new_c, new_h)
+
+
+# -- group LSTM --------------------------------------------------------------------------------
+
+class GLSTMCell(RNNCell):
+    """`tf.contrib.rnn.GLSTMCell` (Kuchaiev & Ginsburg 2017): the LSTM's input and
+    recurrent state split into `number_of_groups` groups, each with its own gate kernel
+    (`group<k>/kernel`), biases `bias_i`, `bias_j`, `bias_f`, `bias_o` and an optional
+    `projection/kernel`."""
+
+    def __init__(self, num_units: int, initializer: Any = None,
+                 num_proj: Optional[int] = None, number_of_groups: int = 1,
+                 forget_bias: float = 1.0, activation: Any = ops.tanh, reuse: Any = None):
+        super().__init__(_reuse=reuse)
+        self._num_units = num_units
+        self._initializer = initializer
+        self._num_proj = num_proj
+        self._forget_bias = forget_bias
+        self._activation = activation
+        self._number_of_groups = number_of_groups
+        if num_units % number_of_groups != 0:
+            raise ValueError("num_units must be divisible by number_of_groups")
+        if num_proj and num_proj % number_of_groups != 0:
+            raise ValueError("num_proj must be divisible by number_of_groups")
+        out = num_proj if num_proj else num_units
+        self._group_shape = [out // number_of_groups, num_units // number_of_groups]
+        self._state_size = LSTMStateTuple(num_units, out)
+        self._output_size = out
+        self._linear1: List[Optional[_Linear]] = [None] * number_of_groups
+        self._linear2: Optional[_Linear] = None
+
+    @property
+    def state_size(self) -> LSTMStateTuple:
+        return self._state_size
+
+    @property
+    def output_size(self) -> int:
+        return self._output_size
+
+    def _get_input_for_group(self, inputs: Any, group_id: int, group_size: int,
+                             batch_size: Any) -> Any:
+        return ops.slice(inputs, [0, group_id * group_size], [batch_size, group_size],
+                         name=f"GLSTM_group{group_id}_input_generation")
+
+    def call(self, inputs: Any, state: Any) -> Any:
+        c_prev, m_prev = state
+        batch_size = dimension_value(inputs.shape[0]) or ops.shape(inputs)[0]
+        input_size = dimension_value(inputs.shape[1])
+        if input_size is None:
+            raise ValueError("input size must be statically known")
+        if input_size % self._number_of_groups != 0:
+            raise ValueError(f"input size ({input_size}) must be divisible by "
+                             f"number_of_groups ({self._number_of_groups})")
+        input_group_size = input_size // self._number_of_groups
+        dtype = inputs.dtype
+        parts: List[List[Any]] = [[], [], [], []]
+        with variable_scope(get_variable_scope(), initializer=self._initializer):
+            for group_id in range(self._number_of_groups):
+                with variable_scope(f"group{group_id}"):
+                    x_g = ops.concat([
+                        self._get_input_for_group(inputs, group_id, input_group_size,
+                                                  batch_size),
+                        self._get_input_for_group(m_prev, group_id, self._group_shape[0],
+                                                  batch_size)], axis=1)
+                    if self._linear1[group_id] is None:
+                        self._linear1[group_id] = _Linear(x_g, 4 * self._group_shape[1],
+                                                          False)
+                    for k, gate in enumerate(ops.split(self._linear1[group_id](x_g), 4, 1)):
+                        parts[k].append(gate)
+            i, j, f, o = [
+                ops.bias_add(ops.concat(gate_parts, axis=1),
+                             get_variable(f"bias_{gate}", shape=[self._num_units], dtype=dtype,
+                                          initializer=Constant(0.0, dtype=dtype)))
+                for gate, gate_parts in zip("ijfo", parts)]
+        c = ops.sigmoid(f + self._forget_bias) * c_prev + ops.sigmoid(i) * ops.tanh(j)
+        m = ops.sigmoid(o) * self._activation(c)
+        if self._num_proj is not None:
+            with variable_scope("projection"):
+                if self._linear2 is None:
+                    self._linear2 = _Linear(m, self._num_proj, False)
+                m = self._linear2(m)
+        return m, LSTMStateTuple(c, m)
