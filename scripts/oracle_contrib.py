@@ -370,12 +370,19 @@ def tf115_legacy_seq2seq(tf):
 def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
     (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices,
-    nest.is_sequence -> nest.is_nested): put them back for the oracle."""
+    control_flow_ops.Assert/cond, nest.is_sequence -> nest.is_nested): put them back for
+    the oracle."""
     from tensorflow.python.framework import ops
-    from tensorflow.python.ops import array_ops
+    from tensorflow.python.ops import array_ops, control_flow_ops
     from tensorflow.python.util import nest
     if not hasattr(nest, "is_sequence"):
         nest.is_sequence = nest.is_nested
+    if not hasattr(control_flow_ops, "Assert"):
+        from tensorflow.python.ops import control_flow_assert
+        control_flow_ops.Assert = control_flow_assert.Assert
+    if not hasattr(control_flow_ops, "cond"):
+        from tensorflow.python.ops import cond
+        control_flow_ops.cond = cond.cond
     if not hasattr(ops, "Tensor"):
         from tensorflow.python.framework import tensor
         ops.Tensor = tensor.Tensor

@@ -88,7 +88,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.flags": "tf1compat.util.flags",
     "tensorflow.python.platform.app": "tf1compat.util.app",
     "tensorflow.python.platform.resource_loader": "tf1compat.util.resource_loader",
-    "tensorflow.python.util.nest": "tf1compat.util.nest",
+    "tensorflow.python.util.nest": "tf1compat.internal.nest",
     "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
     "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
