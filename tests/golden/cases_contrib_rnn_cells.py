@@ -190,9 +190,22 @@ def case_highway_wrapper(tf):
 @tolerance(1e-5, 1e-6)
 def case_compiled_wrapper(tf):
     rnn = _rnn(tf)
-    x = tf.constant(_rng([2, 3, 2], 7))
-    cell = rnn.CompiledWrapper(tf.nn.rnn_cell.LSTMCell(3), compile_stateful=True)
-    return _dynamic(tf, cell, x)
+    out = {}
+    for stateful in (True, False):
+        with tf.Graph().as_default():
+            x = tf.constant(_rng([2, 3, 2], 7))
+            cell = rnn.CompiledWrapper(tf.nn.rnn_cell.LSTMCell(3), compile_stateful=stateful)
+            result = _dynamic(tf, cell, x)
+            marks = set()
+            for op in tf.get_default_graph().get_operations():
+                if op.type in ("MatMul", "BiasAdd", "Sigmoid", "VariableV2"):
+                    try:
+                        marks.add((op.type, op.get_attr("_XlaCompile")))
+                    except ValueError:
+                        marks.add((op.type, None))
+            result["xla_compile"] = sorted(marks)
+            out[f"stateful_{stateful}"] = result
+    return out
 
 
 # -- independently recurrent and simple recurrent units ------------------------------------------
