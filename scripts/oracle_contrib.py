@@ -349,11 +349,6 @@ def tf115_legacy_seq2seq(tf):
         control_flow_ops.cond = tf.cond
     if not hasattr(nest, "is_sequence"):
         nest.is_sequence = nest.is_nested
-    if not hasattr(op_def_registry, "get_registered_ops"):
-        class Registered(dict):
-            def __missing__(self, name):
-                return op_def_registry.get(name)
-        op_def_registry.get_registered_ops = Registered
     _restore_moved_tf_names()
     loaded = None
     for module, path in (("tensorflow.contrib.rnn.python.ops.core_rnn_cell",
