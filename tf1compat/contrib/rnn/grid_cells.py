@@ -19,7 +19,7 @@ from tf1compat.framework.tensor_shape import dimension_value
 from tf1compat.ops import namespace as ops
 from tf1compat.ops.transform_ops import pad
 from tf1compat.rnn.cell_base import RNNCell
-from tf1compat.contrib.rnn.more_cells import _get_concat_variable
+from tf1compat.contrib.rnn.more_cells import _get_concat_variable, _StoredSizes
 from tf1compat.variables.init_ops import Zeros
 from tf1compat.variables.variable_scope import get_variable, variable_scope
 
@@ -121,7 +121,7 @@ def _state_names(prefix: str, num_frequency_blocks: List[int]) -> List[str]:
     return names
 
 
-class GridLSTMCell(RNNCell):
+class GridLSTMCell(_StoredSizes, RNNCell):
     """`tf.contrib.rnn.GridLSTMCell`: per frequency window, a frequency LSTM and a time
     LSTM (separate `W_t`/`B_t` weights unless `share_time_frequency_weights`); the state
     is a GridLSTMStateTuple of (c, m) per window (`state_f<ff>_b<bb>_{c,m}`), the output
@@ -164,14 +164,6 @@ class GridLSTMCell(RNNCell):
             self._state_tuple_type = None
             self._state_size = num_units * self._total_blocks * 2
         self._output_size = num_units * self._total_blocks * 2
-
-    @property
-    def output_size(self) -> int:
-        return self._output_size
-
-    @property
-    def state_size(self) -> Any:
-        return self._state_size
 
     @property
     def state_tuple_type(self) -> Any:

@@ -75,6 +75,21 @@ class _LSTMUnitsState:
         return self._num_units
 
 
+class _StoredSizes:
+    """state_size and output_size as computed in __init__."""
+
+    _state_size: Any
+    _output_size: Any
+
+    @property
+    def state_size(self) -> Any:
+        return self._state_size
+
+    @property
+    def output_size(self) -> Any:
+        return self._output_size
+
+
 # -- convolutional LSTMs -----------------------------------------------------------------------
 
 def _conv(args: List[Any], filter_size: List[int], num_features: int, bias: bool,
@@ -102,7 +117,7 @@ def _conv(args: List[Any], filter_size: List[int], num_features: int, bias: bool
     return res + bias_term
 
 
-class ConvLSTMCell(RNNCell):
+class ConvLSTMCell(_StoredSizes, RNNCell):
     """`tf.contrib.rnn.ConvLSTMCell`: an LSTM whose gates are SAME convolutions of
     [inputs, hidden] (one `kernel` of shape kernel_shape + [in + out, 4 * out] and
     `biases`); gates i, j, f, o; `skip_connection` appends the inputs to the output."""
@@ -125,14 +140,6 @@ class ConvLSTMCell(RNNCell):
         state_size = TensorShape(self._input_shape[:-1] + [output_channels])
         self._state_size = LSTMStateTuple(state_size, state_size)
         self._output_size = TensorShape(self._input_shape[:-1] + [total])
-
-    @property
-    def output_size(self) -> TensorShape:
-        return self._output_size
-
-    @property
-    def state_size(self) -> LSTMStateTuple:
-        return self._state_size
 
     def call(self, inputs: Any, state: Any, scope: Any = None) -> Any:
         cell, hidden = state
@@ -321,7 +328,7 @@ class IndyLSTMCell(_LSTMUnitsState, LayerRNNCell):
 
 # -- NAS, UGRNN, Intersection RNN --------------------------------------------------------------
 
-class NASCell(LayerRNNCell):
+class NASCell(_StoredSizes, LayerRNNCell):
     """`tf.contrib.rnn.NASCell` (Zoph & Le 2017): variables `kernel` [in, 8 * units],
     `recurrent_kernel` [proj or units, 8 * units], optional `bias` and
     `projection_weights`."""
@@ -337,14 +344,6 @@ class NASCell(LayerRNNCell):
         out = num_proj if num_proj is not None else num_units
         self._state_size = LSTMStateTuple(num_units, out)
         self._output_size = out
-
-    @property
-    def state_size(self) -> LSTMStateTuple:
-        return self._state_size
-
-    @property
-    def output_size(self) -> int:
-        return self._output_size
 
     def build(self, inputs_shape: Any) -> None:
         input_size = dimension_value(TensorShape(inputs_shape).with_rank(2)[1])
@@ -493,7 +492,7 @@ def _norm(gain: float, shift: float, inp: Any, scope: str) -> Any:
     return layer_norm(inp, reuse=True, scope=scope)
 
 
-class CoupledInputForgetGateLSTMCell(RNNCell):
+class CoupledInputForgetGateLSTMCell(_StoredSizes, RNNCell):
     """`tf.contrib.rnn.CoupledInputForgetGateLSTMCell`: an LSTM whose input gate is
     1 - forget gate (variables `W_<i>` shards, `B`, peepholes `W_F_diag`, `W_O_diag`,
     projection `W_P_<i>`; gates j, f, o; optional layer normalization)."""
@@ -522,14 +521,6 @@ class CoupledInputForgetGateLSTMCell(RNNCell):
         self._state_size: Any = LSTMStateTuple(num_units, out) if state_is_tuple \
             else num_units + out
         self._output_size = out
-
-    @property
-    def state_size(self) -> Any:
-        return self._state_size
-
-    @property
-    def output_size(self) -> int:
-        return self._output_size
 
     def call(self, inputs: Any, state: Any) -> Any:
         sigmoid = ops.sigmoid
@@ -658,7 +649,7 @@ class PhasedLSTMCell(_LSTMUnitsState, RNNCell):
 
 # -- group LSTM --------------------------------------------------------------------------------
 
-class GLSTMCell(RNNCell):
+class GLSTMCell(_StoredSizes, RNNCell):
     """`tf.contrib.rnn.GLSTMCell` (Kuchaiev & Ginsburg 2017): the LSTM's input and
     recurrent state split into `number_of_groups` groups, each with its own gate kernel
     (`group<k>/kernel`), biases `bias_i`, `bias_j`, `bias_f`, `bias_o` and an optional
@@ -684,14 +675,6 @@ class GLSTMCell(RNNCell):
         self._output_size = out
         self._linear1: List[Optional[_Linear]] = [None] * number_of_groups
         self._linear2: Optional[_Linear] = None
-
-    @property
-    def state_size(self) -> LSTMStateTuple:
-        return self._state_size
-
-    @property
-    def output_size(self) -> int:
-        return self._output_size
 
     def _get_input_for_group(self, inputs: Any, group_id: int, group_size: int,
                              batch_size: Any) -> Any:
