@@ -276,11 +276,14 @@ def case_glstm_cell(tf):
 def case_phased_lstm(tf):
     rnn = _rnn(tf)
     out = {}
-    for name, kwargs in (("plain", {}), ("peepholes", {"use_peepholes": True,
-                                                       "trainable_ratio_on": False})):
+    # (float64 times stay float64: the cycle ratio is computed in the time's dtype)
+    configs = (("plain", {}, np.float32),
+               ("peepholes_float64_time", {"use_peepholes": True, "trainable_ratio_on": False},
+                np.float64))
+    for name, kwargs, time_dtype in configs:
         with tf.Graph().as_default():
             times = np.cumsum(np.random.RandomState(12).uniform(0.3, 1.3, [2, 5, 1]), axis=1)
-            t = tf.constant(times.astype(np.float32))
+            t = tf.constant(times.astype(time_dtype))
             xg = tf.constant(_rng([2, 5, 3], 13))
             cell = rnn.PhasedLSTMCell(4, **kwargs)
             with tf.variable_scope("model"):
