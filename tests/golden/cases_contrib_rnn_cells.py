@@ -27,11 +27,27 @@ def _rnn(tf):
     jit = types.ModuleType("jit")
     jit.experimental_jit_scope = tf.xla.experimental.jit_scope
     layers = types.ModuleType("layers")
+    layers.layer_norm = _layer_norm_stand_in(tf)
     stubs = {"tensorflow.contrib.compiler": {"jit": jit},
              "tensorflow.contrib.layers.python.layers": {"layers": layers},
              "tensorflow.contrib.rnn.python.ops":
                  {"core_rnn_cell": sys.modules[f"tf115.{package}.core_rnn_cell"]}}
     return oracle_contrib.tf115_package(package, ["rnn_cell", "fused_rnn_cell"], stubs)
+
+
+def _layer_norm_stand_in(tf):
+    """TF 1.15's contrib layer_norm as CoupledInputForgetGateLSTMCell calls it (variables
+    already made, center and scale, normalized over all axes but the first)."""
+    def layer_norm(inputs, reuse=None, scope=None):
+        with tf.variable_scope(scope, "LayerNorm", [inputs], reuse=reuse):
+            shape = inputs.shape[-1:]
+            beta = tf.get_variable("beta", shape, initializer=tf.zeros_initializer())
+            gamma = tf.get_variable("gamma", shape, initializer=tf.ones_initializer())
+            axes = list(range(1, inputs.shape.ndims))
+            mean, variance = tf.nn.moments(inputs, axes, keep_dims=True)
+            return tf.nn.batch_normalization(inputs, mean, variance, offset=beta, scale=gamma,
+                                             variance_epsilon=1e-12)
+    return layer_norm
 
 
 def _rng(shape, seed):
@@ -254,7 +270,9 @@ def case_coupled_input_forget_gate_lstm(tf):
                ("peephole_proj", {"use_peepholes": True, "num_proj": 3, "proj_clip": 0.4,
                                   "forget_bias": 0.5}),
                ("shards", {"num_unit_shards": 2, "num_proj": 3, "num_proj_shards": 2}),
-               ("concat_state", {"state_is_tuple": False, "num_proj": 2}))
+               ("concat_state", {"state_is_tuple": False, "num_proj": 2}),
+               ("layer_norm", {"layer_norm": True, "norm_gain": 0.8, "norm_shift": 0.1,
+                               "use_peepholes": True}))
     return _each(tf, [(name, lambda kw=kw: rnn.CoupledInputForgetGateLSTMCell(4, **kw))
                       for name, kw in configs], [2, 3, 3], 11)
 
