@@ -307,11 +307,18 @@ INTERNAL_PATHS.update({
                     "optimizers", "regularizers", "summaries", "utils")}})
 
 # TF 1.15's tf.contrib.rnn / legacy_seq2seq modules (tflearn's fallbacks for old TFs
-# import them): tf.contrib.rnn holds their cells, wrappers and static RNNs.
+# import them): tf.contrib.rnn holds their cells, wrappers and static RNNs; metric_loss_ops
+# is tf.contrib.losses.metric_learning.
 INTERNAL_PATHS.update({
     "tensorflow.contrib.rnn.python.ops.core_rnn": "tf1compat.contrib.rnn",
     "tensorflow.contrib.rnn.python.ops.core_rnn_cell": "tf1compat.contrib.rnn",
     "tensorflow.contrib.rnn.python.ops.rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.fused_rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.lstm_ops": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.gru_ops": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.losses.python.metric_learning": "tf1compat.contrib.metric_learning",
+    "tensorflow.contrib.losses.python.metric_learning.metric_loss_ops":
+        "tf1compat.contrib.metric_learning",
     "tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq": "tf1compat.contrib.legacy_seq2seq",
 })
 
