@@ -373,6 +373,34 @@ def test_revived_nested_models_in_graph_mode():
     np.testing.assert_allclose(history["loss"], expected["history"]["loss"], rtol=1e-5)
 
 
+def test_revived_nested_subclassed_model_in_graph_mode():
+    """In graph mode, a revived model's nested subclassed model is the one tf-keras
+    revives under eager execution (tests/golden/eager_cases_keras_revived, case
+    revived_nested_subclassed): a revived model of its class name with its own layers and
+    the model's variables, called alone through its traced function (another input shape
+    is tf-keras's ValueError); the model trains through it."""
+    from tests.golden.eager_cases_keras_revived import nested_subclassed_view
+    from tests.golden.harness import decode
+    with open(os.path.join(ROOT, "tests", "golden", "data",
+                           "eager_cases_keras_revived.json")) as f:
+        expected = decode(json.load(f)["revived_nested_subclassed"])["result"]
+    tf.reset_default_graph()
+    model = tf.keras.models.load_model(os.path.join(FIXTURES,
+                                                    "saved_model_tf_subclassed_inner"))
+    got = nested_subclassed_view(tf, model, tf.keras.backend.eval)
+    for key in ("class", "weights", "layers"):
+        assert got[key] == expected[key], key
+    for key in ("predict", "inner", "inner_first"):
+        np.testing.assert_allclose(got[key], expected[key], rtol=1e-5, atol=1e-6)
+    assert got["inner_wrong_shape"]["error"] == expected["inner_wrong_shape"]["error"] == \
+        "ValueError"
+    x = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
+    history = model.fit(x, np.ones((2, 1), np.float32), epochs=2, verbose=0).history
+    np.testing.assert_allclose(history["loss"], expected["history"]["loss"], rtol=1e-5)
+    for got_w, want in zip(model.get_weights(), expected["after_fit"]):
+        np.testing.assert_allclose(got_w, want, rtol=1e-5, atol=1e-6)
+
+
 def test_revived_subclassed_model_without_traced_functions_under_eager_execution():
     """Under eager execution too, a revived model without traced functions (tf1compat's
     directory) loads but cannot be called (tf-keras's ValueError); tf-keras's directory
