@@ -3,9 +3,9 @@ venv, never in CI): the golden case cases_keras_saving.load_tf_keras_fixtures ch
 tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambda), and
 the SavedModel of a subclassed model with nested models (saved_model_tf_subclassed_nested:
 eager_cases_keras_revived) and of a subclassed model holding a subclassed model
-(saved_model_tf_subclassed_inner: eager_cases_keras_revived). A child process under eager execution writes the model with
-TF-function layers (TFOpLambda) as `op_lambda.h5` and the SavedModel
-`saved_model_tf_op_lambda` (eager_cases_keras_op_lambda).
+(saved_model_tf_subclassed_inner: eager_cases_keras_revived). A child process under eager
+execution writes the model with TF-function layers (TFOpLambda) as `op_lambda.h5` and the
+SavedModel `saved_model_tf_op_lambda` (eager_cases_keras_op_lambda).
 
     /tmp/tf/bin/python scripts/record_keras_fixtures.py
     /tmp/tf/bin/python scripts/record_keras_fixtures.py --subclassed-inner   # that one only
@@ -114,29 +114,9 @@ def _subclassed_inner(tf) -> None:
     """A subclassed model holding a subclassed model (two Dense) and a Dense, fitted, as a
     SavedModel (`saved_model_tf_subclassed_inner`; eager_cases_keras_revived)."""
     import numpy as np
+    from tests.golden.keras_util import outer_inner_model
     tf.reset_default_graph()
-    init = tf.keras.initializers.glorot_uniform
-
-    class Inner(tf.keras.Model):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.d1 = tf.keras.layers.Dense(3, activation="relu",
-                                            kernel_initializer=init(seed=1))
-            self.d2 = tf.keras.layers.Dense(2, kernel_initializer=init(seed=2))
-
-        def call(self, x):
-            return self.d2(self.d1(x))
-
-    class Outer(tf.keras.Model):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.inner = Inner(name="inner")
-            self.out = tf.keras.layers.Dense(1, kernel_initializer=init(seed=3))
-
-        def call(self, x):
-            return self.out(self.inner(x))
-
-    model = Outer(name="outer")
+    model = outer_inner_model(tf)
     model.compile(tf.keras.optimizers.SGD(0.1), "mse")
     x = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
     model.fit(x, np.ones((2, 1), np.float32), epochs=2, verbose=0)

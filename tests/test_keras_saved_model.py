@@ -401,6 +401,34 @@ def test_revived_nested_subclassed_model_in_graph_mode():
         np.testing.assert_allclose(got_w, want, rtol=1e-5, atol=1e-6)
 
 
+def test_revived_nested_subclassed_model_written_by_tf1compat():
+    """tf1compat writes a nested subclassed model without get_config with tf-keras's
+    "saved without config" marker; without the classes, tf1compat revives the directory
+    as tf-keras does (tests/fixtures/keras/revived_subclassed.json,
+    scripts/record_keras_revived.py): the nested revived model with its layers and the
+    model's variables; its layers call, the models (no traced functions) raise
+    ValueError."""
+    with open(os.path.join(FIXTURES, "revived_subclassed.json")) as f:
+        expected = json.load(f)["saved_model_tf1compat_subclassed_inner"]
+    tf.reset_default_graph()
+    model = tf.keras.models.load_model(os.path.join(FIXTURES,
+                                                    "saved_model_tf1compat_subclassed_inner"))
+    from tests.golden.keras_util import nested_layers
+    assert type(model).__name__ == expected["class"]
+    assert [w.name for w in model.weights] == expected["weights"]
+    assert nested_layers(model) == expected["layers"]
+    for value, want in zip(model.get_weights(), expected["values"]):
+        np.testing.assert_allclose(value, want, rtol=1e-6)
+    inner = model.layers[0]
+    np.testing.assert_allclose(tf.keras.backend.eval(inner.layers[0](script.INPUT)),
+                               expected["inner_first"]["value"], rtol=1e-5)
+    assert expected["predict"] == expected["inner"] == {"error": "ValueError"}
+    with pytest.raises(ValueError, match="call function was not serialized"):
+        model.predict(script.INPUT)
+    with pytest.raises(ValueError, match="custom layer inner of type Inner"):
+        inner(tf.constant(script.INPUT))
+
+
 def test_revived_subclassed_model_without_traced_functions_under_eager_execution():
     """Under eager execution too, a revived model without traced functions (tf1compat's
     directory) loads but cannot be called (tf-keras's ValueError); tf-keras's directory

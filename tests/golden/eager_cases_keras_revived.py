@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from tests.golden.harness import catch, tolerance
+from tests.golden.keras_util import nested_layers
 
 _DIRECTORY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "fixtures", "keras", "saved_model_tf_subclassed")
@@ -111,13 +112,7 @@ def nested_subclassed_view(tf, model, evaluate):
     tensor) and a call with another input shape."""
     inner = model.layers[0]
     return {"class": type(model).__name__, "weights": [w.name for w in model.weights],
-            "layers": [[type(layer).__name__, layer.name, [w.name for w in layer.weights],
-                        [k for k, v in vars(model).items() if v is layer],
-                        [[type(sub).__name__, sub.name, [w.name for w in sub.weights],
-                          [k for k, v in vars(layer).items() if v is sub],
-                          [any(w is m for m in model.weights) for w in sub.weights]]
-                         for sub in getattr(layer, "layers", [])]]
-                       for layer in model.layers],
+            "layers": nested_layers(model),
             "predict": model.predict(_INPUT, verbose=0),
             "inner": evaluate(inner(tf.constant(_INPUT))),
             "inner_first": evaluate(inner.layers[0](tf.constant(_INPUT))),

@@ -220,7 +220,8 @@ def _inner_layers(revival: _Revival, parent: str, saved_names: List[str]) -> Lis
         if any(name not in saved_names for name in names):
             continue
         if entry.identifier == _SUBCLASSED:
-            layer = _nested_model(revival, entry, metadata, variables)
+            layer = _nested_model(revival, entry, metadata, variables, saved_names)
+            variables = [saved[0] for saved in layer._saved_variables]
         else:
             try:
                 layer = deserialize({"class_name": metadata["class_name"],
@@ -243,19 +244,29 @@ def _variable_specs(meta: Any, names: List[str]) -> List[Tuple[str, Any, Any]]:
 
 
 def _nested_model(revival: _Revival, entry: Any, metadata: Dict[str, Any],
-                  variables: List[str]) -> "RevivedModel":
+                  variables: List[str], saved_names: List[str]) -> "RevivedModel":
     """A nested subclassed model as tf-keras revives it: a `RevivedModel` of its class
     name with its own inner layers and variables, called through its traced `__call__`
-    (built by the model that holds it)."""
+    (built by the model that holds it). Its variables are those it lists, else (a
+    directory without the list, tf1compat's) its layers' and its own, in that order."""
     graph_def, spec, input_name, output_name, handles = _traced_call(
         revival.meta, entry.node_id, metadata.get("name") or "model")
+    inner_layers = _inner_layers(revival, entry.node_path, variables or saved_names)
+    if not variables:
+        nodes = revival.meta.object_graph_def.nodes
+        own = [nodes[child.node_id].variable.name for child in nodes[entry.node_id].children
+               if nodes[child.node_id].WhichOneof("kind") == "variable"]
+        for inner in inner_layers:
+            names = inner.variables.values() if isinstance(inner.variables, dict) else \
+                inner.variables
+            variables.extend(name for name in names if name not in variables)
+        variables.extend(name for name in own if name not in variables)
     class_name = metadata["class_name"]
     revived_class = type(class_name, (RevivedModel,), {"__module__": __name__})
     return revived_class(graph_def, input_name, spec, output_name, handles,
                          _variable_specs(revival.meta, variables),
                          [revival.values[name] for name in variables], class_name,
-                         _inner_layers(revival, entry.node_path, variables),
-                         name=metadata.get("name"))
+                         inner_layers, name=metadata.get("name"))
 
 
 def _traced_call(meta: Any, node_id: int, name: str) -> Tuple[Any, Any, str, Optional[str],
