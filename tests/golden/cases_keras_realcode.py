@@ -1,0 +1,224 @@
+"""Golden cases: the less-travelled tf.keras surface of real Keras-on-TF1 programs (graph
+mode): a custom training loop over `K.function` and `K.gradients`, a multi-input /
+multi-output model fitted with dict inputs and loss weights, `sample_weight_mode=
+"temporal"`, a stateful RNN with `reset_states`, TimeDistributed and Bidirectional
+wrappers saved and loaded as `.h5`, and a keras-contrib style layer (CRF-like transition
+weights) with `add_loss` and `add_metric`."""
+
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from tests.golden.harness import catch, tolerance
+
+
+def _init(tf, seed):
+    return tf.keras.initializers.glorot_uniform(seed=seed)
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_k_function_and_k_gradients_training_loop(tf):
+    """A 2018-style custom loop: the loss and its gradients from K.gradients, updates as
+    assign ops, one K.function with the learning phase as an input."""
+    K = tf.keras.backend
+    K.clear_session()
+    x = tf.keras.Input((3,))
+    h = tf.keras.layers.Dense(4, activation="tanh", kernel_initializer=_init(tf, 1))(x)
+    h = tf.keras.layers.Dropout(0.5, seed=2)(h)
+    out = tf.keras.layers.Dense(1, kernel_initializer=_init(tf, 2))(h)
+    model = tf.keras.Model(x, out)
+    target = K.placeholder(shape=(None, 1))
+    loss = K.mean(K.square(model.output - target))
+    grads = K.gradients(loss, model.trainable_weights)
+    updates = [K.update_sub(w, 0.1 * g) for w, g in zip(model.trainable_weights, grads)]
+    train = K.function([model.input, target, K.learning_phase()], [loss], updates=updates)
+    evaluate = K.function([model.input, target, K.learning_phase()], [loss])
+    data = np.random.RandomState(0).rand(8, 3).astype(np.float32)
+    labels = data.sum(1, keepdims=True)
+    losses = [train([data, labels, 0])[0] for _ in range(5)]
+    return {"losses": losses, "eval": evaluate([data, labels, 0])[0],
+            "grad_shapes": [g.shape.as_list() for g in grads],
+            "weights": model.get_weights()}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_dict_inputs_multi_output_loss_weights(tf):
+    """A two-input, two-output functional model fitted on dicts keyed by the Input and
+    output layer names, with per-output losses, loss weights and metrics."""
+    tf.keras.backend.clear_session()
+    a = tf.keras.Input((3,), name="a")
+    b = tf.keras.Input((2,), name="b")
+    h = tf.keras.layers.concatenate([a, b])
+    h = tf.keras.layers.Dense(4, activation="relu", kernel_initializer=_init(tf, 1))(h)
+    reg = tf.keras.layers.Dense(1, name="reg", kernel_initializer=_init(tf, 2))(h)
+    cls = tf.keras.layers.Dense(3, activation="softmax", name="cls",
+                                kernel_initializer=_init(tf, 3))(h)
+    model = tf.keras.Model([a, b], [reg, cls])
+    model.compile(tf.keras.optimizers.Adam(0.01),
+                  loss={"reg": "mse", "cls": "sparse_categorical_crossentropy"},
+                  loss_weights={"reg": 0.5, "cls": 2.0}, metrics={"cls": ["accuracy"]})
+    rng = np.random.RandomState(1)
+    xa = rng.rand(12, 3).astype(np.float32)
+    xb = rng.rand(12, 2).astype(np.float32)
+    y_reg = xa.sum(1, keepdims=True)
+    y_cls = np.arange(12) % 3
+    history = model.fit({"a": xa, "b": xb}, {"reg": y_reg, "cls": y_cls}, batch_size=4,
+                        epochs=3, verbose=0, shuffle=False)
+    return {"history": history.history, "names": model.metrics_names,
+            "evaluate": model.evaluate({"a": xa, "b": xb}, {"reg": y_reg, "cls": y_cls},
+                                       verbose=0),
+            "predict": model.predict({"a": xa, "b": xb})}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_temporal_sample_weights(tf):
+    """sample_weight_mode="temporal": per-timestep weights on a TimeDistributed output
+    (a padded sequence's steps weighted 0)."""
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([
+        tf.keras.layers.Embedding(6, 3, input_length=5,
+                                  embeddings_initializer=tf.keras.initializers.
+                                  RandomUniform(-0.1, 0.1, seed=1)),
+        tf.keras.layers.SimpleRNN(4, return_sequences=True, kernel_initializer=_init(tf, 2),
+                                  recurrent_initializer=tf.keras.initializers.Orthogonal(
+                                      seed=3)),
+        tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(
+            2, activation="softmax", kernel_initializer=_init(tf, 4)))])
+    model.compile("sgd", "sparse_categorical_crossentropy", sample_weight_mode="temporal",
+                  metrics=["acc"])
+    x = np.array([[1, 2, 3, 0, 0], [4, 5, 0, 0, 0], [1, 1, 2, 2, 3]])
+    y = (x % 2)[..., None]
+    weights = (x > 0).astype(np.float32)
+    history = model.fit(x, y, sample_weight=weights, batch_size=2, epochs=2, verbose=0,
+                        shuffle=False)
+    return {"history": history.history,
+            "evaluate": model.evaluate(x, y, sample_weight=weights, verbose=0),
+            "bad_weights": catch(lambda: model.fit(x, y, sample_weight=weights[:, :3],
+                                                   epochs=1, verbose=0))}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_stateful_rnn_reset_states(tf):
+    """A stateful LSTM fed chunk by chunk with train_on_batch / predict_on_batch, its
+    states carried over and cleared by reset_states (model and layer)."""
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([
+        tf.keras.layers.LSTM(3, stateful=True, batch_input_shape=(2, 2, 1),
+                             kernel_initializer=_init(tf, 1),
+                             recurrent_initializer=tf.keras.initializers.Orthogonal(seed=2)),
+        tf.keras.layers.Dense(1, kernel_initializer=_init(tf, 3))])
+    model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    series = np.linspace(0, 1, 12, dtype=np.float32).reshape(2, 6, 1)
+    out = {"losses": [], "predictions": []}
+    for epoch in range(2):
+        for step in range(3):
+            chunk = series[:, 2 * step:2 * step + 2]
+            out["losses"].append(model.train_on_batch(chunk, chunk[:, -1]))
+        model.reset_states()
+    for step in range(2):
+        out["predictions"].append(model.predict_on_batch(series[:, 2 * step:2 * step + 2]))
+    out["states"] = [tf.keras.backend.get_value(s) for s in model.layers[0].states]
+    model.layers[0].reset_states()
+    out["states_after_reset"] = [tf.keras.backend.get_value(s)
+                                 for s in model.layers[0].states]
+    out["after_reset"] = model.predict_on_batch(series[:, :2])
+    return out
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_wrappers_h5_round_trip(tf):
+    """TimeDistributed(Dense) and Bidirectional(GRU) (merge_mode concat and sum) saved as
+    .h5 with their optimizer and loaded back: weights names, predictions, training on."""
+    tf.keras.backend.clear_session()
+    x = tf.keras.Input((4, 3))
+    h = tf.keras.layers.TimeDistributed(
+        tf.keras.layers.Dense(2, kernel_initializer=_init(tf, 1)), name="td")(x)
+    h = tf.keras.layers.Bidirectional(
+        tf.keras.layers.GRU(3, return_sequences=True, kernel_initializer=_init(tf, 2),
+                            recurrent_initializer=tf.keras.initializers.Orthogonal(seed=3)),
+        name="bi")(h)
+    h = tf.keras.layers.Bidirectional(
+        tf.keras.layers.LSTM(2, kernel_initializer=_init(tf, 4),
+                             recurrent_initializer=tf.keras.initializers.Orthogonal(seed=5)),
+        merge_mode="sum", name="bi_sum")(h)
+    model = tf.keras.Model(x, tf.keras.layers.Dense(1, kernel_initializer=_init(tf, 6))(h))
+    model.compile(tf.keras.optimizers.RMSprop(0.01), "mse")
+    data = np.random.RandomState(2).rand(6, 4, 3).astype(np.float32)
+    target = data.sum((1, 2))[:, None]
+    model.fit(data, target, batch_size=3, epochs=2, verbose=0, shuffle=False)
+    path = tempfile.mkdtemp(prefix="wrappers_")
+    try:
+        model.save(os.path.join(path, "m.h5"))
+        loaded = tf.keras.models.load_model(os.path.join(path, "m.h5"))
+        out = {"weight_names": [w.name for w in loaded.weights],
+               "predict": model.predict(data), "loaded_predict": loaded.predict(data),
+               "layers": [type(layer).__name__ for layer in loaded.layers]}
+        out["loaded_fit"] = loaded.fit(data, target, batch_size=3, epochs=1, verbose=0,
+                                       shuffle=False).history
+        out["original_fit"] = model.fit(data, target, batch_size=3, epochs=1, verbose=0,
+                                        shuffle=False).history
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+    return out
+
+
+def _crf_like(tf):
+    class CRFLike(tf.keras.layers.Layer):
+        """keras-contrib style: a transition matrix weight, a structured loss via
+        add_loss on the layer's inputs, and a metric via add_metric."""
+
+        def __init__(self, units, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+
+        def build(self, input_shape):
+            self.kernel = self.add_weight(
+                "kernel", (int(input_shape[-1]), self.units),
+                initializer=tf.keras.initializers.glorot_uniform(seed=7))
+            self.transitions = self.add_weight(
+                "transitions", (self.units, self.units),
+                initializer=tf.keras.initializers.Identity(0.5))
+            super().build(input_shape)
+
+        def call(self, inputs):
+            scores = tf.keras.backend.dot(inputs, self.kernel)
+            pairs = tf.einsum("bti,ij,btj->bt", scores[:, :-1], self.transitions,
+                              scores[:, 1:])
+            self.add_loss(0.01 * tf.reduce_mean(tf.square(pairs)))
+            self.add_metric(tf.reduce_mean(pairs), name="transition_score",
+                            aggregation="mean")
+            return tf.nn.softmax(scores)
+
+        def get_config(self):
+            config = super().get_config()
+            config["units"] = self.units
+            return config
+    return CRFLike
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_crf_like_layer_add_loss_add_metric(tf):
+    """A CRF-like custom layer's add_loss joins the loss, its add_metric is logged."""
+    tf.keras.backend.clear_session()
+    crf = _crf_like(tf)
+    model = tf.keras.Sequential([
+        tf.keras.layers.Embedding(5, 4, input_length=4,
+                                  embeddings_initializer=tf.keras.initializers.
+                                  RandomUniform(-0.5, 0.5, seed=1)),
+        crf(3, name="crf")])
+    model.compile(tf.keras.optimizers.Adam(0.05), "sparse_categorical_crossentropy")
+    x = np.array([[1, 2, 3, 4], [4, 3, 2, 1], [0, 1, 0, 1]])
+    y = (x % 3)[..., None]
+    history = model.fit(x, y, batch_size=3, epochs=3, verbose=0, shuffle=False)
+    probe = tf.keras.layers.Dense(2)
+    probe.build((None, 3))
+    t = tf.ones((2, 3))
+    return {"history": history.history, "names": model.metrics_names,
+            "losses": len(model.losses), "layer_metrics": [m.name for m in
+                                                           model.layers[1].metrics],
+            "evaluate": model.evaluate(x, y, verbose=0),
+            "sum_aggregation": catch(lambda: probe.add_metric(t, "sum", name="s")),
+            "no_name": catch(lambda: probe.add_metric(t, "mean")),
+            "unaggregated": catch(lambda: probe.add_metric(t, name="u"))}
