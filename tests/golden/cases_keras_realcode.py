@@ -222,3 +222,34 @@ def case_crf_like_layer_add_loss_add_metric(tf):
             "sum_aggregation": catch(lambda: probe.add_metric(t, "sum", name="s")),
             "no_name": catch(lambda: probe.add_metric(t, "mean")),
             "unaggregated": catch(lambda: probe.add_metric(t, name="u"))}
+
+
+def case_tensorboard_histograms_and_gradients(tf):
+    """TensorBoard(histogram_freq=1, write_grads=True) in graph mode: per-epoch scalars,
+    and per validation batch the weights', their gradients' and the layers' outputs'
+    histograms (tags and steps)."""
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([
+        tf.keras.layers.Embedding(6, 3, input_length=4, name="emb"),
+        tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(2, activation="softmax", name="out")])
+    model.compile("sgd", "sparse_categorical_crossentropy", metrics=["acc"])
+    x = np.array([[1, 2, 3, 0], [4, 5, 0, 1], [1, 1, 2, 2], [3, 3, 3, 3]])
+    y = np.array([0, 1, 0, 1])
+    path = tempfile.mkdtemp(prefix="tensorboard_")
+    try:
+        callback = tf.keras.callbacks.TensorBoard(path, histogram_freq=1, write_grads=True,
+                                                  profile_batch=0)
+        model.fit(x, y, batch_size=2, epochs=2, verbose=0, validation_data=(x, y),
+                  callbacks=[callback])
+        tags = {}
+        for name in sorted(os.listdir(path)):
+            if ".tfevents" not in name:
+                continue
+            for event in tf.train.summary_iterator(os.path.join(path, name)):
+                for value in event.summary.value:
+                    kind = "histo" if value.HasField("histo") else "scalar"
+                    tags.setdefault(f"{value.tag} {kind}", []).append(event.step)
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+    return {"tags": sorted(tags.items())}
