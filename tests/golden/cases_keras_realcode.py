@@ -253,3 +253,47 @@ def case_tensorboard_histograms_and_gradients(tf):
     finally:
         shutil.rmtree(path, ignore_errors=True)
     return {"tags": sorted(tags.items())}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_functional_add_loss_add_metric_and_feature_function(tf):
+    """A functional model's own add_loss (an activity penalty) and add_metric (a mean
+    activation), fitted (their values; tf-keras also inserts `tf_op_layer_*`, `add_loss`
+    and `add_metric` layers into `model.layers`, tf1compat does not); a K.function
+    extracting inner layers' outputs (the learning phase fed), and a masking-aware custom
+    layer after an Embedding with mask_zero."""
+    K = tf.keras.backend
+    K.clear_session()
+
+    class MaskedMean(tf.keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.supports_masking = True
+
+        def call(self, inputs, mask=None):
+            weights = K.cast(mask, K.floatx())[..., None]
+            return K.sum(inputs * weights, axis=1) / K.maximum(K.sum(weights, axis=1), 1.0)
+
+        def compute_mask(self, inputs, mask=None):
+            return None
+
+    x = tf.keras.Input((4,))
+    e = tf.keras.layers.Embedding(6, 3, mask_zero=True, name="emb",
+                                  embeddings_initializer=tf.keras.initializers.
+                                  RandomUniform(-0.5, 0.5, seed=1))(x)
+    pooled = MaskedMean(name="pool")(e)
+    h = tf.keras.layers.Dense(3, activation="relu", name="hidden",
+                              kernel_initializer=_init(tf, 2))(pooled)
+    out = tf.keras.layers.Dense(1, name="out", kernel_initializer=_init(tf, 3))(h)
+    model = tf.keras.Model(x, out)
+    model.add_loss(0.01 * K.mean(K.square(h)))
+    model.add_metric(K.mean(h), name="mean_hidden", aggregation="mean")
+    model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    data = np.array([[1, 2, 0, 0], [3, 4, 5, 0], [1, 1, 1, 1], [5, 0, 0, 0]])
+    target = np.array([[0.5], [1.0], [0.2], [0.8]], np.float32)
+    history = model.fit(data, target, batch_size=2, epochs=3, verbose=0, shuffle=False)
+    features = K.function([model.input, K.learning_phase()],
+                          [model.get_layer("pool").output, model.get_layer("hidden").output])
+    return {"history": history.history, "names": model.metrics_names,
+            "losses": len(model.losses), "features": features([data, 0]),
+            "evaluate": model.evaluate(data, target, verbose=0)}
