@@ -297,3 +297,51 @@ def case_functional_add_loss_add_metric_and_feature_function(tf):
     return {"history": history.history, "names": model.metrics_names,
             "losses": len(model.losses), "features": features([data, 0]),
             "evaluate": model.evaluate(data, target, verbose=0)}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_callback_learning_rate_and_periodic_checkpoints(tf):
+    """A custom callback that reads and sets `model.optimizer.lr` with K.get_value /
+    K.set_value, ModelCheckpoint(save_weights_only=True, period=2) (TF 1.x's argument),
+    fit_generator with a validation generator and class weights."""
+    K = tf.keras.backend
+    K.clear_session()
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(4, activation="relu", input_shape=(3,),
+                              kernel_initializer=_init(tf, 1)),
+        tf.keras.layers.Dense(2, activation="softmax", kernel_initializer=_init(tf, 2))])
+    model.compile(tf.keras.optimizers.SGD(0.5), "sparse_categorical_crossentropy",
+                  metrics=["acc"])
+    seen = []
+
+    class Halve(tf.keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            lr = K.get_value(self.model.optimizer.lr)
+            seen.append(float(lr))
+            K.set_value(self.model.optimizer.lr, lr / 2)
+
+    rng = np.random.RandomState(3)
+    x = rng.rand(12, 3).astype(np.float32)
+    y = (x[:, 0] > 0.5).astype(np.int64)
+
+    def batches():
+        while True:
+            for i in range(0, 12, 4):
+                yield x[i:i + 4], y[i:i + 4]
+
+    path = tempfile.mkdtemp(prefix="checkpoints_")
+    try:
+        checkpoint = tf.keras.callbacks.ModelCheckpoint(
+            os.path.join(path, "w.{epoch:02d}.h5"), save_weights_only=True, period=2)
+        history = model.fit_generator(batches(), steps_per_epoch=3, epochs=4, verbose=0,
+                                      validation_data=batches(), validation_steps=3,
+                                      class_weight={0: 1.0, 1: 3.0},
+                                      callbacks=[Halve(), checkpoint])
+        files = sorted(os.listdir(path))
+        restored = tf.keras.models.clone_model(model)
+        restored.load_weights(os.path.join(path, files[-1]))
+        same = [np.allclose(a, b) for a, b in zip(restored.get_weights(),
+                                                  model.get_weights())]
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+    return {"history": history.history, "lr_seen": seen, "files": files, "same": same}
