@@ -345,3 +345,43 @@ def case_callback_learning_rate_and_periodic_checkpoints(tf):
     finally:
         shutil.rmtree(path, ignore_errors=True)
     return {"history": history.history, "lr_seen": seen, "files": files, "same": same}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_keras_layers_in_a_session_training_loop(tf):
+    """"Keras as a simplified interface to TensorFlow" (2016-2018): Keras layers on a
+    placeholder, a tf.train optimizer minimizing in the user's Session (K.set_session),
+    BatchNormalization's updates from `model.updates`, the learning phase fed."""
+    K = tf.keras.backend
+    K.clear_session()
+    graph = tf.Graph()
+    with graph.as_default():
+        sess = tf.Session()
+        K.set_session(sess)
+        images = tf.placeholder(tf.float32, shape=(None, 4))
+        labels = tf.placeholder(tf.float32, shape=(None, 2))
+        model = tf.keras.Sequential([
+            # (no bias before the normalization: its gradient is zero up to rounding, which
+            # Adam would scale up to full steps)
+            tf.keras.layers.Dense(5, activation="relu", use_bias=False,
+                                  kernel_initializer=_init(tf, 1)),
+            tf.keras.layers.BatchNormalization(),
+            tf.keras.layers.Dropout(0.3, seed=4),
+            tf.keras.layers.Dense(2, kernel_initializer=_init(tf, 2))])
+        logits = model(images)
+        loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(
+            labels=labels, logits=logits))
+        with tf.control_dependencies(model.updates):
+            train = tf.train.AdamOptimizer(0.05).minimize(loss)
+        sess.run(tf.global_variables_initializer())
+        rng = np.random.RandomState(5)
+        x = rng.rand(16, 4).astype(np.float32)
+        y = np.eye(2, dtype=np.float32)[(x.sum(1) > 2).astype(int)]
+        losses = [sess.run([train, loss], {images: x, labels: y, K.learning_phase(): 1})[1]
+                  for _ in range(4)]
+        test_loss = sess.run(loss, {images: x, labels: y, K.learning_phase(): 0})
+        moving = sess.run(model.layers[1].moving_mean)
+        weights = sess.run(model.weights)
+        sess.close()
+    return {"updates": len(model.updates), "losses": losses, "test_loss": test_loss,
+            "moving_mean": moving, "weights": weights}
