@@ -429,3 +429,41 @@ def case_maskrcnn_pad_to_fixed_count_static_shape(tf):
     with tf.Session() as sess:
         value = sess.run(proposals, {rows: np.ones((2, 4), np.float32), n: 4})
     return {"shapes": shapes, "padded": value}
+
+
+def case_handson_cached_frozen_layers(tf):
+    """Chapter 11's frozen-layer caching: `hidden2` computed once for the whole training
+    set, then fed in place of the frozen lower layers (`tf.stop_gradient(hidden2)` feeds
+    the trainable ones) while `optimizer.minimize(loss)` over all trainable variables
+    trains the upper layers, the input placeholder X never fed. Gradients that reach only
+    through a StopGradient are None and their layers' forward values are not needed."""
+    tf.set_random_seed(42)
+    rng = np.random.RandomState(0)
+    X = tf.placeholder(tf.float32, shape=(None, 6), name="X")
+    y = tf.placeholder(tf.int32, shape=(None), name="y")
+    with tf.name_scope("dnn"):
+        hidden1 = tf.layers.dense(X, 8, activation=tf.nn.relu, name="hidden1")
+        hidden2 = tf.layers.dense(hidden1, 5, activation=tf.nn.relu, name="hidden2")
+        hidden2_stop = tf.stop_gradient(hidden2)
+        hidden3 = tf.layers.dense(hidden2_stop, 5, activation=tf.nn.relu, name="hidden3")
+        logits = tf.layers.dense(hidden3, 3, name="outputs")
+    loss = tf.reduce_mean(
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    optimizer = tf.train.GradientDescentOptimizer(0.1)
+    grads = optimizer.compute_gradients(loss)
+    training_op = optimizer.minimize(loss)
+    x_train = rng.rand(12, 6).astype(np.float32)
+    y_train = rng.randint(0, 3, 12)
+    losses = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        h2_cache = sess.run(hidden2, feed_dict={X: x_train})
+        for epoch in range(3):
+            for batch in np.array_split(np.arange(12), 3):
+                sess.run(training_op, feed_dict={hidden2: h2_cache[batch], y: y_train[batch]})
+            losses.append(sess.run(loss, feed_dict={hidden2: h2_cache, y: y_train}))
+        upper = sess.run([g for g, _ in grads if g is not None],
+                         feed_dict={hidden2: h2_cache, y: y_train})
+        unfed = catch(lambda: sess.run(grads[-1][0], feed_dict={y: y_train}))
+    return {"losses": losses, "none": [v.name for g, v in grads if g is None],
+            "upper_grads": upper, "without_feed": unfed}
