@@ -1,8 +1,13 @@
 """Golden cases: patterns from ageron/handson-ml (first edition, TF1 chapters 9-16),
 keithito/tacotron and matterport/Mask_RCNN, restated small. The notebooks (cells run one by
 one, random data in place of the downloads), tacotron's training step and Mask R-CNN's
-inference model ran unchanged on tf1compat and matched TF to float rounding, so the cases
-pin the patterns they lean on rather than a fixed bug.
+inference model ran on tf1compat and matched TF to float rounding. Two fixes came out of
+them: chapter 11's cached frozen layers (`hidden2` fed above a `tf.stop_gradient`, then
+`minimize` over every variable) made tf1compat's train op need the unfed placeholder X,
+because the gradient read forward values for the layers only the stop connected (now only
+for the ops a gradient reaches); and `tf.pad` lacked TF's restoration of the dimensions whose
+size and paddings are known (Mask R-CNN's pad-to-count). The other cases pin the patterns
+the programs lean on.
 
 Two differences there were the programs' or the oracle's, not tf1compat's: tacotron's
 decoder prenet draws its dropout masks inside `dynamic_decode`'s while loop from the
@@ -467,3 +472,41 @@ def case_handson_cached_frozen_layers(tf):
         unfed = catch(lambda: sess.run(grads[-1][0], feed_dict={y: y_train}))
     return {"losses": losses, "none": [v.name for g, v in grads if g is None],
             "upper_grads": upper, "without_feed": unfed}
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_handson_rnn_time_series_dropout(tf):
+    """Chapter 14's time-series RNN: a MultiRNNCell of BasicRNNCells behind DropoutWrapper
+    (`input_keep_prob` a `placeholder_with_default(1.0)`), `dynamic_rnn`, the outputs
+    stacked through one dense layer and reshaped back, Adam on the MSE: losses with
+    keep_prob 0.5 fed for three steps, then the prediction at the default 1.0.
+    `parallel_iterations=1`: the first layer's input dropout does not depend on the loop
+    state, so with overlapping iterations TF's executor draws its masks in its own
+    scheduling order rather than iteration by iteration."""
+    tf.set_random_seed(42)
+    rng = np.random.RandomState(42)
+    n_steps, n_neurons = 6, 5
+    X = tf.placeholder(tf.float32, [None, n_steps, 1])
+    y = tf.placeholder(tf.float32, [None, n_steps, 1])
+    keep_prob = tf.placeholder_with_default(1.0, shape=())
+    cells = [tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.BasicRNNCell(num_units=n_neurons),
+                                           input_keep_prob=keep_prob) for _ in range(3)]
+    rnn_outputs, states = tf.nn.dynamic_rnn(tf.nn.rnn_cell.MultiRNNCell(cells), X,
+                                            dtype=tf.float32, parallel_iterations=1)
+    stacked = tf.layers.dense(tf.reshape(rnn_outputs, [-1, n_neurons]), 1)
+    outputs = tf.reshape(stacked, [-1, n_steps, 1])
+    loss = tf.reduce_mean(tf.square(outputs - y))
+    training_op = tf.train.AdamOptimizer(learning_rate=0.01).minimize(loss)
+    t = rng.rand(4, 1) * 10 + np.arange(n_steps + 1) * 0.1
+    series = (t * np.sin(t) / 3 + 2 * np.sin(t * 5)).astype(np.float32)
+    x_batch, y_batch = series[:, :-1, None], series[:, 1:, None]
+    losses = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(3):
+            _, mse = sess.run([training_op, loss],
+                              feed_dict={X: x_batch, y: y_batch, keep_prob: 0.5})
+            losses.append(mse)
+        prediction = sess.run(outputs, feed_dict={X: x_batch})
+    return {"losses": losses, "prediction": prediction,
+            "states": [s.shape.as_list() for s in states]}
