@@ -71,8 +71,9 @@ def _reads(op: Operation, wanted: Sequence[bool]) -> List[Tensor]:
 def forward_reads(between: Set[Operation], stop_ops: Set[Operation],
                   custom_ops: Sequence[Operation],
                   captures: Callable[[Operation], Sequence[Tensor]]) -> List[Tensor]:
-    """The forward tensors the gradient functions of the ops in `between` read, in a
-    stable order. A custom gradient reads what `captures(op)` names."""
+    """The forward tensors the gradient functions of the ops in `between` (the ops a
+    gradient reached) read, in a stable order. A custom gradient reads what
+    `captures(op)` names."""
     custom = set(custom_ops)
     out: Dict[Tensor, None] = {}
     for op in sorted(between, key=lambda o: o._id):

@@ -432,7 +432,7 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
                        {"Tg": [_value_dtype(t) for t in sources]}, name="SymbolicGradient")
     _store(graph, "tf1compat.autodiff.grad_info")[grad_op] = GradInfo(
         set(stop_ops), set(result.between), list(result.custom_ops),
-        forward_reads(result.between, set(stop_ops), result.custom_ops, forward_reads_of))
+        forward_reads(result.graded, set(stop_ops), result.custom_ops, forward_reads_of))
     made: Dict[str, Tensor] = {}
     outputs: List[Any] = []
     for x, g, how in zip(xs, result.grads, plan):
@@ -566,5 +566,5 @@ def _jacobian_op(y: Tensor, x: Tensor) -> Tensor:
                       {"Tg": [_value_dtype(x)], "jacobian": True}, name="SymbolicGradient")
         _store(graph, "tf1compat.autodiff.grad_info")[op] = GradInfo(
             set(), set(result.between), list(result.custom_ops),
-            forward_reads(result.between, set(), result.custom_ops, forward_reads_of))
+            forward_reads(result.graded, set(), result.custom_ops, forward_reads_of))
     return op._outputs[0]

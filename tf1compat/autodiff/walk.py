@@ -63,6 +63,10 @@ class WalkResult:
     between: Set[Operation]
     custom_ops: List[Operation] = field(default_factory=list)
     walked_gradient_ops: List[Operation] = field(default_factory=list)
+    # The ops whose gradient function ran (a gradient reached them): only their
+    # gradients read forward values. An op between xs and ys that only a StopGradient
+    # (or another op without a gradient) connects to the ys gets none, as in TF.
+    graded: Set[Operation] = field(default_factory=set)
 
 
 class Namer:
@@ -157,6 +161,7 @@ class _Walker:
         self.grads: Dict[Operation, List[list]] = {}
         self.custom_ops: List[Operation] = []
         self.walked_gradient_ops: List[Operation] = []
+        self.graded: Set[Operation] = set()
 
     # -- TF's _SetGrad / _AggregatedGrads ---------------------------------------------------
     def set_grad(self, t: Tensor, g: GradValue) -> None:
@@ -307,6 +312,7 @@ class _Walker:
             if kind != "none" and has_out:
                 if op._type in GRADIENT_OP_TYPES:
                     self.walked_gradient_ops.append(op)
+                self.graded.add(op)
                 ins = self.in_grads(op, out_grads, kind, fn)
             else:
                 ins = [None] * len(op._inputs)
@@ -328,7 +334,8 @@ class _Walker:
                 # x's op was never processed: its gradients were never aggregated.
                 g = None if not g else g[0] if len(g) == 1 else None
             results.append(g)
-        return WalkResult(results, between, self.custom_ops, self.walked_gradient_ops)
+        return WalkResult(results, between, self.custom_ops, self.walked_gradient_ops,
+                          self.graded)
 
 
     def run_through_loops(self, ys: Sequence[Tensor], xs: Sequence[Tensor],
@@ -371,7 +378,9 @@ class _Walker:
                 results.append(GradValue(_tensor_name(name), x.shape))
             else:
                 results.append(None)
-        return WalkResult(results, between, self.custom_ops, self.walked_gradient_ops)
+        # (autograd differentiates the unrolled loops: every op between may be read)
+        return WalkResult(results, between, self.custom_ops, self.walked_gradient_ops,
+                          set(between))
 
 
 def _differentiable_inputs(op: Operation) -> List[Tensor]:

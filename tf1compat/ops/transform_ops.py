@@ -10,7 +10,7 @@ import torch.nn.functional as F
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
-from tf1compat.framework.constant_value import constant_value_as_shape
+from tf1compat.framework.constant_value import constant_value, constant_value_as_shape
 from tf1compat.framework.grad_names import names
 from tf1compat.framework.graph import apply_op1, name_scope
 from tf1compat.framework.op_def import Type, declare
@@ -280,15 +280,54 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: Optional[str] 
     if mode == "CONSTANT":
         if not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and \
                 constant_values == 0:
-            return apply_op1("Pad", [tensor, paddings], name=name)
-        with name_scope(name, "PadV2", [tensor]) as scope:
-            tensor = convert_to_tensor(tensor, name="input")
-            return apply_op1("PadV2", [tensor, paddings, convert_to_tensor(
-                constant_values, dtype=tensor.dtype.base_dtype)], name=scope)
-    if mode in ("REFLECT", "SYMMETRIC"):
-        return apply_op1("MirrorPad", [tensor, paddings], {"mode": mode}, name=name)
-    raise ValueError(f"Value of argument `mode` expected to be one of \"CONSTANT\", "
-                     f"\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {mode}")
+            result = apply_op1("Pad", [tensor, paddings], name=name)
+        else:
+            with name_scope(name, "PadV2", [tensor]) as scope:
+                tensor = convert_to_tensor(tensor, name="input")
+                result = apply_op1("PadV2", [tensor, paddings, convert_to_tensor(
+                    constant_values, dtype=tensor.dtype.base_dtype)], name=scope)
+    elif mode in ("REFLECT", "SYMMETRIC"):
+        result = apply_op1("MirrorPad", [tensor, paddings], {"mode": mode}, name=name)
+    else:
+        raise ValueError(f"Value of argument `mode` expected to be one of \"CONSTANT\", "
+                         f"\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {mode}")
+    if not result._is_eager_tensor:
+        _restore_pad_shape(result, paddings)
+    return result
+
+
+def _paddings_constant(paddings: Any) -> Any:
+    """TF's `_get_paddings_constant`: the paddings' known entries, None for the others
+    (a list's entries one by one; a tensor's value, or a Pack's inputs one by one as
+    `constant_value(partial=True)` has them)."""
+    if isinstance(paddings, Tensor):
+        value = constant_value(paddings)
+        if value is not None:
+            return value
+        op = paddings.op
+        if op.type == "Pack" and op.get_attr("axis") == 0 and op.inputs:
+            return [_paddings_constant(t) for t in op.inputs]
+        return None
+    if isinstance(paddings, (list, tuple)):
+        return [_paddings_constant(p) for p in paddings]
+    return paddings
+
+
+def _restore_pad_shape(result: Tensor, paddings: Any) -> None:
+    """As TF's `pad` in graph mode: the Pad shape function knows nothing of paddings that
+    are not all constant, so each dimension whose input size and both paddings are known
+    gets their sum (`tf.pad(x, [(0, n - tf.shape(x)[0]), (0, 0)])` keeps x's last dim)."""
+    input_shape = result.op.inputs[0].shape
+    known = _paddings_constant(paddings)
+    if input_shape.ndims is None or result.shape.is_fully_defined() or known is None:
+        return
+    new_shape = []
+    for padding, dim in zip(known, input_shape.as_list()):
+        if padding is None or dim is None or any(x is None for x in padding):
+            new_shape.append(None)
+        else:
+            new_shape.append(int(sum(padding)) + dim)
+    result.set_shape(new_shape)
 
 
 # -- broadcast_to ---------------------------------------------------------------------------
