@@ -50,8 +50,9 @@ class Sequential(Model):
         if not isinstance(layer, Layer):
             raise TypeError("The added layer must be an instance of class Layer. Received: "
                             f"layer={layer} of type {type(layer)}.")
-        names = [x.name for x in self._self_tracked_trackables]
-        if layer.name in names:
+        # The same layer object may come twice (one pooling layer after each convolution,
+        # as TF's official MNIST model does); only another layer of the same name is refused.
+        if any(x.name == layer.name and x is not layer for x in self._self_tracked_trackables):
             raise ValueError(f'All layers added to a Sequential model should have unique names. '
                              f'Name "{layer.name}" is already the name of a layer in this '
                              "model. Update the `name` argument to pass a unique name.")

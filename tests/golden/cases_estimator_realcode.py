@@ -1,0 +1,223 @@
+"""Golden cases: real Estimator programs, restated small with random data in place of their
+downloads - tensorflow/models' samples/core/get_started (`premade_estimator.py`: a
+DNNClassifier over numeric columns fed by `iris_data`'s tf.data input_fns;
+`custom_estimator.py`: the same with a model_fn of `input_layer`, `tf.layers.dense`,
+`tf.losses.softmax_cross_entropy`, a named accuracy metric and Adagrad) and
+official/r1/mnist/mnist.py (a Keras Sequential CNN built inside the model_fn, reusing one
+pooling layer, Adam, tensors named for a LoggingTensorHook, a Dataset returned from the
+input_fn, `export_savedmodel` with a raw serving input receiver).
+
+Both sample programs read iris from pandas DataFrames: `dict(frame)` gives Series, which TF
+converts through `np.array(series)` (float64 columns); `case_array_like_values` pins that
+with a plain object that has `__array__` (CI has no pandas)."""
+
+import os
+
+import numpy as np
+
+from tests.golden.estimator_util import as_py, capture_logs, model_dir
+from tests.golden.harness import tolerance
+
+TF_VERSION = "2.15"
+
+_COLUMNS = ["SepalLength", "SepalWidth", "PetalLength", "PetalWidth"]
+_PREDICT_X = {"SepalLength": [5.1, 5.9, 6.9], "SepalWidth": [3.3, 3.0, 3.1],
+              "PetalLength": [1.7, 4.2, 5.4], "PetalWidth": [0.5, 1.5, 2.1]}
+
+
+def _iris(n, seed):
+    """Random iris-shaped data: float64 feature columns and int labels in [0, 3)."""
+    rng = np.random.RandomState(seed)
+    x = rng.uniform(0, 7, (n, 4))
+    return {k: x[:, i] for i, k in enumerate(_COLUMNS)}, rng.randint(0, 3, n)
+
+
+def _train_input_fn(tf, features, labels, batch_size):
+    dataset = tf.data.Dataset.from_tensor_slices((dict(features), labels))
+    dataset = dataset.shuffle(1000).repeat().batch(batch_size)
+    return dataset.make_one_shot_iterator().get_next()
+
+
+def _eval_input_fn(tf, features, labels, batch_size):
+    features = dict(features)
+    inputs = features if labels is None else (features, labels)
+    dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(batch_size)
+    return dataset.make_one_shot_iterator().get_next()
+
+
+def _iris_program(tf, make_classifier, steps=30, batch_size=32):
+    """The get_started programs' main: train, evaluate on the test split, predict three
+    flowers; evaluation results, predictions and the `loss = ...` log lines."""
+    (train_x, train_y), (test_x, test_y) = _iris(120, 0), _iris(30, 1)
+    columns = [tf.feature_column.numeric_column(key=key) for key in train_x]
+    out = {}
+    with model_dir() as directory:
+        classifier = make_classifier(columns, tf.estimator.RunConfig(
+            model_dir=directory, tf_random_seed=1))
+        with capture_logs(tf) as logs:
+            classifier.train(lambda: _train_input_fn(tf, train_x, train_y, batch_size),
+                             steps=steps)
+        out["loss_lines"] = [r for r in logs if r[0] == "loss"]
+        out["eval"] = as_py(classifier.evaluate(
+            lambda: _eval_input_fn(tf, test_x, test_y, batch_size)))
+        out["predictions"] = as_py(list(classifier.predict(
+            lambda: _eval_input_fn(tf, _PREDICT_X, None, batch_size))))
+        out["variables"] = sorted(classifier.get_variable_names())
+    return out
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_premade_estimator(tf):
+    """samples/core/get_started/premade_estimator.py: DNNClassifier([10, 10], 3 classes)."""
+    return _iris_program(tf, lambda columns, config: tf.estimator.DNNClassifier(
+        feature_columns=columns, hidden_units=[10, 10], n_classes=3, config=config))
+
+
+def _custom_model(tf):
+    def my_model(features, labels, mode, params):
+        net = tf.feature_column.input_layer(features, params["feature_columns"])
+        for units in params["hidden_units"]:
+            net = tf.layers.dense(net, units=units, activation=tf.nn.relu)
+        logits = tf.layers.dense(net, params["n_classes"], activation=None)
+        predicted_classes = tf.argmax(logits, 1)
+        if mode == tf.estimator.ModeKeys.PREDICT:
+            predictions = {"class_ids": predicted_classes[:, tf.newaxis],
+                           "probabilities": tf.nn.softmax(logits), "logits": logits}
+            return tf.estimator.EstimatorSpec(mode, predictions=predictions)
+        onehot_labels = tf.one_hot(labels, 3, 1, 0)
+        loss = tf.losses.softmax_cross_entropy(onehot_labels=onehot_labels, logits=logits)
+        accuracy = tf.metrics.accuracy(labels=labels, predictions=predicted_classes,
+                                       name="acc_op")
+        tf.summary.scalar("accuracy", accuracy[1])
+        if mode == tf.estimator.ModeKeys.EVAL:
+            return tf.estimator.EstimatorSpec(mode, loss=loss,
+                                              eval_metric_ops={"accuracy": accuracy})
+        train_op = tf.train.AdagradOptimizer(learning_rate=0.1).minimize(
+            loss, global_step=tf.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+    return my_model
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_custom_estimator(tf):
+    """samples/core/get_started/custom_estimator.py: the model_fn with `params`."""
+    return _iris_program(tf, lambda columns, config: tf.estimator.Estimator(
+        model_fn=_custom_model(tf), config=config,
+        params={"feature_columns": columns, "hidden_units": [10, 10], "n_classes": 3}))
+
+
+def _mnist_model_fn(tf):
+    def create_model(data_format):
+        layers = tf.keras.layers
+        max_pool = layers.MaxPooling2D((2, 2), (2, 2), padding="same", data_format=data_format)
+        return tf.keras.Sequential([
+            layers.Reshape(target_shape=[28, 28, 1], input_shape=(28 * 28,)),
+            layers.Conv2D(32, 5, padding="same", data_format=data_format,
+                          activation=tf.nn.relu),
+            max_pool,
+            layers.Conv2D(64, 5, padding="same", data_format=data_format,
+                          activation=tf.nn.relu),
+            max_pool,
+            layers.Flatten(),
+            layers.Dense(1024, activation=tf.nn.relu),
+            layers.Dropout(0.4),
+            layers.Dense(10)])
+
+    def model_fn(features, labels, mode, params):
+        model = create_model(params["data_format"])
+        image = features["image"] if isinstance(features, dict) else features
+        if mode == tf.estimator.ModeKeys.PREDICT:
+            logits = model(image, training=False)
+            predictions = {"classes": tf.argmax(logits, axis=1),
+                           "probabilities": tf.nn.softmax(logits)}
+            return tf.estimator.EstimatorSpec(
+                mode=mode, predictions=predictions,
+                export_outputs={"classify": tf.estimator.export.PredictOutput(predictions)})
+        logits = model(image, training=mode == tf.estimator.ModeKeys.TRAIN)
+        loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+        accuracy = tf.compat.v1.metrics.accuracy(labels=labels,
+                                                 predictions=tf.argmax(logits, axis=1))
+        if mode == tf.estimator.ModeKeys.EVAL:
+            return tf.estimator.EstimatorSpec(mode=mode, loss=loss,
+                                              eval_metric_ops={"accuracy": accuracy})
+        tf.identity(1e-4, "learning_rate")
+        tf.identity(loss, "cross_entropy")
+        tf.identity(accuracy[1], name="train_accuracy")
+        tf.summary.scalar("train_accuracy", accuracy[1])
+        optimizer = tf.compat.v1.train.AdamOptimizer(learning_rate=1e-4)
+        return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=optimizer.minimize(
+            loss, tf.compat.v1.train.get_or_create_global_step()))
+    return model_fn
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_official_r1_mnist(tf):
+    """official/r1/mnist/mnist.py's run loop, two rounds of one epoch over 16 random
+    images (batches of 8), each followed by evaluate; then `export_savedmodel` of a
+    [None, 784] image placeholder (the program's own [None, 28, 28] one fails TF 2.15's
+    Keras input check)."""
+    rng = np.random.RandomState(0)
+    x = rng.rand(16, 784).astype(np.float32)
+    y = rng.randint(0, 10, 16).astype(np.int32)
+
+    def train_input_fn():
+        ds = tf.data.Dataset.from_tensor_slices((x, y))
+        return ds.cache().shuffle(buffer_size=50000).batch(8).repeat(1)
+
+    def eval_input_fn():
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(8) \
+            .make_one_shot_iterator().get_next()
+    out = {"evals": [], "logs": []}
+    with model_dir() as directory:
+        session_config = tf.compat.v1.ConfigProto(
+            inter_op_parallelism_threads=0, intra_op_parallelism_threads=0,
+            allow_soft_placement=True)
+        config = tf.estimator.RunConfig(train_distribute=None, session_config=session_config,
+                                        tf_random_seed=1)
+        classifier = tf.estimator.Estimator(
+            model_fn=_mnist_model_fn(tf), model_dir=directory, config=config,
+            params={"data_format": "channels_last"})
+        hook = tf.estimator.LoggingTensorHook(
+            {"learning_rate": "learning_rate", "cross_entropy": "cross_entropy",
+             "train_accuracy": "train_accuracy"}, every_n_iter=1)
+        for _ in range(2):
+            with capture_logs(tf) as logs:
+                classifier.train(input_fn=train_input_fn, hooks=[hook])
+            out["logs"].append(logs)
+            out["evals"].append(as_py(classifier.evaluate(input_fn=eval_input_fn)))
+        image = tf.compat.v1.placeholder(tf.float32, [None, 784])
+        serving = tf.estimator.export.build_raw_serving_input_receiver_fn({"image": image})
+        exported = classifier.export_savedmodel(os.path.join(directory, "export"), serving,
+                                                strip_default_attrs=True)
+        out["export_files"] = sorted(os.fsdecode(f) for f in os.listdir(exported))
+        out["variables"] = [(name, list(classifier.get_variable_value(name).shape))
+                            for name in classifier.get_variable_names()]
+    return out
+
+
+class _ArrayLike:
+    """Has `__array__` and nothing else TF knows (a pandas Series' way in)."""
+
+    def __init__(self, values):
+        self._values = np.asarray(values)
+
+    def __array__(self, dtype=None, copy=None):
+        return self._values if dtype is None else self._values.astype(dtype)
+
+    def __len__(self):
+        return len(self._values)
+
+
+def case_array_like_values(tf):
+    """`tf.constant`/`convert_to_tensor` of an object with `__array__` keep its dtype
+    (float64, int64); `from_tensor_slices` of a dict of them, as `dict(data_frame)` is."""
+    floats, ints = _ArrayLike([1.5, 2.5, 3.5]), _ArrayLike(np.array([1, 2, 3], np.int64))
+    c = tf.constant(floats)
+    d = tf.convert_to_tensor(ints)
+    e = tf.constant(floats, dtype=tf.float32)
+    data = tf.data.Dataset.from_tensor_slices(({"a": floats}, ints)).batch(2)
+    features, labels = data.make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        values = sess.run([c, d, e, features["a"], labels])
+    return {"dtypes": [t.dtype.name for t in (c, d, e, features["a"], labels)],
+            "values": values}
