@@ -221,3 +221,156 @@ def case_array_like_values(tf):
         values = sess.run([c, d, e, features["a"], labels])
     return {"dtypes": [t.dtype.name for t in (c, d, e, features["a"], labels)],
             "values": values}
+
+
+# -- official/r1/resnet: cifar10_main.py with resnet_size=8 -----------------------------------
+
+def _batch_norm(tf, inputs, training):
+    return tf.compat.v1.layers.batch_normalization(
+        inputs=inputs, axis=3, momentum=0.997, epsilon=1e-5, center=True, scale=True,
+        training=training, fused=True)
+
+
+def _conv2d_fixed_padding(tf, inputs, filters, kernel_size, strides):
+    if strides > 1:
+        pad_beg = (kernel_size - 1) // 2
+        pad_end = kernel_size - 1 - pad_beg
+        inputs = tf.pad(tensor=inputs, paddings=[[0, 0], [pad_beg, pad_end],
+                                                 [pad_beg, pad_end], [0, 0]])
+    return tf.compat.v1.layers.conv2d(
+        inputs=inputs, filters=filters, kernel_size=kernel_size, strides=strides,
+        padding=("SAME" if strides == 1 else "VALID"), use_bias=False,
+        kernel_initializer=tf.compat.v1.variance_scaling_initializer(),
+        data_format="channels_last")
+
+
+def _building_block_v2(tf, inputs, filters, training, projection_shortcut, strides):
+    shortcut = inputs
+    inputs = tf.nn.relu(_batch_norm(tf, inputs, training))
+    if projection_shortcut is not None:
+        shortcut = projection_shortcut(inputs)
+    inputs = _conv2d_fixed_padding(tf, inputs, filters, 3, strides)
+    inputs = tf.nn.relu(_batch_norm(tf, inputs, training))
+    inputs = _conv2d_fixed_padding(tf, inputs, filters, 3, 1)
+    return inputs + shortcut
+
+
+def _resnet8(tf, inputs, training, num_classes=10):
+    """resnet_model.Model for cifar10_main's Cifar10Model(resnet_size=8): v2 building
+    blocks, one per block layer, 16/32/64 filters, strides 1/2/2, fp32 custom getter."""
+    def getter(getter, name, shape=None, dtype=tf.float32, *args, **kwargs):
+        return getter(name, shape, dtype, *args, **kwargs)
+    with tf.compat.v1.variable_scope("resnet_model", custom_getter=getter):
+        inputs = _conv2d_fixed_padding(tf, inputs, 16, 3, 1)
+        inputs = tf.identity(inputs, "initial_conv")
+        for i, strides in enumerate([1, 2, 2]):
+            filters = 16 * (2 ** i)
+
+            def projection_shortcut(x, filters=filters, strides=strides):
+                return _conv2d_fixed_padding(tf, x, filters, 1, strides)
+            inputs = _building_block_v2(tf, inputs, filters, training, projection_shortcut,
+                                        strides)
+            inputs = tf.identity(inputs, f"block_layer{i + 1}")
+        inputs = tf.nn.relu(_batch_norm(tf, inputs, training))
+        inputs = tf.reduce_mean(input_tensor=inputs, axis=[1, 2], keepdims=True)
+        inputs = tf.identity(inputs, "final_reduce_mean")
+        inputs = tf.squeeze(inputs, [1, 2])
+        inputs = tf.compat.v1.layers.dense(inputs=inputs, units=num_classes)
+        return tf.identity(inputs, "final_dense")
+
+
+def _resnet_model_fn(tf, batch_size, num_images):
+    """resnet_run_loop.resnet_model_fn with cifar10_main's learning-rate schedule
+    (learning_rate_with_decay: 0.1 * batch / 128, decayed at epochs 1 and 2 here),
+    weight decay 2e-4 on the non-batch-norm variables, momentum 0.9."""
+    batches_per_epoch = num_images / batch_size
+    boundaries = [int(batches_per_epoch * epoch) for epoch in [1, 2]]
+    values = [0.1 * batch_size / 128 * decay for decay in [1, 0.1, 0.01]]
+
+    def model_fn(features, labels, mode, params):
+        tf.compat.v1.summary.image("images", features, max_outputs=6)
+        features = tf.cast(features, tf.float32)
+        logits = tf.cast(_resnet8(tf, features, mode == tf.estimator.ModeKeys.TRAIN),
+                         tf.float32)
+        predictions = {"classes": tf.argmax(input=logits, axis=1),
+                       "probabilities": tf.nn.softmax(logits, name="softmax_tensor")}
+        if mode == tf.estimator.ModeKeys.PREDICT:
+            return tf.estimator.EstimatorSpec(
+                mode=mode, predictions=predictions,
+                export_outputs={"predict": tf.estimator.export.PredictOutput(predictions)})
+        cross_entropy = tf.compat.v1.losses.sparse_softmax_cross_entropy(logits=logits,
+                                                                         labels=labels)
+        tf.identity(cross_entropy, name="cross_entropy")
+        tf.compat.v1.summary.scalar("cross_entropy", cross_entropy)
+        l2_loss = 2e-4 * tf.add_n(
+            [tf.nn.l2_loss(tf.cast(v, tf.float32))
+             for v in tf.compat.v1.trainable_variables() if "batch_normalization" not in v.name])
+        tf.compat.v1.summary.scalar("l2_loss", l2_loss)
+        loss = cross_entropy + l2_loss
+        train_op = None
+        if mode == tf.estimator.ModeKeys.TRAIN:
+            global_step = tf.compat.v1.train.get_or_create_global_step()
+            learning_rate = tf.compat.v1.train.piecewise_constant(global_step, boundaries,
+                                                                  values)
+            tf.identity(learning_rate, name="learning_rate")
+            tf.compat.v1.summary.scalar("learning_rate", learning_rate)
+            optimizer = tf.compat.v1.train.MomentumOptimizer(learning_rate=learning_rate,
+                                                             momentum=0.9)
+            minimize_op = optimizer.apply_gradients(optimizer.compute_gradients(loss),
+                                                    global_step)
+            update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)
+            train_op = tf.group(minimize_op, update_ops)
+        accuracy = tf.compat.v1.metrics.accuracy(labels, predictions["classes"])
+        accuracy_top_5 = tf.compat.v1.metrics.mean(
+            tf.nn.in_top_k(predictions=logits, targets=labels, k=5, name="top_5_op"))
+        metrics = {"accuracy": accuracy, "accuracy_top_5": accuracy_top_5}
+        tf.identity(accuracy[1], name="train_accuracy")
+        tf.identity(accuracy_top_5[1], name="train_accuracy_top_5")
+        tf.compat.v1.summary.scalar("train_accuracy", accuracy[1])
+        tf.compat.v1.summary.scalar("train_accuracy_top_5", accuracy_top_5[1])
+        return tf.estimator.EstimatorSpec(mode=mode, predictions=predictions, loss=loss,
+                                          train_op=train_op, eval_metric_ops=metrics)
+    return model_fn
+
+
+@tolerance(rtol=2e-3, atol=2e-4)
+def case_official_r1_resnet_cifar10(tf):
+    """official/r1/resnet/cifar10_main.py, resnet_size=8, on 8 random 32x32 images: its
+    record preprocessing (pad to 40, random crop, random flip, per-image standardization)
+    in a Dataset map, training in two rounds of one epoch (batches of 4, decaying learning
+    rate), evaluation after each, then predict."""
+    rng = np.random.RandomState(0)
+    images = rng.randint(0, 256, (8, 32, 32, 3)).astype(np.float32)
+    labels = rng.randint(0, 10, 8).astype(np.int32)
+    batch_size = 4
+
+    def preprocess_image(image, is_training):
+        if is_training:
+            image = tf.image.resize_image_with_crop_or_pad(image, 40, 40)
+            image = tf.image.random_crop(image, [32, 32, 3])
+            image = tf.image.random_flip_left_right(image)
+        return tf.image.per_image_standardization(image)
+
+    def input_fn(is_training):
+        dataset = tf.data.Dataset.from_tensor_slices((images, labels))
+        if is_training:
+            dataset = dataset.shuffle(buffer_size=8)
+        dataset = dataset.map(lambda image, label: (preprocess_image(image, is_training),
+                                                    label))
+        return dataset.batch(batch_size, drop_remainder=False).prefetch(1)
+    out = {"evals": [], "logs": []}
+    with model_dir() as directory:
+        config = tf.estimator.RunConfig(tf_random_seed=1, save_checkpoints_secs=60 * 60 * 24)
+        classifier = tf.estimator.Estimator(
+            model_fn=_resnet_model_fn(tf, batch_size, len(images)), model_dir=directory,
+            config=config, params={"batch_size": batch_size})
+        for _ in range(2):
+            with capture_logs(tf) as logs:
+                classifier.train(input_fn=lambda: input_fn(True))
+            out["logs"].append(logs)
+            out["evals"].append(as_py(classifier.evaluate(input_fn=lambda: input_fn(False))))
+        out["predictions"] = as_py(list(classifier.predict(
+            input_fn=lambda: input_fn(False), predict_keys=["classes"])))
+        out["variables"] = [(name, list(classifier.get_variable_value(name).shape))
+                            for name in classifier.get_variable_names()]
+    return out
