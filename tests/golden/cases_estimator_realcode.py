@@ -16,7 +16,7 @@ import os
 import numpy as np
 
 from tests.golden.estimator_util import as_py, capture_logs, model_dir
-from tests.golden.harness import tolerance
+from tests.golden.harness import catch, tolerance
 
 TF_VERSION = "2.15"
 
@@ -373,4 +373,43 @@ def case_official_r1_resnet_cifar10(tf):
             input_fn=lambda: input_fn(False), predict_keys=["classes"])))
         out["variables"] = [(name, list(classifier.get_variable_value(name).shape))
                             for name in classifier.get_variable_names()]
+    return out
+
+
+def case_keras_graph_network_input_check(tf):
+    """official/r1/mnist's export feeds a [None, 28, 28] image into its Sequential built for
+    (784,): TF 2.15's Keras checks a graph network's inputs against its Input shapes
+    (batch dimension free, a trailing 1 optional, dict inputs by name); a Sequential built
+    on its first call checks nothing."""
+    layers = tf.keras.layers
+
+    def call(model, *shapes):
+        def run():
+            with tf.Graph().as_default():
+                inputs = [tf.placeholder(tf.float32, s) for s in shapes]
+                out = model(inputs[0] if len(inputs) == 1 else inputs)
+                return out.shape.as_list()
+        return catch(run, message=True)
+    out = {}
+    with tf.Graph().as_default():
+        seq = tf.keras.Sequential([layers.Reshape([28, 28, 1], input_shape=(784,)),
+                                   layers.Flatten()])
+        deferred = tf.keras.Sequential([layers.Flatten()])
+        a = tf.keras.Input((3,), name="a")
+        b = tf.keras.Input((2, 1), name="b")
+        two = tf.keras.Model([a, b], layers.Concatenate()([a, layers.Flatten()(b)]))
+        named = tf.keras.Model({"a": a, "b": b},
+                               layers.Concatenate()([a, layers.Flatten()(b)]))
+    out["seq_ok"] = call(seq, [None, 784])
+    out["seq_wrong_rank"] = call(seq, [None, 28, 28])
+    out["seq_wrong_dim"] = call(seq, [None, 783])
+    out["seq_trailing_one"] = call(seq, [None, 784, 1])
+    out["deferred_any"] = call(deferred, [None, 4, 5])
+    out["two_ok"] = call(two, [None, 3], [None, 2, 1])
+    out["two_squeezed"] = call(two, [None, 3], [None, 2])
+    out["two_wrong"] = call(two, [None, 4], [None, 2, 1])
+    out["specs"] = [(s.shape, s.name, s.allow_last_axis_squeeze) for s in two.input_spec]
+    out["named_specs"] = [(s.shape, s.name) for s in named.input_spec]
+    out["seq_spec"] = [s.shape for s in seq.input_spec]
+    out["deferred_spec"] = deferred.input_spec
     return out

@@ -37,6 +37,18 @@ class Sequential(Model):
                 self.add(layer)
 
     @property
+    def input_spec(self) -> Any:
+        """The graph network's specs only when the model was given its input shape (a
+        model built on its first call checks nothing), as tf-keras's Sequential."""
+        if self._input_spec is None and not self._has_explicit_input_shape:
+            return None
+        return super().input_spec
+
+    @input_spec.setter
+    def input_spec(self, value: Any) -> None:
+        self._input_spec = value
+
+    @property
     def layers(self) -> List[Layer]:
         # (the InputLayer at the bottom of the stack, given or made from an input shape,
         # is not listed, as in tf-keras)
