@@ -20,7 +20,10 @@ machine" case: one per core makes every core busy) and stops them at the end.
 every round, each with those environment variables (e.g. `--variant default:
 --variant passive:TF1COMPAT_WAIT_POLICY=passive,TF1COMPAT_FOLLOW_LOAD=0`), against the
 same TF runs: policies compared within the same minutes. Each row ends with the
-one-minute load average when it was printed (the busy loops included).
+one-minute load average when it was printed (the busy loops included). `--cpu` adds
+every child's CPU time and run-queue wait per step (the time its runnable threads
+waited for a core, from /proc's schedstat): on a shared machine, wall = CPU + wait,
+and the two tell a slower step from a smaller share of the cores.
 tf1compat's hot-plan compilation is allowed to settle (up to `--settle` seconds of
 warm-up runs) before timing, and its outcome is printed.
 """
@@ -327,6 +330,21 @@ def settle_hot_plans(step: Step, sessions: List[Any], seconds: float) -> None:
 
 # -- the child: one workload under one runtime ------------------------------------------------
 
+def run_queue_seconds() -> float:
+    """Seconds this process's threads have spent runnable but waiting for a core
+    (/proc/<pid>/task/*/schedstat's second field; 0 where the kernel does not say). On a
+    busy machine a step's wall time is its CPU time plus this wait: which one grew tells
+    a slower step from a smaller share of the cores."""
+    total = 0
+    for tid in os.listdir("/proc/self/task") if os.path.isdir("/proc/self/task") else []:
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue        # a thread that ended meanwhile, or no scheduler statistics
+    return total / 1e9
+
+
 def child(runtime: str, workload: str, batches: int, settle: float) -> Dict[str, Any]:
     import numpy as np
     if runtime == "tf":
@@ -346,12 +364,17 @@ def child(runtime: str, workload: str, batches: int, settle: float) -> Dict[str,
             hot = [(r.status, r.reason, round(r.compiled_us), round(r.op_by_op_us))
                    for r in hot_records(sessions) if r.runs > 1]
         samples = []
+        cpu_start, waited_start = time.process_time(), run_queue_seconds()
         for _ in range(batches):
             start = time.perf_counter()
             for _ in range(per_batch):
                 step()
             samples.append((time.perf_counter() - start) / per_batch)
-    result = {"seconds": statistics.median(samples), "unit": unit, "hot": hot}
+        steps = batches * per_batch
+        cpu = (time.process_time() - cpu_start) / steps
+        waited = (run_queue_seconds() - waited_start) / steps
+    result = {"seconds": statistics.median(samples), "unit": unit, "hot": hot, "cpu": cpu,
+              "run_queue": waited}
     if runtime != "tf":
         import torch
         from tf1compat import _thread_policy
@@ -392,6 +415,11 @@ def _variants(specs: List[str], base: Dict[str, str]) -> Dict[str, Dict[str, str
     return variants
 
 
+def _cpu_text(pairs: List[Tuple[float, float]]) -> str:
+    """Each child's CPU time and run-queue wait per step, in us: '1234+5678 / ...'."""
+    return " / ".join(f"{cpu * 1e6:.0f}+{waited * 1e6:.0f}" for cpu, waited in pairs)
+
+
 def _busy_loops(n: int, seconds: float) -> List[subprocess.Popen]:
     code = f"import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass\n"
     return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
@@ -411,6 +439,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                              "as is)")
     parser.add_argument("--settle", type=float, default=300.0,
                         help="seconds tf1compat may warm up for hot plans to compile")
+    parser.add_argument("--cpu", action="store_true",
+                        help="add each child's CPU time and run-queue wait per step "
+                             "(CPU+wait, us) to the notes")
     parser.add_argument("--tf-python", default=DEFAULT_TF_PYTHON)
     parser.add_argument("--no-tf", action="store_true", help="tf1compat only")
     parser.add_argument("--list", action="store_true")
@@ -446,6 +477,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         for name in names:
             ours: Dict[str, List[float]] = {label: [] for label in variants}
             theirs: List[float] = []
+            # CPU seconds and run-queue waits per step, each side's children in order
+            ours_cpu: Dict[str, List[Tuple[float, float]]] = {label: [] for label in variants}
+            theirs_cpu: List[Tuple[float, float]] = []
             last: Dict[str, Dict[str, Any]] = {}
             for _ in range(args.rounds):
                 for label, env in variants.items():
@@ -453,12 +487,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                                    args.settle, env)
                     if r:
                         ours[label].append(r["seconds"])
+                        ours_cpu[label].append((r["cpu"], r["run_queue"]))
                         last[label] = r
                 if with_tf:
                     r = _run_child(args.tf_python, "tf", name, args.batches, args.settle,
                                    tf_env)
                     if r:
                         theirs.append(r["seconds"])
+                        theirs_cpu.append((r["cpu"], r["run_queue"]))
             t = statistics.median(theirs) if theirs else float("nan")
             for label, seconds in ours.items():
                 if not seconds:
@@ -471,6 +507,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                     notes = f"{label}; {notes}"
                 if hot:
                     notes += f"; plans: {hot}"
+                if args.cpu:
+                    notes += f"; cpu/run-queue per {r['unit']}: ours {_cpu_text(ours_cpu[label])}"
+                    if theirs_cpu:
+                        notes += f", TF {_cpu_text(theirs_cpu)}"
                 notes += f"; load {os.getloadavg()[0]:.1f}"
                 print(f"{name:12s} {r['unit']:16s} {o * 1e6:10.0f}us {t * 1e6:10.0f}us "
                       f"{t / o:7.2f}x  {notes}", flush=True)

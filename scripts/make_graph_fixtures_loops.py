@@ -1,7 +1,9 @@
 """TF-written training graphs of nested control flow (the cases of make_graph_fixtures.py's
 format): tf.scan/tf.map_fn/tf.foldl over a run-time length inside a tf.while_loop, loops
-nested three deep with conds in their bodies, loops in a cond in a cond in a loop, and
-TensorArrays read after writes at computed indices in a loop. Each saves the graph with
+nested three deep with conds in their bodies, loops in a cond in a cond in a loop,
+TensorArrays read after writes at computed indices in a loop, top-level loops
+writing TensorArrays that enter them with elements, and arrays split before a nested
+loop. Each saves the graph with
 TF's train op (its stacks and backward loops) and records two training steps from the
 file and TF's minimize of the imported loss.
 
@@ -27,17 +29,20 @@ from tests import graph_loop_nested_cases  # noqa: E402
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
 
-def _train_case(rec: Recorder, case) -> None:
+def _train_case(rec: Recorder, case, minimize: bool = True) -> dict:
     """A training case of tests/graph_loop_nested_cases.py (the graphs tf1compat writes
     too), built by TF with its own gradients and train op ("train"), recorded as
-    `Recorder.train_from_file` does, wrt the variables `w` and `v`."""
+    `Recorder.train_from_file` does, wrt the variables `w` and `v` (then, with
+    `minimize`, TF's minimize of the imported loss); returns the case's spec."""
     spec = case(tf)
     graph = tf.get_default_graph()
     variables = [graph.get_tensor_by_name(name) for name in ("w:0", "v:0")]
     feed = spec["runs"][0]["feeds"]
     rec.train_from_file(graph.get_tensor_by_name("loss:0"), graph.get_operation_by_name(
         "train"), variables, feed, ["w:0", "v:0"])
-    rec.minimize("loss:0", feed, ["w:0", "v:0"])
+    if minimize:
+        rec.minimize("loss:0", feed, ["w:0", "v:0"])
+    return spec
 
 
 def case_scan_in_loop_run_time_length(rec: Recorder) -> None:
@@ -67,19 +72,87 @@ def case_three_level_loops_with_conds(rec: Recorder) -> None:
     feed = {"x:0": ROWS[:4], "n:0": np.int32(2), "flag:0": True}
     rec.train_from_file(loss, tf.train.GradientDescentOptimizer(0.1), variables, feed,
                         ["w:0", "v:0"])
+    _flag_off(rec, loss.name, feed)
+
+
+def _flag_off(rec: Recorder, loss: str, feed: dict) -> None:
+    """After the steps `train_from_file` recorded: the loss and gradients with the fed
+    flag off, a step from the file that way, the variables and loss; then TF's minimize
+    of the imported loss with the flag on."""
     with tf.Session() as sess:
         tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
         for _ in range(2):                # the test's session has trained two steps
             sess.run(tf.get_collection("train_op"), feed)
         flipped = dict(feed, **{"flag:0": False})
-        rec.run(sess, [loss.name, "grad_0:0", "grad_1:0"], flipped)
+        rec.run(sess, [loss, "grad_0:0", "grad_1:0"], flipped)
         rec.run(sess, [], flipped, targets=[tf.get_collection("train_op")[0].name])
-        rec.run(sess, ["w:0", "v:0", loss.name], flipped)
+        rec.run(sess, ["w:0", "v:0", loss], flipped)
     rec.minimize("loss:0", feed, ["w:0", "v:0"])
 
 
+def case_tensor_array_entering_with_elements(rec: Recorder) -> None:
+    """Top-level loops writing TensorArrays that already hold elements written before
+    them (read back in the body, stacked, gathered and read after the loop) and
+    tf.scan without an initializer, forward and reversed; GradientDescent from the
+    file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_tensor_array_entering_with_elements)
+
+
+def case_tensor_arrays_split_before_nested_loop(rec: Recorder) -> None:
+    """TensorArrays split and unstacked in a loop body before a nested loop of a fed trip
+    count that reads them; Momentum from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_tensor_arrays_split_before_nested_loop)
+
+
+def case_nested_loop_cond_random_and_stop(rec: Recorder) -> None:
+    """A loop of a run-time trip count in a loop body whose tf.cond draws random numbers,
+    stops a gradient and takes an erf; GradientDescent from the file."""
+    _train_case(rec, graph_loop_nested_cases.case_train_nested_loop_cond_random_and_stop)
+
+
+def case_loop_in_cond_in_nested_loop(rec: Recorder) -> None:
+    """A loop in a tf.cond in a loop of a run-time trip count in a loop body;
+    GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_nested_cases.case_train_loop_in_cond_in_nested_loop,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_loop_in_cond_reading_branch_values(rec: Recorder) -> None:
+    """A loop of a run-time trip count in a tf.cond in a loop body, starting from and
+    capturing values the branch computes; GradientDescent from the file, the flag fed
+    both ways."""
+    spec = _train_case(rec, graph_loop_nested_cases.case_train_loop_in_cond_reading_branch_values,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_loop_in_three_conds_in_loop_v2(rec: Recorder) -> None:
+    """A loop in a tf.cond in a tf.cond in a tf.cond in a loop body, built with TF's
+    control flow v2 (functional While/If and their gradients: TF 1.x's own gradient of
+    this nesting fails, "Stack[...] is empty when calling Pop()"); GradientDescent from
+    the file, the flags fed all ways."""
+    tf.enable_control_flow_v2()
+    try:
+        spec = _train_case(rec, graph_loop_nested_cases.case_train_loop_in_three_conds_in_loop,
+                           minimize=False)
+        feed = spec["runs"][0]["feeds"]
+        with tf.Session() as sess:
+            tf.train.Saver().restore(sess, os.path.join(rec.dir, "ckpt"))
+            for _ in range(2):            # the test's session has trained two steps
+                sess.run(tf.get_collection("train_op"), feed)
+            for run in spec["runs"][len(spec["runs"]) - 4:]:
+                rec.run(sess, run["fetches"], run["feeds"], targets=run.get("targets", []))
+        rec.minimize("loss:0", feed, ["w:0", "v:0"])
+    finally:
+        tf.disable_control_flow_v2()
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
-         case_tensor_array_computed_indices]
+         case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
+         case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
+         case_loop_in_cond_in_nested_loop, case_loop_in_three_conds_in_loop_v2,
+         case_loop_in_cond_reading_branch_values]
 
 
 if __name__ == "__main__":

@@ -369,10 +369,25 @@ def tf115_legacy_seq2seq(tf):
 
 def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
-    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices): put them
-    back for the oracle."""
-    from tensorflow.python.framework import ops
-    from tensorflow.python.ops import array_ops
+    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices,
+    control_flow_ops.Assert/cond, nest.is_sequence -> nest.is_nested,
+    op_def_registry.get_registered_ops -> get): put them back for the oracle."""
+    from tensorflow.python.framework import op_def_registry, ops
+    from tensorflow.python.ops import array_ops, control_flow_ops
+    from tensorflow.python.util import nest
+    if not hasattr(nest, "is_sequence"):
+        nest.is_sequence = nest.is_nested
+    if not hasattr(op_def_registry, "get_registered_ops"):
+        class Registered(dict):
+            def __missing__(self, name):
+                return op_def_registry.get(name)
+        op_def_registry.get_registered_ops = Registered
+    if not hasattr(control_flow_ops, "Assert"):
+        from tensorflow.python.ops import control_flow_assert
+        control_flow_ops.Assert = control_flow_assert.Assert
+    if not hasattr(control_flow_ops, "cond"):
+        from tensorflow.python.ops import cond
+        control_flow_ops.cond = cond.cond
     if not hasattr(ops, "Tensor"):
         from tensorflow.python.framework import tensor
         ops.Tensor = tensor.Tensor

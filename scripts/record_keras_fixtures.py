@@ -2,11 +2,13 @@
 venv, never in CI): the golden case cases_keras_saving.load_tf_keras_fixtures checks that
 tf1compat loads them and predicts as tf-keras does (lambda.h5: cases_keras_lambda), and
 the SavedModel of a subclassed model with nested models (saved_model_tf_subclassed_nested:
-eager_cases_keras_revived). A child process under eager execution writes the model with
-TF-function layers (TFOpLambda) as `op_lambda.h5` and the SavedModel
-`saved_model_tf_op_lambda` (eager_cases_keras_op_lambda).
+eager_cases_keras_revived) and of a subclassed model holding a subclassed model
+(saved_model_tf_subclassed_inner: eager_cases_keras_revived). A child process under eager
+execution writes the model with TF-function layers (TFOpLambda) as `op_lambda.h5` and the
+SavedModel `saved_model_tf_op_lambda` (eager_cases_keras_op_lambda).
 
     /tmp/tf/bin/python scripts/record_keras_fixtures.py
+    /tmp/tf/bin/python scripts/record_keras_fixtures.py --subclassed-inner   # that one only
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ def main(argv: list) -> int:
     tf.disable_v2_behavior()
     if argv == ["--eager"]:
         return _eager_fixtures(tf)
+    if argv == ["--subclassed-inner"]:
+        _subclassed_inner(tf)
+        return 0
     tf.get_logger().setLevel("ERROR")
     from tests.golden.keras_util import data, mlp, set_weights
     os.makedirs(OUT, exist_ok=True)
@@ -67,6 +72,7 @@ def main(argv: list) -> int:
     set_weights(with_lambdas, 8)
     with_lambdas.save(os.path.join(OUT, "lambda.h5"))
     _nested_subclassed(tf)
+    _subclassed_inner(tf)
     subprocess.run([sys.executable, os.path.abspath(__file__), "--eager"], check=True)
     print("wrote", sorted(os.listdir(OUT)))
     return 0
@@ -99,6 +105,22 @@ def _nested_subclassed(tf) -> None:
     x = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
     model.fit(x, np.ones((2, 1), np.float32), epochs=2, verbose=0)
     directory = os.path.join(OUT, "saved_model_tf_subclassed_nested")
+    shutil.rmtree(directory, ignore_errors=True)
+    model.save(directory, save_format="tf")
+    os.remove(os.path.join(directory, "fingerprint.pb"))   # (changes with every write)
+
+
+def _subclassed_inner(tf) -> None:
+    """A subclassed model holding a subclassed model (two Dense) and a Dense, fitted, as a
+    SavedModel (`saved_model_tf_subclassed_inner`; eager_cases_keras_revived)."""
+    import numpy as np
+    from tests.golden.keras_util import outer_inner_model
+    tf.reset_default_graph()
+    model = outer_inner_model(tf)
+    model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    x = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
+    model.fit(x, np.ones((2, 1), np.float32), epochs=2, verbose=0)
+    directory = os.path.join(OUT, "saved_model_tf_subclassed_inner")
     shutil.rmtree(directory, ignore_errors=True)
     model.save(directory, save_format="tf")
     os.remove(os.path.join(directory, "fingerprint.pb"))   # (changes with every write)

@@ -8,7 +8,9 @@ canonical (TF 2) name, or `compat.v1.<path>` for a TF1-only symbol, except where
 function hands its arguments to a TF 2 function that dispatches first (`tf.reduce_mean`
 is `math.reduce_mean`). Each TF1-only function of the namespaces below is called on a
 Keras input (`fn(x)`, then `fn(x, 1)`) and the created layer's function name recorded;
-one that neither call accepts, or whose call reaches a function of another name, gets its
+one that neither call accepts is tried again after all the others (so their state is the
+same) with `fn(x, [1, 1])` and on a boolean input (`tile`, the logical reductions); one
+that no call accepts, or whose call reaches a function of another name, gets its
 canonical name. Where the layer's node records every argument by name (`{"name": None}`
 for `tf.nn.relu(x)`), so are the argument names (ALL_ARGUMENTS). Output:
 tf1compat/keras/engine/op_lambda_names.py.
@@ -33,6 +35,7 @@ def main() -> int:
     tf.enable_eager_execution()
     names = {}
     all_arguments = {}
+    retry = []
     for ns in NAMESPACES:
         module = tf
         for part in ns.split(".") if ns else ():
@@ -49,17 +52,13 @@ def main() -> int:
             if canonical is None:
                 continue
             names[path] = canonical
-            dispatched, keys = _dispatched_call(tf, fn)
-            # (only a v1 function handing over to its TF 2 namesake counts: a call such
-            # as `tf.concat(x, 1)` may reach another function entirely)
-            if dispatched.split(".")[-1] != attr:
-                continue
-            if canonical.startswith("compat.v1."):
-                names[path] = dispatched
-            if "name" in keys:
-                # The dispatch got every argument by name (a generated op's, or a v1
-                # function's hand-over): tf-keras records them all, defaults included.
-                all_arguments[path] = keys
+            dispatched, keys = _dispatched_call(tf, fn, _FIRST_CALLS)
+            if not dispatched:
+                retry.append((path, attr, fn, canonical))
+            _record(path, attr, canonical, dispatched, keys, names, all_arguments)
+    for path, attr, fn, canonical in retry:
+        dispatched, keys = _dispatched_call(tf, fn, _MORE_CALLS)
+        _record(path, attr, canonical, dispatched, keys, names, all_arguments)
     target = os.path.join(ROOT, "tf1compat", "keras", "engine", "op_lambda_names.py")
     with open(target, "w") as f:
         f.write('"""The function names of tf-keras\'s TFOpLambda layers, keyed by the path of '
@@ -76,11 +75,29 @@ def main() -> int:
     return 0
 
 
-def _dispatched_call(tf, fn) -> tuple:
-    """(the function name of the layer `fn(x)` or `fn(x, 1)` makes, the names of the
-    call arguments its node records) or ("", ())."""
-    for args in ((), (1,)):
-        x = tf.keras.Input((4,))
+def _record(path, attr, canonical, dispatched, keys, names, all_arguments) -> None:
+    # (only a v1 function handing over to its TF 2 namesake counts: a call such as
+    # `tf.concat(x, 1)` may reach another function entirely)
+    if dispatched.split(".")[-1] != attr:
+        return
+    if canonical.startswith("compat.v1."):
+        names[path] = dispatched
+    if "name" in keys:
+        # The dispatch got every argument by name (a generated op's, or a v1 function's
+        # hand-over): tf-keras records them all, defaults included.
+        all_arguments[path] = keys
+
+
+# (input dtype, the arguments after the input)
+_FIRST_CALLS = (("float32", ()), ("float32", (1,)))
+_MORE_CALLS = (("float32", ([1, 1],)), ("bool", ()), ("bool", (1,)))
+
+
+def _dispatched_call(tf, fn, calls) -> tuple:
+    """(the function name of the layer the first of `calls` that `fn` accepts makes, the
+    names of the call arguments its node records) or ("", ())."""
+    for dtype, args in calls:
+        x = tf.keras.Input((4,), dtype=dtype)
         try:
             with open(os.devnull, "w") as null:
                 saved, sys.stderr = sys.stderr, null

@@ -20,6 +20,17 @@ def _weights(tf, diagonal: float, v: list):
     return w, tf.get_variable("v", [3], initializer=tf.constant_initializer(v))
 
 
+def _flag_both_ways(tf, fed_n: bool = True) -> dict:
+    """The training spec of a case with a fed `flag` (and `n`, with `fed_n`): the steps
+    with it on, then one with it off."""
+    feeds = {"x:0": ROWS[:4], **({"n:0": 2} if fed_n else {}), "flag:0": True}
+    spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
+    flipped = dict(feeds, **{"flag:0": False})
+    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
+                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
+    return spec
+
+
 def case_train_nested_loop_run_time_trip_count(tf):
     """An outer loop over the rows whose body runs an inner tf.while_loop as many times
     as the outer counter says (0, 1, 2, ... refinement steps: a trip count known only at
@@ -228,12 +239,180 @@ def case_train_loop_in_cond_in_cond_in_loop(tf):
     loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
-    feeds = {"x:0": ROWS[:4], "n:0": 2, "flag:0": True}
+    return _flag_both_ways(tf)
+
+
+def case_train_tensor_array_entering_with_elements(tf):
+    """A loop writing a TensorArray that already holds two elements written before it,
+    reading the two before each write (`ta.read(i - 1)`, `ta.read(i - 2)`), stacked
+    after it; a second array entering with an element, read after the loop by gather()
+    and read(1); a top-level tf.scan without an initializer (its first element written
+    before its loop) and a reversed one; GradientDescent."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
+    ta = ta.write(0, tf.tanh(tf.matmul(x[:1], w))).write(1, x[1:2] * v)
+    tb = tf.TensorArray(tf.float32, 5, clear_after_read=False).write(0, x[:1] * w[0])
+
+    def body(i, ta, tb):
+        e = tf.tanh(tf.matmul(ta.read(i - 1), w) + x[i] * v) + ta.read(i - 2) * 0.5
+        return i + 1, ta.write(i, e), tb.write(i - 1, e * v)
+
+    _, ta, tb = tf.while_loop(lambda i, *_: i < 5, body, [tf.constant(2), ta, tb])
+    firsts = tf.scan(lambda acc, e: tf.tanh(tf.matmul(acc, w) + e), x[:, None, :])
+    lasts = tf.scan(lambda acc, e: acc * v + e, x[:, None, :] * v, reverse=True)
+    weights = tf.constant(np.arange(1, 6, dtype=np.float32).reshape(5, 1, 1) / 5)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() * weights - 0.1)) +
+                       tf.reduce_sum(tb.gather([3, 0, 1]) * weights[:3]) +
+                       tf.reduce_sum(tb.read(1) * v) + tf.reduce_mean(firsts * weights) +
+                       tf.reduce_mean(tf.square(lasts)), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+def _fed_and_weights(tf, *names: str) -> tuple:
+    """The fed rows `x` ([4, 3]), a fed int32 `n` or bool scalar per other name, then
+    the variables `w` and `v`."""
+    fed = [tf.placeholder(tf.float32, [4, 3], name="x")] + [
+        tf.placeholder(tf.int32 if name == "n" else tf.bool, [], name=name) for name in names]
+    return (*fed, *_weights(tf, 0.3, [0.4, -0.2, 0.3]))
+
+
+def _train_outer_loop(tf, body, passes: int, target: float, optimizer=None) -> None:
+    """An outer loop of `passes` steps of `body` from a [1, 3] state of 0.1s, the mean
+    squared distance of its result from `target` as "loss", its "train" op
+    (GradientDescent unless `optimizer`) and "init"."""
+    _, h = tf.while_loop(lambda i, h: i < passes, body,
+                         [tf.constant(0), tf.ones([1, 3]) * 0.1])
+    loss = tf.reduce_mean(tf.square(h - target), name="loss")
+    (optimizer or tf.train.GradientDescentOptimizer(0.1)).minimize(loss, name="train")
+    tf.global_variables_initializer()
+
+
+def case_train_tensor_arrays_split_before_nested_loop(tf):
+    """An outer loop whose body splits a value it computes into a TensorArray (rows of
+    lengths 1 and 3: `TensorArray.split`) and unstacks another, then runs a loop of a fed
+    trip count reading both at its counter; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.tanh(x * h + tf.matmul(x, w))
+        parts = tf.TensorArray(tf.float32, 2, infer_shape=False).split(rows, [1, 3])
+        each = tf.TensorArray(tf.float32, 4).unstack(rows * v)
+
+        def inner(j, g):
+            part = tf.reshape(tf.reduce_sum(parts.read(j), 0), [1, 3])
+            return j + 1, g * 0.6 + part * v + each.read(j) * 0.3
+        _, g = tf.while_loop(lambda j, g: j < n, inner, [tf.constant(0), h])
+        return i + 1, g
+
+    _train_outer_loop(tf, body, 3, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 2},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_nested_loop_cond_random_and_stop(tf):
+    """An outer loop whose body runs a loop of `i + 1` steps (a run-time trip count)
+    whose body holds a tf.cond on its counter's parity: one branch multiplies by random
+    numbers (uniform in [1, 1]: the same values in TF and tf1compat) of the state's
+    run-time shape and adds a gradient stop, the other reads the outer step's row and
+    takes an erf (an op expanded around its value); GradientDescent."""
+    tf.set_random_seed(51)
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+
+    def body(i, h):
+        row = x[i]
+
+        def middle(j, g):
+            return j + 1, tf.cond(
+                tf.equal(tf.floormod(j, 2), 0),
+                lambda: tf.tanh(tf.matmul(g, w)) * tf.random_uniform(tf.shape(g), 1.0, 1.0) +
+                tf.stop_gradient(g * v) * 0.5,
+                lambda: g * v + row + tf.math.erf(g) * 0.1)
+
+        _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
+        return i + 1, g * 0.8 + h * 0.2
+
+    _train_outer_loop(tf, body, 3, 0.3)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
+
+
+def case_train_loop_in_cond_in_nested_loop(tf):
+    """An outer loop whose body runs a loop of `i + 1` steps (a run-time trip count)
+    whose body holds a tf.cond (a fed flag and its counter's parity) with a loop of a
+    fed trip count in one branch; GradientDescent; the flag fed both ways."""
+    x, n, flag, w, v = _fed_and_weights(tf, "n", "flag")
+
+    def body(i, h):
+        row = x[i]
+
+        def middle(j, g):
+            def looped():
+                return tf.while_loop(lambda k, f: k < n, lambda k, f: (
+                    k + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), g])[1]
+            take = tf.logical_and(flag, tf.equal(tf.floormod(j, 2), 0))
+            return j + 1, tf.cond(take, looped, lambda: g * v + row)
+
+        _, g = tf.while_loop(lambda j, g: j < i + 1, middle, [tf.constant(0), h])
+        return i + 1, g * 0.8 + h * 0.2
+
+    _train_outer_loop(tf, body, 3, 0.3)
+    return _flag_both_ways(tf)
+
+
+def case_train_loop_in_three_conds_in_loop(tf):
+    """An outer loop whose body runs a loop of a run-time trip count (the outer counter)
+    in a tf.cond (a fed `other`) in a tf.cond (the counter's parity) in a tf.cond (a fed
+    `flag`); GradientDescent; the flags fed all ways."""
+    x, flag, other, w, v = _fed_and_weights(tf, "flag", "other")
+
+    def body(i, h):
+        row = x[i]
+
+        def looped():
+            return tf.while_loop(lambda j, f: j < i, lambda j, f: (
+                j + 1, tf.tanh(tf.matmul(f, w) + row * v)), [tf.constant(0), h])[1]
+        g = tf.cond(flag, lambda: tf.cond(tf.equal(tf.floormod(i, 2), 0),
+                                          lambda: tf.cond(other, looped, lambda: h * w[0]),
+                                          lambda: h * v),
+                    lambda: h + row)
+        return i + 1, g * 0.8 + h * 0.2
+
+    _train_outer_loop(tf, body, 4, 0.2)
+    feeds = {"x:0": ROWS[:4], "flag:0": True, "other:0": True}
     spec = _training_spec(tf, tf.train.Saver(), feeds, ["loss:0", "w:0", "v:0"])
-    flipped = dict(feeds, **{"flag:0": False})
-    spec["runs"] += [{"feeds": flipped, "fetches": [], "targets": ["train"]},
-                     {"feeds": flipped, "fetches": ["loss:0", "w:0", "v:0"]}]
+    for flags in ({"other:0": False}, {"flag:0": False}):
+        changed = dict(feeds, **flags)
+        spec["runs"] += [{"feeds": changed, "fetches": [], "targets": ["train"]},
+                         {"feeds": changed, "fetches": ["loss:0", "w:0", "v:0"]}]
     return spec
+
+
+def case_train_loop_in_cond_reading_branch_values(tf):
+    """An outer loop whose body runs, in a tf.cond (a fed flag and the counter's
+    parity), a loop of a run-time trip count starting from and capturing values the
+    branch computes (`tanh(h * v + row)`, `row * w[0] + 0.5`); GradientDescent; the
+    flag fed both ways."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def body(i, h):
+        row = x[i]
+
+        def looped():
+            start = tf.tanh(h * v + row)
+            scale = row * w[0] + 0.5
+            return tf.while_loop(lambda j, g: j < i + 1, lambda j, g: (
+                j + 1, tf.tanh(tf.matmul(g, w)) * scale + start * 0.1),
+                [tf.constant(0), start])[1]
+        take = tf.logical_and(flag, tf.equal(tf.floormod(i, 2), 0))
+        return i + 1, tf.cond(take, looped, lambda: h * v + row) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 4, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
 
 
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
@@ -243,4 +422,10 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_tensor_array_computed_indices,
                      case_train_tensor_array_read_between_writes,
                      case_train_three_level_loops_with_cond,
-                     case_train_loop_in_cond_in_cond_in_loop]
+                     case_train_loop_in_cond_in_cond_in_loop,
+                     case_train_tensor_array_entering_with_elements,
+                     case_train_tensor_arrays_split_before_nested_loop,
+                     case_train_nested_loop_cond_random_and_stop,
+                     case_train_loop_in_cond_in_nested_loop,
+                     case_train_loop_in_three_conds_in_loop,
+                     case_train_loop_in_cond_reading_branch_values]

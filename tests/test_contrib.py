@@ -472,3 +472,29 @@ def test_contrib_layers_relu_relu6_linear_are_fully_connected_shorthands():
         assert [o.op.type for o in outs] == ["Relu", "Relu6", "BiasAdd"]
         assert [v.name for v in tf.global_variables()][:2] == [
             "fully_connected/weights:0", "fully_connected/biases:0"]
+
+
+def test_framework_variable_filters_device_chooser_and_global_step():
+    # TF 1.15's contrib/framework/python/ops/variables.py: include patterns first, then
+    # exclude; re.search by default, re.match with reg_search=False; round-robin ps tasks.
+    fw = tf.contrib.framework
+    with tf.Graph().as_default() as g:
+        names = ["Conv/weights", "Conv/biases", "Logits/weights", "fc/Conv_weights"]
+        vs = [tf.get_variable(n, [1]) for n in names]
+        pick = fw.filter_variables(vs, include_patterns=["Conv"],
+                                   exclude_patterns=["biases", "Logits"])
+        assert [v.op.name for v in pick] == ["Conv/weights", "fc/Conv_weights"]
+        started = fw.filter_variables(vs, include_patterns=["Conv"], reg_search=False)
+        assert [v.op.name for v in started] == ["Conv/weights", "Conv/biases"]
+        assert fw.filter_variables(vs) == vs
+        chooser = fw.VariableDeviceChooser(2)
+        assert [chooser(None) for _ in range(3)] == [
+            "/job:ps/task:0/device:CPU:0", "/job:ps/task:1/device:CPU:0",
+            "/job:ps/task:0/device:CPU:0"]
+        assert fw.VariableDeviceChooser(device_type="GPU")(None) == "/device:GPU:0"
+        assert fw.assert_or_get_global_step() is None
+        step = tf.train.get_or_create_global_step()
+        assert fw.assert_or_get_global_step(g) is step
+        assert fw.assert_or_get_global_step(global_step_tensor=step) is step
+        with pytest.raises(TypeError):
+            fw.assert_or_get_global_step(global_step_tensor=tf.constant(1.5))

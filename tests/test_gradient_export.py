@@ -161,16 +161,17 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     # Prod over an axis of unknown size; the same again; a cond whose branch holds Log
     # (its zero gradient in the untaken branch could be 0 * inf); nested while loops,
     # the inner one's trip count the outer counter (loop_unrolling.py unrolls only fixed
-    # ones) and its body a tf.cond with a gradient stop in a branch (a nested backward
-    # loop takes conds of plain ops only).
+    # ones) and its body a tf.cond reading a resource variable in a branch (a nested
+    # backward loop takes no resource variable reads).
     prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 0)), [w])[0]
     again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 0)), [w])[0]
     cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(tf.log(w)),
                                 lambda: tf.reduce_sum(w * 2.0)), [w])[0]
+    r = tf.get_variable("r", [3, 2], initializer=tf.ones_initializer(), use_resource=True)
     loop = tf.gradients(tf.while_loop(
         lambda i, v: i < 2,
         lambda i, v: (i + 1, tf.while_loop(lambda j, u: j <= i, lambda j, u: (
-            j + 1, tf.cond(j > 0, lambda: u * tf.stop_gradient(u) * w, lambda: u + w)),
+            j + 1, tf.cond(j > 0, lambda: u * r * w, lambda: u + w)),
             [0, v])[1]),
         [0, tf.ones([3, 2])])[1], [w])[0]
     tf.global_variables_initializer()
@@ -181,7 +182,7 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     assert len(messages) == 3, messages
     assert "Prod" in messages[0] and "Log" in messages[1]
     assert "nested loop" in messages[2] and "holds If" in messages[2] and \
-        "holds a tf.cond" in messages[2]
+        "holds a resource variable read" in messages[2]
     with tf.Session() as sess:
         sess.run("init")
         here = sess.run([prod, again, cond, loop], {x: X})

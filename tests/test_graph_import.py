@@ -81,12 +81,22 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "functional_control_flow", "runtime_conv_transpose",
                                   "scan_in_loop_run_time_length",
                                   "three_level_loops_with_conds",
-                                  "tensor_array_computed_indices"])
+                                  "tensor_array_computed_indices",
+                                  "tensor_array_entering_with_elements",
+                                  "tensor_arrays_split_before_nested_loop",
+                                  "nested_loop_cond_random_and_stop",
+                                  "loop_in_cond_in_nested_loop",
+                                  "loop_in_three_conds_in_loop_v2",
+                                  "loop_in_cond_reading_branch_values"])
 def test_imported_tf_graph_trains_like_tf(case):
     """tf1compat's own optimizer on a loss of TF's imported graph (TF1 loops and conds, or
     functional If/While, transposed convolutions of run-time sizes, nested loops: tf.scan
     over a run-time length in a loop, loops three deep with conds, a loop in a cond in a
-    cond in a loop, TensorArrays read at computed indices) steps like TF did (the
+    cond in a loop, TensorArrays read at computed indices, arrays entering a loop with
+    elements, arrays split before a nested loop, random draws and gradient stops in a
+    cond of a nested loop, a loop in a cond in a nested loop, a loop three conds deep
+    in a loop in TF's control flow v2, a loop in a cond reading values the branch
+    computes) steps like TF did (the
     fixture's `minimize` record)."""
     d, spec, arrays = _load(case)
     minimize = spec.get("minimize")

@@ -373,6 +373,62 @@ def test_revived_nested_models_in_graph_mode():
     np.testing.assert_allclose(history["loss"], expected["history"]["loss"], rtol=1e-5)
 
 
+def test_revived_nested_subclassed_model_in_graph_mode():
+    """In graph mode, a revived model's nested subclassed model is the one tf-keras
+    revives under eager execution (tests/golden/eager_cases_keras_revived, case
+    revived_nested_subclassed): a revived model of its class name with its own layers and
+    the model's variables, called alone through its traced function (another input shape
+    is tf-keras's ValueError); the model trains through it."""
+    from tests.golden.eager_cases_keras_revived import nested_subclassed_view
+    from tests.golden.harness import decode
+    with open(os.path.join(ROOT, "tests", "golden", "data",
+                           "eager_cases_keras_revived.json")) as f:
+        expected = decode(json.load(f)["revived_nested_subclassed"])["result"]
+    tf.reset_default_graph()
+    model = tf.keras.models.load_model(os.path.join(FIXTURES,
+                                                    "saved_model_tf_subclassed_inner"))
+    got = nested_subclassed_view(tf, model, tf.keras.backend.eval)
+    for key in ("class", "weights", "layers"):
+        assert got[key] == expected[key], key
+    for key in ("predict", "inner", "inner_first"):
+        np.testing.assert_allclose(got[key], expected[key], rtol=1e-5, atol=1e-6)
+    assert got["inner_wrong_shape"]["error"] == expected["inner_wrong_shape"]["error"] == \
+        "ValueError"
+    x = np.array([[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0]], np.float32)
+    history = model.fit(x, np.ones((2, 1), np.float32), epochs=2, verbose=0).history
+    np.testing.assert_allclose(history["loss"], expected["history"]["loss"], rtol=1e-5)
+    for got_w, want in zip(model.get_weights(), expected["after_fit"]):
+        np.testing.assert_allclose(got_w, want, rtol=1e-5, atol=1e-6)
+
+
+def test_revived_nested_subclassed_model_written_by_tf1compat():
+    """tf1compat writes a nested subclassed model without get_config with tf-keras's
+    "saved without config" marker; without the classes, tf1compat revives the directory
+    as tf-keras does (tests/fixtures/keras/revived_subclassed.json,
+    scripts/record_keras_revived.py): the nested revived model with its layers and the
+    model's variables; its layers call, the models (no traced functions) raise
+    ValueError."""
+    with open(os.path.join(FIXTURES, "revived_subclassed.json")) as f:
+        expected = json.load(f)["saved_model_tf1compat_subclassed_inner"]
+    tf.reset_default_graph()
+    model = tf.keras.models.load_model(os.path.join(FIXTURES,
+                                                    "saved_model_tf1compat_subclassed_inner"))
+    from tests.golden.keras_util import nested_layers
+    assert type(model).__name__ == expected["class"]
+    assert [w.name for w in model.weights] == expected["weights"]
+    assert nested_layers(model) == expected["layers"]
+    for value, want in zip(model.get_weights(), expected["values"]):
+        np.testing.assert_allclose(value, want, rtol=1e-6)
+    inner = model.layers[0]
+    np.testing.assert_allclose(tf.keras.backend.eval(inner.layers[0](script.INPUT)),
+                               expected["inner_first"]["value"], rtol=1e-5)
+    assert expected["predict"] == expected["inner"] == {"error": "ValueError"}
+    with pytest.raises(ValueError, match="call function was not serialized"):
+        model.predict(script.INPUT)
+    with pytest.raises(ValueError, match="custom layer inner of type Inner"):
+        inner(tf.constant(script.INPUT))
+
+
 def test_revived_subclassed_model_without_traced_functions_under_eager_execution():
     """Under eager execution too, a revived model without traced functions (tf1compat's
     directory) loads but cannot be called (tf-keras's ValueError); tf-keras's directory

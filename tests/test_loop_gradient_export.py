@@ -205,14 +205,15 @@ def test_a_nested_loop_of_a_run_time_trip_count_gets_a_nested_backward_loop(inne
     assert [c.while_ctxt.context_name for c in grad_ctx.nested_contexts] == [inner_grad]
 
 
-def _loop_in_cond_in_loop(inner_reads_branch_value=False):
+def _loop_in_cond_in_loop(inner_reads_branch_value=""):
     x = tf.placeholder(tf.float32, [3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
     w = tf.get_variable("w", [3])
 
     def body(i, h):
         def looped():
-            start = h * 2.0 if inner_reads_branch_value else h
+            start = {"": h, "mul": h * 2.0, "bessel": tf.math.bessel_i0e(h)}[
+                inner_reads_branch_value]
             return tf.while_loop(lambda j, g: j < 2, lambda j, g: (j + 1, g * w),
                                  [tf.constant(0), start])[1]
         return i + 1, tf.cond(flag, looped, lambda: h + w)
@@ -237,9 +238,22 @@ def test_a_loop_in_a_cond_in_a_loop_gets_a_nested_backward_loop(caplog):
     assert any(n.op == "StackPushV2" and n.input[1] == count.name for n in gd.node)
 
 
-def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_keeps_tf1compat_form(caplog):
-    reason = _warned_reason(lambda: _loop_in_cond_in_loop(True), caplog)
-    assert "reads a value computed in its tf.cond branch" in reason
+def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_gets_a_branch_function(caplog):
+    """The value the branch computes for the nested loop is pushed; the gradient of its
+    backward loop's result passes a function of the branch's ops (TF's runs:
+    case_train_loop_in_cond_reading_branch_values)."""
+    _loop_in_cond_in_loop("mul")
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    grads = [n for n in gd.node if "branch_values_grad" in n.name]
+    assert len(grads) == 1 and grads[0].op == "SymbolicGradient"
+    branch, = [f for f in gd.library.function if f.signature.name.endswith("_branch")]
+    assert [n.op for n in branch.node_def] == ["Const", "Mul"]
+
+
+def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
+    reason = _warned_reason(lambda: _loop_in_cond_in_loop("bessel"), caplog)
+    assert "reads a value its tf.cond branch computes other than by ops TF" in reason
 
 
 def test_a_nested_loop_of_a_fixed_trip_count_is_unrolled_in_the_body_function():
@@ -341,41 +355,70 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
     assert "op type BesselI0e" in _warned_reason(build, caplog)
 
 
-@pytest.mark.parametrize("through_cond", [False, True])
-def test_a_tensor_array_that_enters_a_loop_with_elements_keeps_tf1compat_form(through_cond,
-                                                                              caplog):
-    """An array written before a top-level loop (directly or in a tf.cond) that the loop
-    writes and stack() reads after it: the elements written before would need their
-    gradients handed on past the loop's start (real TF ran such a file to half the
-    gradient before): warned, never a silently missing gradient."""
+def test_a_tensor_array_that_enters_a_loop_through_a_cond_keeps_tf1compat_form(caplog):
+    """An array written in a tf.cond before a top-level loop that writes it and stack()
+    reads after it: the elements' gradients would have to pass the cond's Merge: warned,
+    never a silently missing gradient (real TF ran such a file to half the gradient)."""
     def build():
         x = tf.placeholder(tf.float32, [2], name="x")
         w = tf.get_variable("w", [2])
         ta = tf.TensorArray(tf.float32, 5).write(0, x * w)
         ta = tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w), lambda: ta.write(
-            1, x)) if through_cond else ta.write(1, x * w)
+            1, x))
         _, ta = tf.while_loop(lambda j, ta: j < 3, lambda j, ta: (
             j + 1, ta.write(j + 2, x * w)), [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(tf.square(tf.reduce_sum(ta.stack(), 0))), [w])
-    assert "writes a TensorArray that enters it with elements" in \
-        _warned_reason(build, caplog)
+    assert "enters it with elements passed through a tf.cond" in _warned_reason(build, caplog)
 
 
-def test_a_tensor_array_read_in_the_body_that_enters_with_elements_keeps_tf1compat_form(
-        caplog):
-    """Its elements written before the loop would need their gradients handed on past
-    the loop's start: not written (warned), never a silently missing gradient."""
+def test_elements_written_before_a_loop_get_their_rows_of_the_gradients(caplog):
+    """An array entering a top-level loop with elements (written before it, one read
+    back in the body): each element's gradient is its row of the stack()'s gradient plus
+    its row of what the backward loop summed for the body's reads; the gradient from the
+    saved .meta, imported, is the in-process one. (TF's runs:
+    case_train_tensor_array_entering_with_elements.)"""
+    x = tf.placeholder(tf.float32, [4, 2], name="x")
+    w = tf.get_variable("w", [2], initializer=tf.constant_initializer([0.6, -0.3]))
+    ta = tf.TensorArray(tf.float32, 4, clear_after_read=False,
+                        element_shape=[2]).write(0, x[0] * w)
+
+    def body(i, ta):
+        return i + 1, ta.write(i, ta.read(i - 1) * w + x[i])
+    _, ta = tf.while_loop(lambda i, ta: i < 4, body, [tf.constant(1), ta])
+    grad, = tf.gradients(tf.reduce_sum(tf.square(ta.stack())), [w])
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    nodes = {n.name: n for n in gd.node}
+    rows = [n for name, n in nodes.items() if "/entering_grad/" in name and n.op == "GatherV2"]
+    assert len(rows) == 2 and {nodes[r.input[0].split(":")[0]].op for r in rows} == {
+        "Exit", "SymbolicGradient"}     # the backward loop's sums; the head's stack() grad
+    feeds = {"x:0": graph_loop_training_cases.X8[:4, :2]}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        here = sess.run(grad, feeds)
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            sess.run("init" if "init" in nodes else "w/Assign")
+            back = sess.run(grad.name, feeds)
+    assert np.abs(here).sum() > 0
+    np.testing.assert_allclose(here, back, rtol=1e-5, atol=1e-7)
+
+
+def test_an_element_read_from_an_array_filled_otherwise_keeps_tf1compat_form(caplog):
+    """An element written before a loop that was read from an array not unstacked before
+    it (one a first loop filled): a stateful read its gradient cannot pass: warned."""
     def build():
-        x = tf.placeholder(tf.float32, [4, 2], name="x")
+        x = tf.placeholder(tf.float32, [2], name="x")
         w = tf.get_variable("w", [2])
-        ta = tf.TensorArray(tf.float32, 4, clear_after_read=False,
-                            element_shape=[2]).write(0, x[0] * w)
-
-        def body(i, ta):
-            return i + 1, ta.write(i, ta.read(i - 1) * w + x[i])
-        _, ta = tf.while_loop(lambda i, ta: i < 4, body, [tf.constant(1), ta])
+        first = tf.TensorArray(tf.float32, 2, clear_after_read=False)
+        _, first = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
+            j + 1, ta.write(j, x * w)), [tf.constant(0), first])
+        ta = tf.TensorArray(tf.float32, 4).write(0, first.read(1))
+        _, ta = tf.while_loop(lambda j, ta: j < 3, lambda j, ta: (
+            j + 1, ta.write(j + 1, x * w)), [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(ta.stack()), [w])
-    assert "writes a TensorArray that enters it with elements" in \
+    assert "element read before it from an array not unstacked there" in \
         _warned_reason(build, caplog)
 
 

@@ -305,3 +305,29 @@ def test_tensorflow_python_keras_paths_are_tf_keras():
     assert lines[0] == "(None, 2)"
     assert lines[1].startswith("ERR tf1compat does not provide TensorFlow's module "
                                "'tensorflow.python.keras.no_such_module'")
+
+
+def test_internal_package_paths_import_their_children_and_leave_public_names_alone():
+    # `from tensorflow.contrib.framework.python.ops import audio_ops` (DeepSpeech) needs the
+    # child's own stand-in; `import tensorflow.contrib.framework.python.ops.arg_scope` must
+    # not replace the function tf.contrib.framework.arg_scope with that module.
+    code = textwrap.dedent("""
+        import importlib
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        from tf1compat.shim import INTERNAL_PATHS
+        for path in INTERNAL_PATHS:
+            parent, _, leaf = path.rpartition(".")
+            if parent in INTERNAL_PATHS:
+                child = getattr(__import__(parent, fromlist=[leaf]), leaf)
+                # TF's package re-exports its children's names over the children
+                # (`from ...ops.arg_scope import *`): a function of the child's name wins
+                assert (child is importlib.import_module(INTERNAL_PATHS[path])
+                        or not isinstance(child, type(importlib))), path
+        from tensorflow.contrib.framework.python.ops import audio_ops
+        print(audio_ops.mfcc.__name__, callable(tf.contrib.framework.arg_scope),
+              tf.contrib.framework.python.ops.add_arg_scope is tf.contrib.framework.add_arg_scope)
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["mfcc", "True", "True"]

@@ -47,11 +47,11 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    convert_to_tensor_or_indexed_slices,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import (Dimension, TensorShape, dimension_at_index,
-                                              dimension_value)
+                                              dimension_value, disable_v2_tensorshape,
+                                              enable_v2_tensorshape)
 from tf1compat.framework.misc import (disable_eager_execution, is_symbolic_tensor,
                                       disable_resource_variables, disable_tensor_equality,
-                                      disable_v2_tensorshape, enable_resource_variables,
-                                      enable_tensor_equality, enable_v2_tensorshape,
+                                      enable_resource_variables, enable_tensor_equality,
                                       executing_eagerly_outside_functions, get_static_value,
                                       is_tensor, newaxis, op_scope, resource_variables_enabled,
                                       control_flow_v2_enabled, disable_control_flow_v2,

@@ -48,6 +48,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.gradients": "tf1compat.autodiff.gradients",
     "tensorflow.python.ops.gradients_impl": "tf1compat.autodiff.gradients",
     "tensorflow.python.framework.tensor_util": "tf1compat.internal.tensor_util",
+    "tensorflow.python.framework.function": "tf1compat.internal.framework_function",
     "tensorflow.python.layers.utils": "tf1compat.internal.layers_utils",
     "tensorflow.python.layers.base": "tf1compat.layers.base",
     "tensorflow.python.layers.core": "tf1compat.layers.layers",
@@ -88,8 +89,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.flags": "tf1compat.util.flags",
     "tensorflow.python.platform.app": "tf1compat.util.app",
     "tensorflow.python.platform.resource_loader": "tf1compat.util.resource_loader",
-    "tensorflow.python.util.nest": "tf1compat.util.nest",
+    "tensorflow.python.util.nest": "tf1compat.util.nest_internal",
     "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
+    "tensorflow.python.util.tf_inspect": "tf1compat.util.tf_inspect",
     "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
     "tensorflow.python.eager.context": "tf1compat.eager.context",
@@ -288,6 +290,10 @@ INTERNAL_PATHS.update({
 # package `...framework.python.ops`, which re-exports its modules as tf.contrib.framework does).
 INTERNAL_PATHS.update({
     "tensorflow.contrib.framework.python.ops": "tf1compat.contrib.framework",
+    # Sonnet v1: `from tensorflow.contrib.eager.python import tfe` (TF 1.15's module behind
+    # tf.contrib.eager).
+    "tensorflow.contrib.eager.python": "tf1compat.internal.contrib_eager_python",
+    "tensorflow.contrib.eager.python.tfe": "tf1compat.contrib.eager",
     "tensorflow.contrib.framework.python.ops.arg_scope": "tf1compat.contrib.framework.arg_scope",
     "tensorflow.contrib.framework.python.ops.variables": "tf1compat.contrib.framework.variables",
 })
@@ -301,11 +307,18 @@ INTERNAL_PATHS.update({
                     "optimizers", "regularizers", "summaries", "utils")}})
 
 # TF 1.15's tf.contrib.rnn / legacy_seq2seq modules (tflearn's fallbacks for old TFs
-# import them): tf.contrib.rnn holds their cells, wrappers and static RNNs.
+# import them): tf.contrib.rnn holds their cells, wrappers and static RNNs; metric_loss_ops
+# is tf.contrib.losses.metric_learning.
 INTERNAL_PATHS.update({
     "tensorflow.contrib.rnn.python.ops.core_rnn": "tf1compat.contrib.rnn",
     "tensorflow.contrib.rnn.python.ops.core_rnn_cell": "tf1compat.contrib.rnn",
     "tensorflow.contrib.rnn.python.ops.rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.fused_rnn_cell": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.lstm_ops": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.rnn.python.ops.gru_ops": "tf1compat.contrib.rnn",
+    "tensorflow.contrib.losses.python.metric_learning": "tf1compat.contrib.metric_learning",
+    "tensorflow.contrib.losses.python.metric_learning.metric_loss_ops":
+        "tf1compat.contrib.metric_learning",
     "tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq": "tf1compat.contrib.legacy_seq2seq",
 })
 
@@ -439,9 +452,12 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
     target = INTERNAL_PATHS.get(fullname)
     if target is not None:
         try:
-            return importlib.import_module(target)
+            module = importlib.import_module(target)
         except ImportError:
             return None
+        if any(path.startswith(fullname + ".") for path in INTERNAL_PATHS):
+            return _alias_package(fullname, module)
+        return module
     if fullname == "tensorflow.python.keras._impl":
         return _package(fullname)
     keras_path = _KERAS_IMPL_PATH.match(fullname)
@@ -502,6 +518,33 @@ def _package(fullname: str) -> types.ModuleType:
         module = types.ModuleType(fullname, f"tf1compat stand-in for {fullname}")
         module.__path__ = []  # a package: its children resolve through the finder
         _PACKAGES[fullname] = module
+    return _PACKAGES[fullname]
+
+
+class _AliasPackage(types.ModuleType):
+    """An internal package path that stands for a tf1compat module and has internal paths
+    of its own below it (`tensorflow.contrib.framework.python.ops` -> tf.contrib.framework,
+    with `...ops.arg_scope` and `...ops.audio_ops`). Its names are the module's; the
+    package's own name lets `from <path> import <child>` find the child's stand-in, and
+    Python sets imported children on this package, never on tf1compat's module (where
+    `...ops.arg_scope` would replace the function tf.contrib.framework.arg_scope)."""
+
+    __path__: list = []
+
+    def __init__(self, name: str, module: types.ModuleType):
+        super().__init__(name, module.__doc__)
+        self._tf1compat_module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["_tf1compat_module"], name)
+
+    def __dir__(self) -> list:
+        return sorted(set(dir(self._tf1compat_module)) | set(self.__dict__))
+
+
+def _alias_package(fullname: str, module: types.ModuleType) -> types.ModuleType:
+    if fullname not in _PACKAGES:
+        _PACKAGES[fullname] = _AliasPackage(fullname, module)
     return _PACKAGES[fullname]
 
 

@@ -186,6 +186,15 @@ def case_padded_batch(tf):
             "ops": new_ops(tf)[-12:]}
 
 
+def case_padded_batch_strings(tf):
+    # scalar strings batch to a vector of bytes; string vectors pad with "" or the value
+    words = tf.data.Dataset.from_tensor_slices(["a", "bc", "def"])
+    ds = words.map(lambda w: (w, tf.string_split([w], "").values))
+    pb = ds.padded_batch(2, padded_shapes=([], [None]))
+    pb2 = ds.padded_batch(3, padded_shapes=([], [4]), padding_values=("?", "-"))
+    return {"v": [run_all(tf, _one_shot(tf, d)) for d in (pb, pb2)]}
+
+
 def case_padded_batch_too_small(tf):
     ds = tf.data.Dataset.range(1, 6).map(lambda i: tf.fill([i], i)).padded_batch(
         2, padded_shapes=[3])

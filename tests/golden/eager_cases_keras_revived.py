@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from tests.golden.harness import catch, tolerance
+from tests.golden.keras_util import nested_layers
 
 _DIRECTORY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "fixtures", "keras", "saved_model_tf_subclassed")
@@ -98,4 +99,37 @@ def case_revived_nested_models(tf):
     history = model.fit(_INPUT, np.ones((2, 1), np.float32), epochs=2, verbose=0).history
     out.update(history=history, after_fit=model.get_weights(),
                block_after_fit=np.asarray(block(_INPUT)))
+    return out
+
+
+_INNER = os.path.join(os.path.dirname(_DIRECTORY), "saved_model_tf_subclassed_inner")
+
+
+def nested_subclassed_view(tf, model, evaluate):
+    """What a revived model holding a revived subclassed model shows: classes, names,
+    weights, the inner layers (attribute, weights, the model's own variables), its
+    predictions, the nested model and its first layer called alone (`evaluate` reads a
+    tensor) and a call with another input shape."""
+    inner = model.layers[0]
+    return {"class": type(model).__name__, "weights": [w.name for w in model.weights],
+            "layers": nested_layers(model),
+            "predict": model.predict(_INPUT, verbose=0),
+            "inner": evaluate(inner(tf.constant(_INPUT))),
+            "inner_first": evaluate(inner.layers[0](tf.constant(_INPUT))),
+            "inner_wrong_shape": catch(lambda: inner(tf.constant(np.ones((2, 3),
+                                                                         np.float32))))}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_revived_nested_subclassed(tf):
+    """A subclassed model holding a subclassed model (tests/fixtures/keras/
+    saved_model_tf_subclassed_inner), revived without either class: the nested model is a
+    revived model of its class name with its own layers, owning the model's variables,
+    called through its traced function; the model fits through it."""
+    tf.keras.backend.clear_session()
+    model = tf.keras.models.load_model(_INNER)
+    out = nested_subclassed_view(tf, model, np.asarray)
+    history = model.fit(_INPUT, np.ones((2, 1), np.float32), epochs=2, verbose=0).history
+    out.update(history=history, after_fit=model.get_weights(),
+               inner_after_fit=np.asarray(model.layers[0](tf.constant(_INPUT))))
     return out

@@ -161,3 +161,45 @@ def data(n=12, inputs=3, outputs=2, seed=1, classes=None):
     else:
         y = rng.randn(n, outputs).astype(np.float32)
     return x, y
+
+
+def outer_inner_model(tf, outer_config=False):
+    """A subclassed `Outer` (named "outer") holding a subclassed `Inner` of two Dense and
+    a Dense, seeded; `outer_config` gives Outer a get_config (tf1compat saves a subclassed
+    model through it), Inner has none. For the revived-SavedModel fixtures."""
+    init = tf.keras.initializers.glorot_uniform
+
+    class Inner(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.d1 = tf.keras.layers.Dense(3, activation="relu",
+                                            kernel_initializer=init(seed=1))
+            self.d2 = tf.keras.layers.Dense(2, kernel_initializer=init(seed=2))
+
+        def call(self, x):
+            return self.d2(self.d1(x))
+
+    class Outer(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.inner = Inner(name="inner")
+            self.out = tf.keras.layers.Dense(1, kernel_initializer=init(seed=3))
+
+        def call(self, x):
+            return self.out(self.inner(x))
+
+    if outer_config:
+        Outer.get_config = lambda self: {"name": self.name}
+    return Outer(name="outer")
+
+
+def nested_layers(model):
+    """A model's layers and the layers inside them: class, name, weight names, the
+    attributes holding each, and whether a nested layer's weights are the model's."""
+    return [[type(layer).__name__, layer.name, [w.name for w in layer.weights],
+             [k for k, v in vars(model).items() if v is layer],
+             [[type(sub).__name__, sub.name, [w.name for w in sub.weights],
+               [k for k, v in vars(layer).items() if v is sub],
+               [any(w is m for m in model.weights) for w in sub.weights]]
+              for sub in getattr(layer, "layers", [])]]
+            for layer in model.layers]

@@ -78,8 +78,10 @@ _v2 = {"enabled": False}
 def disable_v2_behavior() -> None:
     """TF1 behaviour is what tf1compat provides; as in TF, this turns eager execution off
     (graph mode for the rest of the program)."""
+    from tf1compat.framework.tensor_shape import disable_v2_tensorshape
     _v2["enabled"] = False
     _context.set_default_eager(False)
+    disable_v2_tensorshape()
 
 
 def enable_v2_behavior() -> None:

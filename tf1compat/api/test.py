@@ -162,7 +162,14 @@ class TestCase(absltest.TestCase):
                          f"Devices {device1} and {device2} are not equal. {msg}")
 
     def evaluate(self, tensors: Any) -> Any:
+        """The values of `tensors` (a nested structure): run in the default (or a new)
+        session, or, under eager execution, each tensor's and variable's value."""
+        from tf1compat.framework.context import executing_eagerly
         from tf1compat.framework.tensor import get_default_session
+        if executing_eagerly():
+            from tf1compat.util.nest import map_structure
+            return map_structure(lambda t: t.numpy() if hasattr(t, "numpy") else t,
+                                 tensors)
         sess = get_default_session()
         if sess is None:
             with self.session() as sess:

@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tf1compat.util import nest
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.tensor_shape import dimension_value
 from tf1compat.contrib._sequence_losses import legacy_sequence_loss, sequence_loss_by_example
 from tf1compat.contrib.rnn.contrib_cells import (EmbeddingWrapper, OutputProjectionWrapper,
                                                  _Linear)
@@ -235,7 +236,7 @@ def attention_decoder(decoder_inputs: Sequence[Any], initial_state: Any,
         raise ValueError("Must provide at least 1 input to attention decoder.")
     if num_heads < 1:
         raise ValueError("With less than 1 heads, use a non-attention decoder.")
-    if attention_states.shape[2].value is None:
+    if dimension_value(attention_states.shape[2]) is None:
         raise ValueError(f"Shape[2] of attention_states must be known: "
                          f"{attention_states.shape}")
     if output_size is None:
@@ -243,10 +244,10 @@ def attention_decoder(decoder_inputs: Sequence[Any], initial_state: Any,
     with variable_scope(scope or "attention_decoder", dtype=dtype) as vscope:
         dtype = vscope.dtype
         batch_size = ops.shape(decoder_inputs[0])[0]
-        attn_length = attention_states.shape[1].value
+        attn_length = dimension_value(attention_states.shape[1])
         if attn_length is None:
             attn_length = ops.shape(attention_states)[1]
-        attn_size = attention_states.shape[2].value
+        attn_size = dimension_value(attention_states.shape[2])
         # [batch, length, 1, size]: a 1x1 convolution applies W_i to every encoder state.
         hidden = ops.reshape(attention_states, [-1, attn_length, 1, attn_size])
         hidden_features, attn_vectors = [], []

@@ -17,6 +17,10 @@ from tf1compat.eager.context import (ASYNC, DEVICE_PLACEMENT_EXPLICIT, DEVICE_PL
                                      num_gpus)
 from tf1compat.eager.function import TensorSpec, defun
 from tf1compat.eager.function import function
+from tf1compat.eager.test_modes import run_all_in_graph_and_eager_modes as \
+    run_all_tests_in_graph_and_eager_modes
+from tf1compat.eager.test_modes import run_in_graph_and_eager_modes as \
+    run_test_in_graph_and_eager_modes
 from tf1compat.autodiff.tape import (GradientTape, gradients_function, implicit_gradients,
                                      implicit_value_and_gradients, value_and_gradients_function)
 from tf1compat.variables.resource_variable import ResourceVariable as Variable
@@ -29,7 +33,8 @@ __all__ = ["Variable", "GradientTape", "implicit_gradients", "implicit_value_and
            "list_devices", "execution_mode", "async_wait", "async_clear_error", "seterr",
            "get_optimizer_variables", "run", "DEVICE_PLACEMENT_EXPLICIT",
            "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT",
-           "DEVICE_PLACEMENT_SILENT_FOR_INT32", "SYNC", "ASYNC"]
+           "DEVICE_PLACEMENT_SILENT_FOR_INT32", "SYNC", "ASYNC",
+           "run_test_in_graph_and_eager_modes", "run_all_tests_in_graph_and_eager_modes"]
 # (Checkpoint, Saver, Iterator and Network resolve through __getattr__ when used.)
 
 
@@ -110,8 +115,6 @@ def __getattr__(name: str) -> Any:
                 "restore_network_checkpoint", "add_execution_callback",
                 "clear_execution_callbacks", "inf_callback", "nan_callback",
                 "inf_nan_callback", "connect_to_remote_host",
-                "enable_remote_eager_execution", "make_template", "AutoGraph",
-                "run_test_in_graph_and_eager_modes",
-                "run_all_tests_in_graph_and_eager_modes"):
+                "enable_remote_eager_execution", "make_template", "AutoGraph"):
         raise NotImplementedError(f"tf.contrib.eager.{name} is not supported by tf1compat")
     raise AttributeError(f"module 'tf.contrib.eager' has no attribute {name!r}")

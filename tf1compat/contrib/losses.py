@@ -4,13 +4,15 @@ The predecessors of `tf.losses`, with their own argument order (predictions or l
 first) and reduction: every loss is weighted and summed over the batch, then divided by
 the number of present (non-zero-weight) elements (`div_no_nan`), and added to the LOSSES
 collection. `hinge_loss` returns the unreduced losses. New code should use `tf.losses`,
-whose functions take `labels` first.
+whose functions take `labels` first. `metric_learning` holds the embedding losses
+(tf1compat/contrib/metric_learning.py).
 """
 
 from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from tf1compat.contrib import metric_learning
 from tf1compat.contrib.framework.arg_scope import add_arg_scope
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import GraphKeys, add_to_collection, get_collection, name_scope
@@ -22,7 +24,7 @@ from tf1compat.ops.strided_slice import slice as slice_
 
 __all__ = ["absolute_difference", "add_loss", "cosine_distance", "compute_weighted_loss",
            "get_losses", "get_regularization_losses", "get_total_loss", "hinge_loss",
-           "log_loss", "mean_pairwise_squared_error", "mean_squared_error",
+           "log_loss", "mean_pairwise_squared_error", "mean_squared_error", "metric_learning",
            "sigmoid_cross_entropy", "softmax_cross_entropy", "sparse_softmax_cross_entropy"]
 
 

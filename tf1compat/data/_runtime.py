@@ -390,7 +390,8 @@ class PaddedBatchValue(DatasetValue):
         out.fill(pad)
         for i, v in enumerate(values):
             arr = np.asarray(v, dtype=object)
-            out[(i,) + tuple(slice(0, d) for d in arr.shape)] = arr
+            # a scalar goes in as its value: an object array would store the 0-d array
+            out[(i,) + tuple(slice(0, d) for d in arr.shape)] = arr if arr.ndim else arr[()]
         return out
 
     def iterator(self) -> Iter:

@@ -133,7 +133,7 @@ class DatasetV2:
             if shape.rank == 0:
                 raise ValueError(f"Unbatching a tensor is only supported for rank >= 1, "
                                  f"got rank 0 for {value}.")
-            dim = shape[0].value if shape.rank is not None else None
+            dim = shape.dims[0].value if shape.rank is not None else None
             if dim is not None:
                 if first is not None and first != dim:
                     raise ValueError(f"Dimensions {first} and {dim} are not compatible")

@@ -21,7 +21,7 @@ from tf1compat.framework.graph import apply_op, name_scope
 from tf1compat.framework.op_def import TypeList, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.data import _experimental_ops as xops
 from tf1compat.data import structure
 from tf1compat.data._ops import dataset_op
@@ -122,11 +122,11 @@ def _estimate_initial_dist(target: Tensor, classes: DatasetV2) -> DatasetV2:
     from tf1compat.ops.reduction_ops import reduce_sum
     from tf1compat.data.experimental_transforms import scan_dataset
     batch = 32
-    num_classes = target.shape[0].value or shape(target)[0]
+    num_classes = dimension_value(target.shape[0]) or shape(target)[0]
     seen0 = fill([num_classes], np.int64(10))
 
     def update(seen: Tensor, c: Tensor) -> tuple:
-        n = seen.shape[0].value
+        n = dimension_value(seen.shape[0])
         seen = seen + reduce_sum(one_hot(c, n, dtype=D.int64), 0)
         dist = cast(truediv(seen, reduce_sum(seen)), D.float32)
         return seen, tile(expand_dims(dist, 0), [batch, 1])

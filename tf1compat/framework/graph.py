@@ -489,6 +489,12 @@ class Graph:
         # scope store), which scripts that sort or print the keys must not see.
         return [k for k, v in self._collections.items() if v is not None and isinstance(k, str)]
 
+    @property
+    def collections(self) -> list:
+        """The keys of the graph's collections, non-string (internal) keys included
+        (TF's; `get_all_collection_keys` lists the string keys)."""
+        return [k for k, v in self._collections.items() if v is not None]
+
     def clear_collection(self, name: Any) -> None:
         self._check_not_finalized()
         self._collections.pop(name, None)

@@ -15,7 +15,6 @@ from tf1compat.framework.tensor import Tensor
 __all__ = ["newaxis", "is_tensor", "is_symbolic_tensor", "get_static_value", "op_scope", "disable_eager_execution",
            "disable_resource_variables", "enable_resource_variables",
            "resource_variables_enabled", "disable_tensor_equality", "enable_tensor_equality",
-           "disable_v2_tensorshape", "enable_v2_tensorshape",
            "executing_eagerly_outside_functions", "control_flow_v2_enabled",
            "disable_control_flow_v2", "enable_control_flow_v2"]
 
@@ -78,15 +77,6 @@ def disable_tensor_equality() -> None:
 def enable_tensor_equality() -> None:
     raise NotImplementedError("tf.enable_tensor_equality: tf1compat keeps TF1 semantics, where "
                               "`==` on graph tensors is identity; use tf.equal")
-
-
-def disable_v2_tensorshape() -> None:
-    """Shapes hand out Dimension objects (TF1 behaviour) in tf1compat already."""
-
-
-def enable_v2_tensorshape() -> None:
-    raise NotImplementedError("tf.enable_v2_tensorshape: tf1compat keeps TF1 Dimension-valued "
-                              "shapes; use tf.dimension_value() to get ints")
 
 
 def executing_eagerly_outside_functions() -> bool:

@@ -2,6 +2,10 @@
 
 Shapes store plain ints (None for unknown); indexing and iteration hand out `Dimension`
 objects, as TF1 (v1 tensor-shape behaviour) does, so `x.shape[1].value` works.
+`tf.enable_v2_tensorshape()` switches them to TF 2's behaviour, process-wide as in TF:
+indexing and iteration give ints and None, shapes print as `TensorShape([2, None])` and
+`(2, None)`; `dims` stays a list of Dimensions (as TF 2's). Library code reads one
+dimension through `dimension_value` / `dimension_at_index`, which serve both.
 """
 
 from __future__ import annotations
@@ -11,7 +15,21 @@ from typing import Any, Iterator, Optional, Union
 __all__ = [
     "Dimension", "TensorShape", "as_dimension", "as_shape", "dimension_value",
     "dimension_at_index", "unknown_shape", "scalar", "vector", "matrix",
+    "enable_v2_tensorshape", "disable_v2_tensorshape",
 ]
+
+# TF's _TENSORSHAPE_V2_OVERRIDE: whether shapes hand out ints (v2) or Dimensions (v1).
+_V2 = [False]
+
+
+def enable_v2_tensorshape() -> None:
+    """`tf.enable_v2_tensorshape`: indexing and iterating shapes give ints or None."""
+    _V2[0] = True
+
+
+def disable_v2_tensorshape() -> None:
+    """`tf.disable_v2_tensorshape`: indexing and iterating shapes give `Dimension`s."""
+    _V2[0] = False
 
 
 class Dimension:
@@ -138,7 +156,7 @@ def dimension_at_index(shape: Any, index: int) -> Dimension:
     shape = as_shape(shape)
     if shape.rank is None:
         return Dimension(None)
-    return shape[index]
+    return Dimension(shape._dims[index])
 
 
 def _dim_int(value: Any) -> Optional[int]:
@@ -281,13 +299,15 @@ class TensorShape:
     def __iter__(self) -> Iterator[Dimension]:
         if self._dims is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
+        if _V2[0]:
+            return iter(self._dims)
         return iter([Dimension(d) for d in self._dims])
 
     def __getitem__(self, key: Union[int, slice]) -> Any:
         if self._dims is not None:
             if isinstance(key, slice):
                 return TensorShape(self._dims[key])
-            return Dimension(self._dims[key])
+            return self._dims[key] if _V2[0] else Dimension(self._dims[key])
         if isinstance(key, slice):
             start, stop = key.start, key.stop
             if key.step is not None or (start is not None and start < 0) or \
@@ -296,7 +316,7 @@ class TensorShape:
             if stop is None:
                 return unknown_shape()
             return unknown_shape(rank=stop - (start or 0))
-        return Dimension(None)
+        return None if _V2[0] else Dimension(None)
 
     def __eq__(self, other: Any) -> bool:
         try:
@@ -321,12 +341,15 @@ class TensorShape:
     def __repr__(self) -> str:
         if self._dims is None:
             return "TensorShape(None)"
+        if _V2[0]:
+            return f"TensorShape({list(self._dims)!r})"
         return "TensorShape([" + ", ".join(f"Dimension({d!r})" for d in self._dims) + "])"
 
     def __str__(self) -> str:
         if self._dims is None:
             return "<unknown>"
-        parts = ["?" if d is None else str(d) for d in self._dims]
+        unknown = "None" if _V2[0] else "?"
+        parts = [unknown if d is None else str(d) for d in self._dims]
         if len(parts) == 1:
             return f"({parts[0]},)"
         return "(" + ", ".join(parts) + ")"

@@ -324,9 +324,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.util.stripped_op_list_for_graph": Unsupported(
         "tf.contrib.util's GraphDef helpers are not provided",
         "tf.train.export_meta_graph(strip_default_attrs=True)"),
-    "contrib.losses.metric_learning": Unsupported("the metric-learning losses (triplet, "
-                                                  "npairs, lifted structure) are not "
-                                                  "provided"),
     "image.decode_jxl": _JPEG_XL,
     "io.decode_jxl": _JPEG_XL,
     # -- the rest of TF 1.15's contrib (section: contrib-modules) ------------------------

@@ -31,6 +31,7 @@ import numpy as np
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor_shape import dimension_value
 from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_lowering_array import LOWERINGS_ARRAY
 from tf1compat.graphdef.gradient_lowering_volume import LOWERINGS_VOLUME
@@ -56,7 +57,7 @@ def _softmax_ce(op: Operation, names: List[str], b: NodeBuilder) -> List[Optiona
 def _sparse_softmax_ce(op: Operation, names: List[str], b: NodeBuilder
                        ) -> List[Optional[str]]:
     dtype = op.outputs[0].dtype.base_dtype
-    depth = op.inputs[0].shape[1].value
+    depth = dimension_value(op.inputs[0].shape[1])
     index_type = op.inputs[1].dtype.base_dtype
     # one_hot(labels) as Equal(labels[:, None], [0..depth)): TF has no gradient for OneHot.
     column = b.add("ExpandDims", [names[1], b.const(-1, D.int32)],
@@ -239,7 +240,7 @@ def _prod(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]
     if axes + kept != list(range(rank)):
         x = b.add("Transpose", [x, b.const(axes + kept, D.int32)], {"T": dtype, "Tperm": D.int32})
     moved = x
-    count = int(np.prod([op.inputs[0].shape[i].value for i in axes]))
+    count = int(np.prod([dimension_value(op.inputs[0].shape[i]) for i in axes]))
     rows = b.add("Reshape", [x, b.const([count, -1], D.int32)], {"T": dtype, "Tshape": D.int32})
     unpacked = b.add("Unpack", [rows], {"T": dtype, "num": count, "axis": 0})
     node = unpacked[:unpacked.index(":")]
@@ -272,7 +273,7 @@ def _prod_why_not(op: Operation) -> Optional[str]:
     if x.shape.ndims is None or constant_value(op.inputs[1]) is None or \
             not op.outputs[0].dtype.is_floating:
         return "Prod with axes or rank unknown when the graph is written"
-    sizes = [x.shape[i].value for i in _prod_axes(op)]
+    sizes = [dimension_value(x.shape[i]) for i in _prod_axes(op)]
     if any(size is None for size in sizes) or not 1 <= int(np.prod(sizes)) <= _MAX_PROD_FACTORS:
         return (f"Prod over a reduced size unknown when the graph is written or outside "
                 f"1..{_MAX_PROD_FACTORS}")
@@ -387,7 +388,7 @@ def _gather(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[st
     dtype = op.outputs[0].dtype.base_dtype
     params, indices = op.inputs[0], op.inputs[1]
     index_type = indices.dtype.base_dtype
-    rows = params.shape[0].value
+    rows = dimension_value(params.shape[0])
     flat_ids = b.add("Reshape", [names[1], b.const([-1, 1], D.int32)],
                      {"T": index_type, "Tshape": D.int32})
     hits = b.add("Equal", [flat_ids, b.const(np.arange(rows), index_type)],
@@ -411,7 +412,7 @@ def _gather_why_not(op: Operation) -> Optional[str]:
     params = op.inputs[0]
     if axis is None or int(axis) != 0 or op.attrs.get("batch_dims", 0) or \
             params.shape.ndims is None or params.shape.ndims < 1 or \
-            params.shape[0].value is None or not params.dtype.is_floating:
+            dimension_value(params.shape[0]) is None or not params.dtype.is_floating:
         return "GatherV2 other than along a static first axis of a float tensor"
     return None
 
@@ -603,7 +604,7 @@ def _cumulative_axis(op: Operation) -> Tuple[int, int]:
     """(axis, its size) of a Cumsum/Cumprod."""
     rank = op.inputs[0].shape.ndims
     axis = int(constant_value(op.inputs[1])) % rank
-    return axis, op.inputs[0].shape[axis].value
+    return axis, dimension_value(op.inputs[0].shape[axis])
 
 
 def _cumulative_why_not(op: Operation) -> Optional[str]:
@@ -619,7 +620,7 @@ def _cumulative_why_not(op: Operation) -> Optional[str]:
 
 
 def _lrn_why_not(op: Operation) -> Optional[str]:
-    if op.inputs[0].shape.ndims != 4 or op.inputs[0].shape[-1].value is None:
+    if op.inputs[0].shape.ndims != 4 or dimension_value(op.inputs[0].shape[-1]) is None:
         return "LRN over a depth unknown when the graph is written"
     return None
 
@@ -629,7 +630,7 @@ def _lrn(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]
     # [d - r, d + r] is a product with a 0/1 band matrix over the last axis.
     dtype = op.outputs[0].dtype.base_dtype
     x = names[0]
-    depth = op.inputs[0].shape[-1].value
+    depth = dimension_value(op.inputs[0].shape[-1])
     radius = int(op.attrs["depth_radius"])
     offsets = np.arange(depth)
     band = (np.abs(offsets[:, None] - offsets[None, :]) <= radius).astype(np.float32)

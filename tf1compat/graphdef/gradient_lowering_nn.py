@@ -23,6 +23,7 @@ import numpy as np
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor_shape import dimension_value
 from tf1compat.graphdef.function_nodes import NodeBuilder
 
 __all__ = ["LOWERINGS_NN", "placement", "segment_count", "spatial_products", "tile_dynamic",
@@ -327,8 +328,8 @@ def _segment_sum(op: Operation, names: List[str], b: NodeBuilder) -> List[Option
 def segment_count(op: Operation) -> Optional[int]:
     """The number of segments: the output's first dim, or one past the largest
     constant id."""
-    if op.outputs[0].shape.ndims and op.outputs[0].shape[0].value is not None:
-        return op.outputs[0].shape[0].value
+    if op.outputs[0].shape.ndims and dimension_value(op.outputs[0].shape[0]) is not None:
+        return dimension_value(op.outputs[0].shape[0])
     ids = constant_value(op.inputs[1])
     return int(np.max(ids)) + 1 if ids is not None and np.size(ids) else None
 

@@ -1,17 +1,18 @@
 """TensorArray gradients of a backward loop (loop_gradient_export.py): the part of a
 written element's gradient in the gradient of what reads the array after the loop
 (stack(), gather(), read(k), concat()), the rows of a split or concatenated element,
-and the zeros the gradients of all elements of an array the body reads start from."""
+the zeros the gradients of all elements of an array the body reads start from, and
+the gradients of the elements an array held when it entered the loop."""
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+from typing import Any, Dict, List, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
-from tf1compat.graphdef.loop_gradient_plan import is_range
+from tf1compat.graphdef.loop_array_plan import is_range, unstacked_source
 
 __all__ = ["ArrayGradients"]
 
@@ -92,6 +93,59 @@ class ArrayGradients:
                           {"T": D.int32, "N": rank, "axis": 0}, [TensorShape([rank])])
         return self._node(base + "written_grad", "Slice", [grad, begin, size],
                           {"T": dtype, "Index": D.int32}, [value.shape])
+
+    def _entering_grads(self, plan: Any, read_grads: Dict[Tensor, str],
+                        own_exits: Dict[int, str], base: str) -> List[Tuple[Tensor, str]]:
+        """(element, its gradient) for the elements written into `plan`'s arrays just
+        before its loop (`plan.entering`): their parts of the gradients `read_grads` of
+        what reads each array after the loop, and their rows of the gradients of all
+        elements the backward loop summed for the body's reads (`own_exits`: the Exit
+        per array loop variable)."""
+        found: List[Tuple[Tensor, str]] = []
+        for write, (k, readers) in plan.entering.items():
+            value = write.inputs[2]
+            dtype = value.dtype.base_dtype
+            index = self._name(write.inputs[1])
+            axis = self._const(base + "axis", 0, D.int32, [self.pivot])
+            parts = [self._element_grad(r, read_grads[r.outputs[0]], index, value, base,
+                                        self.pivot, axis, lambda outer, *_: outer)
+                     for r in readers]
+            if k in own_exits:
+                parts.append(self._node(base + "own_grad", "GatherV2",
+                                        [own_exits[k], index, axis],
+                                        {"Tparams": dtype, "Tindices": D.int32,
+                                         "Taxis": D.int32, "batch_dims": 0}, [value.shape]))
+            if parts:
+                found.append((value, parts[0] if len(parts) == 1 else self._node(
+                    base + "sum", "AddN", parts, {"T": dtype, "N": len(parts)},
+                    [value.shape])))
+        return found
+
+    def _through_reads(self, found: List[Tuple[Tensor, str]], context: Any, base: str
+                       ) -> List[Tuple[Tensor, str]]:
+        """`found` (tensor, its gradient) with the elements read before the loop from an
+        array unstacked there (a stateful read, where forward functions stop: tf.scan's
+        first element) replaced by the value unstacked, their gradients at their rows."""
+        out: List[Tuple[Tensor, str]] = []
+        for t, grad in found:
+            unstacked = unstacked_source(t, context)
+            if unstacked is None:
+                out.append((t, grad))
+                continue
+            dtype = t.dtype.base_dtype
+            read_at = self._node(base + "read_index", "Reshape", [
+                self._name(t.op.inputs[1]), self._const(base + "row", [1, 1], D.int32,
+                                                        [self.pivot])],
+                {"T": D.int32, "Tshape": D.int32}, [TensorShape([1, 1])])
+            zeros = self._node(base + "zeros", "ZerosLike", [self._name(unstacked)],
+                               {"T": dtype}, [unstacked.shape])
+            update = self._node(base + "read_grad", "ExpandDims", [grad, self._const(
+                base + "axis", 0, D.int32, [self.pivot])], {"T": dtype, "Tdim": D.int32},
+                [TensorShape(None)])
+            out.append((unstacked, self._node(
+                base + "unstacked_grad", "TensorScatterAdd", [zeros, read_at, update],
+                {"T": dtype, "Tindices": D.int32}, [unstacked.shape])))
+        return out
 
     def _offset_and_length(self, lengths: str, index: str, base: str, pivot: str
                            ) -> Tuple[str, str]:

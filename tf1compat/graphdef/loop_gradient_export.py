@@ -59,9 +59,10 @@ holding nested constructs, an op TF cannot differentiate in a function on the gr
 TensorArray uses, gradients of gradients and tf.hessians through loops.
 
 A loop nested in a body on the gradient path whose trip count is known only at run
-time (conds of plain ops and loops of its own, nested the same way, in its body; no
-resource reads; TensorArrays only unstacked before it or filled from empty, or from
-elements the outer body wrote at constant indices, and stacked after it: a dynamic_rnn,
+time (conds, random draws and gradient stops in them included, and loops of its own,
+nested the same way, in its body or its conds; no resource reads; TensorArrays only
+unstacked or split before it or filled from empty, or from elements the outer body
+wrote at constant indices, and stacked after it: a dynamic_rnn,
 a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
 (`_nested_loops`): its stacks are made once outside all loops and entered into every
 enclosing frame, its counter starts each outer iteration
@@ -76,7 +77,8 @@ loop in a tf.cond branch of the body is one too: the function writes the cond wi
 loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
 counter starts only where its branch runs, its stacks pass the cond's Switch, and the
 trip count the outer loop pushes is 0 where the branch did not run (in a tf.cond in a
-branch: through both conds, the outer first). What is planned
+branch: through every cond, the outermost first); values the branch computes for the
+loop get their gradients through a function of the branch's ops (`_branch_values`). What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
@@ -248,7 +250,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
 
     def _const(self, base: str, value: Any, dtype: Any, controls: List[str] = ()) -> str:
         value = np.asarray(value, dtype.as_numpy_dtype)
-        name = self._node(base, "Const", ["^" + c for c in controls], {"dtype": dtype},
+        name = self._node(base, "Const", ["^" + c for c in controls if c], {"dtype": dtype},
                           [TensorShape(value.shape)])
         self.writer.nodes[-1].attr["value"].tensor.CopyFrom(tensor_to_proto(value, dtype))
         return name
@@ -585,8 +587,9 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
         for j, (r, value) in enumerate(zip(reads, unstacked)):
             if r in plan.splits:
                 # Split: the element read at index i is rows offset_i ... of the value.
-                lengths = constant_enter(self._name(plan.splits[r].inputs[2]), D.int64,
-                                         TensorShape([None]), "split_lengths")
+                lengths = plan.splits[r].inputs[2]
+                lengths = constant_enter(nest.value(lengths) if nest else self._name(lengths),
+                                         D.int64, TensorShape([None]), "split_lengths")
                 offset, length = self._offset_and_length(lengths, popped[r.inputs[1]], base,
                                                          views[0])
                 last = self._node(base + "read_rows/limit", "AddV2", [offset, length],
@@ -640,7 +643,14 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             writer.context_parents[frame] = nest.frame
             nest.exits = exits
         out = [(plan.op.inputs[k], exits[1 + j]) for j, k in enumerate(plan.floats)]
-        return out + [(c, exits[1 + len(floats) + j]) for j, c in enumerate(summed)]
+        out += [(c, exits[1 + len(floats) + j]) for j, c in enumerate(summed)]
+        if nest:
+            return out
+        own_exits = {k: exits[own_first + j] for j, k in enumerate(plan.own_arrays)}
+        scope = f"{self.prefix}/{self._scope(plan)}entering_grad/"
+        return self._through_reads(
+            out + self._entering_grads(plan, read_grads, own_exits, scope),
+            plan.op._control_flow_context, scope)
 
     def _nested_loops(self, plan: LoopPlan, inputs: List[Any], feed: List[str],
                       parts: Dict[Any, List[str]], counts: List[str],
@@ -677,6 +687,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             for t, g in found:
                 if t.op._control_flow_context is None:      # a top-level capture
                     parts[t].append(g)
+            targets = self._branch_values(plan, inner, targets, parts, value, base)
             if not targets:
                 continue
             # The initial values and captured body values of the nested loop, computed
@@ -693,6 +704,38 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             for j, t in enumerate(inputs):
                 parts[t].append(f"{grad}:{j}")
         return exits
+
+    def _branch_values(self, plan: LoopPlan, inner: LoopPlan,
+                       targets: List[Tuple[Tensor, str]], parts: Dict[Any, List[str]],
+                       value: Any, base: str) -> List[Tuple[Tensor, str]]:
+        """`targets` (a value of `plan`'s body, its gradient from nested loop `inner`'s
+        backward loop) with those its tf.cond branch computes (`plan.branch_values`)
+        replaced by the outside values they are computed from: `SymbolicGradient` of a
+        function of the branch's ops (a top-level value's gradient goes to `parts`)."""
+        if inner not in plan.branch_values:
+            return targets
+        branch, ops, frontier = plan.branch_values[inner]
+        inside = [(t, g) for t, g in targets if t.op._control_flow_context is branch]
+        if not inside:
+            return targets
+        func = self.writer.functions.function(
+            f"{self.op.name}/{self._scope(inner)}branch".replace("/", "_"), frontier,
+            [t for t, _ in inside], ops,
+            lambda member, name_of: lower_op(member, [name_of(t) for t in member.inputs]),
+            context=branch)
+        grad = self._gradient_node(
+            base + "branch_values_grad", func, [value(t) for t in frontier],
+            [t.dtype.base_dtype for t in frontier], [g for _, g in inside],
+            [t.dtype.base_dtype for t, _ in inside], [t.shape for t in frontier])
+        found = [(t, g) for t, g in targets if t.op._control_flow_context is not branch]
+        for j, t in enumerate(frontier):
+            if not t.dtype.base_dtype.is_floating:
+                continue
+            if t.op._control_flow_context is None:      # a top-level capture
+                parts[t].append(f"{grad}:{j}")
+            else:
+                found.append((t, f"{grad}:{j}"))
+        return found
 
 
 class _Nest:

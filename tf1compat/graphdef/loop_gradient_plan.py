@@ -12,7 +12,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
-from tf1compat.ops._regions import CondRegion, LoopRegion
+from tf1compat.ops._regions import CondRegion
 from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
@@ -20,9 +20,11 @@ from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
                                                       outer_values)
 from tf1compat.graphdef.loop_unrolling import stacked_loop, unrolled_inputs, unrolling_reason
+from tf1compat.graphdef.loop_array_plan import (
+    PushedRead, array_variables, is_flow, is_range, outside, plan_entering, plan_read,
+    plan_write, same_iteration_write, unstacked_in)
 
-__all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops",
-           "is_range"]
+__all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops"]
 
 
 class LoopPlan:
@@ -98,6 +100,16 @@ class LoopPlan:
         # (the nested loop's plan, the stack() reading them); the body function computes
         # them, their gradients are their rows of the stack()'s
         self.prewritten: Dict[Operation, Tuple["LoopPlan", Operation]] = {}
+        # loops nested in a tf.cond branch of the body reading values the branch
+        # computes (initial values, captures) -> (the branch, its ops computing them, the
+        # outside values those read): a function of the branch carries their gradients
+        # to those values
+        self.branch_values: Dict["LoopPlan", Tuple[Any, List[Operation], List[Tensor]]] = {}
+        # elements written, in the loop's own context just before it, into an array it
+        # writes (a loop not nested in another's body) -> (the array's loop variable, the
+        # ops reading the array after the loop): their gradients are their parts of what
+        # those read, and of what the body reads of them (`own_arrays`)
+        self.entering: Dict[Operation, Tuple[int, List[Operation]]] = {}
 
     def read_input(self, read: Operation) -> Any:
         """The body function's input for the value TensorArrayReadV3 `read` reads."""
@@ -148,48 +160,6 @@ class LoopPlan:
         return found
 
 
-class PushedRead:
-    """The body function's input for the pushed value of a TensorArray read after this
-    iteration's writes (the read op itself is computed in the function), standing for
-    a tensor where the function writer names and types its inputs."""
-
-    def __init__(self, read: Operation, writes: List[Operation]):
-        self.read = read
-        self.writes = writes        # this iteration's writes before the read, in order
-        self.op = _Named(read.name + "/pushed")
-        self.dtype = read.outputs[0].dtype
-        self.shape = read.outputs[0].shape
-
-
-class _Named:
-    def __init__(self, name: str):
-        self.name = name
-
-
-def is_range(t: Tensor) -> bool:
-    """Whether `t` is `tf.range(n)` (indices 0, 1, ...: TensorArray.unstack/stack)."""
-    op = t.op
-    if op.type != "Range":
-        return False
-    start, delta = constant_value(op.inputs[0]), constant_value(op.inputs[2])
-    return start is not None and delta is not None and int(start) == 0 and int(delta) == 1
-
-
-def _is_flow(t: Tensor) -> bool:
-    """Whether loop input `t` is a TensorArray's flow (not an element read from one:
-    `tf.foldl`'s first accumulator, `elems.read(0)`)."""
-    return t.op.type.startswith("TensorArray") and t.op.type not in _AFTER_LOOP_READS
-
-
-def _outside(t: Tensor) -> Tensor:
-    """`t` past the Identity ops (a loop's Exit) in front of it, outside loop bodies (in
-    one, only a nested loop's Exit)."""
-    while t.op.type == "Identity" and (not isinstance(t.op._control_flow_context, LoopRegion)
-                                       or t.op.inputs[0].op.type == "While"):
-        t = t.op.inputs[0]
-    return t
-
-
 def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
               sources: Set[Tensor], context: Any = None, around: Tuple[Any, ...] = (),
               nested: bool = False) -> Tuple[Optional[LoopPlan], Optional[str]]:
@@ -210,20 +180,17 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
     for k, out in enumerate(info.body_outputs):
         if not out.dtype.base_dtype.is_floating:
             continue
-        if out.op.type != "TensorArrayWriteV3" and not _is_flow(op.inputs[k]):
+        if out.op.type != "TensorArrayWriteV3" and not is_flow(op.inputs[k]):
             plan.floats.append(k)
             outputs.append(out)
             continue
-        reason = _plan_write(plan, k, upstream)
+        reason = plan_write(plan, k, upstream)
         if reason is not None:
             return None, reason
     outputs += [w.inputs[2] for w in plan.writes]
-    if not nested and any(_outside(op.inputs[k]).op.type != "TensorArrayV3" and any(
-            plan.writes.get(w) for w in _body_writes(info, k)) for k in _array_variables(plan)):
-        # (the elements written before it would need their gradients handed on past the
-        # loop's start, another function's)
-        return None, (f"loop {op.name} writes a TensorArray that enters it with elements "
-                      "(written before it, or passed through a tf.cond)")
+    reason = None if nested else plan_entering(plan)
+    if reason is not None:
+        return None, reason
     live = _live_tensors(plan, on_path, sources, around)
     included: Set[Operation] = set()
     seen: Set[Tensor] = set()
@@ -245,7 +212,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 plan.captures.append(t)     # an outside tensor
             continue
         if member.type == "TensorArrayReadV3":
-            write = _same_iteration_write(member)
+            write = same_iteration_write(member)
             if write is not None:
                 plan.forwarded[member] = write
                 if member not in included:
@@ -253,7 +220,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                     plan.ops.append(member)
                     stack.append(write.inputs[2])
                 continue
-            unstacked = _unstacked_in(member, region)
+            unstacked = unstacked_in(member, region)
             if unstacked is not None:
                 plan.local_reads[member] = unstacked
                 if member not in included:
@@ -261,7 +228,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                     plan.ops.append(member)
                     stack.extend([unstacked, member.inputs[1]])
                 continue
-            reason = _plan_read(plan, member)
+            reason = plan_read(plan, member)
             if reason is not None:
                 return None, reason
             if member in plan.after_reads and member not in included:
@@ -342,9 +309,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         return None, f"the body of loop {op.name} reads a resource variable"
     for t in plan.pushed:
         context = t.op._control_flow_context
-        for _ in range(2):      # (a tf.cond of the body, or one in a branch of it)
-            if isinstance(context, CondRegion) and context is not region:
-                context = context.outer_context
+        while isinstance(context, CondRegion) and context is not region:
+            context = context.outer_context     # (a tf.cond of the body, conds in it)
         if context is not region:
             return None, (f"a value the backward loop of {op.name} pops (a TensorArray index, "
                           "a random draw or gradient stop) is not computed in its body or "
@@ -370,9 +336,9 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     while context is not region and isinstance(context, CondRegion):
         branches.append(context)
         context = context.outer_context
-    if context is not region or len(branches) > 2:
-        return (f"the nested loop {nested.name} is in a tf.cond inside a tf.cond inside a "
-                "tf.cond")
+    if context is not region:
+        return (f"the nested loop {nested.name} is in a control-flow construct of the body "
+                "other than tf.conds")
     context = nested._control_flow_context
     ops = set(region.ops).union(*(b.ops for b in branches))
     inner, reason = plan_loop(nested, upstream | ops, on_path, sources, context=context,
@@ -380,27 +346,26 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                               plan.enclosing, nested=True)
     if reason is not None:
         return reason
-    info = inner.info
-    if branches and any(
-            t.op._control_flow_context in branches and (t in inner.captures or t.dtype.is_floating)
-            for t in list(nested.inputs[:len(info.body_args)]) + inner.captures):
-        return (f"the nested loop {nested.name} reads a value computed in its tf.cond "
-                "branch (only outside values)")
-    if any(deeper.op._control_flow_context is not info.body_region
-           for deeper in inner.inner) or inner.splits or inner.own_arrays or any(
-                c.cut or c.outer for c in inner.conds.values()) or \
-            inner.variable_reads or inner.forwarded or any(
-                r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
-                for readers in inner.writes.values() for r in readers) or any(
-                t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
-                for t in nested.inputs):
-        return (f"the nested loop {nested.name} holds a tf.cond whose branches draw "
-                "random numbers, stop gradients or expand ops around outside values, a "
-                "resource variable read, a further loop in a tf.cond of its body, a "
-                "TensorArray split before it or read in it after a write, or one read "
-                "after it other than by stack() (nested backward loops of a run-time trip "
-                "count take loops, conds of plain ops and TensorArrays unstacked before "
-                "them and stacked after them)")
+    read = [nested.inputs[k] for k in inner.floats] + inner.captures + list(
+        inner.reads.values())
+    in_branch = [t for t in read if t.op._control_flow_context in branches]
+    if in_branch:
+        computed = _branch_computation(in_branch, branches[0], region)
+        if computed is None:
+            return (f"the nested loop {nested.name} reads a value its tf.cond branch "
+                    "computes other than by ops TF differentiates in a function from values "
+                    "outside the branch")
+        plan.branch_values[inner] = (branches[0],) + computed
+    if inner.own_arrays or inner.variable_reads or inner.forwarded or any(
+            r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
+            for readers in inner.writes.values() for r in readers) or any(
+            t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
+            for t in nested.inputs):
+        return (f"the nested loop {nested.name} holds a resource variable read or a "
+                "TensorArray read in it after a write, or one read after it other than by "
+                "stack() (nested backward loops of a run-time trip count take loops and "
+                "conds, and TensorArrays unstacked or split before them and stacked after "
+                "them)")
     prewritten = _prewritten(inner, context)
     if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
@@ -416,15 +381,49 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
             plan.extras.append(write.inputs[1])     # its run-time index: pushed
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
-    for t in inner.captures + list(inner.reads.values()):
-        if t.op._control_flow_context is region and t not in plan.info.body_args and \
-                t not in plan.inner_values:
+    lengths = [split.inputs[2] for split in inner.splits.values()]
+    frontier = plan.branch_values[inner][2] if in_branch else []
+    for t in inner.captures + list(inner.reads.values()) + lengths + frontier:
+        if t.op._control_flow_context in (region, *branches) and \
+                t not in plan.info.body_args and t not in plan.inner_values:
             plan.inner_values.append(t)     # read by the nested backward loop
     # the function computes the initial values and the captured body values (their
-    # gradients pass through it); top-level captures become this loop's captures
-    stack.extend(nested.inputs[k] for k in inner.floats)
-    stack.extend(inner.captures + list(inner.reads.values()))
+    # gradients pass through it; of those its branch computes, the values the branch
+    # reads from outside); top-level captures become this loop's captures (the lengths
+    # of arrays split before the nested loop: read, not computed)
+    stack.extend([t for t in read if t not in in_branch] + frontier)
+    stack.extend(t for t in lengths if t.op._control_flow_context is not region)
     return None
+
+
+def _branch_computation(values: List[Tensor], branch: Any, region: Any
+                        ) -> Optional[Tuple[List[Operation], List[Tensor]]]:
+    """(the ops of tf.cond branch `branch` computing `values` from outside it, in
+    creation order; the values of the loop body `region` or the top level they read),
+    or None where they take other ops (constructs, ops TF cannot differentiate in a
+    function) or values of another branch."""
+    ops: List[Operation] = []
+    frontier: List[Tensor] = []
+    seen: Set[Tensor] = set()
+    stack = list(values)
+    while stack:
+        t = stack.pop()
+        if t in seen:
+            continue
+        seen.add(t)
+        context = t.op._control_flow_context
+        if context is not branch:
+            if context not in (region, None):
+                return None
+            frontier.append(t)
+            continue
+        if t.op.type in _CONSTRUCTS or t.op.type in LINEARIZED or t.op.type in PICKED or \
+                t.op.type != "Const" and _body_op_reason(t.op) is not None:
+            return None
+        if t.op not in ops:
+            ops.append(t.op)
+            stack.extend(t.op.inputs)
+    return sorted(ops, key=lambda o: o._id), frontier
 
 
 def _prewritten(inner: LoopPlan, context: Any) -> Optional[Dict[Operation, Operation]]:
@@ -434,12 +433,12 @@ def _prewritten(inner: LoopPlan, context: Any) -> Optional[Dict[Operation, Opera
     `inner`'s writes -> that stack(); None where an array enters with elements
     otherwise."""
     found: Dict[Operation, Operation] = {}
-    for k in _array_variables(inner):
-        flow = _outside(inner.op.inputs[k])
+    for k in array_variables(inner):
+        flow = outside(inner.op.inputs[k])
         while flow.op.type == "TensorArrayWriteV3":
             write = flow.op
             readers = [r for w, rs in inner.writes.items()
-                       if _outside(w.inputs[0]) is _outside(write.inputs[0]) for r in rs]
+                       if outside(w.inputs[0]) is outside(write.inputs[0]) for r in rs]
             if write._control_flow_context is not context or len(readers) > 1:
                 return None
             if readers and write.inputs[2].dtype.base_dtype.is_floating:
@@ -448,24 +447,6 @@ def _prewritten(inner: LoopPlan, context: Any) -> Optional[Dict[Operation, Opera
         if flow.op.type != "TensorArrayV3":
             return None
     return found
-
-
-def _array_variables(plan: LoopPlan) -> List[int]:
-    """The loop variables of `plan`'s loop that are TensorArray flows (written in the
-    body, or entering from a TensorArray op)."""
-    info = plan.info
-    return [k for k, t in enumerate(plan.op.inputs[:len(info.body_args)])
-            if t.dtype.base_dtype.is_floating and (
-                info.body_outputs[k].op.type == "TensorArrayWriteV3" or _is_flow(t))]
-
-
-def _body_writes(info: Any, k: int) -> List[Operation]:
-    """The writes of the body to the array of loop variable `k`, one after another."""
-    writes, flow = [], info.body_outputs[k]
-    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
-        writes.append(flow.op)
-        flow = flow.op.inputs[3]
-    return writes
 
 
 def _live_tensors(plan: LoopPlan, on_path: Set[Operation], sources: Set[Tensor],
@@ -565,167 +546,6 @@ def _construct_inputs(op: Operation) -> List[Tensor]:
                 regions.extend(_regions(member))
     return list(op.inputs) + [t for member in inside for t in member.inputs
                               if t.op not in inside]
-
-
-def _plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
-    """Loop variable `k` is a TensorArray's flow: written once or more per iteration
-    (writes one after another: `ta.write(2 * i, a).write(2 * i + 1, b)`), read after
-    the loop by a stack(), read(index) or concat() (or not read on the way to the ys)."""
-    op, info = plan.op, plan.info
-    chain: List[Operation] = []
-    flow = info.body_outputs[k]
-    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
-        chain.insert(0, flow.op)
-        flow = flow.op.inputs[3]
-    # Each write's flow goes only to the next write (besides reads of the element it
-    # wrote or of earlier ones: `_same_iteration_write`, `_earlier_read_after_write`)
-    # and all write the same array.
-    if not chain or flow is not info.body_args[k] or any(
-            len([c for c in w.outputs[0].consumers() if c.type != "TensorArrayReadV3"]) != 1
-            for w in chain[:-1]) or any(
-            _outside(w.inputs[0]) is not _outside(chain[0].inputs[0]) for w in chain):
-        return (f"loop {op.name} carries a TensorArray other than written once or more "
-                "per iteration, one write after another")
-    readers = [c for c in upstream if any(_outside(t) is op.outputs[k] for t in c.inputs)
-               and c.type not in ("Identity", "TensorArraySizeV3")]
-    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + [
-        w.outputs[0] for w in chain] for c in t.consumers())
-    if not readers and not read_in_body or \
-            not chain[0].inputs[2].dtype.base_dtype.is_floating:
-        return None         # the array does not lead to the ys, or carries no gradient
-    for reader in readers:
-        handle = _outside(reader.inputs[0])
-        if handle is not _outside(chain[0].inputs[0]) or \
-                reader._control_flow_context is not op._control_flow_context or \
-                reader.type not in _AFTER_LOOP_READS:
-            return (f"a TensorArray written in loop {op.name} is read after it other than "
-                    "by stack(), read() or concat()")
-        if reader.type == "TensorArrayConcatV3" and any(
-                w.inputs[2].shape.ndims is None for w in chain):
-            return (f"a TensorArray written in loop {op.name} is concatenated after it "
-                    "from elements of unknown rank")
-    for write in chain:
-        plan.writes[write] = sorted(readers, key=lambda o: o._id)
-    return None
-
-
-# The reads of a TensorArray after the loop that wrote it, and what each reads: the
-# elements at some indices (of a range: all, element i at row i), one element, all
-# elements one after another.
-_AFTER_LOOP_READS = ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3")
-
-
-def _plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
-    """A TensorArray read in the body: of an array unstacked or split before the loop,
-    or of one the loop writes (`_plan_own_read`)."""
-    handle, _, flow = read.inputs
-    if flow in plan.info.body_args:
-        return _plan_own_read(plan, read, plan.info.body_args.index(flow))
-    k = _earlier_read_after_write(plan, read)
-    if k is not None:
-        return _plan_own_read(plan, read, k)
-    if flow.op.type == "TensorArrayWriteV3":
-        writes = []
-        while flow.op.type == "TensorArrayWriteV3" and \
-                flow.op._control_flow_context is plan.info.body_region:
-            writes.insert(0, flow.op)
-            flow = flow.op.inputs[3]
-        if flow not in plan.info.body_args:
-            return (f"loop {plan.op.name} reads a TensorArray element after a write other "
-                    "than to an array the loop carries")
-        reason = _plan_own_read(plan, read, plan.info.body_args.index(flow))
-        if reason is None:
-            plan.after_reads[read] = PushedRead(read, writes)
-        return reason
-    filled = _outside(flow).op
-    outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
-    if handle.op._control_flow_context is not outer or \
-            filled._control_flow_context is not outer or \
-            _outside(filled.inputs[0]) is not _outside(handle) or not (
-                filled.type == "TensorArrayScatterV3" and is_range(filled.inputs[1]) or
-                filled.type == "TensorArraySplitV3"):
-        return (f"loop {plan.op.name} reads a TensorArray that is not unstacked or split "
-                "before it")
-    if filled.type == "TensorArraySplitV3":
-        plan.reads[read] = filled.inputs[1]
-        plan.splits[read] = filled
-    else:
-        plan.reads[read] = filled.inputs[2]
-    return None
-
-
-def _earlier_read_after_write(plan: LoopPlan, read: Operation) -> Optional[int]:
-    """The loop variable of the array whose earlier element `read` reads after this
-    iteration's writes (`ta = ta.write(i, e); ta.read(i - 1)`): its index is provably
-    below that of each write before it (the write's index minus a positive constant),
-    so the element is one an earlier iteration wrote (or none wrote: zeros), as for a
-    read before the writes. None where it is not such a read."""
-    flow, writes = read.inputs[2], []
-    region = plan.info.body_region
-    while flow.op.type == "TensorArrayWriteV3" and flow.op._control_flow_context is region:
-        writes.append(flow.op)
-        flow = flow.op.inputs[3]
-    if not writes or flow not in plan.info.body_args or not all(
-            _below(read.inputs[1], w.inputs[1]) for w in writes):
-        return None
-    return plan.info.body_args.index(flow)
-
-
-def _below(t: Tensor, index: Tensor) -> bool:
-    """Whether `t` is `index` minus a positive constant (`index - c`, `index + (-c)`)."""
-    op = t.op
-    if op.type == "Sub" and op.inputs[0] is index:
-        step = constant_value(op.inputs[1])
-        return step is not None and int(step) > 0
-    if op.type in ("AddV2", "Add") and index in op.inputs:
-        other = op.inputs[1] if op.inputs[0] is index else op.inputs[0]
-        step = constant_value(other)
-        return step is not None and int(step) < 0
-    return False
-
-
-def _unstacked_in(read: Operation, region: Any) -> Optional[Tensor]:
-    """The value unstacked in `region` (a `TensorArrayScatterV3` of a range there) into
-    the array that TensorArrayReadV3 `read` reads, or None."""
-    filled = read.inputs[2].op
-    if filled.type != "TensorArrayScatterV3" or filled._control_flow_context is not region \
-            or read.inputs[0].op._control_flow_context is not region or \
-            _outside(filled.inputs[0]) is not _outside(read.inputs[0]) or \
-            not is_range(filled.inputs[1]):
-        return None
-    return filled.inputs[2]
-
-
-def _same_iteration_write(read: Operation) -> Optional[Operation]:
-    """The TensorArrayWriteV3 whose element `read` reads back: `read` takes that write's
-    flow and index tensor (`ta = ta.write(i, v); ta.read(i)` in one iteration)."""
-    write = read.inputs[2].op
-    if write.type != "TensorArrayWriteV3" or read.inputs[1] is not write.inputs[1] or \
-            _outside(read.inputs[0]) is not _outside(write.inputs[0]) or \
-            write._control_flow_context is not read._control_flow_context:
-        return None
-    return write
-
-
-def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:
-    """A read in the body, before this iteration's writes, of the array the loop writes
-    through loop variable `k` (an element an earlier iteration wrote): the array starts
-    empty (no gradient to hand on before the loop) and its elements have a static shape
-    (the backward loop sums their gradients in a tensor of all elements)."""
-    op = plan.op
-    chain = [w for w in plan.writes if _outside(w.inputs[0]) is _outside(read.inputs[0])]
-    start = _outside(op.inputs[k]).op
-    if not chain or start.type != "TensorArrayV3" or \
-            _outside(read.inputs[0]) is not start.outputs[0] or \
-            start._control_flow_context is not op._control_flow_context or \
-            not all(w.inputs[2].shape.is_fully_defined() and
-                    w.inputs[2].shape.as_list() == chain[0].inputs[2].shape.as_list()
-                    for w in chain):
-        return (f"loop {op.name} reads a TensorArray it writes other than one it fills "
-                "from empty with elements of one static shape")
-    plan.own_reads[read] = k
-    plan.own_arrays[k] = (start.outputs[0], chain)
-    return None
 
 
 def _body_op_reason(member: Operation) -> Optional[str]:

@@ -7,6 +7,9 @@ from tf1compat.framework.graph import (Graph, GraphKeys, add_to_collection, add_
                                        get_name_scope, has_default_graph, name_scope,
                                        name_from_scope_name, reset_default_graph)
 from tf1compat.framework.misc import op_scope
+from tf1compat.framework.proto_functions import (get_collection_proto_type,
+                                                 get_from_proto_function,
+                                                 get_to_proto_function, register_proto_function)
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor, get_default_session
 from tf1compat.framework.tensor_conversion import (convert_n_to_tensor, convert_to_tensor,

@@ -45,8 +45,8 @@ def shape_tensor(shape: Any, name: Optional[str] = None) -> Tensor:
     return convert_to_tensor(shape, dtype=dtype, name=name)
 
 
-def matrix_solve_with_broadcast(matrix: Tensor, rhs: Tensor, adjoint: bool = False) -> Tensor:
-    """matrix_solve with the batch dimensions of both sides broadcast."""
+def _broadcast_batch(matrix: Tensor, rhs: Tensor) -> tuple:
+    """Both sides with their batch dimensions broadcast (unchanged where they agree)."""
     if matrix.shape.rank is not None and rhs.shape.rank is not None and \
             matrix.shape[:-2] != rhs.shape[:-2]:
         batch = broadcast_dynamic_shape(array_ops.shape(matrix)[:-2],
@@ -54,7 +54,19 @@ def matrix_solve_with_broadcast(matrix: Tensor, rhs: Tensor, adjoint: bool = Fal
         matrix = broadcast_to(matrix, array_ops.concat([batch, array_ops.shape(matrix)[-2:]],
                                                        0))
         rhs = broadcast_to(rhs, array_ops.concat([batch, array_ops.shape(rhs)[-2:]], 0))
+    return matrix, rhs
+
+
+def matrix_solve_with_broadcast(matrix: Tensor, rhs: Tensor, adjoint: bool = False) -> Tensor:
+    """matrix_solve with the batch dimensions of both sides broadcast."""
+    matrix, rhs = _broadcast_batch(matrix, rhs)
     return matrix_solve(matrix, rhs, adjoint=adjoint)
+
+
+def cholesky_solve_with_broadcast(chol: Tensor, rhs: Tensor) -> Tensor:
+    """cholesky_solve with the batch dimensions of both sides broadcast."""
+    chol, rhs = _broadcast_batch(chol, rhs)
+    return cholesky_solve(chol, rhs)
 
 
 class LinearOperator:

@@ -18,11 +18,13 @@ from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
-from tf1compat.linalg.linear_operator import LinearOperator, _adjoint_matrix
+from tf1compat.linalg.linear_operator import (LinearOperator, _adjoint_matrix,
+                                              cholesky_solve_with_broadcast,
+                                              matrix_solve_with_broadcast)
 from tf1compat.ops import array_ops, check_ops, math_ops
 from tf1compat.ops.creation_ops import ones, zeros
 from tf1compat.ops.linalg_ops import matmul as _matmul
-from tf1compat.ops.matrix_ops import (eye, matrix_band_part, matrix_determinant,
+from tf1compat.ops.matrix_ops import (cholesky, eye, matrix_band_part, matrix_determinant,
                                       matrix_diag_part, matrix_triangular_solve)
 from tf1compat.ops.reduction_ops import reduce_prod, reduce_sum
 from tf1compat.ops.transform_ops import broadcast_static_shape
@@ -633,12 +635,35 @@ class LinearOperatorLowRankUpdate(LinearOperator):
                                  "Since UDU^H is self-adjoint, this must be a self-adjoint "
                                  "operator.")
             is_self_adjoint = True
-        if v is None and base_operator.is_positive_definite and is_diag_update_positive:
-            is_positive_definite = True
+        # TF factors the capacitance by Cholesky only when L and D are known positive
+        # definite and the update is symmetric; otherwise it solves it by LU, so a
+        # "positive definite" hint on A alone (MultivariateNormalDiagPlusLowRank's, with
+        # any scale_diag) never sends an indefinite matrix to Cholesky.
+        self._use_cholesky = bool(base_operator.is_positive_definite and
+                                  base_operator.is_self_adjoint and
+                                  is_diag_update_positive and v is None)
+        if self._use_cholesky:
+            if is_positive_definite is False or is_self_adjoint is False or \
+                    is_non_singular is False:
+                raise ValueError("Arguments imply this is self-adjoint positive-definite "
+                                 "operator.")
+            is_positive_definite = is_self_adjoint = True
         super().__init__(dtype=dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square,
                          parameters=parameters, name=name)
+        self._is_diag_update_positive = is_diag_update_positive
+        if self._diag_update is None:
+            from tf1compat.linalg.linear_operator_identity import LinearOperatorIdentity
+            rank = dimension_value(self._u.shape[-1])
+            self._diag_operator: LinearOperator = LinearOperatorIdentity(
+                num_rows=rank if rank is not None else array_ops.shape(self._u)[-1],
+                dtype=dtype)
+        else:
+            from tf1compat.linalg.linear_operator import LinearOperatorDiag
+            self._diag_operator = LinearOperatorDiag(
+                self._diag_update, is_non_singular=True, is_self_adjoint=True,
+                is_positive_definite=is_diag_update_positive, is_square=True)
 
     @property
     def base_operator(self) -> LinearOperator:
@@ -664,3 +689,51 @@ class LinearOperatorLowRankUpdate(LinearOperator):
         u = self._u if self._diag_update is None else \
             self._u * self._diag_update[..., None, :]
         return self._base.to_dense() + _matmul(u, self._v, adjoint_b=True)
+
+    @property
+    def is_diag_update_positive(self) -> Any:
+        return self._is_diag_update_positive
+
+    @property
+    def diag_operator(self) -> LinearOperator:
+        return self._diag_operator
+
+    def _make_capacitance(self) -> Tensor:
+        """C = D^-1 + V^H L^-1 U."""
+        vh_linv_u = _matmul(self._v, self._base.solve(self._u), adjoint_a=True)
+        return self._diag_operator.inverse().add_to_tensor(vh_linv_u)
+
+    def _log_abs_determinant(self) -> Tensor:
+        # det(L + U D V^H) = det(C) det(D) det(L)
+        log_abs_det_d = self._diag_operator.log_abs_determinant()
+        log_abs_det_l = self._base.log_abs_determinant()
+        if self._use_cholesky:
+            chol_diag = matrix_diag_part(cholesky(self._make_capacitance()))
+            log_abs_det_c = 2 * reduce_sum(math_ops.log(chol_diag), axis=[-1])
+        else:
+            det_c = matrix_determinant(self._make_capacitance())
+            log_abs_det_c = math_ops.log(math_ops.abs(det_c))
+        return log_abs_det_c + log_abs_det_d + log_abs_det_l
+
+    def _determinant(self) -> Tensor:
+        if self.is_positive_definite:
+            return math_ops.exp(self.log_abs_determinant())
+        return matrix_determinant(self._make_capacitance()) * \
+            self._diag_operator.determinant() * self._base.determinant()
+
+    def _solve(self, rhs: Tensor, adjoint: bool = False, adjoint_arg: bool = False) -> Tensor:
+        """Woodbury: (L + U D V^H)^-1 = L^-1 - L^-1 U C^-1 V^H L^-1, as TF."""
+        if self._base.is_non_singular is False:
+            raise ValueError("Solve not implemented unless this is a perturbation of a "
+                             "non-singular LinearOperator.")
+        base = self._base
+        u, v = (self._v, self._u) if adjoint else (self._u, self._v)
+        linv_rhs = base.solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        vh_linv_rhs = _matmul(v, linv_rhs, adjoint_a=True)
+        if self._use_cholesky:
+            capinv = cholesky_solve_with_broadcast(cholesky(self._make_capacitance()),
+                                                   vh_linv_rhs)
+        else:
+            capinv = matrix_solve_with_broadcast(self._make_capacitance(), vh_linv_rhs,
+                                                 adjoint=adjoint)
+        return linv_rhs - base.solve(_matmul(u, capinv), adjoint=adjoint)

@@ -405,10 +405,11 @@ declare("Squeeze", inputs=["input: T"], outputs=["output: T"],
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
             squeeze_dims: Any = None) -> Tensor:
     """`tf.squeeze` (TF1 also accepts the deprecated `squeeze_dims`)."""
-    axis = deprecated_argument_lookup("axis", axis, "squeeze_dims", squeeze_dims)
-    if np.isscalar(axis):
-        axis = [axis]
-    return apply_op1("Squeeze", [input], {"squeeze_dims": [int(a) for a in (axis or [])]},
+    # (`axis` itself is left as given: a Keras op layer records the argument it was passed)
+    dims = deprecated_argument_lookup("axis", axis, "squeeze_dims", squeeze_dims)
+    if np.isscalar(dims):
+        dims = [dims]
+    return apply_op1("Squeeze", [input], {"squeeze_dims": [int(a) for a in (dims or [])]},
                      name=name)
 
 

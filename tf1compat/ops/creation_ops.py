@@ -21,6 +21,7 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import node_desc, unary_rule
+from tf1compat.ops.list_ops import zeros_of
 from tf1compat.ops.math_ops import cast
 
 
@@ -128,7 +129,7 @@ def _empty_strings_like(x: Any) -> Any:
 
 declare("ZerosLike", inputs=["x: T"], outputs=["y: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none",
-        kernel=lambda node, kctx: torch_or_numpy(node, torch.zeros_like, _empty_strings_like))
+        kernel=lambda node, kctx: torch_or_numpy(node, zeros_of, _empty_strings_like))
 declare("OnesLike", inputs=["x: T"], outputs=["y: T"], attrs={"T": Type()},
         shape=unary_rule, grad="none", kernel=lambda node, kctx: torch.ones_like)
 

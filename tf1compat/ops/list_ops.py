@@ -19,7 +19,7 @@ from tf1compat.framework.op_def import REQUIRED, Type, TypeList, declare
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import as_int_list
 
-__all__ = ["TensorListValue"]
+__all__ = ["TensorListValue", "zeros_of"]
 
 
 class TensorListValue:
@@ -42,12 +42,24 @@ class TensorListValue:
         """Device moves inserted by plans leave the list as it is."""
         return self
 
+    def zeros_like(self) -> "TensorListValue":
+        """TF's ZerosLike of a TensorList (TensorListZerosLike): as many items, each
+        zeros of its shape (unset items stay unset)."""
+        return self.with_items(tuple(None if item is None else zeros_of(item)
+                                     for item in self.items))
+
     def zeros(self, shape_hint: Any) -> Any:
         shape = _known_shape(self.element_shape, shape_hint)
         if shape is None:
             raise _invalid("Trying to read an uninitialized tensor from a TensorList whose "
                            "element shape is not fully defined")
         return torch.zeros(shape, dtype=self.element_dtype.torch_dtype)
+
+
+def zeros_of(x: Any) -> Any:
+    """TF's ZerosLike of a run-time value: a tensor's zeros, or a variant's (a TensorList
+    or Optional of TF's control flow v2 gradients: of its items)."""
+    return x.zeros_like() if hasattr(x, "zeros_like") else torch.zeros_like(x)
 
 
 def _invalid(message: str) -> errors.InvalidArgumentError:
@@ -259,6 +271,12 @@ class OptionalValue:
 
     def to(self, *args: Any, **kwargs: Any) -> "OptionalValue":
         return self
+
+    def zeros_like(self) -> "OptionalValue":
+        """TF's ZerosLike of an Optional (OptionalZerosLike): zeros of its components,
+        none where it has none."""
+        return OptionalValue(None if self.components is None else tuple(
+            zeros_of(c) for c in self.components))
 
 
 def _get_value_kernel(node: Any, kctx: Any) -> Callable[..., Any]:

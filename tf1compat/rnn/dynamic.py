@@ -285,7 +285,8 @@ def _dynamic_rnn_loop(cell: Any, inputs: Any, initial_state: Any, parallel_itera
         loop_vars=(time, output_ta, state), parallel_iterations=parallel_iterations,
         maximum_iterations=time_steps, swap_memory=swap_memory)
 
-    if len(flat_input) == 1 and len(output_ta) == 1:
+    # The fused kernel replaces a graph's While op; an eager loop has already run.
+    if len(flat_input) == 1 and len(output_ta) == 1 and not executing_eagerly():
         loop_op = nest.flatten(final_state)[0].op.inputs[0].op
         fused.attach(loop_op, cell, flat_input, state_dtype, input_ta[0].handle,
                      output_ta[0].handle, loop_bound, sequence_length, counter=True)

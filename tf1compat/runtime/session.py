@@ -58,11 +58,30 @@ class CompiledFunction:
 
     def __init__(self, plan: Plan, state: VariableStore):
         self.plan = plan
-        self.fn = plan.fn
+        self.fn = _recording(plan.fn) if plan.needs_grad else plan.fn
         self.state = state
 
     def __call__(self, *values: Any) -> tuple:
         return self.fn(values, self.state.view())
+
+
+def _recording(fn: Callable[..., tuple]) -> Callable[..., tuple]:
+    """A region holding its own `tf.gradients` (PGD's loop body differentiating the loss
+    at the current iterate) records autograd even when the run around it does not: the
+    plan of a graph whose only gradient op is inside a loop body or branch has no
+    gradient op, so it runs without grad mode. Its results then come back without the
+    autograd graph, or each iteration's graph would hang on to the next one's."""
+    def run(values: Any, state: Any) -> tuple:
+        if torch.is_grad_enabled():
+            return fn(values, state)
+        _set_grad_enabled(True)
+        try:
+            out = fn(values, state)
+        finally:
+            _set_grad_enabled(False)
+        return tuple(v.detach() if isinstance(v, torch.Tensor) and v.requires_grad else v
+                     for v in out)
+    return run
 
 
 class SessionRuntime:

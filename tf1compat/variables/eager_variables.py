@@ -281,4 +281,10 @@ class _EagerUnreadVariable(EagerResourceVariable):
     def name(self) -> str:
         return "UnreadVariable"
 
+    @property
+    def op(self) -> None:
+        """None, as TF's eager `_UnreadVariable.op` (the update ran; there is no op), so
+        `assign_moving_average(...).op` works in eager code (Sonnet's BatchNorm)."""
+        return None
+
 

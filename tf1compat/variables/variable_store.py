@@ -392,6 +392,14 @@ class _VariableStore:
                      dtype=variable_dtype, validate_shape=validate_shape,
                      constraint=constraint, use_resource=use_resource,
                      synchronization=synchronization, aggregation=aggregation, shape=shape)
+        if _context.executing_eagerly() and self._store_eager_variables:
+            # As TF: an eager Variable joins no collection by itself, but one kept by an
+            # EagerVariableStore (an eager template's) does, so code that lists a
+            # scope's variables through collections (Sonnet's get_variables) works eagerly.
+            for key in collections or [GraphKeys.GLOBAL_VARIABLES]:
+                add_to_collection(key, v)
+            if v.trainable:
+                add_to_collection(GraphKeys.TRAINABLE_VARIABLES, v)
         if not _context.executing_eagerly() or self._store_eager_variables:
             self._vars[name] = v
         if regularizer:

@@ -32,7 +32,7 @@ from tf1compat.linalg.linear_operator_structured import (LinearOperatorLowerTria
 from tf1compat.ops import array_ops, math_ops, nn_ops
 from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ops.creation_ops import ones, zeros
-from tf1compat.ops.linalg_decomp import norm
+from tf1compat.ops.reduction_ops import reduce_sum
 from tf1compat.ops.matrix_ops import (cholesky, matrix_diag, matrix_diag_part,
                                       matrix_transpose)
 from tf1compat.ops.numerics_ops import assert_near
@@ -346,7 +346,9 @@ def _kl_brute_force(a: MultivariateNormalLinearOperator, b: MultivariateNormalLi
     - k) / 2 with covariances A A^T and B B^T."""
 
     def squared_frobenius_norm(x: Tensor) -> Tensor:
-        return math_ops.square(norm(x, ord="fro", axis=[-2, -1]))
+        # A sum of squares, not square(norm(x)): the norm's gradient is NaN at zero, which
+        # is where the mean term sits whenever the two means coincide (TF 1.15's note).
+        return reduce_sum(math_ops.square(x), axis=[-2, -1])
 
     with name_scope(name, "kl_mvn", values=[a.loc, b.loc] + a.scale.graph_parents
                     + b.scale.graph_parents):

@@ -14,6 +14,7 @@ from tf1compat.contrib.framework.arg_scope import add_arg_scope
 from tf1compat.contrib.framework.variables import model_variable
 from tf1compat.contrib.layers import utils
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.framework.tensor_shape import dimension_value
 from tf1compat.ops import array_ops, math_ops
 from tf1compat.ops.nn_norm import batch_normalization, moments
 from tf1compat.variables.init_ops import Ones, Zeros
@@ -89,7 +90,7 @@ def _group_norm_axes(inputs: Any, channels_axis: int, reduction_axes: Any) -> Tu
     for axis in axes:
         if axis > rank:
             raise ValueError("Axis is out of bounds.")
-        if inputs.shape[axis].value is None:
+        if dimension_value(inputs.shape[axis]) is None:
             raise ValueError(f"Inputs {inputs.name} has undefined dimensions {axis}.")
         if axis == channels_axis:
             raise ValueError("reduction_axis must be mutually exclusive with channels_axis")
@@ -110,7 +111,7 @@ def group_norm(inputs: Any, groups: int = 32, channels_axis: int = -1,
         raise ValueError(f"Inputs {inputs.name} has undefined rank.")
     original_shape = array_ops.shape(inputs)
     channels_axis, reduction_axes = _group_norm_axes(inputs, channels_axis, reduction_axes)
-    channels = inputs.shape[channels_axis].value
+    channels = dimension_value(inputs.shape[channels_axis])
     if channels is None:
         raise ValueError(f"Inputs {inputs.name} has undefined channel dimension: "
                          f"{channels_axis}.")

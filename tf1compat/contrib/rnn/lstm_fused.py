@@ -28,7 +28,7 @@ from tf1compat.ops.indexing_ops import gather_nd, sequence_mask
 from tf1compat.rnn.cell_base import LSTMStateTuple
 from tf1compat.variables.init_ops import Constant
 
-__all__ = ["LSTMBlockFusedCell"]
+__all__ = ["LSTMBlockWrapper", "LSTMBlockFusedCell"]
 
 
 def _block_lstm_shape(ctx: Any) -> List[TensorShape]:
@@ -81,7 +81,71 @@ declare("BlockLSTMV2", inputs=_INPUTS, outputs=_OUTPUTS,
         doc="BlockLSTM with gates i, f, ci, o and no forget_bias.")
 
 
-class LSTMBlockFusedCell(Layer):
+class LSTMBlockWrapper(Layer):
+    """`tf.contrib.rnn.LSTMBlockWrapper`: the housekeeping of a sequence LSTM layer (zero
+    initial state, list inputs, sequence_length masking and final-state gather) around a
+    subclass's `_call_cell(inputs, initial_cell_state, initial_output, dtype,
+    sequence_length)` -> (cell states, outputs) and `num_units`."""
+
+    @property
+    def num_units(self) -> int:
+        """Number of units in this cell (output dimension)."""
+        raise NotImplementedError("LSTMBlockWrapper subclasses define num_units")
+
+    def _call_cell(self, inputs: Any, initial_cell_state: Any, initial_output: Any,
+                   dtype: Any, sequence_length: Optional[Any]) -> tuple:
+        raise NotImplementedError("LSTMBlockWrapper subclasses define _call_cell")
+
+    def call(self, inputs: Any, initial_state: Any = None, dtype: Any = None,
+             sequence_length: Any = None) -> Any:
+        is_list = isinstance(inputs, list)
+        if is_list:
+            inputs = ops.stack(inputs)
+        shape = inputs.get_shape().with_rank(3)
+        if not shape[2]:
+            raise ValueError(f"Expecting inputs_shape[2] to be set: {shape}")
+        batch_size = shape.dims[1].value
+        if batch_size is None:
+            batch_size = ops.shape(inputs)[1]
+        time_len = shape.dims[0].value
+        if time_len is None:
+            time_len = ops.shape(inputs)[0]
+        if initial_state is None:
+            if dtype is None:
+                raise ValueError("Either initial_state or dtype needs to be specified")
+            zeros = ops.zeros(ops.stack([batch_size, self.num_units]), dtype=dtype)
+            initial_state = zeros, zeros
+        else:
+            if len(initial_state) != 2:
+                raise ValueError(
+                    "Expecting initial_state to be a tuple with length 2 or None")
+            if dtype is None:
+                dtype = initial_state[0].dtype
+        if sequence_length is not None:
+            sequence_length = ops.convert_to_tensor(sequence_length)
+        initial_cell, initial_output = initial_state
+        cell_states, outputs = self._call_cell(inputs, initial_cell, initial_output, dtype,
+                                               sequence_length)
+        if sequence_length is not None:
+            mask = ops.transpose(sequence_mask(sequence_length, time_len, dtype=dtype),
+                                 [1, 0])
+            outputs *= ops.tile(ops.expand_dims(mask, [-1]), [1, 1, self.num_units])
+            # The initial state goes first, so a length of 0 picks it.
+            all_cells = ops.concat([ops.expand_dims(initial_cell, [0]), cell_states], 0)
+            all_outputs = ops.concat([ops.expand_dims(initial_output, [0]), outputs], 0)
+            final_cell = self._gather_states(all_cells, sequence_length, batch_size)
+            final_output = self._gather_states(all_outputs, sequence_length, batch_size)
+        else:
+            final_cell, final_output = cell_states[-1], outputs[-1]
+        if is_list:
+            outputs = ops.unstack(outputs)
+        return outputs, LSTMStateTuple(final_cell, final_output)
+
+    def _gather_states(self, data: Any, indices: Any, batch_size: Any) -> Any:
+        return gather_nd(data, ops.stack([indices, ops.range(batch_size)], axis=1))
+
+
+class LSTMBlockFusedCell(LSTMBlockWrapper):
     """`tf.contrib.rnn.LSTMBlockFusedCell`: the LSTM over a time-major sequence as one
     BlockLSTM op. Called as `cell(inputs, initial_state=None, dtype=None,
     sequence_length=None)` on [time, batch, input] inputs (or a list of [batch, input]
@@ -113,54 +177,6 @@ class LSTMBlockFusedCell(Layer):
             self._w_f_diag = self.add_weight("w_f_diag", [self._num_units])
             self._w_o_diag = self.add_weight("w_o_diag", [self._num_units])
         self.built = True
-
-    def call(self, inputs: Any, initial_state: Any = None, dtype: Any = None,
-             sequence_length: Any = None) -> Any:
-        is_list = isinstance(inputs, list)
-        if is_list:
-            inputs = ops.stack(inputs)
-        shape = inputs.get_shape().with_rank(3)
-        if not shape[2]:
-            raise ValueError(f"Expecting inputs_shape[2] to be set: {shape}")
-        batch_size = shape.dims[1].value
-        if batch_size is None:
-            batch_size = ops.shape(inputs)[1]
-        time_len = shape.dims[0].value
-        if time_len is None:
-            time_len = ops.shape(inputs)[0]
-        if initial_state is None:
-            if dtype is None:
-                raise ValueError("Either initial_state or dtype needs to be specified")
-            zeros = ops.zeros(ops.stack([batch_size, self._num_units]), dtype=dtype)
-            initial_state = zeros, zeros
-        else:
-            if len(initial_state) != 2:
-                raise ValueError(
-                    "Expecting initial_state to be a tuple with length 2 or None")
-            if dtype is None:
-                dtype = initial_state[0].dtype
-        if sequence_length is not None:
-            sequence_length = ops.convert_to_tensor(sequence_length)
-        initial_cell, initial_output = initial_state
-        cell_states, outputs = self._call_cell(inputs, initial_cell, initial_output, dtype,
-                                               sequence_length)
-        if sequence_length is not None:
-            mask = ops.transpose(sequence_mask(sequence_length, time_len, dtype=dtype),
-                                 [1, 0])
-            outputs *= ops.tile(ops.expand_dims(mask, [-1]), [1, 1, self._num_units])
-            # The initial state goes first, so a length of 0 picks it.
-            all_cells = ops.concat([ops.expand_dims(initial_cell, [0]), cell_states], 0)
-            all_outputs = ops.concat([ops.expand_dims(initial_output, [0]), outputs], 0)
-            final_cell = self._gather_states(all_cells, sequence_length, batch_size)
-            final_output = self._gather_states(all_outputs, sequence_length, batch_size)
-        else:
-            final_cell, final_output = cell_states[-1], outputs[-1]
-        if is_list:
-            outputs = ops.unstack(outputs)
-        return outputs, LSTMStateTuple(final_cell, final_output)
-
-    def _gather_states(self, data: Any, indices: Any, batch_size: Any) -> Any:
-        return gather_nd(data, ops.stack([indices, ops.range(batch_size)], axis=1))
 
     def _call_cell(self, inputs: Any, initial_cell_state: Any, initial_output: Any,
                    dtype: Any, sequence_length: Optional[Any]) -> tuple:

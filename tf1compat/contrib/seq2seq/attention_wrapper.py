@@ -127,7 +127,7 @@ class AttentionWrapper(RNNCell):
             self._attention_layers = layers
             self._attention_layer_size = sum(
                 TensorShape(layer.compute_output_shape(
-                    [None, cell.output_size + _last_dim(m.values)]))[-1].value
+                    [None, cell.output_size + _last_dim(m.values)])).dims[-1].value
                 for layer, m in zip(layers, mechanisms))
         else:
             self._attention_layers = None

@@ -581,15 +581,20 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
 
     @property
     def metrics(self) -> List[Any]:
-        """The Keras Metric objects assigned to attributes of this layer or its sublayers."""
+        """The Keras Metric objects assigned to attributes of this layer or its sublayers,
+        and those `add_metric` added to them."""
+        from tf1compat.keras.engine.layer_metrics import added_metrics
         from tf1compat.keras.metrics import Metric
         return [layer for layer in self._flatten_layers(include_self=False)
-                if isinstance(layer, Metric)]
+                if isinstance(layer, Metric)] + \
+            [m for layer in self._flatten_layers() for m in added_metrics(layer)]
 
     def add_metric(self, value: Any, aggregation: Any = None, name: Optional[str] = None
                    ) -> None:
-        raise NotImplementedError("Layer.add_metric (Keras metrics) is not supported by "
-                                  "tf1compat")
+        """A metric of `value` (`aggregation="mean"`: averaged over the batches), logged
+        by the training loop (graph mode, `engine/layer_metrics.py`)."""
+        from tf1compat.keras.engine.layer_metrics import add_metric
+        add_metric(self, value, aggregation, name)
 
     # -- build and call ------------------------------------------------------------------------
     @default

@@ -17,6 +17,7 @@ new inputs, so the model predicts, trains, serializes (`get_config`: `{"function
 
 from __future__ import annotations
 
+import dis
 import inspect
 import sys
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -89,8 +90,14 @@ def _codes() -> Dict[Any, List[Tuple[str, Any, Any]]]:
             continue
         fn = inspect.unwrap(fn)
         entries = table.setdefault(fn.__code__, [])
-        if all(known is not fn for _, known, _ in entries):
+        same = [i for i, (_, known, _) in enumerate(entries) if known is fn]
+        if not same:
             entries.append((symbol, fn, ALL_ARGUMENTS.get(path)))
+        elif entries[same[0]][0].startswith("compat.v1.") and \
+                not symbol.startswith("compat.v1."):
+            # (one function under a TF1-only and a TF 2 name, `tf.arg_max` and
+            # `tf.argmax`: calls name the TF 2 one, as the common spelling)
+            entries[same[0]] = (symbol, fn, ALL_ARGUMENTS.get(path))
     _CODES["table"] = table
     return table
 
@@ -154,11 +161,10 @@ def _find_call(graph: Any) -> Optional[_OpCall]:
     if current is not None and current[0] is found:
         return current[1]
     symbol, target, recorded = _entry_of(found, codes[found.f_code])
-    arguments = found.f_locals
     if isinstance(target, str):
-        call = _operator_call(symbol, target, arguments)
+        call = _operator_call(symbol, target, found.f_locals)
     else:
-        call = _function_call(symbol, target, arguments, recorded)
+        call = _function_call(symbol, target, found, recorded)
     graph._extras["keras_op_call"] = (found, call)
     return call
 
@@ -178,17 +184,69 @@ def _operator_call(symbol: str, dunder: str, arguments: dict) -> _OpCall:
                    {"y": y, "name": None})
 
 
-def _function_call(symbol: str, fn: Callable[..., Any], arguments: dict,
+def _passed(frame: Any) -> Optional[Tuple[int, Tuple[str, ...]]]:
+    """(how many positional arguments, the keyword names) the caller of `frame` passed,
+    read from the caller's call instruction (`f(x, 1, axis=2)`: (2, ("axis",))), or None
+    when its bytecode does not say (`f(*args, **kwargs)`, another Python)."""
+    caller = frame.f_back
+    if caller is None:
+        return None
+    code = caller.f_code
+    instructions = _INSTRUCTIONS.get(code)
+    if instructions is None:
+        instructions = _INSTRUCTIONS[code] = list(dis.get_instructions(code))
+    # (f_lasti is the call instruction or, before 3.12, its last inline cache)
+    # (3.11: KW_NAMES, PRECALL, CALL; 3.12: KW_NAMES, CALL; 3.13: LOAD_CONST, CALL_KW;
+    # 3.9 and 3.10: CALL_FUNCTION / CALL_METHOD, or LOAD_CONST, CALL_FUNCTION_KW)
+    before = [i for i in instructions if i.offset <= caller.f_lasti][-3:]
+    if not before or before[-1].opname not in _CALLS:
+        return None
+    count = before[-1].arg
+    names: Tuple[str, ...] = ()
+    for instruction in reversed(before[:-1]):
+        if instruction.opname == "PRECALL":
+            continue
+        if instruction.opname == "KW_NAMES":
+            names = code.co_consts[instruction.arg]
+        elif instruction.opname == "LOAD_CONST" and \
+                before[-1].opname in ("CALL_KW", "CALL_FUNCTION_KW"):
+            names = instruction.argval
+        break
+    if not isinstance(names, tuple) or len(names) > count:
+        return None
+    return count - len(names), names
+
+
+_INSTRUCTIONS: Dict[Any, List[Any]] = {}
+_CALLS = ("CALL", "CALL_KW", "CALL_FUNCTION", "CALL_METHOD", "CALL_FUNCTION_KW")
+
+
+def _function_call(symbol: str, fn: Callable[..., Any], frame: Any,
                    recorded: Optional[Tuple[str, ...]]) -> _OpCall:
-    """The arguments the call was given, as far as its frame still shows them: the first
-    one positional, the others by name — those tf-keras records for this function
-    (`recorded`: every one, `{"name": None}`), else those that differ from their
-    defaults."""
+    """The arguments the call was given as tf-keras records them: the first one
+    positional, the others by name — every one for the functions whose nodes record every
+    argument (`recorded`, `{"name": None}`; those not passed at their defaults), else
+    those the caller passed (read from its call instruction; without it, those that
+    differ from their defaults). Values are those the function's frame holds."""
+    arguments = frame.f_locals
     params = list(inspect.signature(fn).parameters.values())
     first = arguments.get(params[0].name) if params else None
+    passed = _passed(frame)
+    names = None
+    if passed is not None and passed[0] >= 1 and passed[0] <= len(params) and \
+            all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                for p in params[:passed[0]]):
+        names = [p.name for p in params[1:passed[0]]] + list(passed[1])
+        if any(name not in arguments for name in names):
+            names = None
     if recorded is not None:
+        defaults = {p.name: p.default for p in params}
         return _OpCall(TFOpLambda(fn, symbol), (first,),
-                       {key: arguments.get(key) for key in recorded})
+                       {key: arguments.get(key) if names is None or key in names else
+                        defaults.get(key) for key in recorded})
+    if names is not None:
+        return _OpCall(TFOpLambda(fn, symbol), (first,),
+                       {name: arguments[name] for name in names})
     kwargs: Dict[str, Any] = {}
     for p in params[1:]:
         if p.name not in arguments:

@@ -13,6 +13,7 @@ from tf1compat.framework import context as _context
 from tf1compat.keras import backend
 from tf1compat.keras import metrics as metrics_module
 from tf1compat.keras.engine import compile_utils
+from tf1compat.keras.engine.layer_metrics import added_metrics
 
 __all__ = ["CompiledMetrics"]
 
@@ -99,6 +100,7 @@ class CompiledMetrics:
             found = list(self._eager.metrics())
         else:
             found = list(self._compile_metric_functions) if self._is_compiled else []
+        found.extend(added_metrics(self))
         for layer in self._flatten_layers(include_self=False, recursive=False):
             if isinstance(layer, metrics_module.Metric):
                 found.append(layer)

@@ -23,7 +23,7 @@ import numpy as np
 
 from tf1compat.keras import backend
 from tf1compat.keras.saving.model_config import (KERAS_VERSION, compile_args_from_training_config,
-                                                 json_default, model_from_config,
+                                                 decode_ellipsis, json_default, model_from_config,
                                                  model_metadata)
 from tf1compat.keras.utils.io_utils import ask_to_proceed_with_overwrite
 from tf1compat.util import tf_logging as logging
@@ -284,7 +284,8 @@ def load_model_from_hdf5(filepath: str, custom_objects: Optional[Dict[str, Any]]
             raise ValueError(f"No model config found in the file at {filepath}.")
         if hasattr(config, "decode"):
             config = config.decode("utf-8")
-        model = model_from_config(json.loads(config), custom_objects=custom_objects)
+        model = model_from_config(json.loads(config, object_hook=decode_ellipsis),
+                                  custom_objects=custom_objects)
         load_weights_from_group(f["model_weights"], model)
         if not compile:
             return model

@@ -39,6 +39,8 @@ def json_default(obj: Any) -> Any:
         return obj.as_list()
     if isinstance(obj, DType):
         return obj.name
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__"}
     raise TypeError(f"Unable to serialize {obj} to JSON. Unrecognized type {type(obj)}.")
 
 
@@ -66,9 +68,16 @@ def model_from_config(config: Dict[str, Any], custom_objects: Optional[Dict[str,
     return deserialize(config, custom_objects=custom_objects)
 
 
+def decode_ellipsis(obj: Dict[str, Any]) -> Any:
+    """A `json.loads` object hook: tf-keras's `{"class_name": "__ellipsis__"}` (a slice
+    spec's `...` in an op layer's call arguments) back to Ellipsis."""
+    return Ellipsis if obj == {"class_name": "__ellipsis__"} else obj
+
+
 def model_from_json(json_string: str, custom_objects: Optional[Dict[str, Any]] = None) -> Any:
     """The model a `to_json()` string describes (new weights)."""
-    return model_from_config(json.loads(json_string), custom_objects=custom_objects)
+    return model_from_config(json.loads(json_string, object_hook=decode_ellipsis),
+                             custom_objects=custom_objects)
 
 
 def model_from_yaml(yaml_string: str, custom_objects: Any = None) -> Any:

@@ -295,7 +295,7 @@ def _decode_helper(obj: Dict[str, Any]) -> Any:
     (`{"class_name": "__tuple__", "items": [...]}`) back to Python values."""
     if obj.get("class_name") in ("__tuple__", "TensorShape") and "items" in obj:
         return tuple(obj["items"])
-    return obj
+    return Ellipsis if obj == {"class_name": "__ellipsis__"} else obj
 
 
 def _checkpoint_keys(reader: Any) -> Dict[str, str]:

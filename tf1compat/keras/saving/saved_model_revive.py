@@ -15,7 +15,11 @@ but cannot be called (ValueError). Its class is named after the saved class. Its
 layers are revived as tf-keras revives them: each layer the keras metadata records under
 the model (`root.<attribute>`) is rebuilt from its class and config, built on its saved
 input shape and set as that attribute, and its variables are the model's weights of those
-names; a variable no revivable layer owns stays a weight of the model itself.
+names; a variable no revivable layer owns stays a weight of the model itself. A nested
+subclassed model (no config to rebuild) is revived the same way, as tf-keras revives it: a
+`RevivedModel` of its class name with its own inner layers and variables, called through
+its traced `__call__` function (its concrete function on the input and its bound
+variables' handles).
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ class RevivedModel(Model):
         self._saved_class_name = class_name
         self._weights_by_saved_name: Dict[str, Any] = {}
         self._eager_function: Optional[Any] = None   # the traced LibraryFunction, eagerly
+        self._scope = self.name     # (a nested model's: its outer models' names too)
 
     def build(self, input_shape: Any) -> None:
         """Builds the inner layers and creates the saved variables they do not own as the
@@ -59,12 +64,16 @@ class RevivedModel(Model):
         from tf1compat.keras.initializers import Zeros
         owned: Dict[str, Any] = {}
         for inner in self._inner_layers:
-            if not inner.layer.built:   # (a functional model is built by its config)
+            if isinstance(inner.layer, RevivedModel):
+                # (its layers' scopes under this model's: `outer/inner/dense/kernel`)
+                object.__setattr__(inner.layer, "_scope", f"{self._scope}/{inner.layer.name}")
+                inner.layer.build(None)
+            elif not inner.layer.built:   # (a functional model is built by its config)
                 # (built at load, outside any scope: the model's name, then the layer's; a
                 # nested Sequential builds in Keras' graph, which keeps scopes of its own)
                 graph = backend.get_graph() if isinstance(inner.layer, Model) else None
                 with graph.as_default() if graph is not None else contextlib.nullcontext(), \
-                        backend.name_scope(f"{self.name}/{inner.layer.name}/"):
+                        backend.name_scope(f"{self._scope}/{inner.layer.name}/"):
                     inner.layer.build(inner.input_shape)
                 inner.layer.built = True
             owned.update(inner.owned())
@@ -141,6 +150,8 @@ class _InnerLayer:
 
     def owned(self) -> Dict[str, Any]:
         """full name -> the layer's variable of that saved variable."""
+        if isinstance(self.layer, RevivedModel):
+            return dict(self.layer._weights_by_saved_name)
         if isinstance(self.variables, list):
             return dict(zip(self.variables, self.layer.weights))
         return {full_name: getattr(self.layer, local_name)
@@ -148,8 +159,10 @@ class _InnerLayer:
 
 
 # keras_metadata identifiers of the layers revived from their config: layers, and nested
-# Sequential and functional models (a nested subclassed model has no config to rebuild).
+# Sequential and functional models; a nested subclassed model (`_tf_keras_model`, no config
+# to rebuild) is revived from its traced function instead.
 _FROM_CONFIG = ("_tf_keras_layer", "_tf_keras_sequential", "_tf_keras_network")
+_SUBCLASSED = "_tf_keras_model"
 
 
 def _listed_variables(nodes: Any, node_id: int) -> Optional[List[str]]:
@@ -162,23 +175,42 @@ def _listed_variables(nodes: Any, node_id: int) -> Optional[List[str]]:
     return None
 
 
-def _inner_layers(filepath: str, meta: Any, saved_names: List[str]) -> List[_InnerLayer]:
-    """The model's direct layers recorded in keras_metadata.pb that tf1compat can rebuild
-    from their config (a class it lacks, or a layer whose variables are not all the
-    model's, is left out: the model keeps those variables itself)."""
-    from tf1compat.keras.layers.serialization import deserialize
+def _metadata_entries(filepath: str) -> List[Tuple[Any, Dict[str, Any]]]:
+    """keras_metadata.pb's entries by node id, each with its decoded metadata."""
     from tf1compat.keras.saving.saved_model_format import METADATA_FILENAME, _decode_helper
     from tf1compat.serialization.messages import SavedMetadata
     message = SavedMetadata()
     with open(os.path.join(filepath, METADATA_FILENAME), "rb") as f:
         message.ParseFromString(f.read())
-    nodes = meta.object_graph_def.nodes
+    return [(entry, json.loads(entry.metadata, object_hook=_decode_helper))
+            for entry in sorted(message.nodes, key=lambda n: n.node_id)]
+
+
+class _Revival:
+    """What reviving the layers of a directory reads: its "serve" meta graph, keras
+    metadata entries and variable values (full name -> value)."""
+
+    def __init__(self, meta: Any, entries: List[Tuple[Any, Dict[str, Any]]],
+                 values: Dict[str, Any]):
+        self.meta = meta
+        self.entries = entries
+        self.values = values
+
+
+def _inner_layers(revival: _Revival, parent: str, saved_names: List[str]) -> List[_InnerLayer]:
+    """The direct layers of the object at `parent` (`root`, `root.inner`) recorded in
+    keras_metadata.pb that tf1compat can revive: from their config, or a nested subclassed
+    model from its traced function (a class tf1compat lacks, or a layer whose variables
+    are not all the model's, is left out: the model keeps those variables itself)."""
+    from tf1compat.keras.layers.serialization import deserialize
+    nodes = revival.meta.object_graph_def.nodes
+    depth = parent.count(".") + 2
     out: List[_InnerLayer] = []
-    for entry in sorted(message.nodes, key=lambda n: n.node_id):
+    for entry, metadata in revival.entries:
         path = entry.node_path.split(".")
-        if len(path) != 2 or path[0] != "root" or entry.identifier not in _FROM_CONFIG:
+        if len(path) != depth or ".".join(path[:-1]) != parent or \
+                entry.identifier not in _FROM_CONFIG + (_SUBCLASSED,):
             continue
-        metadata = json.loads(entry.metadata, object_hook=_decode_helper)
         variables: Any = {child.local_name: nodes[child.node_id].variable.name
                           for child in nodes[entry.node_id].children
                           if nodes[child.node_id].WhichOneof("kind") == "variable"}
@@ -187,14 +219,99 @@ def _inner_layers(filepath: str, meta: Any, saved_names: List[str]) -> List[_Inn
         names = variables.values() if isinstance(variables, dict) else variables
         if any(name not in saved_names for name in names):
             continue
-        try:
-            layer = deserialize({"class_name": metadata["class_name"],
-                                 "config": metadata["config"]})
-        except (ValueError, TypeError):
-            continue    # not a class tf1compat knows: its variables stay the model's
-        out.append(_InnerLayer(path[1], layer, metadata.get("build_input_shape"),
+        if entry.identifier == _SUBCLASSED:
+            layer = _nested_model(revival, entry, metadata, variables, saved_names)
+            variables = [saved[0] for saved in layer._saved_variables]
+        else:
+            try:
+                layer = deserialize({"class_name": metadata["class_name"],
+                                     "config": metadata["config"]})
+            except (ValueError, TypeError):
+                continue    # not a class tf1compat knows: its variables stay the model's
+        out.append(_InnerLayer(path[-1], layer, metadata.get("build_input_shape"),
                                variables))
     return out
+
+
+def _variable_specs(meta: Any, names: List[str]) -> List[Tuple[str, Any, Any]]:
+    """(full name, shape, dtype) of the object graph's variables of those names."""
+    from tf1compat.framework import dtypes
+    from tf1compat.framework.tensor_shape import TensorShape
+    found = {node.variable.name: node.variable for node in meta.object_graph_def.nodes
+             if node.WhichOneof("kind") == "variable"}
+    return [(name, TensorShape(found[name].shape).as_list(),
+             dtypes.as_dtype(found[name].dtype)) for name in names]
+
+
+def _nested_model(revival: _Revival, entry: Any, metadata: Dict[str, Any],
+                  variables: List[str], saved_names: List[str]) -> "RevivedModel":
+    """A nested subclassed model as tf-keras revives it: a `RevivedModel` of its class
+    name with its own inner layers and variables, called through its traced `__call__`
+    (built by the model that holds it). Its variables are those it lists, else (a
+    directory without the list, tf1compat's) its layers' and its own, in that order."""
+    graph_def, spec, input_name, output_name, handles = _traced_call(
+        revival.meta, entry.node_id, metadata.get("name") or "model")
+    inner_layers = _inner_layers(revival, entry.node_path, variables or saved_names)
+    if not variables:
+        nodes = revival.meta.object_graph_def.nodes
+        own = [nodes[child.node_id].variable.name for child in nodes[entry.node_id].children
+               if nodes[child.node_id].WhichOneof("kind") == "variable"]
+        for inner in inner_layers:
+            names = inner.variables.values() if isinstance(inner.variables, dict) else \
+                inner.variables
+            variables.extend(name for name in names if name not in variables)
+        variables.extend(name for name in own if name not in variables)
+    class_name = metadata["class_name"]
+    revived_class = type(class_name, (RevivedModel,), {"__module__": __name__})
+    return revived_class(graph_def, input_name, spec, output_name, handles,
+                         _variable_specs(revival.meta, variables),
+                         [revival.values[name] for name in variables], class_name,
+                         inner_layers, name=metadata.get("name"))
+
+
+def _traced_call(meta: Any, node_id: int, name: str) -> Tuple[Any, Any, str, Optional[str],
+                                                                 List[str]]:
+    """A GraphDef calling the object's traced `__call__` (a `StatefulPartitionedCall` of
+    its one concrete function on an input placeholder and its bound variables' handles,
+    named by their full names), the traced input's (shape, dtype), the input and output
+    tensor names and the handles' names; without a traced single-tensor `__call__`, an
+    empty GraphDef and no output."""
+    from tf1compat.framework import dtypes
+    from tf1compat.framework.tensor_shape import TensorShape
+    from tf1compat.serialization.messages import GraphDef
+    graph_def = GraphDef()
+    nodes = meta.object_graph_def.nodes
+    no_call = (graph_def, (TensorShape(None), dtypes.float32), "", None, [])
+    call = next((c.node_id for c in nodes[node_id].children if c.local_name == "__call__"),
+                None)
+    if call is None or nodes[call].WhichOneof("kind") != "function" or \
+            len(nodes[call].function.concrete_functions) != 1:
+        return no_call
+    function_name = nodes[call].function.concrete_functions[0]
+    concrete = meta.object_graph_def.concrete_functions[function_name]
+    args = concrete.canonicalized_input_signature.tuple_value.values
+    if len(args) != 2 or len(args[0].tuple_value.values) != 1 or \
+            args[1].dict_value.fields or \
+            args[0].tuple_value.values[0].WhichOneof("kind") != "tensor_spec_value":
+        return no_call
+    tensor_spec = args[0].tuple_value.values[0].tensor_spec_value
+    bound = [nodes[i] for i in concrete.bound_inputs]
+    fdef = next((f for f in meta.graph_def.library.function
+                 if f.signature.name == function_name), None)
+    if fdef is None or len(fdef.signature.output_arg) != 1 or \
+            any(node.WhichOneof("kind") != "variable" for node in bound):
+        return no_call
+    handles = [node.variable.name for node in bound]
+    node = graph_def.node.add()
+    node.name, node.op = name + "_call", "StatefulPartitionedCall"
+    node.input.extend([name + "_input"] + handles)
+    node.attr["f"].func.name = function_name
+    node.attr["Tin"].list.type.extend(arg.type for arg in fdef.signature.input_arg)
+    node.attr["Tout"].list.type.extend(arg.type for arg in fdef.signature.output_arg)
+    graph_def.library.CopyFrom(meta.graph_def.library)
+    graph_def.versions.CopyFrom(meta.graph_def.versions)
+    spec = (TensorShape(tensor_spec.shape), dtypes.as_dtype(tensor_spec.dtype))
+    return graph_def, spec, name + "_input:0", node.name + ":0", handles
 
 
 def _serving_call(meta: Any) -> Tuple[Optional[Any], Optional[Any], List[Any]]:
@@ -272,10 +389,13 @@ def revive_from_traced_functions(root: Dict[str, Any], config: Dict[str, Any],
         spec = (TensorShape(input_info.tensor_shape), dtypes.as_dtype(input_info.dtype))
     class_name = config["class_name"]
     revived_class = type(class_name, (RevivedModel,), {"__module__": __name__})
+    revival = _Revival(meta, _metadata_entries(filepath),
+                       {full_name: value for (full_name, _, _), value in
+                        zip(variables, values)})
     model = revived_class(graph_def, input_info.name if nodes else "", spec,
                           output_info.name if nodes else None,
                           [node.name for node in nodes[1:]], variables, values, class_name,
-                          _inner_layers(filepath, meta, [v[0] for v in variables]),
+                          _inner_layers(revival, "root", [v[0] for v in variables]),
                           name=name)
     model.build(None)
     return model

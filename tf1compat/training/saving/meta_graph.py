@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tf1compat.util import tf_logging
 from tf1compat.framework import context as _context
+from tf1compat.framework import proto_functions
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
@@ -161,8 +162,18 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
     if not items:
         return
     col = CollectionDef()
+    to_proto = proto_functions.get_to_proto_function(key)
     try:
-        if key in _VARIABLE_DEF_KEYS:
+        if to_proto is not None:
+            proto_type = proto_functions.get_collection_proto_type(key)
+            for x in items:
+                proto = to_proto(x, export_scope=export_scope)
+                if proto:
+                    if proto_type is not None and not isinstance(proto, proto_type):
+                        raise TypeError(f"{key}: to_proto returned a "
+                                        f"{type(proto).__name__}, not a {proto_type.__name__}")
+                    col.bytes_list.value.append(proto.SerializeToString())
+        elif key in _VARIABLE_DEF_KEYS:
             for x in items:
                 if isinstance(x, (Tensor, Operation)):
                     # TF asks each item for its to_proto (a tensor put in the global_step
@@ -226,7 +237,15 @@ def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
         if kind is None:
             tf_logging.error("Cannot identify data type for collection %s. Skipping.", key)
             continue
-        if kind == "bytes_list" and key in _VARIABLE_DEF_KEYS:
+        from_proto = proto_functions.get_from_proto_function(key)
+        proto_type = proto_functions.get_collection_proto_type(key)
+        if kind == "bytes_list" and from_proto is not None and proto_type is not None and \
+                key not in _VARIABLE_DEF_KEYS:
+            for value in col.bytes_list.value:
+                proto = proto_type()
+                proto.ParseFromString(value)
+                graph.add_to_collection(key, from_proto(proto, import_scope=scope))
+        elif kind == "bytes_list" and key in _VARIABLE_DEF_KEYS:
             for value in col.bytes_list.value:
                 var = variables.get(value)
                 if var is None:

@@ -1,0 +1,289 @@
+"""The TensorArray side of a while loop's backward-loop plan (loop_gradient_plan.py): the
+arrays a loop writes (once or more per iteration, read after it by stack(), gather(),
+read(k), concat()), the elements written into them just before it, and the arrays its
+body reads (unstacked or split before it, or its own: elements earlier iterations or
+this one wrote)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, List, Optional, Set
+
+from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+from tf1compat.ops._regions import LoopRegion
+
+if TYPE_CHECKING:
+    from tf1compat.graphdef.loop_gradient_plan import LoopPlan
+
+__all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
+           "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
+           "array_variables", "body_writes"]
+
+
+class PushedRead:
+    """The body function's input for the pushed value of a TensorArray read after this
+    iteration's writes (the read op itself is computed in the function), standing for
+    a tensor where the function writer names and types its inputs."""
+
+    def __init__(self, read: Operation, writes: List[Operation]):
+        self.read = read
+        self.writes = writes        # this iteration's writes before the read, in order
+        self.op = _Named(read.name + "/pushed")
+        self.dtype = read.outputs[0].dtype
+        self.shape = read.outputs[0].shape
+
+
+class _Named:
+    def __init__(self, name: str):
+        self.name = name
+
+
+def is_range(t: Tensor) -> bool:
+    """Whether `t` is `tf.range(n)` (indices 0, 1, ...: TensorArray.unstack/stack)."""
+    op = t.op
+    if op.type != "Range":
+        return False
+    start, delta = constant_value(op.inputs[0]), constant_value(op.inputs[2])
+    return start is not None and delta is not None and int(start) == 0 and int(delta) == 1
+
+
+def is_flow(t: Tensor) -> bool:
+    """Whether loop input `t` is a TensorArray's flow (not an element read from one:
+    `tf.foldl`'s first accumulator, `elems.read(0)`)."""
+    return t.op.type.startswith("TensorArray") and t.op.type not in _AFTER_LOOP_READS
+
+
+def outside(t: Tensor) -> Tensor:
+    """`t` past the Identity ops (a loop's Exit) in front of it, outside loop bodies (in
+    one, only a nested loop's Exit)."""
+    while t.op.type == "Identity" and (not isinstance(t.op._control_flow_context, LoopRegion)
+                                       or t.op.inputs[0].op.type == "While"):
+        t = t.op.inputs[0]
+    return t
+
+
+def plan_entering(plan: LoopPlan) -> Optional[str]:
+    """Fills `plan.entering` with the writes of elements into the arrays the loop writes
+    before it, in its context (`ta.write(0, x).write(1, y)`, then the loop; `tf.scan`'s
+    first element, read from its unstacked input), or says why an array read after the
+    loop enters it with elements whose gradients this cannot hand on (passed through a
+    tf.cond, read from another array)."""
+    op, info = plan.op, plan.info
+    for k in array_variables(plan):
+        writes, flow = [], outside(op.inputs[k])
+        while flow.op.type == "TensorArrayWriteV3" and \
+                flow.op._control_flow_context is op._control_flow_context:
+            writes.append(flow.op)
+            flow = outside(flow.op.inputs[3])
+        readers = next((plan.writes[w] for w in body_writes(info, k) if w in plan.writes), [])
+        if flow.op.type != "TensorArrayV3" and readers:
+            return (f"loop {op.name} writes a TensorArray that enters it with elements "
+                    "passed through a tf.cond")
+        for write in (w for w in writes if w.inputs[2].dtype.base_dtype.is_floating):
+            plan.entering[write] = (k, readers)
+    # (an element, or initial value, read from an array before the loop: a stateful
+    # read, where forward functions stop; its gradient goes to the unstacked value)
+    for t in [w.inputs[2] for w in plan.entering] + [op.inputs[k] for k in plan.floats]:
+        if t.op.type.startswith("TensorArray") and \
+                unstacked_source(t, op._control_flow_context) is None:
+            return (f"loop {op.name} starts from a TensorArray element read before it "
+                    "from an array not unstacked there")
+    return None
+
+
+def unstacked_source(t: Tensor, context: Any) -> Optional[Tensor]:
+    """The value unstacked in `context` into the array `t` is read from (`tf.scan`'s
+    first element, `elems.read(0)`), or None where `t` is no such read."""
+    return unstacked_in(t.op, context) if t.op.type == "TensorArrayReadV3" else None
+
+
+def _array_start(plan: LoopPlan, k: int) -> Operation:
+    """The TensorArrayV3 op of the array of `plan`'s loop variable `k` (past the
+    elements written before the loop: `plan.entering`), or what its flow comes from."""
+    flow = outside(plan.op.inputs[k])
+    while flow.op in plan.entering:
+        flow = outside(flow.op.inputs[3])
+    return flow.op
+
+
+def array_variables(plan: LoopPlan) -> List[int]:
+    """The loop variables of `plan`'s loop that are TensorArray flows (written in the
+    body, or entering from a TensorArray op)."""
+    info = plan.info
+    return [k for k, t in enumerate(plan.op.inputs[:len(info.body_args)])
+            if t.dtype.base_dtype.is_floating and (
+                info.body_outputs[k].op.type == "TensorArrayWriteV3" or is_flow(t))]
+
+
+def body_writes(info: Any, k: int) -> List[Operation]:
+    """The writes of the body to the array of loop variable `k`, one after another."""
+    writes, flow = [], info.body_outputs[k]
+    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
+        writes.append(flow.op)
+        flow = flow.op.inputs[3]
+    return writes
+
+
+def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
+    """Loop variable `k` is a TensorArray's flow: written once or more per iteration
+    (writes one after another: `ta.write(2 * i, a).write(2 * i + 1, b)`), read after
+    the loop by a stack(), read(index) or concat() (or not read on the way to the ys)."""
+    op, info = plan.op, plan.info
+    chain: List[Operation] = []
+    flow = info.body_outputs[k]
+    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
+        chain.insert(0, flow.op)
+        flow = flow.op.inputs[3]
+    # Each write's flow goes only to the next write (besides reads of the element it
+    # wrote or of earlier ones: `same_iteration_write`, `_earlier_read_after_write`)
+    # and all write the same array.
+    if not chain or flow is not info.body_args[k] or any(
+            len([c for c in w.outputs[0].consumers() if c.type != "TensorArrayReadV3"]) != 1
+            for w in chain[:-1]) or any(
+            outside(w.inputs[0]) is not outside(chain[0].inputs[0]) for w in chain):
+        return (f"loop {op.name} carries a TensorArray other than written once or more "
+                "per iteration, one write after another")
+    readers = [c for c in upstream if any(outside(t) is op.outputs[k] for t in c.inputs)
+               and c.type not in ("Identity", "TensorArraySizeV3")]
+    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + [
+        w.outputs[0] for w in chain] for c in t.consumers())
+    if not readers and not read_in_body or \
+            not chain[0].inputs[2].dtype.base_dtype.is_floating:
+        return None         # the array does not lead to the ys, or carries no gradient
+    for reader in readers:
+        handle = outside(reader.inputs[0])
+        if handle is not outside(chain[0].inputs[0]) or \
+                reader._control_flow_context is not op._control_flow_context or \
+                reader.type not in _AFTER_LOOP_READS:
+            return (f"a TensorArray written in loop {op.name} is read after it other than "
+                    "by stack(), read() or concat()")
+        if reader.type == "TensorArrayConcatV3" and any(
+                w.inputs[2].shape.ndims is None for w in chain):
+            return (f"a TensorArray written in loop {op.name} is concatenated after it "
+                    "from elements of unknown rank")
+    for write in chain:
+        plan.writes[write] = sorted(readers, key=lambda o: o._id)
+    return None
+
+
+# The reads of a TensorArray after the loop that wrote it, and what each reads: the
+# elements at some indices (of a range: all, element i at row i), one element, all
+# elements one after another.
+_AFTER_LOOP_READS = ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3")
+
+
+def plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
+    """A TensorArray read in the body: of an array unstacked or split before the loop,
+    or of one the loop writes (`_plan_own_read`)."""
+    handle, _, flow = read.inputs
+    if flow in plan.info.body_args:
+        return _plan_own_read(plan, read, plan.info.body_args.index(flow))
+    k = _earlier_read_after_write(plan, read)
+    if k is not None:
+        return _plan_own_read(plan, read, k)
+    if flow.op.type == "TensorArrayWriteV3":
+        writes = []
+        while flow.op.type == "TensorArrayWriteV3" and \
+                flow.op._control_flow_context is plan.info.body_region:
+            writes.insert(0, flow.op)
+            flow = flow.op.inputs[3]
+        if flow not in plan.info.body_args:
+            return (f"loop {plan.op.name} reads a TensorArray element after a write other "
+                    "than to an array the loop carries")
+        reason = _plan_own_read(plan, read, plan.info.body_args.index(flow))
+        if reason is None:
+            plan.after_reads[read] = PushedRead(read, writes)
+        return reason
+    filled = outside(flow).op
+    outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
+    if handle.op._control_flow_context is not outer or \
+            filled._control_flow_context is not outer or \
+            outside(filled.inputs[0]) is not outside(handle) or not (
+                filled.type == "TensorArrayScatterV3" and is_range(filled.inputs[1]) or
+                filled.type == "TensorArraySplitV3"):
+        return (f"loop {plan.op.name} reads a TensorArray that is not unstacked or split "
+                "before it")
+    if filled.type == "TensorArraySplitV3":
+        plan.reads[read] = filled.inputs[1]
+        plan.splits[read] = filled
+    else:
+        plan.reads[read] = filled.inputs[2]
+    return None
+
+
+def _earlier_read_after_write(plan: LoopPlan, read: Operation) -> Optional[int]:
+    """The loop variable of the array whose earlier element `read` reads after this
+    iteration's writes (`ta = ta.write(i, e); ta.read(i - 1)`): its index is provably
+    below that of each write before it (the write's index minus a positive constant),
+    so the element is one an earlier iteration wrote (or none wrote: zeros), as for a
+    read before the writes. None where it is not such a read."""
+    flow, writes = read.inputs[2], []
+    region = plan.info.body_region
+    while flow.op.type == "TensorArrayWriteV3" and flow.op._control_flow_context is region:
+        writes.append(flow.op)
+        flow = flow.op.inputs[3]
+    if not writes or flow not in plan.info.body_args or not all(
+            _below(read.inputs[1], w.inputs[1]) for w in writes):
+        return None
+    return plan.info.body_args.index(flow)
+
+
+def _below(t: Tensor, index: Tensor) -> bool:
+    """Whether `t` is `index` minus a positive constant (`index - c`, `index + (-c)`)."""
+    op = t.op
+    if op.type == "Sub" and op.inputs[0] is index:
+        step = constant_value(op.inputs[1])
+        return step is not None and int(step) > 0
+    if op.type in ("AddV2", "Add") and index in op.inputs:
+        other = op.inputs[1] if op.inputs[0] is index else op.inputs[0]
+        step = constant_value(other)
+        return step is not None and int(step) < 0
+    return False
+
+
+def unstacked_in(read: Operation, region: Any) -> Optional[Tensor]:
+    """The value unstacked in `region` (a `TensorArrayScatterV3` of a range there) into
+    the array that TensorArrayReadV3 `read` reads, or None."""
+    filled = read.inputs[2].op
+    if filled.type != "TensorArrayScatterV3" or filled._control_flow_context is not region \
+            or read.inputs[0].op._control_flow_context is not region or \
+            outside(filled.inputs[0]) is not outside(read.inputs[0]) or \
+            not is_range(filled.inputs[1]):
+        return None
+    return filled.inputs[2]
+
+
+def same_iteration_write(read: Operation) -> Optional[Operation]:
+    """The TensorArrayWriteV3 whose element `read` reads back: `read` takes that write's
+    flow and index tensor (`ta = ta.write(i, v); ta.read(i)` in one iteration)."""
+    write = read.inputs[2].op
+    if write.type != "TensorArrayWriteV3" or read.inputs[1] is not write.inputs[1] or \
+            outside(read.inputs[0]) is not outside(write.inputs[0]) or \
+            write._control_flow_context is not read._control_flow_context:
+        return None
+    return write
+
+
+def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:
+    """A read in the body, before this iteration's writes, of the array the loop writes
+    through loop variable `k` (an element an earlier iteration wrote, or one written
+    just before the loop: `plan.entering`, which gets its row of the gradients the
+    backward loop sums) with elements of one static shape (the backward loop sums their
+    gradients in a tensor of all elements)."""
+    op = plan.op
+    chain = [w for w in plan.writes if outside(w.inputs[0]) is outside(read.inputs[0])]
+    start = _array_start(plan, k)
+    entering = [w for w, (j, _) in plan.entering.items() if j == k]
+    if not chain or start.type != "TensorArrayV3" or \
+            outside(read.inputs[0]) is not start.outputs[0] or \
+            start._control_flow_context is not op._control_flow_context or \
+            not all(w.inputs[2].shape.is_fully_defined() and
+                    w.inputs[2].shape.as_list() == chain[0].inputs[2].shape.as_list()
+                    for w in chain + entering):
+        return (f"loop {op.name} reads a TensorArray it writes other than one it fills "
+                "from empty (or from elements written just before it) with elements of one "
+                "static shape")
+    plan.own_reads[read] = k
+    plan.own_arrays[k] = (start.outputs[0], chain)
+    return None
