@@ -204,6 +204,11 @@ def _to_bytes(v: Any) -> bytes:
 
 def to_numpy_value(value: Any, dtype: Optional[_dtypes.DType] = None) -> np.ndarray:
     """A constant's numpy value, with TF's dtype inference and compatibility checks."""
+    if not isinstance(value, (list, tuple, str, bytes, np.ndarray, np.generic)) and \
+            hasattr(value, "__array__"):
+        # Array-likes (a pandas Series or DataFrame column): TF's make_tensor_proto takes
+        # `np.array(value)`, so the array's own dtype decides (float64 for a float Series).
+        value = np.asarray(value)
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         arr = np.asarray(value)
         if arr.dtype.kind in "OSU":

@@ -13,7 +13,8 @@ import numpy as np
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
-from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.constant_value import constant_value as _folded_value
+from tf1compat.framework.static_value import tensor_util_constant_value
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -31,10 +32,19 @@ def _message_prefix(message: Optional[str]) -> str:
     return f"{message}.  " if message else ""
 
 
+def _static_value(t: Any) -> Any:
+    """The static value TF's check ops decide on at graph build: `tensor_util.constant_value`'s
+    narrower table (framework/static_value.py), so a check TF leaves to run time (on
+    `tf.shape(x)[:-1]`, say) is not raised early here either."""
+    if isinstance(t, Tensor) and not getattr(t, "_is_eager_tensor", False):
+        return tensor_util_constant_value(t)
+    return _folded_value(t)
+
+
 def _constant_text(t: Any) -> Any:
     if not isinstance(t, Tensor):
         return str(t)
-    value = constant_value(t)
+    value = _static_value(t)
     return t if value is None else str(value)
 
 
@@ -65,7 +75,7 @@ def _binary_assert(sym: str, opname: str, op_func: Callable[..., Tensor],
         if message is not None:
             data = [message] + list(data)
         condition = reduce_all(op_func(x, y))
-        x_static, y_static = constant_value(x), constant_value(y)
+        x_static, y_static = _static_value(x), _static_value(y)
         if x_static is not None and y_static is not None:
             _assert_static(bool(np.all(static_func(x_static, y_static))), data)
         return Assert(condition, data, summarize=summarize)
@@ -155,7 +165,7 @@ def _assert_rank_condition(x: Tensor, rank: Tensor, static_condition: Callable[.
                            summarize: Optional[int]) -> Operation:
     from tf1compat.ops.array_ops import rank as rank_op
     assert_type(rank, D.int32)
-    rank_static = constant_value(rank)
+    rank_static = _static_value(rank)
     if rank_static is not None:
         if np.ndim(rank_static) != 0:
             raise ValueError("Rank must be a scalar.")

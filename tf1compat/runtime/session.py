@@ -22,6 +22,7 @@ from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework import errors
 from tf1compat.framework import hooks
+from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph import Graph, get_default_graph
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor, default_session_stack
@@ -228,6 +229,13 @@ def _cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
+@functools.lru_cache(maxsize=64)
+def _names_cpu(device: str) -> bool:
+    """Whether a device string names a CPU: the Estimator builds its input pipeline (the
+    numpy_input_fn feeder's placeholders) under `/device:CPU:0`."""
+    return (DeviceSpec.from_string(device).device_type or "").upper() == "CPU"
+
+
 def _fast_feed(tensor: Tensor, value: Any) -> Optional[Tuple[Any, Any]]:
     """A numpy array that already has the placeholder's dtype, on a CPU run: no conversion."""
     if type(value) is not np.ndarray or not value.flags.c_contiguous or \
@@ -237,7 +245,8 @@ def _fast_feed(tensor: Tensor, value: Any) -> Optional[Tuple[Any, Any]]:
     torch_dtype = dtype.torch_dtype
     if torch_dtype is None or value.dtype != _NUMPY_OF_TORCH.get(torch_dtype):
         return None
-    if tensor._op._device or _cuda_available():
+    device = tensor._op._device
+    if _cuda_available() or (device and not _names_cpu(device)):
         return None        # placement may move it: take the general path
     if not _shape_ok(tensor._shape._dims, value.shape):
         return None

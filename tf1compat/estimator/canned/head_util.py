@@ -15,7 +15,7 @@ from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.losses.losses_impl import Reduction
 
-__all__ = ["summary_key", "create_eval_metrics_tuple",
+__all__ = ["summary_key", "create_eval_metrics_tuple", "label_none_message",
            "check_dense_labels_match_logits_and_reshape",
            "get_weights_and_check_match_logits", "check_logits_final_dim",
            "validate_loss_fn_args", "call_loss_fn", "assert_range",
@@ -39,25 +39,46 @@ def create_eval_metrics_tuple(fn: Callable, kwargs: Dict[str, Any]) -> tuple:
 
 
 # -- shape checks -----------------------------------------------------------------------------
+# The v1 heads (canned/head.py) and the v2 heads (head/) run the same checks; TF reworded
+# the v2 heads' messages (base_head.py's constants), so each text comes in both wordings.
+
+def label_none_message(v2: bool = False) -> str:
+    """The error for labels=None."""
+    return ("You must provide a labels Tensor. Given: None. Suggested troubleshooting steps: "
+            f"Check that your data {'contains' if v2 else 'contain'} your label feature. "
+            "Check that your input_fn properly parses and returns labels.")
+
+
+def _sparse_labels_message(d: int, v2: bool) -> str:
+    return ("SparseTensor labels are not supported. "
+            f"{'Labels' if v2 else 'labels'} must be a Tensor of shape [D0, D1, ..., DN, {d}], "
+            f"e.g. [batch_size, {d}].{'' if v2 else ' '}Suggested Fix (1): Check the label "
+            f"feature in your data. Each example must contain {d} value(s). If not, your "
+            "choice of label was probably incorrect. Suggested Fix (2): In your input_fn, use "
+            "tf.sparse_tensor_to_dense() to turn labels into a Tensor.")
+
+
+def _mismatched_label_dim_message(expected: int, received: Any, v2: bool) -> str:
+    gap = " " if v2 else ""
+    return (f"Mismatched label shape. Expected labels dimension={expected}.  Received "
+            f"{received}. Suggested Fix:{gap}If your classifier expects one-hot encoding "
+            f"label,{gap}check your n_classes argument to the estimator and/or the shape of "
+            "your label. Otherwise, check the shape of your label.")
+
 
 def check_dense_labels_match_logits_and_reshape(labels: Any, logits: Tensor,
-                                                 expected_labels_dimension: int) -> Tensor:
+                                                 expected_labels_dimension: int,
+                                                 v2: bool = False) -> Tensor:
+    """`labels` checked against `logits` ([D0, ... DN, expected_labels_dimension], or one
+    rank less, expanded); static mismatches raise ValueError, the rest are graph asserts.
+    `v2`: the v2 heads' messages."""
     from tf1compat.ops.array_ops import concat, expand_dims, identity, shape
     from tf1compat.ops.check_ops import assert_equal, assert_rank_at_least
     if labels is None:
-        raise ValueError("You must provide a labels Tensor. Given: None. Suggested "
-                         "troubleshooting steps: Check that your data contain your label "
-                         "feature. Check that your input_fn properly parses and returns "
-                         "labels.")
+        raise ValueError(label_none_message(v2))
     with name_scope(None, "labels", (labels, logits)) as scope:
         if isinstance(labels, SparseTensor):
-            d = expected_labels_dimension
-            raise ValueError(
-                f"SparseTensor labels are not supported. labels must be a Tensor of shape "
-                f"[D0, D1, ..., DN, {d}], e.g. [batch_size, {d}]. Suggested Fix (1): Check "
-                f"the label feature in your data. Each example must contain {d} value(s). If "
-                "not, your choice of label was probably incorrect. Suggested Fix (2): In your "
-                "input_fn, use tf.sparse_tensor_to_dense() to turn labels into a Tensor.")
+            raise ValueError(_sparse_labels_message(expected_labels_dimension, v2))
         from tf1compat.framework.tensor_conversion import convert_to_tensor
         labels = convert_to_tensor(labels)
         if (labels.shape.ndims is not None and logits.shape.ndims is not None and
@@ -65,21 +86,17 @@ def check_dense_labels_match_logits_and_reshape(labels: Any, logits: Tensor,
             labels = expand_dims(labels, -1)
         labels_shape = shape(labels)
         logits_shape = shape(logits)
-        err_msg = ("labels shape must be [D0, D1, ... DN, {}]. Suggested Fix: check your "
-                   "n_classes argument to the estimator and/or the shape of your label."
-                   .format(expected_labels_dimension))
+        err_msg = (f"labels shape must be [D0, D1, ... DN, {expected_labels_dimension}]. "
+                   "Suggested Fix: check your n_classes argument to the "
+                   f"{'head' if v2 else 'estimator'} and/or the shape of your label.")
         assert_rank = assert_rank_at_least(labels, 2, message=err_msg)
         with control_dependencies([assert_rank]):
             static_shape = labels.shape
             if static_shape.ndims is not None:
                 dim1 = static_shape.as_list()[-1]
                 if dim1 is not None and dim1 != expected_labels_dimension:
-                    raise ValueError(
-                        "Mismatched label shape. Expected labels dimension=%s.  Received %s. "
-                        "Suggested Fix:If your classifier expects one-hot encoding label,check "
-                        "your n_classes argument to the estimator and/or the shape of your "
-                        "label. Otherwise, check the shape of your label." %
-                        (expected_labels_dimension, dim1))
+                    raise ValueError(_mismatched_label_dim_message(
+                        expected_labels_dimension, dim1, v2))
             expected = concat([logits_shape[:-1], [expected_labels_dimension]], axis=0)
             assert_dimension = assert_equal(
                 expected, labels_shape, message=err_msg,
@@ -89,10 +106,13 @@ def check_dense_labels_match_logits_and_reshape(labels: Any, logits: Tensor,
 
 
 def get_weights_and_check_match_logits(features: Dict[str, Any], weight_column: Any,
-                                        logits: Tensor,
-                                        allow_per_logit_weights: bool = False) -> Any:
+                                        logits: Tensor, allow_per_logit_weights: bool = False,
+                                        v2: bool = False) -> Any:
+    """The weight column's values cast to float and checked against `logits`' shape; 1.
+    without a weight column. The v1 heads take any dense column, the v2 heads (`v2`) only
+    a numeric one."""
     from tf1compat.feature_column.base import DenseColumn, LazyBuilder
-    from tf1compat.feature_column.columns import numeric_column
+    from tf1compat.feature_column.columns import NumericColumn, numeric_column
     from tf1compat.ops.array_ops import concat, expand_dims, identity, shape
     from tf1compat.ops.check_ops import assert_equal
     from tf1compat.ops.logging_ops import Assert
@@ -108,9 +128,10 @@ def get_weights_and_check_match_logits(features: Dict[str, Any], weight_column: 
             return 1.
         if isinstance(weight_column, str):
             weight_column = numeric_column(key=weight_column, shape=(1,))
-        if not isinstance(weight_column, DenseColumn):
-            raise TypeError("Weight column must be either a string or _DenseColumn. Given "
-                            f"type: {type(weight_column)}.")
+        if not isinstance(weight_column, NumericColumn if v2 else DenseColumn):
+            raise TypeError("Weight column must be either a string or "
+                            f"{'NumericColumn' if v2 else '_DenseColumn'}. Given type: "
+                            f"{type(weight_column)}.")
         weights = weight_column._get_dense_tensor(LazyBuilder(features))
         if not (weights.dtype.is_floating or weights.dtype.is_integer):
             raise ValueError(f"Weight column should be castable to float. Given dtype: "
@@ -140,11 +161,15 @@ def get_weights_and_check_match_logits(features: Dict[str, Any], weight_column: 
             return identity(weights, name=scope)
 
 
-def check_logits_final_dim(logits: Any, expected_logits_dimension: int) -> Tensor:
+def check_logits_final_dim(logits: Any, expected_logits_dimension: int,
+                           v2: bool = False) -> Tensor:
+    """`logits` as float32, checked to be [D0, ... DN, expected_logits_dimension]; the v1
+    heads' messages name the dimension, the v2 heads' (`v2`) do not."""
     from tf1compat.framework.tensor_conversion import convert_to_tensor
     from tf1compat.ops.array_ops import identity, shape
     from tf1compat.ops.check_ops import assert_equal, assert_rank_at_least
     from tf1compat.ops.math_ops import cast
+    dimension = "logits_dimension" if v2 else f"logits_dimension={expected_logits_dimension}"
     with name_scope(None, "logits", (logits,)) as scope:
         logits = cast(convert_to_tensor(logits), dtype=dtypes.float32)
         logits_shape = shape(logits)
@@ -156,13 +181,12 @@ def check_logits_final_dim(logits: Any, expected_logits_dimension: int) -> Tenso
             if static.ndims is not None and static.as_list()[-1] is not None:
                 if isinstance(expected_logits_dimension, int) and \
                         static.as_list()[-1] != expected_logits_dimension:
-                    raise ValueError("logits shape must be [D0, D1, ... DN, logits_dimension="
-                                     f"{expected_logits_dimension}], got {static}.")
+                    raise ValueError(f"logits shape must be [D0, D1, ... DN, {dimension}], "
+                                     f"got {static}.")
                 return logits
             check = assert_equal(expected_logits_dimension, logits_shape[-1],
                                  data=[logits_shape],
-                                 message="logits shape must be [D0, D1, ... DN, "
-                                         f"logits_dimension={expected_logits_dimension}]")
+                                 message=f"logits shape must be [D0, D1, ... DN, {dimension}]")
             with control_dependencies([check]):
                 return identity(logits, name=scope)
 

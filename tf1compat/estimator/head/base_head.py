@@ -128,7 +128,7 @@ class SingleHead(Head):
             loss = self._default_loss(labels, logits)
         weights = util.get_weights_and_check_match_logits(
             features=features, weight_column=self._weight_column, logits=logits,
-            allow_per_logit_weights=self._per_logit_weights)
+            allow_per_logit_weights=self._per_logit_weights, v2=True)
         return loss, weights
 
     def loss(self, labels: Any, logits: Any, features: Any = None, mode: Any = None,
@@ -136,7 +136,7 @@ class SingleHead(Head):
         """The reduced weighted training loss plus the regularization losses."""
         del mode
         with name_scope(None, "losses", (logits, labels, regularization_losses, features)):
-            logits = util.check_logits_final_dim(logits, self.logits_dimension)
+            logits = util.check_logits_final_dim(logits, self.logits_dimension, v2=True)
             labels = self._processed_labels(logits, labels)
             loss, weights = self._unweighted_loss_and_weights(logits, labels, features)
             return weighted_loss(loss, weights, self._loss_reduction, regularization_losses)

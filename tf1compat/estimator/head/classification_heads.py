@@ -113,7 +113,7 @@ class BinaryClassHead(_ClassHead):
 
     def _processed_labels(self, logits: Any, labels: Any) -> Any:
         from tf1compat.ops.math_ops import cast
-        labels = util.check_dense_labels_match_logits_and_reshape(labels, logits, 1)
+        labels = util.check_dense_labels_match_logits_and_reshape(labels, logits, 1, v2=True)
         if self._label_vocabulary is not None:
             labels = self._class_ids_of(labels)
         labels = cast(labels, dtype=dtypes.float32)
@@ -134,7 +134,7 @@ class BinaryClassHead(_ClassHead):
                  pred_keys.CLASS_IDS, pred_keys.CLASSES, pred_keys.ALL_CLASS_IDS,
                  pred_keys.ALL_CLASSES]
         keys = base_head.requested_keys(keys, valid)
-        logits = util.check_logits_final_dim(logits, 1)
+        logits = util.check_logits_final_dim(logits, 1, v2=True)
         predictions: Dict[str, Any] = {}
         with name_scope(None, "predictions", (logits,)):
             if pred_keys.LOGITS in keys:
@@ -196,7 +196,7 @@ class BinaryClassHead(_ClassHead):
                        labels: Any, regularization_losses: Any = None) -> Dict[str, Any]:
         """Adds this batch's update ops to the metrics of `metrics()`."""
         class_ids = self.predictions(logits)[PredictionKeys.CLASS_IDS]
-        logits = util.check_logits_final_dim(logits, 1)
+        logits = util.check_logits_final_dim(logits, 1, v2=True)
         labels = self._processed_labels(logits, labels)
         loss, weights = self._unweighted_loss_and_weights(logits, labels, features)
         eval_metrics[self._loss_mean_key].update_state(values=loss, sample_weight=weights)
@@ -247,7 +247,7 @@ class MultiClassHead(_ClassHead):
         return self._n_classes
 
     def _processed_labels(self, logits: Any, labels: Any) -> Any:
-        labels = util.check_dense_labels_match_logits_and_reshape(labels, logits, 1)
+        labels = util.check_dense_labels_match_logits_and_reshape(labels, logits, 1, v2=True)
         if self._label_vocabulary is None:
             if not labels.dtype.is_integer:
                 raise ValueError(f"Labels dtype should be integer. Instead got {labels.dtype}.")
@@ -274,7 +274,7 @@ class MultiClassHead(_ClassHead):
         valid = [pred_keys.LOGITS, pred_keys.PROBABILITIES, pred_keys.CLASS_IDS,
                  pred_keys.CLASSES, pred_keys.ALL_CLASS_IDS, pred_keys.ALL_CLASSES]
         keys = base_head.requested_keys(keys, valid)
-        logits = util.check_logits_final_dim(logits, self._n_classes)
+        logits = util.check_logits_final_dim(logits, self._n_classes, v2=True)
         predictions: Dict[str, Any] = {}
         with name_scope(None, "predictions", (logits,)):
             if pred_keys.LOGITS in keys:
@@ -300,7 +300,7 @@ class MultiClassHead(_ClassHead):
                        labels: Any, regularization_losses: Any = None) -> Dict[str, Any]:
         """Adds this batch's update ops to the metrics of `metrics()`."""
         class_ids = self.predictions(logits)[PredictionKeys.CLASS_IDS]
-        logits = util.check_logits_final_dim(logits, self._n_classes)
+        logits = util.check_logits_final_dim(logits, self._n_classes, v2=True)
         label_ids = self._processed_labels(logits, labels)
         loss, weights = self._unweighted_loss_and_weights(logits, label_ids, features)
         eval_metrics[self._loss_mean_key].update_state(values=loss, sample_weight=weights)

@@ -69,10 +69,7 @@ class MultiLabelHead(base_head.SingleHead):
         from tf1compat.ops.math_ops import cast
         from tf1compat.ops.sparse_tail import sparse_to_indicator
         if labels is None:
-            raise ValueError("You must provide a labels Tensor. Given: None. Suggested "
-                             "troubleshooting steps: Check that your data contains your label "
-                             "feature. Check that your input_fn properly parses and returns "
-                             "labels.")
+            raise ValueError(util.label_none_message(v2=True))
         if isinstance(labels, SparseTensor):
             values = labels.values
             if labels.dtype == dtypes.string:
@@ -97,7 +94,7 @@ class MultiLabelHead(base_head.SingleHead):
                 labels, 2, scope="check_label_range",
                 message="labels must be an integer indicator Tensor with values in [0, 1]")
         return util.check_dense_labels_match_logits_and_reshape(processed, logits,
-                                                                self._n_classes)
+                                                                self._n_classes, v2=True)
 
     def _default_loss(self, labels: Any, logits: Any) -> Any:
         from tf1compat.losses.losses_impl import Reduction as V1Reduction
@@ -113,7 +110,7 @@ class MultiLabelHead(base_head.SingleHead):
         pred_keys = PredictionKeys
         valid = [pred_keys.LOGITS, pred_keys.PROBABILITIES, pred_keys.CLASSES]
         keys = base_head.requested_keys(keys, valid)
-        logits = util.check_logits_final_dim(logits, self._n_classes)
+        logits = util.check_logits_final_dim(logits, self._n_classes, v2=True)
         predictions: Dict[str, Any] = {}
         with name_scope(None, "predictions", (logits,)):
             if pred_keys.LOGITS in keys:
@@ -149,7 +146,7 @@ class MultiLabelHead(base_head.SingleHead):
         from tf1compat.ops.array_ops import concat, rank
         from tf1compat.ops.creation_ops import ones, zeros
         from tf1compat.ops.strided_slice import slice as slice_
-        logits = util.check_logits_final_dim(logits, self._n_classes)
+        logits = util.check_logits_final_dim(logits, self._n_classes, v2=True)
         labels = self._processed_labels(logits, labels)
         loss, weights = self._unweighted_loss_and_weights(logits, labels, features)
         probabilities = self.predictions(logits, [PredictionKeys.PROBABILITIES])[

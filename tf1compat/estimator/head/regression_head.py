@@ -50,7 +50,7 @@ class RegressionHead(base_head.SingleHead):
     def _processed_labels(self, logits: Any, labels: Any) -> Any:
         from tf1compat.ops.math_ops import cast
         labels = util.check_dense_labels_match_logits_and_reshape(labels, logits,
-                                                                  self._logits_dimension)
+                                                                  self._logits_dimension, v2=True)
         return cast(labels, dtype=dtypes.float32)
 
     def _default_loss(self, labels: Any, logits: Any) -> Any:
@@ -61,7 +61,7 @@ class RegressionHead(base_head.SingleHead):
 
     def predictions(self, logits: Any) -> Dict[str, Any]:  # type: ignore[override]
         """`predictions` (the inverse link of the logits) and, with a link, `logits`."""
-        logits = util.check_logits_final_dim(logits, self._logits_dimension)
+        logits = util.check_logits_final_dim(logits, self._logits_dimension, v2=True)
         keys = PredictionKeys
         with name_scope(None, "predictions", (logits,)):
             if self._inverse_link_fn:
@@ -84,7 +84,7 @@ class RegressionHead(base_head.SingleHead):
                        labels: Any, regularization_losses: Any = None) -> Dict[str, Any]:
         """Adds this batch's update ops to the metrics of `metrics()`."""
         predicted = self.predictions(logits)[PredictionKeys.PREDICTIONS]
-        logits = util.check_logits_final_dim(logits, self._logits_dimension)
+        logits = util.check_logits_final_dim(logits, self._logits_dimension, v2=True)
         processed = self._processed_labels(logits, labels)
         loss, weights = self._unweighted_loss_and_weights(logits, processed, features)
         eval_metrics[self._loss_mean_key].update_state(values=loss, sample_weight=weights)

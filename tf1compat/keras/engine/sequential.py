@@ -37,6 +37,18 @@ class Sequential(Model):
                 self.add(layer)
 
     @property
+    def input_spec(self) -> Any:
+        """The graph network's specs only when the model was given its input shape (a
+        model built on its first call checks nothing), as tf-keras's Sequential."""
+        if self._input_spec is None and not self._has_explicit_input_shape:
+            return None
+        return super().input_spec
+
+    @input_spec.setter
+    def input_spec(self, value: Any) -> None:
+        self._input_spec = value
+
+    @property
     def layers(self) -> List[Layer]:
         # (the InputLayer at the bottom of the stack, given or made from an input shape,
         # is not listed, as in tf-keras)
@@ -50,8 +62,9 @@ class Sequential(Model):
         if not isinstance(layer, Layer):
             raise TypeError("The added layer must be an instance of class Layer. Received: "
                             f"layer={layer} of type {type(layer)}.")
-        names = [x.name for x in self._self_tracked_trackables]
-        if layer.name in names:
+        # The same layer object may come twice (one pooling layer after each convolution,
+        # as TF's official MNIST model does); only another layer of the same name is refused.
+        if any(x.name == layer.name and x is not layer for x in self._self_tracked_trackables):
             raise ValueError(f'All layers added to a Sequential model should have unique names. '
                              f'Name "{layer.name}" is already the name of a layer in this '
                              "model. Update the `name` argument to pass a unique name.")

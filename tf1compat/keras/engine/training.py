@@ -358,7 +358,24 @@ class Model(TrainingV1, Layer):
 
     @property
     def input_spec(self) -> Any:
-        return self._input_spec
+        """A set spec; else, for a graph network, one spec per `Input` (its shape with the
+        batch dimension free, named after it, a trailing 1 optional), as tf-keras's
+        Functional: calling the model checks its inputs against them."""
+        if self._input_spec is not None or not self._is_graph_network:
+            return self._input_spec
+        from tf1compat.keras.engine.input_spec import InputSpec
+        nested = self._nested_inputs
+        if isinstance(nested, (dict, list, tuple)) and len(nested) != len(self.inputs):
+            return None     # a nested structure: tf-keras checks nothing either
+
+        def spec(x: Any, name: str) -> InputSpec:
+            shape = None if x.shape.rank is None else x.shape.as_list()
+            if shape:
+                shape[0] = None
+            return InputSpec(shape=shape, allow_last_axis_squeeze=True, name=name)
+        if isinstance(nested, dict):
+            return [spec(nested[name], name) for name in sorted(nested)]
+        return [spec(x, node_module.keras_history(x).layer.name) for x in self.inputs]
 
     @input_spec.setter
     def input_spec(self, value: Any) -> None:
