@@ -538,6 +538,8 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
                 update = x
             elif hasattr(x, "op"):
                 update = x.op
+                if update is None:  # what an eager variable's assign returned: it ran
+                    return None
             else:
                 update = convert_to_tensor(x)
             self._unconditional[id(update)] = not node_module.reachable_from(
