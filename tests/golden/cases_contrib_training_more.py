@@ -98,3 +98,88 @@ def case_create_train_op_and_train(tf):
     return {"names": names, "last": last, "losses": losses, "trained": trained,
             "no_logdir": no_logdir, "checkpoint": os.path.basename(checkpoint),
             "saved": {k: reader.get_tensor(k) for k in ("w", "b", "counter", "global_step")}}
+
+
+def _bucket_ops(tf):
+    contrib = getattr(tf, "contrib", None)
+    if contrib is not None:
+        return contrib.training
+    import oracle_contrib
+    return oracle_contrib.tf115_package("contrib.training.python.training", ["bucket_ops"])
+
+
+def _drain(tf, fetches):
+    """Runs `fetches` under the graph's queue runners until the input ends."""
+    out = []
+    with tf.Session() as sess:
+        sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(sess, coord)
+        try:
+            while True:
+                out.append(sess.run(fetches))
+        except tf.errors.OutOfRangeError:
+            pass
+        finally:
+            coord.request_stop()
+            coord.join(threads)
+    return out
+
+
+def case_bucket_by_sequence_length(tf):
+    training = _bucket_ops(tf)
+    lengths = [1, 4, 2, 5, 3, 6, 2, 7, 1, 5, 3, 4]
+    rows = np.zeros((len(lengths), 8), np.int32)
+    for i, n in enumerate(lengths):
+        rows[i, :n] = np.arange(1, n + 1) + 10 * i
+    with tf.Graph().as_default() as g:
+        index = tf.train.range_input_producer(len(lengths), num_epochs=1,
+                                              shuffle=False).dequeue()
+        length = tf.gather(tf.constant(lengths), index)
+        seq = tf.gather(tf.constant(rows), index)[:length]
+        out_length, out = training.bucket_by_sequence_length(
+            length, {"seq": seq, "id": index}, batch_size=2, bucket_boundaries=[3, 5],
+            dynamic_pad=True)
+        shapes = {"length": out_length.shape.as_list(),
+                  "seq": out["seq"].shape.as_list(), "id": out["id"].shape.as_list()}
+        runners = [(qr.queue.name, len(qr.enqueue_ops))
+                   for qr in g.get_collection(tf.GraphKeys.QUEUE_RUNNERS)]
+        summaries = [s.op.name for s in g.get_collection(tf.GraphKeys.SUMMARIES)]
+        # The bucket threads race: the batches' order is not fixed, their contents are.
+        batches = sorted(_drain(tf, {"length": out_length, **out}),
+                         key=lambda b: int(b["id"][0]))
+    errors = []
+    for bounds in ([3, 3], (5, 3), [], "3"):
+        try:
+            with tf.Graph().as_default():
+                training.bucket_by_sequence_length(tf.constant(1), [tf.constant([1])], 2,
+                                                   bounds)
+            errors.append(None)
+        except (TypeError, ValueError) as e:
+            errors.append([type(e).__name__, str(e)])
+    return {"shapes": shapes, "runners": runners, "summaries": summaries,
+            "batches": batches, "errors": errors}
+
+
+def case_bucket_per_bucket_batch_sizes(tf):
+    training = _bucket_ops(tf)
+    with tf.Graph().as_default():
+        index = tf.train.range_input_producer(20, num_epochs=1, shuffle=False).dequeue()
+        which, out = training.bucket([index, tf.cast(index, tf.float32) * 0.5],
+                                     which_bucket=tf.cast(index % 2, tf.int32),
+                                     batch_size=[2, 3], num_buckets=2,
+                                     keep_input=index < 12, name="pairs")
+        shapes = [t.shape.as_list() for t in [which] + list(out)]
+        names = [t.name for t in [which] + list(out)]
+        batches = _drain(tf, [which] + list(out))
+    errors = []
+    for kwargs in ({"batch_size": [1, 2, 3]}, {"batch_size": 2, "bucket_capacities": [4]}):
+        try:
+            with tf.Graph().as_default():
+                training.bucket([tf.constant(1)], tf.constant(0), num_buckets=2, **kwargs)
+            errors.append(None)
+        except ValueError as e:
+            errors.append(str(e))
+    return {"shapes": shapes, "names": names, "errors": errors,
+            "batches": sorted(([int(b[0])] + [x.tolist() for x in b[1:]] for b in batches),
+                              key=str)}
