@@ -183,3 +183,35 @@ def case_bucket_per_bucket_batch_sizes(tf):
     return {"shapes": shapes, "names": names, "errors": errors,
             "batches": sorted(([int(b[0])] + [x.tolist() for x in b[1:]] for b in batches),
                               key=str)}
+
+
+
+def _device_setter(tf):
+    contrib = getattr(tf, "contrib", None)
+    if contrib is not None:
+        return contrib.training
+    import oracle_contrib
+    return oracle_contrib.tf115_package("contrib.training.python.training",
+                                        ["device_setter"])
+
+
+def case_ps_strategies(tf):
+    training = _device_setter(tf)
+    out = {}
+    for kind in ("greedy", "random"):
+        with tf.Graph().as_default():
+            strategy = (training.GreedyLoadBalancingStrategy(3, training.byte_size_load_fn)
+                        if kind == "greedy" else training.RandomStrategy(3, seed=7))
+            with tf.device(tf.train.replica_device_setter(ps_tasks=3,
+                                                          ps_strategy=strategy)):
+                made = [tf.get_variable(f"v{i}", shape, initializer=tf.zeros_initializer())
+                        for i, shape in enumerate([[100], [10, 2], [5], [40, 3], [1], [7]])]
+            out[kind] = [v.device for v in made]
+    with tf.Graph().as_default():
+        v = tf.get_variable("bytes", [3, 4], tf.float64)
+        out["bytes"] = int(training.byte_size_load_fn(v.op))
+        try:
+            training.byte_size_load_fn(tf.split(tf.zeros([4]), 2)[0].op)
+        except ValueError as e:
+            out["two_outputs"] = type(e).__name__
+    return out
