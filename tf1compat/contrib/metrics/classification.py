@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import collections
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import control_dependencies, name_scope
@@ -285,6 +285,22 @@ def _operating_thresholds(num_thresholds: int) -> list:
 _EPSILON = 1e-7
 
 
+def _thresholded_metric(default_name: str, labels: Any, predictions: Any, weights: Any,
+                        num_thresholds: int, compute: Callable[..., Tensor],
+                        metrics_collections: Any, updates_collections: Any,
+                        name: Optional[str]) -> Pair:
+    """`compute(tp, fp, fn, op_name)` on the confusion counts at the operating thresholds,
+    for the value and for the update (local variables under `default_name`)."""
+    with variable_scope(name, default_name, (predictions, labels, weights)):
+        predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels,
+                                                                     weights)
+        values, update_ops = _confusion_matrix_at_thresholds(
+            labels, predictions, _operating_thresholds(num_thresholds), weights)
+        value = compute(values["tp"], values["fp"], values["fn"], "value")
+        update_op = compute(update_ops["tp"], update_ops["fp"], update_ops["fn"], "update_op")
+    return _collect(metrics_collections, value, updates_collections, update_op)
+
+
 def precision_at_recall(labels: Any, predictions: Any, target_recall: float,
                         weights: Any = None, num_thresholds: int = 200,
                         metrics_collections: Any = None, updates_collections: Any = None,
@@ -297,23 +313,15 @@ def precision_at_recall(labels: Any, predictions: Any, target_recall: float,
                            "execution is enabled.")
     if target_recall < 0 or target_recall > 1:
         raise ValueError("`target_recall` must be in the range [0, 1].")
-    with variable_scope(name, "precision_at_recall", (predictions, labels, weights)):
-        predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels,
-                                                                     weights)
-        values, update_ops = _confusion_matrix_at_thresholds(
-            labels, predictions, _operating_thresholds(num_thresholds), weights)
 
-        def compute(tp: Tensor, fp: Tensor, fn: Tensor, op_name: str) -> Tensor:
-            recalls = math_ops.div(tp, tp + fn + _EPSILON)
-            admissible = math_ops.cast(math_ops.greater_equal(recalls, target_recall),
-                                       D.int64)
-            index = reduce_sum(admissible) - 1
-            return math_ops.div(tp[index] + _EPSILON, tp[index] + fp[index] + _EPSILON,
-                                op_name)
-
-        value = compute(values["tp"], values["fp"], values["fn"], "value")
-        update_op = compute(update_ops["tp"], update_ops["fp"], update_ops["fn"], "update_op")
-    return _collect(metrics_collections, value, updates_collections, update_op)
+    def compute(tp: Tensor, fp: Tensor, fn: Tensor, op_name: str) -> Tensor:
+        recalls = math_ops.div(tp, tp + fn + _EPSILON)
+        admissible = math_ops.cast(math_ops.greater_equal(recalls, target_recall), D.int64)
+        index = reduce_sum(admissible) - 1
+        return math_ops.div(tp[index] + _EPSILON, tp[index] + fp[index] + _EPSILON, op_name)
+    return _thresholded_metric("precision_at_recall", labels, predictions, weights,
+                               num_thresholds, compute, metrics_collections,
+                               updates_collections, name)
 
 
 def recall_at_precision(labels: Any, predictions: Any, precision: float, weights: Any = None,
@@ -329,17 +337,11 @@ def recall_at_precision(labels: Any, predictions: Any, precision: float, weights
         # optimized graph (1 / (precision - target + eps) ties), which is not reproduced.
         raise NotImplementedError("tf.contrib.metrics.recall_at_precision(strict_mode=True) "
                                   "is not supported by tf1compat")
-    with variable_scope(name, "recall_at_precision", (predictions, labels, weights)):
-        predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels,
-                                                                     weights)
-        values, update_ops = _confusion_matrix_at_thresholds(
-            labels, predictions, _operating_thresholds(num_thresholds), weights)
 
-        def compute(tp: Tensor, fp: Tensor, fn: Tensor, op_name: str) -> Tensor:
-            precisions = math_ops.div(tp, tp + fp + _EPSILON)
-            index = argmin(math_ops.abs(precisions - precision), 0, output_type=D.int32)
-            return math_ops.div(tp[index], tp[index] + fn[index] + _EPSILON, op_name)
-
-        value = compute(values["tp"], values["fp"], values["fn"], "value")
-        update_op = compute(update_ops["tp"], update_ops["fp"], update_ops["fn"], "update_op")
-    return _collect(metrics_collections, value, updates_collections, update_op)
+    def compute(tp: Tensor, fp: Tensor, fn: Tensor, op_name: str) -> Tensor:
+        precisions = math_ops.div(tp, tp + fp + _EPSILON)
+        index = argmin(math_ops.abs(precisions - precision), 0, output_type=D.int32)
+        return math_ops.div(tp[index], tp[index] + fn[index] + _EPSILON, op_name)
+    return _thresholded_metric("recall_at_precision", labels, predictions, weights,
+                               num_thresholds, compute, metrics_collections,
+                               updates_collections, name)
