@@ -369,9 +369,10 @@ def tf115_legacy_seq2seq(tf):
 
 def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
-    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices,
-    control_flow_ops.Assert/cond, nest.is_sequence -> nest.is_nested,
-    op_def_registry.get_registered_ops -> get): put them back for the oracle."""
+    (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices/
+    convert_n_to_tensor_or_indexed_slices, control_flow_ops.Assert/cond,
+    nest.is_sequence -> nest.is_nested, op_def_registry.get_registered_ops -> get): put
+    them back for the oracle."""
     from tensorflow.python.framework import op_def_registry, ops
     from tensorflow.python.ops import array_ops, control_flow_ops
     from tensorflow.python.util import nest
@@ -394,6 +395,10 @@ def _restore_moved_tf_names() -> None:
     if not hasattr(ops, "IndexedSlices"):
         from tensorflow.python.framework import indexed_slices
         ops.IndexedSlices = indexed_slices.IndexedSlices
+    if not hasattr(ops, "convert_n_to_tensor_or_indexed_slices"):
+        from tensorflow.python.framework import indexed_slices
+        ops.convert_n_to_tensor_or_indexed_slices = \
+            indexed_slices.convert_n_to_tensor_or_indexed_slices
     try:
         from tensorflow.python.ops import array_ops_stack
     except ImportError:

@@ -275,3 +275,10 @@ def test_core_aliases_and_missing_names():
     with pytest.raises(tf.errors.UnimplementedAPIError if hasattr(
             tf.errors, "UnimplementedAPIError") else Exception, match="auc_using_histogram"):
         cm.auc_using_histogram
+
+
+def test_recall_at_precision_strict_mode_is_refused():
+    with tf.Graph().as_default():
+        with pytest.raises(NotImplementedError, match="strict_mode"):
+            tf.contrib.metrics.recall_at_precision(tf.constant([1]), tf.constant([0.5]), 0.9,
+                                                   strict_mode=True)

@@ -58,13 +58,13 @@ def test_shim_paths():
         from tensorflow.python.ops import linalg_ops, lookup_ops, sparse_ops
         assert linalg_ops.svd is tf.svd
         assert sparse_ops.sparse_add is tf.sparse_add
-        assert lookup_ops.index_table_from_tensor is tf.contrib.lookup.index_table_from_tensor
+        assert lookup_ops.HashTable is tf.contrib.lookup.HashTable
     finally:
         tf.uninstall()
 
 
-def test_strong_hash_oov_buckets_unsupported():
-    with pytest.raises(NotImplementedError, match="hasher_spec"):
+def test_hasher_spec_must_be_a_hasher_spec():
+    with pytest.raises(TypeError, match="hasher_spec"):
         tf.contrib.lookup.index_table_from_tensor(["a"], num_oov_buckets=1,
                                                   hasher_spec=object())
 

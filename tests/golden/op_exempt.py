@@ -94,6 +94,9 @@ EXEMPT: Dict[str, str] = {
         "GroupByWindowDataset", "ListDataset", "RandomDataset", "ScanDataset", "SqlDataset",
         "TakeWhileDataset", "UniqueDataset", "DatasetCardinality", "DatasetToSingleElement",
         "DatasetToTFRecord", "IteratorGetNextAsOptional", "InitializeTableFromDataset")},
+    "SlidingWindowDataset": ("tf.contrib.data.sliding_window_batch: takes and makes a "
+                             "dataset variant; covered by "
+                             "tests/golden/cases_contrib_data_more.py"),
     **{op: _ITERATOR for op in (
         "IteratorFromStringHandleV2", "IteratorGetNext", "IteratorToStringHandle",
         "IteratorV2", "MakeIterator", "OneShotIterator")},

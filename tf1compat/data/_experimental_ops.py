@@ -609,3 +609,54 @@ dataset_op("DirectedInterleaveDataset", ["selector_input_dataset: variant",
                selector, inputs, bool(node.attrs["stop_on_empty_dataset"])),
            {"N": Int(minimum=1), "stop_on_empty_dataset": False, **ELEMENT_SPEC_ATTRS},
            common=False)
+
+
+class SlidingWindowValue(rt.DatasetValue):
+    """SlidingWindowDataset (`tf.contrib.data.sliding_window_batch`): each element stacks
+    `size` input elements `stride` apart; the next window starts `shift` elements later;
+    a final window that the input cannot fill is dropped (TF's kernel, step for step)."""
+
+    def __init__(self, input_value: rt.DatasetValue, size: int, shift: int, stride: int):
+        for name, v in (("size", size), ("shift", shift), ("stride", stride)):
+            if v <= 0:
+                raise rt.invalid(f"Window {name} must be greater than zero.")
+        self.input, self.size, self.shift, self.stride = input_value, size, shift, stride
+
+    def iterator(self) -> rt.Iter:
+        source: List[Any] = [self.input.iterator().get_next]
+        buffer: List[Any] = []
+        target = (self.size - 1) * self.stride + 1
+
+        def read() -> Optional[Any]:
+            element = source[0]() if source[0] is not None else None
+            if element is None:
+                source[0] = None
+            return element
+
+        def get_next() -> Optional[Any]:
+            if source[0] is None:
+                return None
+            while len(buffer) < target and source[0] is not None:
+                element = read()
+                if element is not None:
+                    buffer.append(element)
+            if len(buffer) < target:
+                buffer.clear()
+                return None
+            window = [buffer[self.stride * i] for i in range(self.size)]
+            if self.shift >= len(buffer):
+                for _ in range(len(buffer), self.shift):
+                    if read() is None:
+                        break
+                buffer.clear()
+            else:
+                del buffer[:self.shift]
+            return tuple(rt.batch_values(list(vs), k) for k, vs in enumerate(zip(*window)))
+        return rt._FnIter(get_next)
+
+
+dataset_op("SlidingWindowDataset", ["input_dataset: variant", "window_size: int64",
+                                    "window_shift: int64", "window_stride: int64"],
+           lambda node, kctx: lambda ds, size, shift, stride: SlidingWindowValue(
+               ds, scalar_int(size), scalar_int(shift), scalar_int(stride)),
+           {**ELEMENT_SPEC_ATTRS, "drop_remainder": True}, common=False)

@@ -194,6 +194,17 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "data.experimental.make_saveable_from_iterator": Unsupported(
         "iterator state is not checkpointed by tf1compat (Saver saves variables only)",
         "re-create the iterator and skip the elements already consumed (Dataset.skip)"),
+    "contrib.data.CheckpointInputPipelineHook": Unsupported(
+        "iterator state is not checkpointed by tf1compat (Saver saves variables only)",
+        "re-create the iterator and skip the elements already consumed (Dataset.skip)"),
+    "contrib.training.batch_sequences_with_states": Unsupported(
+        "contrib's state-saving sequence queue (SequenceQueueingStateSaver: a barrier of "
+        "per-key segments and saved RNN states) is not implemented",
+        "tf.data with padded_batch and an RNN over whole sequences (tf.nn.dynamic_rnn)"),
+    "contrib.training.SequenceQueueingStateSaver": Unsupported(
+        "contrib's state-saving sequence queue (a barrier of per-key segments and saved RNN "
+        "states) is not implemented",
+        "tf.data with padded_batch and an RNN over whole sequences (tf.nn.dynamic_rnn)"),
     "contrib.tensorrt": _tf_only("TF-TRT rewrites TF graphs for NVIDIA TensorRT",
                                  "torch-tensorrt on the equivalent torch model"),
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),

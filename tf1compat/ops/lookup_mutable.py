@@ -28,6 +28,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._string_hash import tf_hash64
+from tf1compat.ops.lookup_base import LookupInterface
 from tf1compat.ops.lookup_ops import as_keys, output_array
 
 __all__ = ["MutableHashTable", "DenseHashTable", "MutableTable"]
@@ -318,7 +319,7 @@ class _TableCheckpoint:
                                                 restored[1]], {})
 
 
-class MutableHashTable:
+class MutableHashTable(LookupInterface):
     """`tf.lookup.experimental.MutableHashTable`: a table filled by `insert` and emptied by
     `remove`; keys not held look up `default_value` (whose shape is the values' shape)."""
 

@@ -23,6 +23,8 @@ from tf1compat.framework.context import executing_eagerly
 from tf1compat.framework.graph import (GraphKeys, add_to_collection, apply_op, apply_op1,
                                        name_scope)
 from tf1compat.framework.op_def import Type, declare
+from tf1compat.ops.lookup_base import (FastHashSpec, HasherSpec, InitializableLookupTableBase,
+                                       LookupInterface, TableInitializerBase)
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
@@ -30,7 +32,9 @@ from tf1compat.ops._shape_rules import merge_shapes
 from tf1compat.runtime.eager_binding import tf_type_name
 
 __all__ = ["as_keys", "output_array", "HashTable", "StaticHashTable", "StaticVocabularyTable",
-           "KeyValueTensorInitializer", "TextFileInitializer", "TextFileIndex", "index_table_from_tensor",
+           "KeyValueTensorInitializer", "TextFileInitializer", "TextFileIndex",
+           "TextFileIdTableInitializer", "TextFileStringTableInitializer",
+           "IdTableWithHashBuckets", "index_table_from_tensor",
            "index_table_from_file", "index_to_string_table_from_tensor",
            "index_to_string_table_from_file"]
 
@@ -257,7 +261,7 @@ class TextFileIndex:
     LINE_NUMBER = -1
 
 
-class KeyValueTensorInitializer:
+class KeyValueTensorInitializer(TableInitializerBase):
     """`tf.lookup.KeyValueTensorInitializer`: a table's contents from two tensors."""
 
     def __init__(self, keys: Any, values: Any, key_dtype: Any = None, value_dtype: Any = None,
@@ -280,7 +284,7 @@ class KeyValueTensorInitializer:
         return f"hash_table_{uuid.uuid4()}"
 
 
-class TextFileInitializer:
+class TextFileInitializer(TableInitializerBase):
     """`tf.lookup.TextFileInitializer`: a table's contents from the columns of a text file
     (TextFileIndex.WHOLE_LINE, LINE_NUMBER or a column of `delimiter`-split lines)."""
 
@@ -322,55 +326,47 @@ class TextFileInitializer:
         return f"hash_table_{path}{vocab}_{self._key_index}_{self._value_index}"
 
 
-class HashTable:
+class TextFileStringTableInitializer(TextFileInitializer):
+    """A TextFileInitializer for int64 -> string tables: by default line number -> line."""
+
+    def __init__(self, filename: Any, key_column_index: int = TextFileIndex.LINE_NUMBER,
+                 value_column_index: int = TextFileIndex.WHOLE_LINE,
+                 vocab_size: Optional[int] = None, delimiter: str = "\t",
+                 name: str = "text_file_string_table_init"):
+        super().__init__(filename, D.int64, key_column_index, D.string, value_column_index,
+                         vocab_size=vocab_size, delimiter=delimiter, name=name)
+
+
+class TextFileIdTableInitializer(TextFileInitializer):
+    """A TextFileInitializer for key -> int64 id tables: by default line -> line number."""
+
+    def __init__(self, filename: Any, key_column_index: int = TextFileIndex.WHOLE_LINE,
+                 value_column_index: int = TextFileIndex.LINE_NUMBER,
+                 vocab_size: Optional[int] = None, delimiter: str = "\t",
+                 name: str = "text_file_id_table_init", key_dtype: Any = D.string):
+        super().__init__(filename, key_dtype, key_column_index, D.int64, value_column_index,
+                         vocab_size=vocab_size, delimiter=delimiter, name=name)
+
+
+class HashTable(InitializableLookupTableBase):
     """`tf.contrib.lookup.HashTable` / `tf.lookup.StaticHashTable` (TF1): an immutable
     table filled by `initializer` when the TABLE_INITIALIZERS run."""
 
     def __init__(self, initializer: Any, default_value: Any, shared_name: Optional[str] = None,
                  name: Optional[str] = None, experimental_is_anonymous: bool = False):
-        self._initializer = initializer
-        self._key_dtype = initializer.key_dtype
-        self._value_dtype = initializer.value_dtype
         self._name = name or "hash_table"
-        self._default_value = convert_to_tensor(default_value, dtype=self._value_dtype)
-        self._default_value.shape.merge_with(TensorShape([]))
-        self._resource_handle = apply_op1(
-            "HashTableV2", [], {"shared_name": shared_name or initializer._shared_name(),
-                                "key_dtype": self._key_dtype,
-                                "value_dtype": self._value_dtype}, name=self._name)
-        # TF names the table (and its `<name>_Lookup` scopes) after the op's unique name
-        # (an eager table has no op: it keeps the name it was given).
-        if not executing_eagerly():
-            self._name = self._resource_handle.op.name.split("/")[-1]
-        self._init_op = initializer.initialize(self)
+        self._table_shared_name = shared_name or initializer._shared_name()
+        super().__init__(default_value, initializer)
 
-    @property
-    def resource_handle(self) -> Tensor:
-        return self._resource_handle
-
-    @property
-    def key_dtype(self) -> D.DType:
-        return self._key_dtype
-
-    @property
-    def value_dtype(self) -> D.DType:
-        return self._value_dtype
+    def _create_resource(self) -> Tensor:
+        return apply_op1("HashTableV2", [], {"shared_name": self._table_shared_name,
+                                             "key_dtype": self._key_dtype,
+                                             "value_dtype": self._value_dtype},
+                         name=self._name)
 
     @property
     def name(self) -> str:
         return self._name
-
-    @property
-    def default_value(self) -> Tensor:
-        return self._default_value
-
-    @property
-    def initializer(self) -> Any:
-        return self._init_op
-
-    @property
-    def init(self) -> Any:
-        return self._init_op
 
     def size(self, name: Optional[str] = None) -> Tensor:
         with name_scope(name, f"{self.name}_Size", [self.resource_handle]):
@@ -406,18 +402,20 @@ class HashTable:
 StaticHashTable = HashTable
 
 
-class IdTableWithHashBuckets:
+class IdTableWithHashBuckets(LookupInterface):
     """`tf.contrib.lookup.IdTableWithHashBuckets`: ids from `table`, and keys it does not
     hold hashed into `num_oov_buckets` extra ids after the table's (TF's Fingerprint64
     buckets, StringToHashBucketFast; integer keys are hashed as their decimal text)."""
 
     def __init__(self, table: Optional[HashTable], num_oov_buckets: int,
-                 hasher_spec: Any = None, name: Optional[str] = None,
+                 hasher_spec: Any = FastHashSpec, name: Optional[str] = None,
                  key_dtype: Any = None):
-        if hasher_spec is not None:
-            raise NotImplementedError("IdTableWithHashBuckets(hasher_spec=...) (strong "
-                                      "hashing) is not supported by tf1compat; the default "
-                                      "FastHashSpec is")
+        if not isinstance(hasher_spec, HasherSpec):
+            raise TypeError("`hasher_spec` must be of type HasherSpec, got "
+                            f"{type(hasher_spec)}.")
+        if hasher_spec.hasher not in ("fasthash", "legacy", "stronghash"):
+            raise ValueError(f"Found unknown hasher {hasher_spec.hasher} in `hasher_spec`")
+        self._hasher_spec = hasher_spec
         if table is None and key_dtype is None:
             key_dtype = D.string
         self._table = table
@@ -458,7 +456,7 @@ class IdTableWithHashBuckets:
         from tf1compat.framework.sparse_tensor import SparseTensor
         from tf1compat.ops.indexing_ops import where_v2
         from tf1compat.ops.math_ops import add, not_equal
-        from tf1compat.ops.string_ops import as_string, string_to_hash_bucket_fast
+        from tf1compat.ops import string_ops
         sparse = keys if isinstance(keys, SparseTensor) else None
         values = sparse.values if sparse is not None else keys
         values = values if isinstance(values, Tensor) else convert_to_tensor(
@@ -467,9 +465,8 @@ class IdTableWithHashBuckets:
             raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype}, "
                             f"received: {values.dtype}")
         with name_scope(name, f"{self.name}_Lookup"):
-            text = as_string(values) if values.dtype.is_integer else values
-            buckets = string_to_hash_bucket_fast(text, num_buckets=self._num_oov_buckets,
-                                                 name="hash_bucket")
+            text = string_ops.as_string(values) if values.dtype.is_integer else values
+            buckets = self._hash_buckets(text)
             if self._table is not None:
                 ids = self._table.lookup(values)
                 buckets = add(buckets, self._table.size())
@@ -480,6 +477,20 @@ class IdTableWithHashBuckets:
         if sparse is not None:
             return SparseTensor(sparse.indices, ids, sparse.dense_shape)
         return ids
+
+
+    def _hash_buckets(self, text: Tensor) -> Tensor:
+        """The out-of-vocabulary bucket of each string, by the hasher spec's hash."""
+        from tf1compat.ops import string_ops
+        spec = self._hasher_spec
+        if spec.hasher == "fasthash":
+            return string_ops.string_to_hash_bucket_fast(
+                text, num_buckets=self._num_oov_buckets, name="hash_bucket")
+        if spec.hasher == "legacy":
+            return string_ops.string_to_hash_bucket(text, num_buckets=self._num_oov_buckets,
+                                                    name="hash_bucket")
+        return string_ops.string_to_hash_bucket_strong(
+            text, num_buckets=self._num_oov_buckets, key=spec.key, name="hash_bucket")
 
 
 class StaticVocabularyTable(IdTableWithHashBuckets):
@@ -500,7 +511,7 @@ class StaticVocabularyTable(IdTableWithHashBuckets):
 
 
 def index_table_from_tensor(vocabulary_list: Any, num_oov_buckets: int = 0,
-                            default_value: int = -1, hasher_spec: Any = None,
+                            default_value: int = -1, hasher_spec: Any = FastHashSpec,
                             dtype: Any = D.string, name: Optional[str] = None) -> HashTable:
     """`tf.lookup.index_table_from_tensor` (contrib too): key -> position in the list."""
     from tf1compat.ops.array_ops import size
@@ -530,7 +541,7 @@ def index_table_from_tensor(vocabulary_list: Any, num_oov_buckets: int = 0,
 
 def index_table_from_file(vocabulary_file: Any = None, num_oov_buckets: int = 0,
                           vocab_size: Optional[int] = None, default_value: int = -1,
-                          hasher_spec: Any = None, key_dtype: Any = D.string,
+                          hasher_spec: Any = FastHashSpec, key_dtype: Any = D.string,
                           name: Optional[str] = None, key_column_index: int = -2,
                           value_column_index: int = -1, delimiter: str = "\t") -> HashTable:
     """`tf.lookup.index_table_from_file`: line (or a column) -> line number."""

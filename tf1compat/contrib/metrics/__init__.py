@@ -13,6 +13,7 @@ naming it (framework/unsupported_api.py gives the reason).
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.metrics.classification import (accuracy, cohen_kappa, f1_score,
+                                                      precision_at_recall, recall_at_precision,
                                                       precision_recall_at_equal_thresholds,
                                                       streaming_dynamic_auc)
 from tf1compat.contrib.metrics.streaming_stats import (

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import collections
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import control_dependencies, name_scope
@@ -274,3 +274,74 @@ def precision_recall_at_equal_thresholds(labels: Any, predictions: Any, weights:
                                      precision=out(precision), recall=out(recall),
                                      thresholds=out(lin_space(0.0, 1.0, num_thresholds)))
         return result, group(update_tp, update_fp)
+
+
+def _operating_thresholds(num_thresholds: int) -> list:
+    """`num_thresholds` thresholds evenly in [0, 1], the ends pushed just outside it."""
+    inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    return [0.0 - _EPSILON] + inner + [1.0 + _EPSILON]
+
+
+_EPSILON = 1e-7
+
+
+def _thresholded_metric(default_name: str, labels: Any, predictions: Any, weights: Any,
+                        num_thresholds: int, compute: Callable[..., Tensor],
+                        metrics_collections: Any, updates_collections: Any,
+                        name: Optional[str]) -> Pair:
+    """`compute(tp, fp, fn, op_name)` on the confusion counts at the operating thresholds,
+    for the value and for the update (local variables under `default_name`)."""
+    with variable_scope(name, default_name, (predictions, labels, weights)):
+        predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels,
+                                                                     weights)
+        values, update_ops = _confusion_matrix_at_thresholds(
+            labels, predictions, _operating_thresholds(num_thresholds), weights)
+        value = compute(values["tp"], values["fp"], values["fn"], "value")
+        update_op = compute(update_ops["tp"], update_ops["fp"], update_ops["fn"], "update_op")
+    return _collect(metrics_collections, value, updates_collections, update_op)
+
+
+def precision_at_recall(labels: Any, predictions: Any, target_recall: float,
+                        weights: Any = None, num_thresholds: int = 200,
+                        metrics_collections: Any = None, updates_collections: Any = None,
+                        name: Optional[str] = None) -> Pair:
+    """The precision at the highest threshold whose recall is still >= `target_recall`
+    (local variables true_positives, false_positives, false_negatives, true_negatives)."""
+    from tf1compat.framework.context import executing_eagerly
+    if executing_eagerly():
+        raise RuntimeError("tf.metrics.precision_at_recall is not supported when eager "
+                           "execution is enabled.")
+    if target_recall < 0 or target_recall > 1:
+        raise ValueError("`target_recall` must be in the range [0, 1].")
+
+    def compute(tp: Tensor, fp: Tensor, fn: Tensor, op_name: str) -> Tensor:
+        recalls = math_ops.div(tp, tp + fn + _EPSILON)
+        admissible = math_ops.cast(math_ops.greater_equal(recalls, target_recall), D.int64)
+        index = reduce_sum(admissible) - 1
+        return math_ops.div(tp[index] + _EPSILON, tp[index] + fp[index] + _EPSILON, op_name)
+    return _thresholded_metric("precision_at_recall", labels, predictions, weights,
+                               num_thresholds, compute, metrics_collections,
+                               updates_collections, name)
+
+
+def recall_at_precision(labels: Any, predictions: Any, precision: float, weights: Any = None,
+                        num_thresholds: int = 200, metrics_collections: Any = None,
+                        updates_collections: Any = None, name: Optional[str] = None,
+                        strict_mode: bool = False) -> Pair:
+    """The recall at the threshold whose precision is closest to `precision`."""
+    from tf1compat.ops.reduction_ops import argmin
+    if not 0 <= precision <= 1:
+        raise ValueError("`precision` must be in the range [0, 1].")
+    if strict_mode:
+        # TF picks among thresholds of equal float32 precision by the rounding of its
+        # optimized graph (1 / (precision - target + eps) ties), which is not reproduced.
+        raise NotImplementedError("tf.contrib.metrics.recall_at_precision(strict_mode=True) "
+                                  "is not supported by tf1compat")
+
+    def compute(tp: Tensor, fp: Tensor, fn: Tensor, op_name: str) -> Tensor:
+        precisions = math_ops.div(tp, tp + fp + _EPSILON)
+        index = argmin(math_ops.abs(precisions - precision), 0, output_type=D.int32)
+        return math_ops.div(tp[index], tp[index] + fn[index] + _EPSILON, op_name)
+    return _thresholded_metric("recall_at_precision", labels, predictions, weights,
+                               num_thresholds, compute, metrics_collections,
+                               updates_collections, name)
