@@ -121,7 +121,8 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
 
     Keeps what `output_node_names` need and replaces each variable (VariableV2 or
     VarHandleOp) by a Const of its value in `sess`; reads of resource variables
-    (ReadVariableOp) become Identity ops, as TF rewrites them.
+    (ReadVariableOp) become Identity ops, as TF rewrites them. The new nodes carry no
+    device (TF builds them afresh); the other nodes keep theirs.
     """
     sub = extract_sub_graph(input_graph_def, output_node_names)
     allowed = None if variable_names_whitelist is None else set(variable_names_whitelist)
@@ -144,14 +145,12 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
             dtype = graph_io.proto_to_attr(dtype_attr)
             const.attr["value"].CopyFrom(AttrValue(
                 tensor=graph_io.tensor_to_proto(np.asarray(value), dtype)))
-            if node.device:
-                const.device = node.device
             out.node.append(const)
         elif node.op == "ReadVariableOp" and _node_name(node.input[0]) in frozen_resources:
             ident = NodeDef(name=node.name, op="Identity", input=list(node.input))
-            if node.device:
-                ident.device = node.device
             ident.attr["T"].CopyFrom(node.attr["dtype"])
+            if "_class" in node.attr:
+                ident.attr["_class"].CopyFrom(node.attr["_class"])
             out.node.append(ident)
         else:
             out.node.append(copy.deepcopy(node))

@@ -1,0 +1,237 @@
+"""Golden cases: TF1's graph tools under `tensorflow.python.tools` (freeze_graph,
+saved_model_utils, strip_unused_lib, optimize_for_inference_lib).
+
+Each case trains nothing: it builds a small model with fixed values in its own graph,
+saves what the tool reads (graph files, checkpoints, SavedModels) to a temporary
+directory, runs the tool in a fresh default graph and records the output GraphDef's nodes
+(name, op, inputs, devices) and the frozen graph's values on a fixed input.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import tempfile
+
+import numpy as np
+
+from tests.golden.harness import catch
+
+_X = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], np.float32)
+
+
+def _tool(tf, name):
+    """`tensorflow.python.tools.<name>` of the TF under test."""
+    if tf.__name__.startswith("tf1compat"):
+        from tf1compat.shim import INTERNAL_PATHS
+        return importlib.import_module(INTERNAL_PATHS[f"tensorflow.python.tools.{name}"])
+    return importlib.import_module(f"tensorflow.python.tools.{name}")
+
+
+def _nodes(graph_def):
+    return [[n.name, n.op, list(n.input), n.device] for n in graph_def.node]
+
+
+def _run_frozen(tf, graph_def, fetch="out:0", feed="x:0"):
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session(graph=g) as sess:
+            return sess.run(fetch, {feed: _X})
+
+
+def _model(tf, directory, resource=False, device=None, v1=False):
+    """x -> dense(W, b) -> softmax "out"; saves graph (text + binary), meta graph and a
+    checkpoint; returns the checkpoint prefix."""
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        with tf.device(device):
+            w = tf.get_variable("W", initializer=np.arange(6, dtype=np.float32).reshape(3, 2)
+                                / 10.0, use_resource=resource)
+            b = tf.get_variable("b", initializer=np.array([0.5, -0.5], np.float32),
+                                use_resource=resource)
+        logits = tf.identity(tf.matmul(x, w) + b, name="logits")
+        tf.nn.softmax(logits, name="out")
+        tf.Variable(0, name="global_step", trainable=False)
+        saver = tf.train.Saver(write_version=tf.train.SaverDef.V1 if v1
+                               else tf.train.SaverDef.V2)
+        with tf.Session(graph=g) as sess:
+            sess.run(tf.global_variables_initializer())
+            prefix = saver.save(sess, os.path.join(directory, "model.ckpt"))
+        tf.train.write_graph(g, directory, "graph.pbtxt", as_text=True)
+        tf.train.write_graph(g, directory, "graph.pb", as_text=False)
+        saver.export_meta_graph(os.path.join(directory, "model.meta"))
+    return prefix
+
+
+def _freeze(tf, **kwargs):
+    fg = _tool(tf, "freeze_graph")
+    args = dict(input_graph=None, input_saver="", input_binary=False,
+                input_checkpoint=None, output_node_names="out",
+                restore_op_name="save/restore_all", filename_tensor_name="save/Const:0",
+                output_graph="", clear_devices=True, initializer_nodes="")
+    args.update(kwargs)
+    with tf.Graph().as_default():
+        return fg.freeze_graph(**args)
+
+
+def _frozen_result(tf, graph_def):
+    return {"nodes": _nodes(graph_def), "out": _run_frozen(tf, graph_def)}
+
+
+def case_freeze_text_graph(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d)
+    output = os.path.join(d, "frozen.pb")
+    frozen = _freeze(tf, input_graph=os.path.join(d, "graph.pbtxt"), input_checkpoint=prefix,
+                     output_graph=output)
+    with open(output, "rb") as f:
+        written = f.read() == frozen.SerializeToString(deterministic=True)
+    return dict(_frozen_result(tf, frozen), written=written)
+
+
+def case_freeze_binary_graph(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d)
+    frozen = _freeze(tf, input_graph=os.path.join(d, "graph.pb"), input_binary=True,
+                     input_checkpoint=prefix, output_node_names="out, logits")
+    return _frozen_result(tf, frozen)
+
+
+def case_freeze_v1_checkpoint(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d, v1=True)
+    frozen = _freeze(tf, input_graph=os.path.join(d, "graph.pb"), input_binary=True,
+                     input_checkpoint=prefix, checkpoint_version=tf.train.SaverDef.V1)
+    return _frozen_result(tf, frozen)
+
+
+def case_freeze_meta_graph(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d)
+    frozen = _freeze(tf, input_meta_graph=os.path.join(d, "model.meta"), input_binary=True,
+                     input_checkpoint=prefix)
+    return _frozen_result(tf, frozen)
+
+
+def case_freeze_saver_def(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d)
+    with tf.Graph().as_default():
+        meta = tf.train.import_meta_graph(os.path.join(d, "model.meta"))
+        saver_path = os.path.join(d, "saver.pbtxt")
+        with open(saver_path, "w") as f:
+            f.write(str(meta.as_saver_def()))
+    frozen = _freeze(tf, input_graph=os.path.join(d, "graph.pbtxt"), input_saver=saver_path,
+                     input_checkpoint=prefix)
+    return _frozen_result(tf, frozen)
+
+
+def case_freeze_resource_variables(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d, resource=True)
+    frozen = _freeze(tf, input_meta_graph=os.path.join(d, "model.meta"), input_binary=True,
+                     input_checkpoint=prefix)
+    return _frozen_result(tf, frozen)
+
+
+def case_freeze_devices(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d, device="/cpu:0")
+    graph = os.path.join(d, "graph.pb")
+    kept = _freeze(tf, input_graph=graph, input_binary=True, input_checkpoint=prefix,
+                   clear_devices=False)
+    cleared = _freeze(tf, input_graph=graph, input_binary=True, input_checkpoint=prefix)
+    return {"kept": [[n.name, n.device] for n in kept.node],
+            "cleared": [[n.name, n.device] for n in cleared.node]}
+
+
+def case_freeze_variable_lists(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d)
+    graph = os.path.join(d, "graph.pb")
+    only_w = _freeze(tf, input_graph=graph, input_binary=True, input_checkpoint=prefix,
+                     variable_names_whitelist="W")
+    no_b = _freeze(tf, input_graph=graph, input_binary=True, input_checkpoint=prefix,
+                   variable_names_denylist="b")
+    # TF 1.x named the 12th argument variable_names_blacklist: positional calls keep working.
+    with tf.Graph().as_default():
+        positional = _tool(tf, "freeze_graph").freeze_graph(
+            graph, "", True, prefix, "out", "", "", "", True, "", "", "W,global_step")
+    return {"whitelist": _nodes(only_w), "denylist": _nodes(no_b),
+            "positional": _nodes(positional)}
+
+
+def case_freeze_initializer_nodes(tf):
+    d = tempfile.mkdtemp()
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.Variable(np.ones((3, 2), np.float32), name="W")
+        extra = tf.Variable(np.full((2,), 2.0, np.float32), name="extra")
+        tf.multiply(tf.matmul(x, w), extra, name="out")
+        saver = tf.train.Saver([w])
+        with tf.Session(graph=g) as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(w.assign(w * 3.0))
+            prefix = saver.save(sess, os.path.join(d, "model.ckpt"))
+        tf.train.write_graph(g, d, "graph.pb", as_text=False)
+    frozen = _freeze(tf, input_graph=os.path.join(d, "graph.pb"), input_binary=True,
+                     input_checkpoint=prefix, initializer_nodes="extra/Assign")
+    return _frozen_result(tf, frozen)
+
+
+def _saved_model(tf, directory):
+    export = os.path.join(directory, "export")
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2), name="W")
+        out = tf.nn.relu(tf.matmul(x, w), name="out")
+        with tf.Session(graph=g) as sess:
+            sess.run(tf.global_variables_initializer())
+            builder = tf.saved_model.builder.SavedModelBuilder(export)
+            sig = tf.saved_model.signature_def_utils.predict_signature_def(
+                {"x": x}, {"out": out})
+            builder.add_meta_graph_and_variables(sess, ["serve"],
+                                                 signature_def_map={"serving_default": sig})
+            builder.add_meta_graph(["train", "gpu"])
+            builder.save()
+    return export
+
+
+def case_freeze_saved_model(tf):
+    export = _saved_model(tf, tempfile.mkdtemp())
+    frozen = _freeze(tf, input_saved_model_dir=export, saved_model_tags="serve")
+    return _frozen_result(tf, frozen)
+
+
+def case_saved_model_utils(tf):
+    smu = _tool(tf, "saved_model_utils")
+    export = _saved_model(tf, tempfile.mkdtemp())
+    meta = smu.get_meta_graph_def(export, "gpu,train")
+    return {"tag_sets": smu.get_saved_model_tag_sets(export),
+            "tags": sorted(meta.meta_info_def.tags),
+            "serve_signatures": sorted(smu.get_meta_graph_def(export, "serve").signature_def),
+            "has_nodes": len(meta.graph_def.node) > 0,
+            "saved_model_type": type(smu.read_saved_model(export)).__name__,
+            "missing_tags": catch(lambda: smu.get_meta_graph_def(export, "eval")),
+            "missing_dir": catch(lambda: smu.read_saved_model(tempfile.mkdtemp()))}
+
+
+def case_freeze_errors(tf):
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d)
+    graph = os.path.join(d, "graph.pb")
+    frozen = _freeze(tf, input_graph=graph, input_binary=True, input_checkpoint=prefix,
+                     output_graph=os.path.join(d, "frozen.pb"))
+    return {
+        "no_checkpoint": catch(lambda: _freeze(tf, input_graph=graph, input_binary=True,
+                                               input_checkpoint=os.path.join(d, "nope"))),
+        "no_outputs": catch(lambda: _freeze(tf, input_graph=graph, input_binary=True,
+                                            input_checkpoint=prefix, output_node_names="")),
+        "no_graph_file": catch(lambda: _freeze(tf, input_graph=os.path.join(d, "no.pb"),
+                                               input_binary=True, input_checkpoint=prefix)),
+        "unknown_output": catch(lambda: _freeze(tf, input_graph=graph, input_binary=True,
+                                                input_checkpoint=prefix,
+                                                output_node_names="nope")),
+        "twice": catch(lambda: _freeze(tf, input_graph=os.path.join(d, "frozen.pb"),
+                                       input_binary=True, input_checkpoint=prefix)),
+        "frozen_nodes": len(frozen.node)}

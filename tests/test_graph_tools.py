@@ -1,0 +1,70 @@
+"""TF's graph tools by their internal paths (`tensorflow.python.tools.*`), as scripts under
+`tf1compat run -m`; their results against TF are in tests/golden/cases_graph_tools.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import tf1compat
+from tests.child_env import child_env
+
+
+@pytest.fixture
+def shim():
+    tf1compat.install()
+    yield
+    tf1compat.uninstall()
+
+
+def test_tools_import_by_tensorflow_paths(shim):
+    from tensorflow.python.tools import freeze_graph, saved_model_utils
+    from tf1compat.training.saving import freeze_graph as ours
+    assert freeze_graph.freeze_graph is ours.freeze_graph
+    assert callable(freeze_graph.freeze_graph_with_def_protos)
+    assert callable(saved_model_utils.get_meta_graph_def)
+
+
+def test_freeze_graph_as_a_script(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import numpy as np
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2), name="W")
+        tf.nn.relu(tf.matmul(x, w), name="out")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saver.save(sess, "./model.ckpt")
+        tf.train.write_graph(tf.get_default_graph(), ".", "graph.pb", as_text=False)
+    """))
+    env = child_env()
+    run = [sys.executable, "-m", "tf1compat", "run"]
+    for args in (["train.py"],
+                 ["-m", "tensorflow.python.tools.freeze_graph", "--input_graph=graph.pb",
+                  "--input_binary", "--input_checkpoint=./model.ckpt",
+                  "--output_graph=frozen.pb", "--output_node_names=out"]):
+        proc = subprocess.run(run + args, capture_output=True, text=True, env=env,
+                              timeout=300, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+    graph_def = tf1compat.GraphDef.FromString((tmp_path / "frozen.pb").read_bytes())
+    assert [(n.name, n.op) for n in graph_def.node] == [
+        ("x", "Placeholder"), ("W", "Const"), ("W/read", "Identity"), ("MatMul", "MatMul"),
+        ("out", "Relu")]
+    with tf1compat.Graph().as_default() as g:
+        tf1compat.import_graph_def(graph_def, name="")
+        with tf1compat.Session(graph=g) as sess:
+            out = sess.run("out:0", {"x:0": np.ones((1, 3), np.float32)})
+    np.testing.assert_allclose(out, [[6.0, 9.0]])
+
+
+def test_freeze_graph_flags():
+    from tf1compat.training.saving.freeze_graph import _parser
+    flags = _parser().parse_args(["--variable_names_denylist=a,b", "--clear_devices=false"])
+    assert flags.variable_names_blacklist == "a,b"
+    assert flags.clear_devices is False and flags.input_binary is False
+    assert flags.saved_model_tags == "serve" and flags.checkpoint_version == 2
