@@ -22,9 +22,10 @@ def shim():
 
 
 def test_tools_import_by_tensorflow_paths(shim):
-    from tensorflow.python.tools import freeze_graph, saved_model_utils
+    from tensorflow.python.tools import freeze_graph, saved_model_utils, strip_unused_lib
     from tf1compat.training.saving import freeze_graph as ours
     assert freeze_graph.freeze_graph is ours.freeze_graph
+    assert callable(strip_unused_lib.strip_unused_from_files)
     assert callable(freeze_graph.freeze_graph_with_def_protos)
     assert callable(saved_model_utils.get_meta_graph_def)
 

@@ -14,6 +14,7 @@ import os
 import tempfile
 
 import numpy as np
+from google.protobuf import text_format
 
 from tests.golden.harness import catch
 
@@ -235,3 +236,73 @@ def case_freeze_errors(tf):
         "twice": catch(lambda: _freeze(tf, input_graph=os.path.join(d, "frozen.pb"),
                                        input_binary=True, input_checkpoint=prefix)),
         "frozen_nodes": len(frozen.node)}
+
+
+def _preprocess_graph(tf):
+    """raw (string) -> decoded -> "image" (cast) -> dense -> "out"; plus an unused branch."""
+    with tf.Graph().as_default() as g:
+        raw = tf.placeholder(tf.string, [], name="raw")
+        numbers = tf.strings.to_number(tf.strings.split([raw]).values, tf.int32)
+        decoded = tf.reshape(numbers, [-1, 3], name="decoded")
+        image = tf.cast(decoded, tf.float32, name="image")
+        scale = tf.placeholder_with_default(tf.constant(2.0), [], name="scale")
+        hidden = tf.matmul(image, tf.constant(np.arange(6, dtype=np.float32).reshape(3, 2)),
+                           name="hidden")
+        tf.multiply(hidden, scale, name="out")
+        tf.reduce_sum(decoded, name="unused")
+    return g.as_graph_def()
+
+
+def case_strip_unused(tf):
+    lib = _tool(tf, "strip_unused_lib")
+    graph_def = _preprocess_graph(tf)
+    stripped = lib.strip_unused(graph_def, ["image"], ["out"], tf.float32.as_datatype_enum)
+    both = lib.strip_unused(graph_def, ["image", "scale"], ["out"],
+                            [tf.float32.as_datatype_enum, tf.float32.as_datatype_enum])
+    image = stripped.node[[n.name for n in stripped.node].index("image")]
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(both, name="")
+        with tf.Session(graph=g) as sess:
+            value = sess.run("out:0", {"image:0": _X, "scale:0": 0.5})
+    return {"nodes": [[n.name, n.op, list(n.input)] for n in stripped.node],
+            "image_attrs": sorted(image.attr), "image_dtype": image.attr["dtype"].type,
+            "both": [[n.name, n.op] for n in both.node],
+            "run": _run_frozen(tf, stripped, feed="image:0"), "both_run": value,
+            "tensor_name": catch(lambda: lib.strip_unused(graph_def, ["image:0"], ["out"], 1)),
+            "missing_input": catch(lambda: lib.strip_unused(graph_def, ["nope"], ["out"], 1)),
+            "missing_output": catch(lambda: lib.strip_unused(graph_def, ["image"], ["nope"],
+                                                             1))}
+
+
+def case_strip_unused_from_files(tf):
+    lib = _tool(tf, "strip_unused_lib")
+    d = tempfile.mkdtemp()
+    tf.train.write_graph(_preprocess_graph(tf), d, "g.pbtxt", as_text=True)
+    out = {}
+    for binary in (False, True):
+        path = os.path.join(d, f"s{int(binary)}")
+        ret = lib.strip_unused_from_files(os.path.join(d, "g.pbtxt"), False, path, binary,
+                                          "image", "out", tf.float32.as_datatype_enum)
+        with open(path, "rb") as f:
+            data = f.read()
+        graph_def = tf.GraphDef.FromString(data) if binary else \
+            text_format.Parse(data.decode(), tf.GraphDef())
+        out[f"binary{int(binary)}"] = {"ret": ret, "nodes": [n.name for n in graph_def.node]}
+    out["missing_file"] = lib.strip_unused_from_files(os.path.join(d, "no.pbtxt"), False,
+                                                      "x", False, "image", "out", 1)
+    out["no_outputs"] = lib.strip_unused_from_files(os.path.join(d, "g.pbtxt"), False, "x",
+                                                    False, "image", "", 1)
+    return out
+
+
+def case_freeze_with_def_protos(tf):
+    fg = _tool(tf, "freeze_graph")
+    d = tempfile.mkdtemp()
+    prefix = _model(tf, d)
+    with tf.Graph().as_default() as g:
+        saver_def = tf.train.import_meta_graph(os.path.join(d, "model.meta")).as_saver_def()
+        graph_def = g.as_graph_def()
+    with tf.Graph().as_default():
+        frozen = fg.freeze_graph_with_def_protos(graph_def, saver_def, prefix, "out", "", "",
+                                                 "", True, "")
+    return _frozen_result(tf, frozen)

@@ -17,6 +17,7 @@ import sys
 from typing import Any, List, Optional, Sequence, Type, TypeVar
 
 from tf1compat.framework.graph import get_default_graph
+from tf1compat.graphdef import graph_io
 from tf1compat.graphdef.graph_import import import_graph_def
 from tf1compat.runtime.session import Session
 from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
@@ -111,6 +112,8 @@ def freeze_graph_with_def_protos(input_graph_def: Optional[GraphDef],
         raise ValueError(f"Input checkpoint '{input_checkpoint}' doesn't exist!")
     if not output_node_names:
         raise ValueError("You need to supply the name of a node to --output_node_names.")
+    if input_graph_def is not None:     # also `Graph.as_graph_def()`'s views
+        input_graph_def = graph_io.as_graph_def_proto(input_graph_def)
     if clear_devices:
         target = input_meta_graph_def.graph_def if input_meta_graph_def else input_graph_def
         for node in target.node if target else ():

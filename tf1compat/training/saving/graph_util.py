@@ -59,7 +59,8 @@ def _node_name(name: str) -> str:
 
 
 def extract_sub_graph(graph_def: Any, dest_nodes: Sequence[str]) -> GraphDef:
-    """`tf.graph_util.extract_sub_graph`: the nodes `dest_nodes` depend on, in graph order.
+    """`tf.graph_util.extract_sub_graph`: the nodes `dest_nodes` depend on, in graph order,
+    with the whole function library and the versions.
 
     Data and control inputs both count; an unknown destination fails as in TF
     (AssertionError "<name> is not in graph").
@@ -84,9 +85,10 @@ def extract_sub_graph(graph_def: Any, dest_nodes: Sequence[str]) -> GraphDef:
         keep.add(name)
         stack.extend(_node_name(i) for i in by_name[name].input)
     out = GraphDef()
-    out.versions.CopyFrom(graph_def.versions)
     for name in sorted(keep, key=order.__getitem__):
         out.node.append(copy.deepcopy(by_name[name]))
+    out.library.CopyFrom(graph_def.library)
+    out.versions.CopyFrom(graph_def.versions)
     return out
 
 
