@@ -26,6 +26,8 @@ def test_tools_import_by_tensorflow_paths(shim):
     from tf1compat.training.saving import freeze_graph as ours
     assert freeze_graph.freeze_graph is ours.freeze_graph
     assert callable(strip_unused_lib.strip_unused_from_files)
+    from tensorflow.python.tools import optimize_for_inference_lib
+    assert callable(optimize_for_inference_lib.optimize_for_inference)
     assert callable(freeze_graph.freeze_graph_with_def_protos)
     assert callable(saved_model_utils.get_meta_graph_def)
 
@@ -69,3 +71,28 @@ def test_freeze_graph_flags():
     assert flags.variable_names_blacklist == "a,b"
     assert flags.clear_devices is False and flags.input_binary is False
     assert flags.saved_model_tags == "serve" and flags.checkpoint_version == 2
+
+
+def test_resize_and_conv_stay_unfused():
+    """TF fuses ResizeBilinear + Conv2D into FusedResizeAndPadConv2D; tf1compat has no
+    such kernel, so the pass keeps them (and still prunes what nothing reads)."""
+    from tf1compat.training.saving.optimize_for_inference import optimize_for_inference
+    tf = tf1compat
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [1, 4, 4, 2], name="x")
+        big = tf.image.resize_bilinear(x, [6, 6])
+        tf.nn.conv2d(big, tf.constant(np.ones((3, 3, 2, 1), np.float32)), [1, 1, 1, 1],
+                     "SAME", name="out")
+    optimized = optimize_for_inference(g.as_graph_def(), ["x"], ["out"],
+                                       tf.float32.as_datatype_enum)
+    ops = [n.op for n in optimized.node]
+    assert "ResizeBilinear" in ops and "Conv2D" in ops
+    assert not any(op.startswith("Fused") for op in ops)
+    feed = np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2)
+    outs = []
+    for graph_def in (g.as_graph_def(), optimized):
+        with tf.Graph().as_default() as g2:
+            tf.import_graph_def(graph_def, name="")
+            with tf.Session(graph=g2) as sess:
+                outs.append(sess.run("out:0", {"x:0": feed}))
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-6)

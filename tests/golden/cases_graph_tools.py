@@ -306,3 +306,106 @@ def case_freeze_with_def_protos(tf):
         frozen = fg.freeze_graph_with_def_protos(graph_def, saver_def, prefix, "out", "", "",
                                                  "", True, "")
     return _frozen_result(tf, frozen)
+
+
+_IMG = np.linspace(-1.0, 1.0, 2 * 5 * 5 * 3, dtype=np.float32).reshape(2, 5, 5, 3)
+
+
+def _const(tf, shape, seed, low=-1.0, high=1.0):
+    return tf.constant(np.random.RandomState(seed).uniform(low, high, shape).astype(np.float32))
+
+
+def _bn_graph(tf):
+    """Three conv + batch-norm blocks TF folds (FusedBatchNormV3 after Conv2D, after
+    Conv2D + BiasAdd, after a depthwise conv), a MatMul + batch norm it leaves, an
+    Identity and keras_learning_phase (TF's remove_training_nodes drops a CheckNumerics'
+    data edges, breaking the graph, so there is none here)."""
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [None, 5, 5, 3], name="x")
+        phase = tf.placeholder_with_default(True, [], name="keras_learning_phase")
+
+        def bn(t, c, seed, name):
+            return tf.nn.fused_batch_norm(t, _const(tf, [c], seed, 0.5, 1.5),
+                                          _const(tf, [c], seed + 1),
+                                          mean=_const(tf, [c], seed + 2),
+                                          variance=_const(tf, [c], seed + 3, 0.1, 2.0),
+                                          epsilon=0.001, is_training=False, name=name)[0]
+        a = bn(tf.nn.conv2d(x, _const(tf, [3, 3, 3, 4], 1), [1, 1, 1, 1], "SAME",
+                            name="conv_a"), 4, 10, "bn_a")
+        a = tf.identity(tf.nn.relu(a), name="check")
+        b = tf.nn.bias_add(tf.nn.conv2d(a, _const(tf, [1, 1, 4, 4], 2), [1, 1, 1, 1],
+                                        "VALID", name="conv_b"),
+                           _const(tf, [4], 3), name="bias_b")
+        b = bn(b, 4, 20, "bn_b")
+        c = bn(tf.nn.depthwise_conv2d(b, _const(tf, [3, 3, 4, 2], 4), [1, 1, 1, 1], "SAME",
+                                      name="dw_c"), 8, 30, "bn_c")
+        pooled = tf.reduce_mean(c, [1, 2], name="pool")
+        d = tf.reshape(bn(tf.reshape(tf.matmul(pooled, _const(tf, [8, 3], 5), name="fc"),
+                                     [-1, 1, 1, 3]), 3, 40, "bn_d"), [-1, 3])
+        tf.identity(tf.where(phase, d * 2.0, d), name="out")
+    return g.as_graph_def()
+
+
+def _run(tf, graph_def, feed):
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session(graph=g) as sess:
+            return sess.run("out:0", {"x:0": feed})
+
+
+def case_optimize_for_inference(tf):
+    lib = _tool(tf, "optimize_for_inference_lib")
+    graph_def = _bn_graph(tf)
+    optimized = lib.optimize_for_inference(graph_def, ["x"], ["out"],
+                                           tf.float32.as_datatype_enum)
+    consts = {n.name: lib.values_from_const(n) for n in optimized.node
+              if n.name.endswith(("_weights", "_bn_offset"))}
+    return {"nodes": [[n.name, n.op, list(n.input)] for n in optimized.node],
+            "attrs": {n.name: sorted(n.attr) for n in optimized.node if n.op == "BiasAdd"},
+            "consts": consts, "before": _run(tf, graph_def, _IMG),
+            "after": _run(tf, optimized, _IMG)}
+
+
+def case_optimize_for_inference_batch_norm_global(tf):
+    lib = _tool(tf, "optimize_for_inference_lib")
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [None, 5, 5, 3], name="x")
+        conv = tf.nn.conv2d(x, _const(tf, [2, 2, 3, 2], 7), [1, 1, 1, 1], "SAME")
+        outs = [tf.nn.batch_norm_with_global_normalization(
+            conv, _const(tf, [2], 8), _const(tf, [2], 9, 0.1, 1.0), _const(tf, [2], 10),
+            _const(tf, [2], 11), 0.01, scale, name=f"bn{int(scale)}") for scale in (0, 1)]
+        tf.add(outs[0], outs[1], name="out")
+    graph_def = g.as_graph_def()
+    optimized = lib.optimize_for_inference(graph_def, ["x"], ["out"],
+                                           tf.float32.as_datatype_enum)
+    return {"nodes": [[n.name, n.op, list(n.input)] for n in optimized.node],
+            "before": _run(tf, graph_def, _IMG), "after": _run(tf, optimized, _IMG)}
+
+
+def case_optimize_for_inference_helpers(tf):
+    lib = _tool(tf, "optimize_for_inference_lib")
+    graph_def = _bn_graph(tf)
+    node_map = {n.name: n for n in graph_def.node}
+    bad = tf.GraphDef()
+    bad.node.add(name="a", op="Identity", input=["missing:1"])
+    dup = tf.GraphDef()
+    dup.node.add(name="a", op="NoOp")
+    dup.node.add(name="a", op="NoOp")
+    with tf.Graph().as_default() as g:
+        tf.placeholder_with_default(False, [], name="train_flag")
+        tf.placeholder_with_default(1.0, [], name="rate")
+        tf.placeholder_with_default(True, [], name="keras_learning_phase")
+    converted = lib.convert_placeholder_to_const(g.as_graph_def(),
+                                                 ["train_flag=True", "rate=False", "junk"])
+    return {"names": [lib.node_name_from_input(n) for n in ("^a/b", "a:12", "a", "x:y")],
+            "from_map": lib.node_from_map(node_map, "^conv_a:0").op,
+            "missing": catch(lambda: lib.node_from_map(node_map, "nope")),
+            "values": lib.values_from_const(node_map["Const"]),
+            "not_const": catch(lambda: lib.values_from_const(node_map["conv_a"])),
+            "valid": lib.ensure_graph_is_valid(graph_def),
+            "bad_input": catch(lambda: lib.ensure_graph_is_valid(bad)),
+            "duplicate": catch(lambda: lib.ensure_graph_is_valid(dup)),
+            "parse": lib.parse_nodes_dict(["a=1", " b =True", "c"]),
+            "strtobool": [lib.strtobool(v) for v in ("True", "true", "False", "yes")],
+            "converted": [[n.name, n.op, sorted(n.attr)] for n in converted.node],
+            "flag": lib.values_from_const(converted.node[0])}
