@@ -2,11 +2,12 @@
 
 A small conv net with batch normalization is trained for a few steps with
 tf.train.MomentumOptimizer and checkpointed with tf.train.Saver; its inference graph
-(training=False) is written with tf.train.write_graph. Then, as a deployment script would, it is frozen with
-`tensorflow.python.tools.freeze_graph`, slimmed with `strip_unused_lib` and
-`optimize_for_inference_lib` (batch norms folded into the convolution), written as a
-binary .pb, and served: the .pb is read back into a fresh graph with tf.import_graph_def
-and run in a Session. The served predictions must equal the trained model's.
+(training=False) is written with tf.train.write_graph. Then, as a deployment script
+would, it is frozen with `tensorflow.python.tools.freeze_graph`, slimmed with
+`strip_unused_lib` and `optimize_for_inference_lib` (batch norms folded into the
+convolution), written as a binary .pb, and served: the .pb is read back into a fresh
+graph with tf.import_graph_def and run in a Session. The served predictions must equal
+the trained model's.
 """
 import os
 import shutil
