@@ -96,3 +96,41 @@ def test_resize_and_conv_stay_unfused():
             with tf.Session(graph=g2) as sess:
                 outs.append(sess.run("out:0", {"x:0": feed}))
     np.testing.assert_allclose(outs[0], outs[1], rtol=1e-6)
+
+
+def test_inspect_checkpoint_as_a_script(tmp_path):
+    """TF 2.21's script prints exactly these lines for the same checkpoint."""
+    tf = tf1compat
+    with tf.Graph().as_default():
+        w = tf.Variable(np.array([[1.0, 2.5], [3.25, 4.0]], np.float32), name="W")
+        with tf.Session() as sess:
+            sess.run(w.initializer)
+            tf.train.Saver().save(sess, str(tmp_path / "model.ckpt"))
+    run = [sys.executable, "-m", "tf1compat", "run", "-m",
+           "tensorflow.python.tools.inspect_checkpoint"]
+    proc = subprocess.run(run + ["--file_name=model.ckpt", "--all_tensors",
+                                 "--printoptions", "precision=1"],
+                          capture_output=True, text=True, env=child_env(), timeout=300,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ("tensor: W (float32) [2, 2]\n[[1.  2.5]\n [3.2 4. ]]\n"
+                           "# Total number of params: 4\n")
+    usage = subprocess.run(run, capture_output=True, text=True, env=child_env(),
+                           timeout=300, cwd=tmp_path)
+    assert usage.returncode == 1 and usage.stdout.startswith("Usage: inspect_checkpoint")
+
+
+def test_parse_numpy_printoption():
+    import argparse
+    from tf1compat.training.saving.inspect_checkpoint import parse_numpy_printoption
+    saved = np.get_printoptions()
+    try:
+        parse_numpy_printoption("threshold=7")
+        parse_numpy_printoption("suppress=true")
+        assert np.get_printoptions()["threshold"] == 7
+        assert np.get_printoptions()["suppress"] is True
+        for bad in ("threshold", "=3", "nope=1", "threshold=x", "suppress=maybe"):
+            with pytest.raises(argparse.ArgumentTypeError):
+                parse_numpy_printoption(bad)
+    finally:
+        np.set_printoptions(**{k: v for k, v in saved.items() if k != "override_repr"})
