@@ -50,7 +50,9 @@ def test_freeze_graph_as_a_script(tmp_path):
     for args in (["train.py"],
                  ["-m", "tensorflow.python.tools.freeze_graph", "--input_graph=graph.pb",
                   "--input_binary", "--input_checkpoint=./model.ckpt",
-                  "--output_graph=frozen.pb", "--output_node_names=out"]):
+                  "--output_graph=frozen.pb", "--output_node_names=out"],
+                 ["-m", "tensorflow.python.tools.optimize_for_inference", "--input=frozen.pb",
+                  "--output=optimized.pb", "--input_names=x", "--output_names=out"]):
         proc = subprocess.run(run + args, capture_output=True, text=True, env=env,
                               timeout=300, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
@@ -58,6 +60,11 @@ def test_freeze_graph_as_a_script(tmp_path):
     assert [(n.name, n.op) for n in graph_def.node] == [
         ("x", "Placeholder"), ("W", "Const"), ("W/read", "Identity"), ("MatMul", "MatMul"),
         ("out", "Relu")]
+    optimized = tf1compat.GraphDef.FromString((tmp_path / "optimized.pb").read_bytes())
+    # TF's result for this graph: W/read (an Identity) is gone.
+    assert [(n.name, n.op, list(n.input)) for n in optimized.node] == [
+        ("x", "Placeholder", []), ("W", "Const", []), ("MatMul", "MatMul", ["x", "W"]),
+        ("out", "Relu", ["MatMul"])]
     with tf1compat.Graph().as_default() as g:
         tf1compat.import_graph_def(graph_def, name="")
         with tf1compat.Session(graph=g) as sess:

@@ -75,6 +75,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.tools.strip_unused_lib": "tf1compat.training.saving.strip_unused",
     "tensorflow.python.tools.optimize_for_inference_lib":
         "tf1compat.training.saving.optimize_for_inference",
+    "tensorflow.python.tools.optimize_for_inference":
+        "tf1compat.training.saving.optimize_for_inference",
     "tensorflow.python.framework.graph_util": "tf1compat.api.graph_util",
     "tensorflow.python.framework.graph_io": "tf1compat.training.saving.graph_util",
     "tensorflow.python.training.saver": "tf1compat.training.saving.saver",

@@ -12,20 +12,27 @@ nodes nothing reads any more (one level, as TF's reference counts do). Not done:
 TF 1.x graphs) and the fusion itself of ResizeBilinear / MirrorPad into a Conv2D: tf1compat
 has no FusedResizeAndPadConv2D / FusedPadConv2D kernels, so those ops stay unfused (same
 values, a different graph from TF's).
+
+`tensorflow.python.tools.optimize_for_inference` (TF's script, `tf1compat run -m ...
+--input=frozen.pb --output=opt.pb --input_names=x --output_names=y`) is this module's
+`run_main`.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import re
+import sys
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from tf1compat.framework import dtypes
 from tf1compat.graphdef import graph_io
-from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef
+from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef, parse_text
 from tf1compat.serialization.tensor_util import make_ndarray, make_tensor_proto
-from tf1compat.training.saving.graph_util import remove_training_nodes
+from tf1compat.training.saving.graph_util import remove_training_nodes, write_graph
 from tf1compat.training.saving.strip_unused import strip_unused
 from tf1compat.util import tf_logging
 
@@ -34,7 +41,7 @@ __all__ = ["optimize_for_inference", "ensure_graph_is_valid", "node_name_from_in
            "parse_entry", "parse_nodes_dict", "convert_placeholder_to_const",
            "fuse_resize_and_conv",
            "scale_after_normalization", "INPUT_ORDER", "EPSILON_ATTR",
-           "PLACEHOLDER_WITH_DEFAULT_LIST"]
+           "PLACEHOLDER_WITH_DEFAULT_LIST", "main", "run_main"]
 
 # The batch-norm ops' input order, and where their epsilon is.
 INPUT_ORDER = {
@@ -332,3 +339,52 @@ def fuse_resize_and_conv(input_graph_def: Any, output_node_names: Sequence[str])
             new.CopyFrom(node)
             out.node.append(new)
     return out
+
+
+def _parse_placeholder_types(values: str) -> Any:
+    types = [int(value) for value in values.split(",")]
+    return types if len(types) > 1 else types[0]
+
+
+def main(flags: argparse.Namespace) -> int:
+    """The script's body; -1 (after printing why) when the input file is missing."""
+    if not os.path.exists(flags.input):
+        print("Input graph file '" + flags.input + "' does not exist!")
+        return -1
+    with open(flags.input, "rb") as f:
+        data = f.read()
+    input_graph_def = GraphDef.FromString(data) if flags.frozen_graph \
+        else parse_text(data.decode("utf-8"), GraphDef)
+    output_graph_def = optimize_for_inference(
+        input_graph_def, flags.input_names.split(","), flags.output_names.split(","),
+        _parse_placeholder_types(flags.placeholder_type_enum), flags.toco_compatible,
+        flags.placeholder_to_const_names.split(","))
+    if flags.frozen_graph:
+        with open(flags.output, "wb") as f:
+            f.write(output_graph_def.SerializeToString())
+    else:
+        write_graph(output_graph_def, os.path.dirname(flags.output),
+                    os.path.basename(flags.output))
+    return 0
+
+
+def run_main(argv: Optional[Sequence[str]] = None) -> int:
+    """`python -m tensorflow.python.tools.optimize_for_inference --input=... ...`."""
+    parser = argparse.ArgumentParser()
+    parser.register("type", "bool", lambda v: v.lower() == "true")
+    for flag in ("input", "output", "input_names", "output_names",
+                 "placeholder_to_const_names"):
+        parser.add_argument("--" + flag, type=str, default="")
+    parser.add_argument("--frozen_graph", nargs="?", const=True, type="bool", default=True)
+    parser.add_argument("--placeholder_type_enum", type=str,
+                        default=str(dtypes.float32.as_datatype_enum))
+    # TF declares it type=bool: any non-empty value (even "False") is True.
+    parser.add_argument("--toco_compatible", type=bool, default=False)
+    flags, unparsed = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    if unparsed:
+        raise SystemExit(f"optimize_for_inference: unknown flags {unparsed}")
+    return main(flags)
+
+
+if __name__ == "__main__":
+    sys.exit(run_main())
