@@ -52,7 +52,10 @@ def test_freeze_graph_as_a_script(tmp_path):
                   "--input_binary", "--input_checkpoint=./model.ckpt",
                   "--output_graph=frozen.pb", "--output_node_names=out"],
                  ["-m", "tensorflow.python.tools.optimize_for_inference", "--input=frozen.pb",
-                  "--output=optimized.pb", "--input_names=x", "--output_names=out"]):
+                  "--output=optimized.pb", "--input_names=x", "--output_names=out"],
+                 ["-m", "tensorflow.python.tools.strip_unused", "--input_graph=graph.pb",
+                  "--input_binary", "--output_graph=stripped.pb", "--input_node_names=W",
+                  "--output_node_names=out"]):
         proc = subprocess.run(run + args, capture_output=True, text=True, env=env,
                               timeout=300, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
@@ -65,6 +68,10 @@ def test_freeze_graph_as_a_script(tmp_path):
     assert [(n.name, n.op, list(n.input)) for n in optimized.node] == [
         ("x", "Placeholder", []), ("W", "Const", []), ("MatMul", "MatMul", ["x", "W"]),
         ("out", "Relu", ["MatMul"])]
+    stripped = tf1compat.GraphDef.FromString((tmp_path / "stripped.pb").read_bytes())
+    assert [(n.name, n.op) for n in stripped.node] == [
+        ("x", "Placeholder"), ("W", "Placeholder"), ("W/read", "Identity"),
+        ("MatMul", "MatMul"), ("out", "Relu")]
     with tf1compat.Graph().as_default() as g:
         tf1compat.import_graph_def(graph_def, name="")
         with tf1compat.Session(graph=g) as sess:

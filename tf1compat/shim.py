@@ -73,6 +73,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.tools.saved_model_utils":
         "tf1compat.training.saved_model.saved_model_utils",
     "tensorflow.python.tools.strip_unused_lib": "tf1compat.training.saving.strip_unused",
+    "tensorflow.python.tools.strip_unused": "tf1compat.training.saving.strip_unused",
     "tensorflow.python.tools.optimize_for_inference_lib":
         "tf1compat.training.saving.optimize_for_inference",
     "tensorflow.python.tools.optimize_for_inference":

@@ -2,20 +2,27 @@
 
 The named input nodes become Placeholders of the given dtype (keeping their `shape` and
 `_output_shapes` attrs), so whatever only fed them (a decoding or preprocessing front end)
-drops out, and `extract_sub_graph` keeps what the outputs need.
+drops out, and `extract_sub_graph` keeps what the outputs need. TF's script
+`tensorflow.python.tools.strip_unused` (`tf1compat run -m ... --input_graph=g.pb
+--input_binary --output_graph=s.pb --input_node_names=x --output_node_names=y`) is this
+module's `run_main`.
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import os
-from typing import Any, List, Sequence, Union
+import sys
+from typing import Any, List, Optional, Sequence, Union
 
 from tf1compat.graphdef import graph_io
 from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef, parse_text, to_text
 from tf1compat.training.saving.graph_util import extract_sub_graph
 
-__all__ = ["strip_unused", "strip_unused_from_files"]
+__all__ = ["strip_unused", "strip_unused_from_files", "run_main"]
+
+_DT_FLOAT = 1    # DataType enum of float32, the script's default placeholder type
 
 
 def strip_unused(input_graph_def: Any, input_node_names: Sequence[str],
@@ -83,3 +90,24 @@ def strip_unused_from_files(input_graph: str, input_binary: bool, output_graph: 
             f.write(to_text(output_graph_def))
     print("%d ops in the final graph." % len(output_graph_def.node))
     return None
+
+
+def run_main(argv: Optional[Sequence[str]] = None) -> None:
+    """`python -m tensorflow.python.tools.strip_unused --input_graph=... ...`."""
+    parser = argparse.ArgumentParser()
+    parser.register("type", "bool", lambda v: v.lower() == "true")
+    for flag in ("input_graph", "output_graph", "input_node_names", "output_node_names"):
+        parser.add_argument("--" + flag, type=str, default="")
+    parser.add_argument("--input_binary", nargs="?", const=True, type="bool", default=False)
+    parser.add_argument("--output_binary", nargs="?", const=True, type="bool", default=True)
+    parser.add_argument("--placeholder_type_enum", type=int, default=_DT_FLOAT)
+    flags, unparsed = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    if unparsed:
+        raise SystemExit(f"strip_unused: unknown flags {unparsed}")
+    strip_unused_from_files(flags.input_graph, flags.input_binary, flags.output_graph,
+                            flags.output_binary, flags.input_node_names,
+                            flags.output_node_names, flags.placeholder_type_enum)
+
+
+if __name__ == "__main__":
+    run_main()
