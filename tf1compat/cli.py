@@ -240,7 +240,10 @@ def _run_module(module: str, module_args: List[str]) -> int:
     """`python -m MODULE ARGS` with tf1compat installed: the current directory first on
     sys.path and sys.argv[0] the module's file, as Python does."""
     import tf1compat
+    from tf1compat.shim import INTERNAL_PATHS
     tf1compat.install()
+    # `-m tensorflow.python.tools.freeze_graph` (TF's tools as scripts): the stand-in runs.
+    module = INTERNAL_PATHS.get(module, module)
     sys.path.insert(0, os.getcwd())
     sys.argv = [module] + module_args     # runpy replaces [0] with the module's path
     try:

@@ -69,6 +69,15 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.training.moving_averages": "tf1compat.training.moving_averages",
     "tensorflow.python.training.training": "tf1compat.api.train",
     "tensorflow.python.tools.inspect_checkpoint": "tf1compat.training.saving.inspect_checkpoint",
+    "tensorflow.python.tools.freeze_graph": "tf1compat.training.saving.freeze_graph",
+    "tensorflow.python.tools.saved_model_utils":
+        "tf1compat.training.saved_model.saved_model_utils",
+    "tensorflow.python.tools.strip_unused_lib": "tf1compat.training.saving.strip_unused",
+    "tensorflow.python.tools.strip_unused": "tf1compat.training.saving.strip_unused",
+    "tensorflow.python.tools.optimize_for_inference_lib":
+        "tf1compat.training.saving.optimize_for_inference",
+    "tensorflow.python.tools.optimize_for_inference":
+        "tf1compat.training.saving.optimize_for_inference",
     "tensorflow.python.framework.graph_util": "tf1compat.api.graph_util",
     "tensorflow.python.framework.graph_io": "tf1compat.training.saving.graph_util",
     "tensorflow.python.training.saver": "tf1compat.training.saving.saver",

@@ -59,7 +59,8 @@ def _node_name(name: str) -> str:
 
 
 def extract_sub_graph(graph_def: Any, dest_nodes: Sequence[str]) -> GraphDef:
-    """`tf.graph_util.extract_sub_graph`: the nodes `dest_nodes` depend on, in graph order.
+    """`tf.graph_util.extract_sub_graph`: the nodes `dest_nodes` depend on, in graph order,
+    with the whole function library and the versions.
 
     Data and control inputs both count; an unknown destination fails as in TF
     (AssertionError "<name> is not in graph").
@@ -84,9 +85,10 @@ def extract_sub_graph(graph_def: Any, dest_nodes: Sequence[str]) -> GraphDef:
         keep.add(name)
         stack.extend(_node_name(i) for i in by_name[name].input)
     out = GraphDef()
-    out.versions.CopyFrom(graph_def.versions)
     for name in sorted(keep, key=order.__getitem__):
         out.node.append(copy.deepcopy(by_name[name]))
+    out.library.CopyFrom(graph_def.library)
+    out.versions.CopyFrom(graph_def.versions)
     return out
 
 
@@ -121,7 +123,8 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
 
     Keeps what `output_node_names` need and replaces each variable (VariableV2 or
     VarHandleOp) by a Const of its value in `sess`; reads of resource variables
-    (ReadVariableOp) become Identity ops, as TF rewrites them.
+    (ReadVariableOp) become Identity ops, as TF rewrites them. The new nodes carry no
+    device (TF builds them afresh); the other nodes keep theirs.
     """
     sub = extract_sub_graph(input_graph_def, output_node_names)
     allowed = None if variable_names_whitelist is None else set(variable_names_whitelist)
@@ -144,14 +147,12 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
             dtype = graph_io.proto_to_attr(dtype_attr)
             const.attr["value"].CopyFrom(AttrValue(
                 tensor=graph_io.tensor_to_proto(np.asarray(value), dtype)))
-            if node.device:
-                const.device = node.device
             out.node.append(const)
         elif node.op == "ReadVariableOp" and _node_name(node.input[0]) in frozen_resources:
             ident = NodeDef(name=node.name, op="Identity", input=list(node.input))
-            if node.device:
-                ident.device = node.device
             ident.attr["T"].CopyFrom(node.attr["dtype"])
+            if "_class" in node.attr:
+                ident.attr["_class"].CopyFrom(node.attr["_class"])
             out.node.append(ident)
         else:
             out.node.append(copy.deepcopy(node))
