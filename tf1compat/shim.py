@@ -83,6 +83,7 @@ INTERNAL_PATHS: Dict[str, str] = {
         "tf1compat.internal.distribution_strategy_context",
     "tensorflow.python.distribute.reduce_util": "tf1compat.internal.reduce_util",
     "tensorflow.python.client.session": "tf1compat.runtime.session",
+    "tensorflow.python.client.timeline": "tf1compat.training.profiler.timeline",
     "tensorflow.python.debug": "tf1compat.internal.tfdbg",
     "tensorflow.python.debug.lib.debug_data": "tf1compat.internal.tfdbg",
     "tensorflow.python.debug.lib.debug_utils": "tf1compat.internal.tfdbg",
