@@ -94,8 +94,8 @@ def test_profiler_reports_traced_times():
         opts = tf.profiler.ProfileOptionBuilder.time_and_memory(min_bytes=0)  # no memory yet
         opts["output"] = "none"
         report = tf.profiler.profile(g, run_meta=md, cmd="op", options=opts)
-    assert report.total_exec_micros > 0 and report.total_cpu_exec_micros > 0
-    assert "MatMul" in {c.name for c in report.children}
+    assert report.total_exec_micros > 0 and report.total_cpu_exec_micros > 0, (md, report)
+    assert "MatMul" in {c.name for c in report.children}, (md, report)
 
 
 def _run_metadata_events(logdir):
@@ -131,3 +131,16 @@ def test_profiler_hook_writes_timelines_as_tf(tmp_path):
     assert [e.tagged_run_metadata.tag for e in events] == ["step_2", "step_4", "step_6"]
     md = tf.RunMetadata.FromString(events[0].tagged_run_metadata.run_metadata)
     assert md.step_stats.dev_stats[0].node_stats
+
+
+def test_make_callable_with_options_traces():
+    with tf.Graph().as_default():
+        x, s = _graph()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            fn = sess.make_callable(s, [x], accept_options=True)
+            md = tf.RunMetadata()
+            value = fn(np.ones([1, 3], np.float32), run_metadata=md,
+                       options=tf.RunOptions(trace_level=tf.RunOptions.SOFTWARE_TRACE))
+    assert value == 6.0
+    assert [n.node_name for n in md.step_stats.dev_stats[0].node_stats] == ["mm", "y", "s"]

@@ -620,7 +620,8 @@ class BaseSession:
                       for k, i in enumerate(order)]
             options = kwargs.get("options") if accept_options else None
             if options is not None or self._timeout_ms:
-                raw = self._execute_with_options(elements, sorted_tensors, values, options)
+                raw = self._execute_with_options(elements, sorted_tensors, values, options,
+                                                 kwargs.get("run_metadata"))
             else:
                 raw = self._execute(elements, sorted_tensors, values)
             return mapper.build_results(raw)
