@@ -42,6 +42,8 @@ from tf1compat.contrib.layers.optimizers import (OPTIMIZER_CLS_NAMES, OPTIMIZER_
                                                  adaptive_clipping_fn, optimize_loss)
 from tf1compat.contrib.layers.normalization import group_norm, instance_norm
 from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d
+from tf1compat.contrib.layers.sequence_layers import (images_to_sequence, maxout,
+                                                      sequence_to_images, unit_norm)
 from tf1compat.contrib.layers.regularizers import (apply_regularization, l1_l2_regularizer,
                                                    l1_regularizer, l2_regularizer,
                                                    sum_regularizer)
@@ -56,4 +58,5 @@ from tf1compat.ops import nn_ops  # noqa: E402
 linear = functools.partial(fully_connected, activation_fn=None)
 relu = functools.partial(fully_connected, activation_fn=nn_ops.relu)
 relu6 = functools.partial(fully_connected, activation_fn=nn_ops.relu6)
+elu = functools.partial(fully_connected, activation_fn=nn_ops.elu)
 __getattr__ = _missing("tf.contrib.layers")
