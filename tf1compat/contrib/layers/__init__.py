@@ -1,7 +1,8 @@
 """`tf.contrib.layers` (the most used parts of TF 1.15's): layers, regularizers,
 initializers, arg_scope, optimize_loss, embed_sequence / bow_encoder, the embedding and
-sparse helpers, summarize_*, and the contrib feature columns with their layers
-(`input_from_feature_columns`, `weighted_sum_from_feature_columns`)."""
+sparse helpers, summarize_*, unit_norm / maxout / images_to_sequence / sequence_to_images,
+and the contrib feature columns with their layers (`input_from_feature_columns`,
+`weighted_sum_from_feature_columns`)."""
 
 # ruff: noqa: F401
 import functools
@@ -10,7 +11,8 @@ from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.framework.arg_scope import add_arg_scope, arg_scope
 from tf1compat.contrib.layers import utils
 from tf1compat.contrib.layers.layers import (avg_pool2d, batch_norm, bias_add, conv1d, conv2d,
-                                             conv2d_transpose, conv3d, convolution,
+                                             conv2d_transpose, conv3d, conv3d_transpose,
+                                             convolution, convolution3d_transpose,
                                              convolution1d, convolution2d,
                                              convolution2d_transpose, convolution3d, dropout,
                                              flatten, fully_connected, layer_norm,
