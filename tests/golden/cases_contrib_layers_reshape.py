@@ -1,7 +1,8 @@
 """Golden cases: `tf.contrib.layers` unit_norm, maxout, images_to_sequence,
-sequence_to_images and elu (values, names, static shapes, errors). The oracle is TF 1.15's
-contrib/layers/python/layers/layers.py functions executed under TF 2.21's tf.compat.v1
-(scripts/oracle_contrib.py `tf115_functions`); elu (contrib's fully_connected with
+sequence_to_images, elu and scale_gradient (values, gradients, names, static shapes,
+errors; scale_gradient is a Defun in TF, so its output name is not compared). The oracle
+is TF 1.15's contrib/layers/python/layers/layers.py functions executed under TF 2.21's
+tf.compat.v1 (scripts/oracle_contrib.py `tf115_functions`); elu (contrib's fully_connected with
 activation elu) is stood in by tf.layers.dense named "fully_connected", so only its
 output (name, shape, op type, range) is compared, not its variables' names."""
 
@@ -90,3 +91,28 @@ def case_elu_fully_connected(tf):
         y = layers.elu(x, 4)
         return {"y": describe(y), "type": y.op.type,
                 "value_min": bool(_run(tf, tf.reduce_min(y)) >= -1)}
+
+
+def _scale_gradient(tf):
+    if getattr(tf, "contrib", None) is not None:
+        return tf.contrib.layers.scale_gradient
+    import oracle_contrib
+    from tensorflow.python.framework import function
+    fns = oracle_contrib.tf115_functions(
+        "contrib/layers/python/layers/layers.py",
+        ["_scale_gradient_shape", "_scale_gradient_grad", "scale_gradient"], {})
+    return function.Defun(python_grad_func=fns["_scale_gradient_grad"],
+                          shape_func=fns["_scale_gradient_shape"])(fns["scale_gradient"])
+
+
+def case_scale_gradient(tf):
+    scale_gradient = _scale_gradient(tf)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3])
+        m = tf.placeholder(tf.float32, [])
+        y = scale_gradient(x * x, m)
+        gx, gm = tf.gradients(tf.reduce_sum(y * 2.0), [x, m])
+        with tf.Session() as sess:
+            values = sess.run({"y": y, "gx": gx}, {x: [1.0, -2.0, 3.0], m: 0.25})
+        return {"values": values, "gm_is_none": gm is None,
+                "shape": y.shape.as_list(), "dtype": y.dtype.name}

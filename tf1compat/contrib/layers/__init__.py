@@ -47,6 +47,7 @@ from tf1compat.contrib.layers.separable import separable_conv2d, separable_convo
 from tf1compat.contrib.layers.legacy import (legacy_fully_connected, legacy_linear,
                                              legacy_relu)
 from tf1compat.contrib.layers.sequence_layers import (images_to_sequence, maxout,
+                                                      scale_gradient,
                                                       sequence_to_images, unit_norm)
 from tf1compat.contrib.layers.regularizers import (apply_regularization, l1_l2_regularizer,
                                                    l1_regularizer, l2_regularizer,

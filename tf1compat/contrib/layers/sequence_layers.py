@@ -1,6 +1,7 @@
 """`tf.contrib.layers` reshaping layers of TF 1.15's layers.py: `unit_norm`, `maxout`,
 `images_to_sequence`, `sequence_to_images`, built with TF's ops, scopes and names (the
-graph TF 1.15 builds: UnitNorm/..., MaxOut/..., ImagesToSequence/...)."""
+graph TF 1.15 builds: UnitNorm/..., MaxOut/..., ImagesToSequence/...), and
+`scale_gradient` (a custom-gradient identity)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tf1compat.ops.strided_slice import strided_slice
 from tf1compat.ops.transform_ops import tile, transpose
 from tf1compat.variables.variable_scope import variable_scope
 
-__all__ = ["unit_norm", "maxout", "images_to_sequence", "sequence_to_images"]
+__all__ = ["unit_norm", "maxout", "images_to_sequence", "sequence_to_images", "scale_gradient"]
 
 
 def unit_norm(inputs: Any, dim: int, epsilon: float = 1e-7, scope: Optional[str] = None) -> Any:
@@ -89,3 +90,19 @@ def sequence_to_images(inputs: Any, height: int, output_data_format: str = "chan
         perm = [1, 3, 2, 0] if output_data_format == "channels_first" else [1, 2, 0, 3]
         return utils.collect_named_outputs(outputs_collections, sc,
                                            transpose(reshaped, perm))
+
+
+def scale_gradient(inputs: Any, gradient_multiplier: Any) -> Any:
+    """Identity whose gradient is multiplied by `gradient_multiplier` (a tensor or number;
+    it receives no gradient), as TF 1.15's Defun of that name. Values and gradients equal
+    TF's; the graph holds a custom-gradient identity instead of TF's function call op."""
+    from tf1compat.autodiff.custom_gradient import custom_gradient
+
+    @custom_gradient
+    def scaled(x: Any, multiplier: Any) -> Any:
+        def grad(dy: Any) -> Any:
+            return [dy * multiplier, None]
+        return array_ops.identity(x), grad
+
+    inputs = convert_to_tensor(inputs)
+    return scaled(inputs, convert_to_tensor(gradient_multiplier, dtype=inputs.dtype))
