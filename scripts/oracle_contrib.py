@@ -195,6 +195,24 @@ def tf115_package(package: str, modules: list, stubs: dict = None):
     return out
 
 
+def tf115_functions(path: str, names: list, namespace: dict) -> dict:
+    """Named top-level functions of one TF 1.15 source file (`path` under $TF115_SRC, e.g.
+    "contrib/layers/python/layers/layers.py"), their source executed alone in `namespace`
+    (the modules and helpers they use, from the oracle's TF): for functions of a module
+    whose imports cannot all be loaded under TF 2. Decorators are dropped."""
+    import ast
+    import os
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    with open(os.path.join(root, path)) as f:
+        tree = ast.parse(f.read())
+    wanted = [node for node in tree.body
+              if isinstance(node, ast.FunctionDef) and node.name in names]
+    for node in wanted:
+        node.decorator_list = []
+    exec(compile(ast.Module(body=wanted, type_ignores=[]), path, "exec"), namespace)
+    return {name: namespace[name] for name in names}
+
+
 def _gather_tree_stand_in(tf):
     """contrib's GatherTree kernel (tensorflow/contrib/seq2seq/kernels/beam_search_ops.cc)
     restated in numpy under `tf.numpy_function`: every entry starts as end_token; each

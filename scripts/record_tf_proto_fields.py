@@ -21,6 +21,9 @@ OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
                    "fixtures", "protos", "tf_proto_fields.json")
 MODULES = [
     "tensorflow.core.framework.types_pb2", "tensorflow.core.framework.tensor_shape_pb2",
+    "tensorflow.core.framework.step_stats_pb2",
+    "tensorflow.core.framework.allocation_description_pb2",
+    "tensorflow.core.framework.tensor_description_pb2",
     "tensorflow.core.framework.tensor_pb2", "tensorflow.core.framework.tensor_slice_pb2",
     "tensorflow.core.framework.resource_handle_pb2", "tensorflow.core.framework.attr_value_pb2",
     "tensorflow.core.framework.node_def_pb2", "tensorflow.core.framework.function_pb2",

@@ -140,10 +140,6 @@ def test_worker_session_waits_for_ready_model():
     tf.get_default_graph()._unsafe_unfinalize()
 
 
-def test_profiler_hook_is_not_implemented():
-    # (queue-based input is implemented: tests/golden/cases_queue_input.py)
-    with pytest.raises(NotImplementedError, match="torch.profiler"):
-        tf.train.ProfilerHook()
 
 
 def test_simple_save_rejects_unserializable_graph(tmp_path):

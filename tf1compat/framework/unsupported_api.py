@@ -134,6 +134,11 @@ _JPEG_XL = Unsupported("JPEG XL decoding needs libjxl, which Pillow (tf1compat's
 _MLIR_BRIDGE = _tf_only("the MLIR bridge is part of TF's XLA compiler; tf1compat has no XLA",
                         "tf.config.optimizer.set_jit (plans run through torch.compile)")
 
+_DEPRECATED_TARGET = Unsupported(
+    "TF 1.x deprecated it (removed after 2016-12-01): the target columns of contrib.learn's "
+    "first Estimator heads",
+    "tf.contrib.learn.regression_head / multi_class_head, or tf.estimator's heads")
+
 UNSUPPORTED: Dict[str, Unsupported] = {
     # -- TF-only machinery ------------------------------------------------------------------
     "tpu": _tf_only("TPU programs (tf.tpu.rewrite, shard, initialize_system, ...) compile "
@@ -371,6 +376,8 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                      "tf.py_func"),
     "contrib.grid_rnn": _contrib_later("tf.nn.rnn_cell cells composed by hand"),
     "contrib.hooks": _contrib_later("tf.train.ProfilerHook"),
+    "contrib.layers.regression_target": _DEPRECATED_TARGET,
+    "contrib.layers.multi_class_target": _DEPRECATED_TARGET,
     "contrib.input_pipeline": _contrib_later("tf.data"),
     "contrib.integrate": _contrib_later("scipy.integrate.odeint in tf.py_func"),
     "contrib.kernel_methods": _contrib_later("random Fourier features built with tf.random_"

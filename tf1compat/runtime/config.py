@@ -5,8 +5,8 @@ serialization/protos/config.proto, with TF's field names, numbers and enums), so
 code builds and edits them as it does with TF (`config.gpu_options.allow_growth = True`,
 `ConfigProto(device_count={"GPU": 0})`), and `SerializeToString` / `str()` give TF's
 forms. The session reads the fields that mean something on torch (device_count,
-allow_soft_placement, thread counts, JIT level); RunMetadata stays empty (tf1compat
-collects no step statistics).
+allow_soft_placement, thread counts, JIT level); a traced run (RunOptions.trace_level)
+fills RunMetadata.step_stats (runtime/step_stats.py).
 """
 
 from __future__ import annotations

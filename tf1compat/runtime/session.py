@@ -38,6 +38,7 @@ from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
 from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
                                                context_config, visible_gpus)
 from tf1compat.runtime.session_state import RunContext, VariableStore
+from tf1compat.runtime.step_stats import StepStatsInterpreter, is_traced
 
 __all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore"]
 
@@ -408,23 +409,27 @@ class BaseSession:
                         "or TensorFlow collections to access it.")
         feed_tensors, feed_values = self._process_feeds(feed_dict)
         if options is not None or self._timeout_ms:
-            values = self._execute_with_options(elements, feed_tensors, feed_values, options)
+            values = self._execute_with_options(elements, feed_tensors, feed_values, options,
+                                                run_metadata)
         else:
             values = self._execute(elements, feed_tensors, feed_values)
         return values[0] if mapper is None else mapper.build_results(values)
 
     def _execute_with_options(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],
-                              feeds: Sequence[Tuple[Any, Any]], options: Any) -> List[Any]:
+                              feeds: Sequence[Tuple[Any, Any]], options: Any,
+                              run_metadata: Any = None) -> List[Any]:
         """`_execute` under the run's deadline: `RunOptions.timeout_in_ms`, else the
         config's `operation_timeout_in_ms` (blocking kernels then raise
-        DeadlineExceededError, as TF)."""
+        DeadlineExceededError, as TF); a traced run (`trace_level` above NO_TRACE) records
+        its step statistics into `run_metadata.step_stats` (runtime/step_stats.py)."""
+        trace = run_metadata.step_stats if is_traced(options, run_metadata) else None
         timeout_ms = getattr(options, "timeout_in_ms", 0) or self._timeout_ms
         if timeout_ms <= 0:
-            return self._execute(elements, feed_tensors, feeds)
+            return self._execute(elements, feed_tensors, feeds, trace)
         context = self._runtime.run_context
         previous = context.set_deadline(timeout_ms)
         try:
-            return self._execute(elements, feed_tensors, feeds)
+            return self._execute(elements, feed_tensors, feeds, trace)
         finally:
             context.restore(previous)
 
@@ -494,7 +499,7 @@ class BaseSession:
         return plan.source
 
     def _execute(self, elements: Sequence[Any], feed_tensors: Sequence[Tensor],
-                 feeds: Sequence[Tuple[Any, Any]]) -> List[Any]:
+                 feeds: Sequence[Tuple[Any, Any]], trace: Any = None) -> List[Any]:
         if self._placement_log.enabled:
             self._placement_log.maybe_log(self._graph)
         plan = self._plan_for(elements, feed_tensors)
@@ -512,6 +517,9 @@ class BaseSession:
                 pulled = self._remote_variables.before_run(state, plan)
             if self._autocast is not None:
                 raw = self._run_autocast(plan, feed_values, store, elements)
+            elif trace is not None:
+                raw = StepStatsInterpreter(plan, trace, self._runtime.placer.tf_device_name
+                                           ).run(feed_values, store)
             elif _USE_INTERPRETER:
                 raw = _INTERPRETER_CLASS(plan).run(feed_values, store)
             else:
@@ -621,7 +629,8 @@ class BaseSession:
                       for k, i in enumerate(order)]
             options = kwargs.get("options") if accept_options else None
             if options is not None or self._timeout_ms:
-                raw = self._execute_with_options(elements, sorted_tensors, values, options)
+                raw = self._execute_with_options(elements, sorted_tensors, values, options,
+                                                 kwargs.get("run_metadata"))
             else:
                 raw = self._execute(elements, sorted_tensors, values)
             return mapper.build_results(raw)

@@ -147,12 +147,12 @@ class FileWriter:
 
     def add_run_metadata(self, run_metadata: Any, tag: str, global_step: Optional[int] = None
                          ) -> None:
-        """Writes a tagged RunMetadata event, as TF. tf1compat collects no step stats, so
-        the stored RunMetadata is an empty one (zero bytes, a valid empty proto)."""
+        """Writes a tagged RunMetadata event (the serialized proto: a traced run's
+        step_stats included), as TF."""
         if tag in self._session_run_tags:
             raise ValueError("The provided tag was already used for this event type")
         self._session_run_tags.add(tag)
-        tagged = TaggedRunMetadata(tag=tag, run_metadata=b"")
+        tagged = TaggedRunMetadata(tag=tag, run_metadata=run_metadata.SerializeToString())
         self._add_event(Event(tagged_run_metadata=tagged), global_step)
 
     def flush(self) -> None:

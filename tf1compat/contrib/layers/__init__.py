@@ -1,7 +1,8 @@
 """`tf.contrib.layers` (the most used parts of TF 1.15's): layers, regularizers,
 initializers, arg_scope, optimize_loss, embed_sequence / bow_encoder, the embedding and
-sparse helpers, summarize_*, and the contrib feature columns with their layers
-(`input_from_feature_columns`, `weighted_sum_from_feature_columns`)."""
+sparse helpers, summarize_*, legacy_fully_connected, unit_norm / maxout /
+images_to_sequence / sequence_to_images, and the contrib feature columns with their
+layers (`input_from_feature_columns`, `weighted_sum_from_feature_columns`)."""
 
 # ruff: noqa: F401
 import functools
@@ -10,7 +11,8 @@ from tf1compat.contrib._missing import missing as _missing
 from tf1compat.contrib.framework.arg_scope import add_arg_scope, arg_scope
 from tf1compat.contrib.layers import utils
 from tf1compat.contrib.layers.layers import (avg_pool2d, batch_norm, bias_add, conv1d, conv2d,
-                                             conv2d_transpose, conv3d, convolution,
+                                             conv2d_transpose, conv3d, conv3d_transpose,
+                                             convolution, convolution3d_transpose,
                                              convolution1d, convolution2d,
                                              convolution2d_transpose, convolution3d, dropout,
                                              flatten, fully_connected, layer_norm,
@@ -42,6 +44,11 @@ from tf1compat.contrib.layers.optimizers import (OPTIMIZER_CLS_NAMES, OPTIMIZER_
                                                  adaptive_clipping_fn, optimize_loss)
 from tf1compat.contrib.layers.normalization import group_norm, instance_norm
 from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d
+from tf1compat.contrib.layers.legacy import (legacy_fully_connected, legacy_linear,
+                                             legacy_relu)
+from tf1compat.contrib.layers.sequence_layers import (images_to_sequence, maxout,
+                                                      scale_gradient,
+                                                      sequence_to_images, unit_norm)
 from tf1compat.contrib.layers.regularizers import (apply_regularization, l1_l2_regularizer,
                                                    l1_regularizer, l2_regularizer,
                                                    sum_regularizer)
@@ -56,4 +63,5 @@ from tf1compat.ops import nn_ops  # noqa: E402
 linear = functools.partial(fully_connected, activation_fn=None)
 relu = functools.partial(fully_connected, activation_fn=nn_ops.relu)
 relu6 = functools.partial(fully_connected, activation_fn=nn_ops.relu6)
+elu = functools.partial(fully_connected, activation_fn=nn_ops.elu)
 __getattr__ = _missing("tf.contrib.layers")

@@ -30,6 +30,7 @@ from tf1compat.variables.variables import VariableAggregation, VariableSynchroni
 
 __all__ = ["fully_connected", "convolution", "convolution1d", "convolution2d",
            "convolution3d", "conv1d", "conv2d", "conv3d", "convolution2d_transpose",
+           "convolution3d_transpose", "conv3d_transpose",
            "conv2d_transpose", "max_pool2d", "avg_pool2d", "max_pool3d", "avg_pool3d",
            "flatten", "dropout", "batch_norm", "layer_norm", "one_hot_encoding", "repeat",
            "stack", "bias_add", "softmax"]
@@ -195,43 +196,60 @@ conv2d = convolution2d
 conv3d = convolution3d
 
 
-@add_arg_scope
-def convolution2d_transpose(inputs: Any, num_outputs: int, kernel_size: Any, stride: Any = 1,
-                            padding: str = "SAME", data_format: str = DATA_FORMAT_NHWC,
-                            activation_fn: Any = nn_ops.relu, normalizer_fn: Any = None,
-                            normalizer_params: Any = None,
-                            weights_initializer: Any = xavier_initializer(),
-                            weights_regularizer: Any = None, biases_initializer: Any = Zeros(),
-                            biases_regularizer: Any = None, reuse: Any = None,
-                            variables_collections: Any = None, outputs_collections: Any = None,
-                            trainable: bool = True, scope: Any = None) -> Any:
-    """Transposed 2-D convolution (default scope 'Conv2d_transpose')."""
-    getter = _build_variable_getter({"bias": "biases", "kernel": "weights"})
-    with variable_scope(scope, "Conv2d_transpose", [inputs], reuse=reuse,
-                        custom_getter=getter) as sc:
-        if data_format not in (DATA_FORMAT_NCHW, DATA_FORMAT_NHWC):
-            raise ValueError("data_format has to be either NCHW or NHWC.")
-        inputs = convert_to_tensor(inputs)
-        df = "channels_first" if data_format and data_format.startswith("NC") else \
-            "channels_last"
-        layer = core_layers.Conv2DTranspose(
-            filters=num_outputs, kernel_size=kernel_size, strides=stride, padding=padding,
-            data_format=df, activation=None,
-            use_bias=bool(not normalizer_fn and biases_initializer),
-            kernel_initializer=weights_initializer, bias_initializer=biases_initializer,
-            kernel_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
-            activity_regularizer=None, trainable=trainable, name=sc.name,
-            dtype=inputs.dtype.base_dtype, _scope=sc, _reuse=reuse)
-        outputs = layer.apply(inputs)
-        _add_variable_to_collections(layer.kernel, variables_collections, "weights")
-        if layer.bias is not None:
-            _add_variable_to_collections(layer.bias, variables_collections, "biases")
-        outputs = _apply_normalizer_and_activation(outputs, normalizer_fn, normalizer_params,
-                                                   activation_fn)
-        return utils.collect_named_outputs(outputs_collections, sc.name, outputs)
+def _conv_transpose(layer_cls: type, default_name: str, formats: tuple, rank: int) -> Callable:
+    """A contrib transposed convolution over the tf.layers class `layer_cls`; `formats` is
+    (channels-first, channels-last) as contrib spells them for this rank."""
+
+    @add_arg_scope
+    def convolution_transpose(inputs: Any, num_outputs: int, kernel_size: Any,
+                              stride: Any = 1, padding: str = "SAME",
+                              data_format: str = formats[1],
+                              activation_fn: Any = nn_ops.relu, normalizer_fn: Any = None,
+                              normalizer_params: Any = None,
+                              weights_initializer: Any = xavier_initializer(),
+                              weights_regularizer: Any = None,
+                              biases_initializer: Any = Zeros(),
+                              biases_regularizer: Any = None, reuse: Any = None,
+                              variables_collections: Any = None,
+                              outputs_collections: Any = None, trainable: bool = True,
+                              scope: Any = None) -> Any:
+        getter = _build_variable_getter({"bias": "biases", "kernel": "weights"})
+        with variable_scope(scope, default_name, [inputs], reuse=reuse,
+                            custom_getter=getter) as sc:
+            if data_format not in formats:
+                raise ValueError(f"data_format has to be either {formats[0]} or "
+                                 f"{formats[1]}.")
+            inputs = convert_to_tensor(inputs)
+            df = "channels_first" if data_format and data_format.startswith("NC") else \
+                "channels_last"
+            layer = layer_cls(
+                filters=num_outputs, kernel_size=kernel_size, strides=stride,
+                padding=padding, data_format=df, activation=None,
+                use_bias=bool(not normalizer_fn and biases_initializer),
+                kernel_initializer=weights_initializer, bias_initializer=biases_initializer,
+                kernel_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
+                activity_regularizer=None, trainable=trainable, name=sc.name,
+                dtype=inputs.dtype.base_dtype, _scope=sc, _reuse=reuse)
+            outputs = layer.apply(inputs)
+            _add_variable_to_collections(layer.kernel, variables_collections, "weights")
+            if layer.bias is not None:
+                _add_variable_to_collections(layer.bias, variables_collections, "biases")
+            outputs = _apply_normalizer_and_activation(outputs, normalizer_fn,
+                                                       normalizer_params, activation_fn)
+            return utils.collect_named_outputs(outputs_collections, sc.name, outputs)
+
+    convolution_transpose.__name__ = f"convolution{rank}d_transpose"
+    convolution_transpose.__doc__ = (f"Transposed {rank}-D convolution (default scope "
+                                     f"'{default_name}').")
+    return convolution_transpose
 
 
+convolution2d_transpose = _conv_transpose(core_layers.Conv2DTranspose, "Conv2d_transpose",
+                                          (DATA_FORMAT_NCHW, DATA_FORMAT_NHWC), 2)
+convolution3d_transpose = _conv_transpose(core_layers.Conv3DTranspose, "Conv3d_transpose",
+                                          (DATA_FORMAT_NCDHW, DATA_FORMAT_NDHWC), 3)
 conv2d_transpose = convolution2d_transpose
+conv3d_transpose = convolution3d_transpose
 
 
 def _pool(layer_cls: type, default_name: str, fn_name: str,

@@ -7,9 +7,9 @@ the count of such ops is reported on stderr as TF does) and the `_trainable_vari
 type of the ops of tf.trainable_variables(). `node_stats(graph, op_log, run_meta)` turns
 that into one `NodeStats` per op, adding parameters (the element count of a fully
 defined `shape` attr: variables, placeholders), input shapes, devices and, from a
-RunMetadata's step_stats, run counts and execution time. tf1compat's Session.run records
-no step_stats, so time and memory are measured only when a RunMetadata from elsewhere
-(TF) is given; memory (requested/peak/residual/output bytes) is never measured.
+RunMetadata's step_stats, run counts and execution time (a traced Session.run records
+them: runtime/step_stats.py); memory (requested/peak/residual/output bytes) is never
+measured.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 What is measured: float operations (each op declaration's `flops` fact, TF's per-op-type
 formulas on static shapes) and parameters (variables' shapes), exactly as TF counts them,
-and, from a RunMetadata's step_stats, run counts and execution times. tf1compat's
-Session.run fills no step_stats, so with tf1compat's own RunMetadata time is 0; memory
+and, from a RunMetadata's step_stats (a traced Session.run fills them:
+runtime/step_stats.py), run counts and execution times; memory
 (requested/peak/residual/output bytes) is never measured. The scope and op views are
 built (GraphNodeProto / MultiGraphNodeProto, and TF's text report to stdout or a file);
 the graph and code views, the advisor and timeline/pprof outputs raise

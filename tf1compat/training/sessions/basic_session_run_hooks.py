@@ -538,8 +538,52 @@ class FeedFnHook(SessionRunHook):
 
 
 class ProfilerHook(SessionRunHook):
-    """`tf.train.ProfilerHook`: not available (tf1compat collects no step stats)."""
+    """`tf.train.ProfilerHook`: every `save_steps` steps or `save_secs` seconds, traces
+    the step (RunOptions FULL_TRACE) and writes its timeline as
+    `<output_dir>/timeline-<global step>.json` (Chrome trace format) and the RunMetadata
+    to the summary writer as `step_<global step>`, as TF."""
 
-    def __init__(self, *args: Any, **kwargs: Any):
-        raise NotImplementedError("tf.train.ProfilerHook needs TF's step stats (timelines), "
-                                  "which tf1compat does not collect; use torch.profiler.")
+    def __init__(self, save_steps: Optional[int] = None, save_secs: Optional[float] = None,
+                 output_dir: str = "", show_dataflow: bool = True, show_memory: bool = False):
+        self._output_file = os.path.join(output_dir, "timeline-{}.json")
+        self._file_writer = _summary_writer(output_dir)
+        self._show_dataflow = show_dataflow
+        self._show_memory = show_memory
+        self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
+        self._next_step: Optional[int] = None
+        self._request_summary = False
+        self._global_step_tensor: Any = None
+
+    def begin(self) -> None:
+        self._next_step = None
+        self._global_step_tensor = _global_step_read("ProfilerHook")
+
+    def before_run(self, run_context: Any) -> Any:
+        from tf1compat.runtime.config import RunOptions
+        self._request_summary = (self._next_step is not None and
+                                 self._timer.should_trigger_for_step(self._next_step))
+        options = RunOptions(trace_level=RunOptions.FULL_TRACE) \
+            if self._request_summary else None
+        return SessionRunArgs({"global_step": self._global_step_tensor}, options=options)
+
+    def after_run(self, run_context: Any, run_values: Any) -> None:
+        stale_global_step = run_values.results["global_step"]
+        if self._next_step is None:
+            # The timer starts counting N steps or seconds from the first step.
+            self._timer.update_last_triggered_step(stale_global_step)
+        global_step = stale_global_step + 1
+        if self._request_summary:
+            global_step = run_context.session.run(self._global_step_tensor)
+            self._timer.update_last_triggered_step(global_step)
+            self._save(global_step, self._output_file.format(global_step),
+                       run_values.run_metadata.step_stats)
+            self._file_writer.add_run_metadata(run_values.run_metadata, "step_%d" % global_step)
+        self._next_step = global_step + 1
+
+    def _save(self, step: int, save_path: str, step_stats: Any) -> None:
+        from tf1compat.training.profiler.timeline import Timeline
+        from tf1compat.util import gfile
+        tf_logging.info("Saving timeline for %d into '%s'.", step, save_path)
+        with gfile.GFile(save_path, "w") as f:
+            f.write(Timeline(step_stats).generate_chrome_trace_format(
+                show_dataflow=self._show_dataflow, show_memory=self._show_memory))

@@ -416,7 +416,8 @@ class _HookedSession(_WrappedSession):
         run_context = SessionRunContext(original_args=SessionRunArgs(fetches, feed_dict),
                                         session=self._sess)
         options = options or RunOptions()
-        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict)
+        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict,
+                                               options)
         run_metadata = run_metadata or RunMetadata()
         outputs = _WrappedSession.run(self, fetches=actual_fetches, feed_dict=feed_dict,
                                       options=options, run_metadata=run_metadata)
@@ -428,7 +429,7 @@ class _HookedSession(_WrappedSession):
         return outputs["caller"]
 
     def _call_hook_before_run(self, run_context: SessionRunContext, fetch_dict: dict,
-                              user_feed_dict: Any) -> Any:
+                              user_feed_dict: Any, options: Any) -> Any:
         hook_feeds: dict = {}
         for hook in self._hooks:
             request = hook.before_run(run_context)
@@ -440,7 +441,8 @@ class _HookedSession(_WrappedSession):
                 _raise_if_feeds_intersect(hook_feeds, request.feed_dict,
                                           "Same tensor is fed by two hooks.")
                 hook_feeds.update(request.feed_dict)
-            # RunOptions requests (tracing, timeouts) have no effect in tf1compat.
+            if request.options:
+                _merge_run_options(options, request.options)
         if not hook_feeds:
             return user_feed_dict
         if not user_feed_dict:
@@ -449,6 +451,20 @@ class _HookedSession(_WrappedSession):
                                   "Same tensor is fed by a SessionRunHook and user.")
         hook_feeds.update(user_feed_dict)
         return hook_feeds
+
+
+def _merge_run_options(options: Any, incoming: Any) -> None:
+    """A hook's RunOptions merged into the run's, as TF: the larger trace level, timeout,
+    thread pool and flags win."""
+    options.trace_level = max(options.trace_level, incoming.trace_level)
+    options.timeout_in_ms = max(options.timeout_in_ms, incoming.timeout_in_ms)
+    options.inter_op_thread_pool = max(options.inter_op_thread_pool,
+                                       incoming.inter_op_thread_pool)
+    options.output_partition_graphs = max(options.output_partition_graphs,
+                                          incoming.output_partition_graphs)
+    options.report_tensor_allocations_upon_oom = (
+        options.report_tensor_allocations_upon_oom or
+        incoming.report_tensor_allocations_upon_oom)
 
 
 def _raise_if_feeds_intersect(feeds1: dict, feeds2: dict, message: str) -> None:
