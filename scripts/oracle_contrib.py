@@ -213,6 +213,37 @@ def tf115_functions(path: str, names: list, namespace: dict) -> dict:
     return {name: namespace[name] for name in names}
 
 
+def tf115_absolute_package(package: str, modules: list) -> types.ModuleType:
+    """TF 1.15's contrib package `package` (e.g. "contrib.quantize.python") whose modules
+    import each other by absolute name (`from tensorflow.contrib.quantize.python import
+    common`): each of `modules`, in dependency order, is loaded as
+    `tensorflow.<package>.<module>` and set on a stand-in package of that name, which is
+    returned."""
+    import importlib.util
+    import os
+    import sys
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    _restore_moved_tf_names()
+    parts = ("tensorflow." + package).split(".")
+    for i in range(2, len(parts) + 1):
+        name = ".".join(parts[:i])
+        if not hasattr(sys.modules.get(name), "__path__"):
+            sys.modules[name] = types.ModuleType(name)
+            sys.modules[name].__path__ = []
+    holder = sys.modules["tensorflow." + package]
+    for module in modules:
+        if hasattr(holder, module):
+            continue
+        spec = importlib.util.spec_from_file_location(
+            f"{holder.__name__}.{module}",
+            os.path.join(root, *package.split("."), module + ".py"))
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = loaded
+        spec.loader.exec_module(loaded)
+        setattr(holder, module, loaded)
+    return holder
+
+
 def _gather_tree_stand_in(tf):
     """contrib's GatherTree kernel (tensorflow/contrib/seq2seq/kernels/beam_search_ops.cc)
     restated in numpy under `tf.numpy_function`: every entry starts as end_token; each

@@ -393,7 +393,7 @@ def test_linecache_entries_go_with_their_plans():
     ("lite", "TensorFlow Lite"), ("tpu", "TPU"), ("keras.export", "simple_save"),
     ("load_op_library", "tf.py_func"), ("mlir", "MLIR"), ("RaggedTensor", "SparseTensor"),
     ("contrib.mpi_collectives", "torch.distributed"), ("saved_model.save", "simple_save"),
-    ("contrib.quantize", "torch.ao.quantization"),
+    ("contrib.tensorrt", "torch-tensorrt"),
     ("contrib.opt.ModelAverageOptimizer", "SyncReplicasOptimizer")])
 def test_unsupported_names_say_why_and_what_instead(path, words):
     obj = tf

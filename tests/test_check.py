@@ -100,7 +100,7 @@ def test_report_of_a_script(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(textwrap.dedent("""
         import tensorflow as tf
-        from tensorflow.contrib.quantize import create_training_graph
+        from tensorflow.contrib.tensorrt import create_inference_graph
         from tensorflow.python.ops import math_ops, gen_nn_ops
         import tensorflow_hub as hub
         x = tf.placeholder(tf.float32)
@@ -113,9 +113,9 @@ def test_report_of_a_script(tmp_path):
     assert by_name["tf.placeholder"].status == SUPPORTED
     assert (by_name["tf.placeholder"].line, by_name["tf.placeholder"].col) == (6, 5)
     assert by_name["tensorflow.python.ops.math_ops.add"].status == SUPPORTED
-    assert by_name["tf.contrib.quantize.create_training_graph"].status == UNSUPPORTED
-    assert "torch.ao.quantization" in by_name[
-        "tf.contrib.quantize.create_training_graph"].replacement
+    assert by_name["tf.contrib.tensorrt.create_inference_graph"].status == UNSUPPORTED
+    assert "torch-tensorrt" in by_name[
+        "tf.contrib.tensorrt.create_inference_graph"].replacement
     assert by_name["tf.train.do_quantize_training_on_graphdef"].status == UNSUPPORTED
     assert by_name["tensorflow.python.ops.gen_nn_ops"].status == MISSING
     assert by_name["tensorflow_hub"].kind == "package"
@@ -123,7 +123,7 @@ def test_report_of_a_script(tmp_path):
     assert summary["unsupported_names"] == 4 and summary["files"] == 1
     assert [e["name"] for e in report.unsupported()] == [
         "tensorflow.python.ops.gen_nn_ops", "tensorflow_hub",
-        "tf.contrib.quantize.create_training_graph",
+        "tf.contrib.tensorrt.create_inference_graph",
         "tf.train.do_quantize_training_on_graphdef"]
 
 

@@ -249,8 +249,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "save the Python state beside the checkpoint (numpy.save, json)"),
     "train.do_quantize_training_on_graphdef": _tf_only(
         "it rewrites a GraphDef for TF's quantized inference kernels"),
-    "contrib.quantize": _tf_only("it rewrites graphs for TF Lite's quantized kernels",
-                                 "torch.ao.quantization on the equivalent torch model"),
     "saved_model.save": _OBJECT_SAVED_MODEL,
     "saved_model.load_v2": _OBJECT_SAVED_MODEL,
     "saved_model.Asset": _OBJECT_SAVED_MODEL,
