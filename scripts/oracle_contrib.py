@@ -244,6 +244,37 @@ def tf115_absolute_package(package: str, modules: list) -> types.ModuleType:
     return holder
 
 
+def resampler_stand_in(tf):
+    """contrib.resampler for the TF 2.21 oracle, which has no Resampler kernel (TF 1.15's
+    resampler_ops.so cannot load there): TF's own CropAndResize (bilinear, extrapolation
+    0) samples the image padded with one ring of zeros at (y + 1, x + 1) through a
+    one-pixel box per point. That is TF 1.15's definition of the op (its test's
+    `_bilinearly_interpolate` pads the same way), and CropAndResize's gradients (image and
+    boxes) give the gradients with respect to the image and the points."""
+
+    def resampler(data, warp, name="resampler"):
+        with tf.name_scope(name):
+            data = tf.convert_to_tensor(data)
+            warp = tf.convert_to_tensor(warp)
+            shape = tf.shape(data)
+            height = tf.cast(shape[1] + 1, data.dtype)
+            width = tf.cast(shape[2] + 1, data.dtype)
+            padded = tf.pad(data, [[0, 0], [1, 1], [1, 1], [0, 0]])
+            points = tf.reshape(warp, [shape[0], -1, 2])
+            ny = (points[..., 1] + 1) / height
+            nx = (points[..., 0] + 1) / width
+            boxes = tf.reshape(tf.stack([ny, nx, ny, nx], -1), [-1, 4])
+            per_image = tf.shape(points)[1]
+            box_ind = tf.reshape(tf.tile(tf.range(shape[0])[:, None], [1, per_image]), [-1])
+            sampled = tf.image.crop_and_resize(
+                tf.cast(padded, tf.float32), tf.cast(boxes, tf.float32), box_ind, [1, 1],
+                extrapolation_value=0.0)
+            out_shape = tf.concat([tf.shape(warp)[:-1], shape[3:]], 0)
+            return tf.cast(tf.reshape(sampled, out_shape), data.dtype)
+
+    return types.SimpleNamespace(resampler=resampler)
+
+
 def _gather_tree_stand_in(tf):
     """contrib's GatherTree kernel (tensorflow/contrib/seq2seq/kernels/beam_search_ops.cc)
     restated in numpy under `tf.numpy_function`: every entry starts as end_token; each

@@ -1,9 +1,11 @@
 """tf.contrib.quantize / resampler / memory_stats / text / integrate: what the golden
 cases (tests/golden/cases_contrib_quantize.py, ...) cannot record."""
 
+import numpy as np
 import pytest
 
 import tf1compat as tf
+from tf1compat.ops import resampler_ops
 
 
 def test_quantize_refuses_graphs_with_batch_norms():
@@ -17,3 +19,43 @@ def test_quantize_refuses_graphs_with_batch_norms():
         with pytest.raises(NotImplementedError, match="folding batch norms"):
             tf.contrib.quantize.create_training_graph(graph)
         assert not [op for op in graph.get_operations() if "quant" in op.name]
+
+
+@pytest.mark.parametrize("data_shape,warp_shape,error,words", [
+    # TF 1.15's resampler_ops_test.py test_op_errors: the kernel refuses these at run time.
+    ((2, 4, 5, 3, 2), (2, 3, 2), tf.errors.UnimplementedError,
+     "Only bilinear interpolation is currently supported."),
+    ((2, 4, 5, 3), (2,), tf.errors.InvalidArgumentError, "warp should be at least a matrix"),
+    ((2, 4, 5, 3), (3, 4, 2), tf.errors.InvalidArgumentError,
+     "Batch size of data and warp tensor"),
+    ((2, 4, 5, 3), (2, 4, 3), tf.errors.UnimplementedError,
+     "Only bilinear interpolation is supported, warping"),
+])
+def test_resampler_kernel_errors(data_shape, warp_shape, error, words):
+    with tf.Graph().as_default():
+        out = tf.contrib.resampler.resampler(np.zeros(data_shape), np.zeros(warp_shape))
+        assert out.op.type == "Resampler" and out.op.name == "resampler/Resampler"
+        with tf.Session() as sess, pytest.raises(error, match=words):
+            sess.run(out)
+
+
+def test_resampler_grad_op_is_the_gradient():
+    rng = np.random.RandomState(0)
+    data = rng.randn(2, 3, 4, 2)
+    warp = rng.uniform(-1.5, 4.5, (2, 5, 2))
+    grad_output = rng.randn(2, 5, 2)
+    with tf.Graph().as_default():
+        d, w = tf.constant(data), tf.constant(warp)
+        out = tf.contrib.resampler.resampler(d, w)
+        grads = tf.gradients(out, [d, w], grad_ys=grad_output)
+        grad_op = resampler_ops.resampler_grad(d, w, grad_output)
+        assert [g.shape.as_list() for g in grad_op] == [[2, 3, 4, 2], [2, 5, 2]]
+        with tf.Session() as sess:
+            expected, got = sess.run([grads, list(grad_op)])
+    for e, g in zip(expected, got):
+        np.testing.assert_allclose(g, e, rtol=1e-12, atol=1e-12)
+    # The second derivative is refused as TF's (NotDifferentiable("ResamplerGrad")).
+    with tf.Graph().as_default():
+        d = tf.constant(data)
+        grad_data, _ = resampler_ops.resampler_grad(d, tf.constant(warp), grad_output)
+        assert tf.gradients(grad_data, d) == [None]

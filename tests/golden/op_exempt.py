@@ -263,4 +263,9 @@ EXEMPT: Dict[str, str] = {
     "GatherTree": ("tf.contrib.seq2seq's beam-search op: TF 2.21 (the op-row oracle) has no "
                    "GatherTree kernel; covered by tests/golden/cases_contrib_seq2seq_beam.py "
                    "(gather_tree, BeamSearchDecoder), whose oracle restates contrib's kernel"),
+    **{op: ("tf.contrib.resampler's op: TF 2.21 (the op-row oracle) has no Resampler kernel; "
+            "covered by tests/golden/cases_contrib_resampler.py (values and gradients, "
+            "recorded with TF's CropAndResize on the zero-padded image) and "
+            "tests/test_contrib_modules.py (TF 1.15's kernel errors, ResamplerGrad)")
+       for op in ("Resampler", "ResamplerGrad")},
 }

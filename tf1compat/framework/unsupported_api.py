@@ -397,7 +397,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.receptive_field": _contrib_later(),
     "contrib.recurrent": _contrib_later("tf.nn.dynamic_rnn"),
     "contrib.reduce_slice_ops": _contrib_later("tf.math.segment_sum and friends"),
-    "contrib.resampler": _contrib_later("tf.contrib.image.dense_image_warp"),
     "contrib.saved_model": _contrib_later("tf.saved_model.simple_save, or "
                                           "tf.keras.experimental.export_saved_model"),
     "contrib.solvers": _contrib_later("tf.linalg.lstsq / tf.linalg.solve"),
