@@ -3,6 +3,7 @@ cases (tests/golden/cases_contrib_quantize.py, ...) cannot record."""
 
 import numpy as np
 import pytest
+import torch
 
 import tf1compat as tf
 from tf1compat.ops import resampler_ops
@@ -59,3 +60,30 @@ def test_resampler_grad_op_is_the_gradient():
         d = tf.constant(data)
         grad_data, _ = resampler_ops.resampler_grad(d, tf.constant(warp), grad_output)
         assert tf.gradients(grad_data, d) == [None]
+
+
+def test_memory_stats_on_the_cpu_are_zero_as_tf():
+    with tf.Graph().as_default():
+        with tf.device("/cpu:0"):
+            ops = [tf.contrib.memory_stats.BytesInUse(), tf.contrib.memory_stats.BytesLimit(),
+                   tf.contrib.memory_stats.MaxBytesInUse()]
+        assert [t.name for t in ops] == ["BytesInUse:0", "BytesLimit:0", "MaxBytesInUse:0"]
+        assert all(t.dtype == tf.int64 and t.shape.as_list() == [] for t in ops)
+        with tf.Session() as sess:
+            values = sess.run(ops)
+    assert values == [0, 0, 0] and all(v.dtype == np.int64 for v in values)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_memory_stats_on_cuda_follow_torch_allocator():
+    with tf.Graph().as_default():
+        with tf.device("/gpu:0"):
+            x = tf.ones([1024, 1024])
+            with tf.control_dependencies([x]):
+                in_use = tf.contrib.memory_stats.BytesInUse()
+            limit = tf.contrib.memory_stats.BytesLimit()
+            peak = tf.contrib.memory_stats.MaxBytesInUse()
+        with tf.Session() as sess:
+            used, total, most = sess.run([in_use, limit, peak])
+    assert total == torch.cuda.get_device_properties(0).total_memory
+    assert 0 < used <= most <= total

@@ -383,8 +383,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.labeled_tensor": _contrib_later(),
     "contrib.libsvm": _contrib_later("parse the LIBSVM lines in Python (tf.py_func) or with "
                                      "tf.strings.split"),
-    "contrib.memory_stats": _contrib_later("torch.cuda.memory_allocated / "
-                                           "max_memory_allocated in a tf.py_func"),
     "contrib.model_pruning": _contrib_later("torch.nn.utils.prune on the equivalent torch "
                                             "model, or masks applied with tf.assign"),
     "contrib.nearest_neighbor": _contrib_later(),
