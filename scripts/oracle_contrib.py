@@ -275,6 +275,50 @@ def resampler_stand_in(tf):
     return types.SimpleNamespace(resampler=resampler)
 
 
+def tf115_skip_gram(tf):
+    """TF 1.15's contrib/text skip_gram_ops.py functions under TF 2.21, whose
+    SkipGramGenerateCandidates kernel is gone: the stand-in emits the pairs of fixed
+    windows only (min_skips == max_skips, where the kernel's random window draws cannot
+    change the result), restating the kernel's loop; the vocabulary filtering,
+    subsampling (TF's random_uniform) and batching are TF 1.15's Python on TF's ops."""
+    import csv
+    import numpy as np
+    from tensorflow.python.framework import random_seed
+    from tensorflow.python.ops import lookup_ops, math_ops, random_ops
+
+    def generate(input_tensor, min_skips, max_skips, start, limit, emit_self_as_target,
+                 seed, seed2):
+        assert min_skips == max_skips, "the stand-in has no random windows"
+
+        def pairs(values):
+            end = len(values) if limit < 0 else min(start + limit, len(values))
+            out = [(values[i], values[i + j]) for i in range(start, end)
+                   for j in range(-min_skips, min_skips + 1)
+                   if start <= i + j < end and (j != 0 or emit_self_as_target)]
+            tokens = np.array([t for t, _ in out], dtype=values.dtype)
+            labels = np.array([lab for _, lab in out], dtype=values.dtype)
+            return tokens, labels
+
+        tokens, labels = tf.numpy_function(pairs, [input_tensor],
+                                           [input_tensor.dtype, input_tensor.dtype])
+        tokens.set_shape([None])    # the op's shape function: vectors of unknown length
+        labels.set_shape([None])
+        return tokens, labels
+
+    lookup = types.SimpleNamespace(
+        HashTable=tf.lookup.StaticHashTable, TextFileInitializer=tf.lookup.TextFileInitializer,
+        InitializableLookupTableBase=lookup_ops.InitializableLookupTableBase)
+    namespace = {"csv": csv, "lookup": lookup, "ops": tf, "dtypes": tf.dtypes,
+                 "random_seed": random_seed, "array_ops": tf, "math_ops": math_ops,
+                 "random_ops": random_ops, "gfile": types.SimpleNamespace(GFile=tf.gfile.GFile),
+                 "input_ops": tf.train,
+                 "gen_skip_gram_ops": types.SimpleNamespace(
+                     skip_gram_generate_candidates=generate)}
+    return types.SimpleNamespace(**tf115_functions(
+        "contrib/text/python/ops/skip_gram_ops.py",
+        ["skip_gram_sample", "skip_gram_sample_with_text_vocab", "_filter_input"], namespace))
+
+
 def _gather_tree_stand_in(tf):
     """contrib's GatherTree kernel (tensorflow/contrib/seq2seq/kernels/beam_search_ops.cc)
     restated in numpy under `tf.numpy_function`: every entry starts as end_token; each

@@ -87,3 +87,49 @@ def test_memory_stats_on_cuda_follow_torch_allocator():
             used, total, most = sess.run([in_use, limit, peak])
     assert total == torch.cuda.get_device_properties(0).total_memory
     assert 0 < used <= most <= total
+
+
+def _windows(tokens, labels, size):
+    """Each position's emitted label positions (tokens/labels are positions)."""
+    found = {i: [] for i in range(size)}
+    for t, lab in zip(tokens.tolist(), labels.tolist()):
+        found[t].append(lab)
+    return found
+
+
+def test_skip_gram_random_windows():
+    """Each token's labels are its neighbours within its own window, drawn in
+    [min_skips, max_skips]; a seeded op repeats its sequence in a new session."""
+    with tf.Graph().as_default():
+        positions = tf.range(40, dtype=tf.int64)
+        tokens, labels = tf.contrib.text.skip_gram_sample(positions, min_skips=1,
+                                                          max_skips=3, seed=5)
+        assert tokens.op.type == "SkipGramGenerateCandidates"
+        assert tokens.shape.as_list() == [None] and labels.dtype == tf.int64
+        runs = []
+        for _ in range(2):
+            with tf.Session() as sess:
+                runs.append([sess.run([tokens, labels]) for _ in range(3)])
+    assert all(np.array_equal(a, b) for x, y in zip(*runs) for a, b in zip(x, y))
+    widths = set()
+    for t, lab in runs[0]:
+        for i, seen in _windows(t, lab, 40).items():
+            skips = max(abs(j - i) for j in seen)
+            widths.add(skips)
+            assert seen == [j for j in range(i - skips, i + skips + 1) if j != i and 0 <= j < 40]
+    assert widths == {1, 2, 3}
+    assert not np.array_equal(runs[0][0][0], runs[0][1][0])   # the stream advances
+
+
+def test_skip_gram_kernel_errors():
+    with tf.Graph().as_default():
+        words = tf.constant([b"a", b"b", b"c"])
+        low_high = tf.contrib.text.skip_gram_sample(words, min_skips=3, max_skips=2)
+        negative = tf.contrib.text.skip_gram_sample(words, min_skips=-1, max_skips=2)
+        with tf.Session() as sess:
+            for fetch, words in [(low_high, "min_skips must be <= max_skips"),
+                                 (negative, "Both min_skips and max_skips must be >= 0")]:
+                with pytest.raises(tf.errors.InvalidArgumentError, match=words):
+                    sess.run(fetch)
+        with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+            tf.contrib.text.skip_gram_sample(tf.constant([[1, 2]]))

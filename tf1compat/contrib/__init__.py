@@ -11,7 +11,7 @@ bijectors); `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
 `tf.contrib.predictor`, `tf.contrib.summary`, `tf.contrib.mixed_precision`,
 `tf.contrib.staging`, `tf.contrib.deprecated`, `tf.contrib.nn`, `tf.contrib.sparsemax`,
 `tf.contrib.stateless`, `tf.contrib.quantize` (quantization-aware graph rewrite), `tf.contrib.resampler`,
-`tf.contrib.memory_stats`;
+`tf.contrib.memory_stats`, `tf.contrib.text` (skip-gram sampling);
 `tf.contrib.signal`, `tf.contrib.keras` and
 `tf.contrib.autograph`, which are core TF's `tf.signal`, `tf.keras` and `tf.autograph`
 (imported when first used). TF 2 has no contrib; TF 1.15's documentation is the
@@ -34,7 +34,7 @@ from tf1compat.contrib import distribute  # (section: diststrat)
 from tf1compat.contrib import compiler  # jit_scope, xla.compile
 from tf1compat.contrib import deprecated, mixed_precision, nn, sparsemax, staging, stateless
 from tf1compat.contrib import cluster_resolver  # (section: diststrat3)
-from tf1compat.contrib import memory_stats, quantize, resampler  # (section: contribmods)
+from tf1compat.contrib import memory_stats, quantize, resampler, text  # (section: contribmods)
 from tf1compat.contrib._missing import missing as _missing
 
 import importlib as _importlib

@@ -399,7 +399,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "tf.keras.experimental.export_saved_model"),
     "contrib.solvers": _contrib_later("tf.linalg.lstsq / tf.linalg.solve"),
     "contrib.specs": _contrib_later("tf.layers"),
-    "contrib.text": _contrib_later(),
     "contrib.timeseries": _contrib_later("tf.keras recurrent models"),
     "contrib.nn.rank_sampled_softmax_loss": _contrib_later("tf.nn.sampled_softmax_loss"),
     "contrib.nn.sampled_sparse_softmax_loss": _contrib_later("tf.nn.sampled_softmax_loss"),
