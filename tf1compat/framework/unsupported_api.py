@@ -377,7 +377,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.layers.regression_target": _DEPRECATED_TARGET,
     "contrib.layers.multi_class_target": _DEPRECATED_TARGET,
     "contrib.input_pipeline": _contrib_later("tf.data"),
-    "contrib.integrate": _contrib_later("scipy.integrate.odeint in tf.py_func"),
     "contrib.kernel_methods": _contrib_later("random Fourier features built with tf.random_"
                                              "normal and tf.cos, fed to a linear model"),
     "contrib.labeled_tensor": _contrib_later(),
