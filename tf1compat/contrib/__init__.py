@@ -34,7 +34,7 @@ from tf1compat.contrib import distribute  # (section: diststrat)
 from tf1compat.contrib import compiler  # jit_scope, xla.compile
 from tf1compat.contrib import deprecated, mixed_precision, nn, sparsemax, staging, stateless
 from tf1compat.contrib import cluster_resolver  # (section: diststrat3)
-from tf1compat.contrib import integrate, memory_stats, quantize, resampler, text  # (section: contribmods)
+from tf1compat.contrib import integrate, memory_stats, quantize, resampler, text  # contribmods
 from tf1compat.contrib._missing import missing as _missing
 
 import importlib as _importlib
