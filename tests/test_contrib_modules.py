@@ -9,9 +9,10 @@ import tf1compat as tf
 from tf1compat.ops import resampler_ops
 
 
-def test_quantize_refuses_graphs_with_batch_norms():
-    """TF 1.15 folds batch norms into the conv before quantizing; tf1compat does not
-    fold, so it refuses rather than quantize the graph differently."""
+def test_quantize_refuses_training_mode_batch_norms():
+    """TF 1.15 folds a training-mode batch norm with batch-statistics corrections, which
+    tf1compat does not implement: it refuses rather than quantize the graph differently
+    (inference-mode folding: tests/golden/cases_contrib_quantize.py)."""
     with tf.Graph().as_default() as graph:
         x = tf.placeholder(tf.float32, [2, 4, 4, 3])
         w = tf.get_variable("weights", [3, 3, 3, 5])

@@ -186,3 +186,41 @@ def case_graph_with_training_ops_refused(tf):
     except ValueError as e:
         return {"error": type(e).__name__, "message": str(e)[:33]}
     return "no error"
+
+
+def case_eval_graph_folds_inference_batch_norms(tf):
+    """Fused batch norms with is_training=False after a conv, a depthwise conv and a
+    matmul (reshaped to 4-D around the batch norm) are folded into their weights, then
+    quantized."""
+    qg = _quantize(tf)
+    graph = tf.get_default_graph()
+    x = tf.placeholder(tf.float32, [2, 4, 4, 3], name="x")
+    rng = np.random.RandomState(8)
+
+    def batch_norm(y, channels, name):
+        stats = [tf.constant(rng.uniform(0.5, 1.5, channels).astype(np.float32)),
+                 tf.constant(rng.randn(channels).astype(np.float32)),
+                 tf.constant(rng.randn(channels).astype(np.float32)),
+                 tf.constant(rng.uniform(0.5, 2.0, channels).astype(np.float32))]
+        return tf.nn.fused_batch_norm(y, stats[0], stats[1], mean=stats[2],
+                                      variance=stats[3], epsilon=0.01, is_training=False,
+                                      name=name)[0]
+
+    with tf.variable_scope("conv"):
+        w = tf.get_variable("weights", [3, 3, 3, 4],
+                            initializer=tf.random_normal_initializer(seed=9))
+        y = tf.nn.relu(batch_norm(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME"), 4, "BatchNorm"))
+    with tf.variable_scope("dw"):
+        w = tf.get_variable("depthwise_weights", [3, 3, 4, 1],
+                            initializer=tf.random_normal_initializer(seed=10))
+        y = tf.nn.relu6(batch_norm(tf.nn.depthwise_conv2d(y, w, [1, 1, 1, 1], "SAME"), 4,
+                                   "BatchNorm"))
+    with tf.variable_scope("fc"):
+        w = tf.get_variable("weights", [64, 5], initializer=tf.random_normal_initializer(seed=11))
+        z = tf.matmul(tf.reshape(y, [2, 64]), w)
+        z = tf.reshape(batch_norm(tf.reshape(z, [2, 1, 1, 5]), 5, "BatchNorm"), [2, 5])
+        tf.nn.relu(z, name="out")
+    qg.create_eval_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return {"ops": _graph_ops(graph), "out": sess.run("fc/out:0", {x: _images(3)})}

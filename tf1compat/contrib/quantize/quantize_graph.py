@@ -1,18 +1,19 @@
 """`tf.contrib.quantize`'s entry points (TF 1.15 quantize_graph.py): rewrite a graph in
 place for quantization-aware training or evaluation.
 
-Not implemented: TF's first step, folding batch norms into the weights of the conv/fc
-layer before them (fold_batch_norms.py, with its batch-statistics corrections and
-freeze_bn_delay); a graph with a batch norm raises NotImplementedError instead of being
-quantized differently from TF.
+First the batch norms after conv/fc layers are folded into their weights
+(fold_batch_norms.py). Folding batch norms in training mode (TF's batch-statistics
+corrections and freeze_bn_delay) and unfused batch norms is not implemented: such a graph
+raises NotImplementedError instead of being quantized differently from TF.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
-from tf1compat.contrib.quantize.quantize import SKIPPED_PREFIXES, quantize
+from tf1compat.contrib.quantize.fold_batch_norms import (fold_batch_norms,
+                                                         unsupported_batch_norm)
+from tf1compat.contrib.quantize.quantize import quantize
 from tf1compat.framework.graph import Graph, get_default_graph
 
 __all__ = ["create_training_graph", "create_eval_graph", "experimental_create_training_graph",
@@ -29,23 +30,17 @@ _TRAINING_OPS = frozenset(
     + [f"{prefix}SparseApply{name}" for prefix in ("", "Resource") for name in (
         "Adadelta", "Adagrad", "AdagradDA", "CenteredRMSProp", "Ftrl", "FtrlV2", "Momentum",
         "ProximalAdagrad", "ProximalGradientDescent", "RMSProp")])
-_FUSED_BATCH_NORMS = {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}
-_UNFUSED_BATCH_NORM = re.compile(r"^(.*)BatchNorm/batchnorm")
-
-
-def _check(graph: Graph) -> None:
+def _check(graph: Graph, is_training: bool) -> None:
     found = {op.type for op in graph.get_operations()} & _TRAINING_OPS
     if found:
         raise ValueError("Training op found in graph, exiting %s" % found)
-    for op in graph.get_operations():
-        if op.type in _FUSED_BATCH_NORMS or (
-                _UNFUSED_BATCH_NORM.search(op.name)
-                and not op.name.startswith(SKIPPED_PREFIXES)):
-            raise NotImplementedError(
-                f"tf.contrib.quantize: folding batch norms into the preceding conv/fc "
-                f"layer (TF 1.15's fold_batch_norms, needed for {op.name!r}) is not "
-                f"implemented by tf1compat; quantize a graph without batch norms, or fold "
-                f"them into the weights before the rewrite")
+    batch_norm = unsupported_batch_norm(graph, is_training)
+    if batch_norm:
+        raise NotImplementedError(
+            f"tf.contrib.quantize: folding batch norms in training mode or unfused batch "
+            f"norms into the preceding conv/fc layer (TF 1.15's fold_batch_norms, needed "
+            f"for {batch_norm!r}) is not implemented by tf1compat; only fused batch norms "
+            f"with is_training=False in an eval graph are folded")
 
 
 def _create_graph(input_graph: Optional[Graph] = None, is_training: bool = True,
@@ -53,8 +48,9 @@ def _create_graph(input_graph: Optional[Graph] = None, is_training: bool = True,
                   quant_delay: Optional[int] = None, freeze_bn_delay: Optional[int] = None,
                   scope: Optional[str] = None) -> None:
     graph = input_graph if input_graph is not None else get_default_graph()
-    _check(graph)
+    _check(graph, is_training)
     with graph.as_default():
+        fold_batch_norms(graph)
         quantize(graph, is_training, quant_delay=quant_delay, weight_bits=weight_bits,
                  activation_bits=activation_bits, symmetric=symmetric, scope=scope)
 
