@@ -415,6 +415,36 @@ def case_train_loop_in_cond_reading_branch_values(tf):
     return _flag_both_ways(tf, fed_n=False)
 
 
+def case_train_nested_loops_reading_resource_variables(tf):
+    """Resource variables read inside a loop nested in a loop body (trip count: the outer
+    counter) and inside a loop nested in that one (a fed trip count), and in the outer
+    body itself: each read once outside all loops for the backward loops, its gradients
+    summed by every backward loop it is read in; Adam."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w = tf.get_variable("w", [3, 3], use_resource=True, initializer=tf.constant_initializer(
+        np.eye(3, dtype=np.float32) * 0.4 + 0.1))
+    v = tf.get_variable("v", [3], use_resource=True,
+                        initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+
+    def body(i, h):
+        row = x[i] * v
+
+        def refine(j, g):
+            _, g = tf.while_loop(lambda k, g: k < n, lambda k, g: [k + 1, g * v + 0.1],
+                                 [tf.constant(0), g])
+            return j + 1, tf.tanh(tf.matmul(g, w) + row) * 0.7 + h * 0.3
+        _, g = tf.while_loop(lambda j, g: j < i, refine, [tf.constant(0), h + row])
+        return i + 1, g
+
+    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), tf.zeros([1, 3])])
+    loss = tf.reduce_mean(tf.square(h - 0.3), name="loss")
+    tf.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 2},
+                          ["loss:0", "w/Read/ReadVariableOp:0", "v/Read/ReadVariableOp:0"])
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_loop,
                      case_train_dynamic_rnn_run_time_length_in_loop,
@@ -428,4 +458,5 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_nested_loop_cond_random_and_stop,
                      case_train_loop_in_cond_in_nested_loop,
                      case_train_loop_in_three_conds_in_loop,
-                     case_train_loop_in_cond_reading_branch_values]
+                     case_train_loop_in_cond_reading_branch_values,
+                     case_train_nested_loops_reading_resource_variables]

@@ -161,8 +161,9 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     # Prod over an axis of unknown size; the same again; a cond whose branch holds Log
     # (its zero gradient in the untaken branch could be 0 * inf); nested while loops,
     # the inner one's trip count the outer counter (loop_unrolling.py unrolls only fixed
-    # ones) and its body a tf.cond reading a resource variable in a branch (a nested
-    # backward loop takes no resource variable reads).
+    # ones), its body a tf.cond reading a resource variable in a branch, and its array
+    # read after it by a gather (neither unrolled nor a nested backward loop: those take
+    # arrays only stacked after them).
     prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 0)), [w])[0]
     again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 0)), [w])[0]
     cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(tf.log(w)),
@@ -170,9 +171,9 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     r = tf.get_variable("r", [3, 2], initializer=tf.ones_initializer(), use_resource=True)
     loop = tf.gradients(tf.while_loop(
         lambda i, v: i < 2,
-        lambda i, v: (i + 1, tf.while_loop(lambda j, u: j <= i, lambda j, u: (
-            j + 1, tf.cond(j > 0, lambda: u * r * w, lambda: u + w)),
-            [0, v])[1]),
+        lambda i, v: (i + 1, tf.while_loop(lambda j, ta: j <= i, lambda j, ta: (
+            j + 1, ta.write(j, tf.cond(j > 0, lambda: v * r * w, lambda: v + w))),
+            [0, tf.TensorArray(tf.float32, i + 1)])[1].gather([i])[0]),
         [0, tf.ones([3, 2])])[1], [w])[0]
     tf.global_variables_initializer()
     with caplog.at_level(logging.WARNING):
@@ -181,8 +182,7 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     messages = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
     assert len(messages) == 3, messages
     assert "Prod" in messages[0] and "Log" in messages[1]
-    assert "nested loop" in messages[2] and "holds If" in messages[2] and \
-        "holds a resource variable read" in messages[2]
+    assert "op type TensorArrayGatherV3 (in the body of loop" in messages[2]
     with tf.Session() as sess:
         sess.run("init")
         here = sess.run([prod, again, cond, loop], {x: X})

@@ -3,7 +3,7 @@ CTC decoders, fake quantization and quantize-and-dequantize."""
 
 import numpy as np
 
-from tests.golden.op_harness import err, f32, row
+from tests.golden.op_harness import err, f32, f64, row
 
 _X = f32(1, 5, 5, 2)
 _W = f32(3, 3, 2, 4, seed=1)
@@ -64,4 +64,42 @@ ROWS += [
     row("NthElement", input=np.array([4, 9, 2], np.int32), n=np.int32(2), reverse=True),
     err("NthElement", input=f32(2, 3), n=np.int32(3)),
     err("NthElement", input=f32(2, 3), n=np.int32(-1)),
+]
+
+# optimize_for_inference's fused convolutions (TF has no gradient for them: the gradient
+# records TF's LookupError). Batch 1: TF 2.21's kernels repeat batch element 0's result
+# for every element (nn_conv_fused.py), so larger batches would record that.
+_PADS = np.array([[0, 0], [1, 2], [2, 1], [0, 0]], np.int32)
+_RESIZE_X = f32(1, 4, 5, 3)
+_RESIZE_W = f32(3, 3, 3, 2, seed=2)
+ROWS += [
+    row("FusedPadConv2D", input=_RESIZE_X, paddings=_PADS, filter=_RESIZE_W, mode="REFLECT",
+        strides=[1, 1, 1, 1], padding="VALID", rtol=1e-5, atol=1e-5),
+    row("FusedPadConv2D", input=_RESIZE_X, paddings=_PADS, filter=_RESIZE_W,
+        mode="SYMMETRIC", strides=[1, 2, 1, 1], padding="SAME", rtol=1e-5, atol=1e-5),
+    row("FusedPadConv2D", input=f64(1, 3, 3, 2), paddings=_PADS,
+        filter=f64(2, 2, 2, 3, seed=1), mode="SYMMETRIC", strides=[1, 1, 2, 1],
+        padding="VALID"),
+    row("FusedResizeAndPadConv2D", input=_RESIZE_X, size=np.array([7, 9], np.int32),
+        paddings=_PADS, filter=_RESIZE_W, mode="REFLECT", strides=[1, 2, 1, 1],
+        padding="SAME", rtol=1e-5, atol=1e-5),
+    row("FusedResizeAndPadConv2D", input=_RESIZE_X, size=np.array([3, 8], np.int32),
+        paddings=_PADS, filter=_RESIZE_W, mode="SYMMETRIC", strides=[1, 1, 1, 1],
+        padding="VALID", resize_align_corners=True, rtol=1e-5, atol=1e-5),
+    row("FusedResizeAndPadConv2D", input=f64(1, 3, 3, 2), size=np.array([5, 4], np.int32),
+        paddings=_PADS, filter=f64(2, 2, 2, 3, seed=1), mode="REFLECT",
+        strides=[1, 1, 1, 1], padding="VALID", rtol=1e-6, atol=1e-6),
+    err("FusedPadConv2D", input=_RESIZE_X, paddings=np.array([[0, 0], [4, 0], [0, 0], [0, 0]],
+                                                              np.int32),
+        filter=_RESIZE_W, mode="REFLECT", strides=[1, 1, 1, 1], padding="SAME"),
+    err("FusedPadConv2D", input=f32(2, 4, 5, 3), paddings=np.array(
+        [[1, 0], [0, 0], [0, 0], [0, 0]], np.int32), filter=_RESIZE_W, mode="REFLECT",
+        strides=[1, 1, 1, 1], padding="SAME"),
+    err("FusedPadConv2D", input=_RESIZE_X, paddings=_PADS, filter=_RESIZE_W, mode="REFLECT",
+        strides=[1, 1, 1, 2], padding="SAME"),
+    err("FusedPadConv2D", input=_RESIZE_X, paddings=_PADS, filter=f32(3, 3, 2, 2),
+        mode="REFLECT", strides=[1, 1, 1, 1], padding="SAME"),
+    err("FusedResizeAndPadConv2D", input=_RESIZE_X, size=np.array([0, 3], np.int32),
+        paddings=_PADS, filter=_RESIZE_W, mode="REFLECT", strides=[1, 1, 1, 1],
+        padding="SAME"),
 ]

@@ -1,8 +1,11 @@
-"""The context managers of a `tf.Graph`'s scopes: name scopes and control-dependency blocks.
+"""The context managers of a `tf.Graph`'s scopes (name scopes and control-dependency
+blocks), and the name-scope string rules that export and import apply to names.
 
 `Graph.name_scope` and `Graph.control_dependencies` return these; they read and set the
 graph's name stack and control-dependency stack directly (they are hot: every op creation
-under a scope enters one).
+under a scope enters one). `strip_name_scope`/`prepend_name_scope` are TF's
+(framework/ops.py): meta graphs, savers, queue runners and SavedModel signatures all move
+names between scopes with them.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from tf1compat.framework.operation import Operation
 if TYPE_CHECKING:
     from tf1compat.framework.graph import Graph
 
-__all__ = ["name_from_scope_name", "ControlDependenciesController", "NameScope"]
+__all__ = ["name_from_scope_name", "strip_name_scope", "prepend_name_scope",
+           "ControlDependenciesController", "NameScope"]
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -24,6 +28,25 @@ _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 def name_from_scope_name(name: str) -> str:
     """"scope/" -> "scope" (an exact name re-entered with a trailing slash)."""
     return name[:-1] if name and name[-1] == "/" else name
+
+
+def strip_name_scope(name: str, export_scope: Optional[str]) -> str:
+    """`name` without the leading `export_scope/` (also after a control input's "^" or a
+    colocation's "loc:@"); unchanged when it is not under the scope."""
+    if not export_scope:
+        return name
+    scope = export_scope[:-1] if export_scope.endswith("/") else export_scope
+    # TF puts the scope into the pattern as it is (a regular expression)
+    return re.sub(r"([\^]|loc:@|^)" + scope + r"[\/]+(.*)", r"\1\2", name, count=1)
+
+
+def prepend_name_scope(name: str, import_scope: Optional[str]) -> str:
+    """`name` under `import_scope/` (after a leading "^" or "loc:@")."""
+    if not import_scope:
+        return name
+    scope = import_scope[:-1] if import_scope.endswith("/") else import_scope
+    return re.sub(r"([\^]|loc:@|^)(.*)", lambda m: m.group(1) + scope + "/" + m.group(2),
+                  name)
 
 
 class ControlDependenciesController:

@@ -60,7 +60,8 @@ TensorArray uses, gradients of gradients and tf.hessians through loops.
 
 A loop nested in a body on the gradient path whose trip count is known only at run
 time (conds, random draws and gradient stops in them included, and loops of its own,
-nested the same way, in its body or its conds; no resource reads; TensorArrays only
+nested the same way, in its body or its conds; resource variable reads, read once
+outside all loops as a top-level body's; TensorArrays only
 unstacked or split before it or filled from empty, or from elements the outer body
 wrote at constant indices, and stacked after it: a dynamic_rnn,
 a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
@@ -672,7 +673,8 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                             for t in inner.sources]
             found = self._backward_loop(inner, output_grads, nest)
             exits += nest.exits
-            targets = [(t, g) for t, g in found if t.op._control_flow_context is not None]
+            targets = [(t, g) for t, g in found if t.op._control_flow_context is not None
+                       and t not in plan.variable_reads]
             for write, (owner, reader) in plan.prewritten.items():
                 if owner is inner:      # an element written before it: its stacked row
                     index = constant_value(write.inputs[1])
@@ -685,7 +687,8 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                         {"Tparams": write.inputs[2].dtype.base_dtype, "Tindices": D.int32,
                          "Taxis": D.int32, "batch_dims": 0}, [write.inputs[2].shape])))
             for t, g in found:
-                if t.op._control_flow_context is None:      # a top-level capture
+                # a top-level capture, or a variable read (read once outside all loops)
+                if t.op._control_flow_context is None or t in plan.variable_reads:
                     parts[t].append(g)
             targets = self._branch_values(plan, inner, targets, parts, value, base)
             if not targets:

@@ -356,13 +356,13 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
-    if inner.own_arrays or inner.variable_reads or inner.forwarded or any(
+    if inner.own_arrays or inner.forwarded or any(
             r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
             for readers in inner.writes.values() for r in readers) or any(
             t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
-            for t in nested.inputs):
-        return (f"the nested loop {nested.name} holds a resource variable read or a "
-                "TensorArray read in it after a write, or one read after it other than by "
+            and t not in inner.variable_reads.values() for t in nested.inputs):
+        return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
+                "write, or one read after it other than by "
                 "stack() (nested backward loops of a run-time trip count take loops and "
                 "conds, and TensorArrays unstacked or split before them and stacked after "
                 "them)")
@@ -391,7 +391,14 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     # gradients pass through it; of those its branch computes, the values the branch
     # reads from outside); top-level captures become this loop's captures (the lengths
     # of arrays split before the nested loop: read, not computed)
-    stack.extend([t for t in read if t not in in_branch] + frontier)
+    # its reads of resource variables: read once outside all loops (as this loop's own),
+    # their gradients summed by both backward loops
+    for t, handle in inner.variable_reads.items():
+        plan.variable_reads[t] = handle
+        if t not in plan.captures:
+            plan.captures.append(t)
+    stack.extend([t for t in read if t not in in_branch and t not in inner.variable_reads] +
+                 frontier)
     stack.extend(t for t in lengths if t.op._control_flow_context is not region)
     return None
 

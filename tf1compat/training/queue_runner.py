@@ -22,19 +22,10 @@ from typing import Any, Callable, List, Optional, Sequence
 from tf1compat.util import tf_logging
 from tf1compat.framework import errors
 from tf1compat.framework.graph import GraphKeys, add_to_collection, get_default_graph
+from tf1compat.framework.graph_scopes import prepend_name_scope, strip_name_scope
 from tf1compat.serialization.messages import QueueRunnerDef
 
 __all__ = ["QueueRunner", "add_queue_runner", "start_queue_runners"]
-
-
-def _prepend_scope(name: str, import_scope: Optional[str]) -> str:
-    return f"{import_scope}/{name}" if import_scope else name
-
-
-def _strip_scope(name: str, export_scope: Optional[str]) -> str:
-    if export_scope and name.startswith(export_scope + "/"):
-        return name[len(export_scope) + 1:]
-    return name
 
 
 class QueueRunner:
@@ -84,7 +75,7 @@ class QueueRunner:
         graph = get_default_graph()
 
         def element(name: str) -> Any:
-            return graph.as_graph_element(_prepend_scope(name, import_scope))
+            return graph.as_graph_element(prepend_name_scope(name, import_scope))
         self._queue = element(proto.queue_name)
         self._enqueue_ops = [element(name) for name in proto.enqueue_op_name]
         self._close_op = element(proto.close_op_name)
@@ -203,11 +194,11 @@ class QueueRunner:
         if export_scope is not None and not self.queue.name.startswith(export_scope):
             return None
         proto = QueueRunnerDef()
-        proto.queue_name = _strip_scope(self.queue.name, export_scope)
-        proto.enqueue_op_name.extend(_strip_scope(op.name, export_scope)
+        proto.queue_name = strip_name_scope(self.queue.name, export_scope)
+        proto.enqueue_op_name.extend(strip_name_scope(op.name, export_scope)
                                      for op in self.enqueue_ops)
-        proto.close_op_name = _strip_scope(self.close_op.name, export_scope)
-        proto.cancel_op_name = _strip_scope(self.cancel_op.name, export_scope)
+        proto.close_op_name = strip_name_scope(self.close_op.name, export_scope)
+        proto.cancel_op_name = strip_name_scope(self.cancel_op.name, export_scope)
         proto.queue_closed_exception_types.extend(
             errors.error_code_from_exception_type(cls)
             for cls in self._queue_closed_exception_types)

@@ -5,10 +5,10 @@ tensorflow/python/framework/ops.py): `get_graph_from_inputs`, `get_name_scope`,
 
 from __future__ import annotations
 
-import re
 from typing import Any, List, Optional, Sequence
 
 from tf1compat.framework.graph import Graph, _graph_from_values, get_default_graph
+from tf1compat.framework.graph_scopes import prepend_name_scope, strip_name_scope
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["get_graph_from_inputs", "get_name_scope", "get_placeholders",
@@ -41,22 +41,3 @@ def get_placeholders(graph: Graph) -> List[Tensor]:
     if not isinstance(graph, Graph):
         raise TypeError(f"Input graph needs to be a Graph: {graph}")
     return [op.outputs[0] for op in graph.get_operations() if op.type == "Placeholder"]
-
-
-def strip_name_scope(name: str, export_scope: Optional[str]) -> str:
-    """`name` without the leading `export_scope/` (also after a control input's "^" or a
-    colocation's "loc:@")."""
-    if not export_scope:
-        return name
-    scope = export_scope[:-1] if export_scope.endswith("/") else export_scope
-    # TF puts the scope into the pattern as it is (a regular expression)
-    return re.sub(r"([\^]|loc:@|^)" + scope + r"[\/]+(.*)", r"\1\2", name, count=1)
-
-
-def prepend_name_scope(name: str, import_scope: Optional[str]) -> str:
-    """`name` under `import_scope/` (after a leading "^" or "loc:@")."""
-    if not import_scope:
-        return name
-    scope = import_scope[:-1] if import_scope.endswith("/") else import_scope
-    return re.sub(r"([\^]|loc:@|^)(.*)", lambda m: m.group(1) + scope + "/" + m.group(2),
-                  name)

@@ -79,13 +79,31 @@ def _add_variable_to_collections(variable: Any, collections_set: Any,
                 add_to_collection(collection, var)
 
 
-def _apply_normalizer_and_activation(outputs: Any, normalizer_fn: Any,
-                                     normalizer_params: Any, activation_fn: Any) -> Any:
+def _weighted_layer_outputs(layer_cls: type, inputs: Any, sc: Any, reuse: Any,
+                            activation_fn: Any, normalizer_fn: Any, normalizer_params: Any,
+                            weights_initializer: Any, weights_regularizer: Any,
+                            biases_initializer: Any, biases_regularizer: Any,
+                            variables_collections: Any, outputs_collections: Any,
+                            trainable: bool, **layer_args: Any) -> Any:
+    """What fully_connected and the convolutions share (as TF 1.15's contrib layers do):
+    the tf.layers class `layer_cls` built in scope `sc` with its kernel/bias named
+    weights/biases (no bias when a normalizer follows), the variables added to
+    `variables_collections`, then the normalizer and activation, the output collected."""
+    layer = layer_cls(
+        activation=None, use_bias=bool(not normalizer_fn and biases_initializer),
+        kernel_initializer=weights_initializer, bias_initializer=biases_initializer,
+        kernel_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
+        activity_regularizer=None, trainable=trainable, name=sc.name,
+        dtype=inputs.dtype.base_dtype, _scope=sc, _reuse=reuse, **layer_args)
+    outputs = layer.apply(inputs)
+    _add_variable_to_collections(layer.kernel, variables_collections, "weights")
+    if layer.bias is not None:
+        _add_variable_to_collections(layer.bias, variables_collections, "biases")
     if normalizer_fn is not None:
         outputs = normalizer_fn(outputs, **(normalizer_params or {}))
     if activation_fn is not None:
         outputs = activation_fn(outputs)
-    return outputs
+    return utils.collect_named_outputs(outputs_collections, sc.name, outputs)
 
 
 @add_arg_scope
@@ -105,20 +123,11 @@ def fully_connected(inputs: Any, num_outputs: int, activation_fn: Any = nn_ops.r
     with variable_scope(scope, "fully_connected", [inputs], reuse=reuse,
                         custom_getter=getter) as sc:
         inputs = convert_to_tensor(inputs)
-        layer = core_layers.Dense(
-            units=num_outputs, activation=None,
-            use_bias=bool(not normalizer_fn and biases_initializer),
-            kernel_initializer=weights_initializer, bias_initializer=biases_initializer,
-            kernel_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
-            activity_regularizer=None, trainable=trainable, name=sc.name,
-            dtype=inputs.dtype.base_dtype, _scope=sc, _reuse=reuse)
-        outputs = layer.apply(inputs)
-        _add_variable_to_collections(layer.kernel, variables_collections, "weights")
-        if layer.bias is not None:
-            _add_variable_to_collections(layer.bias, variables_collections, "biases")
-        outputs = _apply_normalizer_and_activation(outputs, normalizer_fn, normalizer_params,
-                                                   activation_fn)
-        return utils.collect_named_outputs(outputs_collections, sc.name, outputs)
+        return _weighted_layer_outputs(
+            core_layers.Dense, inputs, sc, reuse, activation_fn, normalizer_fn,
+            normalizer_params, weights_initializer, weights_regularizer, biases_initializer,
+            biases_regularizer, variables_collections, outputs_collections, trainable,
+            units=num_outputs)
 
 
 @add_arg_scope
@@ -149,23 +158,12 @@ def convolution(inputs: Any, num_outputs: int, kernel_size: Any, stride: Any = 1
             raise ValueError("Convolution not supported for input with rank", input_rank)
         df = "channels_first" if data_format and data_format.startswith("NC") else \
             "channels_last"
-        layer = layer_class(filters=num_outputs, kernel_size=kernel_size, strides=stride,
-                            padding=padding, data_format=df, dilation_rate=rate,
-                            activation=None,
-                            use_bias=bool(not normalizer_fn and biases_initializer),
-                            kernel_initializer=weights_initializer,
-                            bias_initializer=biases_initializer,
-                            kernel_regularizer=weights_regularizer,
-                            bias_regularizer=biases_regularizer, activity_regularizer=None,
-                            trainable=trainable, name=sc.name,
-                            dtype=inputs.dtype.base_dtype, _scope=sc, _reuse=reuse)
-        outputs = layer.apply(inputs)
-        _add_variable_to_collections(layer.kernel, variables_collections, "weights")
-        if layer.use_bias:
-            _add_variable_to_collections(layer.bias, variables_collections, "biases")
-        outputs = _apply_normalizer_and_activation(outputs, normalizer_fn, normalizer_params,
-                                                   activation_fn)
-        return utils.collect_named_outputs(outputs_collections, sc.name, outputs)
+        return _weighted_layer_outputs(
+            layer_class, inputs, sc, reuse, activation_fn, normalizer_fn, normalizer_params,
+            weights_initializer, weights_regularizer, biases_initializer, biases_regularizer,
+            variables_collections, outputs_collections, trainable, filters=num_outputs,
+            kernel_size=kernel_size, strides=stride, padding=padding, data_format=df,
+            dilation_rate=rate)
 
 
 def _conv_nd(conv_dims: int, fn_name: str) -> Callable:
@@ -222,21 +220,12 @@ def _conv_transpose(layer_cls: type, default_name: str, formats: tuple, rank: in
             inputs = convert_to_tensor(inputs)
             df = "channels_first" if data_format and data_format.startswith("NC") else \
                 "channels_last"
-            layer = layer_cls(
-                filters=num_outputs, kernel_size=kernel_size, strides=stride,
-                padding=padding, data_format=df, activation=None,
-                use_bias=bool(not normalizer_fn and biases_initializer),
-                kernel_initializer=weights_initializer, bias_initializer=biases_initializer,
-                kernel_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
-                activity_regularizer=None, trainable=trainable, name=sc.name,
-                dtype=inputs.dtype.base_dtype, _scope=sc, _reuse=reuse)
-            outputs = layer.apply(inputs)
-            _add_variable_to_collections(layer.kernel, variables_collections, "weights")
-            if layer.bias is not None:
-                _add_variable_to_collections(layer.bias, variables_collections, "biases")
-            outputs = _apply_normalizer_and_activation(outputs, normalizer_fn,
-                                                       normalizer_params, activation_fn)
-            return utils.collect_named_outputs(outputs_collections, sc.name, outputs)
+            return _weighted_layer_outputs(
+                layer_cls, inputs, sc, reuse, activation_fn, normalizer_fn,
+                normalizer_params, weights_initializer, weights_regularizer,
+                biases_initializer, biases_regularizer, variables_collections,
+                outputs_collections, trainable, filters=num_outputs, kernel_size=kernel_size,
+                strides=stride, padding=padding, data_format=df)
 
     convolution_transpose.__name__ = f"convolution{rank}d_transpose"
     convolution_transpose.__doc__ = (f"Transposed {rank}-D convolution (default scope "

@@ -6,6 +6,7 @@ from typing import Any, Optional
 
 from tf1compat.framework import context as _context
 from tf1compat.framework.graph import get_default_graph
+from tf1compat.framework.graph_scopes import prepend_name_scope
 from tf1compat.serialization.messages import TensorInfo, TensorShapeProto
 from tf1compat.serialization.tensor_proto import shape_to_proto
 
@@ -37,12 +38,6 @@ def build_tensor_info_from_op(op: Any) -> TensorInfo:
     return TensorInfo(dtype=0, name=op.name, tensor_shape=TensorShapeProto(unknown_rank=True))
 
 
-def _prepend(name: str, import_scope: Optional[str]) -> str:
-    if not import_scope:
-        return name
-    return import_scope.rstrip("/") + "/" + name
-
-
 def get_tensor_from_tensor_info(tensor_info: TensorInfo, graph: Any = None,
                                 import_scope: Optional[str] = None) -> Any:
     """The tensor (or SparseTensor) a TensorInfo names, in `graph`."""
@@ -50,7 +45,7 @@ def get_tensor_from_tensor_info(tensor_info: TensorInfo, graph: Any = None,
     graph = graph or get_default_graph()
 
     def tensor(name: str) -> Any:
-        return graph.get_tensor_by_name(_prepend(name, import_scope))
+        return graph.get_tensor_by_name(prepend_name_scope(name, import_scope))
 
     encoding = tensor_info.WhichOneof("encoding")
     if encoding == "name":
@@ -68,4 +63,4 @@ def get_element_from_tensor_info(tensor_info: TensorInfo, graph: Any = None,
                                  import_scope: Optional[str] = None) -> Any:
     """The tensor or operation a TensorInfo names."""
     graph = graph or get_default_graph()
-    return graph.as_graph_element(_prepend(tensor_info.name, import_scope))
+    return graph.as_graph_element(prepend_name_scope(tensor_info.name, import_scope))

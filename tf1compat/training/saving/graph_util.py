@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -27,6 +27,7 @@ __all__ = ["write_graph", "extract_sub_graph", "convert_variables_to_constants",
 
 # Op types holding variable state that freezing replaces with constants.
 _REF_VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
+_RESOURCE_READS = ("ReadVariableOp", "ResourceGather", "ResourceGatherNd")
 
 
 def _as_proto(graph_or_graph_def: Any) -> GraphDef:
@@ -122,8 +123,8 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
     """`tf.graph_util.convert_variables_to_constants`: a frozen copy of the graph.
 
     Keeps what `output_node_names` need and replaces each variable (VariableV2 or
-    VarHandleOp) by a Const of its value in `sess`; reads of resource variables
-    (ReadVariableOp) become Identity ops, as TF rewrites them. The new nodes carry no
+    VarHandleOp) by a Const of its value in `sess`; reads of resource variables become
+    what TF rewrites them to (`_frozen_read`). The new nodes carry no
     device (TF builds them afresh); the other nodes keep theirs.
     """
     sub = extract_sub_graph(input_graph_def, output_node_names)
@@ -138,6 +139,7 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
     frozen_resources = {n.name for n in targets if n.op == "VarHandleOp"}
     out = GraphDef()
     out.versions.CopyFrom(sub.versions)
+    axes: List[NodeDef] = []
     for node in sub.node:
         if node.name in values:
             value = values[node.name]
@@ -148,15 +150,46 @@ def convert_variables_to_constants(sess: Any, input_graph_def: Any,
             const.attr["value"].CopyFrom(AttrValue(
                 tensor=graph_io.tensor_to_proto(np.asarray(value), dtype)))
             out.node.append(const)
-        elif node.op == "ReadVariableOp" and _node_name(node.input[0]) in frozen_resources:
-            ident = NodeDef(name=node.name, op="Identity", input=list(node.input))
-            ident.attr["T"].CopyFrom(node.attr["dtype"])
-            if "_class" in node.attr:
-                ident.attr["_class"].CopyFrom(node.attr["_class"])
-            out.node.append(ident)
+        elif node.op in _RESOURCE_READS and _node_name(node.input[0]) in frozen_resources:
+            converted, axis = _frozen_read(node)
+            out.node.append(converted)
+            if axis is not None:
+                axes.append(axis)
         else:
             out.node.append(copy.deepcopy(node))
+    out.node.extend(axes)
     return out
+
+
+def _frozen_read(node: NodeDef) -> Tuple[NodeDef, Optional[NodeDef]]:
+    """A read of a frozen resource variable as TF's freezing writes it: ReadVariableOp ->
+    Identity, ResourceGather -> GatherV2 with a new "<name>/axis" Const of 0 (returned
+    second; TF adds it at the graph's end), ResourceGatherNd -> GatherNd."""
+    axis = None
+    if node.op == "ReadVariableOp":
+        converted = NodeDef(name=node.name, op="Identity", input=list(node.input))
+        converted.attr["T"].CopyFrom(node.attr["dtype"])
+    elif node.op == "ResourceGatherNd":
+        converted = NodeDef(name=node.name, op="GatherNd", input=list(node.input[:2]))
+        converted.attr["Tparams"].CopyFrom(node.attr["dtype"])
+        converted.attr["Tindices"].CopyFrom(node.attr["Tindices"])
+    else:
+        if node.attr["batch_dims"].i != 0:
+            raise ValueError("batch_dims must be 0 for freeze_graph, but got "
+                             f"node({node.name}).attr('batch_dims') = "
+                             f"{node.attr['batch_dims'].i}.")
+        axis = NodeDef(name=node.name + "/axis", op="Const")
+        axis.attr["dtype"].CopyFrom(node.attr["Tindices"])
+        axis.attr["value"].CopyFrom(AttrValue(tensor=graph_io.tensor_to_proto(
+            np.array(0), graph_io.proto_to_attr(node.attr["Tindices"]))))
+        converted = NodeDef(name=node.name, op="GatherV2",
+                            input=[node.input[0], node.input[1], axis.name])
+        converted.attr["Tparams"].CopyFrom(node.attr["dtype"])
+        converted.attr["Tindices"].CopyFrom(node.attr["Tindices"])
+        converted.attr["Taxis"].CopyFrom(node.attr["Tindices"])
+    if "_class" in node.attr:
+        converted.attr["_class"].CopyFrom(node.attr["_class"])
+    return converted, axis
 
 
 def remove_training_nodes(input_graph: Any,

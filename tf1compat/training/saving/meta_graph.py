@@ -21,6 +21,7 @@ from tf1compat.util import tf_logging
 from tf1compat.framework import context as _context
 from tf1compat.framework import proto_functions
 from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
+from tf1compat.framework.graph_scopes import prepend_name_scope, strip_name_scope
 from tf1compat.framework.hooks import SERIALIZED_FORMS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -46,38 +47,28 @@ _VARIABLE_DEF_KEYS = (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES,
 
 # -- variables as VariableDef ---------------------------------------------------------------------
 
-def _strip(name: str, scope: Optional[str]) -> str:
-    if scope and name.startswith(scope.rstrip("/") + "/"):
-        return name[len(scope.rstrip("/")) + 1:]
-    return name
-
-
-def _prepend(name: str, scope: Optional[str]) -> str:
-    return f"{scope.rstrip('/')}/{name}" if scope else name
-
-
 def variable_to_proto(var: Any, export_scope: Optional[str] = None) -> Optional[VariableDef]:
     """The VariableDef of a tf1compat Variable (None if outside `export_scope`)."""
     if export_scope and not var.name.startswith(export_scope):
         return None
     resource = getattr(var, "_is_resource_variable", False)
-    out = VariableDef(variable_name=_strip(var.handle.name if resource else var.name,
-                                           export_scope))
+    out = VariableDef(variable_name=strip_name_scope(
+        var.handle.name if resource else var.name, export_scope))
     if var.initial_value is not None:
-        out.initial_value_name = _strip(var.initial_value.name, export_scope)
+        out.initial_value_name = strip_name_scope(var.initial_value.name, export_scope)
     out.trainable = bool(var.trainable)
     if var.initializer is not None:
-        out.initializer_name = _strip(var.initializer.name, export_scope)
+        out.initializer_name = strip_name_scope(var.initializer.name, export_scope)
     snapshot = var._graph_element if resource else var._snapshot
     if snapshot is not None:
-        out.snapshot_name = _strip(snapshot.name, export_scope)
+        out.snapshot_name = strip_name_scope(snapshot.name, export_scope)
     out.is_resource = resource
     out.synchronization = var.synchronization.value
     out.aggregation = var.aggregation.value
     info = var._get_save_slice_info()
     if info is not None:
         slice_info = out.save_slice_info_def
-        slice_info.full_name = _strip(info.full_name, export_scope)
+        slice_info.full_name = strip_name_scope(info.full_name, export_scope)
         slice_info.full_shape.extend(int(d) for d in info.full_shape)
         slice_info.var_offset.extend(int(d) for d in info.var_offset)
         slice_info.var_shape.extend(int(d) for d in info.var_shape)
@@ -93,7 +84,7 @@ def variable_from_proto(proto: VariableDef, graph: Optional[Graph] = None,
     graph = graph or get_default_graph()
 
     def element(name: str) -> Any:
-        return graph.as_graph_element(_prepend(name, import_scope)) if name else None
+        return graph.as_graph_element(prepend_name_scope(name, import_scope)) if name else None
 
     sync = VariableSynchronization(proto.synchronization)
     aggregation = VariableAggregation(proto.aggregation)
@@ -132,7 +123,7 @@ def variable_from_proto(proto: VariableDef, graph: Optional[Graph] = None,
     if proto.HasField("save_slice_info_def"):
         info = proto.save_slice_info_def
         var._set_save_slice_info(Variable.SaveSliceInfo(
-            full_name=_prepend(info.full_name, import_scope),
+            full_name=prepend_name_scope(info.full_name, import_scope),
             full_shape=list(info.full_shape), var_offset=list(info.var_offset),
             var_shape=list(info.var_shape)))
     return var
@@ -216,7 +207,7 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Optional[G
                 name = x.name   # AttributeError: an object with no graph name
                 if isinstance(x, (Tensor, Operation)) or _is_variable(x):
                     graph.as_graph_element(x)
-                col.node_list.value.append(_strip(name, export_scope))
+                col.node_list.value.append(strip_name_scope(name, export_scope))
     except Exception as e:  # noqa: BLE001 - as TF: a collection that cannot be written is skipped
         tf_logging.warning("Issue encountered when serializing %s.\nType is unsupported, or "
                            "the types of the items don't match field type in CollectionDef. "
@@ -263,7 +254,8 @@ def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
                         QueueRunnerDef.FromString(value), scope))
         elif kind == "node_list":
             for value in col.node_list.value:
-                graph.add_to_collection(key, graph.as_graph_element(_prepend(value, scope)))
+                element = graph.as_graph_element(prepend_name_scope(value, scope))
+                graph.add_to_collection(key, element)
         elif kind == "int64_list":
             for value in col.int64_list.value:
                 graph.add_to_collection(key, int(value))
@@ -281,7 +273,7 @@ def _import_collections(meta: MetaGraphDef, graph: Graph, scope: Optional[str]
     out = {}
     for var in variables.values():
         name = var.name
-        out[_strip(name, scope)] = var
+        out[strip_name_scope(name, scope)] = var
     return out
 
 

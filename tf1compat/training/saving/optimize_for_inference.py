@@ -3,15 +3,15 @@
 `optimize_for_inference(graph_def, inputs, outputs, placeholder_type_enum)` runs TF's
 passes in TF's order: the validity check, `keras_learning_phase` (and named)
 PlaceholderWithDefault -> Const, `strip_unused`, `remove_training_nodes` (Identity and
-CheckNumerics out), then `fold_batch_norms`: a Conv2D / DepthwiseConv2dNative (optionally
+CheckNumerics out), `fuse_decomposed_batch_norm` (a batch norm written as
+x * scale + (beta - mean * scale) of constants after an NHWC convolution becomes one
+FusedBatchNorm), then `fold_batch_norms`: a Conv2D / DepthwiseConv2dNative (optionally
 followed by a constant bias add) feeding BatchNormWithGlobalNormalization, FusedBatchNorm
 or FusedBatchNormV3 with constant statistics becomes the convolution with scaled weights
-plus a BiasAdd; last (unless `toco_compatible`) `fuse_resize_and_conv`, which drops the
-nodes nothing reads any more (one level, as TF's reference counts do). Not done:
-`fuse_decomposed_batch_norm` (it only matches the "Add"-based decomposed batch norm of
-TF 1.x graphs) and the fusion itself of ResizeBilinear / MirrorPad into a Conv2D: tf1compat
-has no FusedResizeAndPadConv2D / FusedPadConv2D kernels, so those ops stay unfused (same
-values, a different graph from TF's).
+plus a BiasAdd; last (unless `toco_compatible`) `fuse_resize_and_conv`: a Conv2D reading a
+MirrorPad or ResizeBilinear becomes TF's FusedPadConv2D / FusedResizeAndPadConv2D
+(ops/nn_conv_fused.py), and the nodes nothing reads any more leave (one level, as TF's
+reference counts do).
 
 `tensorflow.python.tools.optimize_for_inference` (TF's script, `tf1compat run -m ...
 --input=frozen.pb --output=opt.pb --input_names=x --output_names=y`) is this module's
@@ -39,7 +39,7 @@ from tf1compat.util import tf_logging
 __all__ = ["optimize_for_inference", "ensure_graph_is_valid", "node_name_from_input",
            "node_from_map", "values_from_const", "fold_batch_norms", "strtobool",
            "parse_entry", "parse_nodes_dict", "convert_placeholder_to_const",
-           "fuse_resize_and_conv",
+           "fuse_resize_and_conv", "fuse_decomposed_batch_norm", "get_const_dim_count",
            "scale_after_normalization", "INPUT_ORDER", "EPSILON_ATTR",
            "PLACEHOLDER_WITH_DEFAULT_LIST", "main", "run_main"]
 
@@ -75,6 +75,7 @@ def optimize_for_inference(input_graph_def: Any, input_node_names: Sequence[str]
     optimized = strip_unused(optimized, input_node_names, output_node_names,
                              placeholder_type_enum)
     optimized = remove_training_nodes(optimized, output_node_names)
+    optimized = fuse_decomposed_batch_norm(optimized)
     optimized = fold_batch_norms(optimized)
     if not toco_compatible:
         optimized = fuse_resize_and_conv(optimized, output_node_names)
@@ -314,9 +315,12 @@ def fold_batch_norms(input_graph_def: Any) -> GraphDef:
 
 
 def fuse_resize_and_conv(input_graph_def: Any, output_node_names: Sequence[str]) -> GraphDef:
-    """TF's last pass without its fusion (module docstring): the nodes no other node
-    and no output reads are dropped; a Conv2D reading a ResizeBilinear or MirrorPad
-    stays as it is (logged), where TF would fuse them."""
+    """Fuses a Conv2D reading a MirrorPad (of a ResizeBilinear) or a ResizeBilinear into
+    one FusedPadConv2D / FusedResizeAndPadConv2D named as the convolution, as TF does
+    (a resize without a pad gets a zero "<conv>_dummy_paddings" Const and mode REFLECT;
+    the resize's half_pixel_centers is not carried, as in TF). The replaced nodes that
+    nothing else reads leave the graph (one level, as TF's reference counts); the new
+    nodes come at the end."""
     input_graph_def = graph_io.as_graph_def_proto(input_graph_def)
     node_map = _node_map(input_graph_def)
     references: Dict[str, int] = {}
@@ -326,19 +330,184 @@ def fuse_resize_and_conv(input_graph_def: Any, output_node_names: Sequence[str])
             references[name] = references.get(name, 0) + 1
     for name in output_node_names:
         references[name] = references.get(name, 0) + 1
-    for node in input_graph_def.node:
-        if node.op == "Conv2D" and \
-                node_from_map(node_map, node.input[0]).op in ("MirrorPad", "ResizeBilinear"):
-            tf_logging.info("Not fusing %s with its %s input: tf1compat has no "
-                            "FusedResizeAndPadConv2D/FusedPadConv2D kernels.", node.name,
-                            node_from_map(node_map, node.input[0]).op)
+    new_ops: List[NodeDef] = []
+    for conv in input_graph_def.node:
+        if conv.op != "Conv2D":
+            continue
+        fused = _fuse_one(node_map, conv, references)
+        if fused is not None:
+            new_ops.extend(fused)
     out = GraphDef()
     for node in input_graph_def.node:
         if references.get(node.name, 0) >= 1:
             new = NodeDef()
             new.CopyFrom(node)
             out.node.append(new)
+    out.node.extend(new_ops)
     return out
+
+
+def _fuse_one(node_map: Mapping[str, NodeDef], conv: NodeDef,
+              references: Dict[str, int]) -> Optional[List[NodeDef]]:
+    """The nodes replacing Conv2D `conv` (its reference counts updated), or None when no
+    MirrorPad or ResizeBilinear feeds it."""
+    input_op = node_from_map(node_map, conv.input[0])
+    mirror_pad = resize = None
+    if input_op.op == "MirrorPad":
+        mirror_pad = input_op
+        resize = node_from_map(node_map, mirror_pad.input[0])
+        if resize.op != "ResizeBilinear":
+            resize = None
+    elif input_op.op == "ResizeBilinear":
+        resize = input_op
+    if mirror_pad is None and resize is None:
+        return None
+    references[conv.name] = 0
+    for replaced in (mirror_pad, resize):
+        if replaced is not None:
+            references[replaced.name] = references.get(replaced.name, 0) - 1
+    new_ops = []
+    fused = NodeDef(name=conv.name,
+                    op="FusedResizeAndPadConv2D" if resize is not None else "FusedPadConv2D")
+    if mirror_pad is not None:
+        paddings_name = mirror_pad.input[1]
+        mode = mirror_pad.attr["mode"]
+    else:
+        paddings = NodeDef(name=conv.name + "_dummy_paddings", op="Const")
+        paddings.attr["dtype"].CopyFrom(AttrValue(type=dtypes.int32.as_datatype_enum))
+        paddings.attr["value"].CopyFrom(AttrValue(tensor=make_tensor_proto(
+            [0] * 8, dtypes.int32, [4, 2])))
+        new_ops.append(paddings)
+        paddings_name = paddings.name
+        mode = AttrValue(s=b"REFLECT")
+    if resize is not None:
+        fused.input.extend([resize.input[0], resize.input[1], paddings_name, conv.input[1]])
+        fused.attr["resize_align_corners"].CopyFrom(resize.attr["align_corners"])
+    else:
+        fused.input.extend([mirror_pad.input[0], paddings_name, conv.input[1]])
+    fused.attr["T"].CopyFrom(conv.attr["T"])
+    fused.attr["mode"].CopyFrom(mode)
+    fused.attr["strides"].CopyFrom(conv.attr["strides"])
+    fused.attr["padding"].CopyFrom(conv.attr["padding"])
+    new_ops.append(fused)
+    return new_ops
+
+
+def get_const_dim_count(node_def: NodeDef) -> int:
+    """The rank of a Const NodeDef's value."""
+    return values_from_const(node_def).ndim
+
+
+def _const_rank(node: NodeDef, rank: int) -> bool:
+    return node.op == "Const" and get_const_dim_count(node) == rank
+
+
+def fuse_decomposed_batch_norm(input_graph_def: Any) -> GraphDef:
+    """TF's pass: Add(Mul(x, scale), Sub(beta, Mul(mean, scale))) (either order of the
+    Add's inputs), scale = Mul(Rsqrt(Add(variance, epsilon)), gamma) or the Rsqrt alone,
+    of 1-D Consts and a scalar epsilon, where x is or reads an NHWC Conv2D /
+    DepthwiseConv2dNative, becomes one FusedBatchNorm (is_training False) named as the Add;
+    without gamma a Const of ones "<scale's scope>/gamma" is made. Only the "Add" op type
+    matches (TF 1.x graphs), not AddV2. The replaced nodes (and control inputs on them)
+    leave; the new ones come at the end."""
+    input_graph_def = graph_io.as_graph_def_proto(input_graph_def)
+    node_map = _node_map(input_graph_def)
+    skip: Dict[str, bool] = {}
+    new_ops: List[NodeDef] = []
+    for node in input_graph_def.node:
+        if node.op == "Add":
+            fused = _fuse_decomposed(node_map, node)
+            if fused is not None:
+                skip.update(dict.fromkeys(fused[0], True))
+                new_ops.extend(fused[1])
+    out = GraphDef()
+    for node in input_graph_def.node:
+        if node.name in skip:
+            continue
+        new = NodeDef()
+        new.CopyFrom(node)
+        new.input[:] = [i for i in node.input if not i.startswith("^") or i[1:] not in skip]
+        out.node.append(new)
+    out.node.extend(new_ops)
+    out.versions.CopyFrom(input_graph_def.versions)
+    return out
+
+
+def _conv_data_format(node_map: Mapping[str, NodeDef], data: NodeDef) -> Optional[AttrValue]:
+    """The data_format of the convolution that is, or is an input of, `data`."""
+    if data.op in _CONVS:
+        return data.attr["data_format"]
+    for name in data.input:
+        source = node_from_map(node_map, name)
+        if source.op in _CONVS:
+            return source.attr["data_format"]
+    return None
+
+
+def _fuse_decomposed(node_map: Mapping[str, NodeDef], add: NodeDef
+                     ) -> Optional[Tuple[List[str], List[NodeDef]]]:
+    """The nodes one decomposed batch norm's fusion removes and the ones it adds; None
+    when `add` is not one (TF's checks, in TF's order)."""
+    first, second = (node_from_map(node_map, name) for name in add.input[:2])
+    if first.op == "Mul" and second.op == "Sub":
+        data_mul, sub = first, second
+    elif first.op == "Sub" and second.op == "Mul":
+        sub, data_mul = first, second
+    else:
+        return None
+    data = node_from_map(node_map, data_mul.input[0])
+    scale = node_from_map(node_map, data_mul.input[1])
+    data_format = _conv_data_format(node_map, data)
+    if data_format is None or data_format.s != b"NHWC":
+        return None
+    gamma: Optional[NodeDef] = None
+    if scale.op == "Rsqrt":
+        rsqrt = scale
+    elif scale.op == "Mul":
+        rsqrt = node_from_map(node_map, scale.input[0])
+        gamma = node_from_map(node_map, scale.input[1])
+        if rsqrt.op != "Rsqrt" or not _const_rank(gamma, 1):
+            return None
+    else:
+        return None
+    beta = node_from_map(node_map, sub.input[0])
+    mean_mul = node_from_map(node_map, sub.input[1])
+    if mean_mul.op != "Mul" or not _const_rank(beta, 1):
+        return None
+    if scale != node_from_map(node_map, mean_mul.input[1]):
+        return None
+    mean = node_from_map(node_map, mean_mul.input[0])
+    if not _const_rank(mean, 1):
+        return None
+    variance_add = node_from_map(node_map, rsqrt.input[0])
+    if variance_add.op != "Add":
+        return None
+    variance = node_from_map(node_map, variance_add.input[0])
+    epsilon = node_from_map(node_map, variance_add.input[1])
+    if not _const_rank(epsilon, 0) or not _const_rank(variance, 1):
+        return None
+    skipped = [add.name, data_mul.name, sub.name, mean_mul.name, scale.name]
+    if scale.op != "Rsqrt":
+        skipped.append(rsqrt.name)
+    skipped.append(variance_add.name)
+    new_ops = []
+    if gamma is None:
+        scope = re.search(r"(.*)/(.*)", scale.name)
+        gamma = NodeDef(name=(scope.group(1) if scope else scale.name) + "/gamma",
+                        op="Const")
+        gamma.attr["dtype"].CopyFrom(beta.attr["dtype"])
+        beta_value = values_from_const(beta)
+        gamma.attr["value"].CopyFrom(AttrValue(tensor=make_tensor_proto(
+            1, beta_value.dtype.type, beta_value.shape, allow_broadcast=True)))
+        new_ops.append(gamma)
+    fused = NodeDef(name=add.name, op="FusedBatchNorm",
+                    input=[data.name, gamma.name, beta.name, mean.name, variance.name])
+    fused.attr["T"].CopyFrom(add.attr["T"])
+    fused.attr["is_training"].CopyFrom(AttrValue(b=False))
+    fused.attr["epsilon"].CopyFrom(AttrValue(f=float(values_from_const(epsilon))))
+    fused.attr["data_format"].CopyFrom(data_format)
+    new_ops.append(fused)
+    return skipped, new_ops
 
 
 def _parse_placeholder_types(values: str) -> Any:

@@ -35,6 +35,7 @@ from tf1compat.framework.device_spec import canonical_name
 from tf1compat.framework.graph import (control_dependencies, device, get_default_graph,
                                        name_scope)
 from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.graph_scopes import prepend_name_scope, strip_name_scope
 from tf1compat.ops import io_ops, io_ops_v1
 from tf1compat.training.saving import checkpoint_state, saveable
 from tf1compat.serialization.messages import SaverDef
@@ -251,18 +252,6 @@ class BulkSaverBuilder(BaseSaverBuilder):
 
 # -- the Saver ----------------------------------------------------------------------------------
 
-def _prepend_name_scope(name: str, scope: Optional[str]) -> str:
-    if not scope:
-        return name
-    prefix = "^" if name.startswith("^") else ""
-    return prefix + scope.rstrip("/") + "/" + name.lstrip("^")
-
-
-def _strip_name_scope(name: str, scope: str) -> str:
-    scope = scope.rstrip("/") + "/"
-    return name[len(scope):] if name.startswith(scope) else name
-
-
 def _wrap_restore_error(err: errors.OpError, verbiage: str) -> errors.OpError:
     message = ("Restoring from checkpoint failed. This is most likely due to "
                f"{verbiage} from the checkpoint. Please ensure that you have not altered "
@@ -352,11 +341,11 @@ class Saver:
                 name=self._name, restore_sequentially=self._restore_sequentially,
                 filename=checkpoint_path)
         elif self._name:
-            self.saver_def.filename_tensor_name = _prepend_name_scope(
+            self.saver_def.filename_tensor_name = prepend_name_scope(
                 self.saver_def.filename_tensor_name, self._name)
-            self.saver_def.save_tensor_name = _prepend_name_scope(
+            self.saver_def.save_tensor_name = prepend_name_scope(
                 self.saver_def.save_tensor_name, self._name)
-            self.saver_def.restore_op_name = _prepend_name_scope(
+            self.saver_def.restore_op_name = prepend_name_scope(
                 self.saver_def.restore_op_name, self._name)
         self._check_saver_def()
         self._next_checkpoint_time = time.time() + \
@@ -385,9 +374,9 @@ class Saver:
             return None
         out = SaverDef()
         out.CopyFrom(self.saver_def)
-        out.filename_tensor_name = _strip_name_scope(out.filename_tensor_name, export_scope)
-        out.save_tensor_name = _strip_name_scope(out.save_tensor_name, export_scope)
-        out.restore_op_name = _strip_name_scope(out.restore_op_name, export_scope)
+        out.filename_tensor_name = strip_name_scope(out.filename_tensor_name, export_scope)
+        out.save_tensor_name = strip_name_scope(out.save_tensor_name, export_scope)
+        out.restore_op_name = strip_name_scope(out.restore_op_name, export_scope)
         return out
 
     @staticmethod
