@@ -388,7 +388,8 @@ def tf115_legacy_seq2seq(tf):
 def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
     (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices/
-    convert_n_to_tensor_or_indexed_slices, control_flow_ops.Assert/cond,
+    convert_n_to_tensor_or_indexed_slices, control_flow_ops.Assert/cond/while_loop,
+    variable_scope.variable -> variable_v1.VariableV1,
     nest.is_sequence -> nest.is_nested, op_def_registry.get_registered_ops -> get): put
     them back for the oracle."""
     from tensorflow.python.framework import op_def_registry, ops
@@ -407,6 +408,12 @@ def _restore_moved_tf_names() -> None:
     if not hasattr(control_flow_ops, "cond"):
         from tensorflow.python.ops import cond
         control_flow_ops.cond = cond.cond
+    from tensorflow.python.ops import variable_scope, variable_v1
+    if not hasattr(variable_scope, "variable"):
+        variable_scope.variable = variable_v1.VariableV1
+    if not hasattr(control_flow_ops, "while_loop"):
+        from tensorflow.python.ops import while_loop
+        control_flow_ops.while_loop = while_loop.while_loop
     if not hasattr(ops, "Tensor"):
         from tensorflow.python.framework import tensor
         ops.Tensor = tensor.Tensor
