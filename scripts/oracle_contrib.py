@@ -195,6 +195,27 @@ def tf115_package(package: str, modules: list, stubs: dict = None):
     return out
 
 
+def tf115_message_module(path: str, names: list):
+    """The message classes `names` of a TF 1.15 generated `*_pb2.py` (`path` under
+    $TF115_SRC), rebuilt from its serialized schema in a private descriptor pool: the old
+    generated code itself cannot run on a current protobuf runtime."""
+    import ast
+    import os
+    from google.protobuf import descriptor_pool, message_factory
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    with open(os.path.join(root, path)) as f:
+        tree = ast.parse(f.read())
+    serialized = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "serialized_pb":
+            serialized = ast.literal_eval(node.value.args[0]).encode("latin1")
+    pool = descriptor_pool.DescriptorPool()
+    package = pool.AddSerializedFile(serialized).package
+    return types.SimpleNamespace(**{
+        name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{package}.{name}"))
+        for name in names})
+
+
 def tf115_functions(path: str, names: list, namespace: dict) -> dict:
     """Named top-level functions of one TF 1.15 source file (`path` under $TF115_SRC, e.g.
     "contrib/layers/python/layers/layers.py"), their source executed alone in `namespace`
