@@ -4,10 +4,11 @@ checks tf1compat's schemas (tf1compat/serialization/protos/*.proto) against them
     /tmp/tf/bin/python scripts/record_tf_proto_fields.py
 
 Writes tests/fixtures/protos/tf_proto_fields.json: for every message and enum of the TF
-modules below (and of TF 1.15's contrib schemas in CONTRIB_TF115), its fields (number, type, repeated, message/enum type, oneof) and enum
-values, by full name. tests/test_serialization.py checks that each message tf1compat
-defines exists in TF with the same name, and each of its fields has TF's number, type,
-label and oneof (tf1compat defines a subset of the fields: only those it reads or writes).
+modules below (and of TF 1.15's contrib schemas in CONTRIB_TF115), its fields (number,
+type, repeated, message/enum type, oneof) and enum values, by full name.
+tests/test_serialization.py checks that each message tf1compat defines exists in TF with
+the same name, and each of its fields has TF's number, type, label and oneof (tf1compat
+defines a subset of the fields: only those it reads or writes).
 """
 
 from __future__ import annotations
