@@ -64,11 +64,6 @@ _MULTI_WORKER_STRATEGY = Unsupported(
     "tf.distribute.experimental.MultiWorkerMirroredStrategy or ParameterServerStrategy, "
     "horovod.tensorflow or "
     "tf.train.Server + replica_device_setter across processes (docs/distributed.md)")
-_CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implemented (the "
-                              "streaming_* metrics, f1_score, cohen_kappa and "
-                              "streaming_dynamic_auc are)",
-                              "streaming_auc / streaming_dynamic_auc, or "
-                              "streaming_sensitivity_at_specificity")
 _CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
                                  "Adam, sign, weight-decay, GGT and wrapper optimizers "
                                  "are)",
@@ -310,10 +305,7 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.summary.import_event": Unsupported(
         "tf.contrib.summary.import_event writes into TF's SQLite summary database, which is "
         "not provided", "tf.summary.FileWriter.add_event"),
-    # (section: contribmisc) the parts of tf.contrib.metrics / tf.contrib.opt left out
-    "contrib.metrics.auc_using_histogram": _CONTRIB_METRIC,
-    "contrib.metrics.auc_with_confidence_intervals": _CONTRIB_METRIC,
-    "contrib.metrics.recall_at_precision": _CONTRIB_METRIC,
+    # (section: contribmisc) the parts of tf.contrib.opt left out
     "contrib.opt.ElasticAverageOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.ElasticAverageCustomGetter": _CLUSTER_OPTIMIZER,
     "contrib.opt.ModelAverageOptimizer": _CLUSTER_OPTIMIZER,
