@@ -64,6 +64,10 @@ _MULTI_WORKER_STRATEGY = Unsupported(
     "tf.distribute.experimental.MultiWorkerMirroredStrategy or ParameterServerStrategy, "
     "horovod.tensorflow or "
     "tf.train.Server + replica_device_setter across processes (docs/distributed.md)")
+_CHECKPOINT_REMAP = Unsupported(
+    "the vocabulary-remapping checkpoint initializers (TF's GenerateVocabRemapping and "
+    "LoadAndRemapMatrix kernels) are not implemented",
+    "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
 _CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
                                  "Adam, sign, weight-decay, GGT and wrapper optimizers "
                                  "are)",
@@ -305,7 +309,16 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.summary.import_event": Unsupported(
         "tf.contrib.summary.import_event writes into TF's SQLite summary database, which is "
         "not provided", "tf.summary.FileWriter.add_event"),
-    # (section: contribmisc) the parts of tf.contrib.opt left out
+    # (section: contribmisc) the parts of tf.contrib.framework / tf.contrib.opt left out
+    "contrib.framework.RecordInput": Unsupported(
+        "RecordInput's batches come from TF's C++ reader threads (files shuffled by a "
+        "seeded C++ generator, records through a shuffle buffer): their order cannot be "
+        "reproduced",
+        "tf.data.TFRecordDataset(files).shuffle(buffer).batch(batch_size)"),
+    "contrib.framework.load_and_remap_matrix_initializer": _CHECKPOINT_REMAP,
+    "contrib.framework.load_embedding_initializer": _CHECKPOINT_REMAP,
+    "contrib.framework.load_linear_multiclass_bias_initializer": _CHECKPOINT_REMAP,
+    "contrib.framework.load_variable_slot_initializer": _CHECKPOINT_REMAP,
     "contrib.opt.ElasticAverageOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.ElasticAverageCustomGetter": _CLUSTER_OPTIMIZER,
     "contrib.opt.ModelAverageOptimizer": _CLUSTER_OPTIMIZER,
