@@ -216,9 +216,18 @@ def tf115_message_module(path: str, names: list):
         for name in names})
 
 
+def get_variable_collections(collections, name):
+    """contrib.layers utils.get_variable_collections: a dict's entry for `name`, else the
+    collections as given."""
+    if isinstance(collections, dict):
+        return collections.get(name, None)
+    return collections
+
+
 def tf115_functions(path: str, names: list, namespace: dict) -> dict:
-    """Named top-level functions of one TF 1.15 source file (`path` under $TF115_SRC, e.g.
-    "contrib/layers/python/layers/layers.py"), their source executed alone in `namespace`
+    """Named top-level functions (or classes) of one TF 1.15 source file (`path` under
+    $TF115_SRC, e.g. "contrib/layers/python/layers/layers.py"), their source executed alone
+    in `namespace`
     (the modules and helpers they use, from the oracle's TF): for functions of a module
     whose imports cannot all be loaded under TF 2. Decorators are dropped."""
     import ast
@@ -227,7 +236,7 @@ def tf115_functions(path: str, names: list, namespace: dict) -> dict:
     with open(os.path.join(root, path)) as f:
         tree = ast.parse(f.read())
     wanted = [node for node in tree.body
-              if isinstance(node, ast.FunctionDef) and node.name in names]
+              if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in names]
     for node in wanted:
         node.decorator_list = []
     exec(compile(ast.Module(body=wanted, type_ignores=[]), path, "exec"), namespace)
