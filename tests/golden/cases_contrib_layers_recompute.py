@@ -1,5 +1,6 @@
 """Golden cases: `tf.contrib.layers.recompute_grad`: values and gradients (inputs and
-resource variables), the `is_recomputing` flag, decorator forms and errors. The oracle is
+resource variables), the `is_recomputing` flag, decorator forms and errors; `rev_block` /
+`RevBlock`: forward, backward (inverse) and the efficient gradients. The oracle is
 TF 1.15's contrib/layers/python/layers/rev_block_lib.py (with TF 1.15's arg_scope) run
 under TF 2.21's tf.compat.v1 (scripts/oracle_contrib.py `tf115_package`)."""
 
@@ -8,18 +9,22 @@ import numpy as np
 _ORACLE = []
 
 
-def _recompute_grad(tf):
+def _rev_block_lib(tf):
     contrib = getattr(tf, "contrib", None)
     if contrib is not None:
-        return contrib.layers.recompute_grad
+        return contrib.layers
     if not _ORACLE:
         import oracle_contrib
         scopes = oracle_contrib.tf115_package("contrib.framework.python.ops", ["arg_scope"])
         stubs = {"tensorflow.contrib.framework.python.ops": {
             "arg_scope": scopes.arg_scope, "current_arg_scope": scopes.current_arg_scope}}
         _ORACLE.append(oracle_contrib.tf115_package(
-            "contrib.layers.python.layers", ["rev_block_lib"], stubs=stubs).recompute_grad)
+            "contrib.layers.python.layers", ["rev_block_lib"], stubs=stubs))
     return _ORACLE[0]
+
+
+def _recompute_grad(tf):
+    return _rev_block_lib(tf).recompute_grad
 
 
 def case_recompute_grad_values_and_gradients(tf):
@@ -75,3 +80,65 @@ def case_recompute_grad_errors(tf):
         except (ValueError, TypeError) as e:
             out.append([type(e).__name__, str(e)])
     return out
+
+
+def _dense(size, seed):
+    def fn(x):
+        w = tf_module[0].get_variable("w", [size, size], initializer=tf_module[0]
+                                      .random_normal_initializer(stddev=0.3, seed=seed))
+        return tf_module[0].tanh(tf_module[0].matmul(x, w))
+    return fn
+
+
+tf_module = []
+
+
+def case_rev_block(tf):
+    lib = _rev_block_lib(tf)
+    tf_module[:] = [tf]
+    data = np.random.RandomState(7).randn(3, 4).astype(np.float32)
+    x1, x2 = tf.constant(data), tf.constant(data[::-1] * 0.5)
+    y1, y2 = lib.rev_block(x1, x2, _dense(4, 1), _dense(4, 2), num_layers=2)
+    variables = tf.trainable_variables()
+    loss = tf.reduce_sum(y1 * y2) + tf.reduce_sum(tf.square(y2))
+    grads = tf.gradients(loss, [x1, x2] + variables)
+    with tf.variable_scope("plain"):
+        p1, p2 = lib.rev_block(x1, x2, [_dense(4, 3), _dense(4, 4)], _dense(4, 5),
+                               num_layers=2, is_training=False)
+    plain_vars = [v for v in tf.trainable_variables() if v.op.name.startswith("plain")]
+    plain_grads = tf.gradients(tf.reduce_sum(p1 * p2), [x1] + plain_vars)
+    with tf.variable_scope("blk"):
+        block = lib.RevBlock(_dense(4, 6), _dense(4, 7), num_layers=1, name="rb")
+        b1, b2 = block.forward(x1, x2)
+        back = block.backward(b1, b2)
+    out = {"names": [t.name for t in (y1, y2, p1, p2)],
+           "variables": [v.op.name for v in tf.trainable_variables()],
+           "weights": [v.op.name for v in block.weights],
+           "shapes": [t.shape.as_list() for t in (y1, y2)]}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out["values"] = sess.run([y1, y2, grads, p1, p2, plain_grads, b1, b2, list(back)])
+    return out
+
+
+def case_rev_block_side_inputs(tf):
+    lib = _rev_block_lib(tf)
+    tf_module[:] = [tf]
+    rng = np.random.RandomState(8)
+    x1 = tf.constant(rng.randn(2, 3).astype(np.float32))
+    x2 = tf.constant(rng.randn(2, 3).astype(np.float32))
+    side = tf.constant(rng.randn(2, 3).astype(np.float32))
+
+    def f(x, side_inputs):
+        w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(0.2))
+        return tf.matmul(x, w) * side_inputs[0]
+
+    def g(x):
+        return tf.sin(x)
+    y1, y2 = lib.rev_block(x1, x2, f, g, num_layers=3, f_side_input=[side])
+    loss = tf.reduce_sum(y1 + 2.0 * y2)
+    grads = tf.gradients(loss, [x1, x2, side] + tf.trainable_variables())
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return {"values": sess.run([y1, y2, grads]),
+                "variables": [v.op.name for v in tf.trainable_variables()]}
