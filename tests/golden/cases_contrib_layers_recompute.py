@@ -82,33 +82,29 @@ def case_recompute_grad_errors(tf):
     return out
 
 
-def _dense(size, seed):
+def _dense(tf, size, seed):
     def fn(x):
-        w = tf_module[0].get_variable("w", [size, size], initializer=tf_module[0]
-                                      .random_normal_initializer(stddev=0.3, seed=seed))
-        return tf_module[0].tanh(tf_module[0].matmul(x, w))
+        w = tf.get_variable("w", [size, size],
+                            initializer=tf.random_normal_initializer(stddev=0.3, seed=seed))
+        return tf.tanh(tf.matmul(x, w))
     return fn
-
-
-tf_module = []
 
 
 def case_rev_block(tf):
     lib = _rev_block_lib(tf)
-    tf_module[:] = [tf]
     data = np.random.RandomState(7).randn(3, 4).astype(np.float32)
     x1, x2 = tf.constant(data), tf.constant(data[::-1] * 0.5)
-    y1, y2 = lib.rev_block(x1, x2, _dense(4, 1), _dense(4, 2), num_layers=2)
+    y1, y2 = lib.rev_block(x1, x2, _dense(tf, 4, 1), _dense(tf, 4, 2), num_layers=2)
     variables = tf.trainable_variables()
     loss = tf.reduce_sum(y1 * y2) + tf.reduce_sum(tf.square(y2))
     grads = tf.gradients(loss, [x1, x2] + variables)
     with tf.variable_scope("plain"):
-        p1, p2 = lib.rev_block(x1, x2, [_dense(4, 3), _dense(4, 4)], _dense(4, 5),
+        p1, p2 = lib.rev_block(x1, x2, [_dense(tf, 4, 3), _dense(tf, 4, 4)], _dense(tf, 4, 5),
                                num_layers=2, is_training=False)
     plain_vars = [v for v in tf.trainable_variables() if v.op.name.startswith("plain")]
     plain_grads = tf.gradients(tf.reduce_sum(p1 * p2), [x1] + plain_vars)
     with tf.variable_scope("blk"):
-        block = lib.RevBlock(_dense(4, 6), _dense(4, 7), num_layers=1, name="rb")
+        block = lib.RevBlock(_dense(tf, 4, 6), _dense(tf, 4, 7), num_layers=1, name="rb")
         b1, b2 = block.forward(x1, x2)
         back = block.backward(b1, b2)
     out = {"names": [t.name for t in (y1, y2, p1, p2)],
@@ -123,7 +119,6 @@ def case_rev_block(tf):
 
 def case_rev_block_side_inputs(tf):
     lib = _rev_block_lib(tf)
-    tf_module[:] = [tf]
     rng = np.random.RandomState(8)
     x1 = tf.constant(rng.randn(2, 3).astype(np.float32))
     x2 = tf.constant(rng.randn(2, 3).astype(np.float32))
