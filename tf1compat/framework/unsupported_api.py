@@ -315,6 +315,15 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "seeded C++ generator, records through a shuffle buffer): their order cannot be "
         "reproduced",
         "tf.data.TFRecordDataset(files).shuffle(buffer).batch(batch_size)"),
+    "contrib.framework.zero_initializer": Unsupported(
+        "the ops of contrib's own kernel library _variable_ops.so (ZeroInitializer, "
+        "ZeroVarInitializer) are not implemented",
+        "tf.assign(var, tf.zeros_like(var)), or a variable created with "
+        "tf.zeros_initializer()"),
+    "contrib.framework.fuse_op": Unsupported(
+        "the GraphDef rewrite into one op of a custom type (whose kernel tf1compat would "
+        "not have) is not implemented",
+        "keep the subgraph as it is (tf.graph_util.extract_sub_graph to cut it out)"),
     "contrib.framework.load_and_remap_matrix_initializer": _CHECKPOINT_REMAP,
     "contrib.framework.load_embedding_initializer": _CHECKPOINT_REMAP,
     "contrib.framework.load_linear_multiclass_bias_initializer": _CHECKPOINT_REMAP,

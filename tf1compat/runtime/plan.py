@@ -294,14 +294,14 @@ _PLACEHOLDER_TYPES = frozenset({"Placeholder", "PlaceholderV2"})
 
 def _ancestors(tensors: Sequence[Tensor], differentiable_only: bool = False) -> Set[Tensor]:
     """The tensors `tensors` are computed from (data inputs, transitively), themselves too;
-    with `differentiable_only`, not past ops no gradient flows through (StopGradient...)."""
+    with `differentiable_only`, not past ops no gradient flows through (StopGradient)."""
     seen: Set[Tensor] = set()
     todo = list(tensors)
     while todo:
         t = todo.pop()
         if t not in seen:
             seen.add(t)
-            if not (differentiable_only and t._op._op_def.grad == "none"):
+            if not differentiable_only or t._op._op_def.grad != "none":
                 todo.extend(t._op._inputs)
     return seen
 
@@ -321,7 +321,6 @@ def _refuse_feeds_between_gradient_ends(order: List[Operation],
             continue
         xs = set(od.grad_sources(op))
         ys = op._inputs[:len(op.get_attr("Ty"))]
-        # A feed behind a StopGradient is not on a gradient path (TF gives zero there).
         upstream = _ancestors(ys, differentiable_only=True)
         for t in fed:
             if t in upstream and t not in xs:
