@@ -195,9 +195,39 @@ def tf115_package(package: str, modules: list, stubs: dict = None):
     return out
 
 
+def tf115_message_module(path: str, names: list):
+    """The message classes `names` of a TF 1.15 generated `*_pb2.py` (`path` under
+    $TF115_SRC), rebuilt from its serialized schema in a private descriptor pool: the old
+    generated code itself cannot run on a current protobuf runtime."""
+    import ast
+    import os
+    from google.protobuf import descriptor_pool, message_factory
+    root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
+    with open(os.path.join(root, path)) as f:
+        tree = ast.parse(f.read())
+    serialized = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "serialized_pb":
+            serialized = ast.literal_eval(node.value.args[0]).encode("latin1")
+    pool = descriptor_pool.DescriptorPool()
+    package = pool.AddSerializedFile(serialized).package
+    return types.SimpleNamespace(**{
+        name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{package}.{name}"))
+        for name in names})
+
+
+def get_variable_collections(collections, name):
+    """contrib.layers utils.get_variable_collections: a dict's entry for `name`, else the
+    collections as given."""
+    if isinstance(collections, dict):
+        return collections.get(name, None)
+    return collections
+
+
 def tf115_functions(path: str, names: list, namespace: dict) -> dict:
-    """Named top-level functions of one TF 1.15 source file (`path` under $TF115_SRC, e.g.
-    "contrib/layers/python/layers/layers.py"), their source executed alone in `namespace`
+    """Named top-level functions (or classes) of one TF 1.15 source file (`path` under
+    $TF115_SRC, e.g. "contrib/layers/python/layers/layers.py"), their source executed alone
+    in `namespace`
     (the modules and helpers they use, from the oracle's TF): for functions of a module
     whose imports cannot all be loaded under TF 2. Decorators are dropped."""
     import ast
@@ -206,7 +236,7 @@ def tf115_functions(path: str, names: list, namespace: dict) -> dict:
     with open(os.path.join(root, path)) as f:
         tree = ast.parse(f.read())
     wanted = [node for node in tree.body
-              if isinstance(node, ast.FunctionDef) and node.name in names]
+              if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in names]
     for node in wanted:
         node.decorator_list = []
     exec(compile(ast.Module(body=wanted, type_ignores=[]), path, "exec"), namespace)
@@ -495,6 +525,7 @@ def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
     (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices/
     convert_n_to_tensor_or_indexed_slices, control_flow_ops.Assert/cond/while_loop,
+    variable_scope.variable -> variable_v1.VariableV1,
     nest.is_sequence -> nest.is_nested, op_def_registry.get_registered_ops -> get): put
     them back for the oracle."""
     from tensorflow.python.framework import op_def_registry, ops
@@ -513,6 +544,9 @@ def _restore_moved_tf_names() -> None:
     if not hasattr(control_flow_ops, "cond"):
         from tensorflow.python.ops import cond
         control_flow_ops.cond = cond.cond
+    from tensorflow.python.ops import variable_scope, variable_v1
+    if not hasattr(variable_scope, "variable"):
+        variable_scope.variable = variable_v1.VariableV1
     if not hasattr(control_flow_ops, "while_loop"):
         from tensorflow.python.ops import while_loop
         control_flow_ops.while_loop = while_loop.while_loop

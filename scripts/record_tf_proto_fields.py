@@ -4,10 +4,11 @@ checks tf1compat's schemas (tf1compat/serialization/protos/*.proto) against them
     /tmp/tf/bin/python scripts/record_tf_proto_fields.py
 
 Writes tests/fixtures/protos/tf_proto_fields.json: for every message and enum of the TF
-modules below, its fields (number, type, repeated, message/enum type, oneof) and enum
-values, by full name. tests/test_serialization.py checks that each message tf1compat
-defines exists in TF with the same name, and each of its fields has TF's number, type,
-label and oneof (tf1compat defines a subset of the fields: only those it reads or writes).
+modules below (and of TF 1.15's contrib schemas in CONTRIB_TF115), its fields (number,
+type, repeated, message/enum type, oneof) and enum values, by full name.
+tests/test_serialization.py checks that each message tf1compat defines exists in TF with
+the same name, and each of its fields has TF's number, type, label and oneof (tf1compat
+defines a subset of the fields: only those it reads or writes).
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ MODULES = [
     "google.protobuf.any_pb2", "google.protobuf.wrappers_pb2",
     "tf_keras.protobuf.saved_metadata_pb2", "tf_keras.protobuf.versions_pb2",
 ]
+# tf.contrib's schemas, from TF 1.15's generated modules (scripts/oracle_contrib.py
+# rebuilds them: TF 2.x has no contrib): module path under $TF115_SRC, one message of it.
+CONTRIB_TF115 = [("contrib/training/python/training/hparam_pb2.py", "HParamDef")]
 # Schemas TF's modules import from files without a Python module of their own here.
 DEPENDENCIES = ("xla/tsl/protobuf/histogram.proto", "xla/tsl/protobuf/error_codes.proto")
 
@@ -79,6 +83,11 @@ def main() -> int:
     for name in MODULES:
         files.append(importlib.import_module(name).DESCRIPTOR)
         files += [d for d in files[-1].dependencies if d.name in DEPENDENCIES]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import oracle_contrib
+    for path, message in CONTRIB_TF115:
+        module = oracle_contrib.tf115_message_module(path, [message])
+        files.append(getattr(module, message).DESCRIPTOR.file)
     for file in files:
         for enum in file.enum_types_by_name.values():
             out[enum.full_name] = {"values": {v.name: v.number for v in enum.values}}

@@ -272,13 +272,5 @@ def test_accuracy_count_and_aggregation():
 def test_core_aliases_and_missing_names():
     assert cm.confusion_matrix is tf.confusion_matrix
     assert cm.set_union is tf.sets.set_union
-    with pytest.raises(tf.errors.UnimplementedAPIError if hasattr(
-            tf.errors, "UnimplementedAPIError") else Exception, match="auc_using_histogram"):
-        cm.auc_using_histogram
-
-
-def test_recall_at_precision_strict_mode_is_refused():
-    with tf.Graph().as_default():
-        with pytest.raises(NotImplementedError, match="strict_mode"):
-            tf.contrib.metrics.recall_at_precision(tf.constant([1]), tf.constant([0.5]), 0.9,
-                                                   strict_mode=True)
+    with pytest.raises(AttributeError, match="streaming_no_such_metric"):
+        cm.streaming_no_such_metric

@@ -107,6 +107,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.platform.app": "tf1compat.util.app",
     "tensorflow.python.platform.resource_loader": "tf1compat.util.resource_loader",
     "tensorflow.python.util.nest": "tf1compat.util.nest_internal",
+    "tensorflow.python.util.deprecation": "tf1compat.util.deprecation",
     "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
     "tensorflow.python.util.tf_inspect": "tf1compat.util.tf_inspect",
     "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",

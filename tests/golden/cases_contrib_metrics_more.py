@@ -1,5 +1,5 @@
-"""Golden cases: `tf.contrib.metrics.precision_at_recall` / `recall_at_precision` (not
-its strict_mode, which tf1compat refuses).
+"""Golden cases: `tf.contrib.metrics.precision_at_recall` / `recall_at_precision` (its
+strict_mode: cases_contrib_metrics_tail.py).
 
 TF 2.x has no contrib: under the oracle they are TF 1.15's own
 contrib/metrics/python/ops/metric_ops.py run under TF 2.21's tf.compat.v1 graph mode

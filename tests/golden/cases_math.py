@@ -205,6 +205,8 @@ def case_reductions(tf):
         "cumsum": tf.cumsum(x, 2), "cumsum_ex": tf.cumsum(x, 1, exclusive=True),
         "cumsum_rev": tf.cumsum(x, 2, reverse=True),
         "cumprod": tf.cumprod(x[0] + 1.0, 1, exclusive=True, reverse=True),
+        "cumsum_ex_empty": tf.cumsum(tf.zeros([0, 3]), exclusive=True),
+        "cumprod_ex_empty": tf.cumprod(tf.zeros([2, 0]), 1, exclusive=True, reverse=True),
         "count_nonzero": tf.count_nonzero(i, 1), "sum_empty_axes": tf.reduce_sum(x, []),
     }
     out = _run(tf, ops)

@@ -64,11 +64,10 @@ _MULTI_WORKER_STRATEGY = Unsupported(
     "tf.distribute.experimental.MultiWorkerMirroredStrategy or ParameterServerStrategy, "
     "horovod.tensorflow or "
     "tf.train.Server + replica_device_setter across processes (docs/distributed.md)")
-_CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implemented (the "
-                              "streaming_* metrics, f1_score, cohen_kappa and "
-                              "streaming_dynamic_auc are)",
-                              "streaming_auc / streaming_dynamic_auc, or "
-                              "streaming_sensitivity_at_specificity")
+_CHECKPOINT_REMAP = Unsupported(
+    "the vocabulary-remapping checkpoint initializers (TF's GenerateVocabRemapping and "
+    "LoadAndRemapMatrix kernels) are not implemented",
+    "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
 _CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
                                  "Adam, sign, weight-decay, GGT and wrapper optimizers "
                                  "are)",
@@ -308,10 +307,25 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.summary.import_event": Unsupported(
         "tf.contrib.summary.import_event writes into TF's SQLite summary database, which is "
         "not provided", "tf.summary.FileWriter.add_event"),
-    # (section: contribmisc) the parts of tf.contrib.metrics / tf.contrib.opt left out
-    "contrib.metrics.auc_using_histogram": _CONTRIB_METRIC,
-    "contrib.metrics.auc_with_confidence_intervals": _CONTRIB_METRIC,
-    "contrib.metrics.recall_at_precision": _CONTRIB_METRIC,
+    # (section: contribmisc) the parts of tf.contrib.framework / tf.contrib.opt left out
+    "contrib.framework.RecordInput": Unsupported(
+        "RecordInput's batches come from TF's C++ reader threads (files shuffled by a "
+        "seeded C++ generator, records through a shuffle buffer): their order cannot be "
+        "reproduced",
+        "tf.data.TFRecordDataset(files).shuffle(buffer).batch(batch_size)"),
+    "contrib.framework.zero_initializer": Unsupported(
+        "the ops of contrib's own kernel library _variable_ops.so (ZeroInitializer, "
+        "ZeroVarInitializer) are not implemented",
+        "tf.assign(var, tf.zeros_like(var)), or a variable created with "
+        "tf.zeros_initializer()"),
+    "contrib.framework.fuse_op": Unsupported(
+        "the GraphDef rewrite into one op of a custom type (whose kernel tf1compat would "
+        "not have) is not implemented",
+        "keep the subgraph as it is (tf.graph_util.extract_sub_graph to cut it out)"),
+    "contrib.framework.load_and_remap_matrix_initializer": _CHECKPOINT_REMAP,
+    "contrib.framework.load_embedding_initializer": _CHECKPOINT_REMAP,
+    "contrib.framework.load_linear_multiclass_bias_initializer": _CHECKPOINT_REMAP,
+    "contrib.framework.load_variable_slot_initializer": _CHECKPOINT_REMAP,
     "contrib.opt.ElasticAverageOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.ElasticAverageCustomGetter": _CLUSTER_OPTIMIZER,
     "contrib.opt.ModelAverageOptimizer": _CLUSTER_OPTIMIZER,

@@ -37,7 +37,7 @@ from tf1compat.ops.function_call_ops import (case_function_kernel, declared_outp
                                              if_function_kernel)
 from tf1compat.util import nest
 
-__all__ = ["cond", "case", "switch_case", "smart_cond", "smart_constant_value",
+__all__ = ["cond", "case", "switch_case", "smart_case", "smart_cond", "smart_constant_value",
            "Branch", "merge_shapes", "branch_outputs", "build_branch"]
 
 
@@ -524,6 +524,14 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Optional[Callable] 
 
 
 # -- smart_cond -------------------------------------------------------------------------------
+
+def smart_case(pred_fn_pairs: Any, default: Optional[Callable[[], Any]] = None,
+               exclusive: bool = False, name: str = "smart_case") -> Any:
+    """`case` over `smart_cond`: predicates that are Python bools or constant tensors
+    are decided while building the graph (only the chosen function is called)."""
+    return _case_helper(smart_cond, pred_fn_pairs, default, exclusive, name,
+                        allow_python_preds=True)
+
 
 def smart_constant_value(pred: Any) -> Optional[bool]:
     """The bool value of `pred` when known at graph build, else None."""

@@ -332,7 +332,7 @@ def _cumulative_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         k %= max(x.dim(), 1)
         if reverse:
             x = torch.flip(x, [k])
-        if exclusive:
+        if exclusive and x.shape[k] > 0:  # an empty axis stays empty
             pad_value = 0 if is_sum else 1
             first = torch.full_like(x.narrow(k, 0, 1), pad_value)
             x = torch.cat([first, x.narrow(k, 0, x.shape[k] - 1)], dim=k)

@@ -292,15 +292,17 @@ def gradient_setup(order: List[Operation]) -> GradientSetup:
 _PLACEHOLDER_TYPES = frozenset({"Placeholder", "PlaceholderV2"})
 
 
-def _ancestors(tensors: Sequence[Tensor]) -> Set[Tensor]:
-    """The tensors `tensors` are computed from (data inputs, transitively), themselves too."""
+def _ancestors(tensors: Sequence[Tensor], differentiable_only: bool = False) -> Set[Tensor]:
+    """The tensors `tensors` are computed from (data inputs, transitively), themselves too;
+    with `differentiable_only`, not past ops no gradient flows through (StopGradient)."""
     seen: Set[Tensor] = set()
     todo = list(tensors)
     while todo:
         t = todo.pop()
         if t not in seen:
             seen.add(t)
-            todo.extend(t._op._inputs)
+            if not differentiable_only or t._op._op_def.grad != "none":
+                todo.extend(t._op._inputs)
     return seen
 
 
@@ -319,7 +321,7 @@ def _refuse_feeds_between_gradient_ends(order: List[Operation],
             continue
         xs = set(od.grad_sources(op))
         ys = op._inputs[:len(op.get_attr("Ty"))]
-        upstream = _ancestors(ys)
+        upstream = _ancestors(ys, differentiable_only=True)
         for t in fed:
             if t in upstream and t not in xs:
                 reached = [x for x in _ancestors([t]) & xs if x is not t]

@@ -1,6 +1,7 @@
 """`tf.contrib.framework`: arg_scope, the variable helpers, the assignment of variables
 from values or a checkpoint (`assign_from_checkpoint_fn`, ...), contrib's tensor helpers
-(`with_shape`, `reduce_sum_n`, ...) and the core functions TF 1.15 re-exported here."""
+(`with_shape`, `reduce_sum_n`, ...) and the core functions TF 1.15 re-exported here (the
+deprecation decorators, `smart_case`, `BoundedTensorSpec`, ...)."""
 
 # ruff: noqa: F401
 from tf1compat.contrib._missing import missing as _missing
@@ -30,11 +31,12 @@ from tf1compat.contrib.framework.graph_util import (get_graph_from_inputs, get_n
                                                     get_placeholders, prepend_name_scope,
                                                     strip_name_scope)
 from tf1compat.contrib.framework.script_ops import py_func
+from tf1compat.data.bounded_tensor_spec import BoundedTensorSpec
 from tf1compat.data.structure import TensorSpec
 from tf1compat.framework.misc import is_tensor
 from tf1compat.framework.sparse_tensor import convert_to_tensor_or_sparse_tensor
 from tf1compat.ops.check_ops import assert_scalar
-from tf1compat.ops.cond import smart_cond, smart_constant_value
+from tf1compat.ops.cond import smart_case, smart_cond, smart_constant_value
 from tf1compat.ops.numerics_ops import (assert_same_float_dtype, is_non_decreasing,
                                         is_numeric_tensor, is_strictly_increasing)
 from tf1compat.ops.sort_ops import argsort, sort
@@ -43,6 +45,7 @@ from tf1compat.training.saving.checkpoint_utils import (init_from_checkpoint, li
 from tf1compat.training.training_util import (assert_global_step, create_global_step,
                                               get_global_step, get_or_create_global_step)
 from tf1compat.util import nest_internal as nest
+from tf1compat.util.deprecation import deprecated, deprecated_arg_values, deprecated_args
 from tf1compat.variables.conv_orthogonal import (convolutional_orthogonal_1d,
                                                  convolutional_orthogonal_2d,
                                                  convolutional_orthogonal_3d)

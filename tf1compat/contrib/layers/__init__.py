@@ -1,8 +1,9 @@
 """`tf.contrib.layers` (the most used parts of TF 1.15's): layers, regularizers,
 initializers, arg_scope, optimize_loss, embed_sequence / bow_encoder, the embedding and
 sparse helpers, summarize_*, legacy_fully_connected, unit_norm / maxout /
-images_to_sequence / sequence_to_images, and the contrib feature columns with their
-layers (`input_from_feature_columns`, `weighted_sum_from_feature_columns`)."""
+images_to_sequence / sequence_to_images, spatial_softmax, conv2d_in_plane, GDN / gdn,
+recompute_grad, RevBlock / rev_block, and the contrib feature columns with their layers
+(`input_from_feature_columns`, `weighted_sum_from_feature_columns`)."""
 
 # ruff: noqa: F401
 import functools
@@ -44,6 +45,11 @@ from tf1compat.contrib.layers.optimizers import (OPTIMIZER_CLS_NAMES, OPTIMIZER_
                                                  adaptive_clipping_fn, optimize_loss)
 from tf1compat.contrib.layers.normalization import group_norm, instance_norm
 from tf1compat.contrib.layers.separable import separable_conv2d, separable_convolution2d
+from tf1compat.contrib.layers.spatial import (conv2d_in_plane, convolution2d_in_plane,
+                                              spatial_softmax)
+from tf1compat.contrib.layers.gdn import GDN, gdn
+from tf1compat.contrib.layers.recompute import recompute_grad
+from tf1compat.contrib.layers.rev_block import RevBlock, rev_block
 from tf1compat.contrib.layers.legacy import (legacy_fully_connected, legacy_linear,
                                              legacy_relu)
 from tf1compat.contrib.layers.sequence_layers import (images_to_sequence, maxout,

@@ -4,10 +4,12 @@
 - streaming_stats.py: covariance, Pearson correlation, concat, curve points, false
   positive / negative rates, count, aggregate_metrics / aggregate_metric_map
 - classification.py: accuracy, f1_score, cohen_kappa, streaming_dynamic_auc,
-  precision_recall_at_equal_thresholds
+  precision_recall_at_equal_thresholds, precision_at_recall, recall_at_precision
+- histogram_ops.py: auc_using_histogram
+- placement_auc.py: auc_with_confidence_intervals
 
-`confusion_matrix` and the set operations are core TF's. Any other name raises an error
-naming it (framework/unsupported_api.py gives the reason).
+`confusion_matrix` and the set operations are core TF's. This is every name of TF 1.15's
+tf.contrib.metrics; any other raises an AttributeError naming it.
 """
 
 # ruff: noqa: F401
@@ -16,6 +18,8 @@ from tf1compat.contrib.metrics.classification import (accuracy, cohen_kappa, f1_
                                                       precision_at_recall, recall_at_precision,
                                                       precision_recall_at_equal_thresholds,
                                                       streaming_dynamic_auc)
+from tf1compat.contrib.metrics.histogram_ops import auc_using_histogram
+from tf1compat.contrib.metrics.placement_auc import auc_with_confidence_intervals
 from tf1compat.contrib.metrics.streaming_stats import (
     aggregate_metric_map, aggregate_metrics, count, streaming_concat, streaming_covariance,
     streaming_curve_points, streaming_false_negative_rate,

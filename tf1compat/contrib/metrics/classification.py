@@ -328,20 +328,27 @@ def recall_at_precision(labels: Any, predictions: Any, precision: float, weights
                         num_thresholds: int = 200, metrics_collections: Any = None,
                         updates_collections: Any = None, name: Optional[str] = None,
                         strict_mode: bool = False) -> Pair:
-    """The recall at the threshold whose precision is closest to `precision`."""
-    from tf1compat.ops.reduction_ops import argmin
+    """The recall at the threshold whose precision is closest to `precision`; with
+    `strict_mode`, at the threshold of the smallest precision >= `precision` (0 where
+    none reaches it)."""
+    from tf1compat.ops.cond import cond
+    from tf1compat.ops.reduction_ops import argmax, argmin
     if not 0 <= precision <= 1:
         raise ValueError("`precision` must be in the range [0, 1].")
-    if strict_mode:
-        # TF picks among thresholds of equal float32 precision by the rounding of its
-        # optimized graph (1 / (precision - target + eps) ties), which is not reproduced.
-        raise NotImplementedError("tf.contrib.metrics.recall_at_precision(strict_mode=True) "
-                                  "is not supported by tf1compat")
 
     def compute(tp: Tensor, fp: Tensor, fn: Tensor, op_name: str) -> Tensor:
         precisions = math_ops.div(tp, tp + fp + _EPSILON)
-        index = argmin(math_ops.abs(precisions - precision), 0, output_type=D.int32)
-        return math_ops.div(tp[index], tp[index] + fn[index] + _EPSILON, op_name)
+        if not strict_mode:
+            index = argmin(math_ops.abs(precisions - precision), 0, output_type=D.int32)
+            return math_ops.div(tp[index], tp[index] + fn[index] + _EPSILON, op_name)
+        # TF's ranking: 1 / (p - target + eps) is largest for the smallest p >= target,
+        # and negative for every p below it.
+        index = argmax(math_ops.div(1.0, precisions - precision + _EPSILON), 0,
+                       output_type=D.int32)
+        return cond(precisions[index] >= precision,
+                    lambda: math_ops.div(tp[index], tp[index] + fn[index] + _EPSILON,
+                                         op_name),
+                    lambda: .0)
     return _thresholded_metric("recall_at_precision", labels, predictions, weights,
                                num_thresholds, compute, metrics_collections,
                                updates_collections, name)

@@ -1,6 +1,7 @@
 """`tf.contrib.training.HParams`: named hyperparameters with types fixed at creation,
-overridable from `"name=value,..."` strings (`parse`), dicts and JSON (TF 1.15's
-hparam.py behaviour and error messages)."""
+overridable from `"name=value,..."` strings (`parse`), dicts and JSON, and serialized as
+`HParamDef` protos (`to_proto` / `from_proto`, also for the "hparams" collection of a
+MetaGraphDef) (TF 1.15's hparam.py behaviour and error messages)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import numbers
 import re
 from typing import Any, Callable, Dict, Optional
 
-__all__ = ["HParams", "parse_values"]
+from tf1compat.framework.proto_functions import register_proto_function
+from tf1compat.serialization.protos.hparam_pb2 import HParamDef
+
+__all__ = ["HParamDef", "HParams", "parse_values"]
 
 # name[index]=value or name=[v1,v2,...], separated by commas.
 PARAM_RE = re.compile(r"""
@@ -121,10 +125,23 @@ class HParams:
         self._hparam_types: Dict[str, tuple] = {}
         self._model_structure = model_structure
         if hparam_def:
-            raise NotImplementedError("HParams(hparam_def=...): HParamDef protos are not "
-                                      "supported by tf1compat; pass keyword values.")
+            self._init_from_proto(hparam_def)
+            if kwargs:
+                raise ValueError("hparam_def and initialization values are mutually "
+                                 "exclusive")
         for name, value in kwargs.items():
             self.add_hparam(name, value)
+
+    def _init_from_proto(self, hparam_def: HParamDef) -> None:
+        """The hyperparameters of an `HParamDef`: int64 as int, bytes as str."""
+        assert isinstance(hparam_def, HParamDef)
+        for name, value in hparam_def.hparam.items():
+            kind = value.WhichOneof("kind")
+            convert = {"int64": int, "bytes": _as_str}.get(kind.split("_")[0], _same)
+            if kind.endswith("_value"):
+                self.add_hparam(name, convert(getattr(value, kind)))
+            else:
+                self.add_hparam(name, [convert(v) for v in getattr(value, kind).value])
 
     def add_hparam(self, name: str, value: Any) -> None:
         """Adds a hyperparameter (its type: the value's, or its first element's)."""
@@ -202,6 +219,40 @@ class HParams:
             return getattr(self, key)
         return default
 
+    @staticmethod
+    def _get_kind_name(param_type: type, is_list: bool) -> str:
+        """The `HParamType` field for values of `param_type` ("int64_list", ...)."""
+        if issubclass(param_type, bool):  # before int: bool is an int subclass
+            typename = "bool"
+        elif issubclass(param_type, int):
+            typename = "int64"
+        elif issubclass(param_type, (str, bytes)):
+            typename = "bytes"
+        elif issubclass(param_type, float):
+            typename = "float"
+        else:
+            raise ValueError("Unsupported parameter type: %s" % str(param_type))
+        return typename + ("_list" if is_list else "_value")
+
+    def to_proto(self, export_scope: Optional[str] = None) -> HParamDef:
+        """The hyperparameters as an `HParamDef` (strings as UTF-8 bytes);
+        `export_scope` is accepted and ignored, as in TF."""
+        proto = HParamDef()
+        for name, (param_type, is_list) in self._hparam_types.items():
+            kind = HParams._get_kind_name(param_type, is_list)
+            convert = _as_bytes if kind.startswith("bytes") else _same
+            if is_list:
+                getattr(proto.hparam[name], kind).value.extend(
+                    [convert(v) for v in getattr(self, name)])
+            else:
+                setattr(proto.hparam[name], kind, convert(getattr(self, name)))
+        return proto
+
+    @staticmethod
+    def from_proto(hparam_def: HParamDef, import_scope: Optional[str] = None) -> "HParams":
+        """`HParams(hparam_def=hparam_def)`; `import_scope` is ignored, as in TF."""
+        return HParams(hparam_def=hparam_def)
+
     def __contains__(self, key: str) -> bool:
         return key in self._hparam_types
 
@@ -210,3 +261,19 @@ class HParams:
 
     def __repr__(self) -> str:
         return "%s(%s)" % (type(self).__name__, str(sorted(self.values().items())))
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _as_str(value: Any) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def _as_bytes(value: Any) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else bytes(value)
+
+
+register_proto_function("hparams", proto_type=HParamDef, to_proto=HParams.to_proto,
+                        from_proto=HParams.from_proto)
