@@ -404,8 +404,8 @@ def tf115_seq2seq(tf):
     `GatherTree` kernel (it lived in contrib's _beam_search_ops.so), so `gen_beam_search_ops`
     is `_gather_tree_stand_in`; contrib's `tensor_util.is_tensor` is `tf.is_tensor`
     (`with_same_shape` checks static shapes only); `loader.load_op_library` does nothing.
-    TF 2.21 moved `control_flow_ops.cond` / `while_loop` out of that module, so they are put
-    back (and `ops.Tensor`, `_restore_moved_tf_names`); NumPy 2 dropped `np.Inf`. `tf.layers`
+    TF 2.21 moved `control_flow_ops.cond` / `while_loop`, `ops.Tensor` and a few more names:
+    `_restore_moved_tf_names` puts them back; NumPy 2 dropped `np.Inf`. `tf.layers`
     layers are tf_keras legacy layers, so the modules' `layers_base.Layer` / `layers_core.Dense`
     checks and constructors point at those.
     """
@@ -413,7 +413,6 @@ def tf115_seq2seq(tf):
     import os
     import sys
     import tf_keras
-    from tensorflow.python.ops import control_flow_ops
     root = os.environ.get("TF115_SRC", "/tmp/tf115src/tensorflow_core")
     directory = os.path.join(root, "contrib", "seq2seq", "python", "ops")
     package = "tensorflow.contrib.seq2seq.python.ops"
@@ -447,9 +446,6 @@ def tf115_seq2seq(tf):
         return tensor
     contrib_tensor_util.with_same_shape = with_same_shape
     stand_in("tensorflow.contrib.util.loader").load_op_library = lambda path: None
-    for name in ("cond", "while_loop"):
-        if not hasattr(control_flow_ops, name):
-            setattr(control_flow_ops, name, getattr(tf, name))
     _restore_moved_tf_names()
     out = types.ModuleType(package + ".oracle")
     for module in ("decoder", "helper", "sampler", "basic_decoder", "attention_wrapper",
