@@ -14,9 +14,10 @@ and `tf.while_loop` with these ops instead of functions:
 tf1compat's own `tf.cond`/`tf.while_loop` build region ops (cond.py, while_loop.py); these
 declarations serve imported graphs, the graphs tf1compat writes for TF
 (graphdef/control_flow_export.py) and programs that call `control_flow_ops.switch` /
-`merge` themselves (slim's and Object Detection's random preprocessing selectors). Their semantics are the dataflow executor's
-(runtime/dataflow.py): the kernels below only compute the value an op forwards, the
-executor routes it (which Switch output, which frame and iteration).
+`merge` themselves (slim's and Object Detection's random preprocessing selectors). Their
+semantics are the dataflow executor's (runtime/dataflow.py): the kernels below only
+compute the value an op forwards, the executor routes it (which Switch output, which frame
+and iteration).
 
 `StackV2`/`StackPushV2`/`StackPopV2`/`StackCloseV2` are the per-run stacks in which TF's
 while-loop gradients keep forward values for the backward loop. A stack is a Python list
