@@ -300,3 +300,12 @@ def case_slim_inception_distort_color_random_selector(tf):
                            for case in range(4)])
     with tf.Session() as sess:
         return [sess.run([distorted[0], distorted[1]]) for _ in range(3)]
+
+
+def case_reshape_zero_size_of_nonempty_input(tf):
+    """A zero size in the target makes TF's shape function count 0 elements: an input with
+    elements is a ValueError at graph build even beside a -1; an unknown input is not."""
+    x = tf.placeholder(tf.float32, [None, 3])
+    return {"known": catch(lambda: tf.reshape(tf.ones([4, 3]), [-1, 0]), message=True),
+            "unknown": str(tf.reshape(x, [-1, 0]).shape),
+            "unknown_dim": str(tf.reshape(x, [0, -1]).shape)}

@@ -40,8 +40,12 @@ def reshape_shape(ctx: Any) -> List[TensorShape]:
                 out = [None if i == idx else d for i, d in enumerate(dims)]
                 return [TensorShape(out)]
             if known == 0:
-                # TF's shape function infers the -1 only from a nonzero known size (the
-                # kernel works it out from the other sizes: [-1, 2, 0] of [0, 2, 0] is 1).
+                # A zero size makes TF's element count of the target 0: an input with
+                # elements cannot fit, an empty one leaves the -1 unknown (the kernel works
+                # it out from the other sizes: [-1, 2, 0] of [0, 2, 0] is 1).
+                if n:
+                    raise ValueError(f"Cannot reshape a tensor with {n} elements to shape "
+                                     f"{target} ({known} elements) {where}")
                 dims[idx] = None
                 return [TensorShape(dims)]
             if n % known:
