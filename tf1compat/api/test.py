@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from typing import Any, Iterator, Optional
@@ -358,15 +359,34 @@ class TestCase(absltest.TestCase):
             exception_type or InvalidArgumentError,
             r"Incompatible shapes|Dimensions must be equal|required broadcastable shapes")
 
-    @contextlib.contextmanager
-    def assertRaisesOpError(self, expected_err_re_or_predicate: Any) -> Iterator[None]:  # noqa: N802
+    def assertRaisesOpError(self, expected_err_re_or_predicate: Any) -> Any:  # noqa: N802
         from tf1compat.framework.errors import OpError
-        with self.assertRaisesRegex(OpError, expected_err_re_or_predicate):
-            yield
+        return self.assertRaisesWithPredicateMatch(OpError, expected_err_re_or_predicate)
 
-    def assertRaisesWithPredicateMatch(self, exception_type: Any, predicate: Any,  # noqa: N802
-                                       *args: Any, **kwargs: Any) -> Any:
-        return self.assertRaisesRegex(exception_type, predicate, *args, **kwargs)
+    @contextlib.contextmanager
+    def assertRaisesWithPredicateMatch(self, exception_type: Any,  # noqa: N802
+                                       expected_err_re_or_predicate: Any) -> Iterator[None]:
+        """TF's context manager: the block must raise `exception_type` whose message (an
+        OpError's plus "Caused by" lines for its op's original ops) matches the regex, or
+        for which the predicate holds. Any other exception becomes an AssertionError
+        naming it (a test failure, not an error), as TF's does."""
+        if callable(expected_err_re_or_predicate):
+            predicate = expected_err_re_or_predicate
+        else:
+            def predicate(e: BaseException) -> Any:
+                from tf1compat.framework.errors import OpError
+                err_str = e.message if isinstance(e, OpError) else str(e)
+                op = e.op if isinstance(e, OpError) else None
+                while op is not None:
+                    err_str += "\nCaused by: " + op.name
+                    op = getattr(op, "_original_op", None)
+                return re.search(expected_err_re_or_predicate, err_str)
+        try:
+            yield
+            self.fail(exception_type.__name__ + " not raised")
+        except Exception as e:  # noqa: BLE001 - TF turns every mismatch into a failure
+            if not isinstance(e, exception_type) or not predicate(e):
+                raise AssertionError(f"Exception of type {type(e)}: {e}") from e
 
 
 from tf1compat.api.test_extras import (Benchmark, StubOutForTesting,  # noqa: E402

@@ -226,6 +226,11 @@ def to_numpy_value(value: Any, dtype: Optional[_dtypes.DType] = None) -> np.ndar
         flat: list = []
         _flatten(value, flat)
     else:
+        if isinstance(value, range):
+            # TF's make_tensor_proto reads dimensions from lists and tuples only; numpy
+            # expands a range, and the two shapes disagree.
+            raise ValueError(f"Expected values {value} to be a dense tensor with shape [], "
+                             f"but got shape [{len(value)}].")
         flat = [value]
     if dtype is None:
         dtype = _infer_python_dtype(flat, value)

@@ -280,27 +280,53 @@ def rank(input: Any, name: Optional[str] = None) -> Tensor:  # noqa: A002
 # -- reshape, expand_dims, squeeze ---------------------------------------------------------------
 
 
-def _check_reshape(x: Any, dims: List[int]) -> None:
+def _check_reshape(x: Any, dims: List[int]) -> List[int]:
+    """The shape TF's Reshape kernel gives `x` for `dims`, or its InvalidArgumentError."""
     from tf1compat.framework import errors
     if dims.count(-1) > 1:
         first = dims.index(-1)
         raise errors.InvalidArgumentError(
             None, None, f"Only one input size may be -1, not both {first} and "
                         f"{dims.index(-1, first + 1)}")
+    for i, d in enumerate(dims):
+        if d < -1:
+            raise errors.InvalidArgumentError(
+                None, None, f"Size {i} must be non-negative, not {d}")
     # math.prod: np.prod of a torch.Size costs microseconds on this hot path.
     n = math.prod(x.shape)
-    known = math.prod([d for d in dims if d != -1])
-    if (-1 in dims and (known == 0 or n % known)) or (-1 not in dims and n != known):
+    if -1 not in dims:
+        if n != math.prod(dims):
+            raise errors.InvalidArgumentError(
+                None, None, f"Input to reshape is a tensor with {n} values, but the requested "
+                            f"shape has {math.prod(dims)}")
+        return dims
+    # TF leaves zero sizes out of both products when the target has one, so the -1 still
+    # comes out of the other sizes: [0, 2, 0, 0] -> [-1, 2, 0, 0] is [1, 2, 0, 0].
+    has_zero = 0 in dims
+    product = math.prod([d for d in dims if d > 0])
+    elements = math.prod([d for d in x.shape if d > 0 or not has_zero])
+    missing = elements // product
+    if not (has_zero and 0 in x.shape) and product * missing != elements:
+        raise errors.InvalidArgumentError(
+            None, None, f"Input to reshape is a tensor with {elements} values, but the "
+                        f"requested shape requires a multiple of {product}")
+    out = [missing if d == -1 else d for d in dims]
+    if math.prod(out) != n:
         raise errors.InvalidArgumentError(
             None, None, f"Input to reshape is a tensor with {n} values, but the requested "
-                        f"shape {'requires a multiple of' if -1 in dims else 'has'} {known}")
+                        f"shape has {math.prod(out)}")
+    return out
 
 
 def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     dims = static_ints(node, 1)
     string = node.attrs["T"] == D.string
-    if dims is not None and dims.count(-1) > 1:
-        return lambda x, s: _check_reshape(x, dims)
+    if dims is not None and (dims.count(-1) > 1 or -1 in dims and 0 in dims
+                             or min(dims, default=0) < -1):
+        # Torch cannot infer a -1 beside a zero size; TF's rule does (and raises the rest).
+        if string:
+            return lambda x, s: np.reshape(x, _check_reshape(x, dims))
+        return lambda x, s: x.reshape(_check_reshape(x, dims))
     if dims is not None:
         target = tuple(dims)
         if string:
@@ -315,14 +341,13 @@ def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         if isinstance(s, list):
             # A shape a compiled plan baked in (runtime/compiled_steps.py): no cache,
             # whose update torch.compile would guard on.
-            _check_reshape(x, s)
-            return x.reshape(s)
+            return x.reshape(_check_reshape(x, s))
         shape, version, target = last[0]
         if s is not shape or not isinstance(s, torch.Tensor) or s._version != version:
             target = as_int_list(s)
             last[0] = (s, s._version if isinstance(s, torch.Tensor) else -1, target)
-        _check_reshape(x, target)
-        return np.reshape(x, target) if string else x.reshape(target)
+        out = _check_reshape(x, target)
+        return np.reshape(x, out) if string else x.reshape(out)
     return dynamic
 
 

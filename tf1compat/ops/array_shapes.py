@@ -23,6 +23,9 @@ def reshape_shape(ctx: Any) -> List[TensorShape]:
     target = ctx.const(1)
     if target is not None:
         dims = [int(d) for d in np.asarray(target).reshape(-1)]
+        for d in dims:
+            if d < -1:      # TF's MakeShapeFromShapeTensor, before any node context
+                raise ValueError(f"Invalid value in tensor used for shape: {d}")
         if dims.count(-1) > 1:
             # TF's shape function leaves this to the kernel (an error at run time).
             return [TensorShape([None if d == -1 else d for d in dims])]
@@ -37,8 +40,14 @@ def reshape_shape(ctx: Any) -> List[TensorShape]:
                 out = [None if i == idx else d for i, d in enumerate(dims)]
                 return [TensorShape(out)]
             if known == 0:
-                raise ValueError(f"Cannot reshape a tensor with {n} elements to shape "
-                                 f"{target} ({known} elements) {where}")
+                # A zero size makes TF's element count of the target 0: an input with
+                # elements cannot fit, an empty one leaves the -1 unknown (the kernel works
+                # it out from the other sizes: [-1, 2, 0] of [0, 2, 0] is 1).
+                if n:
+                    raise ValueError(f"Cannot reshape a tensor with {n} elements to shape "
+                                     f"{target} ({known} elements) {where}")
+                dims[idx] = None
+                return [TensorShape(dims)]
             if n % known:
                 raise ValueError(f"Dimension size must be evenly divisible by {known} but is "
                                  f"{n} {where}")

@@ -92,6 +92,20 @@ def _zero_of(dtype: D.DType) -> Any:
     return False if dtype == D.bool else b"" if dtype == D.string else 0
 
 
+def _constant_if_small(value: Any, shape: Any, dtype: D.DType, name: str) -> Optional[Tensor]:
+    """TF's `_constant_if_small`, tried on any shape value before it becomes a tensor: a
+    Const when the product of the dims is under 1000, each dim cut to an int as numpy does
+    (`tf.zeros([2, 3, 4 / 2])` is a (2, 3, 2) Const in TF; a larger float shape is a
+    TypeError, as is a scalar float). A Tensor among the dims makes numpy raise
+    NotImplementedError: no Const."""
+    try:
+        if np.ndim(shape) == 1 and np.prod(shape) < 1000:
+            return constant(value, shape=shape, dtype=dtype, name=name)
+    except (NotImplementedError, TypeError):
+        pass
+    return None
+
+
 def _filled(shape: Any, dtype: Any, name: Optional[str], value_of: Callable[[D.DType], Any],
             default_name: str) -> Tensor:
     dtype = D.as_dtype(dtype).base_dtype
@@ -106,6 +120,9 @@ def _filled(shape: Any, dtype: Any, name: Optional[str], value_of: Callable[[D.D
                 shape = constant(dims, dtype=D.int64 if builtins.any(
                     d >= 2**31 for d in dims) else D.int32, name="shape_as_tensor")
             except (TypeError, ValueError):
+                small = _constant_if_small(value, shape, dtype, scope)
+                if small is not None:
+                    return small
                 shape = convert_to_tensor(shape, dtype=D.int32)
         if shape.shape.rank == 0:
             from tf1compat.ops.array_ops import reshape

@@ -12,10 +12,12 @@ and `tf.while_loop` with these ops instead of functions:
 * `ControlTrigger` runs whether or not its (control) inputs are dead.
 
 tf1compat's own `tf.cond`/`tf.while_loop` build region ops (cond.py, while_loop.py); these
-declarations serve imported graphs and the graphs tf1compat writes for TF
-(graphdef/control_flow_export.py). Their semantics are the dataflow executor's
-(runtime/dataflow.py): the kernels below only compute the value an op forwards, the
-executor routes it (which Switch output, which frame and iteration).
+declarations serve imported graphs, the graphs tf1compat writes for TF
+(graphdef/control_flow_export.py) and programs that call `control_flow_ops.switch` /
+`merge` themselves (slim's and Object Detection's random preprocessing selectors). Their
+semantics are the dataflow executor's (runtime/dataflow.py): the kernels below only
+compute the value an op forwards, the executor routes it (which Switch output, which frame
+and iteration).
 
 `StackV2`/`StackPushV2`/`StackPopV2`/`StackCloseV2` are the per-run stacks in which TF's
 while-loop gradients keep forward values for the backward loop. A stack is a Python list
@@ -24,16 +26,22 @@ created each time its StackV2 op runs.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List
+import collections
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.graph import apply_op, name_scope
+from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.op_def import REQUIRED, Int, Type, declare
+from tf1compat.framework.sparse_tensor import SparseTensor
+from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._kernels import identity_kernel
 from tf1compat.ops._shape_rules import unary_rule
 
-__all__ = ["StackValue"]
+__all__ = ["StackValue", "switch", "merge", "MergeOutput"]
 
 
 def _switch_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -118,6 +126,95 @@ declare("LoopCond", inputs=["input: bool"], outputs=["output: bool"], shape=unar
         kernel=identity_kernel, grad="none", doc="The predicate of a while loop.")
 declare("ControlTrigger", shape=lambda ctx: [], kernel=lambda node, kctx: (lambda: None),
         grad="none", doc="Runs once its control inputs are done, live or dead.")
+
+
+# -- control_flow_ops.switch / merge -----------------------------------------------------------
+
+# What `merge` of tensors returns: TF's generated wrapper's namedtuple, named "Merge".
+MergeOutput = collections.namedtuple("Merge", ["output", "value_index"])
+
+
+def switch(data: Any, pred: Any, dtype: Any = None, name: Optional[str] = None) -> Tuple[Any, Any]:
+    """`control_flow_ops.switch`: (output_false, output_true); only the side `pred` picks
+    is alive when it runs, so the ops that read the other do not run (TF1's dataflow
+    conditional, as slim's `apply_with_random_selector` builds it). An IndexedSlices or a
+    SparseTensor switches component by component."""
+    with name_scope(name, "Switch", [data, pred]) as scope:
+        data = convert_to_tensor_or_composite(data, dtype=dtype, name="data")
+        pred = convert_to_tensor(pred, name="pred")
+        if isinstance(data, Tensor):
+            return tuple(apply_op("Switch", [data, pred], name=scope).outputs)
+        if not isinstance(data, (IndexedSlices, SparseTensor)):
+            raise TypeError(f"Type {type(data)} not supported")
+        val_f, val_t = apply_op("Switch", [data.values, pred], name=scope).outputs
+        ind_f, ind_t = apply_op("Switch", [data.indices, pred], name="indices").outputs
+        if data.dense_shape is None:
+            return IndexedSlices(val_f, ind_f), IndexedSlices(val_t, ind_t)
+        shape_f, shape_t = apply_op("Switch", [data.dense_shape, pred],
+                                    name="dense_shape").outputs
+        if isinstance(data, IndexedSlices):
+            return IndexedSlices(val_f, ind_f, shape_f), IndexedSlices(val_t, ind_t, shape_t)
+        return SparseTensor(ind_f, val_f, shape_f), SparseTensor(ind_t, val_t, shape_t)
+
+
+def merge(inputs: Sequence[Any], name: Optional[str] = None) -> Tuple[Any, Any]:
+    """`control_flow_ops.merge`: (the first live input, its index). Tensors mixed with
+    IndexedSlices become IndexedSlices over all their rows, as TF's merge makes them."""
+    if any(inp is None for inp in inputs):
+        raise ValueError(f"At least one of the merge inputs is None: {inputs}")
+    with name_scope(name, "Merge", inputs) as scope:
+        inputs = [convert_to_tensor_or_composite(inp) for inp in inputs]
+        if all(isinstance(v, Tensor) for v in inputs):
+            return MergeOutput(*apply_op("Merge", [inputs], name=scope).outputs)
+        if all(isinstance(v, SparseTensor) for v in inputs):
+            values = merge([inp.values for inp in inputs], name=scope)[0]
+            indices, chosen = apply_op("Merge", [[inp.indices for inp in inputs]],
+                                       name="indices").outputs
+            shape = apply_op("Merge", [[inp.dense_shape for inp in inputs]],
+                             name="dense_shape").outputs[0]
+            return SparseTensor(indices, values, shape), chosen
+        if all(isinstance(v, (IndexedSlices, Tensor)) for v in inputs):
+            inputs = _as_indexed_slices_list(inputs)
+            values = merge([inp.values for inp in inputs], name=scope)[0]
+            indices, chosen = apply_op("Merge", [[inp.indices for inp in inputs]],
+                                       name="indices").outputs
+            shape = None
+            if any(inp.dense_shape is not None for inp in inputs):
+                if any(inp.dense_shape is None for inp in inputs):
+                    raise ValueError("Either all merged IndexedSlices must have a dense_shape, "
+                                     "or none must have a dense_shape.")
+                shape = apply_op("Merge", [[inp.dense_shape for inp in inputs]],
+                                 name="dense_shape").outputs[0]
+            return IndexedSlices(values, indices, shape), chosen
+        raise TypeError(f"Type {type(inputs[-1])} not supported")
+
+
+def _as_indexed_slices_list(inputs: List[Any]) -> List[IndexedSlices]:
+    """TF's math_ops._as_indexed_slices_list(optimize=False): each Tensor as the
+    IndexedSlices of all its rows; int64 indices everywhere when any input has them."""
+    from tf1compat.ops.array_ops import shape_internal
+    from tf1compat.ops.creation_ops import range as range_
+    from tf1compat.ops.math_ops import cast
+    out = []
+    for x in inputs:
+        if isinstance(x, Tensor):
+            x_shape = shape_internal(x, optimize=False)
+            x = IndexedSlices(x, range_(0, x_shape[0]), x_shape)
+        out.append(x)
+    if all(x.indices.dtype == D.int32 for x in out):
+        return out
+    return [x if x.indices.dtype == D.int64 else
+            IndexedSlices(x.values, cast(x.indices, D.int64),
+                          None if x.dense_shape is None else cast(x.dense_shape, D.int64))
+            for x in out]
+
+
+def convert_to_tensor_or_composite(value: Any, dtype: Any = None,
+                                   name: Optional[str] = None) -> Any:
+    """A Tensor, or the IndexedSlices / SparseTensor `value` already is."""
+    if isinstance(value, (IndexedSlices, SparseTensor)):
+        return value
+    return convert_to_tensor(value, dtype=dtype, name=name)
 
 
 # -- stacks ------------------------------------------------------------------------------------

@@ -148,9 +148,11 @@ def crop_and_resize(image: Any, boxes: Any, box_ind: Any = None, crop_size: Any 
         if box_ind is not None:
             raise ValueError("Cannot specify both 'box_indices' and 'box_ind'")
         box_ind = box_indices
+    # None takes the attr's default, as in TF's generated wrapper.
     return apply_op1("CropAndResize", [image, boxes, box_ind, crop_size],
-                     {"method": method, "extrapolation_value": float(extrapolation_value)},
-                     name=name)
+                     {"method": "bilinear" if method is None else method,
+                      "extrapolation_value": 0.0 if extrapolation_value is None
+                      else float(extrapolation_value)}, name=name)
 
 
 # -- DrawBoundingBoxes ---------------------------------------------------------------------------

@@ -161,6 +161,15 @@ def _nms_shape(ctx: Any) -> List[TensorShape]:
         raise ValueError(f"Shape must be rank 2 but is rank {boxes.rank} {node_desc(ctx)}")
     if scores.rank is not None and scores.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {scores.rank} {node_desc(ctx)}")
+    for i in range(2, len(ctx.inputs)):     # max_output_size and the thresholds
+        if ctx.shape(i).rank not in (None, 0):
+            raise ValueError(f"Shape must be rank 0 but is rank {ctx.shape(i).rank} "
+                             f"{node_desc(ctx)}")
+    if boxes.rank == 2 and scores.rank == 1:     # both lead with num_boxes (TF's Merge)
+        num_boxes, num_scores = boxes.as_list()[0], scores.as_list()[0]
+        if None not in (num_boxes, num_scores) and num_boxes != num_scores:
+            raise ValueError(f"Dimensions must be equal, but are {num_boxes} and {num_scores} "
+                             f"{node_desc(ctx)}")
     if boxes.rank == 2 and boxes.as_list()[1] not in (None, 4):
         raise ValueError(f"Dimension must be 4 but is {boxes.as_list()[1]} {node_desc(ctx)}")
     size = ctx.const(2)

@@ -64,6 +64,8 @@ def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     def gather(params: Any, indices: Any, axis: Any) -> Any:
         a = axis_static[0] if axis_static is not None else int(axis)
         a %= len(params.shape)
+        if 0 in params.shape[:a] or 0 in params.shape[a + 1:]:
+            return _empty_gather(params, indices, a, batch_dims)
         if string:
             idx = indices.cpu().numpy() if isinstance(indices, torch.Tensor) else indices
             _check_range(torch.as_tensor(idx), params.shape[a])
@@ -77,6 +79,19 @@ def _gather_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             return out.reshape(params.shape[:a] + idx.shape + params.shape[a + 1:])
         return _batched_gather(params, idx, a, batch_dims)
     return gather
+
+
+def _empty_gather(params: Any, indices: Any, axis: int, batch_dims: int) -> Any:
+    """A gather whose slices hold no elements: TF's kernel copies nothing and so checks no
+    index either (Object Detection's placeholder masks of shape [n, q, 0, 0] are gathered
+    with indices past their n)."""
+    if batch_dims < 0:
+        batch_dims += len(indices.shape)
+    shape = (tuple(params.shape[:axis]) + tuple(indices.shape[batch_dims:])
+             + tuple(params.shape[axis + 1:]))
+    if isinstance(params, np.ndarray):
+        return np.empty(shape, dtype=params.dtype)
+    return params.new_zeros(shape)
 
 
 def _batched_gather(params: torch.Tensor, idx: torch.Tensor, axis: int, batch_dims: int

@@ -79,6 +79,8 @@ class GFile:
             f.flush()
             f.buffer.write(data)
             return
+        if "b" in self._mode and isinstance(data, str):
+            data = data.encode("utf-8")     # TF's compat.as_bytes: text into a "wb" file
         f.write(data)
 
     def flush(self) -> None:
