@@ -258,8 +258,8 @@ def case_tensorboard_histograms_and_gradients(tf):
 @tolerance(rtol=1e-5, atol=1e-6)
 def case_functional_add_loss_add_metric_and_feature_function(tf):
     """A functional model's own add_loss (an activity penalty) and add_metric (a mean
-    activation), fitted (their values; tf-keras also inserts `tf_op_layer_*`, `add_loss`
-    and `add_metric` layers into `model.layers`, tf1compat does not); a K.function
+    activation), fitted (their values; both insert `tf_op_layer_*`, `add_loss` and
+    `add_metric` layers into `model.layers`, see cases_keras_added_losses); a K.function
     extracting inner layers' outputs (the learning phase fed), and a masking-aware custom
     layer after an Embedding with mask_zero."""
     K = tf.keras.backend

@@ -200,6 +200,9 @@ class Metric(Layer):
         update_op = self.update_state(*args, **kwargs)
         with control_dependencies([update_op] if update_op is not None else []):
             result = self.result()
+        # (as tf-keras: `add_metric` of this result tracks the metric itself)
+        if isinstance(result, Tensor):
+            result._metric_obj = self
         return result
 
     @property
@@ -346,6 +349,16 @@ class MeanMetricWrapper(Mean):
         if type(self) is MeanMetricWrapper:
             config["fn"] = self._fn
         return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "MeanMetricWrapper":
+        """The wrapper itself resolves its function by name ("mean_absolute_error", as a
+        saved training config holds it)."""
+        config = dict(config)
+        fn = config.pop("fn", None)
+        if cls is MeanMetricWrapper:
+            return cls(get(fn), **config)
+        return super().from_config(config)
 
 
 def _wrapper_class(cls_name: str, fn: Callable, default_name: str, *order: str,
@@ -554,7 +567,9 @@ def deserialize(config: Any, custom_objects: Any = None) -> Any:
         cls = get_registered_object(config["class_name"], custom_objects, _BY_NAME)
         if cls is None:
             raise ValueError(f"Unknown metric function: '{config['class_name']}'.")
-        return cls(**config.get("config", {}))
+        from_config = getattr(cls, "from_config", None)
+        return from_config(dict(config.get("config", {}))) if from_config is not None \
+            else cls(**config.get("config", {}))
     fn = get_registered_object(config, custom_objects, _BY_NAME)
     if fn is None:
         raise ValueError(f"Unknown metric function: '{config}'. Please ensure you are "

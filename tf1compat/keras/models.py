@@ -39,6 +39,7 @@ def clone_model(model: Any, input_tensors: Any = None,
     `input_tensors` the clone is built on them (each graph tensor wrapped in an `Input`
     named `input_wrapper_for_<input layer>`, as tf-keras) instead of new placeholders."""
     from tf1compat.keras.engine.functional_config import reconstruct_from_config
+    from tf1compat.keras.engine.functional_insert import connect_ancillary_layers
     from tf1compat.keras.engine.input_layer import InputLayer
     clone = clone_function or _clone_layer
     if isinstance(model, Sequential):
@@ -74,5 +75,6 @@ def clone_model(model: Any, input_tensors: Any = None,
 
     def deserialize(layer_config: Any, custom_objects: Any = None) -> Any:
         return created[layer_config["name"]]
-    inputs, outputs, _ = reconstruct_from_config(config, deserialize)
-    return Model(inputs=inputs, outputs=outputs, name=model.name)
+    inputs, outputs, created = reconstruct_from_config(config, deserialize)
+    return connect_ancillary_layers(Model(inputs=inputs, outputs=outputs, name=model.name),
+                                    created)

@@ -152,7 +152,8 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
     # Internal lists/dicts are bookkeeping, not checkpoint dependencies.
     _no_tracking = frozenset({
         "_trainable_weights", "_non_trainable_weights", "_self_tracked_trackables",
-        "_updates", "_losses", "_callable_losses", "_inbound_nodes", "_outbound_nodes",
+        "_updates", "_losses", "_eager_losses", "_callable_losses", "_inbound_nodes",
+        "_outbound_nodes",
         "_metrics", "_unconditional", "_input_spec", "_build_input_shape", "_layers",
         "_input_layers", "_output_layers", "_network_nodes", "_nodes_by_depth",
         "_layers_by_depth", "_input_coordinates", "_output_coordinates", "_nested_inputs",
@@ -180,6 +181,7 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         # eagerly runs its updates and keeps none; one made in a graph keeps them (v1).
         self._keeps_updates = not executing_eagerly_outside_functions()
         self._losses: List[Any] = []
+        self._eager_losses: List[Any] = []
         self._callable_losses: List[Callable] = []
         self._metrics: List[Any] = []
         self._unconditional: Dict[int, bool] = {}
@@ -492,14 +494,31 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
 
     # -- losses and updates --------------------------------------------------------------------
     def add_loss(self, losses: Any, inputs: Any = None) -> None:
-        """Adds loss tensors (or zero-argument callables evaluated when `losses` is read)."""
+        """Adds loss tensors (or zero-argument callables evaluated when `losses` is read).
+
+        A tensor of a functional model's graph added to the model outside a layer call
+        inserts the layers computing it into the network (engine/functional_insert.py);
+        a loss computed eagerly inside a call lasts until the next outermost call (as
+        tf-keras's v2 layers, which eager execution uses)."""
+        in_call = node_module.call_context().in_call
         for loss in nest.flatten(losses):
             if callable(loss):
                 self._callable_losses.append(functools.partial(self._tag_loss, loss, inputs))
                 continue
             if loss is None:
                 continue
-            self._losses.append(self._tag_loss(loss, inputs))
+            loss = self._tag_loss(loss, inputs)
+            if getattr(loss, "_is_eager_tensor", False):
+                if not in_call:
+                    raise ValueError("Expected a symbolic Tensors or a callable for the loss "
+                                     "value. Please wrap your loss computation in a zero "
+                                     "argument `lambda`.")
+                self._eager_losses.append(loss)
+            elif not in_call and getattr(self, "_is_graph_network", False):
+                from tf1compat.keras.engine.functional_insert import graph_network_add_loss
+                graph_network_add_loss(self, loss)
+            else:
+                self._losses.append(loss)
 
     def _tag_loss(self, loss: Any, inputs: Any) -> Any:
         if callable(loss):
@@ -515,7 +534,8 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
     def losses(self) -> List[Any]:
         out: List[Any] = []
         for layer in self._flatten_layers():
-            out.extend(layer._losses)
+            # (eager losses mean an eager step ran: they replace the symbolic ones)
+            out.extend(getattr(layer, "_eager_losses", None) or layer._losses)
             for regularizer in layer._callable_losses:
                 loss = regularizer()
                 if loss is not None:
@@ -587,9 +607,11 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
         and those `add_metric` added to them."""
         from tf1compat.keras.engine.layer_metrics import added_metrics
         from tf1compat.keras.metrics import Metric
-        return [layer for layer in self._flatten_layers(include_self=False)
-                if isinstance(layer, Metric)] + \
-            [m for layer in self._flatten_layers() for m in added_metrics(layer)]
+        found = [layer for layer in self._flatten_layers(include_self=False)
+                 if isinstance(layer, Metric)]
+        known = {id(m) for m in found}
+        return found + [m for layer in self._flatten_layers() for m in added_metrics(layer)
+                        if id(m) not in known]
 
     def add_metric(self, value: Any, aggregation: Any = None, name: Optional[str] = None
                    ) -> None:
@@ -672,6 +694,10 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
                     if isinstance(t, Tensor) and not getattr(t, "_is_eager_tensor", False)]
         # Under eager execution a call on symbolic Keras tensors builds a model in their graph.
         eager = executing_eagerly() and not symbolic
+        if eager and not call_ctx.in_call:
+            # The outermost eager call starts its layers' eager losses afresh.
+            for layer in self._flatten_layers():
+                layer._eager_losses = []
         keras_inputs = False
         if not eager:
             # Keras history (functional-model bookkeeping) exists for graph tensors only.

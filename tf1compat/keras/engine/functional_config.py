@@ -28,7 +28,7 @@ def _node_key(layer_name: str, node_index: int) -> Tuple[str, int]:
     return (layer_name, node_index)
 
 
-def _skips_first_node(layer: Any) -> bool:
+def skips_first_node(layer: Any) -> bool:
     """A functional model used as a layer has its own first node (its construction)."""
     from tf1compat.keras.engine.input_layer import InputLayer
     if not getattr(layer, "_is_graph_network", False):
@@ -106,7 +106,7 @@ def get_network_config(model: Any, serialize_layer: Callable[[Any], Dict[str, An
     functional model."""
     conversion: Dict[Tuple[str, int], int] = {}
     for layer in model.layers:
-        kept = 1 if _skips_first_node(layer) else 0
+        kept = 1 if skips_first_node(layer) else 0
         for index, _ in enumerate(layer._inbound_nodes):
             key = _node_key(layer.name, index)
             if key in model._network_nodes:
@@ -186,7 +186,7 @@ def reconstruct_from_config(config: Dict[str, Any], deserialize_layer: Callable[
         if layer is None:
             layer = deserialize_layer(layer_data, custom_objects=custom_objects)
             created[name] = layer
-        node_count[id(layer)] = int(_skips_first_node(layer))
+        node_count[id(layer)] = int(skips_first_node(layer))
         for node_data in layer_data["inbound_nodes"]:
             unprocessed.setdefault(id(layer), []).append(node_data)
     while unprocessed:

@@ -1,12 +1,23 @@
-"""`Layer.add_metric` as tf-keras's v1 layers have it (graph mode): a tensor added with
-`aggregation="mean"` is wrapped in a `Mean` metric of that name (one per name and layer,
-called again on a later value), the result of a Metric object's call is tracked as that
-metric; the layer's `metrics` and a model's `metrics` / `metrics_names` list them after
-the compiled metrics, so the v1 loop logs them (`history["transition_score"]`)."""
+"""`Layer.add_metric` as tf-keras has it.
+
+Graph mode (its v1 layers): a tensor added with `aggregation="mean"` is wrapped in a `Mean`
+metric of that name (one per name and layer, called again on a later value), the result
+of a Metric object's call is tracked as that metric; the layer's `metrics` and a model's
+`metrics` / `metrics_names` list them after the compiled metrics, so the loops log them
+(`history["transition_score"]`). A tensor of a functional model's graph added to the
+model outside a layer call inserts an `AddMetric` layer (engine/functional_insert.py).
+
+Under eager execution (its v2 layers) a value computed inside a call updates the layer's
+`Mean` of that name (made on first use, whatever the aggregation); the result of a Metric
+object's call tracks that metric, already updated.
+"""
 
 from __future__ import annotations
 
 from typing import Any, List, Optional
+
+from tf1compat.autodiff.tape import lift_to_eager
+from tf1compat.framework.context import default_eager
 
 __all__ = ["add_metric", "added_metrics"]
 
@@ -18,13 +29,9 @@ def added_metrics(layer: Any) -> List[Any]:
 
 def add_metric(layer: Any, value: Any, aggregation: Any = None,
                name: Optional[str] = None) -> None:
-    """tf-keras's v1 `add_metric` on `layer` (see the module docstring); under eager
-    execution a NotImplementedError."""
-    from tf1compat.framework.context import executing_eagerly
+    """tf-keras's `add_metric` on `layer` (see the module docstring)."""
     from tf1compat.keras import metrics as metrics_module
-    if executing_eagerly():
-        raise NotImplementedError("Layer.add_metric under eager execution is not supported "
-                                  "by tf1compat (it is in graph mode)")
+    from tf1compat.keras.engine import node as node_module
     if aggregation is not None and aggregation != "mean":
         raise ValueError("We currently support only `mean` sample-wise metric aggregation. "
                          f"You provided aggregation=`{aggregation}`")
@@ -35,8 +42,33 @@ def add_metric(layer: Any, value: Any, aggregation: Any = None,
                          "aggregation='mean')`")
     if metric_obj is not None:
         name = metric_obj.name
+    eager_value = getattr(value, "_is_eager_tensor", False)
+    if not node_module.call_context().in_call:
+        if eager_value:
+            raise ValueError(f"Expected a symbolic Tensor for the metric value, received: "
+                             f"{value}")
+        if getattr(layer, "_is_graph_network", False):
+            if metric_obj is not None:
+                raise ValueError("Using the result of calling a `Metric` object when calling "
+                                 "`add_metric` on a Functional Model is not supported. "
+                                 "Please pass the Tensor to monitor directly.")
+            from tf1compat.keras.engine.functional_insert import graph_network_add_metric
+            graph_network_add_metric(layer, value, aggregation, name)
+            return
     metrics = layer.__dict__.setdefault("_added_metrics", [])
     match = next((m for m in metrics if m.name == name), None)
+    if eager_value or default_eager():
+        # tf-keras's v2 path; while a functional model is built under eager execution
+        # (symbolic values) the metric is only made, the eager calls update it.
+        metric = match or metric_obj
+        if metric is None:
+            with lift_to_eager():
+                metric = metrics_module.Mean(name=name, dtype=value.dtype)
+        if match is None:
+            metrics.append(metric)
+        if eager_value and metric_obj is None:
+            metric(value)
+        return
     if aggregation is None:
         if match is None and metric_obj is None:
             raise ValueError(

@@ -107,15 +107,18 @@ class Model(TrainingV1, Layer):
         self._self_tracked_trackables = list(layers)
         self.input_names = [layer.name for layer in self._input_layers]
         self.output_names = [layer.name for layer in self._output_layers]
+        self._compute_tensor_usage_count()
+        self._track_layer_dependencies()
+
+    def _compute_tensor_usage_count(self) -> None:
         usage: Dict[int, int] = collections.Counter()
-        for depth_nodes in nodes_by_depth.values():
+        for depth_nodes in self._nodes_by_depth.values():
             for node in depth_nodes:
                 for t in node.keras_inputs:
                     usage[id(t)] += 1
         for t in self.outputs:
             usage[id(t)] += 1
         self._tensor_usage_count = usage
-        self._track_layer_dependencies()
 
     def _track_layer_dependencies(self) -> None:
         """TF's checkpoint edges of a layer list: `layer-<i>`, `layer_with_weights-<k>`."""
@@ -324,6 +327,7 @@ class Model(TrainingV1, Layer):
         `__init__` is its own) is constructed as `cls(**config)`, as tf-keras does."""
         import inspect
         from tf1compat.keras.engine.functional_config import reconstruct_from_config
+        from tf1compat.keras.engine.functional_insert import connect_ancillary_layers
         from tf1compat.keras.layers.serialization import deserialize
         functional = all(key in config for key in ("name", "layers", "input_layers",
                                                    "output_layers"))
@@ -331,8 +335,10 @@ class Model(TrainingV1, Layer):
         revivable = (cls is Model or spec.args[1:] == ["inputs", "outputs", "name"]
                      or (spec.varargs == "args" and spec.varkw == "kwargs"))
         if functional and revivable:
-            inputs, outputs, _ = reconstruct_from_config(config, deserialize, custom_objects)
-            return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+            inputs, outputs, created = reconstruct_from_config(config, deserialize,
+                                                               custom_objects)
+            model = cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+            return connect_ancillary_layers(model, created)
         try:
             return cls(**config)
         except TypeError as e:

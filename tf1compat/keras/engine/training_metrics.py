@@ -100,11 +100,14 @@ class CompiledMetrics:
             found = list(self._eager.metrics())
         else:
             found = list(self._compile_metric_functions) if self._is_compiled else []
-        found.extend(added_metrics(self))
-        for layer in self._flatten_layers(include_self=False, recursive=False):
-            if isinstance(layer, metrics_module.Metric):
-                found.append(layer)
-            else:
+        layers = list(self._flatten_layers(include_self=False, recursive=False))
+        # (the model's Metric attributes come first; `add_metric` of their results does
+        # not list them twice)
+        own = [layer for layer in layers if isinstance(layer, metrics_module.Metric)]
+        found.extend(own)
+        found.extend(m for m in added_metrics(self) if all(m is not o for o in own))
+        for layer in layers:
+            if not isinstance(layer, metrics_module.Metric):
                 found.extend(layer.metrics)
         return found
 

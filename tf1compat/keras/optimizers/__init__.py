@@ -90,11 +90,33 @@ def serialize(optimizer: Any) -> Dict[str, Any]:
     return serialize_keras_object(optimizer)
 
 
+# tf-keras's TF2 optimizers (what `tf.keras.optimizers.SGD` is under TF2 behaviour) are
+# registered, so saved as "Custom>SGD" with keys the legacy ones lack. TF1 behaviour
+# compiles with the legacy optimizer of that name instead (tf-keras's
+# `convert_to_legacy_optimizer`: the same config less those keys).
+_TF2_OPTIMIZERS = frozenset({"Adadelta", "Adafactor", "Adagrad", "Adam", "Adamax", "AdamW",
+                             "Ftrl", "Lion", "Nadam", "RMSprop", "SGD"})
+_TF2_ONLY_KEYS = ("weight_decay", "use_ema", "ema_momentum", "ema_overwrite_frequency",
+                  "jit_compile", "is_legacy_optimizer")
+
+
+def _as_legacy_config(config: Dict[str, Any], custom_objects: Any) -> Dict[str, Any]:
+    from tf1compat.keras.utils.serialization import get_registered_object
+    class_name = config.get("class_name", "")
+    package, _, name = class_name.partition(">")
+    if package != "Custom" or name not in _TF2_OPTIMIZERS or \
+            get_registered_object(class_name, custom_objects) is not None:
+        return config
+    inner = {k: v for k, v in config.get("config", {}).items() if k not in _TF2_ONLY_KEYS}
+    return {"class_name": name.lower(), "config": inner}
+
+
 def deserialize(config: Dict[str, Any], custom_objects: Optional[Dict[str, Any]] = None,
                 **unused: Any) -> OptimizerV2:
-    """The optimizer a config stands for (class names are matched case-insensitively)."""
+    """The optimizer a config stands for (class names are matched case-insensitively;
+    tf-keras's TF2 optimizers, "Custom>Adam", as their legacy ones)."""
     from tf1compat.keras.utils.serialization import deserialize_keras_object
-    config = dict(config)
+    config = _as_legacy_config(dict(config), custom_objects)
     if config["class_name"].lower() in _BY_NAME:
         config["class_name"] = config["class_name"].lower()
     return deserialize_keras_object(config, module_objects=_BY_NAME,
