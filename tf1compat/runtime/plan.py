@@ -28,6 +28,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
+from tf1compat.runtime.plan_rewrites import own_shape_reshape_kernel, own_shape_reshapes
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
            "gradient_setup", "compute_frees", "state_key", "is_pure_alias",
@@ -180,13 +181,17 @@ class PlanBuilder:
         feeds = {t: i for i, t in enumerate(feed_tensors)}
         try:
             modes = self.prune_modes(fetch_elems, feeds, context)
+            dataflow = any(op._type in DATAFLOW_OP_TYPES for op in modes)
+            reshapes = {} if dataflow else own_shape_reshapes(modes, feeds)
+            if reshapes:
+                # Their shape inputs are computed in the kernel: prune what only they need.
+                modes = self.prune_modes(fetch_elems, feeds, context, reshapes)
             order = _toposort(list(modes))
             grads = self.gradient_setup(order)
             if grads.needs_grad and feeds:
                 _refuse_feeds_between_gradient_ends(order, feeds)
-            dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
-                             dataflow, without_effects_ops(modes))
+                             dataflow, without_effects_ops(modes), reshapes)
             for op in order:
                 binder.bind(op)
             binder.bind_back_edges()
@@ -214,8 +219,10 @@ class PlanBuilder:
         return _toposort(list(self.prune_modes(fetch_elems, feeds, context)))
 
     def prune_modes(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
-                    context: Any = None) -> Dict[Operation, bool]:
-        """The ops needed for the fetches, each True where it runs in full.
+                    context: Any = None, own_shape: Optional[Dict[Operation, Any]] = None
+                    ) -> Dict[Operation, bool]:
+        """The ops needed for the fetches, each True where it runs in full (the shape
+        inputs of `own_shape`'s Reshapes, runtime/plan_rewrites.py, are not needed).
 
         An op reached only through a gradient op's `value_only` inputs runs for its value
         (autograd differentiates through it) without its control inputs: TF's gradient
@@ -250,7 +257,8 @@ class PlanBuilder:
             # In a control-flow region, variables from outside are read from the store
             # (is_pure_alias), and control inputs from outside belong to the construct's
             # op (If/While), which runs after them; see ops/_regions.py.
-            for t in op._inputs:
+            inputs = op._inputs[:1] if own_shape and op in own_shape else op._inputs
+            for t in inputs:
                 if t not in feeds and not (context is not None and
                                            t._op._control_flow_context is not context
                                            and is_pure_alias(t)):
@@ -348,8 +356,10 @@ class _Binder:
     def __init__(self, builder: PlanBuilder, feed_tensors: Sequence[Tensor],
                  feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
                  for_function: bool, dataflow: bool = False,
-                 autograd_only: Optional[Set[Operation]] = None):
+                 autograd_only: Optional[Set[Operation]] = None,
+                 own_shape: Optional[Dict[Operation, Any]] = None):
         self.builder = builder
+        self.own_shape = own_shape or {}
         self.autograd_only = autograd_only or set()
         self.dataflow = dataflow
         # Merge inputs from NextIteration, bound once their producers are bound:
@@ -403,6 +413,8 @@ class _Binder:
                 kernel = self._constant(op, od.kernel(op, kctx), device)
                 if kernel is None:
                     return
+            elif op in self.own_shape:
+                kernel = own_shape_reshape_kernel(op, self.own_shape[op])
             elif od.kernel is not None:
                 kernel = od.kernel(op, kctx)
                 if len(op._outputs) == 1 and od.has_list_outputs:
@@ -443,6 +455,9 @@ class _Binder:
         grad_sources = set(od.grad_sources(op)) if od.grad_sources is not None else ()
         for i, t in enumerate(op._inputs):
             if i in ref_idx:
+                continue
+            if i == 1 and op in self.own_shape:
+                args.append(Source(CONST, None))     # read from input 0 by the kernel
                 continue
             if self.dataflow and is_back_edge(op, t):
                 self.back_edges.append((len(self.steps), len(args), t))
