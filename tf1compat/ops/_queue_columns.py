@@ -3,7 +3,8 @@
 A queue whose components all have fully defined shapes and numpy-representable dtypes
 keeps its elements as rows of one numpy array per component instead of one Python tuple
 per element: `enqueue_many` writes a whole batch with one copy per component and
-`dequeue_many` gathers its rows with one `take` per component, where the per-row storage
+`dequeue_many` gathers its rows with one `take` per group of components of one dtype and
+element shape (a RandomShuffleQueue's `_Slots`), where the per-row storage
 splits a batch into `batch x components` objects and stacks them again at the dequeue
 (numpy_input_fn's feeding queue: 128 rows x 22 components a step).
 

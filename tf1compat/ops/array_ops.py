@@ -296,9 +296,35 @@ def _check_reshape(x: Any, dims: List[int]) -> None:
                         f"shape {'requires a multiple of' if -1 in dims else 'has'} {known}")
 
 
+def _own_shape_kernel(string: bool, spec: List[Any]) -> Callable[..., Any]:
+    """Reshape to `spec` (runtime/plan_rewrites.py: per target dimension a constant or
+    ("dim", i), input 0's own dimension i), checked as the general kernel checks."""
+    picks = [(k, item[1]) for k, item in enumerate(spec) if isinstance(item, tuple)]
+    template = [0 if isinstance(item, tuple) else item for item in spec]
+    # Without a -1, and each dimension read once, the count matches when the constants'
+    # product is that of the dimensions not read; otherwise `_check_reshape` decides.
+    picked = {i for _, i in picks}
+    constants = math.prod(template[k] for k in range(len(spec)) if k not in dict(picks))
+    plain = -1 not in template and len(picked) == len(picks)
+
+    def reshape(x: Any, _shape: Any) -> Any:
+        dims = list(template)
+        shape = x.shape
+        for k, i in picks:
+            dims[k] = shape[i]
+        if not plain or constants != math.prod(
+                d for i, d in enumerate(shape) if i not in picked):
+            _check_reshape(x, dims)
+        return np.reshape(x, dims) if string else x.reshape(dims)
+    return reshape
+
+
 def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dims = static_ints(node, 1)
     string = node.attrs["T"] == D.string
+    own_shape = getattr(kctx, "own_shape", None)
+    if own_shape is not None:
+        return _own_shape_kernel(string, own_shape)
+    dims = static_ints(node, 1)
     if dims is not None and dims.count(-1) > 1:
         return lambda x, s: _check_reshape(x, dims)
     if dims is not None:

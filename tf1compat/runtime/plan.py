@@ -28,7 +28,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
-from tf1compat.runtime.plan_rewrites import own_shape_reshape_kernel, own_shape_reshapes
+from tf1compat.runtime.plan_rewrites import own_shape_reshapes
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
            "gradient_setup", "compute_frees", "state_key", "is_pure_alias",
@@ -115,16 +115,20 @@ def is_pure_alias(t: Tensor) -> bool:
 class PlanKernelContext:
     """What a kernel factory may use: the session runtime, the op's device, sub-plans."""
 
-    __slots__ = ("runtime", "device", "node", "builder", "_may_alias")
+    __slots__ = ("runtime", "device", "node", "builder", "_may_alias", "own_shape")
 
     def __init__(self, runtime: Any, device: torch.device, node: Operation,
                  builder: "PlanBuilder",
-                 may_alias: Optional[Callable[[Tensor], bool]] = None):
+                 may_alias: Optional[Callable[[Tensor], bool]] = None,
+                 own_shape: Optional[List[Any]] = None):
         self.runtime = runtime
         self.device = device
         self.node = node
         self.builder = builder
         self._may_alias = may_alias
+        # A Reshape to its input's own dimensions (runtime/plan_rewrites.py): the target
+        # spec its kernel reads from input 0; its shape input arrives as None.
+        self.own_shape = own_shape
 
     @property
     def state(self) -> Dict[str, Any]:
@@ -394,7 +398,8 @@ class _Binder:
         args = self._arguments(op, device)
         sources = self.sources
         kctx = PlanKernelContext(self.runtime, device, op, self.builder,
-                                 lambda t: _may_alias(t, sources, feeds))
+                                 lambda t: _may_alias(t, sources, feeds),
+                                 self.own_shape.get(op))
         alias_outputs = [state_key(t) if not _is_fed(t, feeds) else None
                          for t in op._outputs]
         if od.kernel is None:
@@ -413,8 +418,6 @@ class _Binder:
                 kernel = self._constant(op, od.kernel(op, kctx), device)
                 if kernel is None:
                     return
-            elif op in self.own_shape:
-                kernel = own_shape_reshape_kernel(op, self.own_shape[op])
             elif od.kernel is not None:
                 kernel = od.kernel(op, kctx)
                 if len(op._outputs) == 1 and od.has_list_outputs:

@@ -7,8 +7,9 @@ batch dimension is unknown at graph build (a `tf.data` pipeline's `batch()` with
 `drop_remainder`), the plan cannot fold the shape to a constant, so each run pays four
 kernel calls (and Python to convert the packed tensor back to ints) for what is
 `x.reshape(x.shape[0], n)`. A plan pass finds that pattern and binds the Reshape with a
-kernel that reads the dimensions from `x` itself; the Shape, StridedSlice and Pack steps
-are pruned when nothing else in the plan needs them.
+kernel that reads the dimensions from `x` itself (the Reshape kernel factory builds it
+when the plan hands it the pattern as `kctx.own_shape`, ops/array_ops.py); the Shape,
+StridedSlice and Pack steps are pruned when nothing else in the plan needs them.
 
 The rewrite applies only where it is provably the same computation: the Pack (axis 0)
 packs Python-known constant scalars and `StridedSlice(Shape(x), [i], [i + 1], [1])` with
@@ -22,8 +23,7 @@ to constant folding. Dataflow (TF1 control flow) plans are not rewritten.
 
 from __future__ import annotations
 
-import math
-from typing import Any, Callable, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["own_shape_reshapes", "own_shape_reshape_kernel"]
+__all__ = ["own_shape_reshapes"]
 
 _SLICE_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")
 
@@ -113,28 +113,3 @@ def own_shape_reshapes(ops: Iterable[Operation], feeds: Dict[Tensor, Any]
             if spec is not None and not _fed_between(op, feeds):
                 found[op] = spec
     return found
-
-
-def own_shape_reshape_kernel(node: Operation, spec: List[Any]) -> Callable[..., Any]:
-    """The Reshape kernel for `spec` (from `own_shape_reshapes`): (x, ignored) -> x
-    reshaped to its own dimensions and the constants, checked as Reshape checks."""
-    from tf1compat.ops.array_ops import _check_reshape
-    string = node.get_attr("T").name == "string"
-    picks = [(k, item[1]) for k, item in enumerate(spec) if isinstance(item, tuple)]
-    template = [0 if isinstance(item, tuple) else item for item in spec]
-    # Without a -1 the count matches when the constants' product equals that of the
-    # dimensions not picked; otherwise (or on a mismatch) Reshape's own check decides.
-    picked = {i for _, i in picks}
-    constants = math.prod(template[k] for k in range(len(spec)) if k not in dict(picks))
-    plain = -1 not in template and len(picked) == len(picks)
-
-    def reshape(x: Any, _shape: Any) -> Any:
-        dims = list(template)
-        shape = x.shape
-        for k, i in picks:
-            dims[k] = shape[i]
-        if not plain or constants != math.prod(
-                d for i, d in enumerate(shape) if i not in picked):
-            _check_reshape(x, dims)
-        return np.reshape(x, dims) if string else x.reshape(dims)
-    return reshape
