@@ -171,8 +171,10 @@ class GradModeRewriter:
         self.clean: Set[Any] = set()
 
     def _is_clean(self, t: Any) -> bool:
-        if not (t.dtype.is_floating or t.dtype.is_complex):
-            return True             # (float refs are floating: variables are not clean)
+        if not (t.dtype.is_floating or t.dtype.is_complex or t.dtype.name == "variant"):
+            # (Float refs are floating: variables are not clean; a variant - a TensorList
+            # - may hold float tensors.)
+            return True
         if t in self.sources:
             return False
         return t in self.clean or t._op._type == "Const"
@@ -188,7 +190,8 @@ class GradModeRewriter:
             if not any(t.dtype.is_floating or t.dtype.is_complex for t in op._inputs) and \
                     any(t.dtype.is_floating or t.dtype.is_complex for t in op._outputs) and \
                     _gradient_kind(op) == "none":
-                self.clean.update(op._outputs)
+                # (A variant output is not a tensor the cut detaches.)
+                self.clean.update(t for t in op._outputs if t.dtype.name != "variant")
                 return _cut_outputs(kernel)
         # No gradient of the plan flows through this op: it runs on detached inputs,
         # so autograd keeps none of its values alive (recomputed segments of

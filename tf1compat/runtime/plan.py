@@ -28,6 +28,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
+from tf1compat.runtime.plan_checks import refuse_feeds_between_gradient_ends
 from tf1compat.runtime.plan_rewrites import own_shape_reshapes
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
@@ -193,7 +194,7 @@ class PlanBuilder:
             order = _toposort(list(modes))
             grads = self.gradient_setup(order)
             if grads.needs_grad and feeds:
-                _refuse_feeds_between_gradient_ends(order, feeds)
+                refuse_feeds_between_gradient_ends(order, feeds)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
                              dataflow, without_effects_ops(modes), reshapes)
             for op in order:
@@ -299,50 +300,6 @@ def gradient_setup(order: List[Operation]) -> GradientSetup:
         except NotImplementedError as e:
             raise errors.op_error(errors.UnimplementedError, grad_ops[0], str(e)) from None
     return setup
-
-
-_PLACEHOLDER_TYPES = frozenset({"Placeholder", "PlaceholderV2"})
-
-
-def _ancestors(tensors: Sequence[Tensor]) -> Set[Tensor]:
-    """The tensors `tensors` are computed from (data inputs, transitively), themselves too."""
-    seen: Set[Tensor] = set()
-    todo = list(tensors)
-    while todo:
-        t = todo.pop()
-        if t not in seen:
-            seen.add(t)
-            todo.extend(t._op._inputs)
-    return seen
-
-
-def _refuse_feeds_between_gradient_ends(order: List[Operation],
-                                        feeds: Dict[Tensor, int]) -> None:
-    """UnimplementedError for a fed tensor (not a placeholder) that a gradient's ys depend
-    on and that itself depends on the gradient's xs: TF runs the gradient ops through
-    the fed value (`tf.gradients(y, x)` with `h = f(x)` fed is dy/dh(fed) * dh/dx), while
-    the autograd graph of a run stops at a feed and would give zero."""
-    fed = [t for t in feeds if t._op._type not in _PLACEHOLDER_TYPES]
-    if not fed:
-        return
-    for op in order:
-        od = op._op_def
-        if od.grad_sources is None or op.get_attr("f") is not None:
-            continue
-        xs = set(od.grad_sources(op))
-        ys = op._inputs[:len(op.get_attr("Ty"))]
-        upstream = _ancestors(ys)
-        for t in fed:
-            if t in upstream and t not in xs:
-                reached = [x for x in _ancestors([t]) & xs if x is not t]
-                if reached:
-                    raise errors.op_error(
-                        errors.UnimplementedError, op,
-                        f"{t.name} is fed, and the gradient {op.name} computes runs through "
-                        f"it to {reached[0].name}: TensorFlow takes that gradient through "
-                        f"the fed value; tf1compat does not support it. Feed a "
-                        f"tf.placeholder instead, or take the gradient with respect to "
-                        f"{t.name} itself")
 
 
 # -- passes 3 and 4: binding ops and fetches ---------------------------------------------------
