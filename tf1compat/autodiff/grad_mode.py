@@ -15,6 +15,15 @@ grad-mode plan; plans without gradients keep their plain kernels):
   through that type's kernel instead;
 * ops whose TF gradient differs from torch's at edge points run their declared
   `grad_formula` (ops/_grad_formulas.py).
+
+Ops no gradient of the plan flows through run on detached inputs, except where no input
+can require grad: an Estimator step's input pipeline (a dequeue or `get_next`, then
+each feature column's ExpandDims/Reshape, their concat) would otherwise pay a wrapper
+call per op. A float tensor is known clean (never requires grad in the run) when a
+Const (not a gradient source) produced it, or a pure op whose inputs are all clean, or
+a stateful op TF does not differentiate that takes no float input (a queue's dequeue,
+an iterator's `get_next`, a random op): that op's outputs are detached once, as TF's
+gradient stops there.
 """
 
 from __future__ import annotations
@@ -155,6 +164,42 @@ class GradModeRewriter:
         self.differentiated = None if not self.grad_ops or any(
             info is None for _, info in infos) else \
             _differentiated_ops(self.grad_ops, self.cut_ops)
+        self.sources: Set[Any] = {t for g in self.grad_ops
+                                  for t in g._op_def.grad_sources(g)}
+        # Float tensors of the plan that never require grad (see the module docstring);
+        # `wrap` sees the ops in plan order, so producers are classified first.
+        self.clean: Set[Any] = set()
+
+    def _is_clean(self, t: Any) -> bool:
+        if not (t.dtype.is_floating or t.dtype.is_complex or t.dtype.name == "variant"):
+            # (Float refs are floating: variables are not clean; a variant - a TensorList
+            # - may hold float tensors.)
+            return True
+        if t in self.sources:
+            return False
+        return t in self.clean or t._op._type == "Const"
+
+    def _undifferentiated(self, op: Operation, kernel: Callable[..., Any]
+                          ) -> Callable[..., Any]:
+        """The kernel of an op no gradient of the plan flows through."""
+        od = op._op_def
+        if all(self._is_clean(t) for t in op._inputs):
+            if not od.stateful:
+                self.clean.update(op._outputs)
+                return kernel
+            if not any(t.dtype.is_floating or t.dtype.is_complex for t in op._inputs) and \
+                    any(t.dtype.is_floating or t.dtype.is_complex for t in op._outputs) and \
+                    _gradient_kind(op) == "none":
+                # (A variant output is not a tensor the cut detaches.)
+                self.clean.update(t for t in op._outputs if t.dtype.name != "variant")
+                return _cut_outputs(kernel)
+        # No gradient of the plan flows through this op: it runs on detached inputs,
+        # so autograd keeps none of its values alive (recomputed segments of
+        # gradient checkpointing leave the original forward's activations free).
+        # (Ops whose outputs cannot carry a gradient, such as the optimizers' updates,
+        # keep their kernels and with them their batching.)
+        return _detach_inputs(kernel, range(len(op._inputs))) \
+            if _float_in_and_out(op) else kernel
 
     def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
         if op in self.cut_ops:
@@ -163,13 +208,7 @@ class GradModeRewriter:
             from tf1compat.autodiff.gradients import gradient_kernel
             return gradient_kernel(op, kctx, self.retain_graph, self.box)
         if self.differentiated is not None and op not in self.differentiated:
-            # No gradient of the plan flows through this op: it runs on detached inputs,
-            # so autograd keeps none of its values alive (recomputed segments of
-            # gradient checkpointing leave the original forward's activations free).
-            # (Ops whose outputs cannot carry a gradient, such as the optimizers' updates,
-            # keep their kernels and with them their batching.)
-            return _detach_inputs(kernel, range(len(op._inputs))) \
-                if _float_in_and_out(op) else kernel
+            return self._undifferentiated(op, kernel)
         try:
             kind, value = gradient_function(op)
         except LookupError:
@@ -191,6 +230,13 @@ class GradModeRewriter:
         formula = op._op_def.grad_formula
         wrapped = None if formula is None else formula(op, kernel)
         return kernel if wrapped is None else wrapped
+
+
+def _gradient_kind(op: Operation) -> Any:
+    try:
+        return gradient_function(op)[0]
+    except LookupError:
+        return None
 
 
 def _cut_outputs(kernel: Callable[..., Any]) -> Callable[..., Any]:

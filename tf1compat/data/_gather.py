@@ -51,10 +51,26 @@ def _rows(value: DatasetValue) -> Take:
     if isinstance(value, TensorSliceValue):
         return _slice_rows(value.n)
     if isinstance(value, ShuffleValue):
-        inner = _rows(value.input)
-        return ShuffleIter(value.buffer_size, value.pass_random(),
-                           lambda count: iter(inner(count))).take
+        return _shuffle_rows(value)
     return _repeat_rows(value)
+
+
+def _shuffle_rows(value: ShuffleValue) -> Take:
+    """A shuffle pass over row numbers: the input's rows are a list, so when all the
+    rows a take asks for come, the buffer's draws take `draw_full`'s short loop."""
+    inner = _rows(value.input)
+    shuffle = ShuffleIter(value.buffer_size, value.pass_random(),
+                          lambda count: iter(inner(count)))
+
+    def take(count: int) -> List[int]:
+        want = shuffle.wanted(count)
+        if shuffle.pull is None or want <= 0 or count <= 0:
+            return shuffle.take(count)
+        rows = inner(want)
+        if len(rows) == want:
+            return shuffle.draw_full(count, rows)
+        return shuffle.draw(count, iter(rows))
+    return take
 
 
 def _slice_rows(n: int) -> Take:

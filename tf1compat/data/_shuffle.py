@@ -99,13 +99,20 @@ class ShuffleIter(Iter):
         self.end = 0
         self.pull: Optional[Callable[[int], Iterator[Any]]] = pull
 
+    def wanted(self, count: int) -> int:
+        """How many input items `take(count)` asks for: each draw comes from a full
+        buffer, the first needs it filled up, each later one a single refill."""
+        return self.size - (self.end - self.start) + count - 1
+
     def take(self, count: int) -> List[Any]:
         """The next `count` items (fewer only at the end of the pass)."""
-        size, buffer, out = self.size, self.buffer, []
-        # Each draw comes from a full buffer: the first needs it filled up, each later one
-        # a single refill, so the call's input is asked for at once.
-        want = size - (self.end - self.start) + count - 1
+        want = self.wanted(count)
         items = self.pull(want) if self.pull is not None and want > 0 else iter(())
+        return self.draw(count, items)
+
+    def draw(self, count: int, items: Iterator[Any]) -> List[Any]:
+        """`take(count)` on the input items `items` (asked for with `wanted(count)`)."""
+        size, buffer, out = self.size, self.buffer, []
         words: Any = ()
         start, end = self.start, self.end
         try:
@@ -132,6 +139,31 @@ class ShuffleIter(Iter):
                 start += 1
         finally:
             self.start, self.end = start, end
+        return out
+
+    def draw_full(self, count: int, items: List[Any]) -> List[Any]:
+        """`draw` when all `wanted(count)` items came (count >= 1): the buffer is full at
+        every draw, so a draw is `random % size` with no exhaustion to watch for - the
+        same items in the same order, without the general loop's per-item checks."""
+        size, buffer = self.size, self.buffer
+        start, end = self.start, self.end
+        fill = size - (end - start)
+        for item in items[:fill]:
+            buffer[end % size] = item
+            end += 1
+        out = []
+        refills = iter(items[fill:])
+        for k, word in enumerate(self.random.take(count)):
+            if k:
+                buffer[end % size] = next(refills)
+                end += 1
+            index = (start + word % size) % size
+            head = start % size
+            out.append(buffer[index])
+            buffer[index] = buffer[head]
+            buffer[head] = None
+            start += 1
+        self.start, self.end = start, end
         return out
 
     def get_next(self) -> Optional[Element]:

@@ -3,7 +3,8 @@
 A queue whose components all have fully defined shapes and numpy-representable dtypes
 keeps its elements as rows of one numpy array per component instead of one Python tuple
 per element: `enqueue_many` writes a whole batch with one copy per component and
-`dequeue_many` gathers its rows with one `take` per component, where the per-row storage
+`dequeue_many` gathers its rows with one `take` per group of components of one dtype and
+element shape (a RandomShuffleQueue's `_Slots`), where the per-row storage
 splits a batch into `batch x components` objects and stacks them again at the dequeue
 (numpy_input_fn's feeding queue: 128 rows x 22 components a step).
 
@@ -104,12 +105,33 @@ class _Layout:
 
 class _Slots:
     """Rows in numbered slots of one growing array per component; freed slots are
-    reused. Grows by doubling, so the arrays are at most twice the largest size."""
+    reused. Grows by doubling, so the arrays are at most twice the largest size.
+
+    Components of one dtype and element shape share a block `[k, slots, *shape]` whose
+    row j is component j's array, so a gather takes the rows of all k at once (one
+    `take` for numpy_input_fn's 20 float features instead of 20); each component
+    handed out is a contiguous row of the block the gather made."""
 
     def __init__(self, layout: _Layout):
         self._layout = layout
-        self._columns = layout.empty(0)
+        members: dict = {}
+        for j, (shape, dtype) in enumerate(zip(layout.shapes, layout.numpy_dtypes)):
+            members.setdefault((shape, dtype), []).append(j)
+        self._groups = [(shape, dtype, js) for (shape, dtype), js in members.items()]
+        self._blocks: List[np.ndarray] = []
+        self._columns: Columns = []
+        self._allocate(0)
         self._free: List[int] = []
+
+    def _allocate(self, rows: int) -> None:
+        """New (empty) blocks of `rows` slots; `_columns` their per-component rows."""
+        self._blocks = [np.empty((len(js), rows) + shape, dtype=dtype)
+                        for shape, dtype, js in self._groups]
+        columns: List[Any] = [None] * len(self._layout.shapes)
+        for block, (_, _, js) in zip(self._blocks, self._groups):
+            for j, row in zip(js, block):
+                columns[j] = row
+        self._columns = columns
 
     def reserve(self, count: int) -> List[int]:
         if len(self._free) < count:
@@ -121,10 +143,10 @@ class _Slots:
     def _grow(self, need: int) -> None:
         old = len(self._columns[0])
         new = max(2 * old, old + need, 64)
-        grown = self._layout.empty(new)
-        for g, c in zip(grown, self._columns):
-            g[:old] = c
-        self._columns = grown
+        blocks = self._blocks
+        self._allocate(new)
+        for grown, block in zip(self._blocks, blocks):
+            grown[:, :old] = block
         self._free.extend(range(new - 1, old - 1, -1))   # the lowest slots are used first
 
     def write(self, slots: List[int], values: Sequence[Any]) -> None:
@@ -138,7 +160,11 @@ class _Slots:
 
     def gather(self, slots: List[int]) -> Columns:
         index = np.asarray(slots, dtype=np.intp)
-        return [column.take(index, axis=0) for column in self._columns]
+        columns: List[Any] = [None] * len(self._columns)
+        for block, (_, _, js) in zip(self._blocks, self._groups):
+            for j, rows in zip(js, block.take(index, axis=1)):
+                columns[j] = rows
+        return columns
 
     def row(self, slot: int) -> tuple:
         return self._layout.row(self._columns, slot)

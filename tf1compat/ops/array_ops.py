@@ -318,9 +318,35 @@ def _check_reshape(x: Any, dims: List[int]) -> List[int]:
     return out
 
 
+def _own_shape_kernel(string: bool, spec: List[Any]) -> Callable[..., Any]:
+    """Reshape to `spec` (runtime/plan_rewrites.py: per target dimension a constant or
+    ("dim", i), input 0's own dimension i), checked as the general kernel checks."""
+    picks = [(k, item[1]) for k, item in enumerate(spec) if isinstance(item, tuple)]
+    template = [0 if isinstance(item, tuple) else item for item in spec]
+    # Without a -1, and each dimension read once, the count matches when the constants'
+    # product is that of the dimensions not read; otherwise `_check_reshape` decides.
+    picked = {i for _, i in picks}
+    constants = math.prod(template[k] for k in range(len(spec)) if k not in dict(picks))
+    plain = -1 not in template and len(picked) == len(picks)
+
+    def reshape(x: Any, _shape: Any) -> Any:
+        dims = list(template)
+        shape = x.shape
+        for k, i in picks:
+            dims[k] = shape[i]
+        if not plain or constants != math.prod(
+                d for i, d in enumerate(shape) if i not in picked):
+            dims = _check_reshape(x, dims)
+        return np.reshape(x, dims) if string else x.reshape(dims)
+    return reshape
+
+
 def _reshape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    dims = static_ints(node, 1)
     string = node.attrs["T"] == D.string
+    own_shape = getattr(kctx, "own_shape", None)
+    if own_shape is not None:
+        return _own_shape_kernel(string, own_shape)
+    dims = static_ints(node, 1)
     if dims is not None and (dims.count(-1) > 1 or -1 in dims and 0 in dims
                              or min(dims, default=0) < -1):
         # Torch cannot infer a -1 beside a zero size; TF's rule does (and raises the rest).
@@ -438,7 +464,7 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A
                      name=name)
 
 
-# -- concat, stack, unstack, split -----------------------------------------------------------------
+# -- concat, stack, unstack, split --------------------------------------------------------------
 
 
 def _concat_kernel(node: Any, kctx: Any) -> Callable[..., Any]:

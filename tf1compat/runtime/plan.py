@@ -28,6 +28,8 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
+from tf1compat.runtime.plan_checks import refuse_feeds_between_gradient_ends
+from tf1compat.runtime.plan_rewrites import own_shape_reshapes
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
            "gradient_setup", "compute_frees", "state_key", "is_pure_alias",
@@ -114,16 +116,20 @@ def is_pure_alias(t: Tensor) -> bool:
 class PlanKernelContext:
     """What a kernel factory may use: the session runtime, the op's device, sub-plans."""
 
-    __slots__ = ("runtime", "device", "node", "builder", "_may_alias")
+    __slots__ = ("runtime", "device", "node", "builder", "_may_alias", "own_shape")
 
     def __init__(self, runtime: Any, device: torch.device, node: Operation,
                  builder: "PlanBuilder",
-                 may_alias: Optional[Callable[[Tensor], bool]] = None):
+                 may_alias: Optional[Callable[[Tensor], bool]] = None,
+                 own_shape: Optional[List[Any]] = None):
         self.runtime = runtime
         self.device = device
         self.node = node
         self.builder = builder
         self._may_alias = may_alias
+        # A Reshape to its input's own dimensions (runtime/plan_rewrites.py): the target
+        # spec its kernel reads from input 0; its shape input arrives as None.
+        self.own_shape = own_shape
 
     @property
     def state(self) -> Dict[str, Any]:
@@ -180,13 +186,17 @@ class PlanBuilder:
         feeds = {t: i for i, t in enumerate(feed_tensors)}
         try:
             modes = self.prune_modes(fetch_elems, feeds, context)
+            dataflow = any(op._type in DATAFLOW_OP_TYPES for op in modes)
+            reshapes = {} if dataflow else own_shape_reshapes(modes, feeds)
+            if reshapes:
+                # Their shape inputs are computed in the kernel: prune what only they need.
+                modes = self.prune_modes(fetch_elems, feeds, context, reshapes)
             order = _toposort(list(modes))
             grads = self.gradient_setup(order)
             if grads.needs_grad and feeds:
-                _refuse_feeds_between_gradient_ends(order, feeds)
-            dataflow = any(op._type in DATAFLOW_OP_TYPES for op in order)
+                refuse_feeds_between_gradient_ends(order, feeds)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
-                             dataflow, without_effects_ops(modes))
+                             dataflow, without_effects_ops(modes), reshapes)
             for op in order:
                 binder.bind(op)
             binder.bind_back_edges()
@@ -214,8 +224,10 @@ class PlanBuilder:
         return _toposort(list(self.prune_modes(fetch_elems, feeds, context)))
 
     def prune_modes(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
-                    context: Any = None) -> Dict[Operation, bool]:
-        """The ops needed for the fetches, each True where it runs in full.
+                    context: Any = None, own_shape: Optional[Dict[Operation, Any]] = None
+                    ) -> Dict[Operation, bool]:
+        """The ops needed for the fetches, each True where it runs in full (the shape
+        inputs of `own_shape`'s Reshapes, runtime/plan_rewrites.py, are not needed).
 
         An op reached only through a gradient op's `value_only` inputs runs for its value
         (autograd differentiates through it) without its control inputs: TF's gradient
@@ -250,7 +262,8 @@ class PlanBuilder:
             # In a control-flow region, variables from outside are read from the store
             # (is_pure_alias), and control inputs from outside belong to the construct's
             # op (If/While), which runs after them; see ops/_regions.py.
-            for t in op._inputs:
+            inputs = op._inputs[:1] if own_shape and op in own_shape else op._inputs
+            for t in inputs:
                 if t not in feeds and not (context is not None and
                                            t._op._control_flow_context is not context
                                            and is_pure_alias(t)):
@@ -289,52 +302,6 @@ def gradient_setup(order: List[Operation]) -> GradientSetup:
     return setup
 
 
-_PLACEHOLDER_TYPES = frozenset({"Placeholder", "PlaceholderV2"})
-
-
-def _ancestors(tensors: Sequence[Tensor], differentiable_only: bool = False) -> Set[Tensor]:
-    """The tensors `tensors` are computed from (data inputs, transitively), themselves too;
-    with `differentiable_only`, not past ops no gradient flows through (StopGradient)."""
-    seen: Set[Tensor] = set()
-    todo = list(tensors)
-    while todo:
-        t = todo.pop()
-        if t not in seen:
-            seen.add(t)
-            if not differentiable_only or t._op._op_def.grad != "none":
-                todo.extend(t._op._inputs)
-    return seen
-
-
-def _refuse_feeds_between_gradient_ends(order: List[Operation],
-                                        feeds: Dict[Tensor, int]) -> None:
-    """UnimplementedError for a fed tensor (not a placeholder) that a gradient's ys depend
-    on and that itself depends on the gradient's xs: TF runs the gradient ops through
-    the fed value (`tf.gradients(y, x)` with `h = f(x)` fed is dy/dh(fed) * dh/dx), while
-    the autograd graph of a run stops at a feed and would give zero."""
-    fed = [t for t in feeds if t._op._type not in _PLACEHOLDER_TYPES]
-    if not fed:
-        return
-    for op in order:
-        od = op._op_def
-        if od.grad_sources is None or op.get_attr("f") is not None:
-            continue
-        xs = set(od.grad_sources(op))
-        ys = op._inputs[:len(op.get_attr("Ty"))]
-        upstream = _ancestors(ys, differentiable_only=True)
-        for t in fed:
-            if t in upstream and t not in xs:
-                reached = [x for x in _ancestors([t]) & xs if x is not t]
-                if reached:
-                    raise errors.op_error(
-                        errors.UnimplementedError, op,
-                        f"{t.name} is fed, and the gradient {op.name} computes runs through "
-                        f"it to {reached[0].name}: TensorFlow takes that gradient through "
-                        f"the fed value; tf1compat does not support it. Feed a "
-                        f"tf.placeholder instead, or take the gradient with respect to "
-                        f"{t.name} itself")
-
-
 # -- passes 3 and 4: binding ops and fetches ---------------------------------------------------
 
 def _factory_error(op: Operation, e: Exception) -> errors.OpError:
@@ -350,8 +317,10 @@ class _Binder:
     def __init__(self, builder: PlanBuilder, feed_tensors: Sequence[Tensor],
                  feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
                  for_function: bool, dataflow: bool = False,
-                 autograd_only: Optional[Set[Operation]] = None):
+                 autograd_only: Optional[Set[Operation]] = None,
+                 own_shape: Optional[Dict[Operation, Any]] = None):
         self.builder = builder
+        self.own_shape = own_shape or {}
         self.autograd_only = autograd_only or set()
         self.dataflow = dataflow
         # Merge inputs from NextIteration, bound once their producers are bound:
@@ -386,7 +355,8 @@ class _Binder:
         args = self._arguments(op, device)
         sources = self.sources
         kctx = PlanKernelContext(self.runtime, device, op, self.builder,
-                                 lambda t: _may_alias(t, sources, feeds))
+                                 lambda t: _may_alias(t, sources, feeds),
+                                 self.own_shape.get(op))
         alias_outputs = [state_key(t) if not _is_fed(t, feeds) else None
                          for t in op._outputs]
         if od.kernel is None:
@@ -445,6 +415,9 @@ class _Binder:
         grad_sources = set(od.grad_sources(op)) if od.grad_sources is not None else ()
         for i, t in enumerate(op._inputs):
             if i in ref_idx:
+                continue
+            if i == 1 and op in self.own_shape:
+                args.append(Source(CONST, None))     # read from input 0 by the kernel
                 continue
             if self.dataflow and is_back_edge(op, t):
                 self.back_edges.append((len(self.steps), len(args), t))
