@@ -37,7 +37,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.keras import backend
 from tf1compat.keras.backend_core import with_numpy_op_seed
-from tf1compat.keras.engine import dtype_policy, masking
+from tf1compat.keras.engine import dtype_policy, layer_losses, masking
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.input_spec import InputSpec, assert_input_compatibility
 from tf1compat.keras.engine.layer_connectivity import LayerConnectivity
@@ -494,53 +494,13 @@ class Layer(LayerConnectivity, tracking.AutoTrackable):
 
     # -- losses and updates --------------------------------------------------------------------
     def add_loss(self, losses: Any, inputs: Any = None) -> None:
-        """Adds loss tensors (or zero-argument callables evaluated when `losses` is read).
-
-        A tensor of a functional model's graph added to the model outside a layer call
-        inserts the layers computing it into the network (engine/functional_insert.py);
-        a loss computed eagerly inside a call lasts until the next outermost call (as
-        tf-keras's v2 layers, which eager execution uses)."""
-        in_call = node_module.call_context().in_call
-        for loss in nest.flatten(losses):
-            if callable(loss):
-                self._callable_losses.append(functools.partial(self._tag_loss, loss, inputs))
-                continue
-            if loss is None:
-                continue
-            loss = self._tag_loss(loss, inputs)
-            if getattr(loss, "_is_eager_tensor", False):
-                if not in_call:
-                    raise ValueError("Expected a symbolic Tensors or a callable for the loss "
-                                     "value. Please wrap your loss computation in a zero "
-                                     "argument `lambda`.")
-                self._eager_losses.append(loss)
-            elif not in_call and getattr(self, "_is_graph_network", False):
-                from tf1compat.keras.engine.functional_insert import graph_network_add_loss
-                graph_network_add_loss(self, loss)
-            else:
-                self._losses.append(loss)
-
-    def _tag_loss(self, loss: Any, inputs: Any) -> Any:
-        if callable(loss):
-            loss = loss()
-        if loss is None:
-            return None
-        if not isinstance(loss, Tensor):
-            loss = convert_to_tensor(loss, dtype=backend.floatx())
-        self._unconditional[id(loss)] = inputs is None
-        return loss
+        """Adds loss tensors (or zero-argument callables evaluated when `losses` is read);
+        the rules for functional models and eager calls are in engine/layer_losses.py."""
+        layer_losses.add_loss(self, losses, inputs)
 
     @property
     def losses(self) -> List[Any]:
-        out: List[Any] = []
-        for layer in self._flatten_layers():
-            # (eager losses mean an eager step ran: they replace the symbolic ones)
-            out.extend(getattr(layer, "_eager_losses", None) or layer._losses)
-            for regularizer in layer._callable_losses:
-                loss = regularizer()
-                if loss is not None:
-                    out.append(loss)
-        return out
+        return layer_losses.collected_losses(self)
 
     def add_update(self, updates: Any, inputs: Any = None) -> None:
         """Adds update ops; a callable is called now and its result added. Updates that ran
