@@ -69,11 +69,6 @@ _CONTRIB_METRIC = Unsupported("this tf.contrib.metrics function is not implement
                               "streaming_dynamic_auc are)",
                               "streaming_auc / streaming_dynamic_auc, or "
                               "streaming_sensitivity_at_specificity")
-_CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
-                                 "Adam, sign, weight-decay, GGT and wrapper optimizers "
-                                 "are)",
-                                 "tf.contrib.opt.AdamWOptimizer / LazyAdamOptimizer or a "
-                                 "tf.train optimizer")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
                              "rotate, translate, compose_transforms, ...) and the warps "
                              "(dense_image_warp, sparse_image_warp, interpolate_spline) "
@@ -319,7 +314,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.opt.AGNOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.AGNCustomGetter": _CLUSTER_OPTIMIZER,
     "contrib.opt.DelayCompensatedGradientDescentOptimizer": _CLUSTER_OPTIMIZER,
-    "contrib.opt.ShampooOptimizer": _CONTRIB_OPTIMIZER,
     # -- tf.contrib.distributions names not implemented yet (section: contribdist) -------
     "contrib.distributions.ConditionalDistribution": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,
