@@ -68,11 +68,6 @@ _CHECKPOINT_REMAP = Unsupported(
     "the vocabulary-remapping checkpoint initializers (TF's GenerateVocabRemapping and "
     "LoadAndRemapMatrix kernels) are not implemented",
     "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
-_CONTRIB_OPTIMIZER = Unsupported("this tf.contrib.opt optimizer is not implemented (the "
-                                 "Adam, sign, weight-decay, GGT and wrapper optimizers "
-                                 "are)",
-                                 "tf.contrib.opt.AdamWOptimizer / LazyAdamOptimizer or a "
-                                 "tf.train optimizer")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
                              "rotate, translate, compose_transforms, ...) and the warps "
                              "(dense_image_warp, sparse_image_warp, interpolate_spline) "
@@ -333,7 +328,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.opt.AGNOptimizer": _CLUSTER_OPTIMIZER,
     "contrib.opt.AGNCustomGetter": _CLUSTER_OPTIMIZER,
     "contrib.opt.DelayCompensatedGradientDescentOptimizer": _CLUSTER_OPTIMIZER,
-    "contrib.opt.ShampooOptimizer": _CONTRIB_OPTIMIZER,
     # -- tf.contrib.distributions names not implemented yet (section: contribdist) -------
     "contrib.distributions.ConditionalDistribution": _CONTRIB_DISTRIBUTION_LATER,
     "contrib.distributions.ConditionalTransformedDistribution": _CONTRIB_DISTRIBUTION_LATER,

@@ -8,6 +8,7 @@
 - external_optimizer.py: ExternalOptimizerInterface, ScipyOptimizerInterface (SciPy is
   imported when minimize runs: without it, ImportError as in TF)
 - ggt.py: GGTOptimizer
+- shampoo.py: ShampooOptimizer (SVD or iterative matrix roots)
 - wrappers.py: LARSOptimizer, RegAdagradOptimizer, VariableClippingOptimizer,
   DropStaleGradientOptimizer, MovingAverageOptimizer, MultitaskOptimizerWrapper,
   clip_gradients_by_global_norm
@@ -23,6 +24,7 @@ from tf1compat.contrib.opt.adam_variants import (AdaMaxOptimizer, AdamGSOptimize
 from tf1compat.contrib.opt.external_optimizer import (ExternalOptimizerInterface,
                                                       ScipyOptimizerInterface)
 from tf1compat.contrib.opt.ggt import GGTOptimizer
+from tf1compat.contrib.opt.shampoo import ShampooOptimizer
 from tf1compat.contrib.opt.sign_optimizers import (AddSignOptimizer, PowerSignOptimizer,
                                                    get_cosine_decay_fn, get_linear_decay_fn,
                                                    get_restart_decay_fn)
