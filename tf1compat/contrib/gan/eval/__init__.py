@@ -1,0 +1,1 @@
+"""`tf.contrib.gan.eval`."""
