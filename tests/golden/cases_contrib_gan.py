@@ -162,18 +162,21 @@ def case_infogan_model_and_mutual_information(tf):
             "losses": [t.op.name for t in tf.get_collection(tf.GraphKeys.LOSSES)]}
 
 
-def case_cyclegan_model_and_loss(tf):
-    gan = gan_of(tf)
-    x, y = data()
+def build_cyclegan(tf, gan):
+    _, y = data()
 
     def gen(inputs):
         w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(_const([3, 3], 4)))
         return tf.matmul(inputs, w)
-    model = gan.cyclegan_model(gen, discriminator(tf), tf.constant(y), tf.constant(y[::-1]))
+    return gan.cyclegan_model(gen, discriminator(tf), tf.constant(y), tf.constant(y[::-1]))
+
+
+def case_cyclegan_model_and_loss(tf):
+    gan = gan_of(tf)
+    model = build_cyclegan(tf, gan)
     loss = gan.cyclegan_loss(model)
     consistency = gan.losses.cycle_consistency_loss(model, add_summaries=True)
     bad = catch(lambda: gan.cyclegan_loss(model.model_x2y))
-    del x
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         values = sess.run([model.reconstructed_x, model.reconstructed_y, loss, consistency])
