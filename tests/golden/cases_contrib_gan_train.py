@@ -141,3 +141,16 @@ def case_run_train_ops_hook(tf):
     seq = gan.get_sequential_train_hooks()(gan.GANTrainOps(inc, inc2, step, ["extra"]))
     return {"values": values, "joint": [type(h).__name__ for h in joint],
             "seq": [type(h).__name__ if not isinstance(h, str) else h for h in seq]}
+
+
+def case_gan_train_ops_sync_replicas(tf):
+    gan = gan_of(tf)
+    model = build_gan(tf, gan)
+    loss = gan.gan_loss(model, add_summaries=False)
+    sync = [tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1),
+                                           replicas_to_aggregate=1) for _ in range(2)]
+    ops = gan.gan_train_ops(model, loss, sync[0], sync[1])
+    return {"hooks": [type(h).__name__ for h in ops.train_hooks],
+            "global": [v.op.name for v in tf.global_variables()
+                       if v.op.name.startswith("dummy")],
+            "local": len(tf.local_variables())}

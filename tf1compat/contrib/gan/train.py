@@ -415,8 +415,8 @@ def _sync_step(optimizer: Any, name: str, global_step: Any, update_ops: List[Any
                hooks: List[Any], is_chief: bool) -> Any:
     """A SyncReplicasOptimizer gets its own step variable, kept equal to the global step,
     so that only `global_step_inc_op` advances the global step."""
-    from tf1compat.distribute.sync_replicas import SyncReplicasOptimizer
-    if not isinstance(optimizer, SyncReplicasOptimizer):
+    # Matched by class name: tf1compat.distribute sits above contrib in the layering.
+    if not any(c.__name__ == "SyncReplicasOptimizer" for c in type(optimizer).__mro__):
         return None
     step = get_variable(name, shape=[], dtype=global_step.dtype.base_dtype,
                         initializer=zeros_initializer(), trainable=False,
