@@ -483,7 +483,8 @@ def _siblings(op_name: str, result: WalkResult, plan: List[Any], grad_op: Operat
 def _sparse_gradient(graph: Graph, grad_scope: str, g: GradValue, how: List[Any],
                      grad_op: Operation) -> IndexedSlices:
     """TF's _GatherV2Grad for each gather, then the concat aggregation of several."""
-    from tf1compat.ops.array_ops import concat, expand_dims, reshape, shape, size, squeeze
+    from tf1compat.ops.array_ops import (concat, expand_dims, identity, reshape, shape, size,
+                                         squeeze)
     from tf1compat.ops.resource_variable_ops import variable_shape
     parts = []
     for part, index in how:
@@ -493,8 +494,12 @@ def _sparse_gradient(graph: Graph, grad_scope: str, g: GradValue, how: List[Any]
             with name_scope(part.scope):
                 dense_shape = apply_op1("VariableShape", [params],
                                         {"out_type": indices.dtype.base_dtype})
-                parts.append(IndexedSlices(grad_op._outputs[index], squeeze(indices, axis=-1),
-                                           dense_shape))
+                flat_indices = squeeze(indices, axis=-1)
+            # The values are the incoming gradient itself, under its TF name.
+            values_scope, _, values_leaf = _split_name(part.values_name)[0].rpartition("/")
+            with name_scope(values_scope + "/" if values_scope else None):
+                values = identity(grad_op._outputs[index], name=values_leaf)
+            parts.append(IndexedSlices(values, flat_indices, dense_shape))
             continue
         with name_scope(part.scope):
             # ResourceGather's gradient (TF's _GatherGrad) reads the variable's shape.

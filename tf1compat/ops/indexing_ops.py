@@ -121,7 +121,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: Option
     if getattr(params, "_is_resource_variable", False) and axis_value is not None and \
             int(axis_value) == 0 and batch_dims == 0:
         return params.sparse_read(indices, name=name)
-    if hasattr(params, "_as_graph_element") and not isinstance(params, Tensor):
+    if hasattr(params, "_as_graph_element") and not isinstance(params, Tensor) and \
+            not getattr(params, "_is_resource_variable", False):
+        # A resource variable is read inside the op's scope (GatherV2/ReadVariableOp), as TF.
         params = convert_to_tensor(params)
     return apply_op1("GatherV2", [params, indices, axis], {"batch_dims": batch_dims},
                      name=name)
