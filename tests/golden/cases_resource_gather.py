@@ -101,29 +101,23 @@ def case_gradient_unknown_shape(tf):
 
 
 def _train(tf, make_opt, read, steps=3):
-    v = tf.get_variable("emb", initializer=tf.constant(V0), use_resource=True)
-    rows = read(tf, v)
-    loss = tf.reduce_sum(tf.square(rows - 0.5))
-    opt = make_opt(tf)
-    before = len(tf.get_default_graph().get_operations())
-    train_op = opt.minimize(loss)
-    added = [[op.name, op.type] for op in tf.get_default_graph().get_operations()[before:]
-             if not op.name.startswith("gradients")]
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        history = []
-        for _ in range(steps):
-            sess.run(train_op)
-            history.append(sess.run(v))
+    """Minimizes a loss of `read(tf, v)` in a graph of its own; the ops minimize adds
+    (outside the gradients) and the variable after each step."""
+    with tf.Graph().as_default():
+        v = tf.get_variable("emb", initializer=tf.constant(V0), use_resource=True)
+        loss = tf.reduce_sum(tf.square(read(tf, v) - 0.5))
+        opt = make_opt(tf)
+        before = len(tf.get_default_graph().get_operations())
+        train_op = opt.minimize(loss)
+        added = [[op.name, op.type] for op in tf.get_default_graph().get_operations()[before:]
+                 if not op.name.startswith("gradients")]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            history = []
+            for _ in range(steps):
+                sess.run(train_op)
+                history.append(sess.run(v))
     return {"ops": added, "history": history}
-
-
-def _lookup(tf, v):
-    return tf.nn.embedding_lookup(v, [0, 2, 2])
-
-
-def _gather_nd(tf, v):
-    return tf.gather_nd(v, [[3], [1], [3]])
 
 
 _OPTIMIZERS = {
@@ -135,28 +129,15 @@ _OPTIMIZERS = {
 
 
 @tolerance(1e-5, 1e-6)
-def case_sparse_sgd(tf):
-    return {"lookup": _train(tf, _OPTIMIZERS["sgd"], _lookup)}
+def case_sparse_updates_embedding_lookup(tf):
+    return {k: _train(tf, make, lambda tf, v: tf.nn.embedding_lookup(v, [0, 2, 2]))
+            for k, make in _OPTIMIZERS.items()}
 
 
 @tolerance(1e-5, 1e-6)
-def case_sparse_sgd_gather_nd(tf):
-    return {"gather_nd": _train(tf, _OPTIMIZERS["sgd"], _gather_nd)}
-
-
-@tolerance(1e-5, 1e-6)
-def case_sparse_adam(tf):
-    return {"lookup": _train(tf, _OPTIMIZERS["adam"], _lookup)}
-
-
-@tolerance(1e-5, 1e-6)
-def case_sparse_adagrad_gather_nd(tf):
-    return {"gather_nd": _train(tf, _OPTIMIZERS["adagrad"], _gather_nd)}
-
-
-@tolerance(1e-5, 1e-6)
-def case_sparse_momentum(tf):
-    return {"lookup": _train(tf, _OPTIMIZERS["momentum"], _lookup)}
+def case_sparse_updates_gather_nd(tf):
+    return {k: _train(tf, make, lambda tf, v: tf.gather_nd(v, [[3], [1], [3]]))
+            for k, make in _OPTIMIZERS.items()}
 
 
 @tolerance(1e-6, 1e-6)
