@@ -24,7 +24,7 @@ import argparse
 import os
 import re
 import sys
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -290,17 +290,26 @@ def fold_batch_norms(input_graph_def: Any) -> GraphDef:
     The folded nodes leave the graph (so do control inputs on them); the new weights,
     convolution, offset and BiasAdd (named as the batch norm) come at the end.
     """
-    input_graph_def = graph_io.as_graph_def_proto(input_graph_def)
+    return _replace_matches(graph_io.as_graph_def_proto(input_graph_def),
+                            lambda node: node.op in INPUT_ORDER, _fold_one)
+
+
+def _replace_matches(input_graph_def: GraphDef, candidate: Callable[[NodeDef], bool],
+                     rewrite: Callable[[Dict[str, NodeDef], NodeDef],
+                                       Optional[Tuple[List[str], List[NodeDef]]]]
+                     ) -> GraphDef:
+    """The graph with every `rewrite(node_map, node)` of a `candidate` node applied: the
+    names it returns leave the graph (so do control inputs on them), the nodes it returns
+    come at the end, as TF's passes order them."""
     node_map = _node_map(input_graph_def)
     skip: Dict[str, bool] = {}
     new_ops: List[NodeDef] = []
     for node in input_graph_def.node:
-        if node.op not in INPUT_ORDER:
-            continue
-        folded = _fold_one(node_map, node)
-        if folded is not None:
-            skip.update(dict.fromkeys(folded[0], True))
-            new_ops.extend(folded[1])
+        if candidate(node):
+            replaced = rewrite(node_map, node)
+            if replaced is not None:
+                skip.update(dict.fromkeys(replaced[0], True))
+                new_ops.extend(replaced[1])
     out = GraphDef()
     for node in input_graph_def.node:
         if node.name in skip:
@@ -410,27 +419,8 @@ def fuse_decomposed_batch_norm(input_graph_def: Any) -> GraphDef:
     without gamma a Const of ones "<scale's scope>/gamma" is made. Only the "Add" op type
     matches (TF 1.x graphs), not AddV2. The replaced nodes (and control inputs on them)
     leave; the new ones come at the end."""
-    input_graph_def = graph_io.as_graph_def_proto(input_graph_def)
-    node_map = _node_map(input_graph_def)
-    skip: Dict[str, bool] = {}
-    new_ops: List[NodeDef] = []
-    for node in input_graph_def.node:
-        if node.op == "Add":
-            fused = _fuse_decomposed(node_map, node)
-            if fused is not None:
-                skip.update(dict.fromkeys(fused[0], True))
-                new_ops.extend(fused[1])
-    out = GraphDef()
-    for node in input_graph_def.node:
-        if node.name in skip:
-            continue
-        new = NodeDef()
-        new.CopyFrom(node)
-        new.input[:] = [i for i in node.input if not i.startswith("^") or i[1:] not in skip]
-        out.node.append(new)
-    out.node.extend(new_ops)
-    out.versions.CopyFrom(input_graph_def.versions)
-    return out
+    return _replace_matches(graph_io.as_graph_def_proto(input_graph_def),
+                            lambda node: node.op == "Add", _fuse_decomposed)
 
 
 def _conv_data_format(node_map: Mapping[str, NodeDef], data: NodeDef) -> Optional[AttrValue]:
