@@ -120,7 +120,11 @@ def _filled(shape: Any, dtype: Any, name: Optional[str], value_of: Callable[[D.D
                 shape = constant(dims, dtype=D.int64 if builtins.any(
                     d >= 2**31 for d in dims) else D.int32, name="shape_as_tensor")
             except (TypeError, ValueError):
-                small = _constant_if_small(value, shape, dtype, scope)
+                try:
+                    small = _constant_if_small(value, shape, dtype, scope)
+                except ValueError:
+                    # a negative dim: TF's handler makes the shape a tensor, Fill rejects it
+                    small = None
                 if small is not None:
                     return small
                 shape = convert_to_tensor(shape, dtype=D.int32)
