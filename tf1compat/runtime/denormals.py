@@ -13,11 +13,11 @@ moment of a unit whose gradient became zero decays into the denormal range after
 hundreds of steps (0.9**800 ~ 1e-37), and every update of it then costs about ten times
 as much (the benchmark MLP's fused Adam: 0.19 ms a step early, 2 ms after 800 steps).
 
-torch's intra-op (OpenMP) worker threads run parts of the same kernels. Their modes
-cannot be switched per run cheaply (it takes a parallel region that enters Python on
-every worker), so a thread's first run switches them on in that thread's OpenMP workers
-once, for good (`_flush_in_workers`): those workers serve torch kernels only. Where
-torch's OpenMP runtime is not libgomp (none loaded), the workers keep IEEE denormals.
+torch's intra-op (OpenMP) worker threads run parts of the same kernels. A multi-threaded
+run switches their modes on with one parallel region that enters Python on every worker
+(`_flush_in_workers`, tens of microseconds; they stay on: those workers serve torch
+kernels only); one-thread runs need none. Where torch's OpenMP runtime is not libgomp
+(none loaded), the workers keep IEEE denormals.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
-import threading
 from typing import Any, Optional
 
 import torch
@@ -64,7 +63,11 @@ def enter() -> bool:
         return False
     _set_flush(True)
     threads = _get_num_threads()
-    if threads > getattr(_THIS_THREAD, "workers", 0):     # 0: not yet on this thread
+    if threads > 1:
+        # Every multi-threaded run: libgomp can bring a worker into the calling thread's
+        # team after an earlier region flushed the others (seen in the full test suite:
+        # one of three workers kept IEEE denormals), so a once-per-thread region is not
+        # enough. The region costs tens of microseconds; one-thread runs skip it.
         _flush_in_workers(max(threads, _CPUS + 1))
     return True
 
@@ -76,13 +79,10 @@ def leave() -> None:
 
 # -- OpenMP workers --------------------------------------------------------------------------
 
-# `workers`: the thread count whose OpenMP workers flush, for the calling thread. libgomp
-# keeps a team's threads for later regions of the same calling thread (a smaller team uses
-# the first of them; a larger one adds new threads), so one region of more threads than
-# any count tf1compat picks covers every later count: the thread policy's products and
-# tuned plans use up to one more than the processors (`_thread_policy`), whatever count
-# a run starts with.
-_THIS_THREAD = threading.local()
+# A region of more threads than any count tf1compat picks covers the team a run uses
+# (libgomp keeps a team's threads for later regions of the same calling thread; a smaller
+# team uses the first of them): the thread policy's products and tuned plans use up to
+# one more than the processors (`_thread_policy`).
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
     (os.cpu_count() or 1)
 
@@ -119,6 +119,5 @@ _REGION = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(lambda _data: _set_flush(True)
 def _flush_in_workers(threads: int) -> None:
     """Runs one OpenMP parallel region of `threads` threads whose body switches flushing
     on in each thread of the calling thread's team."""
-    _THIS_THREAD.workers = threads
     if _GOMP_PARALLEL is not None and _CPUS > 1:
         _GOMP_PARALLEL(_REGION, None, ctypes.c_uint(threads), ctypes.c_uint(0))
