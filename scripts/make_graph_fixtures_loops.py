@@ -2,8 +2,9 @@
 format): tf.scan/tf.map_fn/tf.foldl over a run-time length inside a tf.while_loop, loops
 nested three deep with conds in their bodies, loops in a cond in a cond in a loop,
 TensorArrays read after writes at computed indices in a loop, top-level loops
-writing TensorArrays that enter them with elements, and arrays split before a nested
-loop. Each saves the graph with
+writing TensorArrays that enter them with elements, arrays split before a nested
+loop, arrays a nested loop writes read after it by read/gather/concat/size, and an array
+written in a tf.cond of a loop body. Each saves the graph with
 TF's train op (its stacks and backward loops) and records two training steps from the
 file and TF's minimize of the imported loss.
 
@@ -24,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_graph_fixtures import ROOT, Recorder, main, tf  # noqa: E402
 
 sys.path.insert(0, ROOT)
-from tests import graph_loop_nested_cases  # noqa: E402
+from tests import graph_loop_array_cases, graph_loop_nested_cases  # noqa: E402
 
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
@@ -148,11 +149,24 @@ def case_loop_in_three_conds_in_loop_v2(rec: Recorder) -> None:
         tf.disable_control_flow_v2()
 
 
+def case_tensor_arrays_read_after_nested_loop(rec: Recorder) -> None:
+    """Arrays a loop of a fed trip count in a loop body writes, read after it in the
+    body by read(1), gather, size and concat; Momentum from the file."""
+    _train_case(rec, graph_loop_array_cases.case_train_tensor_arrays_read_after_nested_loop)
+
+
+def case_tensor_array_written_in_cond_in_loop(rec: Recorder) -> None:
+    """An array entering a loop with two elements, its element i written in a tf.cond
+    of the body, stacked and read after the loop; GradientDescent from the file."""
+    _train_case(rec, graph_loop_array_cases.case_train_tensor_array_written_in_cond_in_loop)
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
          case_loop_in_cond_in_nested_loop, case_loop_in_three_conds_in_loop_v2,
-         case_loop_in_cond_reading_branch_values]
+         case_loop_in_cond_reading_branch_values, case_tensor_arrays_read_after_nested_loop,
+         case_tensor_array_written_in_cond_in_loop]
 
 
 if __name__ == "__main__":

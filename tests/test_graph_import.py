@@ -87,7 +87,10 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "nested_loop_cond_random_and_stop",
                                   "loop_in_cond_in_nested_loop",
                                   "loop_in_three_conds_in_loop_v2",
-                                  "loop_in_cond_reading_branch_values"])
+                                  "loop_in_cond_reading_branch_values",
+                                  "tensor_arrays_read_after_nested_loop",
+                                  "tensor_array_written_in_cond_in_loop",
+                                  "loop_gradient_penalty_training"])
 def test_imported_tf_graph_trains_like_tf(case):
     """tf1compat's own optimizer on a loss of TF's imported graph (TF1 loops and conds, or
     functional If/While, transposed convolutions of run-time sizes, nested loops: tf.scan
@@ -96,7 +99,9 @@ def test_imported_tf_graph_trains_like_tf(case):
     elements, arrays split before a nested loop, random draws and gradient stops in a
     cond of a nested loop, a loop in a cond in a nested loop, a loop three conds deep
     in a loop in TF's control flow v2, a loop in a cond reading values the branch
-    computes) steps like TF did (the
+    computes, arrays a nested loop writes read after it by read/gather/concat/size, an
+    array written in a cond of a loop body, a gradient penalty through a functional
+    While: a gradient of its gradient) steps like TF did (the
     fixture's `minimize` record)."""
     d, spec, arrays = _load(case)
     minimize = spec.get("minimize")

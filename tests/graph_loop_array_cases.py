@@ -1,0 +1,72 @@
+"""Training graphs whose TensorArrays are written in a nested loop and read after it by
+read(i), gather, concat and size (not stack()), and whose arrays enter a loop holding
+elements and are written in a tf.cond of its body. scripts/make_graph_fixtures_loops.py
+records TF's own graphs of these cases (tests/test_graph_import.py runs and trains them).
+
+tf1compat computes them as TF; its graph files of them keep the gradient op in
+tf1compat's own form (a warning names why: the loop gradient export does not handle
+these reads yet), so they are not among tests/graph_export_cases.py's cases.
+"""
+
+from __future__ import annotations
+
+from tests.graph_loop_nested_cases import ROWS, _train_outer_loop, _weights
+from tests.graph_training_cases import _training_spec
+
+
+def case_train_tensor_arrays_read_after_nested_loop(tf):
+    """An outer loop whose body runs a loop of a fed trip count `n` writing one array
+    row by row and another of rows of two lengths; after that inner loop the body reads
+    the first by read(1), gather([2, 0]) and size(), the second by concat(); Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[1, 3])
+        pieces = tf.TensorArray(tf.float32, n, infer_shape=False)
+
+        def inner(j, g, rows, pieces):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            piece = tf.concat([g, g * v], 0)[:1 + j % 2]
+            return j + 1, g, rows.write(j, g), pieces.write(j, piece)
+        _, g, rows, pieces = tf.while_loop(lambda j, *_: j < n, inner,
+                                           [tf.constant(0), h, rows, pieces])
+        size = tf.cast(rows.size(), tf.float32)
+        picked = rows.gather([2, 0])
+        joined = tf.reshape(pieces.concat(), [-1, 3])
+        h = (g * 0.5 + rows.read(1) * v + tf.reduce_sum(picked, 0) * 0.3 +
+             tf.reduce_mean(joined, 0, keepdims=True) * 0.2) / size
+        return i + 1, h
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_written_in_cond_in_loop(tf):
+    """A TensorArray holding two elements written before a loop, whose body writes
+    element i in a tf.cond on i's parity (different values per branch) after reading
+    the two before it; stacked and read(3) after the loop; GradientDescent."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
+    ta = ta.write(0, tf.tanh(tf.matmul(x[:1], w))).write(1, x[1:2] * v)
+
+    def body(i, ta):
+        prev = ta.read(i - 1)
+        e = tf.tanh(tf.matmul(prev, w) + x[i] * v) + ta.read(i - 2) * 0.5
+        ta = tf.cond(tf.equal(i % 2, 0), lambda: ta.write(i, e * v),
+                     lambda: ta.write(i, tf.sin(e) + prev * 0.2))
+        return i + 1, ta
+
+    _, ta = tf.while_loop(lambda i, _: i < 5, body, [tf.constant(2), ta])
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(ta.read(3) * v), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+LOOP_ARRAY_CASES = [case_train_tensor_arrays_read_after_nested_loop,
+                    case_train_tensor_array_written_in_cond_in_loop]
