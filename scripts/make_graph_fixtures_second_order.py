@@ -19,31 +19,20 @@ from __future__ import annotations
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from make_graph_fixtures import Recorder, main, tf  # noqa: E402
+from make_graph_fixtures import ROOT, Recorder, main, tf  # noqa: E402
 
-XS = (np.array([0.3, 0.7, -0.4], np.float32), np.array([-0.9, 0.2, 0.5], np.float32))
-
-
-def _loop_loss(x, w):
-    """A while loop over a counter and a state, the body's step chosen by a tf.cond on
-    the counter; the loss is a sum over its result."""
-    def body(i, h):
-        h = tf.cond(i % 2 < 1, lambda: tf.sin(h * w) + h * h * 0.1,
-                    lambda: tf.tanh(h) * w + 0.3 * h)
-        return i + 1, h
-    _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])
-    return tf.reduce_sum(h * h * w, name="loss")
+sys.path.insert(0, ROOT)
+from tests.graph_second_order_cases import (XS, build_gradient_penalty,  # noqa: E402
+                                            build_second_order)
 
 
 def _v1_error(build) -> str:
     """What TF 1.x's own control flow gives for the same graph."""
     try:
         with tf.Graph().as_default():
-            build()
+            build(tf)
     except TypeError as e:
         return f"TypeError: {e}"
     return "built"
@@ -52,19 +41,10 @@ def _v1_error(build) -> str:
 def case_loop_second_order_gradients(rec: Recorder) -> None:
     """d/dx of tf.gradients(loss, x) and tf.hessians(loss, x) of a loop with a cond in
     its body, wrt a fed x, and wrt a variable the body captures."""
-    def build():
-        x = tf.placeholder(tf.float32, [3], name="x")
-        w = tf.Variable(np.array([0.5, -0.3, 0.8], np.float32), name="w")
-        loss = _loop_loss(x, w)
-        g = tf.gradients(loss, x)[0]
-        tf.identity(g, name="g")
-        tf.identity(tf.gradients(g, x)[0], name="gg")
-        tf.identity(tf.hessians(loss, x)[0], name="hessian")
-        tf.identity(tf.gradients(tf.reduce_sum(g * g), w)[0], name="g_w")
-    rec.spec["v1_error"] = _v1_error(build)
+    rec.spec["v1_error"] = _v1_error(build_second_order)
     tf.enable_control_flow_v2()
     try:
-        build()
+        build_second_order(tf)
         saver = tf.train.Saver()
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
@@ -79,17 +59,10 @@ def case_loop_gradient_penalty_training(rec: Recorder) -> None:
     """A gradient penalty through a loop (loss + sum(dloss/dx ** 2)) trained with
     GradientDescent: the train op from the file differentiates the first gradient; then
     TF's minimize of the imported penalty (a gradient of the file's first gradient)."""
-    def build():
-        x = tf.placeholder(tf.float32, [3], name="x")
-        w = tf.Variable(np.array([0.5, -0.3, 0.8], np.float32), name="w")
-        loss = _loop_loss(x, w)
-        g = tf.gradients(loss, x)[0]
-        total = tf.add(loss, tf.reduce_sum(g * g), name="total")
-        tf.train.GradientDescentOptimizer(0.1).minimize(total, name="train")
-    rec.spec["v1_error"] = _v1_error(build)
+    rec.spec["v1_error"] = _v1_error(build_gradient_penalty)
     tf.enable_control_flow_v2()
     try:
-        build()
+        build_gradient_penalty(tf)
         graph = tf.get_default_graph()
         tf.add_to_collection("train_op", graph.get_operation_by_name("train"))
         saver = tf.train.Saver()
