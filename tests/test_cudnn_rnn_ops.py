@@ -242,12 +242,68 @@ def test_cudnn_rnn_backprop_time_major(op):
     assert np.abs(got[2]).sum() > 0
 
 
-def test_dropout_between_layers_in_training_names_the_case():
+def _two_layer_tanh(x: np.ndarray, op: str = "CudnnRNN", **attrs):
+    """A 2-layer rnn_tanh network without recurrence (R = 0, biases 0): layer 0 computes
+    tanh(2 x), layer 1 tanh(its input), so each output element is tanh(tanh(2 x)) or,
+    where dropout zeroed layer 1's input, tanh(0) = 0; (outputs, inputs x, h0, params)."""
+    units = x.shape[-1]
+    eye = np.eye(units, dtype=np.float32).ravel()
+    zeros = np.zeros(units * units, np.float32)
+    bias = np.zeros(2 * units, np.float32)
+    params = np.concatenate([2 * eye, zeros, bias, eye, zeros, bias])
+    ins = [tf.constant(x), tf.zeros([2, x.shape[1], units]), tf.constant(0.0),
+           tf.constant(params)]
+    outs = getattr(tf.raw_ops, op)(input=ins[0], input_h=ins[1], input_c=ins[2],
+                                   params=ins[3], rnn_mode="rnn_tanh", **attrs)
+    return outs, ins
+
+
+_X = np.cos(np.arange(5 * 40 * 8, dtype=np.float32)).reshape(5, 40, 8) * 0.8 + 0.1
+
+
+def test_dropout_between_layers_in_training_drops_as_cudnn():
+    """cuDNN's dropout (TF 1.15: between layers, training only): each element of layer
+    1's input is zeroed with probability `dropout`, the others scaled by 1 / (1 - p);
+    layer 0 is untouched. tf1compat's masks are its own numbers (cuDNN's GPU generator
+    is not reproducible): the op's seeded stream, new masks each run, the same sequence
+    in a new session."""
+    p = 0.4
+    kept = np.tanh(np.tanh(2 * _X) / (1 - p))
     with tf.Graph().as_default():
-        _, outs, _ = _cell_op("CudnnRNN", "gru_2layers", True, dropout=0.5)
-        with tf.Session() as sess, pytest.raises(tf.errors.UnimplementedError,
-                                                 match="dropout=0.5 between layers"):
-            sess.run(outs[0])
+        outs, _ = _two_layer_tanh(_X, dropout=p, seed=3, seed2=7)
+        runs = []
+        for _ in range(2):
+            with tf.Session() as sess:
+                runs.append([sess.run([outs[0], outs[1]]) for _ in range(2)])
+    (out, h), (out2, _) = runs[0]
+    dropped = out == 0
+    assert abs(dropped.mean() - p) < 0.05
+    np.testing.assert_allclose(out[~dropped], kept[~dropped], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(h[0], np.tanh(2 * _X[-1]), rtol=1e-5, atol=1e-6)
+    assert (out2 != out).any()                      # new masks each run
+    for a, b in zip(runs[0], runs[1]):              # the same sequence in a new session
+        np.testing.assert_array_equal(a[0], b[0])
+
+
+def test_dropout_between_layers_gradients_use_the_forward_masks():
+    """The backprop op recomputes the forward pass with the masks the forward op wrote
+    into its reserve_space: its gradients equal autograd's through that same run."""
+    with tf.Graph().as_default():
+        outs, ins = _two_layer_tanh(_X, "CudnnRNNV2", dropout=0.5, seed=1, seed2=2)
+        assert outs[3].op.type == "CudnnRNNV2"
+        g_out = tf.constant(np.cos(np.arange(_X.size, dtype=np.float32)).reshape(_X.shape))
+        grads = tf.raw_ops.CudnnRNNBackpropV2(
+            input=ins[0], input_h=ins[1], input_c=ins[2], params=ins[3], output=outs[0],
+            output_h=outs[1], output_c=outs[2], output_backprop=g_out,
+            output_h_backprop=tf.zeros_like(ins[1]), output_c_backprop=ins[2],
+            reserve_space=outs[3], host_reserved=outs[4], rnn_mode="rnn_tanh",
+            dropout=0.5, seed=1, seed2=2)
+        expected = tf.gradients(tf.reduce_sum(outs[0] * g_out), [ins[0], ins[3]])
+        with tf.Session() as sess:
+            got, want, reserve = sess.run([[grads[0], grads[3]], expected, outs[3]])
+    assert reserve.size == _X.size and set(np.unique(reserve)) == {0.0, 2.0}
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name,attrs", [("gru_2layers", {"dropout": 0.5,

@@ -33,11 +33,18 @@ identity W would); their canonical weights are [units, 0]. Inputs are time-major
 are `[layers * directions, batch, units]` in pseudo-layer order. CudnnRNNV3's
 `sequence_lengths` stop each sequence's state at its length (the backward direction
 starts at its last valid step) and the outputs past it are zeros (cuDNN's padding
-fill). Dropout acts between layers in training only; tf1compat cannot reproduce cuDNN's
-random masks, so `dropout > 0` with several layers and `is_training` raises
-NotImplementedError naming it (one layer, or inference, has no dropout to apply).
-`reserve_space`/`host_reserved` (opaque state for TF's backward kernel) come out empty;
-gradients come from autograd, and the backprop ops recompute the forward pass. Without
+fill). Dropout acts as cuDNN's (TF 1.15's contrib docs: "applied between each layer",
+none with one layer): in training (`is_training`) each layer but the last hands its
+output (both directions) to the next with every element zeroed with probability
+`dropout` and the others scaled by 1 / (1 - dropout); in inference it does nothing. The
+numbers differ from TF's: cuDNN draws the masks on the GPU from a generator state TF
+seeds with (seed, seed2) and keeps across runs, which no CPU kernel of TF reproduces;
+tf1compat draws them, the same distribution, from the op's own Philox stream
+(`_random_stream.py`: seeded with (seed, seed2), new masks each run, the same sequence
+in each new session). `reserve_space` (opaque state for TF's backward kernel) carries
+those masks (empty without dropout) and `host_reserved` is empty; gradients come from
+autograd, and the backprop ops recompute the forward pass with the masks of the
+reserve_space they are given. Without
 `skip_input` and with every sequence full length, the network runs as torch's fused
 RNN kernel (cuDNN's on CUDA; its weights are cuDNN's canonical ones); otherwise step by
 step in torch ops.
@@ -54,6 +61,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.op_def import REQUIRED, Int, Type, declare
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._random_stream import RandomStream
 from tf1compat.ops.grad_ops import leaf, vjp
 
 __all__: List[str] = []
@@ -203,25 +211,48 @@ def _run_direction(layout: Layout, x: torch.Tensor, h: torch.Tensor, c: torch.Te
 
 
 def run_layers(layout: Layout, x: torch.Tensor, h0: torch.Tensor, c0: torch.Tensor,
-               params: torch.Tensor, lengths: Optional[torch.Tensor], op: str
+               params: torch.Tensor, lengths: Optional[torch.Tensor], op: str,
+               masks: Optional[torch.Tensor] = None
                ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """The whole network on time-major `x`: (output, h [L*D, B, hidden], c [L*D, B, u])."""
+    """The whole network on time-major `x`: (output, h [L*D, B, hidden], c [L*D, B, u]).
+    `masks` ([L - 1, T, B, hidden * D]): the dropout factors of each layer's input
+    after the first."""
     pseudo = unpack(params, layout, op)
-    if not layout.skip and (lengths is None or bool((lengths >= x.shape[0]).all())) \
-            and x.shape[0] > 0:
+    fused = not layout.skip and (lengths is None or bool((lengths >= x.shape[0]).all())) \
+        and x.shape[0] > 0
+    if fused and masks is None:
         return _run_fused(layout, x, h0, c0, pseudo)
     hs, cs = [], []
     for layer in range(layout.layers):
+        if layer and masks is not None:
+            x = x * masks[layer - 1]
+        first = layer * layout.dirs
+        if fused:       # one layer at a time (the masks between them are tf1compat's)
+            span = slice(first, first + layout.dirs)
+            x, h, c = _run_fused(layout._replace(layers=1), x, h0[span], c0[span],
+                                 pseudo[span])
+            hs += list(h)
+            cs += list(c)
+            continue
         outs = []
         for d in range(layout.dirs):
-            p = layer * layout.dirs + d
-            w, b = pseudo[p]
-            out, h, c = _run_direction(layout, x, h0[p], c0[p], w, b, lengths, d == 1)
+            w, b = pseudo[first + d]
+            out, h, c = _run_direction(layout, x, h0[first + d], c0[first + d], w, b,
+                                       lengths, d == 1)
             outs.append(out)
             hs.append(h)
             cs.append(c)
         x = torch.cat(outs, -1) if layout.dirs == 2 else outs[0]
     return x, torch.stack(hs), torch.stack(cs)
+
+
+def _dropout_masks(stream: RandomStream, layout: Layout, x: torch.Tensor, rate: float
+                   ) -> torch.Tensor:
+    """cuDNN's dropout between layers: for each layer's input after the first, 0 with
+    probability `rate`, else 1 / (1 - rate) ([L - 1, T, B, hidden * D], x's dtype)."""
+    shape = [layout.layers - 1, x.shape[0], x.shape[1], layout.hidden * layout.dirs]
+    keep = stream.uniform(shape, torch.float32) >= rate
+    return (keep.to(x.dtype) / (1.0 - rate)).to(x.device)
 
 
 def _run_fused(layout: Layout, x: torch.Tensor, h0: torch.Tensor, c0: torch.Tensor,
@@ -250,18 +281,26 @@ def _run_fused(layout: Layout, x: torch.Tensor, h0: torch.Tensor, c0: torch.Tens
     return out, result[1], c0
 
 
-def _forward(node: Any) -> Callable[..., Tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
-    """(input, input_h, input_c, params[, sequence_lengths]) -> (output, h, c) of the
-    forward op `node` (CudnnRNN* or CudnnRNNBackprop*: the same attrs)."""
+_Forward = Callable[..., Tuple[torch.Tensor, torch.Tensor, torch.Tensor,
+                              Optional[torch.Tensor]]]
+
+
+def _forward(node: Any, kctx: Any) -> _Forward:
+    """(input, input_h, input_c, params[, sequence_lengths], masks=None) -> (output, h,
+    c, the dropout masks or None) of the forward op `node` (CudnnRNN* or
+    CudnnRNNBackprop*: the same attrs). Masks are drawn where not given (the forward
+    ops; the backprop ops pass the reserve_space they read, flat)."""
     a = node.attrs
     mode = _as_str(a["rnn_mode"])
     num_proj = int(a.get("num_proj", 0) or 0)
     time_major = bool(a.get("time_major", True))
     has_lengths = node.type in ("CudnnRNNV3", "CudnnRNNBackpropV3")
     dropout, training = float(a.get("dropout", 0.0)), bool(a.get("is_training", True))
+    seed, seed2 = int(a.get("seed", 0)), int(a.get("seed2", 0))
 
     def run(x: torch.Tensor, h0: torch.Tensor, c0: torch.Tensor, params: torch.Tensor,
-            *rest: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+            *rest: torch.Tensor, masks: Optional[torch.Tensor] = None
+            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, Optional[torch.Tensor]]:
         if h0.dim() != 3:
             raise errors.InvalidArgumentError(
                 None, None, f"{node.type}: input_h must be 3-D [layers * directions, "
@@ -276,46 +315,50 @@ def _forward(node: Any) -> Callable[..., Tuple[torch.Tensor, torch.Tensor, torch
                 None, None, f"{node.type}: input_h's first dimension {h0.shape[0]} is not "
                 f"a multiple of the {dirs} directions")
         layout = make_layout(node, mode, h0.shape[0] // dirs, units, x.shape[-1], num_proj)
-        if dropout > 0 and training and layout.layers > 1:
-            raise NotImplementedError(
-                f"{node.type} ({node.name}): dropout={dropout} between layers in training "
-                "is not supported by tf1compat (cuDNN's random dropout masks cannot be "
-                "reproduced); use dropout=0 or is_training=False")
+        if not (dropout > 0 and training and layout.layers > 1):
+            masks = None
+        elif masks is None:
+            stream = kctx.op_resource(lambda: RandomStream(seed, seed2))
+            masks = _dropout_masks(stream, layout, x, dropout)
+        else:       # a reserve_space's, flat
+            masks = masks.reshape(layout.layers - 1, x.shape[0], x.shape[1], -1)
         lengths = rest[0].long().to(x.device) if has_lengths and rest else None
         c_in = c0 if lstm else torch.zeros((h0.shape[0],) + h0.shape[1:2] + (units,),
                                            dtype=x.dtype, device=x.device)
-        out, h, c = run_layers(layout, x, h0, c_in, params, lengths, node.type)
+        out, h, c = run_layers(layout, x, h0, c_in, params, lengths, node.type, masks)
         if not time_major:
             out = out.transpose(0, 1)
-        return out, h, c if lstm else x.new_zeros(())
+        return out, h, c if lstm else x.new_zeros(()), masks
     return run
 
 
 def _kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    forward = _forward(node)
+    forward = _forward(node, kctx)
 
     def run(*args: torch.Tensor) -> Tuple[torch.Tensor, ...]:
-        out, h, c = forward(*args)
-        empty = out.new_zeros((0,))
+        out, h, c, masks = forward(*args)
+        reserve = out.new_zeros((0,)) if masks is None else masks.detach().reshape(-1)
         extra = (torch.zeros(0, dtype=torch.int8),) if node.type != "CudnnRNN" else ()
-        return (out, h, c, empty) + extra
+        return (out, h, c, reserve) + extra
     return run
 
 
 def _backprop_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     """TF's backward kernel: the vector-Jacobian product of the forward op at its inputs,
-    recomputing the forward pass (tf1compat's reserve_space holds nothing)."""
-    forward = _forward(node)
+    recomputing the forward pass with the dropout masks of its reserve_space (which holds
+    nothing else in tf1compat)."""
+    forward = _forward(node, kctx)
     lengths = node.type == "CudnnRNNBackpropV3"
     lstm = _as_str(node.attrs["rnn_mode"]) == "lstm"
 
     def run(*args: torch.Tensor) -> Tuple[torch.Tensor, ...]:
         n = 5 if lengths else 4
         inputs, rest = list(args[:n]), args[n:]
-        grads = rest[3:6]
+        grads, reserve = rest[3:6], rest[6]
         with torch.enable_grad():
             wrt = [leaf(t) for t in inputs[:4]]
-            out, h, c = forward(*wrt, *inputs[4:])
+            out, h, c, _ = forward(*wrt, *inputs[4:],
+                                   masks=reserve if reserve.numel() else None)
             ys, gs = [out, h], [grads[0], grads[1]]
             if lstm:
                 ys.append(c)
