@@ -155,6 +155,13 @@ def case_tensor_arrays_read_after_nested_loop(rec: Recorder) -> None:
     _train_case(rec, graph_loop_array_cases.case_train_tensor_arrays_read_after_nested_loop)
 
 
+def case_tensor_array_read_after_unrolled_nested_loop(rec: Recorder) -> None:
+    """An array a loop of 3 steps in a loop body writes, read after it in the body by
+    read(1), gather, size and concat; Momentum from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_array_read_after_unrolled_nested_loop)
+
+
 def case_tensor_array_written_in_cond_in_loop(rec: Recorder) -> None:
     """An array entering a loop with two elements, its element i written in a tf.cond
     of the body, stacked and read after the loop; GradientDescent from the file."""
@@ -166,6 +173,7 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
          case_loop_in_cond_in_nested_loop, case_loop_in_three_conds_in_loop_v2,
          case_loop_in_cond_reading_branch_values, case_tensor_arrays_read_after_nested_loop,
+         case_tensor_array_read_after_unrolled_nested_loop,
          case_tensor_array_written_in_cond_in_loop]
 
 

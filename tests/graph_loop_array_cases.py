@@ -3,9 +3,11 @@ read(i), gather, concat and size (not stack()), and whose arrays enter a loop ho
 elements and are written in a tf.cond of its body. scripts/make_graph_fixtures_loops.py
 records TF's own graphs of these cases (tests/test_graph_import.py runs and trains them).
 
-tf1compat computes them as TF; its graph files of them keep the gradient op in
-tf1compat's own form (a warning names why: the loop gradient export does not handle
-these reads yet), so they are not among tests/graph_export_cases.py's cases.
+Real TF trains from the file tf1compat writes where the nested loop's trip count is
+fixed (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py). Where it is known only at
+run time, and for the array written in a tf.cond, tf1compat's files keep the gradient
+op in tf1compat's own form (a warning names why), so those are not among
+tests/graph_export_cases.py's cases.
 """
 
 from __future__ import annotations
@@ -44,6 +46,29 @@ def case_train_tensor_arrays_read_after_nested_loop(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_read_after_unrolled_nested_loop(tf):
+    """An outer loop whose body runs a loop of 3 steps (a fixed trip count: unrolled in
+    the outer body's gradient function, graphdef/loop_unrolling.py) writing an array,
+    then reads it by read(1), gather([2, 0]), size() and concat(); Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, 3, clear_after_read=False, element_shape=[1, 3])
+
+        def inner(j, g, rows):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            return j + 1, g, rows.write(j, g)
+        _, g, rows = tf.while_loop(lambda j, *_: j < 3, inner, [tf.constant(0), h, rows])
+        size = tf.cast(rows.size(), tf.float32)
+        h = (g * 0.5 + rows.read(1) * v + tf.reduce_sum(rows.gather([2, 0]), 0) * 0.3 +
+             tf.reduce_mean(rows.concat() * v, 0, keepdims=True) * 0.2) / size
+        return i + 1, h
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4]}, ["loss:0", "w:0", "v:0"])
+
+
 def case_train_tensor_array_written_in_cond_in_loop(tf):
     """A TensorArray holding two elements written before a loop, whose body writes
     element i in a tf.cond on i's parity (different values per branch) after reading
@@ -68,5 +93,5 @@ def case_train_tensor_array_written_in_cond_in_loop(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
-LOOP_ARRAY_CASES = [case_train_tensor_arrays_read_after_nested_loop,
-                    case_train_tensor_array_written_in_cond_in_loop]
+# The cases whose files real TF trains from (tests/graph_export_cases.py).
+LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop]

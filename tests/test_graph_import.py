@@ -89,6 +89,7 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "loop_in_three_conds_in_loop_v2",
                                   "loop_in_cond_reading_branch_values",
                                   "tensor_arrays_read_after_nested_loop",
+                                  "tensor_array_read_after_unrolled_nested_loop",
                                   "tensor_array_written_in_cond_in_loop",
                                   "loop_gradient_penalty_training"])
 def test_imported_tf_graph_trains_like_tf(case):

@@ -136,9 +136,9 @@ def _nested_loops(inner):
             _, ta = tf.while_loop(lambda j, ta: j < i, lambda j, ta: (
                 j + 1, ta.write(j + 2, h * w)), [tf.constant(0), ta])
             return i + 1, tf.reduce_sum(ta.stack(), 0)
-        if inner == "gather":
-            ta = tf.TensorArray(tf.float32, 2)
-            _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
+        if inner == "gather":       # a run-time trip count (fixed: unrolled, TF's form)
+            ta = tf.TensorArray(tf.float32, n)
+            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
                 j + 1, ta.write(j, h * w)), [tf.constant(0), ta])
             return i + 1, ta.gather([1, 0])[0]
         limit = i if inner == "counter" else n
@@ -152,11 +152,13 @@ def _nested_loops(inner):
     ("array_through_cond", "not fixed"),
     ("array_through_cond", "enters it with elements other than written in its enclosing "
                            "body and stacked after it"),
-    ("gather", "TensorArrayGatherV3")])
+    ("gather", "a nested backward loop takes its array's stack() only, not a "
+               "TensorArrayGatherV3")])
 def test_nested_loops_neither_unrolled_nor_plain_keep_tf1compat_form(inner, reason, caplog):
-    """An inner loop whose array is read other than by stack() after it, or enters it
-    with elements passed through a tf.cond (real TF ran such a file to other values
-    before: their gradients were dropped), has no TF form: warned, naming why."""
+    """An inner loop of a run-time trip count whose array is read other than by stack()
+    after it, or enters it with elements passed through a tf.cond (real TF ran such a
+    file to other values before: their gradients were dropped), has no TF form: warned,
+    naming why."""
     assert reason in _warned_reason(lambda: _nested_loops(inner), caplog)
 
 

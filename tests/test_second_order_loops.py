@@ -74,6 +74,7 @@ def test_second_order_gradients_through_a_loop_with_a_cond(case, build, tmp_path
 
 
 @pytest.mark.parametrize("case", ["tensor_arrays_read_after_nested_loop",
+                                  "tensor_array_read_after_unrolled_nested_loop",
                                   "tensor_array_written_in_cond_in_loop"])
 def test_array_reads_after_nested_loops_train_as_tf(case):
     """TensorArrays a nested loop writes read after it by read/gather/concat/size, and an

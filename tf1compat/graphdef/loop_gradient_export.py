@@ -106,7 +106,7 @@ from tf1compat.graphdef.gradient_lowering_math import linearize
 from tf1compat.graphdef.graph_io import check_serializable
 from tf1compat.graphdef.loop_gradient_arrays import ArrayGradients
 from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
-from tf1compat.graphdef.loop_unrolling import lower_stack, unrolled_loop
+from tf1compat.graphdef.loop_unrolling import lower_read, read_loop, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
 
@@ -179,8 +179,8 @@ def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
         return write_cond(plan.conds[member], name_of, lower_op)
     if member.type == "While":
         return unrolled_loop(member, name_of)
-    if member.type == "TensorArrayGatherV3":
-        return lower_stack(member, name_of)
+    if read_loop(member) is not None:
+        return lower_read(member, name_of)
     if member in plan.outer:
         builder = NodeBuilder(member.name)
         outputs = linearize(member, [name_of(t) for t in member.inputs],

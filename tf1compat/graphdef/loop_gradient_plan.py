@@ -19,7 +19,8 @@ from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
                                                       outer_values)
-from tf1compat.graphdef.loop_unrolling import stacked_loop, unrolled_inputs, unrolling_reason
+from tf1compat.graphdef.loop_unrolling import (read_loop, stacked_loop, unrolled_inputs,
+                                               unrolling_reason)
 from tf1compat.graphdef.loop_array_plan import (
     PushedRead, array_variables, is_flow, is_range, outside, plan_entering, plan_read,
     plan_write, same_iteration_write, unstacked_in)
@@ -211,7 +212,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             if t not in plan.captures:
                 plan.captures.append(t)     # an outside tensor
             continue
-        if member.type == "TensorArrayReadV3":
+        if member.type == "TensorArrayReadV3" and read_loop(member) is None:
             write = same_iteration_write(member)
             if write is not None:
                 plan.forwarded[member] = write
@@ -259,14 +260,16 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 plan.ops.append(member)
                 stack.extend(plan.conds[member].reads)
             continue
-        nested = stacked_loop(member) if member.type == "TensorArrayGatherV3" else member
-        if nested is not None and nested.type == "While" and \
-                nested._control_flow_context is region and \
+        nested = read_loop(member) or member
+        if nested.type == "While" and nested._control_flow_context is region and \
                 any(x in live for x in nested.outputs):
-            # A nested loop on the gradient path (or the stack() of an array it writes):
-            # unrolled in the body's function where its trip count is fixed
-            # (loop_unrolling.py)
+            # A nested loop on the gradient path (or a read of an array it writes after
+            # it: loop_unrolling.read_loop): unrolled in the body's function where its
+            # trip count is fixed (loop_unrolling.py)
             reason = unrolling_reason(nested)
+            if reason is not None and member is not nested and stacked_loop(member) is None:
+                return None, (f"{reason}; a nested backward loop takes its array's stack() "
+                              f"only, not a {member.type} (in the body of loop {op.name})")
             if reason is not None:
                 # a backward loop of its own inside this one's (t: an output of the
                 # loop, or the stack() of an array it writes)
@@ -281,7 +284,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 included.add(member)
                 plan.ops.append(member)
                 stack.extend(unrolled_inputs(member) if member is nested else
-                             [member.inputs[2]])
+                             [member.inputs[-1]])
             continue
         if member.type in _CONSTRUCTS:
             reason = (f"the body of loop {op.name} holds a control-flow construct "

@@ -10,7 +10,8 @@ or dynamic_rnn over a static length), the function holds its body that many time
 each copy reading the previous one's values: the same computation for every run,
 which TF differentiates. TensorArrays unstacked before the inner loop are read as
 slices of the unstacked value; one written once per iteration at its index and
-stacked after the loop is the Pack of its elements. The forward graph keeps the real
+stacked after the loop is the Pack of its elements (read after the loop by gather() or
+read(): rows of the Pack; by concat(): the Pack reshaped). The forward graph keeps the real
 nested loop. Plain inner loops whose trip count depends on run-time values get a nested
 backward loop instead (loop_gradient_export.py); others, and those whose body holds
 other TensorArray uses, conditionals, further loops, stateful ops or ops TF cannot
@@ -34,7 +35,7 @@ from tf1compat.graphdef.gradient_export import TF_DIFFERENTIABLE_OP_TYPES
 from tf1compat.graphdef.graph_io import op_to_node_def
 
 __all__ = ["unrolling_reason", "unrolled_loop", "unrolled_inputs", "stacked_loop",
-           "lower_stack", "static_trip_count"]
+           "read_loop", "lower_read", "static_trip_count"]
 
 # The most iterations an inner loop is unrolled to (a function's size grows with it).
 MAX_UNROLLED_ITERATIONS = 64
@@ -126,15 +127,68 @@ def stacked_loop(op: Operation) -> Optional[Operation]:
     a range of the loop's output flow), or None."""
     if op.type != "TensorArrayGatherV3" or not _is_range(op.inputs[1]):
         return None
-    loop = _beyond_identities(op.inputs[2]).op
-    return loop if loop.type == "While" and loop.attrs.get("loop") is not None else None
+    return read_loop(op)
 
 
-def lower_stack(op: Operation, name_of: Callable[[Tensor], str]
-                ) -> Tuple[List[NodeDef], List[str]]:
-    """TensorArrayGatherV3 `op` stacking an unrolled loop's array: its elements packed
-    by `unrolled_loop`, named as the loop's output flow."""
-    return [], [name_of(_beyond_identities(op.inputs[2]))]
+def read_loop(op: Operation) -> Optional[Operation]:
+    """The nested loop whose written TensorArray `op` reads after it, or None: a stack()
+    (`stacked_loop`), a gather() or read() at indices known when the graph is written,
+    or a concat() of elements of a static shape (an unrolled loop's elements are the
+    rows of its Pack: `lower_read`)."""
+    if op.type not in ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3"):
+        return None
+    loop = _beyond_identities(op.inputs[-1]).op     # the flow is the last input
+    if loop.type != "While" or loop.attrs.get("loop") is None:
+        return None
+    if op.type == "TensorArrayConcatV3":
+        known = _element_shape(op) is not None
+    else:
+        known = _is_range(op.inputs[1]) or constant_value(op.inputs[1]) is not None
+    return loop if known else None
+
+
+def _element_shape(concat: Operation) -> Optional[List[int]]:
+    """The static shape of the elements the nested loop writes to the array that
+    TensorArrayConcatV3 `concat` reads (its body's write of it), or None."""
+    flow = _beyond_identities(concat.inputs[-1])
+    write = flow.op.attrs["loop"].body_outputs[flow.value_index].op
+    if write.type != "TensorArrayWriteV3" or not write.inputs[2].shape.is_fully_defined() \
+            or write.inputs[2].shape.ndims == 0:
+        return None
+    return write.inputs[2].shape.as_list()
+
+
+def lower_read(op: Operation, name_of: Callable[[Tensor], str]
+               ) -> Tuple[List[NodeDef], List[str]]:
+    """A read `op` (`read_loop`) of an unrolled loop's array, from its elements packed by
+    `unrolled_loop` (named as the loop's output flow): the Pack itself for a stack(),
+    rows of it (slices, which TF differentiates in a function; GatherV2 it does not)
+    for a gather() or read(), the Pack reshaped to the concatenation for a concat()
+    (TensorArrayConcatV3's second output, the lengths, as a constant)."""
+    packed = name_of(_beyond_identities(op.inputs[-1]))
+    if stacked_loop(op) is not None:
+        return [], [packed]
+    builder = NodeBuilder(f"{op.name}/unrolled")
+    dtype = op.outputs[0].dtype.base_dtype
+    if op.type == "TensorArrayConcatV3":
+        element = _element_shape(op) or []
+        trips = static_trip_count(_beyond_identities(op.inputs[-1]).op) or 0
+        rows = builder.add("Reshape", [packed, builder.const(
+            [trips * element[0]] + element[1:], D.int32)], {"T": dtype, "Tshape": D.int32})
+        return builder.nodes, [rows, builder.const([element[0]] * trips, D.int64)]
+
+    def row(k: int) -> str:
+        return builder.add("StridedSlice", [
+            packed, builder.const([k], D.int32), builder.const([k + 1], D.int32),
+            builder.const([1], D.int32)],
+            {"T": dtype, "Index": D.int32, "begin_mask": 0, "end_mask": 0,
+             "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1})
+    index = np.asarray(constant_value(op.inputs[1]))
+    if op.type == "TensorArrayReadV3":
+        return builder.nodes, [row(int(index))]
+    rows = [row(int(k)) for k in index.reshape(-1)]
+    return builder.nodes, [builder.add("Pack", rows, {"T": dtype, "N": len(rows),
+                                                       "axis": 0})]
 
 
 def _written_arrays(loop: Operation) -> Tuple[Dict[int, Operation], Optional[str]]:
@@ -150,11 +204,13 @@ def _written_arrays(loop: Operation) -> Tuple[Dict[int, Operation], Optional[str
         if write.inputs[3] is not info.body_args[k]:
             return {}, f"the nested loop {loop.name} writes an array more than once"
         for consumer in loop.outputs[k].consumers():
-            if consumer.type == "Identity":
+            if consumer.type in ("Identity", "TensorArraySizeV3"):
                 continue
-            if stacked_loop(consumer) is not loop:
+            if read_loop(consumer) is not loop:
                 return {}, (f"an array the nested loop {loop.name} writes is read after it "
-                            "other than by stack()")
+                            "other than by stack(), gather() or read() at indices known "
+                            "when the graph is written, or concat() of elements of a "
+                            "static shape")
         writes[k] = write
     iterations = _iterations(loop) or []
     reads = [m for m in _body_ops(info) if m.type == "TensorArrayReadV3"]
