@@ -27,8 +27,10 @@ import hashlib
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
 from tf1compat.framework.func_graph import FuncGraph
 from tf1compat.framework.graph import Graph, get_default_graph
+from tf1compat.framework.op_def import registered_op_types
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -216,7 +218,9 @@ class _DefinedFunction:
         try:
             export = FunctionExport(True)
             export.graph_function(base, inputs, outputs, ops, out_names, attrs)
-            fdefs = list(export.library.function)
+            # Defuns the body calls are written with their own objects, not as helpers.
+            fdefs = [f for f in export.library.function[:-1]
+                     if f.signature.name not in library] + [export.library.function[-1]]
             unserializable = ""
         except UnserializableGraphError as e:
             fdefs = [_signature_only(base, inputs, outputs, out_names)]
@@ -236,6 +240,10 @@ class _DefinedFunction:
     def add_to_graph(self, g: Graph) -> None:
         """Adds the function (and its gradient function) to `g`'s library."""
         function = self._library_function()
+        if function.name in _builtin_op_types():
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot add function '{function.name}' because an op with the "
+                "same name already exists.")
         function_library(g).setdefault(function.name, function)
         if self._grad_func is not None:
             self._grad_func.add_to_graph(g)
@@ -315,6 +323,13 @@ class _DefunGraph(FuncGraph):
         self._allowlisted = allowlisted_stateful_ops
         self._copied: Dict[Tensor, Tensor] = {}
 
+    def placeholder(self, dtype: Any, shape: Any, name: str) -> Tensor:
+        if name == "capture":
+            # TF captures while creating the consumer op, in its name scope: the argument
+            # of a capture by `mul` is `mul_placeholder`.
+            name = f"{self._name_stack}/Placeholder" if self._name_stack else "Placeholder"
+        return super().placeholder(dtype, shape, name)
+
     def capture(self, tensor: Tensor) -> Tensor:
         if not self._by_value or tensor.graph is self:
             return super().capture(tensor)
@@ -339,6 +354,12 @@ class _DefunGraph(FuncGraph):
         for t, c in zip(op.outputs, copy.outputs):
             self._copied[t] = c
         return copy
+
+
+def _builtin_op_types() -> set:
+    from tf1compat.graphdef.graph_import import load_op_modules
+    load_op_modules()
+    return set(registered_op_types())
 
 
 def _call_attrs(kwargs: Dict[str, Any]) -> Dict[str, Any]:
