@@ -180,6 +180,16 @@ def _function_gradient_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     nx = len(node.attrs["Tx"])
     create = bool(node.attrs["create_graph"])
     bound: List[Any] = [None]
+    grad_func = getattr(function, "grad_func", None)
+    if grad_func is not None:
+        # f has a gradient function (the library's GradientDef, Defun's grad_func): TF
+        # calls it on f's inputs and the dys.
+        def call_gradient(*args: Any) -> Any:
+            if bound[0] is None:
+                bound[0] = grad_func.bind(kctx)
+            grads = bound[0](args)
+            return grads[0] if nx == 1 else tuple(grads)
+        return call_gradient
 
     def run(*args: Any) -> Any:
         if bound[0] is None:

@@ -287,10 +287,12 @@ def import_nodes(graph_def: Any, input_map: Optional[Dict[str, Any]] = None,
     graph = graph or get_default_graph()
     nodes = list(graph_def.node)
     functions = function_library.library_of(graph_def)
-    # TF 1.x calls a library function through a node whose op type is its name.
+    # TF 1.x calls a library function through a node whose op type is its name (a
+    # function body's nodes call the functions of the library it shares).
     missing = sorted((set(missing_op_types(nodes)) |
                       set(function_library.missing_op_types(functions))) -
-                     {f.signature.name for f in functions})
+                     {f.signature.name for f in functions} -
+                     set(function_library.function_library(graph)))
     if missing:
         raise NotImplementedError(f"cannot import the graph: tf1compat does not implement "
                                   f"the op type(s) {', '.join(missing)}")

@@ -115,7 +115,38 @@ def _call_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 def _function_kernel(function: Any, node: Any, kctx: Any) -> Callable[..., Any]:
     call = _lazy(function, kctx)
     n = len(node.outputs)
+    grad_func = getattr(function, "grad_func", None)
+    if grad_func is not None:
+        grad_call = _lazy(grad_func, kctx)
+        return lambda *args: _result(_GradFunctionCall.apply(call, grad_call, *args), n)
     return lambda *args: _result(call(args), n)
+
+
+class _GradFunctionCall(torch.autograd.Function):
+    """A call of a function that has a gradient function (a GradientDef): autograd's
+    backward calls that function on the inputs and the outputs' gradients, as TF's
+    SymbolicGradient does (the body itself is not differentiated)."""
+
+    @staticmethod
+    def forward(ctx: Any, call: Callable[[tuple], tuple], grad_call: Callable[[tuple], tuple],
+                *args: Any) -> Any:
+        ctx.grad_call = grad_call
+        ctx.args = args
+        outputs = tuple(call(args))
+        for out in outputs:
+            if isinstance(out, torch.Tensor) and not (out.dtype.is_floating_point or
+                                                      out.dtype.is_complex):
+                ctx.mark_non_differentiable(out)
+        return outputs
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        with torch.enable_grad():
+            in_grads = tuple(ctx.grad_call(tuple(ctx.args) + grads))
+        in_grads = tuple(g if isinstance(a, torch.Tensor) and (
+            a.dtype.is_floating_point or a.dtype.is_complex) else None
+            for g, a in zip(in_grads, ctx.args))
+        return (None, None) + in_grads
 
 
 def _symbolic_gradient_names(op: Any) -> List[Any]:
