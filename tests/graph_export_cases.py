@@ -303,5 +303,6 @@ def case_defun_functions(tf):
 
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_datasets, case_dataset_transformations,
-         case_functional_forms, case_defun_functions] + TRAINING_CASES + LOOP_TRAINING_CASES + LOOP_MORE_CASES + \
-    LOOP_NESTED_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES
+         case_functional_forms, case_defun_functions] + TRAINING_CASES + \
+    LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + NN_TRAINING_CASES + \
+    MATH_TRAINING_CASES
