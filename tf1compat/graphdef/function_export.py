@@ -180,7 +180,7 @@ class FunctionExport:
         its arguments, `outputs` its results named `out_names`. It is the library's last
         function; the functions its body needs (tf.cond's branches, ...) come before."""
         self._used.add(name)
-        self._write(name, inputs, outputs, ops, attrs, out_names=out_names)
+        self._write(name, inputs, outputs, ops, attrs, result_names=out_names)
         return self.library.function[-1]
 
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
@@ -231,10 +231,11 @@ class FunctionExport:
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
                aliases: Optional[Dict[Tensor, Tensor]] = None,
-               out_names: Optional[List[str]] = None) -> None:
+               result_names: Optional[List[str]] = None) -> None:
         """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
         name of each output) to write an op as other ops (gradient_lowering.py,
-        cond_lowering.py; `name_of(tensor)` names the function's values so far)."""
+        cond_lowering.py; `name_of(tensor)` names the function's values so far);
+        `result_names` names its outputs (default `output_<k>`)."""
         fdef = FunctionDef()
         fdef.signature.name = name
         if ops is None:    # a factory: the ops computing the outputs, from the graph
@@ -290,7 +291,7 @@ class FunctionExport:
             fdef.node_def.append(node)
         out_used: set = set()
         for k, t in enumerate(outputs):
-            arg = out_names[k] if out_names else _arg_name(f"output_{k}", out_used)
+            arg = result_names[k] if result_names else _arg_name(f"output_{k}", out_used)
             fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
             fdef.ret[arg] = arg_of[t] if t in arg_of else lowered[t] if t in lowered else \
                 f"{t.op.name}:{output_arg(t.op, t.value_index)}"
