@@ -385,3 +385,27 @@ def case_meta_graph_round_trip(tf):
             value = sess.run("out:0", {"x:0": X})
         return {"type": op.type, "inputs": [t.name for t in op.inputs],
                 "library": _library(imported), "value": value}
+
+
+def case_captured_variables(tf):
+    """A body reading a ref variable and a resource variable (captured: extra inputs of
+    the call), their gradients and a GradientDescent step through the call."""
+    function = _function(tf)
+    w = tf.Variable(np.linspace(-1, 1, 6, dtype=np.float32).reshape(3, 2), name="w")
+    r = tf.get_variable("r", initializer=np.full((3, 2), 0.5, np.float32),
+                        use_resource=True)
+
+    @function.Defun(tf.float32, func_name="TwoWeights")
+    def two_weights(x):
+        return tf.tanh(tf.matmul(x, w) + tf.matmul(x * x, r))
+
+    x = tf.constant(X * 0.2, name="x")
+    loss = tf.reduce_sum(tf.square(two_weights(x)))
+    g = tf.gradients(loss, [w, r])
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([loss] + g)
+        sess.run(train)
+        after = sess.run([w, r, loss])
+    return {"names": [t.name for t in g], "values": values, "after": after}

@@ -115,7 +115,9 @@ class _DefinedFunction:
                  capture_by_value: bool = False,
                  allowlisted_stateful_ops: Any = None,
                  capture_resource_var_by_value: bool = True, **kwargs: Any) -> None:
-        del capture_resource_var_by_value   # resource variables are not hoisted (above)
+        # A captured resource variable is passed as its handle (read inside the body):
+        # the values equal TF's capture of its value.
+        del capture_resource_var_by_value
         self._func = func
         self._input_types = tuple(D.as_dtype(t) for t in input_types)
         self._func_name = func_name
