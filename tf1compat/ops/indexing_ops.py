@@ -130,11 +130,15 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: Option
     """`tf.gather` (GatherV2); out-of-range indices are InvalidArgumentError at run time."""
     if axis is None:
         axis = batch_dims
-    sparse_read = getattr(params, "sparse_read", None)
-    if sparse_read is not None and constant_value(axis) in (0,) and batch_dims == 0 and \
-            getattr(params, "_is_resource_variable", False):
-        return sparse_read(indices, name=name)
-    if hasattr(params, "_as_graph_element") and not isinstance(params, Tensor):
+    # TF's tensor_util.constant_value returns a Python axis as it is; tf1compat's gives
+    # None for anything but a tensor.
+    axis_value = axis if isinstance(axis, (int, np.integer)) else constant_value(axis)
+    if getattr(params, "_is_resource_variable", False) and axis_value is not None and \
+            int(axis_value) == 0 and batch_dims == 0:
+        return params.sparse_read(indices, name=name)
+    if hasattr(params, "_as_graph_element") and not isinstance(params, Tensor) and \
+            not getattr(params, "_is_resource_variable", False):
+        # A resource variable is read inside the op's scope (GatherV2/ReadVariableOp), as TF.
         params = convert_to_tensor(params)
     return apply_op1("GatherV2", [params, indices, axis], {"batch_dims": batch_dims},
                      name=name)
@@ -195,6 +199,8 @@ def gather_nd(params: Any, indices: Any, name: Optional[str] = None, batch_dims:
     (`_batch_gather_nd`)."""
     if batch_dims:
         return _batch_gather_nd(params, indices, batch_dims, name)
+    if getattr(params, "_is_resource_variable", False):
+        return params.gather_nd(indices, name=name)
     return apply_op1("GatherNd", [params, indices], name=name)
 
 
