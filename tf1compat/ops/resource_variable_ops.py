@@ -123,7 +123,7 @@ def _read_shape(ctx: Any) -> List[TensorShape]:
 
 declare("ReadVariableOp", inputs=["resource: resource"], outputs=["value: dtype"],
         attrs={"dtype": Type()}, shape=_read_shape,
-        kernel=_read_kernel, stateful=True, view=True, grad_names=names(Pass(0)))
+        kernel=_read_kernel, stateful=True, reads_only=True, view=True, grad_names=names(Pass(0)))
 
 
 def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -235,7 +235,8 @@ declare("ResourceGather", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"],
         attrs={"batch_dims": 0, "validate_indices": True, "dtype": Type(),
                "Tindices": Type(D.INDEX_TYPES)},
-        shape=_gather_shape, kernel=_gather_kernel, stateful=True, grad_indexed_slices=True,
+        shape=_gather_shape, kernel=_gather_kernel, stateful=True, reads_only=True,
+        grad_indexed_slices=True,
         grad_names=names(SPARSE, None))
 
 
@@ -270,7 +271,7 @@ def _gather_nd_grad_names(op: Any) -> List[Any]:
 
 declare("ResourceGatherNd", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"], attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)},
-        shape=_gather_nd_shape, kernel=_gather_nd_kernel, stateful=True,
+        shape=_gather_nd_shape, kernel=_gather_nd_kernel, stateful=True, reads_only=True,
         grad_indexed_slices=True, grad_names=_gather_nd_grad_names)
 
 
@@ -292,7 +293,8 @@ def _variable_shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 # static shape is not fully known.
 declare("VariableShape", inputs=["input: resource"], outputs=["output: out_type"],
         attrs={"out_type": Type((D.int32, D.int64), default=D.int32)},
-        shape=_variable_shape_shape, kernel=_variable_shape_kernel, grad="none", stateful=True)
+        shape=_variable_shape_shape, kernel=_variable_shape_kernel, grad="none", stateful=True,
+        reads_only=True)
 
 
 def variable_shape(handle: Tensor, out_type: Any = None, name: Optional[str] = None) -> Tensor:
