@@ -1,5 +1,6 @@
-"""Golden cases: tf.gather / tf.gather_nd on resource variables build ResourceGather(Nd),
-their gradients (IndexedSlices with a Const or VariableShape dense shape, ScatterNd) and the
+"""Golden cases: tf.gather / tf.gather_nd / tf.nn.embedding_lookup on resource variables
+build ResourceGather(Nd) (embedding_lookup colocated with the variable), their
+gradients (IndexedSlices with a Const or VariableShape dense shape, ScatterNd) and the
 sparse optimizer updates (ResourceSparseApply*) they lead to."""
 
 import numpy as np
@@ -41,7 +42,8 @@ def _reads(tf, v):
             "gather_axis0": tf.gather(v, tf.constant([3, 1]), axis=0),
             "gather_axis1": tf.gather(v, [2, 0], axis=1),
             "gather_nd_rows": tf.gather_nd(v, [[1], [3]]),
-            "gather_nd_elems": tf.gather_nd(v, [[1, 2], [3, 0]])}
+            "gather_nd_elems": tf.gather_nd(v, [[1, 2], [3, 0]]),
+            "embedding_lookup": tf.nn.embedding_lookup(v, [1, 1, 0])}
 
 
 @tolerance(1e-6, 1e-6)
@@ -61,7 +63,7 @@ def case_enable_resource_variables(tf):
     try:
         v = tf.get_variable("v", initializer=tf.constant(V0))
         rows = tf.gather(v, [2, 1])
-        emb = tf.gather(v, [0, 3], name="emb")
+        emb = tf.nn.embedding_lookup(v, [0, 3], name="emb")
     finally:
         tf.disable_resource_variables()
     with tf.Session() as sess:
@@ -127,8 +129,8 @@ _OPTIMIZERS = {
 
 
 @tolerance(1e-5, 1e-6)
-def case_sparse_updates_gather(tf):
-    return {k: _train(tf, make, lambda tf, v: tf.gather(v, [0, 2, 2]))
+def case_sparse_updates_embedding_lookup(tf):
+    return {k: _train(tf, make, lambda tf, v: tf.nn.embedding_lookup(v, [0, 2, 2]))
             for k, make in _OPTIMIZERS.items()}
 
 
@@ -143,7 +145,7 @@ def case_gradients_aggregated(tf):
     # Several sparse reads of one variable: TF concatenates their slices.
     v = tf.get_variable("v", initializer=tf.constant(V0), use_resource=True)
     loss = (tf.reduce_sum(tf.gather(v, [0, 2])) + tf.reduce_sum(tf.gather_nd(v, [[1], [2]]))
-            + tf.reduce_sum(tf.gather(v, [3])))
+            + tf.reduce_sum(tf.nn.embedding_lookup(v, [3])))
     g = tf.gradients(loss, v)[0]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
