@@ -64,6 +64,8 @@ attr names, written in TF's REGISTER_OP notation:
   ``autograd_only_kernel`` (the kernel factory for a run for autograd only, where no
   gradient function reads the op's output so TF's backward never runs the op: Print
   passes its input on without printing, CheckNumerics checks only the gradient).
+* ``reads_only``: a stateful op that only reads the variables it takes (ReadVariableOp,
+  ResourceGather, VariableShape): a run orders it as a read of them, never as an update.
 * ``is_variable``: the op is a variable (VariableV2's ref, VarHandleOp's handle): the
   variables a `tf.custom_gradient` function reads are found by it.
 * ``grad_error(op) -> LookupError``: what `tf.gradients` raises through this op (TF's
@@ -270,6 +272,9 @@ class OpDef:
     # The graph function a TF 1.x function call op runs (its type is the function's name:
     # `function.Defun`, FunctionDefs of imported libraries); None for builtin op types.
     function: Any = None
+    # Stateful only because it reads variables (ReadVariableOp, ResourceGather): the plan
+    # never orders it as an update of the variables it takes.
+    reads_only: bool = False
 
     def ref_positions(self, n_inputs: int) -> Tuple[int, ...]:
         """The positions of the ref inputs among an op's `n_inputs` inputs (the kernel
@@ -339,7 +344,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             value_only: Optional[Callable[[Any], Any]] = None,
             autograd_only_kernel: Optional[KernelFactory] = None,
             kernel_error: Optional[Callable[[Any, Sequence[Any]], Optional[str]]] = None,
-            function: Any = None) -> OpDef:
+            function: Any = None, reads_only: bool = False) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent.
 
     With `function` (a graph function), the declaration is that function's call op: it
@@ -379,13 +384,15 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
         raise ValueError(f"{op_type}: grad_none_inputs {tuple(grad_none_inputs)} out of range")
     if autograd_only_kernel is not None and kernel is None:
         raise ValueError(f"{op_type}: an autograd_only_kernel needs a kernel")
+    if reads_only and not stateful:
+        raise ValueError(f"{op_type}: reads_only describes a stateful op")
     op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, grad_names,
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
                    rank_follows_data, value_only, autograd_only_kernel,
-                   _declaration_site(), ref_list, kernel_error, function)
+                   _declaration_site(), ref_list, kernel_error, function, reads_only)
     (_REGISTRY if function is None else _FUNCTION_OPS)[op_type] = op_def
     return op_def
 
