@@ -1,5 +1,6 @@
 """More TF-written graph fixtures (the cases of make_graph_fixtures.py's format): mutable
-dense hash tables restored from a checkpoint, transposed convolutions of run-time sizes.
+dense hash tables restored from a checkpoint, transposed convolutions of run-time sizes,
+`function.Defun` graph functions with their gradients.
 
 Run with the TensorFlow venv (never in CI):
 
@@ -162,7 +163,62 @@ def case_runtime_conv_transpose(rec: Recorder) -> None:
     rec.minimize("loss:0", feed, ["k2:0", "k3:0"], learning_rate=0.01)
 
 
-CASES = [case_dense_hash_tables, case_v1_dense_hash_table, case_runtime_conv_transpose]
+def case_defun_functions(rec: Recorder) -> None:
+    """TF 1.x `function.Defun` graph functions: call ops whose type is the function's name
+    (a hashed name, a `func_name`, an overloaded one), a nested call, a captured variable
+    value, a `grad_func` (the library's GradientDef) and a pass-through op with a
+    `python_grad_func`; TF's SymbolicGradient ops of the functions in a GradientDescent
+    train op, run from the file."""
+    from tensorflow.python.framework import function
+
+    @function.Defun(tf.float32, tf.float32)
+    def ScaleGrad(x, dy):
+        return dy * 0.5
+
+    @function.Defun(tf.float32, grad_func=ScaleGrad, func_name="Scale")
+    def scale(x):
+        return x * 3.0
+
+    @function.Defun(tf.float32, python_grad_func=lambda op, dy: dy * 2.0)
+    def PassThrough(x):
+        return tf.identity(x)
+
+    w = tf.Variable(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), name="w")
+    wv = w.read_value() if hasattr(w, "read_value") else tf.identity(w)
+
+    @function.Defun(tf.float32, func_name="Layer")
+    def layer(x):
+        return tf.tanh(tf.matmul(x, wv))
+
+    @function.Defun(tf.float32, tf.float32, func_name="Head")
+    def head(h, y):
+        return tf.reduce_mean(tf.square(layer(h) - y))
+
+    @function.Defun()
+    def Twice(a):
+        return a + a
+
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.placeholder(tf.float32, [None, 4], name="y")
+    h = layer(scale(PassThrough(x)))
+    tf.identity(h, name="h")
+    loss = tf.identity(head(tf.slice(h, [0, 0], [-1, 3]), y), name="loss")
+    tf.identity(Twice(tf.constant([1, 2])), name="twice")
+    gx = tf.identity(tf.gradients(tf.reduce_sum(h), x)[0], name="grad_x")
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    tf.add_to_collection("train_op", train)
+    saver = tf.train.Saver()
+    feeds = {"x:0": np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3),
+             "y:0": np.linspace(0, 1, 8, dtype=np.float32).reshape(2, 4)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["h:0", "loss:0", "twice:0", gx.name], feeds)
+        rec.run(sess, ["loss:0", "w:0"], feeds, targets=[train.name])
+
+
+CASES = [case_dense_hash_tables, case_v1_dense_hash_table, case_runtime_conv_transpose,
+         case_defun_functions]
 
 
 if __name__ == "__main__":

@@ -254,7 +254,56 @@ from tests.graph_loop_array_cases import LOOP_ARRAY_CASES  # noqa: E402
 from tests.graph_training_nn_cases import NN_TRAINING_CASES  # noqa: E402
 from tests.graph_training_math_cases import MATH_TRAINING_CASES  # noqa: E402
 
+def case_defun_functions(tf):
+    """TF 1.x `function.Defun` graph functions: call ops whose type is the function's name,
+    a `grad_func` (the library's GradientDef), a nested call, a tensor captured by value,
+    an overloaded function; TF's SymbolicGradient of a function calling them (tf.gradients);
+    TF trains the loss through the calls after import (its gradients of the functions)."""
+    import importlib
+    from tf1compat.shim import INTERNAL_PATHS
+    function = importlib.import_module(
+        INTERNAL_PATHS["tensorflow.python.framework.function"])
+
+    @function.Defun(tf.float32, tf.float32, func_name="ScaleGrad")
+    def scale_grad(x, dy):
+        return dy * 0.5
+
+    @function.Defun(tf.float32, grad_func=scale_grad, func_name="Scale")
+    def scale(x):
+        return x * 3.0
+
+    offset = tf.constant(0.25, name="offset")
+
+    @function.Defun(tf.float32, tf.float32, func_name="Layer", capture_by_value=True)
+    def layer(x, w):
+        return tf.tanh(tf.matmul(x, w) + offset)
+
+    @function.Defun(tf.float32, tf.float32, tf.float32, func_name="Head")
+    def head(x, w, y):
+        return tf.reduce_mean(tf.square(layer(x, w) - y))
+
+    @function.Defun(func_name="Twice")
+    def twice(a):
+        return a + a
+
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.placeholder(tf.float32, [None, 4], name="y")
+    w = tf.Variable(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), name="w")
+    h = layer(scale(x), w)
+    tf.identity(h, name="h")
+    tf.identity(head(x, w, y), name="loss")
+    tf.identity(twice(tf.constant([1, 2])), name="twice")
+    tf.identity(tf.gradients(tf.reduce_sum(h, [0, 1]), w)[0], name="grad_w")
+    tf.global_variables_initializer()
+    feeds = {"x:0": X[:2], "y:0": np.linspace(0, 1, 8, dtype=np.float32).reshape(2, 4)}
+    return {"init": "init",
+            "runs": [{"feeds": feeds, "fetches": ["h:0", "loss:0", "twice:0", "grad_w:0"]}],
+            "minimize": {"loss": "loss:0", "feeds": feeds, "steps": 2,
+                         "variables": ["w:0"]}}
+
+
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_datasets, case_dataset_transformations,
-         case_functional_forms] + TRAINING_CASES + LOOP_TRAINING_CASES + LOOP_MORE_CASES + \
-    LOOP_NESTED_CASES + LOOP_ARRAY_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES
+         case_functional_forms, case_defun_functions] + TRAINING_CASES + \
+    LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \
+    NN_TRAINING_CASES + MATH_TRAINING_CASES

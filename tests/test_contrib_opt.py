@@ -553,3 +553,21 @@ def test_ggt_against_numpy():
     e = tf.get_variable("e", initializer=E0)
     with pytest.raises(NotImplementedError, match="Sparse"):
         opt.GGTOptimizer().minimize(tf.reduce_sum(tf.gather(e, IDS)))
+
+
+def test_weight_decay_runs_after_the_gradient_reads_the_variable():
+    """The sparse decay gathers the embedding (a ResourceGather, which only reads it)
+    after the gradient: the dense variable's decay still waits for the gradient, so the
+    gradient fetched with the train op is the one at the step's start."""
+    w = tf.get_variable("w", initializer=W0, use_resource=True)
+    e = tf.get_variable("e", initializer=E0, use_resource=True)
+    loss = (0.5 * tf.reduce_sum(tf.square(w - TARGET) * SCALE) +
+            0.5 * tf.reduce_sum(tf.square(tf.gather(e, IDS) - ROWS_TARGET)))
+    optimizer = opt.AdamWOptimizer(0.05, learning_rate=0.1)
+    grads_and_vars = optimizer.compute_gradients(loss)
+    train = optimizer.apply_gradients(grads_and_vars)
+    assert {op.type for op in train.graph.get_operations()} >= {"ResourceGather"}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        _, grad_w = sess.run([train, grads_and_vars[0][0]])
+    np.testing.assert_allclose(grad_w, dense_grad(W0), rtol=1e-12)

@@ -76,3 +76,36 @@ def test_every_intra_op_thread_flushes():
                          cwd=ROOT, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0"
+
+
+def test_workers_made_outside_runs_flush_when_the_count_changes():
+    # libgomp releases the workers beyond a smaller team and makes new ones for a larger
+    # team; made outside a run (the program's own torch code), they start with IEEE
+    # denormals. A run at a count other than its thread's last one flushes them again.
+    script = textwrap.dedent("""
+        import numpy as np, torch, tf1compat as tf
+        x = tf.placeholder(tf.float32, [1 << 20])
+        y = x * 1.0
+        feed = {x: np.full(1 << 20, np.float32(1e-40))}
+        sess = tf.Session()
+
+        def outside(n):
+            torch.set_num_threads(n)
+            torch.ones(1 << 22).sum()
+
+        def run(n):
+            torch.set_num_threads(n)
+            return int(np.count_nonzero(sess.run(y, feed)))
+        outside(4)
+        first = run(4)
+        outside(2)                       # releases two workers
+        outside(3)                       # one new worker, IEEE
+        second = run(3)
+        outside(2)
+        outside(4)                       # two new workers, IEEE
+        print(first, second, run(4))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "0", "0"]

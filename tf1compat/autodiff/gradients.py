@@ -36,7 +36,7 @@ from tf1compat.autodiff.grad_reads import forward_reads
 from tf1compat.autodiff.walk import GradValue, WalkResult, walk
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.graph import Graph, apply_op, get_default_graph, name_scope
+from tf1compat.framework.graph import Graph, apply_op, apply_op1, get_default_graph, name_scope
 from tf1compat.framework.indexed_slices import (IndexedSlices,
                                                 convert_n_to_tensor_or_indexed_slices)
 from tf1compat.framework.op_def import TypeList, declare
@@ -180,6 +180,16 @@ def _function_gradient_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     nx = len(node.attrs["Tx"])
     create = bool(node.attrs["create_graph"])
     bound: List[Any] = [None]
+    grad_func = getattr(function, "grad_func", None)
+    if grad_func is not None:
+        # f has a gradient function (the library's GradientDef, Defun's grad_func): TF
+        # calls it on f's inputs and the dys.
+        def call_gradient(*args: Any) -> Any:
+            if bound[0] is None:
+                bound[0] = grad_func.bind(kctx)
+            grads = bound[0](args)
+            return grads[0] if nx == 1 else tuple(grads)
+        return call_gradient
 
     def run(*args: Any) -> Any:
         if bound[0] is None:
@@ -483,13 +493,28 @@ def _siblings(op_name: str, result: WalkResult, plan: List[Any], grad_op: Operat
 def _sparse_gradient(graph: Graph, grad_scope: str, g: GradValue, how: List[Any],
                      grad_op: Operation) -> IndexedSlices:
     """TF's _GatherV2Grad for each gather, then the concat aggregation of several."""
-    from tf1compat.ops.array_ops import concat, expand_dims, reshape, shape, size
+    from tf1compat.ops.array_ops import (concat, expand_dims, identity, reshape, shape, size,
+                                         squeeze)
+    from tf1compat.ops.resource_variable_ops import variable_shape
     parts = []
     for part, index in how:
         gather = part.gather
         params, indices = gather._inputs[0], gather._inputs[1]
+        if gather._type == "ResourceGatherNd":     # TF's _ResourceGatherNdGrad, [n, 1] indices
+            with name_scope(part.scope):
+                dense_shape = apply_op1("VariableShape", [params],
+                                        {"out_type": indices.dtype.base_dtype})
+                flat_indices = squeeze(indices, axis=-1)
+            # The values are the incoming gradient itself, under its TF name.
+            values_scope, _, values_leaf = _split_name(part.values_name)[0].rpartition("/")
+            with name_scope(values_scope + "/" if values_scope else None):
+                values = identity(grad_op._outputs[index], name=values_leaf)
+            parts.append(IndexedSlices(values, flat_indices, dense_shape))
+            continue
         with name_scope(part.scope):
-            params_shape = shape(params)
+            # ResourceGather's gradient (TF's _GatherGrad) reads the variable's shape.
+            params_shape = variable_shape(params) if gather._type == "ResourceGather" \
+                else shape(params)
             indices_size = expand_dims(size(indices), 0)
             values_shape = concat([indices_size, params_shape[1:]], 0)
             values = reshape(grad_op._outputs[index], values_shape)

@@ -18,6 +18,7 @@ It raises LookupError where TF does.
 
 from __future__ import annotations
 
+import functools
 import threading
 import traceback
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -120,7 +121,28 @@ def gradient_function(op: Any) -> Tuple[str, Any]:
         name = op.type
     elif isinstance(name, bytes):
         name = name.decode()
+    function = op._op_def.function
+    if function is not None and name == op.type and name not in _USER:
+        # A graph function's call op (TF's lookup: the registry, then the function's
+        # Python gradient, then its gradient function, else SymbolicGradient: autograd).
+        if function.python_grad_func is not None:
+            return ("python", function.python_grad_func)
+        if function.grad_func is not None:
+            return ("python", functools.partial(_call_gradient_function, function.grad_func))
     return lookup_gradient(name)
+
+
+def _call_gradient_function(grad_func: Any, op: Any, *grads: Any) -> Any:
+    """A function's gradient function called on the op's inputs and the gradients of its
+    outputs (zeros where an output has none), as TF's SymbolicGradient does with the
+    library's GradientDef."""
+    from tf1compat.framework.graph import get_default_graph
+    from tf1compat.ops.creation_ops import zeros_like
+    grads = [zeros_like(out) if g is None else g for g, out in zip(grads, op.outputs)]
+    call = get_default_graph()._apply_op(
+        grad_func.call_op_def(), list(op.inputs) + grads,
+        {"_disable_call_shape_inference": True}, "SymbolicGradient")
+    return list(call.outputs)
 
 
 def none_input_indices(op_type: str) -> Tuple[int, ...]:

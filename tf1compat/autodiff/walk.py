@@ -40,6 +40,8 @@ class SparsePart:
     """One gather contributing slices to an IndexedSlices gradient."""
     gather: Operation
     scope: str                      # the gather's `<op>_grad/` scope in TF's naming
+    values_name: str = ""           # TF's name of the values where they are the incoming
+                                    # gradient itself (ResourceGatherNd), else ""
 
 
 @dataclass
@@ -251,6 +253,13 @@ class _Walker:
                 value = None
             elif isinstance(entry, Pass):
                 value = out_grads[entry.index]
+            elif entry is SPARSE and op._type == "ResourceGatherNd":
+                # TF's _ResourceGatherNdGrad: the incoming gradient, squeezed indices.
+                incoming = out_grads[0].name
+                value = GradValue(incoming, t_in.shape,
+                                  parts=[SparsePart(op, grad_scope, incoming)],
+                                  values_name=incoming,
+                                  indices_name=_tensor_name(grad_scope + "Squeeze"))
             elif entry is SPARSE:
                 value = GradValue(_tensor_name(grad_scope + "Reshape"), t_in.shape,
                                   parts=[SparsePart(op, grad_scope)],

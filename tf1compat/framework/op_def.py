@@ -64,6 +64,8 @@ attr names, written in TF's REGISTER_OP notation:
   ``autograd_only_kernel`` (the kernel factory for a run for autograd only, where no
   gradient function reads the op's output so TF's backward never runs the op: Print
   passes its input on without printing, CheckNumerics checks only the gradient).
+* ``reads_only``: a stateful op that only reads the variables it takes (ReadVariableOp,
+  ResourceGather, VariableShape): a run orders it as a read of them, never as an update.
 * ``is_variable``: the op is a variable (VariableV2's ref, VarHandleOp's handle): the
   variables a `tf.custom_gradient` function reads are found by it.
 * ``grad_error(op) -> LookupError``: what `tf.gradients` raises through this op (TF's
@@ -267,6 +269,12 @@ class OpDef:
     # (op, input values) -> TF's message for the kernel's failure on those inputs, or None
     # to keep the kernel's own (ops/_kernel_errors.py). Asked only after the kernel raised.
     kernel_error: Optional[Callable[[Any, Sequence[Any]], Optional[str]]] = None
+    # The graph function a TF 1.x function call op runs (its type is the function's name:
+    # `function.Defun`, FunctionDefs of imported libraries); None for builtin op types.
+    function: Any = None
+    # Stateful only because it reads variables (ReadVariableOp, ResourceGather): the plan
+    # never orders it as an update of the variables it takes.
+    reads_only: bool = False
 
     def ref_positions(self, n_inputs: int) -> Tuple[int, ...]:
         """The positions of the ref inputs among an op's `n_inputs` inputs (the kernel
@@ -302,6 +310,9 @@ class OpDef:
 
 
 _REGISTRY: Dict[str, OpDef] = {}
+# Call ops of graph functions, by function name (the latest function of a name): found by
+# `get_op_def` but not builtin op types (`registered_op_types`, docs/ops.md).
+_FUNCTION_OPS: Dict[str, OpDef] = {}
 
 # The largest value (in elements) constant folding produces, at graph build (shape
 # inference, framework/constant_value.py) and at plan build (runtime/plan.py).
@@ -332,9 +343,12 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             rank_follows_data: bool = False,
             value_only: Optional[Callable[[Any], Any]] = None,
             autograd_only_kernel: Optional[KernelFactory] = None,
-            kernel_error: Optional[Callable[[Any, Sequence[Any]], Optional[str]]] = None
-            ) -> OpDef:
-    """Declares and registers an op type; raises at import time if inconsistent."""
+            kernel_error: Optional[Callable[[Any, Sequence[Any]], Optional[str]]] = None,
+            function: Any = None, reads_only: bool = False) -> OpDef:
+    """Declares and registers an op type; raises at import time if inconsistent.
+
+    With `function` (a graph function), the declaration is that function's call op: it
+    replaces an earlier function's of the same name, and is no builtin op type."""
     attrs = dict(attrs or {})
     if op_type in _REGISTRY:
         raise ValueError(f"op type {op_type!r} is declared twice")
@@ -370,14 +384,16 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
         raise ValueError(f"{op_type}: grad_none_inputs {tuple(grad_none_inputs)} out of range")
     if autograd_only_kernel is not None and kernel is None:
         raise ValueError(f"{op_type}: an autograd_only_kernel needs a kernel")
+    if reads_only and not stateful:
+        raise ValueError(f"{op_type}: reads_only describes a stateful op")
     op_def = OpDef(op_type, in_specs, out_specs, attrs, shape, kernel, grad, grad_names,
                    tuple(grad_none_inputs), grad_formula, grad_indexed_slices, stateful,
                    cpu_only, constant, view, doc, ref_indices, state_alias, grad_sources,
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
                    rank_follows_data, value_only, autograd_only_kernel,
-                   _declaration_site(), ref_list, kernel_error)
-    _REGISTRY[op_type] = op_def
+                   _declaration_site(), ref_list, kernel_error, function, reads_only)
+    (_REGISTRY if function is None else _FUNCTION_OPS)[op_type] = op_def
     return op_def
 
 
@@ -405,6 +421,8 @@ def get_op_def(op_type: str) -> OpDef:
     try:
         return _REGISTRY[op_type]
     except KeyError:
+        if op_type in _FUNCTION_OPS:
+            return _FUNCTION_OPS[op_type]
         raise NotImplementedError(
             f"Op type {op_type!r} is not implemented by tf1compat") from None
 

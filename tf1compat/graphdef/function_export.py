@@ -112,10 +112,16 @@ class FunctionExport:
         if isinstance(function, LibraryFunction):
             name = function.name
             self._names[key] = name
+            if function.unserializable:
+                raise UnserializableGraphError(function.unserializable)
+            self.library.function.extend(function.helper_fdefs)
             self.library.function.append(function.fdef)
             for other in function.library.values():
                 if other is not function and other.name in _referenced(function.fdef):
                     self.add(other)
+            if function.grad_func is not None:
+                self.library.gradient.add(function_name=name,
+                                          gradient_func=self.add(function.grad_func))
             return name
         # The function graph is named `<transformation>_<python function>`, as TF names it
         # (`__inference_Dataset_map_parse_fn_12`; here made unique without the counter).
@@ -167,6 +173,16 @@ class FunctionExport:
                     lower=lower, aliases=aliases)
         return AttrValue(func=NameAttrList(name=fname))
 
+    def graph_function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
+                       ops: List[Operation], out_names: List[str],
+                       attrs: Dict[str, Any]) -> FunctionDef:
+        """The FunctionDef `name` of a traced function graph (`function.Defun`): `inputs`
+        its arguments, `outputs` its results named `out_names`. It is the library's last
+        function; the functions its body needs (tf.cond's branches, ...) come before."""
+        self._used.add(name)
+        self._write(name, inputs, outputs, ops, attrs, result_names=out_names)
+        return self.library.function[-1]
+
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
         """The functional node (If, While, Case) of a tf.cond/tf.while_loop/switch_case
         construct, its regions written as functions."""
@@ -214,10 +230,12 @@ class FunctionExport:
     def _write(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
-               aliases: Optional[Dict[Tensor, Tensor]] = None) -> None:
+               aliases: Optional[Dict[Tensor, Tensor]] = None,
+               result_names: Optional[List[str]] = None) -> None:
         """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
         name of each output) to write an op as other ops (gradient_lowering.py,
-        cond_lowering.py; `name_of(tensor)` names the function's values so far)."""
+        cond_lowering.py; `name_of(tensor)` names the function's values so far);
+        `result_names` names its outputs (default `output_<k>`)."""
         fdef = FunctionDef()
         fdef.signature.name = name
         if ops is None:    # a factory: the ops computing the outputs, from the graph
@@ -273,7 +291,7 @@ class FunctionExport:
             fdef.node_def.append(node)
         out_used: set = set()
         for k, t in enumerate(outputs):
-            arg = _arg_name(f"output_{k}", out_used)
+            arg = result_names[k] if result_names else _arg_name(f"output_{k}", out_used)
             fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
             fdef.ret[arg] = arg_of[t] if t in arg_of else lowered[t] if t in lowered else \
                 f"{t.op.name}:{output_arg(t.op, t.value_index)}"
@@ -282,7 +300,10 @@ class FunctionExport:
         self.library.function.append(fdef)
 
     def attr_overrides(self, op: Operation) -> Dict[str, AttrValue]:
-        """The function-valued attrs of `op` as `func` AttrValues (functions written)."""
+        """The function-valued attrs of `op` as `func` AttrValues (functions written).
+        A TF 1.x call op (its type is a function's name) has its function written too."""
+        if op._op_def.function is not None:
+            self.add(op._op_def.function)
         out: Dict[str, AttrValue] = {}
         for key, value in op.attrs.items():
             if key == "dataset_factory" and isinstance(value, Tensor):
@@ -309,9 +330,11 @@ def upstream_ops(outputs: List[Tensor]) -> List[Operation]:
 
 
 def _referenced(fdef: Any) -> set:
-    """Names of functions a FunctionDef's nodes name in their attrs."""
+    """Names of functions a FunctionDef's nodes call (TF 1.x: the node's op type) or name
+    in their attrs."""
     names = set()
     for node in fdef.node_def:
+        names.add(node.op)
         for value in node.attr.values():
             kind = value.WhichOneof("value")
             if kind == "func":

@@ -11,6 +11,13 @@ once per session, with the same plan builder and code generator as `Session.run`
 (`kctx.compile_function`). Function-valued attrs of imported ops are resolved to these
 objects; kernels call `function.bind(kctx)(values) -> outputs`. Functions calling
 functions share the outer graph's library.
+
+TF 1.x also calls a function through a node whose op type is the function's name: each
+function declares that call op (`op_def`, ops/function_call_ops.py), and the library's
+GradientDefs name the function that differentiates it (`grad_func`). `function.Defun`
+builds the same objects from a traced graph (`LibraryFunction.from_graph`, its
+FunctionDef written by function_export.py), so a function is one thing whether defined
+here or imported.
 """
 
 from __future__ import annotations
@@ -26,8 +33,8 @@ from tf1compat.serialization.messages import AttrValue, GraphDef, NodeDef
 from tf1compat.serialization.tensor_proto import (FunctionRef, proto_to_attr, proto_to_shape,
                                                   shape_to_proto)
 
-__all__ = ["LibraryFunction", "library_of", "missing_op_types", "import_library",
-           "resolve_function_attrs", "function_library"]
+__all__ = ["LibraryFunction", "library_of", "gradients_of", "missing_op_types",
+           "import_library", "resolve_function_attrs", "function_library"]
 
 _LIBRARY_KEY = "function_library"
 
@@ -43,29 +50,84 @@ def library_of(graph_def: Any) -> List[Any]:
     return list(library.function) if library is not None else []
 
 
+def gradients_of(graph_def: Any) -> Dict[str, str]:
+    """The library's GradientDefs: function name -> its gradient function's name."""
+    library = getattr(graph_def, "library", None)
+    return {} if library is None else {g.function_name: g.gradient_func
+                                       for g in library.gradient}
+
+
 def missing_op_types(functions: Sequence[Any]) -> List[str]:
-    """Op types used in function bodies that tf1compat does not implement."""
+    """Op types used in function bodies that tf1compat does not implement (calls of the
+    library's functions by name are implemented)."""
     from tf1compat.graphdef.graph_import import load_op_modules
     load_op_modules()
-    registered = set(_op_def.registered_op_types())
-    return sorted({n.op for f in functions for n in f.node_def} - registered)
+    known = set(_op_def.registered_op_types()) | {f.signature.name for f in functions}
+    return sorted({n.op for f in functions for n in f.node_def} - known)
 
 
 class LibraryFunction:
-    """One function of the library: its graph, argument placeholders and outputs."""
+    """One function of the library: its graph, argument placeholders and outputs.
+
+    `grad_func`: the LibraryFunction differentiating it (a GradientDef; Defun's
+    `grad_func`), called with the inputs and the outputs' gradients; `python_grad_func`:
+    Defun's Python gradient function (`fn(op, *grads)`, as `tf.RegisterGradient`)."""
 
     def __init__(self, fdef: Any, library: Dict[str, "LibraryFunction"]):
         self.fdef = fdef
-        self.name = fdef.signature.name
+        signature = fdef.signature
+        self.name = signature.name
         self.library = library
         self.graph: Optional[Graph] = None
         self.inputs: List[Tensor] = []
         self.outputs: List[Tensor] = []
         self.control_outputs: List[Any] = []
-        self.output_dtypes = [D.as_dtype(a.type) for a in fdef.signature.output_arg]
+        self.input_names = [a.name for a in signature.input_arg]
+        self.input_dtypes = [D.as_dtype(a.type) for a in signature.input_arg]
+        self.output_names = [a.name for a in signature.output_arg]
+        self.output_dtypes = [D.as_dtype(a.type) for a in signature.output_arg]
+        # FunctionDefs the body's nodes name (a traced body's tf.cond branches, ...).
+        self.helper_fdefs: List[Any] = []
+        # Why a traced body has no FunctionDef (its signature only): export raises it.
+        self.unserializable = ""
+        self.grad_func: Optional["LibraryFunction"] = None
+        self.python_grad_func: Optional[Callable[..., Any]] = None
+        self._op_def: Any = None
+
+    @classmethod
+    def from_graph(cls, fdefs: List[Any], graph: Graph, inputs: List[Tensor],
+                   outputs: List[Tensor], library: Dict[str, "LibraryFunction"]
+                   ) -> "LibraryFunction":
+        """A function traced into `graph` (`function.Defun`); `fdefs` its FunctionDef,
+        last, after those its body names."""
+        function = cls(fdefs[-1], library)
+        function.helper_fdefs = list(fdefs[:-1])
+        function.graph, function.inputs, function.outputs = graph, inputs, outputs
+        return function
 
     def __repr__(self) -> str:
         return f"<LibraryFunction {self.name}>"
+
+    @property
+    def stateful(self) -> bool:
+        """Whether the body has a stateful op (its call op is then stateful, as TF's)."""
+        if self.graph is not None:
+            return any(op._op_def.stateful for op in self.graph.get_operations())
+        for node in self.fdef.node_def:
+            called = self.library.get(node.op)
+            if called is not None:
+                if called is not self and called.stateful:
+                    return True
+            elif _op_def.get_op_def(node.op).stateful:
+                return True
+        return False
+
+    def call_op_def(self) -> Any:
+        """The declaration of the op that calls this function (its type is the name)."""
+        if self._op_def is None:
+            from tf1compat.ops.function_call_ops import declare_call_op
+            self._op_def = declare_call_op(self)
+        return self._op_def
 
     # -- building ------------------------------------------------------------------------------
     def build(self) -> None:
@@ -176,8 +238,10 @@ def _rewritten(node: Any, body: Dict[str, Any], fname: str) -> NodeDef:
     return out
 
 
-def import_library(functions: Sequence[Any], graph: Graph) -> None:
-    """Adds FunctionDefs to `graph`'s library and builds their bodies."""
+def import_library(functions: Sequence[Any], graph: Graph,
+                   gradients: Optional[Dict[str, str]] = None) -> None:
+    """Adds FunctionDefs to `graph`'s library and builds their bodies; `gradients` maps a
+    function's name to its gradient function's (the library's GradientDefs)."""
     library = function_library(graph)
     new = []
     for fdef in functions:
@@ -185,6 +249,13 @@ def import_library(functions: Sequence[Any], graph: Graph) -> None:
         if name not in library:
             library[name] = LibraryFunction(fdef, library)
             new.append(library[name])
+    for function in new:
+        grad_name = (gradients or {}).get(function.name)
+        if grad_name is not None:
+            function.grad_func = library[grad_name]
+    # Declared before any body is built: bodies may call each other by name.
+    for function in new:
+        function.call_op_def()
     for function in new:
         function.build()
 

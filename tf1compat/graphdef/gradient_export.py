@@ -183,6 +183,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
                 reason = f"the region uses a second output of {member.type}"
         elif member.type in ("Case", "While"):
             reason = f"the region contains a control-flow construct ({member.type})"
+        elif member._op_def.function is not None:
+            reason = _call_reason(member._op_def.function, set())
         elif member.type not in TF_DIFFERENTIABLE_OP_TYPES:
             reason = f"TF has no function gradient for op type {member.type}"
         if reason is not None:
@@ -338,6 +340,26 @@ def unsupported(op: Operation) -> Optional[str]:
         return "custom gradient captures"
     if op._control_flow_context is not None:
         return "the gradient op is inside a control-flow construct"
+    return None
+
+
+def _call_reason(function: Any, seen: Set[Any]) -> Optional[str]:
+    """Why TF cannot differentiate a call of a graph function inside f (None if it can: the
+    function has a gradient function, or TF differentiates every op of its body)."""
+    if function.grad_func is not None or function in seen:
+        return None
+    seen.add(function)
+    function.build()
+    for op in function.graph.get_operations():
+        if op.type in ("Placeholder", "Const"):
+            continue
+        if op._op_def.function is not None:
+            reason = _call_reason(op._op_def.function, seen)
+            if reason is not None:
+                return reason
+        elif op.type not in TF_DIFFERENTIABLE_OP_TYPES:
+            return (f"TF has no function gradient for op type {op.type} (in function "
+                    f"{function.name})")
     return None
 
 

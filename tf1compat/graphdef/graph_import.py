@@ -287,8 +287,12 @@ def import_nodes(graph_def: Any, input_map: Optional[Dict[str, Any]] = None,
     graph = graph or get_default_graph()
     nodes = list(graph_def.node)
     functions = function_library.library_of(graph_def)
-    missing = sorted(set(missing_op_types(nodes)) |
-                     set(function_library.missing_op_types(functions)))
+    # TF 1.x calls a library function through a node whose op type is its name (a
+    # function body's nodes call the functions of the library it shares).
+    missing = sorted((set(missing_op_types(nodes)) |
+                      set(function_library.missing_op_types(functions))) -
+                     {f.signature.name for f in functions} -
+                     set(function_library.function_library(graph)))
     if missing:
         raise NotImplementedError(f"cannot import the graph: tf1compat does not implement "
                                   f"the op type(s) {', '.join(missing)}")
@@ -300,7 +304,8 @@ def import_nodes(graph_def: Any, input_map: Optional[Dict[str, Any]] = None,
     try:
         with graph.as_default(), name_scope(name or "") as scope:
             prefix = scope
-        function_library.import_library(functions, graph)
+        function_library.import_library(functions, graph,
+                                        function_library.gradients_of(graph_def))
         _build(graph, order, input_map, prefix, clear_devices)
     except BaseException:
         rollback.undo()
@@ -316,13 +321,15 @@ def _build(graph: Graph, order: List[Any], input_map: Dict[str, Any], prefix: st
     created: Dict[str, Operation] = {}
     by_name = {n.name: n for n in order}
     back_edges: List[Tuple[Operation, int, str, int]] = []
+    from tf1compat.graphdef import function_library
+    library = function_library.function_library(graph)
     with graph.as_default(), graph.control_dependencies(None):
         for node in order:
-            op_def = _op_def.get_op_def(node.op)
+            function = library.get(node.op)
+            op_def = _op_def.get_op_def(node.op) if function is None else function.call_op_def()
             attrs = {k: proto_to_attr(v, k) for k, v in node.attr.items()
                      if k not in _SKIPPED_ATTRS}
             attrs = {k: v for k, v in attrs.items() if v is not None}
-            from tf1compat.graphdef import function_library
             from tf1compat.graphdef import gradient_export
             attrs = function_library.resolve_function_attrs(attrs, graph)
             if node.op == "SymbolicGradient":
@@ -358,7 +365,7 @@ def _build(graph: Graph, order: List[Any], input_map: Dict[str, Any], prefix: st
                 flat = [stand_in if t is None else t for t in flat]
             inputs = group_inputs(op_def, flat, attrs, node.name)
             full_name = prefix + node.name
-            op = graph.create_op(node.op, inputs, attrs=attrs, name=full_name + "/")
+            op = graph._apply_op(op_def, inputs, attrs, full_name + "/")
             for c in controls:
                 op._add_control_input(c)
             if node.device and not clear_devices:

@@ -164,6 +164,11 @@ def _in_loop(context: Any) -> bool:
     return any(c is not None and c.IsWhileContext() for c in ancestors(context))
 
 
+def building_in_loop(graph: Any) -> bool:
+    """Whether ops created now in `graph` go into a tf.while_loop body (at any depth)."""
+    return _in_loop(graph._get_control_flow_context())
+
+
 def external_inputs(region: ControlFlowRegion
                     ) -> Tuple[List[Tensor], List[Operation], List[str]]:
     captures, controls, reads = external_inputs_and_read_tensors(region)

@@ -11,6 +11,10 @@ called function.
 tf1compat's own `tf.cond`/`tf.while_loop` build `If`/`Case`/`While` ops whose attrs are
 traced regions (cond.py, while_loop.py); those kernels hand ops with function attrs to
 the factories below.
+
+TF 1.x calls a library function through an op whose type is the function's name
+(`function.Defun`, and the FunctionDefs of graphs TF 1.x wrote): `declare_call_op` declares
+that op type for one function, with the function's signature as inputs and outputs.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from tf1compat.framework.op_def import REQUIRED, TypeList, Type, declare
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
 __all__ = ["if_function_kernel", "case_function_kernel", "while_function_kernel",
-           "declared_output_shapes", "truth"]
+           "declared_output_shapes", "truth", "declare_call_op"]
 
 
 def truth(value: Any) -> bool:
@@ -105,9 +109,69 @@ def _call_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     if not hasattr(function, "bind"):
         raise errors.op_error(errors.InvalidArgumentError, node,
                               f"{node.type} {node.name}: attr f is not a function")
+    return _function_kernel(function, node, kctx)
+
+
+def _function_kernel(function: Any, node: Any, kctx: Any) -> Callable[..., Any]:
     call = _lazy(function, kctx)
     n = len(node.outputs)
+    grad_func = getattr(function, "grad_func", None)
+    if grad_func is not None:
+        grad_call = _lazy(grad_func, kctx)
+        return lambda *args: _result(_GradFunctionCall.apply(call, grad_call, *args), n)
     return lambda *args: _result(call(args), n)
+
+
+class _GradFunctionCall(torch.autograd.Function):
+    """A call of a function that has a gradient function (a GradientDef): autograd's
+    backward calls that function on the inputs and the outputs' gradients, as TF's
+    SymbolicGradient does (the body itself is not differentiated)."""
+
+    @staticmethod
+    def forward(ctx: Any, call: Callable[[tuple], tuple], grad_call: Callable[[tuple], tuple],
+                *args: Any) -> Any:
+        ctx.grad_call = grad_call
+        ctx.args = args
+        outputs = tuple(call(args))
+        for out in outputs:
+            if isinstance(out, torch.Tensor) and not (out.dtype.is_floating_point or
+                                                      out.dtype.is_complex):
+                ctx.mark_non_differentiable(out)
+        return outputs
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        with torch.enable_grad():
+            in_grads = tuple(ctx.grad_call(tuple(ctx.args) + grads))
+        in_grads = tuple(g if isinstance(a, torch.Tensor) and (
+            a.dtype.is_floating_point or a.dtype.is_complex) else None
+            for g, a in zip(in_grads, ctx.args))
+        return (None, None) + in_grads
+
+
+def _symbolic_gradient_names(op: Any) -> List[Any]:
+    """TF differentiates a function call op with one SymbolicGradient op whose output k is
+    the gradient of input k (`<op>_grad/SymbolicGradient:k`)."""
+    from tf1compat.framework.grad_names import is_trainable
+    return [(f"SymbolicGradient:{k}" if k else "SymbolicGradient") if is_trainable(t)
+            else None for k, t in enumerate(op.inputs)]
+
+
+def declare_call_op(function: Any) -> Any:
+    """Declares the call op of a graph function: op type `function.name`, one input per
+    argument and one output per result (`function.input_names`/`input_dtypes`,
+    `output_names`/`output_dtypes`), output shapes unknown (TF sets
+    `_disable_call_shape_inference`); the kernel runs `function.bind(kctx)`."""
+    inputs = [f"{n}: {d.base_dtype.name}" for n, d in
+              zip(function.input_names, function.input_dtypes)]
+    outputs = [f"{n}: {d.base_dtype.name}" for n, d in
+               zip(function.output_names, function.output_dtypes)]
+    return declare(function.name, inputs=inputs, outputs=outputs, attrs={},
+                   shape=lambda ctx: [unknown_shape() for _ in function.output_dtypes],
+                   kernel=lambda node, kctx: _function_kernel(function, node, kctx),
+                   stateful=function.stateful, view=True,
+                   keeps_devices=True, grad_names=_symbolic_gradient_names,
+                   function=function, doc=f"Calls the graph function {function.name}.")
 
 
 _CALL_ATTRS = {"Tin": TypeList(), "Tout": TypeList(), "f": REQUIRED, "config": "",

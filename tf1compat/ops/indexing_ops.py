@@ -130,14 +130,31 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: Option
     """`tf.gather` (GatherV2); out-of-range indices are InvalidArgumentError at run time."""
     if axis is None:
         axis = batch_dims
-    sparse_read = getattr(params, "sparse_read", None)
-    if sparse_read is not None and constant_value(axis) in (0,) and batch_dims == 0 and \
-            getattr(params, "_is_resource_variable", False):
-        return sparse_read(indices, name=name)
-    if hasattr(params, "_as_graph_element") and not isinstance(params, Tensor):
+    # TF's tensor_util.constant_value returns a Python axis as it is; tf1compat's gives
+    # None for anything but a tensor.
+    axis_value = axis if isinstance(axis, (int, np.integer)) else constant_value(axis)
+    if _sparse_reads(params) and axis_value is not None and int(axis_value) == 0 and \
+            batch_dims == 0:
+        return params.sparse_read(indices, name=name)
+    if hasattr(params, "_as_graph_element") and not isinstance(params, Tensor) and \
+            not getattr(params, "_is_resource_variable", False):
+        # A resource variable is read inside the op's scope (GatherV2/ReadVariableOp), as TF.
         params = convert_to_tensor(params)
     return apply_op1("GatherV2", [params, indices, axis], {"batch_dims": batch_dims},
                      name=name)
+
+
+def _sparse_reads(params: Any) -> bool:
+    """Whether gather/gather_nd of `params` is a ResourceGather(Nd), as in TF: for a
+    resource variable, except inside a tf.while_loop body. There tf1compat reads the
+    variable and gathers from the value (its TF 1.x-form export of loop gradients
+    accumulates a variable's gradient across iterations only for reads; a ResourceGather's
+    slices would be lost in the exported backward loop). Values and gradients are the
+    same; the graph differs from TF's there (docs/ARCHITECTURE.md)."""
+    if not getattr(params, "_is_resource_variable", False):
+        return False
+    from tf1compat.ops._regions import building_in_loop
+    return not building_in_loop(params.graph)
 
 
 def batch_gather(params: Any, indices: Any, name: Optional[str] = None) -> Tensor:
@@ -195,6 +212,8 @@ def gather_nd(params: Any, indices: Any, name: Optional[str] = None, batch_dims:
     (`_batch_gather_nd`)."""
     if batch_dims:
         return _batch_gather_nd(params, indices, batch_dims, name)
+    if _sparse_reads(params):
+        return params.gather_nd(indices, name=name)
     return apply_op1("GatherNd", [params, indices], name=name)
 
 

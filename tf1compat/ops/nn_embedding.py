@@ -15,7 +15,7 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
-from tf1compat.framework.graph import apply_op, apply_op1, name_scope
+from tf1compat.framework.graph import apply_op, apply_op1, colocate_with, name_scope
 from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -282,11 +282,14 @@ def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod",
         params = list(params) if isinstance(params, tuple) else [params]
     with name_scope(name, "embedding_lookup", params + [ids]) as scope:
         n = len(params)
-        params = [convert_to_tensor(p, name="params") if not isinstance(p, Tensor) else p
-                  for p in params]
+        # As TF, resource variables stay variables so that gather reads them sparsely.
+        if not any(getattr(p, "_is_resource_variable", False) for p in params):
+            params = [convert_to_tensor(p, name="params") if not isinstance(p, Tensor) else p
+                      for p in params]
         ids = convert_to_tensor(ids, name="ids")
         if n == 1:
-            result = _clip(gather(params[0], ids, name=scope), ids, max_norm)
+            with colocate_with(params[0]):
+                result = _clip(gather(params[0], ids, name=scope), ids, max_norm)
             return array_ops.identity(result)
         flat_ids = array_ops.reshape(ids, [-1])
         original_indices = _range(array_ops.size(flat_ids, out_type=D.int32))

@@ -1,6 +1,6 @@
 """Resource-variable ops (`use_resource=True`): VarHandleOp, ReadVariableOp,
-AssignVariableOp, AssignAdd/SubVariableOp, VarIsInitializedOp, ResourceGather(Nd),
-ResourceScatter*, ResourceScatterNd*, ResourceCountUpTo.
+AssignVariableOp, AssignAdd/SubVariableOp, VarIsInitializedOp, VariableShape,
+ResourceGather(Nd), ResourceScatter*, ResourceScatterNd*, ResourceCountUpTo.
 
 A `VarHandleOp` is a constant op whose run-time value is the variable's key in the
 session's variable store (its `shared_name`), so a handle can flow through Identity and
@@ -16,7 +16,7 @@ import torch
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
-from tf1compat.framework.grad_names import Pass, names
+from tf1compat.framework.grad_names import SPARSE, Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1
 from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
@@ -28,7 +28,7 @@ from tf1compat.ops.state_ops import (_scatter_combine, _check_indices, merge_sha
                                      shape_text, store_value)
 
 __all__ = ["var_handle_op", "read_variable_op", "assign_variable_op", "var_is_initialized_op",
-           "handle_shape", "resource_op"]
+           "handle_shape", "resource_op", "variable_shape"]
 
 
 
@@ -123,7 +123,7 @@ def _read_shape(ctx: Any) -> List[TensorShape]:
 
 declare("ReadVariableOp", inputs=["resource: resource"], outputs=["value: dtype"],
         attrs={"dtype": Type()}, shape=_read_shape,
-        kernel=_read_kernel, stateful=True, view=True, grad_names=names(Pass(0)))
+        kernel=_read_kernel, stateful=True, reads_only=True, view=True, grad_names=names(Pass(0)))
 
 
 def _assign_variable_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -235,7 +235,9 @@ declare("ResourceGather", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"],
         attrs={"batch_dims": 0, "validate_indices": True, "dtype": Type(),
                "Tindices": Type(D.INDEX_TYPES)},
-        shape=_gather_shape, kernel=_gather_kernel, stateful=True, grad_indexed_slices=True)
+        shape=_gather_shape, kernel=_gather_kernel, stateful=True, reads_only=True,
+        grad_indexed_slices=True,
+        grad_names=names(SPARSE, None))
 
 
 def _gather_nd_shape(ctx: Any) -> List[TensorShape]:
@@ -259,9 +261,51 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return gather_nd
 
 
+def _gather_nd_grad_names(op: Any) -> List[Any]:
+    """TF's _ResourceGatherNdGrad: IndexedSlices for indices of shape [n, 1], else a
+    ScatterNd into the VariableShape."""
+    if op.inputs[1].shape.as_list()[-1:] == [1] and op.inputs[1].shape.rank == 2:
+        return [SPARSE, None]
+    return ["ScatterNd", None]
+
+
 declare("ResourceGatherNd", inputs=["resource: resource", "indices: Tindices"],
         outputs=["output: dtype"], attrs={"dtype": Type(), "Tindices": Type(D.INDEX_TYPES)},
-        shape=_gather_nd_shape, kernel=_gather_nd_kernel, stateful=True)
+        shape=_gather_nd_shape, kernel=_gather_nd_kernel, stateful=True, reads_only=True,
+        grad_indexed_slices=True, grad_names=_gather_nd_grad_names)
+
+
+def _variable_shape_shape(ctx: Any) -> List[TensorShape]:
+    rank = handle_shape(ctx.inputs[0]).rank
+    return [TensorShape([rank])]
+
+
+def _variable_shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    state, device = kctx.state, kctx.device
+    dtype = node.attrs["out_type"].torch_dtype
+
+    def variable_shape(handle: str) -> Any:
+        return torch.tensor(tuple(_lookup(state, handle).shape), dtype=dtype, device=device)
+    return variable_shape
+
+
+# TF's gradients of ResourceGather(Nd) read the variable's shape with it where the handle's
+# static shape is not fully known.
+declare("VariableShape", inputs=["input: resource"], outputs=["output: out_type"],
+        attrs={"out_type": Type((D.int32, D.int64), default=D.int32)},
+        shape=_variable_shape_shape, kernel=_variable_shape_kernel, grad="none", stateful=True,
+        reads_only=True)
+
+
+def variable_shape(handle: Tensor, out_type: Any = None, name: Optional[str] = None) -> Tensor:
+    """TF's resource_variable_ops.variable_shape: a Const of the handle's static shape
+    where it is fully known, else a VariableShape op."""
+    from tf1compat.framework.constant_op import constant
+    out_type = out_type or D.int32
+    static = handle_shape(handle)
+    if static.is_fully_defined():
+        return constant(static.as_list(), dtype=out_type)
+    return apply_op1("VariableShape", [handle], {"out_type": out_type}, name=name)
 
 
 # -- scatters ------------------------------------------------------------------------------

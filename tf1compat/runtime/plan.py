@@ -713,7 +713,7 @@ def _variable_key(t: Tensor) -> Optional[str]:
 def _updates(op: Operation) -> set:
     """The store keys of the variables stateful `op` may write (its ref and resource
     inputs); empty for reads."""
-    if not op._op_def.stateful or op._type == "ReadVariableOp":
+    if not op._op_def.stateful or op._op_def.reads_only:
         return set()
     return {_variable_key(t) for t in op._inputs
             if t._dtype._is_ref_dtype or t._dtype.base_dtype.name == "resource"} - {None}

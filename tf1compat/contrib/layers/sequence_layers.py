@@ -1,7 +1,7 @@
 """`tf.contrib.layers` reshaping layers of TF 1.15's layers.py: `unit_norm`, `maxout`,
 `images_to_sequence`, `sequence_to_images`, built with TF's ops, scopes and names (the
 graph TF 1.15 builds: UnitNorm/..., MaxOut/..., ImagesToSequence/...), and
-`scale_gradient` (a custom-gradient identity)."""
+`scale_gradient` (TF's Defun: an identity call op with a Python gradient)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from tf1compat.contrib.layers import utils
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.graphdef.defun import Defun
 from tf1compat.ops import array_ops, math_ops
 from tf1compat.ops.creation_ops import ones
 from tf1compat.ops.reduction_ops import reduce_max, reduce_sum
@@ -92,17 +93,16 @@ def sequence_to_images(inputs: Any, height: int, output_data_format: str = "chan
                                            transpose(reshaped, perm))
 
 
+def _scale_gradient_shape(op: Any) -> list:
+    return [op.inputs[0].shape]
+
+
+def _scale_gradient_grad(op: Any, grad: Any) -> list:
+    return [grad * op.inputs[1], None]
+
+
+@Defun(python_grad_func=_scale_gradient_grad, shape_func=_scale_gradient_shape)
 def scale_gradient(inputs: Any, gradient_multiplier: Any) -> Any:
-    """Identity whose gradient is multiplied by `gradient_multiplier` (a tensor or number;
-    it receives no gradient), as TF 1.15's Defun of that name. Values and gradients equal
-    TF's; the graph holds a custom-gradient identity instead of TF's function call op."""
-    from tf1compat.autodiff.custom_gradient import custom_gradient
-
-    @custom_gradient
-    def scaled(x: Any, multiplier: Any) -> Any:
-        def grad(dy: Any) -> Any:
-            return [dy * multiplier, None]
-        return array_ops.identity(x), grad
-
-    inputs = convert_to_tensor(inputs)
-    return scaled(inputs, convert_to_tensor(gradient_multiplier, dtype=inputs.dtype))
+    """Identity whose gradient is multiplied by `gradient_multiplier` (it receives no
+    gradient): TF 1.15's overloaded Defun, one call op `scale_gradient_<hash>` per call."""
+    return inputs

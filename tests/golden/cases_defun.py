@@ -1,0 +1,411 @@
+"""Golden cases: `tensorflow.python.framework.function.Defun` graph functions.
+
+One call op whose type is the function's name, the FunctionDef in the graph's library,
+output dtypes and shapes (`shape_func`), values; gradients through `python_grad_func`,
+`grad_func` (a GradientDef) and TF's symbolic gradient of the body; captured tensors (by
+reference and by value), overloaded functions, nested Defuns, a `.meta` round trip; the
+pass-through / clip-gradient ops of sonnet v1 and tensor2tensor built on it.
+
+A name TF makes up is `<python name>_<hash of TF's FunctionDef>`: tf1compat's hash is of
+its own FunctionDef, so cases return such a name as its prefix and its hash's length.
+"""
+
+import importlib
+
+import numpy as np
+
+X = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -0.25]], np.float32)
+
+
+def _function(tf):
+    if tf.__name__.startswith("tf1compat"):
+        from tf1compat.shim import INTERNAL_PATHS
+        return importlib.import_module(INTERNAL_PATHS["tensorflow.python.framework.function"])
+    return importlib.import_module("tensorflow.python.framework.function")
+
+
+def _made_up(name):
+    """A name `<prefix>_<hash>` as (prefix, length of the hash)."""
+    prefix, _, suffix = name.rpartition("_")
+    return [prefix, len(suffix)]
+
+
+def _library(graph):
+    """The library of `graph.as_graph_def()`: each function's signature and the
+    GradientDefs, sorted by name."""
+    library = graph.as_graph_def().library
+    out = []
+    for f in sorted(library.function, key=lambda f: f.signature.name):
+        sig = f.signature
+        out.append([sig.name, [(a.name, int(a.type)) for a in sig.input_arg],
+                    [(a.name, int(a.type)) for a in sig.output_arg],
+                    sorted(f.attr), sorted(n.op for n in f.node_def)])
+    grads = sorted((g.function_name, g.gradient_func) for g in library.gradient)
+    return out, grads
+
+
+def case_call_op_and_library(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, tf.float32, func_name="MulAdd")
+    def mul_add(x, y):
+        return x * y + 1.0
+
+    a = tf.constant(X[0], name="a")
+    b = tf.placeholder(tf.float32, [None, 3], name="b")
+    c = mul_add(a, b)
+    c2 = mul_add(a, a, name="second")
+    graph = tf.get_default_graph()
+    nodes = [(n.name, n.op, sorted(n.attr)) for n in graph.as_graph_def().node]
+    with tf.Session() as sess:
+        values = sess.run([c, c2], {b: X})
+    return {"names": [c.name, c2.name, c.op.type, c2.op.type, mul_add.name],
+            "shapes": [str(c.shape), str(c2.shape)], "dtypes": [c.dtype.name],
+            "inputs": [t.name for t in c.op.inputs], "nodes": nodes,
+            "library": _library(graph), "values": values}
+
+
+def case_hashed_names(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32)
+    def Square(x):
+        return x * x
+
+    @function.Defun(tf.float32)
+    def Cube(x):
+        return x * x * x
+
+    y = Square(tf.constant(3.0))
+    z = Cube(tf.constant(2.0))
+    with tf.Session() as sess:
+        values = sess.run([y, z])
+    return {"square": _made_up(Square.name), "cube": _made_up(Cube.name),
+            "differ": Square.name != Cube.name, "op_is_name": y.op.type == Square.name,
+            "op_name": y.op.name == Square.name, "values": values}
+
+
+def case_symbolic_gradient(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, tf.float32, func_name="Body")
+    def body(x, w):
+        return tf.tanh(tf.matmul(x, w)), tf.reduce_sum(x * x)
+
+    x = tf.constant(X, name="x")
+    w = tf.constant(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), name="w")
+    h, s = body(x, w)
+    loss = tf.reduce_sum(h * h) + s
+    gx, gw = tf.gradients(loss, [x, w])
+    with tf.Session() as sess:
+        values = sess.run([h, s, gx, gw])
+    return {"names": [gx.name, gw.name], "shapes": [str(gx.shape), str(gw.shape)],
+            "values": values}
+
+
+def _grad_func_case(tf, func_name):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, tf.float32, func_name=func_name + "Grad")
+    def square_grad(x, dy):
+        return dy * 3.0 * x
+
+    @function.Defun(tf.float32, grad_func=square_grad, func_name=func_name)
+    def square(x):
+        return x * x
+
+    x = tf.constant(X, name="x")
+    y = square(x)
+    library = _library(tf.get_default_graph())
+    g = tf.gradients(tf.reduce_sum(y * y), x)[0]
+    with tf.Session() as sess:
+        values = sess.run([y, g])
+    return {"names": [y.name, g.name, square.grad_func_name], "library": library,
+            "shape": str(g.shape), "values": values}
+
+
+def case_grad_func(tf):
+    return _grad_func_case(tf, "Sq")
+
+
+def case_function_named_as_an_op(tf):
+    return _grad_func_case(tf, "Square")
+
+
+def case_grad_func_hashed_name(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, tf.float32)
+    def FooGrad(x, dy):
+        return dy * 2.0
+
+    @function.Defun(tf.float32, grad_func=FooGrad)
+    def Foo(x):
+        return x + 1.0
+
+    y = Foo(tf.constant([1.0, 2.0]))
+    name = Foo.name
+    # `<python name>_<gradient function's name>_<hash>`
+    prefix = name[:-len(name.rpartition("_")[2]) - 1]
+    return {"prefix": prefix == "Foo_" + FooGrad.name, "grad": _made_up(FooGrad.name),
+            "op": y.op.type == name}
+
+
+def case_python_grad_func_pass_through(tf):
+    """sonnet v1's pass-through op: identity forward, the gradient passed on unchanged
+    (its MovingAverage) or scaled (optimization constraints)."""
+    function = _function(tf)
+
+    def _pass_through_grad(unused_op, grad):
+        return 2.0 * grad
+
+    @function.Defun(tf.float32, python_grad_func=_pass_through_grad,
+                    func_name="PassThrough")
+    def pass_through(x):
+        return tf.identity(x)
+
+    x = tf.constant(X, name="x")
+    v = tf.Variable(np.ones_like(X), name="v")
+    y = pass_through(x * v)
+    g = tf.gradients(tf.reduce_sum(y * y), [x, v])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y] + g)
+    return {"names": [y.name, g[0].name, g[1].name], "values": values}
+
+
+def case_clip_gradient(tf):
+    """The clip-gradient op (tensor2tensor's / many GAN repos'): identity forward, the
+    gradient clipped to [-0.1, 0.1] in the backward pass."""
+    function = _function(tf)
+
+    def _clip_grad(op, grad):
+        del op
+        return tf.clip_by_value(grad, -0.1, 0.1)
+
+    @function.Defun(tf.float32, python_grad_func=_clip_grad, func_name="ClipGradient")
+    def clip_gradient(x):
+        return x
+
+    x = tf.constant(X, name="x")
+    y = clip_gradient(x) * 3.0
+    g = tf.gradients(tf.reduce_sum(y * y), x)[0]
+    with tf.Session() as sess:
+        values = sess.run([y, g])
+    return {"names": [g.name], "values": values}
+
+
+def case_convert_gradient_to_tensor(tf):
+    """tensor2tensor's common_layers.convert_gradient_to_tensor: identity forward, the
+    (IndexedSlices) gradient converted to a dense tensor."""
+    function = _function(tf)
+
+    @function.Defun(tf.float32, python_grad_func=lambda x, dy: tf.convert_to_tensor(dy),
+                    shape_func=lambda op: [op.inputs[0].get_shape()])
+    def convert_gradient_to_tensor(x):
+        return x
+
+    table = tf.constant(np.arange(15, dtype=np.float32).reshape(5, 3), name="table")
+    dense = convert_gradient_to_tensor(table)
+    rows = tf.gather(dense, [0, 3, 3])
+    # TF's gradient is dense; tf1compat's passes the gather's IndexedSlices on (its
+    # Python gradient functions see a dense stand-in for the incoming gradient).
+    g = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(rows * rows), table)[0])
+    with tf.Session() as sess:
+        values = sess.run([rows, g])
+    return {"shape": str(dense.shape), "values": values}
+
+
+def case_shape_func_out_names_noinline(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, tf.float32, out_names=["total", "diff"],
+                    shape_func=lambda op: [op.inputs[0].shape, op.inputs[1].shape],
+                    func_name="SumDiff")
+    def sum_diff(a, b):
+        return a + b, a - b
+
+    x = tf.constant(X, name="x")
+    s, d = sum_diff(x, x * 2.0, noinline=True)
+    node = [n for n in tf.get_default_graph().as_graph_def().node if n.op == "SumDiff"][0]
+    with tf.Session() as sess:
+        values = sess.run([s, d])
+    return {"names": [s.name, d.name], "shapes": [str(s.shape), str(d.shape)],
+            "attrs": sorted(node.attr), "noinline": node.attr["_noinline"].b,
+            "library": _library(tf.get_default_graph()), "values": values}
+
+
+def case_captured_tensors(tf):
+    function = _function(tf)
+    w = tf.constant(2.0, name="w")
+    bias = tf.placeholder(tf.float32, [], name="bias")
+
+    @function.Defun(tf.float32, func_name="Affine")
+    def affine(a):
+        return a * w + bias
+
+    @function.Defun(tf.float32, capture_by_value=True, func_name="Scaled")
+    def scaled(a):
+        return a * w
+
+    x = tf.constant(X, name="x")
+    y = affine(x)
+    z = scaled(x)
+    g = tf.gradients(tf.reduce_sum(y), [x, bias])
+    with tf.Session() as sess:
+        values = sess.run([y, z] + g, {bias: 0.5})
+    return {"inputs": [[t.name for t in y.op.inputs], [t.name for t in z.op.inputs]],
+            "captured": [t.name for t in affine.captured_inputs],
+            "grads": [t.name for t in g], "library": _library(tf.get_default_graph()),
+            "values": values}
+
+
+def case_capture_placeholder_by_value(tf):
+    function = _function(tf)
+    p = tf.placeholder(tf.float32, [], name="p")
+
+    @function.Defun(tf.float32, capture_by_value=True)
+    def f(a):
+        return a * p
+
+    return f(tf.constant(1.0))
+
+
+def case_overloaded(tf):
+    function = _function(tf)
+
+    @function.Defun(func_name="Add2")
+    def add2(a, b):
+        return a + b
+
+    @function.Defun()
+    def Plus(a, b):
+        return a + b
+
+    f = add2(tf.constant(X), tf.constant(X))
+    i = add2(tf.constant([1, 2]), tf.constant([3, 4]))
+    p = Plus(tf.constant(1.0), tf.constant(2.0))
+    with tf.Session() as sess:
+        values = sess.run([f, i, p])
+    return {"names": [f.name, i.name, f.op.type, i.op.type],
+            "plus": _made_up(p.op.type), "dtypes": [f.dtype.name, i.dtype.name],
+            "values": values}
+
+
+def case_nested_and_repeated(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, func_name="Inner")
+    def inner(x):
+        return tf.sin(x) * 2.0
+
+    @function.Defun(tf.float32, func_name="Outer")
+    def outer(x):
+        return inner(x) + inner(x * x)
+
+    x = tf.constant(X, name="x")
+    ys = [outer(x), outer(x + 1.0), inner(x)]
+    library = _library(tf.get_default_graph())
+    g = tf.gradients(tf.add_n(ys), x)[0]
+    with tf.Session() as sess:
+        values = sess.run(ys + [g])
+    return {"names": [y.name for y in ys] + [g.name], "library": library,
+            "values": values}
+
+
+def case_no_arguments_and_multiple_outputs(tf):
+    function = _function(tf)
+
+    @function.Defun(func_name="Consts")
+    def consts():
+        return tf.constant([1, 2], name="ints"), tf.constant(2.5, name="half")
+
+    a, b = consts()
+    with tf.Session() as sess:
+        values = sess.run([a, b])
+    return {"names": [a.name, b.name], "dtypes": [a.dtype.name, b.dtype.name],
+            "library": _library(tf.get_default_graph()), "values": values}
+
+
+def case_wrong_argument_count(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, tf.float32)
+    def f(a, b):
+        return a + b
+
+    return f(tf.constant(1.0))
+
+
+def case_too_many_input_types(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32, tf.float32)
+    def f(a):
+        return a
+
+    return f
+
+
+def case_returns_none(tf):
+    function = _function(tf)
+
+    @function.Defun(tf.float32)
+    def f(a):
+        return [a, None]
+
+    return f(tf.constant(1.0))
+
+
+def case_defaults_refused(tf):
+    function = _function(tf)
+
+    def f(a, b=1.0):
+        return a + b
+
+    return function.Defun(tf.float32)(f)
+
+
+def case_meta_graph_round_trip(tf):
+    function = _function(tf)
+    graph = tf.Graph()
+    with graph.as_default():
+        @function.Defun(tf.float32, tf.float32, func_name="Gate")
+        def gate(x, y):
+            return tf.sigmoid(x) * y
+
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        y = gate(x, x * 2.0, name="gated")
+        tf.identity(y, name="out")
+        meta = tf.train.export_meta_graph()
+    with tf.Graph().as_default() as imported:
+        tf.train.import_meta_graph(meta)
+        op = imported.get_operation_by_name("gated")
+        with tf.Session() as sess:
+            value = sess.run("out:0", {"x:0": X})
+        return {"type": op.type, "inputs": [t.name for t in op.inputs],
+                "library": _library(imported), "value": value}
+
+
+def case_captured_variables(tf):
+    """A body reading a ref variable and a resource variable (captured: extra inputs of
+    the call), their gradients and a GradientDescent step through the call."""
+    function = _function(tf)
+    w = tf.Variable(np.linspace(-1, 1, 6, dtype=np.float32).reshape(3, 2), name="w")
+    r = tf.get_variable("r", initializer=np.full((3, 2), 0.5, np.float32),
+                        use_resource=True)
+
+    @function.Defun(tf.float32, func_name="TwoWeights")
+    def two_weights(x):
+        return tf.tanh(tf.matmul(x, w) + tf.matmul(x * x, r))
+
+    x = tf.constant(X * 0.2, name="x")
+    loss = tf.reduce_sum(tf.square(two_weights(x)))
+    g = tf.gradients(loss, [w, r])
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([loss] + g)
+        sess.run(train)
+        after = sess.run([w, r, loss])
+    return {"names": [t.name for t in g], "values": values, "after": after}

@@ -1,0 +1,97 @@
+"""`function.Defun` behaviour the TF goldens (tests/golden/cases_defun.py) do not cover:
+tf1compat's refusals, a body with control flow written and read back, `from_library`,
+the call op's declaration (stateful bodies, `get_op_def` by the function's name)."""
+
+import numpy as np
+import pytest
+
+import tf1compat as tf
+from tf1compat.framework.op_def import get_op_def, registered_op_types
+from tf1compat.graphdef.graph_io import UnserializableGraphError
+from tf1compat.internal import framework_function as function
+
+
+@pytest.fixture(autouse=True)
+def _fresh_graph():
+    tf.reset_default_graph()
+    yield
+    tf.reset_default_graph()
+
+
+def test_variables_in_a_body_are_refused():
+    @function.Defun(tf.float32, func_name="WithVariable")
+    def with_variable(x):
+        return x * tf.Variable(2.0, name="v")
+
+    with pytest.raises(NotImplementedError, match="WithVariable.*creates variables"):
+        with_variable(tf.constant(1.0))
+
+
+def test_python_gradient_graph_is_not_serializable():
+    @function.Defun(tf.float32, python_grad_func=lambda op, dy: dy * 2.0,
+                    func_name="Doubled")
+    def doubled(x):
+        return tf.identity(x)
+
+    x = tf.constant([1.0, 2.0])
+    g = tf.gradients(doubled(x), x)[0]
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(g), [2.0, 2.0])
+    with pytest.raises(UnserializableGraphError, match="Doubled"):
+        tf.train.export_meta_graph()
+
+
+def test_body_with_cond_round_trips():
+    @function.Defun(tf.float32, func_name="Branchy")
+    def branchy(x):
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: -x)
+
+    x = tf.placeholder(tf.float32, [None], name="x")
+    tf.identity(branchy(x), name="out")
+    graph_def = tf.get_default_graph().as_graph_def()
+    names = sorted(f.signature.name for f in graph_def.library.function)
+    assert "Branchy" in names and len(names) == 3       # the body and its two branches
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run("out:0", {"x:0": [1.0, 2.0]}), [2.0, 4.0])
+            np.testing.assert_allclose(sess.run("out:0", {"x:0": [-1.0, -2.0]}),
+                                       [1.0, 2.0])
+
+
+def test_from_library_calls_the_functions():
+    @function.Defun(tf.float32, tf.float32, func_name="Hypot")
+    def hypot(a, b):
+        return tf.sqrt(a * a + b * b)
+
+    hypot(tf.constant(3.0), tf.constant(4.0))
+    library = tf.get_default_graph().as_graph_def().library
+    with tf.Graph().as_default():
+        functions = function.from_library(library)
+        assert [f.name for f in functions] == ["Hypot"]
+        y = functions[0](tf.constant(6.0), tf.constant(8.0))
+        assert y.op.type == "Hypot"
+        with tf.Session() as sess:
+            assert sess.run(y) == pytest.approx(10.0)
+
+
+def test_call_op_declaration():
+    @function.Defun(tf.float32, func_name="Noisy")
+    def noisy(x):
+        return x + tf.random_uniform([2], seed=1)
+
+    @function.Defun(tf.float32, func_name="Quiet")
+    def quiet(x):
+        return x + 1.0
+
+    a, b = noisy(tf.zeros([2])), quiet(tf.zeros([2]))
+    assert a.op._op_def.stateful and not b.op._op_def.stateful
+    assert noisy.stateful_ops == [(op.name, op.type) for op in
+                                  noisy._library_function().graph.get_operations()
+                                  if op.type == "RandomUniform"]
+    assert get_op_def("Quiet") is b.op._op_def
+    assert "Quiet" not in registered_op_types()      # no builtin op type
+    assert quiet.definition.signature.name == "Quiet"
+    with tf.Session() as sess:
+        first, second = sess.run(a), sess.run(a)
+    assert not np.array_equal(first, second)
