@@ -420,7 +420,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.proto": _contrib_later("the protobuf package in a tf.py_func"),
     "contrib.quantization": _QUANTIZED,
     "contrib.rate": _contrib_later(),
-    "contrib.receptive_field": _contrib_later(),
     "contrib.recurrent": _contrib_later("tf.nn.dynamic_rnn"),
     "contrib.reduce_slice_ops": _contrib_later("tf.math.segment_sum and friends"),
     "contrib.saved_model": _contrib_later("tf.saved_model.simple_save, or "
