@@ -157,3 +157,30 @@ def test_skip_gram_kernel_errors():
                     sess.run(fetch)
         with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
             tf.contrib.text.skip_gram_sample(tf.constant([[1, 2]]))
+
+
+def test_folded_training_batch_norm_under_update_ops_control_dependencies():
+    """The usual training step, `minimize` under control_dependencies(UPDATE_OPS): the
+    gradient of the folded batch norm (a Python gradient function) must not run the
+    moving-average updates a second time (they update once per step, as in TF)."""
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [4, 5, 5, 3])
+        w = tf.get_variable("weights", [3, 3, 3, 4],
+                            initializer=tf.random_normal_initializer(seed=1))
+        moving_mean = tf.get_variable("moving_mean", [4], trainable=False,
+                                      initializer=tf.zeros_initializer())
+        y, mean, _ = tf.nn.fused_batch_norm(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME"),
+                                            tf.ones([4]), tf.zeros([4]), is_training=True)
+        update = tf.assign_sub(moving_mean, (moving_mean - mean) * tf.constant(0.1))
+        out = tf.nn.relu(y)
+        from tf1compat.contrib.quantize.fold_batch_norms import fold_batch_norms
+        fold_batch_norms(graph, is_training=False)
+        with tf.control_dependencies([update]):
+            train = tf.train.GradientDescentOptimizer(0.0).minimize(
+                tf.reduce_mean(tf.square(out)))
+        feed = {x: np.random.RandomState(0).randn(4, 5, 5, 3).astype(np.float32)}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            batch_mean = sess.run(mean, feed)
+            sess.run(train, feed)
+            np.testing.assert_allclose(sess.run(moving_mean), 0.1 * batch_mean, rtol=1e-5)
