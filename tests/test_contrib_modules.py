@@ -9,18 +9,41 @@ import tf1compat as tf
 from tf1compat.ops import resampler_ops
 
 
-def test_quantize_refuses_training_mode_batch_norms():
-    """TF 1.15 folds a training-mode batch norm with batch-statistics corrections, which
-    tf1compat does not implement: it refuses rather than quantize the graph differently
-    (inference-mode folding: tests/golden/cases_contrib_quantize.py)."""
+def test_quantize_refuses_unfused_batch_norms():
+    """TF 1.15 also folds unfused batch norms (their `BatchNorm/batchnorm/...` op
+    groups), which tf1compat does not implement: it refuses rather than quantize the graph
+    differently (fused ones: tests/golden/cases_contrib_quantize*.py)."""
     with tf.Graph().as_default() as graph:
         x = tf.placeholder(tf.float32, [2, 4, 4, 3])
         w = tf.get_variable("weights", [3, 3, 3, 5])
         y = tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME")
-        tf.nn.relu(tf.nn.fused_batch_norm(y, tf.ones([5]), tf.zeros([5]))[0])
-        with pytest.raises(NotImplementedError, match="folding batch norms"):
+        tf.nn.relu(tf.contrib.layers.batch_norm(y, fused=False, is_training=True))
+        assert [op for op in graph.get_operations() if "BatchNorm/batchnorm" in op.name]
+        with pytest.raises(NotImplementedError, match="folding unfused batch norms"):
             tf.contrib.quantize.create_training_graph(graph)
         assert not [op for op in graph.get_operations() if "quant" in op.name]
+
+
+def test_folded_training_batch_norm_gradients_through_batch_statistics():
+    """FoldFusedBatchNormGrad: after folding, the gradients of the batch mean and variance
+    reach the layer's input, so the folded graph's gradients equal the unfolded one's."""
+    def gradients(fold):
+        with tf.Graph().as_default() as graph:
+            x = tf.constant(np.random.RandomState(0).randn(4, 5, 5, 3).astype(np.float32))
+            w = tf.get_variable("weights", [3, 3, 3, 4],
+                                initializer=tf.random_normal_initializer(seed=1))
+            y = tf.nn.fused_batch_norm(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME"),
+                                       tf.ones([4]), tf.zeros([4]), is_training=True)[0]
+            out = tf.nn.relu(y)
+            if fold:
+                from tf1compat.contrib.quantize.fold_batch_norms import fold_batch_norms
+                fold_batch_norms(graph, is_training=False)
+                assert out.op.inputs[0].op.name == "add_fold"
+            grad = tf.gradients(tf.reduce_sum(tf.square(out - 0.3)), w)[0]
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                return sess.run(grad)
+    np.testing.assert_allclose(gradients(True), gradients(False), rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("data_shape,warp_shape,error,words", [
@@ -134,3 +157,30 @@ def test_skip_gram_kernel_errors():
                     sess.run(fetch)
         with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
             tf.contrib.text.skip_gram_sample(tf.constant([[1, 2]]))
+
+
+def test_folded_training_batch_norm_under_update_ops_control_dependencies():
+    """The usual training step, `minimize` under control_dependencies(UPDATE_OPS): the
+    gradient of the folded batch norm (a Python gradient function) must not run the
+    moving-average updates a second time (they update once per step, as in TF)."""
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [4, 5, 5, 3])
+        w = tf.get_variable("weights", [3, 3, 3, 4],
+                            initializer=tf.random_normal_initializer(seed=1))
+        moving_mean = tf.get_variable("moving_mean", [4], trainable=False,
+                                      initializer=tf.zeros_initializer())
+        y, mean, _ = tf.nn.fused_batch_norm(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME"),
+                                            tf.ones([4]), tf.zeros([4]), is_training=True)
+        update = tf.assign_sub(moving_mean, (moving_mean - mean) * tf.constant(0.1))
+        out = tf.nn.relu(y)
+        from tf1compat.contrib.quantize.fold_batch_norms import fold_batch_norms
+        fold_batch_norms(graph, is_training=False)
+        with tf.control_dependencies([update]):
+            train = tf.train.GradientDescentOptimizer(0.0).minimize(
+                tf.reduce_mean(tf.square(out)))
+        feed = {x: np.random.RandomState(0).randn(4, 5, 5, 3).astype(np.float32)}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            batch_mean = sess.run(mean, feed)
+            sess.run(train, feed)
+            np.testing.assert_allclose(sess.run(moving_mean), 0.1 * batch_mean, rtol=1e-5)

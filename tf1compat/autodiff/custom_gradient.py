@@ -14,11 +14,12 @@ The record is built once per op; later `tf.gradients` calls through the same op 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from tf1compat.framework.grad_names import Pass, is_trainable
 from tf1compat.autodiff.walk import GradValue
@@ -95,13 +96,28 @@ def build_custom_gradient(op: Operation, fn: Callable[..., Any],
     return entries
 
 
+@contextlib.contextmanager
+def _without_control_dependencies(graph: Any) -> Iterator[None]:
+    """No control dependencies for the ops made in the block (unlike
+    `control_dependencies(None)`, the control-flow context stays)."""
+    saved = graph._control_dependencies_stack
+    graph._control_dependencies_stack = []
+    try:
+        yield
+    finally:
+        graph._control_dependencies_stack = saved
+
+
 def _build_record(op: Operation, fn: Callable[..., Any], grad_scope: str) -> CustomGradRecord:
     graph = op._graph
     start = graph._next_id
     # The sub-graph goes one scope below TF's `<op>_grad/`, keeping TF's names of the
     # returned gradients free for the tensors tf.gradients returns.
     scope = grad_scope + "grad_graph/"
-    with graph.as_default(), name_scope(scope):
+    # The sub-graph runs inside the gradient op, which carries the control dependencies
+    # tf.gradients was called under (`minimize` under control_dependencies(update_ops)):
+    # on the sub-graph's ops they would run those forward ops a second time.
+    with graph.as_default(), name_scope(scope), _without_control_dependencies(graph):
         grad_inputs: List[Optional[Tensor]] = []
         for i, out in enumerate(op._outputs):
             if is_trainable(out):

@@ -350,6 +350,19 @@ class _CustomGradFunction(torch.autograd.Function):
     def forward(ctx: Any, spec: _CustomSpec, *args: Any) -> Any:
         out = spec.kernel(*args)
         outs = _tuple(out)
+        # A kernel may return one tensor as two outputs (FusedBatchNormV3's batch mean and
+        # reserve space): autograd would merge their gradients into one of them, so each
+        # repeat becomes a copy of its own.
+        seen: set = set()
+        unique = []
+        for o in outs:
+            if isinstance(o, torch.Tensor) and id(o) in seen:
+                o = o.clone()
+            seen.add(id(o))
+            unique.append(o)
+        if any(a is not b for a, b in zip(unique, outs)):
+            outs = tuple(unique)
+            out = outs
         ctx.spec = spec
         saved = [a if isinstance(a, torch.Tensor) else None for a in args] + \
                 [o if isinstance(o, torch.Tensor) else None for o in outs]

@@ -13,6 +13,7 @@ bijectors); `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
 `tf.contrib.stateless`, `tf.contrib.quantize` (quantization-aware graph rewrite),
 `tf.contrib.resampler`, `tf.contrib.memory_stats`, `tf.contrib.text` (skip-gram sampling),
 `tf.contrib.integrate` (ODE solvers), `tf.contrib.gan` (TFGAN, as TF 1.14 had it);
+`tf.contrib.model_pruning` (magnitude pruning), `tf.contrib.receptive_field`;
 `tf.contrib.signal`, `tf.contrib.keras` and
 `tf.contrib.autograph`, which are core TF's `tf.signal`, `tf.keras` and `tf.autograph`
 (imported when first used). TF 2 has no contrib; TF 1.15's documentation is the
@@ -37,6 +38,7 @@ from tf1compat.contrib import deprecated, mixed_precision, nn, sparsemax, stagin
 from tf1compat.contrib import cluster_resolver  # (section: diststrat3)
 from tf1compat.contrib import integrate, memory_stats, quantize, resampler, text  # contribmods
 from tf1compat.contrib import gan  # (section: contribgan)
+from tf1compat.contrib import model_pruning, receptive_field  # (section: contribprune)
 from tf1compat.contrib._missing import missing as _missing
 
 import importlib as _importlib

@@ -406,8 +406,13 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.labeled_tensor": _contrib_later(),
     "contrib.libsvm": _contrib_later("parse the LIBSVM lines in Python (tf.py_func) or with "
                                      "tf.strings.split"),
-    "contrib.model_pruning": _contrib_later("torch.nn.utils.prune on the equivalent torch "
-                                            "model, or masks applied with tf.assign"),
+    "contrib.model_pruning.MaskedBasicLSTMCell": _contrib_later(
+        "tf.contrib.model_pruning.apply_mask on the weights of a custom RNN cell"),
+    "contrib.model_pruning.MaskedLSTMCell": _contrib_later(
+        "tf.contrib.model_pruning.apply_mask on the weights of a custom RNN cell"),
+    "contrib.model_pruning.train": _contrib_later(
+        "tf.contrib.slim.learning.train with Pruning.conditional_mask_update_op run after "
+        "each step"),
     "contrib.nearest_neighbor": _contrib_later(),
     "contrib.optimizer_v2": _contrib_later("the tf.train optimizers (the same update "
                                            "rules)"),
@@ -415,7 +420,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.proto": _contrib_later("the protobuf package in a tf.py_func"),
     "contrib.quantization": _QUANTIZED,
     "contrib.rate": _contrib_later(),
-    "contrib.receptive_field": _contrib_later(),
     "contrib.recurrent": _contrib_later("tf.nn.dynamic_rnn"),
     "contrib.reduce_slice_ops": _contrib_later("tf.math.segment_sum and friends"),
     "contrib.saved_model": _contrib_later("tf.saved_model.simple_save, or "

@@ -1,10 +1,10 @@
 """`tf.contrib.quantize`'s entry points (TF 1.15 quantize_graph.py): rewrite a graph in
 place for quantization-aware training or evaluation.
 
-First the batch norms after conv/fc layers are folded into their weights
-(fold_batch_norms.py). Folding batch norms in training mode (TF's batch-statistics
-corrections and freeze_bn_delay) and unfused batch norms is not implemented: such a graph
-raises NotImplementedError instead of being quantized differently from TF.
+First the fused batch norms after conv/fc layers are folded into their weights
+(fold_batch_norms.py; in training mode with TF's batch-statistics corrections and
+freeze_bn_delay). Folding unfused batch norms is not implemented: such a graph raises
+NotImplementedError instead of being quantized differently from TF.
 """
 
 from __future__ import annotations
@@ -30,17 +30,17 @@ _TRAINING_OPS = frozenset(
     + [f"{prefix}SparseApply{name}" for prefix in ("", "Resource") for name in (
         "Adadelta", "Adagrad", "AdagradDA", "CenteredRMSProp", "Ftrl", "FtrlV2", "Momentum",
         "ProximalAdagrad", "ProximalGradientDescent", "RMSProp")])
-def _check(graph: Graph, is_training: bool) -> None:
+def _check(graph: Graph) -> None:
     found = {op.type for op in graph.get_operations()} & _TRAINING_OPS
     if found:
         raise ValueError("Training op found in graph, exiting %s" % found)
-    batch_norm = unsupported_batch_norm(graph, is_training)
+    batch_norm = unsupported_batch_norm(graph)
     if batch_norm:
         raise NotImplementedError(
-            f"tf.contrib.quantize: folding batch norms in training mode or unfused batch "
-            f"norms into the preceding conv/fc layer (TF 1.15's fold_batch_norms, needed "
-            f"for {batch_norm!r}) is not implemented by tf1compat; only fused batch norms "
-            f"with is_training=False in an eval graph are folded")
+            f"tf.contrib.quantize: folding unfused batch norms into the preceding conv/fc "
+            f"layer (TF 1.15's fold_batch_norms, needed for {batch_norm!r}) is not "
+            f"implemented by tf1compat; only fused batch norms (FusedBatchNorm(V3), e.g. "
+            f"batch_norm(..., fused=True)) are folded")
 
 
 def _create_graph(input_graph: Optional[Graph] = None, is_training: bool = True,
@@ -48,9 +48,9 @@ def _create_graph(input_graph: Optional[Graph] = None, is_training: bool = True,
                   quant_delay: Optional[int] = None, freeze_bn_delay: Optional[int] = None,
                   scope: Optional[str] = None) -> None:
     graph = input_graph if input_graph is not None else get_default_graph()
-    _check(graph, is_training)
+    _check(graph)
     with graph.as_default():
-        fold_batch_norms(graph)
+        fold_batch_norms(graph, is_training, freeze_bn_delay)
         quantize(graph, is_training, quant_delay=quant_delay, weight_bits=weight_bits,
                  activation_bits=activation_bits, symmetric=symmetric, scope=scope)
 
@@ -75,8 +75,8 @@ def experimental_create_training_graph(input_graph: Optional[Graph] = None,
                                        freeze_bn_delay: Optional[int] = None,
                                        scope: Optional[str] = None) -> None:
     """create_training_graph with the bit widths, symmetric ranges and a `scope` that
-    limits the rewrite; `freeze_bn_delay` applies to batch-norm folding (not
-    implemented: a graph with batch norms raises NotImplementedError)."""
+    limits the rewrite; from quantization step `freeze_bn_delay` on, the folded batch
+    norms use (and stop updating) their moving statistics."""
     _create_graph(input_graph, True, weight_bits, activation_bits, symmetric, quant_delay,
                   freeze_bn_delay, scope)
 
