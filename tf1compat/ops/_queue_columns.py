@@ -186,7 +186,7 @@ class ColumnarRandomShuffleQueue(RandomShuffleQueue):
         self._slots = _Slots(self._layout)
 
     def rows_of(self, components: Sequence[Any]) -> Columns:
-        return [_as_numpy(v) for v in components]
+        return [v if type(v) is np.ndarray else _as_numpy(v) for v in components]
 
     def _push_rows(self, rows: Columns, start: int, stop: int) -> None:
         slots = self._slots.reserve(stop - start)
@@ -246,7 +246,7 @@ class ColumnarFIFOQueue(FIFOQueue):
         return self._count
 
     def rows_of(self, components: Sequence[Any]) -> Columns:
-        return [_as_numpy(v) for v in components]
+        return [v if type(v) is np.ndarray else _as_numpy(v) for v in components]
 
     def _push_rows(self, rows: Columns, start: int, stop: int) -> None:
         self._blocks.append([[np.array(r[start:stop]) for r in rows], 0])

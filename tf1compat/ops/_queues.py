@@ -246,7 +246,7 @@ class Queue:
 
     def check_batch(self, components: Sequence[Any]) -> int:
         """TF's ValidateManyTuple: returns the batch size."""
-        shapes = [value_shape(v) for v in components]
+        shapes = [v.shape if type(v) in _SHAPED else value_shape(v) for v in components]
         if self.shapes:
             batch = shapes[0][0] if shapes[0] else None
             for i, (actual, shape) in enumerate(zip(shapes, self.shapes)):
