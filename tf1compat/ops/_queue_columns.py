@@ -205,12 +205,7 @@ class ColumnarRandomShuffleQueue(RandomShuffleQueue):
         return element
 
     def _take(self, count: int) -> Columns:
-        items, slots = self._list, []
-        for word in self._random.take(count):
-            index = word % len(items)
-            slots.append(items[index])
-            items[index] = items[-1]
-            items.pop()
+        slots = self._draw(count)
         columns = self._slots.gather(slots)
         self._slots.release(slots)
         return columns
