@@ -49,6 +49,10 @@ def next_batch_indices(start: int, batch_size: int, epoch_end: int, length: int,
     """
     if total_epochs is not None and epoch >= total_epochs:
         raise errors.OutOfRangeError(None, None, f"Already emitted {epoch} epochs.")
+    if start + batch_size <= length and not start <= epoch_end < start + batch_size:
+        # No wrap-around and no epoch end inside (all chunks but about one an epoch):
+        # the feeder thread holds the GIL here, which the training step waits for.
+        return np.arange(start, start + batch_size, dtype=np.int64), epoch
     rows = np.arange(start, start + batch_size, dtype=np.int64) % length
     ends = np.flatnonzero(rows == epoch_end)
     epoch += len(ends)
@@ -98,12 +102,13 @@ class _ArraysFeedFn(_FeedFn):
         super().__init__(length, batch_size, random_start, seed, num_epochs)
 
     def __call__(self) -> List[Any]:
+        first = self._next
         rows = self._next_rows()
-        first, last = int(rows[0]), int(rows[-1])
-        if last - first == len(rows) - 1:
+        stop = first + len(rows)
+        if stop <= self._length:
             # Consecutive rows (all but the chunk that wraps around): views, no gather;
             # the queue copies what it keeps.
-            return [rows] + [a[first:last + 1] for a in self._arrays]
+            return [rows] + [a[first:stop] for a in self._arrays]
         return [rows] + [a[rows] for a in self._arrays]
 
 
