@@ -378,6 +378,74 @@ def test_numpy_input_fn_zero_batch_size_and_errors():
         tf.estimator.inputs.numpy_input_fn(np.arange(4.), batch_size=-1, shuffle=False)()
 
 
+def _feeder(capacity, feed):
+    """numpy_input_fn's queue with one feeder whose feed function is `feed` (a list of
+    chunks, one per enqueue), and that feeder's enqueue callable in a session."""
+    import collections
+    from tf1compat.estimator.inputs.feeding import enqueue_data
+    data = collections.OrderedDict(x=np.arange(8, dtype=np.float32))
+    queue = enqueue_data(data, capacity, enqueue_size=4)
+    runner = tf.get_collection(tf.GraphKeys.QUEUE_RUNNERS)[0]
+    chunks = iter(feed)
+    runner._feeds = [(runner._feeds[0][0], lambda: next(chunks))]
+    sess = tf.Session()
+    return queue, sess, runner._enqueue_callable(sess, runner.enqueue_ops[0])
+
+
+def test_numpy_input_fn_feeder_enqueues_without_a_session_run():
+    # After its first run the feeder hands arrays of the placeholders' dtypes to the queue
+    # itself; other chunks (a float64 column, mismatched lengths) take the session's run,
+    # with its conversion and its error naming the op, as every chunk did before.
+    rows = np.arange(4, dtype=np.int64)
+    good = [rows, np.arange(4, dtype=np.float32)]
+    feed = [good, good, [rows, np.arange(4.)], [rows, np.zeros(3, np.float32)]]
+    with tf.Graph().as_default():
+        queue, sess, enqueue = _feeder(100, feed)
+        with sess:
+            for _ in range(3):
+                enqueue()
+            assert enqueue._direct
+            assert sess.run(queue.size()) == 12
+            ids, x = sess.run(queue.dequeue_many(12))
+            np.testing.assert_array_equal(x, np.tile(np.arange(4), 3).astype(np.float32))
+            assert x.dtype == np.float32 and ids.dtype == np.int64
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="(?s)EnqueueMany.*Shape mismatch in tuple component 1"):
+                enqueue()
+
+
+def test_numpy_input_fn_feeder_closed_queue_and_session():
+    # The direct enqueue fails as the session's run does: CancelledError naming the op on
+    # a closed queue, CancelledError when the session closes under a blocked enqueue.
+    import threading
+    chunk = [np.arange(4, dtype=np.int64), np.arange(4, dtype=np.float32)]
+    with tf.Graph().as_default():
+        queue, sess, enqueue = _feeder(8, [chunk] * 4)
+        enqueue()
+        enqueue()                   # full
+        assert enqueue._direct
+        failures = []
+
+        def blocked():
+            try:
+                enqueue()
+            except tf.errors.CancelledError as e:
+                failures.append(e)
+        thread = threading.Thread(target=blocked)
+        thread.start()
+        sess.close()
+        thread.join(10)
+        assert len(failures) == 1 and "cancelled" in failures[0].message
+    with tf.Graph().as_default():
+        queue, sess, enqueue = _feeder(100, [chunk] * 2)
+        with sess:
+            enqueue()
+            sess.run(queue.close())
+            with pytest.raises(tf.errors.CancelledError, match="is closed") as info:
+                enqueue()
+            assert info.value.op is not None and info.value.op.type == "QueueEnqueueManyV2"
+
+
 def test_pandas_input_fn_without_pandas():
     try:
         import pandas  # noqa: F401

@@ -186,7 +186,7 @@ class ColumnarRandomShuffleQueue(RandomShuffleQueue):
         self._slots = _Slots(self._layout)
 
     def rows_of(self, components: Sequence[Any]) -> Columns:
-        return [_as_numpy(v) for v in components]
+        return [v if type(v) is np.ndarray else _as_numpy(v) for v in components]
 
     def _push_rows(self, rows: Columns, start: int, stop: int) -> None:
         slots = self._slots.reserve(stop - start)
@@ -205,12 +205,7 @@ class ColumnarRandomShuffleQueue(RandomShuffleQueue):
         return element
 
     def _take(self, count: int) -> Columns:
-        items, slots = self._list, []
-        for word in self._random.take(count):
-            index = word % len(items)
-            slots.append(items[index])
-            items[index] = items[-1]
-            items.pop()
+        slots = self._draw(count)
         columns = self._slots.gather(slots)
         self._slots.release(slots)
         return columns
@@ -246,7 +241,7 @@ class ColumnarFIFOQueue(FIFOQueue):
         return self._count
 
     def rows_of(self, components: Sequence[Any]) -> Columns:
-        return [_as_numpy(v) for v in components]
+        return [v if type(v) is np.ndarray else _as_numpy(v) for v in components]
 
     def _push_rows(self, rows: Columns, start: int, stop: int) -> None:
         self._blocks.append([[np.array(r[start:stop]) for r in rows], 0])

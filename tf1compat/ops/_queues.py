@@ -246,7 +246,7 @@ class Queue:
 
     def check_batch(self, components: Sequence[Any]) -> int:
         """TF's ValidateManyTuple: returns the batch size."""
-        shapes = [value_shape(v) for v in components]
+        shapes = [v.shape if type(v) in _SHAPED else value_shape(v) for v in components]
         if self.shapes:
             batch = shapes[0][0] if shapes[0] else None
             for i, (actual, shape) in enumerate(zip(shapes, self.shapes)):
@@ -520,13 +520,20 @@ class RandomShuffleQueue(Queue):
         return element
 
     def _take(self, count: int) -> List[Element]:
-        # `_pop` `count` times, with the random words drawn in one call.
+        return self._draw(count)
+
+    def _draw(self, count: int) -> List[Any]:
+        """`_pop` `count` times (what `_list` holds), with the random words drawn in one
+        call; the list is cut once at the end (the training thread runs this per step)."""
         items, taken = self._list, []
+        append = taken.append
+        size = len(items)
         for word in self._random.take(count):
-            index = word % len(items)
-            taken.append(items[index])
-            items[index] = items[-1]
-            items.pop()
+            index = word % size
+            size -= 1
+            append(items[index])
+            items[index] = items[size]
+        del items[size:]
         return taken
 
     def _give_back(self, elements: List[Element]) -> None:

@@ -589,6 +589,17 @@ class BaseSession:
             return None
         return getattr(dtype, "torch_dtype", None)
 
+    def _direct_run_error(self, e: errors.OpError, op: Operation) -> errors.OpError:
+        """What a run raises when `op`'s kernel fails with `e`: for callers that run a
+        kernel's work themselves (the numpy_input_fn feeder's enqueue, feeding.py)."""
+        return self._closed_error(e) or _with_op(e, op)
+
+    def _runs_plainly(self) -> bool:
+        """Whether a run does nothing around its kernels but call them: no run timeout,
+        remote variables, autocast or GPU (a caller may then skip the plan)."""
+        return not (self._timeout_ms or self._remote_variables is not None or
+                    self._autocast is not None or _cuda_available())
+
     def _closed_error(self, e: Exception) -> Optional[errors.OpError]:
         """A run the session's `close()` cut short fails with TF's CancelledError,
         whatever the interrupted kernel saw (its queue cancelled, its variable gone)."""

@@ -29,8 +29,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from tf1compat.framework import dtypes
-from tf1compat.framework.errors import CancelledError, OutOfRangeError
+from tf1compat.framework import dtypes, errors
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.training.queue_runner import QueueRunner, add_queue_runner
@@ -49,7 +48,11 @@ def next_batch_indices(start: int, batch_size: int, epoch_end: int, length: int,
     once all epochs have been emitted.
     """
     if total_epochs is not None and epoch >= total_epochs:
-        raise OutOfRangeError(None, None, f"Already emitted {epoch} epochs.")
+        raise errors.OutOfRangeError(None, None, f"Already emitted {epoch} epochs.")
+    if start + batch_size <= length and not start <= epoch_end < start + batch_size:
+        # No wrap-around and no epoch end inside (all chunks but about one an epoch):
+        # the feeder thread holds the GIL here, which the training step waits for.
+        return np.arange(start, start + batch_size, dtype=np.int64), epoch
     rows = np.arange(start, start + batch_size, dtype=np.int64) % length
     ends = np.flatnonzero(rows == epoch_end)
     epoch += len(ends)
@@ -99,12 +102,13 @@ class _ArraysFeedFn(_FeedFn):
         super().__init__(length, batch_size, random_start, seed, num_epochs)
 
     def __call__(self) -> List[Any]:
+        first = self._next
         rows = self._next_rows()
-        first, last = int(rows[0]), int(rows[-1])
-        if last - first == len(rows) - 1:
+        stop = first + len(rows)
+        if stop <= self._length:
             # Consecutive rows (all but the chunk that wraps around): views, no gather;
             # the queue copies what it keeps.
-            return [rows] + [a[first:last + 1] for a in self._arrays]
+            return [rows] + [a[first:stop] for a in self._arrays]
         return [rows] + [a[rows] for a in self._arrays]
 
 
@@ -128,7 +132,8 @@ class FeedingQueueRunner(QueueRunner):
     def __init__(self, queue: Any, enqueue_ops: Sequence[Any],
                  feeds: Sequence[Tuple[Sequence[Any], Callable[[], List[Any]]]]):
         super().__init__(queue, list(enqueue_ops),
-                         queue_closed_exception_types=(OutOfRangeError, CancelledError))
+                         queue_closed_exception_types=(errors.OutOfRangeError,
+                                                       errors.CancelledError))
         if len(feeds) != len(enqueue_ops):
             raise ValueError("If feed_fns is not None, it must have the same length as "
                              "enqueue_ops.")
@@ -139,11 +144,93 @@ class FeedingQueueRunner(QueueRunner):
         OutOfRangeError (its epochs are done) ends the thread as a closed queue does."""
         placeholders, feed_fn = self._feeds[self._enqueue_ops.index(enqueue_op)]
         enqueue = sess.make_callable(enqueue_op, feed_list=list(placeholders))
-        return lambda: enqueue(*feed_fn())
+        if not _direct_enqueue_possible(sess, enqueue_op, placeholders):
+            return lambda: enqueue(*feed_fn())
+        return _DirectEnqueue(sess, enqueue_op, placeholders, feed_fn, enqueue)
 
     def to_proto(self, export_scope: Optional[str] = None) -> Any:
         raise NotImplementedError(
             f"{type(self).__name__} does not support serialization to proto.")
+
+
+def _direct_enqueue_possible(sess: Any, enqueue_op: Any, placeholders: Sequence[Any]) -> bool:
+    """Whether `enqueue_op` is only the enqueue of its shapeless numeric placeholders into
+    the queue its handle op makes (what `enqueue_data` builds), run by a session whose runs
+    add nothing to the kernel's work (`_DirectEnqueue`)."""
+    from tf1compat.runtime.session import BaseSession
+    if not isinstance(sess, BaseSession) or not sess._runs_plainly() or \
+            enqueue_op.type != "QueueEnqueueManyV2" or enqueue_op.control_inputs:
+        return False
+    if list(enqueue_op.inputs)[1:] != list(placeholders):
+        return False
+    return all(p.op.type == "Placeholder" and not p.op.control_inputs and
+               p.shape.rank is None and p.dtype in _DIRECT_DTYPES for p in placeholders)
+
+
+# The dtypes whose feeds a Session takes as they are (numpy's own types, no strings).
+_DIRECT_DTYPES = frozenset([dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int8,
+                            dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8,
+                            dtypes.bool])
+
+
+class _DirectEnqueue:
+    """The feeder's enqueue without a Session.run: the feed function's numpy arrays go to
+    the queue's `enqueue_many` as QueueEnqueueManyV2's kernel hands them over, minus the
+    feed conversions (numpy -> torch for the feeds, torch -> numpy again for the queue's
+    columns) and the plan call.
+
+    Why: the feeder's Python holds the GIL that the training step needs; on two cores TF
+    runs this enqueue in C++ beside the step. Same semantics: the first run goes through
+    the session (it creates the queue, logs placement), which then hands out the queue
+    object; a chunk that is not exactly arrays of the placeholders' dtypes and one batch
+    size goes through the session (its conversions and error messages); the queue's
+    errors are the session's (the op named, CancelledError once the session is closed).
+    Only queues that copy what they are given (the columnar ones) take this path: the
+    kernel would copy the fed arrays for any other."""
+
+    def __init__(self, sess: Any, enqueue_op: Any, placeholders: Sequence[Any],
+                 feed_fn: Callable[[], List[Any]], general: Callable[..., Any]):
+        self._sess = sess
+        self._op = enqueue_op
+        self._handle = enqueue_op.inputs[0]
+        self._dtypes = [p.dtype for p in placeholders]
+        self._numpy_dtypes = [np.dtype(d.as_numpy_dtype) for d in self._dtypes]
+        self._feed_fn = feed_fn
+        self._general = general
+        self._queue: Any = None       # known once the first run made it
+        self._direct = False
+
+    def _resolve(self) -> None:
+        """After the first run: the queue, if it takes the direct path."""
+        try:
+            queue = self._sess.run(self._handle)
+        except Exception:  # noqa: BLE001 - the general path reports the failure
+            return
+        self._direct = getattr(queue, "copies_rows", False) and list(queue.dtypes) == \
+            self._dtypes
+        self._queue = queue
+
+    def __call__(self) -> None:
+        values = self._feed_fn()
+        if not self._direct or self._sess._closed:
+            self._general(*values)
+            if self._queue is None:
+                self._resolve()
+            return
+        queue = self._queue
+        for value, dtype in zip(values, self._numpy_dtypes):
+            if type(value) is not np.ndarray or value.dtype != dtype:
+                self._general(*values)
+                return
+        try:
+            count = queue.check_batch(values)
+        except errors.InvalidArgumentError:
+            self._general(*values)          # TF's message, the op named
+            return
+        try:
+            queue.enqueue_many(queue.rows_of(values), count, None)
+        except errors.OpError as e:
+            raise self._sess._direct_run_error(e, self._op) from None
 
 
 def _frame_dtype(dtype: Any) -> dtypes.DType:
