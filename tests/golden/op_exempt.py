@@ -70,6 +70,8 @@ EXEMPT: Dict[str, str] = {
     "ImageConnectedComponents": ("TF 1.15's contrib op, gone from TF 2.x (nothing to record "
                                  "from); checked against a flood fill in "
                                  "tests/test_contrib_image.py"),
+    "BipartiteMatch": ("TF 1.15's contrib op, gone from TF 2.x (nothing to record from); "
+                       "checked against a greedy numpy matcher in tests/test_contrib_image.py"),
     **{op: _SUMMARY_WRITER for op in (
         "SummaryWriter", "CreateSummaryFileWriter", "WriteScalarSummary",
         "WriteHistogramSummary", "WriteImageSummary", "WriteAudioSummary", "WriteSummary",

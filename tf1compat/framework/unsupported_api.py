@@ -75,8 +75,8 @@ _CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implement
                            "the tensorflow-gan package with real TensorFlow")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
                              "rotate, translate, compose_transforms, ...) and the warps "
-                             "(dense_image_warp, sparse_image_warp, interpolate_spline) "
-                             "and connected_components are implemented",
+                             "(dense_image_warp, sparse_image_warp, interpolate_spline), "
+                             "connected_components and bipartite_match are implemented",
                              "tf.image, or tf.contrib.image.transform for warps a projective "
                              "transform describes")
 _CLUSTER_OPTIMIZER = Unsupported("it averages models across the workers of a TF cluster "
@@ -310,7 +310,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.gan.estimator.gan_head": _CONTRIB_GAN,
     "contrib.gan.estimator.GANHead": _CONTRIB_GAN,
     "contrib.gan.estimator.head": _CONTRIB_GAN,
-    "contrib.image.bipartite_match": _CONTRIB_IMAGE,
     "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
     "contrib.summary.create_db_writer": Unsupported(
         "tf.contrib.summary's SQLite summary database is not provided",
