@@ -47,8 +47,9 @@ _CONTRIB_BIJECTOR_LATER = Unsupported(
     "a Chain of the implemented bijectors (Affine, Exp, Softplus, Sigmoid, ScaleTriL, ...) or "
     "tf.contrib.distributions.bijectors.Inline with your own functions")
 _FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization only k-means (KMeans, "
-                                    "KMeansClustering) is implemented: WALS matrix "
-                                    "factorization and Gaussian mixture models are not")
+                                    "KMeansClustering) and the WALSModel graph builder are "
+                                    "implemented: the WALSMatrixFactorization Estimator and "
+                                    "Gaussian mixture models are not")
 _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and collective "
                            "libraries are not provided (tf1compat distributes through "
                            "torch.distributed: docs/distributed.md)",
@@ -274,7 +275,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "gradient-boosted trees from scikit-learn or XGBoost/LightGBM (tf1compat's "
         "tf.estimator.BoostedTrees* are refused too)"),
     # (section: kmeans) of tf.contrib.factorization only k-means is implemented
-    "contrib.factorization.WALSModel": _FACTORIZATION_MODELS,
     "contrib.factorization.WALSMatrixFactorization": _FACTORIZATION_MODELS,
     "contrib.factorization.GMM": _FACTORIZATION_MODELS,
     "contrib.factorization.gmm": _FACTORIZATION_MODELS,
