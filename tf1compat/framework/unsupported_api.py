@@ -69,8 +69,7 @@ _CHECKPOINT_REMAP = Unsupported(
     "the vocabulary-remapping checkpoint initializers (TF's GenerateVocabRemapping and "
     "LoadAndRemapMatrix kernels) are not implemented",
     "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
-_CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implemented "
-                           "(spectral normalization, the sliced Wasserstein distance, the "
+_CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implemented (the "
                            "StarGAN / TPU / latent-GAN estimators and the GAN head are not; "
                            "the rest of TF 1.14's TFGAN is)",
                            "the tensorflow-gan package with real TensorFlow")
@@ -299,11 +298,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.gan.features.spectral_norm": _CONTRIB_GAN,
-    "contrib.gan.features.spectral_normalizer": _CONTRIB_GAN,
-    "contrib.gan.features.spectral_norm_regularizer": _CONTRIB_GAN,
-    "contrib.gan.features.keras_spectral_normalization": _CONTRIB_GAN,
-    "contrib.gan.eval.sliced_wasserstein_distance": _CONTRIB_GAN,
     "contrib.gan.estimator.StarGANEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.TPUGANEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.LatentGanEstimator": _CONTRIB_GAN,
