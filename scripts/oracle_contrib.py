@@ -521,7 +521,7 @@ def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
     (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices/
     convert_n_to_tensor_or_indexed_slices, control_flow_ops.Assert/cond/while_loop,
-    variable_scope.variable -> variable_v1.VariableV1,
+    variable_scope.variable and variables.VariableV1 -> variable_v1.VariableV1,
     nest.is_sequence -> nest.is_nested, op_def_registry.get_registered_ops -> get): put
     them back for the oracle."""
     from tensorflow.python.framework import op_def_registry, ops
@@ -543,6 +543,9 @@ def _restore_moved_tf_names() -> None:
     from tensorflow.python.ops import variable_scope, variable_v1
     if not hasattr(variable_scope, "variable"):
         variable_scope.variable = variable_v1.VariableV1
+    from tensorflow.python.ops import variables
+    if not hasattr(variables, "VariableV1"):
+        variables.VariableV1 = variable_v1.VariableV1
     if not hasattr(control_flow_ops, "while_loop"):
         from tensorflow.python.ops import while_loop
         control_flow_ops.while_loop = while_loop.while_loop
@@ -628,3 +631,10 @@ def tf115_factorization(tf) -> types.SimpleNamespace:
         sys.modules["tensorflow.contrib"].util = util
     ops = tf115_absolute_package("contrib.factorization.python.ops", ["factorization_ops"])
     return types.SimpleNamespace(WALSModel=ops.factorization_ops.WALSModel)
+
+
+def tf115_gmm_ops(tf) -> types.ModuleType:
+    """TF 1.15's contrib/factorization gmm_ops.py (GmmAlgorithm, gmm): core TF ops only,
+    run as they are under the oracle's TF."""
+    ops = tf115_absolute_package("contrib.factorization.python.ops", ["gmm_ops"])
+    return ops.gmm_ops
