@@ -15,6 +15,7 @@ from tests.golden.harness import catch, tolerance
 RS = np.random.RandomState(21)
 KERNEL = RS.randn(3, 3, 2, 4).astype(np.float32)
 MATRIX = RS.randn(5, 3).astype(np.float32)
+INPUTS = RS.randn(2, 5).astype(np.float32)      # (drawn once: cases replay in any order)
 
 
 def _set_u(tf, sess):
@@ -70,7 +71,7 @@ def case_spectral_norm_regularizer(tf):
 @tolerance(rtol=1e-4, atol=1e-5)
 def case_custom_getter(tf):
     gan = gan_of(tf)
-    x = tf.constant(RS.randn(2, 5).astype(np.float32))
+    x = tf.constant(INPUTS)
     getter = gan.features.spectral_normalization_custom_getter(power_iteration_rounds=2)
     with tf.variable_scope("disc", custom_getter=getter):
         h = tf.layers.dense(x, 3, kernel_initializer=tf.constant_initializer(MATRIX),
@@ -101,7 +102,7 @@ def case_custom_getter(tf):
 @tolerance(rtol=1e-4, atol=1e-5)
 def case_keras_spectral_normalization(tf):
     gan = gan_of(tf)
-    x = tf.constant(RS.randn(2, 5).astype(np.float32))
+    x = tf.constant(INPUTS)
     with gan.features.keras_spectral_normalization():
         layer = tf.keras.layers.Dense(3, kernel_initializer=tf.constant_initializer(MATRIX),
                                       bias_initializer=tf.constant_initializer(0.5),

@@ -26,6 +26,7 @@ weights sum(W_I) n / |I|.
 
 from __future__ import annotations
 
+import collections.abc
 import numbers
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -177,7 +178,7 @@ class WALSModel:
         if wt_init is None:
             return None
         scalar = False
-        if hasattr(wt_init, "__iter__") and not isinstance(wt_init, (str, bytes)):
+        if isinstance(wt_init, collections.abc.Iterable):
             if num_shards == 1 and len(wt_init) == num_wts:
                 wt_init = [wt_init]
             assert len(wt_init) == num_shards
