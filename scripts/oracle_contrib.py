@@ -521,7 +521,7 @@ def _restore_moved_tf_names() -> None:
     """TF 2.x moved a few names TF 1.15's modules use from their old places
     (array_ops.stack/unstack -> array_ops_stack, ops.Tensor/IndexedSlices/
     convert_n_to_tensor_or_indexed_slices, control_flow_ops.Assert/cond/while_loop,
-    variable_scope.variable -> variable_v1.VariableV1,
+    variable_scope.variable and variables.VariableV1 -> variable_v1.VariableV1,
     nest.is_sequence -> nest.is_nested, op_def_registry.get_registered_ops -> get): put
     them back for the oracle."""
     from tensorflow.python.framework import op_def_registry, ops
@@ -543,6 +543,9 @@ def _restore_moved_tf_names() -> None:
     from tensorflow.python.ops import variable_scope, variable_v1
     if not hasattr(variable_scope, "variable"):
         variable_scope.variable = variable_v1.VariableV1
+    from tensorflow.python.ops import variables
+    if not hasattr(variables, "VariableV1"):
+        variables.VariableV1 = variable_v1.VariableV1
     if not hasattr(control_flow_ops, "while_loop"):
         from tensorflow.python.ops import while_loop
         control_flow_ops.while_loop = while_loop.while_loop
@@ -563,3 +566,75 @@ def _restore_moved_tf_names() -> None:
     for fn in ("stack", "unstack", "parallel_stack"):
         if not hasattr(array_ops, fn) and hasattr(array_ops_stack, fn):
             setattr(array_ops, fn, getattr(array_ops_stack, fn))
+
+
+def _factorization_kernels(tf) -> types.ModuleType:
+    """gen_factorization_ops for the oracle: TF 1.15's _factorization_ops.so cannot load
+    under TF 2.21, so its two WALS kernels are restated from their documented behaviour in
+    TF ops. MaskedMatmul: the entries (a @ b)[i, j] for the (i, j) of mask_indices (a, b
+    optionally transposed). WALSComputePartialLhsAndRhs: for each observed entry (r, c) of
+    value v (r, c swapped when input_is_transpose) with weight w (entry_weights[e], else
+    input_weights[r] * factor_weights[c]), row r's left-hand side gains w f_c f_c^T and its
+    right-hand side v (w0 + w) f_c, f_c the c-th row of factors; rows block_size."""
+    def masked_matmul(a, b, mask_indices, transpose_a, transpose_b, name=None):
+        a = tf.cond(tf.convert_to_tensor(transpose_a), lambda: tf.transpose(a), lambda: a)
+        b = tf.cond(tf.convert_to_tensor(transpose_b), lambda: tf.transpose(b), lambda: b)
+        rows = tf.gather(a, mask_indices[:, 0])
+        cols = tf.gather(tf.transpose(b), mask_indices[:, 1])
+        # TF registers the op with an unknown shape, as placeholder_with_default gives.
+        return tf.placeholder_with_default(tf.reduce_sum(rows * cols, axis=1), None, name=name)
+
+    def wals_compute_partial_lhs_and_rhs(factors, factor_weights, unobserved_weights,
+                                         input_weights, input_indices, input_values,
+                                         entry_weights, input_block_size, input_is_transpose,
+                                         name=None):
+        entry_weights = tf.convert_to_tensor(entry_weights, tf.float32)
+        transpose = tf.convert_to_tensor(input_is_transpose)
+        rows = tf.where(transpose, input_indices[:, 1], input_indices[:, 0])
+        cols = tf.where(transpose, input_indices[:, 0], input_indices[:, 1])
+        weights = tf.cond(tf.size(entry_weights) > 0, lambda: entry_weights,
+                          lambda: tf.gather(input_weights, rows) *
+                          tf.gather(factor_weights, cols))
+        observed = tf.gather(factors, cols)
+        block = tf.cast(input_block_size, tf.int32)
+        outer = (weights[:, None, None] * observed[:, :, None]) * observed[:, None, :]
+        lhs = tf.math.unsorted_segment_sum(outer, rows, block)
+        terms = (input_values * (unobserved_weights + weights))[:, None] * observed
+        rhs = tf.math.unsorted_segment_sum(terms, rows, block)
+        return (tf.placeholder_with_default(lhs, None), tf.placeholder_with_default(rhs, None))
+
+    module = types.ModuleType("gen_factorization_ops")
+    module.masked_matmul = masked_matmul
+    module.wals_compute_partial_lhs_and_rhs = wals_compute_partial_lhs_and_rhs
+    return module
+
+
+def tf115_factorization(tf) -> types.SimpleNamespace:
+    """tf.contrib.factorization's WALSModel as TF 1.15's factorization_ops.py defines it,
+    run under the oracle's TF with the kernels of `_factorization_kernels`."""
+    import sys
+    package = "tensorflow.contrib.factorization.python.ops"
+    if package + ".factorization_ops" not in sys.modules:
+        parts = package.split(".")
+        for i in range(2, len(parts) + 1):
+            name = ".".join(parts[:i])
+            if not hasattr(sys.modules.get(name), "__path__"):
+                sys.modules[name] = types.ModuleType(name)
+                sys.modules[name].__path__ = []
+        kernels = _factorization_kernels(tf)
+        sys.modules[package + ".gen_factorization_ops"] = kernels
+        sys.modules[package].gen_factorization_ops = kernels
+        util = sys.modules.setdefault("tensorflow.contrib.util",
+                                      types.ModuleType("tensorflow.contrib.util"))
+        util.loader = types.SimpleNamespace(load_op_library=lambda path: None)
+        sys.modules["tensorflow.contrib.util.loader"] = util.loader
+        sys.modules["tensorflow.contrib"].util = util
+    ops = tf115_absolute_package("contrib.factorization.python.ops", ["factorization_ops"])
+    return types.SimpleNamespace(WALSModel=ops.factorization_ops.WALSModel)
+
+
+def tf115_gmm_ops(tf) -> types.ModuleType:
+    """TF 1.15's contrib/factorization gmm_ops.py (GmmAlgorithm, gmm): core TF ops only,
+    run as they are under the oracle's TF."""
+    ops = tf115_absolute_package("contrib.factorization.python.ops", ["gmm_ops"])
+    return ops.gmm_ops

@@ -120,14 +120,23 @@ def tf114_gan(tf) -> types.SimpleNamespace:
     losses.wargs = wargs
     _module(f"{_GAN}.losses", **vars(losses))
     train = _load("train")
-    features = _public(*[_load(f"features.python.{m}") for m in (
+    spectral = _load("features.python.spectral_normalization_impl")
+    # TF 2.21's tf.keras is tf-keras: its layers create weights through tf_keras's
+    # make_variable, the one keras_spectral_normalization must wrap.
+    try:
+        from tf_keras.src.engine import base_layer_utils
+    except ImportError:     # TF 2.15: tf.keras is Keras 2.15
+        from keras.src.engine import base_layer_utils
+    spectral.keras_base_layer_utils = base_layer_utils
+    features = _public(spectral, *[_load(f"features.python.{m}") for m in (
         "clip_weights_impl", "conditioning_utils_impl", "random_tensor_pool_impl",
         "virtual_batchnorm_impl")])
     eval_utils = _load("eval.python.eval_utils_impl")
     _module(f"{_GAN}.eval.python.eval_utils", **vars(eval_utils))
     summaries = _load("eval.python.summaries_impl")
     _module(f"{_GAN}.eval.python.summaries", **vars(summaries))
-    eval_ = _public(summaries, eval_utils, _load("eval.python.classifier_metrics_impl"))
+    eval_ = _public(summaries, eval_utils, _load("eval.python.classifier_metrics_impl"),
+                    _load("eval.python.sliced_wasserstein_impl"))
     gan = _public(namedtuples, train)
     gan.losses, gan.features, gan.eval = losses, features, eval_
     try:

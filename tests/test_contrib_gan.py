@@ -59,5 +59,3 @@ def test_missing_parts_raise():
         gan.features.spectral_norm  # noqa: B018
     with pytest.raises((AttributeError, UnimplementedAPIError), match="tf.contrib.gan"):
         gan.estimator.StarGANEstimator  # noqa: B018
-    with pytest.raises((AttributeError, UnimplementedAPIError), match="tf.contrib.gan"):
-        gan.eval.sliced_wasserstein_distance  # noqa: B018

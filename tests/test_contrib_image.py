@@ -227,3 +227,49 @@ def test_connected_components_against_flood_fill():
                                   np.ones((2, 2)))
     with pytest.raises(TypeError, match="rank 2"):
         ci.connected_components(np.zeros(3))
+
+
+def _greedy_match(distance: np.ndarray, valid: int, top_k: int) -> tuple:
+    """TF 1.15's BipartiteMatch restated: repeatedly match the free row and free column
+    with the smallest distance (first in row-major order on ties)."""
+    rows, columns = distance.shape
+    row_to_col, col_to_row = -np.ones(rows, np.int32), -np.ones(columns, np.int32)
+    limit = top_k if top_k > 0 else valid * columns
+    for _ in range(min(limit, valid, columns)):
+        free = distance[:valid].astype(np.float64).copy()
+        free[row_to_col[:valid] >= 0, :] = np.inf
+        free[:, col_to_row >= 0] = np.inf
+        r, c = np.unravel_index(np.argmin(free), free.shape)
+        row_to_col[r], col_to_row[c] = c, r
+    return row_to_col, col_to_row
+
+
+def test_bipartite_match_against_greedy_numpy():
+    rs = np.random.RandomState(5)
+    distance = rs.uniform(size=(6, 4)).astype(np.float32)
+    ties = np.array([[1, 1, 2], [1, 1, 2], [0.5, 3, 3]], np.float32)
+    cases = [(distance, -1.0, -1), (distance, 3.0, -1), (distance, 4.9, 2),
+             (distance.T.copy(), -1.0, 0), (distance, 0.0, -1), (ties, -1.0, -1)]
+    outs = [ci.bipartite_match(d, valid, top_k=k) for d, valid, k in cases]
+    assert [o.dtype for o in outs[0]] == [tf.int32, tf.int32]
+    assert outs[0][0].get_shape().as_list() == [6]
+    assert outs[0][1].get_shape().as_list() == [4]
+    assert outs[0][0].op.type == "BipartiteMatch"
+    for (d, valid, k), got in zip(cases, _run(outs)):
+        want = _greedy_match(d, int(valid + 0.1) if valid >= 0 else len(d), k)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_bipartite_match_errors():
+    too_many = ci.bipartite_match(np.zeros((2, 3), np.float32), 5.0)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="at least 5 rows in distance_mat, but only got 2 rows"):
+        _run(too_many)
+    two = ci.bipartite_match(np.zeros((2, 3), np.float32), [1.0, 2.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="with 1 element, but got 2"):
+        _run(two)
+    with pytest.raises(ValueError, match="rank 2"):
+        ci.bipartite_match(np.zeros(3, np.float32), -1.0)
+    with pytest.raises(TypeError):
+        ci.bipartite_match(tf.zeros([2, 2], tf.int32), -1.0)

@@ -46,9 +46,9 @@ _CONTRIB_BIJECTOR_LATER = Unsupported(
     "this tf.contrib.distributions bijector is not implemented by tf1compat yet",
     "a Chain of the implemented bijectors (Affine, Exp, Softplus, Sigmoid, ScaleTriL, ...) or "
     "tf.contrib.distributions.bijectors.Inline with your own functions")
-_FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization only k-means (KMeans, "
-                                    "KMeansClustering) is implemented: WALS matrix "
-                                    "factorization and Gaussian mixture models are not")
+_FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization k-means, Gaussian mixtures "
+                                    "and the WALSModel graph builder are implemented: the "
+                                    "WALSMatrixFactorization Estimator is not")
 _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and collective "
                            "libraries are not provided (tf1compat distributes through "
                            "torch.distributed: docs/distributed.md)",
@@ -68,15 +68,14 @@ _CHECKPOINT_REMAP = Unsupported(
     "the vocabulary-remapping checkpoint initializers (TF's GenerateVocabRemapping and "
     "LoadAndRemapMatrix kernels) are not implemented",
     "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
-_CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implemented "
-                           "(spectral normalization, the sliced Wasserstein distance, the "
+_CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implemented (the "
                            "StarGAN / TPU / latent-GAN estimators and the GAN head are not; "
                            "the rest of TF 1.14's TFGAN is)",
                            "the tensorflow-gan package with real TensorFlow")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
                              "rotate, translate, compose_transforms, ...) and the warps "
-                             "(dense_image_warp, sparse_image_warp, interpolate_spline) "
-                             "and connected_components are implemented",
+                             "(dense_image_warp, sparse_image_warp, interpolate_spline), "
+                             "connected_components and bipartite_match are implemented",
                              "tf.image, or tf.contrib.image.transform for warps a projective "
                              "transform describes")
 _CLUSTER_OPTIMIZER = Unsupported("it averages models across the workers of a TF cluster "
@@ -274,11 +273,7 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "gradient-boosted trees from scikit-learn or XGBoost/LightGBM (tf1compat's "
         "tf.estimator.BoostedTrees* are refused too)"),
     # (section: kmeans) of tf.contrib.factorization only k-means is implemented
-    "contrib.factorization.WALSModel": _FACTORIZATION_MODELS,
     "contrib.factorization.WALSMatrixFactorization": _FACTORIZATION_MODELS,
-    "contrib.factorization.GMM": _FACTORIZATION_MODELS,
-    "contrib.factorization.gmm": _FACTORIZATION_MODELS,
-    "contrib.factorization.GmmAlgorithm": _FACTORIZATION_MODELS,
     # (section: api-math)
     "quantize": _QUANTIZED,
     "quantize_v2": _QUANTIZED,
@@ -299,18 +294,12 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.gan.features.spectral_norm": _CONTRIB_GAN,
-    "contrib.gan.features.spectral_normalizer": _CONTRIB_GAN,
-    "contrib.gan.features.spectral_norm_regularizer": _CONTRIB_GAN,
-    "contrib.gan.features.keras_spectral_normalization": _CONTRIB_GAN,
-    "contrib.gan.eval.sliced_wasserstein_distance": _CONTRIB_GAN,
     "contrib.gan.estimator.StarGANEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.TPUGANEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.LatentGanEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.gan_head": _CONTRIB_GAN,
     "contrib.gan.estimator.GANHead": _CONTRIB_GAN,
     "contrib.gan.estimator.head": _CONTRIB_GAN,
-    "contrib.image.bipartite_match": _CONTRIB_IMAGE,
     "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
     "contrib.summary.create_db_writer": Unsupported(
         "tf.contrib.summary's SQLite summary database is not provided",

@@ -16,6 +16,10 @@ value (an approximation, not the exact adjoint). Used by tf.contrib.image (contr
 ImageConnectedComponents (TF 1.15's contrib op) labels each 4-connected component of
 equal nonzero pixels of [batch, height, width] images with its first pixel's flat index
 + 1 (0 for zero pixels); connected_components renumbers the labels 1..n.
+
+BipartiteMatch (TF 1.15's contrib op behind tf.contrib.image.bipartite_match) matches rows
+to columns greedily: the (row, column) pairs of the valid rows, smallest distance first,
+each taken while both its row and its column are free, until `top_k` pairs are matched.
 """
 
 from __future__ import annotations
@@ -272,3 +276,58 @@ declare("ImageConnectedComponents", inputs=["image: dtype"], outputs=["component
         attrs={"dtype": Type((D.int64, D.int32, D.uint16, D.int16, D.uint8, D.int8, D.float16,
                               D.float32, D.float64, D.bool, D.string))},
         shape=_components_shape, kernel=_connected_components_kernel, grad="none")
+
+
+# -- BipartiteMatch (tf.contrib.image.bipartite_match) ------------------------------------------
+
+def _bipartite_match_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
+    top_k = int(node.attrs["top_k"])
+
+    def match(distance_mat: torch.Tensor, num_valid_rows: torch.Tensor) -> tuple:
+        if distance_mat.dim() != 2:
+            raise _invalid("distance_mat should be 2-dimensional, but got "
+                           f"[{','.join(str(d) for d in distance_mat.shape)}]")
+        if num_valid_rows.numel() != 1:
+            raise _invalid("num_valid_rows argument should be a tensor with 1 element, but "
+                           f"got {num_valid_rows.numel()}")
+        rows, columns = distance_mat.shape
+        requested = float(num_valid_rows.reshape(-1)[0])
+        # A non-negative count is rounded as TF's kernel does (+ 0.1, then truncated).
+        valid = int(requested + 0.1) if requested >= 0 else rows
+        if valid > rows:
+            raise _invalid(f"There should be at least {valid} rows in distance_mat, but "
+                           f"only got {rows} rows.")
+        limit = top_k if top_k > 0 else valid * columns
+        # The pairs smallest distance first; equal distances keep row-major order.
+        flat = distance_mat[:valid].reshape(-1).detach().cpu()
+        order = torch.sort(flat, stable=True).indices.tolist()
+        row_to_col = [-1] * rows
+        col_to_row = [-1] * columns
+        matched = 0
+        for index in order:
+            if matched >= limit:
+                break
+            r, c = divmod(index, columns)
+            if row_to_col[r] == -1 and col_to_row[c] == -1:
+                row_to_col[r], col_to_row[c] = c, r
+                matched += 1
+        device = distance_mat.device
+        return (torch.tensor(row_to_col, dtype=torch.int32, device=device),
+                torch.tensor(col_to_row, dtype=torch.int32, device=device))
+    return match
+
+
+def _bipartite_match_shape(ctx: Any) -> List[TensorShape]:
+    shape = ctx.shape(0)
+    if shape.rank is not None and shape.rank != 2:
+        raise ValueError(f"Shape must be rank 2 but is rank {shape.rank} {node_desc(ctx)}")
+    if shape.rank is None:
+        return [TensorShape([None]), TensorShape([None])]
+    rows, columns = shape.as_list()
+    return [TensorShape([rows]), TensorShape([columns])]
+
+
+declare("BipartiteMatch", inputs=["distance_mat: float", "num_valid_rows: float"],
+        outputs=["row_to_col_match_indices: int32", "col_to_row_match_indices: int32"],
+        attrs={"top_k": -1}, shape=_bipartite_match_shape, kernel=_bipartite_match_kernel,
+        grad="none", cpu_only=True)

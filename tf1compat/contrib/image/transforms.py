@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.graph import apply_op1, name_scope
+from tf1compat.framework.graph import apply_op, apply_op1, name_scope
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops import array_ops, math_ops
@@ -22,7 +22,8 @@ from tf1compat.ops import image_transform  # noqa: F401 - declares the op
 
 __all__ = ["transform", "rotate", "translate", "compose_transforms",
            "angles_to_projective_transforms", "translations_to_projective_transforms",
-           "flat_transforms_to_matrices", "matrices_to_flat_transforms", "connected_components"]
+           "flat_transforms_to_matrices", "matrices_to_flat_transforms", "connected_components",
+           "bipartite_match"]
 
 _IMAGE_DTYPES = (D.uint8, D.int32, D.int64, D.float16, D.float32, D.float64)
 
@@ -222,3 +223,15 @@ def connected_components(images: Any) -> Tensor:
         components = array_ops.reshape(gather(new_ids, id_index),
                                        array_ops.shape(components))
         return components[0, :, :] if rank == 2 else components
+
+
+def bipartite_match(distance_mat: Any, num_valid_rows: Any, top_k: int = -1,
+                    name: str = "bipartite_match") -> tuple:
+    """Greedy bipartite matching of the rows of a [num_rows, num_columns] distance matrix
+    to its columns (smallest distance first; each row and column matched at most once).
+
+    Only the first `num_valid_rows` rows take part (all of them when negative); `top_k`
+    caps the number of matches (no cap when <= 0). Returns (row_to_col_match_indices
+    [num_rows], col_to_row_match_indices [num_columns]), int32, -1 where unmatched."""
+    return tuple(apply_op("BipartiteMatch", [distance_mat, num_valid_rows],
+                          {"top_k": top_k}, name=name).outputs)
