@@ -72,13 +72,11 @@ def case_functional_add_metric(tf):
     x, y = _data()
     fitted = model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
     eager = tf.executing_eagerly()
-    # (graph mode: tf1compat cannot serialize a `tf_op_layer_*` with constant inputs yet)
-    config = model.get_config() if eager else None
+    config = model.get_config()
     return {"layers": layers, "names": model.metrics_names,
             "history": {k: [float(v) for v in vs] for k, vs in fitted.history.items()},
-            "config_layers": [(c["class_name"], c["name"]) for c in config["layers"]]
-            if eager else None,
-            "add_metric_config": config["layers"][-1]["config"] if eager else None,
+            "config_layers": [(c["class_name"], c["name"]) for c in config["layers"]],
+            "add_metric_config": config["layers"][-1]["config"],
             "unaggregated": catch(lambda: model.add_metric(tf.reduce_sum(h), name="s")),
             "metric_result": None if eager else catch(lambda: model.add_metric(
                 tf.keras.metrics.Mean(name="m")(model.outputs[0]))),

@@ -3,11 +3,12 @@ tensors."""
 
 from __future__ import annotations
 
+import types
 from typing import Any, Callable
 
 from tf1compat.keras import backend
 from tf1compat.ops import math_ops, nn_ops
-from tf1compat.keras.utils.serialization import get_registered_object
+from tf1compat.keras.utils.serialization import get_registered_object, serialize_keras_object
 
 __all__ = ["softmax", "elu", "selu", "softplus", "softsign", "swish", "relu", "tanh",
            "sigmoid", "exponential", "hard_sigmoid", "linear", "mish", "leaky_relu",
@@ -82,11 +83,18 @@ _BY_NAME = {name: globals()[name] for name in
              "log_softmax", "relu6", "silu"]}
 
 
-def serialize(activation: Callable) -> str:
+def serialize(activation: Callable) -> Any:
+    """The activation's name; as tf-keras under TF1 behaviour, a user's function is
+    saved by its `__name__` (loading it takes `custom_objects`) and an activation object
+    by its `get_config()`."""
     name = getattr(activation, "__name__", None)
     if name in _BY_NAME:
         return name
-    raise ValueError(f"Unknown activation function '{activation}' cannot be serialized.")
+    if isinstance(activation, (types.FunctionType, types.BuiltinFunctionType)) or \
+            hasattr(activation, "get_config"):
+        return serialize_keras_object(activation)     # (a registered name, else __name__)
+    raise ValueError(f"Cannot serialize {activation} because it doesn't implement "
+                     "`get_config()`.")
 
 
 def deserialize(name: Any, custom_objects: Any = None) -> Callable:

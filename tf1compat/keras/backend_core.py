@@ -269,6 +269,8 @@ def get_session(op_input_list: Sequence[Any] = ()) -> Any:
 def _initialize_variables(session: Any) -> None:
     from tf1compat.variables.collections import is_variable_initialized, variables_initializer
     state = _state(session.graph)
+    if not state["tf_optimizers"] and state.get("checked") == len(state["variables"]):
+        return   # (every tracked variable was checked already: the per-step call is free)
     candidates = list(state["variables"])
     with session.graph.as_default():
         for wrapper in state["tf_optimizers"]:
@@ -276,12 +278,14 @@ def _initialize_variables(session: Any) -> None:
                            if not builtins.any(v is w for w in candidates)]
     tracked = [v for v in candidates if not getattr(v, "_keras_initialized", False)]
     if not tracked:
+        state["checked"] = len(state["variables"])
         return
     with session.graph.as_default():
         flags = session.run([is_variable_initialized(v) for v in tracked])
         pending = [v for v, ok in zip(tracked, flags) if not ok]
         for v in tracked:
             v._keras_initialized = True
+        state["checked"] = len(state["variables"])
         if pending:
             session.run(variables_initializer(pending))
 

@@ -15,7 +15,7 @@ callbacks_monitored.py and TensorBoard in callbacks_tensorboard.py (re-exported 
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -50,10 +50,12 @@ def sync_to_python(value: Any) -> Any:
 
 
 def make_logs(model: Any, logs: Dict[str, Any], outputs: Sequence[Any], mode: str,
-              prefix: str = "") -> Dict[str, Any]:
+              prefix: str = "", names: Optional[List[str]] = None) -> Dict[str, Any]:
     """Adds a batch's or epoch's outputs to `logs` under the model's metric names
-    (`outputs` in predict mode)."""
-    names = model.metrics_names
+    (`outputs` in predict mode); `names`, when given, are `model.metrics_names` read
+    once by the loop (its execution function's outputs are fixed for the loop)."""
+    if names is None:
+        names = model.metrics_names
     if mode in (TRAIN, TEST) and names:
         for label, output in zip(names, outputs):
             logs[prefix + label] = output
@@ -80,6 +82,7 @@ class CallbackList:
             self.callbacks.append(self._progbar)
         self.model = None
         self.params: Dict[str, Any] = {}
+        self._hook_methods: Dict[Tuple[str, str, int], Tuple[List[Callable], bool]] = {}
         if model:
             self.set_model(model)
         if params:
@@ -110,17 +113,40 @@ class CallbackList:
             return logs
         return {key: sync_to_python(value) for key, value in logs.items()}
 
+    def _batch_hook_methods(self, mode: str, hook: str) -> Tuple[List[Callable], bool]:
+        """The callbacks' `on_{mode}_batch_{hook}` methods that do something (the base
+        class's no-op hooks are left out: calling them changes nothing), and whether the
+        logs go to them raw. Resolved once per list of callbacks, not per batch."""
+        key = (mode, hook, len(self.callbacks))
+        found = self._hook_methods.get(key)
+        if found is None:
+            name = f"on_{mode}_batch_{hook}"
+            legacy = f"on_batch_{hook}" if mode == TRAIN else None
+            methods = []
+            for callback in self.callbacks:
+                method = getattr(callback, name)
+                if _is_default(method) and (legacy is None or
+                                            _is_default(getattr(callback, legacy))):
+                    continue
+                methods.append(method)
+            raw = all(getattr(c, "_supports_tf_logs", False) for c in self.callbacks)
+            found = self._hook_methods[key] = (methods, raw)
+        return found
+
     def _call_batch_hook(self, mode: str, hook: str, batch: int,
                          logs: Optional[Dict[str, Any]] = None) -> None:
         if hook not in ("begin", "end"):
             raise ValueError(f"Unrecognized hook: {hook}. Expected values are "
                              '["begin", "end"]')
-        if not self.callbacks:
+        methods, raw = self._batch_hook_methods(mode, hook)
+        if not methods:
             return
-        name = f"on_{mode}_batch_{hook}"
-        logs = self._process_logs(logs)
-        for callback in self.callbacks:
-            getattr(callback, name)(batch, logs)
+        if logs is None:
+            logs = {}
+        elif not raw:
+            logs = {key: sync_to_python(value) for key, value in logs.items()}
+        for method in methods:
+            method(batch, logs)
 
     def _call_begin_hook(self, mode: str) -> None:
         {TRAIN: self.on_train_begin, TEST: self.on_test_begin,
@@ -191,10 +217,10 @@ class CallbackList:
         self._each("on_predict_end", logs if logs is not None else {})
 
     def make_logs(self, model: Any, logs: Dict[str, Any], outputs: Sequence[Any], mode: str,
-                  prefix: str = "") -> Dict[str, Any]:
+                  prefix: str = "", names: Optional[List[str]] = None) -> Dict[str, Any]:
         if not self.callbacks:
             return logs
-        return make_logs(model, logs, outputs, mode, prefix=prefix)
+        return make_logs(model, logs, outputs, mode, prefix=prefix, names=names)
 
     def __iter__(self) -> Any:
         return iter(self.callbacks)

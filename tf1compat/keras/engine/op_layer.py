@@ -16,25 +16,81 @@ from tf1compat.keras.engine.op_lambda import add_op_call_history, op_call_of
 __all__ = ["TensorFlowOpLayer", "create_keras_history", "needs_keras_history"]
 
 
-class TensorFlowOpLayer(Layer):
-    """A raw TF op inside a functional model (re-created on replay with the new inputs;
-    its other inputs, such as constants, are reused)."""
+_PREFIX = "tf_op_layer_"
 
-    def __init__(self, op: Any, name: Optional[str] = None, **kwargs: Any):
-        super().__init__(name="tf_op_layer_" + (name or op.name), **kwargs)
-        self._op_type = op.type
-        self._op_attrs = {k: v for k, v in op._attrs.items() if not k.startswith("_")}
-        self._op_name = op.name.split("/")[-1]
+
+class TensorFlowOpLayer(Layer):
+    """A raw TF op inside a functional model, re-created on replay with the new inputs.
+
+    `node_def` is the op's NodeDef (a NodeDef view, or its JSON dict from a config);
+    `constants` maps the positions of the op's inputs that do not come from Keras tensors
+    to their tensors (same graph: reused) or values (a config's: re-created as Const ops
+    named as the NodeDef's inputs), as tf-keras's layer does. tf-keras evaluates such
+    inputs when the layer is made; here they stay live in their graph and are evaluated by
+    `get_config`."""
+
+    def __init__(self, node_def: Any, name: str, constants: Optional[Dict[Any, Any]] = None,
+                 trainable: bool = True, dtype: Any = None, **kwargs: Any):
+        super().__init__(name=_PREFIX + name, trainable=trainable, dtype=dtype, **kwargs)
+        if isinstance(node_def, dict):
+            self._op_type = node_def["op"]
+            self._node_name = node_def.get("name", name)
+            self._node_inputs = list(node_def.get("input", []))
+            self._op_attrs = {key: _attr_from_json(value)
+                              for key, value in node_def.get("attr", {}).items()}
+        else:
+            self._op_type = node_def.op
+            self._node_name = node_def.name
+            self._node_inputs = list(node_def.input)
+            self._op_attrs = {k: v for k, v in node_def.attr_values.items()
+                              if not k.startswith("_")}
+        self.constants = {int(i): c for i, c in (constants or {}).items()}
         self.built = True
 
     def call(self, inputs: Any) -> Any:
-        op = apply_op(self._op_type, list(inputs), dict(self._op_attrs), name=self._op_name)
+        inputs = nest.flatten(inputs)
+        graph = inputs[0].graph if inputs and isinstance(inputs[0], Tensor) else None
+        for index in sorted(self.constants):
+            value = self.constants[index]
+            if not (isinstance(value, Tensor) and value.graph is graph):
+                from tf1compat.framework.constant_op import constant
+                name = self._node_inputs[index] if index < len(self._node_inputs) else None
+                value = constant(_get_value(value),
+                                 name=name.split(":")[0].split("/")[-1] if name else None)
+            inputs.insert(index, value)
+        op = apply_op(self._op_type, inputs, dict(self._op_attrs),
+                      name=self._node_name.split("/")[-1])
         outputs = list(op.outputs)
         return outputs[0] if len(outputs) == 1 else outputs
 
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype,
-                "node_def": {"op": self._op_type, "attr": dict(self._op_attrs)}}
+        from google.protobuf import json_format
+        from tf1compat.serialization.tensor_proto import attr_to_proto
+        node_def: Dict[str, Any] = {"name": self._node_name, "op": self._op_type}
+        if self._node_inputs:
+            node_def["input"] = list(self._node_inputs)
+        if self._op_attrs:
+            node_def["attr"] = {key: json_format.MessageToDict(attr_to_proto(value))
+                                for key, value in self._op_attrs.items()}
+        return {"name": self.name[len(_PREFIX):], "trainable": self.trainable,
+                "dtype": self.dtype, "node_def": node_def,
+                "constants": {i: _get_value(c) for i, c in self.constants.items()}}
+
+
+def _attr_from_json(value: Dict[str, Any]) -> Any:
+    from google.protobuf import json_format
+    from tf1compat.serialization.messages import AttrValue
+    from tf1compat.serialization.tensor_proto import proto_to_attr
+    return proto_to_attr(json_format.ParseDict(value, AttrValue()))
+
+
+def _get_value(value: Any) -> Any:
+    """A constant input's value: a tensor evaluated in Keras's session (TF's
+    `backend.get_value`), other values as they are."""
+    if isinstance(value, Tensor):
+        from tf1compat.keras.backend_core import get_value
+        return get_value(value)
+    return value
 
 
 def _free_set(graph: Any) -> Dict[int, Tensor]:
@@ -83,11 +139,16 @@ def create_keras_history(tensors: Any) -> None:
             visit(x)
         if not any(node_module.keras_history(x) is not None for x in op.inputs):
             return   # a raw sub-graph independent of Keras tensors stays as it is
-        layer = TensorFlowOpLayer(op)
+        # (tf-keras: inputs computed from Keras tensors are the layer's; the others are
+        # its constants)
+        layer_inputs = [x for x in op.inputs if node_module.keras_history(x) is not None]
+        constants = {i: x for i, x in enumerate(op.inputs)
+                     if node_module.keras_history(x) is None}
+        layer = TensorFlowOpLayer(op.node_def, name=op.name, constants=constants)
         created[id(op)] = layer
         outputs = list(op.outputs)
-        node_module.Node(layer, (list(op.inputs),), {},
-                         outputs[0] if len(outputs) == 1 else outputs)
+        node_module.Node(layer, (layer_inputs[0] if len(layer_inputs) == 1 else layer_inputs,),
+                         {}, outputs[0] if len(outputs) == 1 else outputs)
     for t in nest.flatten(tensors):
         if isinstance(t, Tensor):
             visit(t)

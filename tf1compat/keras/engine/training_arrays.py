@@ -264,22 +264,35 @@ def epoch_batches(num_samples: int, batch_size: int, shuffle: Any) -> Tuple[np.n
     return index_array, make_batches(num_samples, batch_size)
 
 
+def _batch_slicer(ins: List[Any], shuffle: Any) -> Any:
+    """`(index_array, start, end) -> the batch's feed values`. Numpy inputs are indexed
+    directly: unshuffled batches are runs of rows, whose slices are views the session
+    feeds without a copy; shuffled ones take the batch's rows by an index array (what
+    `slice_arrays` does through a Python list of ids, with the same rows)."""
+    phase = ins[-1:] if ins and isinstance(ins[-1], bool) else []
+    arrays = ins[:len(ins) - len(phase)]
+    if not all(isinstance(x, np.ndarray) for x in arrays):
+        def generic(index_array: np.ndarray, start: int, end: int) -> List[Any]:
+            rows = (index_array[start:end],) if shuffle else (start, end)
+            return slice_arrays(arrays, *rows) + phase
+        return generic
+    if shuffle:
+        return lambda index_array, start, end: [
+            x[index_array[start:end]] for x in arrays] + phase
+    return lambda index_array, start, end: [x[start:end] for x in arrays] + phase
+
+
 def _run_batches(f: Any, ins: List[Any], callbacks: Any, aggregator: Any, model: Any,
                  mode: str, num_samples: int, batch_size: int, shuffle: Any) -> None:
     """One epoch over the arrays in batches."""
     index_array, batches = epoch_batches(num_samples, batch_size, shuffle)
+    slicer = _batch_slicer(ins, shuffle)
+    # The execution function's outputs are fixed for the loop, so are the names they log
+    # under (tf-keras reads `model.metrics_names` again for every batch).
+    names = model.metrics_names if mode != PREDICT and callbacks.callbacks else None
     for batch_index, (start, end) in enumerate(batches):
-        batch_ids = index_array[start:end]
-        # Unshuffled batches are runs of rows: slicing them gives views, which the session
-        # feeds without a copy, where indexing by the batch's ids would copy every row.
-        rows = (batch_ids,) if shuffle else (start, end)
-        if len(batches) == 1:
-            ins_batch = ins
-        elif ins and isinstance(ins[-1], bool):
-            ins_batch = slice_arrays(ins[:-1], *rows) + [ins[-1]]
-        else:
-            ins_batch = slice_arrays(ins, *rows)
-        batch_logs = {"batch": batch_index, "size": len(batch_ids)}
+        ins_batch = ins if len(batches) == 1 else slicer(index_array, start, end)
+        batch_logs = {"batch": batch_index, "size": end - start}
         callbacks._call_batch_hook(mode, "begin", batch_index, batch_logs)
         batch_outs = f(ins_batch)
         if not isinstance(batch_outs, list):
@@ -287,7 +300,7 @@ def _run_batches(f: Any, ins: List[Any], callbacks: Any, aggregator: Any, model:
         if batch_index == 0:
             aggregator.create(batch_outs)
         aggregator.aggregate(batch_outs, start, end)
-        batch_logs = callbacks.make_logs(model, batch_logs, batch_outs, mode)
+        batch_logs = callbacks.make_logs(model, batch_logs, batch_outs, mode, names=names)
         callbacks._call_batch_hook(mode, "end", batch_index, batch_logs)
         if callbacks.model.stop_training:
             break

@@ -60,8 +60,10 @@ class CompiledState:
     output (the metrics are built on the first step, from the data's shapes)."""
 
     def __init__(self, model: Any, loss: Any, metrics: Any, loss_weights: Any,
-                 weighted_metrics: Any):
+                 weighted_metrics: Any, from_serialized: bool = False):
         self.model = model
+        # (a loader's compile: the saved metrics keep their names, no output prefixes)
+        self.from_serialized = from_serialized
         self.user_loss = loss
         self.user_metrics = metrics
         self.user_weighted = weighted_metrics
@@ -105,18 +107,18 @@ class CompiledState:
                 output_metrics = [compile_utils.clone_metric(m) for m in output_metrics]
                 output_weighted = [compile_utils.clone_metric(m) for m in output_weighted]
             for m in output_metrics:
-                if len(y_pred) > 1:
+                if len(y_pred) > 1 and not self.from_serialized:
                     m._name = f"{name}_{m._name}"
-                if m._name in seen:
+                if m._name in seen and not self.from_serialized:
                     raise ValueError(f"Found two metrics with the same name: {m._name}. All "
                                      "the metrics added to the model need to have unique "
                                      "names.")
                 seen.add(m._name)
             for m in output_weighted:
-                if len(y_pred) > 1:
+                if len(y_pred) > 1 and not self.from_serialized:
                     m._name = f"{name}_weighted_{m._name}" \
                         if f"{name}_{m._name}" in seen else f"{name}_{m._name}"
-                elif m._name in seen:
+                elif m._name in seen and not self.from_serialized:
                     m._name = "weighted_" + m._name
                 seen.add(m._name)
             self.metric_objects.append(output_metrics)
@@ -244,8 +246,9 @@ def compile(model: Any, optimizer: Any = "rmsprop", loss: Any = None, metrics: A
     if distribute is not None:
         raise NotImplementedError("compile(distribute=...) is not supported by tf1compat")
     model._run_eagerly = kwargs.pop("run_eagerly", None)
+    from_serialized = kwargs.pop("from_serialized", False)
     for key in ("steps_per_execution", "jit_compile", "experimental_run_tf_function",
-                "from_serialized", "pss_evaluation_shards"):
+                "pss_evaluation_shards"):
         kwargs.pop(key, None)
     if kwargs:
         raise TypeError(f"Invalid keyword argument(s) in `compile()`: {tuple(kwargs)}. Valid "
@@ -258,7 +261,8 @@ def compile(model: Any, optimizer: Any = "rmsprop", loss: Any = None, metrics: A
     model._compile_metrics = metrics or []
     model._compile_weighted_metrics = weighted_metrics
     model._is_compiled = True
-    model._eager = CompiledState(model, loss, metrics, loss_weights, weighted_metrics)
+    model._eager = CompiledState(model, loss, metrics, loss_weights, weighted_metrics,
+                                 from_serialized=from_serialized)
     model.train_function = model.test_function = model.predict_function = None
 
 

@@ -704,7 +704,9 @@ def _as_list(model: Any, x: Any) -> List[Any]:
 def _fill_partial_sample_weights(y: List[Any], sample_weights: List[Any],
                                  modes: List[Any]) -> Any:
     """None when no output is weighted; ones for the outputs without weights when some
-    are."""
+    are, as a tuple (tf-keras's `list_to_tuple`: `validation_split` then slices such
+    weights to `[None]`, so a fit with partial weights and a validation split trains and
+    validates unweighted, as in tf-keras)."""
     if not any(w is not None for w in sample_weights):
         return None
     if all(w is not None for w in sample_weights):
@@ -716,7 +718,7 @@ def _fill_partial_sample_weights(y: List[Any], sample_weights: List[Any],
                 (target.shape[0],)
             weight = np.ones(shape)
         filled.append(weight)
-    return filled
+    return tuple(filled)
 
 
 def _loop_args(scope: Dict[str, Any]) -> Dict[str, Any]:

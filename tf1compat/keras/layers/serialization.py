@@ -24,12 +24,14 @@ def _layer_objects() -> Dict[str, Any]:
     from tf1compat.keras.layers.sequence_features import SequenceFeatures
     # (TF functions on eager Keras inputs: layers tf-keras makes but does not export)
     from tf1compat.keras.engine.op_lambda import SlicingOpLambda, TFOpLambda
+    from tf1compat.keras.engine.op_layer import TensorFlowOpLayer
     from tf1compat.keras.engine.functional_insert import AddLoss, AddMetric
     from tf1compat.keras.premade_models import LinearModel, WideDeepModel
     objects.update(Model=Model, Functional=Model, Sequential=Sequential,
                    LinearModel=LinearModel, WideDeepModel=WideDeepModel,
                    SequenceFeatures=SequenceFeatures, TFOpLambda=TFOpLambda,
-                   SlicingOpLambda=SlicingOpLambda, AddLoss=AddLoss, AddMetric=AddMetric)
+                   SlicingOpLambda=SlicingOpLambda, TensorFlowOpLayer=TensorFlowOpLayer,
+                   AddLoss=AddLoss, AddMetric=AddMetric)
     return objects
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from tf1compat.keras import backend
 from tf1compat.keras.saving.model_config import (KERAS_VERSION, compile_args_from_training_config,
                                                  decode_ellipsis, json_default, model_from_config,
-                                                 model_metadata)
+                                                 model_metadata, try_build_compiled_arguments)
 from tf1compat.keras.utils.io_utils import ask_to_proceed_with_overwrite
 from tf1compat.util import tf_logging as logging
 
@@ -297,7 +297,9 @@ def load_model_from_hdf5(filepath: str, custom_objects: Optional[Dict[str, Any]]
         if hasattr(training_config, "decode"):
             training_config = training_config.decode("utf-8")
         model.compile(**compile_args_from_training_config(json.loads(training_config),
-                                                          custom_objects))
+                                                          custom_objects),
+                      from_serialized=True)
+        try_build_compiled_arguments(model)
         if "optimizer_weights" in f:
             _restore_optimizer(model, f)
     return model

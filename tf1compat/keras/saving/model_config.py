@@ -117,11 +117,18 @@ def model_metadata(model: Any, include_optimizer: bool = True) -> Dict[str, Any]
                             "will have to compile your model again after loading it. Prefer "
                             "using a TF-Keras optimizer instead (see keras.io/optimizers).")
         else:
+            metrics, weighted = model._compile_metrics, model._compile_weighted_metrics
+            state = getattr(model, "_eager", None)
+            if state is not None and state.built:
+                # (tf-keras's v2 models save their built metric objects, one list per
+                # output, named as they log)
+                metrics = None if state.user_metrics is None else state.metric_objects
+                weighted = None if state.user_weighted is None else state.weighted_objects
             training_config = _serialize_nested({
-                "loss": model.loss, "metrics": model._compile_metrics,
+                "loss": model.loss, "metrics": metrics,
                 "loss_weights": model.loss_weights,
                 "sample_weight_mode": model.sample_weight_mode,
-                "weighted_metrics": model._compile_weighted_metrics})
+                "weighted_metrics": weighted})
             training_config["optimizer_config"] = {
                 "class_name": get_registered_name(type(model.optimizer)),
                 "config": model.optimizer.get_config()}
@@ -168,3 +175,22 @@ def compile_args_from_training_config(training_config: Dict[str, Any],
         return {"optimizer": optimizer, "loss": loss, "metrics": metrics,
                 "weighted_metrics": weighted, "loss_weights": training_config["loss_weights"],
                 "sample_weight_mode": None}
+
+
+def try_build_compiled_arguments(model: Any) -> None:
+    """After a loader compiles a model under eager execution: builds its compiled losses
+    and metrics on its outputs (as both targets and predictions), so `metrics_names` lists
+    them before the first step, as tf-keras's loaders do (`saving_utils`). As there, an
+    "acc"/"ce" metric is then resolved from the outputs' shapes."""
+    from tf1compat.framework.context import executing_eagerly
+    from tf1compat.util import tf_logging as logging
+    state = getattr(model, "_eager", None)
+    if not executing_eagerly() or state is None or state.built or not model.outputs:
+        return
+    outputs = list(model.outputs)
+    try:
+        state.build(outputs, outputs)
+    except Exception:  # noqa: BLE001 - tf-keras warns and builds on the first step instead
+        logging.warning("Compiled the loaded model, but the compiled metrics have yet to be "
+                        "built. `model.compile_metrics` will be empty until you train or "
+                        "evaluate the model.")

@@ -31,8 +31,12 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True,
     """Writes the model's config, weights and (compiled) optimizer to an HDF5 file, or
     (`save_format="tf"`) to a SavedModel directory."""
     from tf1compat.keras.engine.sequential import Sequential
+    from tf1compat.keras.saving.model_config import try_build_compiled_arguments
     filepath = os.fspath(filepath)
     save_format = _save_format(filepath, save_format)
+    # (as tf-keras: metrics not built yet by a step are built first, so the saved metric
+    # names are the ones the model logs)
+    try_build_compiled_arguments(model)
     if signatures is not None or options is not None:
         raise NotImplementedError("save_model(signatures=..., options=...) (SavedModel "
                                   "options) is not supported by tf1compat")

@@ -37,7 +37,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from tf1compat.keras.saving.model_config import (compile_args_from_training_config,
                                                  model_from_config,
-                                                 model_metadata)
+                                                 model_metadata, try_build_compiled_arguments)
 from tf1compat.keras.saving.saved_model_objects import encoded_shape, keras_object_graph
 from tf1compat.keras.saving.saved_model_signature import signature_function
 from tf1compat.util import tf_logging as logging
@@ -407,7 +407,9 @@ def load_model_from_saved_model(filepath: str, custom_objects: Optional[Dict[str
     if compile and training_config is not None:
         # As tf-keras's loader: the optimizer's saved state is not restored (it starts
         # fresh; its values stay readable with tf.train.load_checkpoint).
-        model.compile(**compile_args_from_training_config(training_config, custom_objects))
+        model.compile(**compile_args_from_training_config(training_config, custom_objects),
+                      from_serialized=True)
+        try_build_compiled_arguments(model)
     elif compile:
         logging.warning("No training configuration found in save file, so the model was "
                         "*not* compiled. Compile it manually.")
