@@ -153,8 +153,9 @@ def _sparse_reads(params: Any) -> bool:
     same; the graph differs from TF's there (docs/ARCHITECTURE.md)."""
     if not getattr(params, "_is_resource_variable", False):
         return False
+    from tf1compat.framework.graph import get_default_graph
     from tf1compat.ops._regions import building_in_loop
-    return not building_in_loop(params.graph)
+    return not building_in_loop(get_default_graph())
 
 
 def batch_gather(params: Any, indices: Any, name: Optional[str] = None) -> Tensor:

@@ -15,7 +15,8 @@ import torch
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
-from tf1compat.framework.graph import apply_op, apply_op1, colocate_with, name_scope
+from tf1compat.framework.graph import (apply_op, apply_op1, colocate_with,
+                                       get_default_graph, name_scope)
 from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -267,6 +268,15 @@ def _clip(params: Tensor, ids: Tensor, max_norm: Any) -> Tensor:
     return clip_by_norm(params, max_norm, axes=axes)
 
 
+def _colocate_with(param: Any) -> Any:
+    """TF's embedding_ops._colocate_with: inside a function graph a variable (made
+    eagerly, so it has no op there) is colocated with through its captured handle."""
+    from tf1compat.framework.func_graph import FuncGraph
+    if isinstance(get_default_graph(), FuncGraph) and hasattr(param, "handle"):
+        return colocate_with(convert_to_tensor(param.handle))
+    return colocate_with(param)
+
+
 def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod",
                      name: Optional[str] = None, validate_indices: bool = True,
                      max_norm: Any = None) -> Tensor:
@@ -288,7 +298,7 @@ def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod",
                       for p in params]
         ids = convert_to_tensor(ids, name="ids")
         if n == 1:
-            with colocate_with(params[0]):
+            with _colocate_with(params[0]):
                 result = _clip(gather(params[0], ids, name=scope), ids, max_norm)
             return array_ops.identity(result)
         flat_ids = array_ops.reshape(ids, [-1])
