@@ -1,8 +1,10 @@
 """Golden cases: patterns from tensorflow/models' research/slim nets beyond TF-Slim's own zoo
 (mobilenet_v2's conv_blocks, nasnet/pnasnet cells, i3d and s3dg video nets) and
 research/deeplab's core utilities. Their own tf.test.TestCase files ran under real TF and
-tf1compat, and seeded gradients of each net at a tiny input matched TF to float rounding,
-so these cases pin the distinctive patterns those nets lean on, restated small:
+tf1compat, and seeded gradients of each net at a tiny input matched TF to float rounding
+(once nasnet_cifar's keep-prob-1 `slim.dropout` added no op, as in TF 1.15: its extra
+Identity had shifted the op seed of the final layer's initializer), so these cases pin
+the distinctive patterns those nets lean on, restated small:
 
 * nasnet's `factorized_reduction`: the second path pads right/bottom and slices the first
   row and column away, a 1x1 stride-2 `avg_pool`, and an odd filter count split unevenly.
@@ -160,4 +162,22 @@ def case_deeplab_pad_to_bounding_box(tf):
         out = {"static": [str(known.shape), str(unknown.shape)],
                "known": sess.run(known), "unknown": sess.run(unknown, {p: image}),
                "too_small": catch(lambda: sess.run(pad(p, 0, 0, 2, 1, 0), {p: image}))}
+    return out
+
+
+def case_slim_dropout_keep_prob_one_adds_no_op(tf):
+    """nasnet_cifar's `slim.dropout(net, 1.0)` in training: contrib's Dropout (TF 1.15's
+    Keras) returns its input and adds no op (an extra op shifts the op seed of every later
+    seeded initializer); not training is one Identity."""
+    from tests.golden.cases_contrib_slim_zoo import _slim
+    slim = _slim(tf)
+    out = {}
+    for name, keep, training in (("train", 1.0, True), ("eval", 1.0, False),
+                                 ("train_half", 0.5, True)):
+        with tf.Graph().as_default() as g:
+            x = tf.ones([2, 3])
+            before = len(g.get_operations())
+            y = slim.dropout(x, keep, is_training=training, scope="dropout")
+            out[name] = {"same_tensor": y is x,
+                         "ops": [op.type for op in g.get_operations()[before:]]}
     return out
