@@ -12,6 +12,7 @@ fully_connected and the convolutions). Every function is `add_arg_scope`d.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Callable, Dict, Optional
 
 from tf1compat.contrib.framework.arg_scope import add_arg_scope
@@ -23,6 +24,7 @@ from tf1compat.framework.graph import (GraphKeys, add_to_collection, add_to_coll
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.layers import layers as core_layers
 from tf1compat.ops import array_ops, nn_ops
+from tf1compat.ops.cond import smart_constant_value
 from tf1compat.variables.init_ops import Ones, Zeros, xavier_initializer
 from tf1compat.variables.partitioned import PartitionedVariable
 from tf1compat.variables.variable_scope import get_variable_scope, variable_scope
@@ -291,6 +293,12 @@ def dropout(inputs: Any, keep_prob: Any = 0.5, noise_shape: Any = None,
     `is_training` (bool or tensor; True by default)."""
     with variable_scope(scope, "Dropout", [inputs], custom_getter=_model_variable_getter) as sc:
         inputs = convert_to_tensor(inputs)
+        if (isinstance(keep_prob, numbers.Real) and keep_prob == 1
+                and smart_constant_value(is_training)):
+            # TF 1.15's Keras Dropout has no rate-0 shortcut: the training branch calls
+            # nn.dropout, which hands back `inputs` itself for a rate of 0 and adds no op
+            # (an Identity here would shift the op seeds of later random initializers).
+            return utils.collect_named_outputs(outputs_collections, sc.name, inputs)
         layer = core_layers.Dropout(rate=1 - keep_prob, noise_shape=noise_shape, seed=seed,
                                     name=sc.name, _scope=sc)
         outputs = layer.apply(inputs, training=is_training)
