@@ -105,6 +105,7 @@ from tf1compat.graphdef.gradient_lowering import NodeBuilder
 from tf1compat.graphdef.gradient_lowering_math import linearize
 from tf1compat.graphdef.graph_io import check_serializable
 from tf1compat.graphdef.loop_gradient_arrays import ArrayGradients
+from tf1compat.graphdef.loop_gradient_slices import SliceAccumulators
 from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
 from tf1compat.graphdef.loop_unrolling import lower_read, read_loop, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
@@ -220,7 +221,7 @@ class _Unwritable(Exception):
     """A part of the gradient has no TF form (the message says why)."""
 
 
-class _LoopGradientWriter(ArrayGradients, ForwardStacks):
+class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
     """Writes the nodes of one gradient op with loops in its region."""
 
     def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan],
@@ -478,6 +479,9 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             types.append(chain[0].inputs[2].dtype.base_dtype)
             shapes.append(TensorShape([None]).concatenate(chain[0].inputs[2].shape))
         own_first = 1 + len(floats) + len(summed)
+        slice_first = len(inits)
+        for part, more in zip((inits, types, shapes), self._slice_inits(plan, base)):
+            part.extend(more)
         enters = [self._node(base + "Enter", "Enter", [init],
                              dict(enter, T=dtype, is_constant=False), [shape])
                   for init, dtype, shape in zip(inits, types, shapes)]
@@ -628,6 +632,9 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
                                           {"T": types[own_first + j], "Tindices": D.int32},
                                           [shapes[own_first + j]])
             nexts.append(summed_reads)
+        nexts += self._slice_nexts(
+            plan, views[slice_first:], lambda t: popped[t] if t in popped else constant_enter(
+                self._name(t), t.dtype.base_dtype, t.shape, "indices"), grad_of, base)
         for name, value, dtype, shape in zip(next_names, nexts, types, shapes):
             writer._add(name, "NextIteration", [value], {"T": dtype}, [shape])
         values = {f"{n.name}:0" for n in writer.nodes if n.name.startswith(base)} | \
@@ -645,6 +652,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks):
             nest.exits = exits
         out = [(plan.op.inputs[k], exits[1 + j]) for j, k in enumerate(plan.floats)]
         out += [(c, exits[1 + len(floats) + j]) for j, c in enumerate(summed)]
+        out += self._slice_grads(plan, exits[slice_first:])
         if nest:
             return out
         own_exits = {k: exits[own_first + j] for j, k in enumerate(plan.own_arrays)}

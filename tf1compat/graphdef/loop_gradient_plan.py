@@ -111,6 +111,14 @@ class LoopPlan:
         # ops reading the array after the loop): their gradients are their parts of what
         # those read, and of what the body reads of them (`own_arrays`)
         self.entering: Dict[Operation, Tuple[int, List[Operation]]] = {}
+        # gathers of the body (GatherV2 along axis 0, ResourceGather) taking rows of a
+        # tensor from outside all loops (a ref variable's; a resource variable's handle,
+        # or the body's read of it) -> that tensor: as TF's gradient of a gather is
+        # IndexedSlices, the backward loop
+        # accumulates its slices (TF 1.x's `b_acc` of IndexedSlices: indices and values
+        # concatenated per iteration); the gathered rows are pushed (an input of the
+        # body function, like the extras) with their indices
+        self.sparse_reads: Dict[Operation, Tensor] = {}
 
     def read_input(self, read: Operation) -> Any:
         """The body function's input for the value TensorArrayReadV3 `read` reads."""
@@ -123,7 +131,9 @@ class LoopPlan:
             [read.outputs[0] for read in list(self.reads) + list(self.own_reads)] + \
             self.extras
         values += [t for t in self.inner_outputs + self.inner_values if t not in values]
-        for op in list(self.reads) + list(self.own_reads) + list(self.writes):
+        # (a gather's indices from outside the loop are entered into the backward loop)
+        for op in list(self.reads) + list(self.own_reads) + list(self.writes) + [
+                g for g in self.sparse_reads if g.inputs[1].op._control_flow_context]:
             if op.inputs[1] not in values:
                 values.append(op.inputs[1])
         body = self.info.body_region
@@ -193,6 +203,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
     if reason is not None:
         return None, reason
     live = _live_tensors(plan, on_path, sources, around)
+    # (a loop nested in another's body keeps its gathers in its function)
+    gathers_slices = not nested
     included: Set[Operation] = set()
     seen: Set[Tensor] = set()
     stack = list(outputs)
@@ -242,6 +254,15 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                         used.add(arg_index[index])
                     elif index not in plan.extras:
                         plan.extras.append(index)   # pushed (an index), an input
+            continue
+        params = _gathered_capture(member, region) if gathers_slices else None
+        if params is not None and (params in live or params in sources or
+                                   params.op in on_path):
+            plan.sparse_reads[member] = params
+            if params.op._control_flow_context is region:   # a read of a resource variable
+                plan.variable_reads[params] = params.op.inputs[0]
+            if t not in plan.extras:
+                plan.extras.append(t)
             continue
         if member.type == "ReadVariableOp" and member.inputs[0].op._control_flow_context \
                 is None:
@@ -556,6 +577,30 @@ def _construct_inputs(op: Operation) -> List[Tensor]:
                 regions.extend(_regions(member))
     return list(op.inputs) + [t for member in inside for t in member.inputs
                               if t.op not in inside]
+
+
+def _gathered_capture(member: Operation, region: Any) -> Optional[Tensor]:
+    """What gather `member` of loop body `region` takes rows of (along axis 0, at indices
+    the body computes or from the top level), where that is of the top level: a floating
+    tensor (a ref variable's) or a resource variable (its handle: ResourceGather, or
+    GatherV2 of the body's read of it: the read); else None (`LoopPlan.sparse_reads`)."""
+    if member.type not in ("GatherV2", "ResourceGather") or \
+            member.attrs["batch_dims"] != 0 or \
+            member.inputs[1].op._control_flow_context not in (region, None) or \
+            not member.outputs[0].dtype.base_dtype.is_floating:
+        return None
+    params = member.inputs[0]
+    source = params.op
+    if member.type == "ResourceGather":
+        return params if source._control_flow_context is None else None
+    axis = constant_value(member.inputs[2])
+    if axis is None or int(axis) != 0:
+        return None
+    if source._control_flow_context is None or (
+            source._control_flow_context is region and source.type == "ReadVariableOp" and
+            source.inputs[0].op._control_flow_context is None):
+        return params
+    return None
 
 
 def _body_op_reason(member: Operation) -> Optional[str]:

@@ -169,6 +169,14 @@ def building_in_loop(graph: Any) -> bool:
     return _in_loop(graph._get_control_flow_context())
 
 
+def building_in_outer_loop(graph: Any) -> bool:
+    """Whether ops created now in `graph` go directly into a tf.while_loop that is in no
+    other loop (it may be in tf.cond branches)."""
+    chain = [c for c in ancestors(graph._get_control_flow_context()) if c is not None]
+    return bool(chain) and chain[0].IsWhileContext() and \
+        not any(c.IsWhileContext() for c in chain[1:])
+
+
 def external_inputs(region: ControlFlowRegion
                     ) -> Tuple[List[Tensor], List[Operation], List[str]]:
     captures, controls, reads = external_inputs_and_read_tensors(region)

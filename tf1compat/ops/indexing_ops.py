@@ -144,18 +144,20 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: Option
                      name=name)
 
 
-def _sparse_reads(params: Any) -> bool:
+def _sparse_reads(params: Any, in_loops: bool = True) -> bool:
     """Whether gather/gather_nd of `params` is a ResourceGather(Nd), as in TF: for a
-    resource variable, except inside a tf.while_loop body. There tf1compat reads the
-    variable and gathers from the value (its TF 1.x-form export of loop gradients
-    accumulates a variable's gradient across iterations only for reads; a ResourceGather's
-    slices would be lost in the exported backward loop). Values and gradients are the
-    same; the graph differs from TF's there (docs/ARCHITECTURE.md)."""
+    resource variable. Inside tf.while_loop bodies (`in_loops`: gather's, not
+    gather_nd's) only directly in a loop that is in no other loop: elsewhere in loops
+    tf1compat reads the variable and gathers from the value, because its TF 1.x-form
+    export of loop gradients accumulates the slices of a ResourceGather only there
+    (graphdef/loop_gradient_slices.py); values and gradients are the same, the graph
+    differs from TF's there (docs/ARCHITECTURE.md)."""
     if not getattr(params, "_is_resource_variable", False):
         return False
     from tf1compat.framework.graph import get_default_graph
-    from tf1compat.ops._regions import building_in_loop
-    return not building_in_loop(get_default_graph())
+    from tf1compat.ops._regions import building_in_loop, building_in_outer_loop
+    graph = get_default_graph()
+    return not building_in_loop(graph) or in_loops and building_in_outer_loop(graph)
 
 
 def batch_gather(params: Any, indices: Any, name: Optional[str] = None) -> Tensor:
@@ -213,7 +215,7 @@ def gather_nd(params: Any, indices: Any, name: Optional[str] = None, batch_dims:
     (`_batch_gather_nd`)."""
     if batch_dims:
         return _batch_gather_nd(params, indices, batch_dims, name)
-    if _sparse_reads(params):
+    if _sparse_reads(params, in_loops=False):
         return params.gather_nd(indices, name=name)
     return apply_op1("GatherNd", [params, indices], name=name)
 
