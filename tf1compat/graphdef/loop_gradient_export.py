@@ -33,6 +33,10 @@ as a function instead:
   of the variables (carried to the next backward iteration) and of the captured
   tensors (summed over iterations). Its Exits are the gradients of the loop's initial
   values and captured tensors;
+* a gather of a variable's rows in the body (of a loop in no other loop) is no op of
+  the body function: its rows are pushed and are an input, and the backward loop
+  accumulates their gradients and indices as TF 1.x's IndexedSlices `b_acc`
+  (loop_gradient_slices.py), summed into the variable's rows after the loop;
 * the rest of the region is cut at the loops: one forward function from the sources
   and the loops' outputs to the ys (its gradient gives the loops' output gradients),
   and per loop one from the sources (and earlier loops' outputs) to the loop's inputs,
