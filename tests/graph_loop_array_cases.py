@@ -4,9 +4,9 @@ elements and are written in a tf.cond of its body. scripts/make_graph_fixtures_l
 records TF's own graphs of these cases (tests/test_graph_import.py runs and trains them).
 
 Real TF trains from the file tf1compat writes where the nested loop's trip count is
-fixed (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py). Where it is known only at
-run time, and for the array written in a tf.cond, tf1compat's files keep the gradient
-op in tf1compat's own form (a warning names why), so those are not among
+fixed or known only at run time (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py).
+For the array written in a tf.cond, tf1compat's file keeps the gradient op in
+tf1compat's own form (a warning names why), so it is not among
 tests/graph_export_cases.py's cases.
 """
 
@@ -94,4 +94,5 @@ def case_train_tensor_array_written_in_cond_in_loop(tf):
 
 
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
-LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop]
+LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
+                    case_train_tensor_arrays_read_after_nested_loop]

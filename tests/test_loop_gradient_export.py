@@ -151,24 +151,23 @@ def _nested_loops(inner):
 @pytest.mark.parametrize("inner,reason", [
     ("array_through_cond", "not fixed"),
     ("array_through_cond", "enters it with elements other than written in its enclosing "
-                           "body and stacked after it"),
-    ("gather", "a nested backward loop takes its array's stack() only, not a "
-               "TensorArrayGatherV3")])
+                           "body and stacked after it")])
 def test_nested_loops_neither_unrolled_nor_plain_keep_tf1compat_form(inner, reason, caplog):
-    """An inner loop of a run-time trip count whose array is read other than by stack()
-    after it, or enters it with elements passed through a tf.cond (real TF ran such a
-    file to other values before: their gradients were dropped), has no TF form: warned,
-    naming why."""
+    """An inner loop of a run-time trip count whose array enters it with elements passed
+    through a tf.cond (real TF ran such a file to other values before: their gradients
+    were dropped) has no TF form: warned, naming why."""
     assert reason in _warned_reason(lambda: _nested_loops(inner), caplog)
 
 
-@pytest.mark.parametrize("inner", ["counter", "fed"])
+@pytest.mark.parametrize("inner", ["counter", "fed", "gather"])
 def test_a_nested_loop_of_a_run_time_trip_count_gets_a_nested_backward_loop(inner, caplog):
     """An inner loop whose trip count is known only at run time (the outer counter, a
-    fed limit): its forward loop pushes on stacks made once outside both loops (entered
-    into the outer frame, then its own), its count starts from 0 each outer iteration
-    after the outer iteration's count, the outer loop pushes the inner trip count, and
-    its backward loop runs inside the outer backward loop's frame from that count."""
+    fed limit; one writing an array gathered after it, whose gather indices the outer
+    loop pushes for the inner backward loop): its forward loop pushes on stacks made
+    once outside both loops (entered into the outer frame, then its own), its count
+    starts from 0 each outer iteration after the outer iteration's count, the outer loop
+    pushes the inner trip count, and its backward loop runs inside the outer backward
+    loop's frame from that count."""
     _nested_loops(inner)
     gd, warned = export_with_warnings(caplog)
     assert not warned, warned

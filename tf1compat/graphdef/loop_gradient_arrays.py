@@ -29,11 +29,14 @@ class ArrayGradients:
     pivot: str
 
     def _element_grad(self, reader: Operation, grad: str, index: str, value: Tensor,
-                      base: str, pivot: str, axis: str, constant_enter: Any) -> str:
+                      base: str, pivot: str, axis: str, constant_enter: Any,
+                      outer: Any = None) -> str:
         """The part of the gradient of the element written at `index` (`value`) in the
         gradient `grad` (entered into the backward loop) of `reader`'s output (`axis`:
-        a constant 0 in the backward loop)."""
+        a constant 0 in the backward loop; `outer`: the name of a value outside the
+        backward loop, of a nested one's reader in the outer backward loop)."""
         dtype = value.dtype.base_dtype
+        outer = outer or self._name
         if reader.type == "TensorArrayGatherV3" and is_range(reader.inputs[1]):
             return self._node(base + "written_grad", "GatherV2", [grad, index, axis],
                               {"Tparams": dtype, "Tindices": D.int32, "Taxis": D.int32,
@@ -41,7 +44,7 @@ class ArrayGradients:
         if reader.type == "TensorArrayGatherV3":
             # gather(indices): the sum of the rows j with indices[j] == i, a product with
             # their one-hot weights
-            indices = constant_enter(self._name(reader.inputs[1]), D.int32,
+            indices = constant_enter(outer(reader.inputs[1]), D.int32,
                                      TensorShape([None]), "gather_indices")
             hits = self._node(base + "gather/Equal", "Equal", [indices, index],
                               {"T": D.int32, "incompatible_shape_error": True},
@@ -72,7 +75,7 @@ class ArrayGradients:
             return self._node(base + "written_grad", "Reshape", [summed, element_shape],
                               {"T": dtype, "Tshape": D.int32}, [value.shape])
         if reader.type == "TensorArrayReadV3":       # read(k): all of it at i == k
-            read_at = constant_enter(self._name(reader.inputs[1]), D.int32, _SCALAR,
+            read_at = constant_enter(outer(reader.inputs[1]), D.int32, _SCALAR,
                                      "read_after_index")
             hit = self._node(base + "read_after/Equal", "Equal", [index, read_at],
                              {"T": D.int32, "incompatible_shape_error": True}, [_SCALAR])
@@ -81,7 +84,7 @@ class ArrayGradients:
             return self._node(base + "written_grad", "Select", [hit, grad, zeros],
                               {"T": dtype}, [value.shape])
         # concat(): the rows offset_i ... of the concatenation
-        lengths = constant_enter(self._name(reader.outputs[1]), D.int64,
+        lengths = constant_enter(outer(reader.outputs[1]), D.int64,
                                  TensorShape([None]), "concat_lengths")
         offset, length = self._offset_and_length(lengths, index, base, pivot)
         rank = value.shape.ndims

@@ -67,7 +67,8 @@ time (conds, random draws and gradient stops in them included, and loops of its 
 nested the same way, in its body or its conds; resource variable reads, read once
 outside all loops as a top-level body's; TensorArrays only
 unstacked or split before it or filled from empty, or from elements the outer body
-wrote at constant indices, and stacked after it: a dynamic_rnn,
+wrote at constant indices, and stacked after it, or filled from empty and read after it
+by read(k), gather() or concat(): a dynamic_rnn,
 a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
 (`_nested_loops`): its stacks are made once outside all loops and entered into every
 enclosing frame, its counter starts each outer iteration
@@ -542,8 +543,8 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
             parts = [self._element_grad(r, constant_enter(
                 read_grads[r.outputs[0]], w.inputs[2].dtype.base_dtype, TensorShape(None),
                 "stacked_grad" if r.type == "TensorArrayGatherV3" else "read_after_grad"),
-                popped[w.inputs[1]], w.inputs[2], base, views[0], axis, constant_enter)
-                for r in readers]
+                popped[w.inputs[1]], w.inputs[2], base, views[0], axis, constant_enter,
+                nest.value if nest else None) for r in readers]
             for j, (_, chain) in enumerate(plan.own_arrays.values()):
                 if w in chain:      # what later iterations read of it
                     parts.append(self._node(

@@ -19,7 +19,7 @@ from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
                                                       outer_values)
-from tf1compat.graphdef.loop_unrolling import (read_loop, stacked_loop, unrolled_inputs,
+from tf1compat.graphdef.loop_unrolling import (read_loop, unrolled_inputs,
                                                unrolling_reason)
 from tf1compat.graphdef.loop_array_plan import (
     PushedRead, array_variables, is_flow, is_range, outside, plan_entering, plan_read,
@@ -224,7 +224,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             if t not in plan.captures:
                 plan.captures.append(t)     # an outside tensor
             continue
-        if member.type == "TensorArrayReadV3" and read_loop(member) is None:
+        if member.type == "TensorArrayReadV3" and read_loop(member) is None and \
+                _after_nested_loop(member, region) is None:
             write = same_iteration_write(member)
             if write is not None:
                 plan.forwarded[member] = write
@@ -281,16 +282,16 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 plan.ops.append(member)
                 stack.extend(plan.conds[member].reads)
             continue
-        nested = read_loop(member) or member
+        nested = read_loop(member) or _after_nested_loop(member, region) or member
         if nested.type == "While" and nested._control_flow_context is region and \
                 any(x in live for x in nested.outputs):
             # A nested loop on the gradient path (or a read of an array it writes after
             # it: loop_unrolling.read_loop): unrolled in the body's function where its
-            # trip count is fixed (loop_unrolling.py)
+            # trip count is fixed (loop_unrolling.py) and what reads its arrays after it
+            # is known when the graph is written
             reason = unrolling_reason(nested)
-            if reason is not None and member is not nested and stacked_loop(member) is None:
-                return None, (f"{reason}; a nested backward loop takes its array's stack() "
-                              f"only, not a {member.type} (in the body of loop {op.name})")
+            if reason is None and member is not nested and read_loop(member) is None:
+                reason = f"{member.type} at indices known only at run time"
             if reason is not None:
                 # a backward loop of its own inside this one's (t: an output of the
                 # loop, or the stack() of an array it writes)
@@ -381,15 +382,11 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
     if inner.own_arrays or inner.forwarded or any(
-            r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])
-            for readers in inner.writes.values() for r in readers) or any(
             t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
             and t not in inner.variable_reads.values() for t in nested.inputs):
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
-                "write, or one read after it other than by "
-                "stack() (nested backward loops of a run-time trip count take loops and "
-                "conds, and TensorArrays unstacked or split before them and stacked after "
-                "them)")
+                "write (nested backward loops of a run-time trip count take loops and "
+                "conds, TensorArrays unstacked or split before them and read after them)")
     prewritten = _prewritten(inner, context)
     if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
@@ -406,6 +403,11 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
     lengths = [split.inputs[2] for split in inner.splits.values()]
+    # what the nested backward loop reads of the readers after it: the indices of a
+    # read() or gather() other than a stack(), the lengths of the concat()ed elements
+    lengths += [r.outputs[1] if r.type == "TensorArrayConcatV3" else r.inputs[1]
+                for readers in inner.writes.values() for r in readers
+                if r.type != "TensorArrayGatherV3" or not is_range(r.inputs[1])]
     frontier = plan.branch_values[inner][2] if in_branch else []
     for t in inner.captures + list(inner.reads.values()) + lengths + frontier:
         if t.op._control_flow_context in (region, *branches) and \
@@ -577,6 +579,22 @@ def _construct_inputs(op: Operation) -> List[Tensor]:
                 regions.extend(_regions(member))
     return list(op.inputs) + [t for member in inside for t in member.inputs
                               if t.op not in inside]
+
+
+def _after_nested_loop(member: Operation, region: Any) -> Optional[Operation]:
+    """The loop nested in body `region` whose written TensorArray `member` reads after
+    it (gather(), read(), concat(), at indices computed at run time too), or None."""
+    if member.type not in ("TensorArrayGatherV3", "TensorArrayReadV3",
+                           "TensorArrayConcatV3"):
+        return None
+    flow = member.inputs[-1]
+    while flow.op.type == "Identity":
+        flow = flow.op.inputs[0]
+    loop = flow.op
+    if loop.type != "While" or loop.attrs.get("loop") is None or \
+            loop._control_flow_context is not region:
+        return None
+    return loop
 
 
 def _gathered_capture(member: Operation, region: Any) -> Optional[Tensor]:
