@@ -161,9 +161,9 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     # Prod over an axis of unknown size; the same again; a cond whose branch holds Log
     # (its zero gradient in the untaken branch could be 0 * inf); nested while loops,
     # the inner one's trip count the outer counter (loop_unrolling.py unrolls only fixed
-    # ones), its body a tf.cond reading a resource variable in a branch, and its array
-    # read after it by a gather (neither unrolled nor a nested backward loop: those take
-    # arrays only stacked after them).
+    # ones), its body a tf.cond reading a resource variable in a branch (not a variable
+    # the nested backward loop reads: neither unrolled nor a nested backward loop), and
+    # its array read after it by a gather.
     prod = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w), 0)), [w])[0]
     again = tf.gradients(tf.reduce_sum(tf.reduce_prod(tf.matmul(x, w) * 2.0, 0)), [w])[0]
     cond = tf.gradients(tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(tf.log(w)),
@@ -182,7 +182,7 @@ def test_regions_tf_cannot_differentiate_keep_tf1compat_form_with_one_warning(ca
     messages = [r.getMessage() for r in caplog.records if "SymbolicGradient" in r.getMessage()]
     assert len(messages) == 3, messages
     assert "Prod" in messages[0] and "Log" in messages[1]
-    assert "op type TensorArrayGatherV3 (in the body of loop" in messages[2]
+    assert "takes a resource other than a TensorArray" in messages[2]
     with tf.Session() as sess:
         sess.run("init")
         here = sess.run([prod, again, cond, loop], {x: X})

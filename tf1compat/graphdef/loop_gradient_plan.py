@@ -381,12 +381,14 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
-    if inner.own_arrays or inner.forwarded or any(
-            t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
-            and t not in inner.variable_reads.values() for t in nested.inputs):
+    if inner.own_arrays or inner.forwarded:
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
                 "write (nested backward loops of a run-time trip count take loops and "
                 "conds, TensorArrays unstacked or split before them and read after them)")
+    if any(t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
+           and t not in inner.variable_reads.values() for t in nested.inputs):
+        return (f"the nested loop {nested.name} takes a resource other than a TensorArray "
+                "or a variable it reads on the gradient path")
     prewritten = _prewritten(inner, context)
     if prewritten is None:
         return (f"the nested loop {nested.name} writes a TensorArray that enters it with "
