@@ -1,0 +1,148 @@
+"""Golden cases: patterns from tensorflow/tpu's models/official/efficientnet and mnasnet
+(main.py / mnasnet_main.py under TPUEstimator(use_tpu=False) on seeded fake images: three
+RMSProp steps with EMA, then eval; losses, top-1/top-5, the 1049 checkpoint variables and
+the v2 summary events matched TF to float rounding), restated small:
+
+* the host_call's TF 2 summaries: `import tensorflow.compat.v2 as tf2`,
+  `tf2.summary.create_file_writer(model_dir).as_default()`, `tf2.summary.record_if(True)`,
+  `tf2.summary.scalar(name, value, step=gs)` and `tf.summary.all_v2_summary_ops()`, the
+  "scalars" plugin tensors read back from the events file;
+* `tf.tpu.bfloat16_scope()` around the model builder: bfloat16 variables kept as float32
+  and read cast, a float32 model untouched;
+* utils.TpuBatchNormalization: `tpu_function.get_tpu_context().number_of_shards` (None off
+  a TPU) choosing the single-replica `_moments`.
+"""
+
+import glob
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from tests.golden.harness import catch, tolerance
+
+# TF 2.15 (with tensorflow-estimator and TensorBoard, which TF 2's tf.summary.scalar needs);
+# the TF 2.21 oracle has no TensorBoard.
+TF_VERSION = "2.15"
+
+
+def _events(tf, logdir):
+    """(step, tag, plugin, value) of every summary value in logdir's events files."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(logdir, "events.out.tfevents.*"))):
+        for event in tf.train.summary_iterator(path):
+            for v in event.summary.value:
+                value = tf.make_ndarray(v.tensor) if v.HasField("tensor") else v.simple_value
+                out.append([int(event.step), v.tag, v.metadata.plugin_data.plugin_name,
+                            v.metadata.summary_description, np.asarray(value).tolist()])
+    return sorted(out, key=lambda r: (r[0], r[1]))
+
+
+def case_tf2_summary_host_call(tf):
+    """efficientnet's host_call_fn: a v2 writer as default, record_if(True), two scalars
+    at the step fed in; the ops are all_v2_summary_ops; the writer's init op created the
+    file; a step that is a Python int and a description too."""
+    tf2 = tf.compat.v2
+    logdir = tempfile.mkdtemp()
+    try:
+        gs = tf.placeholder(tf.int64, [1])
+        lr = tf.placeholder(tf.float32, [1])
+        writer = tf2.summary.create_file_writer(logdir, max_queue=3)
+        with writer.as_default():
+            with tf2.summary.record_if(True):
+                a = tf2.summary.scalar("learning_rate", lr[0], step=gs[0])
+                b = tf2.summary.scalar("current_epoch", lr[0] * 2, step=gs[0],
+                                       description="epochs")
+                ops = tf.summary.all_v2_summary_ops()
+        init = tf.get_collection("_SUMMARY_WRITER_V2")
+        with tf.Session() as sess:
+            sess.run(init)
+            wrote = [sess.run(ops, {gs: [s], lr: [0.5 * s]}) for s in range(3)]
+            no_op = sess.run(tf2.summary.flush())  # no default writer outside the block
+            sess.run(writer.flush())
+        return {"ops": [o.name for o in ops], "a": a.name, "b": b.name,
+                "types": sorted({o.op.type for o in ops}), "n_init": len(init),
+                "wrote": wrote, "no_op": no_op, "events": _events(tf, logdir)}
+    finally:
+        shutil.rmtree(logdir, ignore_errors=True)
+
+
+def case_tf2_summary_recording_conditions(tf):
+    """Without a writer a summary is a constant False; record_if(False) writes nothing;
+    a tensor condition; set_step as the default step; a missing step raises ValueError
+    when recording; tag under enclosing name scopes."""
+    tf2 = tf.compat.v2
+    logdir = tempfile.mkdtemp()
+    try:
+        no_writer = tf2.summary.scalar("x", 1.0, step=0)
+        flag = tf.placeholder(tf.bool, [])
+        writer = tf2.summary.create_file_writer(logdir)
+        with writer.as_default():
+            with tf2.summary.record_if(False):
+                off = tf2.summary.scalar("off", 1.0, step=1)
+            with tf2.summary.record_if(flag):
+                maybe = tf2.summary.scalar("maybe", 2.0, step=2)
+            tf2.summary.experimental.set_step(7)
+            with tf.name_scope("outer"):
+                stepped = tf2.summary.scalar("stepped", 3.0)
+            tf2.summary.experimental.set_step(None)
+            missing = catch(lambda: tf2.summary.scalar("nostep", 4.0))
+            text = tf2.summary.text("note", "hello", step=3)
+        with tf.Session() as sess:
+            sess.run(writer.init())
+            got = [sess.run(no_writer), sess.run(off), sess.run(maybe, {flag: False}),
+                   sess.run(maybe, {flag: True}), sess.run(stepped), sess.run(text)]
+            sess.run(writer.flush())
+        events = _events(tf, logdir)
+        return {"got": got, "missing": missing, "stepped": stepped.name,
+                "events": [e if e[2] != "text" else e[:4] + [str(e[4])] for e in events]}
+    finally:
+        shutil.rmtree(logdir, ignore_errors=True)
+
+
+@tolerance(rtol=1e-6, atol=1e-6)
+def case_bfloat16_scope(tf):
+    """main.py's `with tf.tpu.bfloat16_scope(): logits = tf.cast(build_model(), tf.float32)`:
+    a bfloat16 get_variable is stored float32 and read as a bfloat16 cast; float32
+    layers in the scope are plain; the scope's name prefixes nothing by default."""
+    x = tf.constant(np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3))
+    with tf.tpu.bfloat16_scope() as scope:
+        w16 = tf.get_variable("w16", [3, 2], tf.bfloat16,
+                              initializer=tf.constant_initializer(0.3))
+        y = tf.layers.dense(x, 2, kernel_initializer=tf.constant_initializer(0.1),
+                            name="dense")
+        y16 = tf.matmul(tf.cast(x, tf.bfloat16), w16)
+    with tf.tpu.bfloat16_scope("named"):
+        v = tf.get_variable("v", [2], tf.bfloat16, initializer=tf.zeros_initializer())
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out, out16 = sess.run([y, tf.cast(y16, tf.float32)])
+    return {"scope": scope.name, "w16": [w16.op.type, w16.dtype.name, w16.name],
+            "v": v.name,
+            "vars": [(g.name, g.dtype.base_dtype.name) for g in tf.global_variables()],
+            "y": out, "y16": out16}
+
+
+def _tpu_function(tf):
+    """`tensorflow.python.tpu.tpu_function`: TF's module, or the one tf1compat's shim maps
+    that path to."""
+    if getattr(tf, "contrib", None) is not None:
+        import importlib
+        from tf1compat.shim import INTERNAL_PATHS
+        return importlib.import_module(INTERNAL_PATHS["tensorflow.python.tpu.tpu_function"])
+    from tensorflow.python.tpu import tpu_function
+    return tpu_function
+
+
+def case_tpu_batch_norm_single_replica(tf):
+    """TpuBatchNormalization._moments asks the TPU context for the shard count: None off
+    a TPU, so `num_shards or 1` takes the per-shard moments."""
+    tpu_function = _tpu_function(tf)
+    ctx = tpu_function.get_tpu_context()
+    before = ctx.number_of_shards
+    with tpu_function.tpu_shard_context(4):
+        inside = tpu_function.get_tpu_context().number_of_shards
+        nested = catch(lambda: tpu_function.tpu_shard_context(2).__enter__())
+    return {"before": before, "inside": inside, "after": ctx.number_of_shards,
+            "nested": nested}
