@@ -146,3 +146,70 @@ def case_tpu_batch_norm_single_replica(tf):
         nested = catch(lambda: tpu_function.tpu_shard_context(2).__enter__())
     return {"before": before, "inside": inside, "after": ctx.number_of_shards,
             "nested": nested}
+
+
+def _estimator_module(tf):
+    """TF's `tensorflow.python.estimator.estimator` (main.py imports it for
+    `_load_global_step_from_checkpoint_dir`), or tf1compat's."""
+    if getattr(tf, "contrib", None) is not None:
+        from tf1compat.estimator import estimator
+        return estimator
+    from tensorflow.python.estimator import estimator
+    return estimator
+
+
+def case_tpu_estimator_host_call_v2_summaries(tf):
+    """main.py's shape: TPUEstimator(use_tpu=False), a host_call writing tf2 scalars of the
+    global step and learning rate into model_dir (its writer initialized and flushed by the
+    host-call hook), eval_metrics; the checkpoint's step read back the way main.py
+    resumes, before and after training."""
+    from tests.golden.estimator_util import model_dir
+    tf2 = tf.compat.v2
+    x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
+    y = np.eye(2, dtype=np.float32)[[0, 1, 1, 0, 1, 0, 0, 1]]
+
+    def model_fn(features, labels, mode, params):
+        logits = tf.layers.dense(features, 2,
+                                 kernel_initializer=tf.glorot_uniform_initializer(seed=4))
+        loss = tf.losses.softmax_cross_entropy(onehot_labels=labels, logits=logits)
+        gs = tf.train.get_global_step()
+        lr = tf.train.exponential_decay(0.1, gs, 2, 0.5)
+        train_op = tf.train.RMSPropOptimizer(lr, momentum=0.9, epsilon=1.0).minimize(
+            loss, gs)
+
+        def host_call_fn(gs, lr):
+            with tf2.summary.create_file_writer(params["model_dir"],
+                                                max_queue=2).as_default():
+                with tf2.summary.record_if(True):
+                    tf2.summary.scalar("learning_rate", lr[0], step=gs[0])
+                    return tf.summary.all_v2_summary_ops()
+
+        def metric_fn(labels, logits):
+            return {"top_1_accuracy": tf.metrics.accuracy(tf.argmax(labels, 1),
+                                                          tf.argmax(logits, 1))}
+        is_training = mode == tf.estimator.ModeKeys.TRAIN
+        return tf.estimator.tpu.TPUEstimatorSpec(
+            mode, loss=loss, train_op=train_op if is_training else None,
+            host_call=(host_call_fn, [tf.reshape(gs, [1]), tf.reshape(lr, [1])])
+            if is_training else None,
+            eval_metrics=None if is_training else (metric_fn, [labels, logits]))
+
+    def input_fn(params):
+        return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(
+            params["batch_size"], drop_remainder=True)
+
+    estimator = _estimator_module(tf)
+    with model_dir() as d:
+        config = tf.estimator.tpu.RunConfig(
+            model_dir=d, tf_random_seed=1, save_checkpoints_steps=100,
+            tpu_config=tf.estimator.tpu.TPUConfig(iterations_per_loop=1))
+        est = tf.estimator.tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
+                                            train_batch_size=4, eval_batch_size=4,
+                                            params={"model_dir": d})
+        before = estimator._load_global_step_from_checkpoint_dir(d)
+        est.train(input_fn, max_steps=3)
+        after = estimator._load_global_step_from_checkpoint_dir(d)
+        metrics = est.evaluate(input_fn, steps=2)
+        events = [e for e in _events(tf, d) if e[1] == "learning_rate"]
+    return {"before": int(before), "after": int(after),
+            "metrics": {k: float(v) for k, v in metrics.items()}, "events": events}
