@@ -283,6 +283,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
     "tensorflow.contrib.tpu.python.tpu.tpu_function": "tf1compat.internal.tpu_function",
     "tensorflow.python.tpu.tpu_function": "tf1compat.internal.tpu_function",
+    "tensorflow.compiler.tf2xla.python.xla": "tf1compat.internal.tf2xla_xla",
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
         "tf1compat.contrib.tpu.cross_shard_optimizer",

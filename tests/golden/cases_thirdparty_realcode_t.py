@@ -213,3 +213,78 @@ def case_tpu_estimator_host_call_v2_summaries(tf):
         events = [e for e in _events(tf, d) if e[1] == "learning_rate"]
     return {"before": int(before), "after": int(after),
             "metrics": {k: float(v) for k, v in metrics.items()}, "events": events}
+
+
+def _lars_apply(tf, grads_and_vars, lr, momentum, weight_decay, eeta, exclude):
+    """simclr's LARSOptimizer.apply_gradients (classic momentum): a "<var>/Momentum"
+    get_variable per parameter, weight decay and the layer trust ratio
+    eeta * |w| / |g| through nested tf.where on scalars, then assigns."""
+    assignments = []
+    for grad, param in grads_and_vars:
+        name = param.op.name
+        v = tf.get_variable(name=name + "/Momentum", shape=param.shape.as_list(),
+                            dtype=tf.float32, trainable=False,
+                            initializer=tf.zeros_initializer())
+        use = not any(e in name for e in exclude)
+        if use:
+            grad += weight_decay * param
+        trust_ratio = 1.0
+        if use:
+            w_norm = tf.norm(param, ord=2)
+            g_norm = tf.norm(grad, ord=2)
+            trust_ratio = tf.where(tf.greater(w_norm, 0),
+                                   tf.where(tf.greater(g_norm, 0), eeta * w_norm / g_norm,
+                                            1.0), 1.0)
+        scaled_lr = lr * trust_ratio
+        next_v = tf.multiply(momentum, v) + scaled_lr * grad
+        assignments.extend([param.assign(param - next_v), v.assign(next_v)])
+    return tf.group(*assignments)
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_simclr_lars_and_summaries(tf):
+    """google-research/simclr (TF1) model.py's training step, small: a projection head,
+    its NT-Xent contrastive loss over two views (l2-normalized, masked self-logits), LARS
+    (biases and batch norm excluded), and tf2 scalars under
+    `control_dependencies([writer.init()])` and `record_if(global_step % 2 == 0)` made
+    control deps of the train op (the run matched TF: losses, summaries per step, 191
+    checkpoint variables)."""
+    tf2 = tf.compat.v2
+    rng = np.random.RandomState(5)
+    x = tf.constant(rng.normal(size=(8, 6)).astype(np.float32))
+    hidden = tf.layers.dense(x, 4, kernel_initializer=tf.constant_initializer(
+        rng.normal(0, 0.5, (6, 4))), name="head_contrastive")
+    hidden = tf.math.l2_normalize(hidden, -1)
+    h1, h2 = tf.split(hidden, 2, 0)
+    batch = tf.shape(h1)[0]
+    labels = tf.one_hot(tf.range(batch), batch * 2)
+    masks = tf.one_hot(tf.range(batch), batch)
+    logits_aa = tf.matmul(h1, h1, transpose_b=True) / 0.5 - masks * 1e9
+    logits_ab = tf.matmul(h1, h2, transpose_b=True) / 0.5
+    loss = tf.losses.softmax_cross_entropy(labels, tf.concat([logits_ab, logits_aa], 1))
+    gs = tf.train.get_or_create_global_step()
+    logdir = tempfile.mkdtemp()
+    try:
+        writer = tf2.summary.create_file_writer(logdir)
+        with tf.control_dependencies([writer.init()]):
+            with writer.as_default():
+                should = tf.math.equal(tf.math.floormod(gs, 2), 0)
+                with tf2.summary.record_if(should):
+                    tf2.summary.scalar("train_contrast_loss", loss, step=gs)
+        deps = tf.summary.all_v2_summary_ops()
+        with tf.control_dependencies(deps):
+            grads = tf.gradients(loss, tf.trainable_variables())
+            train = _lars_apply(tf, list(zip(grads, tf.trainable_variables())), 0.3, 0.9,
+                                1e-4, 1e-3, ["bias"])
+            with tf.control_dependencies([train]):
+                train = tf.assign_add(gs, 1)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            losses = [sess.run([loss, train])[0] for _ in range(4)]
+            sess.run(writer.flush())
+            kernel = sess.run(tf.trainable_variables()[0])
+        names = sorted(v.op.name for v in tf.global_variables())
+        return {"losses": losses, "kernel": kernel, "names": names,
+                "events": _events(tf, logdir)}
+    finally:
+        shutil.rmtree(logdir, ignore_errors=True)
