@@ -390,7 +390,7 @@ def test_linecache_entries_go_with_their_plans():
 # -- unsupported names ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path,words", [
-    ("lite", "TensorFlow Lite"), ("tpu", "TPU"), ("keras.export", "simple_save"),
+    ("lite", "TensorFlow Lite"), ("tpu.rewrite", "TPU"), ("keras.export", "simple_save"),
     ("load_op_library", "tf.py_func"), ("mlir", "MLIR"), ("RaggedTensor", "SparseTensor"),
     ("contrib.mpi_collectives", "torch.distributed"), ("saved_model.save", "simple_save"),
     ("contrib.tensorrt", "torch-tensorrt"),

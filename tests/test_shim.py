@@ -75,6 +75,32 @@ def test_tensor_array_ops_internal_path():
     assert proc.stdout.strip() == "ok [0.0, 2.0, 4.0]"
 
 
+def test_tpu_program_imports():
+    # tensorflow/tpu's efficientnet/mnasnet and google-research/simclr import these at module
+    # level: TF 2's summaries (tf.compat.v2), the TPU context (single replica: no shards),
+    # and XLA's op wrappers, whose ops say they need an XLA compilation when used.
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        import tensorflow.compat.v1 as tf
+        import tensorflow.compat.v2 as tf2
+        from tensorflow.python.tpu import tpu_function
+        from tensorflow.compiler.tf2xla.python import xla
+        assert tf2 is tf.compat.v2 and tf2.summary.scalar is not None
+        print("shards", tpu_function.get_tpu_context().number_of_shards)
+        for thunk in (lambda: xla.replica_id(), lambda: tf2.constant(1)):
+            try:
+                thunk()
+            except NotImplementedError as e:
+                print("NI", str(e).split(":")[0])
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:3] == [
+        "shards None", "NI tensorflow.compiler.tf2xla.python.xla.replica_id is not implemented "
+        "by tf1compat", "NI tf.compat.v2.constant is part of TensorFlow 2's API, which "
+        "tf1compat does not implement"]
+
+
 def test_unknown_internal_path_is_a_clear_import_error():
     code = textwrap.dedent("""
         import tf1compat; tf1compat.install()

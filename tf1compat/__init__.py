@@ -357,6 +357,7 @@ from tf1compat.api import xla  # jit_scope, compile: ops/xla_scopes.py
 # -- tf.distribute strategies (TF1 API; issues 14/19) -------------------------------------------
 # (section: diststrat)
 from tf1compat.api import distribute   # training/strategies/
+from tf1compat.api import tpu   # bfloat16_scope, CrossShardOptimizer (use_tpu=False)
 from tf1compat.ops.batch_ops import batch_function as nondifferentiable_batch_function
 
 # -- drop-in installation (tf1compat/shim.py) --------------------------------------------------------
@@ -368,6 +369,8 @@ from tf1compat.training.graph_support import graph_support
 import sys as _sys
 
 compat.v1 = _sys.modules[__name__]
+from tf1compat.api import compat_v2 as _compat_v2  # noqa: E402
+compat.v2 = _compat_v2
 from tf1compat.framework.hooks import PUBLIC_API as _PUBLIC_API  # noqa: E402
 _PUBLIC_API["tf"] = _sys.modules[__name__]
 del _sys, _PUBLIC_API

@@ -1,6 +1,7 @@
 """Drop-in installation: make `import tensorflow ...` resolve to tf1compat.
 
-`install()` registers tf1compat under `tensorflow` and `tensorflow.compat.v1`, maps the
+`install()` registers tf1compat under `tensorflow` and `tensorflow.compat.v1` (and
+`tensorflow.compat.v2`: TF 2's summaries, api/compat_v2.py), maps the
 TensorFlow-internal module paths legacy code commonly imports (`INTERNAL_PATHS`) to their
 stand-ins, and adds an import hook so that `tensorflow.<ns>` resolves to tf1compat's
 namespace `<ns>` (`tensorflow.contrib.layers`, `tensorflow.keras.layers`, ...). Any other
@@ -280,6 +281,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.audio_ops": "tf1compat.internal.gen_audio_ops",
     "tensorflow.contrib.framework.python.ops.audio_ops": "tf1compat.internal.gen_audio_ops",
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
+    "tensorflow.contrib.tpu.python.tpu.tpu_function": "tf1compat.internal.tpu_function",
+    "tensorflow.python.tpu.tpu_function": "tf1compat.internal.tpu_function",
+    "tensorflow.compiler.tf2xla.python.xla": "tf1compat.internal.tf2xla_xla",
     "tensorflow.contrib.tpu.python.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer":
         "tf1compat.contrib.tpu.cross_shard_optimizer",
@@ -605,6 +609,7 @@ def install(keras: bool = True) -> None:
     sys.modules["tensorflow"] = tf1compat
     sys.modules["tensorflow.compat"] = tf1compat.compat
     sys.modules["tensorflow.compat.v1"] = tf1compat
+    sys.modules["tensorflow.compat.v2"] = tf1compat.compat.v2
 
 
 def uninstall() -> None:

@@ -121,7 +121,7 @@ class Estimator(SavedModelExportMixin):
         if max_steps is not None and max_steps <= 0:
             raise ValueError(f"Must specify max_steps > 0, given: {max_steps}")
         if max_steps is not None:
-            if max_steps <= _global_step_in_checkpoint(self._model_dir):
+            if max_steps <= _load_global_step_from_checkpoint_dir(self._model_dir):
                 tf_logging.info("Skipping training since max_steps has already saved.")
                 return self
         hooks = _check_hooks_type(hooks)
@@ -533,7 +533,9 @@ def _check_listeners_type(saving_listeners: Any) -> List[Any]:
     return listeners
 
 
-def _global_step_in_checkpoint(checkpoint_dir: str) -> int:
+def _load_global_step_from_checkpoint_dir(checkpoint_dir: str) -> int:
+    """The global step of the latest checkpoint in `checkpoint_dir`, 0 without one (TF's
+    name: TPU programs call it to resume, e.g. tensorflow/tpu's efficientnet main.py)."""
     from tf1compat.serialization.checkpoint_reader import NewCheckpointReader
     try:
         reader = NewCheckpointReader(checkpoint_state.latest_checkpoint(checkpoint_dir))

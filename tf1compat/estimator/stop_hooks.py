@@ -36,10 +36,10 @@ class _StopAtCheckpointStepHook(SessionRunHook):
         return SessionRunArgs(self._global_step_tensor)
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
-        from tf1compat.estimator.estimator import _global_step_in_checkpoint
+        from tf1compat.estimator.estimator import _load_global_step_from_checkpoint_dir
         global_step = run_values.results + 1
         if global_step >= self._last_step:
-            step = _global_step_in_checkpoint(self._model_dir)
+            step = _load_global_step_from_checkpoint_dir(self._model_dir)
             if step >= self._last_step:
                 run_context.request_stop()
             else:

@@ -205,13 +205,16 @@ declare("CloseSummaryWriter", inputs=["writer: resource"], shape=lambda ctx: [],
 
 
 class _SummaryState(threading.local):
-    """The thread's default writer (a tf.contrib.summary SummaryWriter) and recording
-    condition (None: never record; a bool or a boolean tensor)."""
+    """The thread's default writer (a tf.contrib.summary SummaryWriter), recording
+    condition (None: tf.contrib.summary never records, tf.compat.v2.summary always does; a
+    bool, a boolean tensor or a callable giving one) and tf.compat.v2.summary's default
+    step (`as_default(step=)`, `experimental.set_step`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.writer: Any = None
         self.is_recording: Any = None
+        self.step: Any = None
 
 
 STATE = _SummaryState()

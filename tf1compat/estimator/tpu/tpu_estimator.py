@@ -35,13 +35,32 @@ _RESERVED_PARAMS_KEYS = [_BATCH_SIZE_KEY, _CTX_KEY]
 
 
 class _HostCallHook(SessionRunHook):
-    """Runs the host_call's ops with every step (TF's outfeed host call, on CPU)."""
+    """Runs the host_call's ops with every step (TF's outfeed host call, on CPU). As TF's
+    _OutfeedHostCallHook, it first runs the graph's summary-writer init ops (a host_call
+    writes tf.contrib.summary / tf.compat.v2.summary ops through writers it creates) and
+    flushes those writers when the session ends."""
 
     def __init__(self, tensors: Any):
         self._tensors = tensors
+        self._init_ops: list = []
+        self._finalize_ops: list = []
+
+    def begin(self) -> None:
+        from tf1compat.framework.graph import apply_op, get_collection
+        from tf1compat.summary.summary_v2_ops import SUMMARY_WRITER_INIT_COLLECTION
+        self._init_ops = get_collection(SUMMARY_WRITER_INIT_COLLECTION)
+        with device("cpu:0"):
+            self._finalize_ops = [apply_op("FlushSummaryWriter", [op.inputs[0]])
+                                  for op in self._init_ops]
+
+    def after_create_session(self, session: Any, coord: Any) -> None:
+        session.run(self._init_ops)
 
     def before_run(self, run_context: Any) -> SessionRunArgs:
         return SessionRunArgs(self._tensors)
+
+    def end(self, session: Any) -> None:
+        session.run(self._finalize_ops)
 
 
 def _call_host_fn(fn_and_tensors: Any) -> Any:
