@@ -395,13 +395,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.labeled_tensor": _contrib_later(),
     "contrib.libsvm": _contrib_later("parse the LIBSVM lines in Python (tf.py_func) or with "
                                      "tf.strings.split"),
-    "contrib.model_pruning.MaskedBasicLSTMCell": _contrib_later(
-        "tf.contrib.model_pruning.apply_mask on the weights of a custom RNN cell"),
-    "contrib.model_pruning.MaskedLSTMCell": _contrib_later(
-        "tf.contrib.model_pruning.apply_mask on the weights of a custom RNN cell"),
-    "contrib.model_pruning.train": _contrib_later(
-        "tf.contrib.slim.learning.train with Pruning.conditional_mask_update_op run after "
-        "each step"),
     "contrib.nearest_neighbor": _contrib_later(),
     "contrib.optimizer_v2": _contrib_later("the tf.train optimizers (the same update "
                                            "rules)"),
