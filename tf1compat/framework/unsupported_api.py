@@ -46,9 +46,6 @@ _CONTRIB_BIJECTOR_LATER = Unsupported(
     "this tf.contrib.distributions bijector is not implemented by tf1compat yet",
     "a Chain of the implemented bijectors (Affine, Exp, Softplus, Sigmoid, ScaleTriL, ...) or "
     "tf.contrib.distributions.bijectors.Inline with your own functions")
-_FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization k-means, Gaussian mixtures "
-                                    "and the WALSModel graph builder are implemented: the "
-                                    "WALSMatrixFactorization Estimator is not")
 _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and collective "
                            "libraries are not provided (tf1compat distributes through "
                            "torch.distributed: docs/distributed.md)",
@@ -273,7 +270,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "gradient-boosted trees from scikit-learn or XGBoost/LightGBM (tf1compat's "
         "tf.estimator.BoostedTrees* are refused too)"),
     # (section: kmeans) of tf.contrib.factorization only k-means is implemented
-    "contrib.factorization.WALSMatrixFactorization": _FACTORIZATION_MODELS,
     # (section: api-math)
     "quantize": _QUANTIZED,
     "quantize_v2": _QUANTIZED,
