@@ -162,4 +162,9 @@ def _estimator() -> types.SimpleNamespace:
     sys.modules["tensorflow.python.estimator.canned.head"] = head
     _module("tensorflow.python.estimator.export", export_output=export_output)
     sys.modules["tensorflow.python.estimator.export.export_output"] = export_output
-    return _public(_load("estimator.python.gan_estimator_impl"))
+    # TF 1.14's estimator package imports StarGAN's names after GANEstimator's: its
+    # SummaryType is the one tf.contrib.gan.estimator exports.
+    stargan = _load("estimator.python.stargan_estimator_impl")
+    out = _public(_load("estimator.python.gan_estimator_impl"), stargan)
+    out.stargan_estimator = stargan
+    return out
