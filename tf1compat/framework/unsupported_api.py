@@ -66,7 +66,7 @@ _CHECKPOINT_REMAP = Unsupported(
     "LoadAndRemapMatrix kernels) are not implemented",
     "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
 _CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implemented (the "
-                           "TPU / latent-GAN estimators and the GAN head are not; "
+                           "latent-GAN estimator and the GAN head are not; "
                            "the rest of TF 1.14's TFGAN is)",
                            "the tensorflow-gan package with real TensorFlow")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
@@ -290,7 +290,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.gan.estimator.TPUGANEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.LatentGanEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.gan_head": _CONTRIB_GAN,
     "contrib.gan.estimator.GANHead": _CONTRIB_GAN,
