@@ -609,18 +609,24 @@ def _factorization_kernels(tf) -> types.ModuleType:
     return module
 
 
+def _stand_in_packages(package: str) -> None:
+    """Empty packages for `package` ("tensorflow.a.b") and its parents that are missing."""
+    import sys
+    parts = package.split(".")
+    for i in range(2, len(parts) + 1):
+        name = ".".join(parts[:i])
+        if not hasattr(sys.modules.get(name), "__path__"):
+            sys.modules[name] = types.ModuleType(name)
+            sys.modules[name].__path__ = []
+
+
 def tf115_factorization(tf) -> types.SimpleNamespace:
     """tf.contrib.factorization's WALSModel as TF 1.15's factorization_ops.py defines it,
     run under the oracle's TF with the kernels of `_factorization_kernels`."""
     import sys
     package = "tensorflow.contrib.factorization.python.ops"
     if package + ".factorization_ops" not in sys.modules:
-        parts = package.split(".")
-        for i in range(2, len(parts) + 1):
-            name = ".".join(parts[:i])
-            if not hasattr(sys.modules.get(name), "__path__"):
-                sys.modules[name] = types.ModuleType(name)
-                sys.modules[name].__path__ = []
+        _stand_in_packages(package)
         kernels = _factorization_kernels(tf)
         sys.modules[package + ".gen_factorization_ops"] = kernels
         sys.modules[package].gen_factorization_ops = kernels
@@ -638,3 +644,41 @@ def tf115_gmm_ops(tf) -> types.ModuleType:
     run as they are under the oracle's TF."""
     ops = tf115_absolute_package("contrib.factorization.python.ops", ["gmm_ops"])
     return ops.gmm_ops
+
+
+def tf115_wals(tf) -> types.ModuleType:
+    """TF 1.15's contrib/factorization wals.py (the WALSMatrixFactorization Estimator) for
+    the TF 2.15 oracle: its WALSModel is `tf115_factorization`'s, and the contrib.learn
+    Estimator it subclasses is stood in by tf.estimator.Estimator (fit/evaluate/predict,
+    ModelFnOps turned into an EstimatorSpec with its training hooks)."""
+    import sys
+    tf115_factorization(tf)
+
+    class ModelFnOps:
+        def __init__(self, mode, predictions=None, loss=None, train_op=None,
+                     eval_metric_ops=None, training_hooks=None):
+            self.spec = tf.estimator.EstimatorSpec(
+                mode, predictions=predictions, loss=loss,
+                train_op=train_op if mode == tf.estimator.ModeKeys.TRAIN else None,
+                eval_metric_ops=eval_metric_ops, training_hooks=training_hooks)
+
+    class Estimator(tf.estimator.Estimator):
+        def __init__(self, model_fn, params=None, model_dir=None, config=None):
+            def spec_fn(features, labels, mode, params):
+                return model_fn(features, labels, mode, params).spec
+            super().__init__(spec_fn, model_dir=model_dir, config=config, params=params)
+
+        def fit(self, input_fn, steps=None, max_steps=None):
+            self.train(input_fn, steps=steps, max_steps=max_steps)
+            return self
+
+    package = "tensorflow.contrib.learn.python.learn.estimators"
+    _stand_in_packages(package)
+    estimators = sys.modules[package]
+    estimators.estimator = types.SimpleNamespace(Estimator=Estimator)
+    estimators.model_fn = types.SimpleNamespace(
+        ModelFnOps=ModelFnOps, ModeKeys=types.SimpleNamespace(
+            TRAIN="train", EVAL="eval", INFER="infer"))
+    sys.modules[package + ".estimator"] = estimators.estimator
+    sys.modules[package + ".model_fn"] = estimators.model_fn
+    return tf115_absolute_package("contrib.factorization.python.ops", ["wals"]).wals

@@ -162,4 +162,21 @@ def _estimator() -> types.SimpleNamespace:
     sys.modules["tensorflow.python.estimator.canned.head"] = head
     _module("tensorflow.python.estimator.export", export_output=export_output)
     sys.modules["tensorflow.python.estimator.export.export_output"] = export_output
-    return _public(_load("estimator.python.gan_estimator_impl"))
+    # TF 1.14's estimator package imports StarGAN's names after GANEstimator's: its
+    # SummaryType is the one tf.contrib.gan.estimator exports.
+    stargan = _load("estimator.python.stargan_estimator_impl")
+    # TPUGANEstimator's TPUEstimator and CrossShardOptimizer: tensorflow-estimator's and
+    # TF's (on CPU, use_tpu=False).
+    import tensorflow.compat.v1 as tf
+    from tensorflow_estimator.python.estimator.tpu import tpu_estimator
+    for parent in ("tensorflow.contrib.tpu", "tensorflow.contrib.tpu.python",
+                   "tensorflow.contrib.tpu.python.tpu"):
+        _module(parent)
+    _module("tensorflow.contrib.tpu.python.tpu.tpu_estimator", **vars(tpu_estimator))
+    _module("tensorflow.contrib.tpu.python.tpu.tpu_optimizer",
+            CrossShardOptimizer=tf.tpu.CrossShardOptimizer)
+    gan_estimator = _load("estimator.python.gan_estimator_impl")
+    tpu_gan = _load("estimator.python.tpu_gan_estimator_impl")
+    out = _public(gan_estimator, stargan, tpu_gan)
+    out.stargan_estimator = stargan
+    return out

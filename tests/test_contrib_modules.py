@@ -9,19 +9,24 @@ import tf1compat as tf
 from tf1compat.ops import resampler_ops
 
 
-def test_quantize_refuses_unfused_batch_norms():
-    """TF 1.15 also folds unfused batch norms (their `BatchNorm/batchnorm/...` op
-    groups), which tf1compat does not implement: it refuses rather than quantize the graph
-    differently (fused ones: tests/golden/cases_contrib_quantize*.py)."""
+def test_quantize_folds_contrib_layers_unfused_batch_norm():
+    """contrib.layers.batch_norm(fused=False) names its arithmetic `BatchNorm/batchnorm_1`
+    as TF 1.15 does, which is what the unfused folding looks for (its values:
+    tests/golden/cases_contrib_quantize_unfused_bn.py, built from core ops)."""
     with tf.Graph().as_default() as graph:
         x = tf.placeholder(tf.float32, [2, 4, 4, 3])
-        w = tf.get_variable("weights", [3, 3, 3, 5])
-        y = tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME")
-        tf.nn.relu(tf.contrib.layers.batch_norm(y, fused=False, is_training=True))
-        assert [op for op in graph.get_operations() if "BatchNorm/batchnorm" in op.name]
-        with pytest.raises(NotImplementedError, match="folding unfused batch norms"):
-            tf.contrib.quantize.create_training_graph(graph)
-        assert not [op for op in graph.get_operations() if "quant" in op.name]
+        with tf.variable_scope("conv"):
+            w = tf.get_variable("weights", [3, 3, 3, 5])
+            y = tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME")
+            tf.nn.relu(tf.contrib.layers.batch_norm(y, scale=True, fused=False,
+                                                    is_training=True))
+        tf.contrib.quantize.create_training_graph(graph)
+        relu = graph.get_operation_by_name("conv/Relu")
+        assert relu.inputs[0].name == "conv/add_fold:0"
+        assert graph.get_operation_by_name("conv/Conv2D_Fold").inputs[1].name == \
+            "conv/weights_quant/FakeQuantWithMinMaxVars:0"
+        assert graph.get_operation_by_name("conv/mul_fold").inputs[1].name == \
+            "conv/BatchNorm/batchnorm_1/mul:0"
 
 
 def test_folded_training_batch_norm_gradients_through_batch_statistics():

@@ -11,7 +11,7 @@ from tests.golden.harness import catch
 TF_VERSION = "2.15"
 
 
-def _estimator(tf, gan, model_dir, **kwargs):
+def _estimator(tf, gan, model_dir, estimator="GANEstimator", **kwargs):
     def gen(noise, mode):
         out = generator(tf)(noise)
         return out * 2.0 if mode == tf.estimator.ModeKeys.PREDICT else out
@@ -21,7 +21,7 @@ def _estimator(tf, gan, model_dir, **kwargs):
                 generator_optimizer=tf.train.GradientDescentOptimizer(0.1),
                 discriminator_optimizer=lambda: tf.train.GradientDescentOptimizer(0.05))
     args.update(kwargs)
-    return gan.estimator.GANEstimator(**args)
+    return getattr(gan.estimator, estimator)(**args)
 
 
 def _train_input(tf):

@@ -60,7 +60,11 @@ def _conv_bn(tf, depthwise=False, dense=True):
     return x, y
 
 
-def _train(tf, graph, x, out, steps=3, lr=0.02):
+def _train(tf, graph, x, out, steps=3, lr=0.02, update_runs=1):
+    """`steps` training steps; `update_runs=None` runs each moving-average update alone
+    (where one layer's batch statistics read an earlier layer's fold, whose corrections
+    read that layer's moving statistics: TF's ref-variable reads race with their
+    updates in one run)."""
     quantized = graph.get_tensor_by_name(out)
     loss = tf.reduce_mean(tf.square(quantized - 0.3))
     # The moving averages update in a run of their own after each step: in one run with
@@ -73,7 +77,8 @@ def _train(tf, graph, x, out, steps=3, lr=0.02):
         losses = []
         for feed in feeds:
             losses.append(sess.run([loss, train], feed)[0])
-            sess.run(updates, feed)
+            for group in ([updates] if update_runs == 1 else [[u] for u in updates]):
+                sess.run(group, feed)
         names = sorted(v.name for v in tf.global_variables()
                        if "quant" in v.name or "moving" in v.name)
         return {"losses": losses, "out": sess.run(quantized, feeds[0]),

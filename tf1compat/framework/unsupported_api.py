@@ -46,9 +46,6 @@ _CONTRIB_BIJECTOR_LATER = Unsupported(
     "this tf.contrib.distributions bijector is not implemented by tf1compat yet",
     "a Chain of the implemented bijectors (Affine, Exp, Softplus, Sigmoid, ScaleTriL, ...) or "
     "tf.contrib.distributions.bijectors.Inline with your own functions")
-_FACTORIZATION_MODELS = Unsupported("of tf.contrib.factorization k-means, Gaussian mixtures "
-                                    "and the WALSModel graph builder are implemented: the "
-                                    "WALSMatrixFactorization Estimator is not")
 _DISTRIBUTED = Unsupported("TF's distribution strategies, cluster protos and collective "
                            "libraries are not provided (tf1compat distributes through "
                            "torch.distributed: docs/distributed.md)",
@@ -69,7 +66,7 @@ _CHECKPOINT_REMAP = Unsupported(
     "LoadAndRemapMatrix kernels) are not implemented",
     "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
 _CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implemented (the "
-                           "StarGAN / TPU / latent-GAN estimators and the GAN head are not; "
+                           "latent-GAN estimator and the GAN head are not; "
                            "the rest of TF 1.14's TFGAN is)",
                            "the tensorflow-gan package with real TensorFlow")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
@@ -273,7 +270,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "gradient-boosted trees from scikit-learn or XGBoost/LightGBM (tf1compat's "
         "tf.estimator.BoostedTrees* are refused too)"),
     # (section: kmeans) of tf.contrib.factorization only k-means is implemented
-    "contrib.factorization.WALSMatrixFactorization": _FACTORIZATION_MODELS,
     # (section: api-math)
     "quantize": _QUANTIZED,
     "quantize_v2": _QUANTIZED,
@@ -294,8 +290,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.gan.estimator.StarGANEstimator": _CONTRIB_GAN,
-    "contrib.gan.estimator.TPUGANEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.LatentGanEstimator": _CONTRIB_GAN,
     "contrib.gan.estimator.gan_head": _CONTRIB_GAN,
     "contrib.gan.estimator.GANHead": _CONTRIB_GAN,
@@ -395,13 +389,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.labeled_tensor": _contrib_later(),
     "contrib.libsvm": _contrib_later("parse the LIBSVM lines in Python (tf.py_func) or with "
                                      "tf.strings.split"),
-    "contrib.model_pruning.MaskedBasicLSTMCell": _contrib_later(
-        "tf.contrib.model_pruning.apply_mask on the weights of a custom RNN cell"),
-    "contrib.model_pruning.MaskedLSTMCell": _contrib_later(
-        "tf.contrib.model_pruning.apply_mask on the weights of a custom RNN cell"),
-    "contrib.model_pruning.train": _contrib_later(
-        "tf.contrib.slim.learning.train with Pruning.conditional_mask_update_op run after "
-        "each step"),
     "contrib.nearest_neighbor": _contrib_later(),
     "contrib.optimizer_v2": _contrib_later("the tf.train optimizers (the same update "
                                            "rules)"),

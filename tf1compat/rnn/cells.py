@@ -188,6 +188,11 @@ class BasicLSTMCell(LayerRNNCell):
                                      initializer=_zeros_for(self))
         self.built = True
 
+    def _gates_kernel(self) -> Any:
+        """The kernel the gates' matmul reads (model_pruning's masked cells: the kernel
+        times its mask)."""
+        return self._kernel
+
     def call(self, inputs: Any, state: Any) -> Any:
         check_rnn_cell_input_dtypes([inputs, state])
         one = ops.constant(1, dtype=D.int32)
@@ -195,7 +200,7 @@ class BasicLSTMCell(LayerRNNCell):
             c, h = state
         else:
             c, h = ops.split(value=state, num_or_size_splits=2, axis=one)
-        gate_inputs = ops.matmul(ops.concat([inputs, h], 1), self._kernel)
+        gate_inputs = ops.matmul(ops.concat([inputs, h], 1), self._gates_kernel())
         gate_inputs = ops.bias_add(gate_inputs, self._bias)
         # i: input gate, j: new input, f: forget gate, o: output gate.
         i, j, f, o = ops.split(value=gate_inputs, num_or_size_splits=4, axis=one)
@@ -280,6 +285,11 @@ class LSTMCell(LayerRNNCell):
                                                 partitioner=proj_partitioner)
         self.built = True
 
+    def _gates_kernel(self) -> Any:
+        """The kernel the gates' matmul reads (model_pruning's masked cells: the kernel
+        times its mask)."""
+        return self._kernel
+
     def call(self, inputs: Any, state: Any) -> Any:
         check_rnn_cell_input_dtypes([inputs, state])
         num_proj = self._num_units if self._num_proj is None else self._num_proj
@@ -293,7 +303,7 @@ class LSTMCell(LayerRNNCell):
         if input_size is None:
             raise ValueError("Could not infer input size from inputs.get_shape()[-1]."
                              f"Received input shape: {inputs.shape}")
-        lstm_matrix = ops.matmul(ops.concat([inputs, m_prev], 1), self._kernel)
+        lstm_matrix = ops.matmul(ops.concat([inputs, m_prev], 1), self._gates_kernel())
         lstm_matrix = ops.bias_add(lstm_matrix, self._bias)
         i, j, f, o = ops.split(value=lstm_matrix, num_or_size_splits=4, axis=1)
         if self._use_peepholes:

@@ -1,8 +1,7 @@
 """`tf.contrib.quantize` (TF 1.15): rewrite a graph in place for quantization-aware
 training and evaluation (FakeQuantWithMinMaxVars on weights and activations, with TF's
-scope names and range variables), after folding fused batch norms into their layers
-(training mode with TF's corrections and freeze_bn_delay); unfused batch norms raise
-NotImplementedError (see fold_batch_norms.py)."""
+scope names and range variables), after folding fused and unfused batch norms into their
+layers (training mode with TF's corrections and freeze_bn_delay)."""
 
 from tf1compat.contrib.quantize.quantize_graph import (create_eval_graph,
                                                        create_training_graph,

@@ -15,18 +15,17 @@ by sigma_batch / sigma_moving (`correction_mult`) and the layer's output by its 
 quantization step reaches it the moving averages stop updating (their decay becomes 0)
 and the fold uses the moving statistics.
 
-Not implemented (NotImplementedError from `unsupported_batch_norm`): unfused batch norms
-(`.../BatchNorm/batchnorm/...` op groups).
+Unfused batch norms (`.../BatchNorm/batchnorm_1/...` op groups) are folded by
+fold_unfused_batch_norms.py, after the fused ones, as TF does.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, List, Optional, Tuple
 
 from tf1compat.autodiff.registry import RegisterGradient
 from tf1compat.contrib.quantize import graph_matcher as gm
-from tf1compat.contrib.quantize.quantize import SKIPPED_PREFIXES, quantization_step
+from tf1compat.contrib.quantize.quantize import quantization_step
 from tf1compat.framework import dtypes
 from tf1compat.framework.graph import Graph, get_default_graph
 from tf1compat.framework.operation import Operation
@@ -39,7 +38,6 @@ from tf1compat.ops.nn_conv import conv2d, depthwise_conv2d
 from tf1compat.ops.space_batch_ops import batch_to_space_nd
 
 _FUSED_TYPES = "FusedBatchNorm|FusedBatchNormV3"
-_UNFUSED_BATCH_NORM = re.compile(r"^(.*)BatchNorm/batchnorm")
 
 
 class _Match:
@@ -136,15 +134,7 @@ def _find(graph: Graph) -> List[_Match]:
     return matches
 
 
-def unsupported_batch_norm(graph: Graph) -> Optional[str]:
-    """The name of an unfused batch norm TF would fold (tf1compat does not), or None."""
-    for op in graph.get_operations():
-        if _UNFUSED_BATCH_NORM.search(op.name) and not op.name.startswith(SKIPPED_PREFIXES):
-            return op.name
-    return None
-
-
-def _reroute(new: Tensor, old: Tensor, can_modify: Optional[Iterable[Operation]] = None
+def reroute(new: Tensor, old: Tensor, can_modify: Optional[Iterable[Operation]] = None
              ) -> int:
     """TF's RerouteTensor: the readers of `old` (those in `can_modify`) read `new`."""
     consumers = [c for c in old.consumers() if can_modify is None or c in can_modify]
@@ -178,13 +168,16 @@ def _clone_layer(match: _Match, weights: Tensor) -> Tensor:
     return out
 
 
-def _corrections(match: _Match, freeze_bn_delay: Optional[int]) -> Tuple[Any, Any, Any]:
+def batch_norm_corrections(match: Any, freeze_bn_delay: Optional[int],
+                           scope: str = "batch_norm_correction") -> Tuple[Any, Any, Any]:
     """(scale, reciprocal, offset) that move the batch-statistics fold to the moving
     statistics' scale; with freeze_bn_delay the moving averages' decays become 0 (they
     freeze) and the fold switches to the moving statistics once the quantization step
-    reaches it."""
+    reaches it. `match` holds the batch norm's gamma, (batch) mean and variance,
+    moving_mean, moving_variance, the decays of their updates and epsilon (a float or a
+    tensor); the ops go to name scope `scope`."""
     graph = get_default_graph()
-    with graph.name_scope("batch_norm_correction"):
+    with graph.name_scope(scope):
         recip_sigma_moving = math_ops.rsqrt(match.moving_variance + match.epsilon)
         recip_sigma = math_ops.rsqrt(match.variance + match.epsilon)
         scale = math_ops.divide(recip_sigma_moving, recip_sigma, name="scale_compute")
@@ -199,7 +192,7 @@ def _corrections(match: _Match, freeze_bn_delay: Optional[int]) -> Tuple[Any, An
                             (match.decay_variance, "freeze_moving_var")):
             readers = list(decay.consumers())
             frozen = smart_cond(use_moving, lambda: 0.0, lambda decay=decay: decay, name=name)
-            _reroute(frozen, decay, can_modify=readers)
+            reroute(frozen, decay, can_modify=readers)
         recip = smart_cond(use_moving, lambda: ones(scale.shape), lambda: recip,
                            name="correction_recip")
         offset_value = offset
@@ -221,7 +214,7 @@ def fold_batch_norms(graph: Graph, is_training: bool,
                 bias = math_ops.subtract(match.beta, match.mean * factor, name="bias")
                 scale = recip = offset = None
                 if is_training:
-                    scale, recip, offset = _corrections(match, freeze_bn_delay)
+                    scale, recip, offset = batch_norm_corrections(match, freeze_bn_delay)
                 if match.layer_op.type == "DepthwiseConv2dNative":
                     shape = match.weight.shape.as_list()[2:4]
                     factor = array_ops.reshape(factor, shape, name="scale_reshape")
@@ -236,7 +229,7 @@ def fold_batch_norms(graph: Graph, is_training: bool,
                 folded = math_ops.multiply(recip, folded, name="post_conv_mul")
                 folded = math_ops.add(folded, offset, "correction_add")
             folded = math_ops.add(folded, bias, name="add_fold")
-            if _reroute(folded, match.output) == 0:
+            if reroute(folded, match.output) == 0:
                 raise ValueError("Folding batch norms failed, %s had no outputs."
                                  % match.output.name)
 

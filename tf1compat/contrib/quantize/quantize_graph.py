@@ -1,18 +1,17 @@
 """`tf.contrib.quantize`'s entry points (TF 1.15 quantize_graph.py): rewrite a graph in
 place for quantization-aware training or evaluation.
 
-First the fused batch norms after conv/fc layers are folded into their weights
-(fold_batch_norms.py; in training mode with TF's batch-statistics corrections and
-freeze_bn_delay). Folding unfused batch norms is not implemented: such a graph raises
-NotImplementedError instead of being quantized differently from TF.
+First the batch norms after conv/fc layers are folded into their weights, the fused ones
+(fold_batch_norms.py) then the unfused ones (fold_unfused_batch_norms.py), in training mode
+with TF's batch-statistics corrections and freeze_bn_delay.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from tf1compat.contrib.quantize.fold_batch_norms import (fold_batch_norms,
-                                                         unsupported_batch_norm)
+from tf1compat.contrib.quantize.fold_batch_norms import fold_batch_norms
+from tf1compat.contrib.quantize.fold_unfused_batch_norms import fold_unfused_batch_norms
 from tf1compat.contrib.quantize.quantize import quantize
 from tf1compat.framework.graph import Graph, get_default_graph
 
@@ -34,13 +33,6 @@ def _check(graph: Graph) -> None:
     found = {op.type for op in graph.get_operations()} & _TRAINING_OPS
     if found:
         raise ValueError("Training op found in graph, exiting %s" % found)
-    batch_norm = unsupported_batch_norm(graph)
-    if batch_norm:
-        raise NotImplementedError(
-            f"tf.contrib.quantize: folding unfused batch norms into the preceding conv/fc "
-            f"layer (TF 1.15's fold_batch_norms, needed for {batch_norm!r}) is not "
-            f"implemented by tf1compat; only fused batch norms (FusedBatchNorm(V3), e.g. "
-            f"batch_norm(..., fused=True)) are folded")
 
 
 def _create_graph(input_graph: Optional[Graph] = None, is_training: bool = True,
@@ -51,6 +43,7 @@ def _create_graph(input_graph: Optional[Graph] = None, is_training: bool = True,
     _check(graph)
     with graph.as_default():
         fold_batch_norms(graph, is_training, freeze_bn_delay)
+        fold_unfused_batch_norms(graph, is_training, freeze_bn_delay)
         quantize(graph, is_training, quant_delay=quant_delay, weight_bits=weight_bits,
                  activation_bits=activation_bits, symmetric=symmetric, scope=scope)
 

@@ -1,10 +1,13 @@
-"""`tf.contrib.gan.estimator`: GANEstimator on tf1compat's Estimator (TF 1.14's
-contrib/gan/python/estimator). The StarGAN, TPU and latent-GAN estimators and the GAN
-head are not provided."""
+"""`tf.contrib.gan.estimator`: GANEstimator and StarGANEstimator on tf1compat's Estimator,
+TPUGANEstimator on its TPUEstimator (`use_tpu=False`) (TF 1.14's
+contrib/gan/python/estimator). The latent-GAN estimator and the GAN head are not
+provided."""
 
 # ruff: noqa: F401
-from tf1compat.contrib.gan.estimator import gan_estimator
+from tf1compat.contrib.gan.estimator import gan_estimator, stargan_estimator, tpu_gan_estimator
 from tf1compat.contrib.gan.estimator.gan_estimator import GANEstimator, SummaryType
+from tf1compat.contrib.gan.estimator.stargan_estimator import StarGANEstimator
+from tf1compat.contrib.gan.estimator.tpu_gan_estimator import TPUGANEstimator
 from tf1compat.contrib._missing import missing as _missing
 
 __getattr__ = _missing("tf.contrib.gan.estimator")

@@ -40,7 +40,7 @@ _SUMMARIES = {SummaryType.VARIABLES: summaries.add_gan_model_summaries,
               SummaryType.IMAGE_COMPARISON: summaries.add_image_comparison_summaries}
 
 
-def _with_mode(fn: Callable[..., Any], mode: str) -> Callable[..., Any]:
+def with_mode(fn: Callable[..., Any], mode: str) -> Callable[..., Any]:
     """`fn` given the mode when it has a `mode` parameter."""
     if "mode" in inspect.signature(fn).parameters:
         return functools.partial(fn, mode=mode)
@@ -68,14 +68,10 @@ class GANEstimator(Estimator):
             raise ValueError("generator_loss_fn must be callable.")
         if not callable(discriminator_loss_fn):
             raise ValueError("discriminator_loss_fn must be callable.")
-        if use_loss_summaries not in (True, False, None):
-            raise ValueError("use_loss_summaries must be True, False or None.")
-        if get_hooks_fn is not None and not callable(get_hooks_fn):
-            raise TypeError("get_hooks_fn must be callable.")
+        check_arguments(use_loss_summaries, get_hooks_fn)
 
         def model_fn(features: Any, labels: Any, mode: str) -> EstimatorSpec:
-            if mode not in (ModeKeys.TRAIN, ModeKeys.EVAL, ModeKeys.PREDICT):
-                raise ValueError(f"Mode not recognized: {mode}")
+            check_mode(mode)
             if mode == ModeKeys.PREDICT:
                 if labels is not None:
                     raise ValueError("`labels` must be `None` when mode is `predict`. "
@@ -89,16 +85,9 @@ class GANEstimator(Estimator):
                 discriminator_loss=discriminator_loss_fn(model,
                                                          add_summaries=use_loss_summaries))
             if mode == ModeKeys.EVAL:
-                return _eval_spec(model, loss, get_eval_metric_ops_fn)
-            gen_opt = generator_optimizer() if callable(generator_optimizer) \
-                else generator_optimizer
-            dis_opt = discriminator_optimizer() if callable(discriminator_optimizer) \
-                else discriminator_optimizer
-            train_ops = gan_train_ops(model, loss, gen_opt, dis_opt, is_chief=is_chief)
-            hooks_fn = get_hooks_fn or get_sequential_train_hooks()
-            return EstimatorSpec(loss=loss.generator_loss + loss.discriminator_loss,
-                                 mode=ModeKeys.TRAIN, train_op=train_ops.global_step_inc_op,
-                                 training_hooks=hooks_fn(train_ops))
+                return eval_spec(model, loss, get_eval_metric_ops_fn)
+            return train_spec(model, loss, generator_optimizer, discriminator_optimizer,
+                              get_hooks_fn, is_chief=is_chief)
 
         super().__init__(model_fn=model_fn, model_dir=model_dir, config=config,
                          warm_start_from=warm_start_from)
@@ -107,21 +96,40 @@ class GANEstimator(Estimator):
 def _gan_model(generator_fn: Callable[..., Any], discriminator_fn: Callable[..., Any],
                real_data: Any, generator_inputs: Any, add_summaries: Any,
                mode: str) -> namedtuples.GANModel:
-    model = gan_model(_with_mode(generator_fn, mode), _with_mode(discriminator_fn, mode),
+    model = gan_model(with_mode(generator_fn, mode), with_mode(discriminator_fn, mode),
                       real_data, generator_inputs, generator_scope="Generator",
                       check_shapes=False)
+    add_model_summaries(model, add_summaries, _SUMMARIES)
+    return model
+
+
+def add_model_summaries(model: Any, add_summaries: Any, table: dict) -> None:
+    """The summaries `add_summaries` (a SummaryType or a list of them) names, from
+    `table`, at the root name scope."""
     if add_summaries:
         kinds = add_summaries if isinstance(add_summaries, (tuple, list)) \
             else [add_summaries]
         with name_scope(None):
             for kind in kinds:
-                _SUMMARIES[kind](model)
-    return model
+                table[kind](model)
+
+
+def check_arguments(use_loss_summaries: Any, get_hooks_fn: Any) -> None:
+    """TF's checks of the GAN estimators' common arguments."""
+    if use_loss_summaries not in (True, False, None):
+        raise ValueError("use_loss_summaries must be True, False or None.")
+    if get_hooks_fn is not None and not callable(get_hooks_fn):
+        raise TypeError("get_hooks_fn must be callable.")
+
+
+def check_mode(mode: str) -> None:
+    if mode not in (ModeKeys.TRAIN, ModeKeys.EVAL, ModeKeys.PREDICT):
+        raise ValueError(f"Mode not recognized: {mode}")
 
 
 def _prediction_model(generator_inputs: Any,
                       generator_fn: Callable[..., Any]) -> namedtuples.GANModel:
-    generator_fn = _with_mode(generator_fn, ModeKeys.PREDICT)
+    generator_fn = with_mode(generator_fn, ModeKeys.PREDICT)
     with variable_scope("Generator") as gen_scope:
         generator_inputs = _to_tensors(generator_inputs)
         generated_data = generator_fn(generator_inputs)
@@ -132,8 +140,26 @@ def _prediction_model(generator_inputs: Any,
         discriminator_scope=None, discriminator_fn=None)
 
 
-def _eval_spec(model: namedtuples.GANModel, loss: namedtuples.GANLoss,
+def train_spec(model: Any, loss: namedtuples.GANLoss, generator_optimizer: Any,
+               discriminator_optimizer: Any, get_hooks_fn: Optional[Callable[..., Any]],
+               is_chief: bool = True) -> EstimatorSpec:
+    """The TRAIN spec: gan_train_ops (optimizers, or functions returning them, called
+    here), the global-step increment as the train op, the hooks of `get_hooks_fn`
+    (default: sequential training hooks) and the sum of the two losses."""
+    gen_opt = generator_optimizer() if callable(generator_optimizer) else generator_optimizer
+    dis_opt = discriminator_optimizer() if callable(discriminator_optimizer) \
+        else discriminator_optimizer
+    train_ops = gan_train_ops(model, loss, gen_opt, dis_opt, is_chief=is_chief)
+    hooks_fn = get_hooks_fn or get_sequential_train_hooks()
+    return EstimatorSpec(loss=loss.generator_loss + loss.discriminator_loss,
+                         mode=ModeKeys.TRAIN, train_op=train_ops.global_step_inc_op,
+                         training_hooks=hooks_fn(train_ops))
+
+
+def eval_spec(model: Any, loss: namedtuples.GANLoss,
                get_eval_metric_ops_fn: Optional[Callable[..., Any]]) -> EstimatorSpec:
+    """The EVAL spec: the mean generator and discriminator losses plus
+    `get_eval_metric_ops_fn(model)`'s metrics; the predictions are the generated data."""
     with name_scope(None, "metrics", [loss.generator_loss, loss.discriminator_loss]):
         metrics = {"generator_loss": mean(loss.generator_loss),
                    "discriminator_loss": mean(loss.discriminator_loss)}
