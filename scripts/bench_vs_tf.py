@@ -19,7 +19,9 @@ machine" case: one per core makes every core busy) and stops them at the end.
 `--variant LABEL:VAR=VALUE,...` (repeatable) runs the tf1compat side once per variant in
 every round, each with those environment variables (e.g. `--variant default:
 --variant passive:TF1COMPAT_WAIT_POLICY=passive,TF1COMPAT_FOLLOW_LOAD=0`), against the
-same TF runs: policies compared within the same minutes. Each row ends with the
+same TF runs: policies compared within the same minutes. A variant whose PYTHONPATH holds
+a `tf1compat` folder (a `git archive` of another commit) runs that code, and its row
+names the folder. Each row ends with the
 one-minute load average when it was printed (the busy loops included). `--cpu` adds
 every child's CPU time and run-queue wait per step (the time its runnable threads
 waited for a core, from /proc's schedstat): on a shared machine, wall = CPU + wait,
@@ -351,7 +353,11 @@ def child(runtime: str, workload: str, batches: int, settle: float) -> Dict[str,
         import tensorflow.compat.v1 as tf
         tf.disable_v2_behavior()
     else:
-        sys.path.insert(0, ROOT)
+        # A tf1compat on PYTHONPATH (a `git archive` of another commit, `--variant
+        # old:PYTHONPATH=DIR`) is the one measured; ROOT's only where none is.
+        if not any(os.path.isdir(os.path.join(p, "tf1compat"))
+                   for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p):
+            sys.path.insert(0, ROOT)
         import tf1compat as tf
     with recorded_sessions(tf) as sessions, tf.Graph().as_default():
         tf.set_random_seed(0)
@@ -379,6 +385,7 @@ def child(runtime: str, workload: str, batches: int, settle: float) -> Dict[str,
         import torch
         from tf1compat import _thread_policy
         result["threads"] = torch.get_num_threads()
+        result["source"] = os.path.dirname(os.path.dirname(tf.__file__))
         result["thread_reason"] = _thread_policy.describe()["threads_reason"]
     return result
 
@@ -504,7 +511,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 hot = [h for h in r.get("hot", []) if h[0] in ("compiled", "fallback")]
                 notes = f"threads={r.get('threads')}"
                 if len(variants) > 1:
-                    notes = f"{label}; {notes}"
+                    source = "" if r.get("source") == ROOT else f" ({r.get('source')})"
+                    notes = f"{label}{source}; {notes}"
                 if hot:
                     notes += f"; plans: {hot}"
                 if args.cpu:

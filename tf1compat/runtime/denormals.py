@@ -13,11 +13,24 @@ moment of a unit whose gradient became zero decays into the denormal range after
 hundreds of steps (0.9**800 ~ 1e-37), and every update of it then costs about ten times
 as much (the benchmark MLP's fused Adam: 0.19 ms a step early, 2 ms after 800 steps).
 
-torch's intra-op (OpenMP) worker threads run parts of the same kernels. A multi-threaded
-run switches their modes on with one parallel region that enters Python on every worker
-(`_flush_in_workers`, tens of microseconds; they stay on: those workers serve torch
-kernels only); one-thread runs need none. Where torch's OpenMP runtime is not libgomp
-(none loaded), the workers keep IEEE denormals.
+torch's intra-op (OpenMP) worker threads run parts of the same kernels. A thread starts
+with its creator's modes (C11's floating-point environment is inherited), so a worker
+that libgomp creates during a run flushes; one created outside runs (the program's own
+torch code, torch's start-up) does not, and workers stay in the calling thread's team
+(libgomp keeps them for its later regions) until a smaller team releases them. So a
+thread's first multi-threaded run, and any run at a thread count other than the one its
+workers were last flushed at (a team of another size can have been made in between),
+switches the workers' modes on with one parallel region (`_flush_in_workers`): natively
+(libm's `fesetmode` as the region's body, a few microseconds) where the C library has it,
+else with a body that enters Python on every worker (tens of microseconds). Runs at the
+same count cost one comparison: the modes stay on in those workers, which serve torch
+kernels only. (A count set during a run, the thread tuner's or a large product's, adds
+workers made in the run, which inherit its modes.) The per-run region this replaces
+cost 20-85 us a run and, measured side by side, did not make the CNN step faster
+(docs/performance.md, seventeenth session). Not covered: the program's own torch code
+between two runs at the same count that shrinks the team and grows it again (a new
+worker keeps IEEE denormals until the count changes). Where torch's OpenMP runtime is
+not libgomp (none loaded), the workers keep IEEE denormals.
 """
 
 from __future__ import annotations
@@ -25,7 +38,8 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
-from typing import Any, Optional
+import threading
+from typing import Any, Optional, Tuple
 
 import torch
 
@@ -63,12 +77,8 @@ def enter() -> bool:
         return False
     _set_flush(True)
     threads = _get_num_threads()
-    if threads > 1:
-        # Every multi-threaded run: libgomp can bring a worker into the calling thread's
-        # team after an earlier region flushed the others (seen in the full test suite:
-        # one of three workers kept IEEE denormals), so a once-per-thread region is not
-        # enough. The region costs tens of microseconds; one-thread runs skip it.
-        _flush_in_workers(max(threads, _CPUS + 1))
+    if threads > 1 and threads != getattr(_THIS_THREAD, "team", 0):
+        _flush_in_workers(threads)
     return True
 
 
@@ -79,10 +89,11 @@ def leave() -> None:
 
 # -- OpenMP workers --------------------------------------------------------------------------
 
-# A region of more threads than any count tf1compat picks covers the team a run uses
-# (libgomp keeps a team's threads for later regions of the same calling thread; a smaller
-# team uses the first of them): the thread policy's products and tuned plans use up to
-# one more than the processors (`_thread_policy`).
+# `team`: the thread count at which the calling thread's OpenMP workers were last flushed
+# (0: never). libgomp gives every region of the same calling thread the same pool threads
+# (a larger team adds threads, a smaller one releases those beyond it), so the team a run
+# at that count uses holds flushed workers, and workers a run adds inherit its modes.
+_THIS_THREAD = threading.local()
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
     (os.cpu_count() or 1)
 
@@ -112,12 +123,41 @@ def _gomp_parallel() -> Optional[Any]:
         return None
 
 
+_REGION_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _native_region() -> Optional[Tuple[Any, Any]]:
+    """(body, fegetmode) for a region that gives each thread of the team the calling
+    thread's control modes (flushing on) with libm's `fesetmode` (C2x, glibc >= 2.25): no
+    Python on the workers, and each keeps its own exception flags. None where libm lacks
+    the pair."""
+    for name in (None, "libm.so.6"):         # None: the process's own symbols (Python's libm)
+        try:
+            libm = ctypes.CDLL(name)
+            get_mode, set_mode = libm.fegetmode, libm.fesetmode
+            break
+        except (OSError, AttributeError):
+            continue
+    else:
+        return None
+    return _REGION_TYPE(ctypes.cast(set_mode, ctypes.c_void_p).value), get_mode
+
+
 _GOMP_PARALLEL = _gomp_parallel()
-_REGION = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(lambda _data: _set_flush(True))
+_NATIVE = _native_region() if _SUPPORTED and _GOMP_PARALLEL is not None else None
+_PYTHON_REGION = _REGION_TYPE(lambda _data: _set_flush(True))
 
 
 def _flush_in_workers(threads: int) -> None:
     """Runs one OpenMP parallel region of `threads` threads whose body switches flushing
-    on in each thread of the calling thread's team."""
-    if _GOMP_PARALLEL is not None and _CPUS > 1:
-        _GOMP_PARALLEL(_REGION, None, ctypes.c_uint(threads), ctypes.c_uint(0))
+    on in each thread of the calling thread's team (the caller's own is on already)."""
+    _THIS_THREAD.team = threads
+    if _GOMP_PARALLEL is None or _CPUS < 2:
+        return
+    if _NATIVE is not None:
+        body, get_mode = _NATIVE
+        modes = ctypes.create_string_buffer(64)      # a femode_t (8 bytes on x86-64)
+        if get_mode(modes) == 0:
+            _GOMP_PARALLEL(body, modes, ctypes.c_uint(threads), ctypes.c_uint(0))
+            return
+    _GOMP_PARALLEL(_PYTHON_REGION, None, ctypes.c_uint(threads), ctypes.c_uint(0))
