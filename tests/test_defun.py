@@ -18,15 +18,6 @@ def _fresh_graph():
     tf.reset_default_graph()
 
 
-def test_variables_in_a_body_are_refused():
-    @function.Defun(tf.float32, func_name="WithVariable")
-    def with_variable(x):
-        return x * tf.Variable(2.0, name="v")
-
-    with pytest.raises(NotImplementedError, match="WithVariable.*creates variables"):
-        with_variable(tf.constant(1.0))
-
-
 def test_python_gradient_graph_is_not_serializable():
     @function.Defun(tf.float32, python_grad_func=lambda op, dy: dy * 2.0,
                     func_name="Doubled")

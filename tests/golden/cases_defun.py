@@ -409,3 +409,157 @@ def case_captured_variables(tf):
         sess.run(train)
         after = sess.run([w, r, loss])
     return {"names": [t.name for t in g], "values": values, "after": after}
+
+
+def _variables(tf):
+    """Each global variable's name, class, trainability and op type (TF hoists the
+    variables a body creates into the outer graph)."""
+    trainable = set(v.name for v in tf.trainable_variables())
+    return [(v.name, type(v).__name__, v.name in trainable, v.op.type,
+             v.graph is tf.get_default_graph()) for v in tf.global_variables()]
+
+
+def _first_line(error):
+    return str(error).split("\n")[0]
+
+
+def case_get_variable_in_body(tf):
+    """`tf.get_variable` in a body: made in the outer graph in the variable scope the
+    function was defined in (a scope opened inside the body adds to it), trainable or
+    not; the call captures each variable's snapshot; gradients reach the variables."""
+    function = _function(tf)
+    with tf.variable_scope("s"):
+        @function.Defun(tf.float32, func_name="Affine")
+        def affine(x):
+            w = tf.get_variable("w", [3], initializer=tf.constant_initializer([2., 3., 4.]))
+            with tf.variable_scope("inner"):
+                b = tf.get_variable("b", [], initializer=tf.constant_initializer(1.0),
+                                    trainable=False)
+            return x * w + b
+
+        name = affine.name
+    with tf.name_scope("call"):
+        y = affine(tf.constant(X[0], name="x"))
+    y2 = affine(y, name="again")
+    grads = tf.gradients(tf.reduce_sum(y2 * y2), tf.global_variables())
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y, y2] + grads)
+    return {"name": name, "variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()
+                    if not op.name.startswith("gradients")],
+            "inputs": [[t.name for t in op.inputs] for op in (y.op, y2.op)],
+            "signature": [[a.name for a in affine.definition.signature.input_arg],
+                          sorted(n.op for n in affine.definition.node_def)],
+            "values": values}
+
+
+def case_resource_variable_in_body(tf):
+    """A resource variable made in a body is read outside it: the call takes the value
+    (TF's capture_resource_var_by_value); trained with GradientDescent."""
+    function = _function(tf)
+
+    @function.Defun(tf.float32, func_name="Scaled")
+    def scaled(x):
+        w = tf.get_variable("w", [3], initializer=tf.constant_initializer([2., 3., 4.]),
+                            use_resource=True)
+        return x * w
+
+    y = scaled(tf.constant(X[0], name="x"))
+    loss = tf.reduce_sum(y * y)
+    grads = tf.gradients(loss, tf.trainable_variables())
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y] + grads)
+        sess.run(train)
+        after = sess.run(tf.global_variables())
+    return {"variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()][:8],
+            "inputs": [t.op.type for t in y.op.inputs], "values": values, "after": after}
+
+
+def case_tf_variable_in_body(tf):
+    """`tf.Variable` in a body: its ops are made in the outer graph (TF's init_scope), in
+    the body's name scope; trained through the call."""
+    function = _function(tf)
+
+    @function.Defun(tf.float32, func_name="WithVariable")
+    def with_variable(x):
+        with tf.name_scope("layer"):
+            v = tf.Variable([2.0, -1.0, 0.5], name="v")
+        return tf.reduce_sum(tf.square(x * v))
+
+    loss = with_variable(tf.constant(X[1], name="x"))
+    train = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        before = sess.run(loss)
+        sess.run(train)
+        after = sess.run([loss] + tf.global_variables())
+    return {"variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()][:7],
+            "values": [before] + after}
+
+
+def case_variable_reuse_in_body(tf):
+    """A body's `get_variable` asks the defining scope with the body's own `reuse` (False):
+    a second function making the same variable fails even under `reuse=True` or
+    AUTO_REUSE outside; `reuse=True` inside the body gets the existing one."""
+    function = _function(tf)
+
+    def body(x):
+        return x * tf.get_variable("w", [3], initializer=tf.constant_initializer(2.0))
+
+    out = {}
+    with tf.variable_scope("s"):
+        function.Defun(tf.float32, func_name="First")(body)(tf.constant(X[0]))
+    for label, reuse in (("reuse", True), ("auto", tf.AUTO_REUSE)):
+        try:
+            with tf.variable_scope("s", reuse=reuse):
+                function.Defun(tf.float32, func_name=f"Again_{label}")(body)(
+                    tf.constant(X[0]))
+            out[label] = "ok"
+        except ValueError as e:
+            out[label] = _first_line(e)
+
+    @function.Defun(tf.float32, func_name="Shared")
+    def shared(x):
+        with tf.variable_scope("s", reuse=True):
+            return x * tf.get_variable("w", [3])
+
+    y = shared(tf.constant(X[0]))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out["value"] = sess.run(y)
+    out["variables"] = _variables(tf)
+    return out
+
+
+def case_variables_in_nested_bodies(tf):
+    """A Defun called in another's body makes its variable in the outermost graph, in the
+    variable scope open in the calling body; both calls capture the snapshots."""
+    function = _function(tf)
+
+    @function.Defun(tf.float32, func_name="Inner")
+    def inner(x):
+        return x * tf.get_variable("w", [3], initializer=tf.constant_initializer([2., 3., 4.]))
+
+    @function.Defun(tf.float32, func_name="Outer")
+    def outer(x):
+        with tf.variable_scope("o"):
+            return inner(x) + tf.get_variable("b", [], initializer=tf.constant_initializer(1.))
+
+    y = outer(tf.constant(X[0], name="x"))
+    grads = tf.gradients(tf.reduce_sum(y * y), tf.global_variables())
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y] + grads)
+    return {"variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()][:10],
+            "inputs": [t.name for t in y.op.inputs], "library": _library(graph),
+            "values": values}

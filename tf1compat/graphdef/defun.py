@@ -16,8 +16,13 @@ gradients, named `<op>_grad/SymbolicGradient`), else TF's symbolic gradient of t
 
 The name is `<python name>_<hash>` unless `func_name` is given, as TF's; the hash is of
 tf1compat's FunctionDef (11 characters as TF's, not TF's value: TF hashes its own
-FunctionDef bytes with its C++ fingerprint). Variables created in a body are not hoisted
-into the outer graph as TF does (NotImplementedError).
+FunctionDef bytes with its C++ fingerprint).
+
+Variables a body creates live in the outer graph, as TF hoists them: `tf.get_variable` goes
+through the function graph's custom getter to the variable scope the function was defined
+in (TF's `_FuncGraph.getvar`), `tf.Variable` builds under `init_scope`, which leaves the
+body for the outermost graph, and the body's variable collections are the outer graph's.
+The body captures the variable's snapshot (a resource variable's value, read outside).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.func_graph import FuncGraph
-from tf1compat.framework.graph import Graph, get_default_graph
+from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.framework.op_def import registered_op_types
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -40,6 +45,9 @@ from tf1compat.graphdef.graph_import import group_inputs
 from tf1compat.graphdef.graph_io import UnserializableGraphError
 from tf1compat.serialization.messages import FunctionDef
 from tf1compat.util import tf_inspect
+from tf1compat.variables.resource_variable import ResourceVariable
+from tf1compat.variables.variable_scope import (_VARSTORE_KEY, _get_default_variable_store,
+                                                get_variable_scope, variable_scope)
 
 __all__ = ["Defun", "from_library"]
 
@@ -115,9 +123,7 @@ class _DefinedFunction:
                  capture_by_value: bool = False,
                  allowlisted_stateful_ops: Any = None,
                  capture_resource_var_by_value: bool = True, **kwargs: Any) -> None:
-        # A captured resource variable is passed as its handle (read inside the body):
-        # the values equal TF's capture of its value.
-        del capture_resource_var_by_value
+        self._capture_resource_var_by_value = capture_resource_var_by_value
         self._func = func
         self._input_types = tuple(D.as_dtype(t) for t in input_types)
         self._func_name = func_name
@@ -184,14 +190,16 @@ class _DefinedFunction:
 
     def _define(self, outer: Graph) -> LibraryFunction:
         graph = _DefunGraph(self._func_name or _func_name(self._func), outer,
-                            self._capture_by_value, self._allowlisted_stateful_ops)
+                            self._capture_by_value, self._allowlisted_stateful_ops,
+                            self._capture_resource_var_by_value)
         library = function_library(outer)
         # Defuns called in the body join the outer graph's library (TF: sub-functions).
         graph._extras["function_library"] = library
         with graph.building():
             args = [graph.placeholder(t, None, n)
                     for n, t in zip(self._arg_names, self._input_types)]
-            outputs = self._func(*args)
+            with variable_scope("", custom_getter=graph.getvar):
+                outputs = self._func(*args)
             if outputs is None:
                 outputs = []
             else:
@@ -200,12 +208,6 @@ class _DefinedFunction:
                 if any(t is None for t in outputs):
                     raise ValueError(f"Function {graph.name} can not return None.")
             outputs = [graph.capture(convert_to_tensor(t)) for t in outputs]
-        variables = [op.name for op in graph.get_operations() if op._op_def.is_variable]
-        if variables:
-            raise NotImplementedError(
-                f"function.Defun {graph.name!r} creates variables ({variables[0]}); TF "
-                "hoists them into the outer graph, tf1compat does not: create them outside "
-                "the function")
         self._extra_inputs = graph.captured_tensors
         inputs = args + graph.capture_placeholders
         out_names = self._out_names or _output_names(outputs)
@@ -319,11 +321,37 @@ class _DefunGraph(FuncGraph):
     `capture_by_value` copies the ops computing them into the body (TF's `_FuncGraph`)."""
 
     def __init__(self, name: str, outer: Graph, capture_by_value: bool,
-                 allowlisted_stateful_ops: set):
+                 allowlisted_stateful_ops: set, capture_resource_var_by_value: bool):
         super().__init__(name, outer)
         self._by_value = capture_by_value
         self._allowlisted = allowlisted_stateful_ops
+        self._resource_by_value = capture_resource_var_by_value
         self._copied: Dict[Tensor, Tensor] = {}
+        # Variables live in the outer graph (TF hoists them): `init_scope` builds there,
+        # the body's variable collections and variable store are the outer graph's, and
+        # `tf.get_variable` goes through `getvar` in the variable scope of the definition.
+        self.lift_init_scope_to = outer
+        for key in GraphKeys._VARIABLE_COLLECTIONS + [_VARSTORE_KEY]:
+            self._collections[key] = outer.get_collection_ref(key)
+        self._vscope = get_variable_scope()
+
+    def getvar(self, getter: Callable[..., Any], name: str, shape: Any = None,
+               dtype: Any = None, initializer: Any = None, reuse: Any = None,
+               trainable: bool = True, collections: Any = None, use_resource: Any = None,
+               **kwargs: Any) -> Any:
+        """TF's `_FuncGraph.getvar`: the variable, made in the outer graph by the variable
+        scope the function was defined in (the body's own scope's `reuse` and the other
+        arguments of `get_variable` are not passed on, as in TF)."""
+        del getter, kwargs
+        with self.outer_graph.as_default():
+            var = self._vscope.get_variable(
+                _get_default_variable_store(), name, shape=shape, dtype=dtype,
+                initializer=initializer, reuse=reuse, trainable=trainable,
+                collections=collections, use_resource=use_resource)
+            if isinstance(var, ResourceVariable) and self._resource_by_value:
+                # Read outside the function: the body gets the value (pure, differentiable).
+                return var.value()
+        return var
 
     def placeholder(self, dtype: Any, shape: Any, name: str) -> Tensor:
         if name == "capture":
