@@ -133,6 +133,16 @@ class FunctionExport:
                     {"_tf_data_function": True})
         return name
 
+    def keep_calls(self, ops: List[Operation]) -> None:
+        """Marks the functions with a GradientDef that `ops` call `_noinline`: TF inlines
+        such a call inside a gradient's forward function (itself `_noinline`) before
+        differentiating it, which would lose the call's GradientDef."""
+        names = {op.type for op in ops if op._op_def.function is not None}
+        with_gradient = {g.function_name for g in self.library.gradient}
+        for fdef in self.library.function:
+            if fdef.signature.name in names & with_gradient:
+                fdef.attr["_noinline"].CopyFrom(attr_to_proto(True))
+
     def reserve(self, names: List[str]) -> None:
         """Keeps `names` (functions written elsewhere in the same library) unused."""
         self._used.update(names)
@@ -304,6 +314,8 @@ class FunctionExport:
         A TF 1.x call op (its type is a function's name) has its function written too."""
         if op._op_def.function is not None:
             self.add(op._op_def.function)
+            from tf1compat.graphdef.defun_gradients import add_gradient
+            add_gradient(self, op)
         out: Dict[str, AttrValue] = {}
         for key, value in op.attrs.items():
             if key == "dataset_factory" and isinstance(value, Tensor):
