@@ -302,16 +302,11 @@ def case_defun_functions(tf):
                          "variables": ["w:0"]}}
 
 
-def case_defun_gradients(tf):
-    """tf.gradients and a GradientDescent train op through `function.Defun` calls with a
-    `grad_func` and with `python_grad_func`s (one reading the call's output, one returning
-    None for an input): written as the functions' GradientDefs, which TF's SymbolicGradient
-    of the forward function uses; TF's own gradients of the imported calls train the loss
-    with them too (`minimize`)."""
-    import importlib
-    from tf1compat.shim import INTERNAL_PATHS
-    function = importlib.import_module(
-        INTERNAL_PATHS["tensorflow.python.framework.function"])
+def defun_gradient_graph(tf, function):
+    """The graph of `case_defun_gradients` (also built by real TF for its own file:
+    scripts/make_graph_fixtures_more.py): the loss through `function.Defun` calls with a
+    `grad_func` and `python_grad_func`s (one reading the call's output, one returning None
+    for an input), its gradients `grad_x`/`grad_w` and a GradientDescent train op."""
     half_grad = function.Defun(tf.float32, tf.float32, func_name="HalfGrad")(
         lambda x, dy: dy * 0.5)
     triple = function.Defun(tf.float32, grad_func=half_grad, func_name="Triple")(
@@ -329,12 +324,22 @@ def case_defun_gradients(tf):
 
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     w = tf.Variable(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), name="w")
-    h = tf.matmul(boost(triple(x)), w)
-    y = gated(h, tf.matmul(x, w))
+    y = gated(tf.matmul(boost(triple(x)), w), tf.matmul(x, w))
     loss = tf.reduce_mean(tf.square(y), [0, 1], name="loss")
     tf.identity(tf.gradients(loss, x)[0], name="grad_x")
     tf.identity(tf.gradients(loss, w)[0], name="grad_w")
-    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    return tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+
+def case_defun_gradients(tf):
+    """tf.gradients and a train op through `function.Defun` calls with a `grad_func` and
+    `python_grad_func`s (defun_gradient_graph): written as the functions' GradientDefs,
+    which TF's SymbolicGradient of the forward function uses; TF's own gradients of the
+    imported calls train the loss with them too (`minimize`)."""
+    import importlib
+    from tf1compat.shim import INTERNAL_PATHS
+    train = defun_gradient_graph(tf, importlib.import_module(
+        INTERNAL_PATHS["tensorflow.python.framework.function"]))
     tf.global_variables_initializer()
     feeds = {"x:0": X}
     return {"init": "init",
@@ -344,7 +349,6 @@ def case_defun_gradients(tf):
                      {"feeds": feeds, "fetches": ["loss:0", "w:0"]}],
             "minimize": {"loss": "loss:0", "feeds": feeds, "steps": 2,
                          "variables": ["w:0"]}}
-
 
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_datasets, case_dataset_transformations,
