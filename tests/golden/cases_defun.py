@@ -6,8 +6,8 @@ output dtypes and shapes (`shape_func`), values; gradients through `python_grad_
 reference and by value), overloaded functions, nested Defuns, a `.meta` round trip; the
 pass-through / clip-gradient ops of sonnet v1 and tensor2tensor built on it.
 
-A name TF makes up is `<python name>_<hash of TF's FunctionDef>`: tf1compat's hash is of
-its own FunctionDef, so cases return such a name as its prefix and its hash's length.
+A name TF makes up is `<python name>_<hash of TF's FunctionDef>`: tf1compat writes the
+FunctionDef TF does and hashes it as TF does, so cases return the whole name.
 """
 
 import importlib
@@ -22,12 +22,6 @@ def _function(tf):
         from tf1compat.shim import INTERNAL_PATHS
         return importlib.import_module(INTERNAL_PATHS["tensorflow.python.framework.function"])
     return importlib.import_module("tensorflow.python.framework.function")
-
-
-def _made_up(name):
-    """A name `<prefix>_<hash>` as (prefix, length of the hash)."""
-    prefix, _, suffix = name.rpartition("_")
-    return [prefix, len(suffix)]
 
 
 def _library(graph):
@@ -80,7 +74,7 @@ def case_hashed_names(tf):
     z = Cube(tf.constant(2.0))
     with tf.Session() as sess:
         values = sess.run([y, z])
-    return {"square": _made_up(Square.name), "cube": _made_up(Cube.name),
+    return {"square": Square.name, "cube": Cube.name,
             "differ": Square.name != Cube.name, "op_is_name": y.op.type == Square.name,
             "op_name": y.op.name == Square.name, "values": values}
 
@@ -147,7 +141,7 @@ def case_grad_func_hashed_name(tf):
     name = Foo.name
     # `<python name>_<gradient function's name>_<hash>`
     prefix = name[:-len(name.rpartition("_")[2]) - 1]
-    return {"prefix": prefix == "Foo_" + FooGrad.name, "grad": _made_up(FooGrad.name),
+    return {"prefix": prefix == "Foo_" + FooGrad.name, "grad": FooGrad.name, "name": name,
             "op": y.op.type == name}
 
 
@@ -288,7 +282,7 @@ def case_overloaded(tf):
     with tf.Session() as sess:
         values = sess.run([f, i, p])
     return {"names": [f.name, i.name, f.op.type, i.op.type],
-            "plus": _made_up(p.op.type), "dtypes": [f.dtype.name, i.dtype.name],
+            "plus": p.op.type, "dtypes": [f.dtype.name, i.dtype.name],
             "values": values}
 
 
@@ -563,3 +557,54 @@ def case_variables_in_nested_bodies(tf):
             "ops": [(op.name, op.type) for op in graph.get_operations()][:10],
             "inputs": [t.name for t in y.op.inputs], "library": _library(graph),
             "values": values}
+
+
+def case_hashed_names_of_bodies(tf):
+    """TF's made-up names of several bodies: TF's hash of its FunctionDef (results named
+    by their ops, nodes renamed beside them, a docstring, a stateful body, string and
+    integer constants, a captured tensor, two results of one op, an argument named as a
+    node, a nested call)."""
+    function = _function(tf)
+    c = tf.constant(2.0, name="c")
+
+    @function.Defun(tf.float32, tf.float32)
+    def affine(x, y):
+        """Affine map."""
+        return tf.tanh(tf.matmul(x, y)) + 3.0, tf.reduce_sum(x, [0])
+
+    @function.Defun(tf.int32)
+    def strings(x):
+        return tf.strings.as_string(x), tf.random_uniform([2]), tf.constant(["a", "bc"])
+
+    @function.Defun(tf.float32)
+    def captured(x):
+        return x * c
+
+    @function.Defun(tf.float32)
+    def twice(x):
+        y = tf.identity(x)
+        return y, y, x
+
+    @function.Defun(tf.float32, tf.float32)
+    def Identity(Identity, y):  # noqa: N802, N803 - an argument named as the body's node
+        return tf.identity(Identity) * y
+
+    @function.Defun(tf.float32, tf.float32)
+    def outer(x, w):
+        return affine(x, w)[1] * captured(x)
+
+    x = tf.constant(X, name="x")
+    out = [affine(x, tf.transpose(x))[0], strings(tf.constant([1, 2]))[0], captured(x),
+           twice(x)[1], Identity(x, x), outer(x, tf.transpose(x))]
+    functions = (affine, strings, captured, twice, Identity, outer)
+    names = [f.name for f in functions]
+    graph = tf.get_default_graph()
+    signatures = {f.signature.name: ([a.name for a in f.signature.input_arg],
+                                     [a.name for a in f.signature.output_arg],
+                                     sorted(n.name for n in f.node_def))
+                  for f in graph.as_graph_def().library.function}
+    with tf.Session() as sess:
+        values = sess.run([t for k, t in enumerate(out) if k != 1])
+    return {"names": names, "types": [t.op.type for t in out],
+            "stateful": [f.definition.signature.is_stateful for f in functions],
+            "signatures": signatures, "values": values}

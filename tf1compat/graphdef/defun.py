@@ -14,9 +14,9 @@ registered gradient, else `grad_func` (a Defun called on the inputs and the outp
 gradients, named `<op>_grad/SymbolicGradient`), else TF's symbolic gradient of the body
 (torch autograd through the called function).
 
-The name is `<python name>_<hash>` unless `func_name` is given, as TF's; the hash is of
-tf1compat's FunctionDef (11 characters as TF's, not TF's value: TF hashes its own
-FunctionDef bytes with its C++ fingerprint).
+The name is `<python name>_<hash>` unless `func_name` is given, TF's very name: the
+FunctionDef is written as TF's `TF_GraphToFunction` writes it (its result, argument and
+node names, `is_stateful`) and hashed as TF hashes it (graphdef/function_hash.py).
 
 Variables a body creates live in the outer graph, as TF hoists them: `tf.get_variable` goes
 through the function graph's custom getter to the variable scope the function was defined
@@ -27,8 +27,6 @@ The body captures the variable's snapshot (a resource variable's value, read out
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from tf1compat.framework import dtypes as D
@@ -40,6 +38,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.graphdef.function_export import FunctionExport
+from tf1compat.graphdef.function_hash import function_name_hash
 from tf1compat.graphdef.function_library import LibraryFunction, function_library
 from tf1compat.graphdef.graph_import import group_inputs
 from tf1compat.graphdef.graph_io import UnserializableGraphError
@@ -233,7 +232,7 @@ class _DefinedFunction:
         if self._func is not None and self._func.__doc__:
             fdef.signature.description = self._func.__doc__
         if not self._func_name:
-            fdef.signature.name = f"{base}_{_hash(fdef)}"
+            fdef.signature.name = f"{base}_{function_name_hash(fdef)}"
         function = LibraryFunction.from_graph(fdefs, graph, inputs, outputs, library)
         function.unserializable = unserializable
         function.python_grad_func = self._python_grad_func
@@ -258,6 +257,10 @@ class _DefinedFunction:
         self.add_to_graph(graph)
         function = self._library_function()
         inputs = [convert_to_tensor(a) for a in args] + self._extra_inputs
+        if isinstance(graph, FuncGraph):
+            # Outer values a call in a body uses are captured in the caller's name scope
+            # (TF creates the call op without a scope of its own: `Placeholder`).
+            inputs = [graph.capture(t) for t in inputs]
         if len(inputs) != len(function.input_names):
             raise ValueError(f"Expected {len(function.input_names):d} arguments, got "
                              f"{len(inputs):d}.")
@@ -425,16 +428,21 @@ def _func_name(func: Any) -> str:
 
 
 def _output_names(outputs: List[Tensor]) -> List[str]:
-    """TF's result names: each output's op name in lower case, made unique."""
-    used: set = set()
+    """TF's result names: each output's op name in lower case, other characters than
+    letters and digits as `_`, from its first letter on (`unknown` without one), made
+    unique as `<name>_0`, `<name>_1`, ..."""
+    counts: Dict[str, int] = {}
     names = []
     for t in outputs:
-        base = "".join(c if c.isalnum() or c == "_" else "_" for c in t.op.name.lower())
-        name, i = base, 0
-        while name in used:
-            i += 1
-            name = f"{base}_{i}"
-        used.add(name)
+        base = "".join(c if c.isalnum() and c.isascii() else "_" for c in t.op.name.lower())
+        letters = [i for i, c in enumerate(base) if c.isalpha()]
+        name = base[letters[0]:] if letters else "unknown"
+        if name in counts:
+            stem = name
+            while name in counts:
+                name = f"{stem}_{counts[stem]}"
+                counts[stem] += 1
+        counts[name] = 0
         names.append(name)
     return names
 
@@ -450,17 +458,6 @@ def _signature_only(name: str, inputs: List[Tensor], outputs: List[Tensor],
     for t, n in zip(outputs, out_names):
         fdef.signature.output_arg.add(name=n, type=t.dtype.base_dtype.as_datatype_enum)
     return fdef
-
-
-def _hash(fdef: FunctionDef) -> str:
-    """11 characters naming the definition (TF's form: a 64-bit hash in base64, with `-`
-    and `_` replaced by `a` and `A`)."""
-    unnamed = FunctionDef()
-    unnamed.CopyFrom(fdef)
-    unnamed.signature.name = ""
-    digest = hashlib.sha1(unnamed.SerializeToString(deterministic=True)).digest()[:8]
-    text = base64.urlsafe_b64encode(digest).decode().rstrip("=")
-    return text.replace("-", "a").replace("_", "A")
 
 
 def _type_list_to_str(types: Sequence[Any]) -> str:
