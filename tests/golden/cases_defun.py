@@ -608,3 +608,83 @@ def case_hashed_names_of_bodies(tf):
     return {"names": names, "types": [t.op.type for t in out],
             "stateful": [f.definition.signature.is_stateful for f in functions],
             "signatures": signatures, "values": values}
+
+
+def case_overloaded_grad_func(tf):
+    """tensor2tensor's shake-shake form: an overloaded Defun (no input types) whose
+    gradient function is overloaded too; the instance's name leaves the gradient function
+    out (named before it is known), its GradientDef differentiates the calls."""
+    function = _function(tf)
+
+    @function.Defun()
+    def equal_grad(x1, x2, dy):
+        return dy * 0.5, dy * 0.5
+
+    @function.Defun(grad_func=equal_grad)
+    def mix(x1, x2):
+        return 0.3 * x1 + 0.7 * x2
+
+    a = tf.constant(X[0], name="a")
+    b = tf.constant(X[1], name="b")
+    y = mix(a, b)
+    grads = tf.gradients(tf.reduce_sum(y * y), [a, b])
+    library = _library(tf.get_default_graph())
+    with tf.Session() as sess:
+        values = sess.run([y] + grads)
+    return {"type": y.op.type, "library": library, "values": values}
+
+
+def case_t2t_recompute_grad(tf):
+    """tensor2tensor's `fn_with_custom_grad` / `recompute_grad` (common_layers.py, without
+    contrib's arg_scope): an identity Defun over the inputs, the variables the function made
+    and its outputs, whose Python gradient recomputes the function under `reuse=True`
+    and differentiates it with tf.gradients."""
+    function = _function(tf)
+    built = []
+
+    def layer(x):
+        w = tf.get_variable("w", initializer=np.linspace(-1, 1, 12, dtype=np.float32)
+                            .reshape(3, 4))
+        return tf.tanh(tf.matmul(x, w))
+
+    def grad_fn(inputs, variables, outputs, output_grads):
+        with tf.control_dependencies(output_grads):
+            with tf.variable_scope(built[0], reuse=True):
+                outputs = [layer(*inputs)]
+        grads = tf.gradients(outputs, inputs + variables, output_grads)
+        return grads[:len(inputs)], grads[len(inputs):]
+
+    def recompute(x):
+        vs = tf.get_variable_scope()
+        before = len(vs.trainable_variables())
+        built.append(vs)
+        outputs = [layer(x)]
+        train_vars = vs.trainable_variables()[before:]
+        nested = [[x], train_vars, outputs]
+
+        def custom_grad_fn(op, *dys):
+            fn_inputs, fn_vars, fn_outputs = tf.nest.pack_sequence_as(nested, list(op.inputs))
+            grad_inputs, grad_vars = grad_fn(fn_inputs, fn_vars, fn_outputs, list(dys))
+            return tuple(grad_inputs + grad_vars + [None] * len(fn_outputs))
+
+        @function.Defun(*[t.dtype for t in tf.nest.flatten(nested)],
+                        func_name="identity_custom_grad1", python_grad_func=custom_grad_fn,
+                        shape_func=lambda _: [t.get_shape() for t in outputs])
+        def identity(*args):
+            return tuple(tf.identity(t) for t in tf.nest.pack_sequence_as(nested, args)[2])
+
+        return identity(*tf.nest.flatten(nested))
+
+    x = tf.constant(X, name="x")
+    with tf.variable_scope("rc"):
+        y = recompute(x)
+    loss = tf.reduce_sum(y * y)
+    grads = tf.gradients(loss, [x] + tf.trainable_variables())
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y] + grads)
+        sess.run(train)
+        after = sess.run(tf.trainable_variables())
+    return {"type": y.op.type, "shape": str(y.shape), "variables": _variables(tf),
+            "values": values, "after": after}

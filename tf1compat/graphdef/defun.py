@@ -309,8 +309,11 @@ class _OverloadedFunction:
                                        self._python_grad_func, out_names=self._out_names,
                                        **self._extra_kwargs)
             if self._grad_func:
-                output_types = defined._library_function().output_dtypes
-                defined._grad_func = self._grad_func.instantiate(input_types + output_types)
+                # Named before its gradient function is known (as TF: no `_<grad name>`).
+                function = defined._library_function()
+                defined._grad_func = self._grad_func.instantiate(
+                    input_types + function.output_dtypes)
+                function.grad_func = defined._grad_func._library_function()
             self._overload[key] = defined
         return defined
 
