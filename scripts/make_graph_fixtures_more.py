@@ -217,8 +217,28 @@ def case_defun_functions(rec: Recorder) -> None:
         rec.run(sess, ["loss:0", "w:0"], feeds, targets=[train.name])
 
 
+def case_defun_python_gradients(rec: Recorder) -> None:
+    """`function.Defun` calls with a `grad_func` and `python_grad_func`s on the way to a
+    loss (the graph tf1compat writes in tests/graph_export_cases.py's
+    `case_defun_gradients`): TF writes the Python gradients' ops into the graph and a
+    SymbolicGradient for the `grad_func`; the gradients and the train op run from the
+    file, and TF's gradients of the imported calls train the loss (minimize)."""
+    from tensorflow.python.framework import function
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from tests.graph_export_cases import X, defun_gradient_graph
+    train = defun_gradient_graph(tf, function)
+    saver = tf.train.Saver()
+    feeds = {"x:0": X}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rec.save_meta(sess, saver)
+        rec.run(sess, ["loss:0", "grad_x:0", "grad_w:0"], feeds)
+        rec.run(sess, [], feeds, targets=[train.name])
+        rec.run(sess, ["loss:0", "w:0"], feeds)
+    rec.minimize("loss:0", feeds, ["w:0"])
+
 CASES = [case_dense_hash_tables, case_v1_dense_hash_table, case_runtime_conv_transpose,
-         case_defun_functions]
+         case_defun_functions, case_defun_python_gradients]
 
 
 if __name__ == "__main__":

@@ -303,8 +303,57 @@ def case_defun_functions(tf):
                          "variables": ["w:0"]}}
 
 
+def defun_gradient_graph(tf, function):
+    """The graph of `case_defun_gradients` (also built by real TF for its own file:
+    scripts/make_graph_fixtures_more.py): the loss through `function.Defun` calls with a
+    `grad_func` and `python_grad_func`s (one reading the call's output, one returning None
+    for an input), its gradients `grad_x`/`grad_w` and a GradientDescent train op."""
+    half_grad = function.Defun(tf.float32, tf.float32, func_name="HalfGrad")(
+        lambda x, dy: dy * 0.5)
+    triple = function.Defun(tf.float32, grad_func=half_grad, func_name="Triple")(
+        lambda x: x * 3.0)
+
+    @function.Defun(tf.float32, python_grad_func=lambda op, dy: dy * 2.0 + op.outputs[0],
+                    func_name="Boost")
+    def boost(x):
+        return tf.identity(x)
+
+    @function.Defun(tf.float32, tf.float32, func_name="Gated",
+                    python_grad_func=lambda op, dy: [dy * tf.sigmoid(op.inputs[1]), None])
+    def gated(x, g):
+        return x * tf.sigmoid(g)
+
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), name="w")
+    y = gated(tf.matmul(boost(triple(x)), w), tf.matmul(x, w))
+    loss = tf.reduce_mean(tf.square(y), [0, 1], name="loss")
+    tf.identity(tf.gradients(loss, x)[0], name="grad_x")
+    tf.identity(tf.gradients(loss, w)[0], name="grad_w")
+    return tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+
+def case_defun_gradients(tf):
+    """tf.gradients and a train op through `function.Defun` calls with a `grad_func` and
+    `python_grad_func`s (defun_gradient_graph): written as the functions' GradientDefs,
+    which TF's SymbolicGradient of the forward function uses; TF's own gradients of the
+    imported calls train the loss with them too (`minimize`)."""
+    import importlib
+    from tf1compat.shim import INTERNAL_PATHS
+    train = defun_gradient_graph(tf, importlib.import_module(
+        INTERNAL_PATHS["tensorflow.python.framework.function"]))
+    tf.global_variables_initializer()
+    feeds = {"x:0": X}
+    return {"init": "init",
+            # The train op runs alone: gradients fetched beside it would race its update.
+            "runs": [{"feeds": feeds, "fetches": ["loss:0", "grad_x:0", "grad_w:0"]},
+                     {"feeds": feeds, "fetches": [], "targets": [train.name]},
+                     {"feeds": feeds, "fetches": ["loss:0", "w:0"]}],
+            "minimize": {"loss": "loss:0", "feeds": feeds, "steps": 2,
+                         "variables": ["w:0"]}}
+
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_datasets, case_dataset_transformations,
-         case_functional_forms, case_defun_functions] + TRAINING_CASES + \
+         case_functional_forms, case_defun_functions,
+         case_defun_gradients] + TRAINING_CASES + \
     LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \
     LOOP_SPARSE_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES

@@ -18,17 +18,12 @@ def _fresh_graph():
     tf.reset_default_graph()
 
 
-def test_variables_in_a_body_are_refused():
-    @function.Defun(tf.float32, func_name="WithVariable")
-    def with_variable(x):
-        return x * tf.Variable(2.0, name="v")
+def test_python_gradient_reading_other_tensors_is_not_serializable():
+    """A Python gradient is written as a gradient function of the call's inputs and output
+    gradients (tf1compat_graphs/defun_gradients); one reading another tensor cannot be."""
+    scale = tf.placeholder(tf.float32, [], name="scale")
 
-    with pytest.raises(NotImplementedError, match="WithVariable.*creates variables"):
-        with_variable(tf.constant(1.0))
-
-
-def test_python_gradient_graph_is_not_serializable():
-    @function.Defun(tf.float32, python_grad_func=lambda op, dy: dy * 2.0,
+    @function.Defun(tf.float32, python_grad_func=lambda op, dy: dy * scale,
                     func_name="Doubled")
     def doubled(x):
         return tf.identity(x)
@@ -36,9 +31,30 @@ def test_python_gradient_graph_is_not_serializable():
     x = tf.constant([1.0, 2.0])
     g = tf.gradients(doubled(x), x)[0]
     with tf.Session() as sess:
-        np.testing.assert_allclose(sess.run(g), [2.0, 2.0])
-    with pytest.raises(UnserializableGraphError, match="Doubled"):
+        np.testing.assert_allclose(sess.run(g, {scale: 2.0}), [2.0, 2.0])
+    with pytest.raises(UnserializableGraphError, match="Doubled.*reads scale:0"):
         tf.train.export_meta_graph()
+
+
+def test_python_gradient_with_a_constant_round_trips():
+    """Constants the Python gradient reads are copied into its gradient function."""
+    two = tf.constant(2.0, name="two")
+
+    @function.Defun(tf.float32, tf.float32, func_name="Mixed",
+                    python_grad_func=lambda op, dy: [dy * two, None])
+    def mixed(x, y):
+        return x + y
+
+    x = tf.placeholder(tf.float32, [2], name="x")
+    tf.identity(tf.gradients(tf.reduce_sum(mixed(x, x * 3.0), [0]), x)[0], name="g")
+    meta = tf.train.export_meta_graph()
+    library = meta.graph_def.library
+    assert [(g.function_name, g.gradient_func) for g in library.gradient] == \
+        [("Mixed", "Mixed_python_grad")]
+    with tf.Graph().as_default():
+        tf.train.import_meta_graph(meta)
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run("g:0", {"x:0": [1.0, 2.0]}), [2.0, 2.0])
 
 
 def test_body_with_cond_round_trips():

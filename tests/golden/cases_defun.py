@@ -6,8 +6,8 @@ output dtypes and shapes (`shape_func`), values; gradients through `python_grad_
 reference and by value), overloaded functions, nested Defuns, a `.meta` round trip; the
 pass-through / clip-gradient ops of sonnet v1 and tensor2tensor built on it.
 
-A name TF makes up is `<python name>_<hash of TF's FunctionDef>`: tf1compat's hash is of
-its own FunctionDef, so cases return such a name as its prefix and its hash's length.
+A name TF makes up is `<python name>_<hash of TF's FunctionDef>`: tf1compat writes the
+FunctionDef TF does and hashes it as TF does, so cases return the whole name.
 """
 
 import importlib
@@ -22,12 +22,6 @@ def _function(tf):
         from tf1compat.shim import INTERNAL_PATHS
         return importlib.import_module(INTERNAL_PATHS["tensorflow.python.framework.function"])
     return importlib.import_module("tensorflow.python.framework.function")
-
-
-def _made_up(name):
-    """A name `<prefix>_<hash>` as (prefix, length of the hash)."""
-    prefix, _, suffix = name.rpartition("_")
-    return [prefix, len(suffix)]
 
 
 def _library(graph):
@@ -80,7 +74,7 @@ def case_hashed_names(tf):
     z = Cube(tf.constant(2.0))
     with tf.Session() as sess:
         values = sess.run([y, z])
-    return {"square": _made_up(Square.name), "cube": _made_up(Cube.name),
+    return {"square": Square.name, "cube": Cube.name,
             "differ": Square.name != Cube.name, "op_is_name": y.op.type == Square.name,
             "op_name": y.op.name == Square.name, "values": values}
 
@@ -147,7 +141,7 @@ def case_grad_func_hashed_name(tf):
     name = Foo.name
     # `<python name>_<gradient function's name>_<hash>`
     prefix = name[:-len(name.rpartition("_")[2]) - 1]
-    return {"prefix": prefix == "Foo_" + FooGrad.name, "grad": _made_up(FooGrad.name),
+    return {"prefix": prefix == "Foo_" + FooGrad.name, "grad": FooGrad.name, "name": name,
             "op": y.op.type == name}
 
 
@@ -288,7 +282,7 @@ def case_overloaded(tf):
     with tf.Session() as sess:
         values = sess.run([f, i, p])
     return {"names": [f.name, i.name, f.op.type, i.op.type],
-            "plus": _made_up(p.op.type), "dtypes": [f.dtype.name, i.dtype.name],
+            "plus": p.op.type, "dtypes": [f.dtype.name, i.dtype.name],
             "values": values}
 
 
@@ -409,3 +403,288 @@ def case_captured_variables(tf):
         sess.run(train)
         after = sess.run([w, r, loss])
     return {"names": [t.name for t in g], "values": values, "after": after}
+
+
+def _variables(tf):
+    """Each global variable's name, class, trainability and op type (TF hoists the
+    variables a body creates into the outer graph)."""
+    trainable = set(v.name for v in tf.trainable_variables())
+    return [(v.name, type(v).__name__, v.name in trainable, v.op.type,
+             v.graph is tf.get_default_graph()) for v in tf.global_variables()]
+
+
+def _first_line(error):
+    return str(error).split("\n")[0]
+
+
+def case_get_variable_in_body(tf):
+    """`tf.get_variable` in a body: made in the outer graph in the variable scope the
+    function was defined in (a scope opened inside the body adds to it), trainable or
+    not; the call captures each variable's snapshot; gradients reach the variables."""
+    function = _function(tf)
+    with tf.variable_scope("s"):
+        @function.Defun(tf.float32, func_name="Affine")
+        def affine(x):
+            w = tf.get_variable("w", [3], initializer=tf.constant_initializer([2., 3., 4.]))
+            with tf.variable_scope("inner"):
+                b = tf.get_variable("b", [], initializer=tf.constant_initializer(1.0),
+                                    trainable=False)
+            return x * w + b
+
+        name = affine.name
+    with tf.name_scope("call"):
+        y = affine(tf.constant(X[0], name="x"))
+    y2 = affine(y, name="again")
+    grads = tf.gradients(tf.reduce_sum(y2 * y2), tf.global_variables())
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y, y2] + grads)
+    return {"name": name, "variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()
+                    if not op.name.startswith("gradients")],
+            "inputs": [[t.name for t in op.inputs] for op in (y.op, y2.op)],
+            "signature": [[a.name for a in affine.definition.signature.input_arg],
+                          sorted(n.op for n in affine.definition.node_def)],
+            "values": values}
+
+
+def case_resource_variable_in_body(tf):
+    """A resource variable made in a body is read outside it: the call takes the value
+    (TF's capture_resource_var_by_value); trained with GradientDescent."""
+    function = _function(tf)
+
+    @function.Defun(tf.float32, func_name="Scaled")
+    def scaled(x):
+        w = tf.get_variable("w", [3], initializer=tf.constant_initializer([2., 3., 4.]),
+                            use_resource=True)
+        return x * w
+
+    y = scaled(tf.constant(X[0], name="x"))
+    loss = tf.reduce_sum(y * y)
+    grads = tf.gradients(loss, tf.trainable_variables())
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y] + grads)
+        sess.run(train)
+        after = sess.run(tf.global_variables())
+    return {"variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()][:8],
+            "inputs": [t.op.type for t in y.op.inputs], "values": values, "after": after}
+
+
+def case_tf_variable_in_body(tf):
+    """`tf.Variable` in a body: its ops are made in the outer graph (TF's init_scope), in
+    the body's name scope; trained through the call."""
+    function = _function(tf)
+
+    @function.Defun(tf.float32, func_name="WithVariable")
+    def with_variable(x):
+        with tf.name_scope("layer"):
+            v = tf.Variable([2.0, -1.0, 0.5], name="v")
+        return tf.reduce_sum(tf.square(x * v))
+
+    loss = with_variable(tf.constant(X[1], name="x"))
+    train = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        before = sess.run(loss)
+        sess.run(train)
+        after = sess.run([loss] + tf.global_variables())
+    return {"variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()][:7],
+            "values": [before] + after}
+
+
+def case_variable_reuse_in_body(tf):
+    """A body's `get_variable` asks the defining scope with the body's own `reuse` (False):
+    a second function making the same variable fails even under `reuse=True` or
+    AUTO_REUSE outside; `reuse=True` inside the body gets the existing one."""
+    function = _function(tf)
+
+    def body(x):
+        return x * tf.get_variable("w", [3], initializer=tf.constant_initializer(2.0))
+
+    out = {}
+    with tf.variable_scope("s"):
+        function.Defun(tf.float32, func_name="First")(body)(tf.constant(X[0]))
+    for label, reuse in (("reuse", True), ("auto", tf.AUTO_REUSE)):
+        try:
+            with tf.variable_scope("s", reuse=reuse):
+                function.Defun(tf.float32, func_name=f"Again_{label}")(body)(
+                    tf.constant(X[0]))
+            out[label] = "ok"
+        except ValueError as e:
+            out[label] = _first_line(e)
+
+    @function.Defun(tf.float32, func_name="Shared")
+    def shared(x):
+        with tf.variable_scope("s", reuse=True):
+            return x * tf.get_variable("w", [3])
+
+    y = shared(tf.constant(X[0]))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out["value"] = sess.run(y)
+    out["variables"] = _variables(tf)
+    return out
+
+
+def case_variables_in_nested_bodies(tf):
+    """A Defun called in another's body makes its variable in the outermost graph, in the
+    variable scope open in the calling body; both calls capture the snapshots."""
+    function = _function(tf)
+
+    @function.Defun(tf.float32, func_name="Inner")
+    def inner(x):
+        return x * tf.get_variable("w", [3], initializer=tf.constant_initializer([2., 3., 4.]))
+
+    @function.Defun(tf.float32, func_name="Outer")
+    def outer(x):
+        with tf.variable_scope("o"):
+            return inner(x) + tf.get_variable("b", [], initializer=tf.constant_initializer(1.))
+
+    y = outer(tf.constant(X[0], name="x"))
+    grads = tf.gradients(tf.reduce_sum(y * y), tf.global_variables())
+    graph = tf.get_default_graph()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y] + grads)
+    return {"variables": _variables(tf),
+            "ops": [(op.name, op.type) for op in graph.get_operations()][:10],
+            "inputs": [t.name for t in y.op.inputs], "library": _library(graph),
+            "values": values}
+
+
+def case_hashed_names_of_bodies(tf):
+    """TF's made-up names of several bodies: TF's hash of its FunctionDef (results named
+    by their ops, nodes renamed beside them, a docstring, a stateful body, string and
+    integer constants, a captured tensor, two results of one op, an argument named as a
+    node, a nested call)."""
+    function = _function(tf)
+    c = tf.constant(2.0, name="c")
+
+    @function.Defun(tf.float32, tf.float32)
+    def affine(x, y):
+        """Affine map."""
+        return tf.tanh(tf.matmul(x, y)) + 3.0, tf.reduce_sum(x, [0])
+
+    @function.Defun(tf.int32)
+    def strings(x):
+        return tf.strings.as_string(x), tf.random_uniform([2]), tf.constant(["a", "bc"])
+
+    @function.Defun(tf.float32)
+    def captured(x):
+        return x * c
+
+    @function.Defun(tf.float32)
+    def twice(x):
+        y = tf.identity(x)
+        return y, y, x
+
+    @function.Defun(tf.float32, tf.float32)
+    def Identity(Identity, y):  # noqa: N802, N803 - an argument named as the body's node
+        return tf.identity(Identity) * y
+
+    @function.Defun(tf.float32, tf.float32)
+    def outer(x, w):
+        return affine(x, w)[1] * captured(x)
+
+    x = tf.constant(X, name="x")
+    out = [affine(x, tf.transpose(x))[0], strings(tf.constant([1, 2]))[0], captured(x),
+           twice(x)[1], Identity(x, x), outer(x, tf.transpose(x))]
+    functions = (affine, strings, captured, twice, Identity, outer)
+    names = [f.name for f in functions]
+    graph = tf.get_default_graph()
+    signatures = {f.signature.name: ([a.name for a in f.signature.input_arg],
+                                     [a.name for a in f.signature.output_arg],
+                                     sorted(n.name for n in f.node_def))
+                  for f in graph.as_graph_def().library.function}
+    with tf.Session() as sess:
+        values = sess.run([t for k, t in enumerate(out) if k != 1])
+    return {"names": names, "types": [t.op.type for t in out],
+            "stateful": [f.definition.signature.is_stateful for f in functions],
+            "signatures": signatures, "values": values}
+
+
+def case_overloaded_grad_func(tf):
+    """tensor2tensor's shake-shake form: an overloaded Defun (no input types) whose
+    gradient function is overloaded too; the instance's name leaves the gradient function
+    out (named before it is known), its GradientDef differentiates the calls."""
+    function = _function(tf)
+
+    @function.Defun()
+    def equal_grad(x1, x2, dy):
+        return dy * 0.5, dy * 0.5
+
+    @function.Defun(grad_func=equal_grad)
+    def mix(x1, x2):
+        return 0.3 * x1 + 0.7 * x2
+
+    a = tf.constant(X[0], name="a")
+    b = tf.constant(X[1], name="b")
+    y = mix(a, b)
+    grads = tf.gradients(tf.reduce_sum(y * y), [a, b])
+    library = _library(tf.get_default_graph())
+    with tf.Session() as sess:
+        values = sess.run([y] + grads)
+    return {"type": y.op.type, "library": library, "values": values}
+
+
+def case_t2t_recompute_grad(tf):
+    """tensor2tensor's `fn_with_custom_grad` / `recompute_grad` (common_layers.py, without
+    contrib's arg_scope): an identity Defun over the inputs, the variables the function made
+    and its outputs, whose Python gradient recomputes the function under `reuse=True`
+    and differentiates it with tf.gradients."""
+    function = _function(tf)
+    built = []
+
+    def layer(x):
+        w = tf.get_variable("w", initializer=np.linspace(-1, 1, 12, dtype=np.float32)
+                            .reshape(3, 4))
+        return tf.tanh(tf.matmul(x, w))
+
+    def grad_fn(inputs, variables, outputs, output_grads):
+        with tf.control_dependencies(output_grads):
+            with tf.variable_scope(built[0], reuse=True):
+                outputs = [layer(*inputs)]
+        grads = tf.gradients(outputs, inputs + variables, output_grads)
+        return grads[:len(inputs)], grads[len(inputs):]
+
+    def recompute(x):
+        vs = tf.get_variable_scope()
+        before = len(vs.trainable_variables())
+        built.append(vs)
+        outputs = [layer(x)]
+        train_vars = vs.trainable_variables()[before:]
+        nested = [[x], train_vars, outputs]
+
+        def custom_grad_fn(op, *dys):
+            fn_inputs, fn_vars, fn_outputs = tf.nest.pack_sequence_as(nested, list(op.inputs))
+            grad_inputs, grad_vars = grad_fn(fn_inputs, fn_vars, fn_outputs, list(dys))
+            return tuple(grad_inputs + grad_vars + [None] * len(fn_outputs))
+
+        @function.Defun(*[t.dtype for t in tf.nest.flatten(nested)],
+                        func_name="identity_custom_grad1", python_grad_func=custom_grad_fn,
+                        shape_func=lambda _: [t.get_shape() for t in outputs])
+        def identity(*args):
+            return tuple(tf.identity(t) for t in tf.nest.pack_sequence_as(nested, args)[2])
+
+        return identity(*tf.nest.flatten(nested))
+
+    x = tf.constant(X, name="x")
+    with tf.variable_scope("rc"):
+        y = recompute(x)
+    loss = tf.reduce_sum(y * y)
+    grads = tf.gradients(loss, [x] + tf.trainable_variables())
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([y] + grads)
+        sess.run(train)
+        after = sess.run(tf.trainable_variables())
+    return {"type": y.op.type, "shape": str(y.shape), "variables": _variables(tf),
+            "values": values, "after": after}

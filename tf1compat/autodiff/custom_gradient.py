@@ -56,6 +56,7 @@ class CustomGradRecord:
     context: Any = None                     # control-flow context the sub-graph is in
     scope: str = ""                         # name scope the sub-graph was built in
     start_id: int = 0                       # ops with larger ids belong to the sub-graph
+    end_id: int = 0                         # ... up to this id
 
 
 def captures_of(op: Operation) -> List[Tensor]:
@@ -150,7 +151,7 @@ def _build_record(op: Operation, fn: Callable[..., Any], grad_scope: str) -> Cus
             input_grads.append(g)
     captures, reads = _captures(op, start, grad_inputs, input_grads)
     return CustomGradRecord(op, grad_inputs, input_grads, captures, reads,
-                            graph._control_flow_context, scope, start)
+                            graph._control_flow_context, scope, start, graph._next_id)
 
 
 def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],

@@ -14,32 +14,39 @@ registered gradient, else `grad_func` (a Defun called on the inputs and the outp
 gradients, named `<op>_grad/SymbolicGradient`), else TF's symbolic gradient of the body
 (torch autograd through the called function).
 
-The name is `<python name>_<hash>` unless `func_name` is given, as TF's; the hash is of
-tf1compat's FunctionDef (11 characters as TF's, not TF's value: TF hashes its own
-FunctionDef bytes with its C++ fingerprint). Variables created in a body are not hoisted
-into the outer graph as TF does (NotImplementedError).
+The name is `<python name>_<hash>` unless `func_name` is given, TF's very name: the
+FunctionDef is written as TF's `TF_GraphToFunction` writes it (its result, argument and
+node names, `is_stateful`) and hashed as TF hashes it (graphdef/function_hash.py).
+
+Variables a body creates live in the outer graph, as TF hoists them: `tf.get_variable` goes
+through the function graph's custom getter to the variable scope the function was defined
+in (TF's `_FuncGraph.getvar`), `tf.Variable` builds under `init_scope`, which leaves the
+body for the outermost graph, and the body's variable collections are the outer graph's.
+The body captures the variable's snapshot (a resource variable's value, read outside).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.func_graph import FuncGraph
-from tf1compat.framework.graph import Graph, get_default_graph
+from tf1compat.framework.graph import Graph, GraphKeys, get_default_graph
 from tf1compat.framework.op_def import registered_op_types
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.graphdef.function_export import FunctionExport
+from tf1compat.graphdef.function_hash import function_name_hash
 from tf1compat.graphdef.function_library import LibraryFunction, function_library
 from tf1compat.graphdef.graph_import import group_inputs
 from tf1compat.graphdef.graph_io import UnserializableGraphError
 from tf1compat.serialization.messages import FunctionDef
 from tf1compat.util import tf_inspect
+from tf1compat.variables.resource_variable import ResourceVariable
+from tf1compat.variables.variable_scope import (_VARSTORE_KEY, _get_default_variable_store,
+                                                get_variable_scope, variable_scope)
 
 __all__ = ["Defun", "from_library"]
 
@@ -115,9 +122,7 @@ class _DefinedFunction:
                  capture_by_value: bool = False,
                  allowlisted_stateful_ops: Any = None,
                  capture_resource_var_by_value: bool = True, **kwargs: Any) -> None:
-        # A captured resource variable is passed as its handle (read inside the body):
-        # the values equal TF's capture of its value.
-        del capture_resource_var_by_value
+        self._capture_resource_var_by_value = capture_resource_var_by_value
         self._func = func
         self._input_types = tuple(D.as_dtype(t) for t in input_types)
         self._func_name = func_name
@@ -184,14 +189,16 @@ class _DefinedFunction:
 
     def _define(self, outer: Graph) -> LibraryFunction:
         graph = _DefunGraph(self._func_name or _func_name(self._func), outer,
-                            self._capture_by_value, self._allowlisted_stateful_ops)
+                            self._capture_by_value, self._allowlisted_stateful_ops,
+                            self._capture_resource_var_by_value)
         library = function_library(outer)
         # Defuns called in the body join the outer graph's library (TF: sub-functions).
         graph._extras["function_library"] = library
         with graph.building():
             args = [graph.placeholder(t, None, n)
                     for n, t in zip(self._arg_names, self._input_types)]
-            outputs = self._func(*args)
+            with variable_scope("", custom_getter=graph.getvar):
+                outputs = self._func(*args)
             if outputs is None:
                 outputs = []
             else:
@@ -200,12 +207,6 @@ class _DefinedFunction:
                 if any(t is None for t in outputs):
                     raise ValueError(f"Function {graph.name} can not return None.")
             outputs = [graph.capture(convert_to_tensor(t)) for t in outputs]
-        variables = [op.name for op in graph.get_operations() if op._op_def.is_variable]
-        if variables:
-            raise NotImplementedError(
-                f"function.Defun {graph.name!r} creates variables ({variables[0]}); TF "
-                "hoists them into the outer graph, tf1compat does not: create them outside "
-                "the function")
         self._extra_inputs = graph.captured_tensors
         inputs = args + graph.capture_placeholders
         out_names = self._out_names or _output_names(outputs)
@@ -231,7 +232,7 @@ class _DefinedFunction:
         if self._func is not None and self._func.__doc__:
             fdef.signature.description = self._func.__doc__
         if not self._func_name:
-            fdef.signature.name = f"{base}_{_hash(fdef)}"
+            fdef.signature.name = f"{base}_{function_name_hash(fdef)}"
         function = LibraryFunction.from_graph(fdefs, graph, inputs, outputs, library)
         function.unserializable = unserializable
         function.python_grad_func = self._python_grad_func
@@ -256,6 +257,10 @@ class _DefinedFunction:
         self.add_to_graph(graph)
         function = self._library_function()
         inputs = [convert_to_tensor(a) for a in args] + self._extra_inputs
+        if isinstance(graph, FuncGraph):
+            # Outer values a call in a body uses are captured in the caller's name scope
+            # (TF creates the call op without a scope of its own: `Placeholder`).
+            inputs = [graph.capture(t) for t in inputs]
         if len(inputs) != len(function.input_names):
             raise ValueError(f"Expected {len(function.input_names):d} arguments, got "
                              f"{len(inputs):d}.")
@@ -304,8 +309,11 @@ class _OverloadedFunction:
                                        self._python_grad_func, out_names=self._out_names,
                                        **self._extra_kwargs)
             if self._grad_func:
-                output_types = defined._library_function().output_dtypes
-                defined._grad_func = self._grad_func.instantiate(input_types + output_types)
+                # Named before its gradient function is known (as TF: no `_<grad name>`).
+                function = defined._library_function()
+                defined._grad_func = self._grad_func.instantiate(
+                    input_types + function.output_dtypes)
+                function.grad_func = defined._grad_func._library_function()
             self._overload[key] = defined
         return defined
 
@@ -319,11 +327,37 @@ class _DefunGraph(FuncGraph):
     `capture_by_value` copies the ops computing them into the body (TF's `_FuncGraph`)."""
 
     def __init__(self, name: str, outer: Graph, capture_by_value: bool,
-                 allowlisted_stateful_ops: set):
+                 allowlisted_stateful_ops: set, capture_resource_var_by_value: bool):
         super().__init__(name, outer)
         self._by_value = capture_by_value
         self._allowlisted = allowlisted_stateful_ops
+        self._resource_by_value = capture_resource_var_by_value
         self._copied: Dict[Tensor, Tensor] = {}
+        # Variables live in the outer graph (TF hoists them): `init_scope` builds there,
+        # the body's variable collections and variable store are the outer graph's, and
+        # `tf.get_variable` goes through `getvar` in the variable scope of the definition.
+        self.lift_init_scope_to = outer
+        for key in GraphKeys._VARIABLE_COLLECTIONS + [_VARSTORE_KEY]:
+            self._collections[key] = outer.get_collection_ref(key)
+        self._vscope = get_variable_scope()
+
+    def getvar(self, getter: Callable[..., Any], name: str, shape: Any = None,
+               dtype: Any = None, initializer: Any = None, reuse: Any = None,
+               trainable: bool = True, collections: Any = None, use_resource: Any = None,
+               **kwargs: Any) -> Any:
+        """TF's `_FuncGraph.getvar`: the variable, made in the outer graph by the variable
+        scope the function was defined in (the body's own scope's `reuse` and the other
+        arguments of `get_variable` are not passed on, as in TF)."""
+        del getter, kwargs
+        with self.outer_graph.as_default():
+            var = self._vscope.get_variable(
+                _get_default_variable_store(), name, shape=shape, dtype=dtype,
+                initializer=initializer, reuse=reuse, trainable=trainable,
+                collections=collections, use_resource=use_resource)
+            if isinstance(var, ResourceVariable) and self._resource_by_value:
+                # Read outside the function: the body gets the value (pure, differentiable).
+                return var.value()
+        return var
 
     def placeholder(self, dtype: Any, shape: Any, name: str) -> Tensor:
         if name == "capture":
@@ -397,16 +431,21 @@ def _func_name(func: Any) -> str:
 
 
 def _output_names(outputs: List[Tensor]) -> List[str]:
-    """TF's result names: each output's op name in lower case, made unique."""
-    used: set = set()
+    """TF's result names: each output's op name in lower case, other characters than
+    letters and digits as `_`, from its first letter on (`unknown` without one), made
+    unique as `<name>_0`, `<name>_1`, ..."""
+    counts: Dict[str, int] = {}
     names = []
     for t in outputs:
-        base = "".join(c if c.isalnum() or c == "_" else "_" for c in t.op.name.lower())
-        name, i = base, 0
-        while name in used:
-            i += 1
-            name = f"{base}_{i}"
-        used.add(name)
+        base = "".join(c if c.isalnum() and c.isascii() else "_" for c in t.op.name.lower())
+        letters = [i for i, c in enumerate(base) if c.isalpha()]
+        name = base[letters[0]:] if letters else "unknown"
+        if name in counts:
+            stem = name
+            while name in counts:
+                name = f"{stem}_{counts[stem]}"
+                counts[stem] += 1
+        counts[name] = 0
         names.append(name)
     return names
 
@@ -422,17 +461,6 @@ def _signature_only(name: str, inputs: List[Tensor], outputs: List[Tensor],
     for t, n in zip(outputs, out_names):
         fdef.signature.output_arg.add(name=n, type=t.dtype.base_dtype.as_datatype_enum)
     return fdef
-
-
-def _hash(fdef: FunctionDef) -> str:
-    """11 characters naming the definition (TF's form: a 64-bit hash in base64, with `-`
-    and `_` replaced by `a` and `A`)."""
-    unnamed = FunctionDef()
-    unnamed.CopyFrom(fdef)
-    unnamed.signature.name = ""
-    digest = hashlib.sha1(unnamed.SerializeToString(deterministic=True)).digest()[:8]
-    text = base64.urlsafe_b64encode(digest).decode().rstrip("=")
-    return text.replace("-", "a").replace("_", "A")
 
 
 def _type_list_to_str(types: Sequence[Any]) -> str:

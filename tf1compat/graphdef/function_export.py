@@ -133,6 +133,16 @@ class FunctionExport:
                     {"_tf_data_function": True})
         return name
 
+    def keep_calls(self, ops: List[Operation]) -> None:
+        """Marks the functions with a GradientDef that `ops` call `_noinline`: TF inlines
+        such a call inside a gradient's forward function (itself `_noinline`) before
+        differentiating it, which would lose the call's GradientDef."""
+        names = {op.type for op in ops if op._op_def.function is not None}
+        with_gradient = {g.function_name for g in self.library.gradient}
+        for fdef in self.library.function:
+            if fdef.signature.name in names & with_gradient:
+                fdef.attr["_noinline"].CopyFrom(attr_to_proto(True))
+
     def reserve(self, names: List[str]) -> None:
         """Keeps `names` (functions written elsewhere in the same library) unused."""
         self._used.update(names)
@@ -180,7 +190,7 @@ class FunctionExport:
         its arguments, `outputs` its results named `out_names`. It is the library's last
         function; the functions its body needs (tf.cond's branches, ...) come before."""
         self._used.add(name)
-        self._write(name, inputs, outputs, ops, attrs, result_names=out_names)
+        self._write(name, inputs, outputs, ops, attrs, result_names=out_names, tf_names=True)
         return self.library.function[-1]
 
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
@@ -231,11 +241,12 @@ class FunctionExport:
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
                aliases: Optional[Dict[Tensor, Tensor]] = None,
-               result_names: Optional[List[str]] = None) -> None:
+               result_names: Optional[List[str]] = None, tf_names: bool = False) -> None:
         """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
         name of each output) to write an op as other ops (gradient_lowering.py,
         cond_lowering.py; `name_of(tensor)` names the function's values so far);
-        `result_names` names its outputs (default `output_<k>`)."""
+        `result_names` names its outputs (default `output_<k>`). `tf_names`: arguments
+        and nodes named as TF's `TF_GraphToFunction` names them (`_rename_as_tf`)."""
         fdef = FunctionDef()
         fdef.signature.name = name
         if ops is None:    # a factory: the ops computing the outputs, from the graph
@@ -247,7 +258,7 @@ class FunctionExport:
         names = {op.name for op in body}
         # An argument named as a node of the body (the input `stack/1` of a tf.stack
         # beside the op `stack_1` of another) would make the body's names ambiguous.
-        used: set = set(names)
+        used: set = set() if tf_names else set(names)
         arg_of: Dict[Tensor, str] = {}
         for t in inputs:
             arg = _arg_name(t.op.name, used)
@@ -297,6 +308,11 @@ class FunctionExport:
                 f"{t.op.name}:{output_arg(t.op, t.value_index)}"
         for key, value in attrs.items():
             fdef.attr[key].CopyFrom(attr_to_proto(value))
+        if tf_names:
+            _rename_as_tf(fdef)
+            # TF marks a function stateful when one of its nodes is (and hashes that).
+            if any(op._op_def.stateful for op in body):
+                fdef.signature.is_stateful = True
         self.library.function.append(fdef)
 
     def attr_overrides(self, op: Operation) -> Dict[str, AttrValue]:
@@ -304,6 +320,8 @@ class FunctionExport:
         A TF 1.x call op (its type is a function's name) has its function written too."""
         if op._op_def.function is not None:
             self.add(op._op_def.function)
+            from tf1compat.graphdef.defun_gradients import add_gradient
+            add_gradient(self, op)
         out: Dict[str, AttrValue] = {}
         for key, value in op.attrs.items():
             if key == "dataset_factory" and isinstance(value, Tensor):
@@ -313,6 +331,43 @@ class FunctionExport:
             if proto is not None:
                 out[key] = proto
         return out
+
+
+def _rename_as_tf(fdef: FunctionDef) -> None:
+    """TF's names (graph_to_functiondef.cc `NodeNameMapping`): the results keep theirs,
+    then each argument and each node in order takes its name, or `<name>_<k>` with the
+    first k free where a name is taken (an argument `x` beside a node `x`: `x`, `x_0`).
+    What the function hashes, so its made-up name is TF's."""
+    counts: Dict[str, int] = {a.name: 0 for a in fdef.signature.output_arg}
+
+    def unique(name: str) -> str:
+        if name not in counts:
+            counts[name] = 0
+            return name
+        while True:
+            candidate = f"{name}_{counts[name]}"
+            counts[name] += 1
+            if candidate not in counts:
+                counts[candidate] = 0
+                return candidate
+    args: Dict[str, str] = {}
+    for arg in fdef.signature.input_arg:
+        args[arg.name] = arg.name = unique(arg.name)
+    nodes: Dict[str, str] = {}
+    for node in fdef.node_def:
+        nodes[node.name] = node.name = unique(node.name)
+
+    def ref(text: str) -> str:
+        control = text.startswith("^")
+        head, sep, tail = text.lstrip("^").partition(":")
+        head = nodes.get(head, head) if sep or control else args.get(head, head)
+        return ("^" if control else "") + head + sep + tail
+    for node in fdef.node_def:
+        renamed = [ref(i) for i in node.input]
+        del node.input[:]
+        node.input.extend(renamed)
+    for key in list(fdef.ret):
+        fdef.ret[key] = ref(fdef.ret[key])
 
 
 def upstream_ops(outputs: List[Tensor]) -> List[Operation]:

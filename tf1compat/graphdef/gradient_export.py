@@ -259,6 +259,7 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
                                   {t: g[0] for g in groups for t in g[1:]}, context)
     except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
         return f"its forward function cannot be written ({e})"
+    functions.keep_calls(body)
     # The outside values are the graph's own tensors where the gradient node reads them.
     return func, [t.tensor if isinstance(t, OuterValue) else t for t in f_inputs]
 
@@ -346,7 +347,8 @@ def unsupported(op: Operation) -> Optional[str]:
 def _call_reason(function: Any, seen: Set[Any]) -> Optional[str]:
     """Why TF cannot differentiate a call of a graph function inside f (None if it can: the
     function has a gradient function, or TF differentiates every op of its body)."""
-    if function.grad_func is not None or function in seen:
+    if function.grad_func is not None or function.python_grad_func is not None or \
+            function in seen:
         return None
     seen.add(function)
     function.build()

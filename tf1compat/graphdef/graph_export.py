@@ -15,9 +15,11 @@ Beyond one op per node:
 Ops whose behaviour lives only in this process cannot be written; the
 UnserializableGraphError (a ValueError) names the first one: ops with Python gradients
 (`tf.custom_gradient`, `RegisterGradient` overrides on a `tf.gradients` path,
-`stop_gradients`). `py_func` is written as TF's `PyFunc` with its token, which works in the
-process that registered the function, as in TF (so is `Dataset.from_generator`, TF's
-GeneratorDataset over three PyFunc functions); `tf.switch_case` as TF's functional `Case`.
+`stop_gradients`); a `function.Defun` call's Python gradient is written as its function's
+GradientDef (defun_gradients.py), its sub-graph left out. `py_func` is written as TF's
+`PyFunc` with its token, which works in the process that registered the function, as in
+TF (so is `Dataset.from_generator`, TF's GeneratorDataset over three PyFunc functions);
+`tf.switch_case` as TF's functional `Case`.
 """
 
 from __future__ import annotations
@@ -43,8 +45,11 @@ class GraphExport:
         from tf1compat.graphdef.function_export import FunctionExport
         graph = graph or get_default_graph()
         scope = export_scope.rstrip("/") + "/" if export_scope else None
+        from tf1compat.graphdef.defun_gradients import subgraph_ops
+        # The gradients of Defun calls are written as their functions' GradientDefs.
+        skipped = subgraph_ops(graph)
         ops = [op for op in (graph.get_operations() if ops is None else ops)
-               if not scope or op.name.startswith(scope)]
+               if (not scope or op.name.startswith(scope)) and op not in skipped]
         if scope:
             _check_scope_closed(ops, scope, export_scope)
         functions = FunctionExport(add_shapes)

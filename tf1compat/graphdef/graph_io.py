@@ -60,12 +60,15 @@ def check_serializable(op: Operation) -> None:
     if reason is None and op.type == "SymbolicGradient":
         from tf1compat.autodiff.grad_mode import grad_info
         info = grad_info(op)
-        if info is not None and (info.stop_ops or info.custom_ops):
+        from tf1compat.graphdef.defun_gradients import unwritable_reason
+        if info is not None and (info.stop_ops or any(
+                unwritable_reason(c) is not None for c in info.custom_ops)):
             reason = "its stop_gradients / custom gradients are Python graph-build state"
     if reason is None:
         from tf1compat.autodiff.grad_mode import custom_record
         if custom_record(op) is not None:
-            reason = "its gradient is a Python function (tf.custom_gradient)"
+            from tf1compat.graphdef.defun_gradients import unwritable_reason
+            reason = unwritable_reason(op)
     if reason is not None:
         raise UnserializableGraphError(
             f"Cannot serialize op {op.name!r} of type {op.type}: {reason}. tf1compat writes "

@@ -91,11 +91,24 @@ def init_scope() -> Iterator[None]:
     """TF's `ops.init_scope` in graph mode: no control dependencies, no control-flow region.
 
     The name scope is kept, so ops are named as in the enclosing scope. Inside a function
-    traced under eager execution (tf.function), the block runs eagerly, as TF lifts it.
+    traced under eager execution (tf.function), the block runs eagerly, as TF lifts it;
+    inside a `function.Defun` body, in the graph the function is defined for.
     """
-    if not _context._state["eager"] and getattr(get_default_graph(), "_outer_eager", False):
+    graph = get_default_graph()
+    if not _context._state["eager"] and getattr(graph, "_outer_eager", False):
         from tf1compat.autodiff.tape import lift_to_eager
         with lift_to_eager():
+            yield
+        return
+    outer = graph
+    while getattr(outer, "lift_init_scope_to", None) is not None:
+        outer = outer.lift_init_scope_to
+    if outer is not graph:
+        # A `function.Defun` body: TF's init_scope builds in the outermost graph that is
+        # not a function, in the body's name scope (variables created there are hoisted).
+        scope = graph.get_name_scope()
+        with outer.as_default(), outer.name_scope(scope + "/" if scope else ""), \
+                control_dependencies(None):
             yield
         return
     with control_dependencies(None):
