@@ -7,7 +7,21 @@
   but its `nn.dropout` with a rate of 0 still draws an op seed (TF 2.x's dummy RNG step),
   which contrib's keep-prob-1 shortcut here skipped, so every later seeded initializer
   was one seed behind.
+* openai/baselines (2020 master, TF1): a2c and ppo2 models with mlp / cnn / cnn_small /
+  lstm / lnlstm / cnn_lnlstm / conv_only policies and Discrete, Box and MultiDiscrete
+  action spaces, and deepq's build_train (layer-normed mlp, dueling conv), driven with fake
+  envs, matched TF's step outputs, losses and trained parameters; common/tests' tf_util,
+  schedules and segment-tree tests pass. The cases pin its probability-distribution
+  and ppo2 loss patterns.
 """
+
+import numpy as np
+
+from tests.golden.harness import tolerance
+
+
+def _seeded(shape, seed=0, scale=1.0):
+    return (np.random.RandomState(seed).uniform(-1, 1, shape) * scale).astype(np.float32)
 
 
 def case_slim_dropout_keep_prob_one_draws_op_seed(tf):
@@ -36,3 +50,71 @@ def case_slim_dropout_keep_prob_one_draws_op_seed(tf):
                 out[name] = {"same_tensor": y is x, "seed2": r.op.get_attr("seed2"),
                              "r": sess.run(r)}
     return out
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_baselines_pd_gumbel_sample_and_neglogp(tf):
+    """openai/baselines' CategoricalPd: a seeded Gumbel-max sample
+    `argmax(logits - log(-log(u)))`, neglogp through sparse softmax cross entropy on
+    one-hot labels' argmax, its max-shifted entropy and KL; DiagGaussianPd's neglogp."""
+    tf.set_random_seed(0)
+    logits = tf.constant(_seeded([4, 3], 1, 2.0))
+    other = tf.constant(_seeded([4, 3], 2, 2.0))
+    u = tf.random_uniform(tf.shape(logits), dtype=logits.dtype)
+    sample = tf.argmax(logits - tf.log(-tf.log(u)), axis=-1)
+    one_hot = tf.one_hot(sample, logits.get_shape().as_list()[-1])
+    neglogp = tf.nn.softmax_cross_entropy_with_logits_v2(logits=logits, labels=one_hot)
+    a0 = logits - tf.reduce_max(logits, axis=-1, keepdims=True)
+    a1 = other - tf.reduce_max(other, axis=-1, keepdims=True)
+    ea0, ea1 = tf.exp(a0), tf.exp(a1)
+    z0 = tf.reduce_sum(ea0, axis=-1, keepdims=True)
+    z1 = tf.reduce_sum(ea1, axis=-1, keepdims=True)
+    p0 = ea0 / z0
+    entropy = tf.reduce_sum(p0 * (tf.log(z0) - a0), axis=-1)
+    kl = tf.reduce_sum(p0 * (a0 - tf.log(z0) - a1 + tf.log(z1)), axis=-1)
+    mean, logstd = tf.split(axis=-1, num_or_size_splits=2, value=tf.constant(_seeded([4, 4], 3)))
+    x = tf.constant(_seeded([4, 2], 4))
+    gauss = (0.5 * tf.reduce_sum(tf.square((x - mean) / tf.exp(logstd)), axis=-1)
+             + 0.5 * np.log(2.0 * np.pi) * tf.to_float(tf.shape(x)[-1])
+             + tf.reduce_sum(logstd, axis=-1))
+    with tf.Session() as sess:
+        return dict(zip(["sample", "neglogp", "entropy", "kl", "gauss"],
+                        sess.run([sample, neglogp, entropy, kl, gauss])))
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_baselines_ppo2_clipped_step(tf):
+    """ppo2's loss: clipped value loss (max of the two squares), the clipped ratio
+    objective, approxkl and clipfrac; gradients clipped by global norm and one Adam step
+    with epsilon 1e-5, as ppo2/model.py builds its train op."""
+    w = tf.Variable(_seeded([3, 2], 5), name="w")
+    v = tf.Variable(_seeded([3], 6), name="v")
+    obs = tf.constant(_seeded([5, 3], 7))
+    logits = tf.matmul(obs, w)
+    vpred = tf.reduce_sum(obs * v, axis=1)
+    actions = tf.constant([0, 1, 1, 0, 1])
+    neglogpac = tf.nn.sparse_softmax_cross_entropy_with_logits(logits=logits, labels=actions)
+    old_neglogp = tf.constant(_seeded([5], 8, 0.5) + 0.7)
+    old_v = tf.constant(_seeded([5], 9))
+    ret = tf.constant(_seeded([5], 10))
+    adv = tf.constant(_seeded([5], 11))
+    clip = 0.2
+    vclipped = old_v + tf.clip_by_value(vpred - old_v, -clip, clip)
+    vf_loss = .5 * tf.reduce_mean(tf.maximum(tf.square(vpred - ret), tf.square(vclipped - ret)))
+    ratio = tf.exp(old_neglogp - neglogpac)
+    pg_loss = tf.reduce_mean(tf.maximum(-adv * ratio,
+                                        -adv * tf.clip_by_value(ratio, 1.0 - clip, 1.0 + clip)))
+    approxkl = .5 * tf.reduce_mean(tf.square(neglogpac - old_neglogp))
+    clipfrac = tf.reduce_mean(tf.to_float(tf.greater(tf.abs(ratio - 1.0), clip)))
+    loss = pg_loss + 0.5 * vf_loss
+    params = tf.trainable_variables("")
+    trainer = tf.train.AdamOptimizer(learning_rate=3e-2, epsilon=1e-5)
+    grads_and_var = trainer.compute_gradients(loss, params)
+    grads, var = zip(*grads_and_var)
+    grads, grad_norm = tf.clip_by_global_norm(grads, 0.5)
+    train = trainer.apply_gradients(list(zip(grads, var)))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        stats = [sess.run([pg_loss, vf_loss, approxkl, clipfrac, grad_norm, train])[:-1]
+                 for _ in range(3)]
+        return {"stats": stats, "params": sess.run(params)}
