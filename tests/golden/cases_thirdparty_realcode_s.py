@@ -13,11 +13,19 @@
   envs, matched TF's step outputs, losses and trained parameters; common/tests' tf_util,
   schedules and segment-tree tests pass. The cases pin its probability-distribution
   and ppo2 loss patterns.
+* NVlabs/stylegan (v1): G_style and D_basic at 8x8 with tiny fmaps, dnnlib.tflib's Network
+  templates, clone and moving-average Gs, its Optimizer with and without loss scaling,
+  autosummary, the non-saturating G loss and D's R1 penalty: three training steps matched
+  TF. Its optimizer imports `tensorflow.python.ops.nccl_ops` at module level, which
+  tf1compat now provides (the towers' all-sum in one process); the cases pin that
+  module's construction and blur2d's nested custom gradient (R1's gradient of gradient).
+* google/dopamine (2019, TF1): its DQN, Rainbow and implicit-quantile agent tests (42)
+  pass on tf1compat.
 """
 
 import numpy as np
 
-from tests.golden.harness import tolerance
+from tests.golden.harness import catch, tolerance
 
 
 def _seeded(shape, seed=0, scale=1.0):
@@ -118,3 +126,66 @@ def case_baselines_ppo2_clipped_step(tf):
         stats = [sess.run([pg_loss, vf_loss, approxkl, clipfrac, grad_norm, train])[:-1]
                  for _ in range(3)]
         return {"stats": stats, "params": sess.run(params)}
+
+
+def _nccl_ops(tf):
+    if getattr(tf, "contrib", None) is not None:     # tf1compat
+        from tf1compat.internal import nccl_ops
+        return nccl_ops
+    from tensorflow.python.ops import nccl_ops
+    return nccl_ops
+
+
+def case_stylegan_nccl_ops_construction(tf):
+    """StyleGAN's optimizer imports `tensorflow.python.ops.nccl_ops` at module level and
+    all-sums the towers' gradients: one output per input, on that input's device, of the
+    inputs' shape and dtype; TF's ValueErrors for no tensors and for a tensor with no
+    device. (No value: TF's NCCL kernels need GPUs.)"""
+    nccl = _nccl_ops(tf)
+    with tf.device("/gpu:0"):
+        a = tf.ones([2, 3])
+    with tf.device("/gpu:1"):
+        b = tf.zeros([2, 3])
+    outs = nccl.all_sum([a, b])
+    bare = tf.ones([2])
+    return {"n": len(outs), "devices": [o.device for o in outs],
+            "shapes": [o.shape.as_list() for o in outs], "dtypes": [o.dtype.name for o in outs],
+            "broadcast_device": nccl.broadcast(a).device,
+            "empty": catch(lambda: nccl.all_sum([])),
+            "empty_reduce": catch(lambda: nccl.reduce_sum([])),
+            "no_device": catch(lambda: nccl.all_max([bare])),
+            "broadcast_no_device": catch(lambda: nccl.broadcast(bare))}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_stylegan_blur2d_nested_custom_gradient(tf):
+    """StyleGAN's blur2d: a depthwise NCHW blur whose tf.custom_gradient returns a flipped
+    blur that is itself a custom_gradient, so R1's gradient-of-gradient goes through the
+    inner function; first and second order gradients."""
+    def _blur(x, flip=False):
+        f = np.array([1, 2, 1], np.float32)
+        f = f[:, None] * f[None, :]
+        f /= np.sum(f)
+        if flip:
+            f = f[::-1, ::-1]
+        f = np.tile(f[:, :, None, None], [1, 1, int(x.shape[1]), 1])
+        return tf.nn.depthwise_conv2d(x, tf.constant(f), strides=[1, 1, 1, 1],
+                                      padding="SAME", data_format="NCHW")
+
+    @tf.custom_gradient
+    def blur(x):
+        y = _blur(x)
+
+        @tf.custom_gradient
+        def grad(dy):
+            return _blur(dy, flip=True), lambda ddx: _blur(ddx) * 3.0
+        return y, grad
+
+    x = tf.constant(_seeded([2, 2, 5, 5], 12))
+    w = tf.constant(_seeded([2, 2, 5, 5], 13))
+    y = blur(x * x)
+    g, = tf.gradients(tf.reduce_sum(y * w), x)
+    r1 = tf.reduce_sum(tf.square(g))
+    gg, = tf.gradients(r1, x)
+    with tf.Session() as sess:
+        return dict(zip(["y", "g", "gg"], sess.run([y, g, gg])))
