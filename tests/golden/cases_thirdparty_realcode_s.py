@@ -20,7 +20,9 @@
   tf1compat now provides (the towers' all-sum in one process); the cases pin that
   module's construction and blur2d's nested custom gradient (R1's gradient of gradient).
 * google/dopamine (2019, TF1): its DQN, Rainbow and implicit-quantile agent tests (42)
-  pass on tf1compat.
+  pass on tf1compat, and seeded DQN / Rainbow agents (36x36 frames, 9 steps of which 5
+  train) chose TF's actions and ended with TF's Q values. The case pins Rainbow's
+  categorical projection.
 """
 
 import numpy as np
@@ -189,3 +191,35 @@ def case_stylegan_blur2d_nested_custom_gradient(tf):
     gg, = tf.gradients(r1, x)
     with tf.Session() as sess:
         return dict(zip(["y", "g", "gg"], sess.run([y, g, gg])))
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_dopamine_rainbow_project_distribution(tf):
+    """dopamine's Rainbow `project_distribution`: the Bellman-shifted support clipped to
+    [v_min, v_max], tiled against the target support (tf.tile of a one-element Python list
+    of a tensor), triangular kernel weights and a reduce over the last axis; its tf.Assert
+    validation on a bad support raises at run time."""
+    target_support = tf.linspace(-2.0, 2.0, 5)
+    rewards = tf.constant([0.5, -1.0, 3.0])
+    supports = rewards[:, None] + 0.9 * tf.tile(target_support[None, :], [3, 1])
+    weights = tf.nn.softmax(tf.constant(_seeded([3, 5], 14, 2.0)))
+    deltas = target_support[1:] - target_support[:-1]
+    delta_z = deltas[0]
+    check = tf.Assert(tf.reduce_all(tf.equal(deltas, delta_z)), [target_support])
+    with tf.control_dependencies([check]):
+        v_min, v_max = target_support[0], target_support[-1]
+        batch_size = tf.shape(supports)[0]
+        num_dims = tf.shape(target_support)[0]
+        clipped = tf.clip_by_value(supports, v_min, v_max)[:, None, :]
+        tiled = tf.tile([clipped], [1, 1, num_dims, 1])
+        target = tf.reshape(tf.tile(target_support[:, None], [batch_size, 1]),
+                            [batch_size, num_dims, 1])
+        quotient = tf.clip_by_value(1 - tf.abs(tiled - target) / delta_z, 0, 1)
+        projection = tf.reshape(tf.reduce_sum(quotient * weights[:, None, :], 3),
+                                [batch_size, num_dims])
+    bad = tf.constant([0.0, 1.0, 3.0])
+    bad_deltas = bad[1:] - bad[:-1]
+    bad_check = tf.Assert(tf.reduce_all(tf.equal(bad_deltas, bad_deltas[0])), [bad])
+    with tf.Session() as sess:
+        return {"tiled_shape": tiled.shape.as_list(), "projection": sess.run(projection),
+                "bad_support": catch(lambda: sess.run(bad_check))}
