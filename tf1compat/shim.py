@@ -44,6 +44,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.variables": "tf1compat.internal.variable_scope",
     "tensorflow.python.ops.control_flow_ops": "tf1compat.internal.control_flow_ops",
     "tensorflow.python.ops.random_ops": "tf1compat.internal.random_ops",
+    "tensorflow.python.ops.nccl_ops": "tf1compat.internal.nccl_ops",
     "tensorflow.python.ops.gen_random_ops": "tf1compat.internal.gen_random_ops",
     # gradient-checkpointing keeps TF's own tf.gradients before patching tf.gradients.
     "tensorflow.python.ops.gradients": "tf1compat.autodiff.gradients",

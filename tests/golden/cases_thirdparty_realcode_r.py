@@ -4,8 +4,8 @@ research/deeplab's core utilities. Their own tf.test.TestCase files ran under re
 tf1compat, and seeded gradients of mobilenet_v2, resnet_v2, inception_v3, i3d and s3dg
 at a tiny input matched TF to float rounding. nasnet_cifar's final layer drew other
 initial values: its keep-prob-1 `slim.dropout` added an Identity that TF 1.15's contrib
-does not (fixed, case below), and some other op-count difference before that layer still
-shifts its op seed (not yet found). The cases pin the patterns those nets lean on:
+does not (fixed, case below), and that dropout's skipped op-seed draw still shifted its
+seed (fixed, cases_thirdparty_realcode_s). The cases pin the patterns those nets lean on:
 
 * nasnet's `factorized_reduction`: the second path pads right/bottom and slices the first
   row and column away, a 1x1 stride-2 `avg_pool`, and an odd filter count split unevenly.

@@ -14,11 +14,11 @@ bijectors); `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
 `tf.contrib.resampler`, `tf.contrib.memory_stats`, `tf.contrib.text` (skip-gram sampling),
 `tf.contrib.integrate` (ODE solvers), `tf.contrib.gan` (TFGAN, as TF 1.14 had it);
 `tf.contrib.model_pruning` (magnitude pruning), `tf.contrib.receptive_field`;
-`tf.contrib.signal`, `tf.contrib.keras` and
-`tf.contrib.autograph`, which are core TF's `tf.signal`, `tf.keras` and `tf.autograph`
-(imported when first used). TF 2 has no contrib; TF 1.15's documentation is the
-reference. Any other contrib module or symbol raises an error naming it (with the reason
-and what to use instead from framework/unsupported_api.py)."""
+`tf.contrib.signal`, `tf.contrib.keras`, `tf.contrib.autograph` and `tf.contrib.nccl`,
+which are core TF's `tf.signal`, `tf.keras`, `tf.autograph` and
+`tensorflow.python.ops.nccl_ops` (imported when first used). TF 2 has no contrib; TF 1.15's
+documentation is the reference. Any other contrib module or symbol raises an error naming
+it (with the reason and what to use instead from framework/unsupported_api.py)."""
 
 # ruff: noqa: F401
 from tf1compat.contrib import (data, eager, framework, layers, legacy_seq2seq, losses, rnn,
@@ -45,7 +45,7 @@ import importlib as _importlib
 
 # Contrib modules that are exactly a core namespace (TF 1.15 re-exports them).
 _CORE_ALIASES = {"signal": "tf1compat.signal", "keras": "tf1compat.keras",
-                 "autograph": "tf1compat.api.autograph"}
+                 "autograph": "tf1compat.api.autograph", "nccl": "tf1compat.internal.nccl_ops"}
 _missing_name = _missing("tf.contrib")
 
 

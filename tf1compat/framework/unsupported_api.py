@@ -210,7 +210,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.cloud": _tf_only("it reads Google Cloud services through TF's C++ file systems"),
     "contrib.bigtable": _tf_only("it reads Cloud Bigtable through TF's C++ kernels"),
     "contrib.mpi_collectives": _DISTRIBUTED,
-    "contrib.nccl": _DISTRIBUTED,
     # -- distributed execution beyond tf.train.Server and Horovod ---------------------------------------------
     "distribute.RunOptions": _DISTRIBUTED,
     "distribute.experimental.TPUStrategy": _MULTI_WORKER_STRATEGY,

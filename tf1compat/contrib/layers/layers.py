@@ -21,6 +21,7 @@ from tf1compat.contrib.layers import utils
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import (GraphKeys, add_to_collection, add_to_collections,
                                        control_dependencies, get_collection, name_scope)
+from tf1compat.framework.random_seed import get_seed
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.layers import layers as core_layers
 from tf1compat.ops import array_ops, nn_ops
@@ -296,8 +297,9 @@ def dropout(inputs: Any, keep_prob: Any = 0.5, noise_shape: Any = None,
         if (isinstance(keep_prob, numbers.Real) and keep_prob == 1
                 and smart_constant_value(is_training)):
             # TF 1.15's Keras Dropout has no rate-0 shortcut: the training branch calls
-            # nn.dropout, which hands back `inputs` itself for a rate of 0 and adds no op
-            # (an Identity here would shift the op seeds of later random initializers).
+            # nn.dropout, which hands back `inputs` itself for a rate of 0 and adds no op,
+            # but still draws its op seed, so later random initializers get TF's seeds.
+            get_seed(seed)
             return utils.collect_named_outputs(outputs_collections, sc.name, inputs)
         layer = core_layers.Dropout(rate=1 - keep_prob, noise_shape=noise_shape, seed=seed,
                                     name=sc.name, _scope=sc)
