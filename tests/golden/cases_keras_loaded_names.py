@@ -52,6 +52,36 @@ def case_op_layer_constants_config(tf):
             "history": fitted.history}
 
 
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_op_layer_inputs_frozen_at_creation(tf):
+    """tf-keras evaluates a raw op's non-Keras inputs (a resource variable, a random op)
+    when the Model makes its `tf_op_layer_*`: a later assignment or draw reaches neither
+    the config nor a model rebuilt from it; an uninitialized variable fails the Model's
+    construction."""
+    inp = tf.keras.Input((3,))
+    v = tf.Variable([1.0, 2.0, 3.0], name="frozen_var", use_resource=True)
+    sess = tf.keras.backend.get_session()
+    sess.run(v.initializer)
+    drawn = tf.random.uniform([3], seed=1)
+    model = tf.keras.Model(inp, tf.add(tf.add(inp, v), drawn))
+    sess.run(v.assign([10.0, 10.0, 10.0]))
+    first, second = model.get_config(), model.get_config()
+    rebuilt = tf.keras.Model.from_config(first)
+    x = np.zeros((1, 3), np.float32)
+    try:
+        tf.keras.Model(inp, tf.add(inp, tf.Variable([1.0, 1.0, 1.0], name="never_init")))
+        uninitialized = "no error"
+    except Exception as e:  # noqa: BLE001 - the class is the result
+        uninitialized = type(e).__name__
+    def constants(config):
+        return [{str(i): value for i, value in layer["config"]["constants"].items()}
+                for layer in config["layers"][1:]]
+    return {"constants": constants(first), "second_read": constants(second),
+            "rebuilt_predict": rebuilt.predict(x),
+            "model_reads_variable": model.predict(x) - rebuilt.predict(x),
+            "uninitialized": uninitialized}
+
 def _multi_output(tf, metrics, weighted=None):
     inp = tf.keras.Input((3,), name="x")
     h = tf.keras.layers.Dense(4, activation="relu", kernel_initializer="ones", name="h")(inp)

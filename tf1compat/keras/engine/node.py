@@ -94,8 +94,11 @@ class Node:
 
     @property
     def output_shapes(self) -> Any:
-        """Shapes as tuples (K.int_shape); one output unwrapped unless this is an Input."""
-        return self._shapes(self.output_tensors)
+        """Shapes as tuples (K.int_shape), in the outputs' structure: a layer that returns
+        a list of one tensor (a `tf_op_layer_*`'s op outputs) has a list of one shape, as
+        in tf-keras (only the input shapes are unwrapped)."""
+        from tf1compat.keras.backend import int_shape
+        return nest.map_structure(int_shape, self.output_tensors)
 
     def _shapes(self, tensors: Any) -> Any:
         from tf1compat.keras.backend import int_shape

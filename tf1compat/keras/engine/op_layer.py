@@ -24,10 +24,10 @@ class TensorFlowOpLayer(Layer):
 
     `node_def` is the op's NodeDef (a NodeDef view, or its JSON dict from a config);
     `constants` maps the positions of the op's inputs that do not come from Keras tensors
-    to their tensors (same graph: reused) or values (a config's: re-created as Const ops
-    named as the NodeDef's inputs), as tf-keras's layer does. tf-keras evaluates such
-    inputs when the layer is made; here they stay live in their graph and are evaluated by
-    `get_config`."""
+    to their values (re-created as Const ops named as the NodeDef's inputs on replay), as
+    tf-keras's layer does: `create_keras_history` evaluates them when it makes the layer.
+    Tensors given here (a function graph's, whose values no session can fetch) are reused
+    in their graph and evaluated by `get_config`."""
 
     def __init__(self, node_def: Any, name: str, constants: Optional[Dict[Any, Any]] = None,
                  trainable: bool = True, dtype: Any = None, **kwargs: Any):
@@ -93,6 +93,30 @@ def _get_value(value: Any) -> Any:
     return value
 
 
+def _frozen(constants: Dict[int, Tensor]) -> Dict[int, Any]:
+    """tf-keras evaluates a raw op's non-Keras inputs when it makes the op's layer (in
+    Keras's session: a variable's value then, one draw of a random op, an uninitialized
+    variable's FailedPreconditionError at the Model's construction); later changes do not
+    reach its config or a model rebuilt from it. Consts are read without a run; inputs in
+    a function graph stay tensors (no session runs that graph)."""
+    from tf1compat.framework.constant_value import constant_value
+    from tf1compat.framework.func_graph import FuncGraph
+    values: Dict[int, Any] = {}
+    pending: Dict[int, Tensor] = {}
+    for i, x in constants.items():
+        value = constant_value(x) if x.op.type == "Const" else None
+        if value is not None:
+            values[i] = value
+        elif isinstance(x.graph, FuncGraph):
+            values[i] = x
+        else:
+            pending[i] = x
+    if pending:
+        from tf1compat.keras.backend_core import batch_get_value
+        values.update(zip(pending, batch_get_value(list(pending.values()))))
+    return {i: values[i] for i in constants}
+
+
 def _free_set(graph: Any) -> Dict[int, Tensor]:
     return graph._extras.setdefault("keras_history_free", {})
 
@@ -142,13 +166,14 @@ def create_keras_history(tensors: Any) -> None:
         # (tf-keras: inputs computed from Keras tensors are the layer's; the others are
         # its constants)
         layer_inputs = [x for x in op.inputs if node_module.keras_history(x) is not None]
-        constants = {i: x for i, x in enumerate(op.inputs)
-                     if node_module.keras_history(x) is None}
+        constants = _frozen({i: x for i, x in enumerate(op.inputs)
+                             if node_module.keras_history(x) is None})
         layer = TensorFlowOpLayer(op.node_def, name=op.name, constants=constants)
         created[id(op)] = layer
-        outputs = list(op.outputs)
+        # The node's outputs are the op's output list, one tensor too (tf-keras's
+        # `op.outputs`): `layer.output` unwraps it, `layer.output_shape` is a list.
         node_module.Node(layer, (layer_inputs[0] if len(layer_inputs) == 1 else layer_inputs,),
-                         {}, outputs[0] if len(outputs) == 1 else outputs)
+                         {}, list(op.outputs))
     for t in nest.flatten(tensors):
         if isinstance(t, Tensor):
             visit(t)

@@ -113,7 +113,7 @@ def print_summary(model: Any, line_length: Optional[int] = None, positions: Any 
     print_fn("=" * line_length)
     layers = model.layers
     for index, layer in enumerate(layers):
-        name = f"{layer.name} ({type(layer).__name__})"
+        name = f"{layer.name} ({_class_name(layer)})"
         if sequential_like:
             if not layer.built and not getattr(layer, "_is_graph_network", False):
                 params: Any = "0 (unused)"
@@ -143,3 +143,12 @@ def print_summary(model: Any, line_length: Optional[int] = None, positions: Any 
     print_fn(f"Non-trainable params: {non_trainable_count} "
              f"({readable_memory_size(non_trainable_size)})")
     print_fn("_" * line_length)
+
+
+def _class_name(layer: Any) -> str:
+    """The class a summary row names: a `Model(inputs, outputs)` is tf-keras's
+    `Functional` instance (Model's `__new__` makes one); subclasses keep their names."""
+    from tf1compat.keras.engine.training import Model
+    if type(layer) is Model and getattr(layer, "_is_graph_network", False):
+        return "Functional"
+    return type(layer).__name__

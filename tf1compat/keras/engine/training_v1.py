@@ -658,6 +658,8 @@ class TrainingV1(CompiledMetrics):
                       use_multiprocessing: bool = False, shuffle: bool = True,
                       initial_epoch: int = 0) -> Any:
         """`fit` on a generator or Sequence (deprecated alias)."""
+        # tf-keras's v1 loop spells the model in lower case here, its v2 loop does not.
+        _warn_generator("model" if not _executing_eagerly() else "Model", "fit")
         return self.fit(generator, steps_per_epoch=steps_per_epoch, epochs=epochs,
                         verbose=verbose, callbacks=callbacks, validation_data=validation_data,
                         validation_steps=validation_steps, validation_freq=validation_freq,
@@ -669,6 +671,7 @@ class TrainingV1(CompiledMetrics):
                            callbacks: Any = None, max_queue_size: int = 10, workers: int = 1,
                            use_multiprocessing: bool = False, verbose: int = 0) -> Any:
         """`evaluate` on a generator or Sequence (deprecated alias)."""
+        _warn_generator("Model", "evaluate")
         return self.evaluate(generator, steps=steps, max_queue_size=max_queue_size,
                              workers=workers, use_multiprocessing=use_multiprocessing,
                              verbose=verbose, callbacks=callbacks)
@@ -677,6 +680,7 @@ class TrainingV1(CompiledMetrics):
                           callbacks: Any = None, max_queue_size: int = 10, workers: int = 1,
                           use_multiprocessing: bool = False, verbose: int = 0) -> Any:
         """`predict` on a generator or Sequence (deprecated alias)."""
+        _warn_generator("Model", "predict")
         return self.predict(generator, steps=steps, max_queue_size=max_queue_size,
                             workers=workers, use_multiprocessing=use_multiprocessing,
                             verbose=verbose, callbacks=callbacks)
@@ -748,3 +752,10 @@ def _scale_loss_for_replicas(loss: Any) -> Any:
         return loss
     return loss * (1. / context.num_replicas_in_sync)
 
+
+def _warn_generator(owner: str, method: str) -> None:
+    """tf-keras's deprecation warning of `{method}_generator`, pointing at the caller."""
+    import warnings
+    warnings.warn(f"`{owner}.{method}_generator` is deprecated and will be removed in a "
+                  f"future version. Please use `Model.{method}`, which supports generators.",
+                  stacklevel=3)
