@@ -103,16 +103,10 @@ def create_noop_writer() -> SummaryWriter:
     return _NoopSummaryWriter()
 
 
-@contextlib.contextmanager
-def record_if(condition: Any) -> Iterator[None]:
+def record_if(condition: Any) -> Any:
     """Summaries are recorded inside the block when `condition` (a bool, a boolean tensor
     or a callable giving one) holds."""
-    old = STATE.is_recording
-    try:
-        STATE.is_recording = condition
-        yield
-    finally:
-        STATE.is_recording = old
+    return _contrib._record_summaries(condition)
 
 
 def should_record_summaries() -> Tensor:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from tf1compat.serialization.messages import AttrValue, FunctionDef, OpDef, TensorProto
+from tf1compat.serialization.sstable import encode_varint
 from tf1compat.serialization.tensor_proto import proto_to_ndarray
 
 __all__ = ["function_name_hash", "function_def_hash"]
@@ -71,19 +72,11 @@ def _tensor_hash(proto: TensorProto) -> int:
     if array.dtype == object:
         # TF's string encoding: every length as a varint32, then the bytes one after another.
         values = [v if isinstance(v, bytes) else str(v).encode() for v in array.reshape(-1)]
-        canonical.tensor_content = b"".join(_varint(len(v)) for v in values) + b"".join(values)
+        lengths = b"".join(encode_varint(len(v)) for v in values)
+        canonical.tensor_content = lengths + b"".join(values)
     elif array.size:
         canonical.tensor_content = np.ascontiguousarray(array).tobytes()
     return _hash64(_serialized(canonical))
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 def _attr_value_hash(value: AttrValue) -> int:
