@@ -182,12 +182,6 @@ def test_bad_arguments_raise_value_error():
         KMeans(x, 2, distance_metric="l1")
 
 
-@pytest.mark.parametrize("name", ["WALSMatrixFactorization"])
-def test_wals_estimator_is_not_implemented(name: str):
-    with pytest.raises(NotImplementedError, match=f"tf.contrib.factorization.{name}"):
-        getattr(tf.contrib.factorization, name)
-
-
 def test_tutorial_runs_through_the_shim(tmp_path):
     """aymericdamien's kmeans.py, MNIST replaced by stand-in digits: its imports, tuple
     unpacking, training loop and evaluation run unchanged."""

@@ -58,4 +58,4 @@ def test_missing_parts_raise():
     with pytest.raises((AttributeError, UnimplementedAPIError), match="tf.contrib.gan"):
         gan.features.spectral_norm  # noqa: B018
     with pytest.raises((AttributeError, UnimplementedAPIError), match="tf.contrib.gan"):
-        gan.estimator.StarGANEstimator  # noqa: B018
+        gan.estimator.LatentGanEstimator  # noqa: B018

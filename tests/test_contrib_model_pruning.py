@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import tf1compat as tf
-from tf1compat.framework.missing import UnimplementedAPIError
 
 
 def _model():
@@ -70,9 +69,3 @@ def test_graph_def_from_checkpoint_then_strip(tmp_path):
                                        rtol=1e-6)
     with pytest.raises(ValueError, match="Could not find a checkpoint"):
         mp.graph_def_from_checkpoint(str(tmp_path / "none"), ["out"])
-
-
-@pytest.mark.parametrize("name", ["MaskedLSTMCell", "MaskedBasicLSTMCell", "train"])
-def test_names_not_provided(name):
-    with pytest.raises(UnimplementedAPIError, match=f"model_pruning.{name}"):
-        getattr(tf.contrib.model_pruning, name)
