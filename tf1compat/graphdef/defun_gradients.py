@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from tf1compat.framework.operation import Operation
+from tf1compat.graphdef.function_export import unique_name
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 
@@ -128,7 +129,7 @@ def _fill_none_gradients(fdef: Any, op: Operation, input_grads: List[Any]) -> No
     for i, (t, g) in enumerate(zip(op.inputs, input_grads)):
         result = f"dx_{i}"
         if g is None:
-            node = NodeDef(name=_unique(f"zeros_like_{i}", taken), op="ZerosLike",
+            node = NodeDef(name=unique_name(f"zeros_like_{i}", taken), op="ZerosLike",
                            input=[args[i]])
             node.attr["T"].CopyFrom(attr_to_proto(t.dtype.base_dtype))
             fdef.node_def.append(node)
@@ -137,12 +138,3 @@ def _fill_none_gradients(fdef: Any, op: Operation, input_grads: List[Any]) -> No
             value = computed.pop(0)[1]
         fdef.signature.output_arg.add(name=result, type=t.dtype.base_dtype.as_datatype_enum)
         fdef.ret[result] = value
-
-
-def _unique(name: str, taken: Set[str]) -> str:
-    out, i = name, 0
-    while out in taken:
-        i += 1
-        out = f"{name}_{i}"
-    taken.add(out)
-    return out

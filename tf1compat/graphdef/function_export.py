@@ -31,9 +31,19 @@ from tf1compat.serialization.messages import (AttrValue, FunctionDef, FunctionDe
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 
-__all__ = ["FunctionExport", "output_arg", "upstream_ops"]
+__all__ = ["FunctionExport", "output_arg", "upstream_ops", "unique_name"]
 
 _CONSTRUCTS = ("If", "Case", "While")
+
+
+def unique_name(base: str, used: set) -> str:
+    """`base`, or `base_1`, `base_2`, ... : the first not in `used` (which takes it)."""
+    name, i = base, 0
+    while name in used:
+        i += 1
+        name = f"{base}_{i}"
+    used.add(name)
+    return name
 
 
 def _arg_name(text: str, used: set) -> str:
@@ -41,12 +51,7 @@ def _arg_name(text: str, used: set) -> str:
     base = re.sub(r"[^a-z0-9_]", "_", text.lower()) or "arg"
     if not base[0].isalpha():
         base = "arg_" + base
-    name, i = base, 0
-    while name in used:
-        i += 1
-        name = f"{base}_{i}"
-    used.add(name)
-    return name
+    return unique_name(base, used)
 
 
 def output_arg(op: Operation, index: int) -> str:
