@@ -177,6 +177,9 @@ def _estimator() -> types.SimpleNamespace:
             CrossShardOptimizer=tf.tpu.CrossShardOptimizer)
     gan_estimator = _load("estimator.python.gan_estimator_impl")
     tpu_gan = _load("estimator.python.tpu_gan_estimator_impl")
-    out = _public(gan_estimator, stargan, tpu_gan)
+    head = _load("estimator.python.head_impl")
+    latent = _load("estimator.python.latent_gan_estimator_impl")
+    out = _public(gan_estimator, stargan, tpu_gan, head, latent)
     out.stargan_estimator = stargan
+    out.head, out.latent_gan_estimator = head, latent
     return out

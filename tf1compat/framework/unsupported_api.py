@@ -65,10 +65,6 @@ _CHECKPOINT_REMAP = Unsupported(
     "the vocabulary-remapping checkpoint initializers (TF's GenerateVocabRemapping and "
     "LoadAndRemapMatrix kernels) are not implemented",
     "tf.train.init_from_checkpoint, then reorder rows with tf.gather in the model")
-_CONTRIB_GAN = Unsupported("this part of tf.contrib.gan (TFGAN) is not implemented (the "
-                           "latent-GAN estimator and the GAN head are not; "
-                           "the rest of TF 1.14's TFGAN is)",
-                           "the tensorflow-gan package with real TensorFlow")
 _CONTRIB_IMAGE = Unsupported("of tf.contrib.image only the projective transforms (transform, "
                              "rotate, translate, compose_transforms, ...) and the warps "
                              "(dense_image_warp, sparse_image_warp, interpolate_spline), "
@@ -289,10 +285,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
                                           "script properties, in a tf.py_func"),
     # -- contrib modules whose successors live in core TF --------------------------------------
     "contrib.distributions": _moved("tf.contrib.distributions", "tf.distributions"),
-    "contrib.gan.estimator.LatentGanEstimator": _CONTRIB_GAN,
-    "contrib.gan.estimator.gan_head": _CONTRIB_GAN,
-    "contrib.gan.estimator.GANHead": _CONTRIB_GAN,
-    "contrib.gan.estimator.head": _CONTRIB_GAN,
     "contrib.image.single_image_random_dot_stereograms": _CONTRIB_IMAGE,
     "contrib.summary.create_db_writer": Unsupported(
         "tf.contrib.summary's SQLite summary database is not provided",

@@ -16,6 +16,7 @@ from tf1compat.contrib.gan import namedtuples
 from tf1compat.contrib.gan.eval import summaries
 from tf1compat.contrib.gan.train import _to_tensors, gan_model, gan_train_ops, \
     get_sequential_train_hooks
+from tf1compat.estimator.canned.head_util import summary_key
 from tf1compat.estimator.estimator import Estimator
 from tf1compat.estimator.mode_keys import ModeKeys
 from tf1compat.estimator.model_fn import EstimatorSpec
@@ -157,12 +158,15 @@ def train_spec(model: Any, loss: namedtuples.GANLoss, generator_optimizer: Any,
 
 
 def eval_spec(model: Any, loss: namedtuples.GANLoss,
-               get_eval_metric_ops_fn: Optional[Callable[..., Any]]) -> EstimatorSpec:
-    """The EVAL spec: the mean generator and discriminator losses plus
-    `get_eval_metric_ops_fn(model)`'s metrics; the predictions are the generated data."""
+              get_eval_metric_ops_fn: Optional[Callable[..., Any]],
+              head_name: Optional[str] = None) -> EstimatorSpec:
+    """The EVAL spec: the mean generator and discriminator losses (keys suffixed
+    `/head_name` for a named GANHead) plus `get_eval_metric_ops_fn(model)`'s metrics; the
+    predictions are the generated data."""
     with name_scope(None, "metrics", [loss.generator_loss, loss.discriminator_loss]):
-        metrics = {"generator_loss": mean(loss.generator_loss),
-                   "discriminator_loss": mean(loss.discriminator_loss)}
+        metrics = {summary_key(head_name, "generator_loss"): mean(loss.generator_loss),
+                   summary_key(head_name, "discriminator_loss"):
+                       mean(loss.discriminator_loss)}
         if get_eval_metric_ops_fn is not None:
             custom = get_eval_metric_ops_fn(model)
             if not isinstance(custom, dict):
