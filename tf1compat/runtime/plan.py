@@ -620,7 +620,10 @@ def _toposort(ops: List[Operation]) -> List[Operation]:
     depend on the fetched loss (imported graphs), and contrib's decoupled weight decay
     (an update ordered only after its own inputs) leaves the gradient alone. A
     tf.function's graph instead runs its stateful ops in program order (TF's automatic
-    control dependencies).
+    control dependencies). Reads before the updates nothing orders them against is TF's
+    order once its executor's cost model has settled; in a callable's first ~90 runs TF's
+    scheduling usually runs such an update first (docs/ARCHITECTURE.md, "Unordered reads and
+    writes of one variable in one run").
     """
     extra = _program_order(ops) if ops and isinstance(ops[0]._graph, FuncGraph) else \
         _after_reads(ops)
