@@ -303,6 +303,30 @@ def case_defun_functions(tf):
                          "variables": ["w:0"]}}
 
 
+def case_defun_cond(tf):
+    """`function.Defun` bodies holding tf.cond (named by TF's hash of the body, so written
+    as TF writes them: Switch/Merge nodes in the FunctionDef), one returning an outside
+    tensor from a branch and capturing a tensor; forward values (TF's own gradient of such
+    a body fails: "Retval[0] does not have value")."""
+    import importlib
+    from tf1compat.shim import INTERNAL_PATHS
+    function = importlib.import_module(
+        INTERNAL_PATHS["tensorflow.python.framework.function"])
+    from tests.golden.cases_defun import cond_bodies
+    Branchy, TwoConds = cond_bodies(tf, function)
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.placeholder(tf.float32, [2], name="y")
+    tf.identity(Branchy(x), name="branchy")
+    c, b = TwoConds(x, y)
+    tf.identity(c, name="c")
+    tf.identity(b, name="b")
+    fetches = ["branchy:0", "c:0", "b:0"]
+    runs = [{"feeds": {"x:0": np.array(xv, np.float32), "y:0": np.array([0.5, -1.0],
+                                                                        np.float32)},
+             "fetches": fetches} for xv in ([1.0, 2.0], [-1.0, 0.25], [0.75, -2.0])]
+    return {"init": None, "runs": runs}
+
+
 def defun_gradient_graph(tf, function):
     """The graph of `case_defun_gradients` (also built by real TF for its own file:
     scripts/make_graph_fixtures_more.py): the loss through `function.Defun` calls with a
@@ -353,7 +377,7 @@ def case_defun_gradients(tf):
 
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_datasets, case_dataset_transformations,
-         case_functional_forms, case_defun_functions,
+         case_functional_forms, case_defun_functions, case_defun_cond,
          case_defun_gradients] + TRAINING_CASES + \
     LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \
     LOOP_SPARSE_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES
