@@ -336,14 +336,15 @@ def case_defun_cond(tf):
     function = importlib.import_module(
         INTERNAL_PATHS["tensorflow.python.framework.function"])
     from tests.golden.cases_defun import cond_bodies
-    Branchy, TwoConds = cond_bodies(tf, function)
+    Branchy, TwoConds, Nested = cond_bodies(tf, function)
     x = tf.placeholder(tf.float32, [2], name="x")
     y = tf.placeholder(tf.float32, [2], name="y")
     tf.identity(Branchy(x), name="branchy")
     c, b = TwoConds(x, y)
     tf.identity(c, name="c")
     tf.identity(b, name="b")
-    fetches = ["branchy:0", "c:0", "b:0"]
+    tf.identity(Nested(x), name="nested")
+    fetches = ["branchy:0", "c:0", "b:0", "nested:0"]
     runs = [{"feeds": {"x:0": np.array(xv, np.float32), "y:0": np.array([0.5, -1.0],
                                                                         np.float32)},
              "fetches": fetches} for xv in ([1.0, 2.0], [-1.0, 0.25], [0.75, -2.0])]

@@ -107,9 +107,10 @@ class ControlFlowExport:
         self.externals: Dict[Any, Dict[str, str]] = {}
         # regions written as functions (tf.switch_case's branches): their ops are no nodes
         self.functional: set = set()
-        # Whether an outside tensor a branch returns is merged from a Switch, as TF builds
-        # it (a Defun body, whose hash covers it: defun_dataflow.py) or from the Identity
-        # tf1compat's branch has (graphs: the form tests/fixtures/tf1compat_graphs hold).
+        # Whether branches are written exactly as TF builds them in a Defun body, whose
+        # hash covers them (defun_dataflow.py): an outside tensor a branch returns merged
+        # from a Switch, not from the Identity tf1compat's branch has (graphs: the form
+        # tests/fixtures/tf1compat_graphs hold), function calls gated on the pivot.
         self.switch_passthrough = False
         for op in ops:
             self._plan_construct(op)
@@ -418,14 +419,23 @@ class ControlFlowExport:
             node = op_to_node_def(op, self.clear_devices, self.strip_scope,
                                   self.functions.attr_overrides(op))
             del node.input[:]
+            # TF creates a function call without a name scope of its own: the Switch
+            # of a value it takes into a branch is named in the branch's (`cond/Switch_1`).
+            call = self.switch_passthrough and op._op_def.function is not None
+            consumer = op.name.rpartition("/")[0] if call else op.name
             for t in op.inputs:
-                node.input.append(self.resolve(t, context, op.name))
+                node.input.append(self.resolve(t, context, consumer))
             shapes = [t.shape for t in op.outputs]
         if isinstance(context, CondRegion):
             self._cond_header(self.conds[context])
         elif isinstance(context, LoopRegion):
             self._loop_header(self.loops[context])
         controls = self._controls(op, context)
+        if self.switch_passthrough and op._op_def.function is not None and \
+                isinstance(context, CondRegion):
+            # TF's CondContext gates a function call in a branch on the pivot too.
+            pivot = self.conds[context].pivots[context.branch]
+            controls = controls + [pivot] if pivot not in controls else controls
         node.input.extend("^" + self._strip(c) for c in controls)
         if self.add_shapes:
             _set_output_shapes(node, shapes)
