@@ -144,6 +144,29 @@ def case_tensor_arrays(tf):
                                                        "folded:0"]}]}
 
 
+def case_tensor_array_in_cond(tf):
+    """A TensorArray written inside a tf.cond inside a loop body (TensorArrayWriteV3 in
+    the Switch/Merge branches, the flow through Merge); TF trains the imported loss with
+    its own gradients (tf1compat's gradient op of such a loop keeps its own form)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.Variable(np.array([0.5, -0.3, 0.8], np.float32), name="w")
+
+    def body(i, ta):
+        v = x[i] * w
+        ta = tf.cond(i % 2 < 1, lambda: ta.write(i, tf.sin(v)),
+                     lambda: ta.write(i, v * v))
+        return i + 1, ta
+    _, ta = tf.while_loop(lambda i, ta: i < 4, body,
+                          [tf.constant(0), tf.TensorArray(tf.float32, size=4)])
+    stacked = tf.identity(ta.stack(), name="stacked")
+    tf.reduce_sum(stacked * 2.0, name="loss")
+    tf.global_variables_initializer()
+    feeds = {"x:0": np.arange(12, dtype=np.float32).reshape(4, 3) / 10}
+    return {"init": "init", "runs": [{"feeds": feeds, "fetches": ["stacked:0", "loss:0"]}],
+            "minimize": {"loss": "loss:0", "feeds": feeds, "steps": 2,
+                         "variables": ["w:0"]}}
+
+
 def case_datasets(tf):
     """tf.data: slices -> map -> filter -> batch (one-shot iterator), range -> map with a
     captured placeholder (initializable iterator)."""
@@ -303,6 +326,31 @@ def case_defun_functions(tf):
                          "variables": ["w:0"]}}
 
 
+def case_defun_cond(tf):
+    """`function.Defun` bodies holding tf.cond (named by TF's hash of the body, so written
+    as TF writes them: Switch/Merge nodes in the FunctionDef), one returning an outside
+    tensor from a branch and capturing a tensor; forward values (TF's own gradient of such
+    a body fails: "Retval[0] does not have value")."""
+    import importlib
+    from tf1compat.shim import INTERNAL_PATHS
+    function = importlib.import_module(
+        INTERNAL_PATHS["tensorflow.python.framework.function"])
+    from tests.golden.cases_defun import cond_bodies
+    Branchy, TwoConds, Nested = cond_bodies(tf, function)
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.placeholder(tf.float32, [2], name="y")
+    tf.identity(Branchy(x), name="branchy")
+    c, b = TwoConds(x, y)
+    tf.identity(c, name="c")
+    tf.identity(b, name="b")
+    tf.identity(Nested(x), name="nested")
+    fetches = ["branchy:0", "c:0", "b:0", "nested:0"]
+    runs = [{"feeds": {"x:0": np.array(xv, np.float32), "y:0": np.array([0.5, -1.0],
+                                                                        np.float32)},
+             "fetches": fetches} for xv in ([1.0, 2.0], [-1.0, 0.25], [0.75, -2.0])]
+    return {"init": None, "runs": runs}
+
+
 def defun_gradient_graph(tf, function):
     """The graph of `case_defun_gradients` (also built by real TF for its own file:
     scripts/make_graph_fixtures_more.py): the loss through `function.Defun` calls with a
@@ -352,8 +400,9 @@ def case_defun_gradients(tf):
                          "variables": ["w:0"]}}
 
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
-         case_tensor_arrays, case_datasets, case_dataset_transformations,
-         case_functional_forms, case_defun_functions,
+         case_tensor_arrays, case_tensor_array_in_cond, case_datasets,
+         case_dataset_transformations,
+         case_functional_forms, case_defun_functions, case_defun_cond,
          case_defun_gradients] + TRAINING_CASES + \
     LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \
     LOOP_SPARSE_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES

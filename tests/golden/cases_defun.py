@@ -688,3 +688,51 @@ def case_t2t_recompute_grad(tf):
         after = sess.run(tf.trainable_variables())
     return {"type": y.op.type, "shape": str(y.shape), "variables": _variables(tf),
             "values": values, "after": after}
+
+
+def cond_bodies(tf, function):
+    """Defuns named by hash whose bodies hold tf.conds (one returns an outside tensor from
+    a branch, one captures `scale`, one nests conds and calls a Defun in a branch; also
+    tests/graph_export_cases.py)."""
+    scale = tf.constant(3.0, name="scale")
+
+    @function.Defun(tf.float32)
+    def Branchy(x):
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: -x)
+
+    @function.Defun(tf.float32, tf.float32)
+    def TwoConds(x, y):
+        a, b = tf.cond(x[0] > y[0], lambda: (x + y, x * scale), lambda: (x - y, y))
+        c = tf.cond(tf.reduce_max(a) > 1.0, lambda: a * b, lambda: tf.constant([7.0, 8.0]))
+        return c, b
+
+    @function.Defun(tf.float32)
+    def Inner(x):
+        return x * 3.0
+
+    @function.Defun(tf.float32)
+    def Nested(x):
+        # a cond in a branch, a Defun called in it (TF gates the call on the pivot)
+        return tf.cond(x[0] > 0, lambda: tf.cond(x[1] > 0, lambda: Inner(x),
+                                                 lambda: x - 1.0),
+                       lambda: tf.identity(x))
+    return Branchy, TwoConds, Nested
+
+
+def case_cond_in_body(tf):
+    # TF builds a tf.cond in a Defun body as Switch/Merge (control flow v1) and hashes
+    # those nodes: the made-up names depend on them.
+    Branchy, TwoConds, Nested = cond_bodies(tf, _function(tf))
+    x = tf.placeholder(tf.float32, [None], name="x")
+    y = Branchy(x)
+    z = Nested(tf.constant([1.0, -2.0]))
+    u, v = TwoConds(tf.constant([1.0, 2.0]), tf.constant([0.5, -1.0]))
+    u2, v2 = TwoConds(tf.constant([-1.0, 0.25]), tf.constant([0.5, -1.0]))
+    library = tf.get_default_graph().as_graph_def().library
+    bodies = {f.signature.name.split("_")[0]: sorted((n.name, n.op) for n in f.node_def)
+              for f in library.function}
+    with tf.Session() as sess:
+        values = [sess.run(y, {x: [1.0, 2.0]}), sess.run(y, {x: [-1.0, -2.0]})]
+        values += sess.run([u, v, u2, v2, z])
+    return {"names": [Branchy.name, TwoConds.name, Nested.name], "bodies": bodies,
+            "library": _library(tf.get_default_graph()), "values": values}

@@ -10,7 +10,9 @@ differentiates, and what tf1compat's importer runs on its dataflow executor:
   `Switch(value, pred_id)` (output 1 for the true branch, 0 for the false one), named after
   the op that uses it (`cond/add/Switch`); ops without data inputs run under the branch's
   pivot (`^cond/switch_t`); the outputs are `Merge(false value, true value)` under the names
-  tf1compat already gives them (`cond/Merge`, `cond/Merge_1`, ...).
+  tf1compat already gives them (`cond/Merge`, `cond/Merge_1`, ...); an outside tensor a
+  branch returns is merged from its Identity in the branch (in a Defun body from a Switch
+  of its own, `cond/Switch_1`, as TF's: `switch_passthrough`).
 * `tf.while_loop` (scope `while/`, frame `while/while_context`): per loop variable
   `Enter -> Merge <- NextIteration`, `Switch(Merge, LoopCond)`, `Identity(Switch:1)` (the
   body's view, already named `while/Identity`), `Exit(Switch:0)` (already `while/Exit`);
@@ -105,6 +107,11 @@ class ControlFlowExport:
         self.externals: Dict[Any, Dict[str, str]] = {}
         # regions written as functions (tf.switch_case's branches): their ops are no nodes
         self.functional: set = set()
+        # Whether branches are written exactly as TF builds them in a Defun body, whose
+        # hash covers them (defun_dataflow.py): an outside tensor a branch returns merged
+        # from a Switch, not from the Identity tf1compat's branch has (graphs: the form
+        # tests/fixtures/tf1compat_graphs hold), function calls gated on the pivot.
+        self.switch_passthrough = False
         for op in ops:
             self._plan_construct(op)
 
@@ -356,6 +363,15 @@ class ControlFlowExport:
             return                      # written as part of a function (function_export)
         if self._orphaned(context):
             return      # traced for a tf.cond/tf.while_loop that raised: it never runs
+        if self.switch_passthrough and isinstance(context, CondRegion) and \
+                op in context.passthrough:
+            # An outside tensor a branch returns: TF merges it from a Switch of its own
+            # (`cond/Switch_1`), or from the one through which the branch already reads it.
+            scope = self.conds[context].scope
+            switched = self.resolve(op.inputs[0], context, scope.rstrip("/"))
+            self.output_names[op.outputs[0]] = switched[:-2] if switched.endswith(":0") \
+                else switched
+            return
         if op in self.conds and op.type in _INITIALIZED_VALUE_OPS:
             self._write_initialized_value(op)
             return
@@ -403,14 +419,23 @@ class ControlFlowExport:
             node = op_to_node_def(op, self.clear_devices, self.strip_scope,
                                   self.functions.attr_overrides(op))
             del node.input[:]
+            # TF creates a function call without a name scope of its own: the Switch
+            # of a value it takes into a branch is named in the branch's (`cond/Switch_1`).
+            call = self.switch_passthrough and op._op_def.function is not None
+            consumer = op.name.rpartition("/")[0] if call else op.name
             for t in op.inputs:
-                node.input.append(self.resolve(t, context, op.name))
+                node.input.append(self.resolve(t, context, consumer))
             shapes = [t.shape for t in op.outputs]
         if isinstance(context, CondRegion):
             self._cond_header(self.conds[context])
         elif isinstance(context, LoopRegion):
             self._loop_header(self.loops[context])
         controls = self._controls(op, context)
+        if self.switch_passthrough and op._op_def.function is not None and \
+                isinstance(context, CondRegion):
+            # TF's CondContext gates a function call in a branch on the pivot too.
+            pivot = self.conds[context].pivots[context.branch]
+            controls = controls + [pivot] if pivot not in controls else controls
         node.input.extend("^" + self._strip(c) for c in controls)
         if self.add_shapes:
             _set_output_shapes(node, shapes)
@@ -554,7 +579,9 @@ class ControlFlowExport:
                     out.update(self._strip(n) for n in (
                         cond.switch + ":0", cond.switch + ":1", cond.pred_id + ":0"))
                 continue
-            out.update(self._strip(t.name) for t in op.outputs)
+            if not self.switch_passthrough or \
+                    op not in getattr(op._control_flow_context, "passthrough", ()):
+                out.update(self._strip(t.name) for t in op.outputs)
         return out
 
     def _write_initialized_value(self, op: Operation) -> None:

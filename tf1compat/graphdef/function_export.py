@@ -22,7 +22,7 @@ whose `cond`/`body` functions take the loop variables followed by the captured t
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
@@ -195,7 +195,9 @@ class FunctionExport:
         its arguments, `outputs` its results named `out_names`. It is the library's last
         function; the functions its body needs (tf.cond's branches, ...) come before."""
         self._used.add(name)
-        self._write(name, inputs, outputs, ops, attrs, result_names=out_names, tf_names=True)
+        from tf1compat.graphdef.defun_dataflow import has_dataflow_cond
+        self._write(name, inputs, outputs, ops, attrs, result_names=out_names, tf_names=True,
+                    dataflow=has_dataflow_cond(ops))
         return self.library.function[-1]
 
     def construct_node(self, op: Operation, input_names: List[str]) -> NodeDef:
@@ -246,12 +248,15 @@ class FunctionExport:
                ops: Optional[List[Operation]], attrs: Dict[str, Any],
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
                aliases: Optional[Dict[Tensor, Tensor]] = None,
-               result_names: Optional[List[str]] = None, tf_names: bool = False) -> None:
+               result_names: Optional[List[str]] = None, tf_names: bool = False,
+               dataflow: bool = False) -> None:
         """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
         name of each output) to write an op as other ops (gradient_lowering.py,
         cond_lowering.py; `name_of(tensor)` names the function's values so far);
         `result_names` names its outputs (default `output_<k>`). `tf_names`: arguments
-        and nodes named as TF's `TF_GraphToFunction` names them (`_rename_as_tf`)."""
+        and nodes named as TF's `TF_GraphToFunction` names them (`_rename_as_tf`).
+        `dataflow`: tf.conds as TF 1.x's Switch/Merge nodes (a Defun body, defun_dataflow.py)
+        instead of `If` nodes."""
         fdef = FunctionDef()
         fdef.signature.name = name
         if ops is None:    # a factory: the ops computing the outputs, from the graph
@@ -275,6 +280,32 @@ class FunctionExport:
                 fdef.arg_attr[len(arg_of) - 1].attr["_output_shapes"].CopyFrom(shapes)
         for t, same in (aliases or {}).items():
             arg_of[t] = arg_of[same]
+        if dataflow:
+            from tf1compat.graphdef.defun_dataflow import dataflow_body
+            nodes, ret_of, stateful = dataflow_body(self, ops[0].graph, ops, arg_of)
+            fdef.node_def.extend(nodes)
+        else:
+            ret_of, stateful = self._write_body(name, fdef, body, arg_of, lower)
+        out_used: set = set()
+        for k, t in enumerate(outputs):
+            arg = result_names[k] if result_names else _arg_name(f"output_{k}", out_used)
+            fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
+            fdef.ret[arg] = ret_of(t)
+        for key, value in attrs.items():
+            fdef.attr[key].CopyFrom(attr_to_proto(value))
+        if tf_names:
+            _rename_as_tf(fdef)
+            # TF marks a function stateful when one of its nodes is (and hashes that).
+            if stateful:
+                fdef.signature.is_stateful = True
+        self.library.function.append(fdef)
+
+    def _write_body(self, name: str, fdef: FunctionDef, body: List[Operation],
+                    arg_of: Dict[Tensor, str], lower: Optional[Callable[..., Any]]
+                    ) -> Tuple[Callable[[Tensor], str], bool]:
+        """The nodes of `body` (constructs as functional nodes) into `fdef`; returns the
+        name of a body tensor and whether a node is stateful."""
+        names = {op.name for op in body}
         lowered: Dict[Tensor, str] = {}
 
         def name_of(t: Tensor) -> str:
@@ -305,20 +336,11 @@ class FunctionExport:
             node.input.extend("^" + c.name for c in op.control_inputs if c.name in names)
             node.device = ""
             fdef.node_def.append(node)
-        out_used: set = set()
-        for k, t in enumerate(outputs):
-            arg = result_names[k] if result_names else _arg_name(f"output_{k}", out_used)
-            fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
-            fdef.ret[arg] = arg_of[t] if t in arg_of else lowered[t] if t in lowered else \
+
+        def ret_of(t: Tensor) -> str:
+            return arg_of[t] if t in arg_of else lowered[t] if t in lowered else \
                 f"{t.op.name}:{output_arg(t.op, t.value_index)}"
-        for key, value in attrs.items():
-            fdef.attr[key].CopyFrom(attr_to_proto(value))
-        if tf_names:
-            _rename_as_tf(fdef)
-            # TF marks a function stateful when one of its nodes is (and hashes that).
-            if any(op._op_def.stateful for op in body):
-                fdef.signature.is_stateful = True
-        self.library.function.append(fdef)
+        return ret_of, any(op._op_def.stateful for op in body)
 
     def attr_overrides(self, op: Operation) -> Dict[str, AttrValue]:
         """The function-valued attrs of `op` as `func` AttrValues (functions written).

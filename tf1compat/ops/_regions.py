@@ -41,6 +41,9 @@ class ControlFlowRegion:
         self._name = name
         self.outer_context: Optional[Any] = graph._control_flow_context
         self.ops: List[Operation] = []
+        # Identities standing for outside tensors the region returns (ops/cond.py
+        # `branch_outputs`): TF passes such a value through a Switch, no op of its own.
+        self.passthrough: set = set()
 
     # -- called by Graph._create_op_internal for each op created in the region ---------
     def add_op(self, op: Operation) -> None:

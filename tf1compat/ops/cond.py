@@ -198,6 +198,7 @@ def branch_outputs(region: ControlFlowRegion, values: List[Any]) -> List[Tensor]
             v = convert_to_tensor(v)
             if v._op._control_flow_context is not region:
                 v = identity(v)
+                region.passthrough.add(v.op)
         out.append(v)
     return out
 
