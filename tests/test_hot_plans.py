@@ -484,7 +484,8 @@ def test_graph_inputs_that_are_not_feeds_keep_dynamo_s_call():
     got = compiled(feeds, state)
     assert len(compiled.graphs) == 1
     assert direct_graphs.direct_call(compiled, feeds, got) is None
-    only_feeds = direct_graphs.compile_recording(lambda feeds, state: (feeds[0] * 2, feeds[0] + 1), "eager")
+    only_feeds = direct_graphs.compile_recording(
+        lambda feeds, state: (feeds[0] * 2, feeds[0] + 1), "eager")
     feeds = [torch.arange(3.0)]       # (ones would make both outputs 2: ambiguous)
     got = only_feeds(feeds, state)
     direct = direct_graphs.direct_call(only_feeds, feeds, got)
