@@ -43,7 +43,7 @@ def _fake_compile(monkeypatch, make):
     def fake(fn, backend):
         calls.append(backend)
         return make(fn)
-    monkeypatch.setattr(hot_plans, "_compile", fake)
+    monkeypatch.setattr(hot_plans, "compile_recording", fake)
     return calls
 
 
@@ -341,7 +341,7 @@ def test_a_compile_running_at_exit_is_waited_for(compile_env, monkeypatch):
         started.set()
         release.wait(10)
         return fn
-    monkeypatch.setattr(hot_plans, "_compile", slow_compile)
+    monkeypatch.setattr(hot_plans, "compile_recording", slow_compile)
     x, h = _chain()
     with tf.Session() as sess:
         for _ in range(4):
