@@ -198,7 +198,7 @@ def test_gradients_without_updates_are_compiled(compile_env):
 
 
 def _fake_compile(monkeypatch, make):
-    monkeypatch.setattr(hot_plans, "_compile", lambda fn, backend: make(fn))
+    monkeypatch.setattr(hot_plans, "compile_recording", lambda fn, backend: make(fn))
 
 
 @pytest.mark.parametrize("make,reason", [

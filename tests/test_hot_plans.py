@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import tf1compat as tf
-from tf1compat.runtime import hot_plans
+from tf1compat.runtime import direct_graphs, hot_plans
 from tf1compat.runtime.hot_plans import COMPILED, COUNTING, FALLBACK, OP_BY_OP, TRIAL
 
 
@@ -43,7 +43,7 @@ def _fake_compile(monkeypatch, make):
     def fake(fn, backend):
         calls.append(backend)
         return make(fn)
-    monkeypatch.setattr(hot_plans, "_compile", fake)
+    monkeypatch.setattr(hot_plans, "compile_recording", fake)
     return calls
 
 
@@ -341,7 +341,7 @@ def test_a_compile_running_at_exit_is_waited_for(compile_env, monkeypatch):
         started.set()
         release.wait(10)
         return fn
-    monkeypatch.setattr(hot_plans, "_compile", slow_compile)
+    monkeypatch.setattr(hot_plans, "compile_recording", slow_compile)
     x, h = _chain()
     with tf.Session() as sess:
         for _ in range(4):
@@ -479,15 +479,16 @@ def test_outputs_equal_on_the_check_keep_dynamo_s_call(compile_env):
 def test_graph_inputs_that_are_not_feeds_keep_dynamo_s_call():
     def fn(feeds, state):
         return (feeds[0] + state["v"],)
-    compiled = hot_plans._compile(fn, "eager")
+    compiled = direct_graphs.compile_recording(fn, "eager")
     feeds, state = [torch.ones(3)], {"v": torch.ones(3)}
     got = compiled(feeds, state)
     assert len(compiled.graphs) == 1
-    assert hot_plans._direct_call(compiled, feeds, got) is None
-    only_feeds = hot_plans._compile(lambda feeds, state: (feeds[0] * 2, feeds[0] + 1), "eager")
+    assert direct_graphs.direct_call(compiled, feeds, got) is None
+    only_feeds = direct_graphs.compile_recording(
+        lambda feeds, state: (feeds[0] * 2, feeds[0] + 1), "eager")
     feeds = [torch.arange(3.0)]       # (ones would make both outputs 2: ambiguous)
     got = only_feeds(feeds, state)
-    direct = hot_plans._direct_call(only_feeds, feeds, got)
+    direct = direct_graphs.direct_call(only_feeds, feeds, got)
     assert direct is not None
     out = direct([torch.full((3,), 2.0)])
     assert [o.tolist() for o in out] == [[4.0] * 3, [3.0] * 3]
@@ -520,3 +521,25 @@ def test_a_trial_on_one_thread_of_a_busy_machine_times_cpu(compile_env, plan_thr
     assert hot.record.status == hot_plans.FALLBACK   # every run took 1 s: no margin
     assert "of CPU time" in hot.record.reason if clock == "cpu" else \
         "of CPU time" not in hot.record.reason
+
+
+def test_an_inductor_graph_with_fresh_outputs_runs_as_inductor_s_call_alone():
+    fresh = direct_graphs.compile_recording(
+        lambda feeds, state: (torch.tanh(feeds[0]) * 2, feeds[0] + 1), "inductor")
+    feeds = [torch.arange(4.0)]
+    got = fresh(feeds, {})
+    assert fresh.graphs[0][2] is not None
+    direct = direct_graphs.direct_call(fresh, feeds, got)
+    out = direct([torch.full((4,), 2.0)])
+    np.testing.assert_allclose([o.tolist() for o in out],
+                               [[2 * np.tanh(2.0)] * 4, [3.0] * 4], rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda feeds, state: (feeds[0].view(2, 2), feeds[0] * 2),    # an output aliases a feed
+    lambda feeds, state: (feeds[0].add_(1) * 2,)])               # a feed is mutated
+def test_an_inductor_graph_aot_wraps_keeps_the_compiled_graph(fn):
+    compiled = direct_graphs.compile_recording(fn, "inductor")
+    feeds = [torch.arange(4.0)]
+    compiled(feeds, {})
+    assert len(compiled.graphs) == 1 and compiled.graphs[0][2] is None

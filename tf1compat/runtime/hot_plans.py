@@ -54,11 +54,12 @@ only worth it for plans that run often, and only where the result is the same:
    faster kept, so a busy machine never makes it slower than one thread). A compile still
    running when the interpreter exits is waited for (`_wait_for_compiles`).
 5. A whole plan that became one graph whose inputs are its feeds (no variable, nothing
-   else) runs that graph directly (`_direct_call`), without Dynamo's frame, guards and
-   stance, which cost more than a small plan's fused kernels: the checks Dynamo's
-   guards made are the ones above (shapes, dtypes, devices, thread count, the plan's
-   grad mode), the graph asserts the feeds' strides, and a failing direct call runs op
-   by op and leaves Dynamo's call in its place.
+   else) runs that graph directly (`direct_graphs.direct_call`), without Dynamo's frame,
+   guards and stance, which cost more than a small plan's fused kernels, and where
+   AOTAutograd's wrappers have nothing to do, as inductor's `call` alone: the checks
+   Dynamo's guards made are the ones above (shapes, dtypes, devices, thread count, the
+   plan's grad mode), the graph asserts the feeds' strides, and a failing direct call
+   runs op by op and leaves Dynamo's call in its place.
 
 Every plan carries `plan.hot` (a `HotPlanRecord`: status, reason, runs), so a user can
 see why a plan was or was not compiled (`TF1COMPAT_COMPILE_VERBOSE=1` prints each decision
@@ -74,7 +75,6 @@ import os
 import sys
 import threading
 import time
-import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -84,6 +84,7 @@ import torch
 from tf1compat import _thread_policy
 from tf1compat.framework import dtypes as D
 from tf1compat.runtime import compiled_steps
+from tf1compat.runtime.direct_graphs import compile_recording, direct_call
 from tf1compat.runtime.plan import Plan
 from tf1compat.runtime.thread_tuner import LoadFollower, follows_load, settle, tune_threads
 
@@ -318,82 +319,6 @@ def _tracing_autograd(on: bool) -> Any:
     return dynamo_config.patch(trace_autograd_ops=True)
 
 
-def _compile(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
-    """`torch.compile(fn)`; the result's `graphs` lists the (example inputs, compiled
-    graph) pairs the backend was handed, for `_direct_call`."""
-    options = None
-    if backend == "inductor":
-        # The generated function's globals (bound kernels, constants) never change after
-        # it is made, so guarding on them each call would be pure cost.
-        options = {"guard_filter_fn": torch.compiler.skip_guard_on_globals_unsafe}
-    from torch._dynamo.backends.registry import lookup_backend
-    compile_graph = lookup_backend(backend)
-    graphs: List[tuple] = []
-
-    def capturing(gm: Any, example_inputs: List[Any]) -> Callable[..., Any]:
-        compiled_graph = compile_graph(gm, example_inputs)
-        # Weakly: the examples (feeds, a training step's variable copies) must not live
-        # as long as the compiled function; only their identity is asked, during the
-        # check, while the caller holds them.
-        graphs.append(([weakref.ref(e) if isinstance(e, torch.Tensor) else _NO_REF
-                        for e in example_inputs], compiled_graph))
-        return compiled_graph
-    compiled = torch.compile(fn, dynamic=False, backend=capturing, options=options)
-    compiled.graphs = graphs
-    return compiled
-
-
-def _NO_REF() -> None:
-    """The weak reference of a graph input that is not a tensor: matches no feed."""
-    return None
-
-
-def _direct_call(compiled: Any, feeds: Sequence[Any], got: Sequence[Any]) -> Optional[
-        Callable[[Sequence[Any]], tuple]]:
-    """The compiled plan as a call of its one graph, without Dynamo's frame: None unless
-    `compiled` became exactly one graph whose inputs are the feeds themselves and whose
-    outputs, called on `feeds`, are the plan's results `got` in order (bit for bit, and
-    no two of them equal, so that the order is not a coincidence of the values).
-
-    Each Dynamo call of a compiled plan costs ~20-50 us around its kernels (the frame's
-    cache lookup and guards, the recompile stance, the wrapper's dispatch-key and config
-    handling): a 500-op chain's fused kernel takes ~30 us of that run. What Dynamo's
-    guards would check is checked by the caller instead (`_HotPlan._covers`: the feeds'
-    shapes, dtypes and devices, the thread count; the grad mode a plan runs under is
-    its own), and the graph asserts the feeds' strides; a failing direct call runs op by
-    op and leaves Dynamo's call in its place."""
-    graphs = getattr(compiled, "graphs", None)
-    if not graphs or len(graphs) != 1:
-        return None
-    examples, graph = graphs[0]
-    sources = []
-    for ref in examples:
-        example = ref()
-        index = next((i for i, f in enumerate(feeds) if f is example), None)
-        if index is None:
-            return None
-        sources.append(index)
-    if not all(isinstance(v, torch.Tensor) for v in got):
-        return None
-    try:
-        outs = graph(*[feeds[i] for i in sources])
-    except Exception:  # noqa: BLE001 - Dynamo's call stays
-        return None
-    if not isinstance(outs, (list, tuple)) or len(outs) != len(got):
-        return None
-    for i, (a, b) in enumerate(zip(outs, got)):
-        if not (isinstance(a, torch.Tensor) and a.dtype == b.dtype and a.shape == b.shape and
-                torch.equal(a, b)):
-            return None
-        if any(c.dtype == a.dtype and c.shape == a.shape and torch.equal(c, a)
-               for c in outs[:i]):
-            return None
-
-    def direct(values: Sequence[Any]) -> tuple:
-        return tuple(graph(*[values[i] for i in sources]))
-    return direct
-
-
 # (Dynamo's eval_frame module, its "fail_on_recompile" stance), or (None, None) where torch
 # has no such module-level stance. Looked up at the first compiled run: importing Dynamo
 # costs seconds, which a program whose plans never compile must not pay at import.
@@ -475,7 +400,7 @@ class _HotPlan:
         self.after = after
         self.cfg = cfg
         self.compiled: Optional[Callable[..., Any]] = None
-        # The compiled graph called without Dynamo (`_direct_call`), where that is sound.
+        # The compiled graph called without Dynamo (`direct_graphs`), where that is sound.
         self.direct: Optional[Callable[[Sequence[Any]], tuple]] = None
         self.grad = False                   # the grad mode the graph was traced under
         self.sig: Optional[tuple] = None
@@ -524,7 +449,7 @@ class _HotPlan:
         try:
             set_thread_count(self.threads)
             _let_dynamo_trace_tf1compat()
-            compiled = _compile(with_inline_constants(self.eager, self.plan.source),
+            compiled = compile_recording(with_inline_constants(self.eager, self.plan.source),
                                 self.cfg["backend"])
             snapshot = type(before)(before) if isinstance(before, dict) else dict(before)
             # The first call traces: a whole gradient plan's torch.autograd.grad is traced
@@ -542,7 +467,7 @@ class _HotPlan:
             self._give_up("compiled variable updates differ from the op-by-op updates")
             return
         with torch.set_grad_enabled(grad):
-            self.direct = _direct_call(compiled, feeds, got)
+            self.direct = direct_call(compiled, feeds, got)
         self.grad = grad
         self.compiled = compiled
         self.record.status = TRIAL
@@ -694,7 +619,7 @@ class _StepHotPlan(_HotPlan):
             set_thread_count(self.threads)
             special = pieces.specialised_forward(feeds, variables)
             _let_dynamo_trace_tf1compat()
-            compiled = _compile(with_inline_constants(special.fn, special.source),
+            compiled = compile_recording(with_inline_constants(special.fn, special.source),
                                 self.cfg["backend"])
             # A merged segment's first call traces its gradient op into the graph.
             with _tracing_autograd(pieces.merged):
