@@ -16,6 +16,7 @@ subclass. Then inductor's module-level `call` is the whole graph.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any, Callable, List, Optional, Sequence
 
@@ -39,7 +40,7 @@ def compile_recording(fn: Callable[..., Any], backend: str) -> Callable[..., Any
 
     def capturing(gm: Any, example_inputs: List[Any]) -> Callable[..., Any]:
         kernels: List[Optional[Callable[[list], Any]]] = []
-        if backend == "inductor":
+        if backend == "inductor" and _inductor_internals():
             compiled_graph = _inductor_recording(gm, example_inputs, kernels)
         else:
             compiled_graph = compile_graph(gm, example_inputs)
@@ -53,6 +54,23 @@ def compile_recording(fn: Callable[..., Any], backend: str) -> Callable[..., Any
     compiled = torch.compile(fn, dynamic=False, backend=capturing, options=options)
     compiled.graphs = graphs
     return compiled
+
+
+@functools.lru_cache(maxsize=None)
+def _inductor_internals() -> bool:
+    """Whether this torch has the inductor / AOTAutograd internals `_kernel_alone` reads
+    (torch >= 2.6 or so); without them every compile goes through Dynamo's wrapped call,
+    as before direct calls existed."""
+    try:
+        from torch._functorch import config as functorch_config
+        from torch._functorch._aot_autograd.schemas import OutputType, PlainTensorMeta  # noqa: F401
+        from torch._guards import TracingContext  # noqa: F401
+        from torch._inductor.compile_fx import compile_fx, compile_fx_inner  # noqa: F401
+        from torch._inductor.output_code import CompiledFxGraph  # noqa: F401
+    except ImportError:
+        return False
+    return hasattr(functorch_config, "enable_autograd_cache") and \
+        hasattr(OutputType, "non_alias")
 
 
 def _NO_REF() -> None:
