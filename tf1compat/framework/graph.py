@@ -374,6 +374,24 @@ class Graph:
             device = fn(op)
             op._device = device.to_string() if isinstance(device, DeviceSpec) else (device or "")
 
+    def _apply_device_functions(self, op: Any) -> None:
+        """TF's hook applying the device scopes to `op` (innermost first, up to a
+        `device(None)`, empty string scopes skipped): each merged device string is passed
+        to `op._set_device_from_string` when it changes. Standalone Keras reads the current
+        scope so, through a stand-in op."""
+        prior = None
+        for fn in reversed(self._device_function_stack):
+            if fn is None:
+                break
+            spec = getattr(fn, "merge_spec", None)
+            if spec is not None and not spec.to_string():    # `device("")`: a null merge
+                continue
+            device = fn(op)
+            device = device.to_string() if isinstance(device, DeviceSpec) else device
+            if device != prior:
+                op._set_device_from_string(device)
+                prior = device
+
     @contextlib.contextmanager
     def colocate_with(self, op: Any, ignore_existing: bool = False) -> Iterator[None]:
         """Ops created in the block are placed with `op` (a Tensor, Operation or Variable)."""
