@@ -118,3 +118,32 @@ def case_atrous_conv2d_transpose_dynamic_output_shape(tf):
         with tf.Session() as sess:
             out[padding] = sess.run(y, feed)
     return out
+
+
+def case_run_metadata_partition_graphs(tf):
+    """K.function(..., options=RunOptions(output_partition_graphs=True), run_metadata=md):
+    one CPU partition of the pruned ops (a fed tensor an _Arg node, a fetch a _Retval);
+    every run rewrites the RunMetadata, so a later run without options leaves it empty.
+    (Inputs sorted: TF's graph optimizer reorders a commutative op's inputs.)"""
+    x = tf.placeholder(tf.float32, [], name="x")
+    y = tf.placeholder(tf.float32, [], name="y")
+    v = tf.Variable(2.0, name="v")
+    z = tf.add(x * v, y, name="z")
+    tf.sin(x, name="unused")
+    options = tf.RunOptions(output_partition_graphs=True)
+    md = tf.RunMetadata()
+
+    def nodes():
+        return [[sorted([n.name, n.op, n.device] + [f"in:{i}" for i in n.input]
+                        + [f"{k}={n.attr[k].type or n.attr[k].i}" for k in ("T", "index")
+                           if k in n.attr and n.op in ("_Arg", "_Retval")])
+                 for n in sorted(g.node, key=lambda n: n.name)] for g in md.partition_graphs]
+
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        out = {"value": sess.run(z, {x: 1.0, y: 2.0}, options=options, run_metadata=md),
+               "graphs": nodes()}
+        md.step_stats.dev_stats.add(device="stale")
+        sess.run(z, {x: 1.0, y: 2.0}, run_metadata=md)
+        out["after_plain_run"] = [len(md.partition_graphs), len(md.step_stats.dev_stats)]
+    return out
