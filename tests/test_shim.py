@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 import tf1compat
@@ -73,6 +74,20 @@ def test_tensor_array_ops_internal_path():
     proc = _run_python(code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok [0.0, 2.0, 4.0]"
+
+
+def test_framework_ops_tensor_like_base():
+    # TF 1.15's ops._TensorLike, the base of Tensor, SparseTensor and IndexedSlices (TF 2.21
+    # has none to record a golden from); standalone Keras 2.2.4's K.is_tensor tests it.
+    from tf1compat.internal import framework_ops as ops
+    tf = tf1compat
+    with tf.Graph().as_default():
+        t = tf.constant([1.0])
+        v = tf.Variable([1.0])
+        sp = tf.SparseTensor([[0]], [1.0], [2])
+        sl = tf.IndexedSlices(t, tf.constant([0]))
+        assert [isinstance(x, ops._TensorLike) for x in (t, sp, sl, v, np.ones(1), 1.0)] == \
+            [True, True, True, False, False, False]
 
 
 def test_tpu_program_imports():

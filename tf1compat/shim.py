@@ -64,6 +64,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     # SeqGAN, nmt-era decoders: `tensor_array_ops.TensorArray` beside
     # `control_flow_ops.while_loop`.
     "tensorflow.python.ops.tensor_array_ops": "tf1compat.ops.tensor_array_ops",
+    "tensorflow.python.ops.functional_ops": "tf1compat.ops.functional_ops",
+    "tensorflow.python.ops.ctc_ops": "tf1compat.internal.ctc_ops",
     "tensorflow.python.ops.standard_ops": "tf1compat.internal.standard_ops",
     "tensorflow.python.ops.resources": "tf1compat.ops.resources",
     "tensorflow.python.pywrap_tensorflow": "tf1compat.internal.pywrap_tensorflow",

@@ -18,6 +18,7 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.device_spec import DeviceSpec
 from tf1compat.framework.graph_def_view import GraphDefView
+from tf1compat.framework.graph_devices import apply_device_functions, device_function
 from tf1compat.framework.graph_keys import GraphKeys
 from tf1compat.framework.graph_scopes import (ControlDependenciesController, NameScope,
                                               name_from_scope_name)
@@ -337,20 +338,7 @@ class Graph:
     @contextlib.contextmanager
     def device(self, device_name_or_function: Any) -> Iterator[None]:
         """Ops created in the block get this device (a string, DeviceSpec or function)."""
-        spec = device_name_or_function
-        if spec is None:
-            fn = None
-        elif callable(spec) and not isinstance(spec, (str, DeviceSpec)):
-            fn = spec
-        else:
-            merged = DeviceSpec.from_string(spec.to_string() if isinstance(spec, DeviceSpec)
-                                            else spec)
-
-            def fn(op: Operation, _spec: DeviceSpec = merged) -> str:
-                current = DeviceSpec.from_string(op.device)
-                return _spec.make_merged_spec(current).to_string()
-            fn.merge_spec = merged  # type: ignore[attr-defined]
-        self._device_function_stack.append(fn)
+        self._device_function_stack.append(device_function(device_name_or_function))
         try:
             yield
         finally:
@@ -373,6 +361,10 @@ class Graph:
             # TF keeps a device function's string as given; DeviceSpecs print canonically.
             device = fn(op)
             op._device = device.to_string() if isinstance(device, DeviceSpec) else (device or "")
+
+    def _apply_device_functions(self, op: Any) -> None:
+        """TF's hook applying the device scopes to `op` (framework/graph_devices.py)."""
+        apply_device_functions(self._device_function_stack, op)
 
     @contextlib.contextmanager
     def colocate_with(self, op: Any, ignore_existing: bool = False) -> Iterator[None]:

@@ -173,6 +173,10 @@ class Operation:
         from tf1compat.framework.device_spec import canonical_name
         self._device = canonical_name(device)
 
+    def _set_device_from_string(self, device_str: str) -> None:
+        """TF's fast path of `_set_device` for a device string."""
+        self._set_device(device_str)
+
     # -- running -------------------------------------------------------------------
     def run(self, feed_dict: Any = None, session: Any = None) -> None:
         """Runs this op in `session` (or the default session)."""

@@ -1,6 +1,9 @@
 """`tensorflow.python.framework.ops`."""
 
 # ruff: noqa: F401
+import abc as _abc
+from typing import Any as _Any
+
 from tf1compat.framework.graph import (Graph, GraphKeys, add_to_collection, add_to_collections,
                                        colocate_with, container, control_dependencies, device,
                                        get_collection, get_collection_ref, get_default_graph,
@@ -18,6 +21,8 @@ from tf1compat.framework.tensor_conversion import (convert_n_to_tensor, convert_
 from tf1compat.framework.tensor_conversion import convert_to_tensor as internal_convert_to_tensor
 from tf1compat.framework.context import executing_eagerly as executing_eagerly_outside_functions
 from tf1compat.framework.device_spec import DeviceSpec
+from tf1compat.framework.sparse_tensor import SparseTensor as _SparseTensor
+from tf1compat.variables.variables import Variable as _Variable
 
 name_scope_v1 = name_scope
 
@@ -25,3 +30,29 @@ name_scope_v1 = name_scope
 from tf1compat.autodiff.registry import (NotDifferentiable, RegisterGradient,
                                          get_gradient_function, no_gradient)
 from tf1compat.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
+
+# (section: TF1's tensor-like predicates, which standalone Keras 2.2.4's `K.is_tensor` and
+# `K.function` call through `tensorflow.python.framework.ops`)
+
+
+class _TensorLike(_abc.ABC):
+    """TF1's common base of Tensor, SparseTensor and IndexedSlices, kept for
+    `isinstance(x, ops._TensorLike)` (the classes are registered, not derived)."""
+
+
+for _cls in (Tensor, _SparseTensor, IndexedSlices):
+    _TensorLike.register(_cls)
+
+
+def is_dense_tensor_like(t: _Any) -> bool:
+    """True for a Tensor or a variable (TF1's registered dense-tensor-like types)."""
+    return isinstance(t, (Tensor, _Variable))
+
+
+def _as_graph_element(obj: _Any) -> _Any:
+    """`obj._as_graph_element()` when obj has one (a variable gives its value tensor),
+    else None."""
+    conv_fn = getattr(obj, "_as_graph_element", None)
+    if conv_fn is not None and callable(conv_fn):
+        return conv_fn()
+    return None

@@ -364,9 +364,8 @@ def atrous_conv2d_transpose(value: Any, filters: Any, output_shape: Any, rate: i
                                  f"output_shape={output_shape} with channel count "
                                  f"{output_shape[3]} and filters.shape={filters.get_shape()} "
                                  f"with output channel count {filters.get_shape()[3]}.")
-        else:
-            raise NotImplementedError("tf.nn.atrous_conv2d_transpose with a tensor "
-                                      "output_shape is not supported by tf1compat")
+        else:       # a tensor: the sizes below are computed in the graph, as TF does
+            output_shape = shape_tensor
         if padding == "SAME":
             if not filters.get_shape().is_fully_defined():
                 raise NotImplementedError("tf.nn.atrous_conv2d_transpose with SAME padding "

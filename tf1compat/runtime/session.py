@@ -38,6 +38,7 @@ from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
 from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
                                                context_config, visible_gpus)
 from tf1compat.runtime.session_state import RunContext, VariableStore
+from tf1compat.runtime.partition_graphs import write_partition_graphs
 from tf1compat.runtime.step_stats import StepStatsInterpreter, is_traced
 
 __all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore"]
@@ -408,7 +409,7 @@ class BaseSession:
                         "function or code block. Use return values, explicit Python locals "
                         "or TensorFlow collections to access it.")
         feed_tensors, feed_values = self._process_feeds(feed_dict)
-        if options is not None or self._timeout_ms:
+        if options is not None or run_metadata is not None or self._timeout_ms:
             values = self._execute_with_options(elements, feed_tensors, feed_values, options,
                                                 run_metadata)
         else:
@@ -420,18 +421,29 @@ class BaseSession:
                               run_metadata: Any = None) -> List[Any]:
         """`_execute` under the run's deadline: `RunOptions.timeout_in_ms`, else the
         config's `operation_timeout_in_ms` (blocking kernels then raise
-        DeadlineExceededError, as TF); a traced run (`trace_level` above NO_TRACE) records
-        its step statistics into `run_metadata.step_stats` (runtime/step_stats.py)."""
+        DeadlineExceededError, as TF). `run_metadata` is rewritten by every run, as TF's:
+        a traced run (`trace_level` above NO_TRACE) records its step statistics into
+        `run_metadata.step_stats` (runtime/step_stats.py), `output_partition_graphs` the
+        graphs run (runtime/partition_graphs.py)."""
+        if run_metadata is not None:
+            run_metadata.Clear()
         trace = run_metadata.step_stats if is_traced(options, run_metadata) else None
         timeout_ms = getattr(options, "timeout_in_ms", 0) or self._timeout_ms
         if timeout_ms <= 0:
-            return self._execute(elements, feed_tensors, feeds, trace)
-        context = self._runtime.run_context
-        previous = context.set_deadline(timeout_ms)
-        try:
-            return self._execute(elements, feed_tensors, feeds, trace)
-        finally:
-            context.restore(previous)
+            values = self._execute(elements, feed_tensors, feeds, trace)
+        else:
+            context = self._runtime.run_context
+            previous = context.set_deadline(timeout_ms)
+            try:
+                values = self._execute(elements, feed_tensors, feeds, trace)
+            finally:
+                context.restore(previous)
+        if run_metadata is not None and getattr(options, "output_partition_graphs", False):
+            placer = self._runtime.placer
+            write_partition_graphs(self._plan_for(elements, feed_tensors), feed_tensors,
+                                   elements, lambda op: placer.tf_device_name(
+                                       placer.device_for(op)), run_metadata)
+        return values
 
     def _process_feeds(self, feed_dict: Any) -> Tuple[List[Tensor], List[Any]]:
         if not feed_dict:
