@@ -156,6 +156,9 @@ class StepPieces:
     # Input ops (`_INPUT_OPS`) run before the forward segment: (feeds, store view) -> their
     # values, which the forward segment takes after the feeds. None: the plan has none.
     head_plan: Optional[Plan] = None
+    # The positions among the head's values of its reads (`_runs_first`): values the
+    # store holds, which the forward segment gets as new tensor objects (`step_inputs`).
+    head_reads: List[int] = dataclasses.field(default_factory=list)
     # Joined (see `_joined`): variables the forward segment computes new values of (its
     # last results, in this order), the store they are written to, and their locks.
     writes: List[str] = dataclasses.field(default_factory=list)
@@ -238,7 +241,15 @@ class StepPieces:
         """The step's feeds, followed by its input ops' values (the input ops run here)."""
         if self.head_plan is None:
             return list(feeds)
-        return [*feeds, *self.head_plan.fn(list(feeds), view)]
+        values = list(self.head_plan.fn(list(feeds), view))
+        # A read (`initialized_value()`) gives the stored tensor itself, which the forward
+        # segment may also take as a variable: the same object twice among a compiled
+        # function's inputs fails Dynamo's guard on duplicate inputs (traced on copies,
+        # they were distinct), and the step went back to op by op at its first run.
+        for i in self.head_reads:
+            if isinstance(values[i], torch.Tensor):
+                values[i] = values[i].detach()
+        return [*feeds, *values]
 
     @property
     def forward(self) -> Callable[..., tuple]:
@@ -466,6 +477,8 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
         return "nothing to compile before the gradient op"
     live_slots = list(live)
     head_outs = list(head_slots)
+    read_outs = {s for step in head_steps if step.op.type not in _INPUT_OPS
+                 for s in step.outs if s is not None}
     head = None if not head_steps else Plan(
         steps=head_steps, feed_slots=plan.feed_slots,
         fetches=[Source(SLOT, s) for s in head_outs], fetch_copies=[False] * len(head_outs),
@@ -487,7 +500,8 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
                                    feed_slots=plan.feed_slots + head_outs, fn=None, source="",
                                    line_to_op={}, hot=None)
     pieces = StepPieces(plan, forward, tail, marked_feeds, reads, list(state_keys), kernels,
-                        head_plan=head, check_plan=checks, rest_plan=rest)
+                        head_plan=head, check_plan=checks, rest_plan=rest,
+                        head_reads=[i for i, s in enumerate(head_outs) if s in read_outs])
     if merge and _plain_gradient(plan.steps[g]) and first_gradient(
             Plan(steps=plan.steps[g + 1:], feed_slots=[], fetches=[], fetch_copies=[],
                  needs_grad=False, state_marks=[])) is None:
@@ -554,7 +568,8 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
     state_keys = [k for k in pieces.state_keys if k not in var_slot]
     return StepPieces(plan, forward, tail, [], pieces.reads, state_keys,
                       pieces.forward_kernels + 1, merged=True, source_keys=keys,
-                      head_plan=pieces.head_plan, check_plan=pieces.check_plan,
+                      head_plan=pieces.head_plan, head_reads=pieces.head_reads,
+                      check_plan=pieces.check_plan,
                       rest_plan=pieces.rest_plan)
 
 
