@@ -2,7 +2,7 @@
 
     python scripts/bench_estimator.py [--steps N] [--rounds R] [--batch B] [--load L]
                                       [--variants dnn-numpy,linear-numpy,dnn-dataset]
-                                      [--baseline OTHER_CHECKOUT]
+                                      [--baseline OTHER_CHECKOUT] [--settle S]
 
 The same TF1 program runs in two fresh interpreters, one importing tf1compat and one importing
 `tensorflow.compat.v1` from the TF 2.15 venv (`/tmp/tf215/bin/python`, or $TF215_PYTHON;
@@ -31,7 +31,10 @@ machine is shared, the best round is the least disturbed one):
     ones included), which other processes on the machine disturb less;
   * train() wall time: the whole call, graph construction, session creation, checkpoints.
 The ratios are tf1compat / TF on steps/s and on steps per CPU-second (> 1 means tf1compat
-is faster). `--load L` runs L busy-loop processes beside the measurement (a machine whose
+is faster). `--settle S` measures the steady state of a long training run instead: the
+clock starts once tf1compat's hot plans have settled (compiled or not, within S seconds;
+TF's side after its warm-up steps) and runs for the same number of steps. `--load L` runs
+L busy-loop processes beside the measurement (a machine whose
 cores are busy). The load averages (1, 5, 15 minutes) are printed beside the numbers.
 """
 
@@ -54,7 +57,7 @@ VARIANTS = ("dnn-numpy", "linear-numpy", "dnn-dataset")
 
 
 def _worker(backend: str, variant: str, steps: int, batch: int,
-            threads: int, root: str = ROOT) -> Dict[str, float]:
+            threads: int, root: str = ROOT, settle: float = 0.0) -> Dict[str, float]:
     """One training run of `variant` in this interpreter; returns its timings."""
     import numpy as np
     if backend == "tensorflow":
@@ -73,17 +76,38 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
     columns = [tf.feature_column.numeric_column(f"f{i}") for i in range(N_FEATURES)]
 
     class Clock(tf.train.SessionRunHook):
+        """Times the steps after the warm-up (with `settle`: after the hot plans settled,
+        then stops the training once `steps - WARMUP` steps were timed)."""
+
         def __init__(self) -> None:
             self.step = 0
+            self.first = 0                  # the step the clock started after
             self.start: Optional[float] = None
             self.last: Optional[float] = None
             self.cpu_start = self.cpu_last = 0.0
+            self.session: Any = None
+            self.began = time.monotonic()
+
+        def after_create_session(self, session: Any, coord: Any) -> None:
+            self.session = session
+
+        def _settled(self) -> bool:
+            if not settle or backend == "tensorflow":
+                return True
+            plans = getattr(self.session, "_plans", {}).values()
+            return time.monotonic() - self.began > settle or not any(
+                p.hot is not None and p.hot.status in ("counting", "compiling", "trial")
+                for p in plans)
 
         def after_run(self, run_context: Any, run_values: Any) -> None:
             self.step += 1
-            if self.step == WARMUP:
+            if self.start is None and self.step >= WARMUP and self._settled():
+                self.first = self.step
                 self.start, self.cpu_start = time.perf_counter(), time.process_time()
-            self.last, self.cpu_last = time.perf_counter(), time.process_time()
+            if self.start is not None:
+                self.last, self.cpu_last = time.perf_counter(), time.process_time()
+                if settle and self.step - self.first >= steps - WARMUP:
+                    run_context.request_stop()
 
     session_config = None
     if threads:
@@ -108,20 +132,22 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
                 config=config)
         clock = Clock()
         began = time.perf_counter()
-        estimator.train(input_fn, steps=steps, hooks=[clock])
+        estimator.train(input_fn, steps=10 ** 9 if settle else steps, hooks=[clock])
         wall = time.perf_counter() - began
-    assert clock.step == steps and clock.start is not None and clock.last is not None
-    return {"steps_per_s": (steps - WARMUP) / (clock.last - clock.start),
-            "steps_per_cpu_s": (steps - WARMUP) / (clock.cpu_last - clock.cpu_start),
+    assert clock.start is not None and clock.last is not None
+    timed = clock.step - clock.first
+    assert timed == steps - WARMUP, (timed, steps)
+    return {"steps_per_s": timed / (clock.last - clock.start),
+            "steps_per_cpu_s": timed / (clock.cpu_last - clock.cpu_start),
             "train_wall_s": wall}
 
 
 def _run(python: str, backend: str, variant: str, steps: int, batch: int,
-         threads: int, root: str = ROOT) -> Dict[str, float]:
+         threads: int, root: str = ROOT, settle: float = 0.0) -> Dict[str, float]:
     proc = subprocess.run([python, os.path.abspath(__file__), "--worker", backend,
                            "--variants", variant, "--steps", str(steps),
                            "--batch", str(batch), "--threads", str(threads),
-                           "--root", root],
+                           "--root", root, "--settle", str(settle)],
                           capture_output=True, text=True, cwd=ROOT)
     if proc.returncode:
         tail = proc.stderr.strip().splitlines()[-3:]
@@ -137,7 +163,8 @@ def _load() -> str:
 
 
 def _bench_config(variant: str, steps: int, rounds: int, batch: int, threads: int,
-                  have_tf: bool, baseline: Optional[str] = None) -> Dict[str, Any]:
+                  have_tf: bool, baseline: Optional[str] = None,
+                  settle: float = 0.0) -> Dict[str, Any]:
     """Best-of-`rounds` rates of both sides (and of a `baseline` tf1compat checkout) for
     one variant and session config, the sides alternating."""
     best: Dict[str, Dict[str, float]] = {}
@@ -148,7 +175,7 @@ def _bench_config(variant: str, steps: int, rounds: int, batch: int, threads: in
         if have_tf:
             sides.append(("tensorflow", "tensorflow", TF215_PYTHON, ROOT))
         for side, backend, python, root in sides:
-            result = _run(python, backend, variant, steps, batch, threads, root)
+            result = _run(python, backend, variant, steps, batch, threads, root, settle)
             prev = best.get(side)
             best[side] = {
                 key: (min if key == "train_wall_s" else max)(value, prev[key])
@@ -182,7 +209,7 @@ def _bench_config(variant: str, steps: int, rounds: int, batch: int, threads: in
 
 def bench_estimator(steps: int = 300, rounds: int = 2, batch: int = 128, load: int = 0,
                     variants: Sequence[str] = VARIANTS,
-                    baseline: Optional[str] = None) -> Dict[str, Any]:
+                    baseline: Optional[str] = None, settle: float = 0.0) -> Dict[str, Any]:
     """Every variant under the default session config and one thread; a dict per
     (variant, config), with `load` busy-loop processes running beside it."""
     from bench_vs_tf import _busy_loops
@@ -190,7 +217,7 @@ def bench_estimator(steps: int = 300, rounds: int = 2, batch: int = 128, load: i
     loops = _busy_loops(load, 24 * 3600) if load else []
     try:
         return {f"{variant}/{label}": _bench_config(variant, steps, rounds, batch, threads,
-                                                    have_tf, baseline)
+                                                    have_tf, baseline, settle)
                 for variant in variants
                 for label, threads in (("default_threads", 0), ("one_thread", 1))}
     finally:
@@ -212,6 +239,9 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--threads", type=int, default=0,
                         help="worker only: intra/inter-op threads (0: the default config)")
     parser.add_argument("--root", default=ROOT, help="worker only: the checkout to import")
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="seconds tf1compat's hot plans may take to settle before the "
+                             "clock starts (0: the clock starts after the warm-up steps)")
     parser.add_argument("--baseline", default=None,
                         help="another tf1compat checkout (a directory) measured alongside, "
                              "e.g. `git worktree add /tmp/base main`")
@@ -222,9 +252,10 @@ def main(argv: List[str]) -> int:
         parser.error(f"unknown variants {unknown}; choose from {', '.join(VARIANTS)}")
     if args.worker:
         print(json.dumps(_worker(args.worker, variants[0], args.steps, args.batch,
-                                 args.threads, args.root)))
+                                 args.threads, args.root, args.settle)))
         return 0
-    bench_estimator(args.steps, args.rounds, args.batch, args.load, variants, args.baseline)
+    bench_estimator(args.steps, args.rounds, args.batch, args.load, variants, args.baseline,
+                    args.settle)
     return 0
 
 

@@ -9,6 +9,7 @@ import torch
 import tf1compat as tf
 from tf1compat.runtime import hot_plans
 from tf1compat.runtime.hot_plans import COMPILED, FALLBACK, OP_BY_OP, TRIAL
+from tf1compat.training import training_util
 
 STEPS = 3 + 2 * hot_plans._TRIAL_RUNS + 4     # count, compile, trial, then steady runs
 
@@ -493,3 +494,119 @@ def test_the_end_of_a_tf_data_input_raises_out_of_range_after_its_last_batch(com
                 sess.run([loss, train])
             status = _step_hot_plan(sess).hot.status
     assert status == (COMPILED if batches > 3 else TRIAL)
+
+
+def _checked_mlp(limit=3):
+    """The MLP with sparse labels checked as a canned Estimator head checks them (an
+    Assert under the labels' control dependencies and two AssertGuard conds), its step
+    reading `initialized_value() + 0` of the global step first as Estimator does."""
+    def build():
+        step = tf.train.get_or_create_global_step()
+        with tf.control_dependencies([training_util._get_or_create_global_step_read()]):
+            x = tf.placeholder(tf.float32, [None, 12], name="x")
+            labels = tf.placeholder(tf.int64, [None, 1], name="labels")
+            shape_ok = tf.assert_equal(tf.shape(labels)[1:], [1], message="labels shape")
+            in_range = tf.assert_less_equal(labels, tf.constant(limit - 1, tf.int64))
+            positive = tf.assert_non_negative(labels)
+            with tf.control_dependencies([shape_ok, in_range, positive]):
+                labels = tf.identity(labels)
+            logits = tf.layers.dense(tf.layers.dense(x, 16, tf.nn.relu), 3)
+            loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        return loss, tf.train.AdagradOptimizer(0.1).minimize(loss, global_step=step)
+    return build
+
+
+_LABELS = _RNG.randint(0, 3, (32, 1)).astype(np.int64)
+
+
+def _checked_feeds(i):
+    return {"x:0": _X[i % 2 * 16:][:16], "labels:0": _LABELS[i % 2 * 16:][:16]}
+
+
+def test_a_step_with_checks_compiles_and_runs_them_before_its_updates(compile_env):
+    """Asserts (and tf.Assert's AssertGuard conds) run after the compiled graph, before
+    the updates are stored; the initialized-value read runs first: the step compiles,
+    trains to the op-by-op variables, and its pieces say so. The read gives the global
+    step's stored tensor, which the compiled graph also takes as the variable it
+    increments: passed as one object twice, Dynamo's guard on duplicate inputs failed at
+    the first compiled run and the step went back to op by op for good (the canned
+    Estimator's step did), unless the read's value is passed as its own tensor."""
+    from tf1compat.runtime import compiled_steps
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))
+    record = _same_training(compile_env, _checked_mlp(), _checked_feeds)
+    assert record.status == COMPILED and record.reason == "", record
+    with tf.Graph().as_default():
+        loss, train = _checked_mlp()()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([loss, train], _checked_feeds(0))
+            pieces = compiled_steps.split(_step_hot_plan(sess))
+    assert pieces.merged and pieces.writes
+    assert {s.op.type for s in pieces.head_plan.steps} == {"IsVariableInitialized",
+                                                          "_VariableInitializedValue"}
+    assert pieces.head_reads and "global_step" in pieces.writes
+    assert sorted(s.op.type for s in pieces.check_plan.steps
+                  if s.op.type in ("Assert", "If")) == ["Assert", "If", "If"]
+
+
+def test_a_failing_check_in_a_compiled_step_raises_tfs_error_and_changes_nothing(
+        compile_env):
+    """A label out of range after the step compiled: TF's InvalidArgumentError from the
+    Assert (its message and data), and no variable and no global step moved."""
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        loss, train = _checked_mlp()()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i in range(STEPS):
+                sess.run([loss, train], _checked_feeds(i))
+            assert _step_hot_plan(sess).hot.status == COMPILED
+            before = sess.run(tf.global_variables())
+            bad = dict(_checked_feeds(0))
+            bad["labels:0"] = np.full((16, 1), 7, np.int64)
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"assert_less_equal/Assert/AssertGuard/Assert"):
+                sess.run([loss, train], bad)
+            after = sess.run(tf.global_variables())
+            assert _step_hot_plan(sess).hot.status == COMPILED
+            losses = [sess.run([loss, train], _checked_feeds(i))[0] for i in range(2)]
+    for a, b in zip(before, after):
+        np.testing.assert_array_equal(a, b)
+    assert np.all(np.isfinite(losses))
+
+
+def test_a_queue_fed_step_compiles_with_its_dequeue_run_first(compile_env):
+    """A step that dequeues its batch from a queue (numpy_input_fn's, shuffle_batch's)
+    dequeues first, once, and trains to the op-by-op variables from the same batches."""
+    from tf1compat.runtime import compiled_steps
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))
+
+    def build():
+        queue = tf.FIFOQueue(16 * STEPS + 32, [tf.float32, tf.float32], shapes=[[12], [3]])
+        build.enqueue = queue.enqueue_many([_X, _Y])
+        x, y = queue.dequeue_many(16)
+        h = tf.layers.dense(x, 16, tf.nn.relu)
+        loss = tf.losses.softmax_cross_entropy(y, tf.layers.dense(h, 3))
+        return loss, tf.train.AdamOptimizer(0.01).minimize(loss)
+
+    def train(steps):
+        with tf.Graph().as_default():
+            tf.set_random_seed(3)
+            loss, train_op = build()
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                for _ in range(steps // 2 + 1):
+                    sess.run(build.enqueue)
+                losses = [sess.run([loss, train_op])[0] for _ in range(steps)]
+                pieces = compiled_steps.split(_step_hot_plan(sess))
+                return losses, sess.run(tf.global_variables()), _step_hot_plan(sess).hot, \
+                    pieces
+    got_losses, got_vars, record, pieces = train(STEPS)
+    compile_env.setenv("TF1COMPAT_COMPILE", "off")
+    want_losses, want_vars, _, _ = train(STEPS)
+    assert record.status == COMPILED, record
+    assert [s.op.type for s in pieces.head_plan.steps] == ["QueueDequeueManyV2"]
+    np.testing.assert_allclose(got_losses, want_losses, rtol=1e-5, atol=1e-6)
+    for a, b in zip(got_vars, want_vars):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

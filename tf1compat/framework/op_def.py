@@ -65,7 +65,12 @@ attr names, written in TF's REGISTER_OP notation:
   gradient function reads the op's output so TF's backward never runs the op: Print
   passes its input on without printing, CheckNumerics checks only the gradient).
 * ``reads_only``: a stateful op that only reads the variables it takes (ReadVariableOp,
-  ResourceGather, VariableShape): a run orders it as a read of them, never as an update.
+  ResourceGather, VariableShape, IsVariableInitialized): a run orders it as a read of
+  them, never as an update.
+* ``only_checks(node) -> bool``: the op's one effect is an error when its inputs fail a
+  check (Assert, and an If that only asserts: `tf.Assert`'s AssertGuard); nothing reads
+  its outputs' values. A compiled training step runs it after its compiled forward
+  segment and before any update (runtime/compiled_steps.py).
 * ``is_variable``: the op is a variable (VariableV2's ref, VarHandleOp's handle): the
   variables a `tf.custom_gradient` function reads are found by it.
 * ``grad_error(op) -> LookupError``: what `tf.gradients` raises through this op (TF's
@@ -275,6 +280,9 @@ class OpDef:
     # Stateful only because it reads variables (ReadVariableOp, ResourceGather): the plan
     # never orders it as an update of the variables it takes.
     reads_only: bool = False
+    # node -> whether the op only checks its inputs (raises, or does nothing): see the
+    # module docstring's `only_checks`.
+    only_checks: Optional[Callable[[Any], bool]] = None
 
     def ref_positions(self, n_inputs: int) -> Tuple[int, ...]:
         """The positions of the ref inputs among an op's `n_inputs` inputs (the kernel
@@ -344,7 +352,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             value_only: Optional[Callable[[Any], Any]] = None,
             autograd_only_kernel: Optional[KernelFactory] = None,
             kernel_error: Optional[Callable[[Any, Sequence[Any]], Optional[str]]] = None,
-            function: Any = None, reads_only: bool = False) -> OpDef:
+            function: Any = None, reads_only: bool = False,
+            only_checks: Optional[Callable[[Any], bool]] = None) -> OpDef:
     """Declares and registers an op type; raises at import time if inconsistent.
 
     With `function` (a graph function), the declaration is that function's call op: it
@@ -392,7 +401,8 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
                    keeps_devices, forwards_alias, must_feed, foldable, static_value,
                    shape_value, not_one_node, grad_error, is_variable, flops,
                    rank_follows_data, value_only, autograd_only_kernel,
-                   _declaration_site(), ref_list, kernel_error, function, reads_only)
+                   _declaration_site(), ref_list, kernel_error, function, reads_only,
+                   only_checks)
     (_REGISTRY if function is None else _FUNCTION_OPS)[op_type] = op_def
     return op_def
 

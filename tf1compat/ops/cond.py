@@ -149,11 +149,26 @@ def _case_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
 # The branches' ops are regions of the graph (or, in imported graphs, functions of the
 # library: ops/function_call_ops.py); these ops only choose which one runs.
+def _only_checks(node: Operation) -> bool:
+    """Whether both branches of a traced If only check values (tf.Assert's AssertGuard:
+    an Assert in one branch, nothing in the other): no op in them changes anything."""
+    branches = (node.attrs["then_branch"], node.attrs["else_branch"])
+    if not all(isinstance(b, Branch) for b in branches):
+        return False
+    for branch in branches:
+        for op in branch.region.ops:
+            od = op._op_def
+            if od.stateful and not od.reads_only and not (
+                    od.only_checks is not None and od.only_checks(op)):
+                return False
+    return True
+
+
 declare("If", inputs=["cond: Tcond", "input: Tin"], outputs=["output: Tout"],
         attrs={"Tcond": Type(), "Tin": TypeList(), "Tout": TypeList(),
                "then_branch": REQUIRED, "else_branch": REQUIRED, "output_shapes": []},
         shape=_output_shapes_rule, kernel=_if_kernel, stateful=True, view=True,
-        keeps_devices=True,
+        keeps_devices=True, only_checks=_only_checks,
         not_one_node="its branches are traced regions (graph_export.py writes them)",
         doc="Runs then_branch or else_branch (traced regions) on the captured inputs.")
 

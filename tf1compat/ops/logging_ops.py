@@ -196,7 +196,7 @@ def _assert_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
 declare("Assert", inputs=["condition: bool", "data: T"], outputs=[],
         attrs={"T": TypeList(), "summarize": 3}, shape=lambda ctx: [],
-        kernel=_assert_kernel, stateful=True, grad="none",
+        kernel=_assert_kernel, stateful=True, grad="none", only_checks=lambda node: True,
         doc="Raises InvalidArgumentError (printing `data`) when `condition` is false.")
 
 

@@ -196,7 +196,7 @@ def _is_initialized_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("VarIsInitializedOp", inputs=["resource: resource"], outputs=["is_initialized: bool"],
         shape=lambda ctx: [TensorShape([])], kernel=_is_initialized_kernel, grad="none",
-        stateful=True)
+        stateful=True, reads_only=True)
 # TF >= 2.12 writes one after each resource variable's creation in saved graphs: it turns
 # off TF's copy-on-read for variables of sparse updates, which tf1compat does not have.
 declare("DisableCopyOnRead", inputs=["resource: resource"],

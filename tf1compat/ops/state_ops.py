@@ -407,7 +407,7 @@ def _is_initialized_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
 
 declare("IsVariableInitialized", inputs=["ref: Ref(dtype)"], outputs=["is_initialized: bool"],
         attrs={"dtype": Type()}, shape=lambda ctx: [TensorShape([])],
-        kernel=_is_initialized_kernel, grad="none", stateful=True)
+        kernel=_is_initialized_kernel, grad="none", stateful=True, reads_only=True)
 
 
 def _count_up_to_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
@@ -455,7 +455,8 @@ declare("_VariableInitializedValue",
         inputs=["is_initialized: bool", "ref: Ref(T)", "initial_value: T"],
         outputs=["output: T"], attrs={"T": Type()},
         shape=lambda ctx: [ctx.shape(1) if ctx.shape(1).is_fully_defined() else ctx.shape(2)],
-        kernel=_private_initialized_value_kernel, grad="none", stateful=True, view=True)
+        kernel=_private_initialized_value_kernel, grad="none", stateful=True, view=True,
+        reads_only=True)
 
 
 # -- wrappers ----------------------------------------------------------------------------------

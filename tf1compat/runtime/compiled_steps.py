@@ -38,12 +38,21 @@ Should that graph fail to compile or to check, the merged segment without the up
 is compiled instead, the updates then run op by op (batched); TF1COMPAT_COMPILE_UPDATES=0
 keeps them out of the graph.
 
-Input ops (a tf.data iterator's `IteratorGetNext` and the iterator op it reads,
-`_INPUT_OPS`) are stateful but need not run at any particular point of the step: they
-run first, op by op, once per step (`StepPieces.head_plan`), and the forward segment
-takes their values as feeds. Should the compiled segment then fail (another batch shape,
-an error), the step goes on op by op with those values (`run_op_by_op`): the iterator
-has moved on, and running the whole plan again would skip a batch.
+Input ops (a tf.data iterator's `IteratorGetNext` and the iterator op it reads, a
+queue's dequeue and the queue op: `_INPUT_OPS`), and reads whose values no gradient
+flows through (`IsVariableInitialized`, the `initialized_value()` read that Estimator
+puts before every model op: `reads_only` ops without a gradient) are stateful but need
+not run at any particular point of the step: they run first, op by op, once per step
+(`StepPieces.head_plan`), and the forward segment takes their values as feeds. Should
+the compiled segment then fail (another batch shape, an error), the step goes on op by
+op with those values (`run_op_by_op`): the iterator has moved on, and running the whole
+plan again would skip a batch.
+
+Checks (`tf.Assert`, and the If of its AssertGuard: ops declared `only_checks`, whose
+outputs nothing reads) raise or do nothing: they run op by op after the forward segment
+(`StepPieces.check_plan`, on values the segment returns) and before anything is written,
+so a failing check leaves the variables as they were. The step then runs op by op
+(`ForwardFailed`), which raises the check's error as TF's does, at its place in the plan.
 
 The forward segment must be pure: a stateful op before the gradient op (a random op,
 whose stream must stay TF's; a variable update, e.g. batch norm's moving averages that
@@ -89,7 +98,44 @@ class ForwardFailed(Exception):
 # Input ops: stateful, but what they do does not depend on when in the step they run, so
 # the step runs them first, op by op, and the forward segment takes their values as
 # feeds (`split`): a tf.data iterator's next batch.
-_INPUT_OPS = frozenset({"OneShotIterator", "IteratorV2", "IteratorGetNext"})
+_INPUT_OPS = frozenset({"OneShotIterator", "IteratorV2", "IteratorGetNext",
+                        "FIFOQueueV2", "PaddingFIFOQueueV2", "RandomShuffleQueueV2",
+                        "PriorityQueueV2", "QueueDequeueV2", "QueueDequeueManyV2",
+                        "QueueDequeueUpToV2"})
+
+
+def _runs_first(step: Step, head_slots: Dict[int, None]) -> bool:
+    """Whether a step before the gradient op joins the head (see the module docstring):
+    an input op, or a read no gradient flows through, of constants and head values."""
+    od = step.op._op_def
+    if step.kernel is None or not (step.op.type in _INPUT_OPS or (
+            od.reads_only and od.grad == "none")):
+        return False
+    return all(a.kind == CONST or (a.kind == SLOT and a.ref in head_slots)
+               for a in step.args)
+
+
+def _checks(steps: Sequence[Step], plan: Plan) -> List[Step]:
+    """The checks among `steps`: ops declared `only_checks`, and pure ops of their
+    outputs alone (a traced cond's output Identity), where no other step of the plan and
+    no fetch reads their outputs; none if one does."""
+    checks: List[Step] = []
+    outs: set = set()
+    for step in steps:
+        if step.kernel is None:
+            continue
+        od = step.op._op_def
+        follows = not od.stateful and any(a.kind == SLOT for a in step.args) and all(
+            a.kind == CONST or (a.kind == SLOT and a.ref in outs) for a in step.args)
+        if follows or (od.only_checks is not None and od.only_checks(step.op)):
+            checks.append(step)
+            outs.update(s for s in step.outs if s is not None)
+    checked = {id(step) for step in checks}
+    if any(a.kind == SLOT and a.ref in outs for step in plan.steps
+           if id(step) not in checked for a in step.args) or \
+            any(f.kind == SLOT and f.ref in outs for f in plan.fetches):
+        return []
+    return checks
 
 
 @dataclass
@@ -110,11 +156,21 @@ class StepPieces:
     # Input ops (`_INPUT_OPS`) run before the forward segment: (feeds, store view) -> their
     # values, which the forward segment takes after the feeds. None: the plan has none.
     head_plan: Optional[Plan] = None
+    # The positions among the head's values of its reads (`_runs_first`): values the
+    # store holds, which the forward segment gets as new tensor objects (`step_inputs`).
+    head_reads: List[int] = dataclasses.field(default_factory=list)
     # Joined (see `_joined`): variables the forward segment computes new values of (its
     # last results, in this order), the store they are written to, and their locks.
     writes: List[str] = dataclasses.field(default_factory=list)
     store: Any = None
     write_locks: List[Any] = dataclasses.field(default_factory=list)
+    # Checks (`_checks`) run after the forward segment, before any write: their steps
+    # (a plan of the values they read, which the forward segment returns), or None.
+    check_plan: Optional[Plan] = None
+    # With checks and input ops: the plan's steps after its input ops, in the plan's
+    # order ((feeds + the input ops' values, store view) -> fetches), which runs a step
+    # op by op once its input ops ran, each check at its place (`run_op_by_op`).
+    rest_plan: Optional[Plan] = None
 
     def _generate(self, plan: Plan, name: str) -> None:
         compile_plan(plan, name, detach_fetches=self.merged)
@@ -176,12 +232,24 @@ class StepPieces:
             compile_plan(self.tail_plan, "tail", release_feeds=True)
             if self.head_plan is not None:
                 compile_plan(self.head_plan, "head")
+            if self.check_plan is not None:
+                compile_plan(self.check_plan, "checks")
+            if self.rest_plan is not None:
+                compile_plan(self.rest_plan, "rest")
 
     def step_inputs(self, feeds: Sequence[Any], view: Any) -> List[Any]:
         """The step's feeds, followed by its input ops' values (the input ops run here)."""
         if self.head_plan is None:
             return list(feeds)
-        return [*feeds, *self.head_plan.fn(list(feeds), view)]
+        values = list(self.head_plan.fn(list(feeds), view))
+        # A read (`initialized_value()`) gives the stored tensor itself, which the forward
+        # segment may also take as a variable: the same object twice among a compiled
+        # function's inputs fails Dynamo's guard on duplicate inputs (traced on copies,
+        # they were distinct), and the step went back to op by op at its first run.
+        for i in self.head_reads:
+            if isinstance(values[i], torch.Tensor):
+                values[i] = values[i].detach()
+        return [*feeds, *values]
 
     @property
     def forward(self) -> Callable[..., tuple]:
@@ -220,6 +288,8 @@ class StepPieces:
             try:
                 values, state = self.forward_inputs(inputs, view)
                 live = list(forward(values, state))
+                if self.check_plan is not None:
+                    self.check_plan.fn(self._check_values(live), view)
             except Exception as e:
                 for key, value in stored.items():
                     view[key] = value
@@ -245,9 +315,17 @@ class StepPieces:
                 view[key] = view[key].detach()
         return out
 
+    def _check_values(self, live: List[Any]) -> List[Any]:
+        """The checks' inputs among the forward segment's results."""
+        position = {f.ref: i for i, f in enumerate(self.forward_plan.fetches)
+                    if f.kind == SLOT}
+        return [live[position[slot]] for slot in self.check_plan.feed_slots]
+
     def run_op_by_op(self, feeds: Sequence[Any], view: Any, inputs: List[Any]) -> tuple:
         """One step whose input ops have run (`inputs`), the forward segment op by op:
         the same kernels in the same order as the whole plan op by op, and its errors."""
+        if self.rest_plan is not None:
+            return self.rest_plan.fn(list(inputs), view)
         try:
             return self.run(self.forward_plan.fn, feeds, view, inputs)
         except ForwardFailed as e:
@@ -355,19 +433,26 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
     marked_feeds: List[int] = []
     state_keys: Dict[str, None] = {}
     live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
+    check_steps = _checks(plan.steps[:g], plan)
+    # The checks' inputs from the forward segment stay alive to its end: it returns them.
+    check_outs = {s for step in check_steps for s in step.outs if s is not None}
+    check_slots = dict.fromkeys(a.ref for step in check_steps for a in step.args
+                                if a.kind == SLOT and a.ref not in check_outs)
+    checked = {id(step.op) for step in check_steps}
     kernels = 0
     for step in plan.steps[:g]:
+        if id(step.op) in checked:
+            continue
         for slot in step.marks:
             if slot not in feed_position:
                 return (f"gradient with respect to {plan.slot_tensors.get(slot, 'a value')}, "
                         f"computed in the forward segment")
             marked_feeds.append(feed_position[slot])
-        if step.kernel is not None and step.op.type in _INPUT_OPS and all(
-                a.kind == CONST or (a.kind == SLOT and a.ref in head_slots)
-                for a in step.args):
+        frees = [slot for slot in step.frees if slot not in check_slots]
+        if _runs_first(step, head_slots):
             head_steps.append(step)
             head_slots.update(dict.fromkeys(s for s in step.outs if s is not None))
-            for slot in step.frees:
+            for slot in frees:
                 head_slots.pop(slot, None)
         elif step.kernel is not None and step.op.type == "ReadVariableOp" and \
                 len(step.args) == 1 and step.args[0].kind == CONST and \
@@ -382,16 +467,18 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
             for src in step.args:
                 if src.kind == STATE:
                     state_keys[src.ref] = None
-            forward_steps.append(dataclasses.replace(step, marks=[], frees=list(step.frees)))
-        elif step.frees:
-            forward_steps.append(dataclasses.replace(step, marks=[], frees=list(step.frees)))
+            forward_steps.append(dataclasses.replace(step, marks=[], frees=frees))
+        elif frees:
+            forward_steps.append(dataclasses.replace(step, marks=[], frees=frees))
         live.update(dict.fromkeys(s for s in step.outs if s is not None))
-        for slot in step.frees:
+        for slot in frees:
             live.pop(slot, None)
     if kernels == 0:
         return "nothing to compile before the gradient op"
     live_slots = list(live)
     head_outs = list(head_slots)
+    read_outs = {s for step in head_steps if step.op.type not in _INPUT_OPS
+                 for s in step.outs if s is not None}
     head = None if not head_steps else Plan(
         steps=head_steps, feed_slots=plan.feed_slots,
         fetches=[Source(SLOT, s) for s in head_outs], fetch_copies=[False] * len(head_outs),
@@ -403,8 +490,18 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
     tail = Plan(steps=plan.steps[g:], feed_slots=live_slots, fetches=plan.fetches,
                 fetch_copies=plan.fetch_copies, needs_grad=True, state_marks=[],
                 slot_tensors=plan.slot_tensors)
+    checks = None if not check_steps else Plan(
+        steps=check_steps, feed_slots=list(check_slots), fetches=[], fetch_copies=[],
+        needs_grad=False, state_marks=[], slot_tensors=plan.slot_tensors)
+    rest = None
+    if head is not None and checks is not None:
+        heads = {id(step) for step in head_steps}
+        rest = dataclasses.replace(plan, steps=[st for st in plan.steps if id(st) not in heads],
+                                   feed_slots=plan.feed_slots + head_outs, fn=None, source="",
+                                   line_to_op={}, hot=None)
     pieces = StepPieces(plan, forward, tail, marked_feeds, reads, list(state_keys), kernels,
-                        head_plan=head)
+                        head_plan=head, check_plan=checks, rest_plan=rest,
+                        head_reads=[i for i, s in enumerate(head_outs) if s in read_outs])
     if merge and _plain_gradient(plan.steps[g]) and first_gradient(
             Plan(steps=plan.steps[g + 1:], feed_slots=[], fetches=[], fetch_copies=[],
                  needs_grad=False, state_marks=[])) is None:
@@ -440,9 +537,15 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
     steps = [Step(op=gradient.op, kernel=None, args=[], outs=[],
                   marks=list(var_slot.values()))]
     live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
+    checks = [] if pieces.check_plan is None else pieces.check_plan.steps
+    checked = {id(step.op) for step in checks}
+    check_slots = set(pieces.check_plan.feed_slots) if checks else set()
     for step in plan.steps[:g + 1]:
+        if id(step.op) in checked:
+            continue                      # a check: run after the segment
+        frees = [slot for slot in step.frees if slot not in check_slots]
         live.update(dict.fromkeys(s for s in step.outs if s is not None))
-        for slot in step.frees:
+        for slot in frees:
             live.pop(slot, None)
         if pieces.head_plan is not None and any(step is h for h in pieces.head_plan.steps):
             continue                      # an input op: run before the segment
@@ -451,7 +554,7 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
             continue                      # a resource read: an input of the segment
         marks = [m for m in step.marks if m in feed_position]
         steps.append(dataclasses.replace(step, args=[as_slot(a) for a in step.args],
-                                         marks=marks, frees=list(step.frees)))
+                                         marks=marks, frees=frees))
     live_slots = list(live)
     read_slots = pieces.forward_plan.feed_slots[len(plan.feed_slots):]  # input ops' too
     forward = Plan(steps=steps, feed_slots=[*plan.feed_slots, *read_slots,
@@ -465,7 +568,9 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
     state_keys = [k for k in pieces.state_keys if k not in var_slot]
     return StepPieces(plan, forward, tail, [], pieces.reads, state_keys,
                       pieces.forward_kernels + 1, merged=True, source_keys=keys,
-                      head_plan=pieces.head_plan)
+                      head_plan=pieces.head_plan, head_reads=pieces.head_reads,
+                      check_plan=pieces.check_plan,
+                      rest_plan=pieces.rest_plan)
 
 
 def _joined(pieces: StepPieces) -> StepPieces:
@@ -497,9 +602,12 @@ def _joined(pieces: StepPieces) -> StepPieces:
     writes: Dict[str, int] = {}
     stores = set()
     state_keys = dict.fromkeys(pieces.state_keys)
+    # The checks' inputs are results of the joined segment: no update frees them.
+    check_slots = () if pieces.check_plan is None else pieces.check_plan.feed_slots
     for step in pieces.tail_plan.steps:
+        frees = [slot for slot in step.frees if slot not in check_slots]
         if step.kernel is None:
-            steps.append(dataclasses.replace(step, frees=list(step.frees)))
+            steps.append(dataclasses.replace(step, frees=frees))
             continue
         reads = [a.ref for a in step.args if a.kind == STATE]
         in_graph = getattr(step.kernel, "in_graph", None)
@@ -526,10 +634,11 @@ def _joined(pieces: StepPieces) -> StepPieces:
             store = step.kernel.store
         state_keys.update(dict.fromkeys(a.ref for a in args if a.kind == STATE))
         steps.append(Step(op=step.op, kernel=in_graph or step.kernel, args=args, outs=outs,
-                          frees=list(step.frees)))
+                          frees=frees))
     if not writes or len(stores) != 1 or not isinstance(store, VariableStore):
         return pieces
-    fetched = list(dict.fromkeys(f.ref for f in pieces.plan.fetches if f.kind == SLOT))
+    fetched = list(dict.fromkeys([*(f.ref for f in pieces.plan.fetches if f.kind == SLOT),
+                                  *check_slots]))
     joined = Plan(steps=forward.steps + steps, feed_slots=forward.feed_slots,
                   fetches=[Source(SLOT, s) for s in [*fetched, *writes.values()]],
                   fetch_copies=[False] * (len(fetched) + len(writes)), needs_grad=True,

@@ -43,7 +43,7 @@ declare("_ResourceInitializedValue",
         inputs=["is_initialized: bool", "resource: resource", "initial_value: dtype"],
         outputs=["output: dtype"], attrs={"dtype": Type()},
         shape=lambda ctx: [ctx.shape(2)], kernel=_resource_initialized_value_kernel,
-        grad="none", stateful=True, view=True)
+        grad="none", stateful=True, view=True, reads_only=True)
 
 
 class BaseResourceVariable(Variable):
