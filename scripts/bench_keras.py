@@ -12,8 +12,11 @@ tf-keras (its v1 training loop under `disable_v2_behavior`), side by side.
 
 The model is a 784-512-512-10 ReLU MLP with a softmax output, sparse categorical
 cross-entropy and Adam, fitted with batch 128 on 12,800 random MNIST-sized examples
-(100 steps an epoch), verbose=0, no shuffling. One warm-up epoch builds the training
-function. The tf-keras side is a child process with the TF venv (`TF_PYTHON`, default
+(100 steps an epoch), verbose=0, no shuffling. The warm-up builds the training function:
+one epoch, then tf1compat's background compile waited for and one more epoch (its
+trial), so the rounds measure the steady state; its CPU is printed per side
+(`--no-settle`: one epoch, the compile running into the rounds). The tf-keras side is a
+child process with the TF venv (`TF_PYTHON`, default
 /tmp/tf/bin/python) that keeps its model: the two sides alternate, round after round (each
 round the best of `repeats` one-epoch fits), so drift in a shared machine's load hits both;
 the figures are the best round of each. The machine's load average is printed with them.
