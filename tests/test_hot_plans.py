@@ -347,11 +347,11 @@ def test_a_compile_running_at_exit_is_waited_for(compile_env, monkeypatch):
         for _ in range(4):
             sess.run(h, {x: np.ones(3, np.float32)})
         assert started.wait(10)
-        assert registered == [hot_plans._wait_for_compiles]
+        assert registered == [hot_plans.wait_for_compiles]
         running = list(hot_plans._COMPILE_THREADS)
         assert len(running) == 1 and running[0].is_alive()
         threading.Timer(0.2, release.set).start()
-        hot_plans._wait_for_compiles()
+        hot_plans.wait_for_compiles()
         assert not running[0].is_alive()
         assert not hot_plans._COMPILE_THREADS
 

@@ -461,7 +461,10 @@ def get_value(x: Any) -> Any:
         return x
     if getattr(x, "_is_eager_tensor", False) or getattr(x, "_in_graph_mode", True) is False:
         return x.numpy()
-    return get_session((x,)).run(x)
+    # In x's graph (TF's `with x.graph.as_default()`): a model's optimizer config read
+    # while another graph is the default (model_to_estimator's first checkpoint).
+    with x.graph.as_default():
+        return get_session((x,)).run(x)
 
 
 def batch_get_value(tensors: Sequence[Any]) -> List[np.ndarray]:

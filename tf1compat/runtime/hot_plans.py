@@ -52,7 +52,7 @@ only worth it for plans that run often, and only where the result is the same:
    follows the load from then on (`thread_tuner.LoadFollower`: when the load reading
    changes, its compiled runs are timed against op-by-op runs on one thread and the
    faster kept, so a busy machine never makes it slower than one thread). A compile still
-   running when the interpreter exits is waited for (`_wait_for_compiles`).
+   running when the interpreter exits is waited for (`wait_for_compiles`).
 5. A whole plan that became one graph whose inputs are its feeds (no variable, nothing
    else) runs that graph directly (`direct_graphs.direct_call`), without Dynamo's frame,
    guards and stance, which cost more than a small plan's fused kernels, and where
@@ -88,7 +88,7 @@ from tf1compat.runtime.direct_graphs import compile_recording, direct_call
 from tf1compat.runtime.plan import Plan
 from tf1compat.runtime.thread_tuner import LoadFollower, follows_load, settle, tune_threads
 
-__all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings"]
+__all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings", "wait_for_compiles"]
 
 # Plan statuses.
 OP_BY_OP = "op-by-op"        # never compiled (see reason)
@@ -205,7 +205,7 @@ def _start_compile_thread(job: Callable[..., None], args: tuple, plan: Any) -> N
                               name=f"tf1compat-compile-{id(plan):x}")
     with _COMPILE_THREADS_LOCK:
         if not _COMPILE_THREADS and not _EXIT_HOOK:
-            atexit.register(_wait_for_compiles)
+            atexit.register(wait_for_compiles)
             _EXIT_HOOK.append(True)
         _COMPILE_THREADS.add(thread)
     thread.start()
@@ -214,7 +214,9 @@ def _start_compile_thread(job: Callable[..., None], args: tuple, plan: Any) -> N
 _EXIT_HOOK: List[bool] = []
 
 
-def _wait_for_compiles() -> None:
+def wait_for_compiles() -> None:
+    """Waits until every background compile started so far has finished (at exit, and
+    for a benchmark's warm-up that measures the steady state after it)."""
     with _COMPILE_THREADS_LOCK:
         running = list(_COMPILE_THREADS)
     for thread in running:
