@@ -17,8 +17,9 @@ checks (shape invariants, structures, TypeErrors) mirror TF's messages.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import torch
 
@@ -36,7 +37,7 @@ from tf1compat.ops.cond import branch_outputs, variable_reads
 from tf1compat.ops.function_call_ops import declared_output_shapes, while_function_kernel
 from tf1compat.util import nest
 
-__all__ = ["while_loop", "Loop"]
+__all__ = ["while_loop", "Loop", "slice_records"]
 
 
 @dataclass(eq=False)
@@ -57,6 +58,9 @@ class Loop:
     # returns the loop's final values, or None to run the loop itself for that run.
     fast_path: Optional[Any] = None
     fast_path_reason: Optional[str] = None              # why there is none (diagnostics)
+    # Gathers of the body whose indices and outputs a gradient run records per iteration
+    # (a gradient op takes TF's IndexedSlices of them: autodiff/loop_slices.py).
+    slice_sites: List[Operation] = field(default_factory=list)
 
     def __repr__(self) -> str:
         return f"<loop {self.body_region.name!r}: {len(self.body_args)} loop vars>"
@@ -69,6 +73,19 @@ declare("_Arg", outputs=["output: T"], attrs={"T": Type(), "index": 0,
         shape=lambda ctx: [as_shape(ctx.attrs["shape"])], kernel=None, grad="none",
         not_one_node="it belongs to a traced control-flow region",
         doc="An argument of a control-flow region (a loop variable); always fed.")
+
+
+_RECORDS = threading.local()
+
+
+def slice_records() -> Dict[Operation, list]:
+    """The calling thread's last recorded iterations per While op: per iteration, one
+    (indices, output) pair per gather of `Loop.slice_sites`. A gradient op of the same
+    run reads them (the run's thread), and drops them where no other gradient op may."""
+    records = getattr(_RECORDS, "value", None)
+    if records is None:
+        records = _RECORDS.value = {}
+    return records
 
 
 def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
@@ -95,11 +112,23 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             compiled["fns"] = (cond_cf.fn, body_cf.fn, cond_cf.state)
         return compiled["fns"]
 
+    def recording_body() -> Callable[..., Any]:
+        # The body with each slice site's indices and output as extra outputs.
+        sites = tuple(loop.slice_sites)
+        if compiled.get("sites") != sites:
+            extra = [t for g in sites for t in (g.inputs[1], g.outputs[0])]
+            compiled["recording"] = kctx.compile_function(
+                loop.body_args + loop.body_captures, loop.body_outputs + extra,
+                loop.body_region).fn
+            compiled["sites"] = sites
+        return compiled["recording"]
+
     def run(args: tuple) -> Any:
         touch()
         values = args[:n]
         captures = args[n:]
-        if fast is not None:
+        record = bool(loop.slice_sites) and torch.is_grad_enabled()
+        if fast is not None and not record:
             done = fast(values, captures)
             if done is not None:
                 return done[0] if single else done
@@ -107,6 +136,15 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
         state = state.view()     # the running thread's gradient view, if any
         cond_caps = tuple([captures[i] for i in cond_pick])
         body_caps = tuple([captures[i] for i in body_pick])
+        if record:
+            body_fn = recording_body()
+            iterations: list = []
+            while cond_fn(values + cond_caps, state)[0]:
+                out = body_fn(values + body_caps, state)
+                values, extra = out[:n], out[n:]
+                iterations.append([(extra[k], extra[k + 1]) for k in range(0, len(extra), 2)])
+            slice_records()[node] = iterations
+            return values[0] if single else values
         while cond_fn(values + cond_caps, state)[0]:
             values = body_fn(values + body_caps, state)
         return values[0] if single else values
