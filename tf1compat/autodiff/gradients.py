@@ -188,24 +188,20 @@ def _grad_with_slices(ys: Sequence[Any], xs: Sequence[Any], dys: Sequence[Any], 
     from tf1compat.ops.while_loop import slice_records
     records = slice_records()
     recorded = [records.get(spec.while_op) or [] for spec in specs]
-    outs = [iteration[p][1] for spec, rec in zip(specs, recorded) for iteration in rec
-            for p in spec.positions]
+    outs = [loop_slices.recorded_outputs(spec, rec) for spec, rec in zip(specs, recorded)]
     used = [i for i in range(len(xs)) if i not in enablers]
-    got = _grad(ys, [xs[i] for i in used] + outs, dys, retain, create)
+    got = _grad(ys, [xs[i] for i in used] + [o for part in outs for o in part], dys, retain,
+                create)
     grads: List[Any] = [None] * len(xs)
     for i, g in zip(used, got):
         grads[i] = g
     for i in enablers:
         grads[i] = torch.zeros((), dtype=xs[i].dtype, device=xs[i].device).expand(xs[i].shape)
     k = len(used)
-    for spec, rec in zip(specs, recorded):
-        picked = [[iteration[p] for p in spec.positions] for iteration in rec]
-        count = len(picked) * len(spec.positions)
-        grads.extend(loop_slices.assemble(picked, got[k:k + count], spec.row,
-                                          spec.dtypes[0].torch_dtype,
-                                          spec.dtypes[1].torch_dtype,
+    for spec, rec, part in zip(specs, recorded, outs):
+        grads.extend(loop_slices.assemble(spec, rec, got[k:k + len(part)],
                                           device if device is not None else xs[0].device))
-        k += count
+        k += len(part)
     if not retain:
         for spec in specs:
             records.pop(spec.while_op, None)

@@ -36,7 +36,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
 __all__ = ["LoopSlices", "SliceSpec", "loop_slice_sites", "accumulator_names", "row_shape",
-           "register", "assemble"]
+           "register", "recorded_outputs", "assemble"]
 
 # Ops a body may read the captured tensor through before gathering: the gradient passes
 # them unchanged (TF's Enter gradient sees the gathers' IndexedSlices).
@@ -46,9 +46,17 @@ _PASS_TYPES = ("Identity", "ReadVariableOp")
 @dataclass(frozen=True)
 class LoopSlices:
     """A walk entry: the While input gets the accumulated IndexedSlices of `sites`."""
-    sites: tuple            # the body's gathers of the input, in creation order
+    sites: tuple            # the body's gathers of the input and the nested While ops
+                            # that accumulate it, in creation order
     first: Operation        # the body op TF's Enter of the input feeds (names the grad scope)
     while_op: Operation
+    inner: tuple = ()       # (nested While op, its LoopSlices) for the nested sites
+
+    def nested(self, site: Operation) -> Optional["LoopSlices"]:
+        for op, entry in self.inner:
+            if op is site:
+                return entry
+        return None
 
 
 def _entries(op: Operation) -> List[Any]:
@@ -57,22 +65,27 @@ def _entries(op: Operation) -> List[Any]:
     return entries if len(entries) == len(op._inputs) else default_names(op)
 
 
-def _sites_of(t: Tensor, members: set, found: List[Operation]) -> bool:
-    """Collects the gathers in `members` reading `t` (through pass-through ops);
-    False where `t` has a differentiable use there that is not such a gather."""
+def _sites_of(t: Tensor, members: set, found: List[Operation], inner: List[tuple]) -> bool:
+    """Collects the gathers in `members` reading `t` (through pass-through ops) and the
+    nested loops accumulating it; False where `t` has a differentiable use there that is
+    neither."""
     for consumer in t._consumers:
         if consumer not in members:
             continue
         for k, t_in in enumerate(consumer._inputs):
             if t_in is not t:
                 continue
+            nested = loop_slice_sites(consumer).get(k) if consumer._type == "While" else None
             entry = _entries(consumer)[k]
-            if entry is None:
+            if nested is not None:
+                found.append(consumer)
+                inner.append((consumer, nested))
+            elif entry is None:
                 continue            # shapes and other reads no gradient flows through
-            if entry is SPARSE and k == 0:
+            elif entry is SPARSE and k == 0:
                 found.append(consumer)
             elif consumer._type in _PASS_TYPES and isinstance(entry, Pass):
-                if not _sites_of(consumer._outputs[0], members, found):
+                if not _sites_of(consumer._outputs[0], members, found, inner):
                     return False
             else:
                 return False
@@ -81,8 +94,8 @@ def _sites_of(t: Tensor, members: set, found: List[Operation]) -> bool:
 
 def loop_slice_sites(op: Operation) -> Dict[int, LoopSlices]:
     """The inputs of While op `op` whose TF gradient is an accumulated IndexedSlices:
-    captures its condition does not use and its body only gathers rows of, with rows
-    of a static shape (the accumulator's first row)."""
+    captures its condition does not use and its body only gathers rows of (itself or in
+    nested loops), with rows of one static shape (the accumulator's first row)."""
     loop = op.attrs.get("loop") if op._type == "While" else None
     if loop is None or not op.attrs.get("back_prop", True):
         return {}
@@ -95,16 +108,18 @@ def loop_slice_sites(op: Operation) -> Dict[int, LoopSlices]:
         if any(c in cond_ops for c in t._consumers):
             continue
         found: List[Operation] = []
-        if not _sites_of(t, body_ops, found) or not found:
+        inner: List[tuple] = []
+        if not _sites_of(t, body_ops, found, inner) or not found:
             continue
-        rows = [row_shape(g) for g in found]
+        entry = LoopSlices(tuple(found), found[0], op, tuple(inner))
+        rows = [_site_row(entry, g) for g in found]
         if not all(r.is_fully_defined() for r in rows) or \
                 len({tuple(r.as_list()) for r in rows}) != 1:
             continue
         order = {o: k for k, o in enumerate(loop.body_region.ops)}
         found.sort(key=order.__getitem__)
         first = min((c for c in t._consumers if c in body_ops), key=order.__getitem__)
-        out[i] = LoopSlices(tuple(found), first, op)
+        out[i] = LoopSlices(tuple(found), first, op, tuple(inner))
     return out
 
 
@@ -118,66 +133,106 @@ def row_shape(gather: Operation) -> TensorShape:
     return TensorShape(out.dims[skip:])
 
 
+def _site_row(entry: LoopSlices, site: Operation) -> TensorShape:
+    nested = entry.nested(site)
+    return row_shape(site) if nested is None else _site_row(nested, nested.sites[0])
+
+
+def _gathers(entry: LoopSlices) -> List[Operation]:
+    """The gathers of `entry`, nested loops' included."""
+    out: List[Operation] = []
+    for site in entry.sites:
+        nested = entry.nested(site)
+        out.extend([site] if nested is None else _gathers(nested))
+    return out
+
+
 def accumulator_names(entry: LoopSlices) -> List[str]:
     """TF's local names of the Exits of the indices, values and dense-shape
     accumulators: `b_acc` numbering starts one later where the values' first row is a
-    named constant (values of a fully defined shape)."""
-    static = all(g._outputs[0].shape.is_fully_defined() for g in entry.sites)
+    named constant (values of a fully defined shape: no nested loop's slices)."""
+    static = not entry.inner and \
+        all(g._outputs[0].shape.is_fully_defined() for g in entry.sites)
     start = 7 if static else 6
     return [f"b_acc_{start + k}" for k in range(3)]
-
-
-def assemble(records: Optional[Sequence[Sequence[tuple]]], grads: Sequence[Any],
-             row: Sequence[int], index_dtype: torch.dtype, value_dtype: torch.dtype,
-             device: Any) -> tuple:
-    """TF's accumulated (indices, values) from the recorded iterations (each a list of
-    (indices, output) per gather, in forward order) and the gradients of the outputs
-    (in the same order, flattened)."""
-    row = tuple(row)
-    indices = [torch.zeros(1, dtype=index_dtype, device=device)]
-    values = [torch.zeros((1,) + row, dtype=value_dtype, device=device)]
-    per_iteration: List[list] = []
-    k = 0
-    for iteration in records or ():
-        parts = []
-        for ids, out in iteration:
-            g = grads[k]
-            k += 1
-            g = torch.zeros_like(out) if g is None else g
-            parts.append((ids.reshape(-1).to(index_dtype),
-                          g.reshape((ids.numel(),) + row).to(value_dtype)))
-        per_iteration.append(parts)
-    for parts in reversed(per_iteration):
-        for ids, g in parts:
-            indices.append(ids.to(device))
-            values.append(g.to(device))
-    return torch.cat(indices), torch.cat(values)
-
-
-def _index_dtype(entry: LoopSlices) -> D.DType:
-    """The accumulated indices' dtype: the gathers' (int64 where they differ)."""
-    types = {g._inputs[1].dtype.base_dtype for g in entry.sites}
-    return types.pop() if len(types) == 1 else D.int64
 
 
 @dataclass(frozen=True)
 class SliceSpec:
     """What a gradient op needs of one accumulated IndexedSlices (its attr
-    `loop_slices`): the While op, where its gathers sit among the loop's recorded
-    sites, the rows' shape, and the dtypes of the indices and values it outputs."""
+    `loop_slices`): the While op, where its sites sit among the loop's recorded sites
+    (with the spec of a nested loop's slices), the rows' shape, and the dtypes of the
+    indices and values it outputs."""
     while_op: Operation
-    positions: tuple
+    sites: tuple            # (position, SliceSpec of a nested loop or None)
     row: tuple
     dtypes: tuple
 
 
 def register(entry: LoopSlices) -> SliceSpec:
-    """Makes gradient runs of `entry`'s loop record its gathers; the gradient op's spec."""
+    """Makes gradient runs of `entry`'s loop (and nested loops) record its sites; the
+    gradient op's spec."""
     loop = entry.while_op.attrs["loop"]
-    for gather in entry.sites:
-        if gather not in loop.slice_sites:
-            loop.slice_sites.append(gather)
-    positions = tuple(loop.slice_sites.index(g) for g in entry.sites)
-    dtypes = (_index_dtype(entry), entry.sites[0]._outputs[0].dtype.base_dtype)
-    return SliceSpec(entry.while_op, positions,
-                     tuple(row_shape(entry.sites[0]).as_list()), dtypes)
+    for site in entry.sites:
+        if site not in loop.slice_sites:
+            loop.slice_sites.append(site)
+    sites = []
+    for site in entry.sites:
+        nested = entry.nested(site)
+        sites.append((loop.slice_sites.index(site),
+                       None if nested is None else register(nested)))
+    gathers = _gathers(entry)
+    types = {g._inputs[1].dtype.base_dtype for g in gathers}
+    index_dtype = types.pop() if len(types) == 1 else D.int64
+    dtypes = (index_dtype, gathers[0]._outputs[0].dtype.base_dtype)
+    return SliceSpec(entry.while_op, tuple(sites),
+                     tuple(_site_row(entry, entry.sites[0]).as_list()), dtypes)
+
+
+def recorded_outputs(spec: SliceSpec, iterations: Sequence[Sequence[Any]]) -> List[Any]:
+    """The gather outputs a loop recorded for `spec`, in forward order (what the
+    gradient op differentiates; `assemble` takes their gradients in this order)."""
+    out: List[Any] = []
+    for iteration in iterations:
+        for position, nested in spec.sites:
+            record = iteration[position]
+            if nested is None:
+                out.append(record[1])
+            else:
+                out.extend(recorded_outputs(nested, record))
+    return out
+
+
+def assemble(spec: SliceSpec, iterations: Sequence[Sequence[Any]], grads: Sequence[Any],
+             device: Any) -> tuple:
+    """TF's accumulated (indices, values) from the recorded iterations (per iteration
+    and site: (indices, output) of a gather, the iterations of a nested loop) and the
+    gradients of `recorded_outputs` (in its order)."""
+    index_dtype = spec.dtypes[0].torch_dtype
+    value_dtype = spec.dtypes[1].torch_dtype
+    row = tuple(spec.row)
+    grads_left = iter(grads)
+
+    def pieces(spec: SliceSpec, iterations: Sequence[Sequence[Any]]) -> List[tuple]:
+        # [index 0, a zero row], then the backward iterations' slices, last forward first
+        first = (torch.zeros(1, dtype=index_dtype, device=device),
+                 torch.zeros((1,) + row, dtype=value_dtype, device=device))
+        per_iteration = []
+        for iteration in iterations:        # forward order, as the gradients come
+            parts: List[tuple] = []
+            for position, nested in spec.sites:
+                record = iteration[position]
+                if nested is not None:
+                    parts.extend(pieces(nested, record))
+                    continue
+                ids, out = record
+                g = next(grads_left)
+                g = torch.zeros_like(out) if g is None else g
+                parts.append((ids.reshape(-1).to(device=device, dtype=index_dtype),
+                              g.reshape((ids.numel(),) + row).to(device=device,
+                                                                dtype=value_dtype)))
+            per_iteration.append(parts)
+        return [first] + [p for parts in reversed(per_iteration) for p in parts]
+
+    found = pieces(spec, iterations)
+    return torch.cat([i for i, _ in found]), torch.cat([v for _, v in found])

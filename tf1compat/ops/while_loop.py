@@ -113,10 +113,11 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
         return compiled["fns"]
 
     def recording_body() -> Callable[..., Any]:
-        # The body with each slice site's indices and output as extra outputs.
+        # The body with each gather site's indices and output as extra outputs (a
+        # nested loop site records itself).
         sites = tuple(loop.slice_sites)
         if compiled.get("sites") != sites:
-            extra = [t for g in sites for t in (g.inputs[1], g.outputs[0])]
+            extra = [t for g in sites if g.type != "While" for t in (g.inputs[1], g.outputs[0])]
             compiled["recording"] = kctx.compile_function(
                 loop.body_args + loop.body_captures, loop.body_outputs + extra,
                 loop.body_region).fn
@@ -138,12 +139,14 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
         body_caps = tuple([captures[i] for i in body_pick])
         if record:
             body_fn = recording_body()
+            records = slice_records()
             iterations: list = []
             while cond_fn(values + cond_caps, state)[0]:
                 out = body_fn(values + body_caps, state)
-                values, extra = out[:n], out[n:]
-                iterations.append([(extra[k], extra[k + 1]) for k in range(0, len(extra), 2)])
-            slice_records()[node] = iterations
+                values, extra = out[:n], iter(out[n:])
+                iterations.append([records.pop(g, []) if g.type == "While" else
+                                   (next(extra), next(extra)) for g in loop.slice_sites])
+            records[node] = iterations
             return values[0] if single else values
         while cond_fn(values + cond_caps, state)[0]:
             values = body_fn(values + body_caps, state)
