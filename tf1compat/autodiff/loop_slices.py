@@ -35,7 +35,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["LoopSlices", "SliceSpec", "loop_slice_sites", "accumulator_names", "row_shape",
+__all__ = ["LoopSlices", "CondSlices", "SliceSpec", "CondSpec", "loop_slice_sites", "accumulator_names", "row_shape",
            "register", "recorded_outputs", "assemble"]
 
 # Ops a body may read the captured tensor through before gathering: the gradient passes
@@ -50,13 +50,41 @@ class LoopSlices:
                             # that accumulate it, in creation order
     first: Operation        # the body op TF's Enter of the input feeds (names the grad scope)
     while_op: Operation
-    inner: tuple = ()       # (nested While op, its LoopSlices) for the nested sites
+    inner: tuple = ()       # (nested While or If op, its LoopSlices or CondSlices)
 
-    def nested(self, site: Operation) -> Optional["LoopSlices"]:
+    def nested(self, site: Operation) -> Any:
         for op, entry in self.inner:
             if op is site:
                 return entry
         return None
+
+
+@dataclass(frozen=True)
+class CondSlices:
+    """A tf.cond in a loop body whose branches gather the input: per branch that uses
+    it (then first, as TF creates their Switches), the branch index (the If kernel's:
+    1 then, 0 else) and its gathers. TF's gradient per iteration: the taken branch's
+    slices; for a using branch not taken, zeros as slices of every row."""
+    if_op: Operation
+    tensor: Tensor
+    branches: tuple
+
+
+def _cond_slices(op: Operation, t: Tensor) -> Optional[CondSlices]:
+    from tf1compat.ops.cond import Branch
+    branches = []
+    for k, attr in ((1, "then_branch"), (0, "else_branch")):
+        branch = op.attrs.get(attr)
+        if not isinstance(branch, Branch):
+            return None
+        found: List[Operation] = []
+        inner: List[tuple] = []
+        if not _sites_of(t, set(branch.region.ops), found, inner) or inner:
+            return None
+        if found:
+            order = {o: j for j, o in enumerate(branch.region.ops)}
+            branches.append((k, tuple(sorted(found, key=order.__getitem__))))
+    return CondSlices(op, t, tuple(branches)) if branches else None
 
 
 def _entries(op: Operation) -> List[Any]:
@@ -75,7 +103,8 @@ def _sites_of(t: Tensor, members: set, found: List[Operation], inner: List[tuple
         for k, t_in in enumerate(consumer._inputs):
             if t_in is not t:
                 continue
-            nested = loop_slice_sites(consumer).get(k) if consumer._type == "While" else None
+            nested = loop_slice_sites(consumer).get(k) if consumer._type == "While" else \
+                _cond_slices(consumer, t) if consumer._type == "If" and k > 0 else None
             entry = _entries(consumer)[k]
             if nested is not None:
                 found.append(consumer)
@@ -119,6 +148,8 @@ def loop_slice_sites(op: Operation) -> Dict[int, LoopSlices]:
         order = {o: k for k, o in enumerate(loop.body_region.ops)}
         found.sort(key=order.__getitem__)
         first = min((c for c in t._consumers if c in body_ops), key=order.__getitem__)
+        if first._type == "If":         # TF's Enter feeds the first branch's Switch
+            first = _gathers(entry.nested(first))[0]
         out[i] = LoopSlices(tuple(found), first, op, tuple(inner))
     return out
 
@@ -135,11 +166,13 @@ def row_shape(gather: Operation) -> TensorShape:
 
 def _site_row(entry: LoopSlices, site: Operation) -> TensorShape:
     nested = entry.nested(site)
-    return row_shape(site) if nested is None else _site_row(nested, nested.sites[0])
+    return row_shape(site) if nested is None else row_shape(_gathers(nested)[0])
 
 
-def _gathers(entry: LoopSlices) -> List[Operation]:
-    """The gathers of `entry`, nested loops' included."""
+def _gathers(entry: Any) -> List[Operation]:
+    """The gathers of a LoopSlices or CondSlices, nested ones' included."""
+    if isinstance(entry, CondSlices):
+        return [g for _, sites in entry.branches for g in sites]
     out: List[Operation] = []
     for site in entry.sites:
         nested = entry.nested(site)
@@ -161,17 +194,36 @@ def accumulator_names(entry: LoopSlices) -> List[str]:
 class SliceSpec:
     """What a gradient op needs of one accumulated IndexedSlices (its attr
     `loop_slices`): the While op, where its sites sit among the loop's recorded sites
-    (with the spec of a nested loop's slices), the rows' shape, and the dtypes of the
-    indices and values it outputs."""
+    (with the spec of a nested loop's or cond's slices), the rows' shape, and the
+    dtypes of the indices and values it outputs."""
     while_op: Operation
-    sites: tuple            # (position, SliceSpec of a nested loop or None)
+    sites: tuple            # (position, SliceSpec or CondSpec of a nested site, or None)
     row: tuple
     dtypes: tuple
 
 
+@dataclass(frozen=True)
+class CondSpec:
+    """A cond site's part of a SliceSpec: per using branch, its index and the positions
+    of its gathers among the branch's recorded sites."""
+    branches: tuple
+
+
+def _register_cond(entry: CondSlices) -> CondSpec:
+    branches = {1: entry.if_op.attrs["then_branch"], 0: entry.if_op.attrs["else_branch"]}
+    for branch in branches.values():
+        branch.sliced = entry.tensor
+    spec = []
+    for k, sites in entry.branches:
+        recorded = branches[k].slice_sites
+        recorded.extend(g for g in sites if g not in recorded)
+        spec.append((k, tuple(recorded.index(g) for g in sites)))
+    return CondSpec(tuple(spec))
+
+
 def register(entry: LoopSlices) -> SliceSpec:
-    """Makes gradient runs of `entry`'s loop (and nested loops) record its sites; the
-    gradient op's spec."""
+    """Makes gradient runs of `entry`'s loop (and nested loops and conds) record its
+    sites; the gradient op's spec."""
     loop = entry.while_op.attrs["loop"]
     for site in entry.sites:
         if site not in loop.slice_sites:
@@ -179,14 +231,15 @@ def register(entry: LoopSlices) -> SliceSpec:
     sites = []
     for site in entry.sites:
         nested = entry.nested(site)
-        sites.append((loop.slice_sites.index(site),
-                       None if nested is None else register(nested)))
+        sub = None if nested is None else _register_cond(nested) \
+            if isinstance(nested, CondSlices) else register(nested)
+        sites.append((loop.slice_sites.index(site), sub))
     gathers = _gathers(entry)
     types = {g._inputs[1].dtype.base_dtype for g in gathers}
     index_dtype = types.pop() if len(types) == 1 else D.int64
     dtypes = (index_dtype, gathers[0]._outputs[0].dtype.base_dtype)
-    return SliceSpec(entry.while_op, tuple(sites),
-                     tuple(_site_row(entry, entry.sites[0]).as_list()), dtypes)
+    return SliceSpec(entry.while_op, tuple(sites), tuple(row_shape(gathers[0]).as_list()),
+                     dtypes)
 
 
 def recorded_outputs(spec: SliceSpec, iterations: Sequence[Sequence[Any]]) -> List[Any]:
@@ -198,6 +251,10 @@ def recorded_outputs(spec: SliceSpec, iterations: Sequence[Sequence[Any]]) -> Li
             record = iteration[position]
             if nested is None:
                 out.append(record[1])
+            elif isinstance(nested, CondSpec):
+                taken, _, records = record
+                out.extend(records[p][1] for k, positions in nested.branches if k == taken
+                           for p in positions)
             else:
                 out.extend(recorded_outputs(nested, record))
     return out
@@ -213,6 +270,23 @@ def assemble(spec: SliceSpec, iterations: Sequence[Sequence[Any]], grads: Sequen
     row = tuple(spec.row)
     grads_left = iter(grads)
 
+    def gathered(ids: Any, out: Any) -> tuple:
+        g = next(grads_left)
+        g = torch.zeros_like(out) if g is None else g
+        return (ids.reshape(-1).to(device=device, dtype=index_dtype),
+                g.reshape((ids.numel(),) + row).to(device=device, dtype=value_dtype))
+
+    def cond_pieces(spec: CondSpec, record: tuple) -> List[tuple]:
+        taken, rows, records = record
+        parts = []
+        for k, positions in spec.branches:
+            if k == taken:
+                parts.extend(gathered(*records[p]) for p in positions)
+            else:       # TF's zeros for the branch not taken, as slices of every row
+                parts.append((torch.arange(rows, dtype=index_dtype, device=device),
+                              torch.zeros((rows,) + row, dtype=value_dtype, device=device)))
+        return parts
+
     def pieces(spec: SliceSpec, iterations: Sequence[Sequence[Any]]) -> List[tuple]:
         # [index 0, a zero row], then the backward iterations' slices, last forward first
         first = (torch.zeros(1, dtype=index_dtype, device=device),
@@ -222,15 +296,12 @@ def assemble(spec: SliceSpec, iterations: Sequence[Sequence[Any]], grads: Sequen
             parts: List[tuple] = []
             for position, nested in spec.sites:
                 record = iteration[position]
-                if nested is not None:
+                if isinstance(nested, CondSpec):
+                    parts.extend(cond_pieces(nested, record))
+                elif nested is not None:
                     parts.extend(pieces(nested, record))
-                    continue
-                ids, out = record
-                g = next(grads_left)
-                g = torch.zeros_like(out) if g is None else g
-                parts.append((ids.reshape(-1).to(device=device, dtype=index_dtype),
-                              g.reshape((ids.numel(),) + row).to(device=device,
-                                                                dtype=value_dtype)))
+                else:
+                    parts.append(gathered(*record))
             per_iteration.append(parts)
         return [first] + [p for parts in reversed(per_iteration) for p in parts]
 

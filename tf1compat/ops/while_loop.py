@@ -17,9 +17,8 @@ checks (shape invariants, structures, TypeErrors) mirror TF's messages.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, List, Optional
 
 import torch
 
@@ -31,7 +30,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
-from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors
+from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors, slice_records
 from tf1compat.ops._shape_rules import _shape_text
 from tf1compat.ops.cond import branch_outputs, variable_reads
 from tf1compat.ops.function_call_ops import declared_output_shapes, while_function_kernel
@@ -75,19 +74,6 @@ declare("_Arg", outputs=["output: T"], attrs={"T": Type(), "index": 0,
         doc="An argument of a control-flow region (a loop variable); always fed.")
 
 
-_RECORDS = threading.local()
-
-
-def slice_records() -> Dict[Operation, list]:
-    """The calling thread's last recorded iterations per While op: per iteration, one
-    (indices, output) pair per gather of `Loop.slice_sites`. A gradient op of the same
-    run reads them (the run's thread), and drops them where no other gradient op may."""
-    records = getattr(_RECORDS, "value", None)
-    if records is None:
-        records = _RECORDS.value = {}
-    return records
-
-
 def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     loop: Loop = node.attrs["loop"]
     if loop is None:
@@ -114,10 +100,11 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
 
     def recording_body() -> Callable[..., Any]:
         # The body with each gather site's indices and output as extra outputs (a
-        # nested loop site records itself).
+        # nested loop or cond site records itself).
         sites = tuple(loop.slice_sites)
         if compiled.get("sites") != sites:
-            extra = [t for g in sites if g.type != "While" for t in (g.inputs[1], g.outputs[0])]
+            extra = [t for g in sites if g.type not in ("While", "If")
+                     for t in (g.inputs[1], g.outputs[0])]
             compiled["recording"] = kctx.compile_function(
                 loop.body_args + loop.body_captures, loop.body_outputs + extra,
                 loop.body_region).fn
@@ -144,7 +131,7 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             while cond_fn(values + cond_caps, state)[0]:
                 out = body_fn(values + body_caps, state)
                 values, extra = out[:n], iter(out[n:])
-                iterations.append([records.pop(g, []) if g.type == "While" else
+                iterations.append([records.pop(g, None) if g.type in ("While", "If") else
                                    (next(extra), next(extra)) for g in loop.slice_sites])
             records[node] = iterations
             return values[0] if single else values
