@@ -195,3 +195,33 @@ case_train_adam = _training_case(lambda tf: tf.train.AdamOptimizer(0.05))
 case_train_adam_ref = _training_case(lambda tf: tf.train.AdamOptimizer(0.05), False)
 case_train_rmsprop = _training_case(lambda tf: tf.train.RMSPropOptimizer(0.05, momentum=0.5))
 case_train_ftrl = _training_case(lambda tf: tf.train.FtrlOptimizer(0.1))
+
+
+def _mixed_body_gradients(tf):
+    """A body gathering a resource variable directly, in a tf.cond (whose other branch
+    reads the direct gather) and in a nested loop; from the variable and from its read."""
+    ids = tf.constant([[1, 2], [0, 3], [2, 2]])
+    emb = tf.get_variable("emb", [4, 3], use_resource=True,
+                          initializer=tf.constant_initializer(np.arange(12.0).reshape(4, 3)
+                                                              * 0.05))
+
+    def loss(table):
+        def body(i, h):
+            direct = tf.gather(table(), ids[i])
+            branch = tf.cond(i > 0, lambda: tf.gather(table(), ids[i]), lambda: direct * 2.0)
+            _, inner = tf.while_loop(lambda j, g: j < 2, lambda j, g: (
+                j + 1, g + tf.reduce_sum(tf.gather(table(), ids[j]), 0)), [tf.constant(0), h])
+            return i + 1, tf.tanh(inner * 0.5 + tf.reduce_sum(direct + branch, 0) * 0.1)
+        return tf.reduce_sum(tf.while_loop(lambda i, h: i < 3, body,
+                                           [tf.constant(0), tf.zeros([3])])[1])
+
+    return [tf.gradients(loss(table), emb)[0] for table in (lambda: emb, emb.read_value)]
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_gather_cond_and_nested_loop_order(tf):
+    """Each iteration's slices in the order TF's backward walk reaches the gathers."""
+    grads = _mixed_body_gradients(tf)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return [_described(tf, sess, g) for g in grads]

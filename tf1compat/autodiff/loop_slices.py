@@ -23,6 +23,7 @@ gradient stays dense, as the values of TF's IndexedSlices summed.
 
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -35,8 +36,8 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["LoopSlices", "CondSlices", "SliceSpec", "CondSpec", "loop_slice_sites", "accumulator_names", "row_shape",
-           "register", "recorded_outputs", "assemble"]
+__all__ = ["LoopSlices", "CondSlices", "SliceSpec", "CondSpec", "loop_slice_sites",
+           "accumulator_names", "row_shape", "register", "recorded_outputs", "assemble"]
 
 # Ops a body may read the captured tensor through before gathering: the gradient passes
 # them unchanged (TF's Enter gradient sees the gathers' IndexedSlices).
@@ -146,12 +147,46 @@ def loop_slice_sites(op: Operation) -> Dict[int, LoopSlices]:
                 len({tuple(r.as_list()) for r in rows}) != 1:
             continue
         order = {o: k for k, o in enumerate(loop.body_region.ops)}
-        found.sort(key=order.__getitem__)
+        found = _walk_order(loop, found)
         first = min((c for c in t._consumers if c in body_ops), key=order.__getitem__)
         if first._type == "If":         # TF's Enter feeds the first branch's Switch
             first = _gathers(entry.nested(first))[0]
         out[i] = LoopSlices(tuple(found), first, op, tuple(inner))
     return out
+
+
+def _walk_order(loop: Any, sites: List[Operation]) -> List[Operation]:
+    """The sites in the order TF's backward walk of the body reaches them, which is the
+    order their slices join the accumulation each iteration: a queue from the body's
+    outputs, an op taken once the gradients of all its consumers are in (a gather
+    whose output a tf.cond also reads comes after the cond). A nested loop's slices
+    come last: TF sums them only when the nested backward loop has finished."""
+    body = set(loop.body_region.ops)
+    between: set = set()
+    stack = [t._op for t in loop.body_outputs if t._op in body]
+    while stack:
+        op = stack.pop()
+        if op not in between:
+            between.add(op)
+            stack.extend(t._op for t in op._inputs if t._op in body)
+    pending: Dict[Operation, int] = {}
+    for op in between:
+        for t in op._inputs:
+            if t._op in between:
+                pending[t._op] = pending.get(t._op, 0) + 1
+    queue = collections.deque(dict.fromkeys(
+        t._op for t in loop.body_outputs if t._op in between and not pending.get(t._op)))
+    rank: Dict[Operation, int] = {}
+    while queue:
+        op = queue.popleft()
+        rank[op] = len(rank)
+        for t in op._inputs:
+            if t._op in between:
+                pending[t._op] -= 1
+                if pending[t._op] == 0:
+                    queue.append(t._op)
+    last = len(rank)
+    return sorted(sites, key=lambda op: (op._type == "While", rank.get(op, last)))
 
 
 def row_shape(gather: Operation) -> TensorShape:
