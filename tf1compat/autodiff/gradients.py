@@ -24,6 +24,7 @@ carry an autograd graph.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from dataclasses import dataclass, field
@@ -474,7 +475,7 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
                     continue
                 enablers.add(source_index(x))
                 how.append((part, -1 - len(loop_parts)))
-                loop_parts.append(part)
+                loop_parts.append((part, source_index(x)))
             plan.append(how)
         else:
             dense.add(source_index(x))
@@ -487,7 +488,8 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
             if t not in captures:
                 captures.append(t)
     used_ys = [(y, dy) for y, dy in zip(ys, grad_ys) if y._op in result.between]
-    slice_specs = [_loop_slice_spec(part) for part in loop_parts]
+    slice_specs = [dataclasses.replace(loop_slices.register(part.loop), source=k)
+                   for part, k in loop_parts]
     grad_op = apply_op("SymbolicGradient",
                        [[y for y, _ in used_ys], sources, [dy for _, dy in used_ys],
                         captures],
@@ -595,10 +597,6 @@ def _sparse_gradient(graph: Graph, grad_scope: str, g: GradValue, how: List[Any]
         values = concat([p.values for p in parts], 0, name=values_leaf)
         indices = concat([p.indices for p in parts], 0, name=indices_leaf)
     return IndexedSlices(values, indices, parts[0].dense_shape)
-
-
-def _loop_slice_spec(part: Any) -> loop_slices.SliceSpec:
-    return loop_slices.register(part.loop)
 
 
 def _loop_slices(part: Any, indices: Tensor, values: Tensor) -> IndexedSlices:

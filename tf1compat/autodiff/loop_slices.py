@@ -235,6 +235,7 @@ class SliceSpec:
     sites: tuple            # (position, SliceSpec or CondSpec of a nested site, or None)
     row: tuple
     dtypes: tuple
+    source: int = -1        # the gradient op's source the gathered tensor comes from
 
 
 @dataclass(frozen=True)
