@@ -197,9 +197,10 @@ case_train_rmsprop = _training_case(lambda tf: tf.train.RMSPropOptimizer(0.05, m
 case_train_ftrl = _training_case(lambda tf: tf.train.FtrlOptimizer(0.1))
 
 
-def _mixed_body_gradients(tf):
+def mixed_body_gradients(tf):
     """A body gathering a resource variable directly, in a tf.cond (whose other branch
-    reads the direct gather) and in a nested loop; from the variable and from its read."""
+    reads the direct gather) and in a nested loop; from the variable and from its read
+    (tests/test_loop_gradient_slices.py checks the gathers it builds)."""
     ids = tf.constant([[1, 2], [0, 3], [2, 2]])
     emb = tf.get_variable("emb", [4, 3], use_resource=True,
                           initializer=tf.constant_initializer(np.arange(12.0).reshape(4, 3)
@@ -221,7 +222,7 @@ def _mixed_body_gradients(tf):
 @tolerance(rtol=1e-5, atol=1e-6)
 def case_gather_cond_and_nested_loop_order(tf):
     """Each iteration's slices in the order TF's backward walk reaches the gathers."""
-    grads = _mixed_body_gradients(tf)
+    grads = mixed_body_gradients(tf)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         return [_described(tf, sess, g) for g in grads]
