@@ -141,17 +141,16 @@ def loop_slice_sites(op: Operation) -> Dict[int, LoopSlices]:
         inner: List[tuple] = []
         if not _sites_of(t, body_ops, found, inner) or not found:
             continue
-        entry = LoopSlices(tuple(found), found[0], op, tuple(inner))
-        rows = [_site_row(entry, g) for g in found]
+        nested = dict(inner)
+        rows = [row_shape(_gathers(nested[g])[0] if g in nested else g) for g in found]
         if not all(r.is_fully_defined() for r in rows) or \
                 len({tuple(r.as_list()) for r in rows}) != 1:
             continue
         order = {o: k for k, o in enumerate(loop.body_region.ops)}
-        found = _walk_order(loop, found)
         first = min((c for c in t._consumers if c in body_ops), key=order.__getitem__)
         if first._type == "If":         # TF's Enter feeds the first branch's Switch
-            first = _gathers(entry.nested(first))[0]
-        out[i] = LoopSlices(tuple(found), first, op, tuple(inner))
+            first = _gathers(nested[first])[0]
+        out[i] = LoopSlices(tuple(_walk_order(loop, found)), first, op, tuple(inner))
     return out
 
 
@@ -197,11 +196,6 @@ def row_shape(gather: Operation) -> TensorShape:
     skip = indices.rank - 1 if gather._type in ("GatherNd", "ResourceGatherNd") \
         else indices.rank
     return TensorShape(out.dims[skip:])
-
-
-def _site_row(entry: LoopSlices, site: Operation) -> TensorShape:
-    nested = entry.nested(site)
-    return row_shape(site) if nested is None else row_shape(_gathers(nested)[0])
 
 
 def _gathers(entry: Any) -> List[Operation]:
