@@ -13,6 +13,7 @@ import pytest
 
 import tf1compat as tf
 from tests import graph_loop_sparse_cases
+from tests.golden.cases_loop_slices import mixed_body_gradients
 from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
                                          export_with_warnings, fresh_graph,
                                          replay_the_written_train_op)
@@ -57,28 +58,14 @@ def test_gathers_in_nested_loops_and_conds_read_the_variable_first():
     ResourceGather; in a nested loop or a tf.cond of a body it gathers from the read
     value (the export's function gathers it). The gradient is the same as gathering
     from the variable's value everywhere."""
-    ids = tf.constant([[1, 2], [0, 3], [2, 2]])
-    emb = tf.get_variable("emb", [4, 3], use_resource=True,
-                          initializer=tf.constant_initializer(np.arange(12.0).reshape(4, 3)
-                                                              * 0.05))
-
-    def loss(table):
-        def body(i, h):
-            direct = tf.gather(table(), ids[i])
-            branch = tf.cond(i > 0, lambda: tf.gather(table(), ids[i]), lambda: direct * 2.0)
-            _, inner = tf.while_loop(lambda j, g: j < 2, lambda j, g: (
-                j + 1, g + tf.reduce_sum(tf.gather(table(), ids[j]), 0)), [tf.constant(0), h])
-            return i + 1, tf.tanh(inner * 0.5 + tf.reduce_sum(direct + branch, 0) * 0.1)
-        return tf.reduce_sum(tf.while_loop(lambda i, h: i < 3, body,
-                                           [tf.constant(0), tf.zeros([3])])[1])
-
-    sparse = loss(lambda: emb)
+    grads = mixed_body_gradients(tf)
     types = {o.name: o.type for o in tf.get_default_graph().get_operations()
-             if o.type in ("GatherV2", "ResourceGather")}
+             if o.type in ("GatherV2", "ResourceGather") and o.name.startswith("while/")}
     assert sorted(types.values()) == ["GatherV2", "GatherV2", "ResourceGather"]
     assert types["while/Gather"] == "ResourceGather"
-    dense = loss(emb.read_value)
-    grads = tf.gradients(sparse, emb) + tf.gradients(dense, emb)
+    # Both are TF's IndexedSlices accumulated over the loops (compared as the rows they sum to).
+    assert all(isinstance(g, tf.IndexedSlices) for g in grads)
+    grads = [tf.convert_to_tensor(g) for g in grads]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         got, expected = sess.run(grads)

@@ -24,6 +24,7 @@ carry an autograd graph.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 import torch
 
 from tf1compat.autodiff import grad_mode
+from tf1compat.autodiff import loop_slices
 from tf1compat.autodiff.grad_reads import forward_reads
 from tf1compat.autodiff.walk import GradValue, WalkResult, walk
 from tf1compat.framework import context as _context
@@ -89,7 +91,9 @@ def _gradient_shapes(ctx: Any) -> List[TensorShape]:
         n = ctx.inputs[0].shape.num_elements() if ctx.inputs[0].shape.is_fully_defined() \
             else None
         return [TensorShape([n]).concatenate(_value_shape(t)) for t in sources]
-    return [_value_shape(t) for t in sources]
+    sliced = [shape for spec in ctx.attrs["loop_slices"]
+              for shape in (TensorShape([None]), TensorShape([None] + list(spec.row)))]
+    return [_value_shape(t) for t in sources] + sliced
 
 
 def _value_shape(t: Tensor) -> TensorShape:
@@ -140,10 +144,15 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
     # ReadVariableOps returned, so the gradient is taken with respect to those.
     by_handle = any(t.dtype.base_dtype == D.resource for t in node.inputs[ny:ny + nx])
 
+    specs = node.attrs.get("loop_slices") or []
+    enablers = set(node.attrs.get("slice_enablers") or [])
+
     def differentiate(ys: Sequence[Any], xs: Sequence[Any], dys: Sequence[Any]) -> List[Any]:
         if jacobian:
             return _jacobian(ys[0], xs, create)
-        return _grad(ys, xs, dys, retain, create)
+        if not specs:
+            return _grad(ys, xs, dys, retain, create)
+        return _grad_with_slices(ys, xs, dys, retain, create, specs, enablers, device)
 
     def run(*args: Any) -> Any:
         ys, xs = args[:ny], args[ny:ny + nx]
@@ -166,8 +175,38 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
         # Sources keep their own devices (runtime/plan.py); the gradients live on this op's.
         if device is not None:
             grads = [g.to(device) if isinstance(g, torch.Tensor) else g for g in grads]
-        return grads[0] if single else tuple(grads)
+        return grads[0] if single and not specs else tuple(grads)
     return run
+
+
+def _grad_with_slices(ys: Sequence[Any], xs: Sequence[Any], dys: Sequence[Any], retain: bool,
+                      create: bool, specs: Sequence[loop_slices.SliceSpec], enablers: Set[int],
+                      device: Any) -> List[Any]:
+    """The gradients of the sources, then per loop the indices and values of its
+    accumulated slices: one autograd call differentiates the sources and the gather
+    outputs the loop recorded (a source only there so those require grad gets no
+    gradient of its own: cheap zeros)."""
+    from tf1compat.ops.while_loop import slice_records
+    records = slice_records()
+    recorded = [records.get(spec.while_op) or [] for spec in specs]
+    outs = [loop_slices.recorded_outputs(spec, rec) for spec, rec in zip(specs, recorded)]
+    used = [i for i in range(len(xs)) if i not in enablers]
+    got = _grad(ys, [xs[i] for i in used] + [o for part in outs for o in part], dys, retain,
+                create)
+    grads: List[Any] = [None] * len(xs)
+    for i, g in zip(used, got):
+        grads[i] = g
+    for i in enablers:
+        grads[i] = torch.zeros((), dtype=xs[i].dtype, device=xs[i].device).expand(xs[i].shape)
+    k = len(used)
+    for spec, rec, part in zip(specs, recorded, outs):
+        grads.extend(loop_slices.assemble(spec, rec, got[k:k + len(part)],
+                                          device if device is not None else xs[0].device))
+        k += len(part)
+    if not retain:
+        for spec in specs:
+            records.pop(spec.while_op, None)
+    return grads
 
 
 def _function_gradient_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
@@ -253,12 +292,13 @@ declare("SymbolicGradient",
         outputs=["grads: Tg"],
         attrs={"Ty": TypeList(), "Tx": TypeList(), "Tdy": TypeList(),
                "Tc": TypeList(default=[]), "Tg": TypeList(), "create_graph": False,
-               "jacobian": False, "f": None},
+               "jacobian": False, "f": None, "loop_slices": [], "slice_enablers": []},
         shape=_gradient_shapes, kernel=gradient_kernel,
         grad_sources=lambda node: [] if node.attrs.get("f") is not None else
         node.inputs[len(node.attrs["Ty"]):len(node.attrs["Ty"]) + len(node.attrs["Tx"])],
         value_only=lambda node: _value_only(node),
-        doc="tf1compat's gradient op: d(sum ys * grad_ys)/d xs by torch.autograd.grad. "
+        doc="tf1compat's gradient op: d(sum ys * grad_ys)/d xs by torch.autograd.grad "
+            "(then the indices and values of the slices loops accumulate, `loop_slices`). "
             "TF's own form (a graph file's SymbolicGradient: attr f, a library function; "
             "inputs f's inputs then grad_ys; no ys) differentiates f itself.")
 
@@ -421,12 +461,24 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
         return sources.index(t)
 
     plan: List[Any] = []
+    loop_parts: List[Any] = []        # slices accumulated over loop iterations
+    enablers: Set[int] = set()        # sources only there to make the gathers' rows leaves
+    dense: Set[int] = set()
     for x, g in zip(xs, result.grads):
         if g is None or g.real is not None:
             plan.append(g)
         elif g.is_sparse:
-            plan.append([(part, source_index(part.gather._outputs[0])) for part in g.parts])
+            how = []
+            for part in g.parts:
+                if part.loop is None:
+                    how.append((part, source_index(part.gather._outputs[0])))
+                    continue
+                enablers.add(source_index(x))
+                how.append((part, -1 - len(loop_parts)))
+                loop_parts.append((part, source_index(x)))
+            plan.append(how)
         else:
+            dense.add(source_index(x))
             plan.append(source_index(x))
     if not sources:
         return [None if g is None else g.real for g in result.grads]
@@ -436,10 +488,16 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
             if t not in captures:
                 captures.append(t)
     used_ys = [(y, dy) for y, dy in zip(ys, grad_ys) if y._op in result.between]
+    slice_specs = [dataclasses.replace(loop_slices.register(part.loop), source=k)
+                   for part, k in loop_parts]
     grad_op = apply_op("SymbolicGradient",
                        [[y for y, _ in used_ys], sources, [dy for _, dy in used_ys],
                         captures],
-                       {"Tg": [_value_dtype(t) for t in sources]}, name="SymbolicGradient")
+                       {"Tg": [_value_dtype(t) for t in sources] +
+                        [d for spec in slice_specs for d in spec.dtypes],
+                        "loop_slices": slice_specs,
+                        "slice_enablers": sorted(enablers - dense)},
+                       name="SymbolicGradient")
     _store(graph, "tf1compat.autodiff.grad_info")[grad_op] = GradInfo(
         set(stop_ops), set(result.between), list(result.custom_ops),
         forward_reads(result.graded, set(stop_ops), result.custom_ops, forward_reads_of))
@@ -449,6 +507,7 @@ def _materialize(graph: Graph, grad_scope: str, ys: List[Tensor], xs: List[Tenso
         if g is None or g.real is not None:
             outputs.append(None if g is None else g.real)
         elif g.is_sparse:
+            how = [(part, k if k >= 0 else len(sources) + 2 * (-1 - k)) for part, k in how]
             outputs.append(_sparse_gradient(graph, grad_scope, g, how, grad_op))
         else:
             outputs.append(_named(graph, g.name, grad_op._outputs[how], made, xs, result,
@@ -498,12 +557,17 @@ def _sparse_gradient(graph: Graph, grad_scope: str, g: GradValue, how: List[Any]
     from tf1compat.ops.resource_variable_ops import variable_shape
     parts = []
     for part, index in how:
+        if part.loop is not None:
+            parts.append(_loop_slices(part, grad_op._outputs[index], grad_op._outputs[index + 1]))
+            continue
         gather = part.gather
         params, indices = gather._inputs[0], gather._inputs[1]
-        if gather._type == "ResourceGatherNd":     # TF's _ResourceGatherNdGrad, [n, 1] indices
-            with name_scope(part.scope):
+        if gather._type in ("GatherNd", "ResourceGatherNd"):   # TF's _GatherNdGrad and
+            with name_scope(part.scope):                        # _ResourceGatherNdGrad
                 dense_shape = apply_op1("VariableShape", [params],
-                                        {"out_type": indices.dtype.base_dtype})
+                                        {"out_type": indices.dtype.base_dtype}) \
+                    if gather._type == "ResourceGatherNd" else \
+                    shape(params, out_type=indices.dtype.base_dtype)
                 flat_indices = squeeze(indices, axis=-1)
             # The values are the incoming gradient itself, under its TF name.
             values_scope, _, values_leaf = _split_name(part.values_name)[0].rpartition("/")
@@ -533,6 +597,23 @@ def _sparse_gradient(graph: Graph, grad_scope: str, g: GradValue, how: List[Any]
         values = concat([p.values for p in parts], 0, name=values_leaf)
         indices = concat([p.indices for p in parts], 0, name=indices_leaf)
     return IndexedSlices(values, indices, parts[0].dense_shape)
+
+
+def _loop_slices(part: Any, indices: Tensor, values: Tensor) -> IndexedSlices:
+    """The accumulated slices of a loop's gathers (gradient-op outputs `indices`,
+    `values`) under the names of TF's accumulator Exits."""
+    from tf1compat.ops.array_ops import identity, shape
+    leaves = [_split_name(n)[0].rpartition("/")[2] for n in part.names]
+    captured = part.loop_input
+    with name_scope(part.scope):
+        indices = identity(indices, name=leaves[0])
+        values = identity(values, name=leaves[1])
+        if captured.dtype.base_dtype == D.resource:
+            dense_shape = apply_op1("VariableShape", [captured], {"out_type": D.int32},
+                                    name=leaves[2])
+        else:
+            dense_shape = shape(captured, name=leaves[2])
+    return IndexedSlices(values, indices, dense_shape)
 
 
 # -- tf.hessians -------------------------------------------------------------------------------

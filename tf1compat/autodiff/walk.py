@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 from tf1compat.framework.grad_names import SPARSE, Pass, default_names, is_trainable
 from tf1compat.framework.op_def import get_op_def
 from tf1compat.autodiff.grad_shapes import check_input_grad, check_input_grads
+from tf1compat.autodiff.loop_slices import LoopSlices, accumulator_names, loop_slice_sites
 from tf1compat.autodiff.registry import gradient_function, none_input_indices
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
@@ -41,7 +42,12 @@ class SparsePart:
     gather: Operation
     scope: str                      # the gather's `<op>_grad/` scope in TF's naming
     values_name: str = ""           # TF's name of the values where they are the incoming
-                                    # gradient itself (ResourceGatherNd), else ""
+                                    # gradient itself (GatherNd, ResourceGatherNd), else ""
+    # For the slices a While op's body gathers (loop_slices.py; `gather` is the While
+    # op): the entry naming the gathers, and the captured input they read.
+    loop: Optional[LoopSlices] = None
+    loop_input: Optional[Tensor] = None
+    names: Tuple[str, ...] = ()     # TF's names of the indices, values and dense shape
 
 
 @dataclass
@@ -244,6 +250,9 @@ class _Walker:
             connected = branch_connected_inputs(op)
             if connected is not None:
                 entries = [e if ok else None for e, ok in zip(entries, connected)]
+            for i, sliced in loop_slice_sites(op).items():
+                if entries[i] is not None:
+                    entries[i] = sliced
         results: List[Optional[GradValue]] = []
         local = Namer(self.graph)
         gated = self.gate and sum(e is not None for e in entries) > 1
@@ -253,8 +262,9 @@ class _Walker:
                 value = None
             elif isinstance(entry, Pass):
                 value = out_grads[entry.index]
-            elif entry is SPARSE and op._type == "ResourceGatherNd":
-                # TF's _ResourceGatherNdGrad: the incoming gradient, squeezed indices.
+            elif entry is SPARSE and op._type in ("GatherNd", "ResourceGatherNd"):
+                # TF's _GatherNdGrad, _ResourceGatherNdGrad: the incoming gradient,
+                # squeezed indices.
                 incoming = out_grads[0].name
                 value = GradValue(incoming, t_in.shape,
                                   parts=[SparsePart(op, grad_scope, incoming)],
@@ -265,6 +275,8 @@ class _Walker:
                                   parts=[SparsePart(op, grad_scope)],
                                   values_name=_tensor_name(grad_scope + "Reshape"),
                                   indices_name=_tensor_name(grad_scope + "Reshape_1"))
+            elif isinstance(entry, LoopSlices):
+                value = self.loop_slices(entry, t_in)
             elif isinstance(entry, GradValue):
                 value = entry
             else:
@@ -276,6 +288,15 @@ class _Walker:
                 value = GradValue(_tensor_name(name), value.shape)
             results.append(value)
         return results
+
+    def loop_slices(self, entry: LoopSlices, t_in: Tensor) -> GradValue:
+        """TF's accumulated IndexedSlices of a loop body's gathers of `t_in`, named as
+        the Exits of the accumulators TF's gradient of the Enter builds."""
+        scope = self.namer.unique(f"{self.scope}{entry.first._name}/Enter_grad") + "/"
+        names = tuple(_tensor_name(scope + leaf) for leaf in accumulator_names(entry))
+        part = SparsePart(entry.first, scope, loop=entry, loop_input=t_in, names=names)
+        return GradValue(names[1], t_in.shape, parts=[part], values_name=names[1],
+                         indices_name=names[0])
 
     # -- the walk ----------------------------------------------------------------------------
     def run(self, ys: Sequence[Tensor], xs: Sequence[Tensor], grad_ys: Sequence[GradValue],

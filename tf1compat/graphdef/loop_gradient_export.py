@@ -245,6 +245,8 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
         self.loop_outputs = [t for plan in plans for t in plan.sources] + [
             t for cond in self.conds for t in cond.outputs if t.dtype.base_dtype.is_floating]
         self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
+        # a gather of an outermost loop's body -> its accumulated (indices, values) Exits
+        self.slice_exits: Dict[Operation, Tuple[str, str]] = {}
         # loop nested in a body (LoopPlan) -> its stacks, made by the outer loop's
         self.inner_stacks: Dict[LoopPlan, List[str]] = {}
 
@@ -334,9 +336,11 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
         totals = [self._total(f"{op.name}/total", self.sums.get(x, []), g,
                               self._value(x, f"{op.name}/total"))
                   for x, g in zip(xs, op.outputs)]
-        self.writer._add(op.name, "IdentityN", totals,
-                         {"T": [g.dtype.base_dtype for g in op.outputs[:len(xs)]]},
-                         [g.shape for g in op.outputs[:len(xs)]],
+        slices = [part for spec in op.attrs.get("loop_slices") or []
+                  for part in self.slice_outputs(spec, totals)]
+        self.writer._add(op.name, "IdentityN", totals + slices,
+                         {"T": [g.dtype.base_dtype for g in op.outputs]},
+                         [g.shape for g in op.outputs],
                          device="" if self.writer.clear_devices else op.device)
 
     def accumulate(self, ys: List[Tensor], xs: List[Tensor], dys: List[str]) -> None:
@@ -660,6 +664,9 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
         out += self._slice_grads(plan, exits[slice_first:])
         if nest:
             return out
+        for j, gather in enumerate(plan.sparse_reads):
+            self.slice_exits[gather] = (exits[slice_first + 2 * j],
+                                        exits[slice_first + 2 * j + 1])
         own_exits = {k: exits[own_first + j] for j, k in enumerate(plan.own_arrays)}
         scope = f"{self.prefix}/{self._scope(plan)}entering_grad/"
         return self._through_reads(

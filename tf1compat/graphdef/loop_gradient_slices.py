@@ -7,12 +7,12 @@ variables `b_acc` holding the indices and the values, starting from index 0 with
 of zeros, each iteration concatenating the gather's indices (popped) and its output's
 gradient (from the body's function, whose input the gathered rows are) reshaped to
 rows. After the loop, the accumulated slices are summed into rows (UnsortedSegmentSum,
-TF's conversion of IndexedSlices to a tensor), the gradient tf1compat's gradient op
-gives."""
+TF's conversion of IndexedSlices to a tensor) for the dense gradient, and the Exits
+themselves are the IndexedSlices tf.gradients returns (`slice_outputs`)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
@@ -30,6 +30,7 @@ class SliceAccumulators:
     `_const`, `_value` and `_scope`)."""
 
     prefix: str
+    slice_exits: Dict[Operation, Tuple[str, str]]
     _node: Any
     _const: Any
     _value: Any
@@ -130,6 +131,33 @@ class SliceAccumulators:
         return found
 
 
+    def slice_outputs(self, spec: Any, totals: List[str]) -> List[str]:
+        """The indices and values of an accumulated IndexedSlices the gradient op
+        returns (autodiff/loop_slices.py `SliceSpec`): the Exits of the gather's
+        accumulators where the slices are one gather of an outermost loop's body (TF's
+        form); else the dense gradient of the source as slices of every row (the same
+        sum, while optimizers' sparse updates then touch every row)."""
+        if len(spec.sites) == 1 and spec.sites[0][1] is None:
+            gather = spec.while_op.attrs["loop"].slice_sites[spec.sites[0][0]]
+            if gather in self.slice_exits:
+                return list(self.slice_exits[gather])
+        index_type, dtype = spec.dtypes
+        total = totals[spec.source]
+        base = f"{self.prefix}/slices/"
+        shape = self._node(base + "Shape", "Shape", [total],
+                           {"T": dtype, "out_type": index_type}, [TensorShape([None])])
+        rows = self._node(base + "rows", "StridedSlice", [
+            shape, self._const(base + "begin", [0], D.int32),
+            self._const(base + "end", [1], D.int32),
+            self._const(base + "strides", [1], D.int32)],
+            {"T": index_type, "Index": D.int32, "begin_mask": 0, "end_mask": 0,
+             "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1}, [_SCALAR])
+        indices = self._node(base + "Range", "Range", [
+            self._const(base + "start", 0, index_type), rows,
+            self._const(base + "delta", 1, index_type)], {"Tidx": index_type},
+            [TensorShape([None])])
+        return [indices, total]
+
 def _row_shape(gather: Operation, params: Tensor) -> TensorShape:
     """The shape of a row of what `gather` takes rows of (`params`: a tensor, or a
     resource variable's handle)."""
@@ -139,4 +167,3 @@ def _row_shape(gather: Operation, params: Tensor) -> TensorShape:
     if output.rank is None or indices.rank is None:
         return TensorShape(None)
     return TensorShape(output.dims[indices.rank:])
-

@@ -21,6 +21,7 @@ code reads (`IsWhileContext`, `GetWhileContext`, `outer_context`, `name`, ...).
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1compat.framework.operation import Operation
@@ -228,3 +229,18 @@ def _raise_invalid_context(op: Operation, input_op: Operation, region: Any) -> N
         msg = (f"Cannot use '{input_op.name}' as input to '{op.name}' because "
                f"'{input_op.name}' is in a while loop.")
     raise ValueError(msg + " See info log for more details.")
+
+
+_RECORDS = threading.local()
+
+
+def slice_records() -> Dict[Operation, Any]:
+    """The calling thread's last records of the gathers a gradient takes IndexedSlices
+    of (autodiff/loop_slices.py), per While op (per iteration, one record per site of
+    `Loop.slice_sites`) and per If op (the branch taken, the gathered tensor's rows and
+    one record per site of that branch). The enclosing loop, or a gradient op of the
+    same run (on the run's thread), takes them."""
+    records = getattr(_RECORDS, "value", None)
+    if records is None:
+        records = _RECORDS.value = {}
+    return records

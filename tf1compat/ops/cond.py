@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Sequence
 
+import torch
+
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
@@ -30,7 +32,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._regions import (CondRegion, ControlFlowRegion,
+from tf1compat.ops._regions import (CondRegion, ControlFlowRegion, slice_records,
                                      external_inputs_and_read_tensors)
 from tf1compat.ops._shape_rules import _shape_text
 from tf1compat.ops.function_call_ops import (case_function_kernel, declared_output_shapes,
@@ -49,6 +51,10 @@ class Branch:
     captures: List[Tensor] = field(default_factory=list)
     controls: List[Operation] = field(default_factory=list)
     reads: List[str] = field(default_factory=list)     # variables read from outside
+    # Gathers whose indices and outputs a gradient run records, and the captured tensor
+    # they gather from (autodiff/loop_slices.py: a tf.cond in a loop body).
+    slice_sites: List[Operation] = field(default_factory=list)
+    sliced: Optional[Tensor] = None
 
     def __repr__(self) -> str:
         return f"<branch {self.region.name!r}: {len(self.outputs)} outputs>"
@@ -125,11 +131,45 @@ def _if_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     branches = [node.attrs["else_branch"], node.attrs["then_branch"]]
     run = _branch_runner(node, kctx, branches, 1)
     touch = variable_reads(kctx, branches[0].reads + branches[1].reads)
+    recording = _slice_recorder(node, kctx, branches)
 
     def if_(pred: Any, *values: Any) -> Any:
         touch()
-        return run(1 if pred else 0, values)
+        k = 1 if pred else 0
+        if branches[0].sliced is not None and torch.is_grad_enabled():
+            return recording(k, values)
+        return run(k, values)
     return if_
+
+
+def _slice_recorder(node: Operation, kctx: Any, branches: Sequence[Branch]
+                    ) -> Callable[[int, tuple], Any]:
+    """For an If in a loop body whose gathers a gradient takes IndexedSlices of (each
+    branch's `sliced` set, autodiff/loop_slices.py): runs a branch with those gathers'
+    indices and outputs as extra outputs and records them with the branch taken and
+    the gathered tensor's row count (slice_records)."""
+    position = {t: i for i, t in enumerate(node.inputs[1:])}
+    single = len(node.outputs) == 1
+    compiled: dict = {}
+
+    def record(k: int, values: tuple) -> Any:
+        branch = branches[k]
+        sites = tuple(branch.slice_sites)
+        if compiled.get(k, (None,))[0] != sites:
+            extra = [t for g in sites for t in (g.inputs[1], g.outputs[0])]
+            fn = kctx.compile_function(branch.captures, branch.outputs + extra, branch.region)
+            compiled[k] = (sites, fn)
+        fn = compiled[k][1]
+        out = fn.fn(tuple([values[position[t]] for t in branch.captures]), fn.state.view())
+        n = len(branch.outputs)
+        params = values[position[branch.sliced]]
+        if not isinstance(params, torch.Tensor):        # a resource variable's handle
+            params = kctx.state.view()[params]
+        extra = out[n:]
+        slice_records()[node] = (k, params.shape[0],
+                                 [(extra[j], extra[j + 1]) for j in range(0, len(extra), 2)])
+        return out[0] if single else tuple(out[:n])
+    return record
 
 
 def _case_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:

@@ -205,9 +205,16 @@ def _gather_nd_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     return gather_nd
 
 
+def _gather_nd_grad_names(op: Any) -> List[Any]:
+    """TF's _GatherNdGrad: IndexedSlices for indices of shape [n, 1], else a ScatterNd."""
+    if op.inputs[1].shape.rank == 2 and op.inputs[1].shape.as_list()[-1] == 1:
+        return [SPARSE, None]
+    return ["ScatterNd", None]
+
+
 declare("GatherNd", inputs=["params: Tparams", "indices: Tindices"], outputs=["output: Tparams"],
         attrs={"Tparams": Type(), "Tindices": Type(INDEX), "bad_indices_policy": ""},
-        shape=_gather_nd_shape, kernel=_gather_nd_kernel, grad_names=names("ScatterNd", None))
+        shape=_gather_nd_shape, kernel=_gather_nd_kernel, grad_names=_gather_nd_grad_names)
 
 
 def gather_nd(params: Any, indices: Any, name: Optional[str] = None, batch_dims: int = 0) -> Tensor:

@@ -30,13 +30,13 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
-from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors
+from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors, slice_records
 from tf1compat.ops._shape_rules import _shape_text
 from tf1compat.ops.cond import branch_outputs, variable_reads
 from tf1compat.ops.function_call_ops import declared_output_shapes, while_function_kernel
 from tf1compat.util import nest
 
-__all__ = ["while_loop", "Loop"]
+__all__ = ["while_loop", "Loop", "slice_records"]
 
 
 @dataclass(eq=False)
@@ -57,6 +57,9 @@ class Loop:
     # returns the loop's final values, or None to run the loop itself for that run.
     fast_path: Optional[Any] = None
     fast_path_reason: Optional[str] = None              # why there is none (diagnostics)
+    # Gathers of the body whose indices and outputs a gradient run records per iteration
+    # (a gradient op takes TF's IndexedSlices of them: autodiff/loop_slices.py).
+    slice_sites: List[Operation] = field(default_factory=list)
 
     def __repr__(self) -> str:
         return f"<loop {self.body_region.name!r}: {len(self.body_args)} loop vars>"
@@ -95,11 +98,25 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             compiled["fns"] = (cond_cf.fn, body_cf.fn, cond_cf.state)
         return compiled["fns"]
 
+    def recording_body() -> Callable[..., Any]:
+        # The body with each gather site's indices and output as extra outputs (a
+        # nested loop or cond site records itself).
+        sites = tuple(loop.slice_sites)
+        if compiled.get("sites") != sites:
+            extra = [t for g in sites if g.type not in ("While", "If")
+                     for t in (g.inputs[1], g.outputs[0])]
+            compiled["recording"] = kctx.compile_function(
+                loop.body_args + loop.body_captures, loop.body_outputs + extra,
+                loop.body_region).fn
+            compiled["sites"] = sites
+        return compiled["recording"]
+
     def run(args: tuple) -> Any:
         touch()
         values = args[:n]
         captures = args[n:]
-        if fast is not None:
+        record = bool(loop.slice_sites) and torch.is_grad_enabled()
+        if fast is not None and not record:
             done = fast(values, captures)
             if done is not None:
                 return done[0] if single else done
@@ -107,6 +124,17 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
         state = state.view()     # the running thread's gradient view, if any
         cond_caps = tuple([captures[i] for i in cond_pick])
         body_caps = tuple([captures[i] for i in body_pick])
+        if record:
+            body_fn = recording_body()
+            records = slice_records()
+            iterations: list = []
+            while cond_fn(values + cond_caps, state)[0]:
+                out = body_fn(values + body_caps, state)
+                values, extra = out[:n], iter(out[n:])
+                iterations.append([records.pop(g, None) if g.type in ("While", "If") else
+                                   (next(extra), next(extra)) for g in loop.slice_sites])
+            records[node] = iterations
+            return values[0] if single else values
         while cond_fn(values + cond_caps, state)[0]:
             values = body_fn(values + body_caps, state)
         return values[0] if single else values
