@@ -87,6 +87,7 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
             self.cpu_start = self.cpu_last = 0.0
             self.session: Any = None
             self.began = time.monotonic()
+            self.plans = ""
 
         def after_create_session(self, session: Any, coord: Any) -> None:
             self.session = session
@@ -103,6 +104,7 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
             self.step += 1
             if self.start is None and self.step >= WARMUP and self._settled():
                 self.first = self.step
+                self.plans = _plan_states(self.session)
                 self.start, self.cpu_start = time.perf_counter(), time.process_time()
             if self.start is not None:
                 self.last, self.cpu_last = time.perf_counter(), time.process_time()
@@ -139,7 +141,23 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
     assert timed == steps - WARMUP, (timed, steps)
     return {"steps_per_s": timed / (clock.last - clock.start),
             "steps_per_cpu_s": timed / (clock.cpu_last - clock.cpu_start),
-            "train_wall_s": wall}
+            "train_wall_s": wall, "plans": clock.plans}
+
+
+def _plan_states(session: Any) -> str:
+    """The hot-plan states of the session's plans when the clock starts (e.g. `compiled x1,
+    op_by_op x3`), so a reading says whether the training step it timed was compiled; a
+    fallback's reason is shown, since `--settle` counts a fallback as settled."""
+    states: Dict[str, int] = {}
+    for plan in getattr(session, "_plans", {}).values():
+        hot = getattr(plan, "hot", None)
+        if hot is None:
+            continue
+        state = hot.status
+        if hot.status == "fallback" and hot.reason:
+            state += f" ({hot.reason[:80]})"
+        states[state] = states.get(state, 0) + 1
+    return ", ".join(f"{k} x{v}" for k, v in sorted(states.items()))
 
 
 def _run(python: str, backend: str, variant: str, steps: int, batch: int,
@@ -179,12 +197,14 @@ def _bench_config(variant: str, steps: int, rounds: int, batch: int, threads: in
             prev = best.get(side)
             best[side] = {
                 key: (min if key == "train_wall_s" else max)(value, prev[key])
-                if prev else value for key, value in result.items()}
+                if prev and key != "plans" else value for key, value in result.items()}
     ours = best["tf1compat"]
     label = "1 thread" if threads else "default threads"
     line = (f"estimator {variant:12s} ({label:15s}) tf1compat {ours['steps_per_s']:6.1f} "
             f"steps/s, {ours['steps_per_cpu_s']:6.1f}/cpu-s (train() "
             f"{ours['train_wall_s']:5.2f} s)")
+    if ours.get("plans"):
+        line += f" [plans: {ours['plans']}]"
     out: Dict[str, Any] = {"tf1compat": ours}
     if have_tf:
         theirs = best["tensorflow"]

@@ -562,9 +562,16 @@ class _HotPlan:
             # Tracked plans update nothing, so there is nothing to undo: the op-by-op run
             # gives TF's result, or TF's error naming the op.
             if "recompil" in str(e).lower():
-                self._give_up(f"inputs changed in a way the compiled plan did not cover: "
-                              f"{type(e).__name__}")
+                self._give_up("inputs changed in a way the compiled plan did not cover: "
+                              + _first_line(e))
             return self.eager(feeds, state)
+
+
+def _first_line(error: BaseException) -> str:
+    """`Class: first line of the message` (at most 300 characters), for a fallback's
+    recorded reason: which guard failed is what tells a compiled plan's next fix."""
+    message = str(error).strip().split("\n", 1)[0][:300]
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 class _StepHotPlan(_HotPlan):
@@ -663,8 +670,8 @@ class _StepHotPlan(_HotPlan):
             # or TF's error naming the op. Errors of the gradient op and the updates
             # come from the same kernels as op by op and are the run's errors.
             if "recompil" in str(e).lower():
-                self._give_up(f"inputs changed in a way the compiled plan did not cover: "
-                              f"{type(e.__cause__).__name__}")
+                self._give_up("inputs changed in a way the compiled plan did not cover: "
+                              + _first_line(e.__cause__))
             if e.inputs is not None:
                 # The input ops ran (an iterator moved on): the step goes on with their
                 # values, op by op.
