@@ -20,6 +20,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.ops.cond import Branch
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.graphdef.control_flow_export import ControlFlowExport
+from tf1compat.graphdef.function_export import output_arg_of
 from tf1compat.graphdef.graph_io import UnserializableGraphError
 
 __all__ = ["has_dataflow_cond", "dataflow_body"]
@@ -71,15 +72,10 @@ def dataflow_body(functions: Any, graph: Any, ops: List[Operation],
 
 def _output_arg(node: NodeDef, index: int) -> str:
     """`output_arg:j` naming output `index` of `node` (list arguments sized by its attrs)."""
-    offset = 0
-    for arg in get_op_def(node.op).outputs:
+    def count(arg: Any) -> int:
         if arg.number_attr is not None:
-            count = node.attr[arg.number_attr].i
-        elif arg.type_list_attr is not None:
-            count = len(node.attr[arg.type_list_attr].list.type)
-        else:
-            count = 1
-        if index < offset + count:
-            return f"{arg.name}:{index - offset}"
-        offset += count
-    raise UnserializableGraphError(f"node {node.name} ({node.op}) has no output {index}")
+            return node.attr[arg.number_attr].i
+        if arg.type_list_attr is not None:
+            return len(node.attr[arg.type_list_attr].list.type)
+        return 1
+    return output_arg_of(get_op_def(node.op), index, count, f"node {node.name} ({node.op})")

@@ -56,19 +56,27 @@ def _arg_name(text: str, used: set) -> str:
 
 def output_arg(op: Operation, index: int) -> str:
     """`output_arg:k` naming output `index` of `op` in TF's function syntax."""
-    offset = 0
     attrs = op.attrs
-    for arg in op._op_def.outputs:
+
+    def count(arg: Any) -> int:
         if arg.number_attr is not None:
-            count = int(attrs[arg.number_attr])
-        elif arg.type_list_attr is not None:
-            count = len(attrs[arg.type_list_attr])
-        else:
-            count = 1
-        if index < offset + count:
+            return int(attrs[arg.number_attr])
+        if arg.type_list_attr is not None:
+            return len(attrs[arg.type_list_attr])
+        return 1
+    return output_arg_of(op._op_def, index, count, f"op {op.name}")
+
+
+def output_arg_of(op_def: Any, index: int, count: Callable[[Any], int], owner: str) -> str:
+    """`output_arg:k` naming output `index` of an op of `op_def`, `count(arg)` giving how
+    many tensors each output argument holds (list arguments are sized by attrs)."""
+    offset = 0
+    for arg in op_def.outputs:
+        size = count(arg)
+        if index < offset + size:
             return f"{arg.name}:{index - offset}"
-        offset += count
-    raise UnserializableGraphError(f"op {op.name} has no output {index}")
+        offset += size
+    raise UnserializableGraphError(f"{owner} has no output {index}")
 
 
 class FunctionExport:
