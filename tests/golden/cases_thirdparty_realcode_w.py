@@ -1,0 +1,121 @@
+"""Golden cases: patterns from third-party TF1 projects run under real TF and tf1compat
+(session realcode-w).
+
+* allenai/bilm-tf (ELMo): its own unittest suite (tests/test_data.py, test_model.py,
+  test_elmo.py, test_training.py: 24 tests, the pretrained-fixture embeddings included)
+  passes unchanged under both once the project's PEP 479 bug (`raise StopIteration` inside
+  a generator, a RuntimeError on Python 3.7+ under TF too) is patched in the copy. A
+  deterministic train() graph (char CNN, 2 highway layers, bidirectional 2-layer LSTM with
+  projection, cell/proj clipping and skip connections, full softmax, Adagrad, tree
+  aggregation, IndexedSlices dedup, global-norm clipping) from shared initial values
+  matched TF over 4 steps to 2.4e-7. The cases pin its training LSTM stack, its sparse
+  gradient pipeline and the stateful bidirectional LSTM of BidirectionalLanguageModel.
+"""
+
+import numpy as np
+
+from tests.golden.harness import tolerance
+
+
+def _seeded(shape, seed=0, scale=1.0):
+    return (np.random.RandomState(seed).uniform(-1, 1, shape) * scale).astype(np.float32)
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_bilm_static_rnn_projected_clipped_residual_stack(tf):
+    """LanguageModel._build: MultiRNNCell of LSTMCell(num_proj, cell_clip, proj_clip),
+    the second wrapped in ResidualWrapper then DropoutWrapper(input_keep_prob=1.0), the
+    zero state made under a control dependency, `tf.nn.static_rnn` over `tf.unstack` in
+    `RNN_0`, and gradients aggregated with EXPERIMENTAL_TREE."""
+    x = tf.constant(_seeded([2, 4, 3], 1, 2.0))
+    with tf.variable_scope("lm", initializer=tf.random_uniform_initializer(-0.5, 0.5, seed=3)):
+        cells = []
+        for i in range(2):
+            cell = tf.nn.rnn_cell.LSTMCell(6, num_proj=3, cell_clip=0.3, proj_clip=0.2)
+            if i:
+                cell = tf.nn.rnn_cell.ResidualWrapper(cell)
+            cells.append(tf.nn.rnn_cell.DropoutWrapper(cell, input_keep_prob=1.0))
+        cell = tf.nn.rnn_cell.MultiRNNCell(cells)
+        with tf.control_dependencies([x]):
+            init = cell.zero_state(2, tf.float32)
+            with tf.variable_scope("RNN_0"):
+                outs, final = tf.nn.static_rnn(cell, tf.unstack(x, axis=1), initial_state=init)
+    y = tf.reshape(tf.stack(outs, axis=1), [-1, 3])
+    loss = tf.reduce_sum(y * y)
+    tvars = tf.trainable_variables()
+    grads = tf.gradients(loss, tvars,
+                         aggregation_method=tf.AggregationMethod.EXPERIMENTAL_TREE)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return {"y": sess.run(y), "final": sess.run(final),
+                "names": [v.name for v in tvars], "grads": sess.run(grads)}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_bilm_sparse_grad_dedup_clip_adagrad(tf):
+    """average_gradients + clip_grads + Adagrad: the embedding's IndexedSlices gradient
+    concatenated, de-duplicated with `tf.unique` + `unsorted_segment_sum`, rebuilt as
+    IndexedSlices, norms from `tf.global_norm([t])` per tensor, clipped together with a
+    dense gradient by `clip_by_global_norm`, applied by Adagrad(initial_accumulator_value=1)."""
+    emb = tf.Variable(_seeded([6, 3], 2), name="emb")
+    w = tf.Variable(_seeded([3, 2], 3), name="w")
+    ids = tf.constant([[1, 4, 1], [4, 0, 1]])
+    loss = tf.reduce_sum(tf.square(tf.matmul(tf.reshape(
+        tf.nn.embedding_lookup(emb, ids), [-1, 3]), w))) * 10.0
+    opt = tf.train.AdagradOptimizer(0.2, initial_accumulator_value=1.0)
+    (ge, _), (gw, _) = opt.compute_gradients(loss, [emb, w])
+    uniq, pos = tf.unique(tf.concat([ge.indices], 0))
+    vals = tf.unsorted_segment_sum(tf.concat([ge.values], 0) / 1, pos, tf.shape(uniq)[0])
+    ge = tf.IndexedSlices(vals, uniq, dense_shape=ge.dense_shape)
+    norms = [tf.global_norm([t]) for t in (ge, gw)]
+    clipped, gnorm = tf.clip_by_global_norm([ge, gw], 1.0)
+    step = opt.apply_gradients(list(zip(clipped, [emb, w])))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        before = sess.run([norms, gnorm, clipped[0].values, clipped[0].indices])
+        sess.run(step)
+        sess.run(step)
+        return {"before": before, "emb": sess.run(emb), "w": sess.run(w),
+                "acc": sess.run(opt.get_slot(emb, "accumulator")),
+                "clipped_type": type(clipped[0]).__name__}
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_bilm_stateful_bidirectional_dynamic_rnn(tf):
+    """BidirectionalLanguageModel._build_lstms: lengths from `reduce_any(ids > 0, 2)`,
+    the backward input through `reverse_sequence(seq_axis=1, batch_axis=0)`, dynamic_rnn
+    from non-trainable state Variables sliced to the batch, and the final states written
+    back (`concat` with the unused rows) under a control dependency on the output, so a
+    second run starts from the first run's states."""
+    ids = tf.placeholder(tf.int32, [None, None, 2])
+    emb = tf.constant(_seeded([3, 4, 2], 4))
+    mask = tf.reduce_any(ids > 0, axis=2)
+    lengths = tf.reduce_sum(tf.cast(mask, tf.int32), axis=1)
+    batch = tf.shape(lengths)[0]
+    outputs, updates = [], []
+    init = tf.random_uniform_initializer(-0.5, 0.5, seed=5)
+    for d, name in enumerate(["forward", "backward"]):
+        inp = emb if d == 0 else tf.reverse_sequence(emb, lengths, seq_axis=1, batch_axis=0)
+        cell = tf.nn.rnn_cell.LSTMCell(5, num_proj=2, cell_clip=3, proj_clip=3)
+        states = [tf.Variable(tf.zeros([4, dim]), trainable=False) for dim in cell.state_size]
+        with tf.variable_scope("RNN_%d/RNN/MultiRNNCell/Cell0" % d, initializer=init):
+            out, final = tf.nn.dynamic_rnn(
+                cell, inp, sequence_length=lengths,
+                initial_state=tf.nn.rnn_cell.LSTMStateTuple(*[s[:batch, :] for s in states]))
+        if d:
+            out = tf.reverse_sequence(out, lengths, seq_axis=1, batch_axis=0)
+        outputs.append(out)
+        with tf.control_dependencies([out]):
+            for i in range(2):
+                updates.append(tf.assign(states[i], tf.concat(
+                    [final[i][:batch, :], states[i][batch:, :]], axis=0)))
+    feed = {ids: np.array([[[1, 0], [2, 2], [0, 0], [0, 0]],
+                           [[3, 1], [0, 4], [5, 0], [1, 1]],
+                           [[0, 0], [0, 0], [0, 0], [0, 0]]], np.int32)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        first = sess.run([outputs, lengths], feed)
+        sess.run(updates, feed)
+        second = sess.run(outputs, feed)
+        return {"first": first, "second": second,
+                "names": sorted(v.name for v in tf.global_variables())}
