@@ -10,7 +10,17 @@
   aggregation, IndexedSlices dedup, global-norm clipping) from shared initial values
   matched TF over 4 steps to 2.4e-7. The cases pin its training LSTM stack, its sparse
   gradient pipeline and the stateful bidirectional LSTM of BidirectionalLanguageModel.
+* tensorflow/models research/audioset/vggish: vggish_smoke_test.py's logic (numpy log-mel
+  examples of a 1 kHz sine, define_vggish_slim, load_vggish_slim_checkpoint's
+  `Saver(vggish_vars, write_version=1)` restore, PCA postprocess) with a randomly
+  initialised checkpoint saved by each side: embeddings and postprocessed bytes are
+  identical for all four saver/loader pairings; a V1 checkpoint written by either side is
+  byte-identical and read by the other. The case pins the slim VGGish stack's naming and
+  the restore of its variables by a Saver whose var list comes from a throwaway graph.
 """
+
+import os
+import tempfile
 
 import numpy as np
 
@@ -119,3 +129,59 @@ def case_bilm_stateful_bidirectional_dynamic_rnn(tf):
         second = sess.run(outputs, feed)
         return {"first": first, "second": second,
                 "names": sorted(v.name for v in tf.global_variables())}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_vggish_slim_stack_v1_saver_subset_restore(tf):
+    """define_vggish_slim at a tiny size (stacked arg_scopes with `trainable=False`,
+    `slim.repeat` scopes, flatten, fc embedding returned as `tf.identity(name=
+    'embedding')`), saved from a training graph with an extra variable, then restored
+    into the inference graph through a `Saver(..., name='vggish_load_pretrained',
+    write_version=1)` over the variables whose names a throwaway graph lists."""
+    from tests.golden.cases_contrib_slim_zoo import _slim
+    slim = _slim(tf)
+
+    def define(training):
+        with slim.arg_scope([slim.conv2d, slim.fully_connected],
+                            weights_initializer=tf.truncated_normal_initializer(stddev=0.3),
+                            biases_initializer=tf.zeros_initializer(),
+                            activation_fn=tf.nn.relu, trainable=training), \
+                slim.arg_scope([slim.conv2d], kernel_size=[3, 3], stride=1, padding="SAME"), \
+                slim.arg_scope([slim.max_pool2d], kernel_size=[2, 2], stride=2,
+                               padding="SAME"), \
+                tf.variable_scope("vggish"):
+            feats = tf.placeholder(tf.float32, shape=(None, 8, 4), name="input_features")
+            net = tf.reshape(feats, [-1, 8, 4, 1])
+            net = slim.conv2d(net, 3, scope="conv1")
+            net = slim.max_pool2d(net, scope="pool1")
+            net = slim.repeat(net, 2, slim.conv2d, 4, scope="conv3")
+            net = slim.max_pool2d(net, scope="pool3")
+            net = slim.flatten(net)
+            net = slim.repeat(net, 2, slim.fully_connected, 6, scope="fc1")
+            net = slim.fully_connected(net, 5, scope="fc2", activation_fn=None)
+            return tf.identity(net, name="embedding")
+
+    x = _seeded([2, 8, 4], 6, 3.0)
+    with tempfile.TemporaryDirectory() as root:
+        path = os.path.join(root, "vggish.ckpt")
+        with tf.Graph().as_default(), tf.Session() as sess:
+            tf.set_random_seed(7)
+            define(True)
+            tf.get_variable("global_step", [], initializer=tf.constant_initializer(3.0))
+            sess.run(tf.global_variables_initializer())
+            saved = tf.train.Saver().save(sess, path)
+            want = sess.run("vggish/embedding:0", {"vggish/input_features:0": x})
+        with tf.Graph().as_default(), tf.Session() as sess:
+            define(False)
+            with tf.Graph().as_default():
+                define(False)
+                names = [v.name for v in tf.global_variables()]
+            saver = tf.train.Saver([v for v in tf.global_variables() if v.name in names],
+                                   name="vggish_load_pretrained", write_version=1)
+            saver.restore(sess, saved)
+            got = sess.run(sess.graph.get_tensor_by_name("vggish/embedding:0"),
+                           {sess.graph.get_tensor_by_name("vggish/input_features:0"): x})
+            return {"names": names, "trainable": len(tf.trainable_variables()),
+                    "want": want, "got": got,
+                    "restore_ops": sorted({op.type for op in sess.graph.get_operations()
+                                           if op.name.startswith("vggish_load_pretrained/")})}
