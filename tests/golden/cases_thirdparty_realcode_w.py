@@ -8,7 +8,8 @@
   deterministic train() graph (char CNN, 2 highway layers, bidirectional 2-layer LSTM with
   projection, cell/proj clipping and skip connections, full softmax, Adagrad, tree
   aggregation, IndexedSlices dedup, global-norm clipping) from shared initial values
-  matched TF over 4 steps to 2.4e-7. The cases pin its training LSTM stack, its sparse
+  matched TF over 4 steps to 2.4e-7, and so did the default sampled softmax with dropout
+  0.1 under `tf.set_random_seed(11)`. The cases pin its training LSTM stack, its sparse
   gradient pipeline and the stateful bidirectional LSTM of BidirectionalLanguageModel.
 * tensorflow/models research/audioset/vggish: vggish_smoke_test.py's logic (numpy log-mel
   examples of a 1 kHz sine, define_vggish_slim, load_vggish_slim_checkpoint's
@@ -88,6 +89,27 @@ def case_bilm_sparse_grad_dedup_clip_adagrad(tf):
         return {"before": before, "emb": sess.run(emb), "w": sess.run(w),
                 "acc": sess.run(opt.get_slot(emb, "accumulator")),
                 "clipped_type": type(clipped[0]).__name__}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_bilm_seeded_sampled_softmax_sparse_grads(tf):
+    """LanguageModel._build_loss while training: `tf.nn.sampled_softmax_loss` over the
+    softmax W/b (log-uniform sampler seeded from the graph seed) on dropped-out LSTM
+    outputs; its W/b gradients are IndexedSlices over true + sampled classes."""
+    tf.set_random_seed(11)
+    W = tf.Variable(_seeded([20, 3], 7), name="W")
+    b = tf.Variable(_seeded([20], 8, 0.1), name="b")
+    h = tf.nn.dropout(tf.constant(_seeded([4, 3], 9, 2.0)), 0.9)
+    labels = tf.constant([[1], [5], [19], [5]], tf.int64)
+    losses = tf.nn.sampled_softmax_loss(W, b, labels, h, 4, 20)
+    loss = tf.reduce_mean(losses)
+    gW, gb = tf.gradients(loss, [W, b])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out = sess.run({"losses": losses, "gW_values": gW.values, "gW_indices": gW.indices,
+                        "gb_values": gb.values})
+        out["gW_type"] = type(gW).__name__
+        return out
 
 
 @tolerance(rtol=1e-5, atol=1e-5)
