@@ -16,8 +16,11 @@
   `Saver(vggish_vars, write_version=1)` restore, PCA postprocess) with a randomly
   initialised checkpoint saved by each side: embeddings and postprocessed bytes are
   identical for all four saver/loader pairings; a V1 checkpoint written by either side is
-  byte-identical and read by the other. The case pins the slim VGGish stack's naming and
-  the restore of its variables by a Saver whose var list comes from a throwaway graph.
+  byte-identical and read by the other. vggish_train_demo.py (VGGish fine-tuned under a
+  slim fc + sigmoid classifier with Adam, tf.app.flags, 3 seeded batches) gives TF's
+  losses 0.693147, 0.693002, 0.692706 and conv1 weights within 6.5e-7. The case pins the
+  slim VGGish stack's naming and the restore of its variables by a Saver whose var list
+  comes from a throwaway graph.
 """
 
 import os
