@@ -13,7 +13,8 @@ Plans without gradients keep the plain kernels.
 * MulNoNan, Xdivy, Xlogy: TF's partial derivatives are themselves "no-nan" ops; torch's
   backward through `where` produces nan where the masked branch divides by zero.
 * Cumprod: TF divides by x (with div_no_nan), so zeros in x give 0, not the true value.
-* (Sparse)SoftmaxCrossEntropyWithLogits: TF multiplies by the op's own `backprop` output.
+* (Sparse)SoftmaxCrossEntropyWithLogits: TF multiplies by the op's own `backprop` output
+  (traced by Dynamo as plain ops, `_xent_traced`, so AOTAutograd can cache the graph).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 import torch
+
+from tf1compat.ops._kernels import dynamo_tracing
 
 __all__ = ["sum_to", "maximum_formula", "minimum_formula", "pow_formula", "mul_no_nan_formula",
            "xdivy_formula", "xlogy_formula", "atan2_formula", "xlog1py_formula",
@@ -197,9 +200,42 @@ def xent_formula(node: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:
 
     def run(logits: Any, labels: Any) -> Any:
         if logits.requires_grad or (not sparse and labels.requires_grad):
+            if dynamo_tracing():
+                return _xent_traced(kernel, sparse, logits, labels)
             return _XentApply.apply(kernel, sparse, logits, labels)
         return kernel(logits, labels)
     return run
+
+
+def _zero_with_unit_grad(x: torch.Tensor) -> torch.Tensor:
+    """+0 everywhere (also where x is inf), with gradient 1 where x is finite."""
+    return torch.where(torch.isfinite(x), x - x.detach(), torch.zeros_like(x))
+
+
+def _xent_traced(kernel: Callable, sparse: bool, logits: torch.Tensor,
+                 labels: torch.Tensor) -> tuple:
+    """`_XentApply`'s values and first-order gradients from plain torch ops, for a
+    compiled plan: an autograd.Function in Dynamo's graph makes AOTAutograd bypass its
+    cache (so every process traced the joint graph again), and a compiled graph has no
+    double backward anyway. The kernel's outputs are returned minus terms that are +0 in
+    value (`t - t.detach()`; `v - +0` is v bit for bit, -0 included) and whose autograd
+    gradients are `_XentApply.backward`'s products, the same roundings: d logits =
+    (-g) * (-backprop) = g * backprop, plus (-gb + sum(gb * softmax)) * (-softmax) =
+    (gb - sum(gb * softmax)) * softmax for a gradient gb into `backprop`; d labels =
+    (-g) * log_softmax. Infinite logits get gradient 0 where TF's is softmax's nan or 0.
+    """
+    loss, backprop = kernel(logits.detach(), labels.detach())
+    d = _zero_with_unit_grad(logits)
+    t = (d * -backprop).sum(-1)
+    loss = loss - (t - t.detach())
+    if not sparse and labels.requires_grad:
+        log_softmax = torch.log_softmax(logits.detach(), -1)
+        t = (_zero_with_unit_grad(labels) * log_softmax).sum(-1)
+        loss = loss - (t - t.detach())
+    softmax = torch.softmax(logits.detach(), -1)
+    u = d * -softmax
+    y = u - softmax * u.sum(-1, keepdim=True)
+    return loss, backprop - (y - y.detach())
 
 
 def cumprod_formula(node: Any, kernel: Callable[..., Any]) -> Optional[Callable[..., Any]]:

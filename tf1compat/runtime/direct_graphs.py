@@ -91,9 +91,15 @@ def _inductor_recording(gm: Any, example_inputs: List[Any],
         kernels.append(_kernel_alone(graph, inputs, out, kwargs.get("is_inference", False))
                        if len(inputs) == len(example_inputs) else None)
         return out
-    # AOTAutograd's own cache would hand back its wrapped graph without calling the inner
-    # compile (inductor's FX graph cache still spares the code generation).
-    with functorch_config.patch(enable_autograd_cache=False):
+    # AOTAutograd's own cache hands back its wrapped graph without calling the inner
+    # compile (inductor's FX graph cache still spares the code generation), so no `call`
+    # is recorded on a hit. Only an inference graph's `call` is ever used alone, and a
+    # graph is compiled for training only where grad mode is on and an input requires
+    # grad: there the cache is kept, sparing a later process AOTAutograd's trace of the
+    # joint graph and its passes (a training step's compile, docs/performance.md).
+    training = torch.is_grad_enabled() and any(
+        isinstance(e, torch.Tensor) and e.requires_grad for e in example_inputs)
+    with functorch_config.patch(enable_autograd_cache=training):
         return compile_fx(gm, example_inputs, inner_compile=recording_inner)
 
 
