@@ -154,10 +154,11 @@ def case_apply_mask(tf):
             "values": values}
 
 
-def _train_with_pruning(tf, mp, hparams, steps, build=None, sparsity=None):
-    """Weights of a few shapes, one pruning object; at each step the conditional mask
-    update runs, then the global step increments. Returns the masks, thresholds,
-    last update step and sparsity per step."""
+def _train_with_pruning(tf, mp, hparams, steps, build=None, sparsity=None, fetch=None):
+    """Weights of a few shapes (or `build(rng)`'s), one pruning object; at each step the
+    conditional mask update runs, then the global step increments. Returns per step
+    `fetch(pruning)`'s values (default: the masks, thresholds, last update step and
+    sparsity)."""
     rng = np.random.RandomState(7)
     if build is None:
         with tf.variable_scope("conv1"):
@@ -175,14 +176,18 @@ def _train_with_pruning(tf, mp, hparams, steps, build=None, sparsity=None):
                    sparsity=sparsity)
     update = p.conditional_mask_update_op()
     increment = tf.assign_add(global_step, 1)
+    if fetch is None:
+        def fetch(p):
+            return {"masks": mp.get_masks(), "thresholds": mp.get_thresholds(),
+                    "last": p._last_update_step, "sparsity": p._sparsity,
+                    "weight_sparsity": mp.get_weight_sparsity()}
+    fetches = fetch(p)
     history = []
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         for _ in range(steps):
             sess.run(update)
-            history.append(sess.run({"masks": mp.get_masks(), "thresholds": mp.get_thresholds(),
-                                     "last": p._last_update_step, "sparsity": p._sparsity,
-                                     "weight_sparsity": mp.get_weight_sparsity()}))
+            history.append(sess.run(fetches))
             sess.run(increment)
     return history
 

@@ -16,7 +16,8 @@ import tempfile
 
 import numpy as np
 
-from tests.golden.cases_contrib_model_pruning import _collections, _graph_ops, _pruning
+from tests.golden.cases_contrib_model_pruning import _collections, _graph_ops, _pruning, \
+    _train_with_pruning
 
 
 def _cells(tf):
@@ -53,23 +54,12 @@ def _prune_and_run(tf, outputs, state, steps=3):
     """A pruning step at global steps 0..steps-1 (target sparsity 0.5 from step 0), the
     outputs after each."""
     mp = _pruning(tf)
-    global_step = tf.train.get_or_create_global_step()
-    p = mp.Pruning(mp.get_pruning_hparams().parse(
-        "begin_pruning_step=0,end_pruning_step=10,pruning_frequency=1,target_sparsity=0.5,"
-        "initial_sparsity=0.25,sparsity_function_begin_step=0,sparsity_function_end_step=4"),
-        global_step=global_step)
-    update = p.conditional_mask_update_op()
-    increment = tf.assign_add(global_step, 1)
-    history = []
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        for _ in range(steps):
-            sess.run(update)
-            history.append(sess.run({"outputs": outputs, "state": list(state),
-                                     "masks": mp.get_masks(),
-                                     "thresholds": mp.get_thresholds()}))
-            sess.run(increment)
-    return history
+    return _train_with_pruning(
+        tf, mp, "begin_pruning_step=0,end_pruning_step=10,pruning_frequency=1,"
+        "target_sparsity=0.5,initial_sparsity=0.25,sparsity_function_begin_step=0,"
+        "sparsity_function_end_step=4", steps, build=lambda rng: None,
+        fetch=lambda p: {"outputs": outputs, "state": list(state), "masks": mp.get_masks(),
+                         "thresholds": mp.get_thresholds()})
 
 
 def case_masked_basic_lstm_cell(tf):
