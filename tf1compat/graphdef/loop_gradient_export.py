@@ -63,28 +63,8 @@ holding nested constructs, an op TF cannot differentiate in a function on the gr
 TensorArray uses, gradients of gradients and tf.hessians through loops.
 
 A loop nested in a body on the gradient path whose trip count is known only at run
-time (conds, random draws and gradient stops in them included, and loops of its own,
-nested the same way, in its body or its conds; resource variable reads, read once
-outside all loops as a top-level body's; TensorArrays only
-unstacked or split before it or filled from empty, or from elements the outer body
-wrote at constant indices, and stacked after it, or filled from empty and read after it
-by read(k), gather() or concat(): a dynamic_rnn,
-a tf.scan) gets a backward loop inside the outer one's, as TF 1.x nests them
-(`_nested_loops`): its stacks are made once outside all loops and entered into every
-enclosing frame, its counter starts each outer iteration
-after the outer counter's value (so the pushes of successive outer iterations keep their
-order), the outer loop pushes its trip count, its outputs (inputs of the outer body's
-function) and the body values it captures; the outer backward loop pops them, runs the
-nested backward loop from the popped count and differentiates a second function of the
-outer body, from the same inputs to the nested loop's initial values and captured body
-values (and the elements written before it: their rows of the stack()'s gradient), with
-its results. The next outer backward iteration waits for its Exits. A plain
-loop in a tf.cond branch of the body is one too: the function writes the cond with the
-loop's outputs as inputs (pushed through a Merge, as a branch's random draws), the loop's
-counter starts only where its branch runs, its stacks pass the cond's Switch, and the
-trip count the outer loop pushes is 0 where the branch did not run (in a tf.cond in a
-branch: through every cond, the outermost first); values the branch computes for the
-loop get their gradients through a function of the branch's ops (`_branch_values`). What is planned
+time gets a backward loop inside the outer one's (loop_gradient_nested.py). How the
+body's ops are written in its function: loop_body_lowering.py. What is planned
 for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
@@ -95,7 +75,6 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
@@ -104,15 +83,13 @@ from tf1compat.serialization.messages import AttrValue, ValuesDef, WhileContextD
 from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
-    lower_op, unsupported, warn_once)
-from tf1compat.graphdef.cond_lowering import write_cond
-from tf1compat.graphdef.gradient_lowering import NodeBuilder
-from tf1compat.graphdef.gradient_lowering_math import linearize
+    unsupported, warn_once)
 from tf1compat.graphdef.graph_io import check_serializable
+from tf1compat.graphdef.loop_body_lowering import lower_body_op
 from tf1compat.graphdef.loop_gradient_arrays import ArrayGradients
+from tf1compat.graphdef.loop_gradient_nested import Nest, NestedLoopGradients
 from tf1compat.graphdef.loop_gradient_slices import SliceAccumulators
 from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
-from tf1compat.graphdef.loop_unrolling import lower_read, read_loop, unrolled_loop
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
 
@@ -170,63 +147,12 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     return True
 
 
-def _lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
-    """How op `member` of `plan`'s body is written in the body's function: a tf.cond as
-    both branches + Select, a nested loop unrolled (and the stack() of its array), an
-    op TF cannot differentiate as ops it can, a read of the element written this
-    iteration as the written value (None: as it is)."""
-    if member in plan.forwarded:
-        return [], [name_of(plan.forwarded[member].inputs[2])]
-    if member in plan.after_reads:
-        return _after_write_read(plan, member, name_of)
-    if member in plan.local_reads:
-        return _row(member, name_of(plan.local_reads[member]), name_of(member.inputs[1]))
-    if member in plan.conds:
-        return write_cond(plan.conds[member], name_of, lower_op)
-    if member.type == "While":
-        return unrolled_loop(member, name_of)
-    if read_loop(member) is not None:
-        return lower_read(member, name_of)
-    if member in plan.outer:
-        builder = NodeBuilder(member.name)
-        outputs = linearize(member, [name_of(t) for t in member.inputs],
-                            [name_of(value) for value in plan.outer[member]], builder)
-        return builder.nodes, outputs
-    return lower_op(member, [name_of(t) for t in member.inputs])
-
-
-def _row(read: Operation, value: str, index: str) -> Any:
-    """TensorArrayReadV3 `read` of an array unstacked from `value` in the same body: row
-    `index` of `value`, a StridedSlice (which TF differentiates in a function; GatherV2
-    it does not)."""
-    builder = NodeBuilder(read.name)
-    begin = builder.add("Pack", [index], {"T": D.int32, "N": 1, "axis": 0})
-    end = builder.add("AddV2", [begin, builder.const([1], D.int32)], {"T": D.int32})
-    row = builder.add("StridedSlice", [value, begin, end, builder.const([1], D.int32)], {
-        "T": read.outputs[0].dtype.base_dtype, "Index": D.int32, "begin_mask": 0,
-        "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1})
-    return builder.nodes, [row]
-
-
-def _after_write_read(plan: LoopPlan, read: Operation, name_of: Any) -> Any:
-    """TensorArrayReadV3 `read` after (some of) this iteration's writes to its array, at
-    a computed index: the element a write before it stored where the indices are equal
-    (the later write's), else the value read (pushed: an earlier iteration's element)."""
-    builder = NodeBuilder(read.name)
-    value = name_of(plan.after_reads[read])
-    dtype = read.outputs[0].dtype.base_dtype
-    for write in plan.after_reads[read].writes:
-        same = builder.add("Equal", [name_of(read.inputs[1]), name_of(write.inputs[1])],
-                           {"T": D.int32, "incompatible_shape_error": True})
-        value = builder.add("Select", [same, name_of(write.inputs[2]), value], {"T": dtype})
-    return builder.nodes, [value]
-
-
 class _Unwritable(Exception):
     """A part of the gradient has no TF form (the message says why)."""
 
 
-class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
+class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
+                          NestedLoopGradients):
     """Writes the nodes of one gradient op with loops in its region."""
 
     def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan],
@@ -440,7 +366,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
 
     # -- the backward loop -------------------------------------------------------------------
     def _backward_loop(self, plan: LoopPlan, output_grads: List[str],
-                       nest: Optional["_Nest"] = None) -> List[Tuple[Tensor, str]]:
+                       nest: Optional[Nest] = None) -> List[Tuple[Tensor, str]]:
         """Writes the backward loop of `plan` given the gradients of `plan.sources`;
         returns (loop input, its gradient) for the initial values of the floating loop
         variables, the captured tensors and the values unstacked into the arrays the
@@ -460,7 +386,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
             floats + [w.inputs[2] for w in writes], plan.ops,
-            lambda member, name_of: _lower_body_op(plan, member, name_of),
+            lambda member, name_of: lower_body_op(plan, member, name_of),
             context=info.body_region)
         base = writer._strip(writer.unique(
             f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"
@@ -672,104 +598,3 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators):
         return self._through_reads(
             out + self._entering_grads(plan, read_grads, own_exits, scope),
             plan.op._control_flow_context, scope)
-
-    def _nested_loops(self, plan: LoopPlan, inputs: List[Any], feed: List[str],
-                      parts: Dict[Any, List[str]], counts: List[str],
-                      popped: Dict[Tensor, str], captured: List[str], lift: Any,
-                      base: str, frame: str) -> List[str]:
-        """Writes the backward loops of the loops nested in `plan`'s body (`plan.inner`,
-        last-created first) inside `plan`'s backward loop (frame `frame`), adding the
-        gradients they give to `parts` (the parts of the gradient of each input of the
-        body function, whose values are `feed`); returns their Exits (the next backward
-        iteration waits for them: the nested loops share their stacks over the outer
-        iterations)."""
-        exits: List[str] = []
-        for inner, count in reversed(list(zip(plan.inner, counts))):
-            def value(c: Tensor) -> str:    # a value of the outer backward loop's frame
-                return popped[c] if c in popped else captured[plan.captures.index(c)]
-            nest = _Nest(count, [lift(s) for s in self.inner_stacks[inner]], value, frame,
-                         lift)
-            output_grads = [self._total(base + "inner_grad", parts[t], t)
-                            for t in inner.sources]
-            found = self._backward_loop(inner, output_grads, nest)
-            exits += nest.exits
-            targets = [(t, g) for t, g in found if t.op._control_flow_context is not None
-                       and t not in plan.variable_reads]
-            for write, (owner, reader) in plan.prewritten.items():
-                if owner is inner:      # an element written before it: its stacked row
-                    index = constant_value(write.inputs[1])
-                    row = popped[write.inputs[1]] if index is None else self._const(
-                        base + "prewritten_row", int(index), D.int32, [count])
-                    axis = self._const(base + "prewritten_axis", 0, D.int32, [count])
-                    targets.append((write.inputs[2], self._node(
-                        base + "prewritten_grad", "GatherV2",
-                        [output_grads[inner.sources.index(reader.outputs[0])], row, axis],
-                        {"Tparams": write.inputs[2].dtype.base_dtype, "Tindices": D.int32,
-                         "Taxis": D.int32, "batch_dims": 0}, [write.inputs[2].shape])))
-            for t, g in found:
-                # a top-level capture, or a variable read (read once outside all loops)
-                if t.op._control_flow_context is None or t in plan.variable_reads:
-                    parts[t].append(g)
-            targets = self._branch_values(plan, inner, targets, parts, value, base)
-            if not targets:
-                continue
-            # The initial values and captured body values of the nested loop, computed
-            # by the body's ops from the function's inputs: their gradients pass there.
-            func = self.writer.functions.function(
-                f"{self.op.name}/{self._scope(inner)}inputs".replace("/", "_"), inputs,
-                [t for t, _ in targets], plan.ops,
-                lambda member, name_of: _lower_body_op(plan, member, name_of),
-                context=plan.info.body_region)
-            grad = self._gradient_node(
-                base + "inner_inputs_grad", func, feed, [t.dtype.base_dtype for t in inputs],
-                [g for _, g in targets], [t.dtype.base_dtype for t, _ in targets],
-                [t.shape for t in inputs])
-            for j, t in enumerate(inputs):
-                parts[t].append(f"{grad}:{j}")
-        return exits
-
-    def _branch_values(self, plan: LoopPlan, inner: LoopPlan,
-                       targets: List[Tuple[Tensor, str]], parts: Dict[Any, List[str]],
-                       value: Any, base: str) -> List[Tuple[Tensor, str]]:
-        """`targets` (a value of `plan`'s body, its gradient from nested loop `inner`'s
-        backward loop) with those its tf.cond branch computes (`plan.branch_values`)
-        replaced by the outside values they are computed from: `SymbolicGradient` of a
-        function of the branch's ops (a top-level value's gradient goes to `parts`)."""
-        if inner not in plan.branch_values:
-            return targets
-        branch, ops, frontier = plan.branch_values[inner]
-        inside = [(t, g) for t, g in targets if t.op._control_flow_context is branch]
-        if not inside:
-            return targets
-        func = self.writer.functions.function(
-            f"{self.op.name}/{self._scope(inner)}branch".replace("/", "_"), frontier,
-            [t for t, _ in inside], ops,
-            lambda member, name_of: lower_op(member, [name_of(t) for t in member.inputs]),
-            context=branch)
-        grad = self._gradient_node(
-            base + "branch_values_grad", func, [value(t) for t in frontier],
-            [t.dtype.base_dtype for t in frontier], [g for _, g in inside],
-            [t.dtype.base_dtype for t, _ in inside], [t.shape for t in frontier])
-        found = [(t, g) for t, g in targets if t.op._control_flow_context is not branch]
-        for j, t in enumerate(frontier):
-            if not t.dtype.base_dtype.is_floating:
-                continue
-            if t.op._control_flow_context is None:      # a top-level capture
-                parts[t].append(f"{grad}:{j}")
-            else:
-                found.append((t, f"{grad}:{j}"))
-        return found
-
-
-class _Nest:
-    """What a backward loop nested in another's has from the outer one: its trip count
-    and stacks (entered into the outer frame), the outer frame's values of the tensors
-    it captures (`value`), the outer frame's name; its Exits once written."""
-
-    def __init__(self, count: str, stacks: List[str], value: Any, frame: str, lift: Any):
-        self.count = count
-        self.stacks = stacks
-        self.value = value
-        self.frame = frame
-        self.lift = lift        # a stack made outside all loops, in the outer frame
-        self.exits: List[str] = []
