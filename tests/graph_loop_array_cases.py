@@ -5,9 +5,11 @@ records TF's own graphs of these cases (tests/test_graph_import.py runs and trai
 
 Real TF trains from the file tf1compat writes where the nested loop's trip count is
 fixed or known only at run time (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py).
-For the array written in a tf.cond, tf1compat's file keeps the gradient op in
-tf1compat's own form (a warning names why), so it is not among
-tests/graph_export_cases.py's cases.
+For the array written in a tf.cond and read in the body
+(`case_train_tensor_array_written_in_cond_in_loop`), tf1compat's file keeps the gradient
+op in tf1compat's own form (a warning names why), so it is not among
+tests/graph_export_cases.py's cases; one written in a tf.cond of the body and read only
+after the loop is (`case_train_tensor_array_written_in_cond`).
 """
 
 from __future__ import annotations
@@ -93,6 +95,34 @@ def case_train_tensor_array_written_in_cond_in_loop(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_written_in_cond(tf):
+    """A decoder-like loop: its state runs every step, its output is written to an array
+    the loop carries in a tf.cond of its body, the output while the step is below a fed
+    length `n`, zeros once finished; stacked after the loop; Momentum. tf1compat's
+    gradient: the body function computes the written element as the cond's Select of
+    the branches' elements (loop_array_plan.cond_write)."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+
+    def body(i, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.sin(h) * v),
+                     lambda: ta.write(i, tf.zeros_like(h)))
+        return i + 1, h, ta
+
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [
+        tf.constant(0), tf.zeros([1, 3]),
+        tf.TensorArray(tf.float32, 5, element_shape=[1, 3])])
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(h * v), name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
-                    case_train_tensor_arrays_read_after_nested_loop]
+                    case_train_tensor_arrays_read_after_nested_loop,
+                    case_train_tensor_array_written_in_cond]

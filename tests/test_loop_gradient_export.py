@@ -19,13 +19,14 @@ import pytest
 
 import tf1compat as tf
 from tf1compat.graphdef import graph_export
-from tests import graph_loop_more_cases, graph_loop_nested_cases, graph_loop_training_cases
+from tests import (graph_loop_array_cases, graph_loop_more_cases, graph_loop_nested_cases,
+                   graph_loop_training_cases)
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
                                          fresh_graph, recorded_case, replay_the_written_train_op,
                                          replay_tf_runs)
 
 CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES + \
-    graph_loop_nested_cases.LOOP_NESTED_CASES
+    graph_loop_nested_cases.LOOP_NESTED_CASES + graph_loop_array_cases.LOOP_ARRAY_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -81,7 +82,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_tensor_array_read_in_body,
               graph_loop_more_cases.case_train_nested_while_loops,
               graph_loop_more_cases.case_train_map_fn_of_scan,
-              graph_loop_more_cases.case_train_tensor_array_read_earlier_after_write] + \
+              graph_loop_more_cases.case_train_tensor_array_read_earlier_after_write,
+              graph_loop_array_cases.case_train_tensor_array_written_in_cond] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -370,6 +372,42 @@ def test_a_tensor_array_that_enters_a_loop_through_a_cond_keeps_tf1compat_form(c
             j + 1, ta.write(j + 2, x * w)), [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(tf.square(tf.reduce_sum(ta.stack(), 0))), [w])
     assert "enters it with elements passed through a tf.cond" in _warned_reason(build, caplog)
+
+
+def _array_written_in_cond(read_in_body: bool):
+    """A loop writing its array in a tf.cond of its body (each branch writes element i),
+    stack()ed after it; `read_in_body`: the body reads the element i - 1 too."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.get_variable("w", [3])
+
+    def body(i, ta):
+        v = x[i] * w
+        if read_in_body:
+            v += ta.read(tf.maximum(i - 1, 0))
+        ta = tf.cond(i % 2 < 1, lambda: ta.write(i, tf.sin(v)), lambda: ta.write(i, v * v))
+        return i + 1, ta
+    _, ta = tf.while_loop(lambda i, ta: i < 4, body, [
+        tf.constant(0), tf.TensorArray(tf.float32, 4, clear_after_read=False,
+                                       element_shape=[3])])
+    return tf.gradients(tf.reduce_sum(ta.stack() * 2.0), [w])
+
+
+def test_an_array_written_in_a_cond_of_the_body_gets_the_select_of_the_branches(caplog):
+    """The body function computes the element written this iteration as the cond's
+    Select of the two branches' elements; its gradient is the stack()'s row i
+    (recorded: case_train_tensor_array_written_in_cond)."""
+    _array_written_in_cond(False)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    selects = [n for n in body.node_def if n.op == "Select"]
+    assert [n.input[1:] for n in selects] == [["while/cond/Sin:y:0", "while/cond/mul:z:0"]]
+    assert not any(n.op.startswith("TensorArray") for n in body.node_def)
+
+
+def test_an_array_written_in_a_cond_and_read_in_the_body_keeps_tf1compat_form(caplog):
+    assert "reads a TensorArray its body writes in a tf.cond" in _warned_reason(
+        lambda: _array_written_in_cond(True), caplog)
 
 
 def test_elements_written_before_a_loop_get_their_rows_of_the_gradients(caplog):

@@ -43,7 +43,7 @@ lowered only when (`plan_cond`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
@@ -111,7 +111,8 @@ class CondPlan:
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
               sources: Set[Tensor], loops: Optional[Callable[[Operation], Optional[str]]] = None,
-              pushed: Optional[Callable[[Operation], bool]] = None) -> Tuple[Any, Any]:
+              pushed: Optional[Callable[[Operation], bool]] = None,
+              element_writes: Sequence[int] = ()) -> Tuple[Any, Any]:
     """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
     (None, reason) where it cannot be written as both branches and Select. `reached`: the
     ops computed from the sources; `sources`: the values f takes for them (a resource
@@ -121,13 +122,17 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     or says why not; there a tf.cond in a branch is written the same way inside (its plan
     in `inner`). `pushed(op)`: whether a branch op off the gradient path is computed
     outside f (among `cut`: an op TF cannot differentiate in a function, such as the
-    FloorMod of an inner cond's predicate) rather than written into it."""
+    FloorMod of an inner cond's predicate) rather than written into it.
+    `element_writes`: the outputs whose branches each return a TensorArrayWriteV3 (in a
+    loop body, loop_array_plan.cond_write): written as the element each writes, so
+    their Select is the element the loop's array gets this iteration."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
     plan = CondPlan(op, list(used), reads=[op.inputs[0]])
     positive = _Positivity()
     captured = set(op.inputs[1:])
+    array_writes = {b.outputs[k].op for b in (then_b, else_b) for k in element_writes}
     # branch op -> "write" (into f) | "cut" (computed outside f: random draws, gradient
     # stops, what only they feed) | "read" (a variable's value, an input of f)
     kinds: Dict[Operation, str] = {}
@@ -141,6 +146,12 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 continue
             if current.type == "ReadVariableOp" and current.inputs[0] in captured:
                 kinds[current] = "read"      # a variable's value: an input of f
+                continue
+            if current in array_writes:
+                kinds[current] = "write"     # its element (`write_cond`)
+                if current.inputs[2].op._control_flow_context is region and \
+                        current.inputs[2] not in sources:
+                    stack.append((current.inputs[2].op, False))
                 continue
             if current.type in ("StopGradient", "PreventGradient"):
                 kinds[current] = "cut"       # as at the top: no gradient through it
@@ -234,7 +245,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 _take(plan, t, kinds, sources)
             plan.cut.extend(t for t in sub.cut if t not in plan.cut)
             continue
-        for t in member.inputs:
+        for t in member.inputs if member not in array_writes else member.inputs[2:3]:
             if t.op in kinds and t.value_index and t.op.type in LOWERINGS:
                 return None, f"a tf.cond branch uses a second output of {t.op.type}"
             _take(plan, t, kinds, sources)
@@ -351,6 +362,11 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
     known: Dict[Tensor, str] = {}
     nodes: List[NodeDef] = []
     for member in plan.ops:
+        if member.type == "TensorArrayWriteV3":     # `element_writes`: the element
+            element = member.inputs[2]
+            known[member.outputs[0]] = known[element] if element in known else \
+                name_of(element)
+            continue
         names = [known[t] if t in known else name_of(t) for t in member.inputs]
         if member in plan.inner:     # a tf.cond in the branch, written the same way
             replaced = write_cond(plan.inner[member],

@@ -6,7 +6,7 @@ this one wrote)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Set
+from typing import TYPE_CHECKING, Any, List, Optional, Set, Tuple
 
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
            "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes"]
+           "array_variables", "body_writes", "cond_write"]
 
 
 class PushedRead:
@@ -116,8 +116,41 @@ def array_variables(plan: LoopPlan) -> List[int]:
                 info.body_outputs[k].op.type == "TensorArrayWriteV3" or is_flow(t))]
 
 
+def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
+    """The then branch's TensorArrayWriteV3 and the cond's output where the body's next
+    value of loop variable `k` is a tf.cond output whose branches each return one write
+    of an element of the same dtype (the cond output's) and static shape, to the same
+    array at the same index computed outside the branches, from the loop variable's flow
+    (`tf.cond(p, lambda: ta.write(i, a), lambda: ta.write(i, b))`): the body function
+    computes the written element as the cond's Select of the two (cond_lowering.py)."""
+    out = info.body_outputs[k]
+    while out.op.type == "Identity" and out.op._control_flow_context is info.body_region:
+        out = out.op.inputs[0]      # (the loop's flow returned through an Identity)
+    if out.op.type != "If" or out.op._control_flow_context is not info.body_region:
+        return None
+    branches = (out.op.attrs["then_branch"], out.op.attrs["else_branch"])
+    if any(getattr(b, "region", None) is None for b in branches):
+        return None
+    writes = [b.outputs[out.value_index].op for b in branches]
+    first = writes[0]
+    if all(w.type == "TensorArrayWriteV3" and w._control_flow_context is b.region and
+           w.inputs[3] is info.body_args[k] and w.inputs[1] is first.inputs[1] and
+           outside(w.inputs[0]) is outside(first.inputs[0]) and
+           w.inputs[2].dtype.base_dtype == out.dtype.base_dtype and
+           w.inputs[2].shape.is_fully_defined() and
+           w.inputs[2].shape.as_list() == first.inputs[2].shape.as_list() and
+           not w.outputs[0].consumers()
+           for w, b in zip(writes, branches)) and \
+            first.inputs[1].op._control_flow_context is info.body_region:
+        return first, out
+    return None
+
+
 def body_writes(info: Any, k: int) -> List[Operation]:
     """The writes of the body to the array of loop variable `k`, one after another."""
+    in_cond = cond_write(info, k)
+    if in_cond is not None:
+        return [in_cond[0]]
     writes, flow = [], info.body_outputs[k]
     while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
         writes.append(flow.op)
@@ -132,6 +165,10 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
     op, info = plan.op, plan.info
     chain: List[Operation] = []
     flow = info.body_outputs[k]
+    in_cond = cond_write(info, k)
+    if in_cond is not None:       # one write per tf.cond branch
+        plan.cond_writes[in_cond[0]] = in_cond[1]
+        chain, flow = [in_cond[0]], in_cond[0].inputs[3]
     while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
         chain.insert(0, flow.op)
         flow = flow.op.inputs[3]
@@ -151,6 +188,8 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
     if not readers and not read_in_body or \
             not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
+    if in_cond is not None and read_in_body:
+        return f"loop {op.name} reads a TensorArray its body writes in a tf.cond"
     for reader in readers:
         handle = outside(reader.inputs[0])
         if handle is not outside(chain[0].inputs[0]) or \

@@ -60,7 +60,9 @@ import): loops in conds in loops and nested loops on the gradient path other tha
 of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain
 ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
-TensorArray uses, gradients of gradients and tf.hessians through loops.
+TensorArray uses, gradients of gradients and tf.hessians through loops. (An array the loop
+carries written in a tf.cond of the body, one element per branch at one index: the body
+function's output for the element is the cond's Select, loop_array_plan.cond_write.)
 
 A loop nested in a body on the gradient path whose trip count is known only at run
 time gets a backward loop inside the outer one's (loop_gradient_nested.py). How the
@@ -385,7 +387,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         floats = [info.body_outputs[k] for k in plan.floats]
         func = writer.functions.function(
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
-            floats + [w.inputs[2] for w in writes], plan.ops,
+            floats + [plan.written(w) for w in writes], plan.ops,
             lambda member, name_of: lower_body_op(plan, member, name_of),
             context=info.body_region)
         base = writer._strip(writer.unique(

@@ -64,6 +64,9 @@ class LoopPlan:
         # from its output flow: TensorArrayGatherV3 (of a range: a stack),
         # TensorArrayReadV3 (an index computed outside), TensorArrayConcatV3
         self.writes: Dict[Operation, List[Operation]] = {}
+        # such a write in a tf.cond branch of the body (loop_array_plan.cond_write) ->
+        # the cond's output, which the body function computes as the written element
+        self.cond_writes: Dict[Operation, Tensor] = {}
         # TensorArrayReadV3 ops of the body reading an array the loop writes (elements
         # of earlier iterations) -> the loop variable of its flow
         self.own_reads: Dict[Operation, int] = {}
@@ -119,6 +122,10 @@ class LoopPlan:
         # concatenated per iteration); the gathered rows are pushed (an input of the
         # body function, like the extras) with their indices
         self.sparse_reads: Dict[Operation, Tensor] = {}
+
+    def written(self, write: Operation) -> Tensor:
+        """The body function's output for the element TensorArrayWriteV3 `write` writes."""
+        return self.cond_writes.get(write, write.inputs[2])
 
     def read_input(self, read: Operation) -> Any:
         """The body function's input for the value TensorArrayReadV3 `read` reads."""
@@ -198,7 +205,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         reason = plan_write(plan, k, upstream)
         if reason is not None:
             return None, reason
-    outputs += [w.inputs[2] for w in plan.writes]
+    outputs += [plan.written(w) for w in plan.writes]
     reason = None if nested else plan_entering(plan)
     if reason is not None:
         return None, reason
@@ -381,6 +388,9 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
+    if inner.cond_writes:
+        return (f"the nested loop {nested.name} writes a TensorArray in a tf.cond of its "
+                "body")
     if inner.own_arrays or inner.forwarded:
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
                 "write (nested backward loops of a run-time trip count take loops and "
@@ -517,8 +527,10 @@ def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
     used = [k for k, t in enumerate(cond.outputs) if t in live]
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
-    cond_plan, reason = plan_cond(cond, used, _branch_reach(cond, live, on_path), set(),
-                                  loops, lambda member: _body_op_reason(member) is not None)
+    cond_plan, reason = plan_cond(
+        cond, used, _branch_reach(cond, live, on_path), set(), loops,
+        lambda member: _body_op_reason(member) is not None,
+        [out.value_index for out in plan.cond_writes.values() if out.op is cond])
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where
