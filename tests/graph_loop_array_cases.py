@@ -8,8 +8,8 @@ fixed or known only at run time (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_grap
 For the array written in a tf.cond and read in the body
 (`case_train_tensor_array_written_in_cond_in_loop`), tf1compat's file keeps the gradient
 op in tf1compat's own form (a warning names why), so it is not among
-tests/graph_export_cases.py's cases; one written in a tf.cond of the body and read only
-after the loop is (`case_train_tensor_array_written_in_cond`).
+tests/graph_export_cases.py's cases; ones written in a tf.cond of the body and read only
+after the loop are (`case_train_tensor_array_written_in_cond`, `..._until_finished`).
 """
 
 from __future__ import annotations
@@ -122,7 +122,32 @@ def case_train_tensor_array_written_in_cond(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_written_until_finished(tf):
+    """A decoder that writes its output only while not finished: the body's tf.cond
+    writes element i where the step is below a fed length `n` and returns the array
+    unchanged otherwise (the unwritten elements stack() as zeros); GradientDescent."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, 0.3, -0.2])
+
+    def body(i, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i >= n, lambda: ta, lambda: ta.write(i, h * v + tf.square(h)))
+        return i + 1, h, ta
+
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [
+        tf.constant(0), tf.zeros([1, 3]),
+        tf.TensorArray(tf.float32, 5, element_shape=[1, 3])])
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.2)) +
+                       tf.reduce_sum(h * v) * 0.5, name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
-                    case_train_tensor_array_written_in_cond]
+                    case_train_tensor_array_written_in_cond,
+                    case_train_tensor_array_written_until_finished]

@@ -83,7 +83,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_nested_while_loops,
               graph_loop_more_cases.case_train_map_fn_of_scan,
               graph_loop_more_cases.case_train_tensor_array_read_earlier_after_write,
-              graph_loop_array_cases.case_train_tensor_array_written_in_cond] + \
+              graph_loop_array_cases.case_train_tensor_array_written_in_cond,
+              graph_loop_array_cases.case_train_tensor_array_written_until_finished] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -374,9 +375,10 @@ def test_a_tensor_array_that_enters_a_loop_through_a_cond_keeps_tf1compat_form(c
     assert "enters it with elements passed through a tf.cond" in _warned_reason(build, caplog)
 
 
-def _array_written_in_cond(read_in_body: bool):
-    """A loop writing its array in a tf.cond of its body (each branch writes element i),
-    stack()ed after it; `read_in_body`: the body reads the element i - 1 too."""
+def _array_written_in_cond(read_in_body: bool, else_writes: bool = True):
+    """A loop writing its array in a tf.cond of its body (each branch writes element i;
+    not `else_writes`: the else branch returns the array unchanged), stack()ed after it;
+    `read_in_body`: the body reads the element i - 1 too."""
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     w = tf.get_variable("w", [3])
 
@@ -384,7 +386,8 @@ def _array_written_in_cond(read_in_body: bool):
         v = x[i] * w
         if read_in_body:
             v += ta.read(tf.maximum(i - 1, 0))
-        ta = tf.cond(i % 2 < 1, lambda: ta.write(i, tf.sin(v)), lambda: ta.write(i, v * v))
+        ta = tf.cond(i % 2 < 1, lambda: ta.write(i, tf.sin(v)),
+                     lambda: ta.write(i, v * v) if else_writes else ta)
         return i + 1, ta
     _, ta = tf.while_loop(lambda i, ta: i < 4, body, [
         tf.constant(0), tf.TensorArray(tf.float32, 4, clear_after_read=False,
@@ -403,6 +406,21 @@ def test_an_array_written_in_a_cond_of_the_body_gets_the_select_of_the_branches(
     selects = [n for n in body.node_def if n.op == "Select"]
     assert [n.input[1:] for n in selects] == [["while/cond/Sin:y:0", "while/cond/mul:z:0"]]
     assert not any(n.op.startswith("TensorArray") for n in body.node_def)
+
+
+def test_a_branch_that_writes_no_element_gives_zeros_to_the_select(caplog):
+    """`tf.cond(p, lambda: ta.write(i, e), lambda: ta)`: the element's Select takes zeros
+    like the written one for the branch that leaves the array as it is (recorded:
+    case_train_tensor_array_written_until_finished)."""
+    _array_written_in_cond(False, else_writes=False)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    nodes = {n.name: n for n in body.node_def}
+    select = next(n for n in body.node_def if n.op == "Select")
+    zeros = nodes[select.input[2].split(":")[0]]
+    assert zeros.op == "ZerosLike" and list(zeros.input) == [select.input[1]] == \
+        ["while/cond/Sin:y:0"]
 
 
 def test_an_array_written_in_a_cond_and_read_in_the_body_keeps_tf1compat_form(caplog):

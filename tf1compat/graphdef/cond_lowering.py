@@ -107,6 +107,8 @@ class CondPlan:
     # tf.conds in a branch (in a loop body: those holding loops) -> their plans, written
     # the same way inside this one's
     inner: Dict[Operation, "CondPlan"] = field(default_factory=dict)
+    # outputs whose branches write a TensorArray element (`element_writes`)
+    element_writes: List[int] = field(default_factory=list)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
@@ -123,16 +125,18 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     in `inner`). `pushed(op)`: whether a branch op off the gradient path is computed
     outside f (among `cut`: an op TF cannot differentiate in a function, such as the
     FloorMod of an inner cond's predicate) rather than written into it.
-    `element_writes`: the outputs whose branches each return a TensorArrayWriteV3 (in a
-    loop body, loop_array_plan.cond_write): written as the element each writes, so
-    their Select is the element the loop's array gets this iteration."""
+    `element_writes`: the outputs whose branches return a TensorArrayWriteV3 or the
+    array's flow unchanged (in a loop body, loop_array_plan.cond_write): written as the
+    element written (zeros where none is), so their Select is the element the loop's
+    array gets this iteration."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
-    plan = CondPlan(op, list(used), reads=[op.inputs[0]])
+    plan = CondPlan(op, list(used), reads=[op.inputs[0]], element_writes=list(element_writes))
     positive = _Positivity()
     captured = set(op.inputs[1:])
-    array_writes = {b.outputs[k].op for b in (then_b, else_b) for k in element_writes}
+    array_writes = {b.outputs[k].op for b in (then_b, else_b) for k in element_writes
+                    if b.outputs[k].op.type == "TensorArrayWriteV3"}
     # branch op -> "write" (into f) | "cut" (computed outside f: random draws, gradient
     # stops, what only they feed) | "read" (a variable's value, an input of f)
     kinds: Dict[Operation, str] = {}
@@ -217,6 +221,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             out = branch.outputs[k]
             if not (out.dtype.is_floating and out.dtype.base_dtype != D.bfloat16):
                 return None, f"a tf.cond output of type {out.dtype.base_dtype.name}"
+            if k in element_writes and out.op not in array_writes:
+                continue        # the flow unchanged: zeros in the Select (`write_cond`)
             if out.op._control_flow_context is region and out not in sources:
                 reason = classify(out.op, region)
                 if reason is None and out.value_index and out.op.type in LOWERINGS:
@@ -395,10 +401,17 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
     outputs: List[Optional[str]] = [None] * len(op.outputs)
     for k in plan.outputs:
         dtype = op.outputs[k].dtype.base_dtype
+        sides = [known[t] if t in known else name_of(t) if k not in plan.element_writes
+                 or t.op.type == "TensorArrayWriteV3" else None
+                 for t in (then_b.outputs[k], else_b.outputs[k])]
+        if None in sides:       # a branch that writes no element: zeros of the other's
+            zeros = NodeDef(name=f"{op.name}/zeros_{k}", op="ZerosLike",
+                            input=[next(n for n in sides if n)])
+            zeros.attr["T"].CopyFrom(attr_to_proto(dtype))
+            nodes.append(zeros)
+            sides = [n or f"{zeros.name}:y:0" for n in sides]
         select = NodeDef(name=f"{op.name}/Select_{k}", op="Select",
-                         input=[name_of(op.inputs[0])] + [
-                             known[t] if t in known else name_of(t)
-                             for t in (then_b.outputs[k], else_b.outputs[k])])
+                         input=[name_of(op.inputs[0])] + sides)
         select.attr["T"].CopyFrom(attr_to_proto(dtype))
         nodes.append(select)
         outputs[k] = f"{select.name}:output:0"

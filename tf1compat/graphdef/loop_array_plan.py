@@ -117,12 +117,13 @@ def array_variables(plan: LoopPlan) -> List[int]:
 
 
 def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
-    """The then branch's TensorArrayWriteV3 and the cond's output where the body's next
+    """A TensorArrayWriteV3 of a branch and the cond's output where the body's next
     value of loop variable `k` is a tf.cond output whose branches each return one write
-    of an element of the same dtype (the cond output's) and static shape, to the same
-    array at the same index computed outside the branches, from the loop variable's flow
-    (`tf.cond(p, lambda: ta.write(i, a), lambda: ta.write(i, b))`): the body function
-    computes the written element as the cond's Select of the two (cond_lowering.py)."""
+    (or one of them the flow unchanged: `lambda: ta`) of an element of the cond output's
+    dtype and one static shape, to the same array at the same index computed outside
+    the branches, from the loop variable's flow (`tf.cond(p, lambda: ta.write(i, a),
+    lambda: ta.write(i, b))`): the body function computes the written element as the
+    cond's Select of the two (zeros for a branch that does not write; cond_lowering.py)."""
     out = info.body_outputs[k]
     while out.op.type == "Identity" and out.op._control_flow_context is info.body_region:
         out = out.op.inputs[0]      # (the loop's flow returned through an Identity)
@@ -131,16 +132,22 @@ def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
     branches = (out.op.attrs["then_branch"], out.op.attrs["else_branch"])
     if any(getattr(b, "region", None) is None for b in branches):
         return None
-    writes = [b.outputs[out.value_index].op for b in branches]
+    flow = info.body_args[k]
+    sides = [b.outputs[out.value_index] for b in branches]
+    writes = [t.op for t in sides if t.op.type == "TensorArrayWriteV3"]
+    if not writes or any(t is not flow and not (
+            t.op.type == "Identity" and t.op.inputs[0] is flow and
+            t.op._control_flow_context is b.region)
+            for t, b in zip(sides, branches) if t.op not in writes):
+        return None
     first = writes[0]
-    if all(w.type == "TensorArrayWriteV3" and w._control_flow_context is b.region and
-           w.inputs[3] is info.body_args[k] and w.inputs[1] is first.inputs[1] and
+    if all(w._control_flow_context in (b.region for b in branches) and
+           w.inputs[3] is flow and w.inputs[1] is first.inputs[1] and
            outside(w.inputs[0]) is outside(first.inputs[0]) and
            w.inputs[2].dtype.base_dtype == out.dtype.base_dtype and
            w.inputs[2].shape.is_fully_defined() and
            w.inputs[2].shape.as_list() == first.inputs[2].shape.as_list() and
-           not w.outputs[0].consumers()
-           for w, b in zip(writes, branches)) and \
+           not w.outputs[0].consumers() for w in writes) and \
             first.inputs[1].op._control_flow_context is info.body_region:
         return first, out
     return None
