@@ -5,11 +5,9 @@ records TF's own graphs of these cases (tests/test_graph_import.py runs and trai
 
 Real TF trains from the file tf1compat writes where the nested loop's trip count is
 fixed or known only at run time (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py).
-For the array written in a tf.cond and read in the body
-(`case_train_tensor_array_written_in_cond_in_loop`), tf1compat's file keeps the gradient
-op in tf1compat's own form (a warning names why), so it is not among
-tests/graph_export_cases.py's cases; ones written in a tf.cond of the body and read only
-after the loop are (`case_train_tensor_array_written_in_cond`, `..._until_finished`).
+Arrays written in a tf.cond of the body (read after the loop, and in the body before the
+cond) are too (`case_train_tensor_array_written_in_cond`, `..._until_finished`,
+`..._in_cond_in_loop`: the body function's element is the cond's Select).
 """
 
 from __future__ import annotations
@@ -150,4 +148,5 @@ def case_train_tensor_array_written_until_finished(tf):
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
                     case_train_tensor_array_written_in_cond,
-                    case_train_tensor_array_written_until_finished]
+                    case_train_tensor_array_written_until_finished,
+                    case_train_tensor_array_written_in_cond_in_loop]

@@ -195,8 +195,6 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
     if not readers and not read_in_body or \
             not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
-    if in_cond is not None and read_in_body:
-        return f"loop {op.name} reads a TensorArray its body writes in a tf.cond"
     for reader in readers:
         handle = outside(reader.inputs[0])
         if handle is not outside(chain[0].inputs[0]) or \
