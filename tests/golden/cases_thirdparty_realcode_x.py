@@ -1,0 +1,195 @@
+"""Golden cases: patterns from third-party TF1 projects run under real TF and tf1compat
+(session realcode-x).
+
+* davidsandberg/facenet (HEAD 096ed77): its test/ suite (center_loss_test,
+  triplet_loss_test, restore_test; batch_norm_test and the EMA restore test are skipped by
+  the project itself) passes unchanged under both. train_test.py needs downloaded models
+  and LFW images; instead src/train_softmax.py ran unchanged on six random 160x160 PNGs in
+  three classes (slim inception_resnet_v1, FIFOQueue + batch_join input pipeline, center
+  loss, prelogits norm, Adagrad over `tf.global_variables()`, EMA of the trainables):
+  restored from a TF-written checkpoint with one full batch per step, the first step's
+  losses equal TF's (total 15.084, xent 6.7001014 vs 6.7001042) and the step's gradients
+  agree to rounding except where a ReLU input lies within rounding of zero (one element
+  of 64k in block8_5, 2.8e-7 here, -1.3e-6 under TF), which TF itself shows under a 1e-6
+  input perturbation; later steps drift apart from there as TF's own do. The run then
+  stops, under both, at the project's Python 2 `dict.iteritems` (and LFW evaluation at
+  numpy 2's refusal of ragged arrays in lfw.read_pairs). Nothing needed fixing; the
+  cases pin the input pipeline, the center loss and the slim batch-norm arrangement the
+  script leans on.
+"""
+
+import os
+import tempfile
+
+import numpy as np
+
+from tests.golden.harness import tolerance
+
+# facenet.py's control bits
+_RANDOM_CROP, _FIXED_STANDARDIZATION, _FLIP = 2, 8, 16
+
+
+def _png_files(tf, count, height, width):
+    """`count` random RGB PNGs written by the side's own encode_png."""
+    rng = np.random.RandomState(5)
+    folder = tempfile.mkdtemp()
+    pixels = tf.placeholder(tf.uint8, [height, width, 3])
+    encoded = tf.image.encode_png(pixels)
+    paths = []
+    with tf.Session() as sess:
+        for i in range(count):
+            path = os.path.join(folder, f"img_{i}.png")
+            with open(path, "wb") as f:
+                f.write(sess.run(encoded, {pixels: rng.randint(0, 256, (height, width, 3))}))
+            paths.append(path)
+    return paths
+
+
+def _flag(tf, control, field):
+    return tf.equal(tf.mod(tf.floor_div(control, field), 2), 1)
+
+
+def _preprocess(tf, image, control, size):
+    """facenet's per-image `tf.cond` chain on the control bits."""
+    image = tf.cond(_flag(tf, control, _RANDOM_CROP),
+                    lambda: tf.random_crop(image, size + (3,)),
+                    lambda: tf.image.resize_image_with_crop_or_pad(image, *size))
+    image = tf.cond(_flag(tf, control, _FIXED_STANDARDIZATION),
+                    lambda: (tf.cast(image, tf.float32) - 127.5) / 128.0,
+                    lambda: tf.image.per_image_standardization(image))
+    return tf.cond(_flag(tf, control, _FLIP),
+                   lambda: tf.image.flip_left_right(image),
+                   lambda: tf.identity(image))
+
+
+def case_facenet_fifo_queue_control_flag_pipeline(tf):
+    """facenet.create_input_pipeline with one preprocessing thread: a FIFOQueue of
+    (path, label, control) rows fed by enqueue_many, each dequeued path read and decoded,
+    then a chain of `tf.cond`s on bits of the control value (crop-or-pad vs random crop,
+    fixed vs per-image standardization, a forced left-right flip), `set_shape`, and
+    `tf.train.batch_join(enqueue_many=True)` with the batch size from a placeholder."""
+    paths = _png_files(tf, 5, 10, 12)
+    size = (8, 8)
+    paths_ph = tf.placeholder(tf.string, shape=(None, 1))
+    labels_ph = tf.placeholder(tf.int32, shape=(None, 1))
+    control_ph = tf.placeholder(tf.int32, shape=(None, 1))
+    batch_size = tf.placeholder(tf.int32)
+    queue = tf.FIFOQueue(capacity=100, dtypes=[tf.string, tf.int32, tf.int32],
+                         shapes=[(1,), (1,), (1,)])
+    enqueue = queue.enqueue_many([paths_ph, labels_ph, control_ph])
+    filenames, label, control = queue.dequeue()
+    images = []
+    for filename in tf.unstack(filenames):
+        image = _preprocess(tf, tf.image.decode_image(tf.read_file(filename), 3),
+                            control[0], size)
+        image.set_shape(size + (3,))
+        images.append(image)
+    image_batch, label_batch = tf.train.batch_join(
+        [[images, label]], batch_size=batch_size, shapes=[size + (3,), ()],
+        enqueue_many=True, capacity=400, allow_smaller_final_batch=True)
+    controls = [0, _FIXED_STANDARDIZATION, _FIXED_STANDARDIZATION + _FLIP, _FLIP, 0]
+    with tf.Session() as sess:
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(sess, coord=coord)
+        sess.run(enqueue, {paths_ph: np.array(paths)[:, None],
+                           labels_ph: np.arange(5, dtype=np.int32)[:, None] * 3,
+                           control_ph: np.array(controls, np.int32)[:, None]})
+        first = sess.run([image_batch, label_batch], {batch_size: 3})
+        second = sess.run([image_batch, label_batch], {batch_size: 2})
+        # facenet never stops its runners; closing the input queue first ends the runner's
+        # blocked dequeue under both (a stop request alone leaves it blocked in TF too)
+        sess.run(queue.close(cancel_pending_enqueues=True))
+        coord.request_stop()
+        coord.join(threads, stop_grace_period_secs=5)
+    return {"first": first, "second": second, "static": image_batch.shape.as_list()}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_facenet_center_loss_with_embedding_training(tf):
+    """facenet.center_loss: a non-trainable `centers` variable, the batch's centers
+    gathered, moved by `scatter_sub` (repeated labels accumulate), the loss made under a
+    control dependency on the scatter; an embedding trained by Adagrad on cross entropy
+    plus the weighted center loss and the prelogits' L1 norm in REGULARIZATION_LOSSES."""
+    rng = np.random.RandomState(2)
+    x = tf.constant(rng.randn(6, 5).astype(np.float32))
+    labels = tf.constant([0, 2, 1, 2, 0, 2], tf.int32)
+    w = tf.Variable(rng.randn(5, 4).astype(np.float32) * 0.5, name="w")
+    w_logits = tf.Variable(rng.randn(4, 3).astype(np.float32) * 0.5, name="w_logits")
+    prelogits = tf.matmul(x, w)
+    logits = tf.matmul(prelogits, w_logits)
+    centers = tf.get_variable("centers", [3, 4], dtype=tf.float32,
+                              initializer=tf.constant_initializer(0), trainable=False)
+    label = tf.reshape(labels, [-1])
+    centers_batch = tf.gather(centers, label)
+    diff = (1 - 0.6) * (centers_batch - prelogits)
+    updated = tf.scatter_sub(centers, label, diff)
+    with tf.control_dependencies([updated]):
+        center_loss = tf.reduce_mean(tf.square(prelogits - centers_batch))
+    norm = tf.reduce_mean(tf.norm(tf.abs(prelogits) + 1e-4, ord=1.0, axis=1))
+    tf.add_to_collection(tf.GraphKeys.REGULARIZATION_LOSSES, norm * 5e-4)
+    tf.add_to_collection(tf.GraphKeys.REGULARIZATION_LOSSES, center_loss * 0.5)
+    xent = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits))
+    total = tf.add_n([xent] + tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))
+    train = tf.train.AdagradOptimizer(0.1).minimize(total)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        steps = [sess.run([total, xent, center_loss, train])[:3] for _ in range(4)]
+        return {"steps": steps, "centers": sess.run(centers), "w": sess.run(w)}
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_facenet_slim_batch_norm_in_trainable_collection(tf):
+    """inception_resnet_v1.inference's arrangement: slim conv2d/fully_connected with
+    `normalizer_fn=slim.batch_norm`, `updates_collections=None` and
+    `variables_collections=[TRAINABLE_VARIABLES]` under an is_training placeholder, so the
+    moving statistics are listed by `tf.trainable_variables()` (and saved by a Saver over
+    them); facenet.train's Adagrad over `tf.global_variables()` (no gradient, so no slot,
+    for the moving statistics), an EMA of the trainables keyed to the global step, and an
+    exponential_decay staircase learning rate."""
+    from tests.golden.cases_contrib_slim_zoo import _slim
+    slim = _slim(tf)
+    rng = np.random.RandomState(4)
+    images = tf.constant(rng.randn(4, 6, 6, 2).astype(np.float32))
+    labels = tf.constant([0, 1, 1, 0], tf.int32)
+    phase = tf.placeholder(tf.bool)
+    global_step = tf.Variable(0, trainable=False)
+    bn = {"decay": 0.995, "epsilon": 0.001, "updates_collections": None,
+          "variables_collections": [tf.GraphKeys.TRAINABLE_VARIABLES]}
+    init = tf.random_uniform_initializer(-0.4, 0.4, seed=7)
+    with slim.arg_scope([slim.conv2d, slim.fully_connected], weights_initializer=init,
+                        weights_regularizer=slim.l2_regularizer(5e-4),
+                        normalizer_fn=slim.batch_norm, normalizer_params=bn), \
+            slim.arg_scope([slim.batch_norm], is_training=phase), tf.variable_scope("Net"):
+        net = slim.conv2d(images, 3, 3, stride=2, padding="VALID", scope="Conv2d_1a")
+        up = slim.conv2d(net, 3, 1, normalizer_fn=None, activation_fn=None, scope="Conv2d_1x1")
+        net = tf.nn.relu(net + 0.2 * up)
+        net = slim.avg_pool2d(net, net.get_shape()[1:3], padding="VALID")
+        net = slim.flatten(net)
+        prelogits = slim.fully_connected(net, 4, activation_fn=None, scope="Bottleneck",
+                                         reuse=False)
+    logits = slim.fully_connected(prelogits, 2, activation_fn=None, weights_initializer=init,
+                                  scope="Logits")
+    xent = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits))
+    total = tf.add_n([xent] + tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))
+    lr = tf.train.exponential_decay(0.1, global_step, 2, 0.5, staircase=True)
+    opt = tf.train.AdagradOptimizer(lr)
+    grads = opt.compute_gradients(total, tf.global_variables())
+    apply = opt.apply_gradients(grads, global_step=global_step)
+    ema = tf.train.ExponentialMovingAverage(0.9999, global_step)
+    with tf.control_dependencies([apply, ema.apply(tf.trainable_variables())]):
+        train = tf.no_op(name="train")
+    saver = tf.train.Saver(tf.trainable_variables(), max_to_keep=3)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        losses = [sess.run([total, train], {phase: True})[0] for _ in range(3)]
+        averages = sess.run([ema.average(v) for v in tf.trainable_variables()])
+        return {"trainable": [v.op.name for v in tf.trainable_variables()],
+                "no_grad": [v.op.name for g, v in grads if g is None],
+                "slots": sorted(v.op.name for v in tf.global_variables()
+                                if "Adagrad" in v.op.name),
+                "saved": [name for name, _ in tf.train.list_variables(
+                    saver.save(sess, os.path.join(tempfile.mkdtemp(), "model.ckpt")))],
+                "losses": losses, "averages": averages,
+                "eval": sess.run(prelogits, {phase: False}), "lr": sess.run(lr)}
