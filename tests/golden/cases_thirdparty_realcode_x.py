@@ -16,6 +16,13 @@
   numpy 2's refusal of ragged arrays in lfw.read_pairs). Nothing needed fixing; the
   cases pin the input pipeline, the center loss and the slim batch-norm arrangement the
   script leans on.
+* guillaumegenthial/sequence_tagging (HEAD 5cb9890): build_data.py (fake 300-d GloVe file
+  for the words of data/test.txt), train.py (15 epochs, dropout 0.5, char BiLSTM + word
+  BiLSTM + CRF, Adam) and evaluate.py's interactive shell ran unchanged under both. From
+  shared initial weights with dropout 1.0, six Adam steps gave TF's losses to 1.3e-6
+  relative (16.189795 vs 16.189793 ... 0.947891 vs 0.947895; TF varies by 4e-7 between its
+  own runs), and Viterbi tags, transition matrix and chunk F1 are identical. The oracle's
+  `tf.contrib.crf` is TF 1.15's crf.py. The case pins the model's graph.
 """
 
 import os
@@ -193,3 +200,76 @@ def case_facenet_slim_batch_norm_in_trainable_collection(tf):
                     saver.save(sess, os.path.join(tempfile.mkdtemp(), "model.ckpt")))],
                 "losses": losses, "averages": averages,
                 "eval": sess.run(prelogits, {phase: False}), "lr": sess.run(lr)}
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def case_sequence_tagging_char_bilstm_crf(tf):
+    """NERModel.build of sequence_tagging: char embeddings of [batch, words, chars] ids
+    run through a bidirectional LSTM over the flattened words with their lengths, the final
+    states' h concatenated and reshaped back beside frozen word embeddings, a word-level
+    BiLSTM under a keep-prob placeholder, a projection reshaped by `tf.shape(output)[1]`,
+    `crf_log_likelihood` as the loss (Adam from a learning-rate placeholder) and
+    `viterbi_decode` on the fetched scores."""
+    from tests.golden.cases_contrib_crf import _crf
+    crf = _crf(tf)
+    rng = np.random.RandomState(6)
+    ntags, nchars, max_chars = 4, 7, 5
+    word_ids = tf.placeholder(tf.int32, shape=[None, None])
+    sequence_lengths = tf.placeholder(tf.int32, shape=[None])
+    char_ids = tf.placeholder(tf.int32, shape=[None, None, None])
+    word_lengths = tf.placeholder(tf.int32, shape=[None, None])
+    labels = tf.placeholder(tf.int32, shape=[None, None])
+    dropout = tf.placeholder(tf.float32, shape=[])
+    lr = tf.placeholder(tf.float32, shape=[])
+    with tf.variable_scope("ner", initializer=tf.random_uniform_initializer(-0.4, 0.4, seed=9)):
+        with tf.variable_scope("words"):
+            table = tf.Variable(rng.randn(9, 3).astype(np.float32), name="_word_embeddings",
+                                dtype=tf.float32, trainable=False)
+            word_embeddings = tf.nn.embedding_lookup(table, word_ids, name="word_embeddings")
+        with tf.variable_scope("chars"):
+            char_table = tf.get_variable(name="_char_embeddings", dtype=tf.float32,
+                                         shape=[nchars, 3])
+            char_embeddings = tf.nn.embedding_lookup(char_table, char_ids)
+            s = tf.shape(char_embeddings)
+            char_embeddings = tf.reshape(char_embeddings, shape=[s[0] * s[1], s[-2], 3])
+            lengths = tf.reshape(word_lengths, shape=[s[0] * s[1]])
+            cell_fw = tf.nn.rnn_cell.LSTMCell(4, state_is_tuple=True)
+            cell_bw = tf.nn.rnn_cell.LSTMCell(4, state_is_tuple=True)
+            _, ((_, output_fw), (_, output_bw)) = tf.nn.bidirectional_dynamic_rnn(
+                cell_fw, cell_bw, char_embeddings, sequence_length=lengths, dtype=tf.float32)
+            output = tf.concat([output_fw, output_bw], axis=-1)
+            output = tf.reshape(output, shape=[s[0], s[1], 8])
+            word_embeddings = tf.concat([word_embeddings, output], axis=-1)
+        word_embeddings = tf.nn.dropout(word_embeddings, dropout)
+        with tf.variable_scope("bi-lstm"):
+            (output_fw, output_bw), _ = tf.nn.bidirectional_dynamic_rnn(
+                tf.nn.rnn_cell.LSTMCell(5), tf.nn.rnn_cell.LSTMCell(5), word_embeddings,
+                sequence_length=sequence_lengths, dtype=tf.float32)
+            output = tf.nn.dropout(tf.concat([output_fw, output_bw], axis=-1), dropout)
+        with tf.variable_scope("proj"):
+            w = tf.get_variable("W", dtype=tf.float32, shape=[10, ntags])
+            b = tf.get_variable("b", shape=[ntags], dtype=tf.float32,
+                                initializer=tf.zeros_initializer())
+            nsteps = tf.shape(output)[1]
+            pred = tf.matmul(tf.reshape(output, [-1, 10]), w) + b
+            logits = tf.reshape(pred, [-1, nsteps, ntags])
+    # the project leaves `transitions` to the default (unseeded) Glorot initializer
+    with tf.variable_scope("crf", initializer=tf.random_uniform_initializer(-0.4, 0.4, seed=3)):
+        log_likelihood, trans_params = crf.crf_log_likelihood(logits, labels, sequence_lengths)
+    loss = tf.reduce_mean(-log_likelihood)
+    train = tf.train.AdamOptimizer(lr).minimize(loss)
+    lens = np.array([4, 2, 3], np.int32)
+    chars = rng.randint(1, nchars, (3, 4, max_chars)).astype(np.int32)
+    char_lens = rng.randint(1, max_chars + 1, (3, 4)).astype(np.int32)
+    feed = {word_ids: rng.randint(0, 9, (3, 4)), sequence_lengths: lens, char_ids: chars,
+            word_lengths: char_lens, labels: rng.randint(0, ntags, (3, 4)), lr: 0.05,
+            dropout: 1.0}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        losses = [sess.run([loss, train], feed)[0] for _ in range(3)]
+        scores, trans = sess.run([logits, trans_params], feed)
+        decoded = [crf.viterbi_decode(score[:n], trans) for score, n in zip(scores, lens)]
+        return {"losses": losses, "trans": trans,
+                "viterbi": [[int(t) for t in seq] for seq, _ in decoded],
+                "viterbi_scores": [float(v) for _, v in decoded],
+                "names": sorted(v.op.name for v in tf.global_variables())}
