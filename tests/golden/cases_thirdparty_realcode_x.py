@@ -23,6 +23,12 @@
   relative (16.189795 vs 16.189793 ... 0.947891 vs 0.947895; TF varies by 4e-7 between its
   own runs), and Viterbi tags, transition matrix and chunk F1 are identical. The oracle's
   `tf.contrib.crf` is TF 1.15's crf.py. The case pins the model's graph.
+* Kyubyong/transformer (HEAD fb023bb, the TF 1.12 version): train.py on a 16-sentence
+  synthetic de-en corpus (d_model 16, 2 blocks, 2 heads) ran unchanged under both,
+  through its evaluation, multi-bleu.perl and checkpoints. From shared initial weights
+  with dropout 0 and unshuffled batches, 60 Adam steps under the Noam schedule gave TF's
+  losses to 9e-6 relative (1.317066 vs 1.317072 at step 60) and the same greedy
+  translations. The case pins its data and masking patterns.
 """
 
 import os
@@ -273,3 +279,79 @@ def case_sequence_tagging_char_bilstm_crf(tf):
                 "viterbi": [[int(t) for t in seq] for seq, _ in decoded],
                 "viterbi_scores": [float(v) for _, v in decoded],
                 "names": sorted(v.op.name for v in tf.global_variables())}
+
+
+def _transformer_generator(sents1, sents2, vocab):
+    """data_load.generator_fn: the `args` come back as numpy bytes."""
+    token2idx = {t.decode() if isinstance(t, bytes) else t: i for i, t in enumerate(vocab)}
+    for sent1, sent2 in zip(sents1, sents2):
+        x = [token2idx.get(t, 1) for t in sent1.decode().split()] + [3]
+        y = [2] + [token2idx.get(t, 1) for t in sent2.decode().split()] + [3]
+        yield (x, len(x), sent1), (y[:-1], y[1:], len(y) - 1, sent2)
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_transformer_generator_padded_batches_and_masks(tf):
+    """Kyubyong/transformer's pipeline and masks: `Dataset.from_generator` with nested
+    output types/shapes and string `args`, `padded_batch` with nested padding values (''
+    for strings), a reinitializable iterator; sinusoidal positions gathered for
+    `tf.range(T)`, key masks tiled over heads and added as -2**32+1, a future mask from
+    `LinearOperatorLowerTriangular(...).to_dense()`, tied-embedding logits through
+    `einsum('ntd,dk->ntk')`, label smoothing, the non-padding mean, the Noam learning rate;
+    and the eval loop's `if tf.reduce_sum(y_hat, 1) == 0: break`, a Tensor compared with
+    an int (identity under TF1: never equal)."""
+    vocab = ["<pad>", "<unk>", "<s>", "</s>", "a", "b", "c", "x", "y", "z"]
+    sents1 = ["a b c", "c a", "b b a c"]
+    sents2 = ["x y", "z x z", "y"]
+    shapes = (([None], (), ()), ([None], [None], (), ()))
+    types = ((tf.int32, tf.int32, tf.string), (tf.int32, tf.int32, tf.int32, tf.string))
+    dataset = tf.data.Dataset.from_generator(
+        _transformer_generator, output_shapes=shapes, output_types=types,
+        args=(sents1, sents2, vocab)).repeat()
+    dataset = dataset.padded_batch(2, shapes, ((0, 0, ""), (0, 0, 0, ""))).prefetch(1)
+    it = tf.data.Iterator.from_structure(dataset.output_types, dataset.output_shapes)
+    (x, x_len, sent1), (dec_in, y, y_len, sent2) = it.get_next()
+    init = it.make_initializer(dataset)
+    d, heads = 4, 2
+    rng = np.random.RandomState(8)
+    embeddings = tf.Variable(rng.randn(len(vocab), d).astype(np.float32) * 0.5)
+    pos = np.array([[p / np.power(10000, (i - i % 2) / d) for i in range(d)]
+                    for p in range(6)])
+    pos[:, 0::2], pos[:, 1::2] = np.sin(pos[:, 0::2]), np.cos(pos[:, 1::2])
+    n, t = tf.shape(dec_in)[0], tf.shape(dec_in)[1]
+    position_ind = tf.tile(tf.expand_dims(tf.range(t), 0), [n, 1])
+    dec = tf.nn.embedding_lookup(embeddings, dec_in) * d ** 0.5
+    dec += tf.to_float(tf.nn.embedding_lookup(tf.convert_to_tensor(pos, tf.float32),
+                                              position_ind))
+    memory = tf.nn.embedding_lookup(embeddings, x)
+    q_ = tf.concat(tf.split(dec, heads, axis=2), axis=0)
+    k_ = tf.concat(tf.split(memory, heads, axis=2), axis=0)
+    self_scores = tf.matmul(q_, tf.transpose(q_, [0, 2, 1])) / (d // heads) ** 0.5
+    tril = tf.linalg.LinearOperatorLowerTriangular(tf.ones_like(self_scores[0, :, :])).to_dense()
+    future = tf.tile(tf.expand_dims(tril, 0), [tf.shape(self_scores)[0], 1, 1])
+    self_scores = tf.where(tf.equal(future, 0), tf.ones_like(future) * (-2 ** 32 + 1),
+                           self_scores)
+    q_ = tf.matmul(tf.nn.softmax(self_scores), q_)
+    scores = tf.matmul(q_, tf.transpose(k_, [0, 2, 1])) / (d // heads) ** 0.5
+    key_masks = tf.to_float(tf.math.equal(x, 0))
+    key_masks = tf.tile(key_masks, [tf.shape(scores)[0] // tf.shape(key_masks)[0], 1])
+    scores = scores + tf.expand_dims(key_masks, 1) * (-2 ** 32 + 1)
+    att = tf.concat(tf.split(tf.matmul(tf.nn.softmax(scores), k_), heads, axis=0), axis=2)
+    logits = tf.einsum("ntd,dk->ntk", dec + att, tf.transpose(embeddings))
+    y_hat = tf.to_int32(tf.argmax(logits, axis=-1))
+    smoothed = 0.9 * tf.one_hot(y, depth=len(vocab)) + 0.1 / len(vocab)
+    ce = tf.nn.softmax_cross_entropy_with_logits_v2(logits=logits, labels=smoothed)
+    nonpadding = tf.to_float(tf.not_equal(y, 0))
+    loss = tf.reduce_sum(ce * nonpadding) / (tf.reduce_sum(nonpadding) + 1e-7)
+    global_step = tf.train.get_or_create_global_step()
+    step = tf.cast(global_step + 1, dtype=tf.float32)
+    lr = 0.01 * 4.0 ** 0.5 * tf.minimum(step * 4.0 ** -1.5, step ** -0.5)
+    train = tf.train.AdamOptimizer(lr).minimize(loss, global_step=global_step)
+    compared = tf.reduce_sum(y_hat, 1) == 0
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(init)
+        first = sess.run([x, x_len, sent1, dec_in, y, y_len, sent2])
+        losses = [sess.run([loss, lr, train])[:2] for _ in range(4)]
+        return {"first": first, "losses": losses, "y_hat": sess.run(y_hat),
+                "tensor_eq_int": compared, "embeddings": sess.run(embeddings)}
