@@ -13,9 +13,14 @@
   of 64k in block8_5, 2.8e-7 here, -1.3e-6 under TF), which TF itself shows under a 1e-6
   input perturbation; later steps drift apart from there as TF's own do. The run then
   stops, under both, at the project's Python 2 `dict.iteritems` (and LFW evaluation at
-  numpy 2's refusal of ragged arrays in lfw.read_pairs). Nothing needed fixing; the
-  cases pin the input pipeline, the center loss and the slim batch-norm arrangement the
-  script leans on.
+  numpy 2's refusal of ragged arrays in lfw.read_pairs). src/freeze_graph.py on that
+  checkpoint failed on tf1compat: it edits `sess.graph.as_graph_def()` before
+  `convert_variables_to_constants` (RefSwitch -> Switch reading `moving_*/read`,
+  AssignSub -> Sub with `del node.attr['use_locking']`), and tf1compat's NodeDef views
+  refused the deletion and their edits were dropped when the GraphDef was written. Fixed
+  (the views' edits now reach the GraphDef); both sides' frozen graphs (5883 nodes) give the
+  same embeddings to 3e-8 under either runtime. The cases pin the input pipeline, the
+  center loss, the slim batch-norm arrangement and the frozen-graph edit.
 * guillaumegenthial/sequence_tagging (HEAD 5cb9890): build_data.py (fake 300-d GloVe file
   for the words of data/test.txt), train.py (15 epochs, dropout 0.5, char BiLSTM + word
   BiLSTM + CRF, Adam) and evaluate.py's interactive shell ran unchanged under both. From
@@ -355,3 +360,31 @@ def case_transformer_generator_padded_batches_and_masks(tf):
         losses = [sess.run([loss, lr, train])[:2] for _ in range(4)]
         return {"first": first, "losses": losses, "y_hat": sess.run(y_hat),
                 "tensor_eq_int": compared, "embeddings": sess.run(embeddings)}
+
+
+def case_facenet_freeze_graph_def_edits(tf):
+    """facenet's freeze_graph_def: nodes of `sess.graph.as_graph_def()` edited in place
+    (an AssignSub made a Sub reading the variable's `/read`, its `use_locking` attr
+    deleted) before `graph_util.convert_variables_to_constants`; the frozen graph's nodes
+    and what it computes."""
+    v = tf.Variable(np.array([1.0, 2.0, 3.0], np.float32), name="v")
+    x = tf.placeholder(tf.float32, [3], name="x")
+    updated = tf.assign_sub(v, x, name="update")
+    tf.identity(updated * 2.0, name="out")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        graph_def = sess.graph.as_graph_def()
+        for node in graph_def.node:
+            if node.op == "AssignSub":
+                node.op = "Sub"
+                node.input[0] = node.input[0] + "/read"
+                if "use_locking" in node.attr:
+                    del node.attr["use_locking"]
+        frozen = tf.graph_util.convert_variables_to_constants(sess, graph_def, ["out"])
+        value = sess.run(v)
+    nodes = [(n.name, n.op, list(n.input), sorted(n.attr)) for n in frozen.node]
+    with tf.Graph().as_default():
+        tf.import_graph_def(frozen, name="")
+        with tf.Session() as sess:
+            out = sess.run("out:0", {"x:0": np.array([0.5, 1.0, 4.0], np.float32)})
+    return {"nodes": nodes, "out": out, "variable_unchanged": value}
