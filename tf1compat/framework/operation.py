@@ -208,11 +208,15 @@ def _attr_to_python(value: Any) -> Any:
 
 
 class NodeDef:
-    """A read-only, NodeDef-shaped view of an Operation (name, op, input, device, attr).
+    """A NodeDef-shaped view of an Operation (name, op, input, device, attr).
 
     `attr` maps each attr name to its `AttrValue` protobuf, as TF's NodeDef does
     (`node.attr["dtype"].type`, `node.attr["value"].tensor`), converted when first read;
-    `attr_values` holds the op's attrs as Python values."""
+    `attr_values` holds the op's attrs as Python values. TF's `as_graph_def()` is a copy
+    that scripts edit before freezing (facenet's freeze_graph turns AssignSub into Sub and
+    deletes its `use_locking`): a changed `op`, `input` or `device` and deleted attrs are
+    `edits()`, which the GraphDef written from the views carries; the Operation is never
+    changed."""
 
     def __init__(self, op: Operation):
         self.name = op._name
@@ -223,6 +227,19 @@ class NodeDef:
         self.attr_values = dict(op._attrs)
         self.attr = AttrProtos(self.attr_values, op._type, op._name)
         self._op = op
+        self._original = (self.op, list(self.input), self.device)
+
+    def edits(self) -> dict | None:
+        """What was changed on this view since it was made (None when nothing): the new
+        op / input / device and the deleted attr names."""
+        changed = {}
+        for key, now, before in zip(("op", "input", "device"),
+                                    (self.op, list(self.input), self.device), self._original):
+            if now != before:
+                changed[key] = now
+        if self.attr.deleted:
+            changed["deleted_attrs"] = sorted(self.attr.deleted)
+        return changed or None
 
     def __str__(self) -> str:
         # TF prints the NodeDef proto's text form; ops without one (py_func) keep a summary.
@@ -243,13 +260,20 @@ class NodeDef:
 class AttrProtos(Mapping):
     """A NodeDef view's `attr`: attr name -> AttrValue proto, each built on first read
     (through `hooks.SERIALIZED_FORMS["attr_proto"]`; a Const's value is typed by its
-    dtype). Attrs with no proto form (a traced region's Python objects) raise TypeError."""
+    dtype). Attrs with no proto form (a traced region's Python objects) raise TypeError.
+    `del attr[name]` removes an attr from the view (a protobuf map's deletion)."""
 
     def __init__(self, values: Dict[str, Any], op_type: str, op_name: str):
         self._values = values
         self._op_type = op_type
         self._op_name = op_name
         self._protos: Dict[str, Any] = {}
+        self.deleted: set = set()
+
+    def __delitem__(self, key: str) -> None:
+        del self._values[key]           # the view's own copy of the op's attrs
+        self._protos.pop(key, None)
+        self.deleted.add(key)
 
     def __getitem__(self, key: str) -> Any:
         proto = self._protos.get(key)

@@ -119,6 +119,28 @@ def op_to_node_def(op: Operation, clear_devices: bool = False,
     return node
 
 
+def _with_view_edits(proto: GraphDef, views: list) -> GraphDef:
+    """The graph's GraphDef with the edits scripts made on its NodeDef views (a changed
+    op, inputs or device, deleted attrs) applied to the nodes of the same names."""
+    edited = {view.name: view.edits() for view in views}
+    edited = {name: changes for name, changes in edited.items() if changes}
+    for node in proto.node if edited else ():
+        changes = edited.get(node.name)
+        if changes is None:
+            continue
+        if "op" in changes:
+            node.op = changes["op"]
+        if "input" in changes:
+            del node.input[:]
+            node.input.extend(changes["input"])
+        if "device" in changes:
+            node.device = changes["device"]
+        for key in changes.get("deleted_attrs", ()):
+            if key in node.attr:
+                del node.attr[key]
+    return proto
+
+
 def as_graph_def_proto(graph_def: Any) -> GraphDef:
     """A GraphDef proto from a GraphDef or from `Graph.as_graph_def()`'s NodeDef views.
 
@@ -134,7 +156,7 @@ def as_graph_def_proto(graph_def: Any) -> GraphDef:
     if ops and all(op is not None for op in ops) and \
             ops == ops[0].graph.get_operations()[:len(ops)]:
         from tf1compat.graphdef.graph_export import graph_to_graph_def
-        return graph_to_graph_def(ops[0].graph, ops=ops)
+        return _with_view_edits(graph_to_graph_def(ops[0].graph, ops=ops), nodes)
     from tf1compat._version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
     out = GraphDef(versions=VersionDef(producer=GRAPH_DEF_VERSION,
                                        min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER))
