@@ -35,6 +35,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.framework.errors": "tf1compat.api.errors",
     "tensorflow.python.framework.errors_impl": "tf1compat.framework.errors",
     "tensorflow.python.framework.random_seed": "tf1compat.framework.random_seed",
+    "tensorflow.python.framework.sparse_tensor": "tf1compat.framework.sparse_tensor",
+    "tensorflow.python.ops.check_ops": "tf1compat.ops.check_ops",
     "tensorflow.python.ops.math_ops": "tf1compat.internal.math_ops",
     "tensorflow.python.ops.array_ops": "tf1compat.internal.array_ops",
     "tensorflow.python.ops.nn_ops": "tf1compat.internal.nn_ops",
@@ -321,6 +323,9 @@ INTERNAL_PATHS.update({
     "tensorflow.contrib.eager.python.tfe": "tf1compat.contrib.eager",
     "tensorflow.contrib.framework.python.ops.arg_scope": "tf1compat.contrib.framework.arg_scope",
     "tensorflow.contrib.framework.python.ops.variables": "tf1compat.contrib.framework.variables",
+    # balancap/SSD-Tensorflow's tf_extended takes set_intersection etc. from TF 1.15's
+    # contrib.metrics set_ops (aliases of tf.sets).
+    "tensorflow.contrib.metrics.python.ops.set_ops": "tf1compat.ops.set_ops",
 })
 
 # TF 1.15's tf.contrib.layers modules, e.g. ...contrib.layers.python.layers.initializers
