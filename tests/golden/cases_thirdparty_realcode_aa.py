@@ -19,12 +19,19 @@
   against nms_threshold 0.45 (float drift after training, not a semantic difference).
   The cases restate bboxes_encode's while_loop matching and ssd_losses' hard negative
   mining.
-* mystic123/tensorflow-yolo-v3, deepmind/dnc, deepmind/learning-to-learn: not reached in
-  this session.
+* mystic123/tensorflow-yolo-v3: convert_weights.py runs unchanged under both (default
+  NCHW, 80 class names, a random darknet .weights file laid out as utils.load_weights
+  reads it: He-scaled kernels, well-conditioned batch-norm blocks) and writes a checkpoint
+  of 366 variables; a demo-style driver (yolo_v3 NHWC on a 256x256 fake image, Saver
+  restore, detections_boxes, utils.non_max_suppression) restores each side's checkpoint
+  on the other and gives TF's detections to 1.2e-5 relative (confidences within 3.5e-6)
+  and the same boxes after NMS. Nothing needed fixing; the case pins its detection layer.
+* deepmind/dnc, deepmind/learning-to-learn: not reached in this session.
 """
 
 import numpy as np
 
+from tests.golden.cases_contrib_slim_zoo import _slim
 from tests.golden.harness import tolerance
 
 
@@ -126,7 +133,7 @@ def case_ssd_losses_hard_negative_mining(tf):
     gscores = [tf.constant(rs.uniform(-0.2, 0.9, s).astype(np.float32)) for s in shapes]
     glocs = [tf.constant(rs.normal(0, 1, s + (4,)).astype(np.float32)) for s in shapes]
     batch_size = tf.shape(logits[0])[0]
-    flat = lambda ts, last: tf.concat([tf.reshape(t, last) for t in ts], axis=0)  # noqa: E731
+    flat = lambda ts, last: tf.concat([tf.reshape(t, last) for t in ts], axis=0)
     lg, gcl, gsc = flat(logits, [-1, 5]), flat(gclasses, [-1]), flat(gscores, [-1])
     lc, glc = flat(locs, [-1, 4]), flat(glocs, [-1, 4])
     with tf.name_scope(None, "ssd_losses"):
@@ -169,3 +176,68 @@ def case_ssd_losses_hard_negative_mining(tf):
         return {"names": [t.op.name for t in losses], "idx_shape": idxes.get_shape().as_list(),
                 "n_neg": sess.run(n_neg), "losses": sess.run(losses),
                 "grads": sess.run(grads)}
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_yolo_v3_detection_layer_and_upsample(tf):
+    """tensorflow-yolo-v3's _fixed_padding (an `add_arg_scope` function with `*args` and
+    a `mode` keyword, under `arg_scope`), its NCHW detection layer (1x1 slim conv, reshape /
+    transpose to [batch, anchors*cells, attrs], `tf.split` with sizes, sigmoid, meshgrid
+    offsets tiled per anchor, a Python tuple stride multiplied into a tensor, a list of
+    float anchor pairs passed to `tf.tile`, `tf.exp`) and _upsample's NCHW round trip
+    through `tf.image.resize_nearest_neighbor` ending in `tf.identity(name='upsampled')`."""
+    slim = _slim(tf)
+
+    @slim.add_arg_scope
+    def fixed_padding(inputs, kernel_size, *args, mode="CONSTANT", **kwargs):
+        pad_beg = (kernel_size - 1) // 2
+        pad_end = kernel_size - 1 - pad_beg
+        if kwargs["data_format"] == "NCHW":
+            return tf.pad(inputs, [[0, 0], [0, 0], [pad_beg, pad_end], [pad_beg, pad_end]],
+                          mode=mode)
+        return tf.pad(inputs, [[0, 0], [pad_beg, pad_end], [pad_beg, pad_end], [0, 0]],
+                      mode=mode)
+
+    x = tf.constant(_seeded_nchw([1, 3, 4, 4]))
+    anchors_px = [(10, 13), (16, 30)]
+    num_classes, img_size = 2, (16, 16)
+    with slim.arg_scope([fixed_padding], data_format="NCHW"):
+        padded = fixed_padding(x, 3, mode="REFLECT")
+    with tf.variable_scope("det"):
+        predictions = tf.layers.conv2d(
+            padded, len(anchors_px) * (5 + num_classes), 3, data_format="channels_first",
+            kernel_initializer=tf.constant_initializer(
+                _seeded_nchw([3, 3, 3, 14], 2) * 0.3),
+            bias_initializer=tf.zeros_initializer())
+    grid_size = predictions.get_shape().as_list()[2:4]
+    dim = grid_size[0] * grid_size[1]
+    bbox_attrs = 5 + num_classes
+    predictions = tf.reshape(predictions, [-1, len(anchors_px) * bbox_attrs, dim])
+    predictions = tf.transpose(predictions, [0, 2, 1])
+    predictions = tf.reshape(predictions, [-1, len(anchors_px) * dim, bbox_attrs])
+    stride = (img_size[0] // grid_size[0], img_size[1] // grid_size[1])
+    anchors = [(a[0] / stride[0], a[1] / stride[1]) for a in anchors_px]
+    box_centers, box_sizes, confidence, classes = tf.split(
+        predictions, [2, 2, 1, num_classes], axis=-1)
+    box_centers = tf.nn.sigmoid(box_centers)
+    confidence = tf.nn.sigmoid(confidence)
+    a, b = tf.meshgrid(tf.range(grid_size[0], dtype=tf.float32),
+                       tf.range(grid_size[1], dtype=tf.float32))
+    x_y_offset = tf.concat([tf.reshape(a, (-1, 1)), tf.reshape(b, (-1, 1))], axis=-1)
+    x_y_offset = tf.reshape(tf.tile(x_y_offset, [1, len(anchors)]), [1, -1, 2])
+    box_centers = (box_centers + x_y_offset) * stride
+    box_sizes = tf.exp(box_sizes) * tf.tile(anchors, [dim, 1]) * stride
+    detections = tf.concat([box_centers, box_sizes, confidence, tf.nn.sigmoid(classes)],
+                           axis=-1)
+    up = tf.transpose(x, [0, 2, 3, 1])
+    up = tf.image.resize_nearest_neighbor(up, (8, 6))
+    up = tf.identity(tf.transpose(up, [0, 3, 1, 2]), name="upsampled")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return {"padded": sess.run(padded), "detections": sess.run(detections),
+                "up": sess.run(up), "names": [up.name, detections.name],
+                "shapes": [detections.get_shape().as_list(), up.get_shape().as_list()]}
+
+
+def _seeded_nchw(shape, seed=1):
+    return np.random.RandomState(seed).uniform(-1, 1, shape).astype(np.float32)
