@@ -26,7 +26,14 @@
   restore, detections_boxes, utils.non_max_suppression) restores each side's checkpoint
   on the other and gives TF's detections to 1.2e-5 relative (confidences within 3.5e-6)
   and the same boxes after NMS. Nothing needed fixing; the case pins its detection layer.
-* deepmind/dnc, deepmind/learning-to-learn: not reached in this session.
+* deepmind/dnc: train.py runs unchanged on tf1compat with Sonnet 1.36 (plus wrapt,
+  semantic_version, contextlib2, Python 3.10+'s collections aliases, pure-Python protobuf
+  for Sonnet's old module_pb2, and a test-environment tensorflow_probability stand-in
+  whose distributions are tf.distributions: Sonnet checks for it at import, the DNC uses
+  none of it): 6 iterations with reports (loss 11.29 at 3, 11.45 at 5). Not compared with
+  TF: Sonnet v1 imports contrib.eager / contrib.rnn / contrib.framework, which TF 2.21
+  lacks and TF 1.15's sources cannot provide there.
+* deepmind/learning-to-learn: not reached in this session.
 """
 
 import numpy as np
