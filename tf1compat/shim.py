@@ -251,6 +251,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.estimators.model_fn":
         "tf1compat.contrib.learn.estimator",
     "tensorflow.contrib.learn.python.learn.learn_io": "tf1compat.contrib.learn.io",
+    # TF 1.15's deprecated aliases of tf.train's MonitoredSession family
+    # (deepmind/learning-to-learn's train.py)
+    "tensorflow.contrib.learn.python.learn.monitored_session":
+        "tf1compat.training.sessions.monitored_session",
     "tensorflow.contrib.learn.python.learn.estimators.dnn": "tf1compat.contrib.learn.canned",
     "tensorflow.contrib.learn.python.learn.estimators.linear":
         "tf1compat.contrib.learn.canned",

@@ -33,7 +33,17 @@
   none of it): 6 iterations with reports (loss 11.29 at 3, 11.45 at 5). Not compared with
   TF: Sonnet v1 imports contrib.eager / contrib.rnn / contrib.framework, which TF 2.21
   lacks and TF 1.15's sources cannot provide there.
-* deepmind/learning-to-learn: not reached in this session.
+* deepmind/learning-to-learn: needed TF 1.15's contrib.learn monitored_session path (the
+  deprecated aliases of tf.train's MonitoredSession family, now mapped) and mock / dill /
+  nose_parameterized. With Sonnet 1.36 the quadratic problem stops at tf.while_loop's
+  structure check (Sonnet >= 1.2x returns LSTMState namedtuples where the project's
+  _nested_variable rebuilt plain tuples); TF's nest rejects tuple vs namedtuple the same
+  way, so that is a project/Sonnet version mismatch. With Sonnet 1.13 (plain tuple states)
+  train.py --problem=quadratic and simple-multi run unchanged; its tests problems_test
+  (28), networks_test (22), preprocess_test (9) pass, meta_test's testResults fails (cost
+  1.0 vs the reference 0.7325): tf1compat gives zero gradients through a while_loop whose
+  body calls tf.gradients (meta.py's update); see the session report. Not compared with
+  TF (Sonnet v1 does not import under TF 2.21).
 """
 
 import numpy as np
