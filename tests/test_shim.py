@@ -289,6 +289,32 @@ def test_every_internal_path_names_a_module_that_imports():
     assert not broken, broken
 
 
+def test_realcode_aa_internal_imports_resolve():
+    # balancap/SSD-Tensorflow's tf_extended imports these TF 1.15 modules by path; the
+    # names it uses are the public ones (set_ops is TF 1.15's alias module of tf.sets).
+    code = textwrap.dedent("""
+        import tf1compat; tf1compat.install()
+        import tensorflow as tf
+        from tensorflow.contrib.metrics.python.ops import set_ops
+        from tensorflow.python.framework import sparse_tensor
+        from tensorflow.python.ops import check_ops
+        print(set_ops.set_intersection is tf.sets.set_intersection,
+              set_ops.set_size is tf.sets.set_size,
+              sparse_tensor.SparseTensor is tf.SparseTensor,
+              sparse_tensor.SparseTensorValue is tf.SparseTensorValue,
+              check_ops.assert_positive is tf.assert_positive,
+              check_ops.assert_equal is tf.assert_equal)
+        # deepmind/learning-to-learn: TF 1.15's deprecated aliases of tf.train's classes
+        from tensorflow.contrib.learn.python.learn import monitored_session as ms
+        print(ms.MonitoredSession is tf.train.MonitoredSession,
+              ms.Scaffold is tf.train.Scaffold,
+              ms.ChiefSessionCreator is tf.train.ChiefSessionCreator)
+    """)
+    proc = _run_python(code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True"] * 9
+
+
 def test_tensorflow_core_protos_resolve():
     code = textwrap.dedent("""
         import tf1compat; tf1compat.install()

@@ -35,6 +35,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.framework.errors": "tf1compat.api.errors",
     "tensorflow.python.framework.errors_impl": "tf1compat.framework.errors",
     "tensorflow.python.framework.random_seed": "tf1compat.framework.random_seed",
+    "tensorflow.python.framework.sparse_tensor": "tf1compat.framework.sparse_tensor",
+    "tensorflow.python.ops.check_ops": "tf1compat.ops.check_ops",
     "tensorflow.python.ops.math_ops": "tf1compat.internal.math_ops",
     "tensorflow.python.ops.array_ops": "tf1compat.internal.array_ops",
     "tensorflow.python.ops.nn_ops": "tf1compat.internal.nn_ops",
@@ -249,6 +251,10 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.contrib.learn.python.learn.estimators.model_fn":
         "tf1compat.contrib.learn.estimator",
     "tensorflow.contrib.learn.python.learn.learn_io": "tf1compat.contrib.learn.io",
+    # TF 1.15's deprecated aliases of tf.train's MonitoredSession family
+    # (deepmind/learning-to-learn's train.py)
+    "tensorflow.contrib.learn.python.learn.monitored_session":
+        "tf1compat.training.sessions.monitored_session",
     "tensorflow.contrib.learn.python.learn.estimators.dnn": "tf1compat.contrib.learn.canned",
     "tensorflow.contrib.learn.python.learn.estimators.linear":
         "tf1compat.contrib.learn.canned",
@@ -321,6 +327,9 @@ INTERNAL_PATHS.update({
     "tensorflow.contrib.eager.python.tfe": "tf1compat.contrib.eager",
     "tensorflow.contrib.framework.python.ops.arg_scope": "tf1compat.contrib.framework.arg_scope",
     "tensorflow.contrib.framework.python.ops.variables": "tf1compat.contrib.framework.variables",
+    # balancap/SSD-Tensorflow's tf_extended takes set_intersection etc. from TF 1.15's
+    # contrib.metrics set_ops (aliases of tf.sets).
+    "tensorflow.contrib.metrics.python.ops.set_ops": "tf1compat.ops.set_ops",
 })
 
 # TF 1.15's tf.contrib.layers modules, e.g. ...contrib.layers.python.layers.initializers
