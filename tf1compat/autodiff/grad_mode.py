@@ -136,7 +136,11 @@ def _tuple(value: Any) -> tuple:
 class GradModeRewriter:
     """Wraps the kernels of one grad-mode plan (see the module docstring)."""
 
-    def __init__(self, grad_ops: Sequence[Operation]):
+    def __init__(self, grad_ops: Sequence[Operation], outer_gradients: bool = False):
+        """`outer_gradients`: the plan is a region's function (a loop body, a cond
+        branch) holding its own `tf.gradients`; a gradient outside the region may
+        differentiate its results too, so every op keeps its inputs' graph and the
+        graph outlives the inner gradients."""
         self.grad_ops = list(grad_ops)
         self.box = CaptureBox()
         self.cut_ops: Set[Operation] = set()
@@ -157,11 +161,11 @@ class GradModeRewriter:
                         f"tf1compat cannot run gradient op {g.name} (stop_gradients at "
                         f"{names}) together with {other.name}, whose gradient flows "
                         "through those ops; fetch them in separate Session.run calls")
-        self.retain_graph = len(self.grad_ops) > 1 or any(
+        self.retain_graph = outer_gradients or len(self.grad_ops) > 1 or any(
             g._attrs.get("create_graph") for g in self.grad_ops)
         # Without gradient ops (an exported module: its caller differentiates the whole
         # computation) every op keeps its inputs' graph.
-        self.differentiated = None if not self.grad_ops or any(
+        self.differentiated = None if outer_gradients or not self.grad_ops or any(
             info is None for _, info in infos) else \
             _differentiated_ops(self.grad_ops, self.cut_ops)
         self.sources: Set[Any] = {t for g in self.grad_ops

@@ -342,6 +342,7 @@ class _Walker:
             if kind != "none" and has_out:
                 if op._type in GRADIENT_OP_TYPES:
                     self.walked_gradient_ops.append(op)
+                self.walked_gradient_ops.extend(region_gradient_ops(op))
                 self.graded.add(op)
                 ins = self.in_grads(op, out_grads, kind, fn)
             else:
@@ -461,6 +462,31 @@ def branch_connected_inputs(op: Operation) -> Optional[List[bool]]:
                 continue
             stack.extend(_differentiable_inputs(t._op))
     return [t in reached for t in op._inputs]
+
+
+def region_gradient_ops(op: Operation) -> List[Operation]:
+    """The gradient ops inside a tf.while_loop's or tf.cond's traced regions (nested
+    ones included): a gradient through the construct differentiates their results too,
+    as TF's gradient of a loop body holding `tf.gradients` does, so they must keep
+    their autograd graph (create_graph)."""
+    if op._type == "While":
+        loop = op.attrs.get("loop")
+        regions = [getattr(loop, "cond_region", None), getattr(loop, "body_region", None)]
+    elif op._type == "If":
+        regions = [getattr(b, "region", None)
+                   for b in (op.attrs.get("then_branch"), op.attrs.get("else_branch"))]
+    elif op._type == "Case":
+        regions = [getattr(b, "region", None) for b in op.attrs.get("branches") or []]
+    else:
+        return []
+    found: List[Operation] = []
+    for region in regions:
+        for inner in getattr(region, "ops", None) or []:
+            if inner._type in GRADIENT_OP_TYPES:
+                found.append(inner)
+            else:
+                found.extend(region_gradient_ops(inner))
+    return found
 
 
 # A while loop of an imported TF1 graph closes its cycle through these ops.

@@ -108,7 +108,7 @@ class ConcreteFunction:
         if plan.error is not None:
             raise plan.error
         from tf1compat.runtime.codegen import compile_plan
-        compile_plan(plan, name="function")
+        compile_plan(plan, name="function", outer_gradients=True)
         self._plan = plan
         self._handles = [op._attrs["shared_name"] for op in graph.get_operations()
                          if op.type == "VarHandleOp"]

@@ -263,7 +263,8 @@ class _ExportBuilder(PlanBuilder):
             fold_known_values(plan)
         return plan
 
-    def gradient_setup(self, order: List[Operation]) -> GradientSetup:
+    def gradient_setup(self, order: List[Operation],
+                       for_function: bool = False) -> GradientSetup:
         for op in order:
             if op._op_def.grad_sources is not None:
                 raise NotImplementedError(

@@ -132,7 +132,8 @@ def _last_gradient_step(plan: Plan) -> Optional[int]:
 
 
 def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
-                 detach_fetches: bool = False) -> Callable[..., tuple]:
+                 detach_fetches: bool = False,
+                 outer_gradients: bool = False) -> Callable[..., tuple]:
     """Generates, compiles and attaches `plan.fn`; returns it.
 
     A plan with TF1 dataflow control flow gets the dataflow executor instead.
@@ -141,6 +142,9 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
     passes values that carry an autograd graph this way).
     `detach_fetches`: the fetched values are returned without the autograd graph that
     made them (a compiled step's forward segment ending with its gradient op).
+    `outer_gradients`: the plan is a function (a loop body, a cond branch, an eager
+    function) whose results a gradient outside it may differentiate, so its values keep
+    their autograd graph after its own last gradient op.
     """
     if plan.dataflow:
         from tf1compat.runtime.dataflow import compile_dataflow
@@ -190,7 +194,7 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
                      ("; F.clear()" if release_feeds else ""))
     for key in plan.state_marks:
         lines.append(f"    S[{key!r}] = _src(S[{key!r}])")
-    last_gradient = _last_gradient_step(plan)
+    last_gradient = None if outer_gradients else _last_gradient_step(plan)
     live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
     batches = kernel_batches.batches(plan.steps) if kernel_batches.enabled() else {}
     batch_end = 0

@@ -192,7 +192,7 @@ class PlanBuilder:
                 # Their shape inputs are computed in the kernel: prune what only they need.
                 modes = self.prune_modes(fetch_elems, feeds, context, reshapes)
             order = _toposort(list(modes))
-            grads = self.gradient_setup(order)
+            grads = self.gradient_setup(order, for_function)
             if grads.needs_grad and feeds:
                 refuse_feeds_between_gradient_ends(order, feeds)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
@@ -211,11 +211,12 @@ class PlanBuilder:
                     binder.state_marks, {slot: t.name for t, slot in binder.slots.items()},
                     dataflow=dataflow)
 
-    def gradient_setup(self, order: List[Operation]) -> "GradientSetup":
+    def gradient_setup(self, order: List[Operation],
+                       for_function: bool = False) -> "GradientSetup":
         """Pass 2 for this builder's plans (`gradient_setup`). A builder for another kind
         of program overrides it: tf1compat.export gives every kernel TF's gradient
         semantics, because a torch user differentiates the exported module."""
-        return gradient_setup(order)
+        return gradient_setup(order, for_function)
 
     # -- pass 1: pruning and ordering ----------------------------------------------------
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
@@ -284,8 +285,11 @@ class GradientSetup:
     rewriter: Any = None                          # wraps kernels with TF's gradient semantics
 
 
-def gradient_setup(order: List[Operation]) -> GradientSetup:
-    """Plans containing an op that declares `grad_sources` run under grad mode."""
+def gradient_setup(order: List[Operation], for_function: bool = False) -> GradientSetup:
+    """Plans containing an op that declares `grad_sources` run under grad mode.
+
+    `for_function`: the plan is a region's function (a loop body, a cond branch), whose
+    results a gradient outside it may differentiate too."""
     setup = GradientSetup()
     grad_ops = []
     for op in order:
@@ -296,7 +300,7 @@ def gradient_setup(order: List[Operation]) -> GradientSetup:
             setup.sources.update(od.grad_sources(op))
     if setup.needs_grad and GRAD_MODE["rewriter"] is not None:
         try:
-            setup.rewriter = GRAD_MODE["rewriter"](grad_ops)
+            setup.rewriter = GRAD_MODE["rewriter"](grad_ops, outer_gradients=for_function)
         except NotImplementedError as e:
             raise errors.op_error(errors.UnimplementedError, grad_ops[0], str(e)) from None
     return setup

@@ -135,7 +135,7 @@ class SessionRuntime:
                                               for_function=True)
                     if plan.error is not None:
                         raise plan.error
-                    compile_plan(plan, name="region")
+                    compile_plan(plan, name="region", outer_gradients=True)
                     fn = self._functions[key] = CompiledFunction(plan, self.state)
         return fn
 
