@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tf1compat.framework import dtypes as _dtypes
 from tf1compat.framework.errors import OperatorNotAllowedInGraphError
 from tf1compat.framework.hooks import TENSOR_OPERATORS
+from tf1compat.framework.object_identity import Reference
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
 
 if TYPE_CHECKING:
@@ -162,6 +163,12 @@ class Tensor:
         return f'Tensor("{self._name}"{shape}, dtype={self._dtype.name}{device})'
 
     __hash__ = object.__hash__
+
+    def ref(self) -> Reference:
+        """A hashable reference to this tensor (`deref()` gives it back), as TF 2's."""
+        return Reference(self)
+
+    experimental_ref = ref
 
     def __bool__(self) -> bool:
         raise _not_allowed("Using a symbolic `tf.Tensor` as a Python `bool`")

@@ -288,12 +288,6 @@ class EagerTensor(Tensor):
     def __deepcopy__(self, memo: Any) -> "EagerTensor":
         return self
 
-    def ref(self) -> Any:
-        """A hashable reference to this tensor (`deref()` gives it back)."""
-        return _Reference(self)
-
-    experimental_ref = ref
-
     # -- apply_op protocol: a single-output op's result is the tensor itself ------------------
     @property
     def _outputs(self) -> list:
@@ -344,27 +338,6 @@ class EagerSlicedVariable(EagerTensor):
         op = apply_op("ResourceStridedSliceAssign",
                       [var.handle, *self._slice_inputs, value], dict(self._masks), name=name)
         return var._lazy_read(op)
-
-
-class _Reference:
-    """`Tensor.ref()`: hashable by identity (TF's reference wrapper)."""
-
-    __slots__ = ("_wrapped",)
-
-    def __init__(self, wrapped: Any):
-        self._wrapped = wrapped
-
-    def deref(self) -> Any:
-        return self._wrapped
-
-    def __hash__(self) -> int:
-        return id(self._wrapped)
-
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, _Reference) and other._wrapped is self._wrapped
-
-    def __repr__(self) -> str:
-        return f"<Reference wrapping {self._wrapped!r}>"
 
 
 def _value_text(t: EagerTensor, is_repr: bool) -> str:

@@ -18,7 +18,8 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["FetchMapper", "register_session_run_conversion_functions", "feed_expansion"]
+__all__ = ["FetchMapper", "FetchHandler", "register_session_run_conversion_functions",
+           "feed_expansion"]
 
 
 # -- TF's composite tensors: how Session.run splits them and rebuilds their values -------------
@@ -244,3 +245,50 @@ class _AttrsFetchMapper(FetchMapper):
         results = [m.build_results([values[j] for j in idx])
                    for m, idx in zip(self._mappers, self._indices)]
         return self._fetch_type(*results)
+
+
+class FetchHandler:
+    """TF's `session._FetchHandler`, which libraries import to split a fetch structure
+    the way `Session.run` does (tensorpack's `dependency_of_fetches`): the unique tensors
+    to fetch (`fetches()`, those in `feeds`, keyed by `Tensor.ref()`, excluded) and
+    operations to run (`targets()`), and the structure rebuilt from the fetched values
+    (`build_results`). Feed handles (`feed_handles`) are not supported."""
+
+    def __init__(self, graph: Any, fetches: Any, feeds: Dict[Any, Any],
+                 feed_handles: Any = None):
+        if feed_handles:
+            raise NotImplementedError("_FetchHandler: feed_handles (TensorHandle feeds) "
+                                      "are not supported by tf1compat")
+        self._mapper = FetchMapper.for_fetch(fetches, graph)
+        self._feeds = feeds
+        self._fetches: List[Any] = []
+        self._targets: List[Any] = []
+        self._is_op: List[bool] = []
+        for fetch in self._mapper.unique_fetches():
+            is_op = isinstance(fetch, Operation)
+            (self._targets if is_op else self._fetches).append(fetch)
+            self._is_op.append(is_op)
+        # TF's own feeds are keyed by `Tensor.ref()`, as this looks them up.
+        self._final_fetches = [t for t in self._fetches if t.ref() not in feeds]
+
+    def fetches(self) -> List[Any]:
+        """The unique tensors to fetch (a fed tensor's value comes from its feed)."""
+        return self._final_fetches
+
+    def targets(self) -> List[Any]:
+        """The unique operations to run."""
+        return self._targets
+
+    def build_results(self, session: Any, tensor_values: Sequence[Any]) -> Any:
+        """The fetch structure filled with `tensor_values` (in `fetches()`'s order), fed
+        tensors with their feeds and operations with None."""
+        fetched = iter(tensor_values)
+        tensors = iter(self._fetches)
+        values = []
+        for is_op in self._is_op:
+            if is_op:
+                values.append(None)
+                continue
+            fed = self._feeds.get(next(tensors).ref())
+            values.append(next(fetched) if fed is None else fed)
+        return self._mapper.build_results(values)

@@ -29,7 +29,7 @@ from tf1compat.framework.tensor import Tensor, default_session_stack
 from tf1compat.runtime import config as _config
 from tf1compat.runtime import denormals
 from tf1compat.runtime.codegen import compile_plan, failure_for_traceback, op_for_traceback
-from tf1compat.runtime.fetch import FetchMapper, feed_expansion
+from tf1compat.runtime.fetch import FetchHandler, FetchMapper, feed_expansion
 from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.mixed_precision_state import session_autocast
@@ -783,3 +783,8 @@ def _jit_enabled(config: Any) -> bool:
         return False
     level = config.graph_options.optimizer_options.global_jit_level
     return level in (_config.OptimizerOptions.ON_1, _config.OptimizerOptions.ON_2)
+
+
+# TF's private name (tensorflow.python.client.session._FetchHandler), which libraries
+# import to split fetches as Session.run does.
+_FetchHandler = FetchHandler

@@ -30,6 +30,7 @@ from tf1compat.framework.graph import (GraphKeys, add_to_collections, colocate_w
                                        control_dependencies, device, get_default_graph,
                                        name_from_scope_name, name_scope)
 from tf1compat.framework.graph import apply_op1
+from tf1compat.framework.object_identity import Reference
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
@@ -336,7 +337,7 @@ class Variable(metaclass=_VariableMeta):
 
     def ref(self) -> Any:
         """A hashable reference to this variable (`deref()` gives it back)."""
-        return _VariableRef(self)
+        return Reference(self)
 
     def __getitem__(self, slice_spec: Any) -> Tensor:
         """`v[...]`: a slice of the value that also has `.assign(x)` (StridedSliceAssign)."""
@@ -370,24 +371,6 @@ class Variable(metaclass=_VariableMeta):
             raise ValueError(f"Incompatible type conversion requested to type '{dtype.name}' "
                              f"for variable of type '{self.dtype.name}'")
         return self._ref() if as_ref else self.value()
-
-
-class _VariableRef:
-    """`Variable.ref()`: hashable by identity, compares equal for the same variable."""
-
-    __slots__ = ("_var",)
-
-    def __init__(self, var: Variable):
-        self._var = var
-
-    def deref(self) -> Variable:
-        return self._var
-
-    def __hash__(self) -> int:
-        return id(self._var)
-
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, _VariableRef) and other._var is self._var
 
 
 def _overload_operators() -> None:
