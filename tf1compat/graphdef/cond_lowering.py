@@ -356,6 +356,18 @@ def _writable(op: Operation, on_path: bool, positive: "_Positivity") -> Optional
     return LOWERINGS[op.type][0](op) if op.type in LOWERINGS else None
 
 
+def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
+                  name_of: Callable[[Tensor], str]) -> Optional[str]:
+    """The written name of branch output `t` for the cond's Select; for an output whose
+    branches write a TensorArray element, None where this branch writes none (the flow
+    returned unchanged)."""
+    if t in known:
+        return known[t]
+    if element_write and t.op.type != "TensorArrayWriteV3":
+        return None
+    return name_of(t)
+
+
 def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
                lower: Callable[[Operation, List[str]], Any]
                ) -> Tuple[List[NodeDef], List[Optional[str]]]:
@@ -401,8 +413,7 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
     outputs: List[Optional[str]] = [None] * len(op.outputs)
     for k in plan.outputs:
         dtype = op.outputs[k].dtype.base_dtype
-        sides = [known[t] if t in known else name_of(t) if k not in plan.element_writes
-                 or t.op.type == "TensorArrayWriteV3" else None
+        sides = [_branch_value(t, k in plan.element_writes, known, name_of)
                  for t in (then_b.outputs[k], else_b.outputs[k])]
         if None in sides:       # a branch that writes no element: zeros of the other's
             zeros = NodeDef(name=f"{op.name}/zeros_{k}", op="ZerosLike",
