@@ -156,6 +156,7 @@ def fake_load(monkeypatch):
         [0, 1], read=machine.read, own_cpu=lambda: machine.own))
     monkeypatch.setitem(_thread_policy._LOAD, "threads", None)
     monkeypatch.setitem(_thread_policy._LOAD, "next", 0.0)
+    monkeypatch.setitem(_thread_policy._LOAD, "read_at", None)
     monkeypatch.delenv("TF1COMPAT_FOLLOW_LOAD", raising=False)
     monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "libgomp default (spin)")
 
@@ -187,6 +188,22 @@ def test_load_is_read_at_most_once_a_check_interval(fake_load):
     fake_load.step(_thread_policy._LOAD_CHECK_SECONDS, others=2.0)
     assert _thread_policy.load_threads() == 3
     assert fake_load.reads == reads + 1
+
+
+def test_a_reading_after_a_long_pause_describes_the_present(fake_load, monkeypatch):
+    """No plan ran while another process used both cores for ten seconds and stopped (a
+    benchmark's other side fitting its warm-up epoch): the interval's average would call
+    the machine busy, so after a pause the present is read instead, and the intervals
+    after it are measured from that reading."""
+    assert _thread_policy.load_threads() == 2
+    fake_load.step(10.0, others=2.0, own=0.0)
+    present = []
+    monkeypatch.setattr(_thread_policy, "_first_estimate",
+                        lambda cores: present.append(cores) or 0.0)
+    assert _thread_policy.load_threads() == 2
+    assert present == [2] and _thread_policy.describe()["others_busy"] == 0.0
+    fake_load.step(1.0, others=2.0)                     # within a check interval again
+    assert _thread_policy.load_threads() == 3 and present == [2]
 
 
 def test_follow_load_off_keeps_every_core(fake_load, monkeypatch):

@@ -182,8 +182,14 @@ def count_setting(name: str) -> Optional[int]:
 # How often the automatic policy reads the load (seconds): a reading is one small /proc
 # read, and a second is short against a training run and long against a step.
 _LOAD_CHECK_SECONDS = 1.0
+# Plans re-read the load every check interval while they run, so an interval longer
+# than two of them spans a pause (startup, data loading, another process's turn in a
+# benchmark that alternates): what other processes did then says little about the cores
+# now. Such a reading is replaced by the present's (`_first_estimate`, about 20 ms, paid
+# only after such a pause), and the next interval starts from it.
+_STALE_SECONDS = 2.0
 _monotonic = time.monotonic            # tests give a fake clock
-_LOAD: Dict[str, Any] = {"next": 0.0, "threads": None, "source": None}
+_LOAD: Dict[str, Any] = {"next": 0.0, "threads": None, "source": None, "read_at": None}
 _LOAD_LOCK = threading.Lock()
 
 
@@ -229,14 +235,17 @@ def load_threads() -> int:
     """The automatic policy's thread count now: every core this process may use, less
     those other processes keep busy (`_machine_load.threads_beside`), never fewer than
     one; re-read at most every `_LOAD_CHECK_SECONDS` (between readings a clock call and a
-    dict lookup). `TF1COMPAT_FOLLOW_LOAD=0`: every core whatever the load."""
+    dict lookup), from the present after a pause longer than `_STALE_SECONDS`.
+    `TF1COMPAT_FOLLOW_LOAD=0`: every core whatever the load."""
     threads = _LOAD["threads"]
     if threads is not None and _monotonic() < _LOAD["next"]:
         return threads
     if not _LOAD_LOCK.acquire(False):  # another thread is reading it
         return threads if threads is not None else available_cores()
     try:
-        _LOAD["next"] = _monotonic() + _LOAD_CHECK_SECONDS
+        now = _monotonic()
+        read_at, _LOAD["read_at"] = _LOAD["read_at"], now
+        _LOAD["next"] = now + _LOAD_CHECK_SECONDS
         cores = available_cores()
         if cores == 1 or not _follows_load():
             _STATE["others_busy"] = None
@@ -244,7 +253,8 @@ def load_threads() -> int:
             return cores
         source = _load_source()
         others = source.sample()
-        if others is None and threads is None:
+        stale = read_at is not None and now - read_at > _STALE_SECONDS
+        if (others is None and threads is None) or (others is not None and stale):
             others = _first_estimate(cores)
         if others is not None or threads is None:
             _STATE["others_busy"] = others
