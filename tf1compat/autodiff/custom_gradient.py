@@ -205,7 +205,7 @@ def custom_gradient(f: Optional[Callable[..., Any]] = None) -> Callable[..., Any
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
         if _context.executing_eagerly():
-            from tf1compat.autodiff.tape import eager_custom_gradient
+            from tf1compat.autodiff.eager_custom_gradient import eager_custom_gradient
             return eager_custom_gradient(f, args, kwargs)
         return _graph_mode(f, args, kwargs)
     return decorated

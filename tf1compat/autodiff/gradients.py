@@ -39,6 +39,7 @@ from tf1compat.autodiff.walk import GradValue, WalkResult, walk
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import Graph, apply_op, apply_op1, get_default_graph, name_scope
+from tf1compat.framework.hooks import TAPE
 from tf1compat.framework.indexed_slices import (IndexedSlices,
                                                 convert_n_to_tensor_or_indexed_slices)
 from tf1compat.framework.op_def import TypeList, declare
@@ -148,11 +149,15 @@ def gradient_kernel(node: Operation, kctx: Any, retain_graph: bool = True,
     enablers = set(node.attrs.get("slice_enablers") or [])
 
     def differentiate(ys: Sequence[Any], xs: Sequence[Any], dys: Sequence[Any]) -> List[Any]:
+        # Under a recording eager tape (a tf.function's gradient differentiated by a
+        # tape outside it) the gradient is itself differentiable.
+        creating = create or TAPE["recording"]
         if jacobian:
-            return _jacobian(ys[0], xs, create)
+            return _jacobian(ys[0], xs, creating)
         if not specs:
-            return _grad(ys, xs, dys, retain, create)
-        return _grad_with_slices(ys, xs, dys, retain, create, specs, enablers, device)
+            return _grad(ys, xs, dys, retain or creating, creating)
+        return _grad_with_slices(ys, xs, dys, retain or creating, creating, specs, enablers,
+                                 device)
 
     def run(*args: Any) -> Any:
         ys, xs = args[:ny], args[ny:ny + nx]
@@ -392,7 +397,7 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")
     ys = _as_list(ys)
-    xs = [x.handle if _is_resource_variable(x) else x for x in _as_list(xs)]
+    xs = [_variable_source(x) if _is_resource_variable(x) else x for x in _as_list(xs)]
     if grad_ys is not None:
         grad_ys = _as_list(grad_ys)
     try:
@@ -434,6 +439,20 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
             g = zeros_like(x, dtype=_value_dtype(x))
         final.append(g)
     return final
+
+
+def _variable_source(var: Any) -> Tensor:
+    """The tensor a resource variable is differentiated through: its handle; inside a
+    function traced under eager execution, the handle the trace captured for it (which
+    the function's reads of it consume)."""
+    handle = var.handle
+    if getattr(handle, "_is_eager_tensor", False):
+        capture = getattr(get_default_graph(), "_capture_eager_tensor", None)
+        if capture is None:
+            raise RuntimeError("tf.gradients is not supported when eager execution is "
+                               "enabled. Use tf.GradientTape instead.")
+        return capture(handle)
+    return handle
 
 
 _NAME_RE = re.compile(r"^(.*):(\d+)$")
@@ -645,32 +664,38 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
             x_t = x
         else:
             x_t = convert_to_tensor(x, as_ref=True)
-        jac = _jacobian_op(gradient, x_t)
+        jac = jacobian_op(gradient, x_t)
+        if jac is None:
+            # TF writes the None second derivative into a TensorArray, which fails so.
+            raise ValueError("None values not supported.")
         x_shape = shape(x)
         out.append(reshape(jac, concat((x_shape, x_shape), 0)))
     return out
 
 
-def _jacobian_op(y: Tensor, x: Tensor) -> Tensor:
-    """d y[i] / d x for every i, stacked: one gradient op in jacobian mode."""
+def jacobian_op(y: Tensor, x: Tensor, stop_ops: Optional[Set[Operation]] = None
+                ) -> Optional[Tensor]:
+    """d y[i] / d x for every i of a vector `y`, stacked: one gradient op in jacobian
+    mode (`stop_ops`' outputs are constants, as tf.gradients' stop_gradients); None
+    when `y` does not depend on `x`."""
+    stop_ops = set() if stop_ops is None else stop_ops
     from tf1compat.autodiff.custom_gradient import (build_custom_gradient, captures_of,
                                                     forward_reads_of)
     graph = y.graph
     with name_scope("gradients") as grad_scope:
         ones = GradValue(y.name, y.shape)
-        result = walk(graph, grad_scope, [y], [x], [ones], set(), AggregationMethod.DEFAULT,
-                      False, build_custom_gradient)
+        result = walk(graph, grad_scope, [y], [x], [ones], stop_ops,
+                      AggregationMethod.DEFAULT, False, build_custom_gradient)
         for op in result.walked_gradient_ops:
             op._attrs["create_graph"] = True
         if result.grads[0] is None:
-            # TF writes the None second derivative into a TensorArray, which fails so.
-            raise ValueError("None values not supported.")
+            return None
         captures: List[Tensor] = []
         for op in result.custom_ops:
             captures.extend(t for t in captures_of(op) if t not in captures)
         op = apply_op("SymbolicGradient", [[y], [x], [], captures],
                       {"Tg": [_value_dtype(x)], "jacobian": True}, name="SymbolicGradient")
         _store(graph, "tf1compat.autodiff.grad_info")[op] = GradInfo(
-            set(), set(result.between), list(result.custom_ops),
-            forward_reads(result.graded, set(), result.custom_ops, forward_reads_of))
+            set(stop_ops), set(result.between), list(result.custom_ops),
+            forward_reads(result.graded, stop_ops, result.custom_ops, forward_reads_of))
     return op._outputs[0]

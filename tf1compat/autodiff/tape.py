@@ -20,6 +20,10 @@ gradients of gradients work with nested tapes). A source that only feeds gathers
 (`tf.gather`, `embedding_lookup`, `ResourceGather`) gets an `IndexedSlices` gradient,
 as in TF.
 
+A tape entered while a graph is built (TF 1.x graph mode, a tf.function's trace)
+records the ops created there instead and returns symbolic gradients
+(autodiff/graph_tape.py).
+
 Limitations: tapes share torch's single autograd graph, so `stop_recording` of one tape
 while another records, and tensors watched before `reset()` still connect.
 """
@@ -33,9 +37,11 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import torch
 
+from tf1compat.autodiff.graph_tape import GraphRecording
 from tf1compat.framework import context as _fw_context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
+from tf1compat.framework.graph import get_default_graph
 from tf1compat.framework.hooks import TAPE
 from tf1compat.runtime import eager_executor as _ex
 from tf1compat.runtime.eager_tensor import EagerResourceHandle, EagerTensor
@@ -249,6 +255,9 @@ class GradientTape:
         self._leaves: Dict[str, List[torch.Tensor]] = {}
         self._sparse: Dict[int, list] = {}
         self._watched_after_use: tuple = ()
+        # Entered while a graph is built (graph mode, a tf.function's trace): what it
+        # records there (autodiff/graph_tape.py); None for an eager tape.
+        self._graph_recording: Optional[GraphRecording] = None
 
     # -- recording --------------------------------------------------------------------------
     def __enter__(self) -> "GradientTape":
@@ -268,15 +277,23 @@ class GradientTape:
             self._watched_keys = {}
             self._leaves = {}
             self._sparse = {}
-        _TAPES.append(self)
+            self._graph_recording = None if _fw_context.executing_eagerly() else \
+                GraphRecording(get_default_graph(), self._watch_accessed_variables)
         self._recording = True
+        if self._graph_recording is not None:
+            self._graph_recording.start()
+            return
+        _TAPES.append(self)
         _update_flag()
 
     def _pop_tape(self) -> None:
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        _TAPES.remove(self)
         self._recording = False
+        if self._graph_recording is not None:
+            self._graph_recording.stop()
+            return
+        _TAPES.remove(self)
         _update_flag()
 
     @contextlib.contextmanager
@@ -299,6 +316,9 @@ class GradientTape:
     def watch(self, tensor: Any) -> None:
         """Makes tensors (or variables) sources this tape differentiates with respect to."""
         for t in _flatten(tensor):
+            if self._graph_recording is not None:
+                self._graph_recording.watch(t)
+                continue
             if _is_variable(t):
                 self._watch_key(t._handle._value, t)
                 continue
@@ -328,6 +348,8 @@ class GradientTape:
         """The variables this tape watched, in the order they were first watched."""
         if not self._tape_active:
             return self._watched_after_use
+        if self._graph_recording is not None:
+            return tuple(self._graph_recording.variables())
         return tuple(v for v in self._watched_keys.values() if v is not None)
 
     # -- gradients ----------------------------------------------------------------------------
@@ -348,6 +370,12 @@ class GradientTape:
         """d(sum of targets)/d(sources), with the structure of `sources`."""
         self._begin_gradient()
         unconnected = _unconnected_mode(unconnected_gradients)
+        if self._graph_recording is not None:
+            try:
+                return self._graph_recording.gradient(target, sources, output_gradients,
+                                                      unconnected)
+            finally:
+                self._end_gradient()
         flat_targets = [_target_value(t) for t in _flatten(target)]
         flat_sources = _flatten(sources)
         grads_out = None
@@ -443,6 +471,11 @@ class GradientTape:
         """d target[i...] / d source[j...] for each source: shape target + source shape."""
         self._begin_gradient()
         unconnected = _unconnected_mode(unconnected_gradients)
+        if self._graph_recording is not None:
+            try:
+                return self._graph_recording.jacobian(target, sources, unconnected)
+            finally:
+                self._end_gradient()
         flat_sources = _flatten(sources)
         t = _target_value(target)
         try:
@@ -458,6 +491,11 @@ class GradientTape:
         """Per-example jacobians: [batch] + target.shape[1:] + source.shape[1:]."""
         self._begin_gradient()
         unconnected = _unconnected_mode(unconnected_gradients)
+        if self._graph_recording is not None:
+            try:
+                return self._graph_recording.batch_jacobian(target, source, unconnected)
+            finally:
+                self._end_gradient()
         t = _target_value(target)
         try:
             if t.dim() < 1 or _source_value(source) is None or \
@@ -699,99 +737,3 @@ def gradients_function(f: Callable[..., Any], params: Any = None) -> Callable[..
     def decorated(*args: Any, **kwds: Any) -> Any:
         return value_and_grads(*args, **kwds)[1]
     return decorated
-
-
-# -- tf.custom_gradient under eager execution ------------------------------------------------
-
-class _CustomGradFunction(torch.autograd.Function):
-    """Connects f's results to its inputs (and variables) through the user's grad_fn."""
-
-    @staticmethod
-    def forward(ctx: Any, spec: "_CustomSpec", *inputs: torch.Tensor) -> Any:
-        ctx.spec = spec
-        return tuple(r.view_as(r) for r in spec.results)
-
-    @staticmethod
-    def backward(ctx: Any, *grads: torch.Tensor) -> Any:
-        spec: _CustomSpec = ctx.spec
-        return (None, *spec.backward(grads))
-
-
-class _CustomSpec:
-    def __init__(self, result: Any, flat_results: list, grad_fn: Callable[..., Any],
-                 n_args: int, variables: list, inputs: list):
-        self.result = result
-        self.results = [r._value for r in flat_results]
-        self.dtypes = [r._dtype for r in flat_results]
-        self.grad_fn = grad_fn
-        self.n_args = n_args
-        self.variables = variables
-        self.inputs = inputs
-
-    def backward(self, grads: Sequence[torch.Tensor]) -> list:
-        from tf1compat.util import nest
-        eager_grads = [EagerTensor(g if g is not None else torch.zeros_like(r), d)
-                       for g, r, d in zip(grads, self.results, self.dtypes)]
-        packed = nest.pack_sequence_as(self.result, eager_grads) \
-            if nest.is_nested(self.result) else eager_grads
-        from tf1compat.framework import context as _context
-        old = _context._state["eager"]
-        _context._state["eager"] = True
-        try:
-            if self.variables:
-                input_grads, variable_grads = self.grad_fn(*packed, variables=self.variables)
-                if len(variable_grads) != len(self.variables):
-                    raise ValueError("Must return gradient for each variable from "
-                                     "@custom_gradient grad_fn.")
-            else:
-                input_grads = self.grad_fn(*packed)
-                variable_grads = []
-        finally:
-            _context._state["eager"] = old
-        flat = nest.flatten(input_grads)
-        if len(flat) != self.n_args:
-            raise ValueError(f"custom_gradient function expected to return {self.n_args} "
-                             f"gradients but returned {len(flat)} instead.")
-        out = []
-        for g, x in zip(list(flat) + list(variable_grads), self.inputs):
-            if g is None:
-                out.append(None)
-                continue
-            value = _value_of(g)
-            out.append(value.to(x.dtype) if value.dtype != x.dtype else value)
-        return out
-
-
-def eager_custom_gradient(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    """`tf.custom_gradient` under eager execution (installed into autodiff)."""
-    from tf1compat.util import nest
-    from tf1compat.framework.tensor_conversion import convert_to_tensor
-    with VariableWatcher() as watcher:
-        result, grad_fn = f(*args, **kwargs)
-    flat_args = [convert_to_tensor(a) for a in nest.flatten(args)]
-    variables = [v for v in watcher.watched_variables()
-                 if all(v is not a for a in nest.flatten(args))]
-    spec_args = inspect.getfullargspec(grad_fn)
-    if variables and "variables" not in spec_args.args and \
-            "variables" not in spec_args.kwonlyargs and not spec_args.varkw:
-        raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
-                        f"'variables', since function uses variables: {variables}")
-    flat_results = [convert_to_tensor(r) for r in nest.flatten(result)]
-    if not _TAPES:
-        return result
-    inputs: List[torch.Tensor] = [a._value for a in flat_args]
-    for v in variables:
-        variable_accessed(v._handle._value)
-        inputs.append(_ex.RUNTIME.state[v._handle._value])
-    if not any(isinstance(x, torch.Tensor) and x.requires_grad for x in inputs):
-        return result
-    spec = _CustomSpec(result, flat_results, grad_fn, len(flat_args), variables, inputs)
-    previous = torch.is_grad_enabled()
-    _set_grad_enabled(True)
-    try:
-        outs = _CustomGradFunction.apply(spec, *inputs)
-    finally:
-        _set_grad_enabled(previous)
-    wrapped = [EagerTensor(o, r._dtype) for o, r in zip(outs, flat_results)]
-    return nest.pack_sequence_as(result, wrapped) if nest.is_nested(result) else wrapped[0]
-

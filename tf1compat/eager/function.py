@@ -104,14 +104,23 @@ class ConcreteFunction:
         self._runtime = runtime
         feeds = list(arg_tensors) + graph.capture_placeholders
         self._feed_tensors = feeds
-        plan = runtime.builder.build(fetches, feeds, for_function=False)
+        self._plan = self._build(for_function=False)
+        # A function that takes gradients itself (a tape or tf.gradients inside), called
+        # while an eager tape records: a plan whose every op keeps its autograd graph,
+        # so the outer tape differentiates through the inner gradients too (built on
+        # the first such call; the plain plan frees what its own gradients do not use).
+        self._outer_plan: Any = None
+        self._handles = [op._attrs["shared_name"] for op in graph.get_operations()
+                         if op.type == "VarHandleOp"]
+
+    def _build(self, for_function: bool) -> Any:
+        plan = self._runtime.builder.build(self._fetches, self._feed_tensors,
+                                           for_function=for_function)
         if plan.error is not None:
             raise plan.error
         from tf1compat.runtime.codegen import compile_plan
         compile_plan(plan, name="function", outer_gradients=True)
-        self._plan = plan
-        self._handles = [op._attrs["shared_name"] for op in graph.get_operations()
-                         if op.type == "VarHandleOp"]
+        return plan
 
     def __call__(self, flat_args: list) -> Any:
         from tf1compat.runtime import session as _session
@@ -134,12 +143,19 @@ class ConcreteFunction:
         if recording:
             for key in self._handles:
                 _tape.variable_accessed(key)
-        grad = recording and bool(_tape._TAPES)
+        outer = recording and bool(_tape._TAPES)
+        plan = self._plan
+        if outer and plan.needs_grad:
+            if self._outer_plan is None:
+                self._outer_plan = self._build(for_function=True)
+            plan = self._outer_plan
+        # A tape outside records through the function; a gradient inside needs autograd.
+        grad = outer or plan.needs_grad
         previous = torch.is_grad_enabled()
         _ex._set_grad_enabled(grad)
         flushing = denormals.enter()
         try:
-            raw = self._plan.fn(values, self._runtime.state)
+            raw = plan.fn(values, self._runtime.state)
         except errors.OpError as e:
             raise _session._with_op(e, _session._failing_op(e)) from None
         except (KeyboardInterrupt, SystemExit, GeneratorExit):

@@ -380,6 +380,12 @@ class Graph:
             finally:
                 self._colocation_stack = old
             return
+        if not getattr(op, "_in_graph_mode", True) or getattr(op, "_is_eager_tensor", False):
+            # An eager variable or tensor used in a function's trace (an optimizer's
+            # update ops colocated with it): it has no op here, and the function's ops
+            # already run where its placeholders are.
+            yield
+            return
         op = _as_operation(op)
         old_stack = self._colocation_stack
         old_devices = self._device_function_stack

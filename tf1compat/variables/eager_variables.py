@@ -39,7 +39,7 @@ from tf1compat.autodiff.tape import lift_to_eager
 from tf1compat.runtime.eager_tensor import (EagerResourceHandle, EagerTensor, _value_text,
                                             device_name)
 from tf1compat.ops.state_ops import store_value
-from tf1compat.variables.resource_variable import ResourceVariable
+from tf1compat.variables.resource_variable import ResourceVariable, _UnreadVariable
 from tf1compat.variables.variables import validate_synchronization_aggregation_trainable
 
 __all__ = ["EagerResourceVariable"]
@@ -211,7 +211,12 @@ class EagerResourceVariable(ResourceVariable):
         return self._read().__format__(format_spec)
 
     # -- updates ------------------------------------------------------------------------------
-    def _lazy_read(self, op: Any) -> "_EagerUnreadVariable":
+    def _lazy_read(self, op: Any) -> Any:
+        if not _context._state["eager"]:
+            # An assignment in a function's trace: a graph read after its op, of the
+            # handle the trace captured (the op's first input), as in graph mode.
+            return _UnreadVariable(op._inputs[0], self._dtype, self._shape, op,
+                                   self._unique_id)
         return _EagerUnreadVariable(self)
 
     def assign(self, value: Any, use_locking: Any = None, name: Optional[str] = None,

@@ -26,6 +26,7 @@ from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import control_dependencies, name_scope
 from tf1compat.framework.indexed_slices import IndexedSlices
+from tf1compat.framework.misc import executing_eagerly_outside_functions
 from tf1compat.framework.tensor import Tensor
 from tf1compat.keras import backend
 from tf1compat.training.saving.tracking import Trackable
@@ -383,7 +384,8 @@ class OptimizerV2(Trackable):
             update_ops = []
             with name_scope(name or self._name):
                 for grad, var in grads_and_vars:
-                    scope = "update" if _context.executing_eagerly() else \
+                    # (tf-keras: "update" under eager execution, in a tf.function too)
+                    scope = "update" if executing_eagerly_outside_functions() else \
                         "update_" + var.op.name
                     with _colocate(var), name_scope(scope):
                         update_ops.append(self._apply_one(grad, var, apply_state))

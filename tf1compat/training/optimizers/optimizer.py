@@ -327,7 +327,10 @@ class Optimizer(Trackable):
             for grad, var, processor in converted:
                 if grad is None:
                     continue
-                scope = var._shared_name if _context.executing_eagerly() else var.op.name
+                # An eager variable has no op, in a function's trace too (TF: no scope).
+                eager_variable = not getattr(var, "_in_graph_mode", True)
+                scope = var._shared_name if _context.executing_eagerly() or eager_variable \
+                    else var.op.name
                 with name_scope("update_" + scope), colocate_with(var):
                     update_ops.append(processor.update_op(self, grad))
             if global_step is None:
