@@ -135,3 +135,29 @@ def case_jacobian_in_graph_mode(tf):
     values = _run(tf, [jac, batch], {x: np.arange(6, dtype=np.float32).reshape(2, 3) / 5})
     return {"shapes": [jac.shape.as_list(), batch.shape.as_list()], "values": values}
 
+
+
+def case_gradient_penalty_trained_through_the_tape(tf):
+    """WGAN-GP's penalty from a tape's gradient, then `minimize` of a loss holding it:
+    the optimizer's gradient goes through the tape's (second order)."""
+    init = tf.keras.initializers.RandomNormal
+    critic = tf.keras.Sequential([
+        tf.keras.layers.Dense(8, activation="tanh", input_shape=(4,),
+                              kernel_initializer=init(seed=1)),
+        tf.keras.layers.Dense(1, kernel_initializer=init(seed=2))])
+    real = tf.placeholder(tf.float32, [None, 4])
+    fake = tf.placeholder(tf.float32, [None, 4])
+    eps = tf.placeholder(tf.float32, [None, 1])
+    interp = eps * real + (1 - eps) * fake
+    with tf.GradientTape() as tape:
+        tape.watch(interp)
+        critic_interp = critic(interp)
+    grads = tape.gradient(critic_interp, interp)
+    penalty = tf.reduce_mean((tf.norm(grads, axis=1) - 1.0) ** 2)
+    loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + 10.0 * penalty
+    train = tf.train.AdamOptimizer(1e-2).minimize(loss, var_list=critic.trainable_variables)
+    rng = np.random.RandomState(0)
+    feed = {real: rng.randn(8, 4), fake: rng.randn(8, 4), eps: rng.rand(8, 1)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return [sess.run([loss, penalty, train], feed)[:2] for _ in range(3)]
