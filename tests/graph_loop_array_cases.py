@@ -12,6 +12,8 @@ cond) are too (`case_train_tensor_array_written_in_cond`, `..._until_finished`,
 
 from __future__ import annotations
 
+import numpy as np
+
 from tests.graph_loop_nested_cases import ROWS, _train_outer_loop, _weights
 from tests.graph_training_cases import _training_spec
 
@@ -144,9 +146,52 @@ def case_train_tensor_array_written_until_finished(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def _decoder_of_cast_elements(tf, dtype, batch: bool):
+    """A decoder-like loop writing, in a tf.cond of its body, its output cast to `dtype`
+    while the step is below a fed length `n` and half its state after; `batch`: rows of a
+    batch fed at run time (elements of a run-time shape). The loss of the stack() cast
+    back; Momentum."""
+    x = tf.placeholder(tf.float32, [5, None, 3] if batch else [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    half = tf.constant(0.5, dtype)
+
+    def body(i, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.cast(tf.sin(h) * v, dtype)),
+                     lambda: ta.write(i, tf.cast(h, dtype) * half))
+        return i + 1, h, ta
+
+    start = tf.zeros_like(x[0]) if batch else tf.zeros([1, 3])
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [
+        tf.constant(0), start,
+        tf.TensorArray(dtype, 5, element_shape=None if batch else [1, 3])])
+    stacked = tf.cast(ta.stack(), tf.float32)
+    loss = tf.identity(tf.reduce_sum(tf.square(stacked - 0.1)) + tf.reduce_sum(h * v),
+                       name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    rows = np.stack([ROWS, ROWS[::-1] * 0.5], 1) if batch else ROWS
+    return _training_spec(tf, tf.train.Saver(), {"x:0": rows, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_of_float64_written_in_cond(tf):
+    """`_decoder_of_cast_elements`: float64 elements of a run-time shape (a fed batch of
+    two rows per step)."""
+    return _decoder_of_cast_elements(tf, tf.float64, True)
+
+
+def case_train_tensor_array_of_float16_written_in_cond(tf):
+    """`_decoder_of_cast_elements`: float16 elements of a static shape."""
+    return _decoder_of_cast_elements(tf, tf.float16, False)
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
                     case_train_tensor_array_written_in_cond,
                     case_train_tensor_array_written_until_finished,
-                    case_train_tensor_array_written_in_cond_in_loop]
+                    case_train_tensor_array_written_in_cond_in_loop,
+                    case_train_tensor_array_of_float64_written_in_cond,
+                    case_train_tensor_array_of_float16_written_in_cond]

@@ -84,7 +84,9 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_map_fn_of_scan,
               graph_loop_more_cases.case_train_tensor_array_read_earlier_after_write,
               graph_loop_array_cases.case_train_tensor_array_written_in_cond,
-              graph_loop_array_cases.case_train_tensor_array_written_until_finished] + \
+              graph_loop_array_cases.case_train_tensor_array_written_until_finished,
+              graph_loop_array_cases.case_train_tensor_array_of_float64_written_in_cond,
+              graph_loop_array_cases.case_train_tensor_array_of_float16_written_in_cond] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 

@@ -58,7 +58,7 @@ from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, Outer
                                                       linearize, outer_values)
 from tf1compat.graphdef.graph_io import op_to_node_def
 
-__all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
+__all__ = ["element_dtype", "FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
            "CondPlan", "plan_cond", "write_cond", "shape_source"]
 
 # Ops whose TF gradient is finite wherever their inputs are finite (the lowered ones of
@@ -368,6 +368,16 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
     return name_of(t)
 
 
+def element_dtype(op: Operation, k: int) -> Any:
+    """The dtype of the element output `k` of tf.cond `op` writes to a TensorArray in a
+    branch (`element_writes`: the output is the array's float32 flow, its Select the
+    element)."""
+    then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
+    write = next(b.outputs[k].op for b in (then_b, else_b)
+                 if b.outputs[k].op.type == "TensorArrayWriteV3")
+    return write.inputs[2].dtype.base_dtype
+
+
 def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
                lower: Callable[[Operation, List[str]], Any]
                ) -> Tuple[List[NodeDef], List[Optional[str]]]:
@@ -412,7 +422,8 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
                      for t in member.outputs)
     outputs: List[Optional[str]] = [None] * len(op.outputs)
     for k in plan.outputs:
-        dtype = op.outputs[k].dtype.base_dtype
+        dtype = element_dtype(op, k) if k in plan.element_writes else \
+            op.outputs[k].dtype.base_dtype
         sides = [_branch_value(t, k in plan.element_writes, known, name_of)
                  for t in (then_b.outputs[k], else_b.outputs[k])]
         if None in sides:       # a branch that writes no element: zeros of the other's

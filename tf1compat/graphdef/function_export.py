@@ -182,18 +182,20 @@ class FunctionExport:
     def function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
                  ops: List[Operation], lower: Optional[Callable[..., Any]] = None,
                  aliases: Optional[Dict[Tensor, Tensor]] = None,
-                 context: Any = None) -> AttrValue:
+                 context: Any = None, dtypes: Optional[List[Any]] = None) -> AttrValue:
         """A function of `ops` (graph ops outside control-flow regions, or those of the
         loop body `context`) taking `inputs` and returning `outputs` (a gradient op's
         forward function, gradient_export.py; a loop body's, loop_gradient_export.py);
-        `aliases` maps further tensors to the input they stand for.
+        `aliases` maps further tensors to the input they stand for; `dtypes`: the
+        outputs' types where one stands for a value of another (a tf.cond's TensorArray
+        flow for the element its branches write: LoopPlan.written).
 
         It is marked `_noinline`: TF's graph optimizer would otherwise inline the gradient
         into the graph, where the reads of ref variables inside it are no longer ordered
         before the optimizer's in-place updates (a data race: results vary per run)."""
         fname = self._unique(name)
         self._write(fname, inputs, outputs, ops, {"_noinline": True}, context=context,
-                    lower=lower, aliases=aliases)
+                    lower=lower, aliases=aliases, dtypes=dtypes)
         return AttrValue(func=NameAttrList(name=fname))
 
     def graph_function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
@@ -257,7 +259,7 @@ class FunctionExport:
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
                aliases: Optional[Dict[Tensor, Tensor]] = None,
                result_names: Optional[List[str]] = None, tf_names: bool = False,
-               dataflow: bool = False) -> None:
+               dataflow: bool = False, dtypes: Optional[List[Any]] = None) -> None:
         """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
         name of each output) to write an op as other ops (gradient_lowering.py,
         cond_lowering.py; `name_of(tensor)` names the function's values so far);
@@ -297,7 +299,8 @@ class FunctionExport:
         out_used: set = set()
         for k, t in enumerate(outputs):
             arg = result_names[k] if result_names else _arg_name(f"output_{k}", out_used)
-            fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
+            dtype = dtypes[k] if dtypes else t.dtype.base_dtype
+            fdef.signature.output_arg.add(name=arg, type=dtype.as_datatype_enum)
             fdef.ret[arg] = ret_of(t)
         for key, value in attrs.items():
             fdef.attr[key].CopyFrom(attr_to_proto(value))

@@ -119,8 +119,8 @@ def array_variables(plan: LoopPlan) -> List[int]:
 def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
     """A TensorArrayWriteV3 of a branch and the cond's output where the body's next
     value of loop variable `k` is a tf.cond output whose branches each return one write
-    (or one of them the flow unchanged: `lambda: ta`) of an element of the cond output's
-    dtype and one static shape, to the same array at the same index computed outside
+    (or one of them the flow unchanged: `lambda: ta`) of elements of one floating dtype
+    and compatible shapes (static or not), to the same array at the same index computed outside
     the branches, from the loop variable's flow (`tf.cond(p, lambda: ta.write(i, a),
     lambda: ta.write(i, b))`): the body function computes the written element as the
     cond's Select of the two (zeros for a branch that does not write; cond_lowering.py)."""
@@ -144,9 +144,8 @@ def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
     if all(w._control_flow_context in (b.region for b in branches) and
            w.inputs[3] is flow and w.inputs[1] is first.inputs[1] and
            outside(w.inputs[0]) is outside(first.inputs[0]) and
-           w.inputs[2].dtype.base_dtype == out.dtype.base_dtype and
-           w.inputs[2].shape.is_fully_defined() and
-           w.inputs[2].shape.as_list() == first.inputs[2].shape.as_list() and
+           w.inputs[2].dtype.base_dtype == first.inputs[2].dtype.base_dtype and
+           w.inputs[2].shape.is_compatible_with(first.inputs[2].shape) and
            not w.outputs[0].consumers() for w in writes) and \
             first.inputs[1].op._control_flow_context is info.body_region:
         return first, out

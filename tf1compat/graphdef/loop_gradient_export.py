@@ -390,7 +390,8 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
             floats + [plan.written(w) for w in writes], plan.ops,
             lambda member, name_of: lower_body_op(plan, member, name_of),
-            context=info.body_region)
+            context=info.body_region, dtypes=[t.dtype.base_dtype for t in floats] + [
+                w.inputs[2].dtype.base_dtype for w in writes])
         base = writer._strip(writer.unique(
             f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"
         frame = base + "while_context"
