@@ -5,9 +5,11 @@ records TF's own graphs of these cases (tests/test_graph_import.py runs and trai
 
 Real TF trains from the file tf1compat writes where the nested loop's trip count is
 fixed or known only at run time (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py).
-Arrays written in a tf.cond of the body (read after the loop, and in the body before the
-cond) are too (`case_train_tensor_array_written_in_cond`, `..._until_finished`,
-`..._in_cond_in_loop`: the body function's element is the cond's Select).
+Arrays written in a tf.cond of the body (read after the loop, and in the body before and
+after the cond; elements of float64 and float16, of a run-time shape) are too
+(`case_train_tensor_array_written_in_cond`, `..._until_finished`, `..._in_cond_in_loop`,
+`..._of_float64_...`, `..._of_float16_...`, `..._read_after_its_write_in_cond`: the body
+function's element is the cond's Select).
 """
 
 from __future__ import annotations
@@ -187,6 +189,35 @@ def case_train_tensor_array_of_float16_written_in_cond(tf):
     return _decoder_of_cast_elements(tf, tf.float16, False)
 
 
+def case_train_tensor_array_read_after_its_write_in_cond(tf):
+    """A TensorArray holding element 0 written before a loop whose body writes element i
+    in a tf.cond (different values per branch, the branch from a fed length `n`), then
+    reads it back and the element before it (`ta.read(i)`, `ta.read(i - 1)` after the
+    cond) into its state and writes element i + 5 from them; stacked; Momentum."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 10, clear_after_read=False, element_shape=[1, 3])
+    ta = ta.write(0, x[:1] * v)
+
+    def body(i, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.sin(h) * v),
+                     lambda: ta.write(i, h * 0.5))
+        back = ta.read(i)
+        h = h + back * 0.3 + ta.read(i - 1) * 0.2
+        ta = ta.write(i + 5, back * h)
+        return i + 1, h, ta
+
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [tf.constant(1), tf.zeros([1, 3]), ta])
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) + tf.reduce_sum(h * v),
+                       name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -194,4 +225,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_written_until_finished,
                     case_train_tensor_array_written_in_cond_in_loop,
                     case_train_tensor_array_of_float64_written_in_cond,
-                    case_train_tensor_array_of_float16_written_in_cond]
+                    case_train_tensor_array_of_float16_written_in_cond,
+                    case_train_tensor_array_read_after_its_write_in_cond]

@@ -86,7 +86,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_array_cases.case_train_tensor_array_written_in_cond,
               graph_loop_array_cases.case_train_tensor_array_written_until_finished,
               graph_loop_array_cases.case_train_tensor_array_of_float64_written_in_cond,
-              graph_loop_array_cases.case_train_tensor_array_of_float16_written_in_cond] + \
+              graph_loop_array_cases.case_train_tensor_array_of_float16_written_in_cond,
+              graph_loop_array_cases.case_train_tensor_array_read_after_its_write_in_cond] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -425,10 +426,26 @@ def test_a_branch_that_writes_no_element_gives_zeros_to_the_select(caplog):
         ["while/cond/Sin:y:0"]
 
 
-def test_an_array_read_after_its_write_in_a_cond_of_the_body_keeps_tf1compat_form(caplog):
-    """(Read before the cond, or only after the loop: TF's form, recorded cases.)"""
-    assert "TensorArray" in _warned_reason(
-        lambda: _array_written_in_cond(True), caplog)
+def test_an_element_read_back_after_its_write_in_a_cond_is_the_select(caplog):
+    """`ta.read(i)` after the cond that wrote element i (both branches writing): the body
+    function reads the cond's Select, and writes the element i + 4 computed from it
+    (recorded: case_train_tensor_array_read_after_its_write_in_cond)."""
+    _array_written_in_cond(True)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    select = next(n for n in body.node_def if n.op == "Select")
+    read_back = next(n for n in body.node_def if n.name == "while/mul_1")
+    assert read_back.input[0] == f"{select.name}:output:0"
+    assert not any(n.op.startswith("TensorArray") for n in body.node_def)
+    assert [a.type for a in body.signature.output_arg] == [tf.float32.as_datatype_enum] * 2
+
+
+def test_an_element_read_after_a_cond_writing_in_one_branch_keeps_tf1compat_form(caplog):
+    """Where one branch leaves the array as it is, the element read back after the cond
+    is not the Select's (zeros there): kept in tf1compat's form, named."""
+    assert "writes the array in one branch only" in _warned_reason(
+        lambda: _array_written_in_cond(True, else_writes=False), caplog)
 
 
 def test_elements_written_before_a_loop_get_their_rows_of_the_gradients(caplog):

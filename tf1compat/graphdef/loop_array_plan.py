@@ -6,7 +6,7 @@ this one wrote)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
            "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes", "cond_write"]
+           "array_variables", "body_writes", "cond_write", "write_of"]
 
 
 class PushedRead:
@@ -116,31 +116,32 @@ def array_variables(plan: LoopPlan) -> List[int]:
                 info.body_outputs[k].op.type == "TensorArrayWriteV3" or is_flow(t))]
 
 
-def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
-    """A TensorArrayWriteV3 of a branch and the cond's output where the body's next
-    value of loop variable `k` is a tf.cond output whose branches each return one write
-    (or one of them the flow unchanged: `lambda: ta`) of elements of one floating dtype
-    and compatible shapes (static or not), to the same array at the same index computed outside
-    the branches, from the loop variable's flow (`tf.cond(p, lambda: ta.write(i, a),
-    lambda: ta.write(i, b))`): the body function computes the written element as the
-    cond's Select of the two (zeros for a branch that does not write; cond_lowering.py)."""
-    out = info.body_outputs[k]
-    while out.op.type == "Identity" and out.op._control_flow_context is info.body_region:
-        out = out.op.inputs[0]      # (the loop's flow returned through an Identity)
+def cond_write(info: Any, out: Tensor) -> Optional[Tuple[Operation, Tensor]]:
+    """A TensorArrayWriteV3 of a branch and the cond's output where flow `out` of the
+    body is a tf.cond output whose branches each return one write (or one of them the
+    flow unchanged: `lambda: ta`) of elements of one floating dtype and compatible shapes
+    (static or not), to the same array at the same index computed outside the branches,
+    from one flow (the loop variable's, or a write's before the cond: `tf.cond(p, lambda:
+    ta.write(i, a), lambda: ta.write(i, b))`): the body function computes the written
+    element as the cond's Select of the two (zeros for a branch that does not write;
+    cond_lowering.py)."""
+    out = _past_identities(info, out)
     if out.op.type != "If" or out.op._control_flow_context is not info.body_region:
         return None
     branches = (out.op.attrs["then_branch"], out.op.attrs["else_branch"])
     if any(getattr(b, "region", None) is None for b in branches):
         return None
-    flow = info.body_args[k]
     sides = [b.outputs[out.value_index] for b in branches]
     writes = [t.op for t in sides if t.op.type == "TensorArrayWriteV3"]
-    if not writes or any(t is not flow and not (
+    if not writes:
+        return None
+    first = writes[0]
+    flow = first.inputs[3]
+    if any(t is not flow and not (
             t.op.type == "Identity" and t.op.inputs[0] is flow and
             t.op._control_flow_context is b.region)
             for t, b in zip(sides, branches) if t.op not in writes):
         return None
-    first = writes[0]
     if all(w._control_flow_context in (b.region for b in branches) and
            w.inputs[3] is flow and w.inputs[1] is first.inputs[1] and
            outside(w.inputs[0]) is outside(first.inputs[0]) and
@@ -152,16 +153,53 @@ def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
     return None
 
 
+def _past_identities(info: Any, t: Tensor) -> Tensor:
+    """`t` past the Identity ops of the body in front of it (the loop's flow returned
+    through one)."""
+    while t.op.type == "Identity" and t.op._control_flow_context is info.body_region:
+        t = t.op.inputs[0]
+    return t
+
+
+def _chain(info: Any, k: int) -> Tuple[List[Operation], Tensor, Dict[Operation, Tensor]]:
+    """The writes of the body to the array of loop variable `k`, in order (a tf.cond's
+    writes as the then branch's or the one branch's: `cond_write`), the flow the first
+    takes, and those in tf.conds -> the cond's output."""
+    chain: List[Operation] = []
+    conds: Dict[Operation, Tensor] = {}
+    flow = info.body_outputs[k]
+    while flow is not info.body_args[k]:
+        if flow.op.type == "TensorArrayWriteV3":
+            chain.insert(0, flow.op)
+            flow = flow.op.inputs[3]
+            continue
+        in_cond = cond_write(info, flow)
+        if in_cond is None:
+            break
+        conds[in_cond[0]] = in_cond[1]
+        chain.insert(0, in_cond[0])
+        flow = in_cond[0].inputs[3]
+    return chain, flow, conds
+
+
+def write_of(plan: LoopPlan, flow: Tensor, every_branch: bool) -> Optional[Operation]:
+    """The write of the body whose output is `flow`: a TensorArrayWriteV3, or a tf.cond's
+    (`plan.cond_writes`; `every_branch`: one whose branches both write, so that what is
+    read of it after the cond is the element its Select computes)."""
+    if flow.op.type == "TensorArrayWriteV3":
+        return flow.op if flow.op._control_flow_context is plan.info.body_region else None
+    flow = _past_identities(plan.info, flow)
+    for write, out in plan.cond_writes.items():
+        if out is flow and (not every_branch or all(
+                b.outputs[out.value_index].op.type == "TensorArrayWriteV3"
+                for b in (out.op.attrs["then_branch"], out.op.attrs["else_branch"]))):
+            return write
+    return None
+
+
 def body_writes(info: Any, k: int) -> List[Operation]:
-    """The writes of the body to the array of loop variable `k`, one after another."""
-    in_cond = cond_write(info, k)
-    if in_cond is not None:
-        return [in_cond[0]]
-    writes, flow = [], info.body_outputs[k]
-    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
-        writes.append(flow.op)
-        flow = flow.op.inputs[3]
-    return writes
+    """The writes of the body to the array of loop variable `k`, in order."""
+    return _chain(info, k)[0]
 
 
 def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
@@ -169,28 +207,22 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
     (writes one after another: `ta.write(2 * i, a).write(2 * i + 1, b)`), read after
     the loop by a stack(), read(index) or concat() (or not read on the way to the ys)."""
     op, info = plan.op, plan.info
-    chain: List[Operation] = []
-    flow = info.body_outputs[k]
-    in_cond = cond_write(info, k)
-    if in_cond is not None:       # one write per tf.cond branch
-        plan.cond_writes[in_cond[0]] = in_cond[1]
-        chain, flow = [in_cond[0]], in_cond[0].inputs[3]
-    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
-        chain.insert(0, flow.op)
-        flow = flow.op.inputs[3]
+    chain, flow, conds = _chain(info, k)
+    plan.cond_writes.update(conds)      # one write per tf.cond branch
+    outs = [conds.get(w, w.outputs[0]) for w in chain]
     # Each write's flow goes only to the next write (besides reads of the element it
     # wrote or of earlier ones: `same_iteration_write`, `_earlier_read_after_write`)
     # and all write the same array.
     if not chain or flow is not info.body_args[k] or any(
-            len([c for c in w.outputs[0].consumers() if c.type != "TensorArrayReadV3"]) != 1
-            for w in chain[:-1]) or any(
+            len([c for c in t.consumers() if c.type != "TensorArrayReadV3"]) != 1
+            for t in outs[:-1]) or any(
             outside(w.inputs[0]) is not outside(chain[0].inputs[0]) for w in chain):
         return (f"loop {op.name} carries a TensorArray other than written once or more "
                 "per iteration, one write after another")
     readers = [c for c in upstream if any(outside(t) is op.outputs[k] for t in c.inputs)
                and c.type not in ("Identity", "TensorArraySizeV3")]
-    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + [
-        w.outputs[0] for w in chain] for c in t.consumers())
+    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + outs
+                       for c in t.consumers())
     if not readers and not read_in_body or \
             not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
@@ -225,12 +257,11 @@ def plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     k = _earlier_read_after_write(plan, read)
     if k is not None:
         return _plan_own_read(plan, read, k)
-    if flow.op.type == "TensorArrayWriteV3":
+    if write_of(plan, flow, True) is not None:
         writes = []
-        while flow.op.type == "TensorArrayWriteV3" and \
-                flow.op._control_flow_context is plan.info.body_region:
-            writes.insert(0, flow.op)
-            flow = flow.op.inputs[3]
+        while write_of(plan, flow, True) is not None:
+            writes.insert(0, write_of(plan, flow, True))
+            flow = writes[0].inputs[3]
         if flow not in plan.info.body_args:
             return (f"loop {plan.op.name} reads a TensorArray element after a write other "
                     "than to an array the loop carries")
@@ -238,6 +269,10 @@ def plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
         if reason is None:
             plan.after_reads[read] = PushedRead(read, writes)
         return reason
+    if write_of(plan, flow, False) is not None:
+        return (f"loop {plan.op.name} reads a TensorArray element after a tf.cond of its "
+                "body that writes the array in one branch only, other than an earlier "
+                "iteration's")
     filled = outside(flow).op
     outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
     if handle.op._control_flow_context is not outer or \
@@ -262,10 +297,9 @@ def _earlier_read_after_write(plan: LoopPlan, read: Operation) -> Optional[int]:
     so the element is one an earlier iteration wrote (or none wrote: zeros), as for a
     read before the writes. None where it is not such a read."""
     flow, writes = read.inputs[2], []
-    region = plan.info.body_region
-    while flow.op.type == "TensorArrayWriteV3" and flow.op._control_flow_context is region:
-        writes.append(flow.op)
-        flow = flow.op.inputs[3]
+    while write_of(plan, flow, False) is not None:
+        writes.append(write_of(plan, flow, False))
+        flow = writes[-1].inputs[3]
     if not writes or flow not in plan.info.body_args or not all(
             _below(read.inputs[1], w.inputs[1]) for w in writes):
         return None
@@ -297,15 +331,16 @@ def unstacked_in(read: Operation, region: Any) -> Optional[Tensor]:
     return filled.inputs[2]
 
 
-def same_iteration_write(read: Operation) -> Optional[Operation]:
+def same_iteration_write(plan: LoopPlan, read: Operation) -> Optional[Operation]:
     """The TensorArrayWriteV3 whose element `read` reads back: `read` takes that write's
-    flow and index tensor (`ta = ta.write(i, v); ta.read(i)` in one iteration)."""
-    write = read.inputs[2].op
-    if write.type != "TensorArrayWriteV3" or read.inputs[1] is not write.inputs[1] or \
-            outside(read.inputs[0]) is not outside(write.inputs[0]) or \
-            write._control_flow_context is not read._control_flow_context:
+    flow and index tensor (`ta = ta.write(i, v); ta.read(i)` in one iteration; the flow
+    of a tf.cond whose branches both write at `i`: `plan.cond_writes`)."""
+    write = write_of(plan, read.inputs[2], True)
+    if write is None or read.inputs[1] is not write.inputs[1] or \
+            outside(read.inputs[0]) is not outside(write.inputs[0]):
         return None
-    return write
+    writer = plan.cond_writes[write].op if write in plan.cond_writes else write
+    return write if writer._control_flow_context is read._control_flow_context else None
 
 
 def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:

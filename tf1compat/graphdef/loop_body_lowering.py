@@ -27,7 +27,7 @@ def lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
     op TF cannot differentiate as ops it can, a read of the element written this
     iteration as the written value (None: as it is)."""
     if member in plan.forwarded:
-        return [], [name_of(plan.forwarded[member].inputs[2])]
+        return [], [name_of(plan.written(plan.forwarded[member]))]
     if member in plan.after_reads:
         return _after_write_read(plan, member, name_of)
     if member in plan.local_reads:
@@ -69,5 +69,6 @@ def _after_write_read(plan: LoopPlan, read: Operation, name_of: Any) -> Any:
     for write in plan.after_reads[read].writes:
         same = builder.add("Equal", [name_of(read.inputs[1]), name_of(write.inputs[1])],
                            {"T": D.int32, "incompatible_shape_error": True})
-        value = builder.add("Select", [same, name_of(write.inputs[2]), value], {"T": dtype})
+        value = builder.add("Select", [same, name_of(plan.written(write)), value],
+                            {"T": dtype})
     return builder.nodes, [value]

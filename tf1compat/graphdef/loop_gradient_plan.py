@@ -233,13 +233,13 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             continue
         if member.type == "TensorArrayReadV3" and read_loop(member) is None and \
                 _after_nested_loop(member, region) is None:
-            write = same_iteration_write(member)
+            write = same_iteration_write(plan, member)
             if write is not None:
                 plan.forwarded[member] = write
                 if member not in included:
                     included.add(member)
                     plan.ops.append(member)
-                    stack.append(write.inputs[2])
+                    stack.append(plan.written(write))
                 continue
             unstacked = unstacked_in(member, region)
             if unstacked is not None:
@@ -256,7 +256,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 included.add(member)
                 plan.ops.append(member)
                 chain = plan.after_reads[member].writes
-                stack.extend(w.inputs[2] for w in chain)
+                stack.extend(plan.written(w) for w in chain)
                 for index in [member.inputs[1]] + [w.inputs[1] for w in chain]:
                     if index in arg_index:
                         used.add(arg_index[index])
