@@ -9,7 +9,8 @@ Arrays written in a tf.cond of the body (read after the loop, and in the body be
 after the cond; elements of float64 and float16, of a run-time shape) are too
 (`case_train_tensor_array_written_in_cond`, `..._until_finished`, `..._in_cond_in_loop`,
 `..._of_float64_...`, `..._of_float16_...`, `..._read_after_its_write_in_cond`: the body
-function's element is the cond's Select).
+function's element is the cond's Select; `..._written_at_branch_indices`: each write's
+element the Select of it and zeros).
 """
 
 from __future__ import annotations
@@ -218,6 +219,37 @@ def case_train_tensor_array_read_after_its_write_in_cond(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_arrays_written_at_branch_indices(tf):
+    """A loop whose body writes two arrays in tf.conds on a fed length `n`: the first at
+    index i in one branch and i + 5 in the other, the second twice in one branch (i and
+    i + 5) and not in the other; both stacked after the loop (the elements never written
+    stack as zeros); GradientDescent. tf1compat's gradient: each write's element is the
+    Select of it and zeros (loop_array_plan.cond_write)."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, 0.3, -0.2])
+
+    def body(i, h, ta, tb):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        later = i + 5
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.sin(h) * v),
+                     lambda: ta.write(later, h * h))
+        tb = tf.cond(i >= n - 1, lambda: tb.write(i, h * v).write(later, tf.cos(h)),
+                     lambda: tb)
+        return i + 1, h, ta, tb
+
+    arrays = [tf.TensorArray(tf.float32, 10, element_shape=[1, 3]) for _ in range(2)]
+    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
+                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v) * 0.5,
+                       name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -226,4 +258,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_written_in_cond_in_loop,
                     case_train_tensor_array_of_float64_written_in_cond,
                     case_train_tensor_array_of_float16_written_in_cond,
-                    case_train_tensor_array_read_after_its_write_in_cond]
+                    case_train_tensor_array_read_after_its_write_in_cond,
+                    case_train_tensor_arrays_written_at_branch_indices]

@@ -87,7 +87,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_array_cases.case_train_tensor_array_written_until_finished,
               graph_loop_array_cases.case_train_tensor_array_of_float64_written_in_cond,
               graph_loop_array_cases.case_train_tensor_array_of_float16_written_in_cond,
-              graph_loop_array_cases.case_train_tensor_array_read_after_its_write_in_cond] + \
+              graph_loop_array_cases.case_train_tensor_array_read_after_its_write_in_cond,
+              graph_loop_array_cases.case_train_tensor_arrays_written_at_branch_indices] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -441,10 +442,37 @@ def test_an_element_read_back_after_its_write_in_a_cond_is_the_select(caplog):
     assert [a.type for a in body.signature.output_arg] == [tf.float32.as_datatype_enum] * 2
 
 
+def test_writes_at_branch_indices_or_twice_in_a_branch_get_selects_with_zeros(caplog):
+    """Branches writing at different indices (computed outside them), one writing twice
+    and the other none: each write's element is `Select(p, e, 0)` (then branch) or
+    `Select(p, 0, e)` (else branch), a body function output of its own (recorded:
+    case_train_tensor_arrays_written_at_branch_indices)."""
+    x = tf.placeholder(tf.float64, [4, 3], name="x")
+    w = tf.get_variable("w", [3], dtype=tf.float64)
+
+    def body(i, ta, tb):
+        v, j = x[i] * w, i + 4
+        ta = tf.cond(i % 2 < 1, lambda: ta.write(i, tf.sin(v)), lambda: ta.write(j, v * v))
+        tb = tf.cond(i < 2, lambda: tb.write(i, v).write(j, tf.cos(v)), lambda: tb)
+        return i + 1, ta, tb
+    _, ta, tb = tf.while_loop(lambda i, *_: i < 4, body, [tf.constant(0)] + [
+        tf.TensorArray(tf.float64, 8, element_shape=[3]) for _ in range(2)])
+    tf.gradients(tf.reduce_sum(ta.stack() * 2.0) + tf.reduce_sum(tb.stack()), [w])
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    nodes = {n.name: n for n in body.node_def}
+    sides = [[nodes[name.split(":")[0]].op for name in nodes[ret.split(":")[0]].input[1:]]
+             for ret in (body.ret[a.name] for a in body.signature.output_arg)]
+    assert sides == [["Sin", "ZerosLike"], ["ZerosLike", "Mul"], ["Mul", "ZerosLike"],
+                     ["Cos", "ZerosLike"]]
+    assert {a.type for a in body.signature.output_arg} == {tf.float64.as_datatype_enum}
+
+
 def test_an_element_read_after_a_cond_writing_in_one_branch_keeps_tf1compat_form(caplog):
     """Where one branch leaves the array as it is, the element read back after the cond
     is not the Select's (zeros there): kept in tf1compat's form, named."""
-    assert "writes the array in one branch only" in _warned_reason(
+    assert "other than in both branches at one index" in _warned_reason(
         lambda: _array_written_in_cond(True, else_writes=False), caplog)
 
 

@@ -261,7 +261,8 @@ class FunctionExport:
                result_names: Optional[List[str]] = None, tf_names: bool = False,
                dataflow: bool = False, dtypes: Optional[List[Any]] = None) -> None:
         """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
-        name of each output) to write an op as other ops (gradient_lowering.py,
+        name of each output[, {further tensor: its name}: a tf.cond's masked TensorArray
+        elements, loop_body_lowering.py]) to write an op as other ops (gradient_lowering.py,
         cond_lowering.py; `name_of(tensor)` names the function's values so far);
         `result_names` names its outputs (default `output_<k>`). `tf_names`: arguments
         and nodes named as TF's `TF_GraphToFunction` names them (`_rename_as_tf`).
@@ -333,9 +334,11 @@ class FunctionExport:
         for op in body:
             replaced = lower(op, name_of) if lower is not None else None
             if replaced is not None:
-                nodes, out_names = replaced
+                nodes, out_names = replaced[:2]
                 fdef.node_def.extend(nodes)
                 lowered.update((t, n) for t, n in zip(op.outputs, out_names) if n)
+                # (a third item: the names of further values the nodes compute)
+                lowered.update(replaced[2] if len(replaced) > 2 else {})
                 continue
             input_names = [name_of(t) for t in op.inputs]
             if op.type in _CONSTRUCTS:

@@ -33,7 +33,10 @@ def lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
     if member in plan.local_reads:
         return _row(member, name_of(plan.local_reads[member]), name_of(member.inputs[1]))
     if member in plan.conds:
-        return write_cond(plan.conds[member], name_of, lower_op)
+        nodes, outputs = write_cond(plan.conds[member], name_of, lower_op)
+        count = len(member.outputs)     # then the masked writes' elements, their names
+        return nodes, outputs[:count], {w.outputs[0]: name for w, name in zip(
+            plan.conds[member].masked, outputs[count:])}
     if member.type == "While":
         return unrolled_loop(member, name_of)
     if read_loop(member) is not None:

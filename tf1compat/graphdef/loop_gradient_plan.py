@@ -67,6 +67,11 @@ class LoopPlan:
         # such a write in a tf.cond branch of the body (loop_array_plan.cond_write) ->
         # the cond's output, which the body function computes as the written element
         self.cond_writes: Dict[Operation, Tensor] = {}
+        # the writes of tf.conds of the body writing at indices differing per branch or
+        # more than once in a branch -> the cond's output: the body function computes
+        # each written element as the Select of it and zeros (`Select(p, e, 0)` for the
+        # then branch's), named as the write's output (its stand-in)
+        self.masked_writes: Dict[Operation, Tensor] = {}
         # TensorArrayReadV3 ops of the body reading an array the loop writes (elements
         # of earlier iterations) -> the loop variable of its flow
         self.own_reads: Dict[Operation, int] = {}
@@ -125,6 +130,8 @@ class LoopPlan:
 
     def written(self, write: Operation) -> Tensor:
         """The body function's output for the element TensorArrayWriteV3 `write` writes."""
+        if write in self.masked_writes:
+            return write.outputs[0]
         return self.cond_writes.get(write, write.inputs[2])
 
     def read_input(self, read: Operation) -> Any:
@@ -224,6 +231,9 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         member = t.op
         if t in arg_index:
             used.add(arg_index[t])
+            continue
+        if member in plan.masked_writes:    # its element: the Select of its cond
+            stack.append(plan.masked_writes[member])
             continue
         if member._control_flow_context is not region:
             if member._control_flow_context not in (None, context, *around):
@@ -388,7 +398,7 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
-    if inner.cond_writes:
+    if inner.cond_writes or inner.masked_writes:
         return (f"the nested loop {nested.name} writes a TensorArray in a tf.cond of its "
                 "body")
     if inner.own_arrays or inner.forwarded:
@@ -524,13 +534,15 @@ def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
     """Plans a tf.cond of the body on the gradient path as both branches + Select in the
     body function (cond_lowering.py; `loops` plans a loop of a branch as a nested
     backward loop, `_plan_inner`), or says why not."""
-    used = [k for k, t in enumerate(cond.outputs) if t in live]
+    masked = [w for w, out in plan.masked_writes.items() if out.op is cond]
+    flows = {plan.masked_writes[w].value_index for w in masked}
+    used = [k for k, t in enumerate(cond.outputs) if t in live and k not in flows]
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
     cond_plan, reason = plan_cond(
         cond, used, _branch_reach(cond, live, on_path), set(), loops,
         lambda member: _body_op_reason(member) is not None,
-        [out.value_index for out in plan.cond_writes.values() if out.op is cond])
+        [out.value_index for out in plan.cond_writes.values() if out.op is cond], masked)
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where
