@@ -10,7 +10,8 @@ after the cond; elements of float64 and float16, of a run-time shape) are too
 (`case_train_tensor_array_written_in_cond`, `..._until_finished`, `..._in_cond_in_loop`,
 `..._of_float64_...`, `..._of_float16_...`, `..._read_after_its_write_in_cond`: the body
 function's element is the cond's Select; `..._written_at_branch_indices`: each write's
-element the Select of it and zeros).
+element the Select of it and zeros; `..._written_in_cond_in_nested_loop`: both in a nested
+loop of a run-time trip count).
 """
 
 from __future__ import annotations
@@ -250,6 +251,38 @@ def case_train_tensor_arrays_written_at_branch_indices(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
+    """An outer loop whose body runs a loop of a fed trip count `n` writing two arrays in
+    tf.conds of its body: one at index j in both branches (different values), the other
+    at j in one branch and j + 4 in the other; stacked after the inner loop into the
+    outer state; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, n, element_shape=[1, 3])
+        spread = tf.TensorArray(tf.float32, 8, element_shape=[1, 3])
+
+        def inner(j, g, rows, spread):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            later = j + 4
+            rows = tf.cond(j % 2 < 1, lambda: rows.write(j, tf.sin(g) * v),
+                           lambda: rows.write(j, g * g))
+            spread = tf.cond(j < 1 + i, lambda: spread.write(j, g * v),
+                             lambda: spread.write(later, tf.cos(g)))
+            return j + 1, g, rows, spread
+        _, g, rows, spread = tf.while_loop(lambda j, *_: j < n, inner,
+                                           [tf.constant(0), h, rows, spread])
+        h = g * 0.5 + tf.reduce_mean(rows.stack(), 0) * 0.3 + \
+            tf.reduce_sum(spread.stack(), 0) * 0.2
+        return i + 1, h
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -259,4 +292,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_of_float64_written_in_cond,
                     case_train_tensor_array_of_float16_written_in_cond,
                     case_train_tensor_array_read_after_its_write_in_cond,
-                    case_train_tensor_arrays_written_at_branch_indices]
+                    case_train_tensor_arrays_written_at_branch_indices,
+                    case_train_tensor_arrays_written_in_cond_in_nested_loop]

@@ -398,9 +398,6 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
-    if inner.cond_writes or inner.masked_writes:
-        return (f"the nested loop {nested.name} writes a TensorArray in a tf.cond of its "
-                "body")
     if inner.own_arrays or inner.forwarded:
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
                 "write (nested backward loops of a run-time trip count take loops and "
