@@ -6,7 +6,7 @@ records TF's own graphs of these cases (tests/test_graph_import.py runs and trai
 Real TF trains from the file tf1compat writes where the nested loop's trip count is
 fixed or known only at run time (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py).
 Arrays written in a tf.cond of the body (read after the loop, and in the body before and
-after the cond; elements of float64 and float16, of a run-time shape) are too
+after the cond; elements of float64, float16 and bfloat16, of a run-time shape) are too
 (`case_train_tensor_array_written_in_cond`, `..._until_finished`, `..._in_cond_in_loop`,
 `..._of_float64_...`, `..._of_float16_...`, `..._read_after_its_write_in_cond`: the body
 function's element is the cond's Select; `..._written_at_branch_indices`: each write's
@@ -283,6 +283,11 @@ def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_of_bfloat16_written_in_cond(tf):
+    """`_decoder_of_cast_elements`: bfloat16 elements of a static shape."""
+    return _decoder_of_cast_elements(tf, tf.bfloat16, False)
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -293,4 +298,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_of_float16_written_in_cond,
                     case_train_tensor_array_read_after_its_write_in_cond,
                     case_train_tensor_arrays_written_at_branch_indices,
-                    case_train_tensor_arrays_written_in_cond_in_nested_loop]
+                    case_train_tensor_arrays_written_in_cond_in_nested_loop,
+                    case_train_tensor_array_of_bfloat16_written_in_cond]
