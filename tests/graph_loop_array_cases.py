@@ -283,6 +283,36 @@ def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_arrays_read_after_conds_writing_in_one_branch(tf):
+    """A decoder writing its output to one array only while the step is below a fed
+    length `n` (`lambda: ta` otherwise) and to another at i or i + 5 by the same test,
+    reading both back after the conds at i // 2 (this iteration's element at i = 0, an
+    earlier one after) into its state; stacked; GradientDescent. The function reads
+    the written element where the indices are equal and the writing branch ran."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.5, [0.4, -0.2, 0.3])
+
+    def body(i, h, ta, tb):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        later, half = i + 5, i // 2
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.sin(h) * v), lambda: ta)
+        tb = tf.cond(i < n, lambda: tb.write(i, h * v), lambda: tb.write(later, h * h))
+        h = h + ta.read(half) * 0.3 + tb.read(half) * 0.2
+        return i + 1, h, ta, tb
+
+    arrays = [tf.TensorArray(tf.float32, 10, clear_after_read=False, element_shape=[1, 3])
+              for _ in range(2)]
+    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
+                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 def case_train_tensor_array_of_bfloat16_written_in_cond(tf):
     """`_decoder_of_cast_elements`: bfloat16 elements of a static shape."""
     return _decoder_of_cast_elements(tf, tf.bfloat16, False)
@@ -299,4 +329,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_read_after_its_write_in_cond,
                     case_train_tensor_arrays_written_at_branch_indices,
                     case_train_tensor_arrays_written_in_cond_in_nested_loop,
-                    case_train_tensor_array_of_bfloat16_written_in_cond]
+                    case_train_tensor_array_of_bfloat16_written_in_cond,
+                    case_train_tensor_arrays_read_after_conds_writing_in_one_branch]

@@ -90,7 +90,9 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_array_cases.case_train_tensor_array_read_after_its_write_in_cond,
               graph_loop_array_cases.case_train_tensor_arrays_written_at_branch_indices,
               graph_loop_array_cases.case_train_tensor_arrays_written_in_cond_in_nested_loop,
-              graph_loop_array_cases.case_train_tensor_array_of_bfloat16_written_in_cond] + \
+              graph_loop_array_cases.case_train_tensor_array_of_bfloat16_written_in_cond,
+              graph_loop_array_cases.case_train_tensor_arrays_read_after_conds_writing_in_one_branch
+              ] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -471,11 +473,22 @@ def test_writes_at_branch_indices_or_twice_in_a_branch_get_selects_with_zeros(ca
     assert {a.type for a in body.signature.output_arg} == {tf.float64.as_datatype_enum}
 
 
-def test_an_element_read_after_a_cond_writing_in_one_branch_keeps_tf1compat_form(caplog):
+def test_an_element_read_after_a_cond_writing_in_one_branch_needs_the_branch(caplog):
     """Where one branch leaves the array as it is, the element read back after the cond
-    is not the Select's (zeros there): kept in tf1compat's form, named."""
-    assert "other than in both branches at one index" in _warned_reason(
-        lambda: _array_written_in_cond(True, else_writes=False), caplog)
+    is the written one only where the indices are equal and the writing branch ran:
+    the read is `Select(LogicalAnd(Equal, pred), Select of the cond, pushed read)`
+    (recorded: case_train_tensor_arrays_read_after_conds_writing_in_one_branch)."""
+    _array_written_in_cond(True, else_writes=False)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    nodes = {n.name: n for n in body.node_def}
+    read = next(n for n in body.node_def if n.op == "Select" and
+                nodes[n.input[0].split(":")[0]].op == "LogicalAnd")
+    both = nodes[read.input[0].split(":")[0]]
+    assert [nodes[t.split(":")[0]].op for t in both.input] == ["Equal", "Less"]
+    assert nodes[read.input[1].split(":")[0]].name == "while/cond/If/Select_0"
+    assert read.input[2] in [a.name for a in body.signature.input_arg]
 
 
 def test_elements_written_before_a_loop_get_their_rows_of_the_gradients(caplog):

@@ -275,10 +275,10 @@ def plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     k = _earlier_read_after_write(plan, read)
     if k is not None:
         return _plan_own_read(plan, read, k)
-    if writes_before(plan, flow, True) is not None:
+    if writes_before(plan, flow, False) is not None:
         writes: List[Operation] = []
-        while writes_before(plan, flow, True) is not None:
-            more, flow = writes_before(plan, flow, True)
+        while writes_before(plan, flow, False) is not None:
+            more, flow = writes_before(plan, flow, False)
             writes[:0] = more
         if flow not in plan.info.body_args:
             return (f"loop {plan.op.name} reads a TensorArray element after a write other "
@@ -287,10 +287,6 @@ def plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
         if reason is None:
             plan.after_reads[read] = PushedRead(read, writes)
         return reason
-    if writes_before(plan, flow, False) is not None:
-        return (f"loop {plan.op.name} reads a TensorArray element after a tf.cond of its "
-                "body that writes the array other than in both branches at one index, "
-                "other than an earlier iteration's")
     filled = outside(flow).op
     outer = plan.op._control_flow_context       # None, or the tf.cond branch of the loop
     if handle.op._control_flow_context is not outer or \

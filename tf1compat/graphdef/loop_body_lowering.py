@@ -3,7 +3,7 @@
 nested loop of a fixed trip count unrolled (loop_unrolling.py), an op TF cannot
 differentiate in a function as ops it can, a TensorArray read of an array unstacked in
 the same body as a row of the unstacked value, a read after this iteration's writes as
-the written element where the indices are equal."""
+the written element where the indices are equal (and a tf.cond's branch writing it ran)."""
 
 from __future__ import annotations
 
@@ -72,6 +72,12 @@ def _after_write_read(plan: LoopPlan, read: Operation, name_of: Any) -> Any:
     for write in plan.after_reads[read].writes:
         same = builder.add("Equal", [name_of(read.inputs[1]), name_of(write.inputs[1])],
                            {"T": D.int32, "incompatible_shape_error": True})
+        branch = plan.write_branch(write)
+        if branch is not None:      # and the write's branch ran
+            ran = name_of(branch[0])
+            if not branch[1]:
+                ran = builder.add("LogicalNot", [ran], {})
+            same = builder.add("LogicalAnd", [same, ran], {})
         value = builder.add("Select", [same, name_of(plan.written(write)), value],
                             {"T": dtype})
     return builder.nodes, [value]

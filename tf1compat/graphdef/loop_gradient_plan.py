@@ -134,6 +134,21 @@ class LoopPlan:
             return write.outputs[0]
         return self.cond_writes.get(write, write.inputs[2])
 
+    def write_branch(self, write: Operation) -> Optional[Tuple[Tensor, bool]]:
+        """For a write in a tf.cond branch of the body after which the array may hold
+        another element at its index than the one it writes (the other branch writes
+        none, or elsewhere): the cond's predicate and whether the write is in the then
+        branch (a read after it reads the written element only where its branch ran);
+        None for the others."""
+        out = self.masked_writes.get(write, self.cond_writes.get(write))
+        if out is None:
+            return None
+        branches = (out.op.attrs["then_branch"], out.op.attrs["else_branch"])
+        if write in self.cond_writes and all(
+                b.outputs[out.value_index].op.type == "TensorArrayWriteV3" for b in branches):
+            return None
+        return out.op.inputs[0], write._control_flow_context is branches[0].region
+
     def read_input(self, read: Operation) -> Any:
         """The body function's input for the value TensorArrayReadV3 `read` reads."""
         return self.after_reads.get(read) or read.outputs[0]
@@ -267,6 +282,7 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 plan.ops.append(member)
                 chain = plan.after_reads[member].writes
                 stack.extend(plan.written(w) for w in chain)
+                stack.extend(plan.write_branch(w)[0] for w in chain if plan.write_branch(w))
                 for index in [member.inputs[1]] + [w.inputs[1] for w in chain]:
                     if index in arg_index:
                         used.add(arg_index[index])
