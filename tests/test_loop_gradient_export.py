@@ -473,6 +473,23 @@ def test_writes_at_branch_indices_or_twice_in_a_branch_get_selects_with_zeros(ca
     assert {a.type for a in body.signature.output_arg} == {tf.float64.as_datatype_enum}
 
 
+def test_an_index_computed_in_a_branch_keeps_tf1compat_form(caplog):
+    """The write's index would have to be pushed from inside the branch (dead where it
+    did not run): kept, and the warning says why."""
+    def build():
+        x = tf.placeholder(tf.float32, [4, 3], name="x")
+        w = tf.get_variable("w", [3])
+
+        def body(i, ta):
+            v = x[i] * w
+            return i + 1, tf.cond(i < 2, lambda: ta.write(i, v), lambda: ta.write(i + 4, v))
+        _, ta = tf.while_loop(lambda i, ta: i < 4, body, [
+            tf.constant(0), tf.TensorArray(tf.float32, 8, element_shape=[3])])
+        tf.gradients(tf.reduce_sum(ta.stack()), [w])
+    assert "other than at indices computed outside the branches" in _warned_reason(
+        build, caplog)
+
+
 def test_an_element_read_after_a_cond_writing_in_one_branch_needs_the_branch(caplog):
     """Where one branch leaves the array as it is, the element read back after the cond
     is the written one only where the indices are equal and the writing branch ran:

@@ -228,6 +228,10 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
     chain, flow, outs, conds = _chain(info, k)
     for write, (out, paired) in conds.items():
         (plan.cond_writes if paired else plan.masked_writes)[write] = out
+    if flow is not info.body_args[k] and _past_identities(info, flow).op.type == "If":
+        return (f"loop {op.name} writes a TensorArray in a tf.cond of its body other than "
+                "at indices computed outside the branches, elements of one floating dtype "
+                "and compatible shapes, one write after another in each branch")
     # Each write's flow goes only to the next write (besides reads of the element it
     # wrote or of earlier ones: `same_iteration_write`, `_earlier_read_after_write`)
     # and all write the same array.
