@@ -5,12 +5,18 @@ records TF's own graphs of these cases (tests/test_graph_import.py runs and trai
 
 Real TF trains from the file tf1compat writes where the nested loop's trip count is
 fixed or known only at run time (`LOOP_ARRAY_CASES`, scripts/check_tf_reads_graphs.py).
-Arrays written in a tf.cond of the body (read after the loop, and in the body before the
-cond) are too (`case_train_tensor_array_written_in_cond`, `..._until_finished`,
-`..._in_cond_in_loop`: the body function's element is the cond's Select).
+Arrays written in a tf.cond of the body (read after the loop, and in the body before and
+after the cond; elements of float64, float16 and bfloat16, of a run-time shape) are too
+(`case_train_tensor_array_written_in_cond`, `..._until_finished`, `..._in_cond_in_loop`,
+`..._of_float64_...`, `..._of_float16_...`, `..._read_after_its_write_in_cond`: the body
+function's element is the cond's Select; `..._written_at_branch_indices`: each write's
+element the Select of it and zeros; `..._written_in_cond_in_nested_loop`: both in a nested
+loop of a run-time trip count).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from tests.graph_loop_nested_cases import ROWS, _train_outer_loop, _weights
 from tests.graph_training_cases import _training_spec
@@ -144,9 +150,184 @@ def case_train_tensor_array_written_until_finished(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def _decoder_of_cast_elements(tf, dtype, batch: bool):
+    """A decoder-like loop writing, in a tf.cond of its body, its output cast to `dtype`
+    while the step is below a fed length `n` and half its state after; `batch`: rows of a
+    batch fed at run time (elements of a run-time shape). The loss of the stack() cast
+    back; Momentum."""
+    x = tf.placeholder(tf.float32, [5, None, 3] if batch else [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    half = tf.constant(0.5, dtype)
+
+    def body(i, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.cast(tf.sin(h) * v, dtype)),
+                     lambda: ta.write(i, tf.cast(h, dtype) * half))
+        return i + 1, h, ta
+
+    start = tf.zeros_like(x[0]) if batch else tf.zeros([1, 3])
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [
+        tf.constant(0), start,
+        tf.TensorArray(dtype, 5, element_shape=None if batch else [1, 3])])
+    stacked = tf.cast(ta.stack(), tf.float32)
+    loss = tf.identity(tf.reduce_sum(tf.square(stacked - 0.1)) + tf.reduce_sum(h * v),
+                       name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    rows = np.stack([ROWS, ROWS[::-1] * 0.5], 1) if batch else ROWS
+    return _training_spec(tf, tf.train.Saver(), {"x:0": rows, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_of_float64_written_in_cond(tf):
+    """`_decoder_of_cast_elements`: float64 elements of a run-time shape (a fed batch of
+    two rows per step)."""
+    return _decoder_of_cast_elements(tf, tf.float64, True)
+
+
+def case_train_tensor_array_of_float16_written_in_cond(tf):
+    """`_decoder_of_cast_elements`: float16 elements of a static shape."""
+    return _decoder_of_cast_elements(tf, tf.float16, False)
+
+
+def case_train_tensor_array_read_after_its_write_in_cond(tf):
+    """A TensorArray holding element 0 written before a loop whose body writes element i
+    in a tf.cond (different values per branch, the branch from a fed length `n`), then
+    reads it back and the element before it (`ta.read(i)`, `ta.read(i - 1)` after the
+    cond) into its state and writes element i + 5 from them; stacked; Momentum."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 10, clear_after_read=False, element_shape=[1, 3])
+    ta = ta.write(0, x[:1] * v)
+
+    def body(i, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.sin(h) * v),
+                     lambda: ta.write(i, h * 0.5))
+        back = ta.read(i)
+        h = h + back * 0.3 + ta.read(i - 1) * 0.2
+        ta = ta.write(i + 5, back * h)
+        return i + 1, h, ta
+
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [tf.constant(1), tf.zeros([1, 3]), ta])
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) + tf.reduce_sum(h * v),
+                       name="loss")
+    tf.train.MomentumOptimizer(0.1, 0.5).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_arrays_written_at_branch_indices(tf):
+    """A loop whose body writes two arrays in tf.conds on a fed length `n`: the first at
+    index i in one branch and i + 5 in the other, the second twice in one branch (i and
+    i + 5) and not in the other; both stacked after the loop (the elements never written
+    stack as zeros); GradientDescent. tf1compat's gradient: each write's element is the
+    Select of it and zeros (loop_array_plan.cond_write)."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, 0.3, -0.2])
+
+    def body(i, h, ta, tb):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        later = i + 5
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.sin(h) * v),
+                     lambda: ta.write(later, h * h))
+        tb = tf.cond(i >= n - 1, lambda: tb.write(i, h * v).write(later, tf.cos(h)),
+                     lambda: tb)
+        return i + 1, h, ta, tb
+
+    arrays = [tf.TensorArray(tf.float32, 10, element_shape=[1, 3]) for _ in range(2)]
+    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
+                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v) * 0.5,
+                       name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
+    """An outer loop whose body runs a loop of a fed trip count `n` writing two arrays in
+    tf.conds of its body: one at index j in both branches (different values), the other
+    at j in one branch and j + 4 in the other; stacked after the inner loop into the
+    outer state; Momentum."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, n, element_shape=[1, 3])
+        spread = tf.TensorArray(tf.float32, 8, element_shape=[1, 3])
+
+        def inner(j, g, rows, spread):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            later = j + 4
+            rows = tf.cond(j % 2 < 1, lambda: rows.write(j, tf.sin(g) * v),
+                           lambda: rows.write(j, g * g))
+            spread = tf.cond(j < 1 + i, lambda: spread.write(j, g * v),
+                             lambda: spread.write(later, tf.cos(g)))
+            return j + 1, g, rows, spread
+        _, g, rows, spread = tf.while_loop(lambda j, *_: j < n, inner,
+                                           [tf.constant(0), h, rows, spread])
+        h = g * 0.5 + tf.reduce_mean(rows.stack(), 0) * 0.3 + \
+            tf.reduce_sum(spread.stack(), 0) * 0.2
+        return i + 1, h
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_arrays_read_after_conds_writing_in_one_branch(tf):
+    """A decoder writing its output to one array only while the step is below a fed
+    length `n` (`lambda: ta` otherwise) and to another at i or i + 5 by the same test,
+    reading both back after the conds at i // 2 (this iteration's element at i = 0, an
+    earlier one after) into its state; stacked; GradientDescent. The function reads
+    the written element where the indices are equal and the writing branch ran."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.5, [0.4, -0.2, 0.3])
+
+    def body(i, h, ta, tb):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        later, half = i + 5, i // 2
+        ta = tf.cond(i < n, lambda: ta.write(i, tf.sin(h) * v), lambda: ta)
+        tb = tf.cond(i < n, lambda: tb.write(i, h * v), lambda: tb.write(later, h * h))
+        h = h + ta.read(half) * 0.3 + tb.read(half) * 0.2
+        return i + 1, h, ta, tb
+
+    arrays = [tf.TensorArray(tf.float32, 10, clear_after_read=False, element_shape=[1, 3])
+              for _ in range(2)]
+    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
+                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_of_bfloat16_written_in_cond(tf):
+    """`_decoder_of_cast_elements`: bfloat16 elements of a static shape."""
+    return _decoder_of_cast_elements(tf, tf.bfloat16, False)
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
                     case_train_tensor_array_written_in_cond,
                     case_train_tensor_array_written_until_finished,
-                    case_train_tensor_array_written_in_cond_in_loop]
+                    case_train_tensor_array_written_in_cond_in_loop,
+                    case_train_tensor_array_of_float64_written_in_cond,
+                    case_train_tensor_array_of_float16_written_in_cond,
+                    case_train_tensor_array_read_after_its_write_in_cond,
+                    case_train_tensor_arrays_written_at_branch_indices,
+                    case_train_tensor_arrays_written_in_cond_in_nested_loop,
+                    case_train_tensor_array_of_bfloat16_written_in_cond,
+                    case_train_tensor_arrays_read_after_conds_writing_in_one_branch]

@@ -84,7 +84,15 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_more_cases.case_train_map_fn_of_scan,
               graph_loop_more_cases.case_train_tensor_array_read_earlier_after_write,
               graph_loop_array_cases.case_train_tensor_array_written_in_cond,
-              graph_loop_array_cases.case_train_tensor_array_written_until_finished] + \
+              graph_loop_array_cases.case_train_tensor_array_written_until_finished,
+              graph_loop_array_cases.case_train_tensor_array_of_float64_written_in_cond,
+              graph_loop_array_cases.case_train_tensor_array_of_float16_written_in_cond,
+              graph_loop_array_cases.case_train_tensor_array_read_after_its_write_in_cond,
+              graph_loop_array_cases.case_train_tensor_arrays_written_at_branch_indices,
+              graph_loop_array_cases.case_train_tensor_arrays_written_in_cond_in_nested_loop,
+              graph_loop_array_cases.case_train_tensor_array_of_bfloat16_written_in_cond,
+              graph_loop_array_cases.case_train_tensor_arrays_read_after_conds_writing_in_one_branch
+              ] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -423,10 +431,81 @@ def test_a_branch_that_writes_no_element_gives_zeros_to_the_select(caplog):
         ["while/cond/Sin:y:0"]
 
 
-def test_an_array_read_after_its_write_in_a_cond_of_the_body_keeps_tf1compat_form(caplog):
-    """(Read before the cond, or only after the loop: TF's form, recorded cases.)"""
-    assert "TensorArray" in _warned_reason(
-        lambda: _array_written_in_cond(True), caplog)
+def test_an_element_read_back_after_its_write_in_a_cond_is_the_select(caplog):
+    """`ta.read(i)` after the cond that wrote element i (both branches writing): the body
+    function reads the cond's Select, and writes the element i + 4 computed from it
+    (recorded: case_train_tensor_array_read_after_its_write_in_cond)."""
+    _array_written_in_cond(True)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    select = next(n for n in body.node_def if n.op == "Select")
+    read_back = next(n for n in body.node_def if n.name == "while/mul_1")
+    assert read_back.input[0] == f"{select.name}:output:0"
+    assert not any(n.op.startswith("TensorArray") for n in body.node_def)
+    assert [a.type for a in body.signature.output_arg] == [tf.float32.as_datatype_enum] * 2
+
+
+def test_writes_at_branch_indices_or_twice_in_a_branch_get_selects_with_zeros(caplog):
+    """Branches writing at different indices (computed outside them), one writing twice
+    and the other none: each write's element is `Select(p, e, 0)` (then branch) or
+    `Select(p, 0, e)` (else branch), a body function output of its own (recorded:
+    case_train_tensor_arrays_written_at_branch_indices)."""
+    x = tf.placeholder(tf.float64, [4, 3], name="x")
+    w = tf.get_variable("w", [3], dtype=tf.float64)
+
+    def body(i, ta, tb):
+        v, j = x[i] * w, i + 4
+        ta = tf.cond(i % 2 < 1, lambda: ta.write(i, tf.sin(v)), lambda: ta.write(j, v * v))
+        tb = tf.cond(i < 2, lambda: tb.write(i, v).write(j, tf.cos(v)), lambda: tb)
+        return i + 1, ta, tb
+    _, ta, tb = tf.while_loop(lambda i, *_: i < 4, body, [tf.constant(0)] + [
+        tf.TensorArray(tf.float64, 8, element_shape=[3]) for _ in range(2)])
+    tf.gradients(tf.reduce_sum(ta.stack() * 2.0) + tf.reduce_sum(tb.stack()), [w])
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    nodes = {n.name: n for n in body.node_def}
+    sides = [[nodes[name.split(":")[0]].op for name in nodes[ret.split(":")[0]].input[1:]]
+             for ret in (body.ret[a.name] for a in body.signature.output_arg)]
+    assert sides == [["Sin", "ZerosLike"], ["ZerosLike", "Mul"], ["Mul", "ZerosLike"],
+                     ["Cos", "ZerosLike"]]
+    assert {a.type for a in body.signature.output_arg} == {tf.float64.as_datatype_enum}
+
+
+def test_an_index_computed_in_a_branch_keeps_tf1compat_form(caplog):
+    """The write's index would have to be pushed from inside the branch (dead where it
+    did not run): kept, and the warning says why."""
+    def build():
+        x = tf.placeholder(tf.float32, [4, 3], name="x")
+        w = tf.get_variable("w", [3])
+
+        def body(i, ta):
+            v = x[i] * w
+            return i + 1, tf.cond(i < 2, lambda: ta.write(i, v), lambda: ta.write(i + 4, v))
+        _, ta = tf.while_loop(lambda i, ta: i < 4, body, [
+            tf.constant(0), tf.TensorArray(tf.float32, 8, element_shape=[3])])
+        tf.gradients(tf.reduce_sum(ta.stack()), [w])
+    assert "other than at indices computed outside the branches" in _warned_reason(
+        build, caplog)
+
+
+def test_an_element_read_after_a_cond_writing_in_one_branch_needs_the_branch(caplog):
+    """Where one branch leaves the array as it is, the element read back after the cond
+    is the written one only where the indices are equal and the writing branch ran:
+    the read is `Select(LogicalAnd(Equal, pred), Select of the cond, pushed read)`
+    (recorded: case_train_tensor_arrays_read_after_conds_writing_in_one_branch)."""
+    _array_written_in_cond(True, else_writes=False)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    body = next(f for f in gd.library.function if f.signature.name.endswith("while_body"))
+    nodes = {n.name: n for n in body.node_def}
+    read = next(n for n in body.node_def if n.op == "Select" and
+                nodes[n.input[0].split(":")[0]].op == "LogicalAnd")
+    both = nodes[read.input[0].split(":")[0]]
+    assert [nodes[t.split(":")[0]].op for t in both.input] == ["Equal", "Less"]
+    assert nodes[read.input[1].split(":")[0]].name == "while/cond/If/Select_0"
+    assert read.input[2] in [a.name for a in body.signature.input_arg]
 
 
 def test_elements_written_before_a_loop_get_their_rows_of_the_gradients(caplog):

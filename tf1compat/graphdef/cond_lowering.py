@@ -58,7 +58,7 @@ from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, Outer
                                                       linearize, outer_values)
 from tf1compat.graphdef.graph_io import op_to_node_def
 
-__all__ = ["FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
+__all__ = ["element_dtype", "FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
            "CondPlan", "plan_cond", "write_cond", "shape_source"]
 
 # Ops whose TF gradient is finite wherever their inputs are finite (the lowered ones of
@@ -109,12 +109,16 @@ class CondPlan:
     inner: Dict[Operation, "CondPlan"] = field(default_factory=dict)
     # outputs whose branches write a TensorArray element (`element_writes`)
     element_writes: List[int] = field(default_factory=list)
+    # TensorArrayWriteV3 ops of the branches whose elements are each the Select of it
+    # and zeros (`masked`), their names after the If outputs' in `write_cond`'s
+    masked: List[Operation] = field(default_factory=list)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
               sources: Set[Tensor], loops: Optional[Callable[[Operation], Optional[str]]] = None,
               pushed: Optional[Callable[[Operation], bool]] = None,
-              element_writes: Sequence[int] = ()) -> Tuple[Any, Any]:
+              element_writes: Sequence[int] = (),
+              masked: Sequence[Operation] = ()) -> Tuple[Any, Any]:
     """(CondPlan, None) for tf.cond op `op` whose outputs `used` the region reads, or
     (None, reason) where it cannot be written as both branches and Select. `reached`: the
     ops computed from the sources; `sources`: the values f takes for them (a resource
@@ -128,15 +132,18 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     `element_writes`: the outputs whose branches return a TensorArrayWriteV3 or the
     array's flow unchanged (in a loop body, loop_array_plan.cond_write): written as the
     element written (zeros where none is), so their Select is the element the loop's
-    array gets this iteration."""
+    array gets this iteration. `masked`: TensorArrayWriteV3 ops of the branches (at
+    indices differing per branch, more than one in a branch) whose elements are each
+    written as the Select of it and zeros (`Select(p, e, 0)` for the then branch's)."""
     then_b, else_b = op.attrs.get("then_branch"), op.attrs.get("else_branch")
     if getattr(then_b, "region", None) is None or getattr(else_b, "region", None) is None:
         return None, "the region contains a control-flow construct (If)"
-    plan = CondPlan(op, list(used), reads=[op.inputs[0]], element_writes=list(element_writes))
+    plan = CondPlan(op, list(used), reads=[op.inputs[0]], element_writes=list(element_writes),
+                    masked=list(masked))
     positive = _Positivity()
     captured = set(op.inputs[1:])
     array_writes = {b.outputs[k].op for b in (then_b, else_b) for k in element_writes
-                    if b.outputs[k].op.type == "TensorArrayWriteV3"}
+                    if b.outputs[k].op.type == "TensorArrayWriteV3"} | set(masked)
     # branch op -> "write" (into f) | "cut" (computed outside f: random draws, gradient
     # stops, what only they feed) | "read" (a variable's value, an input of f)
     kinds: Dict[Operation, str] = {}
@@ -236,6 +243,10 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 if reason is not None:
                     return None, reason
             _take(plan, out, kinds, sources)
+    for write in masked:
+        reason = classify(write, write._control_flow_context)
+        if reason is not None:
+            return None, reason
     # What the written ops read: cut values become inputs of f, only into broadcasting
     # ops; lowered ops give only their first output.
     for member in sorted((o for o, kind in kinds.items() if kind == "write"),
@@ -368,11 +379,21 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
     return name_of(t)
 
 
+def element_dtype(op: Operation, k: int) -> Any:
+    """The dtype of the element output `k` of tf.cond `op` writes to a TensorArray in a
+    branch (`element_writes`: the output is the array's float32 flow, its Select the
+    element)."""
+    then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
+    write = next(b.outputs[k].op for b in (then_b, else_b)
+                 if b.outputs[k].op.type == "TensorArrayWriteV3")
+    return write.inputs[2].dtype.base_dtype
+
+
 def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
                lower: Callable[[Operation, List[str]], Any]
                ) -> Tuple[List[NodeDef], List[Optional[str]]]:
     """The NodeDefs of `plan` inside a function and the name of each If output (None for
-    those not used). `name_of`: the function's names of the values it takes (`reads`,
+    those not used), then of each `plan.masked` write's element. `name_of`: the function's names of the values it takes (`reads`,
     `cut`, the sources) or computed before; `lower(op, names)`: gradient_lowering's nodes
     and output names, or None to write the op itself."""
     op = plan.op
@@ -412,7 +433,8 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
                      for t in member.outputs)
     outputs: List[Optional[str]] = [None] * len(op.outputs)
     for k in plan.outputs:
-        dtype = op.outputs[k].dtype.base_dtype
+        dtype = element_dtype(op, k) if k in plan.element_writes else \
+            op.outputs[k].dtype.base_dtype
         sides = [_branch_value(t, k in plan.element_writes, known, name_of)
                  for t in (then_b.outputs[k], else_b.outputs[k])]
         if None in sides:       # a branch that writes no element: zeros of the other's
@@ -426,6 +448,18 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
         select.attr["T"].CopyFrom(attr_to_proto(dtype))
         nodes.append(select)
         outputs[k] = f"{select.name}:output:0"
+    for j, write in enumerate(plan.masked):     # Select(p, e, 0) / Select(p, 0, e)
+        element = known[write.outputs[0]]
+        zeros = NodeDef(name=f"{op.name}/masked_zeros_{j}", op="ZerosLike", input=[element])
+        zeros.attr["T"].CopyFrom(attr_to_proto(write.inputs[2].dtype.base_dtype))
+        sides = [element, f"{zeros.name}:y:0"]
+        if write._control_flow_context is else_b.region:
+            sides.reverse()
+        select = NodeDef(name=f"{op.name}/masked_{j}", op="Select",
+                         input=[name_of(op.inputs[0])] + sides)
+        select.attr["T"].CopyFrom(attr_to_proto(write.inputs[2].dtype.base_dtype))
+        nodes.extend([zeros, select])
+        outputs.append(f"{select.name}:output:0")
     return nodes, outputs
 
 

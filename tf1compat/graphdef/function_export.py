@@ -182,18 +182,20 @@ class FunctionExport:
     def function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
                  ops: List[Operation], lower: Optional[Callable[..., Any]] = None,
                  aliases: Optional[Dict[Tensor, Tensor]] = None,
-                 context: Any = None) -> AttrValue:
+                 context: Any = None, dtypes: Optional[List[Any]] = None) -> AttrValue:
         """A function of `ops` (graph ops outside control-flow regions, or those of the
         loop body `context`) taking `inputs` and returning `outputs` (a gradient op's
         forward function, gradient_export.py; a loop body's, loop_gradient_export.py);
-        `aliases` maps further tensors to the input they stand for.
+        `aliases` maps further tensors to the input they stand for; `dtypes`: the
+        outputs' types where one stands for a value of another (a tf.cond's TensorArray
+        flow for the element its branches write: LoopPlan.written).
 
         It is marked `_noinline`: TF's graph optimizer would otherwise inline the gradient
         into the graph, where the reads of ref variables inside it are no longer ordered
         before the optimizer's in-place updates (a data race: results vary per run)."""
         fname = self._unique(name)
         self._write(fname, inputs, outputs, ops, {"_noinline": True}, context=context,
-                    lower=lower, aliases=aliases)
+                    lower=lower, aliases=aliases, dtypes=dtypes)
         return AttrValue(func=NameAttrList(name=fname))
 
     def graph_function(self, name: str, inputs: List[Tensor], outputs: List[Tensor],
@@ -257,9 +259,10 @@ class FunctionExport:
                context: Any = None, lower: Optional[Callable[..., Any]] = None,
                aliases: Optional[Dict[Tensor, Tensor]] = None,
                result_names: Optional[List[str]] = None, tf_names: bool = False,
-               dataflow: bool = False) -> None:
+               dataflow: bool = False, dtypes: Optional[List[Any]] = None) -> None:
         """Adds the FunctionDef `name`. `lower(op, name_of)` may return (NodeDefs, the
-        name of each output) to write an op as other ops (gradient_lowering.py,
+        name of each output[, {further tensor: its name}: a tf.cond's masked TensorArray
+        elements, loop_body_lowering.py]) to write an op as other ops (gradient_lowering.py,
         cond_lowering.py; `name_of(tensor)` names the function's values so far);
         `result_names` names its outputs (default `output_<k>`). `tf_names`: arguments
         and nodes named as TF's `TF_GraphToFunction` names them (`_rename_as_tf`).
@@ -297,7 +300,8 @@ class FunctionExport:
         out_used: set = set()
         for k, t in enumerate(outputs):
             arg = result_names[k] if result_names else _arg_name(f"output_{k}", out_used)
-            fdef.signature.output_arg.add(name=arg, type=t.dtype.base_dtype.as_datatype_enum)
+            dtype = dtypes[k] if dtypes else t.dtype.base_dtype
+            fdef.signature.output_arg.add(name=arg, type=dtype.as_datatype_enum)
             fdef.ret[arg] = ret_of(t)
         for key, value in attrs.items():
             fdef.attr[key].CopyFrom(attr_to_proto(value))
@@ -330,9 +334,11 @@ class FunctionExport:
         for op in body:
             replaced = lower(op, name_of) if lower is not None else None
             if replaced is not None:
-                nodes, out_names = replaced
+                nodes, out_names = replaced[:2]
                 fdef.node_def.extend(nodes)
                 lowered.update((t, n) for t, n in zip(op.outputs, out_names) if n)
+                # (a third item: the names of further values the nodes compute)
+                lowered.update(replaced[2] if len(replaced) > 2 else {})
                 continue
             input_names = [name_of(t) for t in op.inputs]
             if op.type in _CONSTRUCTS:

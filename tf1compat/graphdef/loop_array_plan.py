@@ -6,7 +6,7 @@ this one wrote)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
            "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes", "cond_write"]
+           "array_variables", "body_writes", "cond_write", "writes_before"]
 
 
 class PushedRead:
@@ -116,53 +116,108 @@ def array_variables(plan: LoopPlan) -> List[int]:
                 info.body_outputs[k].op.type == "TensorArrayWriteV3" or is_flow(t))]
 
 
-def cond_write(info: Any, k: int) -> Optional[Tuple[Operation, Tensor]]:
-    """A TensorArrayWriteV3 of a branch and the cond's output where the body's next
-    value of loop variable `k` is a tf.cond output whose branches each return one write
-    (or one of them the flow unchanged: `lambda: ta`) of an element of the cond output's
-    dtype and one static shape, to the same array at the same index computed outside
-    the branches, from the loop variable's flow (`tf.cond(p, lambda: ta.write(i, a),
-    lambda: ta.write(i, b))`): the body function computes the written element as the
-    cond's Select of the two (zeros for a branch that does not write; cond_lowering.py)."""
-    out = info.body_outputs[k]
-    while out.op.type == "Identity" and out.op._control_flow_context is info.body_region:
-        out = out.op.inputs[0]      # (the loop's flow returned through an Identity)
+def cond_write(info: Any, out: Tensor
+               ) -> Optional[Tuple[List[Operation], Tensor, Tensor, bool]]:
+    """(writes, the cond's output, the flow they take, paired) where flow `out` of the
+    body is a tf.cond output whose branches each return writes one after another (or the
+    flow unchanged: `lambda: ta`) of elements of one floating dtype and compatible shapes
+    (static or not), to one array at indices computed outside the branches, from one flow
+    (the loop variable's, or a write's before the cond). `paired`: one write per branch
+    at one index, or one write and the flow unchanged (`tf.cond(p, lambda: ta.write(i,
+    a), lambda: ta.write(i, b))`; `writes` holds a branch's): the body function computes
+    the written element as the cond's Select of the two (zeros for a branch that does
+    not write; cond_lowering.py). Otherwise (indices differing per branch, more than one
+    write in a branch) each write is one of its own whose element the function computes
+    as the Select of it and zeros (`plan.masked_writes`)."""
+    out = _past_identities(info, out)
     if out.op.type != "If" or out.op._control_flow_context is not info.body_region:
         return None
     branches = (out.op.attrs["then_branch"], out.op.attrs["else_branch"])
     if any(getattr(b, "region", None) is None for b in branches):
         return None
-    flow = info.body_args[k]
-    sides = [b.outputs[out.value_index] for b in branches]
-    writes = [t.op for t in sides if t.op.type == "TensorArrayWriteV3"]
-    if not writes or any(t is not flow and not (
-            t.op.type == "Identity" and t.op.inputs[0] is flow and
-            t.op._control_flow_context is b.region)
-            for t, b in zip(sides, branches) if t.op not in writes):
+    chains: List[List[Operation]] = []
+    ends: List[Tensor] = []
+    for b in branches:
+        chain, t = [], b.outputs[out.value_index]
+        while t.op.type == "TensorArrayWriteV3" and t.op._control_flow_context is b.region:
+            chain.insert(0, t.op)
+            t = t.op.inputs[3]
+        if t.op.type == "Identity" and t.op._control_flow_context is b.region:
+            t = t.op.inputs[0]      # `lambda: ta` (the flow through an Identity)
+        chains.append(chain)
+        ends.append(t)
+    writes = chains[0] + chains[1]
+    if not writes or ends[0] is not ends[1] or \
+            ends[0].op._control_flow_context in (b.region for b in branches):
         return None
     first = writes[0]
-    if all(w._control_flow_context in (b.region for b in branches) and
-           w.inputs[3] is flow and w.inputs[1] is first.inputs[1] and
-           outside(w.inputs[0]) is outside(first.inputs[0]) and
-           w.inputs[2].dtype.base_dtype == out.dtype.base_dtype and
-           w.inputs[2].shape.is_fully_defined() and
-           w.inputs[2].shape.as_list() == first.inputs[2].shape.as_list() and
-           not w.outputs[0].consumers() for w in writes) and \
-            first.inputs[1].op._control_flow_context is info.body_region:
-        return first, out
-    return None
+    if not all(outside(w.inputs[0]) is outside(first.inputs[0]) and
+               w.inputs[2].dtype.base_dtype == first.inputs[2].dtype.base_dtype and
+               w.inputs[2].shape.is_compatible_with(first.inputs[2].shape) and
+               w.inputs[1].op._control_flow_context is info.body_region and
+               len(w.outputs[0].consumers()) == (w is not chain[-1])
+               for chain in chains for w in chain):
+        return None
+    if all(len(chain) <= 1 for chain in chains) and \
+            all(w.inputs[1] is first.inputs[1] for w in writes):
+        return [first], out, ends[0], True
+    return writes, out, ends[0], False
+
+
+def _past_identities(info: Any, t: Tensor) -> Tensor:
+    """`t` past the Identity ops of the body in front of it (the loop's flow returned
+    through one)."""
+    while t.op.type == "Identity" and t.op._control_flow_context is info.body_region:
+        t = t.op.inputs[0]
+    return t
+
+
+def _chain(info: Any, k: int) -> Tuple[List[Operation], Tensor, List[Tensor], Dict[
+        Operation, Tuple[Tensor, bool]]]:
+    """The writes of the body to the array of loop variable `k`, in order (a tf.cond's:
+    `cond_write`), the flow the first takes, the flow after each write or tf.cond, and
+    the writes in tf.conds -> (the cond's output, paired)."""
+    chain: List[Operation] = []
+    steps: List[Tensor] = []
+    conds: Dict[Operation, Tuple[Tensor, bool]] = {}
+    flow = info.body_outputs[k]
+    while flow is not info.body_args[k]:
+        if flow.op.type == "TensorArrayWriteV3":
+            chain.insert(0, flow.op)
+            steps.insert(0, flow)
+            flow = flow.op.inputs[3]
+            continue
+        in_cond = cond_write(info, flow)
+        if in_cond is None:
+            break
+        writes, out, flow, paired = in_cond
+        conds.update((w, (out, paired)) for w in writes)
+        chain[:0] = writes
+        steps.insert(0, out)
+    return chain, flow, steps, conds
+
+
+def writes_before(plan: LoopPlan, flow: Tensor, every_branch: bool
+                  ) -> Optional[Tuple[List[Operation], Tensor]]:
+    """The writes of the body whose output is `flow` and the flow they take: a
+    TensorArrayWriteV3, or a tf.cond's (`cond_write`; `every_branch`: only one whose
+    branches both write at one index, so that what is read of it after the cond is the
+    element its Select computes)."""
+    if flow.op.type == "TensorArrayWriteV3":
+        if flow.op._control_flow_context is not plan.info.body_region:
+            return None
+        return [flow.op], flow.op.inputs[3]
+    in_cond = cond_write(plan.info, flow)
+    if in_cond is None or every_branch and not (in_cond[3] and all(
+            b.outputs[in_cond[1].value_index].op.type == "TensorArrayWriteV3"
+            for b in (in_cond[1].op.attrs["then_branch"], in_cond[1].op.attrs["else_branch"]))):
+        return None
+    return in_cond[0], in_cond[2]
 
 
 def body_writes(info: Any, k: int) -> List[Operation]:
-    """The writes of the body to the array of loop variable `k`, one after another."""
-    in_cond = cond_write(info, k)
-    if in_cond is not None:
-        return [in_cond[0]]
-    writes, flow = [], info.body_outputs[k]
-    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
-        writes.append(flow.op)
-        flow = flow.op.inputs[3]
-    return writes
+    """The writes of the body to the array of loop variable `k`, in order."""
+    return _chain(info, k)[0]
 
 
 def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str]:
@@ -170,28 +225,26 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
     (writes one after another: `ta.write(2 * i, a).write(2 * i + 1, b)`), read after
     the loop by a stack(), read(index) or concat() (or not read on the way to the ys)."""
     op, info = plan.op, plan.info
-    chain: List[Operation] = []
-    flow = info.body_outputs[k]
-    in_cond = cond_write(info, k)
-    if in_cond is not None:       # one write per tf.cond branch
-        plan.cond_writes[in_cond[0]] = in_cond[1]
-        chain, flow = [in_cond[0]], in_cond[0].inputs[3]
-    while flow.op.type == "TensorArrayWriteV3" and flow is not info.body_args[k]:
-        chain.insert(0, flow.op)
-        flow = flow.op.inputs[3]
+    chain, flow, outs, conds = _chain(info, k)
+    for write, (out, paired) in conds.items():
+        (plan.cond_writes if paired else plan.masked_writes)[write] = out
+    if flow is not info.body_args[k] and _past_identities(info, flow).op.type == "If":
+        return (f"loop {op.name} writes a TensorArray in a tf.cond of its body other than "
+                "at indices computed outside the branches, elements of one floating dtype "
+                "and compatible shapes, one write after another in each branch")
     # Each write's flow goes only to the next write (besides reads of the element it
     # wrote or of earlier ones: `same_iteration_write`, `_earlier_read_after_write`)
     # and all write the same array.
     if not chain or flow is not info.body_args[k] or any(
-            len([c for c in w.outputs[0].consumers() if c.type != "TensorArrayReadV3"]) != 1
-            for w in chain[:-1]) or any(
+            len([c for c in t.consumers() if c.type != "TensorArrayReadV3"]) != 1
+            for t in outs[:-1]) or any(
             outside(w.inputs[0]) is not outside(chain[0].inputs[0]) for w in chain):
         return (f"loop {op.name} carries a TensorArray other than written once or more "
                 "per iteration, one write after another")
     readers = [c for c in upstream if any(outside(t) is op.outputs[k] for t in c.inputs)
                and c.type not in ("Identity", "TensorArraySizeV3")]
-    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + [
-        w.outputs[0] for w in chain] for c in t.consumers())
+    read_in_body = any(c.type == "TensorArrayReadV3" for t in [info.body_args[k]] + outs
+                       for c in t.consumers())
     if not readers and not read_in_body or \
             not chain[0].inputs[2].dtype.base_dtype.is_floating:
         return None         # the array does not lead to the ys, or carries no gradient
@@ -226,12 +279,11 @@ def plan_read(plan: LoopPlan, read: Operation) -> Optional[str]:
     k = _earlier_read_after_write(plan, read)
     if k is not None:
         return _plan_own_read(plan, read, k)
-    if flow.op.type == "TensorArrayWriteV3":
-        writes = []
-        while flow.op.type == "TensorArrayWriteV3" and \
-                flow.op._control_flow_context is plan.info.body_region:
-            writes.insert(0, flow.op)
-            flow = flow.op.inputs[3]
+    if writes_before(plan, flow, False) is not None:
+        writes: List[Operation] = []
+        while writes_before(plan, flow, False) is not None:
+            more, flow = writes_before(plan, flow, False)
+            writes[:0] = more
         if flow not in plan.info.body_args:
             return (f"loop {plan.op.name} reads a TensorArray element after a write other "
                     "than to an array the loop carries")
@@ -263,10 +315,9 @@ def _earlier_read_after_write(plan: LoopPlan, read: Operation) -> Optional[int]:
     so the element is one an earlier iteration wrote (or none wrote: zeros), as for a
     read before the writes. None where it is not such a read."""
     flow, writes = read.inputs[2], []
-    region = plan.info.body_region
-    while flow.op.type == "TensorArrayWriteV3" and flow.op._control_flow_context is region:
-        writes.append(flow.op)
-        flow = flow.op.inputs[3]
+    while writes_before(plan, flow, False) is not None:
+        more, flow = writes_before(plan, flow, False)
+        writes.extend(more)
     if not writes or flow not in plan.info.body_args or not all(
             _below(read.inputs[1], w.inputs[1]) for w in writes):
         return None
@@ -298,15 +349,17 @@ def unstacked_in(read: Operation, region: Any) -> Optional[Tensor]:
     return filled.inputs[2]
 
 
-def same_iteration_write(read: Operation) -> Optional[Operation]:
+def same_iteration_write(plan: LoopPlan, read: Operation) -> Optional[Operation]:
     """The TensorArrayWriteV3 whose element `read` reads back: `read` takes that write's
-    flow and index tensor (`ta = ta.write(i, v); ta.read(i)` in one iteration)."""
-    write = read.inputs[2].op
-    if write.type != "TensorArrayWriteV3" or read.inputs[1] is not write.inputs[1] or \
-            outside(read.inputs[0]) is not outside(write.inputs[0]) or \
-            write._control_flow_context is not read._control_flow_context:
+    flow and index tensor (`ta = ta.write(i, v); ta.read(i)` in one iteration; the flow
+    of a tf.cond whose branches both write at `i`: `plan.cond_writes`)."""
+    writes = writes_before(plan, read.inputs[2], True)
+    write = writes[0][0] if writes else None
+    if write is None or read.inputs[1] is not write.inputs[1] or \
+            outside(read.inputs[0]) is not outside(write.inputs[0]):
         return None
-    return write
+    writer = plan.cond_writes[write].op if write in plan.cond_writes else write
+    return write if writer._control_flow_context is read._control_flow_context else None
 
 
 def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:

@@ -3,7 +3,7 @@
 nested loop of a fixed trip count unrolled (loop_unrolling.py), an op TF cannot
 differentiate in a function as ops it can, a TensorArray read of an array unstacked in
 the same body as a row of the unstacked value, a read after this iteration's writes as
-the written element where the indices are equal."""
+the written element where the indices are equal (and a tf.cond's branch writing it ran)."""
 
 from __future__ import annotations
 
@@ -27,13 +27,16 @@ def lower_body_op(plan: LoopPlan, member: Operation, name_of: Any) -> Any:
     op TF cannot differentiate as ops it can, a read of the element written this
     iteration as the written value (None: as it is)."""
     if member in plan.forwarded:
-        return [], [name_of(plan.forwarded[member].inputs[2])]
+        return [], [name_of(plan.written(plan.forwarded[member]))]
     if member in plan.after_reads:
         return _after_write_read(plan, member, name_of)
     if member in plan.local_reads:
         return _row(member, name_of(plan.local_reads[member]), name_of(member.inputs[1]))
     if member in plan.conds:
-        return write_cond(plan.conds[member], name_of, lower_op)
+        nodes, outputs = write_cond(plan.conds[member], name_of, lower_op)
+        count = len(member.outputs)     # then the masked writes' elements, their names
+        return nodes, outputs[:count], {w.outputs[0]: name for w, name in zip(
+            plan.conds[member].masked, outputs[count:])}
     if member.type == "While":
         return unrolled_loop(member, name_of)
     if read_loop(member) is not None:
@@ -69,5 +72,12 @@ def _after_write_read(plan: LoopPlan, read: Operation, name_of: Any) -> Any:
     for write in plan.after_reads[read].writes:
         same = builder.add("Equal", [name_of(read.inputs[1]), name_of(write.inputs[1])],
                            {"T": D.int32, "incompatible_shape_error": True})
-        value = builder.add("Select", [same, name_of(write.inputs[2]), value], {"T": dtype})
+        branch = plan.write_branch(write)
+        if branch is not None:      # and the write's branch ran
+            ran = name_of(branch[0])
+            if not branch[1]:
+                ran = builder.add("LogicalNot", [ran], {})
+            same = builder.add("LogicalAnd", [same, ran], {})
+        value = builder.add("Select", [same, name_of(plan.written(write)), value],
+                            {"T": dtype})
     return builder.nodes, [value]

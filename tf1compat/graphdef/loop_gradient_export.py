@@ -62,8 +62,9 @@ ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
 TensorArray uses, gradients of gradients and tf.hessians through loops. (An array the loop
 carries written in a tf.cond of the body, one element per branch at one index or none in
-one branch: the body function's output for the element is the cond's Select,
-loop_array_plan.cond_write.)
+one branch: the body function's output for the element is the cond's Select; at indices
+differing per branch or more than once in a branch: each write's element is the Select of
+it and zeros; loop_array_plan.cond_write.)
 
 A loop nested in a body on the gradient path whose trip count is known only at run
 time gets a backward loop inside the outer one's (loop_gradient_nested.py). How the
@@ -390,7 +391,8 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
             f"{self.op.name}/{self._scope(plan)}body".replace("/", "_"), inputs,
             floats + [plan.written(w) for w in writes], plan.ops,
             lambda member, name_of: lower_body_op(plan, member, name_of),
-            context=info.body_region)
+            context=info.body_region, dtypes=[t.dtype.base_dtype for t in floats] + [
+                w.inputs[2].dtype.base_dtype for w in writes])
         base = writer._strip(writer.unique(
             f"{self.op.name}/{self._scope(plan).rstrip('/')}_grad")) + "/"
         frame = base + "while_context"

@@ -67,6 +67,11 @@ class LoopPlan:
         # such a write in a tf.cond branch of the body (loop_array_plan.cond_write) ->
         # the cond's output, which the body function computes as the written element
         self.cond_writes: Dict[Operation, Tensor] = {}
+        # the writes of tf.conds of the body writing at indices differing per branch or
+        # more than once in a branch -> the cond's output: the body function computes
+        # each written element as the Select of it and zeros (`Select(p, e, 0)` for the
+        # then branch's), named as the write's output (its stand-in)
+        self.masked_writes: Dict[Operation, Tensor] = {}
         # TensorArrayReadV3 ops of the body reading an array the loop writes (elements
         # of earlier iterations) -> the loop variable of its flow
         self.own_reads: Dict[Operation, int] = {}
@@ -125,7 +130,24 @@ class LoopPlan:
 
     def written(self, write: Operation) -> Tensor:
         """The body function's output for the element TensorArrayWriteV3 `write` writes."""
+        if write in self.masked_writes:
+            return write.outputs[0]
         return self.cond_writes.get(write, write.inputs[2])
+
+    def write_branch(self, write: Operation) -> Optional[Tuple[Tensor, bool]]:
+        """For a write in a tf.cond branch of the body after which the array may hold
+        another element at its index than the one it writes (the other branch writes
+        none, or elsewhere): the cond's predicate and whether the write is in the then
+        branch (a read after it reads the written element only where its branch ran);
+        None for the others."""
+        out = self.masked_writes.get(write, self.cond_writes.get(write))
+        if out is None:
+            return None
+        branches = (out.op.attrs["then_branch"], out.op.attrs["else_branch"])
+        if write in self.cond_writes and all(
+                b.outputs[out.value_index].op.type == "TensorArrayWriteV3" for b in branches):
+            return None
+        return out.op.inputs[0], write._control_flow_context is branches[0].region
 
     def read_input(self, read: Operation) -> Any:
         """The body function's input for the value TensorArrayReadV3 `read` reads."""
@@ -225,6 +247,9 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
         if t in arg_index:
             used.add(arg_index[t])
             continue
+        if member in plan.masked_writes:    # its element: the Select of its cond
+            stack.append(plan.masked_writes[member])
+            continue
         if member._control_flow_context is not region:
             if member._control_flow_context not in (None, context, *around):
                 return None, f"the body of loop {op.name} holds a control-flow construct"
@@ -233,13 +258,13 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
             continue
         if member.type == "TensorArrayReadV3" and read_loop(member) is None and \
                 _after_nested_loop(member, region) is None:
-            write = same_iteration_write(member)
+            write = same_iteration_write(plan, member)
             if write is not None:
                 plan.forwarded[member] = write
                 if member not in included:
                     included.add(member)
                     plan.ops.append(member)
-                    stack.append(write.inputs[2])
+                    stack.append(plan.written(write))
                 continue
             unstacked = unstacked_in(member, region)
             if unstacked is not None:
@@ -256,7 +281,8 @@ def plan_loop(op: Operation, upstream: Set[Operation], on_path: Set[Operation],
                 included.add(member)
                 plan.ops.append(member)
                 chain = plan.after_reads[member].writes
-                stack.extend(w.inputs[2] for w in chain)
+                stack.extend(plan.written(w) for w in chain)
+                stack.extend(plan.write_branch(w)[0] for w in chain if plan.write_branch(w))
                 for index in [member.inputs[1]] + [w.inputs[1] for w in chain]:
                     if index in arg_index:
                         used.add(arg_index[index])
@@ -388,9 +414,6 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
-    if inner.cond_writes:
-        return (f"the nested loop {nested.name} writes a TensorArray in a tf.cond of its "
-                "body")
     if inner.own_arrays or inner.forwarded:
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
                 "write (nested backward loops of a run-time trip count take loops and "
@@ -524,13 +547,15 @@ def _plan_body_cond(plan: LoopPlan, cond: Operation, live: Set[Tensor],
     """Plans a tf.cond of the body on the gradient path as both branches + Select in the
     body function (cond_lowering.py; `loops` plans a loop of a branch as a nested
     backward loop, `_plan_inner`), or says why not."""
-    used = [k for k, t in enumerate(cond.outputs) if t in live]
+    masked = [w for w, out in plan.masked_writes.items() if out.op is cond]
+    flows = {plan.masked_writes[w].value_index for w in masked}
+    used = [k for k, t in enumerate(cond.outputs) if t in live and k not in flows]
     # What the branches read from the body comes back as `reads`: the traversal takes
     # them on (loop variables, TensorArray elements, body ops, captures).
     cond_plan, reason = plan_cond(
         cond, used, _branch_reach(cond, live, on_path), set(), loops,
         lambda member: _body_op_reason(member) is not None,
-        [out.value_index for out in plan.cond_writes.values() if out.op is cond])
+        [out.value_index for out in plan.cond_writes.values() if out.op is cond], masked)
     where = f" (a tf.cond in the body of loop {plan.op.name})"
     if reason is not None:
         return reason + where
