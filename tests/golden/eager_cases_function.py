@@ -165,3 +165,21 @@ def case_errors_inside(tf):
         return tf.reshape(x, [5])
 
     return {"reshape": catch(lambda: f(tf.constant([1.0, 2.0])))}
+
+
+def case_concrete_function_of_the_input_signature(tf):
+    """`get_concrete_function()` of a function with an input signature (or of
+    TensorSpecs) traces it there; the concrete function is called with tensors."""
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def row_sums(x):
+        return tf.reduce_sum(x, axis=1)
+
+    @tf.function
+    def scaled(x, factor=2.0):
+        return x * factor
+
+    by_signature = row_sums.get_concrete_function()
+    by_spec = scaled.get_concrete_function(tf.TensorSpec([3], tf.float32))
+    return {"signature": by_signature(tf.ones([2, 2])).numpy(),
+            "spec": by_spec(tf.constant([1.0, 2.0, 3.0])).numpy(),
+            "outputs": [t.shape.as_list() for t in by_signature.outputs]}

@@ -102,3 +102,23 @@ def case_minimize_a_loss_callable_inside_a_function(tf):
         return w.read_value()
 
     return [step().numpy() for _ in range(3)]
+
+
+def case_dataset_loop_inside_a_function(tf):
+    """`for batch in dataset:` in a function (TF: AutoGraph's dataset loop; tf1compat,
+    without AutoGraph, runs the function eagerly): the same training."""
+    w = tf.Variable(1.0)
+    ds = tf.data.Dataset.from_tensor_slices(np.arange(5, dtype=np.float32)).batch(2)
+    opt = tf.keras.optimizers.SGD(0.05)
+
+    @tf.function
+    def epoch(ds):
+        total = tf.constant(0.0)
+        for batch in ds:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum((w * batch - 1.0) ** 2)
+            opt.apply_gradients([(tape.gradient(loss, w), w)])
+            total += loss
+        return total
+
+    return [(epoch(ds).numpy(), w.numpy()) for _ in range(2)]

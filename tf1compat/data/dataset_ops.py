@@ -90,6 +90,12 @@ class DatasetV2:
 
     def __iter__(self) -> Any:
         if not _context.executing_eagerly():
+            from tf1compat.framework.misc import executing_eagerly_outside_functions
+            if executing_eagerly_outside_functions():
+                # A tf.function's trace: TF's AutoGraph turns the loop into a dataset
+                # reduction; without AutoGraph the function runs eagerly instead.
+                from tf1compat.framework.tensor import _not_allowed
+                raise _not_allowed("Iterating over a `tf.data.Dataset` in a tf.function")
             raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in "
                                "eager mode or within tf.function.")
         from tf1compat.data.eager_iterator import EagerIterator

@@ -113,6 +113,17 @@ class ConcreteFunction:
         self._handles = [op._attrs["shared_name"] for op in graph.get_operations()
                          if op.type == "VarHandleOp"]
 
+    @property
+    def inputs(self) -> List[Tensor]:
+        """The function graph's placeholders: arguments, then captured values."""
+        return list(self._feed_tensors)
+
+    @property
+    def outputs(self) -> List[Tensor]:
+        """The function graph's output tensors."""
+        return [t for t in self._fetches[:len(self._output_positions)]
+                if isinstance(t, Tensor)]
+
     def _build(self, for_function: bool) -> Any:
         plan = self._runtime.builder.build(self._fetches, self._feed_tensors,
                                            for_function=for_function)
@@ -122,7 +133,12 @@ class ConcreteFunction:
         compile_plan(plan, name="function", outer_gradients=True)
         return plan
 
-    def __call__(self, flat_args: list) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Runs this trace on arguments of its signature (`get_concrete_function()`'s
+        result, called as TF's ConcreteFunction is)."""
+        return self._call_flat(_flatten((list(args), dict(kwargs))))
+
+    def _call_flat(self, flat_args: list) -> Any:
         from tf1compat.runtime import session as _session
         values = []
         for pos in self._arg_positions:
@@ -225,7 +241,7 @@ class Function:
                 self._concrete[key] = concrete
         if concrete == "eager":
             return self._python_function(*args, **kwargs)
-        return concrete(flat)
+        return concrete._call_flat(flat)
 
     def _apply_signature(self, args: tuple) -> tuple:
         if self._input_signature is None:
@@ -247,7 +263,13 @@ class Function:
         return tuple(out)
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
-        structure = (list(self._apply_signature(args)), dict(kwargs))
+        """The trace for these arguments: tensors, or `tf.TensorSpec`s standing for
+        them; with an input signature and no arguments, the signature's."""
+        if not args and not kwargs and self._input_signature is not None:
+            args = tuple(self._input_signature)
+        elif not any(isinstance(x, TensorSpec) for x in _flatten(list(args))):
+            args = self._apply_signature(args)
+        structure = (list(args), dict(kwargs))
         return self._trace(structure, _flatten(structure))
 
     def _trace(self, structure: Any, flat: list) -> Any:
@@ -261,11 +283,10 @@ class Function:
         signature = self._input_signature
         with graph.as_default():
             for i, x in enumerate(flat):
-                if isinstance(x, (EagerTensor, np.ndarray)) and not \
+                if isinstance(x, (EagerTensor, np.ndarray, TensorSpec)) and not \
                         isinstance(x, EagerResourceHandle):
-                    dtype = x.dtype if isinstance(x, EagerTensor) else \
-                        D.as_dtype(x.dtype)
-                    shape = x.shape if isinstance(x, EagerTensor) else TensorShape(x.shape)
+                    dtype = D.as_dtype(x.dtype) if isinstance(x, np.ndarray) else x.dtype
+                    shape = TensorShape(x.shape) if isinstance(x, np.ndarray) else x.shape
                     if signature is not None and i < len(signature):
                         shape = signature[i].shape
                     p = placeholder(dtype, shape, name=f"arg{i}")
