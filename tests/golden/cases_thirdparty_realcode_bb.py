@@ -28,7 +28,8 @@
 One change came out of them: a `tf.one_hot` whose depth is a constant bakes it into the
 kernel (as reshape and transpose do with theirs) instead of reading it from its tensor on
 every run, which inside a compiled training step was a Dynamo graph break that printed
-a warning real TF never does. The cases pin the patterns those programs lean on.
+a warning real TF never does (tests/test_hot_plans.py pins it; the first case here pins
+one_hot's values). The cases pin the patterns those programs lean on.
 
 Under the oracle `tf.contrib.layers.layer_norm` is TF 1.15's, restated (TF 2.x has no
 contrib; cases_thirdparty_realcode_m's `_layer_norm`).
