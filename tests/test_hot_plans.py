@@ -62,6 +62,25 @@ def test_hot_plan_is_compiled_and_results_stay(compile_env):
     assert record.compiled_us > 0 and record.op_by_op_us > 0
 
 
+
+def test_one_hot_of_a_constant_depth_compiles_without_a_graph_break(compile_env):
+    """`tf.one_hot(labels, 4)` (a categorical policy's log-likelihood) in a hot plan: the
+    constant depth is baked into the kernel; reading it with `.item()` at run time was a
+    Dynamo graph break, whose warning torch printed at the end of a training program."""
+    from torch._dynamo.utils import counters
+    counters.clear()
+    with tf.Graph().as_default():
+        x, h = _chain()
+        labels = tf.placeholder(tf.int32, [None])
+        out = tf.reduce_sum(tf.one_hot(labels, 4) * h[:, None], axis=1)
+        feed = {x: np.linspace(-1, 1, 6).astype(np.float32), labels: [0, 3, 1, 2, 5, -1]}
+        with tf.Session() as sess:
+            want = sess.run(out, feed)
+            for _ in range(3 + 2 * hot_plans._TRIAL_RUNS + 2):
+                np.testing.assert_allclose(sess.run(out, feed), want, rtol=1e-6)
+            assert _plan(sess).hot.status in (COMPILED, FALLBACK)
+    assert not counters["graph_break"]
+
 def test_faster_compiled_function_is_kept_and_other_shapes_run_op_by_op(compile_env):
     used = []
     fast = {}

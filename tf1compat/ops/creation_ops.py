@@ -289,10 +289,17 @@ def _one_hot_shape(ctx: Any) -> List[TensorShape]:
 
 def _one_hot_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     axis = node.attrs["axis"]
+    # A constant depth (the usual `tf.one_hot(x, n_classes)`) is baked in: reading it from
+    # the tensor is a host sync, and a graph break inside a compiled plan.
+    known = static_ints(node, 1)
+    static_depth = known[0] if known is not None and len(known) == 1 else None
 
     def one_hot(indices: torch.Tensor, depth: Any, on: torch.Tensor, off: torch.Tensor
                 ) -> torch.Tensor:
-        n = int(depth.item()) if isinstance(depth, torch.Tensor) else int(depth)
+        if static_depth is not None:
+            n = static_depth
+        else:
+            n = int(depth.item()) if isinstance(depth, torch.Tensor) else int(depth)
         for arg, value in (("on_value", on), ("off_value", off)):
             if value.dim():
                 raise errors.InvalidArgumentError(
