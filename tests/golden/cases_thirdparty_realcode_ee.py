@@ -21,6 +21,16 @@
   which its learning rate of 0.09 and prioritized replay amplified to a 10% weight
   difference within one iteration. Fixed: LinSpace is TF's kernel (`start + step * i`,
   the last element `stop`), with TF's graph-build and run-time checks.
+* tensorflow/models research/real_nvp's real_nvp_utils.py (the repository's snapshot is over
+  the size that can be brought here, so only this file was read; the model file was not
+  run): its squeeze / unsqueeze / ordered squeeze, depool, sparse_to_dense one-hot,
+  convnet with train-mode batch norm, weight-normed conv, lagged batch_norm_log_diff and
+  stable_var on a seeded 4x8x8x3 batch, then 5 Adam steps: seeded initial values, every
+  output and the losses equal TF's (1412.5586 vs 1412.5587), variables after the steps
+  within 2.4e-5 relative. The last case pins the lagged batch norm; the module's own
+  version reads the moving mean and step for the lagged mean with nothing ordering those
+  reads against their updates in the same run (a race in the program: TF's order varies,
+  tf1compat reads first), so the case orders them.
 """
 
 import numpy as np
@@ -123,3 +133,48 @@ def case_dopamine_c51_target_distribution(tf):
         values = sess.run({"support": support, "delta_z": delta_z, "projection": projection})
     values["support_bits"] = values["support"].view(np.int32).tolist()
     return values
+
+
+def case_real_nvp_lagged_batch_norm(tf):
+    """research/real_nvp's batch_norm_log_diff with a lag: moments over N, H, W, the
+    variance through the max-scaled square, moving statistics mixed in through
+    `stop_gradient` and debiased by `1 - lag ** (step + 1)`, and the updates (assign_sub of
+    a check_numerics'd delta under `colocate_with`, a float step counter) tied in by
+    adding `0 * new_mean * new_var * new_step`; three runs on one batch."""
+    lag, decay = 0.95, 0.1
+    x = tf.constant(np.random.RandomState(0).randn(4, 5, 5, 3).astype(np.float32) * 2 + 1)
+    with tf.variable_scope("bn"):
+        var = tf.get_variable("var", [3], initializer=tf.constant_initializer(1.0),
+                              trainable=False)
+        mean = tf.get_variable("mean", [3], initializer=tf.constant_initializer(0.0),
+                               trainable=False)
+        step = tf.get_variable("step", [], initializer=tf.constant_initializer(0.0),
+                               trainable=False)
+    batch_mean, _ = tf.nn.moments(x, [0, 1, 2], name="batch_norm")
+    squares = tf.square(x - batch_mean)
+    max_sqr = tf.reduce_max(squares, [0, 1, 2])
+    batch_var = tf.reduce_mean(squares / max_sqr, [0, 1, 2]) * max_sqr
+    used_mean = batch_mean - (1 - lag) * (batch_mean - tf.stop_gradient(mean))
+    used_mean /= (1.0 - lag ** (step + 1))
+    used_var = batch_var - (1 - lag) * (batch_var - tf.stop_gradient(var))
+    used_var /= (1.0 - lag ** (step + 1))
+    # The project reads `mean` and `step` for used_mean with nothing ordering those reads
+    # against their updates in the same run (TF's order varies; tf1compat reads first):
+    # here the updates wait for both reads.
+    with tf.control_dependencies([used_mean, used_var]):
+        with tf.name_scope("bn", "AssignMovingAvg", [mean, batch_mean, decay]), \
+                tf.colocate_with(mean):
+            new_mean = tf.assign_sub(mean, tf.check_numerics(decay * (mean - batch_mean),
+                                                              "NaN in moving mean."))
+        with tf.name_scope("bn", "AssignMovingAvg", [var, batch_var, decay]), \
+                tf.colocate_with(var):
+            new_var = tf.assign_sub(var, tf.check_numerics(decay * (var - batch_var),
+                                                           "NaN in moving variance."))
+        with tf.name_scope("bn", "IncrementTime", [step]), tf.colocate_with(step):
+            new_step = tf.assign_add(step, 1.0)
+    used_var += 0.0 * new_mean * new_var * new_step + 1e-8
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        runs = [sess.run([used_mean, used_var]) for _ in range(3)]
+        return {"runs": runs, "state": sess.run([mean, var, step]),
+                "names": [new_mean.op.name, new_var.op.name, new_step.op.name]}
