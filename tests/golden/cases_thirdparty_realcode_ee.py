@@ -20,7 +20,12 @@
   split their mass differently (target distribution off by 1.2e-6 on the first batch),
   which its learning rate of 0.09 and prioritized replay amplified to a 10% weight
   difference within one iteration. Fixed: LinSpace is TF's kernel (`start + step * i`,
-  the last element `stop`), with TF's graph-build and run-time checks.
+  the last element `stop`), with TF's graph-build and run-time checks. Since then C51
+  ends its 2 iterations as TF does with oneDNN off (Q values -1.8536133 / 2.1772566 here,
+  -1.8536146 / 2.1772563 there; TF with oneDNN on differs from both by 1e-4), and
+  Rainbow's first update matches to 1.5e-8 (TF on vs off: 1.1e-8); its weights then
+  drift apart at the rate TF's own two settings do (2e-6 after 40 updates) until a
+  prioritized draw differs, after which the runs diverge, as TF's two settings' do.
 * tensorflow/models research/real_nvp's real_nvp_utils.py (the repository's snapshot is over
   the size that can be brought here, so only this file was read; the model file was not
   run): its squeeze / unsqueeze / ordered squeeze, depool, sparse_to_dense one-hot,
