@@ -24,8 +24,9 @@
   ends its 2 iterations as TF does with oneDNN off (Q values -1.8536133 / 2.1772566 here,
   -1.8536146 / 2.1772563 there; TF with oneDNN on differs from both by 1e-4), and
   Rainbow's first update matches to 1.5e-8 (TF on vs off: 1.1e-8); its weights then
-  drift apart at the rate TF's own two settings do (2e-6 after 40 updates) until a
-  prioritized draw differs, after which the runs diverge, as TF's two settings' do.
+  drift apart at the rate TF's own two settings do (2e-6 after 40 updates, 6e-6 after 50
+  between TF's), until near update 50 the runs jump apart (7e-4) and diverge under the
+  gin file's learning rate of 0.09 (TF's two settings were compared for 50 updates only).
 * tensorflow/models research/real_nvp's real_nvp_utils.py (the repository's snapshot is over
   the size that can be brought here, so only this file was read; the model file was not
   run): its squeeze / unsqueeze / ordered squeeze, depool, sparse_to_dense one-hot,
