@@ -253,16 +253,40 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # n
 
 
 def _linspace_shape(ctx: Any) -> List[TensorShape]:
+    for i, arg in enumerate(("start", "stop", "num")):
+        if ctx.rank(i) not in (None, 0):
+            raise ValueError(f"Shape must be rank 0 but is rank {ctx.rank(i)}\n\t for '{arg}' "
+                             f"{node_desc(ctx)}")
     num = ctx.const(2)
-    return [TensorShape([None if num is None else int(num)])]
+    if num is None:
+        return [TensorShape([None])]
+    if int(num) <= 0:
+        raise ValueError(f"Requires num > 0: {int(num)} {node_desc(ctx, computed=(2,))}")
+    return [TensorShape([int(num)])]
+
+
+def _linspace(start: torch.Tensor, stop: torch.Tensor, num: torch.Tensor) -> torch.Tensor:
+    """TF's LinSpace kernel: `step = (stop - start) / (num - 1)` in T, element i is
+    `start + step * i` and the last is `stop` itself. (torch.linspace counts the upper half
+    back from `stop`, so its values differ from TF's by an ulp: C51's atom supports.)"""
+    for arg, value in (("start", start), ("stop", stop), ("num", num)):
+        if value.dim():
+            raise errors.InvalidArgumentError(
+                None, None, f"{arg} must be a scalar, not shape {list(value.shape)}")
+    n = int(num.item())
+    if n <= 0:
+        raise errors.InvalidArgumentError(None, None, f"Requires num > 0: {n}")
+    if n == 1:
+        return start.reshape(1).clone()
+    step = (stop - start) / (n - 1)
+    index = torch.arange(n - 1, device=start.device).to(start.dtype)
+    return torch.cat([start + step * index, stop.reshape(1)])
 
 
 declare("LinSpace", inputs=["start: T", "stop: T", "num: Tidx"], outputs=["output: T"],
         attrs={"T": Type((D.bfloat16, D.float16, D.float32, D.float64)),
                "Tidx": Type(D.INDEX_TYPES, default=D.int32)},
-        shape=_linspace_shape, grad="none",
-        kernel=lambda node, kctx: (lambda a, b, n: torch.linspace(
-            a.item(), b.item(), int(n.item()), dtype=a.dtype, device=a.device)))
+        shape=_linspace_shape, grad="none", kernel=lambda node, kctx: _linspace)
 
 
 def lin_space(start: Any, stop: Any, num: Any, name: Optional[str] = None) -> Tensor:
