@@ -18,9 +18,17 @@
   from the same stale read and the last writer wins; TF's executor happened to apply the
   other assign last (an ordering TF does not promise), so the comparison runs the G and D
   losses in separate runs.
+* PetarV-/GAT: its Cora training loop (models.GAT and SpGAT, hid_units [8], heads [4, 1],
+  Adam with L2, masked softmax cross entropy / accuracy, contrib bias_add) on a random
+  30-node graph for 6 epochs ran unchanged and printed TF's training and validation
+  losses and accuracies to 1e-6, with dropout 0 and with seeded dropout 0.6, dense and
+  sparse. Nothing to fix; the case pins the dense attention head with seeded dropout.
+* williamleif/GraphSAGE: not run (no time left in the session).
 """
 
-from tests.golden.harness import catch
+import numpy as np
+
+from tests.golden.harness import catch, tolerance
 
 
 def case_bool_dimensions_are_ints(tf):
@@ -49,7 +57,6 @@ def case_stylegan_dlatent_avg_tracked_through_control_dependency(tf):
     """G_style's dlatent_avg: `assign(avg, lerp(batch_avg, avg, beta))` tied to the
     output by `control_dependencies` + `identity`, so each run of the output moves the
     average once; Gs's moving-average copy of it with beta 0 then reads the new value."""
-    import numpy as np
     x = tf.placeholder(tf.float32, [None, 3])
     avg = tf.get_variable("dlatent_avg", shape=[3], initializer=tf.initializers.zeros(),
                           trainable=False)
@@ -69,3 +76,35 @@ def case_stylegan_dlatent_avg_tracked_through_control_dependency(tf):
             sess.run(ema)
             seen.append(sess.run([avg, copy]))
     return {"seen": seen}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_gat_dense_attention_head_seeded_dropout_adam(tf):
+    """PetarV-/GAT's attn_head: 1x1 `tf.layers.conv1d` features and logits,
+    `f_1 + transpose(f_2)` under leaky_relu, softmax with the -1e9 adjacency bias, seeded
+    `tf.nn.dropout(keep_prob)` on coefficients and features, elu; masked softmax
+    cross entropy and Adam with L2 over non-bias variables, three steps."""
+    rs = np.random.RandomState(0)
+    n, f, c = 12, 5, 3
+    adj = (rs.rand(n, n) < 0.2).astype(np.float32)
+    bias = (-1e9 * (1.0 - ((np.maximum(adj, adj.T) + np.eye(n)) > 0)))[None].astype(np.float32)
+    tf.set_random_seed(1)
+    x = tf.constant(rs.rand(1, n, f).astype(np.float32))
+    labels = tf.constant(np.eye(c, dtype=np.float32)[rs.randint(0, c, n)])
+    mask = tf.constant((np.arange(n) < 8).astype(np.float32))
+    seq = tf.nn.dropout(x, 1.0 - 0.4)
+    fts = tf.layers.conv1d(seq, 4, 1, use_bias=False)
+    f_1, f_2 = tf.layers.conv1d(fts, 1, 1), tf.layers.conv1d(fts, 1, 1)
+    coefs = tf.nn.softmax(tf.nn.leaky_relu(f_1 + tf.transpose(f_2, [0, 2, 1])) + bias)
+    coefs = tf.nn.dropout(coefs, 1.0 - 0.4)
+    vals = tf.matmul(coefs, tf.nn.dropout(fts, 1.0 - 0.4))
+    logits = tf.reshape(tf.layers.conv1d(tf.nn.elu(vals), c, 1), [-1, c])
+    loss = tf.nn.softmax_cross_entropy_with_logits_v2(logits=logits, labels=labels)
+    loss = tf.reduce_mean(loss * mask / tf.reduce_mean(mask))
+    l2 = tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()
+                   if v.name not in ["bias", "gamma", "b", "g", "beta"]]) * 0.0005
+    train = tf.train.AdamOptimizer(0.005).minimize(loss + l2)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        losses = [sess.run([train, loss])[1] for _ in range(3)]
+        return {"losses": losses, "kernel": sess.run(tf.trainable_variables()[0])}
