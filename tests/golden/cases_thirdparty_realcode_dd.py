@@ -23,7 +23,9 @@
   30-node graph for 6 epochs ran unchanged and printed TF's training and validation
   losses and accuracies to 1e-6, with dropout 0 and with seeded dropout 0.6, dense and
   sparse. Nothing to fix; the case pins the dense attention head with seeded dropout.
-* williamleif/GraphSAGE: not run (no time left in the session).
+* williamleif/GraphSAGE: not run. Its utils need networkx 1.x / <= 2.3 (`G.node`,
+  `G.nodes()[0]`); 1.11 and 2.3 do not import on Python 3.11 with NumPy 2 (`fractions.gcd`,
+  `np.float_`), so its data loading cannot run here on either side.
 """
 
 import numpy as np
