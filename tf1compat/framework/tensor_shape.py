@@ -43,11 +43,13 @@ class Dimension:
         if value is None:
             self._value = None
             return
-        if isinstance(value, bool) or not hasattr(value, "__index__"):
+        if not hasattr(value, "__index__"):
             raise TypeError(
                 "Dimension value must be integer or None or have an __index__ method, "
                 f"got value '{value!r}' with type '{type(value)}'")
-        value = value.__index__()
+        # A bool is an int to TF (StyleGAN's noise shape `[1, use_noise, h, w]`); TF 1.x
+        # stores int(value), so True becomes 1.
+        value = int(value.__index__())
         if value < 0:
             raise ValueError(f"Dimension {value} must be >= 0")
         self._value = value
