@@ -14,8 +14,8 @@
   `context.in_eager_mode()` and a graph tensor's `_shape_tuple()`; its AMSGrad imports
   `resource_variable_ops` (`resource_scatter_add`). With those, under tf1compat 20 of
   its 28 test files that run offline pass unchanged (test_array_ops fails as under
-  TF 2.21: `tf.constant(v, shape=<tensor>)` is TF 2's NotImplementedError where TF 1.15 raised the TypeError
-  `alphas` catches). Not compared file by file with the oracle: the oracle's contrib
+  TF 2.21: `tf.constant(v, shape=<tensor>)` is TF 2's NotImplementedError where TF 1.15
+  raised the TypeError `alphas` catches). Not compared file by file with the oracle: the oracle's contrib
   stand-in lacked `xavier_initializer` when the session ran out. The cases restate those
   imports.
 """
