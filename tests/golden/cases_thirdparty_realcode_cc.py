@@ -10,14 +10,13 @@
   transposed convolution of run-time size), which TF cannot import (warned).
 * tensorlayer/tensorlayer 1.11.1: failed at import on tf1compat; its array_ops imports
   `shape_internal` (tensorflow.python.ops.array_ops), `gen_array_ops.fill/reshape`,
-  `constant_op._tensor_shape_tensor_conversion_function` and calls
-  `context.in_eager_mode()` and a graph tensor's `_shape_tuple()`; its AMSGrad imports
-  `resource_variable_ops` (`resource_scatter_add`). With those, under tf1compat 20 of
-  its 28 test files that run offline pass unchanged (test_array_ops fails as under
-  TF 2.21: `tf.constant(v, shape=<tensor>)` is TF 2's NotImplementedError where TF 1.15
-  raised the TypeError `alphas` catches). Not compared file by file with the oracle: the oracle's contrib
-  stand-in lacked `xavier_initializer` when the session ran out. The cases restate those
-  imports.
+  `constant_op._tensor_shape_tensor_conversion_function` and calls `context.in_eager_mode()`
+  and a graph tensor's `_shape_tuple()`; its AMSGrad imports `resource_variable_ops`
+  (`resource_scatter_add`). With those, under tf1compat 20 of its 28 test files that run
+  offline pass unchanged (test_array_ops fails as under TF 2.21: `tf.constant(v,
+  shape=<tensor>)` is TF 2's NotImplementedError where TF 1.15 raised the TypeError `alphas`
+  catches). Not compared file by file with the oracle: the oracle's contrib stand-in lacked
+  `xavier_initializer` when the session ran out. The cases restate those imports.
 """
 
 from tests.golden.cases_thirdparty_realcode_o import _internal
