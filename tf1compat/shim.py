@@ -48,6 +48,9 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.random_ops": "tf1compat.internal.random_ops",
     "tensorflow.python.ops.nccl_ops": "tf1compat.internal.nccl_ops",
     "tensorflow.python.ops.gen_random_ops": "tf1compat.internal.gen_random_ops",
+    "tensorflow.python.ops.gen_array_ops": "tf1compat.internal.gen_array_ops",
+    "tensorflow.python.ops.resource_variable_ops":
+        "tf1compat.internal.resource_variable_ops",
     # gradient-checkpointing keeps TF's own tf.gradients before patching tf.gradients.
     "tensorflow.python.ops.gradients": "tf1compat.autodiff.gradients",
     "tensorflow.python.ops.gradients_impl": "tf1compat.autodiff.gradients",

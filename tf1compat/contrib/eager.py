@@ -14,7 +14,7 @@ from typing import Any, Callable, Generator, Optional
 from tf1compat.eager.context import (ASYNC, DEVICE_PLACEMENT_EXPLICIT, DEVICE_PLACEMENT_SILENT,
                                      DEVICE_PLACEMENT_SILENT_FOR_INT32, DEVICE_PLACEMENT_WARN,
                                      SYNC, enable_eager_execution, executing_eagerly,
-                                     num_gpus)
+                                     in_eager_mode, num_gpus)
 from tf1compat.eager.function import TensorSpec, defun
 from tf1compat.eager.function import function
 from tf1compat.eager.test_modes import run_all_in_graph_and_eager_modes as \
@@ -36,11 +36,6 @@ __all__ = ["Variable", "GradientTape", "implicit_gradients", "implicit_value_and
            "DEVICE_PLACEMENT_SILENT_FOR_INT32", "SYNC", "ASYNC",
            "run_test_in_graph_and_eager_modes", "run_all_tests_in_graph_and_eager_modes"]
 # (Checkpoint, Saver, Iterator and Network resolve through __getattr__ when used.)
-
-
-def in_eager_mode() -> bool:
-    """Deprecated TF alias of `executing_eagerly()`."""
-    return executing_eagerly()
 
 
 def in_graph_mode() -> bool:

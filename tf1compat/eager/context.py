@@ -23,7 +23,7 @@ from tf1compat.runtime import config as _config
 from tf1compat.runtime.placement import cuda_device_count
 
 __all__ = ["enable_eager_execution", "disable_eager_execution", "executing_eagerly",
-           "eager_mode", "graph_mode", "num_gpus", "DEVICE_PLACEMENT_EXPLICIT",
+           "in_eager_mode", "eager_mode", "graph_mode", "num_gpus", "DEVICE_PLACEMENT_EXPLICIT",
            "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT",
            "DEVICE_PLACEMENT_SILENT_FOR_INT32", "SYNC", "ASYNC", "enable_v2_behavior",
            "context"]
@@ -43,6 +43,11 @@ _options: dict = {"set": False, "config": None, "device_policy": None,
 def executing_eagerly() -> bool:
     """`tf.executing_eagerly()`."""
     return _context._state["eager"]
+
+
+def in_eager_mode() -> bool:
+    """TF's deprecated alias of `executing_eagerly()` (TF 1.x-era libraries still call it)."""
+    return executing_eagerly()
 
 
 def enable_eager_execution(config: Any = None, device_policy: Optional[int] = None,

@@ -105,16 +105,19 @@ def _object_full(dims: list, item: Any) -> np.ndarray:
     return out
 
 
-def _shape_to_tensor(value: TensorShape, dtype: Any = None, name: Optional[str] = None,
-                     as_ref: bool = False) -> Tensor:
+def _tensor_shape_tensor_conversion_function(value: TensorShape, dtype: Any = None,
+                                             name: Optional[str] = None,
+                                             as_ref: bool = False) -> Tensor:
+    """A fully known TensorShape as an int32 Const (int64 for a dim of 2**31 or more),
+    `shape_as_tensor` (TF's name: TF-internal callers import it)."""
     if not value.is_fully_defined():
         raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
     dims = value.as_list()
     if dtype is None:
         dtype = _dtypes.int64 if any(d >= 2**31 for d in dims) else _dtypes.int32
     elif dtype not in (_dtypes.int32, _dtypes.int64):
-        raise TypeError(f"Cannot convert a list containing a tensor of dtype {dtype} to "
-                        f"{dtype} (Tensor is: {value!r})")
+        raise TypeError(f"Cannot convert TensorShape {value} to dtype {dtype}. "
+                        "Allowed dtypes are tf.int32 and tf.int64.")
     return constant(dims, dtype=dtype, name=name or "shape_as_tensor")
 
 
@@ -127,5 +130,6 @@ def _dimension_to_tensor(value: Dimension, dtype: Any = None, name: Optional[str
     return constant(value.value, dtype=dtype or _dtypes.int32, name=name or "Const")
 
 
-register_tensor_conversion_function(TensorShape, _shape_to_tensor, 100)
+register_tensor_conversion_function(TensorShape, _tensor_shape_tensor_conversion_function,
+                                    100)
 register_tensor_conversion_function(Dimension, _dimension_to_tensor, 100)

@@ -116,6 +116,11 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self._shape
 
+    def _shape_tuple(self) -> Any:
+        """TF's private static-shape tuple (None for an unknown rank, None dims kept):
+        TF-internal helpers and TensorLayer 1.x's `alphas` read it."""
+        return None if self._shape.dims is None else tuple(self._shape.as_list())
+
     def set_shape(self, shape: Any) -> None:
         """Merges `shape` into the static shape (ValueError if incompatible), as TF."""
         shape = as_shape(shape)

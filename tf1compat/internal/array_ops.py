@@ -2,8 +2,8 @@
 
 # ruff: noqa: F401
 from tf1compat.ops.array_ops import (concat, expand_dims, identity, placeholder,
-                                     placeholder_with_default, rank, reshape, shape, shape_n,
-                                     size, split, squeeze, stack, stop_gradient, unstack)
+                                     placeholder_with_default, rank, reshape, shape, shape_internal,
+                                     shape_n, size, split, squeeze, stack, stop_gradient, unstack)
 from tf1compat.ops.creation_ops import fill, one_hot, ones, ones_like, zeros, zeros_like
 from tf1compat.ops.indexing_ops import (boolean_mask, gather, gather_nd, scatter_nd,
                                         sequence_mask, where, where_v2)
