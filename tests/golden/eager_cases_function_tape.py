@@ -8,34 +8,13 @@ are captured as handles, and gradients with respect to them sum their reads.
 import numpy as np
 
 
-def _model(tf):
-    return tf.keras.Sequential([
+def _fitted(tf, opt):
+    """Three TF 2-style training steps of a small Keras model with `opt`: the losses,
+    the last step's gradients and the trained weights."""
+    model = tf.keras.Sequential([
         tf.keras.layers.Dense(4, activation="relu", input_shape=(3,),
                               kernel_initializer=tf.keras.initializers.Constant(0.5)),
         tf.keras.layers.Dense(1, kernel_initializer="ones")])
-
-
-def case_training_step_with_tf_train_optimizer(tf):
-    model = _model(tf)
-    opt = tf.train.GradientDescentOptimizer(0.1)
-
-    @tf.function
-    def train_step(x, y):
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean(tf.square(model(x) - y))
-        grads = tape.gradient(loss, model.trainable_variables)
-        opt.apply_gradients(zip(grads, model.trainable_variables))
-        return loss
-
-    x = np.arange(6, dtype=np.float32).reshape(2, 3) / 10
-    y = np.ones((2, 1), np.float32)
-    losses = [train_step(x, y).numpy() for _ in range(3)]
-    return {"losses": losses, "weights": [v.numpy() for v in model.trainable_variables]}
-
-
-def case_training_step_with_keras_optimizer(tf):
-    model = _model(tf)
-    opt = tf.keras.optimizers.Adam(0.05)
 
     @tf.function
     def train_step(x, y):
@@ -51,6 +30,14 @@ def case_training_step_with_keras_optimizer(tf):
     return {"losses": [loss.numpy() for loss, _ in out],
             "last_grads": [g.numpy() for g in out[-1][1]],
             "weights": [v.numpy() for v in model.trainable_variables]}
+
+
+def case_training_step_with_tf_train_optimizer(tf):
+    return _fitted(tf, tf.train.GradientDescentOptimizer(0.1))
+
+
+def case_training_step_with_keras_optimizer(tf):
+    return _fitted(tf, tf.keras.optimizers.Adam(0.05))
 
 
 def case_gradients_of_a_variable_inside_a_function(tf):
