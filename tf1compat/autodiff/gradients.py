@@ -48,7 +48,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients",
+__all__ = ["gradients", "hessians", "jacobian_op", "variable_source", "AggregationMethod",
+           "UnconnectedGradients",
            "gradient_kernel"]
 
 
@@ -397,7 +398,7 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")
     ys = _as_list(ys)
-    xs = [_variable_source(x) if _is_resource_variable(x) else x for x in _as_list(xs)]
+    xs = [variable_source(x) if _is_resource_variable(x) else x for x in _as_list(xs)]
     if grad_ys is not None:
         grad_ys = _as_list(grad_ys)
     try:
@@ -441,13 +442,14 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     return final
 
 
-def _variable_source(var: Any) -> Tensor:
-    """The tensor a resource variable is differentiated through: its handle; inside a
-    function traced under eager execution, the handle the trace captured for it (which
-    the function's reads of it consume)."""
+def variable_source(var: Any, graph: Optional[Graph] = None) -> Tensor:
+    """The tensor a resource variable is differentiated through in `graph` (default:
+    the current one): its handle; inside a function traced under eager execution, the
+    handle the trace captured for it (which the function's reads of it consume)."""
     handle = var.handle
     if getattr(handle, "_is_eager_tensor", False):
-        capture = getattr(get_default_graph(), "_capture_eager_tensor", None)
+        graph = get_default_graph() if graph is None else graph
+        capture = getattr(graph, "_capture_eager_tensor", None)
         if capture is None:
             raise RuntimeError("tf.gradients is not supported when eager execution is "
                                "enabled. Use tf.GradientTape instead.")

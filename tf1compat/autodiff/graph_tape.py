@@ -95,10 +95,8 @@ class GraphRecording:
         resource variable's handle (an eager variable's captured one), a ref variable's
         VariableV2 output."""
         if getattr(var, "_is_resource_variable", False):
-            handle = var.handle
-            if getattr(handle, "_is_eager_tensor", False):
-                return self.graph._capture_eager_tensor(handle)
-            return handle
+            from tf1compat.autodiff.gradients import variable_source
+            return variable_source(var, self.graph)
         return var._ref()
 
     def _variables_by_source(self) -> Dict[Tensor, Any]:
@@ -132,12 +130,17 @@ class GraphRecording:
                 accessed.append(var)
         return accessed
 
-    def variables(self) -> List[Any]:
-        """The watched variables: explicitly watched, then those accessed."""
+    def _spanned(self) -> List[Operation]:
+        """The ops created while the tape recorded, in creation order."""
+        return [op for op in self.graph._ops if self._in_span(op)]
+
+    def variables(self, spanned: Optional[List[Operation]] = None) -> List[Any]:
+        """The watched variables: explicitly watched, then those accessed (read by
+        `spanned`, the ops created while the tape recorded)."""
         found = list(self.watched_variables)
         if self.watch_accessed_variables:
-            ops = [op for op in self.graph._ops if self._in_span(op)]
-            for var in self._accessed(ops, self._variables_by_source()):
+            spanned = self._spanned() if spanned is None else spanned
+            for var in self._accessed(spanned, self._variables_by_source()):
                 if not any(var is v for v in found):
                     found.append(var)
         return found
@@ -146,7 +149,8 @@ class GraphRecording:
     def _sources_and_constants(self, targets: List[Tensor]) -> tuple:
         """(the watched source tensors, the ops between them and `targets` the tape did
         not record: the gradient treats their outputs as constants)."""
-        variables = self.variables()
+        spanned = self._spanned()
+        variables = self.variables(spanned)
         sources: Set[Tensor] = set(self.watched)
         recorded: Set[Operation] = set()
         for var in variables:
@@ -158,7 +162,6 @@ class GraphRecording:
                 recorded.add(snapshot._op)
                 sources.add(snapshot)
         connected = set(sources)
-        spanned = [op for op in self.graph._ops if self._in_span(op)]
         changed = True
         while changed:     # to a fixed point: a loop's back edge is created after its use
             changed = False
