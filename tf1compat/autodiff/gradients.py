@@ -49,8 +49,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 
 __all__ = ["gradients", "hessians", "jacobian_op", "variable_source", "AggregationMethod",
-           "UnconnectedGradients",
-           "gradient_kernel"]
+           "UnconnectedGradients", "gradient_kernel"]
 
 
 class AggregationMethod:
