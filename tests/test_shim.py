@@ -93,7 +93,8 @@ def test_framework_ops_tensor_like_base():
 def test_tpu_program_imports():
     # tensorflow/tpu's efficientnet/mnasnet and google-research/simclr import these at module
     # level: TF 2's summaries (tf.compat.v2), the TPU context (single replica: no shards),
-    # and XLA's op wrappers, whose ops say they need an XLA compilation when used.
+    # TF 2's graph functions beside them, and XLA's op wrappers, whose ops say they need an
+    # XLA compilation when used.
     code = textwrap.dedent("""
         import tf1compat; tf1compat.install()
         import tensorflow.compat.v1 as tf
@@ -102,7 +103,8 @@ def test_tpu_program_imports():
         from tensorflow.compiler.tf2xla.python import xla
         assert tf2 is tf.compat.v2 and tf2.summary.scalar is not None
         print("shards", tpu_function.get_tpu_context().number_of_shards)
-        for thunk in (lambda: xla.replica_id(), lambda: tf2.constant(1)):
+        print("v2", tf2.constant(1).name, tf2.reduce_sum(tf.ones([2]), keepdims=True).shape)
+        for thunk in (lambda: xla.replica_id(), lambda: tf2.image.resize):
             try:
                 thunk()
             except NotImplementedError as e:
@@ -110,10 +112,10 @@ def test_tpu_program_imports():
     """)
     proc = _run_python(code)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split("\n")[:3] == [
-        "shards None", "NI tensorflow.compiler.tf2xla.python.xla.replica_id is not implemented "
-        "by tf1compat", "NI tf.compat.v2.constant is part of TensorFlow 2's API, which "
-        "tf1compat does not implement"]
+    assert proc.stdout.split("\n")[:4] == [
+        "shards None", "v2 Const:0 (1,)",
+        "NI tensorflow.compiler.tf2xla.python.xla.replica_id is not implemented by tf1compat",
+        "NI tf.compat.v2.image.resize is not implemented by tf1compat"]
 
 
 def test_unknown_internal_path_is_a_clear_import_error():

@@ -1,0 +1,87 @@
+"""`tf.compat.v2` built over tf1compat's v1 objects (api/compat_v2.py): every recorded name
+resolves or says why not; v2's argument forms and fixed defaults reach the v1 functions."""
+
+from __future__ import annotations
+
+import pytest
+
+import tf1compat as tf
+from tf1compat.api import _tf_v2_names as names
+from tf1compat.framework.missing import UnimplementedAPIError
+
+
+def _all_paths():
+    for table in (names.SHARED, names.DIFFERING):
+        for ns, entries in table.items():
+            for name in entries:
+                yield f"{ns}.{name}" if ns else name
+
+
+def _get(path):
+    obj = tf.compat.v2
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def test_every_recorded_name_resolves_or_says_it_is_not_implemented():
+    resolved, unimplemented = 0, []
+    for path in _all_paths():
+        try:
+            _get(path)
+            resolved += 1
+        except UnimplementedAPIError as e:
+            assert f"tf.compat.v2.{path}" in str(e) or "counterpart" in str(e), str(e)
+            unimplemented.append(path)
+    # tf1compat implements nearly all of TF 1.x's API: what v2 shares with it resolves.
+    assert resolved > 0.9 * (resolved + len(unimplemented)), unimplemented
+
+
+def test_v2_only_names_and_unbuilt_forms_raise_not_implemented():
+    for path in ("image.resize", "saved_model.load", "autodiff.ForwardAccumulator"):
+        with pytest.raises(NotImplementedError, match=f"tf.compat.v2.{path}"):
+            _get(path)
+
+
+def test_a_typo_suggests_close_names():
+    with pytest.raises(AttributeError, match="Did you mean tf.compat.v2.reduce_sum"):
+        getattr(tf.compat.v2, "reduce_summ")
+
+
+def test_shared_names_are_the_v1_objects_and_namespaces_list_them():
+    v2 = tf.compat.v2
+    assert v2.nn.relu is tf.nn.relu and v2.linalg.inv is tf.linalg.inv
+    assert v2.keras.layers.Dense is tf.keras.layers.Dense
+    assert v2.losses.mean_squared_error is tf.keras.losses.mean_squared_error
+    assert {"relu", "conv2d", "max_pool"} <= set(dir(v2.nn))
+    assert {"nn", "math", "keras", "summary", "compat", "reduce_sum"} <= set(dir(v2))
+
+
+def test_v2_arguments_reach_v1_by_name_and_unknown_ones_are_refused():
+    v2 = tf.compat.v2
+    with tf.Graph().as_default():
+        x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        assert v2.reduce_sum(x, 1, True).shape.as_list() == [2, 1]
+        with pytest.raises(TypeError):
+            v2.reduce_sum(x, keep_dims=True)        # v1's spelling is not v2's
+        y = v2.nn.max_pool(tf.zeros([1, 4, 4, 1]), ksize=2, strides=2, padding="SAME")
+        assert y.shape.as_list() == [1, 2, 2, 1]
+
+
+def test_keras_v2_recurrent_classes_keep_v1_instances_and_change_defaults():
+    v2 = tf.compat.v2
+    layer = v2.keras.layers.GRU(2)
+    assert isinstance(layer, tf.keras.layers.GRU) and layer.reset_after
+    assert type(layer).__name__ == "GRU"
+    assert tf.keras.layers.GRU(2).reset_after is False
+    assert v2.keras.layers.LSTMCell(2).get_config()["recurrent_activation"] == "sigmoid"
+
+
+def test_variable_class_recognises_every_variable():
+    v2 = tf.compat.v2
+    with tf.Graph().as_default():
+        v = v2.Variable(1.0)
+        assert v.op.type == "VarHandleOp"
+        assert isinstance(tf.Variable(1.0, use_resource=False), v2.Variable)
+        assert issubclass(type(v), v2.Variable)
+        assert not isinstance(1.0, v2.Variable)
