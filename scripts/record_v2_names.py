@@ -1,148 +1,228 @@
-"""Records how TF 2.21's `tf.compat.v2` namespaces relate to `tf.compat.v1`'s into
-tf1compat/api/_tf_v2_names.py.
+"""Records how TF 1.15's `tf.compat.v2` relates to its `tf.compat.v1` into
+tf1compat/api/_tf_v2_names.py, from TF 1.15's own sources (no TF is run).
 
-    /tmp/tf/bin/python scripts/record_v2_names.py
+    pip download tensorflow-cpu==1.15.0 --no-deps --python-version 3.7 \
+        --only-binary=:all: -d /tmp/tf115dl
+    python3 -m zipfile -e /tmp/tf115dl/tensorflow_cpu-1.15.0-*.whl /tmp/tf115src
+    python3 scripts/record_v2_names.py /tmp/tf115src/tensorflow_core
 
-For every public name of compat.v2 (Keras through tf-keras, as TF 1.15 shipped it beside
-the v1 API) the file says whether v1's object serves it unchanged (the same object, or a
-function taking v2's arguments in v2's order with v2's defaults), which arguments the v2
-form takes where it differs, or that only v2 has the name. tf1compat/api/compat_v2.py
-builds `tf.compat.v2` from it over tf1compat's own v1 objects.
+TF 1.15 generated its API as Python files of imports (`from tensorflow.python.ops.array_ops
+import where_v2 as where`), one package per namespace, for v1 (`_api/v1/compat/v1`, Keras'
+`python/keras/api/_v1`) and v2 (`_api/v1/compat/v2`, `python/keras/api/_v2`). For every
+public v2 name the table says whether v1's object serves it (v1 exports the same function,
+or one taking v2's arguments in v2's order with v2's defaults), v2's parameters and
+defaults where it differs (read from the function's definition), or that only v2 has it.
+tf1compat/api/compat_v2.py builds `tf.compat.v2` from it over tf1compat's v1 objects.
 """
 
 from __future__ import annotations
 
-import inspect
+import ast
 import os
 import pprint
 import sys
-import types
-
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Not walked: `compat` re-exports both APIs, `raw_ops` is shared (tf1compat's own table),
-# `lite`, `tpu`, `xla`, `mlir` and `experimental` are TF 2 only machinery, `estimator`
-# left TF in 2.16, `summary` is tf1compat's summary_v2 module.
-SKIPPED = {"compat", "raw_ops", "lite", "tpu", "xla", "mlir", "experimental", "estimator",
-           "summary"}
+# Not recorded: `compat` re-exports both APIs, `raw_ops` is v1's (compat_v2.py says so),
+# `summary` is TensorBoard's (tf1compat's api/summary_v2.py), `estimator` is
+# tensorflow_estimator's, `lite` is TF Lite's converter.
+SKIPPED = {"compat", "raw_ops", "summary", "estimator", "lite"}
 
 
-def _parameters(fn) -> tuple | None:
-    """v2's parameters as Python spells them: names, '*' before keyword-only ones,
-    '*args' / '**kwargs' for the variadic ones; None when Python cannot say."""
+class _Sources:
+    """TF 1.15's Python files under `core` (tensorflow_core), parsed once each."""
+
+    def __init__(self, core: str):
+        self.core = core
+        self._trees: dict = {}
+
+    def path(self, module: str) -> str:
+        parts = module.split(".")
+        assert parts[0] == "tensorflow", module
+        return os.path.join(self.core, *parts[1:])
+
+    def tree(self, module: str) -> ast.Module | None:
+        if module not in self._trees:
+            base = self.path(module)
+            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+                if os.path.exists(candidate):
+                    with open(candidate, encoding="utf-8") as f:
+                        self._trees[module] = ast.parse(f.read())
+                    break
+            else:
+                self._trees[module] = None
+        return self._trees[module]
+
+    def is_package(self, module: str) -> bool:
+        return os.path.exists(os.path.join(self.path(module), "__init__.py"))
+
+
+def _api(sources: _Sources, package: str, ns: str, out: dict) -> None:
+    """{namespace: {name: (module, symbol)}} of one API package and the packages below it;
+    a namespace's entry for a child namespace is ("<namespace>", its API package)."""
+    names = out.setdefault(ns, {})
+    tree = sources.tree(package)
+    for node in tree.body if tree else ():
+        if not isinstance(node, ast.ImportFrom) or node.module is None or node.level:
+            continue
+        for alias in node.names:
+            name = alias.asname or alias.name
+            if name.startswith("_"):
+                continue
+            child = f"{node.module}.{alias.name}"
+            if sources.is_package(child) and ("._api." in child or ".api._v" in child):
+                if ns == "" and name in SKIPPED:
+                    continue
+                names[name] = ("<namespace>", child)
+                _api(sources, child, f"{ns}.{name}" if ns else name, out)
+            else:
+                names[name] = (node.module, alias.name)
+
+
+def _literal(node: ast.expr):
+    """A default as the table holds it: a Python literal, ("__dtype__", name) for
+    `dtypes.int32`, else ("__unrecorded__",)."""
     try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
+        return ast.literal_eval(node)
+    except ValueError:
+        pass
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id in ("dtypes", "_dtypes"):
+        return ("__dtype__", node.attr)
+    return ("__unrecorded__",)
+
+
+def _definition(sources: _Sources, module: str, symbol: str, depth: int = 0):
+    """The top-level `def`/`class` that `module.symbol` names (following `a = b` aliases
+    and imports of the same name), or None."""
+    tree = sources.tree(module)
+    if tree is None or depth > 4:
         return None
-    out, starred = [], False
-    for p in params:
-        if p.kind is p.VAR_POSITIONAL:
-            out.append("*" + p.name)
-            starred = True
-        elif p.kind is p.VAR_KEYWORD:
-            out.append("**" + p.name)
-        else:
-            if p.kind is p.KEYWORD_ONLY and not starred:
-                out.append("*")
-                starred = True
-            out.append(p.name)
-    return tuple(out)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == symbol:
+            return node
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == symbol
+                                                for t in node.targets):
+            if isinstance(node.value, ast.Name):
+                return _definition(sources, module, node.value.id, depth + 1)
+            return None
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                if (alias.asname or alias.name) == symbol:
+                    return _definition(sources, node.module, alias.name, depth + 1)
+    return None
 
 
-def _serves(v1, v2) -> bool:
-    """True when every call of v2's function means the same to v1's: same parameters in
-    the same order and with the same defaults, v1 taking at most more after them."""
-    if isinstance(v1, type) or isinstance(v2, type) or not callable(v1):
+def _parameters(node) -> tuple | None:
+    """A function's parameters (names, '*' before keyword-only ones, '*args'/'**kwargs')
+    and {name: default}; None for a class or what the sources do not define plainly."""
+    if not isinstance(node, ast.FunctionDef):
+        return None
+    a = node.args
+    positional = a.posonlyargs + a.args
+    names = [p.arg for p in positional]
+    defaults = {p.arg: _literal(d) for p, d in zip(positional[len(positional) -
+                                                              len(a.defaults):], a.defaults)}
+    if a.vararg:
+        names.append("*" + a.vararg.arg)
+    elif a.kwonlyargs:
+        names.append("*")
+    for p, d in zip(a.kwonlyargs, a.kw_defaults):
+        names.append(p.arg)
+        if d is not None:
+            defaults[p.arg] = _literal(d)
+    if a.kwarg:
+        names.append("**" + a.kwarg.arg)
+    return tuple(names), defaults
+
+
+def _serves(v1: tuple | None, v2: tuple | None) -> bool:
+    """v1's function takes every v2 call to mean the same: v2's parameters are the first
+    of v1's (a `_sentinel` aside), with the same defaults."""
+    if v1 is None or v2 is None:
         return False
-    try:
-        p1 = [p for p in inspect.signature(v1).parameters.values() if p.name != "_sentinel"]
-        p2 = list(inspect.signature(v2).parameters.values())
-    except (TypeError, ValueError):
-        return False
-    if len(p2) > len(p1):
-        return False
-    return all(a.name == b.name and a.kind == b.kind and
-               (a.default is b.default or a.default == b.default) for a, b in zip(p1, p2))
+    names1 = [n for n in v1[0] if n != "_sentinel"]
+    names2 = list(v2[0])
+    return names1[:len(names2)] == names2 and all(
+        v1[1].get(n, "<none>") == v2[1].get(n, "<none>") for n in names2)
 
 
-def _resolve(module, path: str):
-    for part in path.split("."):
-        module = getattr(module, part, None)
-    return module
-
-
-def _walk(v2, v1, ns: str, out: dict, depth: int) -> None:
-    shared, differing, only = [], {}, []
-    for name in sorted(n for n in dir(v2) if not n.startswith("_")):
-        try:
-            obj2 = getattr(v2, name)
-        except AttributeError:
-            continue
-        path = f"{ns}.{name}" if ns else name
-        obj1 = getattr(v1, name, None) if v1 is not None else None
-        if isinstance(obj2, types.ModuleType):
-            if (depth == 0 and name in SKIPPED) or not obj2.__name__.startswith(
-                    ("tensorflow", "tf_keras")):
+def _compare(sources: _Sources, v1: dict, v2: dict) -> dict:
+    """{namespace: (shared, differing {name: parameters}, v2 only)} and the aliases."""
+    tables, aliases = {}, {}
+    packages = {}
+    for ns, names in sorted(v2.items()):
+        shared, differing, only = [], {}, []
+        for name, (module, symbol) in sorted(names.items()):
+            path = f"{ns}.{name}" if ns else name
+            if module == "<namespace>":
+                if symbol in packages:
+                    aliases[path] = packages[symbol]
+                else:
+                    packages[symbol] = path
                 continue
-            alias = out["modules"].get(id(obj2))
-            if alias is not None:
-                out["aliases"][path] = alias
-                continue
-            out["modules"][id(obj2)] = path
-            if obj2.__name__.startswith("tf_keras") and not path.startswith("keras"):
-                # v2's `losses`, `metrics`, `optimizers`, `initializers` are Keras': their
-                # v1 counterparts are under v1's `keras`, not v1's TF1 namespaces.
-                out["counterparts"][path] = f"keras.{path}"
-                obj1 = _resolve(v1, f"keras.{path}")
-            _walk(obj2, obj1 if isinstance(obj1, types.ModuleType) else None, path, out,
-                  depth + 1)
-            continue
-        if obj1 is None:
-            only.append(name)
-        elif obj1 is obj2 or _serves(obj1, obj2):
-            shared.append(name)
-        else:
-            differing[name] = _parameters(obj2) if callable(obj2) and not isinstance(
-                obj2, type) else None
-    out["namespaces"][ns] = (shared, differing, only)
+            counterpart = v1.get(ns, {}).get(name)
+            if counterpart is None:
+                only.append(name)
+            elif counterpart == (module, symbol):
+                shared.append(name)
+            else:
+                params2 = _parameters(_definition(sources, module, symbol))
+                params1 = _parameters(_definition(sources, *counterpart))
+                if _serves(params1, params2):
+                    shared.append(name)
+                else:
+                    differing[name] = params2
+        tables[ns] = (shared, differing, only)
+    return tables, aliases
 
 
-def main() -> int:
-    import tensorflow.compat.v1 as v1
-    import tensorflow.compat.v2 as v2
-    out = {"namespaces": {}, "aliases": {}, "modules": {}, "counterparts": {}}
-    _walk(v2, v1, "", out, 0)
+# TF 1.15's compat.v2 sets these to Keras' namespaces after its imports (the generated
+# files do not say so).
+KERAS_ALIASES = {name: f"keras.{name}" for name in ("losses", "metrics", "optimizers",
+                                                    "initializers")}
+
+
+def main(argv: list) -> int:
+    core = argv[0] if argv else "/tmp/tf115src/tensorflow_core"
+    sources = _Sources(core)
+    v1, v2 = {}, {}
+    _api(sources, "tensorflow._api.v1.compat.v1", "", v1)
+    _api(sources, "tensorflow._api.v1.compat.v2", "", v2)
+    v1.setdefault("", {})["keras"] = ("<namespace>", "tensorflow.python.keras.api._v1.keras")
+    _api(sources, "tensorflow.python.keras.api._v1.keras", "keras", v1)
+    v2[""]["keras"] = ("<namespace>", "tensorflow.python.keras.api._v2.keras")
+    _api(sources, "tensorflow.python.keras.api._v2.keras", "keras", v2)
+    tables, aliases = _compare(sources, v1, v2)
+    aliases.update(KERAS_ALIASES)
     path = os.path.join(ROOT, "tf1compat", "api", "_tf_v2_names.py")
     with open(path, "w") as f:
-        f.write('"""TF 2.21\'s tf.compat.v2 against tf.compat.v1, recorded by '
-                'scripts/record_v2_names.py\n(tf1compat/api/compat_v2.py reads it)."""\n\n')
-        f.write("# namespace -> names whose v1 object serves v2's calls unchanged\n")
+        f.write('"""TF 1.15\'s tf.compat.v2 against its tf.compat.v1, recorded from TF 1.15\'s '
+                'sources by\nscripts/record_v2_names.py (tf1compat/api/compat_v2.py reads it)."""'
+                '\n\n# namespace -> names whose v1 object serves v2\'s calls unchanged\n')
         f.write("SHARED = {\n")
-        for ns, (shared, _, _) in sorted(out["namespaces"].items()):
+        for ns, (shared, _, _) in sorted(tables.items()):
             body = pprint.pformat(shared, width=88, compact=True).replace("\n", "\n" + " " * 8)
             f.write(f"    {ns!r}:\n        frozenset({body}),\n")
-        f.write("}\n\n# namespace -> {name: v2's parameters (None: a class or a value)} where "
-                "v2's object differs\nDIFFERING = {\n")
-        for ns, (_, differing, _) in sorted(out["namespaces"].items()):
+        f.write("}\n\n# namespace -> {name: (v2's parameters, their defaults) (None: a class or "
+                "a value)} where v2's object differs\nDIFFERING = {\n")
+        for ns, (_, differing, _) in sorted(tables.items()):
             if differing:
                 body = pprint.pformat(differing, width=84).replace("\n", "\n" + " " * 4)
                 f.write(f"    {ns!r}: {body},\n")
         f.write("}\n\n# namespace -> names only v2 has\nV2_ONLY = {\n")
-        for ns, (_, _, only) in sorted(out["namespaces"].items()):
+        for ns, (_, _, only) in sorted(tables.items()):
             if only:
                 body = pprint.pformat(only, width=88, compact=True).replace("\n", "\n" + " " * 8)
                 f.write(f"    {ns!r}:\n        frozenset({body}),\n")
         f.write("}\n\n# namespace -> the namespace it is another name of\n")
-        f.write(f"ALIASES = {pprint.pformat(dict(sorted(out['aliases'].items())), width=88)}\n")
-        f.write("\n# v2 namespace -> the v1 namespace holding its counterparts (else the same path)\n")
-        counterparts = dict(sorted(out["counterparts"].items()))
-        f.write(f"COUNTERPARTS = {pprint.pformat(counterparts, width=88)}\n")
-    total = sum(len(s) + len(d) + len(o) for s, d, o in out["namespaces"].values())
-    print(f"{total} names in {len(out['namespaces'])} namespaces -> {path}")
+        f.write(f"ALIASES = {pprint.pformat(dict(sorted(aliases.items())), width=88)}\n")
+    total = sum(len(s) + len(d) + len(o) for s, d, o in tables.values())
+    unknown = sum(1 for _, d, _ in tables.values() for v in d.values() if v is None)
+    print(f"{total} names in {len(tables)} namespaces ({unknown} differing classes or "
+          f"values) -> {path}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -38,7 +38,7 @@ def test_every_recorded_name_resolves_or_says_it_is_not_implemented():
 
 
 def test_v2_only_names_and_unbuilt_forms_raise_not_implemented():
-    for path in ("image.resize", "saved_model.load", "autodiff.ForwardAccumulator"):
+    for path in ("image.resize", "saved_model.load", "nn.RNNCellDropoutWrapper"):
         with pytest.raises(NotImplementedError, match=f"tf.compat.v2.{path}"):
             _get(path)
 
@@ -85,3 +85,31 @@ def test_variable_class_recognises_every_variable():
         assert isinstance(tf.Variable(1.0, use_resource=False), v2.Variable)
         assert issubclass(type(v), v2.Variable)
         assert not isinstance(1.0, v2.Variable)
+
+
+def test_tf_inspect_reports_tf1compat_functions_without_annotations():
+    # TFP's prefer_static compares TF's argument specs with its own functions'.
+    from tf1compat.util import tf_inspect
+    spec = tf_inspect.getfullargspec(tf.cast)
+    assert spec.args == ["x", "dtype", "name"] and spec.annotations == {}
+    assert tf_inspect.getfullargspec(tf.compat.v2.pad).defaults == ("CONSTANT", 0, None)
+
+
+def test_remove_undocumented_keeps_documented_and_allowed_names():
+    import sys
+    import types
+
+    from tf1compat.util import all_util
+    module = types.ModuleType("_all_util_probe", "Probe.\n\n@@kept\n")
+    module.kept, module.allowed, module.dropped, module._private = 1, 2, 3, 4
+    sys.modules[module.__name__] = module
+    try:
+        all_util.remove_undocumented(module.__name__, ["allowed"])
+        assert not hasattr(module, "dropped")
+        assert (module.kept, module.allowed, module._private) == (1, 2, 4)
+        all_util.reveal_undocumented("_all_util_probe.dropped")
+        assert module.dropped == 3
+        with pytest.raises(LookupError):
+            all_util.reveal_undocumented("_all_util_probe.nothing")
+    finally:
+        del sys.modules[module.__name__]

@@ -121,6 +121,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.util.tf_inspect": "tf1compat.util.tf_inspect",
     "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
+    "tensorflow.python.util.all_util": "tf1compat.util.all_util",
     "tensorflow.python.eager.context": "tf1compat.eager.context",
     "tensorflow.python.eager.backprop": "tf1compat.autodiff.tape",
     "tensorflow.python.eager.function": "tf1compat.eager.function",

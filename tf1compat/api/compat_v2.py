@@ -49,7 +49,8 @@ _OTHER_FUNCTION = {
     "nn.ctc_loss": "nn.ctc_loss_v2",
     "nn.softmax_cross_entropy_with_logits": "nn.softmax_cross_entropy_with_logits_v2",
     "random.set_seed": "set_random_seed",
-    "autodiff.GradientTape": "GradientTape",
+    "keras.initializers.GlorotUniform": "keras.initializers.glorot_uniform",
+    "keras.initializers.GlorotNormal": "keras.initializers.glorot_normal",
 }
 # Arguments v2's form fixes where v1's takes them (TF 2's wrappers pass these values).
 _FIXED_ARGUMENTS: Dict[str, Dict[str, Any]] = {
@@ -95,19 +96,10 @@ _NOT_PROVIDED = {
 _UNSET = object()
 
 
-def _v1_path(path: str) -> str:
-    """Where tf1compat keeps the v1 counterpart of v2's `path` (v2's Keras namespaces
-    `losses`, `metrics`, ... are Keras' in both)."""
-    for v2_ns, v1_ns in _names.COUNTERPARTS.items():
-        if path == v2_ns or path.startswith(v2_ns + "."):
-            return v1_ns + path[len(v2_ns):]
-    return path
-
-
 def _v1_object(path: str) -> Any:
     import tf1compat
     obj: Any = tf1compat
-    for part in _v1_path(path).split("."):
+    for part in path.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError as e:
@@ -117,9 +109,12 @@ def _v1_object(path: str) -> Any:
     return obj
 
 
-def _v2_signature(parameters: Tuple[str, ...]) -> _inspect.Signature:
-    """A signature of v2's parameter names whose defaults are all unset, so that binding
-    a call keeps exactly the arguments the caller gave."""
+def _v2_signature(parameters: Tuple[str, ...],
+                  defaults: Dict[str, Any]) -> _inspect.Signature:
+    """v2's signature with its recorded defaults (one the table could not record shows as
+    a placeholder). Binding a call without applying defaults keeps exactly the arguments
+    the caller gave, which are the ones passed on (v1's own defaults apply to the rest)."""
+    from tf1compat.framework import dtypes
     kind = _inspect.Parameter.POSITIONAL_OR_KEYWORD
     out = []
     for name in parameters:
@@ -131,15 +126,21 @@ def _v2_signature(parameters: Tuple[str, ...]) -> _inspect.Signature:
             out.append(_inspect.Parameter(name[1:], _inspect.Parameter.VAR_POSITIONAL))
             kind = _inspect.Parameter.KEYWORD_ONLY
         else:
-            out.append(_inspect.Parameter(name, kind, default=_UNSET))
+            default = defaults.get(name, _inspect.Parameter.empty)
+            if isinstance(default, tuple) and default[:1] == ("__dtype__",):
+                default = dtypes.as_dtype(default[1])
+            elif isinstance(default, tuple) and default[:1] == ("__unrecorded__",):
+                default = _UNSET
+            out.append(_inspect.Parameter(name, kind, default=default))
     return _inspect.Signature(out)
 
 
-def _by_name(path: str, v1_fn: Callable, parameters: Tuple[str, ...],
+def _by_name(path: str, v1_fn: Callable, parameters: Tuple[Tuple[str, ...], Dict[str, Any]],
              fixed: Dict[str, Any]) -> Callable:
-    """v2's function `path`: binds a call to v2's parameters and calls the v1 function
-    with the given arguments by name (v1's spelling), plus the `fixed` ones."""
-    signature = _v2_signature(parameters)
+    """v2's function `path`: binds a call to v2's parameters (names, recorded defaults)
+    and calls the v1 function with the given arguments by name (v1's spelling), plus the
+    `fixed` ones."""
+    signature = _v2_signature(*parameters)
     try:
         v1_parameters = _inspect.signature(v1_fn).parameters.values()
     except (TypeError, ValueError):
@@ -177,7 +178,7 @@ def _by_name(path: str, v1_fn: Callable, parameters: Tuple[str, ...],
         return v1_fn(**call)
 
     v2_function.__signature__ = signature  # type: ignore[attr-defined]
-    v2_function.__doc__ = (f"tf.compat.v2.{path}: TF 2's arguments {parameters}, passed by "
+    v2_function.__doc__ = (f"tf.compat.v2.{path}: TF 2's arguments {parameters[0]}, passed by "
                            f"name to tf1compat's `{getattr(v1_fn, '__name__', path)}`.\n\n"
                            + (v1_fn.__doc__ or ""))
     return v2_function
@@ -191,7 +192,8 @@ class _V2VariableMeta(type):
         parameters = ("initial_value", "trainable", "validate_shape", "caching_device",
                       "name", "variable_def", "dtype", "import_scope", "constraint",
                       "synchronization", "aggregation", "shape")
-        return _by_name("Variable", _v1_object("Variable"), parameters,
+        unset = {name: ("__unrecorded__",) for name in parameters}    # v1's defaults apply
+        return _by_name("Variable", _v1_object("Variable"), (parameters, unset),
                         {"use_resource": True})(*args, **kwargs)
 
     def __instancecheck__(cls, obj: Any) -> bool:
@@ -226,6 +228,8 @@ def _resolve(path: str) -> Any:
                                     f"{_NOT_PROVIDED[path]}.")
     if path == "Variable":
         return Variable
+    if path == "raw_ops":           # the same ops in both APIs
+        return _v1_object(path)
     if path in _names.ALIASES:
         return _namespace(_names.ALIASES[path])
     if path in _names.SHARED or path in _names.DIFFERING:
@@ -294,9 +298,14 @@ def __getattr__(name: str) -> Any:
     if name == "compat":
         import tf1compat
         return tf1compat.compat
-    value = _resolve(name)
-    globals()[name] = value
-    return value
+    # Cached apart from the module's globals: v2 names such as `tuple` must not shadow
+    # the builtins this module's code uses.
+    if name not in _TOP_LEVEL:
+        _TOP_LEVEL[name] = _resolve(name)
+    return _TOP_LEVEL[name]
+
+
+_TOP_LEVEL: Dict[str, Any] = {}
 
 
 def __dir__() -> list:

@@ -104,7 +104,12 @@ def getfullargspec(obj: Any) -> FullArgSpec:
     for d in decorators:
         if d.decorator_argspec is not None:
             return _as_fullargspec(d.decorator_argspec)
-    return _inspect.getfullargspec(target)
+    spec = _inspect.getfullargspec(target)
+    if spec.annotations and getattr(target, "__module__", "").startswith("tf1compat"):
+        # TF's own functions carry no annotations, and libraries compare specs with their
+        # own functions' (TFP's prefer_static checks each static twin against TF's op).
+        spec = spec._replace(annotations={})
+    return spec
 
 
 def getcallargs(*func_and_positional: Any, **named: Any) -> Dict[str, Any]:
