@@ -103,6 +103,9 @@ def test_tpu_program_imports():
         from tensorflow.compiler.tf2xla.python import xla
         assert tf2 is tf.compat.v2 and tf2.summary.scalar is not None
         print("shards", tpu_function.get_tpu_context().number_of_shards)
+        import tensorflow.compat.v2.nn as nn2
+        from tensorflow.compat.v2.keras import layers
+        assert nn2 is tf2.nn and layers.Dense is tf.keras.layers.Dense
         print("v2", tf2.constant(1).name, tf2.reduce_sum(tf.ones([2]), keepdims=True).shape)
         for thunk in (lambda: xla.replica_id(), lambda: tf2.image.resize):
             try:

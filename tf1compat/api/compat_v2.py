@@ -37,6 +37,9 @@ from tf1compat.api import summary_v2 as summary
 from tf1compat.framework.missing import UnimplementedAPIError
 
 __all__ = ["Variable", "summary"]
+# Packages to the import system, so that `import tensorflow.compat.v2.nn` and `from
+# tensorflow.compat.v2.keras import layers` reach the namespaces through tf1compat's shim.
+__path__: list = []
 
 # v2 forms that are another v1 function (TF 1.15's API files import them so).
 _OTHER_FUNCTION = {
@@ -261,6 +264,8 @@ def _resolve(path: str) -> Any:
 class _Namespace(_types.ModuleType):
     """One namespace of `tf.compat.v2` (`tf.compat.v2.nn`, `...keras.layers`, ...), its
     names resolved on first use."""
+
+    __path__: list = []
 
     def __init__(self, path: str):
         super().__init__(f"{__name__}.{path}")
