@@ -216,3 +216,27 @@ def case_shared_names_are_v1_objects_and_errors(tf):
                        v2.GradientTape is tf.GradientTape],
             "bad_argument": catch(lambda: v2.reduce_sum(tf.constant(_X), keep_dims=True)),
             "missing": catch(lambda: v2.not_a_tf_name)}
+
+
+def case_image_resize_is_tf2s(tf):
+    """TF 2's resize: half-pixel centers, float32 but for nearest, resized even to the same
+    size, 3-D images and a kept aspect ratio; the methods as names."""
+    v2 = tf.compat.v2
+    rng = np.random.RandomState(4)
+    image = tf.constant(rng.rand(1, 5, 7, 2).astype(np.float32) * 255.0)
+    pixels = tf.constant((rng.rand(4, 6, 3) * 255).astype(np.uint8))
+    made = {
+        "bilinear": v2.image.resize(image, [8, 3]),
+        "nearest": v2.image.resize(image, [3, 9], v2.image.ResizeMethod.NEAREST_NEIGHBOR),
+        "bicubic": v2.image.resize(image, [6, 6], method="bicubic"),
+        "area": v2.image.resize(image, [2, 3], "area"),
+        "same_size": v2.image.resize(image, [5, 7]),
+        "uint8_bilinear": v2.image.resize(pixels, [8, 12]),
+        "uint8_nearest": v2.image.resize(pixels, [2, 3], "nearest"),
+        "aspect": v2.image.resize(image, [10, 10], preserve_aspect_ratio=True),
+        "named": v2.image.resize(image, [4, 4], name="shrink"),
+    }
+    return {"methods": [v2.image.ResizeMethod.BILINEAR, v2.image.ResizeMethod.AREA,
+                        v2.image.ResizeMethod.LANCZOS3],
+            "tensors": {k: describe(t) for k, t in made.items()}, "values": _run(tf, made),
+            "bad_method": catch(lambda: v2.image.resize(image, [2, 2], "cubic"))}

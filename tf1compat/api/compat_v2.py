@@ -87,15 +87,20 @@ _KERAS_V2_DEFAULTS = {
 }
 # v2 forms tf1compat does not build, with what to use instead.
 _NOT_PROVIDED = {
-    "image.resize": "TF 2's resize (antialiasing, float32 results, half-pixel centers) is not "
-                    "implemented; use tf.image.resize_images",
-    "image.ResizeMethod": "TF 2's resize methods go with tf.compat.v2.image.resize, which is "
-                          "not implemented; use tf.image.ResizeMethod with resize_images",
     "saved_model.load": "TF 2's object-based SavedModel loading is not implemented; use "
                         "tf.saved_model.loader.load(sess, tags, export_dir)",
     "test.compute_gradient": "TF 2's form (a function and its Jacobians) is not implemented; "
                              "use tf.test.compute_gradient(x, x_shape, y, y_shape)",
 }
+
+
+def _v2_only_form(path: str) -> Any:
+    """v2 forms that TF 1.x's v1 API does not export under any name."""
+    from tf1compat.ops import image_ops
+    return {"image.resize": image_ops.resize_images_v2,
+            "image.ResizeMethod": image_ops.ResizeMethodV2}.get(path)
+
+
 _UNSET = object()
 
 
@@ -231,6 +236,9 @@ def _resolve(path: str) -> Any:
                                     f"{_NOT_PROVIDED[path]}.")
     if path == "Variable":
         return Variable
+    form = _v2_only_form(path)
+    if form is not None:
+        return form
     if path == "raw_ops":           # the same ops in both APIs
         return _v1_object(path)
     if path in _names.ALIASES:

@@ -517,6 +517,45 @@ def resize_images(images: Any, size: Any, method: Any = ResizeMethod.BILINEAR,
 resize = resize_images
 
 
+class ResizeMethodV2:
+    """TF 2's `tf.image.ResizeMethod` (`tf.compat.v2.image.ResizeMethod`): method names."""
+    BILINEAR = "bilinear"
+    NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
+
+
+_V2_RESIZE_OPS = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
+                  "bicubic": "ResizeBicubic"}
+
+
+def resize_images_v2(images: Any, size: Any, method: str = ResizeMethodV2.BILINEAR,
+                     preserve_aspect_ratio: bool = False, antialias: bool = False,
+                     name: Optional[str] = None) -> Tensor:
+    """TF 2's `tf.image.resize` (`tf.compat.v2.image.resize`): half-pixel centers, no
+    `align_corners`, and a resize even to the same size. Its antialiasing and the
+    lanczos/gaussian/mitchellcubic methods (TF's ScaleAndTranslate kernel) raise
+    NotImplementedError."""
+    def resizer(images_t: Tensor, new_size: Tensor) -> Tensor:
+        if antialias or method in (ResizeMethodV2.LANCZOS3, ResizeMethodV2.LANCZOS5,
+                                   ResizeMethodV2.GAUSSIAN, ResizeMethodV2.MITCHELLCUBIC):
+            raise NotImplementedError(
+                f"tf.image.resize (TF 2) with method={method!r}, antialias={antialias}: "
+                "TF's ScaleAndTranslate kernel is not implemented by tf1compat")
+        if method == ResizeMethodV2.AREA:
+            return apply_op1("ResizeArea", [images_t, new_size], {"align_corners": False})
+        if method not in _V2_RESIZE_OPS:
+            raise ValueError(f"Resize method is not implemented: {method}")
+        return apply_op1(_V2_RESIZE_OPS[method], [images_t, new_size],
+                         {"align_corners": False, "half_pixel_centers": True})
+
+    return _resize_common(images, resizer, size, preserve_aspect_ratio, name, False)
+
+
 def _gen_resize(op_type: str, images: Any, size: Any, align_corners: bool,
                 half_pixel_centers: bool, name: Optional[str]) -> Tensor:
     attrs = {"align_corners": align_corners, "half_pixel_centers": half_pixel_centers}
