@@ -240,3 +240,16 @@ def case_image_resize_is_tf2s(tf):
                         v2.image.ResizeMethod.LANCZOS3],
             "tensors": {k: describe(t) for k, t in made.items()}, "values": _run(tf, made),
             "bad_method": catch(lambda: v2.image.resize(image, [2, 2], "cubic"))}
+
+
+def case_keras_batch_normalization_v2_freezes_when_not_trainable(tf):
+    """TF 2's BatchNormalization normalizes with its moving statistics when the layer is
+    not trainable, even with training=True (v1's uses the batch's)."""
+    v2 = tf.compat.v2
+    x = tf.constant(np.random.RandomState(5).randn(4, 3).astype(np.float32) * 3.0 + 1.0)
+    frozen_v2 = v2.keras.layers.BatchNormalization(trainable=False)
+    frozen_v1 = tf.keras.layers.BatchNormalization(trainable=False)
+    live_v2 = v2.keras.layers.BatchNormalization()
+    outs = [frozen_v2(x, training=True), frozen_v1(x, training=True), live_v2(x, training=True)]
+    return {"values": _run(tf, outs),
+            "updates": [len(layer.updates) for layer in (frozen_v2, frozen_v1, live_v2)]}

@@ -228,6 +228,21 @@ def _keras_v2_class(name: str, v1_class: type) -> type:
                                     "__doc__": f"TF 2's `{name}`: {defaults} by default."})
 
 
+def _keras_batch_normalization_v2(v1_class: type) -> type:
+    """Keras' TF 2 BatchNormalization (keras/layers/normalization_v2.py): a layer that is
+    not trainable normalizes with its moving statistics whatever `training` says."""
+
+    def _get_training_value(self: Any, training: Any = None) -> Any:
+        training = v1_class._get_training_value(self, training)
+        if isinstance(training, int):
+            training = bool(training)
+        return training if self.trainable else False
+
+    return type("BatchNormalization", (v1_class,), {
+        "_get_training_value": _get_training_value, "__module__": __name__,
+        "__doc__": "TF 2's `BatchNormalization`: inference mode when not trainable."})
+
+
 def _resolve(path: str) -> Any:
     """The object v2's `path` names, built from the recorded tables."""
     ns, _, name = path.rpartition(".")
@@ -256,6 +271,8 @@ def _resolve(path: str) -> Any:
         v1 = _v1_object(path)
         if ns.endswith("layers") and name in _KERAS_V2_DEFAULTS:
             return _keras_v2_class(name, v1)
+        if ns.endswith("layers") and name == "BatchNormalization":
+            return _keras_batch_normalization_v2(v1)
         parameters = differing[name]
         if parameters is None:      # a class or a value: v1's serves v2's use
             return v1
