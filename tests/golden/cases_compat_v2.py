@@ -253,3 +253,42 @@ def case_keras_batch_normalization_v2_freezes_when_not_trainable(tf):
     outs = [frozen_v2(x, training=True), frozen_v1(x, training=True), live_v2(x, training=True)]
     return {"values": _run(tf, outs),
             "updates": [len(layer.updates) for layer in (frozen_v2, frozen_v1, live_v2)]}
+
+
+def case_initializers_are_tf2s(tf):
+    """TF 2's initializers: dtype at call time, scale-0.05 defaults, seeded ones stateless
+    (the same values in every graph), Constant's dtype from its value."""
+    v2 = tf.compat.v2
+    seeded = {
+        "glorot_uniform": v2.keras.initializers.GlorotUniform(seed=3),
+        "glorot_normal": v2.initializers.glorot_normal(seed=4),
+        "he_normal": v2.keras.initializers.he_normal(seed=5),
+        "lecun_uniform": v2.keras.initializers.lecun_uniform(seed=6),
+        "random_normal": v2.random_normal_initializer(seed=7),
+        "random_uniform": v2.random_uniform_initializer(seed=8),
+        "truncated": v2.keras.initializers.TruncatedNormal(stddev=2.0, seed=9),
+        "orthogonal": v2.keras.initializers.Orthogonal(gain=0.5, seed=10),
+        "variance_normal": v2.keras.initializers.VarianceScaling(2.0, "fan_out", "normal",
+                                                                 seed=11),
+    }
+    made = {k: init([4, 3]) for k, init in seeded.items()}
+    made.update({
+        "zeros_int": v2.zeros_initializer()([2], tf.int32),
+        "ones": v2.ones_initializer()([2, 2]),
+        "constant_int": v2.constant_initializer([1, 2, 3])([3]),
+        "constant_float": v2.constant_initializer(2)([2, 2], tf.float64),
+        "identity": v2.keras.initializers.Identity(3.0)([2, 3]),
+        "variable": tf.get_variable("v", [2, 2], initializer=v2.random_normal_initializer(
+            1.0, 2.0, seed=12)),
+    })
+    first = _run(tf, made)
+    with tf.Graph().as_default():
+        again = _run(tf, seeded["glorot_uniform"]([4, 3]))
+    return {"values": first, "same_in_a_new_graph": bool(np.array_equal(again,
+                                                                       first["glorot_uniform"])),
+            "dtypes": {k: t.dtype.name for k, t in made.items()},
+            "configs": [seeded["random_normal"].get_config(),
+                        seeded["variance_normal"].get_config(),
+                        v2.constant_initializer(5).get_config()],
+            "bad_constant": catch(lambda: v2.constant_initializer([1, 2])([3])),
+            "unseeded_shape": _run(tf, v2.random_uniform_initializer()([5])).shape}

@@ -52,8 +52,6 @@ _OTHER_FUNCTION = {
     "nn.ctc_loss": "nn.ctc_loss_v2",
     "nn.softmax_cross_entropy_with_logits": "nn.softmax_cross_entropy_with_logits_v2",
     "random.set_seed": "set_random_seed",
-    "keras.initializers.GlorotUniform": "keras.initializers.glorot_uniform",
-    "keras.initializers.GlorotNormal": "keras.initializers.glorot_normal",
 }
 # Arguments v2's form fixes where v1's takes them (TF 2's wrappers pass these values).
 _FIXED_ARGUMENTS: Dict[str, Dict[str, Any]] = {
@@ -94,9 +92,28 @@ _NOT_PROVIDED = {
 }
 
 
+# TF 2's initializers (variables/init_ops_v2.py) under their v2 names.
+_INITIALIZERS_V2 = {
+    "zeros_initializer": "Zeros", "ones_initializer": "Ones",
+    "constant_initializer": "Constant", "random_normal_initializer": "RandomNormal",
+    "random_uniform_initializer": "RandomUniform",
+    **{f"keras.initializers.{name}": name for name in (
+        "Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal",
+        "TruncatedNormal", "VarianceScaling", "Orthogonal", "Identity", "GlorotUniform",
+        "GlorotNormal", "lecun_normal", "lecun_uniform", "he_normal", "he_uniform")},
+    **{f"keras.initializers.{name.lower()}": name for name in (
+        "Zeros", "Ones", "Constant", "Orthogonal", "Identity")},
+    "keras.initializers.glorot_uniform": "GlorotUniform",
+    "keras.initializers.glorot_normal": "GlorotNormal",
+}
+
+
 def _v2_only_form(path: str) -> Any:
     """v2 forms that TF 1.x's v1 API does not export under any name."""
     from tf1compat.ops import image_ops
+    from tf1compat.variables import init_ops_v2
+    if path in _INITIALIZERS_V2:
+        return getattr(init_ops_v2, _INITIALIZERS_V2[path])
     return {"image.resize": image_ops.resize_images_v2,
             "image.ResizeMethod": image_ops.ResizeMethodV2}.get(path)
 

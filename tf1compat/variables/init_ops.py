@@ -80,6 +80,14 @@ class Initializer:
     def from_config(cls, config: dict) -> "Initializer":
         return cls(**config)
 
+    def _random(self, kind: str, shape: Any, a: Any, b: Any, dtype: Any) -> Tensor:
+        """A draw of `kind` ("uniform" in [a, b), "normal" / "truncated_normal" of mean a
+        and stddev b) with the initializer's seed: TF 1's stateful random ops (TF 2's
+        initializers, init_ops_v2.py, draw stateless ones when seeded)."""
+        draw = {"uniform": random_ops.random_uniform, "normal": random_ops.random_normal,
+                "truncated_normal": random_ops.truncated_normal}[kind]
+        return draw(shape, a, b, dtype, seed=getattr(self, "seed", None))
+
 
 class Zeros(Initializer):
     """`tf.zeros_initializer`."""
@@ -145,8 +153,8 @@ class RandomUniform(Initializer):
         self.dtype = D.as_dtype(dtype)
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
-        return random_ops.random_uniform(shape, self.minval, self.maxval,
-                                         self.dtype if dtype is None else dtype, seed=self.seed)
+        return self._random("uniform", shape, self.minval, self.maxval,
+                            self.dtype if dtype is None else dtype)
 
     def get_config(self) -> dict:
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed,
@@ -164,8 +172,8 @@ class RandomNormal(Initializer):
         self.dtype = _assert_float_dtype(D.as_dtype(dtype))
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
-        return random_ops.random_normal(shape, self.mean, self.stddev,
-                                        self.dtype if dtype is None else dtype, seed=self.seed)
+        return self._random("normal", shape, self.mean, self.stddev,
+                            self.dtype if dtype is None else dtype)
 
     def get_config(self) -> dict:
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
@@ -183,9 +191,8 @@ class TruncatedNormal(Initializer):
         self.dtype = _assert_float_dtype(D.as_dtype(dtype))
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
-        return random_ops.truncated_normal(shape, self.mean, self.stddev,
-                                           self.dtype if dtype is None else dtype,
-                                           seed=self.seed)
+        return self._random("truncated_normal", shape, self.mean, self.stddev,
+                            self.dtype if dtype is None else dtype)
 
     def get_config(self) -> dict:
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
@@ -210,7 +217,7 @@ class UniformUnitScaling(Initializer):
             input_size *= float(dim)
         input_size = max(input_size, 1.0)
         max_val = math.sqrt(3 / input_size) * self.factor
-        return random_ops.random_uniform(shape, -max_val, max_val, dtype, seed=self.seed)
+        return self._random("uniform", shape, -max_val, max_val, dtype)
 
     def get_config(self) -> dict:
         return {"factor": self.factor, "seed": self.seed, "dtype": self.dtype.name}
@@ -271,12 +278,12 @@ class VarianceScaling(Initializer):
             scale /= max(1., (fan_in + fan_out) / 2.)
         if self.distribution in ("normal", "truncated_normal"):
             stddev = math.sqrt(scale) / _TRUNCATED_NORMAL_STDDEV
-            return random_ops.truncated_normal(shape, 0.0, stddev, dtype, seed=self.seed)
+            return self._random("truncated_normal", shape, 0.0, stddev, dtype)
         if self.distribution == "untruncated_normal":
             stddev = math.sqrt(scale)
-            return random_ops.random_normal(shape, 0.0, stddev, dtype, seed=self.seed)
+            return self._random("normal", shape, 0.0, stddev, dtype)
         limit = math.sqrt(3.0 * scale)
-        return random_ops.random_uniform(shape, -limit, limit, dtype, seed=self.seed)
+        return self._random("uniform", shape, -limit, limit, dtype)
 
     def get_config(self) -> dict:
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
@@ -320,11 +327,12 @@ def he_uniform(seed: Optional[int] = None) -> VarianceScaling:
     return VarianceScaling(scale=2., mode="fan_in", distribution="uniform", seed=seed)
 
 
-def _orthonormal(n_rows: int, n_cols: int, dtype: D.DType, seed: Optional[int]) -> Tensor:
+def _orthonormal(initializer: Initializer, n_rows: int, n_cols: int,
+                 dtype: D.DType) -> Tensor:
     """Q of the QR of a normal (rows >= cols) matrix, with sign(diag(R)) folded in."""
     from tf1compat.ops.math_ops import sign
     from tf1compat.ops.matrix_ops import diag_part, qr
-    a = random_ops.random_normal((n_rows, n_cols), dtype=dtype, seed=seed)
+    a = initializer._random("normal", (n_rows, n_cols), 0.0, 1.0, dtype)
     q, r = qr(a, full_matrices=False)
     d = diag_part(r)
     q *= sign(d)
@@ -354,7 +362,7 @@ class Orthogonal(Initializer):
         num_rows = int(num_rows)
         num_cols = int(dims[-1])
         flat = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
-        q = _orthonormal(flat[0], flat[1], dtype, self.seed)
+        q = _orthonormal(self, flat[0], flat[1], dtype)
         if num_rows < num_cols:
             q = matrix_transpose(q)
         return self.gain * reshape(q, shape)
@@ -411,7 +419,7 @@ class ConvolutionDeltaOrthogonal(Initializer):
         if dims[-2] > dims[-1]:
             raise ValueError(f"In_filters, specified by shape[-2]={dims[-2]} cannot be "
                              f"greater than out_filters, specified by shape[-1]={dims[-1]}.")
-        q = _orthonormal(dims[-1], dims[-1], dtype, self.seed)
+        q = _orthonormal(self, dims[-1], dims[-1], dtype)
         q = q[:dims[-2], :]
         q *= cast(self.gain, dtype=dtype)
         center = [[(d - 1) // 2 for d in dims[:-2]]]
