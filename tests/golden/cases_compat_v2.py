@@ -61,8 +61,13 @@ def case_array_functions_with_v2_arguments(tf):
                                  [[0, 0], [0, 0]]),
         "tuple": v2.tuple([x, x * 2.0])[1],
         "convert": v2.convert_to_tensor([1, 2], dtype_hint=tf.float32),
+        "constant_reshaped": v2.constant([[1, 2], [3, 4]], shape=[4]),
+        "constant_broadcast": v2.constant([7.0], shape=[2, 2]),
     }
-    return {"tensors": {k: describe(t) for k, t in made.items()}, "values": _run(tf, made)}
+    made_v1 = {"v1_padded": tf.constant([1, 2], shape=[3])}
+    return {"tensors": {k: describe(t) for k, t in made.items()}, "values": _run(tf, made),
+            "v1": _run(tf, made_v1),
+            "constant_padding": catch(lambda: v2.constant([1, 2], shape=[3]))}
 
 
 def case_nn_functions_with_v2_arguments(tf):
@@ -291,4 +296,5 @@ def case_initializers_are_tf2s(tf):
                         seeded["variance_normal"].get_config(),
                         v2.constant_initializer(5).get_config()],
             "bad_constant": catch(lambda: v2.constant_initializer([1, 2])([3])),
+            "reshaped_constant": _run(tf, v2.constant_initializer([[1, 2], [3, 4]])([4])),
             "unseeded_shape": _run(tf, v2.random_uniform_initializer()([5])).shape}

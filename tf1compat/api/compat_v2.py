@@ -114,7 +114,8 @@ def _v2_only_form(path: str) -> Any:
     from tf1compat.variables import init_ops_v2
     if path in _INITIALIZERS_V2:
         return getattr(init_ops_v2, _INITIALIZERS_V2[path])
-    return {"image.resize": image_ops.resize_images_v2,
+    from tf1compat.framework.constant_op import constant_v2
+    return {"constant": constant_v2, "image.resize": image_ops.resize_images_v2,
             "image.ResizeMethod": image_ops.ResizeMethodV2}.get(path)
 
 

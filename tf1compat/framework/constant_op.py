@@ -78,10 +78,28 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Optional[st
     return apply_op1("Const", [], {"value": arr, "dtype": dtype.base_dtype}, name or "Const")
 
 
-def _fit_to_shape(arr: np.ndarray, shape: Any, verify_shape: bool) -> np.ndarray:
-    dims = [int(d) for d in (shape.as_list() if isinstance(shape, TensorShape) else
+def constant_v2(value: Any, dtype: Any = None, shape: Any = None,
+                name: Optional[str] = "Const") -> Tensor:
+    """TF 2's `tf.constant` (`tf.compat.v2.constant`): with a `shape`, the value must have
+    as many elements (it is reshaped) or a single one (it is broadcast); TF 1's padding of
+    a shorter value is a TypeError."""
+    if shape is not None and not isinstance(value, Tensor):
+        arr = np.asarray(value)
+        n = int(np.prod(_dims_of(shape))) if _dims_of(shape) else 1
+        if arr.size not in (1, n):
+            raise TypeError(f"Expected Tensor's shape: {tuple(_dims_of(shape))}, got "
+                            f"{arr.shape}.")
+    return constant(value, dtype, shape, name)
+
+
+def _dims_of(shape: Any) -> list:
+    return [int(d) for d in (shape.as_list() if isinstance(shape, TensorShape) else
                              np.atleast_1d(np.asarray(shape, dtype=np.int64)).tolist()
                              if not isinstance(shape, (list, tuple)) else shape)]
+
+
+def _fit_to_shape(arr: np.ndarray, shape: Any, verify_shape: bool) -> np.ndarray:
+    dims = _dims_of(shape)
     n = int(np.prod(dims)) if dims else 1
     if verify_shape and list(arr.shape) != dims:
         raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, got {arr.shape}.")

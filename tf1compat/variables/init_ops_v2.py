@@ -6,17 +6,16 @@ constructors), with three differences TF 2 made: no `dtype` at construction (`__
 dtype=float32)`), TF 2's defaults (random normal and uniform of scale 0.05, not 1), and a
 seeded initializer draws from the stateless random ops with the seed `[seed, 0]` (unseeded
 ones draw from the stateful ops as TF 1's do). `Constant` takes its dtype from the value
-unless one is given and, as TF 2's `tf.constant`, broadcasts only a single value.
+unless one is given and, as TF 2's `tf.constant`, reshapes a value of as many elements or
+broadcasts a single one (no padding).
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-import numpy as np
-
 from tf1compat.framework import dtypes as D
-from tf1compat.framework.constant_op import constant
+from tf1compat.framework.constant_op import constant_v2
 from tf1compat.framework.tensor import Tensor
 from tf1compat.ops import random_extra_ops
 from tf1compat.variables import init_ops
@@ -68,15 +67,14 @@ class Ones(Initializer, init_ops.Ones):
 
 class Constant(Initializer, init_ops.Constant):
     """TF 2's `tf.constant_initializer(value=0)`: the value's own dtype unless one is given;
-    a value of more than one element must have the variable's shape."""
+    a value of more than one element must have as many as the variable."""
 
     def __init__(self, value: Any = 0) -> None:
         init_ops.Constant.__init__(self, value)
 
     def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
-        single = np.size(self.value) == 1
-        return constant(self.value, dtype=None if dtype is None else D.as_dtype(dtype),
-                        shape=shape, verify_shape=not single)
+        return constant_v2(self.value, dtype=None if dtype is None else D.as_dtype(dtype),
+                           shape=shape)
 
     def get_config(self) -> dict:
         return {"value": self.value}
