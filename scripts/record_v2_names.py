@@ -136,6 +136,31 @@ def _parameters(node) -> tuple | None:
     return tuple(names), defaults
 
 
+def _fixed_arguments(v2_def, v1_symbol: str, v1_parameters: tuple | None) -> dict:
+    """The literal arguments v2's function passes to v1's where v1 takes them as
+    parameters v2 does not have (`cond_for_tf_v2` calls `cond(..., strict=True)`,
+    `embedding_lookup_v2` calls `embedding_lookup(params, ids, "div", ...)`)."""
+    if not isinstance(v2_def, ast.FunctionDef) or v1_parameters is None:
+        return {}
+    own = {a.arg for a in v2_def.args.args + v2_def.args.kwonlyargs}
+    v1_names = [n for n in v1_parameters[0] if not n.startswith("*")]
+    # Only a function whose one call of v1's (a same-module name: `gen_*` ops take other
+    # arguments than the v1 wrapper) is its unconditional last statement's value.
+    calls = [n for n in ast.walk(v2_def) if isinstance(n, ast.Call) and
+             isinstance(n.func, ast.Name) and n.func.id == v1_symbol]
+    last = v2_def.body[-1]
+    if len(calls) != 1 or not (isinstance(last, ast.Return) and last.value is calls[0]):
+        return {}
+    fixed = {}
+    for i, arg in enumerate(calls[0].args):
+        if isinstance(arg, ast.Constant) and i < len(v1_names) and v1_names[i] not in own:
+            fixed[v1_names[i]] = arg.value
+    for kw in calls[0].keywords:
+        if kw.arg and kw.arg not in own and isinstance(kw.value, ast.Constant):
+            fixed[kw.arg] = kw.value.value
+    return fixed
+
+
 def _serves(v1: tuple | None, v2: tuple | None) -> bool:
     """v1's function takes every v2 call to mean the same: v2's parameters are the first
     of v1's (a `_sentinel` aside), with the same defaults."""
@@ -167,9 +192,13 @@ def _compare(sources: _Sources, v1: dict, v2: dict) -> dict:
             elif counterpart == (module, symbol):
                 shared.append(name)
             else:
-                params2 = _parameters(_definition(sources, module, symbol))
+                definition = _definition(sources, module, symbol)
+                params2 = _parameters(definition)
                 params1 = _parameters(_definition(sources, *counterpart))
-                if _serves(params1, params2):
+                fixed = _fixed_arguments(definition, counterpart[1], params1)
+                if fixed and params2 is not None:
+                    differing[name] = params2 + (fixed,)
+                elif _serves(params1, params2):
                     shared.append(name)
                 else:
                     differing[name] = params2
@@ -204,8 +233,9 @@ def main(argv: list) -> int:
         for ns, (shared, _, _) in sorted(tables.items()):
             body = pprint.pformat(shared, width=88, compact=True).replace("\n", "\n" + " " * 8)
             f.write(f"    {ns!r}:\n        frozenset({body}),\n")
-        f.write("}\n\n# namespace -> {name: (v2's parameters, their defaults) (None: a class or "
-                "a value)} where v2's object differs\nDIFFERING = {\n")
+        f.write("}\n\n# namespace -> {name: (v2's parameters, their defaults[, the literal "
+                "arguments v2's\n# function passes to v1's]) (None: a class or a value)} where "
+                "v2's object differs\nDIFFERING = {\n")
         for ns, (_, differing, _) in sorted(tables.items()):
             if differing:
                 body = pprint.pformat(differing, width=84).replace("\n", "\n" + " " * 4)

@@ -113,3 +113,19 @@ def test_remove_undocumented_keeps_documented_and_allowed_names():
             all_util.reveal_undocumented("_all_util_probe.nothing")
     finally:
         del sys.modules[module.__name__]
+
+
+def test_the_arguments_v2_fixes_are_v1_parameters():
+    # cond(strict=True), embedding lookups' "div", ctc_beam_search_decoder(merge_repeated=
+    # False), ...: recorded from TF 1.15's v2 functions, passed to tf1compat's v1 ones.
+    import inspect
+    fixed_paths = [(f"{ns}.{name}" if ns else name, entry[2])
+                   for ns, entries in names.DIFFERING.items()
+                   for name, entry in entries.items() if entry and len(entry) > 2]
+    assert len(fixed_paths) >= 8
+    for path, fixed in fixed_paths:
+        v1 = tf
+        for part in path.split("."):
+            v1 = getattr(v1, part)
+        accepted = inspect.signature(v1).parameters
+        assert set(fixed) <= set(accepted), (path, fixed)

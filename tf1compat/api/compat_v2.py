@@ -53,15 +53,9 @@ _OTHER_FUNCTION = {
     "nn.softmax_cross_entropy_with_logits": "nn.softmax_cross_entropy_with_logits_v2",
     "random.set_seed": "set_random_seed",
 }
-# Arguments v2's form fixes where v1's takes them (TF 2's wrappers pass these values).
+# Arguments v2's form fixes where the recorded table cannot say (v2's function is not a
+# call of v1's); the table records the others (`cond(strict=True)`, "div" shards, ...).
 _FIXED_ARGUMENTS: Dict[str, Dict[str, Any]] = {
-    "cond": {"strict": True},
-    "while_loop": {"return_same_structure": True},
-    "nn.embedding_lookup": {"partition_strategy": "div"},
-    "nn.embedding_lookup_sparse": {"partition_strategy": "div"},
-    "nn.safe_embedding_lookup_sparse": {"partition_strategy": "div"},
-    "nn.nce_loss": {"partition_strategy": "div"},
-    "nn.sampled_softmax_loss": {"partition_strategy": "div"},
     "strings.split": {"result_type": "RaggedTensor"},
 }
 # v2 argument name -> the v1 names that carry it, tried in order where v1 lacks v2's name.
@@ -281,7 +275,7 @@ def _resolve(path: str) -> Any:
     if path in _OTHER_FUNCTION:
         target = _v1_object(_OTHER_FUNCTION[path])
         parameters = _names.DIFFERING.get(ns, {}).get(name)
-        return _by_name(path, target, parameters, {}) if parameters else target
+        return _by_name(path, target, parameters[:2], {}) if parameters else target
     if name in _names.SHARED.get(ns, ()):
         return _v1_object(path)
     differing = _names.DIFFERING.get(ns, {})
@@ -294,7 +288,9 @@ def _resolve(path: str) -> Any:
         parameters = differing[name]
         if parameters is None:      # a class or a value: v1's serves v2's use
             return v1
-        return _by_name(path, v1, parameters, _FIXED_ARGUMENTS.get(path, {}))
+        fixed = {**(parameters[2] if len(parameters) > 2 else {}),
+                 **_FIXED_ARGUMENTS.get(path, {})}
+        return _by_name(path, v1, parameters[:2], fixed)
     if name in _names.V2_ONLY.get(ns, ()):
         raise UnimplementedAPIError(f"tf.compat.v2.{path} exists only in TensorFlow 2's API "
                                     "and is not implemented by tf1compat.")
