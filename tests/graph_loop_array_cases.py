@@ -10,8 +10,9 @@ after the cond; elements of float64, float16 and bfloat16, of a run-time shape) 
 (`case_train_tensor_array_written_in_cond`, `..._until_finished`, `..._in_cond_in_loop`,
 `..._of_float64_...`, `..._of_float16_...`, `..._read_after_its_write_in_cond`: the body
 function's element is the cond's Select; `..._written_at_branch_indices`: each write's
-element the Select of it and zeros; `..._written_in_cond_in_nested_loop`: both in a nested
-loop of a run-time trip count).
+element the Select of it and zeros, `..._written_at_indices_computed_in_branches` too, the
+indices pushed through the cond's Merge; `..._written_in_cond_in_nested_loop`: both in a
+nested loop of a run-time trip count).
 """
 
 from __future__ import annotations
@@ -220,6 +221,21 @@ def case_train_tensor_array_read_after_its_write_in_cond(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def _train_two_arrays_written_in_conds(tf, body, v):
+    """Five iterations of `body(i, h, ta, tb)` writing two arrays of 10 elements [1, 3],
+    both stacked after the loop into the loss; GradientDescent."""
+    arrays = [tf.TensorArray(tf.float32, 10, element_shape=[1, 3]) for _ in range(2)]
+    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
+                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v) * 0.5,
+                       name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 def case_train_tensor_arrays_written_at_branch_indices(tf):
     """A loop whose body writes two arrays in tf.conds on a fed length `n`: the first at
     index i in one branch and i + 5 in the other, the second twice in one branch (i and
@@ -239,16 +255,7 @@ def case_train_tensor_arrays_written_at_branch_indices(tf):
                      lambda: tb)
         return i + 1, h, ta, tb
 
-    arrays = [tf.TensorArray(tf.float32, 10, element_shape=[1, 3]) for _ in range(2)]
-    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
-                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
-    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
-                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v) * 0.5,
-                       name="loss")
-    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
-    tf.global_variables_initializer()
-    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
-                          ["loss:0", "w:0", "v:0"])
+    return _train_two_arrays_written_in_conds(tf, body, v)
 
 
 def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
@@ -318,6 +325,28 @@ def case_train_tensor_array_of_bfloat16_written_in_cond(tf):
     return _decoder_of_cast_elements(tf, tf.bfloat16, False)
 
 
+def case_train_tensor_arrays_written_at_indices_computed_in_branches(tf):
+    """A loop whose body writes two arrays in tf.conds on a fed length `n`, each write
+    index computed inside its branch: the first at `2 * i` in one branch and `2 * i + 1`
+    in the other, the second at `i + 5` in one branch (beside one that returns it
+    unchanged); both stacked after the loop (elements never written stack as zeros);
+    GradientDescent. TF 1.x pushes the index inside the branch; tf1compat pushes it
+    through the cond's Merge (a stand-in where the branch did not run, whose row the
+    Select of the element and zeros drops)."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, 0.3, -0.2])
+
+    def body(i, h, ta, tb):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i < n, lambda: ta.write(i * 2, tf.sin(h) * v),
+                     lambda: ta.write(i * 2 + 1, h * h))
+        tb = tf.cond(i >= n - 1, lambda: tb.write(tf.add(i, 5), h * v), lambda: tb)
+        return i + 1, h, ta, tb
+
+    return _train_two_arrays_written_in_conds(tf, body, v)
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -330,4 +359,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_written_at_branch_indices,
                     case_train_tensor_arrays_written_in_cond_in_nested_loop,
                     case_train_tensor_array_of_bfloat16_written_in_cond,
-                    case_train_tensor_arrays_read_after_conds_writing_in_one_branch]
+                    case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
+                    case_train_tensor_arrays_written_at_indices_computed_in_branches]

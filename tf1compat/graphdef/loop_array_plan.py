@@ -154,7 +154,8 @@ def cond_write(info: Any, out: Tensor
     if not all(outside(w.inputs[0]) is outside(first.inputs[0]) and
                w.inputs[2].dtype.base_dtype == first.inputs[2].dtype.base_dtype and
                w.inputs[2].shape.is_compatible_with(first.inputs[2].shape) and
-               w.inputs[1].op._control_flow_context is info.body_region and
+               w.inputs[1].op._control_flow_context in (info.body_region,
+                                                         w._control_flow_context) and
                len(w.outputs[0].consumers()) == (w is not chain[-1])
                for chain in chains for w in chain):
         return None
