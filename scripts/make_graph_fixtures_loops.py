@@ -176,6 +176,14 @@ def case_tensor_arrays_written_at_indices_computed_in_branches(rec: Recorder) ->
                 case_train_tensor_arrays_written_at_indices_computed_in_branches)
 
 
+def case_tensor_array_read_after_its_write_in_nested_loop(rec: Recorder) -> None:
+    """An array a loop of a fed trip count in a loop body writes and reads in its body
+    after the write (the element just written, the previous one), stacked after it;
+    Momentum from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_array_read_after_its_write_in_nested_loop)
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
@@ -183,7 +191,8 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_loop_in_cond_reading_branch_values, case_tensor_arrays_read_after_nested_loop,
          case_tensor_array_read_after_unrolled_nested_loop,
          case_tensor_array_written_in_cond_in_loop,
-         case_tensor_arrays_written_at_indices_computed_in_branches]
+         case_tensor_arrays_written_at_indices_computed_in_branches,
+         case_tensor_array_read_after_its_write_in_nested_loop]
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ after the cond; elements of float64, float16 and bfloat16, of a run-time shape) 
 function's element is the cond's Select; `..._written_at_branch_indices`: each write's
 element the Select of it and zeros, `..._written_at_indices_computed_in_branches` too, the
 indices pushed through the cond's Merge; `..._written_in_cond_in_nested_loop`: both in a
-nested loop of a run-time trip count).
+nested loop of a run-time trip count); `..._read_after_its_write_in_nested_loop`: an array a
+nested loop reads in its body after writing it, stacked after it).
 """
 
 from __future__ import annotations
@@ -347,6 +348,33 @@ def case_train_tensor_arrays_written_at_indices_computed_in_branches(tf):
     return _train_two_arrays_written_in_conds(tf, body, v)
 
 
+def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
+    """An outer loop whose body runs a loop of a fed trip count `n` writing an array
+    row by row and reading it in its body after the write: the element it just wrote
+    (`ta.read(j)`) and the one of the previous iteration (`ta.read(j - 1)`, row 0 at
+    first); the array stacked after the inner loop into the outer state; Momentum.
+    The nested backward loop carries the gradients of all the array's elements (zeros
+    of its stack()'s gradient)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[1, 3])
+
+        def inner(j, g, rows):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            rows = rows.write(j, g * v + 0.1)
+            g = g * rows.read(j) + rows.read(tf.maximum(j - 1, 0)) * 0.5
+            return j + 1, g, rows
+        _, g, rows = tf.while_loop(lambda j, *_: j < n, inner, [tf.constant(0), h, rows])
+        return i + 1, g + tf.reduce_mean(rows.stack(), 0) * 0.3
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -360,4 +388,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_written_in_cond_in_nested_loop,
                     case_train_tensor_array_of_bfloat16_written_in_cond,
                     case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
-                    case_train_tensor_arrays_written_at_indices_computed_in_branches]
+                    case_train_tensor_arrays_written_at_indices_computed_in_branches,
+                    case_train_tensor_array_read_after_its_write_in_nested_loop]

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
            "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes", "cond_write", "writes_before"]
+           "array_variables", "body_writes", "cond_write", "stack_after", "writes_before"]
 
 
 class PushedRead:
@@ -214,6 +214,15 @@ def writes_before(plan: LoopPlan, flow: Tensor, every_branch: bool
             for b in (in_cond[1].op.attrs["then_branch"], in_cond[1].op.attrs["else_branch"]))):
         return None
     return in_cond[0], in_cond[2]
+
+
+def stack_after(plan: LoopPlan, chain: List[Operation]) -> Optional[Operation]:
+    """The stack() (a gather of a range) reading, after `plan`'s loop, the array its
+    writes `chain` write, if any."""
+    for reader in plan.writes.get(chain[0], []):
+        if reader.type == "TensorArrayGatherV3" and is_range(reader.inputs[1]):
+            return reader
+    return None
 
 
 def body_writes(info: Any, k: int) -> List[Operation]:
