@@ -86,19 +86,28 @@ def case_train_tensor_array_written_in_cond_in_loop(tf):
     ta = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
     ta = ta.write(0, tf.tanh(tf.matmul(x[:1], w))).write(1, x[1:2] * v)
 
+    _train_array_written_in_cond_read_in_loop(tf, ta, x, w, v, 2, lambda i, ta: ta.read(
+        i - 2) * 0.5)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+def _train_array_written_in_cond_read_in_loop(tf, ta, x, w, v, start: int, more) -> None:
+    """A loop from `start` to 5 whose body reads the previous element of `ta` and
+    writes element i in a tf.cond on i's parity (`more(i, ta)` added to the new
+    value unless None); stacked and read(3) after the loop into "loss"; GradientDescent."""
     def body(i, ta):
         prev = ta.read(i - 1)
-        e = tf.tanh(tf.matmul(prev, w) + x[i] * v) + ta.read(i - 2) * 0.5
+        e = tf.tanh(tf.matmul(prev, w) + x[i] * v)
+        e = e if more is None else e + more(i, ta)
         ta = tf.cond(tf.equal(i % 2, 0), lambda: ta.write(i, e * v),
                      lambda: ta.write(i, tf.sin(e) + prev * 0.2))
         return i + 1, ta
 
-    _, ta = tf.while_loop(lambda i, _: i < 5, body, [tf.constant(2), ta])
+    _, ta = tf.while_loop(lambda i, _: i < 5, body, [tf.constant(start), ta])
     loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
                        tf.reduce_sum(ta.read(3) * v), name="loss")
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
-    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
 def case_train_tensor_array_written_in_cond(tf):
@@ -375,6 +384,22 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(tf):
+    """As `case_train_tensor_array_written_in_cond_in_loop` over a fed batch: elements
+    of a run-time shape [batch, 3], one written before the loop, the body reading the
+    previous element and writing element i in a tf.cond on i's parity; stacked and
+    read(3) after the loop; GradientDescent. The backward loop's gradients of all
+    elements start from zeros of the stack()'s gradient (their shape known at run time)."""
+    xs = tf.placeholder(tf.float32, [5, None, 3], name="xs")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 5, clear_after_read=False)
+    ta = ta.write(0, tf.tanh(tf.matmul(xs[0], w)))
+
+    _train_array_written_in_cond_read_in_loop(tf, ta, xs, w, v, 1, None)
+    batch = np.concatenate([ROWS, ROWS[::-1] * 0.5], 1).reshape(5, 2, 3)
+    return _training_spec(tf, tf.train.Saver(), {"xs:0": batch}, ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -389,4 +414,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_of_bfloat16_written_in_cond,
                     case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
                     case_train_tensor_arrays_written_at_indices_computed_in_branches,
-                    case_train_tensor_array_read_after_its_write_in_nested_loop]
+                    case_train_tensor_array_read_after_its_write_in_nested_loop,
+                    case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop]

@@ -415,7 +415,9 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         # The gradients of all elements of each array the body reads and writes, summed
         # as its reads' gradients come (a loop variable after the others).
         for k, (handle, chain) in plan.own_arrays.items():
-            if nest:    # (its size: the rows of its stack()'s gradient, the outer frame's)
+            # (a nested loop's, or one of elements of a run-time shape: the zeros of its
+            # stack()'s gradient, of its size and shape; the outer frame's)
+            if nest or not chain[0].inputs[2].shape.is_fully_defined():
                 stacked = output_grads[len(floats) + plan.readers_outputs.index(
                     stack_after(plan, chain).outputs[0])]
                 inits.append(self._node(base + "own/zeros", "ZerosLike", [stacked], {
