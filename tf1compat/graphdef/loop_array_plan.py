@@ -121,7 +121,9 @@ def cond_write(info: Any, out: Tensor
     """(writes, the cond's output, the flow they take, paired) where flow `out` of the
     body is a tf.cond output whose branches each return writes one after another (or the
     flow unchanged: `lambda: ta`) of elements of one floating dtype and compatible shapes
-    (static or not), to one array at indices computed outside the branches, from one flow
+    (static or not), to one array at indices computed outside the branches or in the
+    write's own branch (pushed through the cond's Merge, as TF 1.x pushes them inside
+    the branch; such a write is paired only with a branch writing none), from one flow
     (the loop variable's, or a write's before the cond). `paired`: one write per branch
     at one index, or one write and the flow unchanged (`tf.cond(p, lambda: ta.write(i,
     a), lambda: ta.write(i, b))`; `writes` holds a branch's): the body function computes
@@ -240,8 +242,9 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
         (plan.cond_writes if paired else plan.masked_writes)[write] = out
     if flow is not info.body_args[k] and _past_identities(info, flow).op.type == "If":
         return (f"loop {op.name} writes a TensorArray in a tf.cond of its body other than "
-                "at indices computed outside the branches, elements of one floating dtype "
-                "and compatible shapes, one write after another in each branch")
+                "at indices computed outside the branches or in the write's own branch, "
+                "elements of one floating dtype and compatible shapes, one write after "
+                "another in each branch")
     # Each write's flow goes only to the next write (besides reads of the element it
     # wrote or of earlier ones: `same_iteration_write`, `_earlier_read_after_write`)
     # and all write the same array.
