@@ -192,6 +192,14 @@ def case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(rec: Record
                 case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop)
 
 
+def case_tensor_arrays_written_at_branch_indices_in_nested_loop(rec: Recorder) -> None:
+    """Arrays a loop of a fed trip count in a loop body writes in tf.conds of its body,
+    one at indices computed inside the branches, stacked after it; Momentum from the
+    file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_arrays_written_at_branch_indices_in_nested_loop)
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
@@ -201,7 +209,8 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_written_in_cond_in_loop,
          case_tensor_arrays_written_at_indices_computed_in_branches,
          case_tensor_array_read_after_its_write_in_nested_loop,
-         case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop]
+         case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
+         case_tensor_arrays_written_at_branch_indices_in_nested_loop]
 
 
 if __name__ == "__main__":

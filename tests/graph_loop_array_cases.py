@@ -12,7 +12,8 @@ after the cond; elements of float64, float16 and bfloat16, of a run-time shape) 
 function's element is the cond's Select; `..._written_at_branch_indices`: each write's
 element the Select of it and zeros, `..._written_at_indices_computed_in_branches` too, the
 indices pushed through the cond's Merge; `..._written_in_cond_in_nested_loop`: both in a
-nested loop of a run-time trip count); `..._read_after_its_write_in_nested_loop`: an array a
+nested loop of a run-time trip count, `..._at_branch_indices_in_nested_loop` with indices
+computed in the branches); `..._read_after_its_write_in_nested_loop`: an array a
 nested loop reads in its body after writing it, stacked after it).
 """
 
@@ -273,6 +274,17 @@ def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
     tf.conds of its body: one at index j in both branches (different values), the other
     at j in one branch and j + 4 in the other; stacked after the inner loop into the
     outer state; Momentum."""
+    return _arrays_written_in_cond_in_nested_loop(tf, False)
+
+
+def case_train_tensor_arrays_written_at_branch_indices_in_nested_loop(tf):
+    """As `case_train_tensor_arrays_written_in_cond_in_nested_loop`, the second array's
+    indices computed inside the branches (`2 * j` and `2 * j + 1`): the nested loop
+    pushes them through the cond's Merge."""
+    return _arrays_written_in_cond_in_nested_loop(tf, True)
+
+
+def _arrays_written_in_cond_in_nested_loop(tf, in_branch: bool):
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     n = tf.placeholder(tf.int32, [], name="n")
     w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
@@ -283,11 +295,12 @@ def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
 
         def inner(j, g, rows, spread):
             g = tf.tanh(tf.matmul(g, w) + x[j] * v)
-            later = j + 4
+            later = None if in_branch else j + 4
             rows = tf.cond(j % 2 < 1, lambda: rows.write(j, tf.sin(g) * v),
                            lambda: rows.write(j, g * g))
-            spread = tf.cond(j < 1 + i, lambda: spread.write(j, g * v),
-                             lambda: spread.write(later, tf.cos(g)))
+            spread = tf.cond(j < 1 + i, lambda: spread.write(j * 2 if in_branch else j, g * v),
+                             lambda: spread.write(j * 2 + 1 if in_branch else later,
+                                                  tf.cos(g)))
             return j + 1, g, rows, spread
         _, g, rows, spread = tf.while_loop(lambda j, *_: j < n, inner,
                                            [tf.constant(0), h, rows, spread])
@@ -415,4 +428,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
                     case_train_tensor_arrays_written_at_indices_computed_in_branches,
                     case_train_tensor_array_read_after_its_write_in_nested_loop,
-                    case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop]
+                    case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
+                    case_train_tensor_arrays_written_at_branch_indices_in_nested_loop]

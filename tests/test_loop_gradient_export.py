@@ -95,7 +95,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_array_cases.case_train_tensor_arrays_written_at_indices_computed_in_branches,
               graph_loop_array_cases.case_train_tensor_array_read_after_its_write_in_nested_loop,
               graph_loop_array_cases.
-              case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop
+              case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
+              graph_loop_array_cases.case_train_tensor_arrays_written_at_branch_indices_in_nested_loop
               ] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
