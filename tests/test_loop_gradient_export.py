@@ -91,13 +91,12 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_array_cases.case_train_tensor_arrays_written_at_branch_indices,
               graph_loop_array_cases.case_train_tensor_arrays_written_in_cond_in_nested_loop,
               graph_loop_array_cases.case_train_tensor_array_of_bfloat16_written_in_cond,
-              graph_loop_array_cases.case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
-              graph_loop_array_cases.case_train_tensor_arrays_written_at_indices_computed_in_branches,
-              graph_loop_array_cases.case_train_tensor_array_read_after_its_write_in_nested_loop,
-              graph_loop_array_cases.
-              case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
-              graph_loop_array_cases.case_train_tensor_arrays_written_at_branch_indices_in_nested_loop
-              ] + \
+              ] + [getattr(graph_loop_array_cases, "case_train_" + name) for name in (
+                  "tensor_arrays_read_after_conds_writing_in_one_branch",
+                  "tensor_arrays_written_at_indices_computed_in_branches",
+                  "tensor_array_read_after_its_write_in_nested_loop",
+                  "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
+                  "tensor_arrays_written_at_branch_indices_in_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
