@@ -3,8 +3,8 @@ format): tf.scan/tf.map_fn/tf.foldl over a run-time length inside a tf.while_loo
 nested three deep with conds in their bodies, loops in a cond in a cond in a loop,
 TensorArrays read after writes at computed indices in a loop, top-level loops
 writing TensorArrays that enter them with elements, arrays split before a nested
-loop, arrays a nested loop writes read after it by read/gather/concat/size, and an array
-written in a tf.cond of a loop body. Each saves the graph with
+loop, arrays a nested loop writes read after it by read/gather/concat/size, and arrays
+written in a tf.cond of a loop body (at indices computed outside or inside the branches). Each saves the graph with
 TF's train op (its stacks and backward loops) and records two training steps from the
 file and TF's minimize of the imported loss.
 
@@ -168,13 +168,49 @@ def case_tensor_array_written_in_cond_in_loop(rec: Recorder) -> None:
     _train_case(rec, graph_loop_array_cases.case_train_tensor_array_written_in_cond_in_loop)
 
 
+def case_tensor_arrays_written_at_indices_computed_in_branches(rec: Recorder) -> None:
+    """Arrays a loop writes in tf.conds of its body at indices computed inside the
+    branches (`2 * i` / `2 * i + 1`, `i + 5` beside a branch writing none), stacked
+    after the loop; GradientDescent from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_arrays_written_at_indices_computed_in_branches)
+
+
+def case_tensor_array_read_after_its_write_in_nested_loop(rec: Recorder) -> None:
+    """An array a loop of a fed trip count in a loop body writes and reads in its body
+    after the write (the element just written, the previous one), stacked after it;
+    Momentum from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_array_read_after_its_write_in_nested_loop)
+
+
+def case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(rec: Recorder) -> None:
+    """An array of elements of a fed batch's run-time shape, written before a loop and
+    in a tf.cond of its body, read in the body, stacked and read after it;
+    GradientDescent from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop)
+
+
+def case_tensor_arrays_written_at_branch_indices_in_nested_loop(rec: Recorder) -> None:
+    """Arrays a loop of a fed trip count in a loop body writes in tf.conds of its body,
+    one at indices computed inside the branches, stacked after it; Momentum from the
+    file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_arrays_written_at_branch_indices_in_nested_loop)
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
          case_loop_in_cond_in_nested_loop, case_loop_in_three_conds_in_loop_v2,
          case_loop_in_cond_reading_branch_values, case_tensor_arrays_read_after_nested_loop,
          case_tensor_array_read_after_unrolled_nested_loop,
-         case_tensor_array_written_in_cond_in_loop]
+         case_tensor_array_written_in_cond_in_loop,
+         case_tensor_arrays_written_at_indices_computed_in_branches,
+         case_tensor_array_read_after_its_write_in_nested_loop,
+         case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
+         case_tensor_arrays_written_at_branch_indices_in_nested_loop]
 
 
 if __name__ == "__main__":

@@ -10,8 +10,11 @@ after the cond; elements of float64, float16 and bfloat16, of a run-time shape) 
 (`case_train_tensor_array_written_in_cond`, `..._until_finished`, `..._in_cond_in_loop`,
 `..._of_float64_...`, `..._of_float16_...`, `..._read_after_its_write_in_cond`: the body
 function's element is the cond's Select; `..._written_at_branch_indices`: each write's
-element the Select of it and zeros; `..._written_in_cond_in_nested_loop`: both in a nested
-loop of a run-time trip count).
+element the Select of it and zeros, `..._written_at_indices_computed_in_branches` too, the
+indices pushed through the cond's Merge; `..._written_in_cond_in_nested_loop`: both in a
+nested loop of a run-time trip count, `..._at_branch_indices_in_nested_loop` with indices
+computed in the branches); `..._read_after_its_write_in_nested_loop`: an array a
+nested loop reads in its body after writing it, stacked after it).
 """
 
 from __future__ import annotations
@@ -84,19 +87,28 @@ def case_train_tensor_array_written_in_cond_in_loop(tf):
     ta = tf.TensorArray(tf.float32, 5, clear_after_read=False, element_shape=[1, 3])
     ta = ta.write(0, tf.tanh(tf.matmul(x[:1], w))).write(1, x[1:2] * v)
 
+    _train_array_written_in_cond_read_in_loop(tf, ta, x, w, v, 2, lambda i, ta: ta.read(
+        i - 2) * 0.5)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
+
+
+def _train_array_written_in_cond_read_in_loop(tf, ta, x, w, v, start: int, more) -> None:
+    """A loop from `start` to 5 whose body reads the previous element of `ta` and
+    writes element i in a tf.cond on i's parity (`more(i, ta)` added to the new
+    value unless None); stacked and read(3) after the loop into "loss"; GradientDescent."""
     def body(i, ta):
         prev = ta.read(i - 1)
-        e = tf.tanh(tf.matmul(prev, w) + x[i] * v) + ta.read(i - 2) * 0.5
+        e = tf.tanh(tf.matmul(prev, w) + x[i] * v)
+        e = e if more is None else e + more(i, ta)
         ta = tf.cond(tf.equal(i % 2, 0), lambda: ta.write(i, e * v),
                      lambda: ta.write(i, tf.sin(e) + prev * 0.2))
         return i + 1, ta
 
-    _, ta = tf.while_loop(lambda i, _: i < 5, body, [tf.constant(2), ta])
+    _, ta = tf.while_loop(lambda i, _: i < 5, body, [tf.constant(start), ta])
     loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
                        tf.reduce_sum(ta.read(3) * v), name="loss")
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
-    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS}, ["loss:0", "w:0", "v:0"])
 
 
 def case_train_tensor_array_written_in_cond(tf):
@@ -220,6 +232,21 @@ def case_train_tensor_array_read_after_its_write_in_cond(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def _train_two_arrays_written_in_conds(tf, body, v):
+    """Five iterations of `body(i, h, ta, tb)` writing two arrays of 10 elements [1, 3],
+    both stacked after the loop into the loss; GradientDescent."""
+    arrays = [tf.TensorArray(tf.float32, 10, element_shape=[1, 3]) for _ in range(2)]
+    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
+                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
+    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
+                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v) * 0.5,
+                       name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 def case_train_tensor_arrays_written_at_branch_indices(tf):
     """A loop whose body writes two arrays in tf.conds on a fed length `n`: the first at
     index i in one branch and i + 5 in the other, the second twice in one branch (i and
@@ -239,16 +266,7 @@ def case_train_tensor_arrays_written_at_branch_indices(tf):
                      lambda: tb)
         return i + 1, h, ta, tb
 
-    arrays = [tf.TensorArray(tf.float32, 10, element_shape=[1, 3]) for _ in range(2)]
-    _, h, ta, tb = tf.while_loop(lambda i, *_: i < 5, body,
-                                 [tf.constant(0), tf.zeros([1, 3])] + arrays)
-    loss = tf.identity(tf.reduce_sum(tf.square(ta.stack() - 0.1)) +
-                       tf.reduce_sum(tb.stack() * v) + tf.reduce_sum(h * v) * 0.5,
-                       name="loss")
-    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
-    tf.global_variables_initializer()
-    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS, "n:0": 3},
-                          ["loss:0", "w:0", "v:0"])
+    return _train_two_arrays_written_in_conds(tf, body, v)
 
 
 def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
@@ -256,6 +274,17 @@ def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
     tf.conds of its body: one at index j in both branches (different values), the other
     at j in one branch and j + 4 in the other; stacked after the inner loop into the
     outer state; Momentum."""
+    return _arrays_written_in_cond_in_nested_loop(tf, False)
+
+
+def case_train_tensor_arrays_written_at_branch_indices_in_nested_loop(tf):
+    """As `case_train_tensor_arrays_written_in_cond_in_nested_loop`, the second array's
+    indices computed inside the branches (`2 * j` and `2 * j + 1`): the nested loop
+    pushes them through the cond's Merge."""
+    return _arrays_written_in_cond_in_nested_loop(tf, True)
+
+
+def _arrays_written_in_cond_in_nested_loop(tf, in_branch: bool):
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     n = tf.placeholder(tf.int32, [], name="n")
     w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
@@ -266,11 +295,12 @@ def case_train_tensor_arrays_written_in_cond_in_nested_loop(tf):
 
         def inner(j, g, rows, spread):
             g = tf.tanh(tf.matmul(g, w) + x[j] * v)
-            later = j + 4
+            later = None if in_branch else j + 4
             rows = tf.cond(j % 2 < 1, lambda: rows.write(j, tf.sin(g) * v),
                            lambda: rows.write(j, g * g))
-            spread = tf.cond(j < 1 + i, lambda: spread.write(j, g * v),
-                             lambda: spread.write(later, tf.cos(g)))
+            spread = tf.cond(j < 1 + i, lambda: spread.write(j * 2 if in_branch else j, g * v),
+                             lambda: spread.write(j * 2 + 1 if in_branch else later,
+                                                  tf.cos(g)))
             return j + 1, g, rows, spread
         _, g, rows, spread = tf.while_loop(lambda j, *_: j < n, inner,
                                            [tf.constant(0), h, rows, spread])
@@ -318,6 +348,71 @@ def case_train_tensor_array_of_bfloat16_written_in_cond(tf):
     return _decoder_of_cast_elements(tf, tf.bfloat16, False)
 
 
+def case_train_tensor_arrays_written_at_indices_computed_in_branches(tf):
+    """A loop whose body writes two arrays in tf.conds on a fed length `n`, each write
+    index computed inside its branch: the first at `2 * i` in one branch and `2 * i + 1`
+    in the other, the second at `i + 5` in one branch (beside one that returns it
+    unchanged); both stacked after the loop (elements never written stack as zeros);
+    GradientDescent. TF 1.x pushes the index inside the branch; tf1compat pushes it
+    through the cond's Merge (a stand-in where the branch did not run, whose row the
+    Select of the element and zeros drops)."""
+    x = tf.placeholder(tf.float32, [5, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, 0.3, -0.2])
+
+    def body(i, h, ta, tb):
+        h = tf.tanh(tf.matmul(h, w) + x[i] * v)
+        ta = tf.cond(i < n, lambda: ta.write(i * 2, tf.sin(h) * v),
+                     lambda: ta.write(i * 2 + 1, h * h))
+        tb = tf.cond(i >= n - 1, lambda: tb.write(tf.add(i, 5), h * v), lambda: tb)
+        return i + 1, h, ta, tb
+
+    return _train_two_arrays_written_in_conds(tf, body, v)
+
+
+def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
+    """An outer loop whose body runs a loop of a fed trip count `n` writing an array
+    row by row and reading it in its body after the write: the element it just wrote
+    (`ta.read(j)`) and the one of the previous iteration (`ta.read(j - 1)`, row 0 at
+    first); the array stacked after the inner loop into the outer state; Momentum.
+    The nested backward loop carries the gradients of all the array's elements (zeros
+    of its stack()'s gradient)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[1, 3])
+
+        def inner(j, g, rows):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            rows = rows.write(j, g * v + 0.1)
+            g = g * rows.read(j) + rows.read(tf.maximum(j - 1, 0)) * 0.5
+            return j + 1, g, rows
+        _, g, rows = tf.while_loop(lambda j, *_: j < n, inner, [tf.constant(0), h, rows])
+        return i + 1, g + tf.reduce_mean(rows.stack(), 0) * 0.3
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(tf):
+    """As `case_train_tensor_array_written_in_cond_in_loop` over a fed batch: elements
+    of a run-time shape [batch, 3], one written before the loop, the body reading the
+    previous element and writing element i in a tf.cond on i's parity; stacked and
+    read(3) after the loop; GradientDescent. The backward loop's gradients of all
+    elements start from zeros of the stack()'s gradient (their shape known at run time)."""
+    xs = tf.placeholder(tf.float32, [5, None, 3], name="xs")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 5, clear_after_read=False)
+    ta = ta.write(0, tf.tanh(tf.matmul(xs[0], w)))
+
+    _train_array_written_in_cond_read_in_loop(tf, ta, xs, w, v, 1, None)
+    batch = np.concatenate([ROWS, ROWS[::-1] * 0.5], 1).reshape(5, 2, 3)
+    return _training_spec(tf, tf.train.Saver(), {"xs:0": batch}, ["loss:0", "w:0", "v:0"])
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -330,4 +425,8 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_written_at_branch_indices,
                     case_train_tensor_arrays_written_in_cond_in_nested_loop,
                     case_train_tensor_array_of_bfloat16_written_in_cond,
-                    case_train_tensor_arrays_read_after_conds_writing_in_one_branch]
+                    case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
+                    case_train_tensor_arrays_written_at_indices_computed_in_branches,
+                    case_train_tensor_array_read_after_its_write_in_nested_loop,
+                    case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
+                    case_train_tensor_arrays_written_at_branch_indices_in_nested_loop]

@@ -165,5 +165,56 @@ def case_train_cond_cuts_into_matmul(tf):
     return spec
 
 
+def case_train_unet_run_time_deconv(tf):
+    """A small U-Net as jakeret/tf_unet builds it, over images of any size: VALID 3x3
+    convolutions, a max pool, an up-convolution `tf.nn.conv2d_transpose` (2x2, stride 2,
+    'VALID') to the shape `tf.stack([n, h * 2, w * 2, c // 2])` of the input's tf.shape,
+    the skip connection cropped to it by a tf.slice of run-time offsets (`(h1 - h2) // 2`,
+    sizes -1 kept) and concatenated, then a tf.layers.conv2d_transpose 'same' of stride
+    2 (its output shape computed from tf.shape as well), a 1x1 convolution to two classes;
+    softmax cross-entropy, Momentum."""
+    x = tf.placeholder(tf.float32, [None, None, None, 1], name="x")
+    labels = tf.placeholder(tf.float32, [None, None, None, 2], name="labels")
+
+    def weight(name, shape, scale):
+        size = int(np.prod(shape))
+        start = sum(map(ord, name))
+        return tf.get_variable(name, initializer=np.sin(
+            np.arange(size, dtype=np.float32) * 0.37 + start).reshape(shape) * scale)
+
+    def conv(h, name, shape):
+        return tf.nn.relu(tf.nn.conv2d(h, weight(name, shape, 0.4), [1, 1, 1, 1], "VALID")
+                          + weight(name + "_b", shape[-1:], 0.05))
+    down = conv(conv(x, "w1", [3, 3, 1, 4]), "w2", [3, 3, 4, 4])
+    pooled = tf.nn.max_pool(down, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+    bottom = conv(pooled, "w3", [3, 3, 4, 8])
+    dims = tf.shape(bottom)
+    up = tf.nn.relu(tf.nn.conv2d_transpose(
+        bottom, weight("wd", [2, 2, 4, 8], 0.4),
+        tf.stack([dims[0], dims[1] * 2, dims[2] * 2, dims[3] // 2]), [1, 2, 2, 1], "VALID"))
+    skip, near = tf.shape(down), tf.shape(up)
+    cropped = tf.slice(down, tf.stack([0, (skip[1] - near[1]) // 2,
+                                       (skip[2] - near[2]) // 2, 0]),
+                       tf.stack([-1, near[1], near[2], -1]))
+    merged = conv(tf.concat([cropped, up], 3), "w4", [3, 3, 8, 4])
+    merged = tf.layers.conv2d_transpose(merged, 3, 3, strides=2, padding="same",
+                                        activation=tf.nn.relu, name="up2",
+                                        kernel_initializer=tf.constant_initializer(
+                                            np.cos(np.arange(3 * 3 * 3 * 4) * 0.3) * 0.4))
+    logits = tf.nn.conv2d(merged, weight("w5", [1, 1, 3, 2], 1.5), [1, 1, 1, 1], "VALID")
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(
+        labels=labels, logits=logits), name="loss")
+    tf.train.MomentumOptimizer(0.2, 0.9).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    images = np.sin(np.arange(2 * 14 * 16, dtype=np.float32) * 0.29).reshape(2, 14, 16, 1)
+    # 14x16 -> 12x14 -> 10x12 -> 5x6 -> 3x4 -> 6x8 -> 4x6 -> 8x12
+    hot = (np.cos(np.arange(2 * 8 * 12) * 0.7) > 0).reshape(2, 8, 12)
+    truth = np.stack([hot, ~hot], -1).astype(np.float32)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": images, "labels:0": truth},
+                          ["loss:0", "w1:0", "w3:0", "wd:0", "w4:0", "up2/kernel:0",
+                           "w5:0"])
+
+
 NN_TRAINING_CASES = [case_train_dcgan_conv_transpose, case_train_attention_key_masks,
-                     case_train_while_loop_body_ops, case_train_cond_cuts_into_matmul]
+                     case_train_while_loop_body_ops, case_train_cond_cuts_into_matmul,
+                     case_train_unet_run_time_deconv]

@@ -205,7 +205,7 @@ def test_ctc_loss_gradient_is_the_op_own_gradient_output(caplog):
                                                     ("SAME", 1, 4), ("SAME", 3, 1)])
 def test_conv1d_transpose_of_a_run_time_length_is_written(padding, stride, width, caplog):
     """The full transposed convolution of spread, edge-padded input, sliced at TF's
-    padding computed when it runs (gradient_lowering_nn._conv_transpose_run_time_width)."""
+    padding computed when it runs (gradient_lowering_nn._conv_transpose_run_time)."""
     value = np.sin(np.arange(2 * 5 * 3, dtype=np.float32) * 0.3).reshape(2, 5, 3)
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [None, None, 3], name="x")

@@ -3,7 +3,8 @@ negative axes and ops without a gradient (rounding, arg max, one-hot, zeros_like
 TF's SymbolicGradient form (graphdef/gradient_lowering_nn.py, gradient_export.py).
 
 What real TF computes from such files is recorded by scripts/check_tf_reads_graphs.py
-(tests/graph_training_nn_cases.py: DCGAN, a transformer's key masks) and by
+(tests/graph_training_nn_cases.py: DCGAN, a transformer's key masks, a U-Net of
+run-time image sizes) and by
 scripts/probe_tf_function_gradients.py (tests/fixtures/tf_function_gradients.json); the
 tests replay it. The other layouts and paddings are checked in tf1compat: the gradient
 from the exported file (the lowered forward function, differentiated) is the in-process
@@ -32,7 +33,8 @@ IMAGES = np.cos(np.arange(2 * 5 * 4 * 3, dtype=np.float32) * 0.7).reshape(2, 5, 
                          ids=lambda fn: fn.__name__[len("case_"):])
 def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, caplog):
     check_recorded_training_case(case, caplog, {"Conv2DBackpropInput", "Tile", "ZerosLike",
-                                                "ArgMax", "OneHot", "Round", "Floor"})
+                                                "ArgMax", "OneHot", "Round", "Floor",
+                                                "FloorDiv"})
 
 
 def test_tf_differentiates_the_lowered_probes():
@@ -76,6 +78,19 @@ def _kernel(shape):
                        name="kernel")
 
 
+def _transposed_convolution_gradients(x, data_format, padding, strides, sizes):
+    """The kernel's and `x`'s gradients of a loss of conv2d_transpose(x) to the output
+    sizes `sizes` (channels last: batch, height, width, channels; ints or tensors)."""
+    kernel = _kernel([3, 3, 2, 3])
+    value = tf.transpose(x, [0, 3, 1, 2]) if data_format == "NCHW" else x
+    shape = [sizes[i] for i in ([0, 3, 1, 2] if data_format == "NCHW" else range(4))]
+    y = tf.nn.conv2d_transpose(value, kernel, tf.stack(shape),
+                               [1] + strides + [1] if data_format == "NHWC"
+                               else [1, 1] + strides, padding, data_format=data_format)
+    loss = tf.reduce_sum(tf.sin(y) * tf.cos(y * 0.3 + 0.2))
+    return tf.gradients(loss, [kernel, x])
+
+
 @pytest.mark.parametrize("data_format,padding,strides,size", [
     ("NHWC", "SAME", [2, 2], [10, 8]), ("NHWC", "SAME", [2, 3], [9, 12]),
     ("NHWC", "VALID", [2, 1], [11, 6]), ("NCHW", "SAME", [2, 2], [10, 8]),
@@ -85,19 +100,33 @@ def test_transposed_convolution_is_a_convolution_of_the_spread_gradient(
         data_format, padding, strides, size):
     def build():
         x = tf.placeholder(tf.float32, [None, 5, 4, 3], name="x")
-        kernel = _kernel([3, 3, 2, 3])
-        value = tf.transpose(x, [0, 3, 1, 2]) if data_format == "NCHW" else x
-        channels_last = [tf.shape(x)[0]] + size + [2]
-        shape = [channels_last[i] for i in ([0, 3, 1, 2] if data_format == "NCHW"
-                                             else range(4))]
-        y = tf.nn.conv2d_transpose(value, kernel, tf.stack(shape),
-                                   [1] + strides + [1] if data_format == "NHWC"
-                                   else [1, 1] + strides, padding, data_format=data_format)
-        loss = tf.reduce_sum(tf.sin(y) * tf.cos(y * 0.3 + 0.2))
-        return tf.gradients(loss, [kernel, x])
+        return _transposed_convolution_gradients(x, data_format, padding, strides,
+                                                 [tf.shape(x)[0]] + size + [2])
     here, back, gd = _gradients_here_and_from_the_file(build, {"x:0": IMAGES})
     assert "Conv2DBackpropInput" not in {n.op for f in gd.library.function
                                          for n in f.node_def}
+    for a, b in zip(here, back):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("data_format,padding,strides,size", [
+    ("NHWC", "SAME", [2, 2], [(2, 0), (2, 0)]), ("NHWC", "SAME", [2, 3], [(2, -1), (3, 0)]),
+    ("NHWC", "VALID", [2, 1], [(2, 1), (1, 2)]), ("NCHW", "SAME", [2, 2], [(2, 0), (2, -1)]),
+    ("NHWC", "SAME", [1, 1], [(1, 0), (1, 0)]), ("NHWC", "VALID", [3, 3], [(3, 2), (3, 0)])],
+    ids=["same", "same_uneven", "valid", "nchw", "stride_1", "valid_stride_3"])
+def test_transposed_convolution_of_run_time_sizes(data_format, padding, strides, size):
+    """tf_unet's deconv2d: the output shape a tf.stack of the input's tf.shape pieces
+    (each spatial size `a * size + b` here), the channels `tf.shape(x)[3] // 2`
+    (gradient_lowering_nn._conv_transpose_run_time; the FloorDiv an input of f)."""
+    def build():
+        x = tf.placeholder(tf.float32, [None, None, None, 3], name="x")
+        dims = tf.shape(x)
+        return _transposed_convolution_gradients(x, data_format, padding, strides, [
+            dims[0]] + [dims[1 + k] * a + b for k, (a, b) in enumerate(size)] +
+            [dims[3] // 2 + 1])
+    here, back, gd = _gradients_here_and_from_the_file(build, {"x:0": IMAGES})
+    body = {n.op for f in gd.library.function for n in f.node_def}
+    assert not body & {"Conv2DBackpropInput", "FloorDiv"}, body
     for a, b in zip(here, back):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
 
@@ -188,6 +217,24 @@ def test_ops_without_a_gradient_are_inputs_of_the_forward_function():
     here, back, gd = _gradients_here_and_from_the_file(build, {"x:0": IMAGES[0, 0]})
     body = {n.op for f in gd.library.function for n in f.node_def}
     assert not body & {"OneHot", "ArgMax", "Floor", "Round", "ZerosLike", "Ceil", "OnesLike"}
+    np.testing.assert_allclose(here[0], back[0], rtol=1e-6)
+
+
+def test_slice_sizes_to_the_end_are_written_as_shape_minus_begin():
+    """TF's function gradient of Slice pads by shape - begin - size, one entry too many
+    for a size of -1 (tf_unet's crop): the function's Slice takes shape - begin there."""
+    def build():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.Variable(np.full((3, 4), 0.4, np.float32), name="w")
+        h = tf.sin(tf.matmul(x, w))
+        ends = tf.slice(h, [0, 2], [-1, -1]) * tf.slice(
+            h, tf.stack([0, tf.shape(h)[1] // 2 - 1]), tf.stack([-1, 2]))
+        return tf.gradients(tf.reduce_sum(ends * ends), [w])
+    here, back, gd = _gradients_here_and_from_the_file(build, {"x:0": IMAGES[0, 0]})
+    nodes = {n.name: n for f in gd.library.function for n in f.node_def}
+    slices = [n for n in nodes.values() if n.op == "Slice"]
+    assert len(slices) == 2
+    assert all(nodes[n.input[2].split(":")[0]].op == "Select" for n in slices)
     np.testing.assert_allclose(here[0], back[0], rtol=1e-6)
 
 

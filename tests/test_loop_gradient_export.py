@@ -91,8 +91,12 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
               graph_loop_array_cases.case_train_tensor_arrays_written_at_branch_indices,
               graph_loop_array_cases.case_train_tensor_arrays_written_in_cond_in_nested_loop,
               graph_loop_array_cases.case_train_tensor_array_of_bfloat16_written_in_cond,
-              graph_loop_array_cases.case_train_tensor_arrays_read_after_conds_writing_in_one_branch
-              ] + \
+              ] + [getattr(graph_loop_array_cases, "case_train_" + name) for name in (
+                  "tensor_arrays_read_after_conds_writing_in_one_branch",
+                  "tensor_arrays_written_at_indices_computed_in_branches",
+                  "tensor_array_read_after_its_write_in_nested_loop",
+                  "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
+                  "tensor_arrays_written_at_branch_indices_in_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -473,21 +477,37 @@ def test_writes_at_branch_indices_or_twice_in_a_branch_get_selects_with_zeros(ca
     assert {a.type for a in body.signature.output_arg} == {tf.float64.as_datatype_enum}
 
 
-def test_an_index_computed_in_a_branch_keeps_tf1compat_form(caplog):
-    """The write's index would have to be pushed from inside the branch (dead where it
-    did not run): kept, and the warning says why."""
-    def build():
-        x = tf.placeholder(tf.float32, [4, 3], name="x")
-        w = tf.get_variable("w", [3])
+def test_an_index_computed_in_a_branch_is_pushed_through_the_cond_merge(caplog):
+    """The write's index computed inside its branch (dead where the branch did not run):
+    the forward loop pushes it through `Merge(index, Switch(stand-in, pred))`, as TF 1.x
+    pushes it inside the branch; the file's gradient is the in-process one (recorded:
+    case_train_tensor_arrays_written_at_indices_computed_in_branches)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.2, 0.3]))
 
-        def body(i, ta):
-            v = x[i] * w
-            return i + 1, tf.cond(i < 2, lambda: ta.write(i, v), lambda: ta.write(i + 4, v))
-        _, ta = tf.while_loop(lambda i, ta: i < 4, body, [
-            tf.constant(0), tf.TensorArray(tf.float32, 8, element_shape=[3])])
-        tf.gradients(tf.reduce_sum(ta.stack()), [w])
-    assert "other than at indices computed outside the branches" in _warned_reason(
-        build, caplog)
+    def body(i, ta):
+        v = x[i] * w
+        return i + 1, tf.cond(i < 2, lambda: ta.write(i, v), lambda: ta.write(i + 4, v * v))
+    _, ta = tf.while_loop(lambda i, ta: i < 4, body, [
+        tf.constant(0), tf.TensorArray(tf.float32, 8, element_shape=[3])])
+    g, = tf.gradients(tf.reduce_sum(ta.stack() * tf.range(8.0)[:, None]), [w])
+    feeds = {"x:0": np.arange(12, dtype=np.float32).reshape(4, 3) * 0.1}
+    init = tf.global_variables_initializer()
+    with tf.Session() as sess:
+        sess.run(init)
+        here = sess.run(g, feeds)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    nodes = {n.name: n for n in gd.node}
+    pushed = [nodes[n.input[1].split(":")[0]] for n in gd.node if n.op == "StackPushV2"]
+    assert any(m.op == "Merge" and any(t.split(":")[0].endswith("add") for t in m.input)
+               for m in pushed), [m.name for m in pushed]
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            sess.run(init.name)
+            back = sess.run(g.name, feeds)
+    np.testing.assert_allclose(back, here, rtol=1e-6)
 
 
 def test_an_element_read_after_a_cond_writing_in_one_branch_needs_the_branch(caplog):
@@ -557,6 +577,37 @@ def test_an_element_read_from_an_array_filled_otherwise_keeps_tf1compat_form(cap
         tf.gradients(tf.reduce_sum(ta.stack()), [w])
     assert "element read before it from an array not unstacked there" in \
         _warned_reason(build, caplog)
+
+
+@pytest.mark.parametrize("nested", [True, False], ids=["nested", "run_time_shape"])
+def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(nested,
+                                                                                 caplog):
+    """The backward loop's zeros for the gradients of all elements of an array read in
+    the body after a write come from its stack()'s gradient where the loop is nested or
+    the elements' shape is known only at run time: read otherwise after it (read(1)),
+    warned, naming why."""
+    def build():
+        x = tf.placeholder(tf.float32, [None, 3] if not nested else [2, 3], name="x")
+        n = tf.placeholder(tf.int32, [], name="n")
+        w = tf.get_variable("w", [3])
+
+        def loop(start):
+            ta = tf.TensorArray(tf.float32, 4, clear_after_read=False)
+
+            def body(j, g, ta):
+                ta = ta.write(j, g * w)
+                return j + 1, g + ta.read(tf.maximum(j - 1, 0)), ta
+            _, g, ta = tf.while_loop(lambda j, *_: j < n, body, [tf.constant(0), start, ta])
+            return g + ta.read(1)
+        if nested:
+            h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, loop(h)),
+                              [tf.constant(0), x])[1]
+        else:
+            h = loop(x)
+        tf.gradients(tf.reduce_sum(h), [w])
+    reason = _warned_reason(build, caplog)
+    assert ("not stacked after it" if nested else "compatible shapes stacked after the loop") \
+        in reason, reason
 
 
 def _loop_hessians():

@@ -6,8 +6,12 @@
   momentum and Adam, 2 epochs of 3 steps, then `predict` from the stored checkpoint, ran
   unchanged; every printed loss, accuracy, error rate and prediction matched TF (graph
   seed set after the Unet's own reset_default_graph), checkpoints within float rounding.
-  With `write_graph=True` its graph.pb holds tf1compat's own SymbolicGradient form (a
-  transposed convolution of run-time size), which TF cannot import (warned).
+  With `write_graph=True` its graph.pb is TF's SymbolicGradient form since session 21
+  (branch export13: the transposed convolution of run-time size, the `// 2` of its
+  output shape and the crop's tf.slice of -1 sizes inside the gradient's function):
+  real TF imports it, initializes and trains 3 Momentum steps from it to tf1compat's
+  values (max 4.7e-10); the pattern is the recorded fixture train_unet_run_time_deconv
+  (tests/graph_training_nn_cases.py).
 * tensorlayer/tensorlayer 1.11.1: failed at import on tf1compat; its array_ops imports
   `shape_internal` (tensorflow.python.ops.array_ops), `gen_array_ops.fill/reshape`,
   `constant_op._tensor_shape_tensor_conversion_function` and calls `context.in_eager_mode()`

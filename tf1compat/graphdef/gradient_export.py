@@ -66,10 +66,12 @@ SquaredDifference Squeeze StridedSlice Sub Sum Tan Tanh Transpose Unpack Xdivy X
 # ops (no new random numbers) and gradient stops (TF's function gradient of StopGradient
 # passes the gradient through; as an input of f, its gradient is dropped), and the ops
 # TF's tf.gradients gives no gradient (rounding, arg max, one-hot, zeros_like of a shape
-# known at run time only: TF has no function gradient for them; as inputs of f, theirs
+# known at run time only, the floor and truncating divisions: tf_unet's
+# `tf.shape(x)[3] // 2`; TF has no function gradient for them; as inputs of f, theirs
 # is the same nothing).
 CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient", "Floor", "Ceil", "Round",
-                          "Rint", "ArgMax", "ArgMin", "OneHot", "ZerosLike", "OnesLike"])
+                          "Rint", "ArgMax", "ArgMin", "OneHot", "ZerosLike", "OnesLike",
+                          "FloorDiv", "TruncateDiv"])
 
 _warned: Set[str] = set()
 

@@ -8,7 +8,9 @@ type), Elu, Selu, LeakyRelu, Softplus, Tile, Pad, Prod, GatherV2, the stitches o
 partitioned embedding lookups, DepthwiseConv2dNative, ReverseSequence
 (bidirectional_dynamic_rnn), Einsum (Dense layers over inputs of rank > 2), Cumsum and
 Cumprod (with TF's Cumprod gradient at zeros), LRN (AlexNet-style local response
-normalization); gradient_lowering_nn.py adds the transposed convolution and Tile with
+normalization). Slice with a size of -1 (to the end) is written with the size
+computed: TF's function gradient of Slice pads one entry too many there.
+gradient_lowering_nn.py adds the transposed convolution and Tile with
 run-time multiples, gradient_lowering_array.py SpaceToBatchND, BatchToSpaceND,
 MatrixBandPart, ScatterNd, CropAndResize and the segment products,
 gradient_lowering_volume.py Conv3D, conv3d_transpose and the 3-D pools. Inside the
@@ -647,6 +649,23 @@ def _lrn(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]
     return [b.add("RealDiv", [x, denominator], {"T": dtype})]
 
 
+def _slice(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
+    # TF's function gradient of Slice pads the gradient by shape - begin - size, one too
+    # many where a size is -1 (to the end: tf_unet's crop `tf.slice(x, offsets, [-1, h,
+    # w, -1])`): such sizes are written as shape - begin.
+    sizes = constant_value(op.inputs[2])
+    if sizes is not None and (np.asarray(sizes) >= 0).all():
+        return None
+    index = op.inputs[1].dtype.base_dtype
+    shape = b.add("Shape", [names[0]], {"T": op.inputs[0].dtype.base_dtype,
+                                        "out_type": index})
+    to_end = b.add("Less", [names[2], b.const(0, index)], {"T": index})
+    rest = b.add("Sub", [shape, names[1]], {"T": index})
+    size = b.add("Select", [to_end, rest, names[2]], {"T": index})
+    return [b.add("Slice", [names[0], names[1], size],
+                  {"T": op.outputs[0].dtype.base_dtype, "Index": index})]
+
+
 def _always(op: Operation) -> Optional[str]:
     return None
 
@@ -677,6 +696,7 @@ LOWERINGS: Dict[str, Tuple[Callable[[Operation], Optional[str]],
     "Cumsum": (_cumulative_why_not, _cumulative),
     "Cumprod": (_cumulative_why_not, _cumulative),
     "LRN": (_lrn_why_not, _lrn),
+    "Slice": (_always, _slice),
     **LOWERINGS_NN,
     **LOWERINGS_ARRAY,
     **LOWERINGS_VOLUME,

@@ -113,16 +113,18 @@ def _valid_conv(b: NodeBuilder, x: str, kernel: str, dtype: D.DType) -> str:
         "dilations": [1, 1, 1, 1], "use_cudnn_on_gpu": True, "explicit_paddings": []})
 
 
-def _conv_transpose_run_time_width(op: Operation, names: List[str], b: NodeBuilder
-                                   ) -> List[Optional[str]]:
-    # conv1d_transpose over a length known at run time only (NHWC, a kernel one row
-    # high): the gradient spread by s - 1 zeros concatenated after each entry, k - 1
+def _conv_transpose_run_time(op: Operation, names: List[str], b: NodeBuilder
+                             ) -> List[Optional[str]]:
+    # A transposed convolution of spatial sizes known at run time only (tf_unet's
+    # deconv2d: the output shape a tf.stack of tf.shape pieces): along each spatial
+    # axis the gradient spread by s - 1 zeros concatenated after each entry and k - 1
     # zeros on both sides, a stride-1 VALID Conv2D with the flipped kernel (the full
-    # transposed convolution), then the output's columns sliced from TF's padding
-    # before, computed from the sizes at run time.
+    # transposed convolution), then the output sliced from TF's padding before,
+    # computed from the sizes at run time.
     dtype, i32 = op.outputs[0].dtype.base_dtype, D.int32
-    kw, channels = op.inputs[1].shape.as_list()[1], op.inputs[1].shape.as_list()[3]
-    stride = _spatial(op, "strides")[1]
+    nchw = _text(op.attrs.get("data_format", "NHWC")) == "NCHW"
+    kernel_dims = op.inputs[1].shape.as_list()
+    channels = kernel_dims[3]
 
     def ints(op_type: str, inputs: List[str]) -> str:
         return b.add(op_type, inputs, {"T": i32})
@@ -140,36 +142,47 @@ def _conv_transpose_run_time_width(op: Operation, names: List[str], b: NodeBuild
     def concat(parts: List[str], axis: int) -> str:
         return b.add("ConcatV2", parts + [b.const(axis, i32)],
                      {"T": dtype, "N": len(parts), "Tidx": i32})
-    dims = b.add("Shape", [names[2]], {"T": dtype, "out_type": i32})
-    batch, height, width = entry(dims, 0), entry(dims, 1), entry(dims, 2)
+
+    def zeros(dims: List[object]) -> str:
+        return b.add("Fill", [packed(dims), zero], {"T": dtype, "index_type": i32})
+    x = _channels_last(b, names[2], dtype, nchw)
+    shape = b.add("Shape", [x], {"T": dtype, "out_type": i32})
+    dims: List[object] = [entry(shape, 0), entry(shape, 1), entry(shape, 2), channels]
     zero = b.const(0, dtype)
-    x = names[2]
-    if stride > 1:
-        column = b.add("ExpandDims", [x, b.const(3, i32)], {"T": dtype, "Tdim": i32})
-        gaps = b.add("Fill", [packed([batch, height, width, stride - 1, channels]), zero],
-                     {"T": dtype, "index_type": i32})
-        x = b.add("Reshape", [concat([column, gaps], 3), packed(
-            [batch, height, ints("Mul", [width, b.const(stride, i32)]), channels])],
-            {"T": dtype, "Tshape": i32})
-    if kw > 1:
-        edge = b.add("Fill", [packed([batch, height, kw - 1, channels]), zero],
-                     {"T": dtype, "index_type": i32})
-        x = concat([edge, x, edge], 2)
+    sizes_in = dims[1:3]
+    for axis, (kernel, stride) in enumerate(zip(kernel_dims[:2], _spatial(op, "strides")),
+                                            start=1):
+        if stride > 1:
+            spread = b.add("ExpandDims", [x, b.const(axis + 1, i32)],
+                           {"T": dtype, "Tdim": i32})
+            gaps = zeros(dims[:axis + 1] + [stride - 1] + dims[axis + 1:])
+            dims[axis] = ints("Mul", [dims[axis], b.const(stride, i32)])
+            x = b.add("Reshape", [concat([spread, gaps], axis + 1), packed(dims)],
+                      {"T": dtype, "Tshape": i32})
+        if kernel > 1:
+            edge = zeros(dims[:axis] + [kernel - 1] + dims[axis + 1:])
+            x = concat([edge, x, edge], axis)
+            dims[axis] = ints("AddV2", [dims[axis], b.const(2 * kernel - 2, i32)])
     full = _valid_conv(b, x, _flipped_kernel(b, names[1], dtype), dtype)
-    out_width = entry(names[0], 2)
-    if _text(op.attrs["padding"]) == "SAME":      # max((w - 1) * s + k - out, 0) // 2
-        total = ints("Maximum", [ints("Sub", [ints("AddV2", [ints("Mul", [
-            ints("Sub", [width, b.const(1, i32)]), b.const(stride, i32)]),
-            b.const(kw, i32)]), out_width]), b.const(0, i32)])
-        half = b.add("Mul", [b.add("Cast", [total], {"SrcT": i32, "DstT": D.float32,
-                                                    "Truncate": False}),
-                             b.const(0.5, D.float32)], {"T": D.float32})
-        before = b.add("Cast", [half], {"SrcT": D.float32, "DstT": i32, "Truncate": False})
-    else:
-        before = b.const(0, i32)
+    sizes_out = [entry(names[0], k) for k in ((2, 3) if nchw else (1, 2))]
+    before: List[object] = [0, 0, 0, 0]
+    if _text(op.attrs["padding"]) == "SAME":
+        for axis, (kernel, stride) in enumerate(zip(kernel_dims[:2],
+                                                    _spatial(op, "strides"))):
+            # max((size_in - 1) * s + k - size_out, 0) // 2 (halved in float32: TF has
+            # no function gradient for FloorDiv)
+            total = ints("Maximum", [ints("Sub", [ints("AddV2", [ints("Mul", [
+                ints("Sub", [sizes_in[axis], b.const(1, i32)]), b.const(stride, i32)]),
+                b.const(kernel, i32)]), sizes_out[axis]]), b.const(0, i32)])
+            half = b.add("Mul", [b.add("Cast", [total], {"SrcT": i32, "DstT": D.float32,
+                                                        "Truncate": False}),
+                                 b.const(0.5, D.float32)], {"T": D.float32})
+            before[axis + 1] = b.add("Cast", [half], {"SrcT": D.float32, "DstT": i32,
+                                                      "Truncate": False})
     # (All sizes given: TF's function gradient of Slice pads by shape - begin - size.)
-    size = packed([batch, height, out_width, op.inputs[1].shape.as_list()[2]])
-    return [b.add("Slice", [full, packed([0, 0, before, 0]), size], {"T": dtype, "Index": i32})]
+    size = packed([dims[0]] + sizes_out + [kernel_dims[2]])
+    out = b.add("Slice", [full, packed(before), size], {"T": dtype, "Index": i32})
+    return [_channels_last(b, out, dtype, nchw, back=True)]
 
 
 def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Optional[str]]:
@@ -177,8 +190,8 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
     # (stride - 1 zeros between entries) and padded, with the kernel flipped and its
     # channel axes swapped. Spreading and padding are two constant 0/1 matrix products
     # (one per spatial axis), so TF differentiates every step.
-    if _run_time_width(op):
-        return _conv_transpose_run_time_width(op, names, b)
+    if _run_time_sizes(op):
+        return _conv_transpose_run_time(op, names, b)
     dtype = op.outputs[0].dtype.base_dtype
     nchw = _text(op.attrs.get("data_format", "NHWC")) == "NCHW"
     kh, kw, _, channels = op.inputs[1].shape.as_list()
@@ -197,26 +210,26 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
     return [_channels_last(b, out, dtype, nchw, back=True)]
 
 
-def _run_time_width(op: Operation) -> bool:
-    """Whether Conv2DBackpropInput `op` is a conv1d_transpose of a run-time length that
-    `_conv_transpose_run_time_width` writes: NHWC, SAME or VALID, a static kernel one row
-    high (stride 1 there), the heights and the gradient's channels static."""
+def _run_time_sizes(op: Operation) -> bool:
+    """Whether Conv2DBackpropInput `op` has spatial sizes known at run time only that
+    `_conv_transpose_run_time` writes: SAME or VALID, a static kernel, the gradient's
+    channels static."""
     dy_shape, out_shape, kernel = op.inputs[2].shape, op.outputs[0].shape, op.inputs[1].shape
     if dy_shape.ndims != 4 or out_shape.ndims != 4 or not kernel.is_fully_defined():
         return False
+    nchw = _text(op.attrs.get("data_format", "NHWC")) == "NCHW"
     dy_dims, out_dims = dy_shape.as_list(), out_shape.as_list()
-    return (dy_dims[2] is None or out_dims[2] is None) and \
-        _text(op.attrs.get("data_format", "NHWC")) == "NHWC" and \
-        _text(op.attrs["padding"]) in ("SAME", "VALID") and kernel.as_list()[0] == 1 and \
-        _spatial(op, "strides")[0] == 1 and dy_dims[1] is not None and \
-        dy_dims[1] == out_dims[1] and dy_dims[3] is not None
+    spatial = (lambda dims: dims[2:]) if nchw else (lambda dims: dims[1:3])
+    return None in spatial(dy_dims) + spatial(out_dims) and \
+        _text(op.attrs["padding"]) in ("SAME", "VALID") and \
+        dy_dims[1 if nchw else 3] is not None
 
 
 def _conv_transpose_why_not(op: Operation) -> Optional[str]:
     dy_shape, out_shape = op.inputs[2].shape, op.outputs[0].shape
     if _spatial(op, "dilations") != [1, 1]:
         return "Conv2DBackpropInput with dilations"
-    if _run_time_width(op):
+    if _run_time_sizes(op):
         return None
     if not op.inputs[1].shape.is_fully_defined() or dy_shape.ndims != 4 or \
             out_shape.ndims != 4 or None in dy_shape.as_list()[1:] or \

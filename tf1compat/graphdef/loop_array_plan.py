@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
            "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes", "cond_write", "writes_before"]
+           "array_variables", "body_writes", "cond_write", "stack_after", "writes_before"]
 
 
 class PushedRead:
@@ -121,7 +121,9 @@ def cond_write(info: Any, out: Tensor
     """(writes, the cond's output, the flow they take, paired) where flow `out` of the
     body is a tf.cond output whose branches each return writes one after another (or the
     flow unchanged: `lambda: ta`) of elements of one floating dtype and compatible shapes
-    (static or not), to one array at indices computed outside the branches, from one flow
+    (static or not), to one array at indices computed outside the branches or in the
+    write's own branch (pushed through the cond's Merge, as TF 1.x pushes them inside
+    the branch; such a write is paired only with a branch writing none), from one flow
     (the loop variable's, or a write's before the cond). `paired`: one write per branch
     at one index, or one write and the flow unchanged (`tf.cond(p, lambda: ta.write(i,
     a), lambda: ta.write(i, b))`; `writes` holds a branch's): the body function computes
@@ -154,7 +156,8 @@ def cond_write(info: Any, out: Tensor
     if not all(outside(w.inputs[0]) is outside(first.inputs[0]) and
                w.inputs[2].dtype.base_dtype == first.inputs[2].dtype.base_dtype and
                w.inputs[2].shape.is_compatible_with(first.inputs[2].shape) and
-               w.inputs[1].op._control_flow_context is info.body_region and
+               w.inputs[1].op._control_flow_context in (info.body_region,
+                                                         w._control_flow_context) and
                len(w.outputs[0].consumers()) == (w is not chain[-1])
                for chain in chains for w in chain):
         return None
@@ -215,6 +218,15 @@ def writes_before(plan: LoopPlan, flow: Tensor, every_branch: bool
     return in_cond[0], in_cond[2]
 
 
+def stack_after(plan: LoopPlan, chain: List[Operation]) -> Optional[Operation]:
+    """The stack() (a gather of a range) reading, after `plan`'s loop, the array its
+    writes `chain` write, if any."""
+    for reader in plan.writes.get(chain[0], []):
+        if reader.type == "TensorArrayGatherV3" and is_range(reader.inputs[1]):
+            return reader
+    return None
+
+
 def body_writes(info: Any, k: int) -> List[Operation]:
     """The writes of the body to the array of loop variable `k`, in order."""
     return _chain(info, k)[0]
@@ -230,8 +242,9 @@ def plan_write(plan: LoopPlan, k: int, upstream: Set[Operation]) -> Optional[str
         (plan.cond_writes if paired else plan.masked_writes)[write] = out
     if flow is not info.body_args[k] and _past_identities(info, flow).op.type == "If":
         return (f"loop {op.name} writes a TensorArray in a tf.cond of its body other than "
-                "at indices computed outside the branches, elements of one floating dtype "
-                "and compatible shapes, one write after another in each branch")
+                "at indices computed outside the branches or in the write's own branch, "
+                "elements of one floating dtype and compatible shapes, one write after "
+                "another in each branch")
     # Each write's flow goes only to the next write (besides reads of the element it
     # wrote or of earlier ones: `same_iteration_write`, `_earlier_read_after_write`)
     # and all write the same array.
@@ -372,15 +385,20 @@ def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:
     chain = [w for w in plan.writes if outside(w.inputs[0]) is outside(read.inputs[0])]
     start = _array_start(plan, k)
     entering = [w for w, (j, _) in plan.entering.items() if j == k]
+    # (elements of a run-time shape: the backward loop's zeros for them are those of
+    # the gradient of the array's stack() after the loop)
+    static = all(w.inputs[2].shape.is_fully_defined() and
+                 w.inputs[2].shape.as_list() == chain[0].inputs[2].shape.as_list()
+                 for w in chain + entering) if chain else False
     if not chain or start.type != "TensorArrayV3" or \
             outside(read.inputs[0]) is not start.outputs[0] or \
             start._control_flow_context is not op._control_flow_context or \
-            not all(w.inputs[2].shape.is_fully_defined() and
-                    w.inputs[2].shape.as_list() == chain[0].inputs[2].shape.as_list()
-                    for w in chain + entering):
+            not static and (stack_after(plan, chain) is None or not all(
+                w.inputs[2].shape.is_compatible_with(chain[0].inputs[2].shape)
+                for w in chain + entering)):
         return (f"loop {op.name} reads a TensorArray it writes other than one it fills "
                 "from empty (or from elements written just before it) with elements of one "
-                "static shape")
+                "static shape, or of compatible shapes stacked after the loop")
     plan.own_reads[read] = k
     plan.own_arrays[k] = (start.outputs[0], chain)
     return None

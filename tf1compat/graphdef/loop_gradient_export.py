@@ -89,6 +89,7 @@ from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
     unsupported, warn_once)
 from tf1compat.graphdef.graph_io import check_serializable
+from tf1compat.graphdef.loop_array_plan import stack_after
 from tf1compat.graphdef.loop_body_lowering import lower_body_op
 from tf1compat.graphdef.loop_gradient_arrays import ArrayGradients
 from tf1compat.graphdef.loop_gradient_nested import Nest, NestedLoopGradients
@@ -414,8 +415,16 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         # The gradients of all elements of each array the body reads and writes, summed
         # as its reads' gradients come (a loop variable after the others).
         for k, (handle, chain) in plan.own_arrays.items():
-            inits.append(self._own_array_zeros(base, handle, plan.op.outputs[k],
-                                               chain[0].inputs[2]))
+            # (a nested loop's, or one of elements of a run-time shape: the zeros of its
+            # stack()'s gradient, of its size and shape; the outer frame's)
+            if nest or not chain[0].inputs[2].shape.is_fully_defined():
+                stacked = output_grads[len(floats) + plan.readers_outputs.index(
+                    stack_after(plan, chain).outputs[0])]
+                inits.append(self._node(base + "own/zeros", "ZerosLike", [stacked], {
+                    "T": chain[0].inputs[2].dtype.base_dtype}, [TensorShape(None)]))
+            else:
+                inits.append(self._own_array_zeros(base, handle, plan.op.outputs[k],
+                                                   chain[0].inputs[2]))
             types.append(chain[0].inputs[2].dtype.base_dtype)
             shapes.append(TensorShape([None]).concatenate(chain[0].inputs[2].shape))
         own_first = 1 + len(floats) + len(summed)

@@ -23,7 +23,7 @@ from tf1compat.graphdef.loop_unrolling import (read_loop, unrolled_inputs,
                                                unrolling_reason)
 from tf1compat.graphdef.loop_array_plan import (
     PushedRead, array_variables, is_flow, is_range, outside, plan_entering, plan_read,
-    plan_write, same_iteration_write, unstacked_in)
+    plan_write, same_iteration_write, stack_after, unstacked_in)
 
 __all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops"]
 
@@ -414,10 +414,10 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
-    if inner.own_arrays or inner.forwarded:
+    if any(stack_after(inner, chain) is None for _, chain in inner.own_arrays.values()):
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
-                "write (nested backward loops of a run-time trip count take loops and "
-                "conds, TensorArrays unstacked or split before them and read after them)")
+                "write and not stacked after it (its nested backward loop takes the "
+                "array's size from the stack()'s gradient)")
     if any(t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
            and t not in inner.variable_reads.values() for t in nested.inputs):
         return (f"the nested loop {nested.name} takes a resource other than a TensorArray "
