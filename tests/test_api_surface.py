@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import json
 import linecache
 import os
 import subprocess
@@ -231,24 +232,53 @@ if __name__ == "__main__":
 """
 
 
+# One child runs several `python -m tf1compat ...` command lines as `-m` does (runpy, fresh
+# sys.argv) and reports each one's exit status, stdout and stderr as JSON: each Python start
+# costs seconds. Only command lines that leave no state behind (no flags defined) share it;
+# the one that runs a user script comes last.
+_CLI_CASES = """
+import contextlib, io, json, runpy, sys
+results = []
+for argv in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    sys.argv = ["tf1compat"] + argv
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            runpy.run_module("tf1compat", run_name="__main__", alter_sys=True)
+            code = 0
+        except SystemExit as e:
+            code = e.code
+    results.append([code, out.getvalue(), err.getvalue()])
+sys.__stdout__.write(json.dumps(results))
+"""
+
+
+def _cli_runs(*command_lines: list[str]) -> list[subprocess.CompletedProcess]:
+    """`python -m tf1compat ARGS` for each ARGS, all in one child process."""
+    child = _python("-c", _CLI_CASES, json.dumps(command_lines))
+    assert child.returncode == 0, child.stderr
+    return [subprocess.CompletedProcess(argv, code, out, err)
+            for argv, (code, out, err) in zip(command_lines, json.loads(child.stdout))]
+
+
 def test_cli_passes_help_to_the_script_and_lists_subcommands(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(_SCRIPT)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__main__.py").write_text("print('package main')\n")
     helped = _python("-m", "tf1compat", "run", str(script), "--help")
     assert helped.returncode == 1, helped.stderr     # absl's --help exit status, as in TF
     assert "--steps: how many steps to train" in helped.stdout
     assert "training" not in helped.stdout
-    ran = _python("-m", "tf1compat", "run", str(script), "--steps", "5", "extra")
-    assert ran.stdout.strip() == "training 5 ['extra']", ran.stderr
-    usage = _python("-m", "tf1compat", "--help")
+    usage, directory, missing, package, ran = _cli_runs(
+        ["--help"], ["run", str(tmp_path)], ["run", str(tmp_path / "nope.py")],
+        ["run", str(tmp_path / "pkg")], ["run", str(script), "--steps", "5", "extra"])
     assert usage.returncode == 0 and "run" in usage.stdout and "COMMAND" in usage.stdout
-    directory = _python("-m", "tf1compat", "run", str(tmp_path))
     assert directory.returncode == 2
     assert "is a directory, not a script" in directory.stderr
-    missing = _python("-m", "tf1compat", "run", str(tmp_path / "nope.py"))
     assert missing.returncode == 2 and "no such script" in missing.stderr
-    (tmp_path / "__main__.py").write_text("print('package main')\n")
-    assert _python("-m", "tf1compat", "run", str(tmp_path)).stdout.strip() == "package main"
+    assert package.returncode == 0 and package.stdout.strip() == "package main"
+    assert ran.returncode == 0 and ran.stdout.strip() == "training 5 ['extra']", ran.stderr
 
 
 def test_flags_parse_sys_argv_on_first_read_without_app_run(tmp_path):
