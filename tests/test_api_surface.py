@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import json
 import linecache
 import os
 import subprocess
@@ -22,7 +21,7 @@ import torch
 import tf1compat as tf
 from tf1compat.runtime import session_options
 from tf1compat.runtime.placement import Placer
-from tests.child_env import child_env
+from tests.child_env import child_env, tf1compat_command_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -232,35 +231,6 @@ if __name__ == "__main__":
 """
 
 
-# One child runs several `python -m tf1compat ...` command lines as `-m` does (runpy, fresh
-# sys.argv) and reports each one's exit status, stdout and stderr as JSON: each Python start
-# costs seconds. Only command lines that leave no state behind (no flags defined) share it;
-# the one that runs a user script comes last.
-_CLI_CASES = """
-import contextlib, io, json, runpy, sys
-results = []
-for argv in json.loads(sys.argv[1]):
-    out, err = io.StringIO(), io.StringIO()
-    sys.argv = ["tf1compat"] + argv
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            runpy.run_module("tf1compat", run_name="__main__", alter_sys=True)
-            code = 0
-        except SystemExit as e:
-            code = e.code
-    results.append([code, out.getvalue(), err.getvalue()])
-sys.__stdout__.write(json.dumps(results))
-"""
-
-
-def _cli_runs(*command_lines: list[str]) -> list[subprocess.CompletedProcess]:
-    """`python -m tf1compat ARGS` for each ARGS, all in one child process."""
-    child = _python("-c", _CLI_CASES, json.dumps(command_lines))
-    assert child.returncode == 0, child.stderr
-    return [subprocess.CompletedProcess(argv, code, out, err)
-            for argv, (code, out, err) in zip(command_lines, json.loads(child.stdout))]
-
-
 def test_cli_passes_help_to_the_script_and_lists_subcommands(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(_SCRIPT)
@@ -270,7 +240,8 @@ def test_cli_passes_help_to_the_script_and_lists_subcommands(tmp_path):
     assert helped.returncode == 1, helped.stderr     # absl's --help exit status, as in TF
     assert "--steps: how many steps to train" in helped.stdout
     assert "training" not in helped.stdout
-    usage, directory, missing, package, ran = _cli_runs(
+    # The stateless command lines share one child; the script run (flags) comes last.
+    usage, directory, missing, package, ran = tf1compat_command_lines(
         ["--help"], ["run", str(tmp_path)], ["run", str(tmp_path / "nope.py")],
         ["run", str(tmp_path / "pkg")], ["run", str(script), "--steps", "5", "extra"])
     assert usage.returncode == 0 and "run" in usage.stdout and "COMMAND" in usage.stdout
