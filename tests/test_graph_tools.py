@@ -126,17 +126,14 @@ def test_inspect_checkpoint_as_a_script(tmp_path):
         with tf.Session() as sess:
             sess.run(w.initializer)
             tf.train.Saver().save(sess, str(tmp_path / "model.ckpt"))
-    run = [sys.executable, "-m", "tf1compat", "run", "-m",
-           "tensorflow.python.tools.inspect_checkpoint"]
-    proc = subprocess.run(run + ["--file_name=model.ckpt", "--all_tensors",
-                                 "--printoptions", "precision=1"],
-                          capture_output=True, text=True, env=child_env(), timeout=300,
-                          cwd=tmp_path)
+    # One child: the usage line first, the printing one (it sets numpy's print options) last.
+    run = ["run", "-m", "tensorflow.python.tools.inspect_checkpoint"]
+    usage, proc = tf1compat_command_lines(
+        run, run + ["--file_name=model.ckpt", "--all_tensors", "--printoptions", "precision=1"],
+        cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ("tensor: W (float32) [2, 2]\n[[1.  2.5]\n [3.2 4. ]]\n"
                            "# Total number of params: 4\n")
-    usage = subprocess.run(run, capture_output=True, text=True, env=child_env(),
-                           timeout=300, cwd=tmp_path)
     assert usage.returncode == 1 and usage.stdout.startswith("Usage: inspect_checkpoint")
 
 
