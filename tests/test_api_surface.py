@@ -21,7 +21,7 @@ import torch
 import tf1compat as tf
 from tf1compat.runtime import session_options
 from tf1compat.runtime.placement import Placer
-from tests.child_env import child_env
+from tests.child_env import child_env, tf1compat_command_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -234,21 +234,22 @@ if __name__ == "__main__":
 def test_cli_passes_help_to_the_script_and_lists_subcommands(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(_SCRIPT)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__main__.py").write_text("print('package main')\n")
     helped = _python("-m", "tf1compat", "run", str(script), "--help")
     assert helped.returncode == 1, helped.stderr     # absl's --help exit status, as in TF
     assert "--steps: how many steps to train" in helped.stdout
     assert "training" not in helped.stdout
-    ran = _python("-m", "tf1compat", "run", str(script), "--steps", "5", "extra")
-    assert ran.stdout.strip() == "training 5 ['extra']", ran.stderr
-    usage = _python("-m", "tf1compat", "--help")
+    # The stateless command lines share one child; the script run (flags) comes last.
+    usage, directory, missing, package, ran = tf1compat_command_lines(
+        ["--help"], ["run", str(tmp_path)], ["run", str(tmp_path / "nope.py")],
+        ["run", str(tmp_path / "pkg")], ["run", str(script), "--steps", "5", "extra"])
     assert usage.returncode == 0 and "run" in usage.stdout and "COMMAND" in usage.stdout
-    directory = _python("-m", "tf1compat", "run", str(tmp_path))
     assert directory.returncode == 2
     assert "is a directory, not a script" in directory.stderr
-    missing = _python("-m", "tf1compat", "run", str(tmp_path / "nope.py"))
     assert missing.returncode == 2 and "no such script" in missing.stderr
-    (tmp_path / "__main__.py").write_text("print('package main')\n")
-    assert _python("-m", "tf1compat", "run", str(tmp_path)).stdout.strip() == "package main"
+    assert package.returncode == 0 and package.stdout.strip() == "package main"
+    assert ran.returncode == 0 and ran.stdout.strip() == "training 5 ['extra']", ran.stderr
 
 
 def test_flags_parse_sys_argv_on_first_read_without_app_run(tmp_path):

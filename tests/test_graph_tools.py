@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tf1compat
-from tests.child_env import child_env
+from tests.child_env import child_env, tf1compat_command_lines
 
 
 @pytest.fixture
@@ -45,19 +45,23 @@ def test_freeze_graph_as_a_script(tmp_path):
             saver.save(sess, "./model.ckpt")
         tf.train.write_graph(tf.get_default_graph(), ".", "graph.pb", as_text=False)
     """))
-    env = child_env()
-    run = [sys.executable, "-m", "tf1compat", "run"]
-    for args in (["train.py"],
-                 ["-m", "tensorflow.python.tools.freeze_graph", "--input_graph=graph.pb",
-                  "--input_binary", "--input_checkpoint=./model.ckpt",
-                  "--output_graph=frozen.pb", "--output_node_names=out"],
-                 ["-m", "tensorflow.python.tools.optimize_for_inference", "--input=frozen.pb",
-                  "--output=optimized.pb", "--input_names=x", "--output_names=out"],
-                 ["-m", "tensorflow.python.tools.strip_unused", "--input_graph=graph.pb",
-                  "--input_binary", "--output_graph=stripped.pb", "--input_node_names=W",
-                  "--output_node_names=out"]):
-        proc = subprocess.run(run + args, capture_output=True, text=True, env=env,
-                              timeout=300, cwd=tmp_path)
+    # The training script fills its default graph: a child of its own. The three tools
+    # share one: freeze_graph, which imports into the (empty) default graph, comes first;
+    # the other two work on GraphDefs alone.
+    trained = subprocess.run([sys.executable, "-m", "tf1compat", "run", "train.py"], check=False,
+                             capture_output=True, text=True, env=child_env(), timeout=300,
+                             cwd=tmp_path)
+    assert trained.returncode == 0, trained.stderr
+    for proc in tf1compat_command_lines(
+            ["run", "-m", "tensorflow.python.tools.freeze_graph", "--input_graph=graph.pb",
+             "--input_binary", "--input_checkpoint=./model.ckpt",
+             "--output_graph=frozen.pb", "--output_node_names=out"],
+            ["run", "-m", "tensorflow.python.tools.optimize_for_inference",
+             "--input=frozen.pb", "--output=optimized.pb", "--input_names=x",
+             "--output_names=out"],
+            ["run", "-m", "tensorflow.python.tools.strip_unused", "--input_graph=graph.pb",
+             "--input_binary", "--output_graph=stripped.pb", "--input_node_names=W",
+             "--output_node_names=out"], cwd=str(tmp_path)):
         assert proc.returncode == 0, proc.stderr
     graph_def = tf1compat.GraphDef.FromString((tmp_path / "frozen.pb").read_bytes())
     assert [(n.name, n.op) for n in graph_def.node] == [
@@ -122,17 +126,14 @@ def test_inspect_checkpoint_as_a_script(tmp_path):
         with tf.Session() as sess:
             sess.run(w.initializer)
             tf.train.Saver().save(sess, str(tmp_path / "model.ckpt"))
-    run = [sys.executable, "-m", "tf1compat", "run", "-m",
-           "tensorflow.python.tools.inspect_checkpoint"]
-    proc = subprocess.run(run + ["--file_name=model.ckpt", "--all_tensors",
-                                 "--printoptions", "precision=1"],
-                          capture_output=True, text=True, env=child_env(), timeout=300,
-                          cwd=tmp_path)
+    # One child: the usage line first, the printing one (it sets numpy's print options) last.
+    run = ["run", "-m", "tensorflow.python.tools.inspect_checkpoint"]
+    usage, proc = tf1compat_command_lines(
+        run, run + ["--file_name=model.ckpt", "--all_tensors", "--printoptions", "precision=1"],
+        cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ("tensor: W (float32) [2, 2]\n[[1.  2.5]\n [3.2 4. ]]\n"
                            "# Total number of params: 4\n")
-    usage = subprocess.run(run, capture_output=True, text=True, env=child_env(),
-                           timeout=300, cwd=tmp_path)
     assert usage.returncode == 1 and usage.stdout.startswith("Usage: inspect_checkpoint")
 
 
