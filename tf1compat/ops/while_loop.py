@@ -34,6 +34,7 @@ from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors,
 from tf1compat.ops._shape_rules import _shape_text
 from tf1compat.ops.cond import branch_outputs, variable_reads
 from tf1compat.ops.function_call_ops import declared_output_shapes, while_function_kernel
+from tf1compat.ops.scalar_loops import ScalarLoop
 from tf1compat.util import nest
 
 __all__ = ["while_loop", "Loop", "slice_records"]
@@ -96,6 +97,8 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             body_cf = kctx.compile_function(loop.body_args + loop.body_captures,
                                             loop.body_outputs, loop.body_region)
             compiled["fns"] = (cond_cf.fn, body_cf.fn, cond_cf.state)
+            # Counters and accumulators of 0-d values: the loop on numpy scalars.
+            compiled["scalar"] = ScalarLoop.build(cond_cf.plan, body_cf.plan)
         return compiled["fns"]
 
     def recording_body() -> Callable[..., Any]:
@@ -121,9 +124,14 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             if done is not None:
                 return done[0] if single else done
         cond_fn, body_fn, state = functions()
-        state = state.view()     # the running thread's gradient view, if any
         cond_caps = tuple([captures[i] for i in cond_pick])
         body_caps = tuple([captures[i] for i in body_pick])
+        scalar = compiled["scalar"]
+        if scalar is not None and not record:
+            done = scalar(values, cond_caps, body_caps)
+            if done is not None:
+                return done[0] if single else tuple(done)
+        state = state.view()     # the running thread's gradient view, if any
         if record:
             body_fn = recording_body()
             records = slice_records()
