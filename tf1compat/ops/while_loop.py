@@ -9,7 +9,9 @@ invariants; the condition and body compile once per session to straight-line fun
         vars = body_fn(vars + body_captures)
 
 so an iteration costs two generated-function calls and the body's kernels, with nothing
-rebuilt per iteration. The outputs are Identity ops named `while/Exit`, `while/Exit_1`,
+rebuilt per iteration. A loop whose regions are a few elementwise ops on 0-d CPU values
+(counters, accumulators) runs them on numpy scalars instead (ops/scalar_loops.py: the
+same results without torch's per-op dispatch). The outputs are Identity ops named `while/Exit`, `while/Exit_1`,
 ... as TF1's Exit ops. Deliberate differences from TF1's graph: no Enter, Switch,
 LoopCond or NextIteration ops; the construct is one op `while/While`. Graph-build
 checks (shape invariants, structures, TypeErrors) mirror TF's messages.
@@ -96,9 +98,10 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
                                             loop.cond_region)
             body_cf = kctx.compile_function(loop.body_args + loop.body_captures,
                                             loop.body_outputs, loop.body_region)
-            compiled["fns"] = (cond_cf.fn, body_cf.fn, cond_cf.state)
-            # Counters and accumulators of 0-d values: the loop on numpy scalars.
+            # Counters and accumulators of 0-d values: the loop on numpy scalars. Set
+            # before "fns", which another thread running the loop takes as done.
             compiled["scalar"] = ScalarLoop.build(cond_cf.plan, body_cf.plan)
+            compiled["fns"] = (cond_cf.fn, body_cf.fn, cond_cf.state)
         return compiled["fns"]
 
     def recording_body() -> Callable[..., Any]:
