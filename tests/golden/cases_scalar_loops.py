@@ -46,7 +46,7 @@ def case_bool_conditions_and_maximum_iterations(tf):
                               tf.logical_not(tf.not_equal(flag, flag)))
 
     def body(i, a, flag):
-        return i + 1, a * 1.5 + 0.25, tf.logical_not(flag)
+        return tf.identity(i) + 1, a * 1.5 + 0.25, tf.logical_not(tf.identity(flag))
     out = tf.while_loop(cond, body, (tf.constant(0), tf.constant(1.0), tf.constant(True)),
                         maximum_iterations=9)
     with tf.Session() as sess:

@@ -35,8 +35,13 @@ __all__ = ["ScalarLoop"]
 _NUMERIC = frozenset({D.float32, D.float64, D.int32, D.int64})
 _BOOL = frozenset({D.bool})
 
+def _identity(x: Any) -> Any:
+    return x      # numpy scalars are immutable: the value itself
+
+
 # op type -> (scalar function, dtypes its inputs may have)
 _SCALAR_OPS: Dict[str, Tuple[Callable[..., Any], frozenset]] = {
+    "Identity": (_identity, _NUMERIC | _BOOL),
     "AddV2": (operator.add, _NUMERIC),
     "Add": (operator.add, _NUMERIC),
     "Sub": (operator.sub, _NUMERIC),
