@@ -22,7 +22,8 @@ each need their own check against TF.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -40,7 +41,7 @@ def _identity(x: Any) -> Any:
 
 
 # op type -> (scalar function, dtypes its inputs may have)
-_SCALAR_OPS: Dict[str, Tuple[Callable[..., Any], frozenset]] = {
+_SCALAR_OPS: dict[str, tuple[Callable[..., Any], frozenset]] = {
     "Identity": (_identity, _NUMERIC | _BOOL),
     "AddV2": (operator.add, _NUMERIC),
     "Add": (operator.add, _NUMERIC),
@@ -63,19 +64,19 @@ _TORCH_DTYPES = frozenset({torch.float32, torch.float64, torch.int32, torch.int6
                            torch.bool})
 
 
-def _scalar_function(plan: Plan) -> Optional[Callable[[tuple], tuple]]:
+def _scalar_function(plan: Plan) -> Callable[[tuple], tuple] | None:
     """`plan` (a region compiled by `kctx.compile_function`) as a function of a tuple of
     numpy scalars returning a tuple of numpy scalars, or None where it has anything
     outside `_SCALAR_OPS`."""
     if plan.needs_grad or plan.dataflow or plan.fetch_wrappers or plan.error is not None:
         return None
-    ns: Dict[str, Any] = {}
-    names: Dict[int, str] = {}
+    ns: dict[str, Any] = {}
+    names: dict[int, str] = {}
 
     def slot(ref: int) -> str:
         return names.setdefault(ref, f"s{len(names)}")
 
-    def render(src: Any) -> Optional[str]:
+    def render(src: Any) -> str | None:
         if src.to_device is not None:
             return None
         if src.kind == SLOT:
@@ -120,7 +121,7 @@ class ScalarLoop:
         self.body = body
 
     @classmethod
-    def build(cls, cond_plan: Plan, body_plan: Plan) -> Optional[ScalarLoop]:
+    def build(cls, cond_plan: Plan, body_plan: Plan) -> ScalarLoop | None:
         """The scalar loop of these regions' plans, or None where an op is outside the
         set."""
         cond = _scalar_function(cond_plan)
@@ -128,7 +129,7 @@ class ScalarLoop:
         return None if body is None else cls(cond, body)
 
     def __call__(self, values: Sequence[Any], cond_captures: Sequence[Any],
-                 body_captures: Sequence[Any]) -> Optional[List[torch.Tensor]]:
+                 body_captures: Sequence[Any]) -> list[torch.Tensor] | None:
         """The loop's final values, or None where a value is not a 0-d CPU tensor of a
         supported dtype without gradients (the caller then runs the torch regions)."""
         for t in (*values, *cond_captures, *body_captures):
