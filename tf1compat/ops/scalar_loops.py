@@ -36,6 +36,7 @@ __all__ = ["ScalarLoop"]
 _NUMERIC = frozenset({D.float32, D.float64, D.int32, D.int64})
 _BOOL = frozenset({D.bool})
 
+
 def _identity(x: Any) -> Any:
     return x      # numpy scalars are immutable: the value itself
 
