@@ -301,15 +301,20 @@ def test_tuner_measures_one_thread_against_the_load_count(auto_policy, monkeypat
         assert torch.get_num_threads() == 2
 
 
-def test_tuner_with_a_cap_of_one_measures_nothing(auto_policy, monkeypatch):
-    """PASSIVE threads on a busy machine: one thread, no trial of more; the cap's rise
-    re-decides."""
-    machine = auto_policy
+def _busy_with_passive_threads(machine, monkeypatch):
+    """PASSIVE threads, other processes on both cores for two readings: a cap of one."""
     monkeypatch.setitem(_thread_policy._STATE, "wait_policy", "PASSIVE")
     machine.step(1.0, others=2.0)
     _thread_policy.load_threads()
     machine.step(1.0, others=2.0)
     assert _thread_policy.load_threads() == 1
+
+
+def test_tuner_with_a_cap_of_one_measures_nothing(auto_policy, monkeypatch):
+    """PASSIVE threads on a busy machine: one thread, no trial of more; the cap's rise
+    re-decides."""
+    machine = auto_policy
+    _busy_with_passive_threads(machine, monkeypatch)
     with tf.Graph().as_default():
         run, tuned, seen = _tuned_session(monkeypatch, {1: 0.005, 2: 0.001})
         run(thread_tuner._WARMUP_RUNS + 10)
@@ -337,6 +342,36 @@ def test_products_follow_the_load_only_under_the_automatic_policy(auto_policy,
     assert _onednn_matmul._threads_for_products() == 3
 
 
+def _follower_runs(monkeypatch, threads, cost, other):
+    """`steps(n)`: n runs of a `LoadFollower(threads)` whose compiled runs (at `threads`)
+    and op-by-op runs (named `other`, at the follower's other count) cost `cost[kind]`
+    on a fake clock; returns the kinds that ran (each run checks its thread count)."""
+    clock = [0.0]
+    monkeypatch.setattr(thread_tuner, "_clock", lambda: clock[0])
+    monkeypatch.setattr(thread_tuner, "_monotonic", lambda: clock[0])
+    follower = thread_tuner.LoadFollower(threads)
+    kinds = []
+
+    def kind(name, count):
+        def run():
+            assert torch.get_num_threads() == count()
+            kinds.append(name)
+            clock[0] += cost[name]
+            return (name,)
+        return run
+
+    def steps(n):
+        kinds.clear()
+        for _ in range(n):
+            follower.run(kind("compiled", lambda: threads), kind(other, lambda: follower.other))
+        return set(kinds)
+    return steps
+
+
+# Runs enough for a measurement of both kinds (a switch's first run is not timed).
+_FOLLOWER_TRIAL = 4 * thread_tuner._TRIAL_RUNS + 4
+
+
 def test_a_compiled_plan_follows_the_load(auto_policy, monkeypatch):
     """A plan compiled for 2 threads (runtime/hot_plans.py keeps a LoadFollower for it):
     while the load reading stands, it runs compiled; when it changes, the compiled
@@ -345,34 +380,42 @@ def test_a_compiled_plan_follows_the_load(auto_policy, monkeypatch):
     machine = auto_policy
     machine.step(1.0, others=0.0, own=2.0)
     assert _thread_policy.load_threads() == 2
-    clock = [0.0]
-    monkeypatch.setattr(thread_tuner, "_clock", lambda: clock[0])
-    monkeypatch.setattr(thread_tuner, "_monotonic", lambda: clock[0])
+    assert thread_tuner.follows_load(2)
     cost = {"compiled": 0.001, "one": 0.004}
-    kinds = []
-
-    def kind(name, threads):
-        def run():
-            assert torch.get_num_threads() == threads
-            kinds.append(name)
-            clock[0] += cost[name]
-            return (name,)
-        return run
-    follower = thread_tuner.LoadFollower(2)
-    runs = 4 * thread_tuner._TRIAL_RUNS + 4
-
-    def steps(n):
-        kinds.clear()
-        for _ in range(n):
-            follower.run(kind("compiled", 2), kind("one", 1))
-        return set(kinds)
+    steps = _follower_runs(monkeypatch, 2, cost, "one")
     assert steps(5) == {"compiled"}                      # the load it was compiled under
     machine.step(1.0, others=2.0)                        # other processes take the cores
     assert _thread_policy.load_threads() != 2
     cost["compiled"] = 0.010
-    assert steps(runs) == {"compiled", "one"}
+    assert steps(_FOLLOWER_TRIAL) == {"compiled", "one"}
     assert steps(5) == {"one"}
+    assert torch.get_num_threads() == 1
     machine.step(1.0, others=0.0, own=2.0)               # they stop
     cost["compiled"] = 0.001
-    assert steps(runs) == {"compiled", "one"}
+    assert steps(_FOLLOWER_TRIAL) == {"compiled", "one"}
+    assert steps(5) == {"compiled"}
+
+
+def test_a_plan_compiled_for_one_thread_follows_the_load_up(auto_policy, monkeypatch):
+    """A plan compiled for one thread on a busy machine: while the machine leaves it one
+    core there is nothing to measure (compiled, one thread); when it frees, the compiled
+    function on one thread is timed against op by op on the load's count and the faster
+    kept; when it gets busy again, compiled on one thread."""
+    machine = auto_policy
+    _busy_with_passive_threads(machine, monkeypatch)
+    assert thread_tuner.follows_load(1)
+    cost = {"compiled": 0.004, "two": 0.002}
+    steps = _follower_runs(monkeypatch, 1, cost, "two")
+    assert steps(5) == {"compiled"}                      # busy: nothing to measure
+    machine.step(1.0, others=0.0, own=1.0)               # the other processes stop
+    assert _thread_policy.load_threads() == 2
+    assert steps(_FOLLOWER_TRIAL) == {"compiled", "two"}
+    assert steps(5) == {"two"}                           # two threads op by op won
+    assert torch.get_num_threads() == 2
+    machine.step(1.0, others=2.0, own=1.0)               # busy again
+    assert _thread_policy.load_threads() == 1
+    assert steps(5) == {"compiled"}                      # back on the compiled plan
+    machine.step(1.0, others=0.0, own=1.0)               # free again, two threads slower
+    cost["two"] = 0.008
+    assert steps(_FOLLOWER_TRIAL) == {"compiled", "two"}
     assert steps(5) == {"compiled"}

@@ -9,7 +9,9 @@ invariants; the condition and body compile once per session to straight-line fun
         vars = body_fn(vars + body_captures)
 
 so an iteration costs two generated-function calls and the body's kernels, with nothing
-rebuilt per iteration. The outputs are Identity ops named `while/Exit`, `while/Exit_1`,
+rebuilt per iteration. A loop whose regions are a few elementwise ops on 0-d CPU values
+(counters, accumulators) runs them on numpy scalars instead (ops/scalar_loops.py: the
+same results without torch's per-op dispatch). The outputs are Identity ops named `while/Exit`, `while/Exit_1`,
 ... as TF1's Exit ops. Deliberate differences from TF1's graph: no Enter, Switch,
 LoopCond or NextIteration ops; the construct is one op `while/While`. Graph-build
 checks (shape invariants, structures, TypeErrors) mirror TF's messages.
@@ -34,6 +36,7 @@ from tf1compat.ops._regions import LoopRegion, external_inputs_and_read_tensors,
 from tf1compat.ops._shape_rules import _shape_text
 from tf1compat.ops.cond import branch_outputs, variable_reads
 from tf1compat.ops.function_call_ops import declared_output_shapes, while_function_kernel
+from tf1compat.ops.scalar_loops import ScalarLoop
 from tf1compat.util import nest
 
 __all__ = ["while_loop", "Loop", "slice_records"]
@@ -95,6 +98,9 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
                                             loop.cond_region)
             body_cf = kctx.compile_function(loop.body_args + loop.body_captures,
                                             loop.body_outputs, loop.body_region)
+            # Counters and accumulators of 0-d values: the loop on numpy scalars. Set
+            # before "fns", which another thread running the loop takes as done.
+            compiled["scalar"] = ScalarLoop.build(cond_cf.plan, body_cf.plan)
             compiled["fns"] = (cond_cf.fn, body_cf.fn, cond_cf.state)
         return compiled["fns"]
 
@@ -121,9 +127,14 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             if done is not None:
                 return done[0] if single else done
         cond_fn, body_fn, state = functions()
-        state = state.view()     # the running thread's gradient view, if any
         cond_caps = tuple([captures[i] for i in cond_pick])
         body_caps = tuple([captures[i] for i in body_pick])
+        scalar = compiled["scalar"]
+        if scalar is not None and not record:
+            done = scalar(values, cond_caps, body_caps)
+            if done is not None:
+                return done[0] if single else tuple(done)
+        state = state.view()     # the running thread's gradient view, if any
         if record:
             body_fn = recording_body()
             records = slice_records()

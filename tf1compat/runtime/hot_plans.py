@@ -48,10 +48,12 @@ only worth it for plans that run often, and only where the result is the same:
    shapes or threads runs op by op (no recompile inside the user's loop). The count is
    the one the thread tuner found faster on the plan's op-by-op runs before the compile
    (`thread_tuner.settle`; the current count where its measurement has not finished),
-   and the tuner then lets the plan go; a plan compiled for more than one thread
-   follows the load from then on (`thread_tuner.LoadFollower`: when the load reading
-   changes, its compiled runs are timed against op-by-op runs on one thread and the
-   faster kept, so a busy machine never makes it slower than one thread). A compile still
+   and the tuner then lets the plan go; the compiled plan follows the load from then
+   on (`thread_tuner.LoadFollower`: when the load reading changes, its compiled runs
+   are timed against op-by-op runs at the other count, one thread for a plan compiled
+   for more, the load's count for a plan compiled for one, and the faster kept: a busy
+   machine never makes it slower than one thread, and a plan compiled on a busy machine
+   takes the cores when they free). A compile still
    running when the interpreter exits is waited for (`wait_for_compiles`).
 5. A whole plan that became one graph whose inputs are its feeds (no variable, nothing
    else) runs that graph directly (`direct_graphs.direct_call`), without Dynamo's frame,

@@ -185,40 +185,55 @@ def settle(plan: Plan) -> None:
 
 
 def follows_load(threads: int) -> bool:
-    """Whether a plan compiled for `threads` threads needs a `LoadFollower`: more than
-    one, under the automatic policy."""
-    return threads > 1 and _enabled()
+    """Whether a plan compiled for `threads` threads needs a `LoadFollower`: under the
+    automatic policy, whatever the count (a plan compiled for one thread on a busy
+    machine tries more threads when the machine frees, one compiled for more tries one
+    thread when it gets busy)."""
+    return threads >= 1 and _enabled()
 
 
-_COMPILED, _ONE = "compiled", "one thread"
+_COMPILED, _OP_BY_OP = "compiled", "op by op"
 
 
 class LoadFollower:
-    """Keeps a compiled plan no slower than one thread when the machine's load changes.
+    """Keeps a compiled plan as fast as the machine's load allows, both ways.
 
     torch.compile's code is guarded on the thread count it was compiled with
-    (runtime/hot_plans.py), so a plan compiled for N > 1 threads on a quiet machine
-    would go on running N threads when other processes take the cores, where N threads
-    wait for each other. Whenever the automatic policy's reading of the load
+    (runtime/hot_plans.py). A plan compiled for N > 1 threads on a quiet machine would go
+    on running N threads when other processes take the cores, where N threads wait for
+    each other; a plan compiled for one thread on a busy machine would stay on one when
+    the machine frees. Whenever the automatic policy's reading of the load
     (`_thread_policy.load_threads`) changes, and every `_RETUNE_SECONDS`, the next runs
-    time the compiled function at its N threads against the plan op by op on one
-    thread, alternately (`_TRIAL_RUNS` each; the first run after a switch is not
-    timed), and the faster is kept until the next change."""
+    time the compiled function at its N threads against the plan op by op at the other
+    count (`_other_count`: one thread for N > 1, the load's count for N = 1), alternately
+    (`_TRIAL_RUNS` each; the first run after a switch is not timed), and the faster is
+    kept until the next change. A plan compiled for one thread on a machine that still
+    leaves it one core has nothing to measure: it runs compiled."""
 
     def __init__(self, threads: int):
         self.threads = threads
         self.cap = _thread_policy.load_threads()
+        self.other = self._other_count(self.cap)
         self.since = _monotonic()
         self.choice = _COMPILED
         self.last = _COMPILED
         self.samples: Optional[Dict[str, List[float]]] = None
 
-    def run(self, compiled: Callable[[], tuple], one_thread: Callable[[], tuple]) -> tuple:
-        """One run, compiled (at the compiled count) or op by op on one thread."""
+    def _other_count(self, cap: int) -> int:
+        """The count op by op runs at against the compiled count (equal to it: nothing to
+        measure)."""
+        return 1 if self.threads > 1 else cap
+
+    def run(self, compiled: Callable[[], tuple], op_by_op: Callable[[], tuple]) -> tuple:
+        """One run, compiled (at the compiled count) or op by op at the other count."""
         cap = _thread_policy.load_threads()
         if cap != self.cap or _since(self.since) >= _RETUNE_SECONDS:
             self.cap, self.since = cap, _monotonic()
-            self.samples = {_COMPILED: [], _ONE: []}
+            self.other = self._other_count(cap)
+            if self.other == self.threads:
+                self.choice, self.samples = _COMPILED, None
+            else:
+                self.samples = {_COMPILED: [], _OP_BY_OP: []}
         samples = self.samples
         if samples is None:
             kind = self.choice
@@ -226,13 +241,15 @@ class LoadFollower:
             kind = min(samples, key=lambda k: (len(samples[k]), k != self.last))
         switched = kind != self.last
         self.last = kind
-        _thread_policy.set_tuned_threads(self.threads if kind == _COMPILED else 1)
+        _thread_policy.set_tuned_threads(self.threads if kind == _COMPILED else self.other)
         start = _clock()
-        result = compiled() if kind == _COMPILED else one_thread()
+        result = compiled() if kind == _COMPILED else op_by_op()
         if samples is not None and not switched:
             samples[kind].append(_clock() - start)
             if all(len(v) >= _TRIAL_RUNS for v in samples.values()):
                 medians = {k: statistics.median(v) for k, v in samples.items()}
-                self.choice = min(medians, key=lambda k: (medians[k], k != _ONE))
+                # A tie goes to the fewer threads (leaves the other cores to others).
+                self.choice = min(medians, key=lambda k: (
+                    medians[k], (self.threads if k == _COMPILED else self.other)))
                 self.samples = None
         return result
