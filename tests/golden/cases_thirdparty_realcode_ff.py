@@ -1,0 +1,53 @@
+"""Golden cases: patterns from third-party TF1 projects run under real TF and tf1compat
+(session realcode-ff).
+
+* tensorlayer/tensorlayer 1.11.1: its 28 offline test files ran file by file under real TF
+  (TF 2.21 compat.v1; the oracle's contrib stand-in is tf_slim for `tf.contrib.layers`,
+  xavier_initializer included, and `tf.contrib.slim`'s nets, TF 1.15's legacy_seq2seq
+  source) and under tf1compat, compared test by test. PENDING.
+"""
+
+import numpy as np
+
+from tests.golden.cases_thirdparty_realcode_o import _internal
+from tests.golden.harness import catch
+
+
+def case_lrn_none_arguments_take_op_defaults(tf):
+    """tensorlayer's LocalResponseNormLayer passes depth_radius/bias/alpha/beta=None
+    straight to tf.nn.lrn: each None is the LRN op's default (5, 1.0, 1.0, 0.5)."""
+    x = tf.constant(np.arange(2 * 3 * 3 * 12, dtype=np.float32).reshape(2, 3, 3, 12) / 50.0)
+    none = tf.nn.lrn(x, depth_radius=None, bias=None, alpha=None, beta=None)
+    mixed = tf.nn.local_response_normalization(x, depth_radius=2.7, bias=None, alpha=0.5,
+                                               beta=None)
+    with tf.Session() as sess:
+        values = sess.run([none, mixed, tf.nn.lrn(x)])
+    return {"attrs": [[op.get_attr(a) for a in ("depth_radius", "bias", "alpha", "beta")]
+                      for op in (none.op, mixed.op)],
+            "values": values,
+            "bad_bias": catch(lambda: tf.nn.lrn(x, bias="a"), message=True),
+            "bad_radius": catch(lambda: tf.nn.lrn(x, depth_radius="3"), message=True),
+            "tensor_alpha": catch(lambda: tf.nn.leaky_relu(x, alpha=tf.constant(0.1)))}
+
+
+def case_internal_variable_scope_variable_beta_powers(tf):
+    """tensorlayer's AMSGrad._create_slots: `variable_scope.variable(beta, name=...,
+    trainable=False)` (TF 1.15's alias of VariableV1) under colocate_with(first var), then
+    the powers multiplied in place after each step."""
+    vs = _internal(tf, "ops.variable_scope")
+    make = getattr(vs, "variable", None)
+    if make is None:                 # TF 2.x moved it; TF 1.15 had variable = VariableV1
+        make = _internal(tf, "ops.variable_v1").VariableV1
+    w = tf.get_variable("w", initializer=[1.0, 2.0])
+    with tf.colocate_with(w):
+        beta1 = make(0.9, name="beta1_power", trainable=False)
+        beta2 = make(0.999, name="beta2_power", trainable=False)
+    step = tf.group(beta1.assign(beta1 * 0.9), beta2.assign(beta2 * 0.999))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step)
+        values = sess.run([beta1, beta2])
+    return {"names": [beta1.op.name, beta2.name, beta1.dtype.name],
+            "trainable": [v.op.name for v in tf.trainable_variables()],
+            "global": [v.op.name for v in tf.global_variables()],
+            "colocation": beta1.op.colocation_groups(), "values": values}
