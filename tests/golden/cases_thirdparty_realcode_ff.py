@@ -10,7 +10,7 @@
 import numpy as np
 
 from tests.golden.cases_thirdparty_realcode_o import _internal
-from tests.golden.harness import catch
+from tests.golden.harness import catch, tolerance
 
 
 def case_lrn_none_arguments_take_op_defaults(tf):
@@ -51,3 +51,40 @@ def case_internal_variable_scope_variable_beta_powers(tf):
             "trainable": [v.op.name for v in tf.trainable_variables()],
             "global": [v.op.name for v in tf.global_variables()],
             "colocation": beta1.op.colocation_groups(), "values": values}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_tensorlayer_mnist_simple_dropout_placeholders(tf):
+    """tutorial_mnist_simple restated: under `tf.set_random_seed(0)`, DenseLayers with
+    tensorlayer's truncated_normal(stddev=0.1) weights, DropoutLayers whose keep
+    probabilities are float placeholders fed per run (the layer's keep while training, 1
+    for evaluation: tl.utils.dict_to_one), the mean sparse softmax cross entropy and Adam
+    1e-4; the losses of 3 steps and of the evaluations between them."""
+    tf.set_random_seed(0)
+    rng = np.random.RandomState(0)
+    images = rng.rand(16, 20).astype(np.float32)
+    labels = rng.randint(0, 4, 16).astype(np.int64)
+    x = tf.placeholder(tf.float32, [None, 20], name="x")
+    y_ = tf.placeholder(tf.int64, [None], name="y_")
+    keeps, h = {}, x
+    for i, (keep, units, act) in enumerate(((0.8, 12, tf.nn.relu), (0.5, 12, tf.nn.relu),
+                                            (0.5, 4, tf.identity))):
+        p = tf.placeholder(tf.float32)
+        keeps[p] = keep
+        h = tf.nn.dropout(h, p, name=f"drop{i}")
+        with tf.variable_scope(f"dense{i}"):
+            w = tf.get_variable("W", [h.shape[-1], units],
+                                initializer=tf.truncated_normal_initializer(stddev=0.1))
+            b = tf.get_variable("b", [units], initializer=tf.constant_initializer(0.0))
+        h = act(tf.nn.bias_add(tf.matmul(h, w), b))
+    cost = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y_, logits=h))
+    train = tf.train.AdamOptimizer(1e-4).minimize(cost)
+    losses = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(3):
+            feed = {x: images, y_: labels, **keeps}
+            losses.append(sess.run([cost, train], feed)[0])
+            losses.append(sess.run(cost, {x: images, y_: labels,
+                                          **{p: 1.0 for p in keeps}}))
+    return {"losses": losses, "layers": [h.name, cost.name]}
