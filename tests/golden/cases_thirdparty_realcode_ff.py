@@ -88,3 +88,48 @@ def case_tensorlayer_mnist_simple_dropout_placeholders(tf):
             losses.append(sess.run(cost, {x: images, y_: labels,
                                           **{p: 1.0 for p in keeps}}))
     return {"losses": losses, "layers": [h.name, cost.name]}
+
+
+def case_tensorpack_add_moving_summary_zero_debias(tf):
+    """tensorpack's add_moving_summary (tfutils/summary.py) restated: per scalar an `EMA/`
+    variable from a variable scope captured once and re-entered by scope object with its
+    original name scope, assign_moving_average(zero_debias=True) (its biased/local_step
+    variables), a `<name>-summary` scalar of the EMA op and the op kept in the
+    MOVING_SUMMARY_OPS collection; the callback then runs the collection's ops each step."""
+    moving_averages = _internal(tf, "training.moving_averages")
+    step = tf.placeholder(tf.float32, [], name="s")
+    with tf.name_scope("tower0"):
+        cost = tf.square(step - 1.0, name="cost")
+        err = tf.cast(tf.greater(step, 2.0), tf.int32, name="train_error")
+    with tf.variable_scope("EMA") as vs:      # _get_cached_vs: captured once, at the root
+        pass
+    ema_ops = []
+    for c in (cost, err):
+        name = c.op.name.replace("tower0/", "")
+        with tf.name_scope(None):
+            c = c if c.dtype.is_floating else tf.cast(c, tf.float32)
+            with tf.variable_scope(vs):
+                with tf.name_scope(vs.original_name_scope):
+                    ema_var = tf.get_variable(name, shape=c.shape, dtype=c.dtype,
+                                              initializer=tf.constant_initializer(),
+                                              trainable=False)
+            with tf.name_scope(vs.original_name_scope):
+                ema = moving_averages.assign_moving_average(ema_var, c, 0.95, zero_debias=True,
+                                                            name=name + "_EMA_apply")
+            ema_ops.append(ema)
+            tf.summary.scalar(name + "-summary", ema)
+    for op in ema_ops:
+        tf.add_to_collection("MOVING_SUMMARY_OPS", op)
+    merged = tf.summary.merge_all()
+    values = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for s in (0.0, 3.0, 1.5):
+            run = sess.run(tf.get_collection("MOVING_SUMMARY_OPS") + [merged], {step: s})
+            summary = tf.Summary.FromString(run[-1])
+            values.append([run[:-1], [(v.tag, v.simple_value) for v in summary.value]])
+    return {"variables": [v.op.name for v in tf.global_variables()],
+            "trainable": [v.op.name for v in tf.trainable_variables()],
+            "ema_ops": [op.name for op in ema_ops],
+            "summaries": [op.name for op in tf.get_collection(tf.GraphKeys.SUMMARIES)],
+            "original_name_scope": vs.original_name_scope, "values": values}
