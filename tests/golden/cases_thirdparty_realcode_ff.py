@@ -23,12 +23,15 @@
 * tensorpack 0.9.8: examples/basics/mnist-convnet.py unchanged on fake MNIST, 2 epochs of
   3 steps: tf1compat prints the same losses each run (2.9593 / val 1.429); real TF's vary
   run to run (2.961, 2.9928, 2.9789 and val 1.38, 1.25, 1.40 in three runs, with and
-  without gradient gating), so it was not matched number for number; its
-  add_moving_summary pattern is pinned below.
+  without gradient gating), so it was not matched number for number. Its
+  add_moving_summary and dependency_of_fetches (session._FetchHandler plus graph_editor's
+  backward walk; a walk seeded by tensors and ops together is TF's TypeError) patterns
+  are pinned below.
 """
 
 import numpy as np
 
+from tests.golden.cases_contrib_graph_editor import _ge
 from tests.golden.cases_thirdparty_realcode_o import _internal
 from tests.golden.harness import catch, tolerance
 
@@ -152,3 +155,29 @@ def case_tensorpack_add_moving_summary_zero_debias(tf):
             "ema_ops": [op.name for op in ema_ops],
             "summaries": [op.name for op in tf.get_collection(tf.GraphKeys.SUMMARIES)],
             "original_name_scope": vs.original_name_scope, "values": values}
+
+
+def case_tensorpack_dependency_of_fetches(tf):
+    """tensorpack's dependency_of_fetches (tfutils/dependency.py): session's _FetchHandler
+    over a nested fetch structure (dict of a list, a tensor name, an op, a variable) gives
+    the fetched tensors and target ops, whose backward walk (control inputs included:
+    contrib.graph_editor's get_backward_walk_ops) says which ops a run depends on."""
+    session = _internal(tf, "client.session")
+    x = tf.placeholder(tf.float32, [2], name="x")
+    w = tf.get_variable("w", initializer=[1.0, 2.0])
+    y = tf.reduce_sum(x * w, name="y")
+    step = tf.assign_add(w, [0.5, 0.5], name="step")
+    with tf.control_dependencies([step]):
+        after = tf.identity(y, name="after")
+    unrelated = tf.square(x, name="unrelated")
+    fetches = {"a": [y, "after:0"], "train": step.op, "w": w}
+    handler = session._FetchHandler(tf.get_default_graph(), fetches, {})
+    ge = _ge(tf)
+    mixed = tuple(handler.fetches() + handler.targets())   # tensors then ops
+    walked = ge.get_backward_walk_ops(handler.fetches(), control_inputs=True)
+    walked_ops = ge.get_backward_walk_ops(handler.targets(), control_inputs=True)
+    return {"fetches": sorted(t.name for t in handler.fetches()),
+            "targets": sorted(op.name for op in handler.targets()),
+            "depends": {t.op.name: [t.op in walked, t.op in walked_ops]
+                        for t in (x, y, after, unrelated, step)},
+            "mixed": catch(lambda: len(ge.get_backward_walk_ops(mixed, control_inputs=True)))}
