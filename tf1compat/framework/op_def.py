@@ -92,6 +92,7 @@ Registration checks the declaration (signature, attr kinds, defaults) at import 
 
 from __future__ import annotations
 
+import numbers
 import os
 import re
 import sys
@@ -107,7 +108,7 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 __all__ = [
     "REQUIRED", "Type", "TypeList", "Int", "ArgSpec", "OpDef", "InferCtx", "declare",
     "get_op_def", "registered_op_types", "unknown_shapes", "FOLD_ELEMENT_LIMIT",
-    "KernelNode", "KernelContext", "single_output",
+    "KernelNode", "KernelContext", "single_output", "make_float", "make_int",
 ]
 
 
@@ -492,6 +493,24 @@ def single_output(kernel: Callable[..., Any]) -> Callable[..., Any]:
         # (Exact types: a value may itself be a tuple subclass, e.g. a sparse component.)
         return out[0] if type(out) in (tuple, list) and len(out) == 1 else out
     return run
+
+
+def make_float(value: Any, arg: str) -> float:
+    """A float attr as TF's generated wrappers check it: any real number, else TypeError."""
+    if not isinstance(value, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"Expected float for argument '{arg}' not {value!r}.")
+    return float(value)
+
+
+def make_int(value: Any, arg: str) -> int:
+    """An int attr as TF's generated wrappers check it: what int() takes (2.5 -> 2), but
+    not a string; else TypeError."""
+    try:
+        if isinstance(value, str):
+            raise TypeError(value)
+        return int(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"Expected int for argument '{arg}' not {value!r}.") from None
 
 
 def no_kernel(node: Any, attrs: str) -> Exception:

@@ -30,3 +30,6 @@ from tf1compat.variables.variables import (RefVariable, Variable, VariableAggreg
 
 VariableV1 = Variable
 variable_creator_scope_v1 = variable_creator_scope
+# TF 1.15's `variable_scope.variable` (TF 2.x keeps it as variable_v1.VariableV1): optimizers
+# written against 1.x internals (tensorlayer's AMSGrad) create their beta powers with it.
+variable = Variable

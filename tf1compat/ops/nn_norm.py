@@ -19,7 +19,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
-from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.op_def import Type, declare, make_float, make_int
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
@@ -325,13 +325,19 @@ declare("LRN", inputs=["input: T"], outputs=["output: T"],
         shape=_lrn_shape, kernel=_lrn_kernel)
 
 
-def local_response_normalization(input: Any, depth_radius: int = 5,  # noqa: A002
-                                 bias: float = 1.0, alpha: float = 1.0, beta: float = 0.5,
+def local_response_normalization(input: Any, depth_radius: Optional[int] = 5,  # noqa: A002
+                                 bias: Optional[float] = 1.0, alpha: Optional[float] = 1.0,
+                                 beta: Optional[float] = 0.5,
                                  name: Optional[str] = None) -> Tensor:
     """`tf.nn.local_response_normalization` / `tf.nn.lrn`: TF's LRN over the last axis:
-    input / (bias + alpha * sum(input[..., d-r:d+r+1] ** 2)) ** beta."""
-    return apply_op1("LRN", [input], {"depth_radius": int(depth_radius), "bias": float(bias),
-                                      "alpha": float(alpha), "beta": float(beta)}, name=name)
+    input / (bias + alpha * sum(input[..., d-r:d+r+1] ** 2)) ** beta. An argument passed as
+    None takes the op's default, as TF's generated wrapper does."""
+    attrs = {"depth_radius": make_int(5 if depth_radius is None else depth_radius,
+                                      "depth_radius")}
+    for arg, value, default in (("bias", bias, 1.0), ("alpha", alpha, 1.0),
+                                ("beta", beta, 0.5)):
+        attrs[arg] = make_float(default if value is None else value, arg)
+    return apply_op1("LRN", [input], attrs, name=name)
 
 
 lrn = local_response_normalization

@@ -22,7 +22,7 @@ from tf1compat.framework import errors
 from tf1compat.framework.constant_op import constant
 from tf1compat.framework.grad_names import Pass, names
 from tf1compat.framework.graph import apply_op, apply_op1, name_scope
-from tf1compat.framework.op_def import Type, declare
+from tf1compat.framework.op_def import Type, declare, make_float
 from tf1compat.framework.random_seed import get_seed
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -136,9 +136,8 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: Optional[str] = None) ->
             features = math_ops.cast(features, D.float32)
         if isinstance(alpha, np.ndarray):
             alpha = alpha.item()
-        if isinstance(alpha, Tensor) or not isinstance(alpha, numbers.Real):
-            raise TypeError(f"Expected float for argument 'alpha' not {alpha!r}.")
-        return apply_op1("LeakyRelu", [features], {"alpha": float(alpha)}, name=scope)
+        return apply_op1("LeakyRelu", [features], {"alpha": make_float(alpha, "alpha")},
+                         name=scope)
 
 
 def crelu(features: Any, name: Optional[str] = None, axis: int = -1) -> Tensor:
