@@ -29,7 +29,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
 from tf1compat.runtime.plan_checks import refuse_feeds_between_gradient_ends
-from tf1compat.runtime.plan_rewrites import own_shape_reshapes
+from tf1compat.runtime.plan_rewrites import FusedChain, fused_chains, own_shape_reshapes
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
            "gradient_setup", "compute_frees", "state_key", "is_pure_alias",
@@ -195,8 +195,11 @@ class PlanBuilder:
             grads = self.gradient_setup(order, for_function)
             if grads.needs_grad and feeds:
                 refuse_feeds_between_gradient_ends(order, feeds)
+            chains = {} if dataflow else fused_chains(
+                order, feeds, {e for e in fetch_elems if isinstance(e, Tensor)},
+                grads.sources)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
-                             dataflow, without_effects_ops(modes), reshapes)
+                             dataflow, without_effects_ops(modes), reshapes, chains)
             for op in order:
                 binder.bind(op)
             binder.bind_back_edges()
@@ -322,9 +325,13 @@ class _Binder:
                  feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
                  for_function: bool, dataflow: bool = False,
                  autograd_only: Optional[Set[Operation]] = None,
-                 own_shape: Optional[Dict[Operation, Any]] = None):
+                 own_shape: Optional[Dict[Operation, Any]] = None,
+                 chains: Optional[Dict[Operation, FusedChain]] = None):
         self.builder = builder
         self.own_shape = own_shape or {}
+        # Fused chains (runtime/plan_rewrites.py) by their last op; the others wait for it.
+        self.chains = chains or {}
+        self.waiting = {prev for c in self.chains.values() for prev in c.ops[:-1]}
         self.autograd_only = autograd_only or set()
         self.dataflow = dataflow
         # Merge inputs from NextIteration, bound once their producers are bound:
@@ -349,7 +356,47 @@ class _Binder:
         self.state_marks: List[str] = []
 
     def bind(self, op: Operation) -> None:
-        """Adds `op`'s step (or records its outputs as constants or variable reads)."""
+        """Adds `op`'s step (or records its outputs as constants or variable reads); the
+        ops of a fused chain are bound with its last op, as one step where they can be."""
+        if op in self.waiting:
+            return
+        chain = self.chains.get(op)
+        if chain is not None and not self._bind_fused(op, chain):
+            for prev in chain.ops[:-1]:
+                self._bind_one(prev)
+            self._bind_one(op)
+        elif chain is None:
+            self._bind_one(op)
+
+    def _bind_fused(self, op: Operation, chain: FusedChain) -> bool:
+        """Binds `chain` as one step of its fused kernel; False where it must run unfused:
+        off the CPU, on constants only (folded), or where a kernel of a gradient plan
+        needs TF's gradient semantics (stop_gradients, gradient overrides)."""
+        device = self.runtime.placer.device_for(op)
+        if device.type != "cpu" or \
+                any(self.runtime.placer.device_for(o) != device for o in chain.ops):
+            return False
+        args = [self._input_source(op, t, device, False) for t in chain.inputs]
+        if all(a.kind == CONST for a in args) and \
+                not any(t in self.grads.sources for t in chain.inputs):
+            return False
+        sources, feeds = self.sources, self.feeds
+        kctx = PlanKernelContext(self.runtime, device, op, self.builder,
+                                 lambda t: _may_alias(t, sources, feeds))
+        rewriter = self.grads.rewriter
+        if rewriter is not None:
+            probe = chain.factory       # any callable: wrap returns it when unchanged
+            if any(rewriter.wrap(o, probe, kctx) is not probe for o in chain.ops):
+                return False
+        try:
+            kernel = chain.factory(kctx)
+        except (ValueError, TypeError, NotImplementedError):
+            return False                # the unfused ops raise it in TF's words
+        outs, marks = self._outputs(op, [None] * len(op._outputs), device)
+        self.steps.append(Step(op, kernel, args, outs, marks=marks))
+        return True
+
+    def _bind_one(self, op: Operation) -> None:
         od = op._op_def
         feeds = self.feeds
         if od.must_feed and any(t not in feeds for t in op._outputs) and \
@@ -427,17 +474,21 @@ class _Binder:
                 self.back_edges.append((len(self.steps), len(args), t))
                 args.append(None)          # bound in bind_back_edges
                 continue
-            src = self.sources.get(t)
-            if src is None and self.context is not None and is_pure_alias(t):
-                src = Source(STATE, state_key(t))     # a variable from outside a region
-            if src is None:
-                raise errors.op_error(errors.InternalError, op,
-                                      f"input {t.name} of {op.name} was not computed")
-            if od.keeps_devices or t in grad_sources:
-                args.append(src)   # control flow, gradient sources: values keep their devices
-            else:
-                args.append(_moved(src, self.devices.get(t), device, t))
+            args.append(self._input_source(op, t, device,
+                                           od.keeps_devices or t in grad_sources))
         return args
+
+    def _input_source(self, op: Operation, t: Tensor, device: torch.device,
+                      keep_device: bool) -> Source:
+        """Where `op` reads input `t` from (moved to `device` unless `keep_device`)."""
+        src = self.sources.get(t)
+        if src is None and self.context is not None and is_pure_alias(t):
+            src = Source(STATE, state_key(t))     # a variable from outside a region
+        if src is None:
+            raise errors.op_error(errors.InternalError, op,
+                                  f"input {t.name} of {op.name} was not computed")
+        # Control flow, gradient sources: values keep their devices.
+        return src if keep_device else _moved(src, self.devices.get(t), device, t)
 
     def _constant(self, op: Operation, value: Any, device: torch.device
                   ) -> Optional[Callable[..., Any]]:
