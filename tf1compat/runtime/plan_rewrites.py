@@ -1,4 +1,10 @@
-"""Plan rewrites: a reshape to a shape read from its own input runs as one kernel.
+"""Plan rewrites: a reshape to a shape read from its own input, and fused op chains
+(Conv2D + BiasAdd + Relu), each run as one kernel.
+
+The op chains of `framework/hooks.PLAN_FUSIONS` (Conv2D + BiasAdd (+ Relu), as TF's oneDNN
+build fuses them: ops/nn_conv_bias.py) whose intermediate values nothing else reads are
+found by `fused_chains`; the binder in plan.py binds such a chain as one step of its last
+op, or op by op where its kernel cannot take it.
 
 `tf.reshape(x, [tf.shape(x)[0], n])` - what every dense feature column's `input_layer`
 output builds (feature_column/layers.py, TF's `_DenseColumn` handling), and a common idiom
