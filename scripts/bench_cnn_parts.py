@@ -83,7 +83,6 @@ def _tf_parts() -> Dict[str, float]:
     pieces: Dict[str, Callable[[int], Any]] = {
         "conv1 + bias + relu": lambda i: conv(i, "1"),
         "conv2 + bias + relu": lambda i: conv(i, "2"),
-        "conv2 + bias + relu fused": lambda i: fused(i, "2"),
         "conv2 input + filter gradients": lambda i: (
             tf.raw_ops.Conv2DBackpropInput(input_sizes=[32, 14, 14, 32], filter=v["w2"][i],
                                            out_backprop=v["a2"][i], strides=[1] * 4,
