@@ -132,9 +132,9 @@ def _torch_parts() -> Dict[str, float]:
         return torch.relu(conv2d(x, w, None, 1, 2) + b[:, None, None])
 
     def fused(i: int, n: str) -> Any:
-        # tf1compat's fused Conv2D + BiasAdd + Relu (ops/nn_conv_bias.py), its custom op.
-        return nn_conv_bias._conv_bias_act(v["x" + n][i], v["w" + n][i], v["b" + n][i],
-                                           [2, 2], [1, 1], [1, 1], True)
+        # tf1compat's fused Conv2D + BiasAdd + Relu (ops/nn_conv_bias.py), op by op.
+        return nn_conv_bias._conv_bias_relu(v["x" + n][i], v["w" + n][i], v["b" + n][i],
+                                            [2, 2], [1, 1], [1, 1], True)
 
     def conv2_grads(i: int) -> Any:
         # As Conv2DBackpropInput and Conv2DBackpropFilter's kernels call them (nn_conv.py).

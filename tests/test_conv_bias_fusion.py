@@ -16,12 +16,12 @@ def _x(shape, seed=0):
 def calls(monkeypatch):
     """How many times the fused convolution ran."""
     seen = []
-    fused = nn_conv_bias._conv_bias_act
+    fused = nn_conv_bias._conv_bias_relu
 
     def counting(*args):
         seen.append(args[-1])
         return fused(*args)
-    monkeypatch.setattr(nn_conv_bias, "_conv_bias_act", counting)
+    monkeypatch.setattr(nn_conv_bias, "_conv_bias_relu", counting)
     return seen
 
 

@@ -14,11 +14,12 @@ The plan finds the chains (runtime/plan_rewrites.py `fused_chains`, through the
 `PLAN_FUSIONS` hook this module fills) and binds the last op of each with
 `conv_bias_kernel`, which calls torch's `mkldnn._convolution_pointwise` - the same oneDNN
 primitive - for float32 NHWC inputs on the CPU, and the three ops' own kernels otherwise
-(CUDA, other dtypes, grouped convolutions, torch builds without
-the op, torch.export). It is a custom op, so torch.compile's inductor calls it as one
-extern kernel, and its gradient is one custom op too: ReLU's `threshold_backward` on the
-output, `convolution_backward` for the input and filter, and the bias gradient as
-BiasAddGrad's sum over all but the channel axis.
+(CUDA, other dtypes, grouped convolutions, torch builds without the op, torch.export).
+Inside a compiled graph it is a custom op, so torch.compile's inductor calls it as one
+extern kernel, and its gradient is one custom op too (op by op, an autograd function with
+the same forward and backward): ReLU's `threshold_backward` on the output,
+`convolution_backward` for the input and filter, and the bias gradient as BiasAddGrad's
+sum over all but the channel axis.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any, Callable, List, Optional, Tuple
 import torch
 
 from tf1compat.framework.hooks import PLAN_FUSIONS
+from tf1compat.ops._traced_pool import in_compiled_graph
 from tf1compat.ops._window import (
     as_str,
     from_channels_first,
@@ -88,15 +90,40 @@ def _setup(ctx: Any, inputs: tuple, output: torch.Tensor) -> None:
     ctx.window = (padding, stride, dilation, relu)
 
 
-def _backward(ctx: Any, grad: torch.Tensor) -> tuple:
-    x, w, out = ctx.saved_tensors
-    mask = [bool(ctx.needs_input_grad[0]), bool(ctx.needs_input_grad[1])]
-    dx, dw, db = _conv_bias_act_grad(grad, out, x, w, *ctx.window, mask)
-    return (dx if mask[0] else None, dw if mask[1] else None, db,
-            None, None, None, None)
+def _backward_by(gradients: Callable[..., tuple]) -> Callable[[Any, torch.Tensor], tuple]:
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple:
+        x, w, out = ctx.saved_tensors
+        mask = [bool(ctx.needs_input_grad[0]), bool(ctx.needs_input_grad[1])]
+        dx, dw, db = gradients(grad, out, x, w, *ctx.window, mask)
+        return (dx if mask[0] else None, dw if mask[1] else None, db,
+                None, None, None, None)
+    return backward
 
 
-_conv_bias_act.register_autograd(_backward, setup_context=_setup)
+_conv_bias_act.register_autograd(_backward_by(_conv_bias_act_grad), setup_context=_setup)
+
+
+class _ConvBiasAct(torch.autograd.Function):
+    """The same forward and gradient outside compiled graphs: a custom op costs ~80 us
+    more a call in eager torch (its dispatch), and ~1.4 s of CPU on its first call."""
+
+    @staticmethod
+    def forward(ctx: Any, *inputs: Any) -> torch.Tensor:
+        out = _forward(*inputs)
+        _setup(ctx, inputs, out)
+        return out
+
+    backward = staticmethod(_backward_by(_gradients))
+
+
+def _conv_bias_relu(*inputs: Any) -> torch.Tensor:
+    """`_forward` inside compiled graphs as one extern kernel, else directly (under an
+    autograd function where a gradient may flow)."""
+    if in_compiled_graph():
+        return _conv_bias_act(*inputs)
+    if torch.is_grad_enabled() and any(t.requires_grad for t in inputs[:3]):
+        return _ConvBiasAct.apply(*inputs)
+    return _forward(*inputs)
 
 
 def _exporting() -> bool:
@@ -133,8 +160,8 @@ def conv_bias_kernel(conv: Any, bias_add: Any, relu: Optional[Any], kctx: Any
         if any(p != q for p, q in pads):
             # SAME with the odd element at the end, as the Conv2D kernel pads it.
             xin, pads = pad_spatial(xin, pads), [(0, 0)] * 2
-        y = _conv_bias_act(xin, _weight(w, 2, False), b, [p for p, _ in pads],
-                           list(geo.strides), list(geo.dilations), relu is not None)
+        y = _conv_bias_relu(xin, _weight(w, 2, False), b, [p for p, _ in pads],
+                            list(geo.strides), list(geo.dilations), relu is not None)
         return from_channels_first(y, "NHWC")
     return run
 
