@@ -112,6 +112,7 @@ def _torch_parts() -> Dict[str, float]:
     import torch
 
     import tf1compat  # noqa: F401 - the glibc heap settings tf1compat's steps run under
+    from tf1compat.ops import nn_conv_bias
     torch.set_num_threads(1)
     conv2d = torch.nn.functional.conv2d
     aten = torch.ops.aten
@@ -129,6 +130,11 @@ def _torch_parts() -> Dict[str, float]:
         if inside:
             return torch.relu(conv2d(x, w, b, 1, 2))
         return torch.relu(conv2d(x, w, None, 1, 2) + b[:, None, None])
+
+    def fused(i: int, n: str) -> Any:
+        # tf1compat's fused Conv2D + BiasAdd + Relu (ops/nn_conv_bias.py), op by op.
+        return nn_conv_bias._conv_bias_relu(v["x" + n][i], v["w" + n][i], v["b" + n][i],
+                                            [2, 2], [1, 1], [1, 1], True)
 
     def conv2_grads(i: int) -> Any:
         # As Conv2DBackpropInput and Conv2DBackpropFilter's kernels call them (nn_conv.py).
@@ -152,8 +158,10 @@ def _torch_parts() -> Dict[str, float]:
         "conv1 alone": lambda i: conv2d(v["x1"][i], v["w1"][i], None, 1, 2),
         "conv1 + bias + relu": lambda i: conv(i, "1"),
         "conv1, bias inside, + relu": lambda i: conv(i, "1", inside=True),
+        "conv1 + bias + relu fused": lambda i: fused(i, "1"),
         "conv2 alone": lambda i: conv2d(v["x2"][i], v["w2"][i], None, 1, 2),
         "conv2 + bias + relu": lambda i: conv(i, "2"),
+        "conv2 + bias + relu fused": lambda i: fused(i, "2"),
         "conv2 input + filter gradients": lambda i: conv2_grads(i),
         "max pool 1": lambda i: aten.max_pool2d_with_indices(v["a1"][i], [2, 2], [2, 2]),
         "max pool 1 + gradient": lambda i: pool_grad(i, "1"),

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 __all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "SYMBOLIC_IN_EAGER",
            "PUBLIC_API", "GRAD_MODE", "TAPE", "OP_CREATED", "SERIALIZED_FORMS",
-           "SESSION_TARGETS", "STD_SERVER"]
+           "SESSION_TARGETS", "STD_SERVER", "PLAN_FUSIONS"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -92,3 +92,10 @@ SESSION_TARGETS: Dict[str, Callable[[Any, str], Any]] = {}
 # server (tf.estimator.train_and_evaluate's chief/worker/ps tasks): "Server" -> the class.
 # Filled by distribute/server.py; called by estimator/distributed_training.py.
 STD_SERVER: Dict[str, Any] = {"Server": None}
+
+# Op chains a plan runs as one kernel (TF's oneDNN Conv2D + BiasAdd + Relu): name ->
+# function (op) -> None, or (the chain's ops ending at `op`, the chain's inputs, a factory
+# kctx -> kernel of those inputs). Filled by ops/nn_conv_bias.py; called by
+# runtime/plan_rewrites.fused_chains, which checks that nothing else reads the chain's
+# intermediate values.
+PLAN_FUSIONS: Dict[str, Callable[[Any], Any]] = {}

@@ -21,7 +21,6 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 import torch
 
 from tf1compat.framework import errors
-from tf1compat.framework.func_graph import FuncGraph
 from tf1compat.framework.hooks import GRAD_MODE
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
@@ -29,7 +28,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
 from tf1compat.runtime.plan_checks import refuse_feeds_between_gradient_ends
-from tf1compat.runtime.plan_rewrites import own_shape_reshapes
+from tf1compat.runtime.plan_order import is_back_edge, state_key, toposort
+from tf1compat.runtime.plan_rewrites import FusedChain, fused_chains, own_shape_reshapes
 
 __all__ = ["Source", "Step", "Plan", "PlanKernelContext", "PlanBuilder", "GradientSetup",
            "gradient_setup", "compute_frees", "state_key", "is_pure_alias",
@@ -86,19 +86,6 @@ class Plan:
     hot: Any = None          # runtime/hot_plans.HotPlanRecord: compiled whole or why not
     # [(fetch index, hooks.FETCHED_VALUES function)], decided on the plan's first run.
     fetch_wrappers: Optional[List[Tuple[int, Callable[..., Any]]]] = None
-
-
-def state_key(t: Tensor) -> Optional[str]:
-    """The variable-store key `t` aliases (a ref variable's output or a view of it), or None."""
-    op = t._op
-    od = op._op_def
-    if od.state_alias is not None:
-        return od.state_alias(op)
-    if t._dtype._is_ref_dtype and od.ref_input_indices:
-        return state_key(op._inputs[od.ref_input_indices[0]])
-    if od.forwards_alias:
-        return state_key(op._inputs[0])
-    return None
 
 
 def is_pure_alias(t: Tensor) -> bool:
@@ -191,12 +178,15 @@ class PlanBuilder:
             if reshapes:
                 # Their shape inputs are computed in the kernel: prune what only they need.
                 modes = self.prune_modes(fetch_elems, feeds, context, reshapes)
-            order = _toposort(list(modes))
+            order = toposort(list(modes))
             grads = self.gradient_setup(order, for_function)
             if grads.needs_grad and feeds:
                 refuse_feeds_between_gradient_ends(order, feeds)
+            chains = {} if dataflow else fused_chains(
+                order, feeds, {e for e in fetch_elems if isinstance(e, Tensor)},
+                grads.sources)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
-                             dataflow, without_effects_ops(modes), reshapes)
+                             dataflow, without_effects_ops(modes), reshapes, chains)
             for op in order:
                 binder.bind(op)
             binder.bind_back_edges()
@@ -222,7 +212,7 @@ class PlanBuilder:
     def prune(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
               context: Any = None) -> List[Operation]:
         """The ops needed for the fetches (tensors or ops), in execution order."""
-        return _toposort(list(self.prune_modes(fetch_elems, feeds, context)))
+        return toposort(list(self.prune_modes(fetch_elems, feeds, context)))
 
     def prune_modes(self, fetch_elems: Sequence[Any], feeds: Dict[Tensor, int],
                     context: Any = None, own_shape: Optional[Dict[Operation, Any]] = None
@@ -322,9 +312,13 @@ class _Binder:
                  feeds: Dict[Tensor, int], grads: GradientSetup, context: Any,
                  for_function: bool, dataflow: bool = False,
                  autograd_only: Optional[Set[Operation]] = None,
-                 own_shape: Optional[Dict[Operation, Any]] = None):
+                 own_shape: Optional[Dict[Operation, Any]] = None,
+                 chains: Optional[Dict[Operation, FusedChain]] = None):
         self.builder = builder
         self.own_shape = own_shape or {}
+        # Fused chains (runtime/plan_rewrites.py) by their last op; the others wait for it.
+        self.chains = chains or {}
+        self.waiting = {prev for c in self.chains.values() for prev in c.ops[:-1]}
         self.autograd_only = autograd_only or set()
         self.dataflow = dataflow
         # Merge inputs from NextIteration, bound once their producers are bound:
@@ -349,7 +343,47 @@ class _Binder:
         self.state_marks: List[str] = []
 
     def bind(self, op: Operation) -> None:
-        """Adds `op`'s step (or records its outputs as constants or variable reads)."""
+        """Adds `op`'s step (or records its outputs as constants or variable reads); the
+        ops of a fused chain are bound with its last op, as one step where they can be."""
+        if op in self.waiting:
+            return
+        chain = self.chains.get(op)
+        if chain is not None and not self._bind_fused(op, chain):
+            for prev in chain.ops[:-1]:
+                self._bind_one(prev)
+            self._bind_one(op)
+        elif chain is None:
+            self._bind_one(op)
+
+    def _bind_fused(self, op: Operation, chain: FusedChain) -> bool:
+        """Binds `chain` as one step of its fused kernel; False where it must run unfused:
+        off the CPU, on constants only (folded), or where a kernel of a gradient plan
+        needs TF's gradient semantics (stop_gradients, gradient overrides)."""
+        device = self.runtime.placer.device_for(op)
+        if device.type != "cpu" or \
+                any(self.runtime.placer.device_for(o) != device for o in chain.ops):
+            return False
+        args = [self._input_source(op, t, device, False) for t in chain.inputs]
+        if all(a.kind == CONST for a in args) and \
+                not any(t in self.grads.sources for t in chain.inputs):
+            return False
+        sources, feeds = self.sources, self.feeds
+        kctx = PlanKernelContext(self.runtime, device, op, self.builder,
+                                 lambda t: _may_alias(t, sources, feeds))
+        rewriter = self.grads.rewriter
+        if rewriter is not None:
+            probe = chain.factory       # any callable: wrap returns it when unchanged
+            if any(rewriter.wrap(o, probe, kctx) is not probe for o in chain.ops):
+                return False
+        try:
+            kernel = chain.factory(kctx)
+        except (ValueError, TypeError, NotImplementedError):
+            return False                # the unfused ops raise it in TF's words
+        outs, marks = self._outputs(op, [None] * len(op._outputs), device)
+        self.steps.append(Step(op, kernel, args, outs, marks=marks))
+        return True
+
+    def _bind_one(self, op: Operation) -> None:
         od = op._op_def
         feeds = self.feeds
         if od.must_feed and any(t not in feeds for t in op._outputs) and \
@@ -427,17 +461,21 @@ class _Binder:
                 self.back_edges.append((len(self.steps), len(args), t))
                 args.append(None)          # bound in bind_back_edges
                 continue
-            src = self.sources.get(t)
-            if src is None and self.context is not None and is_pure_alias(t):
-                src = Source(STATE, state_key(t))     # a variable from outside a region
-            if src is None:
-                raise errors.op_error(errors.InternalError, op,
-                                      f"input {t.name} of {op.name} was not computed")
-            if od.keeps_devices or t in grad_sources:
-                args.append(src)   # control flow, gradient sources: values keep their devices
-            else:
-                args.append(_moved(src, self.devices.get(t), device, t))
+            args.append(self._input_source(op, t, device,
+                                           od.keeps_devices or t in grad_sources))
         return args
+
+    def _input_source(self, op: Operation, t: Tensor, device: torch.device,
+                      keep_device: bool) -> Source:
+        """Where `op` reads input `t` from (moved to `device` unless `keep_device`)."""
+        src = self.sources.get(t)
+        if src is None and self.context is not None and is_pure_alias(t):
+            src = Source(STATE, state_key(t))     # a variable from outside a region
+        if src is None:
+            raise errors.op_error(errors.InternalError, op,
+                                  f"input {t.name} of {op.name} was not computed")
+        # Control flow, gradient sources: values keep their devices.
+        return src if keep_device else _moved(src, self.devices.get(t), device, t)
 
     def _constant(self, op: Operation, value: Any, device: torch.device
                   ) -> Optional[Callable[..., Any]]:
@@ -606,162 +644,6 @@ def compute_frees(steps: List[Step], fetches: List[Source]) -> None:
     for slot, i in last_use.items():
         if slot not in fetched:
             steps[i].frees.append(slot)
-
-
-def _toposort(ops: List[Operation]) -> List[Operation]:
-    """The ops in the order TF's executor runs them: each as soon as its inputs are ready,
-    and every read of a variable before the updates of it that the read is not ordered
-    after.
-
-    An op's depth is the length of the longest dependency path into it; ops run by depth,
-    ties in creation order. An update of a variable waits, besides its inputs, for the
-    ops of the run that read the variable and do not depend on the update (directly or
-    through a gradient op differentiating with respect to it): a run sees each variable
-    as it was when the run started until an op ordered after an update reads it. So
-    `sess.run([v.read_value(), train_op])` and `sess.run([loss, train_op])` return the
-    values from before the step, as TF does (its reads are ready at once, the update only
-    once its gradient is computed), also when the gradient is a function that does not
-    depend on the fetched loss (imported graphs), and contrib's decoupled weight decay
-    (an update ordered only after its own inputs) leaves the gradient alone. A
-    tf.function's graph instead runs its stateful ops in program order (TF's automatic
-    control dependencies). Reads before the updates nothing orders them against is TF's
-    order once its executor's cost model has settled; in a callable's first ~90 runs TF's
-    scheduling usually runs such an update first (docs/ARCHITECTURE.md, "Unordered reads and
-    writes of one variable in one run").
-    """
-    extra = _program_order(ops) if ops and isinstance(ops[0]._graph, FuncGraph) else \
-        _after_reads(ops)
-    try:
-        return _by_depth(ops, extra)
-    except errors.InvalidArgumentError:
-        if not extra:
-            raise
-        return _by_depth(ops, {})       # those edges closed a cycle: dependencies alone
-
-
-def _by_depth(ops: List[Operation], extra: Dict[Operation, List[Operation]]
-              ) -> List[Operation]:
-    """`ops` sorted by (longest dependency path into the op, creation id); `extra` maps an
-    op to more ops that must run before it."""
-    indegree = {op: 0 for op in ops}
-    users: Dict[Operation, list] = {op: [] for op in ops}
-    for op in ops:
-        for dep in set(_deps(op)).union(extra.get(op, ())):
-            if dep in indegree:
-                indegree[op] += 1
-                users[dep].append(op)
-    depth = {op: 0 for op in ops}
-    ready = [op for op in ops if indegree[op] == 0]
-    visited = 0
-    while ready:
-        op = ready.pop()
-        visited += 1
-        for user in users[op]:
-            if depth[op] + 1 > depth[user]:
-                depth[user] = depth[op] + 1
-            indegree[user] -= 1
-            if indegree[user] == 0:
-                ready.append(user)
-    if visited != len(ops):
-        stuck = sorted((op for op in ops if indegree[op] > 0), key=lambda o: o._id)
-        raise errors.op_error(errors.InvalidArgumentError, None,
-                              f"Graph has a cycle through {[op.name for op in stuck[:5]]}")
-    return sorted(ops, key=lambda o: (depth[o], o._id))
-
-
-def _program_order(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
-    """{stateful op: [the stateful op created before it]}: a tf.function's graph runs its
-    stateful ops in program order, as TF's automatic control dependencies order them
-    (`v.assign_add(x); return v.read_value()` returns the new value)."""
-    stateful = sorted((op for op in ops if op._op_def.stateful), key=lambda o: o._id)
-    return {op: [before] for before, op in zip(stateful, stateful[1:])}
-
-
-def _after_reads(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
-    """{update: [reads it must follow]}: for each op writing a variable, the ops of `ops`
-    reading that variable (through its ref, handle or a ReadVariableOp's value, or as a
-    gradient op's source) that do not depend on the update."""
-    writers: Dict[str, List[Operation]] = {}
-    for op in ops:
-        for key in _updates(op):
-            writers.setdefault(key, []).append(op)
-    if not writers:
-        return {}
-    users: Dict[Operation, List[Operation]] = {}
-    for op in ops:
-        for dep in _deps(op):
-            users.setdefault(dep, []).append(op)
-    descendants: Dict[Operation, set] = {}
-    extra: Dict[Operation, List[Operation]] = {}
-    for op in ops:
-        for key in _reads(op).intersection(writers):
-            for writer in writers[key]:
-                if writer is op:
-                    continue
-                if writer not in descendants:
-                    descendants[writer] = _descendants(writer, users)
-                if op not in descendants[writer]:
-                    extra.setdefault(writer, []).append(op)
-    return extra
-
-
-def _variable_key(t: Tensor) -> Optional[str]:
-    """The store key of the variable `t` is (a ref or a resource handle), aliases or
-    reads."""
-    if t._op._type == "ReadVariableOp":
-        t = t._op._inputs[0]
-    while t._dtype.base_dtype.name == "resource" and t._op._type == "Identity":
-        t = t._op._inputs[0]
-    if t._op._type == "VarHandleOp":          # the handle's run-time value is this key
-        return t._op.get_attr("shared_name") or t._op.name
-    return state_key(t)
-
-
-def _updates(op: Operation) -> set:
-    """The store keys of the variables stateful `op` may write (its ref and resource
-    inputs); empty for reads."""
-    if not op._op_def.stateful or op._op_def.reads_only:
-        return set()
-    return {_variable_key(t) for t in op._inputs
-            if t._dtype._is_ref_dtype or t._dtype.base_dtype.name == "resource"} - {None}
-
-
-def _reads(op: Operation) -> set:
-    """The store keys of the variables `op` reads: inputs that are a variable (a ref alias
-    or a resource handle) or a ReadVariableOp's value, and a gradient op's sources."""
-    keys = set()
-    for t in op._inputs:
-        if t._op._type == "ReadVariableOp" or state_key(t) is not None or \
-                t._dtype.base_dtype.name == "resource":
-            keys.add(_variable_key(t))
-    grad_sources = op._op_def.grad_sources
-    if grad_sources is not None:
-        keys.update(_variable_key(t) for t in grad_sources(op))
-    keys.discard(None)
-    return keys
-
-
-def _descendants(op: Operation, users: Dict[Operation, List[Operation]]) -> set:
-    """The ops that depend on `op`, directly or not (`users`: op -> the ops using it)."""
-    seen: set = set()
-    stack = [op]
-    while stack:
-        for user in users.get(stack.pop(), ()):
-            if user not in seen:
-                seen.add(user)
-                stack.append(user)
-    return seen
-
-
-def _deps(op: Operation) -> list:
-    return [t._op for t in op._inputs if not is_back_edge(op, t)] + list(op._control_inputs)
-
-
-def is_back_edge(op: Operation, t: Tensor) -> bool:
-    """Whether input `t` of `op` closes a TF1 while loop (NextIteration -> Merge): the
-    one kind of cycle a graph may have. Ordering ignores it."""
-    return op._type in ("Merge", "RefMerge") and \
-        t._op._type in ("NextIteration", "RefNextIteration")
 
 
 def _error_plan(error: BaseException) -> Plan:

@@ -1,4 +1,10 @@
-"""Plan rewrites: a reshape to a shape read from its own input runs as one kernel.
+"""Plan rewrites: a reshape to a shape read from its own input, and fused op chains
+(Conv2D + BiasAdd + Relu), each run as one kernel.
+
+The op chains of `framework/hooks.PLAN_FUSIONS` (Conv2D + BiasAdd (+ Relu), as TF's oneDNN
+build fuses them: ops/nn_conv_bias.py) whose intermediate values nothing else reads are
+found by `fused_chains`; the binder in plan.py binds such a chain as one step of its last
+op, or op by op where its kernel cannot take it.
 
 `tf.reshape(x, [tf.shape(x)[0], n])` - what every dense feature column's `input_layer`
 output builds (feature_column/layers.py, TF's `_DenseColumn` handling), and a common idiom
@@ -23,15 +29,17 @@ to constant folding. Dataflow (TF1 control flow) plans are not rewritten.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
 import numpy as np
 
 from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.hooks import PLAN_FUSIONS
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["own_shape_reshapes"]
+__all__ = ["own_shape_reshapes", "fused_chains", "FusedChain"]
 
 _SLICE_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")
 
@@ -113,3 +121,54 @@ def own_shape_reshapes(ops: Iterable[Operation], feeds: Dict[Tensor, Any]
             if spec is not None and not _fed_between(op, feeds):
                 found[op] = spec
     return found
+
+
+@dataclass
+class FusedChain:
+    """Ops a plan runs as one kernel (framework/hooks.PLAN_FUSIONS): `ops` in order, the
+    last one's outputs the chain's; `inputs` the kernel's arguments; `factory(kctx)` its
+    kernel."""
+    ops: List[Operation]
+    inputs: List[Tensor]
+    factory: Callable[[Any], Callable[..., Any]]
+
+
+def fused_chains(order: List[Operation], feeds: Dict[Tensor, Any], fetched: Set[Tensor],
+                 grad_sources: Set[Tensor]) -> Dict[Operation, FusedChain]:
+    """{last op: its chain} for the chains of `order` (a plan's ops) that a fusion of
+    PLAN_FUSIONS matches and whose intermediate values nothing else reads: as TF's
+    remapper, a chain whose intermediate is fetched, fed, differentiated (a gradient
+    source) or consumed by another op of the plan stays unfused, and so does one with
+    control edges on its intermediate ops."""
+    if not PLAN_FUSIONS:
+        return {}
+    in_plan = set(order)
+    controlling = {c for op in order for c in op._control_inputs}
+    found: Dict[Operation, FusedChain] = {}
+    taken: Set[Operation] = set()
+    for op in order:
+        for match in PLAN_FUSIONS.values():
+            hit = match(op)
+            if hit is None:
+                continue
+            ops, inputs, factory = hit
+            if all(_private(prev, nxt, in_plan, controlling, feeds, fetched, grad_sources)
+                   for prev, nxt in zip(ops, ops[1:])) and not taken.intersection(ops):
+                found[op] = FusedChain(list(ops), list(inputs), factory)
+                taken.update(ops)
+            break
+    return found
+
+
+def _private(op: Operation, consumer: Operation, in_plan: Set[Operation],
+             controlling: Set[Operation], feeds: Dict[Tensor, Any], fetched: Set[Tensor],
+             grad_sources: Set[Tensor]) -> bool:
+    """Whether `op`'s only output is read by `consumer` alone (once) in the plan."""
+    if len(op._outputs) != 1 or op not in in_plan or op._control_inputs or \
+            op in controlling:
+        return False
+    t = op._outputs[0]
+    if t in feeds or t in fetched or t in grad_sources:
+        return False
+    readers = [c for c in t.consumers() if c in in_plan]
+    return readers == [consumer] and sum(i is t for i in consumer._inputs) == 1
