@@ -103,6 +103,11 @@ class Graph:
         return self._next_id
 
     @property
+    def _c_graph(self) -> "Graph":
+        """TF's C graph handle, which pywrap_tensorflow's functions take: the graph itself."""
+        return self
+
+    @property
     def graph_def_versions(self) -> Any:
         """TF's VersionDef of this graph (producer, min_consumer)."""
         return self.as_graph_def().versions
