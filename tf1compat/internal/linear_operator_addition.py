@@ -2,11 +2,13 @@
 LinearOperators as one operator of the most specific kind that holds it (TensorFlow
 Probability's VectorDiffeomixture adds its scale operators).
 
-TF tries its addition tiers in order (scaled identities, then diagonals, lower-triangular
-matrices, full matrices); with its default tiers every list sums to ONE operator whose
-kind is the most general kind among the summands, which is what this computes, adding
-pairwise in TF's order with TF's hint rules (self-adjoint and positive-definite when
-both summands are; positive-definite implies non-singular) and names.
+TF's default addition tiers are tried in order: scaled identities, then diagonals,
+lower-triangular matrices, full matrices (any operator); a tier adds two operators whose
+kinds it holds into one of its kind. Every list therefore sums to ONE operator. The
+summation order, names (`Add/<op1>__<op2>/`) and hints (self-adjoint and
+positive-definite when both summands are; positive-definite implies non-singular) are
+TF's. Operator types other than these five count as full matrices (TF raises TypeError
+for them below the last tier).
 """
 
 from typing import Any, List, Optional
@@ -44,6 +46,7 @@ def _hints(op1: LinearOperator, op2: LinearOperator) -> dict:
 
 def _add(op1: LinearOperator, op2: LinearOperator, kind: int,
          operator_name: Optional[str]) -> LinearOperator:
+    """TF's adder of tier `kind` (its hint rules and default name)."""
     name = operator_name or f"Add/{op1.name}__{op2.name}/"
     hints = _hints(op1, op2)
     if kind == _IDENTITY:
@@ -58,6 +61,14 @@ def _add(op1: LinearOperator, op2: LinearOperator, kind: int,
         return LinearOperatorLowerTriangular(op1.to_dense() + op2.to_dense(), name=name,
                                              **hints)
     return LinearOperatorFullMatrix(op1.to_dense() + op2.to_dense(), name=name, **hints)
+
+
+def _pop_a_match(op1: LinearOperator, candidates: list, tier: int) -> Any:
+    """The last of `candidates` that tier `tier` can add to `op1` (removed), or None."""
+    for i in range(len(candidates) - 1, -1, -1):
+        if max(_kind(op1), _kind(candidates[i])) <= tier:
+            return candidates.pop(i)
+    return None
 
 
 def add_operators(operators: Any, operator_name: Optional[str] = None,
@@ -84,12 +95,19 @@ def add_operators(operators: Any, operator_name: Optional[str] = None,
     batch_shape = operators[0].batch_shape
     for op in operators[1:]:
         batch_shape = broadcast_static_shape(batch_shape, op.batch_shape)
-    if len(operators) == 1:
-        return operators
-    kind = max(_kind(op) for op in operators)
     graph_parents = [p for op in operators for p in op.graph_parents]
     with name_scope(name or "add_operators", values=graph_parents):
-        total = operators.pop()
-        while operators:
-            total = _add(total, operators.pop(), kind, operator_name)
-        return [total]
+        # TF's tier loop: each tier pops from the end of what the last tier left, adding
+        # the first match from the end; unmatched operators go on to the next tier (the
+        # order of the summands, so the names and rounding, follow TF's)
+        next_tier = operators
+        for tier in (_IDENTITY, _DIAG, _TRIL, _MATRIX):
+            this_tier, next_tier = next_tier, []
+            while this_tier:
+                op1 = this_tier.pop()
+                op2 = _pop_a_match(op1, this_tier, tier)
+                if op2 is None:
+                    next_tier.append(op1)
+                else:
+                    this_tier.append(_add(op1, op2, tier, operator_name))
+        return next_tier
