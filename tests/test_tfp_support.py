@@ -215,3 +215,17 @@ def test_tfp_distributions_match_tf_distributions(installed):
         with tf.Session() as sess:
             for got, want in sess.run(pairs):
                 np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_nn_ops_convolution_checks(graph):
+    from tf1compat.internal import nn_ops
+    with pytest.raises(ValueError, match="rank of input or filter must be known"):
+        nn_ops.Convolution(tf.TensorShape(None), tf.TensorShape(None), "SAME")
+    with pytest.raises(ValueError, match="input tensor must have rank 4"):
+        nn_ops.Convolution(tf.TensorShape([2, 3]), tf.TensorShape([3, 3, 3, 4]), "SAME")
+    with pytest.raises(ValueError, match=r"number of input channels does not match "
+                                         r"corresponding dimension of filter, 3 != 5"):
+        nn_ops.Convolution(tf.TensorShape([1, 4, 4, 3]), tf.TensorShape([3, 3, 5, 4]), "SAME")
+    conv = nn_ops.Convolution(tf.TensorShape([1, 3, 4, 4]), tf.TensorShape([3, 3, 3, 2]),
+                              "VALID", data_format="NCHW")
+    assert conv.data_format == "NCHW" and conv.padding == "VALID"

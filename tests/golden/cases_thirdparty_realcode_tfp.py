@@ -178,3 +178,27 @@ def case_tfp_add_operators(tf):
         dense[key] = op.to_dense()
     with tf.Session() as sess:
         return {"operators": out, "dense": sess.run(dense)}
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def case_tfp_nn_ops_convolution(tf):
+    """nn_ops.Convolution as tfp.layers' Convolution2DFlipout builds it: shapes checked at
+    construction (a channel mismatch is a ValueError), then called on input and kernel."""
+    nn_ops = _internal(tf, "tensorflow.python.ops.nn_ops")
+    rs = np.random.RandomState(1)
+    x = tf.constant(rs.rand(2, 7, 7, 3).astype(np.float32))
+    k = tf.constant(rs.rand(3, 3, 3, 4).astype(np.float32))
+    conv = nn_ops.Convolution(x.shape, filter_shape=tf.TensorShape([3, 3, 3, 4]),
+                              dilation_rate=(1, 1), strides=(2, 2), padding="SAME",
+                              data_format="NHWC")
+    dilated = nn_ops.Convolution(x.shape, tf.TensorShape([3, 3, 3, 4]), "VALID",
+                                 dilation_rate=(2, 2))
+    try:
+        nn_ops.Convolution(x.shape, tf.TensorShape([3, 3, 5, 4]), "SAME")
+        error = None
+    except ValueError as e:  # (TF 2.21 words it for grouped convolutions)
+        error = type(e).__name__
+    y, z = conv(x, k), dilated(x, k)
+    with tf.Session() as sess:
+        return {"y": sess.run(y), "z": sess.run(z), "shape": y.shape.as_list(),
+                "error": error}
