@@ -24,8 +24,8 @@ from __future__ import annotations
 import collections
 from typing import Any, Dict, Iterator, List, Tuple
 
-__all__ = ["Trackable", "AutoTrackable", "NoDependency", "ListWrapper", "DictWrapper", "is_trackable",
-           "is_variable", "saveables_of", "children_of", "VARIABLE_VALUE_KEY"]
+__all__ = ["Trackable", "AutoTrackable", "NoDependency", "ListWrapper", "DictWrapper",
+           "is_trackable", "is_variable", "saveables_of", "children_of", "VARIABLE_VALUE_KEY"]
 
 VARIABLE_VALUE_KEY = "VARIABLE_VALUE"
 
