@@ -229,3 +229,19 @@ def test_nn_ops_convolution_checks(graph):
     conv = nn_ops.Convolution(tf.TensorShape([1, 3, 4, 4]), tf.TensorShape([3, 3, 3, 2]),
                               "VALID", data_format="NCHW")
     assert conv.data_format == "NCHW" and conv.padding == "VALID"
+
+
+def test_assert_near_eager_describes_tensors():
+    # TFP's Categorical(validate_args=True) checks probs with assert_near; an eager tensor
+    # has no name, so TF's message gives its shape and dtype instead
+    from tf1compat.eager.context import eager_mode
+    with eager_mode():
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"x \(shape=\(2,\) dtype=float32\) = "):
+            tf.debugging.assert_near(tf.constant([1., 2.]), tf.constant([1., 3.]))
+
+
+def test_test_util_path_has_mode_decorators(installed):
+    from tensorflow.python.framework import test_util
+    assert callable(test_util.run_all_in_graph_and_eager_modes)
+    assert callable(test_util.run_in_graph_and_eager_modes)

@@ -382,6 +382,8 @@ INTERNAL_PATHS.update({
     "tensorflow.python.ops.unconnected_gradients": "tf1compat.autodiff.gradients",
     "tensorflow.python.training.training_ops": "tf1compat.internal.training_ops",
     "tensorflow.python.util.lazy_loader": "tf1compat.util.lazy_loader",
+    # (TFP's test files decorate their TestCases with the graph-and-eager mode runners)
+    "tensorflow.python.framework.test_util": "tf1compat.eager.test_modes",
     **{f"tensorflow.python.autograph.{path}": "tf1compat.internal.autograph_pyct"
        for path in ("converters.break_statements", "converters.continue_statements",
                     "converters.return_statements", "core.converter", "core.naming",

@@ -102,10 +102,8 @@ class Graph:
     def _last_id(self) -> int:
         return self._next_id
 
-    @property
-    def _c_graph(self) -> "Graph":
-        """TF's C graph handle, which pywrap_tensorflow's functions take: the graph itself."""
-        return self
+    # TF's C graph handle, which pywrap_tensorflow's functions take: the graph itself
+    _c_graph = property(lambda self: self)
 
     @property
     def graph_def_versions(self) -> Any:
