@@ -245,3 +245,21 @@ def test_test_util_path_has_mode_decorators(installed):
     from tensorflow.python.framework import test_util
     assert callable(test_util.run_all_in_graph_and_eager_modes)
     assert callable(test_util.run_in_graph_and_eager_modes)
+
+
+def test_assigning_a_read_only_property_its_own_value(graph):
+    class Shaped(tf.Module):
+        def __init__(self, value):
+            super().__init__()
+            self._value = value
+
+        @property
+        def shape(self):
+            return self._value.shape
+
+    t = tf.zeros([2, 3])
+    obj = Shaped(t)
+    obj.shape = t.shape
+    assert obj.shape.as_list() == [2, 3]
+    with pytest.raises(AttributeError):
+        obj.shape = tf.TensorShape([4])

@@ -151,6 +151,15 @@ class AutoTrackable(Trackable):
         if name.startswith("_tf1compat") or name in getattr(type(self), "_no_tracking", ()):
             object.__setattr__(self, name, value)
             return
+        descriptor = getattr(type(self), name, None)
+        if isinstance(descriptor, property) and descriptor.fset is None:
+            # TF returns early from `self.x = self.x`, so assigning a read-only property
+            # its own value works (TFP's DistributionLambda sets `distribution.shape`)
+            try:
+                if getattr(self, name) is value:
+                    return
+            except AttributeError:
+                pass
         if isinstance(value, NoDependency):
             self._untrack(name)
             object.__setattr__(self, name, value.value)
