@@ -369,6 +369,29 @@ INTERNAL_PATHS.update({
     "tensorflow.contrib.cudnn_rnn.python.layers.cudnn_rnn": "tf1compat.contrib.cudnn_rnn.layers",
 })
 
+# (section: tfp) the TF-internal modules TensorFlow Probability 0.8 imports
+INTERNAL_PATHS.update({
+    "tensorflow.python.ops.linalg.linear_operator_util":
+        "tf1compat.internal.linear_operator_util",
+    "tensorflow.python.ops.linalg.linear_operator_addition":
+        "tf1compat.internal.linear_operator_addition",
+    "tensorflow.python.framework.common_shapes": "tf1compat.internal.common_shapes",
+    "tensorflow.python.framework.composite_tensor": "tf1compat.internal.composite_tensor",
+    "tensorflow.python.framework.type_spec": "tf1compat.internal.composite_tensor",
+    "tensorflow.python.ops.control_flow_util": "tf1compat.internal.control_flow_util",
+    "tensorflow.python.ops.unconnected_gradients": "tf1compat.autodiff.gradients",
+    "tensorflow.python.training.training_ops": "tf1compat.internal.training_ops",
+    "tensorflow.python.util.lazy_loader": "tf1compat.util.lazy_loader",
+    # (TFP's test files decorate their TestCases with the graph-and-eager mode runners)
+    "tensorflow.python.framework.test_util": "tf1compat.eager.test_modes",
+    **{f"tensorflow.python.autograph.{path}": "tf1compat.internal.autograph_pyct"
+       for path in ("converters.break_statements", "converters.continue_statements",
+                    "converters.return_statements", "core.converter", "core.naming",
+                    "pyct.anno", "pyct.compiler", "pyct.inspect_utils", "pyct.parser",
+                    "pyct.qual_names", "pyct.templates", "pyct.transformer",
+                    "pyct.common_transformers.anf")},
+})
+
 # Horovod's TensorFlow modules -> tf1compat's Horovod on torch.distributed.
 HOROVOD_PATHS: Dict[str, str] = {
     "horovod.tensorflow": "tf1compat.distribute.horovod_tensorflow",

@@ -102,6 +102,9 @@ class Graph:
     def _last_id(self) -> int:
         return self._next_id
 
+    # TF's C graph handle, which pywrap_tensorflow's functions take: the graph itself
+    _c_graph = property(lambda self: self)
+
     @property
     def graph_def_versions(self) -> Any:
         """TF's VersionDef of this graph (producer, min_consumer)."""

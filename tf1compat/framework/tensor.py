@@ -50,13 +50,15 @@ class Tensor:
     __array_priority__ = 100
     # True for tf1compat.eager's EagerTensor (a value, not an op's output).
     _is_eager_tensor = False
-    OVERLOADABLE_OPERATORS = frozenset({
+    # a mutable set, as TF's: libraries edit it (TensorFlow Probability's DeferredTensor
+    # metaclass drops __eq__/__ne__ and adds __iter__ when it is imported)
+    OVERLOADABLE_OPERATORS = {
         "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__div__",
         "__rdiv__", "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__",
         "__mod__", "__rmod__", "__lt__", "__le__", "__gt__", "__ge__", "__ne__", "__eq__",
         "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__getitem__",
         "__pow__", "__rpow__", "__invert__", "__neg__", "__abs__", "__matmul__",
-        "__rmatmul__"})
+        "__rmatmul__"}
 
     # `aliases`: the names tf.contrib.layers' collect_named_outputs gives a tensor (TF sets
     # it as a Python attribute; unset until then, so hasattr() reports it as TF's does).
@@ -177,6 +179,8 @@ class Tensor:
 
     def __bool__(self) -> bool:
         raise _not_allowed("Using a symbolic `tf.Tensor` as a Python `bool`")
+
+    __nonzero__ = __bool__  # TF keeps Python 2's name (TensorFlow Probability copies both)
 
     def __iter__(self):
         raise _not_allowed("Iterating over a symbolic `tf.Tensor`")

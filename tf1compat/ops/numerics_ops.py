@@ -208,6 +208,7 @@ def assert_near(x: Any, y: Any, rtol: Any = None, atol: Any = None, data: Any = 
                 name: Optional[str] = None) -> Operation:
     """`tf.assert_near`: `|x - y| < atol + rtol * |y|` elementwise (10 eps by default)."""
     from tf1compat.ops import math_ops, reduction_ops
+    from tf1compat.ops.check_ops import _desc  # eager tensors have no name: TF describes them
     from tf1compat.ops.logging_ops import Assert
     values = [x, y, rtol, atol] + list(data or [])
     with name_scope(name, "assert_near", [v for v in values if v is not None]):
@@ -219,7 +220,7 @@ def assert_near(x: Any, y: Any, rtol: Any = None, atol: Any = None, data: Any = 
         atol = convert_to_tensor(10 * eps if atol is None else atol, name="atol", dtype=dtype)
         if data is None:
             data = [f"{message}.  " if message else "", f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
-                    f"x ({x.name}) = ", x, f"y ({y.name}) = ", y]
+                    f"x ({_desc(x)}) = ", x, f"y ({_desc(y)}) = ", y]
         tol = atol + rtol * math_ops.abs(y)
         diff = math_ops.abs(x - y)
         condition = reduction_ops.reduce_all(math_ops.less(diff, tol))

@@ -24,8 +24,8 @@ from __future__ import annotations
 import collections
 from typing import Any, Dict, Iterator, List, Tuple
 
-__all__ = ["Trackable", "AutoTrackable", "ListWrapper", "DictWrapper", "is_trackable",
-           "is_variable", "saveables_of", "children_of", "VARIABLE_VALUE_KEY"]
+__all__ = ["Trackable", "AutoTrackable", "NoDependency", "ListWrapper", "DictWrapper",
+           "is_trackable", "is_variable", "saveables_of", "children_of", "VARIABLE_VALUE_KEY"]
 
 VARIABLE_VALUE_KEY = "VARIABLE_VALUE"
 
@@ -72,6 +72,11 @@ class Trackable:
     def _lookup_dependency(self, name: str) -> Any:
         children, _ = self._trackable_state()
         return children.get(name)
+
+    def _no_dependency(self, value: Any) -> "NoDependency":
+        """`value` marked so that assigning it to an attribute tracks nothing (TF's
+        AutoTrackable API; TensorFlow Probability keeps its parameter dicts this way)."""
+        return NoDependency(value)
 
     @property
     def _checkpoint_dependencies(self) -> List[Tuple[str, Any]]:
@@ -130,12 +135,34 @@ def _wrap(value: Any) -> Any:
     return value
 
 
+class NoDependency:
+    """A value to assign to an AutoTrackable's attribute as is, untracked and unwrapped."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
 class AutoTrackable(Trackable):
     """Tracks trackables assigned to attributes under the attribute's name."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name.startswith("_tf1compat") or name in getattr(type(self), "_no_tracking", ()):
             object.__setattr__(self, name, value)
+            return
+        descriptor = getattr(type(self), name, None)
+        if isinstance(descriptor, property) and descriptor.fset is None:
+            # TF returns early from `self.x = self.x`, so assigning a read-only property
+            # its own value works (TFP's DistributionLambda sets `distribution.shape`)
+            try:
+                if getattr(self, name) is value:
+                    return
+            except AttributeError:
+                pass
+        if isinstance(value, NoDependency):
+            self._untrack(name)
+            object.__setattr__(self, name, value.value)
             return
         value = _wrap(value)
         if is_trackable(value):
