@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 __all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "SYMBOLIC_IN_EAGER",
            "PUBLIC_API", "GRAD_MODE", "TAPE", "OP_CREATED", "SERIALIZED_FORMS",
-           "SESSION_TARGETS", "STD_SERVER"]
+           "SESSION_TARGETS", "STD_SERVER", "SYNC_REPLICAS"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -92,3 +92,11 @@ SESSION_TARGETS: Dict[str, Callable[[Any, str], Any]] = {}
 # server (tf.estimator.train_and_evaluate's chief/worker/ps tasks): "Server" -> the class.
 # Filled by distribute/server.py; called by estimator/distributed_training.py.
 STD_SERVER: Dict[str, Any] = {"Server": None}
+
+# `tf.train.SyncReplicasOptimizer` on a parameter-server cluster. "cluster": (optimizer,
+# grads_and_vars, global_step) -> None where no ps cluster holds the variables (the
+# one-process pass-through applies), else the token-queue build: an object with
+# `train_op`, `chief_queue_runner` and `init_tokens_op(num_tokens)`. Filled by
+# distribute/sync_replicas.py; called by training/optimizers/sync_replicas.py, whose class
+# stays a direct subclass of tf.train.Optimizer as TF's.
+SYNC_REPLICAS: Dict[str, Optional[Callable[..., Any]]] = {"cluster": None}
