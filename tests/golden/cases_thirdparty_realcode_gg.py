@@ -26,11 +26,23 @@
   `tf.matrix_transpose` of its data holders' unknown-rank tensors (variables with
   `validate_shape=False`), and in `tf.tensordot` of those (GPflow's Linear kernel and
   mean function, the square distance with X2). All three fixed; the cases pin them.
+* blei-lab/edward 1.3.5 (tag 1.3.5): its models import
+  `tensorflow.python.client.session.register_session_run_conversion_functions` (to fetch
+  and feed RandomVariables) and `tensorflow.python.util.all_util.remove_undocumented`;
+  both provided now (cases below). It then stops at
+  `tensorflow.python.framework.ops.set_shapes_for_outputs`: `ed.copy` rebuilds graph ops
+  through TF's raw `tf.Operation(node_def, graph, inputs, ...)` constructor, which
+  tf1compat does not offer; not compared with TF either (Edward needs
+  `tf.contrib.distributions`, which the TF 2.21 oracle lacks).
 """
+
+import sys
+import types
 
 import numpy as np
 
-from tests.golden.harness import tolerance
+from tests.golden.cases_thirdparty_realcode_o import _internal
+from tests.golden.harness import catch, tolerance
 
 
 def _seeded(shape, seed=0, scale=1.0):
@@ -212,3 +224,53 @@ def case_gpflow_gpr_likelihood_of_unknown_shape_holders(tf):
         sess.run(tf.global_variables_initializer())
         return {"shapes": [str(t.shape) for t in (k, chol, alpha, logp)],
                 "logp": sess.run(logp), "grads": sess.run(grads)}
+
+
+def case_client_session_run_conversion_functions(tf):
+    """Edward's RandomVariable: a Python class registered with
+    `tensorflow.python.client.session.register_session_run_conversion_functions` (fetch:
+    its value tensor, contracted back; feed: its value tensor) and as a tensor
+    conversion, then fetched, fed and used in ops."""
+    session = _internal(tf, "client.session")
+
+    class Wrapped:
+        def __init__(self, value):
+            self._value = value
+
+        def value(self):
+            return self._value
+
+    session.register_session_run_conversion_functions(
+        Wrapped, lambda w: ([w.value()], lambda val: val[0]),
+        lambda feed, feed_val: [(feed.value(), feed_val)],
+        lambda feed: [feed.value()])
+    tf.register_tensor_conversion_function(
+        Wrapped, lambda v, dtype=None, name=None, as_ref=False: v.value())
+    x = Wrapped(tf.placeholder_with_default(tf.constant([1.0, 2.0]), [2]))
+    y = tf.reduce_sum(tf.convert_to_tensor(x) * 3.0)
+    with tf.Session() as sess:
+        return {"fetch": sess.run(x), "pair": sess.run([x, y]),
+                "fed": sess.run(y, {x: np.array([5.0, 7.0], np.float32)})}
+
+
+def case_all_util_remove_undocumented(tf):
+    """`edward.models`' `remove_undocumented(__name__, allowed_exception_list=...)`: public
+    names not referenced by a `@@name` docstring line and not allowed are deleted; names
+    with "_" stay; `reveal_undocumented` restores one, LookupError for others."""
+    all_util = _internal(tf, "util.all_util")
+    name = "golden_all_util_module"
+    module = types.ModuleType(name, "Doc.\n\n@@Normal\n@@missing\n  @@indented\n")
+    for attr in ("Normal", "Bernoulli", "RandomVariable", "indented", "_private"):
+        setattr(module, attr, attr.lower())
+    sys.modules[name] = module
+    try:
+        made = sorted(all_util.make_all(name))
+        all_util.remove_undocumented(name, allowed_exception_list=["RandomVariable"])
+        after = sorted(n for n in dir(module) if not n.startswith("__"))
+        all_util.reveal_undocumented(name + ".Bernoulli")
+        return {"make_all": made, "after": after,
+                "revealed": getattr(module, "Bernoulli", None),
+                "unknown": catch(lambda: all_util.reveal_undocumented(name + ".Nope"),
+                                 message=True)}
+    finally:
+        del sys.modules[name]

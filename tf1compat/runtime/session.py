@@ -29,7 +29,8 @@ from tf1compat.framework.tensor import Tensor, default_session_stack
 from tf1compat.runtime import config as _config
 from tf1compat.runtime import denormals
 from tf1compat.runtime.codegen import compile_plan, failure_for_traceback, op_for_traceback
-from tf1compat.runtime.fetch import FetchHandler, FetchMapper, feed_expansion
+from tf1compat.runtime.fetch import (FetchHandler, FetchMapper, feed_expansion,
+                                     register_session_run_conversion_functions)
 from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.mixed_precision_state import session_autocast
@@ -41,7 +42,10 @@ from tf1compat.runtime.session_state import RunContext, VariableStore
 from tf1compat.runtime.partition_graphs import write_partition_graphs
 from tf1compat.runtime.step_stats import StepStatsInterpreter, is_traced
 
-__all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore"]
+# register_session_run_conversion_functions: TF's `tensorflow.python.client.session` has it
+# (Edward registers its RandomVariable fetches there).
+__all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore",
+           "register_session_run_conversion_functions"]
 
 # TF1COMPAT_INTERPRET=1 runs plans with the interpreter; =check also verifies every op's
 # output against its static shape and dtype (the test suite replays goldens this way).
