@@ -119,6 +119,7 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.util.deprecation": "tf1compat.util.deprecation",
     "tensorflow.python.util.tf_decorator": "tf1compat.util.tf_decorator",
     "tensorflow.python.util.tf_inspect": "tf1compat.util.tf_inspect",
+    "tensorflow.python.util.all_util": "tf1compat.util.all_util",
     "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
     "tensorflow.python.util.all_util": "tf1compat.util.all_util",

@@ -16,8 +16,9 @@ from tf1compat.training.optimizers import (AdadeltaOptimizer, AdagradDAOptimizer
                                            AdagradOptimizer, AdamOptimizer, FtrlOptimizer,
                                            GradientDescentOptimizer, MomentumOptimizer,
                                            Optimizer, ProximalAdagradOptimizer,
-                                           ProximalGradientDescentOptimizer, RMSPropOptimizer)
-from tf1compat.distribute.sync_replicas import SyncReplicasOptimizer
+                                           ProximalGradientDescentOptimizer, RMSPropOptimizer,
+                                           SyncReplicasOptimizer)
+from tf1compat.distribute import sync_replicas as _sync_replicas  # hooks.SYNC_REPLICAS
 from tf1compat.training.learning_rate_decay import (cosine_decay, cosine_decay_restarts,
                                                     exponential_decay, inverse_time_decay,
                                                     linear_cosine_decay, natural_exp_decay,

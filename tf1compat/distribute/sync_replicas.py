@@ -33,8 +33,12 @@ so the workers waiting for a step are served in the order they sent their gradie
 accumulator holds all variables' gradients (TF has one per variable; IndexedSlices
 gradients are made dense); waits are bounded: a dequeue by `TF1COMPAT_RPC_TIMEOUT` seconds
 (DeadlineExceededError naming how many replicas sent gradients for the step), the chief's
-take by twice that. Without such a cluster it is the one-process pass-through of
-training/optimizers/sync_replicas.py.
+take by twice that.
+
+The class itself is training/optimizers/sync_replicas.py's, a direct subclass of
+`tf.train.Optimizer` as every `tf.train` optimizer is in TF (GPflow 1.x registers them by
+checking `__base__`); its `apply_gradients` asks `hooks.SYNC_REPLICAS["cluster"]` (filled
+here) for this build and, where no such cluster is there, is the one-process pass-through.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ import torch.distributed.rpc as rpc
 
 from tf1compat.distribute import local_cluster as _local_cluster
 from tf1compat.distribute import server as _server
-from tf1compat.framework import errors
+from tf1compat.framework import errors, hooks
 from tf1compat.framework.graph import control_dependencies, device, get_default_graph, name_scope
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -56,10 +60,9 @@ from tf1compat.ops import state_ops
 from tf1compat.ops.control_flow_ops import group, no_op
 from tf1compat.ops.creation_ops import fill
 from tf1compat.ops.script_ops import py_func
-from tf1compat.training.optimizers import sync_replicas as _single_process
 from tf1compat.training.queue_runner import QueueRunner
 
-__all__ = ["SyncReplicasOptimizer"]
+__all__: List[str] = []
 
 _Outcome = Tuple[str, Any]      # ("ok", value) or (error kind, message), sent back over rpc
 
@@ -265,39 +268,22 @@ def _on_ps_job(grads_and_vars: Sequence[Any]) -> bool:
     return any("/job:ps" in (getattr(v, "device", "") or "") for _, v in grads_and_vars)
 
 
-class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
-    """`tf.train.SyncReplicasOptimizer` (see the module docstring)."""
+class _ClusterSync:
+    """What `tf.train.SyncReplicasOptimizer.apply_gradients` builds on a ps cluster (see the
+    module docstring): the worker's train op, the chief's queue runner and its init-tokens
+    op, over one token queue."""
 
-    _sync_token_queue: Optional[_SyncTokenQueue] = None
-    _chief_queue_runner: Optional[QueueRunner] = None
-
-    def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
-                        name: Optional[str] = None) -> Any:
-        grads_and_vars = list(grads_and_vars)
-        server = _server.active_server()
-        local = _local_cluster.current_cluster() if server is None else None
-        if local is not None and not _on_ps_job(grads_and_vars):
-            local = None        # a graph of its own, not placed on the local cluster's ps
-        cluster = server.cluster if server is not None else local.spec if local else None
-        if cluster is None or "ps" not in cluster.jobs:
-            self._sync_token_queue = None
-            return super().apply_gradients(grads_and_vars, global_step, name)
-        if not grads_and_vars:
-            raise ValueError("Must supply at least one variable")
-        if global_step is None:
-            raise ValueError("Global step is required to check staleness")
+    def __init__(self, opt: Any, pairs: List[Tuple[Any, Any]], global_step: Any,
+                 local: Any) -> None:
+        opt._global_step = global_step
+        opt._make_local_step(global_step)
+        queue = self._queue = _SyncTokenQueue(opt._name, local, opt._replicas_to_aggregate)
         self._global_step = global_step
-        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
-        if not pairs:
-            raise ValueError("Must supply at least one variable")
-        self._make_local_step(global_step)
-        queue = self._sync_token_queue = _SyncTokenQueue(self._name, local,
-                                                         self._replicas_to_aggregate)
         grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g, _ in pairs]
-        with name_scope(None, self._name):
+        with name_scope(None, opt._name):
             with device(global_step.device), name_scope(""):
-                token = queue.apply_and_dequeue(self._local_step.value(), grads)
-                train_op = state_ops.assign(self._local_step, token)
+                token = queue.apply_and_dequeue(opt._local_step.value(), grads)
+                self.train_op = state_ops.assign(opt._local_step, token)
             with device(global_step.device):
                 averaged = queue.take(grads)
             # The sync op's run pushes its updates as values (the chief's thread is their
@@ -305,38 +291,47 @@ class SyncReplicasOptimizer(_single_process.SyncReplicasOptimizer):
             get_default_graph().add_to_collection(_server.SYNC_REPLICAS_COLLECTION,
                                                   averaged[0].op)
             with device(global_step.device), name_scope(""):
-                update_op = self._opt.apply_gradients(
+                update_op = opt._opt.apply_gradients(
                     [(a, v) for a, (_, v) in zip(averaged, pairs)], global_step)
                 with control_dependencies([update_op]):
-                    tokens_per_step = max(self._total_num_replicas, self._replicas_to_aggregate)
+                    tokens_per_step = max(opt._total_num_replicas, opt._replicas_to_aggregate)
                     sync_op = queue.enqueue_many(_fill(tokens_per_step, global_step))
-                if self._variable_averages is not None:
+                if opt._variable_averages is not None:
                     with control_dependencies([sync_op]), name_scope(""):
-                        sync_op = self._variable_averages.apply(self._variables_to_average)
-                self._chief_queue_runner = _ChiefQueueRunner(queue, [sync_op])
+                        sync_op = opt._variable_averages.apply(opt._variables_to_average)
+                self.chief_queue_runner = _ChiefQueueRunner(queue, [sync_op])
             with device(global_step.device):
                 set_step = queue.set_global_step(global_step, name="SetGlobalStep")
-            self.chief_init_op = group(self.local_step_init_op, set_step)
-        self._gradients_applied = True
-        return train_op
+            opt.chief_init_op = group(opt.local_step_init_op, set_step)
 
-    def get_chief_queue_runner(self) -> Any:
-        if self._sync_token_queue is None:
-            return super().get_chief_queue_runner()
-        if not self._gradients_applied:
-            raise ValueError("Should be called after apply_gradients().")
-        return self._chief_queue_runner
-
-    def get_init_tokens_op(self, num_tokens: int = -1) -> Any:
-        if self._sync_token_queue is None:
-            return super().get_init_tokens_op(num_tokens)
-        num_tokens = self._init_token_count(num_tokens)
+    def init_tokens_op(self, num_tokens: int) -> Any:
+        """The chief's op enqueueing `num_tokens` (checked) tokens of the global step."""
         if num_tokens > 0:
             with device(self._global_step.device), name_scope(""):
-                return self._sync_token_queue.enqueue_many(
-                    _fill(num_tokens, self._global_step),
-                    name="sync_token_q_EnqueueMany_1")
+                return self._queue.enqueue_many(_fill(num_tokens, self._global_step),
+                                                name="sync_token_q_EnqueueMany_1")
         return no_op(name="no_init_tokens")
+
+
+def _cluster_sync(opt: Any, grads_and_vars: List[Tuple[Any, Any]],
+                  global_step: Any) -> Optional[_ClusterSync]:
+    """hooks.SYNC_REPLICAS["cluster"]: the token-queue build where a ps cluster (this
+    process's tf.train.Server, or a local cluster whose ps holds the variables) is
+    there, else None (the one-process pass-through)."""
+    server = _server.active_server()
+    local = _local_cluster.current_cluster() if server is None else None
+    if local is not None and not _on_ps_job(grads_and_vars):
+        local = None        # a graph of its own, not placed on the local cluster's ps
+    cluster = server.cluster if server is not None else local.spec if local else None
+    if cluster is None or "ps" not in cluster.jobs:
+        return None
+    pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+    if not pairs:
+        raise ValueError("Must supply at least one variable")
+    return _ClusterSync(opt, pairs, global_step, local)
+
+
+hooks.SYNC_REPLICAS["cluster"] = _cluster_sync
 
 
 class _ChiefQueueRunner(QueueRunner):

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 __all__ = ["TENSOR_OPERATORS", "SPARSE_OPERATORS", "EAGER_EXECUTOR", "SYMBOLIC_IN_EAGER",
            "PUBLIC_API", "GRAD_MODE", "TAPE", "OP_CREATED", "SERIALIZED_FORMS",
-           "SESSION_TARGETS", "STD_SERVER", "PLAN_FUSIONS"]
+           "SESSION_TARGETS", "STD_SERVER", "PLAN_FUSIONS", "SYNC_REPLICAS"]
 
 # Python operators on tensors (`x + y`, `x[1:]`, `-x`, ...): name ("add", "radd",
 # "getitem", ...) -> function. Filled by ops/math_ops.py and ops/strided_slice.py; called
@@ -99,3 +99,11 @@ STD_SERVER: Dict[str, Any] = {"Server": None}
 # runtime/plan_rewrites.fused_chains, which checks that nothing else reads the chain's
 # intermediate values.
 PLAN_FUSIONS: Dict[str, Callable[[Any], Any]] = {}
+
+# `tf.train.SyncReplicasOptimizer` on a parameter-server cluster. "cluster": (optimizer,
+# grads_and_vars, global_step) -> None where no ps cluster holds the variables (the
+# one-process pass-through applies), else the token-queue build: an object with
+# `train_op`, `chief_queue_runner` and `init_tokens_op(num_tokens)`. Filled by
+# distribute/sync_replicas.py; called by training/optimizers/sync_replicas.py, whose class
+# stays a direct subclass of tf.train.Optimizer as TF's.
+SYNC_REPLICAS: Dict[str, Optional[Callable[..., Any]]] = {"cluster": None}

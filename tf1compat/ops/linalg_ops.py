@@ -6,6 +6,7 @@ import re
 import string as _string
 from typing import Any, Callable, List, Optional
 
+import numpy as np
 import torch
 
 from tf1compat.framework import context as _context
@@ -255,7 +256,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Tensor:
         b = convert_to_tensor(b, name="b")
         ra, rb = a.shape.rank, b.shape.rank
         if ra is None or rb is None:
-            raise ValueError("tf.tensordot needs inputs of known rank in tf1compat")
+            return _tensordot_of_unknown_rank(a, b, axes, scope)
         if isinstance(axes, Tensor):
             from tf1compat.framework.constant_value import constant_value
             value = constant_value(axes)
@@ -285,3 +286,79 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Tensor:
               [c for k, c in enumerate(b_sub) if k not in b_axes]
         equation = f"{''.join(a_sub)},{''.join(b_sub)}->{''.join(out)}"
         return apply_op1("Einsum", [[a, b]], {"equation": equation}, name=scope)
+
+
+def _tensordot_of_unknown_rank(a: Tensor, b: Tensor, axes: Any, name: str) -> Tensor:
+    """TF's tensordot where an input's rank is unknown (GPflow's data holders): each side
+    transposed and reshaped to a matrix from its run-time shape, one MatMul, the product
+    reshaped to the free dimensions."""
+    from tf1compat.ops.array_ops import rank
+    from tf1compat.ops.creation_ops import range as range_
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"'axes' must be at least 0, got {axes}.")
+        a_rank = rank(a)
+        a_axes: Any = range_(a_rank - axes, a_rank, dtype=D.int32)
+        b_axes: Any = range_(axes, dtype=D.int32)
+    else:
+        a_axes, b_axes = axes
+        a_axes = [a_axes] if isinstance(a_axes, int) else a_axes
+        b_axes = [b_axes] if isinstance(b_axes, int) else b_axes
+    a_matrix, a_free, a_static = _tensordot_reshape(a, a_axes, flipped=False)
+    b_matrix, b_free, b_static = _tensordot_reshape(b, b_axes, flipped=True)
+    from tf1compat.ops.array_ops import concat, reshape
+    product = matmul(a_matrix, b_matrix)
+    if isinstance(a_free, list) and isinstance(b_free, list):
+        return reshape(product, a_free + b_free, name=name)
+    free = concat([convert_to_tensor(a_free, dtype=D.int32),
+                   convert_to_tensor(b_free, dtype=D.int32)], 0)
+    product = reshape(product, free, name=name)
+    if a_static is not None and b_static is not None:
+        product.set_shape(a_static + b_static)
+    return product
+
+
+def _tensordot_reshape(a: Tensor, axes: Any, flipped: bool) -> tuple:
+    """TF 1.15's `_tensordot_reshape`: `a` as the matrix [free, contracted] (flipped:
+    [contracted, free]); its free dimensions (a list where static) and their static sizes
+    (None where the rank is unknown)."""
+    from tf1compat.ops.array_ops import concat, rank, reshape, shape, stack
+    from tf1compat.ops.creation_ops import range as range_
+    from tf1compat.ops.indexing_ops import gather, where
+    from tf1compat.ops.reduction_ops import reduce_prod
+    from tf1compat.ops.sort_ops import setdiff1d
+    from tf1compat.ops.transform_ops import transpose
+    if a.shape.is_fully_defined() and isinstance(axes, (list, tuple)):
+        dims = a.shape.as_list()
+        axes = [i if i >= 0 else i + len(dims) for i in axes]
+        free = [i for i in range(len(dims)) if i not in axes]
+        free_dims = [dims[i] for i in free]
+        prod_free = int(np.prod(free_dims))
+        prod_axes = int(np.prod([dims[i] for i in axes]))
+        perm = list(axes) + free if flipped else free + list(axes)
+        new_shape = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
+        return reshape(transpose(a, perm), new_shape), free_dims, free_dims
+    if a.shape.rank is not None and isinstance(axes, (list, tuple)):
+        dims = a.shape.as_list()
+        axes = [i if i >= 0 else i + len(dims) for i in axes]
+        free = [i for i in range(len(dims)) if i not in axes]
+        free_static = [dims[i] for i in free]
+        axes = convert_to_tensor(axes, dtype=D.int32, name="axes")
+        free = convert_to_tensor(free, dtype=D.int32, name="free")
+        a_shape = shape(a)
+    else:
+        free_static = None
+        a_shape = shape(a)
+        a_rank = rank(a)
+        axes = convert_to_tensor(axes, dtype=D.int32, name="axes")
+        axes = where(axes >= 0, axes, axes + a_rank)
+        free, _ = setdiff1d(range_(a_rank), axes)
+    free_dims = gather(a_shape, free)
+    axes_dims = gather(a_shape, axes)
+    prod_free = reduce_prod(free_dims)
+    prod_axes = reduce_prod(axes_dims)
+    if flipped:
+        perm, new_shape = concat([axes, free], 0), stack([prod_axes, prod_free])
+    else:
+        perm, new_shape = concat([free, axes], 0), stack([prod_free, prod_axes])
+    return reshape(transpose(a, perm), new_shape), free_dims, free_static

@@ -331,17 +331,24 @@ def matrix_triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: 
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
-    """`tf.matrix_transpose`: swaps the last two dimensions."""
+    """`tf.matrix_transpose`: swaps the last two dimensions. Of a tensor of unknown rank
+    (GPflow's data holders are variables of unknown shape), the permutation is computed
+    at run time from its Rank, as TF builds it."""
+    from tf1compat.ops.array_ops import concat
+    from tf1compat.ops.array_ops import rank as rank_of
     from tf1compat.ops.transform_ops import transpose
     with name_scope(name, values=[a]):
         a = convert_to_tensor(a, name="a")
         rank = a.shape.rank
         if rank is None:
-            raise NotImplementedError("tf.matrix_transpose of a tensor of unknown rank")
-        if rank < 2:
+            a_rank = rank_of(a)
+            perm: Any = concat((apply_op1("Range", [0, a_rank - 2, 1]),
+                                [a_rank - 1, a_rank - 2]), 0)
+        elif rank < 2:
             raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  "
                              f"Received `a` = {a} with shape: {a.shape}")
-        perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+        else:
+            perm = list(range(rank - 2)) + [rank - 1, rank - 2]
         return transpose(a, perm=perm, conjugate=conjugate)
 
 

@@ -1,7 +1,7 @@
 """`tensorflow.python.util.all_util`: TF 1.x's helpers that trim a module to its
 documented names (`remove_undocumented`, `make_all`, `reveal_undocumented`).
 
-TF1-era libraries (TensorFlow Probability 0.7/0.8, contrib-style packages) call
+TF1-era libraries (TensorFlow Probability 0.7/0.8, Edward, contrib-style packages) call
 `remove_undocumented(__name__, _allowed_symbols)` at the end of their `__init__`: every
 public attribute that is neither allowed nor listed as `@@name` in a docstring is removed
 from the module, and kept aside so that `reveal_undocumented` can put it back.

@@ -11,14 +11,16 @@ local `sync_rep_local_step` variable, `local_step_init_op`, `chief_init_op` and
 QueueRunner and the session hook runs the chief's init ops and starts it. There is no
 token queue to fill: in one process no worker waits, so the chief's queue runner starts no
 thread and the init-tokens op is a no-op. Between processes (a tf.train.Server cluster, or
-`tf.test.create_local_cluster`) `tf.train.SyncReplicasOptimizer` is the subclass of
-distribute/sync_replicas.py, which builds TF's accumulator and token queue.
+`tf.test.create_local_cluster`) `apply_gradients` builds TF's accumulator and token queue
+instead, through `hooks.SYNC_REPLICAS` (filled by distribute/sync_replicas.py); the class
+stays a direct subclass of `Optimizer`, as TF's.
 """
 
 from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from tf1compat.framework import hooks
 from tf1compat.framework.graph import GraphKeys, colocate_with, control_dependencies, name_scope
 from tf1compat.ops import state_ops
 from tf1compat.ops.control_flow_ops import group, no_op
@@ -49,6 +51,7 @@ class SyncReplicasOptimizer(Optimizer):
         self._variables_to_average = variables_to_average
         self._gradients_applied = False
         self._global_step = None
+        self._cluster: Any = None       # the ps-cluster build, where apply_gradients made one
 
     def compute_gradients(self, *args: Any, **kwargs: Any) -> Any:
         return self._opt.compute_gradients(*args, **kwargs)
@@ -60,6 +63,11 @@ class SyncReplicasOptimizer(Optimizer):
             raise ValueError("Must supply at least one variable")
         if global_step is None:
             raise ValueError("Global step is required to check staleness")
+        build = hooks.SYNC_REPLICAS["cluster"]
+        self._cluster = build(self, grads_and_vars, global_step) if build else None
+        if self._cluster is not None:
+            self._gradients_applied = True
+            return self._cluster.train_op
         self._global_step = global_step
         if self._replicas_to_aggregate != 1 or self._total_num_replicas != 1:
             _logging.warning(
@@ -105,12 +113,16 @@ class SyncReplicasOptimizer(Optimizer):
         """The chief's QueueRunner (it starts no thread: see the module docstring)."""
         if not self._gradients_applied:
             raise ValueError("Should be called after apply_gradients().")
+        if self._cluster is not None:
+            return self._cluster.chief_queue_runner
         return _ChiefQueueRunner()
 
     def get_init_tokens_op(self, num_tokens: int = -1) -> Any:
         """The op the chief runs once to hand out the first step's tokens (TF's checks
         of `num_tokens`; a no-op in one process: see the module docstring)."""
-        self._init_token_count(num_tokens)
+        num_tokens = self._init_token_count(num_tokens)
+        if self._cluster is not None:
+            return self._cluster.init_tokens_op(num_tokens)
         return no_op(name="sync_token_init")
 
     def _init_token_count(self, num_tokens: int) -> int:
