@@ -6,7 +6,7 @@ from typing import Any, Set
 from tf1compat.eager.context import executing_eagerly
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.internal.layers_utils import constant_value, smart_cond
+from tf1compat.keras.layers.core import constant_value, smart_cond
 from tf1compat.variables.variables import Variable
 
 __all__ = ["smart_cond", "constant_value", "is_symbolic_tensor",
