@@ -1,5 +1,5 @@
-"""`tensorflow.python.ops.summary_op_util` and `tensorflow.python.distribute.
-summary_op_util`: the helpers TF's v1 summary functions share, which libraries that write
+"""`tensorflow.python.ops.summary_op_util` (and the distribute package's
+summary_op_util): the helpers TF's v1 summary functions share, which libraries that write
 their own summary ops import (tensor2tensor's common_video.gif_summary): the tag and name
 scope of a summary (`summary_scope`), tag cleaning, adding the op to its collections, and
 whether this replica skips summaries (all but replica 0 under a distribution strategy).
