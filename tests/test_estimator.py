@@ -588,3 +588,15 @@ def test_logging_tensor_hook_formats_numpy_scalars_as_tf(caplog):
             with caplog.at_level("INFO", logger="tensorflow"):
                 sess.run(value)
     assert any(r.getMessage() == "v = 0.5" for r in caplog.records)
+
+
+def test_replace_monitors_with_hooks_keeps_hooks_and_names_old_monitors():
+    """tensor2tensor's trainer passes its hooks through
+    `tf.contrib.learn.monitors.replace_monitors_with_hooks` (TF 1.15 returns the
+    SessionRunHooks as they are); an old-style monitor is not implemented."""
+    from tf1compat.contrib.learn.monitors import replace_monitors_with_hooks
+    hooks = [tf.train.StepCounterHook(every_n_steps=1), tf.train.StopAtStepHook(last_step=3)]
+    assert replace_monitors_with_hooks(hooks, estimator=None) == hooks
+    assert replace_monitors_with_hooks(None, estimator=None) == []
+    with pytest.raises(NotImplementedError, match="BaseMonitor"):
+        replace_monitors_with_hooks([object()], estimator=None)

@@ -45,6 +45,11 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.ops.variable_scope": "tf1compat.internal.variable_scope",
     "tensorflow.python.ops.variables": "tf1compat.internal.variable_scope",
     "tensorflow.python.ops.control_flow_ops": "tf1compat.internal.control_flow_ops",
+    "tensorflow.python.ops.control_flow_util": "tf1compat.internal.control_flow_util",
+    # tensor2tensor's decoders: row updates of the step's output buffer.
+    "tensorflow.python.ops.inplace_ops": "tf1compat.internal.inplace_ops",
+    "tensorflow.python.ops.summary_op_util": "tf1compat.internal.summary_op_util",
+    "tensorflow.python.distribute.summary_op_util": "tf1compat.internal.summary_op_util",
     "tensorflow.python.ops.random_ops": "tf1compat.internal.random_ops",
     "tensorflow.python.ops.nccl_ops": "tf1compat.internal.nccl_ops",
     "tensorflow.python.ops.gen_random_ops": "tf1compat.internal.gen_random_ops",

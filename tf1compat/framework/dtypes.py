@@ -282,6 +282,14 @@ int2 = _INTERN[31]
 uint2 = _INTERN[32]
 float4_e2m1fn = _INTERN[33]
 
+# The reference dtypes under their module names (`dtypes.float32_ref`: tensor2tensor picks
+# its fp16 variables by `v.dtype == dtypes.float16_ref`), for TF 1.15's types; TF keeps them
+# out of the public tf.* namespace, so they stay out of __all__ here too.
+for _enum in [e for e in _TYPE_TO_STRING if e < _REF_OFFSET]:
+    globals()[_TYPE_TO_STRING[_enum] + "_ref"] = _INTERN[_enum + _REF_OFFSET]
+half_ref = globals()["float16_ref"]
+double_ref = globals()["float64_ref"]
+
 _STRING_TO_DTYPE = {name: _INTERN[enum] for enum, name in _TYPE_TO_STRING.items()}
 _STRING_TO_DTYPE.update({"half": float16, "float": float32, "double": float64})
 

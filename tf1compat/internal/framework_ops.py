@@ -2,6 +2,7 @@
 
 # ruff: noqa: F401
 import abc as _abc
+import itertools as _itertools
 from typing import Any as _Any
 
 from tf1compat.framework.graph import (Graph, GraphKeys, add_to_collection, add_to_collections,
@@ -56,3 +57,12 @@ def _as_graph_element(obj: _Any) -> _Any:
     if conv_fn is not None and callable(conv_fn):
         return conv_fn()
     return None
+
+
+_UIDS = _itertools.count()
+
+
+def uid() -> int:
+    """A process-wide unique integer, increasing from call to call (TF's `ops.uid`;
+    tensor2tensor's fn_with_custom_grad names its Defun with one)."""
+    return next(_UIDS)

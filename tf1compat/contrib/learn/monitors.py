@@ -7,13 +7,13 @@ steps."""
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from tf1compat.training.saving import checkpoint_state
 from tf1compat.training.sessions.session_run_hook import SessionRunArgs, SessionRunHook
 from tf1compat.util import tf_logging
 
-__all__ = ["ValidationMonitor"]
+__all__ = ["ValidationMonitor", "replace_monitors_with_hooks"]
 
 
 class ValidationMonitor(SessionRunHook):
@@ -117,3 +117,19 @@ class ValidationMonitor(SessionRunHook):
             self._early_stopped = True
             return True
         return False
+
+
+def replace_monitors_with_hooks(monitors_or_hooks: Any, estimator: Any) -> List[Any]:
+    """The hooks to train `estimator` with, given a list of monitors and hooks
+    (tensor2tensor's trainer passes its hooks through it). Every monitor here is a
+    SessionRunHook already, so the list comes back as it is; TF 1.15's BaseMonitor
+    family, which would need its RunHookAdapterForMonitors, does not exist here."""
+    del estimator  # TF's uses it only to set up old-style monitors.
+    hooks = list(monitors_or_hooks or [])
+    for m in hooks:
+        if not isinstance(m, SessionRunHook):
+            raise NotImplementedError(
+                f"replace_monitors_with_hooks: {type(m).__name__} is not a "
+                "SessionRunHook; contrib.learn's BaseMonitor adapters are not implemented")
+    return hooks
+
