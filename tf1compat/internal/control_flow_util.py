@@ -71,12 +71,12 @@ def IsInXLAContext(op: Any) -> bool:
     return GetContainingXLAContext(op._get_control_flow_context()) is not None
 
 
-def InXlaContext(graph: Any) -> bool:  # noqa: N802 - TF's name
+def InXlaContext(graph: Any) -> bool:
     """Whether `graph` is being built inside an XLA compilation context: never (tf1compat
     compiles no graph with XLA; tf.xla.experimental.compile runs its function as is)."""
     return False
 
 
-def GraphOrParentsInXlaContext(graph: Any) -> bool:  # noqa: N802 - TF's name
+def GraphOrParentsInXlaContext(graph: Any) -> bool:
     """Whether `graph` or a graph it is nested in is in an XLA context: never."""
     return False
