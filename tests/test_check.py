@@ -185,7 +185,7 @@ def test_check_of_the_migration_examples_runs_nothing_and_passes():
     ("from tensorflow.contrib.learn import SVM\n", SUPPORTED),
     ("from tensorflow.contrib.learn import DynamicRnnEstimator\n", UNSUPPORTED),
     ("from tensorflow.contrib.learn import DNNClassifier\n", SUPPORTED),
-    ("from tensorflow.python.util import lazy_loader\n", MISSING),
+    ("from tensorflow.python.util import keras_deps\n", MISSING),
     ("import tensorflow.python.no_such_module\n", UNSUPPORTED),
 ])
 def test_imports_tf1compat_does_not_provide(tmp_path, source, status):
