@@ -76,3 +76,13 @@ def test_every_name_of_tfs_compat_v1_api_exists_or_says_it_is_unsupported():
                 absent.append(f"tf.{namespace + '.' if namespace else ''}{name}: "
                               f"{type(error).__name__}")
     assert not absent, "\n".join(absent)
+
+
+def test_generated_op_functions_carry_their_python_names():
+    # TF's tf.exp.__name__ is "exp"; GPflow's saver finds a function again through its
+    # module and name, and Keras serializes activations by name.
+    import importlib
+    for fn, name in ((tf.exp, "exp"), (tf.square, "square"), (tf.add, "add"),
+                     (tf.less, "less"), (tf.math.log, "log"), (tf.tanh, "tanh")):
+        assert fn.__name__ == name
+        assert getattr(importlib.import_module(fn.__module__), name) is fn

@@ -87,6 +87,7 @@ def unary(op_type: str, fn: Callable[..., Any], types: Any = FLOAT_COMPLEX,
     def wrapper(x: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x], name=name)
     wrapper.__name__ = op_type
+    wrapper._op_wrapper_of = op_type  # named after its binding: _name_op_wrappers
     wrapper.__doc__ = f"Elementwise `{op_type}` (TF op type {op_type!r})."
     return wrapper
 
@@ -105,6 +106,7 @@ def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
     wrapper.__name__ = op_type
+    wrapper._op_wrapper_of = op_type  # named after its binding: _name_op_wrappers
     wrapper.__doc__ = f"Elementwise broadcasting `{op_type}` (TF op type {op_type!r})."
     return wrapper
 
@@ -121,6 +123,7 @@ def compare(op_type: str, fn: Callable[..., Any], types: Sequence[D.DType] = REA
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
     wrapper.__name__ = op_type
+    wrapper._op_wrapper_of = op_type  # named after its binding: _name_op_wrappers
     return wrapper
 
 
@@ -778,3 +781,16 @@ TENSOR_OPERATORS["ge"] = lambda x, y: greater_equal(x, y)
 TENSOR_OPERATORS["neg"] = lambda x: neg(x)
 TENSOR_OPERATORS["abs"] = lambda x: abs(x)
 TENSOR_OPERATORS["invert"] = lambda x: invert_(x)
+
+
+def _name_op_wrappers(namespace: dict) -> None:
+    """Gives each wrapper the factories above made the name it is first bound to here (TF's
+    `tf.exp.__name__` is "exp", and libraries find a function again by its module and name:
+    GPflow's saver)."""
+    for binding, value in list(namespace.items()):
+        op_type = getattr(value, "_op_wrapper_of", None)
+        if op_type is not None and value.__name__ == op_type and not binding.startswith("_"):
+            value.__name__ = value.__qualname__ = binding
+
+
+_name_op_wrappers(globals())
