@@ -97,8 +97,8 @@ def _worker(backend: str, variant: str, steps: int, batch: int,
                 return True
             plans = getattr(self.session, "_plans", {}).values()
             return time.monotonic() - self.began > settle or not any(
-                p.hot is not None and p.hot.status in ("counting", "compiling", "trial")
-                for p in plans)
+                p.hot is not None and
+                p.hot.status in ("counting", "compiling", "trial", "retrial") for p in plans)
 
         def after_run(self, run_context: Any, run_values: Any) -> None:
             self.step += 1

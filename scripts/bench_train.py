@@ -164,7 +164,7 @@ def _settle(sess: Any, step: Callable[[], Any], seconds: float) -> str:
     """Runs `step` until the session's hot plans (runtime/hot_plans.py) stopped counting,
     compiling and trialling, for at most `seconds`; returns their statuses."""
     deadline = time.monotonic() + seconds
-    busy = ("counting", "compiling", "trial")
+    busy = ("counting", "compiling", "trial", "retrial")
     while time.monotonic() < deadline:
         if not any(p.hot is not None and p.hot.status in busy for p in sess._plans.values()):
             break

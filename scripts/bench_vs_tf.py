@@ -324,7 +324,7 @@ def settle_hot_plans(step: Step, sessions: List[Any], seconds: float) -> None:
     `seconds`): timing starts at the steady state."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if not any(r.status in ("counting", "compiling", "trial")
+        if not any(r.status in ("counting", "compiling", "trial", "retrial")
                    for r in hot_records(sessions)):
             break
         step()

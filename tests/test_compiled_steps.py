@@ -8,7 +8,7 @@ import torch
 
 import tf1compat as tf
 from tf1compat.runtime import hot_plans
-from tf1compat.runtime.hot_plans import COMPILED, FALLBACK, OP_BY_OP, TRIAL
+from tf1compat.runtime.hot_plans import COMPILED, FALLBACK, OP_BY_OP, RETRIAL, TRIAL
 from tf1compat.training import training_util
 
 STEPS = 3 + 2 * hot_plans._TRIAL_RUNS + 4     # count, compile, trial, then steady runs
@@ -52,9 +52,12 @@ def _same_training(compile_env, build, feeds, rtol=1e-5, **kw):
 
 
 def _compiled_was_used(record):
-    assert record.status in (TRIAL, COMPILED, FALLBACK), record
+    # (which one the trial keeps depends on the machine's load)
+    assert record.status in (TRIAL, COMPILED, FALLBACK, RETRIAL), record
     if record.status == FALLBACK:
         assert "not faster" in record.reason, record.reason
+    if record.status == RETRIAL:
+        assert "inconclusive" in record.reason, record.reason
     assert record.compiled_us > 0
 
 
@@ -255,7 +258,7 @@ def test_the_forward_segment_is_one_graph(compile_env):
         return gm.forward
     _fake_compile(compile_env, lambda fn: torch.compile(fn, backend=counting, dynamic=False))
     record = _same_training(compile_env, _mlp(), _feeds)
-    assert record.status in (TRIAL, COMPILED, FALLBACK) and record.compiled_us > 0
+    assert record.status in (TRIAL, COMPILED, FALLBACK, RETRIAL) and record.compiled_us > 0
     assert len(graphs) == 1
 
 
@@ -281,7 +284,7 @@ def test_plain_gradient_plans_compile_whole(compile_env):
             whole = [p for p in plans if compiled_steps.compiles_whole(p)]
             pieces = [p for p in plans if p.needs_grad and
                       not compiled_steps.compiles_whole(p)]
-    assert len(whole) == 1 and whole[0].hot.status in (TRIAL, COMPILED, FALLBACK)
+    assert len(whole) == 1 and whole[0].hot.status in (TRIAL, COMPILED, FALLBACK, RETRIAL)
     assert whole[0].hot.compiled_us > 0 or whole[0].hot.status == TRIAL
     assert len(pieces) == 1 and pieces[0].state_marks
     assert not counters["graph_break"], dict(counters["graph_break"])

@@ -63,7 +63,8 @@ def test_hot_plan_compiled_on_cuda(monkeypatch):
             for _ in range(3 + 2 * hot_plans._TRIAL_RUNS + 2):
                 np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-5, atol=1e-6)
             record = list(sess._plans.values())[-1].hot
-    assert record.status in (hot_plans.COMPILED, hot_plans.FALLBACK), record.reason
+    assert record.status in (hot_plans.COMPILED, hot_plans.FALLBACK,
+                             hot_plans.RETRIAL), record.reason
     if record.status == hot_plans.FALLBACK:
         assert "not faster" in record.reason
 

@@ -223,7 +223,8 @@ def test_a_compile_candidate_is_compiled_for_the_count_its_runs_found_faster(
         assert not isinstance(plan.fn, thread_tuner._TunedPlan)
         for _ in range(2 * hot_plans._TRIAL_RUNS):
             run()
-        assert plan.hot.status in (hot_plans.COMPILED, hot_plans.FALLBACK), plan.hot
+        assert plan.hot.status in (hot_plans.COMPILED, hot_plans.FALLBACK,
+                                   hot_plans.RETRIAL), plan.hot
         assert plan.hot.compiled_us > 0
 
 

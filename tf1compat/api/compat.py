@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from tf1compat.eager.context import enable_v2_behavior
 from tf1compat.framework import context as _context
 
 __all__ = ["as_bytes", "as_text", "as_str", "as_str_any", "path_to_str", "forward_compatible",
@@ -82,15 +83,6 @@ def disable_v2_behavior() -> None:
     _v2["enabled"] = False
     _context.set_default_eager(False)
     disable_v2_tensorshape()
-
-
-def enable_v2_behavior() -> None:
-    """TF 2 behaviour (eager by default, elementwise `==`, int-valued shapes) is not what
-    tf1compat emulates."""
-    raise NotImplementedError(
-        "tf.compat.v1.enable_v2_behavior: tf1compat implements TensorFlow 1.x semantics "
-        "(identity `==` on tensors, Dimension-valued shapes); use "
-        "tf.enable_eager_execution() for TF 1.x-style eager execution.")
 
 
 def dimension_value(dimension: Any) -> Any:
