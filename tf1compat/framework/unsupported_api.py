@@ -394,8 +394,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.solvers": _contrib_later("tf.linalg.lstsq / tf.linalg.solve"),
     "contrib.specs": _contrib_later("tf.layers"),
     "contrib.timeseries": _contrib_later("tf.keras recurrent models"),
-    "contrib.nn.rank_sampled_softmax_loss": _contrib_later("tf.nn.sampled_softmax_loss"),
-    "contrib.nn.sampled_sparse_softmax_loss": _contrib_later("tf.nn.sampled_softmax_loss"),
     # -- queue-based input ---------------------------------------------------------------------
     "LMDBReader": Unsupported("LMDB databases are not read (tf1compat has no LMDB "
                               "dependency)",
