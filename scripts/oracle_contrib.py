@@ -682,3 +682,31 @@ def tf115_wals(tf) -> types.ModuleType:
     sys.modules[package + ".estimator"] = estimators.estimator
     sys.modules[package + ".model_fn"] = estimators.model_fn
     return tf115_absolute_package("contrib.factorization.python.ops", ["wals"]).wals
+
+
+def tf115_copy_graph(tf):
+    """TF 1.15's contrib/copy_graph copy_elements.py run under the oracle's TF. Its one
+    call TF 2 no longer takes, `ops.Operation(node_def, graph, inputs, ...)`, goes to
+    `Operation.from_node_def` (TF >= 2.13's spelling of the same constructor)."""
+    from copy import deepcopy
+    from tensorflow.python.framework import ops as real_ops
+
+    class _OperationMeta(type):
+        def __instancecheck__(cls, obj):
+            return isinstance(obj, real_ops.Operation)
+
+    class Operation(metaclass=_OperationMeta):
+        def __new__(cls, node_def, g, inputs, output_types, control_inputs, input_types,
+                    original_op, op_def):
+            return real_ops.Operation.from_node_def(
+                node_def, g, inputs=inputs, output_types=output_types,
+                control_inputs=control_inputs, input_types=input_types,
+                original_op=original_op, op_def=op_def)
+
+    ops = types.SimpleNamespace(Operation=Operation, Tensor=real_ops.Tensor,
+                                GraphKeys=real_ops.GraphKeys)
+    names = ["copy_op_to_graph", "copy_variable_to_graph", "get_copied_op"]
+    namespace = {"deepcopy": deepcopy, "VariableV1": tf.Variable, "Session": tf.Session,
+                 "ops": ops}
+    return types.SimpleNamespace(**tf115_functions(
+        "contrib/copy_graph/python/util/copy_elements.py", names, namespace))

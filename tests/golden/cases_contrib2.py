@@ -170,3 +170,86 @@ def case_sampled_sparse_default_sampler(tf):
         tf.constant(w), tf.constant(b), tf.constant(y), tf.constant(x), num_sampled=5,
         num_classes=12), ["LogUniformCandidateSampler"])
     return {"loss": value, "shape": shape, "sampler": ops}
+
+
+# -- tf.contrib.copy_graph ---------------------------------------------------------------------
+
+def _copy_graph(tf):
+    contrib = getattr(tf, "contrib", None)
+    if contrib is not None:
+        return contrib.copy_graph
+    import oracle_contrib
+    return oracle_contrib.tf115_copy_graph(tf)
+
+
+def _source_graph(tf):
+    """x -> relu(x @ w + b) with w trainable, b not, y in a collection of its own."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        w = tf.Variable([[1.0], [-2.0]], name="w")
+        b = tf.Variable([0.5], trainable=False, name="b", collections=[
+            tf.GraphKeys.GLOBAL_VARIABLES, "biases"])
+        with tf.device("/cpu:0"):
+            pre = tf.add(tf.matmul(x, w), b, name="pre")
+        with tf.control_dependencies([x.op]):
+            y = tf.nn.relu(pre, name="y")
+        tf.add_to_collection("outputs", y)
+    return graph, x, w, b, y
+
+
+def _describe(graph):
+    return {"ops": [(op.name, op.type, [t.name for t in op.inputs],
+                     sorted(c.name for c in op.control_inputs)) for op in graph.get_operations()],
+            "collections": {k: sorted(getattr(v, "name", str(v)) for v in graph.get_collection(k))
+                            for k in sorted(graph.get_all_collection_keys())
+                            if isinstance(k, str)}}
+
+
+def case_copy_graph_scoped_copy(tf):
+    cg = _copy_graph(tf)
+    _, _, w, b, y = _source_graph(tf)
+    to_graph = tf.Graph()
+    w2 = cg.copy_variable_to_graph(w, to_graph, "copied")
+    b2 = cg.copy_variable_to_graph(b, to_graph, "copied")
+    y2 = cg.copy_op_to_graph(y, to_graph, [w2, b2], "copied")
+    again = cg.copy_op_to_graph(y, to_graph, [w2, b2], "copied")
+    found_op = cg.get_copied_op(y.op, to_graph, "copied")
+    found_tensor = cg.get_copied_op(y, to_graph, "copied")
+    pre2 = to_graph.get_operation_by_name("copied/pre")
+    with to_graph.as_default(), tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        value = sess.run(y2, {to_graph.get_tensor_by_name("copied/x:0"):
+                              np.array([[1.0, 0.25], [-1.0, 2.0]], np.float32)})
+    return {"variables": [(v.name, v.dtype.name, str(v.shape)) for v in (w2, b2)],
+            "trainable": [v.name for v in to_graph.get_collection(
+                tf.GraphKeys.TRAINABLE_VARIABLES)],
+            "y": (y2.name, y2.dtype.name, str(y2.shape)), "value": value,
+            "same_again": again is y2, "found": (found_op.name, found_tensor.name),
+            "pre_device": pre2.device, "graph": _describe(to_graph)}
+
+
+def case_copy_graph_unscoped_copy(tf):
+    cg = _copy_graph(tf)
+    graph, x, w, b, y = _source_graph(tf)
+    with graph.as_default(), tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(tf.assign(w, [[3.0], [4.0]]))
+    to_graph = tf.Graph()
+    copied = [cg.copy_variable_to_graph(v, to_graph) for v in (w, b)]
+    x2 = cg.copy_op_to_graph(x.op, to_graph, copied)
+    y2 = cg.copy_op_to_graph(y, to_graph, copied)
+    with to_graph.as_default(), tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        value = sess.run(y2, {x2.outputs[0]: np.array([[2.0, 0.5]], np.float32)})
+    return {"x": (x2.name, x2.type), "value": value, "graph": _describe(to_graph)}
+
+
+def case_copy_graph_errors(tf):
+    cg = _copy_graph(tf)
+    _, x, _, _, y = _source_graph(tf)
+    to_graph = tf.Graph()
+    return {"not_a_variable": catch(lambda: cg.copy_variable_to_graph(y, to_graph, "s")),
+            "missing_copy": catch(lambda: cg.get_copied_op(y.op, to_graph, "s")),
+            "not_copyable": catch(lambda: cg.copy_op_to_graph(
+                tf.IndexedSlices(y, x), to_graph, [], "s"))}

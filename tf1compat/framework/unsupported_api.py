@@ -364,9 +364,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.checkpoint": _contrib_later("tf.train.Checkpoint with the objects as "
                                          "attributes"),
     "contrib.constrained_optimization": _contrib_later(),
-    "contrib.copy_graph": _contrib_later("tf.train.export_meta_graph then "
-                                         "tf.train.import_meta_graph(import_scope=...) into "
-                                         "the other graph"),
     "contrib.decision_trees": _contrib_later("scikit-learn's trees"),
     "contrib.ffmpeg": _contrib_later("tf.audio.decode_wav, or a Python audio decoder in "
                                      "tf.py_func"),
