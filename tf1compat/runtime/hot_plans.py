@@ -38,10 +38,15 @@ only worth it for plans that run often, and only where the result is the same:
    segment's on those copies. Small constants are built inside the compiled graph
    (`with_inline_constants`) rather than passed in as inputs checked on every run.
 4. Trial: the next runs come in pairs, one compiled and one op by op (which goes first
-   alternates); the compiled function is kept only if both its best run beats op by
-   op's best by 5% and the median over the pairs of compiled / op-by-op time is under
-   0.95 (a noisy trial on a shared machine keeps op by op). Runs are timed by the wall
-   clock, or by the process's CPU time where the plan runs on one thread because other
+   alternates); after 10 pairs the compiled function is kept if both its best run beats
+   op by op's best by 5% and the median over the pairs of compiled / op-by-op time is
+   under 0.95, and dropped if op by op is at least as fast on either measure (a noisy
+   trial on a shared machine keeps op by op). In between (both measures favour the
+   compiled function by less than 5%, as for a CNN step whose two forms cost within a
+   few percent of each other) the trial goes on, 10 pairs at a time up to 40, and
+   decides on all its pairs: the 5% margin again, else the compiled function where
+   both measures still favour it (`trial_verdict`). Runs are timed by the wall clock,
+   or by the calling thread's CPU time where the plan runs on one thread because other
    processes keep the cores busy (`_trial_clock`: there the wall clock measures their
    scheduling; `record.trial_clock` says which). The compiled function is
    specialised to the feeds' shapes and dtypes and to the thread count: a run with other
@@ -90,7 +95,8 @@ from tf1compat.runtime.direct_graphs import compile_recording, direct_call
 from tf1compat.runtime.plan import Plan
 from tf1compat.runtime.thread_tuner import LoadFollower, follows_load, settle, tune_threads
 
-__all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings", "wait_for_compiles"]
+__all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings", "trial_verdict",
+           "wait_for_compiles"]
 
 # Plan statuses.
 OP_BY_OP = "op-by-op"        # never compiled (see reason)
@@ -101,6 +107,7 @@ COMPILED = "compiled"
 FALLBACK = "fallback"        # tried and went back to op by op (see reason)
 
 _TRIAL_RUNS = 10             # runs of each kind timed before deciding
+_TRIAL_MAX_RUNS = 40         # ... and at most, where the first runs leave it open
 _MARGIN = 0.95               # a compiled run must take under this share of op by op's
 
 
@@ -378,18 +385,47 @@ def _report(plan: Plan, record: HotPlanRecord) -> None:
           file=sys.stderr)
 
 
+def trial_verdict(compiled: Sequence[float], eager: Sequence[float],
+                  last: bool) -> Optional[bool]:
+    """A trial's verdict on its paired run times (pair i: `compiled[i]`, `eager[i]`):
+    True keeps the compiled function, False op by op, None asks for more pairs.
+
+    Two measures: the best run of each kind (other processes only ever add time to a
+    run, so the minimum is the steadiest estimate of what a run costs) and the median
+    over the pairs of the compiled run's time over its op-by-op partner's (one lucky run
+    cannot carry it, and load that comes and goes hits both runs of a pair alike). Both
+    under `_MARGIN`: compiled. Either at 1 or above (op by op as fast on one measure:
+    a lucky run, or no gain): op by op. In between both favour the compiled function by
+    less than the margin, which 10 pairs on a shared machine cannot tell from noise; a
+    CNN step's two forms cost within 5% of each other at one thread, and a trial that
+    then kept op by op read its step ~5% slower in one session and not in the next. So
+    the trial goes on (None), and its `last` verdict (`_TRIAL_MAX_RUNS` pairs) keeps the
+    compiled function when both measures still favour it."""
+    compiled_s, eager_s = min(compiled), min(eager)
+    paired = float(np.median([c / e for c, e in zip(compiled, eager)]))
+    if compiled_s < eager_s * _MARGIN and paired < _MARGIN:
+        return True
+    if compiled_s >= eager_s or paired >= 1.0:
+        return False
+    return True if last else None
+
+
 def _trial_clock(threads: int, record: HotPlanRecord) -> Callable[[], float]:
-    """What a trial times: the process's CPU time where the plan runs on one thread and
-    the automatic policy's count is one too (other processes keep the cores busy: a
-    run's wall time is then mostly their scheduling, which moved a CNN step's time by
-    3-9x from one run to the next on a loaded 2-core machine, so trials decided by
-    noise), else wall time. At one thread (large products included: they follow
-    `load_threads()`) the CPU time is what the run costs (the process's other threads,
-    e.g. another plan's background compile, add to both runs of a pair alike); with more
-    threads it would count their spinning, and wall time is what the user waits for."""
+    """What a trial times: the calling thread's CPU time where the plan runs on one
+    thread and the automatic policy's count is one too (other processes keep the cores
+    busy: a run's wall time is then mostly their scheduling, which moved a CNN step's
+    time by 3-9x from one run to the next on a loaded 2-core machine, so trials decided
+    by noise), else wall time. At one thread (large products included: they follow
+    `load_threads()`) every kernel of the run, its backward included (CPU autograd runs
+    in the calling thread), runs in this thread, so its CPU time is what the run costs.
+    The process's CPU time would also count its other threads: another plan's
+    background compile, seconds of CPU beside a 25 ms step, added about the same to
+    both runs of a pair and pulled their ratio towards 1, under the 5% margin. With
+    more threads CPU time would count their spinning, and wall time is what the user
+    waits for."""
     if threads == 1 and _thread_policy.load_threads() == 1:
         record.trial_clock = "cpu"
-        return time.process_time
+        return time.thread_time
     record.trial_clock = "wall"
     return time.perf_counter
 
@@ -503,24 +539,23 @@ class _HotPlan:
         result = self._run_compiled(feeds, state) if use_compiled else self.eager(feeds, state)
         elapsed = clock() - start
         self.trial["compiled" if use_compiled else "eager"].append(elapsed)
-        if min(len(v) for v in self.trial.values()) >= _TRIAL_RUNS:
-            self._decide()
+        pairs = min(len(v) for v in self.trial.values())
+        if pairs >= _TRIAL_RUNS and pairs == max(len(v) for v in self.trial.values()) and \
+                pairs % _TRIAL_RUNS == 0:
+            self._decide(pairs >= _TRIAL_MAX_RUNS)
         return result
 
-    def _decide(self) -> None:
-        # Two measures, both of which must show the margin: the best run of each kind
-        # (other processes only ever add time to a run, so the minimum is the steadiest
-        # estimate of what a run costs) and the median over the pairs of the compiled
-        # run's time over its op-by-op partner's (one lucky run cannot carry it, and
-        # load that comes and goes hits both runs of a pair alike). A trial that shows
-        # the margin on one measure only was noise: op by op stays.
+    def _decide(self, last: bool) -> None:
         compiled, eager = self.trial["compiled"], self.trial["eager"]
+        verdict = trial_verdict(compiled, eager, last)
+        if verdict is None:
+            return                          # more pairs (`trial_verdict`)
         eager_s = min(eager)
         compiled_s = min(compiled)
         paired = float(np.median([c / e for c, e in zip(compiled, eager)]))
         self.record.op_by_op_us = eager_s * 1e6
         self.record.compiled_us = compiled_s * 1e6
-        if compiled_s < eager_s * _MARGIN and paired < _MARGIN:
+        if verdict:
             # The reason stays: a step compiled without its gradient op says why.
             self.record.status = COMPILED
             self.plan.fn = self._steady
@@ -531,7 +566,7 @@ class _HotPlan:
             clock = " of CPU time" if self.record.trial_clock == "cpu" else ""
             self._give_up(f"compiled runs were not faster ({compiled_s * 1e6:.0f} us vs "
                           f"{eager_s * 1e6:.0f} us op by op at best{clock}; median ratio "
-                          f"of paired runs {paired:.2f})")
+                          f"of paired runs {paired:.2f} over {len(compiled)} pairs)")
 
     def _steady(self, feeds: Any, state: Any) -> tuple:
         self.record.runs += 1
