@@ -385,6 +385,13 @@ def _report(plan: Plan, record: HotPlanRecord) -> None:
           file=sys.stderr)
 
 
+def _measures(compiled: Sequence[float], eager: Sequence[float]) -> tuple:
+    """(best compiled run, best op-by-op run, median of the pairs' compiled / op-by-op
+    ratios)."""
+    paired = float(np.median([c / e for c, e in zip(compiled, eager)]))
+    return min(compiled), min(eager), paired
+
+
 def trial_verdict(compiled: Sequence[float], eager: Sequence[float],
                   last: bool) -> Optional[bool]:
     """A trial's verdict on its paired run times (pair i: `compiled[i]`, `eager[i]`):
@@ -396,13 +403,12 @@ def trial_verdict(compiled: Sequence[float], eager: Sequence[float],
     cannot carry it, and load that comes and goes hits both runs of a pair alike). Both
     under `_MARGIN`: compiled. Either at 1 or above (op by op as fast on one measure:
     a lucky run, or no gain): op by op. In between both favour the compiled function by
-    less than the margin, which 10 pairs on a shared machine cannot tell from noise; a
-    CNN step's two forms cost within 5% of each other at one thread, and a trial that
-    then kept op by op read its step ~5% slower in one session and not in the next. So
+    less than the margin, which 10 pairs on a shared machine cannot tell from noise (a
+    CNN step's two forms cost within 5% of each other at one thread: which side of 0.95
+    ten pairs landed on, and so the form the step kept, changed from run to run). So
     the trial goes on (None), and its `last` verdict (`_TRIAL_MAX_RUNS` pairs) keeps the
     compiled function when both measures still favour it."""
-    compiled_s, eager_s = min(compiled), min(eager)
-    paired = float(np.median([c / e for c, e in zip(compiled, eager)]))
+    compiled_s, eager_s, paired = _measures(compiled, eager)
     if compiled_s < eager_s * _MARGIN and paired < _MARGIN:
         return True
     if compiled_s >= eager_s or paired >= 1.0:
@@ -550,9 +556,7 @@ class _HotPlan:
         verdict = trial_verdict(compiled, eager, last)
         if verdict is None:
             return                          # more pairs (`trial_verdict`)
-        eager_s = min(eager)
-        compiled_s = min(compiled)
-        paired = float(np.median([c / e for c, e in zip(compiled, eager)]))
+        compiled_s, eager_s, paired = _measures(compiled, eager)
         self.record.op_by_op_us = eager_s * 1e6
         self.record.compiled_us = compiled_s * 1e6
         if verdict:
