@@ -23,6 +23,9 @@ def compile_env(monkeypatch):
     # The thread tuner would wrap a candidate until its compile (tests/test_thread_policy.py
     # covers that): here `plan.fn` is the hot plan itself.
     monkeypatch.setenv("TF1COMPAT_THREAD_TUNING", "0")
+    # One verdict after the first pairs (runtime/hot_plans.trial_verdict): a trial timed
+    # by the real clock could otherwise go on past the runs counted here.
+    monkeypatch.setattr(hot_plans, "_TRIAL_MAX_RUNS", hot_plans._TRIAL_RUNS)
     return monkeypatch
 
 
@@ -488,9 +491,10 @@ def _compiled_hot_plan(sess, fetches, feed):
     return hot
 
 
-def _trial_of_chain(prepare):
+def _trial_of_chain(prepare, runs=2 * hot_plans._TRIAL_RUNS + 2, after_run=None):
     """Compiles `_chain()`'s plan, hands its `_HotPlan` to `prepare`, then runs the
-    trial's runs: every result stays op by op's. Returns the `_HotPlan`."""
+    trial's `runs` runs (`after_run(i, hot)` after the i-th): every result stays op by
+    op's. Returns the `_HotPlan`."""
     with tf.Graph().as_default():
         x, h = _chain()
         feed = {x: np.linspace(-1, 1, 16).astype(np.float32)}
@@ -498,8 +502,10 @@ def _trial_of_chain(prepare):
             want = sess.run(h, feed)
             hot = _compiled_hot_plan(sess, h, feed)
             prepare(hot)
-            for _ in range(2 * hot_plans._TRIAL_RUNS + 2):
+            for i in range(runs):
                 np.testing.assert_allclose(sess.run(h, feed), want, rtol=1e-6)
+                if after_run is not None:
+                    after_run(i, hot)
     return hot
 
 
@@ -574,7 +580,7 @@ def test_a_trial_on_one_thread_of_a_busy_machine_times_cpu(compile_env, plan_thr
         return read
 
     def prepare(hot):
-        compile_env.setattr(hot_plans.time, "process_time", reader("cpu"))
+        compile_env.setattr(hot_plans.time, "thread_time", reader("cpu"))
         compile_env.setattr(hot_plans.time, "perf_counter", reader("wall"))
         hot.threads = plan_threads
         hot.trial = {"eager": [], "compiled": []}      # (a first trial run came before)
@@ -607,3 +613,53 @@ def test_an_inductor_graph_aot_wraps_keeps_the_compiled_graph(fn):
     feeds = [torch.arange(4.0)]
     compiled(feeds, {})
     assert len(compiled.graphs) == 1 and compiled.graphs[0][2] is None
+
+
+@pytest.mark.parametrize("compiled, eager, last, verdict", [
+    ([90.0] * 10, [100.0] * 10, False, True),              # 10% faster on both measures
+    ([100.0] * 10, [100.0] * 10, False, False),            # no gain
+    ([50.0] + [120.0] * 9, [100.0] * 10, False, False),    # one lucky run: pairs say no
+    ([97.0] * 10, [100.0] * 10, False, None),              # under the margin: more pairs
+    ([97.0] * 40, [100.0] * 40, True, True),               # ... and both still favour it
+    ([96.0] + [101.0] * 39, [100.0] * 40, True, False),    # the pairs went the other way
+])
+def test_trial_verdict(compiled, eager, last, verdict):
+    assert hot_plans.trial_verdict(compiled, eager, last) is verdict
+
+
+@pytest.mark.parametrize("share, status, pairs", [
+    (0.97, COMPILED, 40),     # 3% cheaper: decided after all the pairs, compiled
+    (0.90, COMPILED, 10),     # a clear margin decides after the first ten
+    (1.02, FALLBACK, 10)])    # op by op as cheap: decided after the first ten
+def test_a_trial_within_the_margin_goes_on_and_keeps_the_cheaper_form(
+        compile_env, share, status, pairs):
+    # A CNN step's compiled and op-by-op forms cost within 5% of each other: ten pairs
+    # kept op by op although the compiled step was the cheaper. A fake clock: an op-by-op
+    # run costs 1 s, a compiled one `share` s.
+    compile_env.setattr(hot_plans, "_TRIAL_MAX_RUNS", 4 * hot_plans._TRIAL_RUNS)
+    now = [0.0]
+
+    def prepare(hot):
+        compile_env.setattr(hot_plans, "_trial_clock", lambda threads, record: lambda: now[0])
+        run_compiled, eager = hot._run_compiled, hot.eager
+
+        def compiled_run(feeds, state):
+            now[0] += share
+            return run_compiled(feeds, state)
+
+        def eager_run(feeds, state):
+            now[0] += 1.0
+            return eager(feeds, state)
+        hot._run_compiled, hot.eager = compiled_run, eager_run
+        hot.trial = {"eager": [], "compiled": []}      # (a first trial run came before)
+
+    def after_run(i, hot):
+        if i == 2 * hot_plans._TRIAL_RUNS - 1 and pairs > hot_plans._TRIAL_RUNS:
+            assert hot.record.status == TRIAL     # ten pairs left it open
+    hot = _trial_of_chain(prepare, 2 * 4 * hot_plans._TRIAL_RUNS, after_run)
+    assert hot.record.status == status, hot.record
+    assert len(hot.trial["compiled"]) == len(hot.trial["eager"]) == pairs
+    assert hot.record.compiled_us == pytest.approx(share * 1e6)
+    assert hot.record.op_by_op_us == pytest.approx(1e6)
+    if status == FALLBACK:
+        assert f"over {pairs} pairs" in hot.record.reason

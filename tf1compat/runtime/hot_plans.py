@@ -38,13 +38,20 @@ only worth it for plans that run often, and only where the result is the same:
    segment's on those copies. Small constants are built inside the compiled graph
    (`with_inline_constants`) rather than passed in as inputs checked on every run.
 4. Trial: the next runs come in pairs, one compiled and one op by op (which goes first
-   alternates); the compiled function is kept only if both its best run beats op by
-   op's best by 5% and the median over the pairs of compiled / op-by-op time is under
-   0.95. A trial whose two measures disagree (a burst of other work on a shared machine
-   slowed the pairs but not the best runs, or one lucky run carried the best) is
-   inconclusive: the plan runs op by op and is timed again after `2**k * after` more runs,
-   up to three times, before it falls back for good. Runs are timed by the wall
-   clock, or by the process's CPU time where the plan runs on one thread because other
+   alternates); after 10 pairs the compiled function is kept if both its best run beats
+   op by op's best by 5% and the median over the pairs of compiled / op-by-op time is
+   under 0.95, and dropped if op by op is at least as fast on either measure (a noisy
+   trial on a shared machine keeps op by op). In between (both measures favour the
+   compiled function by less than 5%, as for a CNN step whose two forms cost within a
+   few percent of each other) the trial goes on, 10 pairs at a time up to 40, and
+   decides on all its pairs: the 5% margin again, else the compiled function where
+   both measures still favour it (`trial_verdict`). A trial whose two measures
+   disagree (one under 0.95, the other at 1 or above: a burst of other work on a shared
+   machine slowed the pairs but not the best runs, or one lucky run carried the best)
+   is inconclusive: the plan runs op by op and is timed again after
+   `2**k * max(after, 20)` more runs, up to three times, before it falls back for good
+   (`plan.hot.status` "retrial" meanwhile). Runs are timed by the wall clock,
+   or by the calling thread's CPU time where the plan runs on one thread because other
    processes keep the cores busy (`_trial_clock`: there the wall clock measures their
    scheduling; `record.trial_clock` says which). The compiled function is
    specialised to the feeds' shapes and dtypes and to the thread count: a run with other
@@ -93,7 +100,8 @@ from tf1compat.runtime.direct_graphs import compile_recording, direct_call
 from tf1compat.runtime.plan import Plan
 from tf1compat.runtime.thread_tuner import LoadFollower, follows_load, settle, tune_threads
 
-__all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings", "wait_for_compiles"]
+__all__ = ["HotPlanRecord", "HotPlans", "blocker", "settings", "trial_verdict",
+           "wait_for_compiles"]
 
 # Plan statuses.
 OP_BY_OP = "op-by-op"        # never compiled (see reason)
@@ -105,6 +113,7 @@ COMPILED = "compiled"
 FALLBACK = "fallback"        # tried and went back to op by op (see reason)
 
 _TRIAL_RUNS = 10             # runs of each kind timed before deciding
+_TRIAL_MAX_RUNS = 40         # ... and at most, where the first runs leave it open
 _MARGIN = 0.95               # a compiled run must take under this share of op by op's
 _RETRIALS = 3                # inconclusive trials timed again before giving up
 
@@ -383,18 +392,61 @@ def _report(plan: Plan, record: HotPlanRecord) -> None:
           file=sys.stderr)
 
 
+def _measures(compiled: Sequence[float], eager: Sequence[float]) -> tuple:
+    """(best compiled run, best op-by-op run, median of the pairs' compiled / op-by-op
+    ratios)."""
+    paired = float(np.median([c / e for c, e in zip(compiled, eager)]))
+    return min(compiled), min(eager), paired
+
+
+def trial_verdict(compiled: Sequence[float], eager: Sequence[float],
+                  last: bool) -> Optional[bool]:
+    """A trial's verdict on its paired run times (pair i: `compiled[i]`, `eager[i]`):
+    True keeps the compiled function, False op by op, None asks for more pairs.
+
+    Two measures: the best run of each kind (other processes only ever add time to a
+    run, so the minimum is the steadiest estimate of what a run costs) and the median
+    over the pairs of the compiled run's time over its op-by-op partner's (one lucky run
+    cannot carry it, and load that comes and goes hits both runs of a pair alike). Both
+    under `_MARGIN`: compiled. Either at 1 or above (op by op as fast on one measure:
+    a lucky run, or no gain): op by op. In between both favour the compiled function by
+    less than the margin, which 10 pairs on a shared machine cannot tell from noise (a
+    CNN step's two forms cost within 5% of each other at one thread: which side of 0.95
+    ten pairs landed on, and so the form the step kept, changed from run to run). So
+    the trial goes on (None), and its `last` verdict (`_TRIAL_MAX_RUNS` pairs) keeps the
+    compiled function when both measures still favour it."""
+    compiled_s, eager_s, paired = _measures(compiled, eager)
+    if compiled_s < eager_s * _MARGIN and paired < _MARGIN:
+        return True
+    if compiled_s >= eager_s or paired >= 1.0:
+        return False
+    return True if last else None
+
+
+def _measures_disagree(compiled_s: float, eager_s: float, paired: float) -> bool:
+    """Whether a trial's two measures point opposite ways: one shows the margin for the
+    compiled function, the other has op by op at least as fast."""
+    best_shows, pairs_show = compiled_s < eager_s * _MARGIN, paired < _MARGIN
+    return (best_shows and not pairs_show and paired >= 1.0) or \
+        (pairs_show and not best_shows and compiled_s >= eager_s)
+
+
 def _trial_clock(threads: int, record: HotPlanRecord) -> Callable[[], float]:
-    """What a trial times: the process's CPU time where the plan runs on one thread and
-    the automatic policy's count is one too (other processes keep the cores busy: a
-    run's wall time is then mostly their scheduling, which moved a CNN step's time by
-    3-9x from one run to the next on a loaded 2-core machine, so trials decided by
-    noise), else wall time. At one thread (large products included: they follow
-    `load_threads()`) the CPU time is what the run costs (the process's other threads,
-    e.g. another plan's background compile, add to both runs of a pair alike); with more
-    threads it would count their spinning, and wall time is what the user waits for."""
+    """What a trial times: the calling thread's CPU time where the plan runs on one
+    thread and the automatic policy's count is one too (other processes keep the cores
+    busy: a run's wall time is then mostly their scheduling, which moved a CNN step's
+    time by 3-9x from one run to the next on a loaded 2-core machine, so trials decided
+    by noise), else wall time. At one thread (large products included: they follow
+    `load_threads()`) every kernel of the run, its backward included (CPU autograd runs
+    in the calling thread), runs in this thread, so its CPU time is what the run costs.
+    The process's CPU time would also count its other threads: another plan's
+    background compile, seconds of CPU beside a 25 ms step, added about the same to
+    both runs of a pair and pulled their ratio towards 1, under the 5% margin. With
+    more threads CPU time would count their spinning, and wall time is what the user
+    waits for."""
     if threads == 1 and _thread_policy.load_threads() == 1:
         record.trial_clock = "cpu"
-        return time.process_time
+        return time.thread_time
     record.trial_clock = "wall"
     return time.perf_counter
 
@@ -515,32 +567,31 @@ class _HotPlan:
         result = self._run_compiled(feeds, state) if use_compiled else self.eager(feeds, state)
         elapsed = clock() - start
         self.trial["compiled" if use_compiled else "eager"].append(elapsed)
-        if min(len(v) for v in self.trial.values()) >= _TRIAL_RUNS:
-            self._decide()
+        pairs = min(len(v) for v in self.trial.values())
+        if pairs >= _TRIAL_RUNS and pairs == max(len(v) for v in self.trial.values()) and \
+                pairs % _TRIAL_RUNS == 0:
+            self._decide(pairs >= _TRIAL_MAX_RUNS)
         return result
 
-    def _decide(self) -> None:
-        # Two measures, both of which must show the margin: the best run of each kind
-        # (other processes only ever add time to a run, so the minimum is the steadiest
-        # estimate of what a run costs) and the median over the pairs of the compiled
-        # run's time over its op-by-op partner's (one lucky run cannot carry it, and
-        # load that comes and goes hits both runs of a pair alike). A trial that shows
-        # the margin on one measure only was noise, and says nothing either way: op by
-        # op for now, timed again later (a burst of load during the one trial had
-        # otherwise kept a plan 2-4x faster compiled op by op for good).
+    def _decide(self, last: bool) -> None:
         if self.retrials == 0:
             self.compile_reason = self.record.reason
         compiled, eager = self.trial["compiled"], self.trial["eager"]
-        eager_s = min(eager)
-        compiled_s = min(compiled)
-        paired = float(np.median([c / e for c, e in zip(compiled, eager)]))
+        compiled_s, eager_s, paired = _measures(compiled, eager)
+        disagree = _measures_disagree(compiled_s, eager_s, paired)
+        verdict = None if disagree else trial_verdict(compiled, eager, last)
+        if verdict is None and not disagree:
+            return                          # more pairs (`trial_verdict`)
         self.record.op_by_op_us = eager_s * 1e6
         self.record.compiled_us = compiled_s * 1e6
-        best_faster, pairs_faster = compiled_s < eager_s * _MARGIN, paired < _MARGIN
         clock = " of CPU time" if self.record.trial_clock == "cpu" else ""
         measures = (f"{compiled_s * 1e6:.0f} us vs {eager_s * 1e6:.0f} us op by op at "
-                    f"best{clock}; median ratio of paired runs {paired:.2f}")
-        if best_faster != pairs_faster and self.retrials < _RETRIALS:
+                    f"best{clock}; median ratio of paired runs {paired:.2f} over "
+                    f"{len(compiled)} pairs")
+        if disagree and self.retrials < _RETRIALS:
+            # Noise that says nothing either way: op by op for now, timed again later
+            # (a burst of load during the one trial had otherwise kept a data_mlp step
+            # 2-4x faster compiled op by op for good).
             self.retrials += 1
             wait = max(self.after, 2 * _TRIAL_RUNS) * 2 ** self.retrials
             self.retrial_at = self.record.runs + wait
@@ -548,7 +599,7 @@ class _HotPlan:
             self.record.reason = (f"trial {self.retrials} inconclusive ({measures}): timed "
                                   f"again after {wait} runs")
             _report(self.plan, self.record)
-        elif best_faster and pairs_faster:
+        elif verdict:
             # The compile's reason stays: a step compiled without its gradient op says why.
             self.record.reason = self.compile_reason
             self.record.status = COMPILED
