@@ -310,6 +310,27 @@ def case_pool_int_and_types(tf):
             "f64": _run(tf, tf.nn.max_pool(tf.cast(xi, tf.float64), 3, 2, "SAME"))}
 
 
+def case_max_pool_nan_and_inf(tf):
+    """TF's CPU max pooling starts each window at the lowest finite value and takes only
+    strictly greater values: NaN never wins, a window of NaN and -inf gives -FLT_MAX (its
+    gradient at the window's first position, for these non-overlapping windows)."""
+    nan, inf = np.nan, np.inf
+    xv = np.array([[nan, nan, -inf, 7.], [nan, nan, -inf, -inf], [1., nan, -inf, -inf],
+                   [nan, 2., inf, -inf]], np.float32).reshape(1, 4, 4, 1)
+    x = tf.placeholder(tf.float32, [1, 4, 4, 1], name="x")
+    y = tf.nn.max_pool(x, 2, 2, "VALID")
+    outs = {
+        "valid": y,
+        "grad": tf.gradients(y, x, grad_ys=tf.constant([1., 2., 3., 4.], shape=[1, 2, 2, 1]))[0],
+        "same_k3": tf.nn.max_pool(x, 3, 1, "SAME"),
+        "rows": tf.nn.max_pool(x, [1, 1, 2, 1], [1, 1, 2, 1], "VALID"),
+        "f64": tf.nn.max_pool(tf.cast(x, tf.float64), 2, 2, "VALID"),
+        "pool3d": tf.nn.max_pool3d(tf.reshape(x, [1, 1, 4, 4, 1]), [1, 1, 2, 2, 1],
+                                   [1, 1, 2, 2, 1], "VALID"),
+    }
+    return _run(tf, outs, {x: xv})
+
+
 def case_pool_1d_3d(tf):
     x1 = tf.constant(_x([2, 9, 3]))
     x3 = tf.constant(_x([2, 5, 4, 3, 2], 1))

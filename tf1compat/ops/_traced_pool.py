@@ -7,26 +7,53 @@ thread with them against 18.7 ms with ATen's kernels (docs/performance.md, "Thir
 session: CNN"). Behind these custom ops the compiled graph
 calls ATen's forward and backward kernels, the ones op by op (and a hand-written torch
 step) run, so values are the same and inductor still fuses what surrounds them.
-Only the MaxPool kernel uses them, and only while torch.compile traces
-(`in_compiled_graph`): a program torch.export captures keeps ATen's op, so that it runs
-without tf1compat.
+Only the MaxPool kernel uses them: while torch.compile traces (`in_compiled_graph`; a
+program torch.export captures keeps ATen's op, so that it runs without tf1compat), and op
+by op for the rare input where TF's rule for NaN and -inf (`tf_window_input`) changes the
+result.
+
+TF's CPU max pooling (Eigen's and oneDNN's kernels alike) starts each window's maximum at
+the dtype's lowest finite value and takes only strictly greater values: NaN never wins,
+and a window of only NaN and -inf gives the lowest finite value, its gradient going to
+the window's first position. ATen's kernels let NaN win. The custom op applies TF's rule
+when ATen's result shows such a window (a NaN or -inf output): the check reads the
+output, a quarter of the input for a 2x2 pool, and the rule's extra pass runs only then.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, List, Tuple
 
 import torch
 
 from tf1compat.ops._kernels import dynamo_tracing
 
-__all__ = ["max_pool2d", "in_compiled_graph"]
+__all__ = ["max_pool2d", "in_compiled_graph", "has_non_finite_window", "tf_window_input"]
+
+
+def has_non_finite_window(y: torch.Tensor) -> bool:
+    """Whether a max pool's floating-point CPU output shows a window where TF's rule
+    differs from ATen's (a NaN or -inf maximum)."""
+    return (y.is_floating_point() and not y.is_cuda and y.numel() > 0 and
+            not math.isfinite(float(y.detach().amin())))
+
+
+def tf_window_input(x: torch.Tensor) -> torch.Tensor:
+    """`x` with NaN and -inf replaced by the dtype's lowest finite value: ATen's maximum
+    over it is TF's over `x` (ties keep the first position, as TF's)."""
+    lowest = torch.finfo(x.dtype).min
+    return torch.where(torch.isnan(x) | (x == float("-inf")), lowest, x)
 
 
 @torch.library.custom_op("tf1compat::max_pool2d", mutates_args=())
 def _max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
                 padding: List[int]) -> Tuple[torch.Tensor, torch.Tensor]:
-    return torch.ops.aten.max_pool2d_with_indices(x, ksize, strides, padding)
+    y, indices = torch.ops.aten.max_pool2d_with_indices(x, ksize, strides, padding)
+    if has_non_finite_window(y):
+        y, indices = torch.ops.aten.max_pool2d_with_indices(tf_window_input(x), ksize,
+                                                            strides, padding)
+    return y, indices
 
 
 @_max_pool2d.register_fake
@@ -87,5 +114,5 @@ def in_compiled_graph() -> bool:
 def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
                padding: List[int]) -> torch.Tensor:
     """`F.max_pool2d(x, ksize, strides, padding)` ([N, C, H, W], symmetric padding) with
-    ATen's kernels inside a compiled graph."""
+    ATen's kernels inside a compiled graph, and TF's rule for NaN and -inf."""
     return _max_pool2d(x, list(ksize), list(strides), list(padding))[0]

@@ -4,7 +4,11 @@ the tf.nn wrappers (max_pool/avg_pool and their 1d/2d/3d/v2 forms, tf.nn.pool).
 TF's SAME average pooling divides by the number of *valid* (unpadded) elements in each
 window; asymmetric padding (the odd element at the end) is handled by pooling a padded
 input and dividing by a per-position count. Max pooling pads with -inf (the lowest value
-for integers), so padded elements never win. Inputs are permuted views (no copies): a
+for integers), so padded elements never win; on the CPU, NaN never wins either and a
+window of only NaN and -inf gives the lowest finite value, as TF's CPU kernels
+(`_traced_pool.tf_window_input`; MaxPoolWithArgmax keeps ATen's NaN rule, and TF's
+gradient of such a degenerate window in overlapping SAME windows is not matched). Inputs
+are permuted views (no copies): a
 contiguous NHWC tensor is torch's channels_last format.
 """
 
@@ -140,6 +144,11 @@ def _max_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
                 y = _traced_pool.max_pool2d(xin, geo.ksize, geo.strides, sym)
             else:
                 y = pool(xin, geo.ksize, geo.strides, sym)
+                if _traced_pool.has_non_finite_window(y):
+                    # TF's rule for NaN and -inf (_traced_pool's docstring).
+                    y = _traced_pool.max_pool2d(xin, geo.ksize, geo.strides, sym) \
+                        if nd == 2 else pool(_traced_pool.tf_window_input(xin),
+                                             geo.ksize, geo.strides, sym)
             return from_channels_first(y, geo.fmt)
         return run
     return factory
