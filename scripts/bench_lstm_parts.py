@@ -1,0 +1,111 @@
+"""Where the lstm workload's step goes, in one process, against hand-written torch.
+
+Four kinds alternate in blocks of `--steps` steps, `--rounds` times, on `--threads`
+threads (set for all four):
+
+* `ours`: tf1compat's step (scripts/bench_vs_tf.py's lstm workload, hot plans settled);
+* `hand`: the same step written by hand in eager torch (`nn.LSTM`, the dense head, the
+  loss and `torch.optim.Adam`: scripts/bench_step_cpu.py's `_torch_lstm`);
+* `relaid`: the fused dynamic_rnn's kernel alone, forward and backward, with TF's
+  kernel and bias re-laid into torch's layout every step (rnn/fused_weights.py), as
+  tf1compat runs it;
+* `fixed`: the same kernel on weights already in torch's layout (nn.LSTM's case).
+
+So `relaid - fixed` is the re-layout's cost, `ours - relaid` what tf1compat's step adds
+around the kernel (the head, the loss, Adam, the plan's Python), `hand - fixed` what a
+hand-written eager step adds. Each figure is the process CPU time (`process_time`) and
+the wall time per step of one block; min and median over rounds are printed. Blocks of
+all kinds alternate, so a load change on a shared machine reaches each alike.
+
+    python scripts/bench_lstm_parts.py --rounds 8 --steps 20 --threads 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any, Callable
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
+                 batch: int = 32) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(relaid, fixed): forward + backward of torch's fused LSTM for the workload's
+    shape, on weights re-laid from TF's layout at every call, and on torch-layout ones."""
+    import torch
+
+    from tf1compat.rnn.fused_weights import cell_weights
+    gen = torch.Generator().manual_seed(0)
+    kernel = torch.randn(depth + units, 4 * units, generator=gen).requires_grad_()
+    bias = torch.zeros(4 * units, requires_grad=True)
+    x = torch.randn(steps, batch, depth, generator=gen)
+    hx = (torch.zeros(1, batch, units), torch.zeros(1, batch, units))
+    grad_out = torch.randn(steps, batch, units, generator=gen)
+    fixed_params = [p.detach().requires_grad_()
+                    for p in cell_weights("lstm", units, 1.0, kernel, bias, depth)]
+
+    def run(params: list[Any], wrt: tuple[Any, ...]) -> None:
+        out = torch._VF.lstm(x, hx, params, True, 1, 0.0, True, False, False)[0]
+        torch.autograd.grad(out, wrt, grad_out)
+
+    def relaid() -> None:
+        run(list(cell_weights("lstm", units, 1.0, kernel, bias, depth)), (kernel, bias))
+
+    def fixed() -> None:
+        run(fixed_params, tuple(fixed_params[:3]))
+    return relaid, fixed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    os.environ["TF1COMPAT_THREADS"] = str(args.threads)
+    os.environ.setdefault("TF1COMPAT_COMPILE_BACKGROUND", "0")
+    sys.path.insert(0, ROOT)
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import numpy as np
+    import torch
+    from bench_step_cpu import _torch_lstm
+    from bench_vs_tf import WORKLOADS, recorded_sessions, settle_hot_plans
+
+    import tf1compat as tf
+    times: dict[str, list[tuple[float, float]]] = {}
+    with recorded_sessions(tf) as sessions, tf.Graph().as_default():
+        tf.set_random_seed(0)
+        ours, _, _ = WORKLOADS["lstm"](tf, np)
+        for _ in range(3):
+            ours()
+        settle_hot_plans(ours, sessions, 600)
+        hand = _torch_lstm()
+        relaid, fixed = kernel_steps()
+        kinds = {"ours": ours, "hand": hand, "relaid": relaid, "fixed": fixed}
+        torch.set_num_threads(args.threads)     # _torch_lstm sets one thread
+        for step in kinds.values():
+            for _ in range(10):
+                step()
+        for _ in range(args.rounds):
+            for name, step in kinds.items():
+                cpu, wall = time.process_time(), time.perf_counter()
+                for _ in range(args.steps):
+                    step()
+                times.setdefault(name, []).append(
+                    ((time.process_time() - cpu) / args.steps * 1e6,
+                     (time.perf_counter() - wall) / args.steps * 1e6))
+    print(f"threads {args.threads}, {args.rounds} rounds of {args.steps} steps; "
+          "us per step, min / median over rounds")
+    for name, pairs in times.items():
+        cpu = sorted(c for c, _ in pairs)
+        wall = sorted(w for _, w in pairs)
+        print(f"{name:8s} CPU {cpu[0]:7.0f} / {cpu[len(cpu) // 2]:7.0f}   "
+              f"wall {wall[0]:7.0f} / {wall[len(wall) // 2]:7.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
