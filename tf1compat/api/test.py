@@ -77,6 +77,7 @@ class TestCase(absltest.TestCase):
         # Here and not only in setUp: TF1 tests often override setUp without calling
         # super().setUp() and still use test_session / cached_session.
         self._cached_session = None
+        self._tempdir: Optional[str] = None
 
     def setUp(self) -> None:
         """As TF's fixture: Python's and numpy's RNGs and the graph-level seed set to TF's
@@ -107,7 +108,11 @@ class TestCase(absltest.TestCase):
             cached.close()
 
     def get_temp_dir(self) -> str:
-        return tempfile.mkdtemp(dir=get_temp_dir())
+        """This test's own temporary directory: the same one on every call in the test
+        (TF's; a test writes files there in setUp and passes the directory again)."""
+        if not self._tempdir:
+            self._tempdir = tempfile.mkdtemp(dir=get_temp_dir())
+        return self._tempdir
 
     @contextlib.contextmanager
     def session(self, graph: Any = None, config: Any = None, use_gpu: bool = True,
