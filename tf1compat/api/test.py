@@ -190,7 +190,16 @@ class TestCase(absltest.TestCase):
         from tf1compat.framework.misc import is_tensor
         if is_tensor(a):
             a = a.numpy() if getattr(a, "_is_eager_tensor", False) else self.evaluate(a)
-        return a if isinstance(a, np.ndarray) else np.array(a)
+        if isinstance(a, np.ndarray):
+            return a
+        try:
+            return np.array(a)
+        except ValueError as e:
+            # NumPy >= 1.24 refuses ragged nests; TF's test_util retries with
+            # dtype=object, restoring the comparison of lists of unequal lengths.
+            if "inhomogeneous shape" in str(e):
+                return np.array(a, dtype=object)
+            raise
 
     def evaluate_if_both_tensors(self, a: Any, b: Any) -> Any:
         """Both graph tensors: run together, in one step (their random ops agree)."""
