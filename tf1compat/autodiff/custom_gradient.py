@@ -195,9 +195,11 @@ def recomputed_feeds(feed: List[Tensor], record: CustomGradRecord) -> Set[Tensor
     identity Defun takes as inputs, with respect to its inputs). TF builds that gradient
     on the forward ops; a fed value would cut it. Such a tensor is computed again in the
     sub-graph from the other feeds instead, where every op between is deterministic
-    (no stateful op, no unfed placeholder: the values are then TF's); otherwise it stays
-    fed and the plan reports the UnimplementedError of runtime/plan_checks.py.
+    (no stateful op but variable reads, no unfed placeholder: the values are then TF's);
+    otherwise it stays fed and the plan reports the UnimplementedError of
+    runtime/plan_checks.py.
     """
+    from tf1compat.runtime.plan_checks import ancestors
     from tf1compat.runtime.plan_order import state_key
     grads, seen, stack = [], set(), [g._op for g in record.input_grads if g is not None]
     while stack:
@@ -213,9 +215,9 @@ def recomputed_feeds(feed: List[Tensor], record: CustomGradRecord) -> Set[Tensor
     chosen: Set[Tensor] = set()
     for g in grads:
         xs = set(g._op_def.grad_sources(g))
-        upstream = _ancestors(g._inputs[:len(g.get_attr("Ty"))], differentiable=True)
+        upstream = ancestors(g._inputs[:len(g.get_attr("Ty"))], differentiable_only=True)
         for t in fed & upstream - xs:
-            if xs & (_ancestors(list(t._op._inputs)) - {t}):
+            if xs & (ancestors(list(t._op._inputs)) - {t}):
                 chosen.add(t)
     if not chosen:
         return chosen
@@ -228,25 +230,13 @@ def recomputed_feeds(feed: List[Tensor], record: CustomGradRecord) -> Set[Tensor
         if op in visiting:
             return True
         visiting.add(op)
-        if op._op_def.stateful or not op._inputs and op._type.startswith("Placeholder"):
+        if op._op_def.stateful and not op._op_def.reads_only:
+            return False        # a random op, an update: another run of it differs
+        if not op._inputs and op._type.startswith("Placeholder"):
             return False
         return all(deterministic(i, visiting) for i in op._inputs)
 
     return {t for t in chosen if all(deterministic(i, set()) for i in t._op._inputs)}
-
-
-def _ancestors(tensors: List[Tensor], differentiable: bool = False) -> Set[Tensor]:
-    """The tensors `tensors` are computed from, themselves included; with
-    `differentiable`, not past ops no gradient flows through."""
-    seen: Set[Tensor] = set()
-    todo = list(tensors)
-    while todo:
-        t = todo.pop()
-        if t not in seen:
-            seen.add(t)
-            if not differentiable or t._op._op_def.grad != "none":
-                todo.extend(t._op._inputs)
-    return seen
 
 
 # -- tf.custom_gradient --------------------------------------------------------------------
