@@ -21,8 +21,9 @@
   logger_test (psutil absent, flags unparsed under unittest) and imagenet_test (absl's
   newer enum check). Not run: mnist_eager_test (its setUp turns v2 behaviour on, which
   tf1compat refuses with NotImplementedError; the TF 2.15 oracle lacks its tf.contrib) and
-  boosted_trees' train_higgs (contrib.estimator's in-memory trainer, no test). Seeded runs (RunConfig tf_random_seed=1) of the projects' own model
-  functions matched TF: mnist.model_fn under an Estimator (4 Adam steps on fixed data,
+  boosted_trees' train_higgs (contrib.estimator's in-memory trainer, no test). Seeded
+  runs (RunConfig tf_random_seed=1) of the projects' own model functions matched TF:
+  mnist.model_fn under an Estimator (4 Adam steps on fixed data,
   evaluate, predict) gave TF's losses to 7 digits and weight sums to 4e-6 relative;
   cifar10_model_fn (ResNet-8 v2, Momentum with its piecewise schedule, weight decay) on
   fake CIFAR binary files through cifar10_main.input_fn gave TF's losses, eval metrics and
@@ -112,6 +113,7 @@ def case_file_writer_empty_logdir(tf):
         writer.close()
         files = [f.split(".")[:3] for f in os.listdir(".")]
         hook = tf.train.ProfilerHook(save_steps=10, output_dir="")
+        tf.summary.FileWriterCache.clear()    # the hook's cached writer, closed here
         return {"logdir": writer.get_logdir(), "files": files,
                 "hook": type(hook).__name__, "isdir": tf.gfile.IsDirectory("")}
     finally:
