@@ -102,6 +102,8 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.training.experimental.mixed_precision":
         "tf1compat.training.experimental.mixed_precision",
     "tensorflow.python.client.device_lib": "tf1compat.internal.device_lib",
+    "tensorflow.python.tf2": "tf1compat.internal.tf2",
+    "tensorflow.python.profiler.profiler_v2": "tf1compat.internal.profiler_v2",
     "tensorflow.python.distribute.distribution_strategy_context":
         "tf1compat.internal.distribution_strategy_context",
     "tensorflow.python.distribute.reduce_util": "tf1compat.internal.reduce_util",

@@ -77,6 +77,7 @@ class TestCase(absltest.TestCase):
         # Here and not only in setUp: TF1 tests often override setUp without calling
         # super().setUp() and still use test_session / cached_session.
         self._cached_session = None
+        self._tempdir: Optional[str] = None
 
     def setUp(self) -> None:
         """As TF's fixture: Python's and numpy's RNGs and the graph-level seed set to TF's
@@ -107,7 +108,11 @@ class TestCase(absltest.TestCase):
             cached.close()
 
     def get_temp_dir(self) -> str:
-        return tempfile.mkdtemp(dir=get_temp_dir())
+        """This test's own temporary directory: the same one on every call in the test
+        (TF's; a test writes files there in setUp and passes the directory again)."""
+        if not self._tempdir:
+            self._tempdir = tempfile.mkdtemp(dir=get_temp_dir())
+        return self._tempdir
 
     @contextlib.contextmanager
     def session(self, graph: Any = None, config: Any = None, use_gpu: bool = True,
@@ -185,7 +190,16 @@ class TestCase(absltest.TestCase):
         from tf1compat.framework.misc import is_tensor
         if is_tensor(a):
             a = a.numpy() if getattr(a, "_is_eager_tensor", False) else self.evaluate(a)
-        return a if isinstance(a, np.ndarray) else np.array(a)
+        if isinstance(a, np.ndarray):
+            return a
+        try:
+            return np.array(a)
+        except ValueError as e:
+            # NumPy >= 1.24 refuses ragged nests; TF's test_util retries with
+            # dtype=object, restoring the comparison of lists of unequal lengths.
+            if "inhomogeneous shape" in str(e):
+                return np.array(a, dtype=object)
+            raise
 
     def evaluate_if_both_tensors(self, a: Any, b: Any) -> Any:
         """Both graph tensors: run together, in one step (their random ops agree)."""

@@ -19,7 +19,7 @@ import functools
 import inspect
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 from tf1compat.framework.grad_names import Pass, is_trainable
 from tf1compat.autodiff.walk import GradValue
@@ -185,6 +185,58 @@ def _captures(op: Operation, start: int, grad_inputs: List[Optional[Tensor]],
             if c._id > start:
                 stack.append(c)
     return captures, list(reads)
+
+
+def recomputed_feeds(feed: List[Tensor], record: CustomGradRecord) -> Set[Tensor]:
+    """The sub-graph's fed tensors that a gradient inside it must run through.
+
+    A Python gradient function may call `tf.gradients` itself (tensor2tensor's
+    fn_with_custom_grad: `grad_fn` differentiates the wrapped function's outputs, which the
+    identity Defun takes as inputs, with respect to its inputs). TF builds that gradient
+    on the forward ops; a fed value would cut it. Such a tensor is computed again in the
+    sub-graph from the other feeds instead, where every op between is deterministic
+    (no stateful op but variable reads, no unfed placeholder: the values are then TF's);
+    otherwise it stays fed and the plan reports the UnimplementedError of
+    runtime/plan_checks.py.
+    """
+    from tf1compat.runtime.plan_checks import ancestors
+    from tf1compat.runtime.plan_order import state_key
+    grads, seen, stack = [], set(), [g._op for g in record.input_grads if g is not None]
+    while stack:
+        node = stack.pop()
+        if node in seen or node._id <= record.start_id:
+            continue
+        seen.add(node)
+        if node._op_def.grad_sources is not None and node.get_attr("f") is None:
+            grads.append(node)
+        stack.extend(t._op for t in node._inputs)
+        stack.extend(node._control_inputs)
+    fed = set(feed)
+    chosen: Set[Tensor] = set()
+    for g in grads:
+        xs = set(g._op_def.grad_sources(g))
+        upstream = ancestors(g._inputs[:len(g.get_attr("Ty"))], differentiable_only=True)
+        for t in fed & upstream - xs:
+            if xs & (ancestors(list(t._op._inputs)) - {t}):
+                chosen.add(t)
+    if not chosen:
+        return chosen
+    kept = fed - chosen
+
+    def deterministic(t: Tensor, visiting: Set[Operation]) -> bool:
+        if t in kept or state_key(t) is not None or t._op._op_def.constant:
+            return True
+        op = t._op
+        if op in visiting:
+            return True
+        visiting.add(op)
+        if op._op_def.stateful and not op._op_def.reads_only:
+            return False        # a random op, an update: another run of it differs
+        if not op._inputs and op._type.startswith("Placeholder"):
+            return False
+        return all(deterministic(i, visiting) for i in op._inputs)
+
+    return {t for t in chosen if all(deterministic(i, set()) for i in t._op._inputs)}
 
 
 # -- tf.custom_gradient --------------------------------------------------------------------

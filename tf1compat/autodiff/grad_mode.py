@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Sequence, Set
 
 import torch
 
+from tf1compat.autodiff.custom_gradient import recomputed_feeds
 from tf1compat.autodiff.registry import gradient_function, none_input_indices
 from tf1compat.framework import op_def as _op_def
 from tf1compat.framework.operation import Operation
@@ -336,7 +337,8 @@ class _CustomSpec:
                 [p for p in record.grad_inputs if p is not None] + list(record.captures):
             if t not in feed:
                 feed.append(t)
-        self.feed = feed
+        recomputed = recomputed_feeds(feed, record)
+        self.feed = feed = [t for t in feed if t not in recomputed]
         # The compiled sub-graph takes each fed value on its producer's device; the op
         # itself may run elsewhere (py_func on the CPU, its neighbours on the GPU), so the
         # values backward collects are moved there first.

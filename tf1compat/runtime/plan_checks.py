@@ -10,12 +10,12 @@ from tf1compat.framework import errors
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["refuse_feeds_between_gradient_ends"]
+__all__ = ["ancestors", "refuse_feeds_between_gradient_ends"]
 
 _PLACEHOLDER_TYPES = frozenset({"Placeholder", "PlaceholderV2"})
 
 
-def _ancestors(tensors: Sequence[Tensor], differentiable_only: bool = False) -> Set[Tensor]:
+def ancestors(tensors: Sequence[Tensor], differentiable_only: bool = False) -> Set[Tensor]:
     """The tensors `tensors` are computed from (data inputs, transitively), themselves too;
     with `differentiable_only`, not past ops no gradient flows through (StopGradient)."""
     seen: Set[Tensor] = set()
@@ -44,10 +44,10 @@ def refuse_feeds_between_gradient_ends(order: List[Operation],
             continue
         xs = set(od.grad_sources(op))
         ys = op._inputs[:len(op.get_attr("Ty"))]
-        upstream = _ancestors(ys, differentiable_only=True)
+        upstream = ancestors(ys, differentiable_only=True)
         for t in fed:
             if t in upstream and t not in xs:
-                reached = [x for x in _ancestors([t]) & xs if x is not t]
+                reached = [x for x in ancestors([t]) & xs if x is not t]
                 if reached:
                     raise errors.op_error(
                         errors.UnimplementedError, op,

@@ -29,7 +29,8 @@ class EventFileWriter:
     def __init__(self, logdir: str, max_queue: int = 10, flush_secs: float = 120,
                  filename_suffix: Optional[str] = None):
         self._logdir = str(logdir)
-        os.makedirs(self._logdir, exist_ok=True)
+        if self._logdir:    # "" writes into the current directory, as TF's
+            os.makedirs(self._logdir, exist_ok=True)
         name = f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}"
         self._path = os.path.join(self._logdir, name + (filename_suffix or ""))
         self._file = open(self._path, "ab")  # noqa: SIM115 - closed in close()

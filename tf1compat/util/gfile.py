@@ -131,7 +131,10 @@ def IsDirectory(dirname: Any) -> bool:  # noqa: N802
 
 
 def MakeDirs(dirname: Any) -> None:  # noqa: N802
-    os.makedirs(_local(dirname), exist_ok=True)
+    """Creates `dirname` and its parents; "" (the current directory) is a no-op, as TF's."""
+    path = _local(dirname)
+    if path:
+        os.makedirs(path, exist_ok=True)
 
 
 def MkDir(dirname: Any) -> None:  # noqa: N802
