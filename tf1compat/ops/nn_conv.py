@@ -289,21 +289,30 @@ def _backprop_input_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, A
                 dyc, weight = dyc.double(), weight.double()
             # Crop `before` at the start (torch's padding) and choose output_padding so the
             # result has the input's size; anything else is sliced or zero-padded after.
-            out_pad, extra = [], []
+            # Where that needs more than torch's padding leaves (an EXPLICIT padding larger
+            # before than after crops real values at the end too), the axis is computed
+            # whole (no padding) and sliced from `before`.
+            torch_pads, out_pad, extra, start = [], [], [], []
             for i in range(nd):
                 eff = (ks[i] - 1) * geo.dilations[i] + 1
-                natural = (outs[i] - 1) * geo.strides[i] + eff - 2 * pads[i][0]
-                op = in_sizes[i] - natural
+                whole = (outs[i] - 1) * geo.strides[i] + eff
+                op = in_sizes[i] - (whole - 2 * pads[i][0])
                 limit = max(geo.strides[i], geo.dilations[i])
+                cropped = op >= limit and pads[i][0] > 0
+                before = 0 if cropped else pads[i][0]
+                torch_pads.append(before)
+                start.append(pads[i][0] - before)
                 out_pad.append(op if 0 <= op < limit else 0)
-                extra.append(0 if 0 <= op < limit else op)
-            y = conv_t(dyc, weight, None, geo.strides, [b for b, _ in pads], out_pad, groups,
+                extra.append(in_sizes[i] + start[i] - whole if cropped else
+                             0 if 0 <= op < limit else op)
+            y = conv_t(dyc, weight, None, geo.strides, torch_pads, out_pad, groups,
                        geo.dilations)
-            if any(extra):
+            if any(extra) or any(start):
                 index = [slice(None), slice(None)]
                 grow = []
                 for i in range(nd):
-                    index.append(slice(0, in_sizes[i]) if extra[i] < 0 else slice(None))
+                    index.append(slice(start[i], start[i] + in_sizes[i]) if extra[i] < 0 or
+                                 start[i] else slice(None))
                     grow.append((0, max(extra[i], 0)))
                 y = y[tuple(index)]
                 if any(g for _, g in grow):
