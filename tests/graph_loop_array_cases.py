@@ -14,7 +14,8 @@ element the Select of it and zeros, `..._written_at_indices_computed_in_branches
 indices pushed through the cond's Merge; `..._written_in_cond_in_nested_loop`: both in a
 nested loop of a run-time trip count, `..._at_branch_indices_in_nested_loop` with indices
 computed in the branches); `..._read_after_its_write_in_nested_loop`: an array a
-nested loop reads in its body after writing it, stacked after it).
+nested loop reads in its body after writing it, stacked after it, `..._not_stacked`:
+not stacked after it, of a fixed size).
 """
 
 from __future__ import annotations
@@ -397,6 +398,38 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked(tf):
+    """As `case_train_tensor_array_read_after_its_write_in_nested_loop`, the array (of
+    the fed size `n`) not read after the inner loop: only the inner loop's state goes on;
+    a second array of a constant size (8) written at `2 * j` and read back at `2 * j`
+    and at the previous iteration's index, read after the inner loop by read(2) only;
+    Momentum. The nested
+    backward loop's gradients of all the arrays' elements start from zeros of their
+    sizes (the outer loop pushes or captures them)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[1, 3])
+        wide = tf.TensorArray(tf.float32, 8, clear_after_read=False, element_shape=[1, 3])
+
+        def inner(j, g, rows, wide):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            rows = rows.write(j, g * v + 0.1)
+            g = g * rows.read(j) + rows.read(tf.maximum(j - 1, 0)) * 0.5
+            wide = wide.write(2 * j, g * 0.5 - h * 0.2)
+            g = g + wide.read(2 * j) * wide.read(2 * tf.maximum(j - 1, 0)) * 0.3
+            return j + 1, g, rows, wide
+        _, g, _, wide = tf.while_loop(lambda j, *_: j < n, inner,
+                                      [tf.constant(0), h, rows, wide])
+        return i + 1, g + wide.read(2) * 0.2
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
 def case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(tf):
     """As `case_train_tensor_array_written_in_cond_in_loop` over a fed batch: elements
     of a run-time shape [batch, 3], one written before the loop, the body reading the
@@ -428,5 +461,6 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
                     case_train_tensor_arrays_written_at_indices_computed_in_branches,
                     case_train_tensor_array_read_after_its_write_in_nested_loop,
+                    case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked,
                     case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop]

@@ -95,6 +95,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_arrays_read_after_conds_writing_in_one_branch",
                   "tensor_arrays_written_at_indices_computed_in_branches",
                   "tensor_array_read_after_its_write_in_nested_loop",
+                  "tensor_array_read_after_its_write_in_nested_loop_not_stacked",
                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
                   "tensor_arrays_written_at_branch_indices_in_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
@@ -583,16 +584,19 @@ def test_an_element_read_from_an_array_filled_otherwise_keeps_tf1compat_form(cap
 def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(nested,
                                                                                  caplog):
     """The backward loop's zeros for the gradients of all elements of an array read in
-    the body after a write come from its stack()'s gradient where the loop is nested or
-    the elements' shape is known only at run time: read otherwise after it (read(1)),
-    warned, naming why."""
+    the body after a write come from its stack()'s gradient where the loop is nested and
+    the array of a dynamic size, or the elements' shape is known only at run time: read
+    otherwise after it (read(1)), warned, naming why. (A nested loop's array of a fixed
+    size: zeros of its size, `case_train_tensor_array_read_after_its_write_in_nested_loop_
+    not_stacked`.)"""
     def build():
         x = tf.placeholder(tf.float32, [None, 3] if not nested else [2, 3], name="x")
         n = tf.placeholder(tf.int32, [], name="n")
         w = tf.get_variable("w", [3])
 
         def loop(start):
-            ta = tf.TensorArray(tf.float32, 4, clear_after_read=False)
+            ta = tf.TensorArray(tf.float32, 0 if nested else 4, dynamic_size=nested,
+                                clear_after_read=False)
 
             def body(j, g, ta):
                 ta = ta.write(j, g * w)
@@ -606,8 +610,8 @@ def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(ne
             h = loop(x)
         tf.gradients(tf.reduce_sum(h), [w])
     reason = _warned_reason(build, caplog)
-    assert ("not stacked after it" if nested else "compatible shapes stacked after the loop") \
-        in reason, reason
+    assert ("not stacked after it, of a dynamic size" if nested else
+            "compatible shapes stacked after the loop") in reason, reason
 
 
 def _loop_hessians():

@@ -32,7 +32,7 @@ from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops._window import (as_str, channel_axis, channels_first, check_rank,
                                    explicit_pairs, from_channels_first, pad_spatial,
                                    spatial_attr, spatial_axes, to_channels_first,
-                                   window_output, window_padding)
+                                   transposed_window, window_output, window_padding)
 from tf1compat.ops.space_batch_ops import with_space_to_batch
 from tf1compat.ops import _flops_rules as flops
 
@@ -287,24 +287,9 @@ def _backprop_input_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, A
             weight = _weight(w, nd, depthwise)
             if integer:
                 dyc, weight = dyc.double(), weight.double()
-            # Crop `before` at the start (torch's padding) and choose output_padding so the
-            # result has the input's size; anything else is sliced or zero-padded after.
-            # Where that needs more than torch's padding leaves (an EXPLICIT padding larger
-            # before than after crops real values at the end too), the axis is computed
-            # whole (no padding) and sliced from `before`.
-            torch_pads, out_pad, extra, start = [], [], [], []
-            for i in range(nd):
-                eff = (ks[i] - 1) * geo.dilations[i] + 1
-                whole = (outs[i] - 1) * geo.strides[i] + eff
-                op = in_sizes[i] - (whole - 2 * pads[i][0])
-                limit = max(geo.strides[i], geo.dilations[i])
-                cropped = op >= limit and pads[i][0] > 0
-                before = 0 if cropped else pads[i][0]
-                torch_pads.append(before)
-                start.append(pads[i][0] - before)
-                out_pad.append(op if 0 <= op < limit else 0)
-                extra.append(in_sizes[i] + start[i] - whole if cropped else
-                             0 if 0 <= op < limit else op)
+            torch_pads, out_pad, start, extra = (list(v) for v in zip(*[transposed_window(
+                in_sizes[i], outs[i], (ks[i] - 1) * geo.dilations[i] + 1, geo.strides[i],
+                geo.dilations[i], pads[i][0]) for i in range(nd)]))
             y = conv_t(dyc, weight, None, geo.strides, torch_pads, out_pad, groups,
                        geo.dilations)
             if any(extra) or any(start):
