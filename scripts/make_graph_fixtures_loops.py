@@ -193,6 +193,14 @@ def case_tensor_array_read_after_its_write_in_nested_loop_not_stacked(rec: Recor
                 case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked)
 
 
+def case_tensor_array_of_run_time_shape_read_in_loop_not_stacked(rec: Recorder) -> None:
+    """An array of elements of a fed batch's run-time shape a loop writes and reads in
+    its body after the write, not stacked after it (read(2) only); GradientDescent from
+    the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked)
+
+
 def case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(rec: Recorder) -> None:
     """An array of elements of a fed batch's run-time shape, written before a loop and
     in a tf.cond of its body, read in the body, stacked and read after it;
@@ -219,6 +227,7 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_arrays_written_at_indices_computed_in_branches,
          case_tensor_array_read_after_its_write_in_nested_loop,
          case_tensor_array_read_after_its_write_in_nested_loop_not_stacked,
+         case_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
          case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
          case_tensor_arrays_written_at_branch_indices_in_nested_loop]
 

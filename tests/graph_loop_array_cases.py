@@ -15,7 +15,8 @@ indices pushed through the cond's Merge; `..._written_in_cond_in_nested_loop`: b
 nested loop of a run-time trip count, `..._at_branch_indices_in_nested_loop` with indices
 computed in the branches); `..._read_after_its_write_in_nested_loop`: an array a
 nested loop reads in its body after writing it, stacked after it, `..._not_stacked`:
-not stacked after it, of a fixed size).
+not stacked after it, of a fixed size); `..._of_run_time_shape_read_in_loop_not_stacked`:
+a top-level loop's array of a run-time shape read in its body, not stacked after it).
 """
 
 from __future__ import annotations
@@ -430,6 +431,30 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked(tf):
+    """A loop over a fed batch's rows of a run-time batch size writing elements of a
+    run-time shape [batch, 3] and reading, after the write, the element just written
+    and the previous one; the array not stacked after the loop (read(2) only);
+    GradientDescent. The backward loop's gradients of all elements start from zeros
+    of the array's elements gathered after the loop (their shape known at run time)."""
+    xs = tf.placeholder(tf.float32, [5, None, 3], name="xs")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 5, clear_after_read=False)
+
+    def body(i, h, ta):
+        ta = ta.write(i, tf.tanh(tf.matmul(h, w) + xs[i] * v))
+        h = h * 0.5 + ta.read(i) * ta.read(tf.maximum(i - 1, 0)) + ta.read(i) * v
+        return i + 1, h, ta
+
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [tf.constant(0), xs[0] * 0.1, ta])
+    loss = tf.identity(tf.reduce_sum(tf.square(h - 0.1)) + tf.reduce_sum(ta.read(2) * v),
+                       name="loss")
+    tf.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    batch = np.concatenate([ROWS, ROWS[::-1] * 0.5], 1).reshape(5, 2, 3)
+    return _training_spec(tf, tf.train.Saver(), {"xs:0": batch}, ["loss:0", "w:0", "v:0"])
+
+
 def case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(tf):
     """As `case_train_tensor_array_written_in_cond_in_loop` over a fed batch: elements
     of a run-time shape [batch, 3], one written before the loop, the body reading the
@@ -462,5 +487,6 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_written_at_indices_computed_in_branches,
                     case_train_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked,
+                    case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
                     case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop]

@@ -94,6 +94,7 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "tensor_arrays_written_at_indices_computed_in_branches",
                                   "tensor_array_read_after_its_write_in_nested_loop",
                                   "tensor_array_read_after_its_write_in_nested_loop_not_stacked",
+                                  "tensor_array_of_run_time_shape_read_in_loop_not_stacked",
                                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
                                   "tensor_arrays_written_at_branch_indices_in_nested_loop",
                                   "loop_gradient_penalty_training"])
