@@ -128,6 +128,16 @@ def case_loop_in_cond_reading_branch_values(rec: Recorder) -> None:
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
+def case_loop_in_cond_reading_branch_values_without_gradient(rec: Recorder) -> None:
+    """As `case_loop_in_cond_reading_branch_values`, the branch values computed with
+    ops TF gives no gradient (floor, one-hot of an arg max, a gradient stop);
+    GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_nested_cases.
+                       case_train_loop_in_cond_reading_branch_values_without_gradient,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
 def case_loop_in_three_conds_in_loop_v2(rec: Recorder) -> None:
     """A loop in a tf.cond in a tf.cond in a tf.cond in a loop body, built with TF's
     control flow v2 (functional While/If and their gradients: TF 1.x's own gradient of
@@ -221,7 +231,9 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
          case_loop_in_cond_in_nested_loop, case_loop_in_three_conds_in_loop_v2,
-         case_loop_in_cond_reading_branch_values, case_tensor_arrays_read_after_nested_loop,
+         case_loop_in_cond_reading_branch_values,
+         case_loop_in_cond_reading_branch_values_without_gradient,
+         case_tensor_arrays_read_after_nested_loop,
          case_tensor_array_read_after_unrolled_nested_loop,
          case_tensor_array_written_in_cond_in_loop,
          case_tensor_arrays_written_at_indices_computed_in_branches,

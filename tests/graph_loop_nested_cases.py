@@ -415,6 +415,31 @@ def case_train_loop_in_cond_reading_branch_values(tf):
     return _flag_both_ways(tf, fed_n=False)
 
 
+def case_train_loop_in_cond_reading_branch_values_without_gradient(tf):
+    """As `case_train_loop_in_cond_reading_branch_values`, the values the branch computes
+    for the nested loop holding ops TF gives no gradient (`tf.floor(h * 4)`, a one-hot of
+    `tf.argmax(h)`, a `tf.stop_gradient`): their values are pushed through the cond as
+    inputs of the branch's function, their gradients dropped; GradientDescent; the flag
+    fed both ways."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def body(i, h):
+        row = x[i]
+
+        def looped():
+            start = tf.tanh(h * v + row) + tf.floor(h * 4.0) * 0.05
+            scale = row * w[0] + tf.one_hot(tf.argmax(h, -1), 3) * 0.3 + \
+                tf.stop_gradient(h) * 0.2 + 0.5
+            return tf.while_loop(lambda j, g: j < i + 1, lambda j, g: (
+                j + 1, tf.tanh(tf.matmul(g, w)) * scale + start * 0.1),
+                [tf.constant(0), start])[1]
+        take = tf.logical_and(flag, tf.equal(tf.floormod(i, 2), 0))
+        return i + 1, tf.cond(take, looped, lambda: h * v + row) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 4, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
+
+
 def case_train_nested_loops_reading_resource_variables(tf):
     """Resource variables read inside a loop nested in a loop body (trip count: the outer
     counter) and inside a loop nested in that one (a fed trip count), and in the outer
@@ -459,4 +484,5 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_nested_loop,
                      case_train_loop_in_three_conds_in_loop,
                      case_train_loop_in_cond_reading_branch_values,
-                     case_train_nested_loops_reading_resource_variables]
+                     case_train_nested_loops_reading_resource_variables,
+                     case_train_loop_in_cond_reading_branch_values_without_gradient]

@@ -88,6 +88,7 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "loop_in_cond_in_nested_loop",
                                   "loop_in_three_conds_in_loop_v2",
                                   "loop_in_cond_reading_branch_values",
+                                  "loop_in_cond_reading_branch_values_without_gradient",
                                   "tensor_arrays_read_after_nested_loop",
                                   "tensor_array_read_after_unrolled_nested_loop",
                                   "tensor_array_written_in_cond_in_loop",

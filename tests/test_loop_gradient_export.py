@@ -269,6 +269,21 @@ def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_gets_a_branch_functio
     assert [n.op for n in branch.node_def] == ["Const", "Mul"]
 
 
+def test_branch_values_of_ops_without_a_gradient_are_inputs_of_the_branch_function(caplog):
+    """Floor, ArgMax/OneHot and StopGradient in the branch: their values pushed, inputs
+    of the branch's function (TF's runs:
+    case_train_loop_in_cond_reading_branch_values_without_gradient)."""
+    graph_loop_nested_cases.case_train_loop_in_cond_reading_branch_values_without_gradient(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    branch, = [f for f in gd.library.function if f.signature.name.endswith("_branch")]
+    ops = {n.op for n in branch.node_def}
+    assert not ops & {"Floor", "ArgMax", "OneHot", "StopGradient"}, ops
+    inputs = [a.name for a in branch.signature.input_arg]
+    assert {"while_cond_floor", "while_cond_one_hot", "while_cond_stopgradient"} <= \
+        set(inputs), inputs
+
+
 def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
     reason = _warned_reason(lambda: _loop_in_cond_in_loop("bessel"), caplog)
     assert "reads a value its tf.cond branch computes other than by ops TF" in reason

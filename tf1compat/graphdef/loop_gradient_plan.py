@@ -465,7 +465,7 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         if t not in plan.captures:
             plan.captures.append(t)
     stack.extend([t for t in read if t not in in_branch and t not in inner.variable_reads] +
-                 frontier)
+                 [t for t in frontier if t.op._control_flow_context not in branches])
     stack.extend(t for t in lengths if t.op._control_flow_context is not region)
     return None
 
@@ -494,8 +494,10 @@ def _branch_computation(values: List[Tensor], branch: Any, region: Any
             continue
         seen.add(t)
         context = t.op._control_flow_context
-        if context is not branch:
-            if context not in (region, None):
+        if context is not branch or t.op.type in CUT_OP_TYPES:
+            # (an op without a gradient in the branch, a stop or a rounding: its value
+            # an input of the function as the outside ones, pushed through the cond)
+            if context not in (region, None, branch):
                 return None
             frontier.append(t)
             continue
