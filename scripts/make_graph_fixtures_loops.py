@@ -128,6 +128,16 @@ def case_loop_in_cond_reading_branch_values(rec: Recorder) -> None:
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
+def case_loop_in_cond_reading_branch_values_without_gradient(rec: Recorder) -> None:
+    """As `case_loop_in_cond_reading_branch_values`, the branch values computed with
+    ops TF gives no gradient (floor, one-hot of an arg max, a gradient stop);
+    GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_nested_cases.
+                       case_train_loop_in_cond_reading_branch_values_without_gradient,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
 def case_loop_in_three_conds_in_loop_v2(rec: Recorder) -> None:
     """A loop in a tf.cond in a tf.cond in a tf.cond in a loop body, built with TF's
     control flow v2 (functional While/If and their gradients: TF 1.x's own gradient of
@@ -184,6 +194,23 @@ def case_tensor_array_read_after_its_write_in_nested_loop(rec: Recorder) -> None
                 case_train_tensor_array_read_after_its_write_in_nested_loop)
 
 
+def case_tensor_array_read_after_its_write_in_nested_loop_not_stacked(rec: Recorder
+                                                                       ) -> None:
+    """Arrays a loop of a fed trip count in a loop body writes and reads in its body
+    after the write, not stacked after it (one of the fed size, one of a constant size
+    written at `2 * j` and read(2) after it); Momentum from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked)
+
+
+def case_tensor_array_of_run_time_shape_read_in_loop_not_stacked(rec: Recorder) -> None:
+    """An array of elements of a fed batch's run-time shape a loop writes and reads in
+    its body after the write, not stacked after it (read(2) only); GradientDescent from
+    the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked)
+
+
 def case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(rec: Recorder) -> None:
     """An array of elements of a fed batch's run-time shape, written before a loop and
     in a tf.cond of its body, read in the body, stacked and read after it;
@@ -204,11 +231,15 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
          case_loop_in_cond_in_nested_loop, case_loop_in_three_conds_in_loop_v2,
-         case_loop_in_cond_reading_branch_values, case_tensor_arrays_read_after_nested_loop,
+         case_loop_in_cond_reading_branch_values,
+         case_loop_in_cond_reading_branch_values_without_gradient,
+         case_tensor_arrays_read_after_nested_loop,
          case_tensor_array_read_after_unrolled_nested_loop,
          case_tensor_array_written_in_cond_in_loop,
          case_tensor_arrays_written_at_indices_computed_in_branches,
          case_tensor_array_read_after_its_write_in_nested_loop,
+         case_tensor_array_read_after_its_write_in_nested_loop_not_stacked,
+         case_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
          case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
          case_tensor_arrays_written_at_branch_indices_in_nested_loop]
 

@@ -14,7 +14,9 @@ element the Select of it and zeros, `..._written_at_indices_computed_in_branches
 indices pushed through the cond's Merge; `..._written_in_cond_in_nested_loop`: both in a
 nested loop of a run-time trip count, `..._at_branch_indices_in_nested_loop` with indices
 computed in the branches); `..._read_after_its_write_in_nested_loop`: an array a
-nested loop reads in its body after writing it, stacked after it).
+nested loop reads in its body after writing it, stacked after it, `..._not_stacked`:
+not stacked after it, of a fixed size); `..._of_run_time_shape_read_in_loop_not_stacked`:
+a top-level loop's array of a run-time shape read in its body, not stacked after it).
 """
 
 from __future__ import annotations
@@ -397,6 +399,62 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
                           ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked(tf):
+    """As `case_train_tensor_array_read_after_its_write_in_nested_loop`, the array (of
+    the fed size `n`) not read after the inner loop: only the inner loop's state goes on;
+    a second array of a constant size (8) written at `2 * j` and read back at `2 * j`
+    and at the previous iteration's index, read after the inner loop by read(2) only;
+    Momentum. The nested
+    backward loop's gradients of all the arrays' elements start from zeros of their
+    sizes (the outer loop pushes or captures them)."""
+    x = tf.placeholder(tf.float32, [4, 3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
+
+    def body(i, h):
+        rows = tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[1, 3])
+        wide = tf.TensorArray(tf.float32, 8, clear_after_read=False, element_shape=[1, 3])
+
+        def inner(j, g, rows, wide):
+            g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+            rows = rows.write(j, g * v + 0.1)
+            g = g * rows.read(j) + rows.read(tf.maximum(j - 1, 0)) * 0.5
+            wide = wide.write(2 * j, g * 0.5 - h * 0.2)
+            g = g + wide.read(2 * j) * wide.read(2 * tf.maximum(j - 1, 0)) * 0.3
+            return j + 1, g, rows, wide
+        _, g, _, wide = tf.while_loop(lambda j, *_: j < n, inner,
+                                      [tf.constant(0), h, rows, wide])
+        return i + 1, g + wide.read(2) * 0.2
+
+    _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
+    return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
+                          ["loss:0", "w:0", "v:0"])
+
+
+def case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked(tf):
+    """A loop over a fed batch's rows of a run-time batch size writing elements of a
+    run-time shape [batch, 3] and reading, after the write, the element just written
+    and the previous one; the array not stacked after the loop (read(2) only);
+    GradientDescent. The backward loop's gradients of all elements start from zeros
+    of the array's elements gathered after the loop (their shape known at run time)."""
+    xs = tf.placeholder(tf.float32, [5, None, 3], name="xs")
+    w, v = _weights(tf, 0.5, [0.3, -0.4, 0.2])
+    ta = tf.TensorArray(tf.float32, 5, clear_after_read=False)
+
+    def body(i, h, ta):
+        ta = ta.write(i, tf.tanh(tf.matmul(h, w) + xs[i] * v))
+        h = h * 0.5 + ta.read(i) * ta.read(tf.maximum(i - 1, 0)) + ta.read(i) * v
+        return i + 1, h, ta
+
+    _, h, ta = tf.while_loop(lambda i, *_: i < 5, body, [tf.constant(0), xs[0] * 0.1, ta])
+    loss = tf.identity(tf.reduce_sum(tf.square(h - 0.1)) + tf.reduce_sum(ta.read(2) * v),
+                       name="loss")
+    tf.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    batch = np.concatenate([ROWS, ROWS[::-1] * 0.5], 1).reshape(5, 2, 3)
+    return _training_spec(tf, tf.train.Saver(), {"xs:0": batch}, ["loss:0", "w:0", "v:0"])
+
+
 def case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(tf):
     """As `case_train_tensor_array_written_in_cond_in_loop` over a fed batch: elements
     of a run-time shape [batch, 3], one written before the loop, the body reading the
@@ -428,5 +486,7 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_conds_writing_in_one_branch,
                     case_train_tensor_arrays_written_at_indices_computed_in_branches,
                     case_train_tensor_array_read_after_its_write_in_nested_loop,
+                    case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked,
+                    case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
                     case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop]

@@ -392,11 +392,11 @@ def case_train_loop_in_three_conds_in_loop(tf):
     return spec
 
 
-def case_train_loop_in_cond_reading_branch_values(tf):
+def _train_loop_in_cond_reading_branch_values(tf, more_start=None, more_scale=None):
     """An outer loop whose body runs, in a tf.cond (a fed flag and the counter's
     parity), a loop of a run-time trip count starting from and capturing values the
-    branch computes (`tanh(h * v + row)`, `row * w[0] + 0.5`); GradientDescent; the
-    flag fed both ways."""
+    branch computes (`tanh(h * v + row)`, `row * w[0] + 0.5`, plus `more_start(h)` and
+    `more_scale(h)` unless None); GradientDescent; the flag fed both ways."""
     x, flag, w, v = _fed_and_weights(tf, "flag")
 
     def body(i, h):
@@ -404,7 +404,9 @@ def case_train_loop_in_cond_reading_branch_values(tf):
 
         def looped():
             start = tf.tanh(h * v + row)
-            scale = row * w[0] + 0.5
+            start = start if more_start is None else start + more_start(h)
+            scale = row * w[0]
+            scale = (scale if more_scale is None else scale + more_scale(h)) + 0.5
             return tf.while_loop(lambda j, g: j < i + 1, lambda j, g: (
                 j + 1, tf.tanh(tf.matmul(g, w)) * scale + start * 0.1),
                 [tf.constant(0), start])[1]
@@ -413,6 +415,22 @@ def case_train_loop_in_cond_reading_branch_values(tf):
 
     _train_outer_loop(tf, body, 4, 0.2)
     return _flag_both_ways(tf, fed_n=False)
+
+
+def case_train_loop_in_cond_reading_branch_values(tf):
+    """A loop in a tf.cond in a loop body starting from and capturing values the branch
+    computes (`_train_loop_in_cond_reading_branch_values`)."""
+    return _train_loop_in_cond_reading_branch_values(tf)
+
+
+def case_train_loop_in_cond_reading_branch_values_without_gradient(tf):
+    """As `case_train_loop_in_cond_reading_branch_values`, the values the branch computes
+    for the nested loop holding ops TF gives no gradient (`tf.floor(h * 4)`, a one-hot of
+    `tf.argmax(h)`, a `tf.stop_gradient`): their values are pushed through the cond as
+    inputs of the branch's function, their gradients dropped."""
+    return _train_loop_in_cond_reading_branch_values(
+        tf, lambda h: tf.floor(h * 4.0) * 0.05,
+        lambda h: tf.one_hot(tf.argmax(h, -1), 3) * 0.3 + tf.stop_gradient(h) * 0.2)
 
 
 def case_train_nested_loops_reading_resource_variables(tf):
@@ -459,4 +477,5 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_nested_loop,
                      case_train_loop_in_three_conds_in_loop,
                      case_train_loop_in_cond_reading_branch_values,
-                     case_train_nested_loops_reading_resource_variables]
+                     case_train_nested_loops_reading_resource_variables,
+                     case_train_loop_in_cond_reading_branch_values_without_gradient]

@@ -215,6 +215,36 @@ def case_train_unet_run_time_deconv(tf):
                            "w5:0"])
 
 
+def case_train_conv_transpose_explicit_run_time_kernel(tf):
+    """Two transposed convolutions over images of any size and channels, of EXPLICIT
+    paddings larger before than after (`[[0, 0], [2, 0], [1, 1], [0, 0]]`, stride 1x3;
+    `[[0, 0], [1, 0], [2, 1], [0, 0]]`, stride 2) to output shapes computed from
+    tf.shape: the first kernel reshaped from a flat variable to `[3, 3, 2, c]` of the
+    input's run-time channels `c`, the second passed through tf.placeholder_with_default
+    of an unknown shape; Momentum."""
+    x = tf.placeholder(tf.float32, [None, None, None, None], name="x")
+    w1 = tf.get_variable("w1", initializer=np.sin(np.arange(54, dtype=np.float32) * 0.37)
+                         * 0.4)
+    w2 = tf.get_variable("w2", initializer=np.cos(np.arange(18, dtype=np.float32) * 0.53)
+                         .reshape(3, 3, 1, 2) * 0.5)
+    dims = tf.shape(x)
+    kernel1 = tf.reshape(w1, tf.stack([3, 3, 2, dims[3]]))
+    up = tf.tanh(tf.nn.conv2d_transpose(
+        x, kernel1, tf.stack([dims[0], dims[1], dims[2] * 3 - 2, 2]), [1, 1, 3, 1],
+        [[0, 0], [2, 0], [1, 1], [0, 0]]))
+    near = tf.shape(up)
+    y = tf.nn.conv2d_transpose(
+        up, tf.placeholder_with_default(w2, None),
+        tf.stack([near[0], near[1] * 2 + 1, near[2] * 2 - 1, 1]), [1, 2, 2, 1],
+        [[0, 0], [1, 0], [2, 1], [0, 0]])
+    loss = tf.reduce_mean(tf.square(tf.sin(y) - 0.3), name="loss")
+    tf.train.MomentumOptimizer(0.3, 0.9).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    images = np.cos(np.arange(2 * 5 * 4 * 3, dtype=np.float32) * 0.7).reshape(2, 5, 4, 3)
+    return _training_spec(tf, tf.train.Saver(), {"x:0": images}, ["loss:0", "w1:0", "w2:0"])
+
+
 NN_TRAINING_CASES = [case_train_dcgan_conv_transpose, case_train_attention_key_masks,
                      case_train_while_loop_body_ops, case_train_cond_cuts_into_matmul,
-                     case_train_unet_run_time_deconv]
+                     case_train_unet_run_time_deconv,
+                     case_train_conv_transpose_explicit_run_time_kernel]

@@ -131,6 +131,42 @@ def test_transposed_convolution_of_run_time_sizes(data_format, padding, strides,
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("padding,strides,size,kernel_seen,x_seen", [
+    ([[0, 0], [1, 2], [0, 1], [0, 0]], [2, 2], [(2, -1), (2, 1)], [3, 3, 2, 3],
+     [None, None, None, 3]),
+    ([[0, 0], [2, 0], [1, 1], [0, 0]], [1, 3], [(1, 0), (3, -2)], [3, 3, 2, 3],
+     [None, None, None, 3]),
+    ("SAME", [2, 2], [(2, 0), (2, -1)], None, [None, 5, 4, 3]),
+    ("VALID", [2, 1], [(2, 2), (1, 2)], [3, 3, None, None], [None, 5, 4, 3]),
+    ("SAME", [2, 3], [(2, -1), (3, 0)], [3, 3, 2, 3], [None, 5, 4, None]),
+    ([[0, 0], [1, 0], [2, 1], [0, 0]], [2, 2], [(2, 1), (2, -1)], None,
+     [None, None, None, None])],
+    ids=["explicit_run_time_sizes", "explicit_stride_1_3", "kernel_unknown",
+         "kernel_channels_unknown", "gradient_channels_unknown", "explicit_all_unknown"])
+def test_transposed_convolution_of_run_time_kernel_and_channels(padding, strides, size,
+                                                                kernel_seen, x_seen):
+    """EXPLICIT padding of run-time sizes, and a kernel's sizes or the gradient's channels
+    known at run time only (the kernel passed through tf.placeholder_with_default of a
+    partial shape): the sizes read from tf.shape in the forward function (each spatial
+    output size `a * size + b` of the input's)."""
+    def build():
+        x = tf.placeholder(tf.float32, x_seen, name="x")
+        kernel = _kernel([3, 3, 2, 3])
+        seen = tf.placeholder_with_default(kernel, kernel_seen)
+        dims = tf.shape(x)
+        spatial = [dims[1 + k] * a + b for k, (a, b) in enumerate(size)] \
+            if None in x_seen[1:3] else [(5, 4)[k] * a + b for k, (a, b) in enumerate(size)]
+        y = tf.nn.conv2d_transpose(x, seen, tf.stack([dims[0]] + spatial + [2]),
+                                   [1] + strides + [1], padding)
+        loss = tf.reduce_sum(tf.sin(y) * tf.cos(y * 0.3 + 0.2))
+        return tf.gradients(loss, [kernel, x])
+    here, back, gd = _gradients_here_and_from_the_file(build, {"x:0": IMAGES})
+    assert "Conv2DBackpropInput" not in {n.op for f in gd.library.function
+                                         for n in f.node_def}
+    for a, b in zip(here, back):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("resize", [
     lambda x: tf.image.resize_bilinear(x, [9, 7]),
     lambda x: tf.image.resize_bilinear(x, [3, 8], align_corners=True),

@@ -95,6 +95,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_arrays_read_after_conds_writing_in_one_branch",
                   "tensor_arrays_written_at_indices_computed_in_branches",
                   "tensor_array_read_after_its_write_in_nested_loop",
+                  "tensor_array_read_after_its_write_in_nested_loop_not_stacked",
+                  "tensor_array_of_run_time_shape_read_in_loop_not_stacked",
                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
                   "tensor_arrays_written_at_branch_indices_in_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
@@ -265,6 +267,21 @@ def test_a_loop_in_a_cond_in_a_loop_reading_a_branch_value_gets_a_branch_functio
     assert len(grads) == 1 and grads[0].op == "SymbolicGradient"
     branch, = [f for f in gd.library.function if f.signature.name.endswith("_branch")]
     assert [n.op for n in branch.node_def] == ["Const", "Mul"]
+
+
+def test_branch_values_of_ops_without_a_gradient_are_inputs_of_the_branch_function(caplog):
+    """Floor, ArgMax/OneHot and StopGradient in the branch: their values pushed, inputs
+    of the branch's function (TF's runs:
+    case_train_loop_in_cond_reading_branch_values_without_gradient)."""
+    graph_loop_nested_cases.case_train_loop_in_cond_reading_branch_values_without_gradient(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    branch, = [f for f in gd.library.function if f.signature.name.endswith("_branch")]
+    ops = {n.op for n in branch.node_def}
+    assert not ops & {"Floor", "ArgMax", "OneHot", "StopGradient"}, ops
+    inputs = [a.name for a in branch.signature.input_arg]
+    assert {"while_cond_floor", "while_cond_one_hot", "while_cond_stopgradient"} <= \
+        set(inputs), inputs
 
 
 def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
@@ -579,35 +596,36 @@ def test_an_element_read_from_an_array_filled_otherwise_keeps_tf1compat_form(cap
         _warned_reason(build, caplog)
 
 
-@pytest.mark.parametrize("nested", [True, False], ids=["nested", "run_time_shape"])
-def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(nested,
+@pytest.mark.parametrize("dynamic", [True, False], ids=["dynamic_size", "run_time_shape"])
+def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(dynamic,
                                                                                  caplog):
-    """The backward loop's zeros for the gradients of all elements of an array read in
-    the body after a write come from its stack()'s gradient where the loop is nested or
-    the elements' shape is known only at run time: read otherwise after it (read(1)),
-    warned, naming why."""
+    """A nested loop's backward loop's zeros for the gradients of all elements of an
+    array read in its body after a write come from its stack()'s gradient where the
+    array has a dynamic size or elements of a shape known only at run time: read
+    otherwise after it (read(1)), warned, naming why. (A nested loop's array of a fixed
+    size and static elements: zeros of its size, `case_train_tensor_array_read_after_
+    its_write_in_nested_loop_not_stacked`; a top-level loop's of a run-time shape: zeros
+    of its elements gathered after it, `..._of_run_time_shape_read_in_loop_not_stacked`.)"""
     def build():
-        x = tf.placeholder(tf.float32, [None, 3] if not nested else [2, 3], name="x")
+        x = tf.placeholder(tf.float32, [2, 3] if dynamic else [None, 3], name="x")
         n = tf.placeholder(tf.int32, [], name="n")
         w = tf.get_variable("w", [3])
 
         def loop(start):
-            ta = tf.TensorArray(tf.float32, 4, clear_after_read=False)
+            ta = tf.TensorArray(tf.float32, 0 if dynamic else 4, dynamic_size=dynamic,
+                                clear_after_read=False)
 
             def body(j, g, ta):
                 ta = ta.write(j, g * w)
                 return j + 1, g + ta.read(tf.maximum(j - 1, 0)), ta
             _, g, ta = tf.while_loop(lambda j, *_: j < n, body, [tf.constant(0), start, ta])
             return g + ta.read(1)
-        if nested:
-            h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, loop(h)),
-                              [tf.constant(0), x])[1]
-        else:
-            h = loop(x)
+        h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, loop(h)),
+                          [tf.constant(0), x])[1]
         tf.gradients(tf.reduce_sum(h), [w])
     reason = _warned_reason(build, caplog)
-    assert ("not stacked after it" if nested else "compatible shapes stacked after the loop") \
-        in reason, reason
+    assert "not stacked after it, of a dynamic size or elements of a shape unknown" in \
+        reason, reason
 
 
 def _loop_hessians():

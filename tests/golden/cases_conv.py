@@ -151,6 +151,24 @@ def case_conv2d_transpose(tf):
     return {"values": _run(tf, outs, {x: xv}), "tensors": _desc(outs), "ops": _ops(tf)}
 
 
+@tolerance(1e-4, 1e-4)
+def case_backprop_input_explicit_larger_before(tf):
+    """Input gradients of EXPLICIT paddings larger before than after (torch's padding
+    crops both ends alike: the axis computed whole and sliced), plain and depthwise."""
+    dy = tf.constant(_x([2, 5, 4, 6], 2))
+    w = tf.constant(_x([3, 3, 3, 6], 3))
+    dw = tf.constant(_x([3, 3, 3, 2], 4))
+    outs = {
+        "conv_s1_3": tf.nn.conv2d_backprop_input([2, 5, 10, 3], w, dy, [1, 1, 3, 1],
+                                                 [[0, 0], [2, 0], [1, 1], [0, 0]]),
+        "conv_s2": tf.nn.conv2d_backprop_input([2, 11, 7, 3], w, dy, [1, 2, 2, 1],
+                                               [[0, 0], [1, 0], [2, 1], [0, 0]]),
+        "depthwise_s2": tf.nn.depthwise_conv2d_native_backprop_input(
+            [2, 9, 7, 3], dw, dy, [1, 2, 2, 1], [[0, 0], [2, 0], [1, 1], [0, 0]]),
+    }
+    return {"values": _run(tf, outs), "tensors": _desc(outs)}
+
+
 def case_conv2d_transpose_shapes_and_errors(tf):
     x = tf.placeholder(tf.float32, [4, 5, 5, 3])
     xu = tf.placeholder(tf.float32, [None, 5, 5, 3])

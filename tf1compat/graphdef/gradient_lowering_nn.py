@@ -116,18 +116,25 @@ def _valid_conv(b: NodeBuilder, x: str, kernel: str, dtype: D.DType) -> str:
 def _conv_transpose_run_time(op: Operation, names: List[str], b: NodeBuilder
                              ) -> List[Optional[str]]:
     # A transposed convolution of spatial sizes known at run time only (tf_unet's
-    # deconv2d: the output shape a tf.stack of tf.shape pieces): along each spatial
-    # axis the gradient spread by s - 1 zeros concatenated after each entry and k - 1
-    # zeros on both sides, a stride-1 VALID Conv2D with the flipped kernel (the full
-    # transposed convolution), then the output sliced from TF's padding before,
-    # computed from the sizes at run time.
+    # deconv2d: the output shape a tf.stack of tf.shape pieces), or of a kernel or
+    # gradient channels known at run time only: along each spatial axis the gradient
+    # spread by s - 1 zeros concatenated after each entry and k - 1 zeros on both
+    # sides, a stride-1 VALID Conv2D with the flipped kernel (the full transposed
+    # convolution), then the output sliced from TF's padding before (EXPLICIT: the
+    # attr's; SAME: computed from the sizes at run time). Sizes unknown when the graph
+    # is written are read from the values' shapes.
     dtype, i32 = op.outputs[0].dtype.base_dtype, D.int32
     nchw = _text(op.attrs.get("data_format", "NHWC")) == "NCHW"
-    kernel_dims = op.inputs[1].shape.as_list()
-    channels = kernel_dims[3]
+    kernel_shape = op.inputs[1].shape
+    static_kernel = kernel_shape.as_list() if kernel_shape.ndims == 4 else [None] * 4
 
-    def ints(op_type: str, inputs: List[str]) -> str:
-        return b.add(op_type, inputs, {"T": i32})
+    def ints(op_type: str, inputs: List[object]) -> object:
+        if all(isinstance(v, int) for v in inputs):     # both known: folded here
+            left, right = inputs
+            return {"Mul": left * right, "AddV2": left + right, "Sub": left - right,
+                    "Maximum": max(left, right)}[op_type]
+        return b.add(op_type, [v if isinstance(v, str) else b.const(v, i32)
+                               for v in inputs], {"T": i32})
 
     def entry(vector: str, k: int) -> str:
         return b.add("StridedSlice", [vector, b.const([k], i32), b.const([k + 1], i32),
@@ -145,35 +152,48 @@ def _conv_transpose_run_time(op: Operation, names: List[str], b: NodeBuilder
 
     def zeros(dims: List[object]) -> str:
         return b.add("Fill", [packed(dims), zero], {"T": dtype, "index_type": i32})
+    kernel_of_run_time = None in static_kernel
+    kernel_dims: List[object] = list(static_kernel)
+    if kernel_of_run_time:
+        kernel_sizes = b.add("Shape", [names[1]], {"T": dtype, "out_type": i32})
+        kernel_dims = [entry(kernel_sizes, k) if v is None else v
+                       for k, v in enumerate(static_kernel)]
     x = _channels_last(b, names[2], dtype, nchw)
     shape = b.add("Shape", [x], {"T": dtype, "out_type": i32})
+    # (The gradient's channels are the kernel's last axis: the kernel's, or the
+    # gradient's own where neither is known when the graph is written.)
+    channels = kernel_dims[3] if isinstance(kernel_dims[3], int) else entry(shape, 3)
     dims: List[object] = [entry(shape, 0), entry(shape, 1), entry(shape, 2), channels]
     zero = b.const(0, dtype)
     sizes_in = dims[1:3]
-    for axis, (kernel, stride) in enumerate(zip(kernel_dims[:2], _spatial(op, "strides")),
-                                            start=1):
+    strides = _spatial(op, "strides")
+    for axis, (kernel, stride) in enumerate(zip(kernel_dims[:2], strides), start=1):
         if stride > 1:
             spread = b.add("ExpandDims", [x, b.const(axis + 1, i32)],
                            {"T": dtype, "Tdim": i32})
             gaps = zeros(dims[:axis + 1] + [stride - 1] + dims[axis + 1:])
-            dims[axis] = ints("Mul", [dims[axis], b.const(stride, i32)])
+            dims[axis] = ints("Mul", [dims[axis], stride])
             x = b.add("Reshape", [concat([spread, gaps], axis + 1), packed(dims)],
                       {"T": dtype, "Tshape": i32})
-        if kernel > 1:
-            edge = zeros(dims[:axis] + [kernel - 1] + dims[axis + 1:])
+        if not isinstance(kernel, int) or kernel > 1:
+            edge = zeros(dims[:axis] + [ints("Sub", [kernel, 1])] + dims[axis + 1:])
             x = concat([edge, x, edge], axis)
-            dims[axis] = ints("AddV2", [dims[axis], b.const(2 * kernel - 2, i32)])
+            dims[axis] = ints("AddV2", [dims[axis], ints("Sub", [ints("Mul", [kernel, 2]),
+                                                                  2])])
     full = _valid_conv(b, x, _flipped_kernel(b, names[1], dtype), dtype)
     sizes_out = [entry(names[0], k) for k in ((2, 3) if nchw else (1, 2))]
     before: List[object] = [0, 0, 0, 0]
-    if _text(op.attrs["padding"]) == "SAME":
-        for axis, (kernel, stride) in enumerate(zip(kernel_dims[:2],
-                                                    _spatial(op, "strides"))):
+    padding = _text(op.attrs["padding"])
+    if padding == "EXPLICIT":
+        explicit = [int(v) for v in op.attrs["explicit_paddings"]]
+        first = 2 if nchw else 1
+        before[1:3] = [explicit[2 * (first + axis)] for axis in range(2)]
+    elif padding == "SAME":
+        for axis, (kernel, stride) in enumerate(zip(kernel_dims[:2], strides)):
             # max((size_in - 1) * s + k - size_out, 0) // 2 (halved in float32: TF has
             # no function gradient for FloorDiv)
             total = ints("Maximum", [ints("Sub", [ints("AddV2", [ints("Mul", [
-                ints("Sub", [sizes_in[axis], b.const(1, i32)]), b.const(stride, i32)]),
-                b.const(kernel, i32)]), sizes_out[axis]]), b.const(0, i32)])
+                ints("Sub", [sizes_in[axis], 1]), stride]), kernel]), sizes_out[axis]]), 0])
             half = b.add("Mul", [b.add("Cast", [total], {"SrcT": i32, "DstT": D.float32,
                                                         "Truncate": False}),
                                  b.const(0.5, D.float32)], {"T": D.float32})
@@ -211,18 +231,17 @@ def _conv_transpose(op: Operation, names: List[str], b: NodeBuilder) -> List[Opt
 
 
 def _run_time_sizes(op: Operation) -> bool:
-    """Whether Conv2DBackpropInput `op` has spatial sizes known at run time only that
-    `_conv_transpose_run_time` writes: SAME or VALID, a static kernel, the gradient's
-    channels static."""
+    """Whether Conv2DBackpropInput `op` has sizes known at run time only (spatial
+    sizes, kernel sizes, the gradient's channels) that `_conv_transpose_run_time`
+    writes: of a rank-4 gradient and output, a kernel of rank 4 where known."""
     dy_shape, out_shape, kernel = op.inputs[2].shape, op.outputs[0].shape, op.inputs[1].shape
-    if dy_shape.ndims != 4 or out_shape.ndims != 4 or not kernel.is_fully_defined():
+    if dy_shape.ndims != 4 or out_shape.ndims != 4 or kernel.ndims not in (None, 4):
         return False
     nchw = _text(op.attrs.get("data_format", "NHWC")) == "NCHW"
     dy_dims, out_dims = dy_shape.as_list(), out_shape.as_list()
     spatial = (lambda dims: dims[2:]) if nchw else (lambda dims: dims[1:3])
-    return None in spatial(dy_dims) + spatial(out_dims) and \
-        _text(op.attrs["padding"]) in ("SAME", "VALID") and \
-        dy_dims[1 if nchw else 3] is not None
+    return None in spatial(dy_dims) + spatial(out_dims) or not kernel.is_fully_defined() \
+        or dy_dims[1 if nchw else 3] is None
 
 
 def _conv_transpose_why_not(op: Operation) -> Optional[str]:
@@ -231,11 +250,9 @@ def _conv_transpose_why_not(op: Operation) -> Optional[str]:
         return "Conv2DBackpropInput with dilations"
     if _run_time_sizes(op):
         return None
-    if not op.inputs[1].shape.is_fully_defined() or dy_shape.ndims != 4 or \
-            out_shape.ndims != 4 or None in dy_shape.as_list()[1:] or \
-            None in out_shape.as_list()[1:]:
-        return ("Conv2DBackpropInput with a kernel, gradient or output shape (but the "
-                "batch) unknown when the graph is written")
+    if dy_shape.ndims != 4 or out_shape.ndims != 4 or op.inputs[1].shape.ndims != 4:
+        return ("Conv2DBackpropInput with a kernel, gradient or output rank unknown when "
+                "the graph is written")
     return None
 
 

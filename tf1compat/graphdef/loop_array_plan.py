@@ -386,19 +386,20 @@ def _plan_own_read(plan: LoopPlan, read: Operation, k: int) -> Optional[str]:
     start = _array_start(plan, k)
     entering = [w for w, (j, _) in plan.entering.items() if j == k]
     # (elements of a run-time shape: the backward loop's zeros for them are those of
-    # the gradient of the array's stack() after the loop)
+    # the gradient of the array's stack() after the loop, or of its elements gathered
+    # after it)
     static = all(w.inputs[2].shape.is_fully_defined() and
                  w.inputs[2].shape.as_list() == chain[0].inputs[2].shape.as_list()
                  for w in chain + entering) if chain else False
     if not chain or start.type != "TensorArrayV3" or \
             outside(read.inputs[0]) is not start.outputs[0] or \
             start._control_flow_context is not op._control_flow_context or \
-            not static and (stack_after(plan, chain) is None or not all(
+            not static and not all(
                 w.inputs[2].shape.is_compatible_with(chain[0].inputs[2].shape)
-                for w in chain + entering)):
+                for w in chain + entering):
         return (f"loop {op.name} reads a TensorArray it writes other than one it fills "
-                "from empty (or from elements written just before it) with elements of one "
-                "static shape, or of compatible shapes stacked after the loop")
+                "from empty (or from elements written just before it) with elements of "
+                "compatible shapes")
     plan.own_reads[read] = k
     plan.own_arrays[k] = (start.outputs[0], chain)
     return None

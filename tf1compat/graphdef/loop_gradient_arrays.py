@@ -6,7 +6,7 @@ the gradients of the elements an array held when it entered the loop."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
@@ -175,9 +175,36 @@ class ArrayGradients:
                          ) -> str:
         """Zeros for the gradients of all elements of the array `handle` (its flow
         after the loop `flow`, elements like `element`, of a static shape)."""
-        pivots = [self.pivot] if self.pivot else []
         size = self._node(base + "own/size", "TensorArraySizeV3",
                           [self._name(handle), self._name(flow)], {}, [_SCALAR])
+        return self._sized_zeros(base, size, element, [self.pivot] if self.pivot else [])
+
+    def _gathered_zeros(self, base: str, handle: Tensor, flow: Tensor, element: Tensor
+                        ) -> str:
+        """Zeros for the gradients of all elements of the array `handle` (its flow after
+        the loop `flow`, elements like `element`, of a shape known at run time): of its
+        elements gathered after the loop."""
+        pivots = [self.pivot] if self.pivot else []
+        handle_name, flow_name = self._name(handle), self._name(flow)
+        size = self._node(base + "own/size", "TensorArraySizeV3", [handle_name, flow_name],
+                          {}, [_SCALAR])
+        indices = self._node(base + "own/range", "Range", [
+            self._const(base + "own/start", 0, D.int32, pivots), size,
+            self._const(base + "own/delta", 1, D.int32, pivots)], {"Tidx": D.int32},
+            [TensorShape([None])])
+        dtype = element.dtype.base_dtype
+        elements = self._node(base + "own/gather", "TensorArrayGatherV3",
+                              [handle_name, indices, flow_name],
+                              {"dtype": dtype, "element_shape": TensorShape(None)},
+                              [TensorShape(None)])
+        return self._node(base + "own/zeros", "ZerosLike", [elements], {"T": dtype},
+                          [TensorShape(None)])
+
+    def _sized_zeros(self, base: str, size: str, element: Tensor,
+                     pivots: Optional[List[str]] = None) -> str:
+        """Zeros [size, element's static shape] of `element`'s type; their constants
+        wait for `pivots` (by default `size`, a value of the frame they are made in)."""
+        pivots = [size.split(":")[0]] if pivots is None else pivots
         count = self._node(base + "own/count", "Reshape",
                            [size, self._const(base + "own/one", [1], D.int32, pivots)],
                            {"T": D.int32, "Tshape": D.int32}, [TensorShape([1])])

@@ -417,11 +417,22 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         for k, (handle, chain) in plan.own_arrays.items():
             # (a nested loop's, or one of elements of a run-time shape: the zeros of its
             # stack()'s gradient, of its size and shape; the outer frame's)
-            if nest or not chain[0].inputs[2].shape.is_fully_defined():
+            stack = stack_after(plan, chain)
+            if nest and stack is None:
+                # (a nested loop's array not stacked after it: of its size input, which
+                # the outer backward loop pops or captures)
+                inits.append(self._sized_zeros(base, nest.value(handle.op.inputs[0]),
+                                               chain[0].inputs[2]))
+            elif stack is not None and (nest or not chain[0].inputs[2].shape.is_fully_defined()):
                 stacked = output_grads[len(floats) + plan.readers_outputs.index(
-                    stack_after(plan, chain).outputs[0])]
+                    stack.outputs[0])]
                 inits.append(self._node(base + "own/zeros", "ZerosLike", [stacked], {
                     "T": chain[0].inputs[2].dtype.base_dtype}, [TensorShape(None)]))
+            elif not chain[0].inputs[2].shape.is_fully_defined():
+                # (elements of a run-time shape not stacked after the loop: zeros of them
+                # all, gathered after it)
+                inits.append(self._gathered_zeros(base, handle, plan.op.outputs[k],
+                                                  chain[0].inputs[2]))
             else:
                 inits.append(self._own_array_zeros(base, handle, plan.op.outputs[k],
                                                    chain[0].inputs[2]))

@@ -134,8 +134,8 @@ class NestedLoopGradients:
             [t.dtype.base_dtype for t, _ in inside], [t.shape for t in frontier])
         found = [(t, g) for t, g in targets if t.op._control_flow_context is not branch]
         for j, t in enumerate(frontier):
-            if not t.dtype.base_dtype.is_floating:
-                continue
+            if not t.dtype.base_dtype.is_floating or t.op._control_flow_context is branch:
+                continue        # (a value of an op without a gradient in the branch)
             if t.op._control_flow_context is None:      # a top-level capture
                 parts[t].append(f"{grad}:{j}")
             else:

@@ -414,10 +414,14 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
         plan.branch_values[inner] = (branches[0],) + computed
-    if any(stack_after(inner, chain) is None for _, chain in inner.own_arrays.values()):
+    sized = [handle.op.inputs[0] for handle, chain in inner.own_arrays.values()
+             if stack_after(inner, chain) is None]
+    if any(not _sized(handle, chain) for handle, chain in inner.own_arrays.values()
+           if stack_after(inner, chain) is None):
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
-                "write and not stacked after it (its nested backward loop takes the "
-                "array's size from the stack()'s gradient)")
+                "write, not stacked after it, of a dynamic size or elements of a shape "
+                "unknown when the graph is written (its nested backward loop takes the "
+                "array's size from its size input or the stack()'s gradient)")
     if any(t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
            and t not in inner.variable_reads.values() for t in nested.inputs):
         return (f"the nested loop {nested.name} takes a resource other than a TensorArray "
@@ -437,7 +441,9 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
             plan.extras.append(write.inputs[1])     # its run-time index: pushed
     # (all its floating outputs: the function's gradient gives each one's part)
     plan.inner_outputs.extend(t for t in inner.sources if t not in plan.inner_outputs)
-    lengths = [split.inputs[2] for split in inner.splits.values()]
+    # (the sizes of the arrays it reads after writes and that are not stacked after it:
+    # their gradients' zeros)
+    lengths = [split.inputs[2] for split in inner.splits.values()] + sized
     # what the nested backward loop reads of the readers after it: the indices of a
     # read() or gather() other than a stack(), the lengths of the concat()ed elements
     lengths += [r.outputs[1] if r.type == "TensorArrayConcatV3" else r.inputs[1]
@@ -459,9 +465,17 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         if t not in plan.captures:
             plan.captures.append(t)
     stack.extend([t for t in read if t not in in_branch and t not in inner.variable_reads] +
-                 frontier)
+                 [t for t in frontier if t.op._control_flow_context not in branches])
     stack.extend(t for t in lengths if t.op._control_flow_context is not region)
     return None
+
+
+def _sized(handle: Tensor, chain: List[Operation]) -> bool:
+    """Whether the array `handle` (written by `chain`) has a fixed size (its size input)
+    and elements of one static shape: its gradients' zeros need no stack() after it."""
+    shape = chain[0].inputs[2].shape
+    return not handle.op.attrs.get("dynamic_size") and shape.is_fully_defined() and all(
+        w.inputs[2].shape.as_list() == shape.as_list() for w in chain)
 
 
 def _branch_computation(values: List[Tensor], branch: Any, region: Any
@@ -480,8 +494,10 @@ def _branch_computation(values: List[Tensor], branch: Any, region: Any
             continue
         seen.add(t)
         context = t.op._control_flow_context
-        if context is not branch:
-            if context not in (region, None):
+        if context is not branch or t.op.type in CUT_OP_TYPES:
+            # (an op without a gradient in the branch, a stop or a rounding: its value
+            # an input of the function as the outside ones, pushed through the cond)
+            if context not in (region, None, branch):
                 return None
             frontier.append(t)
             continue

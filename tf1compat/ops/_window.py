@@ -18,7 +18,7 @@ from tf1compat.ops._shape_rules import node_desc
 
 __all__ = ["channels_first", "channel_axis", "check_rank", "spatial_axes", "window_output",
            "window_padding", "spatial_attr", "explicit_pairs", "to_channels_first",
-           "from_channels_first", "pad_spatial", "as_str"]
+           "from_channels_first", "pad_spatial", "as_str", "transposed_window"]
 
 
 def as_str(value: Any) -> str:
@@ -66,6 +66,25 @@ def window_padding(size: int, k: int, stride: int, dilation: int, padding: str,
     before, after = explicit if (padding == "EXPLICIT" and explicit is not None) else (0, 0)
     # C++ integer division (toward zero), as TF's GetWindowedOutputSize.
     return _trunc_div(size + before + after - eff + stride, stride), before, after
+
+
+def transposed_window(size_in: int, size_out: int, eff: int, stride: int, dilation: int,
+                      before: int) -> Tuple[int, int, int, int]:
+    """Along one axis of a transposed convolution (a convolution's input gradient) from
+    `size_out` to `size_in` of TF's padding `before`: (torch's padding, its
+    output_padding, where to slice the result from, how much to slice off (< 0) or
+    zero-pad after (> 0)). Torch's padding crops `before` at both ends and
+    output_padding grows the end by less than the stride; where the input needs more
+    (an EXPLICIT padding larger before than after), the axis is computed whole (no
+    padding) and sliced from `before`."""
+    whole = (size_out - 1) * stride + eff
+    grow = size_in - (whole - 2 * before)
+    limit = max(stride, dilation)
+    if 0 <= grow < limit:
+        return before, grow, 0, 0
+    if grow >= limit and before > 0:
+        return 0, 0, before, size_in + before - whole
+    return before, 0, 0, grow
 
 
 def window_output(ctx: Any, size: Optional[int], k: Optional[int], stride: int,

@@ -32,7 +32,7 @@ from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops._window import (as_str, channel_axis, channels_first, check_rank,
                                    explicit_pairs, from_channels_first, pad_spatial,
                                    spatial_attr, spatial_axes, to_channels_first,
-                                   window_output, window_padding)
+                                   transposed_window, window_output, window_padding)
 from tf1compat.ops.space_batch_ops import with_space_to_batch
 from tf1compat.ops import _flops_rules as flops
 
@@ -287,23 +287,17 @@ def _backprop_input_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, A
             weight = _weight(w, nd, depthwise)
             if integer:
                 dyc, weight = dyc.double(), weight.double()
-            # Crop `before` at the start (torch's padding) and choose output_padding so the
-            # result has the input's size; anything else is sliced or zero-padded after.
-            out_pad, extra = [], []
-            for i in range(nd):
-                eff = (ks[i] - 1) * geo.dilations[i] + 1
-                natural = (outs[i] - 1) * geo.strides[i] + eff - 2 * pads[i][0]
-                op = in_sizes[i] - natural
-                limit = max(geo.strides[i], geo.dilations[i])
-                out_pad.append(op if 0 <= op < limit else 0)
-                extra.append(0 if 0 <= op < limit else op)
-            y = conv_t(dyc, weight, None, geo.strides, [b for b, _ in pads], out_pad, groups,
+            torch_pads, out_pad, start, extra = (list(v) for v in zip(*[transposed_window(
+                in_sizes[i], outs[i], (ks[i] - 1) * geo.dilations[i] + 1, geo.strides[i],
+                geo.dilations[i], pads[i][0]) for i in range(nd)]))
+            y = conv_t(dyc, weight, None, geo.strides, torch_pads, out_pad, groups,
                        geo.dilations)
-            if any(extra):
+            if any(extra) or any(start):
                 index = [slice(None), slice(None)]
                 grow = []
                 for i in range(nd):
-                    index.append(slice(0, in_sizes[i]) if extra[i] < 0 else slice(None))
+                    index.append(slice(start[i], start[i] + in_sizes[i]) if extra[i] < 0 or
+                                 start[i] else slice(None))
                     grow.append((0, max(extra[i], 0)))
                 y = y[tuple(index)]
                 if any(g for _, g in grow):
