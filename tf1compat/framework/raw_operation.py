@@ -8,8 +8,9 @@ allowed). The op is registered in its graph by the constructor, as TF 1.15 does 
 `graph._add_op(op)` changes nothing); given all its inputs, its output shapes are inferred
 at once, as TF 1.15's C API does; given fewer, they stay unknown until
 `set_shapes_for_outputs`. The caller applies devices and control dependencies itself
-(`graph._apply_device_functions`, `graph._record_op_seen_by_control_dependencies`),
-as with TF.
+(`graph._apply_device_functions`, `graph._record_op_seen_by_control_dependencies`), as
+with TF. tf1compat's control-flow ops (traced regions, not TF's dataflow ops) are a
+NotImplementedError here.
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ def init_from_node_def(op: Operation, node_def: Any, g: Any, inputs: Any,
     if not _VALID_OP_NAME.match(node_def.name):
         raise ValueError(f"'{node_def.name}' is not a valid node name")
     declaration = _op_def.get_op_def(node_def.op)
+    if declaration.not_one_node:
+        # TF's control flow is dataflow ops a NodeDef can copy one by one; tf1compat's are
+        # traced regions whose captures are bound to the original op's inputs.
+        raise NotImplementedError(
+            f"tf.Operation(node_def) of a {node_def.op} op ({node_def.name!r}): "
+            f"{declaration.not_one_node}; tf1compat cannot rebuild it from a NodeDef")
     attrs = _node_attrs(node_def)
     complete_attrs(declaration, attrs)
     inputs = list(inputs or [])
