@@ -265,12 +265,11 @@ class Graph:
             attrs["_gradient_op_type"] = gradient_override
         with self._lock:
             self._next_id += 1
-            op = Operation(self, self._next_id, name, op_def, flat, attrs, specs,
-                           control_inputs, creation_site(3))
+            op = Operation._new(self, self._next_id, name, op_def, flat, attrs, specs,
+                                control_inputs, creation_site(3))
             self._nodes_by_name[name] = op
             self._ops.append(op)
-        for controller in self._control_dependencies_stack:
-            controller.add_op(op)
+        self._record_op_seen_by_control_dependencies(op)
         self._apply_device_and_colocation(op)
         ctx_flow = self._control_flow_context
         if ctx_flow is not None:
@@ -287,8 +286,14 @@ class Graph:
                            "a function.")
 
     def _add_op(self, op: Operation) -> None:
-        self._nodes_by_name[op.name] = op
-        self._ops.append(op)
+        # A raw-constructed op is already registered (TF 1.15); older TF's callers re-add.
+        if self._nodes_by_name.get(op.name) is not op:
+            self._nodes_by_name[op.name] = op
+            self._ops.append(op)
+
+    def _record_op_seen_by_control_dependencies(self, op: Operation) -> None:
+        for controller in self._control_dependencies_stack:
+            controller.add_op(op)
 
     # -- control dependencies ------------------------------------------------------------
     def control_dependencies(self, control_inputs: Optional[Sequence[Any]]

@@ -66,7 +66,8 @@ OP_CREATED: List[Callable[[Any], None]] = []
 # -> GraphDef proto, raising ValueError (UnserializableGraphError) for ops with no
 # GraphDef form; "node_def_text": Operation -> its NodeDef's text, None if it has none;
 # "attr_proto": (attr value, dtype hint) -> AttrValue (serialization/tensor_proto.py; read
-# by NodeDef views' `attr`);
+# by NodeDef views' `attr`); "attr_value": (AttrValue, attr name) -> the attr value back
+# (serialization/tensor_proto.py; read by framework/raw_operation.py);
 # "graph_def_for_events": (graph, graph_def or None) -> the GraphDef TensorBoard draws
 # (ops with no GraphDef form without attrs); "meta_graph_for_events": (graph, graph_def or
 # None) -> MetaGraphDef or None (filled by graphdef/graph_io.py and
@@ -74,7 +75,7 @@ OP_CREATED: List[Callable[[Any], None]] = []
 # and summary/writer.py).
 SERIALIZED_FORMS: Dict[str, Optional[Callable[..., Any]]] = {
     "shape_proto": None, "graph_def": None, "node_def_text": None, "attr_proto": None,
-    "graph_def_for_events": None, "meta_graph_for_events": None}
+    "attr_value": None, "graph_def_for_events": None, "meta_graph_for_events": None}
 
 # Fetched values a session hands back as objects: op type -> function (value, fetched
 # tensor, session) -> what `Session.run` returns for it (GetSessionHandle's TensorHandle).

@@ -38,16 +38,44 @@ def creation_site(depth: int = 2) -> list:
 
 
 class Operation:
-    """A graph node. Created by `Graph.create_op`; never constructed by user code."""
+    """A graph node, made by `Graph.create_op` (through `_new`) or by TF 1.x's raw
+    constructor `tf.Operation(node_def, g, inputs, output_types, ...)`
+    (framework/raw_operation.py)."""
 
     __slots__ = ("_graph", "_id", "_name", "_type", "_op_def", "_inputs", "_control_inputs",
                  "_control_outputs", "_outputs", "_attrs", "_device", "_traceback",
                  "_control_flow_context", "_original_op", "__weakref__",
                  "__dict__")  # TF's operations take any attribute a library sets
 
-    def __init__(self, graph: "Graph", op_id: int, name: str, op_def: "OpDef",
-                 inputs: List[Tensor], attrs: dict, output_specs: list,
-                 control_inputs: List["Operation"], traceback: list):
+    def __init__(self, node_def: Any, g: "Graph", inputs: Any = None, output_types: Any = None,
+                 control_inputs: Any = None, input_types: Any = None, original_op: Any = None,
+                 op_def: Any = None):
+        from tf1compat.framework.raw_operation import init_from_node_def
+        init_from_node_def(self, node_def, g, inputs, output_types, control_inputs,
+                           input_types, original_op, op_def)
+
+    @classmethod
+    def from_node_def(cls, node_def: Any, g: "Graph", inputs: Any = None,
+                      output_types: Any = None, control_inputs: Any = None,
+                      input_types: Any = None, original_op: Any = None,
+                      op_def: Any = None) -> "Operation":
+        """TF 2's name for the raw constructor `tf.Operation(node_def, g, ...)`."""
+        return cls(node_def, g, inputs, output_types, control_inputs, input_types,
+                   original_op, op_def)
+
+    @classmethod
+    def _new(cls, graph: "Graph", op_id: int, name: str, op_def: "OpDef",
+             inputs: List[Tensor], attrs: dict, output_specs: list,
+             control_inputs: List["Operation"], traceback: list) -> "Operation":
+        """The graph's constructor: an op whose inputs, attrs and output specs are bound."""
+        op = cls.__new__(cls)
+        op._setup(graph, op_id, name, op_def, inputs, attrs, output_specs, control_inputs,
+                  traceback)
+        return op
+
+    def _setup(self, graph: "Graph", op_id: int, name: str, op_def: "OpDef",
+               inputs: List[Tensor], attrs: dict, output_specs: list,
+               control_inputs: List["Operation"], traceback: list) -> None:
         self._graph = graph
         self._id = op_id
         self._name = name
@@ -136,6 +164,17 @@ class Operation:
             op._control_outputs.remove(self)
         self._control_inputs = []
         self._graph._structure_changed()
+
+    def _add_input(self, tensor: Tensor, dtype: Any = None) -> None:
+        """TF 1.x's (before its C API) way to give a raw-constructed op its next input;
+        `set_shapes_for_outputs` infers the output shapes once all are there."""
+        from tf1compat.framework.raw_operation import add_input
+        add_input(self, tensor, dtype)
+
+    @property
+    def _output_types(self) -> list:
+        """The outputs' DataType enums (ints), as TF 1.x's private property."""
+        return [t.dtype.as_datatype_enum for t in self._outputs]
 
     def _update_input(self, index: int, tensor: Tensor) -> None:
         old = self._inputs[index]
@@ -228,6 +267,18 @@ class NodeDef:
         self.attr = AttrProtos(self.attr_values, op._type, op._name)
         self._op = op
         self._original = (self.op, list(self.input), self.device)
+
+    def __deepcopy__(self, memo: dict) -> "NodeDef":
+        """A copy to edit and hand to `tf.Operation(node_def, ...)`: the same op behind
+        it, its own attr values and AttrValue protos."""
+        import copy
+        new = copy.copy(self)
+        new.input = list(self.input)
+        new.attr_values = dict(self.attr_values)
+        new.attr = AttrProtos(new.attr_values, self.op, self.name)
+        new.attr._protos = {k: copy.deepcopy(p, memo) for k, p in self.attr._protos.items()}
+        new.attr.deleted = set(self.attr.deleted)
+        return new
 
     def edits(self) -> dict | None:
         """What was changed on this view since it was made (None when nothing): the new

@@ -15,6 +15,7 @@ from tf1compat.framework.proto_functions import (get_collection_proto_type,
                                                  get_from_proto_function,
                                                  get_to_proto_function, register_proto_function)
 from tf1compat.framework.operation import Operation
+from tf1compat.framework.raw_operation import set_shapes_for_outputs
 from tf1compat.framework.tensor import Tensor, get_default_session
 from tf1compat.framework.tensor_conversion import (convert_n_to_tensor, convert_to_tensor,
                                                    convert_to_tensor_or_indexed_slices,

@@ -317,6 +317,9 @@ def proto_to_attr(proto: AttrValue, name: str = "") -> Any:
     raise NotImplementedError(f"attr {name!r} holds a {kind!r} value")
 
 
+SERIALIZED_FORMS["attr_value"] = proto_to_attr     # tf.Operation(node_def, ...)
+
+
 def _function_ref(proto: NameAttrList) -> FunctionRef:
     attrs = tuple(sorted((k, proto_to_attr(v, k)) for k, v in proto.attr.items()))
     return FunctionRef(proto.name, attrs)
