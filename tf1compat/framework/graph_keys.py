@@ -2,7 +2,38 @@
 
 from __future__ import annotations
 
+import logging
+import sys
+from typing import Any, Callable
+
 __all__ = ["GraphKeys"]
+
+
+class _DeprecatedClassProperty:
+    """A read-only attribute computed from the class, read on the class and on its
+    instances alike (TF's `decorator_utils.classproperty` over `deprecation.deprecated`):
+    the first read logs TF's deprecation warning, naming the reading line (TF names its
+    decorator's own line). The warning goes to the "tensorflow"
+    logger directly because util/deprecation sits above this layer."""
+
+    def __init__(self, getter: Callable[[type], Any], instructions: str) -> None:
+        self._getter = getter
+        self._instructions = instructions
+        self._warned = False
+        self.__doc__ = getter.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = f"{owner.__name__}.{name}"
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        if not self._warned:
+            self._warned = True
+            caller = sys._getframe(1)
+            logging.getLogger("tensorflow").warning(
+                "From %s: %s (from tensorflow.python.framework.ops) is deprecated and will "
+                "be removed in a future version.\nInstructions for updating:\n%s",
+                f"{caller.f_code.co_filename}:{caller.f_lineno}", self._name, self._instructions)
+        return self._getter(owner)
 
 
 class GraphKeys:
@@ -46,6 +77,7 @@ class GraphKeys:
         TRAINABLE_RESOURCE_VARIABLES]
     _STREAMING_MODEL_PORTS = "streaming_model_ports"
 
-    @classmethod
-    def VARIABLES(cls) -> str:  # noqa: N802 - deprecated TF alias
-        return cls.GLOBAL_VARIABLES
+    # TF 1.x's deprecated alias: a string on the class (`tf.GraphKeys.VARIABLES` names
+    # the "variables" collection), not a method.
+    VARIABLES = _DeprecatedClassProperty(lambda cls: cls.GLOBAL_VARIABLES,
+                                         "Use `tf.GraphKeys.GLOBAL_VARIABLES` instead.")

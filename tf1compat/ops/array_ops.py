@@ -148,13 +148,19 @@ def prevent_gradient(input: Any, message: str = "", name: Optional[str] = None) 
 
 # -- shape queries ---------------------------------------------------------------------------
 
+def _dims(x: Any) -> tuple:
+    """A run-time value's dimensions: a string scalar may be plain `bytes` (a fed or
+    dequeued record), whose shape is ()."""
+    return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
+
+
 def _shape_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     out = node.attrs["out_type"].torch_dtype
     device = kctx.device
     cache: dict = {}
 
     def shape_of(x: Any) -> torch.Tensor:
-        s = tuple(x.shape)
+        s = _dims(x)
         t = cache.get(s)
         if t is None:
             t = cache[s] = torch.tensor(s, dtype=out, device=device)
@@ -181,7 +187,7 @@ declare("Shape", inputs=["input: T"], outputs=["output: out_type"],
 
 def _shape_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     out = node.attrs["out_type"].torch_dtype
-    return lambda *xs: tuple(torch.tensor(tuple(x.shape), dtype=out, device=kctx.device)
+    return lambda *xs: tuple(torch.tensor(_dims(x), dtype=out, device=kctx.device)
                              for x in xs)
 
 
@@ -208,7 +214,7 @@ declare("Size", inputs=["input: T"], outputs=["output: out_type"],
         attrs={"T": Type(), "out_type": Type(D.INDEX_TYPES, default=D.int32)},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            x.numel() if isinstance(x, torch.Tensor) else int(np.prod(x.shape)),
+            x.numel() if isinstance(x, torch.Tensor) else int(np.prod(_dims(x))),
             dtype=node.attrs["out_type"].torch_dtype,
             device=kctx.device)), static_value=_size_static_value)
 
@@ -220,7 +226,8 @@ def _rank_static_value(t: Tensor) -> Optional[np.ndarray]:
 declare("Rank", inputs=["input: T"], outputs=["output: int32"], attrs={"T": Type()},
         shape=lambda ctx: [TensorShape([])], grad="none",
         kernel=lambda node, kctx: (lambda x: torch.tensor(
-            len(x.shape), dtype=torch.int32, device=kctx.device)), static_value=_rank_static_value)
+            len(_dims(x)), dtype=torch.int32, device=kctx.device)),
+        static_value=_rank_static_value)
 
 
 def shape(input: Any, name: Optional[str] = None, out_type: Any = D.int32) -> Tensor:  # noqa: A002

@@ -31,6 +31,10 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
 from tf1compat.ops._parse_batch import to_value
+from tf1compat.ops.array_ops import rank
+from tf1compat.ops.control_flow_ops import with_dependencies
+from tf1compat.ops.logging_ops import Assert
+from tf1compat.ops.math_ops import equal
 
 __all__ = ["VarLenFeature", "FixedLenFeature", "FixedLenSequenceFeature", "SparseFeature",
            "parse_example", "parse_single_example"]
@@ -618,8 +622,21 @@ def parse_single_example(serialized: Any, features: Dict[str, Any],
     if not features:
         raise ValueError("Invalid argument: features cannot be None.")
     with name_scope(name, "ParseSingleExample", [serialized, example_names]):
-        serialized = convert_to_tensor(serialized, name="serialized")
-        if serialized.shape.rank is not None and serialized.shape.rank != 0:
-            raise ValueError(f"Input serialized must be a scalar, got shape "
-                             f"{serialized.shape}.")
+        serialized = assert_scalar(convert_to_tensor(serialized, name="serialized"),
+                                   "serialized")
         return parse_example(serialized, features, None, example_names)
+
+
+def assert_scalar(value: Tensor, name: str) -> Tensor:
+    """TF's `parsing_ops._assert_scalar`: a tensor of unknown rank (a dequeued record, a
+    placeholder without shape) gets a run-time rank check and a scalar static shape, so
+    the parsed context features are scalars; a known rank other than 0 is a ValueError."""
+    if value.shape.rank == 0:
+        return value
+    if value.shape.rank is not None:
+        raise ValueError(f"Input {name} must be a scalar")
+    check = Assert(equal(rank(value), 0), [f"Input {name} must be a scalar"],
+                   name=f"{name.capitalize()}IsScalar")
+    result = with_dependencies([check], value, name=f"{name}Dependencies")
+    result.set_shape([])
+    return result

@@ -26,7 +26,7 @@ from tf1compat.ops._parse_batch import (batch_dense_context, batch_dense_list, b
 from tf1compat.ops.parsing_ops import (_KIND_OF, _TYPE_TEXT, FixedLenFeature,
                                        FixedLenSequenceFeature, VarLenFeature, _check_kind,
                                        _dense_output, _Params, _shape_text, _sparse_output,
-                                       _strings, _values_array, stack_rows)
+                                       _strings, _values_array, assert_scalar, stack_rows)
 
 __all__ = ["parse_single_sequence_example", "parse_sequence_example"]
 
@@ -237,10 +237,10 @@ def parse_single_sequence_example(serialized: Any, context_features: Any = None,
     """`tf.io.parse_single_sequence_example` -> (context dict, sequence dict)."""
     context, lists = _sequence_params(context_features, sequence_features)
     with name_scope(name, "ParseSingleSequenceExample", [serialized, example_name]):
-        serialized = convert_to_tensor(serialized, name="serialized")
-        if serialized.shape.rank is not None and serialized.shape.rank != 0:
-            raise ValueError(f"Input serialized must be a scalar, got shape "
-                             f"{serialized.shape}.")
+        # TF 2.x's compat.v1 wrapper calls the v2 function, whose scope holds the check.
+        with name_scope(None, "ParseSingleExample", [serialized, example_name]):
+            serialized = assert_scalar(convert_to_tensor(serialized, name="serialized"),
+                                       "serialized")
         debug_name = [] if example_name is None else [example_name]
         context_out, lists_out, _ = _parse_sequence(serialized, debug_name, context, lists)
     return context_out, lists_out

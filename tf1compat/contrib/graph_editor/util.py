@@ -6,6 +6,7 @@ graph does not keep, and the placeholders the editor creates (named `geph__<op>_
 from __future__ import annotations
 
 import collections.abc
+import inspect
 import re
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
@@ -298,9 +299,11 @@ _INTERNAL_NAME = re.compile(r"^__\w+__$")
 
 
 def get_predefined_collection_names() -> List[str]:
-    """The collection names `tf.GraphKeys` defines."""
-    return [getattr(GraphKeys, key) for key in dir(GraphKeys)
-            if not _INTERNAL_NAME.match(key) and isinstance(getattr(GraphKeys, key), str)]
+    """The collection names `tf.GraphKeys` defines (read statically: the deprecated
+    `VARIABLES` alias, which logs when read, repeats GLOBAL_VARIABLES' name)."""
+    names = [inspect.getattr_static(GraphKeys, key) for key in dir(GraphKeys)
+             if not _INTERNAL_NAME.match(key)]
+    return [name for name in names if isinstance(name, str)]
 
 
 def find_corresponding_elem(target: Any, dst_graph: Graph, dst_scope: str = "",

@@ -34,7 +34,7 @@ def _add_histogram_summary(tensor: Tensor, tag: Optional[str] = None) -> Tensor:
 
 
 def _fraction(condition: Tensor) -> Tensor:
-    return reduce_mean(cast(condition, dtypes.float32))
+    return reduce_mean(cast(condition, dtypes.float32, name="ToFloat"))  # TF 1.15: to_float
 
 
 def summarize_activation(op: Tensor) -> Tensor:
