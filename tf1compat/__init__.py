@@ -263,8 +263,9 @@ from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature,
 from tf1compat.ops.parsing_sequence_ops import parse_single_sequence_example
 from tf1compat.api import python_io
 from tf1compat.ops.regex_ops import regex_replace
+from tf1compat.ragged.ragged_string_ops import string_split
 from tf1compat.ops.string_ops import (as_string, decode_base64, encode_base64, string_join,
-                                      string_split, string_strip, string_to_hash_bucket,
+                                      string_strip, string_to_hash_bucket,
                                       string_to_hash_bucket_fast, string_to_hash_bucket_strong,
                                       string_to_number, substr)
 from tf1compat.api import strings

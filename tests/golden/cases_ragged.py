@@ -205,3 +205,16 @@ def case_elementwise(tf):
            "map_kw": tf.ragged.map_flat_values(tf.cast, a, dtype=tf.int32)}
     return {"values": {k: _value(tf, v) for k, v in sorted(out.items())},
             "mismatch": catch(lambda: _run(tf, a + c))}
+
+
+def case_strings_split(tf):
+    out = {"v1": tf.strings.split(["a b c", "d", ""], result_type="RaggedTensor"),
+           "sep": tf.strings.split(["a,b,,c", "d"], sep=",", result_type="RaggedTensor"),
+           "string_split": tf.string_split(["a b", "c"], result_type="RaggedTensor"),
+           "v2": tf.compat.v2.strings.split(["a b", "c d e"])}
+    scalar = tf.strings.split("x y", result_type="RaggedTensor")
+    return {"values": {k: _value(tf, v) for k, v in sorted(out.items())},
+            "scalar": _run(tf, scalar),
+            "maxsplit": _run(tf, tf.strings.split(["a b c"], maxsplit=1,
+                                                  result_type="RaggedTensor")).to_list(),
+            "bad_type": catch(lambda: tf.strings.split(["a"], result_type="Dense"))}
