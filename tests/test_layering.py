@@ -21,6 +21,7 @@ LAYERS: List[Tuple[str, ...]] = [
     ("serialization",),              # protos, wire formats, records, checkpoint formats
     ("runtime",),                    # plan, codegen, interpreter, session; eager executor
     ("ops",),                        # op declarations, kernels, their tf.* wrappers
+    ("ragged",),                     # tf.RaggedTensor and tf.ragged (composites of ops)
     ("autodiff",),                   # tf.gradients, custom gradients, GradientTape
     ("variables",),                  # tf.Variable, get_variable, scopes, initializers
     ("data",),                       # tf.data

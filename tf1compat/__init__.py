@@ -202,6 +202,8 @@ from tf1compat.metrics.metrics_impl import confusion_matrix
 from tf1compat.framework.sparse_tensor import (SparseTensor, SparseTensorValue,
                                                convert_to_tensor_or_sparse_tensor)
 from tf1compat.ops.array_ops import sparse_placeholder
+from tf1compat.ragged.ragged_tensor import RaggedTensor
+from tf1compat.api import ragged
 from tf1compat.ops.nn_embedding import (dynamic_partition, dynamic_stitch, sparse_segment_mean,
                                         sparse_segment_sqrt_n, sparse_segment_sum)
 from tf1compat.ops.nn_ops import log_sigmoid
@@ -261,8 +263,9 @@ from tf1compat.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature,
 from tf1compat.ops.parsing_sequence_ops import parse_single_sequence_example
 from tf1compat.api import python_io
 from tf1compat.ops.regex_ops import regex_replace
+from tf1compat.ragged.ragged_string_ops import string_split
 from tf1compat.ops.string_ops import (as_string, decode_base64, encode_base64, string_join,
-                                      string_split, string_strip, string_to_hash_bucket,
+                                      string_strip, string_to_hash_bucket,
                                       string_to_hash_bucket_fast, string_to_hash_bucket_strong,
                                       string_to_number, substr)
 from tf1compat.api import strings

@@ -101,7 +101,8 @@ _AUTOGRAPH = _tf_only("AutoGraph rewrites Python control flow into TF graph ops;
                       "has no AutoGraph",
                       "tf.cond / tf.while_loop in graphs, or Python control flow under "
                       "eager execution")
-_RAGGED = Unsupported("RaggedTensor is not supported",
+_RAGGED = Unsupported("RaggedTensorSpec, ragged fill_empty_rows and RaggedFeature are not "
+                      "supported (tf.RaggedTensor and tf.ragged's factories are)",
                       "tf.SparseTensor, or padded dense tensors with tf.sequence_mask")
 _CHECKPOINT_SHARDING = Unsupported(
     "TF2's checkpoint sharding callbacks (CheckpointOptions(experimental_sharding_callback=)) "
@@ -223,9 +224,7 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.distribute.UpdateContext": _MULTI_WORKER_STRATEGY,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
-    "RaggedTensor": _RAGGED,
     "RaggedTensorSpec": _RAGGED,
-    "ragged": _RAGGED,
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
