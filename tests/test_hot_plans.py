@@ -144,11 +144,8 @@ def test_one_lucky_compiled_run_does_not_keep_the_compiled_function(compile_env)
             return fast["fn"](feeds, state)
         return compiled
 
-    def slow_eager(plan, eager):
-        fast["plan"], fast["fn"] = plan, eager
-        return _slow(eager)
     _fake_compile(compile_env, make)
-    plan = _through_the_trial(slow_eager)
+    plan = _through_the_trial(_slow_keeping_the_fast_one(fast))
     record = plan.hot
     # Inconclusive: op by op, and timed again later.
     assert record.status == RETRIAL, record
@@ -159,6 +156,15 @@ def test_one_lucky_compiled_run_does_not_keep_the_compiled_function(compile_env)
     _run_plan(plan, plan.fn.retrial_at - record.runs + 2 * hot_plans._TRIAL_RUNS)
     assert record.status == FALLBACK, record
     assert record.reason.startswith("compiled runs were not faster")
+
+
+def _slow_keeping_the_fast_one(fast):
+    """A `wrap_eager` for `_through_the_trial`: op by op made slow, the plan and its fast
+    op-by-op function kept in `fast` for the fake compiled function."""
+    def slow_eager(plan, eager):
+        fast["plan"], fast["fn"] = plan, eager
+        return _slow(eager)
+    return slow_eager
 
 
 def _run_plan(plan, times):
@@ -181,11 +187,8 @@ def test_an_inconclusive_trial_is_timed_again_and_can_compile(compile_env):
             return fast["fn"](feeds, state)
         return compiled
 
-    def slow_eager(plan, eager):
-        fast["plan"], fast["fn"] = plan, eager
-        return _slow(eager)
     _fake_compile(compile_env, make)
-    plan = _through_the_trial(slow_eager)
+    plan = _through_the_trial(_slow_keeping_the_fast_one(fast))
     hot = plan.fn
     assert plan.hot.status == RETRIAL, plan.hot
     trials.append(1)
