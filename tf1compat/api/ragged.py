@@ -1,20 +1,11 @@
 """`tf.ragged` (TF 1.15's names; those tf1compat lacks raise NotImplementedError)."""
 
 # ruff: noqa: F401
-from typing import Any
-
+from tf1compat.framework.missing import attribute_hook as _attribute_hook
 from tf1compat.ragged.ragged_factory import (constant, constant_value, placeholder, range,
                                              row_splits_to_segment_ids,
                                              segment_ids_to_row_splits)
 from tf1compat.ragged.ragged_math import map_flat_values
 from tf1compat.ragged.ragged_tensor import RaggedTensorValue
 
-_MISSING = ("boolean_mask", "stack", "stack_dynamic_partitions", "cross", "cross_hashed")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MISSING:
-        raise NotImplementedError(f"tf.ragged.{name} is not supported by tf1compat (RaggedTensor "
-                                  "support covers the factories, conversions, indexing and "
-                                  "elementwise math)")
-    raise AttributeError(f"module 'tf.ragged' has no attribute {name!r}")
+__getattr__ = _attribute_hook("ragged", globals())

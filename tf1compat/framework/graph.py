@@ -25,7 +25,7 @@ from tf1compat.framework.graph_scopes import (ControlDependenciesController, Nam
 from tf1compat.framework.hooks import EAGER_EXECUTOR, OP_CREATED, SYMBOLIC_IN_EAGER
 from tf1compat.framework.op_binding import (GraphTensorInEagerError, bind_inputs,
                                             capture_inputs, complete_attrs)
-from tf1compat.framework.operation import Operation, creation_site
+from tf1compat.framework.operation import Operation, colocation_operation, creation_site
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
 
@@ -394,7 +394,7 @@ class Graph:
             # already run where its placeholders are.
             yield
             return
-        op = _as_operation(op)
+        op = colocation_operation(op)
         old_stack = self._colocation_stack
         old_devices = self._device_function_stack
         self._colocation_stack = ([] if ignore_existing else list(old_stack)) + [op]
@@ -526,18 +526,6 @@ class Graph:
 
     def __repr__(self) -> str:
         return f"<tf1compat.Graph object at 0x{id(self):x}>"
-
-
-def _as_operation(obj: Any) -> Operation:
-    if isinstance(obj, Operation):
-        return obj
-    if isinstance(obj, Tensor):
-        return obj.op
-    if hasattr(obj, "op") and isinstance(obj.op, Operation):
-        return obj.op
-    if hasattr(obj, "_as_graph_element"):
-        return _as_operation(obj._as_graph_element())
-    raise TypeError(f"Can not colocate with a {type(obj).__name__}")
 
 
 # -- the op entry point --------------------------------------------------------------------

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from tf1compat.framework.graph import Graph
     from tf1compat.framework.op_def import OpDef
 
-__all__ = ["Operation", "creation_site"]
+__all__ = ["Operation", "colocation_operation", "creation_site"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -367,3 +367,17 @@ def _attr_text(value: Any) -> str:
     if isinstance(value, np.ndarray):
         return f"tensor: dtype={value.dtype} shape={list(value.shape)}"
     return f"{type(value).__name__}: {value!r}"[:200]
+
+
+def colocation_operation(obj: Any) -> Operation:
+    """The op `colocate_with(obj)` colocates with: an op, a tensor's op, or the op of
+    what a graph element (a variable) stands for."""
+    if isinstance(obj, Operation):
+        return obj
+    if isinstance(obj, Tensor):
+        return obj.op
+    if hasattr(obj, "op") and isinstance(obj.op, Operation):
+        return obj.op
+    if hasattr(obj, "_as_graph_element"):
+        return colocation_operation(obj._as_graph_element())
+    raise TypeError(f"Can not colocate with a {type(obj).__name__}")

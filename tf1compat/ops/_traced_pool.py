@@ -27,14 +27,18 @@ from typing import Any, List, Tuple
 
 import torch
 
-from tf1compat.ops._kernels import dynamo_tracing
+from tf1compat.ops._kernels import dynamo_tracing, is_fake_tensor
 
 __all__ = ["max_pool2d", "in_compiled_graph", "has_non_finite_window", "tf_window_input"]
 
 
 def has_non_finite_window(y: torch.Tensor) -> bool:
     """Whether a max pool's floating-point CPU output shows a window where TF's rule
-    differs from ATen's (a NaN or -inf maximum)."""
+    differs from ATen's (a NaN or -inf maximum). Never under torch's tracers, where a
+    value cannot decide Python control flow: a program torch.export captures keeps
+    ATen's rule (compiled plans apply TF's inside the custom op, at run time)."""
+    if dynamo_tracing() or is_fake_tensor(y):
+        return False
     return (y.is_floating_point() and not y.is_cuda and y.numel() > 0 and
             not math.isfinite(float(y.detach().amin())))
 
