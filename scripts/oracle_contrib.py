@@ -710,3 +710,33 @@ def tf115_copy_graph(tf):
                  "ops": ops}
     return types.SimpleNamespace(**tf115_functions(
         "contrib/copy_graph/python/util/copy_elements.py", names, namespace))
+
+
+def tf115_optimizer_v2(tf) -> types.ModuleType:
+    """TF 1.15's contrib/optimizer_v2 package run under TF 2.21. Four modules it imports
+    moved in TF 2: distribution_strategy_context is distribute_lib,
+    training.tracking.base is trackable.base, training.training_ops is
+    ops.gen_training_ops, and ops.convert_to_tensor_or_indexed_slices lives in
+    indexed_slices; they are registered under their TF 1.15 names before loading."""
+    import sys
+    import tensorflow.python.distribute as distribute_pkg
+    import tensorflow.python.training as training_pkg
+    from tensorflow.python.distribute import distribute_lib
+    from tensorflow.python.framework import indexed_slices, ops
+    from tensorflow.python.ops import gen_training_ops
+    from tensorflow.python.trackable import base as trackable_base
+    del tf
+    sys.modules["tensorflow.python.distribute.distribution_strategy_context"] = distribute_lib
+    distribute_pkg.distribution_strategy_context = distribute_lib
+    tracking = types.ModuleType("tensorflow.python.training.tracking")
+    tracking.__path__ = []
+    tracking.base = trackable_base
+    sys.modules["tensorflow.python.training.tracking"] = tracking
+    sys.modules["tensorflow.python.training.tracking.base"] = trackable_base
+    training_pkg.training_ops = gen_training_ops
+    sys.modules["tensorflow.python.training.training_ops"] = gen_training_ops
+    ops.convert_to_tensor_or_indexed_slices = \
+        indexed_slices.convert_to_tensor_or_indexed_slices
+    return tf115_absolute_package(
+        "contrib.optimizer_v2", ["optimizer_v2", "gradient_descent", "adam", "momentum",
+                                 "adagrad", "adadelta", "rmsprop"])
