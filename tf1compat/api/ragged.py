@@ -3,7 +3,8 @@
 # ruff: noqa: F401
 from typing import Any
 
-# Imported for its registrations: tf.reduce_* given RaggedTensors (ops/dispatch.py).
+# Imported for their registrations: tf.concat/stack/gather/reduce_* given RaggedTensors (ops/dispatch.py).
+from tf1compat.ragged import ragged_concat as _ragged_concat
 from tf1compat.ragged import ragged_reduce as _ragged_reduce
 from tf1compat.ragged.ragged_factory import (constant, constant_value, placeholder, range,
                                              row_splits_to_segment_ids,

@@ -136,7 +136,10 @@ def _dispatch_to(ragged_fn: Callable[..., Any]) -> Callable[..., Any]:
     """A handler calling `ragged_fn` when tf.reduce_*'s input_tensor is ragged (TF1's
     reduction_indices / keep_dims spellings included)."""
     def handle(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-        bound = inspect.signature(fn).bind(*args, **kwargs).arguments
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs).arguments
+        except TypeError:   # a call the function itself refuses: its own error stands
+            return dispatch.NOT_SUPPORTED
         rt = bound.get("input_tensor")
         if not isinstance(rt, RaggedTensor):
             return dispatch.NOT_SUPPORTED
