@@ -2,7 +2,9 @@
 the unary and binary elementwise ops): the op runs on `flat_values`; two ragged operands
 must have the same row partitions (checked at run time, InvalidArgumentError), and a
 dense operand must broadcast against the flat values (a scalar, or the uniform inner
-dimensions). `RaggedTensor`'s `+ - * / // % ** < <= > >= & | ^ - abs ~` call these.
+dimensions). `RaggedTensor`'s `+ - * / // % ** < <= > >= & | ^ - abs ~` call these, and
+the handlers registered below with ops/dispatch.py let `tf.add`, `tf.exp`, `tf.cast`,
+`tf.add_n` ... take RaggedTensors.
 """
 
 from __future__ import annotations
