@@ -795,19 +795,6 @@ def _name_op_wrappers(namespace: dict) -> None:
 
 
 _name_op_wrappers(globals())
-
-# The functions TF 1.15's ragged_dispatch (and TF 2.21's) makes accept RaggedTensors: the
-# handlers are registered by tf1compat/ragged/ragged_dispatch.py.
-dispatch.add_dispatch_support(globals(), dispatch.UNARY, (
-    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cast", "ceil", "conj", "cos",
-    "cosh", "digamma", "erf", "erfc", "exp", "expm1", "floor", "invert", "is_finite",
-    "is_inf", "is_nan", "lgamma", "log", "log1p", "logical_not", "negative", "reciprocal",
-    "rint", "round_", "rsqrt", "saturate_cast", "sigmoid", "sign", "sin", "sinh", "sqrt",
-    "square", "tan", "tanh"))
-dispatch.add_dispatch_support(globals(), dispatch.BINARY, (
-    "add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "div", "div_no_nan",
-    "divide", "equal", "floordiv", "floor_div", "floor_mod", "greater", "greater_equal",
-    "left_shift", "less", "less_equal", "logical_and", "logical_or", "logical_xor",
-    "maximum", "minimum", "mod", "multiply", "not_equal", "pow", "real_div", "right_shift",
-    "squared_difference", "subtract", "truediv", "truncate_div", "truncate_mod"))
-dispatch.add_dispatch_support(globals(), dispatch.UNARY_LIST, ("add_n",))
+# The functions TF's ragged dispatch makes accept RaggedTensors (names in ops/dispatch.py).
+for _kind, _names in dispatch.MATH_FUNCTIONS.items():
+    dispatch.add_dispatch_support(globals(), _kind, _names)
