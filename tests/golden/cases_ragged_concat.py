@@ -25,7 +25,8 @@ def case_concat_stack(tf):
            "concat_neg": tf.concat([a, b, a], -1), "concat_dense": tf.concat([a, [[0, 0]]], 0),
            "concat_nested": tf.concat([n, n], 0), "concat_str1": tf.concat([s, s], 1),
            "stack0": tf.stack([a, b]), "stack_nested": tf.stack([n, n], axis=0),
-           "concat_one": tf.concat([a], 0)}
+           "concat_one": tf.concat([a], 0), "ragged_stack": tf.ragged.stack([a, b, a]),
+           "ragged_stack_dense": tf.ragged.stack([a, [[1, 2], [3, 4]]])}
     return _fetch(tf, out)
 
 

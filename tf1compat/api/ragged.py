@@ -9,10 +9,11 @@ from tf1compat.ragged import ragged_reduce as _ragged_reduce
 from tf1compat.ragged.ragged_factory import (constant, constant_value, placeholder, range,
                                              row_splits_to_segment_ids,
                                              segment_ids_to_row_splits)
+from tf1compat.ragged.ragged_concat import stack
 from tf1compat.ragged.ragged_math import map_flat_values
 from tf1compat.ragged.ragged_tensor import RaggedTensorValue
 
-_MISSING = ("boolean_mask", "stack", "stack_dynamic_partitions", "cross", "cross_hashed")
+_MISSING = ("boolean_mask", "stack_dynamic_partitions", "cross", "cross_hashed")
 
 
 def __getattr__(name: str) -> Any:

@@ -28,7 +28,10 @@ __all__ = ["concat", "gather", "stack"]
 def _as_ragged(values: list[Any]) -> list[RaggedTensor]:
     """The inputs as RaggedTensors of the first ragged one's ragged_rank and splits dtype
     (dense ones through from_tensor, as TF)."""
-    template = next(v for v in values if isinstance(v, RaggedTensor))
+    template = next((v for v in values if isinstance(v, RaggedTensor)), None)
+    if template is None:
+        raise NotImplementedError("tf.ragged.stack / tf.ragged concat of dense tensors only "
+                                  "is not supported by tf1compat")
     out = []
     for v in values:
         if not isinstance(v, RaggedTensor):
@@ -98,7 +101,8 @@ def concat(values: Any, axis: Any, name: Any = None) -> RaggedTensor:
 
 
 def stack(values: Any, axis: int = 0, name: Any = None) -> RaggedTensor:
-    """`tf.stack` of RaggedTensors on axis 0 (one more ragged dimension)."""
+    """`tf.stack` / `tf.ragged.stack` of RaggedTensors on axis 0 (one more ragged
+    dimension); at least one input must be ragged here."""
     if axis != 0:
         raise NotImplementedError("tf.stack of RaggedTensors on an axis other than 0 is not "
                                   "supported by tf1compat")
