@@ -54,3 +54,21 @@ def case_gather_errors(tf):
             return sess.run(t).to_list()
     return {"out_of_range": catch(lambda: run(tf.gather(a, [5]))),
             "dense_unchanged": catch(lambda: tf.gather([[1, 2]], [0]).shape.as_list())}
+
+
+def case_to_tensor_shape(tf):
+    a = tf.ragged.constant([[1, 2], [], [3, 4, 5]])
+    m = tf.ragged.constant([[[1., 2.]], [[3., 4.], [5., 6.]]], ragged_rank=1)
+    s = tf.ragged.constant([["a", "b"], ["c"]])
+    shapes = {"cut": [2, 2], "pad": [4, 5], "rows_only": [2, None], "cols": [None, 1],
+              "inner": [3, 1, None], "strings": [3, 1]}
+    out = {k: (s if k == "strings" else m if k == "inner" else a).to_tensor(
+        -1 if k == "cols" else None, shape=shape) for k, shape in shapes.items()}
+    with tf.Session() as sess:
+        got = sess.run(out)
+    # Only the requested dimensions' static sizes are compared: where `shape` says None,
+    # tf1compat's Pad may know the size from constants TF does not fold (docs/math.md).
+    return {"values": {k: {"value": v, "static": [d if w is not None else None for d, w in
+                                                  zip(out[k].shape.as_list(), shapes[k])]}
+                       for k, v in got.items()},
+            "inner_mismatch": catch(lambda: m.to_tensor(shape=[3, 1, 3]))}
