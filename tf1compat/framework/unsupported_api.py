@@ -229,12 +229,11 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
     **{f"ragged.{name}": Unsupported(
-        "RaggedTensor support covers the factories, conversions, indexing and elementwise "
-        "math; this tf.ragged function is not among them yet",
+        "RaggedTensor support covers the factories, conversions, indexing, elementwise math, "
+        "reductions, concat/stack and gather; this tf.ragged function is not among them yet",
         "tf.ragged.map_flat_values, or the components (rt.flat_values, rt.row_splits) with "
         "dense ops")
-       for name in ("boolean_mask", "stack", "stack_dynamic_partitions", "cross",
-                    "cross_hashed")},
+       for name in ("boolean_mask", "stack_dynamic_partitions", "cross", "cross_hashed")},
     "train.experimental.ShardByTaskPolicy": _CHECKPOINT_SHARDING,
     "train.experimental.MaxShardSizePolicy": _CHECKPOINT_SHARDING,
     "train.experimental.ShardableTensor": _CHECKPOINT_SHARDING,

@@ -23,6 +23,7 @@ from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import (Dimension, TensorShape, as_shape, dimension_value,
                                               unknown_shape)
+from tf1compat.ops import dispatch
 from tf1compat.ops._kernels import as_int_list, identity_kernel, static_ints
 from tf1compat.ops._shape_rules import merge_shapes, unary_rule
 from tf1compat.ops.array_shapes import (concat_shape, expand_dims_shape, pack_shape, reshape_shape,
@@ -736,3 +737,7 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int]
         num = s.as_list()[0]
     return apply_op("SplitV", [value, size_splits, axis], {"num_split": num},
                     name=name).outputs
+
+# tf.concat / tf.stack given RaggedTensors: handlers in tf1compat/ragged/ragged_concat.py.
+dispatch.add_dispatch_support(globals(), "concat", ("concat",))
+dispatch.add_dispatch_support(globals(), "stack", ("stack",))

@@ -18,6 +18,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops import dispatch
 from tf1compat.ops._kernels import any_true, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, merge_shapes, node_desc
 from tf1compat.ops._kernel_errors import same_shape_error, shape_text
@@ -510,3 +511,6 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = D.bool,
         if dtype is None or result.dtype.is_compatible_with(dtype):
             return result
         return apply_op1("Cast", [result], {"DstT": D.as_dtype(dtype)})
+
+# tf.gather given RaggedTensors: handler in tf1compat/ragged/ragged_concat.py.
+dispatch.add_dispatch_support(globals(), "gather", ("gather",))

@@ -31,6 +31,7 @@ from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimu
                                           mul_no_nan_formula, pow_formula, xdivy_formula,
                                           xlogy_formula)
 from tf1compat.ops import _flops_rules as flops
+from tf1compat.ops import dispatch
 from tf1compat.ops._kernel_errors import incompatible_shapes, same_shape_error
 
 # Short names for framework/dtypes' type groups, the vocabulary of these declarations.
@@ -794,3 +795,6 @@ def _name_op_wrappers(namespace: dict) -> None:
 
 
 _name_op_wrappers(globals())
+# The functions TF's ragged dispatch makes accept RaggedTensors (names in ops/dispatch.py).
+for _kind, _names in dispatch.MATH_FUNCTIONS.items():
+    dispatch.add_dispatch_support(globals(), _kind, _names)

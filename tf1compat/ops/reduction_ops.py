@@ -26,6 +26,7 @@ from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
 from tf1compat.ops.math_ops import NUMBER, REAL, cast
 from tf1compat.ops import _flops_rules as flops
+from tf1compat.ops import dispatch
 
 
 
@@ -574,3 +575,8 @@ def _segment_id_error(ids: torch.Tensor, n: int) -> Exception:
     return errors.InvalidArgumentError(None, None, f"segment_ids[{where}] = {value} is out of "
                                                    f"range [0, {n})")
 
+
+# tf.reduce_* given RaggedTensors: handlers registered by tf1compat/ragged/ragged_reduce.py.
+for _name in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+              "reduce_all", "reduce_any"):
+    dispatch.add_dispatch_support(globals(), _name, (_name,))

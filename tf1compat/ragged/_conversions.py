@@ -14,7 +14,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import array_ops, creation_ops, indexing_ops, math_ops, reduction_ops
-from tf1compat.ops import transform_ops
+from tf1compat.ops import strided_slice, transform_ops
 from tf1compat.ragged import _row_ops as R
 
 __all__ = ["from_tensor", "to_tensor", "to_sparse"]
@@ -87,8 +87,18 @@ def _from_tensor_nested(cls: Any, tensor: Tensor, padding: Any, ragged_rank: int
     return result
 
 
-def to_tensor(rt: Any, default_value: Any, name: Optional[str]) -> Tensor:
-    """`RaggedTensor.to_tensor`: row i's values, then `default_value` up to the longest row."""
+def to_tensor(rt: Any, default_value: Any, name: Optional[str], shape: Any = None) -> Tensor:
+    """`RaggedTensor.to_tensor`: row i's values, then `default_value` up to the longest row;
+    with `shape`, cut or padded with `default_value` to each of its known dimensions."""
+    if shape is not None:
+        shape = TensorShape(shape)
+        uniform = rt.flat_values.shape[1:]
+        if shape.rank is not None and not shape[shape.rank - uniform.rank:] \
+                .is_compatible_with(uniform):
+            raise ValueError(f"rt_input.shape and shape={shape.as_list()} are incompatible: "
+                             "the uniform inner dimensions differ")
+        with name_scope(name, "RaggedToTensor", [rt, default_value]):
+            return _fit(to_tensor(rt, default_value, None), shape, rt.dtype, default_value)
     with name_scope(name, "RaggedToTensor", [rt, default_value]):
         inner = rt.values
         if hasattr(inner, "row_splits"):
@@ -112,6 +122,30 @@ def to_tensor(rt: Any, default_value: Any, name: Optional[str]) -> Tensor:
         dense = indexing_ops.gather(padded, positions)
         dense.set_shape(TensorShape([rt.shape[0], None]).concatenate(inner.shape[1:]))
         return dense
+
+
+def _fit(dense: Tensor, shape: TensorShape, dtype: Any, default_value: Any) -> Tensor:
+    """`dense` cut to, then padded with the scalar `default_value` up to, `shape`'s known
+    dimensions (TF 2.21's `to_tensor(shape=)`)."""
+    shape = shape.merge_with(TensorShape(None).with_rank(dense.shape.rank)) \
+        if shape.rank is not None else TensorShape(None).with_rank(dense.shape.rank)
+    if default_value is None:
+        default_value = "" if dtype == D.string else 0
+    default = convert_to_tensor(default_value, dtype=dtype, name="default_value")
+    if default.shape.rank:
+        raise NotImplementedError("RaggedTensor.to_tensor(shape=...) with a non-scalar "
+                                  "default_value is not supported by tf1compat")
+    dims = shape.as_list()
+    have = array_ops.shape(dense)
+    size = array_ops.stack([-1 if d is None else math_ops.minimum(d, have[i])
+                            for i, d in enumerate(dims)])
+    cut = strided_slice.slice(dense, [0] * len(dims), size)
+    paddings = array_ops.stack([array_ops.stack([0, 0 if d is None else
+                                                 math_ops.maximum(d - have[i], 0)])
+                                for i, d in enumerate(dims)])
+    out = transform_ops.pad(cut, paddings, constant_values=default)
+    out.set_shape(shape)
+    return out
 
 
 def to_sparse(rt: Any, name: Optional[str]) -> SparseTensor:

@@ -2,16 +2,19 @@
 the unary and binary elementwise ops): the op runs on `flat_values`; two ragged operands
 must have the same row partitions (checked at run time, InvalidArgumentError), and a
 dense operand must broadcast against the flat values (a scalar, or the uniform inner
-dimensions). `RaggedTensor`'s `+ - * / // % ** < <= > >= & | ^ - abs ~` call these.
+dimensions). `RaggedTensor`'s `+ - * / // % ** < <= > >= & | ^ - abs ~` call these, and
+the handlers registered below with ops/dispatch.py let `tf.add`, `tf.exp`, `tf.cast`,
+`tf.add_n` ... take RaggedTensors.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from tf1compat.framework import errors
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.ops import check_ops, math_ops
+from tf1compat.ops import check_ops, dispatch, math_ops
 from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
@@ -49,19 +52,30 @@ def map_flat_values(op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return template.with_flat_values(result)
 
 
+def _binary_flat(fn: Callable[..., Any], x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fn(x, y, ...)` with one or both operands ragged, as TF's
+    BinaryRaggedElementwiseDispatcher: the dense one is converted (preferring the ragged
+    one's dtype) and must broadcast against the flat values alone."""
+    ragged = x if isinstance(x, RaggedTensor) else y
+    if not isinstance(x, RaggedTensor):
+        x = convert_to_tensor(x, dtype_hint=ragged.dtype, name="x")
+    if not isinstance(y, RaggedTensor):
+        y = convert_to_tensor(y, dtype_hint=ragged.dtype, name="y")
+    for dense in (x, y):
+        # TF broadcasts a dense operand of at least the flat values' rank over the ragged
+        # dimensions (ragged_tensor_shape.broadcast_to).
+        if not isinstance(dense, RaggedTensor) and (
+                dense.shape.rank is None or
+                dense.shape.rank >= (ragged.flat_values.shape.rank or 0)):
+            raise NotImplementedError(
+                f"{fn.__name__} of a RaggedTensor and a dense tensor that broadcasts over "
+                "its ragged dimensions is not supported by tf1compat")
+    return map_flat_values(fn, x, y, *args, **kwargs)
+
+
 def _binary(fn: Callable[..., Any]) -> Callable[..., Any]:
     def apply(x: Any, y: Any) -> Any:
-        if not isinstance(x, RaggedTensor):
-            x = convert_to_tensor(x, dtype=y.dtype)
-        if not isinstance(y, RaggedTensor):
-            y = convert_to_tensor(y, dtype=x.dtype)
-        for dense in (x, y):
-            if not isinstance(dense, RaggedTensor) and dense.shape.rank not in (0, None) and \
-                    dense.shape.rank >= (x if isinstance(x, RaggedTensor) else y).shape.rank - 1:
-                raise NotImplementedError(
-                    f"{fn.__name__} of a RaggedTensor and a dense tensor that broadcasts over "
-                    "its ragged dimensions is not supported by tf1compat")
-        return map_flat_values(fn, x, y)
+        return _binary_flat(fn, x, y)
     apply.__name__ = fn.__name__
     return apply
 
@@ -92,3 +106,43 @@ def abs(x: RaggedTensor) -> RaggedTensor:  # noqa: A001 - TF's name
 
 def logical_not(x: RaggedTensor) -> RaggedTensor:
     return map_flat_values(math_ops.logical_not, x)
+
+
+# -- tf.* functions given RaggedTensors (ops/dispatch.py's handlers) -------------------------
+
+def _split_first(fn: Callable[..., Any], count: int, args: tuple, kwargs: dict) -> Any:
+    """The first `count` arguments of a call of `fn` (positional or by name), and the
+    rest."""
+    names = list(inspect.signature(fn).parameters)[:count]
+    kwargs = dict(kwargs)
+    first = list(args[:count])
+    for name in names[len(first):]:
+        first.append(kwargs.pop(name, None))
+    return first, args[count:], kwargs
+
+
+def _dispatch_unary(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    (x,), rest, kwargs = _split_first(fn, 1, args, kwargs)
+    if not isinstance(x, RaggedTensor):
+        return dispatch.NOT_SUPPORTED
+    return x.with_flat_values(fn(x.flat_values, *rest, **kwargs))
+
+
+def _dispatch_binary(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    (x, y), rest, kwargs = _split_first(fn, 2, args, kwargs)
+    if not (isinstance(x, RaggedTensor) or isinstance(y, RaggedTensor)):
+        return dispatch.NOT_SUPPORTED
+    return _binary_flat(fn, x, y, *rest, **kwargs)
+
+
+def _dispatch_unary_list(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    (values,), rest, kwargs = _split_first(fn, 1, args, kwargs)
+    if not isinstance(values, (list, tuple)) or \
+            not any(isinstance(v, RaggedTensor) for v in values):
+        return dispatch.NOT_SUPPORTED
+    return map_flat_values(lambda *flat: fn(list(flat), *rest, **kwargs), *values)
+
+
+dispatch.register(dispatch.UNARY, _dispatch_unary)
+dispatch.register(dispatch.BINARY, _dispatch_binary)
+dispatch.register(dispatch.UNARY_LIST, _dispatch_unary_list)

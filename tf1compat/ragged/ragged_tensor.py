@@ -363,12 +363,9 @@ class RaggedTensor:
     def to_tensor(self, default_value: Any = None, name: Optional[str] = None,
                   shape: Any = None) -> Tensor:
         """A dense tensor padded with `default_value` (zero / empty string) to
-        `bounding_shape()`."""
+        `bounding_shape()`, or cut / padded to `shape`'s known dimensions."""
         from tf1compat.ragged._conversions import to_tensor
-        if shape is not None:
-            raise NotImplementedError("RaggedTensor.to_tensor(shape=...) is not supported by "
-                                      "tf1compat")
-        return to_tensor(self, default_value, name)
+        return to_tensor(self, default_value, name, shape)
 
     def to_sparse(self, name: Optional[str] = None) -> SparseTensor:
         """A SparseTensor with a value at each element of the ragged tensor."""
