@@ -12,9 +12,10 @@ folders keep importing downward.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from tf1compat.util import tf_decorator
 
 __all__ = ["BINARY", "MATH_BINARY", "MATH_FUNCTIONS", "MATH_UNARY", "NOT_SUPPORTED", "UNARY",
            "UNARY_LIST", "add_dispatch_support", "register"]
@@ -63,8 +64,8 @@ def _dispatchable(fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
             if result is NOT_SUPPORTED:
                 raise
             return result
-    functools.update_wrapper(wrapper, fn)
-    return wrapper
+    # As TF's add_dispatch_support: a TFDecorator, so tf_inspect reads `fn`'s arguments.
+    return tf_decorator.make_decorator(fn, wrapper, "add_dispatch_support")
 
 
 def add_dispatch_support(namespace: dict[str, Any], kind: str,
