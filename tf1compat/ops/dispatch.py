@@ -18,7 +18,7 @@ from typing import Any
 from tf1compat.util import tf_decorator
 
 __all__ = ["BINARY", "MATH_BINARY", "MATH_FUNCTIONS", "MATH_UNARY", "NOT_SUPPORTED", "UNARY",
-           "UNARY_LIST", "add_dispatch_support", "register"]
+           "UNARY_LIST", "WRAPPER_CODE", "add_dispatch_support", "register"]
 
 NOT_SUPPORTED = object()
 UNARY = "unary"            # elementwise, first argument the value
@@ -66,6 +66,11 @@ def _dispatchable(fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
             return result
     # As TF's add_dispatch_support: a TFDecorator, so tf_inspect reads `fn`'s arguments.
     return tf_decorator.make_decorator(fn, wrapper, "add_dispatch_support")
+
+
+# The code of every dispatch wrapper: frame readers that look at a function's caller
+# (Keras' op-layer recording reads the call instruction) look past it.
+WRAPPER_CODE = _dispatchable(lambda: None, UNARY).__code__
 
 
 def add_dispatch_support(namespace: dict[str, Any], kind: str,

@@ -31,6 +31,7 @@ from tf1compat.keras import backend
 from tf1compat.keras.engine import node as node_module
 from tf1compat.keras.engine.base_layer import Layer
 from tf1compat.keras.engine.op_lambda_names import ALL_ARGUMENTS, OP_LAMBDA_NAMES
+from tf1compat.ops.dispatch import WRAPPER_CODE
 
 __all__ = ["TFOpLambda", "SlicingOpLambda", "op_call_of", "add_op_call_history"]
 
@@ -189,6 +190,8 @@ def _passed(frame: Any) -> Optional[Tuple[int, Tuple[str, ...]]]:
     read from the caller's call instruction (`f(x, 1, axis=2)`: (2, ("axis",))), or None
     when its bytecode does not say (`f(*args, **kwargs)`, another Python)."""
     caller = frame.f_back
+    while caller is not None and caller.f_code is WRAPPER_CODE:   # tf.* dispatch
+        caller = caller.f_back
     if caller is None:
         return None
     code = caller.f_code
