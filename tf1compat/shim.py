@@ -129,7 +129,6 @@ INTERNAL_PATHS: Dict[str, str] = {
     "tensorflow.python.util.all_util": "tf1compat.util.all_util",
     "tensorflow.python.util.tf_contextlib": "tf1compat.util.tf_contextlib",
     "tensorflow.python.util.compat": "tf1compat.api.compat",
-    "tensorflow.python.util.all_util": "tf1compat.util.all_util",
     "tensorflow.python.eager.context": "tf1compat.eager.context",
     "tensorflow.python.eager.backprop": "tf1compat.autodiff.tape",
     "tensorflow.python.eager.function": "tf1compat.eager.function",

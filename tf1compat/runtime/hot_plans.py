@@ -578,17 +578,20 @@ class _HotPlan:
             self.compile_reason = self.record.reason
         compiled, eager = self.trial["compiled"], self.trial["eager"]
         compiled_s, eager_s, paired = _measures(compiled, eager)
-        disagree = _measures_disagree(compiled_s, eager_s, paired)
-        verdict = None if disagree else trial_verdict(compiled, eager, last)
-        if verdict is None and not disagree:
+        verdict = trial_verdict(compiled, eager, last)
+        if verdict is None:
             return                          # more pairs (`trial_verdict`)
+        # Measures that disagree have op by op at least as fast on one (verdict False,
+        # kept once the retrials are spent).
+        disagree = _measures_disagree(compiled_s, eager_s, paired) and \
+            self.retrials < _RETRIALS
         self.record.op_by_op_us = eager_s * 1e6
         self.record.compiled_us = compiled_s * 1e6
         clock = " of CPU time" if self.record.trial_clock == "cpu" else ""
         measures = (f"{compiled_s * 1e6:.0f} us vs {eager_s * 1e6:.0f} us op by op at "
                     f"best{clock}; median ratio of paired runs {paired:.2f} over "
                     f"{len(compiled)} pairs")
-        if disagree and self.retrials < _RETRIALS:
+        if disagree:
             # Noise that says nothing either way: op by op for now, timed again later
             # (a burst of load during the one trial had otherwise kept a data_mlp step
             # 2-4x faster compiled op by op for good).
