@@ -349,6 +349,28 @@ def case_max_pool_nan_and_inf(tf):
     return _run(tf, outs, {x: xv})
 
 
+def case_max_pool_with_argmax_nan_and_inf(tf):
+    """TF's CPU MaxPoolWithArgmax starts each window at its first valid element and takes
+    only strictly greater values (not MaxPool's lowest-finite start): a NaN first element
+    wins, later NaNs never do, a window of -inf and NaN keeps its first element; padded
+    positions are never chosen. Its gradient goes to the argmax."""
+    nan, inf = np.nan, np.inf
+    xv = np.array([[1., nan, 3., 2.], [nan, 0., -inf, 5.], [4., 4., nan, nan],
+                   [-inf, -inf, 7., nan]], np.float32).reshape(1, 4, 4, 1)
+    edge = np.array([[-inf, -inf, 1.], [-inf, -inf, nan], [nan, -inf, -inf]],
+                    np.float32).reshape(1, 3, 3, 1)
+    x = tf.placeholder(tf.float32, [1, 4, 4, 1], name="x")
+    e = tf.placeholder(tf.float32, [1, 3, 3, 1], name="e")
+    valid, valid_arg = tf.nn.max_pool_with_argmax(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+    same, same_arg = tf.nn.max_pool_with_argmax(x, [1, 3, 3, 1], [1, 1, 1, 1], "SAME")
+    padded, padded_arg = tf.nn.max_pool_with_argmax(e, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+    finite = tf.where(tf.is_finite(same), same, tf.zeros_like(same))
+    outs = {"valid": valid, "valid_argmax": valid_arg, "same": same, "same_argmax": same_arg,
+            "padded": padded, "padded_argmax": padded_arg,
+            "grad": tf.gradients(tf.reduce_sum(finite * 2.0), x)[0]}
+    return _run(tf, outs, {x: xv, e: edge})
+
+
 def case_pool_1d_3d(tf):
     x1 = tf.constant(_x([2, 9, 3]))
     x3 = tf.constant(_x([2, 5, 4, 3, 2], 1))

@@ -32,15 +32,18 @@ from tf1compat.ops._kernels import dynamo_tracing, is_fake_tensor
 __all__ = ["max_pool2d", "in_compiled_graph", "has_non_finite_window", "tf_window_input"]
 
 
-def has_non_finite_window(y: torch.Tensor) -> bool:
+def has_non_finite_window(y: torch.Tensor, floor: float = -math.inf) -> bool:
     """Whether a max pool's floating-point CPU output shows a window where TF's rule
-    differs from ATen's (a NaN or -inf maximum). Never under torch's tracers, where a
-    value cannot decide Python control flow: a program torch.export captures keeps
-    ATen's rule (compiled plans apply TF's inside the custom op, at run time)."""
+    may differ from ATen's: a NaN maximum, or one not above `floor` (-inf by default;
+    a pool that pads with the lowest finite value passes that). Never under torch's
+    tracers, where a value cannot decide Python control flow: a program torch.export
+    captures keeps ATen's rule (compiled plans apply TF's inside the custom op, at run
+    time)."""
     if dynamo_tracing() or is_fake_tensor(y):
         return False
+    # NaN compares false: `not amin > floor` holds for a NaN minimum too.
     return (y.is_floating_point() and not y.is_cuda and y.numel() > 0 and
-            not math.isfinite(float(y.detach().amin())))
+            not float(y.detach().amin()) > floor)
 
 
 def tf_window_input(x: torch.Tensor) -> torch.Tensor:

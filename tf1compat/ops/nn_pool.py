@@ -6,7 +6,8 @@ window; asymmetric padding (the odd element at the end) is handled by pooling a 
 input and dividing by a per-position count. Max pooling pads with -inf (the lowest value
 for integers), so padded elements never win; on the CPU, NaN never wins either and a
 window of only NaN and -inf gives the lowest finite value, as TF's CPU kernels
-(`_traced_pool.tf_window_input`; MaxPoolWithArgmax keeps ATen's NaN rule, and TF's
+(`_traced_pool.tf_window_input`; MaxPoolWithArgmax follows TF's own rule for it: a
+window's first valid element, then strictly greater values; TF's
 gradient of such a degenerate window in overlapping SAME windows is not matched). Inputs
 are permuted views (no copies): a
 contiguous NHWC tensor is torch's channels_last format.
@@ -191,6 +192,38 @@ def _avg_pool_kernel(nd: int) -> Callable[[Any, Any], Callable]:
     return factory
 
 
+def _first_window_element(shape: Sequence[int], geo: "_PoolGeometry", pads: list,
+                          device: torch.device) -> tuple:
+    """Rows and columns (in the unpadded plane) of each output window's first valid
+    element, broadcastable against the pooled output [n, c, oh, ow]."""
+    oh, ow = shape[2:]
+    starts = []
+    for out, stride, (before, _) in zip((oh, ow), geo.strides, pads):
+        starts.append((torch.arange(out, device=device) * stride - before).clamp_(min=0))
+    return starts[0].reshape(1, 1, oh, 1), starts[1].reshape(1, 1, 1, ow)
+
+
+def _tf_argmax_windows(xin: torch.Tensor, geo: "_PoolGeometry", pads: list) -> tuple:
+    """TF's CPU MaxPoolWithArgmax rule over NCHW `xin`: each window starts at its first
+    valid element and takes only strictly greater values, so a NaN wins only as the first
+    element and a window of -inf and NaN keeps its first element. Returns the maxima and
+    their rows and columns in the unpadded plane."""
+    ninf = float("-inf")
+    quiet = torch.where(torch.isnan(xin), ninf, xin)
+    padded = pad_spatial(quiet, pads, ninf) if any(b or a for b, a in pads) else quiet
+    y, idx = F.max_pool2d(padded, geo.ksize, geo.strides, return_indices=True)
+    wp = padded.shape[3]
+    row = torch.div(idx, wp, rounding_mode="floor") - pads[0][0]
+    col = idx % wp - pads[1][0]
+    first_row, first_col = _first_window_element(y.shape, geo, pads, xin.device)
+    n, c = xin.shape[:2]
+    first = xin[torch.arange(n, device=xin.device).reshape(n, 1, 1, 1),
+                torch.arange(c, device=xin.device).reshape(1, c, 1, 1), first_row, first_col]
+    keep_first = torch.isnan(first) | (y == ninf)
+    return (torch.where(keep_first, first, y), torch.where(keep_first, first_row, row),
+            torch.where(keep_first, first_col, col))
+
+
 def _max_pool_argmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     geo = _PoolGeometry(node, 2)
     include_batch = bool(node.attrs["include_batch_in_index"])
@@ -200,14 +233,18 @@ def _max_pool_argmax_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
         n, h, w, c = x.shape
         xin = to_channels_first(x, "NHWC")
         pads = geo.pads((h, w))
-        padded = pad_spatial(xin, pads, _lowest(xin.dtype)) if any(
-            b or a for b, a in pads) else xin
-        wp = padded.shape[3]
+        lowest = _lowest(xin.dtype)
+        padded = pad_spatial(xin, pads, lowest) if any(b or a for b, a in pads) else xin
         y, idx = F.max_pool2d(padded, geo.ksize, geo.strides, return_indices=True)
         # torch: index into each padded (n, c) plane; TF: ((b*H + y)*W + x)*C + c over the
         # unpadded NHWC input.
+        wp = padded.shape[3]
         row = torch.div(idx, wp, rounding_mode="floor") - pads[0][0]
         col = idx % wp - pads[1][0]
+        # ATen lets NaN win and a padded lowest beat a window of -inf: where its result
+        # shows either (a maximum that is not above the lowest finite value), TF's rule.
+        if _traced_pool.has_non_finite_window(y, floor=lowest):
+            y, row, col = _tf_argmax_windows(xin, geo, pads)
         chan = torch.arange(c, device=x.device).reshape(1, c, 1, 1)
         flat = (row * w + col) * c + chan
         if include_batch:
