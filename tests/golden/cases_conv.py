@@ -371,6 +371,39 @@ def case_max_pool_with_argmax_nan_and_inf(tf):
     return _run(tf, outs, {x: xv, e: edge})
 
 
+def case_conv_stride_checks_and_unequal_depthwise_strides(tf):
+    """Depthwise convolutions take unequal row and column strides (TF 2.x; TF 1.x refused
+    them), forward and gradients. Strides on the batch or depth dimension are TF's
+    UnimplementedError in the forward kernels and InvalidArgumentError in the gradient
+    kernels; dilations there InvalidArgumentError."""
+    x = tf.constant(_x([2, 6, 7, 2]))
+    f = tf.constant(_x([3, 3, 2, 2], 1))
+    y = tf.nn.depthwise_conv2d_native(x, f, [1, 2, 1, 1], "SAME")
+    y_valid = tf.nn.depthwise_conv2d(x, f, [1, 1, 3, 1], "VALID")
+    dx, df = tf.gradients(tf.reduce_sum(y * y) + tf.reduce_sum(y_valid), [x, f])
+
+    def run(fn):
+        return catch(lambda: _run(tf, fn()))
+
+    ones = tf.ones([2, 6, 7, 2])
+    outs = {
+        "depthwise_unequal": _run(tf, {"y": y, "y_valid": y_valid, "dx": dx, "df": df}),
+        "conv_batch_stride": run(lambda: tf.nn.conv2d(x, f[..., :1], [2, 1, 1, 1], "SAME")),
+        "depthwise_depth_stride": run(
+            lambda: tf.nn.depthwise_conv2d_native(x, f, [1, 1, 1, 2], "SAME")),
+        "conv3d_depth_stride": run(lambda: tf.nn.conv3d(
+            tf.ones([1, 4, 4, 4, 2]), tf.ones([2, 2, 2, 2, 1]), [1, 1, 1, 1, 2], "SAME")),
+        "depthwise_depth_dilation": run(lambda: tf.nn.depthwise_conv2d_native(
+            x, f, [1, 1, 1, 1], "SAME", dilations=[1, 1, 1, 2])),
+        "backprop_input_depth_stride": run(lambda: tf.nn.conv2d_backprop_input(
+            [2, 6, 7, 2], f[..., :1], ones[..., :1], [1, 1, 1, 2], "SAME")),
+        "depthwise_backprop_filter_batch_stride": run(
+            lambda: tf.nn.depthwise_conv2d_native_backprop_filter(
+                x, [3, 3, 2, 2], tf.ones([2, 6, 7, 4]), [2, 1, 1, 1], "SAME")),
+    }
+    return outs
+
+
 def case_pool_1d_3d(tf):
     x1 = tf.constant(_x([2, 9, 3]))
     x3 = tf.constant(_x([2, 5, 4, 3, 2], 1))
