@@ -53,3 +53,15 @@ def case_parse_sequence_example(tf):
             "scalar": catch(lambda: tf.io.parse_sequence_example(records[0], context, lists),
                             message=True),
             "no_features": catch(lambda: tf.io.parse_sequence_example(records), message=True)}
+
+
+def case_sequence_parsing_op_names(tf):
+    """The graph TF builds: the dense defaults' Const in the ParseSequenceExample scope,
+    then debug_name and the keys converted in the ParseSequenceExampleV2 op's scope."""
+    context, lists = _features(tf)
+    one = tf.placeholder(tf.string, [], name="one")
+    many = tf.placeholder(tf.string, [None], name="many")
+    tf.io.parse_single_sequence_example(one, context, lists, example_name="ex")
+    tf.io.parse_sequence_example(many, {"c": context["c"]}, {"f": lists["f"]},
+                                 example_names=["e0", "e1"])
+    return [(op.name, op.type) for op in tf.get_default_graph().get_operations()]

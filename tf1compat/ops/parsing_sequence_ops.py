@@ -201,10 +201,12 @@ def _parse_sequence(serialized: Tensor, debug_name: Any, context: Any, lists: An
     the op `name` too) -> (context dict, sequence dict, lengths of the dense lists)."""
     with name_scope(name, "ParseSequenceExample", [serialized, debug_name]):
         empty = [k in lists.missing_assumed_empty for k in lists.dense_keys]
+        # TF's order and names: the dense defaults first in this scope, then the op's
+        # own inputs (debug_name and the keys) converted in the op's scope.
+        defaults = context.dense_defaults_vec()
         op = apply_op("ParseSequenceExampleV2", [
-            serialized, convert_to_tensor(debug_name, dtype=D.string, name="debug_name"),
-            context.sparse_keys, context.dense_keys, [], lists.sparse_keys,
-            lists.dense_keys, [], empty, context.dense_defaults_vec()], {
+            serialized, debug_name, context.sparse_keys, context.dense_keys, [],
+            lists.sparse_keys, lists.dense_keys, [], empty, defaults], {
             "Ncontext_sparse": len(context.sparse_keys),
             "context_sparse_types": context.sparse_types,
             "Tcontext_dense": context.dense_types,
