@@ -10,17 +10,13 @@ import tf1compat as tf
 from tf1compat._tf_api_names import API_NAMES
 from tf1compat.framework.missing import UnimplementedAPIError
 
-# tf-keras names newer than 2018-2020 code (focal losses: TF 2.9+, F1/R2 scores: 2.13+,
-# the TF2 migration and TPU helpers) or TF-only machinery (keras.export).
+# tf-keras names newer than 2018-2020 code (the TF2 migration and TPU helpers) or TF-only
+# machinery (keras.export).
 NOT_IMPLEMENTED = {
     "keras.export", "keras.export.ExportArchive",
     "keras.callbacks.SidecarEvaluatorModelExport",
     "keras.callbacks.experimental.UpdateEmbeddingCallback",
     "keras.constraints.RadialConstraint", "keras.constraints.radial_constraint",
-    "keras.losses.BinaryFocalCrossentropy", "keras.losses.CategoricalFocalCrossentropy",
-    "keras.losses.binary_focal_crossentropy", "keras.losses.categorical_focal_crossentropy",
-    "keras.metrics.F1Score", "keras.metrics.FBetaScore", "keras.metrics.R2Score",
-    "keras.metrics.binary_focal_crossentropy", "keras.metrics.categorical_focal_crossentropy",
     "keras.utils.DeterministicRandomTestTool", "keras.utils.StepsPerExecutionTuner",
     "keras.utils.get_or_create_layer", "keras.utils.track_tf1_style_variables",
     "keras.utils.warmstart_embedding_matrix"}

@@ -418,8 +418,8 @@ def categorical_focal_crossentropy(target: Any, output: Any, alpha: float = 0.25
                                    axis: int = -1) -> Tensor:
     """Categorical crossentropy weighted by alpha * (1 - p) ** gamma per class."""
     from tf1compat.framework.tensor_conversion import convert_to_tensor
-    from tf1compat.keras.backend_math import clip, log, softmax
-    from tf1compat.ops.reduction_ops import reduce_sum
+    from tf1compat.keras.backend_math import log, softmax
+    from tf1compat.ops.reduction_ops import clip_by_value, reduce_sum
     target = convert_to_tensor(target)
     output = convert_to_tensor(output)
     target.shape.assert_is_compatible_with(output.shape)
@@ -427,8 +427,8 @@ def categorical_focal_crossentropy(target: Any, output: Any, alpha: float = 0.25
         output = softmax(output, axis=axis)
     output = output / reduce_sum(output, axis=axis, keepdims=True)
     eps = convert_to_tensor(epsilon(), output.dtype.base_dtype)
-    output = clip(output, eps, 1.0 - eps)
+    output = clip_by_value(output, eps, 1.0 - eps)
     cce = -target * log(output)
     modulating = _m().pow(1.0 - output, gamma)
-    weighting = alpha * modulating
+    weighting = modulating * alpha
     return reduce_sum(weighting * cce, axis=axis)

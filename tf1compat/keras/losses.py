@@ -5,19 +5,22 @@ elements)."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, List, Optional, Sequence
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.keras import backend
 from tf1compat.ops import array_ops, math_ops, reduction_ops
-from tf1compat.keras.utils.serialization import get_registered_object
+from tf1compat.keras.utils.serialization import get_registered_name, get_registered_object
 
 __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError",
            "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
            "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
            "Hinge", "SquaredHinge", "CategoricalHinge", "Poisson", "LogCosh",
-           "KLDivergence", "Huber", "CosineSimilarity", "mean_squared_error", "mse", "MSE",
+           "KLDivergence", "Huber", "CosineSimilarity", "BinaryFocalCrossentropy",
+           "CategoricalFocalCrossentropy", "binary_focal_crossentropy",
+           "categorical_focal_crossentropy", "mean_squared_error", "mse", "MSE",
            "mean_absolute_error", "mae", "MAE", "mean_absolute_percentage_error", "mape",
            "MAPE", "mean_squared_logarithmic_error", "msle", "MSLE", "binary_crossentropy",
            "categorical_crossentropy", "sparse_categorical_crossentropy", "hinge",
@@ -109,6 +112,40 @@ def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
                      lambda ls: y_true * (1.0 - ls) + 0.5 * ls)
     return backend.mean(backend.binary_crossentropy(y_true, y_pred, from_logits=from_logits),
                         axis=axis)
+
+
+def binary_focal_crossentropy(y_true: Any, y_pred: Any, apply_class_balancing: bool = False,
+                              alpha: float = 0.25, gamma: float = 2.0,
+                              from_logits: bool = False, label_smoothing: float = 0.0,
+                              axis: int = -1) -> Any:
+    """`tf.keras.losses.binary_focal_crossentropy`: the mean over `axis` of the focal
+    factor `(1 - p_t) ** gamma` times the binary crossentropy (alpha-weighted by class
+    when `apply_class_balancing`)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    y_true = _smooth(y_true, y_pred, label_smoothing,
+                     lambda ls: y_true * (1.0 - ls) + 0.5 * ls)
+    return backend.mean(backend.binary_focal_crossentropy(
+        y_true, y_pred, apply_class_balancing=apply_class_balancing, alpha=alpha,
+        gamma=gamma, from_logits=from_logits), axis=axis)
+
+
+def categorical_focal_crossentropy(y_true: Any, y_pred: Any, alpha: float = 0.25,
+                                   gamma: float = 2.0, from_logits: bool = False,
+                                   label_smoothing: float = 0.0, axis: int = -1) -> Any:
+    """`tf.keras.losses.categorical_focal_crossentropy`: the categorical crossentropy of
+    the renormalized, clipped predictions, each class weighted by
+    `alpha * (1 - p) ** gamma`."""
+    if isinstance(axis, bool):
+        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type "
+                         f"{type(axis)}")
+    y_true, y_pred = _pair(y_true, y_pred)
+
+    def smooth(ls: Any) -> Any:
+        num_classes = math_ops.cast(array_ops.shape(y_true)[-1], y_pred.dtype)
+        return y_true * (1.0 - ls) + (ls / num_classes)
+    y_true = _smooth(y_true, y_pred, label_smoothing, smooth)
+    return backend.categorical_focal_crossentropy(y_true, y_pred, alpha=alpha, gamma=gamma,
+                                                  from_logits=from_logits, axis=axis)
 
 
 def _maybe_convert_labels(y_true: Any) -> Any:
@@ -295,17 +332,44 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self) -> dict:
-        config = dict(self._fn_kwargs)
-        config.update(super().get_config())
-        return config
+        # tf-keras (saving v3, its default) names the function too; from_config drops it
+        # for the named classes and looks it up for a bare LossFunctionWrapper.
+        return {**super().get_config(), **self._fn_kwargs,
+                "fn": get_registered_name(self.fn)}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Loss":
+        config = dict(config)
+        fn = config.pop("fn", None)
+        if fn is not None and cls is LossFunctionWrapper:
+            config["fn"] = get(fn)
+        return cls(**config)
 
 
 def _wrapper(cls_name: str, fn: Callable, default_name: str, **defaults: Any) -> type:
-    def __init__(self: Any, reduction: str = Reduction.AUTO, name: str = default_name,
-                 **kwargs: Any) -> None:
-        options = dict(defaults)
+    """A LossFunctionWrapper class taking TF's arguments in TF's order: the options in
+    `defaults`' order, then reduction and name (all positional or keyword)."""
+    names = tuple(defaults) + ("reduction", "name")
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            raise TypeError(f"{cls_name}.__init__() takes at most {len(names)} positional "
+                            f"arguments ({len(args)} given)")
+        options = dict(defaults, reduction=Reduction.AUTO, name=default_name)
+        for key, value in zip(names, args):
+            if key in kwargs:
+                raise TypeError(f"{cls_name}.__init__() got multiple values for argument "
+                                f"'{key}'")
+            options[key] = value
         options.update(kwargs)
+        reduction, name = options.pop("reduction"), options.pop("name")
         LossFunctionWrapper.__init__(self, fn, reduction=reduction, name=name, **options)
+
+    self_param = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    __init__.__signature__ = inspect.Signature(self_param + [
+        inspect.Parameter(key, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=value)
+        for key, value in dict(defaults, reduction=Reduction.AUTO,
+                               name=default_name).items()])
     return type(cls_name, (LossFunctionWrapper,), {"__init__": __init__,
                                                    "__doc__": f"`tf.keras.losses.{cls_name}`"})
 
@@ -325,7 +389,8 @@ CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", categorical_crosse
                                    label_smoothing=0.0, axis=-1)
 SparseCategoricalCrossentropy = _wrapper("SparseCategoricalCrossentropy",
                                          sparse_categorical_crossentropy,
-                                         "sparse_categorical_crossentropy", from_logits=False)
+                                         "sparse_categorical_crossentropy", from_logits=False,
+                                         ignore_class=None)
 Hinge = _wrapper("Hinge", hinge, "hinge")
 SquaredHinge = _wrapper("SquaredHinge", squared_hinge, "squared_hinge")
 CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_hinge")
@@ -335,6 +400,14 @@ KLDivergence = _wrapper("KLDivergence", kl_divergence, "kl_divergence")
 Huber = _wrapper("Huber", huber, "huber_loss", delta=1.0)
 CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
                             axis=-1)
+BinaryFocalCrossentropy = _wrapper("BinaryFocalCrossentropy", binary_focal_crossentropy,
+                                   "binary_focal_crossentropy", apply_class_balancing=False,
+                                   alpha=0.25, gamma=2.0, from_logits=False,
+                                   label_smoothing=0.0, axis=-1)
+CategoricalFocalCrossentropy = _wrapper("CategoricalFocalCrossentropy",
+                                        categorical_focal_crossentropy,
+                                        "categorical_focal_crossentropy", alpha=0.25, gamma=2.0,
+                                        from_logits=False, label_smoothing=0.0, axis=-1)
 
 _HELPERS = ("get", "serialize", "deserialize", "compute_weighted_loss", "apply_valid_mask",
             "cast_losses_to_common_dtype")
@@ -353,7 +426,7 @@ def deserialize(name: Any, custom_objects: Any = None) -> Any:
         cls = get_registered_object(name["class_name"], custom_objects, _BY_NAME)
         if cls is None:
             raise ValueError(f"Unknown loss function: '{name['class_name']}'.")
-        return cls(**name.get("config", {}))
+        return cls.from_config(name.get("config", {}))
     fn = get_registered_object(name, custom_objects, _BY_NAME)
     if fn is None:
         raise ValueError(f"Unknown loss function: '{name}'. Please ensure this object is "

@@ -34,6 +34,7 @@ __all__ = ["Metric", "Reduce", "Sum", "Mean", "MeanMetricWrapper", "Accuracy",
            "Hinge", "SquaredHinge", "KLDivergence", "Poisson", "LogCoshError",
            "CategoricalHinge", "CosineSimilarity", "RootMeanSquaredError", "MeanRelativeError",
            "MeanTensor", "kld", "KLD", "kl_divergence", "cosine",
+           "binary_focal_crossentropy", "categorical_focal_crossentropy",
            "accuracy", "binary_accuracy", "categorical_accuracy",
            "sparse_categorical_accuracy", "top_k_categorical_accuracy",
            "sparse_top_k_categorical_accuracy", "get", "serialize", "deserialize"]
@@ -146,6 +147,8 @@ kullback_leibler_divergence = kld = KLD = kl_divergence = \
 poisson = losses_mod.poisson
 logcosh = log_cosh = losses_mod.log_cosh
 cosine_similarity = cosine_proximity = cosine = losses_mod.cosine_similarity
+binary_focal_crossentropy = losses_mod.binary_focal_crossentropy
+categorical_focal_crossentropy = losses_mod.categorical_focal_crossentropy
 acc = ACC = accuracy
 
 
@@ -605,6 +608,14 @@ from tf1compat.keras.metrics_iou import (  # noqa: E402,F401
 
 __all__ += _iou.__all__
 _BY_NAME.update({name: getattr(_iou, name) for name in _iou.__all__})
+
+
+# F-beta and R2 scores (metrics_scores.py imports this module's Metric).
+from tf1compat.keras import metrics_scores as _scores  # noqa: E402
+from tf1compat.keras.metrics_scores import F1Score, FBetaScore, R2Score  # noqa: E402,F401
+
+__all__ += _scores.__all__
+_BY_NAME.update({name: getattr(_scores, name) for name in _scores.__all__})
 
 # Names of tf-keras's tf.keras.metrics that tf1compat lacks raise UnimplementedAPIError.
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
