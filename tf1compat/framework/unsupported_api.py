@@ -383,8 +383,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.libsvm": _contrib_later("parse the LIBSVM lines in Python (tf.py_func) or with "
                                      "tf.strings.split"),
     "contrib.nearest_neighbor": _contrib_later(),
-    "contrib.optimizer_v2": _contrib_later("the tf.train optimizers (the same update "
-                                           "rules)"),
     "contrib.periodic_resample": _contrib_later(),
     "contrib.proto": _contrib_later("the protobuf package in a tf.py_func"),
     "contrib.quantization": _QUANTIZED,
