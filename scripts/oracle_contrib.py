@@ -737,9 +737,20 @@ def tf115_optimizer_v2(tf) -> types.ModuleType:
     sys.modules["tensorflow.python.training.training_ops"] = gen_training_ops
     ops.convert_to_tensor_or_indexed_slices = \
         indexed_slices.convert_to_tensor_or_indexed_slices
-    return tf115_absolute_package(
+    pkg = tf115_absolute_package(
         "contrib.optimizer_v2", ["optimizer_v2", "gradient_descent", "adam", "momentum",
                                  "adagrad", "adadelta", "rmsprop"])
+    # TF 1.15's object checkpoints asked `_checkpoint_dependencies` for an object's
+    # children, which OptimizerV2 overrides (its per-graph non-slot variables); TF 2's
+    # tf.train.Optimizer answers `_trackable_children` from tf.train's own non-slot table
+    # instead, which OptimizerV2 lacks: Trackable's default reads the 1.15 hook again.
+    # (and TF 2 passes `_lookup_dependency` a second argument, its cached children)
+    optimizer_v2 = pkg.optimizer_v2.OptimizerV2
+    if "_trackable_children" not in vars(optimizer_v2):
+        optimizer_v2._trackable_children = trackable_base.Trackable._trackable_children
+        lookup = optimizer_v2._lookup_dependency
+        optimizer_v2._lookup_dependency = lambda self, name, cached=None: lookup(self, name)
+    return pkg
 
 
 def tf115_checkpoint(tf) -> types.SimpleNamespace:

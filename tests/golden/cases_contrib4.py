@@ -195,3 +195,40 @@ def case_stop_gradients(tf):
         sess.run(tf.global_variables_initializer())
         sess.run(step)
         return sess.run(v)
+
+
+@requires("contrib.optimizer_v2.OptimizerV2")
+def case_object_checkpoint(tf):
+    """tf.train.Checkpoint of a contrib optimizer: its beta powers as named children, the
+    slots under `.OPTIMIZER_SLOT`; restored before the slots exist, they are filled when
+    minimize creates them (restore-on-create)."""
+    o = _ov2(tf)
+    path = os.path.join(tempfile.mkdtemp(), "ckpt")
+
+    def build():
+        v = tf.Variable([1.0, -2.0, 0.5], name="v")
+        return v, o.AdamOptimizer(0.1)
+    with tf.Graph().as_default():
+        v, opt = build()
+        step = opt.minimize(tf.reduce_sum(v * v * v))
+        ckpt = tf.train.Checkpoint(v=v, opt=opt)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(step)
+            sess.run(step)
+            path = ckpt.save(path, session=sess)
+            sess.run(step)
+            expected = sess.run(v)
+    stored = sorted(n for n, _ in tf.train.list_variables(path))
+    with tf.Graph().as_default():
+        v, opt = build()
+        status = tf.train.Checkpoint(v=v, opt=opt).restore(path)
+        step = opt.minimize(tf.reduce_sum(v * v * v))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            status.run_restore_ops(sess)
+            slots = {n: sess.run(opt.get_slot(v, n)) for n in opt.get_slot_names()}
+            powers = sess.run([x for x in opt.variables() if "power" in x.name])
+            sess.run(step)
+            return {"stored": stored, "slots": slots, "powers": powers, "v": sess.run(v),
+                    "same_as_unbroken": bool(np.allclose(sess.run(v), expected))}
