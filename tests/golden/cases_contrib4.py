@@ -232,3 +232,66 @@ def case_object_checkpoint(tf):
             sess.run(step)
             return {"stored": stored, "slots": slots, "powers": powers, "v": sess.run(v),
                     "same_as_unbroken": bool(np.allclose(sess.run(v), expected))}
+
+
+def _custom_optimizer(o, tf):
+    """A user OptimizerV2: a hyper-parameter, a slot made from a tensor, a non-slot
+    step counter and dense/resource/sparse updates, all through the `state`."""
+    class Decayed(o.OptimizerV2):
+        def __init__(self, learning_rate, decay):
+            super().__init__(use_locking=False, name="Decayed")
+            self._set_hyper("learning_rate", learning_rate)
+            self._set_hyper("decay", decay)
+
+        def _create_vars(self, var_list, state):
+            state.create_non_slot(initial_value=0.0, name="steps")
+            for v in var_list:
+                state.create_slot(v, tf.ones_like(v) * 2.0, "scale")
+                state.zeros_slot(v, "trace")
+
+        def _update(self, grad, var, state):
+            trace = state.get_slot(var, "trace")
+            new_trace = trace.assign(trace * state.get_hyper("decay", var.dtype.base_dtype) +
+                                     grad)
+            lr = state.get_hyper("learning_rate", var.dtype.base_dtype)
+            return var.assign_sub(lr * state.get_slot(var, "scale") * new_trace)
+
+        def _apply_dense(self, grad, var, state):
+            return self._update(grad, var, state)
+
+        def _resource_apply_dense(self, grad, var, state):
+            return self._update(grad, var, state)
+
+        def _apply_sparse(self, grad, var, state):
+            return self._update(tf.convert_to_tensor(grad), var, state)
+
+        def _finish(self, state):
+            steps = state.get_non_slot("steps")
+            return steps.assign_add(1.0)
+    return Decayed(lambda: 0.1, 0.5)
+
+
+def _custom(use_resource):
+    @requires("contrib.optimizer_v2.OptimizerV2")
+    def case(tf):
+        """Ref variables: the sparse gradient of w goes to `_apply_sparse` (duplicates
+        summed first). Resource variables: the subclass has no `_resource_apply_sparse`,
+        so the base class's NotImplementedError, as TF."""
+        o = _ov2(tf)
+        v = tf.Variable([1.0, -2.0], name="v", use_resource=use_resource)
+        w = tf.Variable([[1.0], [2.0], [3.0]], name="w", use_resource=use_resource)
+        loss = tf.reduce_sum(v * v) + tf.reduce_sum(tf.gather(w, [0, 2, 0]) ** 2)
+        opt = _custom_optimizer(o, tf)
+        step = opt.minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(3):
+                sess.run(step)
+            return {"v": sess.run(v), "w": sess.run(w), "slot_names": opt.get_slot_names(),
+                    "variables": [x.name for x in opt.variables()],
+                    "steps": sess.run([x for x in opt.variables() if "steps" in x.name])}
+    return case
+
+
+case_custom_subclass = _custom(False)
+case_custom_subclass_resource = _custom(True)
