@@ -737,6 +737,59 @@ def tf115_optimizer_v2(tf) -> types.ModuleType:
     sys.modules["tensorflow.python.training.training_ops"] = gen_training_ops
     ops.convert_to_tensor_or_indexed_slices = \
         indexed_slices.convert_to_tensor_or_indexed_slices
-    return tf115_absolute_package(
+    pkg = tf115_absolute_package(
         "contrib.optimizer_v2", ["optimizer_v2", "gradient_descent", "adam", "momentum",
                                  "adagrad", "adadelta", "rmsprop"])
+    # TF 1.15's object checkpoints asked `_checkpoint_dependencies` for an object's
+    # children, which OptimizerV2 overrides (its per-graph non-slot variables); TF 2's
+    # tf.train.Optimizer answers `_trackable_children` from tf.train's own non-slot table
+    # instead, which OptimizerV2 lacks: Trackable's default reads the 1.15 hook again.
+    # (and TF 2 passes `_lookup_dependency` a second argument, its cached children)
+    optimizer_v2 = pkg.optimizer_v2.OptimizerV2
+    if "_trackable_children" not in vars(optimizer_v2):
+        optimizer_v2._trackable_children = trackable_base.Trackable._trackable_children
+        lookup = optimizer_v2._lookup_dependency
+        optimizer_v2._lookup_dependency = lambda self, name, cached=None: lookup(self, name)
+    return pkg
+
+
+def tf115_checkpoint(tf) -> types.SimpleNamespace:
+    """tf.contrib.checkpoint as TF 1.15 assembles it, under TF 2.21: the core names it
+    aliases from their TF 2 homes (trackable.base / autotrackable / data_structures,
+    checkpoint.checkpoint, the TrackableObjectGraph proto, tf.train.CheckpointManager),
+    UniqueNameTracker and dot_graph_from_checkpoint from TF 1.15's contrib/checkpoint/python
+    sources, whose moved imports are registered under their TF 1.15 names
+    (training.tracking.{base,data_structures,util}, pywrap_tensorflow's
+    NewCheckpointReader)."""
+    import sys
+    import tensorflow.python as tf_python
+    from tensorflow.core.protobuf import trackable_object_graph_pb2
+    from tensorflow.python.checkpoint import checkpoint as checkpoint_lib
+    from tensorflow.python.trackable import autotrackable, data_structures
+    from tensorflow.python.trackable import base as trackable_base
+    from tensorflow.python.training import py_checkpoint_reader
+    tracking = sys.modules.get("tensorflow.python.training.tracking")
+    if tracking is None:
+        tracking = types.ModuleType("tensorflow.python.training.tracking")
+        tracking.__path__ = []
+        sys.modules[tracking.__name__] = tracking
+    for name, module in (("base", trackable_base), ("data_structures", data_structures),
+                         ("util", checkpoint_lib)):
+        setattr(tracking, name, module)
+        sys.modules[f"{tracking.__name__}.{name}"] = module
+    pywrap = types.ModuleType("tensorflow.python.pywrap_tensorflow")
+    pywrap.NewCheckpointReader = py_checkpoint_reader.NewCheckpointReader
+    sys.modules[pywrap.__name__] = pywrap
+    tf_python.pywrap_tensorflow = pywrap
+    pkg = tf115_absolute_package("contrib.checkpoint.python", ["containers", "visualize"])
+    return types.SimpleNamespace(
+        CheckpointableBase=trackable_base.Trackable,
+        Checkpointable=autotrackable.AutoTrackable,
+        CheckpointableObjectGraph=trackable_object_graph_pb2.TrackableObjectGraph,
+        CheckpointManager=tf.train.CheckpointManager,
+        List=data_structures.List, Mapping=data_structures.Mapping,
+        NoDependency=data_structures.NoDependency,
+        UniqueNameTracker=pkg.containers.UniqueNameTracker,
+        dot_graph_from_checkpoint=pkg.visualize.dot_graph_from_checkpoint,
+        list_objects=checkpoint_lib.list_objects,
+        object_metadata=checkpoint_lib.object_metadata)

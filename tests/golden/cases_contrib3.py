@@ -16,6 +16,7 @@ def _ov2(tf):
     import oracle_contrib
     pkg = oracle_contrib.tf115_optimizer_v2(tf)
     return type("optimizer_v2", (), {
+        "OptimizerV2": pkg.optimizer_v2.OptimizerV2,
         "AdamOptimizer": pkg.adam.AdamOptimizer,
         "AdagradOptimizer": pkg.adagrad.AdagradOptimizer,
         "AdadeltaOptimizer": pkg.adadelta.AdadeltaOptimizer,

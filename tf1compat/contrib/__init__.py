@@ -6,10 +6,10 @@ attention, beam search), `tf.contrib.legacy_seq2seq` (model builders and sequenc
 and the Estimator family: `tf.contrib.learn`
 (Experiment, learn_runner), `tf.contrib.training` (HParams), `tf.contrib.tpu` (TPUEstimator
 on CPU/GPU), `tf.contrib.estimator`, `tf.contrib.feature_column`; `tf.contrib.factorization`
-(k-means); `tf.contrib.crf`; `tf.contrib.copy_graph`; `tf.contrib.graph_editor`;
-`tf.contrib.distributions` (with
-bijectors); `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`,
-`tf.contrib.predictor`, `tf.contrib.summary`, `tf.contrib.mixed_precision`,
+(k-means); `tf.contrib.crf`; `tf.contrib.copy_graph`; `tf.contrib.optimizer_v2`;
+`tf.contrib.checkpoint`; `tf.contrib.graph_editor`; `tf.contrib.distributions` (with
+bijectors); `tf.contrib.metrics`, `tf.contrib.opt`, `tf.contrib.image`, `tf.contrib.predictor`,
+`tf.contrib.summary`, `tf.contrib.mixed_precision`,
 `tf.contrib.staging`, `tf.contrib.deprecated`, `tf.contrib.nn`, `tf.contrib.sparsemax`,
 `tf.contrib.stateless`, `tf.contrib.quantize` (quantization-aware graph rewrite),
 `tf.contrib.resampler`, `tf.contrib.memory_stats`, `tf.contrib.text` (skip-gram sampling),
@@ -29,7 +29,7 @@ from tf1compat.contrib import tensorboard  # (section: probe-thirdparty)
 from tf1compat.contrib import estimator, feature_column, learn, tpu, training  # (section: estimator)
 from tf1compat.contrib import factorization  # (section: kmeans)
 from tf1compat.contrib import linear_optimizer  # (section: sdca)
-from tf1compat.contrib import copy_graph, crf
+from tf1compat.contrib import checkpoint, copy_graph, crf, optimizer_v2
 from tf1compat.contrib import cudnn_rnn, graph_editor
 from tf1compat.contrib import image, metrics, opt, predictor, summary  # (section: contribmisc)
 from tf1compat.contrib import distributions  # (section: contribdist)

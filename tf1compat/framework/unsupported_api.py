@@ -366,8 +366,19 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.batching": _contrib_later("batch requests in Python before Session.run"),
     "contrib.bayesflow": _contrib_later("tf.distributions, or TensorFlow Probability's "
                                         "ideas on top of tf.contrib.distributions"),
-    "contrib.checkpoint": _contrib_later("tf.train.Checkpoint with the objects as "
-                                         "attributes"),
+    "contrib.checkpoint.capture_dependencies": Unsupported(
+        "Templates made by tf.make_template are not trackable objects in tf1compat, so "
+        "variables created in them cannot become their checkpoint dependencies",
+        "tf.train.Saver (name-based), or tf.train.Checkpoint over the variables themselves"),
+    "contrib.checkpoint.split_dependency": Unsupported(
+        "object checkpoints in tf1compat save variables only, not values an object "
+        "assembles or splits in its own save and restore functions",
+        "keep each component in a variable of its own and track the variables"),
+    **{f"contrib.checkpoint.{name}": Unsupported(
+        "Python state (numpy arrays, PythonState's serialize/deserialize strings) is not "
+        "saved in tf1compat's object checkpoints, which hold variables only",
+        "save the Python state beside the checkpoint (numpy.save, json)")
+       for name in ("NumpyState", "PythonStateWrapper")},
     "contrib.constrained_optimization": _contrib_later(),
     "contrib.decision_trees": _contrib_later("scikit-learn's trees"),
     "contrib.ffmpeg": _contrib_later("tf.audio.decode_wav, or a Python audio decoder in "
@@ -383,8 +394,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.libsvm": _contrib_later("parse the LIBSVM lines in Python (tf.py_func) or with "
                                      "tf.strings.split"),
     "contrib.nearest_neighbor": _contrib_later(),
-    "contrib.optimizer_v2": _contrib_later("the tf.train optimizers (the same update "
-                                           "rules)"),
     "contrib.periodic_resample": _contrib_later(),
     "contrib.proto": _contrib_later("the protobuf package in a tf.py_func"),
     "contrib.quantization": _QUANTIZED,

@@ -22,8 +22,9 @@ is created.
 from __future__ import annotations
 
 import collections.abc
+import contextlib
 import functools
-from typing import Callable, Any, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
@@ -98,16 +99,16 @@ class _RefVariableProcessor:
     def target(self) -> Tensor:
         return self._v._ref()
 
-    def update_op(self, optimizer: "Optimizer", g: Any) -> Any:
+    def update_op(self, optimizer: "Optimizer", g: Any, *args: Any) -> Any:
         if isinstance(g, Tensor):
-            update_op = optimizer._apply_dense(g, self._v)
+            update_op = optimizer._apply_dense(g, self._v, *args)
             if self._v.constraint is not None:
                 with control_dependencies([update_op]):
                     return self._v.assign(self._v.constraint(self._v))
             return update_op
         if self._v.constraint is not None:
             raise RuntimeError("Cannot use a constraint function on a sparse variable.")
-        return optimizer._apply_sparse_duplicate_indices(g, self._v)
+        return optimizer._apply_sparse_duplicate_indices(g, self._v, *args)
 
 
 class _ResourceVariableProcessor:
@@ -117,13 +118,13 @@ class _ResourceVariableProcessor:
     def target(self) -> Variable:
         return self._v
 
-    def update_op(self, optimizer: "Optimizer", g: Any) -> Any:
+    def update_op(self, optimizer: "Optimizer", g: Any, *args: Any) -> Any:
         if isinstance(g, IndexedSlices):
             if self._v.constraint is not None:
                 raise RuntimeError("Cannot use a constraint function on a sparse variable.")
             return optimizer._resource_apply_sparse_duplicate_indices(g.values, self._v,
-                                                                      g.indices)
-        update_op = optimizer._resource_apply_dense(g, self._v)
+                                                                      g.indices, *args)
+        update_op = optimizer._resource_apply_dense(g, self._v, *args)
         if self._v.constraint is not None:
             with control_dependencies([update_op]):
                 return self._v.assign(self._v.constraint(self._v))
@@ -137,7 +138,7 @@ class _TensorProcessor:
     def target(self) -> Tensor:
         return self._v
 
-    def update_op(self, optimizer: "Optimizer", g: Any) -> Any:
+    def update_op(self, optimizer: "Optimizer", g: Any, *args: Any) -> Any:
         raise NotImplementedError("Trying to update a Tensor ", self._v)
 
 
@@ -237,6 +238,15 @@ class Optimizer(Trackable):
                           colocate_gradients_with_ops: bool = False,
                           grad_loss: Any = None) -> List[Tuple[Any, Any]]:
         """[(gradient or None, variable)] for the trainable variables (or `var_list`)."""
+        return self._compute_gradients(loss, var_list, gate_gradients, aggregation_method,
+                                       colocate_gradients_with_ops, grad_loss, _scale_loss)
+
+    def _compute_gradients(self, loss: Any, var_list: Any, gate_gradients: int,
+                           aggregation_method: Any, colocate_gradients_with_ops: bool,
+                           grad_loss: Any, scale_loss: Callable[[Any], Any],
+                           stop_gradients: Any = None) -> List[Tuple[Any, Any]]:
+        """compute_gradients with the loss scaling rule (`scale_loss(loss)`) and the
+        `stop_gradients` of tf.gradients (contrib's OptimizerV2 takes both)."""
         from tf1compat.autodiff.gradients import gradients
         if callable(loss) and _context.executing_eagerly():
             return self._eager_gradients(loss, var_list, grad_loss)
@@ -250,7 +260,7 @@ class Optimizer(Trackable):
             raise ValueError("gate_gradients must be one of: Optimizer.GATE_NONE, "
                              f"Optimizer.GATE_OP, Optimizer.GATE_GRAPH.  Not {gate_gradients}")
         self._assert_valid_dtypes([loss])
-        loss = _scale_loss(loss)
+        loss = scale_loss(loss)
         if grad_loss is not None:
             self._assert_valid_dtypes([grad_loss])
         if var_list is None:
@@ -267,7 +277,8 @@ class Optimizer(Trackable):
         grads = gradients(loss, var_refs, grad_ys=grad_loss,
                           gate_gradients=(gate_gradients == Optimizer.GATE_OP),
                           aggregation_method=aggregation_method,
-                          colocate_gradients_with_ops=colocate_gradients_with_ops)
+                          colocate_gradients_with_ops=colocate_gradients_with_ops,
+                          stop_gradients=stop_gradients)
         if gate_gradients == Optimizer.GATE_GRAPH:
             grads = _gate_all(grads)
         grads_and_vars = list(zip(grads, var_list))
@@ -304,17 +315,7 @@ class Optimizer(Trackable):
                 functools.partial(_distributed_apply, optimizer=self),
                 args=(tuple(tuple(gv) for gv in grads_and_vars),),
                 kwargs={"global_step": global_step, "name": name})
-        converted = []
-        for g, v in grads_and_vars:
-            if g is not None:
-                try:
-                    g = convert_to_tensor_or_indexed_slices(g)
-                except TypeError:
-                    raise TypeError("Gradient must be convertible to a Tensor or "
-                                    f"IndexedSlices, or None: {g}") from None
-                if not isinstance(g, (Tensor, IndexedSlices)):
-                    raise TypeError(f"Gradient must be a Tensor, IndexedSlices, or None: {g}")
-            converted.append((g, v, _get_processor(v)))
+        converted = convert_gradients(grads_and_vars)
         var_list = [v for g, v, _ in converted if g is not None]
         if not var_list:
             raise ValueError("No gradients provided for any variable: "
@@ -327,11 +328,7 @@ class Optimizer(Trackable):
             for grad, var, processor in converted:
                 if grad is None:
                     continue
-                # An eager variable has no op, in a function's trace too (TF: no scope).
-                eager_variable = not getattr(var, "_in_graph_mode", True)
-                scope = var._shared_name if _context.executing_eagerly() or eager_variable \
-                    else var.op.name
-                with name_scope("update_" + scope), colocate_with(var):
+                with update_scope(var):
                     update_ops.append(processor.update_op(self, grad))
             if global_step is None:
                 apply_updates = self._finish(update_ops, name)
@@ -373,12 +370,13 @@ class Optimizer(Trackable):
     def _create_non_slot_variable(self, initial_value: Any, name: str,
                                   colocate_with: Any) -> Variable:
         """A variable of the optimizer itself (beta1_power), one per graph (one eagerly)."""
-        graph = _graph_of(colocate_with)
+        graph = _current_graph() if colocate_with is None else _graph_of(colocate_with)
         key = (name, graph)
         v = self._non_slot_dict.get(key)
         if v is None:
             from tf1compat.framework.graph import colocate_with as colocate
-            with colocate(colocate_with):
+            with colocate(colocate_with) if colocate_with is not None else \
+                    contextlib.nullcontext():
                 if self._use_own_namescope_for_non_slot_vars:
                     from tf1compat.variables.variable_scope import get_variable, variable_scope
                     with name_scope(""), variable_scope(self._non_slot_variable_scope):
@@ -530,6 +528,33 @@ class Optimizer(Trackable):
     @staticmethod
     def _call_if_callable(param: Any) -> Any:
         return param() if callable(param) else param
+
+
+def convert_gradients(grads_and_vars: Sequence[Tuple[Any, Any]]) -> List[Tuple[Any, Any, Any]]:
+    """(gradient as a Tensor/IndexedSlices or None, variable, its processor) per pair."""
+    converted = []
+    for g, v in grads_and_vars:
+        if g is not None:
+            try:
+                g = convert_to_tensor_or_indexed_slices(g)
+            except TypeError:
+                raise TypeError("Gradient must be convertible to a Tensor or "
+                                f"IndexedSlices, or None: {g}") from None
+            if not isinstance(g, (Tensor, IndexedSlices)):
+                raise TypeError(f"Gradient must be a Tensor, IndexedSlices, or None: {g}")
+        converted.append((g, v, _get_processor(v)))
+    return converted
+
+
+@contextlib.contextmanager
+def update_scope(var: Any) -> Iterator[None]:
+    """`update_<var>` name scope colocated with `var`, where its update ops go."""
+    # An eager variable has no op, in a function's trace too (TF: no scope).
+    eager_variable = not getattr(var, "_in_graph_mode", True)
+    scope = var._shared_name if _context.executing_eagerly() or eager_variable \
+        else var.op.name
+    with name_scope("update_" + scope), colocate_with(var):
+        yield
 
 
 def _scale_loss(loss: Any) -> Any:
