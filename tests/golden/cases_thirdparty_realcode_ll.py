@@ -31,6 +31,11 @@
   `tf.app.run`, which takes the script's flags out first. Fixed; the test then trains,
   evaluates and fails its own `model.ckpt-best` check under both (its best-accuracy
   threshold starts at 0 and a 1-step model's masked LM accuracy is 0.0).
+  run_classifier.py then ran unchanged on MRPC-shaped data (a 60-piece SentencePiece
+  model, a 2-layer ALBERT config with dropout 0.1, 5 seeded steps, its eval loop over the
+  step-0 and step-5 checkpoints and its best-checkpoint copy): the cached feature
+  TFRecords are byte-identical, the final loss, both evaluations and best_trial.txt are
+  TF's to the printed digits, and the 82 variables of model.ckpt-best agree to 1.2e-7.
 """
 
 import os

@@ -10,6 +10,9 @@ built from the op's one declaration (`framework/op_def.py`) through the same vie
 `Operation.op_def` gives (`framework/op_def_view.py`), so both say the same; like TF's
 Python registry, the protos carry no documentation. tf1compat has one registry, so
 `sync` (which copies TF's C++ registry into the Python one) has nothing to copy.
+Names, argument kinds, statefulness, attr names and int minimums are TF's; an attr
+declared without a kind or default (Const's `value`, a queue's `component_types`) has no
+type to give, so its type reads "string" where TF says "tensor" or "list(type)".
 """
 
 from __future__ import annotations
