@@ -25,7 +25,10 @@
   `tensorflow.python.training.tracking.data_structures` and
   `feature_column._DenseColumn` (hub's generated protos also need
   PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python with protobuf >= 4, as under TF). Fixed,
-  then run_pretraining_test (`python -m run_pretraining_test --output_dir=... --do_train
+  hub 0.7's TF1 modules work: a module built with `hub.create_module_spec`, called,
+  exported after assigning its variable and loaded back gives TF's outputs (hub 0.15 on
+  TF 2.15), and each side loads the other's export with the assigned values.
+  run_pretraining_test (`python -m run_pretraining_test --output_dir=... --do_train
   ...`, as run_trivial_model_test.sh) stopped at unittest's argument parser: tf1compat's
   `tf.test.main` handed all of sys.argv to unittest, where TF 1.x runs absltest inside
   `tf.app.run`, which takes the script's flags out first. Fixed; the test then trains,
