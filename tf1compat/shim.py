@@ -230,7 +230,7 @@ INTERNAL_PATHS: Dict[str, str] = {
         "tf1compat.estimator.canned.parsing_utils",
     "tensorflow.python.estimator.tpu.tpu_estimator": "tf1compat.estimator.tpu.tpu_estimator",
     "tensorflow.python.estimator.tpu.tpu_config": "tf1compat.estimator.tpu.tpu_config",
-    "tensorflow.python.feature_column.feature_column": "tf1compat.feature_column",
+    "tensorflow.python.feature_column.feature_column": "tf1compat.internal.feature_column",
     "tensorflow.python.feature_column.feature_column_lib": "tf1compat.feature_column",
     "tensorflow.python.feature_column.feature_column_v2": "tf1compat.feature_column",
     "tensorflow.python.training.evaluation": "tf1compat.training.sessions.evaluation",
@@ -389,6 +389,12 @@ INTERNAL_PATHS.update({
     "tensorflow.python.ops.unconnected_gradients": "tf1compat.autodiff.gradients",
     "tensorflow.python.training.training_ops": "tf1compat.internal.training_ops",
     "tensorflow.python.util.lazy_loader": "tf1compat.util.lazy_loader",
+    # (tensorflow_hub 0.7 imports these at `import tensorflow_hub`)
+    "tensorflow.python.framework.op_def_registry": "tf1compat.internal.op_def_registry",
+    "tensorflow.python.framework.smart_cond": "tf1compat.ops.cond",
+    "tensorflow.python.training.tracking.base": "tf1compat.training.saving.tracking",
+    "tensorflow.python.training.tracking.tracking": "tf1compat.training.saving.tracking",
+    "tensorflow.python.training.tracking.data_structures": "tf1compat.training.saving.tracking",
     # (TFP's test files decorate their TestCases with the graph-and-eager mode runners)
     "tensorflow.python.framework.test_util": "tf1compat.eager.test_modes",
     **{f"tensorflow.python.autograph.{path}": "tf1compat.internal.autograph_pyct"

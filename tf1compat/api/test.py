@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 import tempfile
 from collections.abc import Mapping
 from typing import Any, Iterator, Optional
@@ -57,8 +58,13 @@ def test_src_dir_path(relative_path: str) -> str:
 
 
 def main(argv: Any = None) -> None:
-    """Runs the tests of `__main__` with absltest (flags parsed from `argv`)."""
-    absltest.main(argv=argv)
+    """Runs the tests of `__main__` as TF 1.x's `tf.test.main`: `tf.app.run` parses the
+    flags absl knows from `argv` (default sys.argv; unknown ones are left), then absltest
+    runs the tests with the arguments left over (test names, unittest's options). The
+    script's own flags (`tf.flags.DEFINE_*`) thus never reach unittest's parser."""
+    from tf1compat.util import app
+    app.run(main=lambda args: absltest.main(argv=args),
+            argv=sys.argv if argv is None else argv)
 
 
 @contextlib.contextmanager

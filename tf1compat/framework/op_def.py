@@ -442,6 +442,11 @@ def registered_op_types() -> List[str]:
     return sorted(_REGISTRY)
 
 
+def is_registered(op_type: str) -> bool:
+    """Whether `op_type` is a declared builtin op type (graph functions' call ops are not)."""
+    return op_type in _REGISTRY
+
+
 class InferCtx:
     """What a shape rule may look at: static input shapes/dtypes, attrs, constant inputs."""
 
