@@ -10,8 +10,6 @@ params by their value ranges, one level at a time.
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from typing import Any
 
 from tf1compat.framework.graph import name_scope
@@ -20,6 +18,7 @@ from tf1compat.ops import (array_ops, check_ops, creation_ops, dispatch, indexin
                            math_ops, reduction_ops, sort_ops)
 from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ragged import _row_ops as R
+from tf1compat.ragged._dispatch import by_name
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["concat", "gather", "stack"]
@@ -147,27 +146,6 @@ def gather(params: Any, indices: Any, axis: Any = None, batch_dims: int = 0,
         return _gather_rows(params, indices)
 
 
-def _handler(ragged_fn: Callable[..., Any], ragged_args: tuple,
-             is_list: bool = False) -> Callable[..., Any]:
-    """A handler calling `ragged_fn` with the call's arguments by name when one of
-    `ragged_args` (or, `is_list`, an element of the first) is a RaggedTensor."""
-    wanted = set(inspect.signature(ragged_fn).parameters)
-
-    def handle(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-        try:
-            bound = inspect.signature(fn).bind(*args, **kwargs).arguments
-        except TypeError:   # a call the function itself refuses: its own error stands
-            return dispatch.NOT_SUPPORTED
-        given = []
-        for name in ragged_args:
-            value = bound.get(name)
-            given.extend(value if is_list and isinstance(value, (list, tuple)) else [value])
-        if not any(isinstance(v, RaggedTensor) for v in given):
-            return dispatch.NOT_SUPPORTED
-        return ragged_fn(**{k: v for k, v in bound.items() if k in wanted})
-    return handle
-
-
-dispatch.register("concat", _handler(concat, ("values",), is_list=True))
-dispatch.register("stack", _handler(stack, ("values",), is_list=True))
-dispatch.register("gather", _handler(gather, ("params", "indices")))
+dispatch.register("concat", by_name(concat, ("values",), is_list=True))
+dispatch.register("stack", by_name(stack, ("values",), is_list=True))
+dispatch.register("gather", by_name(gather, ("params", "indices")))
