@@ -1,5 +1,6 @@
-"""Shape functions given RaggedTensors (TF's ragged_array_ops, reached through
-ops/dispatch.py): `tf.expand_dims`, `tf.size`, `tf.rank`."""
+"""Array functions given RaggedTensors (TF's ragged_array_ops and ragged_where_op, reached
+through ops/dispatch.py): `tf.expand_dims`, `tf.size`, `tf.rank`, `tf.tile`, `tf.where`
+and `tf.ragged.boolean_mask`."""
 
 from __future__ import annotations
 
@@ -7,11 +8,18 @@ from typing import Any, Optional
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import name_scope
-from tf1compat.ops import array_ops, creation_ops, dispatch
+from tf1compat.framework.tensor_conversion import convert_to_tensor
+from tf1compat.ops import (array_ops, creation_ops, dispatch, indexing_ops, manip_ops,
+                           math_ops, reduction_ops, transform_ops)
+from tf1compat.ops.control_flow_ops import with_dependencies
+from tf1compat.ragged import _row_ops as R
 from tf1compat.ragged._dispatch import by_name
+from tf1compat.ragged._getitem import gather_rows
+from tf1compat.ragged.ragged_concat import concat
+from tf1compat.ragged.ragged_math import broadcast_dense, map_flat_values, splits_match
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
-__all__ = ["expand_dims", "rank", "size"]
+__all__ = ["boolean_mask", "expand_dims", "rank", "size", "tile", "where", "where_v2"]
 
 
 def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -50,6 +58,141 @@ def rank(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
         return array_ops.rank(input.flat_values) + input.ragged_rank
 
 
+def _as_ragged_or_tensor(value: Any, name: str, dtype: Any = None) -> Any:
+    if isinstance(value, RaggedTensor):
+        return value
+    return convert_to_tensor(value, dtype=dtype, name=name)
+
+
+def boolean_mask(data: Any, mask: Any, name: Optional[str] = None) -> Any:
+    """`tf.ragged.boolean_mask`: the elements of `data` where `mask` (whose shape is a
+    prefix of data's) is true; every dimension of the mask but the first becomes ragged."""
+    with name_scope(name, "RaggedMask", [data, mask]):
+        data = _as_ragged_or_tensor(data, "data")
+        mask = _as_ragged_or_tensor(mask, "mask", D.bool)
+        if mask.shape.rank is None:
+            raise ValueError("mask.shape.ndims must be known statically.")
+        if mask.shape.rank == 0:
+            raise ValueError("mask cannot be scalar.")
+        if isinstance(mask, RaggedTensor):
+            if not isinstance(data, RaggedTensor):
+                data = RaggedTensor.from_tensor(data, ragged_rank=mask.ragged_rank,
+                                                row_splits_dtype=mask.row_splits.dtype)
+            checks = splits_match(mask.nested_row_splits,
+                                  data.nested_row_splits[:mask.ragged_rank])
+            splits = []
+            while isinstance(mask, RaggedTensor):
+                if mask.shape.rank > 2:
+                    splits.append(mask.row_splits)
+                else:   # the mask's last ragged dimension: each row keeps its true count
+                    kept = mask.with_values(math_ops.cast(mask.values, mask.row_splits.dtype))
+                    splits.append(R.lengths_to_splits(reduction_ops.reduce_sum(kept, 1)))
+                mask, data = mask.values, data.values
+            masked = boolean_mask(data, with_dependencies(checks, mask) if checks else mask)
+            return RaggedTensor.from_nested_row_splits(masked, splits, validate=False)
+        if isinstance(data, RaggedTensor) and mask.shape.rank == 1:
+            kept_lengths = indexing_ops.boolean_mask(data.row_lengths(), mask)
+            value_mask = indexing_ops.gather(mask, data.value_rowids())
+            return RaggedTensor.from_row_lengths(boolean_mask(data.values, value_mask),
+                                                 kept_lengths, validate=False)
+        if isinstance(data, RaggedTensor):
+            mask = RaggedTensor.from_tensor(mask, ragged_rank=min(data.ragged_rank,
+                                                                  mask.shape.rank - 1),
+                                            row_splits_dtype=data.row_splits.dtype)
+            return boolean_mask(data, mask)
+        masked = indexing_ops.boolean_mask(data, mask)
+        if mask.shape.rank == 1:
+            return masked
+        mask = RaggedTensor.from_tensor(mask, ragged_rank=mask.shape.rank - 1)
+        return boolean_mask(RaggedTensor.from_tensor(data, ragged_rank=mask.ragged_rank), mask)
+
+
+def _coordinates(condition: RaggedTensor) -> Any:
+    """`tf.where(condition)`: the [N, rank] int64 coordinates of the true elements (each
+    flat value's outer indices, then its position within the flat values)."""
+    inner = indexing_ops.where(condition.flat_values)
+    at = inner[:, 0]
+    outer = [math_ops.cast(indexing_ops.gather(i, at), D.int64)
+             for i in R.flat_value_indices(condition.nested_row_splits)]
+    return array_ops.concat([array_ops.stack(outer, 1), inner[:, 1:]], 1)
+
+
+def _select(select: Any, condition: Any, x: Any, y: Any) -> Any:
+    """Each element from `x` or `y`: elementwise when the condition has their rank (dense
+    operands broadcast over the ragged ones, as in the binary ops), else whole rows."""
+    template = next(v for v in (condition, x, y) if isinstance(v, RaggedTensor))
+    if condition.shape.rank == 1 and (x.shape.rank or 0) > 1:   # TF1's row selection
+        x, y = [v if isinstance(v, RaggedTensor) else RaggedTensor.from_tensor(
+            v, row_splits_dtype=template.row_splits.dtype) for v in (x, y)]
+        nrows = x.nrows()
+        rows = creation_ops.range(nrows, dtype=nrows.dtype)
+        picked = select(condition, rows, rows + y.nrows(out_type=nrows.dtype))
+        return gather_rows(concat([x, y], 0), picked)
+    operands = [v if isinstance(v, RaggedTensor) else
+                broadcast_dense(convert_to_tensor(v, dtype_hint=template.dtype), template)
+                for v in (condition, x, y)]
+    return map_flat_values(select, *operands)
+
+
+def where(condition: Any, x: Any = None, y: Any = None,
+          name: Optional[str] = None) -> Any:
+    """`tf.where` of RaggedTensors: coordinates of a ragged condition, or a choice
+    between `x` and `y` (TF1: elementwise, or rows when the condition is a vector)."""
+    with name_scope(name, "RaggedWhere", [condition, x, y]):
+        if x is None and y is None:
+            return _coordinates(condition)
+        if x is None or y is None:
+            raise ValueError("x and y must be either both None or both non-None")
+        return _select(indexing_ops.where, condition, x, y)
+
+
+def where_v2(condition: Any, x: Any = None, y: Any = None,
+             name: Optional[str] = None) -> Any:
+    """`tf.where_v2` of RaggedTensors (the elementwise choice, broadcasting)."""
+    with name_scope(name, "RaggedWhere", [condition, x, y]):
+        if x is None and y is None:
+            return _coordinates(condition)
+        if x is None or y is None:
+            raise ValueError("x and y must be either both None or both non-None")
+        return _select(indexing_ops.where_v2, condition, x, y)
+
+
+def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+    """`tf.tile` of a RaggedTensor: the dimensions inside first, then each row's values
+    repeated `multiples[1]` times, then the rows `multiples[0]` times."""
+    with name_scope(name, "RaggedTile", [input, multiples]):
+        multiples = convert_to_tensor(multiples, name="multiples")
+        multiples.shape.assert_has_rank(1)
+        rank = input.shape.rank
+        if multiples.shape[0] is not None and rank is not None and \
+                multiples.shape.as_list()[0] != rank:
+            raise ValueError(f"Expected multiples to have length {rank}; got "
+                             f"{multiples.shape.as_list()[0]}")
+        return _tile(input, math_ops.cast(multiples, input.row_splits.dtype))
+
+
+def _tile(rt: Any, multiples: Any) -> Any:
+    if not isinstance(rt, RaggedTensor):
+        return transform_ops.tile(rt, multiples)
+    inner = array_ops.concat([creation_ops.ones_like(multiples[:1]), multiples[2:]], 0)
+    values = _tile(rt.values, inner)
+    lengths = rt.row_lengths()
+    tiled_lengths = lengths * multiples[1]
+    # Position j of a tiled row i is value (j mod length_i) of row i.
+    within = R.ragged_range_positions(creation_ops.zeros_like(lengths), tiled_lengths)
+    starts = manip_ops.repeat(rt.row_starts(), tiled_lengths)
+    wrapped = math_ops.floor_mod(within, manip_ops.repeat(math_ops.maximum(lengths, 1),
+                                                         tiled_lengths))
+    rows = RaggedTensor.from_row_lengths(gather_rows(values, starts + wrapped),
+                                         tiled_lengths, validate=False)
+    nrows = rt.nrows()
+    order = transform_ops.tile(creation_ops.range(nrows, dtype=nrows.dtype), multiples[:1])
+    return gather_rows(rows, order)
+
+
 dispatch.register("expand_dims", by_name(expand_dims, ("input",)))
 dispatch.register("size", by_name(size, ("input",)))
 dispatch.register("rank", by_name(rank, ("input",)))
+dispatch.register("tile", by_name(tile, ("input",)))
+dispatch.register("where", by_name(where, ("condition", "x", "y")))
+dispatch.register("where_v2", by_name(where_v2, ("condition", "x", "y")))

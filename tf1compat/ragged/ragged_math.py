@@ -27,6 +27,21 @@ __all__ = ["map_flat_values", "add", "subtract", "multiply", "truediv", "floordi
            "logical_and", "logical_or", "logical_xor", "negative", "abs", "logical_not"]
 
 
+def splits_match(splits: Any, other: Any) -> list:
+    """The run-time checks that two RaggedTensors' nested row splits are equal (TF's
+    InvalidArgumentError "Inputs must have identical ragged splits"; incompatible static
+    shapes raise it at once)."""
+    checks = []
+    for a, b in zip(splits, other):
+        if not a.shape.is_compatible_with(b.shape):
+            raise errors.InvalidArgumentError(None, None,
+                                              "Inputs must have identical ragged splits")
+        if a is not b:
+            checks.append(check_ops.assert_equal(
+                a, math_ops.cast(b, a.dtype), message="Inputs must have identical ragged splits"))
+    return checks
+
+
 def map_flat_values(op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`tf.ragged.map_flat_values`: `op` applied to the flat values of the RaggedTensor
     arguments (which must share their row partitions); the result keeps that partition."""
@@ -39,14 +54,7 @@ def map_flat_values(op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     for other in ragged[1:]:
         if other.ragged_rank != template.ragged_rank:
             raise ValueError("All ragged inputs must have the same ragged_rank.")
-        for a, b in zip(splits, other.nested_row_splits):
-            if not a.shape.is_compatible_with(b.shape):
-                raise errors.InvalidArgumentError(None, None,
-                                                  "Inputs must have identical ragged splits")
-            if a is not b:
-                checks.append(check_ops.assert_equal(
-                    a, math_ops.cast(b, a.dtype),
-                    message="Inputs must have identical ragged splits"))
+        checks += splits_match(splits, other.nested_row_splits)
 
     def flat(x: Any) -> Any:
         if not isinstance(x, RaggedTensor):
