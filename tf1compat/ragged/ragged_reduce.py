@@ -27,8 +27,8 @@ from tf1compat.ragged.ragged_math import map_flat_values
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
-           "reduce_prod", "reduce_sum", "segment_aggregate", "segment_max", "segment_mean",
-           "segment_min", "segment_prod", "segment_sqrt_n", "segment_sum"]
+           "reduce_prod", "reduce_sum", "reduction", "segment_aggregate", "segment_max",
+           "segment_mean", "segment_min", "segment_prod", "segment_sqrt_n", "segment_sum"]
 
 
 def _positive_axis(axis: int, rank: Any) -> int:
@@ -118,8 +118,10 @@ def _keep_dims(result: Any, axis: Any, rank: Any) -> Any:
     return result
 
 
-def _reduction(reduce_op: Callable[..., Any], segment_op: Callable[..., Any],
-               scope: str) -> Callable[..., Any]:
+def reduction(reduce_op: Callable[..., Any], segment_op: Callable[..., Any],
+              scope: str) -> Callable[..., Any]:
+    """A ragged reduction(rt, axis, keepdims, name) from the dense `reduce_op(x, axis)` and
+    the unsorted `segment_op(data, segment_ids, num_segments)`."""
     def reduce(rt: Any, axis: Any = None, keepdims: Any = None, name: Any = None) -> Any:
         with name_scope(name, scope, [rt]):
             axis = _static_axis(axis)
@@ -129,13 +131,13 @@ def _reduction(reduce_op: Callable[..., Any], segment_op: Callable[..., Any],
     return reduce
 
 
-reduce_sum = _reduction(reduction_ops.reduce_sum, reduction_ops.unsorted_segment_sum,
+reduce_sum = reduction(reduction_ops.reduce_sum, reduction_ops.unsorted_segment_sum,
                         "RaggedReduceSum")
-reduce_prod = _reduction(reduction_ops.reduce_prod, reduction_ops.unsorted_segment_prod,
+reduce_prod = reduction(reduction_ops.reduce_prod, reduction_ops.unsorted_segment_prod,
                          "RaggedReduceProd")
-reduce_min = _reduction(reduction_ops.reduce_min, reduction_ops.unsorted_segment_min,
+reduce_min = reduction(reduction_ops.reduce_min, reduction_ops.unsorted_segment_min,
                         "RaggedReduceMin")
-reduce_max = _reduction(reduction_ops.reduce_max, reduction_ops.unsorted_segment_max,
+reduce_max = reduction(reduction_ops.reduce_max, reduction_ops.unsorted_segment_max,
                         "RaggedReduceMax")
 
 
