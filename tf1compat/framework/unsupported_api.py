@@ -101,8 +101,8 @@ _AUTOGRAPH = _tf_only("AutoGraph rewrites Python control flow into TF graph ops;
                       "has no AutoGraph",
                       "tf.cond / tf.while_loop in graphs, or Python control flow under "
                       "eager execution")
-_RAGGED = Unsupported("RaggedTensorSpec, ragged fill_empty_rows and RaggedFeature are not "
-                      "supported (tf.RaggedTensor and tf.ragged's factories are)",
+_RAGGED = Unsupported("ragged fill_empty_rows and RaggedFeature are not supported "
+                      "(tf.RaggedTensor, tf.RaggedTensorSpec and tf.ragged are)",
                       "tf.SparseTensor, or padded dense tensors with tf.sequence_mask")
 _CHECKPOINT_SHARDING = Unsupported(
     "TF2's checkpoint sharding callbacks (CheckpointOptions(experimental_sharding_callback=)) "
@@ -184,9 +184,10 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "tf.data debug mode (running dataset functions eagerly) is not implemented; "
         "tf1compat already computes elements one at a time in order"),
     "data.experimental.RaggedTensorStructure": Unsupported(
-        "ragged tensors are not supported by tf1compat"),
+        "tf.data elements that are RaggedTensors are not supported by tf1compat",
+        "tf.RaggedTensorSpec for the type of a RaggedTensor value"),
     "data.experimental.dense_to_ragged_batch": Unsupported(
-        "ragged tensors are not supported by tf1compat",
+        "tf.data elements that are RaggedTensors are not supported by tf1compat",
         "Dataset.padded_batch, or tf.data.experimental.dense_to_sparse_batch"),
     "data.experimental.make_saveable_from_iterator": Unsupported(
         "iterator state is not checkpointed by tf1compat (Saver saves variables only)",
@@ -224,7 +225,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.distribute.UpdateContext": _MULTI_WORKER_STRATEGY,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
-    "RaggedTensorSpec": _RAGGED,
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
