@@ -4,24 +4,7 @@ tf.expand_dims, tf.size and tf.rank given RaggedTensors (TF's ragged_array_ops a
 ragged_where_op through ragged dispatch)."""
 
 from tests.golden.harness import catch
-
-
-def _fetch(tf, out):
-    with tf.Session() as sess:
-        got = sess.run(out)
-
-    def plain(v):
-        return v.to_list() if hasattr(v, "to_list") else v
-    return {k: {"value": plain(v), "dtype": out[k].dtype.name,
-                "ragged_rank": getattr(out[k], "ragged_rank", 0)} for k, v in got.items()}
-
-
-def _run(tf, build):
-    def run():
-        with tf.Session() as sess:
-            v = sess.run(build())
-            return v.to_list() if hasattr(v, "to_list") else v
-    return catch(run)
+from tests.golden.ragged_fetch import fetch, run_error
 
 
 def case_boolean_mask(tf):
@@ -45,12 +28,12 @@ def case_boolean_mask(tf):
            "dense_mask_ragged_data": tf.ragged.boolean_mask(
                tf.ragged.constant([[1, 2], [3, 4]]), [[False, True], [True, True]]),
            "kwargs": tf.ragged.boolean_mask(data=rt, mask=mask, name="m")}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_boolean_mask_errors(tf):
     rt = tf.ragged.constant([[1., 2.], [], [3., 4., 5.]])
-    return {"splits": _run(tf, lambda: tf.ragged.boolean_mask(
+    return {"splits": run_error(tf, lambda: tf.ragged.boolean_mask(
                 rt, tf.ragged.constant([[True, False], [], [False]]))),
             "scalar": catch(lambda: tf.ragged.boolean_mask(rt, True)),
             "tf_boolean_mask": catch(lambda: tf.boolean_mask(
@@ -68,7 +51,7 @@ def case_where(tf):
            "select_scalar": tf.where_v2(c, rt, 0.),
            "rows": tf.where(tf.constant([True, False, True]), rt, rt * 10),
            "kwargs": tf.where(condition=c, x=rt, y=rt + 1.)}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_tile_expand_size(tf):
@@ -83,7 +66,7 @@ def case_tile_expand_size(tf):
            "expand_dim": tf.expand_dims(rt, dim=1), "expand_nested": tf.expand_dims(n, 2),
            "size": tf.size(rt), "size_64": tf.size(m, out_type=tf.int64),
            "rank": tf.rank(n), "rank_inner": tf.rank(m)}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_tile_expand_errors(tf):

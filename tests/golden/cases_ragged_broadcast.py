@@ -5,24 +5,7 @@ over the ragged axes of ragged_rank-2 tensors (keepdims too), tf.math.unsorted_s
 of ragged data or segment ids."""
 
 from tests.golden.harness import catch
-
-
-def _fetch(tf, out):
-    with tf.Session() as sess:
-        got = sess.run(out)
-
-    def plain(v):
-        return v.to_list() if hasattr(v, "to_list") else v
-    return {k: {"value": plain(v), "dtype": out[k].dtype.name,
-                "ragged_rank": getattr(out[k], "ragged_rank", 0)} for k, v in got.items()}
-
-
-def _run_error(tf, build):
-    def run():
-        with tf.Session() as sess:
-            v = sess.run(build())
-            return v.to_list() if hasattr(v, "to_list") else v
-    return catch(run)
+from tests.golden.ragged_fetch import fetch, run_error
 
 
 def case_dense_broadcast(tf):
@@ -43,17 +26,17 @@ def case_dense_broadcast(tf):
            "inner_pairs": m + tf.constant([[[1., 2.]], [[3., 4.]], [[5., 6.]]]),
            "inner_column": m + tf.constant([[[1.]], [[3.]], [[5.]]]),
            "compare": tf.less(rt, tf.constant([[2.], [0.], [4.]]))}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_dense_broadcast_errors(tf):
     rt = tf.ragged.constant([[1., 2.], [], [3., 4., 5.]])
     n = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]]])
-    return {"rows": _run_error(tf, lambda: rt + tf.constant([[1.], [2.]])),
-            "ragged_dim": _run_error(tf, lambda: rt + tf.constant([[1., 2.]] * 3)),
-            "placeholder_rows": _run_error(
+    return {"rows": run_error(tf, lambda: rt + tf.constant([[1.], [2.]])),
+            "ragged_dim": run_error(tf, lambda: rt + tf.constant([[1., 2.]] * 3)),
+            "placeholder_rows": run_error(
                 tf, lambda: rt + tf.placeholder_with_default([[1.], [2.]], [None, 1])),
-            "nested_rows": _run_error(tf, lambda: n + tf.constant([[1], [2]]))}
+            "nested_rows": run_error(tf, lambda: n + tf.constant([[1], [2]]))}
 
 
 def case_reduce_ragged_rank_2(tf):
@@ -69,7 +52,7 @@ def case_reduce_ragged_rank_2(tf):
            "keepdims_1": tf.reduce_sum(n, 1, keepdims=True),
            "keepdims_rr1": tf.reduce_max(tf.ragged.constant([[1, 5], [], [2]]), 1,
                                          keepdims=True)}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_ragged_segments(tf):
@@ -85,13 +68,13 @@ def case_ragged_segments(tf):
            "kwargs": tf.math.unsorted_segment_sum(data=rt, segment_ids=[1, 1, 0],
                                                   num_segments=2),
            "ragged_ids": tf.math.unsorted_segment_sum(rt, ids, 3)}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_ragged_segment_errors(tf):
     rt = tf.ragged.constant([[1., 2.], [], [3., 4., 5.]])
     return {"sorted_segment_sum": catch(lambda: tf.math.segment_sum(rt, [0, 0, 1])),
-            "ids_not_prefix": _run_error(tf, lambda: tf.math.unsorted_segment_sum(
+            "ids_not_prefix": run_error(tf, lambda: tf.math.unsorted_segment_sum(
                 rt, tf.ragged.constant([[0], [], [1, 1, 0]]), 2)),
             "dense_unchanged": catch(lambda: tf.math.unsorted_segment_sum(
                 [1., 2.], [0, 0], 1).shape.as_list())}

@@ -5,16 +5,7 @@ unicode_split (with offsets) returning RaggedTensors for inputs of rank 1 and mo
 ragged inputs."""
 
 from tests.golden.harness import catch
-
-
-def _fetch(tf, out):
-    with tf.Session() as sess:
-        got = sess.run(out)
-
-    def plain(v):
-        return v.to_list() if hasattr(v, "to_list") else v
-    return {k: {"value": plain(v), "dtype": out[k].dtype.name,
-                "ragged_rank": getattr(out[k], "ragged_rank", 0)} for k, v in got.items()}
+from tests.golden.ragged_fetch import fetch
 
 
 def case_elementwise_strings(tf):
@@ -29,7 +20,7 @@ def case_elementwise_strings(tf):
            "join": tf.strings.join([s, s], separator="-"),
            "join_dense": tf.strings.join([s, "!"]),
            "as_string": tf.as_string(tf.ragged.constant([[1, 2], [3]]))}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_string_errors(tf):
@@ -49,7 +40,7 @@ def case_reduce_join(tf):
            "nested_2": tf.strings.reduce_join(n, axis=2),
            "nested_1": tf.strings.reduce_join(n, axis=1, separator="|"),
            "tf1_reduce_join": tf.reduce_join(s, 1, separator=" ")}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_unicode(tf):
@@ -69,4 +60,4 @@ def case_unicode(tf):
            "split_chars": chars, "split_starts": starts,
            "decode_replace": tf.strings.unicode_decode(
                tf.constant([b"a\xffb"]), "UTF-8", errors="replace", replacement_char=63)}
-    return _fetch(tf, out)
+    return fetch(tf, out)

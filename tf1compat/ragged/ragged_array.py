@@ -4,7 +4,7 @@ and `tf.ragged.boolean_mask`."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import name_scope
@@ -117,11 +117,12 @@ def _coordinates(condition: RaggedTensor) -> Any:
     return array_ops.concat([array_ops.stack(outer, 1), inner[:, 1:]], 1)
 
 
-def _select(select: Any, condition: Any, x: Any, y: Any) -> Any:
-    """Each element from `x` or `y`: elementwise when the condition has their rank (dense
-    operands broadcast over the ragged ones, as in the binary ops), else whole rows."""
+def _select(select: Any, condition: Any, x: Any, y: Any, rows: bool) -> Any:
+    """Each element from `x` or `y`: elementwise (dense operands broadcast over the ragged
+    ones, as in the binary ops), or with `rows` whole rows when the condition is a vector
+    and they are not."""
     template = next(v for v in (condition, x, y) if isinstance(v, RaggedTensor))
-    if condition.shape.rank == 1 and (x.shape.rank or 0) > 1:   # TF1's row selection
+    if rows and condition.shape.rank == 1 and (x.shape.rank or 0) > 1:
         x, y = [v if isinstance(v, RaggedTensor) else RaggedTensor.from_tensor(
             v, row_splits_dtype=template.row_splits.dtype) for v in (x, y)]
         nrows = x.nrows()
@@ -134,27 +135,23 @@ def _select(select: Any, condition: Any, x: Any, y: Any) -> Any:
     return map_flat_values(select, *operands)
 
 
-def where(condition: Any, x: Any = None, y: Any = None,
-          name: Optional[str] = None) -> Any:
-    """`tf.where` of RaggedTensors: coordinates of a ragged condition, or a choice
-    between `x` and `y` (TF1: elementwise, or rows when the condition is a vector)."""
-    with name_scope(name, "RaggedWhere", [condition, x, y]):
-        if x is None and y is None:
-            return _coordinates(condition)
-        if x is None or y is None:
-            raise ValueError("x and y must be either both None or both non-None")
-        return _select(indexing_ops.where, condition, x, y)
+def _where(select: Callable[..., Any], rows: bool) -> Callable[..., Any]:
+    def where(condition: Any, x: Any = None, y: Any = None,
+              name: Optional[str] = None) -> Any:
+        with name_scope(name, "RaggedWhere", [condition, x, y]):
+            if x is None and y is None:
+                return _coordinates(condition)
+            if x is None or y is None:
+                raise ValueError("x and y must be either both None or both non-None")
+            return _select(select, condition, x, y, rows)
+    return where
 
 
-def where_v2(condition: Any, x: Any = None, y: Any = None,
-             name: Optional[str] = None) -> Any:
-    """`tf.where_v2` of RaggedTensors (the elementwise choice, broadcasting)."""
-    with name_scope(name, "RaggedWhere", [condition, x, y]):
-        if x is None and y is None:
-            return _coordinates(condition)
-        if x is None or y is None:
-            raise ValueError("x and y must be either both None or both non-None")
-        return _select(indexing_ops.where_v2, condition, x, y)
+# `tf.where` of RaggedTensors: coordinates of a ragged condition, or a choice between `x`
+# and `y` (TF1: elementwise, or whole rows when the condition is a vector); `tf.where_v2`:
+# the elementwise choice only.
+where = _where(indexing_ops.where, rows=True)
+where_v2 = _where(indexing_ops.where_v2, rows=False)
 
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa: A002

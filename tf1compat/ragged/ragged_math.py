@@ -1,10 +1,11 @@
 """Elementwise math on RaggedTensors (TF 1.15's ragged_operators / ragged_dispatch for
 the unary and binary elementwise ops): the op runs on `flat_values`; two ragged operands
 must have the same row partitions (checked at run time, InvalidArgumentError), and a
-dense operand must broadcast against the flat values (a scalar, or the uniform inner
-dimensions). `RaggedTensor`'s `+ - * / // % ** < <= > >= & | ^ - abs ~` call these, and
-the handlers registered below with ops/dispatch.py let `tf.add`, `tf.exp`, `tf.cast`,
-`tf.add_n` ... take RaggedTensors.
+dense operand broadcasts as TF's ragged_tensor_shape.broadcast_to (`broadcast_dense`: over
+the flat values' inner dimensions, or gathered per flat value when it lines up with the
+rows or ragged dimensions). `RaggedTensor`'s `+ - * / // % ** < <= > >= & | ^ - abs ~`
+call these, and the handlers registered below with ops/dispatch.py let `tf.add`, `tf.exp`,
+`tf.cast`, `tf.add_n` ... take RaggedTensors.
 """
 
 from __future__ import annotations

@@ -27,8 +27,9 @@ from tf1compat.ragged.ragged_math import map_flat_values
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
-           "reduce_prod", "reduce_sum", "reduction", "segment_aggregate", "segment_max",
-           "segment_mean", "segment_min", "segment_prod", "segment_sqrt_n", "segment_sum"]
+           "reduce_prod", "reduce_sum", "reduction", "reduction_handler", "segment_aggregate",
+           "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sqrt_n",
+           "segment_sum"]
 
 
 def _positive_axis(axis: int, rank: Any) -> int:
@@ -163,20 +164,22 @@ def reduce_any(rt: Any, axis: Any = None, keepdims: Any = None, name: Any = None
         return map_flat_values(math_ops.cast, reduce_sum(as_int, axis, keepdims), D.bool)
 
 
-def _dispatch_to(ragged_fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A handler calling `ragged_fn` when tf.reduce_*'s input_tensor is ragged (TF1's
-    reduction_indices / keep_dims spellings included)."""
+def reduction_handler(ragged_fn_of: Callable[[Callable[..., Any], dict], Callable[..., Any]],
+                      input_name: str = "input_tensor") -> Callable[..., Any]:
+    """A dispatch handler for a reduction whose `input_name` argument is ragged: the ragged
+    reduction `ragged_fn_of(fn, bound arguments)` is called with TF1's reduction_indices /
+    keep_dims spellings read as axis / keepdims."""
     def handle(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         try:
             bound = inspect.signature(fn).bind(*args, **kwargs).arguments
         except TypeError:   # a call the function itself refuses: its own error stands
             return dispatch.NOT_SUPPORTED
-        rt = bound.get("input_tensor")
+        rt = bound.get(input_name)
         if not isinstance(rt, RaggedTensor):
             return dispatch.NOT_SUPPORTED
         axis = bound.get("axis", bound.get("reduction_indices"))
         keepdims = bound.get("keepdims", bound.get("keep_dims"))
-        return ragged_fn(rt, axis, keepdims, bound.get("name"))
+        return ragged_fn_of(fn, bound)(rt, axis, keepdims, bound.get("name"))
     return handle
 
 
@@ -213,7 +216,7 @@ segment_sqrt_n = _counted(math_ops.sqrt, "RaggedSegmentSqrtN")
 
 for _fn in (reduce_sum, reduce_prod, reduce_min, reduce_max, reduce_mean, reduce_all,
             reduce_any):
-    dispatch.register(_fn.__name__, _dispatch_to(_fn))
+    dispatch.register(_fn.__name__, reduction_handler(lambda fn, bound, _fn=_fn: _fn))
 for _kind, _fn in (("unsorted_segment_sum", segment_sum),
                    ("unsorted_segment_prod", segment_prod),
                    ("unsorted_segment_min", segment_min),

@@ -8,7 +8,6 @@ axes (ragged dispatch)."""
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable, Optional
 
 from tf1compat.framework import dtypes as D
@@ -16,7 +15,7 @@ from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops import (array_ops, creation_ops, dispatch, reduction_ops, string_ops,
                            string_unicode_ops)
-from tf1compat.ragged.ragged_reduce import reduction
+from tf1compat.ragged.ragged_reduce import reduction, reduction_handler
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["strings_split_v1", "string_split", "unicode_decode", "unicode_decode_with_offsets",
@@ -147,23 +146,13 @@ def unicode_split_with_offsets(input: Any, input_encoding: str,  # noqa: A002
                            input, input_encoding, errors, replacement_char))
 
 
-def _dispatch_reduce_join(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+def _reduce_join(fn: Callable[..., Any], bound: dict) -> Callable[..., Any]:
     """`tf.reduce_join` / `tf.strings.reduce_join` of a RaggedTensor: joined with
     UnsortedSegmentJoin over a ragged axis (TF's ragged_string_ops.reduce_join)."""
-    try:
-        bound = inspect.signature(fn).bind(*args, **kwargs).arguments
-    except TypeError:   # a call the function itself refuses: its own error stands
-        return dispatch.NOT_SUPPORTED
-    rt = bound.get("inputs")
-    if not isinstance(rt, RaggedTensor):
-        return dispatch.NOT_SUPPORTED
     separator = bound.get("separator", "")
-    axis = bound.get("axis", bound.get("reduction_indices"))
-    keepdims = bound.get("keepdims", bound.get("keep_dims"))
-    join = reduction(lambda x, a: fn(x, a, separator=separator),
+    return reduction(lambda x, axis: fn(x, axis, separator=separator),
                      lambda data, ids, n: string_unicode_ops.unsorted_segment_join(
                          data, ids, n, separator=separator), "RaggedSegmentJoin")
-    return join(rt, axis, keepdims, bound.get("name"))
 
 
-dispatch.register("reduce_join", _dispatch_reduce_join)
+dispatch.register("reduce_join", reduction_handler(_reduce_join, "inputs"))

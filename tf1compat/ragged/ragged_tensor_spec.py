@@ -6,7 +6,7 @@ tf1compat (data/structure.py refuses them), so the spec describes values only.""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor import Tensor
