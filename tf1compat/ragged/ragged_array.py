@@ -1,6 +1,6 @@
 """Array functions given RaggedTensors (TF's ragged_array_ops and ragged_where_op, reached
-through ops/dispatch.py): `tf.expand_dims`, `tf.size`, `tf.rank`, `tf.tile`, `tf.where`
-and `tf.ragged.boolean_mask`."""
+through ops/dispatch.py): `tf.expand_dims`, `tf.squeeze`, `tf.size`, `tf.rank`,
+`tf.tile`, `tf.where`, `tf.one_hot` and `tf.ragged.boolean_mask`."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any, Callable, Optional
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.ops import (array_ops, creation_ops, dispatch, indexing_ops, manip_ops,
-                           math_ops, reduction_ops, transform_ops)
+from tf1compat.ops import (array_ops, check_ops, creation_ops, dispatch, indexing_ops,
+                           manip_ops, math_ops, reduction_ops, transform_ops)
 from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ragged import _row_ops as R
 from tf1compat.ragged._dispatch import by_name
@@ -19,7 +19,8 @@ from tf1compat.ragged.ragged_concat import concat
 from tf1compat.ragged.ragged_math import broadcast_dense, map_flat_values, splits_match
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
-__all__ = ["boolean_mask", "expand_dims", "rank", "size", "tile", "where", "where_v2"]
+__all__ = ["boolean_mask", "expand_dims", "one_hot", "rank", "size", "squeeze", "tile", "where",
+           "where_v2"]
 
 
 def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -187,9 +188,59 @@ def _tile(rt: Any, multiples: Any) -> Any:
     return gather_rows(rows, order)
 
 
+def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None,
+            axis: Any = None, dtype: Any = None, name: Optional[str] = None) -> Any:
+    """`tf.one_hot` of ragged indices: the flat values one-hot encoded (a new innermost
+    dimension, or one among the flat values' inner dimensions)."""
+    with name_scope(name, "RaggedOneHot", [indices, depth, on_value, off_value, axis]):
+        if axis is not None:
+            rank = indices.shape.rank + 1
+            axis = axis + rank if axis < 0 else axis
+            if axis < indices.ragged_rank + 1:
+                raise ValueError("axis may not be less than indices.ragged_rank.")
+            axis -= indices.ragged_rank
+        return indices.with_flat_values(creation_ops.one_hot(
+            indices.flat_values, depth, on_value, off_value, axis, dtype))
+
+
+def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
+            squeeze_dims: Any = None) -> Any:
+    """`tf.squeeze` of a RaggedTensor's size-1 dimensions (`axis` required): a uniform
+    inner one from the flat values, a ragged one (every row of length 1, checked at run
+    time) by dropping its row partition."""
+    axis = squeeze_dims if axis is None else axis
+    with name_scope(name, "RaggedSqueeze", [input]):
+        if axis is None:
+            raise ValueError("Ragged.squeeze must have an axis argument.")
+        rank = input.shape.rank
+        axes = sorted({a + rank if a < 0 else a for a in
+                       (axis if isinstance(axis, (list, tuple)) else [axis])})
+        if axes and axes[0] == 0:
+            raise NotImplementedError("tf.squeeze of a RaggedTensor's axis 0 is not "
+                                      "supported by tf1compat")
+        ragged_rank = input.ragged_rank
+        inner = [a - ragged_rank for a in axes if a > ragged_rank]
+        flat = input.flat_values
+        if inner:
+            flat = array_ops.squeeze(flat, inner)
+        splits = list(input.nested_row_splits)
+        checks = []
+        for a in reversed([a for a in axes if a <= ragged_rank]):
+            checks.append(check_ops.assert_equal(
+                R.splits_to_lengths(splits[a - 1]), math_ops.cast(1, splits[a - 1].dtype),
+                message="Can only squeeze a ragged dimension whose rows all have length 1"))
+            del splits[a - 1]
+        if checks:
+            flat = with_dependencies(checks, flat)
+        return RaggedTensor.from_nested_row_splits(flat, splits, validate=False) if splits \
+            else flat
+
+
 dispatch.register("expand_dims", by_name(expand_dims, ("input",)))
 dispatch.register("size", by_name(size, ("input",)))
 dispatch.register("rank", by_name(rank, ("input",)))
 dispatch.register("tile", by_name(tile, ("input",)))
 dispatch.register("where", by_name(where, ("condition", "x", "y")))
 dispatch.register("where_v2", by_name(where_v2, ("condition", "x", "y")))
+dispatch.register("one_hot", by_name(one_hot, ("indices",)))
+dispatch.register("squeeze", by_name(squeeze, ("input",)))
