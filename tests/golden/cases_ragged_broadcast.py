@@ -2,7 +2,8 @@
 (TF's ragged_tensor_shape.broadcast_to: [N, 1] columns, size-1 and uniform-row-length
 dimensions, placeholders of unknown row count, run-time errors on a mismatch), reductions
 over the ragged axes of ragged_rank-2 tensors (keepdims too), tf.math.unsorted_segment_*
-of ragged data or segment ids."""
+of ragged data or segment ids, and the segment ops on a RaggedTensor's values by its row
+ids (tf.ragged.row_splits_to_segment_ids)."""
 
 from tests.golden.harness import catch
 from tests.golden.ragged_fetch import fetch, run_error
@@ -78,3 +79,17 @@ def case_ragged_segment_errors(tf):
                 rt, tf.ragged.constant([[0], [], [1, 1, 0]]), 2)),
             "dense_unchanged": catch(lambda: tf.math.unsorted_segment_sum(
                 [1., 2.], [0, 0], 1).shape.as_list())}
+
+
+def case_segments_by_row_ids(tf):
+    rt = tf.ragged.constant([[1., 2.], [], [3., 4., 5.]])
+    ids = tf.ragged.row_splits_to_segment_ids(rt.row_splits)
+    ids32 = tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5], out_type=tf.int32)
+    out = {"ids": ids, "ids32": ids32,
+           "segment_sum": tf.math.segment_sum(rt.values, ids),
+           "segment_mean": tf.math.segment_mean(rt.values, ids32),
+           "unsorted_max": tf.math.unsorted_segment_max(rt.values, ids, rt.nrows()),
+           "splits_back": tf.ragged.segment_ids_to_row_splits(ids, num_segments=3),
+           "row_sums_equal": tf.reduce_all(tf.equal(
+               tf.math.unsorted_segment_sum(rt.values, ids, 3), tf.reduce_sum(rt, 1)))}
+    return fetch(tf, out)
