@@ -1,5 +1,6 @@
 """Golden cases: tf.one_hot of ragged indices, tf.squeeze of a RaggedTensor's size-1
-dimensions, and tf.strings.bytes_split of strings of rank >= 1 or ragged strings."""
+dimensions, tf.strings.bytes_split of strings of rank >= 1 or ragged strings, and
+tf.ragged.stack_dynamic_partitions."""
 
 from tests.golden.harness import catch
 from tests.golden.ragged_fetch import fetch, run_error
@@ -33,3 +34,21 @@ def case_bytes_split(tf):
            "ragged": tf.strings.bytes_split(tf.ragged.constant([["ab"], [], ["c", ""]])),
            "scalar": tf.strings.bytes_split("hey")}
     return fetch(tf, out)
+
+
+def case_stack_dynamic_partitions(tf):
+    data = tf.constant(["a", "b", "c", "d", "e"])
+    out = {"strings": tf.ragged.stack_dynamic_partitions(data, [3, 0, 2, 2, 3], 5),
+           "matrix": tf.ragged.stack_dynamic_partitions(
+               tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([1, 0, 1]), 2),
+           "ragged_data": tf.ragged.stack_dynamic_partitions(
+               tf.ragged.constant([[1, 2], [], [3]]), [1, 1, 0], 3),
+           "empty_partitions": tf.ragged.stack_dynamic_partitions([1., 2.], [0, 0], 3)}
+    return fetch(tf, out)
+
+
+def case_stack_dynamic_partitions_errors(tf):
+    return {"out_of_range": run_error(tf, lambda: tf.ragged.stack_dynamic_partitions(
+                [1, 2], [0, 4], 3)),
+            "negative": run_error(tf, lambda: tf.ragged.stack_dynamic_partitions(
+                [1, 2], [0, -1], 3))}

@@ -233,7 +233,7 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "reductions, concat/stack and gather; this tf.ragged function is not among them yet",
         "tf.ragged.map_flat_values, or the components (rt.flat_values, rt.row_splits) with "
         "dense ops")
-       for name in ("stack_dynamic_partitions", "cross", "cross_hashed")},
+       for name in ("cross", "cross_hashed")},
     "train.experimental.ShardByTaskPolicy": _CHECKPOINT_SHARDING,
     "train.experimental.MaxShardSizePolicy": _CHECKPOINT_SHARDING,
     "train.experimental.ShardableTensor": _CHECKPOINT_SHARDING,

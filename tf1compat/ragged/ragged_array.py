@@ -1,6 +1,7 @@
 """Array functions given RaggedTensors (TF's ragged_array_ops and ragged_where_op, reached
 through ops/dispatch.py): `tf.expand_dims`, `tf.squeeze`, `tf.size`, `tf.rank`,
-`tf.tile`, `tf.where`, `tf.one_hot` and `tf.ragged.boolean_mask`."""
+`tf.tile`, `tf.where`, `tf.one_hot`, `tf.ragged.boolean_mask` and
+`tf.ragged.stack_dynamic_partitions`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops import (array_ops, check_ops, creation_ops, dispatch, indexing_ops,
-                           manip_ops, math_ops, reduction_ops, transform_ops)
+                           manip_ops, math_ops, reduction_ops, sort_ops, transform_ops)
 from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ragged import _row_ops as R
 from tf1compat.ragged._dispatch import by_name
@@ -19,8 +20,8 @@ from tf1compat.ragged.ragged_concat import concat
 from tf1compat.ragged.ragged_math import broadcast_dense, map_flat_values, splits_match
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
-__all__ = ["boolean_mask", "expand_dims", "one_hot", "rank", "size", "squeeze", "tile", "where",
-           "where_v2"]
+__all__ = ["boolean_mask", "expand_dims", "one_hot", "rank", "size", "squeeze",
+           "stack_dynamic_partitions", "tile", "where", "where_v2"]
 
 
 def expand_dims(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A002
@@ -234,6 +235,33 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None,  # noqa: A
             flat = with_dependencies(checks, flat)
         return RaggedTensor.from_nested_row_splits(flat, splits, validate=False) if splits \
             else flat
+
+
+def stack_dynamic_partitions(data: Any, partitions: Any, num_partitions: Any,
+                             name: Optional[str] = None) -> RaggedTensor:
+    """`tf.ragged.stack_dynamic_partitions`: row i holds, in order, the rows of `data`
+    whose partition is i (a vector of partitions: one stable sort)."""
+    with name_scope(name, "SegmentStack", [data, partitions, num_partitions]):
+        data = _as_ragged_or_tensor(data, "data")
+        partitions = convert_to_tensor(partitions, name="partitions")
+        if isinstance(data, RaggedTensor):
+            partitions = math_ops.cast(partitions, data.row_splits.dtype)
+        num_partitions = math_ops.cast(convert_to_tensor(num_partitions), partitions.dtype)
+        if partitions.shape.rank != 1:
+            raise NotImplementedError("tf.ragged.stack_dynamic_partitions with partitions of "
+                                      "rank other than 1 is not supported by tf1compat")
+        num_partitions.shape.assert_has_rank(0)
+        partitions.shape.assert_is_compatible_with(data.shape[:1])
+        order = sort_ops.argsort(partitions, stable=True)
+        rowids = indexing_ops.gather(partitions, order)
+        checks = [check_ops.assert_less(rowids[-1:], num_partitions,
+                                        message="partitions must be less than num_partitions"),
+                  check_ops.assert_non_negative(partitions,
+                                                message="partitions must be non-negative.")]
+        # (the splits straight from the row ids: the range check is the run-time one, as
+        # TF's, which does not fold the sorted ids)
+        splits = R.rowids_to_splits(with_dependencies(checks, rowids), num_partitions)
+        return RaggedTensor.from_row_splits(gather_rows(data, order), splits, validate=False)
 
 
 dispatch.register("expand_dims", by_name(expand_dims, ("input",)))
