@@ -26,7 +26,16 @@ def case_dense_broadcast(tf):
            "nested_maximum": tf.maximum(n, tf.constant([[[3]], [[5]]])),
            "inner_pairs": m + tf.constant([[[1., 2.]], [[3., 4.]], [[5., 6.]]]),
            "inner_column": m + tf.constant([[[1.]], [[3.]], [[5.]]]),
-           "compare": tf.less(rt, tf.constant([[2.], [0.], [4.]]))}
+           "compare": tf.less(rt, tf.constant([[2.], [0.], [4.]])),
+           "int32_splits": tf.ragged.constant([[1., 2.], [], [3.]], row_splits_dtype=tf.int32)
+           + tf.constant([[1.], [2.], [3.]]),
+           # sizes known only at run time: 1 repeats, the row length gathers
+           "unknown_sizes": uniform * tf.placeholder_with_default([[1., 2.], [3., 4.]],
+                                                                  [None, None]),
+           "unknown_column": rt * tf.placeholder_with_default([[1.], [2.], [3.]],
+                                                              [None, None]),
+           "unknown_nested": n + tf.placeholder_with_default([[[1]], [[2]]],
+                                                             [None, None, None])}
     return fetch(tf, out)
 
 
@@ -37,7 +46,9 @@ def case_dense_broadcast_errors(tf):
             "ragged_dim": run_error(tf, lambda: rt + tf.constant([[1., 2.]] * 3)),
             "placeholder_rows": run_error(
                 tf, lambda: rt + tf.placeholder_with_default([[1.], [2.]], [None, 1])),
-            "nested_rows": run_error(tf, lambda: n + tf.constant([[1], [2]]))}
+            "nested_rows": run_error(tf, lambda: n + tf.constant([[1], [2]])),
+            "unknown_sizes": run_error(tf, lambda: rt * tf.placeholder_with_default(
+                [[1., 2.], [3., 4.], [5., 6.]], [None, None]))}
 
 
 def case_reduce_ragged_rank_2(tf):
