@@ -229,8 +229,9 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
     **{f"ragged.{name}": Unsupported(
-        "RaggedTensor support covers the factories, conversions, indexing, elementwise math, "
-        "reductions, concat/stack and gather; this tf.ragged function is not among them yet",
+        "RaggedTensor support covers the factories, conversions, indexing, elementwise and "
+        "string ops, reductions, segment ops, concat/stack, gather, boolean_mask, where, tile "
+        "and stack_dynamic_partitions; the feature crosses are not among them yet",
         "tf.ragged.map_flat_values, or the components (rt.flat_values, rt.row_splits) with "
         "dense ops")
        for name in ("cross", "cross_hashed")},
