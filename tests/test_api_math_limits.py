@@ -30,11 +30,6 @@ UNSUPPORTED = {
     "quantized_relu_x": (lambda: tf.nn.quantized_relu_x(_x(), 6.0, -1.0, 1.0),
                          "quantized dtypes"),
     "unicode_script": (lambda: tf.strings.unicode_script([72]), "ICU"),
-    "unicode_decode_ranked": (lambda: tf.strings.unicode_decode(["ab", "c"], "UTF-8"),
-                              "RaggedTensor"),
-    "unicode_split_ranked": (lambda: tf.strings.unicode_split(["ab"], "UTF-8"),
-                             "RaggedTensor"),
-    "bytes_split_ranked": (lambda: tf.strings.bytes_split(["ab"]), "RaggedTensor"),
 }
 
 

@@ -392,7 +392,7 @@ def test_linecache_entries_go_with_their_plans():
 
 @pytest.mark.parametrize("path,words", [
     ("lite", "TensorFlow Lite"), ("tpu.rewrite", "TPU"), ("keras.export", "simple_save"),
-    ("load_op_library", "tf.py_func"), ("mlir", "MLIR"), ("RaggedTensorSpec", "SparseTensor"),
+    ("load_op_library", "tf.py_func"), ("mlir", "MLIR"), ("io.RaggedFeature", "SparseTensor"),
     ("contrib.mpi_collectives", "torch.distributed"), ("saved_model.save", "simple_save"),
     ("contrib.tensorrt", "torch-tensorrt"),
     ("contrib.opt.ModelAverageOptimizer", "SyncReplicasOptimizer")])

@@ -203,6 +203,7 @@ from tf1compat.framework.sparse_tensor import (SparseTensor, SparseTensorValue,
                                                convert_to_tensor_or_sparse_tensor)
 from tf1compat.ops.array_ops import sparse_placeholder
 from tf1compat.ragged.ragged_tensor import RaggedTensor
+from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 from tf1compat.api import ragged
 from tf1compat.ops.nn_embedding import (dynamic_partition, dynamic_stitch, sparse_segment_mean,
                                         sparse_segment_sqrt_n, sparse_segment_sum)

@@ -3,16 +3,7 @@ through ragged dispatch): over all axes, the ragged axis, the outer axis (column
 of different lengths), inner uniform axes, several axes; keepdims is refused."""
 
 from tests.golden.harness import catch
-
-
-def _fetch(tf, out):
-    with tf.Session() as sess:
-        got = sess.run(out)
-
-    def plain(v):
-        return v.to_list() if hasattr(v, "to_list") else v
-    return {k: {"value": plain(v), "dtype": out[k].dtype.name,
-                "ragged": isinstance(out[k], tf.RaggedTensor)} for k, v in got.items()}
+from tests.golden.ragged_fetch import fetch
 
 
 def case_reduce(tf):
@@ -29,7 +20,7 @@ def case_reduce(tf):
            "sum_ri": tf.reduce_sum(a, reduction_indices=1),
            "sum_kw": tf.reduce_sum(input_tensor=i, axis=1),
            "mean_all": tf.reduce_mean(a)}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_reduce_inner(tf):
@@ -39,7 +30,7 @@ def case_reduce_inner(tf):
            "m_0": tf.reduce_max(m, 0), "m_12": tf.reduce_sum(m, [1, 2]),
            "n_2": tf.reduce_sum(n, 2), "n_neg": tf.reduce_max(n, -1),
            "n_mean": tf.reduce_mean(n, 2)}
-    return _fetch(tf, out)
+    return fetch(tf, out)
 
 
 def case_reduce_errors(tf):

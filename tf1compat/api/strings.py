@@ -13,14 +13,14 @@ from tf1compat.ops.string_ops import (as_string, string_format as format,
                                       string_upper as upper, substr)
 
 # (section: api-math)
-from tf1compat.ops.string_unicode_ops import (bytes_split, ngrams, unicode_decode,
-                                              unicode_decode_with_offsets, unicode_encode,
-                                              unicode_split,
-                                              unicode_split_with_offsets, unicode_transcode,
-                                              unsorted_segment_join)
+from tf1compat.ops.string_unicode_ops import (ngrams, unicode_encode,
+                                              unicode_transcode, unsorted_segment_join)
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402
 
 __getattr__ = _attribute_hook('strings', globals())
 from tf1compat.ragged.ragged_string_ops import strings_split_v1 as split
+from tf1compat.ragged.ragged_string_ops import (bytes_split, unicode_decode,
+                                                unicode_decode_with_offsets, unicode_split,
+                                                unicode_split_with_offsets)

@@ -21,6 +21,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape
+from tf1compat.ragged.ragged_tensor import is_ragged
 
 __all__ = ["TensorSpec", "SparseTensorSpec", "DatasetSpec", "is_nested", "flatten", "pack",
            "map_structure", "assert_same_structure", "normalize_element",
@@ -362,11 +363,19 @@ def type_spec_from_value(value: Any) -> Any:
     return type_spec_from_value(convert_to_tensor(value))
 
 
+_RAGGED_ELEMENTS = (
+    "tf.data elements that are tf.RaggedTensors (Dataset.from_tensor_slices / from_tensors "
+    "of a RaggedTensor, a dataset function returning one) are not supported by tf1compat: "
+    "pass rt.flat_values and rt.row_splits (or rt.to_tensor() / rt.to_sparse()) and rebuild "
+    "the RaggedTensor from the iterator's outputs")
+
+
 def normalize_element(element: Any, signature: Any = None) -> Any:
     """Converts an element's components to tensors (TF's `structure.normalize_element`).
 
     Python values become Consts named `normalize_element/component_<i>`; SparseTensorValues
-    become SparseTensors; tensors, sparse tensors and datasets pass through.
+    become SparseTensors; tensors, sparse tensors and datasets pass through; RaggedTensors
+    are refused (NotImplementedError).
     """
     from tf1compat.framework.graph import name_scope
     from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -384,6 +393,8 @@ def normalize_element(element: Any, signature: Any = None) -> Any:
                 out.append(c)
             elif isinstance(c, Variable):
                 out.append(convert_to_tensor(c, name=f"component_{i}"))
+            elif is_ragged(c):
+                raise NotImplementedError(_RAGGED_ELEMENTS)
             else:
                 dtype = getattr(spec, "dtype", None)
                 out.append(convert_to_tensor(c, dtype=dtype, name=f"component_{i}"))

@@ -101,8 +101,8 @@ _AUTOGRAPH = _tf_only("AutoGraph rewrites Python control flow into TF graph ops;
                       "has no AutoGraph",
                       "tf.cond / tf.while_loop in graphs, or Python control flow under "
                       "eager execution")
-_RAGGED = Unsupported("RaggedTensorSpec, ragged fill_empty_rows and RaggedFeature are not "
-                      "supported (tf.RaggedTensor and tf.ragged's factories are)",
+_RAGGED = Unsupported("ragged fill_empty_rows and RaggedFeature are not supported "
+                      "(tf.RaggedTensor, tf.RaggedTensorSpec and tf.ragged are)",
                       "tf.SparseTensor, or padded dense tensors with tf.sequence_mask")
 _CHECKPOINT_SHARDING = Unsupported(
     "TF2's checkpoint sharding callbacks (CheckpointOptions(experimental_sharding_callback=)) "
@@ -184,9 +184,10 @@ UNSUPPORTED: Dict[str, Unsupported] = {
         "tf.data debug mode (running dataset functions eagerly) is not implemented; "
         "tf1compat already computes elements one at a time in order"),
     "data.experimental.RaggedTensorStructure": Unsupported(
-        "ragged tensors are not supported by tf1compat"),
+        "tf.data elements that are RaggedTensors are not supported by tf1compat",
+        "tf.RaggedTensorSpec for the type of a RaggedTensor value"),
     "data.experimental.dense_to_ragged_batch": Unsupported(
-        "ragged tensors are not supported by tf1compat",
+        "tf.data elements that are RaggedTensors are not supported by tf1compat",
         "Dataset.padded_batch, or tf.data.experimental.dense_to_sparse_batch"),
     "data.experimental.make_saveable_from_iterator": Unsupported(
         "iterator state is not checkpointed by tf1compat (Saver saves variables only)",
@@ -224,16 +225,16 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "contrib.distribute.UpdateContext": _MULTI_WORKER_STRATEGY,
     "config.experimental.ClusterDeviceFilters": _DISTRIBUTED,
     # -- features tf1compat leaves out ---------------------------------------------------------
-    "RaggedTensorSpec": _RAGGED,
     "ragged_fill_empty_rows": _RAGGED,
     "ragged_fill_empty_rows_grad": _RAGGED,
     "io.RaggedFeature": _RAGGED,
     **{f"ragged.{name}": Unsupported(
-        "RaggedTensor support covers the factories, conversions, indexing, elementwise math, "
-        "reductions, concat/stack and gather; this tf.ragged function is not among them yet",
+        "RaggedTensor support covers the factories, conversions, indexing, elementwise and "
+        "string ops, reductions, segment ops, concat/stack, gather, boolean_mask, where, tile "
+        "and stack_dynamic_partitions; the feature crosses are not among them yet",
         "tf.ragged.map_flat_values, or the components (rt.flat_values, rt.row_splits) with "
         "dense ops")
-       for name in ("boolean_mask", "stack_dynamic_partitions", "cross", "cross_hashed")},
+       for name in ("cross", "cross_hashed")},
     "train.experimental.ShardByTaskPolicy": _CHECKPOINT_SHARDING,
     "train.experimental.MaxShardSizePolicy": _CHECKPOINT_SHARDING,
     "train.experimental.ShardableTensor": _CHECKPOINT_SHARDING,

@@ -738,6 +738,9 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int]
     return apply_op("SplitV", [value, size_splits, axis], {"num_split": num},
                     name=name).outputs
 
-# tf.concat / tf.stack given RaggedTensors: handlers in tf1compat/ragged/ragged_concat.py.
+# tf.concat / stack / expand_dims / size / rank / squeeze given RaggedTensors: handlers in
+# tf1compat/ragged/ragged_concat.py and ragged_array.py.
 dispatch.add_dispatch_support(globals(), "concat", ("concat",))
 dispatch.add_dispatch_support(globals(), "stack", ("stack",))
+for _name in ("expand_dims", "size", "rank", "squeeze"):
+    dispatch.add_dispatch_support(globals(), _name, (_name,))

@@ -19,6 +19,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops import dispatch
 from tf1compat.ops._kernels import as_int_list, static_ints, torch_or_numpy
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.list_ops import zeros_of
@@ -387,3 +388,6 @@ def _range_conversion(value: Any, dtype: Any = None, name: Optional[str] = None,
 
 
 register_tensor_conversion_function(builtins.range, _range_conversion, 100)
+
+# tf.one_hot of ragged indices: handler in tf1compat/ragged/ragged_array.py.
+dispatch.add_dispatch_support(globals(), "one_hot", ("one_hot",))

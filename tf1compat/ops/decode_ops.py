@@ -17,6 +17,7 @@ from tf1compat.framework.op_def import Type, TypeList, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops import dispatch
 
 __all__ = ["decode_raw", "decode_csv", "reduce_join", "decode_compressed"]
 
@@ -358,3 +359,7 @@ def decode_compressed(bytes: Any, compression_type: str = "",  # noqa: A002 - TF
                                   "are.")
     return apply_op1("DecodeCompressed", [bytes], {"compression_type": compression_type},
                      name=name)
+
+
+# tf.reduce_join given a RaggedTensor: handler in tf1compat/ragged/ragged_string_ops.py.
+dispatch.add_dispatch_support(globals(), "reduce_join", ("reduce_join",))

@@ -512,5 +512,7 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = D.bool,
             return result
         return apply_op1("Cast", [result], {"DstT": D.as_dtype(dtype)})
 
-# tf.gather given RaggedTensors: handler in tf1compat/ragged/ragged_concat.py.
-dispatch.add_dispatch_support(globals(), "gather", ("gather",))
+# tf.gather / tf.where given RaggedTensors: handlers in tf1compat/ragged/ragged_concat.py
+# and ragged_array.py.
+for _name in ("gather", "where", "where_v2"):
+    dispatch.add_dispatch_support(globals(), _name, (_name,))

@@ -17,6 +17,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops import dispatch
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc
 
@@ -546,3 +547,8 @@ def sobol_sample(dim: Any, num_results: Any, skip: Any = 0, dtype: Any = D.float
             raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} "
                             "not in list of allowed values: float32, float64")
         return apply_op1("SobolSample", [dim, num_results, skip], {"dtype": dtype})
+
+
+# Given RaggedTensors: handlers registered by tf1compat/ragged/ragged_reduce.py.
+for _name in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
+    dispatch.add_dispatch_support(globals(), _name, (_name,))

@@ -576,7 +576,9 @@ def _segment_id_error(ids: torch.Tensor, n: int) -> Exception:
                                                    f"range [0, {n})")
 
 
-# tf.reduce_* given RaggedTensors: handlers registered by tf1compat/ragged/ragged_reduce.py.
+# tf.reduce_* and tf.math.unsorted_segment_* given RaggedTensors: handlers registered by
+# tf1compat/ragged/ragged_reduce.py.
 for _name in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-              "reduce_all", "reduce_any"):
+              "reduce_all", "reduce_any", "unsorted_segment_sum", "unsorted_segment_max",
+              "unsorted_segment_min", "unsorted_segment_prod"):
     dispatch.add_dispatch_support(globals(), _name, (_name,))

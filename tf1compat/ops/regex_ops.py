@@ -27,6 +27,7 @@ from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op1
 from tf1compat.framework.op_def import REQUIRED, declare
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops import dispatch
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.decode_ops import _strings
 
@@ -235,3 +236,7 @@ def regex_full_match(input: Any, pattern: Any, name: Optional[str] = None) -> An
     if _is_text(pattern):
         return apply_op1("StaticRegexFullMatch", [input], {"pattern": pattern}, name=name)
     return apply_op1("RegexFullMatch", [input, pattern], {}, name=name)
+
+
+# Given a RaggedTensor: applied to its flat values (tf1compat/ragged/ragged_math.py).
+dispatch.add_dispatch_support(globals(), dispatch.UNARY, ("regex_full_match", "regex_replace"))

@@ -24,6 +24,7 @@ from tf1compat.framework.sparse_tensor import SparseTensor
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops import dispatch
 from tf1compat.ops import _string_hash
 from tf1compat.ops._shape_rules import broadcast_shapes, merge_shapes, node_desc, unary_rule
 from tf1compat.ops.decode_ops import _strings
@@ -732,3 +733,12 @@ def string_format(template: str, inputs: Any, placeholder: str = "{}", summarize
     return apply_op1("StringFormat", [list(inputs)],
                      {"template": template, "placeholder": placeholder,
                       "summarize": int(summarize)}, name=name)
+
+
+# The string ops TF's ragged dispatch applies to a RaggedTensor's flat values (TF 2.21
+# compat.v1's string_to_number is not among them): handlers in tf1compat/ragged/ragged_math.py.
+dispatch.add_dispatch_support(globals(), dispatch.UNARY, (
+    "as_string", "decode_base64", "encode_base64", "string_length", "string_lower",
+    "string_strip", "string_to_hash_bucket", "string_to_hash_bucket_fast",
+    "string_to_hash_bucket_strong", "string_upper", "substr"))
+dispatch.add_dispatch_support(globals(), dispatch.UNARY_LIST, ("string_join",))

@@ -39,7 +39,7 @@ from tf1compat.ops.string_ops import string_length, substr
 
 __all__ = ["fingerprint", "unicode_transcode", "unicode_encode", "unicode_decode",
            "unicode_decode_with_offsets", "unicode_split", "unicode_split_with_offsets",
-           "bytes_split", "ngrams", "unsorted_segment_join"]
+           "bytes_split", "ngrams", "unsorted_segment_join", "decode_op", "chars_of"]
 
 _CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be"}
 
@@ -330,17 +330,30 @@ def _ragged_not_supported(what: str) -> NotImplementedError:
                                "call it on scalar strings")
 
 
-def _decode_scalar(input: Any, input_encoding: str, errors: str, replacement_char: int,  # noqa: A002
-                   replace_control_characters: bool, with_offsets: bool, what: str) -> tuple:
+def decode_op(values: Tensor, input_encoding: str, errors: str, replacement_char: int,
+              replace_control_characters: bool, with_offsets: bool) -> list:
+    """The outputs of UnicodeDecode(WithOffsets) on `values`, strings of any rank read in
+    order: row_splits, code points[, byte starts]."""
     op_type = "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode"
     _check_choice(op_type, "errors", errors, _ERRORS)
-    values = convert_to_tensor(input, dtype=D.string)
-    if values.shape.rank != 0:
-        raise _ragged_not_supported(what)
     attrs = {"input_encoding": input_encoding, "errors": errors,
              "replacement_char": int(replacement_char),
              "replace_control_characters": bool(replace_control_characters)}
-    return tuple(apply_op(op_type, [values], attrs).outputs[1:])
+    return apply_op(op_type, [values], attrs).outputs
+
+
+def chars_of(points: Tensor, encoding: str, errors: str, replacement_char: int) -> Tensor:
+    """Each code point of a vector as a one-character string."""
+    return unicode_encode(expand_dims(points, 1), encoding, errors, replacement_char)
+
+
+def _decode_scalar(input: Any, input_encoding: str, errors: str, replacement_char: int,  # noqa: A002
+                   replace_control_characters: bool, with_offsets: bool, what: str) -> tuple:
+    values = convert_to_tensor(input, dtype=D.string)
+    if values.shape.rank != 0:
+        raise _ragged_not_supported(what)
+    return tuple(decode_op(values, input_encoding, errors, replacement_char,
+                           replace_control_characters, with_offsets)[1:])
 
 
 def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
@@ -367,7 +380,7 @@ def _split(input: Any, input_encoding: str, errors: str, replacement_char: int, 
            with_offsets: bool, what: str) -> tuple:
     points = _decode_scalar(input, input_encoding, errors, replacement_char, False,
                             with_offsets, what)
-    chars = unicode_encode(expand_dims(points[0], 1), input_encoding, errors, replacement_char)
+    chars = chars_of(points[0], input_encoding, errors, replacement_char)
     return (chars,) + tuple(points[1:])
 
 

@@ -17,6 +17,7 @@ from tf1compat.framework.op_def import Type, declare
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops import dispatch
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import broadcast_shapes, node_desc, normalize_axis
 from tf1compat.ops._kernel_errors import transpose_error
@@ -387,3 +388,7 @@ declare("BroadcastArgs", inputs=["s0: T", "s1: T"], outputs=["r0: T"],
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
     return apply_op1("BroadcastArgs", [shape_x, shape_y])
+
+
+# tf.tile given a RaggedTensor: handler in tf1compat/ragged/ragged_array.py.
+dispatch.add_dispatch_support(globals(), "tile", ("tile",))

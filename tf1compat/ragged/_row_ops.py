@@ -12,13 +12,13 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
-from tf1compat.ops import array_ops, check_ops, creation_ops, manip_ops, math_ops
+from tf1compat.ops import array_ops, check_ops, creation_ops, indexing_ops, manip_ops, math_ops
 from tf1compat.ops import reduction_ops
 from tf1compat.ops.control_flow_ops import with_dependencies
 
 __all__ = ["convert_partition", "lengths_to_splits", "splits_to_lengths", "splits_to_rowids",
            "rowids_to_splits", "validate", "ragged_range_positions", "nrows_of", "first",
-           "last", "drop_first", "drop_last"]
+           "last", "drop_first", "drop_last", "positions_in_rows", "flat_value_indices"]
 
 
 def convert_partition(value: Any, what: str) -> Tensor:
@@ -116,3 +116,27 @@ def static_nrows_check(rowids: Tensor, nrows: Tensor) -> None:
     if ids is not None and n is not None and len(ids) and int(n) < int(ids[-1]) + 1:
         raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(n)}, "
                          f"value_rowids[-1]={int(ids[-1])}")
+
+
+def positions_in_rows(splits: Tensor) -> "tuple[Tensor, Tensor]":
+    """The row of each value and its position within that row."""
+    rowids = splits_to_rowids(splits)
+    count = array_ops.size(rowids, out_type=splits.dtype)
+    return rowids, creation_ops.range(count, dtype=splits.dtype) - \
+        indexing_ops.gather(drop_last(splits), rowids)
+
+
+def flat_value_indices(nested_splits: "List[Tensor]") -> List[Tensor]:
+    """For each flat value of a RaggedTensor with `nested_splits`, its index in each of
+    the ragged_rank + 1 outer dimensions: [outer row, position at dimension 1, ...]."""
+    indices: List[Tensor] = []
+    owner = None   # the element of the current level each flat value belongs to
+    for splits in reversed(list(nested_splits)):
+        rowids, positions = positions_in_rows(splits)
+        if owner is not None:
+            rowids = indexing_ops.gather(rowids, owner)
+            positions = indexing_ops.gather(positions, owner)
+        indices.insert(0, positions)
+        owner = rowids
+    indices.insert(0, owner)
+    return indices

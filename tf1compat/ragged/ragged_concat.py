@@ -10,16 +10,16 @@ params by their value ranges, one level at a time.
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from typing import Any
 
 from tf1compat.framework.graph import name_scope
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.ops import (array_ops, check_ops, creation_ops, dispatch, indexing_ops,
-                           math_ops, reduction_ops, sort_ops)
+                           reduction_ops, sort_ops)
 from tf1compat.ops.control_flow_ops import with_dependencies
 from tf1compat.ragged import _row_ops as R
+from tf1compat.ragged._dispatch import by_name
+from tf1compat.ragged._getitem import gather_rows
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["concat", "gather", "stack"]
@@ -74,7 +74,7 @@ def _concat_axis_1(rts: list[RaggedTensor]) -> RaggedTensor:
     joined = _concat_axis_0([rt.values for rt in rts]) \
         if isinstance(rts[0].values, RaggedTensor) else \
         array_ops.concat([rt.values for rt in rts], 0)
-    values = _gather_rows(joined, sort_ops.invert_permutation(dest))
+    values = gather_rows(joined, sort_ops.invert_permutation(dest))
     return RaggedTensor.from_row_lengths(values, out_lengths, validate=False)
 
 
@@ -115,18 +115,6 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> RaggedTensor:
         return RaggedTensor.from_row_splits(_concat_axis_0(rts), splits, validate=False)
 
 
-def _gather_rows(params: Any, indices: Any) -> Any:
-    """Rows `indices` (a vector) of `params`, a Tensor or a RaggedTensor."""
-    if not isinstance(params, RaggedTensor):
-        return indexing_ops.gather(params, indices)
-    splits = params.row_splits
-    indices = math_ops.cast(indices, splits.dtype)
-    starts = indexing_ops.gather(R.drop_last(splits), indices)
-    lengths = indexing_ops.gather(R.drop_first(splits), indices) - starts
-    values = _gather_rows(params.values, R.ragged_range_positions(starts, lengths))
-    return RaggedTensor.from_row_lengths(values, lengths, validate=False)
-
-
 def gather(params: Any, indices: Any, axis: Any = None, batch_dims: int = 0,
            name: Any = None) -> Any:
     """`tf.gather` with a ragged `params` (rows picked by a vector of indices) or ragged
@@ -144,30 +132,9 @@ def gather(params: Any, indices: Any, axis: Any = None, batch_dims: int = 0,
         if indices.shape.rank != 1:
             raise NotImplementedError("tf.gather of a RaggedTensor by indices of rank other "
                                       "than 1 is not supported by tf1compat")
-        return _gather_rows(params, indices)
+        return gather_rows(params, indices)
 
 
-def _handler(ragged_fn: Callable[..., Any], ragged_args: tuple,
-             is_list: bool = False) -> Callable[..., Any]:
-    """A handler calling `ragged_fn` with the call's arguments by name when one of
-    `ragged_args` (or, `is_list`, an element of the first) is a RaggedTensor."""
-    wanted = set(inspect.signature(ragged_fn).parameters)
-
-    def handle(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-        try:
-            bound = inspect.signature(fn).bind(*args, **kwargs).arguments
-        except TypeError:   # a call the function itself refuses: its own error stands
-            return dispatch.NOT_SUPPORTED
-        given = []
-        for name in ragged_args:
-            value = bound.get(name)
-            given.extend(value if is_list and isinstance(value, (list, tuple)) else [value])
-        if not any(isinstance(v, RaggedTensor) for v in given):
-            return dispatch.NOT_SUPPORTED
-        return ragged_fn(**{k: v for k, v in bound.items() if k in wanted})
-    return handle
-
-
-dispatch.register("concat", _handler(concat, ("values",), is_list=True))
-dispatch.register("stack", _handler(stack, ("values",), is_list=True))
-dispatch.register("gather", _handler(gather, ("params", "indices")))
+dispatch.register("concat", by_name(concat, ("values",), is_list=True))
+dispatch.register("stack", by_name(stack, ("values",), is_list=True))
+dispatch.register("gather", by_name(gather, ("params", "indices")))

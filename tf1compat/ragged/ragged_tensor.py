@@ -246,6 +246,12 @@ class RaggedTensor:
         return self.shape
 
     @property
+    def _type_spec(self) -> Any:
+        """The RaggedTensorSpec of this value."""
+        from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
+        return RaggedTensorSpec.from_value(self)
+
+    @property
     def ragged_rank(self) -> int:
         inner = self._values.ragged_rank if isinstance(self._values, RaggedTensor) else 0
         return inner + 1
