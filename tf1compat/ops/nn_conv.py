@@ -147,7 +147,7 @@ def _backprop_filter_shape(nd: int) -> Callable[[Any], List[TensorShape]]:
 class _Geometry:
     """Per-op window attrs decoded once; padding resolved (and cached) per input size."""
 
-    def __init__(self, node: Any, nd: int, forward: bool = True):
+    def __init__(self, node: Any, nd: int, stride_error: type = errors.UnimplementedError):
         attrs = node.attrs
         self.nd = nd
         self.fmt = as_str(attrs["data_format"])
@@ -161,12 +161,12 @@ class _Geometry:
         full_s = list(attrs["strides"])
         full_d = list(attrs.get("dilations") or [1] * (nd + 2))
         batch_ch = (0, channel_axis(self.fmt, nd))
-        # TF checks these when the kernel is built, i.e. at run time; its forward kernels
-        # call batch or depth strides unimplemented, the gradient kernels invalid.
+        # TF checks these when the kernel is built, i.e. at run time; its convolution
+        # kernels call batch or depth strides unimplemented, the gradient (and fused pad)
+        # kernels invalid.
         if any(full_s[a] != 1 for a in batch_ch):
-            error = errors.UnimplementedError if forward else errors.InvalidArgumentError
-            raise error(None, None, "Current implementation does not yet support strides in "
-                                    "the batch and depth dimensions.")
+            raise stride_error(None, None, "Current implementation does not yet support "
+                                           "strides in the batch and depth dimensions.")
         if any(full_d[a] != 1 for a in batch_ch):
             raise errors.InvalidArgumentError(
                 None, None, "Current implementation does not yet support dilations in the "
@@ -211,9 +211,11 @@ def _weight(w: torch.Tensor, nd: int, depthwise: bool) -> torch.Tensor:
     return weight.contiguous() if weight.shape[0] == 1 else weight
 
 
-def _conv_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, Any], Callable]:
+def _conv_kernel(nd: int, depthwise: bool = False,
+                 stride_error: type = errors.UnimplementedError
+                 ) -> Callable[[Any, Any], Callable]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        geo = _Geometry(node, nd)
+        geo = _Geometry(node, nd, stride_error)
         conv = _CONV[nd]
         integer = _is_integer(node)
 
@@ -255,7 +257,7 @@ def _conv_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, Any], Calla
 
 def _backprop_input_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, Any], Callable]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        geo = _Geometry(node, nd, forward=False)
+        geo = _Geometry(node, nd, errors.InvalidArgumentError)
         conv_t = _CONV_T[nd]
         sizes_static = static_ints(node, 0)
         integer = _is_integer(node)
@@ -307,7 +309,7 @@ def _backprop_input_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, A
 
 def _backprop_filter_kernel(nd: int, depthwise: bool = False) -> Callable[[Any, Any], Callable]:
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
-        geo = _Geometry(node, nd, forward=False)
+        geo = _Geometry(node, nd, errors.InvalidArgumentError)
         sizes_static = static_ints(node, 1)
 
         def run(x: torch.Tensor, sizes: Any, dy: torch.Tensor) -> torch.Tensor:

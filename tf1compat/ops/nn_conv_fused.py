@@ -85,7 +85,7 @@ def _fused_kernel(resize: bool) -> Callable[[Any, Any], Callable[..., Any]]:
 
     def factory(node: Any, kctx: Any) -> Callable[..., Any]:
         attrs = node.attrs
-        conv = _conv_kernel(2)(types.SimpleNamespace(
+        conv = _conv_kernel(2, stride_error=errors.InvalidArgumentError)(types.SimpleNamespace(
             attrs={"T": attrs["T"], "strides": list(attrs["strides"]),
                    "padding": attrs["padding"], "data_format": "NHWC",
                    "dilations": [1, 1, 1, 1], "explicit_paddings": []},
