@@ -93,6 +93,15 @@ def test_tf_inspect_reports_tf1compat_functions_without_annotations():
     spec = tf_inspect.getfullargspec(tf.cast)
     assert spec.args == ["x", "dtype", "name"] and spec.annotations == {}
     assert tf_inspect.getfullargspec(tf.compat.v2.pad).defaults == ("CONSTANT", 0, None)
+    # v2's own arguments, not those of the dispatchable v1 function it calls (TF's
+    # reduce_all_v2 is a function of its own).
+    for name in ("reduce_all", "reduce_sum", "math.reduce_max"):
+        fn = tf.compat.v2
+        for part in name.split("."):
+            fn = getattr(fn, part)
+        spec = tf_inspect.getfullargspec(fn)
+        assert (spec.args, spec.defaults) == (
+            ["input_tensor", "axis", "keepdims", "name"], (None, False, None)), name
 
 
 def test_remove_undocumented_keeps_documented_and_allowed_names():

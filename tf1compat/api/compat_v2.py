@@ -198,6 +198,11 @@ def _by_name(path: str, v1_fn: Callable, parameters: Tuple[Tuple[str, ...], Dict
         return v1_fn(**call)
 
     v2_function.__signature__ = signature  # type: ignore[attr-defined]
+    # `wraps` copied v1's TFDecorator record (a dispatchable v1 function is one); kept, it
+    # would make tf_inspect report v1's arguments, where TF's v2 function is its own
+    # (TFP 0.8's prefer_static compares `tf.compat.v2.reduce_all`'s spec with v2's).
+    for key in ("_tf_decorator", "__original_wrapped__"):
+        v2_function.__dict__.pop(key, None)
     v2_function.__doc__ = (f"tf.compat.v2.{path}: TF 2's arguments {parameters[0]}, passed by "
                            f"name to tf1compat's `{getattr(v1_fn, '__name__', path)}`.\n\n"
                            + (v1_fn.__doc__ or ""))
