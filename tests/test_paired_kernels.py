@@ -12,6 +12,12 @@ from tf1compat.ops import nn_conv_bias
 from tf1compat.runtime import denormals, paired_kernels
 
 
+@pytest.fixture(autouse=True)
+def switched_on(monkeypatch):
+    """Pairing is off by default (TF1COMPAT_PAIRED_KERNELS=1 turns it on)."""
+    monkeypatch.setattr(paired_kernels, "_ENABLED", True)
+
+
 @pytest.fixture
 def two_threads():
     before = torch.get_num_threads()

@@ -9,14 +9,15 @@ threads then waits at every barrier for a thread that another process may have t
 two one-thread kernels side by side do not. `run_pair(first, second)` runs `first` on a
 helper thread and `second` on the calling thread, each at half the calling thread's count
 (torch's count is per thread: libgomp's `omp_set_num_threads` on each), and restores the
-calling thread's count after. The values are the kernels' own: a oneDNN convolution
-gradient at one thread equals the one at two bit for bit (tests/test_paired_kernels.py
-checks the pair against the two calls in turn).
+calling thread's count after. The caller decides whether a split computes what one call
+does (ops/nn_conv_bias.py probes each geometry once: oneDNN's filter gradient can split
+its batch sum between threads, and its last bits then follow the count).
 
-The pair runs in turn, on the calling thread, where it could not be the same work: a count
-of one; a helper already busy (another Python thread's pair); while torch traces (a
-dispatch mode such as FakeTensorMode, functorch transforms: they are thread-local, the
-helper would not see them); no libgomp in the process. The helper keeps the calling
+`TF1COMPAT_PAIRED_KERNELS=1` turns pairing on (off by default until an idle A/B shows
+the CNN step faster with it). The pair runs in turn, on the calling thread, where it could
+not be the same work: a count of one; a helper already busy (another Python thread's
+pair); while torch traces (a dispatch mode such as FakeTensorMode, functorch transforms:
+they are thread-local, the helper would not see them); no libgomp in the process. The helper keeps the calling
 thread's grad mode and, when the calling thread flushes denormals, flushes them too
 (runtime/denormals.py), so its kernel runs under the same modes.
 """
@@ -51,7 +52,9 @@ def _omp() -> Optional[Tuple[Any, Any]]:
 
 
 _OMP = _omp()
-_ENABLED = os.environ.get("TF1COMPAT_PAIRED_KERNELS", "1") not in ("0", "off")
+# Off unless TF1COMPAT_PAIRED_KERNELS=1: no A/B on this session's loaded machine showed the
+# pair faster in a whole step (docs/performance.md, cnn11); an idle one is to decide.
+_ENABLED = os.environ.get("TF1COMPAT_PAIRED_KERNELS", "0") not in ("", "0", "off")
 
 
 class _Helper:
