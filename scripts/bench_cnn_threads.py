@@ -4,7 +4,6 @@ whether TF runs independent kernels at the same time.
 
     python scripts/bench_cnn_threads.py                       # 2 rounds, 2 threads
     python scripts/bench_cnn_threads.py --rounds 3 --threads 1 --kinds opbyop tf
-    python scripts/bench_cnn_threads.py --pair 20     # conv2's gradients: one call, pair
 
 Each measurement is a fresh child process building `bench_vs_tf.py`'s CNN: tf1compat with
 TF1COMPAT_THREADS=N (its hot plans settled; `merged` keeps the compiled step whatever its
@@ -244,39 +243,6 @@ def child(kind: str, threads: int, steps: int, traced: int) -> Dict[str, Any]:
                 **_torch_trace(step, traced)}
 
 
-def pair_blocks(threads: int, blocks: int) -> None:
-    """conv2's input + filter gradients (tf1compat's fused kernel's backward) at `threads`
-    threads, one call against the pair (runtime/paired_kernels.py), alternating blocks of
-    16 calls over 8 input copies: least and median wall ms per call."""
-    sys.path.insert(0, ROOT)
-    import torch
-
-    from tf1compat.ops import nn_conv_bias
-    from tf1compat.runtime import paired_kernels
-    torch.set_num_threads(threads)
-    g = torch.Generator().manual_seed(0)
-    cases = []
-    for _ in range(8):
-        x = torch.randn(32, 14, 14, 32, generator=g).permute(0, 3, 1, 2)
-        w = (torch.randn(5, 5, 32, 64, generator=g) * 0.05).permute(3, 2, 0, 1)
-        out = nn_conv_bias._forward(x, w, torch.randn(64, generator=g), [2, 2], [1, 1],
-                                    [1, 1], True)
-        grad = torch.randn(out.shape, generator=g).contiguous(
-            memory_format=torch.channels_last)
-        cases.append((grad, out, x, w, [2, 2], [1, 1], [1, 1], True, [True, True]))
-    times: Dict[str, List[float]] = {"one call": [], "pair": []}
-    for _ in range(blocks):
-        for form, got in times.items():
-            paired_kernels._ENABLED = form == "pair"
-            start = time.perf_counter()
-            for i in range(16):
-                nn_conv_bias._gradients(*cases[i % 8])
-            got.append((time.perf_counter() - start) / 16 * 1e3)
-    for form, got in times.items():
-        print(f"conv2 gradients, {form:8s} at {threads} threads: least {min(got):.3f} ms, "
-              f"median {statistics.median(got):.3f} ms over {blocks} blocks")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2)
@@ -286,13 +252,8 @@ def main() -> int:
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
     parser.add_argument("--tf-python", default="/tmp/tf/bin/python")
     parser.add_argument("--top", action="store_true", help="print each child's top kernels")
-    parser.add_argument("--pair", type=int, metavar="BLOCKS",
-                        help="only time conv2's gradients, one call against the pair")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.pair:
-        pair_blocks(args.threads, args.pair)
-        return 0
     if args.child:
         print(json.dumps(child(args.child, args.threads, args.steps, args.traced)))
         return 0

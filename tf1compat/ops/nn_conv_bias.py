@@ -24,7 +24,7 @@ sum over all but the channel axis.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import torch
 
@@ -37,7 +37,6 @@ from tf1compat.ops._window import (
     to_channels_first,
 )
 from tf1compat.ops.nn_conv import _Geometry, _weight
-from tf1compat.runtime.paired_kernels import pairing, run_pair, split, threads
 
 __all__ = ["conv_bias_kernel", "fused_conv_available", "match_conv_bias"]
 
@@ -70,53 +69,11 @@ def _gradients(grad: torch.Tensor, out: torch.Tensor, x: torch.Tensor, w: torch.
                padding: List[int], stride: List[int], dilation: List[int], relu: bool,
                mask: List[bool]) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     g = torch.ops.aten.threshold_backward(grad, out, 0) if relu else grad
-
-    def backward(want: List[bool], g: torch.Tensor = g, x: torch.Tensor = x,
-                 w: torch.Tensor = w) -> Tuple[Optional[torch.Tensor], ...]:
-        return torch.ops.aten.convolution_backward(
-            g, x, w, None, stride, padding, dilation, False, [0, 0], 1, want + [False])
-    if mask[0] and mask[1] and pairing(g, x, w) and _pair_equals_one_call(backward, g, x, w):
-        # Independent kernels, side by side as TF's executor runs them.
-        dx, dw = run_pair(lambda: backward([True, False])[0],
-                          lambda: backward([False, True])[1], g, x, w)
-    else:
-        dx, dw, _ = backward(mask)
+    dx, dw, _ = torch.ops.aten.convolution_backward(
+        g, x, w, None, stride, padding, dilation, False, [0, 0], 1, [mask[0], mask[1], False])
     # BiasAddGrad: the sum over every axis but the channels'.
     db = g.sum((0, 2, 3))
     return (x.new_empty(0) if dx is None else dx, w.new_empty(0) if dw is None else dw, db)
-
-
-# (geometry, thread counts) -> whether the paired gradients equal the one call's.
-_PAIR_VERDICTS: Dict[tuple, bool] = {}
-
-
-def _pair_equals_one_call(backward: Callable[..., tuple], g: torch.Tensor, x: torch.Tensor,
-                          w: torch.Tensor) -> bool:
-    """Whether the input gradient at the helper's share of the threads and the filter
-    gradient at the calling thread's share equal one call's at the whole count, for this
-    geometry: probed once on random inputs laid out as these. oneDNN's filter gradient can
-    split the batch's sum between threads (its last bits then follow the count: small
-    layers); there the gradients stay one call, so pairing changes no result."""
-    helper_n, caller_n = split()
-    key = tuple((tuple(t.shape), t.stride(), t.dtype) for t in (g, x, w)) + (
-        torch.get_num_threads(), helper_n, caller_n)
-    verdict = _PAIR_VERDICTS.get(key)
-    if verdict is None:
-        gen = torch.Generator().manual_seed(0)
-        try:
-            probe = [torch.empty_strided(t.shape, t.stride(), dtype=t.dtype).normal_(
-                generator=gen) for t in (g, x, w)]
-        except RuntimeError:       # overlapping strides (an expanded tensor): never paired
-            return False
-        dx, dw, _ = backward([True, True], *probe)
-        with threads(helper_n):
-            dx_half = backward([True, False], *probe)[0]
-        with threads(caller_n):
-            dw_half = backward([False, True], *probe)[1]
-        verdict = torch.equal(dx, dx_half) and torch.equal(dw, dw_half)
-        if len(_PAIR_VERDICTS) < 1024:
-            _PAIR_VERDICTS[key] = verdict
-    return verdict
 
 
 _conv_bias_act = torch.library.custom_op("tf1compat::conv_bias_act",
