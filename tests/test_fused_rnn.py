@@ -182,6 +182,30 @@ def test_cell_weights_gradients(kind):
         w_ih.untyped_storage().data_ptr() == b_hh.untyped_storage().data_ptr()
 
 
+def test_cell_weights_backward_is_an_exact_relayout():
+    """The gradients reaching TF's kernel and bias are the LSTM kernel's own weight
+    gradients moved, bit for bit (no arithmetic): what lets an optimizer update a
+    variable kept in torch's layout give today's results exactly (docs/performance.md
+    "## lstm11")."""
+    depth, units, steps, batch = 5, 4, 3, 2
+    gen = torch.Generator().manual_seed(0)
+    kernel = torch.randn(depth + units, 4 * units, generator=gen, requires_grad=True)
+    bias = torch.randn(4 * units, generator=gen, requires_grad=True)
+    x = torch.randn(steps, batch, depth, generator=gen)
+    hx = (torch.randn(1, batch, units, generator=gen),) * 2
+    grad_out = torch.randn(steps, batch, units, generator=gen)
+    relaid = cell_weights("lstm", units, 1.0, kernel, bias, depth)
+    leaves = [p.detach().clone().requires_grad_() for p in relaid[:3]] + [relaid[3]]
+    for params, wrt in ((list(relaid), (kernel, bias)), (leaves, leaves[:3])):
+        out = torch._VF.lstm(x, hx, params, True, 1, 0.0, True, False, False)[0]
+        out.backward(grad_out, inputs=list(wrt))
+    order = [*range(units), *range(2 * units, 3 * units), *range(units, 2 * units),
+             *range(3 * units, 4 * units)]
+    assert torch.equal(kernel.grad[:depth, order].t(), leaves[0].grad)
+    assert torch.equal(kernel.grad[depth:, order].t(), leaves[1].grad)
+    assert torch.equal(bias.grad[order], leaves[2].grad)
+
+
 def test_training_step_has_no_unbind_stack_pair_nor_host_reads(monkeypatch):
     """The input array's block feeds the kernel, the outputs go back as one block that
     stack returns as it is, and nothing is read back from the (possibly CUDA) values."""
