@@ -236,6 +236,15 @@ def case_tensor_array_loops_in_cond_in_loop(rec: Recorder) -> None:
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
+def case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(rec: Recorder
+                                                                        ) -> None:
+    """An array of a dynamic size a loop of a fed trip count in a loop body writes at its
+    counter and reads in its body after the write, read(0) after it; Momentum from the
+    file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop)
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
@@ -251,7 +260,8 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
          case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
          case_tensor_arrays_written_at_branch_indices_in_nested_loop,
-         case_tensor_array_loops_in_cond_in_loop]
+         case_tensor_array_loops_in_cond_in_loop,
+         case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop]
 
 
 if __name__ == "__main__":

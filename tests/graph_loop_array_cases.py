@@ -387,12 +387,23 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
     first); the array stacked after the inner loop into the outer state; Momentum.
     The nested backward loop carries the gradients of all the array's elements (zeros
     of its stack()'s gradient)."""
+    return _train_rows_read_after_write(
+        tf, lambda n: tf.TensorArray(tf.float32, n, clear_after_read=False,
+                                     element_shape=[1, 3]),
+        lambda g, rows: g + tf.reduce_mean(rows.stack(), 0) * 0.3)
+
+
+def _train_rows_read_after_write(tf, make_rows, after):
+    """An outer loop whose body runs a loop of a fed trip count `n` writing the array
+    `make_rows(n)` row by row and reading back the element it just wrote and the
+    previous one; the outer state `after(g, rows)` of the inner loop's results;
+    Momentum."""
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     n = tf.placeholder(tf.int32, [], name="n")
     w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
 
     def body(i, h):
-        rows = tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[1, 3])
+        rows = make_rows(n)
 
         def inner(j, g, rows):
             g = tf.tanh(tf.matmul(g, w) + x[j] * v)
@@ -400,7 +411,7 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
             g = g * rows.read(j) + rows.read(tf.maximum(j - 1, 0)) * 0.5
             return j + 1, g, rows
         _, g, rows = tf.while_loop(lambda j, *_: j < n, inner, [tf.constant(0), h, rows])
-        return i + 1, g + tf.reduce_mean(rows.stack(), 0) * 0.3
+        return i + 1, after(g, rows)
 
     _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
@@ -512,6 +523,18 @@ def case_train_tensor_array_loops_in_cond_in_loop(tf):
     return _flag_both_ways(tf, fed_n=False)
 
 
+def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
+    """As `case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked`, the
+    array of a dynamic size (from 0), written at the inner counter and read back at it
+    and at the previous index, read after the inner loop by read(0) only;
+    Momentum. The nested backward loop's gradients of all its elements start from zeros
+    of its size after the loop (the larger of its size input and the trip count)."""
+    return _train_rows_read_after_write(
+        tf, lambda n: tf.TensorArray(tf.float32, 0, dynamic_size=True,
+                                     clear_after_read=False, element_shape=[1, 3]),
+        lambda g, rows: g + rows.read(0) * 0.2)
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -531,4 +554,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
                     case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop,
-                    case_train_tensor_array_loops_in_cond_in_loop]
+                    case_train_tensor_array_loops_in_cond_in_loop,
+                    case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop]

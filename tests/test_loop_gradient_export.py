@@ -99,7 +99,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_array_of_run_time_shape_read_in_loop_not_stacked",
                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
                   "tensor_arrays_written_at_branch_indices_in_nested_loop",
-                  "tensor_array_loops_in_cond_in_loop")] + \
+                  "tensor_array_loops_in_cond_in_loop",
+                  "dynamic_size_tensor_array_read_after_its_write_in_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -602,11 +603,14 @@ def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(dy
                                                                                  caplog):
     """A nested loop's backward loop's zeros for the gradients of all elements of an
     array read in its body after a write come from its stack()'s gradient where the
-    array has a dynamic size or elements of a shape known only at run time: read
-    otherwise after it (read(1)), warned, naming why. (A nested loop's array of a fixed
-    size and static elements: zeros of its size, `case_train_tensor_array_read_after_
-    its_write_in_nested_loop_not_stacked`; a top-level loop's of a run-time shape: zeros
-    of its elements gathered after it, `..._of_run_time_shape_read_in_loop_not_stacked`.)"""
+    array has a dynamic size written other than at a counter from 0 (here from 1) or
+    elements of a shape known only at run time: read otherwise after it (read(1)),
+    warned, naming why. (A nested loop's array of a fixed size and static elements:
+    zeros of its size, `case_train_tensor_array_read_after_its_write_in_nested_loop_not_
+    stacked`; of a dynamic size written at the counter from 0: of the larger of its size
+    input and the trip count, `case_train_dynamic_size_tensor_array_read_after_its_write_
+    in_nested_loop`; a top-level loop's of a run-time shape: zeros of its elements
+    gathered after it, `..._of_run_time_shape_read_in_loop_not_stacked`.)"""
     def build():
         x = tf.placeholder(tf.float32, [2, 3] if dynamic else [None, 3], name="x")
         n = tf.placeholder(tf.int32, [], name="n")
@@ -619,7 +623,8 @@ def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(dy
             def body(j, g, ta):
                 ta = ta.write(j, g * w)
                 return j + 1, g + ta.read(tf.maximum(j - 1, 0)), ta
-            _, g, ta = tf.while_loop(lambda j, *_: j < n, body, [tf.constant(0), start, ta])
+            _, g, ta = tf.while_loop(lambda j, *_: j < n, body,
+                                     [tf.constant(1 if dynamic else 0), start, ta])
             return g + ta.read(1)
         h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, loop(h)),
                           [tf.constant(0), x])[1]

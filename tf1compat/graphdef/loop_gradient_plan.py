@@ -23,7 +23,7 @@ from tf1compat.graphdef.loop_unrolling import (read_loop, unrolled_inputs,
                                                unrolling_reason)
 from tf1compat.graphdef.loop_array_plan import (
     PushedRead, array_variables, is_flow, is_range, outside, plan_entering, plan_read,
-    plan_write, same_iteration_write, stack_after, unstacked_in)
+    plan_write, same_iteration_write, stack_after, unstacked_in, written_at_counter)
 
 __all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops"]
 
@@ -416,12 +416,13 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         plan.branch_values[inner] = (branches[0],) + computed
     sized = [handle.op.inputs[0] for handle, chain in inner.own_arrays.values()
              if stack_after(inner, chain) is None]
-    if any(not _sized(handle, chain) for handle, chain in inner.own_arrays.values()
+    if any(not _sized(inner, handle, chain) for handle, chain in inner.own_arrays.values()
            if stack_after(inner, chain) is None):
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
                 "write, not stacked after it, of a dynamic size or elements of a shape "
                 "unknown when the graph is written (its nested backward loop takes the "
-                "array's size from its size input or the stack()'s gradient)")
+                "array's size from its size input, the trip count where it is written once "
+                "per iteration at a counter from 0, or the stack()'s gradient)")
     if any(t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
            and t not in inner.variable_reads.values() for t in nested.inputs):
         return (f"the nested loop {nested.name} takes a resource other than a TensorArray "
@@ -470,12 +471,15 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     return None
 
 
-def _sized(handle: Tensor, chain: List[Operation]) -> bool:
-    """Whether the array `handle` (written by `chain`) has a fixed size (its size input)
-    and elements of one static shape: its gradients' zeros need no stack() after it."""
+def _sized(inner: LoopPlan, handle: Tensor, chain: List[Operation]) -> bool:
+    """Whether the array `handle` (written by `chain` in loop `inner`) has a fixed size
+    (its size input) or a dynamic one written once per iteration at the counter (the
+    larger of its size input and the trip count), and elements of one static shape:
+    its gradients' zeros need no stack() after it."""
     shape = chain[0].inputs[2].shape
-    return not handle.op.attrs.get("dynamic_size") and shape.is_fully_defined() and all(
-        w.inputs[2].shape.as_list() == shape.as_list() for w in chain)
+    return (not handle.op.attrs.get("dynamic_size") or written_at_counter(inner, chain)) \
+        and shape.is_fully_defined() and all(
+            w.inputs[2].shape.as_list() == shape.as_list() for w in chain)
 
 
 def _branch_computation(values: List[Tensor], branch: Any, region: Any
