@@ -286,6 +286,21 @@ def test_branch_values_of_ops_without_a_gradient_are_inputs_of_the_branch_functi
         set(inputs), inputs
 
 
+def test_outer_branch_values_pass_one_function_of_both_branches(caplog):
+    """A loop in a tf.cond in a tf.cond of the body starting from and capturing values
+    the outer branch computes: the function of the branches' ops holds both branches'
+    ops and takes the body's values (TF's runs:
+    case_train_loop_in_cond_reading_outer_branch_values)."""
+    graph_loop_nested_cases.case_train_loop_in_cond_reading_outer_branch_values(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    branch, = [f for f in gd.library.function if f.signature.name.endswith("_branch")]
+    scopes = {n.name.rsplit("/", 1)[0] for n in branch.node_def if n.op != "Const"}
+    assert scopes == {"while/cond", "while/cond/cond"}, scopes
+    assert "Tanh" in {n.op for n in branch.node_def}
+    assert not any("cond" in a.name for a in branch.signature.input_arg)
+
+
 def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
     reason = _warned_reason(lambda: _loop_in_cond_in_loop("bessel"), caplog)
     assert "reads a value its tf.cond branch computes other than by ops TF" in reason

@@ -423,11 +423,16 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
             known[member.outputs[0]] = known[element] if element in known else \
                 name_of(element)
             continue
-        names = [known[t] if t in known else name_of(t) for t in member.inputs]
         if member in plan.inner:     # a tf.cond in the branch, written the same way
-            replaced = write_cond(plan.inner[member],
-                                  lambda t: known[t] if t in known else name_of(t), lower)
-        elif member in plan.outer:   # its factors zeroed where its branch is not taken
+            # (what it reads by name: not the values only a loop of it reads, which
+            # f takes the loop's outputs for)
+            more, outs = write_cond(plan.inner[member],
+                                    lambda t: known[t] if t in known else name_of(t), lower)
+            nodes.extend(more)
+            known.update((t, n) for t, n in zip(member.outputs, outs) if n)
+            continue
+        names = [known[t] if t in known else name_of(t) for t in member.inputs]
+        if member in plan.outer:   # its factors zeroed where its branch is not taken
             builder = NodeBuilder(member.name)
             branch = (name_of(op.inputs[0]),
                       member._control_flow_context is then_b.region)

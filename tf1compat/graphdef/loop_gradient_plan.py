@@ -109,9 +109,9 @@ class LoopPlan:
         # (the nested loop's plan, the stack() reading them); the body function computes
         # them, their gradients are their rows of the stack()'s
         self.prewritten: Dict[Operation, Tuple["LoopPlan", Operation]] = {}
-        # loops nested in a tf.cond branch of the body reading values the branch
-        # computes (initial values, captures) -> (the branch, its ops computing them, the
-        # outside values those read): a function of the branch carries their gradients
+        # loops nested in a tf.cond branch of the body reading values the branch (or one
+        # around it) computes (initial values, captures) -> (the branches around the loop,
+        # innermost first; their ops computing them, the outside values those read): a function of the branch carries their gradients
         # to those values
         self.branch_values: Dict["LoopPlan", Tuple[Any, List[Operation], List[Tensor]]] = {}
         # elements written, in the loop's own context just before it, into an array it
@@ -408,12 +408,12 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         inner.reads.values())
     in_branch = [t for t in read if t.op._control_flow_context in branches]
     if in_branch:
-        computed = _branch_computation(in_branch, branches[0], region)
+        computed = _branch_computation(in_branch, branches, region)
         if computed is None:
             return (f"the nested loop {nested.name} reads a value its tf.cond branch "
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
-        plan.branch_values[inner] = (branches[0],) + computed
+        plan.branch_values[inner] = (tuple(branches),) + computed
     sized = [handle.op.inputs[0] for handle, chain in inner.own_arrays.values()
              if stack_after(inner, chain) is None]
     if any(not _sized(inner, handle, chain) for handle, chain in inner.own_arrays.values()
@@ -482,12 +482,13 @@ def _sized(inner: LoopPlan, handle: Tensor, chain: List[Operation]) -> bool:
             w.inputs[2].shape.as_list() == shape.as_list() for w in chain)
 
 
-def _branch_computation(values: List[Tensor], branch: Any, region: Any
+def _branch_computation(values: List[Tensor], branches: List[Any], region: Any
                         ) -> Optional[Tuple[List[Operation], List[Tensor]]]:
-    """(the ops of tf.cond branch `branch` computing `values` from outside it, in
-    creation order; the values of the loop body `region` or the top level they read),
-    or None where they take other ops (constructs, ops TF cannot differentiate in a
-    function) or values of another branch."""
+    """(the ops of the tf.cond `branches` around a nested loop (innermost first: a
+    branch of a tf.cond in a branch of the body's) computing `values` from outside them,
+    in creation order; the values of the loop body `region` or the top level they
+    read), or None where they take other ops (constructs, ops TF cannot differentiate
+    in a function) or values of a branch not around the loop."""
     ops: List[Operation] = []
     frontier: List[Tensor] = []
     seen: Set[Tensor] = set()
@@ -498,10 +499,10 @@ def _branch_computation(values: List[Tensor], branch: Any, region: Any
             continue
         seen.add(t)
         context = t.op._control_flow_context
-        if context is not branch or t.op.type in CUT_OP_TYPES:
+        if context not in branches or t.op.type in CUT_OP_TYPES:
             # (an op without a gradient in the branch, a stop or a rounding: its value
             # an input of the function as the outside ones, pushed through the cond)
-            if context not in (region, None, branch):
+            if context not in (region, None, *branches):
                 return None
             frontier.append(t)
             continue
