@@ -301,6 +301,29 @@ def test_outer_branch_values_pass_one_function_of_both_branches(caplog):
     assert not any("cond" in a.name for a in branch.signature.input_arg)
 
 
+def test_a_run_time_length_dynamic_rnn_in_a_cond_in_a_loop_keeps_tf1compat_form(caplog):
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body: its outputs (a
+    stack() of a run-time size) reach a Transpose, for which the untaken branch has no
+    stand-in of their shape: warned, naming why. (Of a static length:
+    case_train_tensor_array_loops_in_cond_in_loop.)"""
+    def build():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+        cell(tf.zeros([1, 3]), tf.zeros([1, 3]))
+
+        def body(i, h):
+            def rnn():
+                out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x + h, 0), initial_state=h)
+                return state + tf.reduce_mean(out, 1)
+            return i + 1, tf.cond(flag, rnn, lambda: h * 0.5)
+        h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.zeros([1, 3])])[1]
+        tf.gradients(tf.reduce_sum(h), tf.trainable_variables())
+    reason = _warned_reason(build, caplog)
+    assert "a while loop's output of a tf.cond branch" in reason and "Transpose" in reason, \
+        reason
+
+
 def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
     reason = _warned_reason(lambda: _loop_in_cond_in_loop("bessel"), caplog)
     assert "reads a value its tf.cond branch computes other than by ops TF" in reason

@@ -257,6 +257,11 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
         plan.ops.append(member)
         if any(kinds.get(t.op) in ("cut", "loop") for t in member.inputs) and \
                 not _shape_without_cut(member, kinds):
+            if any(kinds.get(t.op) == "loop" for t in member.inputs):
+                return None, (f"a while loop's output of a tf.cond branch (or what the "
+                              f"branch reads of its TensorArrays after it: a dynamic_rnn's "
+                              f"outputs) reaches {member.type}, which needs its full "
+                              f"shape, known only at run time")
             return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
                           f"{member.type}, which needs their full shape")
         if member in plan.inner:    # what the inner cond's written ops read, and its cut
