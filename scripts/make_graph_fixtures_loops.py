@@ -227,6 +227,33 @@ def case_tensor_arrays_written_at_branch_indices_in_nested_loop(rec: Recorder) -
                 case_train_tensor_arrays_written_at_branch_indices_in_nested_loop)
 
 
+def case_tensor_array_loops_in_cond_in_loop(rec: Recorder) -> None:
+    """A tf.cond in a loop body between a loop writing a TensorArray stacked after it in
+    the branch and a dynamic_rnn whose outputs are read; GradientDescent from the file,
+    the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_array_cases.case_train_tensor_array_loops_in_cond_in_loop,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(rec: Recorder
+                                                                        ) -> None:
+    """An array of a dynamic size a loop of a fed trip count in a loop body writes at its
+    counter and reads in its body after the write, read(0) after it; Momentum from the
+    file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop)
+
+
+def case_loop_in_cond_reading_outer_branch_values(rec: Recorder) -> None:
+    """A loop of a run-time trip count in a tf.cond in a tf.cond in a loop body, starting
+    from and capturing values the outer branch computes; GradientDescent from the file,
+    the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_nested_cases.
+                       case_train_loop_in_cond_reading_outer_branch_values, minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
 CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_computed_indices, case_tensor_array_entering_with_elements,
          case_tensor_arrays_split_before_nested_loop, case_nested_loop_cond_random_and_stop,
@@ -241,7 +268,10 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_read_after_its_write_in_nested_loop_not_stacked,
          case_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
          case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
-         case_tensor_arrays_written_at_branch_indices_in_nested_loop]
+         case_tensor_arrays_written_at_branch_indices_in_nested_loop,
+         case_tensor_array_loops_in_cond_in_loop,
+         case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
+         case_loop_in_cond_reading_outer_branch_values]
 
 
 if __name__ == "__main__":

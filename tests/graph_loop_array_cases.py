@@ -16,14 +16,22 @@ nested loop of a run-time trip count, `..._at_branch_indices_in_nested_loop` wit
 computed in the branches); `..._read_after_its_write_in_nested_loop`: an array a
 nested loop reads in its body after writing it, stacked after it, `..._not_stacked`:
 not stacked after it, of a fixed size); `..._of_run_time_shape_read_in_loop_not_stacked`:
-a top-level loop's array of a run-time shape read in its body, not stacked after it).
+a top-level loop's array of a run-time shape read in its body, not stacked after it);
+`..._loops_in_cond_in_loop`: a loop stacking its array and a dynamic_rnn, one in each
+branch of a tf.cond in a loop body.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from tests.graph_loop_nested_cases import ROWS, _train_outer_loop, _weights
+from tests.graph_loop_nested_cases import (
+    ROWS,
+    _fed_and_weights,
+    _flag_both_ways,
+    _train_outer_loop,
+    _weights,
+)
 from tests.graph_training_cases import _training_spec
 
 
@@ -379,12 +387,23 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
     first); the array stacked after the inner loop into the outer state; Momentum.
     The nested backward loop carries the gradients of all the array's elements (zeros
     of its stack()'s gradient)."""
+    return _train_rows_read_after_write(
+        tf, lambda n: tf.TensorArray(tf.float32, n, clear_after_read=False,
+                                     element_shape=[1, 3]),
+        lambda g, rows: g + tf.reduce_mean(rows.stack(), 0) * 0.3)
+
+
+def _train_rows_read_after_write(tf, make_rows, after):
+    """An outer loop whose body runs a loop of a fed trip count `n` writing the array
+    `make_rows(n)` row by row and reading back the element it just wrote and the
+    previous one; the outer state `after(g, rows)` of the inner loop's results;
+    Momentum."""
     x = tf.placeholder(tf.float32, [4, 3], name="x")
     n = tf.placeholder(tf.int32, [], name="n")
     w, v = _weights(tf, 0.4, [0.5, -0.3, 0.2])
 
     def body(i, h):
-        rows = tf.TensorArray(tf.float32, n, clear_after_read=False, element_shape=[1, 3])
+        rows = make_rows(n)
 
         def inner(j, g, rows):
             g = tf.tanh(tf.matmul(g, w) + x[j] * v)
@@ -392,7 +411,7 @@ def case_train_tensor_array_read_after_its_write_in_nested_loop(tf):
             g = g * rows.read(j) + rows.read(tf.maximum(j - 1, 0)) * 0.5
             return j + 1, g, rows
         _, g, rows = tf.while_loop(lambda j, *_: j < n, inner, [tf.constant(0), h, rows])
-        return i + 1, g + tf.reduce_mean(rows.stack(), 0) * 0.3
+        return i + 1, after(g, rows)
 
     _train_outer_loop(tf, body, 2, 0.3, tf.train.MomentumOptimizer(0.1, 0.5))
     return _training_spec(tf, tf.train.Saver(), {"x:0": ROWS[:4], "n:0": 3},
@@ -471,6 +490,51 @@ def case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop(tf):
     return _training_spec(tf, tf.train.Saver(), {"xs:0": batch}, ["loss:0", "w:0", "v:0"])
 
 
+def case_train_tensor_array_loops_in_cond_in_loop(tf):
+    """An outer loop whose body picks by a fed flag between a loop writing a TensorArray
+    row by row (4 rows, the element read at `j` of the outer counter's rows), stacked
+    after it in the branch,
+    and a dynamic_rnn (BasicRNNCell, its weights made before the outer loop) over the
+    rows, its outputs averaged; GradientDescent; the flag fed both ways. Each branch's
+    loop gets a nested backward loop; the stack()s and outputs are the body function's
+    inputs, pushed through the cond's Merge."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+
+    def body(i, h):
+        def looped():
+            rows = tf.TensorArray(tf.float32, 4, element_shape=[1, 3])
+
+            def inner(j, g, rows):
+                g = tf.tanh(tf.matmul(g, w) + x[tf.minimum(j, i)] * v)
+                return j + 1, g, rows.write(j, g * v + 0.1)
+            _, g, rows = tf.while_loop(lambda j, *_: j < 4, inner,
+                                       [tf.constant(0), h, rows])
+            return g * 0.5 + tf.reduce_mean(rows.stack(), 0)
+
+        def rnn():
+            out, state = tf.nn.dynamic_rnn(cell, tf.reshape(x * v + h, [1, 4, 3]),
+                                           initial_state=h)
+            return state * 0.5 + tf.reduce_mean(out, 1)
+        return i + 1, tf.cond(flag, looped, rnn) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 3, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
+
+
+def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
+    """As `case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked`, the
+    array of a dynamic size (from 0), written at the inner counter and read back at it
+    and at the previous index, read after the inner loop by read(0) only;
+    Momentum. The nested backward loop's gradients of all its elements start from zeros
+    of its size after the loop (the larger of its size input and the trip count)."""
+    return _train_rows_read_after_write(
+        tf, lambda n: tf.TensorArray(tf.float32, 0, dynamic_size=True,
+                                     clear_after_read=False, element_shape=[1, 3]),
+        lambda g, rows: g + rows.read(0) * 0.2)
+
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -489,4 +553,6 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked,
                     case_train_tensor_array_of_run_time_shape_read_in_loop_not_stacked,
                     case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
-                    case_train_tensor_arrays_written_at_branch_indices_in_nested_loop]
+                    case_train_tensor_arrays_written_at_branch_indices_in_nested_loop,
+                    case_train_tensor_array_loops_in_cond_in_loop,
+                    case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop]

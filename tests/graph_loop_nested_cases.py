@@ -463,6 +463,33 @@ def case_train_nested_loops_reading_resource_variables(tf):
                           ["loss:0", "w/Read/ReadVariableOp:0", "v/Read/ReadVariableOp:0"])
 
 
+def case_train_loop_in_cond_reading_outer_branch_values(tf):
+    """An outer loop whose body runs, in a tf.cond (the counter's parity) in a tf.cond
+    (a fed flag), a loop of a run-time trip count starting from a value its own branch
+    computes from one the outer branch computes (`tanh(h * v + row)`) and capturing
+    outer-branch values (that one, `row * w[0] + 0.5`); GradientDescent; the flag fed
+    both ways. The function of the branches' ops carries the nested backward loop's
+    gradients through both branches."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def body(i, h):
+        row = x[i]
+
+        def outer_branch():
+            start = tf.tanh(h * v + row)
+            scale = row * w[0] + 0.5
+
+            def looped():
+                return tf.while_loop(lambda j, g: j < i + 1, lambda j, g: (
+                    j + 1, tf.tanh(tf.matmul(g, w)) * scale + start * 0.1),
+                    [tf.constant(0), start * 0.8 + h * 0.1])[1]
+            return tf.cond(tf.equal(tf.floormod(i, 2), 0), looped, lambda: start * v)
+        return i + 1, tf.cond(flag, outer_branch, lambda: h * v + row) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 4, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
+
+
 LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_cond_in_loop,
                      case_train_dynamic_rnn_run_time_length_in_loop,
@@ -478,4 +505,5 @@ LOOP_NESTED_CASES = [case_train_nested_loop_run_time_trip_count,
                      case_train_loop_in_three_conds_in_loop,
                      case_train_loop_in_cond_reading_branch_values,
                      case_train_nested_loops_reading_resource_variables,
-                     case_train_loop_in_cond_reading_branch_values_without_gradient]
+                     case_train_loop_in_cond_reading_branch_values_without_gradient,
+                     case_train_loop_in_cond_reading_outer_branch_values]

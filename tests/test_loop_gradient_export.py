@@ -98,7 +98,9 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_array_read_after_its_write_in_nested_loop_not_stacked",
                   "tensor_array_of_run_time_shape_read_in_loop_not_stacked",
                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
-                  "tensor_arrays_written_at_branch_indices_in_nested_loop")] + \
+                  "tensor_arrays_written_at_branch_indices_in_nested_loop",
+                  "tensor_array_loops_in_cond_in_loop",
+                  "dynamic_size_tensor_array_read_after_its_write_in_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -282,6 +284,44 @@ def test_branch_values_of_ops_without_a_gradient_are_inputs_of_the_branch_functi
     inputs = [a.name for a in branch.signature.input_arg]
     assert {"while_cond_floor", "while_cond_one_hot", "while_cond_stopgradient"} <= \
         set(inputs), inputs
+
+
+def test_outer_branch_values_pass_one_function_of_both_branches(caplog):
+    """A loop in a tf.cond in a tf.cond of the body starting from and capturing values
+    the outer branch computes: the function of the branches' ops holds both branches'
+    ops and takes the body's values (TF's runs:
+    case_train_loop_in_cond_reading_outer_branch_values)."""
+    graph_loop_nested_cases.case_train_loop_in_cond_reading_outer_branch_values(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    branch, = [f for f in gd.library.function if f.signature.name.endswith("_branch")]
+    scopes = {n.name.rsplit("/", 1)[0] for n in branch.node_def if n.op != "Const"}
+    assert scopes == {"while/cond", "while/cond/cond"}, scopes
+    assert "Tanh" in {n.op for n in branch.node_def}
+    assert not any("cond" in a.name for a in branch.signature.input_arg)
+
+
+def test_a_run_time_length_dynamic_rnn_in_a_cond_in_a_loop_keeps_tf1compat_form(caplog):
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body: its outputs (a
+    stack() of a run-time size) reach a Transpose, for which the untaken branch has no
+    stand-in of their shape: warned, naming why. (Of a static length:
+    case_train_tensor_array_loops_in_cond_in_loop.)"""
+    def build():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+        cell(tf.zeros([1, 3]), tf.zeros([1, 3]))
+
+        def body(i, h):
+            def rnn():
+                out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x + h, 0), initial_state=h)
+                return state + tf.reduce_mean(out, 1)
+            return i + 1, tf.cond(flag, rnn, lambda: h * 0.5)
+        h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.zeros([1, 3])])[1]
+        tf.gradients(tf.reduce_sum(h), tf.trainable_variables())
+    reason = _warned_reason(build, caplog)
+    assert "a while loop's output of a tf.cond branch" in reason and "Transpose" in reason, \
+        reason
 
 
 def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
@@ -601,11 +641,14 @@ def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(dy
                                                                                  caplog):
     """A nested loop's backward loop's zeros for the gradients of all elements of an
     array read in its body after a write come from its stack()'s gradient where the
-    array has a dynamic size or elements of a shape known only at run time: read
-    otherwise after it (read(1)), warned, naming why. (A nested loop's array of a fixed
-    size and static elements: zeros of its size, `case_train_tensor_array_read_after_
-    its_write_in_nested_loop_not_stacked`; a top-level loop's of a run-time shape: zeros
-    of its elements gathered after it, `..._of_run_time_shape_read_in_loop_not_stacked`.)"""
+    array has a dynamic size written other than at a counter from 0 (here from 1) or
+    elements of a shape known only at run time: read otherwise after it (read(1)),
+    warned, naming why. (A nested loop's array of a fixed size and static elements:
+    zeros of its size, `case_train_tensor_array_read_after_its_write_in_nested_loop_not_
+    stacked`; of a dynamic size written at the counter from 0: of the larger of its size
+    input and the trip count, `case_train_dynamic_size_tensor_array_read_after_its_write_
+    in_nested_loop`; a top-level loop's of a run-time shape: zeros of its elements
+    gathered after it, `..._of_run_time_shape_read_in_loop_not_stacked`.)"""
     def build():
         x = tf.placeholder(tf.float32, [2, 3] if dynamic else [None, 3], name="x")
         n = tf.placeholder(tf.int32, [], name="n")
@@ -618,7 +661,8 @@ def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(dy
             def body(j, g, ta):
                 ta = ta.write(j, g * w)
                 return j + 1, g + ta.read(tf.maximum(j - 1, 0)), ta
-            _, g, ta = tf.while_loop(lambda j, *_: j < n, body, [tf.constant(0), start, ta])
+            _, g, ta = tf.while_loop(lambda j, *_: j < n, body,
+                                     [tf.constant(1 if dynamic else 0), start, ta])
             return g + ta.read(1)
         h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, loop(h)),
                           [tf.constant(0), x])[1]

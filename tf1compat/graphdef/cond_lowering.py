@@ -124,8 +124,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     ops computed from the sources; `sources`: the values f takes for them (a resource
     variable's reads in the branches among them). `loops(while_op)`, where given, takes
     a while loop of a branch as a loop differentiated outside f (a nested backward loop
-    in a loop body, loop_gradient_export.py; its outputs are inputs of f, among `cut`),
-    or says why not; there a tf.cond in a branch is written the same way inside (its plan
+    in a loop body, loop_gradient_export.py; its outputs and the branch's reads of the
+    TensorArrays it writes after it are inputs of f, among `cut`), or says why not; there a tf.cond in a branch is written the same way inside (its plan
     in `inner`). `pushed(op)`: whether a branch op off the gradient path is computed
     outside f (among `cut`: an op TF cannot differentiate in a function, such as the
     FloorMod of an inner cond's predicate) rather than written into it.
@@ -167,8 +167,11 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if current.type in ("StopGradient", "PreventGradient"):
                 kinds[current] = "cut"       # as at the top: no gradient through it
                 continue
-            if current.type == "While" and loops is not None:
-                reason = loops(current)
+            nested = _array_loop(current, region) if loops is not None else None
+            if nested is not None:
+                # a read of an array a loop of the branch writes, after it (stack() of a
+                # dynamic_rnn's outputs): the loop's output as its variables are
+                reason = loops(nested)
                 if reason is not None:
                     return reason
                 kinds[current] = "loop"
@@ -254,6 +257,11 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
         plan.ops.append(member)
         if any(kinds.get(t.op) in ("cut", "loop") for t in member.inputs) and \
                 not _shape_without_cut(member, kinds):
+            if any(kinds.get(t.op) == "loop" for t in member.inputs):
+                return None, (f"a while loop's output of a tf.cond branch (or what the "
+                              f"branch reads of its TensorArrays after it: a dynamic_rnn's "
+                              f"outputs) reaches {member.type}, which needs its full "
+                              f"shape, known only at run time")
             return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
                           f"{member.type}, which needs their full shape")
         if member in plan.inner:    # what the inner cond's written ops read, and its cut
@@ -274,6 +282,20 @@ _SHAPE_KEEPING_OP_TYPES = frozenset("""
 Abs Cast Ceil Exp Floor Identity Neg PreventGradient Relu Rint Round Sigmoid Sign
 Square StopGradient Tanh
 """.split())
+
+
+def _array_loop(op: Operation, region: Any) -> Optional[Operation]:
+    """The loop of branch `region` `op` is (a While) or reads after it (a stack(),
+    gather(), read() or concat() of a TensorArray it writes), or None."""
+    if op.type in ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3"):
+        flow = op.inputs[-1]
+        while flow.op.type == "Identity":
+            flow = flow.op.inputs[0]
+        op = flow.op
+    if op.type != "While" or op.attrs.get("loop") is None or \
+            op._control_flow_context is not region:
+        return None
+    return op
 
 
 def shape_source(t: Tensor) -> Optional[Tuple[Tensor, bool]]:
@@ -406,11 +428,16 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
             known[member.outputs[0]] = known[element] if element in known else \
                 name_of(element)
             continue
-        names = [known[t] if t in known else name_of(t) for t in member.inputs]
         if member in plan.inner:     # a tf.cond in the branch, written the same way
-            replaced = write_cond(plan.inner[member],
-                                  lambda t: known[t] if t in known else name_of(t), lower)
-        elif member in plan.outer:   # its factors zeroed where its branch is not taken
+            # (what it reads by name: not the values only a loop of it reads, which
+            # f takes the loop's outputs for)
+            more, outs = write_cond(plan.inner[member],
+                                    lambda t: known[t] if t in known else name_of(t), lower)
+            nodes.extend(more)
+            known.update((t, n) for t, n in zip(member.outputs, outs) if n)
+            continue
+        names = [known[t] if t in known else name_of(t) for t in member.inputs]
+        if member in plan.outer:   # its factors zeroed where its branch is not taken
             builder = NodeBuilder(member.name)
             branch = (name_of(op.inputs[0]),
                       member._control_flow_context is then_b.region)

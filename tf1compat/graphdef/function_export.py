@@ -184,7 +184,7 @@ class FunctionExport:
                  aliases: Optional[Dict[Tensor, Tensor]] = None,
                  context: Any = None, dtypes: Optional[List[Any]] = None) -> AttrValue:
         """A function of `ops` (graph ops outside control-flow regions, or those of the
-        loop body `context`) taking `inputs` and returning `outputs` (a gradient op's
+        loop body `context`, or of any of a tuple of regions) taking `inputs` and returning `outputs` (a gradient op's
         forward function, gradient_export.py; a loop body's, loop_gradient_export.py);
         `aliases` maps further tensors to the input they stand for; `dtypes`: the
         outputs' types where one stands for a value of another (a tf.cond's TensorArray
@@ -274,8 +274,11 @@ class FunctionExport:
             ops = upstream_ops(outputs)
         input_ops = {t.op for t in inputs}
         # Ops of regions inside the body belong to their constructs' functions.
+        # (`context` a tuple: the ops of any of those regions, tf.cond branches one in
+        # another around a nested loop, loop_gradient_nested.py)
+        contexts = context if isinstance(context, tuple) else (context,)
         body = [op for op in ops if op not in input_ops and
-                op._control_flow_context is context]
+                any(op._control_flow_context is c for c in contexts)]
         names = {op.name for op in body}
         # An argument named as a node of the body (the input `stack/1` of a tf.stack
         # beside the op `stack_1` of another) would make the body's names ambiguous.

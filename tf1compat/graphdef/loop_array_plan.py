@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
            "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes", "cond_write", "stack_after", "writes_before"]
+           "array_variables", "body_writes", "cond_write", "stack_after", "writes_before",
+           "written_at_counter"]
 
 
 class PushedRead:
@@ -216,6 +217,18 @@ def writes_before(plan: LoopPlan, flow: Tensor, every_branch: bool
             for b in (in_cond[1].op.attrs["then_branch"], in_cond[1].op.attrs["else_branch"]))):
         return None
     return in_cond[0], in_cond[2]
+
+
+def written_at_counter(plan: LoopPlan, chain: List[Operation]) -> bool:
+    """Whether the loop's writes `chain` are one per iteration at its counter (a loop
+    variable from 0, stepped by 1): a dynamic-size array written so has the larger of
+    its size input and the trip count as its size after the loop."""
+    if len(chain) != 1 or chain[0].inputs[1] not in plan.info.body_args:
+        return False
+    k = plan.info.body_args.index(chain[0].inputs[1])
+    step = plan.info.body_outputs[k].op
+    return constant_value(plan.op.inputs[k]) == 0 and step.type in ("AddV2", "Add") and \
+        step.inputs[0] is plan.info.body_args[k] and constant_value(step.inputs[1]) == 1
 
 
 def stack_after(plan: LoopPlan, chain: List[Operation]) -> Optional[Operation]:

@@ -420,9 +420,13 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
             stack = stack_after(plan, chain)
             if nest and stack is None:
                 # (a nested loop's array not stacked after it: of its size input, which
-                # the outer backward loop pops or captures)
-                inits.append(self._sized_zeros(base, nest.value(handle.op.inputs[0]),
-                                               chain[0].inputs[2]))
+                # the outer backward loop pops or captures; of a dynamic size, written
+                # at the counter: the larger of that and the trip count)
+                size = nest.value(handle.op.inputs[0])
+                if handle.op.attrs.get("dynamic_size"):
+                    size = self._node(base + "own/dynamic_size", "Maximum",
+                                      [size, nest.count], {"T": D.int32}, [_SCALAR])
+                inits.append(self._sized_zeros(base, size, chain[0].inputs[2]))
             elif stack is not None and (nest or not chain[0].inputs[2].shape.is_fully_defined()):
                 stacked = output_grads[len(floats) + plan.readers_outputs.index(
                     stack.outputs[0])]

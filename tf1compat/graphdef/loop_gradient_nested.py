@@ -22,7 +22,8 @@ loop's outputs as inputs (pushed through a Merge, as a branch's random draws), t
 counter starts only where its branch runs, its stacks pass the cond's Switch, and the
 trip count the outer loop pushes is 0 where the branch did not run (in a tf.cond in a
 branch: through every cond, the outermost first); values the branch computes for the
-loop get their gradients through a function of the branch's ops (`_branch_values`). What is
+loop (or one around it, for a loop in a tf.cond in a branch) get their gradients
+through a function of the branches' ops (`_branch_values`). What is
 planned for each loop, and why a loop cannot be: loop_gradient_plan.py.
 """
 
@@ -119,22 +120,22 @@ class NestedLoopGradients:
         function of the branch's ops (a top-level value's gradient goes to `parts`)."""
         if inner not in plan.branch_values:
             return targets
-        branch, ops, frontier = plan.branch_values[inner]
-        inside = [(t, g) for t, g in targets if t.op._control_flow_context is branch]
+        branches, ops, frontier = plan.branch_values[inner]
+        inside = [(t, g) for t, g in targets if t.op._control_flow_context in branches]
         if not inside:
             return targets
         func = self.writer.functions.function(
             f"{self.op.name}/{self._scope(inner)}branch".replace("/", "_"), frontier,
             [t for t, _ in inside], ops,
             lambda member, name_of: lower_op(member, [name_of(t) for t in member.inputs]),
-            context=branch)
+            context=branches)
         grad = self._gradient_node(
             base + "branch_values_grad", func, [value(t) for t in frontier],
             [t.dtype.base_dtype for t in frontier], [g for _, g in inside],
             [t.dtype.base_dtype for t, _ in inside], [t.shape for t in frontier])
-        found = [(t, g) for t, g in targets if t.op._control_flow_context is not branch]
+        found = [(t, g) for t, g in targets if t.op._control_flow_context not in branches]
         for j, t in enumerate(frontier):
-            if not t.dtype.base_dtype.is_floating or t.op._control_flow_context is branch:
+            if not t.dtype.base_dtype.is_floating or t.op._control_flow_context in branches:
                 continue        # (a value of an op without a gradient in the branch)
             if t.op._control_flow_context is None:      # a top-level capture
                 parts[t].append(f"{grad}:{j}")

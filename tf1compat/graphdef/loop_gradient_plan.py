@@ -23,7 +23,7 @@ from tf1compat.graphdef.loop_unrolling import (read_loop, unrolled_inputs,
                                                unrolling_reason)
 from tf1compat.graphdef.loop_array_plan import (
     PushedRead, array_variables, is_flow, is_range, outside, plan_entering, plan_read,
-    plan_write, same_iteration_write, stack_after, unstacked_in)
+    plan_write, same_iteration_write, stack_after, unstacked_in, written_at_counter)
 
 __all__ = ["LoopPlan", "plan_loop", "holds_loop", "branch_frontier", "plan_branch_loops"]
 
@@ -109,9 +109,9 @@ class LoopPlan:
         # (the nested loop's plan, the stack() reading them); the body function computes
         # them, their gradients are their rows of the stack()'s
         self.prewritten: Dict[Operation, Tuple["LoopPlan", Operation]] = {}
-        # loops nested in a tf.cond branch of the body reading values the branch
-        # computes (initial values, captures) -> (the branch, its ops computing them, the
-        # outside values those read): a function of the branch carries their gradients
+        # loops nested in a tf.cond branch of the body reading values the branch (or one
+        # around it) computes (initial values, captures) -> (the branches around the loop,
+        # innermost first; their ops computing them, the outside values those read): a function of the branch carries their gradients
         # to those values
         self.branch_values: Dict["LoopPlan", Tuple[Any, List[Operation], List[Tensor]]] = {}
         # elements written, in the loop's own context just before it, into an array it
@@ -408,20 +408,21 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
         inner.reads.values())
     in_branch = [t for t in read if t.op._control_flow_context in branches]
     if in_branch:
-        computed = _branch_computation(in_branch, branches[0], region)
+        computed = _branch_computation(in_branch, branches, region)
         if computed is None:
             return (f"the nested loop {nested.name} reads a value its tf.cond branch "
                     "computes other than by ops TF differentiates in a function from values "
                     "outside the branch")
-        plan.branch_values[inner] = (branches[0],) + computed
+        plan.branch_values[inner] = (tuple(branches),) + computed
     sized = [handle.op.inputs[0] for handle, chain in inner.own_arrays.values()
              if stack_after(inner, chain) is None]
-    if any(not _sized(handle, chain) for handle, chain in inner.own_arrays.values()
+    if any(not _sized(inner, handle, chain) for handle, chain in inner.own_arrays.values()
            if stack_after(inner, chain) is None):
         return (f"the nested loop {nested.name} holds a TensorArray read in it after a "
                 "write, not stacked after it, of a dynamic size or elements of a shape "
                 "unknown when the graph is written (its nested backward loop takes the "
-                "array's size from its size input or the stack()'s gradient)")
+                "array's size from its size input, the trip count where it is written once "
+                "per iteration at a counter from 0, or the stack()'s gradient)")
     if any(t.dtype.base_dtype == D.resource and not t.op.type.startswith("TensorArray")
            and t not in inner.variable_reads.values() for t in nested.inputs):
         return (f"the nested loop {nested.name} takes a resource other than a TensorArray "
@@ -470,20 +471,24 @@ def _plan_inner(plan: LoopPlan, nested: Operation, upstream: Set[Operation],
     return None
 
 
-def _sized(handle: Tensor, chain: List[Operation]) -> bool:
-    """Whether the array `handle` (written by `chain`) has a fixed size (its size input)
-    and elements of one static shape: its gradients' zeros need no stack() after it."""
+def _sized(inner: LoopPlan, handle: Tensor, chain: List[Operation]) -> bool:
+    """Whether the array `handle` (written by `chain` in loop `inner`) has a fixed size
+    (its size input) or a dynamic one written once per iteration at the counter (the
+    larger of its size input and the trip count), and elements of one static shape:
+    its gradients' zeros need no stack() after it."""
     shape = chain[0].inputs[2].shape
-    return not handle.op.attrs.get("dynamic_size") and shape.is_fully_defined() and all(
-        w.inputs[2].shape.as_list() == shape.as_list() for w in chain)
+    return (not handle.op.attrs.get("dynamic_size") or written_at_counter(inner, chain)) \
+        and shape.is_fully_defined() and all(
+            w.inputs[2].shape.as_list() == shape.as_list() for w in chain)
 
 
-def _branch_computation(values: List[Tensor], branch: Any, region: Any
+def _branch_computation(values: List[Tensor], branches: List[Any], region: Any
                         ) -> Optional[Tuple[List[Operation], List[Tensor]]]:
-    """(the ops of tf.cond branch `branch` computing `values` from outside it, in
-    creation order; the values of the loop body `region` or the top level they read),
-    or None where they take other ops (constructs, ops TF cannot differentiate in a
-    function) or values of another branch."""
+    """(the ops of the tf.cond `branches` around a nested loop (innermost first: a
+    branch of a tf.cond in a branch of the body's) computing `values` from outside them,
+    in creation order; the values of the loop body `region` or the top level they
+    read), or None where they take other ops (constructs, ops TF cannot differentiate
+    in a function) or values of a branch not around the loop."""
     ops: List[Operation] = []
     frontier: List[Tensor] = []
     seen: Set[Tensor] = set()
@@ -494,10 +499,10 @@ def _branch_computation(values: List[Tensor], branch: Any, region: Any
             continue
         seen.add(t)
         context = t.op._control_flow_context
-        if context is not branch or t.op.type in CUT_OP_TYPES:
+        if context not in branches or t.op.type in CUT_OP_TYPES:
             # (an op without a gradient in the branch, a stop or a rounding: its value
             # an input of the function as the outside ones, pushed through the cond)
-            if context not in (region, None, branch):
+            if context not in (region, None, *branches):
                 return None
             frontier.append(t)
             continue
