@@ -26,8 +26,7 @@ import functools
 from typing import Any, Dict, List, Optional, Tuple
 
 from tf1compat.framework import context as _context
-from tf1compat.framework.graph import control_dependencies, get_collection_ref, name_scope
-from tf1compat.framework.graph import GraphKeys
+from tf1compat.framework.graph import control_dependencies, name_scope
 from tf1compat.framework.indexed_slices import IndexedSlices
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -35,7 +34,7 @@ from tf1compat.training.optimizers import (adadelta, adagrad, adam, gradient_des
                                            rmsprop)
 from tf1compat.training.optimizers.optimizer import (
     Optimizer, _current_graph, _distributed_apply, _graph_of, _increment, convert_gradients,
-    deduplicate_indexed_slices, update_scope)
+    deduplicate_indexed_slices, registered_train_op, update_scope)
 from tf1compat.training.strategies.distribute_lib import (current_replica_context_for_merge,
                                                           get_strategy)
 from tf1compat.variables.variables import Variable, init_scope
@@ -210,12 +209,7 @@ class OptimizerV2(Optimizer):
                     apply_updates = _increment(global_step, name)
         if _context.executing_eagerly():
             return None        # (the updates already ran)
-        if isinstance(apply_updates, Tensor):
-            apply_updates = apply_updates.op
-        train_op = get_collection_ref(GraphKeys.TRAIN_OP)
-        if apply_updates not in train_op:
-            train_op.append(apply_updates)
-        return apply_updates
+        return registered_train_op(apply_updates)
 
     def get_slot_names(self) -> List[str]:
         """The names of the slots created in the current graph, sorted."""

@@ -338,12 +338,7 @@ class Optimizer(Trackable):
                         apply_updates = _increment(global_step, name)
             if _context.executing_eagerly():
                 return None        # (the updates already ran)
-            if isinstance(apply_updates, Tensor):
-                apply_updates = apply_updates.op
-            train_op = get_collection_ref(GraphKeys.TRAIN_OP)
-            if apply_updates not in train_op:
-                train_op.append(apply_updates)
-            return apply_updates
+            return registered_train_op(apply_updates)
 
     def get_slot(self, var: Any, name: str) -> Optional[Variable]:
         """The slot `name` (e.g. "m") of `var`, or None."""
@@ -579,6 +574,17 @@ def _distributed_apply(strategy: Any, grads_and_vars: Any, optimizer: Optimizer,
     summed = iter(local_results(r)[0] for r in reduced)   # (the variables are shared)
     merged = [(next(summed) if g is not None else None, v) for g, v in grads_and_vars]
     return optimizer.apply_gradients(merged, global_step=global_step, name=name)
+
+
+def registered_train_op(apply_updates: Any) -> Operation:
+    """`apply_updates` as an Operation, added once to the TRAIN_OP collection (as
+    `apply_gradients` leaves it in a graph)."""
+    if isinstance(apply_updates, Tensor):
+        apply_updates = apply_updates.op
+    train_op = get_collection_ref(GraphKeys.TRAIN_OP)
+    if apply_updates not in train_op:
+        train_op.append(apply_updates)
+    return apply_updates
 
 
 def _increment(global_step: Any, name: str) -> Any:
