@@ -10,16 +10,19 @@ import pytest
 import tf1compat as tf
 
 
-def _data(n=8):
+def regression_data(n=8):
+    """x [n, 3] and y = x @ [1, -2, 0.5]."""
     rng = np.random.RandomState(1)
     x = rng.randn(n, 3).astype(np.float32)
     y = (x @ np.array([[1.], [-2.], [0.5]], np.float32)).astype(np.float32)
     return x, y
 
 
-def _train(strategy, x, y, steps=3):
-    """A custom loop whose loss is divided by the replicas (the TF2 idiom): N replicas on
-    halves of a batch take the steps of one replica on the whole batch."""
+def train_replicated(strategy, x, y, steps=3, make_opt=lambda: tf.train.AdamOptimizer(0.1),
+                     scale_loss_by_num_replicas=False):
+    """A custom loop whose loss is divided by the replicas (the TF2 idiom; by the optimizer
+    with `scale_loss_by_num_replicas`, contrib.optimizer_v2's): N replicas on halves of a
+    batch take the steps of one replica on the whole batch. -> (losses, first variable)."""
     with tf.Graph().as_default():
         with strategy.scope():
             it = strategy.make_dataset_iterator(
@@ -28,9 +31,12 @@ def _train(strategy, x, y, steps=3):
             def step(inputs):
                 xx, yy = inputs
                 w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
-                loss = tf.reduce_mean(tf.square(tf.matmul(xx, w) - yy)) / \
-                    strategy.num_replicas_in_sync
-                train = tf.train.AdamOptimizer(0.1).minimize(loss)
+                loss = tf.reduce_mean(tf.square(tf.matmul(xx, w) - yy))
+                if scale_loss_by_num_replicas:
+                    train = make_opt().minimize(loss, scale_loss_by_num_replicas=True)
+                else:
+                    loss = loss / strategy.num_replicas_in_sync
+                    train = make_opt().minimize(loss)
                 with tf.control_dependencies([train]):
                     return tf.identity(loss)
             loss = strategy.reduce("SUM", strategy.experimental_run(step, it), axis=None)
@@ -42,13 +48,13 @@ def _train(strategy, x, y, steps=3):
 
 
 def test_replicas_equal_one_process_on_the_whole_batch():
-    x, y = _data()
-    one = _train(tf.distribute.OneDeviceStrategy("/cpu:0"), x, y)
+    x, y = regression_data()
+    one = train_replicated(tf.distribute.OneDeviceStrategy("/cpu:0"), x, y)
     for strategy in (tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]),
                      tf.contrib.distribute.MirroredStrategy(num_gpus=2),
                      tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])):
         assert strategy.num_replicas_in_sync == 2
-        many = _train(strategy, x, y)
+        many = train_replicated(strategy, x, y)
         np.testing.assert_allclose(many[0], one[0], rtol=1e-5)
         np.testing.assert_allclose(many[1], one[1], rtol=1e-5)
 
@@ -87,12 +93,12 @@ def test_tpu_strategy_is_refused_by_name():
 
 
 def test_cross_device_ops_are_accepted():
-    x, y = _data()
-    one = _train(tf.distribute.OneDeviceStrategy("/cpu:0"), x, y)
+    x, y = regression_data()
+    one = train_replicated(tf.distribute.OneDeviceStrategy("/cpu:0"), x, y)
     for ops in (tf.distribute.NcclAllReduce(), tf.distribute.HierarchicalCopyAllReduce(2),
                 tf.distribute.ReductionToOneDevice()):
         s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"], cross_device_ops=ops)
-        np.testing.assert_allclose(_train(s, x, y)[1], one[1], rtol=1e-5)
+        np.testing.assert_allclose(train_replicated(s, x, y)[1], one[1], rtol=1e-5)
     with pytest.raises(ValueError, match="num_packs"):
         tf.distribute.NcclAllReduce(num_packs=-1)
 
@@ -177,7 +183,7 @@ def test_experimental_set_strategy():
 
 
 def test_estimator_checkpoints_restore_without_the_strategy(tmp_path):
-    x, y = _data(16)
+    x, y = regression_data(16)
 
     def model_fn(features, labels, mode):
         w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
