@@ -222,3 +222,28 @@ def test_tf1compat_run_maps_keras(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     # one SGD step on mse: w - 0.1 * 2 * (2 - 0) * 1 = 1 - 0.4
     assert proc.stdout.split() == ["[0.6000000238418579,", "0.6000000238418579]"]
+
+
+def test_backend_reexports_the_modules_keras_tensorflow_backend_imports():
+    # Keras 2.2.4's `keras.backend` is `from .tensorflow_backend import *`, so the modules
+    # that file imports at its top are backend attributes; keras-yolo3's loss runs
+    # `K.control_flow_ops.while_loop(...)`.
+    out = _ok("""
+        import tf1compat; tf1compat.install()
+        import numpy as np
+        import tensorflow as tf
+        from keras import backend as K
+        from keras.backend import tensorflow_backend as KT
+        from tensorflow.python.ops import control_flow_ops, tensor_array_ops
+        print(K.control_flow_ops is control_flow_ops, KT.control_flow_ops is control_flow_ops,
+              K.tensor_array_ops is tensor_array_ops, K.np is np,
+              callable(K.moving_averages.assign_moving_average))
+        n, total = K.control_flow_ops.while_loop(lambda i, s: i < 4,
+                                                 lambda i, s: (i + 1, s + i), [0, 0])
+        print(K.get_session().run(total))
+        try:
+            K.no_such_module
+        except AttributeError as e:
+            print("AttributeError")
+        """)
+    assert out.split("\n")[:3] == ["True True True True True", "6", "AttributeError"]

@@ -12,9 +12,9 @@ modules. The classes that took Keras 1 arguments in Keras 2.2.4 (`Dense(output_d
 `Conv2D(32, 3, 3, border_mode=)`, `Model(input=, output=)`, `fit(nb_epoch=)`...) come
 from tf1compat/keras/legacy/keras1_classes.py, which converts them with 2.2.4's warning
 (tf.keras stays strict). A path the standalone package has and tf1compat lacks (the
-Theano/CNTK backends) fails with an ImportError naming it. A leaf module such as `keras.layers.core` also answers names of the whole
-`keras.layers` namespace (lenient: Keras 2.2.4 would raise ImportError for
-`from keras.layers.core import Conv2D`).
+Theano/CNTK backends) fails with an ImportError naming it. A leaf module such as
+`keras.layers.core` also answers names of the whole `keras.layers` namespace (lenient:
+Keras 2.2.4 would raise ImportError for `from keras.layers.core import Conv2D`).
 
 The mapping applies even when a real `keras` is installed: a script run under tf1compat
 expects Keras on TF1 graphs (Keras 3 cannot run them, and Keras 2.4+ is tf.keras importing
@@ -128,6 +128,21 @@ for _path in ("keras.optimizers", "keras.initializers", "keras.backend",
               "keras.utils.generic_utils"):
     KERAS_PATHS[_path] = KERAS_PATHS[_path] + (f"{_K}.standalone_names",)
 
+# Modules Keras 2.2.4's tensorflow_backend.py imports at its top and `keras.backend`
+# re-exports through `from .tensorflow_backend import *`: code reaches TF through them
+# (keras-yolo3's `K.control_flow_ops.while_loop`).
+BACKEND_MODULE_IMPORTS: Dict[str, str] = {
+    "tf_ops": "tf1compat.internal.framework_ops",
+    "moving_averages": "tf1compat.training.moving_averages",
+    "tensor_array_ops": "tf1compat.ops.tensor_array_ops",
+    "control_flow_ops": "tf1compat.internal.control_flow_ops",
+    "functional_ops": "tf1compat.ops.functional_ops",
+    "ctc": "tf1compat.internal.ctc_ops",
+    "device_lib": "tf1compat.internal.device_lib",
+    "config_pb2": "tf1compat.serialization.protos.config_pb2",
+    "np": "numpy",
+    "os": "os",
+}
 
 class _KerasModule(types.ModuleType):
     """A module of the standalone Keras package: its names are those of its tf1compat
@@ -154,6 +169,8 @@ class _KerasModule(types.ModuleType):
         child = f"{self.__name__}.{name}"
         if child in KERAS_PATHS:   # `K.tensorflow_backend`, `keras.utils.np_utils`
             return importlib.import_module(child)
+        if self.__name__.startswith("keras.backend") and name in BACKEND_MODULE_IMPORTS:
+            return importlib.import_module(BACKEND_MODULE_IMPORTS[name])
         if name == "__all__":
             return sorted({public for module in self._sources()
                            for public in getattr(module, "__all__", _public_names(module))})

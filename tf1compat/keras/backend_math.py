@@ -553,12 +553,23 @@ def binary_crossentropy(target: Any, output: Any, from_logits: bool = False) -> 
 
 
 def switch(condition: Any, then_expression: Any, else_expression: Any) -> Any:
+    """`then_expression` where `condition` holds, else `else_expression` (TF 2.21's tf.keras).
+
+    A scalar condition builds a `tf.cond`; a higher-rank one is reshaped and tiled to the
+    expressions' shape (a `[batch, n, 1]` mask selects from `[batch, n, k]` values) and
+    selects elementwise with `SelectV2`. A rank-1 condition that cannot broadcast against
+    the expressions' trailing dimension selects whole rows, as TF 1.x's Keras did.
+    """
+    from tf1compat.ops.array_ops import concat, shape
     from tf1compat.ops.cond import cond
-    from tf1compat.ops.indexing_ops import where
+    from tf1compat.ops.creation_ops import ones_like
+    from tf1compat.ops.indexing_ops import where, where_v2
+    from tf1compat.ops.transform_ops import tile as tile_op
     condition = convert_to_tensor(condition)
     if condition.dtype != D.bool:
         condition = cast(condition, "bool")
-    if condition.shape.ndims == 0 or condition.shape.ndims is None:
+    cond_ndim = condition.shape.ndims
+    if not cond_ndim:
         then_fn = then_expression if callable(then_expression) else (lambda: then_expression)
         else_fn = else_expression if callable(else_expression) else (lambda: else_expression)
         return cond(condition, then_fn, else_fn)
@@ -566,7 +577,27 @@ def switch(condition: Any, then_expression: Any, else_expression: Any) -> Any:
         then_expression = then_expression()
     if callable(else_expression):
         else_expression = else_expression()
-    return where(condition, then_expression, else_expression)
+    then_expression = convert_to_tensor(then_expression)
+    expr_ndim = then_expression.shape.ndims
+    if expr_ndim is not None and cond_ndim > expr_ndim:
+        raise ValueError("Rank of `condition` should be less than or equal to rank of "
+                         "`then_expression` and `else_expression`. "
+                         f"ndim(condition)={cond_ndim}, ndim(then_expression)={expr_ndim}")
+    if cond_ndim > 1:
+        cond_shape = concat([shape(condition), [1] * (expr_ndim - cond_ndim)], axis=0)
+        condition = reshape(condition, cond_shape)
+        expr_shape = shape(then_expression)
+        tile_shape = where_v2(expr_shape - cond_shape > 0, expr_shape, ones_like(expr_shape))
+        condition = tile_op(condition, tile_shape)
+    elif expr_ndim and expr_ndim > 1 and not _broadcasts(condition, then_expression):
+        return where(condition, then_expression, else_expression)
+    return where_v2(condition, then_expression, else_expression)
+
+
+def _broadcasts(condition: Tensor, expression: Tensor) -> bool:
+    """Whether a rank-1 condition can broadcast against the expression's last dimension."""
+    n, last = condition.shape.as_list()[0], expression.shape.as_list()[-1]
+    return n is None or last is None or n == 1 or n == last
 
 
 def in_train_phase(x: Any, alt: Any, training: Any = None) -> Any:
