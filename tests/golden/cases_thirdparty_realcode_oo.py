@@ -12,6 +12,12 @@ compares stdout number by number) ran, unchanged:
   decomposition, TF-way and L1-vs-L2 linear regression) match TF to <= 5.1e-7 relative.
   05_deming_regression matches to ~1e-7 at step 50, then float32 rounding differences
   are amplified by 1000 SGD steps of a |.|/sqrt loss to 1e-2 (same trajectory shape).
+  Ch. 3 06-07 (lasso/ridge, elastic net), ch. 4 02-06 (linear SVM, SV regression,
+  kernels, nonlinear and multiclass SVM on a fake iris), ch. 5 03 and 05 (text distances,
+  address matching with sparse edit distance) and ch. 6 02-05 (gates, activations, one
+  hidden layer, conv/maxpool/fc layers) match to <= 4.8e-7 relative (06/05 differs only
+  in numpy's column padding, values within 1.8e-7). Scripts needing downloads (MNIST,
+  CIFAR, text corpora, birthweight) and ch. 7-9 were not reached in the time.
 * instillai/TensorFlow-Course (TF1-era commit 44fcda2, codes/python): 0-welcome (both
   scripts) and 1-basics/variables match exactly; basic_math_operation.py fails on both
   sides with absl's DuplicateFlagError for `log_dir` (TF's own behaviour).
