@@ -156,6 +156,26 @@ def capture_inputs(op_def: _op_def.OpDef, flat: List[Tensor], groups: List[List[
     return out
 
 
+def _convert_value(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, want: Any,
+                   hint: Any, name: str) -> Tensor:
+    """`value` as a tensor for `spec`. Where the type attr is not yet inferred and lists its
+    allowed dtypes, TF 2's op helper converts without a dtype first and keeps that tensor if
+    its dtype is allowed; otherwise it converts again with the attr's default, and the first
+    constant stays in the graph unused (`tf.reshape(x, [])` builds `Reshape/shape`, float32,
+    and `Reshape/shape_1`, int32)."""
+    from tf1compat.framework.tensor_conversion import convert_to_tensor
+    kind = op_def.attrs[spec.type_attr] if spec.type_attr is not None else None
+    if want is None and hint is not None and kind is not None and kind.allowed:
+        try:
+            inferred = convert_to_tensor(value, name=name, as_ref=spec.is_ref)
+        except TypeError:
+            inferred = None
+        if inferred is not None and inferred.dtype.base_dtype in kind.allowed:
+            return inferred
+    return convert_to_tensor(value, dtype=want, name=name, as_ref=spec.is_ref,
+                             preferred_dtype=hint)
+
+
 def convert_one(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, attrs: dict,
                 index: int, name: Optional[str] = None) -> Tensor:
     """Graph mode: one value as a tensor of the argument's dtype (TF's TypeErrors)."""
@@ -170,8 +190,7 @@ def convert_one(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any, attrs:
         tensor = value
     else:
         try:
-            tensor = convert_to_tensor(value, dtype=want, name=name or spec.name,
-                                       as_ref=spec.is_ref, preferred_dtype=hint)
+            tensor = _convert_value(op_def, spec, value, want, hint, name or spec.name)
         except TypeError as e:
             if want is None:
                 raise

@@ -68,10 +68,12 @@ SquaredDifference Squeeze StridedSlice Sub Sum Tan Tanh Transpose Unpack Xdivy X
 # TF's tf.gradients gives no gradient (rounding, arg max, one-hot, zeros_like of a shape
 # known at run time only, the floor and truncating divisions: tf_unet's
 # `tf.shape(x)[3] // 2`; TF has no function gradient for them; as inputs of f, theirs
-# is the same nothing).
+# is the same nothing), and the shape reads (tf.tensordot's run-time matrix shapes
+# multiply them with an int32 Prod, which TF's function gradient would have to
+# differentiate).
 CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient", "Floor", "Ceil", "Round",
                           "Rint", "ArgMax", "ArgMin", "OneHot", "ZerosLike", "OnesLike",
-                          "FloorDiv", "TruncateDiv"])
+                          "FloorDiv", "TruncateDiv", "Shape", "ShapeN"])
 
 _warned: Set[str] = set()
 

@@ -13,15 +13,15 @@ Sparse ops apply the same rule to the gathered rows (training_ops.py), which is 
 TF's sparse functors compute row by row.
 
 `FOREACH` holds the multi-tensor forms that update every variable of an optimizer step
-in one call (ops/training_ops.py batches the step's Apply* ops): torch's fused kernels
-for Adam and momentum (`torch._fused_adam_`, `torch._fused_sgd_`: one pass over memory
-instead of one per operation; TF's epsilon-hat Adam is torch's Adam with its bias
-corrections switched off and TF's `alpha` as the learning rate, differing from the
-unfused rule in float rounding only), hand-written `torch._foreach_*` sequences of the
-per-variable rule's own operations for GradientDescent, RMSProp, Adagrad and Keras's
-momentum, FTRL's rule run once on its small variables packed end to end (exact
-operations only, so the same bits), and for every other family (and case the hand-written ones decline) the
-per-variable rule itself run on lists of tensors (_apply_many.py): the same bits.
+in one call (ops/training_ops.py batches the step's Apply* ops): torch's fused kernel for
+Adam (`torch._fused_adam_`: one pass over memory instead of one per operation; TF's
+epsilon-hat Adam is torch's Adam with its bias corrections switched off and TF's `alpha`
+as the learning rate, differing from the unfused rule in float rounding only),
+hand-written `torch._foreach_*` sequences of the per-variable rule's own operations for
+GradientDescent, momentum, RMSProp, Adagrad and Keras's momentum, FTRL's rule run once on
+its small variables packed end to end (exact operations only, so the same bits), and for
+every other family (and case the hand-written ones decline) the per-variable rule itself
+run on lists of tensors (_apply_many.py): the same bits.
 `FAST` is the hand-written kernels on one variable, for an Apply* op that runs alone.
 """
 
@@ -424,39 +424,43 @@ def _foreach_adam(attrs: Dict[str, Any], static: Sequence[Optional[float]]
 
 def _foreach_momentum(attrs: Dict[str, Any], static: Sequence[Optional[float]]
                       ) -> Optional[ForeachRule]:
-    momentum = static[1]
-    if momentum is None or momentum == 0:
-        # torch's fused SGD keeps no buffer without momentum; TF's accumulator still
-        # takes the gradient (accum = grad): the per-variable rule does that.
-        return None
+    """TF's momentum functor on lists, one multi-tensor kernel per operation in TF's order
+    (accum = accum * momentum + grad; var -= accum * lr, or for Nesterov var -= grad * lr
+    + accum * momentum * lr): the same bits as TF. torch's `_fused_sgd_` is one pass but
+    rounds `var - lr * accum` once where TF rounds the product and the difference."""
     nesterov = bool(attrs.get("use_nesterov"))
 
     def momentum_update(states: List[List[Tensor]], grads: List[Tensor],
                         s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
         variables, accum = states
         grads = _dense_grads(grads)
-        if not _fusable(variables, grads, s[0]) or not _flat(*variables, *accum):
+        if not _fusable(variables, grads, s[0]):
             return False
-        torch._fused_sgd_(variables, grads, accum, weight_decay=0.0, momentum=momentum,
-                          lr=s[0], dampening=0.0, nesterov=nesterov, maximize=False,
-                          is_first_step=False)
+        lr, momentum = s
+        torch._foreach_mul_(accum, momentum)
+        torch._foreach_add_(accum, grads)
+        if nesterov:
+            step = torch._foreach_mul(grads, lr)
+            ahead = torch._foreach_mul(accum, momentum)
+            torch._foreach_mul_(ahead, lr)
+            torch._foreach_add_(step, ahead)
+        else:
+            step = torch._foreach_mul(accum, lr)
+        torch._foreach_sub_(variables, step)
         return True
     return momentum_update
 
 
 def _foreach_gradient_descent(attrs: Dict[str, Any], static: Sequence[Optional[float]]
                               ) -> Optional[ForeachRule]:
-    alpha = static[0]
-
+    """var -= grad * alpha, the product rounded before the difference as in TF's functor
+    (`_foreach_add_(alpha=)` would fuse them into one rounding: other last bits)."""
     def gradient_descent(states: List[List[Tensor]], grads: List[Tensor],
                          s: Sequence[Tensor], attrs: Dict[str, Any]) -> bool:
         variables, = states
         if not _same_dtype(variables, grads, FLOAT_DTYPES):
             return False
-        if alpha is not None:           # var += grad * -alpha, one pass
-            torch._foreach_add_(variables, grads, alpha=-alpha)
-        else:                           # var -= grad * alpha
-            torch._foreach_sub_(variables, torch._foreach_mul(grads, s[0]))
+        torch._foreach_sub_(variables, torch._foreach_mul(grads, s[0]))
         return True
     return gradient_descent
 

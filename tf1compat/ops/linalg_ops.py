@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import string as _string
 from typing import Any, Callable, List, Optional
 
 import numpy as np
@@ -250,76 +249,64 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Tensor:
-    """`tf.tensordot`, as an Einsum over the contracted axes."""
+    """`tf.tensordot` as TF builds it: each side transposed and reshaped to a matrix
+    (free x contracted, contracted x free for `b`), one MatMul, the product reshaped to
+    the free dimensions. Static shapes build no identity transpose or reshape (a 2-D
+    product is the MatMul itself, `Tensordot/MatMul`); other shapes read them at run time."""
+    from tf1compat.ops.array_ops import concat, reshape
     with name_scope(name, "Tensordot", [a, b, axes]) as scope:
         a = convert_to_tensor(a, name="a")
         b = convert_to_tensor(b, name="b")
-        ra, rb = a.shape.rank, b.shape.rank
-        if ra is None or rb is None:
-            return _tensordot_of_unknown_rank(a, b, axes, scope)
-        if isinstance(axes, Tensor):
-            from tf1compat.framework.constant_value import constant_value
-            value = constant_value(axes)
-            if value is None:
-                raise ValueError("tf.tensordot needs statically known `axes` in tf1compat")
-            axes = value.tolist()
-        if isinstance(axes, int):
-            if axes < 0:
-                raise ValueError(f"'axes' must be at least 0, got {axes}.")
-            a_axes = list(range(ra - axes, ra))
-            b_axes = list(range(axes))
-        else:
-            a_axes, b_axes = axes
-            a_axes = [a_axes] if isinstance(a_axes, int) else list(a_axes)
-            b_axes = [b_axes] if isinstance(b_axes, int) else list(b_axes)
-            if len(a_axes) != len(b_axes):
-                raise ValueError(f"Different number of contraction axes 'a' and 'b', "
-                                 f"{len(a_axes)} != {len(b_axes)}.")
-        a_axes = [x % ra for x in a_axes]
-        b_axes = [x % rb for x in b_axes]
-        letters = iter(_string.ascii_letters)
-        a_sub = [next(letters) for _ in range(ra)]
-        b_sub = [next(letters) for _ in range(rb)]
-        for i, j in zip(a_axes, b_axes):
-            b_sub[j] = a_sub[i]
-        out = [c for k, c in enumerate(a_sub) if k not in a_axes] + \
-              [c for k, c in enumerate(b_sub) if k not in b_axes]
-        equation = f"{''.join(a_sub)},{''.join(b_sub)}->{''.join(out)}"
-        return apply_op1("Einsum", [[a, b]], {"equation": equation}, name=scope)
+        a_axes, b_axes = _tensordot_axes(a, axes)
+        a_matrix, a_free, a_static = _tensordot_reshape(a, a_axes, flipped=False)
+        b_matrix, b_free, b_static = _tensordot_reshape(b, b_axes, flipped=True)
+        product = matmul(a_matrix, b_matrix)
+        if isinstance(a_free, list) and isinstance(b_free, list):
+            if (product.shape.is_fully_defined()
+                    and product.shape.as_list() == a_free + b_free):
+                return product
+            return reshape(product, a_free + b_free, name=scope)
+        free = concat([convert_to_tensor(a_free, dtype=D.int32),
+                       convert_to_tensor(b_free, dtype=D.int32)], 0)
+        product = reshape(product, free, name=scope)
+        if a_static is not None and b_static is not None:
+            product.set_shape(a_static + b_static)
+        return product
 
 
-def _tensordot_of_unknown_rank(a: Tensor, b: Tensor, axes: Any, name: str) -> Tensor:
-    """TF's tensordot where an input's rank is unknown (GPflow's data holders): each side
-    transposed and reshaped to a matrix from its run-time shape, one MatMul, the product
-    reshaped to the free dimensions."""
+def _tensordot_axes(a: Tensor, axes: Any) -> tuple:
+    """TF's `_tensordot_axes`: the contracted axes of `a` and of `b` (lists, or int32
+    tensors where `axes` is one or `a`'s rank is unknown)."""
     from tf1compat.ops.array_ops import rank
     from tf1compat.ops.creation_ops import range as range_
-    if isinstance(axes, int):
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         if axes < 0:
-            raise ValueError(f"'axes' must be at least 0, got {axes}.")
-        a_rank = rank(a)
-        a_axes: Any = range_(a_rank - axes, a_rank, dtype=D.int32)
-        b_axes: Any = range_(axes, dtype=D.int32)
-    else:
+            raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
+        ndims = a.shape.rank
+        if ndims is None:
+            a_rank = rank(a)
+            return (range_(a_rank - axes, a_rank, dtype=D.int32),
+                    range_(axes, dtype=D.int32))
+        if axes > ndims:
+            raise ValueError(f"`axes` must not be larger than the number of dimensions of "
+                             f"tensor {a}.  Received {axes}, vs tensor dimensions {ndims}.")
+        return list(range(ndims - axes, ndims)), list(range(axes))
+    if isinstance(axes, (list, tuple)):
+        if len(axes) != 2:
+            raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
         a_axes, b_axes = axes
-        a_axes = [a_axes] if isinstance(a_axes, int) else a_axes
-        b_axes = [b_axes] if isinstance(b_axes, int) else b_axes
-    a_matrix, a_free, a_static = _tensordot_reshape(a, a_axes, flipped=False)
-    b_matrix, b_free, b_static = _tensordot_reshape(b, b_axes, flipped=True)
-    from tf1compat.ops.array_ops import concat, reshape
-    product = matmul(a_matrix, b_matrix)
-    if isinstance(a_free, list) and isinstance(b_free, list):
-        return reshape(product, a_free + b_free, name=name)
-    free = concat([convert_to_tensor(a_free, dtype=D.int32),
-                   convert_to_tensor(b_free, dtype=D.int32)], 0)
-    product = reshape(product, free, name=name)
-    if a_static is not None and b_static is not None:
-        product.set_shape(a_static + b_static)
-    return product
+        if isinstance(a_axes, (int, np.integer)) and isinstance(b_axes, (int, np.integer)):
+            a_axes, b_axes = [a_axes], [b_axes]
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f"Different number of contraction axes `a` and `b`, "
+                             f"{len(a_axes)} != {len(b_axes)}.")
+        return a_axes, b_axes
+    axes = convert_to_tensor(axes, name="axes", dtype=D.int32)
+    return axes[0], axes[1]
 
 
 def _tensordot_reshape(a: Tensor, axes: Any, flipped: bool) -> tuple:
-    """TF 1.15's `_tensordot_reshape`: `a` as the matrix [free, contracted] (flipped:
+    """TF's `_tensordot_reshape`: `a` as the matrix [free, contracted] (flipped:
     [contracted, free]); its free dimensions (a list where static) and their static sizes
     (None where the rank is unknown)."""
     from tf1compat.ops.array_ops import concat, rank, reshape, shape, stack
@@ -337,7 +324,12 @@ def _tensordot_reshape(a: Tensor, axes: Any, flipped: bool) -> tuple:
         prod_axes = int(np.prod([dims[i] for i in axes]))
         perm = list(axes) + free if flipped else free + list(axes)
         new_shape = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
-        return reshape(transpose(a, perm), new_shape), free_dims, free_dims
+        # TF 2.21 builds neither an identity transpose nor a reshape to the same shape.
+        if perm != list(range(len(dims))):
+            a = transpose(a, perm)
+        if a.shape.as_list() != new_shape:
+            a = reshape(a, new_shape)
+        return a, free_dims, free_dims
     if a.shape.rank is not None and isinstance(axes, (list, tuple)):
         dims = a.shape.as_list()
         axes = [i if i >= 0 else i + len(dims) for i in axes]

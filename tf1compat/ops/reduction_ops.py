@@ -250,11 +250,22 @@ def count_nonzero(input_tensor: Any = None, axis: Any = None, keepdims: Any = No
 
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                     name: Optional[str] = None) -> Tensor:
-    from tf1compat.ops.math_ops import squared_difference
+    """`tf.math.reduce_variance` as TF 2.21 builds it: `Square(x - mean)` (complex inputs:
+    `Real(Conj(d) * d)`); integer inputs are a TypeError."""
+    from tf1compat.ops.math_extra import real
+    from tf1compat.ops.math_ops import conj, multiply, square
     with name_scope(name or "reduce_variance"):
+        input_tensor = convert_to_tensor(input_tensor)
         means = reduce_mean(input_tensor, axis=axis, keepdims=True)
-        return reduce_mean(squared_difference(input_tensor, means), axis=axis,
-                           keepdims=keepdims)
+        if means.dtype.is_integer:
+            raise TypeError(f"Input must be either real or complex. Received integer type "
+                            f"{means.dtype}.")
+        diff = input_tensor - means
+        if diff.dtype.is_complex:
+            squared_deviations = real(multiply(conj(diff), diff))
+        else:
+            squared_deviations = square(diff)
+        return reduce_mean(squared_deviations, axis=axis, keepdims=keepdims)
 
 
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False,

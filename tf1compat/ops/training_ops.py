@@ -23,7 +23,7 @@ Batched updates: every op of a real floating dtype gives its kernel a `batch_key
 plan that runs several of one type back to back (one optimizer step over many variables)
 calls `_batched_update` once for all (runtime/codegen.py): one lock and ownership pass,
 one multi-tensor kernel per operation of the update rule instead of one per variable
-(`_apply_rules.FOREACH`: fused kernels for Adam and momentum, the per-variable rule on
+(`_apply_rules.FOREACH`: a fused kernel for Adam, the per-variable rule on
 lists for the rest, _apply_many.py). Sparse ops batch too: each member's rows are
 gathered, updated together with the per-variable rule's list form, and written back. The
 batch declines (the ops then run one by one, with their errors) unless every variable is
@@ -39,6 +39,8 @@ the step's graph (runtime/compiled_steps.py `_joined`): each such kernel carries
 """
 
 from __future__ import annotations
+
+import os
 
 import sys
 from dataclasses import dataclass, field
@@ -271,6 +273,15 @@ def _not_initialized(key: str, resource: bool) -> errors.OpError:
                     f"localhost/{key}/N10tensorflow3VarE does not exist.")
 
 
+def exact_updates() -> bool:
+    """`TF1COMPAT_EXACT_UPDATES=1`: every Apply* op runs its per-variable rule (TF's functor,
+    operation by operation: TF's bits, but where TF's vectorised Eigen approximates a
+    square root, docs/training.md) instead of the multi-tensor kernels (Adam's
+    `torch._fused_adam_` rounds otherwise in the last bit) and the compiled steps'
+    in-graph updates; read when a plan is built."""
+    return os.environ.get("TF1COMPAT_EXACT_UPDATES", "0") not in ("", "0")
+
+
 def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
     family = layout.family
     dense_rule = RULES[family.name]
@@ -298,7 +309,8 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
         state_names = [names[i] for i in layout.state]
         rule = dense_rule
         static = [_static_scalar(node.inputs[i]) for i in layout.scalars]
-        if index_arg is None and family.name in FAST:
+        exact = exact_updates()
+        if index_arg is None and family.name in FAST and not exact:
             rule = FAST[family.name](attrs, static) or dense_rule
 
         def fail(tensors: List[torch.Tensor], grad: torch.Tensor,
@@ -376,7 +388,7 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
 
         if dtype not in FLOAT_DTYPES:
             return run
-        if not resource and index_arg is None:
+        if not resource and index_arg is None and not exact:
             # A compiled training step may compute this update in its graph instead
             # (runtime/compiled_steps.py `_joined`): the variable and slots it writes,
             # the store they go to, and the update as a function of their values.
@@ -385,8 +397,8 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
                                             scalar_args, grad_arg)
         # Sparse updates batch with the per-variable rule's list form, the rule their
         # op-by-op path runs on the gathered rows (never a fused kernel).
-        foreach_rule = FOREACH[family.name](attrs, static) if index_arg is None else \
-            many_form(dense_rule)
+        foreach_rule = FOREACH[family.name](attrs, static) \
+            if index_arg is None and not exact else many_form(dense_rule)
         # (Internal attrs such as `_class`, the colocation, do not change the update,
         # nor does the indices' dtype: the batch takes them as int64.)
         run.batch_key = (node.type, tuple(sorted((k, str(v)) for k, v in attrs.items()
@@ -617,7 +629,7 @@ def _sparse_update(rule: Callable[..., None], tensors: List[torch.Tensor], grad:
             t.index_copy_(0, row, part)
 
 
-# -- declarations ------------------------------------------------------------------------------------
+# -- declarations ----------------------------------------------------------------------------
 
 def _arg_specs(names: Sequence[str], resource: bool) -> List[str]:
     specs = []
