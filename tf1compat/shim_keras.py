@@ -130,16 +130,17 @@ for _path in ("keras.optimizers", "keras.initializers", "keras.backend",
 
 # Modules Keras 2.2.4's tensorflow_backend.py imports at its top and `keras.backend`
 # re-exports through `from .tensorflow_backend import *`: code reaches TF through them
-# (keras-yolo3's `K.control_flow_ops.while_loop`).
+# (keras-yolo3's `K.control_flow_ops.while_loop`). TF paths resolve through the shim's
+# INTERNAL_PATHS, as a program's own `from tensorflow.python.ops import ...` does.
 BACKEND_MODULE_IMPORTS: Dict[str, str] = {
-    "tf_ops": "tf1compat.internal.framework_ops",
-    "moving_averages": "tf1compat.training.moving_averages",
-    "tensor_array_ops": "tf1compat.ops.tensor_array_ops",
-    "control_flow_ops": "tf1compat.internal.control_flow_ops",
-    "functional_ops": "tf1compat.ops.functional_ops",
-    "ctc": "tf1compat.internal.ctc_ops",
-    "device_lib": "tf1compat.internal.device_lib",
-    "config_pb2": "tf1compat.serialization.protos.config_pb2",
+    "tf_ops": "tensorflow.python.framework.ops",
+    "moving_averages": "tensorflow.python.training.moving_averages",
+    "tensor_array_ops": "tensorflow.python.ops.tensor_array_ops",
+    "control_flow_ops": "tensorflow.python.ops.control_flow_ops",
+    "functional_ops": "tensorflow.python.ops.functional_ops",
+    "ctc": "tensorflow.python.ops.ctc_ops",
+    "device_lib": "tensorflow.python.client.device_lib",
+    "config_pb2": "tensorflow.core.protobuf.config_pb2",
     "np": "numpy",
     "os": "os",
 }
@@ -170,7 +171,9 @@ class _KerasModule(types.ModuleType):
         if child in KERAS_PATHS:   # `K.tensorflow_backend`, `keras.utils.np_utils`
             return importlib.import_module(child)
         if self.__name__.startswith("keras.backend") and name in BACKEND_MODULE_IMPORTS:
-            return importlib.import_module(BACKEND_MODULE_IMPORTS[name])
+            from tf1compat.shim import INTERNAL_PATHS
+            path = BACKEND_MODULE_IMPORTS[name]
+            return importlib.import_module(INTERNAL_PATHS.get(path, path))
         if name == "__all__":
             return sorted({public for module in self._sources()
                            for public in getattr(module, "__all__", _public_names(module))})
