@@ -19,12 +19,16 @@ from tf1compat.data._readers import _RecordBlocks
 from tf1compat.serialization import tfrecord
 
 
+# One scratch folder for the module, removed at exit (was one mkdtemp per comparison).
+_SCRATCH = tempfile.TemporaryDirectory()
+
+
 def _file_bytes(records: List[bytes]) -> bytes:
     return b"".join(tfrecord.encode_record(r) for r in records)
 
 
 def _reference(data: bytes) -> List[Any]:
-    path = os.path.join(tempfile.mkdtemp(), "r.tfrecord")
+    path = os.path.join(_SCRATCH.name, "r.tfrecord")
     with open(path, "wb") as f:
         f.write(data)
     reader = tfrecord.RecordReader(path)
@@ -82,8 +86,8 @@ def test_block_reader_matches_record_reader_on_corruptions(block):
         assert _blocks(bytes(bad), block) == _reference(bytes(bad)), i
 
 
-def test_tfrecord_reader_gzip_and_big_records():
-    folder = tempfile.mkdtemp()
+def test_tfrecord_reader_gzip_and_big_records(tmp_path):
+    folder = str(tmp_path)
     records = [bytes([i % 251]) * (i * 997 % 9000) for i in range(40)]
     plain = os.path.join(folder, "plain.tfrecord")
     zipped = os.path.join(folder, "zipped.tfrecord")
@@ -151,7 +155,7 @@ def test_abandoned_tfrecord_pass_closes_its_file():
     ResourceWarning)."""
     import gc
     import warnings
-    path = os.path.join(tempfile.mkdtemp(), "a.tfrecord")
+    path = os.path.join(_SCRATCH.name, "a.tfrecord")
     with open(path, "wb") as f:
         f.write(_file_bytes([b"r0", b"r1", b"r2"]))
     with tf.Graph().as_default():

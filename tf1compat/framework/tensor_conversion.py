@@ -129,6 +129,8 @@ def _infer_python_dtype(flat: list, value: Any) -> _dtypes.DType:
         if len(kinds) > 1:
             raise TypeError(_convert_failure(value))
         return _dtypes.string
+    if any(isinstance(v, np.generic) for v in flat):
+        return _numpy_scalars_dtype(flat, value)
     if "complex" in kinds:
         return _dtypes.complex128
     if "float" in kinds:
@@ -144,6 +146,24 @@ def _infer_python_dtype(flat: list, value: Any) -> _dtypes.DType:
             return _dtypes.uint64
         raise TypeError(_convert_failure(value))
     return _dtypes.bool
+
+
+def _numpy_scalars_dtype(flat: list, value: Any) -> _dtypes.DType:
+    """TF's make_tensor_proto for a list holding numpy scalars: numpy's own inference
+    (`[np.uint8(3)]` is uint8, `[np.int8(1), np.uint8(2)]` int16), then float64 narrowed to
+    float32 and int64 to int32 where every value fits, as for plain Python numbers."""
+    try:
+        inferred = np.array(flat).dtype
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(_convert_failure(value)) from None
+    if inferred == np.float64:
+        return _dtypes.float32
+    if inferred == np.int64:
+        ints = [int(v) for v in flat]
+        return _dtypes.int32 if -2**31 <= min(ints) and max(ints) < 2**31 else _dtypes.int64
+    if inferred == np.object_:
+        raise TypeError(_convert_failure(value))
+    return _dtypes.as_dtype(inferred)
 
 
 def _flatten(value: Any, out: list) -> None:
@@ -248,7 +268,7 @@ def to_numpy_value(value: Any, dtype: Optional[_dtypes.DType] = None) -> np.ndar
     except ValueError:
         raise
     if arr.dtype == object:
-        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor.")
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
     np_type = _numpy_storage(dtype)
     if (dtype.is_integer or dtype.is_quantized) and arr.dtype.kind in "iub" and arr.size:
         # Python ints wrap into narrow/unsigned types as TF's proto conversion does.

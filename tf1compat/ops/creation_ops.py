@@ -245,6 +245,9 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # n
         if not isinstance(delta, Tensor):
             delta = convert_to_tensor(delta, dtype=dtype, name="delta")
         if dtype is None:
+            # TF asserts the hierarchy (a bare AssertionError for, say, a uint8 limit).
+            if not all(t.dtype.base_dtype in _RANGE_HIERARCHY for t in (start, limit, delta)):
+                raise AssertionError()
             inferred = max([t.dtype.base_dtype for t in (start, limit, delta)],
                            key=_RANGE_HIERARCHY.index)
         else:
