@@ -25,7 +25,6 @@ All sampling runs on the CPU with numpy; kernels move results to their device.
 
 from __future__ import annotations
 
-import os
 import secrets
 from typing import List, Sequence, Tuple
 
@@ -33,10 +32,11 @@ import numpy as np
 import torch
 
 from tf1compat.ops import _glibc_math as libm
+from tf1compat.ops._eigen_cost import TASK_SIZE, eigen_threads
 from tf1compat.ops import _philox as philox
 from tf1compat.util.gil_lock import GilLock
 
-__all__ = ["RandomStream", "multinomial_shards", "default_intra_op_threads"]
+__all__ = ["RandomStream", "multinomial_shards"]
 
 _RESERVED_PER_OUTPUT = 256          # blocks TF reserves per output element
 _TRUNCATE = 2.0                     # truncated normal keeps |x| < 2
@@ -353,25 +353,15 @@ def multinomial_shards(batch: int, num_samples: int, classes: int,
     (and hence on its intra-op thread count) once a job is big enough to be split.
     """
     cost = int(50 * (num_samples * np.log(classes) / np.log(2) + classes))
-    if batch <= 1 or num_threads <= 1 or _eigen_threads(batch, cost, num_threads) == 1:
+    if batch <= 1 or num_threads <= 1 or eigen_threads(batch, cost, num_threads) == 1:
         return [(0, batch)]
     size = _eigen_block_size(batch, cost, num_threads)
     return [(s, min(batch, s + size)) for s in range(0, batch, size)]
 
 
-_STARTUP_CYCLES = 100000
-_PER_THREAD_CYCLES = 100000
-_TASK_SIZE = 40000
-
-
-def _eigen_threads(n: int, cost: float, max_threads: int) -> int:
-    threads = (n * cost - _STARTUP_CYCLES) / _PER_THREAD_CYCLES + 0.9
-    return min(max_threads, max(1, int(min(threads, 2**31 - 1))))
-
-
 def _eigen_block_size(n: int, cost: float, threads: int) -> int:
     """Eigen's CalculateParallelForBlock: oversharded blocks, coarsened for balance."""
-    block_size_f = _TASK_SIZE / cost if cost else float("inf")
+    block_size_f = TASK_SIZE / cost if cost else float("inf")
     size = min(n, max(-(-n // (4 * threads)), int(min(block_size_f, 2**62))))
     max_size = min(n, 2 * size)
     count = -(-n // size)
@@ -388,11 +378,3 @@ def _eigen_block_size(n: int, cost: float, threads: int) -> int:
             size, count = coarser, coarser_count
             best = max(best, efficiency)
     return size
-
-
-def default_intra_op_threads() -> int:
-    """TF's default intra-op thread count: the CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - non-Linux
-        return os.cpu_count() or 1

@@ -29,6 +29,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import _philox as philox
 from tf1compat.ops import _random_gamma_poisson as samplers
+from tf1compat.ops._eigen_cost import intra_op_threads
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops._random_stream import RandomStream
@@ -360,9 +361,8 @@ declare("StatelessRandomUniformInt", inputs=["shape: T", "seed: Tseed", "minval:
 # -- stateless multinomial, gamma, Poisson -------------------------------------------------------
 
 def _stateless_multinomial_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    from tf1compat.ops.random_ops import _intra_op_threads
     out_dtype = node.attrs["output_dtype"].torch_dtype
-    threads = _intra_op_threads(kctx)
+    threads = intra_op_threads(kctx)
 
     def stateless_multinomial(logits: torch.Tensor, num: Any, seed: Any) -> torch.Tensor:
         if logits.dim() != 2:

@@ -23,7 +23,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.ops._kernels import as_int_list, static_ints
-from tf1compat.ops._random_stream import RandomStream, default_intra_op_threads
+from tf1compat.ops._eigen_cost import intra_op_threads
+from tf1compat.ops._random_stream import RandomStream
 from tf1compat.ops.math_ops import FLOAT, add, multiply
 
 
@@ -125,22 +126,11 @@ declare("RandomShuffle", inputs=["value: T"], outputs=["output: T"],
         kernel=_shuffle_kernel, grad="none", stateful=True)
 
 
-def _intra_op_threads(kctx: Any) -> int:
-    """The thread count TF's CPU Multinomial kernel shards rows over (see the stream).
-
-    TF takes it from the ConfigProto of the process's first session (default: the CPUs
-    this process may use); here the running session's config, else the CPU count.
-    """
-    config = getattr(getattr(kctx.runtime, "session", None), "_config", None)
-    threads = int(getattr(config, "intra_op_parallelism_threads", 0) or 0)
-    return threads if threads > 0 else default_intra_op_threads()
-
-
 def _multinomial_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     stream = _stream(node, kctx)
     out_dtype = node.attrs["output_dtype"].torch_dtype
     device = kctx.device
-    threads = _intra_op_threads(kctx)
+    threads = intra_op_threads(kctx)
 
     def run(logits: torch.Tensor, num: Any) -> torch.Tensor:
         if logits.dim() != 2:

@@ -21,6 +21,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
+from tf1compat.ops._eigen_reduce import LEAF_ELEMENTS, full_sum
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
@@ -102,8 +103,25 @@ _REDUCERS = {
 }
 
 
+def _eigen_ordered(fn: Callable[..., torch.Tensor], mean: bool) -> Callable[..., torch.Tensor]:
+    """`fn` (Sum's or Mean's reducer), adding a CPU float reduction over every element in
+    the order of TF's Eigen kernel (ops/_eigen_reduce.py), so printed losses carry TF's
+    last bits: from 5 elements (torch adds up to 4 one by one too) to one Eigen leaf
+    (8,192 floats; the emulation of larger sums costs up to 10x torch's). Compiled plans
+    call it as an op of its own."""
+    def run(x: torch.Tensor, dims: Any, keep: bool) -> torch.Tensor:
+        if (x.device.type == "cpu" and 5 <= x.numel() <= LEAF_ELEMENTS.get(x.dtype, 0)
+                and len({d % x.dim() for d in dims}) == x.dim()):
+            out = full_sum(x, mean)
+            return out.reshape([1] * x.dim()) if keep else out
+        return fn(x, dims, keep)
+    return run
+
+
 def _reduction_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     fn = _REDUCERS[node.type]
+    if node.type in ("Sum", "Mean"):
+        fn = _eigen_ordered(fn, node.type == "Mean")
     keep = node.attrs["keep_dims"]
     axes = static_ints(node, 1)
     if axes is not None:

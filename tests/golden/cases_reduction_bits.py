@@ -1,0 +1,77 @@
+"""Golden cases: `reduce_sum` / `reduce_mean` over every element of a float tensor of up to
+8,192 floats give TF's CPU bits (compared exactly). TF adds in Eigen's order (8-float
+packets in four interleaved accumulators, the packet folded in halves, leftover scalars
+one by one); a linear regression's printed cost and its [1]-shaped gradients show those
+bits from the first step (DeepLearningZeroToAll's lab 2-2).
+"""
+
+import numpy as np
+
+from tests.golden.harness import tolerance
+
+# Up to one Eigen leaf (8,192 floats, 4,096 doubles): larger sums keep torch's order.
+_SIZES32 = [1, 3, 4, 5, 7, 8, 9, 15, 16, 31, 32, 33, 63, 100, 1000, 4099, 8192]
+_SIZES64 = [3, 5, 9, 17, 33, 1000, 4096]
+
+
+def _vector(n, dtype, seed):
+    return ((np.random.RandomState(seed).rand(n) - 0.3) * 7).astype(dtype)
+
+
+@tolerance(rtol=0, atol=0)
+def case_full_reduction_bits(tf):
+    out = {}
+    for dtype, sizes in ((np.float32, _SIZES32), (np.float64, _SIZES64)):
+        with tf.Graph().as_default():
+            x = tf.placeholder(dtype, [None])
+            fetches = {"sum": tf.reduce_sum(x), "mean": tf.reduce_mean(x),
+                       "sum_keep": tf.reduce_sum(x, keepdims=True),
+                       "mean_axis0": tf.reduce_mean(x, axis=0)}
+            with tf.Session() as sess:
+                for n in sizes:
+                    out[f"{np.dtype(dtype).name}_{n}"] = sess.run(
+                        fetches, {x: _vector(n, dtype, n)})
+    return out
+
+
+@tolerance(rtol=0, atol=0)
+def case_full_reduction_of_matrices(tf):
+    out = {}
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None])
+        fetches = {"sum": tf.reduce_sum(x), "mean": tf.reduce_mean(x),
+                   "mean_axes": tf.reduce_mean(x, axis=[0, 1]),
+                   "sum_axes_reversed": tf.reduce_sum(x, axis=[1, 0]),
+                   "mean_keep": tf.reduce_mean(x, keepdims=True)}
+        with tf.Session() as sess:
+            for shape in ((3, 7), (40, 25), (128, 10), (1, 33)):
+                value = _vector(shape[0] * shape[1], np.float32, 7).reshape(shape)
+                out[f"{shape[0]}x{shape[1]}"] = sess.run(fetches, {x: value})
+            out["transposed"] = sess.run(fetches["sum"], {x: _vector(600, np.float32, 3)
+                                                          .reshape(20, 30).T})
+            empty = sess.run([fetches["sum"], fetches["mean"]],
+                             {x: np.zeros((0, 3), np.float32)})
+            out["empty"] = [float(empty[0]), bool(np.isnan(empty[1]))]
+    return out
+
+
+@tolerance(rtol=0, atol=0)
+def case_linear_regression_costs(tf):
+    """DeepLearningZeroToAll's lab 2-2: W * X + b fed, cost = mean(square(h - Y))."""
+    tf.set_random_seed(777)
+    W = tf.Variable(tf.random_normal([1]))
+    b = tf.Variable(tf.random_normal([1]))
+    X = tf.placeholder(tf.float32, [None])
+    Y = tf.placeholder(tf.float32, [None])
+    cost = tf.reduce_mean(tf.square(X * W + b - Y))
+    grads = tf.gradients(cost, [W, b])
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(cost)
+    feed = {X: [1, 2, 3, 4, 5], Y: [2.1, 3.1, 4.1, 5.1, 6.1]}
+    costs = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(60):
+            _, c = sess.run([train, cost], feed)
+            costs.append(c)
+        return {"costs": costs, "grads": sess.run(grads, feed), "W": sess.run(W),
+                "b": sess.run(b)}
