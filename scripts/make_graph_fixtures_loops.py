@@ -245,6 +245,12 @@ def case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(rec: Reco
                 case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop)
 
 
+def case_dynamic_size_tensor_array_size_after_nested_loop(rec: Recorder) -> None:
+    """As the case above, the array read after the inner loop by read(0) and size();
+    Momentum from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_dynamic_size_tensor_array_size_after_nested_loop)
+
 def case_loop_in_cond_reading_outer_branch_values(rec: Recorder) -> None:
     """A loop of a run-time trip count in a tf.cond in a tf.cond in a loop body, starting
     from and capturing values the outer branch computes; GradientDescent from the file,
@@ -271,6 +277,7 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_arrays_written_at_branch_indices_in_nested_loop,
          case_tensor_array_loops_in_cond_in_loop,
          case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
+         case_dynamic_size_tensor_array_size_after_nested_loop,
          case_loop_in_cond_reading_outer_branch_values]
 
 

@@ -535,6 +535,17 @@ def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf)
         lambda g, rows: g + rows.read(0) * 0.2)
 
 
+
+def case_train_dynamic_size_tensor_array_size_after_nested_loop(tf):
+    """As `case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop`, the
+    array read after the inner loop by read(0) and size() (TensorArraySizeV3 of its
+    handle: off the gradient path, pushed by the outer loop as a gradient stop is);
+    Momentum."""
+    return _train_rows_read_after_write(
+        tf, lambda n: tf.TensorArray(tf.float32, 0, dynamic_size=True,
+                                     clear_after_read=False, element_shape=[1, 3]),
+        lambda g, rows: (g + rows.read(0) * 0.2) / tf.cast(rows.size(), tf.float32))
+
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_read_after_nested_loop,
@@ -555,4 +566,5 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop,
                     case_train_tensor_array_loops_in_cond_in_loop,
-                    case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop]
+                    case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
+                    case_train_dynamic_size_tensor_array_size_after_nested_loop]

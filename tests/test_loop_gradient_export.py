@@ -100,7 +100,8 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
                   "tensor_arrays_written_at_branch_indices_in_nested_loop",
                   "tensor_array_loops_in_cond_in_loop",
-                  "dynamic_size_tensor_array_read_after_its_write_in_nested_loop")] + \
+                  "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
+                  "dynamic_size_tensor_array_size_after_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 

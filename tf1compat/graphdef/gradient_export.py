@@ -70,10 +70,11 @@ SquaredDifference Squeeze StridedSlice Sub Sum Tan Tanh Transpose Unpack Xdivy X
 # `tf.shape(x)[3] // 2`; TF has no function gradient for them; as inputs of f, theirs
 # is the same nothing), and the shape reads (tf.tensordot's run-time matrix shapes
 # multiply them with an int32 Prod, which TF's function gradient would have to
-# differentiate).
+# differentiate), the size() of a TensorArray of a dynamic size (a stateful read of its
+# handle, which no function can take).
 CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient", "Floor", "Ceil", "Round",
                           "Rint", "ArgMax", "ArgMin", "OneHot", "ZerosLike", "OnesLike",
-                          "FloorDiv", "TruncateDiv", "Shape", "ShapeN"])
+                          "FloorDiv", "TruncateDiv", "Shape", "ShapeN", "TensorArraySizeV3"])
 
 _warned: Set[str] = set()
 
