@@ -560,6 +560,26 @@ def case_train_run_time_length_loops_in_cond_in_loop(tf):
     _train_outer_loop(tf, body, 3, 0.2)
     return _flag_both_ways(tf, fed_n=False)
 
+def case_train_tensor_array_entering_loop_through_cond(tf):
+    """A top-level loop writing rows 2..4 of an array that enters it with row 0 written
+    before a tf.cond and row 1 written in both branches of it (by a fed flag: different
+    values per branch); stacked after the loop; GradientDescent, the flag fed both ways.
+    Row 1's gradient is that of the Select of the branches' elements."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+    ta = tf.TensorArray(tf.float32, 5, element_shape=[1, 3]).write(
+        0, tf.tanh(tf.matmul(x[:1], w)))
+    ta = tf.cond(flag, lambda: ta.write(1, x[1:2] * v),
+                 lambda: ta.write(1, tf.matmul(x[2:3], w) * 0.5))
+
+    def body(j, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[j] * v)
+        return j + 1, h, ta.write(j + 2, h)
+    _, _, ta = tf.while_loop(lambda j, *_: j < 3, body, [tf.constant(0), x[3:4], ta])
+    loss = tf.reduce_mean(tf.square(ta.stack() - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _flag_both_ways(tf, fed_n=False)
+
 def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
     """As `case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked`, the
     array of a dynamic size (from 0), written at the inner counter and read back at it
@@ -604,5 +624,6 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop,
                     case_train_tensor_array_loops_in_cond_in_loop,
                     case_train_run_time_length_loops_in_cond_in_loop,
+                    case_train_tensor_array_entering_loop_through_cond,
                     case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_dynamic_size_tensor_array_size_after_nested_loop]

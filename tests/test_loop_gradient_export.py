@@ -101,6 +101,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_arrays_written_at_branch_indices_in_nested_loop",
                   "tensor_array_loops_in_cond_in_loop",
                   "run_time_length_loops_in_cond_in_loop",
+                  "tensor_array_entering_loop_through_cond",
                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                   "dynamic_size_tensor_array_size_after_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
@@ -409,14 +410,16 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
 
 def test_a_tensor_array_that_enters_a_loop_through_a_cond_keeps_tf1compat_form(caplog):
     """An array written in a tf.cond before a top-level loop that writes it and stack()
-    reads after it: the elements' gradients would have to pass the cond's Merge: warned,
-    never a silently missing gradient (real TF ran such a file to half the gradient)."""
+    reads after it, its branches writing at different indices: the elements' gradients
+    would have to pass the cond's Merge: warned, never a silently missing gradient (real
+    TF ran such a file to half the gradient). (Both at one index: the Select of their
+    elements, `case_train_tensor_array_entering_loop_through_cond`.)"""
     def build():
         x = tf.placeholder(tf.float32, [2], name="x")
         w = tf.get_variable("w", [2])
         ta = tf.TensorArray(tf.float32, 5).write(0, x * w)
         ta = tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w), lambda: ta.write(
-            1, x))
+            4, x))
         _, ta = tf.while_loop(lambda j, ta: j < 3, lambda j, ta: (
             j + 1, ta.write(j + 2, x * w)), [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(tf.square(tf.reduce_sum(ta.stack(), 0))), [w])

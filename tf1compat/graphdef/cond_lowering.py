@@ -370,7 +370,8 @@ def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
     """`_ones_dims` of `op`'s output from what it knows of the inputs (a tuple of dims
     from the stand-ins' 1s, `_REAL` or `_SCALAR_STAND_IN`)."""
     first = known[0] if isinstance(known[0], tuple) else \
-        (False,) * (op.inputs[0].shape.ndims or 0) if known[0] == _REAL else None
+        (False,) * op.inputs[0].shape.ndims if known[0] == _REAL and \
+        op.inputs[0].shape.ndims is not None else None
     if op.type in BROADCASTING_OP_TYPES:
         return _broadcast_ones(op, known)
     if first is None or op.type not in _UNARY_OP_TYPES | _REDUCTION_OP_TYPES | {
@@ -382,8 +383,8 @@ def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
     if op.type == "Transpose":
         return None if constant is None else tuple(first[int(p)] for p in constant)
     if op.type in _REDUCTION_OP_TYPES:
-        if constant is None:
-            return None
+        if constant is None or not first:
+            return None if constant is None else first
         axes = {int(a) % len(first) for a in np.atleast_1d(constant)}
         keep = bool(op.attrs.get("keep_dims"))
         return tuple(False if k in axes else d for k, d in enumerate(first)
