@@ -65,8 +65,9 @@ def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_fo
 
 def test_a_branch_result_of_the_stand_in_shape_keeps_tf1compat_form(caplog):
     """A branch result whose shape comes from a loop's output of a run-time shape (the
-    outer loop's value of shape [None]): the stand-in's would differ from the taken
-    branch's in Select: warned."""
+    outer loop's value of shape [None], the stack()'s rows summed plus a scalar): the
+    stand-in's would differ from the taken branch's in Select: warned. (Plus a value of
+    the result's shape instead: the next test.)"""
     def build():
         x = tf.placeholder(tf.float32, [None, 3], name="x")
         flag = tf.placeholder(tf.bool, [], name="flag")
@@ -78,7 +79,7 @@ def test_a_branch_result_of_the_stand_in_shape_keeps_tf1compat_form(caplog):
                 _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
                     j + 1, ta.write(j, x[j] * w)), [tf.constant(0), tf.TensorArray(
                         tf.float32, n, element_shape=[3])])
-                return tf.reduce_sum(ta.stack(), 1) + h
+                return tf.reduce_sum(ta.stack(), 1) + tf.reduce_sum(h)
             return i + 1, tf.cond(flag, looped, lambda: h * 0.5)
         h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.reduce_sum(x, 1)],
                           shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])[1]
@@ -111,3 +112,28 @@ def test_values_of_a_branch_loop_and_random_draws_are_differentiated(caplog):
     assert not warned, warned
     imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :3],
                                          "flag:0": True}, "w/Assign")
+
+
+def test_a_broadcast_with_a_value_of_the_output_shape_keeps_the_result_shape(caplog):
+    """A stack() of a run-time size added to a value of the sum's shape (`x * w`) gives
+    the branch result its shape whatever the stand-in: TF's form, the gradient read
+    back (the flag fed both ways)."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+
+    def body(i, h):
+        def looped():
+            n = tf.shape(x)[0]
+            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+                j + 1, ta.write(j, x[j] * w + h[0])), [tf.constant(0), tf.TensorArray(
+                    tf.float32, n, element_shape=[3])])
+            return h + tf.reduce_sum(ta.stack() + x * w, 0, keepdims=True)
+        return i + 1, tf.cond(flag, looped, lambda: h * w)
+    h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.ones([1, 3])])[1]
+    grad, = tf.gradients(tf.reduce_sum(tf.square(h)), [w])
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    for on in (True, False):
+        imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :3],
+                                             "flag:0": on}, "w/Assign")

@@ -409,6 +409,10 @@ def _broadcast_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
     rank = op.outputs[0].shape.ndims
     if rank is None:
         return None
+    if any(m == _REAL and x.shape.ndims is not None and
+           x.shape.as_list() == op.outputs[0].shape.as_list()
+           for x, m in zip(op.inputs, known)):
+        return (False,) * rank      # an input of the output's shape (_shape_without_cut)
     found, full = [False] * rank, False
     for x, m in zip(op.inputs, known):
         if m == _SCALAR_STAND_IN:
