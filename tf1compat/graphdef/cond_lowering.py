@@ -32,7 +32,10 @@ lowered only when (`plan_cond`):
   loop_gradient_export's `_pushed_value`): of its shape where that is static (any op
   takes them), else a scalar, which only ops in `BROADCASTING_OP_TYPES` accept in the
   branch Select drops (where another input of theirs has their output's shape, so
-  that branch keeps the shapes Select needs). A resource variable read in a branch (Keras' batch
+  that branch keeps the shapes Select needs). A branch loop's output of a run-time
+  shape stands as zeros of its rank with 1 in each unknown dim (`ones_shape`) where
+  what the branch computes from it takes those and keeps its result's shape
+  (`_ones_dims`). A resource variable read in a branch (Keras' batch
   norm reads its moving moments there) is an input of f the same way; the other side of
   its Merge reads the variable outside the cond (any value of the right shape would do:
   Select drops it).
