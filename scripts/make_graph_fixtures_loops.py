@@ -236,6 +236,22 @@ def case_tensor_array_loops_in_cond_in_loop(rec: Recorder) -> None:
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
+def case_run_time_length_loops_in_cond_in_loop(rec: Recorder) -> None:
+    """As the case above over rows of a length known only at run time (the stack()
+    transposed and scaled by random draws of its shape, the dynamic_rnn's outputs);
+    GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_array_cases.
+                       case_train_run_time_length_loops_in_cond_in_loop, minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+def case_tensor_array_entering_loop_through_cond(rec: Recorder) -> None:
+    """A top-level loop writing an array that enters it with an element written in both
+    branches of a tf.cond before it; GradientDescent from the file, the flag fed both
+    ways."""
+    spec = _train_case(rec, graph_loop_array_cases.
+                       case_train_tensor_array_entering_loop_through_cond, minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
 def case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(rec: Recorder
                                                                         ) -> None:
     """An array of a dynamic size a loop of a fed trip count in a loop body writes at its
@@ -244,6 +260,12 @@ def case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(rec: Reco
     _train_case(rec, graph_loop_array_cases.
                 case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop)
 
+
+def case_dynamic_size_tensor_array_size_after_nested_loop(rec: Recorder) -> None:
+    """As the case above, the array read after the inner loop by read(0) and size();
+    Momentum from the file."""
+    _train_case(rec, graph_loop_array_cases.
+                case_train_dynamic_size_tensor_array_size_after_nested_loop)
 
 def case_loop_in_cond_reading_outer_branch_values(rec: Recorder) -> None:
     """A loop of a run-time trip count in a tf.cond in a tf.cond in a loop body, starting
@@ -270,7 +292,10 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
          case_tensor_arrays_written_at_branch_indices_in_nested_loop,
          case_tensor_array_loops_in_cond_in_loop,
+         case_run_time_length_loops_in_cond_in_loop,
+         case_tensor_array_entering_loop_through_cond,
          case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
+         case_dynamic_size_tensor_array_size_after_nested_loop,
          case_loop_in_cond_reading_outer_branch_values]
 
 

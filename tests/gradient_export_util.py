@@ -36,6 +36,21 @@ def export_with_warnings(caplog: Any) -> Tuple[Any, List[str]]:
     return gd, warned
 
 
+def imported_gradient_matches(gd: Any, grad: Any, feeds: Dict[str, Any], init: str) -> None:
+    """`grad` (nonzero) computed by the default graph's session equals what the GraphDef
+    `gd`, imported into a new graph and initialized by running op `init`, computes."""
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        here = sess.run(grad, feeds)
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            sess.run(init)
+            back = sess.run(grad.name, feeds)
+    assert np.abs(here).sum() > 0
+    np.testing.assert_allclose(here, back, rtol=1e-5, atol=1e-6)
+
+
 def recorded_case(case: Any) -> Tuple[str, Dict[str, Any], Dict[str, np.ndarray]]:
     """A recorded training case's fixture directory, its case.json and its arrays."""
     d = os.path.join(FIXTURES, case.__name__[len("case_"):])

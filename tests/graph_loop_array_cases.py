@@ -523,6 +523,63 @@ def case_train_tensor_array_loops_in_cond_in_loop(tf):
     return _flag_both_ways(tf, fed_n=False)
 
 
+def case_train_run_time_length_loops_in_cond_in_loop(tf):
+    """As `case_train_tensor_array_loops_in_cond_in_loop` over rows of a length known
+    only at run time (`x` of shape [None, 3]): the branch's loop writes an array of
+    tf.shape(x)[0] rows, stacked, transposed and scaled by random draws of its run-time
+    shape (uniform in [1, 1]: the same values in TF and tf1compat), its last row taken;
+    the other branch's dynamic_rnn runs over the rows (its outputs pass its Transpose).
+    GradientDescent; the flag fed both ways. The untaken branch's stand-ins for the
+    loops' outputs are zeros of 1 in each dim known only at run time."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+
+    def body(i, h):
+        def looped():
+            n = tf.shape(x)[0]
+            rows = tf.TensorArray(tf.float32, n, element_shape=[1, 3])
+
+            def inner(j, g, rows):
+                g = tf.tanh(tf.matmul(g, w) + x[j] * v)
+                return j + 1, g, rows.write(j, g * v + 0.1)
+            _, g, rows = tf.while_loop(lambda j, *_: j < n, inner,
+                                       [tf.constant(0), h, rows])
+            stacked = tf.transpose(rows.stack(), [1, 0, 2])
+            scaled = stacked * tf.random_uniform(tf.shape(stacked), 1.0, 1.0)
+            return g * 0.5 + tf.reduce_mean(scaled, 1) + scaled[:, -1] * 0.2
+
+        def rnn():
+            out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x * v + h, 0),
+                                           initial_state=h)
+            return state * 0.5 + tf.reduce_mean(tf.tanh(out), 1)
+        return i + 1, tf.cond(flag, looped, rnn) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 3, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
+
+def case_train_tensor_array_entering_loop_through_cond(tf):
+    """A top-level loop writing rows 2..4 of an array that enters it with row 0 written
+    before a tf.cond and row 1 written in both branches of it (by a fed flag: different
+    values per branch); stacked after the loop; GradientDescent, the flag fed both ways.
+    Row 1's gradient is that of the Select of the branches' elements."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+    ta = tf.TensorArray(tf.float32, 5, element_shape=[1, 3]).write(
+        0, tf.tanh(tf.matmul(x[:1], w)))
+    ta = tf.cond(flag, lambda: ta.write(1, x[1:2] * v),
+                 lambda: ta.write(1, tf.matmul(x[2:3], w) * 0.5))
+
+    def body(j, h, ta):
+        h = tf.tanh(tf.matmul(h, w) + x[j] * v)
+        return j + 1, h, ta.write(j + 2, h)
+    _, _, ta = tf.while_loop(lambda j, *_: j < 3, body, [tf.constant(0), x[3:4], ta])
+    loss = tf.reduce_mean(tf.square(ta.stack() - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _flag_both_ways(tf, fed_n=False)
+
 def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
     """As `case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked`, the
     array of a dynamic size (from 0), written at the inner counter and read back at it
@@ -534,6 +591,17 @@ def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf)
                                      clear_after_read=False, element_shape=[1, 3]),
         lambda g, rows: g + rows.read(0) * 0.2)
 
+
+
+def case_train_dynamic_size_tensor_array_size_after_nested_loop(tf):
+    """As `case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop`, the
+    array read after the inner loop by read(0) and size() (TensorArraySizeV3 of its
+    handle: off the gradient path, pushed by the outer loop as a gradient stop is);
+    Momentum."""
+    return _train_rows_read_after_write(
+        tf, lambda n: tf.TensorArray(tf.float32, 0, dynamic_size=True,
+                                     clear_after_read=False, element_shape=[1, 3]),
+        lambda g, rows: (g + rows.read(0) * 0.2) / tf.cast(rows.size(), tf.float32))
 
 # The cases whose files real TF trains from (tests/graph_export_cases.py).
 LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
@@ -555,4 +623,7 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_of_run_time_shape_written_in_cond_read_in_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop,
                     case_train_tensor_array_loops_in_cond_in_loop,
-                    case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop]
+                    case_train_run_time_length_loops_in_cond_in_loop,
+                    case_train_tensor_array_entering_loop_through_cond,
+                    case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
+                    case_train_dynamic_size_tensor_array_size_after_nested_loop]

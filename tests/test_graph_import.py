@@ -99,23 +99,27 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
                                   "tensor_arrays_written_at_branch_indices_in_nested_loop",
                                   "tensor_array_loops_in_cond_in_loop",
+                                  "run_time_length_loops_in_cond_in_loop",
+                                  "tensor_array_entering_loop_through_cond",
                                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
+                                  "dynamic_size_tensor_array_size_after_nested_loop",
                                   "loop_in_cond_reading_outer_branch_values",
                                   "loop_gradient_penalty_training"])
 def test_imported_tf_graph_trains_like_tf(case):
     """tf1compat's own optimizer on a loss of TF's imported graph (TF1 loops and conds, or
-    functional If/While, transposed convolutions of run-time sizes, nested loops: tf.scan
-    over a run-time length in a loop, loops three deep with conds, a loop in a cond in a
-    cond in a loop, TensorArrays read at computed indices, arrays entering a loop with
-    elements, arrays split before a nested loop, random draws and gradient stops in a
-    cond of a nested loop, a loop in a cond in a nested loop, a loop three conds deep
-    in a loop in TF's control flow v2, a loop in a cond reading values the branch
-    computes, arrays a nested loop writes read after it by read/gather/concat/size, an
-    array written in a cond of a loop body, a TensorArray-writing loop and a dynamic_rnn
-    in a cond in a loop, a dynamic-size array a nested loop reads after its write, a
-    loop in a cond in a cond reading the outer branch's values, a gradient penalty through a functional
-    While: a gradient of its gradient) steps like TF did (the
-    fixture's `minimize` record)."""
+    functional If/While, transposed convolutions of run-time sizes, nested loops:
+    tf.scan over a run-time length in a loop, loops three deep with conds, a loop in a
+    cond in a cond in a loop, TensorArrays read at computed indices, arrays entering a
+    loop with elements (one written in a tf.cond too), arrays split before a nested
+    loop, random draws and gradient stops in a cond of a nested loop, a loop in a cond
+    in a nested loop, a loop three conds deep in a loop in TF's control flow v2, a loop
+    in a cond reading values the branch computes, arrays a nested loop writes read after
+    it by read/gather/concat/size, an array written in a cond of a loop body, a
+    TensorArray-writing loop and a dynamic_rnn in a cond in a loop (over a run-time
+    length too), a dynamic-size array a nested loop reads after its write (and its
+    size() after it), a loop in a cond in a cond reading the outer branch's values, a
+    gradient penalty through a functional While: a gradient of its gradient) steps like
+    TF did (the fixture's `minimize` record)."""
     d, spec, arrays = _load(case)
     minimize = spec.get("minimize")
     if minimize is None:

@@ -22,8 +22,8 @@ from tf1compat.graphdef import graph_export
 from tests import (graph_loop_array_cases, graph_loop_more_cases, graph_loop_nested_cases,
                    graph_loop_training_cases)
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
-                                         fresh_graph, recorded_case, replay_the_written_train_op,
-                                         replay_tf_runs)
+                                         fresh_graph, imported_gradient_matches, recorded_case,
+                                         replay_the_written_train_op, replay_tf_runs)
 
 CASES = graph_loop_training_cases.LOOP_TRAINING_CASES + graph_loop_more_cases.LOOP_MORE_CASES + \
     graph_loop_nested_cases.LOOP_NESTED_CASES + graph_loop_array_cases.LOOP_ARRAY_CASES
@@ -100,7 +100,10 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_array_of_run_time_shape_written_in_cond_read_in_loop",
                   "tensor_arrays_written_at_branch_indices_in_nested_loop",
                   "tensor_array_loops_in_cond_in_loop",
-                  "dynamic_size_tensor_array_read_after_its_write_in_nested_loop")] + \
+                  "run_time_length_loops_in_cond_in_loop",
+                  "tensor_array_entering_loop_through_cond",
+                  "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
+                  "dynamic_size_tensor_array_size_after_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
 
 
@@ -301,29 +304,6 @@ def test_outer_branch_values_pass_one_function_of_both_branches(caplog):
     assert not any("cond" in a.name for a in branch.signature.input_arg)
 
 
-def test_a_run_time_length_dynamic_rnn_in_a_cond_in_a_loop_keeps_tf1compat_form(caplog):
-    """A dynamic_rnn over a run-time length in a tf.cond of a loop body: its outputs (a
-    stack() of a run-time size) reach a Transpose, for which the untaken branch has no
-    stand-in of their shape: warned, naming why. (Of a static length:
-    case_train_tensor_array_loops_in_cond_in_loop.)"""
-    def build():
-        x = tf.placeholder(tf.float32, [None, 3], name="x")
-        flag = tf.placeholder(tf.bool, [], name="flag")
-        cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
-        cell(tf.zeros([1, 3]), tf.zeros([1, 3]))
-
-        def body(i, h):
-            def rnn():
-                out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x + h, 0), initial_state=h)
-                return state + tf.reduce_mean(out, 1)
-            return i + 1, tf.cond(flag, rnn, lambda: h * 0.5)
-        h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.zeros([1, 3])])[1]
-        tf.gradients(tf.reduce_sum(h), tf.trainable_variables())
-    reason = _warned_reason(build, caplog)
-    assert "a while loop's output of a tf.cond branch" in reason and "Transpose" in reason, \
-        reason
-
-
 def test_a_branch_value_tf_cannot_differentiate_in_a_function_keeps_tf1compat_form(caplog):
     reason = _warned_reason(lambda: _loop_in_cond_in_loop("bessel"), caplog)
     assert "reads a value its tf.cond branch computes other than by ops TF" in reason
@@ -430,14 +410,16 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
 
 def test_a_tensor_array_that_enters_a_loop_through_a_cond_keeps_tf1compat_form(caplog):
     """An array written in a tf.cond before a top-level loop that writes it and stack()
-    reads after it: the elements' gradients would have to pass the cond's Merge: warned,
-    never a silently missing gradient (real TF ran such a file to half the gradient)."""
+    reads after it, its branches writing at different indices: the elements' gradients
+    would have to pass the cond's Merge: warned, never a silently missing gradient (real
+    TF ran such a file to half the gradient). (Both at one index: the Select of their
+    elements, `case_train_tensor_array_entering_loop_through_cond`.)"""
     def build():
         x = tf.placeholder(tf.float32, [2], name="x")
         w = tf.get_variable("w", [2])
         ta = tf.TensorArray(tf.float32, 5).write(0, x * w)
         ta = tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w), lambda: ta.write(
-            1, x))
+            4, x))
         _, ta = tf.while_loop(lambda j, ta: j < 3, lambda j, ta: (
             j + 1, ta.write(j + 2, x * w)), [tf.constant(0), ta])
         tf.gradients(tf.reduce_sum(tf.square(tf.reduce_sum(ta.stack(), 0))), [w])
@@ -606,17 +588,8 @@ def test_elements_written_before_a_loop_get_their_rows_of_the_gradients(caplog):
     rows = [n for name, n in nodes.items() if "/entering_grad/" in name and n.op == "GatherV2"]
     assert len(rows) == 2 and {nodes[r.input[0].split(":")[0]].op for r in rows} == {
         "Exit", "SymbolicGradient"}     # the backward loop's sums; the head's stack() grad
-    feeds = {"x:0": graph_loop_training_cases.X8[:4, :2]}
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        here = sess.run(grad, feeds)
-    with tf.Graph().as_default():
-        tf.import_graph_def(gd, name="")
-        with tf.Session() as sess:
-            sess.run("init" if "init" in nodes else "w/Assign")
-            back = sess.run(grad.name, feeds)
-    assert np.abs(here).sum() > 0
-    np.testing.assert_allclose(here, back, rtol=1e-5, atol=1e-7)
+    imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :2]},
+                              "init" if "init" in nodes else "w/Assign")
 
 
 def test_an_element_read_from_an_array_filled_otherwise_keeps_tf1compat_form(caplog):

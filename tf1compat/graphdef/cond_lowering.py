@@ -32,7 +32,10 @@ lowered only when (`plan_cond`):
   loop_gradient_export's `_pushed_value`): of its shape where that is static (any op
   takes them), else a scalar, which only ops in `BROADCASTING_OP_TYPES` accept in the
   branch Select drops (where another input of theirs has their output's shape, so
-  that branch keeps the shapes Select needs). A resource variable read in a branch (Keras' batch
+  that branch keeps the shapes Select needs). A branch loop's output of a run-time
+  shape stands as zeros of its rank with 1 in each unknown dim (`ones_shape`) where
+  what the branch computes from it takes those and keeps its result's shape
+  (`_ones_dims`). A resource variable read in a branch (Keras' batch
   norm reads its moving moments there) is an input of f the same way; the other side of
   its Merge reads the variable outside the cond (any value of the right shape would do:
   Select drops it).
@@ -44,6 +47,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+import numpy as np
 
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
@@ -59,7 +64,7 @@ from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, Outer
 from tf1compat.graphdef.graph_io import op_to_node_def
 
 __all__ = ["element_dtype", "FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
-           "CondPlan", "plan_cond", "write_cond", "shape_source"]
+           "CondPlan", "plan_cond", "write_cond", "shape_source", "ones_shape"]
 
 # Ops whose TF gradient is finite wherever their inputs are finite (the lowered ones of
 # gradient_lowering.py included: Elu/Softplus/... compute each side on its own, batch
@@ -147,6 +152,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     # branch op -> "write" (into f) | "cut" (computed outside f: random draws, gradient
     # stops, what only they feed) | "read" (a variable's value, an input of f)
     kinds: Dict[Operation, str] = {}
+    from_loop: Set[Operation] = set()     # written ops computed from a branch loop's outputs
 
     def classify(member: Operation, region: Any) -> Optional[str]:
         """Sets kinds[member] (and of what it reads in `region`); a reason on failure."""
@@ -213,11 +219,17 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             for t in current.inputs:
                 if t.op._control_flow_context is not region and t not in captured | sources:
                     return f"a tf.cond branch reads {t.name}, which is no input of its If op"
-            if current not in reached and (any(kinds.get(o) == "cut" for o in inside) or
-                                           pushed is not None and pushed(current)):
+            # (what a branch loop's outputs reach is differentiated, as what the sources
+            # reach: those outputs carry the nested backward loop's gradients)
+            on_path = current in reached or any(kinds.get(o) == "loop" or o in from_loop
+                                                 for o in inside)
+            if not on_path and (any(kinds.get(o) == "cut" for o in inside) or
+                                pushed is not None and pushed(current)):
                 kinds[current] = "cut"       # computed outside f, from the draws
             else:
-                reason = _writable(current, current in reached, positive)
+                if on_path and current not in reached:
+                    from_loop.add(current)
+                reason = _writable(current, on_path, positive)
                 if reason is not None:
                     return reason
                 kinds[current] = "write"
@@ -252,12 +264,18 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             return None, reason
     # What the written ops read: cut values become inputs of f, only into broadcasting
     # ops; lowered ops give only their first output.
-    for member in sorted((o for o, kind in kinds.items() if kind == "write"),
-                         key=lambda o: o._id):
+    written = sorted((o for o, kind in kinds.items() if kind == "write"), key=lambda o: o._id)
+    ones = _ones_dims(written, kinds)
+    if any(any(ones.get(b.outputs[k]) or ()) for b in (then_b, else_b) for k in used):
+        return None, ("a tf.cond branch returns a value whose shape depends on that of a "
+                      "while loop's output known only at run time")
+    for member in written:
         plan.ops.append(member)
-        if any(kinds.get(t.op) in ("cut", "loop") for t in member.inputs) and \
+        tracked = bool(member.outputs) and member.outputs[0] in ones
+        if tracked and any(ones[t] is None for t in member.outputs) or not tracked and any(
+                kinds.get(t.op) in ("cut", "loop") for t in member.inputs) and \
                 not _shape_without_cut(member, kinds):
-            if any(kinds.get(t.op) == "loop" for t in member.inputs):
+            if tracked or any(kinds.get(t.op) == "loop" for t in member.inputs):
                 return None, (f"a while loop's output of a tf.cond branch (or what the "
                               f"branch reads of its TensorArrays after it: a dynamic_rnn's "
                               f"outputs) reaches {member.type}, which needs its full "
@@ -296,6 +314,163 @@ def _array_loop(op: Operation, region: Any) -> Optional[Operation]:
             op._control_flow_context is not region:
         return None
     return op
+
+
+def ones_shape(t: Tensor) -> Optional[List[int]]:
+    """The shape of the untaken branch's stand-in for `t`, a while loop's output of a
+    tf.cond branch (or what the branch reads of an array it writes, after it: a
+    dynamic_rnn's outputs) of a shape known only at run time and a known rank: its
+    static dims, 1 for each unknown one (`_ones_dims` checks what the branch does with
+    it); None for other values."""
+    if t.shape.ndims is None or t.shape.is_fully_defined() or \
+            _array_loop(t.op, t.op._control_flow_context) is None:
+        return None
+    return [1 if d is None else d for d in t.shape.as_list()]
+
+
+# Ops computing elementwise from their first input, and reductions along constant axes.
+_UNARY_OP_TYPES = frozenset("""
+Abs Cast Ceil Cos Elu Exp Floor Identity LeakyRelu LogSoftmax Neg PreventGradient Relu
+Relu6 Rint Round Selu Sigmoid Sign Sin Softmax Softplus Square StopGradient Tanh
+""".split())
+_REDUCTION_OP_TYPES = frozenset(["Sum", "Mean", "Max", "Min", "Prod"])
+
+# What `_ones_dims` knows of an input: a value of its real shape, or the scalar stand-in
+# of a cut value of a run-time shape (only broadcasting ops take it).
+_REAL, _SCALAR_STAND_IN = "real", "scalar"
+
+
+def _ones_dims(written: List[Operation], kinds: Dict[Operation, str]
+               ) -> Dict[Tensor, Optional[Tuple[bool, ...]]]:
+    """For the branch ops written into f (in graph order) that compute from while loops'
+    outputs of run-time shapes (in the untaken branch: zeros of `ones_shape`, so their
+    values and gradients stay finite): per value, which of its dims come from those 1s
+    (where the taken branch has its run-time sizes), or None where an op might fail on
+    them or take its output's shape from elsewhere."""
+    dims: Dict[Tensor, Optional[Tuple[bool, ...]]] = {}
+    for member in written:
+        known: List[Any] = []
+        for t in member.inputs:
+            if t in dims:
+                known.append(dims[t])
+            elif kinds.get(t.op) == "loop" and ones_shape(t) is not None:
+                known.append(tuple(d is None for d in t.shape.as_list()))
+            elif kinds.get(t.op) == "cut" and not t.shape.is_fully_defined() and \
+                    shape_source(t) is None:
+                known.append(_SCALAR_STAND_IN)
+            else:
+                known.append(_REAL)
+        if not any(m is None or isinstance(m, tuple) for m in known):
+            continue
+        found = None if None in known or len(member.outputs) != 1 else \
+            _propagate_ones(member, known)
+        for t in member.outputs:
+            dims[t] = found
+    return dims
+
+
+def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
+    """`_ones_dims` of `op`'s output from what it knows of the inputs (a tuple of dims
+    from the stand-ins' 1s, `_REAL` or `_SCALAR_STAND_IN`)."""
+    first = known[0] if isinstance(known[0], tuple) else \
+        (False,) * op.inputs[0].shape.ndims if known[0] == _REAL and \
+        op.inputs[0].shape.ndims is not None else None
+    if op.type in BROADCASTING_OP_TYPES:
+        return _broadcast_ones(op, known)
+    if first is None or op.type not in _UNARY_OP_TYPES | _REDUCTION_OP_TYPES | {
+            "Transpose", "ExpandDims", "Squeeze", "MatMul", "StridedSlice"}:
+        return None
+    if op.type in _UNARY_OP_TYPES:
+        return first
+    constant = constant_value(op.inputs[1]) if len(op.inputs) > 1 else None
+    if op.type == "Transpose":
+        return None if constant is None else tuple(first[int(p)] for p in constant)
+    if op.type in _REDUCTION_OP_TYPES:
+        if constant is None or not first:
+            return None if constant is None else first
+        axes = {int(a) % len(first) for a in np.atleast_1d(constant)}
+        keep = bool(op.attrs.get("keep_dims"))
+        return tuple(False if k in axes else d for k, d in enumerate(first)
+                     if keep or k not in axes)
+    if op.type == "ExpandDims":
+        if constant is None:
+            return None
+        axis = int(constant) % (len(first) + 1)
+        return first[:axis] + (False,) + first[axis:]
+    if op.type == "Squeeze":
+        axes = {int(a) % len(first) for a in op.attrs.get("squeeze_dims") or []}
+        return tuple(d for k, d in enumerate(first) if k not in axes) if axes else None
+    if op.type == "MatMul":
+        return _matmul_ones(op, first, known[1])
+    return _strided_slice_ones(op, first)
+
+
+def _broadcast_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of an elementwise op with broadcasting: a dim comes from the
+    1s where an input's does and no other input has a static size other than 1 there;
+    None where no input but scalar stand-ins has the output's rank."""
+    rank = op.outputs[0].shape.ndims
+    if rank is None:
+        return None
+    if any(m == _REAL and x.shape.ndims is not None and
+           x.shape.as_list() == op.outputs[0].shape.as_list()
+           for x, m in zip(op.inputs, known)):
+        return (False,) * rank      # an input of the output's shape (_shape_without_cut)
+    found, full = [False] * rank, False
+    for x, m in zip(op.inputs, known):
+        if m == _SCALAR_STAND_IN:
+            continue
+        shape = x.shape.as_list() if x.shape.ndims is not None else None
+        if shape is None:
+            return None
+        full = full or len(shape) == rank
+        for i in range(len(shape)):
+            if isinstance(m, tuple) and m[i]:
+                found[rank - len(shape) + i] = True
+    for x, m in zip(op.inputs, known):
+        if m == _SCALAR_STAND_IN:
+            continue
+        shape = x.shape.as_list()
+        for i, d in enumerate(shape):
+            if not (isinstance(m, tuple) and m[i]) and d is not None and d != 1:
+                found[rank - len(shape) + i] = False
+    return tuple(found) if full else None
+
+
+def _matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of a MatMul: None where one side's contracted dim comes from
+    the 1s and the other's does not."""
+    if b == _SCALAR_STAND_IN:
+        return None
+    b = b if isinstance(b, tuple) else (False, False)
+    ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
+    if a[0 if ta else 1] != b[1 if tb else 0]:
+        return None
+    return a[1 if ta else 0], b[0 if tb else 1]
+
+
+def _strided_slice_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of a StridedSlice of constant bounds: along a dim from the 1s
+    only the whole range (stride 1) or element 0 or -1."""
+    attrs = op.attrs
+    bounds = [constant_value(t) for t in op.inputs[1:4]]
+    if any(b is None for b in bounds) or attrs.get("ellipsis_mask") or \
+            attrs.get("new_axis_mask"):
+        return None
+    begin, _, strides = (np.atleast_1d(b) for b in bounds)
+    found: List[bool] = []
+    for k, derived in enumerate(first):
+        if k >= len(begin):
+            found.append(derived)
+            continue
+        shrink = attrs.get("shrink_axis_mask", 0) >> k & 1
+        whole = attrs.get("begin_mask", 0) >> k & 1 and attrs.get("end_mask", 0) >> k & 1 \
+            and int(strides[k]) == 1
+        if derived and not (shrink and int(begin[k]) in (0, -1) or not shrink and whole):
+            return None
+        if not shrink:
+            found.append(bool(derived))
+    return tuple(found)
 
 
 def shape_source(t: Tensor) -> Optional[Tuple[Tensor, bool]]:

@@ -38,7 +38,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
-from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond, write_cond
+from tf1compat.graphdef.cond_lowering import CondPlan, element_dtype, plan_cond, write_cond
 from tf1compat.graphdef.gradient_lowering import LOWERINGS, NodeBuilder
 from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
                                                       linearize, outer_values)
@@ -47,7 +47,8 @@ from tf1compat.util import tf_logging
 
 __all__ = ["TF_DIFFERENTIABLE_OP_TYPES", "symbolic_gradient_node", "import_attrs",
            "forward_function", "forward_reach", "lower_op", "warn_once", "unsupported",
-           "forward_has_control_dependencies", "data_upstream", "CUT_OP_TYPES"]
+           "forward_has_control_dependencies", "data_upstream", "CUT_OP_TYPES",
+           "element_output", "y_dtype"]
 
 # Op types TF 2.21's SymbolicGradient differentiates inside a function (its C++ gradient
 # registry) to tf1compat's values: scripts/probe_tf_function_gradients.py, which also lists
@@ -70,10 +71,11 @@ SquaredDifference Squeeze StridedSlice Sub Sum Tan Tanh Transpose Unpack Xdivy X
 # `tf.shape(x)[3] // 2`; TF has no function gradient for them; as inputs of f, theirs
 # is the same nothing), and the shape reads (tf.tensordot's run-time matrix shapes
 # multiply them with an int32 Prod, which TF's function gradient would have to
-# differentiate).
+# differentiate), the size() of a TensorArray of a dynamic size (a stateful read of its
+# handle, which no function can take).
 CUT_OP_TYPES = frozenset(["StopGradient", "PreventGradient", "Floor", "Ceil", "Round",
                           "Rint", "ArgMax", "ArgMin", "OneHot", "ZerosLike", "OnesLike",
-                          "FloorDiv", "TruncateDiv", "Shape", "ShapeN"])
+                          "FloorDiv", "TruncateDiv", "Shape", "ShapeN", "TensorArraySizeV3"])
 
 _warned: Set[str] = set()
 
@@ -139,7 +141,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
     cannot differentiate it. The ops `stops` (while loops) are left out: their outputs
     are among `xs`."""
     outer: Dict[Operation, List[OuterValue]] = {}
-    upstream = data_upstream(ys, stops)
+    upstream = data_upstream(_element_ys(ys), stops)
     for handle in handles:
         if any(c.type not in ("ReadVariableOp", "If") and c in upstream and
                c not in stops for c in handle.consumers()):
@@ -175,7 +177,8 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
         if member._control_flow_context is not context:
             reason = "the region contains a control-flow construct"
         elif member.type == "If":
-            plans[member], reason = plan_cond(member, used, reached, set(xs))
+            plans[member], reason = plan_cond(member, used, reached, set(xs), element_writes=[
+                k for k in used if member.outputs[k] in ys and element_output(member.outputs[k])])
             if reason is None:
                 needed.update(plans[member].reads)
         elif member.type in LINEARIZED or member.type in PICKED:
@@ -228,6 +231,35 @@ def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
     return None
 
 
+def element_output(y: Tensor) -> bool:
+    """Whether `y` is a tf.cond's TensorArray flow whose branches each write an element
+    (a loop's array entering it with that element: loop_array_plan.plan_entering): as a
+    y of a forward function it stands for the element, the Select of the branches'."""
+    if y.op.type != "If" or getattr(y.op.attrs.get("then_branch"), "region", None) is None:
+        return False
+    return all(y.op.attrs[b].outputs[y.value_index].op.type == "TensorArrayWriteV3"
+               for b in ("then_branch", "else_branch"))
+
+
+def _element_ys(ys: List[Tensor]) -> List[Tensor]:
+    """`ys` with each `element_output` replaced by what its Select reads: the
+    predicate and the branches' elements (not the array's flow before the cond)."""
+    found: List[Tensor] = []
+    for y in ys:
+        if not element_output(y):
+            found.append(y)
+            continue
+        found.append(y.op.inputs[0])
+        found.extend(y.op.attrs[b].outputs[y.value_index].op.inputs[2]
+                     for b in ("then_branch", "else_branch"))
+    return found
+
+
+def y_dtype(y: Tensor) -> Any:
+    """The dtype of forward function output `y` (of the element, for `element_output`)."""
+    return element_dtype(y.op, y.value_index) if element_output(y) else y.dtype.base_dtype
+
+
 def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: Any,
                      stops: Set[Operation] = frozenset(), context: Any = None) -> Any:
     """(`f` as an AttrValue, f's inputs: one per source of `xs`, then the extras) of the
@@ -260,7 +292,8 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
         return lower_op(member, [name_of(t) for t in member.inputs])
     try:
         func = functions.function(name, f_inputs, ys, body, lower,
-                                  {t: g[0] for g in groups for t in g[1:]}, context)
+                                  {t: g[0] for g in groups for t in g[1:]}, context,
+                                  [y_dtype(y) for y in ys])
     except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
         return f"its forward function cannot be written ({e})"
     functions.keep_calls(body)

@@ -73,10 +73,18 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
     op, info = plan.op, plan.info
     for k in array_variables(plan):
         writes, flow = [], outside(op.inputs[k])
-        while flow.op.type == "TensorArrayWriteV3" and \
-                flow.op._control_flow_context is op._control_flow_context:
-            writes.append(flow.op)
-            flow = outside(flow.op.inputs[3])
+        while flow.op._control_flow_context is op._control_flow_context:
+            if flow.op.type == "TensorArrayWriteV3":
+                writes.append(flow.op)
+                flow = outside(flow.op.inputs[3])
+                continue
+            paired = None if op._control_flow_context is not None else \
+                _paired_cond_write(flow)
+            if paired is None:
+                break
+            writes.append(paired)
+            plan.entering_conds[paired] = flow
+            flow = outside(paired.inputs[3])
         readers = next((plan.writes[w] for w in body_writes(info, k) if w in plan.writes), [])
         if flow.op.type != "TensorArrayV3" and readers:
             return (f"loop {op.name} writes a TensorArray that enters it with elements "
@@ -91,6 +99,33 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
             return (f"loop {op.name} starts from a TensorArray element read before it "
                     "from an array not unstacked there")
     return None
+
+
+def _paired_cond_write(flow: Tensor) -> Optional[Operation]:
+    """The then branch's write where `flow` is the output of a top-level tf.cond whose
+    branches each write one floating element (of one dtype and compatible shapes) at one
+    index, computed outside them or a constant, to the array of one flow from outside
+    them (`tf.cond(p, lambda: ta.write(1, a), lambda: ta.write(1, b))`); else None."""
+    if flow.op.type != "If" or getattr(flow.op.attrs.get("then_branch"), "region",
+                                       None) is None:
+        return None
+    writes = [flow.op.attrs[b].outputs[flow.value_index].op
+              for b in ("then_branch", "else_branch")]
+    if any(w.type != "TensorArrayWriteV3" or w._control_flow_context is None for w in writes):
+        return None
+    then, other = writes
+    index = constant_value(then.inputs[1])
+    same_index = then.inputs[1] is other.inputs[1] and \
+        then.inputs[1].op._control_flow_context is None if index is None else \
+        constant_value(other.inputs[1]) is not None and \
+        int(constant_value(other.inputs[1])) == int(index)
+    if not same_index or outside(then.inputs[3]) is not outside(other.inputs[3]) or \
+            outside(then.inputs[3]).op._control_flow_context is not None or \
+            then.inputs[2].dtype.base_dtype != other.inputs[2].dtype.base_dtype or \
+            not then.inputs[2].dtype.base_dtype.is_floating or \
+            not then.inputs[2].shape.is_compatible_with(other.inputs[2].shape):
+        return None
+    return then
 
 
 def unstacked_source(t: Tensor, context: Any) -> Optional[Tensor]:

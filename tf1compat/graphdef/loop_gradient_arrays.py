@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from tf1compat.framework import dtypes as D
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
@@ -108,7 +109,12 @@ class ArrayGradients:
         for write, (k, readers) in plan.entering.items():
             value = write.inputs[2]
             dtype = value.dtype.base_dtype
-            index = self._name(write.inputs[1])
+            # (of a write in a tf.cond branch: the constant index, which no op outside
+            # the branch reads)
+            constant = constant_value(write.inputs[1]) if write in plan.entering_conds \
+                else None
+            index = self._name(write.inputs[1]) if constant is None else \
+                self._const(base + "index", int(constant), D.int32, [self.pivot])
             axis = self._const(base + "axis", 0, D.int32, [self.pivot])
             parts = [self._element_grad(r, read_grads[r.outputs[0]], index, value, base,
                                         self.pivot, axis, lambda outer, *_: outer)
@@ -118,8 +124,9 @@ class ArrayGradients:
                                         [own_exits[k], index, axis],
                                         {"Tparams": dtype, "Tindices": D.int32,
                                          "Taxis": D.int32, "batch_dims": 0}, [value.shape]))
-            if parts:
-                found.append((value, parts[0] if len(parts) == 1 else self._node(
+            if parts:       # (written in a tf.cond: the gradient of its Select)
+                found.append((plan.entering_conds.get(write, value), parts[0] if len(
+                    parts) == 1 else self._node(
                     base + "sum", "AddN", parts, {"T": dtype, "N": len(parts)},
                     [value.shape])))
         return found

@@ -87,7 +87,7 @@ from tf1compat.serialization.messages import AttrValue, ValuesDef, WhileContextD
 from tf1compat.serialization.tensor_proto import tensor_to_proto
 from tf1compat.graphdef.gradient_export import (
     data_upstream, forward_function, forward_has_control_dependencies, forward_reach,
-    unsupported, warn_once)
+    unsupported, warn_once, y_dtype)
 from tf1compat.graphdef.graph_io import check_serializable
 from tf1compat.graphdef.loop_array_plan import stack_after
 from tf1compat.graphdef.loop_body_lowering import lower_body_op
@@ -254,7 +254,7 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         func, f_inputs = written
         name = self._gradient_node(
             base, func, [self._name(t) for t in f_inputs],
-            [t.dtype.base_dtype for t in f_inputs], dys, [y.dtype.base_dtype for y in ys],
+            [t.dtype.base_dtype for t in f_inputs], dys, [y_dtype(y) for y in ys],
             [t.shape for t in f_inputs])
         self.writer.nodes[-1].input.extend(controls)
         for k, t in enumerate(sources):

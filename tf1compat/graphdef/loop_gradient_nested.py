@@ -34,6 +34,7 @@ from typing import Any, Dict, List, Tuple
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.tensor import Tensor
+from tf1compat.graphdef.cond_lowering import shape_source
 from tf1compat.graphdef.gradient_export import lower_op
 from tf1compat.graphdef.loop_body_lowering import lower_body_op
 from tf1compat.graphdef.loop_gradient_plan import LoopPlan
@@ -131,7 +132,8 @@ class NestedLoopGradients:
             context=branches)
         grad = self._gradient_node(
             base + "branch_values_grad", func, [value(t) for t in frontier],
-            [t.dtype.base_dtype for t in frontier], [g for _, g in inside],
+            [t.dtype.base_dtype for t in frontier], self._shaped_grads(
+                func, inside, [value(t) for t in frontier], base),
             [t.dtype.base_dtype for t, _ in inside], [t.shape for t in frontier])
         found = [(t, g) for t, g in targets if t.op._control_flow_context not in branches]
         for j, t in enumerate(frontier):
@@ -141,6 +143,28 @@ class NestedLoopGradients:
                 parts[t].append(f"{grad}:{j}")
             else:
                 found.append((t, f"{grad}:{j}"))
+        return found
+
+
+    def _shaped_grads(self, func: Any, inside: List[Tuple[Tensor, str]], frontier: List[str],
+                      base: str) -> List[str]:
+        """The gradients of branch values `inside` for their function `func`: one of a
+        value of a run-time shape its Merge passes a scalar stand-in for (where the
+        branch did not run: the nested backward loop's zeros of that) broadcast to the
+        value the function computes (`g + ZerosLike(func(frontier))`)."""
+        if all(t.shape.is_fully_defined() or shape_source(t) is not None for t, _ in inside):
+            return [g for _, g in inside]
+        call = self._node(base + "branch_values", func.func.name, frontier, {},
+                          [t.shape for t, _ in inside])
+        found = []
+        for k, (t, g) in enumerate(inside):
+            if not (t.shape.is_fully_defined() or shape_source(t) is not None):
+                dtype = t.dtype.base_dtype
+                zeros = self._node(base + "branch_values_zeros", "ZerosLike",
+                                   [f"{call}:{k}"], {"T": dtype}, [t.shape])
+                g = self._node(base + "branch_values_shaped", "AddV2", [g, zeros],
+                               {"T": dtype}, [t.shape])
+            found.append(g)
         return found
 
 

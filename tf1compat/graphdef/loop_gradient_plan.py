@@ -119,6 +119,10 @@ class LoopPlan:
         # ops reading the array after the loop): their gradients are their parts of what
         # those read, and of what the body reads of them (`own_arrays`)
         self.entering: Dict[Operation, Tuple[int, List[Operation]]] = {}
+        # of those, the writes in a tf.cond's then branch before the loop (each branch
+        # writing one element at one index) -> the cond's output: the element the array
+        # gets is the Select of the branches' (gradient_export's forward function)
+        self.entering_conds: Dict[Operation, Tensor] = {}
         # gathers of the body (GatherV2 along axis 0, ResourceGather) taking rows of a
         # tensor from outside all loops (a ref variable's; a resource variable's handle,
         # or the body's read of it) -> that tensor: as TF's gradient of a gather is

@@ -14,7 +14,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._regions import CondRegion
-from tf1compat.graphdef.cond_lowering import shape_source
+from tf1compat.graphdef.cond_lowering import ones_shape, shape_source
 from tf1compat.graphdef.loop_gradient_plan import LoopPlan
 
 __all__ = ["ForwardStacks", "HANDLE"]
@@ -176,8 +176,9 @@ class ForwardStacks:
         """The name the forward loop pushes for `value`. A value computed in a tf.cond
         branch of the body (random numbers, a gradient stop) exists only when its branch
         runs: it passes through `Merge(value, Switch(other, pred))`, the other side
-        zeros of its shape where static, else a scalar, which the body function
-        computes with and its Select then drops."""
+        zeros of its shape where static (a loop's output of a run-time shape: of 1 in
+        each unknown dim), else a scalar, which the body function computes with and its
+        Select then drops."""
         name = self.writer._name(value)
         region = value.op._control_flow_context
         while isinstance(region, CondRegion):   # (a cond in a branch: each Merge in turn)
@@ -198,9 +199,14 @@ class ForwardStacks:
         new_values.append(other + ":0")
         shape = _SCALAR
         source = None if value.shape.is_fully_defined() else shape_source(value)
-        if value.shape.is_fully_defined():   # of the value's shape: any op takes it
+        ones = ones_shape(value)
+        if value.shape.is_fully_defined() or ones is not None:
+            # of the value's shape (any op takes it), or of its rank with 1 for each dim
+            # known only at run time (a loop's output: what the branch does with it,
+            # cond_lowering._ones_dims)
             shape = value.shape
-            dims = self._const(base + "branch_shape", shape.as_list(), D.int32, [pred])
+            dims = self._const(base + "branch_shape", ones or shape.as_list(), D.int32,
+                               [pred])
             index_type = D.int32
             new_values.append(dims + ":0")
         elif source is not None:             # of its run-time shape, computed outside

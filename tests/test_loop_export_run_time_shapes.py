@@ -1,0 +1,139 @@
+"""Loops in a tf.cond of a loop body whose outputs have a shape known only at run time
+(a dynamic_rnn over a run-time length, a stack() of a run-time size): the untaken
+branch's stand-ins for them (cond_lowering.ones_shape, `_ones_dims`), what keeps
+tf1compat's form, and the gradient of values computed from them and random draws.
+The recorded TF round trip: `case_train_run_time_length_loops_in_cond_in_loop`
+(tests/test_loop_gradient_export.py replays it)."""
+
+from __future__ import annotations
+
+import pytest
+
+import tf1compat as tf
+from tests import graph_loop_training_cases
+from tests.gradient_export_util import (export_with_warnings, fresh_graph,  # noqa: F401
+                                         imported_gradient_matches)
+from tests.test_loop_gradient_export import _warned_reason
+
+
+def _run_time_length_rnn_in_cond_in_loop(after):
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs
+    (a stack() of a run-time size, through the rnn's Transpose) and final state given to
+    `after(out, state, h)` for the branch's value."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))
+
+    def body(i, h):
+        def rnn():
+            out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x + h, 0), initial_state=h)
+            return after(out, state, h)
+        return i + 1, tf.cond(flag, rnn, lambda: h * 0.5)
+    h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.zeros([1, 3])])[1]
+    return tf.gradients(tf.reduce_sum(h), tf.trainable_variables())
+
+
+def test_a_run_time_length_loop_in_a_cond_in_a_loop_gets_stand_ins_of_ones(caplog):
+    """The untaken branch's stand-in for a loop's output of a run-time shape is zeros of
+    1 in each unknown dim (of the rank, so the rnn's Transpose and what follows compute;
+    recorded: case_train_run_time_length_loops_in_cond_in_loop)."""
+    _run_time_length_rnn_in_cond_in_loop(
+        lambda out, state, h: state + tf.reduce_mean(out, 1) + out[:, -1] * 0.5)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    nodes = {n.name: n for n in gd.node}
+    fills = [n for n in gd.node if n.op == "Fill" and "branch_full" in n.name and
+             nodes[n.input[0].split(":")[0]].op == "Const"]
+    shapes = [list(tf.make_ndarray(nodes[f.input[0]].attr["value"].tensor)) for f in fills]
+    assert [1, 1, 3] in shapes, shapes      # the stack() of [None, 1, 3]
+
+
+@pytest.mark.parametrize("after,reason", [
+    (lambda out, state, h: state + tf.reduce_mean(out[:, 1], 0),
+     "which needs its full shape"),                        # row 1 of the stand-in's 1
+    (lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [-1, 6]), 1),
+     "which needs its full shape")],                       # a Reshape of its elements
+    ids=["row_1", "reshape"])
+def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_form(
+        after, reason, caplog):
+    """Where the ones stand-in might fail (a row other than the first or last, a
+    Reshape): warned, naming why."""
+    assert reason in _warned_reason(lambda: _run_time_length_rnn_in_cond_in_loop(after),
+                                    caplog)
+
+
+def test_a_branch_result_of_the_stand_in_shape_keeps_tf1compat_form(caplog):
+    """A branch result whose shape comes from a loop's output of a run-time shape (the
+    outer loop's value of shape [None], the stack()'s rows summed plus a scalar): the
+    stand-in's would differ from the taken branch's in Select: warned. (Plus a value of
+    the result's shape instead: the next test.)"""
+    def build():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        w = tf.get_variable("w", [3])
+
+        def body(i, h):
+            def looped():
+                n = tf.shape(x)[0]
+                _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+                    j + 1, ta.write(j, x[j] * w)), [tf.constant(0), tf.TensorArray(
+                        tf.float32, n, element_shape=[3])])
+                return tf.reduce_sum(ta.stack(), 1) + tf.reduce_sum(h)
+            return i + 1, tf.cond(flag, looped, lambda: h * 0.5)
+        h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.reduce_sum(x, 1)],
+                          shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])[1]
+        tf.gradients(tf.reduce_sum(h), [w])
+    assert "returns a value whose shape depends on that of a while loop's output" in \
+        _warned_reason(build, caplog)
+
+
+def test_values_of_a_branch_loop_and_random_draws_are_differentiated(caplog):
+    """A branch value computed from a loop's output and random draws (the draws of its
+    run-time shape: `stack() * random_uniform(tf.shape(...))`) is on the gradient path
+    (it was computed outside f as the draws, dropping the loop's gradient: zeros)."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+
+    def body(i, h):
+        def looped():
+            n = tf.shape(x)[0]
+            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+                j + 1, ta.write(j, x[j] * w + h[0])), [tf.constant(0), tf.TensorArray(
+                    tf.float32, n)])
+            rows = ta.stack()
+            return h + tf.reduce_sum(rows * tf.random_uniform(tf.shape(rows), 1.0, 1.0), 0,
+                                     keepdims=True)
+        return i + 1, tf.cond(flag, looped, lambda: h * 0.5)
+    h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.ones([1, 3])])[1]
+    grad, = tf.gradients(tf.reduce_sum(tf.square(h)), [w])
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :3],
+                                         "flag:0": True}, "w/Assign")
+
+
+def test_a_broadcast_with_a_value_of_the_output_shape_keeps_the_result_shape(caplog):
+    """A stack() of a run-time size added to a value of the sum's shape (`x * w`) gives
+    the branch result its shape whatever the stand-in: TF's form, the gradient read
+    back (the flag fed both ways)."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
+
+    def body(i, h):
+        def looped():
+            n = tf.shape(x)[0]
+            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+                j + 1, ta.write(j, x[j] * w + h[0])), [tf.constant(0), tf.TensorArray(
+                    tf.float32, n, element_shape=[3])])
+            return h + tf.reduce_sum(ta.stack() + x * w, 0, keepdims=True)
+        return i + 1, tf.cond(flag, looped, lambda: h * w)
+    h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.ones([1, 3])])[1]
+    grad, = tf.gradients(tf.reduce_sum(tf.square(h)), [w])
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    for on in (True, False):
+        imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :3],
+                                             "flag:0": on}, "w/Assign")
