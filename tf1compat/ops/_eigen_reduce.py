@@ -65,9 +65,10 @@ def _leaf_sum(x: np.ndarray) -> np.generic:
 
 def _value(x: torch.Tensor, mean: bool) -> torch.Tensor:
     flat = x.detach().contiguous().numpy().reshape(-1)
-    total = _leaf_sum(flat)
-    if mean:
-        total = total / flat.dtype.type(flat.size)           # TF: sum / T(count)
+    with np.errstate(all="ignore"):        # inf - inf is NaN, silently, as in TF's kernel
+        total = _leaf_sum(flat)
+        if mean:
+            total = total / flat.dtype.type(flat.size)       # TF: sum / T(count)
     return torch.from_numpy(np.asarray(total, dtype=flat.dtype))
 
 
