@@ -30,6 +30,7 @@ from tf1compat.data._ops import DATASET_OP_TYPES, dataset_function
 from tf1compat.data import structure
 from tf1compat.data.functions import StructuredFunction
 from tf1compat.data.structure import TensorSpec
+from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
 __all__ = ["from_generator"]
 
@@ -216,6 +217,8 @@ def from_generator(generator: Callable[..., Any], output_types: Any, output_shap
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
         for spec in structure.flatten(output_signature):
+            if isinstance(spec, RaggedTensorSpec):
+                raise NotImplementedError(structure.RAGGED_ELEMENTS)
             if not isinstance(spec, TensorSpec):
                 raise TypeError("`output_signature` must contain objects that are subclass of "
                                 f"`tf.TypeSpec` but found {type(spec)} which is not.")
