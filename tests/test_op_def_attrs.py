@@ -62,3 +62,21 @@ def test_attr_names_are_tfs_but_for_the_known_extensions():
     assert differ == {"BatchMatMul", "IgnoreErrorsDataset", "MaxPoolGrad",
                       "ParallelMapDatasetV2", "RewriteDataset", "SymbolicGradient",
                       "TensorDataset", "TensorListGetItem", "While", "_Arg"}
+
+
+def test_count_attr_minimums_are_tfs():
+    """Count attrs (`N: int >= 0`, `N: int >= 1`) carry TF's bound, 0 included."""
+    from tf1compat.framework import op_def as _op_def
+    wrong = []
+    for name, tf_attrs in _tf_attrs().items():
+        if tf_attrs is None:
+            continue
+        declared = _op_def.get_op_def(name).attrs
+        ours = {a.name: (a.has_minimum, a.minimum) for a in op_def_registry.get(name).attr}
+        for attr_name, _, has_minimum, minimum in tf_attrs:
+            if isinstance(declared.get(attr_name), _op_def.Int) and \
+                    ours[attr_name] != (has_minimum, minimum):
+                wrong.append((name, attr_name, ours[attr_name], (has_minimum, minimum)))
+    assert wrong == []
+    parse = {a.name: a for a in op_def_registry.get("ParseExample").attr}
+    assert (parse["Ndense"].has_minimum, parse["Ndense"].minimum) == (True, 0)

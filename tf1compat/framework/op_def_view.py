@@ -164,7 +164,8 @@ class AttrDefView:
             self._default = kind.default
         elif isinstance(kind, Int):
             self.type = "int"
-            self.has_minimum = kind.minimum > 0
+            # TF declares a bound on every count attr (`N: int >= 0` too).
+            self.has_minimum = True
             self.minimum = kind.minimum
             self._default = kind.default
         else:

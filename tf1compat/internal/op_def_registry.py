@@ -13,8 +13,8 @@ Python registry, the protos carry no documentation. tf1compat has one registry, 
 Names, argument kinds, statefulness and attr names are TF's, and so are the attr types of
 every declared op type TF registers (tests/test_op_def_attrs.py): an attr declared without
 a kind (Const's `value`, a queue's `component_types`) takes the kind TF gives that attr
-name. Attr minimums are TF's for count attrs (`N: int >= 1`); the other minimums TF
-declares (`num_true: int >= 1`, `Tout: list(type) >= 0`) read as none.
+name. Attr minimums are TF's for count attrs (`N: int >= 0`, `N: int >= 1`); the other
+minimums TF declares (`num_true: int >= 1`, `Tout: list(type) >= 0`) read as none.
 """
 
 from __future__ import annotations
