@@ -34,9 +34,6 @@ _ADDED_AFTER_TF115 = {
 # Functions whose TF 2.21 parameters tf1compat's (v1) function does not have yet.
 _OTHER_KNOWN = {
     # argument names TF renamed after 1.15 (gfile's `path`, nest's `seq`, ...)
-    "io.gfile.copy", "io.gfile.exists", "io.gfile.glob", "io.gfile.isdir",
-    "io.gfile.listdir", "io.gfile.makedirs", "io.gfile.mkdir", "io.gfile.remove",
-    "io.gfile.rename", "io.gfile.rmtree", "io.gfile.stat", "io.gfile.walk",
     "nest.is_nested", "keras.backend.is_sparse", "config.experimental.set_device_policy",
     "data.experimental.from_variant", "data.experimental.get_single_element",
     "keras.utils.serialize_keras_object", "keras.utils.deserialize_keras_object",
@@ -107,3 +104,12 @@ def test_v2_forms_without_v1s_deprecated_arguments():
         assert "dim" in str(e)
     else:
         raise AssertionError("v2's softmax took v1's `dim`")
+
+
+def test_io_gfile_walk_hands_an_unlistable_directory_to_onerror(tmp_path):
+    """TF's walk calls `onerror` with a NotFoundError (TF 2.21 then fails on its own
+    unbound listing; tf1compat stops, as TF does without `onerror`)."""
+    errors = []
+    assert list(tf.io.gfile.walk(str(tmp_path / "missing"), onerror=errors.append)) == []
+    assert [type(e) for e in errors] == [tf.errors.NotFoundError]
+    assert list(tf.compat.v2.io.gfile.walk(str(tmp_path / "missing"))) == []
