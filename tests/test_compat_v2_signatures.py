@@ -33,9 +33,7 @@ _ADDED_AFTER_TF115 = {
 }
 # Functions whose TF 2.21 parameters tf1compat's (v1) function does not have yet.
 _OTHER_KNOWN = {
-    # argument names TF renamed after 1.15 (gfile's `path`, nest's `seq`, ...)
-    "nest.is_nested", "keras.backend.is_sparse", "config.experimental.set_device_policy",
-    "data.experimental.from_variant", "data.experimental.get_single_element",
+    # argument names tf-keras renamed after 1.15
     "keras.utils.serialize_keras_object", "keras.utils.deserialize_keras_object",
     "keras.models.load_model", "keras.models.save_model",
     # v1 forms with other parameters than TF 2.21's v1 (index_type before name, v1's
