@@ -36,9 +36,9 @@ _OTHER_KNOWN = {
     # argument names tf-keras renamed after 1.15
     "keras.utils.serialize_keras_object", "keras.utils.deserialize_keras_object",
     "keras.models.load_model", "keras.models.save_model",
-    # v1 forms with other parameters than TF 2.21's v1 (index_type before name, v1's
-    # reduction aliases, tf1compat's own with_space_to_batch options)
-    "nn.top_k", "math.top_k", "math.reduce_euclidean_norm", "nn.with_space_to_batch",
+    # v1 forms with other parameters than TF 2.21's v1 (TF 1.15's top_k took `name`
+    # fourth, before TF added index_type; tf1compat's own with_space_to_batch options)
+    "nn.top_k", "math.top_k", "nn.with_space_to_batch",
     # (*args, **kwargs) forwarders
     "config.experimental_connect_to_cluster", "config.experimental_connect_to_host",
     *(f"keras.applications.{n}" for n in (

@@ -198,7 +198,14 @@ reduce_min = _make_reduce("Min", "reduce_min")
 reduce_prod = _make_reduce("Prod", "reduce_prod")
 reduce_all = _make_reduce("All", "reduce_all")
 reduce_any = _make_reduce("Any", "reduce_any")
-reduce_euclidean_norm = _make_reduce("EuclideanNorm", "reduce_euclidean_norm")
+_reduce_euclidean_norm = _make_reduce("EuclideanNorm", "reduce_euclidean_norm")
+
+
+def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+                          name: Optional[str] = None) -> Tensor:
+    """`tf.math.reduce_euclidean_norm`: sqrt of the sum of squares over `axis`. Newer than
+    the v1 reductions, it has no `reduction_indices`/`keep_dims` aliases (TF's signature)."""
+    return _reduce_euclidean_norm(input_tensor, axis, keepdims, name)
 
 
 def prod_(x: Any, axes: Any, keep_dims: bool = False, name: Optional[str] = None) -> Tensor:
