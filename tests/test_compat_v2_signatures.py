@@ -39,7 +39,9 @@ _OTHER_KNOWN = {
     # v1 forms with other parameters than TF 2.21's v1 (TF 1.15's top_k took `name`
     # fourth, before TF added index_type; tf1compat's own with_space_to_batch options)
     "nn.top_k", "math.top_k", "nn.with_space_to_batch",
-    # (*args, **kwargs) forwarders
+    # (*args, **kwargs) forwarders; applications tf1compat does not build (they raise
+    # NotImplementedError when called); the ResNets, where tf-keras 2.21's ResNet50/101/152
+    # take classifier_activation through **kwargs and its V2s take no **kwargs
     "config.experimental_connect_to_cluster", "config.experimental_connect_to_host",
     *(f"keras.applications.{n}" for n in (
         "InceptionResNetV2", "NASNetLarge", "NASNetMobile", "ResNet50", "ResNet101",
