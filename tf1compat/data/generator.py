@@ -30,7 +30,6 @@ from tf1compat.data._ops import DATASET_OP_TYPES, dataset_function
 from tf1compat.data import structure
 from tf1compat.data.functions import StructuredFunction
 from tf1compat.data.structure import TensorSpec
-from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
 __all__ = ["from_generator"]
 
@@ -207,6 +206,7 @@ def from_generator(generator: Callable[..., Any], output_types: Any, output_shap
                    args: Any, output_signature: Any) -> Any:
     from tf1compat.data.dataset_ops import DatasetV1, DatasetV1Adapter
     from tf1compat.ops.script_ops import numpy_function
+    from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
     if not callable(generator):
         raise TypeError("`generator` must be a Python callable.")
     if output_signature is not None:
