@@ -162,14 +162,14 @@ def _fixed_arguments(v2_def, v1_symbol: str, v1_parameters: tuple | None) -> dic
 
 
 def _serves(v1: tuple | None, v2: tuple | None) -> bool:
-    """v1's function takes every v2 call to mean the same: v2's parameters are the first
-    of v1's (a `_sentinel` aside), with the same defaults."""
+    """v1's function is v2's to every caller: the same parameters with the same defaults.
+    One that takes more (v1's deprecated `dim`, `keep_dims`, `squeeze_dims` after v2's
+    parameters) would take every v2 call, but `inspect.signature`/`getfullargspec` would
+    show the extras, and libraries compare v2's argspecs (TFP's prefer_static)."""
     if v1 is None or v2 is None:
         return False
-    names1 = [n for n in v1[0] if n != "_sentinel"]
-    names2 = list(v2[0])
-    return names1[:len(names2)] == names2 and all(
-        v1[1].get(n, "<none>") == v2[1].get(n, "<none>") for n in names2)
+    return list(v1[0]) == list(v2[0]) and all(
+        v1[1].get(n, "<none>") == v2[1].get(n, "<none>") for n in v2[0])
 
 
 def _compare(sources: _Sources, v1: dict, v2: dict) -> dict:

@@ -9,6 +9,7 @@ import pytest
 import tf1compat as tf
 from tf1compat._tf_api_names import API_NAMES
 from tf1compat.framework.missing import UnimplementedAPIError
+from tf1compat.framework.unsupported_api import explain
 
 # tf-keras names newer than 2018-2020 code (the TF2 migration and TPU helpers) or TF-only
 # machinery (keras.export).
@@ -16,7 +17,6 @@ NOT_IMPLEMENTED = {
     "keras.export", "keras.export.ExportArchive",
     "keras.callbacks.SidecarEvaluatorModelExport",
     "keras.callbacks.experimental.UpdateEmbeddingCallback",
-    "keras.constraints.RadialConstraint", "keras.constraints.radial_constraint",
     "keras.utils.DeterministicRandomTestTool", "keras.utils.StepsPerExecutionTuner",
     "keras.utils.get_or_create_layer", "keras.utils.track_tf1_style_variables",
     "keras.utils.warmstart_embedding_matrix"}
@@ -58,3 +58,12 @@ def test_an_unimplemented_keras_name_is_a_not_implemented_error_naming_it(dotted
     with pytest.raises(NotImplementedError, match=f"tf.{dotted} is part of the TensorFlow"):
         getattr(module, name)
     assert not hasattr(module, name)
+
+
+@pytest.mark.parametrize("dotted", sorted(n for n in NOT_IMPLEMENTED
+                                           if n.startswith(("keras.utils.",
+                                                            "keras.callbacks.Sidecar"))))
+def test_the_tf2_helpers_left_out_say_why(dotted):
+    """The TF 2 eager-migration and tuning helpers carry their reason and, where there
+    is one, what TF1 code uses instead."""
+    assert explain(dotted)

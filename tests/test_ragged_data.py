@@ -11,7 +11,11 @@ import tf1compat as tf
     lambda rt: tf.data.Dataset.from_tensors(rt),
     lambda rt: tf.data.Dataset.from_tensor_slices({"r": rt, "d": [1, 2, 3]}),
     lambda rt: tf.data.Dataset.range(3).map(lambda i: tf.ragged.range(i)),
-], ids=["from_tensor_slices", "from_tensors", "dict_component", "map_returns_ragged"])
+    lambda rt: tf.data.Dataset.range(2).flat_map(lambda i: tf.data.Dataset.from_tensors(rt)),
+    lambda rt: tf.data.Dataset.from_generator(
+        lambda: iter([[1]]), output_signature=tf.RaggedTensorSpec([None], tf.int32, 0)),
+], ids=["from_tensor_slices", "from_tensors", "dict_component", "map_returns_ragged",
+        "flat_map_inner_ragged", "from_generator_ragged_signature"])
 def test_ragged_elements_raise_not_implemented(build):
     with tf.Graph().as_default():
         rt = tf.ragged.constant([[1, 2], [], [3]])

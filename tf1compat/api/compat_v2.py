@@ -77,6 +77,9 @@ _KERAS_V2_DEFAULTS = {
     "GRU": {"recurrent_activation": "sigmoid", "reset_after": True},
     "GRUCell": {"recurrent_activation": "sigmoid", "reset_after": True},
 }
+# v2 names whose TF 1.15 form dropped a deprecated v1 argument that TF 2 took back: TF
+# 2's v2 function is v1's again (`l2_normalize(..., dim=None)`).
+_V1_AGAIN_IN_TF2 = frozenset({"nn.l2_normalize", "math.l2_normalize", "linalg.l2_normalize"})
 # v2 forms tf1compat does not build, with what to use instead.
 _NOT_PROVIDED = {
     "saved_model.load": "TF 2's object-based SavedModel loading is not implemented; use "
@@ -281,7 +284,7 @@ def _resolve(path: str) -> Any:
         target = _v1_object(_OTHER_FUNCTION[path])
         parameters = _names.DIFFERING.get(ns, {}).get(name)
         return _by_name(path, target, parameters[:2], {}) if parameters else target
-    if name in _names.SHARED.get(ns, ()):
+    if name in _names.SHARED.get(ns, ()) or path in _V1_AGAIN_IN_TF2:
         return _v1_object(path)
     differing = _names.DIFFERING.get(ns, {})
     if name in differing:

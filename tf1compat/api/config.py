@@ -290,11 +290,11 @@ def _enable_tf32(enabled: bool) -> None:
     torch.backends.cudnn.allow_tf32 = bool(enabled)
 
 
-def _set_device_policy(policy: Optional[str]) -> None:
+def _set_device_policy(device_policy: Optional[str]) -> None:
     """How eager ops treat inputs on another device; tf1compat copies them ("silent")."""
-    if policy not in (None, "silent", "silent_for_int32", "warn", "explicit"):
-        raise ValueError(f"Not a valid device policy: {policy!r}")
-    _state["device_policy"] = policy or "silent"
+    if device_policy not in (None, "silent", "silent_for_int32", "warn", "explicit"):
+        raise ValueError(f"Not a valid device policy: {device_policy!r}")
+    _state["device_policy"] = device_policy or "silent"
 
 
 def _set_synchronous(enable: bool) -> None:

@@ -464,8 +464,8 @@ class DatasetV2:
                                        window_size_func, name)
 
     def get_single_element(self, name: Optional[str] = None) -> Any:
-        from tf1compat.data.experimental_transforms import get_single_element
-        return get_single_element(self, name)
+        from tf1compat.data.experimental_transforms import single_element
+        return single_element(self, name)
 
     def ignore_errors(self, log_warning: bool = False, name: Optional[str] = None) -> Any:
         from tf1compat.data.experimental import ignore_errors

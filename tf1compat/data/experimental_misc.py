@@ -285,9 +285,9 @@ def to_variant(dataset: DatasetV2) -> Tensor:
     return dataset._variant_tensor
 
 
-def from_variant(variant: Tensor, structure_: Any) -> DatasetV1Adapter:
+def from_variant(variant: Tensor, structure: Any) -> DatasetV1Adapter:
     """A dataset from its variant tensor and element structure."""
-    return DatasetV1Adapter(variant, structure_, [])
+    return DatasetV1Adapter(variant, structure, [])
 
 
 def make_saveable_from_iterator(iterator: Any, external_state_policy: Any = None) -> Any:

@@ -364,9 +364,14 @@ def assert_cardinality(expected_cardinality: Any) -> Callable[[Any], Any]:
     return apply
 
 
-def get_single_element(dataset: DatasetV2, name: Optional[str] = None) -> Any:
+def get_single_element(dataset: DatasetV2) -> Any:
     """The only element of `dataset` as tensors (InvalidArgumentError at run time when the
     dataset is empty or has more elements)."""
+    return single_element(dataset)
+
+
+def single_element(dataset: DatasetV2, name: Optional[str] = None) -> Any:
+    """`get_single_element` with the op's name (`Dataset.get_single_element(name=)`)."""
     if not isinstance(dataset, DatasetV2):
         raise TypeError(f"Invalid `dataset`. Expected a `tf.data.Dataset` object but got "
                         f"{type(dataset)}.")

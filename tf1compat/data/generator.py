@@ -206,6 +206,7 @@ def from_generator(generator: Callable[..., Any], output_types: Any, output_shap
                    args: Any, output_signature: Any) -> Any:
     from tf1compat.data.dataset_ops import DatasetV1, DatasetV1Adapter
     from tf1compat.ops.script_ops import numpy_function
+    from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
     if not callable(generator):
         raise TypeError("`generator` must be a Python callable.")
     if output_signature is not None:
@@ -216,6 +217,8 @@ def from_generator(generator: Callable[..., Any], output_types: Any, output_shap
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
         for spec in structure.flatten(output_signature):
+            if isinstance(spec, RaggedTensorSpec):
+                raise NotImplementedError(structure.RAGGED_ELEMENTS)
             if not isinstance(spec, TensorSpec):
                 raise TypeError("`output_signature` must contain objects that are subclass of "
                                 f"`tf.TypeSpec` but found {type(spec)} which is not.")

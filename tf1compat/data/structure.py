@@ -363,9 +363,10 @@ def type_spec_from_value(value: Any) -> Any:
     return type_spec_from_value(convert_to_tensor(value))
 
 
-_RAGGED_ELEMENTS = (
+RAGGED_ELEMENTS = (
     "tf.data elements that are tf.RaggedTensors (Dataset.from_tensor_slices / from_tensors "
-    "of a RaggedTensor, a dataset function returning one) are not supported by tf1compat: "
+    "of a RaggedTensor, a dataset function returning one, from_generator with a "
+    "RaggedTensorSpec, dense_to_ragged_batch) are not supported by tf1compat: "
     "pass rt.flat_values and rt.row_splits (or rt.to_tensor() / rt.to_sparse()) and rebuild "
     "the RaggedTensor from the iterator's outputs")
 
@@ -394,7 +395,7 @@ def normalize_element(element: Any, signature: Any = None) -> Any:
             elif isinstance(c, Variable):
                 out.append(convert_to_tensor(c, name=f"component_{i}"))
             elif is_ragged(c):
-                raise NotImplementedError(_RAGGED_ELEMENTS)
+                raise NotImplementedError(RAGGED_ELEMENTS)
             else:
                 dtype = getattr(spec, "dtype", None)
                 out.append(convert_to_tensor(c, dtype=dtype, name=f"component_{i}"))

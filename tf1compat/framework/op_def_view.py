@@ -60,6 +60,42 @@ class ArgDefView:
         return "\n".join(self._lines()) + "\n"
 
 
+# TF's attr kind by attr name, for attrs declared with no kind or default (`"strides":
+# None`). TF names its attrs consistently: across TF 2.21's 1910 registered ops each name
+# below has this kind for all (or, for T, f and key, nearly all) of the attrs that carry
+# it. Covers the names tf1compat declares untyped (scripts/record_op_def_attrs.py records
+# TF's OpDefs; tests/test_op_def_attrs.py compares every declared op type with them).
+_KIND_BY_NAME = {
+    **dict.fromkeys(("T", "dtype", "element_dtype"), "type"),
+    **dict.fromkeys(("component_types", "output_types", "ragged_split_types",
+                     "ragged_value_types", "context_ragged_split_types",
+                     "context_ragged_value_types", "feature_list_ragged_split_types",
+                     "feature_list_ragged_value_types"), "list(type)"),
+    **dict.fromkeys(("shape",), "shape"),
+    **dict.fromkeys(("output_shapes", "shapes", "dense_shapes", "context_dense_shapes",
+                     "feature_list_dense_shapes"), "list(shape)"),
+    **dict.fromkeys(("strides", "ksize", "ksizes", "dilations", "rates",
+                     "explicit_paddings", "squeeze_dims", "allowed_batch_sizes",
+                     "low_priority_allowed_batch_sizes", "ngram_widths", "select_cols",
+                     "subdiv_offsets", "wait_for"), "list(int)"),
+    **dict.fromkeys(("k", "block_size", "num_true", "num_sampled", "range_max",
+                     "num_buckets", "seq_dim", "stride", "window_size", "record_bytes",
+                     "beam_width", "group_key", "group_size", "instance_key",
+                     "max_batch_size", "num_batch_threads", "batch_timeout_micros",
+                     "num_inner_iterations", "num_loss_partitions"), "int"),
+    **dict.fromkeys(("l1", "l2"), "float"),
+    **dict.fromkeys(("boundaries", "pooling_ratio", "unigrams"), "list(float)"),
+    **dict.fromkeys(("unique", "has_known_shape"), "bool"),
+    **dict.fromkeys(("dense_keys", "sparse_keys", "field_names", "allowed_devices"),
+                    "list(string)"),
+    **dict.fromkeys(("value", "bad_color"), "tensor"),
+    **dict.fromkeys(("f", "body", "cond", "then_branch", "else_branch", "predicate",
+                     "key_func", "init_func", "reduce_func", "finalize_func",
+                     "window_size_func", "dataset_factory"), "func"),
+    "branches": "list(func)",
+}
+
+
 def _value_kind(value: Any) -> Optional[str]:
     """TF's attr type name for a Python attr value (None when it cannot tell)."""
     if isinstance(value, bool):
@@ -128,11 +164,15 @@ class AttrDefView:
             self._default = kind.default
         elif isinstance(kind, Int):
             self.type = "int"
-            self.has_minimum = kind.minimum > 0
+            # TF declares a bound on every count attr (`N: int >= 0` too).
+            self.has_minimum = True
             self.minimum = kind.minimum
             self._default = kind.default
         else:
-            self.type = _value_kind(kind) or _value_kind(held) or "string"
+            # A kind-less declaration (None, REQUIRED) says nothing; TF's name for the
+            # attr does, and then the value the op holds.
+            self.type = (_value_kind(kind) or _KIND_BY_NAME.get(name)
+                         or _value_kind(held) or "string")
             if kind is not None:
                 self._default = kind
 

@@ -141,6 +141,28 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "keras.export": _tf_only("tf.keras.export.ExportArchive writes TF 2's object-based "
                              "SavedModel for serving, which needs eager resource variables",
                              "model.save(path) or tf.saved_model.simple_save"),
+    # tf-keras names of TF 2.x's compat.v1 Keras that serve TF 2's eager training only
+    "keras.callbacks.SidecarEvaluatorModelExport": Unsupported(
+        "it exports the best model of tf.keras.utils.SidecarEvaluator, TF 2's eager "
+        "evaluator of checkpoints written by another job",
+        "tf.keras.callbacks.ModelCheckpoint(save_best_only=True)"),
+    "keras.utils.StepsPerExecutionTuner": Unsupported(
+        "it tunes compile(steps_per_execution=...) of TF 2's tf.function train loop, which "
+        "tf1compat's graph-mode fit does not have"),
+    "keras.utils.DeterministicRandomTestTool": Unsupported(
+        "it checks TF 2 code against TF1 code run under tf.compat.v1 seeds (a migration "
+        "testing aid for eager execution)", "tf.set_random_seed / op-level seeds"),
+    "keras.utils.track_tf1_style_variables": Unsupported(
+        "it lets TF 2's eager Keras layers create tf.compat.v1.get_variable variables in "
+        "call(); tf1compat runs that TF1 code as it is, in graph mode",
+        "the TF1 layer code itself (tf.compat.v1.get_variable under variable_scope)"),
+    "keras.utils.get_or_create_layer": Unsupported(
+        "it is track_tf1_style_variables' helper for Keras layers inside a TF1-style "
+        "call() of TF 2's eager Keras", "create the layer once and reuse the object"),
+    "keras.utils.warmstart_embedding_matrix": Unsupported(
+        "it builds an embedding for a new vocabulary from an eager tensor of the old "
+        "one (TF 2.13+)", "tf.train.warm_start(vars_to_warm_start=..., "
+        "var_name_to_vocab_info=...)"),
     "lite": _tf_only("TensorFlow Lite converts models to .tflite files for TF's mobile "
                      "interpreter",
                      "save a checkpoint or SavedModel; export for mobile with PyTorch's "

@@ -10,9 +10,11 @@ built from the op's one declaration (`framework/op_def.py`) through the same vie
 `Operation.op_def` gives (`framework/op_def_view.py`), so both say the same; like TF's
 Python registry, the protos carry no documentation. tf1compat has one registry, so
 `sync` (which copies TF's C++ registry into the Python one) has nothing to copy.
-Names, argument kinds, statefulness, attr names and int minimums are TF's; an attr
-declared without a kind or default (Const's `value`, a queue's `component_types`) has no
-type to give, so its type reads "string" where TF says "tensor" or "list(type)".
+Names, argument kinds, statefulness and attr names are TF's, and so are the attr types of
+every declared op type TF registers (tests/test_op_def_attrs.py): an attr declared without
+a kind (Const's `value`, a queue's `component_types`) takes the kind TF gives that attr
+name. Attr minimums are TF's for count attrs (`N: int >= 0`, `N: int >= 1`); the other
+minimums TF declares (`num_true: int >= 1`, `Tout: list(type) >= 0`) read as none.
 """
 
 from __future__ import annotations

@@ -368,9 +368,9 @@ def is_keras_tensor(x: Any) -> bool:
     return keras_history(x) is not None
 
 
-def is_sparse(x: Any) -> bool:
+def is_sparse(tensor: Any) -> bool:
     from tf1compat.framework.sparse_tensor import SparseTensor
-    return isinstance(x, SparseTensor)
+    return isinstance(tensor, SparseTensor)
 
 
 def variable(value: Any, dtype: Any = None, name: Optional[str] = None,

@@ -216,7 +216,7 @@ reduce_min = _make_reduce("Min", "reduce_min")
 reduce_prod = _make_reduce("Prod", "reduce_prod")
 reduce_all = _make_reduce("All", "reduce_all")
 reduce_any = _make_reduce("Any", "reduce_any")
-reduce_euclidean_norm = _make_reduce("EuclideanNorm", "reduce_euclidean_norm")
+_reduce_euclidean_norm = _make_reduce("EuclideanNorm", "reduce_euclidean_norm")
 
 
 def prod_(x: Any, axes: Any, keep_dims: bool = False, name: Optional[str] = None) -> Tensor:
@@ -611,3 +611,10 @@ for _name in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_p
               "reduce_all", "reduce_any", "unsorted_segment_sum", "unsorted_segment_max",
               "unsorted_segment_min", "unsorted_segment_prod"):
     dispatch.add_dispatch_support(globals(), _name, (_name,))
+
+
+def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+                          name: Optional[str] = None) -> Tensor:
+    """`tf.math.reduce_euclidean_norm`: sqrt of the sum of squares over `axis`. Newer than
+    the v1 reductions, it has no `reduction_indices`/`keep_dims` aliases (TF's signature)."""
+    return _reduce_euclidean_norm(input_tensor, axis, keepdims, name)

@@ -1,4 +1,6 @@
-"""`tf.gfile` (and `tensorflow.python.platform.gfile`): files on the local filesystem.
+"""`tf.gfile` (and `tensorflow.python.platform.gfile`) and `tf.io.gfile`: files on the local
+filesystem. tf.gfile's functions take TF 1's parameter names (`Exists(filename)`),
+tf.io.gfile's TF 2's (`exists(path)`, `walk(top, topdown, onerror)`), as in TF.
 
 Remote filesystems (gs://, hdfs://, s3://) are not available without TensorFlow; paths
 with a scheme raise UnimplementedError naming it.
@@ -232,19 +234,72 @@ def get_registered_schemes() -> List[str]:
     return ["file", ""]
 
 
-# TF2-style lower-case aliases (tf.io.gfile.*)
-exists = Exists
-isdir = IsDirectory
-makedirs = MakeDirs
-mkdir = MkDir
-listdir = ListDirectory
-glob = Glob
-remove = Remove
-rmtree = DeleteRecursively
-copy = Copy
-rename = Rename
-stat = Stat
-walk = Walk
+# tf.io.gfile's functions (TF's file_io *_v2): v1's under TF 2's names and parameter names
+# (`exists(path)`, `copy(src, dst)`), which keyword callers and argspec readers see.
+
+def exists(path: Any) -> bool:
+    """`tf.io.gfile.exists`: whether `path` exists."""
+    return Exists(path)
+
+
+def isdir(path: Any) -> bool:
+    """`tf.io.gfile.isdir`: whether `path` is a directory."""
+    return IsDirectory(path)
+
+
+def makedirs(path: Any) -> None:
+    """`tf.io.gfile.makedirs`: creates `path` and its missing parents."""
+    MakeDirs(path)
+
+
+def mkdir(path: Any) -> None:
+    """`tf.io.gfile.mkdir`: creates the directory `path` (its parent must exist)."""
+    MkDir(path)
+
+
+def listdir(path: Any) -> List[str]:
+    """`tf.io.gfile.listdir`: the entries of directory `path`."""
+    return ListDirectory(path)
+
+
+def glob(pattern: Any) -> List[str]:
+    """`tf.io.gfile.glob`: the paths matching `pattern` (or any of a list of patterns)."""
+    return Glob(pattern)
+
+
+def remove(path: Any) -> None:
+    """`tf.io.gfile.remove`: deletes the file `path`."""
+    Remove(path)
+
+
+def rmtree(path: Any) -> None:
+    """`tf.io.gfile.rmtree`: deletes `path` and everything below it."""
+    DeleteRecursively(path)
+
+
+def copy(src: Any, dst: Any, overwrite: bool = False) -> None:
+    """`tf.io.gfile.copy`: copies file `src` to `dst`."""
+    Copy(src, dst, overwrite)
+
+
+def rename(src: Any, dst: Any, overwrite: bool = False) -> None:
+    """`tf.io.gfile.rename`: moves `src` to `dst`."""
+    Rename(src, dst, overwrite)
+
+
+def stat(path: Any) -> _FileStatistics:
+    """`tf.io.gfile.stat`: length, mtime_nsec and is_directory of `path`."""
+    return Stat(path)
+
+
+def walk(top: Any, topdown: bool = True, onerror: Any = None) -> Iterator[Any]:
+    """`tf.io.gfile.walk`: (dirname, subdirs, files) triples, parents first when `topdown`;
+    a directory that cannot be listed is skipped, or handed to `onerror` as TF's
+    NotFoundError."""
+    def on_os_error(error: OSError) -> None:
+        if onerror is not None:
+            onerror(_not_found(error.filename or _local(top), "Could not find directory"))
+    yield from os.walk(_local(top), topdown=topdown, onerror=on_os_error)
 
 
 from tf1compat.framework.missing import attribute_hook as _attribute_hook  # noqa: E402

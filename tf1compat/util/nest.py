@@ -8,8 +8,9 @@ __all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structur
            "is_nested", "is_sequence"]
 
 
-def is_nested(structure: Any) -> bool:
-    return isinstance(structure, (list, tuple, dict))
+def is_nested(seq: Any) -> bool:
+    """Whether `seq` is a list, tuple or dict (TF's parameter name)."""
+    return isinstance(seq, (list, tuple, dict))
 
 
 is_sequence = is_nested
