@@ -16,7 +16,10 @@
   generator reshapes z to [-1, ...] and TF 2's Conv2DBackpropInput shape function takes
   the batch from that input (TF 1.15 took input_sizes whole), so
   `tf.reshape(deconv, deconv.get_shape())` is the same ValueError under TF 2.21 and here
-  (its image loader is also broken upstream: PIL on float arrays).
+  (its image loader is also broken upstream: PIL on float arrays). Probing that shape
+  function showed two differences, fixed: a known input_sizes batch that disagrees with
+  out_backprop's is TF's graph-build ValueError (tf1compat took out_backprop's silently),
+  and DepthwiseConv2dNativeBackpropInput keeps input_sizes whole, batch included.
   carpedm20/NTM-tensorflow was skipped: its `softmax_loss_function(labels, inputs)` does
   not take the `logits=` keyword TF >= 1.2's legacy_seq2seq passes (a TypeError in TF 1.15
   too). pixel-rnn-tensorflow was not tried (it downloads MNIST through
@@ -55,7 +58,7 @@ import uuid
 import numpy as np
 
 from tests.golden.cases_contrib_slim_zoo import _slim
-from tests.golden.harness import tolerance
+from tests.golden.harness import catch, tolerance
 
 
 def _lrelu(tf, x):
@@ -424,4 +427,35 @@ def case_effective_tf_guide_patterns(tf):
     with tf.Session() as sess:
         out["xent"] = sess.run([naive, stable])
         out["xent_grad"] = sess.run(tf.gradients(stable, logits))
+    return out
+
+
+def case_conv2d_transpose_batch_dimension(tf):
+    """DCGAN's deconv2d under TF 2's shape functions: conv2d_transpose to a static
+    output_shape takes its batch from the input (unknown after a reshape to [-1, ...]),
+    so `tf.reshape(deconv, deconv.get_shape())` cannot convert the shape; a batch that
+    contradicts output_shape's is a ValueError at graph build; the depthwise backprop
+    keeps input_sizes' batch."""
+    w = tf.zeros([5, 5, 8, 4])
+    out = {}
+    z = tf.placeholder(tf.float32, [None, 16])
+    h = tf.reshape(z, [-1, 2, 2, 4])
+    y = tf.nn.conv2d_transpose(h, w, output_shape=[3, 4, 4, 8], strides=[1, 2, 2, 1])
+    out["unknown_batch"] = str(y.shape)
+    out["reshape_to_own_shape"] = catch(lambda: tf.reshape(y, y.get_shape()))
+    fixed = tf.placeholder(tf.float32, [2, 2, 2, 4])
+    out["batch_mismatch"] = catch(lambda: str(tf.nn.conv2d_transpose(
+        fixed, w, output_shape=[3, 4, 4, 8], strides=[1, 2, 2, 1], name="up").shape),
+        message=True)
+    out["batch_match"] = str(tf.nn.conv2d_transpose(
+        fixed, w, output_shape=[2, 4, 4, 8], strides=[1, 2, 2, 1]).shape)
+    out["unknown_rank"] = str(tf.nn.conv2d_transpose(
+        tf.placeholder(tf.float32), w, output_shape=[3, 4, 4, 8], strides=[1, 2, 2, 1]).shape)
+    for key, x in (("depthwise_unknown", z), ("depthwise_other", fixed)):
+        x = tf.reshape(x, [-1, 2, 2, 4])
+        out[key] = str(tf.nn.depthwise_conv2d_native_backprop_input(
+            [3, 4, 4, 4], tf.zeros([3, 3, 4, 1]), x, [1, 2, 2, 1], "SAME").shape)
+    with tf.Session() as sess:
+        value = sess.run(y, {z: np.ones([3, 16], np.float32)})
+    out["run_shape"] = list(value.shape)
     return out
