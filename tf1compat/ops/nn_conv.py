@@ -128,8 +128,13 @@ def _backprop_input_shape(nd: int, depthwise: bool = False,
             raise ValueError(f"Shape must be rank {nd + 2} but is rank {len(dims)} "
                              f"{node_desc(ctx)}")
         if not batch_from_sizes:
-            # TF takes the batch size from out_backprop, not from input_sizes.
-            dims[0] = dy[0]
+            # TF 2's shape function takes the batch from out_backprop (TF 1.15 took
+            # input_sizes whole) after checking that a known input_sizes batch equals it.
+            batch = dy[0]
+            if None not in (dims[0], batch) and dims[0] != batch:
+                raise ValueError(f"Dimensions must be equal, but are {dims[0]} and {batch} "
+                                 f"{node_desc(ctx, partial=(0,))}")
+            dims[0] = batch
         return [TensorShape(dims)]
     return rule
 
@@ -376,7 +381,8 @@ declare("Conv3DBackpropInputV2", inputs=["input_sizes: Tshape", "filter: T",
         kernel=_backprop_input_kernel(3))
 declare("DepthwiseConv2dNativeBackpropInput",
         inputs=["input_sizes: int32", "filter: T", "out_backprop: T"], outputs=["output: T"],
-        attrs=_attrs(D.FLOATING_TYPES, 2), shape=_backprop_input_shape(2, depthwise=True),
+        attrs=_attrs(D.FLOATING_TYPES, 2),
+        shape=_backprop_input_shape(2, depthwise=True, batch_from_sizes=True),
         kernel=_backprop_input_kernel(2, depthwise=True))
 declare("Conv2DBackpropFilter", inputs=["input: T", "filter_sizes: int32", "out_backprop: T"],
         outputs=["output: T"], attrs=_attrs(D.FLOATING_TYPES, 2, {"use_cudnn_on_gpu": True}),
