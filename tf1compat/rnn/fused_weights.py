@@ -197,25 +197,35 @@ class BiasLayout:
         return held.reshape(-1).index_select(0, _gate_order(self.units, held.device))
 
 
-class _Split(torch.autograd.Function):
-    """flat -> (w_ih, w_hh), views; the backward is one `cat` (the flat gradient), where
-    two autograd views would each fill a zero buffer of the flat size."""
+class _HeldWeights(torch.autograd.Function):
+    """(flat kernel, held bias) -> (w_ih, w_hh, b_ih, b_hh): the weights views of the
+    flat kernel, b_ih the bias with `forget_bias` added to the forget gate's, b_hh zero.
+    One node whose backward is one `cat` (the flat gradient) and a view of the bias's:
+    separate autograd views would each fill a zero buffer of the flat size."""
 
     @staticmethod
-    def forward(ctx: Any, flat: torch.Tensor, layout: KernelLayout
-                ) -> Tuple[torch.Tensor, torch.Tensor]:
-        ctx.like = (flat.dtype, flat.device)
-        ctx.sizes = (4 * layout.units * layout.depth, 4 * layout.units * layout.units)
-        return layout.split(flat)
+    def forward(ctx: Any, flat: torch.Tensor, bias: torch.Tensor, layout: KernelLayout,
+                forget_bias: float) -> Tuple[torch.Tensor, ...]:
+        units = layout.units
+        w_ih, w_hh = layout.split(flat)
+        b_ih = bias.reshape(-1).clone()
+        if forget_bias:
+            b_ih[units:2 * units].add_(forget_bias)
+        b_hh = bias.new_zeros(4 * units)
+        ctx.mark_non_differentiable(b_hh)
+        ctx.like = (flat.dtype, flat.device, bias.shape)
+        ctx.sizes = (w_ih.numel(), w_hh.numel())
+        return w_ih, w_hh, b_ih, b_hh
 
     @staticmethod
-    def backward(ctx: Any, g_ih: Optional[torch.Tensor], g_hh: Optional[torch.Tensor]
-                 ) -> tuple:
-        dtype, device = ctx.like
+    def backward(ctx: Any, g_ih: Optional[torch.Tensor], g_hh: Optional[torch.Tensor],
+                 g_bias: Optional[torch.Tensor], _: Any) -> tuple:
+        dtype, device, bias_shape = ctx.like
         parts = [g.reshape(-1) if g is not None else
                  torch.zeros(n, dtype=dtype, device=device)
                  for g, n in zip((g_ih, g_hh), ctx.sizes)]
-        return torch.cat(parts), None
+        return (torch.cat(parts), None if g_bias is None else g_bias.view(bias_shape),
+                None, None)
 
 
 def held_lstm_weights(units: int, forget_bias: float, kernel: torch.Tensor,
@@ -228,8 +238,4 @@ def held_lstm_weights(units: int, forget_bias: float, kernel: torch.Tensor,
         kernel = k_layout.to_physical(kernel)
     if bias.dim() == b_layout.tf_rank:
         bias = b_layout.to_physical(bias)
-    w_ih, w_hh = _Split.apply(kernel, k_layout)
-    b_ih = bias.reshape(-1).clone()
-    if forget_bias:
-        b_ih[units:2 * units].add_(forget_bias)
-    return w_ih, w_hh, b_ih, bias.new_zeros(4 * units)
+    return _HeldWeights.apply(kernel, bias, k_layout, forget_bias)
