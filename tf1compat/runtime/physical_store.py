@@ -35,6 +35,7 @@ def hold(store: VariableStore, layouts: Dict[str, Any]) -> None:
         store.__class__ = HeldStore
         store._held = {}
         store._layouts = {}
+        store._router = Router(store)
     store._layouts.update(layouts)
     for key in layouts:
         if key not in store._held:
@@ -47,6 +48,7 @@ class HeldStore(VariableStore):
 
     _held: Dict[str, Any]
     _layouts: Dict[str, Any]
+    _router: "Router"
 
     # -- moving between the representations (callers hold the key's lock) -------------
     def convert(self, key: str) -> bool:
@@ -91,15 +93,16 @@ class HeldStore(VariableStore):
         `grad`: puts them in the layout `grad` has (a run of a holding plan made a held
         gradient; another plan may have released the keys since) and returns the
         `Router` the update reads and writes them through."""
+        layouts = self._layouts
         for key in keys:
-            layout = self._layouts.get(key)
+            layout = layouts.get(key)
             if layout is None:
                 continue
             if grad.dim() != layout.tf_rank:
                 self.convert(key)
             else:
                 self.release(key)
-        return Router(self)
+        return self._router
 
     # -- every dict access sees TF's value ---------------------------------------------
     def __missing__(self, key: str) -> Any:
