@@ -21,21 +21,26 @@ other workload keeps the plain `VariableStore`.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Dict, Iterable, Iterator, Optional
 
 from tf1compat.runtime.session_state import VariableStore
 
 __all__ = ["HeldStore", "hold"]
 
+_BECOMING = threading.Lock()      # a store's first `hold`, once
+
 
 def hold(store: VariableStore, layouts: Dict[str, Any]) -> None:
     """Holds `layouts`' keys in their layouts (a plan's run is about to start), taking
     their locks; the store becomes a `HeldStore` on its first call."""
     if type(store) is not HeldStore:
-        store.__class__ = HeldStore
-        store._held = {}
-        store._layouts = {}
-        store._router = Router(store)
+        with _BECOMING:
+            if type(store) is not HeldStore:     # (complete before the class says so)
+                store._held = {}
+                store._layouts = {}
+                store._router = Router(store)
+                store.__class__ = HeldStore
     store._layouts.update(layouts)
     for key in layouts:
         if key not in store._held:
