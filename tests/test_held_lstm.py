@@ -201,3 +201,17 @@ def test_loop_body_when_the_fused_kernel_declines(monkeypatch):
     off, _ = _scenario(monkeypatch, False, OPTIMIZERS["adam"])
     on, _ = _scenario(monkeypatch, True, OPTIMIZERS["adam"])
     _equal(on, off)
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_uninitialized_kernel_fails_as_without_the_rewrite(monkeypatch, on):
+    monkeypatch.setenv("TF1COMPAT_LSTM_PHYSICAL", "1" if on else "0")
+    with tf.Graph().as_default():
+        x, _, train = _build(OPTIMIZERS["adam"])
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError,
+                               match="uninitialized value rnn/basic_lstm_cell/"):
+                sess.run(train, {x: _feed(0)})
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {x: _feed(0)})
+            assert (LSTM in getattr(sess._runtime.state, "_held", {})) == on
