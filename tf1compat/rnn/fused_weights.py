@@ -213,6 +213,7 @@ class _HeldWeights(torch.autograd.Function):
             b_ih[units:2 * units].add_(forget_bias)
         b_hh = bias.new_zeros(4 * units)
         ctx.mark_non_differentiable(b_hh)
+        ctx.set_materialize_grads(False)     # (b_hh's: no zeros made for nothing)
         ctx.like = (flat.dtype, flat.device, bias.shape)
         ctx.sizes = (w_ih.numel(), w_hh.numel())
         return w_ih, w_hh, b_ih, b_hh
