@@ -149,6 +149,10 @@ class HeldStore(VariableStore):
         for key, value in dict(*args, **kwargs).items():
             self[key] = value
 
+    def popitem(self) -> Any:
+        self._release_every()
+        return dict.popitem(self)
+
     def clear(self) -> None:
         self._held.clear()
         dict.clear(self)
