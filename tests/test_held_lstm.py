@@ -19,12 +19,12 @@ def _feed(seed):
     return np.random.RandomState(seed).randn(B, T, D).astype(np.float32)
 
 
-def _build(optimizer, multi=False, forget_bias=1.0):
+def _build(optimizer, multi=False):
     tf.set_random_seed(7)
     x = tf.placeholder(tf.float32, [B, T, D])
     rnn = tf.nn.rnn_cell
     cell = rnn.MultiRNNCell([rnn.BasicLSTMCell(U), rnn.LSTMCell(4, forget_bias=0.5)]) \
-        if multi else rnn.BasicLSTMCell(U, forget_bias=forget_bias)
+        if multi else rnn.BasicLSTMCell(U)
     out, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
     loss = tf.reduce_mean(tf.square(tf.layers.dense(out[:, -1], 1) - 1.0))
     train = optimizer().minimize(loss)
@@ -35,7 +35,7 @@ def _session_values(sess):
     return {v.op.name: sess.run(v) for v in tf.global_variables()}
 
 
-def _scenario(monkeypatch, on, optimizer, multi=False, between=None, steps=3):
+def _scenario(monkeypatch, tmp_path, on, optimizer, multi=False, between=None, steps=3):
     """Trains `steps` steps (calling `between(sess, i)` after each), then fetches every
     variable, the gradients of the loss, saves and restores: all the values seen."""
     monkeypatch.setenv("TF1COMPAT_LSTM_PHYSICAL", "1" if on else "0")
@@ -57,26 +57,12 @@ def _scenario(monkeypatch, on, optimizer, multi=False, between=None, steps=3):
             held = all(held) if on else any(held)
             seen.extend(sess.run(grads, {x: _feed(9)}))
             seen.append(_session_values(sess))
-            path = saver.save(sess, os.path.join(str(tmp_dir()), f"m{on}"))
+            path = saver.save(sess, os.path.join(str(tmp_path), f"m{on}"))
             seen.append(sess.run(loss, {x: _feed(4)}))
             saver.restore(sess, path)
             seen.append(sess.run([loss, train], {x: _feed(5)})[0])
             seen.append(_session_values(sess))
     return seen, held
-
-
-_TMP = []
-
-
-def tmp_dir():
-    return _TMP[-1]
-
-
-@pytest.fixture(autouse=True)
-def _tmp(tmp_path):
-    _TMP.append(tmp_path)
-    yield
-    _TMP.pop()
 
 
 def _equal(a, b):
@@ -100,16 +86,16 @@ OPTIMIZERS = {
 
 
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
-def test_training_save_restore_and_gradients_are_bit_identical(monkeypatch, name):
-    off, held_off = _scenario(monkeypatch, False, OPTIMIZERS[name])
-    on, held_on = _scenario(monkeypatch, True, OPTIMIZERS[name])
+def test_training_save_restore_and_gradients_are_bit_identical(monkeypatch, tmp_path, name):
+    off, held_off = _scenario(monkeypatch, tmp_path, False, OPTIMIZERS[name])
+    on, held_on = _scenario(monkeypatch, tmp_path, True, OPTIMIZERS[name])
     assert not held_off and held_on   # held after each step when on, never when off
     _equal(on, off)
 
 
-def test_multi_layer_lstm_is_bit_identical(monkeypatch):
-    off, _ = _scenario(monkeypatch, False, OPTIMIZERS["adam"], multi=True)
-    on, held = _scenario(monkeypatch, True, OPTIMIZERS["adam"], multi=True)
+def test_multi_layer_lstm_is_bit_identical(monkeypatch, tmp_path):
+    off, _ = _scenario(monkeypatch, tmp_path, False, OPTIMIZERS["adam"], multi=True)
+    on, held = _scenario(monkeypatch, tmp_path, True, OPTIMIZERS["adam"], multi=True)
     assert held
     _equal(on, off)
 
@@ -121,11 +107,11 @@ def _assign_between(sess, i):
     return sess.run(kernel)
 
 
-def test_assign_and_reads_between_steps(monkeypatch):
+def test_assign_and_reads_between_steps(monkeypatch, tmp_path):
     """Another plan reading and writing the kernel between training runs (the store
     gives TF's value back, then holds it again)."""
-    off, _ = _scenario(monkeypatch, False, OPTIMIZERS["adam"], between=_assign_between)
-    on, held = _scenario(monkeypatch, True, OPTIMIZERS["adam"], between=_assign_between)
+    off, _ = _scenario(monkeypatch, tmp_path, False, OPTIMIZERS["adam"], between=_assign_between)
+    on, held = _scenario(monkeypatch, tmp_path, True, OPTIMIZERS["adam"], between=_assign_between)
     assert held
     _equal(on, off)
 
@@ -178,11 +164,10 @@ def test_concurrent_reader_of_the_kernel(monkeypatch):
             sess.run(train, {x: _feed(i)})
         thread.join()
         assert not errors
-        global_step_values = sess.run(kernel)
-        assert np.all(np.isfinite(global_step_values))
+        assert np.all(np.isfinite(sess.run(kernel)))
 
 
-def test_loop_body_when_the_fused_kernel_declines(monkeypatch):
+def test_loop_body_when_the_fused_kernel_declines(monkeypatch, tmp_path):
     """Where the fused kernel declines at run time the loop body runs on TF's layout
     (`restore`): the same values as the cell loop without the rewrite."""
     from tf1compat.rnn import fused
@@ -198,8 +183,8 @@ def test_loop_body_when_the_fused_kernel_declines(monkeypatch):
         never.restore = run.restore
         return never
     monkeypatch.setattr(fused.FusedRNNLoop, "bind", declining)
-    off, _ = _scenario(monkeypatch, False, OPTIMIZERS["adam"])
-    on, _ = _scenario(monkeypatch, True, OPTIMIZERS["adam"])
+    off, _ = _scenario(monkeypatch, tmp_path, False, OPTIMIZERS["adam"])
+    on, _ = _scenario(monkeypatch, tmp_path, True, OPTIMIZERS["adam"])
     _equal(on, off)
 
 
