@@ -3,24 +3,23 @@
 Six kinds alternate in blocks of `--steps` steps, `--rounds` times, on `--threads`
 threads (set for all six):
 
-* `ours`: tf1compat's step (scripts/bench_vs_tf.py's lstm workload, hot plans settled);
+* `ours`: tf1compat's step (scripts/bench_vs_tf.py's lstm workload, hot plans settled),
+  its LSTM weights held in torch's layout across steps (runtime/held_plans.py);
+* `ours_relaid`: the same step with that off (`TF1COMPAT_LSTM_PHYSICAL=0`): TF's
+  weights re-laid into torch's layout and the gradient back every step;
 * `hand`: the same step written by hand in eager torch (`nn.LSTM`, the dense head, the
   loss and `torch.optim.Adam`: scripts/bench_step_cpu.py's `_torch_lstm`);
 * `relaid`: the fused dynamic_rnn's kernel alone, forward and backward, with TF's
-  kernel and bias re-laid into torch's layout every step (rnn/fused_weights.py), as
-  tf1compat runs it;
+  kernel and bias re-laid into torch's layout every step (rnn/fused_weights.py
+  `cell_weights`);
 * `fixed`: the same kernel on weights already in torch's layout (nn.LSTM's case);
-* `physical`: the same kernel as a variable stored in torch's layout would feed it (issue
-  17's design, docs/performance.md "## lstm11"): w_ih and w_hh views of one flat leaf
-  through a node whose backward is one `cat` (the flat gradient), the bias re-laid;
-* `elided`: tf1compat's step with `cell_weights` swapped for that design's costs (views
-  of a persistent torch-layout buffer forward; backward the flat gradient's `cat` and a
-  preallocated TF-layout gradient): the step the design would run. Its NUMERICS ARE
-  WRONG (Adam gets a fixed random kernel gradient); only its time means anything.
+* `physical`: the same kernel as the held weights feed it: w_ih and w_hh views of one
+  flat leaf through a node whose backward is one `cat` (the flat gradient), the bias
+  re-laid.
 
-So `relaid - fixed` is the re-layout's cost, `ours - elided` what keeping the weights in
-torch's layout would save in the step, `ours - relaid` what tf1compat's step adds
-around the kernel (the head, the loss, Adam, the plan's Python), `hand - fixed` what a
+So `relaid - fixed` is the re-layout's cost, `ours_relaid - ours` what holding the
+weights saves in the step, `ours - physical` what tf1compat's step adds around the
+kernel (the head, the loss, Adam, the plan's Python), `hand - fixed` what a
 hand-written eager step adds. Each figure is the process CPU time (`process_time`) and
 the wall time per step of one block; min and median over rounds are printed. Blocks of
 all kinds alternate, so a load change on a shared machine reaches each alike.
@@ -43,10 +42,11 @@ def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
                  batch: int = 32) -> tuple[Callable[[], None], ...]:
     """(relaid, fixed, physical): forward + backward of torch's fused LSTM for the
     workload's shape, on weights re-laid from TF's layout at every call, on torch-layout
-    leaves, and on one flat torch-layout leaf as the physical-layout design stores it."""
+    leaves, and on the held flat kernel and bias as tf1compat's held step feeds it."""
     import torch
 
-    from tf1compat.rnn.fused_weights import _gate_order, cell_weights
+    from tf1compat.rnn.fused_weights import (BiasLayout, KernelLayout, cell_weights,
+                                             held_lstm_weights)
     gen = torch.Generator().manual_seed(0)
     kernel = torch.randn(depth + units, 4 * units, generator=gen).requires_grad_()
     bias = torch.zeros(4 * units, requires_grad=True)
@@ -55,9 +55,8 @@ def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
     grad_out = torch.randn(steps, batch, units, generator=gen)
     fixed_params = [p.detach().requires_grad_()
                     for p in cell_weights("lstm", units, 1.0, kernel, bias, depth)]
-    flat = torch.cat([p.detach().reshape(-1) for p in fixed_params[:2]]).requires_grad_()
-    split = _split_node(4 * units * depth, (4 * units, depth), (4 * units, units))
-    order, b_hh = _gate_order(units, kernel.device), torch.zeros(4 * units)
+    flat = KernelLayout(depth, units).to_physical(kernel.detach()).requires_grad_()
+    held_bias = BiasLayout(units).to_physical(bias.detach()).requires_grad_()
 
     def run(params: list[Any], wrt: tuple[Any, ...]) -> None:
         out = torch._VF.lstm(x, hx, params, True, 1, 0.0, True, False, False)[0]
@@ -70,64 +69,8 @@ def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
         run(fixed_params, tuple(fixed_params[:3]))
 
     def physical() -> None:
-        b_ih = bias.index_select(0, order)
-        b_ih[units:2 * units] += 1.0
-        run([*split(flat), b_ih, b_hh], (flat, bias))
+        run(list(held_lstm_weights(units, 1.0, flat, held_bias, depth)), (flat, held_bias))
     return relaid, fixed, physical
-
-
-def _split_node(at: int, first: tuple[int, int], second: tuple[int, int]) -> Any:
-    """`flat -> (flat[:at] viewed as first, flat[at:] as second)` as one autograd node
-    whose backward concatenates the two gradients (one copy): how the design would
-    hand a flat torch-layout variable to the kernel."""
-    import torch
-
-    class Split(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx: Any, flat: Any) -> tuple[Any, Any]:
-            return flat[:at].view(first), flat[at:].view(second)
-
-        @staticmethod
-        def backward(ctx: Any, g_first: Any, g_second: Any) -> Any:
-            return torch.cat([g_first.reshape(-1), g_second.reshape(-1)])
-    return Split.apply
-
-
-def elided_weights() -> Callable[..., tuple[Any, ...]]:
-    """A stand-in for rnn/fused_weights.cell_weights with the design's costs and wrong
-    numerics (see the module doc's `elided`)."""
-    import torch
-
-    from tf1compat.rnn.fused_weights import _gate_order, cell_weights
-    kept: list[Any] = []
-
-    class Elided(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx: Any, kernel: Any, bias: Any, order: Any, w_ih: Any, w_hh: Any,
-                    b_hh: Any, g_kernel: Any) -> tuple[Any, ...]:
-            ctx.order, ctx.g_kernel = order, g_kernel
-            ctx.mark_non_differentiable(b_hh)
-            return (w_ih.view_as(w_ih), w_hh.view_as(w_hh), bias.index_select(0, order),
-                    b_hh)
-
-        @staticmethod
-        def backward(ctx: Any, g_ih: Any, g_hh: Any, g_bias: Any, _: Any) -> tuple:
-            torch.cat([g_ih.reshape(-1), g_hh.reshape(-1)])     # the flat gradient
-            return (ctx.g_kernel, g_bias.index_select(0, ctx.order), None, None, None,
-                    None, None)
-
-    def weights(kind: str, units: int, forget_bias: float, kernel: Any, bias: Any,
-                depth: int) -> tuple[Any, ...]:
-        if not kept:
-            w_ih, w_hh, _, b_hh = (p.detach().clone() for p in cell_weights(
-                kind, units, forget_bias, kernel.detach(), bias.detach(), depth))
-            # A fixed gradient of the workload's scale, not zeros: Adam's moments on a
-            # zero gradient decay into denormals and would slow the other kinds.
-            gen = torch.Generator().manual_seed(1)
-            g_kernel = torch.randn(kernel.shape, generator=gen, dtype=kernel.dtype) * 1e-3
-            kept.extend([w_ih, w_hh, b_hh, g_kernel])
-        return Elided.apply(kernel, bias, _gate_order(units, kernel.device), *kept)
-    return weights
 
 
 def main() -> int:
@@ -146,25 +89,21 @@ def main() -> int:
     from bench_vs_tf import WORKLOADS, recorded_sessions, settle_hot_plans
 
     import tf1compat as tf
-    from tf1compat.rnn import fused
     times: dict[str, list[tuple[float, float]]] = {}
-    with recorded_sessions(tf) as sessions, tf.Graph().as_default():
-        tf.set_random_seed(0)
-        ours, _, _ = WORKLOADS["lstm"](tf, np)
-        for _ in range(3):
-            ours()
-        settle_hot_plans(ours, sessions, 600)
+    with recorded_sessions(tf) as sessions:
+        steps = []
+        for held in ("1", "0"):        # read when the plans are built
+            os.environ["TF1COMPAT_LSTM_PHYSICAL"] = held
+            with tf.Graph().as_default():
+                tf.set_random_seed(0)
+                step, _, _ = WORKLOADS["lstm"](tf, np)
+                for _ in range(3):
+                    step()
+                settle_hot_plans(step, sessions, 600)
+            steps.append(step)
         hand = _torch_lstm()
         relaid, fixed, physical = kernel_steps()
-        elided_fn, current = elided_weights(), fused.cell_weights
-
-        def elided() -> None:
-            fused.cell_weights = elided_fn
-            try:
-                ours()
-            finally:
-                fused.cell_weights = current
-        kinds = {"ours": ours, "elided": elided, "hand": hand, "relaid": relaid,
+        kinds = {"ours": steps[0], "ours_relaid": steps[1], "hand": hand, "relaid": relaid,
                  "fixed": fixed, "physical": physical}
         torch.set_num_threads(args.threads)     # _torch_lstm sets one thread
         for step in kinds.values():
@@ -185,6 +124,10 @@ def main() -> int:
         wall = sorted(w for _, w in pairs)
         print(f"{name:8s} CPU {cpu[0]:7.0f} / {cpu[len(cpu) // 2]:7.0f}   "
               f"wall {wall[0]:7.0f} / {wall[len(wall) // 2]:7.0f}")
+    # Paired by round (the two blocks a few ms apart): what holding the weights saves.
+    saved = sorted(a[0] - b[0] for a, b in zip(times["ours_relaid"], times["ours"]))
+    print(f"ours_relaid - ours, CPU per round: min {saved[0]:.0f} / median "
+          f"{saved[len(saved) // 2]:.0f} / max {saved[-1]:.0f}")
     return 0
 
 

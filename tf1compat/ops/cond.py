@@ -121,7 +121,8 @@ def variable_reads(kctx: Any, keys: Sequence[str]) -> Callable[[], None]:
 
     def touch() -> None:
         for key in keys:
-            state[key]
+            if key not in state:     # (a value held in another layout counts: `in`)
+                state[key]
     return touch
 
 

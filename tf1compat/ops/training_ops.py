@@ -346,15 +346,17 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
                     lock.release()
 
         def update(found_keys: List[str], args: tuple) -> None:
+            grad = args[grad_arg]
+            # (`align`: variables held in torch's layout, runtime/physical_store.py)
+            store = state.align(found_keys, grad)
             tensors = []
             for key in found_keys:
-                value = state.get(key)
+                value = store.get(key)
                 if value is None:
                     raise _not_initialized(key, resource)
                 tensors.append(value)
             shape = tensors[0].shape
             where_to = tensors[0].device if device is None else device
-            grad = args[grad_arg]
             if grad.device != where_to:
                 grad = grad.to(where_to)
             scalars = [args[k] for k in scalar_args]
@@ -368,9 +370,9 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
             if not ok:
                 fail(tensors, grad, scalars)
             del tensors, value    # (references would defeat the ownership test)
-            exclusive = state.try_exclusive()
+            exclusive = store.try_exclusive()
             try:
-                targets = _update_targets(state, exclusive, found_keys)
+                targets = _update_targets(store, exclusive, found_keys)
                 previous = torch.is_grad_enabled()
                 torch._C._set_grad_enabled(False)
                 try:
@@ -381,10 +383,10 @@ def _kernel(layout: _Layout) -> Callable[[Any, Any], Callable[..., Any]]:
                                        attrs, names[layout.indices])
                 finally:
                     torch._C._set_grad_enabled(previous)
-                _store_updates(state, found_keys, targets)
+                _store_updates(store, found_keys, targets)
             finally:
                 if exclusive:
-                    state.end_exclusive()
+                    store.end_exclusive()
 
         if dtype not in FLOAT_DTYPES:
             return run
@@ -469,14 +471,17 @@ def _batched_update(rule: Callable[..., bool], attrs: Dict[str, Any], state: Any
         for lock in locks:
             lock.acquire()
         try:
-            inputs = _batch_inputs(state, device, member_keys, calls, grad_arg, index_arg,
+            store = state
+            for keys, args in zip(member_keys, calls):
+                store = state.align(keys, args[grad_arg])
+            inputs = _batch_inputs(store, device, member_keys, calls, grad_arg, index_arg,
                                    scalars)
             if inputs is None:
                 return False
             grads, rows = inputs
-            exclusive = state.try_exclusive()
+            exclusive = store.try_exclusive()
             try:
-                targets = [_update_targets(state, exclusive, keys) for keys in member_keys]
+                targets = [_update_targets(store, exclusive, keys) for keys in member_keys]
                 previous = torch.is_grad_enabled()
                 torch._C._set_grad_enabled(False)
                 try:
@@ -486,10 +491,10 @@ def _batched_update(rule: Callable[..., bool], attrs: Dict[str, Any], state: Any
                 if not done:
                     return False
                 for keys, tensors in zip(member_keys, targets):
-                    _store_updates(state, keys, tensors)
+                    _store_updates(store, keys, tensors)
             finally:
                 if exclusive:
-                    state.end_exclusive()
+                    store.end_exclusive()
         finally:
             for lock in reversed(locks):
                 lock.release()

@@ -90,6 +90,9 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
     compiled: dict = {}
     touch = variable_reads(kctx, loop.reads)
     fast = loop.fast_path.bind(node, kctx) if loop.fast_path is not None else None
+    # A fast path whose captures may be in another layout (rnn/fused.py's held LSTM
+    # weights) hands the body TF's.
+    restore = getattr(fast, "restore", None)
 
     def functions() -> tuple:
         # Compiled on the first run (cached per session): a loop never run never compiles.
@@ -126,6 +129,8 @@ def _while_kernel(node: Operation, kctx: Any) -> Callable[..., Any]:
             done = fast(values, captures)
             if done is not None:
                 return done[0] if single else done
+        if restore is not None:
+            captures = restore(captures)
         cond_fn, body_fn, state = functions()
         cond_caps = tuple([captures[i] for i in cond_pick])
         body_caps = tuple([captures[i] for i in body_pick])

@@ -48,7 +48,8 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.tensor import Tensor
-from tf1compat.rnn.fused_weights import cell_weights
+from tf1compat.rnn.fused_weights import (BiasLayout, KernelLayout, cell_weights,
+                                         held_lstm_weights)
 
 __all__ = ["attach", "fusion_reason", "enabled"]
 
@@ -140,6 +141,34 @@ class FusedRNNLoop:
         self.sequence_length = sequence_length
         self.counter = counter        # loop vars start with maximum_iterations' counter
 
+    def held_layouts(self, node: Any) -> dict:
+        """{While input: layout} for the LSTM weights this loop may take in torch's
+        layout (`KernelLayout`, `BiasLayout`; runtime/physical_store.py): ref variables
+        read through the loop's captures, where the loop starts at the graph's constant
+        0 (so the fused kernel declines only when the loop body is not run at all or
+        reads its captures through `restore`)."""
+        n = len(node.inputs) - len(node.attrs["Tcaptures"])
+        first = 1 if self.counter else 0
+        if not enabled() or any(not _is_zero(node.inputs[i]) for i in range(first + 1)):
+            return {}
+        found = {}
+        for layer in self.layers:
+            if layer.kind != "lstm":
+                continue
+            for v, layout in ((layer.kernel, None), (layer.bias, BiasLayout(layer.units))):
+                ref = getattr(v, "_variable", None)
+                if ref is None or getattr(v, "_handle", None) is not None:
+                    continue
+                shape = tuple(v.shape.as_list()) if v.shape.is_fully_defined() else None
+                if shape is None:
+                    continue
+                if layout is None:
+                    layout = KernelLayout(shape[0] - layer.units, layer.units)
+                hits = [t for t in node.inputs[n:] if _reads(t, {ref})]
+                if len(hits) == 1:
+                    found[hits[0]] = layout
+        return found
+
     def bind(self, node: Any, kctx: Any) -> Optional[Callable[..., Any]]:
         if not enabled():
             return None
@@ -192,6 +221,27 @@ class FusedRNNLoop:
             out_ta.write_rows(range(steps), outputs)
             head = tuple(v + steps for v in values[:first + 1])
             return head + (values[first + 1],) + tuple(new_state)
+
+        held = [(position[t], layout, kctx.ref_key(t))
+                for t, layout in self.held_layouts(node).items() if t in position]
+        store = kctx.state
+
+        def restore(captures: tuple) -> tuple:
+            """For the loop body when `run` declines: the captures in TF's layout, and
+            so the gradient run's view of those variables, which the body reads (a
+            differentiable re-layout of the held leaf: the gradient and the update
+            then see TF's layout too)."""
+            if not any(captures[p].dim() != layout.tf_rank for p, layout, _ in held):
+                return captures
+            out, view = list(captures), store.view()
+            for p, layout, key in held:
+                if out[p].dim() != layout.tf_rank:
+                    value = layout.to_tf(out[p])
+                    if view is not store and dict.get(view, key) is out[p]:
+                        dict.__setitem__(view, key, value)
+                    out[p] = value
+            return tuple(out)
+        run.restore = restore      # type: ignore[attr-defined]
         return run
 
 
@@ -251,8 +301,13 @@ def _run_layers(layers: Sequence[_Layer], x: torch.Tensor, state: List[torch.Ten
             hx = [h0.unsqueeze(0).contiguous(), c0.unsqueeze(0).contiguous()]
         else:
             hx = [state[at].unsqueeze(0).contiguous()]
-        params = list(cell_weights(layer.kind, layer.units, layer.forget_bias, kernel, bias,
-                                   depth))
+        if layer.kind == "lstm" and (kernel.dim() == 1 or bias.dim() == 2):
+            # Held in torch's layout (runtime/physical_store.py).
+            params = list(held_lstm_weights(layer.units, layer.forget_bias, kernel, bias,
+                                            depth))
+        else:
+            params = list(cell_weights(layer.kind, layer.units, layer.forget_bias, kernel,
+                                       bias, depth))
         if packed is not None:
             hx = [h.index_select(1, packed.sorted_indices) for h in hx]
             fn = getattr(torch._VF, layer.kind)

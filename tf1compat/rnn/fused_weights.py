@@ -20,7 +20,7 @@ from typing import Any, Optional, Tuple
 
 import torch
 
-__all__ = ["cell_weights"]
+__all__ = ["BiasLayout", "KernelLayout", "cell_weights", "held_lstm_weights"]
 
 # torch.backends.cudnn.rnn's mode names for the kinds rnn/fused.py recognises.
 _CUDNN_MODES = {"lstm": "LSTM", "rnn_tanh": "RNN_TANH", "rnn_relu": "RNN_RELU"}
@@ -146,3 +146,97 @@ def cell_weights(kind: str, units: int, forget_bias: float, kernel: torch.Tensor
     order = _gate_order(units, kernel.device) if kind == "lstm" else None
     return _CellWeights.apply(kernel, bias, depth, order, forget_bias if order is not None
                               else 0.0, layout)
+
+
+# -- the LSTM's variables kept in torch's layout across runs ---------------------------------
+# (docs/performance.md "## lstm12": runtime/physical_store.py holds them so; these say how
+# TF's tensors map to torch's and back, and feed the kernel from them.)
+
+@dataclass(frozen=True)
+class KernelLayout:
+    """An LSTM kernel `[depth + units, 4 * units]` held as one flat tensor: torch's w_ih
+    `[4 * units, depth]` then w_hh `[4 * units, units]` (gates i, f, g, o), the buffer
+    `cell_weights` would build each run. The maps only move elements (bit-exact) and are
+    differentiable. A TF kernel has rank 2, the flat form rank 1."""
+    depth: int
+    units: int
+    tf_rank = 2
+
+    def to_physical(self, kernel: torch.Tensor) -> torch.Tensor:
+        order = _gate_order(self.units, kernel.device)
+        rows = kernel.t().contiguous()
+        return torch.cat([rows[:, :self.depth].index_select(0, order).reshape(-1),
+                          rows[:, self.depth:].index_select(0, order).reshape(-1)])
+
+    def to_tf(self, flat: torch.Tensor) -> torch.Tensor:
+        w_ih, w_hh = self.split(flat)
+        rows = torch.cat([w_ih, w_hh], 1).index_select(0, _gate_order(self.units,
+                                                                      flat.device))
+        return rows.t().contiguous()
+
+    def split(self, flat: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        """w_ih and w_hh, views of `flat` (no autograd node of their own)."""
+        at = 4 * self.units * self.depth
+        return (flat[:at].view(4 * self.units, self.depth),
+                flat[at:].view(4 * self.units, self.units))
+
+
+@dataclass(frozen=True)
+class BiasLayout:
+    """An LSTM bias `[4 * units]` held in torch's gate order as `[4, units]` (rank 2, so
+    its form is told from TF's by the rank, as the kernel's)."""
+    units: int
+    tf_rank = 1
+
+    def to_physical(self, bias: torch.Tensor) -> torch.Tensor:
+        # (A tensor of its own storage, not a view: the update's ownership test.)
+        return bias.index_select(0, _gate_order(self.units, bias.device)).view(
+            4, self.units).clone()
+
+    def to_tf(self, held: torch.Tensor) -> torch.Tensor:
+        return held.reshape(-1).index_select(0, _gate_order(self.units, held.device))
+
+
+class _HeldWeights(torch.autograd.Function):
+    """(flat kernel, held bias) -> (w_ih, w_hh, b_ih, b_hh): the weights views of the
+    flat kernel, b_ih the bias with `forget_bias` added to the forget gate's, b_hh zero.
+    One node whose backward is one `cat` (the flat gradient) and a view of the bias's:
+    separate autograd views would each fill a zero buffer of the flat size."""
+
+    @staticmethod
+    def forward(ctx: Any, flat: torch.Tensor, bias: torch.Tensor, layout: KernelLayout,
+                forget_bias: float) -> Tuple[torch.Tensor, ...]:
+        units = layout.units
+        w_ih, w_hh = layout.split(flat)
+        b_ih = bias.reshape(-1).clone()
+        if forget_bias:
+            b_ih[units:2 * units].add_(forget_bias)
+        b_hh = bias.new_zeros(4 * units)
+        ctx.mark_non_differentiable(b_hh)
+        ctx.set_materialize_grads(False)     # (b_hh's: no zeros made for nothing)
+        ctx.like = (flat.dtype, flat.device, bias.shape)
+        ctx.sizes = (w_ih.numel(), w_hh.numel())
+        return w_ih, w_hh, b_ih, b_hh
+
+    @staticmethod
+    def backward(ctx: Any, g_ih: Optional[torch.Tensor], g_hh: Optional[torch.Tensor],
+                 g_bias: Optional[torch.Tensor], _: Any) -> tuple:
+        dtype, device, bias_shape = ctx.like
+        parts = [g.reshape(-1) if g is not None else
+                 torch.zeros(n, dtype=dtype, device=device)
+                 for g, n in zip((g_ih, g_hh), ctx.sizes)]
+        return (torch.cat(parts), None if g_bias is None else g_bias.view(bias_shape),
+                None, None)
+
+
+def held_lstm_weights(units: int, forget_bias: float, kernel: torch.Tensor,
+                      bias: torch.Tensor, depth: int) -> Tuple[torch.Tensor, ...]:
+    """torch's (w_ih, w_hh, b_ih, b_hh) for an LSTM whose kernel and/or bias are held in
+    torch's layout (`KernelLayout`, `BiasLayout`; one in TF's is re-laid here): the same
+    values `cell_weights` gives, and gradients in the held forms."""
+    k_layout, b_layout = KernelLayout(depth, units), BiasLayout(units)
+    if kernel.dim() == k_layout.tf_rank:
+        kernel = k_layout.to_physical(kernel)
+    if bias.dim() == b_layout.tf_rank:
+        bias = b_layout.to_physical(bias)
+    return _HeldWeights.apply(kernel, bias, k_layout, forget_bias)

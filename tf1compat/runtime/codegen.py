@@ -114,6 +114,18 @@ def make_grad_source(value: Any) -> Any:
     return value.detach().requires_grad_()
 
 
+def _held_value(view: Any, key: str) -> Any:
+    """The held tensor of variable `key` in the store behind a gradient run's view."""
+    return view._store.held_value(key)
+
+
+def _detach_leaf(view: Any, key: str) -> None:
+    """Detaches the gradient run's own value of `key` (if the run still has one)."""
+    value = dict.get(view, key)
+    if value is not None and value.requires_grad:
+        dict.__setitem__(view, key, value.detach())
+
+
 def _without_graph(*values: Any) -> tuple:
     """The values, tensors detached from the autograd graph that produced them."""
     return tuple(v.detach() if isinstance(v, torch.Tensor) and v.requires_grad else v
@@ -193,7 +205,12 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
         lines.append("    " + ", ".join(slot(s) for s in plan.feed_slots) + ", = F" +
                      ("; F.clear()" if release_feeds else ""))
     for key in plan.state_marks:
-        lines.append(f"    S[{key!r}] = _src(S[{key!r}])")
+        if plan.held_keys is not None and key in plan.held_keys:
+            # Held in torch's layout (runtime/physical_store.py): its gradient too.
+            ns["_held"] = _held_value
+            lines.append(f"    S[{key!r}] = _src(_held(S, {key!r}))")
+        else:
+            lines.append(f"    S[{key!r}] = _src(S[{key!r}])")
     last_gradient = None if outer_gradients else _last_gradient_step(plan)
     live: Dict[int, None] = dict.fromkeys(plan.feed_slots)
     batches = kernel_batches.batches(plan.steps) if kernel_batches.enabled() else {}
@@ -250,6 +267,11 @@ def compile_plan(plan: Plan, name: str = "plan", release_feeds: bool = False,
     if plan.state_marks:
         lines.append(f"    _out = ({fetch_text},)" if plan.fetches else "    _out = ()")
         for key in plan.state_marks:
+            if plan.held_keys is not None and key in plan.held_keys:
+                # (Only the run's own leaf: reading the store would give TF's layout.)
+                ns["_detach_leaf"] = _detach_leaf
+                lines.append(f"    _detach_leaf(S, {key!r})")
+                continue
             lines.append(f"    if S[{key!r}].requires_grad: S[{key!r}] = S[{key!r}].detach()")
         lines.append("    return _out")
     elif detach_fetches and plan.fetches:

@@ -165,6 +165,9 @@ def blocker(plan: Plan, jit: bool, min_ops: int) -> Optional[str]:
     """Why `plan` must run op by op (None: it may be compiled)."""
     if plan.dataflow:
         return "TF1 dataflow control flow (runs on the dataflow executor, nothing to trace)"
+    if plan.held_keys is not None:
+        return ("holds variables in torch's layout across runs (runtime/held_plans.py), "
+                "which a compiled step does not read")
     whole = compiled_steps.compiles_whole(plan)
     if compiled_steps.first_gradient(plan) is not None and not whole:
         pieces = compiled_steps.split(plan)

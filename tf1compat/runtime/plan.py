@@ -86,6 +86,9 @@ class Plan:
     hot: Any = None          # runtime/hot_plans.HotPlanRecord: compiled whole or why not
     # [(fetch index, hooks.FETCHED_VALUES function)], decided on the plan's first run.
     fetch_wrappers: Optional[List[Tuple[int, Callable[..., Any]]]] = None
+    # {key: layout}: variables held in torch's layout across the plan's runs
+    # (runtime/held_plans.py, set by the session before the plan is compiled).
+    held_keys: Optional[Dict[str, Any]] = None
 
 
 def is_pure_alias(t: Tensor) -> bool:

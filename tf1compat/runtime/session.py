@@ -31,6 +31,7 @@ from tf1compat.runtime import denormals
 from tf1compat.runtime.codegen import compile_plan, failure_for_traceback, op_for_traceback
 from tf1compat.runtime.fetch import (FetchHandler, FetchMapper, feed_expansion,
                                      register_session_run_conversion_functions)
+from tf1compat.runtime.held_plans import held_layouts
 from tf1compat.runtime.hot_plans import HotPlans
 from tf1compat.runtime.interpreter import CheckingInterpreter, Interpreter
 from tf1compat.runtime.mixed_precision_state import session_autocast
@@ -40,6 +41,7 @@ from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_op
                                                context_config, visible_gpus)
 from tf1compat.runtime.session_state import RunContext, VariableStore
 from tf1compat.runtime.partition_graphs import write_partition_graphs
+from tf1compat.runtime.physical_store import HeldStore, hold
 from tf1compat.runtime.step_stats import StepStatsInterpreter, is_traced
 
 __all__ = ["Session", "InteractiveSession", "SessionRuntime", "VariableStore",
@@ -491,6 +493,7 @@ class BaseSession:
                 if plan is None:
                     plan = self._runtime.builder.build(elements, feed_tensors)
                     if plan.error is None:
+                        plan.held_keys = held_layouts(plan)
                         compile_plan(plan)
                         self._hot_plans.track(plan)
                     self._plans[key] = plan
@@ -521,6 +524,10 @@ class BaseSession:
         if plan.error is not None:
             raise plan.error
         state = self._runtime.state
+        if plan.held_keys is not None:
+            hold(state, plan.held_keys)
+        elif type(state) is HeldStore:
+            state.release_all()      # another plan: the variables in TF's layout
         previous = torch.is_grad_enabled()
         _set_grad_enabled(plan.needs_grad)
         store = state.begin_run(plan.state_marks)

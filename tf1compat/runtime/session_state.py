@@ -78,6 +78,11 @@ class VariableStore(dict):
         `dict.get`), or None: `own_leaf` for many keys with one thread-local lookup."""
         return getattr(self._local, "view", None)
 
+    def align(self, keys: Iterable[str], grad: Any) -> Any:
+        """The store an update of `keys` by `grad` reads and writes them through: this
+        one; runtime/physical_store.py's `HeldStore` routes keys held in another layout."""
+        return self
+
     # -- update locks ------------------------------------------------------------------
     def lock(self, key: str) -> threading.Lock:
         """The lock a read-modify-write of variable `key` holds."""
