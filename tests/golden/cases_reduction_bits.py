@@ -1,8 +1,9 @@
 """Golden cases: `reduce_sum` / `reduce_mean` over every element of a float tensor of up to
-8,192 floats give TF's CPU bits (compared exactly). TF adds in Eigen's order (8-float
-packets in four interleaved accumulators, the packet folded in halves, leftover scalars
-one by one); a linear regression's printed cost and its [1]-shaped gradients show those
-bits from the first step (DeepLearningZeroToAll's lab 2-2).
+8,192 floats, or over its trailing dimensions, give TF's CPU bits (compared exactly). TF
+adds in Eigen's order (8-float packets in four interleaved accumulators, the packet
+folded in halves, leftover scalars one by one); a linear regression's printed cost and
+its [1]-shaped gradients show those bits from the first step (DeepLearningZeroToAll's
+lab 2-2).
 """
 
 import numpy as np
@@ -75,3 +76,26 @@ def case_linear_regression_costs(tf):
             costs.append(c)
         return {"costs": costs, "grads": sess.run(grads, feed), "W": sess.run(W),
                 "b": sess.run(b)}
+
+
+@tolerance(rtol=0, atol=0)
+def case_row_reduction_bits(tf):
+    """Sums over trailing dimensions add each row in the same order."""
+    out = {}
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None])
+        x3 = tf.placeholder(tf.float32, [None, None, None])
+        rows = {"sum": tf.reduce_sum(x, axis=1), "mean": tf.reduce_mean(x, axis=-1),
+                "sum_keep": tf.reduce_sum(x, axis=1, keepdims=True)}
+        trailing = {"sum_last2": tf.reduce_sum(x3, axis=[1, 2]),
+                    "mean_last": tf.reduce_mean(x3, axis=2),
+                    "mean_last2_keep": tf.reduce_mean(x3, axis=[2, 1], keepdims=True)}
+        with tf.Session() as sess:
+            for shape in ((3, 5), (100, 10), (7, 33), (50, 100), (8, 1000), (2, 8192)):
+                value = _vector(shape[0] * shape[1], np.float32, 11).reshape(shape)
+                out[f"{shape[0]}x{shape[1]}"] = sess.run(rows, {x: value})
+            for shape in ((4, 3, 7), (2, 5, 40)):
+                value = _vector(int(np.prod(shape)), np.float32, 5).reshape(shape)
+                out["x".join(map(str, shape))] = sess.run(trailing, {x3: value})
+    return out
+
