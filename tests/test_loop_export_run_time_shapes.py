@@ -88,6 +88,16 @@ def test_a_branch_result_of_the_stand_in_shape_keeps_tf1compat_form(caplog):
         _warned_reason(build, caplog)
 
 
+def _rows_of_loop(x, w, h, element_shape=None):
+    """A while_loop writing row j of `x * w + h[0]` for each of x's run-time rows: the
+    stack() of a run-time size these tests put in a tf.cond branch."""
+    n = tf.shape(x)[0]
+    _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+        j + 1, ta.write(j, x[j] * w + h[0])), [tf.constant(0), tf.TensorArray(
+            tf.float32, n, element_shape=element_shape)])
+    return ta.stack()
+
+
 def test_values_of_a_branch_loop_and_random_draws_are_differentiated(caplog):
     """A branch value computed from a loop's output and random draws (the draws of its
     run-time shape: `stack() * random_uniform(tf.shape(...))`) is on the gradient path
@@ -98,11 +108,7 @@ def test_values_of_a_branch_loop_and_random_draws_are_differentiated(caplog):
 
     def body(i, h):
         def looped():
-            n = tf.shape(x)[0]
-            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
-                j + 1, ta.write(j, x[j] * w + h[0])), [tf.constant(0), tf.TensorArray(
-                    tf.float32, n)])
-            rows = ta.stack()
+            rows = _rows_of_loop(x, w, h)
             return h + tf.reduce_sum(rows * tf.random_uniform(tf.shape(rows), 1.0, 1.0), 0,
                                      keepdims=True)
         return i + 1, tf.cond(flag, looped, lambda: h * 0.5)
@@ -124,11 +130,7 @@ def test_a_broadcast_with_a_value_of_the_output_shape_keeps_the_result_shape(cap
 
     def body(i, h):
         def looped():
-            n = tf.shape(x)[0]
-            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
-                j + 1, ta.write(j, x[j] * w + h[0])), [tf.constant(0), tf.TensorArray(
-                    tf.float32, n, element_shape=[3])])
-            return h + tf.reduce_sum(ta.stack() + x * w, 0, keepdims=True)
+            return h + tf.reduce_sum(_rows_of_loop(x, w, h, [3]) + x * w, 0, keepdims=True)
         return i + 1, tf.cond(flag, looped, lambda: h * w)
     h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.ones([1, 3])])[1]
     grad, = tf.gradients(tf.reduce_sum(tf.square(h)), [w])

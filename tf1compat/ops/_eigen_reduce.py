@@ -33,43 +33,13 @@ __all__ = ["LEAF_ELEMENTS", "inner_sum"]
 
 _PACKET = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 _LEAF_PACKETS = 1024          # Eigen's LeafSize<T>() for float and double
-# The tensor sizes (by torch dtype) whose full sum is one Eigen leaf.
+# The most elements (by torch dtype) one sum may add as one Eigen leaf.
 LEAF_ELEMENTS = {torch.float32: 8 * _LEAF_PACKETS, torch.float64: 4 * _LEAF_PACKETS}
 
 
-def _leaf_sum(x: np.ndarray) -> np.generic:
-    """InnerMostDimReducer's vectorized body over the 1-D `x` (at most one leaf)."""
-    n = x.size
-    width = _PACKET[x.dtype]
-    if n < width:
-        total = x[0]
-        for value in x[1:]:
-            total = total + value
-        return total
-    whole4 = (n // (4 * width)) * 4 * width
-    whole = (n // width) * width
-    if whole4:
-        lanes = np.add.reduce(x[:whole4].reshape(-1, 4 * width), axis=0)   # row by row
-        packet = ((lanes[:width] + lanes[width:2 * width]) + lanes[2 * width:3 * width]) \
-            + lanes[3 * width:]
-    else:
-        packet = x[:width]
-    for start in range(whole4 if whole4 else width, whole, width):
-        packet = packet + x[start:start + width]
-    while packet.size > 2:                                   # predux: fold the halves
-        half = packet.size // 2
-        packet = packet[:half] + packet[half:]
-    folded = packet[0] + packet[1]
-    if whole == n:
-        return folded
-    tail = x[whole]
-    for value in x[whole + 1:]:
-        tail = tail + value
-    return tail + folded
-
-
 def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
-    """`_leaf_sum` of each row of the 2-D `rows` (one leaf each), the rows side by side."""
+    """InnerMostDimReducer's vectorized body (one leaf, no tree split) over each row of
+    the 2-D `rows`, the rows side by side."""
     count, n = rows.shape
     width = _PACKET[rows.dtype]
     if n < width:
@@ -94,17 +64,15 @@ def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
 def _value(x: torch.Tensor, inner: int, mean: bool) -> torch.Tensor:
     """The sums over x's last `inner` dimensions (all of them: a 0-d tensor)."""
     outer = x.shape[:x.dim() - inner]
-    values = x.detach().contiguous().numpy()
+    count = 1
+    for d in x.shape[x.dim() - inner:]:
+        count *= d
+    rows = x.detach().contiguous().numpy().reshape(-1, count)
     with np.errstate(all="ignore"):        # inf - inf is NaN, silently, as in TF's kernel
-        if inner == x.dim():
-            flat = values.reshape(-1)
-            total = np.asarray(_leaf_sum(flat), dtype=flat.dtype)
-        else:
-            flat = values.reshape(-1, int(np.prod(x.shape[x.dim() - inner:])))
-            total = _rows_leaf_sums(flat).reshape(outer)
+        total = _rows_leaf_sums(rows).reshape(outer)
         if mean:
-            total = total / flat.dtype.type(flat.shape[-1])  # TF: sum / T(count)
-    return torch.from_numpy(np.asarray(total, dtype=flat.dtype))
+            total = total / rows.dtype.type(count)           # TF: sum / T(count)
+    return torch.from_numpy(np.asarray(total, dtype=rows.dtype))
 
 
 @torch.library.custom_op("tf1compat::eigen_inner_sum", mutates_args=())
